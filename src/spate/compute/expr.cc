@@ -1,0 +1,268 @@
+// Copyright spate authors.
+#include "spate/compute/expr.h"
+
+#include <unordered_map>
+
+namespace spate {
+
+ExprPtr Expr::Lit(Value v) {
+  auto e = std::make_shared<Expr>(ExprKind::kLiteral);
+  e->literal = std::move(v);
+  return e;
+}
+
+ExprPtr Expr::Col(std::vector<std::string> parts) {
+  auto e = std::make_shared<Expr>(ExprKind::kColumn);
+  e->name_parts = std::move(parts);
+  return e;
+}
+
+ExprPtr Expr::Col(const std::string& name) { return Col(std::vector<std::string>{name}); }
+
+ExprPtr Expr::Star(std::vector<std::string> qualifier) {
+  auto e = std::make_shared<Expr>(ExprKind::kStar);
+  e->name_parts = std::move(qualifier);
+  return e;
+}
+
+ExprPtr Expr::Alias(ExprPtr child, std::string name) {
+  auto e = std::make_shared<Expr>(ExprKind::kAlias);
+  e->children.push_back(std::move(child));
+  e->name = std::move(name);
+  return e;
+}
+
+ExprPtr Expr::Call(std::string name, std::vector<ExprPtr> args, bool distinct) {
+  auto e = std::make_shared<Expr>(ExprKind::kCall);
+  e->name = std::move(name);
+  e->children = std::move(args);
+  e->is_distinct = distinct;
+  return e;
+}
+
+ExprPtr Expr::Cast(ExprPtr child, DataTypePtr type, bool is_try) {
+  auto e = std::make_shared<Expr>(ExprKind::kCast);
+  e->children.push_back(std::move(child));
+  e->cast_type = std::move(type);
+  e->is_try = is_try;
+  return e;
+}
+
+ExprPtr Expr::CaseWhen(std::vector<ExprPtr> branches, ExprPtr else_value) {
+  auto e = std::make_shared<Expr>(ExprKind::kCaseWhen);
+  e->children = std::move(branches);
+  if (else_value) {
+    e->children.push_back(std::move(else_value));
+    e->has_else = true;
+  }
+  return e;
+}
+
+ExprPtr Expr::In(ExprPtr value, std::vector<ExprPtr> list, bool negated) {
+  auto e = std::make_shared<Expr>(ExprKind::kIn);
+  e->children.push_back(std::move(value));
+  for (auto& x : list) e->children.push_back(std::move(x));
+  e->negated = negated;
+  return e;
+}
+
+ExprPtr Expr::Extract(ExprPtr child, ExprPtr key) {
+  auto e = std::make_shared<Expr>(ExprKind::kExtractValue);
+  e->children = {std::move(child), std::move(key)};
+  return e;
+}
+
+ExprPtr Expr::Field(ExprPtr child, std::string field_name) {
+  auto e = std::make_shared<Expr>(ExprKind::kExtractValue);
+  e->children = {std::move(child)};
+  e->name = std::move(field_name);
+  return e;
+}
+
+ExprPtr Expr::Window(ExprPtr function, WindowSpec spec) {
+  auto e = std::make_shared<Expr>(ExprKind::kWindow);
+  e->children = {std::move(function)};
+  e->window = std::make_shared<const WindowSpec>(std::move(spec));
+  return e;
+}
+
+ExprPtr Expr::Sort(ExprPtr child, bool ascending, bool nulls_first) {
+  auto e = std::make_shared<Expr>(ExprKind::kSortOrder);
+  e->sort = SortSpec{child, ascending, nulls_first};
+  e->children = {std::move(child)};
+  return e;
+}
+
+ExprPtr Expr::WithChildren(std::vector<ExprPtr> new_children) const {
+  auto e = std::make_shared<Expr>(*this);
+  e->children = std::move(new_children);
+  if (kind == ExprKind::kSortOrder && !e->children.empty()) e->sort.expr = e->children[0];
+  return e;
+}
+
+namespace {
+
+const std::unordered_map<std::string, std::string>& BinaryOperators() {
+  static const auto* ops = new std::unordered_map<std::string, std::string>{
+      {"+", "+"},   {"-", "-"},     {"*", "*"},   {"/", "/"},   {"%", "%"},
+      {"div", "div"}, {"=", "="},   {"<=>", "<=>"}, {"<", "<"}, {"<=", "<="},
+      {">", ">"},   {">=", ">="},   {"and", "AND"}, {"or", "OR"}, {"&", "&"},
+      {"|", "|"},   {"^", "^"}};
+  return *ops;
+}
+
+std::string Join(const std::vector<ExprPtr>& xs, bool display, size_t from = 0,
+                 size_t to = std::string::npos) {
+  std::string out;
+  if (to == std::string::npos) to = xs.size();
+  for (size_t i = from; i < to; ++i) {
+    if (i > from) out += ", ";
+    out += display ? xs[i]->DisplayName() : xs[i]->ToString();
+  }
+  return out;
+}
+
+std::string BoundText(const FrameBound& b, bool display) {
+  switch (b.type) {
+    case FrameBound::Type::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+    case FrameBound::Type::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+    case FrameBound::Type::kCurrentRow: return "CURRENT ROW";
+    case FrameBound::Type::kPreceding:
+      return (display ? b.offset->DisplayName() : b.offset->ToString()) + " PRECEDING";
+    case FrameBound::Type::kFollowing:
+      return (display ? b.offset->DisplayName() : b.offset->ToString()) + " FOLLOWING";
+  }
+  return "";
+}
+
+std::string SortText(const SortSpec& s, bool display) {
+  return (display ? s.expr->DisplayName() : s.expr->ToString()) +
+         (s.ascending ? " ASC" : " DESC") + (s.nulls_first ? " NULLS FIRST" : " NULLS LAST");
+}
+
+std::string Render(const Expr& e, bool display) {
+  auto sub = [&](const ExprPtr& c) { return display ? c->DisplayName() : c->ToString(); };
+  switch (e.kind) {
+    case ExprKind::kLiteral:
+      if (display && e.literal.type()->id() == TypeId::kString && !e.literal.is_null()) {
+        return e.literal.str();
+      }
+      if (display && (e.literal.type()->IsNumeric() || e.literal.type()->id() == TypeId::kBoolean)) {
+        return e.literal.ToString();
+      }
+      return e.literal.ToSql();
+    case ExprKind::kColumn: {
+      if (display) return e.name_parts.empty() ? "" : e.name_parts.back();
+      std::string out;
+      for (size_t i = 0; i < e.name_parts.size(); ++i) {
+        if (i) out += ".";
+        out += e.name_parts[i];
+      }
+      return out;
+    }
+    case ExprKind::kStar: {
+      std::string out;
+      for (const auto& p : e.name_parts) out += p + ".";
+      return out + "*";
+    }
+    case ExprKind::kAlias:
+      return display ? e.name : sub(e.children[0]) + " AS " + e.name;
+    case ExprKind::kCall: {
+      const auto& ops = BinaryOperators();
+      auto it = ops.find(e.name);
+      if (it != ops.end() && e.children.size() == 2) {
+        return "(" + sub(e.children[0]) + " " + it->second + " " + sub(e.children[1]) + ")";
+      }
+      if (e.children.size() == 1) {
+        if (e.name == "not") return "(NOT " + sub(e.children[0]) + ")";
+        if (e.name == "negative") return "(- " + sub(e.children[0]) + ")";
+        if (e.name == "positive") return "(+ " + sub(e.children[0]) + ")";
+        if (e.name == "~") return "~" + sub(e.children[0]);
+        if (e.name == "isnull") return "(" + sub(e.children[0]) + " IS NULL)";
+        if (e.name == "isnotnull") return "(" + sub(e.children[0]) + " IS NOT NULL)";
+      }
+      if (e.name == "!=" && e.children.size() == 2) {
+        return "(NOT (" + sub(e.children[0]) + " = " + sub(e.children[1]) + "))";
+      }
+      if ((e.name == "like" || e.name == "ilike" || e.name == "rlike") && e.children.size() == 2) {
+        return sub(e.children[0]) + " " + ToUpper(e.name) + " " + sub(e.children[1]);
+      }
+      if (e.name == "between" && e.children.size() == 3) {
+        return "(" + sub(e.children[0]) + " BETWEEN " + sub(e.children[1]) + " AND " +
+               sub(e.children[2]) + ")";
+      }
+      if (e.name == "||") return "concat(" + Join(e.children, display) + ")";
+      std::string args;
+      if (e.name == "count" && e.children.size() == 1 &&
+          e.children[0]->kind == ExprKind::kStar) {
+        args = "1";
+      } else {
+        args = Join(e.children, display);
+      }
+      std::string out = e.name + "(" + (e.is_distinct ? "DISTINCT " : "") + args + ")";
+      if (e.ignore_nulls) out += " IGNORE NULLS";
+      if (e.filter) out += " FILTER (WHERE " + sub(e.filter) + ")";
+      return out;
+    }
+    case ExprKind::kCast:
+      return std::string(e.is_try ? "TRY_CAST(" : "CAST(") + sub(e.children[0]) + " AS " +
+             e.cast_type->Sql() + ")";
+    case ExprKind::kCaseWhen: {
+      std::string out = "CASE";
+      size_t n = e.children.size() - (e.has_else ? 1 : 0);
+      for (size_t i = 0; i + 1 < n; i += 2) {
+        out += " WHEN " + sub(e.children[i]) + " THEN " + sub(e.children[i + 1]);
+      }
+      if (e.has_else) out += " ELSE " + sub(e.children.back());
+      return out + " END";
+    }
+    case ExprKind::kIn: {
+      std::string out = "(" + sub(e.children[0]) + " IN (" + Join(e.children, display, 1) + "))";
+      return e.negated ? "(NOT " + out + ")" : out;
+    }
+    case ExprKind::kExtractValue:
+      if (e.children.size() == 1) return display ? e.name : sub(e.children[0]) + "." + e.name;
+      return sub(e.children[0]) + "[" + sub(e.children[1]) + "]";
+    case ExprKind::kWindow: {
+      std::string spec;
+      const WindowSpec& w = *e.window;
+      if (!w.partition_by.empty()) spec += "PARTITION BY " + Join(w.partition_by, display);
+      if (!w.order_by.empty()) {
+        if (!spec.empty()) spec += " ";
+        spec += "ORDER BY ";
+        for (size_t i = 0; i < w.order_by.size(); ++i) {
+          if (i) spec += ", ";
+          spec += SortText(w.order_by[i], display);
+        }
+      }
+      if (w.frame) {
+        if (!spec.empty()) spec += " ";
+        spec += std::string(w.frame->kind == WindowFrame::Kind::kRows ? "ROWS" : "RANGE") +
+                " BETWEEN " + BoundText(w.frame->lower, display) + " AND " +
+                BoundText(w.frame->upper, display);
+      }
+      return sub(e.children[0]) + " OVER (" + spec + ")";
+    }
+    case ExprKind::kSortOrder: return SortText(e.sort, display);
+    case ExprKind::kScalarSubquery: return "scalarsubquery()";
+    case ExprKind::kExists: return e.negated ? "(NOT exists())" : "exists()";
+    case ExprKind::kInSubquery:
+      return "(" + sub(e.children[0]) + (e.negated ? " NOT IN " : " IN ") + "(listquery()))";
+    case ExprKind::kLambda: {
+      std::string params;
+      for (size_t i = 0; i < e.name_parts.size(); ++i) {
+        if (i) params += ", ";
+        params += e.name_parts[i];
+      }
+      return "lambdafunction(" + sub(e.children[0]) + ", " + params + ")";
+    }
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string Expr::DisplayName() const { return Render(*this, true); }
+std::string Expr::ToString() const { return Render(*this, false); }
+
+}  // namespace spate

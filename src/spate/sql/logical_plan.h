@@ -1,0 +1,127 @@
+// Copyright spate authors.
+#pragma once
+
+// Unresolved logical plans: what the SQL parser and the DataFrame API build. The analyzer
+// (analyzer.h) resolves them against the catalog into bound plans.
+//
+// Ownership: immutable trees shared through PlanPtr (a DataFrame holds one, and derived
+// DataFrames share subtrees). Thread safety: immutable, shareable.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "spate/columnar/batch.h"
+#include "spate/compute/expr.h"
+
+namespace spate::sql {
+
+class LogicalPlan;
+using PlanPtr = std::shared_ptr<const LogicalPlan>;
+
+enum class PlanKind : uint8_t {
+  kUnresolvedRelation,  // table_name (multi-part), e.g. FROM db.t
+  kTableFunction,       // FROM range(10) / range(0, 10, 2, 4): name + args
+  kLocalRelation,       // in-memory rows: schema + batches (createDataFrame)
+  kValues,              // VALUES (..), (..) [AS t(a, b)]: rows of expressions
+  kSubqueryAlias,       // child AS alias [(col aliases)]
+  kProject,             // SELECT exprs FROM child
+  kFilter,              // WHERE / HAVING condition (HAVING: is_having)
+  kAggregate,           // GROUP BY group_exprs, output exprs
+  kJoin,                // left JOIN right ON condition / USING (cols)
+  kSort,                // ORDER BY sort specs (SORT BY: global = false)
+  kLimit,               // LIMIT n (count expr)
+  kOffset,              // OFFSET n
+  kDistinct,            // SELECT DISTINCT / df.distinct()
+  kDeduplicate,         // df.dropDuplicates(cols)
+  kSetOperation,        // UNION / INTERSECT / EXCEPT [ALL] / unionByName
+  kWith,                // WITH ctes child
+  kRepartition,         // df.repartition(n, exprs) / coalesce(n)
+};
+
+enum class JoinType : uint8_t {
+  kInner,
+  kLeftOuter,
+  kRightOuter,
+  kFullOuter,
+  kLeftSemi,
+  kLeftAnti,
+  kCross,
+};
+/// "inner", "left_outer" ... as Spark's JoinType names; parses PySpark's `how` strings
+/// ("inner", "left", "leftouter", "left_outer", "right", "outer", "full", "fullouter",
+/// "semi", "leftsemi", "left_semi", "anti", "leftanti", "left_anti", "cross").
+std::string_view JoinTypeName(JoinType t);
+std::optional<JoinType> ParseJoinType(std::string_view how);
+
+enum class SetOpKind : uint8_t { kUnion, kIntersect, kExcept };
+
+class LogicalPlan {
+ public:
+  PlanKind kind;
+  std::vector<PlanPtr> children;
+
+  std::vector<std::string> table_name;  // kUnresolvedRelation; kTableFunction: {name}
+  std::vector<ExprPtr> exprs;           // kProject/kAggregate: output list; kTableFunction: args;
+                                        // kRepartition: partition exprs; kDeduplicate: columns
+  std::vector<ExprPtr> group_by;        // kAggregate
+  ExprPtr condition;                    // kFilter / kJoin ON
+  bool is_having = false;               // kFilter from HAVING
+  JoinType join_type = JoinType::kInner;
+  std::vector<std::string> using_columns;  // kJoin USING (...)
+  std::vector<SortSpec> sort;              // kSort
+  bool global_sort = true;                 // kSort
+  ExprPtr count;                           // kLimit / kOffset
+  SetOpKind set_op = SetOpKind::kUnion;    // kSetOperation
+  bool set_all = false;                    // UNION ALL / INTERSECT ALL / EXCEPT ALL
+  bool by_name = false;                    // unionByName
+  bool allow_missing_columns = false;      // unionByName(allowMissingColumns)
+  std::string alias;                       // kSubqueryAlias
+  std::vector<std::string> column_aliases; // kSubqueryAlias t(a, b) / kValues AS t(a, b)
+  std::vector<std::vector<ExprPtr>> rows;  // kValues
+  std::vector<std::pair<std::string, PlanPtr>> ctes;  // kWith, in order
+  SchemaPtr schema;                        // kLocalRelation
+  std::vector<BatchPtr> batches;           // kLocalRelation
+  int num_partitions = 0;                  // kRepartition (0 = unspecified)
+  bool shuffle = true;                     // kRepartition (false for coalesce)
+  int64_t position = -1;                   // char offset in SQL text, for errors
+
+  explicit LogicalPlan(PlanKind k) : kind(k) {}
+  const PlanPtr& child() const { return children[0]; }
+
+  /// Multi-line tree text as EXPLAIN EXTENDED's "Parsed Logical Plan" shows it.
+  std::string TreeString() const;
+};
+
+/// A parsed SQL statement.
+struct Statement {
+  enum class Kind : uint8_t {
+    kQuery,          // plan
+    kSetConf,        // SET key = value | SET key | SET (list all) | SET -v
+    kResetConf,      // RESET [key]
+    kCreateView,     // CREATE [OR REPLACE] [GLOBAL] TEMP[ORARY] VIEW name [(cols)] AS query
+    kDropView,       // DROP VIEW [IF EXISTS] name
+    kDescribe,       // DESCRIBE [TABLE] [EXTENDED] name | DESCRIBE QUERY query
+    kExplain,        // EXPLAIN [EXTENDED|FORMATTED|CODEGEN|COST] statement
+    kShowTables,     // SHOW TABLES / SHOW VIEWS
+    kShowFunctions,  // SHOW FUNCTIONS
+    kUseDatabase,    // USE db
+  };
+  Kind kind = Kind::kQuery;
+  PlanPtr plan;                        // kQuery, kCreateView, kDescribe (query or relation)
+  std::string key;                     // kSetConf / kResetConf key ("" = all)
+  std::optional<std::string> value;    // kSetConf value
+  std::vector<std::string> name;       // view / table name parts
+  std::vector<std::string> column_names;  // kCreateView (a, b)
+  bool replace = false;                // OR REPLACE
+  bool if_exists = false;              // kDropView
+  bool global = false;                 // GLOBAL TEMP VIEW
+  bool extended = false;               // DESCRIBE EXTENDED / EXPLAIN EXTENDED
+  std::string explain_mode = "simple";  // simple | extended | formatted | codegen | cost
+  std::shared_ptr<const Statement> inner;  // kExplain
+  std::string text;                    // the statement's source text
+};
+
+}  // namespace spate::sql
