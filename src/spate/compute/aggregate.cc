@@ -1,0 +1,572 @@
+// Copyright spate authors.
+#include "spate/compute/aggregate.h"
+
+#include <cmath>
+#include <unordered_set>
+
+#include "spate/columnar/builder.h"
+#include "spate/columnar/kernels.h"
+#include "spate/columnar/row_encoding.h"
+#include "spate/compute/coercion.h"
+#include "spate/compute/function_registry.h"
+#include "spate/compute/kernel_util.h"
+#include "spate/compute/predicates.h"
+#include "spate/types/format.h"
+
+namespace spate {
+
+namespace {
+
+using kernel::Out;
+
+Status SumOverflow() {
+  return Status::Error("ARITHMETIC_OVERFLOW",
+                       {{"message", "long overflow"},
+                        {"alternative", " Use 'try_sum' to tolerate overflow and return NULL instead."},
+                        {"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+bool AllValid(const std::vector<ColumnPtr>& args, int64_t i) {
+  for (const auto& a : args) {
+    if (a->IsNull(i)) return false;
+  }
+  return true;
+}
+
+// ---- count ------------------------------------------------------------------------
+class CountAcc final : public GroupedAccumulator {
+ public:
+  void Resize(int64_t g) override { counts_.resize(static_cast<size_t>(g), 0); }
+  Status Update(const std::vector<ColumnPtr>& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
+    bool any_nullable = false;
+    for (const auto& a : args) any_nullable |= a->null_count() > 0;
+    if (!any_nullable) {
+      for (int64_t i = 0; i < n; ++i) ++counts_[gid[i]];
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        if (AllValid(args, i)) ++counts_[gid[i]];
+      }
+    }
+    return Status::OK();
+  }
+  Status Merge(const std::vector<ColumnPtr>& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
+    const int64_t* c = st[0]->raw_values<int64_t>();
+    for (int64_t i = 0; i < n; ++i) counts_[gid[i]] += c[i];
+    return Status::OK();
+  }
+  std::vector<ColumnPtr> State() override { return {Emit()}; }
+  Result<ColumnPtr> Finalize(const EvalContext&) override { return Emit(); }
+
+ private:
+  ColumnPtr Emit() {
+    int64_t n = static_cast<int64_t>(counts_.size());
+    Out<int64_t> out(n);
+    std::memcpy(out.data, counts_.data(), counts_.size() * 8);
+    return kernel::MakeColumn(DataType::Long(), n, 0, nullptr, out.buf);
+  }
+  std::vector<int64_t> counts_;
+};
+
+class CountFn final : public AggregateFunction {
+ public:
+  explicit CountFn(std::string name) {
+    name_ = std::move(name);
+    result_type_ = DataType::Long();
+    nullable_ = false;
+    state_fields_ = {Field{"count", DataType::Long(), false}};
+  }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<CountAcc>();
+  }
+};
+
+// ---- sum / avg ---------------------------------------------------------------------
+// Acc: int64_t (integral sums), double, or __int128 (decimal).
+template <typename Acc>
+class SumAvgAcc final : public GroupedAccumulator {
+ public:
+  SumAvgAcc(bool avg, DataTypePtr in_type, DataTypePtr sum_type, DataTypePtr result_type)
+      : avg_(avg), in_(std::move(in_type)), sum_type_(std::move(sum_type)),
+        result_(std::move(result_type)) {}
+  void Resize(int64_t g) override {
+    sums_.resize(static_cast<size_t>(g), Acc{});
+    counts_.resize(static_cast<size_t>(g), 0);
+  }
+  Status Update(const std::vector<ColumnPtr>& args, const uint32_t* gid, int64_t n,
+                const EvalContext& ctx) override {
+    const Column& c = *args[0];
+    if (c.type_id() == TypeId::kNull) return Status::OK();
+    return kernel::DispatchFixed(*c.type(), [&]<typename T>() -> Status {
+      const T* v = c.raw_values<T>();
+      bool overflow = false;
+      if (c.null_count() == 0) {
+        for (int64_t i = 0; i < n; ++i) overflow |= Add(gid[i], static_cast<Acc>(v[i]));
+      } else {
+        for (int64_t i = 0; i < n; ++i) {
+          if (c.IsValid(i)) overflow |= Add(gid[i], static_cast<Acc>(v[i]));
+        }
+      }
+      if (overflow && ctx.ansi) return SumOverflow();
+      return Status::OK();
+    });
+  }
+  Status Merge(const std::vector<ColumnPtr>& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
+    const Acc* s = st[0]->raw_values<Acc>();
+    const int64_t* c = st[1]->raw_values<int64_t>();
+    bool overflow = false;
+    for (int64_t i = 0; i < n; ++i) {
+      if (c[i] == 0) continue;
+      overflow |= AddN(gid[i], s[i], c[i]);
+    }
+    if (overflow && ctx.ansi) return SumOverflow();
+    return Status::OK();
+  }
+  std::vector<ColumnPtr> State() override {
+    int64_t n = static_cast<int64_t>(sums_.size());
+    Out<Acc> s(n);
+    Out<int64_t> c(n);
+    std::memcpy(s.data, sums_.data(), sums_.size() * sizeof(Acc));
+    std::memcpy(c.data, counts_.data(), counts_.size() * 8);
+    return {kernel::MakeColumn(sum_type_, n, 0, nullptr, s.buf),
+            kernel::MakeColumn(DataType::Long(), n, 0, nullptr, c.buf)};
+  }
+  Result<ColumnPtr> Finalize(const EvalContext& ctx) override {
+    int64_t n = static_cast<int64_t>(sums_.size());
+    auto validity = Buffer::Allocate(bits::BytesFor(n));
+    int64_t nulls = 0;
+    for (int64_t g = 0; g < n; ++g) {
+      if (counts_[g] > 0) {
+        bits::Set(validity->mutable_data(), g);
+      } else {
+        ++nulls;
+      }
+    }
+    BufferPtr vbuf = nulls ? validity : nullptr;
+    if (!avg_) {
+      if constexpr (std::is_same_v<Acc, __int128>) {
+        for (int64_t g = 0; g < n; ++g) {
+          if (counts_[g] && !kernel::FitsPrecision(sums_[g], result_->precision())) {
+            if (ctx.ansi) {
+              return Status::Error("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+                                   {{"value", FormatDecimal(sums_[g], result_->scale())},
+                                    {"precision", std::to_string(result_->precision())},
+                                    {"scale", std::to_string(result_->scale())},
+                                    {"config", "\"spark.sql.ansi.enabled\""}});
+            }
+          }
+        }
+      }
+      Out<Acc> s(n);
+      std::memcpy(s.data, sums_.data(), sums_.size() * sizeof(Acc));
+      return kernel::MakeColumn(result_, n, nulls, vbuf, s.buf);
+    }
+    if constexpr (std::is_same_v<Acc, __int128>) {
+      // avg(decimal(p,s)) -> decimal(p+4, s+4): sum scaled up then divided, half-up.
+      Out<__int128> out(n);
+      int shift = result_->scale() - sum_type_->scale();
+      for (int64_t g = 0; g < n; ++g) {
+        if (!counts_[g]) continue;
+        out.data[g] = kernel::DivRoundHalfUp(sums_[g] * kernel::Pow10(shift), counts_[g]);
+      }
+      return kernel::MakeColumn(result_, n, nulls, vbuf, out.buf);
+    } else {
+      Out<double> out(n);
+      for (int64_t g = 0; g < n; ++g) {
+        if (counts_[g]) out.data[g] = static_cast<double>(sums_[g]) / static_cast<double>(counts_[g]);
+      }
+      return kernel::MakeColumn(result_, n, nulls, vbuf, out.buf);
+    }
+  }
+
+ private:
+  bool Add(uint32_t g, Acc v) {
+    ++counts_[g];
+    if constexpr (std::is_floating_point_v<Acc>) {
+      sums_[g] += v;
+      return false;
+    } else {
+      return __builtin_add_overflow(sums_[g], v, &sums_[g]);
+    }
+  }
+  bool AddN(uint32_t g, Acc v, int64_t count) {
+    counts_[g] += count;
+    if constexpr (std::is_floating_point_v<Acc>) {
+      sums_[g] += v;
+      return false;
+    } else {
+      return __builtin_add_overflow(sums_[g], v, &sums_[g]);
+    }
+  }
+  bool avg_;
+  DataTypePtr in_, sum_type_, result_;
+  std::vector<Acc> sums_;
+  std::vector<int64_t> counts_;
+};
+
+template <typename Acc>
+class SumAvgFn final : public AggregateFunction {
+ public:
+  SumAvgFn(std::string name, bool avg, DataTypePtr in, DataTypePtr sum_type, DataTypePtr result)
+      : avg_(avg), in_(std::move(in)), sum_type_(std::move(sum_type)) {
+    name_ = std::move(name);
+    result_type_ = std::move(result);
+    state_fields_ = {Field{"sum", sum_type_, false}, Field{"count", DataType::Long(), false}};
+  }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<SumAvgAcc<Acc>>(avg_, in_, sum_type_, result_type_);
+  }
+
+ private:
+  bool avg_;
+  DataTypePtr in_, sum_type_;
+};
+
+// ---- min / max / first / last: keep one value per group -----------------------------
+// Generic over types: values held as 1-row columns merged with CompareValuesAt. Fast path
+// for fixed-width types.
+template <typename T>
+class MinMaxFixedAcc final : public GroupedAccumulator {
+ public:
+  MinMaxFixedAcc(bool is_max, DataTypePtr type) : is_max_(is_max), type_(std::move(type)) {}
+  void Resize(int64_t g) override {
+    vals_.resize(static_cast<size_t>(g), T{});
+    has_.resize(static_cast<size_t>(g), 0);
+  }
+  Status Update(const std::vector<ColumnPtr>& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
+    const Column& c = *args[0];
+    if (c.type_id() == TypeId::kNull) return Status::OK();
+    const T* v = c.raw_values<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (c.null_count() && c.IsNull(i)) continue;
+      Offer(gid[i], v[i]);
+    }
+    return Status::OK();
+  }
+  Status Merge(const std::vector<ColumnPtr>& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
+    return Update(st, gid, n, ctx);
+  }
+  std::vector<ColumnPtr> State() override { return {Emit()}; }
+  Result<ColumnPtr> Finalize(const EvalContext&) override { return Emit(); }
+
+ private:
+  void Offer(uint32_t g, T v) {
+    if (!has_[g]) {
+      vals_[g] = v;
+      has_[g] = 1;
+      return;
+    }
+    int c;
+    if constexpr (std::is_floating_point_v<T>) {
+      bool an = std::isnan(v), bn = std::isnan(vals_[g]);
+      c = (an || bn) ? (an == bn ? 0 : (an ? 1 : -1)) : (v < vals_[g] ? -1 : (v > vals_[g] ? 1 : 0));
+    } else {
+      c = v < vals_[g] ? -1 : (v > vals_[g] ? 1 : 0);
+    }
+    if (is_max_ ? c > 0 : c < 0) vals_[g] = v;
+  }
+  ColumnPtr Emit() {
+    int64_t n = static_cast<int64_t>(vals_.size());
+    Out<T> out(n);
+    std::memcpy(out.data, vals_.data(), vals_.size() * sizeof(T));
+    auto validity = Buffer::Allocate(bits::BytesFor(n));
+    int64_t nulls = 0;
+    for (int64_t g = 0; g < n; ++g) {
+      if (has_[g]) {
+        bits::Set(validity->mutable_data(), g);
+      } else {
+        ++nulls;
+      }
+    }
+    return kernel::MakeColumn(type_, n, nulls, nulls ? validity : nullptr, out.buf);
+  }
+  bool is_max_;
+  DataTypePtr type_;
+  std::vector<T> vals_;
+  std::vector<uint8_t> has_;
+};
+
+// Any type: keep (column, row) of the current pick per group, materialized at the end.
+class PickAcc final : public GroupedAccumulator {
+ public:
+  enum class Mode { kMin, kMax, kFirst, kLast };
+  PickAcc(Mode mode, bool ignore_nulls, DataTypePtr type)
+      : mode_(mode), ignore_nulls_(ignore_nulls), type_(std::move(type)) {}
+  void Resize(int64_t g) override {
+    refs_.resize(static_cast<size_t>(g), ~uint64_t{0});
+    seen_.resize(static_cast<size_t>(g), 0);
+  }
+  Status Update(const std::vector<ColumnPtr>& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
+    const ColumnPtr& c = args[0];
+    uint64_t src = sources_.size();
+    bool used = false;
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t g = gid[i];
+      bool null = c->IsNull(i);
+      if (mode_ == Mode::kMin || mode_ == Mode::kMax) {
+        if (null) continue;
+        if (refs_[g] != ~uint64_t{0}) {
+          const Column& cur = *sources_[refs_[g] >> 32];
+          int cmp = CompareValuesAt(*c, i, cur, static_cast<int64_t>(refs_[g] & 0xffffffffu));
+          if (mode_ == Mode::kMin ? cmp >= 0 : cmp <= 0) continue;
+        }
+      } else {
+        if (ignore_nulls_ && null) continue;
+        if (mode_ == Mode::kFirst && seen_[g]) continue;
+      }
+      seen_[g] = 1;
+      refs_[g] = (src << 32) | static_cast<uint64_t>(i);
+      used = true;
+    }
+    if (used) sources_.push_back(c);
+    if (sources_.size() > 64) Compact();
+    return Status::OK();
+  }
+  Status Merge(const std::vector<ColumnPtr>& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
+    // State column: value; state[1]: "seen" flag for first/last.
+    if (mode_ == Mode::kFirst || mode_ == Mode::kLast) {
+      std::vector<int32_t> rows;
+      std::vector<uint32_t> gids;
+      for (int64_t i = 0; i < n; ++i) {
+        if (st[1]->GetBool(i)) {
+          rows.push_back(static_cast<int32_t>(i));
+          gids.push_back(gid[i]);
+        }
+      }
+      ColumnPtr vals = Take(*st[0], rows.data(), static_cast<int64_t>(rows.size()));
+      bool saved = ignore_nulls_;
+      ignore_nulls_ = false;
+      Status s = Update({vals}, gids.data(), static_cast<int64_t>(rows.size()), ctx);
+      ignore_nulls_ = saved;
+      return s;
+    }
+    return Update({st[0]}, gid, n, ctx);
+  }
+  std::vector<ColumnPtr> State() override {
+    auto vals = Emit();
+    int64_t n = static_cast<int64_t>(seen_.size());
+    auto b = Buffer::Allocate(bits::BytesFor(n));
+    for (int64_t g = 0; g < n; ++g) {
+      if (seen_[g]) bits::Set(b->mutable_data(), g);
+    }
+    return {vals, kernel::MakeColumn(DataType::Boolean(), n, 0, nullptr, b)};
+  }
+  Result<ColumnPtr> Finalize(const EvalContext&) override { return Emit(); }
+
+ private:
+  ColumnPtr Emit() {
+    if (sources_.empty()) return Column::MakeNull(type_, static_cast<int64_t>(refs_.size()));
+    return TakeMulti(sources_, refs_.data(), static_cast<int64_t>(refs_.size()));
+  }
+  void Compact() {
+    ColumnPtr all = Emit();
+    sources_ = {all};
+    for (size_t g = 0; g < refs_.size(); ++g) {
+      if (refs_[g] != ~uint64_t{0}) refs_[g] = g;
+    }
+  }
+  Mode mode_;
+  bool ignore_nulls_;
+  DataTypePtr type_;
+  std::vector<ColumnPtr> sources_;
+  std::vector<uint64_t> refs_;
+  std::vector<uint8_t> seen_;
+};
+
+class PickFn final : public AggregateFunction {
+ public:
+  PickFn(std::string name, PickAcc::Mode mode, bool ignore_nulls, DataTypePtr type)
+      : mode_(mode), ignore_nulls_(ignore_nulls) {
+    name_ = std::move(name);
+    result_type_ = type;
+    state_fields_ = {Field{"value", type, true}};
+    if (mode == PickAcc::Mode::kFirst || mode == PickAcc::Mode::kLast) {
+      state_fields_.push_back(Field{"valueSet", DataType::Boolean(), false});
+    }
+  }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    bool fixed = (mode_ == PickAcc::Mode::kMin || mode_ == PickAcc::Mode::kMax) &&
+                 result_type_->ByteWidth() > 0;
+    if (fixed) {
+      bool is_max = mode_ == PickAcc::Mode::kMax;
+      return kernel::DispatchFixed(*result_type_, [&]<typename T>() -> std::unique_ptr<GroupedAccumulator> {
+        return std::make_unique<MinMaxFixedAcc<T>>(is_max, result_type_);
+      });
+    }
+    return std::make_unique<PickAcc>(mode_, ignore_nulls_, result_type_);
+  }
+
+ private:
+  PickAcc::Mode mode_;
+  bool ignore_nulls_;
+};
+
+// ---- DISTINCT wrapper: feed each distinct (group, args) once into the inner function ----
+class DistinctAcc final : public GroupedAccumulator {
+ public:
+  explicit DistinctAcc(std::unique_ptr<GroupedAccumulator> inner) : inner_(std::move(inner)) {}
+  void Resize(int64_t g) override {
+    groups_ = g;
+    inner_->Resize(g);
+  }
+  Status Update(const std::vector<ColumnPtr>& args, const uint32_t* gid, int64_t n,
+                const EvalContext& ctx) override {
+    std::vector<const Column*> cols;
+    for (const auto& a : args) cols.push_back(a.get());
+    encoder_.Encode(cols, n);
+    std::vector<int32_t> rows;
+    std::vector<uint32_t> gids;
+    std::string key;
+    for (int64_t i = 0; i < n; ++i) {
+      key.assign(reinterpret_cast<const char*>(&gid[i]), 4);
+      key.append(encoder_.key(i));
+      if (seen_.insert(key).second) {
+        rows.push_back(static_cast<int32_t>(i));
+        gids.push_back(gid[i]);
+      }
+    }
+    if (rows.empty()) return Status::OK();
+    std::vector<ColumnPtr> picked;
+    for (const auto& a : args) picked.push_back(Take(*a, rows.data(), static_cast<int64_t>(rows.size())));
+    return inner_->Update(picked, gids.data(), static_cast<int64_t>(rows.size()), ctx);
+  }
+  Status Merge(const std::vector<ColumnPtr>&, const uint32_t*, int64_t, const EvalContext&) override {
+    return Status::Internal("DISTINCT aggregates are not mergeable");
+  }
+  std::vector<ColumnPtr> State() override { return {}; }
+  Result<ColumnPtr> Finalize(const EvalContext& ctx) override { return inner_->Finalize(ctx); }
+
+ private:
+  std::unique_ptr<GroupedAccumulator> inner_;
+  int64_t groups_ = 0;
+  RowEncoder encoder_;
+  std::unordered_set<std::string> seen_;
+};
+
+class DistinctFn final : public AggregateFunction {
+ public:
+  explicit DistinctFn(AggregateFunctionPtr inner) : inner_(std::move(inner)) {
+    name_ = inner_->name();
+    result_type_ = inner_->result_type();
+    nullable_ = inner_->nullable();
+    decomposable_ = false;
+  }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<DistinctAcc>(inner_->MakeAccumulator());
+  }
+
+ private:
+  AggregateFunctionPtr inner_;
+};
+
+Status WrongArgs(const std::string& name, const std::string& expected, size_t actual) {
+  return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                       {{"functionName", "`" + name + "`"},
+                        {"expectedNum", expected},
+                        {"actualNum", std::to_string(actual)}});
+}
+
+Status NumericRequired(const std::string& name, const BoundExprPtr& arg) {
+  return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                       {{"sqlExpr", "\"" + name + "(" + arg->ToString() + ")\""},
+                        {"paramIndex", "first"},
+                        {"requiredType", "(\"NUMERIC\" or \"ANSI INTERVAL\")"},
+                        {"inputSql", "\"" + arg->ToString() + "\""},
+                        {"inputType", QuoteType(*arg->type())}});
+}
+
+}  // namespace
+
+bool IsAggregateName(const std::string& name) {
+  static const std::unordered_set<std::string> kNames = {
+      "count", "sum", "avg", "mean", "min", "max", "first", "last", "first_value",
+      "last_value", "any_value"};
+  return kNames.count(name) > 0;
+}
+
+Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
+                                           const std::vector<BoundExprPtr>& args, bool distinct,
+                                           bool ignore_nulls) {
+  AggregateFunctionPtr fn;
+  if (name == "count") {
+    if (args.empty() && distinct) return WrongArgs(name, "> 0", 0);
+    fn = std::make_shared<CountFn>(name);
+  } else if (name == "sum" || name == "avg" || name == "mean") {
+    if (args.size() != 1) return WrongArgs(name, "1", args.size());
+    DataTypePtr t = args[0]->type();
+    bool avg = name != "sum";
+    if (t->id() == TypeId::kString) t = DataType::Double();
+    if (t->id() == TypeId::kNull) t = DataType::Double();
+    if (t->IsIntegral()) {
+      if (avg) {
+        fn = std::make_shared<SumAvgFn<double>>(name, true, t, DataType::Double(), DataType::Double());
+      } else {
+        fn = std::make_shared<SumAvgFn<int64_t>>(name, false, t, DataType::Long(), DataType::Long());
+      }
+    } else if (t->IsFloating()) {
+      fn = std::make_shared<SumAvgFn<double>>(name, avg, t, DataType::Double(), DataType::Double());
+    } else if (t->id() == TypeId::kDecimal) {
+      int p = t->precision(), s = t->scale();
+      auto sum_t = DataType::Decimal(std::min(38, p + 10), s);
+      auto res = avg ? AdjustedDecimal(p + 4, s + 4) : sum_t;
+      fn = std::make_shared<SumAvgFn<__int128>>(name, avg, t, sum_t, res);
+    } else {
+      return NumericRequired(name, args[0]);
+    }
+  } else if (name == "min" || name == "max") {
+    if (args.size() != 1) return WrongArgs(name, "1", args.size());
+    if (!IsOrderable(*args[0]->type())) {
+      return Status::Error("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
+                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ")\""},
+                            {"functionName", "`" + name + "`"},
+                            {"dataType", QuoteType(*args[0]->type())}});
+    }
+    fn = std::make_shared<PickFn>(name, name == "min" ? PickAcc::Mode::kMin : PickAcc::Mode::kMax,
+                                  false, args[0]->type());
+  } else if (name == "first" || name == "first_value" || name == "any_value" || name == "last" ||
+             name == "last_value") {
+    if (args.empty() || args.size() > 2) return WrongArgs(name, "[1, 2]", args.size());
+    bool ign = ignore_nulls;
+    if (args.size() == 2) {
+      const Value* v = args[1]->literal_value();
+      if (!v || v->type()->id() != TypeId::kBoolean) {
+        return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                             {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ")\""},
+                              {"paramIndex", "second"},
+                              {"requiredType", "\"BOOLEAN\""},
+                              {"inputSql", "\"" + args[1]->ToString() + "\""},
+                              {"inputType", QuoteType(*args[1]->type())}});
+      }
+      ign = !v->is_null() && v->i64() != 0;
+    }
+    bool last = name == "last" || name == "last_value";
+    fn = std::make_shared<PickFn>(name, last ? PickAcc::Mode::kLast : PickAcc::Mode::kFirst, ign,
+                                  args[0]->type());
+  } else {
+    return Status::Error("UNRESOLVED_ROUTINE", {{"routineName", "`" + name + "`"},
+                                                 {"searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}});
+  }
+  if (distinct && name != "min" && name != "max") return std::make_shared<DistinctFn>(fn);
+  return fn;
+}
+
+}  // namespace spate
+
+namespace spate {
+void RegisterAggregateFunctionNames(FunctionRegistry& r) {
+  for (const char* n : {"count", "sum", "avg", "mean", "min", "max", "first", "last",
+                        "first_value", "last_value", "any_value"}) {
+    r.RegisterKind(n, FunctionKind::kAggregate);
+  }
+  for (const char* n : {"row_number", "rank", "dense_rank", "percent_rank", "ntile", "lag",
+                        "lead", "cume_dist"}) {
+    r.RegisterKind(n, FunctionKind::kWindow);
+  }
+}
+}  // namespace spate
