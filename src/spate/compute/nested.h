@@ -1,0 +1,16 @@
+// Copyright spate authors.
+#pragma once
+
+// Access into nested values: struct fields (s.f), array elements (a[i], 0-based) and map
+// values (m[k]). Thread safety: pure builders of immutable expressions.
+
+#include "spate/compute/bound_expr.h"
+
+namespace spate {
+
+/// s.field: NULL when the struct is NULL. `display` is the field name.
+BoundExprPtr MakeGetStructField(BoundExprPtr child, int field_index);
+/// a[i] (0-based; ANSI out of range -> INVALID_ARRAY_INDEX, else NULL) or m[key].
+Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key);
+
+}  // namespace spate

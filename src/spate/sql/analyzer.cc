@@ -1,0 +1,1485 @@
+// Copyright spate authors.
+#include "spate/sql/analyzer.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <set>
+
+#include "spate/columnar/builder.h"
+#include "spate/compute/aggregate.h"
+#include "spate/compute/cast.h"
+#include "spate/compute/coercion.h"
+#include "spate/compute/function_registry.h"
+#include "spate/compute/nested.h"
+#include "spate/compute/predicates.h"
+
+namespace spate::sql {
+
+std::string QuoteIdentifier(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += ".";
+    out += "`";
+    for (char c : parts[i]) {
+      if (c == '`') out += '`';
+      out += c;
+    }
+    out += "`";
+  }
+  return out;
+}
+
+namespace {
+
+size_t Levenshtein(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::string SuggestColumns(const std::string& name, const std::vector<Attribute>& candidates) {
+  std::vector<std::pair<size_t, std::string>> scored;
+  std::set<std::string> seen;
+  for (const auto& a : candidates) {
+    std::vector<std::string> parts;
+    if (!a.qualifier.empty()) parts.push_back(a.qualifier);
+    parts.push_back(a.name);
+    std::string q = QuoteIdentifier(parts);
+    if (!seen.insert(q).second) continue;
+    scored.emplace_back(Levenshtein(ToLower(name), ToLower(a.name)), q);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::string out;
+  for (size_t i = 0; i < scored.size() && i < 5; ++i) {
+    if (i) out += ", ";
+    out += scored[i].second;
+  }
+  return out;
+}
+
+// A hook gets the first chance to bind an expression node (aggregate/window extraction).
+// It returns nullopt to let normal binding proceed.
+using BindHook = std::function<Result<std::optional<BoundExprPtr>>(const Expr&)>;
+
+class Analyzer::Impl {
+ public:
+  Impl(const Catalog& catalog, const SqlConf& conf)
+      : catalog_(catalog), conf_(conf), case_sensitive_(conf.case_sensitive()) {}
+
+  Result<BoundPlanPtr> Plan(const LogicalPlan& p);
+  Result<BoundExprPtr> Bind(const Expr& e, const std::vector<Attribute>& scope,
+                            const BindHook* hook);
+
+ private:
+  friend class Analyzer;
+  struct SelectBlock;
+  class AggregateContext;
+
+  int64_t NewId() { return next_id_++; }
+  Attribute MakeAttr(std::string name, DataTypePtr type, bool nullable, std::string qualifier = "") {
+    return Attribute{std::move(name), std::move(type), nullable, NewId(), std::move(qualifier)};
+  }
+  bool NameEq(const std::string& a, const std::string& b) const {
+    return case_sensitive_ ? a == b : EqualsIgnoreCase(a, b);
+  }
+
+  Result<BoundExprPtr> ResolveColumn(const Expr& e, const std::vector<Attribute>& scope);
+  Result<BoundExprPtr> BindCall(const Expr& e, const std::vector<Attribute>& scope,
+                                const BindHook* hook);
+  Result<std::vector<ExprPtr>> ExpandStars(const std::vector<ExprPtr>& items,
+                                           const std::vector<Attribute>& scope);
+  Result<Value> EvalConstant(const Expr& e, const char* what);
+  Result<BoundPlanPtr> PlanRelation(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanTableFunction(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanValues(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
+                                  const LogicalPlan* sort);
+  Result<BoundPlanPtr> PlanJoin(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanSetOp(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanSort(const LogicalPlan& p);
+  Result<BoundPlanPtr> MakeDistinct(BoundPlanPtr child);
+  Result<BoundPlanPtr> Project(BoundPlanPtr child, std::vector<BoundExprPtr> exprs,
+                               std::vector<std::string> names,
+                               const std::vector<const Attribute*>& passthrough = {});
+  Result<std::vector<SortKey>> BindSortKeys(const std::vector<SortSpec>& specs,
+                                            const std::vector<Attribute>& scope,
+                                            const BindHook* hook);
+  Result<WindowCall> BindWindow(const Expr& e, const std::vector<Attribute>& scope,
+                                const BindHook* hook);
+
+  const Catalog& catalog_;
+  const SqlConf& conf_;
+  bool case_sensitive_;
+  int64_t next_id_ = 0;
+  std::vector<std::map<std::string, PlanPtr>> ctes_;
+};
+
+namespace {
+
+bool ContainsAggregate(const Expr& e) {
+  if (e.kind == ExprKind::kWindow) {
+    // Aggregates inside the window function's arguments or spec are group aggregates only
+    // if nested inside the window function call's arguments (e.g. rank() OVER (ORDER BY
+    // sum(x))). The window function itself is not.
+    for (const auto& a : e.children[0]->children) {
+      if (ContainsAggregate(*a)) return true;
+    }
+    for (const auto& p : e.window->partition_by) {
+      if (ContainsAggregate(*p)) return true;
+    }
+    for (const auto& s : e.window->order_by) {
+      if (ContainsAggregate(*s.expr)) return true;
+    }
+    return false;
+  }
+  if (e.kind == ExprKind::kCall &&
+      FunctionRegistry::Global().KindOf(e.name) == FunctionKind::kAggregate) {
+    return true;
+  }
+  for (const auto& c : e.children) {
+    if (c && ContainsAggregate(*c)) return true;
+  }
+  return false;
+}
+
+bool ContainsWindow(const Expr& e) {
+  if (e.kind == ExprKind::kWindow) return true;
+  for (const auto& c : e.children) {
+    if (c && ContainsWindow(*c)) return true;
+  }
+  return false;
+}
+
+std::string ItemName(const Expr& e) {
+  if (e.kind == ExprKind::kAlias) return e.name;
+  return e.DisplayName();
+}
+
+BoundPlanPtr Finish(std::shared_ptr<BoundPlan> p) { return p; }
+
+Status NotConstant(const Expr& e, const char* what) {
+  return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE",
+                       {{"name", what}, {"expr", "\"" + e.DisplayName() + "\""}});
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Expressions
+
+Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
+                                                   const std::vector<Attribute>& scope) {
+  const auto& parts = e.name_parts;
+  // Candidates with a qualifier match consume 2 parts; name-only matches consume 1.
+  std::vector<std::pair<int, int>> matches;  // (attr index, parts consumed)
+  for (int consumed = std::min<int>(2, static_cast<int>(parts.size())); consumed >= 1; --consumed) {
+    for (size_t i = 0; i < scope.size(); ++i) {
+      const Attribute& a = scope[i];
+      if (consumed == 2) {
+        if (!a.qualifier.empty() && NameEq(a.qualifier, parts[0]) && NameEq(a.name, parts[1])) {
+          matches.emplace_back(static_cast<int>(i), 2);
+        }
+      } else if (NameEq(a.name, parts[0])) {
+        matches.emplace_back(static_cast<int>(i), 1);
+      }
+    }
+    if (!matches.empty()) break;
+  }
+  if (matches.empty()) {
+    std::string suggestion = SuggestColumns(parts.back(), scope);
+    if (suggestion.empty()) {
+      return Status::Error("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+                           {{"objectName", QuoteIdentifier(parts)}})
+          .WithPosition(e.position);
+    }
+    return Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                         {{"objectName", QuoteIdentifier(parts)}, {"proposal", suggestion}})
+        .WithPosition(e.position);
+  }
+  if (matches.size() > 1) {
+    std::string refs = "[";
+    for (size_t k = 0; k < matches.size(); ++k) {
+      const Attribute& a = scope[matches[k].first];
+      if (k) refs += ", ";
+      std::vector<std::string> qp;
+      if (!a.qualifier.empty()) qp.push_back(a.qualifier);
+      qp.push_back(a.name);
+      refs += QuoteIdentifier(qp);
+    }
+    refs += "]";
+    std::vector<std::string> used(parts.begin(), parts.begin() + matches[0].second);
+    return Status::Error("AMBIGUOUS_REFERENCE", {{"name", QuoteIdentifier(used)}, {"referenceNames", refs}})
+        .WithPosition(e.position);
+  }
+  const Attribute& a = scope[matches[0].first];
+  BoundExprPtr out = MakeColumnRef(matches[0].first, a.type, a.nullable, a.Label());
+  // Remaining parts are struct fields.
+  for (size_t k = static_cast<size_t>(matches[0].second); k < parts.size(); ++k) {
+    const DataTypePtr& t = out->type();
+    if (t->id() != TypeId::kStruct) {
+      return Status::Error("INVALID_EXTRACT_BASE_FIELD_TYPE",
+                           {{"base", "\"" + out->ToString() + "\""}, {"other", QuoteType(*t)}});
+    }
+    int idx = t->FieldIndex(parts[k], case_sensitive_);
+    if (idx < 0) {
+      std::string fields = "[";
+      for (size_t f = 0; f < t->fields().size(); ++f) {
+        if (f) fields += ", ";
+        fields += QuoteIdentifier({t->fields()[f].name});
+      }
+      return Status::Error("FIELD_NOT_FOUND", {{"fieldName", QuoteIdentifier({parts[k]})},
+                                               {"fields", fields + "]"}});
+    }
+    out = MakeGetStructField(out, idx);
+  }
+  return out;
+}
+
+Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<Attribute>& scope,
+                                              const BindHook* hook) {
+  auto& registry = FunctionRegistry::Global();
+  FunctionKind kind = registry.KindOf(e.name);
+  if (kind == FunctionKind::kAggregate) {
+    return Status::Error("INVALID_WHERE_CONDITION",
+                         {{"condition", "\"" + e.DisplayName() + "\""},
+                          {"expressionList", e.DisplayName()}});
+  }
+  if (kind == FunctionKind::kWindow && registry.Exists(e.name)) {
+    return Status::Error("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", {{"funcName", "\"" + e.name + "\""}});
+  }
+  const ScalarResolver* resolver = registry.FindScalar(e.name);
+  if (!resolver) {
+    return Status::Error("UNRESOLVED_ROUTINE",
+                         {{"routineName", QuoteIdentifier({e.name})},
+                          {"searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}})
+        .WithPosition(e.position);
+  }
+  std::vector<BoundExprPtr> args;
+  for (const auto& c : e.children) {
+    SPATE_ASSIGN_OR_RETURN(auto b, Bind(*c, scope, hook));
+    args.push_back(std::move(b));
+  }
+  ResolveContext rc;
+  rc.ansi = conf_.ansi();
+  rc.call_text = e.DisplayName();
+  return (*resolver)(std::move(args), rc);
+}
+
+Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attribute>& scope,
+                                          const BindHook* hook) {
+  if (hook) {
+    SPATE_ASSIGN_OR_RETURN(auto hooked, (*hook)(e));
+    if (hooked) return *hooked;
+  }
+  switch (e.kind) {
+    case ExprKind::kLiteral: return MakeLiteral(e.literal);
+    case ExprKind::kColumn: return ResolveColumn(e, scope);
+    case ExprKind::kAlias: return Bind(*e.children[0], scope, hook);
+    case ExprKind::kCall: {
+      if (e.name == "count" && e.children.size() == 1 && e.children[0]->kind == ExprKind::kStar) {
+        return Status::Internal("count(*) outside an aggregate");
+      }
+      return BindCall(e, scope, hook);
+    }
+    case ExprKind::kCast: {
+      SPATE_ASSIGN_OR_RETURN(auto c, Bind(*e.children[0], scope, hook));
+      return MakeCast(c, e.cast_type, e.is_try);
+    }
+    case ExprKind::kCaseWhen: {
+      std::vector<BoundExprPtr> branches;
+      size_t n = e.children.size() - (e.has_else ? 1 : 0);
+      for (size_t i = 0; i < n; ++i) {
+        SPATE_ASSIGN_OR_RETURN(auto b, Bind(*e.children[i], scope, hook));
+        branches.push_back(b);
+      }
+      BoundExprPtr else_value;
+      if (e.has_else) {
+        SPATE_ASSIGN_OR_RETURN(else_value, Bind(*e.children.back(), scope, hook));
+      }
+      return MakeCaseWhen(std::move(branches), else_value);
+    }
+    case ExprKind::kIn: {
+      SPATE_ASSIGN_OR_RETURN(auto v, Bind(*e.children[0], scope, hook));
+      std::vector<BoundExprPtr> list;
+      for (size_t i = 1; i < e.children.size(); ++i) {
+        SPATE_ASSIGN_OR_RETURN(auto b, Bind(*e.children[i], scope, hook));
+        list.push_back(b);
+      }
+      SPATE_ASSIGN_OR_RETURN(auto in, MakeInList(v, std::move(list)));
+      if (!e.negated) return in;
+      ResolveContext rc;
+      return (*FunctionRegistry::Global().FindScalar("not"))({in}, rc);
+    }
+    case ExprKind::kExtractValue: {
+      SPATE_ASSIGN_OR_RETURN(auto base, Bind(*e.children[0], scope, hook));
+      if (e.children.size() == 1) {
+        const DataTypePtr& t = base->type();
+        if (t->id() != TypeId::kStruct) {
+          return Status::Error("INVALID_EXTRACT_BASE_FIELD_TYPE",
+                               {{"base", "\"" + base->ToString() + "\""}, {"other", QuoteType(*t)}});
+        }
+        int idx = t->FieldIndex(e.name, case_sensitive_);
+        if (idx < 0) {
+          return Status::Error("FIELD_NOT_FOUND", {{"fieldName", QuoteIdentifier({e.name})},
+                                                   {"fields", QuoteType(*t)}});
+        }
+        return MakeGetStructField(base, idx);
+      }
+      SPATE_ASSIGN_OR_RETURN(auto key, Bind(*e.children[1], scope, hook));
+      return MakeSubscript(base, key);
+    }
+    case ExprKind::kStar:
+      return Status::Error("INVALID_USAGE_OF_STAR_OR_REGEX",
+                           {{"elem", "'*'"}, {"prettyName", "expression"}});
+    case ExprKind::kWindow:
+      return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW", {{"sqlExpr", "\"" + e.DisplayName() + "\""}});
+    case ExprKind::kSortOrder: return Bind(*e.children[0], scope, hook);
+    case ExprKind::kScalarSubquery:
+    case ExprKind::kExists:
+    case ExprKind::kInSubquery:
+      return Status::Error("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY",
+                           {{"treeNode", e.DisplayName()}});
+    case ExprKind::kLambda:
+      return Status::Error("UNSUPPORTED_FEATURE.LAMBDA_FUNCTION_WITH_PYTHON_UDF",
+                           {{"funcName", e.DisplayName()}});
+  }
+  return Status::Internal("unknown expression kind");
+}
+
+Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(const std::vector<ExprPtr>& items,
+                                                         const std::vector<Attribute>& scope) {
+  std::vector<ExprPtr> out;
+  for (const auto& item : items) {
+    if (item->kind != ExprKind::kStar) {
+      out.push_back(item);
+      continue;
+    }
+    const auto& q = item->name_parts;
+    if (q.empty()) {
+      for (const auto& a : scope) {
+        std::vector<std::string> parts;
+        if (!a.qualifier.empty()) parts.push_back(a.qualifier);
+        parts.push_back(a.name);
+        auto c = Expr::Col(parts);
+        out.push_back(Expr::Alias(c, a.name));
+      }
+      continue;
+    }
+    bool found = false;
+    for (const auto& a : scope) {
+      if (q.size() == 1 && !a.qualifier.empty() && NameEq(a.qualifier, q[0])) {
+        out.push_back(Expr::Alias(Expr::Col({a.qualifier, a.name}), a.name));
+        found = true;
+      }
+    }
+    if (found) continue;
+    // struct expansion: s.* -> s.f1, s.f2, ...
+    auto base = Expr::Col(q);
+    auto bound = Bind(*base, scope, nullptr);
+    if (bound.ok() && (*bound)->type()->id() == TypeId::kStruct) {
+      for (const auto& f : (*bound)->type()->fields()) {
+        out.push_back(Expr::Alias(Expr::Field(base, f.name), f.name));
+      }
+      continue;
+    }
+    return Status::Error("CANNOT_RESOLVE_STAR_EXPAND",
+                         {{"targetString", QuoteIdentifier(q)}, {"columns", SuggestColumns("", scope)}});
+  }
+  return out;
+}
+
+Result<Value> Analyzer::Impl::EvalConstant(const Expr& e, const char* what) {
+  std::vector<Attribute> empty;
+  SPATE_ASSIGN_OR_RETURN(auto b, Bind(e, empty, nullptr));
+  if (!b->IsConstant()) return NotConstant(e, what);
+  auto one = Batch::Make(std::make_shared<const Schema>(), {}, 1);
+  EvalContext ctx;
+  ctx.ansi = conf_.ansi();
+  SPATE_ASSIGN_OR_RETURN(auto col, b->Evaluate(*one, ctx));
+  return col->GetValue(0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Plans
+
+Result<BoundPlanPtr> Analyzer::Impl::Project(BoundPlanPtr child, std::vector<BoundExprPtr> exprs,
+                                             std::vector<std::string> names,
+                                             const std::vector<const Attribute*>& passthrough) {
+  auto p = std::make_shared<BoundPlan>(BoundKind::kProject);
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    int idx = exprs[i]->column_index();
+    const Attribute* keep = i < passthrough.size() ? passthrough[i] : nullptr;
+    if (keep) {
+      Attribute a = *keep;
+      a.name = names[i];
+      p->output.push_back(a);
+    } else if (idx >= 0 && idx < static_cast<int>(child->output.size()) &&
+               child->output[idx].name == names[i]) {
+      p->output.push_back(child->output[idx]);
+    } else {
+      p->output.push_back(MakeAttr(names[i], exprs[i]->type(), exprs[i]->nullable()));
+    }
+  }
+  p->exprs = std::move(exprs);
+  p->children.push_back(std::move(child));
+  return Finish(p);
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
+  const auto& name = p.table_name;
+  if (name.size() == 1) {
+    std::string key = ToLower(name[0]);
+    for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+      auto f = it->find(key);
+      if (f != it->end()) {
+        SPATE_ASSIGN_OR_RETURN(auto plan, Plan(*f->second));
+        auto q = std::make_shared<BoundPlan>(*plan);
+        for (auto& a : q->output) a.qualifier = name[0];
+        return Finish(q);
+      }
+    }
+  }
+  BoundPlanPtr view = catalog_.LookupView(name);
+  if (!view) {
+    return Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", QuoteIdentifier(name)}})
+        .WithPosition(p.position);
+  }
+  auto q = std::make_shared<BoundPlan>(*view);
+  for (auto& a : q->output) a.qualifier = name.back();
+  return Finish(q);
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
+  std::string fname = ToLower(p.table_name.empty() ? "" : p.table_name[0]);
+  if (fname != "range") {
+    return Status::Error("UNRESOLVABLE_TABLE_VALUED_FUNCTION", {{"name", QuoteIdentifier(p.table_name)}});
+  }
+  std::vector<int64_t> args;
+  for (const auto& e : p.exprs) {
+    SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*e, "range"));
+    if (v.is_null() || !v.type()->IsIntegral()) {
+      return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                           {{"sqlExpr", "\"range(...)\""}, {"paramIndex", "first"},
+                            {"requiredType", "\"BIGINT\""}, {"inputSql", "\"" + e->DisplayName() + "\""},
+                            {"inputType", QuoteType(*v.type())}});
+    }
+    args.push_back(v.i64());
+  }
+  if (args.empty() || args.size() > 4) {
+    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                         {{"functionName", "`range`"}, {"expectedNum", "[1, 2, 3, 4]"},
+                          {"actualNum", std::to_string(args.size())}});
+  }
+  auto r = std::make_shared<BoundPlan>(BoundKind::kRange);
+  if (args.size() == 1) {
+    r->range_end = args[0];
+  } else {
+    r->range_start = args[0];
+    r->range_end = args[1];
+  }
+  if (args.size() >= 3) r->range_step = args[2];
+  if (r->range_step == 0) {
+    return Status::Error("FAILED_FUNCTION_CALL", {{"funcName", "`range`"}});
+  }
+  r->num_partitions = args.size() == 4 ? static_cast<int>(args[3])
+                                       : std::atoi(conf_.GetOr("spark.default.parallelism", "2").c_str());
+  r->output.push_back(MakeAttr("id", DataType::Long(), false));
+  return Finish(r);
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::PlanValues(const LogicalPlan& p) {
+  std::vector<std::vector<Value>> rows;
+  size_t width = p.rows.empty() ? 0 : p.rows[0].size();
+  for (const auto& row : p.rows) {
+    if (row.size() != width) {
+      return Status::Error("INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH",
+                           {{"expectedNumCols", std::to_string(width)},
+                            {"actualNumCols", std::to_string(row.size())},
+                            {"rowIndex", std::to_string(rows.size())}});
+    }
+    std::vector<Value> vals;
+    for (const auto& e : row) {
+      SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*e, "VALUES"));
+      vals.push_back(std::move(v));
+    }
+    rows.push_back(std::move(vals));
+  }
+  std::vector<Field> fields;
+  std::vector<ColumnPtr> cols;
+  EvalContext ctx;
+  ctx.ansi = conf_.ansi();
+  for (size_t c = 0; c < width; ++c) {
+    std::vector<DataTypePtr> types;
+    bool nullable = false;
+    for (const auto& r : rows) {
+      types.push_back(r[c].type());
+      nullable |= r[c].is_null();
+    }
+    DataTypePtr t = CommonType(types);
+    if (!t) {
+      return Status::Error("INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE",
+                           {{"colName", QuoteIdentifier({"col" + std::to_string(c + 1)})}});
+    }
+    std::vector<Value> vals;
+    for (const auto& r : rows) {
+      SPATE_ASSIGN_OR_RETURN(auto v, CastValue(r[c], t, CastMode::kAnsi, ctx));
+      vals.push_back(std::move(v));
+    }
+    std::string name = c < p.column_aliases.size() ? p.column_aliases[c] : "col" + std::to_string(c + 1);
+    fields.push_back(Field{name, t, nullable});
+    cols.push_back(ColumnFromValues(t, vals));
+  }
+  auto schema = std::make_shared<const Schema>(fields);
+  auto r = std::make_shared<BoundPlan>(BoundKind::kLocal);
+  r->batches.push_back(Batch::Make(schema, cols, static_cast<int64_t>(rows.size())));
+  for (const auto& f : fields) r->output.push_back(MakeAttr(f.name, f.type, f.nullable, p.alias));
+  return Finish(r);
+}
+
+Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<Attribute>& scope,
+                                              const BindHook* hook) {
+  const Expr& fn = *e.children[0];
+  const WindowSpec& spec = *e.window;
+  WindowCall w;
+  w.text = e.DisplayName();
+  for (const auto& pexpr : spec.partition_by) {
+    SPATE_ASSIGN_OR_RETURN(auto b, Bind(*pexpr, scope, hook));
+    w.partition_by.push_back(b);
+  }
+  SPATE_ASSIGN_OR_RETURN(w.order_by, BindSortKeys(spec.order_by, scope, hook));
+  if (fn.kind != ExprKind::kCall) {
+    return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW", {{"sqlExpr", "\"" + fn.DisplayName() + "\""}});
+  }
+  for (const auto& a : fn.children) {
+    if (a->kind == ExprKind::kStar) continue;  // count(*)
+    SPATE_ASSIGN_OR_RETURN(auto b, Bind(*a, scope, hook));
+    w.args.push_back(b);
+  }
+  const std::string& name = fn.name;
+  if (name == "row_number") {
+    w.kind = WindowFunctionKind::kRowNumber, w.type = DataType::Int();
+  } else if (name == "rank") {
+    w.kind = WindowFunctionKind::kRank, w.type = DataType::Int();
+  } else if (name == "dense_rank") {
+    w.kind = WindowFunctionKind::kDenseRank, w.type = DataType::Int();
+  } else if (name == "percent_rank") {
+    w.kind = WindowFunctionKind::kPercentRank, w.type = DataType::Double();
+  } else if (name == "cume_dist") {
+    w.kind = WindowFunctionKind::kCumeDist, w.type = DataType::Double();
+  } else if (name == "ntile") {
+    w.kind = WindowFunctionKind::kNtile, w.type = DataType::Int();
+  } else if (name == "lag" || name == "lead") {
+    w.kind = name == "lag" ? WindowFunctionKind::kLag : WindowFunctionKind::kLead;
+    if (w.args.empty()) {
+      return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                           {{"functionName", "`" + name + "`"}, {"expectedNum", "[1, 2, 3]"}, {"actualNum", "0"}});
+    }
+    w.type = w.args[0]->type();
+    if (w.args.size() < 2) w.args.push_back(MakeLiteral(Value::Int(1)));
+    if (w.args.size() < 3) w.args.push_back(MakeLiteral(Value::Null(w.type)));
+    SPATE_ASSIGN_OR_RETURN(w.args[2], ImplicitCast(w.args[2], w.type));
+  } else if (FunctionRegistry::Global().KindOf(name) == FunctionKind::kAggregate) {
+    w.kind = WindowFunctionKind::kAggregate;
+    SPATE_ASSIGN_OR_RETURN(w.aggregate, MakeAggregate(name, w.args, fn.is_distinct, fn.ignore_nulls));
+    w.type = w.aggregate->result_type();
+  } else {
+    return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW", {{"sqlExpr", "\"" + fn.DisplayName() + "\""}});
+  }
+  // Frame.
+  if (spec.frame) {
+    const WindowFrame& f = *spec.frame;
+    w.frame.kind = f.kind;
+    auto bound = [&](const FrameBound& b, bool* unbounded, int64_t* offset, bool* current) -> Status {
+      *unbounded = b.type == FrameBound::Type::kUnboundedPreceding ||
+                   b.type == FrameBound::Type::kUnboundedFollowing;
+      *current = b.type == FrameBound::Type::kCurrentRow;
+      *offset = 0;
+      if (b.type == FrameBound::Type::kPreceding || b.type == FrameBound::Type::kFollowing) {
+        SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*b.offset, "frame boundary"));
+        int64_t x = v.type()->IsFloating() ? static_cast<int64_t>(v.f64()) : v.i64();
+        *offset = b.type == FrameBound::Type::kPreceding ? -x : x;
+      }
+      return Status::OK();
+    };
+    SPATE_RETURN_IF_ERROR(bound(f.lower, &w.frame.lower_unbounded, &w.frame.lower_offset, &w.frame.lower_current));
+    SPATE_RETURN_IF_ERROR(bound(f.upper, &w.frame.upper_unbounded, &w.frame.upper_offset, &w.frame.upper_current));
+  } else if (!w.order_by.empty()) {
+    w.frame.kind = WindowFrame::Kind::kRange;
+    w.frame.lower_unbounded = true;
+    w.frame.upper_unbounded = false;
+    w.frame.upper_current = true;
+  } else {
+    w.frame.kind = WindowFrame::Kind::kRows;
+    w.frame.lower_unbounded = true;
+    w.frame.upper_unbounded = true;
+    w.frame.upper_current = false;
+  }
+  return w;
+}
+
+Result<std::vector<SortKey>> Analyzer::Impl::BindSortKeys(const std::vector<SortSpec>& specs,
+                                                          const std::vector<Attribute>& scope,
+                                                          const BindHook* hook) {
+  std::vector<SortKey> keys;
+  for (const auto& s : specs) {
+    SPATE_ASSIGN_OR_RETURN(auto b, Bind(*s.expr, scope, hook));
+    if (!IsOrderable(*b->type())) {
+      return Status::Error("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
+                           {{"sqlExpr", "\"" + s.expr->DisplayName() + "\""},
+                            {"functionName", "`sortorder`"},
+                            {"dataType", QuoteType(*b->type())}});
+    }
+    keys.push_back(SortKey{b, s.ascending, s.nulls_first});
+  }
+  return keys;
+}
+
+// Collects the aggregate calls and group-key matches of one SELECT block.
+class Analyzer::Impl::AggregateContext {
+ public:
+  AggregateContext(Impl* impl, const std::vector<Attribute>* child_scope)
+      : impl_(impl), child_scope_(child_scope) {}
+
+  std::vector<BoundExprPtr> groups;
+  std::vector<std::string> group_texts;
+  std::vector<std::string> group_names;
+  std::vector<AggregateCall> aggs;
+  std::vector<std::string> agg_names;
+
+  int num_groups() const { return static_cast<int>(groups.size()); }
+
+  // The hook binding expressions of the SELECT list / HAVING / ORDER BY against the
+  // aggregate's output.
+  Result<std::optional<BoundExprPtr>> Hook(const Expr& e) {
+    if (e.kind == ExprKind::kCall &&
+        FunctionRegistry::Global().KindOf(e.name) == FunctionKind::kAggregate) {
+      SPATE_ASSIGN_OR_RETURN(auto ref, AddAggregate(e));
+      return std::optional<BoundExprPtr>(ref);
+    }
+    if (e.kind == ExprKind::kLiteral || e.kind == ExprKind::kWindow) return std::optional<BoundExprPtr>();
+    // Does this subtree, bound on the input, equal a grouping expression?
+    if (!ContainsAggregate(e)) {
+      auto b = impl_->Bind(e, *child_scope_, nullptr);
+      if (b.ok()) {
+        std::string text = (*b)->ToString();
+        for (size_t i = 0; i < group_texts.size(); ++i) {
+          if (group_texts[i] == text) {
+            return std::optional<BoundExprPtr>(
+                MakeColumnRef(static_cast<int>(i), groups[i]->type(), groups[i]->nullable(),
+                              OutputLabel(static_cast<int>(i))));
+          }
+        }
+        if (e.kind == ExprKind::kColumn) {
+          return Status::Error("MISSING_AGGREGATION",
+                               {{"expression", "\"" + e.DisplayName() + "\""},
+                                {"expressionAnyValue", "\"any_value(" + e.DisplayName() + ")\""}});
+        }
+      } else if (e.kind == ExprKind::kColumn) {
+        return b.status();
+      }
+    }
+    return std::optional<BoundExprPtr>();
+  }
+
+ private:
+  std::string OutputLabel(int i) const { return group_texts[i]; }
+
+  Result<BoundExprPtr> AddAggregate(const Expr& e) {
+    for (const auto& c : e.children) {
+      if (ContainsAggregate(*c)) return Status::Error("NESTED_AGGREGATE_FUNCTION", {});
+    }
+    std::vector<BoundExprPtr> args;
+    for (const auto& c : e.children) {
+      if (c->kind == ExprKind::kStar) continue;  // count(*)
+      SPATE_ASSIGN_OR_RETURN(auto b, impl_->Bind(*c, *child_scope_, nullptr));
+      args.push_back(b);
+    }
+    BoundExprPtr filter;
+    if (e.filter) {
+      SPATE_ASSIGN_OR_RETURN(filter, impl_->Bind(*e.filter, *child_scope_, nullptr));
+    }
+    SPATE_ASSIGN_OR_RETURN(auto fn, MakeAggregate(e.name, args, e.is_distinct, e.ignore_nulls));
+    std::vector<std::string> arg_text;
+    for (const auto& a : args) arg_text.push_back(a->ToString());
+    if (args.empty()) arg_text.push_back("1");
+    std::string text = e.name + "(" + (e.is_distinct ? "DISTINCT " : "");
+    for (size_t i = 0; i < arg_text.size(); ++i) text += (i ? ", " : "") + arg_text[i];
+    text += ")";
+    if (filter) text += " FILTER (WHERE " + filter->ToString() + ")";
+    int index = -1;
+    for (size_t i = 0; i < aggs.size(); ++i) {
+      if (aggs[i].text == text) index = static_cast<int>(i);
+    }
+    if (index < 0) {
+      index = static_cast<int>(aggs.size());
+      aggs.push_back(AggregateCall{fn, args, filter, text});
+      agg_names.push_back(e.DisplayName());
+    }
+    int pos = num_groups() + index;
+    return MakeColumnRef(pos, fn->result_type(), fn->nullable(), aggs[index].text);
+  }
+
+  Impl* impl_;
+  const std::vector<Attribute>* child_scope_;
+};
+
+Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
+                                                const LogicalPlan* sort) {
+  SPATE_ASSIGN_OR_RETURN(auto child, Plan(*select.child()));
+  const std::vector<Attribute>& child_scope = child->output;
+  SPATE_ASSIGN_OR_RETURN(auto items, ExpandStars(select.exprs, child_scope));
+  bool has_agg = select.kind == PlanKind::kAggregate;
+  bool has_window = false;
+  for (const auto& it : items) {
+    has_agg |= ContainsAggregate(*it);
+    has_window |= ContainsWindow(*it);
+  }
+  if (having) has_agg |= ContainsAggregate(*having->condition);
+  if (sort) {
+    for (const auto& s : sort->sort) has_agg |= ContainsAggregate(*s.expr);
+  }
+  std::vector<std::string> names;
+  for (const auto& it : items) names.push_back(ItemName(*it));
+
+  BoundPlanPtr base = child;           // input of the window/projection
+  std::optional<AggregateContext> agg;
+  BindHook agg_hook;
+  const BindHook* hook = nullptr;
+  if (has_agg) {
+    agg.emplace(this, &child_scope);
+    // Grouping expressions: ordinals, select aliases, or expressions over the input.
+    for (const auto& g : select.group_by) {
+      ExprPtr ge = g;
+      if (g->kind == ExprKind::kLiteral && g->literal.type()->IsIntegral() &&
+          conf_.GetOr("spark.sql.groupByOrdinal", "true") == "true") {
+        int64_t pos = g->literal.i64();
+        if (pos < 1 || pos > static_cast<int64_t>(items.size())) {
+          return Status::Error("GROUP_BY_POS_OUT_OF_RANGE",
+                               {{"index", std::to_string(pos)}, {"size", std::to_string(items.size())}});
+        }
+        ge = items[pos - 1]->kind == ExprKind::kAlias ? items[pos - 1]->children[0] : items[pos - 1];
+        if (ContainsAggregate(*ge)) {
+          return Status::Error("GROUP_BY_POS_AGGREGATE",
+                               {{"index", std::to_string(pos)}, {"aggExpr", ge->DisplayName()}});
+        }
+      }
+      if (ContainsAggregate(*ge)) {
+        return Status::Error("GROUP_BY_AGGREGATE", {{"sqlExpr", ge->DisplayName()}});
+      }
+      auto b = Bind(*ge, child_scope, nullptr);
+      if (!b.ok() && ge->kind == ExprKind::kColumn && ge->name_parts.size() == 1) {
+        // GROUP BY select alias.
+        for (const auto& it : items) {
+          if (it->kind == ExprKind::kAlias && NameEq(it->name, ge->name_parts[0])) {
+            ge = it->children[0];
+            b = Bind(*ge, child_scope, nullptr);
+            break;
+          }
+        }
+      }
+      if (!b.ok()) return b.status();
+      agg->groups.push_back(*b);
+      agg->group_texts.push_back((*b)->ToString());
+      agg->group_names.push_back(ge->kind == ExprKind::kAlias ? ge->name : ge->DisplayName());
+    }
+    agg_hook = [&agg](const Expr& e) { return agg->Hook(e); };
+    hook = &agg_hook;
+  }
+
+  // Window extraction: window expressions become columns appended to the base.
+  std::vector<WindowCall> windows;
+  std::vector<Attribute> window_attrs;
+  BindHook window_hook;
+  const std::vector<Attribute>* bind_scope = &child_scope;
+  // In aggregate context, expressions that are neither aggregates nor group keys must fail;
+  // we bind against the child scope with the aggregate hook intercepting first.
+  size_t base_width_for_windows = 0;
+  auto make_window_hook = [&](const BindHook* inner) {
+    return [this, inner, &windows, &window_attrs, &base_width_for_windows,
+            &bind_scope](const Expr& e) -> Result<std::optional<BoundExprPtr>> {
+      if (e.kind == ExprKind::kWindow) {
+        SPATE_ASSIGN_OR_RETURN(auto w, BindWindow(e, *bind_scope, inner));
+        // Dedupe identical window expressions.
+        for (size_t i = 0; i < windows.size(); ++i) {
+          if (windows[i].text == w.text) {
+            return std::optional<BoundExprPtr>(MakeColumnRef(
+                static_cast<int>(base_width_for_windows + i), w.type, true, window_attrs[i].Label()));
+          }
+        }
+        Attribute a = MakeAttr(e.DisplayName(), w.type, true);
+        windows.push_back(std::move(w));
+        window_attrs.push_back(a);
+        return std::optional<BoundExprPtr>(MakeColumnRef(
+            static_cast<int>(base_width_for_windows + windows.size() - 1), a.type, true, a.Label()));
+      }
+      if (inner) return (*inner)(e);
+      return std::optional<BoundExprPtr>();
+    };
+  };
+  if (has_window) {
+    window_hook = make_window_hook(hook);
+    hook = &window_hook;
+  }
+
+  // Bind select items.
+  std::vector<BoundExprPtr> bound_items;
+  // Base width: for aggregates = groups + aggs (unknown until all are bound); for windows
+  // we bind in two passes when aggregating.
+  if (has_agg) base_width_for_windows = 1 << 20;  // patched below
+  else base_width_for_windows = child_scope.size();
+  for (const auto& it : items) {
+    SPATE_ASSIGN_OR_RETURN(auto b, Bind(*it, *bind_scope, hook));
+    bound_items.push_back(b);
+  }
+  BoundExprPtr having_cond;
+  if (having) {
+    SPATE_ASSIGN_OR_RETURN(having_cond, Bind(*having->condition, *bind_scope, hook));
+  }
+  // ORDER BY: select-list names/ordinals first, then expressions over the input.
+  struct PendingSort {
+    int item = -1;           // refers to select item
+    BoundExprPtr hidden;     // extra expression
+    bool ascending, nulls_first;
+  };
+  std::vector<PendingSort> pending;
+  if (sort) {
+    for (const auto& s : sort->sort) {
+      PendingSort ps{-1, nullptr, s.ascending, s.nulls_first};
+      const Expr& se = *s.expr;
+      if (se.kind == ExprKind::kLiteral && se.literal.type()->IsIntegral() &&
+          conf_.GetOr("spark.sql.orderByOrdinal", "true") == "true") {
+        int64_t pos = se.literal.i64();
+        if (pos < 1 || pos > static_cast<int64_t>(items.size())) {
+          return Status::Error("ORDER_BY_POS_OUT_OF_RANGE",
+                               {{"index", std::to_string(pos)}, {"size", std::to_string(items.size())}});
+        }
+        ps.item = static_cast<int>(pos - 1);
+      } else if (se.kind == ExprKind::kColumn && se.name_parts.size() == 1) {
+        for (size_t i = 0; i < items.size(); ++i) {
+          if (NameEq(names[i], se.name_parts[0])) {
+            ps.item = static_cast<int>(i);
+            break;
+          }
+        }
+      }
+      if (ps.item < 0) {
+        std::string text = se.DisplayName();
+        for (size_t i = 0; i < items.size() && ps.item < 0; ++i) {
+          const Expr& ie = items[i]->kind == ExprKind::kAlias ? *items[i]->children[0] : *items[i];
+          if (ie.DisplayName() == text && ie.kind != ExprKind::kLiteral) ps.item = static_cast<int>(i);
+        }
+      }
+      if (ps.item < 0) {
+        SPATE_ASSIGN_OR_RETURN(ps.hidden, Bind(se, *bind_scope, hook));
+      }
+      pending.push_back(ps);
+    }
+  }
+
+  // Build the plan: [Aggregate] -> [Filter having] -> [Window] -> Project -> [Sort] -> [Project]
+  if (has_agg) {
+    auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
+    a->children.push_back(child);
+    a->group_exprs = agg->groups;
+    a->aggregates = agg->aggs;
+    for (size_t i = 0; i < agg->groups.size(); ++i) {
+      int idx = agg->groups[i]->column_index();
+      if (idx >= 0) {
+        Attribute attr = child_scope[idx];
+        a->output.push_back(attr);
+      } else {
+        a->output.push_back(MakeAttr(agg->group_names[i], agg->groups[i]->type(), agg->groups[i]->nullable()));
+      }
+    }
+    for (size_t i = 0; i < agg->aggs.size(); ++i) {
+      a->output.push_back(MakeAttr(agg->agg_names[i], agg->aggs[i].function->result_type(),
+                                   agg->aggs[i].function->nullable()));
+    }
+    base = a;
+    if (has_window) {
+      // Window columns were given placeholder indices (1<<20 + i); rebase them now that the
+      // aggregate's width is known, by re-binding the select items with the real width.
+      base_width_for_windows = a->output.size();
+      windows.clear();
+      window_attrs.clear();
+      bound_items.clear();
+      for (const auto& it : items) {
+        SPATE_ASSIGN_OR_RETURN(auto b, Bind(*it, *bind_scope, hook));
+        bound_items.push_back(b);
+      }
+      if (!pending.empty()) {
+        size_t k = 0;
+        for (const auto& s : sort->sort) {
+          if (pending[k].hidden) {
+            SPATE_ASSIGN_OR_RETURN(pending[k].hidden, Bind(*s.expr, *bind_scope, hook));
+          }
+          ++k;
+        }
+      }
+      // Windows bound in aggregate context reference the aggregate output: their inputs
+      // were bound through the aggregate hook, so they index into `a`'s output already.
+    }
+  }
+  if (having_cond) {
+    auto f = std::make_shared<BoundPlan>(BoundKind::kFilter);
+    f->condition = having_cond;
+    f->output = base->output;
+    f->children.push_back(base);
+    base = f;
+  }
+  if (has_window) {
+    auto w = std::make_shared<BoundPlan>(BoundKind::kWindow);
+    w->children.push_back(base);
+    w->windows = windows;
+    w->output = base->output;
+    for (const auto& a : window_attrs) w->output.push_back(a);
+    base = w;
+  }
+  // Projection with hidden sort columns.
+  std::vector<BoundExprPtr> proj = bound_items;
+  std::vector<std::string> proj_names = names;
+  std::vector<const Attribute*> passthrough(items.size(), nullptr);
+  for (size_t i = 0; i < items.size(); ++i) {
+    int idx = bound_items[i]->column_index();
+    if (idx >= 0 && idx < static_cast<int>(base->output.size()) &&
+        items[i]->kind != ExprKind::kAlias) {
+      passthrough[i] = &base->output[idx];
+    }
+  }
+  size_t visible = proj.size();
+  for (auto& ps : pending) {
+    if (ps.hidden) {
+      ps.item = static_cast<int>(proj.size());
+      proj.push_back(ps.hidden);
+      proj_names.push_back("__sort_" + std::to_string(ps.item));
+    }
+  }
+  SPATE_ASSIGN_OR_RETURN(auto projected, Project(base, proj, proj_names, passthrough));
+  BoundPlanPtr result = projected;
+  if (sort) {
+    auto s = std::make_shared<BoundPlan>(BoundKind::kSort);
+    for (const auto& ps : pending) {
+      const Attribute& a = projected->output[ps.item];
+      s->sort_keys.push_back(SortKey{MakeColumnRef(ps.item, a.type, a.nullable, a.Label()),
+                                     ps.ascending, ps.nulls_first});
+    }
+    s->output = projected->output;
+    s->children.push_back(projected);
+    result = s;
+    if (proj.size() > visible) {
+      std::vector<BoundExprPtr> keep;
+      std::vector<std::string> keep_names;
+      std::vector<const Attribute*> pass;
+      for (size_t i = 0; i < visible; ++i) {
+        const Attribute& a = result->output[i];
+        keep.push_back(MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()));
+        keep_names.push_back(a.name);
+        pass.push_back(&result->output[i]);
+      }
+      SPATE_ASSIGN_OR_RETURN(result, Project(result, keep, keep_names, pass));
+    }
+  }
+  return result;
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::MakeDistinct(BoundPlanPtr child) {
+  auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
+  for (size_t i = 0; i < child->output.size(); ++i) {
+    const Attribute& attr = child->output[i];
+    a->group_exprs.push_back(MakeColumnRef(static_cast<int>(i), attr.type, attr.nullable, attr.Label()));
+  }
+  a->output = child->output;
+  a->children.push_back(std::move(child));
+  return Finish(a);
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
+  SPATE_ASSIGN_OR_RETURN(auto left, Plan(*p.children[0]));
+  SPATE_ASSIGN_OR_RETURN(auto right, Plan(*p.children[1]));
+  auto j = std::make_shared<BoundPlan>(BoundKind::kJoin);
+  j->join_type = p.join_type == JoinType::kCross ? JoinType::kInner : p.join_type;
+  j->children = {left, right};
+  std::vector<Attribute> both = left->output;
+  both.insert(both.end(), right->output.begin(), right->output.end());
+  int nleft = static_cast<int>(left->output.size());
+  auto& registry = FunctionRegistry::Global();
+  ResolveContext rc;
+  rc.ansi = conf_.ansi();
+  std::vector<BoundExprPtr> residual;
+  auto add_key = [&](BoundExprPtr l, BoundExprPtr r, bool null_safe) -> Status {
+    DataTypePtr t = CommonType(l->type(), r->type());
+    if (!t) {
+      return Status::Error("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+                           {{"sqlExpr", "\"(" + l->ToString() + " = " + r->ToString() + ")\""},
+                            {"left", QuoteType(*l->type())}, {"right", QuoteType(*r->type())}});
+    }
+    SPATE_ASSIGN_OR_RETURN(l, ImplicitCast(l, t));
+    SPATE_ASSIGN_OR_RETURN(r, ImplicitCast(r, t));
+    j->left_keys.push_back(l);
+    j->right_keys.push_back(r);
+    j->null_safe_keys.push_back(null_safe);
+    return Status::OK();
+  };
+  std::vector<std::pair<int, int>> using_pairs;
+  if (!p.using_columns.empty()) {
+    for (const auto& name : p.using_columns) {
+      int li = -1, ri = -1;
+      for (int i = 0; i < nleft; ++i) {
+        if (NameEq(left->output[i].name, name)) li = i;
+      }
+      for (size_t i = 0; i < right->output.size(); ++i) {
+        if (NameEq(right->output[i].name, name)) ri = static_cast<int>(i);
+      }
+      if (li < 0 || ri < 0) {
+        const auto& side = li < 0 ? left->output : right->output;
+        std::string cols;
+        for (size_t k = 0; k < side.size(); ++k) cols += (k ? ", " : "") + QuoteIdentifier({side[k].name});
+        return Status::Error("UNRESOLVED_USING_COLUMN_FOR_JOIN",
+                             {{"colName", QuoteIdentifier({name})}, {"side", li < 0 ? "left" : "right"},
+                              {"suggestion", cols}});
+      }
+      const Attribute& la = left->output[li];
+      const Attribute& ra = right->output[ri];
+      SPATE_RETURN_IF_ERROR(add_key(MakeColumnRef(li, la.type, la.nullable, la.Label()),
+                                    MakeColumnRef(ri, ra.type, ra.nullable, ra.Label()), false));
+      using_pairs.emplace_back(li, ri);
+    }
+  } else if (p.condition) {
+    // Split conjunctions; equalities between one side and the other become keys.
+    std::vector<ExprPtr> conjuncts;
+    std::function<void(const ExprPtr&)> split = [&](const ExprPtr& e) {
+      if (e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
+        split(e->children[0]);
+        split(e->children[1]);
+      } else {
+        conjuncts.push_back(e);
+      }
+    };
+    split(p.condition);
+    for (const auto& c : conjuncts) {
+      // Full binding first: surfaces unresolved/ambiguous names.
+      SPATE_ASSIGN_OR_RETURN(auto whole, Bind(*c, both, nullptr));
+      bool is_eq = c->kind == ExprKind::kCall && (c->name == "=" || c->name == "<=>") &&
+                   c->children.size() == 2;
+      bool done = false;
+      if (is_eq && j->join_type != JoinType::kCross) {
+        for (int swap = 0; swap < 2 && !done; ++swap) {
+          const Expr& x = *c->children[swap];
+          const Expr& y = *c->children[1 - swap];
+          auto bl = Bind(x, left->output, nullptr);
+          auto br = Bind(y, right->output, nullptr);
+          if (bl.ok() && br.ok() && !(*bl)->IsConstant() && !(*br)->IsConstant()) {
+            // Make sure the same expression did not also resolve on the other side.
+            auto xr = Bind(x, right->output, nullptr);
+            auto yl = Bind(y, left->output, nullptr);
+            if (xr.ok() || yl.ok()) continue;
+            SPATE_RETURN_IF_ERROR(add_key(*bl, *br, c->name == "<=>"));
+            done = true;
+          }
+        }
+      }
+      if (!done) {
+        if (whole->type()->id() != TypeId::kBoolean && whole->type()->id() != TypeId::kNull) {
+          return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                               {{"sqlExpr", "\"" + c->DisplayName() + "\""}, {"paramIndex", "first"},
+                                {"requiredType", "\"BOOLEAN\""}, {"inputSql", "\"" + c->DisplayName() + "\""},
+                                {"inputType", QuoteType(*whole->type())}});
+        }
+        residual.push_back(whole);
+      }
+    }
+  }
+  if (!residual.empty()) {
+    BoundExprPtr cond = residual[0];
+    for (size_t i = 1; i < residual.size(); ++i) {
+      SPATE_ASSIGN_OR_RETURN(cond, (*registry.FindScalar("and"))({cond, residual[i]}, rc));
+    }
+    j->condition = cond;
+  }
+  // Output.
+  bool left_only = j->join_type == JoinType::kLeftSemi || j->join_type == JoinType::kLeftAnti;
+  bool left_nullable = j->join_type == JoinType::kRightOuter || j->join_type == JoinType::kFullOuter;
+  bool right_nullable = j->join_type == JoinType::kLeftOuter || j->join_type == JoinType::kFullOuter;
+  for (auto a : left->output) {
+    a.nullable |= left_nullable;
+    j->output.push_back(a);
+  }
+  if (!left_only) {
+    for (auto a : right->output) {
+      a.nullable |= right_nullable;
+      j->output.push_back(a);
+    }
+  }
+  if (using_pairs.empty() || left_only) return Finish(j);
+  // USING: the join columns once, then the remaining left and right columns.
+  std::vector<BoundExprPtr> exprs;
+  std::vector<std::string> names;
+  std::vector<const Attribute*> pass;
+  std::set<int> used_left, used_right;
+  for (auto [li, ri] : using_pairs) {
+    used_left.insert(li);
+    used_right.insert(ri);
+    const Attribute& la = j->output[li];
+    const Attribute& ra = j->output[nleft + ri];
+    BoundExprPtr l = MakeColumnRef(li, la.type, la.nullable, la.Label());
+    BoundExprPtr r = MakeColumnRef(nleft + ri, ra.type, ra.nullable, ra.Label());
+    if (j->join_type == JoinType::kRightOuter) {
+      exprs.push_back(r);
+      pass.push_back(&j->output[nleft + ri]);
+    } else if (j->join_type == JoinType::kFullOuter) {
+      SPATE_ASSIGN_OR_RETURN(auto co, (*registry.FindScalar("coalesce"))({l, r}, rc));
+      exprs.push_back(co);
+      pass.push_back(nullptr);
+    } else {
+      exprs.push_back(l);
+      pass.push_back(&j->output[li]);
+    }
+    names.push_back(la.name);
+  }
+  for (int i = 0; i < static_cast<int>(j->output.size()); ++i) {
+    bool is_left = i < nleft;
+    if (is_left ? used_left.count(i) : used_right.count(i - nleft)) continue;
+    const Attribute& a = j->output[i];
+    exprs.push_back(MakeColumnRef(i, a.type, a.nullable, a.Label()));
+    names.push_back(a.name);
+    pass.push_back(&j->output[i]);
+  }
+  return Project(j, exprs, names, pass);
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::PlanSetOp(const LogicalPlan& p) {
+  SPATE_ASSIGN_OR_RETURN(auto left, Plan(*p.children[0]));
+  SPATE_ASSIGN_OR_RETURN(auto right, Plan(*p.children[1]));
+  const char* op_name = p.set_op == SetOpKind::kUnion ? "UNION"
+                        : p.set_op == SetOpKind::kIntersect ? "INTERSECT" : "EXCEPT";
+  if (p.by_name) {
+    // Reorder (and pad) the right side by the left side's names.
+    std::vector<BoundExprPtr> exprs;
+    std::vector<std::string> names;
+    for (const auto& la : left->output) {
+      int found = -1;
+      for (size_t i = 0; i < right->output.size(); ++i) {
+        if (NameEq(right->output[i].name, la.name)) found = static_cast<int>(i);
+      }
+      if (found < 0) {
+        if (!p.allow_missing_columns) {
+          std::string cols;
+          for (size_t i = 0; i < right->output.size(); ++i) cols += (i ? ", " : "") + QuoteIdentifier({right->output[i].name});
+          return Status::Error("NUM_COLUMNS_MISMATCH",
+                               {{"operator", op_name}, {"firstNumColumns", std::to_string(left->output.size())},
+                                {"invalidOrdinalNum", "second"},
+                                {"invalidNumColumns", std::to_string(right->output.size())}});
+        }
+        exprs.push_back(MakeLiteral(Value::Null(la.type)));
+      } else {
+        const Attribute& ra = right->output[found];
+        exprs.push_back(MakeColumnRef(found, ra.type, ra.nullable, ra.Label()));
+      }
+      names.push_back(la.name);
+    }
+    if (p.allow_missing_columns) {
+      // Columns only on the right are appended, with NULLs on the left.
+      std::vector<BoundExprPtr> lexprs;
+      std::vector<std::string> lnames;
+      for (size_t i = 0; i < left->output.size(); ++i) {
+        const Attribute& la = left->output[i];
+        lexprs.push_back(MakeColumnRef(static_cast<int>(i), la.type, la.nullable, la.Label()));
+        lnames.push_back(la.name);
+      }
+      for (size_t i = 0; i < right->output.size(); ++i) {
+        const Attribute& ra = right->output[i];
+        bool in_left = false;
+        for (const auto& la : left->output) in_left |= NameEq(la.name, ra.name);
+        if (in_left) continue;
+        lexprs.push_back(MakeLiteral(Value::Null(ra.type)));
+        lnames.push_back(ra.name);
+        exprs.push_back(MakeColumnRef(static_cast<int>(i), ra.type, ra.nullable, ra.Label()));
+        names.push_back(ra.name);
+      }
+      SPATE_ASSIGN_OR_RETURN(left, Project(left, lexprs, lnames));
+    } else if (right->output.size() != left->output.size()) {
+      return Status::Error("NUM_COLUMNS_MISMATCH",
+                           {{"operator", op_name}, {"firstNumColumns", std::to_string(left->output.size())},
+                            {"invalidOrdinalNum", "second"},
+                            {"invalidNumColumns", std::to_string(right->output.size())}});
+    }
+    SPATE_ASSIGN_OR_RETURN(right, Project(right, exprs, names));
+  }
+  if (left->output.size() != right->output.size()) {
+    return Status::Error("NUM_COLUMNS_MISMATCH",
+                         {{"operator", op_name}, {"firstNumColumns", std::to_string(left->output.size())},
+                          {"invalidOrdinalNum", "second"},
+                          {"invalidNumColumns", std::to_string(right->output.size())}});
+  }
+  // Widen column types.
+  std::vector<DataTypePtr> types;
+  for (size_t i = 0; i < left->output.size(); ++i) {
+    DataTypePtr t = CommonType(left->output[i].type, right->output[i].type);
+    if (!t) {
+      static const char* kOrd[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"};
+      return Status::Error("INCOMPATIBLE_COLUMN_TYPE",
+                           {{"operator", op_name},
+                            {"columnOrdinalNumber", i < 10 ? kOrd[i] : std::to_string(i + 1) + "th"},
+                            {"tableOrdinalNumber", "second"},
+                            {"dataType1", QuoteType(*right->output[i].type)},
+                            {"dataType2", QuoteType(*left->output[i].type)},
+                            {"hint", ""}});
+    }
+    types.push_back(t);
+  }
+  auto widen = [&](BoundPlanPtr side) -> Result<BoundPlanPtr> {
+    bool needed = false;
+    for (size_t i = 0; i < types.size(); ++i) needed |= !side->output[i].type->Equals(*types[i]);
+    if (!needed) return side;
+    std::vector<BoundExprPtr> exprs;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < types.size(); ++i) {
+      const Attribute& a = side->output[i];
+      SPATE_ASSIGN_OR_RETURN(auto e, ImplicitCast(MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()), types[i]));
+      exprs.push_back(e);
+      names.push_back(a.name);
+    }
+    return Project(side, exprs, names);
+  };
+  SPATE_ASSIGN_OR_RETURN(left, widen(left));
+  SPATE_ASSIGN_OR_RETURN(right, widen(right));
+  std::vector<Attribute> out;
+  for (size_t i = 0; i < types.size(); ++i) {
+    Attribute a = left->output[i];
+    a.type = types[i];
+    a.nullable = left->output[i].nullable || right->output[i].nullable;
+    out.push_back(a);
+  }
+  if (p.set_op == SetOpKind::kUnion) {
+    auto u = std::make_shared<BoundPlan>(BoundKind::kUnion);
+    u->children = {left, right};
+    u->output = out;
+    if (p.set_all) return Finish(u);
+    return MakeDistinct(u);
+  }
+  auto s = std::make_shared<BoundPlan>(BoundKind::kSetOp);
+  s->set_op = p.set_op;
+  s->set_all = p.set_all;
+  s->children = {left, right};
+  s->output = out;
+  return Finish(s);
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::PlanSort(const LogicalPlan& p) {
+  const LogicalPlan& c = *p.child();
+  // ORDER BY directly over a SELECT block (optionally with HAVING) is planned with it.
+  if (c.kind == PlanKind::kProject || c.kind == PlanKind::kAggregate) return PlanSelect(c, nullptr, &p);
+  if (c.kind == PlanKind::kFilter && c.is_having &&
+      (c.child()->kind == PlanKind::kProject || c.child()->kind == PlanKind::kAggregate)) {
+    return PlanSelect(*c.child(), &c, &p);
+  }
+  SPATE_ASSIGN_OR_RETURN(auto child, Plan(c));
+  std::vector<SortKey> keys;
+  for (const auto& s : p.sort) {
+    const Expr& se = *s.expr;
+    if (se.kind == ExprKind::kLiteral && se.literal.type()->IsIntegral()) {
+      int64_t pos = se.literal.i64();
+      if (pos < 1 || pos > static_cast<int64_t>(child->output.size())) {
+        return Status::Error("ORDER_BY_POS_OUT_OF_RANGE",
+                             {{"index", std::to_string(pos)}, {"size", std::to_string(child->output.size())}});
+      }
+      const Attribute& a = child->output[pos - 1];
+      keys.push_back(SortKey{MakeColumnRef(static_cast<int>(pos - 1), a.type, a.nullable, a.Label()),
+                             s.ascending, s.nulls_first});
+      continue;
+    }
+    SPATE_ASSIGN_OR_RETURN(auto k, BindSortKeys({s}, child->output, nullptr));
+    keys.push_back(k[0]);
+  }
+  auto out = std::make_shared<BoundPlan>(BoundKind::kSort);
+  out->sort_keys = std::move(keys);
+  out->output = child->output;
+  out->children.push_back(child);
+  return Finish(out);
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::Plan(const LogicalPlan& p) {
+  switch (p.kind) {
+    case PlanKind::kUnresolvedRelation: return PlanRelation(p);
+    case PlanKind::kTableFunction: return PlanTableFunction(p);
+    case PlanKind::kLocalRelation: {
+      auto r = std::make_shared<BoundPlan>(BoundKind::kLocal);
+      r->batches = p.batches;
+      for (const auto& f : p.schema->fields()) r->output.push_back(MakeAttr(f.name, f.type, f.nullable));
+      return Finish(r);
+    }
+    case PlanKind::kValues: {
+      if (p.rows.size() == 1 && p.rows[0].empty()) {
+        auto r = std::make_shared<BoundPlan>(BoundKind::kOneRow);
+        return Finish(r);
+      }
+      return PlanValues(p);
+    }
+    case PlanKind::kSubqueryAlias: {
+      SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
+      if (!p.column_aliases.empty() && p.column_aliases.size() != child->output.size()) {
+        return Status::Error("ASSIGNMENT_ARITY_MISMATCH",
+                             {{"numTarget", std::to_string(p.column_aliases.size())},
+                              {"numExpr", std::to_string(child->output.size())}});
+      }
+      auto q = std::make_shared<BoundPlan>(*child);
+      for (size_t i = 0; i < q->output.size(); ++i) {
+        q->output[i].qualifier = p.alias;
+        if (i < p.column_aliases.size()) q->output[i].name = p.column_aliases[i];
+      }
+      return Finish(q);
+    }
+    case PlanKind::kProject:
+    case PlanKind::kAggregate: return PlanSelect(p, nullptr, nullptr);
+    case PlanKind::kFilter: {
+      if (p.is_having && (p.child()->kind == PlanKind::kProject || p.child()->kind == PlanKind::kAggregate)) {
+        return PlanSelect(*p.child(), &p, nullptr);
+      }
+      SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
+      if (ContainsAggregate(*p.condition) || ContainsWindow(*p.condition)) {
+        return Status::Error("INVALID_WHERE_CONDITION",
+                             {{"condition", "\"" + p.condition->DisplayName() + "\""},
+                              {"expressionList", p.condition->DisplayName()}});
+      }
+      SPATE_ASSIGN_OR_RETURN(auto cond, Bind(*p.condition, child->output, nullptr));
+      if (cond->type()->id() != TypeId::kBoolean && cond->type()->id() != TypeId::kNull) {
+        return Status::Error("DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+                             {{"sqlExpr", "\"" + p.condition->DisplayName() + "\""},
+                              {"filter", "\"" + p.condition->DisplayName() + "\""},
+                              {"type", QuoteType(*cond->type())}});
+      }
+      auto f = std::make_shared<BoundPlan>(BoundKind::kFilter);
+      f->condition = cond;
+      f->output = child->output;
+      f->children.push_back(child);
+      return Finish(f);
+    }
+    case PlanKind::kJoin: return PlanJoin(p);
+    case PlanKind::kSort: return PlanSort(p);
+    case PlanKind::kLimit:
+    case PlanKind::kOffset: {
+      SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
+      const char* what = p.kind == PlanKind::kLimit ? "limit" : "offset";
+      SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*p.count, what));
+      if (v.is_null() || !v.type()->IsIntegral()) {
+        return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE",
+                             {{"name", what}, {"expr", "\"" + p.count->DisplayName() + "\""},
+                              {"dataType", QuoteType(*v.type())}});
+      }
+      if (v.i64() < 0) {
+        return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE",
+                             {{"name", what}, {"expr", "\"" + p.count->DisplayName() + "\""},
+                              {"v", std::to_string(v.i64())}});
+      }
+      // LIMIT over OFFSET (SQL: ... LIMIT n OFFSET m) merges into one node.
+      if (p.kind == PlanKind::kLimit && child->kind == BoundKind::kLimit && child->limit < 0) {
+        auto l = std::make_shared<BoundPlan>(*child);
+        l->limit = v.i64();
+        return Finish(l);
+      }
+      auto l = std::make_shared<BoundPlan>(BoundKind::kLimit);
+      if (p.kind == PlanKind::kLimit) {
+        l->limit = v.i64();
+      } else {
+        l->offset = v.i64();
+      }
+      l->output = child->output;
+      l->children.push_back(child);
+      return Finish(l);
+    }
+    case PlanKind::kDistinct: {
+      SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
+      return MakeDistinct(child);
+    }
+    case PlanKind::kDeduplicate: {
+      SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
+      if (p.exprs.empty()) return MakeDistinct(child);
+      std::vector<int> key_idx;
+      for (const auto& e : p.exprs) {
+        SPATE_ASSIGN_OR_RETURN(auto b, Bind(*e, child->output, nullptr));
+        if (b->column_index() < 0) return Status::Internal("dropDuplicates takes column names");
+        key_idx.push_back(b->column_index());
+      }
+      auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
+      a->children.push_back(child);
+      std::vector<int> out_pos(child->output.size(), -1);
+      for (int k : key_idx) {
+        const Attribute& attr = child->output[k];
+        out_pos[k] = static_cast<int>(a->group_exprs.size());
+        a->group_exprs.push_back(MakeColumnRef(k, attr.type, attr.nullable, attr.Label()));
+        a->output.push_back(attr);
+      }
+      for (size_t i = 0; i < child->output.size(); ++i) {
+        if (out_pos[i] >= 0) continue;
+        const Attribute& attr = child->output[i];
+        auto arg = MakeColumnRef(static_cast<int>(i), attr.type, attr.nullable, attr.Label());
+        SPATE_ASSIGN_OR_RETURN(auto fn, MakeAggregate("first", {arg}, false, false));
+        out_pos[i] = static_cast<int>(a->group_exprs.size() + a->aggregates.size());
+        a->aggregates.push_back(AggregateCall{fn, {arg}, nullptr, "first(" + attr.Label() + ")"});
+      }
+      for (size_t i = 0; i < child->output.size(); ++i) {
+        if (std::find(key_idx.begin(), key_idx.end(), static_cast<int>(i)) == key_idx.end()) {
+          a->output.push_back(child->output[i]);
+        }
+      }
+      std::vector<BoundExprPtr> exprs;
+      std::vector<std::string> names;
+      std::vector<const Attribute*> pass;
+      for (size_t i = 0; i < child->output.size(); ++i) {
+        const Attribute& attr = child->output[i];
+        exprs.push_back(MakeColumnRef(out_pos[i], attr.type, attr.nullable, attr.Label()));
+        names.push_back(attr.name);
+        pass.push_back(&child->output[i]);
+      }
+      BoundPlanPtr agg_plan = a;
+      return Project(agg_plan, exprs, names, pass);
+    }
+    case PlanKind::kSetOperation: return PlanSetOp(p);
+    case PlanKind::kWith: {
+      std::map<std::string, PlanPtr> frame;
+      ctes_.push_back({});
+      for (const auto& [name, plan] : p.ctes) ctes_.back()[ToLower(name)] = plan;
+      auto r = Plan(*p.child());
+      ctes_.pop_back();
+      return r;
+    }
+    case PlanKind::kRepartition: {
+      SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
+      auto r = std::make_shared<BoundPlan>(BoundKind::kRepartition);
+      for (const auto& e : p.exprs) {
+        SPATE_ASSIGN_OR_RETURN(auto b, Bind(*e, child->output, nullptr));
+        r->exprs.push_back(b);
+      }
+      r->num_partitions = p.num_partitions > 0 ? p.num_partitions : conf_.shuffle_partitions();
+      r->shuffle = p.shuffle;
+      r->output = child->output;
+      r->children.push_back(child);
+      return Finish(r);
+    }
+  }
+  return Status::Internal("unknown plan kind");
+}
+
+Analyzer::Analyzer(const Catalog& catalog, const SqlConf& conf)
+    : impl_(std::make_unique<Impl>(catalog, conf)) {}
+Analyzer::~Analyzer() = default;
+
+Result<BoundPlanPtr> Analyzer::Analyze(const PlanPtr& plan) { return impl_->Plan(*plan); }
+
+Result<BoundExprPtr> Analyzer::BindExpression(const ExprPtr& expr, const std::vector<Attribute>& input) {
+  return impl_->Bind(*expr, input, nullptr);
+}
+
+}  // namespace spate::sql

@@ -1,0 +1,48 @@
+// Copyright spate authors.
+#include "spate/sql/catalog.h"
+
+namespace spate::sql {
+
+Status Catalog::CreateTempView(const std::string& name, BoundPlanPtr plan, bool replace,
+                               bool global) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& views = global ? global_views_ : views_;
+  std::string key = ToLower(name);
+  if (!replace && views.count(key)) {
+    return Status::Error("TEMP_TABLE_OR_VIEW_ALREADY_EXISTS",
+                         {{"relationName", "`" + name + "`"}});
+  }
+  views[key] = std::move(plan);
+  return Status::OK();
+}
+
+bool Catalog::DropTempView(const std::vector<std::string>& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (name.size() == 2 && EqualsIgnoreCase(name[0], "global_temp")) {
+    return global_views_.erase(ToLower(name[1])) > 0;
+  }
+  if (name.size() != 1) return false;
+  return views_.erase(ToLower(name[0])) > 0;
+}
+
+BoundPlanPtr Catalog::LookupView(const std::vector<std::string>& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (name.size() == 1) {
+    auto it = views_.find(ToLower(name[0]));
+    return it == views_.end() ? nullptr : it->second;
+  }
+  if (name.size() == 2 && EqualsIgnoreCase(name[0], "global_temp")) {
+    auto it = global_views_.find(ToLower(name[1]));
+    return it == global_views_.end() ? nullptr : it->second;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::TempViewNames() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [k, v] : views_) out.push_back(k);
+  return out;
+}
+
+}  // namespace spate::sql

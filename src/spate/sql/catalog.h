@@ -1,0 +1,40 @@
+// Copyright spate authors.
+#pragma once
+
+// The session catalog: temporary views (createOrReplaceTempView, CREATE TEMP VIEW) and
+// global temporary views (database `global_temp`). Tables (Delta) arrive with the table
+// module. Names are case-insensitive.
+//
+// Thread safety: all methods are safe from any thread (internally locked).
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spate/base/status.h"
+#include "spate/sql/bound_plan.h"
+
+namespace spate::sql {
+
+class Catalog {
+ public:
+  /// Registers a view; fails with TEMP_TABLE_OR_VIEW_ALREADY_EXISTS unless `replace`.
+  Status CreateTempView(const std::string& name, BoundPlanPtr plan, bool replace,
+                        bool global = false);
+  /// Removes a view; returns false if it did not exist.
+  bool DropTempView(const std::vector<std::string>& name);
+  /// Looks up `name` or `global_temp.name`; nullptr when absent.
+  BoundPlanPtr LookupView(const std::vector<std::string>& name) const;
+  /// Names of temp views (sorted), for SHOW TABLES.
+  std::vector<std::string> TempViewNames() const;
+  std::string current_database() const { return "default"; }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, BoundPlanPtr> views_;
+  std::map<std::string, BoundPlanPtr> global_views_;
+};
+
+}  // namespace spate::sql
