@@ -18,6 +18,12 @@ enum class CastMode : uint8_t { kAnsi, kTry, kLegacy };
 /// True if Spark allows CAST(from AS to) at all (Cast.canCast / canAnsiCast).
 bool CanCast(const DataType& from, const DataType& to, CastMode mode);
 
+/// OK if CanCast(from, to, mode); otherwise Spark's DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION
+/// / CAST_WITH_CONF_SUGGESTION / CAST_WITH_FUNC_SUGGESTION for the expression `sql_expr`
+/// (e.g. "CAST(a AS DATE)", quoted in the message as Spark's toSQLExpr does).
+Status CheckCast(const DataType& from, const DataType& to, CastMode mode,
+                 std::string_view sql_expr);
+
 /// Casts every value of `input` to `to`.
 Result<ColumnPtr> CastColumn(const ColumnPtr& input, const DataTypePtr& to, CastMode mode,
                              const EvalContext& ctx);
