@@ -87,12 +87,20 @@ class LogicalPlan {
   int num_partitions = 0;                  // kRepartition (0 = unspecified)
   bool shuffle = true;                     // kRepartition (false for coalesce)
   int64_t position = -1;                   // char offset in SQL text, for errors
+  bool natural = false;                    // kJoin: NATURAL JOIN (USING all common columns)
 
   explicit LogicalPlan(PlanKind k) : kind(k) {}
   const PlanPtr& child() const { return children[0]; }
 
   /// Multi-line tree text as EXPLAIN EXTENDED's "Parsed Logical Plan" shows it.
   std::string TreeString() const;
+};
+
+/// The plan of a subquery expression (kScalarSubquery / kExists / kInSubquery): the
+/// concrete SubqueryHandle the SQL parser stores in Expr::subquery.
+struct PlanSubquery : SubqueryHandle {
+  explicit PlanSubquery(PlanPtr p) : plan(std::move(p)) {}
+  PlanPtr plan;
 };
 
 /// A parsed SQL statement.
