@@ -23,13 +23,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/types/format.h"
-
-#if __has_include("spate/types/timezone.h")
 #include "spate/types/timezone.h"
-#define SPATE_CAST_HAS_TIMEZONE 1
-#else
-#define SPATE_CAST_HAS_TIMEZONE 0
-#endif
 
 namespace spate {
 namespace {
@@ -225,19 +219,9 @@ Status DecimalOutOfRangeError(const std::string& plain_value, const DataType& to
 // Session time zone
 // ---------------------------------------------------------------------------------------
 
-#if SPATE_CAST_HAS_TIMEZONE
 int64_t ZoneOffsetSeconds(const EvalContext& ctx, int64_t utc_micros) {
   return ctx.time_zone ? ctx.time_zone->OffsetSeconds(utc_micros) : 0;
 }
-int64_t ZoneLocalToUtc(const TimeZone* tz, int64_t local_micros) {
-  return tz ? tz->LocalToUtcMicros(local_micros) : local_micros;
-}
-#else
-// TIMEZONE-PENDING: until spate/types/timezone.h lands only UTC (nullptr) is supported;
-// the zone-aware paths are these two functions and ResolveZoneName below.
-int64_t ZoneOffsetSeconds(const EvalContext&, int64_t) { return 0; }
-int64_t ZoneLocalToUtc(const TimeZone*, int64_t local_micros) { return local_micros; }
-#endif
 
 // A zone named in a timestamp string: a fixed offset or a zone of the tz database.
 struct ParsedZone {
@@ -311,35 +295,12 @@ bool ResolveZoneName(std::string_view id, ParsedZone* out) {
   if (id == "EST") return out->offset_seconds = -5 * 3600, true;
   if (id == "MST") return out->offset_seconds = -7 * 3600, true;
   if (id == "HST") return out->offset_seconds = -10 * 3600, true;
-#if SPATE_CAST_HAS_TIMEZONE
-  static const std::pair<std::string_view, std::string_view> kShortIds[] = {
-      {"ACT", "Australia/Darwin"},      {"AET", "Australia/Sydney"},
-      {"AGT", "America/Argentina/Buenos_Aires"},
-      {"ART", "Africa/Cairo"},          {"AST", "America/Anchorage"},
-      {"BET", "America/Sao_Paulo"},     {"BST", "Asia/Dhaka"},
-      {"CAT", "Africa/Harare"},         {"CNT", "America/St_Johns"},
-      {"CST", "America/Chicago"},       {"CTT", "Asia/Shanghai"},
-      {"EAT", "Africa/Addis_Ababa"},    {"ECT", "Europe/Paris"},
-      {"IET", "America/Indiana/Indianapolis"},
-      {"IST", "Asia/Kolkata"},          {"JST", "Asia/Tokyo"},
-      {"MIT", "Pacific/Apia"},          {"NET", "Asia/Yerevan"},
-      {"NST", "Pacific/Auckland"},      {"PLT", "Asia/Karachi"},
-      {"PNT", "America/Phoenix"},       {"PRT", "America/Puerto_Rico"},
-      {"PST", "America/Los_Angeles"},   {"SST", "Pacific/Guadalcanal"},
-      {"VST", "Asia/Ho_Chi_Minh"},
-  };
-  std::string_view name = id;
-  for (const auto& [short_id, full] : kShortIds) {
-    if (id == short_id) name = full;
-  }
-  const TimeZone* tz = TimeZone::Find(name);
+  // Region ids ("Europe/Paris"), Java's short ids ("PST") and the rarer offset spellings.
+  const TimeZone* tz = TimeZone::Lookup(id);
   if (tz == nullptr) return false;
   out->fixed = false;
   out->zone = tz;
   return true;
-#else
-  return false;  // TIMEZONE-PENDING: region ids need the tz database
-#endif
 }
 
 // Microseconds since the epoch of `local_micros` (wall clock) in `zone`.
@@ -350,7 +311,7 @@ int64_t LocalToUtc(const ParsedZone& zone, int64_t local_micros, bool* overflow)
     return out;
   }
   *overflow = false;
-  return ZoneLocalToUtc(zone.zone, local_micros);
+  return zone.zone->LocalToUtcMicros(local_micros);
 }
 
 ParsedZone SessionZone(const EvalContext& ctx) {
@@ -2481,6 +2442,79 @@ bool CanAnsiCast(const DataType& from, const DataType& to) {
   }
 }
 
+// DecimalType.isTighterThan.
+bool DecimalTighterThan(const DataType& dec, const DataType& other) {
+  int p, s;
+  if (other.id() == TypeId::kDecimal) {
+    p = other.precision(), s = other.scale();
+  } else if (other.IsIntegral()) {
+    IntegralDecimal(other.id(), &p, &s);
+  } else {
+    return false;
+  }
+  return dec.precision() - dec.scale() <= p - s && dec.scale() <= s;
+}
+
+// Position in TypeCoercion.numericPrecedence (byte < short < int < long < float < double).
+int NumericPrecedence(TypeId id) {
+  switch (id) {
+    case TypeId::kByte: return 0;
+    case TypeId::kShort: return 1;
+    case TypeId::kInt: return 2;
+    case TypeId::kLong: return 3;
+    case TypeId::kFloat: return 4;
+    case TypeId::kDouble: return 5;
+    default: return -1;
+  }
+}
+
+// Cast.canUpCast (UpCastRule): no truncation, precision loss or runtime failure.
+bool CanUpCast(const DataType& from, const DataType& to) {
+  if (from.Equals(to)) return true;
+  TypeId f = from.id(), t = to.id();
+  if (from.IsNumeric() && t == TypeId::kDecimal && DecimalWiderThan(to, from)) return true;
+  if (f == TypeId::kDecimal && to.IsNumeric() && DecimalTighterThan(from, to)) return true;
+  int fp = NumericPrecedence(f), tp = NumericPrecedence(t);
+  if (fp >= 0 && tp >= 0 && fp < tp) return true;
+  if (f == TypeId::kDate && t == TypeId::kTimestamp) return true;
+  if (t == TypeId::kString && !from.IsNested()) return true;
+  if (f == TypeId::kNull) return true;
+  if ((f == TypeId::kTimestamp && t == TypeId::kLong) ||
+      (f == TypeId::kLong && t == TypeId::kTimestamp)) {
+    return true;
+  }
+  if (f != t) return false;
+  switch (f) {
+    case TypeId::kArray:
+      return Resolvable(from.contains_null(), to.contains_null()) &&
+             CanUpCast(*from.element_type(), *to.element_type());
+    case TypeId::kMap:
+      return Resolvable(from.value_contains_null(), to.value_contains_null()) &&
+             CanUpCast(*from.key_type(), *to.key_type()) &&
+             CanUpCast(*from.value_type(), *to.value_type());
+    case TypeId::kStruct:
+      if (from.fields().size() != to.fields().size()) return false;
+      for (size_t i = 0; i < from.fields().size(); ++i) {
+        if (!Resolvable(from.fields()[i].nullable, to.fields()[i].nullable) ||
+            !CanUpCast(*from.fields()[i].type, *to.fields()[i].type)) {
+          return false;
+        }
+      }
+      return true;
+    case TypeId::kDayTimeInterval:
+    case TypeId::kYearMonthInterval: return true;
+    default: return false;
+  }
+}
+
+// Cast.nullable, including try_cast's rule.
+bool CastNullable(const DataType& from, const DataType& to, bool child_nullable, bool is_try) {
+  if (!is_try) return child_nullable || ForceNullable(from, to);
+  if (from.id() == TypeId::kString && to.id() == TypeId::kBinary) return child_nullable;
+  if (from.id() == TypeId::kDecimal && to.IsIntegral()) return true;
+  return child_nullable || !CanUpCast(from, to);
+}
+
 bool CanTryCast(const DataType& from, const DataType& to) {
   if (from.IsNested() && to.IsNested() && from.id() == to.id()) {
     return CanLegacyCastNested(from, to);
@@ -2577,7 +2611,7 @@ Result<BoundExprPtr> MakeCast(BoundExprPtr child, DataTypePtr to, bool is_try) {
   std::string sql = std::string(is_try ? "TRY_CAST(" : "CAST(") + child->ToString() + " AS " +
                     to->Sql() + ")";
   SPATE_RETURN_IF_ERROR(CheckCast(from, *to, check, sql));
-  bool nullable = is_try || child->nullable() || ForceNullable(from, *to);
+  bool nullable = CastNullable(from, *to, child->nullable(), is_try);
   return BoundExprPtr(std::make_shared<CastExpr>(std::move(child), std::move(to), is_try, nullable));
 }
 

@@ -8,6 +8,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/types/format.h"
+#include "spate/types/timezone.h"
 
 // Expected values come from Spark 4's Cast.scala / CastSuiteBase / sql-ref docs: each test
 // names the Spark behaviour it pins.
@@ -493,6 +494,74 @@ TEST(CastTest, TimestampNtz) {
   EXPECT_EQ(Cast(ts, DataType::TimestampNtz()).i64(), ts.i64());
 }
 
+// ---- session time zone --------------------------------------------------------------------
+
+// Casts in ANSI mode with spark.sql.session.timeZone = `zone`.
+Value CastIn(const char* zone, const Value& v, const DataTypePtr& to) {
+  Result<TimeZone> tz = TimeZone::Find(zone);
+  EXPECT_TRUE(tz.ok()) << tz.status().ToString();
+  EvalContext ctx = Ctx();
+  ctx.time_zone = &*tz;
+  ctx.time_zone_id = zone;
+  Result<Value> r = CastValue(v, to, CastMode::kAnsi, ctx);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? *r : Value();
+}
+
+// Micros of a UTC wall-clock string.
+int64_t Utc(const char* s) { return Cast(Str(s), DataType::Timestamp()).i64(); }
+
+TEST(CastTest, TimestampTextUsesTheSessionZone) {
+  const char* la = "America/Los_Angeles";
+  Value ts = Value::Timestamp(Utc("2024-01-15 10:30:00"));
+  EXPECT_EQ(CastIn(la, ts, DataType::String()).str(), "2024-01-15 02:30:00");
+  EXPECT_EQ(CastIn(la, Str("2024-01-15 02:30:00"), DataType::Timestamp()).i64(), ts.i64());
+  // Date-only strings are midnight in the session zone.
+  EXPECT_EQ(CastIn(la, Str("2024-01-15"), DataType::Timestamp()).i64(),
+            Utc("2024-01-15 08:00:00"));
+  // An explicit zone wins over the session zone.
+  EXPECT_EQ(CastIn(la, Str("2024-01-15 10:30:00Z"), DataType::Timestamp()).i64(), ts.i64());
+  EXPECT_EQ(CastIn(la, Str("2024-07-01 12:00:00 Europe/Paris"), DataType::Timestamp()).i64(),
+            Utc("2024-07-01 10:00:00"));
+  EXPECT_EQ(CastIn("UTC", Str("2024-01-15 10:30:00 PST"), DataType::Timestamp()).i64(),
+            Utc("2024-01-15 18:30:00"));
+}
+
+TEST(CastTest, DaylightSavingGapMovesForward) {
+  // 02:30 does not exist on 2024-03-10 in Los Angeles: java.time gives 03:30 PDT.
+  EXPECT_EQ(CastIn("America/Los_Angeles", Str("2024-03-10 02:30:00"), DataType::Timestamp()).i64(),
+            Utc("2024-03-10 10:30:00"));
+  EXPECT_EQ(CastIn("America/Los_Angeles", Value::Timestamp(Utc("2024-07-01 12:00:00")),
+                   DataType::String())
+                .str(),
+            "2024-07-01 05:00:00");
+}
+
+TEST(CastTest, DatesAndTimestampsConvertInTheSessionZone) {
+  const char* la = "America/Los_Angeles";
+  Value early = Value::Timestamp(Utc("2024-01-15 05:00:00"));
+  EXPECT_EQ(Text(CastIn(la, early, DataType::Date())), "2024-01-14");
+  Value d = Cast(Str("2024-01-15"), DataType::Date());
+  EXPECT_EQ(CastIn(la, d, DataType::Timestamp()).i64(), Utc("2024-01-15 08:00:00"));
+  EXPECT_EQ(CastIn("Asia/Kolkata", d, DataType::Timestamp()).i64(),
+            Utc("2024-01-14 18:30:00"));
+}
+
+TEST(CastTest, TimestampNtzConvertsThroughTheSessionZone) {
+  const char* la = "America/Los_Angeles";
+  Value ntz = Cast(Str("2024-01-15 02:30:00"), DataType::TimestampNtz());
+  Value ts = CastIn(la, ntz, DataType::Timestamp());
+  EXPECT_EQ(ts.i64(), Utc("2024-01-15 10:30:00"));
+  EXPECT_EQ(CastIn(la, ts, DataType::TimestampNtz()).i64(), ntz.i64());
+  // timestamp_ntz text never depends on the zone.
+  EXPECT_EQ(CastIn(la, ntz, DataType::String()).str(), "2024-01-15 02:30:00");
+}
+
+TEST(CastTest, NestedTimestampsUseTheSessionZone) {
+  Value arr = Value::Array(DataType::Timestamp(), {Value::Timestamp(Utc("2024-01-15 10:30:00"))});
+  EXPECT_EQ(CastIn("+08:00", arr, DataType::String()).str(), "[2024-01-15 18:30:00]");
+}
+
 // ---- to string ----------------------------------------------------------------------------
 
 TEST(CastTest, FloatingToStringAsJava) {
@@ -840,6 +909,12 @@ TEST(CastTest, MakeCastNullability) {
   EXPECT_TRUE((*MakeCast(s, DataType::Int()))->nullable());  // forceNullable(string, int)
   BoundExprPtr d = MakeColumnRef(0, DataType::Double(), false, "d#0");
   EXPECT_TRUE((*MakeCast(d, DataType::Int()))->nullable());  // NaN
+  // try_cast: nullable unless the cast is an up-cast.
+  EXPECT_FALSE((*MakeCast(not_null, DataType::Long(), /*is_try=*/true))->nullable());
+  EXPECT_TRUE((*MakeCast(MakeColumnRef(0, DataType::Long(), false, "l#0"), DataType::Int(),
+                         /*is_try=*/true))
+                  ->nullable());
+  EXPECT_FALSE((*MakeCast(not_null, DataType::Decimal(10, 0), /*is_try=*/true))->nullable());
 }
 
 }  // namespace
