@@ -79,10 +79,10 @@ ExprPtr Expr::Field(ExprPtr child, std::string field_name) {
   return e;
 }
 
-ExprPtr Expr::Window(ExprPtr function, WindowSpec spec) {
+ExprPtr Expr::Window(ExprPtr function, WindowDef spec) {
   auto e = std::make_shared<Expr>(ExprKind::kWindow);
   e->children = {std::move(function)};
-  e->window = std::make_shared<const WindowSpec>(std::move(spec));
+  e->window = std::make_shared<const WindowDef>(std::move(spec));
   return e;
 }
 
@@ -225,7 +225,7 @@ std::string Render(const Expr& e, bool display) {
       return sub(e.children[0]) + "[" + sub(e.children[1]) + "]";
     case ExprKind::kWindow: {
       std::string spec;
-      const WindowSpec& w = *e.window;
+      const WindowDef& w = *e.window;
       if (!w.partition_by.empty()) spec += "PARTITION BY " + Join(w.partition_by, display);
       if (!w.order_by.empty()) {
         if (!spec.empty()) spec += " ";

@@ -73,7 +73,9 @@ struct SortSpec {
   bool nulls_first = true;
 };
 
-struct WindowSpec {
+/// An unresolved window definition (OVER (...)); the public API's WindowSpec builds one.
+/// (Named WindowDef so that the API can use PySpark's name WindowSpec.)
+struct WindowDef {
   std::vector<ExprPtr> partition_by;
   std::vector<SortSpec> order_by;
   std::optional<WindowFrame> frame;  // absent = Spark's default frame
@@ -99,10 +101,13 @@ class Expr {
   bool negated = false;             // kIn/kInSubquery: NOT IN; kExists: NOT EXISTS
   bool ignore_nulls = false;        // kCall: first(x) IGNORE NULLS
   ExprPtr filter;                   // kCall: agg(x) FILTER (WHERE filter)
-  std::shared_ptr<const WindowSpec> window;  // kWindow
+  std::shared_ptr<const WindowDef> window;  // kWindow
   SortSpec sort;                    // kSortOrder
   std::shared_ptr<const SubqueryHandle> subquery;  // kScalarSubquery / kExists / kInSubquery
   int64_t position = -1;            // char offset in the SQL text, for error messages
+  /// kColumn created by DataFrame["name"]: resolve only among attributes tagged with this
+  /// DataFrame id (-1 = any).
+  int64_t plan_id = -1;
 
   explicit Expr(ExprKind k) : kind(k) {}
 
@@ -118,7 +123,7 @@ class Expr {
   static ExprPtr In(ExprPtr value, std::vector<ExprPtr> list, bool negated = false);
   static ExprPtr Extract(ExprPtr child, ExprPtr key);          // child[key]
   static ExprPtr Field(ExprPtr child, std::string field_name);  // child.field
-  static ExprPtr Window(ExprPtr function, WindowSpec spec);
+  static ExprPtr Window(ExprPtr function, WindowDef spec);
   static ExprPtr Sort(ExprPtr child, bool ascending, bool nulls_first);
 
   /// A copy of this node with other children.

@@ -79,6 +79,7 @@ class Analyzer::Impl {
       : catalog_(catalog), conf_(conf), case_sensitive_(conf.case_sensitive()) {}
 
   Result<BoundPlanPtr> Plan(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanNode(const LogicalPlan& p);
   Result<BoundExprPtr> Bind(const Expr& e, const std::vector<Attribute>& scope,
                             const BindHook* hook);
 
@@ -184,9 +185,14 @@ Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
   const auto& parts = e.name_parts;
   // Candidates with a qualifier match consume 2 parts; name-only matches consume 1.
   std::vector<std::pair<int, int>> matches;  // (attr index, parts consumed)
+  auto tagged = [&e](const Attribute& a) {
+    return e.plan_id < 0 ||
+           std::find(a.plan_ids.begin(), a.plan_ids.end(), e.plan_id) != a.plan_ids.end();
+  };
   for (int consumed = std::min<int>(2, static_cast<int>(parts.size())); consumed >= 1; --consumed) {
     for (size_t i = 0; i < scope.size(); ++i) {
       const Attribute& a = scope[i];
+      if (!tagged(a)) continue;
       if (consumed == 2) {
         if (!a.qualifier.empty() && NameEq(a.qualifier, parts[0]) && NameEq(a.name, parts[1])) {
           matches.emplace_back(static_cast<int>(i), 2);
@@ -551,7 +557,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanValues(const LogicalPlan& p) {
 Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<Attribute>& scope,
                                               const BindHook* hook) {
   const Expr& fn = *e.children[0];
-  const WindowSpec& spec = *e.window;
+  const WindowDef& spec = *e.window;
   WindowCall w;
   w.text = e.DisplayName();
   for (const auto& pexpr : spec.partition_by) {
@@ -1033,8 +1039,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
     return Status::OK();
   };
   std::vector<std::pair<int, int>> using_pairs;
-  if (!p.using_columns.empty()) {
-    for (const auto& name : p.using_columns) {
+  std::vector<std::string> using_columns = p.using_columns;
+  if (p.natural) {
+    for (const auto& la : left->output) {
+      for (const auto& ra : right->output) {
+        if (NameEq(la.name, ra.name)) using_columns.push_back(la.name);
+      }
+    }
+  }
+  if (!using_columns.empty()) {
+    for (const auto& name : using_columns) {
       int li = -1, ri = -1;
       for (int i = 0; i < nleft; ++i) {
         if (NameEq(left->output[i].name, name)) li = i;
@@ -1311,6 +1325,14 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSort(const LogicalPlan& p) {
 }
 
 Result<BoundPlanPtr> Analyzer::Impl::Plan(const LogicalPlan& p) {
+  SPATE_ASSIGN_OR_RETURN(auto out, PlanNode(p));
+  if (p.plan_id < 0) return out;
+  auto tagged = std::make_shared<BoundPlan>(*out);
+  for (auto& a : tagged->output) a.plan_ids.push_back(p.plan_id);
+  return Finish(tagged);
+}
+
+Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
   switch (p.kind) {
     case PlanKind::kUnresolvedRelation: return PlanRelation(p);
     case PlanKind::kTableFunction: return PlanTableFunction(p);

@@ -28,6 +28,8 @@ struct Attribute {
   bool nullable = true;
   int64_t id = 0;
   std::string qualifier;
+  /// DataFrame ids whose plans produced this attribute (see LogicalPlan::plan_id).
+  std::vector<int64_t> plan_ids;
 
   std::string Label() const;  // "name#id" (+ "L" suffix for bigint as Spark prints)
   Field ToField() const { return Field{name, type, nullable}; }

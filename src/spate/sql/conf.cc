@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "spate/types/data_type.h"
+#include "spate/types/timezone.h"
 
 namespace spate::sql {
 
@@ -66,6 +67,9 @@ Status SqlConf::Set(const std::string& key, const std::string& value) {
     if (value.empty() || *end != '\0' || n <= 0) {
       return Status::Invalid(key + " should be a positive int, but was " + value);
     }
+  }
+  if (key == "spark.sql.session.timeZone") {
+    SPATE_RETURN_IF_ERROR(TimeZone::Find(value));
   }
   std::lock_guard<std::mutex> lock(mu_);
   values_[key] = value;

@@ -88,6 +88,10 @@ class LogicalPlan {
   bool shuffle = true;                     // kRepartition (false for coalesce)
   int64_t position = -1;                   // char offset in SQL text, for errors
   bool natural = false;                    // kJoin: NATURAL JOIN (USING all common columns)
+  /// Id of the DataFrame whose root this node is (-1 = none); the analyzer tags the
+  /// node's output attributes with it so that df["col"] resolves to that DataFrame's
+  /// column even after joins (Spark's plan id tags).
+  int64_t plan_id = -1;
 
   explicit LogicalPlan(PlanKind k) : kind(k) {}
   const PlanPtr& child() const { return children[0]; }
