@@ -1,0 +1,449 @@
+// Copyright spate authors.
+#include "spate/api/dataframe.h"
+
+#include <iostream>
+
+#include "spate/api/session_state.h"
+#include "spate/columnar/kernels.h"
+#include "spate/columnar/pretty.h"
+#include "spate/sql/parser.h"
+#include "spate/types/timezone.h"
+
+namespace spate::api {
+
+using sql::LogicalPlan;
+using sql::PlanKind;
+using sql::PlanPtr;
+
+// ---- StructType -------------------------------------------------------------------------
+
+StructType& StructType::add(const std::string& name, const std::string& ddl_type, bool nullable) {
+  return add(Field{name, ValueOrThrow(sql::ParseDataType(ddl_type)), nullable});
+}
+StructType& StructType::add(const std::string& name, const DataTypePtr& type, bool nullable) {
+  return add(Field{name, type, nullable});
+}
+StructType& StructType::add(Field field) {
+  fields_.push_back(std::move(field));
+  return *this;
+}
+StructType StructType::fromDDL(const std::string& ddl) {
+  return StructType(ValueOrThrow(sql::ParseDdlSchema(ddl))->fields());
+}
+std::vector<std::string> StructType::fieldNames() const {
+  std::vector<std::string> out;
+  for (const auto& f : fields_) out.push_back(f.name);
+  return out;
+}
+std::string StructType::simpleString() const { return Schema(fields_).ToString(); }
+std::string StructType::treeString() const { return Schema(fields_).TreeString(); }
+bool StructType::operator==(const StructType& o) const { return Schema(fields_).Equals(Schema(o.fields_)); }
+
+// ---- Row --------------------------------------------------------------------------------
+
+const Value& Row::operator[](const std::string& name) const {
+  if (schema_) {
+    int i = schema_->FieldIndex(name, /*case_sensitive=*/true);
+    if (i < 0) i = schema_->FieldIndex(name);
+    if (i >= 0) return values_.at(static_cast<size_t>(i));
+  }
+  ThrowStatus(Status::Invalid("Row has no field " + name));
+}
+
+std::string Row::toString() const {
+  std::string out = "Row(";
+  for (size_t i = 0; i < values_.size(); ++i) {
+    if (i) out += ", ";
+    if (schema_ && i < static_cast<size_t>(schema_->num_fields())) out += schema_->field(static_cast<int>(i)).name + "=";
+    const Value& v = values_[i];
+    if (v.is_null()) {
+      out += "None";
+    } else if (v.type()->id() == TypeId::kString) {
+      out += "'" + v.str() + "'";
+    } else if (v.type()->id() == TypeId::kBoolean) {
+      out += v.i64() ? "True" : "False";
+    } else {
+      out += v.ToString();
+    }
+  }
+  return out + ")";
+}
+
+// ---- DataFrame ----------------------------------------------------------------------------
+
+namespace {
+
+std::shared_ptr<LogicalPlan> Node(PlanKind kind, std::vector<PlanPtr> children) {
+  auto p = std::make_shared<LogicalPlan>(kind);
+  p->children = std::move(children);
+  return p;
+}
+
+std::vector<ExprPtr> Exprs(const std::vector<Column>& cols) {
+  std::vector<ExprPtr> out;
+  for (const auto& c : cols) out.push_back(c.expr());
+  return out;
+}
+
+ExprPtr ColumnByName(const std::string& name) { return Expr::Col(std::vector<std::string>{name}); }
+
+}  // namespace
+
+DataFrame::DataFrame(std::shared_ptr<SessionState> session, PlanPtr plan)
+    : session_(std::move(session)), id_(session_->next_dataframe_id++) {
+  auto root = std::make_shared<LogicalPlan>(*plan);
+  root->plan_id = id_;
+  plan_ = root;
+  bound_ = ValueOrThrow(session_->Analyze(plan_));
+}
+
+DataFrame DataFrame::select(const std::vector<Column>& cols) const {
+  auto p = Node(PlanKind::kProject, {plan_});
+  p->exprs = Exprs(cols);
+  return With(p);
+}
+
+DataFrame DataFrame::select(const std::vector<std::string>& cols) const {
+  std::vector<Column> c;
+  for (const auto& n : cols) c.push_back(functions::col(n));
+  return select(c);
+}
+
+DataFrame DataFrame::selectExpr(const std::vector<std::string>& exprs) const {
+  std::vector<Column> c;
+  for (const auto& e : exprs) c.push_back(functions::expr(e));
+  return select(c);
+}
+
+DataFrame DataFrame::filter(const Column& condition) const {
+  auto p = Node(PlanKind::kFilter, {plan_});
+  p->condition = condition.expr();
+  return With(p);
+}
+
+DataFrame DataFrame::filter(const std::string& condition) const {
+  return filter(functions::expr(condition));
+}
+
+DataFrame DataFrame::withColumns(const std::vector<std::pair<std::string, Column>>& cols) const {
+  std::vector<ExprPtr> exprs;
+  std::vector<bool> used(cols.size(), false);
+  for (const auto& a : bound_->output) {
+    bool replaced = false;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      if (EqualsIgnoreCase(a.name, cols[i].first)) {
+        exprs.push_back(Expr::Alias(cols[i].second.expr(), cols[i].first));
+        used[i] = replaced = true;
+        break;
+      }
+    }
+    if (!replaced) {
+      auto e = std::make_shared<Expr>(*ColumnByName(a.name));
+      e->plan_id = id_;
+      exprs.push_back(e);
+    }
+  }
+  for (size_t i = 0; i < cols.size(); ++i) {
+    if (!used[i]) exprs.push_back(Expr::Alias(cols[i].second.expr(), cols[i].first));
+  }
+  auto p = Node(PlanKind::kProject, {plan_});
+  p->exprs = std::move(exprs);
+  return With(p);
+}
+
+DataFrame DataFrame::withColumn(const std::string& name, const Column& col) const {
+  return withColumns({{name, col}});
+}
+
+DataFrame DataFrame::withColumnRenamed(const std::string& existing, const std::string& name) const {
+  std::vector<ExprPtr> exprs;
+  for (const auto& a : bound_->output) {
+    auto e = std::make_shared<Expr>(*ColumnByName(a.name));
+    e->plan_id = id_;
+    exprs.push_back(EqualsIgnoreCase(a.name, existing) ? Expr::Alias(e, name) : ExprPtr(e));
+  }
+  auto p = Node(PlanKind::kProject, {plan_});
+  p->exprs = std::move(exprs);
+  return With(p);
+}
+
+DataFrame DataFrame::drop(const std::vector<std::string>& cols) const {
+  std::vector<ExprPtr> exprs;
+  for (const auto& a : bound_->output) {
+    bool dropped = false;
+    for (const auto& c : cols) dropped |= EqualsIgnoreCase(a.name, c);
+    if (dropped) continue;
+    auto e = std::make_shared<Expr>(*ColumnByName(a.name));
+    e->plan_id = id_;
+    exprs.push_back(e);
+  }
+  auto p = Node(PlanKind::kProject, {plan_});
+  p->exprs = std::move(exprs);
+  return With(p);
+}
+
+DataFrame DataFrame::alias(const std::string& a) const {
+  auto p = Node(PlanKind::kSubqueryAlias, {plan_});
+  p->alias = a;
+  return With(p);
+}
+
+GroupedData DataFrame::groupBy(const std::vector<Column>& cols) const { return GroupedData(*this, cols); }
+
+GroupedData DataFrame::groupBy(const std::vector<std::string>& cols) const {
+  std::vector<Column> c;
+  for (const auto& n : cols) c.push_back(functions::col(n));
+  return GroupedData(*this, c);
+}
+
+DataFrame DataFrame::agg(const std::vector<Column>& exprs) const { return groupBy(std::vector<Column>{}).agg(exprs); }
+
+DataFrame DataFrame::join(const DataFrame& other, const std::vector<std::string>& on,
+                          const std::string& how) const {
+  auto type = sql::ParseJoinType(how);
+  if (!type) {
+    ThrowStatus(Status::Invalid(
+        "Unsupported join type '" + how +
+        "'. Supported join types include: 'inner', 'outer', 'full', 'fullouter', 'full_outer', "
+        "'leftouter', 'left', 'left_outer', 'rightouter', 'right', 'right_outer', 'leftsemi', "
+        "'left_semi', 'semi', 'leftanti', 'left_anti', 'anti', 'cross'."));
+  }
+  auto p = Node(PlanKind::kJoin, {plan_, other.plan_});
+  p->join_type = *type;
+  p->using_columns = on;
+  return With(p);
+}
+
+DataFrame DataFrame::join(const DataFrame& other, const Column& on, const std::string& how) const {
+  auto type = sql::ParseJoinType(how);
+  if (!type) return join(other, std::vector<std::string>{}, how);  // throws
+  auto p = Node(PlanKind::kJoin, {plan_, other.plan_});
+  p->join_type = *type;
+  p->condition = on.expr();
+  return With(p);
+}
+
+DataFrame DataFrame::join(const DataFrame& other) const { return crossJoin(other); }
+
+DataFrame DataFrame::crossJoin(const DataFrame& other) const {
+  auto p = Node(PlanKind::kJoin, {plan_, other.plan_});
+  p->join_type = sql::JoinType::kCross;
+  return With(p);
+}
+
+DataFrame DataFrame::orderBy(const std::vector<Column>& cols) const {
+  auto p = Node(PlanKind::kSort, {plan_});
+  for (const auto& c : cols) {
+    const ExprPtr& e = c.expr();
+    p->sort.push_back(e->kind == ExprKind::kSortOrder ? e->sort : SortSpec{e, true, true});
+  }
+  return With(p);
+}
+
+DataFrame DataFrame::orderBy(const std::vector<std::string>& cols) const {
+  std::vector<Column> c;
+  for (const auto& n : cols) c.push_back(functions::col(n));
+  return orderBy(c);
+}
+
+DataFrame DataFrame::limit(int64_t n) const {
+  auto p = Node(PlanKind::kLimit, {plan_});
+  p->count = Expr::Lit(Value::Int(static_cast<int32_t>(std::min<int64_t>(n, INT32_MAX))));
+  return With(p);
+}
+
+DataFrame DataFrame::offset(int64_t n) const {
+  auto p = Node(PlanKind::kOffset, {plan_});
+  p->count = Expr::Lit(Value::Int(static_cast<int32_t>(std::min<int64_t>(n, INT32_MAX))));
+  return With(p);
+}
+
+DataFrame DataFrame::SetOp(const DataFrame& other, sql::SetOpKind kind, bool all, bool by_name,
+                           bool allow_missing) const {
+  auto p = Node(PlanKind::kSetOperation, {plan_, other.plan_});
+  p->set_op = kind;
+  p->set_all = all;
+  p->by_name = by_name;
+  p->allow_missing_columns = allow_missing;
+  return With(p);
+}
+
+DataFrame DataFrame::union_(const DataFrame& other) const { return SetOp(other, sql::SetOpKind::kUnion, true); }
+DataFrame DataFrame::unionByName(const DataFrame& other, bool allow_missing) const {
+  return SetOp(other, sql::SetOpKind::kUnion, true, true, allow_missing);
+}
+DataFrame DataFrame::intersect(const DataFrame& other) const {
+  return SetOp(other, sql::SetOpKind::kIntersect, false);
+}
+DataFrame DataFrame::intersectAll(const DataFrame& other) const {
+  return SetOp(other, sql::SetOpKind::kIntersect, true);
+}
+DataFrame DataFrame::subtract(const DataFrame& other) const { return SetOp(other, sql::SetOpKind::kExcept, false); }
+DataFrame DataFrame::exceptAll(const DataFrame& other) const { return SetOp(other, sql::SetOpKind::kExcept, true); }
+
+DataFrame DataFrame::distinct() const { return With(Node(PlanKind::kDistinct, {plan_})); }
+
+DataFrame DataFrame::dropDuplicates(const std::vector<std::string>& subset) const {
+  auto p = Node(PlanKind::kDeduplicate, {plan_});
+  for (const auto& n : subset) p->exprs.push_back(functions::col(n).expr());
+  return With(p);
+}
+
+DataFrame DataFrame::coalesce(int n) const {
+  auto p = Node(PlanKind::kRepartition, {plan_});
+  p->num_partitions = n;
+  p->shuffle = false;
+  return With(p);
+}
+
+DataFrame DataFrame::repartition(int n) const {
+  auto p = Node(PlanKind::kRepartition, {plan_});
+  p->num_partitions = n;
+  return With(p);
+}
+
+DataFrame DataFrame::repartition(int n, const std::vector<Column>& cols) const {
+  auto p = Node(PlanKind::kRepartition, {plan_});
+  p->num_partitions = n;
+  p->exprs = Exprs(cols);
+  return With(p);
+}
+
+// -- actions --
+
+std::vector<BatchPtr> DataFrame::collectBatches() const { return ValueOrThrow(session_->Execute(bound_)); }
+
+std::vector<Row> DataFrame::collect() const {
+  SchemaPtr schema = bound_->OutputSchema();
+  std::vector<Row> rows;
+  for (const auto& b : collectBatches()) {
+    for (int64_t i = 0; i < b->num_rows(); ++i) rows.emplace_back(b->GetRow(i), schema);
+  }
+  return rows;
+}
+
+int64_t DataFrame::count() const {
+  auto rows = agg({functions::count(functions::lit(1))}).collect();
+  return rows.empty() ? 0 : rows[0][0].i64();
+}
+
+std::optional<Row> DataFrame::first() const {
+  auto rows = take(1);
+  if (rows.empty()) return std::nullopt;
+  return rows[0];
+}
+
+std::vector<Row> DataFrame::take(int64_t n) const { return limit(n).collect(); }
+
+std::vector<Row> DataFrame::tail(int64_t n) const {
+  auto rows = collect();
+  if (static_cast<int64_t>(rows.size()) > n) rows.erase(rows.begin(), rows.end() - n);
+  return rows;
+}
+
+bool DataFrame::isEmpty() const { return take(1).empty(); }
+
+std::string DataFrame::showString(int n, int truncate, bool vertical) const {
+  if (n < 0) n = 0;
+  std::vector<BatchPtr> batches = limit(static_cast<int64_t>(n) + 1).collectBatches();
+  int64_t total = 0;
+  for (const auto& b : batches) total += b->num_rows();
+  bool has_more = total > n;
+  if (has_more) {
+    BatchPtr all = ConcatBatches(bound_->OutputSchema(), batches);
+    batches = {SliceBatch(*all, 0, n)};
+  }
+  CellFormatOptions opts;
+  opts.time_zone = TimeZone::Lookup(session_->conf.session_time_zone());
+  return ShowString(batches, *bound_->OutputSchema(), n, truncate, vertical, has_more, opts);
+}
+
+void DataFrame::show(int n, int truncate, bool vertical) const {
+  std::cout << showString(n, truncate, vertical) << "\n";
+  std::cout.flush();
+}
+
+void DataFrame::printSchema() const {
+  std::cout << bound_->OutputSchema()->TreeString() << "\n";
+  std::cout.flush();
+}
+
+StructType DataFrame::schema() const { return StructType(bound_->OutputSchema()->fields()); }
+
+std::vector<std::string> DataFrame::columns() const { return bound_->OutputSchema()->names(); }
+
+std::vector<std::pair<std::string, std::string>> DataFrame::dtypes() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& a : bound_->output) out.emplace_back(a.name, a.type->SimpleString());
+  return out;
+}
+
+Column DataFrame::operator[](const std::string& name) const {
+  auto parts = sql::ParseMultipartIdentifier(name);
+  auto e = std::make_shared<Expr>(*Expr::Col(parts.ok() ? *parts : std::vector<std::string>{name}));
+  e->plan_id = id_;
+  // Resolve now so a bad name fails here, as in PySpark.
+  sql::Analyzer analyzer(session_->catalog, session_->conf);
+  CheckOrThrow(analyzer.BindExpression(e, bound_->output).status());
+  return Column(e);
+}
+
+void DataFrame::createOrReplaceTempView(const std::string& name) const {
+  CheckOrThrow(session_->catalog.CreateTempView(name, bound_, true));
+}
+void DataFrame::createTempView(const std::string& name) const {
+  CheckOrThrow(session_->catalog.CreateTempView(name, bound_, false));
+}
+void DataFrame::createGlobalTempView(const std::string& name) const {
+  CheckOrThrow(session_->catalog.CreateTempView(name, bound_, false, true));
+}
+void DataFrame::createOrReplaceGlobalTempView(const std::string& name) const {
+  CheckOrThrow(session_->catalog.CreateTempView(name, bound_, true, true));
+}
+
+std::string DataFrame::explainString(const std::string& mode) const {
+  return ValueOrThrow(session_->Explain(plan_, mode));
+}
+void DataFrame::explain(bool extended) const { explain(std::string(extended ? "extended" : "simple")); }
+void DataFrame::explain(const std::string& mode) const {
+  std::cout << explainString(mode) << "\n";
+  std::cout.flush();
+}
+
+// ---- GroupedData ------------------------------------------------------------------------------
+
+DataFrame GroupedData::agg(const std::vector<Column>& exprs) const {
+  auto p = Node(PlanKind::kAggregate, {df_.plan()});
+  p->group_by = Exprs(keys_);
+  p->exprs = Exprs(keys_);
+  for (const auto& e : exprs) p->exprs.push_back(e.expr());
+  return DataFrame(df_.session(), p);
+}
+
+DataFrame GroupedData::count() const {
+  return agg({functions::count(functions::lit(1)).alias("count")});
+}
+
+DataFrame GroupedData::Numeric(const std::string& fn, const std::vector<std::string>& cols) const {
+  std::vector<Column> exprs;
+  if (cols.empty()) {
+    for (const auto& a : df_.analyzed()->output) {
+      if (!a.type->IsNumeric()) continue;
+      bool is_key = false;
+      for (const auto& k : keys_) {
+        is_key |= k.expr()->kind == ExprKind::kColumn && EqualsIgnoreCase(k.expr()->name_parts.back(), a.name);
+      }
+      if (!is_key) exprs.push_back(functions::call_function(fn, {functions::col(a.name)}));
+    }
+  } else {
+    for (const auto& c : cols) exprs.push_back(functions::call_function(fn, {functions::col(c)}));
+  }
+  return agg(exprs);
+}
+
+DataFrame GroupedData::sum(const std::vector<std::string>& cols) const { return Numeric("sum", cols); }
+DataFrame GroupedData::avg(const std::vector<std::string>& cols) const { return Numeric("avg", cols); }
+DataFrame GroupedData::min(const std::vector<std::string>& cols) const { return Numeric("min", cols); }
+DataFrame GroupedData::max(const std::vector<std::string>& cols) const { return Numeric("max", cols); }
+
+}  // namespace spate::api

@@ -1,0 +1,228 @@
+// Copyright spate authors.
+#pragma once
+
+// DataFrame, GroupedData, Row and StructType: the batch API, named as in PySpark.
+//
+// A DataFrame is an immutable handle on an unresolved logical plan plus its session. It is
+// analyzed when created, so mistakes (unknown columns, type errors) throw
+// AnalysisException at the call that introduced them, like Spark; actions (collect, count,
+// show, ...) execute the plan on all cores. Thread safety: immutable; actions may run
+// concurrently from several threads.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spate/api/column.h"
+#include "spate/api/exceptions.h"
+#include "spate/sql/bound_plan.h"
+#include "spate/sql/logical_plan.h"
+
+namespace spate::api {
+
+struct SessionState;
+
+/// A schema builder (pyspark.sql.types.StructType).
+class StructType {
+ public:
+  StructType() = default;
+  explicit StructType(std::vector<Field> fields) : fields_(std::move(fields)) {}
+  /// add("a", "int"), add("b", DataType::String(), false).
+  StructType& add(const std::string& name, const std::string& ddl_type, bool nullable = true);
+  StructType& add(const std::string& name, const DataTypePtr& type, bool nullable = true);
+  StructType& add(Field field);
+  /// Parses a DDL string ("a INT, b STRING"); throws ParseException.
+  static StructType fromDDL(const std::string& ddl);
+
+  const std::vector<Field>& fields() const { return fields_; }
+  std::vector<std::string> fieldNames() const;
+  std::string simpleString() const;
+  std::string treeString() const;
+  SchemaPtr ToSchema() const { return std::make_shared<const Schema>(fields_); }
+  bool operator==(const StructType& o) const;
+
+ private:
+  std::vector<Field> fields_;
+};
+
+/// One result row (pyspark.sql.Row): values by position or by field name.
+class Row {
+ public:
+  Row() = default;
+  Row(std::vector<Value> values, SchemaPtr schema = nullptr)
+      : values_(std::move(values)), schema_(std::move(schema)) {}
+  size_t size() const { return values_.size(); }
+  const Value& operator[](size_t i) const { return values_.at(i); }
+  /// Value of the field `name`; throws if there is no such field.
+  const Value& operator[](const std::string& name) const;
+  const std::vector<Value>& values() const { return values_; }
+  bool isNullAt(size_t i) const { return values_.at(i).is_null(); }
+  int64_t getLong(size_t i) const { return values_.at(i).i64(); }
+  double getDouble(size_t i) const { return values_.at(i).f64(); }
+  std::string getString(size_t i) const { return values_.at(i).ToString(); }
+  /// "Row(k=1, v='a')" as PySpark prints it.
+  std::string toString() const;
+  bool operator==(const Row& o) const { return values_ == o.values_; }
+
+ private:
+  std::vector<Value> values_;
+  SchemaPtr schema_;
+};
+
+class GroupedData;
+class DataFrame;
+
+class DataFrame {
+ public:
+  DataFrame(std::shared_ptr<SessionState> session, sql::PlanPtr plan);
+
+  // -- transformations --
+  DataFrame select(const std::vector<Column>& cols) const;
+  DataFrame select(const std::vector<std::string>& cols) const;
+  template <typename... T>
+  DataFrame select(const T&... cols) const {
+    return select(std::vector<Column>{ToColumn(cols)...});
+  }
+  DataFrame selectExpr(const std::vector<std::string>& exprs) const;
+  template <typename... T>
+  DataFrame selectExpr(const T&... exprs) const {
+    return selectExpr(std::vector<std::string>{std::string(exprs)...});
+  }
+  DataFrame filter(const Column& condition) const;
+  DataFrame filter(const std::string& condition) const;
+  DataFrame where(const Column& condition) const { return filter(condition); }
+  DataFrame where(const std::string& condition) const { return filter(condition); }
+  DataFrame withColumn(const std::string& name, const Column& col) const;
+  DataFrame withColumns(const std::vector<std::pair<std::string, Column>>& cols) const;
+  DataFrame withColumnRenamed(const std::string& existing, const std::string& name) const;
+  DataFrame drop(const std::vector<std::string>& cols) const;
+  DataFrame drop(const std::string& col) const { return drop(std::vector<std::string>{col}); }
+  DataFrame alias(const std::string& alias) const;
+  GroupedData groupBy(const std::vector<Column>& cols) const;
+  GroupedData groupBy(const std::vector<std::string>& cols) const;
+  template <typename... T>
+  GroupedData groupBy(const T&... cols) const;
+  DataFrame agg(const std::vector<Column>& exprs) const;
+  /// join(other, on, how): on = column names (USING), a Column condition, or nothing
+  /// (cross product when how is "inner"/"cross"); how as PySpark's strings.
+  DataFrame join(const DataFrame& other, const std::vector<std::string>& on,
+                 const std::string& how = "inner") const;
+  DataFrame join(const DataFrame& other, const std::string& on, const std::string& how = "inner") const {
+    return join(other, std::vector<std::string>{on}, how);
+  }
+  DataFrame join(const DataFrame& other, const Column& on, const std::string& how = "inner") const;
+  DataFrame join(const DataFrame& other) const;
+  DataFrame crossJoin(const DataFrame& other) const;
+  DataFrame orderBy(const std::vector<Column>& cols) const;
+  DataFrame orderBy(const std::vector<std::string>& cols) const;
+  template <typename... T>
+  DataFrame orderBy(const T&... cols) const {
+    return orderBy(std::vector<Column>{ToColumn(cols)...});
+  }
+  DataFrame sort(const std::vector<Column>& cols) const { return orderBy(cols); }
+  template <typename... T>
+  DataFrame sort(const T&... cols) const {
+    return orderBy(std::vector<Column>{ToColumn(cols)...});
+  }
+  DataFrame limit(int64_t n) const;
+  DataFrame offset(int64_t n) const;
+  DataFrame union_(const DataFrame& other) const;  // `union` is a C++ keyword
+  DataFrame unionAll(const DataFrame& other) const { return union_(other); }
+  DataFrame unionByName(const DataFrame& other, bool allowMissingColumns = false) const;
+  DataFrame intersect(const DataFrame& other) const;
+  DataFrame intersectAll(const DataFrame& other) const;
+  DataFrame subtract(const DataFrame& other) const;
+  DataFrame exceptAll(const DataFrame& other) const;
+  DataFrame distinct() const;
+  DataFrame dropDuplicates(const std::vector<std::string>& subset = {}) const;
+  DataFrame drop_duplicates(const std::vector<std::string>& subset = {}) const {
+    return dropDuplicates(subset);
+  }
+  DataFrame coalesce(int num_partitions) const;
+  DataFrame repartition(int num_partitions) const;
+  DataFrame repartition(int num_partitions, const std::vector<Column>& cols) const;
+  DataFrame repartition(const std::vector<Column>& cols) const { return repartition(0, cols); }
+
+  // -- actions --
+  std::vector<Row> collect() const;
+  int64_t count() const;
+  /// First row; throws if the DataFrame is empty... PySpark returns None: here nullopt.
+  std::optional<Row> first() const;
+  std::optional<Row> head() const { return first(); }
+  std::vector<Row> head(int64_t n) const { return take(n); }
+  std::vector<Row> take(int64_t n) const;
+  std::vector<Row> tail(int64_t n) const;
+  bool isEmpty() const;
+  /// Prints Spark's show() grid to stdout (truncate: 0 = off, k = cut at k chars).
+  void show(int n = 20, int truncate = 20, bool vertical = false) const;
+  void show(int n, bool truncate, bool vertical = false) const { show(n, truncate ? 20 : 0, vertical); }
+  /// The text show() prints (without the extra newline println adds).
+  std::string showString(int n = 20, int truncate = 20, bool vertical = false) const;
+  void printSchema() const;
+  /// All result batches, for bulk consumers (Arrow export, CLI).
+  std::vector<BatchPtr> collectBatches() const;
+
+  // -- metadata --
+  StructType schema() const;
+  std::vector<std::string> columns() const;
+  std::vector<std::pair<std::string, std::string>> dtypes() const;
+  bool isStreaming() const { return false; }
+  /// df["name"]: a column bound to this DataFrame (disambiguates self-joins).
+  Column operator[](const std::string& name) const;
+  Column col(const std::string& name) const { return (*this)[name]; }
+  void createOrReplaceTempView(const std::string& name) const;
+  void createTempView(const std::string& name) const;
+  void createGlobalTempView(const std::string& name) const;
+  void createOrReplaceGlobalTempView(const std::string& name) const;
+  /// Prints the plan: mode "simple" (physical), "extended" (all stages), "formatted".
+  void explain(bool extended = false) const;
+  void explain(const std::string& mode) const;
+  std::string explainString(const std::string& mode = "simple") const;
+
+  const sql::PlanPtr& plan() const { return plan_; }
+  const sql::BoundPlanPtr& analyzed() const { return bound_; }
+  const std::shared_ptr<SessionState>& session() const { return session_; }
+
+ private:
+  static Column ToColumn(const Column& c) { return c; }
+  static Column ToColumn(const std::string& s) { return functions::col(s); }
+  static Column ToColumn(const char* s) { return functions::col(s); }
+  DataFrame With(sql::PlanPtr plan) const { return DataFrame(session_, std::move(plan)); }
+  DataFrame SetOp(const DataFrame& other, sql::SetOpKind kind, bool all, bool by_name = false,
+                  bool allow_missing = false) const;
+
+  std::shared_ptr<SessionState> session_;
+  sql::PlanPtr plan_;
+  sql::BoundPlanPtr bound_;
+  int64_t id_;
+};
+
+/// The result of groupBy (pyspark.sql.GroupedData).
+class GroupedData {
+ public:
+  GroupedData(DataFrame df, std::vector<Column> keys) : df_(std::move(df)), keys_(std::move(keys)) {}
+  DataFrame agg(const std::vector<Column>& exprs) const;
+  template <typename... T>
+  DataFrame agg(const Column& first, const T&... rest) const {
+    return agg(std::vector<Column>{first, rest...});
+  }
+  DataFrame count() const;
+  DataFrame sum(const std::vector<std::string>& cols = {}) const;
+  DataFrame avg(const std::vector<std::string>& cols = {}) const;
+  DataFrame mean(const std::vector<std::string>& cols = {}) const { return avg(cols); }
+  DataFrame min(const std::vector<std::string>& cols = {}) const;
+  DataFrame max(const std::vector<std::string>& cols = {}) const;
+
+ private:
+  DataFrame Numeric(const std::string& fn, const std::vector<std::string>& cols) const;
+  DataFrame df_;
+  std::vector<Column> keys_;
+};
+
+template <typename... T>
+GroupedData DataFrame::groupBy(const T&... cols) const {
+  return groupBy(std::vector<Column>{ToColumn(cols)...});
+}
+
+}  // namespace spate::api

@@ -1,0 +1,175 @@
+// Copyright spate authors.
+#include <gtest/gtest.h>
+
+#include "spate/spate.h"
+
+namespace spate::api {
+namespace {
+
+namespace F = functions;
+
+SparkSession NewSession() { return SparkSession::builder().getOrCreate().newSession(); }
+
+std::string Render(const std::vector<Row>& rows) {
+  std::string out;
+  for (const auto& r : rows) out += r.toString() + "\n";
+  return out;
+}
+
+TEST(DataFrameTest, RangeGroupByAggregates) {
+  auto spark = NewSession();
+  auto df = spark.range(100).withColumn("k", F::col("id") % 3).groupBy("k")
+                .agg(F::count("*").alias("n"), F::sum("id").alias("total"), F::avg("id"))
+                .orderBy("k");
+  EXPECT_EQ(df.columns(), (std::vector<std::string>{"k", "n", "total", "avg(id)"}));
+  EXPECT_EQ(Render(df.collect()),
+            "Row(k=0, n=34, total=1683, avg(id)=49.5)\n"
+            "Row(k=1, n=33, total=1617, avg(id)=49.0)\n"
+            "Row(k=2, n=33, total=1650, avg(id)=50.0)\n");
+}
+
+TEST(DataFrameTest, ShowMatchesSpark) {
+  auto spark = NewSession();
+  auto df = spark.createDataFrame({{Value::Int(1), Value::String("a"), Value::Null(DataType::String())},
+                                   {Value::Int(2), Value::String("abcdefghijklmnopqrstuvwxyz"), Value::String("x")},
+                                   {Value::Int(3), Value::String("c"), Value::String("y")}},
+                                  "id INT, name STRING, tag STRING");
+  EXPECT_EQ(df.showString(2),
+            "+---+--------------------+----+\n"
+            "| id|                name| tag|\n"
+            "+---+--------------------+----+\n"
+            "|  1|                   a|NULL|\n"
+            "|  2|abcdefghijklmnopq...|   x|\n"
+            "+---+--------------------+----+\n"
+            "only showing top 2 rows\n");
+}
+
+TEST(DataFrameTest, PrintSchemaTree) {
+  auto spark = NewSession();
+  auto df = spark.createDataFrame(
+      {}, "event_id LONG, user_id INT, amount DECIMAL(10,2), tags ARRAY<STRING>, "
+          "w STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
+  EXPECT_EQ(df.schema().treeString(),
+            "root\n"
+            " |-- event_id: long (nullable = true)\n"
+            " |-- user_id: integer (nullable = true)\n"
+            " |-- amount: decimal(10,2) (nullable = true)\n"
+            " |-- tags: array (nullable = true)\n"
+            " |    |-- element: string (containsNull = true)\n"
+            " |-- w: struct (nullable = true)\n"
+            " |    |-- start: timestamp (nullable = true)\n"
+            " |    |-- end: timestamp (nullable = true)\n");
+  StructType built;
+  built.add("event_id", "long").add("user_id", DataType::Int());
+  EXPECT_EQ(built.simpleString(), "struct<event_id:bigint,user_id:int>");
+}
+
+TEST(DataFrameTest, UnresolvedColumnRaisesAnalysisException) {
+  auto spark = NewSession();
+  auto df = spark.range(3);
+  try {
+    df.select(F::col("idd"));
+    FAIL() << "expected AnalysisException";
+  } catch (const AnalysisException& e) {
+    EXPECT_EQ(e.getErrorClass(), "UNRESOLVED_COLUMN.WITH_SUGGESTION");
+    EXPECT_EQ(e.getSqlState(), "42703");
+    EXPECT_NE(std::string(e.what()).find("`idd`"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("[`id`]"), std::string::npos);
+  }
+}
+
+TEST(DataFrameTest, DivideByZeroIsArithmeticException) {
+  auto spark = NewSession();
+  EXPECT_THROW(spark.sql("SELECT 1 / 0").collect(), ArithmeticException);
+  spark.conf().set("spark.sql.ansi.enabled", "false");
+  auto rows = spark.sql("SELECT 1 / 0").collect();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_TRUE(rows[0].isNullAt(0));
+}
+
+TEST(DataFrameTest, ParseErrorIsParseException) {
+  auto spark = NewSession();
+  try {
+    spark.sql("SELEC 1");
+    FAIL();
+  } catch (const ParseException& e) {
+    EXPECT_EQ(e.getErrorClass(), "PARSE_SYNTAX_ERROR");
+    EXPECT_EQ(e.getSqlState(), "42601");
+  }
+}
+
+TEST(DataFrameTest, JoinOnDataFrameColumns) {
+  auto spark = NewSession();
+  auto a = spark.createDataFrame({{Value::Int(1), Value::String("x")}, {Value::Int(2), Value::String("y")}},
+                                 "id INT, v STRING");
+  auto b = spark.createDataFrame({{Value::Int(2), Value::String("z")}, {Value::Int(3), Value::String("w")}},
+                                 "id INT, w STRING");
+  auto inner = a.join(b, a["id"] == b["id"]).select(a["id"], F::col("v"), F::col("w"));
+  EXPECT_EQ(Render(inner.collect()), "Row(id=2, v='y', w='z')\n");
+  auto left = a.join(b, "id", "left").orderBy("id");
+  EXPECT_EQ(Render(left.collect()), "Row(id=1, v='x', w=None)\nRow(id=2, v='y', w='z')\n");
+  auto full = a.join(b, std::vector<std::string>{"id"}, "full_outer").orderBy("id");
+  EXPECT_EQ(full.count(), 3);
+  EXPECT_EQ(a.join(b, "id", "left_anti").count(), 1);
+  EXPECT_EQ(a.crossJoin(b).count(), 4);
+}
+
+TEST(DataFrameTest, TransformationsAndActions) {
+  auto spark = NewSession();
+  auto df = spark.range(10).filter("id > 2").where(F::col("id") < 8)
+                .withColumn("sq", F::col("id") * F::col("id"))
+                .withColumnRenamed("id", "n").drop("sq");
+  EXPECT_EQ(df.columns(), std::vector<std::string>{"n"});
+  EXPECT_EQ(df.count(), 5);
+  EXPECT_FALSE(df.isEmpty());
+  EXPECT_TRUE(df.filter(F::col("n") > 100).isEmpty());
+  EXPECT_EQ(df.orderBy(F::col("n").desc()).first()->getLong(0), 7);
+  EXPECT_EQ(df.take(2).size(), 2u);
+  auto u = df.union_(df).distinct();
+  EXPECT_EQ(u.count(), 5);
+  EXPECT_EQ(df.union_(df).count(), 10);
+  EXPECT_EQ(df.limit(3).count(), 3);
+  EXPECT_EQ(df.selectExpr("n * 2 AS m", "n").columns(), (std::vector<std::string>{"m", "n"}));
+}
+
+TEST(DataFrameTest, TempViewsAndSql) {
+  auto spark = NewSession();
+  spark.range(5).createOrReplaceTempView("nums");
+  auto rows = spark.sql("SELECT sum(id) AS s FROM nums WHERE id % 2 = 0").collect();
+  EXPECT_EQ(rows[0]["s"].i64(), 6);
+  EXPECT_THROW(spark.range(1).createTempView("nums"), AnalysisException);
+  EXPECT_THROW(spark.sql("SELECT * FROM missing_view"), AnalysisException);
+}
+
+TEST(DataFrameTest, WindowFunctions) {
+  auto spark = NewSession();
+  auto w = Window::partitionBy({"k"}).orderBy({"id"});
+  auto df = spark.range(6).withColumn("k", F::col("id") % 2)
+                .withColumn("rn", F::row_number().over(w))
+                .withColumn("running", F::sum("id").over(w))
+                .orderBy("id");
+  EXPECT_EQ(Render(df.select("rn", "running").collect()),
+            "Row(rn=1, running=0)\nRow(rn=1, running=1)\nRow(rn=2, running=2)\n"
+            "Row(rn=2, running=4)\nRow(rn=3, running=6)\nRow(rn=3, running=9)\n");
+}
+
+TEST(DataFrameTest, WhenOtherwiseAndIsin) {
+  auto spark = NewSession();
+  auto df = spark.range(4).select(
+      F::when(F::col("id") == 0, "zero").when(F::col("id") == 1, "one").otherwise("many").alias("w"),
+      F::col("id").isin(1, 3).alias("odd"));
+  EXPECT_EQ(Render(df.collect()),
+            "Row(w='zero', odd=False)\nRow(w='one', odd=True)\nRow(w='many', odd=False)\n"
+            "Row(w='many', odd=True)\n");
+}
+
+TEST(DataFrameTest, ExplainShowsPhysicalPlan) {
+  auto spark = NewSession();
+  std::string plan = spark.range(10).groupBy(F::col("id") % 2).count().explainString();
+  EXPECT_NE(plan.find("== Physical Plan =="), std::string::npos);
+  EXPECT_NE(plan.find("HashAggregate"), std::string::npos);
+  EXPECT_NE(plan.find("Range"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spate::api
