@@ -1046,7 +1046,11 @@ IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to, int
     }
     int64_t secs = ToLongDigits(value);
     if (secs > kMaxLead[5]) return IntervalParse::kRangeError;
-    *out = SecondNanoMicros(value, fraction, sign < 0);
+    // parseSecondNano("-s.n") negates the fraction only when the whole seconds are
+    // negative, so '-0.5' is +0.5 seconds in Spark; reproduced as is.
+    int64_t fraction_micros = SecondNanoMicros("0", fraction, false);
+    *out = sign * secs * kMicrosPerSecond + (sign < 0 && secs != 0 ? -fraction_micros
+                                                                   : fraction_micros);
     return IntervalParse::kOk;
   };
   {
@@ -2473,10 +2477,21 @@ bool CanUpCast(const DataType& from, const DataType& to) {
   if (from.Equals(to)) return true;
   TypeId f = from.id(), t = to.id();
   if (from.IsNumeric() && t == TypeId::kDecimal && DecimalWiderThan(to, from)) return true;
+  if (f == TypeId::kDecimal && to.IsIntegral()) {
+    // SPARK-40389: decimal(10,0) does not fit an int; fewer integral digits than the
+    // integral type's decimal form are safe.
+    int p, sc;
+    IntegralDecimal(t, &p, &sc);
+    return from.precision() - from.scale() < p;
+  }
   if (f == TypeId::kDecimal && to.IsNumeric() && DecimalTighterThan(from, to)) return true;
   int fp = NumericPrecedence(f), tp = NumericPrecedence(t);
   if (fp >= 0 && tp >= 0 && fp < tp) return true;
-  if (f == TypeId::kDate && t == TypeId::kTimestamp) return true;
+  if (f == TypeId::kDate && (t == TypeId::kTimestamp || t == TypeId::kTimestampNtz)) return true;
+  if ((f == TypeId::kTimestamp && t == TypeId::kTimestampNtz) ||
+      (f == TypeId::kTimestampNtz && t == TypeId::kTimestamp)) {
+    return true;
+  }
   if (t == TypeId::kString && !from.IsNested()) return true;
   if (f == TypeId::kNull) return true;
   if ((f == TypeId::kTimestamp && t == TypeId::kLong) ||

@@ -55,6 +55,9 @@ std::string CastText(const Value& v, const DataTypePtr& to, CastMode mode = Cast
 
 Value Str(std::string s) { return Value::String(std::move(s)); }
 Value Dec(int128_t unscaled, int p, int s) { return Value::Decimal(unscaled, p, s); }
+// Micros of a UTC wall-clock string.
+int64_t Utc(const char* s) { return Cast(Str(s), DataType::Timestamp()).i64(); }
+
 Value DayTime(int64_t micros, IntervalField a = IntervalField::kDay,
               IntervalField b = IntervalField::kSecond) {
   return Value::FromI64(DataType::DayTimeInterval(a, b), micros);
@@ -301,6 +304,20 @@ TEST(CastTest, StringToDouble) {
   EXPECT_EQ(Cast(Str("1e400"), DataType::Double()).f64(), INFINITY);
 }
 
+TEST(CastTest, SparkCastSuiteSpecialFloatingLiterals) {
+  // "Process Infinity, -Infinity, NaN in case insensitive manner".
+  for (const char* v : {"inf", "+inf", "infinity", "+infiNity", " infinity "}) {
+    EXPECT_EQ(Cast(Str(v), DataType::Float()).f64(), INFINITY) << v;
+    EXPECT_EQ(Cast(Str(v), DataType::Double()).f64(), INFINITY) << v;
+  }
+  for (const char* v : {"-infinity", "-infiniTy", "  -infinity  ", "  -inf  "}) {
+    EXPECT_EQ(Cast(Str(v), DataType::Double()).f64(), -INFINITY) << v;
+  }
+  for (const char* v : {"nan", "nAn", " nan "}) {
+    EXPECT_TRUE(std::isnan(Cast(Str(v), DataType::Double()).f64())) << v;
+  }
+}
+
 TEST(CastTest, MalformedStringToDouble) {
   Status st = CastError(Str("abc"), DataType::Double());
   EXPECT_EQ(st.error_class(), "CAST_INVALID_INPUT");
@@ -370,6 +387,15 @@ TEST(CastTest, StringToDateForms) {
   EXPECT_EQ(CastText(Str("+12024-01-15"), DataType::Date()), "+12024-01-15");
 }
 
+TEST(CastTest, SparkCastSuiteDateStrings) {
+  // CastSuiteBase "cast string to date".
+  EXPECT_EQ(CastText(Str("12345"), DataType::Date()), "+12345-01-01");
+  EXPECT_EQ(CastText(Str("12345-12-18"), DataType::Date()), "+12345-12-18");
+  for (const char* s : {"2015-03-18 ", "2015-03-18 123142", "2015-03-18T123123", "2015-03-18T"}) {
+    EXPECT_EQ(CastText(Str(s), DataType::Date()), "2015-03-18") << s;
+  }
+}
+
 TEST(CastTest, InvalidDateStrings) {
   for (const char* s : {"2024-02-30", "24-01-01", "2024-01x", "2024-13-01", "", "2024-01 10"}) {
     EXPECT_TRUE(Cast(Str(s), DataType::Date(), CastMode::kLegacy).is_null()) << s;
@@ -427,6 +453,34 @@ TEST(CastTest, StringToTimestampWithZoneSuffix) {
   EXPECT_TRUE(Cast(Str("2024-01-15 10:30:00 Nowhere/City"), DataType::Timestamp(),
                    CastMode::kLegacy)
                   .is_null());
+}
+
+TEST(CastTest, SparkCastSuiteTimestampStrings) {
+  // CastSuiteBase "cast string to timestamp": offsets in the string win, including the
+  // pre-3.0 one-digit forms.
+  int64_t utc = Utc("2015-03-18 12:03:17");
+  EXPECT_EQ(Cast(Str("2015-03-18T12:03:17Z"), DataType::Timestamp()).i64(), utc);
+  EXPECT_EQ(Cast(Str("2015-03-18T12:03:17-1:0"), DataType::Timestamp()).i64(),
+            utc + 3600 * kMicrosPerSecond);
+  EXPECT_EQ(Cast(Str("2015-03-18T12:03:17-01:00"), DataType::Timestamp()).i64(),
+            utc + 3600 * kMicrosPerSecond);
+  EXPECT_EQ(Cast(Str("2015-03-18T12:03:17+7:3"), DataType::Timestamp()).i64(),
+            utc - (7 * 3600 + 3 * 60) * kMicrosPerSecond);
+  EXPECT_EQ(Cast(Str("2015-03-18T12:03:17.123+07:30"), DataType::Timestamp()).i64(),
+            utc - (7 * 3600 + 30 * 60) * kMicrosPerSecond + 123'000);
+}
+
+TEST(CastTest, SparkCastSuiteTimestampToNumbers) {
+  // CastSuiteBase "cast from timestamp": 15.003 seconds.
+  Value ts = Value::Timestamp(15'003'000);
+  EXPECT_EQ(Cast(ts, DataType::Short()).i64(), 15);
+  EXPECT_EQ(Cast(ts, DataType::Long()).i64(), 15);
+  EXPECT_EQ(static_cast<float>(Cast(ts, DataType::Float()).f64()), 15.003f);
+  EXPECT_EQ(Cast(ts, DataType::Double()).f64(), 15.003);
+  EXPECT_EQ(Cast(Cast(Value::Double(0.000001), DataType::Timestamp()), DataType::Double()).f64(),
+            0.000001);
+  EXPECT_EQ(CastText(Cast(Dec(1, 38, 0), DataType::Timestamp()), DataType::Decimal(38, 18)),
+            "1.000000000000000000");
 }
 
 TEST(CastTest, InvalidTimestampStrings) {
@@ -507,9 +561,6 @@ Value CastIn(const char* zone, const Value& v, const DataTypePtr& to) {
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? *r : Value();
 }
-
-// Micros of a UTC wall-clock string.
-int64_t Utc(const char* s) { return Cast(Str(s), DataType::Timestamp()).i64(); }
 
 TEST(CastTest, TimestampTextUsesTheSessionZone) {
   const char* la = "America/Los_Angeles";
@@ -612,6 +663,18 @@ TEST(CastTest, ArrayToStringPrintsLowercaseNull) {
   EXPECT_EQ(CastText(nested, DataType::String()), "[[a, b], null]");
 }
 
+TEST(CastTest, SparkCastSuiteArraysToString) {
+  // SPARK-22825 / SPARK-33291.
+  Value strs = Value::Array(DataType::String(), {Str("ab"), Value::Null(DataType::String()), Str("c")});
+  EXPECT_EQ(CastText(strs, DataType::String()), "[ab, null, c]");
+  Value nulls = Value::Array(DataType::Int(), {Value::Null(DataType::Int()), Value::Null(DataType::Int())});
+  EXPECT_EQ(CastText(nulls, DataType::String()), "[null, null]");
+  auto inner = DataType::Array(DataType::Int());
+  Value nested = Value::Array(inner, {Value::Array(DataType::Int(), {Value::Int(1), Value::Int(2)}),
+                                      Value::Array(DataType::Int(), {Value::Int(4)})});
+  EXPECT_EQ(CastText(nested, DataType::String()), "[[1, 2], [4]]");
+}
+
 TEST(CastTest, StructAndMapToString) {
   auto st_type = DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
   EXPECT_EQ(CastText(Value::Struct(st_type, {Value::Int(1), Str("a")}), DataType::String()),
@@ -656,6 +719,9 @@ TEST(CastTest, StringToDayTimeInterval) {
   EXPECT_EQ(CastText(Str("INTERVAL '3' DAY"), day), "INTERVAL '3' DAY");
   auto sec = DataType::DayTimeInterval(IntervalField::kSecond, IntervalField::kSecond);
   EXPECT_EQ(CastText(Str("1.5"), sec), "INTERVAL '01.5' SECOND");
+  EXPECT_EQ(Cast(Str("-1.5"), sec).i64(), -1'500'000);
+  // IntervalUtils.parseSecondNano negates the fraction only for negative whole seconds.
+  EXPECT_EQ(Cast(Str("-0.5"), sec).i64(), 500'000);
 }
 
 TEST(CastTest, MalformedDayTimeIntervalFailsInEveryModeButTry) {
@@ -901,6 +967,21 @@ TEST(CastTest, MakeCastRejectsWhatAnsiForbidsAtEvaluation) {
   EXPECT_FALSE(MakeCast(MakeColumnRef(0, DataType::Date(), true, "d#1"), DataType::Binary()).ok());
 }
 
+TEST(CastTest, SameStructureWithOtherNamesCastsFieldByField) {
+  // SPARK-20302: struct<a:int,b:struct<b1:bigint>> -> struct<a1:int,b1:struct<b11:bigint>>.
+  auto from = DataType::Struct(
+      {Field{"a", DataType::Int()},
+       Field{"b", DataType::Struct({Field{"b1", DataType::Long()}})}});
+  auto to = DataType::Struct(
+      {Field{"a1", DataType::Int()},
+       Field{"b1", DataType::Struct({Field{"b11", DataType::Long()}})}});
+  Value v = Value::Struct(from, {Value::Int(10), Value::Struct(from->fields()[1].type,
+                                                               {Value::Long(12)})});
+  Value out = Cast(v, to);
+  EXPECT_TRUE(out.type()->Equals(*to));
+  EXPECT_EQ(Text(out), "{10, {12}}");
+}
+
 TEST(CastTest, MakeCastNullability) {
   BoundExprPtr not_null = MakeColumnRef(0, DataType::Int(), false, "i#0");
   EXPECT_FALSE((*MakeCast(not_null, DataType::Long()))->nullable());
@@ -915,6 +996,11 @@ TEST(CastTest, MakeCastNullability) {
                          /*is_try=*/true))
                   ->nullable());
   EXPECT_FALSE((*MakeCast(not_null, DataType::Decimal(10, 0), /*is_try=*/true))->nullable());
+  // SPARK-40389: decimal(10,0) -> int may overflow.
+  BoundExprPtr dec = MakeColumnRef(0, DataType::Decimal(10, 0), false, "x#0");
+  EXPECT_TRUE((*MakeCast(dec, DataType::Int(), /*is_try=*/true))->nullable());
+  BoundExprPtr date = MakeColumnRef(0, DataType::Date(), false, "d#0");
+  EXPECT_FALSE((*MakeCast(date, DataType::TimestampNtz(), /*is_try=*/true))->nullable());
 }
 
 }  // namespace
