@@ -48,6 +48,8 @@ TEST(FormatTest, DatesAndTimestamps) {
   EXPECT_EQ(FormatDate(0), "1970-01-01");
   EXPECT_EQ(FormatDate(DaysFromCivil(2024, 2, 29)), "2024-02-29");
   EXPECT_EQ(FormatDate(-1), "1969-12-31");
+  EXPECT_EQ(FormatDate(DaysFromCivil(-44, 3, 15)), "-0044-03-15");
+  EXPECT_EQ(FormatDate(DaysFromCivil(10000, 1, 1)), "+10000-01-01");
   EXPECT_EQ(FormatTimestampMicros(1'500'000), "1970-01-01 00:00:01.5");
   EXPECT_EQ(FormatTimestampMicros(-1), "1969-12-31 23:59:59.999999");
   EXPECT_EQ(FormatDecimal(-5, 2), "-0.05");

@@ -119,8 +119,10 @@ std::string FormatDate(int32_t days) {
   unsigned m, d;
   CivilFromDays(days, &y, &m, &d);
   std::string out;
-  if (y < 0 || y > 9999) {
-    out = fmt::format("{:+}", y);
+  if (y < 0) {
+    out = fmt::format("-{:04}", -y);  // Spark: -0044-03-15
+  } else if (y > 9999) {
+    out = fmt::format("+{}", y);      // Spark: +10000-01-01
   } else {
     out = fmt::format("{:04}", y);
   }
