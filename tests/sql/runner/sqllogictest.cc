@@ -1,0 +1,533 @@
+// Copyright spate authors.
+//
+// spate_sqllogictest: runs DuckDB-style sqllogictest files against spate's public API.
+//
+//   spate_sqllogictest [--verbose] <file-or-dir>...
+//
+// File format (see tests/sql/README.md):
+//   # comment lines (also "# name:", "# description:", "# group:" headers)
+//   statement ok              SQL until a blank line; must succeed (queries are collected)
+//   statement error           SQL, then optionally "----" and the expected error text:
+//                             a substring of the exception's what(), or "<REGEX>:pattern"
+//   query <types> [nosort|rowsort]
+//                             SQL, "----", then the expected rows (values TAB-separated)
+//                             until a blank line. One type letter (I R T B) per column.
+//   mode skip / mode unskip   skip (and count as skipped) the records in between
+//   loop <var> <from> <to> / endloop   repeat records with ${var} substituted (to exclusive)
+//   require <feature>         no optional features exist yet: skips the rest of the file
+//   restart                   continue in a fresh session
+//   halt                      stop reading the file
+//
+// Values are rendered as Spark's spark-sql CLI prints them (HiveResult.toHiveString):
+// NULL, true/false, Java Double.toString, plain decimals, "2024-01-01",
+// "2024-01-01 10:00:00.5" (session time zone UTC), intervals in Hive style
+// ("1 02:03:04.000000000", "1-2"), and nested values as [1,2], {"k":1}, {"a":1,"b":"x"}
+// with strings quoted and nulls as null inside nested values. An empty top-level string
+// is written as "(empty)" so that it cannot be confused with the blank line ending a
+// record.
+//
+// Output: one report per failure (file:line, SQL, expected and actual) and a closing line
+// "N passed, M failed[, K skipped]". The exit code is 1 when anything failed.
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "spate/spate.h"
+#include "spate/types/format.h"
+
+namespace {
+
+using spate::DataType;
+using spate::TypeId;
+using spate::Value;
+namespace api = spate::api;
+namespace fs = std::filesystem;
+
+// ---- rendering ---------------------------------------------------------------------------
+
+std::string Pad(int64_t v, int width) {
+  std::string s = std::to_string(v);
+  while (static_cast<int>(s.size()) < width) s.insert(s.begin(), '0');
+  return s;
+}
+
+// IntervalUtils.toDayTimeIntervalString(..., HIVE_STYLE, ...).
+std::string HiveDayTime(int64_t micros) {
+  std::string sign;
+  unsigned __int128 rest;
+  if (micros < 0) {
+    sign = "-";
+    rest = static_cast<unsigned __int128>(-static_cast<__int128>(micros));
+  } else {
+    rest = static_cast<unsigned __int128>(micros);
+  }
+  const uint64_t kMinute = 60ULL * 1000000ULL;
+  uint64_t seconds_with_fraction = static_cast<uint64_t>(rest % kMinute);
+  rest /= kMinute;
+  uint64_t minutes = static_cast<uint64_t>(rest % 60);
+  rest /= 60;
+  uint64_t hours = static_cast<uint64_t>(rest % 24);
+  uint64_t days = static_cast<uint64_t>(rest / 24);
+  uint64_t seconds = seconds_with_fraction / 1000000ULL;
+  uint64_t nanos = (seconds_with_fraction % 1000000ULL) * 1000ULL;
+  return sign + std::to_string(days) + " " + Pad(static_cast<int64_t>(hours), 2) + ":" +
+         Pad(static_cast<int64_t>(minutes), 2) + ":" + Pad(static_cast<int64_t>(seconds), 2) + "." +
+         Pad(static_cast<int64_t>(nanos), 9);
+}
+
+// IntervalUtils.toYearMonthIntervalString(..., HIVE_STYLE, ...).
+std::string HiveYearMonth(int64_t months) {
+  std::string sign;
+  int64_t a = months;
+  if (months < 0) {
+    sign = "-";
+    a = -a;
+  }
+  return sign + std::to_string(a / 12) + "-" + std::to_string(a % 12);
+}
+
+// HiveResult.toHiveString.
+std::string Render(const Value& v, bool nested) {
+  if (v.is_null()) return nested ? "null" : "NULL";
+  const DataType& t = *v.type();
+  switch (t.id()) {
+    case TypeId::kNull: return nested ? "null" : "NULL";
+    case TypeId::kBoolean: return v.i64() ? "true" : "false";
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt:
+    case TypeId::kLong: return std::to_string(v.i64());
+    case TypeId::kFloat: return spate::FormatFloat(static_cast<float>(v.f64()));
+    case TypeId::kDouble: return spate::FormatDouble(v.f64());
+    case TypeId::kDecimal: return spate::FormatDecimal(v.i128(), t.scale());
+    case TypeId::kString:
+      if (nested) return "\"" + v.str() + "\"";
+      return v.str().empty() ? "(empty)" : v.str();
+    case TypeId::kBinary:  // spark.sql.binaryOutputStyle defaults to UTF8 in HiveResult
+      return v.str().empty() && !nested ? "(empty)" : v.str();
+    case TypeId::kDate: return spate::FormatDate(static_cast<int32_t>(v.i64()));
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz: return spate::FormatTimestampMicros(v.i64());
+    case TypeId::kDayTimeInterval: return HiveDayTime(v.i64());
+    case TypeId::kYearMonthInterval: return HiveYearMonth(v.i64());
+    case TypeId::kArray: {
+      std::string s = "[";
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        if (i) s += ",";
+        s += Render(v.items()[i], true);
+      }
+      return s + "]";
+    }
+    case TypeId::kMap: {
+      std::vector<std::string> entries;
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        entries.push_back(Render(v.items()[i], true) + ":" + Render(v.values()[i], true));
+      }
+      std::sort(entries.begin(), entries.end());
+      std::string s = "{";
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (i) s += ",";
+        s += entries[i];
+      }
+      return s + "}";
+    }
+    case TypeId::kStruct: {
+      std::string s = "{";
+      const auto& fields = t.fields();
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        if (i) s += ",";
+        std::string name = i < fields.size() ? fields[i].name : "col" + std::to_string(i + 1);
+        s += "\"" + name + "\":" + Render(v.items()[i], true);
+      }
+      return s + "}";
+    }
+  }
+  return v.ToString();
+}
+
+std::string RenderRow(const api::Row& row) {
+  std::string s;
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (i) s += '\t';
+    s += Render(row[i], false);
+  }
+  return s;
+}
+
+// ---- parsing -----------------------------------------------------------------------------
+
+enum class RecordKind { kStatementOk, kStatementError, kQuery };
+
+struct Record {
+  RecordKind kind;
+  int line = 0;  // 1-based line of the directive
+  std::string sql;
+  std::string types;
+  bool rowsort = false;
+  std::vector<std::string> expected;  // rows (query) or the error lines (statement error)
+  bool has_expected = false;
+};
+
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> Words(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+std::string StripCr(std::string s) {
+  if (!s.empty() && s.back() == '\r') s.pop_back();
+  return s;
+}
+
+std::string ReplaceAll(std::string s, const std::string& from, const std::string& to) {
+  if (from.empty()) return s;
+  size_t pos = 0;
+  while ((pos = s.find(from, pos)) != std::string::npos) {
+    s.replace(pos, from.size(), to);
+    pos += to.size();
+  }
+  return s;
+}
+
+// ---- running -----------------------------------------------------------------------------
+
+struct Counts {
+  int64_t passed = 0;
+  int64_t failed = 0;
+  int64_t skipped = 0;
+};
+
+struct Options {
+  bool verbose = false;
+};
+
+class FileRunner {
+ public:
+  FileRunner(std::string path, const Options& options, Counts* counts)
+      : path_(std::move(path)), options_(options), counts_(counts) {}
+
+  void Run() {
+    std::ifstream in(path_);
+    if (!in) {
+      std::cout << path_ << ": cannot open file\n";
+      counts_->failed++;
+      return;
+    }
+    std::string line;
+    while (std::getline(in, line)) lines_.push_back(StripCr(line));
+    NewSession();
+    RunRange(0, lines_.size(), {});
+  }
+
+ private:
+  struct Binding {
+    std::string var;
+    std::string value;
+  };
+
+  void NewSession() {
+    try {
+      session_ = std::make_unique<api::SparkSession>(
+          api::SparkSession::builder().getOrCreate().newSession());
+      // The suite pins Spark 4 defaults explicitly: ANSI mode on, session time zone UTC.
+      session_->conf().set("spark.sql.ansi.enabled", "true");
+      session_->conf().set("spark.sql.session.timeZone", "UTC");
+    } catch (const std::exception& e) {
+      std::cout << path_ << ": cannot create a session: " << e.what() << "\n";
+      session_.reset();
+    }
+  }
+
+  std::string Substitute(std::string s, const std::vector<Binding>& bindings) const {
+    for (const auto& b : bindings) s = ReplaceAll(s, "${" + b.var + "}", b.value);
+    return s;
+  }
+
+  // Reads lines [i, end) until a blank line; returns the index after the block.
+  size_t ReadBlock(size_t i, size_t end, std::vector<std::string>* out) const {
+    while (i < end && !Trim(lines_[i]).empty()) out->push_back(lines_[i++]);
+    return i;
+  }
+
+  // Runs the records in lines [begin, end); returns false when the file must stop.
+  bool RunRange(size_t begin, size_t end, std::vector<Binding> bindings) {
+    size_t i = begin;
+    while (i < end) {
+      std::string raw = lines_[i];
+      std::string line = Trim(raw);
+      if (line.empty() || line[0] == '#') {
+        ++i;
+        continue;
+      }
+      std::vector<std::string> words = Words(line);
+      const std::string& cmd = words[0];
+      int line_no = static_cast<int>(i) + 1;
+      if (cmd == "mode") {
+        if (words.size() >= 2 && words[1] == "skip") skip_ = true;
+        if (words.size() >= 2 && words[1] == "unskip") skip_ = false;
+        ++i;
+        continue;
+      }
+      if (cmd == "halt") return false;
+      if (cmd == "restart") {
+        NewSession();
+        ++i;
+        continue;
+      }
+      if (cmd == "require") {
+        // No optional features exist yet: the rest of the file is skipped.
+        std::cout << path_ << ":" << line_no << ": require " << (words.size() > 1 ? words[1] : "")
+                  << " not available, skipping the rest of the file\n";
+        for (size_t j = i + 1; j < lines_.size(); ++j) {
+          std::string w = Trim(lines_[j]);
+          if (w.rfind("statement", 0) == 0 || w.rfind("query", 0) == 0) counts_->skipped++;
+        }
+        return false;
+      }
+      if (cmd == "loop" || cmd == "foreach") {
+        // Find the matching endloop.
+        size_t depth = 1, j = i + 1;
+        for (; j < end; ++j) {
+          std::string w = Trim(lines_[j]);
+          if (w.rfind("loop ", 0) == 0 || w.rfind("foreach ", 0) == 0) depth++;
+          if (w == "endloop" && --depth == 0) break;
+        }
+        if (j >= end) {
+          Fail(line_no, line, "loop without endloop", "", "");
+          return false;
+        }
+        std::vector<std::string> values;
+        std::string var = words.size() > 1 ? words[1] : "i";
+        if (cmd == "loop") {
+          if (words.size() < 4) {
+            Fail(line_no, line, "loop needs: loop <var> <from> <to>", "", "");
+            return false;
+          }
+          int64_t from = std::stoll(Substitute(words[2], bindings));
+          int64_t to = std::stoll(Substitute(words[3], bindings));
+          for (int64_t k = from; k < to; ++k) values.push_back(std::to_string(k));
+        } else {
+          values.assign(words.begin() + 2, words.end());
+        }
+        for (const auto& v : values) {
+          auto inner = bindings;
+          inner.push_back({var, v});
+          if (!RunRange(i + 1, j, inner)) return false;
+        }
+        i = j + 1;
+        continue;
+      }
+      if (cmd == "endloop") {
+        ++i;
+        continue;
+      }
+      if (cmd == "statement" || cmd == "query") {
+        Record r;
+        r.line = line_no;
+        if (cmd == "statement") {
+          if (words.size() < 2 || (words[1] != "ok" && words[1] != "error")) {
+            Fail(line_no, line, "statement needs ok or error", "", "");
+            std::vector<std::string> ignored;
+            i = ReadBlock(i + 1, end, &ignored);
+            continue;
+          }
+          r.kind = words[1] == "ok" ? RecordKind::kStatementOk : RecordKind::kStatementError;
+        } else {
+          r.kind = RecordKind::kQuery;
+          r.types = words.size() > 1 ? words[1] : "";
+          for (size_t k = 2; k < words.size(); ++k) {
+            if (words[k] == "rowsort" || words[k] == "valuesort") r.rowsort = true;
+          }
+        }
+        ++i;
+        std::vector<std::string> sql_lines;
+        while (i < end && !Trim(lines_[i]).empty() && Trim(lines_[i]) != "----") {
+          sql_lines.push_back(lines_[i++]);
+        }
+        if (i < end && Trim(lines_[i]) == "----") {
+          r.has_expected = true;
+          ++i;
+          while (i < end && !lines_[i].empty()) r.expected.push_back(Substitute(lines_[i++], bindings));
+        }
+        std::string sql;
+        for (size_t k = 0; k < sql_lines.size(); ++k) {
+          if (k) sql += "\n";
+          sql += sql_lines[k];
+        }
+        r.sql = Substitute(sql, bindings);
+        if (skip_) {
+          counts_->skipped++;
+        } else {
+          Execute(r);
+        }
+        continue;
+      }
+      // Unknown line: report it once, then skip to the next blank line.
+      Fail(line_no, line, "unknown directive", "", "");
+      while (i < end && !Trim(lines_[i]).empty()) ++i;
+    }
+    return true;
+  }
+
+  void Fail(int line, const std::string& sql, const std::string& what, const std::string& expected,
+            const std::string& actual) {
+    counts_->failed++;
+    std::cout << "================================================================\n";
+    std::cout << path_ << ":" << line << ": " << what << "\n";
+    std::cout << "---- SQL\n" << sql << "\n";
+    if (!expected.empty() || !actual.empty()) {
+      std::cout << "---- expected\n" << expected << (expected.empty() || expected.back() == '\n' ? "" : "\n");
+      std::cout << "---- actual\n" << actual << (actual.empty() || actual.back() == '\n' ? "" : "\n");
+    }
+  }
+
+  static std::string Join(const std::vector<std::string>& rows) {
+    std::string s;
+    for (const auto& r : rows) s += r + "\n";
+    return s;
+  }
+
+  static bool ErrorMatches(const std::string& message, const std::vector<std::string>& expected) {
+    std::string want = Join(expected);
+    if (!want.empty()) want.pop_back();
+    if (want.empty()) return true;
+    if (want.rfind("<REGEX>:", 0) == 0) {
+      try {
+        return std::regex_search(message, std::regex(want.substr(8)));
+      } catch (const std::regex_error&) {
+        return false;
+      }
+    }
+    return message.find(want) != std::string::npos;
+  }
+
+  void Execute(const Record& r) {
+    if (!session_) {
+      Fail(r.line, r.sql, "no session", "", "");
+      return;
+    }
+    if (options_.verbose) std::cout << path_ << ":" << r.line << "\n";
+    std::vector<std::string> actual_rows;
+    size_t num_columns = 0;
+    std::string error;
+    bool failed = false;
+    try {
+      api::DataFrame df = session_->sql(r.sql);
+      num_columns = df.columns().size();
+      for (const auto& row : df.collect()) actual_rows.push_back(RenderRow(row));
+    } catch (const std::exception& e) {
+      failed = true;
+      error = e.what();
+    } catch (...) {
+      failed = true;
+      error = "unknown exception";
+    }
+
+    switch (r.kind) {
+      case RecordKind::kStatementOk:
+        if (failed) return Fail(r.line, r.sql, "statement failed", "(success)", error);
+        counts_->passed++;
+        return;
+      case RecordKind::kStatementError: {
+        std::string want = Join(r.expected);
+        if (!failed) {
+          return Fail(r.line, r.sql, "statement succeeded, an error was expected", want,
+                      "(success)\n" + Join(actual_rows));
+        }
+        if (!ErrorMatches(error, r.expected)) {
+          return Fail(r.line, r.sql, "wrong error", want, error);
+        }
+        counts_->passed++;
+        return;
+      }
+      case RecordKind::kQuery: {
+        if (failed) return Fail(r.line, r.sql, "query failed", Join(r.expected), error);
+        if (!r.types.empty() && r.types.size() != num_columns) {
+          return Fail(r.line, r.sql,
+                      "column count mismatch: types '" + r.types + "' but the query returned " +
+                          std::to_string(num_columns) + " columns",
+                      "", "");
+        }
+        std::vector<std::string> expected = r.expected;
+        std::vector<std::string> actual = actual_rows;
+        if (r.rowsort) {
+          std::sort(expected.begin(), expected.end());
+          std::sort(actual.begin(), actual.end());
+        }
+        if (expected != actual) {
+          return Fail(r.line, r.sql, "wrong result", Join(expected), Join(actual));
+        }
+        counts_->passed++;
+        return;
+      }
+    }
+  }
+
+  std::string path_;
+  Options options_;
+  Counts* counts_;
+  std::vector<std::string> lines_;
+  std::unique_ptr<api::SparkSession> session_;
+  bool skip_ = false;
+};
+
+void CollectFiles(const fs::path& p, std::vector<std::string>* out) {
+  if (fs::is_directory(p)) {
+    std::vector<std::string> found;
+    for (const auto& e : fs::recursive_directory_iterator(p)) {
+      if (e.is_regular_file() && e.path().extension() == ".test") found.push_back(e.path().string());
+    }
+    std::sort(found.begin(), found.end());
+    out->insert(out->end(), found.begin(), found.end());
+  } else {
+    out->push_back(p.string());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--verbose" || a == "-v") {
+      options.verbose = true;
+    } else if (a == "--help" || a == "-h") {
+      std::cout << "usage: spate_sqllogictest [--verbose] <file-or-dir>...\n";
+      return 0;
+    } else {
+      CollectFiles(a, &files);
+    }
+  }
+  if (files.empty()) {
+    std::cerr << "usage: spate_sqllogictest [--verbose] <file-or-dir>...\n";
+    return 2;
+  }
+  Counts counts;
+  for (const auto& f : files) {
+    FileRunner runner(f, options, &counts);
+    runner.Run();
+  }
+  std::cout << counts.passed << " passed, " << counts.failed << " failed";
+  if (counts.skipped) std::cout << ", " << counts.skipped << " skipped";
+  std::cout << std::endl;
+  return counts.failed ? 1 : 0;
+}
