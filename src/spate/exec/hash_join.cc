@@ -1,0 +1,223 @@
+// Copyright spate authors.
+#include "spate/exec/hash_join.h"
+
+#include <deque>
+
+#include "spate/columnar/row_encoding.h"
+#include "spate/exec/exec_context.h"
+#include "spate/exec/join_output.h"
+#include "spate/exec/row_hash.h"
+
+namespace spate::exec {
+
+namespace {
+
+constexpr int32_t kChainStart = -2;
+
+std::string ExprList(const std::vector<BoundExprPtr>& es) {
+  std::string s;
+  for (size_t i = 0; i < es.size(); ++i) {
+    if (i) s += ", ";
+    s += es[i]->ToString();
+  }
+  return s;
+}
+
+// Keys of one side's rows, ready for hashing and comparison.
+struct KeyRows {
+  std::vector<int64_t> ints;     // integer mode
+  RowEncoder encoder;            // encoded mode
+  std::vector<uint64_t> hashes;
+  std::vector<uint8_t> usable;   // 0 = has a NULL in a non-null-safe key (never matches)
+
+  Status Compute(const Batch& batch, const std::vector<BoundExprPtr>& exprs,
+                 const std::vector<bool>& null_safe, bool integer_mode, const EvalContext& eval) {
+    int64_t n = batch.num_rows();
+    SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> keys, EvaluateAll(exprs, batch, eval));
+    usable.assign(static_cast<size_t>(n), 1);
+    for (size_t k = 0; k < keys.size(); ++k) {
+      if (null_safe[k] || keys[k]->null_count() == 0) continue;
+      for (int64_t i = 0; i < n; ++i) {
+        if (keys[k]->IsNull(i)) usable[i] = 0;
+      }
+    }
+    hashes.resize(static_cast<size_t>(n));
+    if (integer_mode) {
+      ints.resize(static_cast<size_t>(n));
+      IntegerKeys(*keys[0], ints.data());
+      for (int64_t i = 0; i < n; ++i) hashes[i] = HashInt(static_cast<uint64_t>(ints[i]));
+    } else {
+      std::vector<const Column*> cols;
+      for (const auto& k : keys) cols.push_back(k.get());
+      encoder.Encode(cols, n);
+      for (int64_t i = 0; i < n; ++i) hashes[i] = HashBytes(encoder.key(i));
+    }
+    return Status::OK();
+  }
+};
+
+class HashJoinStream final : public BatchStream {
+ public:
+  HashJoinStream(const HashJoin* op, int partition, ExecContext* ctx)
+      : op_(op), partition_(partition), ctx_(ctx),
+        output_(op->type(), op->condition(), op->child(0).schema(), op->child(1).schema(),
+                op->schema()) {
+    integer_mode_ = op->left_keys().size() == 1 && !op->null_safe()[0] &&
+                    IsIntegerKeyType(*op->left_keys()[0]->type()) &&
+                    IsIntegerKeyType(*op->right_keys()[0]->type());
+  }
+
+  Result<BatchPtr> Next() override {
+    if (!built_) {
+      SPATE_RETURN_IF_ERROR(Build());
+      built_ = true;
+    }
+    for (;;) {
+      if (!queue_.empty()) {
+        BatchPtr b = std::move(queue_.front());
+        queue_.pop_front();
+        return b;
+      }
+      if (left_) {
+        SPATE_RETURN_IF_ERROR(Step());
+        continue;
+      }
+      if (done_) return BatchPtr();
+      SPATE_ASSIGN_OR_RETURN(BatchPtr b, left_input_->Next());
+      if (!b) {
+        done_ = true;
+        if (output_.tracks_right()) {
+          if (BatchPtr rest = output_.UnmatchedRight(*build_, right_matched_.data())) {
+            queue_.push_back(std::move(rest));
+          }
+        }
+        continue;
+      }
+      if (b->num_rows() == 0) continue;
+      SPATE_RETURN_IF_ERROR(probe_.Compute(*b, op_->left_keys(), op_->null_safe(), integer_mode_, ctx_->eval()));
+      left_ = std::move(b);
+      left_matched_.assign(static_cast<size_t>(left_->num_rows()), 0);
+      row_ = 0;
+      chain_ = kChainStart;
+    }
+  }
+
+ private:
+  Status Build() {
+    SPATE_ASSIGN_OR_RETURN(build_, DrainPartitionToBatch(op_->child(1), partition_, ctx_));
+    SPATE_RETURN_IF_ERROR(build_keys_.Compute(*build_, op_->right_keys(), op_->null_safe(),
+                                              integer_mode_, ctx_->eval()));
+    int64_t n = build_->num_rows();
+    uint64_t slots = 16;
+    while (slots < static_cast<uint64_t>(n) * 2) slots <<= 1;
+    mask_ = slots - 1;
+    heads_.assign(slots, -1);
+    next_.assign(static_cast<size_t>(n), -1);
+    // Insert in reverse so that chains list build rows in ascending order.
+    for (int64_t i = n - 1; i >= 0; --i) {
+      if (!build_keys_.usable[i]) continue;
+      uint64_t s = build_keys_.hashes[i] & mask_;
+      next_[i] = heads_[s];
+      heads_[s] = static_cast<int32_t>(i);
+    }
+    if (output_.tracks_right()) right_matched_.assign(static_cast<size_t>(n), 0);
+    SPATE_ASSIGN_OR_RETURN(left_input_, op_->child(0).Open(partition_, ctx_));
+    return Status::OK();
+  }
+
+  bool KeysEqual(int64_t l, int32_t r) const {
+    if (probe_.hashes[l] != build_keys_.hashes[r]) return false;
+    if (integer_mode_) return probe_.ints[l] == build_keys_.ints[r];
+    return probe_.encoder.key(l) == build_keys_.encoder.key(r);
+  }
+
+  // Produces the next chunk of candidate pairs of the current left batch.
+  Status Step() {
+    const int64_t n = left_->num_rows();
+    const size_t cap = static_cast<size_t>(ctx_->batch_size());
+    const bool first_decides = output_.first_match_decides();
+    li_.clear();
+    ri_.clear();
+    while (li_.size() < cap && row_ < n) {
+      if (chain_ == kChainStart) {
+        if (!probe_.usable[row_]) {
+          ++row_;
+          continue;
+        }
+        chain_ = heads_[probe_.hashes[row_] & mask_];
+      }
+      while (chain_ >= 0 && li_.size() < cap) {
+        int32_t r = chain_;
+        chain_ = next_[r];
+        if (KeysEqual(row_, r)) {
+          li_.push_back(static_cast<int32_t>(row_));
+          ri_.push_back(r);
+          if (first_decides) {
+            chain_ = -1;
+            break;
+          }
+        }
+      }
+      if (chain_ < 0) {
+        ++row_;
+        chain_ = kChainStart;
+      }
+    }
+    SPATE_ASSIGN_OR_RETURN(BatchPtr out, output_.Pairs(*left_, *build_, li_, ri_, left_matched_.data(),
+                                                       output_.tracks_right() ? right_matched_.data() : nullptr,
+                                                       ctx_->eval()));
+    if (out) queue_.push_back(std::move(out));
+    if (row_ >= n) {
+      if (BatchPtr rest = output_.FinishLeft(*left_, left_matched_.data())) queue_.push_back(std::move(rest));
+      left_.reset();
+    }
+    return Status::OK();
+  }
+
+  const HashJoin* op_;
+  int partition_;
+  ExecContext* ctx_;
+  JoinOutput output_;
+  bool integer_mode_ = false;
+  bool built_ = false;
+  bool done_ = false;
+  // Build side.
+  BatchPtr build_;
+  KeyRows build_keys_;
+  uint64_t mask_ = 0;
+  std::vector<int32_t> heads_, next_;
+  std::vector<uint8_t> right_matched_;
+  // Probe side.
+  BatchStreamPtr left_input_;
+  BatchPtr left_;
+  KeyRows probe_;
+  std::vector<uint8_t> left_matched_;
+  int64_t row_ = 0;
+  int32_t chain_ = kChainStart;
+  std::vector<int32_t> li_, ri_;
+  std::deque<BatchPtr> queue_;
+};
+
+}  // namespace
+
+HashJoin::HashJoin(sql::JoinType type, std::vector<BoundExprPtr> left_keys,
+                   std::vector<BoundExprPtr> right_keys, std::vector<bool> null_safe,
+                   BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left, PhysicalOpPtr right)
+    : PhysicalOp(std::move(schema), {std::move(left), std::move(right)}), type_(type),
+      left_keys_(std::move(left_keys)), right_keys_(std::move(right_keys)),
+      null_safe_(std::move(null_safe)), condition_(std::move(condition)) {
+  null_safe_.resize(left_keys_.size(), false);
+}
+
+Result<BatchStreamPtr> HashJoin::Open(int partition, ExecContext* ctx) const {
+  return BatchStreamPtr(std::make_unique<HashJoinStream>(this, partition, ctx));
+}
+
+std::string HashJoin::Describe() const {
+  std::string s = "ShuffledHashJoin [" + ExprList(left_keys_) + "], [" + ExprList(right_keys_) +
+                  "], " + JoinTypeText(type_) + ", BuildRight";
+  if (condition_) s += ", " + condition_->ToString();
+  return s;
+}
+
+}  // namespace spate::exec

@@ -1,0 +1,47 @@
+// Copyright spate authors.
+#pragma once
+
+// HashJoin (Spark's ShuffledHashJoin, build right): both children are hash-partitioned
+// on their keys into the same number of partitions. Per partition the right rows are
+// built into a chained hash table, then left batches probe it; candidate pairs are
+// checked by the residual condition and join-type semantics (JoinOutput). NULL keys
+// never match unless the key is null-safe (<=>). Right/full outer joins emit the
+// unmatched build rows at the end of the partition. Output: left ++ right columns
+// (semi/anti: left only). A single integer key uses an int64 table; other keys are
+// compared as RowEncoder bytes.
+//
+// Thread safety: immutable; per-partition tables live in the streams.
+
+#include <vector>
+
+#include "spate/exec/physical_op.h"
+#include "spate/sql/bound_plan.h"
+
+namespace spate::exec {
+
+class HashJoin final : public PhysicalOp {
+ public:
+  /// REQUIRES left and right have the same number of partitions, hash-partitioned on
+  /// left_keys / right_keys.
+  HashJoin(sql::JoinType type, std::vector<BoundExprPtr> left_keys,
+           std::vector<BoundExprPtr> right_keys, std::vector<bool> null_safe,
+           BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left, PhysicalOpPtr right);
+
+  int num_partitions() const override { return child(0).num_partitions(); }
+  Result<BatchStreamPtr> Open(int partition, ExecContext* ctx) const override;
+  std::string Describe() const override;
+
+  sql::JoinType type() const { return type_; }
+  const std::vector<BoundExprPtr>& left_keys() const { return left_keys_; }
+  const std::vector<BoundExprPtr>& right_keys() const { return right_keys_; }
+  const std::vector<bool>& null_safe() const { return null_safe_; }
+  const BoundExprPtr& condition() const { return condition_; }
+
+ private:
+  sql::JoinType type_;
+  std::vector<BoundExprPtr> left_keys_, right_keys_;
+  std::vector<bool> null_safe_;
+  BoundExprPtr condition_;
+};
+
+}  // namespace spate::exec

@@ -1,0 +1,56 @@
+// Copyright spate authors.
+#pragma once
+
+// Planner: turns a resolved BoundPlan into physical operators.
+//
+//   Range/Local/OneRow -> RangeScan / LocalScan
+//   Project, Filter    -> Project, Filter (streamed, so Filter -> Project fuses per batch)
+//   Aggregate          -> HashAggregate(partial) -> Exchange hash(keys) -> HashAggregate(final)
+//                         when every call is decomposable; otherwise Exchange hash(keys) ->
+//                         HashAggregate(complete). No keys: SinglePartition instead of hash.
+//   Join               -> Exchange hash(keys) on both sides -> ShuffledHashJoin (build right);
+//                         without equi-keys: BroadcastNestedLoopJoin (right broadcast; a
+//                         single left partition for right/full outer joins)
+//   Sort               -> Sort (parallel run sort + merge); Limit over Sort -> TopN
+//   Limit              -> LocalLimit -> Exchange SinglePartition -> GlobalLimit
+//   Union              -> Union;  SetOp -> Exchange hash(all columns) both sides -> SetOperation
+//   Window             -> per distinct (partition, order) spec: Exchange hash(partition keys) ->
+//                         Window; a final Project restores the call order when needed
+//   Repartition        -> Exchange hash / round robin, or Coalesce (shuffle = false)
+//
+// Thread safety: a Planner is immutable; Plan() may be called concurrently.
+
+#include "spate/exec/executor.h"
+#include "spate/exec/physical_op.h"
+#include "spate/sql/bound_plan.h"
+
+namespace spate::exec {
+
+struct PlannerOptions {
+  /// Plan every aggregate single-phase (exchange raw rows, then one complete
+  /// aggregation), even when all calls are decomposable. For tests and comparisons.
+  bool force_single_phase_aggregate = false;
+};
+
+class Planner {
+ public:
+  explicit Planner(const ExecOptions& options, PlannerOptions planner_options = {});
+
+  Result<PhysicalOpPtr> Plan(const sql::BoundPlanPtr& plan) const;
+
+ private:
+  Result<PhysicalOpPtr> PlanAggregate(const sql::BoundPlan& node, PhysicalOpPtr child) const;
+  Result<PhysicalOpPtr> PlanJoin(const sql::BoundPlan& node, PhysicalOpPtr left,
+                                 PhysicalOpPtr right) const;
+  Result<PhysicalOpPtr> PlanLimit(const sql::BoundPlan& node) const;
+  Result<PhysicalOpPtr> PlanSetOp(const sql::BoundPlan& node, PhysicalOpPtr left,
+                                  PhysicalOpPtr right) const;
+  Result<PhysicalOpPtr> PlanWindow(const sql::BoundPlan& node, PhysicalOpPtr child) const;
+
+  int shuffle_partitions() const;
+
+  ExecOptions options_;
+  PlannerOptions planner_options_;
+};
+
+}  // namespace spate::exec

@@ -1,0 +1,53 @@
+// Copyright spate authors.
+#include "spate/exec/project.h"
+
+#include "spate/exec/exec_context.h"
+
+namespace spate::exec {
+
+namespace {
+
+class ProjectStream final : public BatchStream {
+ public:
+  ProjectStream(const Project* op, BatchStreamPtr input, const EvalContext* eval)
+      : op_(op), input_(std::move(input)), eval_(eval) {}
+  Result<BatchPtr> Next() override {
+    SPATE_ASSIGN_OR_RETURN(BatchPtr b, input_->Next());
+    if (!b) return b;
+    return op_->Apply(*b, *eval_);
+  }
+
+ private:
+  const Project* op_;
+  BatchStreamPtr input_;
+  const EvalContext* eval_;
+};
+
+}  // namespace
+
+Project::Project(SchemaPtr schema, std::vector<BoundExprPtr> exprs,
+                 std::vector<std::string> labels, PhysicalOpPtr child)
+    : PhysicalOp(std::move(schema), {std::move(child)}), exprs_(std::move(exprs)),
+      labels_(std::move(labels)) {}
+
+Result<BatchPtr> Project::Apply(const Batch& input, const EvalContext& eval) const {
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> cols, EvaluateAll(exprs_, input, eval));
+  return Batch::Make(schema(), std::move(cols), input.num_rows());
+}
+
+Result<BatchStreamPtr> Project::Open(int partition, ExecContext* ctx) const {
+  SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child().Open(partition, ctx));
+  return BatchStreamPtr(std::make_unique<ProjectStream>(this, std::move(in), &ctx->eval()));
+}
+
+std::string Project::Describe() const {
+  std::string s = "Project [";
+  for (size_t i = 0; i < exprs_.size(); ++i) {
+    if (i) s += ", ";
+    std::string e = exprs_[i]->ToString();
+    s += (i < labels_.size() && e != labels_[i]) ? e + " AS " + labels_[i] : e;
+  }
+  return s + "]";
+}
+
+}  // namespace spate::exec

@@ -1,0 +1,329 @@
+// Copyright spate authors.
+#include "spate/exec/window_aggregate.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "spate/columnar/kernels.h"
+#include "spate/exec/row_hash.h"
+
+namespace spate::exec {
+
+namespace {
+
+constexpr int64_t kBlock = 64;
+
+// A slice of state rows merged into groups: rows (nullptr = 0..count-1) of `states` go
+// to gids.
+struct MergePart {
+  const std::vector<ColumnPtr>* states;
+  std::vector<int32_t> rows;
+  bool identity = false;
+  std::vector<uint32_t> gids;
+};
+
+Result<std::vector<ColumnPtr>> Combine(const AggregateFunction& fn, std::vector<MergePart>& parts,
+                                       int64_t num_groups, const EvalContext& eval) {
+  auto acc = fn.MakeAccumulator();
+  acc->Resize(num_groups);
+  for (auto& part : parts) {
+    if (part.identity) {
+      SPATE_RETURN_IF_ERROR(acc->Merge(*part.states, part.gids.data(), num_groups, eval));
+      continue;
+    }
+    int64_t m = static_cast<int64_t>(part.rows.size());
+    if (m == 0) continue;
+    std::vector<ColumnPtr> taken;
+    for (const auto& c : *part.states) taken.push_back(Take(*c, part.rows.data(), m));
+    SPATE_RETURN_IF_ERROR(acc->Merge(taken, part.gids.data(), m, eval));
+  }
+  return acc->State();
+}
+
+std::vector<uint32_t> Iota(int64_t n) {
+  std::vector<uint32_t> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), 0u);
+  return v;
+}
+
+// out[i] = merge of states[seg_begin[i] .. i] in row order (reverse_merge: the scan runs
+// over a reversed sequence, so the current row's state is merged before the earlier
+// scan positions').
+Result<std::vector<ColumnPtr>> ScanStates(const AggregateFunction& fn,
+                                          std::vector<ColumnPtr> states,
+                                          const std::vector<int64_t>& seg_begin, int64_t n,
+                                          bool reverse_merge, const EvalContext& eval) {
+  std::vector<ColumnPtr> w = std::move(states);
+  // Doubling within 64-row blocks.
+  for (int64_t d = 1; d < kBlock && d < n; d *= 2) {
+    MergePart shifted{&w, {}, false, {}};
+    for (int64_t i = 0; i < n; ++i) {
+      if (i % kBlock >= d && i - d >= seg_begin[i]) {
+        shifted.rows.push_back(static_cast<int32_t>(i - d));
+        shifted.gids.push_back(static_cast<uint32_t>(i));
+      }
+    }
+    if (shifted.rows.empty()) continue;
+    MergePart own{&w, {}, true, Iota(n)};
+    std::vector<MergePart> parts;
+    if (reverse_merge) {
+      parts.push_back(std::move(own));
+      parts.push_back(std::move(shifted));
+    } else {
+      parts.push_back(std::move(shifted));
+      parts.push_back(std::move(own));
+    }
+    SPATE_ASSIGN_OR_RETURN(w, Combine(fn, parts, n, eval));
+  }
+  if (n <= kBlock) return w;
+  // Carries: full prefixes at block ends, by a recursive scan over the block ends.
+  int64_t blocks = (n + kBlock - 1) / kBlock;
+  std::vector<int32_t> ends(static_cast<size_t>(blocks));
+  std::vector<int64_t> end_seg(static_cast<size_t>(blocks));
+  for (int64_t k = 0; k < blocks; ++k) {
+    int64_t e = std::min((k + 1) * kBlock, n) - 1;
+    ends[k] = static_cast<int32_t>(e);
+    bool continues = k > 0 && seg_begin[e] < k * kBlock;
+    end_seg[k] = continues ? end_seg[k - 1] : k;
+  }
+  std::vector<ColumnPtr> end_states;
+  for (const auto& c : w) end_states.push_back(Take(*c, ends.data(), blocks));
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> full,
+                         ScanStates(fn, std::move(end_states), end_seg, blocks, reverse_merge, eval));
+  MergePart carry{&full, {}, false, {}};
+  for (int64_t i = kBlock; i < n; ++i) {
+    int64_t k = i / kBlock;
+    if (seg_begin[i] < k * kBlock) {
+      carry.rows.push_back(static_cast<int32_t>(k - 1));
+      carry.gids.push_back(static_cast<uint32_t>(i));
+    }
+  }
+  if (carry.rows.empty()) return w;
+  MergePart own{&w, {}, true, Iota(n)};
+  std::vector<MergePart> parts;
+  if (reverse_merge) {
+    parts.push_back(std::move(own));
+    parts.push_back(std::move(carry));
+  } else {
+    parts.push_back(std::move(carry));
+    parts.push_back(std::move(own));
+  }
+  return Combine(fn, parts, n, eval);
+}
+
+// Per-row states: each row's arguments in its own group.
+Result<std::vector<ColumnPtr>> RowStates(const AggregateFunction& fn,
+                                         const std::vector<ColumnPtr>& args, int64_t n,
+                                         const EvalContext& eval) {
+  auto acc = fn.MakeAccumulator();
+  acc->Resize(n);
+  std::vector<uint32_t> gids = Iota(n);
+  SPATE_RETURN_IF_ERROR(acc->Update(args, gids.data(), n, eval));
+  return acc->State();
+}
+
+// Finalizes `states` (n groups) plus one empty group (index n) and picks, for each row,
+// group pick[i] (or n when pick[i] < 0).
+Result<ColumnPtr> FinalizePicked(const AggregateFunction& fn, const std::vector<ColumnPtr>& states,
+                                 int64_t n, const std::vector<int64_t>& pick,
+                                 const EvalContext& eval) {
+  auto acc = fn.MakeAccumulator();
+  acc->Resize(n + 1);
+  std::vector<uint32_t> gids = Iota(n);
+  SPATE_RETURN_IF_ERROR(acc->Merge(states, gids.data(), n, eval));
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr fin, acc->Finalize(eval));
+  std::vector<int32_t> idx(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) idx[i] = static_cast<int32_t>(pick[i] < 0 ? n : pick[i]);
+  return Take(*fin, idx.data(), n);
+}
+
+Result<ColumnPtr> WholePartition(const AggregateFunction& fn, const std::vector<ColumnPtr>& args,
+                                 const WindowLayout& layout, const EvalContext& eval) {
+  int64_t n = layout.num_rows;
+  auto acc = fn.MakeAccumulator();
+  int64_t parts = static_cast<int64_t>(layout.part_begin.size());
+  acc->Resize(parts);
+  std::vector<uint32_t> gids(static_cast<size_t>(n));
+  std::vector<int32_t> idx(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    gids[i] = static_cast<uint32_t>(layout.part_id[i]);
+    idx[i] = static_cast<int32_t>(layout.part_id[i]);
+  }
+  SPATE_RETURN_IF_ERROR(acc->Update(args, gids.data(), n, eval));
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr fin, acc->Finalize(eval));
+  return Take(*fin, idx.data(), n);
+}
+
+Result<ColumnPtr> Sliding(const AggregateFunction& fn, const std::vector<ColumnPtr>& args,
+                          const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
+                          int64_t n, const EvalContext& eval) {
+  constexpr int64_t kMaxGathered = 1 << 16;
+  std::vector<ColumnPtr> pieces;
+  int64_t start = 0;
+  while (start < n) {
+    std::vector<int32_t> rows;
+    std::vector<uint32_t> gids;
+    int64_t end = start;
+    while (end < n && (end == start || static_cast<int64_t>(rows.size()) < kMaxGathered)) {
+      for (int64_t r = lo[end]; r <= hi[end]; ++r) {
+        rows.push_back(static_cast<int32_t>(r));
+        gids.push_back(static_cast<uint32_t>(end - start));
+      }
+      ++end;
+    }
+    auto acc = fn.MakeAccumulator();
+    acc->Resize(end - start);
+    int64_t m = static_cast<int64_t>(rows.size());
+    if (m > 0) {
+      std::vector<ColumnPtr> taken;
+      for (const auto& a : args) taken.push_back(Take(*a, rows.data(), m));
+      SPATE_RETURN_IF_ERROR(acc->Update(taken, gids.data(), m, eval));
+    }
+    SPATE_ASSIGN_OR_RETURN(ColumnPtr piece, acc->Finalize(eval));
+    pieces.push_back(std::move(piece));
+    start = end;
+  }
+  if (pieces.empty()) {
+    auto acc = fn.MakeAccumulator();
+    acc->Resize(0);
+    return acc->Finalize(eval);
+  }
+  return Concat(pieces);
+}
+
+// Order-key values for RANGE offsets, oriented so that they ascend along the sort order.
+struct RangeKeys {
+  bool floating = false;
+  std::vector<__int128> ints;
+  std::vector<double> doubles;
+  __int128 scale = 1;  // decimal: offsets are in whole units
+};
+
+Status LoadRangeKeys(const WindowLayout& layout, RangeKeys* keys) {
+  if (!layout.order_key) return Status::Invalid("a RANGE frame with offsets needs one ORDER BY key");
+  const Column& c = *layout.order_key;
+  int64_t n = layout.num_rows;
+  int sign = layout.order_ascending ? 1 : -1;
+  if (IsIntegerKeyType(*c.type())) {
+    keys->ints.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) keys->ints[i] = sign * static_cast<__int128>(IntegerKeyAt(c, i));
+  } else if (c.type_id() == TypeId::kDecimal) {
+    keys->ints.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) keys->ints[i] = sign * c.raw_values<__int128>()[i];
+    for (int s = 0; s < c.type()->scale(); ++s) keys->scale *= 10;
+  } else if (c.type_id() == TypeId::kDouble || c.type_id() == TypeId::kFloat) {
+    keys->floating = true;
+    keys->doubles.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      double v = c.type_id() == TypeId::kDouble ? c.raw_values<double>()[i] : c.raw_values<float>()[i];
+      keys->doubles[i] = sign * v;
+    }
+  } else {
+    return Status::Invalid("a RANGE frame with offsets needs a numeric or datetime ORDER BY key, got " +
+                           c.type()->SimpleString());
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status ComputeFrameBounds(const sql::BoundFrame& frame, const WindowLayout& layout,
+                          std::vector<int64_t>* lo, std::vector<int64_t>* hi) {
+  const int64_t n = layout.num_rows;
+  lo->resize(static_cast<size_t>(n));
+  hi->resize(static_cast<size_t>(n));
+  const bool rows = frame.kind == WindowFrame::Kind::kRows;
+  bool need_values = !rows && ((!frame.lower_unbounded && !frame.lower_current) ||
+                               (!frame.upper_unbounded && !frame.upper_current));
+  RangeKeys keys;
+  if (need_values) SPATE_RETURN_IF_ERROR(LoadRangeKeys(layout, &keys));
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t p = layout.part_id[i];
+    int64_t pb = layout.part_begin[p], pe = layout.part_end[p];
+    int64_t l, h;
+    if (rows) {
+      l = frame.lower_unbounded ? pb : std::max(pb, i + frame.lower_offset);
+      h = frame.upper_unbounded ? pe - 1 : std::min(pe - 1, i + frame.upper_offset);
+    } else {
+      bool null_key = need_values && layout.order_key->IsNull(i);
+      // Rows with a NULL order key frame their peer group for offset bounds; non-null
+      // rows' offset bounds only reach non-null rows.
+      int64_t nb = pb, ne = pe;  // non-null range of the partition
+      if (need_values && !null_key) {
+        while (nb < ne && layout.order_key->IsNull(nb)) nb = layout.peer_end[nb];
+        while (ne > nb && layout.order_key->IsNull(ne - 1)) ne = layout.peer_begin[ne - 1];
+      }
+      auto bound_index = [&](int64_t offset, bool lower) -> int64_t {
+        if (null_key) return lower ? layout.peer_begin[i] : layout.peer_end[i] - 1;
+        if (keys.floating) {
+          double target = keys.doubles[i] + static_cast<double>(offset);
+          auto first = keys.doubles.begin() + nb, last = keys.doubles.begin() + ne;
+          auto it = lower ? std::lower_bound(first, last, target) : std::upper_bound(first, last, target);
+          return (it - keys.doubles.begin()) - (lower ? 0 : 1);
+        }
+        __int128 target = keys.ints[i] + static_cast<__int128>(offset) * keys.scale;
+        auto first = keys.ints.begin() + nb, last = keys.ints.begin() + ne;
+        auto it = lower ? std::lower_bound(first, last, target) : std::upper_bound(first, last, target);
+        return (it - keys.ints.begin()) - (lower ? 0 : 1);
+      };
+      if (frame.lower_unbounded) {
+        l = pb;
+      } else if (frame.lower_current) {
+        l = layout.peer_begin[i];
+      } else {
+        l = bound_index(frame.lower_offset, true);
+      }
+      if (frame.upper_unbounded) {
+        h = pe - 1;
+      } else if (frame.upper_current) {
+        h = layout.peer_end[i] - 1;
+      } else {
+        h = bound_index(frame.upper_offset, false);
+      }
+    }
+    (*lo)[i] = l;
+    (*hi)[i] = h;
+  }
+  return Status::OK();
+}
+
+Result<ColumnPtr> EvaluateFrameAggregate(const AggregateFunction& fn,
+                                         const std::vector<ColumnPtr>& args,
+                                         const sql::BoundFrame& frame, const WindowLayout& layout,
+                                         const EvalContext& eval) {
+  const int64_t n = layout.num_rows;
+  if (frame.lower_unbounded && frame.upper_unbounded) return WholePartition(fn, args, layout, eval);
+  std::vector<int64_t> lo, hi;
+  SPATE_RETURN_IF_ERROR(ComputeFrameBounds(frame, layout, &lo, &hi));
+  if (!fn.decomposable() || (!frame.lower_unbounded && !frame.upper_unbounded)) {
+    return Sliding(fn, args, lo, hi, n, eval);
+  }
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> states, RowStates(fn, args, n, eval));
+  std::vector<int64_t> pick(static_cast<size_t>(n));
+  if (frame.lower_unbounded) {
+    std::vector<int64_t> seg(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) seg[i] = layout.part_begin[layout.part_id[i]];
+    SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> prefix,
+                           ScanStates(fn, std::move(states), seg, n, false, eval));
+    for (int64_t i = 0; i < n; ++i) pick[i] = hi[i] >= lo[i] ? hi[i] : -1;
+    return FinalizePicked(fn, prefix, n, pick, eval);
+  }
+  // Suffix: scan the reversed rows.
+  std::vector<int32_t> reverse(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) reverse[i] = static_cast<int32_t>(n - 1 - i);
+  std::vector<ColumnPtr> rev_states;
+  for (const auto& c : states) rev_states.push_back(Take(*c, reverse.data(), n));
+  std::vector<int64_t> seg(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t i = n - 1 - j;
+    seg[j] = n - layout.part_end[layout.part_id[i]];
+  }
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> rev_suffix,
+                         ScanStates(fn, std::move(rev_states), seg, n, true, eval));
+  std::vector<ColumnPtr> suffix;
+  for (const auto& c : rev_suffix) suffix.push_back(Take(*c, reverse.data(), n));
+  for (int64_t i = 0; i < n; ++i) pick[i] = hi[i] >= lo[i] ? lo[i] : -1;
+  return FinalizePicked(fn, suffix, n, pick, eval);
+}
+
+}  // namespace spate::exec
