@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/columnar/arrow_c.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -9,8 +11,6 @@
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace spate {
 
@@ -33,7 +33,8 @@ struct ExportedSchema {
 
 void ReleaseExportedSchema(ArrowSchema* schema) {
   if (schema == nullptr || schema->release == nullptr) return;
-  std::unique_ptr<ExportedSchema> owned(static_cast<ExportedSchema*>(schema->private_data));
+  std::unique_ptr<ExportedSchema> owned(
+      static_cast<ExportedSchema*>(schema->private_data));
   // Children moved out by the consumer have a null release and are left alone.
   for (ArrowSchema* child : owned->child_pointers) {
     if (child->release != nullptr) child->release(child);
@@ -45,25 +46,44 @@ void ReleaseExportedSchema(ArrowSchema* schema) {
 
 std::string FormatString(const DataType& type) {
   switch (type.id()) {
-    case TypeId::kNull: return "n";
-    case TypeId::kBoolean: return "b";
-    case TypeId::kByte: return "c";
-    case TypeId::kShort: return "s";
-    case TypeId::kInt: return "i";
-    case TypeId::kLong: return "l";
-    case TypeId::kFloat: return "f";
-    case TypeId::kDouble: return "g";
-    case TypeId::kDecimal: return fmt::format("d:{},{}", type.precision(), type.scale());
-    case TypeId::kString: return "u";
-    case TypeId::kBinary: return "z";
-    case TypeId::kDate: return "tdD";
-    case TypeId::kTimestamp: return "tsu:UTC";
-    case TypeId::kTimestampNtz: return "tsu:";
-    case TypeId::kDayTimeInterval: return "tDu";
-    case TypeId::kYearMonthInterval: return "tiM";
-    case TypeId::kStruct: return "+s";
-    case TypeId::kArray: return "+l";
-    case TypeId::kMap: return "+m";
+    case TypeId::kNull:
+      return "n";
+    case TypeId::kBoolean:
+      return "b";
+    case TypeId::kByte:
+      return "c";
+    case TypeId::kShort:
+      return "s";
+    case TypeId::kInt:
+      return "i";
+    case TypeId::kLong:
+      return "l";
+    case TypeId::kFloat:
+      return "f";
+    case TypeId::kDouble:
+      return "g";
+    case TypeId::kDecimal:
+      return fmt::format("d:{},{}", type.precision(), type.scale());
+    case TypeId::kString:
+      return "u";
+    case TypeId::kBinary:
+      return "z";
+    case TypeId::kDate:
+      return "tdD";
+    case TypeId::kTimestamp:
+      return "tsu:UTC";
+    case TypeId::kTimestampNtz:
+      return "tsu:";
+    case TypeId::kDayTimeInterval:
+      return "tDu";
+    case TypeId::kYearMonthInterval:
+      return "tiM";
+    case TypeId::kStruct:
+      return "+s";
+    case TypeId::kArray:
+      return "+l";
+    case TypeId::kMap:
+      return "+m";
   }
   return "n";
 }
@@ -80,7 +100,9 @@ void FillSchema(std::string name, const DataType& type, bool nullable, ArrowSche
   owned->name = std::move(name);
   std::vector<Field> kids;
   switch (type.id()) {
-    case TypeId::kStruct: kids = type.fields(); break;
+    case TypeId::kStruct:
+      kids = type.fields();
+      break;
     case TypeId::kArray:
       kids.push_back(Field{"element", type.element_type(), type.contains_null()});
       break;
@@ -91,7 +113,8 @@ void FillSchema(std::string name, const DataType& type, bool nullable, ArrowSche
                                                    type.value_contains_null()}}),
                            false});
       break;
-    default: break;
+    default:
+      break;
   }
   owned->children.resize(kids.size());
   for (size_t i = 0; i < kids.size(); ++i) {
@@ -237,7 +260,8 @@ const char* StreamGetLastError(ArrowArrayStream* stream) {
 
 void StreamRelease(ArrowArrayStream* stream) {
   if (stream == nullptr || stream->release == nullptr) return;
-  std::unique_ptr<ExportedStream> owned(static_cast<ExportedStream*>(stream->private_data));
+  std::unique_ptr<ExportedStream> owned(
+      static_cast<ExportedStream*>(stream->private_data));
   owned.reset();
   stream->release = nullptr;
   stream->private_data = nullptr;
@@ -251,7 +275,9 @@ void StreamRelease(ArrowArrayStream* stream) {
 // goes away.
 class ImportedArray {
  public:
-  explicit ImportedArray(ArrowArray* source) : array_(*source) { source->release = nullptr; }
+  explicit ImportedArray(ArrowArray* source) : array_(*source) {
+    source->release = nullptr;
+  }
   ~ImportedArray() {
     if (array_.release != nullptr) array_.release(&array_);
   }
@@ -277,7 +303,9 @@ class SchemaGuard {
   }
   SchemaGuard(const SchemaGuard&) = delete;
   SchemaGuard& operator=(const SchemaGuard&) = delete;
-  const ArrowSchema* get() const { return schema_.release != nullptr ? &schema_ : nullptr; }
+  const ArrowSchema* get() const {
+    return schema_.release != nullptr ? &schema_ : nullptr;
+  }
 
  private:
   ArrowSchema schema_{};
@@ -326,7 +354,8 @@ Status CheckChildren(const ArrowSchema* schema, int64_t n) {
 // Reads and validates the buffers of one array node.
 class NodeImporter {
  public:
-  explicit NodeImporter(std::shared_ptr<ImportedArray> holder) : holder_(std::move(holder)) {}
+  explicit NodeImporter(std::shared_ptr<ImportedArray> holder)
+      : holder_(std::move(holder)) {}
 
   // Imports rows [start, start + length) of `a`, `start` counting from the start of a's
   // buffers (it already includes a->offset and the offsets of the parents).
@@ -344,8 +373,8 @@ class NodeImporter {
   Result<BufferPtr> Fixed(const ArrowArray* a, int64_t start, int64_t length, int width);
   // Offsets [start, start + length] rebased to begin at 0; *first/*last are the original
   // bounds.
-  Result<BufferPtr> Offsets(const ArrowArray* a, int64_t start, int64_t length, int32_t* first,
-                            int32_t* last);
+  Result<BufferPtr> Offsets(const ArrowArray* a, int64_t start, int64_t length,
+                            int32_t* first, int32_t* last);
 
   std::shared_ptr<ImportedArray> holder_;
 };
@@ -364,7 +393,8 @@ Status NodeImporter::Validity(const ArrowArray* a, int64_t start, int64_t length
                               BufferPtr* out, int64_t* null_count) {
   *out = nullptr;
   *null_count = 0;
-  const auto* bits = a->n_buffers > 0 ? static_cast<const uint8_t*>(a->buffers[0]) : nullptr;
+  const auto* bits =
+      a->n_buffers > 0 ? static_cast<const uint8_t*>(a->buffers[0]) : nullptr;
   if (bits == nullptr) {
     if (a->null_count > 0) {
       return Status::Invalid("Arrow array has nulls but no validity buffer");
@@ -404,8 +434,8 @@ Result<BufferPtr> NodeImporter::Fixed(const ArrowArray* a, int64_t start, int64_
   return Wrap(p, size);
 }
 
-Result<BufferPtr> NodeImporter::Offsets(const ArrowArray* a, int64_t start, int64_t length,
-                                        int32_t* first, int32_t* last) {
+Result<BufferPtr> NodeImporter::Offsets(const ArrowArray* a, int64_t start,
+                                        int64_t length, int32_t* first, int32_t* last) {
   const auto* o = static_cast<const int32_t*>(a->buffers[1]);
   if (o == nullptr) {
     if (length > 0) return Status::Invalid("Arrow array has no offsets buffer");
@@ -430,11 +460,15 @@ Result<BufferPtr> NodeImporter::Offsets(const ArrowArray* a, int64_t start, int6
 
 int ExpectedBuffers(TypeId id) {
   switch (id) {
-    case TypeId::kNull: return 0;
+    case TypeId::kNull:
+      return 0;
     case TypeId::kString:
-    case TypeId::kBinary: return 3;
-    case TypeId::kStruct: return 1;
-    default: return 2;
+    case TypeId::kBinary:
+      return 3;
+    case TypeId::kStruct:
+      return 1;
+    default:
+      return 2;
   }
 }
 
@@ -495,21 +529,23 @@ Result<ColumnPtr> NodeImporter::Import(const ArrowArray* a, const DataTypePtr& t
       } else {
         data = Wrap(bytes + first, last - first);
       }
-      return std::make_shared<const Column>(type, length, null_count, validity, offsets, data);
+      return std::make_shared<const Column>(type, length, null_count, validity, offsets,
+                                            data);
     }
     case TypeId::kStruct: {
       const auto& fields = type->fields();
       std::vector<ColumnPtr> children;
       for (size_t f = 0; f < fields.size(); ++f) {
-        SPATE_ASSIGN_OR_RETURN(const ArrowArray* child,
-                               child_at(static_cast<int64_t>(f), static_cast<int64_t>(fields.size())));
+        SPATE_ASSIGN_OR_RETURN(
+            const ArrowArray* child,
+            child_at(static_cast<int64_t>(f), static_cast<int64_t>(fields.size())));
         // A struct's slot i is slot i of each child (the parent's offset applies too).
-        SPATE_ASSIGN_OR_RETURN(ColumnPtr column,
-                               Import(child, fields[f].type, child->offset + start, length));
+        SPATE_ASSIGN_OR_RETURN(ColumnPtr column, Import(child, fields[f].type,
+                                                        child->offset + start, length));
         children.push_back(std::move(column));
       }
-      return std::make_shared<const Column>(type, length, null_count, validity, nullptr, nullptr,
-                                            std::move(children));
+      return std::make_shared<const Column>(type, length, null_count, validity, nullptr,
+                                            nullptr, std::move(children));
     }
     case TypeId::kArray:
     case TypeId::kMap: {
@@ -517,10 +553,13 @@ Result<ColumnPtr> NodeImporter::Import(const ArrowArray* a, const DataTypePtr& t
       int32_t last;
       SPATE_ASSIGN_OR_RETURN(BufferPtr offsets, Offsets(a, start, length, &first, &last));
       SPATE_ASSIGN_OR_RETURN(const ArrowArray* child, child_at(0, 1));
-      DataTypePtr child_type = id == TypeId::kArray ? type->element_type() : MapEntryType(*type);
-      SPATE_ASSIGN_OR_RETURN(ColumnPtr elements,
-                             Import(child, child_type, child->offset + first, last - first));
-      return std::make_shared<const Column>(type, length, null_count, validity, offsets, nullptr,
+      DataTypePtr child_type =
+          id == TypeId::kArray ? type->element_type() : MapEntryType(*type);
+      SPATE_ASSIGN_OR_RETURN(
+          ColumnPtr elements,
+          Import(child, child_type, child->offset + first, last - first));
+      return std::make_shared<const Column>(type, length, null_count, validity, offsets,
+                                            nullptr,
                                             std::vector<ColumnPtr>{std::move(elements)});
     }
     default: {
@@ -538,7 +577,8 @@ Result<ColumnPtr> NodeImporter::Import(const ArrowArray* a, const DataTypePtr& t
 // ---------------------------------------------------------------------------------------
 
 Status ExportType(const Field& field, ArrowSchema* out) {
-  if (out == nullptr || field.type == nullptr) return Status::Invalid("ExportType: null argument");
+  if (out == nullptr || field.type == nullptr)
+    return Status::Invalid("ExportType: null argument");
   FillSchema(field.name, *field.type, field.nullable, out);
   return Status::OK();
 }
@@ -550,29 +590,36 @@ Status ExportSchema(const Schema& schema, ArrowSchema* out) {
 }
 
 Status ExportColumn(const ColumnPtr& column, ArrowArray* out) {
-  if (out == nullptr || column == nullptr) return Status::Invalid("ExportColumn: null argument");
+  if (out == nullptr || column == nullptr)
+    return Status::Invalid("ExportColumn: null argument");
   FillColumn(*column, out);
   return Status::OK();
 }
 
-Status ExportBatch(const BatchPtr& batch, ArrowArray* out_array, ArrowSchema* out_schema) {
-  if (out_array == nullptr || batch == nullptr) return Status::Invalid("ExportBatch: null argument");
+Status ExportBatch(const BatchPtr& batch, ArrowArray* out_array,
+                   ArrowSchema* out_schema) {
+  if (out_array == nullptr || batch == nullptr)
+    return Status::Invalid("ExportBatch: null argument");
   std::vector<const Column*> children;
   for (const ColumnPtr& c : batch->columns()) {
     if (c->length() != batch->num_rows()) {
-      return Status::Invalid(fmt::format("ExportBatch: column of {} rows in a batch of {}",
-                                         c->length(), batch->num_rows()));
+      return Status::Invalid(
+          fmt::format("ExportBatch: column of {} rows in a batch of {}", c->length(),
+                      batch->num_rows()));
     }
     children.push_back(c.get());
   }
-  if (out_schema != nullptr) SPATE_RETURN_IF_ERROR(ExportSchema(*batch->schema(), out_schema));
-  FillArray(batch->num_rows(), 0, 1, {nullptr, nullptr, nullptr}, {true, false, false}, children,
-            out_array);
+  if (out_schema != nullptr)
+    SPATE_RETURN_IF_ERROR(ExportSchema(*batch->schema(), out_schema));
+  FillArray(batch->num_rows(), 0, 1, {nullptr, nullptr, nullptr}, {true, false, false},
+            children, out_array);
   return Status::OK();
 }
 
-Status ExportBatchStream(SchemaPtr schema, std::vector<BatchPtr> batches, ArrowArrayStream* out) {
-  if (out == nullptr || schema == nullptr) return Status::Invalid("ExportBatchStream: null argument");
+Status ExportBatchStream(SchemaPtr schema, std::vector<BatchPtr> batches,
+                         ArrowArrayStream* out) {
+  if (out == nullptr || schema == nullptr)
+    return Status::Invalid("ExportBatchStream: null argument");
   auto owned = std::make_unique<ExportedStream>();
   owned->schema = std::move(schema);
   owned->batches = std::move(batches);
@@ -594,17 +641,28 @@ Result<DataTypePtr> ImportType(const ArrowSchema* schema) {
   std::string_view f(schema->format);
   if (f.size() == 1) {
     switch (f[0]) {
-      case 'n': return DataType::Null();
-      case 'b': return DataType::Boolean();
-      case 'c': return DataType::Byte();
-      case 's': return DataType::Short();
-      case 'i': return DataType::Int();
-      case 'l': return DataType::Long();
-      case 'f': return DataType::Float();
-      case 'g': return DataType::Double();
-      case 'u': return DataType::String();
-      case 'z': return DataType::Binary();
-      default: break;
+      case 'n':
+        return DataType::Null();
+      case 'b':
+        return DataType::Boolean();
+      case 'c':
+        return DataType::Byte();
+      case 's':
+        return DataType::Short();
+      case 'i':
+        return DataType::Int();
+      case 'l':
+        return DataType::Long();
+      case 'f':
+        return DataType::Float();
+      case 'g':
+        return DataType::Double();
+      case 'u':
+        return DataType::String();
+      case 'z':
+        return DataType::Binary();
+      default:
+        break;
     }
   }
   if (f == "tdD") return DataType::Date();
@@ -682,7 +740,8 @@ Result<BatchPtr> ImportBatch(ArrowArray* array, ArrowSchema* schema) {
   if (bits != nullptr && a->null_count != 0) {
     for (int64_t i = 0; i < a->length; ++i) {
       if (!bits::Get(bits, a->offset + i)) {
-        return Status::Invalid("ImportBatch: a struct array with null rows is not a batch");
+        return Status::Invalid(
+            "ImportBatch: a struct array with null rows is not a batch");
       }
     }
   }
@@ -691,12 +750,13 @@ Result<BatchPtr> ImportBatch(ArrowArray* array, ArrowSchema* schema) {
   for (size_t f = 0; f < fields.size(); ++f) {
     const ArrowArray* child = a->children[f];
     if (child == nullptr) return Status::Invalid("ImportBatch: missing child array");
-    SPATE_ASSIGN_OR_RETURN(ColumnPtr column,
-                           importer.Import(child, fields[f].type, child->offset + a->offset,
-                                           a->length));
+    SPATE_ASSIGN_OR_RETURN(
+        ColumnPtr column,
+        importer.Import(child, fields[f].type, child->offset + a->offset, a->length));
     columns.push_back(std::move(column));
   }
-  return Batch::Make(std::make_shared<const Schema>(fields), std::move(columns), a->length);
+  return Batch::Make(std::make_shared<const Schema>(fields), std::move(columns),
+                     a->length);
 }
 
 }  // namespace spate

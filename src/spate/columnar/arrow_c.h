@@ -1,10 +1,10 @@
 // Copyright spate authors.
 #pragma once
 
-// The Arrow C Data Interface (https://arrow.apache.org/docs/format/CDataInterface.html) and
-// C Stream Interface (.../CStreamInterface.html), written from the specification: columns,
-// batches and types cross to and from any Arrow implementation (pyarrow, DuckDB, polars)
-// without copies and without linking Arrow.
+// The Arrow C Data Interface (https://arrow.apache.org/docs/format/CDataInterface.html)
+// and C Stream Interface (.../CStreamInterface.html), written from the specification:
+// columns, batches and types cross to and from any Arrow implementation (pyarrow, DuckDB,
+// polars) without copies and without linking Arrow.
 //
 // Type mapping (Spark's ArrowUtils, with TIMESTAMP always exported in UTC):
 //   null n | boolean b | byte c | short s | int i | long l | float f | double g
@@ -15,19 +15,20 @@
 //   non-nullable "key" and a "value"; ARROW_FLAG_MAP_KEYS_SORTED is not set)
 //
 // Ownership:
-//   Export is zero-copy: each exported ArrowArray (and each child) holds shared references to
-//   the column's buffers in its private_data; its release callback drops them (and releases
-//   the children that were not moved out). Exported ArrowSchema/ArrowArrayStream own their
-//   strings and children the same way. The consumer must call release exactly once.
-//   Import moves the ArrowArray: the caller's struct is marked released at once, even when
-//   the import fails. Imported buffers are wrapped without copying (Buffer::Wrap); the
-//   producer's release callback runs exactly once, when the last spate buffer referencing
-//   the array dies. Bitmaps that start at a bit offset and offset buffers that do not start
-//   at zero (Arrow `offset` != 0) are copied into normalized buffers, since spate columns
-//   never carry offsets; fixed-width values and string bytes are still shared.
-// Thread safety: the functions are thread-safe; an exported struct must be released by one
-// thread; imported columns are immutable and may be shared, and the producer's release
-// callback may run on whichever thread drops the last reference.
+//   Export is zero-copy: each exported ArrowArray (and each child) holds shared
+//   references to the column's buffers in its private_data; its release callback drops
+//   them (and releases the children that were not moved out). Exported
+//   ArrowSchema/ArrowArrayStream own their strings and children the same way. The
+//   consumer must call release exactly once. Import moves the ArrowArray: the caller's
+//   struct is marked released at once, even when the import fails. Imported buffers are
+//   wrapped without copying (Buffer::Wrap); the producer's release callback runs exactly
+//   once, when the last spate buffer referencing the array dies. Bitmaps that start at a
+//   bit offset and offset buffers that do not start at zero (Arrow `offset` != 0) are
+//   copied into normalized buffers, since spate columns never carry offsets; fixed-width
+//   values and string bytes are still shared.
+// Thread safety: the functions are thread-safe; an exported struct must be released by
+// one thread; imported columns are immutable and may be shared, and the producer's
+// release callback may run on whichever thread drops the last reference.
 
 #include <cstdint>
 #include <vector>
@@ -112,17 +113,19 @@ Status ExportColumn(const ColumnPtr& column, ArrowArray* out);
 Status ExportBatch(const BatchPtr& batch, ArrowArray* out_array, ArrowSchema* out_schema);
 /// A stream over `batches` (each must have the types of `schema`): get_schema describes
 /// `schema`, get_next yields the batches in order, then a released array (end of stream).
-Status ExportBatchStream(SchemaPtr schema, std::vector<BatchPtr> batches, ArrowArrayStream* out);
+Status ExportBatchStream(SchemaPtr schema, std::vector<BatchPtr> batches,
+                         ArrowArrayStream* out);
 
 /// The spate type of an Arrow schema node. Does not release `schema`.
 Result<DataTypePtr> ImportType(const ArrowSchema* schema);
-/// The field (name, type, ARROW_FLAG_NULLABLE) of an Arrow schema node. Does not release it.
+/// The field (name, type, ARROW_FLAG_NULLABLE) of an Arrow schema node. Does not release
+/// it.
 Result<Field> ImportField(const ArrowSchema* schema);
-/// Imports an array of the type `schema` describes. Moves `*array` (see Ownership); does not
-/// release `schema`.
+/// Imports an array of the type `schema` describes. Moves `*array` (see Ownership); does
+/// not release `schema`.
 Result<ColumnPtr> ImportColumn(ArrowArray* array, const ArrowSchema* schema);
-/// Imports a struct array "+s" without nulls as a batch whose schema is the struct's fields.
-/// Moves `*array` and releases `*schema`, whether or not the import succeeds.
+/// Imports a struct array "+s" without nulls as a batch whose schema is the struct's
+/// fields. Moves `*array` and releases `*schema`, whether or not the import succeeds.
 Result<BatchPtr> ImportBatch(ArrowArray* array, ArrowSchema* schema);
 
 }  // namespace spate

@@ -29,8 +29,9 @@ std::vector<Value> Values(const Column& c) {
   return out;
 }
 
-// A hand-written producer: an ArrowArray node whose buffers live in the node, whose release
-// counts its calls and releases its children first (as the spec asks of producers).
+// A hand-written producer: an ArrowArray node whose buffers live in the node, whose
+// release counts its calls and releases its children first (as the spec asks of
+// producers).
 struct FakeNode {
   std::vector<std::vector<uint8_t>> storage;
   std::vector<const void*> buffers;
@@ -109,9 +110,11 @@ Result<ColumnPtr> ImportAs(ArrowArray* array, const DataTypePtr& type) {
 BatchPtr EveryTypeBatch() {
   auto ints = DataType::Array(DataType::Int());
   auto map = DataType::Map(DataType::String(), DataType::Long());
-  auto st = DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
+  auto st =
+      DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
   auto arr_st = DataType::Array(st, false);
-  auto map_arr = DataType::Map(DataType::Int(), DataType::Array(DataType::String()), false);
+  auto map_arr =
+      DataType::Map(DataType::Int(), DataType::Array(DataType::String()), false);
   std::vector<Field> fields = {
       Field{"n", DataType::Null()},
       Field{"bool", DataType::Boolean()},
@@ -161,17 +164,21 @@ BatchPtr EveryTypeBatch() {
       Value::FromI64(DataType::DayTimeInterval(), -1));
   add(k++, Value::FromI64(DataType::YearMonthInterval(), 14),
       Value::FromI64(DataType::YearMonthInterval(), -3));
-  add(k++, Value::ArrayOf(ints, {Value::Int(1), Value::Null(DataType::Int()), Value::Int(3)}),
+  add(k++,
+      Value::ArrayOf(ints, {Value::Int(1), Value::Null(DataType::Int()), Value::Int(3)}),
       Value::ArrayOf(ints, {}));
-  add(k++, Value::Map(map, {Str("a"), Str("b")}, {Value::Long(1), Value::Null(DataType::Long())}),
+  add(k++,
+      Value::Map(map, {Str("a"), Str("b")},
+                 {Value::Long(1), Value::Null(DataType::Long())}),
       Value::Map(map, {}, {}));
   add(k++, Value::Struct(st, {Value::Int(1), Str("x")}),
       Value::Struct(st, {Value::Null(DataType::Int()), Value::Null(DataType::String())}));
   add(k++, Value::ArrayOf(arr_st, {Value::Struct(st, {Value::Int(2), Str("y")})}),
       Value::ArrayOf(arr_st, {}));
   add(k++,
-      Value::Map(map_arr, {Value::Int(1)},
-                 {Value::ArrayOf(DataType::Array(DataType::String()), {Str("p"), Str("q")})}),
+      Value::Map(
+          map_arr, {Value::Int(1)},
+          {Value::ArrayOf(DataType::Array(DataType::String()), {Str("p"), Str("q")})}),
       Value::Map(map_arr, {Value::Int(2), Value::Int(3)},
                  {Value::ArrayOf(DataType::Array(DataType::String()), {}),
                   Value::ArrayOf(DataType::Array(DataType::String()), {Str("r")})}));
@@ -192,9 +199,9 @@ TEST(ArrowCTest, FormatStringsNamesAndFlags) {
   ASSERT_TRUE(ExportSchema(*batch->schema(), &schema).ok());
   EXPECT_STREQ(schema.format, "+s");
   EXPECT_EQ(schema.flags, 0);
-  const char* expected[] = {"n",   "b",   "c",   "s",       "i",    "l",  "f",
-                            "g",   "d:38,10", "u", "z",     "tdD",  "tsu:UTC", "tsu:",
-                            "tDu", "tiM", "+l",  "+m",      "+s",   "+l", "+m"};
+  const char* expected[] = {
+      "n",   "b",       "c",    "s",   "i",   "l",  "f",  "g",  "d:38,10", "u", "z",
+      "tdD", "tsu:UTC", "tsu:", "tDu", "tiM", "+l", "+m", "+s", "+l",      "+m"};
   ASSERT_EQ(schema.n_children, 21);
   for (int i = 0; i < 21; ++i) {
     EXPECT_STREQ(schema.children[i]->format, expected[i]) << i;
@@ -219,7 +226,8 @@ TEST(ArrowCTest, FormatStringsNamesAndFlags) {
   EXPECT_EQ(entries->children[0]->flags, 0);
   EXPECT_STREQ(entries->children[1]->name, "value");
   EXPECT_EQ(entries->children[1]->flags, ARROW_FLAG_NULLABLE);
-  EXPECT_EQ(schema.children[20]->children[0]->children[1]->flags, 0);  // valueContainsNull=false
+  EXPECT_EQ(schema.children[20]->children[0]->children[1]->flags,
+            0);  // valueContainsNull=false
   // The type comes back as it went out.
   Result<DataTypePtr> type = ImportType(&schema);
   ASSERT_TRUE(type.ok()) << type.status().ToString();
@@ -327,8 +335,9 @@ TEST(ArrowCTest, ImportReleasesProducerExactlyOnce) {
     EXPECT_EQ(releases, 0);
     EXPECT_EQ((*column)->length(), 5);
     EXPECT_EQ((*column)->null_count(), 1);  // computed from null_count = -1
-    EXPECT_EQ(Values(**column), (std::vector<Value>{Value::Int(2), Value::Int(3), Value::Int(4),
-                                                    Value::Null(DataType::Int()), Value::Int(6)}));
+    EXPECT_EQ(Values(**column),
+              (std::vector<Value>{Value::Int(2), Value::Int(3), Value::Int(4),
+                                  Value::Null(DataType::Int()), Value::Int(6)}));
     // Values are shared even at an offset; the bitmap at bit offset 2 was normalized.
     EXPECT_EQ((*column)->values()->data(), static_cast<const uint8_t*>(values) + 8);
     ColumnPtr copy = *column;
@@ -340,7 +349,8 @@ TEST(ArrowCTest, ImportReleasesProducerExactlyOnce) {
   {
     // A failed import releases too.
     releases = 0;
-    ArrowArray a = MakeFake(1, 0, 0, {std::nullopt, BytesOf<int32_t>({1})}, {}, &releases);
+    ArrowArray a =
+        MakeFake(1, 0, 0, {std::nullopt, BytesOf<int32_t>({1})}, {}, &releases);
     ArrowSchema half;
     ASSERT_TRUE(ExportType(Field{"h", DataType::Int()}, &half).ok());
     half.format = "e";  // float16
@@ -356,9 +366,10 @@ TEST(ArrowCTest, ImportReleasesProducerExactlyOnce) {
 TEST(ArrowCTest, ImportNestedWithOffsetsAndMissingValidity) {
   int releases = 0;
   // struct<a: int32, b: utf8> of 3 rows at parent offset 1; child a has its own offset 1
-  // (so struct row r reads a[1 + 1 + r]), child b none. Parent validity: rows (physical) 0..3 = valid, valid, null, valid.
-  ArrowArray a = MakeFake(5, 1, 0, {std::nullopt, BytesOf<int32_t>({9, 9, 10, 11, 12})}, {},
-                          &releases);
+  // (so struct row r reads a[1 + 1 + r]), child b none. Parent validity: rows (physical)
+  // 0..3 = valid, valid, null, valid.
+  ArrowArray a = MakeFake(5, 1, 0, {std::nullopt, BytesOf<int32_t>({9, 9, 10, 11, 12})},
+                          {}, &releases);
   ArrowArray b = MakeFake(4, 0, 0,
                           {std::nullopt, BytesOf<int32_t>({0, 1, 3, 3, 6}),
                            std::vector<uint8_t>{'x', 'y', 'y', 'z', 'z', 'z'}},
@@ -366,16 +377,17 @@ TEST(ArrowCTest, ImportNestedWithOffsetsAndMissingValidity) {
   std::vector<ArrowArray> kids;
   kids.push_back(a);
   kids.push_back(b);
-  ArrowArray parent = MakeFake(3, 1, 1, {BitsOf({true, true, false, true})}, std::move(kids),
-                               &releases);
-  auto type = DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
+  ArrowArray parent =
+      MakeFake(3, 1, 1, {BitsOf({true, true, false, true})}, std::move(kids), &releases);
+  auto type =
+      DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
   Result<ColumnPtr> column = ImportAs(&parent, type);
   ASSERT_TRUE(column.ok()) << column.status().ToString();
   EXPECT_EQ(FormatCell(**column, 0, {}), "{10, yy}");
   EXPECT_EQ(FormatCell(**column, 1, {}), "NULL");
   EXPECT_EQ(FormatCell(**column, 2, {}), "{12, zzz}");
   EXPECT_EQ((*column)->child(0)->validity(), nullptr);  // no validity buffer: all valid
-  EXPECT_EQ((*column)->child(1)->offsets()[0], 0);       // rebased offsets
+  EXPECT_EQ((*column)->child(1)->offsets()[0], 0);      // rebased offsets
   column = Status::Invalid("drop");
   EXPECT_EQ(releases, 3);  // the parent's release released both children, once each
 }
@@ -384,8 +396,8 @@ TEST(ArrowCTest, ImportListBooleanAndStringSlices) {
   int releases = 0;
   // list<bool> [[t], [f, t], [], [t, t, f]] viewed at offset 1 for 3 rows.
   ArrowArray elements =
-      MakeFake(6, 0, 0, {std::nullopt, BitsOf({true, false, true, true, true, false})}, {},
-               &releases);
+      MakeFake(6, 0, 0, {std::nullopt, BitsOf({true, false, true, true, true, false})},
+               {}, &releases);
   std::vector<ArrowArray> kids;
   kids.push_back(elements);
   ArrowArray list = MakeFake(3, 1, 0, {std::nullopt, BytesOf<int32_t>({0, 1, 3, 3, 6})},
@@ -394,7 +406,8 @@ TEST(ArrowCTest, ImportListBooleanAndStringSlices) {
   ASSERT_TRUE(column.ok()) << column.status().ToString();
   std::vector<std::string> text;
   FormatColumn(**column, 3, {}, &text);
-  EXPECT_EQ(text, (std::vector<std::string>{"[false, true]", "[]", "[true, true, false]"}));
+  EXPECT_EQ(text,
+            (std::vector<std::string>{"[false, true]", "[]", "[true, true, false]"}));
   EXPECT_EQ((*column)->offsets()[0], 0);
   EXPECT_EQ((*column)->child(0)->length(), 5);
   // A boolean column at a bit offset, with nulls.
@@ -404,16 +417,18 @@ TEST(ArrowCTest, ImportListBooleanAndStringSlices) {
                               {}, &releases);
   Result<ColumnPtr> bools = ImportAs(&flags, DataType::Boolean());
   ASSERT_TRUE(bools.ok());
-  EXPECT_EQ(Values(**bools),
-            (std::vector<Value>{Value::Null(DataType::Boolean()), Value::Boolean(true),
-                                Value::Boolean(false), Value::Null(DataType::Boolean())}));
+  EXPECT_EQ(
+      Values(**bools),
+      (std::vector<Value>{Value::Null(DataType::Boolean()), Value::Boolean(true),
+                          Value::Boolean(false), Value::Null(DataType::Boolean())}));
   column = Status::Invalid("drop");
   bools = Status::Invalid("drop");
   EXPECT_EQ(releases, 3);
 }
 
 TEST(ArrowCTest, StreamYieldsBatchesThenEnd) {
-  std::vector<Field> fields = {Field{"id", DataType::Long()}, Field{"s", DataType::String()}};
+  std::vector<Field> fields = {Field{"id", DataType::Long()},
+                               Field{"s", DataType::String()}};
   auto schema = std::make_shared<const Schema>(fields);
   auto make = [&](int64_t id, const char* s) {
     return Batch::Make(schema,
@@ -433,7 +448,8 @@ TEST(ArrowCTest, StreamYieldsBatchesThenEnd) {
     Result<BatchPtr> batch = ImportBatch(&array, &s);
     ASSERT_TRUE(batch.ok()) << batch.status().ToString();
     EXPECT_TRUE((*batch)->schema()->Equals(*schema));
-    seen.push_back(FormatCell(*(*batch)->column(0), 0, {}) + FormatCell(*(*batch)->column(1), 0, {}));
+    seen.push_back(FormatCell(*(*batch)->column(0), 0, {}) +
+                   FormatCell(*(*batch)->column(1), 0, {}));
   }
   EXPECT_EQ(seen, (std::vector<std::string>{"1a", "2bb"}));
   EXPECT_EQ(stream.get_last_error(&stream), nullptr);

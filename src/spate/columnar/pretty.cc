@@ -26,10 +26,12 @@ int64_t TimestampOffset(const CellFormatOptions& opts, int64_t micros) {
   return opts.time_zone == nullptr ? 0 : opts.time_zone->OffsetSeconds(micros);
 }
 
-void AppendValue(const Column& c, int64_t i, const CellFormatOptions& opts, std::string* out);
+void AppendValue(const Column& c, int64_t i, const CellFormatOptions& opts,
+                 std::string* out);
 
 // An element of an array, struct or map value: NULL prints as "NULL".
-void AppendElement(const Column& c, int64_t i, const CellFormatOptions& opts, std::string* out) {
+void AppendElement(const Column& c, int64_t i, const CellFormatOptions& opts,
+                   std::string* out) {
   if (c.IsNull(i)) {
     out->append("NULL");
   } else {
@@ -38,23 +40,46 @@ void AppendElement(const Column& c, int64_t i, const CellFormatOptions& opts, st
 }
 
 // REQUIRES: row i is valid.
-void AppendValue(const Column& c, int64_t i, const CellFormatOptions& opts, std::string* out) {
+void AppendValue(const Column& c, int64_t i, const CellFormatOptions& opts,
+                 std::string* out) {
   const DataType& type = *c.type();
   switch (type.id()) {
-    case TypeId::kNull: out->append("NULL"); return;
-    case TypeId::kBoolean: out->append(c.GetBool(i) ? "true" : "false"); return;
-    case TypeId::kByte: AppendInteger(c.raw_values<int8_t>()[i], out); return;
-    case TypeId::kShort: AppendInteger(c.raw_values<int16_t>()[i], out); return;
-    case TypeId::kInt: AppendInteger(c.raw_values<int32_t>()[i], out); return;
-    case TypeId::kLong: AppendInteger(c.raw_values<int64_t>()[i], out); return;
-    case TypeId::kFloat: out->append(FormatFloat(c.raw_values<float>()[i])); return;
-    case TypeId::kDouble: out->append(FormatDouble(c.raw_values<double>()[i])); return;
+    case TypeId::kNull:
+      out->append("NULL");
+      return;
+    case TypeId::kBoolean:
+      out->append(c.GetBool(i) ? "true" : "false");
+      return;
+    case TypeId::kByte:
+      AppendInteger(c.raw_values<int8_t>()[i], out);
+      return;
+    case TypeId::kShort:
+      AppendInteger(c.raw_values<int16_t>()[i], out);
+      return;
+    case TypeId::kInt:
+      AppendInteger(c.raw_values<int32_t>()[i], out);
+      return;
+    case TypeId::kLong:
+      AppendInteger(c.raw_values<int64_t>()[i], out);
+      return;
+    case TypeId::kFloat:
+      out->append(FormatFloat(c.raw_values<float>()[i]));
+      return;
+    case TypeId::kDouble:
+      out->append(FormatDouble(c.raw_values<double>()[i]));
+      return;
     case TypeId::kDecimal:
       out->append(FormatDecimal(c.raw_values<int128_t>()[i], type.scale()));
       return;
-    case TypeId::kString: out->append(c.GetView(i)); return;
-    case TypeId::kBinary: out->append(FormatBinaryHex(c.GetView(i))); return;
-    case TypeId::kDate: out->append(FormatDate(c.raw_values<int32_t>()[i])); return;
+    case TypeId::kString:
+      out->append(c.GetView(i));
+      return;
+    case TypeId::kBinary:
+      out->append(FormatBinaryHex(c.GetView(i)));
+      return;
+    case TypeId::kDate:
+      out->append(FormatDate(c.raw_values<int32_t>()[i]));
+      return;
     case TypeId::kTimestamp: {
       int64_t v = c.raw_values<int64_t>()[i];
       out->append(FormatTimestampMicros(v, TimestampOffset(opts, v)));
@@ -211,14 +236,22 @@ bool IsFullWidth(char32_t cp) {
 // The escape letter of a meta character, or 0.
 char MetaEscape(char32_t cp) {
   switch (cp) {
-    case '\n': return 'n';
-    case '\r': return 'r';
-    case '\t': return 't';
-    case '\f': return 'f';
-    case '\b': return 'b';
-    case '\v': return 'v';
-    case '\a': return 'a';
-    default: return 0;
+    case '\n':
+      return 'n';
+    case '\r':
+      return 'r';
+    case '\t':
+      return 't';
+    case '\f':
+      return 'f';
+    case '\b':
+      return 'b';
+    case '\v':
+      return 'v';
+    case '\a':
+      return 'a';
+    default:
+      return 0;
   }
 }
 
@@ -304,7 +337,8 @@ void AppendSpaces(int64_t n, std::string* out) {
 
 }  // namespace
 
-void AppendCell(const Column& c, int64_t row, const CellFormatOptions& opts, std::string* out) {
+void AppendCell(const Column& c, int64_t row, const CellFormatOptions& opts,
+                std::string* out) {
   AppendElement(c, row, opts, out);
 }
 
@@ -318,14 +352,26 @@ void FormatColumn(const Column& c, int64_t n, const CellFormatOptions& opts,
                   std::vector<std::string>* out) {
   const DataType& type = *c.type();
   switch (type.id()) {
-    case TypeId::kNull: out->insert(out->end(), static_cast<size_t>(n), "NULL"); return;
-    case TypeId::kBoolean:
-      FormatRows(c, n, out, [&c](int64_t i) { return std::string(c.GetBool(i) ? "true" : "false"); });
+    case TypeId::kNull:
+      out->insert(out->end(), static_cast<size_t>(n), "NULL");
       return;
-    case TypeId::kByte: FormatIntegers<int8_t>(c, n, out); return;
-    case TypeId::kShort: FormatIntegers<int16_t>(c, n, out); return;
-    case TypeId::kInt: FormatIntegers<int32_t>(c, n, out); return;
-    case TypeId::kLong: FormatIntegers<int64_t>(c, n, out); return;
+    case TypeId::kBoolean:
+      FormatRows(c, n, out, [&c](int64_t i) {
+        return std::string(c.GetBool(i) ? "true" : "false");
+      });
+      return;
+    case TypeId::kByte:
+      FormatIntegers<int8_t>(c, n, out);
+      return;
+    case TypeId::kShort:
+      FormatIntegers<int16_t>(c, n, out);
+      return;
+    case TypeId::kInt:
+      FormatIntegers<int32_t>(c, n, out);
+      return;
+    case TypeId::kLong:
+      FormatIntegers<int64_t>(c, n, out);
+      return;
     case TypeId::kFloat: {
       const float* v = c.raw_values<float>();
       FormatRows(c, n, out, [v](int64_t i) { return FormatFloat(v[i]); });
@@ -358,10 +404,13 @@ void FormatColumn(const Column& c, int64_t n, const CellFormatOptions& opts,
       const TimeZone* tz = opts.time_zone;
       if (tz == nullptr || tz->is_fixed_offset()) {
         int64_t offset = tz == nullptr ? 0 : tz->OffsetSeconds(0);
-        FormatRows(c, n, out, [v, offset](int64_t i) { return FormatTimestampMicros(v[i], offset); });
+        FormatRows(c, n, out, [v, offset](int64_t i) {
+          return FormatTimestampMicros(v[i], offset);
+        });
       } else {
-        FormatRows(c, n, out,
-                   [v, tz](int64_t i) { return FormatTimestampMicros(v[i], tz->OffsetSeconds(v[i])); });
+        FormatRows(c, n, out, [v, tz](int64_t i) {
+          return FormatTimestampMicros(v[i], tz->OffsetSeconds(v[i]));
+        });
       }
       return;
     }
@@ -404,8 +453,8 @@ int64_t StringHalfWidth(std::string_view utf8) {
   return width;
 }
 
-std::string ShowString(const std::vector<BatchPtr>& batches, const Schema& schema, int num_rows,
-                       int truncate, bool vertical, bool has_more,
+std::string ShowString(const std::vector<BatchPtr>& batches, const Schema& schema,
+                       int num_rows, int truncate, bool vertical, bool has_more,
                        const CellFormatOptions& opts) {
   // Dataset.showString clamps to [0, ByteArrayMethods.MAX_ROUNDED_ARRAY_LENGTH - 1].
   const int64_t limit = std::clamp<int64_t>(num_rows, 0, 2'147'483'631);
@@ -431,7 +480,8 @@ std::string ShowString(const std::vector<BatchPtr>& batches, const Schema& schem
     for (int c = 0; c < num_cols; ++c) {
       std::vector<ShowCell>& column = cells[static_cast<size_t>(c)];
       if (c >= batch->num_columns()) {
-        column.insert(column.end(), static_cast<size_t>(take), PrepareCell("NULL", truncate));
+        column.insert(column.end(), static_cast<size_t>(take),
+                      PrepareCell("NULL", truncate));
         continue;
       }
       raw.clear();
@@ -447,7 +497,8 @@ std::string ShowString(const std::vector<BatchPtr>& batches, const Schema& schem
     for (int c = 0; c < num_cols; ++c) {
       int64_t& w = widths[static_cast<size_t>(c)];
       w = std::max(w, header[static_cast<size_t>(c)].width);
-      for (const ShowCell& cell : cells[static_cast<size_t>(c)]) w = std::max(w, cell.width);
+      for (const ShowCell& cell : cells[static_cast<size_t>(c)])
+        w = std::max(w, cell.width);
     }
     std::string sep = "+";
     for (int64_t w : widths) {

@@ -15,7 +15,8 @@ Value Str(std::string s) { return Value::String(std::move(s)); }
 Value NullOf(const DataTypePtr& t) { return Value::Null(t); }
 
 // A batch from rows of values (one vector per column).
-BatchPtr MakeBatch(const std::vector<Field>& fields, const std::vector<std::vector<Value>>& cols) {
+BatchPtr MakeBatch(const std::vector<Field>& fields,
+                   const std::vector<std::vector<Value>>& cols) {
   std::vector<ColumnPtr> columns;
   for (size_t i = 0; i < fields.size(); ++i) {
     columns.push_back(ColumnFromValues(fields[i].type, cols[i]));
@@ -42,46 +43,50 @@ BatchPtr ExampleRows(int n) {
 
 TEST(PrettyTest, ShowDefaultTruncatesAndRightAligns) {
   // df.show(2): the query had a third row.
-  EXPECT_EQ(ShowString({ExampleRows(2)}, Schema(ExampleFields()), 2, 20, false, true, kUtc),
-            "+---+--------------------+----+\n"
-            "| id|                name| tag|\n"
-            "+---+--------------------+----+\n"
-            "|  1|                   a|NULL|\n"
-            "|  2|abcdefghijklmnopq...|   x|\n"
-            "+---+--------------------+----+\n"
-            "only showing top 2 rows\n");
+  EXPECT_EQ(
+      ShowString({ExampleRows(2)}, Schema(ExampleFields()), 2, 20, false, true, kUtc),
+      "+---+--------------------+----+\n"
+      "| id|                name| tag|\n"
+      "+---+--------------------+----+\n"
+      "|  1|                   a|NULL|\n"
+      "|  2|abcdefghijklmnopq...|   x|\n"
+      "+---+--------------------+----+\n"
+      "only showing top 2 rows\n");
 }
 
 TEST(PrettyTest, ShowWithoutTruncationLeftAligns) {
   // df.show(2, truncate=False)
-  EXPECT_EQ(ShowString({ExampleRows(2)}, Schema(ExampleFields()), 2, 0, false, true, kUtc),
-            "+---+--------------------------+----+\n"
-            "|id |name                      |tag |\n"
-            "+---+--------------------------+----+\n"
-            "|1  |a                         |NULL|\n"
-            "|2  |abcdefghijklmnopqrstuvwxyz|x   |\n"
-            "+---+--------------------------+----+\n"
-            "only showing top 2 rows\n");
+  EXPECT_EQ(
+      ShowString({ExampleRows(2)}, Schema(ExampleFields()), 2, 0, false, true, kUtc),
+      "+---+--------------------------+----+\n"
+      "|id |name                      |tag |\n"
+      "+---+--------------------------+----+\n"
+      "|1  |a                         |NULL|\n"
+      "|2  |abcdefghijklmnopqrstuvwxyz|x   |\n"
+      "+---+--------------------------+----+\n"
+      "only showing top 2 rows\n");
 }
 
 TEST(PrettyTest, ShowVertical) {
   // df.limit(1).show(vertical=True)
-  EXPECT_EQ(ShowString({ExampleRows(1)}, Schema(ExampleFields()), 20, 20, true, false, kUtc),
-            "-RECORD 0----\n"
-            " id   | 1    \n"
-            " name | a    \n"
-            " tag  | NULL \n");
+  EXPECT_EQ(
+      ShowString({ExampleRows(1)}, Schema(ExampleFields()), 20, 20, true, false, kUtc),
+      "-RECORD 0----\n"
+      " id   | 1    \n"
+      " name | a    \n"
+      " tag  | NULL \n");
   // Two records and the footer.
-  EXPECT_EQ(ShowString({ExampleRows(2)}, Schema(ExampleFields()), 2, 20, true, true, kUtc),
-            "-RECORD 0--------------------\n"
-            " id   | 1                    \n"
-            " name | a                    \n"
-            " tag  | NULL                 \n"
-            "-RECORD 1--------------------\n"
-            " id   | 2                    \n"
-            " name | abcdefghijklmnopq... \n"
-            " tag  | x                    \n"
-            "only showing top 2 rows\n");
+  EXPECT_EQ(
+      ShowString({ExampleRows(2)}, Schema(ExampleFields()), 2, 20, true, true, kUtc),
+      "-RECORD 0--------------------\n"
+      " id   | 1                    \n"
+      " name | a                    \n"
+      " tag  | NULL                 \n"
+      "-RECORD 1--------------------\n"
+      " id   | 2                    \n"
+      " name | abcdefghijklmnopq... \n"
+      " tag  | x                    \n"
+      "only showing top 2 rows\n");
 }
 
 TEST(PrettyTest, EmptyResults) {
@@ -90,12 +95,14 @@ TEST(PrettyTest, EmptyResults) {
   BatchPtr empty = Batch::Empty(std::make_shared<const Schema>(fields));
   EXPECT_EQ(ShowString({empty}, schema, 20, 20, false, false, kUtc),
             "+---+\n| id|\n+---+\n+---+\n");
-  EXPECT_EQ(ShowString({}, schema, 20, 0, false, false, kUtc), "+---+\n|id |\n+---+\n+---+\n");
+  EXPECT_EQ(ShowString({}, schema, 20, 0, false, false, kUtc),
+            "+---+\n|id |\n+---+\n+---+\n");
   EXPECT_EQ(ShowString({empty}, schema, 20, 20, true, false, kUtc), "(0 rows)\n");
   // show(0) of a non-empty result.
-  EXPECT_EQ(ShowString({ExampleRows(2)}, Schema(ExampleFields()), 0, 20, false, false, kUtc),
-            "+---+----+---+\n| id|name|tag|\n+---+----+---+\n+---+----+---+\n"
-            "only showing top 0 rows\n");
+  EXPECT_EQ(
+      ShowString({ExampleRows(2)}, Schema(ExampleFields()), 0, 20, false, false, kUtc),
+      "+---+----+---+\n| id|name|tag|\n+---+----+---+\n+---+----+---+\n"
+      "only showing top 0 rows\n");
 }
 
 TEST(PrettyTest, FooterSingularAndRowsAcrossBatches) {
@@ -133,11 +140,13 @@ TEST(PrettyTest, TruncationRules) {
 }
 
 TEST(PrettyTest, EscapesMetaCharacters) {
-  EXPECT_EQ(EscapeMetaCharacters("a\nb\tc\rd\fe\bf\vg\ah\\"), "a\\nb\\tc\\rd\\fe\\bf\\vg\\ah\\");
+  EXPECT_EQ(EscapeMetaCharacters("a\nb\tc\rd\fe\bf\vg\ah\\"),
+            "a\\nb\\tc\\rd\\fe\\bf\\vg\\ah\\");
   std::vector<Field> fields = {Field{"s", DataType::String()}};
   BatchPtr b = MakeBatch(fields, {{Str("line1\nline2")}});
   EXPECT_EQ(ShowString({b}, Schema(fields), 20, 20, false, false, kUtc),
-            "+------------+\n|           s|\n+------------+\n|line1\\nline2|\n+------------+\n");
+            "+------------+\n|           "
+            "s|\n+------------+\n|line1\\nline2|\n+------------+\n");
   // The escape counts toward truncation.
   EXPECT_EQ(ShowString({b}, Schema(fields), 20, 8, false, false, kUtc),
             "+--------+\n|       s|\n+--------+\n|line1...|\n+--------+\n");
@@ -146,11 +155,13 @@ TEST(PrettyTest, EscapesMetaCharacters) {
 TEST(PrettyTest, UnicodeWidth) {
   EXPECT_EQ(StringHalfWidth("abc"), 3);
   EXPECT_EQ(StringHalfWidth("日本語"), 6);
-  EXPECT_EQ(StringHalfWidth("Ａ"), 2);   // U+FF21 full-width A
+  EXPECT_EQ(StringHalfWidth("Ａ"), 2);  // U+FF21 full-width A
   EXPECT_EQ(StringHalfWidth("é"), 1);
   EXPECT_EQ(StringHalfWidth("😀"), 2);  // two UTF-16 units
-  std::vector<Field> fields = {Field{"名前", DataType::String()}, Field{"n", DataType::Int()}};
-  BatchPtr b = MakeBatch(fields, {{Str("日本語"), Str("ab")}, {Value::Int(1), Value::Int(2)}});
+  std::vector<Field> fields = {Field{"名前", DataType::String()},
+                               Field{"n", DataType::Int()}};
+  BatchPtr b =
+      MakeBatch(fields, {{Str("日本語"), Str("ab")}, {Value::Int(1), Value::Int(2)}});
   EXPECT_EQ(ShowString({b}, Schema(fields), 20, 20, false, false, kUtc),
             "+------+---+\n"
             "|  名前|  n|\n"
@@ -177,9 +188,11 @@ TEST(PrettyTest, UnicodeWidth) {
   EXPECT_EQ(ShowString({e}, Schema(s), 20, 2, false, false, kUtc),
             "+---+\n|  s|\n+---+\n| a?|\n+---+\n");
   // Ill-formed UTF-8 prints as U+FFFD, one character wide.
-  BatchPtr bad = MakeBatch(s, {{Str("a\xff" "b")}});
+  BatchPtr bad = MakeBatch(s, {{Str("a\xff"
+                                    "b")}});
   EXPECT_EQ(ShowString({bad}, Schema(s), 20, 20, false, false, kUtc),
-            "+---+\n|  s|\n+---+\n|a\xEF\xBF\xBD" "b|\n+---+\n");
+            "+---+\n|  s|\n+---+\n|a\xEF\xBF\xBD"
+            "b|\n+---+\n");
 }
 
 TEST(PrettyTest, FlatCells) {
@@ -207,12 +220,14 @@ TEST(PrettyTest, FlatCells) {
   EXPECT_EQ(one(DataType::Binary(), Value::Binary("ABC")), "[41 42 43]");
   EXPECT_EQ(one(DataType::Binary(), Value::Binary("")), "[]");
   EXPECT_EQ(one(DataType::Date(), Value::Date(DaysFromCivil(2024, 1, 31))), "2024-01-31");
-  int64_t t = (DaysFromCivil(2024, 7, 1) * 86'400LL + 12 * 3600) * kMicrosPerSecond + 120'000;
+  int64_t t =
+      (DaysFromCivil(2024, 7, 1) * 86'400LL + 12 * 3600) * kMicrosPerSecond + 120'000;
   EXPECT_EQ(one(DataType::Timestamp(), Value::Timestamp(t)), "2024-07-01 12:00:00.12");
   // The session zone applies to TIMESTAMP, not to TIMESTAMP_NTZ.
   TimeZone la = *TimeZone::Find("America/Los_Angeles");
   CellFormatOptions in_la{&la};
-  EXPECT_EQ(one(DataType::Timestamp(), Value::Timestamp(t), in_la), "2024-07-01 05:00:00.12");
+  EXPECT_EQ(one(DataType::Timestamp(), Value::Timestamp(t), in_la),
+            "2024-07-01 05:00:00.12");
   EXPECT_EQ(one(DataType::TimestampNtz(), Value::TimestampNtz(t), in_la),
             "2024-07-01 12:00:00.12");
   TimeZone plus8 = *TimeZone::Find("+08:00");
@@ -231,12 +246,14 @@ TEST(PrettyTest, FlatCells) {
 TEST(PrettyTest, NestedCells) {
   auto ints = DataType::Array(DataType::Int());
   auto map = DataType::Map(DataType::String(), DataType::Int());
-  auto st = DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
+  auto st =
+      DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
   auto arr_of_st = DataType::Array(st);
   auto ts_arr = DataType::Array(DataType::Timestamp());
   auto bin_st = DataType::Struct({Field{"bin", DataType::Binary()},
                                   Field{"m", DataType::Map(DataType::Int(), ints)}});
-  auto cell = [](const DataTypePtr& t, const Value& v, const CellFormatOptions& o = kUtc) {
+  auto cell = [](const DataTypePtr& t, const Value& v,
+                 const CellFormatOptions& o = kUtc) {
     ColumnPtr c = ColumnFromValues(t, {Value::Null(t), v});
     EXPECT_EQ(FormatCell(*c, 0, o), "NULL");
     std::vector<std::string> all;
@@ -244,25 +261,34 @@ TEST(PrettyTest, NestedCells) {
     EXPECT_EQ(all[1], FormatCell(*c, 1, o));
     return all[1];
   };
-  EXPECT_EQ(cell(ints, Value::ArrayOf(ints, {Value::Int(1), Value::Int(2), NullOf(DataType::Int())})),
+  EXPECT_EQ(cell(ints, Value::ArrayOf(ints, {Value::Int(1), Value::Int(2),
+                                             NullOf(DataType::Int())})),
             "[1, 2, NULL]");
   EXPECT_EQ(cell(ints, Value::ArrayOf(ints, {NullOf(DataType::Int())})), "[NULL]");
   EXPECT_EQ(cell(ints, Value::ArrayOf(ints, {})), "[]");
-  EXPECT_EQ(cell(map, Value::Map(map, {Str("a"), Str("b")}, {Value::Int(1), NullOf(DataType::Int())})),
+  EXPECT_EQ(cell(map, Value::Map(map, {Str("a"), Str("b")},
+                                 {Value::Int(1), NullOf(DataType::Int())})),
             "{a -> 1, b -> NULL}");
   EXPECT_EQ(cell(map, Value::Map(map, {}, {})), "{}");
   EXPECT_EQ(cell(st, Value::Struct(st, {Value::Int(1), Str("x")})), "{1, x}");
-  EXPECT_EQ(cell(st, Value::Struct(st, {NullOf(DataType::Int()), NullOf(DataType::String())})),
-            "{NULL, NULL}");
-  EXPECT_EQ(cell(arr_of_st, Value::ArrayOf(arr_of_st, {NullOf(st), Value::Struct(st, {Value::Int(1), Str("a")})})),
-            "[NULL, {1, a}]");
-  EXPECT_EQ(cell(bin_st, Value::Struct(bin_st, {Value::Binary("\x01\xff"),
-                                                Value::Map(bin_st->fields()[1].type, {Value::Int(1)},
-                                                           {Value::ArrayOf(ints, {Value::Int(5)})})})),
-            "{[01 FF], {1 -> [5]}}");
+  EXPECT_EQ(
+      cell(st, Value::Struct(st, {NullOf(DataType::Int()), NullOf(DataType::String())})),
+      "{NULL, NULL}");
+  EXPECT_EQ(
+      cell(arr_of_st,
+           Value::ArrayOf(arr_of_st,
+                          {NullOf(st), Value::Struct(st, {Value::Int(1), Str("a")})})),
+      "[NULL, {1, a}]");
+  EXPECT_EQ(
+      cell(bin_st,
+           Value::Struct(bin_st, {Value::Binary("\x01\xff"),
+                                  Value::Map(bin_st->fields()[1].type, {Value::Int(1)},
+                                             {Value::ArrayOf(ints, {Value::Int(5)})})})),
+      "{[01 FF], {1 -> [5]}}");
   int64_t t = DaysFromCivil(2024, 1, 1) * 86'400LL * kMicrosPerSecond;
   TimeZone tokyo = *TimeZone::Find("Asia/Tokyo");
-  EXPECT_EQ(cell(ts_arr, Value::ArrayOf(ts_arr, {Value::Timestamp(t)}), CellFormatOptions{&tokyo}),
+  EXPECT_EQ(cell(ts_arr, Value::ArrayOf(ts_arr, {Value::Timestamp(t)}),
+                 CellFormatOptions{&tokyo}),
             "[2024-01-01 09:00:00]");
   // Same text as Value::ToString for nested values without session-zone types.
   Value v = Value::Struct(st, {Value::Int(-3), Str("q")});
@@ -273,8 +299,9 @@ TEST(PrettyTest, NestedColumnsInATable) {
   auto ints = DataType::Array(DataType::Int());
   std::vector<Field> fields = {Field{"xs", ints}, Field{"d", DataType::Double()}};
   BatchPtr b = MakeBatch(
-      fields, {{Value::ArrayOf(ints, {Value::Int(1), NullOf(DataType::Int())}), NullOf(ints)},
-               {Value::Double(1.5), NullOf(DataType::Double())}});
+      fields,
+      {{Value::ArrayOf(ints, {Value::Int(1), NullOf(DataType::Int())}), NullOf(ints)},
+       {Value::Double(1.5), NullOf(DataType::Double())}});
   EXPECT_EQ(ShowString({b}, Schema(fields), 20, 20, false, false, kUtc),
             "+---------+----+\n"
             "|       xs|   d|\n"

@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/types/timezone.h"
 
+#include <date/tz.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -12,8 +14,6 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <date/tz.h>
 
 #include "spate/types/format.h"
 
@@ -80,7 +80,8 @@ class TzCursor {
       return Eat('>');
     }
     size_t start = i_;
-    while (!done() && ((peek() >= 'A' && peek() <= 'Z') || (peek() >= 'a' && peek() <= 'z'))) {
+    while (!done() &&
+           ((peek() >= 'A' && peek() <= 'Z') || (peek() >= 'a' && peek() <= 'z'))) {
       ++i_;
     }
     return i_ - start >= 3;
@@ -169,8 +170,9 @@ int64_t RuleDay(const DateRule& r, int64_t year) {
       return jan1 + r.day;
     case DateRule::Kind::kMonthWeekDay: {
       int64_t first = DaysFromCivil(year, static_cast<unsigned>(r.month), 1);
-      int64_t next = r.month == 12 ? DaysFromCivil(year + 1, 1, 1)
-                                   : DaysFromCivil(year, static_cast<unsigned>(r.month + 1), 1);
+      int64_t next = r.month == 12
+                         ? DaysFromCivil(year + 1, 1, 1)
+                         : DaysFromCivil(year, static_cast<unsigned>(r.month + 1), 1);
       int64_t first_weekday = FloorMod(first + 4, 7);  // 1970-01-01 was a Thursday (4)
       int64_t day = first + FloorMod(r.weekday - first_weekday, 7) + (r.week - 1) * 7;
       while (day >= next) day -= 7;
@@ -221,7 +223,8 @@ int32_t RuleOffset(const PosixRule& r, int64_t utc_seconds) {
 // java.time's rule for a wall-clock time near the transition `t`: before the transition's
 // wall-clock window the new offset cannot apply; inside the gap or overlap
 // [at + min(before, after), at + max(before, after)) the offset before the transition is
-// used (gap: shifted forward by the gap; overlap: the earlier offset); after it, the new one.
+// used (gap: shifted forward by the gap; overlap: the earlier offset); after it, the new
+// one.
 int64_t LocalToUtcNear(const Transition& t, int64_t local_seconds) {
   if (local_seconds < t.at + std::max(t.before, t.after)) return local_seconds - t.before;
   return local_seconds - t.after;
@@ -241,7 +244,8 @@ int64_t RuleLocalToUtc(const PosixRule& r, int64_t local_seconds) {
 bool ReadPosixFooter(const std::string& zone_name, std::string* footer) {
   std::ifstream in(std::string(kZoneInfoDir) + "/" + zone_name, std::ios::binary);
   if (!in) return false;
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
   if (bytes.size() < 6 || std::memcmp(bytes.data(), "TZif", 4) != 0 || bytes[4] < '2' ||
       bytes.back() != '\n') {
     return false;
@@ -315,8 +319,8 @@ bool IsValidRegionName(std::string_view id) {
   auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
   if (!alpha(id[0])) return false;
   for (char c : id.substr(1)) {
-    if (!(alpha(c) || (c >= '0' && c <= '9') || c == '~' || c == '/' || c == '.' || c == '_' ||
-          c == '+' || c == '-')) {
+    if (!(alpha(c) || (c >= '0' && c <= '9') || c == '~' || c == '/' || c == '.' ||
+          c == '_' || c == '+' || c == '-')) {
       return false;
     }
   }
@@ -327,7 +331,8 @@ bool IsValidRegionName(std::string_view id) {
 std::shared_ptr<const ZoneRules> FindRegion(std::string_view name) {
   static std::mutex mutex;
   static std::unordered_map<std::string, std::shared_ptr<const ZoneRules>> cache;
-  if (!IsValidRegionName(name) || name == "localtime" || name == "posixrules") return nullptr;
+  if (!IsValidRegionName(name) || name == "localtime" || name == "posixrules")
+    return nullptr;
   std::lock_guard<std::mutex> lock(mutex);
   std::string key(name);
   auto it = cache.find(key);
@@ -401,12 +406,23 @@ bool ParseZoneOffset(std::string_view id, int32_t* out) {
   int sec = 0;
   bool ok = false;
   switch (s.size()) {
-    case 3: ok = number(1, false, &h); break;
-    case 5: ok = number(1, false, &h) && number(3, false, &m); break;
-    case 6: ok = number(1, false, &h) && number(4, true, &m); break;
-    case 7: ok = number(1, false, &h) && number(3, false, &m) && number(5, false, &sec); break;
-    case 9: ok = number(1, false, &h) && number(4, true, &m) && number(7, true, &sec); break;
-    default: return false;
+    case 3:
+      ok = number(1, false, &h);
+      break;
+    case 5:
+      ok = number(1, false, &h) && number(3, false, &m);
+      break;
+    case 6:
+      ok = number(1, false, &h) && number(4, true, &m);
+      break;
+    case 7:
+      ok = number(1, false, &h) && number(3, false, &m) && number(5, false, &sec);
+      break;
+    case 9:
+      ok = number(1, false, &h) && number(4, true, &m) && number(7, true, &sec);
+      break;
+    default:
+      return false;
   }
   if (!ok || (s[0] != '+' && s[0] != '-')) return false;
   if (h > 18 || m > 59 || sec > 59 || (h == 18 && (m != 0 || sec != 0))) return false;
@@ -491,9 +507,9 @@ TimeZone TimeZone::FixedOffset(int32_t seconds) {
 
 Result<TimeZone> TimeZone::Find(std::string_view id) {
   auto invalid = [id]() {
-    return Status::Error("INVALID_CONF_VALUE.TIME_ZONE",
-                         {{"confValue", std::string(id)},
-                          {"confName", "spark.sql.session.timeZone"}});
+    return Status::Error(
+        "INVALID_CONF_VALUE.TIME_ZONE",
+        {{"confValue", std::string(id)}, {"confName", "spark.sql.session.timeZone"}});
   };
   std::string s = RewriteLegacyOffsets(id);
   std::string_view name = ShortIdTarget(s);
@@ -541,8 +557,8 @@ const TimeZone* TimeZone::Lookup(std::string_view id) {
   Result<TimeZone> zone = Find(id);
   if (!zone.ok()) return nullptr;
   std::lock_guard<std::mutex> lock(mutex);
-  auto [it, inserted] =
-      interned.emplace(std::move(key), std::make_unique<const TimeZone>(std::move(zone).value()));
+  auto [it, inserted] = interned.emplace(
+      std::move(key), std::make_unique<const TimeZone>(std::move(zone).value()));
   return it->second.get();
 }
 
@@ -561,7 +577,8 @@ int64_t TimeZone::LocalToUtcMicros(int64_t local_micros) const {
   const ZoneRules& z = *rules_;
   int64_t local = FloorDiv(local_micros, kMicrosPerSecond);
   int64_t utc;
-  if (z.has_rule && (z.transitions.empty() || local > z.transitions.back() + 2 * kSecondsPerDay)) {
+  if (z.has_rule &&
+      (z.transitions.empty() || local > z.transitions.back() + 2 * kSecondsPerDay)) {
     utc = RuleLocalToUtc(z.rule, local);
   } else {
     auto it = std::upper_bound(z.local_keys.begin(), z.local_keys.end(), local);
@@ -569,7 +586,8 @@ int64_t TimeZone::LocalToUtcMicros(int64_t local_micros) const {
       utc = local - z.offsets[0];
     } else {
       size_t i = static_cast<size_t>(it - z.local_keys.begin()) - 1;
-      utc = LocalToUtcNear(Transition{z.transitions[i], z.offsets[i], z.offsets[i + 1]}, local);
+      utc = LocalToUtcNear(Transition{z.transitions[i], z.offsets[i], z.offsets[i + 1]},
+                           local);
     }
   }
   return local_micros - (local - utc) * kMicrosPerSecond;

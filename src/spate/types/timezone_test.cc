@@ -12,7 +12,8 @@ constexpr int64_t kHour = 3600;
 
 // µs since the epoch of a civil date-time (UTC or wall clock, depending on use).
 int64_t Micros(int64_t y, unsigned mo, unsigned d, int h = 0, int mi = 0, int s = 0) {
-  return (DaysFromCivil(y, mo, d) * 86'400LL + h * 3600LL + mi * 60LL + s) * kMicrosPerSecond;
+  return (DaysFromCivil(y, mo, d) * 86'400LL + h * 3600LL + mi * 60LL + s) *
+         kMicrosPerSecond;
 }
 
 TimeZone MustFind(std::string_view id) {
@@ -91,10 +92,12 @@ TEST(TimeZoneTest, LosAngelesAcrossSpringForward2024) {
   EXPECT_EQ(la.OffsetSeconds(Micros(2024, 1, 15)), -8 * kHour);
   EXPECT_EQ(la.OffsetSeconds(Micros(2024, 7, 1)), -7 * kHour);
   // Wall clock before, inside and after the gap; inside moves forward by the gap's hour.
-  EXPECT_EQ(la.LocalToUtcMicros(Micros(2024, 3, 10, 1, 59, 59)), Micros(2024, 3, 10, 9, 59, 59));
+  EXPECT_EQ(la.LocalToUtcMicros(Micros(2024, 3, 10, 1, 59, 59)),
+            Micros(2024, 3, 10, 9, 59, 59));
   EXPECT_EQ(la.LocalToUtcMicros(Micros(2024, 3, 10, 2, 30)), Micros(2024, 3, 10, 10, 30));
   EXPECT_EQ(la.LocalToUtcMicros(Micros(2024, 3, 10, 3, 30)), Micros(2024, 3, 10, 10, 30));
-  EXPECT_EQ(la.LocalToUtcMicros(Micros(2024, 7, 1, 12) + 123), Micros(2024, 7, 1, 19) + 123);
+  EXPECT_EQ(la.LocalToUtcMicros(Micros(2024, 7, 1, 12) + 123),
+            Micros(2024, 7, 1, 19) + 123);
   // Fall back on 2024-11-03: 01:30 happens twice, the earlier offset (PDT) wins.
   EXPECT_EQ(la.LocalToUtcMicros(Micros(2024, 11, 3, 1, 30)), Micros(2024, 11, 3, 8, 30));
   EXPECT_EQ(la.LocalToUtcMicros(Micros(2024, 11, 3, 0, 59)), Micros(2024, 11, 3, 7, 59));
@@ -130,14 +133,16 @@ TEST(TimeZoneTest, DaylightSavingContinuesAfter2037) {
 }
 
 TEST(TimeZoneTest, WallClockRoundTripsAcrossTableAndRule) {
-  // Every 15 minutes over years read from the TZif table (2023-2026) and over the switch to
-  // the POSIX rule (2036-2040): the wall clock of an instant maps back to that instant,
-  // except for the second pass through an overlap, which maps to the earlier instant.
+  // Every 15 minutes over years read from the TZif table (2023-2026) and over the switch
+  // to the POSIX rule (2036-2040): the wall clock of an instant maps back to that
+  // instant, except for the second pass through an overlap, which maps to the earlier
+  // instant.
   for (const char* id : {"America/Los_Angeles", "Australia/Sydney", "Europe/Dublin",
                          "America/Nuuk", "Pacific/Chatham"}) {
     TimeZone tz = MustFind(id);
     for (auto [from, to] : {std::pair{2023, 2027}, std::pair{2036, 2041}}) {
-      for (int64_t t = Micros(from, 1, 1); t < Micros(to, 1, 1); t += 900 * kMicrosPerSecond) {
+      for (int64_t t = Micros(from, 1, 1); t < Micros(to, 1, 1);
+           t += 900 * kMicrosPerSecond) {
         int64_t local = t + tz.OffsetSeconds(t) * kMicrosPerSecond;
         int64_t back = tz.LocalToUtcMicros(local);
         if (back != t) {
@@ -162,17 +167,19 @@ TEST(TimeZoneTest, Kolkata) {
 }
 
 TEST(TimeZoneTest, BadZoneIds) {
-  for (const char* id : {"Mars/Olympus", "utc", "", "z", "+25:00", "+18:01", "+1:2:3", "GMT+",
-                         "UTC+8:0x", "+08:60", "08:00", "America/", "localtime", "../etc"}) {
+  for (const char* id :
+       {"Mars/Olympus", "utc", "", "z", "+25:00", "+18:01", "+1:2:3", "GMT+", "UTC+8:0x",
+        "+08:60", "08:00", "America/", "localtime", "../etc"}) {
     Result<TimeZone> tz = TimeZone::Find(id);
     ASSERT_FALSE(tz.ok()) << id;
     EXPECT_EQ(tz.status().error_class(), "INVALID_CONF_VALUE.TIME_ZONE") << id;
     EXPECT_EQ(TimeZone::Lookup(id), nullptr) << id;
   }
-  EXPECT_EQ(TimeZone::Find("Mars/Olympus").status().ToString(),
-            "[INVALID_CONF_VALUE.TIME_ZONE] The value 'Mars/Olympus' in the config "
-            "\"spark.sql.session.timeZone\" is invalid. Cannot resolve the given timezone. "
-            "SQLSTATE: 22022");
+  EXPECT_EQ(
+      TimeZone::Find("Mars/Olympus").status().ToString(),
+      "[INVALID_CONF_VALUE.TIME_ZONE] The value 'Mars/Olympus' in the config "
+      "\"spark.sql.session.timeZone\" is invalid. Cannot resolve the given timezone. "
+      "SQLSTATE: 22022");
 }
 
 TEST(TimeZoneTest, LookupInternsZones) {
