@@ -63,7 +63,9 @@ std::string NodeString(const LogicalPlan& p) {
       std::string rows;
       for (size_t i = 0; i < p.rows.size(); ++i) {
         if (i) rows += ", ";
-        rows += "[" + JoinExprs(p.rows[i]) + "]";
+        rows += '[';
+        rows += JoinExprs(p.rows[i]);
+        rows += ']';
       }
       return "'UnresolvedInlineTable [" + JoinNames(names) + "], [" + rows + "]";
     }

@@ -138,6 +138,8 @@ bool ParseDatePart(std::string_view s, size_t* i, int32_t* days) {
   int64_t month = 1;
   int64_t day = 1;
   if (!ParseDigits(s, i, 4, 7, &year)) return false;
+  // Keep days since epoch within int32 (Spark's DateType range is about +-5.8M years).
+  if (year > 5'881'579) return false;
   if (negative) year = -year;
   if (*i < s.size() && s[*i] == '-') {
     ++*i;
@@ -363,8 +365,16 @@ std::optional<int64_t> ParseTimestampString(std::string_view text, bool allow_zo
   if (!zone.empty()) {
     if (!allow_zone || !ParseZone(zone, &offset)) return std::nullopt;
   }
-  return static_cast<int64_t>(days) * kMicrosPerDay +
-         ((hour * 60 + minute) * 60 + second - offset) * kMicrosPerSecond + micros;
+  int64_t day_micros = 0;
+  int64_t result = 0;
+  if (__builtin_mul_overflow(static_cast<int64_t>(days), kMicrosPerDay, &day_micros) ||
+      __builtin_add_overflow(day_micros,
+                             ((hour * 60 + minute) * 60 + second - offset) * kMicrosPerSecond +
+                                 micros,
+                             &result)) {
+    return std::nullopt;
+  }
+  return result;
 }
 
 std::optional<std::string> DecodeHex(std::string_view hex) {
