@@ -1,0 +1,186 @@
+// Copyright spate authors.
+#include "spate/exec/hash_join.h"
+
+#include <gtest/gtest.h>
+
+#include "spate/exec/test_plans.h"
+
+namespace spate::exec {
+namespace {
+
+using namespace test_plans;  // NOLINT
+using sql::JoinType;
+
+// left: (k, lv), right: (k, rv); NULL keys and duplicates on both sides.
+BoundPlanPtr Left() {
+  return LocalOf({Attr("k", DataType::Long()), Attr("lv", DataType::String())},
+                 {{I(1), S("l1")}, {I(2), S("l2")}, {I(2), S("l2b")}, {NullL(), S("lnull")},
+                  {I(4), S("l4")}},
+                 2);
+}
+BoundPlanPtr Right() {
+  return LocalOf({Attr("k", DataType::Long()), Attr("rv", DataType::String())},
+                 {{I(2), S("r2")}, {I(2), S("r2b")}, {I(3), S("r3")}, {NullL(), S("rnull")},
+                  {I(1), S("r1")}},
+                 3);
+}
+
+std::vector<std::string> JoinRows(JoinType type, BoundExprPtr residual = nullptr, bool null_safe = false,
+                                  const ExecOptions& opts = Options()) {
+  auto l = Left(), r = Right();
+  return ExecSorted(JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)}, residual, {null_safe}), opts);
+}
+
+TEST(HashJoinTest, Inner) {
+  EXPECT_EQ(JoinRows(JoinType::kInner),
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b"}));
+}
+
+TEST(HashJoinTest, NullSafeKeysMatchNulls) {
+  EXPECT_EQ(JoinRows(JoinType::kInner, nullptr, true),
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b",
+                                      "NULL,lnull,NULL,rnull"}));
+}
+
+TEST(HashJoinTest, LeftOuter) {
+  EXPECT_EQ(JoinRows(JoinType::kLeftOuter),
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b",
+                                      "4,l4,NULL,NULL", "NULL,lnull,NULL,NULL"}));
+}
+
+TEST(HashJoinTest, RightOuter) {
+  EXPECT_EQ(JoinRows(JoinType::kRightOuter),
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b",
+                                      "NULL,NULL,3,r3", "NULL,NULL,NULL,rnull"}));
+}
+
+TEST(HashJoinTest, FullOuter) {
+  EXPECT_EQ(JoinRows(JoinType::kFullOuter),
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b",
+                                      "4,l4,NULL,NULL", "NULL,NULL,3,r3", "NULL,NULL,NULL,rnull",
+                                      "NULL,lnull,NULL,NULL"}));
+}
+
+TEST(HashJoinTest, SemiAndAnti) {
+  EXPECT_EQ(JoinRows(JoinType::kLeftSemi), (std::vector<std::string>{"1,l1", "2,l2", "2,l2b"}));
+  EXPECT_EQ(JoinRows(JoinType::kLeftAnti), (std::vector<std::string>{"4,l4", "NULL,lnull"}));
+  EXPECT_EQ(JoinRows(JoinType::kLeftSemi, nullptr, true), (std::vector<std::string>{"1,l1", "2,l2", "2,l2b", "NULL,lnull"}));
+}
+
+TEST(HashJoinTest, ResidualCondition) {
+  auto l = Left(), r = Right();
+  // lv < rv as strings: "l2" < "r2b" always true; use rv != 'r2b' instead.
+  auto cond = Call("!=", {JoinCol(l, r, 3), Lit(S("r2b"))});
+  EXPECT_EQ(JoinRows(JoinType::kInner, cond),
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2b,2,r2"}));
+  // A left row whose candidates all fail the residual is still emitted by a left join.
+  auto only_r2b = Call("=", {JoinCol(l, r, 3), Lit(S("r2b"))});
+  EXPECT_EQ(JoinRows(JoinType::kLeftOuter, only_r2b),
+            (std::vector<std::string>{"1,l1,NULL,NULL", "2,l2,2,r2b", "2,l2b,2,r2b", "4,l4,NULL,NULL",
+                                      "NULL,lnull,NULL,NULL"}));
+  EXPECT_EQ(JoinRows(JoinType::kRightOuter, only_r2b),
+            (std::vector<std::string>{"2,l2,2,r2b", "2,l2b,2,r2b", "NULL,NULL,1,r1", "NULL,NULL,2,r2",
+                                      "NULL,NULL,3,r3", "NULL,NULL,NULL,rnull"}));
+  EXPECT_EQ(JoinRows(JoinType::kFullOuter, only_r2b).size(), 9u);
+  EXPECT_EQ(JoinRows(JoinType::kLeftSemi, only_r2b), (std::vector<std::string>{"2,l2", "2,l2b"}));
+  EXPECT_EQ(JoinRows(JoinType::kLeftAnti, only_r2b),
+            (std::vector<std::string>{"1,l1", "4,l4", "NULL,lnull"}));
+  // Residual referencing the left side: lv = 'l2b'.
+  auto left_only = Call("=", {JoinCol(l, r, 1), Lit(S("l2b"))});
+  EXPECT_EQ(JoinRows(JoinType::kInner, left_only), (std::vector<std::string>{"2,l2b,2,r2", "2,l2b,2,r2b"}));
+}
+
+TEST(HashJoinTest, EmptySides) {
+  auto l = Left(), r = Right();
+  auto empty_r = FilterOf(r, Lit(Value::Boolean(false)));
+  auto empty_l = FilterOf(l, Lit(Value::Boolean(false)));
+  EXPECT_TRUE(ExecSorted(JoinOf(l, empty_r, JoinType::kInner, {Col(l, 0)}, {Col(empty_r, 0)})).empty());
+  EXPECT_EQ(ExecSorted(JoinOf(l, empty_r, JoinType::kLeftOuter, {Col(l, 0)}, {Col(empty_r, 0)})).size(), 5u);
+  EXPECT_EQ(ExecSorted(JoinOf(l, empty_r, JoinType::kLeftAnti, {Col(l, 0)}, {Col(empty_r, 0)})).size(), 5u);
+  EXPECT_EQ(ExecSorted(JoinOf(empty_l, r, JoinType::kRightOuter, {Col(empty_l, 0)}, {Col(r, 0)})),
+            (std::vector<std::string>{"NULL,NULL,1,r1", "NULL,NULL,2,r2", "NULL,NULL,2,r2b", "NULL,NULL,3,r3",
+                                      "NULL,NULL,NULL,rnull"}));
+  EXPECT_EQ(ExecSorted(JoinOf(empty_l, r, JoinType::kFullOuter, {Col(empty_l, 0)}, {Col(r, 0)})).size(), 5u);
+  EXPECT_TRUE(ExecSorted(JoinOf(empty_l, r, JoinType::kLeftSemi, {Col(empty_l, 0)}, {Col(r, 0)})).empty());
+}
+
+TEST(HashJoinTest, MultipleAndStringKeys) {
+  auto l = LocalOf({Attr("a", DataType::String()), Attr("b", DataType::Long())},
+                   {{S("x"), I(1)}, {S("x"), I(2)}, {S("y"), I(1)}, {NullOf(DataType::String()), I(1)}});
+  auto r = LocalOf({Attr("a", DataType::String()), Attr("b", DataType::Long()), Attr("c", DataType::Long())},
+                   {{S("x"), I(2), I(10)}, {S("y"), I(1), I(20)}, {S("y"), I(2), I(30)},
+                    {NullOf(DataType::String()), I(1), I(40)}});
+  auto j = JoinOf(l, r, JoinType::kInner, {Col(l, 0), Col(l, 1)}, {Col(r, 0), Col(r, 1)});
+  EXPECT_EQ(ExecSorted(j), (std::vector<std::string>{"x,2,x,2,10", "y,1,y,1,20"}));
+  auto ns = JoinOf(l, r, JoinType::kInner, {Col(l, 0), Col(l, 1)}, {Col(r, 0), Col(r, 1)}, nullptr, {true, false});
+  EXPECT_EQ(ExecSorted(ns), (std::vector<std::string>{"NULL,1,NULL,1,40", "x,2,x,2,10", "y,1,y,1,20"}));
+}
+
+TEST(HashJoinTest, ManyToManyParallelMatchesSerial) {
+  auto l = RangeOf(0, 3000, 1, 3);
+  auto r = RangeOf(0, 2000, 1, 2);
+  auto lk = ProjectOf(l, {{"k", Call("%", {Col(l, 0), Lit(I(100))})}, {"", Col(l, 0)}});
+  auto rk = ProjectOf(r, {{"k", Call("%", {Col(r, 0), Lit(I(50))})}, {"", Col(r, 0)}});
+  auto j = JoinOf(lk, rk, JoinType::kInner, {Col(lk, 0)}, {Col(rk, 0)});
+  auto agg = AggregateOf(j, {}, {{"n", "count", {}}, {"s", "sum", {Col(j, 3)}}});
+  // 50 matching keys, each 30 left rows x 40 right rows.
+  auto parallel = Exec(agg, Options(2, 3, 500));
+  EXPECT_EQ(parallel, (std::vector<std::string>{"60000,59970000"}));
+  EXPECT_EQ(parallel, Exec(agg, Options(1, 1, 500)));
+  auto full = JoinOf(lk, rk, JoinType::kFullOuter, {Col(lk, 0)}, {Col(rk, 0)});
+  EXPECT_EQ(ExecSorted(full, Options(2, 3, 777)), ExecSorted(full, Options(1, 1, 8192)));
+}
+
+TEST(HashJoinTest, Explain) {
+  auto l = Left(), r = Right();
+  auto cond = Call("!=", {JoinCol(l, r, 3), Lit(S("x"))});
+  auto plan = Must(CreatePhysicalPlan(JoinOf(l, r, JoinType::kLeftOuter, {Col(l, 0)}, {Col(r, 0)}, cond), Options()));
+  std::string lk = l->output[0].Label(), rk = r->output[0].Label();
+  std::string text = ExplainString(*plan);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "ShuffledHashJoin [" + lk + "], [" + rk + "], LeftOuter, BuildRight, " + cond->ToString());
+  EXPECT_NE(text.find(":- Exchange hashpartitioning(" + lk + ", 3)\n:  +- LocalTableScan"), std::string::npos) << text;
+  EXPECT_NE(text.find("+- Exchange hashpartitioning(" + rk + ", 3)\n   +- LocalTableScan"), std::string::npos) << text;
+}
+
+TEST(NestedLoopJoinTest, CrossJoin) {
+  auto l = RangeOf(0, 3, 1, 2);
+  auto r = LocalOf({Attr("s", DataType::String())}, {{S("a")}, {S("b")}});
+  auto j = JoinOf(l, r, JoinType::kCross, {}, {});
+  EXPECT_EQ(ExecSorted(j), (std::vector<std::string>{"0,a", "0,b", "1,a", "1,b", "2,a", "2,b"}));
+  auto plan = Must(CreatePhysicalPlan(j, Options()));
+  EXPECT_EQ(ExplainString(*plan), "BroadcastNestedLoopJoin BuildRight, Cross\n"
+                                  ":- Range (0, 3, step=1, splits=2)\n"
+                                  "+- BroadcastExchange IdentityBroadcastMode\n"
+                                  "   +- LocalTableScan [" + r->output[0].Label() + "]\n");
+}
+
+TEST(NestedLoopJoinTest, NonEquiConditionAllTypes) {
+  auto l = LocalOf({Attr("a", DataType::Long())}, {{I(1)}, {I(5)}, {NullL()}, {I(10)}}, 2);
+  auto r = LocalOf({Attr("b", DataType::Long())}, {{I(3)}, {I(7)}, {I(0)}}, 2);
+  auto lt = Call("<", {JoinCol(l, r, 0), JoinCol(l, r, 1)});
+  auto run = [&](JoinType t) { return ExecSorted(JoinOf(l, r, t, {}, {}, lt), Options(2, 3, 2)); };
+  EXPECT_EQ(run(JoinType::kInner), (std::vector<std::string>{"1,3", "1,7", "5,7"}));
+  EXPECT_EQ(run(JoinType::kLeftOuter), (std::vector<std::string>{"1,3", "1,7", "10,NULL", "5,7", "NULL,NULL"}));
+  EXPECT_EQ(run(JoinType::kRightOuter), (std::vector<std::string>{"1,3", "1,7", "5,7", "NULL,0"}));
+  EXPECT_EQ(run(JoinType::kFullOuter),
+            (std::vector<std::string>{"1,3", "1,7", "10,NULL", "5,7", "NULL,0", "NULL,NULL"}));
+  EXPECT_EQ(run(JoinType::kLeftSemi), (std::vector<std::string>{"1", "5"}));
+  EXPECT_EQ(run(JoinType::kLeftAnti), (std::vector<std::string>{"10", "NULL"}));
+  // Without a condition: semi keeps all rows when the right side is not empty.
+  EXPECT_EQ(ExecSorted(JoinOf(l, r, JoinType::kLeftSemi, {}, {})).size(), 4u);
+  auto empty_r = FilterOf(r, Lit(Value::Boolean(false)));
+  EXPECT_EQ(ExecSorted(JoinOf(l, empty_r, JoinType::kLeftAnti, {}, {})).size(), 4u);
+  EXPECT_TRUE(ExecSorted(JoinOf(l, empty_r, JoinType::kInner, {}, {})).empty());
+  EXPECT_EQ(ExecSorted(JoinOf(l, empty_r, JoinType::kLeftOuter, {}, {})),
+            (std::vector<std::string>{"1,NULL", "10,NULL", "5,NULL", "NULL,NULL"}));
+}
+
+TEST(NestedLoopJoinTest, OneRowRelationJoin) {
+  auto one = Node(BoundKind::kOneRow);
+  auto r = RangeOf(0, 2);
+  EXPECT_EQ(ExecSorted(JoinOf(one, r, JoinType::kInner, {}, {})), (std::vector<std::string>{"0", "1"}));
+}
+
+}  // namespace
+}  // namespace spate::exec
