@@ -72,7 +72,7 @@ bool IsNoAliasKeyword(std::string_view upper) {
 bool IsNotColumnKeyword(std::string_view upper) {
   static const auto* kWords = new std::unordered_set<std::string_view>{
       "SELECT", "FROM",   "WHERE",   "GROUP",  "HAVING", "ORDER", "LIMIT",   "OFFSET",
-      "UNION",  "INTERSECT", "EXCEPT", "MINUS", "JOIN",  "ON",    "USING",   "WINDOW",
+      "UNION",  "INTERSECT", "EXCEPT", "MINUS", "JOIN",  "ON",    "USING",
       "AS",     "WHEN",   "THEN",    "ELSE",   "AND",    "OR",    "BY",      "IS",
       "IN",     "BETWEEN", "LIKE",   "ILIKE",  "RLIKE",  "REGEXP", "INNER",  "CROSS",
       "NATURAL", "FULL",  "LEFT",    "RIGHT",  "SEMI",   "ANTI",  "WITH",    "VALUES",
@@ -1402,6 +1402,7 @@ Result<ExprPtr> Parser::ParseUnary() {
 }
 
 Result<ExprPtr> Parser::ParsePostfix(ExprPtr base) {
+  if (base->kind == ExprKind::kStar) return base;  // no fields or subscripts on '*'
   while (true) {
     int64_t pos = Peek().begin;
     if (MatchOp("[")) {
@@ -1917,7 +1918,11 @@ Result<ExprPtr> Parser::ParsePrimary() {
     }
   }
   if (LooksLikeLambda()) return ParseLambda();
-  if (t.IsWord() && IsNotColumnKeyword(t.upper) && !Peek(1).IsOp("(")) return SyntaxError(t);
+  // A keyword followed by '(' is a function (left(s, 1)), followed by '.' a qualifier
+  // (left.x with FROM a AS left); anywhere else it cannot start an operand.
+  if (t.IsWord() && IsNotColumnKeyword(t.upper) && !Peek(1).IsOp("(") && !Peek(1).IsOp(".")) {
+    return SyntaxError(t);
+  }
   // Column reference a.b.c, star t.*, or function call [db.]f(...).
   std::vector<std::string> parts{Advance().text};
   while (Peek().IsOp(".")) {

@@ -450,6 +450,8 @@ TEST(ParserTest, Stars) {
   EXPECT_EQ(q->kind, ExprKind::kStar);
   EXPECT_EQ(q->name_parts, (std::vector<std::string>{"j"}));
   EXPECT_EQ(Expr("db.t.*"), "db.t.*");
+  EXPECT_FALSE(ParseExpression("*.a").ok());
+  EXPECT_FALSE(ParseExpression("t.*[0]").ok());
 }
 
 TEST(ParserTest, Lambdas) {
@@ -761,6 +763,13 @@ TEST(ParserTest, KeywordsAsColumnNamesInQueries) {
             "'Project [key, value, date]\n"
             "+- 'UnresolvedRelation [t], [], false");
   EXPECT_EQ(Parse("SELECT w.start, w.end FROM t").plan->exprs[1]->ToString(), "w.end");
+  EXPECT_EQ(Tree("SELECT window.start, window.end, count(*) FROM events "
+                 "GROUP BY window(ts, '5 minutes')"),
+            "'Aggregate [window(ts, '5 minutes')], [window.start, window.end, count(1)]\n"
+            "+- 'UnresolvedRelation [events], [], false");
+  EXPECT_EQ(Parse("SELECT left.x FROM a AS left JOIN b AS right ON left.x = right.x")
+                .plan->exprs[0]->ToString(),
+            "left.x");
 }
 
 TEST(ParserTest, SubqueryInWhereKeepsPlan) {
