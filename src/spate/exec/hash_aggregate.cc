@@ -99,9 +99,13 @@ class AggregateStream final : public BatchStream {
     if (num_groups_ == 0) return BatchPtr();
     std::vector<ColumnPtr> cols;
     if (table_) cols = table_->FinishKeys();
-    for (auto& acc : accs_) {
+    for (size_t a = 0; a < accs_.size(); ++a) {
+      auto& acc = accs_[a];
       if (op_->mode() == AggregateMode::kPartial) {
-        for (auto& c : acc->State()) cols.push_back(std::move(c));
+        // Exactly the declared state fields (an accumulator may return extra columns).
+        std::vector<ColumnPtr> states = acc->State();
+        states.resize(op_->calls()[a].function->state_fields().size());
+        for (auto& c : states) cols.push_back(std::move(c));
       } else {
         SPATE_ASSIGN_OR_RETURN(ColumnPtr c, acc->Finalize(ctx_->eval()));
         cols.push_back(std::move(c));

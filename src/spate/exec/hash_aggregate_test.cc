@@ -105,6 +105,16 @@ TEST(HashAggregateTest, TwoPhaseAndSinglePhaseAgree) {
   EXPECT_EQ(two, serial);
 }
 
+TEST(HashAggregateTest, StringMinMaxFirstLastTwoPhase) {
+  auto in = KeyValueRows();
+  auto agg = AggregateOf(in, {{"v", Col(in, 1)}},
+                         {{"mn", "min", {Col(in, 0)}}, {"n", "count", {}}, {"mx", "max", {Col(in, 0)}},
+                          {"s", "sum", {Col(in, 1)}}});
+  EXPECT_EQ(ExecSorted(agg), (std::vector<std::string>{"1,a,2,a,2", "2,b,1,b,2", "3,a,1,a,3", "4,NULL,1,NULL,4",
+                                                       "6,NULL,1,NULL,6", "7,c,1,c,7", "NULL,b,1,b,NULL"}));
+  EXPECT_EQ(ExecSorted(agg, Options(2, 3)), ExecSorted(agg, Options(1, 1)));
+}
+
 TEST(HashAggregateTest, MultipleKeysAndNoAggregates) {
   auto in = LocalOf({Attr("a", DataType::Long()), Attr("b", DataType::String())},
                   {{I(1), S("x")}, {I(1), S("x")}, {I(1), S("y")}, {NullL(), S("x")}, {NullL(), S("x")}}, 2);

@@ -2,9 +2,12 @@
 #include "spate/exec/window_aggregate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <type_traits>
 
 #include "spate/columnar/kernels.h"
+#include "spate/compute/kernel_util.h"
 #include "spate/exec/row_hash.h"
 
 namespace spate::exec {
@@ -191,6 +194,95 @@ Result<ColumnPtr> Sliding(const AggregateFunction& fn, const std::vector<ColumnP
   return Concat(pieces);
 }
 
+Status RunningSumOverflow() {
+  return Status::Error("ARITHMETIC_OVERFLOW",
+                       {{"message", "long overflow"},
+                        {"alternative", " Use 'try_sum' to tolerate overflow and return NULL instead."},
+                        {"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+template <typename T>
+inline bool Better(T candidate, T current, bool is_max) {
+  if constexpr (std::is_floating_point_v<T>) {
+    bool cn = std::isnan(candidate), un = std::isnan(current);
+    if (cn || un) return is_max ? (cn && !un) : (!cn && un);
+  }
+  return is_max ? candidate > current : candidate < current;
+}
+
+// Typed running scans of the per-row states of count/sum/avg (additive state columns)
+// and min/max (one fixed-width value column), restarting at window partition
+// boundaries; `suffix` scans from the end of each partition. Returns false when `fn`
+// has no such fast path (the generic Merge-based scan is used instead).
+Result<bool> TypedScan(const AggregateFunction& fn, std::vector<ColumnPtr>* states,
+                       const WindowLayout& lay, bool suffix, const EvalContext& eval) {
+  const std::string& name = fn.name();
+  const int64_t n = lay.num_rows;
+  auto for_each_partition = [&](auto&& body) {
+    for (size_t p = 0; p < lay.part_begin.size(); ++p) body(lay.part_begin[p], lay.part_end[p]);
+  };
+  if (name == "count" || name == "sum" || name == "avg" || name == "mean") {
+    for (const auto& c : *states) {
+      if (c->null_count() > 0 || c->type()->ByteWidth() < 8) return false;
+    }
+    bool overflow = false;
+    for (auto& c : *states) {
+      BufferPtr buf = kernel::DispatchFixed(*c->type(), [&]<typename T>() -> BufferPtr {
+        kernel::Out<T> out(n);
+        const T* in = c->raw_values<T>();
+        for_each_partition([&](int64_t b, int64_t e) {
+          T acc{};
+          for (int64_t k = 0; k < e - b; ++k) {
+            int64_t i = suffix ? e - 1 - k : b + k;
+            if constexpr (std::is_floating_point_v<T>) {
+              acc += in[i];
+            } else {
+              overflow |= __builtin_add_overflow(acc, in[i], &acc);
+            }
+            out.data[i] = acc;
+          }
+        });
+        return out.buf;
+      });
+      c = kernel::MakeColumn(c->type(), n, 0, nullptr, buf);
+    }
+    if (overflow && eval.ansi) return RunningSumOverflow();
+    return true;
+  }
+  if ((name == "min" || name == "max") && states->size() == 1 && (*states)[0]->type()->ByteWidth() > 0 &&
+      (*states)[0]->type_id() != TypeId::kBoolean) {
+    const bool is_max = name == "max";
+    ColumnPtr& c = (*states)[0];
+    auto validity = Buffer::Allocate(bits::BytesFor(n));
+    int64_t nulls = 0;
+    BufferPtr buf = kernel::DispatchFixed(*c->type(), [&]<typename T>() -> BufferPtr {
+      kernel::Out<T> out(n);
+      const T* in = c->raw_values<T>();
+      for_each_partition([&](int64_t b, int64_t e) {
+        bool has = false;
+        T best{};
+        for (int64_t k = 0; k < e - b; ++k) {
+          int64_t i = suffix ? e - 1 - k : b + k;
+          if (c->IsValid(i) && (!has || Better(in[i], best, is_max))) {
+            best = in[i];
+            has = true;
+          }
+          out.data[i] = best;
+          if (has) {
+            bits::Set(validity->mutable_data(), i);
+          } else {
+            ++nulls;
+          }
+        }
+      });
+      return out.buf;
+    });
+    c = kernel::MakeColumn(c->type(), n, nulls, nulls ? validity : nullptr, buf);
+    return true;
+  }
+  return false;
+}
+
 // Order-key values for RANGE offsets, oriented so that they ascend along the sort order.
 struct RangeKeys {
   bool floating = false;
@@ -300,6 +392,13 @@ Result<ColumnPtr> EvaluateFrameAggregate(const AggregateFunction& fn,
   }
   SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> states, RowStates(fn, args, n, eval));
   std::vector<int64_t> pick(static_cast<size_t>(n));
+  SPATE_ASSIGN_OR_RETURN(bool typed, TypedScan(fn, &states, layout, !frame.lower_unbounded, eval));
+  if (typed) {
+    for (int64_t i = 0; i < n; ++i) {
+      pick[i] = hi[i] >= lo[i] ? (frame.lower_unbounded ? hi[i] : lo[i]) : -1;
+    }
+    return FinalizePicked(fn, states, n, pick, eval);
+  }
   if (frame.lower_unbounded) {
     std::vector<int64_t> seg(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) seg[i] = layout.part_begin[layout.part_id[i]];
