@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/exec/exchange.h"
 
+#include <mutex>
+
 #include "spate/columnar/kernels.h"
 #include "spate/exec/exec_context.h"
 #include "spate/exec/row_hash.h"
@@ -9,8 +11,13 @@ namespace spate::exec {
 
 namespace {
 
+// Materialized output. Each partition is handed to its single consumer once (Open moves
+// it out, so shuffled data is freed as the next stage consumes it); the broadcast batch
+// stays for every reader.
 struct ExchangeState {
-  std::vector<std::vector<BatchPtr>> partitions;
+  mutable std::mutex mu;
+  mutable std::vector<std::vector<BatchPtr>> partitions;
+  mutable std::vector<uint8_t> taken;
   BatchPtr broadcast;  // kBroadcast: all rows in one batch
 };
 
@@ -99,8 +106,9 @@ Status Exchange::Prepare(ExecContext* ctx) const {
     }
     if (partitioning_ == Partitioning::kBroadcast) {
       state->broadcast = ConcatBatches(schema(), state->partitions[0]);
-      state->partitions[0] = {state->broadcast};
+      state->partitions[0].clear();
     }
+    state->taken.assign(1, 0);
     ctx->SetState(this, std::move(state));
     return Status::OK();
   }
@@ -135,11 +143,13 @@ Status Exchange::Prepare(ExecContext* ctx) const {
     return Status::OK();
   }));
   state->partitions.resize(n);
+  state->taken.assign(n, 0);
   for (auto& input : per_input) {
     for (uint32_t q = 0; q < n; ++q) {
       for (auto& b : input[q]) state->partitions[q].push_back(std::move(b));
     }
   }
+  per_input.clear();
   ctx->SetState(this, std::move(state));
   return Status::OK();
 }
@@ -147,7 +157,16 @@ Status Exchange::Prepare(ExecContext* ctx) const {
 Result<BatchStreamPtr> Exchange::Open(int partition, ExecContext* ctx) const {
   auto state = ctx->GetState<ExchangeState>(this);
   if (!state) return Status::Internal("Exchange opened before it was prepared");
-  return BatchStreamPtr(std::make_unique<VectorStream>(state->partitions[static_cast<size_t>(partition)]));
+  if (state->broadcast) return BatchStreamPtr(std::make_unique<VectorStream>(std::vector<BatchPtr>{state->broadcast}));
+  std::vector<BatchPtr> batches;
+  {
+    std::lock_guard<std::mutex> lock(state->mu);
+    size_t p = static_cast<size_t>(partition);
+    if (state->taken[p]) return Status::Internal("Exchange partition read twice in one execution");
+    state->taken[p] = 1;
+    batches.swap(state->partitions[p]);
+  }
+  return BatchStreamPtr(std::make_unique<VectorStream>(std::move(batches)));
 }
 
 Result<BatchPtr> Exchange::BroadcastBatch(ExecContext* ctx) const {

@@ -3,6 +3,8 @@
 
 #include <queue>
 
+#include <mutex>
+
 #include "spate/columnar/kernels.h"
 #include "spate/exec/exec_context.h"
 
@@ -10,8 +12,11 @@ namespace spate::exec {
 
 namespace {
 
+// The sorted runs, handed to the single merging reader once (and freed as it merges).
 struct SortState {
-  std::vector<SortedRun> runs;
+  mutable std::mutex mu;
+  mutable std::vector<SortedRun> runs;
+  mutable bool taken = false;
 };
 
 class MergeStream final : public BatchStream {
@@ -126,7 +131,14 @@ Status Sort::Prepare(ExecContext* ctx) const {
 Result<BatchStreamPtr> Sort::Open(int, ExecContext* ctx) const {
   auto state = ctx->GetState<SortState>(this);
   if (!state) return Status::Internal("Sort opened before it was prepared");
-  return MakeMergeStream(state->runs, schema(), ctx->batch_size());
+  std::vector<SortedRun> runs;
+  {
+    std::lock_guard<std::mutex> lock(state->mu);
+    if (state->taken) return Status::Internal("sorted runs read twice in one execution");
+    state->taken = true;
+    runs.swap(state->runs);
+  }
+  return MakeMergeStream(std::move(runs), schema(), ctx->batch_size());
 }
 
 std::string Sort::Describe() const { return "Sort [" + SortKeysText(keys_) + "], true, 0"; }

@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/exec/top_n.h"
 
+#include <mutex>
+
 #include "spate/columnar/kernels.h"
 #include "spate/exec/exec_context.h"
 #include "spate/exec/limit.h"
@@ -9,8 +11,11 @@
 namespace spate::exec {
 
 namespace {
+// The sorted runs, handed to the single merging reader once (and freed as it merges).
 struct TopNState {
-  std::vector<SortedRun> runs;
+  mutable std::mutex mu;
+  mutable std::vector<SortedRun> runs;
+  mutable bool taken = false;
 };
 }  // namespace
 
@@ -54,7 +59,14 @@ Status TopN::Prepare(ExecContext* ctx) const {
 Result<BatchStreamPtr> TopN::Open(int, ExecContext* ctx) const {
   auto state = ctx->GetState<TopNState>(this);
   if (!state) return Status::Internal("TopN opened before it was prepared");
-  return MakeLimitStream(MakeMergeStream(state->runs, schema(), ctx->batch_size()), limit_, offset_);
+  std::vector<SortedRun> runs;
+  {
+    std::lock_guard<std::mutex> lock(state->mu);
+    if (state->taken) return Status::Internal("sorted runs read twice in one execution");
+    state->taken = true;
+    runs.swap(state->runs);
+  }
+  return MakeLimitStream(MakeMergeStream(std::move(runs), schema(), ctx->batch_size()), limit_, offset_);
 }
 
 std::string TopN::Describe() const {
