@@ -247,8 +247,9 @@ class FileRunner {
       session_ = std::make_unique<api::SparkSession>(
           api::SparkSession::builder().getOrCreate().newSession());
       // The suite pins Spark 4 defaults explicitly: ANSI mode on, session time zone UTC.
-      session_->conf().set("spark.sql.ansi.enabled", "true");
-      session_->conf().set("spark.sql.session.timeZone", "UTC");
+      // (std::string, not a literal: a const char* would pick the bool overload of set().)
+      session_->conf().set("spark.sql.ansi.enabled", std::string("true"));
+      session_->conf().set("spark.sql.session.timeZone", std::string("UTC"));
     } catch (const std::exception& e) {
       std::cout << path_ << ": cannot create a session: " << e.what() << "\n";
       session_.reset();
@@ -396,6 +397,7 @@ class FileRunner {
       std::cout << "---- expected\n" << expected << (expected.empty() || expected.back() == '\n' ? "" : "\n");
       std::cout << "---- actual\n" << actual << (actual.empty() || actual.back() == '\n' ? "" : "\n");
     }
+    std::cout.flush();  // keep the report if a later query crashes the process
   }
 
   static std::string Join(const std::vector<std::string>& rows) {
@@ -423,7 +425,7 @@ class FileRunner {
       Fail(r.line, r.sql, "no session", "", "");
       return;
     }
-    if (options_.verbose) std::cout << path_ << ":" << r.line << "\n";
+    if (options_.verbose) std::cout << path_ << ":" << r.line << std::endl;
     std::vector<std::string> actual_rows;
     size_t num_columns = 0;
     std::string error;
@@ -463,7 +465,7 @@ class FileRunner {
           return Fail(r.line, r.sql,
                       "column count mismatch: types '" + r.types + "' but the query returned " +
                           std::to_string(num_columns) + " columns",
-                      "", "");
+                      Join(r.expected), Join(actual_rows));
         }
         std::vector<std::string> expected = r.expected;
         std::vector<std::string> actual = actual_rows;
