@@ -22,7 +22,7 @@ int RunDemo(std::ostream& out, long long num_events) {
       "CREATE OR REPLACE TEMP VIEW events AS "
       "SELECT id AS event_id, id % 1000 AS user_id, "
       "CASE WHEN id % 7 = 0 THEN 'refund' WHEN id % 3 = 0 THEN 'view' ELSE 'purchase' END AS kind, "
-      CAST(id % 997 AS DECIMAL(10,2)) / 10 AS amount "
+      "CAST(id % 997 AS DECIMAL(10,2)) / 10 AS amount "
       "FROM range(" + std::to_string(num_events) + ")";
   const char* queries[] = {
       "SELECT kind, count(*) AS events, sum(amount) AS revenue, avg(amount) AS avg_amount "

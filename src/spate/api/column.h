@@ -84,6 +84,10 @@ class Column {
   Column over(const WindowSpec& window) const;
   /// CASE WHEN chains: F::when(c, v).when(c2, v2).otherwise(v3).
   Column when(const Column& condition, const Column& value) const;
+  template <LiteralType T>
+  Column when(const Column& condition, T value) const {
+    return when(condition, Lit(ToValue(value)));
+  }
   Column otherwise(const Column& value) const;
   template <LiteralType T>
   Column otherwise(T value) const {

@@ -18,7 +18,9 @@ exec::ExecOptions SessionState::MakeExecOptions() const {
   exec::ExecOptions o;
   o.shuffle_partitions = conf.shuffle_partitions();
   o.pool = &ThreadPool::Default();
-  o.parallelism = o.pool->num_threads();
+  // spark.default.parallelism caps the threads a query uses (default: all cores).
+  o.parallelism = std::max(1, std::min(o.pool->num_threads(),
+                                       std::atoi(conf.GetOr("spark.default.parallelism", "2").c_str())));
   o.eval.ansi = conf.ansi();
   o.eval.time_zone_id = conf.session_time_zone();
   o.eval.time_zone = TimeZone::Lookup(o.eval.time_zone_id);

@@ -31,6 +31,7 @@ class RuntimeConfig {
  public:
   explicit RuntimeConfig(std::shared_ptr<SessionState> state) : state_(std::move(state)) {}
   void set(const std::string& key, const std::string& value);
+  void set(const std::string& key, const char* value) { set(key, std::string(value)); }
   void set(const std::string& key, bool value) { set(key, std::string(value ? "true" : "false")); }
   void set(const std::string& key, int64_t value) { set(key, std::to_string(value)); }
   /// Throws SQL_CONF_NOT_FOUND for unknown unset keys.
@@ -50,6 +51,7 @@ class SparkSession {
     Builder& appName(const std::string& name);
     Builder& master(const std::string& master);
     Builder& config(const std::string& key, const std::string& value);
+    Builder& config(const std::string& key, const char* value) { return config(key, std::string(value)); }
     Builder& config(const std::string& key, bool value);
     Builder& config(const std::string& key, int64_t value);
     /// The active session (created on first use) with this builder's settings applied.

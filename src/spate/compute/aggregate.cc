@@ -304,6 +304,7 @@ class PickAcc final : public GroupedAccumulator {
                 const EvalContext&) override {
     const ColumnPtr& c = args[0];
     uint64_t src = sources_.size();
+    sources_.push_back(c);  // rows of this batch may be compared with each other
     bool used = false;
     for (int64_t i = 0; i < n; ++i) {
       uint32_t g = gid[i];
@@ -323,7 +324,7 @@ class PickAcc final : public GroupedAccumulator {
       refs_[g] = (src << 32) | static_cast<uint64_t>(i);
       used = true;
     }
-    if (used) sources_.push_back(c);
+    if (!used) sources_.pop_back();
     if (sources_.size() > 64) Compact();
     return Status::OK();
   }

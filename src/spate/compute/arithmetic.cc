@@ -233,10 +233,13 @@ Result<ColumnPtr> DecimalKernel(ArithOp op, const DataTypePtr& type, const Colum
         break;
       }
       case ArithOp::kMul: {
-        ok = !__builtin_mul_overflow(x[i], y[i], &r);
         int s = sa + sb;
-        if (ok && s > rs) r = kernel::DivRoundHalfUp(r, kernel::Pow10(s - rs));
-        if (ok && s < rs) ok = !__builtin_mul_overflow(r, kernel::Pow10(rs - s), &r);
+        if (s >= rs) {
+          ok = kernel::MulRescale(x[i], y[i], s - rs, &r);
+        } else {
+          ok = !__builtin_mul_overflow(x[i], y[i], &r) &&
+               !__builtin_mul_overflow(r, kernel::Pow10(rs - s), &r);
+        }
         break;
       }
       case ArithOp::kDiv:

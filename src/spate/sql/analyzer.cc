@@ -48,12 +48,13 @@ size_t Levenshtein(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::string SuggestColumns(const std::string& name, const std::vector<Attribute>& candidates) {
+std::string SuggestColumns(const std::string& name, const std::vector<Attribute>& candidates,
+                           bool qualified) {
   std::vector<std::pair<size_t, std::string>> scored;
   std::set<std::string> seen;
   for (const auto& a : candidates) {
     std::vector<std::string> parts;
-    if (!a.qualifier.empty()) parts.push_back(a.qualifier);
+    if (qualified && !a.qualifier.empty()) parts.push_back(a.qualifier);
     parts.push_back(a.name);
     std::string q = QuoteIdentifier(parts);
     if (!seen.insert(q).second) continue;
@@ -204,7 +205,8 @@ Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
     if (!matches.empty()) break;
   }
   if (matches.empty()) {
-    std::string suggestion = SuggestColumns(parts.back(), scope);
+    // Like Spark, suggest names with as many parts as the reference has.
+    std::string suggestion = SuggestColumns(parts.back(), scope, parts.size() > 1);
     if (suggestion.empty()) {
       return Status::Error("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
                            {{"objectName", QuoteIdentifier(parts)}})
@@ -408,7 +410,12 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(const std::vector<ExprP
 
 Result<Value> Analyzer::Impl::EvalConstant(const Expr& e, const char* what) {
   std::vector<Attribute> empty;
-  SPATE_ASSIGN_OR_RETURN(auto b, Bind(e, empty, nullptr));
+  auto bound = Bind(e, empty, nullptr);
+  if (!bound.ok()) {
+    if (bound.status().error_class().rfind("UNRESOLVED_COLUMN", 0) == 0) return NotConstant(e, what);
+    return bound.status();
+  }
+  BoundExprPtr b = *bound;
   if (!b->IsConstant()) return NotConstant(e, what);
   auto one = Batch::Make(std::make_shared<const Schema>(), {}, 1);
   EvalContext ctx;
@@ -663,6 +670,10 @@ class Analyzer::Impl::AggregateContext {
   std::vector<std::string> group_names;
   std::vector<AggregateCall> aggs;
   std::vector<std::string> agg_names;
+  /// Select-list aliases, which HAVING may reference (Spark resolves them there).
+  std::vector<std::pair<std::string, ExprPtr>> aliases;
+  bool has_group_by = true;
+  const BindHook* self_hook = nullptr;
 
   int num_groups() const { return static_cast<int>(groups.size()); }
 
@@ -688,11 +699,20 @@ class Analyzer::Impl::AggregateContext {
           }
         }
         if (e.kind == ExprKind::kColumn) {
+          if (!has_group_by) return Status::Error("MISSING_GROUP_BY", {});
           return Status::Error("MISSING_AGGREGATION",
                                {{"expression", "\"" + e.DisplayName() + "\""},
                                 {"expressionAnyValue", "\"any_value(" + e.DisplayName() + ")\""}});
         }
       } else if (e.kind == ExprKind::kColumn) {
+        if (e.name_parts.size() == 1) {
+          for (const auto& [name, aliased] : aliases) {
+            if (EqualsIgnoreCase(name, e.name_parts[0])) {
+              SPATE_ASSIGN_OR_RETURN(auto bound, impl_->Bind(*aliased, *child_scope_, self_hook));
+              return std::optional<BoundExprPtr>(bound);
+            }
+          }
+        }
         return b.status();
       }
     }
@@ -790,6 +810,9 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
         for (const auto& it : items) {
           if (it->kind == ExprKind::kAlias && NameEq(it->name, ge->name_parts[0])) {
             ge = it->children[0];
+            if (ContainsAggregate(*ge)) {
+              return Status::Error("GROUP_BY_AGGREGATE", {{"sqlExpr", ge->DisplayName()}});
+            }
             b = Bind(*ge, child_scope, nullptr);
             break;
           }
@@ -802,6 +825,11 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
     }
     agg_hook = [&agg](const Expr& e) { return agg->Hook(e); };
     hook = &agg_hook;
+    agg->self_hook = &agg_hook;
+    agg->has_group_by = select.kind == PlanKind::kAggregate;
+    for (const auto& it : items) {
+      if (it->kind == ExprKind::kAlias) agg->aliases.emplace_back(it->name, it->children[0]);
+    }
   }
 
   // Window extraction: window expressions become columns appended to the base.
@@ -1395,7 +1423,11 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
       const char* what = p.kind == PlanKind::kLimit ? "limit" : "offset";
       SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*p.count, what));
-      if (v.is_null() || !v.type()->IsIntegral()) {
+      if (v.is_null()) {
+        return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.IS_NULL",
+                             {{"name", what}, {"expr", "\"" + p.count->DisplayName() + "\""}});
+      }
+      if (!v.type()->IsIntegral()) {
         return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE",
                              {{"name", what}, {"expr", "\"" + p.count->DisplayName() + "\""},
                               {"dataType", QuoteType(*v.type())}});

@@ -39,7 +39,9 @@ class Analyzer {
 };
 
 /// Spark's Levenshtein-ordered suggestion list for UNRESOLVED_COLUMN: "`a`, `t`.`b`".
-std::string SuggestColumns(const std::string& name, const std::vector<Attribute>& candidates);
+/// `qualified` keeps table qualifiers (used when the reference itself was qualified).
+std::string SuggestColumns(const std::string& name, const std::vector<Attribute>& candidates,
+                           bool qualified = false);
 /// Quotes an identifier with backticks as Spark's error messages do: `a`.`b`.
 std::string QuoteIdentifier(const std::vector<std::string>& parts);
 
