@@ -111,24 +111,51 @@ class HashJoinStream final : public BatchStream {
     uint64_t slots = 16;
     while (slots < static_cast<uint64_t>(n) * 2) slots <<= 1;
     mask_ = slots - 1;
-    heads_.assign(slots, -1);
+    slots_.assign(slots, Slot{0, -1});
     next_.assign(static_cast<size_t>(n), -1);
-    // Insert in reverse so that chains list build rows in ascending order.
+    // One slot per distinct key holding the first build row; rows with equal keys are
+    // chained through next_ in ascending order (hence the reverse insertion).
     for (int64_t i = n - 1; i >= 0; --i) {
       if (!build_keys_.usable[i]) continue;
-      uint64_t s = build_keys_.hashes[i] & mask_;
-      next_[i] = heads_[s];
-      heads_[s] = static_cast<int32_t>(i);
+      uint64_t key = SlotKey(build_keys_, i);
+      uint64_t pos = build_keys_.hashes[i] & mask_;
+      for (;;) {
+        Slot& slot = slots_[pos];
+        if (slot.row < 0) {
+          slot = Slot{key, static_cast<int32_t>(i)};
+          break;
+        }
+        if (slot.key == key &&
+            (integer_mode_ || build_keys_.encoder.key(slot.row) == build_keys_.encoder.key(i))) {
+          next_[i] = slot.row;
+          slot.row = static_cast<int32_t>(i);
+          break;
+        }
+        pos = (pos + 1) & mask_;
+      }
     }
     if (output_.tracks_right()) right_matched_.assign(static_cast<size_t>(n), 0);
     SPATE_ASSIGN_OR_RETURN(left_input_, op_->child(0).Open(partition_, ctx_));
     return Status::OK();
   }
 
-  bool KeysEqual(int64_t l, int32_t r) const {
-    if (probe_.hashes[l] != build_keys_.hashes[r]) return false;
-    if (integer_mode_) return probe_.ints[l] == build_keys_.ints[r];
-    return probe_.encoder.key(l) == build_keys_.encoder.key(r);
+  uint64_t SlotKey(const KeyRows& rows, int64_t i) const {
+    return integer_mode_ ? static_cast<uint64_t>(rows.ints[i]) : rows.hashes[i];
+  }
+
+  // First build row whose key equals probe row l's, or -1.
+  int32_t FindChain(int64_t l) const {
+    uint64_t key = SlotKey(probe_, l);
+    uint64_t pos = probe_.hashes[l] & mask_;
+    for (;;) {
+      const Slot& slot = slots_[pos];
+      if (slot.row < 0) return -1;
+      if (slot.key == key &&
+          (integer_mode_ || build_keys_.encoder.key(slot.row) == probe_.encoder.key(l))) {
+        return slot.row;
+      }
+      pos = (pos + 1) & mask_;
+    }
   }
 
   // Produces the next chunk of candidate pairs of the current left batch.
@@ -144,18 +171,16 @@ class HashJoinStream final : public BatchStream {
           ++row_;
           continue;
         }
-        chain_ = heads_[probe_.hashes[row_] & mask_];
+        chain_ = FindChain(row_);
       }
       while (chain_ >= 0 && li_.size() < cap) {
         int32_t r = chain_;
         chain_ = next_[r];
-        if (KeysEqual(row_, r)) {
-          li_.push_back(static_cast<int32_t>(row_));
-          ri_.push_back(r);
-          if (first_decides) {
-            chain_ = -1;
-            break;
-          }
+        li_.push_back(static_cast<int32_t>(row_));
+        ri_.push_back(r);
+        if (first_decides) {
+          chain_ = -1;
+          break;
         }
       }
       if (chain_ < 0) {
@@ -184,8 +209,13 @@ class HashJoinStream final : public BatchStream {
   // Build side.
   BatchPtr build_;
   KeyRows build_keys_;
+  struct Slot {
+    uint64_t key;  // the int64 key (integer mode) or the key's hash
+    int32_t row;   // first build row with this key; -1 = empty
+  };
   uint64_t mask_ = 0;
-  std::vector<int32_t> heads_, next_;
+  std::vector<Slot> slots_;
+  std::vector<int32_t> next_;
   std::vector<uint8_t> right_matched_;
   // Probe side.
   BatchStreamPtr left_input_;
