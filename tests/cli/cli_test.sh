@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Integration tests of the `spate sql` command: output formats, scripts, stdin sessions,
+# errors and exit codes. Usage: cli_test.sh <path-to-spate>
+set -u
+SPATE=$1
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {  # name, expected, actual
+  if [ "$2" == "$3" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    printf 'FAILED: %s\n--- expected\n%s\n--- actual\n%s\n' "$1" "$2" "$3"
+  fi
+}
+
+out=$("$SPATE" sql -S -e "SELECT 1 AS a, 'x' AS b, NULL AS c")
+check "table output" "$(printf '+---+---+----+\n|a  |b  |c   |\n+---+---+----+\n|1  |x  |NULL|\n+---+---+----+')" "$out"
+
+out=$("$SPATE" sql -S --output tsv -e "SELECT id, CASE WHEN id = 1 THEN NULL ELSE id * 1.5 END AS v FROM range(3)")
+check "tsv output" "$(printf '0\t0.0\n1\tNULL\n2\t3.0')" "$out"
+
+out=$("$SPATE" sql -S --output tsv --header -e "SELECT 1 AS a, 2 AS b")
+check "tsv header" "$(printf 'a\tb\n1\t2')" "$out"
+
+out=$("$SPATE" sql -S --output json -e "SELECT 1 AS a, 'q\"x' AS s, CAST(NULL AS INT) AS n, 2.5 AS d")
+check "json output" '{"a":1,"s":"q\"x","n":null,"d":2.5}' "$out"
+
+out=$("$SPATE" sql -S --output tsv -e "SELECT k, count(*), sum(v) FROM (SELECT id % 3 AS k, id AS v FROM range(1000000)) GROUP BY k ORDER BY k")
+check "aggregation over range" "$(printf '0\t333334\t166666833333\n1\t333333\t166666166667\n2\t333333\t166666500000')" "$out"
+
+printf 'CREATE TEMP VIEW t AS SELECT id FROM range(5);\n-- a comment; with a semicolon\nSELECT sum(id)\n  FROM t;\n' > "$tmp/script.sql"
+out=$("$SPATE" sql -S --output tsv -f "$tmp/script.sql")
+check "-f script with comments and multi-line statements" "10" "$out"
+
+out=$(printf 'SELECT 1\n + 1 AS two;\n.mode tsv\nSELECT 3;\nquit;\nSELECT 4;\n' | "$SPATE" sql -S)
+check "stdin session" "$(printf '+---+\n|two|\n+---+\n|2  |\n+---+\n3')" "$out"
+
+err=$("$SPATE" sql -S -e "SELECT 1/0" 2>&1 >/dev/null)
+code=$?
+check "divide by zero exit code" "1" "$code"
+check "divide by zero message" "[DIVIDE_BY_ZERO] Division by zero. Use \`try_divide\` to tolerate divisor being 0 and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error. SQLSTATE: 22012" "$err"
+
+err=$("$SPATE" sql -S -e "SELECT idd FROM range(2)" 2>&1 >/dev/null)
+check "unresolved column" "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter with name \`idd\` cannot be resolved. Did you mean one of the following? [\`id\`]. SQLSTATE: 42703 (line 1, pos 7)" "$err"
+
+err=$("$SPATE" sql -S -e "SELEC 1" 2>&1 >/dev/null)
+check "parse error" "$(printf '%s\n\n== SQL ==\nSELEC 1\n^^^' "[PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'. SQLSTATE: 42601 (line 1, pos 0)")" "$err"
+
+out=$("$SPATE" sql -S --conf spark.sql.ansi.enabled=false --output tsv -e "SELECT 1/0")
+check "--conf ansi off" "NULL" "$out"
+
+out=$("$SPATE" sql -S --output tsv -e "SET spark.sql.shuffle.partitions=3; SELECT count(*) FROM range(10) a JOIN range(10) b ON a.id = b.id")
+check "SET then query" "$(printf 'spark.sql.shuffle.partitions\t3\n10')" "$out"
+
+"$SPATE" sql -S -e "SELECT 1; SELECT nope; SELECT 3" >/dev/null 2>&1
+check "script stops at first error" "1" "$?"
+
+printf '%d passed, %d failed\n' "$pass" "$fail"
+[ "$fail" -eq 0 ]
