@@ -222,7 +222,11 @@ Result<PhysicalOpPtr> Planner::PlanLimit(const BoundPlan& node) const {
   }
   SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr child, Plan(child_plan));
   if (child->num_partitions() > 1) {
-    if (node.limit >= 0) child = std::make_shared<LocalLimit>(node.limit + node.offset, child);
+    if (node.limit >= 0) {
+      int64_t keep = 0;
+      if (__builtin_add_overflow(node.limit, node.offset, &keep)) keep = INT64_MAX;
+      child = std::make_shared<LocalLimit>(keep, child);
+    }
     child = std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, child);
   }
   return PhysicalOpPtr(std::make_shared<GlobalLimit>(node.limit, node.offset, child));

@@ -169,7 +169,11 @@ inline BoundPlanPtr AggregateOf(const BoundPlanPtr& child,
   auto p = Node(BoundKind::kAggregate, {child});
   for (auto& [name, e] : groups) {
     p->group_exprs.push_back(e);
-    p->output.push_back(AttrOf(name, e));
+    if (name.empty() && e->column_index() >= 0) {
+      p->output.push_back(child->output[static_cast<size_t>(e->column_index())]);
+    } else {
+      p->output.push_back(AttrOf(name, e));
+    }
   }
   for (auto& s : aggs) {
     sql::AggregateCall call = MakeCall(s);

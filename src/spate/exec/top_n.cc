@@ -27,7 +27,8 @@ TopN::TopN(std::vector<sql::SortKey> keys, int64_t limit, int64_t offset,
 Status TopN::Prepare(ExecContext* ctx) const {
   const PhysicalOp& in = child();
   int64_t m = in.num_partitions();
-  const int64_t keep = limit_ + offset_;
+  int64_t keep = 0;
+  if (__builtin_add_overflow(limit_, offset_, &keep) || keep > (int64_t{1} << 40)) keep = int64_t{1} << 40;
   auto state = std::make_shared<TopNState>();
   state->runs.resize(static_cast<size_t>(m));
   SPATE_RETURN_IF_ERROR(ctx->ParallelFor(m, [&](int64_t p) -> Status {

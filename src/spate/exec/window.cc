@@ -3,6 +3,7 @@
 
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/row_encoding.h"
+#include "spate/compute/cast.h"
 #include "spate/compute/kernel_util.h"
 #include "spate/exec/exec_context.h"
 #include "spate/exec/sort.h"
@@ -127,8 +128,9 @@ Result<ColumnPtr> LagLead(const sql::WindowCall& call, const Batch& sorted, cons
     if (fallback->type_id() == TypeId::kNull) {
       fallback.reset();
     } else if (!fallback->type()->Equals(*input->type())) {
-      return Status::Invalid("lag/lead's default has type " + fallback->type()->SimpleString() +
-                             ", expected " + input->type()->SimpleString());
+      // The analyzer normally casts the default; cast here if it did not.
+      SPATE_ASSIGN_OR_RETURN(fallback, CastColumn(fallback, input->type(),
+                                                  eval.ansi ? CastMode::kAnsi : CastMode::kLegacy, eval));
     }
   }
   const int64_t n = lay.num_rows;

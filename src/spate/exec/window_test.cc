@@ -100,9 +100,12 @@ TEST(WindowTest, NtileAndLagLead) {
   lag.args = {Col(in, 2), Lit(Value::Int(1)), Lit(S("none"))};
   auto lead = Ranking(WindowFunctionKind::kLead, in, DataType::String());
   lead.args = {Col(in, 2), Lit(Value::Int(2))};
-  auto w = WindowOf(in, {{"nt", nt}, {"lag", lag}, {"lead", lead}});
-  EXPECT_EQ(ByName(w), (std::vector<std::string>{"a1,1,none,a2", "a2,3,a3,NULL", "a3,2,a1,NULL", "b1,1,b4,b3",
-                                                 "b2,2,b1,NULL", "b3,3,b2,NULL", "b4,1,none,b2", "n1,1,none,NULL"}));
+  auto lag_num = Ranking(WindowFunctionKind::kLag, in, DataType::Long());
+  lag_num.args = {Col(in, 1), Lit(Value::Int(1)), Lit(Value::Int(-1))};  // default cast to bigint
+  auto w = WindowOf(in, {{"nt", nt}, {"lag", lag}, {"lead", lead}, {"ln", lag_num}});
+  EXPECT_EQ(ByName(w), (std::vector<std::string>{"a1,1,none,a2,-1", "a2,3,a3,NULL,10", "a3,2,a1,NULL,10",
+                                                 "b1,1,b4,b3,NULL", "b2,2,b1,NULL,5", "b3,3,b2,NULL,5",
+                                                 "b4,1,none,b2,-1", "n1,1,none,NULL,-1"}));
 }
 
 TEST(WindowTest, RunningSumDefaultRangeFrameIncludesPeers) {
