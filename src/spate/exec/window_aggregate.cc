@@ -210,16 +210,21 @@ inline bool Better(T candidate, T current, bool is_max) {
   return is_max ? candidate > current : candidate < current;
 }
 
+// Consecutive row ranges [begin[k], end[k]) covering all rows: window partitions, or
+// fixed-size blocks inside them.
+struct Segments {
+  std::vector<int64_t> begin, end;
+};
+
 // Typed running scans of the per-row states of count/sum/avg (additive state columns)
-// and min/max (one fixed-width value column), restarting at window partition
-// boundaries; `suffix` scans from the end of each partition. Returns false when `fn`
+// and min/max (one fixed-width value column), restarting at each segment; `suffix`
+// scans from the end of each segment. Returns false when `fn`
 // has no such fast path (the generic Merge-based scan is used instead).
 Result<bool> TypedScan(const AggregateFunction& fn, std::vector<ColumnPtr>* states,
-                       const WindowLayout& lay, bool suffix, const EvalContext& eval) {
+                       const Segments& segs, int64_t n, bool suffix, const EvalContext& eval) {
   const std::string& name = fn.name();
-  const int64_t n = lay.num_rows;
   auto for_each_partition = [&](auto&& body) {
-    for (size_t p = 0; p < lay.part_begin.size(); ++p) body(lay.part_begin[p], lay.part_end[p]);
+    for (size_t p = 0; p < segs.begin.size(); ++p) body(segs.begin[p], segs.end[p]);
   };
   if (name == "count" || name == "sum" || name == "avg" || name == "mean") {
     for (const auto& c : *states) {
@@ -317,6 +322,93 @@ Status LoadRangeKeys(const WindowLayout& layout, RangeKeys* keys) {
   return Status::OK();
 }
 
+// Inclusive running states over each segment: from its start (prefix) or, with
+// `suffix`, to its end.
+Result<std::vector<ColumnPtr>> ScanSegments(const AggregateFunction& fn, std::vector<ColumnPtr> states,
+                                            const Segments& segs, int64_t n, bool suffix,
+                                            const EvalContext& eval) {
+  SPATE_ASSIGN_OR_RETURN(bool typed, TypedScan(fn, &states, segs, n, suffix, eval));
+  if (typed) return states;
+  std::vector<int64_t> seg(static_cast<size_t>(n));
+  if (!suffix) {
+    for (size_t k = 0; k < segs.begin.size(); ++k) {
+      for (int64_t i = segs.begin[k]; i < segs.end[k]; ++i) seg[i] = segs.begin[k];
+    }
+    return ScanStates(fn, std::move(states), seg, n, false, eval);
+  }
+  // Suffix: scan the reversed rows, merging the current row's state first.
+  std::vector<int32_t> reverse(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) reverse[i] = static_cast<int32_t>(n - 1 - i);
+  std::vector<ColumnPtr> rev_states;
+  for (const auto& c : states) rev_states.push_back(Take(*c, reverse.data(), n));
+  for (size_t k = 0; k < segs.begin.size(); ++k) {
+    for (int64_t i = segs.begin[k]; i < segs.end[k]; ++i) seg[n - 1 - i] = n - segs.end[k];
+  }
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> rev_suffix,
+                         ScanStates(fn, std::move(rev_states), seg, n, true, eval));
+  std::vector<ColumnPtr> out;
+  for (const auto& c : rev_suffix) out.push_back(Take(*c, reverse.data(), n));
+  return out;
+}
+
+// ROWS BETWEEN a AND b with both bounds at fixed offsets (width w = b - a + 1): blocks of w
+// rows from each partition start; a frame is a whole block prefix, a block suffix, or a
+// block suffix followed by the next block's prefix. O(n) for any width.
+Result<ColumnPtr> BlockedRows(const AggregateFunction& fn, const std::vector<ColumnPtr>& args,
+                              const sql::BoundFrame& frame, const WindowLayout& layout,
+                              const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
+                              const EvalContext& eval) {
+  const int64_t n = layout.num_rows;
+  const int64_t w = frame.upper_offset - frame.lower_offset + 1;
+  Segments blocks;
+  for (size_t p = 0; p < layout.part_begin.size(); ++p) {
+    for (int64_t b = layout.part_begin[p]; b < layout.part_end[p]; b += w) {
+      blocks.begin.push_back(b);
+      blocks.end.push_back(std::min(b + w, layout.part_end[p]));
+    }
+  }
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> states, RowStates(fn, args, n, eval));
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> prefix, ScanSegments(fn, states, blocks, n, false, eval));
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> suffix, ScanSegments(fn, std::move(states), blocks, n, true, eval));
+  MergePart from_suffix{&suffix, {}, false, {}};
+  MergePart from_prefix{&prefix, {}, false, {}};
+  for (int64_t i = 0; i < n; ++i) {
+    if (lo[i] > hi[i]) continue;
+    int64_t pb = layout.part_begin[layout.part_id[i]], pe = layout.part_end[layout.part_id[i]];
+    int64_t blo = (lo[i] - pb) / w, bhi = (hi[i] - pb) / w;
+    int64_t lo_start = pb + blo * w;
+    int64_t hi_end = std::min(pb + (bhi + 1) * w, pe) - 1;
+    if (blo == bhi && lo[i] == lo_start) {
+      from_prefix.rows.push_back(static_cast<int32_t>(hi[i]));
+      from_prefix.gids.push_back(static_cast<uint32_t>(i));
+    } else if (blo == bhi && hi[i] == hi_end) {
+      from_suffix.rows.push_back(static_cast<int32_t>(lo[i]));
+      from_suffix.gids.push_back(static_cast<uint32_t>(i));
+    } else if (bhi == blo + 1) {
+      from_suffix.rows.push_back(static_cast<int32_t>(lo[i]));
+      from_suffix.gids.push_back(static_cast<uint32_t>(i));
+      from_prefix.rows.push_back(static_cast<int32_t>(hi[i]));
+      from_prefix.gids.push_back(static_cast<uint32_t>(i));
+    } else {
+      return Status::Internal("window frame does not fit the block decomposition");
+    }
+  }
+  // Suffix parts hold earlier rows than prefix parts: merge them first.
+  std::vector<MergePart> parts;
+  parts.push_back(std::move(from_suffix));
+  parts.push_back(std::move(from_prefix));
+  auto acc = fn.MakeAccumulator();
+  acc->Resize(n);
+  for (auto& part : parts) {
+    int64_t m = static_cast<int64_t>(part.rows.size());
+    if (m == 0) continue;
+    std::vector<ColumnPtr> taken;
+    for (const auto& c : *part.states) taken.push_back(Take(*c, part.rows.data(), m));
+    SPATE_RETURN_IF_ERROR(acc->Merge(taken, part.gids.data(), m, eval));
+  }
+  return acc->Finalize(eval);
+}
+
 }  // namespace
 
 Status ComputeFrameBounds(const sql::BoundFrame& frame, const WindowLayout& layout,
@@ -387,42 +479,22 @@ Result<ColumnPtr> EvaluateFrameAggregate(const AggregateFunction& fn,
   if (frame.lower_unbounded && frame.upper_unbounded) return WholePartition(fn, args, layout, eval);
   std::vector<int64_t> lo, hi;
   SPATE_RETURN_IF_ERROR(ComputeFrameBounds(frame, layout, &lo, &hi));
-  if (!fn.decomposable() || (!frame.lower_unbounded && !frame.upper_unbounded)) {
+  if (!fn.decomposable()) return Sliding(fn, args, lo, hi, n, eval);
+  if (!frame.lower_unbounded && !frame.upper_unbounded) {
+    constexpr int64_t kGatherWidth = 16;  // narrower frames: gathering is cheaper
+    int64_t width = frame.upper_offset - frame.lower_offset + 1;
+    if (frame.kind == WindowFrame::Kind::kRows && width > kGatherWidth) {
+      return BlockedRows(fn, args, frame, layout, lo, hi, eval);
+    }
     return Sliding(fn, args, lo, hi, n, eval);
   }
   SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> states, RowStates(fn, args, n, eval));
+  Segments parts{layout.part_begin, layout.part_end};
+  const bool prefix = frame.lower_unbounded;
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> scanned, ScanSegments(fn, states, parts, n, !prefix, eval));
   std::vector<int64_t> pick(static_cast<size_t>(n));
-  SPATE_ASSIGN_OR_RETURN(bool typed, TypedScan(fn, &states, layout, !frame.lower_unbounded, eval));
-  if (typed) {
-    for (int64_t i = 0; i < n; ++i) {
-      pick[i] = hi[i] >= lo[i] ? (frame.lower_unbounded ? hi[i] : lo[i]) : -1;
-    }
-    return FinalizePicked(fn, states, n, pick, eval);
-  }
-  if (frame.lower_unbounded) {
-    std::vector<int64_t> seg(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) seg[i] = layout.part_begin[layout.part_id[i]];
-    SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> prefix,
-                           ScanStates(fn, std::move(states), seg, n, false, eval));
-    for (int64_t i = 0; i < n; ++i) pick[i] = hi[i] >= lo[i] ? hi[i] : -1;
-    return FinalizePicked(fn, prefix, n, pick, eval);
-  }
-  // Suffix: scan the reversed rows.
-  std::vector<int32_t> reverse(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) reverse[i] = static_cast<int32_t>(n - 1 - i);
-  std::vector<ColumnPtr> rev_states;
-  for (const auto& c : states) rev_states.push_back(Take(*c, reverse.data(), n));
-  std::vector<int64_t> seg(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) {
-    int64_t i = n - 1 - j;
-    seg[j] = n - layout.part_end[layout.part_id[i]];
-  }
-  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> rev_suffix,
-                         ScanStates(fn, std::move(rev_states), seg, n, true, eval));
-  std::vector<ColumnPtr> suffix;
-  for (const auto& c : rev_suffix) suffix.push_back(Take(*c, reverse.data(), n));
-  for (int64_t i = 0; i < n; ++i) pick[i] = hi[i] >= lo[i] ? lo[i] : -1;
-  return FinalizePicked(fn, suffix, n, pick, eval);
+  for (int64_t i = 0; i < n; ++i) pick[i] = hi[i] >= lo[i] ? (prefix ? hi[i] : lo[i]) : -1;
+  return FinalizePicked(fn, scanned, n, pick, eval);
 }
 
 }  // namespace spate::exec

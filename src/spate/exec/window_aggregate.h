@@ -9,10 +9,14 @@
 //   UNBOUNDED PRECEDING .. x                per-row states, segmented prefix scan of
 //                                           the states (Merge), value at the frame end
 //   x .. UNBOUNDED FOLLOWING                the same scan run backwards (suffix)
-//   bounded both sides (sliding)            the frame rows of a chunk of output rows are
-//                                           gathered and Updated per output group
-// The prefix scan is blocked (64-row blocks scanned by doubling, block carries scanned
-// recursively), so a running frame costs O(n). Merge order always follows row order,
+//   ROWS a .. b, width > 16                 blocks of the frame width: each frame is a
+//                                           block suffix + the next block's prefix (two
+//                                           scans and one Merge), O(n) for any width
+//   other bounded frames (narrow ROWS,      the frame rows of a chunk of output rows are
+//   RANGE offsets, DISTINCT)                gathered and Updated per output group
+// Scans of count/sum/avg/min/max states are typed loops; other functions use a blocked
+// Merge scan (64-row blocks scanned by doubling, block carries scanned recursively), so
+// a running frame costs O(n) either way. Merge order always follows row order,
 // so first/last are exact.
 //
 // Thread safety: pure functions.

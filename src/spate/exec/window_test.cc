@@ -219,6 +219,44 @@ TEST(WindowTest, ScansAgreeWithGatheredFrames) {
   }
 }
 
+// Wide ROWS frames (block decomposition) agree with the same frames as RANGE frames over a
+// key that is consecutive within each partition (computed by gathering frame rows).
+TEST(WindowTest, WideRowsFramesAgreeWithGatheredRangeFrames) {
+  const int64_t n = 5000;
+  auto in = RangeOf(0, n, 1, 3);
+  // Partitions of 37..(37+k) consecutive ids: g = id / 437 (varied tail sizes).
+  auto proj = ProjectOf(in, {{"g", Call("div", {Col(in, 0), Lit(I(437))})},
+                             {"", Col(in, 0)},
+                             {"v", Call("%", {Call("*", {Col(in, 0), Lit(I(7919))}), Lit(I(1009))})}});
+  for (auto [lo, hi] : std::vector<std::pair<int64_t, int64_t>>{{-40, 10}, {-100, -20}, {5, 60}, {-30, 0}}) {
+    BoundFrame rows = Rows(lo, hi);
+    BoundFrame range = rows;
+    range.kind = WindowFrame::Kind::kRange;
+    for (const char* fn : {"sum", "min", "first", "last", "count"}) {
+      auto make = [&](BoundFrame f) {
+        WindowCall c;
+        c.kind = WindowFunctionKind::kAggregate;
+        c.aggregate = Must(MakeAggregate(fn, {Col(proj, 2)}, false, false));
+        c.args = {Col(proj, 2)};
+        c.partition_by = {Col(proj, 0)};
+        c.order_by = {Key(Col(proj, 1))};
+        c.frame = f;
+        c.type = c.aggregate->result_type();
+        return c;
+      };
+      auto w = WindowOf(proj, {{"r", make(rows)}, {"q", make(range)}});
+      auto batches = Must(Collect(w, Options(2, 3)));
+      ASSERT_EQ(NumRows(batches), n);
+      for (const auto& b : batches) {
+        for (int64_t i = 0; i < b->num_rows(); ++i) {
+          ASSERT_EQ(b->column(3)->GetValue(i), b->column(4)->GetValue(i))
+              << fn << " [" << lo << "," << hi << "] id " << b->column(1)->GetValue(i).i64();
+        }
+      }
+    }
+  }
+}
+
 TEST(WindowTest, LargeRunningSumIsLinearAndExact) {
   const int64_t n = 300'000;
   auto in = RangeOf(0, n, 1, 2);
