@@ -220,6 +220,15 @@ Result<PhysicalOpPtr> Planner::PlanLimit(const BoundPlan& node) const {
     return PhysicalOpPtr(std::make_shared<TopN>(child_plan->sort_keys, node.limit, node.offset,
                                                 Labels(node.output), input));
   }
+  // ORDER BY with hidden sort columns: Limit -> Project -> Sort becomes Project -> TopN.
+  if (node.limit >= 0 && child_plan->kind == BoundKind::kProject &&
+      child_plan->children.size() == 1 && child_plan->child()->kind == BoundKind::kSort) {
+    const BoundPlan& sort = *child_plan->child();
+    SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr input, Plan(sort.child()));
+    auto top = std::make_shared<TopN>(sort.sort_keys, node.limit, node.offset, Labels(sort.output), input);
+    return PhysicalOpPtr(std::make_shared<Project>(child_plan->OutputSchema(), child_plan->exprs,
+                                                   Labels(child_plan->output), top));
+  }
   SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr child, Plan(child_plan));
   if (child->num_partitions() > 1) {
     if (node.limit >= 0) {

@@ -79,6 +79,19 @@ TEST(SortTest, TopNAndOffset) {
   EXPECT_EQ(Names(Exec(top)), (std::vector<std::string>{"cat", "eve", "ann"}));
 }
 
+TEST(SortTest, TopNUnderProjectOfHiddenSortColumn) {
+  auto in = RangeOf(0, 100, 1, 3);
+  auto proj = ProjectOf(in, {{"neg", Call("-", {Lit(I(0)), Col(in, 0)})}, {"", Col(in, 0)}});
+  auto sorted = SortOf(proj, {Key(Col(proj, 1), false)});
+  auto visible = ProjectOf(sorted, {{"", Col(sorted, 0)}});
+  auto top = LimitOf(visible, 3, 1);
+  EXPECT_EQ(Exec(top), (std::vector<std::string>{"-98", "-97", "-96"}));
+  auto plan = Must(CreatePhysicalPlan(top, Options()));
+  std::string text = ExplainString(*plan);
+  EXPECT_EQ(text.rfind("Project [", 0), 0u) << text;
+  EXPECT_NE(text.find("+- TakeOrderedAndProject(limit=3, offset=1"), std::string::npos) << text;
+}
+
 TEST(SortTest, OffsetWithoutLimitAfterSort) {
   auto in = RangeOf(0, 10, 1, 2);
   auto s = SortOf(in, {Key(Col(in, 0), false)});
