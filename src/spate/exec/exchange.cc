@@ -30,6 +30,10 @@ class Scatter {
 
   void Add(BatchPtr batch, const uint32_t* pids) {
     int64_t n = batch->num_rows();
+    if (out_.size() == 1) {  // nothing to split: keep the batch as it is
+      out_[0].push_back(std::move(batch));
+      return;
+    }
     uint64_t src = sources_.size();
     sources_.push_back(std::move(batch));
     for (int64_t i = 0; i < n; ++i) refs_[pids[i]].push_back((src << 32) | static_cast<uint64_t>(i));

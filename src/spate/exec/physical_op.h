@@ -16,6 +16,9 @@
 //
 // Thread safety: PhysicalOp methods are const and may be called from any thread;
 // a BatchStream is used by one thread.
+// Failure: errors (expression evaluation, ANSI arithmetic, accumulators) are returned as
+// a Status from Prepare(), Open() or Next(); the executor stops at the first error and
+// returns it (the lowest failing partition's). No operator throws.
 
 #include <memory>
 #include <string>
