@@ -44,6 +44,12 @@ const char* TryName(ArithOp op) {
 }
 
 Status OverflowError(const DataType& t, ArithOp op) {
+  if (op == ArithOp::kIntDiv) {
+    return Status::Error("ARITHMETIC_OVERFLOW",
+                         {{"message", "Overflow in integral divide"},
+                          {"alternative", " Use 'try_divide' to tolerate overflow and return NULL instead."},
+                          {"config", "\"spark.sql.ansi.enabled\""}});
+  }
   std::string what = t.id() == TypeId::kLong ? "long" : t.id() == TypeId::kShort ? "short"
                      : t.id() == TypeId::kByte ? "byte" : "integer";
   return Status::Error("ARITHMETIC_OVERFLOW",

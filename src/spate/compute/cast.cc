@@ -2630,6 +2630,14 @@ Result<BoundExprPtr> MakeCast(BoundExprPtr child, DataTypePtr to, bool is_try) {
   return BoundExprPtr(std::make_shared<CastExpr>(std::move(child), std::move(to), is_try, nullable));
 }
 
+Result<BoundExprPtr> MakeExplicitCast(BoundExprPtr child, DataTypePtr to, bool is_try, bool ansi) {
+  if (!is_try && child->type()->id() != TypeId::kNull) {
+    std::string sql = "CAST(" + child->ToString() + " AS " + to->Sql() + ")";
+    SPATE_RETURN_IF_ERROR(CheckCast(*child->type(), *to, ansi ? CastMode::kAnsi : CastMode::kLegacy, sql));
+  }
+  return MakeCast(std::move(child), std::move(to), is_try);
+}
+
 Result<Value> CastValue(const Value& v, const DataTypePtr& to, CastMode mode,
                         const EvalContext& ctx) {
   ColumnPtr col = ColumnFromValues(v.type(), {v});

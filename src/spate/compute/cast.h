@@ -33,6 +33,10 @@ Result<ColumnPtr> CastColumn(const ColumnPtr& input, const DataTypePtr& to, Cast
 /// is not allowed. The mode kAnsi/kLegacy is chosen at evaluation time from
 /// EvalContext::ansi unless `is_try`.
 Result<BoundExprPtr> MakeCast(BoundExprPtr child, DataTypePtr to, bool is_try = false);
+/// An explicit CAST checked at analysis time with the session's rules (`ansi` =
+/// spark.sql.ansi.enabled), so forbidden casts fail with Spark's DATATYPE_MISMATCH.CAST_*
+/// error (and its suggestion) before anything runs.
+Result<BoundExprPtr> MakeExplicitCast(BoundExprPtr child, DataTypePtr to, bool is_try, bool ansi);
 
 /// Casts a single value (constant folding, literals in DDL defaults, tests).
 Result<Value> CastValue(const Value& v, const DataTypePtr& to, CastMode mode,

@@ -368,6 +368,24 @@ bool LikeMatch(std::string_view s, std::string_view p, char escape, bool ci) {
   return pi == p.size();
 }
 
+// Spark's StringUtils.escapeLikeRegex checks: the escape character must precede '_', '%'
+// or itself, and must not end the pattern.
+Status ValidateLikePattern(std::string_view p, char escape) {
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] != escape) continue;
+    if (i + 1 == p.size()) {
+      return Status::Error("INVALID_FORMAT.ESC_AT_THE_END", {{"format", "'" + std::string(p) + "'"}});
+    }
+    char next = p[i + 1];
+    if (next != '_' && next != '%' && next != escape) {
+      return Status::Error("INVALID_FORMAT.ESC_IN_THE_MIDDLE",
+                           {{"format", "'" + std::string(p) + "'"}, {"char", std::string("'") + next + "'"}});
+    }
+    ++i;
+  }
+  return Status::OK();
+}
+
 Result<BoundExprPtr> ResolveLike(bool ci, std::vector<BoundExprPtr> args) {
   for (auto& a : args) {
     SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, DataType::String()));
@@ -386,9 +404,17 @@ Result<BoundExprPtr> ResolveLike(bool ci, std::vector<BoundExprPtr> args) {
         BufferPtr validity = kernel::AndValidity({c[0].get(), c[1].get()}, n, &nulls);
         auto out = Buffer::Allocate(bits::BytesFor(n));
         uint8_t* o = out->mutable_data();
+        std::string_view last_checked;
+        bool checked = false;
         for (int64_t i = 0; i < n; ++i) {
           if (!kernel::Valid(validity, i)) continue;
-          if (LikeMatch(c[0]->GetView(i), c[1]->GetView(i), escape, ci)) bits::Set(o, i);
+          std::string_view pattern = c[1]->GetView(i);
+          if (!checked || pattern != last_checked) {
+            SPATE_RETURN_IF_ERROR(ValidateLikePattern(pattern, escape));
+            last_checked = pattern;
+            checked = true;
+          }
+          if (LikeMatch(c[0]->GetView(i), pattern, escape, ci)) bits::Set(o, i);
         }
         return kernel::MakeColumn(DataType::Boolean(), n, nulls, validity, out);
       },

@@ -125,10 +125,18 @@ class Analyzer::Impl {
   const SqlConf& conf_;
   bool case_sensitive_;
   int64_t next_id_ = 0;
-  std::vector<std::map<std::string, PlanPtr>> ctes_;
+  std::vector<std::map<std::string, BoundPlanPtr>> ctes_;
 };
 
 namespace {
+
+bool ContainsWindowNode(const Expr& e) {
+  if (e.kind == ExprKind::kWindow) return true;
+  for (const auto& c : e.children) {
+    if (c && ContainsWindowNode(*c)) return true;
+  }
+  return false;
+}
 
 bool ContainsAggregate(const Expr& e) {
   if (e.kind == ExprKind::kWindow) {
@@ -156,6 +164,45 @@ bool ContainsAggregate(const Expr& e) {
   return false;
 }
 
+FrameBound Bound(FrameBound::Type type, int64_t offset = 0) {
+  FrameBound b;
+  b.type = type;
+  if (type == FrameBound::Type::kPreceding || type == FrameBound::Type::kFollowing) {
+    b.offset = Expr::Lit(Value::Int(static_cast<int32_t>(offset)));
+  }
+  return b;
+}
+
+// Spark's name for a window expression: the spec with its resolved frame, e.g.
+// "row_number() OVER (ORDER BY x ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND
+// CURRENT ROW)", and lag/lead with all their arguments.
+std::string WindowDisplayName(const Expr& e) {
+  const Expr& fn = *e.children[0];
+  WindowDef def = *e.window;
+  ExprPtr call = e.children[0];
+  using T = FrameBound::Type;
+  static const std::set<std::string> kRanking = {"row_number", "rank", "dense_rank",
+                                                 "percent_rank", "cume_dist", "ntile"};
+  if (kRanking.count(fn.name)) {
+    def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kUnboundedPreceding), Bound(T::kCurrentRow)};
+  } else if (fn.name == "lag" || fn.name == "lead") {
+    std::vector<ExprPtr> args = fn.children;
+    if (args.size() < 2) args.push_back(Expr::Lit(Value::Int(1)));
+    if (args.size() < 3) args.push_back(Expr::Lit(Value::Null(DataType::Null())));
+    int64_t offset = args[1]->kind == ExprKind::kLiteral ? args[1]->literal.i64() : 1;
+    if (fn.name == "lag") offset = -offset;
+    def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kFollowing, offset), Bound(T::kFollowing, offset)};
+    call = fn.WithChildren(std::move(args));
+  } else if (!def.frame) {
+    if (def.order_by.empty()) {
+      def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kUnboundedPreceding), Bound(T::kUnboundedFollowing)};
+    } else {
+      def.frame = WindowFrame{WindowFrame::Kind::kRange, Bound(T::kUnboundedPreceding), Bound(T::kCurrentRow)};
+    }
+  }
+  return Expr::Window(call, def)->DisplayName();
+}
+
 bool ContainsWindow(const Expr& e) {
   if (e.kind == ExprKind::kWindow) return true;
   for (const auto& c : e.children) {
@@ -164,8 +211,29 @@ bool ContainsWindow(const Expr& e) {
   return false;
 }
 
+std::string WindowDisplayName(const Expr& e);
+
+// Replaces window expressions by copies carrying their resolved frames, for naming.
+ExprPtr WithResolvedWindowNames(const ExprPtr& e) {
+  if (e->kind == ExprKind::kWindow) {
+    // A column reference whose display text is the full window name.
+    return Expr::Col(std::vector<std::string>{WindowDisplayName(*e)});
+  }
+  bool changed = false;
+  std::vector<ExprPtr> kids;
+  for (const auto& c : e->children) {
+    kids.push_back(c ? WithResolvedWindowNames(c) : c);
+    changed |= kids.back() != c;
+  }
+  return changed ? e->WithChildren(std::move(kids)) : e;
+}
+
 std::string ItemName(const Expr& e) {
   if (e.kind == ExprKind::kAlias) return e.name;
+  if (e.kind == ExprKind::kWindow) return WindowDisplayName(e);
+  for (const auto& c : e.children) {
+    if (c && ContainsWindowNode(*c)) return WithResolvedWindowNames(std::make_shared<Expr>(e))->DisplayName();
+  }
   return e.DisplayName();
 }
 
@@ -303,7 +371,7 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attri
     }
     case ExprKind::kCast: {
       SPATE_ASSIGN_OR_RETURN(auto c, Bind(*e.children[0], scope, hook));
-      return MakeCast(c, e.cast_type, e.is_try);
+      return MakeExplicitCast(c, e.cast_type, e.is_try, conf_.ansi());
     }
     case ExprKind::kCaseWhen: {
       std::vector<BoundExprPtr> branches;
@@ -457,8 +525,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
     for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
       auto f = it->find(key);
       if (f != it->end()) {
-        SPATE_ASSIGN_OR_RETURN(auto plan, Plan(*f->second));
-        auto q = std::make_shared<BoundPlan>(*plan);
+        auto q = std::make_shared<BoundPlan>(*f->second);
         for (auto& a : q->output) a.qualifier = name[0];
         return Finish(q);
       }
@@ -593,6 +660,17 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     w.kind = WindowFunctionKind::kCumeDist, w.type = DataType::Double();
   } else if (name == "ntile") {
     w.kind = WindowFunctionKind::kNtile, w.type = DataType::Int();
+    const Value* buckets = w.args.size() == 1 ? w.args[0]->literal_value() : nullptr;
+    if (!buckets || buckets->is_null() || !buckets->type()->IsIntegral()) {
+      return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                           {{"sqlExpr", "\"" + fn.DisplayName() + "\""}, {"inputName", "`buckets`"},
+                            {"inputType", "\"INT\""}, {"inputExpr", "\"" + fn.DisplayName() + "\""}});
+    }
+    if (buckets->i64() <= 0) {
+      return Status::Error("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
+                           {{"sqlExpr", "\"" + fn.DisplayName() + "\""}, {"exprName", "`buckets`"},
+                            {"valueRange", "(0, 2147483647]"}, {"currentValue", std::to_string(buckets->i64())}});
+    }
   } else if (name == "lag" || name == "lead") {
     w.kind = name == "lag" ? WindowFunctionKind::kLag : WindowFunctionKind::kLead;
     if (w.args.empty()) {
@@ -628,6 +706,28 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     };
     SPATE_RETURN_IF_ERROR(bound(f.lower, &w.frame.lower_unbounded, &w.frame.lower_offset, &w.frame.lower_current));
     SPATE_RETURN_IF_ERROR(bound(f.upper, &w.frame.upper_unbounded, &w.frame.upper_offset, &w.frame.upper_current));
+    // The lower bound must not come after the upper bound (Spark's SpecifiedWindowFrame).
+    auto position = [](const FrameBound& b, int64_t offset) -> long double {
+      switch (b.type) {
+        case FrameBound::Type::kUnboundedPreceding: return -1e300L;
+        case FrameBound::Type::kUnboundedFollowing: return 1e300L;
+        case FrameBound::Type::kCurrentRow: return 0;
+        default: return static_cast<long double>(offset);
+      }
+    };
+    std::string frame_sql = std::string(f.kind == WindowFrame::Kind::kRows ? "ROWS" : "RANGE");
+    if (f.lower.type == FrameBound::Type::kUnboundedFollowing ||
+        f.upper.type == FrameBound::Type::kUnboundedPreceding) {
+      return Status::Error("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_INVALID_BOUND",
+                           {{"sqlExpr", "\"" + e.DisplayName() + "\""},
+                            {"lower", f.lower.type == FrameBound::Type::kUnboundedFollowing ? "\"UNBOUNDED FOLLOWING\"" : "\"lower\""},
+                            {"upper", f.upper.type == FrameBound::Type::kUnboundedPreceding ? "\"UNBOUNDED PRECEDING\"" : "\"upper\""}});
+    }
+    if (position(f.lower, w.frame.lower_offset) > position(f.upper, w.frame.upper_offset)) {
+      return Status::Error("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON",
+                           {{"sqlExpr", "\"" + e.DisplayName() + "\""},
+                            {"comparison", "less than or equal"}});
+    }
   } else if (!w.order_by.empty()) {
     w.frame.kind = WindowFrame::Kind::kRange;
     w.frame.lower_unbounded = true;
@@ -852,7 +952,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
                 static_cast<int>(base_width_for_windows + i), w.type, true, window_attrs[i].Label()));
           }
         }
-        Attribute a = MakeAttr(e.DisplayName(), w.type, true);
+        Attribute a = MakeAttr(WindowDisplayName(e), w.type, true);
         windows.push_back(std::move(w));
         window_attrs.push_back(a);
         return std::optional<BoundExprPtr>(MakeColumnRef(
@@ -1502,9 +1602,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
     }
     case PlanKind::kSetOperation: return PlanSetOp(p);
     case PlanKind::kWith: {
-      std::map<std::string, PlanPtr> frame;
+      // Each CTE sees only the CTEs defined before it (and itself is not recursive).
       ctes_.push_back({});
-      for (const auto& [name, plan] : p.ctes) ctes_.back()[ToLower(name)] = plan;
+      for (const auto& [name, plan] : p.ctes) {
+        auto bound = Plan(*plan);
+        if (!bound.ok()) {
+          ctes_.pop_back();
+          return bound.status();
+        }
+        ctes_.back()[ToLower(name)] = *bound;
+      }
       auto r = Plan(*p.child());
       ctes_.pop_back();
       return r;
