@@ -351,6 +351,7 @@ class PickAcc final : public GroupedAccumulator {
   }
   std::vector<ColumnPtr> State() override {
     auto vals = Emit();
+    if (mode_ == Mode::kMin || mode_ == Mode::kMax) return {vals};  // one state field
     int64_t n = static_cast<int64_t>(seen_.size());
     auto b = Buffer::Allocate(bits::BytesFor(n));
     for (int64_t g = 0; g < n; ++g) {
