@@ -11,6 +11,7 @@ PKGS=(
   libhowardhinnant-date-dev tzdata
   nlohmann-json3-dev
   pkg-config
+  libre2-dev libssl-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do
