@@ -1,9 +1,9 @@
 # spate_module(NAME DEPS dep...): one static library per folder src/spate/NAME, whose sources
-# are every *.cc there except tests, benchmarks and fuzzers. Tests (*_test.cc) become one
-# gtest binary spate_NAME_test with CTest label "unit".
+# are every *.cc there and one folder down (formats/parquet/) except tests, benchmarks and
+# fuzzers. Tests (*_test.cc) become one gtest binary spate_NAME_test with CTest label "unit".
 function(spate_module name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
-  file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cc)
+  file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*.cc ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*/*.cc)
   list(FILTER srcs EXCLUDE REGEX "_(test|benchmark|fuzzer)\\.cc$")
   add_library(spate_${name} STATIC ${srcs})
   add_library(spate::${name} ALIAS spate_${name})
@@ -11,7 +11,7 @@ function(spate_module name)
   target_compile_options(spate_${name} PRIVATE ${SPATE_WARNINGS})
   target_link_libraries(spate_${name} PUBLIC ${ARG_DEPS})
   if(SPATE_BUILD_TESTS)
-    file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*_test.cc)
+    file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*_test.cc ${CMAKE_CURRENT_SOURCE_DIR}/${name}/*/*_test.cc)
     if(tests)
       add_executable(spate_${name}_test ${tests})
       target_link_libraries(spate_${name}_test PRIVATE spate_${name} GTest::gtest_main GTest::gmock)
