@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/api/session.h"
 
+#include <chrono>
 #include <mutex>
 
 #include "spate/api/session_state.h"
@@ -24,6 +25,9 @@ exec::ExecOptions SessionState::MakeExecOptions() const {
   o.eval.ansi = conf.ansi();
   o.eval.time_zone_id = conf.session_time_zone();
   o.eval.time_zone = TimeZone::Lookup(o.eval.time_zone_id);
+  o.eval.query_start_micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
   o.memory = std::make_shared<MemoryTracker>("query", memory);
   return o;
 }

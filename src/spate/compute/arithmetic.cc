@@ -7,6 +7,7 @@
 
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
+#include "spate/compute/datetime_functions.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_util.h"
 #include "spate/types/format.h"
@@ -409,6 +410,8 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
                                   const ResolveContext& rc) {
   if (args.size() != 2) return Status::Internal("binary operator needs 2 arguments");
   BoundExprPtr a = args[0], b = args[1];
+  SPATE_ASSIGN_OR_RETURN(auto iv, ResolveIntervalArithmetic(OpSymbol(op)[0], a, b));
+  if (iv) return iv;
   SPATE_ASSIGN_OR_RETURN(auto dt, ResolveDatetimeArith(op, a, b));
   if (dt) return dt;
   DataTypePtr ta = a->type(), tb = b->type();

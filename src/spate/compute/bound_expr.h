@@ -26,6 +26,9 @@ struct EvalContext {
   bool ansi = true;                    // spark.sql.ansi.enabled
   const TimeZone* time_zone = nullptr;  // session zone; nullptr = UTC
   std::string time_zone_id = "UTC";
+  /// The query's start instant (µs since the epoch) that current_timestamp() & co. return
+  /// for every row; 0 = unset (those functions then read the clock).
+  int64_t query_start_micros = 0;
 };
 
 class BoundExpr;

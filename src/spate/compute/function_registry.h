@@ -54,5 +54,6 @@ class FunctionRegistry {
 void RegisterArithmeticFunctions(FunctionRegistry& r);
 void RegisterPredicateFunctions(FunctionRegistry& r);
 void RegisterAggregateFunctionNames(FunctionRegistry& r);
+void RegisterDatetimeFunctions(FunctionRegistry& r);  // datetime_functions.cc
 
 }  // namespace spate
