@@ -243,3 +243,6 @@ Column lead(const Column& c, int offset = 1, const Column* default_value = nullp
 }  // namespace functions
 
 }  // namespace spate::api
+
+// Collection functions, generators and collection/statistical aggregates.
+#include "spate/api/collection_functions.h"  // IWYU pragma: export

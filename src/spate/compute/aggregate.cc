@@ -1,12 +1,14 @@
 // Copyright spate authors.
 #include "spate/compute/aggregate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_set>
 
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/row_encoding.h"
+#include "spate/compute/aggregate_extra.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_util.h"
@@ -489,7 +491,9 @@ bool IsAggregateName(const std::string& name) {
   static const std::unordered_set<std::string> kNames = {
       "count", "sum", "avg", "mean", "min", "max", "first", "last", "first_value",
       "last_value", "any_value"};
-  return kNames.count(name) > 0;
+  if (kNames.count(name) > 0) return true;
+  const auto& extra = ExtraAggregateNames();
+  return std::find(extra.begin(), extra.end(), name) != extra.end();
 }
 
 Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
@@ -551,6 +555,9 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
     fn = std::make_shared<PickFn>(name, last ? PickAcc::Mode::kLast : PickAcc::Mode::kFirst, ign,
                                   args[0]->type());
   } else {
+    SPATE_ASSIGN_OR_RETURN(fn, MakeExtraAggregate(name, args));
+  }
+  if (!fn) {
     return Status::Error("UNRESOLVED_ROUTINE", {{"routineName", "`" + name + "`"},
                                                  {"searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}});
   }
@@ -566,6 +573,7 @@ void RegisterAggregateFunctionNames(FunctionRegistry& r) {
                         "first_value", "last_value", "any_value"}) {
     r.RegisterKind(n, FunctionKind::kAggregate);
   }
+  for (const auto& n : ExtraAggregateNames()) r.RegisterKind(n, FunctionKind::kAggregate);
   for (const char* n : {"row_number", "rank", "dense_rank", "percent_rank", "ntile", "lag",
                         "lead", "cume_dist"}) {
     r.RegisterKind(n, FunctionKind::kWindow);

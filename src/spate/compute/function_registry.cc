@@ -9,6 +9,7 @@ FunctionRegistry::FunctionRegistry() {
   RegisterArithmeticFunctions(*this);
   RegisterPredicateFunctions(*this);
   RegisterAggregateFunctionNames(*this);
+  RegisterCollectionFunctions(*this);
   RegisterDatetimeFunctions(*this);
 }
 

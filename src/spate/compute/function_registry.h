@@ -54,6 +54,7 @@ class FunctionRegistry {
 void RegisterArithmeticFunctions(FunctionRegistry& r);
 void RegisterPredicateFunctions(FunctionRegistry& r);
 void RegisterAggregateFunctionNames(FunctionRegistry& r);
+void RegisterCollectionFunctions(FunctionRegistry& r);  // collections.cc, generators.cc
 void RegisterDatetimeFunctions(FunctionRegistry& r);  // datetime_functions.cc
 
 }  // namespace spate

@@ -6,6 +6,7 @@
 #include "spate/exec/coalesce.h"
 #include "spate/exec/exchange.h"
 #include "spate/exec/filter.h"
+#include "spate/exec/generate.h"
 #include "spate/exec/hash_aggregate.h"
 #include "spate/exec/hash_join.h"
 #include "spate/exec/limit.h"
@@ -131,6 +132,13 @@ Result<PhysicalOpPtr> Planner::Plan(const sql::BoundPlanPtr& plan_ptr) const {
     case BoundKind::kWindow:
       SPATE_RETURN_IF_ERROR(need_children(1));
       return PlanWindow(node, kids[0]);
+    case BoundKind::kGenerate: {
+      SPATE_RETURN_IF_ERROR(need_children(1));
+      size_t width = node.child()->output.size();
+      return PhysicalOpPtr(std::make_shared<Generate>(node.OutputSchema(), node.generator,
+                                                      Labels(node.output, 0, width),
+                                                      Labels(node.output, width), kids[0]));
+    }
     case BoundKind::kRepartition: {
       SPATE_RETURN_IF_ERROR(need_children(1));
       int n = node.num_partitions > 0 ? node.num_partitions : shuffle_partitions();

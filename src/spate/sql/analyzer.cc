@@ -11,6 +11,7 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
+#include "spate/compute/generators.h"
 #include "spate/compute/nested.h"
 #include "spate/compute/predicates.h"
 
@@ -112,6 +113,9 @@ class Analyzer::Impl {
   Result<BoundPlanPtr> PlanSetOp(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSort(const LogicalPlan& p);
   Result<BoundPlanPtr> MakeDistinct(BoundPlanPtr child);
+  /// Generators in the SELECT list (explode, posexplode, inline ...): plans Generate over
+  /// `*child` and replaces the generator item with references to its generated columns.
+  Status PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* items);
   Result<BoundPlanPtr> Project(BoundPlanPtr child, std::vector<BoundExprPtr> exprs,
                                std::vector<std::string> names,
                                const std::vector<const Attribute*>& passthrough = {});
@@ -864,8 +868,9 @@ class Analyzer::Impl::AggregateContext {
 Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
                                                 const LogicalPlan* sort) {
   SPATE_ASSIGN_OR_RETURN(auto child, Plan(*select.child()));
+  SPATE_ASSIGN_OR_RETURN(auto items, ExpandStars(select.exprs, child->output));
+  SPATE_RETURN_IF_ERROR(PlanGenerator(&child, &items));
   const std::vector<Attribute>& child_scope = child->output;
-  SPATE_ASSIGN_OR_RETURN(auto items, ExpandStars(select.exprs, child_scope));
   bool has_agg = select.kind == PlanKind::kAggregate;
   bool has_window = false;
   for (const auto& it : items) {
@@ -1631,6 +1636,82 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
     }
   }
   return Status::Internal("unknown plan kind");
+}
+
+// ---------------------------------------------------------------------------------------
+// Generators (Spark's Generate): one per SELECT clause, at the top of a select item.
+
+Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* items) {
+  auto strip = [](const ExprPtr& e) -> const Expr& {
+    return e->kind == ExprKind::kAlias ? *e->children[0] : *e;
+  };
+  std::vector<size_t> found;
+  for (size_t i = 0; i < items->size(); ++i) {
+    const Expr& e = strip((*items)[i]);
+    if (e.kind == ExprKind::kCall && IsGeneratorName(e.name)) found.push_back(i);
+  }
+  if (found.empty()) return Status::OK();
+  if (found.size() > 1) {
+    std::string list;
+    for (size_t k = 0; k < found.size(); ++k) {
+      list += (k ? ", " : "") + ("\"" + strip((*items)[found[k]]).DisplayName() + "\"");
+    }
+    return Status::Error("UNSUPPORTED_GENERATOR.MULTI_GENERATOR",
+                         {{"num", std::to_string(found.size())}, {"generators", list}});
+  }
+  const ExprPtr item = (*items)[found[0]];
+  const Expr& call = strip(item);
+  for (const auto& c : call.children) {
+    if (ContainsAggregate(*c)) {
+      return Status::Unimplemented("a generator over an aggregate function is not supported yet: " +
+                                   call.DisplayName());
+    }
+  }
+  std::vector<BoundExprPtr> args;
+  for (const auto& c : call.children) {
+    SPATE_ASSIGN_OR_RETURN(auto b, Bind(*c, (*child)->output, nullptr));
+    args.push_back(std::move(b));
+  }
+  SPATE_ASSIGN_OR_RETURN(GeneratorSpec spec, ResolveGenerator(call.name, std::move(args)));
+  std::vector<std::string> names;
+  for (const auto& f : spec.output) names.push_back(f.name);
+  if (item->kind == ExprKind::kAlias) {
+    std::vector<std::string> aliases =
+        item->name_parts.empty() ? std::vector<std::string>{item->name} : item->name_parts;
+    if (aliases.size() != names.size()) {
+      return Status::Invalid("The number of aliases supplied in the AS clause does not match the "
+                             "number of columns output by the UDTF. Expected " +
+                             std::to_string(names.size()) + " aliases, but got " +
+                             [&] {
+                               std::string s;
+                               for (size_t i = 0; i < aliases.size(); ++i) s += (i ? ", " : "") + aliases[i];
+                               return s;
+                             }() +
+                             ".");
+    }
+    names = aliases;
+  }
+  auto g = std::make_shared<BoundPlan>(BoundKind::kGenerate);
+  g->children.push_back(*child);
+  g->output = (*child)->output;
+  std::vector<ExprPtr> refs;
+  for (size_t i = 0; i < spec.output.size(); ++i) {
+    Attribute a = MakeAttr(names[i], spec.output[i].type, spec.output[i].nullable);
+    // A private tag so that the select item resolves to exactly this attribute even when
+    // the child has a column of the same name.
+    int64_t tag = (int64_t{1} << 52) + a.id;
+    a.plan_ids.push_back(tag);
+    auto ref = std::make_shared<Expr>(ExprKind::kColumn);
+    ref->name_parts = {names[i]};
+    ref->plan_id = tag;
+    refs.push_back(ref);
+    g->output.push_back(std::move(a));
+  }
+  g->generator = std::make_shared<const GeneratorSpec>(std::move(spec));
+  items->erase(items->begin() + static_cast<std::ptrdiff_t>(found[0]));
+  items->insert(items->begin() + static_cast<std::ptrdiff_t>(found[0]), refs.begin(), refs.end());
+  *child = g;
+  return Status::OK();
 }
 
 Analyzer::Analyzer(const Catalog& catalog, const SqlConf& conf)

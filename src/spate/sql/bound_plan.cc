@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/sql/bound_plan.h"
 
+#include "spate/compute/generators.h"
+
 namespace spate::sql {
 
 std::string Attribute::Label() const {
@@ -95,6 +97,13 @@ std::string NodeLine(const BoundPlan& p) {
     }
     case BoundKind::kRepartition:
       return "Repartition " + std::to_string(p.num_partitions) + (p.shuffle ? ", true" : ", false");
+    case BoundKind::kGenerate: {
+      size_t width = p.children.empty() ? 0 : p.child()->output.size();
+      std::vector<Attribute> kept(p.output.begin(), p.output.begin() + static_cast<std::ptrdiff_t>(width));
+      std::vector<Attribute> gen(p.output.begin() + static_cast<std::ptrdiff_t>(width), p.output.end());
+      return "Generate " + p.generator->ToString() + ", [" + Attrs(kept) + "], " +
+             (p.generator->outer ? "true" : "false") + ", [" + Attrs(gen) + "]";
+    }
   }
   return "?";
 }

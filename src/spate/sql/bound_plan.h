@@ -18,6 +18,10 @@
 #include "spate/compute/bound_expr.h"
 #include "spate/sql/logical_plan.h"
 
+namespace spate {
+struct GeneratorSpec;  // compute/generators.h
+}  // namespace spate
+
 namespace spate::sql {
 
 /// A named column of a plan's output. `id` is unique per analyzer run (Spark's exprId,
@@ -108,6 +112,8 @@ enum class BoundKind : uint8_t {
                  // as wholes with NULLs equal
   kWindow,       // windows over child; output = child's ++ one column per window call
   kRepartition,  // num_partitions; partition exprs (hash) or none (round robin / coalesce)
+  kGenerate,     // generator (explode, posexplode, inline ...) over child; output = child's
+                 // ++ the generated columns (Spark's Generate)
 };
 
 class BoundPlan;
@@ -149,6 +155,8 @@ class BoundPlan {
   std::vector<WindowCall> windows;
   // kRepartition
   bool shuffle = true;
+  // kGenerate: the generator with its argument bound over the child's output
+  std::shared_ptr<const GeneratorSpec> generator;
 
   explicit BoundPlan(BoundKind k) : kind(k) {}
   const BoundPlanPtr& child() const { return children[0]; }

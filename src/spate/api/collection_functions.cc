@@ -1,0 +1,81 @@
+// Copyright spate authors.
+#include "spate/api/collection_functions.h"
+
+namespace spate::api::functions {
+
+namespace {
+Column F(const char* name, std::vector<Column> args) { return call_function(name, args); }
+}  // namespace
+
+Column array(const std::vector<Column>& cols) { return F("array", cols); }
+Column array_contains(const Column& arr, const Column& value) { return F("array_contains", {arr, value}); }
+Column element_at(const Column& c, const Column& key) { return F("element_at", {c, key}); }
+Column try_element_at(const Column& c, const Column& key) { return F("try_element_at", {c, key}); }
+Column size(const Column& c) { return F("size", {c}); }
+Column cardinality(const Column& c) { return F("cardinality", {c}); }
+Column array_distinct(const Column& c) { return F("array_distinct", {c}); }
+Column array_join(const Column& c, const std::string& delimiter) {
+  return F("array_join", {c, lit(delimiter)});
+}
+Column array_join(const Column& c, const std::string& delimiter, const std::string& null_replacement) {
+  return F("array_join", {c, lit(delimiter), lit(null_replacement)});
+}
+Column array_max(const Column& c) { return F("array_max", {c}); }
+Column array_min(const Column& c) { return F("array_min", {c}); }
+Column array_position(const Column& c, const Column& value) { return F("array_position", {c, value}); }
+Column array_remove(const Column& c, const Column& value) { return F("array_remove", {c, value}); }
+Column array_sort(const Column& c) { return F("array_sort", {c}); }
+Column sort_array(const Column& c, bool asc) { return F("sort_array", {c, lit(asc)}); }
+Column sequence(const Column& start, const Column& stop) { return F("sequence", {start, stop}); }
+Column sequence(const Column& start, const Column& stop, const Column& step) {
+  return F("sequence", {start, stop, step});
+}
+Column slice(const Column& c, const Column& start, const Column& length) {
+  return F("slice", {c, start, length});
+}
+Column slice(const Column& c, int start, int length) { return F("slice", {c, lit(start), lit(length)}); }
+Column flatten(const Column& c) { return F("flatten", {c}); }
+Column arrays_zip(const std::vector<Column>& cols) { return F("arrays_zip", cols); }
+Column create_map(const std::vector<Column>& cols) { return F("map", cols); }
+Column map_keys(const Column& c) { return F("map_keys", {c}); }
+Column map_values(const Column& c) { return F("map_values", {c}); }
+Column map_from_arrays(const Column& keys, const Column& values) {
+  return F("map_from_arrays", {keys, values});
+}
+Column struct_(const std::vector<Column>& cols) { return F("struct", cols); }
+Column named_struct(const std::vector<Column>& cols) { return F("named_struct", cols); }
+Column explode(const Column& c) { return F("explode", {c}); }
+Column explode_outer(const Column& c) { return F("explode_outer", {c}); }
+Column posexplode(const Column& c) { return F("posexplode", {c}); }
+Column posexplode_outer(const Column& c) { return F("posexplode_outer", {c}); }
+Column inline_(const Column& c) { return F("inline", {c}); }
+Column inline_outer(const Column& c) { return F("inline_outer", {c}); }
+Column collect_list(const Column& c) { return F("collect_list", {c}); }
+Column collect_set(const Column& c) { return F("collect_set", {c}); }
+Column approx_count_distinct(const Column& c, double rsd) {
+  return F("approx_count_distinct", {c, lit(rsd)});
+}
+Column stddev(const Column& c) { return F("stddev", {c}); }
+Column stddev_samp(const Column& c) { return F("stddev_samp", {c}); }
+Column stddev_pop(const Column& c) { return F("stddev_pop", {c}); }
+Column std(const Column& c) { return F("std", {c}); }
+Column variance(const Column& c) { return F("variance", {c}); }
+Column var_samp(const Column& c) { return F("var_samp", {c}); }
+Column var_pop(const Column& c) { return F("var_pop", {c}); }
+Column count_if(const Column& c) { return F("count_if", {c}); }
+Column bool_and(const Column& c) { return F("bool_and", {c}); }
+Column every(const Column& c) { return F("every", {c}); }
+Column bool_or(const Column& c) { return F("bool_or", {c}); }
+Column some(const Column& c) { return F("some", {c}); }
+Column min_by(const Column& c, const Column& ord) { return F("min_by", {c, ord}); }
+Column max_by(const Column& c, const Column& ord) { return F("max_by", {c, ord}); }
+Column median(const Column& c) { return F("median", {c}); }
+Column percentile(const Column& c, const Column& percentage) { return F("percentile", {c, percentage}); }
+Column percentile_approx(const Column& c, const Column& percentage, int accuracy) {
+  return F("percentile_approx", {c, percentage, lit(accuracy)});
+}
+Column approx_percentile(const Column& c, const Column& percentage, int accuracy) {
+  return F("approx_percentile", {c, percentage, lit(accuracy)});
+}
+
+}  // namespace spate::api::functions

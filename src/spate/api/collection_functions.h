@@ -1,0 +1,75 @@
+// Copyright spate authors.
+#pragma once
+
+// Collection functions, generators and the collection/statistical aggregates of the
+// `functions` namespace (pyspark.sql.functions names). Each builds an unresolved call of
+// the SQL function of the same name; types are checked when the plan is analyzed.
+// Thread safety: pure builders of immutable Columns.
+
+#include <string>
+#include <vector>
+
+#include "spate/api/column.h"
+
+namespace spate::api::functions {
+
+// arrays
+Column array(const std::vector<Column>& cols);
+Column array_contains(const Column& arr, const Column& value);
+Column element_at(const Column& c, const Column& key);
+Column try_element_at(const Column& c, const Column& key);
+Column size(const Column& c);
+Column cardinality(const Column& c);
+Column array_distinct(const Column& c);
+Column array_join(const Column& c, const std::string& delimiter);
+Column array_join(const Column& c, const std::string& delimiter, const std::string& null_replacement);
+Column array_max(const Column& c);
+Column array_min(const Column& c);
+Column array_position(const Column& c, const Column& value);
+Column array_remove(const Column& c, const Column& value);
+Column array_sort(const Column& c);
+Column sort_array(const Column& c, bool asc = true);
+Column sequence(const Column& start, const Column& stop);
+Column sequence(const Column& start, const Column& stop, const Column& step);
+Column slice(const Column& c, const Column& start, const Column& length);
+Column slice(const Column& c, int start, int length);
+Column flatten(const Column& c);
+Column arrays_zip(const std::vector<Column>& cols);
+// maps and structs
+Column create_map(const std::vector<Column>& cols);
+Column map_keys(const Column& c);
+Column map_values(const Column& c);
+Column map_from_arrays(const Column& keys, const Column& values);
+Column struct_(const std::vector<Column>& cols);  // functions.struct (a C++ keyword)
+Column named_struct(const std::vector<Column>& cols);
+// generators (SELECT list only)
+Column explode(const Column& c);
+Column explode_outer(const Column& c);
+Column posexplode(const Column& c);
+Column posexplode_outer(const Column& c);
+Column inline_(const Column& c);  // functions.inline (a C++ keyword)
+Column inline_outer(const Column& c);
+// aggregates
+Column collect_list(const Column& c);
+Column collect_set(const Column& c);
+Column approx_count_distinct(const Column& c, double rsd = 0.05);
+Column stddev(const Column& c);
+Column stddev_samp(const Column& c);
+Column stddev_pop(const Column& c);
+Column std(const Column& c);
+Column variance(const Column& c);
+Column var_samp(const Column& c);
+Column var_pop(const Column& c);
+Column count_if(const Column& c);
+Column bool_and(const Column& c);
+Column every(const Column& c);
+Column bool_or(const Column& c);
+Column some(const Column& c);
+Column min_by(const Column& c, const Column& ord);
+Column max_by(const Column& c, const Column& ord);
+Column median(const Column& c);
+Column percentile(const Column& c, const Column& percentage);
+Column percentile_approx(const Column& c, const Column& percentage, int accuracy = 10000);
+Column approx_percentile(const Column& c, const Column& percentage, int accuracy = 10000);
+
+}  // namespace spate::api::functions

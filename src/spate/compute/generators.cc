@@ -1,0 +1,151 @@
+// Copyright spate authors.
+#include "spate/compute/generators.h"
+
+#include <cstring>
+
+#include "spate/columnar/kernels.h"
+#include "spate/compute/coercion.h"
+#include "spate/compute/function_registry.h"
+#include "spate/compute/kernel_util.h"
+
+namespace spate {
+
+namespace {
+
+const char* const kGenerators[] = {"explode", "explode_outer", "posexplode", "posexplode_outer",
+                                   "inline", "inline_outer"};
+
+}  // namespace
+
+bool IsGeneratorName(std::string_view name) {
+  for (const char* g : kGenerators) {
+    if (name == g) return true;
+  }
+  return false;
+}
+
+std::string GeneratorSpec::ToString() const { return name + "(" + arg->ToString() + ")"; }
+
+Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<BoundExprPtr> args) {
+  GeneratorSpec spec;
+  spec.name = name;
+  spec.outer = name.ends_with("_outer");
+  spec.position = name.starts_with("posexplode");
+  spec.is_inline = name.starts_with("inline");
+  if (args.size() != 1) {
+    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                         {{"functionName", "`" + name + "`"},
+                          {"expectedNum", "1"},
+                          {"actualNum", std::to_string(args.size())},
+                          {"docroot", "https://spark.apache.org/docs/latest"}});
+  }
+  const DataTypePtr& t = args[0]->type();
+  auto mismatch = [&](const std::string& required) {
+    return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                         {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ")\""},
+                          {"paramIndex", "first"},
+                          {"requiredType", required},
+                          {"inputSql", "\"" + args[0]->ToString() + "\""},
+                          {"inputType", QuoteType(*t)}});
+  };
+  if (spec.position) spec.output.push_back(Field{"pos", DataType::Int(), spec.outer});
+  if (spec.is_inline) {
+    if (t->id() != TypeId::kArray || t->element_type()->id() != TypeId::kStruct) {
+      return mismatch("\"ARRAY<STRUCT>\"");
+    }
+    for (const auto& f : t->element_type()->fields()) {
+      spec.output.push_back(Field{f.name, f.type, true});
+    }
+  } else if (t->id() == TypeId::kArray) {
+    spec.output.push_back(Field{"col", t->element_type(), t->contains_null() || spec.outer});
+  } else if (t->id() == TypeId::kMap) {
+    spec.output.push_back(Field{"key", t->key_type(), spec.outer});
+    spec.output.push_back(Field{"value", t->value_type(), t->value_contains_null() || spec.outer});
+  } else {
+    return mismatch("(\"ARRAY\" or \"MAP\")");
+  }
+  spec.arg = std::move(args[0]);
+  return spec;
+}
+
+Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input,
+                                   const EvalContext& ctx) {
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr arg, spec.arg->Evaluate(input, ctx));
+  const Column& a = *arg;
+  int64_t n = input.num_rows();
+  const int32_t* o = a.offsets();
+  GeneratedRows out;
+  std::vector<int32_t> elems;  // element index per output row (-1 = outer NULL row)
+  std::vector<int32_t> pos;
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int32_t len = a.IsNull(i) ? 0 : o[i + 1] - o[i];
+    total += len > 0 ? len : (spec.outer ? 1 : 0);
+  }
+  out.input_rows.reserve(static_cast<size_t>(total));
+  elems.reserve(static_cast<size_t>(total));
+  if (spec.position) pos.reserve(static_cast<size_t>(total));
+  for (int64_t i = 0; i < n; ++i) {
+    int32_t len = a.IsNull(i) ? 0 : o[i + 1] - o[i];
+    if (len == 0) {
+      if (!spec.outer) continue;
+      out.input_rows.push_back(static_cast<int32_t>(i));
+      elems.push_back(-1);
+      if (spec.position) pos.push_back(-1);
+      continue;
+    }
+    for (int32_t k = 0; k < len; ++k) {
+      out.input_rows.push_back(static_cast<int32_t>(i));
+      elems.push_back(o[i] + k);
+      if (spec.position) pos.push_back(k);
+    }
+  }
+  if (spec.position) {
+    kernel::Out<int32_t> p(total);
+    BufferPtr validity;
+    int64_t nulls = 0;
+    for (int64_t r = 0; r < total; ++r) {
+      if (pos[r] < 0) {
+        if (!validity) {
+          validity = Buffer::Allocate(bits::BytesFor(total));
+          std::memset(validity->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(total)));
+        }
+        bits::Clear(validity->mutable_data(), r);
+        ++nulls;
+      } else {
+        p.data[r] = pos[r];
+      }
+    }
+    out.columns.push_back(kernel::MakeColumn(DataType::Int(), total, nulls, validity, p.buf));
+  }
+  const Column& child = *a.child(0);
+  if (spec.is_inline) {
+    std::vector<int32_t> idx(elems);
+    if (child.null_count() > 0) {
+      for (auto& e : idx) {
+        if (e >= 0 && child.IsNull(e)) e = -1;
+      }
+    }
+    for (const auto& f : child.children()) out.columns.push_back(Take(*f, idx.data(), total));
+  } else if (a.type_id() == TypeId::kMap) {
+    out.columns.push_back(Take(*child.child(0), elems.data(), total));
+    out.columns.push_back(Take(*child.child(1), elems.data(), total));
+  } else {
+    out.columns.push_back(Take(child, elems.data(), total));
+  }
+  return out;
+}
+
+void RegisterGeneratorNames(FunctionRegistry& r) {
+  for (const char* g : kGenerators) {
+    std::string name = g;
+    r.RegisterScalar(name, [name](std::vector<BoundExprPtr> args,
+                                  const ResolveContext& rc) -> Result<BoundExprPtr> {
+      std::string text = rc.call_text.empty() ? name : rc.call_text;
+      return Status::Error("UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
+                           {{"expression", "\"" + text + "\""}});
+    });
+  }
+}
+
+}  // namespace spate
