@@ -246,3 +246,6 @@ Column lead(const Column& c, int offset = 1, const Column* default_value = nullp
 
 // Collection functions, generators and collection/statistical aggregates.
 #include "spate/api/collection_functions.h"  // IWYU pragma: export
+
+// Date/time functions.
+#include "spate/api/datetime_functions.h"  // IWYU pragma: export
