@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "spate/columnar/hive_format.h"
 #include "spate/columnar/pretty.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
@@ -31,44 +32,6 @@ std::string JsonEscape(const std::string& s) {
     }
   }
   return out + "\"";
-}
-
-std::string HiveString(const Value& v, bool nested) {
-  if (v.is_null()) return nested ? "null" : "NULL";
-  const DataType& t = *v.type();
-  switch (t.id()) {
-    case TypeId::kString: return nested ? JsonEscape(v.str()) : v.str();
-    case TypeId::kBinary: return v.str();
-    case TypeId::kDate:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz:
-      return nested ? "\"" + v.ToString() + "\"" : v.ToString();
-    case TypeId::kArray: {
-      std::string s = "[";
-      for (size_t i = 0; i < v.items().size(); ++i) {
-        if (i) s += ",";
-        s += HiveString(v.items()[i], true);
-      }
-      return s + "]";
-    }
-    case TypeId::kMap: {
-      std::string s = "{";
-      for (size_t i = 0; i < v.items().size(); ++i) {
-        if (i) s += ",";
-        s += HiveString(v.items()[i], true) + ":" + HiveString(v.values()[i], true);
-      }
-      return s + "}";
-    }
-    case TypeId::kStruct: {
-      std::string s = "{";
-      for (size_t i = 0; i < v.items().size(); ++i) {
-        if (i) s += ",";
-        s += JsonEscape(t.fields()[i].name) + ":" + HiveString(v.items()[i], true);
-      }
-      return s + "}";
-    }
-    default: return v.ToString();
-  }
 }
 
 std::string JsonValue(const Value& v) {
@@ -132,12 +95,7 @@ std::string FormatResult(const Schema& schema, const std::vector<BatchPtr>& batc
         Value v = b->column(c)->GetValue(r);
         if (format == OutputFormat::kTsv) {
           if (c) out += "\t";
-          // Timestamps show in the session zone.
-          if (!v.is_null() && v.type()->id() == TypeId::kTimestamp && tz) {
-            out += FormatTimestampMicros(v.i64(), tz->OffsetSeconds(v.i64()));
-          } else {
-            out += HiveString(v);
-          }
+          out += HiveString(v, false, tz);
         } else {
           if (c) out += ",";
           out += JsonEscape(schema.field(c).name) + ":";

@@ -14,9 +14,6 @@ namespace spate::cli {
 
 enum class OutputFormat { kTable, kTsv, kJson };
 
-/// spark-sql's text for one value (HiveResult.toHiveString): top-level strings raw,
-/// nested strings quoted, arrays [1,2], maps {"a":1}, structs {"a":1,"b":"x"}, NULL/null.
-std::string HiveString(const Value& v, bool nested = false);
 /// One JSON value (Spark's to_json style): numbers bare, strings quoted and escaped.
 std::string JsonValue(const Value& v);
 std::string JsonEscape(const std::string& s);

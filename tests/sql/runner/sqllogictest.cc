@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "spate/spate.h"
-#include "spate/types/format.h"
+#include "spate/columnar/hive_format.h"
 
 namespace {
 
@@ -53,104 +53,11 @@ namespace fs = std::filesystem;
 
 // ---- rendering ---------------------------------------------------------------------------
 
-std::string Pad(int64_t v, int width) {
-  std::string s = std::to_string(v);
-  while (static_cast<int>(s.size()) < width) s.insert(s.begin(), '0');
-  return s;
-}
-
-// IntervalUtils.toDayTimeIntervalString(..., HIVE_STYLE, ...).
-std::string HiveDayTime(int64_t micros) {
-  std::string sign;
-  unsigned __int128 rest;
-  if (micros < 0) {
-    sign = "-";
-    rest = static_cast<unsigned __int128>(-static_cast<__int128>(micros));
-  } else {
-    rest = static_cast<unsigned __int128>(micros);
-  }
-  const uint64_t kMinute = 60ULL * 1000000ULL;
-  uint64_t seconds_with_fraction = static_cast<uint64_t>(rest % kMinute);
-  rest /= kMinute;
-  uint64_t minutes = static_cast<uint64_t>(rest % 60);
-  rest /= 60;
-  uint64_t hours = static_cast<uint64_t>(rest % 24);
-  uint64_t days = static_cast<uint64_t>(rest / 24);
-  uint64_t seconds = seconds_with_fraction / 1000000ULL;
-  uint64_t nanos = (seconds_with_fraction % 1000000ULL) * 1000ULL;
-  return sign + std::to_string(days) + " " + Pad(static_cast<int64_t>(hours), 2) + ":" +
-         Pad(static_cast<int64_t>(minutes), 2) + ":" + Pad(static_cast<int64_t>(seconds), 2) + "." +
-         Pad(static_cast<int64_t>(nanos), 9);
-}
-
-// IntervalUtils.toYearMonthIntervalString(..., HIVE_STYLE, ...).
-std::string HiveYearMonth(int64_t months) {
-  std::string sign;
-  int64_t a = months;
-  if (months < 0) {
-    sign = "-";
-    a = -a;
-  }
-  return sign + std::to_string(a / 12) + "-" + std::to_string(a % 12);
-}
-
-// HiveResult.toHiveString.
+// HiveResult.toHiveString, with the runner's "(empty)" marker for empty top-level
+// strings (a blank line would end the record).
 std::string Render(const Value& v, bool nested) {
-  if (v.is_null()) return nested ? "null" : "NULL";
-  const DataType& t = *v.type();
-  switch (t.id()) {
-    case TypeId::kNull: return nested ? "null" : "NULL";
-    case TypeId::kBoolean: return v.i64() ? "true" : "false";
-    case TypeId::kByte:
-    case TypeId::kShort:
-    case TypeId::kInt:
-    case TypeId::kLong: return std::to_string(v.i64());
-    case TypeId::kFloat: return spate::FormatFloat(static_cast<float>(v.f64()));
-    case TypeId::kDouble: return spate::FormatDouble(v.f64());
-    case TypeId::kDecimal: return spate::FormatDecimal(v.i128(), t.scale());
-    case TypeId::kString:
-      if (nested) return "\"" + v.str() + "\"";
-      return v.str().empty() ? "(empty)" : v.str();
-    case TypeId::kBinary:  // spark.sql.binaryOutputStyle defaults to UTF8 in HiveResult
-      return v.str().empty() && !nested ? "(empty)" : v.str();
-    case TypeId::kDate: return spate::FormatDate(static_cast<int32_t>(v.i64()));
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz: return spate::FormatTimestampMicros(v.i64());
-    case TypeId::kDayTimeInterval: return HiveDayTime(v.i64());
-    case TypeId::kYearMonthInterval: return HiveYearMonth(v.i64());
-    case TypeId::kArray: {
-      std::string s = "[";
-      for (size_t i = 0; i < v.items().size(); ++i) {
-        if (i) s += ",";
-        s += Render(v.items()[i], true);
-      }
-      return s + "]";
-    }
-    case TypeId::kMap: {
-      std::vector<std::string> entries;
-      for (size_t i = 0; i < v.items().size(); ++i) {
-        entries.push_back(Render(v.items()[i], true) + ":" + Render(v.values()[i], true));
-      }
-      std::sort(entries.begin(), entries.end());
-      std::string s = "{";
-      for (size_t i = 0; i < entries.size(); ++i) {
-        if (i) s += ",";
-        s += entries[i];
-      }
-      return s + "}";
-    }
-    case TypeId::kStruct: {
-      std::string s = "{";
-      const auto& fields = t.fields();
-      for (size_t i = 0; i < v.items().size(); ++i) {
-        if (i) s += ",";
-        std::string name = i < fields.size() ? fields[i].name : "col" + std::to_string(i + 1);
-        s += "\"" + name + "\":" + Render(v.items()[i], true);
-      }
-      return s + "}";
-    }
-  }
-  return v.ToString();
+  if (!nested && !v.is_null() && v.type()->IsBinaryLike() && v.str().empty()) return "(empty)";
+  return spate::HiveString(v, nested);
 }
 
 std::string RenderRow(const api::Row& row) {
