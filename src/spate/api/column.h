@@ -244,6 +244,9 @@ Column lead(const Column& c, int offset = 1, const Column* default_value = nullp
 
 }  // namespace spate::api
 
+// Math, string, regexp, hash and misc functions of the `functions` namespace.
+#include "spate/api/scalar_functions.h"  // IWYU pragma: export
+
 // Collection functions, generators and collection/statistical aggregates.
 #include "spate/api/collection_functions.h"  // IWYU pragma: export
 

@@ -29,6 +29,11 @@ struct EvalContext {
   /// The query's start instant (µs since the epoch) that current_timestamp() & co. return
   /// for every row; 0 = unset (those functions then read the clock).
   int64_t query_start_micros = 0;
+  /// Index of the partition being evaluated (spark_partition_id).
+  int partition_id = 0;
+  /// Row index, within the partition, of the first row of the batch being evaluated
+  /// (monotonically_increasing_id); kept by the operators that evaluate per batch.
+  int64_t row_offset = 0;
 };
 
 class BoundExpr;

@@ -11,6 +11,11 @@ FunctionRegistry::FunctionRegistry() {
   RegisterAggregateFunctionNames(*this);
   RegisterCollectionFunctions(*this);
   RegisterDatetimeFunctions(*this);
+  RegisterMathFunctions(*this);
+  RegisterStringFunctions(*this);
+  RegisterRegexpFunctions(*this);
+  RegisterHashFunctions(*this);
+  RegisterMiscFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

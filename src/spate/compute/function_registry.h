@@ -56,5 +56,10 @@ void RegisterPredicateFunctions(FunctionRegistry& r);
 void RegisterAggregateFunctionNames(FunctionRegistry& r);
 void RegisterCollectionFunctions(FunctionRegistry& r);  // collections.cc, generators.cc
 void RegisterDatetimeFunctions(FunctionRegistry& r);  // datetime_functions.cc
+void RegisterMathFunctions(FunctionRegistry& r);     // math_functions.cc
+void RegisterStringFunctions(FunctionRegistry& r);   // string_functions.cc
+void RegisterRegexpFunctions(FunctionRegistry& r);   // regexp_functions.cc
+void RegisterHashFunctions(FunctionRegistry& r);     // hash_functions.cc
+void RegisterMiscFunctions(FunctionRegistry& r);     // misc_functions.cc
 
 }  // namespace spate

@@ -28,15 +28,19 @@ namespace {
 
 class FilterStream final : public BatchStream {
  public:
-  FilterStream(const BoundExpr* condition, BatchStreamPtr input, const EvalContext* eval)
-      : condition_(condition), input_(std::move(input)), eval_(eval) {}
+  FilterStream(const BoundExpr* condition, BatchStreamPtr input, const EvalContext& eval, int partition)
+      : condition_(condition), input_(std::move(input)), eval_(eval) {
+    eval_.partition_id = partition;
+    eval_.row_offset = 0;
+  }
   Result<BatchPtr> Next() override {
     for (;;) {
       SPATE_ASSIGN_OR_RETURN(BatchPtr b, input_->Next());
       if (!b) return b;
       if (b->num_rows() == 0) continue;
       bool all = false;
-      SPATE_ASSIGN_OR_RETURN(std::vector<int32_t> rows, SelectRows(*condition_, *b, *eval_, &all));
+      SPATE_ASSIGN_OR_RETURN(std::vector<int32_t> rows, SelectRows(*condition_, *b, eval_, &all));
+      eval_.row_offset += b->num_rows();
       if (all) return b;
       if (rows.empty()) continue;
       return TakeBatch(*b, rows.data(), static_cast<int64_t>(rows.size()));
@@ -46,7 +50,7 @@ class FilterStream final : public BatchStream {
  private:
   const BoundExpr* condition_;
   BatchStreamPtr input_;
-  const EvalContext* eval_;
+  EvalContext eval_;  // with this partition's index and row position
 };
 
 }  // namespace
@@ -56,7 +60,7 @@ Filter::Filter(BoundExprPtr condition, PhysicalOpPtr child)
 
 Result<BatchStreamPtr> Filter::Open(int partition, ExecContext* ctx) const {
   SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child().Open(partition, ctx));
-  return BatchStreamPtr(std::make_unique<FilterStream>(condition_.get(), std::move(in), &ctx->eval()));
+  return BatchStreamPtr(std::make_unique<FilterStream>(condition_.get(), std::move(in), ctx->eval(), partition));
 }
 
 }  // namespace spate::exec

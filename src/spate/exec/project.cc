@@ -9,18 +9,23 @@ namespace {
 
 class ProjectStream final : public BatchStream {
  public:
-  ProjectStream(const Project* op, BatchStreamPtr input, const EvalContext* eval)
-      : op_(op), input_(std::move(input)), eval_(eval) {}
+  ProjectStream(const Project* op, BatchStreamPtr input, const EvalContext& eval, int partition)
+      : op_(op), input_(std::move(input)), eval_(eval) {
+    eval_.partition_id = partition;
+    eval_.row_offset = 0;
+  }
   Result<BatchPtr> Next() override {
     SPATE_ASSIGN_OR_RETURN(BatchPtr b, input_->Next());
     if (!b) return b;
-    return op_->Apply(*b, *eval_);
+    SPATE_ASSIGN_OR_RETURN(BatchPtr out, op_->Apply(*b, eval_));
+    eval_.row_offset += b->num_rows();
+    return out;
   }
 
  private:
   const Project* op_;
   BatchStreamPtr input_;
-  const EvalContext* eval_;
+  EvalContext eval_;  // with this partition's index and row position
 };
 
 }  // namespace
@@ -37,7 +42,7 @@ Result<BatchPtr> Project::Apply(const Batch& input, const EvalContext& eval) con
 
 Result<BatchStreamPtr> Project::Open(int partition, ExecContext* ctx) const {
   SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child().Open(partition, ctx));
-  return BatchStreamPtr(std::make_unique<ProjectStream>(this, std::move(in), &ctx->eval()));
+  return BatchStreamPtr(std::make_unique<ProjectStream>(this, std::move(in), ctx->eval(), partition));
 }
 
 std::string Project::Describe() const {

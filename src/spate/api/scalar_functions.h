@@ -1,0 +1,119 @@
+// Copyright spate authors.
+#pragma once
+
+// The math, string, regexp, hash and misc functions of pyspark.sql.functions (included by
+// column.h; use through `namespace F = spate::api::functions;`). Each builds an unresolved
+// call of the SQL function of the same name; arguments are checked when the plan is
+// analyzed, with the same errors as in SQL. Python literal parameters (scales, patterns,
+// lengths) are plain C++ values here.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spate/api/column.h"
+
+namespace spate::api::functions {
+
+// ---- math ----
+Column pmod(const Column& dividend, const Column& divisor);
+Column abs(const Column& c);
+Column round(const Column& c, int scale = 0);
+Column bround(const Column& c, int scale = 0);
+Column ceil(const Column& c);
+Column ceil(const Column& c, int scale);
+Column ceiling(const Column& c);
+Column floor(const Column& c);
+Column floor(const Column& c, int scale);
+Column sqrt(const Column& c);
+Column cbrt(const Column& c);
+Column exp(const Column& c);
+Column ln(const Column& c);
+Column log(const Column& c);
+Column log(double base, const Column& c);
+Column log10(const Column& c);
+Column log2(const Column& c);
+Column pow(const Column& base, const Column& exponent);
+Column power(const Column& base, const Column& exponent);
+Column sign(const Column& c);
+Column signum(const Column& c);
+Column greatest(const std::vector<Column>& cols);
+Column least(const std::vector<Column>& cols);
+Column isnan(const Column& c);
+Column nanvl(const Column& c1, const Column& c2);
+Column nullif(const Column& c1, const Column& c2);
+Column nvl2(const Column& c1, const Column& c2, const Column& c3);
+
+// ---- strings ----
+Column concat(const std::vector<Column>& cols);
+Column concat_ws(const std::string& sep, const std::vector<Column>& cols);
+Column length(const Column& c);
+Column char_length(const Column& c);
+Column character_length(const Column& c);
+Column upper(const Column& c);
+Column lower(const Column& c);
+Column substring(const Column& str, int pos, int len);
+Column substr(const Column& str, const Column& pos);
+Column substr(const Column& str, const Column& pos, const Column& len);
+Column left(const Column& str, const Column& len);
+Column right(const Column& str, const Column& len);
+Column trim(const Column& c);
+Column trim(const Column& c, const std::string& trim_chars);
+Column ltrim(const Column& c);
+Column ltrim(const Column& c, const std::string& trim_chars);
+Column rtrim(const Column& c);
+Column rtrim(const Column& c, const std::string& trim_chars);
+Column lpad(const Column& c, int len, const std::string& pad);
+Column rpad(const Column& c, int len, const std::string& pad);
+Column replace(const Column& src, const Column& search);
+Column replace(const Column& src, const Column& search, const Column& replacement);
+Column split(const Column& str, const std::string& pattern, int limit = -1);
+Column split_part(const Column& src, const Column& delimiter, const Column& part_num);
+Column instr(const Column& str, const std::string& substr);
+Column locate(const std::string& substr, const Column& str, int pos = 1);
+Column position(const Column& substr, const Column& str);
+Column position(const Column& substr, const Column& str, const Column& start);
+Column rlike(const Column& str, const Column& regexp);
+Column regexp(const Column& str, const Column& regexp);
+Column regexp_like(const Column& str, const Column& regexp);
+Column regexp_extract(const Column& str, const std::string& pattern, int idx);
+Column regexp_extract_all(const Column& str, const Column& regexp);
+Column regexp_extract_all(const Column& str, const Column& regexp, const Column& idx);
+Column regexp_replace(const Column& str, const std::string& pattern, const std::string& replacement);
+Column regexp_replace(const Column& str, const Column& pattern, const Column& replacement);
+Column repeat(const Column& c, int n);
+Column reverse(const Column& c);
+Column initcap(const Column& c);
+Column startswith(const Column& str, const Column& prefix);
+Column endswith(const Column& str, const Column& suffix);
+Column contains(const Column& left, const Column& right);
+Column format_number(const Column& c, int d);
+Column format_string(const std::string& format, const std::vector<Column>& cols);
+Column printf(const Column& format, const std::vector<Column>& cols);
+Column ascii(const Column& c);
+Column chr(const Column& c);
+Column base64(const Column& c);
+Column unbase64(const Column& c);
+Column hex(const Column& c);
+Column unhex(const Column& c);
+Column md5(const Column& c);
+Column sha1(const Column& c);
+Column sha2(const Column& c, int num_bits);
+Column crc32(const Column& c);
+Column translate(const Column& src, const std::string& matching, const std::string& replace);
+
+// ---- hashing ----
+Column hash(const std::vector<Column>& cols);
+Column xxhash64(const std::vector<Column>& cols);
+
+// ---- misc ----
+Column typeof(const Column& c);
+Column current_catalog();
+Column current_database();
+Column current_schema();
+Column monotonically_increasing_id();
+Column spark_partition_id();
+Column uuid();
+Column input_file_name();
+
+}  // namespace spate::api::functions

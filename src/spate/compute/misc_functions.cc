@@ -1,0 +1,133 @@
+// Copyright spate authors.
+// Miscellaneous functions: typeof current_catalog current_database current_schema
+// monotonically_increasing_id spark_partition_id uuid input_file_name, and the
+// conditionals nullif / nvl2 (rewritten to CASE WHEN as Spark's RuntimeReplaceable).
+
+#include <random>
+
+#include "spate/compute/coercion.h"
+#include "spate/compute/function_util.h"
+#include "spate/compute/predicates.h"
+
+namespace spate {
+
+namespace {
+
+using Args = std::vector<BoundExprPtr>;
+
+// A function of no arguments producing a constant string.
+Result<BoundExprPtr> ConstString(const std::string& name, const Args& args, std::string value) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 0, 0, "0"));
+  return MakeScalarCall(
+      name, DataType::String(), false, {},
+      [value](const std::vector<ColumnPtr>&, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        return MakeConstantColumn(Value::String(value), n);
+      },
+      [name](const std::vector<std::string>&) { return name + "()"; });
+}
+
+Result<BoundExprPtr> ResolveTypeof(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("typeof", args.size(), 1, 1, "1"));
+  // The value is the argument's type; the argument itself is never evaluated.
+  return MakeLiteral(Value::String(args[0]->type()->CatalogString()));
+}
+
+Result<BoundExprPtr> ResolveMonotonicId(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("monotonically_increasing_id", args.size(), 0, 0, "0"));
+  return MakeScalarCall(
+      "monotonically_increasing_id", DataType::Long(), false, {},
+      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+        kernel::Out<int64_t> out(n);
+        int64_t base = (static_cast<int64_t>(ctx.partition_id) << 33) + ctx.row_offset;
+        for (int64_t i = 0; i < n; ++i) out.data[i] = base + i;
+        return kernel::MakeColumn(DataType::Long(), n, 0, nullptr, out.buf);
+      },
+      [](const std::vector<std::string>&) { return std::string("monotonically_increasing_id()"); },
+      /*nondeterministic=*/true);
+}
+
+Result<BoundExprPtr> ResolvePartitionId(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("spark_partition_id", args.size(), 0, 0, "0"));
+  return MakeScalarCall(
+      "spark_partition_id", DataType::Int(), false, {},
+      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+        return MakeConstantColumn(Value::Int(ctx.partition_id), n);
+      },
+      [](const std::vector<std::string>&) { return std::string("SPARK_PARTITION_ID()"); },
+      /*nondeterministic=*/true);
+}
+
+Result<BoundExprPtr> ResolveUuid(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("uuid", args.size(), 0, 1, "[0, 1]"));
+  return MakeScalarCall(
+      "uuid", DataType::String(), false, {},
+      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        thread_local std::mt19937_64 rng(std::random_device{}());
+        StringBuilder sb(DataType::String(), n, n * 36);
+        static const char kHex[] = "0123456789abcdef";
+        char buf[36];
+        for (int64_t i = 0; i < n; ++i) {
+          uint64_t hi = rng(), lo = rng();
+          hi = (hi & ~0xF000ULL) | 0x4000ULL;                          // version 4
+          lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);               // IETF variant
+          int p = 0;
+          for (int k = 0; k < 16; ++k) {
+            uint64_t word = k < 8 ? hi : lo;
+            int shift = 56 - 8 * (k % 8);
+            unsigned byte = static_cast<unsigned>((word >> shift) & 0xFF);
+            if (k == 4 || k == 6 || k == 8 || k == 10) buf[p++] = '-';
+            buf[p++] = kHex[byte >> 4];
+            buf[p++] = kHex[byte & 15];
+          }
+          sb.Append(std::string_view(buf, 36));
+        }
+        return sb.Finish();
+      },
+      [](const std::vector<std::string>&) { return std::string("uuid()"); },
+      /*nondeterministic=*/true);
+}
+
+Result<BoundExprPtr> ResolveNullif(Args args, const ResolveContext& rc) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("nullif", args.size(), 2, 2, "2"));
+  SPATE_ASSIGN_OR_RETURN(auto eq, (*FunctionRegistry::Global().FindScalar("="))({args[0], args[1]}, rc));
+  SPATE_ASSIGN_OR_RETURN(auto null_value, ImplicitCast(MakeLiteral(Value::Null(DataType::Null())), args[0]->type()));
+  SPATE_ASSIGN_OR_RETURN(auto cw, MakeCaseWhen({eq, null_value}, args[0]));
+  std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString()};
+  return MakeScalarCall(
+      "nullif", cw->type(), true, {cw},
+      [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
+      [texts](const std::vector<std::string>&) { return CallText("nullif", texts); });
+}
+
+Result<BoundExprPtr> ResolveNvl2(Args args, const ResolveContext& rc) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("nvl2", args.size(), 3, 3, "3"));
+  SPATE_ASSIGN_OR_RETURN(auto nn, (*FunctionRegistry::Global().FindScalar("isnotnull"))({args[0]}, rc));
+  SPATE_ASSIGN_OR_RETURN(auto cw, MakeCaseWhen({nn, args[1]}, args[2]));
+  std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString(), args[2]->ToString()};
+  return MakeScalarCall(
+      "nvl2", cw->type(), cw->nullable(), {cw},
+      [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
+      [texts](const std::vector<std::string>&) { return CallText("nvl2", texts); });
+}
+
+}  // namespace
+
+void RegisterMiscFunctions(FunctionRegistry& r) {
+  r.RegisterScalar("typeof", ResolveTypeof);
+  r.RegisterScalar("current_catalog", [](Args a, const ResolveContext&) {
+    return ConstString("current_catalog", a, "spark_catalog");
+  });
+  for (const char* name : {"current_database", "current_schema"}) {
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ConstString(name, a, "default"); });
+  }
+  r.RegisterScalar("input_file_name", [](Args a, const ResolveContext&) {
+    return ConstString("input_file_name", a, "");
+  });
+  r.RegisterScalar("monotonically_increasing_id", ResolveMonotonicId);
+  r.RegisterScalar("spark_partition_id", ResolvePartitionId);
+  r.RegisterScalar("uuid", ResolveUuid);
+  r.RegisterScalar("nullif", ResolveNullif);
+  r.RegisterScalar("nvl2", ResolveNvl2);
+}
+
+}  // namespace spate
