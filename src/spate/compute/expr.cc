@@ -205,6 +205,9 @@ std::string Render(const Expr& e, bool display) {
       return out;
     }
     case ExprKind::kCast:
+      if (e.name == "typed_literal") {
+        return e.cast_type->Sql() + " '" + e.children[0]->literal.str() + "'";
+      }
       return std::string(e.is_try ? "TRY_CAST(" : "CAST(") + sub(e.children[0]) + " AS " +
              e.cast_type->Sql() + ")";
     case ExprKind::kCaseWhen: {

@@ -33,7 +33,8 @@ enum class ExprKind : uint8_t {
   kStar,          // name_parts = qualifier (possibly empty): *, t.*, j.*
   kAlias,         // children[0] AS name (name_parts for multi-alias, e.g. posexplode)
   kCall,          // name(children...), with distinct / filter / is_try flags
-  kCast,          // CAST(children[0] AS type); is_try for try_cast
+  kCast,          // CAST(children[0] AS type); is_try for try_cast; name "typed_literal"
+                  // for TIMESTAMP '...' literals, folded by the analyzer in the session zone
   kCaseWhen,      // children = [cond1, val1, cond2, val2, ...] + else_value if has_else
   kIn,            // children[0] IN (children[1..])
   kExtractValue,  // children[0][children[1]] or children[0].name (name in `name`)

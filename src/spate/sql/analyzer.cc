@@ -14,6 +14,7 @@
 #include "spate/compute/generators.h"
 #include "spate/compute/nested.h"
 #include "spate/compute/predicates.h"
+#include "spate/types/timezone.h"
 
 namespace spate::sql {
 
@@ -374,6 +375,15 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attri
       return BindCall(e, scope, hook);
     }
     case ExprKind::kCast: {
+      if (e.name == "typed_literal") {
+        // TIMESTAMP '...' is read in the session time zone when the query is analyzed.
+        EvalContext ctx;
+        ctx.ansi = true;
+        ctx.time_zone_id = conf_.session_time_zone();
+        ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
+        SPATE_ASSIGN_OR_RETURN(auto v, CastValue(e.children[0]->literal, e.cast_type, CastMode::kAnsi, ctx));
+        return MakeLiteral(std::move(v));
+      }
       SPATE_ASSIGN_OR_RETURN(auto c, Bind(*e.children[0], scope, hook));
       return MakeExplicitCast(c, e.cast_type, e.is_try, conf_.ansi());
     }

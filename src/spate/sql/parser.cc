@@ -1465,7 +1465,12 @@ Result<ExprPtr> Parser::ParseTypedLiteral() {
   if (type.Is("TIMESTAMP") || type.Is("TIMESTAMP_LTZ")) {
     std::optional<int64_t> micros = ParseTimestampString(value, /*allow_zone=*/true);
     if (!micros) return invalid("TIMESTAMP");
-    return Positioned(Expr::Lit(Value::Timestamp(*micros)), pos);
+    // The text is read in the session time zone, known only to the analyzer: emit a typed
+    // literal (a CAST the analyzer folds to a constant), displayed as TIMESTAMP '...'.
+    auto lit = std::make_shared<Expr>(*Expr::Cast(Expr::Lit(Value::String(std::string(value))),
+                                                  DataType::Timestamp()));
+    lit->name = "typed_literal";
+    return Positioned(lit, pos);
   }
   if (type.Is("TIMESTAMP_NTZ")) {
     std::optional<int64_t> micros = ParseTimestampString(value, /*allow_zone=*/false);
