@@ -11,6 +11,7 @@ PKGS=(
   libhowardhinnant-date-dev tzdata
   nlohmann-json3-dev
   pkg-config
+  libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev
   libre2-dev libssl-dev
 )
 missing=()

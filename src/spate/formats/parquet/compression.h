@@ -1,0 +1,28 @@
+// Copyright spate authors.
+#pragma once
+
+// Page compression codecs: UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW, and LZ4 (Hadoop
+// framing, falling back to a raw block as older writers produced) on read.
+//
+// Thread safety: stateless functions. Failure: kDataCorruption for undecodable input or a
+// size other than the expected one; kUnimplemented for codecs spate lacks (LZO, BROTLI).
+
+#include <cstdint>
+#include <string>
+
+#include "spate/base/status.h"
+#include "spate/formats/parquet/metadata.h"
+
+namespace spate::formats::parquet {
+
+/// Compresses [in, in+n) with `codec` into *out (replaced).
+Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out);
+/// Decompresses exactly `out_size` bytes into `out`.
+Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out, int64_t out_size);
+/// Parses a codec name as Spark's `compression` option ("none", "uncompressed", "snappy",
+/// "gzip", "zstd", "lz4_raw", "lz4raw"); case-insensitive.
+Result<Codec> ParseCodecName(const std::string& name);
+/// File-name infix Spark uses: "snappy", "gz", "zstd", "lz4raw", "" for none.
+std::string CodecFileExtension(Codec codec);
+
+}  // namespace spate::formats::parquet

@@ -1,0 +1,705 @@
+// Copyright spate authors.
+#include "spate/formats/parquet/writer.h"
+
+#include <zlib.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string_view>
+
+#include "spate/formats/parquet/compression.h"
+#include "spate/formats/parquet/encoding.h"
+
+namespace spate::formats::parquet {
+
+// One leaf column's levels and value positions for the row group being written. Values
+// are referenced, not copied: (leaf column, row indices) per batch.
+struct ParquetWriter::LeafData {
+  struct Segment {
+    const Column* col = nullptr;
+    std::vector<int32_t> idx;
+    int64_t all = -1;  // >= 0: rows [0, all) of col, no index list
+  };
+  std::vector<int16_t> def;
+  std::vector<int16_t> rep;
+  std::vector<Segment> segs;
+  int64_t num_levels = 0;
+  int64_t num_values = 0;
+};
+
+namespace {
+
+using LeafData = ParquetWriter::LeafData;
+
+int64_t ColumnBytes(const Column& c) {
+  int64_t n = 0;
+  if (c.validity()) n += c.validity()->size();
+  if (c.values()) n += c.values()->size();
+  if (c.data()) n += c.data()->size();
+  for (const auto& ch : c.children()) n += ColumnBytes(*ch);
+  return n;
+}
+
+Status NullInRequired(const LevelNode& n) {
+  return Status::Invalid("cannot write a null value into the non-nullable Parquet field '" + n.name + "'");
+}
+
+// Shreds value i of `col` (node `n`) into the leaves' levels.
+struct Shredder {
+  std::vector<LeafData>* leaves;
+  std::vector<LeafData::Segment*> segs;  // current batch's segment per leaf
+
+  void EmitEmpty(const LevelNode& n, int16_t def, int16_t rep) {
+    for (int l = n.first_leaf; l < n.first_leaf + n.num_leaves; ++l) {
+      LeafData& d = (*leaves)[l];
+      d.def.push_back(def);
+      d.rep.push_back(rep);
+      ++d.num_levels;
+    }
+  }
+
+  Status Shred(const LevelNode& n, const Column& col, int64_t i, int16_t rep) {
+    if (col.IsNull(i)) {
+      if (n.def == n.parent_def) return NullInRequired(n);
+      EmitEmpty(n, n.parent_def, rep);
+      return Status::OK();
+    }
+    switch (n.kind) {
+      case LevelNode::kPrimitive: {
+        LeafData& d = (*leaves)[n.leaf];
+        d.def.push_back(n.def);
+        d.rep.push_back(rep);
+        ++d.num_levels;
+        ++d.num_values;
+        LeafData::Segment* s = segs[n.leaf];
+        s->col = &col;
+        s->idx.push_back(static_cast<int32_t>(i));
+        return Status::OK();
+      }
+      case LevelNode::kStruct:
+        for (size_t c = 0; c < n.children.size(); ++c) {
+          SPATE_RETURN_IF_ERROR(Shred(n.children[c], *col.child(static_cast<int>(c)), i, rep));
+        }
+        return Status::OK();
+      case LevelNode::kList: {
+        const int32_t* o = col.offsets();
+        if (o[i] == o[i + 1]) {
+          EmitEmpty(n, n.def, rep);
+          return Status::OK();
+        }
+        for (int32_t j = o[i]; j < o[i + 1]; ++j) {
+          SPATE_RETURN_IF_ERROR(Shred(n.children[0], *col.child(0), j, j == o[i] ? rep : n.elem_rep));
+        }
+        return Status::OK();
+      }
+      case LevelNode::kMap: {
+        const int32_t* o = col.offsets();
+        if (o[i] == o[i + 1]) {
+          EmitEmpty(n, n.def, rep);
+          return Status::OK();
+        }
+        const Column& entries = *col.child(0);
+        for (int32_t j = o[i]; j < o[i + 1]; ++j) {
+          int16_t r = j == o[i] ? rep : n.elem_rep;
+          SPATE_RETURN_IF_ERROR(Shred(n.children[0], *entries.child(0), j, r));
+          SPATE_RETURN_IF_ERROR(Shred(n.children[1], *entries.child(1), j, r));
+        }
+        return Status::OK();
+      }
+    }
+    return Status::OK();
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Value materialization: leaf segments -> contiguous physical values.
+
+template <typename T, typename F>
+void ForEachValue(const LeafData& d, F&& f) {
+  for (const auto& s : d.segs) {
+    if (!s.col) continue;
+    if (s.all >= 0) {
+      for (int64_t i = 0; i < s.all; ++i) f(*s.col, i);
+    } else {
+      for (int32_t i : s.idx) f(*s.col, i);
+    }
+  }
+}
+
+template <typename Dst, typename Src>
+void GatherFixed(const LeafData& d, std::vector<Dst>* out) {
+  out->resize(static_cast<size_t>(d.num_values));
+  Dst* o = out->data();
+  for (const auto& s : d.segs) {
+    if (!s.col) continue;
+    const Src* v = s.col->raw_values<Src>();
+    if (s.all >= 0) {
+      if constexpr (std::is_same_v<Dst, Src>) {
+        std::memcpy(o, v, static_cast<size_t>(s.all) * sizeof(Dst));
+        o += s.all;
+      } else {
+        for (int64_t i = 0; i < s.all; ++i) *o++ = static_cast<Dst>(v[i]);
+      }
+    } else {
+      for (int32_t i : s.idx) *o++ = static_cast<Dst>(v[i]);
+    }
+  }
+}
+
+// Open-addressing dictionary from values to indices.
+template <typename T, typename Hash, typename Eq>
+class DictBuilder {
+ public:
+  explicit DictBuilder(int64_t max_bytes, std::function<int64_t(const T&)> size_of)
+      : max_bytes_(max_bytes), size_of_(std::move(size_of)) {
+    slots_.assign(1024, -1);
+  }
+  // Returns false when the dictionary got too large.
+  bool Build(const std::vector<T>& values, std::vector<uint32_t>* indices) {
+    indices->resize(values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      const T& v = values[i];
+      size_t mask = slots_.size() - 1;
+      size_t h = Hash{}(v) & mask;
+      while (true) {
+        int32_t s = slots_[h];
+        if (s < 0) {
+          s = static_cast<int32_t>(dict_.size());
+          slots_[h] = s;
+          dict_.push_back(v);
+          bytes_ += size_of_(v);
+          if (bytes_ > max_bytes_) return false;
+          if (dict_.size() * 2 > slots_.size()) Grow();
+          (*indices)[i] = static_cast<uint32_t>(s);
+          break;
+        }
+        if (Eq{}(dict_[static_cast<size_t>(s)], v)) {
+          (*indices)[i] = static_cast<uint32_t>(s);
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    }
+    return true;
+  }
+  const std::vector<T>& dict() const { return dict_; }
+
+ private:
+  void Grow() {
+    std::vector<int32_t> n(slots_.size() * 2, -1);
+    size_t mask = n.size() - 1;
+    for (size_t k = 0; k < dict_.size(); ++k) {
+      size_t h = Hash{}(dict_[k]) & mask;
+      while (n[h] >= 0) h = (h + 1) & mask;
+      n[h] = static_cast<int32_t>(k);
+    }
+    slots_ = std::move(n);
+  }
+  int64_t max_bytes_;
+  std::function<int64_t(const T&)> size_of_;
+  std::vector<int32_t> slots_;
+  std::vector<T> dict_;
+  int64_t bytes_ = 0;
+};
+
+template <typename T>
+struct BitsHash {
+  size_t operator()(const T& v) const {
+    uint64_t x = 0;
+    std::memcpy(&x, &v, sizeof(T));
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return static_cast<size_t>(x);
+  }
+};
+template <typename T>
+struct BitsEq {
+  bool operator()(const T& a, const T& b) const { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+};
+struct ViewHash {
+  size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+};
+struct ViewEq {
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+
+// PLAIN encoding of values [b, e).
+template <typename T>
+void PlainEncode(const std::vector<T>& v, size_t b, size_t e, int flba_width, std::string* out) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    for (size_t i = b; i < e; ++i) {
+      if (flba_width == 0) {
+        uint32_t len = static_cast<uint32_t>(v[i].size());
+        out->append(reinterpret_cast<const char*>(&len), 4);
+      }
+      out->append(v[i]);
+    }
+  } else if constexpr (std::is_same_v<T, bool>) {
+    size_t n = e - b;
+    size_t start = out->size();
+    out->resize(start + (n + 7) / 8, 0);
+    uint8_t* p = reinterpret_cast<uint8_t*>(out->data() + start);
+    for (size_t i = 0; i < n; ++i) {
+      if (v[b + i]) p[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+    }
+  } else {
+    out->append(reinterpret_cast<const char*>(v.data() + b), (e - b) * sizeof(T));
+  }
+}
+
+template <typename T>
+int64_t ValueSize(const T& v) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    return static_cast<int64_t>(v.size()) + 4;
+  } else {
+    return sizeof(T);
+  }
+}
+
+template <typename T>
+std::string StatBytes(const T& v) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    return std::string(v);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return std::string(1, v ? '\1' : '\0');
+  } else {
+    return std::string(reinterpret_cast<const char*>(&v), sizeof(T));
+  }
+}
+
+// Min/max (Parquet's type-defined order) of the values, NaN ignored.
+template <typename T>
+void ComputeStats(const std::vector<T>& v, Statistics* st) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    if (v.empty()) return;
+    std::string_view mn = v[0], mx = v[0];
+    for (const auto& x : v) {
+      if (x < mn) mn = x;
+      if (x > mx) mx = x;
+    }
+    if (mn.size() > 4096 || mx.size() > 4096) return;
+    st->has_min_value = st->has_max_value = true;
+    st->min_value = std::string(mn);
+    st->max_value = std::string(mx);
+  } else {
+    bool any = false;
+    T mn{}, mx{};
+    for (const auto& x : v) {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(x)) continue;
+      }
+      if (!any) {
+        mn = mx = x;
+        any = true;
+      } else {
+        if (x < mn) mn = x;
+        if (mx < x) mx = x;
+      }
+    }
+    if (!any) return;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (mn == 0) mn = -T(0);
+      if (mx == 0) mx = T(0);
+    }
+    st->has_min_value = st->has_max_value = true;
+    st->min_value = StatBytes(mn);
+    st->max_value = StatBytes(mx);
+    // The deprecated fields (signed order) for readers that only know them.
+    if constexpr (!std::is_same_v<T, bool>) {
+      st->has_min = st->has_max = true;
+      st->min = st->min_value;
+      st->max = st->max_value;
+    }
+  }
+}
+
+void PutLe32(uint32_t v, std::string* out) { out->append(reinterpret_cast<const char*>(&v), 4); }
+
+// Big-endian two's complement of v in `width` bytes.
+void DecimalToBytes(__int128 v, int width, char* out) {
+  for (int i = width - 1; i >= 0; --i) {
+    out[i] = static_cast<char>(static_cast<uint8_t>(v & 0xFF));
+    v >>= 8;
+  }
+}
+
+}  // namespace
+
+ParquetWriter::ParquetWriter(std::unique_ptr<io::WritableFile> file, ParquetSchema schema, WriterOptions options)
+    : file_(std::move(file)), schema_(std::move(schema)), options_(std::move(options)) {}
+
+ParquetWriter::~ParquetWriter() = default;
+
+Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::WritableFile> file,
+                                                           const Schema& schema, WriterOptions options) {
+  SPATE_ASSIGN_OR_RETURN(ParquetSchema ps, SchemaForWrite(schema));
+  std::unique_ptr<ParquetWriter> w(new ParquetWriter(std::move(file), std::move(ps), std::move(options)));
+  w->metadata_.version = 1;
+  w->metadata_.schema = w->schema_.elements;
+  w->metadata_.created_by = kCreatedBy;
+  w->metadata_.key_value_metadata = w->options_.key_value_metadata;
+  w->metadata_.num_column_orders = static_cast<int32_t>(w->schema_.leaves.size());
+  SPATE_RETURN_IF_ERROR(w->Append("PAR1"));
+  return w;
+}
+
+int64_t ParquetWriter::bytes_written() const { return file_ ? file_->Position() : 0; }
+
+Status ParquetWriter::Append(std::string_view bytes) { return file_->Append(bytes); }
+
+Status ParquetWriter::Write(const BatchPtr& batch) {
+  if (closed_) return Status::Invalid("write to a closed Parquet writer");
+  if (batch->num_columns() != schema_.schema->num_fields()) {
+    return Status::Invalid("batch has " + std::to_string(batch->num_columns()) + " columns, the Parquet schema " +
+                           std::to_string(schema_.schema->num_fields()));
+  }
+  if (batch->num_rows() == 0) return Status::OK();
+  int64_t bytes = 0;
+  for (const auto& c : batch->columns()) bytes += ColumnBytes(*c);
+  int64_t rows = batch->num_rows();
+  // Split batches larger than what is left of the row group? Keep whole batches: a
+  // row group holds whole batches, which keeps shredding simple.
+  pending_.push_back(batch);
+  pending_rows_ += rows;
+  pending_bytes_ += bytes;
+  if (pending_bytes_ >= options_.row_group_bytes || pending_rows_ >= options_.row_group_rows) {
+    return FlushRowGroup();
+  }
+  return Status::OK();
+}
+
+Status ParquetWriter::FlushRowGroup() {
+  if (pending_rows_ == 0) return Status::OK();
+  std::vector<LeafData> leaves(schema_.leaves.size());
+  for (size_t f = 0; f < schema_.fields.size(); ++f) {
+    const LevelNode& node = schema_.fields[f];
+    for (const auto& b : pending_) {
+      const Column& col = *b->column(static_cast<int>(f));
+      int64_t n = b->num_rows();
+      if (node.kind == LevelNode::kPrimitive) {
+        LeafData& d = leaves[node.leaf];
+        LeafData::Segment s;
+        s.col = &col;
+        bool optional = node.def > node.parent_def;
+        if (!col.may_have_nulls()) {
+          s.all = n;
+          if (optional) d.def.insert(d.def.end(), static_cast<size_t>(n), node.def);
+          d.num_values += n;
+        } else {
+          if (!optional) return NullInRequired(node);
+          s.idx.reserve(static_cast<size_t>(n - col.null_count()));
+          for (int64_t i = 0; i < n; ++i) {
+            bool valid = col.IsValid(i);
+            d.def.push_back(valid ? node.def : node.parent_def);
+            if (valid) s.idx.push_back(static_cast<int32_t>(i));
+          }
+          d.num_values += n - col.null_count();
+        }
+        d.num_levels += n;
+        d.segs.push_back(std::move(s));
+        continue;
+      }
+      Shredder sh{&leaves, {}};
+      for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) leaves[l].segs.emplace_back();
+      sh.segs.resize(leaves.size(), nullptr);
+      for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) sh.segs[l] = &leaves[l].segs.back();
+      for (int64_t i = 0; i < n; ++i) SPATE_RETURN_IF_ERROR(sh.Shred(node, col, i, 0));
+    }
+  }
+  RowGroup rg;
+  rg.num_rows = pending_rows_;
+  rg.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
+  rg.has_file_offset = true;
+  rg.file_offset = file_->Position();
+  for (size_t l = 0; l < leaves.size(); ++l) {
+    ColumnChunk chunk;
+    SPATE_RETURN_IF_ERROR(WriteChunk(static_cast<int>(l), leaves[l], &chunk));
+    rg.total_byte_size += chunk.meta_data.total_uncompressed_size;
+    rg.total_compressed_size += chunk.meta_data.total_compressed_size;
+    rg.columns.push_back(std::move(chunk));
+  }
+  metadata_.row_groups.push_back(std::move(rg));
+  metadata_.num_rows += pending_rows_;
+  rows_written_ += pending_rows_;
+  pending_.clear();
+  pending_rows_ = 0;
+  pending_bytes_ = 0;
+  return Status::OK();
+}
+
+namespace {
+
+// Writes one column chunk of physical values `vals` (type T).
+template <typename T>
+struct ChunkWriter {
+  const LeafInfo& leaf;
+  const LeafData& d;
+  const WriterOptions& opt;
+  std::function<Status(std::string_view)> append;
+  std::function<int64_t()> position;
+  int flba_width = 0;
+
+  Status WritePage(PageType type, std::string& body, int32_t num_values, Encoding enc, int64_t* unc_total,
+                   int64_t* comp_total, bool dict_page) {
+    std::string comp;
+    SPATE_RETURN_IF_ERROR(Compress(opt.codec, reinterpret_cast<const uint8_t*>(body.data()),
+                                   static_cast<int64_t>(body.size()), &comp));
+    if (body.size() > static_cast<size_t>(INT32_MAX) || comp.size() > static_cast<size_t>(INT32_MAX)) {
+      return Status::Invalid("Parquet page larger than 2 GB in column " + leaf.path.back());
+    }
+    PageHeader h;
+    h.type = type;
+    h.uncompressed_page_size = static_cast<int32_t>(body.size());
+    h.compressed_page_size = static_cast<int32_t>(comp.size());
+    if (opt.write_page_crc) {
+      h.has_crc = true;
+      h.crc = static_cast<int32_t>(crc32(0, reinterpret_cast<const Bytef*>(comp.data()), static_cast<uInt>(comp.size())));
+    }
+    if (dict_page) {
+      h.has_dictionary_page_header = true;
+      h.dictionary_page_header.num_values = num_values;
+      h.dictionary_page_header.encoding = Encoding::kPlain;
+    } else {
+      h.has_data_page_header = true;
+      h.data_page_header.num_values = num_values;
+      h.data_page_header.encoding = enc;
+      h.data_page_header.definition_level_encoding = Encoding::kRle;
+      h.data_page_header.repetition_level_encoding = Encoding::kRle;
+    }
+    std::string hdr;
+    WritePageHeader(h, &hdr);
+    SPATE_RETURN_IF_ERROR(append(hdr));
+    SPATE_RETURN_IF_ERROR(append(comp));
+    *unc_total += static_cast<int64_t>(hdr.size() + body.size());
+    *comp_total += static_cast<int64_t>(hdr.size() + comp.size());
+    return Status::OK();
+  }
+
+  Status Write(const std::vector<T>& vals, Statistics stats, ColumnChunk* chunk) {
+    ColumnMetaData& m = chunk->meta_data;
+    chunk->has_meta_data = true;
+    m.type = leaf.physical;
+    m.path_in_schema = leaf.path;
+    m.codec = opt.codec;
+    m.num_values = d.num_levels;
+    int64_t unc = 0, comp = 0;
+    int64_t start = position();
+    chunk->file_offset = start;
+
+    // Dictionary.
+    std::vector<uint32_t> indices;
+    std::vector<T> dict;
+    bool use_dict = false;
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (opt.enable_dictionary && !vals.empty()) {
+        using H = std::conditional_t<std::is_same_v<T, std::string_view>, ViewHash, BitsHash<T>>;
+        using E = std::conditional_t<std::is_same_v<T, std::string_view>, ViewEq, BitsEq<T>>;
+        int w = flba_width;
+        DictBuilder<T, H, E> db(opt.dictionary_page_bytes,
+                                [w](const T& v) { return w > 0 ? int64_t{w} : ValueSize(v); });
+        if (db.Build(vals, &indices)) {
+          use_dict = true;
+          dict = db.dict();
+        }
+      }
+    }
+    if (use_dict) {
+      std::string body;
+      PlainEncode(dict, 0, dict.size(), flba_width, &body);
+      m.has_dictionary_page_offset = true;
+      m.dictionary_page_offset = position();
+      SPATE_RETURN_IF_ERROR(WritePage(PageType::kDictionaryPage, body, static_cast<int32_t>(dict.size()),
+                                      Encoding::kPlain, &unc, &comp, true));
+    }
+    m.data_page_offset = position();
+    int dict_bw = use_dict ? std::max(1, BitWidth(dict.size() > 0 ? dict.size() - 1 : 0)) : 0;
+
+    // Pages: cut at ~page_bytes of values, at row starts (rep == 0).
+    double avg = 1;
+    if (!vals.empty()) {
+      if constexpr (std::is_same_v<T, std::string_view>) {
+        int64_t total = 0;
+        for (const auto& v : vals) total += static_cast<int64_t>(v.size()) + 4;
+        avg = static_cast<double>(total) / static_cast<double>(vals.size());
+      } else {
+        avg = use_dict ? std::max(0.125, dict_bw / 8.0) : sizeof(T);
+      }
+    }
+    int64_t per_page = std::max<int64_t>(64, static_cast<int64_t>(static_cast<double>(opt.page_bytes) / avg));
+    const bool has_def = leaf.max_def > 0, has_rep = leaf.max_rep > 0;
+    int64_t l0 = 0, v0 = 0;
+    while (l0 < d.num_levels || (l0 == 0 && d.num_levels == 0)) {
+      int64_t l1 = l0, v1 = v0;
+      while (l1 < d.num_levels && (v1 - v0 < per_page || (has_rep && d.rep[l1] != 0)) &&
+             (l1 - l0 < 8 * per_page || (has_rep && d.rep[l1] != 0))) {
+        if (!has_def || d.def[l1] == leaf.max_def) ++v1;
+        ++l1;
+      }
+      std::string body;
+      if (has_rep) {
+        std::string enc;
+        RleEncode(d.rep.data() + l0, l1 - l0, BitWidth(static_cast<uint64_t>(leaf.max_rep)), &enc);
+        PutLe32(static_cast<uint32_t>(enc.size()), &body);
+        body += enc;
+      }
+      if (has_def) {
+        std::string enc;
+        RleEncode(d.def.data() + l0, l1 - l0, BitWidth(static_cast<uint64_t>(leaf.max_def)), &enc);
+        PutLe32(static_cast<uint32_t>(enc.size()), &body);
+        body += enc;
+      }
+      if (use_dict) {
+        body.push_back(static_cast<char>(dict_bw));
+        RleEncode(indices.data() + v0, v1 - v0, dict_bw, &body);
+      } else {
+        PlainEncode(vals, static_cast<size_t>(v0), static_cast<size_t>(v1), flba_width, &body);
+      }
+      SPATE_RETURN_IF_ERROR(WritePage(PageType::kDataPage, body, static_cast<int32_t>(l1 - l0),
+                                      use_dict ? Encoding::kRleDictionary : Encoding::kPlain, &unc, &comp, false));
+      l0 = l1;
+      v0 = v1;
+      if (d.num_levels == 0) break;
+    }
+    m.encodings = use_dict ? std::vector<Encoding>{Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary}
+                           : std::vector<Encoding>{Encoding::kPlain, Encoding::kRle};
+    m.total_uncompressed_size = unc;
+    m.total_compressed_size = comp;
+    stats.has_null_count = true;
+    if (leaf.max_rep == 0) {
+      stats.null_count = d.num_levels - d.num_values;
+    } else {
+      // Nulls of the leaf itself: levels one below max_def (elements that are null).
+      int64_t nulls = 0;
+      for (int64_t i = 0; i < d.num_levels; ++i) nulls += d.def[i] == leaf.max_def - 1 && leaf.max_def > 0;
+      stats.null_count = nulls;
+    }
+    m.has_statistics = true;
+    m.statistics = std::move(stats);
+    return Status::OK();
+  }
+};
+
+}  // namespace
+
+Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk) {
+  const LeafInfo& leaf = schema_.leaves[leaf_index];
+  auto append = [this](std::string_view b) { return Append(b); };
+  auto position = [this] { return file_->Position(); };
+  Statistics st;
+  switch (leaf.type->id()) {
+    case TypeId::kBoolean: {
+      std::vector<bool> v;
+      v.reserve(static_cast<size_t>(d.num_values));
+      ForEachValue<bool>(d, [&](const Column& c, int64_t i) { v.push_back(c.GetBool(i)); });
+      ComputeStats(v, &st);
+      return ChunkWriter<bool>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+    }
+    case TypeId::kByte: {
+      std::vector<int32_t> v;
+      GatherFixed<int32_t, int8_t>(d, &v);
+      ComputeStats(v, &st);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+    }
+    case TypeId::kShort: {
+      std::vector<int32_t> v;
+      GatherFixed<int32_t, int16_t>(d, &v);
+      ComputeStats(v, &st);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+    }
+    case TypeId::kInt:
+    case TypeId::kDate: {
+      std::vector<int32_t> v;
+      GatherFixed<int32_t, int32_t>(d, &v);
+      ComputeStats(v, &st);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+    }
+    case TypeId::kLong:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz: {
+      std::vector<int64_t> v;
+      GatherFixed<int64_t, int64_t>(d, &v);
+      ComputeStats(v, &st);
+      return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+    }
+    case TypeId::kFloat: {
+      std::vector<float> v;
+      GatherFixed<float, float>(d, &v);
+      ComputeStats(v, &st);
+      return ChunkWriter<float>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+    }
+    case TypeId::kDouble: {
+      std::vector<double> v;
+      GatherFixed<double, double>(d, &v);
+      ComputeStats(v, &st);
+      return ChunkWriter<double>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+    }
+    case TypeId::kDecimal: {
+      if (leaf.physical == PhysicalType::kInt32) {
+        std::vector<int32_t> v;
+        GatherFixed<int32_t, __int128>(d, &v);
+        ComputeStats(v, &st);
+        return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      }
+      if (leaf.physical == PhysicalType::kInt64) {
+        std::vector<int64_t> v;
+        GatherFixed<int64_t, __int128>(d, &v);
+        ComputeStats(v, &st);
+        return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      }
+      const int w = leaf.type_length;
+      std::string arena(static_cast<size_t>(d.num_values * w), '\0');
+      std::vector<std::string_view> v;
+      v.reserve(static_cast<size_t>(d.num_values));
+      bool any = false;
+      __int128 mn = 0, mx = 0;
+      ForEachValue<__int128>(d, [&](const Column& c, int64_t i) {
+        __int128 x = c.raw_values<__int128>()[i];
+        char* p = arena.data() + v.size() * static_cast<size_t>(w);
+        DecimalToBytes(x, w, p);
+        v.emplace_back(p, static_cast<size_t>(w));
+        if (!any || x < mn) mn = x;
+        if (!any || x > mx) mx = x;
+        any = true;
+      });
+      if (any) {
+        st.has_min_value = st.has_max_value = true;
+        st.min_value.resize(static_cast<size_t>(w));
+        st.max_value.resize(static_cast<size_t>(w));
+        DecimalToBytes(mn, w, st.min_value.data());
+        DecimalToBytes(mx, w, st.max_value.data());
+      }
+      ChunkWriter<std::string_view> cw{leaf, d, options_, append, position};
+      cw.flba_width = w;
+      return cw.Write(v, std::move(st), chunk);
+    }
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      std::vector<std::string_view> v;
+      v.reserve(static_cast<size_t>(d.num_values));
+      ForEachValue<std::string_view>(d, [&](const Column& c, int64_t i) { v.push_back(c.GetView(i)); });
+      ComputeStats(v, &st);
+      return ChunkWriter<std::string_view>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+    }
+    default:
+      return Status::Unimplemented("Parquet writer: unsupported leaf type " + leaf.type->SimpleString());
+  }
+}
+
+Status ParquetWriter::Close() {
+  if (closed_) return Status::OK();
+  SPATE_RETURN_IF_ERROR(FlushRowGroup());
+  closed_ = true;
+  std::string footer;
+  WriteFileMetaData(metadata_, &footer);
+  SPATE_RETURN_IF_ERROR(Append(footer));
+  uint32_t len = static_cast<uint32_t>(footer.size());
+  SPATE_RETURN_IF_ERROR(Append(std::string_view(reinterpret_cast<const char*>(&len), 4)));
+  SPATE_RETURN_IF_ERROR(Append("PAR1"));
+  return file_->Close();
+}
+
+}  // namespace spate::formats::parquet
