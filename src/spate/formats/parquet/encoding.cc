@@ -41,7 +41,7 @@ void RleEncodeImpl(const T* values, int64_t n, int bw, std::string* out) {
     size_t groups = (pending.size() + 7) / 8;
     (void)final_flush;
     pending.resize(groups * 8, 0);
-    PutVarint((groups << 1) | 0, out);
+    PutVarint((groups << 1) | 1, out);  // bit-packed run: LSB 1
     uint64_t acc = 0;
     int bits = 0;
     for (uint32_t v : pending) {
@@ -68,7 +68,7 @@ void RleEncodeImpl(const T* values, int64_t n, int bw, std::string* out) {
         r -= k;
         flush_packed(false);
       }
-      PutVarint(static_cast<uint64_t>(r) << 1 | 1, out);
+      PutVarint(static_cast<uint64_t>(r) << 1, out);  // RLE run: LSB 0
       uint32_t v = static_cast<uint32_t>(values[i]);
       for (int b = 0; b < value_bytes; ++b) out->push_back(static_cast<char>((v >> (8 * b)) & 0xFF));
       i += r;
@@ -101,7 +101,7 @@ void RleEncode(const int16_t* values, int64_t n, int bit_width, std::string* out
 Status RleDecoder::NextRun() {
   uint64_t header;
   if (!GetVarint(p_, end_, &header)) return Corrupt("truncated RLE/bit-packed run header");
-  if (header & 1) {
+  if (!(header & 1)) {
     rle_left_ = static_cast<int64_t>(header >> 1);
     if (rle_left_ <= 0 || (header >> 1) > (1ull << 40)) return Corrupt("bad RLE run length");
     int nbytes = (bit_width_ + 7) / 8;

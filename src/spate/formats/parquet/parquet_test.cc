@@ -211,9 +211,9 @@ TEST(EncodingTest, RleKnownBytes) {
   std::string enc;
   RleEncode(v.data(), static_cast<int64_t>(v.size()), 1, &enc);
   ASSERT_EQ(enc.size(), 4u);
-  EXPECT_EQ(static_cast<uint8_t>(enc[0]), 8 << 1 | 1);  // RLE run of 8
+  EXPECT_EQ(static_cast<uint8_t>(enc[0]), 8 << 1);  // RLE run of 8
   EXPECT_EQ(static_cast<uint8_t>(enc[1]), 1);
-  EXPECT_EQ(static_cast<uint8_t>(enc[2]), 1 << 1);       // one bit-packed group
+  EXPECT_EQ(static_cast<uint8_t>(enc[2]), 1 << 1 | 1);   // one bit-packed group
   EXPECT_EQ(static_cast<uint8_t>(enc[3]), 0b010);
 }
 

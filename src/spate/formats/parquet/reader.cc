@@ -352,6 +352,7 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
       if (size < 1) return Corrupt("dictionary page data is empty");
       int bw = p[0];
       if (bw > 32) return Corrupt("dictionary index bit width " + std::to_string(bw) + " > 32");
+
       s.indices.resize(static_cast<size_t>(n));
       RleDecoder dec(p + 1, size - 1, bw);
       SPATE_RETURN_IF_ERROR(dec.Get(s.indices.data(), n));
@@ -539,6 +540,9 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
   if (chunk.has_file_path) return Status::Unimplemented("column chunks in external files (" + where() + ")");
   const ColumnMetaData& m = chunk.meta_data;
   if (m.type != leaf.physical) return Corrupt("column chunk type does not match the schema (" + where() + ")");
+  if (m.num_values < 0) return Corrupt("negative value count (" + where() + ")");
+  out->values.Init(*leaf.type);
+  if (m.num_values == 0) return Status::OK();  // nothing to read (some writers leave no pages)
   int64_t start = m.data_page_offset;
   if (m.has_dictionary_page_offset && m.dictionary_page_offset > 0 && m.dictionary_page_offset < start) {
     start = m.dictionary_page_offset;
@@ -548,12 +552,10 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
   if (start < 4 || len < 0 || start > file_size || len > file_size - start) {
     return Corrupt("column chunk offset/size out of the file (" + where() + ")");
   }
-  if (m.num_values < 0) return Corrupt("negative value count (" + where() + ")");
   std::string raw;
   SPATE_RETURN_IF_ERROR(file_->ReadAt(start, len, &raw));
   const uint8_t* base = reinterpret_cast<const uint8_t*>(raw.data());
 
-  out->values.Init(*leaf.type);
   const bool has_def = leaf.max_def > 0, has_rep = leaf.max_rep > 0;
   std::unique_ptr<Values> dict;
   std::vector<uint8_t> page_buf, values_buf;
