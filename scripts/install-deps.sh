@@ -13,6 +13,7 @@ PKGS=(
   pkg-config
   libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev
   libre2-dev libssl-dev
+  libsimdjson-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do

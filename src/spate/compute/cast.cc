@@ -2645,4 +2645,12 @@ Result<Value> CastValue(const Value& v, const DataTypePtr& to, CastMode mode,
   return out->GetValue(0);
 }
 
+bool CastStringToDate(std::string_view s, int32_t* days) { return ParseDate(s, days); }
+bool CastStringToTimestamp(std::string_view s, const EvalContext& ctx, int64_t* micros) {
+  return ParseTimestamp(s, ctx, micros);
+}
+bool CastStringToTimestampNtz(std::string_view s, int64_t* micros) {
+  return ParseTimestampNtz(s, micros);
+}
+
 }  // namespace spate

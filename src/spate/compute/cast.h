@@ -42,4 +42,11 @@ Result<BoundExprPtr> MakeExplicitCast(BoundExprPtr child, DataTypePtr to, bool i
 Result<Value> CastValue(const Value& v, const DataTypePtr& to, CastMode mode,
                         const EvalContext& ctx);
 
+/// One string value parsed as CAST(s AS DATE / TIMESTAMP / TIMESTAMP_NTZ) does (Spark's
+/// stringToDate, stringToTimestamp in ctx's session zone, stringToTimestampWithoutTimeZone);
+/// false when the text is not valid. For parsers of outside text (JSON, CSV).
+bool CastStringToDate(std::string_view s, int32_t* days);
+bool CastStringToTimestamp(std::string_view s, const EvalContext& ctx, int64_t* micros);
+bool CastStringToTimestampNtz(std::string_view s, int64_t* micros);
+
 }  // namespace spate
