@@ -100,4 +100,23 @@ Column to_utc_timestamp(const Column& timestamp, const Column& tz) {
   return Call("to_utc_timestamp", {timestamp, tz});
 }
 
+Column window(const Column& time_column, const std::string& window_duration) {
+  return Call("window", {time_column, Str(window_duration)});
+}
+Column window(const Column& time_column, const std::string& window_duration,
+              const std::string& slide_duration) {
+  return Call("window", {time_column, Str(window_duration), Str(slide_duration)});
+}
+Column window(const Column& time_column, const std::string& window_duration,
+              const std::string& slide_duration, const std::string& start_time) {
+  return Call("window", {time_column, Str(window_duration), Str(slide_duration), Str(start_time)});
+}
+Column session_window(const Column& time_column, const std::string& gap_duration) {
+  return Call("session_window", {time_column, Str(gap_duration)});
+}
+Column session_window(const Column& time_column, const Column& gap_duration) {
+  return Call("session_window", {time_column, gap_duration});
+}
+Column window_time(const Column& window_column) { return Call("window_time", {window_column}); }
+
 }  // namespace spate::api::functions

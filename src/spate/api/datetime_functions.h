@@ -81,4 +81,15 @@ Column from_utc_timestamp(const Column& timestamp, const Column& tz);
 Column to_utc_timestamp(const Column& timestamp, const std::string& tz);
 Column to_utc_timestamp(const Column& timestamp, const Column& tz);
 
+/// Event-time windows: a struct<start, end> column named `window` / `session_window`,
+/// valid in select lists and groupBy (durations as interval strings: "10 minutes").
+Column window(const Column& time_column, const std::string& window_duration);
+Column window(const Column& time_column, const std::string& window_duration,
+              const std::string& slide_duration);
+Column window(const Column& time_column, const std::string& window_duration,
+              const std::string& slide_duration, const std::string& start_time);
+Column session_window(const Column& time_column, const std::string& gap_duration);
+Column session_window(const Column& time_column, const Column& gap_duration);
+Column window_time(const Column& window_column);
+
 }  // namespace spate::api::functions

@@ -16,6 +16,7 @@ FunctionRegistry::FunctionRegistry() {
   RegisterRegexpFunctions(*this);
   RegisterHashFunctions(*this);
   RegisterMiscFunctions(*this);
+  RegisterTimeWindowFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

@@ -61,5 +61,6 @@ void RegisterStringFunctions(FunctionRegistry& r);   // string_functions.cc
 void RegisterRegexpFunctions(FunctionRegistry& r);   // regexp_functions.cc
 void RegisterHashFunctions(FunctionRegistry& r);     // hash_functions.cc
 void RegisterMiscFunctions(FunctionRegistry& r);     // misc_functions.cc
+void RegisterTimeWindowFunctions(FunctionRegistry& r);  // time_window.cc
 
 }  // namespace spate

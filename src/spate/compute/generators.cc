@@ -7,6 +7,7 @@
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_util.h"
+#include "spate/compute/time_window.h"
 
 namespace spate {
 
@@ -24,7 +25,13 @@ bool IsGeneratorName(std::string_view name) {
   return false;
 }
 
-std::string GeneratorSpec::ToString() const { return name + "(" + arg->ToString() + ")"; }
+std::string GeneratorSpec::ToString() const {
+  if (time_window) {
+    return name + "(" + arg->ToString() + ", " + std::to_string(window_micros) + ", " +
+           std::to_string(slide_micros) + ", " + std::to_string(start_micros) + ")";
+  }
+  return name + "(" + arg->ToString() + ")";
+}
 
 Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<BoundExprPtr> args) {
   GeneratorSpec spec;
@@ -70,6 +77,10 @@ Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<Boun
 
 Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input,
                                    const EvalContext& ctx) {
+  if (spec.time_window) {
+    return RunTimeWindowGenerator(*spec.arg, {spec.window_micros, spec.slide_micros, spec.start_micros},
+                                  spec.output[0].type, input, ctx);
+  }
   SPATE_ASSIGN_OR_RETURN(ColumnPtr arg, spec.arg->Evaluate(input, ctx));
   const Column& a = *arg;
   int64_t n = input.num_rows();

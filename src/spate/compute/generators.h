@@ -27,6 +27,10 @@ struct GeneratorSpec {
   bool is_inline = false;   // inline: array<struct> -> one column per field
   BoundExprPtr arg;         // over the generator's input
   std::vector<Field> output;  // generated columns, Spark's default names
+  /// Sliding window(ts, ...) (Spark's Expand + Filter): `arg` is the time column and the
+  /// one output column is struct<start, end>; see compute/time_window.h.
+  bool time_window = false;
+  int64_t window_micros = 0, slide_micros = 0, start_micros = 0;
 
   /// "explode(arr#1)" for EXPLAIN.
   std::string ToString() const;

@@ -14,6 +14,7 @@
 #include "spate/compute/generators.h"
 #include "spate/compute/nested.h"
 #include "spate/compute/predicates.h"
+#include "spate/sql/time_window.h"
 #include "spate/types/timezone.h"
 
 namespace spate::sql {
@@ -812,6 +813,29 @@ class Analyzer::Impl::AggregateContext {
                               OutputLabel(static_cast<int>(i))));
           }
         }
+        if (e.kind == ExprKind::kColumn && e.name_parts.size() > 1) {
+          // A struct field of a grouping key (`window.start` after GROUP BY window(...)).
+          for (size_t k = e.name_parts.size() - 1; k >= 1; --k) {
+            auto prefix = std::make_shared<Expr>(e);
+            prefix->name_parts.assign(e.name_parts.begin(), e.name_parts.begin() + static_cast<std::ptrdiff_t>(k));
+            auto pb = impl_->Bind(*prefix, *child_scope_, nullptr);
+            if (!pb.ok()) continue;
+            std::string ptext = (*pb)->ToString();
+            for (size_t i = 0; i < group_texts.size(); ++i) {
+              if (group_texts[i] != ptext) continue;
+              BoundExprPtr out = MakeColumnRef(static_cast<int>(i), groups[i]->type(), groups[i]->nullable(),
+                                               OutputLabel(static_cast<int>(i)));
+              size_t f = k;
+              for (; f < e.name_parts.size(); ++f) {
+                if (out->type()->id() != TypeId::kStruct) break;
+                int idx = out->type()->FieldIndex(e.name_parts[f], impl_->case_sensitive_);
+                if (idx < 0) break;
+                out = MakeGetStructField(out, idx);
+              }
+              if (f == e.name_parts.size()) return std::optional<BoundExprPtr>(out);
+            }
+          }
+        }
         if (e.kind == ExprKind::kColumn) {
           if (!has_group_by) return Status::Error("MISSING_GROUP_BY", {});
           return Status::Error("MISSING_AGGREGATION",
@@ -880,6 +904,17 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   SPATE_ASSIGN_OR_RETURN(auto child, Plan(*select.child()));
   SPATE_ASSIGN_OR_RETURN(auto items, ExpandStars(select.exprs, child->output));
   SPATE_RETURN_IF_ERROR(PlanGenerator(&child, &items));
+  std::vector<ExprPtr> group_by = select.group_by;
+  {
+    // window(...) / session_window(...): Spark's TimeWindowing/SessionWindowing rules.
+    TimeWindowRewriter tw;
+    tw.bind = [this](const Expr& e, const std::vector<Attribute>& s) { return Bind(e, s, nullptr); };
+    tw.eval_constant = [this](const Expr& e) { return EvalConstant(e, "window"); };
+    tw.make_attr = [this](std::string n, DataTypePtr t, bool nl) { return MakeAttr(std::move(n), std::move(t), nl); };
+    tw.name_eq = [this](const std::string& a, const std::string& b) { return NameEq(a, b); };
+    tw.ansi = conf_.ansi();
+    SPATE_RETURN_IF_ERROR(tw.Rewrite(&child, &items, &group_by));
+  }
   const std::vector<Attribute>& child_scope = child->output;
   bool has_agg = select.kind == PlanKind::kAggregate;
   bool has_window = false;
@@ -901,7 +936,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   if (has_agg) {
     agg.emplace(this, &child_scope);
     // Grouping expressions: ordinals, select aliases, or expressions over the input.
-    for (const auto& g : select.group_by) {
+    for (const auto& g : group_by) {
       ExprPtr ge = g;
       if (g->kind == ExprKind::kLiteral && g->literal.type()->IsIntegral() &&
           conf_.GetOr("spark.sql.groupByOrdinal", "true") == "true") {
