@@ -14,4 +14,5 @@
 #include "spate/api/column.h"
 #include "spate/api/dataframe.h"
 #include "spate/api/exceptions.h"
+#include "spate/api/readwriter.h"
 #include "spate/api/session.h"

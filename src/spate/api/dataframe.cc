@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/api/dataframe.h"
 
+#include "spate/api/readwriter.h"
+
 #include <iostream>
 
 #include "spate/api/session_state.h"
@@ -310,6 +312,8 @@ DataFrame DataFrame::repartition(int n, const std::vector<Column>& cols) const {
 }
 
 // -- actions --
+
+DataFrameWriter DataFrame::write() const { return DataFrameWriter(*this); }
 
 std::vector<BatchPtr> DataFrame::collectBatches() const { return ValueOrThrow(session_->Execute(bound_)); }
 

@@ -22,6 +22,7 @@
 namespace spate::api {
 
 struct SessionState;
+class DataFrameWriter;
 
 /// A schema builder (pyspark.sql.types.StructType).
 class StructType {
@@ -162,6 +163,8 @@ class DataFrame {
   void printSchema() const;
   /// All result batches, for bulk consumers (Arrow export, CLI).
   std::vector<BatchPtr> collectBatches() const;
+  /// df.write: a DataFrameWriter (readwriter.h).
+  DataFrameWriter write() const;
 
   // -- metadata --
   StructType schema() const;

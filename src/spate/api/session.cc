@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/api/session.h"
 
+#include "spate/api/readwriter.h"
+
 #include <chrono>
 #include <mutex>
 
@@ -216,6 +218,8 @@ DataFrame SparkSession::createDataFrame(const std::vector<std::vector<Value>>& r
   }
   return createDataFrame(rows, st);
 }
+
+DataFrameReader SparkSession::read() const { return DataFrameReader(state_); }
 
 DataFrame SparkSession::table(const std::string& name) const {
   auto p = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kUnresolvedRelation);

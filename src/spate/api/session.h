@@ -25,6 +25,7 @@ namespace spate::api {
 
 /// Shared state of one session.
 struct SessionState;
+class DataFrameReader;
 
 /// spark.conf (pyspark.sql.conf.RuntimeConfig).
 class RuntimeConfig {
@@ -79,6 +80,8 @@ class SparkSession {
   DataFrame createDataFrame(const std::vector<std::vector<Value>>& rows,
                             const std::vector<std::string>& names) const;
   DataFrame table(const std::string& name) const;
+  /// spark.read: a DataFrameReader for files (readwriter.h).
+  DataFrameReader read() const;
   const std::string& version() const;
   void stop() const {}
 

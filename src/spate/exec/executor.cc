@@ -36,6 +36,24 @@ Result<std::vector<BatchPtr>> Execute(const PhysicalPlan& plan, const ExecOption
   return out;
 }
 
+Status ExecuteToSink(const PhysicalPlan& plan, const ExecOptions& options,
+                     const std::function<Status(int partition, const BatchPtr& batch)>& sink) {
+  ScopedMemoryTracker scope(options.memory);
+  ExecContext ctx(options);
+  const PhysicalOp& root = *plan.root();
+  SPATE_RETURN_IF_ERROR(ctx.PrepareTree(root));
+  const int64_t n = root.num_partitions();
+  return ctx.ParallelFor(n, [&](int64_t p) -> Status {
+    SPATE_ASSIGN_OR_RETURN(BatchStreamPtr stream, root.Open(static_cast<int>(p), &ctx));
+    while (true) {
+      SPATE_ASSIGN_OR_RETURN(BatchPtr b, stream->Next());
+      if (!b) return Status::OK();
+      if (b->num_rows() == 0) continue;
+      SPATE_RETURN_IF_ERROR(sink(static_cast<int>(p), b->schema() == root.schema() ? b : b->WithSchema(root.schema())));
+    }
+  });
+}
+
 Result<std::vector<BatchPtr>> Collect(const sql::BoundPlanPtr& plan, const ExecOptions& options) {
   SPATE_ASSIGN_OR_RETURN(PhysicalPlanPtr physical, CreatePhysicalPlan(plan, options));
   return Execute(*physical, options);

@@ -14,6 +14,7 @@
 // per-execution state lives in the execution call. Memory used by one execution is
 // charged to ExecOptions::memory.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +53,13 @@ std::string ExplainString(const PhysicalPlan& plan);
 
 /// Runs the plan to completion and returns all result batches in order.
 Result<std::vector<BatchPtr>> Execute(const PhysicalPlan& plan, const ExecOptions& options);
+
+/// Runs the plan and hands every result batch to `sink(partition, batch)` as it is
+/// produced, from the thread running that partition (partitions run in parallel; calls for
+/// one partition are sequential and in order). Stops at the first error (of a partition or
+/// of the sink). For writers that stream each partition to its own file.
+Status ExecuteToSink(const PhysicalPlan& plan, const ExecOptions& options,
+                     const std::function<Status(int partition, const BatchPtr& batch)>& sink);
 
 /// CreatePhysicalPlan + Execute.
 Result<std::vector<BatchPtr>> Collect(const sql::BoundPlanPtr& plan, const ExecOptions& options);

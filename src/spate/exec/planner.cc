@@ -5,6 +5,7 @@
 
 #include "spate/exec/coalesce.h"
 #include "spate/exec/exchange.h"
+#include "spate/exec/file_scan.h"
 #include "spate/exec/filter.h"
 #include "spate/exec/generate.h"
 #include "spate/exec/hash_aggregate.h"
@@ -14,6 +15,7 @@
 #include "spate/exec/nested_loop_join.h"
 #include "spate/exec/project.h"
 #include "spate/exec/range_scan.h"
+#include "spate/exec/scan_pushdown.h"
 #include "spate/exec/set_operation.h"
 #include "spate/exec/sort.h"
 #include "spate/exec/top_n.h"
@@ -69,6 +71,7 @@ int Planner::shuffle_partitions() const {
 }
 
 Result<PhysicalOpPtr> Planner::Plan(const sql::BoundPlanPtr& plan_ptr) const {
+  if (auto pushed = PushDownIntoFileScan(plan_ptr)) return Plan(pushed);
   const BoundPlan& node = *plan_ptr;
   std::vector<PhysicalOpPtr> kids;
   if (node.kind != BoundKind::kLimit) {
@@ -100,6 +103,7 @@ Result<PhysicalOpPtr> Planner::Plan(const sql::BoundPlanPtr& plan_ptr) const {
       return PhysicalOpPtr(std::make_shared<LocalScan>(node.OutputSchema(), node.batches,
                                                        std::max(1, options_.parallelism), label));
     }
+    case BoundKind::kFileScan: return PlanFileScan(node);
     case BoundKind::kOneRow: {
       SchemaPtr schema = node.OutputSchema();
       std::vector<BatchPtr> one = {Batch::Make(schema, {}, 1)};
@@ -322,6 +326,20 @@ Result<PhysicalOpPtr> Planner::PlanWindow(const BoundPlan& node, PhysicalOpPtr c
   }
   return PhysicalOpPtr(std::make_shared<Project>(node.OutputSchema(), std::move(exprs),
                                                  Labels(node.output), cur));
+}
+
+// A file scan: reads the pruned columns, with the pushed predicates as hints.
+Result<PhysicalOpPtr> Planner::PlanFileScan(const sql::BoundPlan& node) const {
+  std::string label = "FileScan parquet [" + LabelList(node.output) + "]";
+  if (node.scan_pruned) {
+    std::vector<sql::Attribute> read;
+    for (int c : node.scan_columns) read.push_back(node.output[static_cast<size_t>(c)]);
+    label += " ReadSchema: [" + LabelList(read) + "]";
+  }
+  if (!node.scan_predicates.empty()) label += ", PushedFilters: " + std::to_string(node.scan_predicates.size());
+  label += ", " + node.source->Describe();
+  return PhysicalOpPtr(std::make_shared<FileScan>(node.OutputSchema(), node.source, !node.scan_pruned,
+                                                  node.scan_columns, node.scan_predicates, label));
 }
 
 }  // namespace spate::exec

@@ -43,6 +43,7 @@ class Planner {
   Result<PhysicalOpPtr> PlanJoin(const sql::BoundPlan& node, PhysicalOpPtr left,
                                  PhysicalOpPtr right) const;
   Result<PhysicalOpPtr> PlanLimit(const sql::BoundPlan& node) const;
+  Result<PhysicalOpPtr> PlanFileScan(const sql::BoundPlan& node) const;
   Result<PhysicalOpPtr> PlanSetOp(const sql::BoundPlan& node, PhysicalOpPtr left,
                                   PhysicalOpPtr right) const;
   Result<PhysicalOpPtr> PlanWindow(const sql::BoundPlan& node, PhysicalOpPtr child) const;

@@ -108,6 +108,7 @@ class Analyzer::Impl {
   Result<Value> EvalConstant(const Expr& e, const char* what);
   Result<BoundPlanPtr> PlanRelation(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanTableFunction(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanDataSource(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanValues(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
                                   const LogicalPlan* sort);
@@ -1679,8 +1680,18 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       r->children.push_back(child);
       return Finish(r);
     }
+    case PlanKind::kDataSource: return PlanDataSource(p);
   }
   return Status::Internal("unknown plan kind");
+}
+
+// A scan of files through a DataSource: its schema becomes the output attributes.
+Result<BoundPlanPtr> Analyzer::Impl::PlanDataSource(const LogicalPlan& p) {
+  if (!p.source) return Status::Internal("data source plan without a source");
+  auto r = std::make_shared<BoundPlan>(BoundKind::kFileScan);
+  r->source = p.source;
+  for (const auto& f : p.source->schema()->fields()) r->output.push_back(MakeAttr(f.name, f.type, f.nullable));
+  return Finish(r);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -104,6 +104,7 @@ std::string NodeLine(const BoundPlan& p) {
       return "Generate " + p.generator->ToString() + ", [" + Attrs(kept) + "], " +
              (p.generator->outer ? "true" : "false") + ", [" + Attrs(gen) + "]";
     }
+    case BoundKind::kFileScan: return "Relation [" + Attrs(p.output) + "] parquet";
   }
   return "?";
 }

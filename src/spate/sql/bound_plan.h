@@ -114,6 +114,7 @@ enum class BoundKind : uint8_t {
   kRepartition,  // num_partitions; partition exprs (hash) or none (round robin / coalesce)
   kGenerate,     // generator (explode, posexplode, inline ...) over child; output = child's
                  // ++ the generated columns (Spark's Generate)
+  kFileScan,     // source (a DataSource); output = the source's schema
 };
 
 class BoundPlan;
@@ -157,6 +158,12 @@ class BoundPlan {
   bool shuffle = true;
   // kGenerate: the generator with its argument bound over the child's output
   std::shared_ptr<const GeneratorSpec> generator;
+  // kFileScan: the columns to read (indices into the output; all when !scan_pruned; the
+  // others read as NULL) and predicates for skipping data by statistics (hints)
+  DataSourcePtr source;
+  bool scan_pruned = false;
+  std::vector<int> scan_columns;
+  std::vector<ScanPredicate> scan_predicates;
 
   explicit BoundPlan(BoundKind k) : kind(k) {}
   const BoundPlanPtr& child() const { return children[0]; }

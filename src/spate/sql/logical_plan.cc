@@ -127,6 +127,8 @@ std::string NodeString(const LogicalPlan& p) {
       }
       return "'Repartition " + std::to_string(p.num_partitions) + ", " +
              (p.shuffle ? "true" : "false");
+    case PlanKind::kDataSource:
+      return "Relation [" + (p.source ? JoinNames(p.source->schema()->names()) : "") + "] parquet";
   }
   return "?";
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "spate/columnar/batch.h"
+#include "spate/columnar/data_source.h"
 #include "spate/compute/expr.h"
 
 namespace spate::sql {
@@ -39,6 +40,7 @@ enum class PlanKind : uint8_t {
   kSetOperation,        // UNION / INTERSECT / EXCEPT [ALL] / unionByName
   kWith,                // WITH ctes child
   kRepartition,         // df.repartition(n, exprs) / coalesce(n)
+  kDataSource,          // files read through a DataSource (spark.read.parquet): source
 };
 
 enum class JoinType : uint8_t {
@@ -92,6 +94,7 @@ class LogicalPlan {
   /// node's output attributes with it so that df["col"] resolves to that DataFrame's
   /// column even after joins (Spark's plan id tags).
   int64_t plan_id = -1;
+  DataSourcePtr source;                    // kDataSource
 
   explicit LogicalPlan(PlanKind k) : kind(k) {}
   const PlanPtr& child() const { return children[0]; }

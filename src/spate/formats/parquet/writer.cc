@@ -8,6 +8,7 @@
 #include <functional>
 #include <string_view>
 
+#include "spate/columnar/kernels.h"
 #include "spate/formats/parquet/compression.h"
 #include "spate/formats/parquet/encoding.h"
 
@@ -358,6 +359,12 @@ Status ParquetWriter::Write(const BatchPtr& batch) {
                            std::to_string(schema_.schema->num_fields()));
   }
   if (batch->num_rows() == 0) return Status::OK();
+  if (pending_rows_ + batch->num_rows() > options_.row_group_rows) {
+    // Split at the row-group row limit (slices copy; only done when a limit cuts a batch).
+    int64_t head = options_.row_group_rows - pending_rows_;
+    SPATE_RETURN_IF_ERROR(Write(SliceBatch(*batch, 0, head)));
+    return Write(SliceBatch(*batch, head, batch->num_rows() - head));
+  }
   int64_t bytes = 0;
   for (const auto& c : batch->columns()) bytes += ColumnBytes(*c);
   int64_t rows = batch->num_rows();

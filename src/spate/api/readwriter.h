@@ -1,0 +1,69 @@
+// Copyright spate authors.
+#pragma once
+
+// DataFrameReader (spark.read) and DataFrameWriter (df.write), as in PySpark, for the
+// file formats spate has (Parquet).
+//
+//   auto df = spark.read().parquet("/data/events");          // file or directory
+//   df.write().mode("overwrite").option("compression", "zstd").parquet("/out");
+//
+// Reading a directory reads every data file below it (names starting with '_' or '.' are
+// skipped) and turns `key=value` folders into partition columns. Writing runs the plan and
+// streams each partition into its own part file (part-00000-<uuid>-c000.snappy.parquet)
+// under <path>/_temporary/<uuid>/, then moves the files into <path> and writes _SUCCESS,
+// so readers never see a half-written file; a failed write removes what it wrote.
+//
+// Thread safety: builders are values used by one thread; the actions (load, parquet,
+// save) may run concurrently. Errors throw the exceptions of exceptions.h.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spate/api/dataframe.h"
+
+namespace spate::api {
+
+class DataFrameReader {
+ public:
+  explicit DataFrameReader(std::shared_ptr<SessionState> session) : session_(std::move(session)) {}
+  DataFrameReader& format(const std::string& source);
+  DataFrameReader& option(const std::string& key, const std::string& value);
+  DataFrameReader& options(const std::map<std::string, std::string>& opts);
+  DataFrameReader& schema(const StructType& schema);
+  /// A DDL string: "a INT, b STRING".
+  DataFrameReader& schema(const std::string& ddl);
+  DataFrame load(const std::string& path) const;
+  DataFrame load(const std::vector<std::string>& paths) const;
+  DataFrame parquet(const std::string& path) const;
+  DataFrame parquet(const std::vector<std::string>& paths) const;
+
+ private:
+  std::shared_ptr<SessionState> session_;
+  std::string format_ = "parquet";
+  std::map<std::string, std::string> options_;
+  SchemaPtr schema_;
+};
+
+class DataFrameWriter {
+ public:
+  explicit DataFrameWriter(DataFrame df) : df_(std::move(df)) {}
+  /// "error" / "errorifexists" (default), "overwrite", "append", "ignore".
+  DataFrameWriter& mode(const std::string& mode);
+  DataFrameWriter& format(const std::string& source);
+  /// compression: none, uncompressed, snappy (default), gzip, zstd, lz4_raw. Also
+  /// parquet.block.size (row group bytes) and spate.parquet.rowGroupRows.
+  DataFrameWriter& option(const std::string& key, const std::string& value);
+  DataFrameWriter& options(const std::map<std::string, std::string>& opts);
+  void save(const std::string& path) const;
+  void parquet(const std::string& path) const;
+
+ private:
+  DataFrame df_;
+  std::string mode_ = "errorifexists";
+  std::string format_ = "parquet";
+  std::map<std::string, std::string> options_;
+};
+
+}  // namespace spate::api

@@ -1,0 +1,172 @@
+// Copyright spate authors.
+// spark.read.parquet / df.write.parquet end to end: modes, codecs, directories with
+// partition folders, pruning and row-group skipping, parallel reads of many row groups.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include "spate/exec/executor.h"
+#include "spate/formats/parquet/reader.h"
+#include "spate/formats/parquet_source.h"
+#include "spate/spate.h"
+
+namespace spate::api {
+namespace {
+
+namespace F = functions;
+
+SparkSession NewSession() { return SparkSession::builder().getOrCreate().newSession(); }
+
+class ReadWriteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/spate_rw_test_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override { (void)io::LocalFileSystem::Get()->Delete(dir_, true); }
+  std::string P(const std::string& rel) const { return dir_ + "/" + rel; }
+  std::vector<std::string> Files(const std::string& rel) const {
+    std::vector<std::string> out;
+    auto listed = io::LocalFileSystem::Get()->List(P(rel), false);
+    if (!listed.ok()) return out;
+    for (const auto& f : *listed) out.push_back(io::BaseName(f.path));
+    return out;
+  }
+  std::string dir_;
+};
+
+std::string Render(const std::vector<Row>& rows) {
+  std::string out;
+  for (const auto& r : rows) out += r.toString() + "\n";
+  return out;
+}
+
+DataFrame Typed(const SparkSession& spark, int64_t n) {
+  return spark.range(0, n, 1, 4).selectExpr(
+      {"id", "CAST(id % 100 AS TINYINT) AS b", "CAST(id AS SMALLINT) AS s", "CAST(id AS INT) AS i",
+       "id * 1.5D AS d", "CAST(id AS FLOAT) AS f", "CAST(id AS DECIMAL(10, 2)) AS dec",
+       "CAST(id AS DECIMAL(30, 3)) AS bigdec", "CASE WHEN id % 7 = 0 THEN NULL ELSE CONCAT('s', CAST(id % 13 AS STRING)) END AS str",
+       "id % 2 = 0 AS flag", "DATE '2024-01-01' + CAST(id % 400 AS INT) AS day",
+       "TIMESTAMP '2024-01-01 00:00:00' AS ts", "ARRAY(id, id + 1) AS arr",
+       "NAMED_STRUCT('a', id, 'b', CAST(id AS STRING)) AS st", "MAP('k', id) AS m"});
+}
+
+TEST_F(ReadWriteTest, RoundTripEveryTypeAndSchema) {
+  auto spark = NewSession();
+  auto df = Typed(spark, 5000);
+  df.write().mode("overwrite").parquet(P("t"));
+  auto files = Files("t");
+  ASSERT_EQ(files.size(), 5u);  // _SUCCESS + 4 partitions
+  EXPECT_EQ(files[0], "_SUCCESS");
+  EXPECT_EQ(files[1].substr(0, 11), "part-00000-");
+  EXPECT_NE(files[1].find("-c000.snappy.parquet"), std::string::npos);
+  auto back = spark.read().parquet(P("t"));
+  EXPECT_EQ(back.schema().simpleString(), df.schema().simpleString());
+  EXPECT_EQ(Render(back.orderBy("id").collect()), Render(df.orderBy("id").collect()));
+  EXPECT_EQ(back.count(), 5000);
+}
+
+TEST_F(ReadWriteTest, SaveModes) {
+  auto spark = NewSession();
+  spark.range(10).write().parquet(P("m"));
+  EXPECT_THROW(spark.range(5).write().parquet(P("m")), AnalysisException);
+  try {
+    spark.range(5).write().mode("error").parquet(P("m"));
+  } catch (const AnalysisException& e) {
+    EXPECT_NE(std::string(e.what()).find("PATH_ALREADY_EXISTS"), std::string::npos);
+  }
+  spark.range(5).write().mode("ignore").parquet(P("m"));
+  EXPECT_EQ(spark.read().parquet(P("m")).count(), 10);
+  spark.range(5).write().mode("append").parquet(P("m"));
+  EXPECT_EQ(spark.read().parquet(P("m")).count(), 15);
+  spark.range(3).write().mode("overwrite").parquet(P("m"));
+  EXPECT_EQ(spark.read().parquet(P("m")).count(), 3);
+  EXPECT_THROW(spark.range(3).write().mode("sometimes"), IllegalArgumentException);
+  EXPECT_THROW(spark.read().parquet(P("missing")), AnalysisException);
+  EXPECT_THROW(spark.read().format("avro").load(P("m")), AnalysisException);
+}
+
+TEST_F(ReadWriteTest, EveryCodec) {
+  auto spark = NewSession();
+  auto df = Typed(spark, 2000);
+  for (const std::string codec : {"none", "uncompressed", "snappy", "gzip", "zstd", "lz4_raw"}) {
+    SCOPED_TRACE(codec);
+    df.write().mode("overwrite").option("compression", codec).parquet(P(codec));
+    auto files = Files(codec);
+    std::string ext = codec == "snappy" ? ".snappy.parquet" : codec == "gzip" ? ".gz.parquet" : codec == "zstd" ? ".zstd.parquet" : codec == "lz4_raw" ? ".lz4raw.parquet" : "-c000.parquet";
+    EXPECT_NE(files[1].find(ext), std::string::npos) << files[1];
+    EXPECT_EQ(Render(spark.read().parquet(P(codec)).orderBy("id").collect()), Render(df.orderBy("id").collect()));
+  }
+  EXPECT_ANY_THROW(df.write().option("compression", "brotli9").parquet(P("x")));
+}
+
+TEST_F(ReadWriteTest, PartitionFoldersBecomeColumns) {
+  auto spark = NewSession();
+  spark.range(0, 3).selectExpr({"id", "'a' AS v"}).write().parquet(P("p/year=2023/city=Paris"));
+  spark.range(3, 5).selectExpr({"id", "'b' AS v"}).write().parquet(P("p/year=2024/city=New%20York"));
+  spark.range(5, 6).selectExpr({"id", "'c' AS v"}).write().parquet(P("p/year=2024/city=__HIVE_DEFAULT_PARTITION__"));
+  auto df = spark.read().parquet(P("p"));
+  EXPECT_EQ(df.schema().simpleString(), "struct<id:bigint,v:string,year:int,city:string>");
+  EXPECT_EQ(Render(df.orderBy("id").collect()),
+            "Row(id=0, v='a', year=2023, city='Paris')\n"
+            "Row(id=1, v='a', year=2023, city='Paris')\n"
+            "Row(id=2, v='a', year=2023, city='Paris')\n"
+            "Row(id=3, v='b', year=2024, city='New York')\n"
+            "Row(id=4, v='b', year=2024, city='New York')\n"
+            "Row(id=5, v='c', year=2024, city=None)\n");
+  EXPECT_EQ(df.filter(F::col("year") == F::lit(2024)).count(), 3);
+  EXPECT_EQ(Render(df.groupBy("year").agg(F::sum("id").alias("s")).orderBy("year").collect()),
+            "Row(year=2023, s=3)\nRow(year=2024, s=12)\n");
+}
+
+TEST_F(ReadWriteTest, PruningAndRowGroupSkipping) {
+  auto spark = NewSession();
+  spark.range(0, 100000, 1, 2).selectExpr({"id", "id * 2 AS twice", "CAST(id AS STRING) AS s"})
+      .write().option("spate.parquet.rowGroupRows", "5000").parquet(P("big"));
+  auto df = spark.read().parquet(P("big"));
+  auto filtered = df.filter(F::col("id") >= F::lit(int64_t{95000})).select(F::col("twice"));
+  std::string plan = filtered.explainString();
+  EXPECT_NE(plan.find("FileScan parquet"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("PushedFilters: 1"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("ReadSchema: [id#"), std::string::npos) << plan;
+  auto rows = filtered.agg({F::count("*").alias("n"), F::sum("twice").alias("t")}).collect();
+  EXPECT_EQ(Render(rows), "Row(n=5000, t=974995000)\n");
+  // The source skipped the 19 row groups below 95000.
+  auto src = std::dynamic_pointer_cast<const formats::ParquetDataSource>(df.analyzed()->source);
+  ASSERT_TRUE(src);
+  EXPECT_GE(src->skipped_row_groups(), 19);
+  EXPECT_EQ(df.filter(F::col("s") == F::lit("77777")).count(), 1);
+  EXPECT_EQ(df.count(), 100000);
+}
+
+TEST_F(ReadWriteTest, ManyRowGroupsReadInParallel) {
+  auto spark = NewSession();
+  spark.range(0, 1000000, 1, 4).selectExpr({"id", "id % 1000 AS k", "CONCAT('v', CAST(id % 50 AS STRING)) AS s"})
+      .write().option("spate.parquet.rowGroupRows", "20000").parquet(P("many"));
+  auto r = formats::parquet::ParquetFileReader::Open(io::LocalFileSystem::Get(), P("many/" + Files("many")[1]));
+  ASSERT_TRUE(r.ok());
+  EXPECT_GT((*r)->num_row_groups(), 5);
+  auto df = spark.read().parquet(P("many"));
+  EXPECT_EQ(Render(df.agg({F::count("*"), F::sum("id"), F::countDistinct({F::col("s")})}).collect()),
+            "Row(count(1)=1000000, sum(id)=499999500000, count(DISTINCT s)=50)\n");
+  EXPECT_EQ(Render(df.groupBy("k").count().filter(F::col("k") == F::lit(int64_t{7})).collect()), "Row(k=7, count=1000)\n");
+}
+
+TEST_F(ReadWriteTest, UserSchemaAndMissingColumns) {
+  auto spark = NewSession();
+  spark.range(3).selectExpr({"id", "CAST(id AS STRING) AS s"}).write().parquet(P("u"));
+  auto df = spark.read().schema("s STRING, extra INT, id BIGINT").parquet(P("u"));
+  EXPECT_EQ(Render(df.orderBy("id").collect()),
+            "Row(s='0', extra=None, id=0)\nRow(s='1', extra=None, id=1)\nRow(s='2', extra=None, id=2)\n");
+}
+
+TEST_F(ReadWriteTest, EmptyResultStillWritesSchema) {
+  auto spark = NewSession();
+  spark.range(10).filter(F::col("id") > F::lit(100)).write().parquet(P("e"));
+  auto df = spark.read().parquet(P("e"));
+  EXPECT_EQ(df.schema().simpleString(), "struct<id:bigint>");
+  EXPECT_EQ(df.count(), 0);
+}
+
+}  // namespace
+}  // namespace spate::api
