@@ -14,6 +14,7 @@ PKGS=(
   libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev
   libre2-dev libssl-dev
   libsimdjson-dev
+  python3-dev pybind11-dev python3-pybind11 python3-pytest
 )
 missing=()
 for p in "${PKGS[@]}"; do

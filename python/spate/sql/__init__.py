@@ -1,0 +1,13 @@
+"""The DataFrame API, as pyspark.sql: ``from spate.sql import SparkSession, functions as F``."""
+
+from spate.sql.types import Row
+from spate.sql.column import Column
+from spate.sql.dataframe import DataFrame
+from spate.sql.group import GroupedData
+from spate.sql.session import Catalog, RuntimeConfig, SparkSession
+from spate.sql.window import Window, WindowSpec
+from spate.sql import functions, types
+from spate.errors import AnalysisException, ParseException
+
+__all__ = ["SparkSession", "DataFrame", "Column", "Row", "GroupedData", "Window", "WindowSpec",
+           "RuntimeConfig", "Catalog", "functions", "types"]

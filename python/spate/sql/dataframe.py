@@ -1,0 +1,368 @@
+"""DataFrame (pyspark.sql.DataFrame) over the engine's DataFrame."""
+
+import sys
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+from spate import _spate
+from spate.errors import PySparkAttributeError, PySparkTypeError, PySparkValueError
+from spate.sql.column import Column, _to_col_jc, _to_jc
+from spate.sql.types import Row, StructType
+
+__all__ = ["DataFrame"]
+
+
+def _flatten(cols: Tuple[Any, ...]) -> List[Any]:
+    if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+        return list(cols[0])
+    return list(cols)
+
+
+def _sort_cols(cols: Tuple[Any, ...], kwargs: Dict[str, Any]) -> List[Any]:
+    cols_list = _flatten(cols)
+    if not cols_list:
+        raise PySparkValueError("[CANNOT_BE_EMPTY] At least one column must be specified.",
+                                "CANNOT_BE_EMPTY", None, {"item": "column"})
+    jcols = []
+    for c in cols_list:
+        if isinstance(c, int) and not isinstance(c, bool):
+            raise PySparkTypeError("ordinal sort is not supported", "NOT_COLUMN_OR_STR", None, {})
+        jcols.append(_to_col_jc(c))
+    ascending = kwargs.get("ascending", True)
+    if isinstance(ascending, (bool, int)):
+        if not ascending:
+            jcols = [jc.desc() for jc in jcols]
+    elif isinstance(ascending, list):
+        jcols = [jc if asc else jc.desc() for asc, jc in zip(ascending, jcols)]
+    else:
+        raise PySparkTypeError("[NOT_BOOL_OR_LIST] Argument `ascending` should be a bool or list, got %s."
+                               % type(ascending).__name__, "NOT_BOOL_OR_LIST", None,
+                               {"arg_name": "ascending", "arg_type": type(ascending).__name__})
+    return jcols
+
+
+class DataFrame:
+    """A distributed collection of rows with named columns; immutable, lazily evaluated."""
+
+    def __init__(self, jdf: Any, session: Any):
+        self._jdf = jdf
+        self.sparkSession = session
+
+    def _wrap(self, jdf: Any) -> "DataFrame":
+        return DataFrame(jdf, self.sparkSession)
+
+    # ---- metadata ---------------------------------------------------------------------------
+    @property
+    def schema(self) -> StructType:
+        return self._jdf.schema()
+
+    @property
+    def columns(self) -> List[str]:
+        return list(self._jdf.columns())
+
+    @property
+    def dtypes(self) -> List[Tuple[str, str]]:
+        return [tuple(d) for d in self._jdf.dtypes()]
+
+    @property
+    def isStreaming(self) -> bool:
+        return False
+
+    def printSchema(self, level: Optional[int] = None) -> None:
+        print(self._jdf.treeString())
+
+    def __repr__(self) -> str:
+        return "DataFrame[%s]" % (", ".join("%s: %s" % c for c in self.dtypes))
+
+    # ---- columns ----------------------------------------------------------------------------
+    def __getitem__(self, item: Any) -> Any:
+        if isinstance(item, str):
+            return Column(self._jdf.col(item))
+        if isinstance(item, Column):
+            return self.filter(item)
+        if isinstance(item, (list, tuple)):
+            return self.select(*item)
+        if isinstance(item, int) and not isinstance(item, bool):
+            cols = self.columns
+            if item < 0 or item >= len(cols):
+                raise PySparkIndexError("[INDEX_OUT_OF_RANGE] index out of range, got '%d'." % item,
+                                        "INDEX_OUT_OF_RANGE", None, {"arg_name": "item", "index": str(item)})
+            return Column(self._jdf.col(cols[item]))
+        raise PySparkTypeError("[NOT_COLUMN_OR_INT_OR_LIST_OR_STR_OR_TUPLE] Argument `item` should be a "
+                               "Column, int, list, str or tuple, got %s." % type(item).__name__,
+                               "NOT_COLUMN_OR_INT_OR_LIST_OR_STR_OR_TUPLE", None,
+                               {"arg_name": "item", "arg_type": type(item).__name__})
+
+    def __getattr__(self, name: str) -> Column:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name not in self.columns:
+            raise PySparkAttributeError(
+                "[ATTRIBUTE_NOT_SUPPORTED] Attribute `%s` is not supported." % name,
+                "ATTRIBUTE_NOT_SUPPORTED", None, {"attr_name": name})
+        return Column(self._jdf.col(name))
+
+    def __dir__(self) -> List[str]:
+        attrs = set(super().__dir__())
+        attrs.update(c for c in self.columns if c.isidentifier())
+        return sorted(attrs)
+
+    def col(self, name: str) -> Column:
+        return Column(self._jdf.col(name))
+
+    # ---- transformations --------------------------------------------------------------------
+    def select(self, *cols: Any) -> "DataFrame":
+        return self._wrap(self._jdf.select([_to_col_jc(c) for c in _flatten(cols)]))
+
+    def selectExpr(self, *expr: Any) -> "DataFrame":
+        return self._wrap(self._jdf.selectExpr(_flatten(expr)))
+
+    def filter(self, condition: Union[Column, str]) -> "DataFrame":
+        if isinstance(condition, str):
+            return self._wrap(self._jdf.filterExpr(condition))
+        if isinstance(condition, Column):
+            return self._wrap(self._jdf.filter(condition._jc))
+        raise PySparkTypeError("[NOT_COLUMN_OR_STR] Argument `condition` should be a Column or str, got "
+                               "%s." % type(condition).__name__, "NOT_COLUMN_OR_STR", None,
+                               {"arg_name": "condition", "arg_type": type(condition).__name__})
+
+    where = filter
+
+    def withColumn(self, colName: str, col: Column) -> "DataFrame":
+        if not isinstance(col, Column):
+            raise PySparkTypeError("[NOT_COLUMN] Argument `col` should be a Column, got %s."
+                                   % type(col).__name__, "NOT_COLUMN", None,
+                                   {"arg_name": "col", "arg_type": type(col).__name__})
+        return self._wrap(self._jdf.withColumn(colName, col._jc))
+
+    def withColumns(self, *colsMap: Dict[str, Column]) -> "DataFrame":
+        if len(colsMap) != 1 or not isinstance(colsMap[0], dict):
+            raise PySparkTypeError("[NOT_DICT] Argument `colsMap` should be a dict.", "NOT_DICT", None,
+                                   {"arg_name": "colsMap"})
+        return self._wrap(self._jdf.withColumns([(k, _to_jc(v)) for k, v in colsMap[0].items()]))
+
+    def withColumnRenamed(self, existing: str, new: str) -> "DataFrame":
+        return self._wrap(self._jdf.withColumnRenamed(existing, new))
+
+    def withColumnsRenamed(self, colsMap: Dict[str, str]) -> "DataFrame":
+        jdf = self._jdf
+        for k, v in colsMap.items():
+            jdf = jdf.withColumnRenamed(k, v)
+        return self._wrap(jdf)
+
+    def drop(self, *cols: Any) -> "DataFrame":
+        names = []
+        for c in cols:
+            if isinstance(c, Column):
+                names.append(str(c._jc.toString())[8:-2])
+            else:
+                names.append(c)
+        return self._wrap(self._jdf.drop(names))
+
+    def toDF(self, *cols: str) -> "DataFrame":
+        if len(cols) != len(self.columns):
+            raise IllegalArgumentException_(len(self.columns), len(cols))
+        return self._wrap(self._jdf.select([_spate.col("`%s`" % old.replace("`", "``")).alias(new)
+                                            for old, new in zip(self.columns, cols)]))
+
+    def alias(self, alias: str) -> "DataFrame":
+        return self._wrap(self._jdf.alias(alias))
+
+    def groupBy(self, *cols: Any) -> "GroupedData":
+        from spate.sql.group import GroupedData
+        return GroupedData(self._jdf.groupBy([_to_col_jc(c) for c in _flatten(cols)]), self)
+
+    groupby = groupBy
+
+    def agg(self, *exprs: Any) -> "DataFrame":
+        return self.groupBy().agg(*exprs)
+
+    def join(self, other: "DataFrame", on: Any = None, how: Optional[str] = None) -> "DataFrame":
+        how = "inner" if how is None else how
+        if on is None:
+            if how in ("inner", "cross"):
+                return self._wrap(self._jdf.joinCross(other._jdf))
+            return self._wrap(self._jdf.joinOn(other._jdf, _spate.lit(True, _bool_type(), "UTC"), how))
+        if isinstance(on, str):
+            return self._wrap(self._jdf.joinUsing(other._jdf, [on], how))
+        if isinstance(on, Column):
+            return self._wrap(self._jdf.joinOn(other._jdf, on._jc, how))
+        if isinstance(on, (list, tuple)):
+            if all(isinstance(o, str) for o in on):
+                return self._wrap(self._jdf.joinUsing(other._jdf, list(on), how))
+            if all(isinstance(o, Column) for o in on):
+                cond = on[0]
+                for o in on[1:]:
+                    cond = cond & o
+                return self._wrap(self._jdf.joinOn(other._jdf, cond._jc, how))
+        raise PySparkTypeError("[NOT_COLUMN_OR_LIST_OR_STR] Argument `on` should be a Column, list or str, "
+                               "got %s." % type(on).__name__, "NOT_COLUMN_OR_LIST_OR_STR", None,
+                               {"arg_name": "on", "arg_type": type(on).__name__})
+
+    def crossJoin(self, other: "DataFrame") -> "DataFrame":
+        return self._wrap(self._jdf.crossJoin(other._jdf))
+
+    def orderBy(self, *cols: Any, **kwargs: Any) -> "DataFrame":
+        return self._wrap(self._jdf.orderBy(_sort_cols(cols, kwargs)))
+
+    sort = orderBy
+
+    def sortWithinPartitions(self, *cols: Any, **kwargs: Any) -> "DataFrame":
+        return self.orderBy(*cols, **kwargs)
+
+    def limit(self, num: int) -> "DataFrame":
+        return self._wrap(self._jdf.limit(num))
+
+    def offset(self, num: int) -> "DataFrame":
+        return self._wrap(self._jdf.offset(num))
+
+    def union(self, other: "DataFrame") -> "DataFrame":
+        return self._wrap(self._jdf.union(other._jdf))
+
+    unionAll = union
+
+    def unionByName(self, other: "DataFrame", allowMissingColumns: bool = False) -> "DataFrame":
+        return self._wrap(self._jdf.unionByName(other._jdf, allowMissingColumns))
+
+    def intersect(self, other: "DataFrame") -> "DataFrame":
+        return self._wrap(self._jdf.intersect(other._jdf))
+
+    def intersectAll(self, other: "DataFrame") -> "DataFrame":
+        return self._wrap(self._jdf.intersectAll(other._jdf))
+
+    def subtract(self, other: "DataFrame") -> "DataFrame":
+        return self._wrap(self._jdf.subtract(other._jdf))
+
+    def exceptAll(self, other: "DataFrame") -> "DataFrame":
+        return self._wrap(self._jdf.exceptAll(other._jdf))
+
+    def distinct(self) -> "DataFrame":
+        return self._wrap(self._jdf.distinct())
+
+    def dropDuplicates(self, subset: Optional[List[str]] = None) -> "DataFrame":
+        if subset is not None and not isinstance(subset, (list, tuple)):
+            raise PySparkTypeError("[NOT_LIST_OR_TUPLE] Argument `subset` should be a list or tuple, got %s."
+                                   % type(subset).__name__, "NOT_LIST_OR_TUPLE", None,
+                                   {"arg_name": "subset", "arg_type": type(subset).__name__})
+        return self._wrap(self._jdf.dropDuplicates(list(subset or [])))
+
+    drop_duplicates = dropDuplicates
+
+    def coalesce(self, numPartitions: int) -> "DataFrame":
+        return self._wrap(self._jdf.coalesce(numPartitions))
+
+    def repartition(self, numPartitions: Any = None, *cols: Any) -> "DataFrame":
+        if isinstance(numPartitions, (str, Column)):
+            cols = (numPartitions,) + cols
+            numPartitions = 0
+        return self._wrap(self._jdf.repartition(int(numPartitions or 0), [_to_col_jc(c) for c in cols]))
+
+    def cache(self) -> "DataFrame":
+        return self
+
+    def persist(self, storageLevel: Any = None) -> "DataFrame":
+        return self
+
+    def unpersist(self, blocking: bool = False) -> "DataFrame":
+        return self
+
+    def hint(self, name: str, *parameters: Any) -> "DataFrame":
+        return self
+
+    # ---- actions ----------------------------------------------------------------------------
+    def collect(self) -> List[Row]:
+        return self._jdf.collect()
+
+    def toLocalIterator(self, prefetchPartitions: bool = False):
+        return iter(self.collect())
+
+    def count(self) -> int:
+        return self._jdf.count()
+
+    def take(self, num: int) -> List[Row]:
+        return self._jdf.take(num)
+
+    def tail(self, num: int) -> List[Row]:
+        return self._jdf.tail(num)
+
+    def head(self, n: Optional[int] = None) -> Union[Optional[Row], List[Row]]:
+        if n is None:
+            rs = self._jdf.take(1)
+            return rs[0] if rs else None
+        return self._jdf.take(n)
+
+    def first(self) -> Optional[Row]:
+        return self.head()
+
+    def isEmpty(self) -> bool:
+        return self._jdf.isEmpty()
+
+    def showString(self, n: int = 20, truncate: Union[bool, int] = True, vertical: bool = False) -> str:
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise PySparkTypeError("[NOT_INT] Argument `n` should be an int, got %s." % type(n).__name__,
+                                   "NOT_INT", None, {"arg_name": "n", "arg_type": type(n).__name__})
+        if not isinstance(vertical, bool):
+            raise PySparkTypeError("[NOT_BOOL] Argument `vertical` should be a bool, got %s."
+                                   % type(vertical).__name__, "NOT_BOOL", None,
+                                   {"arg_name": "vertical", "arg_type": type(vertical).__name__})
+        if isinstance(truncate, bool):
+            width = 20 if truncate else 0
+        elif isinstance(truncate, int):
+            width = truncate
+        else:
+            raise PySparkTypeError("[NOT_BOOL] Argument `truncate` should be a bool, got %s."
+                                   % type(truncate).__name__, "NOT_BOOL", None,
+                                   {"arg_name": "truncate", "arg_type": type(truncate).__name__})
+        return self._jdf.showString(n, width, vertical)
+
+    def show(self, n: int = 20, truncate: Union[bool, int] = True, vertical: bool = False) -> None:
+        """Prints the first `n` rows as Spark's show() does (to sys.stdout)."""
+        print(self.showString(n, truncate, vertical))
+
+    def explain(self, extended: Any = None, mode: Optional[str] = None) -> None:
+        if isinstance(extended, str):
+            mode, extended = extended, None
+        if mode is None:
+            mode = "extended" if extended else "simple"
+        print(self._jdf.explainString(mode))
+
+    def createOrReplaceTempView(self, name: str) -> None:
+        self._jdf.createOrReplaceTempView(name)
+
+    def createTempView(self, name: str) -> None:
+        self._jdf.createTempView(name)
+
+    def createGlobalTempView(self, name: str) -> None:
+        self._jdf.createGlobalTempView(name)
+
+    def createOrReplaceGlobalTempView(self, name: str) -> None:
+        self._jdf.createOrReplaceGlobalTempView(name)
+
+    registerTempTable = createOrReplaceTempView
+
+    def toPandas(self):
+        """The rows as a pandas.DataFrame (requires pandas)."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - depends on the machine
+            raise ImportError("toPandas() requires pandas") from e
+        rows = self.collect()
+        return pd.DataFrame.from_records([tuple(r) for r in rows], columns=self.columns)
+
+    def __iter__(self):
+        raise PySparkTypeError("[NOT_ITERABLE] DataFrame is not iterable.", "NOT_ITERABLE", None,
+                               {"objectName": "DataFrame"})
+
+
+def _bool_type():
+    from spate.sql.types import BooleanType
+    return BooleanType()
+
+
+def IllegalArgumentException_(expected: int, got: int):
+    from spate.errors import IllegalArgumentException
+    return IllegalArgumentException(
+        "requirement failed: The number of columns doesn't match.\nOld column names (%d)\nNew column names (%d)"
+        % (expected, got))
+
+
+from spate.errors import PySparkIndexError  # noqa: E402

@@ -1,0 +1,676 @@
+"""Built-in functions, named and shaped as :mod:`pyspark.sql.functions`.
+
+Column arguments accept a Column or a column name; literal parameters (scales, patterns,
+formats) are plain Python values, as in PySpark. Every other function registered in the
+engine is reachable by name too (``F.sinh("x")``) and through ``call_function``/``expr``.
+"""
+
+from typing import Any, Callable, List, Optional, Union
+
+from spate import _spate
+from spate.sql.column import Column, _lit_jc, _to_col_jc, _to_jc
+
+ColumnOrName = Union[Column, str]
+
+
+def _c(col: Any):
+    return _to_col_jc(col)
+
+
+def _l(value: Any):
+    return _lit_jc(value)
+
+
+def _cl(value: Any):
+    """A Column, or a Python literal (not a column name)."""
+    return value._jc if isinstance(value, Column) else _lit_jc(value)
+
+
+def _call(name: str, *jcs: Any) -> Column:
+    return Column(_spate.call_function(name, list(jcs)))
+
+
+def _invoke(name: str, *cols: Any) -> Column:
+    return _call(name, *[_c(c) for c in cols])
+
+
+def _flat(cols: Any) -> List[Any]:
+    if len(cols) == 1 and isinstance(cols[0], (list, tuple, set)):
+        return list(cols[0])
+    return list(cols)
+
+
+# ---- basics -----------------------------------------------------------------------------------
+
+def col(col: str) -> Column:
+    return Column(_spate.col(col))
+
+
+column = col
+
+
+def lit(col: Any) -> Column:
+    if isinstance(col, Column):
+        return col
+    return Column(_l(col))
+
+
+def expr(str: str) -> Column:
+    return Column(_spate.expr(str))
+
+
+def call_function(funcName: str, *cols: ColumnOrName) -> Column:
+    return _invoke(funcName, *cols)
+
+
+def broadcast(df: Any) -> Any:
+    return df
+
+
+def when(condition: Column, value: Any) -> Column:
+    if not isinstance(condition, Column):
+        from spate.errors import PySparkTypeError
+        raise PySparkTypeError("[NOT_COLUMN] Argument `condition` should be a Column, got %s."
+                               % type(condition).__name__, "NOT_COLUMN", None,
+                               {"arg_name": "condition", "arg_type": type(condition).__name__})
+    return Column(_spate.when(condition._jc, _to_jc(value)))
+
+
+def coalesce(*cols: ColumnOrName) -> Column:
+    return _invoke("coalesce", *cols)
+
+
+def nanvl(col1: ColumnOrName, col2: ColumnOrName) -> Column:
+    return _invoke("nanvl", col1, col2)
+
+
+def nullif(col1: ColumnOrName, col2: ColumnOrName) -> Column:
+    return _invoke("nullif", col1, col2)
+
+
+def ifnull(col1: ColumnOrName, col2: ColumnOrName) -> Column:
+    return _invoke("ifnull", col1, col2)
+
+
+def nvl(col1: ColumnOrName, col2: ColumnOrName) -> Column:
+    return _invoke("nvl", col1, col2)
+
+
+def nvl2(col1: ColumnOrName, col2: ColumnOrName, col3: ColumnOrName) -> Column:
+    return _invoke("nvl2", col1, col2, col3)
+
+
+def negate(col: ColumnOrName) -> Column:
+    return _invoke("negative", col)
+
+
+negative = negate
+
+
+def asc(col: ColumnOrName) -> Column:
+    return Column(_c(col).asc())
+
+
+def desc(col: ColumnOrName) -> Column:
+    return Column(_c(col).desc())
+
+
+def asc_nulls_first(col: ColumnOrName) -> Column:
+    return Column(_c(col).asc_nulls_first())
+
+
+def asc_nulls_last(col: ColumnOrName) -> Column:
+    return Column(_c(col).asc_nulls_last())
+
+
+def desc_nulls_first(col: ColumnOrName) -> Column:
+    return Column(_c(col).desc_nulls_first())
+
+
+def desc_nulls_last(col: ColumnOrName) -> Column:
+    return Column(_c(col).desc_nulls_last())
+
+
+# ---- aggregates -------------------------------------------------------------------------------
+
+def count(col: ColumnOrName) -> Column:
+    return Column(_spate.count(_c(col)))
+
+
+def countDistinct(col: ColumnOrName, *cols: ColumnOrName) -> Column:
+    return Column(_spate.count_distinct([_c(c) for c in (col,) + cols]))
+
+
+count_distinct = countDistinct
+
+
+def sum_distinct(col: ColumnOrName) -> Column:
+    return Column(_spate.sum_distinct(_c(col)))
+
+
+sumDistinct = sum_distinct
+
+
+def first(col: ColumnOrName, ignorenulls: bool = False) -> Column:
+    return Column(_spate.first(_c(col), ignorenulls))
+
+
+def last(col: ColumnOrName, ignorenulls: bool = False) -> Column:
+    return Column(_spate.last(_c(col), ignorenulls))
+
+
+def any_value(col: ColumnOrName, ignoreNulls: Union[bool, Column, None] = None) -> Column:
+    return Column(_spate.any_value(_c(col), bool(ignoreNulls)))
+
+
+def approx_count_distinct(col: ColumnOrName, rsd: Optional[float] = None) -> Column:
+    return _call("approx_count_distinct", _c(col), _l(0.05 if rsd is None else float(rsd)))
+
+
+approxCountDistinct = approx_count_distinct
+
+
+def min_by(col: ColumnOrName, ord: ColumnOrName) -> Column:
+    return _invoke("min_by", col, ord)
+
+
+def max_by(col: ColumnOrName, ord: ColumnOrName) -> Column:
+    return _invoke("max_by", col, ord)
+
+
+def percentile(col: ColumnOrName, percentage: Any, frequency: Any = 1) -> Column:
+    if frequency == 1:
+        return _call("percentile", _c(col), _cl(percentage))
+    return _call("percentile", _c(col), _cl(percentage), _cl(frequency))
+
+
+def percentile_approx(col: ColumnOrName, percentage: Any, accuracy: Any = 10000) -> Column:
+    return _call("percentile_approx", _c(col), _cl(percentage), _cl(accuracy))
+
+
+def approx_percentile(col: ColumnOrName, percentage: Any, accuracy: Any = 10000) -> Column:
+    return _call("approx_percentile", _c(col), _cl(percentage), _cl(accuracy))
+
+
+# ---- window functions -------------------------------------------------------------------------
+
+def row_number() -> Column:
+    return _call("row_number")
+
+
+def rank() -> Column:
+    return _call("rank")
+
+
+def dense_rank() -> Column:
+    return _call("dense_rank")
+
+
+def percent_rank() -> Column:
+    return _call("percent_rank")
+
+
+def cume_dist() -> Column:
+    return _call("cume_dist")
+
+
+def ntile(n: int) -> Column:
+    return _call("ntile", _l(int(n)))
+
+
+def lag(col: ColumnOrName, offset: int = 1, default: Optional[Any] = None) -> Column:
+    return Column(_spate.lag(_c(col), offset, None if default is None else _cl(default)))
+
+
+def lead(col: ColumnOrName, offset: int = 1, default: Optional[Any] = None) -> Column:
+    return Column(_spate.lead(_c(col), offset, None if default is None else _cl(default)))
+
+
+# ---- math -------------------------------------------------------------------------------------
+
+def log(arg1: Union[ColumnOrName, float], arg2: Optional[ColumnOrName] = None) -> Column:
+    if arg2 is None:
+        return _invoke("ln", arg1)
+    return _call("log", _l(float(arg1)), _c(arg2))
+
+
+def pow(col1: Union[ColumnOrName, float], col2: Union[ColumnOrName, float]) -> Column:
+    return _call("power", _c(col1) if isinstance(col1, (str, Column)) else _l(float(col1)),
+                 _c(col2) if isinstance(col2, (str, Column)) else _l(float(col2)))
+
+
+power = pow
+
+
+def pmod(dividend: Union[ColumnOrName, float], divisor: Union[ColumnOrName, float]) -> Column:
+    return _call("pmod", _c(dividend) if isinstance(dividend, (str, Column)) else _l(dividend),
+                 _c(divisor) if isinstance(divisor, (str, Column)) else _l(divisor))
+
+
+def round(col: ColumnOrName, scale: Optional[int] = None) -> Column:
+    return _call("round", _c(col), _l(int(scale or 0)))
+
+
+def bround(col: ColumnOrName, scale: Optional[int] = None) -> Column:
+    return _call("bround", _c(col), _l(int(scale or 0)))
+
+
+def ceil(col: ColumnOrName, scale: Optional[Any] = None) -> Column:
+    return _invoke("ceil", col) if scale is None else _call("ceil", _c(col), _cl(scale))
+
+
+def ceiling(col: ColumnOrName, scale: Optional[Any] = None) -> Column:
+    return _invoke("ceiling", col) if scale is None else _call("ceiling", _c(col), _cl(scale))
+
+
+def floor(col: ColumnOrName, scale: Optional[Any] = None) -> Column:
+    return _invoke("floor", col) if scale is None else _call("floor", _c(col), _cl(scale))
+
+
+def greatest(*cols: ColumnOrName) -> Column:
+    return _invoke("greatest", *cols)
+
+
+def least(*cols: ColumnOrName) -> Column:
+    return _invoke("least", *cols)
+
+
+# ---- strings ----------------------------------------------------------------------------------
+
+def concat(*cols: ColumnOrName) -> Column:
+    return _invoke("concat", *cols)
+
+
+def concat_ws(sep: str, *cols: ColumnOrName) -> Column:
+    return _call("concat_ws", _l(sep), *[_c(c) for c in cols])
+
+
+def substring(str: ColumnOrName, pos: Any, len: Any) -> Column:
+    return _call("substring", _c(str), _cl(pos), _cl(len))
+
+
+def substr(str: ColumnOrName, pos: ColumnOrName, len: Optional[ColumnOrName] = None) -> Column:
+    return _invoke("substr", str, pos) if len is None else _invoke("substr", str, pos, len)
+
+
+def left(str: ColumnOrName, len: ColumnOrName) -> Column:
+    return _invoke("left", str, len)
+
+
+def right(str: ColumnOrName, len: ColumnOrName) -> Column:
+    return _invoke("right", str, len)
+
+
+def _trim(name: str):
+    def f(col: ColumnOrName, trim: Optional[Any] = None) -> Column:
+        if trim is None:
+            return _invoke(name, col)
+        return _call(name, _c(col), _cl(trim))
+    f.__name__ = name
+    return f
+
+
+trim = _trim("trim")
+ltrim = _trim("ltrim")
+rtrim = _trim("rtrim")
+
+
+def lpad(col: ColumnOrName, len: Any, pad: Any) -> Column:
+    return _call("lpad", _c(col), _cl(len), _cl(pad))
+
+
+def rpad(col: ColumnOrName, len: Any, pad: Any) -> Column:
+    return _call("rpad", _c(col), _cl(len), _cl(pad))
+
+
+def replace(src: ColumnOrName, search: ColumnOrName, replace: Optional[ColumnOrName] = None) -> Column:
+    return _invoke("replace", src, search) if replace is None else _invoke("replace", src, search, replace)
+
+
+def split(str: ColumnOrName, pattern: Any, limit: Any = -1) -> Column:
+    return _call("split", _c(str), _cl(pattern), _cl(limit))
+
+
+def split_part(src: ColumnOrName, delimiter: ColumnOrName, partNum: ColumnOrName) -> Column:
+    return _invoke("split_part", src, delimiter, partNum)
+
+
+def instr(str: ColumnOrName, substr: Any) -> Column:
+    return _call("instr", _c(str), _cl(substr))
+
+
+def locate(substr: str, str: ColumnOrName, pos: int = 1) -> Column:
+    return _call("locate", _l(substr), _c(str), _l(int(pos)))
+
+
+def position(substr: ColumnOrName, str: ColumnOrName, start: Optional[ColumnOrName] = None) -> Column:
+    return _invoke("position", substr, str) if start is None else _invoke("position", substr, str, start)
+
+
+def rlike(str: ColumnOrName, regexp: ColumnOrName) -> Column:
+    return _invoke("rlike", str, regexp)
+
+
+def regexp(str: ColumnOrName, regexp: ColumnOrName) -> Column:
+    return _invoke("regexp", str, regexp)
+
+
+def regexp_like(str: ColumnOrName, regexp: ColumnOrName) -> Column:
+    return _invoke("regexp_like", str, regexp)
+
+
+def regexp_extract(str: ColumnOrName, pattern: str, idx: int) -> Column:
+    return _call("regexp_extract", _c(str), _l(pattern), _l(int(idx)))
+
+
+def regexp_extract_all(str: ColumnOrName, regexp: ColumnOrName, idx: Optional[Any] = None) -> Column:
+    if idx is None:
+        return _invoke("regexp_extract_all", str, regexp)
+    return _call("regexp_extract_all", _c(str), _c(regexp), _cl(idx))
+
+
+def regexp_replace(string: ColumnOrName, pattern: Union[str, Column], replacement: Union[str, Column]) -> Column:
+    return _call("regexp_replace", _c(string), _cl(pattern), _cl(replacement))
+
+
+def repeat(col: ColumnOrName, n: Any) -> Column:
+    return _call("repeat", _c(col), _cl(n))
+
+
+def startswith(str: ColumnOrName, prefix: ColumnOrName) -> Column:
+    return _invoke("startswith", str, prefix)
+
+
+def endswith(str: ColumnOrName, suffix: ColumnOrName) -> Column:
+    return _invoke("endswith", str, suffix)
+
+
+def contains(left: ColumnOrName, right: ColumnOrName) -> Column:
+    return _invoke("contains", left, right)
+
+
+def format_number(col: ColumnOrName, d: int) -> Column:
+    return _call("format_number", _c(col), _l(int(d)))
+
+
+def format_string(format: str, *cols: ColumnOrName) -> Column:
+    return _call("format_string", _l(format), *[_c(c) for c in cols])
+
+
+def printf(format: ColumnOrName, *cols: ColumnOrName) -> Column:
+    return _invoke("printf", format, *cols)
+
+
+def sha2(col: ColumnOrName, numBits: int) -> Column:
+    return _call("sha2", _c(col), _l(int(numBits)))
+
+
+def translate(srcCol: ColumnOrName, matching: str, replace: str) -> Column:
+    return _call("translate", _c(srcCol), _l(matching), _l(replace))
+
+
+def hash(*cols: ColumnOrName) -> Column:
+    return _invoke("hash", *cols)
+
+
+def xxhash64(*cols: ColumnOrName) -> Column:
+    return _invoke("xxhash64", *cols)
+
+
+# ---- collections ------------------------------------------------------------------------------
+
+def array(*cols: ColumnOrName) -> Column:
+    return _invoke("array", *_flat(cols))
+
+
+def array_contains(col: ColumnOrName, value: Any) -> Column:
+    return _call("array_contains", _c(col), _cl(value))
+
+
+def element_at(col: ColumnOrName, extraction: Any) -> Column:
+    return _call("element_at", _c(col), _cl(extraction))
+
+
+def try_element_at(col: ColumnOrName, extraction: ColumnOrName) -> Column:
+    return _invoke("try_element_at", col, extraction)
+
+
+def array_join(col: ColumnOrName, delimiter: str, null_replacement: Optional[str] = None) -> Column:
+    if null_replacement is None:
+        return _call("array_join", _c(col), _l(delimiter))
+    return _call("array_join", _c(col), _l(delimiter), _l(null_replacement))
+
+
+def array_position(col: ColumnOrName, value: Any) -> Column:
+    return _call("array_position", _c(col), _cl(value))
+
+
+def array_remove(col: ColumnOrName, element: Any) -> Column:
+    return _call("array_remove", _c(col), _cl(element))
+
+
+def sort_array(col: ColumnOrName, asc: bool = True) -> Column:
+    return _call("sort_array", _c(col), _l(bool(asc)))
+
+
+def sequence(start: ColumnOrName, stop: ColumnOrName, step: Optional[ColumnOrName] = None) -> Column:
+    return _invoke("sequence", start, stop) if step is None else _invoke("sequence", start, stop, step)
+
+
+def slice(x: ColumnOrName, start: Any, length: Any) -> Column:
+    return _call("slice", _c(x), _cl(start), _cl(length))
+
+
+def arrays_zip(*cols: ColumnOrName) -> Column:
+    return _invoke("arrays_zip", *cols)
+
+
+def create_map(*cols: ColumnOrName) -> Column:
+    return _invoke("map", *_flat(cols))
+
+
+def map_from_arrays(col1: ColumnOrName, col2: ColumnOrName) -> Column:
+    return _invoke("map_from_arrays", col1, col2)
+
+
+def struct(*cols: ColumnOrName) -> Column:
+    return _invoke("struct", *_flat(cols))
+
+
+def named_struct(*cols: ColumnOrName) -> Column:
+    return _invoke("named_struct", *cols)
+
+
+# ---- date and time ----------------------------------------------------------------------------
+
+def _with_format(name: str, col: ColumnOrName, format: Optional[Any]) -> Column:
+    if format is None:
+        return _invoke(name, col)
+    return _call(name, _c(col), _cl(format))
+
+
+def to_timestamp(col: ColumnOrName, format: Optional[str] = None) -> Column:
+    return _with_format("to_timestamp", col, format)
+
+
+def try_to_timestamp(col: ColumnOrName, format: Optional[ColumnOrName] = None) -> Column:
+    return _invoke("try_to_timestamp", col) if format is None else _invoke("try_to_timestamp", col, format)
+
+
+def to_timestamp_ntz(timestamp: ColumnOrName, format: Optional[ColumnOrName] = None) -> Column:
+    if format is None:
+        return _invoke("to_timestamp_ntz", timestamp)
+    return _invoke("to_timestamp_ntz", timestamp, format)
+
+
+def to_date(col: ColumnOrName, format: Optional[str] = None) -> Column:
+    return _with_format("to_date", col, format)
+
+
+def unix_timestamp(timestamp: Optional[ColumnOrName] = None, format: str = "yyyy-MM-dd HH:mm:ss") -> Column:
+    if timestamp is None:
+        return _call("unix_timestamp")
+    return _call("unix_timestamp", _c(timestamp), _l(format))
+
+
+def date_format(date: ColumnOrName, format: str) -> Column:
+    return _call("date_format", _c(date), _l(format))
+
+
+def from_unixtime(timestamp: ColumnOrName, format: str = "yyyy-MM-dd HH:mm:ss") -> Column:
+    return _call("from_unixtime", _c(timestamp), _l(format))
+
+
+def extract(field: Column, source: ColumnOrName) -> Column:
+    return _call("extract", _cl(field), _c(source))
+
+
+def date_part(field: Column, source: ColumnOrName) -> Column:
+    return _call("date_part", _cl(field), _c(source))
+
+
+def date_add(start: ColumnOrName, days: Any) -> Column:
+    return _call("date_add", _c(start), _cl(days))
+
+
+def date_sub(start: ColumnOrName, days: Any) -> Column:
+    return _call("date_sub", _c(start), _cl(days))
+
+
+def dateadd(start: ColumnOrName, days: Any) -> Column:
+    return _call("dateadd", _c(start), _cl(days))
+
+
+def datediff(end: ColumnOrName, start: ColumnOrName) -> Column:
+    return _invoke("datediff", end, start)
+
+
+def add_months(start: ColumnOrName, months: Any) -> Column:
+    return _call("add_months", _c(start), _cl(months))
+
+
+def months_between(date1: ColumnOrName, date2: ColumnOrName, roundOff: bool = True) -> Column:
+    return _call("months_between", _c(date1), _c(date2), _l(bool(roundOff)))
+
+
+def next_day(date: ColumnOrName, dayOfWeek: str) -> Column:
+    return _call("next_day", _c(date), _l(dayOfWeek))
+
+
+def date_trunc(format: str, timestamp: ColumnOrName) -> Column:
+    return _call("date_trunc", _l(format), _c(timestamp))
+
+
+def trunc(date: ColumnOrName, format: str) -> Column:
+    return _call("trunc", _c(date), _l(format))
+
+
+def make_date(year: ColumnOrName, month: ColumnOrName, day: ColumnOrName) -> Column:
+    return _invoke("make_date", year, month, day)
+
+
+def make_timestamp(years: ColumnOrName, months: ColumnOrName, days: ColumnOrName, hours: ColumnOrName,
+                   mins: ColumnOrName, secs: ColumnOrName, timezone: Optional[ColumnOrName] = None) -> Column:
+    args = [years, months, days, hours, mins, secs] + ([timezone] if timezone is not None else [])
+    return _invoke("make_timestamp", *args)
+
+
+def from_utc_timestamp(timestamp: ColumnOrName, tz: Union[Column, str]) -> Column:
+    return _call("from_utc_timestamp", _c(timestamp), _cl(tz))
+
+
+def to_utc_timestamp(timestamp: ColumnOrName, tz: Union[Column, str]) -> Column:
+    return _call("to_utc_timestamp", _c(timestamp), _cl(tz))
+
+
+def window(timeColumn: ColumnOrName, windowDuration: str, slideDuration: Optional[str] = None,
+           startTime: Optional[str] = None) -> Column:
+    args = [_c(timeColumn), _l(windowDuration)]
+    if slideDuration is not None or startTime is not None:
+        args.append(_l(slideDuration if slideDuration is not None else windowDuration))
+    if startTime is not None:
+        args.append(_l(startTime))
+    return _call("window", *args)
+
+
+def session_window(timeColumn: ColumnOrName, gapDuration: Union[Column, str]) -> Column:
+    return _call("session_window", _c(timeColumn), _cl(gapDuration))
+
+
+def window_time(windowColumn: ColumnOrName) -> Column:
+    return _invoke("window_time", windowColumn)
+
+
+# ---- generated: functions whose arguments are all columns --------------------------------------
+
+def _make(name: str, sql_name: str, arity: int) -> Callable[..., Column]:
+    if arity == 0:
+        def f0() -> Column:
+            return _call(sql_name)
+        f = f0
+    elif arity == 1:
+        def f1(col: ColumnOrName) -> Column:
+            return _invoke(sql_name, col)
+        f = f1
+    else:
+        def f2(col1: ColumnOrName, col2: ColumnOrName) -> Column:
+            return _invoke(sql_name, col1, col2)
+        f = f2
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = "pyspark.sql.functions.%s: the SQL function %s." % (name, sql_name)
+    return f
+
+
+_NULLARY = ["current_timestamp", "current_date", "now", "localtimestamp", "current_timezone",
+            "current_catalog", "current_database", "current_schema", "monotonically_increasing_id",
+            "spark_partition_id", "uuid", "input_file_name", "pi", "e", "rand", "randn"]
+_UNARY = ["abs", "sqrt", "cbrt", "exp", "expm1", "ln", "log10", "log2", "log1p", "sign", "signum",
+          "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+          "cot", "sec", "csc", "degrees", "radians", "rint", "factorial", "bin", "positive",
+          "isnan", "isnull", "isnotnull", "length", "char_length", "character_length", "bit_length",
+          "octet_length", "upper", "lower", "ucase", "lcase", "reverse", "initcap", "ascii", "chr", "char",
+          "base64", "unbase64", "hex", "unhex", "md5", "sha1", "crc32", "soundex", "typeof",
+          "sum", "avg", "mean", "min", "max", "collect_list", "collect_set", "stddev", "stddev_samp",
+          "stddev_pop", "std", "variance", "var_samp", "var_pop", "count_if", "bool_and", "every",
+          "bool_or", "some", "median", "mode", "skewness", "kurtosis", "product",
+          "size", "cardinality", "array_distinct", "array_max", "array_min", "array_sort", "flatten",
+          "map_keys", "map_values", "map_entries", "explode", "explode_outer", "posexplode",
+          "posexplode_outer", "inline", "inline_outer",
+          "timestamp_seconds", "timestamp_millis", "timestamp_micros", "unix_seconds", "unix_millis",
+          "unix_micros", "unix_date", "date_from_unix_date", "year", "quarter", "month", "dayofmonth",
+          "day", "dayofweek", "weekday", "dayofyear", "weekofyear", "hour", "minute", "second",
+          "last_day"]
+_BINARY = ["atan2", "hypot", "corr", "covar_pop", "covar_samp", "array_union", "array_intersect",
+           "array_except", "arrays_overlap"]
+
+for _n in _NULLARY:
+    globals()[_n] = _make(_n, _n, 0)
+for _n in _UNARY:
+    globals()[_n] = _make(_n, _n, 1)
+for _n in _BINARY:
+    globals()[_n] = _make(_n, _n, 2)
+del _n
+
+collectList = collect_list  # noqa: F821
+collectSet = collect_set  # noqa: F821
+stddev_samp_ = None
+del stddev_samp_
+
+_KNOWN = None
+
+
+def __getattr__(name: str) -> Callable[..., Column]:
+    """Any other function registered in the engine, called with Columns/names."""
+    global _KNOWN
+    if name.startswith("_"):
+        raise AttributeError(name)
+    if _KNOWN is None:
+        _KNOWN = set(_spate.function_names())
+    if name.lower() not in _KNOWN:
+        raise AttributeError("module 'spate.sql.functions' has no attribute '%s'" % name)
+
+    def f(*cols: ColumnOrName) -> Column:
+        return _invoke(name.lower(), *cols)
+    f.__name__ = name
+    return f

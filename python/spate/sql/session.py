@@ -1,0 +1,258 @@
+"""SparkSession (pyspark.sql.SparkSession): the entry point of the DataFrame API."""
+
+import threading
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from spate import _spate
+from spate.errors import PySparkTypeError, PySparkValueError
+from spate.sql.dataframe import DataFrame
+from spate.sql.types import (DataType, Row, StructField, StructType, _has_nulltype, _infer_schema,
+                             _merge_type, _parse_datatype_string)
+
+__all__ = ["SparkSession", "RuntimeConfig"]
+
+_NO_DEFAULT = object()
+
+
+def _conf_str(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class RuntimeConfig:
+    """spark.conf: session configuration (pyspark.sql.conf.RuntimeConfig)."""
+
+    def __init__(self, jsession: Any):
+        self._js = jsession
+
+    def set(self, key: str, value: Any) -> None:
+        self._js.confSet(key, _conf_str(value))
+
+    def get(self, key: str, default: Any = _NO_DEFAULT) -> Optional[str]:
+        if default is _NO_DEFAULT:
+            return self._js.confGet(key)
+        if default is None:
+            sentinel = "\x00spate-no-value\x00"
+            v = self._js.confGetOr(key, sentinel)
+            return None if v == sentinel else v
+        return self._js.confGetOr(key, _conf_str(default))
+
+    def unset(self, key: str) -> None:
+        self._js.confUnset(key)
+
+    def isModifiable(self, key: str) -> bool:
+        return self._js.confIsModifiable(key)
+
+
+class _classproperty:
+    def __init__(self, f):
+        self.f = f
+
+    def __get__(self, instance, owner):
+        return self.f(owner)
+
+
+class SparkSession:
+    """The entry point: ``SparkSession.builder.appName("x").getOrCreate()``."""
+
+    _active: Optional["SparkSession"] = None
+    _lock = threading.RLock()
+
+    class Builder:
+        def __init__(self) -> None:
+            self._options: Dict[str, str] = {}
+
+        def config(self, key: Optional[str] = None, value: Any = None, conf: Any = None,
+                   *, map: Optional[Dict[str, Any]] = None) -> "SparkSession.Builder":
+            with SparkSession._lock:
+                if map is not None:
+                    for k, v in map.items():
+                        self._options[k] = _conf_str(v)
+                elif conf is not None:
+                    for k, v in conf.getAll():
+                        self._options[k] = _conf_str(v)
+                elif key is not None:
+                    self._options[key] = _conf_str(value)
+            return self
+
+        def appName(self, name: str) -> "SparkSession.Builder":
+            return self.config("spark.app.name", name)
+
+        def master(self, master: str) -> "SparkSession.Builder":
+            return self.config("spark.master", master)
+
+        def remote(self, url: str) -> "SparkSession.Builder":
+            return self
+
+        def enableHiveSupport(self) -> "SparkSession.Builder":
+            return self
+
+        def getOrCreate(self) -> "SparkSession":
+            with SparkSession._lock:
+                js = _spate.getOrCreate(list(self._options.items()))
+                active = SparkSession._active
+                if active is None or not active._js.same(js):
+                    active = SparkSession(js)
+                    SparkSession._active = active
+                return active
+
+        def create(self) -> "SparkSession":
+            return self.getOrCreate()
+
+    @_classproperty
+    def builder(cls) -> "SparkSession.Builder":
+        return cls.Builder()
+
+    def __init__(self, jsession: Any):
+        self._js = jsession
+
+    @classmethod
+    def getActiveSession(cls) -> Optional["SparkSession"]:
+        return cls._active
+
+    @classmethod
+    def active(cls) -> "SparkSession":
+        if cls._active is None:
+            return cls.builder.getOrCreate()
+        return cls._active
+
+    def newSession(self) -> "SparkSession":
+        return SparkSession(self._js.newSession())
+
+    @property
+    def conf(self) -> RuntimeConfig:
+        return RuntimeConfig(self._js)
+
+    @property
+    def version(self) -> str:
+        return self._js.version()
+
+    def stop(self) -> None:
+        pass
+
+    def __enter__(self) -> "SparkSession":
+        return self
+
+    def __exit__(self, *args: Any) -> None:
+        self.stop()
+
+    # ---- DataFrames -------------------------------------------------------------------------
+    def sql(self, sqlQuery: str, args: Any = None, **kwargs: Any) -> DataFrame:
+        if args or kwargs:
+            raise PySparkTypeError("parameterized queries are not supported", "UNSUPPORTED", None, {})
+        return DataFrame(self._js.sql(sqlQuery), self)
+
+    def table(self, tableName: str) -> DataFrame:
+        return DataFrame(self._js.table(tableName), self)
+
+    def range(self, start: int, end: Optional[int] = None, step: int = 1,
+              numPartitions: Optional[int] = None) -> DataFrame:
+        if end is None:
+            start, end = 0, start
+        return DataFrame(self._js.range(int(start), int(end), int(step), int(numPartitions or 0)), self)
+
+    def createDataFrame(self, data: Any, schema: Union[StructType, str, List[str], None] = None,
+                        samplingRatio: Optional[float] = None, verifySchema: bool = True) -> DataFrame:
+        """Rows from a list of tuples, lists, Rows or dicts (or a pandas DataFrame); `schema` is a
+        StructType, a DDL string ("a INT, b STRING") or a list of column names."""
+        if isinstance(data, DataFrame):
+            raise PySparkTypeError("[INVALID_TYPE] Argument `data` should not be a DataFrame.",
+                                   "INVALID_TYPE", None, {"arg_name": "data", "arg_type": "DataFrame"})
+        try:
+            import pandas as pd  # noqa: F401
+            if isinstance(data, pd.DataFrame):
+                if schema is None:
+                    schema = [str(c) for c in data.columns]
+                data = [tuple(None if _isnan(v) else _unbox(v) for v in r)
+                        for r in data.itertuples(index=False, name=None)]
+        except ImportError:
+            pass
+        data = list(data)
+        if isinstance(schema, str):
+            parsed = _parse_datatype_string(schema)
+            if not isinstance(parsed, StructType):
+                parsed = StructType([StructField("value", parsed, True)])
+                data = [r if isinstance(r, (tuple, list, dict)) else (r,) for r in data]
+            schema = parsed
+        if isinstance(schema, DataType) and not isinstance(schema, StructType):
+            schema = StructType([StructField("value", schema, True)])
+            data = [r if isinstance(r, (tuple, list, dict)) else (r,) for r in data]
+        if schema is None or isinstance(schema, (list, tuple)):
+            names = list(schema) if schema is not None else None
+            if not data:
+                raise PySparkValueError("[CANNOT_INFER_EMPTY_SCHEMA] Can not infer schema from an empty "
+                                        "dataset.", "CANNOT_INFER_EMPTY_SCHEMA", None, {})
+            inferred = None
+            for row in data:
+                s = _infer_schema(row, names)
+                inferred = s if inferred is None else _merge_type(inferred, s)
+            if _has_nulltype(inferred):
+                raise PySparkValueError("[CANNOT_DETERMINE_TYPE] Some of types cannot be determined after "
+                                        "inferring.", "CANNOT_DETERMINE_TYPE", None, {})
+            if names is not None and len(names) >= len(inferred.fields):
+                for f, n in zip(inferred.fields, names):
+                    f.name = n
+                inferred = StructType(inferred.fields)
+            schema = inferred
+            # dict rows are matched by name, others by position
+            data = [tuple(r.get(f.name) for f in schema.fields) if isinstance(r, dict) else r for r in data]
+        if not isinstance(schema, StructType):
+            raise PySparkTypeError("[NOT_LIST_OR_NONE_OR_STRUCT] Argument `schema` should be a list, None or "
+                                   "StructType, got %s." % type(schema).__name__, "NOT_LIST_OR_NONE_OR_STRUCT",
+                                   None, {"arg_name": "schema", "arg_type": type(schema).__name__})
+        rows = []
+        for r in data:
+            if isinstance(r, Row) and hasattr(r, "__fields__"):
+                if list(r.__fields__) != schema.names and set(r.__fields__) == set(schema.names):
+                    r = tuple(r[n] for n in schema.names)
+                else:
+                    r = tuple(r)
+            elif not isinstance(r, (tuple, list, dict)):
+                if len(schema.fields) == 1:
+                    r = (r,)
+                else:
+                    raise PySparkTypeError("[CANNOT_ACCEPT_OBJECT_IN_TYPE] `StructType()` can not accept "
+                                           "object `%r` in type `%s`." % (r, type(r).__name__),
+                                           "CANNOT_ACCEPT_OBJECT_IN_TYPE", None, {})
+            rows.append(r)
+        return DataFrame(self._js.createDataFrame(rows, schema), self)
+
+    @property
+    def read(self):
+        raise NotImplementedError("spark.read is not bound yet")
+
+    @property
+    def catalog(self) -> "Catalog":
+        return Catalog(self)
+
+
+class Catalog:
+    """A small part of spark.catalog, answered with SQL commands."""
+
+    def __init__(self, session: SparkSession):
+        self._s = session
+
+    def listTables(self, dbName: Optional[str] = None) -> List[Row]:
+        return self._s.sql("SHOW TABLES").collect()
+
+    def tableExists(self, tableName: str, dbName: Optional[str] = None) -> bool:
+        names = [r[1] if len(r) > 1 else r[0] for r in self._s.sql("SHOW TABLES").collect()]
+        return tableName in names
+
+    def dropTempView(self, viewName: str) -> bool:
+        exists = self.tableExists(viewName)
+        if exists:
+            self._s.sql("DROP VIEW %s" % viewName)
+        return exists
+
+
+def _isnan(v: Any) -> bool:
+    return isinstance(v, float) and v != v
+
+
+def _unbox(v: Any) -> Any:
+    item = getattr(v, "item", None)
+    if item is not None and type(v).__module__ == "numpy":
+        return item()
+    return v

@@ -1,0 +1,311 @@
+// Copyright spate authors.
+//
+// spate._spate: the pybind11 bindings of the C++ API (spate::api). The PySpark-shaped
+// surface lives in the pure-Python package spate.sql, which wraps these native objects
+// (as PySpark wraps JVM objects): DataFrame, Column, GroupedData, WindowSpec, SparkSession.
+//
+// The GIL is released while the engine executes (collect, count, show, ...). C++ exceptions
+// (spate::api::SparkException and subclasses) become the matching spate.errors classes,
+// carrying the error class, SQLSTATE and message parameters.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "convert.h"
+#include "spate/api/session.h"
+#include "spate/api/session_state.h"
+#include "spate/compute/function_registry.h"
+#include "spate/sql/parser.h"
+#include "spate/types/timezone.h"
+
+namespace spate::python {
+namespace {
+
+using Column = api::Column;
+using api::DataFrame;
+using api::GroupedData;
+using api::SparkSession;
+using api::WindowSpec;
+namespace F = api::functions;
+
+TimeZone SessionZone(const std::shared_ptr<api::SessionState>& s) {
+  auto tz = TimeZone::Find(s->conf.session_time_zone());
+  return tz.ok() ? *tz : TimeZone();
+}
+
+void RaiseSpark(const char* cls_name, const api::SparkException& e) {
+  py::object errors = py::module_::import("spate.errors");
+  py::object cls = errors.attr(cls_name);
+  py::dict params;
+  for (const auto& [k, v] : e.getMessageParameters()) params[py::str(k)] = v;
+  py::object inst = cls(e.what(), e.getErrorClass(), e.getSqlState(), params);
+  PyErr_SetObject(cls.ptr(), inst.ptr());
+}
+
+void TranslateException(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const api::ParseException& e) {
+    RaiseSpark("ParseException", e);
+  } catch (const api::AnalysisException& e) {
+    RaiseSpark("AnalysisException", e);
+  } catch (const api::ArithmeticException& e) {
+    RaiseSpark("ArithmeticException", e);
+  } catch (const api::NumberFormatException& e) {
+    RaiseSpark("NumberFormatException", e);
+  } catch (const api::DateTimeException& e) {
+    RaiseSpark("DateTimeException", e);
+  } catch (const api::IllegalArgumentException& e) {
+    RaiseSpark("IllegalArgumentException", e);
+  } catch (const api::UnsupportedOperationException& e) {
+    RaiseSpark("UnsupportedOperationException", e);
+  } catch (const api::SparkRuntimeException& e) {
+    RaiseSpark("SparkRuntimeException", e);
+  } catch (const api::ArrayIndexOutOfBoundsException& e) {
+    RaiseSpark("ArrayIndexOutOfBoundsException", e);
+  } catch (const api::StreamingQueryException& e) {
+    RaiseSpark("StreamingQueryException", e);
+  } catch (const api::SparkException& e) {
+    RaiseSpark("SparkException", e);
+  }
+}
+
+// A Python literal (None, bool, int, float, str, bytes, Decimal, date, datetime, timedelta,
+// list, dict, Row) of an explicit type as a literal Column.
+// Naive datetimes are wall-clock times in the zone `tz_id`.
+Column Lit(py::handle value, py::handle type, const std::string& tz_id) {
+  DataTypePtr t = TypeFromPy(type);
+  return F::lit(ValueFromPy(value, t, api::ValueOrThrow(TimeZone::Find(tz_id)), ""));
+}
+
+py::list Collect(const DataFrame& df, std::vector<api::Row> (*fn)(const DataFrame&, int64_t), int64_t n) {
+  std::vector<api::Row> rows;
+  {
+    py::gil_scoped_release release;
+    rows = fn(df, n);
+  }
+  return RowsToPy(rows, df.schema().fields(), SessionZone(df.session()));
+}
+
+void BindColumn(py::module_& m) {
+  py::class_<Column>(m, "Column")
+      .def("alias", &Column::alias)
+      .def("cast", [](const Column& c, py::handle t) { return c.cast(TypeFromPy(t)); })
+      .def("try_cast", [](const Column& c, py::handle t) {
+        return c.try_cast(py::isinstance<py::str>(t) ? t.cast<std::string>()
+                                                      : t.attr("simpleString")().cast<std::string>());
+      })
+      .def("isNull", &Column::isNull)
+      .def("isNotNull", &Column::isNotNull)
+      .def("isin", [](const Column& c, const std::vector<Column>& v) { return c.isin(v); })
+      .def("between", [](const Column& c, const Column& lo, const Column& hi) { return c.between(lo, hi); })
+      .def("like", &Column::like)
+      .def("ilike", &Column::ilike)
+      .def("rlike", &Column::rlike)
+      .def("eqNullSafe", &Column::eqNullSafe)
+      .def("getField", &Column::getField)
+      .def("getItem", [](const Column& c, const Column& k) { return c.getItem(k); })
+      .def("asc", &Column::asc)
+      .def("asc_nulls_first", &Column::asc_nulls_first)
+      .def("asc_nulls_last", &Column::asc_nulls_last)
+      .def("desc", &Column::desc)
+      .def("desc_nulls_first", &Column::desc_nulls_first)
+      .def("desc_nulls_last", &Column::desc_nulls_last)
+      .def("over", &Column::over)
+      .def("when", [](const Column& c, const Column& cond, const Column& v) { return c.when(cond, v); })
+      .def("otherwise", [](const Column& c, const Column& v) { return c.otherwise(v); })
+      .def("bitwiseAND", &Column::bitwiseAND)
+      .def("bitwiseOR", &Column::bitwiseOR)
+      .def("bitwiseXOR", &Column::bitwiseXOR)
+      .def("toString", &Column::toString)
+      .def("plus", [](const Column& a, const Column& b) { return a + b; })
+      .def("minus", [](const Column& a, const Column& b) { return a - b; })
+      .def("multiply", [](const Column& a, const Column& b) { return a * b; })
+      .def("divide", [](const Column& a, const Column& b) { return a / b; })
+      .def("mod", [](const Column& a, const Column& b) { return a % b; })
+      .def("equalTo", [](const Column& a, const Column& b) { return a == b; })
+      .def("notEqual", [](const Column& a, const Column& b) { return a != b; })
+      .def("lt", [](const Column& a, const Column& b) { return a < b; })
+      .def("leq", [](const Column& a, const Column& b) { return a <= b; })
+      .def("gt", [](const Column& a, const Column& b) { return a > b; })
+      .def("geq", [](const Column& a, const Column& b) { return a >= b; })
+      .def("and_", [](const Column& a, const Column& b) { return a && b; })
+      .def("or_", [](const Column& a, const Column& b) { return a || b; })
+      .def("not_", [](const Column& a) { return !a; })
+      .def("negate", [](const Column& a) { return -a; });
+}
+
+void BindWindow(py::module_& m) {
+  py::class_<WindowSpec>(m, "WindowSpec")
+      .def(py::init<>())
+      .def("partitionBy", [](const WindowSpec& w, const std::vector<Column>& c) { return w.partitionBy(c); })
+      .def("orderBy", [](const WindowSpec& w, const std::vector<Column>& c) { return w.orderBy(c); })
+      .def("rowsBetween", &WindowSpec::rowsBetween)
+      .def("rangeBetween", &WindowSpec::rangeBetween);
+}
+
+void BindDataFrame(py::module_& m) {
+  py::class_<DataFrame>(m, "DataFrame")
+      .def("select", [](const DataFrame& d, const std::vector<Column>& c) { return d.select(c); })
+      .def("selectExpr", [](const DataFrame& d, const std::vector<std::string>& e) { return d.selectExpr(e); })
+      .def("filter", [](const DataFrame& d, const Column& c) { return d.filter(c); })
+      .def("filterExpr", [](const DataFrame& d, const std::string& c) { return d.filter(c); })
+      .def("withColumn", &DataFrame::withColumn)
+      .def("withColumns", &DataFrame::withColumns)
+      .def("withColumnRenamed", &DataFrame::withColumnRenamed)
+      .def("drop", [](const DataFrame& d, const std::vector<std::string>& c) { return d.drop(c); })
+      .def("alias", &DataFrame::alias)
+      .def("groupBy", [](const DataFrame& d, const std::vector<Column>& c) { return d.groupBy(c); })
+      .def("agg", [](const DataFrame& d, const std::vector<Column>& c) { return d.agg(c); })
+      .def("joinUsing", [](const DataFrame& d, const DataFrame& o, const std::vector<std::string>& on,
+                           const std::string& how) { return d.join(o, on, how); })
+      .def("joinOn", [](const DataFrame& d, const DataFrame& o, const Column& on, const std::string& how) {
+        return d.join(o, on, how);
+      })
+      .def("joinCross", [](const DataFrame& d, const DataFrame& o) { return d.join(o); })
+      .def("crossJoin", &DataFrame::crossJoin)
+      .def("orderBy", [](const DataFrame& d, const std::vector<Column>& c) { return d.orderBy(c); })
+      .def("limit", &DataFrame::limit)
+      .def("offset", &DataFrame::offset)
+      .def("union", &DataFrame::union_)
+      .def("unionByName", &DataFrame::unionByName)
+      .def("intersect", &DataFrame::intersect)
+      .def("intersectAll", &DataFrame::intersectAll)
+      .def("subtract", &DataFrame::subtract)
+      .def("exceptAll", &DataFrame::exceptAll)
+      .def("distinct", &DataFrame::distinct)
+      .def("dropDuplicates", &DataFrame::dropDuplicates)
+      .def("coalesce", &DataFrame::coalesce)
+      .def("repartition", [](const DataFrame& d, int n, const std::vector<Column>& c) {
+        return c.empty() ? d.repartition(n) : d.repartition(n, c);
+      })
+      .def("collect", [](const DataFrame& d) {
+        return Collect(d, [](const DataFrame& x, int64_t) { return x.collect(); }, 0);
+      })
+      .def("take", [](const DataFrame& d, int64_t n) {
+        return Collect(d, [](const DataFrame& x, int64_t k) { return x.take(k); }, n);
+      })
+      .def("tail", [](const DataFrame& d, int64_t n) {
+        return Collect(d, [](const DataFrame& x, int64_t k) { return x.tail(k); }, n);
+      })
+      .def("count", &DataFrame::count, py::call_guard<py::gil_scoped_release>())
+      .def("isEmpty", &DataFrame::isEmpty, py::call_guard<py::gil_scoped_release>())
+      .def("showString", py::overload_cast<int, int, bool>(&DataFrame::showString, py::const_),
+           py::call_guard<py::gil_scoped_release>())
+      .def("schema", [](const DataFrame& d) { return SchemaToPy(d.schema().fields()); })
+      .def("treeString", [](const DataFrame& d) { return d.schema().treeString(); })
+      .def("columns", &DataFrame::columns)
+      .def("dtypes", &DataFrame::dtypes)
+      .def("col", &DataFrame::col)
+      .def("createOrReplaceTempView", &DataFrame::createOrReplaceTempView)
+      .def("createTempView", &DataFrame::createTempView)
+      .def("createGlobalTempView", &DataFrame::createGlobalTempView)
+      .def("createOrReplaceGlobalTempView", &DataFrame::createOrReplaceGlobalTempView)
+      .def("explainString", &DataFrame::explainString, py::call_guard<py::gil_scoped_release>())
+      .def("sessionTimeZone", [](const DataFrame& d) { return d.session()->conf.session_time_zone(); })
+      .def("session", [](const DataFrame& d) { return SparkSession(d.session()); });
+
+  py::class_<GroupedData>(m, "GroupedData")
+      .def("agg", [](const GroupedData& g, const std::vector<Column>& c) { return g.agg(c); })
+      .def("count", &GroupedData::count)
+      .def("sum", &GroupedData::sum)
+      .def("avg", &GroupedData::avg)
+      .def("min", &GroupedData::min)
+      .def("max", &GroupedData::max);
+}
+
+void BindSession(py::module_& m) {
+  py::class_<SparkSession>(m, "SparkSession")
+      .def("sql", &SparkSession::sql)
+      .def("range", [](const SparkSession& s, int64_t start, int64_t end, int64_t step, int parts) {
+        return s.range(start, end, step, parts);
+      })
+      .def("table", &SparkSession::table)
+      .def("newSession", &SparkSession::newSession)
+      .def("version", &SparkSession::version)
+      .def("createDataFrame", [](const SparkSession& s, py::iterable rows, py::handle schema) {
+        DataTypePtr st = TypeFromPy(schema);
+        TimeZone tz = SessionZone(s.state());
+        const auto& fields = st->fields();
+        std::vector<std::vector<Value>> values;
+        for (py::handle row : rows) {
+          // Each row is a tuple/list (positional) or a dict (by name): convert it as a struct.
+          Value v = ValueFromPy(row, st, tz, "");
+          if (v.is_null()) throw py::value_error("a row can not be None");
+          values.push_back(v.items());
+        }
+        (void)fields;
+        return s.createDataFrame(values, api::StructType(st->fields()));
+      })
+      .def("confSet", [](const SparkSession& s, const std::string& k, const std::string& v) { s.conf().set(k, v); })
+      .def("confGet", [](const SparkSession& s, const std::string& k) { return s.conf().get(k); })
+      .def("confGetOr", [](const SparkSession& s, const std::string& k, const std::string& d) {
+        return s.conf().get(k, d);
+      })
+      .def("confUnset", [](const SparkSession& s, const std::string& k) { s.conf().unset(k); })
+      .def("confIsModifiable", [](const SparkSession& s, const std::string& k) { return s.conf().isModifiable(k); })
+      .def("appName", [](const SparkSession& s) { return s.state()->app_name; })
+      .def("same", [](const SparkSession& a, const SparkSession& b) { return a.state() == b.state(); });
+
+  m.def("getOrCreate", [](const std::vector<std::pair<std::string, std::string>>& options) {
+    auto b = SparkSession::builder();
+    for (const auto& [k, v] : options) {
+      if (k == "spark.app.name") {
+        b.appName(v);
+      } else if (k == "spark.master") {
+        b.master(v);
+      } else {
+        b.config(k, v);
+      }
+    }
+    return b.getOrCreate();
+  });
+}
+
+void BindFunctions(py::module_& m) {
+  m.def("col", &F::col);
+  m.def("lit", &Lit);
+  m.def("expr", &F::expr);
+  m.def("call_function", &F::call_function);
+  m.def("count", [](const Column& c) { return F::count(c); });
+  m.def("count_distinct", &F::countDistinct);
+  m.def("sum_distinct", &F::sum_distinct);
+  m.def("first", &F::first);
+  m.def("last", &F::last);
+  m.def("any_value", &F::any_value);
+  m.def("when", [](const Column& c, const Column& v) { return F::when(c, v); });
+  m.def("lag", [](const Column& c, int offset, std::optional<Column> d) {
+    return F::lag(c, offset, d ? &*d : nullptr);
+  });
+  m.def("lead", [](const Column& c, int offset, std::optional<Column> d) {
+    return F::lead(c, offset, d ? &*d : nullptr);
+  });
+  m.def("struct", &F::struct_);
+  m.def("function_names", []() { return FunctionRegistry::Global().Names(); });
+  m.def("parse_datatype", [](const std::string& s) { return TypeToPy(api::ValueOrThrow(sql::ParseDataType(s))); });
+  m.def("parse_ddl", [](const std::string& s) { return SchemaToPy(api::StructType::fromDDL(s).fields()); });
+  m.def("type_simple_string", [](py::handle t) { return TypeFromPy(t)->SimpleString(); });
+  m.def("tree_string", [](py::handle t) {
+    DataTypePtr st = TypeFromPy(t);
+    return Schema(st->fields()).TreeString();
+  });
+}
+
+}  // namespace
+}  // namespace spate::python
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_spate, m) {
+  m.doc() = "spate native module (bindings of the C++ API; use the spate.sql package)";
+  py::register_exception_translator(&spate::python::TranslateException);
+  spate::python::BindColumn(m);
+  spate::python::BindWindow(m);
+  spate::python::BindDataFrame(m);
+  spate::python::BindSession(m);
+  spate::python::BindFunctions(m);
+}

@@ -1,0 +1,88 @@
+import datetime
+
+import pytest
+
+from spate.sql import Row
+from spate.sql import functions as F
+
+
+def one(df):
+    return df.collect()[0]
+
+
+def test_aggregates(spark):
+    df = spark.createDataFrame([("a", 1), ("a", 3), ("b", None)], "k STRING, v INT")
+    r = one(df.agg(F.count("v").alias("c"), F.count("*").alias("n"), F.sum("v").alias("s"),
+                   F.avg("v").alias("a"), F.min("v").alias("mn"), F.max(df.v).alias("mx"),
+                   F.countDistinct("k").alias("d"), F.collect_list("v").alias("l")))
+    assert r == Row(c=2, n=3, s=4, a=2.0, mn=1, mx=3, d=2, l=[1, 3])
+    r = one(df.agg(F.first("v", ignorenulls=True).alias("f"), F.sum_distinct(F.lit(1)).alias("sd")))
+    assert r == Row(f=1, sd=1)
+
+
+def test_string_functions(spark):
+    df = spark.createDataFrame([("  Hello World  ",)], ["s"])
+    r = one(df.select(F.trim("s").alias("t"), F.upper(F.trim(df.s)).alias("u"), F.length("s").alias("n"),
+                      F.concat_ws("-", F.lit("a"), F.lit("b")).alias("cw"),
+                      F.substring(F.trim("s"), 1, 5).alias("sub"),
+                      F.regexp_replace("s", "o", "0").alias("rr"),
+                      F.regexp_extract(F.trim("s"), r"(\w+) (\w+)", 2).alias("re"),
+                      F.lpad(F.lit("7"), 3, "0").alias("lp"),
+                      F.split(F.trim("s"), " ").alias("sp")))
+    assert r == Row(t="Hello World", u="HELLO WORLD", n=15, cw="a-b", sub="Hello", rr="  Hell0 W0rld  ",
+                    re="World", lp="007", sp=["Hello", "World"])
+
+
+def test_math_functions(spark):
+    r = one(spark.range(1).select(F.round(F.lit(2.567), 1).alias("r"), F.abs(F.lit(-3)).alias("a"),
+                                  F.sqrt(F.lit(16)).alias("s"), F.pow(F.lit(2), 10).alias("p"),
+                                  F.log(F.lit(1.0)).alias("ln"), F.greatest(F.lit(1), F.lit(5)).alias("g"),
+                                  F.pmod(F.lit(-7), F.lit(3)).alias("pm"), F.floor(F.lit(2.5)).alias("f")))
+    assert r == Row(r=2.6, a=3, s=4.0, p=1024.0, ln=0.0, g=5, pm=2, f=2)
+
+
+def test_null_functions(spark):
+    df = spark.createDataFrame([(None, 2), (1, None)], "a INT, b INT")
+    assert [r[0] for r in df.select(F.coalesce("a", "b")).collect()] == [2, 1]
+    assert [r[0] for r in df.select(F.isnull("a")).collect()] == [True, False]
+
+
+def test_collection_functions(spark):
+    df = spark.createDataFrame([([3, 1, 2], {"a": 1})], "arr ARRAY<INT>, m MAP<STRING, INT>")
+    r = one(df.select(F.size("arr").alias("n"), F.array_contains("arr", 2).alias("c"),
+                      F.sort_array("arr").alias("s"), F.map_keys("m").alias("k"),
+                      F.element_at("arr", 1).alias("e"), F.array(F.lit(1), F.lit(2)).alias("a"),
+                      F.struct(F.lit(1).alias("x")).alias("st")))
+    assert r == Row(n=3, c=True, s=[1, 2, 3], k=["a"], e=3, a=[1, 2], st=Row(x=1))
+    rows = df.select(F.explode("arr").alias("v")).collect()
+    assert [x.v for x in rows] == [3, 1, 2]
+
+
+def test_datetime_functions(spark):
+    df = spark.createDataFrame([("2024-03-15 10:20:30",)], ["s"])
+    r = one(df.select(F.to_timestamp("s").alias("ts"), F.to_date("s").alias("d"),
+                      F.year(F.to_date("s")).alias("y"),
+                      F.date_format(F.to_timestamp("s"), "yyyy/MM/dd").alias("f"),
+                      F.date_add(F.to_date("s"), 20).alias("da"),
+                      F.datediff(F.lit("2024-03-20").cast("date"), F.to_date("s")).alias("dd")))
+    assert r == Row(ts=datetime.datetime(2024, 3, 15, 10, 20, 30), d=datetime.date(2024, 3, 15), y=2024,
+                    f="2024/03/15", da=datetime.date(2024, 4, 4), dd=5)
+
+
+def test_expr_and_call_function(spark):
+    df = spark.range(3)
+    assert [r[0] for r in df.select(F.expr("id * 10")).collect()] == [0, 10, 20]
+    assert one(df.select(F.call_function("abs", F.lit(-2)))) == (2,)
+    # any registered function by name
+    assert one(spark.range(1).select(F.btrim(F.lit("  a  ")))) == ("a",)
+    with pytest.raises(AttributeError):
+        F.no_such_function
+
+
+def test_literals(spark):
+    r = one(spark.range(1).select(F.lit(1).alias("i"), F.lit(1 << 40).alias("l"), F.lit(1.5).alias("d"),
+                                  F.lit("s").alias("s"), F.lit(True).alias("b"), F.lit(None).alias("n"),
+                                  F.lit(datetime.date(2020, 1, 2)).alias("dt")))
+    assert r == Row(i=1, l=1 << 40, d=1.5, s="s", b=True, n=None, dt=datetime.date(2020, 1, 2))
+    dtypes = spark.range(1).select(F.lit(1), F.lit(1 << 40), F.lit(None)).dtypes
+    assert [t for _, t in dtypes] == ["int", "bigint", "void"]
