@@ -11,11 +11,16 @@ int64_t RoundUp64(int64_t n) { return (n + 63) & ~int64_t{63}; }
 }  // namespace
 
 std::shared_ptr<Buffer> Buffer::Allocate(int64_t size) {
+  auto buf = AllocateUninitialized(size);
+  std::memset(buf->data_, 0, static_cast<size_t>(buf->capacity_));
+  return buf;
+}
+
+std::shared_ptr<Buffer> Buffer::AllocateUninitialized(int64_t size) {
   auto buf = std::make_shared<Buffer>();
   int64_t cap = RoundUp64(size < 64 ? 64 : size);
   buf->data_ = static_cast<uint8_t*>(std::aligned_alloc(64, static_cast<size_t>(cap)));
   if (buf->data_ == nullptr) throw std::bad_alloc();
-  std::memset(buf->data_, 0, static_cast<size_t>(cap));
   buf->size_ = size;
   buf->capacity_ = cap;
   buf->tracker_ = MemoryTracker::Current();

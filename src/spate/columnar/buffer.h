@@ -22,6 +22,9 @@ class Buffer {
  public:
   /// Allocates `size` bytes (capacity rounded up to 64), zero-filled.
   static std::shared_ptr<Buffer> Allocate(int64_t size);
+  /// Like Allocate, but the contents are undefined: for kernels that overwrite every byte
+  /// they read back (values under NULL slots may be left unset, as Arrow allows).
+  static std::shared_ptr<Buffer> AllocateUninitialized(int64_t size);
   /// Adopts memory owned elsewhere; `release` runs when the buffer dies.
   static std::shared_ptr<Buffer> Wrap(const void* data, int64_t size,
                                       std::function<void()> release);

@@ -56,7 +56,7 @@ BufferPtr GatherValidity(const Loc& loc, int64_t n, int64_t* null_count) {
 
 template <typename T, typename Loc>
 BufferPtr GatherFixed(const Loc& loc, int64_t n) {
-  auto buf = Buffer::Allocate(n * static_cast<int64_t>(sizeof(T)));
+  auto buf = Buffer::AllocateUninitialized(n * static_cast<int64_t>(sizeof(T)));
   T* out = buf->mutable_data_as<T>();
   for (int64_t k = 0; k < n; ++k) {
     int64_t r = loc.row(k);
@@ -109,7 +109,7 @@ ColumnPtr Gather(const DataTypePtr& type, const Loc& loc, int64_t n, bool any_nu
         if (r >= 0) total += static_cast<int64_t>(loc.source(k).GetView(r).size());
       }
       o[n] = static_cast<int32_t>(total);
-      auto data = Buffer::Allocate(total);
+      auto data = Buffer::AllocateUninitialized(total);
       uint8_t* d = data->mutable_data();
       for (int64_t k = 0; k < n; ++k) {
         int64_t r = loc.row(k);
