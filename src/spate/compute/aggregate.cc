@@ -9,6 +9,7 @@
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/row_encoding.h"
 #include "spate/compute/aggregate_extra.h"
+#include "spate/compute/approx_count_distinct.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_util.h"
@@ -490,7 +491,7 @@ Status NumericRequired(const std::string& name, const BoundExprPtr& arg) {
 bool IsAggregateName(const std::string& name) {
   static const std::unordered_set<std::string> kNames = {
       "count", "sum", "avg", "mean", "min", "max", "first", "last", "first_value",
-      "last_value", "any_value"};
+      "last_value", "any_value", "approx_count_distinct"};
   if (kNames.count(name) > 0) return true;
   const auto& extra = ExtraAggregateNames();
   return std::find(extra.begin(), extra.end(), name) != extra.end();
@@ -554,6 +555,8 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
     bool last = name == "last" || name == "last_value";
     fn = std::make_shared<PickFn>(name, last ? PickAcc::Mode::kLast : PickAcc::Mode::kFirst, ign,
                                   args[0]->type());
+  } else if (name == "approx_count_distinct") {
+    SPATE_ASSIGN_OR_RETURN(fn, MakeApproxCountDistinct(args));
   } else {
     SPATE_ASSIGN_OR_RETURN(fn, MakeExtraAggregate(name, args));
   }
@@ -570,7 +573,7 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
 namespace spate {
 void RegisterAggregateFunctionNames(FunctionRegistry& r) {
   for (const char* n : {"count", "sum", "avg", "mean", "min", "max", "first", "last",
-                        "first_value", "last_value", "any_value"}) {
+                        "first_value", "last_value", "any_value", "approx_count_distinct"}) {
     r.RegisterKind(n, FunctionKind::kAggregate);
   }
   for (const auto& n : ExtraAggregateNames()) r.RegisterKind(n, FunctionKind::kAggregate);
