@@ -12,6 +12,7 @@ PKGS=(
   nlohmann-json3-dev
   pkg-config
   libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev
+  nodejs
   libre2-dev libssl-dev
   libsimdjson-dev
   python3-dev pybind11-dev python3-pybind11 python3-pytest
@@ -23,4 +24,11 @@ done
 if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+# Node packages of the Parquet interop test (hyparquet, an independent reader), pinned by
+# tests/interop/package-lock.json.
+if command -v npm >/dev/null 2>&1; then
+  (cd "$(dirname "$0")/../tests/interop" && npm ci --no-audit --no-fund)
+else
+  echo "npm not found: the Parquet interop test (tests/interop) will be skipped" >&2
 fi
