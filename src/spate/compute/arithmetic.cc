@@ -9,6 +9,7 @@
 #include "spate/compute/coercion.h"
 #include "spate/compute/datetime_functions.h"
 #include "spate/compute/function_registry.h"
+#include "spate/compute/function_util.h"
 #include "spate/compute/kernel_util.h"
 #include "spate/types/format.h"
 
@@ -17,6 +18,7 @@ namespace spate {
 namespace {
 
 using kernel::Out;
+using fn::NullMask;
 
 enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMod, kIntDiv };
 
@@ -123,32 +125,20 @@ Result<ColumnPtr> IntegralKernel(ArithOp op, const DataTypePtr& type, const Colu
     }
     return kernel::MakeColumn(type, n, nulls, validity, out.buf);
   }
-  // div / mod: zero divisors.
-  BufferPtr v2;
+  // div / mod: zero divisors (NULL unless ANSI).
+  NullMask mask({&a, &b}, n);
   for (int64_t i = 0; i < n; ++i) {
-    if (!kernel::Valid(validity, i)) continue;
+    if (!mask.Valid(i)) continue;
     if (y[i] == 0) {
       if (ansi) return DivideByZeroError();
-      if (!v2) {
-        v2 = Buffer::Allocate(bits::BytesFor(n));
-        if (validity) {
-          std::memcpy(v2->mutable_data(), validity->data(), static_cast<size_t>(bits::BytesFor(n)));
-        } else {
-          std::memset(v2->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(n)));
-        }
-      }
-      bits::Clear(v2->mutable_data(), i);
+      mask.SetNull(i);
       continue;
     }
     T r;
     if (!IntOp<T>(op, x[i], y[i], &r) && ansi) return OverflowError(*type, op);
     out.data[i] = r;
   }
-  if (v2) {
-    validity = v2;
-    nulls = n - bits::CountSet(v2->data(), n);
-  }
-  return kernel::MakeColumn(type, n, nulls, validity, out.buf);
+  return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
 }
 
 template <typename T>
@@ -171,28 +161,16 @@ Result<ColumnPtr> FloatKernel(ArithOp op, const DataTypePtr& type, const Column&
       break;
     case ArithOp::kDiv:
     case ArithOp::kMod: {
-      BufferPtr v2;
+      NullMask mask({&a, &b}, n);
       for (int64_t i = 0; i < n; ++i) {
-        if (y[i] == 0 && kernel::Valid(validity, i)) {
+        if (y[i] == 0 && mask.Valid(i)) {
           if (ansi) return DivideByZeroError();
-          if (!v2) {
-            v2 = Buffer::Allocate(bits::BytesFor(n));
-            if (validity) {
-              std::memcpy(v2->mutable_data(), validity->data(), static_cast<size_t>(bits::BytesFor(n)));
-            } else {
-              std::memset(v2->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(n)));
-            }
-          }
-          bits::Clear(v2->mutable_data(), i);
+          mask.SetNull(i);
           continue;
         }
         out.data[i] = op == ArithOp::kDiv ? x[i] / y[i] : std::fmod(x[i], y[i]);
       }
-      if (v2) {
-        validity = v2;
-        nulls = n - bits::CountSet(v2->data(), n);
-      }
-      break;
+      return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
     }
     default: break;
   }
@@ -202,27 +180,14 @@ Result<ColumnPtr> FloatKernel(ArithOp op, const DataTypePtr& type, const Column&
 // Decimal op: inputs rescaled to a common scale as needed; result in `type`.
 Result<ColumnPtr> DecimalKernel(ArithOp op, const DataTypePtr& type, const Column& a,
                                 const Column& b, int64_t n, bool ansi) {
-  int64_t nulls = 0;
-  BufferPtr validity = kernel::AndValidity({&a, &b}, n, &nulls);
+  NullMask mask({&a, &b}, n);
   Out<__int128> out(n);
   const __int128* x = a.raw_values<__int128>();
   const __int128* y = b.raw_values<__int128>();
   int sa = a.type()->scale(), sb = b.type()->scale(), rs = type->scale();
   int rp = type->precision();
-  BufferPtr v2;
-  auto set_null = [&](int64_t i) {
-    if (!v2) {
-      v2 = Buffer::Allocate(bits::BytesFor(n));
-      if (validity) {
-        std::memcpy(v2->mutable_data(), validity->data(), static_cast<size_t>(bits::BytesFor(n)));
-      } else {
-        std::memset(v2->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(n)));
-      }
-    }
-    bits::Clear(v2->mutable_data(), i);
-  };
   for (int64_t i = 0; i < n; ++i) {
-    if (!kernel::Valid(validity, i)) continue;
+    if (!mask.Valid(i)) continue;
     __int128 r = 0;
     bool ok = true;
     switch (op) {
@@ -254,7 +219,7 @@ Result<ColumnPtr> DecimalKernel(ArithOp op, const DataTypePtr& type, const Colum
       case ArithOp::kIntDiv: {
         if (y[i] == 0) {
           if (ansi) return DivideByZeroError();
-          set_null(i);
+          mask.SetNull(i);
           continue;
         }
         if (op == ArithOp::kDiv) {
@@ -286,16 +251,12 @@ Result<ColumnPtr> DecimalKernel(ArithOp op, const DataTypePtr& type, const Colum
     }
     if (!ok || !kernel::FitsPrecision(r, rp)) {
       if (ansi) return DecimalOverflowError(r, *type);
-      set_null(i);
+      mask.SetNull(i);
       continue;
     }
     out.data[i] = r;
   }
-  if (v2) {
-    validity = v2;
-    nulls = n - bits::CountSet(v2->data(), n);
-  }
-  return kernel::MakeColumn(type, n, nulls, validity, out.buf);
+  return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
 }
 
 Result<ColumnPtr> RunArith(ArithOp op, const DataTypePtr& type, const ColumnPtr& a,
