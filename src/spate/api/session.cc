@@ -10,6 +10,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/function_registry.h"
+#include "spate/formats/json/json_functions.h"
 #include "spate/sql/parser.h"
 #include "spate/types/timezone.h"
 
@@ -58,6 +59,25 @@ Result<std::string> SessionState::Explain(const sql::PlanPtr& plan, const std::s
 // ---- helpers -------------------------------------------------------------------------------
 
 namespace {
+
+// Schema strings of from_json: a type ("ARRAY<INT>", "STRUCT<a: INT>") or a DDL column list
+// ("a INT, b STRING"), as Spark's DataType.fromDDL tries them.
+Result<DataTypePtr> ParseSchemaString(std::string_view text) {
+  auto type = sql::ParseDataType(text);
+  if (type.ok()) return type;
+  auto schema = sql::ParseDdlSchema(text);
+  if (schema.ok()) return (*schema)->AsStruct();
+  return schema.status();
+}
+
+// Functions implemented above compute (formats/json) join the registry once, before the
+// first session exists (see docs/architecture.md).
+void InstallFormatFunctions() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    formats::json::RegisterJsonFunctions(FunctionRegistry::Global(), &ParseSchemaString);
+  });
+}
 
 sql::PlanPtr LocalPlan(SchemaPtr schema, std::vector<BatchPtr> batches) {
   auto p = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kLocalRelation);
@@ -134,6 +154,7 @@ SparkSession::Builder& SparkSession::Builder::config(const std::string& k, int64
 }
 
 SparkSession SparkSession::Builder::getOrCreate() {
+  InstallFormatFunctions();
   std::lock_guard<std::mutex> lock(g_active_mu);
   if (!g_active) g_active = std::make_shared<SessionState>();
   for (const auto& [k, v] : options_) {
@@ -143,7 +164,10 @@ SparkSession SparkSession::Builder::getOrCreate() {
   return SparkSession(g_active);
 }
 
-SparkSession SparkSession::newSession() const { return SparkSession(std::make_shared<SessionState>()); }
+SparkSession SparkSession::newSession() const {
+  InstallFormatFunctions();
+  return SparkSession(std::make_shared<SessionState>());
+}
 
 const std::string& SparkSession::version() const {
   static const std::string v = "0.1.0";

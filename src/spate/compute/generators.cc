@@ -14,7 +14,7 @@ namespace spate {
 namespace {
 
 const char* const kGenerators[] = {"explode", "explode_outer", "posexplode", "posexplode_outer",
-                                   "inline", "inline_outer"};
+                                   "inline", "inline_outer", "json_tuple"};
 
 }  // namespace
 
@@ -36,6 +36,20 @@ std::string GeneratorSpec::ToString() const {
 Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<BoundExprPtr> args) {
   GeneratorSpec spec;
   spec.name = name;
+  if (name == "json_tuple") {
+    // The registry's json_tuple resolver builds the struct<c0, c1, ...> of one row.
+    const ScalarResolver* r = FunctionRegistry::Global().FindScalar(name);
+    if (!r) return Status::Internal("json_tuple is not registered");
+    ResolveContext rc;
+    SPATE_ASSIGN_OR_RETURN(spec.arg, (*r)(std::move(args), rc));
+    if (spec.arg->type()->id() != TypeId::kStruct) {
+      return Status::Error("UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
+                           {{"expression", "\"json_tuple\""}});
+    }
+    spec.struct_row = true;
+    for (const auto& f : spec.arg->type()->fields()) spec.output.push_back(Field{f.name, f.type, true});
+    return spec;
+  }
   spec.outer = name.ends_with("_outer");
   spec.position = name.starts_with("posexplode");
   spec.is_inline = name.starts_with("inline");
@@ -84,6 +98,13 @@ Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input
   SPATE_ASSIGN_OR_RETURN(ColumnPtr arg, spec.arg->Evaluate(input, ctx));
   const Column& a = *arg;
   int64_t n = input.num_rows();
+  if (spec.struct_row) {
+    GeneratedRows out;
+    out.input_rows.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) out.input_rows[i] = static_cast<int32_t>(i);
+    out.columns = a.children();
+    return out;
+  }
   const int32_t* o = a.offsets();
   GeneratedRows out;
   std::vector<int32_t> elems;  // element index per output row (-1 = outer NULL row)

@@ -2,7 +2,8 @@
 #pragma once
 
 // Table-generating functions of the SELECT list (Spark's Generator expressions): explode,
-// explode_outer, posexplode, posexplode_outer, inline, inline_outer. The analyzer resolves
+// explode_outer, posexplode, posexplode_outer, inline, inline_outer, json_tuple (whose struct
+// value comes from the registry's "json_tuple" resolver, registered by formats/json). The analyzer resolves
 // a generator call into a GeneratorSpec (argument bound over the input, generated columns
 // with Spark's default names); the exec Generate operator runs it per batch.
 //
@@ -25,6 +26,8 @@ struct GeneratorSpec {
   bool outer = false;       // NULL/empty input still yields one row of NULLs
   bool position = false;    // posexplode: leading int `pos` column
   bool is_inline = false;   // inline: array<struct> -> one column per field
+  bool struct_row = false;  // json_tuple: `arg` is a struct; one row per input row, one
+                            // column per field
   BoundExprPtr arg;         // over the generator's input
   std::vector<Field> output;  // generated columns, Spark's default names
   /// Sliding window(ts, ...) (Spark's Expand + Filter): `arg` is the time column and the
