@@ -77,11 +77,35 @@ int64_t MicrosFromTimedelta(py::handle obj) {
 
 std::string TypeRepr(const DataTypePtr& type) { return py::repr(TypeToPy(type)).cast<std::string>(); }
 
+// Raises spate.errors.<cls> (PySpark's error classes for client-side conversion errors).
+[[noreturn]] void RaisePySpark(const char* cls, const std::string& error_class,
+                               const std::vector<std::pair<std::string, std::string>>& params,
+                               const std::string& message) {
+  py::object type = py::module_::import("spate.errors").attr(cls);
+  py::dict p;
+  for (const auto& [k, v] : params) p[py::str(k)] = v;
+  py::object inst = type("[" + error_class + "] " + message, error_class, py::none(), p);
+  PyErr_SetObject(type.ptr(), inst.ptr());
+  throw py::error_already_set();
+}
+
 [[noreturn]] void CannotAccept(py::handle obj, const DataTypePtr& type, const std::string& where) {
-  std::string msg = where.empty() ? "" : "field " + where + ": ";
-  msg += TypeRepr(type) + " can not accept object " + py::repr(obj).cast<std::string>() + " in type " +
-         py::repr(py::type::of(obj)).cast<std::string>();
-  throw py::type_error(msg);
+  std::string t = TypeRepr(type);
+  std::string o = py::str(obj).cast<std::string>();
+  std::string ot = py::type::of(obj).attr("__name__").cast<std::string>();
+  if (!where.empty()) {
+    RaisePySpark("PySparkTypeError", "FIELD_DATA_TYPE_UNACCEPTABLE_WITH_NAME",
+                 {{"field_name", where}, {"data_type", t}, {"obj", o}, {"obj_type", ot}},
+                 where + ": " + t + " can not accept object " + o + " in type " + ot + ".");
+  }
+  RaisePySpark("PySparkTypeError", "CANNOT_ACCEPT_OBJECT_IN_TYPE",
+               {{"data_type", t}, {"obj_name", o}, {"obj_type", ot}},
+               "`" + t + "` can not accept object `" + o + "` in type `" + ot + "`.");
+}
+
+[[noreturn]] void NotNullable(const std::string& where) {
+  RaisePySpark("PySparkValueError", "FIELD_NOT_NULLABLE_WITH_NAME", {{"field_name", where}},
+               where + ": This field is not nullable, but got None.");
 }
 
 int128_t Int128FromPyInt(py::handle obj) {
@@ -109,8 +133,12 @@ int64_t CheckedLong(py::handle obj, int64_t lo, int64_t hi, const DataTypePtr& t
   long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   if (overflow != 0 || v < lo || v > hi) {
-    throw py::value_error((where.empty() ? "" : "field " + where + ": ") + "object of " + TypeRepr(type) +
-                          " out of range, got: " + py::str(obj).cast<std::string>());
+    std::string actual = py::str(obj).cast<std::string>();
+    RaisePySpark("PySparkValueError", "VALUE_OUT_OF_BOUND",
+                 {{"arg_name", "obj"}, {"lower_bound", std::to_string(lo)}, {"upper_bound", std::to_string(hi)},
+                  {"actual", actual}},
+                 "Value for `obj` must be greater than " + std::to_string(lo) + " or less than " +
+                     std::to_string(hi) + ", got " + actual);
   }
   return v;
 }
@@ -323,8 +351,9 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       std::string digits = py::str(unscaled).cast<std::string>();
       if (digits.size() - (digits[0] == '-') > static_cast<size_t>(type->precision()) ||
           DecimalDigits(u) > type->precision()) {
-        throw py::value_error((where.empty() ? "" : "field " + where + ": ") + "decimal " +
-                              py::str(obj).cast<std::string>() + " does not fit in " + TypeRepr(type));
+        RaisePySpark("PySparkValueError", "VALUE_OUT_OF_BOUND",
+                     {{"arg_name", "obj"}, {"actual", py::str(obj).cast<std::string>()}},
+                     "Value " + py::str(obj).cast<std::string>() + " does not fit in " + TypeRepr(type));
       }
       return Value::Decimal(u, type->precision(), type->scale());
     }
@@ -363,7 +392,7 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       std::vector<Value> items;
       for (py::handle item : obj) {
         if (item.is_none() && !type->contains_null()) {
-          throw py::value_error("field " + where + ": This field is not nullable, but got None");
+          NotNullable(where);
         }
         items.push_back(ValueFromPy(item, type->element_type(), tz, where));
       }
@@ -400,7 +429,7 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       }
       for (size_t i = 0; i < fields.size(); ++i) {
         if (items[i].is_null() && !fields[i].nullable) {
-          throw py::value_error("field " + fields[i].name + ": This field is not nullable, but got None");
+          NotNullable(fields[i].name);
         }
       }
       return Value::Struct(type, std::move(items));

@@ -11,11 +11,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "convert.h"
+#include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
 #include "spate/compute/function_registry.h"
@@ -206,6 +208,13 @@ void BindDataFrame(py::module_& m) {
       .def("createGlobalTempView", &DataFrame::createGlobalTempView)
       .def("createOrReplaceGlobalTempView", &DataFrame::createOrReplaceGlobalTempView)
       .def("explainString", &DataFrame::explainString, py::call_guard<py::gil_scoped_release>())
+      .def("writeSave", [](const DataFrame& d, const std::string& format, const std::string& mode,
+                           const std::map<std::string, std::string>& options, const std::string& path) {
+        api::DataFrameWriter w = d.write();
+        w.format(format).mode(mode).options(options);
+        py::gil_scoped_release release;
+        w.save(path);
+      })
       .def("sessionTimeZone", [](const DataFrame& d) { return d.session()->conf.session_time_zone(); })
       .def("session", [](const DataFrame& d) { return SparkSession(d.session()); });
 
@@ -249,6 +258,20 @@ void BindSession(py::module_& m) {
       .def("confUnset", [](const SparkSession& s, const std::string& k) { s.conf().unset(k); })
       .def("confIsModifiable", [](const SparkSession& s, const std::string& k) { return s.conf().isModifiable(k); })
       .def("appName", [](const SparkSession& s) { return s.state()->app_name; })
+      // spark.read...load(paths): the Python DataFrameReader collects the builder state.
+      .def("readLoad", [](const SparkSession& s, const std::string& format,
+                          const std::map<std::string, std::string>& options, py::handle schema,
+                          const std::vector<std::string>& paths) {
+        api::DataFrameReader r = s.read();
+        r.format(format).options(options);
+        if (py::isinstance<py::str>(schema)) {
+          r.schema(schema.cast<std::string>());
+        } else if (!schema.is_none()) {
+          r.schema(api::StructType(TypeFromPy(schema)->fields()));
+        }
+        py::gil_scoped_release release;
+        return r.load(paths);
+      })
       .def("same", [](const SparkSession& a, const SparkSession& b) { return a.state() == b.state(); });
 
   m.def("getOrCreate", [](const std::vector<std::pair<std::string, std::string>>& options) {

@@ -268,6 +268,86 @@ class DataFrame:
     def hint(self, name: str, *parameters: Any) -> "DataFrame":
         return self
 
+    @property
+    def write(self) -> "DataFrameWriter":
+        from spate.sql.readwriter import DataFrameWriter
+        return DataFrameWriter(self)
+
+    def transform(self, func: Any, *args: Any, **kwargs: Any) -> "DataFrame":
+        result = func(self, *args, **kwargs)
+        if not isinstance(result, DataFrame):
+            raise PySparkTypeError("[NOT_DATAFRAME] Argument `func` should return a DataFrame, got %s."
+                                   % type(result).__name__, "NOT_DATAFRAME", None,
+                                   {"arg_name": "func", "arg_type": type(result).__name__})
+        return result
+
+    # ---- missing values (df.na) -------------------------------------------------------------
+    @property
+    def na(self) -> "DataFrameNaFunctions":
+        return DataFrameNaFunctions(self)
+
+    def fillna(self, value: Any, subset: Any = None) -> "DataFrame":
+        """Replaces NULLs in the columns whose type fits `value` (a number fills numeric columns,
+        a str string columns, a bool boolean columns; a dict maps column names to values)."""
+        if isinstance(value, dict):
+            fills = dict(value)
+        else:
+            if not isinstance(value, (bool, int, float, str)):
+                raise PySparkTypeError("[NOT_BOOL_OR_DICT_OR_FLOAT_OR_INT_OR_STR] Argument `value` should be "
+                                       "a bool, dict, float, int or str, got %s." % type(value).__name__,
+                                       "NOT_BOOL_OR_DICT_OR_FLOAT_OR_INT_OR_STR", None,
+                                       {"arg_name": "value", "arg_type": type(value).__name__})
+            if isinstance(subset, str):
+                subset = [subset]
+            fills = {}
+            for name, dtype in self.dtypes:
+                if subset is not None and name not in subset:
+                    continue
+                numeric = dtype in ("tinyint", "smallint", "int", "bigint", "float", "double") or \
+                    dtype.startswith("decimal")
+                if isinstance(value, bool):
+                    ok = dtype == "boolean"
+                elif isinstance(value, (int, float)):
+                    ok = numeric
+                else:
+                    ok = dtype == "string"
+                if ok:
+                    fills[name] = value
+        from spate.sql import functions as F
+        dtypes = dict(self.dtypes)
+        cols = []
+        for name in self.columns:
+            c = F.col("`%s`" % name.replace("`", "``"))
+            if name in fills:
+                c = F.coalesce(c, F.lit(fills[name]).cast(dtypes[name])).alias(name)
+            cols.append(c)
+        return self.select(*cols)
+
+    def dropna(self, how: str = "any", thresh: Optional[int] = None, subset: Any = None) -> "DataFrame":
+        if how not in ("any", "all"):
+            raise PySparkValueError("[VALUE_NOT_ANY_OR_ALL] Value for `how` must be 'any' or 'all', got '%s'."
+                                    % how, "VALUE_NOT_ANY_OR_ALL", None, {"arg_name": "how", "arg_type": how})
+        if isinstance(subset, str):
+            subset = [subset]
+        names = list(subset) if subset is not None else self.columns
+        if thresh is None:
+            thresh = len(names) if how == "any" else 1
+        from spate.sql import functions as F
+        non_null = None
+        for n in names:
+            term = F.when(F.col("`%s`" % n.replace("`", "``")).isNotNull(), 1).otherwise(0)
+            non_null = term if non_null is None else non_null + term
+        if non_null is None:
+            return self
+        return self.filter(non_null >= thresh)
+
+    def foreach(self, f: Any) -> None:
+        for row in self.collect():
+            f(row)
+
+    def foreachPartition(self, f: Any) -> None:
+        f(iter(self.collect()))
+
     # ---- actions ----------------------------------------------------------------------------
     def collect(self) -> List[Row]:
         return self._jdf.collect()
@@ -351,6 +431,19 @@ class DataFrame:
     def __iter__(self):
         raise PySparkTypeError("[NOT_ITERABLE] DataFrame is not iterable.", "NOT_ITERABLE", None,
                                {"objectName": "DataFrame"})
+
+
+class DataFrameNaFunctions:
+    """df.na: fill and drop (pyspark.sql.DataFrameNaFunctions)."""
+
+    def __init__(self, df: DataFrame):
+        self.df = df
+
+    def fill(self, value: Any, subset: Any = None) -> DataFrame:
+        return self.df.fillna(value, subset)
+
+    def drop(self, how: str = "any", thresh: Optional[int] = None, subset: Any = None) -> DataFrame:
+        return self.df.dropna(how, thresh, subset)
 
 
 def _bool_type():

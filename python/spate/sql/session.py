@@ -219,8 +219,9 @@ class SparkSession:
         return DataFrame(self._js.createDataFrame(rows, schema), self)
 
     @property
-    def read(self):
-        raise NotImplementedError("spark.read is not bound yet")
+    def read(self) -> "DataFrameReader":
+        from spate.sql.readwriter import DataFrameReader
+        return DataFrameReader(self)
 
     @property
     def catalog(self) -> "Catalog":

@@ -175,6 +175,11 @@ namespace functions {
 
 Column col(const std::string& name) {
   if (name == "*") return Column(Expr::Star());
+  // "t.*" / "s.*": a qualified star (all columns of a relation or all fields of a struct).
+  if (name.size() > 2 && name.compare(name.size() - 2, 2, ".*") == 0) {
+    auto qualifier = sql::ParseMultipartIdentifier(std::string_view(name).substr(0, name.size() - 2));
+    if (qualifier.ok() && !qualifier->empty()) return Column(Expr::Star(*qualifier));
+  }
   auto parts = sql::ParseMultipartIdentifier(name);
   if (parts.ok() && !parts->empty()) {
     if (parts->back() == "*") {

@@ -28,6 +28,14 @@ TEST(DataFrameTest, RangeGroupByAggregates) {
             "Row(k=2, n=33, total=1650, avg(id)=50.0)\n");
 }
 
+TEST(DataFrameTest, ColQualifiedStarExpandsStructFields) {
+  auto spark = NewSession();
+  auto df = spark.sql("SELECT named_struct('a', 1, 'b', 'x') AS j");
+  auto out = df.select(F::col("j.*"));
+  EXPECT_EQ(out.columns(), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(Render(out.collect()), "Row(a=1, b='x')\n");
+}
+
 TEST(DataFrameTest, ShowMatchesSpark) {
   auto spark = NewSession();
   auto df = spark.createDataFrame({{Value::Int(1), Value::String("a"), Value::Null(DataType::String())},

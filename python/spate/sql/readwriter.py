@@ -1,0 +1,105 @@
+"""DataFrameReader (spark.read) and DataFrameWriter (df.write), as in PySpark, for the file
+formats the engine has (Parquet)."""
+
+from typing import Any, Dict, List, Optional, Union
+
+from spate.errors import PySparkNotImplementedError
+from spate.sql.types import StructType
+
+__all__ = ["DataFrameReader", "DataFrameWriter"]
+
+
+def _opt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class DataFrameReader:
+    def __init__(self, session: Any):
+        self._session = session
+        self._format = "parquet"
+        self._options: Dict[str, str] = {}
+        self._schema: Union[StructType, str, None] = None
+
+    def format(self, source: str) -> "DataFrameReader":
+        self._format = source
+        return self
+
+    def option(self, key: str, value: Any) -> "DataFrameReader":
+        self._options[key] = _opt(value)
+        return self
+
+    def options(self, **options: Any) -> "DataFrameReader":
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def schema(self, schema: Union[StructType, str]) -> "DataFrameReader":
+        self._schema = schema
+        return self
+
+    def load(self, path: Union[str, List[str], None] = None, format: Optional[str] = None,
+             schema: Union[StructType, str, None] = None, **options: Any):
+        from spate.sql.dataframe import DataFrame
+        if format is not None:
+            self.format(format)
+        if schema is not None:
+            self.schema(schema)
+        self.options(**options)
+        paths = [] if path is None else [path] if isinstance(path, str) else list(path)
+        jdf = self._session._js.readLoad(self._format, self._options, self._schema, paths)
+        return DataFrame(jdf, self._session)
+
+    def parquet(self, *paths: str, **options: Any):
+        self.options(**options)
+        return self.format("parquet").load(list(paths))
+
+
+class DataFrameWriter:
+    def __init__(self, df: Any):
+        self._df = df
+        self._format = "parquet"
+        self._mode = "errorifexists"
+        self._options: Dict[str, str] = {}
+
+    def mode(self, saveMode: Optional[str]) -> "DataFrameWriter":
+        if saveMode is not None:
+            self._mode = saveMode
+        return self
+
+    def format(self, source: str) -> "DataFrameWriter":
+        self._format = source
+        return self
+
+    def option(self, key: str, value: Any) -> "DataFrameWriter":
+        self._options[key] = _opt(value)
+        return self
+
+    def options(self, **options: Any) -> "DataFrameWriter":
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def partitionBy(self, *cols: Any) -> "DataFrameWriter":
+        raise PySparkNotImplementedError("[NOT_IMPLEMENTED] partitionBy() is not supported yet.",
+                                         "NOT_IMPLEMENTED", None, {"feature": "partitionBy"})
+
+    def save(self, path: Optional[str] = None, format: Optional[str] = None, mode: Optional[str] = None,
+             partitionBy: Any = None, **options: Any) -> None:
+        if partitionBy:
+            self.partitionBy(partitionBy)
+        if format is not None:
+            self.format(format)
+        self.mode(mode)
+        self.options(**options)
+        if path is None:
+            raise PySparkNotImplementedError("[NOT_IMPLEMENTED] save() needs a path.", "NOT_IMPLEMENTED",
+                                             None, {"feature": "save without path"})
+        self._df._jdf.writeSave(self._format, self._mode, self._options, path)
+
+    def parquet(self, path: str, mode: Optional[str] = None, partitionBy: Any = None,
+                compression: Optional[str] = None) -> None:
+        if compression is not None:
+            self.option("compression", compression)
+        self.save(path, "parquet", mode, partitionBy)

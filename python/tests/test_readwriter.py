@@ -1,0 +1,35 @@
+import os
+
+import pytest
+
+from spate.sql import Row
+from spate.sql import functions as F
+from spate.errors import AnalysisException
+
+
+def test_parquet_round_trip(spark, tmp_path):
+    path = str(tmp_path / "out")
+    df = spark.createDataFrame([(1, "a"), (2, "b"), (3, None)], "id BIGINT, s STRING")
+    df.write.parquet(path)
+    assert os.path.exists(os.path.join(path, "_SUCCESS"))
+    back = spark.read.parquet(path)
+    assert back.schema == df.schema
+    assert sorted(back.collect()) == [Row(id=1, s="a"), Row(id=2, s="b"), Row(id=3, s=None)]
+
+
+def test_write_modes_and_options(spark, tmp_path):
+    path = str(tmp_path / "modes")
+    spark.range(3).write.mode("overwrite").option("compression", "zstd").format("parquet").save(path)
+    with pytest.raises(AnalysisException) as e:
+        spark.range(3).write.parquet(path)
+    assert e.value.getErrorClass() == "PATH_ALREADY_EXISTS"
+    spark.range(3, 5).write.mode("append").parquet(path)
+    assert sorted(r.id for r in spark.read.format("parquet").load(path).collect()) == [0, 1, 2, 3, 4]
+    spark.range(1).write.parquet(path, mode="overwrite", compression="gzip")
+    assert spark.read.load(path).count() == 1
+
+
+def test_read_missing_path(spark, tmp_path):
+    with pytest.raises(AnalysisException) as e:
+        spark.read.parquet(str(tmp_path / "nope"))
+    assert e.value.getErrorClass() == "PATH_NOT_FOUND"
