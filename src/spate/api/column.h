@@ -252,3 +252,6 @@ Column lead(const Column& c, int offset = 1, const Column* default_value = nullp
 
 // Date/time functions.
 #include "spate/api/datetime_functions.h"  // IWYU pragma: export
+
+// JSON functions.
+#include "spate/api/json_functions.h"  // IWYU pragma: export
