@@ -20,6 +20,7 @@
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
+#include "spate/columnar/arrow_c.h"
 #include "spate/compute/function_registry.h"
 #include "spate/sql/parser.h"
 #include "spate/types/timezone.h"
@@ -91,6 +92,104 @@ py::list Collect(const DataFrame& df, std::vector<api::Row> (*fn)(const DataFram
     rows = fn(df, n);
   }
   return RowsToPy(rows, df.schema().fields(), SessionZone(df.session()));
+}
+
+// ---- Arrow PyCapsule interface ---------------------------------------------------------------
+
+void ReleaseSchemaCapsule(PyObject* capsule) {
+  auto* s = static_cast<ArrowSchema*>(PyCapsule_GetPointer(capsule, "arrow_schema"));
+  if (s == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  if (s->release != nullptr) s->release(s);
+  delete s;
+}
+
+void ReleaseStreamCapsule(PyObject* capsule) {
+  auto* s = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule, "arrow_array_stream"));
+  if (s == nullptr) {
+    PyErr_Clear();
+    return;
+  }
+  if (s->release != nullptr) s->release(s);
+  delete s;
+}
+
+// df.__arrow_c_schema__(): the schema as a struct "+s" in an "arrow_schema" capsule.
+py::object ArrowSchemaCapsule(const DataFrame& d) {
+  auto* out = new ArrowSchema{};
+  Status st = ExportSchema(*d.analyzed()->OutputSchema(), out);
+  if (!st.ok()) {
+    delete out;
+    api::ThrowStatus(st);
+  }
+  PyObject* c = PyCapsule_New(out, "arrow_schema", &ReleaseSchemaCapsule);
+  if (c == nullptr) {
+    out->release(out);
+    delete out;
+    throw py::error_already_set();
+  }
+  return py::reinterpret_steal<py::object>(c);
+}
+
+// df.__arrow_c_stream__(): runs the query and exports its batches zero-copy as an
+// "arrow_array_stream" capsule. A requested schema is not honoured (the protocol allows it).
+py::object ArrowStreamCapsule(const DataFrame& d) {
+  std::vector<BatchPtr> batches;
+  {
+    py::gil_scoped_release release;
+    batches = d.collectBatches();
+  }
+  auto* out = new ArrowArrayStream{};
+  Status st = ExportBatchStream(d.analyzed()->OutputSchema(), std::move(batches), out);
+  if (!st.ok()) {
+    delete out;
+    api::ThrowStatus(st);
+  }
+  PyObject* c = PyCapsule_New(out, "arrow_array_stream", &ReleaseStreamCapsule);
+  if (c == nullptr) {
+    out->release(out);
+    delete out;
+    throw py::error_already_set();
+  }
+  return py::reinterpret_steal<py::object>(c);
+}
+
+// A DataFrame over the batches of an "arrow_array_stream" capsule (zero-copy import). The
+// stream itself stays owned by the capsule; imported arrays live independently of it.
+DataFrame FromArrowStream(const SparkSession& s, py::handle capsule) {
+  auto* stream = static_cast<ArrowArrayStream*>(PyCapsule_GetPointer(capsule.ptr(), "arrow_array_stream"));
+  if (stream == nullptr) throw py::error_already_set();
+  if (stream->release == nullptr) throw py::value_error("the Arrow stream was already released");
+  auto fail = [&](int code) {
+    const char* msg = stream->get_last_error ? stream->get_last_error(stream) : nullptr;
+    throw py::value_error("Arrow stream error " + std::to_string(code) + (msg ? std::string(": ") + msg : ""));
+  };
+  ArrowSchema schema{};
+  if (int rc = stream->get_schema(stream, &schema); rc != 0) fail(rc);
+  Result<Field> root = ImportField(&schema);
+  schema.release(&schema);
+  if (!root.ok()) api::ThrowStatus(root.status());
+  if (root->type->id() != TypeId::kStruct) throw py::value_error("the Arrow stream is not a stream of structs");
+  auto out_schema = std::make_shared<const Schema>(root->type->fields());
+  std::vector<BatchPtr> batches;
+  while (true) {
+    ArrowArray array{};
+    if (int rc = stream->get_next(stream, &array); rc != 0) fail(rc);
+    if (array.release == nullptr) break;
+    ArrowSchema batch_schema{};
+    if (int rc = stream->get_schema(stream, &batch_schema); rc != 0) {
+      array.release(&array);
+      fail(rc);
+    }
+    BatchPtr b = api::ValueOrThrow(ImportBatch(&array, &batch_schema));
+    batches.push_back(Batch::Make(out_schema, b->columns(), b->num_rows()));
+  }
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kLocalRelation);
+  plan->schema = out_schema;
+  plan->batches = std::move(batches);
+  return DataFrame(s.state(), plan);
 }
 
 void BindColumn(py::module_& m) {
@@ -215,6 +314,8 @@ void BindDataFrame(py::module_& m) {
         py::gil_scoped_release release;
         w.save(path);
       })
+      .def("arrowSchema", &ArrowSchemaCapsule)
+      .def("arrowStream", &ArrowStreamCapsule)
       .def("sessionTimeZone", [](const DataFrame& d) { return d.session()->conf.session_time_zone(); })
       .def("session", [](const DataFrame& d) { return SparkSession(d.session()); });
 
@@ -250,6 +351,7 @@ void BindSession(py::module_& m) {
         (void)fields;
         return s.createDataFrame(values, api::StructType(st->fields()));
       })
+      .def("createDataFrameFromArrow", &FromArrowStream)
       .def("confSet", [](const SparkSession& s, const std::string& k, const std::string& v) { s.conf().set(k, v); })
       .def("confGet", [](const SparkSession& s, const std::string& k) { return s.conf().get(k); })
       .def("confGetOr", [](const SparkSession& s, const std::string& k, const std::string& d) {

@@ -428,6 +428,15 @@ class DataFrame:
         rows = self.collect()
         return pd.DataFrame.from_records([tuple(r) for r in rows], columns=self.columns)
 
+    # ---- Arrow PyCapsule interface (pyarrow, polars, DuckDB read these without copies) -----
+    def __arrow_c_schema__(self) -> Any:
+        """The schema as an "arrow_schema" PyCapsule (a struct of the columns)."""
+        return self._jdf.arrowSchema()
+
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+        """Runs the query; its batches as an "arrow_array_stream" PyCapsule (zero-copy)."""
+        return self._jdf.arrowStream()
+
     def __iter__(self):
         raise PySparkTypeError("[NOT_ITERABLE] DataFrame is not iterable.", "NOT_ITERABLE", None,
                                {"objectName": "DataFrame"})

@@ -156,9 +156,12 @@ class SparkSession:
                         samplingRatio: Optional[float] = None, verifySchema: bool = True) -> DataFrame:
         """Rows from a list of tuples, lists, Rows or dicts (or a pandas DataFrame); `schema` is a
         StructType, a DDL string ("a INT, b STRING") or a list of column names."""
-        if isinstance(data, DataFrame):
+        if isinstance(data, DataFrame) and schema is not None:
             raise PySparkTypeError("[INVALID_TYPE] Argument `data` should not be a DataFrame.",
                                    "INVALID_TYPE", None, {"arg_name": "data", "arg_type": "DataFrame"})
+        if hasattr(data, "__arrow_c_stream__") and schema is None:
+            # Any Arrow producer (pyarrow Table, polars, a spate DataFrame): zero-copy import.
+            return DataFrame(self._js.createDataFrameFromArrow(data.__arrow_c_stream__()), self)
         try:
             import pandas as pd  # noqa: F401
             if isinstance(data, pd.DataFrame):
