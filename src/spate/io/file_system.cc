@@ -33,15 +33,19 @@ class LocalReadFile final : public RandomAccessFile {
   int64_t Size() const override { return size_; }
   const std::string& path() const override { return path_; }
   Status ReadAt(int64_t offset, int64_t length, std::string* out) const override {
+    if (length < 0 || length > size_) return ReadInto(offset, length, nullptr);
+    out->resize(static_cast<size_t>(length));
+    return ReadInto(offset, length, reinterpret_cast<uint8_t*>(out->data()));
+  }
+  Status ReadInto(int64_t offset, int64_t length, uint8_t* out) const override {
     if (offset < 0 || length < 0 || offset > size_ || length > size_ - offset) {
       return Status::IOError("read of " + std::to_string(length) + " bytes at offset " +
                              std::to_string(offset) + " is past the end of '" + path_ +
                              "' (size " + std::to_string(size_) + ")");
     }
-    out->resize(static_cast<size_t>(length));
     int64_t done = 0;
     while (done < length) {
-      ssize_t n = ::pread(fd_, out->data() + done, static_cast<size_t>(length - done), offset + done);
+      ssize_t n = ::pread(fd_, out + done, static_cast<size_t>(length - done), offset + done);
       if (n < 0) {
         if (errno == EINTR) continue;
         return PosixError("read", path_, errno);
@@ -364,6 +368,14 @@ class MemReadFile final : public RandomAccessFile {
                              std::to_string(offset) + " is past the end of '" + path_ + "'");
     }
     out->assign(data_->data() + offset, static_cast<size_t>(length));
+    return Status::OK();
+  }
+  Status ReadInto(int64_t offset, int64_t length, uint8_t* out) const override {
+    if (offset < 0 || length < 0 || offset > Size() || length > Size() - offset) {
+      return Status::IOError("read of " + std::to_string(length) + " bytes at offset " +
+                             std::to_string(offset) + " is past the end of '" + path_ + "'");
+    }
+    if (length > 0) std::memcpy(out, data_->data() + offset, static_cast<size_t>(length));
     return Status::OK();
   }
 

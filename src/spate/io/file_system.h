@@ -36,6 +36,8 @@ class RandomAccessFile {
   /// Reads exactly `length` bytes at `offset` into `out` (resized). Reading past the end
   /// is an error (kIOError naming the path).
   virtual Status ReadAt(int64_t offset, int64_t length, std::string* out) const = 0;
+  /// Reads exactly `length` bytes at `offset` into caller memory `out`.
+  virtual Status ReadInto(int64_t offset, int64_t length, uint8_t* out) const = 0;
   virtual const std::string& path() const = 0;
 };
 

@@ -28,7 +28,7 @@ struct Growable {
   uint8_t* Reserve(int64_t extra) {
     int64_t need = used + extra;
     if (!buf) {
-      buf = Buffer::Allocate(std::max<int64_t>(need, 64));
+      buf = Buffer::AllocateUninitialized(std::max<int64_t>(need, 64));  // every used byte is written
     } else if (need > buf->capacity()) {
       buf->set_size(used);  // Resize keeps only the first size() bytes
       buf->Resize(need);
@@ -552,9 +552,23 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
   if (start < 4 || len < 0 || start > file_size || len > file_size - start) {
     return Corrupt("column chunk offset/size out of the file (" + where() + ")");
   }
-  std::string raw;
-  SPATE_RETURN_IF_ERROR(file_->ReadAt(start, len, &raw));
-  const uint8_t* base = reinterpret_cast<const uint8_t*>(raw.data());
+  std::unique_ptr<uint8_t[]> raw(new uint8_t[static_cast<size_t>(std::max<int64_t>(len, 1))]);
+  SPATE_RETURN_IF_ERROR(file_->ReadInto(start, len, raw.get()));
+  const uint8_t* base = raw.get();
+  {
+    // Pre-size the value buffers from the metadata (bounded, so a lying footer cannot
+    // force a huge allocation; they still grow as needed).
+    int64_t n = std::min<int64_t>(m.num_values, int64_t{1} << 26);
+    Values& v = out->values;
+    if (v.kind == Values::kBytes) {
+      v.offsets.Reserve(4 * n);
+      v.data.Reserve(std::min<int64_t>(m.total_uncompressed_size, int64_t{1} << 30));
+    } else {
+      v.fixed.Reserve(n * v.width);
+    }
+    if (leaf.max_def > 0) out->def.reserve(static_cast<size_t>(n));
+    if (leaf.max_rep > 0) out->rep.reserve(static_cast<size_t>(n));
+  }
 
   const bool has_def = leaf.max_def > 0, has_rep = leaf.max_rep > 0;
   std::unique_ptr<Values> dict;
@@ -847,7 +861,7 @@ struct Assembler {
     };
     BufferPtr values, data;
     if (v.kind == Values::kBytes) {
-      values = Buffer::Allocate((slots + 1) * 4);
+      values = Buffer::AllocateUninitialized((slots + 1) * 4);
       int32_t* o = values->mutable_data_as<int32_t>();
       const int32_t* src = v.offs();
       o[0] = 0;
@@ -864,23 +878,27 @@ struct Assembler {
       });
     } else {
       const int w = v.width;
-      values = Buffer::Allocate(slots * w);
+      values = Buffer::AllocateUninitialized(slots * w);  // null slots are zeroed below
       uint8_t* out = values->mutable_data();
       const uint8_t* src = v.fixed.buf ? v.fixed.buf->data() : nullptr;
       switch (w) {
         case 4:
           for_each_slot([&](int64_t slot, bool valid) {
-            if (valid) reinterpret_cast<int32_t*>(out)[slot] = reinterpret_cast<const int32_t*>(src)[k++];
+            reinterpret_cast<int32_t*>(out)[slot] = valid ? reinterpret_cast<const int32_t*>(src)[k++] : 0;
           });
           break;
         case 8:
           for_each_slot([&](int64_t slot, bool valid) {
-            if (valid) reinterpret_cast<int64_t*>(out)[slot] = reinterpret_cast<const int64_t*>(src)[k++];
+            reinterpret_cast<int64_t*>(out)[slot] = valid ? reinterpret_cast<const int64_t*>(src)[k++] : 0;
           });
           break;
         default:
           for_each_slot([&](int64_t slot, bool valid) {
-            if (valid) std::memcpy(out + slot * w, src + (k++) * w, static_cast<size_t>(w));
+            if (valid) {
+              std::memcpy(out + slot * w, src + (k++) * w, static_cast<size_t>(w));
+            } else {
+              std::memset(out + slot * w, 0, static_cast<size_t>(w));
+            }
           });
       }
     }

@@ -450,21 +450,29 @@ struct ChunkWriter {
   std::function<int64_t()> position;
   int flba_width = 0;
 
+  std::string comp_buf;  // reused across pages (no zero-fill after the first)
+
   Status WritePage(PageType type, std::string& body, int32_t num_values, Encoding enc, int64_t* unc_total,
                    int64_t* comp_total, bool dict_page) {
-    std::string comp;
-    SPATE_RETURN_IF_ERROR(Compress(opt.codec, reinterpret_cast<const uint8_t*>(body.data()),
-                                   static_cast<int64_t>(body.size()), &comp));
-    if (body.size() > static_cast<size_t>(INT32_MAX) || comp.size() > static_cast<size_t>(INT32_MAX)) {
+    std::string& comp = comp_buf;
+    std::string_view out;
+    if (opt.codec == Codec::kUncompressed) {
+      out = body;
+    } else {
+      SPATE_RETURN_IF_ERROR(Compress(opt.codec, reinterpret_cast<const uint8_t*>(body.data()),
+                                     static_cast<int64_t>(body.size()), &comp));
+      out = comp;
+    }
+    if (body.size() > static_cast<size_t>(INT32_MAX) || out.size() > static_cast<size_t>(INT32_MAX)) {
       return Status::Invalid("Parquet page larger than 2 GB in column " + leaf.path.back());
     }
     PageHeader h;
     h.type = type;
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
-    h.compressed_page_size = static_cast<int32_t>(comp.size());
+    h.compressed_page_size = static_cast<int32_t>(out.size());
     if (opt.write_page_crc) {
       h.has_crc = true;
-      h.crc = static_cast<int32_t>(crc32(0, reinterpret_cast<const Bytef*>(comp.data()), static_cast<uInt>(comp.size())));
+      h.crc = static_cast<int32_t>(crc32(0, reinterpret_cast<const Bytef*>(out.data()), static_cast<uInt>(out.size())));
     }
     if (dict_page) {
       h.has_dictionary_page_header = true;
@@ -480,9 +488,9 @@ struct ChunkWriter {
     std::string hdr;
     WritePageHeader(h, &hdr);
     SPATE_RETURN_IF_ERROR(append(hdr));
-    SPATE_RETURN_IF_ERROR(append(comp));
+    SPATE_RETURN_IF_ERROR(append(out));
     *unc_total += static_cast<int64_t>(hdr.size() + body.size());
-    *comp_total += static_cast<int64_t>(hdr.size() + comp.size());
+    *comp_total += static_cast<int64_t>(hdr.size() + out.size());
     return Status::OK();
   }
 
@@ -539,6 +547,8 @@ struct ChunkWriter {
     int64_t per_page = std::max<int64_t>(64, static_cast<int64_t>(static_cast<double>(opt.page_bytes) / avg));
     const bool has_def = leaf.max_def > 0, has_rep = leaf.max_rep > 0;
     int64_t l0 = 0, v0 = 0;
+    std::string page_body;
+    page_body.reserve(static_cast<size_t>(opt.page_bytes + opt.page_bytes / 4));
     while (l0 < d.num_levels || (l0 == 0 && d.num_levels == 0)) {
       int64_t l1 = l0, v1 = v0;
       while (l1 < d.num_levels && (v1 - v0 < per_page || (has_rep && d.rep[l1] != 0)) &&
@@ -546,7 +556,8 @@ struct ChunkWriter {
         if (!has_def || d.def[l1] == leaf.max_def) ++v1;
         ++l1;
       }
-      std::string body;
+      std::string& body = page_body;
+      body.clear();
       if (has_rep) {
         std::string enc;
         RleEncode(d.rep.data() + l0, l1 - l0, BitWidth(static_cast<uint64_t>(leaf.max_rep)), &enc);
