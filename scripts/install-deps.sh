@@ -15,7 +15,7 @@ PKGS=(
   nodejs
   libre2-dev libssl-dev
   libsimdjson-dev
-  python3-dev pybind11-dev python3-pybind11 python3-pytest
+  python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -133,3 +133,23 @@ def test_to_pandas(people):
     pdf = people.toPandas()
     assert list(pdf.columns) == ["age", "name"]
     assert pdf["name"].tolist() == ["Tom", "Alice", "Bob"]
+
+
+def test_to_pandas_dtypes(spark):
+    pd = pytest.importorskip("pandas")
+    import datetime
+    df = spark.createDataFrame([(1, 2, 1.5, True, "x", datetime.datetime(2024, 1, 1)),
+                                (2, None, None, False, None, None)],
+                               "a INT, b BIGINT, c DOUBLE, d BOOLEAN, e STRING, t TIMESTAMP")
+    pdf = df.toPandas()
+    assert [str(t) for t in pdf.dtypes] == ["int32", "float64", "float64", "bool", "object", "datetime64[ns]"]
+    assert pdf["e"].tolist() == ["x", None]
+    assert pdf["t"][0] == pd.Timestamp("2024-01-01")
+
+
+def test_create_dataframe_from_pandas(spark):
+    pd = pytest.importorskip("pandas")
+    pdf = pd.DataFrame({"a": [1, 2], "b": ["x", "y"]})
+    df = spark.createDataFrame(pdf)
+    assert df.dtypes == [("a", "bigint"), ("b", "string")]
+    assert df.collect() == [Row(a=1, b="x"), Row(a=2, b="y")]

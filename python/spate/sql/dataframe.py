@@ -420,13 +420,40 @@ class DataFrame:
     registerTempTable = createOrReplaceTempView
 
     def toPandas(self):
-        """The rows as a pandas.DataFrame (requires pandas)."""
+        """The rows as a pandas.DataFrame (requires pandas), with PySpark's dtypes: integral and
+        boolean columns without NULLs get their numpy type, floats float32/64, timestamps
+        datetime64[ns], day-time intervals timedelta64[ns]; everything else is object."""
         try:
             import pandas as pd
         except ImportError as e:  # pragma: no cover - depends on the machine
             raise ImportError("toPandas() requires pandas") from e
+        from spate.sql import types as T
         rows = self.collect()
-        return pd.DataFrame.from_records([tuple(r) for r in rows], columns=self.columns)
+        pdf = pd.DataFrame.from_records([tuple(r) for r in rows], columns=self.columns)
+        for i, field in enumerate(self.schema.fields):
+            t = field.dataType
+            series = pdf.iloc[:, i]
+            has_nulls = series.isnull().any()
+            target = None
+            if isinstance(t, (T.ByteType, T.ShortType, T.IntegerType, T.LongType)):
+                kind = {T.ByteType: "int8", T.ShortType: "int16", T.IntegerType: "int32", T.LongType: "int64"}
+                target = "float64" if has_nulls else kind[type(t)]
+            elif isinstance(t, T.FloatType):
+                target = "float32"
+            elif isinstance(t, T.DoubleType):
+                target = "float64"
+            elif isinstance(t, T.BooleanType):
+                target = None if has_nulls else "bool"
+            elif isinstance(t, (T.TimestampType, T.TimestampNTZType)):
+                target = "datetime64[ns]"
+            elif isinstance(t, T.DayTimeIntervalType):
+                target = "timedelta64[ns]"
+            if target is not None:
+                if hasattr(pdf, "isetitem"):
+                    pdf.isetitem(i, series.astype(target))
+                else:  # pandas < 1.5
+                    pdf[pdf.columns[i]] = series.astype(target)
+        return pdf
 
     # ---- Arrow PyCapsule interface (pyarrow, polars, DuckDB read these without copies) -----
     def __arrow_c_schema__(self) -> Any:
