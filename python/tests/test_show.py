@@ -154,3 +154,52 @@ def test_print_schema_nested(spark, capsys):
         " |    |-- x: integer (nullable = true)\n"
         " |    |-- y: string (nullable = true)\n"
         "\n")
+
+
+def test_describe_matches_pyspark_docs(spark, capsys):
+    df = spark.createDataFrame([("Bob", 13, 40.3, 150.5), ("Alice", 12, 37.8, 142.3), ("Tom", 11, 44.1, 142.2)],
+                               ["name", "age", "weight", "height"])
+    df.describe(["age"]).show()
+    # The docs' weight column (mean 40.733333333333334) depends on the order partial sums
+    # are merged in; the other columns are exact.
+    df.drop("weight").describe().show()
+    assert out(capsys) == (
+        "+-------+----+\n"
+        "|summary| age|\n"
+        "+-------+----+\n"
+        "|  count|   3|\n"
+        "|   mean|12.0|\n"
+        "| stddev| 1.0|\n"
+        "|    min|  11|\n"
+        "|    max|  13|\n"
+        "+-------+----+\n"
+        "\n"
+        "+-------+-----+----+-----------------+\n"
+        "|summary| name| age|           height|\n"
+        "+-------+-----+----+-----------------+\n"
+        "|  count|    3|   3|                3|\n"
+        "|   mean| NULL|12.0|            145.0|\n"
+        "| stddev| NULL| 1.0|4.763402145525822|\n"
+        "|    min|Alice|  11|            142.2|\n"
+        "|    max|  Tom|  13|            150.5|\n"
+        "+-------+-----+----+-----------------+\n"
+        "\n")
+
+
+def test_summary(spark, capsys):
+    df = spark.createDataFrame([(i,) for i in range(1, 101)], ["v"])
+    df.summary().show()
+    assert out(capsys) == (
+        "+-------+------------------+\n"
+        "|summary|                 v|\n"
+        "+-------+------------------+\n"
+        "|  count|               100|\n"
+        "|   mean|              50.5|\n"
+        "| stddev|29.011491975882016|\n"
+        "|    min|                 1|\n"
+        "|    25%|                25|\n"
+        "|    50%|                50|\n"
+        "|    75%|                75|\n"
+        "|    max|               100|\n"
+        "+-------+------------------+\n"
+        "\n")

@@ -281,6 +281,57 @@ class DataFrame:
                                    {"arg_name": "func", "arg_type": type(result).__name__})
         return result
 
+    # ---- statistics -------------------------------------------------------------------------
+    def describe(self, *cols: Any) -> "DataFrame":
+        """count, mean, stddev, min and max of numeric and string columns, as strings."""
+        return self._summary(["count", "mean", "stddev", "min", "max"], _flatten(cols))
+
+    def summary(self, *statistics: str) -> "DataFrame":
+        """Like describe(), with percentiles: count, mean, stddev, min, 25%, 50%, 75%, max."""
+        stats = list(statistics) or ["count", "mean", "stddev", "min", "25%", "50%", "75%", "max"]
+        return self._summary(stats, [])
+
+    def _summary(self, stats: List[str], cols: List[str]) -> "DataFrame":
+        from spate.sql import functions as F
+        from spate.sql.types import StringType, StructField
+        dtypes = dict(self.dtypes)
+        numeric_types = ("tinyint", "smallint", "int", "bigint", "float", "double")
+        if not cols:
+            cols = [n for n, t in self.dtypes if t in numeric_types or t.startswith("decimal") or t == "string"]
+        exprs, layout = [], []
+        for stat in stats:
+            row = []
+            for c in cols:
+                ref = F.col("`%s`" % c.replace("`", "``"))
+                numeric = dtypes[c] in numeric_types or dtypes[c].startswith("decimal")
+                if stat == "count":
+                    e = F.count(ref)
+                elif stat == "min":
+                    e = F.min(ref)
+                elif stat == "max":
+                    e = F.max(ref)
+                elif stat == "mean" and numeric:
+                    e = F.avg(ref)
+                elif stat == "stddev" and numeric:
+                    e = F.stddev(ref)
+                elif stat.endswith("%") and numeric:
+                    e = F.percentile_approx(ref, float(stat[:-1]) / 100.0, 10000)
+                elif stat in ("mean", "stddev") or stat.endswith("%"):
+                    e = None
+                else:
+                    raise PySparkValueError("%s is not a recognised statistic." % stat,
+                                            "ILLEGAL_ARGUMENT", None, {})
+                if e is not None:
+                    exprs.append(e.cast("string").alias("_s%d" % len(exprs)))
+                    row.append(len(exprs) - 1)
+                else:
+                    row.append(None)
+            layout.append(row)
+        values = self.agg(*exprs).collect()[0] if exprs else ()
+        rows = [tuple([stat] + [None if i is None else values[i] for i in row]) for stat, row in zip(stats, layout)]
+        schema = StructType([StructField("summary", StringType())] + [StructField(c, StringType()) for c in cols])
+        return self.sparkSession.createDataFrame(rows, schema)
+
     # ---- missing values (df.na) -------------------------------------------------------------
     @property
     def na(self) -> "DataFrameNaFunctions":
