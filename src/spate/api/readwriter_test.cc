@@ -160,6 +160,14 @@ TEST_F(ReadWriteTest, UserSchemaAndMissingColumns) {
             "Row(s='0', extra=None, id=0)\nRow(s='1', extra=None, id=1)\nRow(s='2', extra=None, id=2)\n");
 }
 
+TEST_F(ReadWriteTest, SqlOnFiles) {
+  auto spark = NewSession();
+  spark.range(10).selectExpr({"id", "id % 3 AS k"}).write().parquet(P("q"));
+  auto rows = spark.sql("SELECT k, count(*) AS n, sum(id) AS s FROM parquet.`" + P("q") + "` WHERE id > 0 GROUP BY k ORDER BY k").collect();
+  EXPECT_EQ(Render(rows), "Row(k=0, n=3, s=18)\nRow(k=1, n=3, s=12)\nRow(k=2, n=3, s=15)\n");
+  EXPECT_THROW(spark.sql("SELECT * FROM parquet.`" + P("nothing") + "`"), AnalysisException);
+}
+
 TEST_F(ReadWriteTest, EmptyResultStillWritesSchema) {
   auto spark = NewSession();
   spark.range(10).filter(F::col("id") > F::lit(100)).write().parquet(P("e"));

@@ -2,6 +2,7 @@
 #include "spate/api/session.h"
 
 #include "spate/api/readwriter.h"
+#include "spate/formats/parquet_source.h"
 
 #include <chrono>
 #include <mutex>
@@ -15,6 +16,19 @@
 #include "spate/types/timezone.h"
 
 namespace spate::api {
+
+namespace {
+// A session whose catalog resolves parquet.`path` relations.
+std::shared_ptr<SessionState> NewSessionState() {
+  auto state = std::make_shared<SessionState>();
+  state->catalog.SetFileSourceResolver([](const std::string& format, const std::string& path) -> Result<DataSourcePtr> {
+    if (format != "parquet") return DataSourcePtr();
+    SPATE_ASSIGN_OR_RETURN(auto src, formats::ParquetDataSource::Make(io::LocalFileSystem::Get(), {path}));
+    return DataSourcePtr(std::move(src));
+  });
+  return state;
+}
+}  // namespace
 
 // ---- SessionState ------------------------------------------------------------------------
 
@@ -156,7 +170,7 @@ SparkSession::Builder& SparkSession::Builder::config(const std::string& k, int64
 SparkSession SparkSession::Builder::getOrCreate() {
   InstallFormatFunctions();
   std::lock_guard<std::mutex> lock(g_active_mu);
-  if (!g_active) g_active = std::make_shared<SessionState>();
+  if (!g_active) g_active = NewSessionState();
   for (const auto& [k, v] : options_) {
     if (k == "spark.app.name") g_active->app_name = v;
     CheckOrThrow(g_active->conf.Set(k, v));
@@ -166,7 +180,7 @@ SparkSession SparkSession::Builder::getOrCreate() {
 
 SparkSession SparkSession::newSession() const {
   InstallFormatFunctions();
-  return SparkSession(std::make_shared<SessionState>());
+  return SparkSession(NewSessionState());
 }
 
 const std::string& SparkSession::version() const {

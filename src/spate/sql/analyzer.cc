@@ -547,6 +547,15 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
       }
     }
   }
+  if (name.size() == 2) {
+    // `format`.`path`: files read directly (parquet.`/data/t`).
+    SPATE_ASSIGN_OR_RETURN(DataSourcePtr source, catalog_.ResolveFileSource(ToLower(name[0]), name[1]));
+    if (source) {
+      LogicalPlan files(PlanKind::kDataSource);
+      files.source = source;
+      return PlanDataSource(files);
+    }
+  }
   BoundPlanPtr view = catalog_.LookupView(name);
   if (!view) {
     return Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", QuoteIdentifier(name)}})

@@ -45,4 +45,19 @@ std::vector<std::string> Catalog::TempViewNames() const {
   return out;
 }
 
+void Catalog::SetFileSourceResolver(FileSourceResolver resolver) {
+  std::lock_guard<std::mutex> lock(mu_);
+  file_source_resolver_ = std::move(resolver);
+}
+
+Result<DataSourcePtr> Catalog::ResolveFileSource(const std::string& format, const std::string& path) const {
+  FileSourceResolver r;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    r = file_source_resolver_;
+  }
+  if (!r) return DataSourcePtr();
+  return r(format, path);
+}
+
 }  // namespace spate::sql

@@ -7,6 +7,7 @@
 //
 // Thread safety: all methods are safe from any thread (internally locked).
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "spate/base/status.h"
+#include "spate/columnar/data_source.h"
 #include "spate/sql/bound_plan.h"
 
 namespace spate::sql {
@@ -31,7 +33,17 @@ class Catalog {
   std::vector<std::string> TempViewNames() const;
   std::string current_database() const { return "default"; }
 
+  /// Resolves `format`.`path` relations (SELECT * FROM parquet.`/data/t`) to a DataSource.
+  /// The api installs it (sql does not depend on the formats that implement sources); the
+  /// resolver returns nullptr for formats it does not know.
+  using FileSourceResolver =
+      std::function<Result<DataSourcePtr>(const std::string& format, const std::string& path)>;
+  void SetFileSourceResolver(FileSourceResolver resolver);
+  /// nullptr when there is no resolver or it does not know `format`.
+  Result<DataSourcePtr> ResolveFileSource(const std::string& format, const std::string& path) const;
+
  private:
+  FileSourceResolver file_source_resolver_;
   mutable std::mutex mu_;
   std::map<std::string, BoundPlanPtr> views_;
   std::map<std::string, BoundPlanPtr> global_views_;
