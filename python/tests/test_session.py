@@ -39,3 +39,24 @@ def test_new_session_is_isolated(spark):
     other.conf.set("spark.sql.session.timeZone", "Asia/Tokyo")
     assert spark.conf.get("spark.sql.session.timeZone") != "Asia/Tokyo"
     assert other.version == spark.version
+
+
+def test_catalog(spark):
+    spark.range(2).createOrReplaceTempView("cat_v")
+    tables = spark.catalog.listTables()
+    t = [x for x in tables if x.name == "cat_v"][0]
+    assert t.isTemporary and t.tableType == "TEMPORARY"
+    assert [c.name for c in spark.catalog.listColumns("cat_v")] == ["id"]
+    assert spark.catalog.listColumns("cat_v")[0].dataType == "bigint"
+    assert spark.catalog.currentDatabase() == "default"
+    assert spark.catalog.functionExists("abs") and not spark.catalog.functionExists("no_such_fn")
+    assert "upper" in [f.name for f in spark.catalog.listFunctions()]
+    assert spark.catalog.dropTempView("cat_v") is True
+    assert spark.catalog.dropTempView("cat_v") is False
+
+
+def test_spark_context_stub(spark):
+    sc = spark.sparkContext
+    sc.setLogLevel("WARN")
+    assert sc.version == spark.version
+    assert sc.defaultParallelism >= 1

@@ -1,6 +1,7 @@
 """SparkSession (pyspark.sql.SparkSession): the entry point of the DataFrame API."""
 
 import threading
+from collections import namedtuple
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from spate import _spate
@@ -230,25 +231,134 @@ class SparkSession:
     def catalog(self) -> "Catalog":
         return Catalog(self)
 
+    @property
+    def sparkContext(self) -> "SparkContext":
+        return SparkContext(self)
+
+
+Table = namedtuple("Table", "name catalog namespace description tableType isTemporary")
+Database = namedtuple("Database", "name catalog description locationUri")
+CatalogColumn = namedtuple("Column", "name description dataType nullable isPartition isBucket isCluster")
+Function = namedtuple("Function", "name catalog namespace description className isTemporary")
+
 
 class Catalog:
-    """A small part of spark.catalog, answered with SQL commands."""
+    """spark.catalog (pyspark.sql.catalog.Catalog) over the session's temp views."""
 
     def __init__(self, session: SparkSession):
         self._s = session
 
-    def listTables(self, dbName: Optional[str] = None) -> List[Row]:
-        return self._s.sql("SHOW TABLES").collect()
+    def currentCatalog(self) -> str:
+        return "spark_catalog"
+
+    def currentDatabase(self) -> str:
+        return "default"
+
+    def listDatabases(self, pattern: Optional[str] = None) -> List[Database]:
+        return [Database("default", "spark_catalog", "default database", "")]
+
+    def databaseExists(self, dbName: str) -> bool:
+        return dbName == "default"
+
+    def listTables(self, dbName: Optional[str] = None, pattern: Optional[str] = None) -> List[Table]:
+        import fnmatch
+        out = []
+        for r in self._s.sql("SHOW TABLES").collect():
+            if pattern is not None and not fnmatch.fnmatch(r.tableName, pattern):
+                continue
+            ns = [r.namespace] if r.namespace else []
+            out.append(Table(r.tableName, None, ns, None, "TEMPORARY", bool(r.isTemporary)))
+        return out
 
     def tableExists(self, tableName: str, dbName: Optional[str] = None) -> bool:
-        names = [r[1] if len(r) > 1 else r[0] for r in self._s.sql("SHOW TABLES").collect()]
-        return tableName in names
+        return any(t.name == tableName for t in self.listTables())
+
+    def getTable(self, tableName: str) -> Table:
+        for t in self.listTables():
+            if t.name == tableName:
+                return t
+        self._s.table(tableName)  # raises TABLE_OR_VIEW_NOT_FOUND
+        raise AssertionError("unreachable")
+
+    def listColumns(self, tableName: str, dbName: Optional[str] = None) -> List[CatalogColumn]:
+        schema = self._s.table(tableName).schema
+        return [CatalogColumn(f.name, None, f.dataType.simpleString(), f.nullable, False, False, False)
+                for f in schema.fields]
+
+    def listFunctions(self, dbName: Optional[str] = None, pattern: Optional[str] = None) -> List[Function]:
+        import fnmatch
+        names = sorted(n for n in _spate.function_names() if n.isidentifier())
+        if pattern is not None:
+            names = [n for n in names if fnmatch.fnmatch(n, pattern)]
+        return [Function(n, None, None, None, None, True) for n in names]
+
+    def functionExists(self, functionName: str, dbName: Optional[str] = None) -> bool:
+        return functionName.lower() in set(_spate.function_names())
 
     def dropTempView(self, viewName: str) -> bool:
         exists = self.tableExists(viewName)
         if exists:
-            self._s.sql("DROP VIEW %s" % viewName)
+            self._s.sql("DROP VIEW `%s`" % viewName.replace("`", "``"))
         return exists
+
+    def dropGlobalTempView(self, viewName: str) -> bool:
+        try:
+            self._s.table("global_temp.%s" % viewName)
+        except Exception:
+            return False
+        self._s.sql("DROP VIEW global_temp.`%s`" % viewName.replace("`", "``"))
+        return True
+
+    def isCached(self, tableName: str) -> bool:
+        return False
+
+    def cacheTable(self, tableName: str, storageLevel: Any = None) -> None:
+        self._s.table(tableName)
+
+    def uncacheTable(self, tableName: str) -> None:
+        pass
+
+    def clearCache(self) -> None:
+        pass
+
+    def refreshTable(self, tableName: str) -> None:
+        pass
+
+
+class SparkContext:
+    """The few SparkContext members PySpark jobs commonly touch (spark.sparkContext)."""
+
+    def __init__(self, session: SparkSession):
+        self._s = session
+
+    @property
+    def appName(self) -> str:
+        return self._s._js.appName()
+
+    @property
+    def version(self) -> str:
+        return self._s.version
+
+    @property
+    def master(self) -> str:
+        return self._s.conf.get("spark.master", "local[*]")
+
+    @property
+    def defaultParallelism(self) -> int:
+        import os
+        return int(self._s.conf.get("spark.default.parallelism", None) or os.cpu_count() or 1)
+
+    def setLogLevel(self, logLevel: str) -> None:
+        pass
+
+    def setJobDescription(self, value: str) -> None:
+        pass
+
+    def setJobGroup(self, groupId: str, description: str, interruptOnCancel: bool = False) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
 
 
 def _isnan(v: Any) -> bool:
