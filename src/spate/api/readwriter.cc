@@ -1,11 +1,14 @@
 // Copyright spate authors.
 #include "spate/api/readwriter.h"
 
+#include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <random>
 
 #include "spate/api/session_state.h"
+#include "spate/columnar/kernels.h"
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
 #include "spate/formats/parquet/compression.h"
@@ -87,6 +90,10 @@ DataFrameWriter& DataFrameWriter::mode(const std::string& mode) {
   mode_ = m == "default" ? "errorifexists" : m;
   return *this;
 }
+DataFrameWriter& DataFrameWriter::partitionBy(const std::vector<std::string>& cols) {
+  partition_by_ = cols;
+  return *this;
+}
 DataFrameWriter& DataFrameWriter::format(const std::string& source) {
   format_ = source;
   return *this;
@@ -133,41 +140,99 @@ void DataFrameWriter::save(const std::string& path) const {
   const std::string tmp_dir = io::JoinPath(io::JoinPath(path, "_temporary"), job);
   CheckOrThrow(fs->MakeDirs(tmp_dir));
   SchemaPtr schema = df_.analyzed()->OutputSchema();
+  // partitionBy: those columns become key=value folders and leave the files' schema.
+  std::vector<int> part_cols, data_cols;
+  for (const auto& name : partition_by_) {
+    int idx = schema->FieldIndex(name);
+    if (idx < 0) {
+      ThrowStatus(Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                                {{"objectName", "`" + name + "`"}, {"proposal", ""}}));
+    }
+    part_cols.push_back(idx);
+  }
+  std::vector<Field> data_fields;
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    if (std::find(part_cols.begin(), part_cols.end(), i) == part_cols.end()) {
+      data_cols.push_back(i);
+      data_fields.push_back(schema->field(i));
+    }
+  }
+  if (!part_cols.empty() && data_fields.empty()) {
+    ThrowStatus(Status::Invalid("Cannot use all columns for partition columns."));
+  }
+  auto data_schema = std::make_shared<const Schema>(data_fields);
   auto physical = ValueOrThrow(exec::CreatePhysicalPlan(df_.analyzed(), state->MakeExecOptions()));
   const int parts = physical->root()->num_partitions();
-  std::vector<std::unique_ptr<pq::ParquetWriter>> writers(static_cast<size_t>(parts));
-  std::vector<std::string> names(static_cast<size_t>(parts));
-  auto open = [&](int p) -> Status {
+  struct Out {
+    std::string rel;  // "k=1/c=x/part-..." under the output path
+    std::unique_ptr<pq::ParquetWriter> writer;
+  };
+  // One map per result partition, used only by the thread running that partition.
+  std::vector<std::map<std::string, Out>> outs(static_cast<size_t>(parts));
+  auto open = [&](int p, const std::string& key) -> Result<pq::ParquetWriter*> {
+    Out& o = outs[p][key];
+    if (o.writer) return o.writer.get();
     char buf[32];
     std::snprintf(buf, sizeof(buf), "part-%05d-", p);
-    names[p] = std::string(buf) + job + "-c000" + ext;
-    SPATE_ASSIGN_OR_RETURN(auto file, fs->Create(io::JoinPath(tmp_dir, names[p])));
-    SPATE_ASSIGN_OR_RETURN(writers[p], pq::ParquetWriter::Make(std::move(file), *schema, wopt));
-    return Status::OK();
+    std::string dir = key.empty() ? tmp_dir : io::JoinPath(tmp_dir, key);
+    if (!key.empty()) SPATE_RETURN_IF_ERROR(fs->MakeDirs(dir));
+    std::string name = std::string(buf) + job + "-c000" + ext;
+    o.rel = key.empty() ? name : io::JoinPath(key, name);
+    SPATE_ASSIGN_OR_RETURN(auto file, fs->Create(io::JoinPath(tmp_dir, o.rel)));
+    SPATE_ASSIGN_OR_RETURN(o.writer, pq::ParquetWriter::Make(std::move(file), *data_schema, wopt));
+    return o.writer.get();
   };
   Status st = exec::ExecuteToSink(*physical, state->MakeExecOptions(), [&](int p, const BatchPtr& b) -> Status {
-    if (!writers[p]) SPATE_RETURN_IF_ERROR(open(p));
-    return writers[p]->Write(b);
+    if (part_cols.empty()) {
+      SPATE_ASSIGN_OR_RETURN(auto* w, open(p, ""));
+      return w->Write(b);
+    }
+    std::map<std::string, std::vector<int32_t>> groups;
+    for (int64_t r = 0; r < b->num_rows(); ++r) {
+      std::string key;
+      for (int c : part_cols) {
+        Value v = b->column(c)->GetValue(r);
+        key += (key.empty() ? "" : "/") + formats::EscapePathName(schema->field(c).name) + "=" +
+               (v.is_null() ? "__HIVE_DEFAULT_PARTITION__" : formats::EscapePathName(v.ToString()));
+      }
+      groups[key].push_back(static_cast<int32_t>(r));
+    }
+    std::vector<ColumnPtr> cols;
+    for (int c : data_cols) cols.push_back(b->column(c));
+    auto data = Batch::Make(data_schema, cols, b->num_rows());
+    for (const auto& [key, rows] : groups) {
+      SPATE_ASSIGN_OR_RETURN(auto* w, open(p, key));
+      BatchPtr part = static_cast<int64_t>(rows.size()) == b->num_rows()
+                          ? data
+                          : TakeBatch(*data, rows.data(), static_cast<int64_t>(rows.size()));
+      SPATE_RETURN_IF_ERROR(w->Write(part));
+    }
+    return Status::OK();
   });
   bool any = false;
-  for (auto& w : writers) any |= w != nullptr;
-  if (st.ok() && !any) st = open(0);  // an empty result still leaves a file with the schema
-  for (auto& w : writers) {
-    if (w && st.ok()) st = w->Close();
+  for (auto& m : outs) any |= !m.empty();
+  if (st.ok() && !any && part_cols.empty()) st = ToStatus(open(0, ""));  // empty result: a file with the schema
+  for (auto& m : outs) {
+    for (auto& [key, o] : m) {
+      if (o.writer && st.ok()) st = o.writer->Close();
+      o.writer.reset();
+    }
   }
-  writers.clear();
+  std::vector<std::string> moved;
   if (st.ok()) {
-    for (const auto& n : names) {
-      if (n.empty()) continue;
-      st = fs->Rename(io::JoinPath(tmp_dir, n), io::JoinPath(path, n));
+    for (auto& m : outs) {
+      for (auto& [key, o] : m) {
+        if (!key.empty()) st = fs->MakeDirs(io::JoinPath(path, key));
+        if (st.ok()) st = fs->Rename(io::JoinPath(tmp_dir, o.rel), io::JoinPath(path, o.rel));
+        if (!st.ok()) break;
+        moved.push_back(o.rel);
+      }
       if (!st.ok()) break;
     }
   }
   (void)fs->Delete(io::JoinPath(path, "_temporary"), true);
   if (!st.ok()) {
-    for (const auto& n : names) {
-      if (!n.empty()) (void)fs->Delete(io::JoinPath(path, n), false);
-    }
+    for (const auto& rel : moved) (void)fs->Delete(io::JoinPath(path, rel), false);
     ThrowStatus(st);
   }
   CheckOrThrow(fs->WriteAtomic(io::JoinPath(path, "_SUCCESS"), ""));

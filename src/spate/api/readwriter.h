@@ -9,7 +9,8 @@
 //
 // Reading a directory reads every data file below it (names starting with '_' or '.' are
 // skipped) and turns `key=value` folders into partition columns. Writing runs the plan and
-// streams each partition into its own part file (part-00000-<uuid>-c000.snappy.parquet)
+// streams each partition into its own part file (part-00000-<uuid>-c000.snappy.parquet,
+// under col=value folders with partitionBy)
 // under <path>/_temporary/<uuid>/, then moves the files into <path> and writes _SUCCESS,
 // so readers never see a half-written file; a failed write removes what it wrote.
 //
@@ -52,6 +53,13 @@ class DataFrameWriter {
   /// "error" / "errorifexists" (default), "overwrite", "append", "ignore".
   DataFrameWriter& mode(const std::string& mode);
   DataFrameWriter& format(const std::string& source);
+  /// Writes one `col=value` folder level per column (Hive layout, as Spark); the columns
+  /// are left out of the files and come back from the folder names on read.
+  DataFrameWriter& partitionBy(const std::vector<std::string>& cols);
+  template <typename... Names>
+  DataFrameWriter& partitionBy(const std::string& first, const Names&... rest) {
+    return partitionBy(std::vector<std::string>{first, std::string(rest)...});
+  }
   /// compression: none, uncompressed, snappy (default), gzip, zstd, lz4_raw. Also
   /// parquet.block.size (row group bytes) and spate.parquet.rowGroupRows.
   DataFrameWriter& option(const std::string& key, const std::string& value);
@@ -64,6 +72,7 @@ class DataFrameWriter {
   std::string mode_ = "errorifexists";
   std::string format_ = "parquet";
   std::map<std::string, std::string> options_;
+  std::vector<std::string> partition_by_;
 };
 
 }  // namespace spate::api

@@ -119,6 +119,23 @@ TEST_F(ReadWriteTest, PartitionFoldersBecomeColumns) {
             "Row(year=2023, s=3)\nRow(year=2024, s=12)\n");
 }
 
+TEST_F(ReadWriteTest, PartitionByWritesHiveFolders) {
+  auto spark = NewSession();
+  auto df = spark.range(0, 12, 1, 3).selectExpr(
+      {"id", "id % 2 AS parity", "CASE WHEN id < 4 THEN NULL ELSE CONCAT('c/', CAST(id % 3 AS STRING)) END AS city"});
+  df.write().partitionBy("parity", "city").parquet(P("pb"));
+  auto top = Files("pb");
+  EXPECT_EQ(top, (std::vector<std::string>{"_SUCCESS", "parity=0", "parity=1"}));
+  auto sub = Files("pb/parity=0");
+  EXPECT_EQ(sub, (std::vector<std::string>{"city=__HIVE_DEFAULT_PARTITION__", "city=c%2F0", "city=c%2F1", "city=c%2F2"}));
+  auto back = spark.read().parquet(P("pb"));
+  EXPECT_EQ(back.schema().simpleString(), "struct<id:bigint,parity:int,city:string>");
+  EXPECT_EQ(Render(back.orderBy("id").collect()), Render(df.selectExpr({"id", "CAST(parity AS INT) AS parity", "city"}).orderBy("id").collect()));
+  EXPECT_EQ(back.filter(F::col("city") == F::lit("c/1")).count(), 3);
+  EXPECT_ANY_THROW(df.write().partitionBy("nope").parquet(P("pb2")));
+  EXPECT_ANY_THROW(spark.range(3).write().partitionBy("id").parquet(P("pb3")));
+}
+
 TEST_F(ReadWriteTest, PruningAndRowGroupSkipping) {
   auto spark = NewSession();
   spark.range(0, 100000, 1, 2).selectExpr({"id", "id * 2 AS twice", "CAST(id AS STRING) AS s"})
