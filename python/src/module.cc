@@ -340,7 +340,6 @@ void BindSession(py::module_& m) {
       .def("createDataFrame", [](const SparkSession& s, py::iterable rows, py::handle schema) {
         DataTypePtr st = TypeFromPy(schema);
         TimeZone tz = SessionZone(s.state());
-        const auto& fields = st->fields();
         std::vector<std::vector<Value>> values;
         for (py::handle row : rows) {
           // Each row is a tuple/list (positional) or a dict (by name): convert it as a struct.
@@ -348,7 +347,6 @@ void BindSession(py::module_& m) {
           if (v.is_null()) throw py::value_error("a row can not be None");
           values.push_back(v.items());
         }
-        (void)fields;
         return s.createDataFrame(values, api::StructType(st->fields()));
       })
       .def("createDataFrameFromArrow", &FromArrowStream)
