@@ -308,9 +308,11 @@ void BindDataFrame(py::module_& m) {
       .def("createOrReplaceGlobalTempView", &DataFrame::createOrReplaceGlobalTempView)
       .def("explainString", &DataFrame::explainString, py::call_guard<py::gil_scoped_release>())
       .def("writeSave", [](const DataFrame& d, const std::string& format, const std::string& mode,
-                           const std::map<std::string, std::string>& options, const std::string& path) {
+                           const std::map<std::string, std::string>& options,
+                           const std::vector<std::string>& partition_by, const std::string& path) {
         api::DataFrameWriter w = d.write();
         w.format(format).mode(mode).options(options);
+        if (!partition_by.empty()) w.partitionBy(partition_by);
         py::gil_scoped_release release;
         w.save(path);
       })

@@ -33,3 +33,14 @@ def test_read_missing_path(spark, tmp_path):
     with pytest.raises(AnalysisException) as e:
         spark.read.parquet(str(tmp_path / "nope"))
     assert e.value.getErrorClass() == "PATH_NOT_FOUND"
+
+
+def test_partition_by(spark, tmp_path):
+    path = str(tmp_path / "parts")
+    df = spark.createDataFrame([(1, "a"), (2, "b"), (3, "a")], "id BIGINT, k STRING")
+    df.write.partitionBy("k").parquet(path)
+    assert sorted(os.listdir(path)) == ["_SUCCESS", "k=a", "k=b"]
+    back = spark.read.parquet(path)
+    assert sorted(back.collect()) == [Row(id=1, k="a"), Row(id=2, k="b"), Row(id=3, k="a")]
+    df.write.parquet(str(tmp_path / "p2"), partitionBy=["k"])
+    assert spark.read.parquet(str(tmp_path / "p2")).filter("k = 'b'").count() == 1

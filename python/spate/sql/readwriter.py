@@ -62,6 +62,7 @@ class DataFrameWriter:
         self._format = "parquet"
         self._mode = "errorifexists"
         self._options: Dict[str, str] = {}
+        self._partition_by: List[str] = []
 
     def mode(self, saveMode: Optional[str]) -> "DataFrameWriter":
         if saveMode is not None:
@@ -82,8 +83,11 @@ class DataFrameWriter:
         return self
 
     def partitionBy(self, *cols: Any) -> "DataFrameWriter":
-        raise PySparkNotImplementedError("[NOT_IMPLEMENTED] partitionBy() is not supported yet.",
-                                         "NOT_IMPLEMENTED", None, {"feature": "partitionBy"})
+        """Writes one `col=value` folder level per column (Hive layout)."""
+        if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+            cols = tuple(cols[0])
+        self._partition_by = [str(c) for c in cols]
+        return self
 
     def save(self, path: Optional[str] = None, format: Optional[str] = None, mode: Optional[str] = None,
              partitionBy: Any = None, **options: Any) -> None:
@@ -96,7 +100,7 @@ class DataFrameWriter:
         if path is None:
             raise PySparkNotImplementedError("[NOT_IMPLEMENTED] save() needs a path.", "NOT_IMPLEMENTED",
                                              None, {"feature": "save without path"})
-        self._df._jdf.writeSave(self._format, self._mode, self._options, path)
+        self._df._jdf.writeSave(self._format, self._mode, self._options, self._partition_by, path)
 
     def parquet(self, path: str, mode: Optional[str] = None, partitionBy: Any = None,
                 compression: Optional[str] = None) -> None:
