@@ -130,20 +130,19 @@ void ForEachValue(const LeafData& d, F&& f) {
 
 template <typename Dst, typename Src>
 void GatherFixed(const LeafData& d, std::vector<Dst>* out) {
-  out->resize(static_cast<size_t>(d.num_values));
-  Dst* o = out->data();
+  out->clear();
+  out->reserve(static_cast<size_t>(d.num_values));  // no zero-fill: every value is appended
   for (const auto& s : d.segs) {
     if (!s.col) continue;
     const Src* v = s.col->raw_values<Src>();
     if (s.all >= 0) {
       if constexpr (std::is_same_v<Dst, Src>) {
-        std::memcpy(o, v, static_cast<size_t>(s.all) * sizeof(Dst));
-        o += s.all;
+        out->insert(out->end(), v, v + s.all);
       } else {
-        for (int64_t i = 0; i < s.all; ++i) *o++ = static_cast<Dst>(v[i]);
+        for (int64_t i = 0; i < s.all; ++i) out->push_back(static_cast<Dst>(v[i]));
       }
     } else {
-      for (int32_t i : s.idx) *o++ = static_cast<Dst>(v[i]);
+      for (int32_t i : s.idx) out->push_back(static_cast<Dst>(v[i]));
     }
   }
 }
