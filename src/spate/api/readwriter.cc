@@ -67,7 +67,11 @@ DataFrame DataFrameReader::load(const std::string& path) const { return load(std
 
 DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
   CheckFormat(format_);
-  auto source = ValueOrThrow(formats::ParquetDataSource::Make(io::LocalFileSystem::Get(), paths, schema_));
+  bool merge = Lower(session_->conf.GetOr("spark.sql.parquet.mergeSchema", "false")) == "true";
+  for (const auto& [k, v] : options_) {
+    if (Lower(k) == "mergeschema") merge = Lower(v) == "true";
+  }
+  auto source = ValueOrThrow(formats::ParquetDataSource::Make(io::LocalFileSystem::Get(), paths, schema_, merge));
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = source;
   return DataFrame(session_, plan);

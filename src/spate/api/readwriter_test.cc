@@ -185,6 +185,19 @@ TEST_F(ReadWriteTest, SqlOnFiles) {
   EXPECT_THROW(spark.sql("SELECT * FROM parquet.`" + P("nothing") + "`"), AnalysisException);
 }
 
+TEST_F(ReadWriteTest, MergeSchema) {
+  auto spark = NewSession();
+  spark.range(2).selectExpr({"id", "'x' AS a"}).write().parquet(P("ms/k=1"));
+  spark.range(2, 3).selectExpr({"id", "1.5D AS b"}).write().parquet(P("ms/k=2"));
+  EXPECT_EQ(spark.read().parquet(P("ms")).schema().simpleString(), "struct<id:bigint,a:string,k:int>");
+  auto merged = spark.read().option("mergeSchema", "true").parquet(P("ms"));
+  EXPECT_EQ(merged.schema().simpleString(), "struct<id:bigint,a:string,b:double,k:int>");
+  EXPECT_EQ(Render(merged.orderBy("id").collect()),
+            "Row(id=0, a='x', b=None, k=1)\nRow(id=1, a='x', b=None, k=1)\nRow(id=2, a=None, b=1.5, k=2)\n");
+  spark.range(1).selectExpr({"CAST(id AS STRING) AS id"}).write().parquet(P("ms/k=3"));
+  EXPECT_ANY_THROW(spark.read().option("mergeSchema", "true").parquet(P("ms")));
+}
+
 TEST_F(ReadWriteTest, EmptyResultStillWritesSchema) {
   auto spark = NewSession();
   spark.range(10).filter(F::col("id") > F::lit(100)).write().parquet(P("e"));

@@ -228,7 +228,7 @@ std::string EscapePathName(std::string_view s) {
 }
 
 Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(io::FileSystemPtr fs, std::vector<std::string> paths,
-                                                                   SchemaPtr user_schema) {
+                                                                   SchemaPtr user_schema, bool merge_schema) {
   std::shared_ptr<ParquetDataSource> src(new ParquetDataSource());
   src->paths_ = paths;
   std::vector<Candidate> cands;
@@ -289,6 +289,18 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(io::FileSyste
     }
   } else {
     data_fields = src->files_[0].reader->schema()->fields();
+    for (size_t fi = 1; merge_schema && fi < src->files_.size(); ++fi) {
+      for (const auto& f : src->files_[fi].reader->schema()->fields()) {
+        auto it = std::find_if(data_fields.begin(), data_fields.end(),
+                               [&](const Field& d) { return EqualsIgnoreCase(d.name, f.name); });
+        if (it == data_fields.end()) {
+          data_fields.push_back(f);
+        } else if (!it->type->SameType(*f.type)) {
+          return Status::Error("CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE",
+                               {{"left", "\"" + it->type->Sql() + "\""}, {"right", "\"" + f.type->Sql() + "\""}});
+        }
+      }
+    }
   }
   src->num_data_columns_ = static_cast<int>(data_fields.size());
   std::vector<Field> all = data_fields;

@@ -28,8 +28,10 @@ class ParquetDataSource final : public DataSource {
   /// `paths`: files or directories (searched recursively; names starting with '_' or '.'
   /// are skipped). `user_schema` (optional) replaces the inferred schema; columns are
   /// matched by name (case-insensitively) and missing ones read as NULL.
+  /// `merge_schema` (Spark's mergeSchema): the union of every file's columns, in order of
+  /// first appearance; otherwise the first file's schema.
   static Result<std::shared_ptr<ParquetDataSource>> Make(io::FileSystemPtr fs, std::vector<std::string> paths,
-                                                         SchemaPtr user_schema = nullptr);
+                                                         SchemaPtr user_schema = nullptr, bool merge_schema = false);
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
