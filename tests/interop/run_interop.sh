@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Writes Parquet files of every type with spate and checks every value with hyparquet.
+# Writes Parquet files of every type with spate and checks every value with hyparquet, then
+# reads files written by hyparquet-writer with spate and checks every value.
 # Usage: run_interop.sh <write_parquet_files binary>. Exits 77 (skipped) without node or
 # the npm packages (scripts/install-deps.sh runs `npm ci` here).
 set -euo pipefail
@@ -12,3 +13,5 @@ out="$(mktemp -d /tmp/spate_interop_XXXXXX)"
 trap 'rm -rf "$out"' EXIT
 "$1" "$out"
 node "$here/read_parquet.mjs" "$out"
+mkdir "$out/reverse"
+node "$here/write_parquet.mjs" "$out/reverse" "$1"

@@ -4,6 +4,8 @@
 // read_parquet.mjs to check with an independent reader (hyparquet).
 //
 //   write_parquet_files <output dir>
+//   write_parquet_files --dump <file>   prints a file read by spate in the same JSON form
+//                                      (for files written by hyparquet-writer)
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +13,7 @@
 #include <string>
 
 #include "spate/columnar/builder.h"
+#include "spate/formats/parquet/reader.h"
 #include "spate/formats/parquet/writer.h"
 #include "spate/io/file_system.h"
 
@@ -252,7 +255,38 @@ int Write(const std::string& dir, const std::string& name, const Table& t, pq::W
 
 }  // namespace
 
+int Dump(const std::string& file) {
+  auto r = pq::ParquetFileReader::Open(io::LocalFileSystem::Get(), file);
+  if (!r.ok()) {
+    std::cerr << r.status().ToString() << "\n";
+    return 1;
+  }
+  auto batches = (*r)->ReadAll();
+  if (!batches.ok()) {
+    std::cerr << batches.status().ToString() << "\n";
+    return 1;
+  }
+  const Schema& schema = *(*r)->schema();
+  std::string json = "{\"columns\": [";
+  for (int c = 0; c < schema.num_fields(); ++c) json += (c ? ", " : "") + JsonString(schema.field(c).name);
+  json += "],\n\"types\": [";
+  for (int c = 0; c < schema.num_fields(); ++c) json += (c ? ", " : "") + JsonString(schema.field(c).type->SimpleString());
+  json += "],\n\"rows\": [\n";
+  bool first = true;
+  for (const auto& b : *batches) {
+    for (int64_t i = 0; i < b->num_rows(); ++i) {
+      json += first ? "[" : ",\n[";
+      first = false;
+      for (int c = 0; c < b->num_columns(); ++c) json += (c ? ", " : "") + Expected(b->column(c)->GetValue(i));
+      json += "]";
+    }
+  }
+  std::cout << json << "\n]}\n";
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--dump") return Dump(argv[2]);
   if (argc != 2) {
     std::cerr << "usage: write_parquet_files <output dir>\n";
     return 2;
