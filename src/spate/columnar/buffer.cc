@@ -56,8 +56,9 @@ void Buffer::Resize(int64_t new_size) {
   int64_t cap = RoundUp64(std::max(new_size, capacity_ * 2));
   auto* p = static_cast<uint8_t*>(std::aligned_alloc(64, static_cast<size_t>(cap)));
   if (p == nullptr) throw std::bad_alloc();
-  if (data_) std::memcpy(p, data_, static_cast<size_t>(size_));
-  std::memset(p + size_, 0, static_cast<size_t>(cap - size_));
+  // Keep the whole old allocation: builders write ahead of size() within capacity().
+  if (data_) std::memcpy(p, data_, static_cast<size_t>(capacity_));
+  std::memset(p + capacity_, 0, static_cast<size_t>(cap - capacity_));
   std::free(data_);
   if (tracker_) tracker_->Consume(cap - capacity_);
   data_ = p;

@@ -22,6 +22,17 @@ TEST(ColumnTest, BuildersProduceArrowLayout) {
   EXPECT_EQ(c->validity_bits()[0], 0b101);
 }
 
+TEST(ColumnTest, FixedWidthBuilderKeepsValuesAcrossRepeatedGrowth) {
+  // The builder writes within capacity() ahead of size(); growing must keep those bytes.
+  auto col = ColumnFromValues(DataType::Long(), [] {
+    std::vector<Value> v;
+    for (int64_t i = 0; i < 5000; ++i) v.push_back(Value::Long(i));
+    return v;
+  }());
+  ASSERT_EQ(col->length(), 5000);
+  for (int64_t i = 0; i < 5000; ++i) ASSERT_EQ(col->GetValue(i).i64(), i) << "row " << i;
+}
+
 TEST(ColumnTest, NoValidityBufferWithoutNulls) {
   StringBuilder b;
   b.Append("a");
