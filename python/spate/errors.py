@@ -12,7 +12,7 @@ __all__ = [
     "ParseException", "TempTableAlreadyExistsException", "ArithmeticException",
     "NumberFormatException", "DateTimeException", "IllegalArgumentException",
     "UnsupportedOperationException", "SparkRuntimeException", "ArrayIndexOutOfBoundsException",
-    "StreamingQueryException", "SparkUpgradeException", "PySparkValueError", "PySparkTypeError",
+    "StreamingQueryException", "SparkUpgradeException", "PythonException", "PySparkValueError", "PySparkTypeError",
     "PySparkAttributeError", "PySparkRuntimeError", "PySparkIndexError", "PySparkNotImplementedError",
 ]
 
@@ -108,6 +108,10 @@ class StreamingQueryException(CapturedException):
 
 class SparkUpgradeException(CapturedException):
     pass
+
+
+class PythonException(CapturedException):
+    """A Python UDF raised (error class FAILED_EXECUTE_UDF)."""
 
 
 class PySparkValueError(PySparkException, ValueError):

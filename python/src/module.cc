@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/arrow_c.h"
+#include "spate/columnar/builder.h"
 #include "spate/compute/function_registry.h"
 #include "spate/sql/parser.h"
 #include "spate/types/timezone.h"
@@ -73,7 +75,7 @@ void TranslateException(std::exception_ptr p) {
   } catch (const api::StreamingQueryException& e) {
     RaiseSpark("StreamingQueryException", e);
   } catch (const api::SparkException& e) {
-    RaiseSpark("SparkException", e);
+    RaiseSpark(e.getErrorClass() == "FAILED_EXECUTE_UDF" ? "PythonException" : "SparkException", e);
   }
 }
 
@@ -190,6 +192,99 @@ DataFrame FromArrowStream(const SparkSession& s, py::handle capsule) {
   plan->schema = out_schema;
   plan->batches = std::move(batches);
   return DataFrame(s.state(), plan);
+}
+
+// ---- Python UDFs ------------------------------------------------------------------------------
+//
+// One engine function, registered once when the module loads, runs every Python UDF:
+// __spate_python_udf__(<udf id literal>, args...). The id selects a PyUdf; the kernel takes
+// the GIL, converts each row's arguments to Python values, calls the function and converts
+// the result to the declared return type. Queries run with the GIL released, so pool
+// threads can take it. UDFs are never unregistered (ids stay valid; the Python function is
+// kept alive for the life of the process).
+
+struct PyUdf {
+  PyObject* fn;  // a strong reference, never released
+  DataTypePtr type;
+  std::string name;
+  bool deterministic;
+};
+
+constexpr const char* kUdfFunction = "__spate_python_udf__";
+std::mutex g_udf_mu;
+std::vector<const PyUdf*> g_udfs;  // leaked on purpose: kernels may outlive the interpreter
+
+const PyUdf* FindUdf(int64_t id) {
+  std::lock_guard<std::mutex> lock(g_udf_mu);
+  return id >= 0 && id < static_cast<int64_t>(g_udfs.size()) ? g_udfs[id] : nullptr;
+}
+
+Status UdfFailure(const PyUdf& udf, const std::vector<ColumnPtr>& args, const std::string& reason) {
+  std::string sig;
+  for (size_t i = 0; i < args.size(); ++i) sig += (i ? ", " : "") + args[i]->type()->SimpleString();
+  return Status::Error("FAILED_EXECUTE_UDF", {{"functionName", udf.name},
+                                              {"signature", sig},
+                                              {"result", udf.type->SimpleString()},
+                                              {"reason", reason}});
+}
+
+Result<ColumnPtr> RunUdf(const PyUdf& udf, const std::vector<ColumnPtr>& args, int64_t num_rows,
+                         const EvalContext& ctx) {
+  TimeZone tz = ctx.time_zone != nullptr ? *ctx.time_zone : TimeZone();
+  std::vector<Value> out;
+  out.reserve(static_cast<size_t>(num_rows));
+  py::gil_scoped_acquire gil;
+  try {
+    py::handle fn(udf.fn);
+    for (int64_t r = 0; r < num_rows; ++r) {
+      py::tuple call_args(args.size());
+      for (size_t c = 0; c < args.size(); ++c) call_args[c] = ValueToPy(args[c]->GetValue(r), tz);
+      py::object result = fn(*call_args);
+      // As PySpark: a string UDF returns the text of any non-string result.
+      if (udf.type->id() == TypeId::kString && !result.is_none() && !py::isinstance<py::str>(result)) {
+        result = py::str(result);
+      }
+      out.push_back(ValueFromPy(result, udf.type, tz, ""));
+    }
+  } catch (py::error_already_set& e) {
+    return UdfFailure(udf, args, e.what());
+  } catch (const std::exception& e) {
+    return UdfFailure(udf, args, e.what());
+  }
+  return ColumnFromValues(udf.type, out);
+}
+
+Result<BoundExprPtr> ResolveUdf(std::vector<BoundExprPtr> args, const ResolveContext&) {
+  const Value* id = args.empty() ? nullptr : args[0]->literal_value();
+  const PyUdf* udf = id != nullptr && !id->is_null() ? FindUdf(id->i64()) : nullptr;
+  if (udf == nullptr) return Status::Invalid("__spate_python_udf__: unknown Python UDF");
+  std::vector<BoundExprPtr> inputs(args.begin() + 1, args.end());
+  std::string name = udf->name;
+  return MakeScalarCall(
+      name, udf->type, true, std::move(inputs),
+      [udf](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) { return RunUdf(*udf, a, n, ctx); },
+      [name](const std::vector<std::string>& texts) { return CallText(name, texts); }, !udf->deterministic);
+}
+
+int64_t RegisterUdf(py::object fn, py::handle return_type, const std::string& name, bool deterministic,
+                    const std::string& sql_name) {
+  auto* udf = new PyUdf{fn.release().ptr(), TypeFromPy(return_type), name, deterministic};
+  int64_t id;
+  {
+    std::lock_guard<std::mutex> lock(g_udf_mu);
+    id = static_cast<int64_t>(g_udfs.size());
+    g_udfs.push_back(udf);
+  }
+  if (!sql_name.empty()) {
+    // spark.udf.register: callable by name from SQL. Registering changes the global
+    // registry; do it before queries run on other threads (as PySpark programs do).
+    FunctionRegistry::Global().RegisterScalar(
+        ToLower(sql_name), [id](std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+          args.insert(args.begin(), MakeLiteral(Value::Long(id)));
+          return ResolveUdf(std::move(args), rc);
+        });
+  }
+  return id;
 }
 
 void BindColumn(py::module_& m) {
@@ -410,6 +505,9 @@ void BindFunctions(py::module_& m) {
     return F::lead(c, offset, d ? &*d : nullptr);
   });
   m.def("struct", &F::struct_);
+  m.def("register_udf", &RegisterUdf, py::arg("fn"), py::arg("return_type"), py::arg("name"),
+        py::arg("deterministic"), py::arg("sql_name") = "");
+  m.def("udf_function_name", []() { return std::string(kUdfFunction); });
   m.def("function_names", []() { return FunctionRegistry::Global().Names(); });
   m.def("parse_datatype", [](const std::string& s) { return TypeToPy(api::ValueOrThrow(sql::ParseDataType(s))); });
   m.def("parse_ddl", [](const std::string& s) { return SchemaToPy(api::StructType::fromDDL(s).fields()); });
@@ -428,6 +526,7 @@ namespace py = pybind11;
 PYBIND11_MODULE(_spate, m) {
   m.doc() = "spate native module (bindings of the C++ API; use the spate.sql package)";
   py::register_exception_translator(&spate::python::TranslateException);
+  spate::FunctionRegistry::Global().RegisterScalar(spate::python::kUdfFunction, &spate::python::ResolveUdf);
   spate::python::BindColumn(m);
   spate::python::BindWindow(m);
   spate::python::BindDataFrame(m);

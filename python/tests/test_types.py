@@ -132,3 +132,10 @@ def test_row_semantics():
         r.c
     with pytest.raises(RuntimeError):
         r.a = 2
+
+
+def test_create_many_rows(spark):
+    df = spark.createDataFrame([(i, str(i)) for i in range(5000)], "id BIGINT, s STRING")
+    rows = df.collect()
+    assert [r.id for r in rows] == list(range(5000))
+    assert rows[4999].s == "4999"

@@ -601,6 +601,9 @@ def window_time(windowColumn: ColumnOrName) -> Column:
     return _invoke("window_time", windowColumn)
 
 
+from spate.sql.udf import udf  # noqa: E402
+
+
 # ---- generated: functions whose arguments are all columns --------------------------------------
 
 def _make(name: str, sql_name: str, arity: int) -> Callable[..., Column]:

@@ -232,6 +232,11 @@ class SparkSession:
         return Catalog(self)
 
     @property
+    def udf(self) -> "UDFRegistration":
+        from spate.sql.udf import UDFRegistration
+        return UDFRegistration(self)
+
+    @property
     def sparkContext(self) -> "SparkContext":
         return SparkContext(self)
 
@@ -287,7 +292,7 @@ class Catalog:
 
     def listFunctions(self, dbName: Optional[str] = None, pattern: Optional[str] = None) -> List[Function]:
         import fnmatch
-        names = sorted(n for n in _spate.function_names() if n.isidentifier())
+        names = sorted(n for n in _spate.function_names() if n.isidentifier() and not n.startswith("__"))
         if pattern is not None:
             names = [n for n in names if fnmatch.fnmatch(n, pattern)]
         return [Function(n, None, None, None, None, True) for n in names]
