@@ -652,6 +652,20 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
         int16_t* rep_out = has_rep ? out->rep.data() + out->rep.size() - n : nullptr;
         int16_t* def_out = has_def ? out->def.data() + lv0 : nullptr;
         Encoding enc;
+        const int64_t direct_bytes = n * out->values.width;
+        if (!v2 && !has_def && !has_rep && h.data_page_header.encoding == Encoding::kPlain &&
+            m.codec != Codec::kUncompressed && leaf.conversion == Conversion::kNone &&
+            out->values.kind == Values::kFixed && PhysicalWidth(leaf) == out->values.width &&
+            h.uncompressed_page_size == direct_bytes && csize > 0) {
+          // Fast path: a PLAIN page of a flat required fixed-width column is exactly the
+          // column's bytes; decompress straight into the column buffer.
+          Status ds = Decompress(m.codec, page, csize, out->values.fixed.Reserve(direct_bytes), direct_bytes);
+          if (!ds.ok()) return Status(ds.code(), ds.message() + " (" + where() + ")");
+          out->values.fixed.used += direct_bytes;
+          out->values.n += n;
+          levels_read += n;
+          break;
+        }
         if (!v2) {
           SPATE_RETURN_IF_ERROR(decompress_all(&d, &dsize));
           const auto& dh = h.data_page_header;
