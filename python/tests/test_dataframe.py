@@ -153,3 +153,24 @@ def test_create_dataframe_from_pandas(spark):
     df = spark.createDataFrame(pdf)
     assert df.dtypes == [("a", "bigint"), ("b", "string")]
     assert df.collect() == [Row(a=1, b="x"), Row(a=2, b="y")]
+
+
+def test_pivot(spark):
+    df = spark.createDataFrame([("dotNET", 2012, 10000), ("Java", 2012, 20000), ("dotNET", 2012, 5000),
+                                ("dotNET", 2013, 48000), ("Java", 2013, 30000)], ["course", "year", "earnings"])
+    # PySpark's documented example (GroupedData.pivot).
+    rows = df.groupBy("year").pivot("course", ["dotNET", "Java"]).sum("earnings").orderBy("year").collect()
+    assert rows == [Row(year=2012, dotNET=15000, Java=20000), Row(year=2013, dotNET=48000, Java=30000)]
+    rows = df.groupBy("year").pivot("course").sum("earnings").orderBy("year").collect()
+    assert rows == [Row(year=2012, Java=20000, dotNET=15000), Row(year=2013, Java=30000, dotNET=48000)]
+    two = df.groupBy("course").pivot("year", [2012]).agg(F.sum("earnings"), F.count("*"))
+    assert two.columns == ["course", "2012_sum(earnings)", "2012_count(1)"]
+
+
+def test_unpivot(spark):
+    df = spark.createDataFrame([(1, 11, 12), (2, 21, 22)], ["id", "a", "b"])
+    out = df.unpivot("id", ["a", "b"], "var", "val")
+    assert out.columns == ["id", "var", "val"]
+    assert out.collect() == [Row(id=1, var="a", val=11), Row(id=1, var="b", val=12),
+                             Row(id=2, var="a", val=21), Row(id=2, var="b", val=22)]
+    assert df.melt(["id"], None, "k", "v").count() == 4

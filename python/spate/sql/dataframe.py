@@ -169,7 +169,8 @@ class DataFrame:
 
     def groupBy(self, *cols: Any) -> "GroupedData":
         from spate.sql.group import GroupedData
-        return GroupedData(self._jdf.groupBy([_to_col_jc(c) for c in _flatten(cols)]), self)
+        keys = [_to_col_jc(c) for c in _flatten(cols)]
+        return GroupedData(self._jdf.groupBy(keys), self, keys)
 
     groupby = groupBy
 
@@ -280,6 +281,31 @@ class DataFrame:
                                    % type(result).__name__, "NOT_DATAFRAME", None,
                                    {"arg_name": "func", "arg_type": type(result).__name__})
         return result
+
+    def unpivot(self, ids: Any, values: Any, variableColumnName: str, valueColumnName: str) -> "DataFrame":
+        """Turns the `values` columns into rows of (variable, value) next to the `ids` columns
+        (all other non-id columns when `values` is None)."""
+        from spate.sql import functions as F
+        ids = [ids] if isinstance(ids, (str, Column)) else list(ids)
+        id_names = [c for c in ids if isinstance(c, str)]
+        if values is None:
+            values = [c for c in self.columns if c not in id_names]
+        values = [values] if isinstance(values, (str, Column)) else list(values)
+        if not values:
+            raise PySparkValueError("[CANNOT_BE_EMPTY] At least one value column needs to be specified "
+                                    "for UNPIVOT, all columns specified as ids.", "UNPIVOT_REQUIRES_VALUE_COLUMNS",
+                                    None, {})
+        entries = []
+        for v in values:
+            name = v if isinstance(v, str) else str(v)[8:-2]
+            col = F.col("`%s`" % v.replace("`", "``")) if isinstance(v, str) else v
+            entries.append(F.named_struct(F.lit(variableColumnName), F.lit(name), F.lit(valueColumnName), col))
+        exploded = self.select(*(ids + [F.explode(F.array(*entries)).alias("__unpivot")]))
+        return exploded.select(*([F.col("`%s`" % c.replace("`", "``")) for c in exploded.columns[:-1]] +
+                                 [F.col("__unpivot.`%s`" % variableColumnName),
+                                  F.col("__unpivot.`%s`" % valueColumnName)]))
+
+    melt = unpivot
 
     # ---- statistics -------------------------------------------------------------------------
     def describe(self, *cols: Any) -> "DataFrame":

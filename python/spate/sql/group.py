@@ -13,9 +13,10 @@ _DICT_AGGS = {"avg": "avg", "mean": "mean", "max": "max", "min": "min", "sum": "
 
 
 class GroupedData:
-    def __init__(self, jgd: Any, df: Any):
+    def __init__(self, jgd: Any, df: Any, keys: Any = None):
         self._jgd = jgd
         self._df = df
+        self._keys = keys  # the grouping Columns (for pivot)
 
     def _wrap(self, jdf: Any):
         from spate.sql.dataframe import DataFrame
@@ -42,6 +43,13 @@ class GroupedData:
     def count(self):
         return self._wrap(self._jgd.count())
 
+    def pivot(self, pivot_col: str, values: Any = None) -> "PivotedGroupedData":
+        """One output column per value of `pivot_col` (the sorted distinct values if not given)."""
+        if values is None:
+            values = sorted((r[0] for r in self._df.select(pivot_col).distinct().collect()
+                             if r[0] is not None), key=lambda v: (str(type(v)), v))
+        return PivotedGroupedData(self, pivot_col, list(values))
+
     def sum(self, *cols: str):
         return self._wrap(self._jgd.sum(list(cols)))
 
@@ -55,3 +63,57 @@ class GroupedData:
 
     def max(self, *cols: str):
         return self._wrap(self._jgd.max(list(cols)))
+
+
+class PivotedGroupedData:
+    """groupBy(...).pivot(col, values): aggregates per (keys, pivot value), then spreads the
+    pivot values into columns (named `value`, or `value_aggname` for several aggregates)."""
+
+    def __init__(self, grouped: GroupedData, pivot_col: str, values: list):
+        self._g = grouped
+        self._pivot = pivot_col
+        self._values = values
+
+    def agg(self, *exprs: Any):
+        from spate.sql import functions as F
+        if len(exprs) == 1 and isinstance(exprs[0], dict):
+            exprs = tuple(Column(_spate.call_function(_DICT_AGGS.get(fn, fn), [_spate.col(name)]))
+                          for name, fn in exprs[0].items())
+        df = self._g._df
+        keys = list(self._g._keys or [])
+        pivot_jc = _spate.col(self._pivot)
+        stage = df._wrap(df._jdf.groupBy(keys + [pivot_jc]).agg([c._jc for c in exprs]))
+        cols = stage.columns
+        nkeys = len(keys)
+        key_names, agg_names = cols[:nkeys], cols[nkeys + 1:]
+        piv_name = cols[nkeys]
+        out = []
+        for v in self._values:
+            for name in agg_names:
+                label = str(v) if len(agg_names) == 1 else "%s_%s" % (v, name)
+                hit = F.when(F.col("`%s`" % piv_name) == F.lit(v), F.col("`%s`" % name.replace("`", "``")))
+                out.append(F.first(hit, ignorenulls=True).alias(label))
+        grouped = stage.groupBy(*[F.col("`%s`" % k.replace("`", "``")) for k in key_names])
+        return grouped.agg(*out)
+
+    def count(self):
+        from spate.sql import functions as F
+        return self.agg(F.count(F.lit(1)).alias("count"))
+
+    def _numeric(self, fn: str, cols: tuple):
+        from spate.sql import functions as F
+        return self.agg(*[getattr(F, fn)(c) for c in cols])
+
+    def sum(self, *cols: str):
+        return self._numeric("sum", cols)
+
+    def avg(self, *cols: str):
+        return self._numeric("avg", cols)
+
+    mean = avg
+
+    def min(self, *cols: str):
+        return self._numeric("min", cols)
+
+    def max(self, *cols: str):
+        return self._numeric("max", cols)
