@@ -574,6 +574,27 @@ TEST(RoundTripTest, ManyRowGroupsStatsAndDictionaryFallback) {
   EXPECT_EQ((*b)->num_rows(), 2000);
 }
 
+TEST(RoundTripTest, OptionalColumnsWithAndWithoutNulls) {
+  // Optional flat columns without nulls take the dense path; with nulls, the scatter path.
+  std::vector<Value> a, b, s1, s2;
+  for (int i = 0; i < 5000; ++i) {
+    a.push_back(Value::Long(i));
+    b.push_back(i % 3 ? Value::Long(i) : Value::Null(DataType::Long()));
+    s1.push_back(Value::String("v" + std::to_string(i % 10)));
+    s2.push_back(i % 4 ? Value::String("w" + std::to_string(i)) : Value::Null(DataType::String()));
+  }
+  auto batch = MakeBatch({{"a", DataType::Long()}, {"b", DataType::Long()}, {"s1", DataType::String()},
+                          {"s2", DataType::String()}},
+                         {a, b, s1, s2});
+  RoundTrip rt;
+  auto out = rt.Run({batch});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  ExpectSameRows({batch}, *out);
+  EXPECT_EQ((*out)[0]->column(0)->null_count(), 0);
+  EXPECT_EQ((*out)[0]->column(0)->validity(), nullptr);
+  EXPECT_EQ((*out)[0]->column(1)->null_count(), 1667);
+}
+
 TEST(RoundTripTest, NullInNonNullableFieldFails) {
   auto b = MakeBatch({{"x", DataType::Long(), false}}, {{Value::Long(1), Value::Null(DataType::Long())}});
   RoundTrip rt;

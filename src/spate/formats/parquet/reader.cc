@@ -830,8 +830,9 @@ struct Assembler {
     LeafColumn& lc = leaves[n.leaf];
     Values& v = lc.values;
     const DataTypePtr& type = n.type;
-    if (lc.def.empty() && lc.rep.empty()) {
-      // Required, not nested in a list: the dense values are the column.
+    if (lc.rep.empty() && (lc.def.empty() || (slot_def == 0 && v.n == lc.num_levels))) {
+      // Required (or optional without a single null), not nested in a list: the dense
+      // values are the column.
       if (v.n != lc.num_levels) return Mismatch(n);
       if (v.kind == Values::kBytes) {
         return std::make_shared<const Column>(type, v.n, 0, nullptr, v.offsets.Finish(), v.data.Finish());
