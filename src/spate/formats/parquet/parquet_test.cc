@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "spate/columnar/builder.h"
@@ -593,6 +594,57 @@ TEST(RoundTripTest, OptionalColumnsWithAndWithoutNulls) {
   EXPECT_EQ((*out)[0]->column(0)->null_count(), 0);
   EXPECT_EQ((*out)[0]->column(0)->validity(), nullptr);
   EXPECT_EQ((*out)[0]->column(1)->null_count(), 1667);
+}
+
+// Rewrites the footer of a file spate wrote so that its columns carry other annotations
+// (as other writers produce them), then reads it back.
+TEST(RoundTripTest, OtherWritersAnnotations) {
+  std::vector<Value> t, u, w;
+  for (int64_t i = 0; i < 100; ++i) {
+    t.push_back(Value::Long(i * 1000003 - 50000000));
+    u.push_back(Value::Int(static_cast<int32_t>(i * 50)));  // unsigned 8-bit values up to 250 (stored as INT32)
+    w.push_back(Value::Long(i % 7 == 0 ? -1 : i));           // UINT_64: -1 is 2^64 - 1
+  }
+  auto batch = MakeBatch({{"t", DataType::Long()}, {"u", DataType::Int()}, {"w", DataType::Long()}}, {t, u, w});
+  RoundTrip rt;
+  ASSERT_TRUE(rt.Run({batch}).ok());
+  std::string file = *rt.fs->ReadAll("/t.parquet");
+  uint32_t len;
+  std::memcpy(&len, file.data() + file.size() - 8, 4);
+  FileMetaData md;
+  ASSERT_TRUE(ReadFileMetaData(reinterpret_cast<const uint8_t*>(file.data() + file.size() - 8 - len), len, &md).ok());
+  for (TimeUnit unit : {TimeUnit::kNanos, TimeUnit::kMillis}) {
+    FileMetaData m2 = md;
+    m2.schema[1].logical_type.kind = LogicalType::kTimestamp;
+    m2.schema[1].logical_type.unit = unit;
+    m2.schema[1].logical_type.is_adjusted_to_utc = unit == TimeUnit::kNanos;
+    m2.schema[2].converted_type = ConvertedType::kUint8;
+    m2.schema[3].converted_type = ConvertedType::kUint64;
+    std::string footer;
+    WriteFileMetaData(m2, &footer);
+    std::string f2 = file.substr(0, file.size() - 8 - len) + footer;
+    uint32_t l2 = static_cast<uint32_t>(footer.size());
+    f2.append(reinterpret_cast<const char*>(&l2), 4);
+    f2 += "PAR1";
+    ASSERT_TRUE(rt.fs->WriteAtomic("/a.parquet", f2).ok());
+    auto r = ParquetFileReader::Open(rt.fs, "/a.parquet");
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ((*r)->schema()->ToString(),
+              unit == TimeUnit::kNanos ? "struct<t:timestamp,u:smallint,w:decimal(20,0)>"
+                                       : "struct<t:timestamp_ntz,u:smallint,w:decimal(20,0)>");
+    auto all = (*r)->ReadAll();
+    ASSERT_TRUE(all.ok()) << all.status().ToString();
+    const Batch& b = *(*all)[0];
+    for (int64_t i = 0; i < 100; ++i) {
+      int64_t v = i * 1000003 - 50000000;
+      int64_t want = unit == TimeUnit::kNanos ? (v >= 0 ? v / 1000 : -((-v + 999) / 1000)) : v * 1000;
+      EXPECT_EQ(b.column(0)->GetValue(i).i64(), want) << i;
+      EXPECT_EQ(b.column(1)->GetValue(i).i64(), i * 50);
+      __int128 wv = b.column(2)->GetValue(i).i128();
+      __int128 wexp = i % 7 == 0 ? static_cast<__int128>(UINT64_MAX) : i;
+      EXPECT_TRUE(wv == wexp) << i;
+    }
+  }
 }
 
 TEST(RoundTripTest, NullInNonNullableFieldFails) {
