@@ -139,3 +139,13 @@ def test_create_many_rows(spark):
     rows = df.collect()
     assert [r.id for r in rows] == list(range(5000))
     assert rows[4999].s == "4999"
+
+
+def test_json_round_trip():
+    from spate.sql.types import _parse_datatype_json_string
+    st = StructType([StructField("a", IntegerType(), False), StructField("b", ArrayType(DecimalType(5, 2))),
+                     StructField("m", MapType(StringType(), StructType([StructField("x", DateType())]), False)),
+                     StructField("i", DayTimeIntervalType(1, 3))])
+    assert _parse_datatype_json_string(st.json()) == st
+    assert StructType.fromJson(st.jsonValue()) == st
+    assert IntegerType().json() == '"integer"'

@@ -383,6 +383,55 @@ def _parse_datatype_string(s: str) -> DataType:
         raise
 
 
+# ---- JSON form (DataType.json()/jsonValue()) ---------------------------------------------------
+
+_ATOMIC_JSON = {
+    "void": NullType, "string": StringType, "binary": BinaryType, "boolean": BooleanType,
+    "date": DateType, "timestamp": TimestampType, "timestamp_ntz": TimestampNTZType,
+    "double": DoubleType, "float": FloatType, "byte": ByteType, "integer": IntegerType,
+    "long": LongType, "short": ShortType, "null": NullType,
+}
+
+
+def _parse_datatype_json_value(value: Any) -> DataType:
+    if isinstance(value, str):
+        if value in _ATOMIC_JSON:
+            return _ATOMIC_JSON[value]()
+        if value == "decimal":
+            return DecimalType()
+        if value.startswith("decimal("):
+            p, sc = value[len("decimal("):-1].split(",")
+            return DecimalType(int(p), int(sc))
+        if value.startswith("interval "):
+            return _parse_datatype_string(value)
+        if value.startswith("char(") or value.startswith("varchar("):
+            n = int(value[value.index("(") + 1:-1])
+            return CharType(n) if value.startswith("char(") else VarcharType(n)
+        raise ValueError("Could not parse datatype: %s" % value)
+    tpe = value["type"]
+    if tpe == "struct":
+        return StructType.fromJson(value)
+    if tpe == "array":
+        return ArrayType(_parse_datatype_json_value(value["elementType"]), value["containsNull"])
+    if tpe == "map":
+        return MapType(_parse_datatype_json_value(value["keyType"]),
+                       _parse_datatype_json_value(value["valueType"]), value["valueContainsNull"])
+    raise ValueError("Could not parse datatype: %s" % value)
+
+
+def _parse_datatype_json_string(json_string: str) -> DataType:
+    return _parse_datatype_json_value(_json.loads(json_string))
+
+
+def _struct_from_json(cls: type, json: Dict[str, Any]) -> "StructType":
+    return StructType([StructField(f["name"], _parse_datatype_json_value(f["type"]), f.get("nullable", True),
+                                   f.get("metadata")) for f in json["fields"]])
+
+
+StructType.fromJson = classmethod(_struct_from_json)  # type: ignore[attr-defined]
+DataType.fromJson = staticmethod(_parse_datatype_json_value)  # type: ignore[attr-defined]
+
+
 # ---- Row ------------------------------------------------------------------------------------
 
 def _create_row(fields: List[str], values: List[Any]) -> "Row":
