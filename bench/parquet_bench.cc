@@ -3,8 +3,8 @@
 // Columns (bigint, double, string); reports rows/s and MB/s for the raw writer/reader
 // (one thread) and for df.write().parquet / spark.read().parquet (all cores).
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 
 #include "spate/formats/parquet/reader.h"
@@ -29,8 +29,9 @@ double CpuNow() {
 double cpu0 = 0;
 void Report(const char* what, int64_t rows, double secs, int64_t bytes) {
   double cpu = CpuNow() - cpu0;
-  std::printf("%-44s wall %7.3f s %11.0f rows/s | cpu %7.3f s %11.0f rows/cpu-s %7.1f MB/cpu-s\n", what, secs,
-              rows / secs, cpu, rows / cpu, bytes / cpu / 1e6);
+  std::printf(
+      "%-44s wall %7.3f s %11.0f rows/s | cpu %7.3f s %11.0f rows/cpu-s %7.1f MB/cpu-s\n",
+      what, secs, rows / secs, cpu, rows / cpu, bytes / cpu / 1e6);
 }
 }  // namespace
 
@@ -41,8 +42,9 @@ int main(int argc, char** argv) {
   (void)fs->Delete(dir, true);
   CheckOrThrow(fs->MakeDirs(dir));
   auto spark = SparkSession::builder().getOrCreate();
-  auto df = spark.range(0, rows, 1, 2).selectExpr(
-      {"id", "id * 0.5 AS d", "CONCAT('name-', CAST(id % 10000 AS STRING)) AS s"});
+  auto df = spark.range(0, rows, 1, 2)
+                .selectExpr({"id", "id * 0.5 AS d",
+                             "CONCAT('name-', CAST(id % 10000 AS STRING)) AS s"});
   auto batches = df.collectBatches();
   auto schema = df.analyzed()->OutputSchema();
 
@@ -51,7 +53,8 @@ int main(int argc, char** argv) {
   auto t0 = std::chrono::steady_clock::now();
   cpu0 = CpuNow();
   {
-    auto w = ValueOrThrow(formats::parquet::ParquetWriter::Make(ValueOrThrow(fs->Create(file)), *schema));
+    auto w = ValueOrThrow(
+        formats::parquet::ParquetWriter::Make(ValueOrThrow(fs->Create(file)), *schema));
     for (const auto& b : batches) CheckOrThrow(w->Write(b));
     CheckOrThrow(w->Close());
   }
@@ -80,7 +83,8 @@ int main(int argc, char** argv) {
   Report("df.write().parquet (range + write, 2 parts)", rows, dwsec, dsize);
   t0 = std::chrono::steady_clock::now();
   cpu0 = CpuNow();
-  auto res = spark.read().parquet(dir + "/df")
+  auto res = spark.read()
+                 .parquet(dir + "/df")
                  .agg({F::count("*"), F::sum("id"), F::sum("d"), F::max("s")})
                  .collect();
   double drsec = Seconds(t0);

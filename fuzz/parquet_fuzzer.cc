@@ -11,7 +11,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto fs = std::make_shared<spate::io::MemoryFileSystem>();
-  if (!fs->WriteAtomic("/f.parquet", std::string(reinterpret_cast<const char*>(data), size)).ok()) return 0;
+  if (!fs->WriteAtomic("/f.parquet",
+                       std::string(reinterpret_cast<const char*>(data), size))
+           .ok())
+    return 0;
   auto reader = spate::formats::parquet::ParquetFileReader::Open(fs, "/f.parquet");
   if (!reader.ok()) return 0;
   const auto& r = *reader;

@@ -23,7 +23,8 @@ namespace {
 std::string Lower(std::string s) { return ToLower(s); }
 
 void CheckFormat(const std::string& format) {
-  if (Lower(format) != "parquet") ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format}}));
+  if (Lower(format) != "parquet")
+    ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format}}));
 }
 
 std::string NewUuid() {
@@ -32,25 +33,29 @@ std::string NewUuid() {
   a = (a & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;  // version 4
   b = (b & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;  // variant
   char buf[37];
-  std::snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(a >> 32),
-                static_cast<unsigned>((a >> 16) & 0xFFFF), static_cast<unsigned>(a & 0xFFFF),
-                static_cast<unsigned>(b >> 48), static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
+  std::snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xFFFF),
+                static_cast<unsigned>(a & 0xFFFF), static_cast<unsigned>(b >> 48),
+                static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
   return buf;
 }
 
 }  // namespace
 
-// ---- DataFrameReader ----------------------------------------------------------------------
+// ---- DataFrameReader
+// ----------------------------------------------------------------------
 
 DataFrameReader& DataFrameReader::format(const std::string& source) {
   format_ = source;
   return *this;
 }
-DataFrameReader& DataFrameReader::option(const std::string& key, const std::string& value) {
+DataFrameReader& DataFrameReader::option(const std::string& key,
+                                         const std::string& value) {
   options_[key] = value;
   return *this;
 }
-DataFrameReader& DataFrameReader::options(const std::map<std::string, std::string>& opts) {
+DataFrameReader& DataFrameReader::options(
+    const std::map<std::string, std::string>& opts) {
   for (const auto& [k, v] : opts) options_[k] = v;
   return *this;
 }
@@ -63,15 +68,19 @@ DataFrameReader& DataFrameReader::schema(const std::string& ddl) {
   return *this;
 }
 
-DataFrame DataFrameReader::load(const std::string& path) const { return load(std::vector<std::string>{path}); }
+DataFrame DataFrameReader::load(const std::string& path) const {
+  return load(std::vector<std::string>{path});
+}
 
 DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
   CheckFormat(format_);
-  bool merge = Lower(session_->conf.GetOr("spark.sql.parquet.mergeSchema", "false")) == "true";
+  bool merge =
+      Lower(session_->conf.GetOr("spark.sql.parquet.mergeSchema", "false")) == "true";
   for (const auto& [k, v] : options_) {
     if (Lower(k) == "mergeschema") merge = Lower(v) == "true";
   }
-  auto source = ValueOrThrow(formats::ParquetDataSource::Make(io::LocalFileSystem::Get(), paths, schema_, merge));
+  auto source = ValueOrThrow(formats::ParquetDataSource::Make(io::LocalFileSystem::Get(),
+                                                              paths, schema_, merge));
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = source;
   return DataFrame(session_, plan);
@@ -84,11 +93,13 @@ DataFrame DataFrameReader::parquet(const std::vector<std::string>& paths) const 
   return DataFrameReader(*this).format("parquet").load(paths);
 }
 
-// ---- DataFrameWriter ----------------------------------------------------------------------
+// ---- DataFrameWriter
+// ----------------------------------------------------------------------
 
 DataFrameWriter& DataFrameWriter::mode(const std::string& mode) {
   std::string m = Lower(mode);
-  if (m != "error" && m != "errorifexists" && m != "overwrite" && m != "append" && m != "ignore" && m != "default") {
+  if (m != "error" && m != "errorifexists" && m != "overwrite" && m != "append" &&
+      m != "ignore" && m != "default") {
     ThrowStatus(Status::Error("INVALID_SAVE_MODE", {{"mode", "\"" + mode + "\""}}));
   }
   mode_ = m == "default" ? "errorifexists" : m;
@@ -102,16 +113,20 @@ DataFrameWriter& DataFrameWriter::format(const std::string& source) {
   format_ = source;
   return *this;
 }
-DataFrameWriter& DataFrameWriter::option(const std::string& key, const std::string& value) {
+DataFrameWriter& DataFrameWriter::option(const std::string& key,
+                                         const std::string& value) {
   options_[key] = value;
   return *this;
 }
-DataFrameWriter& DataFrameWriter::options(const std::map<std::string, std::string>& opts) {
+DataFrameWriter& DataFrameWriter::options(
+    const std::map<std::string, std::string>& opts) {
   for (const auto& [k, v] : opts) options_[k] = v;
   return *this;
 }
 
-void DataFrameWriter::parquet(const std::string& path) const { DataFrameWriter(*this).format("parquet").save(path); }
+void DataFrameWriter::parquet(const std::string& path) const {
+  DataFrameWriter(*this).format("parquet").save(path);
+}
 
 void DataFrameWriter::save(const std::string& path) const {
   CheckFormat(format_);
@@ -165,7 +180,8 @@ void DataFrameWriter::save(const std::string& path) const {
     ThrowStatus(Status::Invalid("Cannot use all columns for partition columns."));
   }
   auto data_schema = std::make_shared<const Schema>(data_fields);
-  auto physical = ValueOrThrow(exec::CreatePhysicalPlan(df_.analyzed(), state->MakeExecOptions()));
+  auto physical =
+      ValueOrThrow(exec::CreatePhysicalPlan(df_.analyzed(), state->MakeExecOptions()));
   const int parts = physical->root()->num_partitions();
   struct Out {
     std::string rel;  // "k=1/c=x/part-..." under the output path
@@ -183,39 +199,45 @@ void DataFrameWriter::save(const std::string& path) const {
     std::string name = std::string(buf) + job + "-c000" + ext;
     o.rel = key.empty() ? name : io::JoinPath(key, name);
     SPATE_ASSIGN_OR_RETURN(auto file, fs->Create(io::JoinPath(tmp_dir, o.rel)));
-    SPATE_ASSIGN_OR_RETURN(o.writer, pq::ParquetWriter::Make(std::move(file), *data_schema, wopt));
+    SPATE_ASSIGN_OR_RETURN(o.writer,
+                           pq::ParquetWriter::Make(std::move(file), *data_schema, wopt));
     return o.writer.get();
   };
-  Status st = exec::ExecuteToSink(*physical, state->MakeExecOptions(), [&](int p, const BatchPtr& b) -> Status {
-    if (part_cols.empty()) {
-      SPATE_ASSIGN_OR_RETURN(auto* w, open(p, ""));
-      return w->Write(b);
-    }
-    std::map<std::string, std::vector<int32_t>> groups;
-    for (int64_t r = 0; r < b->num_rows(); ++r) {
-      std::string key;
-      for (int c : part_cols) {
-        Value v = b->column(c)->GetValue(r);
-        key += (key.empty() ? "" : "/") + formats::EscapePathName(schema->field(c).name) + "=" +
-               (v.is_null() ? "__HIVE_DEFAULT_PARTITION__" : formats::EscapePathName(v.ToString()));
-      }
-      groups[key].push_back(static_cast<int32_t>(r));
-    }
-    std::vector<ColumnPtr> cols;
-    for (int c : data_cols) cols.push_back(b->column(c));
-    auto data = Batch::Make(data_schema, cols, b->num_rows());
-    for (const auto& [key, rows] : groups) {
-      SPATE_ASSIGN_OR_RETURN(auto* w, open(p, key));
-      BatchPtr part = static_cast<int64_t>(rows.size()) == b->num_rows()
-                          ? data
-                          : TakeBatch(*data, rows.data(), static_cast<int64_t>(rows.size()));
-      SPATE_RETURN_IF_ERROR(w->Write(part));
-    }
-    return Status::OK();
-  });
+  Status st = exec::ExecuteToSink(
+      *physical, state->MakeExecOptions(), [&](int p, const BatchPtr& b) -> Status {
+        if (part_cols.empty()) {
+          SPATE_ASSIGN_OR_RETURN(auto* w, open(p, ""));
+          return w->Write(b);
+        }
+        std::map<std::string, std::vector<int32_t>> groups;
+        for (int64_t r = 0; r < b->num_rows(); ++r) {
+          std::string key;
+          for (int c : part_cols) {
+            Value v = b->column(c)->GetValue(r);
+            key += (key.empty() ? "" : "/") +
+                   formats::EscapePathName(schema->field(c).name) + "=" +
+                   (v.is_null() ? "__HIVE_DEFAULT_PARTITION__"
+                                : formats::EscapePathName(v.ToString()));
+          }
+          groups[key].push_back(static_cast<int32_t>(r));
+        }
+        std::vector<ColumnPtr> cols;
+        for (int c : data_cols) cols.push_back(b->column(c));
+        auto data = Batch::Make(data_schema, cols, b->num_rows());
+        for (const auto& [key, rows] : groups) {
+          SPATE_ASSIGN_OR_RETURN(auto* w, open(p, key));
+          BatchPtr part =
+              static_cast<int64_t>(rows.size()) == b->num_rows()
+                  ? data
+                  : TakeBatch(*data, rows.data(), static_cast<int64_t>(rows.size()));
+          SPATE_RETURN_IF_ERROR(w->Write(part));
+        }
+        return Status::OK();
+      });
   bool any = false;
   for (auto& m : outs) any |= !m.empty();
-  if (st.ok() && !any && part_cols.empty()) st = ToStatus(open(0, ""));  // empty result: a file with the schema
+  if (st.ok() && !any && part_cols.empty())
+    st = ToStatus(open(0, ""));  // empty result: a file with the schema
   for (auto& m : outs) {
     for (auto& [key, o] : m) {
       if (o.writer && st.ok()) st = o.writer->Close();
@@ -227,7 +249,8 @@ void DataFrameWriter::save(const std::string& path) const {
     for (auto& m : outs) {
       for (auto& [key, o] : m) {
         if (!key.empty()) st = fs->MakeDirs(io::JoinPath(path, key));
-        if (st.ok()) st = fs->Rename(io::JoinPath(tmp_dir, o.rel), io::JoinPath(path, o.rel));
+        if (st.ok())
+          st = fs->Rename(io::JoinPath(tmp_dir, o.rel), io::JoinPath(path, o.rel));
         if (!st.ok()) break;
         moved.push_back(o.rel);
       }

@@ -8,11 +8,11 @@
 //   df.write().mode("overwrite").option("compression", "zstd").parquet("/out");
 //
 // Reading a directory reads every data file below it (names starting with '_' or '.' are
-// skipped) and turns `key=value` folders into partition columns. Writing runs the plan and
-// streams each partition into its own part file (part-00000-<uuid>-c000.snappy.parquet,
-// under col=value folders with partitionBy)
-// under <path>/_temporary/<uuid>/, then moves the files into <path> and writes _SUCCESS,
-// so readers never see a half-written file; a failed write removes what it wrote.
+// skipped) and turns `key=value` folders into partition columns. Writing runs the plan
+// and streams each partition into its own part file
+// (part-00000-<uuid>-c000.snappy.parquet, under col=value folders with partitionBy) under
+// <path>/_temporary/<uuid>/, then moves the files into <path> and writes _SUCCESS, so
+// readers never see a half-written file; a failed write removes what it wrote.
 //
 // Thread safety: builders are values used by one thread; the actions (load, parquet,
 // save) may run concurrently. Errors throw the exceptions of exceptions.h.
@@ -28,7 +28,8 @@ namespace spate::api {
 
 class DataFrameReader {
  public:
-  explicit DataFrameReader(std::shared_ptr<SessionState> session) : session_(std::move(session)) {}
+  explicit DataFrameReader(std::shared_ptr<SessionState> session)
+      : session_(std::move(session)) {}
   DataFrameReader& format(const std::string& source);
   DataFrameReader& option(const std::string& key, const std::string& value);
   DataFrameReader& options(const std::map<std::string, std::string>& opts);

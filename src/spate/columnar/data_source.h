@@ -53,7 +53,8 @@ class DataSource {
   virtual ~DataSource() = default;
   virtual const SchemaPtr& schema() const = 0;
   virtual int num_splits() const = 0;
-  virtual Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const = 0;
+  virtual Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                         const ScanSpec& spec) const = 0;
   /// One line for EXPLAIN, e.g. "FileScan parquet [a#0, b#1] Location: /data/t".
   virtual std::string Describe() const = 0;
 };

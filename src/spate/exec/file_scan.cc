@@ -9,8 +9,11 @@ namespace {
 
 class FileScanStream final : public BatchStream {
  public:
-  FileScanStream(std::unique_ptr<BatchReader> reader, SchemaPtr schema, std::vector<int> columns)
-      : reader_(std::move(reader)), schema_(std::move(schema)), columns_(std::move(columns)) {}
+  FileScanStream(std::unique_ptr<BatchReader> reader, SchemaPtr schema,
+                 std::vector<int> columns)
+      : reader_(std::move(reader)),
+        schema_(std::move(schema)),
+        columns_(std::move(columns)) {}
 
   Result<BatchPtr> Next() override {
     if (!reader_) return BatchPtr();
@@ -18,11 +21,13 @@ class FileScanStream final : public BatchStream {
     if (!b) return BatchPtr();
     if (static_cast<int>(columns_.size()) == schema_->num_fields()) {
       bool identity = true;
-      for (size_t i = 0; i < columns_.size(); ++i) identity &= columns_[i] == static_cast<int>(i);
+      for (size_t i = 0; i < columns_.size(); ++i)
+        identity &= columns_[i] == static_cast<int>(i);
       if (identity) return b->WithSchema(schema_);
     }
     std::vector<ColumnPtr> cols(static_cast<size_t>(schema_->num_fields()));
-    for (size_t i = 0; i < columns_.size(); ++i) cols[static_cast<size_t>(columns_[i])] = b->column(static_cast<int>(i));
+    for (size_t i = 0; i < columns_.size(); ++i)
+      cols[static_cast<size_t>(columns_[i])] = b->column(static_cast<int>(i));
     for (int i = 0; i < schema_->num_fields(); ++i) {
       if (!cols[i]) cols[i] = Column::MakeNull(schema_->field(i).type, b->num_rows());
     }
@@ -37,9 +42,12 @@ class FileScanStream final : public BatchStream {
 
 }  // namespace
 
-FileScan::FileScan(SchemaPtr schema, DataSourcePtr source, bool all_columns, std::vector<int> columns,
-                   std::vector<ScanPredicate> predicates, std::string label)
-    : PhysicalOp(std::move(schema), {}), source_(std::move(source)), label_(std::move(label)) {
+FileScan::FileScan(SchemaPtr schema, DataSourcePtr source, bool all_columns,
+                   std::vector<int> columns, std::vector<ScanPredicate> predicates,
+                   std::string label)
+    : PhysicalOp(std::move(schema), {}),
+      source_(std::move(source)),
+      label_(std::move(label)) {
   if (all_columns) {
     columns.clear();
     for (int i = 0; i < this->schema()->num_fields(); ++i) columns.push_back(i);
@@ -54,10 +62,12 @@ int FileScan::num_partitions() const { return std::max(1, source_->num_splits())
 
 Result<BatchStreamPtr> FileScan::Open(int partition, ExecContext*) const {
   if (partition >= source_->num_splits()) {
-    return BatchStreamPtr(std::make_unique<FileScanStream>(nullptr, schema(), spec_.columns));
+    return BatchStreamPtr(
+        std::make_unique<FileScanStream>(nullptr, schema(), spec_.columns));
   }
   SPATE_ASSIGN_OR_RETURN(auto reader, source_->OpenSplit(partition, spec_));
-  return BatchStreamPtr(std::make_unique<FileScanStream>(std::move(reader), schema(), spec_.columns));
+  return BatchStreamPtr(
+      std::make_unique<FileScanStream>(std::move(reader), schema(), spec_.columns));
 }
 
 }  // namespace spate::exec

@@ -20,8 +20,9 @@ namespace spate::exec {
 class FileScan final : public PhysicalOp {
  public:
   /// `columns`: indices into `schema` to read (empty with `all_columns` = read all).
-  FileScan(SchemaPtr schema, DataSourcePtr source, bool all_columns, std::vector<int> columns,
-           std::vector<ScanPredicate> predicates, std::string label);
+  FileScan(SchemaPtr schema, DataSourcePtr source, bool all_columns,
+           std::vector<int> columns, std::vector<ScanPredicate> predicates,
+           std::string label);
 
   int num_partitions() const override;
   Result<BatchStreamPtr> Open(int partition, ExecContext* ctx) const override;

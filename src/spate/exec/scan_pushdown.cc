@@ -18,7 +18,8 @@ void CollectRefs(const BoundExprPtr& e, std::set<int>* out) {
 
 void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out) {
   if (e->children().size() == 2 &&
-      e->ToString() == "(" + e->children()[0]->ToString() + " AND " + e->children()[1]->ToString() + ")") {
+      e->ToString() == "(" + e->children()[0]->ToString() + " AND " +
+                           e->children()[1]->ToString() + ")") {
     SplitConjuncts(e->children()[0], out);
     SplitConjuncts(e->children()[1], out);
     return;
@@ -50,14 +51,20 @@ bool ToPredicate(const BoundExprPtr& e, const Schema& schema, ScanPredicate* p) 
   const BoundExprPtr& col = col_left ? ch[0] : ch[1];
   const Value& lit = *(col_left ? ch[1] : ch[0])->literal_value();
   int idx = col->column_index();
-  if (idx >= schema.num_fields() || lit.is_null() || !lit.type()->SameType(*schema.field(idx).type)) return false;
+  if (idx >= schema.num_fields() || lit.is_null() ||
+      !lit.type()->SameType(*schema.field(idx).type))
+    return false;
   static const std::pair<const char*, Op> kOps[] = {
       {"=", Op::kEq}, {"<", Op::kLt}, {"<=", Op::kLe}, {">", Op::kGt}, {">=", Op::kGe}};
   for (const auto& [sym, op] : kOps) {
     if (text == "(" + ch[0]->ToString() + " " + sym + " " + ch[1]->ToString() + ")") {
       Op o = op;
       if (col_right) {  // lit < col  <=>  col > lit
-        o = op == Op::kLt ? Op::kGt : op == Op::kLe ? Op::kGe : op == Op::kGt ? Op::kLt : op == Op::kGe ? Op::kLe : op;
+        o = op == Op::kLt   ? Op::kGt
+            : op == Op::kLe ? Op::kGe
+            : op == Op::kGt ? Op::kLt
+            : op == Op::kGe ? Op::kLe
+                            : op;
       }
       *p = {idx, o, lit};
       return true;
@@ -70,7 +77,8 @@ bool ToPredicate(const BoundExprPtr& e, const Schema& schema, ScanPredicate* p) 
 
 sql::BoundPlanPtr PushDownIntoFileScan(const sql::BoundPlanPtr& plan) {
   const BoundPlan& top = *plan;
-  if (top.kind != BoundKind::kProject && top.kind != BoundKind::kAggregate && top.kind != BoundKind::kFilter) {
+  if (top.kind != BoundKind::kProject && top.kind != BoundKind::kAggregate &&
+      top.kind != BoundKind::kFilter) {
     return nullptr;
   }
   if (top.children.size() != 1) return nullptr;
@@ -79,7 +87,8 @@ sql::BoundPlanPtr PushDownIntoFileScan(const sql::BoundPlanPtr& plan) {
   if (top.kind == BoundKind::kFilter) {
     filter = &top;
     scan_ptr = top.child();
-  } else if (top.child()->kind == BoundKind::kFilter && top.child()->children.size() == 1) {
+  } else if (top.child()->kind == BoundKind::kFilter &&
+             top.child()->children.size() == 1) {
     filter = top.child().get();
     scan_ptr = filter->child();
   } else {
@@ -93,7 +102,8 @@ sql::BoundPlanPtr PushDownIntoFileScan(const sql::BoundPlanPtr& plan) {
   scan->scan_pruned = true;
   std::set<int> refs;
   if (top.kind == BoundKind::kFilter) {
-    for (int i = 0; i < schema.num_fields(); ++i) refs.insert(i);  // the Filter outputs every column
+    for (int i = 0; i < schema.num_fields(); ++i)
+      refs.insert(i);  // the Filter outputs every column
   } else if (top.kind == BoundKind::kProject) {
     for (const auto& e : top.exprs) CollectRefs(e, &refs);
   } else {

@@ -16,7 +16,9 @@ namespace spate::formats {
 
 namespace {
 
-bool IsHidden(const std::string& name) { return !name.empty() && (name[0] == '_' || name[0] == '.'); }
+bool IsHidden(const std::string& name) {
+  return !name.empty() && (name[0] == '_' || name[0] == '.');
+}
 
 struct Candidate {
   std::string path;
@@ -24,7 +26,8 @@ struct Candidate {
 };
 
 // Lists the data files under `root` with the key=value folders between root and each.
-Status ListFiles(io::FileSystem& fs, const std::string& root, std::vector<Candidate>* out) {
+Status ListFiles(io::FileSystem& fs, const std::string& root,
+                 std::vector<Candidate>* out) {
   SPATE_ASSIGN_OR_RETURN(auto entries, fs.List(root, true));
   for (const auto& e : entries) {
     if (e.is_directory) continue;
@@ -35,11 +38,13 @@ Status ListFiles(io::FileSystem& fs, const std::string& root, std::vector<Candid
     size_t pos = 0;
     while (true) {
       size_t slash = rel.find('/', pos);
-      std::string part = rel.substr(pos, slash == std::string::npos ? std::string::npos : slash - pos);
+      std::string part =
+          rel.substr(pos, slash == std::string::npos ? std::string::npos : slash - pos);
       if (IsHidden(part)) hidden = true;
       if (slash == std::string::npos) break;
       size_t eq = part.find('=');
-      if (eq != std::string::npos && eq > 0) c.partitions.emplace_back(part.substr(0, eq), part.substr(eq + 1));
+      if (eq != std::string::npos && eq > 0)
+        c.partitions.emplace_back(part.substr(0, eq), part.substr(eq + 1));
       pos = slash + 1;
     }
     if (!hidden) out->push_back(std::move(c));
@@ -74,10 +79,14 @@ Value PartitionValue(const std::string& raw, const DataTypePtr& t) {
   if (raw == "__HIVE_DEFAULT_PARTITION__") return Value::Null(t);
   std::string s = UnescapePathName(raw);
   switch (t->id()) {
-    case TypeId::kInt: return Value::Int(static_cast<int32_t>(std::strtoll(s.c_str(), nullptr, 10)));
-    case TypeId::kLong: return Value::Long(std::strtoll(s.c_str(), nullptr, 10));
-    case TypeId::kDouble: return Value::Double(std::strtod(s.c_str(), nullptr));
-    default: return Value::String(s);
+    case TypeId::kInt:
+      return Value::Int(static_cast<int32_t>(std::strtoll(s.c_str(), nullptr, 10)));
+    case TypeId::kLong:
+      return Value::Long(std::strtoll(s.c_str(), nullptr, 10));
+    case TypeId::kDouble:
+      return Value::Double(std::strtod(s.c_str(), nullptr));
+    default:
+      return Value::String(s);
   }
 }
 
@@ -89,9 +98,11 @@ std::optional<int> CompareValues(const Value& a, const Value& b) {
     case TypeId::kFloat:
     case TypeId::kDouble:
       return std::nullopt;  // NaN ordering makes float statistics unsafe for pruning
-    case TypeId::kDecimal: return sign(a.i128(), b.i128());
+    case TypeId::kDecimal:
+      return sign(a.i128(), b.i128());
     case TypeId::kString:
-    case TypeId::kBinary: return sign(a.str(), b.str());
+    case TypeId::kBinary:
+      return sign(a.str(), b.str());
     case TypeId::kBoolean:
     case TypeId::kByte:
     case TypeId::kShort:
@@ -99,8 +110,10 @@ std::optional<int> CompareValues(const Value& a, const Value& b) {
     case TypeId::kLong:
     case TypeId::kDate:
     case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz: return sign(a.i64(), b.i64());
-    default: return std::nullopt;
+    case TypeId::kTimestampNtz:
+      return sign(a.i64(), b.i64());
+    default:
+      return std::nullopt;
   }
 }
 
@@ -114,12 +127,18 @@ bool MayMatch(const ScanPredicate& p, const parquet::ColumnStats& st, int64_t ro
   auto lo = CompareValues(p.literal, st.min), hi = CompareValues(p.literal, st.max);
   if (!lo || !hi) return true;
   switch (p.op) {
-    case Op::kEq: return *lo >= 0 && *hi <= 0;
-    case Op::kLt: return *lo > 0;    // some value < literal  <=>  min < literal
-    case Op::kLe: return *lo >= 0;
-    case Op::kGt: return *hi < 0;    // max > literal
-    case Op::kGe: return *hi <= 0;
-    default: return true;
+    case Op::kEq:
+      return *lo >= 0 && *hi <= 0;
+    case Op::kLt:
+      return *lo > 0;  // some value < literal  <=>  min < literal
+    case Op::kLe:
+      return *lo >= 0;
+    case Op::kGt:
+      return *hi < 0;  // max > literal
+    case Op::kGe:
+      return *hi <= 0;
+    default:
+      return true;
   }
 }
 
@@ -131,12 +150,18 @@ bool ValueMatches(const ScanPredicate& p, const Value& v) {
   auto c = CompareValues(v, p.literal);
   if (!c) return true;
   switch (p.op) {
-    case Op::kEq: return *c == 0;
-    case Op::kLt: return *c < 0;
-    case Op::kLe: return *c <= 0;
-    case Op::kGt: return *c > 0;
-    case Op::kGe: return *c >= 0;
-    default: return true;
+    case Op::kEq:
+      return *c == 0;
+    case Op::kLt:
+      return *c < 0;
+    case Op::kLe:
+      return *c <= 0;
+    case Op::kGt:
+      return *c > 0;
+    case Op::kGe:
+      return *c >= 0;
+    default:
+      return true;
   }
 }
 
@@ -147,9 +172,12 @@ class EmptyReader final : public BatchReader {
 
 class RowGroupReader final : public BatchReader {
  public:
-  RowGroupReader(const ParquetDataSource::File* file, int row_group, ScanSpec spec, SchemaPtr out_schema,
-                 int num_data_columns)
-      : file_(file), rg_(row_group), spec_(std::move(spec)), schema_(std::move(out_schema)),
+  RowGroupReader(const ParquetDataSource::File* file, int row_group, ScanSpec spec,
+                 SchemaPtr out_schema, int num_data_columns)
+      : file_(file),
+        rg_(row_group),
+        spec_(std::move(spec)),
+        schema_(std::move(out_schema)),
         num_data_columns_(num_data_columns) {}
 
   Result<BatchPtr> Next() override {
@@ -157,7 +185,8 @@ class RowGroupReader final : public BatchReader {
     done_ = true;
     std::vector<int> file_cols;
     for (int c : spec_.columns) {
-      if (c < num_data_columns_ && file_->column_map[c] >= 0) file_cols.push_back(file_->column_map[c]);
+      if (c < num_data_columns_ && file_->column_map[c] >= 0)
+        file_cols.push_back(file_->column_map[c]);
     }
     int64_t rows = rg_ >= 0 ? file_->reader->row_group_rows(rg_) : 0;
     BatchPtr data;
@@ -170,15 +199,17 @@ class RowGroupReader final : public BatchReader {
       int c = spec_.columns[i];
       const DataTypePtr& type = schema_->field(static_cast<int>(i)).type;
       if (c >= num_data_columns_) {
-        cols.push_back(MakeConstantColumn(file_->partition_values[c - num_data_columns_], rows));
+        cols.push_back(
+            MakeConstantColumn(file_->partition_values[c - num_data_columns_], rows));
       } else if (file_->column_map[c] < 0) {
         cols.push_back(Column::MakeNull(type, rows));
       } else {
         ColumnPtr col = data->column(k++);
         if (!col->type()->Equals(*type)) {
           // Same logical type with other nullability flags: relabel without copying.
-          col = std::make_shared<const Column>(type, col->length(), col->null_count(), col->validity(),
-                                               col->values(), col->data(), col->children());
+          col = std::make_shared<const Column>(type, col->length(), col->null_count(),
+                                               col->validity(), col->values(),
+                                               col->data(), col->children());
         }
         cols.push_back(std::move(col));
       }
@@ -200,9 +231,11 @@ class RowGroupReader final : public BatchReader {
 std::string UnescapePathName(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+    if (s[i] == '%' && i + 2 < s.size() &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16)));
+      out.push_back(
+          static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16)));
       i += 2;
     } else {
       out.push_back(s[i]);
@@ -227,8 +260,9 @@ std::string EscapePathName(std::string_view s) {
   return out;
 }
 
-Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(io::FileSystemPtr fs, std::vector<std::string> paths,
-                                                                   SchemaPtr user_schema, bool merge_schema) {
+Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
+    io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
+    bool merge_schema) {
   std::shared_ptr<ParquetDataSource> src(new ParquetDataSource());
   src->paths_ = paths;
   std::vector<Candidate> cands;
@@ -253,7 +287,8 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(io::FileSyste
   }
   for (const auto& c : cands) {
     bool same = c.partitions.size() == keys.size();
-    for (size_t i = 0; same && i < keys.size(); ++i) same = c.partitions[i].first == keys[i];
+    for (size_t i = 0; same && i < keys.size(); ++i)
+      same = c.partitions[i].first == keys[i];
     if (!same) {
       return Status::Invalid("Conflicting directory structures detected: " + c.path +
                              " does not have the partition columns of " + cands[0].path);
@@ -280,7 +315,9 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(io::FileSyste
   std::vector<Field> data_fields;
   if (user_schema) {
     for (const auto& f : user_schema->fields()) {
-      bool is_part = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return EqualsIgnoreCase(k, f.name); });
+      bool is_part = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
+        return EqualsIgnoreCase(k, f.name);
+      });
       if (!is_part) data_fields.push_back(f);
     }
     for (size_t i = 0; i < keys.size(); ++i) {
@@ -291,20 +328,23 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(io::FileSyste
     data_fields = src->files_[0].reader->schema()->fields();
     for (size_t fi = 1; merge_schema && fi < src->files_.size(); ++fi) {
       for (const auto& f : src->files_[fi].reader->schema()->fields()) {
-        auto it = std::find_if(data_fields.begin(), data_fields.end(),
-                               [&](const Field& d) { return EqualsIgnoreCase(d.name, f.name); });
+        auto it = std::find_if(
+            data_fields.begin(), data_fields.end(),
+            [&](const Field& d) { return EqualsIgnoreCase(d.name, f.name); });
         if (it == data_fields.end()) {
           data_fields.push_back(f);
         } else if (!it->type->SameType(*f.type)) {
           return Status::Error("CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE",
-                               {{"left", "\"" + it->type->Sql() + "\""}, {"right", "\"" + f.type->Sql() + "\""}});
+                               {{"left", "\"" + it->type->Sql() + "\""},
+                                {"right", "\"" + f.type->Sql() + "\""}});
         }
       }
     }
   }
   src->num_data_columns_ = static_cast<int>(data_fields.size());
   std::vector<Field> all = data_fields;
-  for (size_t i = 0; i < keys.size(); ++i) all.push_back(Field{keys[i], part_types[i], true});
+  for (size_t i = 0; i < keys.size(); ++i)
+    all.push_back(Field{keys[i], part_types[i], true});
   src->schema_ = std::make_shared<const Schema>(std::move(all));
   for (size_t fi = 0; fi < src->files_.size(); ++fi) {
     File& f = src->files_[fi];
@@ -313,21 +353,27 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(io::FileSyste
       int idx = fs_schema.FieldIndex(df.name);
       if (idx >= 0 && !fs_schema.field(idx).type->SameType(*df.type)) {
         return Status::Error("FAILED_READ_FILE.PARQUET_COLUMN_DATA_TYPE_MISMATCH",
-                             {{"path", f.path}, {"column", "[" + df.name + "]"},
+                             {{"path", f.path},
+                              {"column", "[" + df.name + "]"},
                               {"expectedType", df.type->SimpleString()},
                               {"actualType", fs_schema.field(idx).type->SimpleString()}});
       }
       f.column_map.push_back(idx);
     }
-    for (size_t i = 0; i < keys.size(); ++i) f.partition_values.push_back(PartitionValue(cands[fi].partitions[i].second, part_types[i]));
+    for (size_t i = 0; i < keys.size(); ++i)
+      f.partition_values.push_back(
+          PartitionValue(cands[fi].partitions[i].second, part_types[i]));
     int groups = f.reader->num_row_groups();
-    for (int rg = 0; rg < groups; ++rg) src->splits_.push_back({static_cast<int>(fi), rg});
+    for (int rg = 0; rg < groups; ++rg)
+      src->splits_.push_back({static_cast<int>(fi), rg});
   }
   return src;
 }
 
-Result<std::unique_ptr<BatchReader>> ParquetDataSource::OpenSplit(int split, const ScanSpec& spec) const {
-  if (split < 0 || split >= num_splits()) return std::unique_ptr<BatchReader>(std::make_unique<EmptyReader>());
+Result<std::unique_ptr<BatchReader>> ParquetDataSource::OpenSplit(
+    int split, const ScanSpec& spec) const {
+  if (split < 0 || split >= num_splits())
+    return std::unique_ptr<BatchReader>(std::make_unique<EmptyReader>());
   const Split& s = splits_[split];
   const File& f = files_[s.file];
   int64_t rows = f.reader->row_group_rows(s.row_group);
@@ -349,14 +395,15 @@ Result<std::unique_ptr<BatchReader>> ParquetDataSource::OpenSplit(int split, con
   std::vector<Field> fields;
   for (int c : spec.columns) fields.push_back(schema_->field(c));
   return std::unique_ptr<BatchReader>(std::make_unique<RowGroupReader>(
-      &f, s.row_group, spec, std::make_shared<const Schema>(std::move(fields)), num_data_columns_));
+      &f, s.row_group, spec, std::make_shared<const Schema>(std::move(fields)),
+      num_data_columns_));
 }
 
 std::string ParquetDataSource::Describe() const {
   std::string loc;
   for (size_t i = 0; i < paths_.size(); ++i) loc += (i ? ", " : "") + paths_[i];
-  return "FileScan parquet Location: [" + loc + "], " + std::to_string(files_.size()) + " files, " +
-         std::to_string(splits_.size()) + " row groups";
+  return "FileScan parquet Location: [" + loc + "], " + std::to_string(files_.size()) +
+         " files, " + std::to_string(splits_.size()) + " row groups";
 }
 
 }  // namespace spate::formats

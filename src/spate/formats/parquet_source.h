@@ -30,12 +30,15 @@ class ParquetDataSource final : public DataSource {
   /// matched by name (case-insensitively) and missing ones read as NULL.
   /// `merge_schema` (Spark's mergeSchema): the union of every file's columns, in order of
   /// first appearance; otherwise the first file's schema.
-  static Result<std::shared_ptr<ParquetDataSource>> Make(io::FileSystemPtr fs, std::vector<std::string> paths,
-                                                         SchemaPtr user_schema = nullptr, bool merge_schema = false);
+  static Result<std::shared_ptr<ParquetDataSource>> Make(io::FileSystemPtr fs,
+                                                         std::vector<std::string> paths,
+                                                         SchemaPtr user_schema = nullptr,
+                                                         bool merge_schema = false);
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
   std::string Describe() const override;
 
   int num_files() const { return static_cast<int>(files_.size()); }
@@ -46,7 +49,7 @@ class ParquetDataSource final : public DataSource {
     std::string path;
     std::shared_ptr<parquet::ParquetFileReader> reader;
     std::vector<Value> partition_values;  // one per partition column
-    std::vector<int> column_map;          // source data column -> file column (-1 = missing)
+    std::vector<int> column_map;  // source data column -> file column (-1 = missing)
   };
 
  private:
@@ -60,7 +63,8 @@ class ParquetDataSource final : public DataSource {
     int row_group;  // -1: a file without row groups
   };
   std::vector<Split> splits_;
-  std::shared_ptr<std::atomic<int64_t>> skipped_ = std::make_shared<std::atomic<int64_t>>(0);
+  std::shared_ptr<std::atomic<int64_t>> skipped_ =
+      std::make_shared<std::atomic<int64_t>>(0);
 };
 
 /// Parses a Hive partition folder value ("a%2Fb" -> "a/b").

@@ -28,7 +28,8 @@ Status PosixError(std::string_view op, const std::string& path, int err) {
 
 class LocalReadFile final : public RandomAccessFile {
  public:
-  LocalReadFile(std::string path, int fd, int64_t size) : path_(std::move(path)), fd_(fd), size_(size) {}
+  LocalReadFile(std::string path, int fd, int64_t size)
+      : path_(std::move(path)), fd_(fd), size_(size) {}
   ~LocalReadFile() override { ::close(fd_); }
   int64_t Size() const override { return size_; }
   const std::string& path() const override { return path_; }
@@ -45,7 +46,8 @@ class LocalReadFile final : public RandomAccessFile {
     }
     int64_t done = 0;
     while (done < length) {
-      ssize_t n = ::pread(fd_, out + done, static_cast<size_t>(length - done), offset + done);
+      ssize_t n =
+          ::pread(fd_, out + done, static_cast<size_t>(length - done), offset + done);
       if (n < 0) {
         if (errno == EINTR) continue;
         return PosixError("read", path_, errno);
@@ -145,9 +147,10 @@ Status FsyncDir(const std::string& dir) {
 std::string TempName(const std::string& path) {
   static std::atomic<uint64_t> counter{0};
   thread_local std::mt19937_64 rng(std::random_device{}());
-  return JoinPath(ParentPath(path), "." + BaseName(path) + "." + std::to_string(::getpid()) + "." +
-                                        std::to_string(counter++) + "." + std::to_string(rng() % 1000000) +
-                                        ".tmp");
+  return JoinPath(ParentPath(path), "." + BaseName(path) + "." +
+                                        std::to_string(::getpid()) + "." +
+                                        std::to_string(counter++) + "." +
+                                        std::to_string(rng() % 1000000) + ".tmp");
 }
 
 // Writes data to a fresh temp file next to `path`, fsynced; returns its name.
@@ -184,7 +187,8 @@ Status ListRec(const std::string& dir, bool recursive, std::vector<FileInfo>* ou
     info.path = p;
     info.is_directory = S_ISDIR(st.st_mode);
     info.size = info.is_directory ? 0 : st.st_size;
-    info.modification_time_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+    info.modification_time_ms =
+        static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
     out->push_back(info);
     if (recursive && info.is_directory) SPATE_RETURN_IF_ERROR(ListRec(p, true, out));
   }
@@ -201,11 +205,13 @@ Result<std::string> FileSystem::ReadAll(const std::string& path) {
 }
 
 const std::shared_ptr<LocalFileSystem>& LocalFileSystem::Get() {
-  static const auto* fs = new std::shared_ptr<LocalFileSystem>(std::make_shared<LocalFileSystem>());
+  static const auto* fs =
+      new std::shared_ptr<LocalFileSystem>(std::make_shared<LocalFileSystem>());
   return *fs;
 }
 
-Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std::string& path) {
+Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(
+    const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return PosixError("open", path, errno);
   struct stat st;
@@ -218,7 +224,8 @@ Result<std::unique_ptr<RandomAccessFile>> LocalFileSystem::OpenForRead(const std
     ::close(fd);
     return Status::IOError("open '" + path + "': is a directory");
   }
-  return std::unique_ptr<RandomAccessFile>(std::make_unique<LocalReadFile>(path, fd, st.st_size));
+  return std::unique_ptr<RandomAccessFile>(
+      std::make_unique<LocalReadFile>(path, fd, st.st_size));
 }
 
 Result<std::unique_ptr<WritableFile>> LocalFileSystem::Create(const std::string& path) {
@@ -227,10 +234,12 @@ Result<std::unique_ptr<WritableFile>> LocalFileSystem::Create(const std::string&
   return std::unique_ptr<WritableFile>(std::make_unique<LocalWritableFile>(path, fd));
 }
 
-Result<std::vector<FileInfo>> LocalFileSystem::List(const std::string& path, bool recursive) {
+Result<std::vector<FileInfo>> LocalFileSystem::List(const std::string& path,
+                                                    bool recursive) {
   std::vector<FileInfo> out;
   SPATE_RETURN_IF_ERROR(ListRec(path, recursive, &out));
-  std::sort(out.begin(), out.end(), [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+  std::sort(out.begin(), out.end(),
+            [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
   return out;
 }
 
@@ -241,7 +250,8 @@ Result<FileInfo> LocalFileSystem::Stat(const std::string& path) {
   info.path = path;
   info.is_directory = S_ISDIR(st.st_mode);
   info.size = info.is_directory ? 0 : st.st_size;
-  info.modification_time_ms = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  info.modification_time_ms =
+      static_cast<int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
   return info;
 }
 
@@ -262,7 +272,8 @@ Status LocalFileSystem::MakeDirs(const std::string& path) {
     cur = path.substr(0, j);
     i = j + 1;
     if (cur.empty()) continue;
-    if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) return PosixError("mkdir", cur, errno);
+    if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST)
+      return PosixError("mkdir", cur, errno);
   }
   struct stat st;
   if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -312,8 +323,10 @@ Status LocalFileSystem::PutIfAbsent(const std::string& path, std::string_view da
   int err = errno;
   ::unlink(tmp.c_str());
   if (rc != 0) {
-    if (err == EEXIST) return Status(StatusCode::kAlreadyExists, "file '" + path + "' already exists");
-    if (err != EPERM && err != ENOTSUP && err != EOPNOTSUPP) return PosixError("link", path, err);
+    if (err == EEXIST)
+      return Status(StatusCode::kAlreadyExists, "file '" + path + "' already exists");
+    if (err != EPERM && err != ENOTSUP && err != EOPNOTSUPP)
+      return PosixError("link", path, err);
     // No hard links here: fall back to O_EXCL creation.
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) return PosixError("create", path, errno);
@@ -346,7 +359,8 @@ std::string Normalize(std::string_view p) {
 
 bool IsUnder(const std::string& path, const std::string& dir) {
   if (dir.empty()) return true;
-  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
+  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+         path[dir.size()] == '/';
 }
 
 bool IsDirLocked(MemoryFileSystem::State& s, const std::string& p) {
@@ -365,7 +379,8 @@ class MemReadFile final : public RandomAccessFile {
   Status ReadAt(int64_t offset, int64_t length, std::string* out) const override {
     if (offset < 0 || length < 0 || offset > Size() || length > Size() - offset) {
       return Status::IOError("read of " + std::to_string(length) + " bytes at offset " +
-                             std::to_string(offset) + " is past the end of '" + path_ + "'");
+                             std::to_string(offset) + " is past the end of '" + path_ +
+                             "'");
     }
     out->assign(data_->data() + offset, static_cast<size_t>(length));
     return Status::OK();
@@ -373,7 +388,8 @@ class MemReadFile final : public RandomAccessFile {
   Status ReadInto(int64_t offset, int64_t length, uint8_t* out) const override {
     if (offset < 0 || length < 0 || offset > Size() || length > Size() - offset) {
       return Status::IOError("read of " + std::to_string(length) + " bytes at offset " +
-                             std::to_string(offset) + " is past the end of '" + path_ + "'");
+                             std::to_string(offset) + " is past the end of '" + path_ +
+                             "'");
     }
     if (length > 0) std::memcpy(out, data_->data() + offset, static_cast<size_t>(length));
     return Status::OK();
@@ -420,27 +436,33 @@ class MemWritableFile final : public WritableFile {
 MemoryFileSystem::MemoryFileSystem() : state_(std::make_shared<State>()) {}
 MemoryFileSystem::~MemoryFileSystem() = default;
 
-Result<std::unique_ptr<RandomAccessFile>> MemoryFileSystem::OpenForRead(const std::string& path) {
+Result<std::unique_ptr<RandomAccessFile>> MemoryFileSystem::OpenForRead(
+    const std::string& path) {
   std::lock_guard<std::mutex> lock(state_->mu);
   auto it = state_->files.find(Normalize(path));
-  if (it == state_->files.end()) return Status::NotFound("open '" + path + "': No such file or directory");
-  return std::unique_ptr<RandomAccessFile>(std::make_unique<MemReadFile>(path, it->second));
+  if (it == state_->files.end())
+    return Status::NotFound("open '" + path + "': No such file or directory");
+  return std::unique_ptr<RandomAccessFile>(
+      std::make_unique<MemReadFile>(path, it->second));
 }
 
 Result<std::unique_ptr<WritableFile>> MemoryFileSystem::Create(const std::string& path) {
   std::string p = Normalize(path);
   {
     std::lock_guard<std::mutex> lock(state_->mu);
-    if (IsDirLocked(*state_, p)) return Status::IOError("create '" + path + "': is a directory");
+    if (IsDirLocked(*state_, p))
+      return Status::IOError("create '" + path + "': is a directory");
     state_->files[p] = std::make_shared<const std::string>();
   }
   return std::unique_ptr<WritableFile>(std::make_unique<MemWritableFile>(p, state_));
 }
 
-Result<std::vector<FileInfo>> MemoryFileSystem::List(const std::string& path, bool recursive) {
+Result<std::vector<FileInfo>> MemoryFileSystem::List(const std::string& path,
+                                                     bool recursive) {
   std::string dir = Normalize(path);
   std::lock_guard<std::mutex> lock(state_->mu);
-  if (!IsDirLocked(*state_, dir)) return Status::NotFound("list directory '" + path + "': No such file or directory");
+  if (!IsDirLocked(*state_, dir))
+    return Status::NotFound("list directory '" + path + "': No such file or directory");
   std::map<std::string, FileInfo> out;
   auto add = [&](const std::string& p, bool is_file) {
     // Every directory between dir and p, and p itself.
@@ -501,7 +523,8 @@ Result<bool> MemoryFileSystem::Exists(const std::string& path) {
 Status MemoryFileSystem::MakeDirs(const std::string& path) {
   std::string p = Normalize(path);
   std::lock_guard<std::mutex> lock(state_->mu);
-  if (state_->files.count(p)) return Status::IOError("mkdir '" + path + "': exists and is not a directory");
+  if (state_->files.count(p))
+    return Status::IOError("mkdir '" + path + "': exists and is not a directory");
   state_->dirs[p] = 0;
   return Status::OK();
 }
@@ -517,7 +540,8 @@ Status MemoryFileSystem::Rename(const std::string& from, const std::string& to) 
     state_->mtimes[t] = ++state_->clock;
     return Status::OK();
   }
-  if (!IsDirLocked(*state_, f)) return Status::NotFound("rename '" + from + "': No such file or directory");
+  if (!IsDirLocked(*state_, f))
+    return Status::NotFound("rename '" + from + "': No such file or directory");
   std::map<std::string, std::shared_ptr<const std::string>> moved;
   for (auto i = state_->files.begin(); i != state_->files.end();) {
     if (IsUnder(i->first, f)) {
@@ -545,11 +569,13 @@ Status MemoryFileSystem::Delete(const std::string& path, bool recursive) {
   std::string p = Normalize(path);
   std::lock_guard<std::mutex> lock(state_->mu);
   if (state_->files.erase(p)) return Status::OK();
-  if (!IsDirLocked(*state_, p)) return Status::NotFound("delete '" + path + "': No such file or directory");
+  if (!IsDirLocked(*state_, p))
+    return Status::NotFound("delete '" + path + "': No such file or directory");
   bool has_children = false;
   for (const auto& [f, d] : state_->files) has_children |= IsUnder(f, p);
   for (const auto& [f, d] : state_->dirs) has_children |= IsUnder(f, p);
-  if (has_children && !recursive) return Status::IOError("delete directory '" + path + "': Directory not empty");
+  if (has_children && !recursive)
+    return Status::IOError("delete directory '" + path + "': Directory not empty");
   for (auto i = state_->files.begin(); i != state_->files.end();) {
     i = IsUnder(i->first, p) ? state_->files.erase(i) : std::next(i);
   }
@@ -562,7 +588,8 @@ Status MemoryFileSystem::Delete(const std::string& path, bool recursive) {
 Status MemoryFileSystem::WriteAtomic(const std::string& path, std::string_view data) {
   std::string p = Normalize(path);
   std::lock_guard<std::mutex> lock(state_->mu);
-  if (IsDirLocked(*state_, p)) return Status::IOError("write '" + path + "': is a directory");
+  if (IsDirLocked(*state_, p))
+    return Status::IOError("write '" + path + "': is a directory");
   state_->files[p] = std::make_shared<const std::string>(data);
   state_->mtimes[p] = ++state_->clock;
   return Status::OK();

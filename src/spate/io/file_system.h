@@ -67,7 +67,8 @@ class FileSystem {
  public:
   virtual ~FileSystem() = default;
 
-  virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) = 0;
+  virtual Result<std::unique_ptr<RandomAccessFile>> OpenForRead(
+      const std::string& path) = 0;
   /// Creates (truncating) a file for writing; parent directories must exist.
   virtual Result<std::unique_ptr<WritableFile>> Create(const std::string& path) = 0;
   /// Entries of directory `path`, sorted by path; with `recursive`, every file and

@@ -111,7 +111,9 @@ TEST_P(FileSystemTest, PutIfAbsentConcurrentSingleWinner) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Both, FileSystemTest, ::testing::Values(true, false),
-                         [](const auto& info) { return info.param ? "Local" : "Memory"; });
+                         [](const auto& info) {
+                           return info.param ? "Local" : "Memory";
+                         });
 
 TEST(PathTest, Helpers) {
   EXPECT_EQ(JoinPath("a/b", "c"), "a/b/c");

@@ -13,7 +13,8 @@ namespace spate::formats::parquet {
 namespace {
 
 Status Corrupt(Codec c, const std::string& what) {
-  return Status(StatusCode::kDataCorruption, std::string(CodecName(c)) + " decompression failed: " + what);
+  return Status(StatusCode::kDataCorruption,
+                std::string(CodecName(c)) + " decompression failed: " + what);
 }
 
 Status GzipDecompress(const uint8_t* in, int64_t n, uint8_t* out, int64_t out_size) {
@@ -51,7 +52,8 @@ Status GzipDecompress(const uint8_t* in, int64_t n, uint8_t* out, int64_t out_si
   inflateEnd(&zs);
   SPATE_RETURN_IF_ERROR(st);
   if (produced != out_size) {
-    return Corrupt(Codec::kGzip, "got " + std::to_string(produced) + " bytes, expected " + std::to_string(out_size));
+    return Corrupt(Codec::kGzip, "got " + std::to_string(produced) + " bytes, expected " +
+                                     std::to_string(out_size));
   }
   return Status::OK();
 }
@@ -86,8 +88,11 @@ bool Lz4HadoopDecompress(const uint8_t* in, int64_t n, uint8_t* out, int64_t out
     if (n - ip < 8) return false;
     uint32_t raw = ReadBE32(in + ip), comp = ReadBE32(in + ip + 4);
     ip += 8;
-    if (comp > static_cast<uint64_t>(n - ip) || raw > static_cast<uint64_t>(out_size - op)) return false;
-    int got = LZ4_decompress_safe(reinterpret_cast<const char*>(in + ip), reinterpret_cast<char*>(out + op),
+    if (comp > static_cast<uint64_t>(n - ip) ||
+        raw > static_cast<uint64_t>(out_size - op))
+      return false;
+    int got = LZ4_decompress_safe(reinterpret_cast<const char*>(in + ip),
+                                  reinterpret_cast<char*>(out + op),
                                   static_cast<int>(comp), static_cast<int>(raw));
     if (got < 0 || static_cast<uint32_t>(got) != raw) return false;
     ip += comp;
@@ -106,7 +111,8 @@ Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out) {
     case Codec::kSnappy: {
       size_t cap = snappy_max_compressed_length(static_cast<size_t>(n));
       out->resize(cap);
-      if (snappy_compress(reinterpret_cast<const char*>(in), static_cast<size_t>(n), out->data(), &cap) != SNAPPY_OK) {
+      if (snappy_compress(reinterpret_cast<const char*>(in), static_cast<size_t>(n),
+                          out->data(), &cap) != SNAPPY_OK) {
         return Status::Internal("snappy compression failed");
       }
       out->resize(cap);
@@ -118,24 +124,29 @@ Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out) {
       size_t cap = ZSTD_compressBound(static_cast<size_t>(n));
       out->resize(cap);
       size_t got = ZSTD_compress(out->data(), cap, in, static_cast<size_t>(n), 3);
-      if (ZSTD_isError(got)) return Status::Internal(std::string("zstd compression failed: ") + ZSTD_getErrorName(got));
+      if (ZSTD_isError(got))
+        return Status::Internal(std::string("zstd compression failed: ") +
+                                ZSTD_getErrorName(got));
       out->resize(got);
       return Status::OK();
     }
     case Codec::kLz4Raw: {
       int cap = LZ4_compressBound(static_cast<int>(n));
       out->resize(static_cast<size_t>(cap));
-      int got = LZ4_compress_default(reinterpret_cast<const char*>(in), out->data(), static_cast<int>(n), cap);
+      int got = LZ4_compress_default(reinterpret_cast<const char*>(in), out->data(),
+                                     static_cast<int>(n), cap);
       if (got <= 0 && n > 0) return Status::Internal("lz4 compression failed");
       out->resize(static_cast<size_t>(got));
       return Status::OK();
     }
     default:
-      return Status::Unimplemented(std::string("writing Parquet with codec ") + CodecName(codec) + " is not supported");
+      return Status::Unimplemented(std::string("writing Parquet with codec ") +
+                                   CodecName(codec) + " is not supported");
   }
 }
 
-Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out, int64_t out_size) {
+Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out,
+                  int64_t out_size) {
   switch (codec) {
     case Codec::kUncompressed:
       if (n != out_size) return Corrupt(codec, "uncompressed page size mismatch");
@@ -143,12 +154,13 @@ Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out, int64
       return Status::OK();
     case Codec::kSnappy: {
       size_t len = 0;
-      if (snappy_uncompressed_length(reinterpret_cast<const char*>(in), static_cast<size_t>(n), &len) != SNAPPY_OK ||
+      if (snappy_uncompressed_length(reinterpret_cast<const char*>(in),
+                                     static_cast<size_t>(n), &len) != SNAPPY_OK ||
           static_cast<int64_t>(len) != out_size) {
         return Corrupt(codec, "bad uncompressed length");
       }
-      if (snappy_uncompress(reinterpret_cast<const char*>(in), static_cast<size_t>(n), reinterpret_cast<char*>(out),
-                            &len) != SNAPPY_OK) {
+      if (snappy_uncompress(reinterpret_cast<const char*>(in), static_cast<size_t>(n),
+                            reinterpret_cast<char*>(out), &len) != SNAPPY_OK) {
         return Corrupt(codec, "invalid data");
       }
       return Status::OK();
@@ -156,48 +168,61 @@ Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out, int64
     case Codec::kGzip:
       return GzipDecompress(in, n, out, out_size);
     case Codec::kZstd: {
-      size_t got = ZSTD_decompress(out, static_cast<size_t>(out_size), in, static_cast<size_t>(n));
+      size_t got =
+          ZSTD_decompress(out, static_cast<size_t>(out_size), in, static_cast<size_t>(n));
       if (ZSTD_isError(got)) return Corrupt(codec, ZSTD_getErrorName(got));
       if (static_cast<int64_t>(got) != out_size) return Corrupt(codec, "size mismatch");
       return Status::OK();
     }
     case Codec::kLz4Raw: {
-      int got = LZ4_decompress_safe(reinterpret_cast<const char*>(in), reinterpret_cast<char*>(out), static_cast<int>(n),
+      int got = LZ4_decompress_safe(reinterpret_cast<const char*>(in),
+                                    reinterpret_cast<char*>(out), static_cast<int>(n),
                                     static_cast<int>(out_size));
       if (got != out_size) return Corrupt(codec, "invalid data");
       return Status::OK();
     }
     case Codec::kLz4: {
       if (Lz4HadoopDecompress(in, n, out, out_size)) return Status::OK();
-      int got = LZ4_decompress_safe(reinterpret_cast<const char*>(in), reinterpret_cast<char*>(out), static_cast<int>(n),
+      int got = LZ4_decompress_safe(reinterpret_cast<const char*>(in),
+                                    reinterpret_cast<char*>(out), static_cast<int>(n),
                                     static_cast<int>(out_size));
-      if (got != out_size) return Corrupt(codec, "invalid data (neither Hadoop-framed nor raw LZ4)");
+      if (got != out_size)
+        return Corrupt(codec, "invalid data (neither Hadoop-framed nor raw LZ4)");
       return Status::OK();
     }
     default:
-      return Status::Unimplemented(std::string("Parquet codec ") + CodecName(codec) + " is not supported");
+      return Status::Unimplemented(std::string("Parquet codec ") + CodecName(codec) +
+                                   " is not supported");
   }
 }
 
 Result<Codec> ParseCodecName(const std::string& name) {
   std::string s;
-  for (char c : name) s.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  for (char c : name)
+    s.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   if (s == "none" || s == "uncompressed") return Codec::kUncompressed;
   if (s == "snappy") return Codec::kSnappy;
   if (s == "gzip") return Codec::kGzip;
   if (s == "zstd") return Codec::kZstd;
   if (s == "lz4_raw" || s == "lz4raw") return Codec::kLz4Raw;
-  return Status::Invalid("Codec [" + name + "] is not available. Available codecs are brotli, uncompressed, lz4, "
-                         "lz4_raw, gzip, lzo, snappy, none, zstd.");
+  return Status::Invalid(
+      "Codec [" + name +
+      "] is not available. Available codecs are brotli, uncompressed, lz4, "
+      "lz4_raw, gzip, lzo, snappy, none, zstd.");
 }
 
 std::string CodecFileExtension(Codec codec) {
   switch (codec) {
-    case Codec::kSnappy: return "snappy";
-    case Codec::kGzip: return "gz";
-    case Codec::kZstd: return "zstd";
-    case Codec::kLz4Raw: return "lz4raw";
-    default: return "";
+    case Codec::kSnappy:
+      return "snappy";
+    case Codec::kGzip:
+      return "gz";
+    case Codec::kZstd:
+      return "zstd";
+    case Codec::kLz4Raw:
+      return "lz4raw";
+    default:
+      return "";
   }
 }
 

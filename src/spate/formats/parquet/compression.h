@@ -18,7 +18,8 @@ namespace spate::formats::parquet {
 /// Compresses [in, in+n) with `codec` into *out (replaced).
 Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out);
 /// Decompresses exactly `out_size` bytes into `out`.
-Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out, int64_t out_size);
+Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out,
+                  int64_t out_size);
 /// Parses a codec name as Spark's `compression` option ("none", "uncompressed", "snappy",
 /// "gzip", "zstd", "lz4_raw", "lz4raw"); case-insensitive.
 Result<Codec> ParseCodecName(const std::string& name);

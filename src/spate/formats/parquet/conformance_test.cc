@@ -38,7 +38,8 @@ struct Loaded {
   std::vector<std::string> Column(int col) const {
     std::vector<std::string> out;
     for (const auto& b : batches) {
-      for (int64_t i = 0; i < b->num_rows(); ++i) out.push_back(b->column(col)->GetValue(i).ToString());
+      for (int64_t i = 0; i < b->num_rows(); ++i)
+        out.push_back(b->column(col)->GetValue(i).ToString());
     }
     return out;
   }
@@ -46,7 +47,8 @@ struct Loaded {
 
 Result<Loaded> Load(const std::string& rel) {
   Loaded l;
-  SPATE_ASSIGN_OR_RETURN(l.reader, ParquetFileReader::Open(io::LocalFileSystem::Get(), io::JoinPath(DataDir(), rel)));
+  SPATE_ASSIGN_OR_RETURN(l.reader, ParquetFileReader::Open(io::LocalFileSystem::Get(),
+                                                           io::JoinPath(DataDir(), rel)));
   SPATE_ASSIGN_OR_RETURN(l.batches, l.reader->ReadAll());
   for (const auto& b : l.batches) l.rows += b->num_rows();
   return l;
@@ -55,7 +57,8 @@ Result<Loaded> Load(const std::string& rel) {
 class ConformanceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!*io::LocalFileSystem::Get()->Exists(DataDir())) GTEST_SKIP() << "no " << DataDir();
+    if (!*io::LocalFileSystem::Get()->Exists(DataDir()))
+      GTEST_SKIP() << "no " << DataDir();
   }
 };
 
@@ -68,19 +71,27 @@ struct Expect {
 const std::map<std::string, Expect>& Supported() {
   static const auto* m = new std::map<std::string, Expect>{
       {"alltypes_plain.parquet",
-       {8, {{0, 0, "4"}, {1, 0, "5"}, {7, 0, "1"}, {0, 1, "true"}, {1, 1, "false"}, {0, 10, "2009-03-01 00:00:00"},
-            {1, 9, "[31]"}}}},
+       {8,
+        {{0, 0, "4"},
+         {1, 0, "5"},
+         {7, 0, "1"},
+         {0, 1, "true"},
+         {1, 1, "false"},
+         {0, 10, "2009-03-01 00:00:00"},
+         {1, 9, "[31]"}}}},
       {"alltypes_dictionary.parquet", {2, {{0, 0, "0"}, {1, 0, "1"}, {1, 7, "10.1"}}}},
       {"alltypes_plain.snappy.parquet", {2, {{0, 0, "6"}, {1, 0, "7"}}}},
-      {"alltypes_tiny_pages.parquet", {7300, {{0, 0, "122"}, {0, 10, "2009-01-13 01:02:05.41"}}}},
+      {"alltypes_tiny_pages.parquet",
+       {7300, {{0, 0, "122"}, {0, 10, "2009-01-13 01:02:05.41"}}}},
       {"alltypes_tiny_pages_plain.parquet", {7300, {{0, 0, "122"}, {0, 6, "2.2"}}}},
-      // A Go-reader crash repro, not invalid data: RLE dictionary indices with bit width 0
-      // (legal: every index is 0), read as Arrow C++ reads it.
+      // A Go-reader crash repro, not invalid data: RLE dictionary indices with bit width
+      // 0 (legal: every index is 0), read as Arrow C++ reads it.
       {"bad_data/ARROW-GH-43605.parquet", {21186, {{0, 0, "0"}}}},
       {"binary.parquet", {12, {{0, 0, "[00]"}, {11, 0, "[0B]"}}}},
       {"binary_truncated_min_max.parquet", {12, {{0, 0, "Blart Versenwald III"}}}},
       {"byte_array_decimal.parquet", {24, {{0, 0, "1.00"}, {23, 0, "24.00"}}}},
-      {"byte_stream_split.zstd.parquet", {300, {{0, 0, "1.7640524"}, {0, 1, "-1.3065268517353166"}}}},
+      {"byte_stream_split.zstd.parquet",
+       {300, {{0, 0, "1.7640524"}, {0, 1, "-1.3065268517353166"}}}},
       {"column_chunk_key_value_metadata.parquet", {0, {}}},
       {"concatenated_gzip_members.parquet", {513, {{0, 0, "1"}, {512, 0, "513"}}}},
       {"data_index_bloom_encoding_stats.parquet", {14, {{0, 0, "Hello"}}}},
@@ -88,7 +99,12 @@ const std::map<std::string, Expect>& Supported() {
       {"datapage_v1-snappy-compressed-checksum.parquet", {5120, {}}},
       {"datapage_v1-uncompressed-checksum.parquet", {5120, {}}},
       {"datapage_v2.snappy.parquet",
-       {5, {{0, 0, "abc"}, {0, 1, "1"}, {0, 2, "2.0"}, {0, 3, "true"}, {0, 4, "[1, 2, 3]"}}}},
+       {5,
+        {{0, 0, "abc"},
+         {0, 1, "1"},
+         {0, 2, "2.0"},
+         {0, 3, "true"},
+         {0, 4, "[1, 2, 3]"}}}},
       {"datapage_v2_empty_datapage.snappy.parquet", {1, {{0, 0, "NULL"}}}},
       {"delta_binary_packed.parquet", {200, {}}},
       {"delta_byte_array.parquet", {1000, {}}},
@@ -99,28 +115,40 @@ const std::map<std::string, Expect>& Supported() {
       {"fixed_length_byte_array.parquet", {1000, {{0, 0, "[00 00 03 E8]"}}}},
       {"fixed_length_decimal.parquet", {24, {{0, 0, "1.00"}, {23, 0, "24.00"}}}},
       {"fixed_length_decimal_legacy.parquet", {24, {{0, 0, "1.00"}, {23, 0, "24.00"}}}},
-      {"hadoop_lz4_compressed.parquet", {4, {{0, 0, "1593604800"}, {0, 1, "[61 62 63]"}, {0, 2, "42.0"}}}},
-      {"hadoop_lz4_compressed_larger.parquet", {10000, {{0, 0, "c7ce6bef-d5b0-4863-b199-8ea8c7fb117b"}}}},
-      {"incorrect_map_schema.parquet", {1, {{0, 0, "{parent -> another, name -> report}"}}}},
+      {"hadoop_lz4_compressed.parquet",
+       {4, {{0, 0, "1593604800"}, {0, 1, "[61 62 63]"}, {0, 2, "42.0"}}}},
+      {"hadoop_lz4_compressed_larger.parquet",
+       {10000, {{0, 0, "c7ce6bef-d5b0-4863-b199-8ea8c7fb117b"}}}},
+      {"incorrect_map_schema.parquet",
+       {1, {{0, 0, "{parent -> another, name -> report}"}}}},
       {"int32_decimal.parquet", {24, {{0, 0, "1.00"}, {23, 0, "24.00"}}}},
       {"int32_with_null_pages.parquet", {1000, {{0, 0, "-654807448"}}}},
       {"int64_decimal.parquet", {24, {{0, 0, "1.00"}, {23, 0, "24.00"}}}},
       // int96_from_spark.md: 1704141296123456, 1704070800000000, 253402225200000000,
       // 1735599600000000, null, 9089380393200000000 microseconds.
       {"int96_from_spark.parquet",
-       {6, {{0, 0, "2024-01-01 20:34:56.123456"}, {1, 0, "2024-01-01 01:00:00"}, {2, 0, "9999-12-31 03:00:00"},
-            {3, 0, "2024-12-30 23:00:00"}, {4, 0, "NULL"}}}},
+       {6,
+        {{0, 0, "2024-01-01 20:34:56.123456"},
+         {1, 0, "2024-01-01 01:00:00"},
+         {2, 0, "9999-12-31 03:00:00"},
+         {3, 0, "2024-12-30 23:00:00"},
+         {4, 0, "NULL"}}}},
       {"list_columns.parquet", {3, {{0, 0, "[1, 2, 3]"}, {0, 1, "[abc, efg, hij]"}}}},
       {"lz4_raw_compressed.parquet", {4, {{0, 0, "1593604800"}, {3, 2, "7.7"}}}},
-      {"lz4_raw_compressed_larger.parquet", {10000, {{0, 0, "c7ce6bef-d5b0-4863-b199-8ea8c7fb117b"}}}},
+      {"lz4_raw_compressed_larger.parquet",
+       {10000, {{0, 0, "c7ce6bef-d5b0-4863-b199-8ea8c7fb117b"}}}},
       {"nan_in_stats.parquet", {2, {{0, 0, "1.0"}, {1, 0, "NaN"}}}},
-      {"nested_lists.snappy.parquet", {3, {{0, 0, "[[[a, b], [c]], [NULL, [d]]]"}, {0, 1, "1"}}}},
-      {"nested_maps.snappy.parquet", {6, {{0, 0, "{a -> {1 -> true, 2 -> false}}"}, {0, 2, "1.0"}}}},
+      {"nested_lists.snappy.parquet",
+       {3, {{0, 0, "[[[a, b], [c]], [NULL, [d]]]"}, {0, 1, "1"}}}},
+      {"nested_maps.snappy.parquet",
+       {6, {{0, 0, "{a -> {1 -> true, 2 -> false}}"}, {0, 2, "1.0"}}}},
       {"nested_structs.rust.parquet", {1, {}}},
       {"non_hadoop_lz4_compressed.parquet", {4, {{0, 0, "1593604800"}, {0, 2, "42.0"}}}},
-      {"nonnullable.impala.parquet", {1, {{0, 0, "8"}, {0, 1, "[-1]"}, {0, 2, "[[-1, -2], []]"}}}},
+      {"nonnullable.impala.parquet",
+       {1, {{0, 0, "8"}, {0, 1, "[-1]"}, {0, 2, "[[-1, -2], []]"}}}},
       {"null_list.parquet", {1, {{0, 0, "[]"}}}},
-      {"nullable.impala.parquet", {7, {{0, 0, "1"}, {0, 1, "[1, 2, 3]"}, {0, 3, "{k1 -> 1, k2 -> 100}"}}}},
+      {"nullable.impala.parquet",
+       {7, {{0, 0, "1"}, {0, 1, "[1, 2, 3]"}, {0, 3, "{k1 -> 1, k2 -> 100}"}}}},
       {"nulls.snappy.parquet", {8, {{0, 0, "{NULL}"}}}},
       // old_list_structure.md: [[1, 2], [3, 4]]
       {"old_list_structure.parquet", {1, {{0, 0, "[[1, 2], [3, 4]]"}}}},
@@ -142,16 +170,21 @@ const std::map<std::string, Expect>& Supported() {
 // Files spate refuses (unsupported features, or corrupt on purpose).
 const std::set<std::string>& Refused() {
   static const auto* s = new std::set<std::string>{
-      "bad_data/ARROW-GH-41317.parquet", "bad_data/ARROW-GH-41321.parquet",
-      "bad_data/ARROW-GH-45185.parquet", "bad_data/ARROW-GH-47662.parquet",
-      "bad_data/ARROW-RS-GH-6229-DICTHEADER.parquet", "bad_data/ARROW-RS-GH-6229-LEVELS.parquet",
+      "bad_data/ARROW-GH-41317.parquet",
+      "bad_data/ARROW-GH-41321.parquet",
+      "bad_data/ARROW-GH-45185.parquet",
+      "bad_data/ARROW-GH-47662.parquet",
+      "bad_data/ARROW-RS-GH-6229-DICTHEADER.parquet",
+      "bad_data/ARROW-RS-GH-6229-LEVELS.parquet",
       "bad_data/PARQUET-1481.parquet",
-      "datapage_v1-corrupt-checksum.parquet",           // wrong page CRC
+      "datapage_v1-corrupt-checksum.parquet",            // wrong page CRC
       "rle-dict-uncompressed-corrupt-checksum.parquet",  // wrong page CRC
       "nation.dict-malformed.parquet",
       "large_string_map.brotli.parquet",  // BROTLI codec (and 2 GB pages)
       "map_no_value.parquet",             // MAP without a value field
-      "float16_nonzeros_and_nans.parquet", "float16_zeros_and_nans.parquet", "floating_orders_nan_count.parquet",
+      "float16_nonzeros_and_nans.parquet",
+      "float16_zeros_and_nans.parquet",
+      "floating_orders_nan_count.parquet",
       "byte_stream_split_extended.gzip.parquet",  // FLOAT16 columns
   };
   return *s;
@@ -167,7 +200,9 @@ TEST_F(ConformanceTest, EveryFileIsReadOrRefusedClearly) {
   int read = 0, refused = 0;
   for (const auto& f : *files) {
     std::string rel = f.path.substr(DataDir().size() + 1);
-    bool parquet = rel.size() > 8 && (rel.substr(rel.size() - 8) == ".parquet" || rel.find(".parquet.encrypted") != std::string::npos);
+    bool parquet =
+        rel.size() > 8 && (rel.substr(rel.size() - 8) == ".parquet" ||
+                           rel.find(".parquet.encrypted") != std::string::npos);
     if (f.is_directory || !parquet) continue;
     SCOPED_TRACE(rel);
     auto it = Supported().find(rel);
@@ -181,7 +216,8 @@ TEST_F(ConformanceTest, EveryFileIsReadOrRefusedClearly) {
       ++read;
       continue;
     }
-    ASSERT_TRUE(Refused().count(rel) || IsRefusedByPattern(rel)) << "unclassified file " << rel;
+    ASSERT_TRUE(Refused().count(rel) || IsRefusedByPattern(rel))
+        << "unclassified file " << rel;
     auto l = Load(rel);
     ASSERT_FALSE(l.ok()) << "expected an error";
     std::string msg = l.status().ToString();
@@ -221,7 +257,8 @@ std::vector<std::vector<std::string>> ReadCsv(const std::string& path) {
 
 TEST_F(ConformanceTest, DeltaEncodingsMatchExpectedCsv) {
   for (const std::string name :
-       {"delta_binary_packed", "delta_byte_array", "delta_encoding_optional_column", "delta_encoding_required_column"}) {
+       {"delta_binary_packed", "delta_byte_array", "delta_encoding_optional_column",
+        "delta_encoding_required_column"}) {
     SCOPED_TRACE(name);
     auto l = Load(name + ".parquet");
     ASSERT_TRUE(l.ok()) << l.status().ToString();
@@ -239,7 +276,8 @@ TEST_F(ConformanceTest, DeltaEncodingsMatchExpectedCsv) {
 }
 
 TEST_F(ConformanceTest, ProjectionAndStatistics) {
-  auto r = ParquetFileReader::Open(io::LocalFileSystem::Get(), io::JoinPath(DataDir(), "sort_columns.parquet"));
+  auto r = ParquetFileReader::Open(io::LocalFileSystem::Get(),
+                                   io::JoinPath(DataDir(), "sort_columns.parquet"));
   ASSERT_TRUE(r.ok());
   ASSERT_EQ((*r)->num_row_groups(), 2);
   auto b = (*r)->ReadRowGroup(1, {1});

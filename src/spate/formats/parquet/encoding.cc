@@ -8,7 +8,9 @@ namespace spate::formats::parquet {
 
 namespace {
 
-Status Corrupt(std::string what) { return Status(StatusCode::kDataCorruption, std::move(what)); }
+Status Corrupt(std::string what) {
+  return Status(StatusCode::kDataCorruption, std::move(what));
+}
 
 void PutVarint(uint64_t v, std::string* out) {
   while (v >= 0x80) {
@@ -63,17 +65,20 @@ void RleEncodeImpl(const T* values, int64_t n, int bw, std::string* out) {
     if (r >= 8) {
       if (!pending.empty()) {
         int64_t k = (8 - static_cast<int64_t>(pending.size() % 8)) % 8;
-        for (int64_t j = 0; j < k; ++j) pending.push_back(static_cast<uint32_t>(values[i]));
+        for (int64_t j = 0; j < k; ++j)
+          pending.push_back(static_cast<uint32_t>(values[i]));
         i += k;
         r -= k;
         flush_packed(false);
       }
       PutVarint(static_cast<uint64_t>(r) << 1, out);  // RLE run: LSB 0
       uint32_t v = static_cast<uint32_t>(values[i]);
-      for (int b = 0; b < value_bytes; ++b) out->push_back(static_cast<char>((v >> (8 * b)) & 0xFF));
+      for (int b = 0; b < value_bytes; ++b)
+        out->push_back(static_cast<char>((v >> (8 * b)) & 0xFF));
       i += r;
     } else {
-      for (int64_t j = 0; j < r; ++j) pending.push_back(static_cast<uint32_t>(values[i + j]));
+      for (int64_t j = 0; j < r; ++j)
+        pending.push_back(static_cast<uint32_t>(values[i + j]));
       i += r;
     }
   }
@@ -100,16 +105,19 @@ void RleEncode(const int16_t* values, int64_t n, int bit_width, std::string* out
 
 Status RleDecoder::NextRun() {
   uint64_t header;
-  if (!GetVarint(p_, end_, &header)) return Corrupt("truncated RLE/bit-packed run header");
+  if (!GetVarint(p_, end_, &header))
+    return Corrupt("truncated RLE/bit-packed run header");
   if (!(header & 1)) {
     rle_left_ = static_cast<int64_t>(header >> 1);
-    if (rle_left_ <= 0 || (header >> 1) > (1ull << 40)) return Corrupt("bad RLE run length");
+    if (rle_left_ <= 0 || (header >> 1) > (1ull << 40))
+      return Corrupt("bad RLE run length");
     int nbytes = (bit_width_ + 7) / 8;
     if (end_ - p_ < nbytes) return Corrupt("truncated RLE run value");
     uint32_t v = 0;
     for (int b = 0; b < nbytes; ++b) v |= static_cast<uint32_t>(p_[b]) << (8 * b);
     p_ += nbytes;
-    if (bit_width_ < 32 && (v >> bit_width_) != 0) return Corrupt("RLE run value wider than the bit width");
+    if (bit_width_ < 32 && (v >> bit_width_) != 0)
+      return Corrupt("RLE run value wider than the bit width");
     rle_value_ = v;
   } else {
     uint64_t groups = header >> 1;
@@ -134,7 +142,9 @@ Status RleDecoder::GetImpl(T* out, int64_t n) {
   int64_t i = 0;
   while (i < n) {
     if (rle_left_ == 0 && packed_left_ == 0) {
-      if (p_ >= end_) return Corrupt("RLE/bit-packed data ends after " + std::to_string(i) + " of " + std::to_string(n) + " values");
+      if (p_ >= end_)
+        return Corrupt("RLE/bit-packed data ends after " + std::to_string(i) + " of " +
+                       std::to_string(n) + " values");
       SPATE_RETURN_IF_ERROR(NextRun());
     }
     if (rle_left_ > 0) {
@@ -189,18 +199,19 @@ Status DecodeDeltaBinaryPacked(const uint8_t* data, int64_t size, int64_t max_va
   const uint8_t* p = data;
   const uint8_t* end = data + size;
   uint64_t block_size, miniblocks, total, first_zz;
-  if (!GetVarint(p, end, &block_size) || !GetVarint(p, end, &miniblocks) || !GetVarint(p, end, &total) ||
-      !GetVarint(p, end, &first_zz)) {
+  if (!GetVarint(p, end, &block_size) || !GetVarint(p, end, &miniblocks) ||
+      !GetVarint(p, end, &total) || !GetVarint(p, end, &first_zz)) {
     return Corrupt("truncated DELTA_BINARY_PACKED header");
   }
-  if (block_size == 0 || block_size % 128 != 0 || block_size > (1u << 20) || miniblocks == 0 ||
-      block_size % miniblocks != 0 || (block_size / miniblocks) % 32 != 0) {
-    return Corrupt("bad DELTA_BINARY_PACKED block size " + std::to_string(block_size) + " / " +
-                   std::to_string(miniblocks) + " miniblocks");
+  if (block_size == 0 || block_size % 128 != 0 || block_size > (1u << 20) ||
+      miniblocks == 0 || block_size % miniblocks != 0 ||
+      (block_size / miniblocks) % 32 != 0) {
+    return Corrupt("bad DELTA_BINARY_PACKED block size " + std::to_string(block_size) +
+                   " / " + std::to_string(miniblocks) + " miniblocks");
   }
   if (total > static_cast<uint64_t>(max_values)) {
-    return Corrupt("DELTA_BINARY_PACKED holds " + std::to_string(total) + " values, more than the page's " +
-                   std::to_string(max_values));
+    return Corrupt("DELTA_BINARY_PACKED holds " + std::to_string(total) +
+                   " values, more than the page's " + std::to_string(max_values));
   }
   out->clear();
   out->reserve(total);
@@ -208,25 +219,30 @@ Status DecodeDeltaBinaryPacked(const uint8_t* data, int64_t size, int64_t max_va
     *consumed = p - data;
     return Status::OK();
   }
-  int64_t prev = static_cast<int64_t>(first_zz >> 1) ^ -static_cast<int64_t>(first_zz & 1);
+  int64_t prev =
+      static_cast<int64_t>(first_zz >> 1) ^ -static_cast<int64_t>(first_zz & 1);
   out->push_back(prev);
   const uint64_t per_mini = block_size / miniblocks;
   std::vector<uint8_t> widths(miniblocks);
   while (out->size() < total) {
     uint64_t md_zz;
     if (!GetVarint(p, end, &md_zz)) return Corrupt("truncated DELTA_BINARY_PACKED block");
-    int64_t min_delta = static_cast<int64_t>(md_zz >> 1) ^ -static_cast<int64_t>(md_zz & 1);
-    if (end - p < static_cast<int64_t>(miniblocks)) return Corrupt("truncated DELTA_BINARY_PACKED bit widths");
+    int64_t min_delta =
+        static_cast<int64_t>(md_zz >> 1) ^ -static_cast<int64_t>(md_zz & 1);
+    if (end - p < static_cast<int64_t>(miniblocks))
+      return Corrupt("truncated DELTA_BINARY_PACKED bit widths");
     std::memcpy(widths.data(), p, miniblocks);
     p += miniblocks;
     for (uint64_t m = 0; m < miniblocks && out->size() < total; ++m) {
       int bw = widths[m];
-      if (bw > 64) return Corrupt("DELTA_BINARY_PACKED bit width " + std::to_string(bw) + " > 64");
+      if (bw > 64)
+        return Corrupt("DELTA_BINARY_PACKED bit width " + std::to_string(bw) + " > 64");
       uint64_t bytes = per_mini * static_cast<uint64_t>(bw) / 8;
       uint64_t take = std::min<uint64_t>(per_mini, total - out->size());
       // The last miniblock may be cut short by writers that stop at the last value.
       uint64_t need = (take * static_cast<uint64_t>(bw) + 7) / 8;
-      if (static_cast<uint64_t>(end - p) < need) return Corrupt("truncated DELTA_BINARY_PACKED miniblock");
+      if (static_cast<uint64_t>(end - p) < need)
+        return Corrupt("truncated DELTA_BINARY_PACKED miniblock");
       const uint8_t* q = p;
       unsigned __int128 acc = 0;
       int bits = 0;
@@ -239,7 +255,8 @@ Status DecodeDeltaBinaryPacked(const uint8_t* data, int64_t size, int64_t max_va
         uint64_t d = static_cast<uint64_t>(acc) & mask;
         acc >>= bw;
         bits -= bw;
-        prev = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(min_delta) + d);
+        prev = static_cast<int64_t>(static_cast<uint64_t>(prev) +
+                                    static_cast<uint64_t>(min_delta) + d);
         out->push_back(prev);
       }
       p += std::min<uint64_t>(bytes, static_cast<uint64_t>(end - p));
@@ -255,7 +272,8 @@ Status DecodeDeltaLengthByteArray(const uint8_t* data, int64_t size, int64_t n,
   int64_t used;
   SPATE_RETURN_IF_ERROR(DecodeDeltaBinaryPacked(data, size, n, &lengths, &used));
   if (static_cast<int64_t>(lengths.size()) != n) {
-    return Corrupt("DELTA_LENGTH_BYTE_ARRAY has " + std::to_string(lengths.size()) + " lengths, expected " + std::to_string(n));
+    return Corrupt("DELTA_LENGTH_BYTE_ARRAY has " + std::to_string(lengths.size()) +
+                   " lengths, expected " + std::to_string(n));
   }
   offsets->assign(1, 0);
   offsets->reserve(n + 1);
@@ -272,30 +290,36 @@ Status DecodeDeltaLengthByteArray(const uint8_t* data, int64_t size, int64_t n,
   return Status::OK();
 }
 
-Status DecodeDeltaByteArray(const uint8_t* data, int64_t size, int64_t n, std::vector<int32_t>* offsets,
-                            std::string* bytes) {
+Status DecodeDeltaByteArray(const uint8_t* data, int64_t size, int64_t n,
+                            std::vector<int32_t>* offsets, std::string* bytes) {
   std::vector<int64_t> prefixes;
   int64_t used;
   SPATE_RETURN_IF_ERROR(DecodeDeltaBinaryPacked(data, size, n, &prefixes, &used));
-  if (static_cast<int64_t>(prefixes.size()) != n) return Corrupt("DELTA_BYTE_ARRAY prefix count mismatch");
+  if (static_cast<int64_t>(prefixes.size()) != n)
+    return Corrupt("DELTA_BYTE_ARRAY prefix count mismatch");
   std::vector<int32_t> soff;
   std::string sbytes;
-  SPATE_RETURN_IF_ERROR(DecodeDeltaLengthByteArray(data + used, size - used, n, &soff, &sbytes));
+  SPATE_RETURN_IF_ERROR(
+      DecodeDeltaLengthByteArray(data + used, size - used, n, &soff, &sbytes));
   offsets->assign(1, 0);
   offsets->reserve(n + 1);
   bytes->clear();
   int64_t prev_start = 0, prev_len = 0;
   for (int64_t i = 0; i < n; ++i) {
     int64_t pre = prefixes[i];
-    if (pre < 0 || pre > prev_len) return Corrupt("DELTA_BYTE_ARRAY prefix longer than the previous value");
+    if (pre < 0 || pre > prev_len)
+      return Corrupt("DELTA_BYTE_ARRAY prefix longer than the previous value");
     int64_t start = static_cast<int64_t>(bytes->size());
     if (start + pre + (soff[i + 1] - soff[i]) > std::numeric_limits<int32_t>::max()) {
       return Corrupt("DELTA_BYTE_ARRAY values too large");
     }
     size_t old = bytes->size();
     bytes->resize(old + static_cast<size_t>(pre));
-    if (pre > 0) std::memcpy(bytes->data() + old, bytes->data() + prev_start, static_cast<size_t>(pre));
-    bytes->append(sbytes, static_cast<size_t>(soff[i]), static_cast<size_t>(soff[i + 1] - soff[i]));
+    if (pre > 0)
+      std::memcpy(bytes->data() + old, bytes->data() + prev_start,
+                  static_cast<size_t>(pre));
+    bytes->append(sbytes, static_cast<size_t>(soff[i]),
+                  static_cast<size_t>(soff[i + 1] - soff[i]));
     prev_start = start;
     prev_len = static_cast<int64_t>(bytes->size()) - start;
     offsets->push_back(static_cast<int32_t>(bytes->size()));

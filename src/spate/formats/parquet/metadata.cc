@@ -7,29 +7,46 @@ namespace spate::formats::parquet {
 
 const char* EncodingName(Encoding e) {
   switch (e) {
-    case Encoding::kPlain: return "PLAIN";
-    case Encoding::kPlainDictionary: return "PLAIN_DICTIONARY";
-    case Encoding::kRle: return "RLE";
-    case Encoding::kBitPacked: return "BIT_PACKED";
-    case Encoding::kDeltaBinaryPacked: return "DELTA_BINARY_PACKED";
-    case Encoding::kDeltaLengthByteArray: return "DELTA_LENGTH_BYTE_ARRAY";
-    case Encoding::kDeltaByteArray: return "DELTA_BYTE_ARRAY";
-    case Encoding::kRleDictionary: return "RLE_DICTIONARY";
-    case Encoding::kByteStreamSplit: return "BYTE_STREAM_SPLIT";
+    case Encoding::kPlain:
+      return "PLAIN";
+    case Encoding::kPlainDictionary:
+      return "PLAIN_DICTIONARY";
+    case Encoding::kRle:
+      return "RLE";
+    case Encoding::kBitPacked:
+      return "BIT_PACKED";
+    case Encoding::kDeltaBinaryPacked:
+      return "DELTA_BINARY_PACKED";
+    case Encoding::kDeltaLengthByteArray:
+      return "DELTA_LENGTH_BYTE_ARRAY";
+    case Encoding::kDeltaByteArray:
+      return "DELTA_BYTE_ARRAY";
+    case Encoding::kRleDictionary:
+      return "RLE_DICTIONARY";
+    case Encoding::kByteStreamSplit:
+      return "BYTE_STREAM_SPLIT";
   }
   return "UNKNOWN_ENCODING";
 }
 
 const char* CodecName(Codec c) {
   switch (c) {
-    case Codec::kUncompressed: return "UNCOMPRESSED";
-    case Codec::kSnappy: return "SNAPPY";
-    case Codec::kGzip: return "GZIP";
-    case Codec::kLzo: return "LZO";
-    case Codec::kBrotli: return "BROTLI";
-    case Codec::kLz4: return "LZ4";
-    case Codec::kZstd: return "ZSTD";
-    case Codec::kLz4Raw: return "LZ4_RAW";
+    case Codec::kUncompressed:
+      return "UNCOMPRESSED";
+    case Codec::kSnappy:
+      return "SNAPPY";
+    case Codec::kGzip:
+      return "GZIP";
+    case Codec::kLzo:
+      return "LZO";
+    case Codec::kBrotli:
+      return "BROTLI";
+    case Codec::kLz4:
+      return "LZ4";
+    case Codec::kZstd:
+      return "ZSTD";
+    case Codec::kLz4Raw:
+      return "LZ4_RAW";
   }
   return "UNKNOWN_CODEC";
 }
@@ -38,11 +55,13 @@ namespace {
 
 Status TypeMismatch(std::string_view strct, int16_t id) {
   return Status(StatusCode::kDataCorruption,
-                "corrupt Thrift data: field " + std::to_string(id) + " of " + std::string(strct) +
-                    " has the wrong type");
+                "corrupt Thrift data: field " + std::to_string(id) + " of " +
+                    std::string(strct) + " has the wrong type");
 }
 
-bool IsInt(TType t) { return t == TType::kByte || t == TType::kI16 || t == TType::kI32 || t == TType::kI64; }
+bool IsInt(TType t) {
+  return t == TType::kByte || t == TType::kI16 || t == TType::kI32 || t == TType::kI64;
+}
 bool IsBool(TType t) { return t == TType::kBoolTrue || t == TType::kBoolFalse; }
 
 // Reads the fields of a struct, calling on_field(type, id) for each; on_field returns
@@ -77,14 +96,16 @@ Status GetBool(ThriftReader& r, TType t, std::string_view s, int16_t id, bool* o
   return r.ReadBool(out);
 }
 
-Status GetBinary(ThriftReader& r, TType t, std::string_view s, int16_t id, std::string* out) {
+Status GetBinary(ThriftReader& r, TType t, std::string_view s, int16_t id,
+                 std::string* out) {
   if (t != TType::kBinary) return TypeMismatch(s, id);
   return r.ReadBinary(out);
 }
 
 // Reads a list of `elem_type` elements, calling read_elem(i) for each.
 template <typename F>
-Status GetList(ThriftReader& r, TType t, std::string_view s, int16_t id, TType want, F&& read_elem) {
+Status GetList(ThriftReader& r, TType t, std::string_view s, int16_t id, TType want,
+               F&& read_elem) {
   if (t != TType::kList) return TypeMismatch(s, id);
   TType elem;
   int64_t n;
@@ -98,8 +119,9 @@ Status GetList(ThriftReader& r, TType t, std::string_view s, int16_t id, TType w
 }
 
 Status Missing(std::string_view strct, std::string_view field) {
-  return Status(StatusCode::kDataCorruption,
-                "corrupt Thrift data: required field " + std::string(field) + " of " + std::string(strct) + " is missing");
+  return Status(StatusCode::kDataCorruption, "corrupt Thrift data: required field " +
+                                                 std::string(field) + " of " +
+                                                 std::string(strct) + " is missing");
 }
 
 Status ReadTimeUnit(ThriftReader& r, TimeUnit* unit) {
@@ -127,7 +149,8 @@ Status ReadLogicalType(ThriftReader& r, LogicalType* lt) {
       case LogicalType::kTimestamp:
         return ReadStruct(r, [&](TType t2, int16_t id2, bool* h2) -> Status {
           *h2 = true;
-          if (id2 == 1) return GetBool(r, t2, "TimestampType", id2, &lt->is_adjusted_to_utc);
+          if (id2 == 1)
+            return GetBool(r, t2, "TimestampType", id2, &lt->is_adjusted_to_utc);
           if (id2 == 2 && t2 == TType::kStruct) return ReadTimeUnit(r, &lt->unit);
           *h2 = false;
           return Status::OK();
@@ -159,7 +182,8 @@ Status ReadSchemaElement(ThriftReader& r, SchemaElement* e) {
         e->has_type = true;
         e->type = static_cast<PhysicalType>(v);
         return Status::OK();
-      case 2: return GetInt(r, t, s, id, &e->type_length);
+      case 2:
+        return GetInt(r, t, s, id, &e->type_length);
       case 3:
         SPATE_RETURN_IF_ERROR(GetInt(r, t, s, id, &v));
         e->has_repetition = true;
@@ -175,8 +199,10 @@ Status ReadSchemaElement(ThriftReader& r, SchemaElement* e) {
         SPATE_RETURN_IF_ERROR(GetInt(r, t, s, id, &v));
         e->converted_type = static_cast<ConvertedType>(v);
         return Status::OK();
-      case 7: return GetInt(r, t, s, id, &e->scale);
-      case 8: return GetInt(r, t, s, id, &e->precision);
+      case 7:
+        return GetInt(r, t, s, id, &e->scale);
+      case 8:
+        return GetInt(r, t, s, id, &e->precision);
       case 9:
         e->has_field_id = true;
         return GetInt(r, t, s, id, &e->field_id);
@@ -197,13 +223,27 @@ Status ReadStatistics(ThriftReader& r, Statistics* st) {
     constexpr std::string_view s = "Statistics";
     *handled = true;
     switch (id) {
-      case 1: st->has_max = true; return GetBinary(r, t, s, id, &st->max);
-      case 2: st->has_min = true; return GetBinary(r, t, s, id, &st->min);
-      case 3: st->has_null_count = true; return GetInt(r, t, s, id, &st->null_count);
-      case 4: st->has_distinct_count = true; return GetInt(r, t, s, id, &st->distinct_count);
-      case 5: st->has_max_value = true; return GetBinary(r, t, s, id, &st->max_value);
-      case 6: st->has_min_value = true; return GetBinary(r, t, s, id, &st->min_value);
-      default: *handled = false; return Status::OK();
+      case 1:
+        st->has_max = true;
+        return GetBinary(r, t, s, id, &st->max);
+      case 2:
+        st->has_min = true;
+        return GetBinary(r, t, s, id, &st->min);
+      case 3:
+        st->has_null_count = true;
+        return GetInt(r, t, s, id, &st->null_count);
+      case 4:
+        st->has_distinct_count = true;
+        return GetInt(r, t, s, id, &st->distinct_count);
+      case 5:
+        st->has_max_value = true;
+        return GetBinary(r, t, s, id, &st->max_value);
+      case 6:
+        st->has_min_value = true;
+        return GetBinary(r, t, s, id, &st->min_value);
+      default:
+        *handled = false;
+        return Status::OK();
     }
   });
 }
@@ -249,10 +289,14 @@ Status ReadColumnMetaData(ThriftReader& r, ColumnMetaData* m) {
         SPATE_RETURN_IF_ERROR(GetInt(r, t, s, id, &v));
         m->codec = static_cast<Codec>(v);
         return Status::OK();
-      case 5: return GetInt(r, t, s, id, &m->num_values);
-      case 6: return GetInt(r, t, s, id, &m->total_uncompressed_size);
-      case 7: return GetInt(r, t, s, id, &m->total_compressed_size);
-      case 9: return GetInt(r, t, s, id, &m->data_page_offset);
+      case 5:
+        return GetInt(r, t, s, id, &m->num_values);
+      case 6:
+        return GetInt(r, t, s, id, &m->total_uncompressed_size);
+      case 7:
+        return GetInt(r, t, s, id, &m->total_compressed_size);
+      case 9:
+        return GetInt(r, t, s, id, &m->data_page_offset);
       case 11:
         m->has_dictionary_page_offset = true;
         return GetInt(r, t, s, id, &m->dictionary_page_offset);
@@ -276,8 +320,11 @@ Status ReadColumnChunk(ThriftReader& r, ColumnChunk* c) {
     constexpr std::string_view s = "ColumnChunk";
     *handled = true;
     switch (id) {
-      case 1: c->has_file_path = true; return GetBinary(r, t, s, id, &c->file_path);
-      case 2: return GetInt(r, t, s, id, &c->file_offset);
+      case 1:
+        c->has_file_path = true;
+        return GetBinary(r, t, s, id, &c->file_path);
+      case 2:
+        return GetInt(r, t, s, id, &c->file_offset);
       case 3:
         if (t != TType::kStruct) return TypeMismatch(s, id);
         c->has_meta_data = true;
@@ -306,12 +353,21 @@ Status ReadRowGroup(ThriftReader& r, RowGroup* g) {
           g->columns.emplace_back();
           return ReadColumnChunk(r, &g->columns.back());
         });
-      case 2: return GetInt(r, t, s, id, &g->total_byte_size);
-      case 3: has_rows = true; return GetInt(r, t, s, id, &g->num_rows);
-      case 5: g->has_file_offset = true; return GetInt(r, t, s, id, &g->file_offset);
-      case 6: return GetInt(r, t, s, id, &g->total_compressed_size);
-      case 7: return GetInt(r, t, s, id, &g->ordinal);
-      default: *handled = false; return Status::OK();
+      case 2:
+        return GetInt(r, t, s, id, &g->total_byte_size);
+      case 3:
+        has_rows = true;
+        return GetInt(r, t, s, id, &g->num_rows);
+      case 5:
+        g->has_file_offset = true;
+        return GetInt(r, t, s, id, &g->file_offset);
+      case 6:
+        return GetInt(r, t, s, id, &g->total_compressed_size);
+      case 7:
+        return GetInt(r, t, s, id, &g->ordinal);
+      default:
+        *handled = false;
+        return Status::OK();
     }
   }));
   if (!has_rows) return Missing("RowGroup", "num_rows");
@@ -367,13 +423,15 @@ Status ReadFileMetaData(const uint8_t* data, int64_t size, FileMetaData* md) {
     *handled = true;
     if (id >= 1 && id <= 9) seen |= 1u << id;
     switch (id) {
-      case 1: return GetInt(r, t, s, id, &md->version);
+      case 1:
+        return GetInt(r, t, s, id, &md->version);
       case 2:
         return GetList(r, t, s, id, TType::kStruct, [&](TType) -> Status {
           md->schema.emplace_back();
           return ReadSchemaElement(r, &md->schema.back());
         });
-      case 3: return GetInt(r, t, s, id, &md->num_rows);
+      case 3:
+        return GetInt(r, t, s, id, &md->num_rows);
       case 4:
         return GetList(r, t, s, id, TType::kStruct, [&](TType) -> Status {
           md->row_groups.emplace_back();
@@ -384,7 +442,8 @@ Status ReadFileMetaData(const uint8_t* data, int64_t size, FileMetaData* md) {
           md->key_value_metadata.emplace_back();
           return ReadKeyValue(r, &md->key_value_metadata.back());
         });
-      case 6: return GetBinary(r, t, s, id, &md->created_by);
+      case 6:
+        return GetBinary(r, t, s, id, &md->created_by);
       case 8:
         md->encrypted = true;
         *handled = false;
@@ -408,11 +467,13 @@ void WriteFileMetaData(const FileMetaData& md, std::string* out) {
   for (const auto& e : md.schema) {
     w.StructBegin();
     if (e.has_type) w.FieldI32(1, static_cast<int32_t>(e.type));
-    if (e.has_type && e.type == PhysicalType::kFixedLenByteArray) w.FieldI32(2, e.type_length);
+    if (e.has_type && e.type == PhysicalType::kFixedLenByteArray)
+      w.FieldI32(2, e.type_length);
     if (e.has_repetition) w.FieldI32(3, static_cast<int32_t>(e.repetition));
     w.FieldBinary(4, e.name);
     if (e.has_num_children) w.FieldI32(5, e.num_children);
-    if (e.converted_type != ConvertedType::kNone) w.FieldI32(6, static_cast<int32_t>(e.converted_type));
+    if (e.converted_type != ConvertedType::kNone)
+      w.FieldI32(6, static_cast<int32_t>(e.converted_type));
     if (e.converted_type == ConvertedType::kDecimal) {
       w.FieldI32(7, e.scale);
       w.FieldI32(8, e.precision);
@@ -472,7 +533,8 @@ void WriteFileMetaData(const FileMetaData& md, std::string* out) {
     w.StructEnd();
   }
   if (!md.key_value_metadata.empty()) {
-    w.FieldListBegin(5, TType::kStruct, static_cast<int64_t>(md.key_value_metadata.size()));
+    w.FieldListBegin(5, TType::kStruct,
+                     static_cast<int64_t>(md.key_value_metadata.size()));
     for (const auto& kv : md.key_value_metadata) {
       w.StructBegin();
       w.FieldBinary(1, kv.key);
@@ -493,7 +555,8 @@ void WriteFileMetaData(const FileMetaData& md, std::string* out) {
   w.StructEnd();
 }
 
-Status ReadPageHeader(const uint8_t* data, int64_t size, PageHeader* h, int64_t* header_size) {
+Status ReadPageHeader(const uint8_t* data, int64_t size, PageHeader* h,
+                      int64_t* header_size) {
   ThriftReader r(data, size);
   uint32_t seen = 0;
   SPATE_RETURN_IF_ERROR(ReadStruct(r, [&](TType t, int16_t id, bool* handled) -> Status {
@@ -506,9 +569,13 @@ Status ReadPageHeader(const uint8_t* data, int64_t size, PageHeader* h, int64_t*
         SPATE_RETURN_IF_ERROR(GetInt(r, t, s, id, &v));
         h->type = static_cast<PageType>(v);
         return Status::OK();
-      case 2: return GetInt(r, t, s, id, &h->uncompressed_page_size);
-      case 3: return GetInt(r, t, s, id, &h->compressed_page_size);
-      case 4: h->has_crc = true; return GetInt(r, t, s, id, &h->crc);
+      case 2:
+        return GetInt(r, t, s, id, &h->uncompressed_page_size);
+      case 3:
+        return GetInt(r, t, s, id, &h->compressed_page_size);
+      case 4:
+        h->has_crc = true;
+        return GetInt(r, t, s, id, &h->crc);
       case 5: {
         if (t != TType::kStruct) return TypeMismatch(s, id);
         h->has_data_page_header = true;
@@ -517,11 +584,23 @@ Status ReadPageHeader(const uint8_t* data, int64_t size, PageHeader* h, int64_t*
           *h2 = true;
           int32_t x;
           switch (id2) {
-            case 1: return GetInt(r, t2, "DataPageHeader", id2, &d.num_values);
-            case 2: SPATE_RETURN_IF_ERROR(GetInt(r, t2, "DataPageHeader", id2, &x)); d.encoding = static_cast<Encoding>(x); return Status::OK();
-            case 3: SPATE_RETURN_IF_ERROR(GetInt(r, t2, "DataPageHeader", id2, &x)); d.definition_level_encoding = static_cast<Encoding>(x); return Status::OK();
-            case 4: SPATE_RETURN_IF_ERROR(GetInt(r, t2, "DataPageHeader", id2, &x)); d.repetition_level_encoding = static_cast<Encoding>(x); return Status::OK();
-            default: *h2 = false; return Status::OK();
+            case 1:
+              return GetInt(r, t2, "DataPageHeader", id2, &d.num_values);
+            case 2:
+              SPATE_RETURN_IF_ERROR(GetInt(r, t2, "DataPageHeader", id2, &x));
+              d.encoding = static_cast<Encoding>(x);
+              return Status::OK();
+            case 3:
+              SPATE_RETURN_IF_ERROR(GetInt(r, t2, "DataPageHeader", id2, &x));
+              d.definition_level_encoding = static_cast<Encoding>(x);
+              return Status::OK();
+            case 4:
+              SPATE_RETURN_IF_ERROR(GetInt(r, t2, "DataPageHeader", id2, &x));
+              d.repetition_level_encoding = static_cast<Encoding>(x);
+              return Status::OK();
+            default:
+              *h2 = false;
+              return Status::OK();
           }
         });
       }
@@ -533,10 +612,17 @@ Status ReadPageHeader(const uint8_t* data, int64_t size, PageHeader* h, int64_t*
           *h2 = true;
           int32_t x;
           switch (id2) {
-            case 1: return GetInt(r, t2, "DictionaryPageHeader", id2, &d.num_values);
-            case 2: SPATE_RETURN_IF_ERROR(GetInt(r, t2, "DictionaryPageHeader", id2, &x)); d.encoding = static_cast<Encoding>(x); return Status::OK();
-            case 3: return GetBool(r, t2, "DictionaryPageHeader", id2, &d.is_sorted);
-            default: *h2 = false; return Status::OK();
+            case 1:
+              return GetInt(r, t2, "DictionaryPageHeader", id2, &d.num_values);
+            case 2:
+              SPATE_RETURN_IF_ERROR(GetInt(r, t2, "DictionaryPageHeader", id2, &x));
+              d.encoding = static_cast<Encoding>(x);
+              return Status::OK();
+            case 3:
+              return GetBool(r, t2, "DictionaryPageHeader", id2, &d.is_sorted);
+            default:
+              *h2 = false;
+              return Status::OK();
           }
         });
       }
@@ -549,14 +635,25 @@ Status ReadPageHeader(const uint8_t* data, int64_t size, PageHeader* h, int64_t*
           *h2 = true;
           int32_t x;
           switch (id2) {
-            case 1: return GetInt(r, t2, s2, id2, &d.num_values);
-            case 2: return GetInt(r, t2, s2, id2, &d.num_nulls);
-            case 3: return GetInt(r, t2, s2, id2, &d.num_rows);
-            case 4: SPATE_RETURN_IF_ERROR(GetInt(r, t2, s2, id2, &x)); d.encoding = static_cast<Encoding>(x); return Status::OK();
-            case 5: return GetInt(r, t2, s2, id2, &d.definition_levels_byte_length);
-            case 6: return GetInt(r, t2, s2, id2, &d.repetition_levels_byte_length);
-            case 7: return GetBool(r, t2, s2, id2, &d.is_compressed);
-            default: *h2 = false; return Status::OK();
+            case 1:
+              return GetInt(r, t2, s2, id2, &d.num_values);
+            case 2:
+              return GetInt(r, t2, s2, id2, &d.num_nulls);
+            case 3:
+              return GetInt(r, t2, s2, id2, &d.num_rows);
+            case 4:
+              SPATE_RETURN_IF_ERROR(GetInt(r, t2, s2, id2, &x));
+              d.encoding = static_cast<Encoding>(x);
+              return Status::OK();
+            case 5:
+              return GetInt(r, t2, s2, id2, &d.definition_levels_byte_length);
+            case 6:
+              return GetInt(r, t2, s2, id2, &d.repetition_levels_byte_length);
+            case 7:
+              return GetBool(r, t2, s2, id2, &d.is_compressed);
+            default:
+              *h2 = false;
+              return Status::OK();
           }
         });
       }

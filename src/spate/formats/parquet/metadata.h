@@ -82,7 +82,12 @@ enum class Codec : int32_t {
 };
 const char* CodecName(Codec c);
 
-enum class PageType : int32_t { kDataPage = 0, kIndexPage = 1, kDictionaryPage = 2, kDataPageV2 = 3 };
+enum class PageType : int32_t {
+  kDataPage = 0,
+  kIndexPage = 1,
+  kDictionaryPage = 2,
+  kDataPageV2 = 3
+};
 
 enum class TimeUnit : int8_t { kMillis = 1, kMicros = 2, kNanos = 3 };
 
@@ -108,12 +113,12 @@ struct LogicalType {
     kGeometry = 17,
     kGeography = 18,
   };
-  int16_t kind = kNone;  // may hold an id spate does not know
-  int32_t scale = 0, precision = 0;        // kDecimal
-  bool is_adjusted_to_utc = false;         // kTime / kTimestamp
-  TimeUnit unit = TimeUnit::kMicros;       // kTime / kTimestamp
-  int8_t bit_width = 0;                    // kInteger
-  bool is_signed = true;                   // kInteger
+  int16_t kind = kNone;               // may hold an id spate does not know
+  int32_t scale = 0, precision = 0;   // kDecimal
+  bool is_adjusted_to_utc = false;    // kTime / kTimestamp
+  TimeUnit unit = TimeUnit::kMicros;  // kTime / kTimestamp
+  int8_t bit_width = 0;               // kInteger
+  bool is_signed = true;              // kInteger
 };
 
 struct SchemaElement {
@@ -133,7 +138,8 @@ struct SchemaElement {
 };
 
 struct Statistics {
-  bool has_max = false, has_min = false, has_null_count = false, has_distinct_count = false;
+  bool has_max = false, has_min = false, has_null_count = false,
+       has_distinct_count = false;
   bool has_max_value = false, has_min_value = false;
   std::string max, min;  // deprecated signed-order fields
   int64_t null_count = 0, distinct_count = 0;
@@ -188,7 +194,7 @@ struct FileMetaData {
   std::vector<KeyValue> key_value_metadata;
   std::string created_by;
   int32_t num_column_orders = 0;  // written as TYPE_ORDER for every leaf
-  bool encrypted = false;          // encryption_algorithm present (plaintext-footer encryption)
+  bool encrypted = false;  // encryption_algorithm present (plaintext-footer encryption)
 };
 
 struct DataPageHeader {
@@ -231,7 +237,8 @@ struct PageHeader {
 Status ReadFileMetaData(const uint8_t* data, int64_t size, FileMetaData* out);
 void WriteFileMetaData(const FileMetaData& md, std::string* out);
 /// Reads a page header at the start of [data, data+size); `header_size` = bytes consumed.
-Status ReadPageHeader(const uint8_t* data, int64_t size, PageHeader* out, int64_t* header_size);
+Status ReadPageHeader(const uint8_t* data, int64_t size, PageHeader* out,
+                      int64_t* header_size);
 void WritePageHeader(const PageHeader& h, std::string* out);
 
 }  // namespace spate::formats::parquet

@@ -33,7 +33,8 @@ TEST(ThriftTest, ScalarsRoundTrip) {
   w.FieldListBegin(41, TType::kI32, 20);
   for (int i = 0; i < 20; ++i) w.WriteI32(-i);
   w.StructEnd();
-  ThriftReader r(reinterpret_cast<const uint8_t*>(buf.data()), static_cast<int64_t>(buf.size()));
+  ThriftReader r(reinterpret_cast<const uint8_t*>(buf.data()),
+                 static_cast<int64_t>(buf.size()));
   ASSERT_TRUE(r.StructBegin().ok());
   TType t;
   int16_t id;
@@ -83,7 +84,8 @@ TEST(ThriftTest, TruncatedInputFailsCleanly) {
   WriteFileMetaData(md, &buf);
   for (size_t cut = 0; cut < buf.size(); ++cut) {
     FileMetaData out;
-    Status st = ReadFileMetaData(reinterpret_cast<const uint8_t*>(buf.data()), static_cast<int64_t>(cut), &out);
+    Status st = ReadFileMetaData(reinterpret_cast<const uint8_t*>(buf.data()),
+                                 static_cast<int64_t>(cut), &out);
     EXPECT_FALSE(st.ok()) << cut;
   }
   // Random garbage never crashes.
@@ -92,7 +94,8 @@ TEST(ThriftTest, TruncatedInputFailsCleanly) {
     std::string g = buf;
     for (int k = 0; k < 3; ++k) g[rng() % g.size()] = static_cast<char>(rng());
     FileMetaData out;
-    (void)ReadFileMetaData(reinterpret_cast<const uint8_t*>(g.data()), static_cast<int64_t>(g.size()), &out);
+    (void)ReadFileMetaData(reinterpret_cast<const uint8_t*>(g.data()),
+                           static_cast<int64_t>(g.size()), &out);
   }
 }
 
@@ -137,7 +140,9 @@ TEST(ThriftTest, FileMetaDataRoundTripSkipsUnknownFields) {
   std::string buf;
   WriteFileMetaData(md, &buf);
   FileMetaData out;
-  ASSERT_TRUE(ReadFileMetaData(reinterpret_cast<const uint8_t*>(buf.data()), static_cast<int64_t>(buf.size()), &out).ok());
+  ASSERT_TRUE(ReadFileMetaData(reinterpret_cast<const uint8_t*>(buf.data()),
+                               static_cast<int64_t>(buf.size()), &out)
+                  .ok());
   EXPECT_EQ(out.num_rows, 42);
   EXPECT_EQ(out.created_by, "spate version 0.1.0");
   ASSERT_EQ(out.schema.size(), 2u);
@@ -173,7 +178,9 @@ TEST(ThriftTest, PageHeaderRoundTrip) {
   buf += "payload";
   PageHeader out;
   int64_t hl;
-  ASSERT_TRUE(ReadPageHeader(reinterpret_cast<const uint8_t*>(buf.data()), static_cast<int64_t>(buf.size()), &out, &hl).ok());
+  ASSERT_TRUE(ReadPageHeader(reinterpret_cast<const uint8_t*>(buf.data()),
+                             static_cast<int64_t>(buf.size()), &out, &hl)
+                  .ok());
   EXPECT_EQ(hl, static_cast<int64_t>(buf.size()) - 7);
   EXPECT_EQ(out.crc, -123);
   EXPECT_EQ(out.data_page_header_v2.num_nulls, 2);
@@ -197,7 +204,8 @@ TEST(EncodingTest, RleHybridRoundTrip) {
     std::string enc;
     RleEncode(v.data(), static_cast<int64_t>(v.size()), bw, &enc);
     std::vector<uint32_t> out(v.size());
-    RleDecoder dec(reinterpret_cast<const uint8_t*>(enc.data()), static_cast<int64_t>(enc.size()), bw);
+    RleDecoder dec(reinterpret_cast<const uint8_t*>(enc.data()),
+                   static_cast<int64_t>(enc.size()), bw);
     ASSERT_TRUE(dec.Get(out.data(), static_cast<int64_t>(out.size())).ok()) << bw;
     EXPECT_EQ(out, v) << bw;
     // Asking for more than there is fails cleanly.
@@ -214,7 +222,7 @@ TEST(EncodingTest, RleKnownBytes) {
   ASSERT_EQ(enc.size(), 4u);
   EXPECT_EQ(static_cast<uint8_t>(enc[0]), 8 << 1);  // RLE run of 8
   EXPECT_EQ(static_cast<uint8_t>(enc[1]), 1);
-  EXPECT_EQ(static_cast<uint8_t>(enc[2]), 1 << 1 | 1);   // one bit-packed group
+  EXPECT_EQ(static_cast<uint8_t>(enc[2]), 1 << 1 | 1);  // one bit-packed group
   EXPECT_EQ(static_cast<uint8_t>(enc[3]), 0b010);
 }
 
@@ -236,27 +244,35 @@ std::string EncodeDelta(const std::vector<int64_t>& v) {
     }
     out.push_back(static_cast<char>(x));
   };
-  auto zz = [](int64_t x) { return (static_cast<uint64_t>(x) << 1) ^ static_cast<uint64_t>(x >> 63); };
+  auto zz = [](int64_t x) {
+    return (static_cast<uint64_t>(x) << 1) ^ static_cast<uint64_t>(x >> 63);
+  };
   varint(128);
   varint(4);
   varint(v.size());
   varint(v.empty() ? 0 : zz(v[0]));
   for (size_t b = 1; b < v.size(); b += 128) {
     std::vector<int64_t> d;
-    for (size_t i = b; i < std::min(v.size(), b + 128); ++i) d.push_back(static_cast<int64_t>(static_cast<uint64_t>(v[i]) - static_cast<uint64_t>(v[i - 1])));
+    for (size_t i = b; i < std::min(v.size(), b + 128); ++i)
+      d.push_back(static_cast<int64_t>(static_cast<uint64_t>(v[i]) -
+                                       static_cast<uint64_t>(v[i - 1])));
     int64_t mn = *std::min_element(d.begin(), d.end());
     d.resize(128, mn);
     varint(zz(mn));
     std::string widths(4, '\0'), data;
     for (int m = 0; m < 4; ++m) {
       uint64_t mx = 0;
-      for (int j = 0; j < 32; ++j) mx = std::max<uint64_t>(mx, static_cast<uint64_t>(d[m * 32 + j]) - static_cast<uint64_t>(mn));
+      for (int j = 0; j < 32; ++j)
+        mx = std::max<uint64_t>(
+            mx, static_cast<uint64_t>(d[m * 32 + j]) - static_cast<uint64_t>(mn));
       int bw = BitWidth(mx);
       widths[m] = static_cast<char>(bw);
       unsigned __int128 acc = 0;
       int bits = 0;
       for (int j = 0; j < 32; ++j) {
-        acc |= static_cast<unsigned __int128>(static_cast<uint64_t>(d[m * 32 + j]) - static_cast<uint64_t>(mn)) << bits;
+        acc |= static_cast<unsigned __int128>(static_cast<uint64_t>(d[m * 32 + j]) -
+                                              static_cast<uint64_t>(mn))
+               << bits;
         bits += bw;
         while (bits >= 8) {
           data.push_back(static_cast<char>(static_cast<uint8_t>(acc)));
@@ -279,16 +295,21 @@ TEST(EncodingTest, DeltaBinaryPacked) {
   std::string enc = EncodeDelta(v);
   std::vector<int64_t> out;
   int64_t used;
-  ASSERT_TRUE(DecodeDeltaBinaryPacked(reinterpret_cast<const uint8_t*>(enc.data()), static_cast<int64_t>(enc.size()),
-                                      static_cast<int64_t>(v.size()), &out, &used).ok());
+  ASSERT_TRUE(DecodeDeltaBinaryPacked(reinterpret_cast<const uint8_t*>(enc.data()),
+                                      static_cast<int64_t>(enc.size()),
+                                      static_cast<int64_t>(v.size()), &out, &used)
+                  .ok());
   EXPECT_EQ(out, v);
   EXPECT_EQ(used, static_cast<int64_t>(enc.size()));
   // More values than allowed, and truncations, fail.
-  EXPECT_FALSE(DecodeDeltaBinaryPacked(reinterpret_cast<const uint8_t*>(enc.data()), static_cast<int64_t>(enc.size()),
-                                       10, &out, &used).ok());
+  EXPECT_FALSE(DecodeDeltaBinaryPacked(reinterpret_cast<const uint8_t*>(enc.data()),
+                                       static_cast<int64_t>(enc.size()), 10, &out, &used)
+                   .ok());
   for (size_t cut = 0; cut < enc.size() / 2; cut += 7) {
-    EXPECT_FALSE(DecodeDeltaBinaryPacked(reinterpret_cast<const uint8_t*>(enc.data()), static_cast<int64_t>(cut),
-                                         static_cast<int64_t>(v.size()), &out, &used).ok());
+    EXPECT_FALSE(DecodeDeltaBinaryPacked(reinterpret_cast<const uint8_t*>(enc.data()),
+                                         static_cast<int64_t>(cut),
+                                         static_cast<int64_t>(v.size()), &out, &used)
+                     .ok());
   }
 }
 
@@ -304,9 +325,12 @@ TEST(EncodingTest, DeltaByteArrays) {
   std::string dlba = EncodeDelta(lens) + bytes;
   std::vector<int32_t> off;
   std::string data;
-  ASSERT_TRUE(DecodeDeltaLengthByteArray(reinterpret_cast<const uint8_t*>(dlba.data()), static_cast<int64_t>(dlba.size()),
-                                         6, &off, &data).ok());
-  for (size_t i = 0; i < vals.size(); ++i) EXPECT_EQ(data.substr(off[i], off[i + 1] - off[i]), vals[i]);
+  ASSERT_TRUE(DecodeDeltaLengthByteArray(reinterpret_cast<const uint8_t*>(dlba.data()),
+                                         static_cast<int64_t>(dlba.size()), 6, &off,
+                                         &data)
+                  .ok());
+  for (size_t i = 0; i < vals.size(); ++i)
+    EXPECT_EQ(data.substr(off[i], off[i + 1] - off[i]), vals[i]);
   // DELTA_BYTE_ARRAY: prefix lengths + DLBA suffixes.
   std::vector<int64_t> pre = {0, 5, 4, 0, 0, 0};
   std::vector<int64_t> suf_len;
@@ -317,13 +341,16 @@ TEST(EncodingTest, DeltaByteArrays) {
     suf += s;
   }
   std::string dba = EncodeDelta(pre) + EncodeDelta(suf_len) + suf;
-  ASSERT_TRUE(DecodeDeltaByteArray(reinterpret_cast<const uint8_t*>(dba.data()), static_cast<int64_t>(dba.size()), 6,
-                                   &off, &data).ok());
-  for (size_t i = 0; i < vals.size(); ++i) EXPECT_EQ(data.substr(off[i], off[i + 1] - off[i]), vals[i]);
+  ASSERT_TRUE(DecodeDeltaByteArray(reinterpret_cast<const uint8_t*>(dba.data()),
+                                   static_cast<int64_t>(dba.size()), 6, &off, &data)
+                  .ok());
+  for (size_t i = 0; i < vals.size(); ++i)
+    EXPECT_EQ(data.substr(off[i], off[i + 1] - off[i]), vals[i]);
   // A prefix longer than the previous value is corrupt.
   std::string bad = EncodeDelta({3, 0}) + EncodeDelta({1, 1}) + "ab";
-  EXPECT_FALSE(DecodeDeltaByteArray(reinterpret_cast<const uint8_t*>(bad.data()), static_cast<int64_t>(bad.size()), 2,
-                                    &off, &data).ok());
+  EXPECT_FALSE(DecodeDeltaByteArray(reinterpret_cast<const uint8_t*>(bad.data()),
+                                    static_cast<int64_t>(bad.size()), 2, &off, &data)
+                   .ok());
 }
 
 TEST(EncodingTest, ByteStreamSplit) {
@@ -334,7 +361,8 @@ TEST(EncodingTest, ByteStreamSplit) {
     for (int b = 0; b < 4; ++b) split[b * 3 + i] = static_cast<char>(src[i * 4 + b]);
   }
   float out[3];
-  UnsplitByteStreams(reinterpret_cast<const uint8_t*>(split.data()), 3, 4, reinterpret_cast<uint8_t*>(out));
+  UnsplitByteStreams(reinterpret_cast<const uint8_t*>(split.data()), 3, 4,
+                     reinterpret_cast<uint8_t*>(out));
   EXPECT_EQ(out[0], 1.5f);
   EXPECT_EQ(out[1], -2.25f);
   EXPECT_EQ(out[2], 1e30f);
@@ -343,23 +371,35 @@ TEST(EncodingTest, ByteStreamSplit) {
 TEST(CompressionTest, EveryCodecRoundTrips) {
   std::string data;
   for (int i = 0; i < 100000; ++i) data += std::to_string(i % 977) + ",";
-  for (Codec c : {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip, Codec::kZstd, Codec::kLz4Raw}) {
+  for (Codec c : {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip, Codec::kZstd,
+                  Codec::kLz4Raw}) {
     std::string comp;
-    ASSERT_TRUE(Compress(c, reinterpret_cast<const uint8_t*>(data.data()), static_cast<int64_t>(data.size()), &comp).ok());
-    if (c != Codec::kUncompressed) EXPECT_LT(comp.size(), data.size() / 2) << CodecName(c);
+    ASSERT_TRUE(Compress(c, reinterpret_cast<const uint8_t*>(data.data()),
+                         static_cast<int64_t>(data.size()), &comp)
+                    .ok());
+    if (c != Codec::kUncompressed)
+      EXPECT_LT(comp.size(), data.size() / 2) << CodecName(c);
     std::string out(data.size(), '\0');
-    ASSERT_TRUE(Decompress(c, reinterpret_cast<const uint8_t*>(comp.data()), static_cast<int64_t>(comp.size()),
-                           reinterpret_cast<uint8_t*>(out.data()), static_cast<int64_t>(out.size())).ok())
+    ASSERT_TRUE(Decompress(c, reinterpret_cast<const uint8_t*>(comp.data()),
+                           static_cast<int64_t>(comp.size()),
+                           reinterpret_cast<uint8_t*>(out.data()),
+                           static_cast<int64_t>(out.size()))
+                    .ok())
         << CodecName(c);
     EXPECT_EQ(out, data);
     // Wrong expected size and garbage fail cleanly.
     std::string small(10, '\0');
     if (c != Codec::kUncompressed) {
-      EXPECT_FALSE(Decompress(c, reinterpret_cast<const uint8_t*>(comp.data()), static_cast<int64_t>(comp.size()),
-                              reinterpret_cast<uint8_t*>(small.data()), 10).ok());
+      EXPECT_FALSE(Decompress(c, reinterpret_cast<const uint8_t*>(comp.data()),
+                              static_cast<int64_t>(comp.size()),
+                              reinterpret_cast<uint8_t*>(small.data()), 10)
+                       .ok());
       std::string junk = "this is not compressed data at all";
-      EXPECT_FALSE(Decompress(c, reinterpret_cast<const uint8_t*>(junk.data()), static_cast<int64_t>(junk.size()),
-                              reinterpret_cast<uint8_t*>(out.data()), static_cast<int64_t>(out.size())).ok());
+      EXPECT_FALSE(Decompress(c, reinterpret_cast<const uint8_t*>(junk.data()),
+                              static_cast<int64_t>(junk.size()),
+                              reinterpret_cast<uint8_t*>(out.data()),
+                              static_cast<int64_t>(out.size()))
+                       .ok());
     }
   }
   EXPECT_EQ(*ParseCodecName("SNAPPY"), Codec::kSnappy);
@@ -373,10 +413,12 @@ TEST(CompressionTest, EveryCodecRoundTrips) {
 struct RoundTrip {
   std::shared_ptr<io::MemoryFileSystem> fs = std::make_shared<io::MemoryFileSystem>();
 
-  Result<std::vector<BatchPtr>> Run(const std::vector<BatchPtr>& batches, WriterOptions opt = {},
-                                    std::shared_ptr<ParquetFileReader>* reader_out = nullptr) {
+  Result<std::vector<BatchPtr>> Run(
+      const std::vector<BatchPtr>& batches, WriterOptions opt = {},
+      std::shared_ptr<ParquetFileReader>* reader_out = nullptr) {
     SPATE_ASSIGN_OR_RETURN(auto file, fs->Create("/t.parquet"));
-    SPATE_ASSIGN_OR_RETURN(auto w, ParquetWriter::Make(std::move(file), *batches[0]->schema(), opt));
+    SPATE_ASSIGN_OR_RETURN(
+        auto w, ParquetWriter::Make(std::move(file), *batches[0]->schema(), opt));
     for (const auto& b : batches) SPATE_RETURN_IF_ERROR(w->Write(b));
     SPATE_RETURN_IF_ERROR(w->Close());
     SPATE_ASSIGN_OR_RETURN(auto r, ParquetFileReader::Open(fs, "/t.parquet"));
@@ -393,10 +435,13 @@ std::vector<std::vector<Value>> Rows(const std::vector<BatchPtr>& batches) {
   return rows;
 }
 
-BatchPtr MakeBatch(const std::vector<Field>& fields, const std::vector<std::vector<Value>>& cols) {
+BatchPtr MakeBatch(const std::vector<Field>& fields,
+                   const std::vector<std::vector<Value>>& cols) {
   std::vector<ColumnPtr> columns;
-  for (size_t i = 0; i < fields.size(); ++i) columns.push_back(ColumnFromValues(fields[i].type, cols[i]));
-  return Batch::Make(std::make_shared<const Schema>(fields), columns, cols.empty() ? 0 : static_cast<int64_t>(cols[0].size()));
+  for (size_t i = 0; i < fields.size(); ++i)
+    columns.push_back(ColumnFromValues(fields[i].type, cols[i]));
+  return Batch::Make(std::make_shared<const Schema>(fields), columns,
+                     cols.empty() ? 0 : static_cast<int64_t>(cols[0].size()));
 }
 
 void ExpectSameRows(const std::vector<BatchPtr>& a, const std::vector<BatchPtr>& b) {
@@ -405,8 +450,9 @@ void ExpectSameRows(const std::vector<BatchPtr>& a, const std::vector<BatchPtr>&
   for (size_t i = 0; i < ra.size(); ++i) {
     ASSERT_EQ(ra[i].size(), rb[i].size());
     for (size_t j = 0; j < ra[i].size(); ++j) {
-      EXPECT_EQ(ra[i][j], rb[i][j]) << "row " << i << " col " << j << ": " << ra[i][j].ToString() << " vs "
-                                    << rb[i][j].ToString();
+      EXPECT_EQ(ra[i][j], rb[i][j])
+          << "row " << i << " col " << j << ": " << ra[i][j].ToString() << " vs "
+          << rb[i][j].ToString();
     }
   }
 }
@@ -418,61 +464,96 @@ BatchPtr AllTypesBatch(int64_t n, uint32_t seed) {
   auto dec_big = DataType::Decimal(38, 10);
   auto arr_t = DataType::Array(DataType::Int());
   auto map_t = DataType::Map(DataType::String(), DataType::Long());
-  auto struct_t = DataType::Struct({Field{"a", DataType::Int(), true}, Field{"b", DataType::String(), true}});
-  auto nested_t = DataType::Array(DataType::Struct({Field{"x", DataType::Array(DataType::String()), true},
-                                                    Field{"y", DataType::Double(), true}}));
+  auto struct_t = DataType::Struct(
+      {Field{"a", DataType::Int(), true}, Field{"b", DataType::String(), true}});
+  auto nested_t = DataType::Array(
+      DataType::Struct({Field{"x", DataType::Array(DataType::String()), true},
+                        Field{"y", DataType::Double(), true}}));
   std::vector<Field> fields = {
-      {"bool", DataType::Boolean()},   {"byte", DataType::Byte()},       {"short", DataType::Short()},
-      {"int", DataType::Int()},        {"long", DataType::Long()},       {"float", DataType::Float()},
-      {"double", DataType::Double()},  {"dec9", dec_small},             {"dec18", dec_mid},
-      {"dec38", dec_big},              {"str", DataType::String()},      {"bin", DataType::Binary()},
-      {"date", DataType::Date()},      {"ts", DataType::Timestamp()},    {"ntz", DataType::TimestampNtz()},
-      {"arr", arr_t},                  {"map", map_t},                   {"st", struct_t},
-      {"nested", nested_t},            {"req", DataType::Long(), false},
+      {"bool", DataType::Boolean()},
+      {"byte", DataType::Byte()},
+      {"short", DataType::Short()},
+      {"int", DataType::Int()},
+      {"long", DataType::Long()},
+      {"float", DataType::Float()},
+      {"double", DataType::Double()},
+      {"dec9", dec_small},
+      {"dec18", dec_mid},
+      {"dec38", dec_big},
+      {"str", DataType::String()},
+      {"bin", DataType::Binary()},
+      {"date", DataType::Date()},
+      {"ts", DataType::Timestamp()},
+      {"ntz", DataType::TimestampNtz()},
+      {"arr", arr_t},
+      {"map", map_t},
+      {"st", struct_t},
+      {"nested", nested_t},
+      {"req", DataType::Long(), false},
   };
   std::vector<std::vector<Value>> cols(fields.size());
-  auto null_or = [&](Value v, const DataTypePtr& t) { return rng() % 5 == 0 ? Value::Null(t) : v; };
+  auto null_or = [&](Value v, const DataTypePtr& t) {
+    return rng() % 5 == 0 ? Value::Null(t) : v;
+  };
   for (int64_t i = 0; i < n; ++i) {
     int32_t r = static_cast<int32_t>(rng());
     cols[0].push_back(null_or(Value::Boolean(r & 1), fields[0].type));
     cols[1].push_back(null_or(Value::Byte(static_cast<int8_t>(r)), fields[1].type));
     cols[2].push_back(null_or(Value::Short(static_cast<int16_t>(r)), fields[2].type));
     cols[3].push_back(null_or(Value::Int(i % 3 == 0 ? INT32_MIN : r), fields[3].type));
-    cols[4].push_back(null_or(Value::Long(static_cast<int64_t>(r) * 1000003), fields[4].type));
-    cols[5].push_back(null_or(Value::Float(i % 7 == 0 ? NAN : static_cast<float>(r) / 3), fields[5].type));
-    cols[6].push_back(null_or(Value::Double(i % 11 == 0 ? -0.0 : r / 7.0), fields[6].type));
+    cols[4].push_back(
+        null_or(Value::Long(static_cast<int64_t>(r) * 1000003), fields[4].type));
+    cols[5].push_back(null_or(Value::Float(i % 7 == 0 ? NAN : static_cast<float>(r) / 3),
+                              fields[5].type));
+    cols[6].push_back(
+        null_or(Value::Double(i % 11 == 0 ? -0.0 : r / 7.0), fields[6].type));
     cols[7].push_back(null_or(Value::Decimal(r % 1000000000, 9, 2), dec_small));
-    cols[8].push_back(null_or(Value::Decimal(static_cast<__int128>(r) * 100000000, 18, 4), dec_mid));
-    __int128 big = static_cast<__int128>(r) * static_cast<__int128>(1000000000000000000LL) * 100;
+    cols[8].push_back(
+        null_or(Value::Decimal(static_cast<__int128>(r) * 100000000, 18, 4), dec_mid));
+    __int128 big =
+        static_cast<__int128>(r) * static_cast<__int128>(1000000000000000000LL) * 100;
     cols[9].push_back(null_or(Value::Decimal(i % 2 ? big : -big, 38, 10), dec_big));
-    cols[10].push_back(null_or(Value::String(i % 4 == 0 ? "" : "s" + std::to_string(r % 50) + "é"), fields[10].type));
-    cols[11].push_back(null_or(Value::Binary(std::string("\0\xff", 2) + std::to_string(r)), fields[11].type));
+    cols[10].push_back(
+        null_or(Value::String(i % 4 == 0 ? "" : "s" + std::to_string(r % 50) + "é"),
+                fields[10].type));
+    cols[11].push_back(null_or(
+        Value::Binary(std::string("\0\xff", 2) + std::to_string(r)), fields[11].type));
     cols[12].push_back(null_or(Value::Date(r % 100000), fields[12].type));
-    cols[13].push_back(null_or(Value::Timestamp(static_cast<int64_t>(r) * 123456), fields[13].type));
-    cols[14].push_back(null_or(Value::TimestampNtz(-static_cast<int64_t>(r) * 7), fields[14].type));
+    cols[13].push_back(
+        null_or(Value::Timestamp(static_cast<int64_t>(r) * 123456), fields[13].type));
+    cols[14].push_back(
+        null_or(Value::TimestampNtz(-static_cast<int64_t>(r) * 7), fields[14].type));
     std::vector<Value> items;
     for (int k = 0; k < static_cast<int>(rng() % 4); ++k) {
-      items.push_back(rng() % 4 == 0 ? Value::Null(DataType::Int()) : Value::Int(static_cast<int32_t>(rng() % 100)));
+      items.push_back(rng() % 4 == 0 ? Value::Null(DataType::Int())
+                                     : Value::Int(static_cast<int32_t>(rng() % 100)));
     }
     cols[15].push_back(null_or(Value::ArrayOf(arr_t, items), arr_t));
     std::vector<Value> keys, vals;
     for (int k = 0; k < static_cast<int>(rng() % 3); ++k) {
       keys.push_back(Value::String("k" + std::to_string(k)));
-      vals.push_back(rng() % 3 == 0 ? Value::Null(DataType::Long()) : Value::Long(static_cast<int64_t>(rng())));
+      vals.push_back(rng() % 3 == 0 ? Value::Null(DataType::Long())
+                                    : Value::Long(static_cast<int64_t>(rng())));
     }
     cols[16].push_back(null_or(Value::Map(map_t, keys, vals), map_t));
-    cols[17].push_back(null_or(Value::Struct(struct_t, {null_or(Value::Int(r), DataType::Int()),
-                                                         null_or(Value::String(std::to_string(i)), DataType::String())}),
-                               struct_t));
+    cols[17].push_back(null_or(
+        Value::Struct(struct_t,
+                      {null_or(Value::Int(r), DataType::Int()),
+                       null_or(Value::String(std::to_string(i)), DataType::String())}),
+        struct_t));
     std::vector<Value> outer;
     const auto& elem_t = nested_t->element_type();
     for (int k = 0; k < static_cast<int>(rng() % 3); ++k) {
       std::vector<Value> xs;
-      for (int m = 0; m < static_cast<int>(rng() % 3); ++m) xs.push_back(Value::String("x" + std::to_string(m)));
-      outer.push_back(rng() % 4 == 0 ? Value::Null(elem_t)
-                                     : Value::Struct(elem_t, {rng() % 3 == 0 ? Value::Null(elem_t->fields()[0].type)
-                                                                            : Value::ArrayOf(elem_t->fields()[0].type, xs),
-                                                              Value::Double(k * 0.5)}));
+      for (int m = 0; m < static_cast<int>(rng() % 3); ++m)
+        xs.push_back(Value::String("x" + std::to_string(m)));
+      outer.push_back(
+          rng() % 4 == 0
+              ? Value::Null(elem_t)
+              : Value::Struct(elem_t, {rng() % 3 == 0
+                                           ? Value::Null(elem_t->fields()[0].type)
+                                           : Value::ArrayOf(elem_t->fields()[0].type, xs),
+                                       Value::Double(k * 0.5)}));
     }
     cols[18].push_back(null_or(Value::ArrayOf(nested_t, outer), nested_t));
     cols[19].push_back(Value::Long(i));
@@ -497,9 +578,11 @@ TEST_P(RoundTripCodecTest, EveryTypeWithNullsAndNesting) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Codecs, RoundTripCodecTest,
-                         ::testing::Values(Codec::kUncompressed, Codec::kSnappy, Codec::kGzip, Codec::kZstd,
-                                           Codec::kLz4Raw),
-                         [](const auto& info) { return std::string(CodecName(info.param)); });
+                         ::testing::Values(Codec::kUncompressed, Codec::kSnappy,
+                                           Codec::kGzip, Codec::kZstd, Codec::kLz4Raw),
+                         [](const auto& info) {
+                           return std::string(CodecName(info.param));
+                         });
 
 TEST(RoundTripTest, SchemaAsSparkWritesIt) {
   auto b = AllTypesBatch(10, 1);
@@ -539,9 +622,12 @@ TEST(RoundTripTest, ManyRowGroupsStatsAndDictionaryFallback) {
     for (int i = 0; i < 1000; ++i) {
       ids.push_back(Value::Long(k * 1000 + i));
       cat.push_back(Value::String("cat" + std::to_string(i % 5)));
-      uniq.push_back(Value::String(std::string(100, 'a' + (i % 26)) + std::to_string(k * 1000 + i)));
+      uniq.push_back(
+          Value::String(std::string(100, 'a' + (i % 26)) + std::to_string(k * 1000 + i)));
     }
-    batches.push_back(MakeBatch({{"id", DataType::Long()}, {"cat", DataType::String()}, {"u", DataType::String()}},
+    batches.push_back(MakeBatch({{"id", DataType::Long()},
+                                 {"cat", DataType::String()},
+                                 {"u", DataType::String()}},
                                 {ids, cat, uniq}));
   }
   WriterOptions opt;
@@ -565,8 +651,10 @@ TEST(RoundTripTest, ManyRowGroupsStatsAndDictionaryFallback) {
   auto has = [](const ColumnMetaData& m, Encoding e) {
     return std::find(m.encodings.begin(), m.encodings.end(), e) != m.encodings.end();
   };
-  EXPECT_TRUE(has(md.row_groups[0].columns[1].meta_data, Encoding::kRleDictionary));   // 5 distinct
-  EXPECT_FALSE(has(md.row_groups[0].columns[2].meta_data, Encoding::kRleDictionary));  // > 64 KB: PLAIN
+  EXPECT_TRUE(has(md.row_groups[0].columns[1].meta_data,
+                  Encoding::kRleDictionary));  // 5 distinct
+  EXPECT_FALSE(has(md.row_groups[0].columns[2].meta_data,
+                   Encoding::kRleDictionary));  // > 64 KB: PLAIN
   // Projection: only column 1.
   auto b = reader->ReadRowGroup(1, {1});
   ASSERT_TRUE(b.ok());
@@ -576,15 +664,19 @@ TEST(RoundTripTest, ManyRowGroupsStatsAndDictionaryFallback) {
 }
 
 TEST(RoundTripTest, OptionalColumnsWithAndWithoutNulls) {
-  // Optional flat columns without nulls take the dense path; with nulls, the scatter path.
+  // Optional flat columns without nulls take the dense path; with nulls, the scatter
+  // path.
   std::vector<Value> a, b, s1, s2;
   for (int i = 0; i < 5000; ++i) {
     a.push_back(Value::Long(i));
     b.push_back(i % 3 ? Value::Long(i) : Value::Null(DataType::Long()));
     s1.push_back(Value::String("v" + std::to_string(i % 10)));
-    s2.push_back(i % 4 ? Value::String("w" + std::to_string(i)) : Value::Null(DataType::String()));
+    s2.push_back(i % 4 ? Value::String("w" + std::to_string(i))
+                       : Value::Null(DataType::String()));
   }
-  auto batch = MakeBatch({{"a", DataType::Long()}, {"b", DataType::Long()}, {"s1", DataType::String()},
+  auto batch = MakeBatch({{"a", DataType::Long()},
+                          {"b", DataType::Long()},
+                          {"s1", DataType::String()},
                           {"s2", DataType::String()}},
                          {a, b, s1, s2});
   RoundTrip rt;
@@ -602,17 +694,23 @@ TEST(RoundTripTest, OtherWritersAnnotations) {
   std::vector<Value> t, u, w;
   for (int64_t i = 0; i < 100; ++i) {
     t.push_back(Value::Long(i * 1000003 - 50000000));
-    u.push_back(Value::Int(static_cast<int32_t>(i * 50)));  // unsigned 8-bit values up to 250 (stored as INT32)
-    w.push_back(Value::Long(i % 7 == 0 ? -1 : i));           // UINT_64: -1 is 2^64 - 1
+    u.push_back(Value::Int(static_cast<int32_t>(
+        i * 50)));  // unsigned 8-bit values up to 250 (stored as INT32)
+    w.push_back(Value::Long(i % 7 == 0 ? -1 : i));  // UINT_64: -1 is 2^64 - 1
   }
-  auto batch = MakeBatch({{"t", DataType::Long()}, {"u", DataType::Int()}, {"w", DataType::Long()}}, {t, u, w});
+  auto batch = MakeBatch(
+      {{"t", DataType::Long()}, {"u", DataType::Int()}, {"w", DataType::Long()}},
+      {t, u, w});
   RoundTrip rt;
   ASSERT_TRUE(rt.Run({batch}).ok());
   std::string file = *rt.fs->ReadAll("/t.parquet");
   uint32_t len;
   std::memcpy(&len, file.data() + file.size() - 8, 4);
   FileMetaData md;
-  ASSERT_TRUE(ReadFileMetaData(reinterpret_cast<const uint8_t*>(file.data() + file.size() - 8 - len), len, &md).ok());
+  ASSERT_TRUE(
+      ReadFileMetaData(
+          reinterpret_cast<const uint8_t*>(file.data() + file.size() - 8 - len), len, &md)
+          .ok());
   for (TimeUnit unit : {TimeUnit::kNanos, TimeUnit::kMillis}) {
     FileMetaData m2 = md;
     m2.schema[1].logical_type.kind = LogicalType::kTimestamp;
@@ -630,14 +728,16 @@ TEST(RoundTripTest, OtherWritersAnnotations) {
     auto r = ParquetFileReader::Open(rt.fs, "/a.parquet");
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     EXPECT_EQ((*r)->schema()->ToString(),
-              unit == TimeUnit::kNanos ? "struct<t:timestamp,u:smallint,w:decimal(20,0)>"
-                                       : "struct<t:timestamp_ntz,u:smallint,w:decimal(20,0)>");
+              unit == TimeUnit::kNanos
+                  ? "struct<t:timestamp,u:smallint,w:decimal(20,0)>"
+                  : "struct<t:timestamp_ntz,u:smallint,w:decimal(20,0)>");
     auto all = (*r)->ReadAll();
     ASSERT_TRUE(all.ok()) << all.status().ToString();
     const Batch& b = *(*all)[0];
     for (int64_t i = 0; i < 100; ++i) {
       int64_t v = i * 1000003 - 50000000;
-      int64_t want = unit == TimeUnit::kNanos ? (v >= 0 ? v / 1000 : -((-v + 999) / 1000)) : v * 1000;
+      int64_t want = unit == TimeUnit::kNanos ? (v >= 0 ? v / 1000 : -((-v + 999) / 1000))
+                                              : v * 1000;
       EXPECT_EQ(b.column(0)->GetValue(i).i64(), want) << i;
       EXPECT_EQ(b.column(1)->GetValue(i).i64(), i * 50);
       __int128 wv = b.column(2)->GetValue(i).i128();
@@ -648,14 +748,16 @@ TEST(RoundTripTest, OtherWritersAnnotations) {
 }
 
 TEST(RoundTripTest, NullInNonNullableFieldFails) {
-  auto b = MakeBatch({{"x", DataType::Long(), false}}, {{Value::Long(1), Value::Null(DataType::Long())}});
+  auto b = MakeBatch({{"x", DataType::Long(), false}},
+                     {{Value::Long(1), Value::Null(DataType::Long())}});
   RoundTrip rt;
   auto out = rt.Run({b});
   EXPECT_FALSE(out.ok());
 }
 
 TEST(RoundTripTest, UnsupportedTypeIsRefused) {
-  auto b = MakeBatch({{"i", DataType::DayTimeInterval()}}, {{Value::FromI64(DataType::DayTimeInterval(), 5)}});
+  auto b = MakeBatch({{"i", DataType::DayTimeInterval()}},
+                     {{Value::FromI64(DataType::DayTimeInterval(), 5)}});
   RoundTrip rt;
   auto out = rt.Run({b});
   ASSERT_FALSE(out.ok());
@@ -674,7 +776,8 @@ TEST(RoundTripTest, CorruptedFilesFailWithTheFileName) {
     if (iter % 3 == 0) {
       bad.resize(rng() % bad.size());
     } else {
-      for (int k = 0; k < 1 + iter % 5; ++k) bad[rng() % bad.size()] = static_cast<char>(rng());
+      for (int k = 0; k < 1 + iter % 5; ++k)
+        bad[rng() % bad.size()] = static_cast<char>(rng());
     }
     ASSERT_TRUE(rt.fs->WriteAtomic("/bad.parquet", bad).ok());
     auto r = ParquetFileReader::Open(rt.fs, "/bad.parquet");

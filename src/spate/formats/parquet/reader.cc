@@ -19,7 +19,9 @@ namespace {
 constexpr int64_t kMaxPageBytes = int64_t{1} << 30;
 constexpr int64_t kMaxPageValues = int64_t{1} << 28;
 
-Status Corrupt(std::string m) { return Status(StatusCode::kDataCorruption, std::move(m)); }
+Status Corrupt(std::string m) {
+  return Status(StatusCode::kDataCorruption, std::move(m));
+}
 
 // A buffer grown by doubling; `used` bytes are valid.
 struct Growable {
@@ -28,7 +30,8 @@ struct Growable {
   uint8_t* Reserve(int64_t extra) {
     int64_t need = used + extra;
     if (!buf) {
-      buf = Buffer::AllocateUninitialized(std::max<int64_t>(need, 64));  // every used byte is written
+      buf = Buffer::AllocateUninitialized(
+          std::max<int64_t>(need, 64));  // every used byte is written
     } else if (need > buf->capacity()) {
       buf->set_size(used);  // Resize keeps only the first size() bytes
       buf->Resize(need);
@@ -47,7 +50,7 @@ struct Values {
   enum Kind { kFixed, kBool, kBytes } kind = kFixed;
   int width = 0;
   int64_t n = 0;
-  Growable fixed;  // kFixed: n * width bytes; kBool: n bytes of 0/1
+  Growable fixed;          // kFixed: n * width bytes; kBool: n bytes of 0/1
   Growable offsets, data;  // kBytes: n + 1 int32 offsets
 
   void Init(const DataType& t) {
@@ -63,7 +66,9 @@ struct Values {
       width = t.ByteWidth();
     }
   }
-  const int32_t* offs() const { return reinterpret_cast<const int32_t*>(offsets.buf->data()); }
+  const int32_t* offs() const {
+    return reinterpret_cast<const int32_t*>(offsets.buf->data());
+  }
   Status AppendBytes(const uint8_t* p, int64_t len) {
     if (data.used + len > std::numeric_limits<int32_t>::max()) {
       return Status::Unimplemented("a column chunk holds more than 2 GB of string data");
@@ -88,14 +93,20 @@ struct PhysBatch {
 
 int PhysicalWidth(const LeafInfo& leaf) {
   switch (leaf.physical) {
-    case PhysicalType::kBoolean: return 1;
+    case PhysicalType::kBoolean:
+      return 1;
     case PhysicalType::kInt32:
-    case PhysicalType::kFloat: return 4;
+    case PhysicalType::kFloat:
+      return 4;
     case PhysicalType::kInt64:
-    case PhysicalType::kDouble: return 8;
-    case PhysicalType::kInt96: return 12;
-    case PhysicalType::kFixedLenByteArray: return leaf.type_length;
-    case PhysicalType::kByteArray: return 0;
+    case PhysicalType::kDouble:
+      return 8;
+    case PhysicalType::kInt96:
+      return 12;
+    case PhysicalType::kFixedLenByteArray:
+      return leaf.type_length;
+    case PhysicalType::kByteArray:
+      return 0;
   }
   return 0;
 }
@@ -105,12 +116,14 @@ Result<__int128> BytesToDecimal(const uint8_t* p, int64_t len) {
   // Drop sign-extension bytes beyond 16.
   while (len > 16) {
     bool neg = p[1] & 0x80;
-    if (!((p[0] == 0 && !neg) || (p[0] == 0xFF && neg))) return Corrupt("decimal value wider than 128 bits");
+    if (!((p[0] == 0 && !neg) || (p[0] == 0xFF && neg)))
+      return Corrupt("decimal value wider than 128 bits");
     ++p;
     --len;
   }
   __int128 v = (p[0] & 0x80) ? -1 : 0;
-  for (int64_t i = 0; i < len; ++i) v = static_cast<__int128>((static_cast<unsigned __int128>(v) << 8) | p[i]);
+  for (int64_t i = 0; i < len; ++i)
+    v = static_cast<__int128>((static_cast<unsigned __int128>(v) << 8) | p[i]);
   return v;
 }
 
@@ -128,9 +141,12 @@ Status AppendConverted(const LeafInfo& leaf, const PhysBatch& b, Values* out) {
     if (b.offsets) {
       int64_t total = b.offsets[n] - b.offsets[0];
       if (out->data.used + total > std::numeric_limits<int32_t>::max()) {
-        return Status::Unimplemented("a column chunk holds more than 2 GB of string data");
+        return Status::Unimplemented(
+            "a column chunk holds more than 2 GB of string data");
       }
-      if (total > 0) std::memcpy(out->data.Reserve(total), b.data + b.offsets[0], static_cast<size_t>(total));
+      if (total > 0)
+        std::memcpy(out->data.Reserve(total), b.data + b.offsets[0],
+                    static_cast<size_t>(total));
       int32_t base = static_cast<int32_t>(out->data.used) - b.offsets[0];
       int32_t* o = reinterpret_cast<int32_t*>(out->offsets.Reserve(4 * n));
       for (int64_t i = 0; i < n; ++i) o[i] = base + b.offsets[i + 1];
@@ -139,7 +155,8 @@ Status AppendConverted(const LeafInfo& leaf, const PhysBatch& b, Values* out) {
       out->n += n;
       return Status::OK();
     }
-    for (int64_t i = 0; i < n; ++i) SPATE_RETURN_IF_ERROR(out->AppendBytes(b.fixed + i * b.pw, b.pw));
+    for (int64_t i = 0; i < n; ++i)
+      SPATE_RETURN_IF_ERROR(out->AppendBytes(b.fixed + i * b.pw, b.pw));
     return Status::OK();
   }
   if (out->kind == Values::kBool) {
@@ -157,26 +174,35 @@ Status AppendConverted(const LeafInfo& leaf, const PhysBatch& b, Values* out) {
       std::memcpy(dst, src, static_cast<size_t>(n * w));
       break;
     case Conversion::kInt32ToInt8:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<int8_t*>(dst)[i] = static_cast<int8_t>(Load<int32_t>(src + 4 * i));
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<int8_t*>(dst)[i] =
+            static_cast<int8_t>(Load<int32_t>(src + 4 * i));
       break;
     case Conversion::kInt32ToInt16:
     case Conversion::kUInt8ToInt16:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<int16_t*>(dst)[i] = static_cast<int16_t>(Load<int32_t>(src + 4 * i));
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<int16_t*>(dst)[i] =
+            static_cast<int16_t>(Load<int32_t>(src + 4 * i));
       break;
     case Conversion::kUInt16ToInt32:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<int32_t*>(dst)[i] = Load<int32_t>(src + 4 * i) & 0xFFFF;
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<int32_t*>(dst)[i] = Load<int32_t>(src + 4 * i) & 0xFFFF;
       break;
     case Conversion::kUInt32ToInt64:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<int64_t*>(dst)[i] = Load<uint32_t>(src + 4 * i);
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<int64_t*>(dst)[i] = Load<uint32_t>(src + 4 * i);
       break;
     case Conversion::kInt32ToDecimal:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<__int128*>(dst)[i] = Load<int32_t>(src + 4 * i);
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<__int128*>(dst)[i] = Load<int32_t>(src + 4 * i);
       break;
     case Conversion::kInt64ToDecimal:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<__int128*>(dst)[i] = Load<int64_t>(src + 8 * i);
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<__int128*>(dst)[i] = Load<int64_t>(src + 8 * i);
       break;
     case Conversion::kUInt64ToDecimal:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<__int128*>(dst)[i] = Load<uint64_t>(src + 8 * i);
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<__int128*>(dst)[i] = Load<uint64_t>(src + 8 * i);
       break;
     case Conversion::kBytesToDecimal:
       for (int64_t i = 0; i < n; ++i) {
@@ -189,7 +215,8 @@ Status AppendConverted(const LeafInfo& leaf, const PhysBatch& b, Values* out) {
     case Conversion::kMillisToMicros:
       for (int64_t i = 0; i < n; ++i) {
         int64_t v = Load<int64_t>(src + 8 * i), r;
-        if (__builtin_mul_overflow(v, int64_t{1000}, &r)) return Corrupt("TIMESTAMP(MILLIS) value out of range");
+        if (__builtin_mul_overflow(v, int64_t{1000}, &r))
+          return Corrupt("TIMESTAMP(MILLIS) value out of range");
         reinterpret_cast<int64_t*>(dst)[i] = r;
       }
       break;
@@ -220,8 +247,9 @@ Status AppendConverted(const LeafInfo& leaf, const PhysBatch& b, Values* out) {
 Status GatherDict(const Values& dict, const uint32_t* idx, int64_t n, Values* out) {
   for (int64_t i = 0; i < n; ++i) {
     if (idx[i] >= static_cast<uint64_t>(dict.n)) {
-      return Corrupt("dictionary index " + std::to_string(idx[i]) + " out of range (dictionary has " +
-                     std::to_string(dict.n) + " values)");
+      return Corrupt("dictionary index " + std::to_string(idx[i]) +
+                     " out of range (dictionary has " + std::to_string(dict.n) +
+                     " values)");
     }
   }
   if (out->kind == Values::kBytes) {
@@ -255,16 +283,24 @@ Status GatherDict(const Values& dict, const uint32_t* idx, int64_t n, Values* ou
       for (int64_t i = 0; i < n; ++i) dst[i] = src[idx[i]];
       break;
     case 2:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<int16_t*>(dst)[i] = reinterpret_cast<const int16_t*>(src)[idx[i]];
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<int16_t*>(dst)[i] =
+            reinterpret_cast<const int16_t*>(src)[idx[i]];
       break;
     case 4:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<int32_t*>(dst)[i] = reinterpret_cast<const int32_t*>(src)[idx[i]];
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<int32_t*>(dst)[i] =
+            reinterpret_cast<const int32_t*>(src)[idx[i]];
       break;
     case 8:
-      for (int64_t i = 0; i < n; ++i) reinterpret_cast<int64_t*>(dst)[i] = reinterpret_cast<const int64_t*>(src)[idx[i]];
+      for (int64_t i = 0; i < n; ++i)
+        reinterpret_cast<int64_t*>(dst)[i] =
+            reinterpret_cast<const int64_t*>(src)[idx[i]];
       break;
     default:
-      for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * w, src + static_cast<int64_t>(idx[i]) * w, static_cast<size_t>(w));
+      for (int64_t i = 0; i < n; ++i)
+        std::memcpy(dst + i * w, src + static_cast<int64_t>(idx[i]) * w,
+                    static_cast<size_t>(w));
   }
   out->fixed.used += n * w;
   out->n += n;
@@ -279,8 +315,8 @@ struct Scratch {
   std::vector<uint32_t> indices;
 };
 
-Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_t size, int64_t n,
-                    const Values* dict, Values* out, Scratch& s) {
+Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_t size,
+                    int64_t n, const Values* dict, Values* out, Scratch& s) {
   if (n == 0) return Status::OK();
   const int pw = PhysicalWidth(leaf);
   PhysBatch b;
@@ -289,7 +325,8 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
   switch (enc) {
     case Encoding::kPlain:
       if (leaf.physical == PhysicalType::kBoolean) {
-        if ((n + 7) / 8 > size) return Corrupt("PLAIN boolean values past the end of the page");
+        if ((n + 7) / 8 > size)
+          return Corrupt("PLAIN boolean values past the end of the page");
         s.bytes.resize(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) s.bytes[i] = (p[i >> 3] >> (i & 7)) & 1;
         b.fixed = s.bytes.data();
@@ -297,16 +334,19 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
         // Validate and measure, then copy the values without their length prefixes.
         int64_t pos = 0, total = 0;
         for (int64_t i = 0; i < n; ++i) {
-          if (size - pos < 4) return Corrupt("PLAIN BYTE_ARRAY length past the end of the page");
+          if (size - pos < 4)
+            return Corrupt("PLAIN BYTE_ARRAY length past the end of the page");
           uint32_t len = Load<uint32_t>(p + pos);
           pos += 4;
-          if (len > static_cast<uint64_t>(size - pos)) return Corrupt("PLAIN BYTE_ARRAY value past the end of the page");
+          if (len > static_cast<uint64_t>(size - pos))
+            return Corrupt("PLAIN BYTE_ARRAY value past the end of the page");
           pos += len;
           total += len;
         }
         if (out->kind == Values::kBytes) {
           if (out->data.used + total > std::numeric_limits<int32_t>::max()) {
-            return Status::Unimplemented("a column chunk holds more than 2 GB of string data");
+            return Status::Unimplemented(
+                "a column chunk holds more than 2 GB of string data");
           }
           uint8_t* dst = total > 0 ? out->data.Reserve(total) : nullptr;
           int32_t* o = reinterpret_cast<int32_t*>(out->offsets.Reserve(4 * n));
@@ -342,7 +382,8 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
         b.offsets = s.offsets.data();
         b.data = reinterpret_cast<const uint8_t*>(s.str.data());
       } else {
-        if (pw <= 0 || n > size / pw) return Corrupt("PLAIN values past the end of the page");
+        if (pw <= 0 || n > size / pw)
+          return Corrupt("PLAIN values past the end of the page");
         b.fixed = p;
       }
       return AppendConverted(leaf, b, out);
@@ -351,7 +392,8 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
       if (!dict) return Corrupt("dictionary-encoded page without a dictionary page");
       if (size < 1) return Corrupt("dictionary page data is empty");
       int bw = p[0];
-      if (bw > 32) return Corrupt("dictionary index bit width " + std::to_string(bw) + " > 32");
+      if (bw > 32)
+        return Corrupt("dictionary index bit width " + std::to_string(bw) + " > 32");
 
       s.indices.resize(static_cast<size_t>(n));
       RleDecoder dec(p + 1, size - 1, bw);
@@ -359,10 +401,12 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
       return GatherDict(*dict, s.indices.data(), n, out);
     }
     case Encoding::kRle: {
-      if (leaf.physical != PhysicalType::kBoolean) return Status::Unimplemented("RLE encoding of non-boolean values");
+      if (leaf.physical != PhysicalType::kBoolean)
+        return Status::Unimplemented("RLE encoding of non-boolean values");
       if (size < 4) return Corrupt("RLE boolean values: missing length");
       uint32_t len = Load<uint32_t>(p);
-      if (len > static_cast<uint64_t>(size - 4)) return Corrupt("RLE boolean values past the end of the page");
+      if (len > static_cast<uint64_t>(size - 4))
+        return Corrupt("RLE boolean values past the end of the page");
       std::vector<uint32_t> tmp(static_cast<size_t>(n));
       RleDecoder dec(p + 4, len, 1);
       SPATE_RETURN_IF_ERROR(dec.Get(tmp.data(), n));
@@ -372,13 +416,15 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
       return AppendConverted(leaf, b, out);
     }
     case Encoding::kDeltaBinaryPacked: {
-      if (leaf.physical != PhysicalType::kInt32 && leaf.physical != PhysicalType::kInt64) {
+      if (leaf.physical != PhysicalType::kInt32 &&
+          leaf.physical != PhysicalType::kInt64) {
         return Corrupt("DELTA_BINARY_PACKED for a non-integer column");
       }
       int64_t used;
       SPATE_RETURN_IF_ERROR(DecodeDeltaBinaryPacked(p, size, n, &s.longs, &used));
       if (static_cast<int64_t>(s.longs.size()) != n) {
-        return Corrupt("DELTA_BINARY_PACKED holds " + std::to_string(s.longs.size()) + " values, expected " + std::to_string(n));
+        return Corrupt("DELTA_BINARY_PACKED holds " + std::to_string(s.longs.size()) +
+                       " values, expected " + std::to_string(n));
       }
       s.bytes.resize(static_cast<size_t>(n * pw));
       for (int64_t i = 0; i < n; ++i) {
@@ -394,7 +440,8 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
     }
     case Encoding::kDeltaLengthByteArray:
     case Encoding::kDeltaByteArray: {
-      if (leaf.physical != PhysicalType::kByteArray && leaf.physical != PhysicalType::kFixedLenByteArray) {
+      if (leaf.physical != PhysicalType::kByteArray &&
+          leaf.physical != PhysicalType::kFixedLenByteArray) {
         return Corrupt(std::string(EncodingName(enc)) + " for a non-binary column");
       }
       if (enc == Encoding::kDeltaLengthByteArray) {
@@ -407,25 +454,29 @@ Status DecodeValues(const LeafInfo& leaf, Encoding enc, const uint8_t* p, int64_
       return AppendConverted(leaf, b, out);
     }
     case Encoding::kByteStreamSplit: {
-      if (pw <= 0 || leaf.physical == PhysicalType::kBoolean || leaf.physical == PhysicalType::kInt96) {
+      if (pw <= 0 || leaf.physical == PhysicalType::kBoolean ||
+          leaf.physical == PhysicalType::kInt96) {
         return Corrupt("BYTE_STREAM_SPLIT for an unsupported column type");
       }
-      if (n > size / pw) return Corrupt("BYTE_STREAM_SPLIT values past the end of the page");
+      if (n > size / pw)
+        return Corrupt("BYTE_STREAM_SPLIT values past the end of the page");
       s.bytes.resize(static_cast<size_t>(n * pw));
       UnsplitByteStreams(p, n, pw, s.bytes.data());
       b.fixed = s.bytes.data();
       return AppendConverted(leaf, b, out);
     }
     default:
-      return Status::Unimplemented(std::string("Parquet encoding ") + EncodingName(enc) + " (" +
-                                   std::to_string(static_cast<int>(enc)) + ") is not supported");
+      return Status::Unimplemented(std::string("Parquet encoding ") + EncodingName(enc) +
+                                   " (" + std::to_string(static_cast<int>(enc)) +
+                                   ") is not supported");
   }
 }
 
 // Decodes `n` levels with max value `max` from an RLE (v1: length-prefixed) or
 // BIT_PACKED section; advances *p.
-Status DecodeLevels(Encoding enc, bool length_prefixed, const uint8_t** p, const uint8_t* end, int64_t n, int16_t max,
-                    int16_t* out, const char* what) {
+Status DecodeLevels(Encoding enc, bool length_prefixed, const uint8_t** p,
+                    const uint8_t* end, int64_t n, int16_t max, int16_t* out,
+                    const char* what) {
   int bw = BitWidth(static_cast<uint64_t>(max));
   if (enc == Encoding::kRle) {
     int64_t len = end - *p;
@@ -433,7 +484,8 @@ Status DecodeLevels(Encoding enc, bool length_prefixed, const uint8_t** p, const
       if (end - *p < 4) return Corrupt(std::string(what) + " levels: missing length");
       len = Load<uint32_t>(*p);
       *p += 4;
-      if (len > end - *p) return Corrupt(std::string(what) + " levels past the end of the page");
+      if (len > end - *p)
+        return Corrupt(std::string(what) + " levels past the end of the page");
     }
     RleDecoder dec(*p, len, bw);
     Status st = dec.Get(out, n);
@@ -441,7 +493,8 @@ Status DecodeLevels(Encoding enc, bool length_prefixed, const uint8_t** p, const
     *p += len;
   } else if (enc == Encoding::kBitPacked) {
     int64_t bytes = (n * bw + 7) / 8;
-    if (bytes > end - *p) return Corrupt(std::string(what) + " levels past the end of the page");
+    if (bytes > end - *p)
+      return Corrupt(std::string(what) + " levels past the end of the page");
     // MSB-first bit order.
     for (int64_t i = 0; i < n; ++i) {
       int v = 0;
@@ -453,11 +506,13 @@ Status DecodeLevels(Encoding enc, bool length_prefixed, const uint8_t** p, const
     }
     *p += bytes;
   } else {
-    return Status::Unimplemented(std::string(what) + " level encoding " + EncodingName(enc) + " is not supported");
+    return Status::Unimplemented(std::string(what) + " level encoding " +
+                                 EncodingName(enc) + " is not supported");
   }
   for (int64_t i = 0; i < n; ++i) {
     if (out[i] < 0 || out[i] > max) {
-      return Corrupt(std::string(what) + " level " + std::to_string(out[i]) + " exceeds the maximum " + std::to_string(max));
+      return Corrupt(std::string(what) + " level " + std::to_string(out[i]) +
+                     " exceeds the maximum " + std::to_string(max));
     }
   }
   return Status::OK();
@@ -473,41 +528,55 @@ struct ParquetFileReader::LeafColumn {
 
 Status ParquetFileReader::Err(const Status& st) const {
   if (st.ok()) return st;
-  std::string msg = "Encountered error while reading file " + path() + ". " + st.message();
-  return Status(st.code() == StatusCode::kOk ? StatusCode::kDataCorruption : st.code(), std::move(msg));
+  std::string msg =
+      "Encountered error while reading file " + path() + ". " + st.message();
+  return Status(st.code() == StatusCode::kOk ? StatusCode::kDataCorruption : st.code(),
+                std::move(msg));
 }
 
-Result<std::shared_ptr<ParquetFileReader>> ParquetFileReader::Open(const io::FileSystemPtr& fs, const std::string& path) {
+Result<std::shared_ptr<ParquetFileReader>> ParquetFileReader::Open(
+    const io::FileSystemPtr& fs, const std::string& path) {
   auto f = fs->OpenForRead(path);
   if (!f.ok()) return f.status();
   return Open(std::shared_ptr<io::RandomAccessFile>(std::move(*f)));
 }
 
-Result<std::shared_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_ptr<io::RandomAccessFile> file) {
+Result<std::shared_ptr<ParquetFileReader>> ParquetFileReader::Open(
+    std::shared_ptr<io::RandomAccessFile> file) {
   std::shared_ptr<ParquetFileReader> r(new ParquetFileReader());
   r->file_ = std::move(file);
   auto fail = [&](const Status& st) { return r->Err(st); };
   int64_t size = r->file_->Size();
-  if (size < 12) return fail(Corrupt("not a Parquet file (too small: " + std::to_string(size) + " bytes)"));
+  if (size < 12)
+    return fail(
+        Corrupt("not a Parquet file (too small: " + std::to_string(size) + " bytes)"));
   std::string tail;
   SPATE_RETURN_IF_ERROR(r->file_->ReadAt(size - 8, 8, &tail));
   if (tail.compare(4, 4, "PARE") == 0) {
-    return fail(Status::Unimplemented("the file uses Parquet modular encryption (encrypted footer), which is not supported"));
+    return fail(
+        Status::Unimplemented("the file uses Parquet modular encryption (encrypted "
+                              "footer), which is not supported"));
   }
-  if (tail.compare(4, 4, "PAR1") != 0) return fail(Corrupt("not a Parquet file (no PAR1 magic at the end)"));
+  if (tail.compare(4, 4, "PAR1") != 0)
+    return fail(Corrupt("not a Parquet file (no PAR1 magic at the end)"));
   std::string head;
   SPATE_RETURN_IF_ERROR(r->file_->ReadAt(0, 4, &head));
-  if (head != "PAR1") return fail(Corrupt("not a Parquet file (no PAR1 magic at the start)"));
+  if (head != "PAR1")
+    return fail(Corrupt("not a Parquet file (no PAR1 magic at the start)"));
   uint32_t footer_len = Load<uint32_t>(reinterpret_cast<const uint8_t*>(tail.data()));
   if (footer_len == 0 || footer_len > static_cast<uint64_t>(size - 12)) {
-    return fail(Corrupt("footer length " + std::to_string(footer_len) + " does not fit the file"));
+    return fail(Corrupt("footer length " + std::to_string(footer_len) +
+                        " does not fit the file"));
   }
   std::string footer;
   SPATE_RETURN_IF_ERROR(r->file_->ReadAt(size - 8 - footer_len, footer_len, &footer));
-  Status st = ReadFileMetaData(reinterpret_cast<const uint8_t*>(footer.data()), footer_len, &r->metadata_);
+  Status st = ReadFileMetaData(reinterpret_cast<const uint8_t*>(footer.data()),
+                               footer_len, &r->metadata_);
   if (!st.ok()) return fail(Corrupt("could not read the footer: " + st.message()));
   if (r->metadata_.encrypted) {
-    return fail(Status::Unimplemented("the file uses Parquet modular encryption (plaintext footer), which is not supported"));
+    return fail(
+        Status::Unimplemented("the file uses Parquet modular encryption (plaintext "
+                              "footer), which is not supported"));
   }
   auto schema = SchemaForRead(r->metadata_.schema);
   if (!schema.ok()) return fail(schema.status());
@@ -515,12 +584,15 @@ Result<std::shared_ptr<ParquetFileReader>> ParquetFileReader::Open(std::shared_p
   int64_t total = 0;
   for (const auto& g : r->metadata_.row_groups) {
     if (g.columns.size() != r->schema_.leaves.size()) {
-      return fail(Corrupt("a row group has " + std::to_string(g.columns.size()) + " column chunks, the schema " +
+      return fail(Corrupt("a row group has " + std::to_string(g.columns.size()) +
+                          " column chunks, the schema " +
                           std::to_string(r->schema_.leaves.size()) + " leaf columns"));
     }
     if (g.num_rows < 0) return fail(Corrupt("negative row count in a row group"));
     for (const auto& c : g.columns) {
-      if (c.encrypted) return fail(Status::Unimplemented("the file has encrypted columns, which is not supported"));
+      if (c.encrypted)
+        return fail(Status::Unimplemented(
+            "the file has encrypted columns, which is not supported"));
     }
     total += g.num_rows;
   }
@@ -536,15 +608,20 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
     for (const auto& s : leaf.path) p += (p.empty() ? "" : ".") + s;
     return "column " + p + ", row group " + std::to_string(rg);
   };
-  if (!chunk.has_meta_data) return Corrupt("column chunk without metadata (" + where() + ")");
-  if (chunk.has_file_path) return Status::Unimplemented("column chunks in external files (" + where() + ")");
+  if (!chunk.has_meta_data)
+    return Corrupt("column chunk without metadata (" + where() + ")");
+  if (chunk.has_file_path)
+    return Status::Unimplemented("column chunks in external files (" + where() + ")");
   const ColumnMetaData& m = chunk.meta_data;
-  if (m.type != leaf.physical) return Corrupt("column chunk type does not match the schema (" + where() + ")");
+  if (m.type != leaf.physical)
+    return Corrupt("column chunk type does not match the schema (" + where() + ")");
   if (m.num_values < 0) return Corrupt("negative value count (" + where() + ")");
   out->values.Init(*leaf.type);
-  if (m.num_values == 0) return Status::OK();  // nothing to read (some writers leave no pages)
+  if (m.num_values == 0)
+    return Status::OK();  // nothing to read (some writers leave no pages)
   int64_t start = m.data_page_offset;
-  if (m.has_dictionary_page_offset && m.dictionary_page_offset > 0 && m.dictionary_page_offset < start) {
+  if (m.has_dictionary_page_offset && m.dictionary_page_offset > 0 &&
+      m.dictionary_page_offset < start) {
     start = m.dictionary_page_offset;
   }
   int64_t len = m.total_compressed_size;
@@ -552,7 +629,8 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
   if (start < 4 || len < 0 || start > file_size || len > file_size - start) {
     return Corrupt("column chunk offset/size out of the file (" + where() + ")");
   }
-  std::unique_ptr<uint8_t[]> raw(new uint8_t[static_cast<size_t>(std::max<int64_t>(len, 1))]);
+  std::unique_ptr<uint8_t[]> raw(
+      new uint8_t[static_cast<size_t>(std::max<int64_t>(len, 1))]);
   SPATE_RETURN_IF_ERROR(file_->ReadInto(start, len, raw.get()));
   const uint8_t* base = raw.get();
   {
@@ -578,24 +656,28 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
   int64_t levels_read = 0;
   while (levels_read < m.num_values) {
     if (pos >= len) {
-      return Corrupt("column chunk ends after " + std::to_string(levels_read) + " of " + std::to_string(m.num_values) +
-                     " values (" + where() + ")");
+      return Corrupt("column chunk ends after " + std::to_string(levels_read) + " of " +
+                     std::to_string(m.num_values) + " values (" + where() + ")");
     }
     PageHeader h;
     int64_t hl;
     Status st = ReadPageHeader(base + pos, len - pos, &h, &hl);
-    if (!st.ok()) return Corrupt("bad page header: " + st.message() + " (" + where() + ")");
+    if (!st.ok())
+      return Corrupt("bad page header: " + st.message() + " (" + where() + ")");
     pos += hl;
-    if (h.compressed_page_size > len - pos) return Corrupt("page past the end of the column chunk (" + where() + ")");
+    if (h.compressed_page_size > len - pos)
+      return Corrupt("page past the end of the column chunk (" + where() + ")");
     const uint8_t* page = base + pos;
     const int64_t csize = h.compressed_page_size;
     pos += csize;
     if (h.uncompressed_page_size > kMaxPageBytes) {
-      return Status::Unimplemented("page of " + std::to_string(h.uncompressed_page_size) + " bytes is too large (" + where() + ")");
+      return Status::Unimplemented("page of " + std::to_string(h.uncompressed_page_size) +
+                                   " bytes is too large (" + where() + ")");
     }
     if (h.has_crc) {
       uint32_t crc = static_cast<uint32_t>(crc32(0, page, static_cast<uInt>(csize)));
-      if (crc != static_cast<uint32_t>(h.crc)) return Corrupt("page CRC mismatch (" + where() + ")");
+      if (crc != static_cast<uint32_t>(h.crc))
+        return Corrupt("page CRC mismatch (" + where() + ")");
     }
     auto decompress_all = [&](const uint8_t** data, int64_t* size) -> Status {
       if (m.codec == Codec::kUncompressed) {
@@ -609,7 +691,8 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
         *size = 0;
         return Status::OK();
       }
-      Status ds = Decompress(m.codec, page, csize, page_buf.data(), h.uncompressed_page_size);
+      Status ds =
+          Decompress(m.codec, page, csize, page_buf.data(), h.uncompressed_page_size);
       if (!ds.ok()) return Status(ds.code(), ds.message() + " (" + where() + ")");
       *data = page_buf.data();
       *size = h.uncompressed_page_size;
@@ -617,20 +700,28 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
     };
     switch (h.type) {
       case PageType::kDictionaryPage: {
-        if (!h.has_dictionary_page_header) return Corrupt("dictionary page without its header (" + where() + ")");
-        if (dict) return Corrupt("two dictionary pages in one column chunk (" + where() + ")");
+        if (!h.has_dictionary_page_header)
+          return Corrupt("dictionary page without its header (" + where() + ")");
+        if (dict)
+          return Corrupt("two dictionary pages in one column chunk (" + where() + ")");
         const auto& dh = h.dictionary_page_header;
-        if (dh.num_values < 0) return Corrupt("negative dictionary size (" + where() + ")");
-        if (dh.encoding != Encoding::kPlain && dh.encoding != Encoding::kPlainDictionary) {
-          return Status::Unimplemented(std::string("dictionary page encoding ") + EncodingName(dh.encoding));
+        if (dh.num_values < 0)
+          return Corrupt("negative dictionary size (" + where() + ")");
+        if (dh.encoding != Encoding::kPlain &&
+            dh.encoding != Encoding::kPlainDictionary) {
+          return Status::Unimplemented(std::string("dictionary page encoding ") +
+                                       EncodingName(dh.encoding));
         }
         const uint8_t* d;
         int64_t dsize;
         SPATE_RETURN_IF_ERROR(decompress_all(&d, &dsize));
         dict = std::make_unique<Values>();
         dict->Init(*leaf.type);
-        Status ds = DecodeValues(leaf, Encoding::kPlain, d, dsize, dh.num_values, nullptr, dict.get(), scratch);
-        if (!ds.ok()) return Status(ds.code(), "dictionary page: " + ds.message() + " (" + where() + ")");
+        Status ds = DecodeValues(leaf, Encoding::kPlain, d, dsize, dh.num_values, nullptr,
+                                 dict.get(), scratch);
+        if (!ds.ok())
+          return Status(ds.code(),
+                        "dictionary page: " + ds.message() + " (" + where() + ")");
         break;
       }
       case PageType::kDataPage:
@@ -640,8 +731,12 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
           return Corrupt("data page without its header (" + where() + ")");
         }
         int64_t n = v2 ? h.data_page_header_v2.num_values : h.data_page_header.num_values;
-        if (n < 0 || n > kMaxPageValues) return Corrupt("bad page value count " + std::to_string(n) + " (" + where() + ")");
-        if (n > m.num_values - levels_read) return Corrupt("pages hold more values than the column chunk (" + where() + ")");
+        if (n < 0 || n > kMaxPageValues)
+          return Corrupt("bad page value count " + std::to_string(n) + " (" + where() +
+                         ")");
+        if (n > m.num_values - levels_read)
+          return Corrupt("pages hold more values than the column chunk (" + where() +
+                         ")");
         const uint8_t* d;
         int64_t dsize;
         const uint8_t* values_ptr;
@@ -653,13 +748,16 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
         int16_t* def_out = has_def ? out->def.data() + lv0 : nullptr;
         Encoding enc;
         const int64_t direct_bytes = n * out->values.width;
-        if (!v2 && !has_def && !has_rep && h.data_page_header.encoding == Encoding::kPlain &&
+        if (!v2 && !has_def && !has_rep &&
+            h.data_page_header.encoding == Encoding::kPlain &&
             m.codec != Codec::kUncompressed && leaf.conversion == Conversion::kNone &&
-            out->values.kind == Values::kFixed && PhysicalWidth(leaf) == out->values.width &&
+            out->values.kind == Values::kFixed &&
+            PhysicalWidth(leaf) == out->values.width &&
             h.uncompressed_page_size == direct_bytes && csize > 0) {
           // Fast path: a PLAIN page of a flat required fixed-width column is exactly the
           // column's bytes; decompress straight into the column buffer.
-          Status ds = Decompress(m.codec, page, csize, out->values.fixed.Reserve(direct_bytes), direct_bytes);
+          Status ds = Decompress(m.codec, page, csize,
+                                 out->values.fixed.Reserve(direct_bytes), direct_bytes);
           if (!ds.ok()) return Status(ds.code(), ds.message() + " (" + where() + ")");
           out->values.fixed.used += direct_bytes;
           out->values.n += n;
@@ -673,31 +771,40 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
           const uint8_t* p = d;
           const uint8_t* end = d + dsize;
           Status ls;
-          if (has_rep) ls = DecodeLevels(dh.repetition_level_encoding, true, &p, end, n, leaf.max_rep, rep_out, "repetition");
-          if (ls.ok() && has_def) ls = DecodeLevels(dh.definition_level_encoding, true, &p, end, n, leaf.max_def, def_out, "definition");
+          if (has_rep)
+            ls = DecodeLevels(dh.repetition_level_encoding, true, &p, end, n,
+                              leaf.max_rep, rep_out, "repetition");
+          if (ls.ok() && has_def)
+            ls = DecodeLevels(dh.definition_level_encoding, true, &p, end, n,
+                              leaf.max_def, def_out, "definition");
           if (!ls.ok()) return Status(ls.code(), ls.message() + " (" + where() + ")");
           values_ptr = p;
           values_size = end - p;
         } else {
           const auto& dh = h.data_page_header_v2;
           enc = dh.encoding;
-          int64_t rl = dh.repetition_levels_byte_length, dl = dh.definition_levels_byte_length;
-          if (rl < 0 || dl < 0 || rl + dl > csize) return Corrupt("bad level lengths in a v2 page (" + where() + ")");
+          int64_t rl = dh.repetition_levels_byte_length,
+                  dl = dh.definition_levels_byte_length;
+          if (rl < 0 || dl < 0 || rl + dl > csize)
+            return Corrupt("bad level lengths in a v2 page (" + where() + ")");
           const uint8_t* p = page;
           Status ls;
           if (has_rep) {
-            ls = DecodeLevels(Encoding::kRle, false, &p, page + rl, n, leaf.max_rep, rep_out, "repetition");
+            ls = DecodeLevels(Encoding::kRle, false, &p, page + rl, n, leaf.max_rep,
+                              rep_out, "repetition");
           }
           p = page + rl;
           if (ls.ok() && has_def) {
-            ls = DecodeLevels(Encoding::kRle, false, &p, page + rl + dl, n, leaf.max_def, def_out, "definition");
+            ls = DecodeLevels(Encoding::kRle, false, &p, page + rl + dl, n, leaf.max_def,
+                              def_out, "definition");
           }
           if (!ls.ok()) return Status(ls.code(), ls.message() + " (" + where() + ")");
           const uint8_t* vp = page + rl + dl;
           int64_t vsize = csize - rl - dl;
           int64_t usize = h.uncompressed_page_size - rl - dl;
           if (dh.is_compressed && m.codec != Codec::kUncompressed && vsize > 0) {
-            if (usize < 0) return Corrupt("bad uncompressed size in a v2 page (" + where() + ")");
+            if (usize < 0)
+              return Corrupt("bad uncompressed size in a v2 page (" + where() + ")");
             values_buf.resize(static_cast<size_t>(usize));
             Status ds = Decompress(m.codec, vp, vsize, values_buf.data(), usize);
             if (!ds.ok()) return Status(ds.code(), ds.message() + " (" + where() + ")");
@@ -714,12 +821,15 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
           for (int64_t i = 0; i < n; ++i) non_null += def_out[i] == leaf.max_def;
         }
         if (has_rep && levels_read == 0 && n > 0 && rep_out[0] != 0) {
-          return Corrupt("the first repetition level of a column chunk is not 0 (" + where() + ")");
+          return Corrupt("the first repetition level of a column chunk is not 0 (" +
+                         where() + ")");
         }
         int64_t before = out->values.n;
-        Status vs = DecodeValues(leaf, enc, values_ptr, values_size, non_null, dict.get(), &out->values, scratch);
+        Status vs = DecodeValues(leaf, enc, values_ptr, values_size, non_null, dict.get(),
+                                 &out->values, scratch);
         if (!vs.ok()) return Status(vs.code(), vs.message() + " (" + where() + ")");
-        if (out->values.n - before != non_null) return Corrupt("page value count mismatch (" + where() + ")");
+        if (out->values.n - before != non_null)
+          return Corrupt("page value count mismatch (" + where() + ")");
         levels_read += n;
         break;
       }
@@ -743,12 +853,16 @@ struct Assembler {
     return Corrupt("inconsistent levels in the column chunks of '" + n.name + "'");
   }
 
-  static int16_t Def(const LeafColumn& lc, int64_t i) { return lc.def.empty() ? 0 : lc.def[i]; }
-  static int16_t Rep(const LeafColumn& lc, int64_t i) { return lc.rep.empty() ? 0 : lc.rep[i]; }
+  static int16_t Def(const LeafColumn& lc, int64_t i) {
+    return lc.def.empty() ? 0 : lc.def[i];
+  }
+  static int16_t Rep(const LeafColumn& lc, int64_t i) {
+    return lc.rep.empty() ? 0 : lc.rep[i];
+  }
 
   // Validity of node `n`'s slots from leaf `lc`; returns the slot count.
-  int64_t Slots(const LevelNode& n, const LeafColumn& lc, int16_t slot_def, int16_t slot_rep, BufferPtr* validity,
-                int64_t* nulls) {
+  int64_t Slots(const LevelNode& n, const LeafColumn& lc, int16_t slot_def,
+                int16_t slot_rep, BufferPtr* validity, int64_t* nulls) {
     const bool optional = n.def > slot_def;
     int64_t count = 0;
     *nulls = 0;
@@ -768,7 +882,8 @@ struct Assembler {
 
   Result<ColumnPtr> Build(const LevelNode& n, int16_t slot_def, int16_t slot_rep) {
     switch (n.kind) {
-      case LevelNode::kPrimitive: return Primitive(n, slot_def, slot_rep);
+      case LevelNode::kPrimitive:
+        return Primitive(n, slot_def, slot_rep);
       case LevelNode::kStruct: {
         std::vector<ColumnPtr> children;
         for (const auto& c : n.children) {
@@ -777,11 +892,13 @@ struct Assembler {
         }
         BufferPtr validity;
         int64_t nulls;
-        int64_t len = Slots(n, leaves[n.first_leaf], slot_def, slot_rep, &validity, &nulls);
+        int64_t len =
+            Slots(n, leaves[n.first_leaf], slot_def, slot_rep, &validity, &nulls);
         for (const auto& c : children) {
           if (c->length() != len) return Mismatch(n);
         }
-        return std::make_shared<const Column>(n.type, len, nulls, validity, nullptr, nullptr, std::move(children));
+        return std::make_shared<const Column>(n.type, len, nulls, validity, nullptr,
+                                              nullptr, std::move(children));
       }
       case LevelNode::kList:
       case LevelNode::kMap: {
@@ -800,26 +917,33 @@ struct Assembler {
           }
           if (r <= n.elem_rep && d >= n.elem_def) ++elems;
         }
-        if (elems > std::numeric_limits<int32_t>::max()) return Status::Unimplemented("list with more than 2^31 elements");
+        if (elems > std::numeric_limits<int32_t>::max())
+          return Status::Unimplemented("list with more than 2^31 elements");
         *reinterpret_cast<int32_t*>(off.Reserve(4)) = static_cast<int32_t>(elems);
         off.used += 4;
         ColumnPtr child;
         if (n.kind == LevelNode::kList) {
           SPATE_ASSIGN_OR_RETURN(child, Build(n.children[0], n.elem_def, n.elem_rep));
         } else {
-          SPATE_ASSIGN_OR_RETURN(ColumnPtr keys, Build(n.children[0], n.elem_def, n.elem_rep));
-          SPATE_ASSIGN_OR_RETURN(ColumnPtr vals, Build(n.children[1], n.elem_def, n.elem_rep));
+          SPATE_ASSIGN_OR_RETURN(ColumnPtr keys,
+                                 Build(n.children[0], n.elem_def, n.elem_rep));
+          SPATE_ASSIGN_OR_RETURN(ColumnPtr vals,
+                                 Build(n.children[1], n.elem_def, n.elem_rep));
           if (keys->length() != vals->length()) return Mismatch(n);
-          if (keys->may_have_nulls()) return Corrupt("map '" + n.name + "' has a null key");
-          auto entry_type = DataType::Struct({Field{"key", n.type->key_type(), false},
-                                              Field{"value", n.type->value_type(), true}});
-          child = std::make_shared<const Column>(entry_type, keys->length(), 0, nullptr, nullptr, nullptr,
+          if (keys->may_have_nulls())
+            return Corrupt("map '" + n.name + "' has a null key");
+          auto entry_type =
+              DataType::Struct({Field{"key", n.type->key_type(), false},
+                                Field{"value", n.type->value_type(), true}});
+          child = std::make_shared<const Column>(entry_type, keys->length(), 0, nullptr,
+                                                 nullptr, nullptr,
                                                  std::vector<ColumnPtr>{keys, vals});
         }
         if (child->length() != elems) return Mismatch(n);
         int64_t nulls = optional ? vb.null_count() : 0;
         BufferPtr validity = optional ? vb.Finish() : nullptr;
-        return std::make_shared<const Column>(n.type, count, nulls, validity, off.Finish(), nullptr,
+        return std::make_shared<const Column>(n.type, count, nulls, validity,
+                                              off.Finish(), nullptr,
                                               std::vector<ColumnPtr>{child});
       }
     }
@@ -835,7 +959,8 @@ struct Assembler {
       // values are the column.
       if (v.n != lc.num_levels) return Mismatch(n);
       if (v.kind == Values::kBytes) {
-        return std::make_shared<const Column>(type, v.n, 0, nullptr, v.offsets.Finish(), v.data.Finish());
+        return std::make_shared<const Column>(type, v.n, 0, nullptr, v.offsets.Finish(),
+                                              v.data.Finish());
       }
       if (v.kind == Values::kBool) {
         BufferPtr bitsbuf = Buffer::Allocate(bits::BytesFor(v.n));
@@ -854,7 +979,8 @@ struct Assembler {
     if (simple) {
       slots = lc.num_levels;
     } else {
-      for (int64_t i = 0; i < lc.num_levels; ++i) slots += Rep(lc, i) <= slot_rep && Def(lc, i) >= slot_def;
+      for (int64_t i = 0; i < lc.num_levels; ++i)
+        slots += Rep(lc, i) <= slot_rep && Def(lc, i) >= slot_def;
     }
     BufferPtr validity = Buffer::Allocate(bits::BytesFor(slots));
     uint8_t* vbits = validity->mutable_data();
@@ -880,9 +1006,8 @@ struct Assembler {
       int32_t* o = values->mutable_data_as<int32_t>();
       const int32_t* src = v.offs();
       o[0] = 0;
-      for_each_slot([&](int64_t slot, bool valid) {
-        o[slot + 1] = valid ? src[++k] : o[slot];
-      });
+      for_each_slot(
+          [&](int64_t slot, bool valid) { o[slot + 1] = valid ? src[++k] : o[slot]; });
       data = v.data.Finish();
     } else if (v.kind == Values::kBool) {
       values = Buffer::Allocate(bits::BytesFor(slots));
@@ -899,12 +1024,14 @@ struct Assembler {
       switch (w) {
         case 4:
           for_each_slot([&](int64_t slot, bool valid) {
-            reinterpret_cast<int32_t*>(out)[slot] = valid ? reinterpret_cast<const int32_t*>(src)[k++] : 0;
+            reinterpret_cast<int32_t*>(out)[slot] =
+                valid ? reinterpret_cast<const int32_t*>(src)[k++] : 0;
           });
           break;
         case 8:
           for_each_slot([&](int64_t slot, bool valid) {
-            reinterpret_cast<int64_t*>(out)[slot] = valid ? reinterpret_cast<const int64_t*>(src)[k++] : 0;
+            reinterpret_cast<int64_t*>(out)[slot] =
+                valid ? reinterpret_cast<const int64_t*>(src)[k++] : 0;
           });
           break;
         default:
@@ -936,10 +1063,15 @@ Value StatValue(const LeafInfo& leaf, const std::string& bytes, bool* ok) {
       switch (leaf.conversion) {
         case Conversion::kNone:
           return t.id() == TypeId::kDate ? Value::Date(v) : Value::Int(v);
-        case Conversion::kInt32ToInt8: return Value::Byte(static_cast<int8_t>(v));
-        case Conversion::kInt32ToInt16: return Value::Short(static_cast<int16_t>(v));
-        case Conversion::kInt32ToDecimal: return Value::Decimal(v, t.precision(), t.scale());
-        default: *ok = false; return Value();
+        case Conversion::kInt32ToInt8:
+          return Value::Byte(static_cast<int8_t>(v));
+        case Conversion::kInt32ToInt16:
+          return Value::Short(static_cast<int16_t>(v));
+        case Conversion::kInt32ToDecimal:
+          return Value::Decimal(v, t.precision(), t.scale());
+        default:
+          *ok = false;
+          return Value();
       }
     }
     case PhysicalType::kInt64: {
@@ -951,8 +1083,11 @@ Value StatValue(const LeafInfo& leaf, const std::string& bytes, bool* ok) {
           if (t.id() == TypeId::kTimestamp) return Value::Timestamp(v);
           if (t.id() == TypeId::kTimestampNtz) return Value::TimestampNtz(v);
           return Value::Long(v);
-        case Conversion::kInt64ToDecimal: return Value::Decimal(v, t.precision(), t.scale());
-        default: *ok = false; return Value();
+        case Conversion::kInt64ToDecimal:
+          return Value::Decimal(v, t.precision(), t.scale());
+        default:
+          *ok = false;
+          return Value();
       }
     }
     case PhysicalType::kFloat: {
@@ -982,8 +1117,10 @@ Value StatValue(const LeafInfo& leaf, const std::string& bytes, bool* ok) {
 
 }  // namespace
 
-Result<BatchPtr> ParquetFileReader::ReadRowGroup(int rg, const std::vector<int>& columns) const {
-  if (rg < 0 || rg >= num_row_groups()) return Status::Invalid("row group index out of range");
+Result<BatchPtr> ParquetFileReader::ReadRowGroup(int rg,
+                                                 const std::vector<int>& columns) const {
+  if (rg < 0 || rg >= num_row_groups())
+    return Status::Invalid("row group index out of range");
   std::vector<LeafColumn> leaves(schema_.leaves.size());
   std::vector<Field> fields;
   std::vector<ColumnPtr> cols;
@@ -998,15 +1135,18 @@ Result<BatchPtr> ParquetFileReader::ReadRowGroup(int rg, const std::vector<int>&
     auto col = a.Build(node, 0, 0);
     if (!col.ok()) return Err(col.status());
     if ((*col)->length() != rows) {
-      return Err(Corrupt("column '" + node.name + "' has " + std::to_string((*col)->length()) +
-                         " rows, the row group " + std::to_string(rows)));
+      return Err(Corrupt("column '" + node.name + "' has " +
+                         std::to_string((*col)->length()) + " rows, the row group " +
+                         std::to_string(rows)));
     }
     // Free the leaf buffers now that the column owns them.
-    for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) leaves[l] = LeafColumn();
+    for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l)
+      leaves[l] = LeafColumn();
     fields.push_back(schema_.schema->field(c));
     cols.push_back(std::move(*col));
   }
-  return Batch::Make(std::make_shared<const Schema>(std::move(fields)), std::move(cols), rows);
+  return Batch::Make(std::make_shared<const Schema>(std::move(fields)), std::move(cols),
+                     rows);
 }
 
 Result<std::vector<BatchPtr>> ParquetFileReader::ReadAll() const {

@@ -5,11 +5,11 @@
 //
 // Open() reads and validates the footer and converts the schema (unsupported types are
 // refused there). ReadRowGroup() reads the requested top-level columns of one row group:
-// each leaf column chunk is read with one positional read, its pages are checked (CRC when
-// present), decompressed and decoded straight into column buffers (PLAIN, dictionary,
-// RLE booleans, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
-// BYTE_STREAM_SPLIT; data pages v1 and v2), then nested columns are assembled from the
-// definition/repetition levels.
+// each leaf column chunk is read with one positional read, its pages are checked (CRC
+// when present), decompressed and decoded straight into column buffers (PLAIN,
+// dictionary, RLE booleans, DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY,
+// DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT; data pages v1 and v2), then nested columns are
+// assembled from the definition/repetition levels.
 //
 // Every length and offset read from the file is bounds-checked; corrupt or unsupported
 // input yields a Status whose message names the file, never a crash.
@@ -40,8 +40,10 @@ struct ColumnStats {
 
 class ParquetFileReader {
  public:
-  static Result<std::shared_ptr<ParquetFileReader>> Open(const io::FileSystemPtr& fs, const std::string& path);
-  static Result<std::shared_ptr<ParquetFileReader>> Open(std::shared_ptr<io::RandomAccessFile> file);
+  static Result<std::shared_ptr<ParquetFileReader>> Open(const io::FileSystemPtr& fs,
+                                                         const std::string& path);
+  static Result<std::shared_ptr<ParquetFileReader>> Open(
+      std::shared_ptr<io::RandomAccessFile> file);
 
   const std::string& path() const { return file_->path(); }
   const SchemaPtr& schema() const { return schema_.schema; }

@@ -26,12 +26,15 @@ struct WriteBuilder {
 
   Status Unsupported(const std::string& name, const DataType& t) {
     return Status::Error("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
-                         {{"format", "Parquet"}, {"columnName", "`" + name + "`"}, {"columnType", "\"" + t.Sql() + "\""}});
+                         {{"format", "Parquet"},
+                          {"columnName", "`" + name + "`"},
+                          {"columnType", "\"" + t.Sql() + "\""}});
   }
 
   // Appends the element(s) for a field of type `t` and returns its level node.
-  Status Add(const std::string& name, const DataTypePtr& t, bool nullable, int16_t parent_def, int16_t rep,
-             std::vector<std::string> path, LevelNode* node) {
+  Status Add(const std::string& name, const DataTypePtr& t, bool nullable,
+             int16_t parent_def, int16_t rep, std::vector<std::string> path,
+             LevelNode* node) {
     node->name = name;
     node->type = t;
     node->parent_def = parent_def;
@@ -52,7 +55,8 @@ struct WriteBuilder {
         out->elements.push_back(e);
         for (const auto& f : t->fields()) {
           node->children.emplace_back();
-          SPATE_RETURN_IF_ERROR(Add(f.name, f.type, f.nullable, node->def, rep, path, &node->children.back()));
+          SPATE_RETURN_IF_ERROR(Add(f.name, f.type, f.nullable, node->def, rep, path,
+                                    &node->children.back()));
         }
         break;
       }
@@ -74,8 +78,9 @@ struct WriteBuilder {
         out->elements.push_back(list);
         path.push_back("list");
         node->children.emplace_back();
-        SPATE_RETURN_IF_ERROR(Add("element", t->element_type(), t->contains_null(), node->elem_def,
-                                  node->elem_rep, path, &node->children.back()));
+        SPATE_RETURN_IF_ERROR(Add("element", t->element_type(), t->contains_null(),
+                                  node->elem_def, node->elem_rep, path,
+                                  &node->children.back()));
         break;
       }
       case TypeId::kMap: {
@@ -96,36 +101,50 @@ struct WriteBuilder {
         out->elements.push_back(kv);
         path.push_back("key_value");
         node->children.emplace_back();
-        SPATE_RETURN_IF_ERROR(Add("key", t->key_type(), false, node->elem_def, node->elem_rep, path,
-                                  &node->children.back()));
-        node->children.emplace_back();
-        SPATE_RETURN_IF_ERROR(Add("value", t->value_type(), t->value_contains_null(), node->elem_def,
+        SPATE_RETURN_IF_ERROR(Add("key", t->key_type(), false, node->elem_def,
                                   node->elem_rep, path, &node->children.back()));
+        node->children.emplace_back();
+        SPATE_RETURN_IF_ERROR(Add("value", t->value_type(), t->value_contains_null(),
+                                  node->elem_def, node->elem_rep, path,
+                                  &node->children.back()));
         break;
       }
       default: {
         node->kind = LevelNode::kPrimitive;
         e.has_type = true;
         switch (t->id()) {
-          case TypeId::kBoolean: e.type = PhysicalType::kBoolean; break;
+          case TypeId::kBoolean:
+            e.type = PhysicalType::kBoolean;
+            break;
           case TypeId::kByte:
           case TypeId::kShort:
             e.type = PhysicalType::kInt32;
-            e.converted_type = t->id() == TypeId::kByte ? ConvertedType::kInt8 : ConvertedType::kInt16;
+            e.converted_type =
+                t->id() == TypeId::kByte ? ConvertedType::kInt8 : ConvertedType::kInt16;
             e.logical_type.kind = LogicalType::kInteger;
             e.logical_type.bit_width = t->id() == TypeId::kByte ? 8 : 16;
             e.logical_type.is_signed = true;
             break;
-          case TypeId::kInt: e.type = PhysicalType::kInt32; break;
-          case TypeId::kLong: e.type = PhysicalType::kInt64; break;
-          case TypeId::kFloat: e.type = PhysicalType::kFloat; break;
-          case TypeId::kDouble: e.type = PhysicalType::kDouble; break;
+          case TypeId::kInt:
+            e.type = PhysicalType::kInt32;
+            break;
+          case TypeId::kLong:
+            e.type = PhysicalType::kInt64;
+            break;
+          case TypeId::kFloat:
+            e.type = PhysicalType::kFloat;
+            break;
+          case TypeId::kDouble:
+            e.type = PhysicalType::kDouble;
+            break;
           case TypeId::kString:
             e.type = PhysicalType::kByteArray;
             e.converted_type = ConvertedType::kUtf8;
             e.logical_type.kind = LogicalType::kString;
             break;
-          case TypeId::kBinary: e.type = PhysicalType::kByteArray; break;
+          case TypeId::kBinary:
+            e.type = PhysicalType::kByteArray;
+            break;
           case TypeId::kDate:
             e.type = PhysicalType::kInt32;
             e.converted_type = ConvertedType::kDate;
@@ -137,7 +156,8 @@ struct WriteBuilder {
             e.logical_type.kind = LogicalType::kTimestamp;
             e.logical_type.unit = TimeUnit::kMicros;
             e.logical_type.is_adjusted_to_utc = t->id() == TypeId::kTimestamp;
-            if (t->id() == TypeId::kTimestamp) e.converted_type = ConvertedType::kTimestampMicros;
+            if (t->id() == TypeId::kTimestamp)
+              e.converted_type = ConvertedType::kTimestampMicros;
             break;
           case TypeId::kDecimal:
             if (t->precision() <= 9) {
@@ -195,9 +215,11 @@ struct ReadBuilder {
   }
 
   Status CheckElement(const SchemaElement& e) {
-    if (!e.has_repetition) return Corrupt("field '" + e.name + "' has no repetition type");
+    if (!e.has_repetition)
+      return Corrupt("field '" + e.name + "' has no repetition type");
     if (static_cast<int>(e.repetition) < 0 || static_cast<int>(e.repetition) > 2) {
-      return Corrupt("field '" + e.name + "' has repetition type " + std::to_string(static_cast<int>(e.repetition)));
+      return Corrupt("field '" + e.name + "' has repetition type " +
+                     std::to_string(static_cast<int>(e.repetition)));
     }
     bool group = !e.has_type || e.num_children > 0;
     if (group) {
@@ -207,26 +229,34 @@ struct ReadBuilder {
       }
     } else {
       if (static_cast<int>(e.type) < 0 || static_cast<int>(e.type) > 7) {
-        return Corrupt("field '" + e.name + "' has physical type " + std::to_string(static_cast<int>(e.type)));
+        return Corrupt("field '" + e.name + "' has physical type " +
+                       std::to_string(static_cast<int>(e.type)));
       }
-      if (e.type == PhysicalType::kFixedLenByteArray && (e.type_length <= 0 || e.type_length > (1 << 20))) {
-        return Corrupt("field '" + e.name + "' has FIXED_LEN_BYTE_ARRAY length " + std::to_string(e.type_length));
+      if (e.type == PhysicalType::kFixedLenByteArray &&
+          (e.type_length <= 0 || e.type_length > (1 << 20))) {
+        return Corrupt("field '" + e.name + "' has FIXED_LEN_BYTE_ARRAY length " +
+                       std::to_string(e.type_length));
       }
     }
     return Status::OK();
   }
 
-  static bool IsGroup(const SchemaElement& e) { return !e.has_type || e.num_children > 0; }
+  static bool IsGroup(const SchemaElement& e) {
+    return !e.has_type || e.num_children > 0;
+  }
   static bool IsList(const SchemaElement& e) {
-    return e.logical_type.kind == LogicalType::kList || e.converted_type == ConvertedType::kList;
+    return e.logical_type.kind == LogicalType::kList ||
+           e.converted_type == ConvertedType::kList;
   }
   static bool IsMap(const SchemaElement& e) {
-    return e.logical_type.kind == LogicalType::kMap || e.converted_type == ConvertedType::kMap ||
+    return e.logical_type.kind == LogicalType::kMap ||
+           e.converted_type == ConvertedType::kMap ||
            e.converted_type == ConvertedType::kMapKeyValue;
   }
 
   // Converts the field at el[idx] (consuming it and its subtree).
-  Status Field(int16_t parent_def, int16_t rep, std::vector<std::string> path, LevelNode* node) {
+  Status Field(int16_t parent_def, int16_t rep, std::vector<std::string> path,
+               LevelNode* node) {
     if (++depth > 100) return Corrupt("schema nested too deeply");
     if (idx >= el.size()) return Corrupt("schema ends early");
     const SchemaElement& e = el[idx++];
@@ -243,7 +273,8 @@ struct ReadBuilder {
       node->elem_rep = static_cast<int16_t>(rep + 1);
       node->first_leaf = static_cast<int>(out->leaves.size());
       node->children.emplace_back();
-      st = NonRepeated(e, node->elem_def, node->elem_rep, /*force_required=*/true, path, &node->children.back());
+      st = NonRepeated(e, node->elem_def, node->elem_rep, /*force_required=*/true, path,
+                       &node->children.back());
       if (st.ok()) {
         node->type = DataType::Array(node->children[0].type, false);
         node->num_leaves = static_cast<int>(out->leaves.size()) - node->first_leaf;
@@ -256,8 +287,9 @@ struct ReadBuilder {
   }
 
   // Converts element `e` (already consumed) as a non-repeated node.
-  Status NonRepeated(const SchemaElement& e, int16_t parent_def, int16_t rep, bool force_required,
-                     std::vector<std::string> path, LevelNode* node) {
+  Status NonRepeated(const SchemaElement& e, int16_t parent_def, int16_t rep,
+                     bool force_required, std::vector<std::string> path,
+                     LevelNode* node) {
     bool optional = !force_required && e.repetition == Repetition::kOptional;
     node->name = e.name;
     node->parent_def = parent_def;
@@ -298,20 +330,24 @@ struct ReadBuilder {
     return Status::OK();
   }
 
-  Status List(const SchemaElement& e, const std::vector<std::string>& path, LevelNode* node) {
+  Status List(const SchemaElement& e, const std::vector<std::string>& path,
+              LevelNode* node) {
     node->kind = LevelNode::kList;
-    if (e.num_children != 1) return Corrupt("LIST '" + e.name + "' must have exactly one child");
+    if (e.num_children != 1)
+      return Corrupt("LIST '" + e.name + "' must have exactly one child");
     node->elem_def = static_cast<int16_t>(node->def + 1);
     node->elem_rep = static_cast<int16_t>(node->rep + 1);
     const SchemaElement& c = el[idx++];
     SPATE_RETURN_IF_ERROR(CheckElement(c));
-    if (c.repetition != Repetition::kRepeated) return Corrupt("LIST '" + e.name + "' child is not repeated");
+    if (c.repetition != Repetition::kRepeated)
+      return Corrupt("LIST '" + e.name + "' child is not repeated");
     node->children.emplace_back();
     LevelNode* elem = &node->children.back();
-    bool two_level = !IsGroup(c) || c.num_children > 1 || c.name == "array" || c.name == e.name + "_tuple" ||
-                     IsList(c) || IsMap(c);
+    bool two_level = !IsGroup(c) || c.num_children > 1 || c.name == "array" ||
+                     c.name == e.name + "_tuple" || IsList(c) || IsMap(c);
     if (two_level) {
-      SPATE_RETURN_IF_ERROR(NonRepeated(c, node->elem_def, node->elem_rep, true, path, elem));
+      SPATE_RETURN_IF_ERROR(
+          NonRepeated(c, node->elem_def, node->elem_rep, true, path, elem));
     } else {
       std::vector<std::string> p = path;
       p.push_back(c.name);
@@ -321,9 +357,11 @@ struct ReadBuilder {
     return Status::OK();
   }
 
-  Status Map(const SchemaElement& e, const std::vector<std::string>& path, LevelNode* node) {
+  Status Map(const SchemaElement& e, const std::vector<std::string>& path,
+             LevelNode* node) {
     node->kind = LevelNode::kMap;
-    if (e.num_children != 1) return Corrupt("MAP '" + e.name + "' must have exactly one child");
+    if (e.num_children != 1)
+      return Corrupt("MAP '" + e.name + "' must have exactly one child");
     node->elem_def = static_cast<int16_t>(node->def + 1);
     node->elem_rep = static_cast<int16_t>(node->rep + 1);
     const SchemaElement& kv = el[idx++];
@@ -332,15 +370,18 @@ struct ReadBuilder {
       return Corrupt("MAP '" + e.name + "' child must be a repeated group");
     }
     if (kv.num_children != 2) {
-      return Status(StatusCode::kUnimplemented,
-                    "unsupported Parquet type for column '" + e.name + "': MAP without a value field");
+      return Status(StatusCode::kUnimplemented, "unsupported Parquet type for column '" +
+                                                    e.name +
+                                                    "': MAP without a value field");
     }
     std::vector<std::string> p = path;
     p.push_back(kv.name);
     node->children.emplace_back();
-    SPATE_RETURN_IF_ERROR(Field(node->elem_def, node->elem_rep, p, &node->children.back()));
+    SPATE_RETURN_IF_ERROR(
+        Field(node->elem_def, node->elem_rep, p, &node->children.back()));
     node->children.emplace_back();
-    SPATE_RETURN_IF_ERROR(Field(node->elem_def, node->elem_rep, p, &node->children.back()));
+    SPATE_RETURN_IF_ERROR(
+        Field(node->elem_def, node->elem_rep, p, &node->children.back()));
     const LevelNode& k = node->children[0];
     const LevelNode& v = node->children[1];
     node->type = DataType::Map(k.type, v.type, v.def > v.parent_def);
@@ -352,7 +393,8 @@ struct ReadBuilder {
     ConvertedType ct = e.converted_type;
     auto decimal = [&](int precision, int scale, Conversion conv) -> Status {
       if (precision < 1 || precision > 38 || scale < 0 || scale > precision) {
-        return Unsupported(e, "DECIMAL(" + std::to_string(precision) + "," + std::to_string(scale) + ")");
+        return Unsupported(e, "DECIMAL(" + std::to_string(precision) + "," +
+                                  std::to_string(scale) + ")");
       }
       leaf->type = DataType::Decimal(precision, scale);
       leaf->conversion = conv;
@@ -371,7 +413,8 @@ struct ReadBuilder {
           leaf->type = DataType::Date();
           return Status::OK();
         }
-        if (lt.kind == LogicalType::kTime || ct == ConvertedType::kTimeMillis) return Unsupported(e, "TIME(MILLIS)");
+        if (lt.kind == LogicalType::kTime || ct == ConvertedType::kTimeMillis)
+          return Unsupported(e, "TIME(MILLIS)");
         int bits = 32;
         bool is_signed = true;
         if (lt.kind == LogicalType::kInteger) {
@@ -383,30 +426,44 @@ struct ReadBuilder {
           is_signed = ct >= ConvertedType::kInt8;
         }
         if (is_signed) {
-          leaf->type = bits == 8 ? DataType::Byte() : bits == 16 ? DataType::Short() : DataType::Int();
-          leaf->conversion = bits == 8 ? Conversion::kInt32ToInt8 : bits == 16 ? Conversion::kInt32ToInt16 : Conversion::kNone;
+          leaf->type = bits == 8    ? DataType::Byte()
+                       : bits == 16 ? DataType::Short()
+                                    : DataType::Int();
+          leaf->conversion = bits == 8    ? Conversion::kInt32ToInt8
+                             : bits == 16 ? Conversion::kInt32ToInt16
+                                          : Conversion::kNone;
         } else {
-          leaf->type = bits == 8 ? DataType::Short() : bits == 16 ? DataType::Int() : DataType::Long();
-          leaf->conversion = bits == 8 ? Conversion::kUInt8ToInt16 : bits == 16 ? Conversion::kUInt16ToInt32 : Conversion::kUInt32ToInt64;
+          leaf->type = bits == 8    ? DataType::Short()
+                       : bits == 16 ? DataType::Int()
+                                    : DataType::Long();
+          leaf->conversion = bits == 8    ? Conversion::kUInt8ToInt16
+                             : bits == 16 ? Conversion::kUInt16ToInt32
+                                          : Conversion::kUInt32ToInt64;
         }
         return Status::OK();
       }
       case PhysicalType::kInt64: {
         if (is_decimal) return decimal(precision, scale, Conversion::kInt64ToDecimal);
         if (lt.kind == LogicalType::kTimestamp) {
-          leaf->type = lt.is_adjusted_to_utc ? DataType::Timestamp() : DataType::TimestampNtz();
+          leaf->type =
+              lt.is_adjusted_to_utc ? DataType::Timestamp() : DataType::TimestampNtz();
           leaf->conversion = lt.unit == TimeUnit::kMillis  ? Conversion::kMillisToMicros
                              : lt.unit == TimeUnit::kNanos ? Conversion::kNanosToMicros
-                                                            : Conversion::kNone;
+                                                           : Conversion::kNone;
           return Status::OK();
         }
-        if (ct == ConvertedType::kTimestampMicros || ct == ConvertedType::kTimestampMillis) {
+        if (ct == ConvertedType::kTimestampMicros ||
+            ct == ConvertedType::kTimestampMillis) {
           leaf->type = DataType::Timestamp();
-          leaf->conversion = ct == ConvertedType::kTimestampMillis ? Conversion::kMillisToMicros : Conversion::kNone;
+          leaf->conversion = ct == ConvertedType::kTimestampMillis
+                                 ? Conversion::kMillisToMicros
+                                 : Conversion::kNone;
           return Status::OK();
         }
-        if (lt.kind == LogicalType::kTime || ct == ConvertedType::kTimeMicros) return Unsupported(e, "TIME(MICROS)");
-        bool is_unsigned = (lt.kind == LogicalType::kInteger && !lt.is_signed) || ct == ConvertedType::kUint64;
+        if (lt.kind == LogicalType::kTime || ct == ConvertedType::kTimeMicros)
+          return Unsupported(e, "TIME(MICROS)");
+        bool is_unsigned = (lt.kind == LogicalType::kInteger && !lt.is_signed) ||
+                           ct == ConvertedType::kUint64;
         if (is_unsigned) return decimal(20, 0, Conversion::kUInt64ToDecimal);
         leaf->type = DataType::Long();
         return Status::OK();
@@ -423,20 +480,24 @@ struct ReadBuilder {
         return Status::OK();
       case PhysicalType::kByteArray:
         if (is_decimal) return decimal(precision, scale, Conversion::kBytesToDecimal);
-        if (lt.kind == LogicalType::kString || lt.kind == LogicalType::kEnum || lt.kind == LogicalType::kJson ||
-            ct == ConvertedType::kUtf8 || ct == ConvertedType::kEnum || ct == ConvertedType::kJson) {
+        if (lt.kind == LogicalType::kString || lt.kind == LogicalType::kEnum ||
+            lt.kind == LogicalType::kJson || ct == ConvertedType::kUtf8 ||
+            ct == ConvertedType::kEnum || ct == ConvertedType::kJson) {
           leaf->type = DataType::String();
           return Status::OK();
         }
         if (lt.kind == LogicalType::kGeometry || lt.kind == LogicalType::kGeography) {
-          return Unsupported(e, lt.kind == LogicalType::kGeometry ? "GEOMETRY" : "GEOGRAPHY");
+          return Unsupported(
+              e, lt.kind == LogicalType::kGeometry ? "GEOMETRY" : "GEOGRAPHY");
         }
         if (lt.kind == LogicalType::kVariant) return Unsupported(e, "VARIANT");
         leaf->type = DataType::Binary();
         return Status::OK();
       case PhysicalType::kFixedLenByteArray:
         if (is_decimal) {
-          if (e.type_length > 16) return Unsupported(e, "DECIMAL in FIXED_LEN_BYTE_ARRAY(" + std::to_string(e.type_length) + ")");
+          if (e.type_length > 16)
+            return Unsupported(e, "DECIMAL in FIXED_LEN_BYTE_ARRAY(" +
+                                      std::to_string(e.type_length) + ")");
           return decimal(precision, scale, Conversion::kBytesToDecimal);
         }
         if (lt.kind == LogicalType::kFloat16) return Unsupported(e, "FLOAT16");
@@ -460,7 +521,8 @@ Result<ParquetSchema> SchemaForWrite(const Schema& schema) {
   WriteBuilder b{&out};
   for (const auto& f : schema.fields()) {
     out.fields.emplace_back();
-    SPATE_RETURN_IF_ERROR(b.Add(f.name, f.type, f.nullable, 0, 0, {}, &out.fields.back()));
+    SPATE_RETURN_IF_ERROR(
+        b.Add(f.name, f.type, f.nullable, 0, 0, {}, &out.fields.back()));
   }
   out.schema = std::make_shared<const Schema>(schema.fields());
   return out;
@@ -468,11 +530,14 @@ Result<ParquetSchema> SchemaForWrite(const Schema& schema) {
 
 Result<ParquetSchema> SchemaForRead(const std::vector<SchemaElement>& elements) {
   ParquetSchema out;
-  if (elements.empty()) return Status(StatusCode::kDataCorruption, "invalid Parquet schema: no root element");
+  if (elements.empty())
+    return Status(StatusCode::kDataCorruption, "invalid Parquet schema: no root element");
   const SchemaElement& root = elements[0];
-  if (root.num_children < 0 || static_cast<size_t>(root.num_children) > elements.size() - 1) {
+  if (root.num_children < 0 ||
+      static_cast<size_t>(root.num_children) > elements.size() - 1) {
     return Status(StatusCode::kDataCorruption, "invalid Parquet schema: root claims " +
-                                                   std::to_string(root.num_children) + " children");
+                                                   std::to_string(root.num_children) +
+                                                   " children");
   }
   ReadBuilder b{elements, &out};
   std::vector<Field> fields;
@@ -483,8 +548,9 @@ Result<ParquetSchema> SchemaForRead(const std::vector<SchemaElement>& elements) 
     fields.push_back(Field{n.name, n.type, true});
   }
   if (b.idx != elements.size()) {
-    return Status(StatusCode::kDataCorruption, "invalid Parquet schema: " + std::to_string(elements.size() - b.idx) +
-                                                   " elements are not reachable from the root");
+    return Status(StatusCode::kDataCorruption,
+                  "invalid Parquet schema: " + std::to_string(elements.size() - b.idx) +
+                      " elements are not reachable from the root");
   }
   // Spark reads every column as nullable.
   for (auto& f : fields) f.nullable = true;

@@ -24,10 +24,11 @@ namespace spate::formats::parquet {
 
 /// How a leaf's physical values become the spate column's values.
 enum class Conversion : uint8_t {
-  kNone,            // same representation (INT32->int/date, INT64->long/timestamp, FLOAT, DOUBLE, BOOLEAN, bytes)
+  kNone,  // same representation (INT32->int/date, INT64->long/timestamp, FLOAT, DOUBLE,
+          // BOOLEAN, bytes)
   kInt32ToInt8,
   kInt32ToInt16,
-  kUInt32ToInt64,   // UINT_32 -> bigint
+  kUInt32ToInt64,  // UINT_32 -> bigint
   kUInt8ToInt16,
   kUInt16ToInt32,
   kInt32ToDecimal,
@@ -57,11 +58,11 @@ struct LevelNode {
   std::string name;
   DataTypePtr type;
   int16_t parent_def = 0;  // def level at which this node has a slot
-  int16_t def = 0;         // def level at which it is non-null (== parent_def when required)
-  int16_t rep = 0;         // repetition level of its context
-  int16_t elem_def = 0;    // lists/maps: def level at which an element exists
-  int16_t elem_rep = 0;    // lists/maps: repetition level of the elements
-  int leaf = -1;           // primitives: leaf index
+  int16_t def = 0;  // def level at which it is non-null (== parent_def when required)
+  int16_t rep = 0;  // repetition level of its context
+  int16_t elem_def = 0;  // lists/maps: def level at which an element exists
+  int16_t elem_rep = 0;  // lists/maps: repetition level of the elements
+  int leaf = -1;         // primitives: leaf index
   int first_leaf = 0;
   int num_leaves = 0;
   std::vector<LevelNode> children;  // struct fields; list: [element]; map: [key, value]

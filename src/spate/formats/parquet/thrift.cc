@@ -10,8 +10,9 @@ constexpr int kMaxDepth = 64;
 }
 
 Status ThriftReader::Corrupt(std::string_view what) const {
-  return Status(StatusCode::kDataCorruption,
-                "corrupt Thrift data at byte " + std::to_string(p_ - begin_) + ": " + std::string(what));
+  return Status(StatusCode::kDataCorruption, "corrupt Thrift data at byte " +
+                                                 std::to_string(p_ - begin_) + ": " +
+                                                 std::string(what));
 }
 
 Status ThriftReader::ReadVarint(uint64_t* v) {
@@ -52,7 +53,8 @@ Status ThriftReader::FieldBegin(TType* type, int16_t* id) {
     *id = 0;
     return Status::OK();
   }
-  if (t > static_cast<uint8_t>(TType::kStruct)) return Corrupt("unknown field type " + std::to_string(t));
+  if (t > static_cast<uint8_t>(TType::kStruct))
+    return Corrupt("unknown field type " + std::to_string(t));
   int delta = b >> 4;
   if (delta != 0) {
     *id = static_cast<int16_t>(last_id_ + delta);
@@ -117,7 +119,8 @@ Status ThriftReader::ReadDouble(double* v) {
 Status ThriftReader::ReadBinary(std::string* v) {
   uint64_t len;
   SPATE_RETURN_IF_ERROR(ReadVarint(&len));
-  if (len > static_cast<uint64_t>(end_ - p_)) return Corrupt("binary length " + std::to_string(len) + " past the end");
+  if (len > static_cast<uint64_t>(end_ - p_))
+    return Corrupt("binary length " + std::to_string(len) + " past the end");
   v->assign(reinterpret_cast<const char*>(p_), len);
   p_ += len;
   return Status::OK();
@@ -129,9 +132,11 @@ Status ThriftReader::ListBegin(TType* elem, int64_t* size) {
   uint8_t t = b & 0x0F;
   uint64_t n = b >> 4;
   if (n == 15) SPATE_RETURN_IF_ERROR(ReadVarint(&n));
-  if (t == 0 || t > static_cast<uint8_t>(TType::kStruct)) return Corrupt("bad list element type");
+  if (t == 0 || t > static_cast<uint8_t>(TType::kStruct))
+    return Corrupt("bad list element type");
   // Every element takes at least one byte (bools in lists take one byte each too).
-  if (n > static_cast<uint64_t>(end_ - p_)) return Corrupt("list size " + std::to_string(n) + " past the end");
+  if (n > static_cast<uint64_t>(end_ - p_))
+    return Corrupt("list size " + std::to_string(n) + " past the end");
   *elem = static_cast<TType>(t);
   *size = static_cast<int64_t>(n);
   return Status::OK();
@@ -150,7 +155,8 @@ Status ThriftReader::ReadInt(TType type, int64_t* v) {
     case TType::kI64:
       return ReadI64(v);
     default:
-      return Corrupt("expected an integer field, got type " + std::to_string(static_cast<int>(type)));
+      return Corrupt("expected an integer field, got type " +
+                     std::to_string(static_cast<int>(type)));
   }
 }
 
@@ -179,7 +185,8 @@ Status ThriftReader::Skip(TType type) {
     case TType::kBinary: {
       uint64_t len;
       SPATE_RETURN_IF_ERROR(ReadVarint(&len));
-      if (len > static_cast<uint64_t>(end_ - p_)) return Corrupt("binary length past the end");
+      if (len > static_cast<uint64_t>(end_ - p_))
+        return Corrupt("binary length past the end");
       p_ += len;
       return Status::OK();
     }
@@ -208,8 +215,8 @@ Status ThriftReader::Skip(TType type) {
       uint8_t kv = *p_++;
       if (n > static_cast<uint64_t>(end_ - p_)) return Corrupt("map size past the end");
       auto kt = static_cast<TType>(kv >> 4), vt = static_cast<TType>(kv & 0x0F);
-      if (static_cast<int>(kt) == 0 || static_cast<int>(kt) > 12 || static_cast<int>(vt) == 0 ||
-          static_cast<int>(vt) > 12) {
+      if (static_cast<int>(kt) == 0 || static_cast<int>(kt) > 12 ||
+          static_cast<int>(vt) == 0 || static_cast<int>(vt) > 12) {
         return Corrupt("bad map types");
       }
       ++depth_;

@@ -50,7 +50,9 @@ class ThriftWriter {
     last_id_ = stack_.back();
     stack_.pop_back();
   }
-  void FieldBool(int16_t id, bool v) { FieldHeader(id, v ? TType::kBoolTrue : TType::kBoolFalse); }
+  void FieldBool(int16_t id, bool v) {
+    FieldHeader(id, v ? TType::kBoolTrue : TType::kBoolFalse);
+  }
   void FieldI8(int16_t id, int8_t v) {
     FieldHeader(id, TType::kByte);
     out_->push_back(static_cast<char>(v));
@@ -122,7 +124,8 @@ class ThriftWriter {
 
 class ThriftReader {
  public:
-  ThriftReader(const uint8_t* data, int64_t size) : p_(data), end_(data + size), begin_(data) {}
+  ThriftReader(const uint8_t* data, int64_t size)
+      : p_(data), end_(data + size), begin_(data) {}
 
   int64_t position() const { return p_ - begin_; }
 

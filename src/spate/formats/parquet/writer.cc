@@ -43,7 +43,8 @@ int64_t ColumnBytes(const Column& c) {
 }
 
 Status NullInRequired(const LevelNode& n) {
-  return Status::Invalid("cannot write a null value into the non-nullable Parquet field '" + n.name + "'");
+  return Status::Invalid(
+      "cannot write a null value into the non-nullable Parquet field '" + n.name + "'");
 }
 
 // Shreds value i of `col` (node `n`) into the leaves' levels.
@@ -80,7 +81,8 @@ struct Shredder {
       }
       case LevelNode::kStruct:
         for (size_t c = 0; c < n.children.size(); ++c) {
-          SPATE_RETURN_IF_ERROR(Shred(n.children[c], *col.child(static_cast<int>(c)), i, rep));
+          SPATE_RETURN_IF_ERROR(
+              Shred(n.children[c], *col.child(static_cast<int>(c)), i, rep));
         }
         return Status::OK();
       case LevelNode::kList: {
@@ -90,7 +92,8 @@ struct Shredder {
           return Status::OK();
         }
         for (int32_t j = o[i]; j < o[i + 1]; ++j) {
-          SPATE_RETURN_IF_ERROR(Shred(n.children[0], *col.child(0), j, j == o[i] ? rep : n.elem_rep));
+          SPATE_RETURN_IF_ERROR(
+              Shred(n.children[0], *col.child(0), j, j == o[i] ? rep : n.elem_rep));
         }
         return Status::OK();
       }
@@ -131,7 +134,8 @@ void ForEachValue(const LeafData& d, F&& f) {
 template <typename Dst, typename Src>
 void GatherFixed(const LeafData& d, std::vector<Dst>* out) {
   out->clear();
-  out->reserve(static_cast<size_t>(d.num_values));  // no zero-fill: every value is appended
+  out->reserve(
+      static_cast<size_t>(d.num_values));  // no zero-fill: every value is appended
   for (const auto& s : d.segs) {
     if (!s.col) continue;
     const Src* v = s.col->raw_values<Src>();
@@ -161,7 +165,7 @@ class DictBuilder {
     for (size_t i = 0; i < values.size(); ++i) {
       const T& v = values[i];
       size_t mask = slots_.size() - 1;
-      size_t h = Hash{}(v) & mask;
+      size_t h = Hash{}(v)&mask;
       while (true) {
         int32_t s = slots_[h];
         if (s < 0) {
@@ -218,7 +222,9 @@ struct BitsHash {
 };
 template <typename T>
 struct BitsEq {
-  bool operator()(const T& a, const T& b) const { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+  bool operator()(const T& a, const T& b) const {
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+  }
 };
 struct ViewHash {
   size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
@@ -229,7 +235,8 @@ struct ViewEq {
 
 // PLAIN encoding of values [b, e).
 template <typename T>
-void PlainEncode(const std::vector<T>& v, size_t b, size_t e, int flba_width, std::string* out) {
+void PlainEncode(const std::vector<T>& v, size_t b, size_t e, int flba_width,
+                 std::string* out) {
   if constexpr (std::is_same_v<T, std::string_view>) {
     for (size_t i = b; i < e; ++i) {
       if (flba_width == 0) {
@@ -317,7 +324,9 @@ void ComputeStats(const std::vector<T>& v, Statistics* st) {
   }
 }
 
-void PutLe32(uint32_t v, std::string* out) { out->append(reinterpret_cast<const char*>(&v), 4); }
+void PutLe32(uint32_t v, std::string* out) {
+  out->append(reinterpret_cast<const char*>(&v), 4);
+}
 
 // Big-endian two's complement of v in `width` bytes.
 void DecimalToBytes(__int128 v, int width, char* out) {
@@ -329,15 +338,17 @@ void DecimalToBytes(__int128 v, int width, char* out) {
 
 }  // namespace
 
-ParquetWriter::ParquetWriter(std::unique_ptr<io::WritableFile> file, ParquetSchema schema, WriterOptions options)
+ParquetWriter::ParquetWriter(std::unique_ptr<io::WritableFile> file, ParquetSchema schema,
+                             WriterOptions options)
     : file_(std::move(file)), schema_(std::move(schema)), options_(std::move(options)) {}
 
 ParquetWriter::~ParquetWriter() = default;
 
-Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(std::unique_ptr<io::WritableFile> file,
-                                                           const Schema& schema, WriterOptions options) {
+Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Make(
+    std::unique_ptr<io::WritableFile> file, const Schema& schema, WriterOptions options) {
   SPATE_ASSIGN_OR_RETURN(ParquetSchema ps, SchemaForWrite(schema));
-  std::unique_ptr<ParquetWriter> w(new ParquetWriter(std::move(file), std::move(ps), std::move(options)));
+  std::unique_ptr<ParquetWriter> w(
+      new ParquetWriter(std::move(file), std::move(ps), std::move(options)));
   w->metadata_.version = 1;
   w->metadata_.schema = w->schema_.elements;
   w->metadata_.created_by = kCreatedBy;
@@ -354,12 +365,14 @@ Status ParquetWriter::Append(std::string_view bytes) { return file_->Append(byte
 Status ParquetWriter::Write(const BatchPtr& batch) {
   if (closed_) return Status::Invalid("write to a closed Parquet writer");
   if (batch->num_columns() != schema_.schema->num_fields()) {
-    return Status::Invalid("batch has " + std::to_string(batch->num_columns()) + " columns, the Parquet schema " +
+    return Status::Invalid("batch has " + std::to_string(batch->num_columns()) +
+                           " columns, the Parquet schema " +
                            std::to_string(schema_.schema->num_fields()));
   }
   if (batch->num_rows() == 0) return Status::OK();
   if (pending_rows_ + batch->num_rows() > options_.row_group_rows) {
-    // Split at the row-group row limit (slices copy; only done when a limit cuts a batch).
+    // Split at the row-group row limit (slices copy; only done when a limit cuts a
+    // batch).
     int64_t head = options_.row_group_rows - pending_rows_;
     SPATE_RETURN_IF_ERROR(Write(SliceBatch(*batch, 0, head)));
     return Write(SliceBatch(*batch, head, batch->num_rows() - head));
@@ -372,7 +385,8 @@ Status ParquetWriter::Write(const BatchPtr& batch) {
   pending_.push_back(batch);
   pending_rows_ += rows;
   pending_bytes_ += bytes;
-  if (pending_bytes_ >= options_.row_group_bytes || pending_rows_ >= options_.row_group_rows) {
+  if (pending_bytes_ >= options_.row_group_bytes ||
+      pending_rows_ >= options_.row_group_rows) {
     return FlushRowGroup();
   }
   return Status::OK();
@@ -410,9 +424,11 @@ Status ParquetWriter::FlushRowGroup() {
         continue;
       }
       Shredder sh{&leaves, {}};
-      for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) leaves[l].segs.emplace_back();
+      for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l)
+        leaves[l].segs.emplace_back();
       sh.segs.resize(leaves.size(), nullptr);
-      for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l) sh.segs[l] = &leaves[l].segs.back();
+      for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l)
+        sh.segs[l] = &leaves[l].segs.back();
       for (int64_t i = 0; i < n; ++i) SPATE_RETURN_IF_ERROR(sh.Shred(node, col, i, 0));
     }
   }
@@ -451,19 +467,22 @@ struct ChunkWriter {
 
   std::string comp_buf;  // reused across pages (no zero-fill after the first)
 
-  Status WritePage(PageType type, std::string& body, int32_t num_values, Encoding enc, int64_t* unc_total,
-                   int64_t* comp_total, bool dict_page) {
+  Status WritePage(PageType type, std::string& body, int32_t num_values, Encoding enc,
+                   int64_t* unc_total, int64_t* comp_total, bool dict_page) {
     std::string& comp = comp_buf;
     std::string_view out;
     if (opt.codec == Codec::kUncompressed) {
       out = body;
     } else {
-      SPATE_RETURN_IF_ERROR(Compress(opt.codec, reinterpret_cast<const uint8_t*>(body.data()),
+      SPATE_RETURN_IF_ERROR(Compress(opt.codec,
+                                     reinterpret_cast<const uint8_t*>(body.data()),
                                      static_cast<int64_t>(body.size()), &comp));
       out = comp;
     }
-    if (body.size() > static_cast<size_t>(INT32_MAX) || out.size() > static_cast<size_t>(INT32_MAX)) {
-      return Status::Invalid("Parquet page larger than 2 GB in column " + leaf.path.back());
+    if (body.size() > static_cast<size_t>(INT32_MAX) ||
+        out.size() > static_cast<size_t>(INT32_MAX)) {
+      return Status::Invalid("Parquet page larger than 2 GB in column " +
+                             leaf.path.back());
     }
     PageHeader h;
     h.type = type;
@@ -471,7 +490,8 @@ struct ChunkWriter {
     h.compressed_page_size = static_cast<int32_t>(out.size());
     if (opt.write_page_crc) {
       h.has_crc = true;
-      h.crc = static_cast<int32_t>(crc32(0, reinterpret_cast<const Bytef*>(out.data()), static_cast<uInt>(out.size())));
+      h.crc = static_cast<int32_t>(crc32(0, reinterpret_cast<const Bytef*>(out.data()),
+                                         static_cast<uInt>(out.size())));
     }
     if (dict_page) {
       h.has_dictionary_page_header = true;
@@ -510,11 +530,14 @@ struct ChunkWriter {
     bool use_dict = false;
     if constexpr (!std::is_same_v<T, bool>) {
       if (opt.enable_dictionary && !vals.empty()) {
-        using H = std::conditional_t<std::is_same_v<T, std::string_view>, ViewHash, BitsHash<T>>;
-        using E = std::conditional_t<std::is_same_v<T, std::string_view>, ViewEq, BitsEq<T>>;
+        using H = std::conditional_t<std::is_same_v<T, std::string_view>, ViewHash,
+                                     BitsHash<T>>;
+        using E =
+            std::conditional_t<std::is_same_v<T, std::string_view>, ViewEq, BitsEq<T>>;
         int w = flba_width;
-        DictBuilder<T, H, E> db(opt.dictionary_page_bytes,
-                                [w](const T& v) { return w > 0 ? int64_t{w} : ValueSize(v); });
+        DictBuilder<T, H, E> db(opt.dictionary_page_bytes, [w](const T& v) {
+          return w > 0 ? int64_t{w} : ValueSize(v);
+        });
         if (db.Build(vals, &indices)) {
           use_dict = true;
           dict = db.dict();
@@ -526,11 +549,13 @@ struct ChunkWriter {
       PlainEncode(dict, 0, dict.size(), flba_width, &body);
       m.has_dictionary_page_offset = true;
       m.dictionary_page_offset = position();
-      SPATE_RETURN_IF_ERROR(WritePage(PageType::kDictionaryPage, body, static_cast<int32_t>(dict.size()),
-                                      Encoding::kPlain, &unc, &comp, true));
+      SPATE_RETURN_IF_ERROR(WritePage(PageType::kDictionaryPage, body,
+                                      static_cast<int32_t>(dict.size()), Encoding::kPlain,
+                                      &unc, &comp, true));
     }
     m.data_page_offset = position();
-    int dict_bw = use_dict ? std::max(1, BitWidth(dict.size() > 0 ? dict.size() - 1 : 0)) : 0;
+    int dict_bw =
+        use_dict ? std::max(1, BitWidth(dict.size() > 0 ? dict.size() - 1 : 0)) : 0;
 
     // Pages: cut at ~page_bytes of values, at row starts (rep == 0).
     double avg = 1;
@@ -543,7 +568,8 @@ struct ChunkWriter {
         avg = use_dict ? std::max(0.125, dict_bw / 8.0) : sizeof(T);
       }
     }
-    int64_t per_page = std::max<int64_t>(64, static_cast<int64_t>(static_cast<double>(opt.page_bytes) / avg));
+    int64_t per_page = std::max<int64_t>(
+        64, static_cast<int64_t>(static_cast<double>(opt.page_bytes) / avg));
     const bool has_def = leaf.max_def > 0, has_rep = leaf.max_rep > 0;
     int64_t l0 = 0, v0 = 0;
     std::string page_body;
@@ -559,13 +585,15 @@ struct ChunkWriter {
       body.clear();
       if (has_rep) {
         std::string enc;
-        RleEncode(d.rep.data() + l0, l1 - l0, BitWidth(static_cast<uint64_t>(leaf.max_rep)), &enc);
+        RleEncode(d.rep.data() + l0, l1 - l0,
+                  BitWidth(static_cast<uint64_t>(leaf.max_rep)), &enc);
         PutLe32(static_cast<uint32_t>(enc.size()), &body);
         body += enc;
       }
       if (has_def) {
         std::string enc;
-        RleEncode(d.def.data() + l0, l1 - l0, BitWidth(static_cast<uint64_t>(leaf.max_def)), &enc);
+        RleEncode(d.def.data() + l0, l1 - l0,
+                  BitWidth(static_cast<uint64_t>(leaf.max_def)), &enc);
         PutLe32(static_cast<uint32_t>(enc.size()), &body);
         body += enc;
       }
@@ -573,15 +601,18 @@ struct ChunkWriter {
         body.push_back(static_cast<char>(dict_bw));
         RleEncode(indices.data() + v0, v1 - v0, dict_bw, &body);
       } else {
-        PlainEncode(vals, static_cast<size_t>(v0), static_cast<size_t>(v1), flba_width, &body);
+        PlainEncode(vals, static_cast<size_t>(v0), static_cast<size_t>(v1), flba_width,
+                    &body);
       }
-      SPATE_RETURN_IF_ERROR(WritePage(PageType::kDataPage, body, static_cast<int32_t>(l1 - l0),
-                                      use_dict ? Encoding::kRleDictionary : Encoding::kPlain, &unc, &comp, false));
+      SPATE_RETURN_IF_ERROR(WritePage(
+          PageType::kDataPage, body, static_cast<int32_t>(l1 - l0),
+          use_dict ? Encoding::kRleDictionary : Encoding::kPlain, &unc, &comp, false));
       l0 = l1;
       v0 = v1;
       if (d.num_levels == 0) break;
     }
-    m.encodings = use_dict ? std::vector<Encoding>{Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary}
+    m.encodings = use_dict ? std::vector<Encoding>{Encoding::kPlain, Encoding::kRle,
+                                                   Encoding::kRleDictionary}
                            : std::vector<Encoding>{Encoding::kPlain, Encoding::kRle};
     m.total_uncompressed_size = unc;
     m.total_compressed_size = comp;
@@ -591,7 +622,8 @@ struct ChunkWriter {
     } else {
       // Nulls of the leaf itself: levels one below max_def (elements that are null).
       int64_t nulls = 0;
-      for (int64_t i = 0; i < d.num_levels; ++i) nulls += d.def[i] == leaf.max_def - 1 && leaf.max_def > 0;
+      for (int64_t i = 0; i < d.num_levels; ++i)
+        nulls += d.def[i] == leaf.max_def - 1 && leaf.max_def > 0;
       stats.null_count = nulls;
     }
     m.has_statistics = true;
@@ -611,28 +643,33 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
     case TypeId::kBoolean: {
       std::vector<bool> v;
       v.reserve(static_cast<size_t>(d.num_values));
-      ForEachValue<bool>(d, [&](const Column& c, int64_t i) { v.push_back(c.GetBool(i)); });
+      ForEachValue<bool>(d,
+                         [&](const Column& c, int64_t i) { v.push_back(c.GetBool(i)); });
       ComputeStats(v, &st);
-      return ChunkWriter<bool>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      return ChunkWriter<bool>{leaf, d, options_, append, position}.Write(
+          v, std::move(st), chunk);
     }
     case TypeId::kByte: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int8_t>(d, &v);
       ComputeStats(v, &st);
-      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
+          v, std::move(st), chunk);
     }
     case TypeId::kShort: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int16_t>(d, &v);
       ComputeStats(v, &st);
-      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
+          v, std::move(st), chunk);
     }
     case TypeId::kInt:
     case TypeId::kDate: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int32_t>(d, &v);
       ComputeStats(v, &st);
-      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
+          v, std::move(st), chunk);
     }
     case TypeId::kLong:
     case TypeId::kTimestamp:
@@ -640,32 +677,37 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       std::vector<int64_t> v;
       GatherFixed<int64_t, int64_t>(d, &v);
       ComputeStats(v, &st);
-      return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
+          v, std::move(st), chunk);
     }
     case TypeId::kFloat: {
       std::vector<float> v;
       GatherFixed<float, float>(d, &v);
       ComputeStats(v, &st);
-      return ChunkWriter<float>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      return ChunkWriter<float>{leaf, d, options_, append, position}.Write(
+          v, std::move(st), chunk);
     }
     case TypeId::kDouble: {
       std::vector<double> v;
       GatherFixed<double, double>(d, &v);
       ComputeStats(v, &st);
-      return ChunkWriter<double>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      return ChunkWriter<double>{leaf, d, options_, append, position}.Write(
+          v, std::move(st), chunk);
     }
     case TypeId::kDecimal: {
       if (leaf.physical == PhysicalType::kInt32) {
         std::vector<int32_t> v;
         GatherFixed<int32_t, __int128>(d, &v);
         ComputeStats(v, &st);
-        return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+        return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
+            v, std::move(st), chunk);
       }
       if (leaf.physical == PhysicalType::kInt64) {
         std::vector<int64_t> v;
         GatherFixed<int64_t, __int128>(d, &v);
         ComputeStats(v, &st);
-        return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+        return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
+            v, std::move(st), chunk);
       }
       const int w = leaf.type_length;
       std::string arena(static_cast<size_t>(d.num_values * w), '\0');
@@ -697,12 +739,15 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
     case TypeId::kBinary: {
       std::vector<std::string_view> v;
       v.reserve(static_cast<size_t>(d.num_values));
-      ForEachValue<std::string_view>(d, [&](const Column& c, int64_t i) { v.push_back(c.GetView(i)); });
+      ForEachValue<std::string_view>(
+          d, [&](const Column& c, int64_t i) { v.push_back(c.GetView(i)); });
       ComputeStats(v, &st);
-      return ChunkWriter<std::string_view>{leaf, d, options_, append, position}.Write(v, std::move(st), chunk);
+      return ChunkWriter<std::string_view>{leaf, d, options_, append, position}.Write(
+          v, std::move(st), chunk);
     }
     default:
-      return Status::Unimplemented("Parquet writer: unsupported leaf type " + leaf.type->SimpleString());
+      return Status::Unimplemented("Parquet writer: unsupported leaf type " +
+                                   leaf.type->SimpleString());
   }
 }
 

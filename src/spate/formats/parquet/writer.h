@@ -43,8 +43,9 @@ inline constexpr const char* kCreatedBy = "spate version 0.1.0";
 
 class ParquetWriter {
  public:
-  static Result<std::unique_ptr<ParquetWriter>> Make(std::unique_ptr<io::WritableFile> file,
-                                                     const Schema& schema, WriterOptions options = {});
+  static Result<std::unique_ptr<ParquetWriter>> Make(
+      std::unique_ptr<io::WritableFile> file, const Schema& schema,
+      WriterOptions options = {});
   ~ParquetWriter();
   /// Appends the rows of `batch` (its columns must have the writer schema's types).
   Status Write(const BatchPtr& batch);
@@ -57,7 +58,8 @@ class ParquetWriter {
   struct LeafData;
 
  private:
-  ParquetWriter(std::unique_ptr<io::WritableFile> file, ParquetSchema schema, WriterOptions options);
+  ParquetWriter(std::unique_ptr<io::WritableFile> file, ParquetSchema schema,
+                WriterOptions options);
   Status FlushRowGroup();
   Status WriteChunk(int leaf, LeafData& data, ColumnChunk* chunk);
   Status Append(std::string_view bytes);
