@@ -313,6 +313,111 @@ py::list RowsToPy(const std::vector<api::Row>& rows, const std::vector<Field>& f
   return out;
 }
 
+namespace {
+
+// New references to the Python values of every row of `col`, appended to `out`.
+void ColumnToPy(const Column& col, const TimeZone& tz, std::vector<PyObject*>& out) {
+  const int64_t n = col.length();
+  auto emit = [&](int64_t i, auto&& make) {
+    if (col.IsNull(i)) {
+      Py_INCREF(Py_None);
+      out.push_back(Py_None);
+    } else {
+      PyObject* o = make(i);
+      if (o == nullptr) throw py::error_already_set();
+      out.push_back(o);
+    }
+  };
+  switch (col.type_id()) {
+    case TypeId::kBoolean:
+      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyBool_FromLong(col.GetBool(k)); });
+      return;
+    case TypeId::kByte: {
+      const int8_t* v = col.raw_values<int8_t>();
+      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
+      return;
+    }
+    case TypeId::kShort: {
+      const int16_t* v = col.raw_values<int16_t>();
+      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
+      return;
+    }
+    case TypeId::kInt: {
+      const int32_t* v = col.raw_values<int32_t>();
+      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
+      return;
+    }
+    case TypeId::kLong: {
+      const int64_t* v = col.raw_values<int64_t>();
+      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyLong_FromLongLong(v[k]); });
+      return;
+    }
+    case TypeId::kFloat: {
+      const float* v = col.raw_values<float>();
+      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyFloat_FromDouble(v[k]); });
+      return;
+    }
+    case TypeId::kDouble: {
+      const double* v = col.raw_values<double>();
+      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyFloat_FromDouble(v[k]); });
+      return;
+    }
+    case TypeId::kString:
+      for (int64_t i = 0; i < n; ++i) {
+        emit(i, [&](int64_t k) {
+          std::string_view sv = col.GetView(k);
+          return PyUnicode_DecodeUTF8(sv.data(), static_cast<Py_ssize_t>(sv.size()), "replace");
+        });
+      }
+      return;
+    default:
+      for (int64_t i = 0; i < n; ++i) out.push_back(ValueToPy(col.GetValue(i), tz).release().ptr());
+      return;
+  }
+}
+
+}  // namespace
+
+py::list BatchesToPy(const std::vector<BatchPtr>& batches, const std::vector<Field>& fields, const TimeZone& tz) {
+  py::list names;
+  for (const Field& f : fields) names.append(f.name);
+  py::object cls = TypesModule().attr("_row_class")(py::tuple(names));
+  auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  int64_t total = 0;
+  for (const auto& b : batches) total += b->num_rows();
+  py::list out(static_cast<size_t>(total));
+  const size_t ncols = fields.size();
+  int64_t row = 0;
+  std::vector<std::vector<PyObject*>> cols(ncols);
+  for (const auto& b : batches) {
+    const int64_t n = b->num_rows();
+    for (size_t c = 0; c < ncols; ++c) {
+      cols[c].clear();
+      cols[c].reserve(static_cast<size_t>(n));
+      try {
+        ColumnToPy(*b->column(static_cast<int>(c)), tz, cols[c]);
+      } catch (...) {
+        for (size_t k = 0; k <= c; ++k) {
+          for (PyObject* o : cols[k]) Py_DECREF(o);
+          cols[k].clear();
+        }
+        throw;
+      }
+    }
+    for (int64_t r = 0; r < n; ++r) {
+      PyObject* values = PyTuple_New(static_cast<Py_ssize_t>(ncols));
+      if (values == nullptr) throw py::error_already_set();
+      for (size_t c = 0; c < ncols; ++c) PyTuple_SET_ITEM(values, c, cols[c][r]);  // steals
+      py::tuple args = py::make_tuple(py::reinterpret_steal<py::object>(values));
+      // tuple.__new__(RowClass, values): a tuple subclass instance, without Python code.
+      PyObject* obj = PyTuple_Type.tp_new(type, args.ptr(), nullptr);
+      if (obj == nullptr) throw py::error_already_set();
+      PyList_SET_ITEM(out.ptr(), row++, obj);
+    }
+  }
+  return out;
+}
+
 Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, const std::string& where) {
   if (obj.is_none()) return Value::Null(type);
   EnsureDateTimeApi();

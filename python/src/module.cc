@@ -287,6 +287,16 @@ int64_t RegisterUdf(py::object fn, py::handle return_type, const std::string& na
   return id;
 }
 
+// All rows of `d` as Python Rows: runs the query without the GIL, converts column-wise.
+py::list CollectBatches(const DataFrame& d) {
+  std::vector<BatchPtr> batches;
+  {
+    py::gil_scoped_release release;
+    batches = d.collectBatches();
+  }
+  return BatchesToPy(batches, d.analyzed()->OutputSchema()->fields(), SessionZone(d.session()));
+}
+
 void BindColumn(py::module_& m) {
   py::class_<Column>(m, "Column")
       .def("alias", &Column::alias)
@@ -379,12 +389,8 @@ void BindDataFrame(py::module_& m) {
       .def("repartition", [](const DataFrame& d, int n, const std::vector<Column>& c) {
         return c.empty() ? d.repartition(n) : d.repartition(n, c);
       })
-      .def("collect", [](const DataFrame& d) {
-        return Collect(d, [](const DataFrame& x, int64_t) { return x.collect(); }, 0);
-      })
-      .def("take", [](const DataFrame& d, int64_t n) {
-        return Collect(d, [](const DataFrame& x, int64_t k) { return x.take(k); }, n);
-      })
+      .def("collect", [](const DataFrame& d) { return CollectBatches(d); })
+      .def("take", [](const DataFrame& d, int64_t n) { return CollectBatches(d.limit(n)); })
       .def("tail", [](const DataFrame& d, int64_t n) {
         return Collect(d, [](const DataFrame& x, int64_t k) { return x.tail(k); }, n);
       })

@@ -6,6 +6,7 @@ and from the engine's types. ``Row`` is a tuple subclass with named fields, as i
 
 import datetime
 import decimal
+import functools
 import json as _json
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
@@ -433,6 +434,13 @@ DataType.fromJson = staticmethod(_parse_datatype_json_value)  # type: ignore[att
 
 
 # ---- Row ------------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=512)
+def _row_class(fields: Tuple[str, ...]) -> type:
+    """A Row subclass whose instances share the field names (used for collect() results;
+    ``isinstance(r, Row)`` holds and rows behave exactly like ``Row(**kwargs)``)."""
+    return type("Row", (Row,), {"__slots__": (), "__fields__": list(fields), "__module__": Row.__module__})
+
 
 def _create_row(fields: List[str], values: List[Any]) -> "Row":
     row = tuple.__new__(Row, values)
