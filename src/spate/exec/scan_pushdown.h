@@ -6,6 +6,8 @@
 // only the columns the consumers reference, and the filter's conjuncts of the form
 // `column <op> literal` / IS [NOT] NULL are handed to the source for skipping row groups.
 // The Filter stays in the plan, so pushed predicates are hints only.
+//
+// Thread safety: a pure function of immutable plans (returns new nodes, shares the rest).
 
 #include "spate/sql/bound_plan.h"
 
