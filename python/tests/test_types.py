@@ -149,3 +149,14 @@ def test_json_round_trip():
     assert _parse_datatype_json_string(st.json()) == st
     assert StructType.fromJson(st.jsonValue()) == st
     assert IntegerType().json() == '"integer"'
+
+
+def test_collected_rows_feed_create_dataframe(spark):
+    src = spark.createDataFrame([(1, "a", datetime.datetime(1969, 12, 31, 23, 59, 59, 500000)),
+                                 (2, None, datetime.datetime(1900, 1, 1))], "id INT, s STRING, t TIMESTAMP")
+    rows = src.collect()
+    assert isinstance(rows[0], Row) and rows[0].t == datetime.datetime(1969, 12, 31, 23, 59, 59, 500000)
+    again = spark.createDataFrame(rows)
+    assert again.columns == ["id", "s", "t"]
+    assert again.collect() == rows
+    assert spark.createDataFrame(rows, src.schema).collect() == rows
