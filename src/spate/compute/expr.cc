@@ -117,6 +117,11 @@ std::string Join(const std::vector<ExprPtr>& xs, bool display, size_t from = 0,
   if (to == std::string::npos) to = xs.size();
   for (size_t i = from; i < to; ++i) {
     if (i > from) out += ", ";
+    if (xs[i]->kind == ExprKind::kAlias) {  // struct(a AS x): the alias stays visible
+      const ExprPtr& c = xs[i]->children[0];
+      out += (display ? c->DisplayName() : c->ToString()) + " AS " + xs[i]->name;
+      continue;
+    }
     out += display ? xs[i]->DisplayName() : xs[i]->ToString();
   }
   return out;

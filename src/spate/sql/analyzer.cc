@@ -342,6 +342,24 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<A
   if (kind == FunctionKind::kWindow && registry.Exists(e.name)) {
     return Status::Error("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", {{"funcName", "\"" + e.name + "\""}});
   }
+  if (e.name == "struct") {
+    bool aliased = false;
+    for (const auto& c : e.children) aliased |= c->kind == ExprKind::kAlias;
+    if (aliased) {
+      // struct(a AS x, b) names its fields by the aliases (and column names): bind it as
+      // named_struct('x', a, 'b', b).
+      std::vector<ExprPtr> args;
+      for (size_t i = 0; i < e.children.size(); ++i) {
+        const ExprPtr& c = e.children[i];
+        std::string name = c->kind == ExprKind::kAlias ? c->name
+                           : c->kind == ExprKind::kColumn ? c->name_parts.back()
+                                                          : "col" + std::to_string(i + 1);
+        args.push_back(Expr::Lit(Value::String(name)));
+        args.push_back(c->kind == ExprKind::kAlias ? c->children[0] : c);
+      }
+      return BindCall(*Expr::Call("named_struct", std::move(args)), scope, hook);
+    }
+  }
   const ScalarResolver* resolver = registry.FindScalar(e.name);
   if (!resolver) {
     return Status::Error("UNRESOLVED_ROUTINE",

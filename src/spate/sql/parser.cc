@@ -1660,6 +1660,12 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, int64_t pos) {
     }
     if (Peek().IsOp("*") && Peek(1).IsOp(")")) {
       call->children.push_back(Positioned(Expr::Star(), Advance().begin));
+    } else if (EqualsIgnoreCase(call->name, "struct")) {
+      // Spark's #struct rule: arguments are named expressions (struct(a AS x, b)).
+      do {
+        SPATE_ASSIGN_OR_RETURN(ExprPtr arg, ParseNamedExpression());
+        call->children.push_back(std::move(arg));
+      } while (MatchOp(","));
     } else {
       SPATE_ASSIGN_OR_RETURN(call->children, ParseExpressionList());
     }
