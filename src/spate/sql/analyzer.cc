@@ -2,6 +2,7 @@
 #include "spate/sql/analyzer.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <optional>
 #include <set>
@@ -278,6 +279,11 @@ Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
       }
     }
     if (!matches.empty()) break;
+  }
+  if (matches.empty() && e.name == "current_user") {
+    // USER / SESSION_USER / CURRENT_USER without a column of that name: the current user.
+    const char* user = std::getenv("USER");
+    return MakeLiteral(Value::String(user && *user ? user : "spate"));
   }
   if (matches.empty()) {
     // Like Spark, suggest names with as many parts as the reference has.

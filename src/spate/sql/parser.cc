@@ -1916,9 +1916,15 @@ Result<ExprPtr> Parser::ParsePrimary() {
       return ParseIntervalLiteral();
     }
     if (next.kind == TokenKind::kString) return ParseTypedLiteral();
-    if ((u == "CURRENT_DATE" || u == "CURRENT_TIMESTAMP" || u == "CURRENT_USER" ||
-         u == "USER" || u == "SESSION_USER") &&
-        !next.IsOp("(") && !next.IsOp(".")) {
+    if ((u == "CURRENT_USER" || u == "USER" || u == "SESSION_USER") && !next.IsOp("(") &&
+        !next.IsOp(".")) {
+      // A column of that name wins (events often have a `user` column); otherwise the
+      // analyzer falls back to the current user (Spark's literal-function resolution).
+      auto col = std::make_shared<Expr>(*Expr::Col(std::vector<std::string>{Advance().text}));
+      col->name = "current_user";
+      return Positioned(col, pos);
+    }
+    if ((u == "CURRENT_DATE" || u == "CURRENT_TIMESTAMP") && !next.IsOp("(") && !next.IsOp(".")) {
       Advance();
       return Positioned(Expr::Call(ToLower(u), {}), pos);
     }
