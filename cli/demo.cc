@@ -2,6 +2,7 @@
 #include "demo.h"
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -34,6 +35,12 @@ int RunDemo(std::ostream& out, long long num_events) {
       "WHERE kind = 'refund') e ON p.user_id = e.user_id ORDER BY p.user_id LIMIT 5",
       "SELECT count(*) AS events, count(DISTINCT user_id) AS users, min(amount), max(amount) "
       "FROM events",
+      "SELECT kind, approx_count_distinct(user_id) AS users, percentile_approx(amount, 0.5) AS "
+      "median_amount, round(stddev(amount), 3) AS sd, hash(kind) % 100 AS bucket FROM events "
+      "GROUP BY kind ORDER BY kind",
+      "SELECT window.start, window.end, count(*) AS n FROM (SELECT "
+      "timestamp_seconds(1767225600 + event_id % 3600) AS ts FROM events) "
+      "GROUP BY window(ts, '20 minutes') ORDER BY 1",
   };
   ShellOptions opts;
   SqlShell shell(spark, opts, out, out);
@@ -50,6 +57,23 @@ int RunDemo(std::ostream& out, long long num_events) {
     spark.table("events").groupBy("kind").agg(F::max("amount").alias("max_amount"),
                                               F::countDistinct({F::col("user_id")}).alias("users"))
         .orderBy("kind").show();
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out << "Time taken: " << secs << " seconds\n";
+  } catch (const std::exception& e) {
+    out << FormatShellError("", e) << "\n";
+    ++failures;
+  }
+  // Parquet round trip: our own writer and reader.
+  try {
+    auto dir = std::filesystem::temp_directory_path() / "spate-demo" / "revenue_by_user";
+    out << "\nParquet: spark.table(\"events\").groupBy(\"user_id\").agg(F::sum(\"amount\"))"
+           ".write().mode(\"overwrite\").parquet(\"" << dir.string() << "\")\n";
+    auto start = std::chrono::steady_clock::now();
+    spark.table("events").groupBy("user_id").agg(F::sum("amount").alias("revenue"))
+        .write().mode("overwrite").parquet(dir.string());
+    auto back = spark.read().parquet(dir.string());
+    out << "read back " << back.count() << " rows; top user:\n";
+    back.orderBy(F::col("revenue").desc(), F::col("user_id")).limit(1).show();
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out << "Time taken: " << secs << " seconds\n";
   } catch (const std::exception& e) {
