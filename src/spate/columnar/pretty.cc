@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/columnar/pretty.h"
 
+#include "spate/base/utf8.h"
+
 #include <algorithm>
 #include <charconv>
 #include <limits>
@@ -207,23 +209,7 @@ char32_t DecodeUtf8(std::string_view s, size_t* pos) {
   return cp;
 }
 
-void EncodeUtf8(char32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
+void EncodeUtf8(char32_t cp, std::string* out) { AppendUtf8(static_cast<uint32_t>(cp), out); }
 
 // Utils.fullWidthRegex.
 bool IsFullWidth(char32_t cp) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "spate/base/utf8.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_util.h"
@@ -80,7 +81,7 @@ int64_t NumChars(std::string_view s);
 size_t ByteOffsetOfChar(std::string_view s, int64_t k);
 /// Decodes the code point at byte offset `pos`; advances pos.
 uint32_t DecodeUtf8(std::string_view s, size_t* pos);
-void AppendUtf8(uint32_t cp, std::string* out);
+using ::spate::AppendUtf8;
 
 /// Spark's UTF8String.substringSQL(pos, len) on code points (bytes when `bytes`).
 std::string_view SubstringSql(std::string_view s, int64_t pos, int64_t len, bool bytes);
