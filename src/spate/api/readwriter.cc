@@ -13,6 +13,7 @@
 #include "spate/exec/physical_plan.h"
 #include "spate/formats/parquet/compression.h"
 #include "spate/formats/parquet/writer.h"
+#include "spate/formats/json_source.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/sql/parser.h"
 
@@ -73,6 +74,17 @@ DataFrame DataFrameReader::load(const std::string& path) const {
 }
 
 DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
+  const std::string fmt = Lower(format_);
+  if (fmt == "json" || fmt == "text") {
+    auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson
+                              : formats::LineFileDataSource::Format::kText;
+    auto source = ValueOrThrow(formats::LineFileDataSource::Make(
+        io::LocalFileSystem::Get(), kind, paths, schema_, options_,
+        session_->conf.session_time_zone()));
+    auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+    plan->source = source;
+    return DataFrame(session_, plan);
+  }
   CheckFormat(format_);
   bool merge =
       Lower(session_->conf.GetOr("spark.sql.parquet.mergeSchema", "false")) == "true";
@@ -91,6 +103,19 @@ DataFrame DataFrameReader::parquet(const std::string& path) const {
 }
 DataFrame DataFrameReader::parquet(const std::vector<std::string>& paths) const {
   return DataFrameReader(*this).format("parquet").load(paths);
+}
+
+DataFrame DataFrameReader::json(const std::string& path) const {
+  return DataFrameReader(*this).format("json").load(path);
+}
+DataFrame DataFrameReader::json(const std::vector<std::string>& paths) const {
+  return DataFrameReader(*this).format("json").load(paths);
+}
+DataFrame DataFrameReader::text(const std::string& path) const {
+  return DataFrameReader(*this).format("text").load(path);
+}
+DataFrame DataFrameReader::text(const std::vector<std::string>& paths) const {
+  return DataFrameReader(*this).format("text").load(paths);
 }
 
 // ---- DataFrameWriter

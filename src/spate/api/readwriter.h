@@ -2,7 +2,7 @@
 #pragma once
 
 // DataFrameReader (spark.read) and DataFrameWriter (df.write), as in PySpark, for the
-// file formats spate has (Parquet).
+// file formats spate has (Parquet; JSON and text for reading).
 //
 //   auto df = spark.read().parquet("/data/events");          // file or directory
 //   df.write().mode("overwrite").option("compression", "zstd").parquet("/out");
@@ -40,6 +40,13 @@ class DataFrameReader {
   DataFrame load(const std::vector<std::string>& paths) const;
   DataFrame parquet(const std::string& path) const;
   DataFrame parquet(const std::vector<std::string>& paths) const;
+  /// JSON Lines files (multiLine=true: one JSON value per file); the schema is inferred
+  /// from the data unless given. See formats/json_source.h for the options.
+  DataFrame json(const std::string& path) const;
+  DataFrame json(const std::vector<std::string>& paths) const;
+  /// Text files: one STRING column `value`, one row per line (wholetext=true: per file).
+  DataFrame text(const std::string& path) const;
+  DataFrame text(const std::vector<std::string>& paths) const;
 
  private:
   std::shared_ptr<SessionState> session_;

@@ -12,6 +12,7 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/function_registry.h"
 #include "spate/formats/json/json_functions.h"
+#include "spate/formats/json_source.h"
 #include "spate/sql/parser.h"
 #include "spate/types/timezone.h"
 
@@ -22,6 +23,15 @@ namespace {
 std::shared_ptr<SessionState> NewSessionState() {
   auto state = std::make_shared<SessionState>();
   state->catalog.SetFileSourceResolver([](const std::string& format, const std::string& path) -> Result<DataSourcePtr> {
+    if (format == "json" || format == "text") {
+      SPATE_ASSIGN_OR_RETURN(
+          auto src, formats::LineFileDataSource::Make(
+                        io::LocalFileSystem::Get(),
+                        format == "json" ? formats::LineFileDataSource::Format::kJson
+                                         : formats::LineFileDataSource::Format::kText,
+                        {path}, nullptr, {}));
+      return DataSourcePtr(std::move(src));
+    }
     if (format != "parquet") return DataSourcePtr();
     SPATE_ASSIGN_OR_RETURN(auto src, formats::ParquetDataSource::Make(io::LocalFileSystem::Get(), {path}));
     return DataSourcePtr(std::move(src));

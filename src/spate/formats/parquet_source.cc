@@ -14,16 +14,9 @@
 
 namespace spate::formats {
 
-namespace {
-
-bool IsHidden(const std::string& name) {
+static bool IsHidden(const std::string& name) {
   return !name.empty() && (name[0] == '_' || name[0] == '.');
 }
-
-struct Candidate {
-  std::string path;
-  std::vector<std::pair<std::string, std::string>> partitions;  // key, raw value
-};
 
 // Lists the data files under `root` with the key=value folders between root and each.
 Status ListFiles(io::FileSystem& fs, const std::string& root,
@@ -89,6 +82,8 @@ Value PartitionValue(const std::string& raw, const DataTypePtr& t) {
       return Value::String(s);
   }
 }
+
+namespace {
 
 // -1, 0, 1 for values of the same type; nullopt when not comparable here.
 std::optional<int> CompareValues(const Value& a, const Value& b) {

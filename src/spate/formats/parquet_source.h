@@ -67,6 +67,20 @@ class ParquetDataSource final : public DataSource {
       std::make_shared<std::atomic<int64_t>>(0);
 };
 
+/// A data file found under a root path, with the `key=value` folders between the root and
+/// it (key, raw value). Shared by the file sources (Parquet, JSON, text).
+struct Candidate {
+  std::string path;
+  std::vector<std::pair<std::string, std::string>> partitions;  // key, raw value
+};
+/// Lists the data files under `root` (recursively; names starting with '_' or '.' and
+/// everything below such folders are skipped) with their partition folders.
+Status ListFiles(io::FileSystem& fs, const std::string& root, std::vector<Candidate>* out);
+/// Spark's partition value type inference (INT, BIGINT, DOUBLE, else STRING).
+DataTypePtr InferPartitionType(const std::vector<std::string>& raw);
+/// A partition folder's raw value as a value of `t` (NULL for __HIVE_DEFAULT_PARTITION__).
+Value PartitionValue(const std::string& raw, const DataTypePtr& t);
+
 /// Parses a Hive partition folder value ("a%2Fb" -> "a/b").
 std::string UnescapePathName(std::string_view s);
 /// Escapes a partition value for a folder name as Spark does.

@@ -1,0 +1,80 @@
+// Copyright spate authors.
+#pragma once
+
+// LineFileDataSource: the DataSource of Spark's `json` and `text` file formats — one
+// file, or directories of files with Hive-style `key=value` partition folders (trailing
+// columns, as for Parquet).
+//
+//  - json: JSON Lines (one record per line; blank lines give no row), parsed by
+//    JsonColumnParser with the JSON options (mode, columnNameOfCorruptRecord, dateFormat,
+//    timestampFormat, primitivesAsString, allowComments, ...). multiLine=true reads each
+//    file as one JSON value (an object, or an array of records). Without a user schema,
+//    the schema is inferred from all input (InferSchema: fields sorted by name; the
+//    corrupt-record column is added in PERMISSIVE mode when some record is malformed).
+//  - text: one STRING column `value`, one row per line (wholetext=true: one per file).
+//  - both: recursiveFileLookup=true (no partition discovery), pathGlobFilter (file names
+//    matched with `*` and `?`). Lines end at "\n" ("\r\n" and "\r" are stripped).
+//
+// Splits: a file, or chunks of `split_bytes` bytes of a large file (a line belongs to the
+// split its first byte is in), except multiLine / wholetext files which are one split.
+//
+// Ownership: shares the FileSystem. Thread safety: immutable after Make(); splits may be
+// read concurrently. Failure: missing path -> PATH_NOT_FOUND; no files and no schema ->
+// UNABLE_TO_INFER_SCHEMA; I/O errors and FAILFAST parse errors name the file.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spate/columnar/data_source.h"
+#include "spate/formats/json/options.h"
+#include "spate/io/file_system.h"
+
+namespace spate::formats {
+
+class LineFileDataSource final : public DataSource {
+ public:
+  enum class Format : uint8_t { kJson, kText };
+  static constexpr int64_t kDefaultSplitBytes = 128ll << 20;  // maxPartitionBytes
+
+  /// `options`: the reader's options (keys case-insensitive). `session_time_zone`: the
+  /// default of the JSON `timeZone` option.
+  static Result<std::shared_ptr<LineFileDataSource>> Make(
+      io::FileSystemPtr fs, Format format, std::vector<std::string> paths,
+      SchemaPtr user_schema, const std::map<std::string, std::string>& options,
+      std::string session_time_zone = "UTC", int64_t split_bytes = kDefaultSplitBytes);
+
+  const SchemaPtr& schema() const override { return schema_; }
+  int num_splits() const override { return static_cast<int>(splits_.size()); }
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
+  std::string Describe() const override;
+
+  struct File {
+    std::string path;
+    int64_t size = 0;
+    std::vector<Value> partition_values;
+  };
+  struct Split {
+    int file;
+    int64_t start, end;  // byte range; whole files for multiLine / wholetext
+  };
+
+ private:
+  LineFileDataSource() = default;
+  io::FileSystemPtr fs_;
+  Format format_ = Format::kJson;
+  std::vector<std::string> paths_;
+  SchemaPtr schema_;
+  int num_data_columns_ = 0;
+  bool whole_file_ = false;  // multiLine (json) / wholetext (text)
+  json::JsonOptions json_options_;
+  std::vector<File> files_;
+  std::vector<Split> splits_;
+};
+
+/// Whether `name` matches `glob` (`*` any run, `?` one character, others literal).
+bool GlobMatch(std::string_view glob, std::string_view name);
+
+}  // namespace spate::formats
