@@ -44,3 +44,19 @@ def test_partition_by(spark, tmp_path):
     assert sorted(back.collect()) == [Row(id=1, k="a"), Row(id=2, k="b"), Row(id=3, k="a")]
     df.write.parquet(str(tmp_path / "p2"), partitionBy=["k"])
     assert spark.read.parquet(str(tmp_path / "p2")).filter("k = 'b'").count() == 1
+
+
+def test_read_json_and_text(spark, tmp_path):
+    path = tmp_path / "j.json"
+    path.write_text('{"b": "x", "a": 1}\n{"a": 2, "c": [1, 2]}\n{oops\n')
+    df = spark.read.json(str(path))
+    assert df.columns == ["_corrupt_record", "a", "b", "c"]
+    assert df.collect()[1] == Row(_corrupt_record=None, a=2, b=None, c=[1, 2])
+    typed = spark.read.json(str(path), schema="a INT", mode="DROPMALFORMED")
+    assert typed.collect() == [Row(a=1), Row(a=2)]
+    same = spark.read.format("json").schema("a INT").option("mode", "DROPMALFORMED").load(str(path))
+    assert same.collect() == typed.collect()
+    lines = spark.read.text(str(path))
+    assert lines.columns == ["value"]
+    assert [r.value for r in lines.collect()] == ['{"b": "x", "a": 1}', '{"a": 2, "c": [1, 2]}', "{oops"]
+    assert spark.read.text(str(path), wholetext=True).count() == 1

@@ -55,6 +55,15 @@ class DataFrameReader:
         self.options(**options)
         return self.format("parquet").load(list(paths))
 
+    def json(self, path: Union[str, List[str]], schema: Union[StructType, str, None] = None,
+             **options: Any):
+        self.options(**{k: v for k, v in options.items() if v is not None})
+        return self.format("json").load(path, schema=schema)
+
+    def text(self, paths: Union[str, List[str]], wholetext: bool = False, **options: Any):
+        self.options(wholetext=wholetext, **{k: v for k, v in options.items() if v is not None})
+        return self.format("text").load(paths)
+
 
 class DataFrameWriter:
     def __init__(self, df: Any):
