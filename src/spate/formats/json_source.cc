@@ -321,7 +321,20 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
       }
     }
     auto inferred = json::InferSchema(records, src->json_options_);
-    if (!inferred.ok()) return inferred.status();
+    if (!inferred.ok()) {
+      // FAILFAST: name the first file with a malformed record.
+      for (size_t fi = 0; fi < texts.size(); ++fi) {
+        std::vector<std::string_view> own;
+        if (src->whole_file_) {
+          own.push_back(texts[fi]);
+        } else {
+          own = SplitLines(texts[fi]);
+        }
+        auto st = json::InferSchema(own, src->json_options_);
+        if (!st.ok()) return FileError(st.status(), src->files_[fi].path);
+      }
+      return inferred.status();
+    }
     data_fields = (*inferred)->fields();
     if (data_fields.empty()) {
       return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "JSON"}});
