@@ -222,6 +222,10 @@ TEST_F(JsonReaderTest, SqlOnFiles) {
   EXPECT_EQ(Render(spark.sql("SELECT upper(value) AS u FROM text.`" + P("q.txt") + "`")
                        .collect()),
             "Row(u='A')\nRow(u='B')\n");
+  std::string plan =
+      spark.sql("EXPLAIN SELECT v FROM json.`" + P("q.json") + "`").collect()[0].toString();
+  EXPECT_NE(plan.find("FileScan json [k#"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("1 files, 1 splits"), std::string::npos) << plan;
 }
 
 TEST(GlobMatchTest, StarAndQuestionMark) {

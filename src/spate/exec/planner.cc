@@ -330,14 +330,18 @@ Result<PhysicalOpPtr> Planner::PlanWindow(const BoundPlan& node, PhysicalOpPtr c
 
 // A file scan: reads the pruned columns, with the pushed predicates as hints.
 Result<PhysicalOpPtr> Planner::PlanFileScan(const sql::BoundPlan& node) const {
-  std::string label = "FileScan parquet [" + LabelList(node.output) + "]";
+  // The format is the second word of the source's description ("FileScan json ...").
+  const std::string desc = node.source->Describe();
+  std::string format = "parquet";
+  if (desc.rfind("FileScan ", 0) == 0) format = desc.substr(9, desc.find(' ', 9) - 9);
+  std::string label = "FileScan " + format + " [" + LabelList(node.output) + "]";
   if (node.scan_pruned) {
     std::vector<sql::Attribute> read;
     for (int c : node.scan_columns) read.push_back(node.output[static_cast<size_t>(c)]);
     label += " ReadSchema: [" + LabelList(read) + "]";
   }
   if (!node.scan_predicates.empty()) label += ", PushedFilters: " + std::to_string(node.scan_predicates.size());
-  label += ", " + node.source->Describe();
+  label += ", " + desc;
   return PhysicalOpPtr(std::make_shared<FileScan>(node.OutputSchema(), node.source, !node.scan_pruned,
                                                   node.scan_columns, node.scan_predicates, label));
 }

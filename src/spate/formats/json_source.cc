@@ -396,17 +396,11 @@ Result<std::unique_ptr<BatchReader>> LineFileDataSource::OpenSplit(
 }
 
 std::string LineFileDataSource::Describe() const {
-  std::string out = format_ == Format::kJson ? "FileScan json [" : "FileScan text [";
-  for (int i = 0; i < schema_->num_fields(); ++i) {
-    if (i > 0) out += ", ";
-    out += schema_->field(i).name;
-  }
-  out += "] Location: ";
-  for (size_t i = 0; i < paths_.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += paths_[i];
-  }
-  return out;
+  std::string loc;
+  for (size_t i = 0; i < paths_.size(); ++i) loc += (i ? ", " : "") + paths_[i];
+  return std::string(format_ == Format::kJson ? "FileScan json" : "FileScan text") +
+         " Location: [" + loc + "], " + std::to_string(files_.size()) + " files, " +
+         std::to_string(splits_.size()) + " splits";
 }
 
 }  // namespace spate::formats
