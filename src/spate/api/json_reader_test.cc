@@ -166,6 +166,43 @@ TEST_F(JsonReaderTest, LargeFilesAreSplitByLines) {
             "Row(s=499500)");
 }
 
+// Every split size gives each line exactly once, in order (text format, any separator).
+TEST_F(JsonReaderTest, SplitsAtEverySizeAndSeparator) {
+  for (std::string sep : {std::string("\n"), std::string("|"), std::string("||"),
+                          std::string("abc")}) {
+    std::vector<std::string> expected = {"", "x", "", "yy", "zzz long line", "q", "", "end"};
+    std::string text;
+    for (size_t i = 0; i < expected.size(); ++i)
+      text += expected[i] + (i + 1 < expected.size() ? sep : "");
+    Write("sep.txt", text);
+    std::map<std::string, std::string> opts;
+    if (sep != "\n") opts["lineSep"] = sep;
+    for (int64_t split = 1; split <= static_cast<int64_t>(text.size()) + 1; ++split) {
+      auto src = formats::LineFileDataSource::Make(
+          io::LocalFileSystem::Get(), formats::LineFileDataSource::Format::kText,
+          {P("sep.txt")}, nullptr, opts, "UTC", split);
+      ASSERT_TRUE(src.ok()) << src.status().ToString();
+      std::vector<std::string> got;
+      for (int s = 0; s < (*src)->num_splits(); ++s) {
+        auto reader = (*src)->OpenSplit(s, ScanSpec{{0}, {}});
+        ASSERT_TRUE(reader.ok());
+        while (true) {
+          auto b = (*reader)->Next();
+          ASSERT_TRUE(b.ok()) << b.status().ToString();
+          if (!*b) break;
+          for (int64_t r = 0; r < (*b)->num_rows(); ++r)
+            got.push_back((*b)->column(0)->GetValue(r).str());
+        }
+      }
+      EXPECT_EQ(got, expected) << "sep " << sep << " split " << split;
+    }
+  }
+  auto spark = NewSession();
+  Write("sep.json", "{\"a\": 1}|{\"a\": 2}|");
+  EXPECT_EQ(Render(spark.read().option("lineSep", "|").json(P("sep.json")).collect()),
+            "Row(a=1)\nRow(a=2)\n");
+}
+
 TEST_F(JsonReaderTest, MultiLine) {
   Write("ml/a.json", "[\n  {\"a\": 1, \"b\": [1,\n 2]},\n  {\"a\": 2}\n]\n");
   Write("ml/b.json", "{\n  \"a\": 3\n}\n");

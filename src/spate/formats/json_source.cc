@@ -40,58 +40,70 @@ Status FileError(const Status& st, const std::string& path) {
   return st.WithContext("Encountered error while reading file file:" + path + ".");
 }
 
-// The text of the lines of `split`: the bytes from the first line starting in
-// [start, end) to the end of the last such line. Whole files when start = 0 and
-// end = size.
+// The text of the lines of a split: the bytes from the first line starting in
+// [start, end) to the end of the last such line (its separator included). A line belongs
+// to the split its first byte is in. start = 0 and end = size read the whole file.
 Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
-                                  int64_t start, int64_t end, int64_t size) {
+                                  int64_t start, int64_t end, int64_t size,
+                                  const std::string& sep) {
   SPATE_ASSIGN_OR_RETURN(auto file, fs.OpenForRead(path));
+  const auto len = static_cast<int64_t>(sep.size());
+  end = std::min(end, size);
+  if (start == 0 && end == size) {
+    std::string all;
+    SPATE_RETURN_IF_ERROR(file->ReadAt(0, size, &all));
+    return all;
+  }
   std::string buf;
-  int64_t from = start > 0 ? start - 1 : 0;
-  SPATE_RETURN_IF_ERROR(file->ReadAt(from, std::min(end, size) - from, &buf));
+  const int64_t from = std::max<int64_t>(0, start - len);
+  SPATE_RETURN_IF_ERROR(file->ReadAt(from, end - from, &buf));
   size_t begin = 0;
   if (start > 0) {
-    // Skip the line that started in an earlier split (byte start-1 is in the previous
-    // split: when it is a newline, the line at `start` is ours).
-    size_t nl = buf.find('\n');
-    if (nl == std::string::npos) {
-      // No line starts in this split; still the line may continue: nothing of ours.
-      return std::string();
-    }
-    begin = nl + 1;
+    // The first separator ending at or after `start - 1` ends the line that started in
+    // the previous split (when it ends exactly at start - 1, the line at `start` is ours).
+    size_t p = buf.find(sep);
+    if (p == std::string::npos) return std::string();  // no line starts here
+    begin = p + sep.size();
+    if (from + static_cast<int64_t>(begin) >= end) return std::string();
   }
-  // Extend past `end` to the end of the last line.
-  int64_t pos = std::min(end, size);
-  if (pos < size && (buf.empty() || buf.back() != '\n')) {
-    while (pos < size) {
-      std::string more;
-      SPATE_RETURN_IF_ERROR(file->ReadAt(pos, std::min(kReadAhead, size - pos), &more));
-      if (more.empty()) break;
-      size_t nl = more.find('\n');
-      if (nl != std::string::npos) {
-        buf.append(more, 0, nl + 1);
-        break;
-      }
-      buf += more;
-      pos += static_cast<int64_t>(more.size());
+  // The last line: up to the first separator that ends at or after `end`.
+  size_t search = static_cast<size_t>(std::max<int64_t>(
+      static_cast<int64_t>(begin), end - len - from));
+  int64_t pos = end;
+  while (true) {
+    size_t p = buf.find(sep, search);
+    if (p != std::string::npos && from + static_cast<int64_t>(p) + len >= end) {
+      buf.resize(p + sep.size());
+      break;
     }
+    if (pos >= size) break;
+    std::string more;
+    SPATE_RETURN_IF_ERROR(file->ReadAt(pos, std::min(kReadAhead, size - pos), &more));
+    if (more.empty()) break;
+    search = buf.size() >= sep.size() ? buf.size() - sep.size() + 1 : 0;
+    search = std::max(search, begin);
+    buf += more;
+    pos += static_cast<int64_t>(more.size());
   }
-  if (begin > 0) buf.erase(0, begin);
+  if (begin >= buf.size()) return std::string();
+  buf.erase(0, begin);
   return buf;
 }
 
-// Splits `text` into lines (without "\n" / "\r\n"); a final empty line is dropped.
-std::vector<std::string_view> SplitLines(std::string_view text) {
+// Splits `text` into lines at `sep` (the default "\n" also strips a "\r" before it); a
+// final empty line is dropped.
+std::vector<std::string_view> SplitLines(std::string_view text, std::string_view sep,
+                                         bool strip_cr) {
   std::vector<std::string_view> lines;
   size_t pos = 0;
   while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
+    size_t nl = text.find(sep, pos);
     size_t stop = nl == std::string_view::npos ? text.size() : nl;
     std::string_view line = text.substr(pos, stop - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (strip_cr && !line.empty() && line.back() == '\r') line.remove_suffix(1);
     lines.push_back(line);
     if (nl == std::string_view::npos) break;
-    pos = nl + 1;
+    pos = nl + sep.size();
   }
   return lines;
 }
@@ -108,7 +120,8 @@ class LineReader final : public BatchReader {
   LineReader(io::FileSystemPtr fs, LineFileDataSource::Format format,
              const LineFileDataSource::File* file, LineFileDataSource::Split split,
              bool whole_file, SchemaPtr data_schema, const json::JsonOptions* options,
-             ScanSpec spec, SchemaPtr out_schema, int num_data_columns)
+             ScanSpec spec, SchemaPtr out_schema, int num_data_columns, std::string sep,
+             bool strip_cr)
       : fs_(std::move(fs)),
         format_(format),
         file_(file),
@@ -118,18 +131,21 @@ class LineReader final : public BatchReader {
         options_(options),
         spec_(std::move(spec)),
         out_schema_(std::move(out_schema)),
-        num_data_columns_(num_data_columns) {}
+        num_data_columns_(num_data_columns),
+        file_sep_(std::move(sep)),
+        strip_cr_(strip_cr) {}
 
   Result<BatchPtr> Next() override {
     if (!loaded_) {
       loaded_ = true;
-      auto text = ReadSplitText(*fs_, file_->path, split_.start, split_.end, file_->size);
+      auto text = ReadSplitText(*fs_, file_->path, split_.start, split_.end, file_->size,
+                                file_sep_);
       if (!text.ok()) return FileError(text.status(), file_->path);
       text_ = std::move(*text);
       if (whole_file_) {
         lines_.push_back(text_);
       } else {
-        lines_ = SplitLines(text_);
+        lines_ = SplitLines(text_, file_sep_, strip_cr_);
       }
       if (format_ == LineFileDataSource::Format::kJson) {
         auto parser = json::JsonColumnParser::Make(DataType::Struct(data_schema_->fields()),
@@ -183,6 +199,8 @@ class LineReader final : public BatchReader {
   ScanSpec spec_;
   SchemaPtr out_schema_;
   int num_data_columns_;
+  std::string file_sep_;
+  bool strip_cr_;
   bool loaded_ = false;
   std::string text_;
   std::vector<std::string_view> lines_;
@@ -228,6 +246,7 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
     SPATE_ASSIGN_OR_RETURN(src->json_options_,
                            json::JsonOptions::FromPairs(pairs, session_time_zone));
   }
+  src->line_sep_ = StringOption(options, "lineSep");
   const bool recursive = BoolOption(options, "recursiveFileLookup");
   const std::string glob = StringOption(options, "pathGlobFilter");
 
@@ -308,7 +327,7 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
     std::vector<std::string> texts;
     texts.reserve(src->files_.size());
     for (const auto& f : src->files_) {
-      auto text = ReadSplitText(*fs, f.path, 0, f.size, f.size);
+      auto text = ReadSplitText(*fs, f.path, 0, f.size, f.size, src->read_sep());
       if (!text.ok()) return FileError(text.status(), f.path);
       texts.push_back(std::move(*text));
     }
@@ -317,7 +336,8 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
       if (src->whole_file_) {
         records.push_back(t);
       } else {
-        for (auto line : SplitLines(t)) records.push_back(line);
+        for (auto line : SplitLines(t, src->read_sep(), src->line_sep_.empty()))
+          records.push_back(line);
       }
     }
     auto inferred = json::InferSchema(records, src->json_options_);
@@ -328,7 +348,7 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
         if (src->whole_file_) {
           own.push_back(texts[fi]);
         } else {
-          own = SplitLines(texts[fi]);
+          own = SplitLines(texts[fi], src->read_sep(), src->line_sep_.empty());
         }
         auto st = json::InferSchema(own, src->json_options_);
         if (!st.ok()) return FileError(st.status(), src->files_[fi].path);
@@ -360,7 +380,10 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
     for (size_t i = 0; i < keys.size(); ++i)
       f.partition_values.push_back(
           PartitionValue(cands[fi].partitions[i].second, part_types[i]));
-    if (src->whole_file_ || f.size <= split_bytes || split_bytes <= 0) {
+    // Files split at byte offsets, except with a multi-byte lineSep, whose occurrences may
+    // overlap ("||||"): a split start could not tell where a separator begins.
+    if (src->whole_file_ || f.size <= split_bytes || split_bytes <= 0 ||
+        src->line_sep_.size() > 1) {
       src->splits_.push_back({static_cast<int>(fi), 0, f.size});
     } else {
       for (int64_t s = 0; s < f.size; s += split_bytes)
@@ -392,7 +415,7 @@ Result<std::unique_ptr<BatchReader>> LineFileDataSource::OpenSplit(
   return std::unique_ptr<BatchReader>(std::make_unique<LineReader>(
       fs_, format_, &f, s, whole_file_, std::make_shared<const Schema>(std::move(data)),
       &json_options_, spec, std::make_shared<const Schema>(std::move(out)),
-      num_data_columns_));
+      num_data_columns_, read_sep(), line_sep_.empty()));
 }
 
 std::string LineFileDataSource::Describe() const {

@@ -13,10 +13,12 @@
 //    corrupt-record column is added in PERMISSIVE mode when some record is malformed).
 //  - text: one STRING column `value`, one row per line (wholetext=true: one per file).
 //  - both: recursiveFileLookup=true (no partition discovery), pathGlobFilter (file names
-//    matched with `*` and `?`). Lines end at "\n" ("\r\n" and "\r" are stripped).
+//    matched with `*` and `?`), lineSep (default: lines end at "\n" or "\r\n"; a lone
+//    "\r" is not a separator, unlike Spark's default).
 //
 // Splits: a file, or chunks of `split_bytes` bytes of a large file (a line belongs to the
-// split its first byte is in), except multiLine / wholetext files which are one split.
+// split its first byte is in), except multiLine / wholetext files and files read with a
+// multi-byte lineSep, which are one split.
 //
 // Ownership: shares the FileSystem. Thread safety: immutable after Make(); splits may be
 // read concurrently. Failure: missing path -> PATH_NOT_FOUND; no files and no schema ->
@@ -69,6 +71,11 @@ class LineFileDataSource final : public DataSource {
   SchemaPtr schema_;
   int num_data_columns_ = 0;
   bool whole_file_ = false;  // multiLine (json) / wholetext (text)
+  std::string line_sep_;     // the lineSep option; empty: "\n" (a "\r" before it is dropped)
+  const std::string& read_sep() const {
+    static const std::string kNewline = "\n";
+    return line_sep_.empty() ? kNewline : line_sep_;
+  }
   json::JsonOptions json_options_;
   std::vector<File> files_;
   std::vector<Split> splits_;
