@@ -37,7 +37,7 @@ std::string BaseName(const std::string& path) {
 }
 
 Status FileError(const Status& st, const std::string& path) {
-  return st.WithContext("Encountered error while reading file file:" + path + ".");
+  return st.WithContext("Encountered error while reading file file:" + path);
 }
 
 // The text of the lines of a split: the bytes from the first line starting in
