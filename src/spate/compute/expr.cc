@@ -117,11 +117,6 @@ std::string Join(const std::vector<ExprPtr>& xs, bool display, size_t from = 0,
   if (to == std::string::npos) to = xs.size();
   for (size_t i = from; i < to; ++i) {
     if (i > from) out += ", ";
-    if (xs[i]->kind == ExprKind::kAlias) {  // struct(a AS x): the alias stays visible
-      const ExprPtr& c = xs[i]->children[0];
-      out += (display ? c->DisplayName() : c->ToString()) + " AS " + xs[i]->name;
-      continue;
-    }
     out += display ? xs[i]->DisplayName() : xs[i]->ToString();
   }
   return out;
@@ -201,6 +196,13 @@ std::string Render(const Expr& e, bool display) {
       if (e.name == "count" && e.children.size() == 1 &&
           e.children[0]->kind == ExprKind::kStar) {
         args = "1";
+      } else if (e.name == "struct") {
+        // struct(a AS x): the aliases of its named expressions stay visible.
+        for (size_t i = 0; i < e.children.size(); ++i) {
+          const ExprPtr& c = e.children[i];
+          if (i) args += ", ";
+          args += c->kind == ExprKind::kAlias ? sub(c->children[0]) + " AS " + c->name : sub(c);
+        }
       } else {
         args = Join(e.children, display);
       }
