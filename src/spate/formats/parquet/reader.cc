@@ -232,9 +232,12 @@ Status AppendConverted(const LeafInfo& leaf, const PhysBatch& b, Values* out) {
       for (int64_t i = 0; i < n; ++i) {
         int64_t nanos = Load<int64_t>(src + 12 * i);
         int64_t julian = Load<int32_t>(src + 12 * i + 8);
-        int64_t nq = nanos / 1000;
-        if (nanos % 1000 < 0) --nq;
-        reinterpret_cast<int64_t*>(dst)[i] = (julian - 2440588) * 86400000000LL + nq;
+        // Spark's DateTimeUtils.fromJulianDay: (days - 2440588) * MICROS_PER_DAY +
+        // nanos / 1000 in Java longs, which wrap on overflow (garbage INT96 values); the
+        // same wrapping arithmetic here, without undefined behaviour.
+        uint64_t micros = static_cast<uint64_t>(julian - 2440588) * 86400000000ULL +
+                          static_cast<uint64_t>(nanos / 1000);
+        reinterpret_cast<int64_t*>(dst)[i] = static_cast<int64_t>(micros);
       }
       break;
   }
