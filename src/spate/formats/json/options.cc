@@ -30,7 +30,10 @@ Result<JsonOptions> JsonOptions::FromPairs(
     std::string session_time_zone) {
   JsonOptions o;
   o.time_zone_id = std::move(session_time_zone);
-  for (const auto& [raw_key, v] : options) {
+  for (const auto& entry : options) {
+    // Named references, not structured bindings: clang 14 cannot capture those in lambdas.
+    const std::string& raw_key = entry.first;
+    const std::string& v = entry.second;
     std::string k = ToLower(raw_key);
     auto flag = [&](bool* out) -> Status {
       SPATE_ASSIGN_OR_RETURN(*out, ParseBool(raw_key, v));
