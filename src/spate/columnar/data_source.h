@@ -48,6 +48,9 @@ class BatchReader {
   virtual Result<BatchPtr> Next() = 0;
 };
 
+/// A reader with no batches (a split that statistics or an empty file rule out).
+std::unique_ptr<BatchReader> MakeEmptyReader();
+
 class DataSource {
  public:
   virtual ~DataSource() = default;

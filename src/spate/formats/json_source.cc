@@ -108,11 +108,6 @@ std::vector<std::string_view> SplitLines(std::string_view text, std::string_view
   return lines;
 }
 
-class EmptyReader final : public BatchReader {
- public:
-  Result<BatchPtr> Next() override { return BatchPtr(); }
-};
-
 // Reads one split: the split's text is loaded on the first Next(), then parsed
 // kBatchRows records at a time.
 class LineReader final : public BatchReader {
@@ -396,7 +391,7 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
 Result<std::unique_ptr<BatchReader>> LineFileDataSource::OpenSplit(
     int split, const ScanSpec& spec) const {
   if (split < 0 || split >= num_splits())
-    return std::unique_ptr<BatchReader>(std::make_unique<EmptyReader>());
+    return MakeEmptyReader();
   const Split& s = splits_[split];
   const File& f = files_[s.file];
   for (const auto& p : spec.predicates) {
@@ -404,9 +399,9 @@ Result<std::unique_ptr<BatchReader>> LineFileDataSource::OpenSplit(
     if (p.column < num_data_columns_ || p.column >= schema_->num_fields()) continue;
     const Value& v = f.partition_values[p.column - num_data_columns_];
     if (p.op == ScanPredicate::Op::kIsNull && !v.is_null())
-      return std::unique_ptr<BatchReader>(std::make_unique<EmptyReader>());
+      return MakeEmptyReader();
     if (p.op == ScanPredicate::Op::kIsNotNull && v.is_null())
-      return std::unique_ptr<BatchReader>(std::make_unique<EmptyReader>());
+      return MakeEmptyReader();
   }
   std::vector<Field> data(schema_->fields().begin(),
                           schema_->fields().begin() + num_data_columns_);

@@ -160,11 +160,6 @@ bool ValueMatches(const ScanPredicate& p, const Value& v) {
   }
 }
 
-class EmptyReader final : public BatchReader {
- public:
-  Result<BatchPtr> Next() override { return BatchPtr(); }
-};
-
 class RowGroupReader final : public BatchReader {
  public:
   RowGroupReader(const ParquetDataSource::File* file, int row_group, ScanSpec spec,
@@ -368,7 +363,7 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
 Result<std::unique_ptr<BatchReader>> ParquetDataSource::OpenSplit(
     int split, const ScanSpec& spec) const {
   if (split < 0 || split >= num_splits())
-    return std::unique_ptr<BatchReader>(std::make_unique<EmptyReader>());
+    return MakeEmptyReader();
   const Split& s = splits_[split];
   const File& f = files_[s.file];
   int64_t rows = f.reader->row_group_rows(s.row_group);
@@ -384,7 +379,7 @@ Result<std::unique_ptr<BatchReader>> ParquetDataSource::OpenSplit(
     }
     if (!may) {
       skipped_->fetch_add(1);
-      return std::unique_ptr<BatchReader>(std::make_unique<EmptyReader>());
+      return MakeEmptyReader();
     }
   }
   std::vector<Field> fields;
