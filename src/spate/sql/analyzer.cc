@@ -571,7 +571,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
       }
     }
   }
-  if (name.size() == 2) {
+  Catalog::TimeTravel travel{p.as_of_version, p.as_of_timestamp};
+  if (name.size() == 2 && travel.empty()) {
     // `format`.`path`: files read directly (parquet.`/data/t`).
     SPATE_ASSIGN_OR_RETURN(DataSourcePtr source, catalog_.ResolveFileSource(ToLower(name[0]), name[1]));
     if (source) {
@@ -580,8 +581,18 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
       return PlanDataSource(files);
     }
   }
-  BoundPlanPtr view = catalog_.LookupView(name);
+  BoundPlanPtr view = travel.empty() ? catalog_.LookupView(name) : nullptr;
   if (!view) {
+    // Tables (Delta, in the warehouse or by path with time travel).
+    SPATE_ASSIGN_OR_RETURN(DataSourcePtr table, catalog_.ResolveTable(name, travel));
+    if (table) {
+      LogicalPlan files(PlanKind::kDataSource);
+      files.source = table;
+      SPATE_ASSIGN_OR_RETURN(BoundPlanPtr scan, PlanDataSource(files));
+      auto q = std::make_shared<BoundPlan>(*scan);
+      for (auto& a : q->output) a.qualifier = name.back();
+      return Finish(q);
+    }
     return Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", QuoteIdentifier(name)}})
         .WithPosition(p.position);
   }

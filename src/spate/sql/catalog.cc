@@ -60,4 +60,30 @@ Result<DataSourcePtr> Catalog::ResolveFileSource(const std::string& format, cons
   return r(format, path);
 }
 
+std::string Catalog::current_database() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return current_database_;
+}
+
+void Catalog::SetCurrentDatabase(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  current_database_ = name;
+}
+
+void Catalog::SetTableResolver(TableResolver resolver) {
+  std::lock_guard<std::mutex> lock(mu_);
+  table_resolver_ = std::move(resolver);
+}
+
+Result<DataSourcePtr> Catalog::ResolveTable(const std::vector<std::string>& name,
+                                            const TimeTravel& travel) const {
+  TableResolver r;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    r = table_resolver_;
+  }
+  if (!r) return DataSourcePtr();
+  return r(name, travel);
+}
+
 }  // namespace spate::sql

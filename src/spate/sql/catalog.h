@@ -31,7 +31,9 @@ class Catalog {
   BoundPlanPtr LookupView(const std::vector<std::string>& name) const;
   /// Names of temp views (sorted), for SHOW TABLES.
   std::vector<std::string> TempViewNames() const;
-  std::string current_database() const { return "default"; }
+  /// The schema unqualified table names resolve in (USE schema); "default" at start.
+  std::string current_database() const;
+  void SetCurrentDatabase(const std::string& name);
 
   /// Resolves `format`.`path` relations (SELECT * FROM parquet.`/data/t`) to a DataSource.
   /// The api installs it (sql does not depend on the formats that implement sources); the
@@ -42,8 +44,25 @@ class Catalog {
   /// nullptr when there is no resolver or it does not know `format`.
   Result<DataSourcePtr> ResolveFileSource(const std::string& format, const std::string& path) const;
 
+  /// Which version of a table to read (SQL `VERSION AS OF` / `TIMESTAMP AS OF`).
+  struct TimeTravel {
+    std::optional<int64_t> version;
+    std::optional<std::string> timestamp;
+    bool empty() const { return !version && !timestamp; }
+  };
+  /// Resolves a table name (as written: `t`, `db.t`, `spark_catalog.db.t`, or
+  /// `delta`.`/path` when time travel is asked for) to a DataSource; nullptr when no
+  /// such table exists. Installed by the api, which owns the tables (warehouse, Delta).
+  using TableResolver = std::function<Result<DataSourcePtr>(const std::vector<std::string>& name,
+                                                            const TimeTravel& travel)>;
+  void SetTableResolver(TableResolver resolver);
+  Result<DataSourcePtr> ResolveTable(const std::vector<std::string>& name,
+                                     const TimeTravel& travel) const;
+
  private:
   FileSourceResolver file_source_resolver_;
+  TableResolver table_resolver_;
+  std::string current_database_ = "default";
   mutable std::mutex mu_;
   std::map<std::string, BoundPlanPtr> views_;
   std::map<std::string, BoundPlanPtr> global_views_;

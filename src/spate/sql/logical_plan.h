@@ -95,6 +95,10 @@ class LogicalPlan {
   /// column even after joins (Spark's plan id tags).
   int64_t plan_id = -1;
   DataSourcePtr source;                    // kDataSource
+  /// kUnresolvedRelation time travel: `t VERSION AS OF 3` / `t TIMESTAMP AS OF '...'`
+  /// (also FOR SYSTEM_VERSION / SYSTEM_TIME AS OF).
+  std::optional<int64_t> as_of_version;
+  std::optional<std::string> as_of_timestamp;
 
   explicit LogicalPlan(PlanKind k) : kind(k) {}
   const PlanPtr& child() const { return children[0]; }
@@ -123,6 +127,15 @@ struct Statement {
     kShowTables,     // SHOW TABLES / SHOW VIEWS
     kShowFunctions,  // SHOW FUNCTIONS
     kUseDatabase,    // USE db
+    kCreateSchema,   // CREATE SCHEMA|DATABASE|NAMESPACE [IF NOT EXISTS] name [COMMENT][LOCATION]
+    kDropSchema,     // DROP SCHEMA [IF EXISTS] name [RESTRICT|CASCADE]
+    kShowSchemas,    // SHOW SCHEMAS|DATABASES|NAMESPACES [LIKE 'p']
+    kCreateTable,    // [CREATE [OR REPLACE] | REPLACE] TABLE [IF NOT EXISTS] name [(cols)]
+                     //   [USING fmt] [PARTITIONED BY (cols)] [LOCATION 'p'] [COMMENT 'c']
+                     //   [TBLPROPERTIES (...)] [AS query]
+    kDropTable,      // DROP TABLE [IF EXISTS] name [PURGE]
+    kInsert,         // INSERT INTO|OVERWRITE [TABLE] name [(cols)] query
+    kDescribeHistory,  // DESCRIBE HISTORY name|delta.`path` [LIMIT n]
   };
   Kind kind = Kind::kQuery;
   PlanPtr plan;                        // kQuery, kCreateView, kDescribe (query or relation)
@@ -137,6 +150,19 @@ struct Statement {
   std::string explain_mode = "simple";  // simple | extended | formatted | codegen | cost
   std::shared_ptr<const Statement> inner;  // kExplain
   std::string text;                    // the statement's source text
+  // Tables and schemas (kCreateSchema ... kDescribeHistory).
+  bool if_not_exists = false;          // CREATE ... IF NOT EXISTS
+  bool cascade = false;                // DROP SCHEMA ... CASCADE
+  bool overwrite = false;              // INSERT OVERWRITE
+  bool create = true;                  // kCreateTable: false for REPLACE TABLE
+  SchemaPtr table_schema;              // kCreateTable column list (nullptr when absent)
+  std::string provider;                // USING fmt ("" = not given)
+  std::vector<std::string> partition_columns;  // PARTITIONED BY (a, b)
+  std::optional<std::string> location;  // LOCATION 'path'
+  std::optional<std::string> comment;   // COMMENT 'text'
+  std::vector<std::pair<std::string, std::string>> properties;  // TBLPROPERTIES / DBPROPERTIES
+  std::vector<std::string> insert_columns;  // INSERT INTO t (a, b)
+  std::optional<int64_t> limit;        // DESCRIBE HISTORY ... LIMIT n
 };
 
 }  // namespace spate::sql

@@ -287,6 +287,12 @@ class Parser {
   Result<Statement> ParseExplain();
   Result<Statement> ParseShow();
   Result<Statement> ParseUse();
+  Result<Statement> ParseCreateSchema();
+  Result<Statement> ParseDropTableOrSchema();
+  Result<Statement> ParseCreateTable();
+  Result<Statement> ParseInsert();
+  Result<std::vector<std::pair<std::string, std::string>>> ParsePropertyList();
+  Result<std::string> ParseStringValue();
 
   // --- Queries ---
   Result<PlanPtr> ParseQuery();
@@ -418,10 +424,26 @@ Result<Statement> Parser::ParseStatementBody() {
   if (IsQueryStart(first) || first.IsOp("(")) {
     SPATE_ASSIGN_OR_RETURN(st.plan, ParseQuery());
     st.kind = Statement::Kind::kQuery;
-  } else if (first.Is("CREATE")) {
-    SPATE_ASSIGN_OR_RETURN(st, ParseCreateView());
+  } else if (first.Is("CREATE") || first.Is("REPLACE")) {
+    size_t k = 1;
+    if (Peek(k).Is("OR") && Peek(k + 1).Is("REPLACE")) k += 2;
+    if (Peek(k).Is("EXTERNAL")) ++k;
+    if (first.Is("REPLACE") || Peek(k).Is("TABLE")) {
+      SPATE_ASSIGN_OR_RETURN(st, ParseCreateTable());
+    } else if (Peek(1).Is("SCHEMA") || Peek(1).Is("DATABASE") || Peek(1).Is("NAMESPACE")) {
+      SPATE_ASSIGN_OR_RETURN(st, ParseCreateSchema());
+    } else {
+      SPATE_ASSIGN_OR_RETURN(st, ParseCreateView());
+    }
   } else if (first.Is("DROP")) {
-    SPATE_ASSIGN_OR_RETURN(st, ParseDropView());
+    if (Peek(1).Is("TABLE") || Peek(1).Is("SCHEMA") || Peek(1).Is("DATABASE") ||
+        Peek(1).Is("NAMESPACE")) {
+      SPATE_ASSIGN_OR_RETURN(st, ParseDropTableOrSchema());
+    } else {
+      SPATE_ASSIGN_OR_RETURN(st, ParseDropView());
+    }
+  } else if (first.Is("INSERT")) {
+    SPATE_ASSIGN_OR_RETURN(st, ParseInsert());
   } else if (first.Is("DESC") || first.Is("DESCRIBE")) {
     SPATE_ASSIGN_OR_RETURN(st, ParseDescribe());
   } else if (first.Is("EXPLAIN")) {
@@ -432,7 +454,7 @@ Result<Statement> Parser::ParseStatementBody() {
     SPATE_ASSIGN_OR_RETURN(st, ParseUse());
   } else {
     static const auto* kUnsupported = new std::unordered_set<std::string_view>{
-        "INSERT", "UPDATE", "DELETE", "MERGE",   "ALTER",   "CACHE",  "UNCACHE", "CLEAR",
+        "UPDATE", "DELETE", "MERGE",   "ALTER",   "CACHE",  "UNCACHE", "CLEAR",
         "REFRESH", "ANALYZE", "TRUNCATE", "MSCK", "LOAD",   "ADD",    "LIST",    "DECLARE",
         "OPTIMIZE", "VACUUM", "REPAIR",  "COMMENT", "GRANT", "REVOKE", "CALL",   "EXECUTE"};
     if (first.IsWord() && kUnsupported->count(first.upper) > 0) {
@@ -541,6 +563,18 @@ Result<Statement> Parser::ParseDescribe() {
     SPATE_ASSIGN_OR_RETURN(st.plan, ParseQuery());
     return st;
   }
+  if (Peek().Is("HISTORY") && IsIdentifierToken(Peek(1))) {
+    Advance();
+    st.kind = Statement::Kind::kDescribeHistory;
+    SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+    if (MatchKeyword("LIMIT")) {
+      const Token& n = Peek();
+      if (n.kind != TokenKind::kNumber) return SyntaxError(n);
+      Advance();
+      st.limit = std::strtoll(n.text.c_str(), nullptr, 10);
+    }
+    return st;
+  }
   if (Peek().Is("FUNCTION") || Peek().Is("DATABASE") || Peek().Is("SCHEMA") ||
       Peek().Is("CATALOG") || Peek().Is("NAMESPACE")) {
     return Status::Error("INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT",
@@ -607,6 +641,12 @@ Result<Statement> Parser::ParseShow() {
     SPATE_RETURN_IF_ERROR(parse_pattern());
     return st;
   }
+  if (Peek().Is("SCHEMAS") || Peek().Is("DATABASES") || Peek().Is("NAMESPACES")) {
+    Advance();
+    st.kind = Statement::Kind::kShowSchemas;
+    SPATE_RETURN_IF_ERROR(parse_pattern());
+    return st;
+  }
   for (std::string_view scope : {"USER", "SYSTEM", "ALL"}) {
     if (Peek().Is(scope) && Peek(1).Is("FUNCTIONS")) {
       st.key = ToLower(scope);
@@ -631,6 +671,182 @@ Result<Statement> Parser::ParseUse() {
     Advance();
   }
   SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+  return st;
+}
+
+Result<std::string> Parser::ParseStringValue() {
+  if (Peek().kind != TokenKind::kString) return SyntaxError(Peek());
+  std::string out;
+  while (Peek().kind == TokenKind::kString) out += Advance().text;
+  return out;
+}
+
+// ( key = value, ... ): keys are strings or dotted identifiers, values strings, numbers,
+// booleans or identifiers (as Spark's propertyList).
+Result<std::vector<std::pair<std::string, std::string>>> Parser::ParsePropertyList() {
+  std::vector<std::pair<std::string, std::string>> out;
+  SPATE_RETURN_IF_ERROR(ExpectOp("("));
+  if (MatchOp(")")) return out;
+  do {
+    std::string key;
+    if (Peek().kind == TokenKind::kString) {
+      key = Advance().text;
+    } else {
+      SPATE_ASSIGN_OR_RETURN(std::vector<std::string> parts, ParseMultipartIdentifier());
+      for (const auto& part : parts) key += (key.empty() ? "" : ".") + part;
+    }
+    MatchOp("=");
+    const Token& v = Peek();
+    std::string value;
+    if (v.kind == TokenKind::kString || v.kind == TokenKind::kNumber || v.IsWord()) {
+      value = Advance().text;
+      if (v.IsWord() && (v.Is("TRUE") || v.Is("FALSE"))) value = ToLower(value);
+    } else if (v.IsOp("-") && Peek(1).kind == TokenKind::kNumber) {
+      Advance();
+      value = "-" + Advance().text;
+    } else {
+      return SyntaxError(v);
+    }
+    out.emplace_back(std::move(key), std::move(value));
+  } while (MatchOp(","));
+  SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+  return out;
+}
+
+Result<Statement> Parser::ParseCreateSchema() {
+  Advance();  // CREATE
+  Advance();  // SCHEMA | DATABASE | NAMESPACE
+  Statement st;
+  st.kind = Statement::Kind::kCreateSchema;
+  if (Peek().Is("IF")) {
+    Advance();
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("NOT"));
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("EXISTS"));
+    st.if_not_exists = true;
+  }
+  SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+  while (!AtEnd() && !Peek().IsOp(";")) {
+    if (MatchKeyword("COMMENT")) {
+      SPATE_ASSIGN_OR_RETURN(std::string c, ParseStringValue());
+      st.comment = std::move(c);
+    } else if (MatchKeyword("LOCATION")) {
+      SPATE_ASSIGN_OR_RETURN(std::string l, ParseStringValue());
+      st.location = std::move(l);
+    } else if (Peek().Is("WITH") && (Peek(1).Is("DBPROPERTIES") || Peek(1).Is("PROPERTIES"))) {
+      pos_ += 2;
+      SPATE_ASSIGN_OR_RETURN(st.properties, ParsePropertyList());
+    } else {
+      return SyntaxError(Peek());
+    }
+  }
+  return st;
+}
+
+Result<Statement> Parser::ParseDropTableOrSchema() {
+  Advance();  // DROP
+  Statement st;
+  bool table = Advance().Is("TABLE");
+  st.kind = table ? Statement::Kind::kDropTable : Statement::Kind::kDropSchema;
+  if (MatchKeyword("IF")) {
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("EXISTS"));
+    st.if_exists = true;
+  }
+  SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+  if (table) {
+    MatchKeyword("PURGE");
+  } else if (MatchKeyword("CASCADE")) {
+    st.cascade = true;
+  } else {
+    MatchKeyword("RESTRICT");
+  }
+  return st;
+}
+
+Result<Statement> Parser::ParseCreateTable() {
+  Statement st;
+  st.kind = Statement::Kind::kCreateTable;
+  if (MatchKeyword("REPLACE")) {
+    st.create = false;
+    st.replace = true;
+  } else {
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("CREATE"));
+    if (MatchKeyword("OR")) {
+      SPATE_RETURN_IF_ERROR(ExpectKeyword("REPLACE"));
+      st.replace = true;
+    }
+    MatchKeyword("EXTERNAL");
+  }
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("TABLE"));
+  if (Peek().Is("IF")) {
+    Advance();
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("NOT"));
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("EXISTS"));
+    st.if_not_exists = true;
+  }
+  SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+  if (Peek().IsOp("(")) {
+    Advance();
+    std::vector<Field> fields;
+    do {
+      SPATE_ASSIGN_OR_RETURN(Field f, ParseColumnDefinition(false));
+      fields.push_back(std::move(f));
+    } while (MatchOp(","));
+    SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    st.table_schema = std::make_shared<const Schema>(std::move(fields));
+  }
+  while (!AtEnd() && !Peek().IsOp(";") && !Peek().Is("AS") && !IsQueryStart(Peek()) &&
+         !Peek().IsOp("(")) {
+    if (MatchKeyword("USING")) {
+      SPATE_ASSIGN_OR_RETURN(st.provider, ParseIdentifier());
+    } else if (Peek().Is("PARTITIONED") && Peek(1).Is("BY")) {
+      pos_ += 2;
+      SPATE_RETURN_IF_ERROR(ExpectOp("("));
+      do {
+        SPATE_ASSIGN_OR_RETURN(std::string col, ParseIdentifier());
+        st.partition_columns.push_back(std::move(col));
+        // Hive-style `PARTITIONED BY (c INT)` also names the type: not for USING tables.
+        if (!Peek().IsOp(",") && !Peek().IsOp(")")) return SyntaxError(Peek());
+      } while (MatchOp(","));
+      SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    } else if (MatchKeyword("LOCATION")) {
+      SPATE_ASSIGN_OR_RETURN(std::string l, ParseStringValue());
+      st.location = std::move(l);
+    } else if (MatchKeyword("COMMENT")) {
+      SPATE_ASSIGN_OR_RETURN(std::string c, ParseStringValue());
+      st.comment = std::move(c);
+    } else if (MatchKeyword("TBLPROPERTIES")) {
+      SPATE_ASSIGN_OR_RETURN(auto props, ParsePropertyList());
+      for (auto& kv : props) st.properties.push_back(std::move(kv));
+    } else if (Peek().Is("OPTIONS")) {
+      Advance();
+      SPATE_ASSIGN_OR_RETURN(auto props, ParsePropertyList());
+      for (auto& kv : props) st.properties.push_back(std::move(kv));
+    } else {
+      return SyntaxError(Peek());
+    }
+  }
+  if (MatchKeyword("AS") || IsQueryStart(Peek()) || Peek().IsOp("(")) {
+    SPATE_ASSIGN_OR_RETURN(st.plan, ParseQuery());
+  }
+  return st;
+}
+
+Result<Statement> Parser::ParseInsert() {
+  Advance();  // INSERT
+  Statement st;
+  st.kind = Statement::Kind::kInsert;
+  if (MatchKeyword("OVERWRITE")) {
+    st.overwrite = true;
+  } else {
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("INTO"));
+  }
+  MatchKeyword("TABLE");
+  SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+  if (Peek().IsOp("(") && !IsQueryStart(Peek(1)) && !Peek(1).IsOp("(")) {
+    SPATE_ASSIGN_OR_RETURN(st.insert_columns, ParseIdentifierList());
+  }
+  if (!IsQueryStart(Peek()) && !Peek().IsOp("(")) return SyntaxError(Peek());
+  SPATE_ASSIGN_OR_RETURN(st.plan, ParseQuery());
   return st;
 }
 
@@ -1108,6 +1324,29 @@ Result<PlanPtr> Parser::ParseRelationPrimary() {
   }
   auto rel = NewPlan(PlanKind::kUnresolvedRelation, pos);
   rel->table_name = std::move(name);
+  // Time travel: [FOR] (SYSTEM_VERSION | VERSION) AS OF n, [FOR] (SYSTEM_TIME |
+  // TIMESTAMP) AS OF 'ts'.
+  {
+    size_t k = Peek().Is("FOR") ? 1 : 0;
+    const Token& w = Peek(k);
+    bool version = w.Is("VERSION") || w.Is("SYSTEM_VERSION");
+    bool timestamp = w.Is("TIMESTAMP") || w.Is("SYSTEM_TIME");
+    if ((version || timestamp) && Peek(k + 1).Is("AS") && Peek(k + 2).Is("OF")) {
+      pos_ += k + 3;
+      const Token& v = Peek();
+      if (version) {
+        if (v.kind == TokenKind::kNumber || v.kind == TokenKind::kString) {
+          rel->as_of_version = std::strtoll(Advance().text.c_str(), nullptr, 10);
+        } else {
+          return SyntaxError(v);
+        }
+      } else if (v.kind == TokenKind::kString) {
+        rel->as_of_timestamp = Advance().text;
+      } else {
+        return SyntaxError(v);
+      }
+    }
+  }
   return ParseTableAlias(std::move(rel), false);
 }
 

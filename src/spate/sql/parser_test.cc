@@ -913,7 +913,7 @@ TEST(ParserTest, ShowAndUseStatements) {
 }
 
 TEST(ParserTest, UnsupportedStatement) {
-  Status s = Error("INSERT INTO t VALUES (1)");
+  Status s = Error("UPDATE t SET a = 1");
   EXPECT_EQ(s.error_class(), "INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT");
 }
 
@@ -1131,6 +1131,118 @@ TEST(ParserTest, ParseScriptErrorPositionIsGlobal) {
   Result<std::vector<Statement>> r = ParseScript("SELECT 1; SELECT * FROM");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().position(), 23);
+}
+
+// --- Tables and schemas ------------------------------------------------------------
+
+TEST(ParserTest, CreateSchemaAndShowSchemas) {
+  auto st = ParseStatement("CREATE SCHEMA IF NOT EXISTS sales COMMENT 'x' LOCATION '/w' "
+                           "WITH DBPROPERTIES ('a' = 'b')");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->kind, Statement::Kind::kCreateSchema);
+  EXPECT_TRUE(st->if_not_exists);
+  EXPECT_EQ(st->name, std::vector<std::string>{"sales"});
+  EXPECT_EQ(*st->comment, "x");
+  EXPECT_EQ(*st->location, "/w");
+  ASSERT_EQ(st->properties.size(), 1u);
+  auto show = ParseStatement("SHOW DATABASES LIKE 'sa*'");
+  ASSERT_TRUE(show.ok());
+  EXPECT_EQ(show->kind, Statement::Kind::kShowSchemas);
+  EXPECT_EQ(*show->value, "sa*");
+  auto drop = ParseStatement("DROP SCHEMA IF EXISTS sales CASCADE");
+  ASSERT_TRUE(drop.ok());
+  EXPECT_EQ(drop->kind, Statement::Kind::kDropSchema);
+  EXPECT_TRUE(drop->if_exists);
+  EXPECT_TRUE(drop->cascade);
+}
+
+TEST(ParserTest, CreateTableUsingDelta) {
+  auto st = ParseStatement(
+      "CREATE TABLE IF NOT EXISTS db.events (id BIGINT NOT NULL, kind STRING COMMENT 'k', "
+      "day DATE) USING DELTA PARTITIONED BY (day) LOCATION '/tmp/t' "
+      "TBLPROPERTIES ('delta.appendOnly' = 'true', delta.checkpointInterval = 5)");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->kind, Statement::Kind::kCreateTable);
+  EXPECT_TRUE(st->create);
+  EXPECT_FALSE(st->replace);
+  EXPECT_TRUE(st->if_not_exists);
+  EXPECT_EQ(st->name, (std::vector<std::string>{"db", "events"}));
+  ASSERT_TRUE(st->table_schema);
+  EXPECT_EQ(st->table_schema->num_fields(), 3);
+  EXPECT_FALSE(st->table_schema->field(0).nullable);
+  EXPECT_EQ(st->table_schema->field(1).comment, "k");
+  EXPECT_EQ(st->provider, "DELTA");
+  EXPECT_EQ(st->partition_columns, std::vector<std::string>{"day"});
+  EXPECT_EQ(*st->location, "/tmp/t");
+  ASSERT_EQ(st->properties.size(), 2u);
+  EXPECT_EQ(st->properties[1].first, "delta.checkpointInterval");
+  EXPECT_EQ(st->properties[1].second, "5");
+  EXPECT_FALSE(st->plan);
+}
+
+TEST(ParserTest, CreateOrReplaceTableAsSelect) {
+  auto st = ParseStatement("CREATE OR REPLACE TABLE t USING delta AS SELECT 1 AS a");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->kind, Statement::Kind::kCreateTable);
+  EXPECT_TRUE(st->replace);
+  EXPECT_TRUE(st->plan);
+  auto bare = ParseStatement("CREATE TABLE t2 SELECT * FROM t");
+  ASSERT_TRUE(bare.ok()) << bare.status().ToString();
+  EXPECT_TRUE(bare->plan);
+  auto rep = ParseStatement("REPLACE TABLE t (a INT) USING delta");
+  ASSERT_TRUE(rep.ok()) << rep.status().ToString();
+  EXPECT_FALSE(rep->create);
+  EXPECT_TRUE(rep->replace);
+  auto view = ParseStatement("CREATE OR REPLACE TEMP VIEW v AS SELECT 1");
+  ASSERT_TRUE(view.ok());
+  EXPECT_EQ(view->kind, Statement::Kind::kCreateView);
+}
+
+TEST(ParserTest, InsertIntoAndOverwrite) {
+  auto st = ParseStatement("INSERT INTO TABLE t (b, a) VALUES (1, 2), (3, 4)");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->kind, Statement::Kind::kInsert);
+  EXPECT_FALSE(st->overwrite);
+  EXPECT_EQ(st->insert_columns, (std::vector<std::string>{"b", "a"}));
+  EXPECT_TRUE(st->plan);
+  auto ow = ParseStatement("INSERT OVERWRITE t SELECT * FROM s");
+  ASSERT_TRUE(ow.ok()) << ow.status().ToString();
+  EXPECT_TRUE(ow->overwrite);
+  EXPECT_TRUE(ow->insert_columns.empty());
+  auto paren = ParseStatement("INSERT INTO t (SELECT 1)");
+  ASSERT_TRUE(paren.ok()) << paren.status().ToString();
+  EXPECT_TRUE(paren->insert_columns.empty());
+  EXPECT_FALSE(ParseStatement("INSERT t SELECT 1").ok());
+}
+
+TEST(ParserTest, DropTableAndDescribeHistory) {
+  auto st = ParseStatement("DROP TABLE IF EXISTS db.t PURGE");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->kind, Statement::Kind::kDropTable);
+  EXPECT_TRUE(st->if_exists);
+  auto h = ParseStatement("DESCRIBE HISTORY delta.`/tmp/t` LIMIT 2");
+  ASSERT_TRUE(h.ok()) << h.status().ToString();
+  EXPECT_EQ(h->kind, Statement::Kind::kDescribeHistory);
+  EXPECT_EQ(h->name, (std::vector<std::string>{"delta", "/tmp/t"}));
+  EXPECT_EQ(*h->limit, 2);
+  // A table called `history` is still a plain DESCRIBE.
+  auto d = ParseStatement("DESCRIBE history");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->kind, Statement::Kind::kDescribe);
+}
+
+TEST(ParserTest, TimeTravelRelations) {
+  auto st = ParseStatement("SELECT * FROM t VERSION AS OF 3 AS x");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  const LogicalPlan* p = st->plan.get();
+  while (p->kind != PlanKind::kUnresolvedRelation) p = p->children[0].get();
+  EXPECT_EQ(*p->as_of_version, 3);
+  auto ts = ParseStatement("SELECT * FROM delta.`/p` FOR SYSTEM_TIME AS OF '2024-01-01'");
+  ASSERT_TRUE(ts.ok()) << ts.status().ToString();
+  p = ts->plan.get();
+  while (p->kind != PlanKind::kUnresolvedRelation) p = p->children[0].get();
+  EXPECT_EQ(*p->as_of_timestamp, "2024-01-01");
+  EXPECT_FALSE(p->as_of_version);
 }
 
 // --- Join type names ---------------------------------------------------------------
