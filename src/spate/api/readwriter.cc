@@ -11,8 +11,7 @@
 #include "spate/columnar/kernels.h"
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
-#include "spate/formats/parquet/compression.h"
-#include "spate/formats/parquet/writer.h"
+#include "spate/formats/file_writer.h"
 #include "spate/formats/json_source.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/sql/parser.h"
@@ -26,19 +25,6 @@ std::string Lower(std::string s) { return ToLower(s); }
 void CheckFormat(const std::string& format) {
   if (Lower(format) != "parquet")
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format}}));
-}
-
-std::string NewUuid() {
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  uint64_t a = rng(), b = rng();
-  a = (a & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;  // version 4
-  b = (b & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;  // variant
-  char buf[37];
-  std::snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xFFFF),
-                static_cast<unsigned>(a & 0xFFFF), static_cast<unsigned>(b >> 48),
-                static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
-  return buf;
 }
 
 }  // namespace
@@ -155,7 +141,6 @@ void DataFrameWriter::parquet(const std::string& path) const {
 
 void DataFrameWriter::save(const std::string& path) const {
   CheckFormat(format_);
-  namespace pq = formats::parquet;
   auto fs = io::LocalFileSystem::Get();
   const auto& state = df_.session();
   bool exists = ValueOrThrow(fs->Exists(path));
@@ -166,128 +151,27 @@ void DataFrameWriter::save(const std::string& path) const {
     if (mode_ == "ignore") return;
     if (mode_ == "overwrite") CheckOrThrow(fs->Delete(path, true));
   }
-  pq::WriterOptions wopt;
-  std::string codec = state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
+  auto factory = ValueOrThrow(formats::MakeParquetWriterFactory(
+      options_, state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy")));
+  formats::WriteJobOptions jopt;
+  jopt.output_dir = path;
+  jopt.partition_columns = partition_by_;
   for (const auto& [k, v] : options_) {
-    std::string key = Lower(k);
-    if (key == "compression" || key == "parquet.compression") codec = v;
-    if (key == "parquet.block.size") wopt.row_group_bytes = std::stoll(v);
-    if (key == "spate.parquet.rowgrouprows") wopt.row_group_rows = std::stoll(v);
-    if (key == "parquet.page.size") wopt.page_bytes = std::stoll(v);
-    if (key == "parquet.enable.dictionary") wopt.enable_dictionary = Lower(v) != "false";
+    if (Lower(k) == "maxrecordsperfile") jopt.max_records_per_file = std::stoll(v);
   }
-  wopt.codec = ValueOrThrow(pq::ParseCodecName(codec));
-  std::string ext = pq::CodecFileExtension(wopt.codec);
-  ext = ext.empty() ? ".parquet" : "." + ext + ".parquet";
-
-  const std::string job = NewUuid();
-  const std::string tmp_dir = io::JoinPath(io::JoinPath(path, "_temporary"), job);
-  CheckOrThrow(fs->MakeDirs(tmp_dir));
   SchemaPtr schema = df_.analyzed()->OutputSchema();
-  // partitionBy: those columns become key=value folders and leave the files' schema.
-  std::vector<int> part_cols, data_cols;
-  for (const auto& name : partition_by_) {
-    int idx = schema->FieldIndex(name);
-    if (idx < 0) {
-      ThrowStatus(Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
-                                {{"objectName", "`" + name + "`"}, {"proposal", ""}}));
-    }
-    part_cols.push_back(idx);
-  }
-  std::vector<Field> data_fields;
-  for (int i = 0; i < schema->num_fields(); ++i) {
-    if (std::find(part_cols.begin(), part_cols.end(), i) == part_cols.end()) {
-      data_cols.push_back(i);
-      data_fields.push_back(schema->field(i));
-    }
-  }
-  if (!part_cols.empty() && data_fields.empty()) {
-    ThrowStatus(Status::Invalid("Cannot use all columns for partition columns."));
-  }
-  auto data_schema = std::make_shared<const Schema>(data_fields);
   auto physical =
       ValueOrThrow(exec::CreatePhysicalPlan(df_.analyzed(), state->MakeExecOptions()));
-  const int parts = physical->root()->num_partitions();
-  struct Out {
-    std::string rel;  // "k=1/c=x/part-..." under the output path
-    std::unique_ptr<pq::ParquetWriter> writer;
-  };
-  // One map per result partition, used only by the thread running that partition.
-  std::vector<std::map<std::string, Out>> outs(static_cast<size_t>(parts));
-  auto open = [&](int p, const std::string& key) -> Result<pq::ParquetWriter*> {
-    Out& o = outs[p][key];
-    if (o.writer) return o.writer.get();
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "part-%05d-", p);
-    std::string dir = key.empty() ? tmp_dir : io::JoinPath(tmp_dir, key);
-    if (!key.empty()) SPATE_RETURN_IF_ERROR(fs->MakeDirs(dir));
-    std::string name = std::string(buf) + job + "-c000" + ext;
-    o.rel = key.empty() ? name : io::JoinPath(key, name);
-    SPATE_ASSIGN_OR_RETURN(auto file, fs->Create(io::JoinPath(tmp_dir, o.rel)));
-    SPATE_ASSIGN_OR_RETURN(o.writer,
-                           pq::ParquetWriter::Make(std::move(file), *data_schema, wopt));
-    return o.writer.get();
-  };
+  auto job = ValueOrThrow(formats::PartitionedWriteJob::Make(
+      fs, factory, schema, jopt, physical->root()->num_partitions()));
   Status st = exec::ExecuteToSink(
-      *physical, state->MakeExecOptions(), [&](int p, const BatchPtr& b) -> Status {
-        if (part_cols.empty()) {
-          SPATE_ASSIGN_OR_RETURN(auto* w, open(p, ""));
-          return w->Write(b);
-        }
-        std::map<std::string, std::vector<int32_t>> groups;
-        for (int64_t r = 0; r < b->num_rows(); ++r) {
-          std::string key;
-          for (int c : part_cols) {
-            Value v = b->column(c)->GetValue(r);
-            key += (key.empty() ? "" : "/") +
-                   formats::EscapePathName(schema->field(c).name) + "=" +
-                   (v.is_null() ? "__HIVE_DEFAULT_PARTITION__"
-                                : formats::EscapePathName(v.ToString()));
-          }
-          groups[key].push_back(static_cast<int32_t>(r));
-        }
-        std::vector<ColumnPtr> cols;
-        for (int c : data_cols) cols.push_back(b->column(c));
-        auto data = Batch::Make(data_schema, cols, b->num_rows());
-        for (const auto& [key, rows] : groups) {
-          SPATE_ASSIGN_OR_RETURN(auto* w, open(p, key));
-          BatchPtr part =
-              static_cast<int64_t>(rows.size()) == b->num_rows()
-                  ? data
-                  : TakeBatch(*data, rows.data(), static_cast<int64_t>(rows.size()));
-          SPATE_RETURN_IF_ERROR(w->Write(part));
-        }
-        return Status::OK();
-      });
-  bool any = false;
-  for (auto& m : outs) any |= !m.empty();
-  if (st.ok() && !any && part_cols.empty())
-    st = ToStatus(open(0, ""));  // empty result: a file with the schema
-  for (auto& m : outs) {
-    for (auto& [key, o] : m) {
-      if (o.writer && st.ok()) st = o.writer->Close();
-      o.writer.reset();
-    }
-  }
-  std::vector<std::string> moved;
-  if (st.ok()) {
-    for (auto& m : outs) {
-      for (auto& [key, o] : m) {
-        if (!key.empty()) st = fs->MakeDirs(io::JoinPath(path, key));
-        if (st.ok())
-          st = fs->Rename(io::JoinPath(tmp_dir, o.rel), io::JoinPath(path, o.rel));
-        if (!st.ok()) break;
-        moved.push_back(o.rel);
-      }
-      if (!st.ok()) break;
-    }
-  }
-  (void)fs->Delete(io::JoinPath(path, "_temporary"), true);
+      *physical, state->MakeExecOptions(),
+      [&](int p, const BatchPtr& b) -> Status { return job->Write(p, b); });
   if (!st.ok()) {
-    for (const auto& rel : moved) (void)fs->Delete(io::JoinPath(path, rel), false);
+    job->Abort();
     ThrowStatus(st);
   }
-  CheckOrThrow(fs->WriteAtomic(io::JoinPath(path, "_SUCCESS"), ""));
+  ValueOrThrow(job->Commit());
 }
 
 }  // namespace spate::api
