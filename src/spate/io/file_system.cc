@@ -367,7 +367,10 @@ bool IsDirLocked(MemoryFileSystem::State& s, const std::string& p) {
   if (p.empty() || p == "/") return true;
   if (s.dirs.count(p)) return true;
   auto it = s.files.lower_bound(p + "/");
-  return it != s.files.end() && IsUnder(it->first, p);
+  if (it != s.files.end() && IsUnder(it->first, p)) return true;
+  // A parent of a directory made by MakeDirs is a directory too.
+  auto d = s.dirs.lower_bound(p + "/");
+  return d != s.dirs.end() && IsUnder(d->first, p);
 }
 
 class MemReadFile final : public RandomAccessFile {
