@@ -103,6 +103,13 @@ void InstallFormatFunctions() {
   });
 }
 
+
+
+std::mutex g_active_mu;
+std::shared_ptr<SessionState> g_active;
+
+}  // namespace
+
 sql::PlanPtr LocalPlan(SchemaPtr schema, std::vector<BatchPtr> batches) {
   auto p = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kLocalRelation);
   p->schema = std::move(schema);
@@ -132,11 +139,6 @@ sql::PlanPtr StringRows(const std::vector<std::string>& names,
 }
 
 sql::PlanPtr EmptyResult() { return LocalPlan(std::make_shared<const Schema>(), {}); }
-
-std::mutex g_active_mu;
-std::shared_ptr<SessionState> g_active;
-
-}  // namespace
 
 // ---- RuntimeConfig -------------------------------------------------------------------------
 
@@ -279,6 +281,7 @@ DataFrame SparkSession::sql(const std::string& query) const {
   sql::Statement st = ValueOrThrow(sql::ParseStatement(query));
   SessionState& s = *state_;
   using K = sql::Statement::Kind;
+  if (std::optional<DataFrame> out = RunCatalogStatement(state_, st)) return *out;
   switch (st.kind) {
     case K::kQuery: return DataFrame(state_, st.plan);
     case K::kSetConf: {
@@ -355,24 +358,13 @@ DataFrame SparkSession::sql(const std::string& query) const {
       }
       return DataFrame(state_, StringRows({"plan"}, {{text}}));
     }
-    case K::kShowTables: {
-      std::vector<std::vector<std::optional<std::string>>> rows;
-      for (const auto& n : s.catalog.TempViewNames()) rows.push_back({"", n, "true"});
-      // isTemporary is a boolean column in Spark.
-      auto df = DataFrame(state_, StringRows({"namespace", "tableName", "isTemporary"}, rows));
-      return df.select(functions::col("namespace"), functions::col("tableName"),
-                       functions::col("isTemporary").cast(DataType::Boolean()).alias("isTemporary"));
-    }
     case K::kShowFunctions: {
       std::vector<std::vector<std::optional<std::string>>> rows;
       for (const auto& n : FunctionRegistry::Global().Names()) rows.push_back({n});
       return DataFrame(state_, StringRows({"function"}, rows));
     }
-    case K::kUseDatabase:
-      if (st.name.size() != 1 || !EqualsIgnoreCase(st.name[0], "default")) {
-        ThrowStatus(Status::Error("SCHEMA_NOT_FOUND", {{"schemaName", sql::QuoteIdentifier(st.name)}}));
-      }
-      return DataFrame(state_, EmptyResult());
+    default:
+      break;
   }
   ThrowStatus(Status::Internal("unsupported statement"));
 }

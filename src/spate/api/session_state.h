@@ -5,6 +5,9 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "spate/base/memory.h"
@@ -12,6 +15,8 @@
 #include "spate/sql/analyzer.h"
 #include "spate/sql/catalog.h"
 #include "spate/sql/conf.h"
+#include "spate/sql/logical_plan.h"
+#include "spate/table/warehouse.h"
 
 namespace spate::api {
 
@@ -28,6 +33,28 @@ struct SessionState {
   Result<std::vector<BatchPtr>> Execute(const sql::BoundPlanPtr& plan) const;
   /// Physical plan text ("== Physical Plan ==\n...") or, for mode "extended", all stages.
   Result<std::string> Explain(const sql::PlanPtr& plan, const std::string& mode) const;
+
+  /// The warehouse catalog at spark.sql.warehouse.dir (default ./spate-warehouse, made
+  /// absolute), fixed on first use as Spark's static conf.
+  table::Warehouse& warehouse();
+
+ private:
+  std::mutex warehouse_mu_;
+  std::unique_ptr<table::Warehouse> warehouse_;
 };
+
+/// A LocalRelation over `batches`.
+sql::PlanPtr LocalPlan(SchemaPtr schema, std::vector<BatchPtr> batches);
+/// A LocalRelation of string columns (command output such as SHOW TABLES).
+sql::PlanPtr StringRows(const std::vector<std::string>& names,
+                        const std::vector<std::vector<std::optional<std::string>>>& rows);
+/// The empty result of a command (no columns, no rows).
+sql::PlanPtr EmptyResult();
+
+class DataFrame;
+/// Runs a statement on schemas or tables (catalog_commands.cc); nullopt when `st` is not
+/// one. Throws the exceptions of exceptions.h.
+std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>& state,
+                                             const sql::Statement& st);
 
 }  // namespace spate::api

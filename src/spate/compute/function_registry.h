@@ -24,6 +24,8 @@ struct ResolveContext {
   bool ansi = true;
   /// The function name as the user wrote it (for messages).
   std::string call_text;
+  /// The session's current schema (USE), for current_database()/current_schema().
+  std::string current_schema = "default";
 };
 
 using ScalarResolver =

@@ -118,7 +118,9 @@ void RegisterMiscFunctions(FunctionRegistry& r) {
     return ConstString("current_catalog", a, "spark_catalog");
   });
   for (const char* name : {"current_database", "current_schema"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ConstString(name, a, "default"); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext& rc) {
+      return ConstString(name, a, rc.current_schema);
+    });
   }
   r.RegisterScalar("input_file_name", [](Args a, const ResolveContext&) {
     return ConstString("input_file_name", a, "");

@@ -381,6 +381,7 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<A
   ResolveContext rc;
   rc.ansi = conf_.ansi();
   rc.call_text = e.DisplayName();
+  rc.current_schema = catalog_.current_database();
   return (*resolver)(std::move(args), rc);
 }
 

@@ -42,6 +42,9 @@ const std::vector<SqlConf::Entry>& SqlConf::KnownEntries() {
       {"spark.sql.orderByOrdinal", "true", "Whether ordinal numbers in order by clauses are treated as positions."},
       {"spark.sql.groupByAliases", "true", "Whether aliases in a select list can be used in group by clauses."},
       {"spark.default.parallelism", DefaultParallelism(), "Default number of partitions of range() and local data."},
+      {"spark.sql.warehouse.dir", "spate-warehouse",
+       "The default location for managed databases and tables (relative paths are under "
+       "the working directory)."},
   };
   return *entries;
 }

@@ -15,7 +15,11 @@
 //   mode skip / mode unskip   skip (and count as skipped) the records in between
 //   loop <var> <from> <to> / endloop   repeat records with ${var} substituted (to exclusive)
 //   require <feature>         no optional features exist yet: skips the rest of the file
-//   restart                   continue in a fresh session
+//   restart                   continue in a fresh session (same warehouse folder)
+//
+// Each file gets its own empty temporary folder: `__TEST_DIR__` in SQL and expected text
+// is replaced by its path, and the session's warehouse (spark.sql.warehouse.dir) is
+// __TEST_DIR__/warehouse. The folder is removed when the file ends.
 //   halt                      stop reading the file
 //
 // Values are rendered as Spark's spark-sql CLI prints them (HiveResult.toHiveString):
@@ -32,6 +36,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -128,7 +133,16 @@ struct Options {
 class FileRunner {
  public:
   FileRunner(std::string path, const Options& options, Counts* counts)
-      : path_(std::move(path)), options_(options), counts_(counts) {}
+      : path_(std::move(path)), options_(options), counts_(counts) {
+    std::string templ = (fs::temp_directory_path() / "spate-slt-XXXXXX").string();
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    if (mkdtemp(buf.data()) != nullptr) test_dir_ = buf.data();
+  }
+  ~FileRunner() {
+    std::error_code ec;
+    if (!test_dir_.empty()) fs::remove_all(test_dir_, ec);
+  }
 
   void Run() {
     std::ifstream in(path_);
@@ -157,6 +171,7 @@ class FileRunner {
       // (std::string, not a literal: a const char* would pick the bool overload of set().)
       session_->conf().set("spark.sql.ansi.enabled", std::string("true"));
       session_->conf().set("spark.sql.session.timeZone", std::string("UTC"));
+      session_->conf().set("spark.sql.warehouse.dir", test_dir_ + "/warehouse");
     } catch (const std::exception& e) {
       std::cout << path_ << ": cannot create a session: " << e.what() << "\n";
       session_.reset();
@@ -165,7 +180,7 @@ class FileRunner {
 
   std::string Substitute(std::string s, const std::vector<Binding>& bindings) const {
     for (const auto& b : bindings) s = ReplaceAll(s, "${" + b.var + "}", b.value);
-    return s;
+    return ReplaceAll(s, "__TEST_DIR__", test_dir_);
   }
 
   // Reads lines [i, end) until a blank line; returns the index after the block.
@@ -390,6 +405,7 @@ class FileRunner {
   }
 
   std::string path_;
+  std::string test_dir_;  // this file's temporary folder (__TEST_DIR__)
   Options options_;
   Counts* counts_;
   std::vector<std::string> lines_;
