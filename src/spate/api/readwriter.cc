@@ -12,6 +12,7 @@
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
 #include "spate/formats/file_writer.h"
+#include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/sql/parser.h"
@@ -61,6 +62,15 @@ DataFrame DataFrameReader::load(const std::string& path) const {
 
 DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
   const std::string fmt = Lower(format_);
+  if (fmt == "csv") {
+    auto source = ValueOrThrow(formats::CsvDataSource::Make(
+        io::LocalFileSystem::Get(), paths, schema_, options_,
+        session_->conf.session_time_zone(),
+        session_->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record")));
+    auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+    plan->source = source;
+    return DataFrame(session_, plan);
+  }
   if (fmt == "json" || fmt == "text") {
     auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson
                               : formats::LineFileDataSource::Format::kText;
@@ -102,6 +112,12 @@ DataFrame DataFrameReader::text(const std::string& path) const {
 }
 DataFrame DataFrameReader::text(const std::vector<std::string>& paths) const {
   return DataFrameReader(*this).format("text").load(paths);
+}
+DataFrame DataFrameReader::csv(const std::string& path) const {
+  return DataFrameReader(*this).format("csv").load(path);
+}
+DataFrame DataFrameReader::csv(const std::vector<std::string>& paths) const {
+  return DataFrameReader(*this).format("csv").load(paths);
 }
 
 // ---- DataFrameWriter

@@ -2,7 +2,7 @@
 #pragma once
 
 // DataFrameReader (spark.read) and DataFrameWriter (df.write), as in PySpark, for the
-// file formats spate has (Parquet; JSON and text for reading).
+// file formats spate has (Parquet, JSON, CSV, text).
 //
 //   auto df = spark.read().parquet("/data/events");          // file or directory
 //   df.write().mode("overwrite").option("compression", "zstd").parquet("/out");
@@ -47,6 +47,10 @@ class DataFrameReader {
   /// Text files: one STRING column `value`, one row per line (wholetext=true: per file).
   DataFrame text(const std::string& path) const;
   DataFrame text(const std::vector<std::string>& paths) const;
+  /// CSV files (header, sep, quote, escape, inferSchema, mode, ...: see
+  /// formats/csv_source.h and formats/csv/options.h); columns _c0, _c1, ... without header.
+  DataFrame csv(const std::string& path) const;
+  DataFrame csv(const std::vector<std::string>& paths) const;
 
  private:
   std::shared_ptr<SessionState> session_;

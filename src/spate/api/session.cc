@@ -12,6 +12,7 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/function_registry.h"
 #include "spate/formats/json/json_functions.h"
+#include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
 #include "spate/sql/parser.h"
 #include "spate/types/timezone.h"
@@ -30,6 +31,11 @@ std::shared_ptr<SessionState> NewSessionState() {
                         format == "json" ? formats::LineFileDataSource::Format::kJson
                                          : formats::LineFileDataSource::Format::kText,
                         {path}, nullptr, {}));
+      return DataSourcePtr(std::move(src));
+    }
+    if (format == "csv") {
+      SPATE_ASSIGN_OR_RETURN(auto src, formats::CsvDataSource::Make(io::LocalFileSystem::Get(),
+                                                                    {path}, nullptr, {}));
       return DataSourcePtr(std::move(src));
     }
     if (format != "parquet") return DataSourcePtr();

@@ -14,81 +14,6 @@ namespace spate::formats {
 namespace {
 
 constexpr int64_t kBatchRows = 16384;
-constexpr int64_t kReadAhead = 64 << 10;
-
-bool BoolOption(const std::map<std::string, std::string>& options, std::string_view key) {
-  for (const auto& [k, v] : options) {
-    if (EqualsIgnoreCase(k, key)) return ToLower(v) == "true";
-  }
-  return false;
-}
-
-std::string StringOption(const std::map<std::string, std::string>& options,
-                         std::string_view key) {
-  for (const auto& [k, v] : options) {
-    if (EqualsIgnoreCase(k, key)) return v;
-  }
-  return "";
-}
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-Status FileError(const Status& st, const std::string& path) {
-  return st.WithContext("Encountered error while reading file file:" + path);
-}
-
-// The text of the lines of a split: the bytes from the first line starting in
-// [start, end) to the end of the last such line (its separator included). A line belongs
-// to the split its first byte is in. start = 0 and end = size read the whole file.
-Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
-                                  int64_t start, int64_t end, int64_t size,
-                                  const std::string& sep) {
-  SPATE_ASSIGN_OR_RETURN(auto file, fs.OpenForRead(path));
-  const auto len = static_cast<int64_t>(sep.size());
-  end = std::min(end, size);
-  if (start == 0 && end == size) {
-    std::string all;
-    SPATE_RETURN_IF_ERROR(file->ReadAt(0, size, &all));
-    return all;
-  }
-  std::string buf;
-  const int64_t from = std::max<int64_t>(0, start - len);
-  SPATE_RETURN_IF_ERROR(file->ReadAt(from, end - from, &buf));
-  size_t begin = 0;
-  if (start > 0) {
-    // The first separator ending at or after `start - 1` ends the line that started in
-    // the previous split (when it ends exactly at start - 1, the line at `start` is ours).
-    size_t p = buf.find(sep);
-    if (p == std::string::npos) return std::string();  // no line starts here
-    begin = p + sep.size();
-    if (from + static_cast<int64_t>(begin) >= end) return std::string();
-  }
-  // The last line: up to the first separator that ends at or after `end`.
-  size_t search = static_cast<size_t>(std::max<int64_t>(
-      static_cast<int64_t>(begin), end - len - from));
-  int64_t pos = end;
-  while (true) {
-    size_t p = buf.find(sep, search);
-    if (p != std::string::npos && from + static_cast<int64_t>(p) + len >= end) {
-      buf.resize(p + sep.size());
-      break;
-    }
-    if (pos >= size) break;
-    std::string more;
-    SPATE_RETURN_IF_ERROR(file->ReadAt(pos, std::min(kReadAhead, size - pos), &more));
-    if (more.empty()) break;
-    search = buf.size() >= sep.size() ? buf.size() - sep.size() + 1 : 0;
-    search = std::max(search, begin);
-    buf += more;
-    pos += static_cast<int64_t>(more.size());
-  }
-  if (begin >= buf.size()) return std::string();
-  buf.erase(0, begin);
-  return buf;
-}
 
 // Splits `text` into lines at `sep` (the default "\n" also strips a "\r" before it); a
 // final empty line is dropped.
@@ -113,7 +38,7 @@ std::vector<std::string_view> SplitLines(std::string_view text, std::string_view
 class LineReader final : public BatchReader {
  public:
   LineReader(io::FileSystemPtr fs, LineFileDataSource::Format format,
-             const LineFileDataSource::File* file, LineFileDataSource::Split split,
+             const InputFile* file, FileSplit split,
              bool whole_file, SchemaPtr data_schema, const json::JsonOptions* options,
              ScanSpec spec, SchemaPtr out_schema, int num_data_columns, std::string sep,
              bool strip_cr)
@@ -169,16 +94,7 @@ class LineReader final : public BatchReader {
       }
       next_ = stop;
       if (rows == 0) continue;
-      std::vector<ColumnPtr> cols;
-      for (int c : spec_.columns) {
-        if (c >= num_data_columns_) {
-          cols.push_back(
-              MakeConstantColumn(file_->partition_values[c - num_data_columns_], rows));
-        } else {
-          cols.push_back(data[static_cast<size_t>(c)]);
-        }
-      }
-      return Batch::Make(out_schema_, std::move(cols), rows);
+      return AssembleOutput(out_schema_, spec_, data, *file_, num_data_columns_, rows);
     }
     return BatchPtr();
   }
@@ -186,8 +102,8 @@ class LineReader final : public BatchReader {
  private:
   io::FileSystemPtr fs_;
   LineFileDataSource::Format format_;
-  const LineFileDataSource::File* file_;
-  LineFileDataSource::Split split_;
+  const InputFile* file_;
+  FileSplit split_;
   bool whole_file_;
   SchemaPtr data_schema_;
   const json::JsonOptions* options_;
@@ -205,27 +121,6 @@ class LineReader final : public BatchReader {
 
 }  // namespace
 
-bool GlobMatch(std::string_view glob, std::string_view name) {
-  // Iterative wildcard matching with backtracking to the last '*'.
-  size_t g = 0, n = 0, star = std::string_view::npos, mark = 0;
-  while (n < name.size()) {
-    if (g < glob.size() && (glob[g] == '?' || glob[g] == name[n])) {
-      ++g;
-      ++n;
-    } else if (g < glob.size() && glob[g] == '*') {
-      star = g++;
-      mark = n;
-    } else if (star != std::string_view::npos) {
-      g = star + 1;
-      n = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (g < glob.size() && glob[g] == '*') ++g;
-  return g == glob.size();
-}
-
 Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
     io::FileSystemPtr fs, Format format, std::vector<std::string> paths,
     SchemaPtr user_schema, const std::map<std::string, std::string>& options,
@@ -235,78 +130,20 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
   src->format_ = format;
   src->paths_ = paths;
   const bool json_format = format == Format::kJson;
-  src->whole_file_ = BoolOption(options, json_format ? "multiLine" : "wholetext");
+  SPATE_ASSIGN_OR_RETURN(src->whole_file_,
+                         BoolOption(options, json_format ? "multiLine" : "wholetext"));
   if (json_format) {
     std::vector<std::pair<std::string, std::string>> pairs(options.begin(), options.end());
     SPATE_ASSIGN_OR_RETURN(src->json_options_,
                            json::JsonOptions::FromPairs(pairs, session_time_zone));
   }
   src->line_sep_ = StringOption(options, "lineSep");
-  const bool recursive = BoolOption(options, "recursiveFileLookup");
-  const std::string glob = StringOption(options, "pathGlobFilter");
-
-  std::vector<Candidate> cands;
-  for (const auto& p : paths) {
-    auto info = fs->Stat(p);
-    if (!info.ok()) {
-      if (info.status().code() == StatusCode::kNotFound) {
-        return Status::Error("PATH_NOT_FOUND", {{"path", "file:" + p}});
-      }
-      return info.status();
-    }
-    if (info->is_directory) {
-      std::vector<Candidate> found;
-      SPATE_RETURN_IF_ERROR(ListFiles(*fs, p, &found));
-      for (auto& c : found) {
-        if (!glob.empty() && !GlobMatch(glob, BaseName(c.path))) continue;
-        if (recursive) c.partitions.clear();
-        cands.push_back(std::move(c));
-      }
-    } else {
-      cands.push_back(Candidate{p, {}});
-    }
-  }
-  std::sort(cands.begin(), cands.end(),
-            [](const Candidate& a, const Candidate& b) { return a.path < b.path; });
-  std::vector<std::string> keys;
-  if (!cands.empty()) {
-    for (const auto& [k, v] : cands[0].partitions) keys.push_back(k);
-  }
-  for (const auto& c : cands) {
-    bool same = c.partitions.size() == keys.size();
-    for (size_t i = 0; same && i < keys.size(); ++i) same = c.partitions[i].first == keys[i];
-    if (!same) {
-      return Status::Invalid("Conflicting directory structures detected: " + c.path +
-                             " does not have the partition columns of " + cands[0].path);
-    }
-  }
-  std::vector<DataTypePtr> part_types;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    std::vector<std::string> raw;
-    for (const auto& c : cands) raw.push_back(UnescapePathName(c.partitions[i].second));
-    part_types.push_back(InferPartitionType(raw));
-  }
-  for (const auto& c : cands) {
-    File f;
-    f.path = c.path;
-    auto info = fs->Stat(c.path);
-    if (!info.ok()) return FileError(info.status(), c.path);
-    f.size = info->size;
-    src->files_.push_back(std::move(f));
-  }
-
+  SPATE_ASSIGN_OR_RETURN(FileIndex index, ListInputFiles(*fs, paths, options, user_schema,
+                                                         session_time_zone));
+  src->files_ = std::move(index.files);
   std::vector<Field> data_fields;
   if (user_schema) {
-    for (const auto& f : user_schema->fields()) {
-      bool is_part = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
-        return EqualsIgnoreCase(k, f.name);
-      });
-      if (!is_part) data_fields.push_back(f);
-    }
-    for (size_t i = 0; i < keys.size(); ++i) {
-      int idx = user_schema->FieldIndex(keys[i]);
-      if (idx >= 0) part_types[i] = user_schema->field(idx).type;
-    }
+    data_fields = DataFieldsOf(*user_schema, index);
     if (!json_format && (data_fields.size() != 1 ||
                          data_fields[0].type->id() != TypeId::kString)) {
       return Status::Invalid("Text data source supports only a single column, and you have " +
@@ -368,23 +205,12 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
   }
   src->num_data_columns_ = static_cast<int>(data_fields.size());
   std::vector<Field> all = data_fields;
-  for (size_t i = 0; i < keys.size(); ++i) all.push_back(Field{keys[i], part_types[i], true});
+  for (const auto& f : index.partition_fields) all.push_back(f);
   src->schema_ = std::make_shared<const Schema>(std::move(all));
-  for (size_t fi = 0; fi < src->files_.size(); ++fi) {
-    File& f = src->files_[fi];
-    for (size_t i = 0; i < keys.size(); ++i)
-      f.partition_values.push_back(
-          PartitionValue(cands[fi].partitions[i].second, part_types[i]));
-    // Files split at byte offsets, except with a multi-byte lineSep, whose occurrences may
-    // overlap ("||||"): a split start could not tell where a separator begins.
-    if (src->whole_file_ || f.size <= split_bytes || split_bytes <= 0 ||
-        src->line_sep_.size() > 1) {
-      src->splits_.push_back({static_cast<int>(fi), 0, f.size});
-    } else {
-      for (int64_t s = 0; s < f.size; s += split_bytes)
-        src->splits_.push_back({static_cast<int>(fi), s, std::min(f.size, s + split_bytes)});
-    }
-  }
+  // Files split at byte offsets, except with a multi-byte lineSep, whose occurrences may
+  // overlap ("||||"): a split start could not tell where a separator begins.
+  src->splits_ = MakeSplits(src->files_, split_bytes,
+                            !src->whole_file_ && src->line_sep_.size() <= 1);
   return src;
 }
 
@@ -392,17 +218,10 @@ Result<std::unique_ptr<BatchReader>> LineFileDataSource::OpenSplit(
     int split, const ScanSpec& spec) const {
   if (split < 0 || split >= num_splits())
     return MakeEmptyReader();
-  const Split& s = splits_[split];
-  const File& f = files_[s.file];
-  for (const auto& p : spec.predicates) {
-    // Partition values rule out whole files; other predicates are left to the plan.
-    if (p.column < num_data_columns_ || p.column >= schema_->num_fields()) continue;
-    const Value& v = f.partition_values[p.column - num_data_columns_];
-    if (p.op == ScanPredicate::Op::kIsNull && !v.is_null())
-      return MakeEmptyReader();
-    if (p.op == ScanPredicate::Op::kIsNotNull && v.is_null())
-      return MakeEmptyReader();
-  }
+  const FileSplit& s = splits_[split];
+  const InputFile& f = files_[s.file];
+  if (PartitionsRuleOut(spec, f, num_data_columns_, schema_->num_fields()))
+    return MakeEmptyReader();
   std::vector<Field> data(schema_->fields().begin(),
                           schema_->fields().begin() + num_data_columns_);
   std::vector<Field> out;

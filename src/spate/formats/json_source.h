@@ -12,8 +12,8 @@
 //    the schema is inferred from all input (InferSchema: fields sorted by name; the
 //    corrupt-record column is added in PERMISSIVE mode when some record is malformed).
 //  - text: one STRING column `value`, one row per line (wholetext=true: one per file).
-//  - both: recursiveFileLookup=true (no partition discovery), pathGlobFilter (file names
-//    matched with `*` and `?`), lineSep (default: lines end at "\n" or "\r\n"; a lone
+//  - both: the file options of file_index.h (recursiveFileLookup, pathGlobFilter,
+//    modifiedBefore, modifiedAfter), lineSep (default: lines end at "\n" or "\r\n"; a lone
 //    "\r" is not a separator, unlike Spark's default).
 //
 // Splits: a file, or chunks of `split_bytes` bytes of a large file (a line belongs to the
@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "spate/columnar/data_source.h"
+#include "spate/formats/file_index.h"
 #include "spate/formats/json/options.h"
 #include "spate/io/file_system.h"
 
@@ -53,16 +54,6 @@ class LineFileDataSource final : public DataSource {
                                                  const ScanSpec& spec) const override;
   std::string Describe() const override;
 
-  struct File {
-    std::string path;
-    int64_t size = 0;
-    std::vector<Value> partition_values;
-  };
-  struct Split {
-    int file;
-    int64_t start, end;  // byte range; whole files for multiLine / wholetext
-  };
-
  private:
   LineFileDataSource() = default;
   io::FileSystemPtr fs_;
@@ -77,11 +68,8 @@ class LineFileDataSource final : public DataSource {
     return line_sep_.empty() ? kNewline : line_sep_;
   }
   json::JsonOptions json_options_;
-  std::vector<File> files_;
-  std::vector<Split> splits_;
+  std::vector<InputFile> files_;
+  std::vector<FileSplit> splits_;  // whole files for multiLine / wholetext
 };
-
-/// Whether `name` matches `glob` (`*` any run, `?` one character, others literal).
-bool GlobMatch(std::string_view glob, std::string_view name);
 
 }  // namespace spate::formats

@@ -1,0 +1,886 @@
+// Copyright spate authors.
+#include "spate/formats/csv/parser.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <random>
+
+#include "spate/columnar/builder.h"
+#include "spate/columnar/kernels.h"
+#include "spate/compute/bound_expr.h"
+#include "spate/compute/cast.h"
+#include "spate/types/timezone.h"
+
+namespace spate::formats::json {
+// Defined in json/column_parser.cc: a decimal text as java.math.BigDecimal reads it,
+// rounded half-up to `scale`; false when not a number or more than `precision` digits.
+bool ParseDecimalText(std::string_view s, int precision, int scale, __int128* out);
+}  // namespace spate::formats::json
+
+namespace spate::formats::csv {
+
+namespace {
+
+constexpr uint8_t kDelimBit = 1, kQuoteBit = 2, kLineBit = 4;
+
+inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
+
+}  // namespace
+
+// ---- tokenizer -----------------------------------------------------------------------
+
+CsvTokenizer::CsvTokenizer(const CsvOptions& options) : o_(options), delim_(options.delimiter) {
+  if (delim_.empty()) delim_ = ",";
+  if (!o_.char_to_escape_quote_escaping && o_.escape != o_.quote) {
+    o_.char_to_escape_quote_escaping = o_.escape;  // univocity's default
+  }
+  special_[static_cast<uint8_t>(delim_[0])] |= kDelimBit;
+  if (o_.line_sep.empty()) {
+    special_[static_cast<uint8_t>('\n')] |= kLineBit;
+    special_[static_cast<uint8_t>('\r')] |= kLineBit;
+  } else {
+    special_[static_cast<uint8_t>(o_.line_sep[0])] |= kLineBit;
+  }
+  if (o_.quote != '\0') special_[static_cast<uint8_t>(o_.quote)] |= kQuoteBit;
+  if (o_.escape != '\0') special_[static_cast<uint8_t>(o_.escape)] |= kQuoteBit;
+  if (o_.char_to_escape_quote_escaping && *o_.char_to_escape_quote_escaping != '\0')
+    special_[static_cast<uint8_t>(*o_.char_to_escape_quote_escaping)] |= kQuoteBit;
+}
+
+bool CsvTokenizer::AtLineEnd(std::string_view text, size_t p) const {
+  if (!(special_[static_cast<uint8_t>(text[p])] & kLineBit)) return false;
+  if (o_.line_sep.empty()) return true;
+  return text.compare(p, o_.line_sep.size(), o_.line_sep) == 0;
+}
+
+size_t CsvTokenizer::SkipLineEnd(std::string_view text, size_t p) const {
+  if (p >= text.size()) return text.size();
+  if (!o_.line_sep.empty()) return std::min(text.size(), p + o_.line_sep.size());
+  if (text[p] == '\r' && p + 1 < text.size() && text[p + 1] == '\n') return p + 2;
+  return p + 1;
+}
+
+size_t CsvTokenizer::Tokenize(std::string_view text, size_t pos, size_t max_records,
+                              CsvRecords* out) {
+  const size_t n = text.size();
+  const char* t = text.data();
+  const char quote = o_.quote;
+  const char escape = o_.escape;
+  const char esc_esc = o_.char_to_escape_quote_escaping.value_or('\0');
+  const int64_t max_chars = o_.max_chars_per_column;
+  size_t records = 0;
+  // The end of an unquoted run starting at p: the next delimiter or line end.
+  auto scan_plain = [&](size_t p) {
+    while (p < n) {
+      uint8_t c = static_cast<uint8_t>(t[p]);
+      if (special_[c] & (kDelimBit | kLineBit)) {
+        if ((special_[c] & kLineBit) && AtLineEnd(text, p)) break;
+        if ((special_[c] & kDelimBit) && AtDelimiter(text, p)) break;
+      }
+      ++p;
+    }
+    return p;
+  };
+  while (pos < n && records < max_records) {
+    // Comment lines and blank (whitespace-only) lines hold no record.
+    if (o_.comment != '\0' && t[pos] == o_.comment) {
+      size_t p = pos;
+      while (p < n && !AtLineEnd(text, p)) ++p;
+      pos = SkipLineEnd(text, p);
+      continue;
+    }
+    if (IsSpace(t[pos])) {
+      size_t q = pos;
+      while (q < n && IsSpace(t[q]) && !AtLineEnd(text, q)) ++q;
+      if (q >= n) {
+        pos = n;
+        break;
+      }
+      if (AtLineEnd(text, q)) {
+        pos = SkipLineEnd(text, q);
+        continue;
+      }
+    }
+    const size_t rec_start = pos;
+    uint8_t err = CsvRecords::kOk;
+    int64_t nfields = 0;
+    size_t p = pos;
+    while (true) {
+      if (o_.ignore_leading_white_space) {
+        while (p < n && IsSpace(t[p]) &&
+               !(special_[static_cast<uint8_t>(t[p])] & (kDelimBit | kLineBit)))
+          ++p;
+      }
+      CsvField f{static_cast<int64_t>(p), 0, 0};
+      if (p < n && quote != '\0' && t[p] == quote) {
+        const size_t open = p;
+        size_t q = p + 1;
+        size_t seg = q;
+        bool scratch = false;
+        size_t sstart = 0;
+        auto to_scratch = [&](size_t upto) {
+          if (!scratch) {
+            scratch = true;
+            sstart = out->scratch.size();
+          }
+          out->scratch.append(t + seg, upto - seg);
+        };
+        size_t content_end = 0;
+        bool plain = false;  // the field became an unquoted one (BACK_TO_DELIMITER)
+        bool skip = false;
+        while (true) {
+          while (q < n) {
+            uint8_t c = static_cast<uint8_t>(t[q]);
+            if (special_[c] & kQuoteBit) break;
+            if (!o_.multi_line && (special_[c] & kLineBit) && AtLineEnd(text, q)) break;
+            ++q;
+          }
+          if (q >= n || !(special_[static_cast<uint8_t>(t[q])] & kQuoteBit)) {
+            content_end = q;  // a quote left open ends with the input / line
+            break;
+          }
+          const char c = t[q];
+          if (esc_esc != '\0' && c == esc_esc && q + 2 < n && t[q + 1] == escape &&
+              t[q + 2] == quote && escape != quote) {
+            to_scratch(q);
+            out->scratch.push_back(escape);
+            q += 2;
+            seg = q;
+            // The quote at q is not escaped: fall through to the quote handling.
+          } else if (escape != '\0' && escape != quote && c == escape) {
+            if (q + 1 < n && t[q + 1] == quote) {
+              to_scratch(q);
+              out->scratch.push_back(quote);
+              q += 2;
+              seg = q;
+            } else {
+              ++q;
+            }
+            continue;
+          } else if (c != quote) {
+            ++q;
+            continue;
+          }
+          // t[q] is the quote.
+          if (q + 1 < n && t[q + 1] == quote) {  // doubled quote
+            to_scratch(q);
+            out->scratch.push_back(quote);
+            q += 2;
+            seg = q;
+            continue;
+          }
+          content_end = q;
+          size_t after = q + 1;
+          size_t r = after;
+          while (r < n && (t[r] == ' ' || t[r] == '\t') &&
+                 !(special_[static_cast<uint8_t>(t[r])] & kDelimBit))
+            ++r;
+          if (r >= n || AtDelimiter(text, r) || AtLineEnd(text, r)) {
+            q = r;
+            break;
+          }
+          // An unescaped quote inside a quoted value.
+          switch (o_.unescaped_quote_handling) {
+            case UnescapedQuoteHandling::kStopAtClosingQuote:
+              q = after;
+              continue;
+            case UnescapedQuoteHandling::kStopAtDelimiter: {
+              size_t e = scan_plain(after);
+              content_end = e;
+              q = e;
+              break;
+            }
+            case UnescapedQuoteHandling::kBackToDelimiter: {
+              size_t e = scan_plain(after);
+              plain = true;
+              f = CsvField{static_cast<int64_t>(open), static_cast<int32_t>(
+                               std::min<size_t>(e - open, INT32_MAX)), 0};
+              q = e;
+              break;
+            }
+            case UnescapedQuoteHandling::kSkipValue:
+              skip = true;
+              q = scan_plain(after);
+              break;
+            case UnescapedQuoteHandling::kRaiseError:
+              skip = true;
+              err = CsvRecords::kUnescapedQuote;
+              q = scan_plain(after);
+              break;
+          }
+          break;
+        }
+        if (skip) {
+          f = CsvField{static_cast<int64_t>(open), 0, CsvField::kSkip};
+          if (scratch) out->scratch.resize(sstart);
+        } else if (!plain) {
+          size_t len;
+          if (scratch) {
+            to_scratch(content_end);
+            len = out->scratch.size() - sstart;
+            f = CsvField{static_cast<int64_t>(sstart), 0,
+                         CsvField::kQuoted | CsvField::kScratch};
+          } else {
+            len = content_end - seg;
+            f = CsvField{static_cast<int64_t>(seg), 0, CsvField::kQuoted};
+          }
+          if (len > static_cast<size_t>(INT32_MAX)) {
+            len = INT32_MAX;
+            err = CsvRecords::kTooManyChars;
+          }
+          f.length = static_cast<int32_t>(len);
+        }
+        p = q;
+      } else {
+        size_t s = p;
+        p = scan_plain(p);
+        size_t e = p;
+        if (o_.ignore_trailing_white_space) {
+          while (e > s && IsSpace(t[e - 1])) --e;
+        }
+        size_t len = e - s;
+        if (len > static_cast<size_t>(INT32_MAX)) {
+          len = INT32_MAX;
+          err = CsvRecords::kTooManyChars;
+        }
+        f = CsvField{static_cast<int64_t>(s), static_cast<int32_t>(len), 0};
+      }
+      if (max_chars >= 0 && f.length > max_chars) err = CsvRecords::kTooManyChars;
+      if (++nfields > o_.max_columns) {
+        err = CsvRecords::kTooManyColumns;
+      } else {
+        out->fields.push_back(f);
+      }
+      if (p < n && AtDelimiter(text, p)) {
+        p += delim_.size();
+        continue;
+      }
+      if (p >= n || AtLineEnd(text, p)) break;
+      ++p;  // not reached: fields end at a delimiter or a line end
+    }
+    out->raw_begin.push_back(static_cast<int64_t>(rec_start));
+    out->raw_end.push_back(static_cast<int64_t>(std::min(p, n)));
+    out->error.push_back(err);
+    out->field_begin.push_back(static_cast<int64_t>(out->fields.size()));
+    pos = SkipLineEnd(text, p);
+    ++records;
+  }
+  return std::min(pos, n);
+}
+
+// ---- value parsing ---------------------------------------------------------------------
+
+bool ParseJavaLong(std::string_view s, int64_t min, int64_t max, int64_t* out) {
+  size_t i = 0;
+  bool neg = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+  if (i >= s.size()) return false;
+  // Accumulate negatively so that the minimum fits.
+  int64_t v = 0;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    if (c < '0' || c > '9') return false;
+    if (__builtin_mul_overflow(v, int64_t{10}, &v) ||
+        __builtin_sub_overflow(v, int64_t{c - '0'}, &v))
+      return false;
+  }
+  if (!neg) {
+    if (v == INT64_MIN) return false;
+    v = -v;
+  }
+  if (v < min || v > max) return false;
+  *out = v;
+  return true;
+}
+
+bool ParseJavaDouble(std::string_view s, double* out) {
+  while (!s.empty() && IsSpace(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsSpace(s.back())) s.remove_suffix(1);
+  if (s.empty()) return false;
+  bool neg = false;
+  std::string_view body = s;
+  if (body[0] == '+' || body[0] == '-') {
+    neg = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  if (body == "NaN") {
+    *out = std::nan("");
+    return true;
+  }
+  if (body == "Infinity") {
+    *out = neg ? -INFINITY : INFINITY;
+    return true;
+  }
+  if (!body.empty() && (body.back() == 'd' || body.back() == 'D' || body.back() == 'f' ||
+                        body.back() == 'F'))
+    body.remove_suffix(1);
+  // Java's grammar: digits [. digits] [e [sign] digits], at least one digit in the mantissa.
+  size_t i = 0, digits = 0;
+  while (i < body.size() && body[i] >= '0' && body[i] <= '9') ++i, ++digits;
+  if (i < body.size() && body[i] == '.') {
+    ++i;
+    while (i < body.size() && body[i] >= '0' && body[i] <= '9') ++i, ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < body.size() && (body[i] == 'e' || body[i] == 'E')) {
+    ++i;
+    if (i < body.size() && (body[i] == '+' || body[i] == '-')) ++i;
+    size_t ed = 0;
+    while (i < body.size() && body[i] >= '0' && body[i] <= '9') ++i, ++ed;
+    if (ed == 0) return false;
+  }
+  if (i != body.size()) return false;
+  // from_chars takes no '+' and is locale-free; an out-of-range value saturates like Java.
+  std::string_view num = body;
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+  if (ec == std::errc::result_out_of_range) {
+    // Too large -> Infinity, too small -> 0 (Java's behaviour).
+    bool big = false;
+    size_t e = num.find_first_of("eE");
+    if (e == std::string_view::npos || num[e + 1] != '-') big = true;
+    v = big ? INFINITY : 0.0;
+  } else if (ec != std::errc() || ptr != num.data() + num.size()) {
+    return false;
+  }
+  *out = neg ? -v : v;
+  return true;
+}
+
+Status MalformedRecord(std::string_view record) {
+  return Status::Error("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
+                       {{"badRecord", std::string(record)}, {"failFastMode", "FAILFAST"}});
+}
+
+namespace {
+
+// Date/time parsing shared by the converter and inference.
+struct DateTimeParsers {
+  std::optional<DateTimePattern> date, timestamp, timestamp_ntz;
+  EvalContext eval;
+  const TimeZone* zone = nullptr;
+
+  Status Init(const CsvOptions& o) {
+    eval.time_zone_id = o.time_zone_id;
+    eval.time_zone = TimeZone::Lookup(o.time_zone_id);
+    zone = eval.time_zone;
+    if (!o.date_format.empty()) {
+      SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(o.date_format));
+      date = std::move(p);
+    }
+    if (!o.timestamp_format.empty()) {
+      SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(o.timestamp_format));
+      timestamp = std::move(p);
+    }
+    if (!o.timestamp_ntz_format.empty()) {
+      SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(o.timestamp_ntz_format));
+      timestamp_ntz = std::move(p);
+    }
+    return Status::OK();
+  }
+  bool Date(std::string_view s, int32_t* days) const {
+    if (date) {
+      int64_t micros;
+      std::string err;
+      if (!date->Parse(s, nullptr, true, &micros, &err)) return false;
+      *days = static_cast<int32_t>(micros >= 0 ? micros / 86400000000LL
+                                               : -((-micros + 86400000000LL - 1) / 86400000000LL));
+      return true;
+    }
+    return CastStringToDate(s, days);
+  }
+  bool Timestamp(std::string_view s, int64_t* micros) const {
+    if (timestamp) {
+      std::string err;
+      return timestamp->Parse(s, zone, false, micros, &err);
+    }
+    return CastStringToTimestamp(s, eval, micros);
+  }
+  bool TimestampNtz(std::string_view s, int64_t* micros) const {
+    if (timestamp_ntz) {
+      std::string err;
+      return timestamp_ntz->Parse(s, nullptr, true, micros, &err);
+    }
+    return CastStringToTimestampNtz(s, micros);
+  }
+};
+
+bool ParseBool(std::string_view s, bool* out) {
+  if (EqualsIgnoreCase(s, "true")) return *out = true, true;
+  if (EqualsIgnoreCase(s, "false")) return *out = false, true;
+  return false;
+}
+
+}  // namespace
+
+// ---- converter -----------------------------------------------------------------------
+
+struct CsvConverter::Impl {
+  SchemaPtr schema;
+  CsvOptions o;
+  int corrupt_index = -1;
+  std::vector<int> token_index;  // per data field; -1 for the corrupt-record column
+  int64_t expected_tokens = 0;
+  DateTimeParsers dt;
+  std::vector<uint8_t> bad;
+
+  // The datum of record r's token ti: false when it is NULL.
+  inline bool Datum(std::string_view text, const CsvRecords& recs, size_t r, int ti,
+                    std::string_view* out) const {
+    if (ti >= recs.num_fields(r)) return false;
+    const CsvField& f = recs.fields[static_cast<size_t>(recs.field_begin[r] + ti)];
+    if (f.flags & CsvField::kSkip) return false;
+    if (f.length == 0) {
+      if (!(f.flags & CsvField::kQuoted)) return false;
+      *out = o.empty_value_in_read();
+    } else {
+      *out = recs.value(text, f);
+    }
+    return *out != o.null_value;
+  }
+
+  template <typename T, typename Parse>
+  ColumnPtr Fixed(const DataTypePtr& type, std::string_view text, const CsvRecords& recs,
+                  int ti, Parse parse) {
+    const size_t n = recs.size();
+    FixedWidthBuilder<T> b(type, static_cast<int64_t>(n));
+    std::string_view d;
+    for (size_t r = 0; r < n; ++r) {
+      if (!Datum(text, recs, r, ti, &d)) {
+        b.AppendNull();
+        continue;
+      }
+      T v;
+      if (parse(d, &v)) {
+        b.Append(v);
+      } else {
+        b.AppendNull();
+        bad[r] = 1;
+      }
+    }
+    return b.Finish();
+  }
+
+  ColumnPtr ConvertColumn(const DataTypePtr& type, std::string_view text,
+                          const CsvRecords& recs, int ti) {
+    const size_t n = recs.size();
+    std::string_view d;
+    switch (type->id()) {
+      case TypeId::kBoolean: {
+        BooleanBuilder b;
+        for (size_t r = 0; r < n; ++r) {
+          bool v;
+          if (!Datum(text, recs, r, ti, &d)) {
+            b.AppendNull();
+          } else if (ParseBool(d, &v)) {
+            b.Append(v);
+          } else {
+            b.AppendNull();
+            bad[r] = 1;
+          }
+        }
+        return b.Finish();
+      }
+      case TypeId::kByte:
+        return Fixed<int8_t>(type, text, recs, ti, [](std::string_view s, int8_t* v) {
+          int64_t x;
+          if (!ParseJavaLong(s, INT8_MIN, INT8_MAX, &x)) return false;
+          *v = static_cast<int8_t>(x);
+          return true;
+        });
+      case TypeId::kShort:
+        return Fixed<int16_t>(type, text, recs, ti, [](std::string_view s, int16_t* v) {
+          int64_t x;
+          if (!ParseJavaLong(s, INT16_MIN, INT16_MAX, &x)) return false;
+          *v = static_cast<int16_t>(x);
+          return true;
+        });
+      case TypeId::kInt:
+        return Fixed<int32_t>(type, text, recs, ti, [](std::string_view s, int32_t* v) {
+          int64_t x;
+          if (!ParseJavaLong(s, INT32_MIN, INT32_MAX, &x)) return false;
+          *v = static_cast<int32_t>(x);
+          return true;
+        });
+      case TypeId::kLong:
+        return Fixed<int64_t>(type, text, recs, ti, [](std::string_view s, int64_t* v) {
+          return ParseJavaLong(s, INT64_MIN, INT64_MAX, v);
+        });
+      case TypeId::kFloat:
+        return Fixed<float>(type, text, recs, ti, [this](std::string_view s, float* v) {
+          if (s == o.nan_value) return *v = NAN, true;
+          if (s == o.negative_inf) return *v = -INFINITY, true;
+          if (s == o.positive_inf) return *v = INFINITY, true;
+          double x;
+          if (!ParseJavaDouble(s, &x)) return false;
+          *v = static_cast<float>(x);
+          return true;
+        });
+      case TypeId::kDouble:
+        return Fixed<double>(type, text, recs, ti, [this](std::string_view s, double* v) {
+          if (s == o.nan_value) return *v = NAN, true;
+          if (s == o.negative_inf) return *v = -INFINITY, true;
+          if (s == o.positive_inf) return *v = INFINITY, true;
+          return ParseJavaDouble(s, v);
+        });
+      case TypeId::kDecimal: {
+        const int p = type->precision(), sc = type->scale();
+        return Fixed<__int128>(type, text, recs, ti, [p, sc](std::string_view s, __int128* v) {
+          return json::ParseDecimalText(s, p, sc, v);
+        });
+      }
+      case TypeId::kDate:
+        return Fixed<int32_t>(type, text, recs, ti, [this](std::string_view s, int32_t* v) {
+          return dt.Date(s, v);
+        });
+      case TypeId::kTimestamp:
+        return Fixed<int64_t>(type, text, recs, ti, [this](std::string_view s, int64_t* v) {
+          return dt.Timestamp(s, v);
+        });
+      case TypeId::kTimestampNtz:
+        return Fixed<int64_t>(type, text, recs, ti, [this](std::string_view s, int64_t* v) {
+          return dt.TimestampNtz(s, v);
+        });
+      case TypeId::kString:
+      case TypeId::kBinary: {
+        int64_t bytes = 0;
+        for (size_t r = 0; r < n; ++r) {
+          if (ti < recs.num_fields(r))
+            bytes += recs.fields[static_cast<size_t>(recs.field_begin[r] + ti)].length;
+        }
+        StringBuilder b(type, static_cast<int64_t>(n), bytes + 16);
+        for (size_t r = 0; r < n; ++r) {
+          if (Datum(text, recs, r, ti, &d)) {
+            b.Append(d);
+          } else {
+            b.AppendNull();
+          }
+        }
+        return b.Finish();
+      }
+      default:
+        return Column::MakeNull(type, static_cast<int64_t>(n));
+    }
+  }
+};
+
+CsvConverter::CsvConverter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CsvConverter::~CsvConverter() = default;
+
+Result<std::unique_ptr<CsvConverter>> CsvConverter::Make(SchemaPtr data_schema,
+                                                         const CsvOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->schema = data_schema;
+  impl->o = options;
+  int next = 0;
+  for (int i = 0; i < data_schema->num_fields(); ++i) {
+    const Field& f = data_schema->field(i);
+    if (f.name == options.column_name_of_corrupt_record) {
+      if (f.type->id() != TypeId::kString || !f.nullable) {
+        return Status::Error("INVALID_CORRUPT_RECORD_TYPE",
+                             {{"columnName", "`" + f.name + "`"},
+                              {"actualType", "\"" + f.type->Sql() + "\""}});
+      }
+      impl->corrupt_index = i;
+      impl->token_index.push_back(-1);
+      continue;
+    }
+    switch (f.type->id()) {
+      case TypeId::kStruct:
+      case TypeId::kArray:
+      case TypeId::kMap:
+      case TypeId::kDayTimeInterval:
+      case TypeId::kYearMonthInterval:
+        return Status::Error("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
+                             {{"columnName", "`" + f.name + "`"},
+                              {"columnType", "\"" + f.type->Sql() + "\""},
+                              {"format", "CSV"}});
+      default:
+        break;
+    }
+    impl->token_index.push_back(next++);
+  }
+  impl->expected_tokens = next;
+  SPATE_RETURN_IF_ERROR(impl->dt.Init(options));
+  return std::unique_ptr<CsvConverter>(new CsvConverter(std::move(impl)));
+}
+
+Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
+                                                     const CsvRecords& recs,
+                                                     const std::vector<int>& needed,
+                                                     int64_t* rows) {
+  Impl& m = *impl_;
+  const size_t n = recs.size();
+  m.bad.assign(n, 0);
+  for (size_t r = 0; r < n; ++r) {
+    const uint8_t e = recs.error[r];
+    if (e == CsvRecords::kTooManyColumns || e == CsvRecords::kTooManyChars) {
+      // univocity fails the whole parse (TextParsingException), whatever the mode.
+      std::string_view raw = text.substr(static_cast<size_t>(recs.raw_begin[r]),
+                                         static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
+      if (raw.size() > 1000) raw = raw.substr(0, 1000);
+      return Status::Invalid(
+          std::string(e == CsvRecords::kTooManyColumns
+                          ? "Number of columns processed may have exceeded limit of " +
+                                std::to_string(m.o.max_columns) +
+                                " columns. Use settings.setMaxColumns(int) to define the "
+                                "maximum number of columns your input can have"
+                          : "Length of parsed input exceeds the maximum number of characters "
+                            "defined in your parser settings (" +
+                                std::to_string(m.o.max_chars_per_column) + ")") +
+          ". Parsed content: " + std::string(raw));
+    }
+    if (e != CsvRecords::kOk || recs.num_fields(r) != m.expected_tokens) m.bad[r] = 1;
+  }
+  std::vector<ColumnPtr> cols(static_cast<size_t>(m.schema->num_fields()));
+  bool want_corrupt = false;
+  for (int c : needed) {
+    if (c == m.corrupt_index) {
+      want_corrupt = true;
+      continue;
+    }
+    cols[static_cast<size_t>(c)] =
+        m.ConvertColumn(m.schema->field(c).type, text, recs, m.token_index[static_cast<size_t>(c)]);
+  }
+  size_t first_bad = n;
+  for (size_t r = 0; r < n; ++r) {
+    if (m.bad[r]) {
+      first_bad = r;
+      break;
+    }
+  }
+  auto raw = [&](size_t r) {
+    return text.substr(static_cast<size_t>(recs.raw_begin[r]),
+                       static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
+  };
+  if (first_bad < n && m.o.mode == ParseMode::kFailFast) return MalformedRecord(raw(first_bad));
+  if (want_corrupt) {
+    StringBuilder b(DataType::String(), static_cast<int64_t>(n));
+    for (size_t r = 0; r < n; ++r) {
+      if (m.bad[r] && m.o.mode == ParseMode::kPermissive) {
+        b.Append(raw(r));
+      } else {
+        b.AppendNull();
+      }
+    }
+    cols[static_cast<size_t>(m.corrupt_index)] = b.Finish();
+  }
+  *rows = static_cast<int64_t>(n);
+  if (first_bad < n && m.o.mode == ParseMode::kDropMalformed) {
+    std::vector<int32_t> keep;
+    keep.reserve(n);
+    for (size_t r = 0; r < n; ++r) {
+      if (!m.bad[r]) keep.push_back(static_cast<int32_t>(r));
+    }
+    for (auto& c : cols) {
+      if (c) c = Take(*c, keep.data(), static_cast<int64_t>(keep.size()));
+    }
+    *rows = static_cast<int64_t>(keep.size());
+  }
+  return cols;
+}
+
+// ---- schema inference ------------------------------------------------------------------
+
+struct CsvSchemaInferrer::Impl {
+  CsvOptions o;
+  DateTimeParsers dt;
+  std::optional<DateTimePattern> infer_date;  // dateFormat, or yyyy-MM-dd with preferDate
+  std::vector<DataTypePtr> types;
+  std::mt19937_64 rng{42};
+
+  static bool IsIntegral(const DataTypePtr& t) {
+    return t->id() == TypeId::kInt || t->id() == TypeId::kLong;
+  }
+  static DataTypePtr DecimalFor(const DataTypePtr& t) {
+    return t->id() == TypeId::kInt ? DataType::Decimal(10, 0) : DataType::Decimal(20, 0);
+  }
+  static int Rank(TypeId id) {
+    switch (id) {
+      case TypeId::kInt: return 1;
+      case TypeId::kLong: return 2;
+      case TypeId::kDouble: return 3;
+      default: return 0;
+    }
+  }
+
+  // CSVInferSchema.compatibleType; nullptr = none.
+  static DataTypePtr Compatible(const DataTypePtr& a, const DataTypePtr& b) {
+    const TypeId x = a->id(), y = b->id();
+    auto is_ts = [](TypeId id) { return id == TypeId::kTimestamp || id == TypeId::kTimestampNtz; };
+    if ((x == TypeId::kDate && is_ts(y)) || (is_ts(x) && y == TypeId::kDate))
+      return DataType::String();
+    if (a->Equals(*b)) return a;
+    if (x == TypeId::kNull) return b;
+    if (y == TypeId::kNull) return a;
+    if (Rank(x) && Rank(y)) return Rank(x) >= Rank(y) ? a : b;
+    if (x == TypeId::kString || y == TypeId::kString) return DataType::String();
+    if (IsIntegral(a) && y == TypeId::kDecimal) return Compatible(DecimalFor(a), b);
+    if (x == TypeId::kDecimal && IsIntegral(b)) return Compatible(a, DecimalFor(b));
+    if ((x == TypeId::kDouble && y == TypeId::kDecimal) ||
+        (x == TypeId::kDecimal && y == TypeId::kDouble))
+      return DataType::Double();
+    if (x == TypeId::kDecimal && y == TypeId::kDecimal) {
+      int scale = std::max(a->scale(), b->scale());
+      int range = std::max(a->precision() - a->scale(), b->precision() - b->scale());
+      if (range + scale > 38) return DataType::Double();
+      return DataType::Decimal(range + scale, scale);
+    }
+    if (is_ts(x) && is_ts(y)) return DataType::Timestamp();
+    return nullptr;
+  }
+
+  DataTypePtr TryBoolean(std::string_view s) {
+    bool b;
+    return ParseBool(s, &b) ? DataType::Boolean() : DataType::String();
+  }
+  DataTypePtr TryTimestamp(std::string_view s) {
+    int64_t m;
+    if (dt.Timestamp(s, &m)) return DataType::Timestamp();
+    return TryBoolean(s);
+  }
+  DataTypePtr TryTimestampNtz(std::string_view s) {
+    // An NTZ parse yields spark.sql.timestampType (TIMESTAMP by default).
+    int64_t m;
+    if (dt.TimestampNtz(s, &m) && !HasZone(s)) return DataType::Timestamp();
+    return TryTimestamp(s);
+  }
+  static bool HasZone(std::string_view s) {
+    // A zone after the time: 'Z', +hh[:mm], -hh[:mm] or a region id.
+    size_t t = s.find_first_of("T ");
+    if (t == std::string_view::npos) return false;
+    std::string_view rest = s.substr(t + 1);
+    return rest.find_first_of("Z+-/") != std::string_view::npos ||
+           std::any_of(rest.begin(), rest.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) && c != 'T'; });
+  }
+  DataTypePtr TryDate(std::string_view s) {
+    int64_t micros;
+    std::string err;
+    if (infer_date && infer_date->Parse(s, nullptr, true, &micros, &err)) return DataType::Date();
+    return TryTimestampNtz(s);
+  }
+  DataTypePtr TryDouble(std::string_view s) {
+    double d;
+    if (ParseJavaDouble(s, &d) || s == o.nan_value || s == o.negative_inf ||
+        s == o.positive_inf)
+      return DataType::Double();
+    return o.prefer_date ? TryDate(s) : TryTimestampNtz(s);
+  }
+  DataTypePtr TryDecimal(std::string_view s) {
+    // new java.math.BigDecimal(s) with scale <= 0 and precision <= 38; negative scales
+    // (exponents) are not decimal types.
+    size_t i = 0;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    if (i == start || i != s.size()) return TryDouble(s);
+    while (start + 1 < i && s[start] == '0') ++start;
+    int precision = static_cast<int>(i - start);
+    if (precision > 38) return TryDouble(s);
+    return DataType::Decimal(precision, 0);
+  }
+  DataTypePtr TryLong(std::string_view s) {
+    int64_t x;
+    if (ParseJavaLong(s, INT64_MIN, INT64_MAX, &x)) return DataType::Long();
+    return TryDecimal(s);
+  }
+  DataTypePtr TryInteger(std::string_view s) {
+    int64_t x;
+    if (ParseJavaLong(s, INT32_MIN, INT32_MAX, &x)) return DataType::Int();
+    return TryLong(s);
+  }
+
+  DataTypePtr InferField(const DataTypePtr& so_far, std::string_view s) {
+    DataTypePtr t;
+    switch (so_far->id()) {
+      case TypeId::kNull:
+      case TypeId::kInt: t = TryInteger(s); break;
+      case TypeId::kLong: t = TryLong(s); break;
+      case TypeId::kDecimal: t = TryDecimal(s); break;
+      case TypeId::kDouble: t = TryDouble(s); break;
+      case TypeId::kDate: t = TryDate(s); break;
+      case TypeId::kTimestampNtz: t = TryTimestampNtz(s); break;
+      case TypeId::kTimestamp: t = TryTimestamp(s); break;
+      case TypeId::kBoolean: t = TryBoolean(s); break;
+      default: return DataType::String();
+    }
+    DataTypePtr c = Compatible(so_far, t);
+    return c ? c : DataType::String();
+  }
+};
+
+CsvSchemaInferrer::CsvSchemaInferrer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CsvSchemaInferrer::~CsvSchemaInferrer() = default;
+
+Result<std::unique_ptr<CsvSchemaInferrer>> CsvSchemaInferrer::Make(const CsvOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->o = options;
+  SPATE_RETURN_IF_ERROR(impl->dt.Init(options));
+  if (!options.date_format.empty() || options.prefer_date) {
+    SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(
+                                       options.date_format.empty() ? "yyyy-MM-dd"
+                                                                   : options.date_format));
+    impl->infer_date = std::move(p);
+  }
+  return std::unique_ptr<CsvSchemaInferrer>(new CsvSchemaInferrer(std::move(impl)));
+}
+
+void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs) {
+  Impl& m = *impl_;
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
+  for (size_t r = 0; r < recs.size(); ++r) {
+    if (m.o.sampling_ratio < 1.0 && coin(m.rng) >= m.o.sampling_ratio) continue;
+    const int64_t nf = recs.num_fields(r);
+    if (static_cast<int64_t>(m.types.size()) < nf) m.types.resize(static_cast<size_t>(nf), DataType::Null());
+    for (int64_t i = 0; i < nf; ++i) {
+      const CsvField& f = recs.fields[static_cast<size_t>(recs.field_begin[r] + i)];
+      if (f.flags & CsvField::kSkip) continue;
+      std::string_view s = f.length == 0 && (f.flags & CsvField::kQuoted)
+                               ? std::string_view(m.o.empty_value_in_read())
+                               : recs.value(text, f);
+      if (s.empty() || s == m.o.null_value) continue;
+      DataTypePtr& t = m.types[static_cast<size_t>(i)];
+      if (t->id() == TypeId::kString) continue;
+      t = m.InferField(t, s);
+    }
+  }
+}
+
+std::vector<Field> CsvSchemaInferrer::Finish(const std::vector<std::string>& names) const {
+  std::vector<Field> out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    DataTypePtr t = i < impl_->types.size() ? impl_->types[i] : DataType::Null();
+    if (!impl_->o.infer_schema || t->id() == TypeId::kNull) t = DataType::String();
+    out.push_back(Field{names[i], t, true});
+  }
+  return out;
+}
+
+std::vector<std::string> MakeSafeHeader(const std::vector<std::string>& row, bool has_header,
+                                        const CsvOptions& options, bool case_sensitive) {
+  std::vector<std::string> out;
+  if (!has_header) {
+    for (size_t i = 0; i < row.size(); ++i) out.push_back("_c" + std::to_string(i));
+    return out;
+  }
+  auto key = [&](const std::string& s) { return case_sensitive ? s : ToLower(s); };
+  std::map<std::string, int> counts;
+  for (const auto& name : row) {
+    if (!name.empty()) counts[key(name)]++;
+  }
+  for (size_t i = 0; i < row.size(); ++i) {
+    const std::string& v = row[i];
+    if (v.empty() || v == options.null_value) {
+      out.push_back("_c" + std::to_string(i));
+    } else if (counts[key(v)] > 1) {
+      out.push_back(v + std::to_string(i));
+    } else {
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+}  // namespace spate::formats::csv

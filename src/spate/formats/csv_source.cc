@@ -1,0 +1,254 @@
+// Copyright spate authors.
+#include "spate/formats/csv_source.h"
+
+#include <algorithm>
+
+#include "spate/formats/csv/parser.h"
+
+namespace spate::formats {
+
+namespace {
+
+constexpr size_t kBatchRows = 16384;
+
+size_t SkipBom(std::string_view text) {
+  return text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+}
+
+std::string ReadSep(const csv::CsvOptions& o) { return o.line_sep.empty() ? "\n" : o.line_sep; }
+
+// The header record's values (as strings; NULL fields -> "").
+std::vector<std::string> RecordStrings(std::string_view text, const csv::CsvRecords& recs,
+                                       size_t r, const csv::CsvOptions& o) {
+  std::vector<std::string> out;
+  for (int64_t i = recs.field_begin[r]; i < recs.field_begin[r + 1]; ++i) {
+    const csv::CsvField& f = recs.fields[static_cast<size_t>(i)];
+    if (f.flags & csv::CsvField::kSkip) {
+      out.emplace_back();
+    } else if (f.length == 0 && (f.flags & csv::CsvField::kQuoted)) {
+      out.push_back(o.empty_value_in_read());
+    } else {
+      out.emplace_back(recs.value(text, f));
+    }
+  }
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+  return s;
+}
+
+// CSVHeaderChecker with enforceSchema=false: the header must name the schema's columns.
+Status CheckHeader(const std::vector<std::string>& header, const Schema& data_schema,
+                   const csv::CsvOptions& o, const std::string& path) {
+  std::vector<std::string> names;
+  for (const auto& f : data_schema.fields()) {
+    if (f.name != o.column_name_of_corrupt_record) names.push_back(f.name);
+  }
+  if (header.size() != names.size()) {
+    return Status::Invalid(
+        "Number of column in CSV header is not equal to number of fields in the schema:\n"
+        " Header length: " + std::to_string(header.size()) +
+        ", schema size: " + std::to_string(names.size()) + "\nCSV file: file:" + path);
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!EqualsIgnoreCase(header[i], names[i])) {
+      return Status::Invalid("CSV header does not conform to the schema.\n Header: " +
+                             Join(header) + "\n Schema: " + Join(names) +
+                             "\nExpected: " + names[i] + " but found: " + header[i] +
+                             "\nCSV file: file:" + path);
+    }
+  }
+  return Status::OK();
+}
+
+class CsvReader final : public BatchReader {
+ public:
+  CsvReader(io::FileSystemPtr fs, const InputFile* file, FileSplit split,
+            SchemaPtr data_schema, const csv::CsvOptions* options, ScanSpec spec,
+            SchemaPtr out_schema, int num_data_columns)
+      : fs_(std::move(fs)),
+        file_(file),
+        split_(split),
+        data_schema_(std::move(data_schema)),
+        o_(options),
+        spec_(std::move(spec)),
+        out_schema_(std::move(out_schema)),
+        num_data_columns_(num_data_columns),
+        tokenizer_(*options) {
+    for (int c : spec_.columns) {
+      if (c < num_data_columns_) needed_.push_back(c);
+    }
+  }
+
+  Result<BatchPtr> Next() override {
+    if (!loaded_) {
+      loaded_ = true;
+      Status st = Load();
+      if (!st.ok()) return FileError(st, file_->path);
+    }
+    while (pos_ < text_.size()) {
+      recs_.Clear();
+      pos_ = tokenizer_.Tokenize(text_, pos_, kBatchRows, &recs_);
+      if (recs_.size() == 0) break;
+      int64_t rows = 0;
+      auto data = converter_->Convert(text_, recs_, needed_, &rows);
+      if (!data.ok()) return FileError(data.status(), file_->path);
+      if (rows == 0) continue;
+      return AssembleOutput(out_schema_, spec_, *data, *file_, num_data_columns_, rows);
+    }
+    return BatchPtr();
+  }
+
+ private:
+  Status Load() {
+    SPATE_ASSIGN_OR_RETURN(text_, ReadSplitText(*fs_, file_->path, split_.start, split_.end,
+                                                file_->size, ReadSep(*o_)));
+    SPATE_ASSIGN_OR_RETURN(converter_, csv::CsvConverter::Make(data_schema_, *o_));
+    if (split_.start == 0) {
+      pos_ = SkipBom(text_);
+      if (o_->header) {
+        recs_.Clear();
+        pos_ = tokenizer_.Tokenize(text_, pos_, 1, &recs_);
+        if (recs_.size() == 1 && !o_->enforce_schema) {
+          SPATE_RETURN_IF_ERROR(
+              CheckHeader(RecordStrings(text_, recs_, 0, *o_), *data_schema_, *o_, file_->path));
+        }
+      }
+    }
+    return Status::OK();
+  }
+
+  io::FileSystemPtr fs_;
+  const InputFile* file_;
+  FileSplit split_;
+  SchemaPtr data_schema_;
+  const csv::CsvOptions* o_;
+  ScanSpec spec_;
+  SchemaPtr out_schema_;
+  int num_data_columns_;
+  std::vector<int> needed_;
+  csv::CsvTokenizer tokenizer_;
+  std::unique_ptr<csv::CsvConverter> converter_;
+  csv::CsvRecords recs_;
+  bool loaded_ = false;
+  std::string text_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
+    io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
+    const std::map<std::string, std::string>& options, std::string session_time_zone,
+    std::string corrupt_column_default, int64_t split_bytes) {
+  std::shared_ptr<CsvDataSource> src(new CsvDataSource());
+  src->fs_ = fs;
+  src->paths_ = paths;
+  SPATE_ASSIGN_OR_RETURN(src->options_, csv::CsvOptions::FromMap(options, session_time_zone,
+                                                                 corrupt_column_default));
+  const csv::CsvOptions& o = src->options_;
+  SPATE_ASSIGN_OR_RETURN(FileIndex index, ListInputFiles(*fs, paths, options, user_schema,
+                                                         session_time_zone));
+  src->files_ = std::move(index.files);
+  std::vector<Field> data_fields;
+  if (user_schema) {
+    data_fields = DataFieldsOf(*user_schema, index);
+  } else {
+    if (src->files_.empty()) {
+      return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "CSV"}});
+    }
+    csv::CsvTokenizer tokenizer(o);
+    SPATE_ASSIGN_OR_RETURN(auto inferrer, csv::CsvSchemaInferrer::Make(o));
+    std::optional<std::vector<std::string>> first;
+    csv::CsvRecords recs;
+    for (const auto& f : src->files_) {
+      auto text = ReadSplitText(*fs, f.path, 0, f.size, f.size, ReadSep(o));
+      if (!text.ok()) return FileError(text.status(), f.path);
+      size_t pos = SkipBom(*text);
+      bool file_first = true;
+      while (pos < text->size()) {
+        recs.Clear();
+        pos = tokenizer.Tokenize(*text, pos, kBatchRows, &recs);
+        if (recs.size() == 0) break;
+        for (size_t r = 0; r < recs.size(); ++r) {
+          if (recs.error[r] == csv::CsvRecords::kTooManyColumns ||
+              recs.error[r] == csv::CsvRecords::kTooManyChars) {
+            // The converter reports these with the record.
+            SPATE_ASSIGN_OR_RETURN(auto conv, csv::CsvConverter::Make(
+                std::make_shared<const Schema>(std::vector<Field>{}), o));
+            int64_t rows;
+            auto st = conv->Convert(*text, recs, {}, &rows);
+            if (!st.ok()) return FileError(st.status(), f.path);
+          }
+        }
+        if (file_first) {
+          file_first = false;
+          if (!first) first = RecordStrings(*text, recs, 0, o);
+          if (o.header) {
+            // The header is not data: infer over the other records.
+            csv::CsvRecords rest;
+            for (size_t r = 1; r < recs.size(); ++r) {
+              rest.raw_begin.push_back(recs.raw_begin[r]);
+              rest.raw_end.push_back(recs.raw_end[r]);
+              rest.error.push_back(recs.error[r]);
+              for (int64_t i = recs.field_begin[r]; i < recs.field_begin[r + 1]; ++i)
+                rest.fields.push_back(recs.fields[static_cast<size_t>(i)]);
+              rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
+            }
+            rest.scratch = recs.scratch;
+            if (o.infer_schema) inferrer->Add(*text, rest);
+            continue;
+          }
+        }
+        if (o.infer_schema) inferrer->Add(*text, recs);
+      }
+      if (first && !o.infer_schema) break;  // only the first record is needed
+    }
+    if (first) {
+      data_fields = inferrer->Finish(csv::MakeSafeHeader(*first, o.header, o));
+    }
+  }
+  for (const auto& f : data_fields) {
+    if (f.name == o.column_name_of_corrupt_record &&
+        (f.type->id() != TypeId::kString || !f.nullable)) {
+      return Status::Error("INVALID_CORRUPT_RECORD_TYPE",
+                           {{"columnName", "`" + f.name + "`"},
+                            {"actualType", "\"" + f.type->Sql() + "\""}});
+    }
+  }
+  src->num_data_columns_ = static_cast<int>(data_fields.size());
+  src->data_schema_ = std::make_shared<const Schema>(data_fields);
+  // Validate the types once (unsupported nested types fail here, not per split).
+  SPATE_RETURN_IF_ERROR(ToStatus(csv::CsvConverter::Make(src->data_schema_, o)));
+  std::vector<Field> all = data_fields;
+  for (const auto& f : index.partition_fields) all.push_back(f);
+  src->schema_ = std::make_shared<const Schema>(std::move(all));
+  src->splits_ = MakeSplits(src->files_, split_bytes, !o.multi_line && o.line_sep.size() <= 1);
+  return src;
+}
+
+Result<std::unique_ptr<BatchReader>> CsvDataSource::OpenSplit(int split,
+                                                              const ScanSpec& spec) const {
+  if (split < 0 || split >= num_splits()) return MakeEmptyReader();
+  const FileSplit& s = splits_[split];
+  const InputFile& f = files_[s.file];
+  if (PartitionsRuleOut(spec, f, num_data_columns_, schema_->num_fields()))
+    return MakeEmptyReader();
+  std::vector<Field> out;
+  for (int c : spec.columns) out.push_back(schema_->field(c));
+  return std::unique_ptr<BatchReader>(std::make_unique<CsvReader>(
+      fs_, &f, s, data_schema_, &options_, spec,
+      std::make_shared<const Schema>(std::move(out)), num_data_columns_));
+}
+
+std::string CsvDataSource::Describe() const {
+  std::string loc;
+  for (size_t i = 0; i < paths_.size(); ++i) loc += (i ? ", " : "") + paths_[i];
+  return "FileScan csv Location: [" + loc + "], " + std::to_string(files_.size()) +
+         " files, " + std::to_string(splits_.size()) + " splits";
+}
+
+}  // namespace spate::formats

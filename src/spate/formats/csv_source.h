@@ -1,0 +1,71 @@
+// Copyright spate authors.
+#pragma once
+
+// CsvDataSource: the DataSource of Spark's `csv` file format — one file, or directories of
+// files with Hive-style `key=value` partition folders (trailing columns), listed, split
+// and read in parallel with the machinery of file_index.h (recursiveFileLookup,
+// pathGlobFilter, modifiedBefore, modifiedAfter).
+//
+//  - Parsing: csv/parser.h (tokenizer + typed column conversion, the options of
+//    csv/options.h, parse modes with columnNameOfCorruptRecord).
+//  - Schema: the user's; else names from the first record of the first file with one
+//    (header=true: the header, made safe as Spark's makeSafeHeader does; else _c0, _c1,
+//    ...) and types inferred over all records with inferSchema=true (all STRING
+//    otherwise). header=true skips the first record of every file; with
+//    enforceSchema=false each file's header must match the schema's names
+//    (case-insensitively), else the read fails naming the file.
+//  - Splits: files split at line boundaries into `split_bytes` chunks, except multiLine
+//    files and files read with a two-character lineSep (one split each). A UTF-8 BOM at
+//    the start of a file is skipped.
+//
+// Ownership: shares the FileSystem. Thread safety: immutable after Make(); splits may be
+// read concurrently. Failure: missing path -> PATH_NOT_FOUND; no files and no schema ->
+// UNABLE_TO_INFER_SCHEMA; I/O errors and FAILFAST parse errors name the file.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spate/columnar/data_source.h"
+#include "spate/formats/csv/options.h"
+#include "spate/formats/file_index.h"
+#include "spate/io/file_system.h"
+
+namespace spate::formats {
+
+class CsvDataSource final : public DataSource {
+ public:
+  static constexpr int64_t kDefaultSplitBytes = 128ll << 20;  // maxPartitionBytes
+
+  /// `options`: the reader's options (keys case-insensitive). `session_time_zone`: the
+  /// default of the `timeZone` option; `corrupt_column_default`:
+  /// spark.sql.columnNameOfCorruptRecord.
+  static Result<std::shared_ptr<CsvDataSource>> Make(
+      io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
+      const std::map<std::string, std::string>& options,
+      std::string session_time_zone = "UTC",
+      std::string corrupt_column_default = "_corrupt_record",
+      int64_t split_bytes = kDefaultSplitBytes);
+
+  const SchemaPtr& schema() const override { return schema_; }
+  int num_splits() const override { return static_cast<int>(splits_.size()); }
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
+  std::string Describe() const override;
+
+  const csv::CsvOptions& options() const { return options_; }
+
+ private:
+  CsvDataSource() = default;
+  io::FileSystemPtr fs_;
+  std::vector<std::string> paths_;
+  SchemaPtr schema_;
+  SchemaPtr data_schema_;
+  int num_data_columns_ = 0;
+  csv::CsvOptions options_;
+  std::vector<InputFile> files_;
+  std::vector<FileSplit> splits_;
+};
+
+}  // namespace spate::formats

@@ -1,0 +1,277 @@
+// Copyright spate authors.
+#include "spate/formats/file_index.h"
+
+#include <algorithm>
+
+#include "spate/columnar/builder.h"
+#include "spate/compute/bound_expr.h"
+#include "spate/compute/cast.h"
+#include "spate/formats/parquet_source.h"
+#include "spate/types/timezone.h"
+
+namespace spate::formats {
+
+namespace {
+
+constexpr int64_t kReadAhead = 64 << 10;
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// modifiedBefore / modifiedAfter: a timestamp in `zone` -> milliseconds since the epoch.
+Result<int64_t> ModifiedThreshold(const std::string& strategy, const std::string& text,
+                                  const std::string& zone) {
+  EvalContext ctx;
+  ctx.time_zone_id = zone;
+  ctx.time_zone = TimeZone::Lookup(zone);
+  int64_t micros = 0;
+  if (!CastStringToTimestamp(text, ctx, &micros)) {
+    return Status::Invalid("The timestamp provided for the '" + strategy +
+                           "' option is invalid. The expected format is "
+                           "'YYYY-MM-DDTHH:mm:ss', but the provided timestamp: " + text);
+  }
+  return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
+}
+
+}  // namespace
+
+const std::string* FindOption(const OptionMap& options, std::string_view key) {
+  for (const auto& [k, v] : options) {
+    if (EqualsIgnoreCase(k, key)) return &v;
+  }
+  return nullptr;
+}
+
+std::string StringOption(const OptionMap& options, std::string_view key,
+                         const std::string& def) {
+  const std::string* v = FindOption(options, key);
+  return v ? *v : def;
+}
+
+Result<bool> BoolOption(const OptionMap& options, std::string_view key, bool def) {
+  const std::string* v = FindOption(options, key);
+  if (!v) return def;
+  std::string l = ToLower(*v);
+  if (l == "true") return true;
+  if (l == "false") return false;
+  return Status::Invalid(std::string(key) + " flag can be true or false.");
+}
+
+Status FileError(const Status& st, const std::string& path) {
+  return st.WithContext("Encountered error while reading file file:" + path);
+}
+
+Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::string>& paths,
+                                 const OptionMap& options, const SchemaPtr& user_schema,
+                                 const std::string& session_time_zone) {
+  SPATE_ASSIGN_OR_RETURN(bool recursive, BoolOption(options, "recursiveFileLookup"));
+  const std::string glob = StringOption(options, "pathGlobFilter");
+  const std::string zone = StringOption(options, "timeZone", session_time_zone);
+  std::optional<int64_t> before, after;
+  if (const std::string* v = FindOption(options, "modifiedBefore")) {
+    SPATE_ASSIGN_OR_RETURN(before, ModifiedThreshold("modifiedBefore", *v, zone));
+  }
+  if (const std::string* v = FindOption(options, "modifiedAfter")) {
+    SPATE_ASSIGN_OR_RETURN(after, ModifiedThreshold("modifiedAfter", *v, zone));
+  }
+
+  std::vector<Candidate> cands;
+  for (const auto& p : paths) {
+    auto info = fs.Stat(p);
+    if (!info.ok()) {
+      if (info.status().code() == StatusCode::kNotFound) {
+        return Status::Error("PATH_NOT_FOUND", {{"path", "file:" + p}});
+      }
+      return info.status();
+    }
+    if (info->is_directory) {
+      std::vector<Candidate> found;
+      SPATE_RETURN_IF_ERROR(ListFiles(fs, p, &found));
+      for (auto& c : found) {
+        if (!glob.empty() && !GlobMatch(glob, BaseName(c.path))) continue;
+        if (recursive) c.partitions.clear();
+        cands.push_back(std::move(c));
+      }
+    } else {
+      cands.push_back(Candidate{p, {}});
+    }
+  }
+  std::sort(cands.begin(), cands.end(),
+            [](const Candidate& a, const Candidate& b) { return a.path < b.path; });
+  FileIndex index;
+  for (const auto& c : cands) {
+    InputFile f;
+    f.path = c.path;
+    auto info = fs.Stat(c.path);
+    if (!info.ok()) return FileError(info.status(), c.path);
+    f.size = info->size;
+    f.modification_time_ms = info->modification_time_ms;
+    if (before && !(f.modification_time_ms < *before)) continue;
+    if (after && !(f.modification_time_ms > *after)) continue;
+    index.files.push_back(std::move(f));
+  }
+  // Candidates that survived the filters, in the same order.
+  std::vector<const Candidate*> kept;
+  {
+    size_t j = 0;
+    for (const auto& c : cands) {
+      if (j < index.files.size() && index.files[j].path == c.path) {
+        kept.push_back(&c);
+        ++j;
+      }
+    }
+  }
+  std::vector<std::string> keys;
+  if (!kept.empty()) {
+    for (const auto& [k, v] : kept[0]->partitions) keys.push_back(k);
+  }
+  for (const Candidate* c : kept) {
+    bool same = c->partitions.size() == keys.size();
+    for (size_t i = 0; same && i < keys.size(); ++i) same = c->partitions[i].first == keys[i];
+    if (!same) {
+      return Status::Invalid("Conflicting directory structures detected: " + c->path +
+                             " does not have the partition columns of " + kept[0]->path);
+    }
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    std::vector<std::string> raw;
+    for (const Candidate* c : kept) raw.push_back(UnescapePathName(c->partitions[i].second));
+    DataTypePtr t = InferPartitionType(raw);
+    if (user_schema) {
+      int idx = user_schema->FieldIndex(keys[i]);
+      if (idx >= 0) t = user_schema->field(idx).type;
+    }
+    index.partition_fields.push_back(Field{keys[i], t, true});
+  }
+  for (size_t fi = 0; fi < index.files.size(); ++fi) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      index.files[fi].partition_values.push_back(
+          PartitionValue(kept[fi]->partitions[i].second, index.partition_fields[i].type));
+    }
+  }
+  return index;
+}
+
+std::vector<Field> DataFieldsOf(const Schema& user_schema, const FileIndex& index) {
+  std::vector<Field> out;
+  for (const auto& f : user_schema.fields()) {
+    bool is_part = std::any_of(index.partition_fields.begin(), index.partition_fields.end(),
+                               [&](const Field& k) { return EqualsIgnoreCase(k.name, f.name); });
+    if (!is_part) out.push_back(f);
+  }
+  return out;
+}
+
+std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t split_bytes,
+                                  bool splittable) {
+  std::vector<FileSplit> splits;
+  for (size_t fi = 0; fi < files.size(); ++fi) {
+    const int64_t size = files[fi].size;
+    if (!splittable || size <= split_bytes || split_bytes <= 0) {
+      splits.push_back({static_cast<int>(fi), 0, size});
+    } else {
+      for (int64_t s = 0; s < size; s += split_bytes)
+        splits.push_back({static_cast<int>(fi), s, std::min(size, s + split_bytes)});
+    }
+  }
+  return splits;
+}
+
+Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
+                                  int64_t start, int64_t end, int64_t size,
+                                  const std::string& sep) {
+  SPATE_ASSIGN_OR_RETURN(auto file, fs.OpenForRead(path));
+  const auto len = static_cast<int64_t>(sep.size());
+  end = std::min(end, size);
+  if (start == 0 && end == size) {
+    std::string all;
+    SPATE_RETURN_IF_ERROR(file->ReadAt(0, size, &all));
+    return all;
+  }
+  std::string buf;
+  const int64_t from = std::max<int64_t>(0, start - len);
+  SPATE_RETURN_IF_ERROR(file->ReadAt(from, end - from, &buf));
+  size_t begin = 0;
+  if (start > 0) {
+    // The first separator ending at or after `start - 1` ends the line that started in
+    // the previous split (when it ends exactly at start - 1, the line at `start` is ours).
+    size_t p = buf.find(sep);
+    if (p == std::string::npos) return std::string();  // no line starts here
+    begin = p + sep.size();
+    if (from + static_cast<int64_t>(begin) >= end) return std::string();
+  }
+  // The last line: up to the first separator that ends at or after `end`.
+  size_t search = static_cast<size_t>(std::max<int64_t>(
+      static_cast<int64_t>(begin), end - len - from));
+  int64_t pos = end;
+  while (true) {
+    size_t p = buf.find(sep, search);
+    if (p != std::string::npos && from + static_cast<int64_t>(p) + len >= end) {
+      buf.resize(p + sep.size());
+      break;
+    }
+    if (pos >= size) break;
+    std::string more;
+    SPATE_RETURN_IF_ERROR(file->ReadAt(pos, std::min(kReadAhead, size - pos), &more));
+    if (more.empty()) break;
+    search = buf.size() >= sep.size() ? buf.size() - sep.size() + 1 : 0;
+    search = std::max(search, begin);
+    buf += more;
+    pos += static_cast<int64_t>(more.size());
+  }
+  if (begin >= buf.size()) return std::string();
+  buf.erase(0, begin);
+  return buf;
+}
+
+bool PartitionsRuleOut(const ScanSpec& spec, const InputFile& file, int num_data_columns,
+                       int num_fields) {
+  for (const auto& p : spec.predicates) {
+    // Partition values rule out whole files; other predicates are left to the plan.
+    if (p.column < num_data_columns || p.column >= num_fields) continue;
+    const Value& v = file.partition_values[p.column - num_data_columns];
+    if (p.op == ScanPredicate::Op::kIsNull && !v.is_null()) return true;
+    if (p.op == ScanPredicate::Op::kIsNotNull && v.is_null()) return true;
+  }
+  return false;
+}
+
+Result<BatchPtr> AssembleOutput(const SchemaPtr& out_schema, const ScanSpec& spec,
+                                const std::vector<ColumnPtr>& data, const InputFile& file,
+                                int num_data_columns, int64_t rows) {
+  std::vector<ColumnPtr> cols;
+  cols.reserve(spec.columns.size());
+  for (int c : spec.columns) {
+    if (c >= num_data_columns) {
+      cols.push_back(MakeConstantColumn(file.partition_values[c - num_data_columns], rows));
+    } else {
+      cols.push_back(data[static_cast<size_t>(c)]);
+    }
+  }
+  return Batch::Make(out_schema, std::move(cols), rows);
+}
+
+bool GlobMatch(std::string_view glob, std::string_view name) {
+  // Iterative wildcard matching with backtracking to the last '*'.
+  size_t g = 0, n = 0, star = std::string_view::npos, mark = 0;
+  while (n < name.size()) {
+    if (g < glob.size() && (glob[g] == '?' || glob[g] == name[n])) {
+      ++g;
+      ++n;
+    } else if (g < glob.size() && glob[g] == '*') {
+      star = g++;
+      mark = n;
+    } else if (star != std::string_view::npos) {
+      g = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (g < glob.size() && glob[g] == '*') ++g;
+  return g == glob.size();
+}
+
+}  // namespace spate::formats

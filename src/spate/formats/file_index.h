@@ -1,0 +1,100 @@
+// Copyright spate authors.
+#pragma once
+
+// The file-listing, partition-discovery and split machinery shared by the line-oriented
+// file sources (JSON, text, CSV):
+//
+//  - ListInputFiles: the data files of the input paths (a file, or directories read
+//    recursively skipping names that start with '_' or '.'), sorted by path, with Spark's
+//    general file-source options: recursiveFileLookup=true (no partition discovery),
+//    pathGlobFilter (file names matched with `*` and `?`), modifiedBefore / modifiedAfter
+//    (timestamps "YYYY-MM-DDTHH:mm:ss" in the timeZone option or session zone; a file
+//    is kept when its modification time is strictly before / after). Hive-style
+//    `key=value` folders become partition columns (types inferred as Spark does unless
+//    the user schema names the column).
+//  - MakeSplits: one split per file, or chunks of `split_bytes` of large splittable files.
+//  - ReadSplitText: the text of the lines that start in a byte range (a line belongs to
+//    the split its first byte is in).
+//  - AssembleOutput: a batch of the requested columns from data columns plus the file's
+//    constant partition values; PartitionsRuleOut: pushed-down IS [NOT] NULL predicates on
+//    partition columns that rule a file out.
+//
+// Ownership: plain values. Thread safety: free functions, safe from any thread.
+// Failure: a missing path -> PATH_NOT_FOUND; bad option values -> Spark's error; I/O
+// errors returned with the file named.
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spate/columnar/data_source.h"
+#include "spate/io/file_system.h"
+
+namespace spate::formats {
+
+using OptionMap = std::map<std::string, std::string>;
+
+/// Case-insensitive option lookup (Spark's CaseInsensitiveMap); nullptr when absent.
+const std::string* FindOption(const OptionMap& options, std::string_view key);
+/// The option's value, or `def`.
+std::string StringOption(const OptionMap& options, std::string_view key,
+                         const std::string& def = "");
+/// "true"/"false" (any case), else `def` when absent; other values are an error naming
+/// the option (Spark's paramIsNotBooleanValueError).
+Result<bool> BoolOption(const OptionMap& options, std::string_view key, bool def = false);
+
+struct InputFile {
+  std::string path;
+  int64_t size = 0;
+  int64_t modification_time_ms = 0;
+  std::vector<Value> partition_values;  // one per FileIndex::partition_fields
+};
+
+struct FileIndex {
+  std::vector<InputFile> files;
+  std::vector<Field> partition_fields;
+};
+
+/// Lists the input files (see the file comment). `user_schema` (may be null) fixes the
+/// types of the partition columns it names. `session_time_zone` is the default zone of
+/// modifiedBefore / modifiedAfter.
+Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::string>& paths,
+                                 const OptionMap& options, const SchemaPtr& user_schema,
+                                 const std::string& session_time_zone);
+
+/// The fields of `user_schema` that are not partition columns of `index`.
+std::vector<Field> DataFieldsOf(const Schema& user_schema, const FileIndex& index);
+
+struct FileSplit {
+  int file;
+  int64_t start, end;  // byte range; the whole file when not splittable
+};
+/// Splits: whole files when `splittable` is false or a file is at most `split_bytes`.
+std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t split_bytes,
+                                  bool splittable);
+
+/// The text of the lines of a split: the bytes from the first line starting in
+/// [start, end) to the end of the last such line (its separator `sep` included).
+/// start = 0 and end = size read the whole file.
+Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
+                                  int64_t start, int64_t end, int64_t size,
+                                  const std::string& sep);
+
+/// Adds "Encountered error while reading file file:<path>" to `st`.
+Status FileError(const Status& st, const std::string& path);
+
+/// Whether a pushed-down predicate on a partition column rules the whole file out.
+bool PartitionsRuleOut(const ScanSpec& spec, const InputFile& file, int num_data_columns,
+                       int num_fields);
+
+/// The batch of `spec.columns` over `data` (the data columns, by data index; may hold
+/// nullptr for columns not read) and the file's partition values.
+Result<BatchPtr> AssembleOutput(const SchemaPtr& out_schema, const ScanSpec& spec,
+                                const std::vector<ColumnPtr>& data, const InputFile& file,
+                                int num_data_columns, int64_t rows);
+
+/// Whether `name` matches `glob` (`*` any run, `?` one character, others literal).
+bool GlobMatch(std::string_view glob, std::string_view name);
+
+}  // namespace spate::formats
