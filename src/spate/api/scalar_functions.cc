@@ -124,6 +124,13 @@ Column translate(const Column& src, const std::string& m, const std::string& r) 
 Column hash(const std::vector<Column>& cols) { return Fn("hash", cols); }
 Column xxhash64(const std::vector<Column>& cols) { return Fn("xxhash64", cols); }
 
+Column try_add(const Column& a, const Column& b) { return Fn("try_add", {a, b}); }
+Column try_subtract(const Column& a, const Column& b) { return Fn("try_subtract", {a, b}); }
+Column try_multiply(const Column& a, const Column& b) { return Fn("try_multiply", {a, b}); }
+Column try_divide(const Column& a, const Column& b) { return Fn("try_divide", {a, b}); }
+Column try_mod(const Column& a, const Column& b) { return Fn("try_mod", {a, b}); }
+Column make_dt_interval(const std::vector<Column>& parts) { return Fn("make_dt_interval", parts); }
+Column make_ym_interval(const std::vector<Column>& parts) { return Fn("make_ym_interval", parts); }
 Column typeof(const Column& c) { return Fn("typeof", {c}); }
 Column current_catalog() { return Fn("current_catalog", {}); }
 Column current_database() { return Fn("current_database", {}); }

@@ -106,6 +106,19 @@ Column translate(const Column& src, const std::string& matching, const std::stri
 Column hash(const std::vector<Column>& cols);
 Column xxhash64(const std::vector<Column>& cols);
 
+// ---- try_ arithmetic: NULL instead of an overflow or division-by-zero error ----
+Column try_add(const Column& left, const Column& right);
+Column try_subtract(const Column& left, const Column& right);
+Column try_multiply(const Column& left, const Column& right);
+Column try_divide(const Column& left, const Column& right);
+Column try_mod(const Column& left, const Column& right);
+
+// ---- intervals ----
+/// make_dt_interval(days, hours, mins, secs); omitted trailing arguments are 0.
+Column make_dt_interval(const std::vector<Column>& parts = {});
+/// make_ym_interval(years, months); omitted trailing arguments are 0.
+Column make_ym_interval(const std::vector<Column>& parts = {});
+
 // ---- misc ----
 Column typeof(const Column& c);
 Column current_catalog();

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/compute/expr.h"
 
+#include <map>
 #include <unordered_map>
 
 namespace spate {
@@ -205,6 +206,16 @@ std::string Render(const Expr& e, bool display) {
         }
       } else {
         args = Join(e.children, display);
+      }
+      // Cast aliases (int(x), date(x) ...) are named as the CAST they are.
+      static const auto* kCastAliases = new std::map<std::string, std::string>{
+          {"boolean", "BOOLEAN"}, {"tinyint", "TINYINT"}, {"smallint", "SMALLINT"},
+          {"int", "INT"},         {"bigint", "BIGINT"},   {"float", "FLOAT"},
+          {"double", "DOUBLE"},   {"decimal", "DECIMAL(10,0)"}, {"date", "DATE"},
+          {"timestamp", "TIMESTAMP"}, {"binary", "BINARY"}, {"string", "STRING"}};
+      if (e.children.size() == 1 && !e.is_distinct && !e.filter) {
+        auto alias = kCastAliases->find(ToLower(e.name));
+        if (alias != kCastAliases->end()) return "CAST(" + args + " AS " + alias->second + ")";
       }
       std::string out = e.name + "(" + (e.is_distinct ? "DISTINCT " : "") + args + ")";
       if (e.ignore_nulls) out += " IGNORE NULLS";

@@ -17,6 +17,7 @@ FunctionRegistry::FunctionRegistry() {
   RegisterHashFunctions(*this);
   RegisterMiscFunctions(*this);
   RegisterTimeWindowFunctions(*this);
+  RegisterTryFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

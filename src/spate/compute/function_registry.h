@@ -64,5 +64,6 @@ void RegisterRegexpFunctions(FunctionRegistry& r);   // regexp_functions.cc
 void RegisterHashFunctions(FunctionRegistry& r);     // hash_functions.cc
 void RegisterMiscFunctions(FunctionRegistry& r);     // misc_functions.cc
 void RegisterTimeWindowFunctions(FunctionRegistry& r);  // time_window.cc
+void RegisterTryFunctions(FunctionRegistry& r);  // try_functions.cc: try_*, cast aliases
 
 }  // namespace spate
