@@ -15,6 +15,7 @@
 #include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
 #include "spate/formats/parquet_source.h"
+#include "spate/formats/text_writers.h"
 #include "spate/sql/parser.h"
 
 namespace spate::api {
@@ -155,8 +156,19 @@ void DataFrameWriter::parquet(const std::string& path) const {
   DataFrameWriter(*this).format("parquet").save(path);
 }
 
+void DataFrameWriter::json(const std::string& path) const {
+  DataFrameWriter(*this).format("json").save(path);
+}
+void DataFrameWriter::csv(const std::string& path) const {
+  DataFrameWriter(*this).format("csv").save(path);
+}
+void DataFrameWriter::text(const std::string& path) const {
+  DataFrameWriter(*this).format("text").save(path);
+}
+
 void DataFrameWriter::save(const std::string& path) const {
-  CheckFormat(format_);
+  const std::string fmt = Lower(format_);
+  if (fmt != "json" && fmt != "csv" && fmt != "text") CheckFormat(format_);
   auto fs = io::LocalFileSystem::Get();
   const auto& state = df_.session();
   bool exists = ValueOrThrow(fs->Exists(path));
@@ -167,8 +179,19 @@ void DataFrameWriter::save(const std::string& path) const {
     if (mode_ == "ignore") return;
     if (mode_ == "overwrite") CheckOrThrow(fs->Delete(path, true));
   }
-  auto factory = ValueOrThrow(formats::MakeParquetWriterFactory(
-      options_, state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy")));
+  formats::FileWriterFactoryPtr factory;
+  if (fmt == "json") {
+    factory = ValueOrThrow(
+        formats::MakeJsonWriterFactory(options_, state->conf.session_time_zone()));
+  } else if (fmt == "csv") {
+    factory = ValueOrThrow(
+        formats::MakeCsvWriterFactory(options_, state->conf.session_time_zone()));
+  } else if (fmt == "text") {
+    factory = ValueOrThrow(formats::MakeTextWriterFactory(options_));
+  } else {
+    factory = ValueOrThrow(formats::MakeParquetWriterFactory(
+        options_, state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy")));
+  }
   formats::WriteJobOptions jopt;
   jopt.output_dir = path;
   jopt.partition_columns = partition_by_;
@@ -180,6 +203,14 @@ void DataFrameWriter::save(const std::string& path) const {
       ValueOrThrow(exec::CreatePhysicalPlan(df_.analyzed(), state->MakeExecOptions()));
   auto job = ValueOrThrow(formats::PartitionedWriteJob::Make(
       fs, factory, schema, jopt, physical->root()->num_partitions()));
+  if (fmt != "parquet") {
+    // Spark checks the schema before writing anything (text: one STRING column).
+    Status check = formats::CheckWriteSchema(fmt, *job->data_schema());
+    if (!check.ok()) {
+      job->Abort();
+      ThrowStatus(check);
+    }
+  }
   Status st = exec::ExecuteToSink(
       *physical, state->MakeExecOptions(),
       [&](int p, const BatchPtr& b) -> Status { return job->Write(p, b); });

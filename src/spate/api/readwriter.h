@@ -76,8 +76,14 @@ class DataFrameWriter {
   /// parquet.block.size (row group bytes) and spate.parquet.rowGroupRows.
   DataFrameWriter& option(const std::string& key, const std::string& value);
   DataFrameWriter& options(const std::map<std::string, std::string>& opts);
+  /// format: parquet (default), json, csv, text (formats/text_writers.h lists their
+  /// options: compression, dateFormat, timestampFormat, header, sep, quote, ...).
   void save(const std::string& path) const;
   void parquet(const std::string& path) const;
+  void json(const std::string& path) const;
+  void csv(const std::string& path) const;
+  /// A single STRING column (besides partitionBy columns), one line per row.
+  void text(const std::string& path) const;
 
  private:
   DataFrame df_;

@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/formats/file_index.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 
 #include "spate/columnar/builder.h"
@@ -169,7 +171,9 @@ std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t s
   std::vector<FileSplit> splits;
   for (size_t fi = 0; fi < files.size(); ++fi) {
     const int64_t size = files[fi].size;
-    if (!splittable || size <= split_bytes || split_bytes <= 0) {
+    const std::string& path = files[fi].path;
+    const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    if (!splittable || size <= split_bytes || split_bytes <= 0 || gz) {
       splits.push_back({static_cast<int>(fi), 0, size});
     } else {
       for (int64_t s = 0; s < size; s += split_bytes)
@@ -188,6 +192,7 @@ Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
   if (start == 0 && end == size) {
     std::string all;
     SPATE_RETURN_IF_ERROR(file->ReadAt(0, size, &all));
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) return GunzipText(all);
     return all;
   }
   std::string buf;
@@ -224,6 +229,36 @@ Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
   if (begin >= buf.size()) return std::string();
   buf.erase(0, begin);
   return buf;
+}
+
+Result<std::string> GunzipText(std::string_view data) {
+  std::string out;
+  z_stream z{};
+  if (inflateInit2(&z, 15 + 32) != Z_OK) return Status::Internal("gzip: inflateInit2 failed");
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  char chunk[64 << 10];
+  while (true) {
+    z.next_out = reinterpret_cast<Bytef*>(chunk);
+    z.avail_out = sizeof(chunk);
+    int rc = inflate(&z, Z_NO_FLUSH);
+    out.append(chunk, sizeof(chunk) - z.avail_out);
+    if (rc == Z_STREAM_END) {
+      if (z.avail_in == 0) break;
+      inflateReset(&z);  // a concatenated member
+      continue;
+    }
+    if (rc != Z_OK) {
+      inflateEnd(&z);
+      return Status::IOError(std::string("Invalid gzip data: ") + (z.msg ? z.msg : "corrupt stream"));
+    }
+    if (z.avail_in == 0 && z.avail_out != 0) {
+      inflateEnd(&z);
+      return Status::IOError("Invalid gzip data: unexpected end of stream");
+    }
+  }
+  inflateEnd(&z);
+  return out;
 }
 
 bool PartitionsRuleOut(const ScanSpec& spec, const InputFile& file, int num_data_columns,

@@ -70,16 +70,20 @@ struct FileSplit {
   int file;
   int64_t start, end;  // byte range; the whole file when not splittable
 };
-/// Splits: whole files when `splittable` is false or a file is at most `split_bytes`.
+/// Splits: whole files when `splittable` is false, a file is at most `split_bytes` or is
+/// compressed (.gz).
 std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t split_bytes,
                                   bool splittable);
 
 /// The text of the lines of a split: the bytes from the first line starting in
 /// [start, end) to the end of the last such line (its separator `sep` included).
-/// start = 0 and end = size read the whole file.
+/// start = 0 and end = size read the whole file (a .gz file is decompressed).
 Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
                                   int64_t start, int64_t end, int64_t size,
                                   const std::string& sep);
+
+/// Gunzips `data` (one or more gzip members); an error says what is wrong.
+Result<std::string> GunzipText(std::string_view data);
 
 /// Adds "Encountered error while reading file file:<path>" to `st`.
 Status FileError(const Status& st, const std::string& path);

@@ -1,0 +1,408 @@
+// Copyright spate authors.
+#include "spate/formats/text_writers.h"
+
+#include <zlib.h>
+
+#include <charconv>
+#include <optional>
+
+#include "spate/compute/datetime_format.h"
+#include "spate/formats/csv/options.h"
+#include "spate/formats/json/options.h"
+#include "spate/formats/json/writer.h"
+#include "spate/types/format.h"
+#include "spate/types/timezone.h"
+
+namespace spate::formats {
+
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+// Buffered output to a WritableFile, gzip-compressed when asked.
+class TextSink {
+ public:
+  TextSink(std::unique_ptr<io::WritableFile> file, bool gzip)
+      : file_(std::move(file)), gzip_(gzip) {}
+  ~TextSink() {
+    if (gzip_ && z_init_) deflateEnd(&z_);
+  }
+  std::string& buffer() { return buf_; }
+  Status MaybeFlush() { return buf_.size() >= kFlushBytes ? Flush(false) : Status::OK(); }
+  Status Close() {
+    SPATE_RETURN_IF_ERROR(Flush(true));
+    return file_->Close();
+  }
+  int64_t bytes() const { return file_->Position() + (gzip_ ? 0 : static_cast<int64_t>(buf_.size())); }
+
+ private:
+  Status Flush(bool finish) {
+    if (!gzip_) {
+      if (!buf_.empty()) SPATE_RETURN_IF_ERROR(file_->Append(buf_));
+      buf_.clear();
+      return Status::OK();
+    }
+    if (!z_init_) {
+      z_ = {};
+      if (deflateInit2(&z_, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                       Z_DEFAULT_STRATEGY) != Z_OK)
+        return Status::Internal("gzip: deflateInit2 failed");
+      z_init_ = true;
+    }
+    z_.next_in = reinterpret_cast<Bytef*>(buf_.data());
+    z_.avail_in = static_cast<uInt>(buf_.size());
+    std::string out;
+    char chunk[64 << 10];
+    int rc;
+    do {
+      z_.next_out = reinterpret_cast<Bytef*>(chunk);
+      z_.avail_out = sizeof(chunk);
+      rc = deflate(&z_, finish ? Z_FINISH : Z_NO_FLUSH);
+      if (rc == Z_STREAM_ERROR) return Status::Internal("gzip: deflate failed");
+      out.append(chunk, sizeof(chunk) - z_.avail_out);
+    } while (z_.avail_out == 0 || (finish && rc != Z_STREAM_END));
+    buf_.clear();
+    if (!out.empty()) SPATE_RETURN_IF_ERROR(file_->Append(out));
+    return Status::OK();
+  }
+
+  std::unique_ptr<io::WritableFile> file_;
+  bool gzip_;
+  bool z_init_ = false;
+  z_stream z_{};
+  std::string buf_;
+};
+
+Result<bool> ParseCompression(const std::map<std::string, std::string>& options) {
+  std::string c;
+  for (const auto& [k, v] : options) {
+    std::string key = ToLower(k);
+    if (key == "compression" || key == "codec") c = ToLower(v);
+  }
+  if (c.empty() || c == "none" || c == "uncompressed") return false;
+  if (c == "gzip") return true;
+  return Status::Invalid("Codec [" + c +
+                         "] is not available. Known codecs are none, uncompressed, gzip.");
+}
+
+std::string OptionOr(const std::map<std::string, std::string>& options, std::string_view key,
+                     const std::string& def) {
+  for (const auto& [k, v] : options) {
+    if (EqualsIgnoreCase(k, key)) return v;
+  }
+  return def;
+}
+
+// ---- json ------------------------------------------------------------------------------
+
+class JsonFileWriter final : public FileWriter {
+ public:
+  JsonFileWriter(std::unique_ptr<io::WritableFile> file, bool gzip,
+                 const json::JsonWriter* writer, SchemaPtr schema, std::string sep)
+      : sink_(std::move(file), gzip), writer_(writer), schema_(std::move(schema)),
+        sep_(std::move(sep)) {}
+  Status Write(const BatchPtr& batch) override {
+    Column row(DataType::Struct(schema_->fields()), batch->num_rows(), 0, nullptr, nullptr,
+               nullptr, batch->columns());
+    for (int64_t r = 0; r < batch->num_rows(); ++r) {
+      writer_->Write(row, r, &sink_.buffer());
+      sink_.buffer() += sep_;
+      SPATE_RETURN_IF_ERROR(sink_.MaybeFlush());
+    }
+    return Status::OK();
+  }
+  Status Close() override { return sink_.Close(); }
+  int64_t bytes_written() const override { return sink_.bytes(); }
+
+ private:
+  TextSink sink_;
+  const json::JsonWriter* writer_;
+  SchemaPtr schema_;
+  std::string sep_;
+};
+
+class JsonWriterFactory final : public FileWriterFactory {
+ public:
+  JsonWriterFactory(json::JsonWriter w, bool gzip, std::string sep)
+      : writer_(std::move(w)), gzip_(gzip), sep_(std::move(sep)) {}
+  std::string format_name() const override { return "json"; }
+  std::string extension() const override { return gzip_ ? ".json.gz" : ".json"; }
+  Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::WritableFile> file,
+                                           const SchemaPtr& data_schema) const override {
+    return std::unique_ptr<FileWriter>(
+        new JsonFileWriter(std::move(file), gzip_, &writer_, data_schema, sep_));
+  }
+
+ private:
+  json::JsonWriter writer_;
+  bool gzip_;
+  std::string sep_;
+};
+
+// ---- csv -------------------------------------------------------------------------------
+
+struct CsvWriteSettings {
+  csv::CsvOptions o;
+  char esc_esc = '\0';
+  std::string empty_value;
+  DateTimePattern date, timestamp, timestamp_ntz;
+  const TimeZone* zone = nullptr;
+};
+
+class CsvFileWriter final : public FileWriter {
+ public:
+  CsvFileWriter(std::unique_ptr<io::WritableFile> file, const CsvWriteSettings* s,
+                SchemaPtr schema)
+      : sink_(std::move(file), s->o.compression == "gzip"), s_(s), schema_(std::move(schema)) {}
+
+  Status Write(const BatchPtr& batch) override {
+    std::string& out = sink_.buffer();
+    if (s_->o.header && !wrote_header_) {
+      wrote_header_ = true;
+      for (int c = 0; c < schema_->num_fields(); ++c) {
+        if (c) out += s_->o.delimiter;
+        AppendField(schema_->field(c).name, &out);
+      }
+      out += LineSep();
+    }
+    for (int64_t r = 0; r < batch->num_rows(); ++r) {
+      for (int c = 0; c < batch->num_columns(); ++c) {
+        if (c) out += s_->o.delimiter;
+        const Column& col = *batch->column(c);
+        if (col.IsNull(r)) {
+          out += s_->o.null_value;
+          continue;
+        }
+        scratch_.clear();
+        ValueText(col, r, &scratch_);
+        if (scratch_.empty() && (col.type_id() == TypeId::kString)) {
+          out += s_->empty_value;
+          continue;
+        }
+        AppendField(scratch_, &out);
+      }
+      out += LineSep();
+      SPATE_RETURN_IF_ERROR(sink_.MaybeFlush());
+    }
+    return Status::OK();
+  }
+  Status Close() override {
+    // A header-only file for an empty result keeps the column names (Spark writes it).
+    if (s_->o.header && !wrote_header_) {
+      SPATE_RETURN_IF_ERROR(Write(Batch::Make(schema_, EmptyColumns(), 0)));
+    }
+    return sink_.Close();
+  }
+  int64_t bytes_written() const override { return sink_.bytes(); }
+
+ private:
+  std::vector<ColumnPtr> EmptyColumns() const {
+    std::vector<ColumnPtr> cols;
+    for (const auto& f : schema_->fields()) cols.push_back(Column::MakeNull(f.type, 0));
+    return cols;
+  }
+  std::string LineSep() const { return s_->o.line_sep.empty() ? "\n" : s_->o.line_sep; }
+
+  void ValueText(const Column& c, int64_t r, std::string* out) const {
+    char buf[64];
+    auto ints = [&](int64_t v) {
+      auto res = std::to_chars(buf, buf + sizeof(buf), v);
+      out->append(buf, static_cast<size_t>(res.ptr - buf));
+    };
+    switch (c.type_id()) {
+      case TypeId::kBoolean: *out += c.GetBool(r) ? "true" : "false"; return;
+      case TypeId::kByte: return ints(c.raw_values<int8_t>()[r]);
+      case TypeId::kShort: return ints(c.raw_values<int16_t>()[r]);
+      case TypeId::kInt: return ints(c.raw_values<int32_t>()[r]);
+      case TypeId::kLong: return ints(c.raw_values<int64_t>()[r]);
+      case TypeId::kFloat: *out += FormatFloat(c.raw_values<float>()[r]); return;
+      case TypeId::kDouble: *out += FormatDouble(c.raw_values<double>()[r]); return;
+      case TypeId::kDecimal:
+        *out += FormatDecimal(c.raw_values<int128_t>()[r], c.type()->scale());
+        return;
+      case TypeId::kString:
+      case TypeId::kBinary: *out += c.GetView(r); return;
+      case TypeId::kDate:
+        s_->date.Format(static_cast<int64_t>(c.raw_values<int32_t>()[r]) * 86400000000LL,
+                        nullptr, out);
+        return;
+      case TypeId::kTimestamp: s_->timestamp.Format(c.raw_values<int64_t>()[r], s_->zone, out); return;
+      case TypeId::kTimestampNtz:
+        s_->timestamp_ntz.Format(c.raw_values<int64_t>()[r], nullptr, out);
+        return;
+      default: *out += c.GetValue(r).ToString(); return;
+    }
+  }
+
+  // univocity's writer: trim, then quote when needed (or always with quoteAll).
+  void AppendField(std::string_view v, std::string* out) const {
+    const csv::CsvOptions& o = s_->o;
+    if (o.ignore_leading_white_space_in_write) {
+      while (!v.empty() && static_cast<unsigned char>(v.front()) <= ' ') v.remove_prefix(1);
+    }
+    if (o.ignore_trailing_white_space_in_write) {
+      while (!v.empty() && static_cast<unsigned char>(v.back()) <= ' ') v.remove_suffix(1);
+    }
+    const char q = o.quote;
+    bool has_quote = q != '\0' && v.find(q) != std::string_view::npos;
+    bool needs = o.quote_all || (o.escape_quotes && has_quote) ||
+                 v.find(o.delimiter) != std::string_view::npos ||
+                 v.find_first_of("\r\n") != std::string_view::npos ||
+                 (!o.line_sep.empty() && v.find(o.line_sep) != std::string_view::npos) ||
+                 (o.comment != '\0' && !v.empty() && v.front() == o.comment);
+    if (!needs || q == '\0') {
+      *out += v;
+      return;
+    }
+    const char esc = o.escape == '\0' ? q : o.escape;
+    out->push_back(q);
+    for (size_t i = 0; i < v.size(); ++i) {
+      const char c = v[i];
+      if (c == q) {
+        out->push_back(esc);
+      } else if (c == esc && esc != q && s_->esc_esc != '\0' &&
+                 (i + 1 == v.size() || v[i + 1] == q)) {
+        out->push_back(s_->esc_esc);  // so that the escape does not escape the quote
+      }
+      out->push_back(c);
+    }
+    out->push_back(q);
+  }
+
+  TextSink sink_;
+  const CsvWriteSettings* s_;
+  SchemaPtr schema_;
+  bool wrote_header_ = false;
+  std::string scratch_;
+};
+
+class CsvWriterFactory final : public FileWriterFactory {
+ public:
+  explicit CsvWriterFactory(std::unique_ptr<CsvWriteSettings> s) : s_(std::move(s)) {}
+  std::string format_name() const override { return "csv"; }
+  std::string extension() const override {
+    return s_->o.compression == "gzip" ? ".csv.gz" : ".csv";
+  }
+  Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::WritableFile> file,
+                                           const SchemaPtr& data_schema) const override {
+    SPATE_RETURN_IF_ERROR(CheckWriteSchema("csv", *data_schema));
+    return std::unique_ptr<FileWriter>(new CsvFileWriter(std::move(file), s_.get(), data_schema));
+  }
+
+ private:
+  std::unique_ptr<CsvWriteSettings> s_;
+};
+
+// ---- text ------------------------------------------------------------------------------
+
+class TextFileWriter final : public FileWriter {
+ public:
+  TextFileWriter(std::unique_ptr<io::WritableFile> file, bool gzip, std::string sep)
+      : sink_(std::move(file), gzip), sep_(std::move(sep)) {}
+  Status Write(const BatchPtr& batch) override {
+    const Column& c = *batch->column(0);
+    for (int64_t r = 0; r < batch->num_rows(); ++r) {
+      if (!c.IsNull(r)) sink_.buffer() += c.GetView(r);
+      sink_.buffer() += sep_;
+      SPATE_RETURN_IF_ERROR(sink_.MaybeFlush());
+    }
+    return Status::OK();
+  }
+  Status Close() override { return sink_.Close(); }
+  int64_t bytes_written() const override { return sink_.bytes(); }
+
+ private:
+  TextSink sink_;
+  std::string sep_;
+};
+
+class TextWriterFactory final : public FileWriterFactory {
+ public:
+  TextWriterFactory(bool gzip, std::string sep) : gzip_(gzip), sep_(std::move(sep)) {}
+  std::string format_name() const override { return "text"; }
+  std::string extension() const override { return gzip_ ? ".txt.gz" : ".txt"; }
+  Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::WritableFile> file,
+                                           const SchemaPtr& data_schema) const override {
+    SPATE_RETURN_IF_ERROR(CheckWriteSchema("text", *data_schema));
+    return std::unique_ptr<FileWriter>(new TextFileWriter(std::move(file), gzip_, sep_));
+  }
+
+ private:
+  bool gzip_;
+  std::string sep_;
+};
+
+}  // namespace
+
+Result<FileWriterFactoryPtr> MakeJsonWriterFactory(
+    const std::map<std::string, std::string>& options, const std::string& session_time_zone) {
+  SPATE_ASSIGN_OR_RETURN(bool gzip, ParseCompression(options));
+  std::vector<std::pair<std::string, std::string>> pairs(options.begin(), options.end());
+  SPATE_ASSIGN_OR_RETURN(auto jo, json::JsonOptions::FromPairs(pairs, session_time_zone));
+  SPATE_ASSIGN_OR_RETURN(auto w, json::JsonWriter::Make(jo));
+  return FileWriterFactoryPtr(
+      std::make_shared<JsonWriterFactory>(std::move(w), gzip, OptionOr(options, "lineSep", "\n")));
+}
+
+Result<FileWriterFactoryPtr> MakeCsvWriterFactory(
+    const std::map<std::string, std::string>& options, const std::string& session_time_zone) {
+  auto s = std::make_unique<CsvWriteSettings>();
+  SPATE_ASSIGN_OR_RETURN(s->o, csv::CsvOptions::FromMap(options, session_time_zone));
+  SPATE_ASSIGN_OR_RETURN(bool gzip, ParseCompression(options));
+  s->o.compression = gzip ? "gzip" : "";
+  s->esc_esc = s->o.char_to_escape_quote_escaping.value_or(
+      s->o.escape != s->o.quote ? s->o.escape : '\0');
+  s->empty_value = s->o.empty_value_in_write();
+  s->zone = TimeZone::Lookup(s->o.time_zone_id);
+  SPATE_ASSIGN_OR_RETURN(s->date, DateTimePattern::Compile(
+                                      s->o.date_format.empty() ? "yyyy-MM-dd" : s->o.date_format));
+  SPATE_ASSIGN_OR_RETURN(s->timestamp,
+                         DateTimePattern::Compile(s->o.timestamp_format.empty()
+                                                      ? "yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]"
+                                                      : s->o.timestamp_format));
+  SPATE_ASSIGN_OR_RETURN(s->timestamp_ntz,
+                         DateTimePattern::Compile(s->o.timestamp_ntz_format.empty()
+                                                      ? "yyyy-MM-dd'T'HH:mm:ss[.SSS]"
+                                                      : s->o.timestamp_ntz_format));
+  return FileWriterFactoryPtr(std::make_shared<CsvWriterFactory>(std::move(s)));
+}
+
+Result<FileWriterFactoryPtr> MakeTextWriterFactory(
+    const std::map<std::string, std::string>& options) {
+  SPATE_ASSIGN_OR_RETURN(bool gzip, ParseCompression(options));
+  return FileWriterFactoryPtr(
+      std::make_shared<TextWriterFactory>(gzip, OptionOr(options, "lineSep", "\n")));
+}
+
+Status CheckWriteSchema(const std::string& format, const Schema& data_schema) {
+  if (format == "text") {
+    if (data_schema.num_fields() != 1) {
+      return Status::Error("_LEGACY_ERROR_TEMP_1290",
+                           {{"numCols", std::to_string(data_schema.num_fields())}});
+    }
+    const Field& f = data_schema.field(0);
+    if (f.type->id() != TypeId::kString) {
+      return Status::Error("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
+                           {{"columnName", "`" + f.name + "`"},
+                            {"columnType", "\"" + f.type->Sql() + "\""},
+                            {"format", "Text"}});
+    }
+  } else if (format == "csv") {
+    for (const auto& f : data_schema.fields()) {
+      switch (f.type->id()) {
+        case TypeId::kStruct:
+        case TypeId::kArray:
+        case TypeId::kMap:
+          return Status::Error("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
+                               {{"columnName", "`" + f.name + "`"},
+                                {"columnType", "\"" + f.type->Sql() + "\""},
+                                {"format", "CSV"}});
+        default:
+          break;
+      }
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace spate::formats

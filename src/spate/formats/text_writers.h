@@ -1,0 +1,46 @@
+// Copyright spate authors.
+#pragma once
+
+// FileWriterFactory implementations (file_writer.h) of the line-oriented formats, as
+// Spark's JsonFileFormat, CSVFileFormat and TextFileFormat write them:
+//
+//  - json: one JSON object per row (JacksonGenerator via json::JsonWriter: NULL fields
+//    left out unless ignoreNullFields=false, dateFormat / timestampFormat /
+//    timestampNTZFormat, timeZone), rows ended by lineSep (default "\n"); files .json.
+//  - csv: UnivocityGenerator's output: optional header line, sep, quote, escape,
+//    charToEscapeQuoteEscaping, quoteAll, escapeQuotes (values holding a quote are
+//    quoted with inner quotes escaped), values holding the delimiter, a quote or a line
+//    break quoted, nullValue for NULL (default ""), emptyValue for "" (default ""),
+//    leading/trailing white space trimmed unless ignoreLeading/TrailingWhiteSpace=false,
+//    dateFormat (yyyy-MM-dd), timestampFormat (yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]),
+//    timestampNTZFormat, lineSep; files .csv. Nested types are rejected.
+//  - text: the single STRING column, one line per row (NULL: an empty line); files .txt.
+//
+// compression / codec: none, uncompressed (default) or gzip (extension + ".gz"; the
+// readers decompress .gz files, one split per file). Other codecs: an error.
+//
+// Ownership: factories are immutable; writers own their WritableFile.
+// Thread safety: factories are thread safe; a writer is used by one thread.
+// Failure: bad options -> Make* error; a schema the format cannot write ->
+// CheckWriteSchema error (call before writing anything).
+
+#include <map>
+#include <string>
+
+#include "spate/formats/file_writer.h"
+
+namespace spate::formats {
+
+Result<FileWriterFactoryPtr> MakeJsonWriterFactory(
+    const std::map<std::string, std::string>& options, const std::string& session_time_zone);
+Result<FileWriterFactoryPtr> MakeCsvWriterFactory(
+    const std::map<std::string, std::string>& options, const std::string& session_time_zone);
+Result<FileWriterFactoryPtr> MakeTextWriterFactory(
+    const std::map<std::string, std::string>& options);
+
+/// Whether `format` ("json", "csv", "text") can write files of `data_schema` (the
+/// columns left after partitionBy): text needs exactly one STRING column, CSV no nested
+/// types. Spark's errors otherwise.
+Status CheckWriteSchema(const std::string& format, const Schema& data_schema);
+
+}  // namespace spate::formats
