@@ -14,8 +14,11 @@
 namespace spate::formats {
 
 std::string NewUuid() {
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  uint64_t a = rng(), b = rng();
+  // random_device on every call (not a seeded engine): a forked child must not repeat
+  // its parent's sequence, or two processes would write files with the same names.
+  std::random_device rd;
+  uint64_t a = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  uint64_t b = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   a = (a & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;  // version 4
   b = (b & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;  // variant
   char buf[37];

@@ -1,0 +1,690 @@
+// Copyright spate authors.
+#include "spate/table/delta_log.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <set>
+#include <unordered_map>
+
+#include "spate/columnar/builder.h"
+#include "spate/formats/file_writer.h"
+#include "spate/formats/parquet/reader.h"
+#include "spate/formats/parquet/writer.h"
+
+namespace spate::table {
+
+NowFn SystemNow() {
+  return [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+}
+
+// ---- feature checks ------------------------------------------------------------------------
+
+namespace {
+
+// Reader features spate implements; every writer feature listed here is honoured when
+// writing (appendOnly and invariants only constrain operations spate does not run, or
+// are checked: appendOnly forbids removes).
+const std::set<std::string>& SupportedReaderFeatures() {
+  static const std::set<std::string> k = {"timestampNtz"};
+  return k;
+}
+const std::set<std::string>& SupportedWriterFeatures() {
+  static const std::set<std::string> k = {"appendOnly", "invariants", "timestampNtz"};
+  return k;
+}
+
+std::string JoinNames(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+}  // namespace
+
+Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write) {
+  const int max_reader = 3, max_writer = 7;
+  if (p.min_reader_version > max_reader || p.min_reader_version < 1) {
+    return Status::Error(
+        "DELTA_INVALID_PROTOCOL_VERSION",
+        {{"required", "(" + std::to_string(p.min_reader_version) + "," +
+                          std::to_string(p.min_writer_version) + ")"},
+         {"supported", "(" + std::to_string(max_reader) + "," + std::to_string(max_writer) + ")"}});
+  }
+  if (for_write && p.min_writer_version > max_writer) {
+    return Status::Error(
+        "DELTA_INVALID_PROTOCOL_VERSION",
+        {{"required", "(" + std::to_string(p.min_reader_version) + "," +
+                          std::to_string(p.min_writer_version) + ")"},
+         {"supported", "(" + std::to_string(max_reader) + "," + std::to_string(max_writer) + ")"}});
+  }
+  std::vector<std::string> unsupported;
+  if (p.min_reader_version == 2) {
+    // Reader version 2 means column mapping.
+    unsupported.push_back("columnMapping");
+  }
+  if (p.min_reader_version == 3 && p.reader_features) {
+    for (const auto& f : *p.reader_features)
+      if (!SupportedReaderFeatures().count(f)) unsupported.push_back(f);
+  }
+  if (m) {
+    auto it = m->configuration.find("delta.columnMapping.mode");
+    if (it != m->configuration.end() && ToLower(it->second) != "none" &&
+        std::find(unsupported.begin(), unsupported.end(), "columnMapping") ==
+            unsupported.end()) {
+      unsupported.push_back("columnMapping");
+    }
+  }
+  if (!unsupported.empty()) {
+    return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_READ",
+                         {{"unsupported", JoinNames(unsupported)}});
+  }
+  if (for_write) {
+    std::vector<std::string> w;
+    if (p.min_writer_version >= 3 && p.min_writer_version < 7) {
+      // Legacy writer versions 3..6 imply CHECK constraints, CDF, generated columns,
+      // column mapping, identity columns: not implemented by spate's writer.
+      w.push_back("writerVersion" + std::to_string(p.min_writer_version));
+    }
+    if (p.min_writer_version == 7 && p.writer_features) {
+      for (const auto& f : *p.writer_features)
+        if (!SupportedWriterFeatures().count(f)) w.push_back(f);
+    }
+    if (!w.empty())
+      return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", {{"unsupported", JoinNames(w)}});
+  }
+  return Status::OK();
+}
+
+// ---- Snapshot ------------------------------------------------------------------------------
+
+std::optional<int64_t> Snapshot::TxnVersion(const std::string& app_id) const {
+  auto it = txns_.find(app_id);
+  if (it == txns_.end()) return std::nullopt;
+  return it->second.version;
+}
+
+std::string Snapshot::DataFilePath(const AddFile& add) const {
+  std::string p = add.path;
+  if (p.rfind("file://", 0) == 0) return DecodePathUri(p.substr(7));
+  if (p.rfind("file:", 0) == 0) return DecodePathUri(p.substr(5));
+  if (!p.empty() && p[0] == '/') return DecodePathUri(p);
+  return io::JoinPath(table_path_, DecodePathUri(p));
+}
+
+int64_t Snapshot::total_size_bytes() const {
+  int64_t n = 0;
+  for (const auto& f : files_) n += f.size;
+  return n;
+}
+
+// ---- listing ---------------------------------------------------------------------------------
+
+struct DeltaLog::Listing {
+  std::map<int64_t, io::FileInfo> commits;
+  struct Checkpoint {
+    std::vector<io::FileInfo> files;  // classic: 1; multi-part: the parts in order
+    int64_t mtime = 0;
+  };
+  std::map<int64_t, Checkpoint> checkpoints;  // complete ones only
+  bool has_last_checkpoint = false;
+};
+
+namespace {
+
+bool AllDigits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+int64_t ParseVersion(std::string_view s) {
+  int64_t v = 0;
+  for (char c : s) v = v * 10 + (c - '0');
+  return v;
+}
+
+std::string Pad20(int64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%020lld", static_cast<long long>(v));
+  return buf;
+}
+
+Status NotDeltaTable(const std::string& path) {
+  return Status::Error("DELTA_MISSING_DELTA_TABLE", {{"tableName", "`" + path + "`"}});
+}
+
+}  // namespace
+
+DeltaLog::DeltaLog(io::FileSystemPtr fs, std::string table_path, NowFn now)
+    : fs_(std::move(fs)), table_path_(std::move(table_path)), now_(std::move(now)) {
+  while (table_path_.size() > 1 && table_path_.back() == '/') table_path_.pop_back();
+  log_path_ = io::JoinPath(table_path_, "_delta_log");
+}
+
+std::string DeltaLog::CommitPath(int64_t version) const {
+  return io::JoinPath(log_path_, Pad20(version) + ".json");
+}
+
+Result<DeltaLog::Listing> DeltaLog::List() const {
+  Listing out;
+  auto entries = fs_->List(log_path_, false);
+  if (!entries.ok()) {
+    if (entries.status().code() == StatusCode::kNotFound) return out;
+    return entries.status();
+  }
+  // version -> (num_parts -> part index -> file)
+  std::map<int64_t, std::map<int, std::map<int, io::FileInfo>>> parts;
+  for (const auto& e : *entries) {
+    if (e.is_directory) continue;
+    std::string name = io::BaseName(e.path);
+    if (name == "_last_checkpoint") {
+      out.has_last_checkpoint = true;
+      continue;
+    }
+    if (name.size() < 21 || !AllDigits(std::string_view(name).substr(0, 20)) || name[20] != '.')
+      continue;
+    int64_t v = ParseVersion(std::string_view(name).substr(0, 20));
+    std::string_view rest = std::string_view(name).substr(21);
+    if (rest == "json") {
+      out.commits[v] = e;
+    } else if (rest == "checkpoint.parquet") {
+      parts[v][1][1] = e;
+    } else if (rest.rfind("checkpoint.", 0) == 0 && rest.size() == 11 + 10 + 1 + 10 + 8 &&
+               AllDigits(rest.substr(11, 10)) && rest[21] == '.' &&
+               AllDigits(rest.substr(22, 10)) && rest.substr(32) == ".parquet") {
+      int part = static_cast<int>(ParseVersion(rest.substr(11, 10)));
+      int n = static_cast<int>(ParseVersion(rest.substr(22, 10)));
+      if (part >= 1 && part <= n) parts[v][n][part] = e;
+    }
+  }
+  for (auto& [v, by_n] : parts) {
+    for (auto it = by_n.rbegin(); it != by_n.rend(); ++it) {
+      int n = it->first;
+      if (static_cast<int>(it->second.size()) != n) continue;  // incomplete
+      Listing::Checkpoint cp;
+      for (auto& [i, f] : it->second) {
+        cp.mtime = std::max(cp.mtime, f.modification_time_ms);
+        cp.files.push_back(f);
+      }
+      out.checkpoints[v] = std::move(cp);
+      break;
+    }
+  }
+  return out;
+}
+
+Result<bool> DeltaLog::TableExists() const {
+  SPATE_ASSIGN_OR_RETURN(auto l, List());
+  return !l.commits.empty() || !l.checkpoints.empty();
+}
+
+Result<int64_t> DeltaLog::LatestVersion() const {
+  SPATE_ASSIGN_OR_RETURN(auto l, List());
+  int64_t v = -1;
+  if (!l.commits.empty()) v = l.commits.rbegin()->first;
+  if (!l.checkpoints.empty()) v = std::max(v, l.checkpoints.rbegin()->first);
+  return v;
+}
+
+Result<std::vector<Action>> DeltaLog::ReadCommit(int64_t version) const {
+  std::string path = CommitPath(version);
+  auto text = fs_->ReadAll(path);
+  if (!text.ok()) return text.status();
+  return ParseActions(*text, path);
+}
+
+// ---- checkpoints: Value <-> Json ---------------------------------------------------------
+
+namespace {
+
+Json ValueToJson(const Value& v) {
+  if (v.is_null()) return Json::Null();
+  const DataType& t = *v.type();
+  switch (t.id()) {
+    case TypeId::kStruct: {
+      Json o = Json::Object();
+      for (size_t i = 0; i < t.fields().size() && i < v.items().size(); ++i) {
+        if (v.items()[i].is_null()) continue;
+        o.Set(t.fields()[i].name, ValueToJson(v.items()[i]));
+      }
+      return o;
+    }
+    case TypeId::kMap: {
+      Json o = Json::Object();
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        std::string key = v.items()[i].is_null() ? "" : v.items()[i].ToString();
+        o.Set(key, i < v.values().size() ? ValueToJson(v.values()[i]) : Json::Null());
+      }
+      return o;
+    }
+    case TypeId::kArray: {
+      Json a = Json::Array();
+      for (const auto& x : v.items()) a.Append(ValueToJson(x));
+      return a;
+    }
+    case TypeId::kBoolean: return Json::Bool(v.i64() != 0);
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt:
+    case TypeId::kLong: return Json::Int(v.i64());
+    case TypeId::kFloat:
+    case TypeId::kDouble: return Json::Double(v.f64());
+    case TypeId::kString:
+    case TypeId::kBinary: return Json::String(v.str());
+    default: return Json::String(v.ToString());
+  }
+}
+
+Value JsonToValue(const Json* j, const DataTypePtr& t) {
+  if (!j || j->is_null()) return Value::Null(t);
+  switch (t->id()) {
+    case TypeId::kStruct: {
+      if (!j->is_object()) return Value::Null(t);
+      std::vector<Value> fields;
+      for (const auto& f : t->fields()) fields.push_back(JsonToValue(j->Find(f.name), f.type));
+      return Value::Struct(t, std::move(fields));
+    }
+    case TypeId::kMap: {
+      if (!j->is_object()) return Value::Null(t);
+      std::vector<Value> keys, values;
+      for (const auto& [k, v] : j->fields()) {
+        keys.push_back(Value::String(k));
+        values.push_back(JsonToValue(&v, t->value_type()));
+      }
+      return Value::Map(t, std::move(keys), std::move(values));
+    }
+    case TypeId::kArray: {
+      if (!j->is_array()) return Value::Null(t);
+      std::vector<Value> items;
+      for (const auto& x : j->items()) items.push_back(JsonToValue(&x, t->element_type()));
+      return Value::ArrayOf(t, std::move(items));
+    }
+    case TypeId::kBoolean: return Value::Boolean(j->bool_value());
+    case TypeId::kInt: return Value::Int(static_cast<int32_t>(j->int_value()));
+    case TypeId::kLong: return Value::Long(j->int_value());
+    case TypeId::kString:
+      return Value::String(j->is_string() ? j->string_value() : j->ToString());
+    default: return Value::Null(t);
+  }
+}
+
+DataTypePtr StrMap() { return DataType::Map(DataType::String(), DataType::String(), true); }
+Field F(std::string name, DataTypePtr t) { return Field{std::move(name), std::move(t), true, ""}; }
+
+// The checkpoint schema spate writes (PROTOCOL.md "Checkpoint Schema", V1 spec).
+SchemaPtr CheckpointSchema() {
+  auto txn = DataType::Struct({F("appId", DataType::String()), F("version", DataType::Long()),
+                               F("lastUpdated", DataType::Long())});
+  auto add = DataType::Struct({F("path", DataType::String()), F("partitionValues", StrMap()),
+                               F("size", DataType::Long()),
+                               F("modificationTime", DataType::Long()),
+                               F("dataChange", DataType::Boolean()), F("tags", StrMap()),
+                               F("stats", DataType::String())});
+  auto remove = DataType::Struct(
+      {F("path", DataType::String()), F("deletionTimestamp", DataType::Long()),
+       F("dataChange", DataType::Boolean()), F("extendedFileMetadata", DataType::Boolean()),
+       F("partitionValues", StrMap()), F("size", DataType::Long())});
+  auto format = DataType::Struct({F("provider", DataType::String()), F("options", StrMap())});
+  auto meta = DataType::Struct(
+      {F("id", DataType::String()), F("name", DataType::String()),
+       F("description", DataType::String()), F("format", format),
+       F("schemaString", DataType::String()),
+       F("partitionColumns", DataType::Array(DataType::String(), true)),
+       F("configuration", StrMap()), F("createdTime", DataType::Long())});
+  auto protocol = DataType::Struct({F("minReaderVersion", DataType::Int()),
+                                    F("minWriterVersion", DataType::Int()),
+                                    F("readerFeatures", DataType::Array(DataType::String(), true)),
+                                    F("writerFeatures", DataType::Array(DataType::String(), true))});
+  return std::make_shared<const Schema>(std::vector<Field>{
+      F("txn", txn), F("add", add), F("remove", remove), F("metaData", meta),
+      F("protocol", protocol)});
+}
+
+}  // namespace
+
+Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
+                                               const std::string& path) {
+  auto wrap = [&](const Status& st) {
+    return Status(StatusCode::kDataCorruption,
+                  "Corrupt Delta checkpoint file " + path + ": " + st.message());
+  };
+  auto reader = formats::parquet::ParquetFileReader::Open(fs, path);
+  if (!reader.ok()) return wrap(reader.status());
+  const SchemaPtr& schema = (*reader)->schema();
+  std::vector<int> cols;
+  std::vector<std::string> names;
+  for (int i = 0; i < schema->num_fields(); ++i) {
+    const std::string& n = schema->field(i).name;
+    if (n == "add" || n == "remove" || n == "metaData" || n == "protocol" || n == "txn") {
+      cols.push_back(i);
+      names.push_back(n);
+    }
+  }
+  std::vector<Action> out;
+  for (int rg = 0; rg < (*reader)->num_row_groups(); ++rg) {
+    auto batch = (*reader)->ReadRowGroup(rg, cols);
+    if (!batch.ok()) return wrap(batch.status());
+    for (size_t c = 0; c < cols.size(); ++c) {
+      const Column& col = *(*batch)->column(static_cast<int>(c));
+      for (int64_t r = 0; r < col.length(); ++r) {
+        if (col.IsNull(r)) continue;
+        Json line = Json::Object();
+        line.Set(names[c], ValueToJson(col.GetValue(r)));
+        if (auto a = Action::FromJson(line)) {
+          // Checkpoint rows are all of one action; a null struct field means "absent".
+          if (a->kind == Action::Kind::kAdd && a->add.path.empty()) continue;
+          if (a->kind == Action::Kind::kRemove && a->remove.path.empty()) continue;
+          if (a->kind == Action::Kind::kTxn && a->txn.app_id.empty()) continue;
+          out.push_back(std::move(*a));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
+  SchemaPtr schema = CheckpointSchema();
+  std::vector<std::vector<Value>> cols(5);
+  auto add_row = [&](int which, const Json& body) {
+    for (int c = 0; c < 5; ++c) {
+      cols[c].push_back(c == which ? JsonToValue(&body, schema->field(c).type)
+                                   : Value::Null(schema->field(c).type));
+    }
+  };
+  add_row(4, s.protocol().ToJson());
+  add_row(3, s.metadata().ToJson());
+  for (const auto& [id, t] : s.transactions()) add_row(0, t.ToJson());
+  for (const auto& f : s.files()) {
+    AddFile a = f;
+    a.data_change = false;
+    add_row(1, a.ToJson());
+  }
+  for (const auto& r : s.tombstones()) {
+    RemoveFile x = r;
+    x.data_change = false;
+    add_row(2, x.ToJson());
+  }
+  const int64_t rows = static_cast<int64_t>(cols[0].size());
+  std::vector<ColumnPtr> columns;
+  for (int c = 0; c < 5; ++c) columns.push_back(ColumnFromValues(schema->field(c).type, cols[c]));
+  auto batch = Batch::Make(schema, columns, rows);
+  std::string final_path = io::JoinPath(log_path_, Pad20(s.version()) + ".checkpoint.parquet");
+  std::string tmp = io::JoinPath(log_path_, "." + Pad20(s.version()) + ".checkpoint." +
+                                                formats::NewUuid() + ".parquet.tmp");
+  SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(tmp));
+  formats::parquet::WriterOptions wo;
+  auto writer = formats::parquet::ParquetWriter::Make(std::move(file), *schema, wo);
+  Status st = writer.ok() ? (*writer)->Write(batch) : writer.status();
+  if (st.ok()) st = (*writer)->Close();
+  int64_t size_bytes = st.ok() ? (*writer)->bytes_written() : 0;
+  if (st.ok()) st = fs_->Rename(tmp, final_path);
+  if (!st.ok()) {
+    (void)fs_->Delete(tmp);
+    return st;
+  }
+  Json last = Json::Object();
+  last.Set("version", Json::Int(s.version()));
+  last.Set("size", Json::Int(rows));
+  last.Set("sizeInBytes", Json::Int(size_bytes));
+  last.Set("numOfAddFiles", Json::Int(static_cast<int64_t>(s.files().size())));
+  return fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString());
+}
+
+Status DeltaLog::WriteCommitFile(int64_t version, const std::vector<Action>& actions) const {
+  SPATE_RETURN_IF_ERROR(fs_->MakeDirs(log_path_));
+  return fs_->PutIfAbsent(CommitPath(version), SerializeActions(actions));
+}
+
+// ---- replay -------------------------------------------------------------------------------
+
+namespace {
+
+struct ReplayState {
+  std::optional<Protocol> protocol;
+  std::optional<Metadata> metadata;
+  std::unordered_map<std::string, AddFile> active;
+  std::unordered_map<std::string, RemoveFile> tombstones;
+  std::map<std::string, SetTransaction> txns;
+
+  void Apply(Action& a) {
+    switch (a.kind) {
+      case Action::Kind::kProtocol: protocol = std::move(a.protocol); break;
+      case Action::Kind::kMetadata: metadata = std::move(a.metadata); break;
+      case Action::Kind::kAdd: {
+        std::string key = a.add.Key();
+        tombstones.erase(key);
+        active[key] = std::move(a.add);
+        break;
+      }
+      case Action::Kind::kRemove: {
+        std::string key = a.remove.Key();
+        active.erase(key);
+        tombstones[key] = std::move(a.remove);
+        break;
+      }
+      case Action::Kind::kTxn: txns[a.txn.app_id] = std::move(a.txn); break;
+      default: break;
+    }
+  }
+};
+
+}  // namespace
+
+Result<SnapshotPtr> DeltaLog::Latest() const { return Load(-1); }
+
+Result<SnapshotPtr> DeltaLog::At(int64_t version) const {
+  if (version < 0) {
+    return Status::Error("DELTA_VERSION_NOT_FOUND", {{"userVersion", std::to_string(version)},
+                                                     {"earliest", "0"},
+                                                     {"latest", "?"}});
+  }
+  return Load(version);
+}
+
+Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
+  SPATE_ASSIGN_OR_RETURN(Listing l, List());
+  if (l.commits.empty() && l.checkpoints.empty()) return NotDeltaTable(table_path_);
+  int64_t latest = -1;
+  if (!l.commits.empty()) latest = l.commits.rbegin()->first;
+  if (!l.checkpoints.empty()) latest = std::max(latest, l.checkpoints.rbegin()->first);
+  const int64_t target = version < 0 ? latest : version;
+  int64_t earliest = l.commits.empty() ? latest : l.commits.begin()->first;
+  if (!l.checkpoints.empty()) earliest = std::min(earliest, l.checkpoints.begin()->first);
+  if (target > latest || target < earliest) {
+    return Status::Error("DELTA_VERSION_NOT_FOUND", {{"userVersion", std::to_string(target)},
+                                                     {"earliest", std::to_string(earliest)},
+                                                     {"latest", std::to_string(latest)}});
+  }
+  // The checkpoint to start from: _last_checkpoint's when usable, else the newest one.
+  std::optional<int64_t> cp;
+  if (l.has_last_checkpoint) {
+    auto text = fs_->ReadAll(io::JoinPath(log_path_, "_last_checkpoint"));
+    if (text.ok()) {
+      auto j = Json::Parse(*text);
+      if (j.ok() && j->is_object()) {
+        if (auto v = j->GetInt("version"); v && *v <= target && l.checkpoints.count(*v)) cp = *v;
+      }
+    }
+  }
+  {
+    auto it = l.checkpoints.upper_bound(target);
+    if (it != l.checkpoints.begin()) {
+      --it;
+      if (!cp || it->first > *cp) cp = it->first;
+    }
+  }
+  // Commits after the checkpoint must be contiguous up to the target.
+  const int64_t first = cp ? *cp + 1 : 0;
+  std::vector<int64_t> present;
+  for (auto it = l.commits.lower_bound(first); it != l.commits.end() && it->first <= target; ++it)
+    present.push_back(it->first);
+  bool contiguous = static_cast<int64_t>(present.size()) == target - first + 1;
+  if (!contiguous) {
+    std::vector<int64_t> shown = present;
+    if (!cp && (present.empty() || present.front() != 0)) {
+      // Nothing to start from: the log was truncated (or never had version 0).
+    }
+    std::string list;
+    for (size_t i = 0; i < shown.size(); ++i) list += (i ? ", " : "") + std::to_string(shown[i]);
+    return Status::Error("DELTA_VERSIONS_NOT_CONTIGUOUS", {{"versionList", "[" + list + "]"}});
+  }
+  ReplayState state;
+  int64_t ts = 0;
+  if (cp) {
+    for (const auto& f : l.checkpoints[*cp].files) {
+      SPATE_ASSIGN_OR_RETURN(auto actions, ReadCheckpointFile(fs_, f.path));
+      for (auto& a : actions) state.Apply(a);
+    }
+    ts = l.checkpoints[*cp].mtime;
+  }
+  for (int64_t v : present) {
+    const auto& info = l.commits[v];
+    auto text = fs_->ReadAll(info.path);
+    if (!text.ok()) return text.status();
+    SPATE_ASSIGN_OR_RETURN(auto actions, ParseActions(*text, info.path));
+    int64_t commit_ts = info.modification_time_ms;
+    for (auto& a : actions) {
+      if (a.kind == Action::Kind::kCommitInfo && a.commit_info.timestamp)
+        commit_ts = *a.commit_info.timestamp;
+      state.Apply(a);
+    }
+    ts = commit_ts;
+  }
+  if (!state.protocol) {
+    return Status::Error("DELTA_STATE_RECOVER_ERROR",
+                         {{"operation", "protocol"}, {"version", std::to_string(target)}});
+  }
+  if (!state.metadata) {
+    return Status::Error("DELTA_STATE_RECOVER_ERROR",
+                         {{"operation", "metadata"}, {"version", std::to_string(target)}});
+  }
+  SPATE_RETURN_IF_ERROR(CheckSupported(*state.protocol, &*state.metadata, false));
+  auto snap = std::make_shared<Snapshot>();
+  auto schema = state.metadata->ParseSchema();
+  if (!schema.ok()) {
+    return Status(StatusCode::kDataCorruption, "Delta table " + table_path_ + " version " +
+                                                   std::to_string(target) +
+                                                   ": bad schemaString: " +
+                                                   schema.status().message());
+  }
+  snap->schema_ = *schema;
+  snap->version_ = target;
+  snap->protocol_ = std::move(*state.protocol);
+  snap->metadata_ = std::move(*state.metadata);
+  snap->files_.reserve(state.active.size());
+  for (auto& [k, f] : state.active) snap->files_.push_back(std::move(f));
+  std::sort(snap->files_.begin(), snap->files_.end(),
+            [](const AddFile& a, const AddFile& b) { return a.path < b.path; });
+  for (auto& [k, r] : state.tombstones) snap->tombstones_.push_back(std::move(r));
+  std::sort(snap->tombstones_.begin(), snap->tombstones_.end(),
+            [](const RemoveFile& a, const RemoveFile& b) { return a.path < b.path; });
+  snap->txns_ = std::move(state.txns);
+  snap->timestamp_ms_ = ts;
+  snap->table_path_ = table_path_;
+  snap->checkpoint_version_ = cp;
+  return SnapshotPtr(std::move(snap));
+}
+
+Result<std::vector<CommitEntry>> DeltaLog::ReadCommits(int64_t start, int64_t end) const {
+  SPATE_ASSIGN_OR_RETURN(Listing l, List());
+  std::vector<CommitEntry> out;
+  int64_t expect = start;
+  for (auto it = l.commits.lower_bound(start); it != l.commits.end(); ++it) {
+    if (end >= 0 && it->first > end) break;
+    if (it->first != expect) {
+      return Status::Error("DELTA_VERSIONS_NOT_CONTIGUOUS",
+                           {{"versionList", "[" + std::to_string(expect - 1) + ", " +
+                                                std::to_string(it->first) + "]"}});
+    }
+    ++expect;
+    auto text = fs_->ReadAll(it->second.path);
+    if (!text.ok()) return text.status();
+    CommitEntry e;
+    e.version = it->first;
+    e.timestamp_ms = it->second.modification_time_ms;
+    SPATE_ASSIGN_OR_RETURN(e.actions, ParseActions(*text, it->second.path));
+    for (const auto& a : e.actions)
+      if (a.kind == Action::Kind::kCommitInfo && a.commit_info.timestamp)
+        e.timestamp_ms = *a.commit_info.timestamp;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<std::vector<CommitEntry>> DeltaLog::History(int limit) const {
+  SPATE_ASSIGN_OR_RETURN(Listing l, List());
+  if (l.commits.empty() && l.checkpoints.empty()) return NotDeltaTable(table_path_);
+  std::vector<CommitEntry> out;
+  for (auto it = l.commits.rbegin(); it != l.commits.rend(); ++it) {
+    if (limit > 0 && static_cast<int>(out.size()) >= limit) break;
+    auto text = fs_->ReadAll(it->second.path);
+    if (!text.ok()) return text.status();
+    SPATE_ASSIGN_OR_RETURN(auto actions, ParseActions(*text, it->second.path));
+    CommitEntry e;
+    e.version = it->first;
+    e.timestamp_ms = it->second.modification_time_ms;
+    for (auto& a : actions) {
+      if (a.kind == Action::Kind::kCommitInfo) {
+        if (a.commit_info.timestamp) e.timestamp_ms = *a.commit_info.timestamp;
+        e.actions.push_back(std::move(a));
+      }
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<int64_t> DeltaLog::VersionAtTimestamp(int64_t timestamp_ms) const {
+  SPATE_ASSIGN_OR_RETURN(auto commits, ReadCommits(0, -1));
+  if (commits.empty()) {
+    SPATE_ASSIGN_OR_RETURN(Listing l, List());
+    if (l.commits.empty() && l.checkpoints.empty()) return NotDeltaTable(table_path_);
+    // Log cleaned up before the first listed commit: read from its first commit.
+    if (l.commits.empty()) return NotDeltaTable(table_path_);
+    SPATE_ASSIGN_OR_RETURN(commits, ReadCommits(l.commits.begin()->first, -1));
+  }
+  // Timestamps are made monotonic, as Delta's history manager does.
+  int64_t prev = INT64_MIN;
+  int64_t found = -1;
+  for (auto& c : commits) {
+    if (prev != INT64_MIN && c.timestamp_ms <= prev) c.timestamp_ms = prev + 1;
+    prev = c.timestamp_ms;
+    if (c.timestamp_ms <= timestamp_ms) found = c.version;
+  }
+  auto fmt = [](int64_t ms) { return std::to_string(ms); };
+  if (found < 0) {
+    return Status::Error("DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION",
+                         {{"userTimestamp", fmt(timestamp_ms)},
+                          {"commitTs", fmt(commits.front().timestamp_ms)}});
+  }
+  if (timestamp_ms > commits.back().timestamp_ms && found == commits.back().version) {
+    // Spark refuses timestamps after the latest commit.
+    return Status::Error("DELTA_TIMESTAMP_GREATER_THAN_COMMIT",
+                         {{"providedTimestamp", fmt(timestamp_ms)},
+                          {"tableName", table_path_},
+                          {"maximumTimestamp", fmt(commits.back().timestamp_ms)}});
+  }
+  return found;
+}
+
+// ---- fuzz helper ----------------------------------------------------------------------------
+
+Result<int64_t> ReplayForTest(const std::vector<std::string>& commits) {
+  ReplayState state;
+  for (size_t i = 0; i < commits.size(); ++i) {
+    SPATE_ASSIGN_OR_RETURN(auto actions, ParseActions(commits[i], "commit " + std::to_string(i)));
+    for (auto& a : actions) state.Apply(a);
+  }
+  if (state.protocol) (void)CheckSupported(*state.protocol, state.metadata ? &*state.metadata : nullptr, true);
+  if (state.metadata) (void)state.metadata->ParseSchema();
+  return static_cast<int64_t>(state.active.size());
+}
+
+}  // namespace spate::table

@@ -1,0 +1,319 @@
+// Copyright spate authors.
+#include "spate/table/delta_source.h"
+
+#include <cmath>
+
+#include "spate/columnar/builder.h"
+#include "spate/compute/cast.h"
+#include "spate/formats/parquet/reader.h"
+#include "spate/types/timezone.h"
+
+namespace spate::table {
+
+namespace {
+
+EvalContext ContextFor(const std::string& tz) {
+  EvalContext ctx;
+  ctx.ansi = false;
+  ctx.time_zone_id = tz;
+  ctx.time_zone = TimeZone::Lookup(tz);
+  return ctx;
+}
+
+// A partition value string (Delta's serialization) as a value of `t`.
+Value ParsePartitionValue(const std::optional<std::string>& raw, const DataTypePtr& t,
+                          const EvalContext& ctx) {
+  if (!raw) return Value::Null(t);
+  if (t->id() == TypeId::kString) return Value::String(*raw);
+  if (raw->empty()) return Value::Null(t);
+  if (t->id() == TypeId::kBinary) return Value::Binary(*raw);
+  auto v = CastValue(Value::String(*raw), t, CastMode::kTry, ctx);
+  if (!v.ok()) return Value::Null(t);
+  return *v;
+}
+
+// A statistic from the stats JSON as a value of `t` (nullopt when not usable).
+std::optional<Value> StatValue(const Json& j, const DataTypePtr& t, const EvalContext& utc) {
+  switch (t->id()) {
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt:
+    case TypeId::kLong:
+    case TypeId::kFloat:
+    case TypeId::kDouble:
+    case TypeId::kDecimal: {
+      if (!j.is_number()) return std::nullopt;
+      auto v = CastValue(Value::String(j.text()), t, CastMode::kTry, utc);
+      if (!v.ok() || v->is_null()) return std::nullopt;
+      return *v;
+    }
+    case TypeId::kString:
+      // Truncated string statistics are prefixes: only exact-length ones are bounds we
+      // can trust in both directions, so strings longer than 32 characters are skipped.
+      if (!j.is_string() || j.string_value().size() >= 32) return std::nullopt;
+      return Value::String(j.string_value());
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz: {
+      if (!j.is_string()) return std::nullopt;
+      auto v = CastValue(Value::String(j.string_value()), t, CastMode::kTry, utc);
+      if (!v.ok() || v->is_null()) return std::nullopt;
+      return *v;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<int> Compare(const Value& a, const Value& b) {
+  if (a.is_null() || b.is_null() || a.type()->id() != b.type()->id()) return std::nullopt;
+  auto sign = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
+  switch (a.type()->id()) {
+    case TypeId::kFloat:
+    case TypeId::kDouble:
+      if (std::isnan(a.f64()) || std::isnan(b.f64())) return std::nullopt;
+      return sign(a.f64(), b.f64());
+    case TypeId::kDecimal:
+      if (a.type()->scale() != b.type()->scale()) return std::nullopt;
+      return sign(a.i128(), b.i128());
+    case TypeId::kString:
+    case TypeId::kBinary:
+      return sign(a.str(), b.str());
+    case TypeId::kStruct:
+    case TypeId::kArray:
+    case TypeId::kMap:
+      return std::nullopt;
+    default:
+      return sign(a.i64(), b.i64());
+  }
+}
+
+class DeltaFileReader final : public BatchReader {
+ public:
+  DeltaFileReader(std::shared_ptr<formats::parquet::ParquetFileReader> reader,
+                  std::vector<int> file_cols, std::vector<int> out_source, SchemaPtr out_schema,
+                  std::vector<Value> constants, std::string path)
+      : reader_(std::move(reader)),
+        file_cols_(std::move(file_cols)),
+        out_source_(std::move(out_source)),
+        out_schema_(std::move(out_schema)),
+        constants_(std::move(constants)),
+        path_(std::move(path)) {}
+
+  Result<BatchPtr> Next() override {
+    while (rg_ < reader_->num_row_groups()) {
+      int rg = rg_++;
+      int64_t n = reader_->row_group_rows(rg);
+      if (n == 0) continue;
+      BatchPtr b;
+      if (!file_cols_.empty()) {
+        SPATE_ASSIGN_OR_RETURN(b, reader_->ReadRowGroup(rg, file_cols_));
+        n = b->num_rows();
+      }
+      std::vector<ColumnPtr> cols;
+      for (size_t i = 0; i < out_source_.size(); ++i) {
+        int src = out_source_[i];
+        if (src >= 0) cols.push_back(b->column(src));
+        else cols.push_back(MakeConstantColumn(constants_[i], n));
+      }
+      return Batch::Make(out_schema_, std::move(cols), n);
+    }
+    return BatchPtr(nullptr);
+  }
+
+ private:
+  std::shared_ptr<formats::parquet::ParquetFileReader> reader_;
+  std::vector<int> file_cols_;
+  std::vector<int> out_source_;  // index into the file batch, or -1: constant
+  SchemaPtr out_schema_;
+  std::vector<Value> constants_;
+  std::string path_;
+  int rg_ = 0;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::Make(io::FileSystemPtr fs,
+                                                               SnapshotPtr snapshot,
+                                                               std::string time_zone_id) {
+  std::shared_ptr<DeltaDataSource> s(new DeltaDataSource());
+  s->fs_ = std::move(fs);
+  s->snapshot_ = std::move(snapshot);
+  s->schema_ = s->snapshot_->schema();
+  s->tz_ = std::move(time_zone_id);
+  const auto& pcols = s->snapshot_->metadata().partition_columns;
+  const int nf = s->schema_->num_fields();
+  s->is_partition_.assign(nf, false);
+  for (const auto& p : pcols) {
+    int idx = s->schema_->FieldIndex(p);
+    if (idx < 0) {
+      return Status::Error("DELTA_MISSING_PARTITION_COLUMN",
+                           {{"columnName", p}, {"columnList", s->schema_->ToString()}});
+    }
+    s->is_partition_[idx] = true;
+  }
+  EvalContext ctx = ContextFor(s->tz_);
+  EvalContext utc = ContextFor("UTC");
+  for (const auto& f : s->snapshot_->files()) {
+    FileInfo info;
+    info.partition.resize(nf);
+    for (int c = 0; c < nf; ++c) {
+      if (!s->is_partition_[c]) continue;
+      std::optional<std::string> raw;
+      bool found = false;
+      for (const auto& [k, v] : f.partition_values) {
+        if (EqualsIgnoreCase(k, s->schema_->field(c).name)) {
+          raw = v;
+          found = true;
+          break;
+        }
+      }
+      (void)found;
+      info.partition[c] = ParsePartitionValue(raw, s->schema_->field(c).type, ctx);
+    }
+    if (f.stats) {
+      auto j = Json::Parse(*f.stats);
+      if (j.ok() && j->is_object()) {
+        info.has_stats = true;
+        info.num_records = j->GetInt("numRecords").value_or(-1);
+        info.min.resize(nf);
+        info.max.resize(nf);
+        info.null_count.resize(nf);
+        const Json* mins = j->Find("minValues");
+        const Json* maxs = j->Find("maxValues");
+        const Json* nulls = j->Find("nullCount");
+        for (int c = 0; c < nf; ++c) {
+          if (s->is_partition_[c]) continue;
+          const Field& fld = s->schema_->field(c);
+          if (mins && mins->is_object())
+            if (const Json* v = mins->Find(fld.name)) info.min[c] = StatValue(*v, fld.type, utc);
+          if (maxs && maxs->is_object())
+            if (const Json* v = maxs->Find(fld.name)) info.max[c] = StatValue(*v, fld.type, utc);
+          if (nulls && nulls->is_object())
+            if (const Json* v = nulls->Find(fld.name); v && v->is_number())
+              info.null_count[c] = v->int_value();
+        }
+      }
+    }
+    s->files_.push_back(std::move(info));
+  }
+  return s;
+}
+
+bool DeltaDataSource::CanSkip(int i, const std::vector<ScanPredicate>& predicates) const {
+  const FileInfo& f = files_[i];
+  for (const auto& p : predicates) {
+    if (p.column < 0 || p.column >= schema_->num_fields()) continue;
+    const int c = p.column;
+    if (is_partition_[c]) {
+      const Value& v = f.partition[c];
+      if (p.op == ScanPredicate::Op::kIsNull) {
+        if (!v.is_null()) return true;
+        continue;
+      }
+      if (p.op == ScanPredicate::Op::kIsNotNull) {
+        if (v.is_null()) return true;
+        continue;
+      }
+      if (v.is_null()) return true;  // comparisons with NULL are never true
+      auto cmp = Compare(v, p.literal);
+      if (!cmp) continue;
+      switch (p.op) {
+        case ScanPredicate::Op::kEq: if (*cmp != 0) return true; break;
+        case ScanPredicate::Op::kLt: if (*cmp >= 0) return true; break;
+        case ScanPredicate::Op::kLe: if (*cmp > 0) return true; break;
+        case ScanPredicate::Op::kGt: if (*cmp <= 0) return true; break;
+        case ScanPredicate::Op::kGe: if (*cmp < 0) return true; break;
+        default: break;
+      }
+      continue;
+    }
+    if (!f.has_stats) continue;
+    const auto& nc = f.null_count[c];
+    if (p.op == ScanPredicate::Op::kIsNull) {
+      if (nc && *nc == 0) return true;
+      continue;
+    }
+    if (p.op == ScanPredicate::Op::kIsNotNull) {
+      if (nc && f.num_records >= 0 && *nc == f.num_records) return true;
+      continue;
+    }
+    if (nc && f.num_records >= 0 && *nc == f.num_records && f.num_records > 0) return true;
+    const auto& mn = f.min[c];
+    const auto& mx = f.max[c];
+    std::optional<int> lo = mn ? Compare(*mn, p.literal) : std::nullopt;  // min vs lit
+    std::optional<int> hi = mx ? Compare(*mx, p.literal) : std::nullopt;  // max vs lit
+    switch (p.op) {
+      case ScanPredicate::Op::kEq:
+        if ((lo && *lo > 0) || (hi && *hi < 0)) return true;
+        break;
+      case ScanPredicate::Op::kLt:
+        if (lo && *lo >= 0) return true;
+        break;
+      case ScanPredicate::Op::kLe:
+        if (lo && *lo > 0) return true;
+        break;
+      case ScanPredicate::Op::kGt:
+        if (hi && *hi <= 0) return true;
+        break;
+      case ScanPredicate::Op::kGe:
+        if (hi && *hi < 0) return true;
+        break;
+      default: break;
+    }
+  }
+  return false;
+}
+
+Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
+                                                                const ScanSpec& spec) const {
+  if (CanSkip(split, spec.predicates)) {
+    skipped_->fetch_add(1);
+    return MakeEmptyReader();
+  }
+  const AddFile& add = snapshot_->files()[split];
+  const std::string path = snapshot_->DataFilePath(add);
+  auto reader = formats::parquet::ParquetFileReader::Open(fs_, path);
+  if (!reader.ok()) return reader.status();
+  const SchemaPtr& fschema = (*reader)->schema();
+  std::vector<int> file_cols, out_source;
+  std::vector<Value> constants;
+  std::vector<Field> out_fields;
+  for (int c : spec.columns) {
+    const Field& f = schema_->field(c);
+    out_fields.push_back(f);
+    if (is_partition_[c]) {
+      out_source.push_back(-1);
+      constants.push_back(files_[split].partition[c]);
+      continue;
+    }
+    int fc = fschema->FieldIndex(f.name);
+    if (fc < 0) {
+      out_source.push_back(-1);
+      constants.push_back(Value::Null(f.type));
+      continue;
+    }
+    if (!fschema->field(fc).type->SameType(*f.type)) {
+      return Status(StatusCode::kDataCorruption,
+                    "Delta data file " + path + ": column " + f.name + " has type " +
+                        fschema->field(fc).type->SimpleString() + " but the table says " +
+                        f.type->SimpleString());
+    }
+    out_source.push_back(static_cast<int>(file_cols.size()));
+    constants.emplace_back();
+    file_cols.push_back(fc);
+  }
+  auto out_schema = std::make_shared<const Schema>(std::move(out_fields));
+  return std::unique_ptr<BatchReader>(new DeltaFileReader(*reader, std::move(file_cols),
+                                                          std::move(out_source), out_schema,
+                                                          std::move(constants), path));
+}
+
+std::string DeltaDataSource::Describe() const {
+  std::string cols;
+  for (const auto& f : schema_->fields()) cols += (cols.empty() ? "" : ", ") + f.name;
+  return "FileScan delta [" + cols + "] Location: " + snapshot_->table_path() +
+         " Version: " + std::to_string(snapshot_->version());
+}
+
+}  // namespace spate::table

@@ -1,0 +1,63 @@
+// Copyright spate authors.
+#pragma once
+
+// DeltaDataSource: a DataSource over one Delta snapshot — the snapshot's active files
+// (never a directory listing, so orphan and removed files are invisible), read as
+// Parquet, with partition columns filled from add.partitionValues (cast from their
+// string form to the column's type, in `time_zone_id` for timestamps) and columns
+// missing from a file read as NULL. One split per data file. Pushed-down ScanPredicates
+// skip whole files by partition values and by add.stats (minValues / maxValues /
+// nullCount).
+//
+// Ownership: shares the FileSystem and the snapshot. Thread safety: immutable; splits may
+// be read concurrently. Failure: file errors name the data file; a Parquet column whose
+// type differs from the table's is an error naming the file and column.
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spate/columnar/data_source.h"
+#include "spate/io/file_system.h"
+#include "spate/table/delta_log.h"
+
+namespace spate::table {
+
+class DeltaDataSource final : public DataSource {
+ public:
+  static Result<std::shared_ptr<DeltaDataSource>> Make(io::FileSystemPtr fs, SnapshotPtr snapshot,
+                                                       std::string time_zone_id = "UTC");
+
+  const SchemaPtr& schema() const override { return schema_; }
+  int num_splits() const override { return static_cast<int>(snapshot_->files().size()); }
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  std::string Describe() const override;
+
+  const SnapshotPtr& snapshot() const { return snapshot_; }
+  /// Files skipped by statistics or partition values so far (tests, metrics).
+  int64_t skipped_files() const { return skipped_->load(); }
+  /// True when `predicates` rule file `i` out (exposed for tests).
+  bool CanSkip(int i, const std::vector<ScanPredicate>& predicates) const;
+
+ private:
+  DeltaDataSource() = default;
+  io::FileSystemPtr fs_;
+  SnapshotPtr snapshot_;
+  SchemaPtr schema_;
+  std::string tz_;
+  std::vector<bool> is_partition_;  // per schema column
+  // Per file: partition values as typed values (one per schema column; unused for data
+  // columns), and parsed statistics.
+  struct FileInfo {
+    std::vector<Value> partition;
+    bool has_stats = false;
+    int64_t num_records = -1;
+    std::vector<std::optional<Value>> min, max;
+    std::vector<std::optional<int64_t>> null_count;
+  };
+  std::vector<FileInfo> files_;
+  std::shared_ptr<std::atomic<int64_t>> skipped_ = std::make_shared<std::atomic<int64_t>>(0);
+};
+
+}  // namespace spate::table

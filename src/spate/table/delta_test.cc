@@ -1,0 +1,583 @@
+// Copyright spate authors.
+// Delta log, transactions, writer and source.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "spate/columnar/builder.h"
+#include "spate/table/delta_log.h"
+#include "spate/table/delta_source.h"
+#include "spate/table/delta_writer.h"
+#include "spate/table/transaction.h"
+#include "spate/types/schema_json.h"
+
+namespace spate::table {
+namespace {
+
+SchemaPtr IdSchema() {
+  return std::make_shared<const Schema>(std::vector<Field>{
+      {"id", DataType::Long(), true, ""}, {"part", DataType::String(), true, ""}});
+}
+
+BatchPtr Rows(int64_t start, int64_t n, const std::string& part = "a") {
+  std::vector<Value> ids, parts;
+  for (int64_t i = start; i < start + n; ++i) {
+    ids.push_back(Value::Long(i));
+    parts.push_back(Value::String(part));
+  }
+  return Batch::Make(IdSchema(),
+                     {ColumnFromValues(DataType::Long(), ids),
+                      ColumnFromValues(DataType::String(), parts)},
+                     n);
+}
+
+// Every row of a table version, as strings "id|part" sorted.
+std::vector<std::string> ReadRows(io::FileSystemPtr fs, SnapshotPtr snap,
+                                  std::vector<ScanPredicate> preds = {}) {
+  auto src = DeltaDataSource::Make(fs, snap).value();
+  ScanSpec spec;
+  for (int i = 0; i < src->schema()->num_fields(); ++i) spec.columns.push_back(i);
+  spec.predicates = std::move(preds);
+  std::vector<std::string> out;
+  for (int s = 0; s < src->num_splits(); ++s) {
+    auto r = src->OpenSplit(s, spec);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    if (!r.ok()) continue;
+    while (true) {
+      auto b = (*r)->Next();
+      EXPECT_TRUE(b.ok()) << b.status().ToString();
+      if (!b.ok() || !*b) break;
+      for (int64_t i = 0; i < (*b)->num_rows(); ++i) {
+        std::string row;
+        for (const auto& v : (*b)->GetRow(i)) row += (row.empty() ? "" : "|") + v.ToString();
+        out.push_back(row);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+DeltaWriteOptions Mode(const std::string& m) {
+  DeltaWriteOptions o;
+  o.mode = m;
+  return o;
+}
+
+TEST(DeltaActionsTest, JsonRoundTrip) {
+  Metadata m;
+  m.id = "abc";
+  m.schema_string = SchemaToSparkJson(*IdSchema());
+  m.partition_columns = {"part"};
+  m.configuration = {{"delta.checkpointInterval", "5"}};
+  m.created_time = 123;
+  AddFile a;
+  a.path = EncodePathUri("part=a b/x.parquet");
+  EXPECT_EQ(a.path, "part=a%20b/x.parquet");
+  EXPECT_EQ(DecodePathUri(a.path), "part=a b/x.parquet");
+  a.partition_values = {{"part", "a b"}, {"q", std::nullopt}};
+  a.size = 10;
+  a.modification_time = 20;
+  a.stats = "{\"numRecords\":3}";
+  RemoveFile r;
+  r.path = "old";
+  r.deletion_timestamp = 5;
+  r.extended_file_metadata = true;
+  r.size = 7;
+  SetTransaction t{"app", 4, 99};
+  CommitInfo c;
+  c.timestamp = 1;
+  c.operation = "WRITE";
+  c.operation_parameters = {{"mode", "Append"}};
+  std::vector<Action> actions = {Action::Of(c), Action::Of(Protocol{}), Action::Of(m),
+                                 Action::Of(a), Action::Of(r), Action::Of(t)};
+  std::string text = SerializeActions(actions);
+  EXPECT_NE(text.find("{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}"),
+            std::string::npos);
+  auto parsed = ParseActions(text + "{\"someFutureAction\":{\"x\":1}}\n", "f").value();
+  ASSERT_EQ(parsed.size(), 6u);
+  EXPECT_EQ(parsed[2].metadata.partition_columns, m.partition_columns);
+  EXPECT_EQ(parsed[2].metadata.configuration, m.configuration);
+  EXPECT_EQ(parsed[3].add.path, a.path);
+  EXPECT_EQ(parsed[3].add.partition_values, a.partition_values);
+  EXPECT_EQ(parsed[3].add.stats, a.stats);
+  EXPECT_EQ(parsed[4].remove.size, 7);
+  EXPECT_EQ(parsed[5].txn.version, 4);
+  EXPECT_EQ(SerializeActions(parsed), text);
+  auto schema = parsed[2].metadata.ParseSchema().value();
+  EXPECT_TRUE(schema->Equals(*IdSchema()));
+  auto bad = ParseActions("{\"add\":{}}\n{not json\n", "/t/_delta_log/00.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("/t/_delta_log/00.json"), std::string::npos);
+}
+
+TEST(DeltaSchemaTest, SparkJsonNested) {
+  auto t = DataType::Struct(
+      {{"a", DataType::Decimal(10, 2), false, "c1"},
+       {"m", DataType::Map(DataType::String(), DataType::Array(DataType::Long(), false), true),
+        true, ""},
+       {"s", DataType::Struct({{"x", DataType::TimestampNtz(), true, ""}}), true, ""}});
+  Schema s(t->fields());
+  std::string j = SchemaToSparkJson(s);
+  EXPECT_NE(j.find("\"type\":\"decimal(10,2)\",\"nullable\":false,\"metadata\":{\"comment\":\"c1\"}"),
+            std::string::npos);
+  auto back = SchemaFromSparkJson(j).value();
+  EXPECT_TRUE(back->Equals(s));
+  EXPECT_FALSE(SchemaFromSparkJson("{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"bogus\"}]}").ok());
+}
+
+TEST(DeltaLogTest, AppendOverwriteReplayAndTimeTravel) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  int64_t clock = 1000;
+  NowFn now = [&] { return clock; };
+  ASSERT_EQ(WriteBatches(fs, "/t", {Rows(0, 5)}, Mode("errorifexists"), now)->version, 0);
+  clock = 2000;
+  ASSERT_EQ(WriteBatches(fs, "/t", {Rows(5, 5)}, Mode("append"), now)->version, 1);
+  clock = 3000;
+  ASSERT_EQ(WriteBatches(fs, "/t", {Rows(100, 2)}, Mode("overwrite"), now)->version, 2);
+  auto err = WriteBatches(fs, "/t", {Rows(0, 1)}, Mode("errorifexists"), now);
+  EXPECT_FALSE(err.ok());
+  EXPECT_NE(err.status().ToString().find("DELTA_PATH_EXISTS"), std::string::npos);
+  EXPECT_TRUE(WriteBatches(fs, "/t", {Rows(0, 1)}, Mode("ignore"), now)->skipped);
+
+  DeltaLog log(fs, "/t", now);
+  auto latest = log.Latest().value();
+  EXPECT_EQ(latest->version(), 2);
+  EXPECT_EQ(ReadRows(fs, latest), (std::vector<std::string>{"100|a", "101|a"}));
+  EXPECT_EQ(latest->tombstones().size(), 2u);
+  EXPECT_EQ(ReadRows(fs, log.At(0).value()).size(), 5u);
+  EXPECT_EQ(ReadRows(fs, log.At(1).value()).size(), 10u);
+  EXPECT_FALSE(log.At(3).ok());
+  EXPECT_EQ(log.VersionAtTimestamp(1500).value(), 0);
+  EXPECT_EQ(log.VersionAtTimestamp(2000).value(), 1);
+  EXPECT_EQ(log.VersionAtTimestamp(3000).value(), 2);
+  EXPECT_FALSE(log.VersionAtTimestamp(999).ok());
+  EXPECT_FALSE(log.VersionAtTimestamp(3001).ok());
+  auto hist = log.History().value();
+  ASSERT_EQ(hist.size(), 3u);
+  EXPECT_EQ(hist[0].version, 2);
+  const auto& ci = hist[0].actions[0].commit_info;
+  EXPECT_EQ(ci.operation, "WRITE");
+  EXPECT_EQ(ci.operation_parameters.at("mode"), "Overwrite");
+  EXPECT_EQ(ci.operation_metrics.at("numOutputRows"), "2");
+  EXPECT_EQ(ci.engine_info.value(), kEngineInfo);
+  EXPECT_EQ(ci.read_version.value(), 1);
+  // The first commit has protocol (1,2) and metaData with the Spark schema.
+  auto v0 = log.ReadCommit(0).value();
+  bool saw_protocol = false, saw_meta = false;
+  for (const auto& a : v0) {
+    if (a.kind == Action::Kind::kProtocol) {
+      saw_protocol = true;
+      EXPECT_EQ(a.protocol.min_reader_version, 1);
+      EXPECT_EQ(a.protocol.min_writer_version, 2);
+    }
+    if (a.kind == Action::Kind::kMetadata) saw_meta = true;
+    if (a.kind == Action::Kind::kAdd) {
+      auto stats = Json::Parse(*a.add.stats).value();
+      EXPECT_EQ(stats.GetInt("numRecords").value(), 5);
+      EXPECT_EQ(stats.Find("minValues")->GetInt("id").value(), 0);
+      EXPECT_EQ(stats.Find("maxValues")->GetInt("id").value(), 4);
+      EXPECT_EQ(stats.Find("nullCount")->GetInt("id").value(), 0);
+    }
+  }
+  EXPECT_TRUE(saw_protocol && saw_meta);
+}
+
+TEST(DeltaLogTest, CheckpointEveryTenCommits) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  for (int i = 0; i < 12; ++i) {
+    ASSERT_TRUE(WriteBatches(fs, "/c", {Rows(i * 10, 3, i % 2 ? "x" : "y")}, Mode("append")).ok());
+  }
+  EXPECT_TRUE(fs->Exists("/c/_delta_log/00000000000000000010.checkpoint.parquet").value());
+  auto last = Json::Parse(fs->ReadAll("/c/_delta_log/_last_checkpoint").value()).value();
+  EXPECT_EQ(last.GetInt("version").value(), 10);
+  EXPECT_EQ(last.GetInt("numOfAddFiles").value(), 11);
+  auto cp = ReadCheckpointFile(fs, "/c/_delta_log/00000000000000000010.checkpoint.parquet").value();
+  int adds = 0;
+  for (const auto& a : cp) adds += a.kind == Action::Kind::kAdd;
+  EXPECT_EQ(adds, 11);
+  // Delete the JSON commits the checkpoint covers: the table still reads.
+  for (int v = 0; v <= 10; ++v) ASSERT_TRUE(fs->Delete(DeltaLog(fs, "/c").CommitPath(v), false).ok());
+  DeltaLog log(fs, "/c");
+  auto snap = log.Latest().value();
+  EXPECT_EQ(snap->version(), 11);
+  EXPECT_EQ(snap->checkpoint_version().value(), 10);
+  EXPECT_EQ(ReadRows(fs, snap).size(), 36u);
+  // A corrupt _last_checkpoint falls back to listing.
+  ASSERT_TRUE(fs->WriteAtomic("/c/_delta_log/_last_checkpoint", "{garbage").ok());
+  EXPECT_EQ(log.Latest().value()->files().size(), 12u);
+  // A truncated checkpoint is an error naming the file.
+  auto data = fs->ReadAll("/c/_delta_log/00000000000000000010.checkpoint.parquet").value();
+  ASSERT_TRUE(fs->WriteAtomic("/c/_delta_log/00000000000000000010.checkpoint.parquet",
+                              data.substr(0, data.size() / 2)).ok());
+  auto bad = log.Latest();
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("00000000000000000010.checkpoint.parquet"),
+            std::string::npos);
+}
+
+TEST(DeltaLogTest, CorruptCommitNamesFile) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/k", {Rows(0, 2)}, Mode("append")).ok());
+  ASSERT_TRUE(fs->PutIfAbsent("/k/_delta_log/00000000000000000001.json", "{\"add\":{\"pa").ok());
+  auto r = DeltaLog(fs, "/k").Latest();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("00000000000000000001.json"), std::string::npos);
+  // A missing version is a gap.
+  ASSERT_TRUE(fs->Delete("/k/_delta_log/00000000000000000001.json", false).ok());
+  ASSERT_TRUE(fs->PutIfAbsent("/k/_delta_log/00000000000000000002.json", "").ok());
+  auto g = DeltaLog(fs, "/k").Latest();
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.status().ToString().find("DELTA_VERSIONS_NOT_CONTIGUOUS"), std::string::npos);
+  EXPECT_FALSE(DeltaLog(fs, "/nothing").Latest().ok());
+}
+
+TEST(DeltaLogTest, OrphanFilesAreIgnored) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/o", {Rows(0, 3)}, Mode("append")).ok());
+  // A writer that crashed after writing a data file and before committing.
+  ASSERT_TRUE(fs->WriteAtomic("/o/part-00000-orphan-c000.snappy.parquet", "not even parquet").ok());
+  auto snap = DeltaLog(fs, "/o").Latest().value();
+  EXPECT_EQ(ReadRows(fs, snap).size(), 3u);
+}
+
+TEST(DeltaTxnTest, IdempotentTxn) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  DeltaWriteOptions o = Mode("append");
+  o.txn = TxnId{"query-1", 0};
+  o.operation = "STREAMING UPDATE";
+  o.operation_parameters = {{"outputMode", "Append"}, {"queryId", "query-1"}, {"epochId", "0"}};
+  auto r0 = WriteBatches(fs, "/i", {Rows(0, 2)}, o).value();
+  EXPECT_EQ(r0.version, 0);
+  auto again = WriteBatches(fs, "/i", {Rows(0, 2)}, o).value();
+  EXPECT_TRUE(again.already_committed);
+  EXPECT_EQ(again.version, -1);
+  o.txn->version = 1;
+  EXPECT_EQ(WriteBatches(fs, "/i", {Rows(2, 2)}, o)->version, 1);
+  EXPECT_EQ(LatestTxnVersion(fs, "/i", "query-1").value().value(), 1);
+  EXPECT_FALSE(LatestTxnVersion(fs, "/i", "other").value().has_value());
+  EXPECT_FALSE(LatestTxnVersion(fs, "/none", "q").value().has_value());
+  auto snap = DeltaLog(fs, "/i").Latest().value();
+  EXPECT_EQ(ReadRows(fs, snap).size(), 4u);
+  auto hist = DeltaLog(fs, "/i").History(1).value();
+  EXPECT_EQ(hist[0].actions[0].commit_info.operation, "STREAMING UPDATE");
+  EXPECT_EQ(hist[0].actions[0].commit_info.operation_metrics.at("numAddedFiles"), "1");
+}
+
+TEST(DeltaTxnTest, ConflictRules) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/r", {Rows(0, 2)}, Mode("append")).ok());
+  auto log = std::make_shared<const DeltaLog>(fs, "/r");
+  auto snap = log->Latest().value();
+  // Two blind appends race: the loser retries at the next version.
+  OptimisticTransaction a(log, snap), b(log, snap);
+  AddFile f1, f2;
+  f1.path = "f1";
+  f2.path = "f2";
+  CommitInfo ci;
+  ci.operation = "WRITE";
+  EXPECT_EQ(a.Commit({Action::Of(f1)}, ci)->version, 1);
+  auto rb = b.Commit({Action::Of(f2)}, ci).value();
+  EXPECT_EQ(rb.version, 2);
+  EXPECT_EQ(rb.attempts, 2);
+  // Delete vs delete of the same file.
+  snap = log->Latest().value();
+  OptimisticTransaction d1(log, snap), d2(log, snap);
+  RemoveFile rm;
+  rm.path = "f1";
+  d1.ReadFiles({f1});
+  d2.ReadFiles({f1});
+  ASSERT_TRUE(d1.Commit({Action::Of(rm)}, ci).ok());
+  auto dd = d2.Commit({Action::Of(rm)}, ci);
+  ASSERT_FALSE(dd.ok());
+  EXPECT_NE(dd.status().ToString().find("DELTA_CONCURRENT_DELETE_DELETE"), std::string::npos);
+  // Read a file that a concurrent commit deleted.
+  snap = log->Latest().value();
+  OptimisticTransaction r1(log, snap), r2(log, snap);
+  RemoveFile rm2;
+  rm2.path = "f2";
+  ASSERT_TRUE(r1.Commit({Action::Of(rm2)}, ci).ok());
+  r2.ReadFiles({f2});
+  AddFile f3;
+  f3.path = "f3";
+  auto dr = r2.Commit({Action::Of(f3)}, ci);
+  ASSERT_FALSE(dr.ok());
+  EXPECT_NE(dr.status().ToString().find("DELTA_CONCURRENT_DELETE_READ"), std::string::npos);
+  // Metadata changed concurrently.
+  snap = log->Latest().value();
+  OptimisticTransaction m1(log, snap), m2(log, snap);
+  Metadata nm = snap->metadata();
+  nm.configuration["x"] = "1";
+  m1.UpdateMetadata(nm);
+  ASSERT_TRUE(m1.Commit({}, ci).ok());
+  auto mc = m2.Commit({Action::Of(f3)}, ci);
+  ASSERT_FALSE(mc.ok());
+  EXPECT_NE(mc.status().ToString().find("DELTA_METADATA_CHANGED"), std::string::npos);
+  // Non-blind append while we read the whole table.
+  snap = log->Latest().value();
+  OptimisticTransaction w1(log, snap), w2(log, snap);
+  w1.ReadFiles({f3});  // not blind
+  AddFile f4;
+  f4.path = "f4";
+  ASSERT_TRUE(w1.Commit({Action::Of(f4)}, ci).ok());
+  w2.ReadWholeTable();
+  auto ca = w2.Commit({Action::Of(f3)}, ci);
+  ASSERT_FALSE(ca.ok());
+  EXPECT_NE(ca.status().ToString().find("DELTA_CONCURRENT_APPEND"), std::string::npos);
+  // Same appId from two writers.
+  snap = log->Latest().value();
+  OptimisticTransaction t1(log, snap), t2(log, snap);
+  t1.SetTransaction("app", 1);
+  t2.SetTransaction("app", 1);
+  ASSERT_TRUE(t1.Commit({}, ci).ok());
+  auto ct = t2.Commit({}, ci);
+  ASSERT_FALSE(ct.ok());
+  EXPECT_NE(ct.status().ToString().find("DELTA_CONCURRENT_TRANSACTION"), std::string::npos);
+  // Two creators of one table.
+  auto fresh = std::make_shared<const DeltaLog>(fs, "/new");
+  OptimisticTransaction c1(fresh, nullptr), c2(fresh, nullptr);
+  c1.UpdateMetadata(snap->metadata());
+  c2.UpdateMetadata(snap->metadata());
+  ASSERT_TRUE(c1.Commit({}, ci).ok());
+  auto pc = c2.Commit({}, ci);
+  ASSERT_FALSE(pc.ok());
+  EXPECT_NE(pc.status().ToString().find("DELTA_PROTOCOL_CHANGED"), std::string::npos);
+}
+
+TEST(DeltaTxnTest, ConcurrentThreadAppends) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/m", {Rows(0, 1)}, Mode("append")).ok());
+  constexpr int kThreads = 4, kEach = 8;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        auto r = WriteBatches(fs, "/m", {Rows(1000 * (t + 1) + i, 1)}, Mode("append"));
+        if (!r.ok()) failures++;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(failures.load(), 0);
+  auto snap = DeltaLog(fs, "/m").Latest().value();
+  EXPECT_EQ(snap->version(), kThreads * kEach);
+  auto rows = ReadRows(fs, snap);
+  EXPECT_EQ(rows.size(), static_cast<size_t>(kThreads * kEach + 1));
+  EXPECT_EQ(std::set<std::string>(rows.begin(), rows.end()).size(), rows.size());
+}
+
+TEST(DeltaTxnTest, ConcurrentProcessAppends) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("spate_delta_fork_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string path = dir.string();
+  auto fs = io::LocalFileSystem::Get();
+  ASSERT_TRUE(WriteBatches(fs, path, {Rows(0, 1)}, Mode("append")).ok());
+  constexpr int kProcs = 3, kEach = 5;
+  std::vector<pid_t> kids;
+  for (int p = 0; p < kProcs; ++p) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int bad = 0;
+      for (int i = 0; i < kEach; ++i)
+        bad += !WriteBatches(fs, path, {Rows(100 * (p + 1) + i, 1)}, Mode("append")).ok();
+      ::_exit(bad);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t k : kids) {
+    int status = 0;
+    ::waitpid(k, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  auto snap = DeltaLog(fs, path).Latest().value();
+  EXPECT_EQ(snap->version(), kProcs * kEach);
+  EXPECT_EQ(ReadRows(fs, snap).size(), static_cast<size_t>(kProcs * kEach + 1));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DeltaWriterTest, SchemaEnforcementAndMerge) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/s", {Rows(0, 2)}, Mode("append")).ok());
+  auto wide_schema = std::make_shared<const Schema>(std::vector<Field>{
+      {"id", DataType::Long(), true, ""},
+      {"part", DataType::String(), true, ""},
+      {"extra", DataType::Int(), true, ""}});
+  auto wide = Batch::Make(wide_schema,
+                          {ColumnFromValues(DataType::Long(), {Value::Long(7)}),
+                           ColumnFromValues(DataType::String(), {Value::String("z")}),
+                           ColumnFromValues(DataType::Int(), {Value::Int(9)})},
+                          1);
+  auto r = WriteBatches(fs, "/s", {wide}, Mode("append"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().ToString().find("DELTA_METADATA_MISMATCH"), std::string::npos);
+  auto bad_type = std::make_shared<const Schema>(std::vector<Field>{
+      {"id", DataType::String(), true, ""}});
+  auto bt = Batch::Make(bad_type, {ColumnFromValues(DataType::String(), {Value::String("x")})}, 1);
+  auto r2 = WriteBatches(fs, "/s", {bt}, Mode("append"));
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.status().ToString().find("DELTA_FAILED_TO_MERGE_FIELDS"), std::string::npos);
+  DeltaWriteOptions merge = Mode("append");
+  merge.options["mergeSchema"] = "true";
+  ASSERT_TRUE(WriteBatches(fs, "/s", {wide}, merge).ok());
+  auto snap = DeltaLog(fs, "/s").Latest().value();
+  EXPECT_EQ(snap->schema()->num_fields(), 3);
+  EXPECT_EQ(ReadRows(fs, snap),
+            (std::vector<std::string>{"0|a|NULL", "1|a|NULL", "7|z|9"}));
+}
+
+TEST(DeltaWriterTest, PartitionsReplaceWhereAndSkipping) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  DeltaWriteOptions o = Mode("append");
+  o.partition_by = {"part"};
+  ASSERT_TRUE(WriteBatches(fs, "/p", {Rows(0, 3, "a"), Rows(10, 3, "b c")}, o).ok());
+  auto snap = DeltaLog(fs, "/p").Latest().value();
+  ASSERT_EQ(snap->files().size(), 2u);
+  EXPECT_EQ(snap->metadata().partition_columns, std::vector<std::string>{"part"});
+  bool encoded = false;
+  for (const auto& f : snap->files()) encoded |= f.path.rfind("part=b%20c/", 0) == 0;
+  EXPECT_TRUE(encoded);
+  // Skipping by partition value and by stats.
+  ScanPredicate eq;
+  eq.column = 1;
+  eq.op = ScanPredicate::Op::kEq;
+  eq.literal = Value::String("a");
+  EXPECT_EQ(ReadRows(fs, snap, {eq}).size(), 3u);
+  ScanPredicate gt;
+  gt.column = 0;
+  gt.op = ScanPredicate::Op::kGt;
+  gt.literal = Value::Long(5);
+  auto src = DeltaDataSource::Make(fs, snap).value();
+  int skipped = 0;
+  for (int i = 0; i < src->num_splits(); ++i) skipped += src->CanSkip(i, {gt});
+  EXPECT_EQ(skipped, 1);
+  // replaceWhere replaces one partition.
+  DeltaWriteOptions rw = Mode("overwrite");
+  rw.options["replaceWhere"] = "part = 'a'";
+  ASSERT_TRUE(WriteBatches(fs, "/p", {Rows(50, 1, "a")}, rw).ok());
+  snap = DeltaLog(fs, "/p").Latest().value();
+  EXPECT_EQ(ReadRows(fs, snap),
+            (std::vector<std::string>{"10|b c", "11|b c", "12|b c", "50|a"}));
+}
+
+// ---- golden tables written by Spark / Delta ------------------------------------------------
+
+const char* kGolden = "/work/shared/data/delta-golden";
+
+struct Golden {
+  const char* name;
+  int64_t rows;        // -1: log-only (no data read)
+  int64_t version;     // expected latest version
+  int64_t files;       // expected active files (-1: not checked)
+};
+
+TEST(DeltaGoldenTest, SupportedTablesRead) {
+  if (!std::filesystem::exists(kGolden)) GTEST_SKIP() << "no golden tables";
+  auto fs = io::LocalFileSystem::Get();
+  const Golden tables[] = {
+      {"snapshot-data0", 10, 0, -1},
+      {"snapshot-data3", 30, 3, 4},
+      {"snapshot-data2-deleted", 20, 4, -1},
+      {"snapshot-vacuumed", 20, 5, 2},
+      {"checkpoint", -1, 14, 1},
+      {"multi-part-checkpoint", 31, 1, -1},
+      {"basic-with-inserts-deletes-checkpoint", 41, 13, -1},
+      {"only-checkpoint-files", 25, 2, -1},
+      {"corrupted-last-checkpoint-kernel", 100, 11, -1},
+      {"basic-with-inserts-overwrite-restore", 200, 3, -1},
+      {"basic-with-inserts-updates", 100, 1, -1},
+      {"delete-re-add-same-file-different-transactions", -1, 3, 2},
+      {"deltalog-getChanges", -1, 2, 0},
+      {"delta-0.1.0", 3, 3, 3},
+      {"transaction_log_schema_evolvability", 18, 5, -1},
+      {"data-reader-primitives", 11, 0, -1},
+      {"parquet-all-types", 200, 0, -1},
+      {"parquet-all-types-legacy-format", 200, 0, -1},
+      {"basic-decimal-table", 4, 0, -1},
+      {"decimal-various-scale-precision", 3, 0, -1},
+      {"kernel-timestamp-INT96", 5, 0, -1},
+      {"kernel-timestamp-TIMESTAMP_MICROS", 5, 0, -1},
+      {"kernel-timestamp-TIMESTAMP_MILLIS", 5, 0, -1},
+      {"kernel-timestamp-partition-col-ISO8601", 2, 0, -1},
+      {"data-reader-timestamp_ntz", 9, 1, -1},
+      {"data-reader-partition-values", 3, 0, -1},
+      {"125-iterator-bug", 5, 11, -1},
+      {"log-replay-latest-metadata-protocol", 40, 2, -1},
+  };
+  for (const auto& g : tables) {
+    SCOPED_TRACE(g.name);
+    std::string path = std::string(kGolden) + "/" + g.name;
+    auto snap = DeltaLog(fs, path).Latest();
+    ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+    EXPECT_EQ((*snap)->version(), g.version);
+    if (g.files >= 0) EXPECT_EQ(static_cast<int64_t>((*snap)->files().size()), g.files);
+    if (g.rows >= 0) EXPECT_EQ(static_cast<int64_t>(ReadRows(fs, *snap).size()), g.rows);
+  }
+}
+
+TEST(DeltaGoldenTest, KnownValues) {
+  if (!std::filesystem::exists(kGolden)) GTEST_SKIP() << "no golden tables";
+  auto fs = io::LocalFileSystem::Get();
+  auto rows = [&](const std::string& name) {
+    return ReadRows(fs, DeltaLog(fs, std::string(kGolden) + "/" + name).Latest().value());
+  };
+  auto d3 = rows("snapshot-data2-deleted");
+  EXPECT_EQ(d3.front(), "0|data-3-0");
+  auto old = rows("delta-0.1.0");
+  EXPECT_EQ(old, (std::vector<std::string>{"4|d", "5|e", "6|f"}));
+  auto upd = rows("basic-with-inserts-updates");
+  EXPECT_NE(std::find(upd.begin(), upd.end(), "0|N/A"), upd.end());
+  EXPECT_NE(std::find(upd.begin(), upd.end(), "99|val=99"), upd.end());
+  auto evo = rows("log-replay-latest-metadata-protocol");
+  int nulls = 0;
+  for (const auto& r : evo) nulls += r.find("NULL") != std::string::npos;
+  EXPECT_EQ(nulls, 20);
+  auto getchanges = DeltaLog(fs, std::string(kGolden) + "/deltalog-getChanges").Latest().value();
+  EXPECT_EQ(getchanges->TxnVersion("fakeAppId").value(), 3);
+  EXPECT_FALSE(getchanges->TxnVersion("other").has_value());
+  auto readd = DeltaLog(fs, std::string(kGolden) +
+                                "/delete-re-add-same-file-different-transactions")
+                   .Latest()
+                   .value();
+  for (const auto& f : readd->files())
+    if (f.path == "foo") EXPECT_EQ(f.modification_time, 1700000000000);
+  // Time travel on a Spark table.
+  auto v1 = DeltaLog(fs, std::string(kGolden) + "/snapshot-data3").At(1).value();
+  EXPECT_EQ(ReadRows(fs, v1).size(), 20u);
+}
+
+TEST(DeltaGoldenTest, UnsupportedTablesRefused) {
+  if (!std::filesystem::exists(kGolden)) GTEST_SKIP() << "no golden tables";
+  auto fs = io::LocalFileSystem::Get();
+  const std::pair<const char*, const char*> refused[] = {
+      {"v2-checkpoint-json", "DELTA_UNSUPPORTED_FEATURES_FOR_READ"},
+      {"v2-checkpoint-parquet", "DELTA_UNSUPPORTED_FEATURES_FOR_READ"},
+      {"basic-dv-no-checkpoint", "deletionVectors"},
+      {"dv-partitioned-with-checkpoint", "deletionVectors"},
+      {"log-replay-dv-key-cases", "deletionVectors"},
+      {"table-with-columnmapping-mode-name", "columnMapping"},
+      {"table-with-columnmapping-mode-id", "columnMapping"},
+      {"type-widening", "typeWidening"},
+      {"deltalog-state-reconstruction-from-checkpoint-missing-metadata",
+       "DELTA_STATE_RECOVER_ERROR"},
+      {"versions-not-contiguous", "DELTA_VERSIONS_NOT_CONTIGUOUS"},
+      {"deltalog-invalid-protocol-version", "DELTA_INVALID_PROTOCOL_VERSION"},
+      {"no-delta-log-folder", "DELTA_MISSING_DELTA_TABLE"},
+  };
+  for (const auto& [name, expect] : refused) {
+    SCOPED_TRACE(name);
+    auto snap = DeltaLog(fs, std::string(kGolden) + "/" + name).Latest();
+    ASSERT_FALSE(snap.ok());
+    EXPECT_NE(snap.status().ToString().find(expect), std::string::npos) << snap.status().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace spate::table

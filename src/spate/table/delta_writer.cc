@@ -1,0 +1,531 @@
+// Copyright spate authors.
+#include "spate/table/delta_writer.h"
+
+#include <algorithm>
+
+#include "spate/types/format.h"
+#include "spate/types/schema_json.h"
+
+namespace spate::table {
+
+namespace {
+
+std::string OptionOr(const std::map<std::string, std::string>& o, const std::string& key,
+                     const std::string& def) {
+  for (const auto& [k, v] : o)
+    if (EqualsIgnoreCase(k, key)) return v;
+  return def;
+}
+bool OptionTrue(const std::map<std::string, std::string>& o, const std::string& key) {
+  return ToLower(OptionOr(o, key, "false")) == "true";
+}
+
+// ISO-8601 UTC with milliseconds: "2024-01-31T12:00:00.123Z".
+std::string IsoMillis(int64_t micros, bool ceil, bool utc_suffix) {
+  int64_t ms = micros / 1000;
+  if (micros % 1000 != 0) {
+    if (micros < 0) ms -= 1;  // floor
+    if (ceil) ms += 1;
+  }
+  int64_t days = ms / 86400000;
+  int64_t rem = ms % 86400000;
+  if (rem < 0) {
+    rem += 86400000;
+    days -= 1;
+  }
+  char buf[64];
+  std::string date = FormatDate(static_cast<int32_t>(days));
+  std::snprintf(buf, sizeof(buf), "%sT%02d:%02d:%02d.%03d%s", date.c_str(),
+                static_cast<int>(rem / 3600000), static_cast<int>(rem / 60000 % 60),
+                static_cast<int>(rem / 1000 % 60), static_cast<int>(rem % 1000),
+                utc_suffix ? "Z" : "");
+  return buf;
+}
+
+// First `n` UTF-8 characters of s; sets *truncated.
+std::string Utf8Prefix(const std::string& s, size_t n, bool* truncated) {
+  size_t chars = 0, i = 0;
+  while (i < s.size() && chars < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+    i += len;
+    ++chars;
+  }
+  *truncated = i < s.size();
+  return s.substr(0, std::min(i, s.size()));
+}
+
+std::optional<Json> StatToJson(const Value& v, bool is_max) {
+  switch (v.type()->id()) {
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt:
+    case TypeId::kLong: return Json::Int(v.i64());
+    case TypeId::kFloat:
+    case TypeId::kDouble: return Json::Double(v.f64());
+    case TypeId::kDecimal: return Json::NumberText(v.ToString());
+    case TypeId::kString: {
+      bool truncated = false;
+      std::string p = Utf8Prefix(v.str(), 32, &truncated);
+      if (truncated && is_max) return std::nullopt;  // a prefix is no upper bound
+      return Json::String(p);
+    }
+    case TypeId::kDate: return Json::String(FormatDate(static_cast<int32_t>(v.i64())));
+    case TypeId::kTimestamp: return Json::String(IsoMillis(v.i64(), is_max, true));
+    case TypeId::kTimestampNtz: return Json::String(IsoMillis(v.i64(), is_max, false));
+    default: return std::nullopt;
+  }
+}
+
+// Sets obj[path...] = value, creating nested objects.
+void SetPath(Json* obj, const std::vector<std::string>& path, size_t i, Json value) {
+  if (i + 1 == path.size()) {
+    obj->Set(path[i], std::move(value));
+    return;
+  }
+  const Json* existing = obj->Find(path[i]);
+  Json child = existing && existing->is_object() ? *existing : Json::Object();
+  SetPath(&child, path, i + 1, std::move(value));
+  obj->Set(path[i], std::move(child));
+}
+
+std::string OpMode(const std::string& mode) {
+  if (mode == "append") return "Append";
+  if (mode == "overwrite") return "Overwrite";
+  if (mode == "ignore") return "Ignore";
+  return "ErrorIfExists";
+}
+
+Json NameList(const std::vector<std::string>& names) {
+  Json a = Json::Array();
+  for (const auto& n : names) a.Append(Json::String(n));
+  return a;
+}
+
+// replaceWhere: `col = literal` conjunctions over partition columns.
+struct EqTerm {
+  std::string column;
+  std::optional<std::string> value;  // nullopt: IS NULL
+};
+
+Result<std::vector<EqTerm>> ParseReplaceWhere(const std::string& text,
+                                              const std::vector<std::string>& part_cols) {
+  std::vector<EqTerm> out;
+  size_t i = 0;
+  auto ws = [&] {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
+  auto fail = [&]() -> Status {
+    return Status::Error("DELTA_REPLACE_WHERE_MISMATCH",
+                         {{"replaceWhere", text},
+                          {"message", "spate supports replaceWhere as `col = literal [AND ...]` "
+                                      "over partition columns."}});
+  };
+  while (true) {
+    ws();
+    size_t s = i;
+    if (i < text.size() && text[i] == '`') {
+      size_t e = text.find('`', i + 1);
+      if (e == std::string::npos) return fail();
+      s = i + 1;
+      i = e + 1;
+      out.push_back({text.substr(s, e - s), std::nullopt});
+    } else {
+      while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+      if (i == s) return fail();
+      out.push_back({text.substr(s, i - s), std::nullopt});
+    }
+    ws();
+    if (text.compare(i, 1, "=") == 0) {
+      ++i;
+      ws();
+      if (i < text.size() && (text[i] == '\'' || text[i] == '"')) {
+        char q = text[i++];
+        std::string v;
+        while (i < text.size() && text[i] != q) v += text[i++];
+        if (i >= text.size()) return fail();
+        ++i;
+        out.back().value = v;
+      } else {
+        size_t b = i;
+        while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        if (i == b) return fail();
+        out.back().value = text.substr(b, i - b);
+      }
+    } else if (ToLower(text.substr(i, 7)) == "is null") {
+      i += 7;
+    } else {
+      return fail();
+    }
+    bool is_part = false;
+    for (const auto& p : part_cols) is_part |= EqualsIgnoreCase(p, out.back().column);
+    if (!is_part) return fail();
+    ws();
+    if (i >= text.size()) break;
+    if (ToLower(text.substr(i, 3)) != "and") return fail();
+    i += 3;
+  }
+  return out;
+}
+
+bool MatchesTerms(const AddFile& f, const std::vector<EqTerm>& terms) {
+  for (const auto& t : terms) {
+    std::optional<std::string> v;
+    for (const auto& [k, val] : f.partition_values)
+      if (EqualsIgnoreCase(k, t.column)) v = val;
+    if (v != t.value) {
+      // Numeric partition values compare as numbers ("1" = "1.0" is not handled).
+      return false;
+    }
+  }
+  return true;
+}
+
+bool HasNtz(const DataType& t) {
+  if (t.id() == TypeId::kTimestampNtz) return true;
+  for (const auto& f : t.fields())
+    if (HasNtz(*f.type)) return true;
+  if (t.id() == TypeId::kArray || t.id() == TypeId::kMap) {
+    if (t.element_type() && HasNtz(*t.element_type())) return true;
+    if (t.value_type() && HasNtz(*t.value_type())) return true;
+  }
+  return false;
+}
+
+Protocol ProtocolFor(const Schema& schema) {
+  Protocol p;
+  bool ntz = false;
+  for (const auto& f : schema.fields()) ntz |= HasNtz(*f.type);
+  if (ntz) {
+    p.min_reader_version = 3;
+    p.min_writer_version = 7;
+    p.reader_features = std::vector<std::string>{"timestampNtz"};
+    p.writer_features = std::vector<std::string>{"timestampNtz"};
+  }
+  return p;
+}
+
+}  // namespace
+
+std::string StatsJson(const formats::WrittenFile& file) {
+  Json o = Json::Object();
+  o.Set("numRecords", Json::Int(file.num_records));
+  Json mins = Json::Object(), maxs = Json::Object(), nulls = Json::Object();
+  for (const auto& s : file.stats) {
+    if (s.path.empty()) continue;
+    if (s.min) {
+      if (auto j = StatToJson(*s.min, false)) SetPath(&mins, s.path, 0, std::move(*j));
+    }
+    if (s.max) {
+      if (auto j = StatToJson(*s.max, true)) SetPath(&maxs, s.path, 0, std::move(*j));
+    }
+    SetPath(&nulls, s.path, 0, Json::Int(s.null_count));
+  }
+  o.Set("minValues", std::move(mins));
+  o.Set("maxValues", std::move(maxs));
+  o.Set("nullCount", std::move(nulls));
+  return o.ToString();
+}
+
+Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& table_path,
+                                    SchemaPtr schema, int num_partitions,
+                                    const BatchProducer& produce, const DeltaWriteOptions& opt,
+                                    NowFn now) {
+  DeltaWriteResult result;
+  std::string mode = ToLower(opt.mode);
+  if (mode == "error" || mode == "default" || mode.empty()) mode = "errorifexists";
+  if (mode != "append" && mode != "overwrite" && mode != "errorifexists" && mode != "ignore") {
+    return Status::Error("DELTA_MODE_NOT_SUPPORTED",
+                         {{"mode", opt.mode},
+                          {"supportedModes", "append, overwrite, errorifexists, ignore"}});
+  }
+  auto log = std::make_shared<const DeltaLog>(fs, table_path, now);
+  SPATE_ASSIGN_OR_RETURN(bool exists, log->TableExists());
+  if (exists && mode == "errorifexists") {
+    return Status::Error("DELTA_PATH_EXISTS", {{"path", table_path}});
+  }
+  if (exists && mode == "ignore") {
+    result.skipped = true;
+    return result;
+  }
+  SnapshotPtr snapshot;
+  if (exists) {
+    SPATE_ASSIGN_OR_RETURN(snapshot, log->Latest());
+  }
+  OptimisticTransaction txn(log, snapshot);
+
+  std::optional<TxnId> txn_id = opt.txn;
+  {
+    std::string app = OptionOr(opt.options, "txnAppId", "");
+    std::string ver = OptionOr(opt.options, "txnVersion", "");
+    if (!app.empty() || !ver.empty()) {
+      if (app.empty() || ver.empty()) {
+        return Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
+                             {{"reason", "Both txnAppId and txnVersion must be specified"}});
+      }
+      try {
+        txn_id = TxnId{app, std::stoll(ver)};
+      } catch (...) {
+        return Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
+                             {{"reason", "txnVersion must be a number"}});
+      }
+    }
+  }
+  if (txn_id) {
+    auto latest = txn.TxnVersion(txn_id->app_id);
+    if (latest && *latest >= txn_id->version) {
+      result.already_committed = true;
+      return result;
+    }
+  }
+
+  const bool merge_schema = OptionTrue(opt.options, "mergeSchema");
+  const bool overwrite_schema = mode == "overwrite" && OptionTrue(opt.options, "overwriteSchema");
+  const std::string replace_where = OptionOr(opt.options, "replaceWhere", "");
+
+  // Resolve the table's metadata after this write.
+  std::vector<std::string> part_cols;
+  bool new_metadata = false;
+  Metadata meta;
+  Protocol protocol;
+  if (!snapshot || overwrite_schema) {
+    for (const auto& p : opt.partition_by) {
+      int idx = schema->FieldIndex(p);
+      if (idx < 0) {
+        return Status::Error("DELTA_MISSING_PARTITION_COLUMN",
+                             {{"columnName", p}, {"columnList", schema->ToString()}});
+      }
+      part_cols.push_back(schema->field(idx).name);
+    }
+    meta.id = snapshot ? snapshot->metadata().id : formats::NewUuid();
+    meta.schema_string = SchemaToSparkJson(*schema);
+    meta.partition_columns = part_cols;
+    if (snapshot) meta.configuration = snapshot->metadata().configuration;
+    for (const auto& [k, v] : opt.options)
+      if (ToLower(k).rfind("delta.", 0) == 0) meta.configuration[k] = v;
+    meta.created_time = log->NowMs();
+    new_metadata = true;
+    protocol = ProtocolFor(*schema);
+    if (snapshot) {
+      const Protocol& cur = snapshot->protocol();
+      if (protocol.min_reader_version < cur.min_reader_version ||
+          protocol.min_writer_version < cur.min_writer_version)
+        protocol = cur;
+    }
+  } else {
+    meta = snapshot->metadata();
+    protocol = snapshot->protocol();
+    part_cols = meta.partition_columns;
+    if (!opt.partition_by.empty()) {
+      bool same = opt.partition_by.size() == part_cols.size();
+      for (size_t i = 0; same && i < part_cols.size(); ++i)
+        same = EqualsIgnoreCase(opt.partition_by[i], part_cols[i]);
+      if (!same) {
+        std::string given, table;
+        for (const auto& c : opt.partition_by) given += (given.empty() ? "" : ", ") + c;
+        for (const auto& c : part_cols) table += (table.empty() ? "" : ", ") + c;
+        return Status::Invalid("Partition columns do not match the partition columns of the "
+                               "table.\nGiven: [" + given + "]\nTable: [" + table + "]");
+      }
+    }
+    const Schema& ts = *snapshot->schema();
+    std::vector<Field> merged = ts.fields();
+    bool extra = false;
+    for (const auto& f : schema->fields()) {
+      int idx = ts.FieldIndex(f.name);
+      if (idx < 0) {
+        extra = true;
+        Field nf = f;
+        nf.nullable = true;
+        merged.push_back(nf);
+        continue;
+      }
+      if (!ts.field(idx).type->SameType(*f.type) &&
+          !(f.type->id() == TypeId::kNull)) {
+        return Status::Error(
+            "DELTA_FAILED_TO_MERGE_FIELDS",
+            {{"field", ts.field(idx).name},
+             {"fieldRoot", f.name},
+             {"fieldChild", "Failed to merge incompatible data types " +
+                                ts.field(idx).type->SimpleString() + " and " +
+                                f.type->SimpleString()}});
+      }
+    }
+    for (const auto& p : part_cols) {
+      if (schema->FieldIndex(p) < 0) {
+        return Status::Error("DELTA_MISSING_PARTITION_COLUMN",
+                             {{"columnName", p}, {"columnList", schema->ToString()}});
+      }
+    }
+    if (extra) {
+      if (!merge_schema) {
+        return Status::Error("DELTA_METADATA_MISMATCH",
+                             {{"tableId", meta.id},
+                              {"tableSchema", ts.TreeString()},
+                              {"dataSchema", schema->TreeString()}});
+      }
+      Schema ms(merged);
+      meta.schema_string = SchemaToSparkJson(ms);
+      new_metadata = true;
+    }
+  }
+  if (part_cols.size() == static_cast<size_t>(schema->num_fields()) && !part_cols.empty()) {
+    return Status::Error("DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION");
+  }
+  if (new_metadata) txn.UpdateMetadata(meta);
+  if (!snapshot || !(protocol == snapshot->protocol())) txn.UpdateProtocol(protocol);
+  SPATE_RETURN_IF_ERROR(CheckSupported(protocol, &meta, true));
+
+  // Data files.
+  SPATE_ASSIGN_OR_RETURN(auto factory,
+                         formats::MakeParquetWriterFactory(opt.options, opt.default_codec));
+  formats::WriteJobOptions jopt;
+  jopt.output_dir = table_path;
+  jopt.partition_columns = part_cols;
+  jopt.use_staging = false;
+  jopt.write_success_file = false;
+  jopt.write_file_when_empty = false;
+  jopt.collect_stats = true;
+  {
+    std::string m = OptionOr(opt.options, "maxRecordsPerFile", "");
+    if (!m.empty()) {
+      try {
+        jopt.max_records_per_file = std::stoll(m);
+      } catch (...) {
+        return Status::Error("DELTA_ILLEGAL_OPTION", {{"input", m}, {"name", "maxRecordsPerFile"},
+                                                     {"explain", "must be a number"}});
+      }
+    }
+  }
+  SPATE_ASSIGN_OR_RETURN(auto job, formats::PartitionedWriteJob::Make(fs, factory, schema, jopt,
+                                                                       num_partitions));
+  Status st = produce([&](int p, const BatchPtr& b) { return job->Write(p, b); });
+  if (!st.ok()) {
+    job->Abort();
+    return st;
+  }
+  SPATE_ASSIGN_OR_RETURN(auto files, job->Commit());
+  auto cleanup = [&] {
+    for (const auto& f : files) (void)fs->Delete(io::JoinPath(table_path, f.relative_path));
+  };
+
+  std::vector<Action> actions;
+  for (const auto& f : files) {
+    AddFile a;
+    a.path = EncodePathUri(f.relative_path);
+    for (size_t i = 0; i < part_cols.size() && i < f.partition_values.size(); ++i)
+      a.partition_values.emplace_back(part_cols[i], f.partition_values[i]);
+    a.size = f.size_bytes;
+    a.modification_time = f.modification_time_ms;
+    a.data_change = true;
+    a.stats = StatsJson(f);
+    result.num_files++;
+    result.num_output_rows += f.num_records;
+    result.num_output_bytes += f.size_bytes;
+    actions.push_back(Action::Of(std::move(a)));
+  }
+  CommitInfo info;
+  info.operation = opt.operation.empty() ? "WRITE" : opt.operation;
+  if (snapshot && mode == "overwrite") {
+    txn.ReadWholeTable();
+    std::vector<EqTerm> terms;
+    if (!replace_where.empty()) {
+      auto parsed = ParseReplaceWhere(replace_where, part_cols);
+      if (!parsed.ok()) {
+        cleanup();
+        return parsed.status();
+      }
+      terms = std::move(*parsed);
+    }
+    const int64_t ts = log->NowMs();
+    for (const auto& f : snapshot->files()) {
+      if (!replace_where.empty() && !MatchesTerms(f, terms)) continue;
+      RemoveFile r;
+      r.path = f.path;
+      r.deletion_timestamp = ts;
+      r.data_change = true;
+      r.extended_file_metadata = true;
+      r.partition_values = f.partition_values;
+      r.size = f.size;
+      r.deletion_vector = f.deletion_vector;
+      actions.push_back(Action::Of(std::move(r)));
+      result.num_removed_files++;
+    }
+  }
+  if (opt.operation_parameters.empty()) {
+    info.operation_parameters["mode"] = OpMode(mode);
+    info.operation_parameters["partitionBy"] = NameList(part_cols).ToString();
+    if (!replace_where.empty()) {
+      Json preds = Json::Array();
+      preds.Append(Json::String(replace_where));
+      info.operation_parameters["predicate"] = preds.ToString();
+    }
+  } else {
+    info.operation_parameters = opt.operation_parameters;
+  }
+  if (info.operation == "STREAMING UPDATE") {
+    info.operation_metrics["numAddedFiles"] = std::to_string(result.num_files);
+    info.operation_metrics["numRemovedFiles"] = std::to_string(result.num_removed_files);
+  } else {
+    info.operation_metrics["numFiles"] = std::to_string(result.num_files);
+    if (result.num_removed_files > 0)
+      info.operation_metrics["numRemovedFiles"] = std::to_string(result.num_removed_files);
+  }
+  info.operation_metrics["numOutputRows"] = std::to_string(result.num_output_rows);
+  info.operation_metrics["numOutputBytes"] = std::to_string(result.num_output_bytes);
+  std::string um = OptionOr(opt.options, "userMetadata", "");
+  if (!um.empty()) info.user_metadata = um;
+  if (txn_id) txn.SetTransaction(txn_id->app_id, txn_id->version);
+  auto committed = txn.Commit(std::move(actions), std::move(info));
+  if (!committed.ok()) {
+    cleanup();
+    return committed.status();
+  }
+  result.version = committed->version;
+  return result;
+}
+
+Result<DeltaWriteResult> WriteBatches(io::FileSystemPtr fs, const std::string& table_path,
+                                      const std::vector<BatchPtr>& batches,
+                                      const DeltaWriteOptions& options, NowFn now) {
+  if (batches.empty()) return Status::Invalid("WriteBatches needs at least one batch");
+  SchemaPtr schema = batches.front()->schema();
+  return WriteDelta(
+      std::move(fs), table_path, schema, 1,
+      [&](const BatchSink& sink) -> Status {
+        for (const auto& b : batches) {
+          if (b->num_rows() == 0) continue;
+          SPATE_RETURN_IF_ERROR(sink(0, b));
+        }
+        return Status::OK();
+      },
+      options, std::move(now));
+}
+
+Result<DeltaWriteResult> WritePlan(io::FileSystemPtr fs, const std::string& table_path,
+                                   const exec::PhysicalPlan& plan,
+                                   const exec::ExecOptions& exec_options,
+                                   const DeltaWriteOptions& options, NowFn now) {
+  return WriteDelta(
+      std::move(fs), table_path, plan.schema(), plan.root()->num_partitions(),
+      [&](const BatchSink& sink) -> Status {
+        return exec::ExecuteToSink(plan, exec_options,
+                                   [&](int p, const BatchPtr& b) -> Status {
+                                     if (b->num_rows() == 0) return Status::OK();
+                                     return sink(p, b);
+                                   });
+      },
+      options, std::move(now));
+}
+
+Result<std::optional<int64_t>> LatestTxnVersion(io::FileSystemPtr fs,
+                                                const std::string& table_path,
+                                                const std::string& app_id) {
+  DeltaLog log(std::move(fs), table_path);
+  SPATE_ASSIGN_OR_RETURN(bool exists, log.TableExists());
+  if (!exists) return std::optional<int64_t>();
+  SPATE_ASSIGN_OR_RETURN(auto snap, log.Latest());
+  return snap->TxnVersion(app_id);
+}
+
+}  // namespace spate::table

@@ -1,0 +1,112 @@
+// Copyright spate authors.
+#pragma once
+
+// Writing to a Delta table (Delta's WriteIntoDelta): data files through
+// formats::PartitionedWriteJob (Parquet part files written in place under partition
+// folders, with per-file statistics), then one OptimisticTransaction commit that adds
+// them (and removes the old files for overwrite). Files of a failed or lost commit are
+// deleted; files of a crashed writer are orphans that no snapshot references.
+//
+// Modes: "append", "overwrite" (all active files, or with option replaceWhere the files
+// whose partition values match `col = literal [AND ...]` on partition columns),
+// "errorifexists"/"error" (DELTA_PATH_EXISTS when the table exists), "ignore" (no-op
+// when the table exists).
+// Options (case-insensitive keys): mergeSchema=true adds new columns to the table
+// schema; overwriteSchema=true (with overwrite) replaces schema and partitioning;
+// replaceWhere; userMetadata; compression and the other Parquet writer options;
+// maxRecordsPerFile; "delta.*" keys become table properties of a new table (e.g.
+// delta.checkpointInterval, delta.appendOnly); txnAppId + txnVersion (Delta's
+// idempotent writes) are the same as `txn`.
+// Schema enforcement: an append whose data has columns the table lacks fails with
+// DELTA_METADATA_MISMATCH (unless mergeSchema); a column whose type differs fails with
+// DELTA_FAILED_TO_MERGE_FIELDS; columns the data lacks are written as absent (read as
+// NULL), as Delta does.
+//
+// Idempotency (streaming sinks): with `txn` = {appId, version}, a write whose version is
+// <= the table's latest txn version for appId commits nothing and returns
+// already_committed; otherwise the commit carries txn(appId, version), and a concurrent
+// commit for the same appId fails with DELTA_CONCURRENT_TRANSACTION.
+//
+// Thread safety: any number of writers (threads or processes) may write one table
+// concurrently. Failure: Status with Delta's error classes; nothing is committed then.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spate/exec/executor.h"
+#include "spate/exec/physical_plan.h"
+#include "spate/formats/file_writer.h"
+#include "spate/table/transaction.h"
+
+namespace spate::table {
+
+struct TxnId {
+  std::string app_id;
+  int64_t version = 0;
+};
+
+struct DeltaWriteOptions {
+  std::string mode = "errorifexists";
+  std::vector<std::string> partition_by;
+  std::map<std::string, std::string> options;
+  std::optional<TxnId> txn;
+  /// commitInfo.operation; empty = "WRITE" (or "CREATE TABLE AS SELECT"-free: spate
+  /// writes "WRITE" for DataFrame writes, "STREAMING UPDATE" for the streaming sink).
+  std::string operation;
+  /// commitInfo.operationParameters; empty = Delta's WRITE parameters (mode,
+  /// partitionBy[, predicate]).
+  std::map<std::string, std::string> operation_parameters;
+  /// The session time zone (partition values of timestamp columns are written in it).
+  std::string time_zone_id = "UTC";
+  /// Parquet compression when no option is given (spark.sql.parquet.compression.codec).
+  std::string default_codec = "snappy";
+};
+
+struct DeltaWriteResult {
+  /// The committed version; -1 when nothing was committed (ignore mode, already committed).
+  int64_t version = -1;
+  /// The txn version for the appId was already >= the requested one.
+  bool already_committed = false;
+  /// Ignore mode on an existing table.
+  bool skipped = false;
+  int64_t num_files = 0;
+  int64_t num_output_rows = 0;
+  int64_t num_output_bytes = 0;
+  int64_t num_removed_files = 0;
+};
+
+/// Pushes the data: calls sink(partition, batch) from any number of threads, one
+/// thread per partition index in [0, num_partitions).
+using BatchSink = std::function<Status(int partition, const BatchPtr& batch)>;
+using BatchProducer = std::function<Status(const BatchSink& sink)>;
+
+/// The general form: `schema` is the schema of the produced batches.
+Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& table_path,
+                                    SchemaPtr schema, int num_partitions,
+                                    const BatchProducer& produce, const DeltaWriteOptions& options,
+                                    NowFn now = SystemNow());
+
+/// Writes in-memory batches (all of one schema; at least one batch, possibly empty).
+Result<DeltaWriteResult> WriteBatches(io::FileSystemPtr fs, const std::string& table_path,
+                                      const std::vector<BatchPtr>& batches,
+                                      const DeltaWriteOptions& options, NowFn now = SystemNow());
+
+/// Runs a physical plan into the table (one writer thread per result partition).
+Result<DeltaWriteResult> WritePlan(io::FileSystemPtr fs, const std::string& table_path,
+                                   const exec::PhysicalPlan& plan,
+                                   const exec::ExecOptions& exec_options,
+                                   const DeltaWriteOptions& options, NowFn now = SystemNow());
+
+/// The latest committed txn version for `app_id` (nullopt: none, or no table).
+Result<std::optional<int64_t>> LatestTxnVersion(io::FileSystemPtr fs,
+                                                const std::string& table_path,
+                                                const std::string& app_id);
+
+/// The stats JSON of an add action for a written file.
+std::string StatsJson(const formats::WrittenFile& file);
+
+}  // namespace spate::table

@@ -1,0 +1,187 @@
+// Copyright spate authors.
+#include "spate/table/transaction.h"
+
+#include <chrono>
+#include <thread>
+
+#include "spate/formats/file_writer.h"
+
+namespace spate::table {
+
+int CheckpointInterval(const Metadata& m) {
+  auto it = m.configuration.find("delta.checkpointInterval");
+  if (it == m.configuration.end()) return 10;
+  try {
+    int v = std::stoi(it->second);
+    return v > 0 ? v : 10;
+  } catch (...) {
+    return 10;
+  }
+}
+
+OptimisticTransaction::OptimisticTransaction(std::shared_ptr<const DeltaLog> log,
+                                             SnapshotPtr snapshot)
+    : log_(std::move(log)), snapshot_(std::move(snapshot)) {}
+
+void OptimisticTransaction::ReadFiles(const std::vector<AddFile>& files) {
+  for (const auto& f : files) read_files_.insert(f.path);
+}
+
+std::optional<int64_t> OptimisticTransaction::TxnVersion(const std::string& app_id) {
+  read_app_ids_.insert(app_id);
+  return snapshot_ ? snapshot_->TxnVersion(app_id) : std::nullopt;
+}
+
+void OptimisticTransaction::SetTransaction(const std::string& app_id, int64_t version) {
+  read_app_ids_.insert(app_id);
+  ::spate::table::SetTransaction t;
+  t.app_id = app_id;
+  t.version = version;
+  t.last_updated = log_->NowMs();
+  txns_.push_back(std::move(t));
+}
+
+namespace {
+
+std::string ConflictingCommit(const CommitEntry& w) {
+  std::string s;
+  for (const auto& a : w.actions) {
+    if (a.kind != Action::Kind::kCommitInfo) continue;
+    Json j = Json::Object();
+    j.Set("version", Json::Int(w.version));
+    if (a.commit_info.timestamp) j.Set("timestamp", Json::Int(*a.commit_info.timestamp));
+    j.Set("operation", Json::String(a.commit_info.operation));
+    s = "\nConflicting commit: " + j.ToString();
+  }
+  if (s.empty()) s = "\nConflicting commit: {\"version\":" + std::to_string(w.version) + "}";
+  return s;
+}
+
+const char* kDocs = "https://docs.delta.io/latest/concurrency-control.html";
+
+}  // namespace
+
+Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
+                                             const std::vector<Action>& ours) const {
+  const std::string conflict = ConflictingCommit(w);
+  bool blind_append = false;
+  for (const auto& a : w.actions)
+    if (a.kind == Action::Kind::kCommitInfo) blind_append = a.commit_info.is_blind_append.value_or(false);
+  for (const auto& a : w.actions) {
+    if (a.kind == Action::Kind::kProtocol) {
+      std::string info = read_version() < 0
+                             ? "This happens when multiple writers are writing to an empty "
+                               "directory. Creating the table ahead of time will avoid this "
+                               "conflict."
+                             : "";
+      return Status::Error("DELTA_PROTOCOL_CHANGED", {{"additionalInfo", info},
+                                                      {"conflictingCommit", conflict},
+                                                      {"docLink", kDocs}});
+    }
+    if (a.kind == Action::Kind::kMetadata) {
+      return Status::Error("DELTA_METADATA_CHANGED",
+                           {{"conflictingCommit", conflict}, {"docLink", kDocs}});
+    }
+  }
+  std::set<std::string> our_removes;
+  for (const auto& a : ours)
+    if (a.kind == Action::Kind::kRemove) our_removes.insert(a.remove.path);
+  for (const auto& a : w.actions) {
+    if (a.kind == Action::Kind::kAdd && a.add.data_change && !blind_append &&
+        read_whole_table_) {
+      return Status::Error("DELTA_CONCURRENT_APPEND", {{"partition", "the root of the table"},
+                                                       {"retryMsg", "Please try the operation again."},
+                                                       {"conflictingCommit", conflict},
+                                                       {"docLink", kDocs}});
+    }
+    if (a.kind == Action::Kind::kRemove) {
+      if (our_removes.count(a.remove.path)) {
+        return Status::Error("DELTA_CONCURRENT_DELETE_DELETE", {{"file", a.remove.path},
+                                                                {"conflictingCommit", conflict},
+                                                                {"docLink", kDocs}});
+      }
+      if (a.remove.data_change && (read_files_.count(a.remove.path) || read_whole_table_)) {
+        return Status::Error("DELTA_CONCURRENT_DELETE_READ", {{"file", a.remove.path},
+                                                              {"conflictingCommit", conflict},
+                                                              {"docLink", kDocs}});
+      }
+    }
+    if (a.kind == Action::Kind::kTxn && read_app_ids_.count(a.txn.app_id)) {
+      return Status::Error("DELTA_CONCURRENT_TRANSACTION",
+                           {{"conflictingCommit", conflict}, {"docLink", kDocs}});
+    }
+  }
+  return Status::OK();
+}
+
+Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions, CommitInfo info) {
+  if (committed_) return Status::Invalid("Delta transaction already committed");
+  // Assemble: commitInfo first (as Delta writes it), then protocol, metaData, txn, files.
+  std::vector<Action> body;
+  if (new_protocol_) body.push_back(Action::Of(*new_protocol_));
+  if (new_metadata_) body.push_back(Action::Of(*new_metadata_));
+  for (const auto& t : txns_) body.push_back(Action::Of(t));
+  bool only_adds = true;
+  for (auto& a : actions) {
+    if (a.kind != Action::Kind::kAdd) only_adds = false;
+    body.push_back(std::move(a));
+  }
+  if (read_version() < 0 && !new_metadata_) {
+    return Status::Error("DELTA_METADATA_ABSENT");
+  }
+  if (read_version() < 0 && !new_protocol_) body.insert(body.begin(), Action::Of(Protocol{}));
+  const Protocol& proto = new_protocol_ ? *new_protocol_ : snapshot_ ? snapshot_->protocol() : Protocol{};
+  const Metadata* meta = new_metadata_ ? &*new_metadata_ : snapshot_ ? &snapshot_->metadata() : nullptr;
+  SPATE_RETURN_IF_ERROR(CheckSupported(proto, meta, true));
+  if (meta) {
+    auto it = meta->configuration.find("delta.appendOnly");
+    if (it != meta->configuration.end() && ToLower(it->second) == "true") {
+      for (const auto& a : body) {
+        if (a.kind == Action::Kind::kRemove && a.remove.data_change) {
+          return Status::Error("DELTA_CANNOT_MODIFY_APPEND_ONLY",
+                               {{"table_name", log_->table_path()}, {"config", "delta.appendOnly"}});
+        }
+      }
+    }
+  }
+  info.timestamp = log_->NowMs();
+  if (read_version() >= 0) info.read_version = read_version();
+  info.isolation_level = "Serializable";
+  const bool blind = only_adds && !read_whole_table_ && read_files_.empty() && !new_metadata_;
+  info.is_blind_append = blind;
+  info.engine_info = kEngineInfo;
+  info.txn_id = formats::NewUuid();
+  body.insert(body.begin(), Action::Of(info));
+
+  int64_t version = read_version() + 1;
+  const auto started = std::chrono::steady_clock::now();
+  for (int attempt = 1; attempt <= max_attempts_; ++attempt) {
+    Status st = log_->WriteCommitFile(version, body);
+    if (st.ok()) {
+      committed_ = true;
+      // Post-commit: checkpoint every delta.checkpointInterval versions (best effort).
+      if (meta && version > 0 && version % CheckpointInterval(*meta) == 0) {
+        auto snap = log_->At(version);
+        if (snap.ok()) (void)log_->WriteCheckpoint(**snap);
+      }
+      return CommitResult{version, attempt};
+    }
+    if (st.code() != StatusCode::kAlreadyExists) return st;
+    // Lost the race: check every commit since our last attempt.
+    SPATE_ASSIGN_OR_RETURN(int64_t latest, log_->LatestVersion());
+    SPATE_ASSIGN_OR_RETURN(auto winners, log_->ReadCommits(version, latest));
+    for (const auto& w : winners) SPATE_RETURN_IF_ERROR(CheckConflicts(w, body));
+    version = latest + 1;
+  }
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - started)
+                      .count();
+  return Status::Error("DELTA_MAX_COMMIT_RETRIES_EXCEEDED",
+                       {{"numAttempts", std::to_string(max_attempts_)},
+                        {"startVersion", std::to_string(read_version() + 1)},
+                        {"failVersion", std::to_string(version)},
+                        {"numActions", std::to_string(body.size())},
+                        {"timeSpent", std::to_string(ms)}});
+}
+
+}  // namespace spate::table
