@@ -7,6 +7,7 @@
 #include <mutex>
 #include <random>
 
+#include "spate/api/delta_table.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/kernels.h"
 #include "spate/exec/executor.h"
@@ -63,6 +64,12 @@ DataFrame DataFrameReader::load(const std::string& path) const {
 
 DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
   const std::string fmt = Lower(format_);
+  if (fmt == "delta") {
+    if (schema_) ThrowStatus(Status::Error("DELTA_UNSUPPORTED_SCHEMA_DURING_READ"));
+    if (paths.size() != 1)
+      ThrowStatus(Status::Invalid("format(\"delta\").load() takes exactly one path"));
+    return LoadDelta(session_, paths[0], options_);
+  }
   if (fmt == "csv") {
     auto source = ValueOrThrow(formats::CsvDataSource::Make(
         io::LocalFileSystem::Get(), paths, schema_, options_,
@@ -168,6 +175,10 @@ void DataFrameWriter::text(const std::string& path) const {
 
 void DataFrameWriter::save(const std::string& path) const {
   const std::string fmt = Lower(format_);
+  if (fmt == "delta") {
+    SaveDelta(df_, path, mode_, partition_by_, options_);
+    return;
+  }
   if (fmt != "json" && fmt != "csv" && fmt != "text") CheckFormat(format_);
   auto fs = io::LocalFileSystem::Get();
   const auto& state = df_.session();

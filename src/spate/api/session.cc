@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/api/session.h"
 
+#include "spate/api/delta_table.h"
 #include "spate/api/readwriter.h"
 #include "spate/formats/parquet_source.h"
 
@@ -23,7 +24,9 @@ namespace {
 // A session whose catalog resolves parquet.`path` relations.
 std::shared_ptr<SessionState> NewSessionState() {
   auto state = std::make_shared<SessionState>();
-  state->catalog.SetFileSourceResolver([](const std::string& format, const std::string& path) -> Result<DataSourcePtr> {
+  SessionState* state_ptr = state.get();  // the state owns the catalog holding the resolver
+  state->catalog.SetFileSourceResolver([state_ptr](const std::string& format, const std::string& path) -> Result<DataSourcePtr> {
+    if (format == "delta") return ResolveDeltaPath(*state_ptr, path);
     if (format == "json" || format == "text") {
       SPATE_ASSIGN_OR_RETURN(
           auto src, formats::LineFileDataSource::Make(

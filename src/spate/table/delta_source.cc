@@ -317,3 +317,27 @@ std::string DeltaDataSource::Describe() const {
 }
 
 }  // namespace spate::table
+
+namespace spate::table {
+
+Result<SnapshotPtr> OpenSnapshot(io::FileSystemPtr fs, const std::string& table_path,
+                                 const TimeTravelSpec& travel) {
+  if (travel.version && travel.timestamp_ms) return Status::Error("DELTA_ONEOF_IN_TIMETRAVEL");
+  DeltaLog log(std::move(fs), table_path);
+  if (travel.version) return log.At(*travel.version);
+  if (travel.timestamp_ms) {
+    SPATE_ASSIGN_OR_RETURN(int64_t v, log.VersionAtTimestamp(*travel.timestamp_ms));
+    return log.At(v);
+  }
+  return log.Latest();
+}
+
+Result<std::shared_ptr<DeltaDataSource>> OpenDeltaSource(io::FileSystemPtr fs,
+                                                         const std::string& table_path,
+                                                         const TimeTravelSpec& travel,
+                                                         const std::string& time_zone_id) {
+  SPATE_ASSIGN_OR_RETURN(auto snap, OpenSnapshot(fs, table_path, travel));
+  return DeltaDataSource::Make(std::move(fs), std::move(snap), time_zone_id);
+}
+
+}  // namespace spate::table

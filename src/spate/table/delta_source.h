@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,5 +60,25 @@ class DeltaDataSource final : public DataSource {
   std::vector<FileInfo> files_;
   std::shared_ptr<std::atomic<int64_t>> skipped_ = std::make_shared<std::atomic<int64_t>>(0);
 };
+
+}  // namespace spate::table
+
+namespace spate::table {
+
+/// Which version of a table to open (DataFrameReader versionAsOf / timestampAsOf, SQL
+/// VERSION AS OF / TIMESTAMP AS OF). Both empty: the latest version.
+struct TimeTravelSpec {
+  std::optional<int64_t> version;
+  std::optional<int64_t> timestamp_ms;
+};
+
+/// The snapshot a read of `table_path` sees.
+Result<SnapshotPtr> OpenSnapshot(io::FileSystemPtr fs, const std::string& table_path,
+                                 const TimeTravelSpec& travel = {});
+/// A DataSource over that snapshot (partition values parsed in `time_zone_id`).
+Result<std::shared_ptr<DeltaDataSource>> OpenDeltaSource(io::FileSystemPtr fs,
+                                                         const std::string& table_path,
+                                                         const TimeTravelSpec& travel = {},
+                                                         const std::string& time_zone_id = "UTC");
 
 }  // namespace spate::table

@@ -1,0 +1,209 @@
+// Copyright spate authors.
+#include "spate/api/delta_table.h"
+
+#include <algorithm>
+#include <set>
+
+#include "spate/api/session_state.h"
+#include "spate/columnar/builder.h"
+#include "spate/compute/cast.h"
+#include "spate/exec/executor.h"
+#include "spate/exec/physical_plan.h"
+#include "spate/table/delta_source.h"
+#include "spate/table/delta_writer.h"
+#include "spate/types/timezone.h"
+
+namespace spate::api {
+
+namespace {
+
+io::FileSystemPtr Fs() { return io::LocalFileSystem::Get(); }
+
+Field F(const std::string& n, DataTypePtr t) { return Field{n, std::move(t), true, ""}; }
+DataTypePtr StrMap() { return DataType::Map(DataType::String(), DataType::String(), true); }
+Value MapValue(const std::map<std::string, std::string>& m) {
+  std::vector<Value> k, v;
+  for (const auto& [a, b] : m) {
+    k.push_back(Value::String(a));
+    v.push_back(Value::String(b));
+  }
+  return Value::Map(StrMap(), std::move(k), std::move(v));
+}
+Value StrList(const std::vector<std::string>& xs) {
+  std::vector<Value> items;
+  for (const auto& x : xs) items.push_back(Value::String(x));
+  return Value::ArrayOf(DataType::Array(DataType::String(), true), std::move(items));
+}
+Value OptStr(const std::optional<std::string>& s) {
+  return s ? Value::String(*s) : Value::Null(DataType::String());
+}
+
+DataFrame LocalFrame(const std::shared_ptr<SessionState>& state, std::vector<Field> fields,
+                     const std::vector<std::vector<Value>>& rows) {
+  auto schema = std::make_shared<const Schema>(std::move(fields));
+  std::vector<ColumnPtr> cols;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    std::vector<Value> vals;
+    for (const auto& r : rows) vals.push_back(r[c]);
+    cols.push_back(ColumnFromValues(schema->field(c).type, vals));
+  }
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kLocalRelation);
+  plan->schema = schema;
+  plan->batches = {Batch::Make(schema, cols, static_cast<int64_t>(rows.size()))};
+  return DataFrame(state, plan);
+}
+
+int64_t ParseTimestampOption(const SessionState& state, const std::string& text) {
+  EvalContext ctx;
+  ctx.time_zone_id = state.conf.session_time_zone();
+  ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
+  int64_t micros = 0;
+  if (!CastStringToTimestamp(text, ctx, &micros)) {
+    ThrowStatus(Status::Error("DELTA_TIMESTAMP_INVALID", {{"expr", "'" + text + "'"}}));
+  }
+  // A timestamp names every commit up to the end of its millisecond.
+  return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
+}
+
+std::vector<std::string> TableFeatures(const table::Protocol& p) {
+  std::set<std::string> f;
+  if (p.min_writer_version >= 2) f.insert({"appendOnly", "invariants"});
+  if (p.min_writer_version >= 3) f.insert("checkConstraints");
+  if (p.min_writer_version >= 4) f.insert({"changeDataFeed", "generatedColumns"});
+  if (p.min_writer_version >= 5) f.insert("columnMapping");
+  if (p.min_writer_version >= 6) f.insert("identityColumns");
+  if (p.min_writer_version == 7) {
+    f.clear();
+    if (p.writer_features) f.insert(p.writer_features->begin(), p.writer_features->end());
+  }
+  if (p.reader_features) f.insert(p.reader_features->begin(), p.reader_features->end());
+  return {f.begin(), f.end()};
+}
+
+}  // namespace
+
+Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state, const std::string& path) {
+  SPATE_ASSIGN_OR_RETURN(auto src, table::OpenDeltaSource(Fs(), path, {},
+                                                          state.conf.session_time_zone()));
+  return DataSourcePtr(std::move(src));
+}
+
+DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::string& path,
+                    const std::map<std::string, std::string>& options) {
+  table::TimeTravelSpec travel;
+  for (const auto& [k, v] : options) {
+    if (EqualsIgnoreCase(k, "versionAsOf")) {
+      try {
+        size_t used = 0;
+        travel.version = std::stoll(v, &used);
+        if (used != v.size()) throw std::invalid_argument(v);
+      } catch (const std::exception&) {
+        ThrowStatus(Status::Error("DELTA_ILLEGAL_OPTION",
+                                  {{"input", v}, {"name", "versionAsOf"},
+                                   {"explain", "must be a version number"}}));
+      }
+    } else if (EqualsIgnoreCase(k, "timestampAsOf")) {
+      travel.timestamp_ms = ParseTimestampOption(*state, v);
+    }
+  }
+  auto src = ValueOrThrow(
+      table::OpenDeltaSource(Fs(), path, travel, state->conf.session_time_zone()));
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+  plan->source = src;
+  return DataFrame(state, plan);
+}
+
+void SaveDelta(const DataFrame& df, const std::string& path, const std::string& mode,
+               const std::vector<std::string>& partition_by,
+               const std::map<std::string, std::string>& options) {
+  const auto& state = df.session();
+  table::DeltaWriteOptions o;
+  o.mode = mode;
+  o.partition_by = partition_by;
+  o.options = options;
+  o.time_zone_id = state->conf.session_time_zone();
+  o.default_codec = state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
+  auto exec_options = state->MakeExecOptions();
+  auto physical = ValueOrThrow(exec::CreatePhysicalPlan(df.analyzed(), exec_options));
+  ValueOrThrow(table::WritePlan(Fs(), path, *physical, exec_options, o));
+}
+
+DeltaTable DeltaTable::forPath(const SparkSession& spark, const std::string& path) {
+  table::DeltaLog log(Fs(), path);
+  if (!ValueOrThrow(log.TableExists())) {
+    ThrowStatus(Status::Error("DELTA_MISSING_DELTA_TABLE", {{"tableName", "`" + path + "`"}}));
+  }
+  return DeltaTable(spark.state(), path);
+}
+
+bool DeltaTable::isDeltaTable(const SparkSession&, const std::string& path) {
+  auto r = table::DeltaLog(Fs(), path).TableExists();
+  return r.ok() && *r;
+}
+
+DataFrame DeltaTable::toDF() const { return LoadDelta(state_, path_, {}); }
+
+DataFrame DeltaTable::history(int limit) const {
+  table::DeltaLog log(Fs(), path_);
+  auto commits = ValueOrThrow(log.History(limit));
+  auto job = DataType::Struct({F("jobId", DataType::String()), F("jobName", DataType::String()),
+                               F("jobRunId", DataType::String()), F("runId", DataType::String()),
+                               F("jobOwnerId", DataType::String()),
+                               F("triggerType", DataType::String())});
+  auto notebook = DataType::Struct({F("notebookId", DataType::String())});
+  std::vector<Field> fields = {
+      F("version", DataType::Long()),         F("timestamp", DataType::Timestamp()),
+      F("userId", DataType::String()),        F("userName", DataType::String()),
+      F("operation", DataType::String()),     F("operationParameters", StrMap()),
+      F("job", job),                          F("notebook", notebook),
+      F("clusterId", DataType::String()),     F("readVersion", DataType::Long()),
+      F("isolationLevel", DataType::String()), F("isBlindAppend", DataType::Boolean()),
+      F("operationMetrics", StrMap()),        F("userMetadata", DataType::String()),
+      F("engineInfo", DataType::String())};
+  std::vector<std::vector<Value>> rows;
+  for (const auto& c : commits) {
+    table::CommitInfo ci;
+    for (const auto& a : c.actions)
+      if (a.kind == table::Action::Kind::kCommitInfo) ci = a.commit_info;
+    const Json& raw = ci.raw;
+    rows.push_back({Value::Long(c.version), Value::Timestamp(c.timestamp_ms * 1000),
+                    OptStr(raw.GetString("userId")), OptStr(raw.GetString("userName")),
+                    Value::String(ci.operation), MapValue(ci.operation_parameters),
+                    Value::Null(job), Value::Null(notebook), OptStr(raw.GetString("clusterId")),
+                    ci.read_version ? Value::Long(*ci.read_version) : Value::Null(DataType::Long()),
+                    OptStr(ci.isolation_level),
+                    ci.is_blind_append ? Value::Boolean(*ci.is_blind_append)
+                                       : Value::Null(DataType::Boolean()),
+                    MapValue(ci.operation_metrics), OptStr(ci.user_metadata),
+                    OptStr(ci.engine_info)});
+  }
+  return LocalFrame(state_, std::move(fields), rows);
+}
+
+DataFrame DeltaTable::detail() const {
+  table::DeltaLog log(Fs(), path_);
+  auto snap = ValueOrThrow(log.Latest());
+  const auto& m = snap->metadata();
+  std::vector<Field> fields = {
+      F("format", DataType::String()),      F("id", DataType::String()),
+      F("name", DataType::String()),        F("description", DataType::String()),
+      F("location", DataType::String()),    F("createdAt", DataType::Timestamp()),
+      F("lastModified", DataType::Timestamp()),
+      F("partitionColumns", DataType::Array(DataType::String(), true)),
+      F("clusteringColumns", DataType::Array(DataType::String(), true)),
+      F("numFiles", DataType::Long()),      F("sizeInBytes", DataType::Long()),
+      F("properties", StrMap()),            F("minReaderVersion", DataType::Int()),
+      F("minWriterVersion", DataType::Int()),
+      F("tableFeatures", DataType::Array(DataType::String(), true))};
+  std::vector<std::vector<Value>> rows = {{
+      Value::String("delta"), Value::String(m.id), OptStr(m.name), OptStr(m.description),
+      Value::String("file:" + snap->table_path()),
+      m.created_time ? Value::Timestamp(*m.created_time * 1000) : Value::Null(DataType::Timestamp()),
+      Value::Timestamp(snap->timestamp_ms() * 1000), StrList(m.partition_columns), StrList({}),
+      Value::Long(static_cast<int64_t>(snap->files().size())), Value::Long(snap->total_size_bytes()),
+      MapValue(m.configuration), Value::Int(snap->protocol().min_reader_version),
+      Value::Int(snap->protocol().min_writer_version), StrList(TableFeatures(snap->protocol()))}};
+  return LocalFrame(state_, std::move(fields), rows);
+}
+
+}  // namespace spate::api

@@ -1,0 +1,58 @@
+// Copyright spate authors.
+#pragma once
+
+// DeltaTable (delta-spark's io.delta.tables.DeltaTable) for path-based tables:
+//
+//   auto t = DeltaTable::forPath(spark, "/data/events");
+//   t.toDF().show();
+//   t.history(10).show();   // DESCRIBE HISTORY's columns, newest first
+//   t.detail().show();      // DESCRIBE DETAIL's columns
+//
+// forName waits for the warehouse catalog (spark.table resolves names there).
+// Ownership: holds the session and the table path. Thread safety: methods are const and
+// may run concurrently. Failure: throws the exceptions of exceptions.h (a path without a
+// Delta log: AnalysisException DELTA_MISSING_DELTA_TABLE).
+
+#include <string>
+
+#include "spate/api/dataframe.h"
+#include "spate/api/session.h"
+
+namespace spate::api {
+
+class DeltaTable {
+ public:
+  static DeltaTable forPath(const SparkSession& spark, const std::string& path);
+  /// True when `path` holds a Delta table.
+  static bool isDeltaTable(const SparkSession& spark, const std::string& path);
+
+  /// The latest version as a DataFrame.
+  DataFrame toDF() const;
+  /// Commit history, newest first; limit <= 0: all. Columns: version, timestamp, userId,
+  /// userName, operation, operationParameters, job, notebook, clusterId, readVersion,
+  /// isolationLevel, isBlindAppend, operationMetrics, userMetadata, engineInfo.
+  DataFrame history(int limit = 0) const;
+  /// One row: format, id, name, description, location, createdAt, lastModified,
+  /// partitionColumns, clusteringColumns, numFiles, sizeInBytes, properties,
+  /// minReaderVersion, minWriterVersion, tableFeatures.
+  DataFrame detail() const;
+  const std::string& path() const { return path_; }
+
+ private:
+  DeltaTable(std::shared_ptr<SessionState> state, std::string path)
+      : state_(std::move(state)), path_(std::move(path)) {}
+  std::shared_ptr<SessionState> state_;
+  std::string path_;
+};
+
+/// DataFrameReader.format("delta").load(path): options versionAsOf / timestampAsOf.
+DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::string& path,
+                    const std::map<std::string, std::string>& options);
+/// DataFrameWriter.format("delta").save(path).
+void SaveDelta(const DataFrame& df, const std::string& path, const std::string& mode,
+               const std::vector<std::string>& partition_by,
+               const std::map<std::string, std::string>& options);
+/// The `delta`.`/path` relation of SQL (FileSourceResolver).
+Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state, const std::string& path);
+
+}  // namespace spate::api
