@@ -1,5 +1,5 @@
 """DataFrameReader (spark.read) and DataFrameWriter (df.write), as in PySpark, for the file
-formats the engine has (Parquet)."""
+formats the engine has (Parquet, JSON, CSV, text)."""
 
 from typing import Any, Dict, List, Optional, Union
 
@@ -64,6 +64,42 @@ class DataFrameReader:
         self.options(wholetext=wholetext, **{k: v for k, v in options.items() if v is not None})
         return self.format("text").load(paths)
 
+    def csv(self, path: Union[str, List[str]], schema: Union[StructType, str, None] = None,
+            sep: Optional[str] = None, encoding: Optional[str] = None,
+            quote: Optional[str] = None, escape: Optional[str] = None,
+            comment: Optional[str] = None, header: Any = None, inferSchema: Any = None,
+            ignoreLeadingWhiteSpace: Any = None, ignoreTrailingWhiteSpace: Any = None,
+            nullValue: Optional[str] = None, nanValue: Optional[str] = None,
+            positiveInf: Optional[str] = None, negativeInf: Optional[str] = None,
+            dateFormat: Optional[str] = None, timestampFormat: Optional[str] = None,
+            maxColumns: Any = None, maxCharsPerColumn: Any = None,
+            maxMalformedLogPerPartition: Any = None, mode: Optional[str] = None,
+            columnNameOfCorruptRecord: Optional[str] = None, multiLine: Any = None,
+            charToEscapeQuoteEscaping: Optional[str] = None, samplingRatio: Any = None,
+            enforceSchema: Any = None, emptyValue: Optional[str] = None,
+            locale: Optional[str] = None, lineSep: Optional[str] = None,
+            pathGlobFilter: Any = None, recursiveFileLookup: Any = None,
+            modifiedBefore: Any = None, modifiedAfter: Any = None,
+            unescapedQuoteHandling: Optional[str] = None):
+        """CSV files; PySpark's keyword options (None leaves Spark's default)."""
+        opts = dict(sep=sep, encoding=encoding, quote=quote, escape=escape, comment=comment,
+                    header=header, inferSchema=inferSchema,
+                    ignoreLeadingWhiteSpace=ignoreLeadingWhiteSpace,
+                    ignoreTrailingWhiteSpace=ignoreTrailingWhiteSpace, nullValue=nullValue,
+                    nanValue=nanValue, positiveInf=positiveInf, negativeInf=negativeInf,
+                    dateFormat=dateFormat, timestampFormat=timestampFormat,
+                    maxColumns=maxColumns, maxCharsPerColumn=maxCharsPerColumn,
+                    maxMalformedLogPerPartition=maxMalformedLogPerPartition, mode=mode,
+                    columnNameOfCorruptRecord=columnNameOfCorruptRecord, multiLine=multiLine,
+                    charToEscapeQuoteEscaping=charToEscapeQuoteEscaping,
+                    samplingRatio=samplingRatio, enforceSchema=enforceSchema,
+                    emptyValue=emptyValue, locale=locale, lineSep=lineSep,
+                    pathGlobFilter=pathGlobFilter, recursiveFileLookup=recursiveFileLookup,
+                    modifiedBefore=modifiedBefore, modifiedAfter=modifiedAfter,
+                    unescapedQuoteHandling=unescapedQuoteHandling)
+        self.options(**{k: v for k, v in opts.items() if v is not None})
+        return self.format("csv").load(path, schema=schema)
+
 
 class DataFrameWriter:
     def __init__(self, df: Any):
@@ -116,3 +152,40 @@ class DataFrameWriter:
         if compression is not None:
             self.option("compression", compression)
         self.save(path, "parquet", mode, partitionBy)
+
+    def _set(self, **opts: Any) -> None:
+        self.options(**{k: v for k, v in opts.items() if v is not None})
+
+    def json(self, path: str, mode: Optional[str] = None, compression: Optional[str] = None,
+             dateFormat: Optional[str] = None, timestampFormat: Optional[str] = None,
+             lineSep: Optional[str] = None, encoding: Optional[str] = None,
+             ignoreNullFields: Any = None) -> None:
+        """JSON Lines part files (part-00000-<uuid>-c000.json)."""
+        self._set(compression=compression, dateFormat=dateFormat,
+                  timestampFormat=timestampFormat, lineSep=lineSep, encoding=encoding,
+                  ignoreNullFields=ignoreNullFields)
+        self.save(path, "json", mode)
+
+    def csv(self, path: str, mode: Optional[str] = None, compression: Optional[str] = None,
+            sep: Optional[str] = None, quote: Optional[str] = None,
+            escape: Optional[str] = None, header: Any = None, nullValue: Optional[str] = None,
+            escapeQuotes: Any = None, quoteAll: Any = None, dateFormat: Optional[str] = None,
+            timestampFormat: Optional[str] = None, ignoreLeadingWhiteSpace: Any = None,
+            ignoreTrailingWhiteSpace: Any = None,
+            charToEscapeQuoteEscaping: Optional[str] = None, encoding: Optional[str] = None,
+            emptyValue: Optional[str] = None, lineSep: Optional[str] = None) -> None:
+        """CSV part files (part-00000-<uuid>-c000.csv)."""
+        self._set(compression=compression, sep=sep, quote=quote, escape=escape, header=header,
+                  nullValue=nullValue, escapeQuotes=escapeQuotes, quoteAll=quoteAll,
+                  dateFormat=dateFormat, timestampFormat=timestampFormat,
+                  ignoreLeadingWhiteSpace=ignoreLeadingWhiteSpace,
+                  ignoreTrailingWhiteSpace=ignoreTrailingWhiteSpace,
+                  charToEscapeQuoteEscaping=charToEscapeQuoteEscaping, encoding=encoding,
+                  emptyValue=emptyValue, lineSep=lineSep)
+        self.save(path, "csv", mode)
+
+    def text(self, path: str, compression: Optional[str] = None,
+             lineSep: Optional[str] = None) -> None:
+        """One line per row of the single STRING column (part-00000-<uuid>-c000.txt)."""
+        self._set(compression=compression, lineSep=lineSep)
+        self.save(path, "text")

@@ -19,7 +19,8 @@
 //
 // Each file gets its own empty temporary folder: `__TEST_DIR__` in SQL and expected text
 // is replaced by its path, and the session's warehouse (spark.sql.warehouse.dir) is
-// __TEST_DIR__/warehouse. The folder is removed when the file ends.
+// __TEST_DIR__/warehouse. The folder is removed when the file ends. `__DATA_DIR__` is the
+// checked-in fixtures folder tests/data (read-only).
 //   halt                      stop reading the file
 //
 // Values are rendered as Spark's spark-sql CLI prints them (HiveResult.toHiveString):
@@ -180,7 +181,15 @@ class FileRunner {
 
   std::string Substitute(std::string s, const std::vector<Binding>& bindings) const {
     for (const auto& b : bindings) s = ReplaceAll(s, "${" + b.var + "}", b.value);
+    s = ReplaceAll(s, "__DATA_DIR__", DataDir());
     return ReplaceAll(s, "__TEST_DIR__", test_dir_);
+  }
+
+  // tests/data: the fixtures folder beside the tests/sql tree this file is in.
+  std::string DataDir() const {
+    fs::path p = fs::absolute(path_).parent_path();
+    while (!p.empty() && p.filename() != "sql" && p != p.root_path()) p = p.parent_path();
+    return (p.parent_path() / "data").string();
   }
 
   // Reads lines [i, end) until a blank line; returns the index after the block.
