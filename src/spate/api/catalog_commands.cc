@@ -11,6 +11,11 @@
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/builder.h"
+#include "spate/compute/cast.h"
+#include "spate/exec/physical_plan.h"
+#include "spate/table/delta_log.h"
+#include "spate/table/delta_source.h"
+#include "spate/table/delta_writer.h"
 
 namespace spate::api {
 
@@ -56,6 +61,230 @@ DataFrame Empty(const std::shared_ptr<SessionState>& state) {
   return DataFrame(state, EmptyResult());
 }
 
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// ["a","b"] as Delta writes partitionBy in operationParameters.
+std::string JsonStringArray(const std::vector<std::string>& v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + JsonString(v[i]);
+  return out + "]";
+}
+
+std::string JsonStringMap(const std::vector<std::pair<std::string, std::string>>& kv) {
+  std::string out = "{";
+  for (size_t i = 0; i < kv.size(); ++i) {
+    out += (i ? "," : "") + JsonString(kv[i].first) + ":" + JsonString(kv[i].second);
+  }
+  return out + "}";
+}
+
+// The Delta table a statement names: a warehouse table, or delta.`/path`.
+struct TableRef {
+  std::optional<table::TableIdentifier> id;  // absent for delta.`path`
+  std::string path;                          // "" when the table does not exist yet
+  bool exists = false;
+  bool managed = true;
+  std::string Quoted() const { return id ? id->Quoted() : "`delta`.`" + path + "`"; }
+};
+
+bool IsDeltaPathName(const std::vector<std::string>& name) {
+  return name.size() == 2 && LowerAscii(name[0]) == "delta" && !name[1].empty() &&
+         name[1].find('/') != std::string::npos;
+}
+
+TableRef ResolveTableRef(SessionState& s, const std::vector<std::string>& name) {
+  TableRef ref;
+  if (IsDeltaPathName(name)) {
+    ref.path = name[1];
+    ref.managed = false;
+    table::DeltaLog log(io::LocalFileSystem::Get(), ref.path);
+    ref.exists = ValueOrThrow(log.TableExists());
+    return ref;
+  }
+  table::Warehouse& wh = s.warehouse();
+  ref.id = ValueOrThrow(wh.QualifyTable(name, s.catalog.current_database()));
+  std::optional<table::TableLocation> loc = ValueOrThrow(wh.LookupTable(*ref.id));
+  if (loc) {
+    ref.path = loc->path;
+    ref.managed = loc->managed;
+    ref.exists = true;
+  }
+  return ref;
+}
+
+table::DeltaWriteOptions WriteOptions(const SessionState& s, std::string mode) {
+  table::DeltaWriteOptions o;
+  o.mode = std::move(mode);
+  o.time_zone_id = s.conf.session_time_zone();
+  o.default_codec = s.conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
+  return o;
+}
+
+// Runs `df` into the table at `path`.
+table::DeltaWriteResult WriteDataFrame(const std::shared_ptr<SessionState>& state,
+                                       const DataFrame& df, const std::string& path,
+                                       const table::DeltaWriteOptions& options) {
+  exec::ExecOptions exec_options = state->MakeExecOptions();
+  auto physical = ValueOrThrow(exec::CreatePhysicalPlan(df.analyzed(), exec_options));
+  return ValueOrThrow(table::WritePlan(io::LocalFileSystem::Get(), path, *physical,
+                                       exec_options, options));
+}
+
+void CheckProvider(const std::string& provider) {
+  std::string p = LowerAscii(provider);
+  if (!p.empty() && p != "delta") {
+    ThrowStatus(Status::Invalid(
+        "spate's catalog keeps Delta tables only: USING " + provider +
+        " is not supported (write files with df.write.format(\"" + p +
+        "\") or query them as " + p + ".`path`)"));
+  }
+}
+
+// CREATE [OR REPLACE] TABLE / REPLACE TABLE, with a column list or AS query.
+DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Statement& st) {
+  SessionState& s = *state;
+  CheckProvider(st.provider);
+  TableRef ref = ResolveTableRef(s, st.name);
+  if (ref.exists && !st.replace) {
+    if (st.if_not_exists) return Empty(state);
+    ThrowStatus(Status::Error("TABLE_OR_VIEW_ALREADY_EXISTS", {{"relationName", ref.Quoted()}}));
+  }
+  if (!ref.exists && !st.create) {
+    ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+  }
+  if (st.location && ref.id && ref.exists && ref.path != *st.location) {
+    ThrowStatus(Status::Invalid("table " + ref.Quoted() + " already exists at " + ref.path));
+  }
+  // The data: the query, or no rows of the declared columns.
+  std::optional<DataFrame> data;
+  if (st.plan) {
+    if (st.table_schema) {
+      ThrowStatus(Status::Invalid(
+          "Operation not allowed: Schema may not be specified in a Create Table As Select "
+          "(CTAS) statement."));
+    }
+    data = DataFrame(state, st.plan);
+  } else if (st.table_schema) {
+    data = DataFrame(state, LocalPlan(st.table_schema, {}));
+  }
+  // An external table over an existing Delta table: register it (its log decides the
+  // schema).
+  if (!ref.exists && ref.id && st.location && !st.plan) {
+    table::DeltaLog existing(io::LocalFileSystem::Get(), *st.location);
+    if (ValueOrThrow(existing.TableExists())) {
+      ValueOrThrow(s.warehouse().PrepareTable(*ref.id, st.location));
+      return Empty(state);
+    }
+  }
+  if (!data) {
+    ThrowStatus(Status::Invalid("CREATE TABLE " + ref.Quoted() +
+                                " needs a column list or an AS query (or a LOCATION holding a "
+                                "Delta table)."));
+  }
+  if (!ref.exists) {
+    if (ref.id) {
+      table::TableLocation loc = ValueOrThrow(s.warehouse().PrepareTable(*ref.id, st.location));
+      ref.path = loc.path;
+      ref.managed = loc.managed;
+    }
+  }
+  std::string operation = st.plan ? "CREATE TABLE AS SELECT" : "CREATE TABLE";
+  if (st.replace) {
+    operation = std::string(st.create ? "CREATE OR REPLACE TABLE" : "REPLACE TABLE") +
+                (st.plan ? " AS SELECT" : "");
+  }
+  table::DeltaWriteOptions o = WriteOptions(s, ref.exists ? "overwrite" : "errorifexists");
+  if (ref.exists) o.options["overwriteSchema"] = "true";
+  o.partition_by = st.partition_columns;
+  for (const auto& [k, v] : st.properties) o.options[k] = v;
+  o.operation = operation;
+  o.operation_parameters["isManaged"] = ref.managed && ref.id ? "true" : "false";
+  if (st.comment) o.operation_parameters["description"] = *st.comment;
+  o.operation_parameters["partitionBy"] = JsonStringArray(st.partition_columns);
+  o.operation_parameters["properties"] = JsonStringMap(st.properties);
+  try {
+    WriteDataFrame(state, *data, ref.path, o);
+  } catch (...) {
+    // A managed table that never committed leaves no folder behind.
+    if (!ref.exists && ref.id) (void)s.warehouse().DropTable(*ref.id);
+    if (!ref.exists && ref.id && ref.managed) {
+      (void)io::LocalFileSystem::Get()->Delete(ref.path, true);
+    }
+    throw;
+  }
+  return Empty(state);
+}
+
+// INSERT INTO / OVERWRITE: by position (or by the column list), cast to the table's types.
+DataFrame Insert(const std::shared_ptr<SessionState>& state, const sql::Statement& st) {
+  SessionState& s = *state;
+  TableRef ref = ResolveTableRef(s, st.name);
+  if (!ref.exists) {
+    ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+  }
+  table::DeltaLog log(io::LocalFileSystem::Get(), ref.path);
+  table::SnapshotPtr snapshot = ValueOrThrow(log.Latest());
+  const SchemaPtr& target = snapshot->schema();
+  DataFrame query(state, st.plan);
+  SchemaPtr source = query.analyzed()->OutputSchema();
+  std::vector<int> order;  // target column i <- query column order[i] (-1: NULL)
+  if (st.insert_columns.empty()) {
+    if (source->num_fields() != target->num_fields()) {
+      std::string table_cols, data_cols;
+      for (const auto& f : target->fields()) table_cols += (table_cols.empty() ? "`" : ", `") + f.name + "`";
+      for (const auto& f : source->fields()) data_cols += (data_cols.empty() ? "`" : ", `") + f.name + "`";
+      ThrowStatus(Status::Error(source->num_fields() < target->num_fields()
+                                    ? "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS"
+                                    : "INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS",
+                                {{"tableName", ref.Quoted()},
+                                 {"tableColumns", table_cols},
+                                 {"dataColumns", data_cols}}));
+    }
+    for (int i = 0; i < target->num_fields(); ++i) order.push_back(i);
+  } else {
+    if (static_cast<int>(st.insert_columns.size()) != source->num_fields()) {
+      ThrowStatus(Status::Error("INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
+                                {{"tableName", ref.Quoted()},
+                                 {"tableColumns", std::to_string(st.insert_columns.size())},
+                                 {"dataColumns", std::to_string(source->num_fields())}}));
+    }
+    order.assign(static_cast<size_t>(target->num_fields()), -1);
+    for (size_t k = 0; k < st.insert_columns.size(); ++k) {
+      int idx = -1;
+      for (int i = 0; i < target->num_fields(); ++i) {
+        if (LowerAscii(target->field(i).name) == LowerAscii(st.insert_columns[k])) idx = i;
+      }
+      if (idx < 0) {
+        ThrowStatus(Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                                  {{"objectName", "`" + st.insert_columns[k] + "`"},
+                                   {"proposal", ""}}));
+      }
+      order[static_cast<size_t>(idx)] = static_cast<int>(k);
+    }
+  }
+  std::vector<Column> cols;
+  std::vector<std::string> names = query.columns();
+  for (int i = 0; i < target->num_fields(); ++i) {
+    const Field& f = target->field(i);
+    Column c = order[static_cast<size_t>(i)] < 0
+                   ? functions::lit(Value::Null(f.type))
+                   : query[names[static_cast<size_t>(order[static_cast<size_t>(i)])]];
+    cols.push_back(c.cast(f.type).alias(f.name));
+  }
+  DataFrame data = query.select(cols);
+  table::DeltaWriteOptions o = WriteOptions(s, st.overwrite ? "overwrite" : "append");
+  o.partition_by = snapshot->metadata().partition_columns;
+  WriteDataFrame(state, data, ref.path, o);
+  return Empty(state);
+}
+
 }  // namespace
 
 table::Warehouse& SessionState::warehouse() {
@@ -69,6 +298,47 @@ table::Warehouse& SessionState::warehouse() {
     warehouse_ = std::make_unique<table::Warehouse>(io::LocalFileSystem::Get(), dir);
   }
   return *warehouse_;
+}
+
+Result<DataSourcePtr> ResolveCatalogTable(SessionState& s, const std::vector<std::string>& name,
+                                          const sql::Catalog::TimeTravel& travel) {
+  std::string path;
+  if (IsDeltaPathName(name)) {
+    path = name[1];
+  } else {
+    table::Warehouse& wh = s.warehouse();
+    SPATE_ASSIGN_OR_RETURN(table::TableIdentifier id,
+                           wh.QualifyTable(name, s.catalog.current_database()));
+    Result<std::optional<table::TableLocation>> loc = wh.LookupTable(id);
+    if (!loc.ok()) {
+      if (loc.status().error_class() == "SCHEMA_NOT_FOUND") return DataSourcePtr();
+      return loc.status();
+    }
+    if (!*loc) return DataSourcePtr();
+    path = (*loc)->path;
+  }
+  auto fs = io::LocalFileSystem::Get();
+  table::DeltaLog log(fs, path);
+  SPATE_ASSIGN_OR_RETURN(bool exists, log.TableExists());
+  if (!exists) return DataSourcePtr();
+  table::SnapshotPtr snapshot;
+  if (travel.version) {
+    SPATE_ASSIGN_OR_RETURN(snapshot, log.At(*travel.version));
+  } else if (travel.timestamp) {
+    exec::ExecOptions o = s.MakeExecOptions();
+    int64_t micros = 0;
+    if (!CastStringToTimestamp(*travel.timestamp, o.eval, &micros)) {
+      return Status::Error("DELTA_TIMESTAMP_INVALID", {{"expr", "'" + *travel.timestamp + "'"}});
+    }
+    int64_t ms = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
+    SPATE_ASSIGN_OR_RETURN(int64_t version, log.VersionAtTimestamp(ms));
+    SPATE_ASSIGN_OR_RETURN(snapshot, log.At(version));
+  } else {
+    SPATE_ASSIGN_OR_RETURN(snapshot, log.Latest());
+  }
+  SPATE_ASSIGN_OR_RETURN(auto source,
+                         table::DeltaDataSource::Make(fs, snapshot, s.conf.session_time_zone()));
+  return DataSourcePtr(std::move(source));
 }
 
 std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>& state,
@@ -141,6 +411,8 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
       }
       return Empty(state);
     }
+    case K::kCreateTable: return CreateTable(state, st);
+    case K::kInsert: return Insert(state, st);
     default:
       return std::nullopt;
   }

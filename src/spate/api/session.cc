@@ -45,6 +45,12 @@ std::shared_ptr<SessionState> NewSessionState() {
     SPATE_ASSIGN_OR_RETURN(auto src, formats::ParquetDataSource::Make(io::LocalFileSystem::Get(), {path}));
     return DataSourcePtr(std::move(src));
   });
+  // Tables: the state owns the catalog that holds this resolver, so a raw pointer.
+  SessionState* raw = state.get();
+  state->catalog.SetTableResolver(
+      [raw](const std::vector<std::string>& name, const sql::Catalog::TimeTravel& travel) {
+        return ResolveCatalogTable(*raw, name, travel);
+      });
   return state;
 }
 }  // namespace

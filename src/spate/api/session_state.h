@@ -56,5 +56,9 @@ class DataFrame;
 /// one. Throws the exceptions of exceptions.h.
 std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>& state,
                                              const sql::Statement& st);
+/// The catalog's table resolver: a warehouse table or delta.`/path` (optionally at a
+/// version or timestamp) as a Delta DataSource; nullptr when there is no such table.
+Result<DataSourcePtr> ResolveCatalogTable(SessionState& s, const std::vector<std::string>& name,
+                                          const sql::Catalog::TimeTravel& travel);
 
 }  // namespace spate::api
