@@ -86,3 +86,16 @@ def test_literals(spark):
     assert r == Row(i=1, l=1 << 40, d=1.5, s="s", b=True, n=None, dt=datetime.date(2020, 1, 2))
     dtypes = spark.range(1).select(F.lit(1), F.lit(1 << 40), F.lit(None)).dtypes
     assert [t for _, t in dtypes] == ["int", "bigint", "void"]
+
+
+def test_try_arithmetic_and_intervals(spark):
+    df = spark.createDataFrame([(2147483647, 0)], "a INT, b INT")
+    r = one(df.select(F.try_add("a", F.lit(1)).alias("s"), F.try_divide("a", "b").alias("d"),
+                      F.try_multiply("a", F.lit(2)).alias("m"), F.try_subtract("b", F.lit(1)).alias("x"),
+                      F.try_mod("a", "b").alias("r")))
+    assert r == Row(s=None, d=None, m=None, x=-1, r=None)
+    r = one(spark.range(1).select(F.make_dt_interval(F.lit(1), F.lit(2)).alias("dt"),
+                                  F.make_ym_interval(F.lit(1), F.lit(2)).alias("ym")))
+    assert r.dt == datetime.timedelta(days=1, hours=2)
+    assert spark.range(1).select(F.make_ym_interval(F.lit(1), F.lit(2))).dtypes[0][1] == \
+        "interval year to month"

@@ -677,3 +677,40 @@ def __getattr__(name: str) -> Callable[..., Column]:
         return _invoke(name.lower(), *cols)
     f.__name__ = name
     return f
+
+
+def try_add(left: ColumnOrName, right: ColumnOrName) -> Column:
+    return _invoke("try_add", left, right)
+
+
+def try_subtract(left: ColumnOrName, right: ColumnOrName) -> Column:
+    return _invoke("try_subtract", left, right)
+
+
+def try_multiply(left: ColumnOrName, right: ColumnOrName) -> Column:
+    return _invoke("try_multiply", left, right)
+
+
+def try_divide(left: ColumnOrName, right: ColumnOrName) -> Column:
+    return _invoke("try_divide", left, right)
+
+
+def try_mod(left: ColumnOrName, right: ColumnOrName) -> Column:
+    return _invoke("try_mod", left, right)
+
+
+def make_dt_interval(days: Optional[ColumnOrName] = None, hours: Optional[ColumnOrName] = None,
+                     mins: Optional[ColumnOrName] = None,
+                     secs: Optional[ColumnOrName] = None) -> Column:
+    parts = [days, hours, mins, secs]
+    while parts and parts[-1] is None:
+        parts.pop()
+    return _call("make_dt_interval", *[_l(0) if p is None else _c(p) for p in parts])
+
+
+def make_ym_interval(years: Optional[ColumnOrName] = None,
+                     months: Optional[ColumnOrName] = None) -> Column:
+    parts = [years, months]
+    while parts and parts[-1] is None:
+        parts.pop()
+    return _call("make_ym_interval", *[_l(0) if p is None else _c(p) for p in parts])
