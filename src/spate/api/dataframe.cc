@@ -9,6 +9,7 @@
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/pretty.h"
 #include "spate/sql/parser.h"
+#include "spate/stream/unsupported_checker.h"
 #include "spate/types/timezone.h"
 
 namespace spate::api {
@@ -313,9 +314,17 @@ DataFrame DataFrame::repartition(int n, const std::vector<Column>& cols) const {
 
 // -- actions --
 
-DataFrameWriter DataFrame::write() const { return DataFrameWriter(*this); }
+DataFrameWriter DataFrame::write() const {
+  if (isStreaming()) {
+    ThrowStatus(Status::Error("CALL_ON_STREAMING_DATASET_UNSUPPORTED", {{"methodName", "`write`"}}));
+  }
+  return DataFrameWriter(*this);
+}
 
-std::vector<BatchPtr> DataFrame::collectBatches() const { return ValueOrThrow(session_->Execute(bound_)); }
+std::vector<BatchPtr> DataFrame::collectBatches() const {
+  if (isStreaming()) ThrowStatus(stream::BatchActionOnStreamError());
+  return ValueOrThrow(session_->Execute(bound_));
+}
 
 std::vector<Row> DataFrame::collect() const {
   SchemaPtr schema = bound_->OutputSchema();

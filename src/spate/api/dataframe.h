@@ -23,6 +23,7 @@ namespace spate::api {
 
 struct SessionState;
 class DataFrameWriter;
+class DataStreamWriter;
 
 /// A schema builder (pyspark.sql.types.StructType).
 class StructType {
@@ -165,12 +166,16 @@ class DataFrame {
   std::vector<BatchPtr> collectBatches() const;
   /// df.write: a DataFrameWriter (readwriter.h).
   DataFrameWriter write() const;
+  /// df.writeStream: a DataStreamWriter (streaming.h); only on streaming DataFrames.
+  DataStreamWriter writeStream() const;
 
   // -- metadata --
   StructType schema() const;
   std::vector<std::string> columns() const;
   std::vector<std::pair<std::string, std::string>> dtypes() const;
-  bool isStreaming() const { return false; }
+  /// True when the plan reads a stream (spark.readStream); batch actions on it are
+  /// refused as in Spark.
+  bool isStreaming() const;
   /// df["name"]: a column bound to this DataFrame (disambiguates self-joins).
   Column operator[](const std::string& name) const;
   Column col(const std::string& name) const { return (*this)[name]; }

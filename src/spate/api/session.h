@@ -26,6 +26,8 @@ namespace spate::api {
 /// Shared state of one session.
 struct SessionState;
 class DataFrameReader;
+class DataStreamReader;
+class StreamingQueryManager;
 
 /// spark.conf (pyspark.sql.conf.RuntimeConfig).
 class RuntimeConfig {
@@ -82,6 +84,10 @@ class SparkSession {
   DataFrame table(const std::string& name) const;
   /// spark.read: a DataFrameReader for files (readwriter.h).
   DataFrameReader read() const;
+  /// spark.readStream: a DataStreamReader (streaming.h).
+  DataStreamReader readStream() const;
+  /// spark.streams: the session's active streaming queries and listeners (streaming.h).
+  StreamingQueryManager streams() const;
   const std::string& version() const;
   void stop() const {}
 

@@ -1,0 +1,495 @@
+// Copyright spate authors.
+#include "spate/api/streaming.h"
+
+#include <cstdlib>
+#include <mutex>
+
+#include "spate/api/readwriter.h"
+#include "spate/api/session.h"
+#include "spate/api/session_state.h"
+#include "spate/columnar/builder.h"
+#include "spate/connectors/file_sink.h"
+#include "spate/connectors/file_source.h"
+#include "spate/connectors/memory.h"
+#include "spate/connectors/rate.h"
+#include "spate/formats/csv_source.h"
+#include "spate/formats/file_writer.h"
+#include "spate/formats/json_source.h"
+#include "spate/formats/parquet_source.h"
+#include "spate/sql/parser.h"
+#include "spate/stream/batch_source.h"
+#include "spate/stream/streaming_query.h"
+#include "spate/stream/unsupported_checker.h"
+
+namespace spate::api {
+
+namespace {
+
+/// The session as the streaming runtime sees it.
+class SessionRunner final : public stream::BatchRunner {
+ public:
+  explicit SessionRunner(std::shared_ptr<SessionState> s) : s_(std::move(s)) {}
+  Result<sql::BoundPlanPtr> Analyze(const sql::PlanPtr& plan) override { return s_->Analyze(plan); }
+  exec::ExecOptions MakeExecOptions() override { return s_->MakeExecOptions(); }
+  std::string GetConf(const std::string& key, const std::string& dflt) override { return s_->conf.GetOr(key, dflt); }
+  Result<std::string> ShowString(const sql::PlanPtr& plan, int num_rows, int truncate) override {
+    try {
+      return DataFrame(s_, plan).showString(num_rows, truncate);
+    } catch (const SparkException& e) {
+      return e.status();
+    }
+  }
+
+ private:
+  std::shared_ptr<SessionState> s_;
+};
+
+Status FromCurrentException() {
+  try {
+    throw;
+  } catch (const SparkException& e) {
+    return e.status();
+  } catch (const std::exception& e) {
+    return Status::Internal(e.what());
+  } catch (...) {
+    return Status::Internal("unknown exception in a streaming callback");
+  }
+}
+
+std::string Lower(const std::string& s) { return ToLower(s); }
+
+std::mutex g_streams_mu;
+std::map<const SessionState*, std::pair<std::weak_ptr<SessionState>, std::shared_ptr<stream::StreamingQueryManager>>>&
+Streams() {
+  static auto* m = new std::map<const SessionState*,
+                                std::pair<std::weak_ptr<SessionState>, std::shared_ptr<stream::StreamingQueryManager>>>();
+  return *m;
+}
+
+std::mutex g_memory_sinks_mu;
+std::map<const stream::StreamingQuery*, std::weak_ptr<connectors::MemorySink>>& MemorySinks() {
+  static auto* m = new std::map<const stream::StreamingQuery*, std::weak_ptr<connectors::MemorySink>>();
+  return *m;
+}
+
+Status PublishView(const std::shared_ptr<SessionState>& s, const std::string& name, const SchemaPtr& schema,
+                   const std::vector<BatchPtr>& rows) {
+  auto local = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kLocalRelation);
+  local->schema = schema;
+  local->batches = rows;
+  SPATE_ASSIGN_OR_RETURN(auto bound, s->Analyze(local));
+  return s->catalog.CreateTempView(name, bound, /*replace=*/true);
+}
+
+}  // namespace
+
+std::shared_ptr<stream::StreamingQueryManager> StreamsOf(const std::shared_ptr<SessionState>& session) {
+  std::lock_guard<std::mutex> lock(g_streams_mu);
+  auto& m = Streams();
+  for (auto it = m.begin(); it != m.end();) {
+    if (it->second.first.expired()) {
+      it = m.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  auto& e = m[session.get()];
+  if (!e.second) e = {session, std::make_shared<stream::StreamingQueryManager>()};
+  return e.second;
+}
+
+std::shared_ptr<connectors::MemorySink> MemorySinkOf(const StreamingQuery& query) {
+  std::lock_guard<std::mutex> lock(g_memory_sinks_mu);
+  auto it = MemorySinks().find(query.impl().get());
+  return it == MemorySinks().end() ? nullptr : it->second.lock();
+}
+
+// ---- Trigger
+
+stream::Trigger Trigger::ProcessingTime(const std::string& interval) {
+  return stream::Trigger::ProcessingTime(ValueOrThrow(stream::Trigger::ParseIntervalMs(interval)));
+}
+
+stream::Trigger Trigger::Continuous(const std::string& interval) {
+  return stream::Trigger::Continuous(ValueOrThrow(stream::Trigger::ParseIntervalMs(interval)));
+}
+
+// ---- StreamingQuery
+
+std::string StreamingQuery::id() const { return q_->id(); }
+std::string StreamingQuery::runId() const { return q_->run_id(); }
+std::optional<std::string> StreamingQuery::name() const { return q_->name(); }
+bool StreamingQuery::isActive() const { return q_->IsActive(); }
+StreamingQueryStatus StreamingQuery::status() const { return q_->status(); }
+std::optional<StreamingQueryProgress> StreamingQuery::lastProgress() const { return q_->LastProgress(); }
+std::vector<StreamingQueryProgress> StreamingQuery::recentProgress() const { return q_->RecentProgress(); }
+void StreamingQuery::awaitTermination() const { CheckOrThrow(q_->AwaitTermination()); }
+bool StreamingQuery::awaitTermination(double timeout_seconds) const {
+  return ValueOrThrow(q_->AwaitTermination(static_cast<int64_t>(timeout_seconds * 1000)));
+}
+void StreamingQuery::processAllAvailable() const { CheckOrThrow(q_->ProcessAllAvailable()); }
+void StreamingQuery::stop() const { q_->Stop(); }
+std::optional<StreamingQueryException> StreamingQuery::exception() const {
+  auto e = q_->exception();
+  if (!e) return std::nullopt;
+  return StreamingQueryException(*e);
+}
+
+// ---- StreamingQueryManager
+
+std::vector<StreamingQuery> StreamingQueryManager::active() const {
+  std::vector<StreamingQuery> out;
+  for (auto& q : m_->Active()) out.emplace_back(q);
+  return out;
+}
+std::optional<StreamingQuery> StreamingQueryManager::get(const std::string& id) const {
+  auto q = m_->Get(id);
+  if (!q) return std::nullopt;
+  return StreamingQuery(q);
+}
+void StreamingQueryManager::awaitAnyTermination() const { CheckOrThrow(m_->AwaitAnyTermination()); }
+bool StreamingQueryManager::awaitAnyTermination(double timeout_seconds) const {
+  return ValueOrThrow(m_->AwaitAnyTermination(static_cast<int64_t>(timeout_seconds * 1000)));
+}
+void StreamingQueryManager::resetTerminated() const { m_->ResetTerminated(); }
+void StreamingQueryManager::addListener(std::shared_ptr<StreamingQueryListener> listener) const {
+  m_->AddListener(std::move(listener));
+}
+void StreamingQueryManager::removeListener(const std::shared_ptr<StreamingQueryListener>& listener) const {
+  m_->RemoveListener(listener);
+}
+
+// ---- DataStreamReader
+
+DataStreamReader& DataStreamReader::format(const std::string& source) {
+  format_ = source;
+  return *this;
+}
+DataStreamReader& DataStreamReader::schema(const StructType& schema) {
+  schema_ = schema.ToSchema();
+  return *this;
+}
+DataStreamReader& DataStreamReader::schema(const std::string& ddl) {
+  schema_ = ValueOrThrow(sql::ParseDdlSchema(ddl));
+  return *this;
+}
+DataStreamReader& DataStreamReader::option(const std::string& key, const std::string& value) {
+  options_[key] = value;
+  return *this;
+}
+DataStreamReader& DataStreamReader::options(const std::map<std::string, std::string>& opts) {
+  for (const auto& [k, v] : opts) options_[k] = v;
+  return *this;
+}
+
+DataFrame DataStreamReader::load() const {
+  std::string path = connectors::GetOption(options_, "path");
+  if (!path.empty()) return load(path);
+  const std::string fmt = Lower(format_);
+  stream::SourceFactory factory;
+  SchemaPtr schema = connectors::RateSchema();
+  std::string description;
+  if (fmt == "rate") {
+    factory = ValueOrThrow(connectors::MakeRateSourceFactory(options_));
+    description = "rate";
+  } else if (fmt == "rate-micro-batch") {
+    factory = ValueOrThrow(connectors::MakeRatePerMicroBatchFactory(options_));
+    description = "rate-micro-batch";
+  } else if (fmt == "json" || fmt == "csv" || fmt == "parquet" || fmt == "text") {
+    ThrowStatus(Status::Invalid("'path' is not specified"));
+  } else if (fmt == "delta") {
+    return table("");
+  } else {
+    ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
+  }
+  if (schema_ && fmt.rfind("rate", 0) == 0) {
+    ThrowStatus(Status::Error("SPATE_STREAMING_INVALID", {{"msg", "The " + fmt + " source does not support a user-specified schema."}}));
+  }
+  auto rel = std::make_shared<stream::StreamingRelation>(fmt, schema, factory, description);
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+  plan->source = rel;
+  return DataFrame(session_, plan);
+}
+
+DataFrame DataStreamReader::load(const std::string& path) const {
+  const std::string fmt = Lower(format_.empty() ? session_->conf.GetOr("spark.sql.sources.default", "parquet") : format_);
+  if (fmt == "delta") return table(path);
+  if (fmt != "json" && fmt != "csv" && fmt != "parquet" && fmt != "text") {
+    if (fmt == "rate" || fmt == "rate-micro-batch") return DataStreamReader(*this).option("path", "").load();
+    ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
+  }
+  auto fs = io::LocalFileSystem::Get();
+  auto state = session_;
+  std::map<std::string, std::string> opts = options_;
+  opts.erase("path");
+  SchemaPtr schema = schema_;
+  if (fmt == "text") {
+    schema = std::make_shared<const Schema>(std::vector<Field>{{"value", DataType::String(), true, ""}});
+  } else if (!schema) {
+    bool infer = Lower(session_->conf.GetOr("spark.sql.streaming.schemaInference", "false")) == "true";
+    if (!infer) {
+      ThrowStatus(Status::Error(
+          "SPATE_STREAMING_INVALID",
+          {{"msg", "Schema must be specified when creating a streaming source DataFrame. If some files already "
+                   "exist in the directory, then depending on the file format you may be able to create a static "
+                   "DataFrame on that directory with 'spark.read.load(directory)' and infer schema from it."}}));
+    }
+    DataFrameReader r(session_);
+    r.format(fmt).options(opts);
+    schema = r.load(path).schema().ToSchema();
+  }
+  connectors::FileSourceOptions fo;
+  fo.format = fmt;
+  fo.path = path;
+  fo.schema = schema;
+  fo.options = opts;
+  fo.reader = [fs, fmt, schema, opts, state](const std::vector<std::string>& files) -> Result<DataSourcePtr> {
+    std::string tz = state->conf.session_time_zone();
+    if (fmt == "json" || fmt == "text") {
+      auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson : formats::LineFileDataSource::Format::kText;
+      SPATE_ASSIGN_OR_RETURN(auto ds, formats::LineFileDataSource::Make(fs, kind, files, schema, opts, tz));
+      return DataSourcePtr(ds);
+    }
+    if (fmt == "csv") {
+      SPATE_ASSIGN_OR_RETURN(
+          auto ds, formats::CsvDataSource::Make(fs, files, schema, opts, tz,
+                                                state->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record")));
+      return DataSourcePtr(ds);
+    }
+    SPATE_ASSIGN_OR_RETURN(auto ds, formats::ParquetDataSource::Make(fs, files, schema, false));
+    return DataSourcePtr(ds);
+  };
+  auto factory = ValueOrThrow(connectors::MakeFileSourceFactory(fo));
+  auto rel = std::make_shared<stream::StreamingRelation>(fmt, schema, factory, "FileSource[" + path + "]");
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+  plan->source = rel;
+  return DataFrame(session_, plan);
+}
+
+DataFrame DataStreamReader::json(const std::string& path) const { return DataStreamReader(*this).format("json").load(path); }
+DataFrame DataStreamReader::csv(const std::string& path) const { return DataStreamReader(*this).format("csv").load(path); }
+DataFrame DataStreamReader::parquet(const std::string& path) const {
+  return DataStreamReader(*this).format("parquet").load(path);
+}
+DataFrame DataStreamReader::text(const std::string& path) const { return DataStreamReader(*this).format("text").load(path); }
+
+DataFrame DataStreamReader::table(const std::string& name) const {
+  ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED",
+                            {{"msg", "Streaming from a Delta table (" + name + ") is not supported yet"}}));
+}
+
+// ---- DataStreamWriter
+
+DataStreamWriter& DataStreamWriter::format(const std::string& sink) {
+  format_ = sink;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::outputMode(const std::string& mode) {
+  ValueOrThrow(stream::ParseOutputMode(mode));
+  output_mode_ = mode;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::string& value) {
+  options_[key] = value;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::options(const std::map<std::string, std::string>& opts) {
+  for (const auto& [k, v] : opts) options_[k] = v;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::queryName(const std::string& name) {
+  query_name_ = name;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::partitionBy(const std::vector<std::string>& cols) {
+  partition_by_ = cols;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::trigger(const stream::Trigger& trigger) {
+  trigger_ = trigger;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::foreachBatch(std::function<void(DataFrame, int64_t)> fn) {
+  foreach_batch_ = std::move(fn);
+  format_ = "foreachBatch";
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::foreach(std::shared_ptr<ForeachWriter> writer) {
+  foreach_ = std::move(writer);
+  format_ = "foreach";
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::clock(ClockPtr clock) {
+  clock_ = std::move(clock);
+  return *this;
+}
+
+StreamingQuery DataStreamWriter::start() const {
+  std::string path = connectors::GetOption(options_, "path");
+  return start(path);
+}
+
+StreamingQuery DataStreamWriter::toTable(const std::string& name) const {
+  ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED",
+                            {{"msg", "Streaming into a table (" + name + ") needs the Delta sink, which is not supported yet"}}));
+}
+
+StreamingQuery DataStreamWriter::start(const std::string& path) const {
+  const auto& state = df_.session();
+  if (!df_.isStreaming()) ThrowStatus(Status::Error("WRITE_STREAM_NOT_ALLOWED"));
+  const std::string fmt = Lower(format_.empty() ? state->conf.GetOr("spark.sql.sources.default", "parquet") : format_);
+  stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode_));
+  auto fs = io::LocalFileSystem::Get();
+  stream::SinkPtr sink;
+  std::shared_ptr<connectors::MemorySink> memory_sink;
+  bool temp_allowed = false;
+  if (fmt == "memory") {
+    if (!query_name_) ThrowStatus(Status::Error("SPATE_STREAMING_INVALID", {{"msg", "queryName must be specified for memory sink"}}));
+    std::string name = *query_name_;
+    std::weak_ptr<SessionState> weak = state;
+    memory_sink = std::make_shared<connectors::MemorySink>(
+        mode, [weak, name](const SchemaPtr& schema, const std::vector<BatchPtr>& rows) -> Status {
+          auto s = weak.lock();
+          if (!s) return Status::OK();
+          return PublishView(s, name, schema, rows);
+        });
+    sink = memory_sink;
+    temp_allowed = true;
+    // The view exists (empty) from the start, as in Spark.
+    CheckOrThrow(PublishView(state, name, df_.analyzed()->OutputSchema(), {}));
+  } else if (fmt == "console") {
+    sink = ValueOrThrow(connectors::ConsoleSink::Make(options_));
+    temp_allowed = true;
+  } else if (fmt == "noop") {
+    sink = std::make_shared<connectors::NoopSink>();
+    temp_allowed = true;
+  } else if (fmt == "foreachbatch") {
+    auto fn = foreach_batch_;
+    std::weak_ptr<SessionState> weak = state;
+    sink = std::make_shared<connectors::ForeachBatchSink>([fn, weak](const stream::MicroBatch& mb) -> Status {
+      auto s = weak.lock();
+      if (!s) return Status::Cancelled("session closed");
+      try {
+        fn(DataFrame(s, mb.plan), mb.batch_id);
+      } catch (...) {
+        return FromCurrentException();
+      }
+      return Status::OK();
+    });
+  } else if (fmt == "foreach") {
+    auto writer = foreach_;
+    sink = std::make_shared<connectors::ForeachBatchSink>([writer](const stream::MicroBatch& mb) -> Status {
+      SPATE_ASSIGN_OR_RETURN(auto batches, mb.Collect());
+      SchemaPtr schema = mb.analyzed->OutputSchema();
+      std::optional<std::string> error;
+      try {
+        if (writer->open(0, mb.batch_id)) {
+          for (const auto& b : batches) {
+            for (int64_t r = 0; r < b->num_rows(); ++r) {
+              std::vector<Value> vals;
+              for (int c = 0; c < b->num_columns(); ++c) vals.push_back(b->column(c)->GetValue(r));
+              writer->process(Row(std::move(vals), schema));
+            }
+          }
+        }
+      } catch (...) {
+        Status st = FromCurrentException();
+        writer->close(st.ToString());
+        return st;
+      }
+      writer->close(std::nullopt);
+      return Status::OK();
+    });
+  } else if (fmt == "parquet" || fmt == "json" || fmt == "csv" || fmt == "text") {
+    if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
+    formats::FileWriterFactoryPtr factory;
+    if (fmt == "parquet") {
+      factory = ValueOrThrow(formats::MakeParquetWriterFactory(
+          options_, state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy")));
+    } else {
+      ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED", {{"msg", "The " + fmt + " file sink is not supported yet"}}));
+    }
+    int interval = std::atoi(state->conf.GetOr("spark.sql.streaming.fileSink.log.compactInterval", "10").c_str());
+    sink = std::make_shared<connectors::FileStreamSink>(fs, path, factory, partition_by_, interval > 0 ? interval : 10);
+  } else if (fmt == "delta") {
+    return toTable(path);
+  } else {
+    ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
+  }
+
+  stream::QueryConfig cfg;
+  cfg.name = query_name_;
+  std::string checkpoint = connectors::GetOption(options_, "checkpointLocation");
+  if (checkpoint.empty()) {
+    std::string root = state->conf.GetOr("spark.sql.streaming.checkpointLocation", "");
+    if (!root.empty()) {
+      checkpoint = io::JoinPath(root, query_name_ ? *query_name_ : stream::RandomUuid());
+    } else if (temp_allowed) {
+      const char* tmp = std::getenv("TMPDIR");
+      checkpoint = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "temporary-" + stream::RandomUuid());
+      cfg.temp_checkpoint = true;
+    } else {
+      ThrowStatus(Status::Error(
+          "SPATE_STREAMING_INVALID",
+          {{"msg", "checkpointLocation must be specified either through option(\"checkpointLocation\", ...) or "
+                   "SparkSession.conf.set(\"spark.sql.streaming.checkpointLocation\", ...)"}}));
+    }
+  }
+  cfg.checkpoint = checkpoint;
+  cfg.trigger = trigger_;
+  cfg.output_mode = mode;
+  cfg.plan = df_.plan();
+  cfg.sink = sink;
+  cfg.fs = fs;
+  cfg.clock = clock_ ? clock_ : SystemClock::Get();
+  cfg.runner = std::make_shared<SessionRunner>(state);
+  auto q = ValueOrThrow(StreamsOf(state)->StartQuery(std::move(cfg)));
+  if (memory_sink) {
+    std::lock_guard<std::mutex> lock(g_memory_sinks_mu);
+    MemorySinks()[q.get()] = memory_sink;
+  }
+  return StreamingQuery(q);
+}
+
+// ---- MemoryStream
+
+MemoryStream::MemoryStream(const SparkSession& spark, const StructType& schema)
+    : session_(spark.state()), impl_(std::make_shared<connectors::MemoryStream>(schema.ToSchema())) {}
+
+MemoryStream::MemoryStream(const SparkSession& spark, const std::string& ddl)
+    : MemoryStream(spark, StructType::fromDDL(ddl)) {}
+
+int64_t MemoryStream::addData(const std::vector<std::vector<Value>>& rows) const {
+  const SchemaPtr& schema = impl_->schema();
+  std::vector<ColumnPtr> cols;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    std::vector<Value> vals;
+    vals.reserve(rows.size());
+    for (const auto& r : rows) vals.push_back(c < static_cast<int>(r.size()) ? r[c] : Value());
+    cols.push_back(ColumnFromValues(schema->field(c).type, vals));
+  }
+  return impl_->AddData(Batch::Make(schema, cols, static_cast<int64_t>(rows.size())));
+}
+
+DataFrame MemoryStream::toDF() const {
+  auto rel = std::make_shared<stream::StreamingRelation>("memory", impl_->schema(), impl_->Factory(), impl_->Describe());
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+  plan->source = rel;
+  return DataFrame(session_, plan);
+}
+
+}  // namespace spate::api
+
+namespace spate::api {
+
+// SparkSession / DataFrame entry points of the streaming API (declared in session.h and
+// dataframe.h).
+DataStreamReader SparkSession::readStream() const { return DataStreamReader(state_); }
+StreamingQueryManager SparkSession::streams() const { return StreamingQueryManager(StreamsOf(state_)); }
+bool DataFrame::isStreaming() const { return stream::IsStreamingPlan(plan_); }
+DataStreamWriter DataFrame::writeStream() const {
+  if (!isStreaming()) ThrowStatus(Status::Error("WRITE_STREAM_NOT_ALLOWED"));
+  return DataStreamWriter(*this);
+}
+
+}  // namespace spate::api

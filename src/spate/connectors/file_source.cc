@@ -1,0 +1,304 @@
+// Copyright spate authors.
+#include "spate/connectors/file_source.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "spate/connectors/memory.h"
+#include "spate/stream/batch_source.h"
+#include "spate/stream/checkpoint.h"
+#include "spate/stream/trigger.h"
+#include "spate/types/data_type.h"
+
+namespace spate::connectors {
+
+using stream::JsonValue;
+
+bool FileGlobMatch(std::string_view g, std::string_view n) {
+  size_t gi = 0, ni = 0, star = std::string_view::npos, mark = 0;
+  while (ni < n.size()) {
+    if (gi < g.size() && g[gi] == '[') {
+      size_t close = g.find(']', gi + 1);
+      if (close != std::string_view::npos) {
+        bool neg = gi + 1 < close && (g[gi + 1] == '^' || g[gi + 1] == '!');
+        bool hit = false;
+        for (size_t k = gi + 1 + (neg ? 1 : 0); k < close; ++k) {
+          if (k + 2 < close && g[k + 1] == '-') {
+            hit |= n[ni] >= g[k] && n[ni] <= g[k + 2];
+            k += 2;
+          } else {
+            hit |= g[k] == n[ni];
+          }
+        }
+        if (hit != neg) {
+          gi = close + 1;
+          ++ni;
+          continue;
+        }
+      }
+    } else if (gi < g.size() && (g[gi] == '?' || g[gi] == n[ni])) {
+      ++gi;
+      ++ni;
+      continue;
+    }
+    if (gi < g.size() && g[gi] == '*') {
+      star = gi++;
+      mark = ni;
+      continue;
+    }
+    if (star != std::string_view::npos) {
+      gi = star + 1;
+      ni = ++mark;
+      continue;
+    }
+    return false;
+  }
+  while (gi < g.size() && g[gi] == '*') ++gi;
+  return gi == g.size();
+}
+
+namespace {
+
+struct Listed {
+  std::string path;
+  int64_t size;
+  int64_t mtime;
+};
+
+Status ListRecursive(io::FileSystem& fs, const std::string& dir, std::vector<Listed>* out) {
+  auto r = fs.List(dir, false);
+  if (!r.ok()) {
+    if (r.status().code() == StatusCode::kNotFound) return Status::OK();
+    return r.status();
+  }
+  for (const auto& f : *r) {
+    std::string name = io::BaseName(f.path);
+    if (name.empty() || name[0] == '_' || name[0] == '.') continue;
+    if (f.is_directory) {
+      SPATE_RETURN_IF_ERROR(ListRecursive(fs, f.path, out));
+    } else {
+      out->push_back({f.path, f.size, f.modification_time_ms});
+    }
+  }
+  return Status::OK();
+}
+
+class FileStreamSource final : public stream::Source {
+ public:
+  FileStreamSource(const FileSourceOptions& o, const stream::SourceContext& ctx)
+      : o_(o), fs_(ctx.fs),
+        log_(ctx.fs, ctx.metadata_path,
+             static_cast<int>(std::stoll(ctx.conf("spark.sql.streaming.fileSource.log.compactInterval", "10")))) {}
+
+  Status Init() {
+    const auto& opt = o_.options;
+    if (HasOption(opt, "maxFilesPerTrigger")) max_files_ = std::stoll(GetOption(opt, "maxFilesPerTrigger"));
+    if (HasOption(opt, "maxBytesPerTrigger")) max_bytes_ = std::stoll(GetOption(opt, "maxBytesPerTrigger"));
+    latest_first_ = ToLower(GetOption(opt, "latestFirst", "false")) == "true";
+    file_name_only_ = ToLower(GetOption(opt, "fileNameOnly", "false")) == "true";
+    glob_ = GetOption(opt, "pathGlobFilter", "");
+    clean_ = ToLower(GetOption(opt, "cleanSource", "off"));
+    archive_dir_ = GetOption(opt, "sourceArchiveDir", "");
+    std::string age = GetOption(opt, "maxFileAge", "7d");
+    bool digits = !age.empty() && age.find_first_not_of("0123456789") == std::string::npos;
+    SPATE_ASSIGN_OR_RETURN(max_file_age_ms_, stream::Trigger::ParseIntervalMs(digits ? age + " ms" : age));
+    // Spark: maxFileAge is ignored when latestFirst and maxFilesPerTrigger are both set.
+    if (latest_first_ && max_files_ > 0) max_file_age_ms_ = INT64_MAX / 4;
+    SPATE_ASSIGN_OR_RETURN(auto entries, log_.AllEntries());
+    for (const auto& e : entries) {
+      std::string p = StripPath(e);
+      int64_t ts = e.Find("timestamp") ? e.Find("timestamp")->int_value() : 0;
+      int64_t b = e.Find("batchId") ? e.Find("batchId")->int_value() : 0;
+      Seen(p, ts);
+      current_log_offset_ = std::max(current_log_offset_, b);
+    }
+    SPATE_ASSIGN_OR_RETURN(auto latest, log_.LatestId());
+    if (latest) current_log_offset_ = std::max(current_log_offset_, *latest);
+    return Status::OK();
+  }
+
+  const SchemaPtr& schema() const override { return o_.schema; }
+  std::string Describe() const override { return "FileStreamSource[" + stream::QualifyPath(o_.path) + "]"; }
+
+  Result<std::optional<JsonValue>> LatestOffset(const std::optional<JsonValue>&) override {
+    std::vector<Listed> files;
+    SPATE_RETURN_IF_ERROR(ListFiles(&files));
+    // Newest first when latestFirst; oldest first otherwise (stable by path).
+    std::stable_sort(files.begin(), files.end(), [&](const Listed& a, const Listed& b) {
+      if (a.mtime != b.mtime) return latest_first_ ? a.mtime > b.mtime : a.mtime < b.mtime;
+      return a.path < b.path;
+    });
+    std::vector<Listed> take;
+    int64_t bytes = 0;
+    for (const auto& f : files) {
+      if (available_now_ && !available_now_->count(f.path)) continue;
+      if (max_files_ > 0 && static_cast<int64_t>(take.size()) >= max_files_) break;
+      if (max_bytes_ > 0 && !take.empty() && bytes + f.size > max_bytes_) break;
+      take.push_back(f);
+      bytes += f.size;
+    }
+    if (!take.empty()) {
+      int64_t next = current_log_offset_ + 1;
+      std::vector<JsonValue> entries;
+      for (const auto& f : take) {
+        JsonValue e = JsonValue::Object();
+        e.Set("path", JsonValue::String(stream::QualifyPath(f.path)));
+        e.Set("timestamp", JsonValue::Int(f.mtime));
+        e.Set("batchId", JsonValue::Int(next));
+        entries.push_back(std::move(e));
+      }
+      SPATE_RETURN_IF_ERROR(log_.AddEntries(next, entries));
+      current_log_offset_ = next;
+      for (const auto& f : take) Seen(f.path, f.mtime);
+    }
+    if (current_log_offset_ < 0) return std::optional<JsonValue>();
+    return std::optional<JsonValue>(Offset(current_log_offset_));
+  }
+
+  Status PrepareForAvailableNow() override {
+    std::vector<Listed> files;
+    SPATE_RETURN_IF_ERROR(ListFiles(&files));
+    available_now_.emplace();
+    for (const auto& f : files) available_now_->insert(f.path);
+    return Status::OK();
+  }
+
+  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start, const JsonValue& end) override {
+    int64_t from = start ? LogOffset(*start) + 1 : 0, to = LogOffset(end);
+    std::vector<std::string> files;
+    for (int64_t b = from; b <= to; ++b) {
+      SPATE_ASSIGN_OR_RETURN(auto entries, log_.GetEntries(b));
+      if (!entries) {
+        // A compact file holds earlier batches too: filter by batchId.
+        SPATE_ASSIGN_OR_RETURN(auto all, log_.AllEntries(to));
+        files.clear();
+        for (const auto& e : all) {
+          int64_t id = e.Find("batchId") ? e.Find("batchId")->int_value() : -1;
+          if (id >= from && id <= to) files.push_back(StripPath(e));
+        }
+        break;
+      }
+      for (const auto& e : *entries) {
+        int64_t id = e.Find("batchId") ? e.Find("batchId")->int_value() : -1;
+        if (id == b) files.push_back(StripPath(e));
+      }
+    }
+    last_batch_files_[to] = files;
+    if (files.empty()) {
+      return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(o_.schema, std::vector<BatchPtr>{}, Describe()));
+    }
+    return o_.reader(files);
+  }
+
+  Status Commit(const JsonValue& end) override {
+    if (clean_ == "off" || clean_.empty()) return Status::OK();
+    int64_t to = LogOffset(end);
+    std::vector<std::string> files;
+    for (auto it = last_batch_files_.begin(); it != last_batch_files_.end();) {
+      if (it->first <= to) {
+        files.insert(files.end(), it->second.begin(), it->second.end());
+        it = last_batch_files_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    for (const auto& f : files) {
+      if (clean_ == "delete") {
+        Status st = fs_->Delete(f, false);
+        if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+      } else if (clean_ == "archive") {
+        // The archived file keeps its full path under the archive folder (as Spark).
+        std::string dest = io::JoinPath(archive_dir_, f[0] == '/' ? f.substr(1) : f);
+        SPATE_RETURN_IF_ERROR(fs_->MakeDirs(io::ParentPath(dest)));
+        Status st = fs_->Rename(f, dest);
+        if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+      }
+    }
+    return Status::OK();
+  }
+
+  std::vector<std::pair<std::string, std::string>> Metrics() const override { return {}; }
+
+ private:
+  static JsonValue Offset(int64_t n) {
+    JsonValue v = JsonValue::Object();
+    v.Set("logOffset", JsonValue::Int(n));
+    return v;
+  }
+  static int64_t LogOffset(const JsonValue& v) {
+    if (v.is_object() && v.Find("logOffset")) return v.Find("logOffset")->int_value();
+    return v.int_value();
+  }
+  static std::string StripPath(const JsonValue& e) {
+    const JsonValue* p = e.Find("path");
+    return p ? stream::StripFileScheme(p->string_value()) : "";
+  }
+  std::string Key(const std::string& path) const { return file_name_only_ ? io::BaseName(path) : path; }
+  void Seen(const std::string& path, int64_t ts) {
+    seen_[Key(path)] = ts;
+    max_seen_ts_ = std::max(max_seen_ts_, ts);
+  }
+  bool IsNew(const Listed& f) const {
+    if (seen_.count(Key(f.path))) return false;
+    if (max_seen_ts_ > INT64_MIN && f.mtime < max_seen_ts_ - max_file_age_ms_) return false;
+    return true;
+  }
+  Status ListFiles(std::vector<Listed>* out) {
+    std::vector<Listed> all;
+    auto st = fs_->Stat(o_.path);
+    if (st.ok() && !st->is_directory) {
+      all.push_back({o_.path, st->size, st->modification_time_ms});
+    } else {
+      SPATE_RETURN_IF_ERROR(ListRecursive(*fs_, o_.path, &all));
+    }
+    for (auto& f : all) {
+      if (!glob_.empty() && !FileGlobMatch(glob_, io::BaseName(f.path))) continue;
+      if (!IsNew(f)) continue;
+      out->push_back(std::move(f));
+    }
+    return Status::OK();
+  }
+
+  FileSourceOptions o_;
+  io::FileSystemPtr fs_;
+  stream::CompactibleLog log_;
+  int64_t max_files_ = 0, max_bytes_ = 0;
+  bool latest_first_ = false, file_name_only_ = false;
+  std::string glob_, clean_, archive_dir_;
+  int64_t max_file_age_ms_ = 0;
+  std::unordered_map<std::string, int64_t> seen_;
+  int64_t max_seen_ts_ = INT64_MIN;
+  int64_t current_log_offset_ = -1;
+  std::optional<std::set<std::string>> available_now_;
+  std::map<int64_t, std::vector<std::string>> last_batch_files_;
+};
+
+}  // namespace
+
+Result<stream::SourceFactory> MakeFileSourceFactory(FileSourceOptions options) {
+  const auto& opt = options.options;
+  for (const char* key : {"maxFilesPerTrigger", "maxBytesPerTrigger"}) {
+    if (!HasOption(opt, key)) continue;
+    std::string v = GetOption(opt, key);
+    bool ok = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) > 0;
+    if (!ok) {
+      return Status::Invalid("Invalid value '" + v + "' for option '" + key + "', must be a positive integer");
+    }
+  }
+  std::string clean = ToLower(GetOption(opt, "cleanSource", "off"));
+  if (clean != "off" && clean != "delete" && clean != "archive") {
+    return Status::Invalid("Invalid mode for clean source option " + GetOption(opt, "cleanSource") +
+                           ". Must be one of ARCHIVE, DELETE, OFF");
+  }
+  if (clean == "archive" && GetOption(opt, "sourceArchiveDir").empty()) {
+    return Status::Invalid("Archive mode must be used with 'sourceArchiveDir' option.");
+  }
+  return stream::SourceFactory([options](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
+    auto src = std::make_shared<FileStreamSource>(options, ctx);
+    SPATE_RETURN_IF_ERROR(src->Init());
+    return stream::SourcePtr(src);
+  });
+}
+
+}  // namespace spate::connectors

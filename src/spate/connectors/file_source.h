@@ -1,0 +1,51 @@
+// Copyright spate authors.
+#pragma once
+
+// FileStreamSource: files that appear in a folder, as Spark's file stream source (json,
+// text and parquet; csv through the same path once its reader is registered).
+//
+// Each trigger lists the folder (recursively, skipping names starting with '_' or '.';
+// pathGlobFilter applies to file names), keeps files not seen before and not older than
+// maxFileAge relative to the newest file seen (default 7d; ignored with latestFirst and
+// maxFilesPerTrigger, as Spark), orders them by modification time (newest first with
+// latestFirst), takes at most maxFilesPerTrigger files / maxBytesPerTrigger bytes, and
+// records them in the source log <checkpoint>/sources/<i>/<logOffset> (Spark's
+// FileStreamSourceLog: "v1" then {"path":"file:///...","timestamp":<ms>,"batchId":<n>}
+// lines, compacted every spark.sql.streaming.fileSource.log.compactInterval = 10) BEFORE
+// the offset {"logOffset":n} is returned. A file is therefore taken exactly once, even if
+// it is still growing when a later file appears: a batch reads exactly the files its log
+// entries name. fileNameOnly=true matches seen files by name only. cleanSource
+// (off | delete | archive with sourceArchiveDir) acts on a batch's files after it is
+// committed. All other options go to the batch reader (parse modes, multiLine, ...).
+//
+// Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
+// Failure: listing and log errors as Status; reading errors name the file.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spate/stream/source.h"
+
+namespace spate::connectors {
+
+/// Builds the batch DataSource of a list of files (format, files, schema, options).
+using FileBatchReader = std::function<Result<DataSourcePtr>(const std::vector<std::string>& files)>;
+
+struct FileSourceOptions {
+  std::string format;  // json | text | parquet | csv
+  std::string path;
+  SchemaPtr schema;
+  std::map<std::string, std::string> options;
+  FileBatchReader reader;
+};
+
+/// Validates the options (maxFilesPerTrigger > 0, cleanSource values, ...) and returns
+/// the factory that creates the source when a query starts.
+Result<stream::SourceFactory> MakeFileSourceFactory(FileSourceOptions options);
+
+/// Whether `name` matches `glob` (`*` any run, `?` one character, [abc] sets).
+bool FileGlobMatch(std::string_view glob, std::string_view name);
+
+}  // namespace spate::connectors

@@ -1,0 +1,54 @@
+// Copyright spate authors.
+#pragma once
+
+// DataSources the streaming runtime puts in place of a StreamingRelation for one batch:
+//  - BatchesDataSource: rows already in memory (MemoryStream, rate sources), one split
+//    per batch.
+//  - CountingDataSource: wraps another source and counts the rows its readers return
+//    (a batch's numInputRows per source).
+//  - FaultPoint: the crash-test hook. SPATE_FAULT=<name>[:<hit>] in the environment makes
+//    the process die with SIGKILL the <hit>-th time (default first) execution passes the
+//    named point of the micro-batch protocol.
+// Thread safety: immutable sources; the counter is atomic.
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spate/columnar/data_source.h"
+
+namespace spate::stream {
+
+class BatchesDataSource final : public DataSource {
+ public:
+  BatchesDataSource(SchemaPtr schema, std::vector<BatchPtr> batches, std::string description);
+  const SchemaPtr& schema() const override { return schema_; }
+  int num_splits() const override { return static_cast<int>(batches_.size()); }
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  std::string Describe() const override { return description_; }
+
+ private:
+  SchemaPtr schema_;
+  std::vector<BatchPtr> batches_;
+  std::string description_;
+};
+
+class CountingDataSource final : public DataSource {
+ public:
+  CountingDataSource(DataSourcePtr inner, std::shared_ptr<std::atomic<int64_t>> counter)
+      : inner_(std::move(inner)), counter_(std::move(counter)) {}
+  const SchemaPtr& schema() const override { return inner_->schema(); }
+  int num_splits() const override { return inner_->num_splits(); }
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  std::string Describe() const override { return inner_->Describe(); }
+
+ private:
+  DataSourcePtr inner_;
+  std::shared_ptr<std::atomic<int64_t>> counter_;
+};
+
+/// Dies with SIGKILL when SPATE_FAULT names this point (see file comment).
+void FaultPoint(const char* name);
+
+}  // namespace spate::stream

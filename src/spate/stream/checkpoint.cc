@@ -1,0 +1,367 @@
+// Copyright spate authors.
+#include "spate/stream/checkpoint.h"
+
+#include <algorithm>
+#include <random>
+
+namespace spate::stream {
+
+namespace {
+
+bool ParseBatchId(const std::string& name, int64_t* id) {
+  if (name.empty() || name.size() > 18) return false;
+  int64_t v = 0;
+  for (char c : name) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  *id = v;
+  return true;
+}
+
+Status Malformed(const std::string& path, std::string_view text) {
+  std::string shown(text.substr(0, 80));
+  return Status::Error("MALFORMED_LOG_FILE", {{"text", shown}})
+      .WithContext("Failed to read log file " + path);
+}
+
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) {
+      lines.push_back(text.substr(start));
+      break;
+    }
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+}  // namespace
+
+std::string RandomUuid() {
+  thread_local std::mt19937_64 rng(std::random_device{}() ^
+                                   static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&rng)));
+  uint64_t a = rng(), b = rng();
+  a = (a & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;
+  b = (b & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
+  char buf[37];
+  std::snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xFFFF),
+                static_cast<unsigned>(a & 0xFFFF), static_cast<unsigned>(b >> 48),
+                static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
+  return buf;
+}
+
+std::string QualifyPath(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return "file://" + path;
+  return path;
+}
+
+std::string StripFileScheme(const std::string& path) {
+  if (path.rfind("file://", 0) == 0) return path.substr(7);
+  if (path.rfind("file:", 0) == 0) return path.substr(5);
+  return path;
+}
+
+// ---- MetadataLog
+
+std::string MetadataLog::PathOf(int64_t batch_id) const {
+  return io::JoinPath(dir_, std::to_string(batch_id));
+}
+
+Status MetadataLog::AddRaw(int64_t batch_id, const std::string& content) {
+  SPATE_RETURN_IF_ERROR(fs_->MakeDirs(dir_));
+  Status st = fs_->PutIfAbsent(PathOf(batch_id), content);
+  if (st.code() == StatusCode::kAlreadyExists) {
+    return Status::Error("CONCURRENT_STREAM_LOG_UPDATE", {{"batchId", std::to_string(batch_id)}});
+  }
+  return st;
+}
+
+Result<std::optional<std::string>> MetadataLog::GetRaw(int64_t batch_id) const {
+  auto r = fs_->ReadAll(PathOf(batch_id));
+  if (!r.ok()) {
+    if (r.status().code() == StatusCode::kNotFound) return std::optional<std::string>();
+    return r.status();
+  }
+  return std::optional<std::string>(std::move(r).value());
+}
+
+Result<std::vector<int64_t>> MetadataLog::ListBatchIds() const {
+  std::vector<int64_t> ids;
+  auto listed = fs_->List(dir_, false);
+  if (!listed.ok()) {
+    if (listed.status().code() == StatusCode::kNotFound) return ids;
+    return listed.status();
+  }
+  for (const auto& f : *listed) {
+    if (f.is_directory) continue;
+    int64_t id;
+    if (ParseBatchId(io::BaseName(f.path), &id)) ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+Result<std::optional<int64_t>> MetadataLog::LatestBatchId() const {
+  SPATE_ASSIGN_OR_RETURN(auto ids, ListBatchIds());
+  if (ids.empty()) return std::optional<int64_t>();
+  return std::optional<int64_t>(ids.back());
+}
+
+Status MetadataLog::Purge(int64_t threshold) {
+  SPATE_ASSIGN_OR_RETURN(auto ids, ListBatchIds());
+  for (int64_t id : ids) {
+    if (id >= threshold) break;
+    Status st = fs_->Delete(PathOf(id), false);
+    if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+  }
+  return Status::OK();
+}
+
+Status MetadataLog::PurgeAfter(int64_t threshold) {
+  SPATE_ASSIGN_OR_RETURN(auto ids, ListBatchIds());
+  for (int64_t id : ids) {
+    if (id <= threshold) continue;
+    Status st = fs_->Delete(PathOf(id), false);
+    if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+  }
+  return Status::OK();
+}
+
+Result<int> ValidateLogVersion(std::string_view line, int max_supported, const std::string& path) {
+  if (line.size() >= 2 && line[0] == 'v') {
+    int v = 0;
+    bool ok = true;
+    for (char c : line.substr(1)) {
+      if (c < '0' || c > '9' || v > 100000000) {
+        ok = false;
+        break;
+      }
+      v = v * 10 + (c - '0');
+    }
+    if (ok && v > 0) {
+      if (v > max_supported) {
+        return Status::Error("INVALID_LOG_VERSION.MAX_SUPPORTED_VERSION",
+                             {{"maxSupportedVersion", std::to_string(max_supported)},
+                              {"version", std::to_string(v)}})
+            .WithContext("Failed to read log file " + path);
+      }
+      return v;
+    }
+  }
+  return Malformed(path, line);
+}
+
+// ---- OffsetSeqLog
+
+JsonValue OffsetSeqMetadata::ToJson() const {
+  JsonValue v = JsonValue::Object();
+  v.Set("batchWatermarkMs", JsonValue::Int(batch_watermark_ms));
+  v.Set("batchTimestampMs", JsonValue::Int(batch_timestamp_ms));
+  JsonValue c = JsonValue::Object();
+  for (const auto& [k, val] : conf) c.Set(k, JsonValue::String(val));
+  v.Set("conf", std::move(c));
+  return v;
+}
+
+Result<OffsetSeqMetadata> OffsetSeqMetadata::FromJson(const JsonValue& v) {
+  if (!v.is_object()) return Status(StatusCode::kDataCorruption, "batch metadata is not an object");
+  OffsetSeqMetadata m;
+  if (const auto* w = v.Find("batchWatermarkMs"); w && w->is_number()) m.batch_watermark_ms = w->int_value();
+  if (const auto* t = v.Find("batchTimestampMs"); t && t->is_number()) m.batch_timestamp_ms = t->int_value();
+  if (const auto* c = v.Find("conf"); c && c->is_object()) {
+    for (const auto& [k, val] : c->fields()) m.conf.emplace_back(k, val.is_string() ? val.string_value() : val.ToString());
+  }
+  return m;
+}
+
+std::string OffsetSeqLog::Serialize(const OffsetSeq& seq) {
+  std::string out = "v1\n" + seq.metadata.ToJson().ToString();
+  for (const auto& o : seq.offsets) {
+    out.push_back('\n');
+    out += o ? o->ToString() : "-";
+  }
+  return out;
+}
+
+Result<OffsetSeq> OffsetSeqLog::Deserialize(std::string_view text, const std::string& path) {
+  auto lines = SplitLines(text);
+  if (lines.empty() || lines[0].empty()) return Malformed(path, text);
+  SPATE_RETURN_IF_ERROR(ValidateLogVersion(lines[0], 1, path));
+  if (lines.size() < 2) return Malformed(path, text);
+  OffsetSeq seq;
+  auto meta = JsonValue::Parse(lines[1]);
+  if (!meta.ok()) return Malformed(path, lines[1]);
+  auto m = OffsetSeqMetadata::FromJson(*meta);
+  if (!m.ok()) return Malformed(path, lines[1]);
+  seq.metadata = std::move(m).value();
+  for (size_t i = 2; i < lines.size(); ++i) {
+    if (lines[i] == "-") {
+      seq.offsets.emplace_back(std::nullopt);
+      continue;
+    }
+    auto o = JsonValue::Parse(lines[i]);
+    if (!o.ok()) return Malformed(path, lines[i]);
+    seq.offsets.emplace_back(std::move(o).value());
+  }
+  return seq;
+}
+
+Result<std::optional<OffsetSeq>> OffsetSeqLog::Get(int64_t batch_id) const {
+  SPATE_ASSIGN_OR_RETURN(auto raw, GetRaw(batch_id));
+  if (!raw) return std::optional<OffsetSeq>();
+  SPATE_ASSIGN_OR_RETURN(auto seq, Deserialize(*raw, PathOf(batch_id)));
+  return std::optional<OffsetSeq>(std::move(seq));
+}
+
+// ---- CommitLog
+
+std::string CommitLog::Serialize(int64_t next_batch_watermark_ms) {
+  return "v1\n{\"nextBatchWatermarkMs\":" + std::to_string(next_batch_watermark_ms) + "}";
+}
+
+Result<int64_t> CommitLog::Deserialize(std::string_view text, const std::string& path) {
+  auto lines = SplitLines(text);
+  if (lines.empty() || lines[0].empty()) return Malformed(path, text);
+  SPATE_RETURN_IF_ERROR(ValidateLogVersion(lines[0], 1, path));
+  if (lines.size() < 2) return Malformed(path, text);
+  auto v = JsonValue::Parse(lines[1]);
+  if (!v.ok() || !v->is_object()) return Malformed(path, lines[1]);
+  const JsonValue* w = v->Find("nextBatchWatermarkMs");
+  return w && w->is_number() ? w->int_value() : 0;
+}
+
+Result<std::optional<int64_t>> CommitLog::Get(int64_t batch_id) const {
+  SPATE_ASSIGN_OR_RETURN(auto raw, GetRaw(batch_id));
+  if (!raw) return std::optional<int64_t>();
+  SPATE_ASSIGN_OR_RETURN(int64_t w, Deserialize(*raw, PathOf(batch_id)));
+  return std::optional<int64_t>(w);
+}
+
+Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs, const std::string& checkpoint,
+                                               const std::string& new_id) {
+  std::string path = io::JoinPath(checkpoint, "metadata");
+  auto raw = fs.ReadAll(path);
+  if (raw.ok()) {
+    auto v = JsonValue::Parse(*raw);
+    const JsonValue* id = v.ok() && v->is_object() ? v->Find("id") : nullptr;
+    if (!id || !id->is_string() || id->string_value().empty()) return Malformed(path, *raw);
+    return id->string_value();
+  }
+  if (raw.status().code() != StatusCode::kNotFound) return raw.status();
+  SPATE_RETURN_IF_ERROR(fs.MakeDirs(checkpoint));
+  JsonValue v = JsonValue::Object();
+  v.Set("id", JsonValue::String(new_id));
+  Status st = fs.PutIfAbsent(path, v.ToString() + "\n");
+  if (st.code() == StatusCode::kAlreadyExists) return ReadOrCreateStreamMetadata(fs, checkpoint, new_id);
+  SPATE_RETURN_IF_ERROR(st);
+  return new_id;
+}
+
+// ---- CompactibleLog
+
+std::string CompactibleLog::EntryPath(int64_t batch_id) const {
+  std::string p = PathOf(batch_id);
+  return IsCompactionBatch(batch_id) ? p + ".compact" : p;
+}
+
+Result<std::vector<JsonValue>> CompactibleLog::ReadFile(const std::string& path) const {
+  SPATE_ASSIGN_OR_RETURN(std::string text, fs_->ReadAll(path));
+  auto lines = SplitLines(text);
+  if (lines.empty() || lines[0].empty()) return Malformed(path, text);
+  SPATE_RETURN_IF_ERROR(ValidateLogVersion(lines[0], 1, path));
+  std::vector<JsonValue> out;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    if (lines[i].empty()) continue;
+    auto v = JsonValue::Parse(lines[i]);
+    if (!v.ok() || !v->is_object()) return Malformed(path, lines[i]);
+    out.push_back(std::move(v).value());
+  }
+  return out;
+}
+
+Status CompactibleLog::AddEntries(int64_t batch_id, const std::vector<JsonValue>& entries) {
+  std::vector<JsonValue> all;
+  if (IsCompactionBatch(batch_id) && batch_id > 0) {
+    SPATE_ASSIGN_OR_RETURN(all, AllEntries(batch_id - 1));
+  }
+  for (const auto& e : entries) all.push_back(e);
+  std::string text = "v1";
+  for (const auto& e : IsCompactionBatch(batch_id) ? all : entries) {
+    text.push_back('\n');
+    text += e.ToString();
+  }
+  SPATE_RETURN_IF_ERROR(fs_->MakeDirs(dir_));
+  Status st = fs_->PutIfAbsent(EntryPath(batch_id), text);
+  if (st.code() == StatusCode::kAlreadyExists) {
+    return Status::Error("CONCURRENT_STREAM_LOG_UPDATE", {{"batchId", std::to_string(batch_id)}});
+  }
+  return st;
+}
+
+Result<std::optional<std::vector<JsonValue>>> CompactibleLog::GetEntries(int64_t batch_id) const {
+  std::string path = EntryPath(batch_id);
+  SPATE_ASSIGN_OR_RETURN(bool exists, fs_->Exists(path));
+  if (!exists) return std::optional<std::vector<JsonValue>>();
+  SPATE_ASSIGN_OR_RETURN(auto v, ReadFile(path));
+  return std::optional<std::vector<JsonValue>>(std::move(v));
+}
+
+Result<std::optional<int64_t>> CompactibleLog::LatestId() const {
+  auto listed = fs_->List(dir_, false);
+  if (!listed.ok()) {
+    if (listed.status().code() == StatusCode::kNotFound) return std::optional<int64_t>();
+    return listed.status();
+  }
+  std::optional<int64_t> latest;
+  for (const auto& f : *listed) {
+    std::string name = io::BaseName(f.path);
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0) name.resize(name.size() - 8);
+    int64_t id;
+    if (ParseBatchId(name, &id) && (!latest || id > *latest)) latest = id;
+  }
+  return latest;
+}
+
+Result<std::vector<JsonValue>> CompactibleLog::AllEntries(std::optional<int64_t> up_to) const {
+  std::optional<int64_t> latest = up_to;
+  if (!latest) {
+    SPATE_ASSIGN_OR_RETURN(latest, LatestId());
+  }
+  std::vector<JsonValue> out;
+  if (!latest) return out;
+  // Start from the latest compaction batch at or below `latest`.
+  int64_t start = 0;
+  if (compact_interval_ > 0) {
+    int64_t c = ((*latest + 1) / compact_interval_) * compact_interval_ - 1;
+    if (c >= 0) {
+      SPATE_ASSIGN_OR_RETURN(bool has, fs_->Exists(EntryPath(c)));
+      if (has) {
+        SPATE_ASSIGN_OR_RETURN(out, ReadFile(EntryPath(c)));
+        start = c + 1;
+      }
+    }
+  }
+  for (int64_t id = start; id <= *latest; ++id) {
+    std::string path = EntryPath(id);
+    SPATE_ASSIGN_OR_RETURN(bool exists, fs_->Exists(path));
+    if (!exists) {
+      if (start > 0 || id > 0) {
+        // Entries before a compaction may have been deleted; gaps after one are an error.
+        if (id > start) return Status::Error("BATCH_METADATA_NOT_FOUND", {{"batchMetadataFile", path}});
+      }
+      continue;
+    }
+    SPATE_ASSIGN_OR_RETURN(auto entries, ReadFile(path));
+    if (IsCompactionBatch(id)) out.clear();
+    for (auto& e : entries) out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace spate::stream

@@ -1,0 +1,150 @@
+// Copyright spate authors.
+#pragma once
+
+// The checkpoint of a streaming query, in Spark's layout and file formats so that a Spark
+// user can read it (apache/spark sql/core/.../execution/streaming: HDFSMetadataLog,
+// OffsetSeqLog, CommitLog, StreamMetadata, CompactibleFileStreamLog):
+//
+//   <checkpoint>/metadata        {"id":"<query uuid>"}
+//   <checkpoint>/offsets/<N>     v1
+//                                {"batchWatermarkMs":0,"batchTimestampMs":...,"conf":{...}}
+//                                <offset JSON of source 0, or "-" when it has none>
+//                                ...one line per source
+//   <checkpoint>/commits/<N>     v1
+//                                {"nextBatchWatermarkMs":0}
+//   <checkpoint>/sources/<i>/    the file source's log of files seen (CompactibleLog)
+//   <checkpoint>/state/          (room for the state store)
+//
+// MetadataLog writes every entry with FileSystem::PutIfAbsent (temp file, fsync, link or
+// rename without replace, fsync of the folder): an entry is never overwritten, and a
+// second writer of the same batch id loses with CONCURRENT_STREAM_LOG_UPDATE. Reading a
+// corrupt, truncated or future-version entry fails with an error that names the file
+// (MALFORMED_LOG_FILE / INVALID_LOG_VERSION.MAX_SUPPORTED_VERSION), never silently.
+//
+// CompactibleLog is the log of files of the file source (sources/<i>/) and of the file
+// sink (_spark_metadata/): every `compact_interval`-th batch (ids with
+// (id + 1) % interval == 0) is written as "<id>.compact" holding every entry so far, so a
+// reader needs the latest compact file and the batches after it only.
+//
+// Ownership: logs share the FileSystem. Thread safety: a log object is used by one query
+// thread at a time (the query's own loop); concurrent processes are fenced only by
+// put-if-absent. Failure: Status values naming the file.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spate/base/status.h"
+#include "spate/io/file_system.h"
+#include "spate/stream/json_value.h"
+
+namespace spate::stream {
+
+/// Files named by batch id ("0", "1", ...) under one folder.
+class MetadataLog {
+ public:
+  MetadataLog(io::FileSystemPtr fs, std::string dir) : fs_(std::move(fs)), dir_(std::move(dir)) {}
+  virtual ~MetadataLog() = default;
+
+  const std::string& dir() const { return dir_; }
+  std::string PathOf(int64_t batch_id) const;
+  /// Writes the entry only if absent; an existing entry gives CONCURRENT_STREAM_LOG_UPDATE.
+  Status AddRaw(int64_t batch_id, const std::string& content);
+  /// The text of an entry; nullopt when absent.
+  Result<std::optional<std::string>> GetRaw(int64_t batch_id) const;
+  /// Batch ids present, ascending (non-numeric names such as temp files are ignored).
+  Result<std::vector<int64_t>> ListBatchIds() const;
+  Result<std::optional<int64_t>> LatestBatchId() const;
+  /// Deletes entries with id < threshold.
+  Status Purge(int64_t threshold);
+  /// Deletes entries with id > threshold.
+  Status PurgeAfter(int64_t threshold);
+
+ protected:
+  io::FileSystemPtr fs_;
+  std::string dir_;
+};
+
+/// Checks the "v<N>" first line; `path` names the file in errors.
+Result<int> ValidateLogVersion(std::string_view line, int max_supported, const std::string& path);
+
+/// OffsetSeqMetadata.
+struct OffsetSeqMetadata {
+  int64_t batch_watermark_ms = 0;
+  int64_t batch_timestamp_ms = 0;
+  /// The session confs pinned for the life of the checkpoint, in Spark's order.
+  std::vector<std::pair<std::string, std::string>> conf;
+  JsonValue ToJson() const;
+  static Result<OffsetSeqMetadata> FromJson(const JsonValue& v);
+};
+
+/// One offsets/<N> entry: the end offsets of batch N, one per source (nullopt: the source
+/// had no data yet).
+struct OffsetSeq {
+  std::vector<std::optional<JsonValue>> offsets;
+  OffsetSeqMetadata metadata;
+};
+
+class OffsetSeqLog : public MetadataLog {
+ public:
+  using MetadataLog::MetadataLog;
+  static std::string Serialize(const OffsetSeq& seq);
+  static Result<OffsetSeq> Deserialize(std::string_view text, const std::string& path);
+  Status Add(int64_t batch_id, const OffsetSeq& seq) { return AddRaw(batch_id, Serialize(seq)); }
+  Result<std::optional<OffsetSeq>> Get(int64_t batch_id) const;
+};
+
+/// commits/<N>: CommitMetadata.
+class CommitLog : public MetadataLog {
+ public:
+  using MetadataLog::MetadataLog;
+  static std::string Serialize(int64_t next_batch_watermark_ms);
+  /// Returns nextBatchWatermarkMs.
+  static Result<int64_t> Deserialize(std::string_view text, const std::string& path);
+  Status Add(int64_t batch_id, int64_t next_batch_watermark_ms = 0) {
+    return AddRaw(batch_id, Serialize(next_batch_watermark_ms));
+  }
+  /// nextBatchWatermarkMs of the entry, nullopt when absent.
+  Result<std::optional<int64_t>> Get(int64_t batch_id) const;
+};
+
+/// <checkpoint>/metadata: the query id. Read(), or create it with a new id.
+Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs, const std::string& checkpoint,
+                                               const std::string& new_id);
+
+/// A log whose entries are JSON lines (one object per line), compacted every
+/// `compact_interval` batches.
+class CompactibleLog : public MetadataLog {
+ public:
+  CompactibleLog(io::FileSystemPtr fs, std::string dir, int compact_interval)
+      : MetadataLog(std::move(fs), std::move(dir)), compact_interval_(compact_interval) {}
+  bool IsCompactionBatch(int64_t batch_id) const {
+    return compact_interval_ > 0 && (batch_id + 1) % compact_interval_ == 0;
+  }
+  std::string EntryPath(int64_t batch_id) const;
+  /// Adds batch `batch_id`'s entries; on a compaction batch writes "<id>.compact" with
+  /// every entry so far (after dropping entries `keep` rejects).
+  Status AddEntries(int64_t batch_id, const std::vector<JsonValue>& entries);
+  /// The entries of one batch (nullopt when absent); for a compact file: all it holds.
+  Result<std::optional<std::vector<JsonValue>>> GetEntries(int64_t batch_id) const;
+  /// Every entry of batches <= `up_to` (all when nullopt), in batch order.
+  Result<std::vector<JsonValue>> AllEntries(std::optional<int64_t> up_to = std::nullopt) const;
+  /// The highest batch id written (plain or compact).
+  Result<std::optional<int64_t>> LatestId() const;
+
+ private:
+  Result<std::vector<JsonValue>> ReadFile(const std::string& path) const;
+  int compact_interval_;
+};
+
+/// "file:///abs/path" for an absolute local path (what Spark's logs hold); the path
+/// itself otherwise. StripFileScheme undoes it.
+std::string QualifyPath(const std::string& path);
+std::string StripFileScheme(const std::string& path);
+
+/// A fresh random UUID (version 4).
+std::string RandomUuid();
+
+}  // namespace spate::stream

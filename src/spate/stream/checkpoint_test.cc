@@ -1,0 +1,183 @@
+// Copyright spate authors.
+#include "spate/stream/checkpoint.h"
+
+#include <gtest/gtest.h>
+
+#include "spate/stream/json_value.h"
+#include "spate/stream/progress.h"
+#include "spate/stream/trigger.h"
+
+namespace spate::stream {
+namespace {
+
+io::FileSystemPtr Fs() { return std::make_shared<io::MemoryFileSystem>(); }
+
+TEST(JsonValueTest, RoundTripKeepsOrderAndNumbers) {
+  auto v = JsonValue::Parse(R"({"b":1,"a":[1,2.5,"x\n",null,true],"c":{"logOffset":3}})");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->ToString(), R"({"b":1,"a":[1,2.5,"x\n",null,true],"c":{"logOffset":3}})");
+  EXPECT_EQ(v->Find("c")->Find("logOffset")->int_value(), 3);
+  EXPECT_FALSE(JsonValue::Parse("{\"a\":").ok());
+  EXPECT_FALSE(JsonValue::Parse("{} x").ok());
+}
+
+TEST(JsonValueTest, PrettyAsJackson) {
+  auto v = JsonValue::Parse(R"({"id":"x","sources":[{"a":1}],"ops":[],"m":{}})");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->ToPrettyString(),
+            "{\n  \"id\" : \"x\",\n  \"sources\" : [ {\n    \"a\" : 1\n  } ],\n  \"ops\" : [ ],\n  \"m\" : { }\n}");
+}
+
+TEST(OffsetSeqLogTest, ExactFileContents) {
+  auto fs = Fs();
+  OffsetSeqLog log(fs, "/chk/offsets");
+  OffsetSeq seq;
+  seq.metadata.batch_timestamp_ms = 1700000000123;
+  seq.metadata.conf = {{"spark.sql.shuffle.partitions", "200"}};
+  JsonValue off = JsonValue::Object();
+  off.Set("logOffset", JsonValue::Int(0));
+  seq.offsets = {off, std::nullopt, JsonValue::Int(7)};
+  ASSERT_TRUE(log.Add(0, seq).ok());
+  EXPECT_EQ(*fs->ReadAll("/chk/offsets/0"),
+            "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000123,\"conf\":{\"spark.sql.shuffle."
+            "partitions\":\"200\"}}\n{\"logOffset\":0}\n-\n7");
+  auto back = log.Get(0);
+  ASSERT_TRUE(back.ok());
+  ASSERT_TRUE(back->has_value());
+  EXPECT_EQ((*back)->offsets.size(), 3u);
+  EXPECT_FALSE((*back)->offsets[1].has_value());
+  EXPECT_EQ((*back)->offsets[2]->int_value(), 7);
+  EXPECT_EQ((*back)->metadata.batch_timestamp_ms, 1700000000123);
+  // Put-if-absent: a second writer of batch 0 loses.
+  Status st = log.Add(0, seq);
+  EXPECT_EQ(st.error_class(), "CONCURRENT_STREAM_LOG_UPDATE");
+  EXPECT_NE(st.ToString().find("Multiple streaming jobs detected for 0"), std::string::npos);
+}
+
+TEST(CommitLogTest, ExactFileContents) {
+  auto fs = Fs();
+  CommitLog log(fs, "/chk/commits");
+  ASSERT_TRUE(log.Add(3).ok());
+  EXPECT_EQ(*fs->ReadAll("/chk/commits/3"), "v1\n{\"nextBatchWatermarkMs\":0}");
+  auto latest = log.LatestBatchId();
+  ASSERT_TRUE(latest.ok());
+  EXPECT_EQ(**latest, 3);
+}
+
+TEST(CheckpointTest, CorruptAndFutureFilesNameTheFile) {
+  auto fs = Fs();
+  ASSERT_TRUE(fs->MakeDirs("/chk/offsets").ok());
+  ASSERT_TRUE(fs->WriteAtomic("/chk/offsets/0", "v1\n{\"batchWatermarkMs\":0,\"batchTi").ok());
+  OffsetSeqLog log(fs, "/chk/offsets");
+  auto r = log.Get(0);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().error_class(), "MALFORMED_LOG_FILE");
+  EXPECT_NE(r.status().ToString().find("/chk/offsets/0"), std::string::npos);
+  ASSERT_TRUE(fs->WriteAtomic("/chk/offsets/1", "v99999\n{}").ok());
+  r = log.Get(1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().error_class(), "INVALID_LOG_VERSION.MAX_SUPPORTED_VERSION");
+  EXPECT_NE(r.status().ToString().find("/chk/offsets/1"), std::string::npos);
+  ASSERT_TRUE(fs->WriteAtomic("/chk/offsets/2", "").ok());
+  EXPECT_EQ(log.Get(2).status().error_class(), "MALFORMED_LOG_FILE");
+  ASSERT_TRUE(fs->MakeDirs("/chk/commits").ok());
+  ASSERT_TRUE(fs->WriteAtomic("/chk/commits/0", "v1\n{\"nextBatch").ok());
+  CommitLog commits(fs, "/chk/commits");
+  auto c = commits.Get(0);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().ToString().find("/chk/commits/0"), std::string::npos);
+}
+
+TEST(CheckpointTest, MetadataIdIsStable) {
+  auto fs = Fs();
+  auto a = ReadOrCreateStreamMetadata(*fs, "/chk", "id-1");
+  auto b = ReadOrCreateStreamMetadata(*fs, "/chk", "id-2");
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(*a, "id-1");
+  EXPECT_EQ(*b, "id-1");
+  EXPECT_EQ(*fs->ReadAll("/chk/metadata"), "{\"id\":\"id-1\"}\n");
+  ASSERT_TRUE(fs->WriteAtomic("/chk2/metadata", "{\"i").ok());
+  auto c = ReadOrCreateStreamMetadata(*fs, "/chk2", "x");
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().ToString().find("/chk2/metadata"), std::string::npos);
+}
+
+TEST(CheckpointTest, PurgeKeepsRecent) {
+  auto fs = Fs();
+  CommitLog log(fs, "/c");
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE(log.Add(i).ok());
+  ASSERT_TRUE(log.Purge(4).ok());
+  EXPECT_EQ(*log.ListBatchIds(), (std::vector<int64_t>{4, 5}));
+  ASSERT_TRUE(log.PurgeAfter(4).ok());
+  EXPECT_EQ(*log.ListBatchIds(), (std::vector<int64_t>{4}));
+}
+
+TEST(CompactibleLogTest, CompactsEveryInterval) {
+  auto fs = Fs();
+  CompactibleLog log(fs, "/s/0", 3);
+  for (int b = 0; b < 5; ++b) {
+    JsonValue e = JsonValue::Object();
+    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b)));
+    e.Set("timestamp", JsonValue::Int(b));
+    e.Set("batchId", JsonValue::Int(b));
+    ASSERT_TRUE(log.AddEntries(b, {e}).ok());
+  }
+  EXPECT_TRUE(*fs->Exists("/s/0/2.compact"));
+  EXPECT_FALSE(*fs->Exists("/s/0/2"));
+  EXPECT_EQ(*fs->ReadAll("/s/0/0"), "v1\n{\"path\":\"file:///in/f0\",\"timestamp\":0,\"batchId\":0}");
+  auto compact = fs->ReadAll("/s/0/2.compact");
+  EXPECT_EQ(std::count(compact->begin(), compact->end(), '\n'), 3);
+  auto all = log.AllEntries();
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  ASSERT_EQ(all->size(), 5u);
+  EXPECT_EQ((*all)[4].Find("batchId")->int_value(), 4);
+  EXPECT_EQ(**log.LatestId(), 4);
+}
+
+TEST(TriggerTest, ParsesIntervals) {
+  EXPECT_EQ(*Trigger::ParseIntervalMs("30 seconds"), 30000);
+  EXPECT_EQ(*Trigger::ParseIntervalMs("1 minute"), 60000);
+  EXPECT_EQ(*Trigger::ParseIntervalMs("interval 2 hours"), 7200000);
+  EXPECT_EQ(*Trigger::ParseIntervalMs("500 milliseconds"), 500);
+  EXPECT_EQ(*Trigger::ParseIntervalMs("10s"), 10000);
+  EXPECT_FALSE(Trigger::ParseIntervalMs("1 month").ok());
+  EXPECT_FALSE(Trigger::ParseIntervalMs("soon").ok());
+}
+
+TEST(ProgressTest, JsonAsSpark) {
+  StreamingQueryProgress p;
+  p.id = "8f2c";
+  p.run_id = "3d9c";
+  p.timestamp = FormatTimestampMs(1481741124873);
+  p.batch_id = 2;
+  p.batch_duration = 5;
+  p.num_input_rows = 10;
+  p.input_rows_per_second = 120.0;
+  p.processed_rows_per_second = 200.0;
+  p.duration_ms = {{"triggerExecution", 5}, {"addBatch", 3}, {"walCommit", 1}};
+  SourceProgress s;
+  s.description = "MemoryStream[value]";
+  s.end_offset = JsonValue::Int(1);
+  s.num_input_rows = 10;
+  s.input_rows_per_second = 120.0;
+  s.processed_rows_per_second = NAN;
+  p.sources.push_back(s);
+  p.sink.description = "MemorySink";
+  p.sink.num_output_rows = 10;
+  EXPECT_EQ(p.json(),
+            "{\"id\":\"8f2c\",\"runId\":\"3d9c\",\"name\":null,\"timestamp\":\"2016-12-14T18:45:24.873Z\","
+            "\"batchId\":2,\"batchDuration\":5,\"numInputRows\":10,\"inputRowsPerSecond\":120.0,"
+            "\"processedRowsPerSecond\":200.0,\"durationMs\":{\"addBatch\":3,\"triggerExecution\":5,"
+            "\"walCommit\":1},\"stateOperators\":[],\"sources\":[{\"description\":\"MemoryStream[value]\","
+            "\"startOffset\":null,\"endOffset\":1,\"latestOffset\":null,\"numInputRows\":10,"
+            "\"inputRowsPerSecond\":120.0}],\"sink\":{\"description\":\"MemorySink\",\"numOutputRows\":10}}");
+  std::string pretty = p.prettyJson();
+  EXPECT_NE(pretty.find("  \"stateOperators\" : [ ],\n"), std::string::npos);
+  EXPECT_NE(pretty.find("  \"sources\" : [ {\n    \"description\" : \"MemoryStream[value]\","), std::string::npos);
+  StreamingQueryStatus st;
+  EXPECT_EQ(st.json(), "{\"message\":\"Initializing sources\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
+}
+
+}  // namespace
+}  // namespace spate::stream

@@ -1,0 +1,106 @@
+// Copyright spate authors.
+#include "spate/stream/progress.h"
+
+#include <ctime>
+
+namespace spate::stream {
+
+namespace {
+
+void SetDouble(JsonValue* obj, const std::string& key, double v) {
+  if (std::isfinite(v)) obj->Set(key, JsonValue::Double(v));
+}
+
+template <typename M, typename F>
+void SetMap(JsonValue* obj, const std::string& key, const M& map, F to_json) {
+  if (map.empty()) return;
+  JsonValue m = JsonValue::Object();
+  for (const auto& [k, v] : map) m.Set(k, to_json(v));  // std::map: sorted keys
+  obj->Set(key, std::move(m));
+}
+
+JsonValue OptOffset(const std::optional<JsonValue>& o) { return o ? *o : JsonValue::Null(); }
+
+}  // namespace
+
+std::string FormatTimestampMs(int64_t ms) {
+  time_t secs = static_cast<time_t>(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
+  int millis = static_cast<int>(ms - static_cast<int64_t>(secs) * 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[40];
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+  return buf;
+}
+
+JsonValue StateOperatorProgress::ToJson() const {
+  JsonValue v = JsonValue::Object();
+  v.Set("operatorName", JsonValue::String(operator_name));
+  v.Set("numRowsTotal", JsonValue::Int(num_rows_total));
+  v.Set("numRowsUpdated", JsonValue::Int(num_rows_updated));
+  v.Set("allUpdatesTimeMs", JsonValue::Int(all_updates_time_ms));
+  v.Set("numRowsRemoved", JsonValue::Int(num_rows_removed));
+  v.Set("allRemovalsTimeMs", JsonValue::Int(all_removals_time_ms));
+  v.Set("commitTimeMs", JsonValue::Int(commit_time_ms));
+  v.Set("memoryUsedBytes", JsonValue::Int(memory_used_bytes));
+  v.Set("numRowsDroppedByWatermark", JsonValue::Int(num_rows_dropped_by_watermark));
+  v.Set("numShufflePartitions", JsonValue::Int(num_shuffle_partitions));
+  v.Set("numStateStoreInstances", JsonValue::Int(num_state_store_instances));
+  SetMap(&v, "customMetrics", custom_metrics, [](int64_t x) { return JsonValue::Int(x); });
+  return v;
+}
+
+JsonValue SourceProgress::ToJson() const {
+  JsonValue v = JsonValue::Object();
+  v.Set("description", JsonValue::String(description));
+  v.Set("startOffset", OptOffset(start_offset));
+  v.Set("endOffset", OptOffset(end_offset));
+  v.Set("latestOffset", OptOffset(latest_offset));
+  v.Set("numInputRows", JsonValue::Int(num_input_rows));
+  SetDouble(&v, "inputRowsPerSecond", input_rows_per_second);
+  SetDouble(&v, "processedRowsPerSecond", processed_rows_per_second);
+  SetMap(&v, "metrics", metrics, [](const std::string& s) { return JsonValue::String(s); });
+  return v;
+}
+
+JsonValue SinkProgress::ToJson() const {
+  JsonValue v = JsonValue::Object();
+  v.Set("description", JsonValue::String(description));
+  v.Set("numOutputRows", JsonValue::Int(num_output_rows));
+  SetMap(&v, "metrics", metrics, [](const std::string& s) { return JsonValue::String(s); });
+  return v;
+}
+
+JsonValue StreamingQueryProgress::ToJson() const {
+  JsonValue v = JsonValue::Object();
+  v.Set("id", JsonValue::String(id));
+  v.Set("runId", JsonValue::String(run_id));
+  v.Set("name", name ? JsonValue::String(*name) : JsonValue::Null());
+  v.Set("timestamp", JsonValue::String(timestamp));
+  v.Set("batchId", JsonValue::Int(batch_id));
+  v.Set("batchDuration", JsonValue::Int(batch_duration));
+  v.Set("numInputRows", JsonValue::Int(num_input_rows));
+  SetDouble(&v, "inputRowsPerSecond", input_rows_per_second);
+  SetDouble(&v, "processedRowsPerSecond", processed_rows_per_second);
+  SetMap(&v, "durationMs", duration_ms, [](int64_t x) { return JsonValue::Int(x); });
+  SetMap(&v, "eventTime", event_time, [](const std::string& s) { return JsonValue::String(s); });
+  JsonValue ops = JsonValue::Array();
+  for (const auto& o : state_operators) ops.Append(o.ToJson());
+  v.Set("stateOperators", std::move(ops));
+  JsonValue srcs = JsonValue::Array();
+  for (const auto& s : sources) srcs.Append(s.ToJson());
+  v.Set("sources", std::move(srcs));
+  v.Set("sink", sink.ToJson());
+  return v;
+}
+
+JsonValue StreamingQueryStatus::ToJson() const {
+  JsonValue v = JsonValue::Object();
+  v.Set("message", JsonValue::String(message));
+  v.Set("isDataAvailable", JsonValue::Bool(is_data_available));
+  v.Set("isTriggerActive", JsonValue::Bool(is_trigger_active));
+  return v;
+}
+
+}  // namespace spate::stream

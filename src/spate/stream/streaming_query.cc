@@ -1,0 +1,582 @@
+// Copyright spate authors.
+#include "spate/stream/streaming_query.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "spate/stream/batch_source.h"
+#include "spate/stream/unsupported_checker.h"
+
+namespace spate::stream {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+int64_t ElapsedMs(SteadyClock::time_point since) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - since).count();
+}
+
+bool SameOffset(const std::optional<JsonValue>& a, const std::optional<JsonValue>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || *a == *b;
+}
+
+/// The session's runner with the confs pinned in the offsets log applied.
+class PinnedRunner final : public BatchRunner {
+ public:
+  PinnedRunner(std::shared_ptr<BatchRunner> inner, int shuffle_partitions)
+      : inner_(std::move(inner)), shuffle_partitions_(shuffle_partitions) {}
+  Result<sql::BoundPlanPtr> Analyze(const sql::PlanPtr& plan) override { return inner_->Analyze(plan); }
+  exec::ExecOptions MakeExecOptions() override {
+    auto o = inner_->MakeExecOptions();
+    if (shuffle_partitions_ > 0) o.shuffle_partitions = shuffle_partitions_;
+    return o;
+  }
+  std::string GetConf(const std::string& key, const std::string& dflt) override { return inner_->GetConf(key, dflt); }
+  Result<std::string> ShowString(const sql::PlanPtr& plan, int num_rows, int truncate) override {
+    return inner_->ShowString(plan, num_rows, truncate);
+  }
+
+ private:
+  std::shared_ptr<BatchRunner> inner_;
+  int shuffle_partitions_;
+};
+
+int64_t ParseLong(const std::string& s, int64_t dflt) {
+  try {
+    return std::stoll(s);
+  } catch (...) {
+    return dflt;
+  }
+}
+
+}  // namespace
+
+// ---- StreamingQuery
+
+StreamingQuery::StreamingQuery(QueryConfig config, std::string id, StreamingQueryManager* manager)
+    : config_(std::move(config)), id_(std::move(id)), run_id_(RandomUuid()), manager_(manager) {}
+
+StreamingQuery::~StreamingQuery() {
+  stop_requested_ = true;
+  if (thread_.joinable()) {
+    if (thread_.get_id() == std::this_thread::get_id()) {
+      thread_.detach();
+    } else {
+      thread_.join();
+    }
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> StreamingQuery::PinnedConf() const {
+  auto& r = *config_.runner;
+  return {
+      {"spark.sql.streaming.stateStore.providerClass",
+       r.GetConf("spark.sql.streaming.stateStore.providerClass",
+                 "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider")},
+      {"spark.sql.streaming.join.stateFormatVersion", r.GetConf("spark.sql.streaming.join.stateFormatVersion", "2")},
+      {"spark.sql.streaming.stateStore.compression.codec",
+       r.GetConf("spark.sql.streaming.stateStore.compression.codec", "lz4")},
+      {"spark.sql.streaming.stateStore.rocksdb.formatVersion",
+       r.GetConf("spark.sql.streaming.stateStore.rocksdb.formatVersion", "5")},
+      {"spark.sql.streaming.statefulOperator.useStrictDistribution",
+       r.GetConf("spark.sql.streaming.statefulOperator.useStrictDistribution", "true")},
+      {"spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion",
+       r.GetConf("spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion", "2")},
+      {"spark.sql.streaming.multipleWatermarkPolicy", r.GetConf("spark.sql.streaming.multipleWatermarkPolicy", "min")},
+      {"spark.sql.streaming.aggregation.stateFormatVersion",
+       r.GetConf("spark.sql.streaming.aggregation.stateFormatVersion", "2")},
+      {"spark.sql.shuffle.partitions", r.GetConf("spark.sql.shuffle.partitions", "200")},
+  };
+}
+
+Status StreamingQuery::Initialize() {
+  auto& fs = config_.fs;
+  offset_log_ = std::make_unique<OffsetSeqLog>(fs, io::JoinPath(config_.checkpoint, "offsets"));
+  commit_log_ = std::make_unique<CommitLog>(fs, io::JoinPath(config_.checkpoint, "commits"));
+  min_batches_to_retain_ =
+      std::max<int64_t>(1, ParseLong(config_.runner->GetConf("spark.sql.streaming.minBatchesToRetain", "100"), 100));
+  pinned_conf_ = PinnedConf();
+  relations_ = FindStreamingRelations(config_.plan);
+  auto runner = config_.runner;
+  for (size_t i = 0; i < relations_.size(); ++i) {
+    SourceContext ctx;
+    ctx.fs = fs;
+    ctx.metadata_path = io::JoinPath(io::JoinPath(config_.checkpoint, "sources"), std::to_string(i));
+    ctx.clock = config_.clock;
+    ctx.conf = [runner](const std::string& k, const std::string& d) { return runner->GetConf(k, d); };
+    SPATE_ASSIGN_OR_RETURN(SourcePtr src, relations_[i]->factory()(ctx));
+    sources_.push_back(std::move(src));
+  }
+  committed_offsets_.assign(sources_.size(), std::nullopt);
+  available_offsets_.assign(sources_.size(), std::nullopt);
+  return config_.sink->Start(id_);
+}
+
+bool StreamingQuery::IsActive() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return active_;
+}
+
+StreamingQueryStatus StreamingQuery::status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return status_;
+}
+
+std::optional<StreamingQueryProgress> StreamingQuery::LastProgress() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (progress_.empty()) return std::nullopt;
+  return progress_.back();
+}
+
+std::vector<StreamingQueryProgress> StreamingQuery::RecentProgress() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return {progress_.begin(), progress_.end()};
+}
+
+std::optional<Status> StreamingQuery::exception() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return exception_;
+}
+
+Status StreamingQuery::AwaitTermination() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return terminated_; });
+  return exception_ ? *exception_ : Status::OK();
+}
+
+Result<bool> StreamingQuery::AwaitTermination(int64_t timeout_ms) {
+  std::unique_lock<std::mutex> lock(mu_);
+  bool done = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return terminated_; });
+  if (done && exception_) return *exception_;
+  return done;
+}
+
+Status StreamingQuery::ProcessAllAvailable() {
+  std::unique_lock<std::mutex> lock(mu_);
+  no_new_data_ = false;
+  config_.clock->Wake();
+  cv_.wait(lock, [&] { return no_new_data_ || terminated_; });
+  return exception_ ? *exception_ : Status::OK();
+}
+
+void StreamingQuery::Stop() {
+  stop_requested_ = true;
+  config_.clock->Wake();
+  cv_.notify_all();
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) {
+    thread_.join();
+  }
+}
+
+void StreamingQuery::SetStatus(const std::string& message, bool data_available, bool trigger_active) {
+  std::lock_guard<std::mutex> lock(mu_);
+  status_.message = message;
+  status_.is_data_available = data_available;
+  status_.is_trigger_active = trigger_active;
+}
+
+void StreamingQuery::Post(const std::function<void(StreamingQueryListener&)>& fn) {
+  if (!manager_) return;
+  for (const auto& l : manager_->Listeners()) fn(*l);
+}
+
+void StreamingQuery::Run() {
+  Status st = RunActivated();
+  for (auto& s : sources_) s->Stop();
+  config_.sink->Stop();
+  std::optional<Status> error;
+  if (!st.ok()) {
+    error = Status::Error("STREAM_FAILED", {{"id", id_}, {"runId", run_id_}, {"message", st.ToString()}});
+  }
+  if (!error && config_.temp_checkpoint) (void)config_.fs->Delete(config_.checkpoint, true);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    exception_ = error;
+    status_.message = "Stopped";
+    status_.is_data_available = false;
+    status_.is_trigger_active = false;
+  }
+  QueryTerminatedEvent ev{id_, run_id_, std::nullopt, std::nullopt};
+  if (error) {
+    ev.exception = error->ToString();
+    ev.error_class_on_exception = st.error_class().empty() ? std::nullopt : std::optional<std::string>(st.error_class());
+  }
+  Post([&](StreamingQueryListener& l) { l.onQueryTerminated(ev); });
+  if (manager_) manager_->NotifyTerminated(this, error);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    active_ = false;
+    terminated_ = true;
+  }
+  cv_.notify_all();
+}
+
+Status StreamingQuery::PopulateStartOffsets() {
+  SPATE_ASSIGN_OR_RETURN(auto latest, offset_log_->LatestBatchId());
+  if (!latest) {
+    current_batch_id_ = 0;
+    batch_constructed_ = false;
+    return Status::OK();
+  }
+  int64_t n = *latest;
+  SPATE_ASSIGN_OR_RETURN(auto seq, offset_log_->Get(n));
+  if (!seq) return Status::Error("BATCH_METADATA_NOT_FOUND", {{"batchMetadataFile", offset_log_->PathOf(n)}});
+  if (seq->offsets.size() != sources_.size()) {
+    return Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", "There are [" + std::to_string(seq->offsets.size()) + "] sources in the checkpoint offsets and now there are [" +
+                     std::to_string(sources_.size()) + "] sources requested by the query. Cannot continue."}});
+  }
+  batch_metadata_ = seq->metadata;
+  for (const auto& [k, v] : seq->metadata.conf) {
+    for (auto& [pk, pv] : pinned_conf_) {
+      if (pk == k) pv = v;
+    }
+  }
+  available_offsets_ = seq->offsets;
+  if (n > 0) {
+    SPATE_ASSIGN_OR_RETURN(auto prev, offset_log_->Get(n - 1));
+    if (!prev) return Status::Error("BATCH_METADATA_NOT_FOUND", {{"batchMetadataFile", offset_log_->PathOf(n - 1)}});
+    committed_offsets_ = prev->offsets;
+    if (committed_offsets_.size() != sources_.size()) committed_offsets_.assign(sources_.size(), std::nullopt);
+  }
+  SPATE_ASSIGN_OR_RETURN(auto latest_commit, commit_log_->LatestBatchId());
+  if (latest_commit) {
+    SPATE_ASSIGN_OR_RETURN(auto wm, commit_log_->Get(*latest_commit));  // validates the file
+    if (wm && *latest_commit == n) batch_metadata_.batch_watermark_ms = *wm;
+  }
+  current_batch_id_ = n;
+  if (latest_commit && *latest_commit == n) {
+    // Batch n finished: continue with n + 1 from its end offsets.
+    committed_offsets_ = available_offsets_;
+    current_batch_id_ = n + 1;
+    batch_constructed_ = false;
+    last_committed_ = n;
+  } else {
+    // Batch n was planned but not committed: run it again on the same offsets.
+    batch_constructed_ = true;
+  }
+  return Status::OK();
+}
+
+std::optional<JsonValue> StreamingQuery::CommittedOffset(const Source* source) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < sources_.size() && i < committed_snapshot_.size(); ++i) {
+    if (sources_[i].get() == source) return committed_snapshot_[i];
+  }
+  return std::nullopt;
+}
+
+bool StreamingQuery::WaitFor(const std::function<bool()>& pred, int64_t timeout_ms) {
+  auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    if (pred()) return true;
+    std::unique_lock<std::mutex> lock(mu_);
+    if (terminated_) break;
+    if (cv_.wait_until(lock, std::min(deadline, SteadyClock::now() + std::chrono::milliseconds(5))) ==
+            std::cv_status::timeout &&
+        SteadyClock::now() >= deadline) {
+      break;
+    }
+  }
+  return pred();
+}
+
+Status StreamingQuery::RunActivated() {
+  SetStatus("Initializing sources", false, false);
+  SPATE_RETURN_IF_ERROR(PopulateStartOffsets());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    committed_snapshot_ = committed_offsets_;
+  }
+  int shuffle = 0;
+  for (const auto& [k, v] : pinned_conf_) {
+    if (k == "spark.sql.shuffle.partitions") shuffle = static_cast<int>(ParseLong(v, 0));
+  }
+  config_.runner = std::make_shared<PinnedRunner>(config_.runner, shuffle);
+  const Trigger& trigger = config_.trigger;
+  if (trigger.kind == Trigger::Kind::kAvailableNow) {
+    for (auto& s : sources_) SPATE_RETURN_IF_ERROR(s->PrepareForAvailableNow());
+  }
+  for (;;) {
+    if (StopRequested()) return Status::OK();
+    int64_t trigger_start = config_.clock->NowMs();
+    bool has_data = false;
+    SPATE_RETURN_IF_ERROR(RunTrigger(&has_data));
+    if (!has_data) {
+      std::lock_guard<std::mutex> lock(mu_);
+      no_new_data_ = true;
+    }
+    cv_.notify_all();
+    if (trigger.kind == Trigger::Kind::kOnce) return Status::OK();
+    if (trigger.kind == Trigger::Kind::kAvailableNow && !has_data) return Status::OK();
+    if (StopRequested()) return Status::OK();
+    if (trigger.kind == Trigger::Kind::kProcessingTime && trigger.interval_ms > 0) {
+      int64_t next = trigger_start / trigger.interval_ms * trigger.interval_ms + trigger.interval_ms;
+      SetStatus("Waiting for next trigger", false, false);
+      config_.clock->WaitUntil(next, [this] { return StopRequested(); });
+    } else if (!has_data) {
+      // spark.sql.streaming.pollingDelay: a short real-time pause before polling again.
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait_for(lock, std::chrono::milliseconds(10), [this] { return StopRequested() || !no_new_data_; });
+    }
+  }
+}
+
+Status StreamingQuery::RunTrigger(bool* has_data) {
+  trigger_begin_ = SteadyClock::now();
+  int64_t trigger_start = config_.clock->NowMs();
+  std::map<std::string, int64_t> durations;
+  *has_data = false;
+  if (!batch_constructed_) {
+    SetStatus("Getting offsets from sources", false, true);
+    auto t = SteadyClock::now();
+    bool has_new = false;
+    for (size_t i = 0; i < sources_.size(); ++i) {
+      SPATE_ASSIGN_OR_RETURN(auto end, sources_[i]->LatestOffset(committed_offsets_[i]));
+      available_offsets_[i] = end ? end : committed_offsets_[i];
+      has_new |= !SameOffset(available_offsets_[i], committed_offsets_[i]);
+    }
+    durations["latestOffset"] = ElapsedMs(t);
+    FaultPoint("after_planning");
+    if (has_new) {
+      batch_metadata_.batch_timestamp_ms = trigger_start;
+      batch_metadata_.conf = pinned_conf_;
+      t = SteadyClock::now();
+      SPATE_RETURN_IF_ERROR(offset_log_->Add(current_batch_id_, OffsetSeq{available_offsets_, batch_metadata_}));
+      durations["walCommit"] = ElapsedMs(t);
+      FaultPoint("after_offsets_write");
+      if (current_batch_id_ >= min_batches_to_retain_) {
+        SPATE_RETURN_IF_ERROR(offset_log_->Purge(current_batch_id_ - min_batches_to_retain_));
+        SPATE_RETURN_IF_ERROR(commit_log_->Purge(current_batch_id_ - min_batches_to_retain_));
+      }
+      batch_constructed_ = true;
+    }
+  }
+  if (!batch_constructed_) {
+    SetStatus("Waiting for data to arrive", false, false);
+    int64_t interval = ParseLong(config_.runner->GetConf("spark.sql.streaming.noDataProgressEventInterval", "10000"), 10000);
+    if (last_idle_event_ms_ < 0 || trigger_start - last_idle_event_ms_ >= interval) {
+      last_idle_event_ms_ = trigger_start;
+      QueryIdleEvent ev{id_, run_id_, FormatTimestampMs(trigger_start)};
+      Post([&](StreamingQueryListener& l) { l.onQueryIdle(ev); });
+    }
+    last_trigger_start_ms_ = trigger_start;
+    return Status::OK();
+  }
+  *has_data = true;
+  SetStatus("Processing new data", true, true);
+  SPATE_RETURN_IF_ERROR(RunBatch(trigger_start, &durations));
+  last_trigger_start_ms_ = trigger_start;
+  SetStatus("Waiting for next trigger", false, false);
+  return Status::OK();
+}
+
+Status StreamingQuery::RunBatch(int64_t trigger_start, std::map<std::string, int64_t>* durations) {
+  std::vector<DataSourcePtr> inputs;
+  std::vector<std::shared_ptr<std::atomic<int64_t>>> counters;
+  int64_t get_batch_ms = 0;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    const auto& start = committed_offsets_[i];
+    const auto& end = available_offsets_[i];
+    DataSourcePtr ds;
+    if (!end || SameOffset(start, end)) {
+      ds = std::make_shared<BatchesDataSource>(sources_[i]->schema(), std::vector<BatchPtr>{}, sources_[i]->Describe());
+    } else {
+      auto t = SteadyClock::now();
+      SPATE_ASSIGN_OR_RETURN(ds, sources_[i]->GetBatch(start, *end));
+      get_batch_ms += ElapsedMs(t);
+    }
+    counters.push_back(std::make_shared<std::atomic<int64_t>>(0));
+    inputs.push_back(std::make_shared<CountingDataSource>(ds, counters.back()));
+  }
+  (*durations)["getBatch"] = get_batch_ms;
+  auto t = SteadyClock::now();
+  MicroBatch mb;
+  mb.batch_id = current_batch_id_;
+  mb.plan = ReplaceStreamingRelations(config_.plan, inputs);
+  SPATE_ASSIGN_OR_RETURN(mb.analyzed, config_.runner->Analyze(mb.plan));
+  mb.runner = config_.runner.get();
+  mb.output_mode = config_.output_mode;
+  mb.query_id = id_;
+  (*durations)["queryPlanning"] = ElapsedMs(t);
+  FaultPoint("during_processing");
+  t = SteadyClock::now();
+  SPATE_ASSIGN_OR_RETURN(int64_t output_rows, config_.sink->AddBatch(mb));
+  (*durations)["addBatch"] = ElapsedMs(t);
+  FaultPoint("before_commit_log");
+  t = SteadyClock::now();
+  SPATE_RETURN_IF_ERROR(commit_log_->Add(current_batch_id_, batch_metadata_.batch_watermark_ms));
+  (*durations)["commitOffsets"] = ElapsedMs(t);
+  FaultPoint("after_commit_log");
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (available_offsets_[i]) SPATE_RETURN_IF_ERROR(sources_[i]->Commit(*available_offsets_[i]));
+  }
+  last_committed_ = current_batch_id_;
+
+  // Progress.
+  (*durations)["triggerExecution"] = ElapsedMs(trigger_begin_);
+  double input_sec = last_trigger_start_ms_ >= 0 ? (trigger_start - last_trigger_start_ms_) / 1000.0 : INFINITY;
+  double processing_sec = std::max<int64_t>(1, (*durations)["triggerExecution"]) / 1000.0;
+  StreamingQueryProgress p;
+  p.id = id_;
+  p.run_id = run_id_;
+  p.name = config_.name;
+  p.timestamp = FormatTimestampMs(trigger_start);
+  p.batch_id = current_batch_id_;
+  p.batch_duration = (*durations)["triggerExecution"];
+  p.duration_ms = *durations;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    SourceProgress s;
+    s.description = sources_[i]->Describe();
+    s.start_offset = committed_offsets_[i];
+    s.end_offset = available_offsets_[i];
+    s.latest_offset = sources_[i]->ReportLatestOffset();
+    s.num_input_rows = counters[i]->load();
+    s.input_rows_per_second = s.num_input_rows / input_sec;
+    s.processed_rows_per_second = s.num_input_rows / processing_sec;
+    for (const auto& [k, v] : sources_[i]->Metrics()) s.metrics[k] = v;
+    p.num_input_rows += s.num_input_rows;
+    p.sources.push_back(std::move(s));
+  }
+  p.input_rows_per_second = p.num_input_rows / input_sec;
+  p.processed_rows_per_second = p.num_input_rows / processing_sec;
+  p.sink.description = config_.sink->Describe();
+  p.sink.num_output_rows = output_rows;
+  int64_t keep = ParseLong(config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"), 100);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    progress_.push_back(p);
+    while (static_cast<int64_t>(progress_.size()) > std::max<int64_t>(1, keep)) progress_.pop_front();
+  }
+  committed_offsets_ = available_offsets_;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    committed_snapshot_ = committed_offsets_;
+  }
+  ++current_batch_id_;
+  batch_constructed_ = false;
+  QueryProgressEvent ev{std::move(p)};
+  Post([&](StreamingQueryListener& l) { l.onQueryProgress(ev); });
+  return Status::OK();
+}
+
+// ---- StreamingQueryManager
+
+StreamingQueryManager::~StreamingQueryManager() { StopAll(); }
+
+Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) {
+  if (config.trigger.kind == Trigger::Kind::kContinuous) {
+    return Status::Error("SPATE_STREAMING_UNSUPPORTED",
+                         {{"msg", "Continuous processing (Trigger.Continuous) is not supported: use the "
+                                  "default trigger, ProcessingTime, AvailableNow or Once"}});
+  }
+  SPATE_RETURN_IF_ERROR(CheckStreamingPlan(config.plan, config.output_mode));
+  if (!config.clock) config.clock = SystemClock::Get();
+  SPATE_ASSIGN_OR_RETURN(std::string id, ReadOrCreateStreamMetadata(*config.fs, config.checkpoint, RandomUuid()));
+  auto query = std::shared_ptr<StreamingQuery>(new StreamingQuery(std::move(config), id, this));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (query->name()) {
+      for (const auto& [qid, q] : active_) {
+        if (q->name() == query->name()) {
+          return Status::Invalid("Cannot start query with name " + *query->name() +
+                                 " as a query with that name is already active in this SparkSession");
+        }
+      }
+    }
+    if (active_.count(id)) return Status::Error("CONCURRENT_QUERY");
+    active_[id] = query;
+  }
+  Status st = query->Initialize();
+  if (!st.ok()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    active_.erase(id);
+    return st;
+  }
+  {
+    std::lock_guard<std::mutex> lock(query->mu_);
+    query->active_ = true;
+  }
+  QueryStartedEvent ev{query->id(), query->run_id(), query->name(), FormatTimestampMs(query->config_.clock->NowMs())};
+  for (const auto& l : Listeners()) l->onQueryStarted(ev);
+  auto self = query;
+  query->thread_ = std::thread([self]() mutable {
+    self->Run();
+    self.reset();
+  });
+  return query;
+}
+
+std::vector<StreamingQueryPtr> StreamingQueryManager::Active() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<StreamingQueryPtr> out;
+  for (const auto& [id, q] : active_) out.push_back(q);
+  return out;
+}
+
+StreamingQueryPtr StreamingQueryManager::Get(const std::string& id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = active_.find(id);
+  return it == active_.end() ? nullptr : it->second;
+}
+
+Status StreamingQueryManager::AwaitAnyTermination() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return any_terminated_; });
+  return last_terminated_error_ ? *last_terminated_error_ : Status::OK();
+}
+
+Result<bool> StreamingQueryManager::AwaitAnyTermination(int64_t timeout_ms) {
+  std::unique_lock<std::mutex> lock(mu_);
+  bool done = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return any_terminated_; });
+  if (done && last_terminated_error_) return *last_terminated_error_;
+  return done;
+}
+
+void StreamingQueryManager::ResetTerminated() {
+  std::lock_guard<std::mutex> lock(mu_);
+  any_terminated_ = false;
+  last_terminated_error_.reset();
+}
+
+void StreamingQueryManager::AddListener(StreamingQueryListenerPtr listener) {
+  std::lock_guard<std::mutex> lock(mu_);
+  listeners_.push_back(std::move(listener));
+}
+
+void StreamingQueryManager::RemoveListener(const StreamingQueryListenerPtr& listener) {
+  std::lock_guard<std::mutex> lock(mu_);
+  listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener), listeners_.end());
+}
+
+std::vector<StreamingQueryListenerPtr> StreamingQueryManager::Listeners() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return listeners_;
+}
+
+void StreamingQueryManager::StopAll() {
+  for (const auto& q : Active()) q->Stop();
+}
+
+void StreamingQueryManager::NotifyTerminated(StreamingQuery* q, const std::optional<Status>& error) {
+  StreamingQueryPtr keep;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = active_.find(q->id());
+    if (it != active_.end() && it->second.get() == q) {
+      keep = it->second;
+      active_.erase(it);
+    }
+    any_terminated_ = true;
+    if (error && !last_terminated_error_) last_terminated_error_ = error;
+  }
+  cv_.notify_all();
+  // `keep` is released here, on the query thread, while the thread lambda still holds
+  // its own reference.
+}
+
+}  // namespace spate::stream

@@ -1,0 +1,579 @@
+// Copyright spate authors.
+// The streaming runtime end to end through the public API: the StreamTest DSL over a
+// MemoryStream (every suite also runs with a restart after each check), file sources and
+// the file sink, triggers, progress, listeners, checkpoint recovery and errors.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <thread>
+
+#include "spate/api/readwriter.h"
+#include "spate/api/session.h"
+#include "spate/api/streaming.h"
+#include "spate/connectors/file_sink.h"
+#include "spate/connectors/memory.h"
+#include "spate/connectors/rate.h"
+#include "spate/io/file_system.h"
+#include "spate/stream/checkpoint.h"
+#include "spate/stream/streaming_query.h"
+#include "spate/testing/stream_test.h"
+
+namespace spate::testing {
+namespace {
+
+using api::DataFrame;
+using api::MemoryStream;
+using api::SparkSession;
+
+SparkSession Spark() {
+  static SparkSession s = SparkSession::builder().appName("stream-tests").getOrCreate();
+  return s;
+}
+
+Value I(int32_t v) { return Value::Int(v); }
+Value L(int64_t v) { return Value::Long(v); }
+Value S(const std::string& v) { return Value::String(v); }
+
+class TempDir {
+ public:
+  TempDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    path_ = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stream-" + stream::RandomUuid());
+    (void)io::LocalFileSystem::Get()->MakeDirs(path_);
+  }
+  ~TempDir() { (void)io::LocalFileSystem::Get()->Delete(path_, true); }
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return io::JoinPath(path_, name); }
+
+ private:
+  std::string path_;
+};
+
+void WriteFile(const std::string& path, const std::string& text) {
+  (void)io::LocalFileSystem::Get()->MakeDirs(io::ParentPath(path));
+  ASSERT_TRUE(io::LocalFileSystem::Get()->WriteAtomic(path, text).ok());
+}
+
+std::string ReadFile(const std::string& path) {
+  auto r = io::LocalFileSystem::Get()->ReadAll(path);
+  return r.ok() ? *r : "";
+}
+
+/// A DSL suite that must pass as is and with a restart after every check.
+class StreamDslTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(StreamDslTest, MapAndFilterAcrossRestarts) {
+  MemoryStream input(Spark(), "a INT");
+  DataFrame df = input.toDF().where("a % 2 = 1").selectExpr("a * 10 AS b");
+  StreamTest t(Spark(), df);
+  std::string err = t.Run({StreamTest::StartStream(),
+                           StreamTest::AddData(input, {{I(1)}, {I(2)}, {I(3)}}),
+                           StreamTest::CheckAnswer({{I(10)}, {I(30)}}),
+                           StreamTest::AddData(input, {{I(5)}}),
+                           StreamTest::CheckNewAnswer({{I(50)}}),
+                           StreamTest::StopStream(),
+                           StreamTest::AddData(input, {{I(7)}, {I(8)}}),
+                           StreamTest::StartStream(),
+                           StreamTest::CheckNewAnswer({{I(70)}}),
+                           StreamTest::CheckAnswer({{I(10)}, {I(30)}, {I(50)}, {I(70)}})},
+                          GetParam());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StreamDslTest, ProcessingTimeWithManualClock) {
+  MemoryStream input(Spark(), "a INT");
+  StreamTest t(Spark(), input.toDF());
+  auto clock = std::make_shared<ManualClock>(0);
+  std::string err = t.Run({StreamTest::StartStream(stream::Trigger::ProcessingTime(10), clock),
+                           StreamTest::AddData(input, {{I(1)}}),
+                           StreamTest::AdvanceClock(10),
+                           StreamTest::CheckAnswer({{I(1)}}),
+                           StreamTest::AddData(input, {{I(2)}}),
+                           StreamTest::AdvanceClock(10),
+                           StreamTest::CheckNewAnswer({{I(2)}}),
+                           StreamTest::AddData(input, {{I(3)}}),
+                           StreamTest::AdvanceClock(10),
+                           StreamTest::CheckLastBatch({{I(3)}})},
+                          GetParam());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StreamDslTest, StreamStaticJoin) {
+  MemoryStream input(Spark(), "k INT, v STRING");
+  DataFrame dim = Spark().createDataFrame({{I(1), S("one")}, {I(2), S("two")}}, "k INT, name STRING");
+  DataFrame df = input.toDF().join(dim, "k").select("k", "v", "name");
+  StreamTest t(Spark(), df);
+  std::string err = t.Run({StreamTest::StartStream(),
+                           StreamTest::AddData(input, {{I(1), S("a")}, {I(3), S("c")}}),
+                           StreamTest::CheckAnswer({{I(1), S("a"), S("one")}}),
+                           StreamTest::AddData(input, {{I(2), S("b")}}),
+                           StreamTest::CheckNewAnswer({{I(2), S("b"), S("two")}})},
+                          GetParam());
+  EXPECT_EQ(err, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Restarts, StreamDslTest, ::testing::Values(false, true));
+
+TEST(StreamTest, ReplaysUncommittedBatchOnSameOffsets) {
+  MemoryStream input(Spark(), "a INT");
+  StreamTest t(Spark(), input.toDF());
+  std::string err =
+      t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}), StreamTest::CheckAnswer({{I(1)}}),
+             StreamTest::AddData(input, {{I(2)}}), StreamTest::CheckAnswer({{I(1)}, {I(2)}}), StreamTest::StopStream(),
+             StreamTest::Execute([](StreamTest::Context& c) {
+               // Simulate a crash between the sink and the commit log: drop commits/1.
+               (void)io::LocalFileSystem::Get()->Delete(io::JoinPath(c.checkpoint, "commits/1"), false);
+               std::lock_guard<std::mutex> lock(c.sink->mu);
+               c.sink->latest = 0;  // the sink "lost" batch 1 too
+               c.sink->batches.pop_back();
+             }),
+             StreamTest::StartStream(),
+             // Batch 1 is run again with exactly offsets/1: the same single row.
+             StreamTest::CheckAnswer({{I(1)}, {I(2)}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto p = q.lastProgress();
+                   return p && p->batch_id == 1 && p->num_input_rows == 1;
+                 },
+                 "batch 1 replayed"),
+             StreamTest::AddData(input, {{I(3)}}), StreamTest::CheckNewAnswer({{I(3)}})});
+  EXPECT_EQ(err, "");
+  // The checkpoint has Spark's layout and contents.
+  std::string off0 = ReadFile(io::JoinPath(t.checkpoint(), "offsets/0"));
+  EXPECT_EQ(off0.rfind("v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":", 0), 0u) << off0;
+  EXPECT_NE(off0.find("\"spark.sql.shuffle.partitions\":"), std::string::npos);
+  EXPECT_EQ(off0.substr(off0.rfind('\n') + 1), "0");
+  EXPECT_EQ(ReadFile(io::JoinPath(t.checkpoint(), "commits/2")), "v1\n{\"nextBatchWatermarkMs\":0}");
+  EXPECT_EQ(ReadFile(io::JoinPath(t.checkpoint(), "metadata")).rfind("{\"id\":\"", 0), 0u);
+}
+
+TEST(StreamTest, IdStableRunIdNew) {
+  TempDir dir;
+  MemoryStream input(Spark(), "a INT");
+  auto start = [&] {
+    return input.toDF().writeStream().format("noop").option("checkpointLocation", dir / "chk").start();
+  };
+  auto q1 = start();
+  input.addData({{I(1)}});
+  q1.processAllAvailable();
+  std::string id = q1.id(), run = q1.runId();
+  EXPECT_TRUE(q1.isActive());
+  // A second start on the same checkpoint while the first runs: CONCURRENT_QUERY.
+  try {
+    start();
+    ADD_FAILURE() << "expected CONCURRENT_QUERY";
+  } catch (const api::SparkException& e) {
+    EXPECT_EQ(e.getErrorClass(), "CONCURRENT_QUERY");
+  }
+  q1.stop();
+  EXPECT_FALSE(q1.isActive());
+  auto q2 = start();
+  EXPECT_EQ(q2.id(), id);
+  EXPECT_NE(q2.runId(), run);
+  q2.stop();
+}
+
+TEST(StreamTest, ConcurrentStreamLogUpdate) {
+  MemoryStream input(Spark(), "a INT");
+  StreamTest t(Spark(), input.toDF());
+  std::string err = t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}),
+                           StreamTest::CheckAnswer({{I(1)}}),
+                           StreamTest::Execute([](StreamTest::Context& c) {
+                             // Another writer already wrote offsets/1.
+                             WriteFile(io::JoinPath(c.checkpoint, "offsets/1"), "v1\n{}\n5");
+                           }),
+                           StreamTest::AddData(input, {{I(2)}}),
+                           StreamTest::ExpectFailure("CONCURRENT_STREAM_LOG_UPDATE")});
+  EXPECT_EQ(err, "");
+}
+
+TEST(StreamTest, CorruptOffsetsFileNamesTheFile) {
+  MemoryStream input(Spark(), "a INT");
+  StreamTest t(Spark(), input.toDF());
+  std::string err = t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}),
+                           StreamTest::CheckAnswer({{I(1)}}), StreamTest::StopStream(),
+                           StreamTest::Execute([](StreamTest::Context& c) {
+                             WriteFile(io::JoinPath(c.checkpoint, "offsets/0"), "v1\n{\"batchWat");
+                           }),
+                           StreamTest::StartStream(), StreamTest::ExpectFailure("offsets/0")});
+  EXPECT_EQ(err, "");
+}
+
+TEST(StreamTest, PurgesBeyondMinBatchesToRetain) {
+  Spark().conf().set("spark.sql.streaming.minBatchesToRetain", "2");
+  MemoryStream input(Spark(), "a INT");
+  StreamTest t(Spark(), input.toDF());
+  std::vector<StreamTest::Action> actions{StreamTest::StartStream()};
+  Rows all;
+  for (int i = 0; i < 5; ++i) {
+    actions.push_back(StreamTest::AddData(input, {{I(i)}}));
+    all.push_back({I(i)});
+    actions.push_back(StreamTest::CheckAnswer(all));
+  }
+  std::string err = t.Run(actions);
+  Spark().conf().unset("spark.sql.streaming.minBatchesToRetain");
+  EXPECT_EQ(err, "");
+  auto fs = io::LocalFileSystem::Get();
+  EXPECT_FALSE(*fs->Exists(io::JoinPath(t.checkpoint(), "offsets/0")));
+  EXPECT_FALSE(*fs->Exists(io::JoinPath(t.checkpoint(), "offsets/1")));
+  EXPECT_TRUE(*fs->Exists(io::JoinPath(t.checkpoint(), "offsets/2")));
+  EXPECT_TRUE(*fs->Exists(io::JoinPath(t.checkpoint(), "offsets/4")));
+}
+
+TEST(StreamTest, RefusedQueriesAndActions) {
+  MemoryStream input(Spark(), "a INT");
+  DataFrame df = input.toDF();
+  EXPECT_TRUE(df.isStreaming());
+  EXPECT_TRUE(df.selectExpr("a + 1").isStreaming());
+  EXPECT_FALSE(Spark().range(3).isStreaming());
+  auto expect_class = [](const std::function<void()>& fn, const std::string& cls, const std::string& text = "") {
+    try {
+      fn();
+      ADD_FAILURE() << "expected " << cls;
+    } catch (const api::SparkException& e) {
+      EXPECT_EQ(e.getErrorClass(), cls) << e.what();
+      if (!text.empty()) EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  expect_class([&] { df.show(); }, "_LEGACY_ERROR_TEMP_3102",
+               "Queries with streaming sources must be executed with writeStream.start()");
+  expect_class([&] { df.collect(); }, "_LEGACY_ERROR_TEMP_3102");
+  expect_class([&] { df.count(); }, "_LEGACY_ERROR_TEMP_3102");
+  expect_class([&] { df.write(); }, "CALL_ON_STREAMING_DATASET_UNSUPPORTED");
+  expect_class([&] { Spark().range(3).writeStream(); }, "WRITE_STREAM_NOT_ALLOWED");
+  expect_class([&] { df.writeStream().format("memory").queryName("x").outputMode("complete").start(); },
+               "_LEGACY_ERROR_TEMP_3102",
+               "Complete output mode not supported when there are no streaming aggregations on streaming "
+               "DataFrames/Datasets");
+  expect_class([&] { df.writeStream().outputMode("sideways"); }, "STREAMING_OUTPUT_MODE.INVALID");
+  expect_class([&] { df.groupBy("a").count().writeStream().format("memory").queryName("y").outputMode("update").start(); },
+               "SPATE_STREAMING_UNSUPPORTED", "Aggregate");
+  expect_class([&] { df.orderBy("a").writeStream().format("noop").start(); }, "_LEGACY_ERROR_TEMP_3102", "Sorting");
+  expect_class([&] { df.writeStream().format("parquet").start("/tmp/never"); }, "SPATE_STREAMING_INVALID",
+               "checkpointLocation must be specified");
+  expect_class([&] { df.writeStream().format("noop").trigger(api::Trigger::Continuous("1 second")).start(); },
+               "SPATE_STREAMING_UNSUPPORTED", "Continuous");
+  expect_class([&] { Spark().readStream().json("/tmp/x"); }, "SPATE_STREAMING_INVALID", "Schema must be specified");
+}
+
+TEST(StreamTest, MemorySinkIsAQueryableView) {
+  MemoryStream input(Spark(), "a INT");
+  auto q = input.toDF().selectExpr("a", "a * 2 AS b").writeStream().format("memory").queryName("doubled").start();
+  input.addData({{I(1)}, {I(2)}});
+  q.processAllAvailable();
+  auto rows = Spark().sql("SELECT sum(b) FROM doubled").collect();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0].ToString(), "6");
+  input.addData({{I(3)}});
+  q.processAllAvailable();
+  EXPECT_EQ(Spark().sql("SELECT count(*) FROM doubled").collect()[0][0].ToString(), "3");
+  q.stop();
+}
+
+TEST(StreamTest, ConsoleSinkPrintsBatches) {
+  MemoryStream input(Spark(), "a INT, s STRING");
+  ::testing::internal::CaptureStdout();
+  auto q = input.toDF().writeStream().format("console").option("numRows", "1").start();
+  input.addData({{I(1), S("x")}, {I(2), S("y")}});
+  q.processAllAvailable();
+  q.stop();
+  std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out,
+            "-------------------------------------------\n"
+            "Batch: 0\n"
+            "-------------------------------------------\n"
+            "+---+---+\n"
+            "|  a|  s|\n"
+            "+---+---+\n"
+            "|  1|  x|\n"
+            "+---+---+\n"
+            "only showing top 1 row\n\n");
+}
+
+TEST(StreamTest, ForeachBatchAndForeach) {
+  TempDir dir;
+  MemoryStream input(Spark(), "a INT");
+  std::vector<std::pair<int64_t, int64_t>> seen;  // (batch id, count)
+  std::mutex mu;
+  auto q = input.toDF()
+               .writeStream()
+               .foreachBatch([&](DataFrame batch, int64_t id) {
+                 EXPECT_FALSE(batch.isStreaming());
+                 int64_t n = batch.count();
+                 std::lock_guard<std::mutex> lock(mu);
+                 seen.emplace_back(id, n);
+               })
+               .option("checkpointLocation", dir / "chk")
+               .start();
+  input.addData({{I(1)}, {I(2)}});
+  q.processAllAvailable();
+  input.addData({{I(3)}});
+  q.processAllAvailable();
+  q.stop();
+  EXPECT_EQ(seen, (std::vector<std::pair<int64_t, int64_t>>{{0, 2}, {1, 1}}));
+
+  struct Writer : api::ForeachWriter {
+    std::vector<std::string> events;
+    bool open(int64_t p, int64_t e) override {
+      events.push_back("open " + std::to_string(p) + " " + std::to_string(e));
+      return true;
+    }
+    void process(const api::Row& r) override { events.push_back("row " + r[0].ToString()); }
+    void close(const std::optional<std::string>& err) override { events.push_back(err ? "error" : "close"); }
+  };
+  auto w = std::make_shared<Writer>();
+  MemoryStream input2(Spark(), "a INT");
+  auto q2 = input2.toDF().writeStream().foreach(w).option("checkpointLocation", dir / "chk2").start();
+  input2.addData({{I(7)}});
+  q2.processAllAvailable();
+  q2.stop();
+  EXPECT_EQ(w->events, (std::vector<std::string>{"open 0 0", "row 7", "close"}));
+}
+
+TEST(StreamTest, ForeachBatchFailureStopsTheQuery) {
+  TempDir dir;
+  MemoryStream input(Spark(), "a INT");
+  auto q = input.toDF()
+               .writeStream()
+               .foreachBatch([](DataFrame, int64_t) { throw std::runtime_error("boom"); })
+               .option("checkpointLocation", dir / "chk")
+               .start();
+  input.addData({{I(1)}});
+  try {
+    q.awaitTermination();
+    ADD_FAILURE() << "expected a failure";
+  } catch (const api::StreamingQueryException& e) {
+    EXPECT_EQ(e.getErrorClass(), "STREAM_FAILED");
+    std::string what = e.what();
+    EXPECT_NE(what.find("Query [id = " + q.id() + ", runId = " + q.runId() + "] terminated with exception"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("boom"), std::string::npos);
+  }
+  EXPECT_FALSE(q.isActive());
+  ASSERT_TRUE(q.exception().has_value());
+  // The failed batch was not committed: offsets/0 without commits/0.
+  EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(dir / "chk/offsets/0"));
+  EXPECT_FALSE(*io::LocalFileSystem::Get()->Exists(dir / "chk/commits/0"));
+}
+
+class RecordingListener : public api::StreamingQueryListener {
+ public:
+  void onQueryStarted(const stream::QueryStartedEvent& e) override { Add("started " + e.id); }
+  void onQueryProgress(const stream::QueryProgressEvent& e) override {
+    Add("progress " + std::to_string(e.progress.batch_id));
+  }
+  void onQueryIdle(const stream::QueryIdleEvent&) override { idle++; }
+  void onQueryTerminated(const stream::QueryTerminatedEvent& e) override {
+    Add(std::string("terminated ") + (e.exception ? "error" : "ok"));
+  }
+  std::vector<std::string> Events() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return events_;
+  }
+  std::atomic<int> idle{0};
+
+ private:
+  void Add(std::string s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    events_.push_back(std::move(s));
+  }
+  std::mutex mu_;
+  std::vector<std::string> events_;
+};
+
+TEST(StreamTest, ListenersAndProgress) {
+  Spark().streams().resetTerminated();
+  auto listener = std::make_shared<RecordingListener>();
+  Spark().streams().addListener(listener);
+  MemoryStream input(Spark(), "a INT");
+  auto q = input.toDF().writeStream().format("noop").queryName("progress_q").start();
+  EXPECT_EQ(q.name(), std::optional<std::string>("progress_q"));
+  EXPECT_TRUE(Spark().streams().get(q.id()).has_value());
+  input.addData({{I(1)}, {I(2)}, {I(3)}});
+  q.processAllAvailable();
+  auto p = q.lastProgress();
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->batch_id, 0);
+  EXPECT_EQ(p->num_input_rows, 3);
+  EXPECT_EQ(p->name, std::optional<std::string>("progress_q"));
+  EXPECT_EQ(p->sink.num_output_rows, 3);
+  ASSERT_EQ(p->sources.size(), 1u);
+  EXPECT_EQ(p->sources[0].description, "MemoryStream[a]");
+  EXPECT_FALSE(p->sources[0].start_offset.has_value());
+  EXPECT_EQ(p->sources[0].end_offset->ToString(), "0");
+  for (const char* k : {"addBatch", "commitOffsets", "getBatch", "latestOffset", "queryPlanning", "triggerExecution",
+                        "walCommit"}) {
+    EXPECT_TRUE(p->duration_ms.count(k)) << k;
+  }
+  std::string json = p->json();
+  EXPECT_EQ(json.rfind("{\"id\":\"" + q.id() + "\",\"runId\":\"" + q.runId() + "\",\"name\":\"progress_q\",\"timestamp\":\"", 0), 0u) << json;
+  EXPECT_NE(json.find("\"stateOperators\":[],\"sources\":[{\"description\":\"MemoryStream[a]\",\"startOffset\":null,\"endOffset\":0,\"latestOffset\":null,\"numInputRows\":3"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"sink\":{\"description\":\"NoopSink\",\"numOutputRows\":3}}"), std::string::npos) << json;
+  EXPECT_EQ(q.status().json(), "{\"message\":\"Waiting for data to arrive\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
+  input.addData({{I(4)}});
+  q.processAllAvailable();
+  EXPECT_EQ(q.recentProgress().size(), 2u);
+  EXPECT_EQ(q.lastProgress()->sources[0].start_offset->ToString(), "0");
+  q.stop();
+  EXPECT_TRUE(Spark().streams().awaitAnyTermination(1.0));
+  Spark().streams().resetTerminated();
+  Spark().streams().removeListener(listener);
+  auto ev = listener->Events();
+  ASSERT_GE(ev.size(), 4u);
+  EXPECT_EQ(ev.front(), "started " + q.id());
+  EXPECT_EQ(ev[1], "progress 0");
+  EXPECT_EQ(ev[2], "progress 1");
+  EXPECT_EQ(ev.back(), "terminated ok");
+  EXPECT_GE(listener->idle.load(), 1);
+  EXPECT_TRUE(Spark().streams().active().empty());
+}
+
+TEST(StreamTest, RatePerMicroBatchSource) {
+  auto df = Spark()
+                .readStream()
+                .format("rate-micro-batch")
+                .option("rowsPerBatch", 3)
+                .option("startTimestamp", 1000)
+                .option("advanceMillisPerBatch", 300)
+                .load();
+  EXPECT_EQ(df.schema().simpleString(), "struct<timestamp:timestamp,value:bigint>");
+  auto q = df.selectExpr("value", "unix_millis(timestamp) AS ms").writeStream().format("memory").queryName("rmb")
+               .trigger(api::Trigger::Once()).start();
+  q.awaitTermination();
+  auto rows = Spark().sql("SELECT value, ms FROM rmb ORDER BY value").collect();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].toString(), "Row(value=0, ms=1000)");
+  EXPECT_EQ(rows[1].toString(), "Row(value=1, ms=1100)");
+  EXPECT_EQ(rows[2].toString(), "Row(value=2, ms=1200)");
+  EXPECT_EQ(q.lastProgress()->sources[0].end_offset->ToString(), "{\"offset\":3,\"timestamp\":1300}");
+}
+
+TEST(StreamTest, RateSourceFollowsTheClock) {
+  EXPECT_EQ(connectors::RateValueAtSecond(4, 10, 4), 20);
+  EXPECT_EQ(connectors::RateValueAtSecond(6, 10, 4), 40);
+  TempDir dir;
+  auto clock = std::make_shared<ManualClock>(100000);
+  auto q = Spark().readStream().format("rate").option("rowsPerSecond", 5).load()
+               .writeStream().format("memory").queryName("rate_q")
+               .trigger(api::Trigger::ProcessingTime(1000)).clock(clock).start();
+  auto impl = q.impl();
+  ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaiting(); }, 10000));
+  clock->Advance(2000);
+  ASSERT_TRUE(impl->WaitFor([&] { return impl->last_committed_batch() >= 0; }, 10000));
+  q.stop();
+  auto rows = Spark().sql("SELECT count(*), min(value), max(value), min(unix_millis(timestamp)) FROM rate_q").collect();
+  EXPECT_EQ(rows[0].toString(), "Row(count(1)=10, min(value)=0, max(value)=9, min(unix_millis(timestamp))=100000)");
+}
+
+// ---- files
+
+void LandJson(const std::string& dir, int batch, int n, int start) {
+  std::string text;
+  for (int i = start; i < start + n; ++i) {
+    text += "{\"event_id\":" + std::to_string(i) + ",\"kind\":\"" + (i % 3 == 0 ? "buy" : "view") + "\"}\n";
+  }
+  WriteFile(io::JoinPath(dir, "batch_" + std::to_string(batch) + "/part-0.json"), text);
+}
+
+int64_t CountSinkRows(const std::string& out) {
+  auto files = connectors::SinkLogFiles(*io::LocalFileSystem::Get(), out);
+  if (!files.ok() || !files->has_value() || (*files)->empty()) return 0;
+  return Spark().read().parquet(**files).count();
+}
+
+TEST(FileStreamTest, TutorialAvailableNowIntoFiles) {
+  TempDir dir;
+  std::string src = dir / "landing", out = dir / "bronze", chk = dir / "_cp/bronze";
+  auto run = [&]() -> api::StreamingQuery {
+    auto q = Spark().readStream().schema("event_id LONG, kind STRING")
+                 .option("recursiveFileLookup", "true").option("pathGlobFilter", "*.json").json(src)
+                 .writeStream().format("parquet").option("checkpointLocation", chk)
+                 .trigger(api::Trigger::AvailableNow()).start(out);
+    q.awaitTermination();
+    return q;
+  };
+  LandJson(src, 1, 500, 0);
+  auto q1 = run();
+  EXPECT_EQ(CountSinkRows(out), 500);
+  ASSERT_TRUE(q1.lastProgress().has_value());
+  EXPECT_EQ(q1.lastProgress()->batch_id, 0);
+  EXPECT_EQ(q1.lastProgress()->num_input_rows, 500);
+  LandJson(src, 2, 500, 500);
+  auto q2 = run();
+  EXPECT_EQ(q2.lastProgress()->batch_id, 1);
+  EXPECT_EQ(q2.lastProgress()->num_input_rows, 500);
+  EXPECT_EQ(CountSinkRows(out), 1000);
+  auto q3 = run();
+  EXPECT_FALSE(q3.lastProgress().has_value());  // nothing new: no batch
+  EXPECT_EQ(CountSinkRows(out), 1000);
+  // The checkpoint: offsets/1 names logOffset 1, the source log lists batch_2's file.
+  std::string off1 = ReadFile(chk + "/offsets/1");
+  EXPECT_EQ(off1.substr(off1.rfind('\n') + 1), "{\"logOffset\":1}");
+  std::string log1 = ReadFile(chk + "/sources/0/1");
+  EXPECT_EQ(log1.rfind("v1\n{\"path\":\"file://" + src + "/batch_2/part-0.json\",\"timestamp\":", 0), 0u) << log1;
+  EXPECT_NE(log1.find(",\"batchId\":1}"), std::string::npos);
+  std::string meta = ReadFile(out + "/_spark_metadata/0");
+  EXPECT_EQ(meta.rfind("v1\n{\"path\":\"file://" + out + "/part-", 0), 0u) << meta;
+  EXPECT_NE(meta.find("\"isDir\":false,\"modificationTime\":"), std::string::npos);
+  EXPECT_NE(meta.find("\"blockReplication\":1,\"blockSize\":33554432,\"action\":\"add\"}"), std::string::npos);
+}
+
+TEST(FileStreamTest, MaxFilesPerTriggerSplitsAvailableNow) {
+  TempDir dir;
+  std::string src = dir / "in";
+  for (int b = 0; b < 5; ++b) LandJson(src, b, 10, b * 10);
+  MemoryStream dummy(Spark(), "a INT");
+  auto q = Spark().readStream().schema("event_id LONG, kind STRING").option("maxFilesPerTrigger", 2).json(src)
+               .writeStream().format("memory").queryName("mfpt").trigger(api::Trigger::AvailableNow()).start();
+  q.awaitTermination();
+  auto progress = q.recentProgress();
+  ASSERT_EQ(progress.size(), 3u);
+  EXPECT_EQ(progress[0].num_input_rows, 20);
+  EXPECT_EQ(progress[1].num_input_rows, 20);
+  EXPECT_EQ(progress[2].num_input_rows, 10);
+  EXPECT_EQ(Spark().sql("SELECT count(DISTINCT event_id) FROM mfpt").collect()[0][0].ToString(), "50");
+}
+
+TEST(FileStreamTest, CleanSourceDeleteAndArchive) {
+  TempDir dir;
+  std::string src = dir / "in";
+  LandJson(src, 0, 3, 0);
+  auto q = Spark().readStream().schema("event_id LONG, kind STRING").option("cleanSource", "archive")
+               .option("sourceArchiveDir", dir / "archive").json(src)
+               .writeStream().format("noop").option("checkpointLocation", dir / "chk")
+               .trigger(api::Trigger::AvailableNow()).start();
+  q.awaitTermination();
+  auto fs = io::LocalFileSystem::Get();
+  EXPECT_FALSE(*fs->Exists(src + "/batch_0/part-0.json"));
+  EXPECT_TRUE(*fs->Exists(dir / ("archive" + src + "/batch_0/part-0.json")));
+}
+
+TEST(FileStreamTest, ParquetSinkPartitionByAndReplaySkipsCommittedBatch) {
+  TempDir dir;
+  std::string src = dir / "in", out = dir / "out", chk = dir / "chk";
+  LandJson(src, 0, 6, 0);
+  auto start = [&] {
+    return Spark().readStream().schema("event_id LONG, kind STRING").json(src)
+        .writeStream().format("parquet").partitionBy({"kind"}).option("checkpointLocation", chk)
+        .trigger(api::Trigger::AvailableNow()).start(out);
+  };
+  start().awaitTermination();
+  EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(out + "/kind=buy"));
+  EXPECT_EQ(CountSinkRows(out), 6);
+  // A crash after the sink committed batch 0 but before commits/0: the replay is skipped
+  // by the sink (its log already has batch 0).
+  ASSERT_TRUE(io::LocalFileSystem::Get()->Delete(chk + "/commits/0", false).ok());
+  auto q = start();
+  q.awaitTermination();
+  EXPECT_EQ(CountSinkRows(out), 6);
+  ASSERT_TRUE(q.lastProgress().has_value());
+  EXPECT_EQ(q.lastProgress()->batch_id, 0);
+  EXPECT_EQ(q.lastProgress()->sink.num_output_rows, 0);
+  EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(chk + "/commits/0"));
+}
+
+}  // namespace
+}  // namespace spate::testing
