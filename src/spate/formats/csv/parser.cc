@@ -11,6 +11,7 @@
 #include "spate/columnar/kernels.h"
 #include "spate/compute/bound_expr.h"
 #include "spate/compute/cast.h"
+#include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
 namespace spate::formats::json {
@@ -356,6 +357,68 @@ Status MalformedRecord(std::string_view record) {
 
 namespace {
 
+bool ParseBool(std::string_view s, bool* out) {
+  // Scala's String.toBoolean: "true" / "false" in any case.
+  auto lower_is = [&](const char* w) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      if ((s[i] | 0x20) != w[i]) return false;
+    }
+    return true;
+  };
+  if (s.size() == 4 && lower_is("true")) return *out = true, true;
+  if (s.size() == 5 && lower_is("false")) return *out = false, true;
+  return false;
+}
+
+inline bool Digits(const char* p, int n, int* out) {
+  int v = 0;
+  for (int i = 0; i < n; ++i) {
+    unsigned d = static_cast<unsigned char>(p[i]) - '0';
+    if (d > 9) return false;
+    v = v * 10 + static_cast<int>(d);
+  }
+  *out = v;
+  return true;
+}
+
+// The common shapes, parsed directly (everything else takes the CAST parser):
+// "yyyy-MM-dd" -> days; "yyyy-MM-dd[ T]HH:mm:ss[.f{1,6}]" -> local micros.
+bool FastDate(std::string_view s, int32_t* days) {
+  int y, m, d;
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !Digits(s.data(), 4, &y) ||
+      !Digits(s.data() + 5, 2, &m) || !Digits(s.data() + 8, 2, &d))
+    return false;
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1) return false;
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (d > kDays[m - 1] + (m == 2 && leap ? 1 : 0)) return false;
+  *days = DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+  return true;
+}
+
+bool FastLocalTimestamp(std::string_view s, int64_t* local_micros) {
+  if (s.size() < 19 || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
+    return false;
+  int32_t days;
+  int hh, mi, ss;
+  if (!FastDate(s.substr(0, 10), &days) || !Digits(s.data() + 11, 2, &hh) ||
+      !Digits(s.data() + 14, 2, &mi) || !Digits(s.data() + 17, 2, &ss) || hh > 23 ||
+      mi > 59 || ss > 59)
+    return false;
+  int64_t frac = 0;
+  if (s.size() > 19) {
+    if (s[19] != '.' || s.size() == 20 || s.size() > 26) return false;
+    int f;
+    const int n = static_cast<int>(s.size()) - 20;
+    if (!Digits(s.data() + 20, n, &f)) return false;
+    frac = f;
+    for (int i = n; i < 6; ++i) frac *= 10;
+  }
+  *local_micros = (static_cast<int64_t>(days) * 86400 + hh * 3600 + mi * 60 + ss) * 1000000LL + frac;
+  return true;
+}
+
+
 // Date/time parsing shared by the converter and inference.
 struct DateTimeParsers {
   std::optional<DateTimePattern> date, timestamp, timestamp_ntz;
@@ -389,12 +452,17 @@ struct DateTimeParsers {
                                                : -((-micros + 86400000000LL - 1) / 86400000000LL));
       return true;
     }
-    return CastStringToDate(s, days);
+    return FastDate(s, days) || CastStringToDate(s, days);
   }
   bool Timestamp(std::string_view s, int64_t* micros) const {
     if (timestamp) {
       std::string err;
       return timestamp->Parse(s, zone, false, micros, &err);
+    }
+    int64_t local;
+    if (FastLocalTimestamp(s, &local)) {
+      *micros = zone ? zone->LocalToUtcMicros(local) : local;
+      return true;
     }
     return CastStringToTimestamp(s, eval, micros);
   }
@@ -403,15 +471,9 @@ struct DateTimeParsers {
       std::string err;
       return timestamp_ntz->Parse(s, nullptr, true, micros, &err);
     }
-    return CastStringToTimestampNtz(s, micros);
+    return FastLocalTimestamp(s, micros) || CastStringToTimestampNtz(s, micros);
   }
 };
-
-bool ParseBool(std::string_view s, bool* out) {
-  if (EqualsIgnoreCase(s, "true")) return *out = true, true;
-  if (EqualsIgnoreCase(s, "false")) return *out = false, true;
-  return false;
-}
 
 }  // namespace
 
