@@ -2,6 +2,9 @@
 #include "spate/formats/csv/parser.h"
 
 #include <charconv>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -28,6 +31,30 @@ constexpr uint8_t kDelimBit = 1, kQuoteBit = 2, kLineBit = 4;
 
 inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
 
+// The first position >= p holding one of the N `stops`, looking 16 bytes at a time; stops
+// early (returning a position < n that may not be a stop) when fewer than 16 bytes remain,
+// so callers finish byte by byte.
+template <int N>
+inline size_t FindStop(const char* t, size_t p, size_t n, const char* stops) {
+#if defined(__SSE2__)
+  __m128i s[N];
+  for (int i = 0; i < N; ++i) s[i] = _mm_set1_epi8(stops[i]);
+  while (p + 16 <= n) {
+    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + p));
+    __m128i m = _mm_cmpeq_epi8(x, s[0]);
+    for (int i = 1; i < N; ++i) m = _mm_or_si128(m, _mm_cmpeq_epi8(x, s[i]));
+    int mask = _mm_movemask_epi8(m);
+    if (mask) return p + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    p += 16;
+  }
+#else
+  (void)t;
+  (void)n;
+  (void)stops;
+#endif
+  return p;
+}
+
 }  // namespace
 
 // ---- tokenizer -----------------------------------------------------------------------
@@ -44,6 +71,20 @@ CsvTokenizer::CsvTokenizer(const CsvOptions& options) : o_(options), delim_(opti
   } else {
     special_[static_cast<uint8_t>(o_.line_sep[0])] |= kLineBit;
   }
+  const char line1 = o_.line_sep.empty() ? '\n' : o_.line_sep[0];
+  const char line2 = o_.line_sep.empty() ? '\r' : o_.line_sep[0];
+  plain_stops_[0] = delim_[0];
+  plain_stops_[1] = line1;
+  plain_stops_[2] = line2;
+  const char q = o_.quote != '\0' ? o_.quote : delim_[0];
+  quoted_stops_[0] = q;
+  quoted_stops_[1] = o_.escape != '\0' ? o_.escape : q;
+  quoted_stops_[2] = o_.char_to_escape_quote_escaping.value_or('\0') != '\0'
+                         ? *o_.char_to_escape_quote_escaping
+                         : q;
+  // Line ends stop a quoted run only without multiLine.
+  quoted_stops_[3] = o_.multi_line ? q : line1;
+  quoted_stops_[4] = o_.multi_line ? q : line2;
   if (o_.quote != '\0') special_[static_cast<uint8_t>(o_.quote)] |= kQuoteBit;
   if (o_.escape != '\0') special_[static_cast<uint8_t>(o_.escape)] |= kQuoteBit;
   if (o_.char_to_escape_quote_escaping && *o_.char_to_escape_quote_escaping != '\0')
@@ -75,6 +116,8 @@ size_t CsvTokenizer::Tokenize(std::string_view text, size_t pos, size_t max_reco
   // The end of an unquoted run starting at p: the next delimiter or line end.
   auto scan_plain = [&](size_t p) {
     while (p < n) {
+      p = FindStop<3>(t, p, n, plain_stops_);
+      if (p >= n) break;
       uint8_t c = static_cast<uint8_t>(t[p]);
       if (special_[c] & (kDelimBit | kLineBit)) {
         if ((special_[c] & kLineBit) && AtLineEnd(text, p)) break;
@@ -133,6 +176,8 @@ size_t CsvTokenizer::Tokenize(std::string_view text, size_t pos, size_t max_reco
         bool skip = false;
         while (true) {
           while (q < n) {
+            q = FindStop<5>(t, q, n, quoted_stops_);
+            if (q >= n) break;
             uint8_t c = static_cast<uint8_t>(t[q]);
             if (special_[c] & kQuoteBit) break;
             if (!o_.multi_line && (special_[c] & kLineBit) && AtLineEnd(text, q)) break;

@@ -95,6 +95,10 @@ class CsvTokenizer {
   CsvOptions o_;
   std::string delim_;
   uint8_t special_[256] = {};  // 1: delimiter start / line end; 2: quote / escape bytes
+  // The bytes that stop an unquoted / a quoted run (repeated to fill), for the 16-byte
+  // SSE2 scan.
+  char plain_stops_[3] = {};
+  char quoted_stops_[5] = {};
 };
 
 /// One conversion error (FAILFAST and tests).
