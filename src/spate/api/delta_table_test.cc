@@ -54,6 +54,23 @@ TEST_F(DeltaApiTest, WriteReadTimeTravelHistoryDetail) {
   EXPECT_THROW(DeltaTable::forPath(spark, dir_ + "/nope"), AnalysisException);
 }
 
+TEST_F(DeltaApiTest, TimestampAsOfAndErrors) {
+  auto spark = SparkSession::builder().getOrCreate();
+  const std::string path = dir_ + "/tt";
+  spark.range(2).write().format("delta").save(path);
+  EXPECT_THROW(spark.read().format("delta").option("timestampAsOf", "2000-01-01 00:00:00").load(path),
+               AnalysisException);
+  EXPECT_THROW(spark.read().format("delta").option("timestampAsOf", "3000-01-01").load(path),
+               AnalysisException);
+  EXPECT_THROW(spark.read().format("delta").option("versionAsOf", "7").load(path),
+               AnalysisException);
+  EXPECT_THROW(spark.read().format("delta").load(dir_ + "/missing"), AnalysisException);
+  auto hist = DeltaTable::forPath(spark, path).history().collect();
+  // The commit's own timestamp names version 0.
+  std::string ts = hist[0][1].ToString();
+  EXPECT_EQ(spark.read().format("delta").option("timestampAsOf", ts).load(path).count(), 2);
+}
+
 TEST_F(DeltaApiTest, PartitionedAndMergeSchema) {
   auto spark = SparkSession::builder().getOrCreate();
   const std::string path = dir_ + "/p";

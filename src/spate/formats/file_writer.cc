@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <unordered_map>
 
 #include "spate/columnar/kernels.h"
 #include "spate/formats/parquet/compression.h"
@@ -432,35 +433,80 @@ Status PartitionedWriteJob::Write(int partition, const BatchPtr& b) {
   if (part_cols_.empty()) {
     return WriteToFile(partition, "", nullptr, b->WithSchema(data_schema_));
   }
+  // Group rows by their partition values. Rows are keyed by the raw bytes of the values
+  // (typed access, no Value per row); a group's folder name and value strings are built
+  // once, from its first row.
   struct Group {
+    std::string key;
     std::vector<std::optional<std::string>> values;
     std::vector<int32_t> rows;
   };
-  std::map<std::string, Group> groups;
-  std::vector<std::optional<std::string>> values(part_cols_.size());
+  std::vector<Group> groups;
+  std::unordered_map<std::string, size_t> index;
+  std::string raw;
   for (int64_t r = 0; r < b->num_rows(); ++r) {
-    std::string key;
-    for (size_t i = 0; i < part_cols_.size(); ++i) {
-      int c = part_cols_[i];
-      values[i] = PartitionValueString(b->column(c)->GetValue(r));
-      if (i > 0) key += '/';
-      key += EscapePathName(schema_->field(c).name);
-      key += '=';
-      key += values[i] ? EscapePathName(*values[i]) : "__HIVE_DEFAULT_PARTITION__";
+    raw.clear();
+    for (int c : part_cols_) {
+      const Column& col = *b->column(c);
+      if (col.IsNull(r)) {
+        raw.push_back('\0');
+        continue;
+      }
+      raw.push_back('\1');
+      const int width = col.type()->ByteWidth();
+      if (col.type_id() == TypeId::kString || col.type_id() == TypeId::kBinary) {
+        std::string_view v = col.GetView(r);
+        uint32_t n = static_cast<uint32_t>(v.size());
+        raw.append(reinterpret_cast<const char*>(&n), sizeof(n));
+        raw.append(v);
+      } else if (col.type_id() == TypeId::kBoolean) {
+        raw.push_back(col.GetBool(r) ? '1' : '0');
+      } else if (width > 0) {
+        raw.append(reinterpret_cast<const char*>(col.values()->data()) + r * width, width);
+      } else {
+        std::string v = col.GetValue(r).ToString();  // nested partition values: rare
+        uint32_t n = static_cast<uint32_t>(v.size());
+        raw.append(reinterpret_cast<const char*>(&n), sizeof(n));
+        raw.append(v);
+      }
     }
-    auto [it, inserted] = groups.try_emplace(key);
-    if (inserted) it->second.values = values;
-    it->second.rows.push_back(static_cast<int32_t>(r));
+    auto [it, inserted] = index.try_emplace(raw, groups.size());
+    if (inserted) {
+      Group g;
+      for (size_t i = 0; i < part_cols_.size(); ++i) {
+        int c = part_cols_[i];
+        g.values.push_back(PartitionValueString(b->column(c)->GetValue(r)));
+        if (i > 0) g.key += '/';
+        g.key += EscapePathName(schema_->field(c).name);
+        g.key += '=';
+        g.key += g.values[i] ? EscapePathName(*g.values[i]) : "__HIVE_DEFAULT_PARTITION__";
+      }
+      groups.push_back(std::move(g));
+    }
+    groups[it->second].rows.push_back(static_cast<int32_t>(r));
+  }
+  // "" and NULL share a folder: merge groups with equal keys, then go in key order.
+  std::sort(groups.begin(), groups.end(),
+            [](const Group& a, const Group& b) { return a.key < b.key; });
+  for (size_t i = 1; i < groups.size();) {
+    if (groups[i].key == groups[i - 1].key) {
+      auto& dst = groups[i - 1].rows;
+      dst.insert(dst.end(), groups[i].rows.begin(), groups[i].rows.end());
+      std::sort(dst.begin(), dst.end());
+      groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
   }
   std::vector<ColumnPtr> cols;
   for (int c : data_cols_) cols.push_back(b->column(c));
   auto data = Batch::Make(data_schema_, cols, b->num_rows());
-  for (const auto& [key, g] : groups) {
+  for (const auto& g : groups) {
     BatchPtr part = static_cast<int64_t>(g.rows.size()) == b->num_rows()
                         ? data
                         : TakeBatch(*data, g.rows.data(),
                                     static_cast<int64_t>(g.rows.size()));
-    SPATE_RETURN_IF_ERROR(WriteToFile(partition, key, &g.values, part));
+    SPATE_RETURN_IF_ERROR(WriteToFile(partition, g.key, &g.values, part));
   }
   return Status::OK();
 }

@@ -403,6 +403,71 @@ TEST(DeltaTxnTest, ConcurrentProcessAppends) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(DeltaTxnTest, WriterKilledBeforeCommit) {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("spate_delta_crash_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string path = dir.string();
+  auto fs = io::LocalFileSystem::Get();
+  ASSERT_TRUE(WriteBatches(fs, path, {Rows(0, 4)}, Mode("append")).ok());
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    // Writes data files, then dies before the log commit.
+    DeltaWriteOptions o = Mode("append");
+    (void)WriteDelta(fs, path, IdSchema(), 1,
+                     [&](const BatchSink& sink) -> Status {
+                       Status st = sink(0, Rows(100, 50));
+                       (void)st;
+                       ::_exit(0);
+                     },
+                     o);
+    ::_exit(1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  size_t parquet_files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    parquet_files += e.path().extension() == ".parquet";
+  EXPECT_GE(parquet_files, 2u);  // the orphan exists on disk
+  auto snap = DeltaLog(fs, path).Latest().value();
+  EXPECT_EQ(snap->version(), 0);
+  EXPECT_EQ(ReadRows(fs, snap).size(), 4u);
+  ASSERT_TRUE(WriteBatches(fs, path, {Rows(4, 1)}, Mode("append")).ok());
+  EXPECT_EQ(ReadRows(fs, DeltaLog(fs, path).Latest().value()).size(), 5u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DeltaWriterTest, StatsOfTypes) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      {"s", DataType::String(), true, ""},
+      {"d", DataType::Date(), true, ""},
+      {"t", DataType::Timestamp(), true, ""},
+      {"n", DataType::Struct({{"x", DataType::Int(), true, ""}}), true, ""}});
+  auto st = DataType::Struct({{"x", DataType::Int(), true, ""}});
+  auto b = Batch::Make(
+      schema,
+      {ColumnFromValues(DataType::String(), {Value::String(std::string(40, 'z')), Value::String("b")}),
+       ColumnFromValues(DataType::Date(), {Value::Date(0), Value::Date(19000)}),
+       ColumnFromValues(DataType::Timestamp(), {Value::Timestamp(1500), Value::Null(DataType::Timestamp())}),
+       ColumnFromValues(st, {Value::Struct(st, {Value::Int(3)}), Value::Null(st)})},
+      2);
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/st", {b}, Mode("append")).ok());
+  auto snap = DeltaLog(fs, "/st").Latest().value();
+  auto stats = Json::Parse(*snap->files()[0].stats).value();
+  const Json* mins = stats.Find("minValues");
+  const Json* maxs = stats.Find("maxValues");
+  EXPECT_EQ(mins->GetString("s").value(), "b");
+  EXPECT_FALSE(maxs->GetString("s").has_value());  // 40 chars: a prefix is no max
+  EXPECT_EQ(mins->GetString("d").value(), "1970-01-01");
+  EXPECT_EQ(mins->GetString("t").value(), "1970-01-01T00:00:00.001Z");
+  EXPECT_EQ(maxs->GetString("t").value(), "1970-01-01T00:00:00.002Z");
+  EXPECT_EQ(mins->Find("n")->GetInt("x").value(), 3);
+  EXPECT_EQ(stats.Find("nullCount")->Find("n")->GetInt("x").value(), 1);
+  EXPECT_EQ(stats.Find("nullCount")->GetInt("t").value(), 1);
+}
+
 TEST(DeltaWriterTest, SchemaEnforcementAndMerge) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/s", {Rows(0, 2)}, Mode("append")).ok());
