@@ -9,6 +9,7 @@
 
 #include "spate/formats/csv/parser.h"
 #include "spate/formats/csv_source.h"
+#include "spate/formats/json_source.h"
 
 namespace spate::formats::csv {
 namespace {
@@ -369,6 +370,54 @@ TEST_F(CsvSourceTest, MultiLineAndLineSep) {
   EXPECT_EQ(*ReadAll(**src), "1|line one\nline two\n2|plain\n");
   Write("/ls.csv", "a,b;c,d;");
   EXPECT_EQ(*ReadAll(**Source("/ls.csv", "", {{"lineSep", ";"}})), "a|b\nc|d\n");
+}
+
+TEST_F(CsvSourceTest, HeaderEdgeCasesAndSampling) {
+  // Duplicate / empty header names (makeSafeHeader); an empty first file is skipped.
+  Write("/e/a.csv", "");
+  Write("/e/b.csv", "x,X,,y\n1,2,3,4\n");
+  auto src = Source("/e", "", {{"header", "true"}, {"inferSchema", "true"}});
+  ASSERT_TRUE(src.ok()) << src.status().ToString();
+  EXPECT_EQ(Names(**src), "x0:int,X1:int,_c2:int,y:int");
+  EXPECT_EQ(*ReadAll(**src), "1|2|3|4\n");
+  // enforceSchema=false with an inferred schema checks every file's header.
+  Write("/e/c.csv", "x,X,,z\n5,6,7,8\n");
+  auto bad = Source("/e", "", {{"header", "true"}, {"enforceSchema", "false"}});
+  ASSERT_TRUE(bad.ok());
+  EXPECT_FALSE(ReadAll(**bad).ok());
+  // samplingRatio: a sample still sees the column count; types from sampled rows only.
+  std::string many;
+  for (int i = 0; i < 2000; ++i) many += std::to_string(i) + "\n";
+  Write("/s.csv", many);
+  auto sampled = Source("/s.csv", "", {{"inferSchema", "true"}, {"samplingRatio", "0.1"}});
+  EXPECT_EQ(Names(**sampled), "_c0:int");
+  EXPECT_FALSE(Source("/s.csv", "", {{"samplingRatio", "0"}}).ok());
+  // An empty file without a schema: no columns, no rows (Spark infers an empty schema).
+  Write("/empty.csv", "");
+  auto empty = Source("/empty.csv", "", {});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ((*empty)->schema()->num_fields(), 0);
+}
+
+TEST_F(CsvSourceTest, JsonAndTextShareFileOptions) {
+  Write("/j/a.json", "{\"a\": 1}\n");
+  Write("/j/b.txt", "{\"a\": 2}\n");
+  using Fmt = LineFileDataSource::Format;
+  auto all = LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
+                                      {{"modifiedBefore", "2999-12-31T00:00:00"}});
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ((*all)->num_splits(), 2);
+  auto none = LineFileDataSource::Make(fs_, Fmt::kText, {"/j"}, nullptr,
+                                       {{"modifiedAfter", "2999-12-31T00:00:00"}});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ((*none)->num_splits(), 0);
+  auto glob = LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
+                                       {{"pathGlobFilter", "*.json"}});
+  EXPECT_EQ((*glob)->num_splits(), 1);
+  EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
+                                        {{"modifiedAfter", "not a time"}}).ok());
+  EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
+                                        {{"multiLine", "maybe"}}).ok());
 }
 
 // Malformed input in every mode: a result or an error, never a crash.
