@@ -613,6 +613,24 @@ TEST(DeltaGoldenTest, KnownValues) {
                    .value();
   for (const auto& f : readd->files())
     if (f.path == "foo") EXPECT_EQ(f.modification_time, 1700000000000);
+  auto has = [](const std::vector<std::string>& v, const std::string& row) {
+    return std::find(v.begin(), v.end(), row) != v.end();
+  };
+  auto ts = rows("kernel-timestamp-INT96");
+  EXPECT_TRUE(has(ts, "0|2020-01-01 08:09:10.001|2020-02-01 08:09:10"));
+  EXPECT_TRUE(has(ts, "4|NULL|NULL"));
+  EXPECT_TRUE(has(rows("kernel-timestamp-partition-col-ISO8601"),
+                  "2024-01-02 12:30:00|2024-01-02 12:30:00"));
+  EXPECT_TRUE(has(rows("basic-decimal-table"),
+                  "-2342342.23423|-999.99|-99999.99999|-9999999999.9999999999"));
+  EXPECT_TRUE(has(rows("data-reader-timestamp_ntz"),
+                  "3|2021-11-18 02:30:00.123456|2013-07-05 17:01:00.123456"));
+  EXPECT_TRUE(has(rows("data-reader-primitives"), "7|7|7|7|false|7.0|7.0|7|[07 07]|7"));
+  auto pv = rows("data-reader-partition-values");
+  EXPECT_TRUE(has(pv, "1|1|1|1|false|1.0|1.0|1|null|2021-09-08|2021-09-08 11:11:11|1|"
+                      "[{1}, {1}, {1}]|{1, 1, {1, 1}}|1"));
+  EXPECT_TRUE(has(pv, "NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|"
+                      "[{2}, {2}, {2}]|{2, 2, {2, 2}}|2"));
   // Time travel on a Spark table.
   auto v1 = DeltaLog(fs, std::string(kGolden) + "/snapshot-data3").At(1).value();
   EXPECT_EQ(ReadRows(fs, v1).size(), 20u);
