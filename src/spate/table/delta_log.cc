@@ -618,6 +618,29 @@ Result<std::vector<CommitEntry>> DeltaLog::ReadCommits(int64_t start, int64_t en
   return out;
 }
 
+Result<std::vector<FileChanges>> DeltaLog::ChangesSince(int64_t after_version,
+                                                        int64_t end) const {
+  SPATE_ASSIGN_OR_RETURN(auto commits, ReadCommits(after_version + 1, end));
+  std::vector<FileChanges> out;
+  for (auto& c : commits) {
+    FileChanges fc;
+    fc.version = c.version;
+    fc.timestamp_ms = c.timestamp_ms;
+    for (auto& a : c.actions) {
+      switch (a.kind) {
+        case Action::Kind::kAdd: fc.adds.push_back(std::move(a.add)); break;
+        case Action::Kind::kRemove: fc.removes.push_back(std::move(a.remove)); break;
+        case Action::Kind::kMetadata: fc.metadata_changed = true; break;
+        case Action::Kind::kProtocol: fc.protocol_changed = true; break;
+        case Action::Kind::kCommitInfo: fc.operation = a.commit_info.operation; break;
+        default: break;
+      }
+    }
+    out.push_back(std::move(fc));
+  }
+  return out;
+}
+
 Result<std::vector<CommitEntry>> DeltaLog::History(int limit) const {
   SPATE_ASSIGN_OR_RETURN(Listing l, List());
   if (l.commits.empty() && l.checkpoints.empty()) return NotDeltaTable(table_path_);

@@ -95,6 +95,19 @@ struct CommitEntry {
   std::vector<Action> actions;
 };
 
+/// The file changes of one commit (for streaming sources): data files added and removed,
+/// and whether the table's metadata or protocol changed in it.
+struct FileChanges {
+  int64_t version = 0;
+  int64_t timestamp_ms = 0;
+  std::vector<AddFile> adds;
+  std::vector<RemoveFile> removes;
+  bool metadata_changed = false;
+  bool protocol_changed = false;
+  /// commitInfo.operation ("WRITE", "STREAMING UPDATE", "DELETE", ...), "" when absent.
+  std::string operation;
+};
+
 /// Checks that spate can read (and with `for_write`, write) a table with this protocol
 /// and metadata; the error names the unsupported features.
 Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write);
@@ -127,6 +140,9 @@ class DeltaLog {
   Result<std::vector<Action>> ReadCommit(int64_t version) const;
   /// Commits with version in [start, end] (end = -1: to the latest), in order.
   Result<std::vector<CommitEntry>> ReadCommits(int64_t start, int64_t end = -1) const;
+  /// The file changes of the commits with version in (after_version, end] (end = -1: to
+  /// the latest), in version order. For a streaming source: adds are the new data.
+  Result<std::vector<FileChanges>> ChangesSince(int64_t after_version, int64_t end = -1) const;
   /// The newest `limit` commits' commitInfo (limit <= 0: all), newest first.
   Result<std::vector<CommitEntry>> History(int limit = 0) const;
 

@@ -136,7 +136,16 @@ class DeltaFileReader final : public BatchReader {
 Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::Make(io::FileSystemPtr fs,
                                                                SnapshotPtr snapshot,
                                                                std::string time_zone_id) {
+  std::vector<AddFile> files = snapshot->files();
+  return MakeForFiles(std::move(fs), std::move(snapshot), std::move(files),
+                      std::move(time_zone_id));
+}
+
+Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
+    io::FileSystemPtr fs, SnapshotPtr snapshot, std::vector<AddFile> files,
+    std::string time_zone_id) {
   std::shared_ptr<DeltaDataSource> s(new DeltaDataSource());
+  s->adds_ = std::move(files);
   s->fs_ = std::move(fs);
   s->snapshot_ = std::move(snapshot);
   s->schema_ = s->snapshot_->schema();
@@ -154,7 +163,7 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::Make(io::FileSystemPtr
   }
   EvalContext ctx = ContextFor(s->tz_);
   EvalContext utc = ContextFor("UTC");
-  for (const auto& f : s->snapshot_->files()) {
+  for (const auto& f : s->adds_) {
     FileInfo info;
     info.partition.resize(nf);
     for (int c = 0; c < nf; ++c) {
@@ -271,7 +280,7 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
     skipped_->fetch_add(1);
     return MakeEmptyReader();
   }
-  const AddFile& add = snapshot_->files()[split];
+  const AddFile& add = adds_[split];
   const std::string path = snapshot_->DataFilePath(add);
   auto reader = formats::parquet::ParquetFileReader::Open(fs_, path);
   if (!reader.ok()) return reader.status();

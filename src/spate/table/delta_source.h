@@ -29,9 +29,15 @@ class DeltaDataSource final : public DataSource {
  public:
   static Result<std::shared_ptr<DeltaDataSource>> Make(io::FileSystemPtr fs, SnapshotPtr snapshot,
                                                        std::string time_zone_id = "UTC");
+  /// Only `files` (e.g. the adds of new commits, for a streaming source), read with the
+  /// snapshot's schema and partitioning.
+  static Result<std::shared_ptr<DeltaDataSource>> MakeForFiles(io::FileSystemPtr fs,
+                                                               SnapshotPtr snapshot,
+                                                               std::vector<AddFile> files,
+                                                               std::string time_zone_id = "UTC");
 
   const SchemaPtr& schema() const override { return schema_; }
-  int num_splits() const override { return static_cast<int>(snapshot_->files().size()); }
+  int num_splits() const override { return static_cast<int>(adds_.size()); }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
   std::string Describe() const override;
 
@@ -45,6 +51,7 @@ class DeltaDataSource final : public DataSource {
   DeltaDataSource() = default;
   io::FileSystemPtr fs_;
   SnapshotPtr snapshot_;
+  std::vector<AddFile> adds_;  // the files read (one split each)
   SchemaPtr schema_;
   std::string tz_;
   std::vector<bool> is_partition_;  // per schema column

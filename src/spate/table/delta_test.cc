@@ -269,6 +269,28 @@ TEST(DeltaTxnTest, IdempotentTxn) {
   EXPECT_EQ(hist[0].actions[0].commit_info.operation_metrics.at("numAddedFiles"), "1");
 }
 
+TEST(DeltaLogTest, ChangesSinceForStreamingSources) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(WriteBatches(fs, "/cs", {Rows(i * 10, 2)}, Mode("append")).ok());
+  ASSERT_TRUE(WriteBatches(fs, "/cs", {Rows(100, 1)}, Mode("overwrite")).ok());
+  DeltaLog log(fs, "/cs");
+  auto changes = log.ChangesSince(0).value();
+  ASSERT_EQ(changes.size(), 3u);
+  EXPECT_EQ(changes[0].version, 1);
+  EXPECT_EQ(changes[0].adds.size(), 1u);
+  EXPECT_TRUE(changes[0].removes.empty());
+  EXPECT_EQ(changes[2].removes.size(), 3u);
+  EXPECT_EQ(changes[2].operation, "WRITE");
+  EXPECT_EQ(log.ChangesSince(1, 2).value().size(), 1u);
+  // Read just the files added by version 1 and 2.
+  auto snap = log.At(2).value();
+  std::vector<AddFile> adds = changes[0].adds;
+  adds.insert(adds.end(), changes[1].adds.begin(), changes[1].adds.end());
+  auto src = DeltaDataSource::MakeForFiles(fs, snap, adds).value();
+  EXPECT_EQ(src->num_splits(), 2);
+  EXPECT_TRUE(log.ChangesSince(3).value().empty());
+}
+
 TEST(DeltaTxnTest, ConflictRules) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/r", {Rows(0, 2)}, Mode("append")).ok());
