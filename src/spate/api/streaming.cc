@@ -8,6 +8,7 @@
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/builder.h"
+#include "spate/connectors/delta_sink.h"
 #include "spate/connectors/file_sink.h"
 #include "spate/connectors/file_source.h"
 #include "spate/connectors/memory.h"
@@ -330,8 +331,30 @@ StreamingQuery DataStreamWriter::start() const {
 }
 
 StreamingQuery DataStreamWriter::toTable(const std::string& name) const {
-  ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED",
-                            {{"msg", "Streaming into a table (" + name + ") needs the Delta sink, which is not supported yet"}}));
+  const auto& state = df_.session();
+  std::string fmt = Lower(format_);
+  if (!fmt.empty() && fmt != "delta") {
+    ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED",
+                              {{"msg", "toTable() writes Delta tables; format " + format_ + " is not supported"}}));
+  }
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t dot = name.find('.', start);
+    std::string part = name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.size() >= 2 && part.front() == '`' && part.back() == '`') part = part.substr(1, part.size() - 2);
+    parts.push_back(part);
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  auto& wh = state->warehouse();
+  auto id = ValueOrThrow(wh.QualifyTable(parts, state->catalog.current_database()));
+  auto loc = ValueOrThrow(wh.LookupTable(id));
+  std::string path = loc ? loc->path : ValueOrThrow(wh.PrepareTable(id, std::nullopt)).path;
+  DataStreamWriter w(*this);
+  w.format_ = "delta";
+  w.table_name_ = id.Unquoted();
+  return w.start(path);
 }
 
 StreamingQuery DataStreamWriter::start(const std::string& path) const {
@@ -412,7 +435,17 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     int interval = std::atoi(state->conf.GetOr("spark.sql.streaming.fileSink.log.compactInterval", "10").c_str());
     sink = std::make_shared<connectors::FileStreamSink>(fs, path, factory, partition_by_, interval > 0 ? interval : 10);
   } else if (fmt == "delta") {
-    return toTable(path);
+    if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
+    connectors::DeltaSinkOptions o;
+    o.path = path;
+    o.partition_by = partition_by_;
+    o.options = options_;
+    o.options.erase("checkpointLocation");
+    o.options.erase("path");
+    o.time_zone_id = state->conf.session_time_zone();
+    o.default_codec = state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
+    o.display_name = table_name_.empty() ? path : table_name_;
+    sink = std::make_shared<connectors::DeltaSink>(fs, o);
   } else {
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
   }

@@ -13,8 +13,9 @@
 //  - DataStreamReader (spark.readStream()): format json | text | parquet | csv (files in a
 //    folder; schema required unless spark.sql.streaming.schemaInference=true), rate,
 //    rate-micro-batch; MemoryStream for tests and embedders.
-//  - DataStreamWriter (df.writeStream()): format memory | console | noop | parquet | json
-//    | csv, foreachBatch, foreach; outputMode, queryName, partitionBy, trigger,
+//  - DataStreamWriter (df.writeStream()): format memory | console | noop | parquet | delta
+//    (start(path) or toTable(name)), foreachBatch, foreach; outputMode, queryName,
+//    partitionBy, trigger,
 //    checkpointLocation (required except for memory/console/noop, which then use a
 //    temporary one), start([path]).
 //  - StreamingQuery / StreamingQueryManager (spark.streams()).
@@ -165,7 +166,7 @@ class DataStreamWriter {
   DataStreamWriter& clock(ClockPtr clock);
   StreamingQuery start() const;
   StreamingQuery start(const std::string& path) const;
-  /// Streams into a catalog table (Delta; refused until the Delta sink exists).
+  /// Streams into a catalog table (Delta; created by the first batch when missing).
   StreamingQuery toTable(const std::string& name) const;
 
  private:
@@ -179,6 +180,7 @@ class DataStreamWriter {
   std::function<void(DataFrame, int64_t)> foreach_batch_;
   std::shared_ptr<ForeachWriter> foreach_;
   ClockPtr clock_;
+  std::string table_name_;  // toTable(): the qualified name, for the sink's description
 };
 
 /// MemoryStream for tests and embedders: rows added by addData() become the next

@@ -28,7 +28,11 @@ using api::MemoryStream;
 using api::SparkSession;
 
 SparkSession Spark() {
-  static SparkSession s = SparkSession::builder().appName("stream-tests").getOrCreate();
+  static SparkSession s = [] {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string wh = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stream-wh-" + stream::RandomUuid());
+    return SparkSession::builder().appName("stream-tests").config("spark.sql.warehouse.dir", wh).getOrCreate();
+  }();
   return s;
 }
 
@@ -573,6 +577,65 @@ TEST(FileStreamTest, ParquetSinkPartitionByAndReplaySkipsCommittedBatch) {
   EXPECT_EQ(q.lastProgress()->batch_id, 0);
   EXPECT_EQ(q.lastProgress()->sink.num_output_rows, 0);
   EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(chk + "/commits/0"));
+}
+
+// ---- Delta
+
+TEST(DeltaStreamTest, TutorialAvailableNowIntoTable) {
+  TempDir dir;
+  std::string src = dir / "landing", chk = dir / "_cp/bronze";
+  auto run = [&]() -> api::StreamingQuery {
+    auto q = Spark().readStream().schema("event_id LONG, kind STRING")
+                 .option("recursiveFileLookup", "true").option("pathGlobFilter", "*.json").json(src)
+                 .writeStream().option("checkpointLocation", chk)
+                 .trigger(api::Trigger::AvailableNow()).toTable("events_bronze");
+    q.awaitTermination();
+    return q;
+  };
+  LandJson(src, 1, 500, 0);
+  auto q1 = run();
+  EXPECT_EQ(Spark().table("events_bronze").count(), 500);
+  EXPECT_EQ(q1.lastProgress()->sink.description, "DeltaSink[spark_catalog.default.events_bronze]");
+  LandJson(src, 2, 500, 500);
+  auto q2 = run();
+  EXPECT_EQ(q2.lastProgress()->batch_id, 1);
+  EXPECT_EQ(q2.lastProgress()->num_input_rows, 500);
+  EXPECT_EQ(q2.lastProgress()->sink.num_output_rows, 500);
+  EXPECT_EQ(Spark().table("events_bronze").count(), 1000);
+  auto q3 = run();
+  EXPECT_FALSE(q3.lastProgress().has_value());
+  EXPECT_EQ(Spark().table("events_bronze").count(), 1000);
+  Spark().sql("DROP TABLE events_bronze");
+}
+
+TEST(DeltaStreamTest, CommitCarriesTxnAndReplayIsSkipped) {
+  TempDir dir;
+  std::string out = dir / "table", chk = dir / "chk";
+  MemoryStream input(Spark(), "a INT");
+  auto start = [&] {
+    return input.toDF().writeStream().format("delta").option("checkpointLocation", chk).start(out);
+  };
+  auto q = start();
+  input.addData({{I(1)}, {I(2)}});
+  q.processAllAvailable();
+  q.stop();
+  std::string commit0 = ReadFile(out + "/_delta_log/00000000000000000000.json");
+  EXPECT_NE(commit0.find("\"operation\":\"STREAMING UPDATE\""), std::string::npos) << commit0;
+  EXPECT_NE(commit0.find("\"txn\":{\"appId\":\"" + q.id() + "\",\"version\":0"), std::string::npos) << commit0;
+  EXPECT_NE(commit0.find("\"outputMode\":\"Append\""), std::string::npos) << commit0;
+  EXPECT_NE(commit0.find("\"epochId\":\"0\""), std::string::npos) << commit0;
+  // Crash between the Delta commit and commits/0: the replay commits nothing.
+  ASSERT_TRUE(io::LocalFileSystem::Get()->Delete(chk + "/commits/0", false).ok());
+  auto q2 = start();
+  q2.processAllAvailable();
+  EXPECT_EQ(q2.lastProgress()->batch_id, 0);
+  EXPECT_EQ(q2.lastProgress()->sink.num_output_rows, 0);
+  EXPECT_FALSE(*io::LocalFileSystem::Get()->Exists(out + "/_delta_log/00000000000000000001.json"));
+  input.addData({{I(3)}});
+  q2.processAllAvailable();
+  q2.stop();
+  EXPECT_EQ(Spark().read().format("delta").load(out).count(), 3);
+  EXPECT_NE(ReadFile(out + "/_delta_log/00000000000000000001.json").find("\"version\":1"), std::string::npos);
 }
 
 }  // namespace

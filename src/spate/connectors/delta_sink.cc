@@ -1,0 +1,30 @@
+// Copyright spate authors.
+#include "spate/connectors/delta_sink.h"
+
+#include "spate/exec/physical_plan.h"
+#include "spate/stream/batch_source.h"
+#include "spate/table/delta_writer.h"
+
+namespace spate::connectors {
+
+Result<int64_t> DeltaSink::AddBatch(const stream::MicroBatch& batch) {
+  table::DeltaWriteOptions w;
+  w.mode = batch.output_mode == stream::OutputMode::kComplete ? "overwrite" : "append";
+  w.partition_by = o_.partition_by;
+  w.options = o_.options;
+  w.txn = table::TxnId{batch.query_id, batch.batch_id};
+  w.operation = "STREAMING UPDATE";
+  w.operation_parameters = {{"outputMode", std::string(stream::OutputModeName(batch.output_mode))},
+                            {"queryId", batch.query_id},
+                            {"epochId", std::to_string(batch.batch_id)}};
+  w.time_zone_id = o_.time_zone_id;
+  w.default_codec = o_.default_codec;
+  auto exec_options = batch.runner->MakeExecOptions();
+  SPATE_ASSIGN_OR_RETURN(auto physical, exec::CreatePhysicalPlan(batch.analyzed, exec_options));
+  SPATE_ASSIGN_OR_RETURN(auto result, table::WritePlan(fs_, o_.path, *physical, exec_options, w));
+  stream::FaultPoint("after_sink_commit");
+  if (result.already_committed) return int64_t{0};
+  return result.num_output_rows;
+}
+
+}  // namespace spate::connectors

@@ -1,0 +1,46 @@
+// Copyright spate authors.
+#pragma once
+
+// DeltaSink: each micro-batch becomes one Delta commit (table/delta_writer.h) that
+// carries txn(appId = query id, version = batch id) and commitInfo operation
+// "STREAMING UPDATE" with operationParameters {outputMode, queryId, epochId}. A batch the
+// table already holds (its txn version for the query id is >= the batch id: a replay
+// after a crash between the Delta commit and commits/N) commits nothing. Append adds the
+// batch's files; complete replaces the table's contents. The table is created by the
+// first batch when missing.
+//
+// Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
+// Failure: Delta's error classes (schema mismatch, concurrent transaction, ...).
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "spate/io/file_system.h"
+#include "spate/stream/source.h"
+
+namespace spate::connectors {
+
+struct DeltaSinkOptions {
+  std::string path;
+  std::vector<std::string> partition_by;
+  /// Writer options (mergeSchema, compression, userMetadata, ...).
+  std::map<std::string, std::string> options;
+  std::string time_zone_id = "UTC";
+  std::string default_codec = "snappy";
+  /// Progress description: "DeltaSink[<table name or path>]".
+  std::string display_name;
+};
+
+class DeltaSink final : public stream::Sink {
+ public:
+  DeltaSink(io::FileSystemPtr fs, DeltaSinkOptions options) : fs_(std::move(fs)), o_(std::move(options)) {}
+  std::string Describe() const override { return "DeltaSink[" + (o_.display_name.empty() ? o_.path : o_.display_name) + "]"; }
+  Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
+
+ private:
+  io::FileSystemPtr fs_;
+  DeltaSinkOptions o_;
+};
+
+}  // namespace spate::connectors
