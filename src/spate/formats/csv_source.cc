@@ -64,8 +64,14 @@ Status CheckHeader(const std::vector<std::string>& header, const Schema& data_sc
   return Status::OK();
 }
 
+// Reads one split. Without multiLine (and with a one-byte line separator, on an
+// uncompressed file) the split is read in windows of kWindowBytes cut at line ends, so
+// memory stays bounded and the window buffer is reused; otherwise the whole split (file)
+// is loaded. A line belongs to the split its first byte is in.
 class CsvReader final : public BatchReader {
  public:
+  static constexpr int64_t kWindowBytes = 4 << 20;
+
   CsvReader(io::FileSystemPtr fs, const InputFile* file, FileSplit split,
             SchemaPtr data_schema, const csv::CsvOptions* options, ScanSpec spec,
             SchemaPtr out_schema, int num_data_columns)
@@ -77,10 +83,14 @@ class CsvReader final : public BatchReader {
         spec_(std::move(spec)),
         out_schema_(std::move(out_schema)),
         num_data_columns_(num_data_columns),
-        tokenizer_(*options) {
+        tokenizer_(*options),
+        sep_(ReadSep(*options)) {
     for (int c : spec_.columns) {
       if (c < num_data_columns_) needed_.push_back(c);
     }
+    const std::string& p = file_->path;
+    const bool gz = p.size() > 3 && p.compare(p.size() - 3, 3, ".gz") == 0;
+    streaming_ = !o_->multi_line && sep_.size() == 1 && !gz;
   }
 
   Result<BatchPtr> Next() override {
@@ -89,36 +99,113 @@ class CsvReader final : public BatchReader {
       Status st = Load();
       if (!st.ok()) return FileError(st, file_->path);
     }
-    while (pos_ < text_.size()) {
-      recs_.Clear();
-      pos_ = tokenizer_.Tokenize(text_, pos_, kBatchRows, &recs_);
-      if (recs_.size() == 0) break;
-      int64_t rows = 0;
-      auto data = converter_->Convert(text_, recs_, needed_, &rows);
-      if (!data.ok()) return FileError(data.status(), file_->path);
-      if (rows == 0) continue;
-      return AssembleOutput(out_schema_, spec_, *data, *file_, num_data_columns_, rows);
+    while (true) {
+      if (pos_ < limit_) {
+        recs_.Clear();
+        std::string_view text(text_.data(), limit_);
+        pos_ = tokenizer_.Tokenize(text, pos_, kBatchRows, &recs_);
+        if (recs_.size() == 0) continue;
+        int64_t rows = 0;
+        auto data = converter_->Convert(text, recs_, needed_, &rows);
+        if (!data.ok()) return FileError(data.status(), file_->path);
+        if (rows == 0) continue;
+        return AssembleOutput(out_schema_, spec_, *data, *file_, num_data_columns_, rows);
+      }
+      if (finished_) return BatchPtr();
+      Status st = Refill();
+      if (!st.ok()) return FileError(st, file_->path);
     }
-    return BatchPtr();
   }
 
  private:
   Status Load() {
-    SPATE_ASSIGN_OR_RETURN(text_, ReadSplitText(*fs_, file_->path, split_.start, split_.end,
-                                                file_->size, ReadSep(*o_)));
     SPATE_ASSIGN_OR_RETURN(converter_, csv::CsvConverter::Make(data_schema_, *o_));
+    if (!streaming_) {
+      SPATE_ASSIGN_OR_RETURN(text_, ReadSplitText(*fs_, file_->path, split_.start, split_.end,
+                                                  file_->size, sep_));
+      limit_ = text_.size();
+      finished_ = true;
+    } else {
+      SPATE_ASSIGN_OR_RETURN(in_, fs_->OpenForRead(file_->path));
+      size_ = std::min(file_->size, in_->Size());
+      end_ = std::min(split_.end, size_);
+      // A split after the first starts after the line that crosses its start.
+      read_pos_ = split_.start > 0 ? split_.start - 1 : 0;
+      base_ = read_pos_;
+      skip_first_line_ = split_.start > 0;
+      SPATE_RETURN_IF_ERROR(Refill());
+    }
     if (split_.start == 0) {
-      pos_ = SkipBom(text_);
+      pos_ = SkipBom(std::string_view(text_.data(), limit_));
       if (o_->header) {
         recs_.Clear();
-        pos_ = tokenizer_.Tokenize(text_, pos_, 1, &recs_);
+        pos_ = tokenizer_.Tokenize(std::string_view(text_.data(), limit_), pos_, 1, &recs_);
         if (recs_.size() == 1 && !o_->enforce_schema) {
-          SPATE_RETURN_IF_ERROR(
-              CheckHeader(RecordStrings(text_, recs_, 0, *o_), *data_schema_, *o_, file_->path));
+          SPATE_RETURN_IF_ERROR(CheckHeader(RecordStrings(text_, recs_, 0, *o_),
+                                            *data_schema_, *o_, file_->path));
         }
       }
     }
     return Status::OK();
+  }
+
+  // Drops the processed bytes, then reads until the window holds at least one whole line
+  // of the split (or the split / file ends).
+  Status Refill() {
+    text_.erase(0, pos_);
+    base_ += static_cast<int64_t>(pos_);
+    pos_ = 0;
+    limit_ = 0;
+    const char sep = sep_[0];
+    while (true) {
+      if (skip_first_line_) {
+        size_t p = text_.find(sep);
+        if (p != std::string::npos) {
+          text_.erase(0, p + 1);
+          base_ += static_cast<int64_t>(p + 1);
+          skip_first_line_ = false;
+          if (base_ >= end_) {
+            finished_ = true;
+            return Status::OK();
+          }
+        } else {
+          base_ += static_cast<int64_t>(text_.size());
+          text_.clear();
+        }
+      }
+      if (!skip_first_line_) {
+        // The lines that start before the split end: up to the first separator at or
+        // after end - 1.
+        const int64_t last_start = end_ - 1 - base_;
+        if (last_start < static_cast<int64_t>(text_.size())) {
+          size_t p = text_.find(sep, static_cast<size_t>(std::max<int64_t>(0, last_start)));
+          if (p != std::string::npos) {
+            limit_ = p + 1;
+            finished_ = true;
+            return Status::OK();
+          }
+        }
+        if (read_pos_ >= size_) {
+          limit_ = text_.size();  // the last line, without a separator
+          finished_ = true;
+          return Status::OK();
+        }
+        size_t last = text_.rfind(sep);
+        if (last != std::string::npos && last + 1 >= static_cast<size_t>(kWindowBytes / 2)) {
+          limit_ = last + 1;
+          return Status::OK();
+        }
+      } else if (read_pos_ >= size_) {
+        finished_ = true;
+        return Status::OK();
+      }
+      const int64_t n = std::min(kWindowBytes, size_ - read_pos_);
+      const size_t old = text_.size();
+      text_.resize(old + static_cast<size_t>(n));
+      SPATE_RETURN_IF_ERROR(
+          in_->ReadInto(read_pos_, n, reinterpret_cast<uint8_t*>(text_.data() + old)));
+      read_pos_ += n;
+    }
   }
 
   io::FileSystemPtr fs_;
@@ -131,11 +218,19 @@ class CsvReader final : public BatchReader {
   int num_data_columns_;
   std::vector<int> needed_;
   csv::CsvTokenizer tokenizer_;
+  std::string sep_;
+  bool streaming_ = false;
   std::unique_ptr<csv::CsvConverter> converter_;
   csv::CsvRecords recs_;
   bool loaded_ = false;
-  std::string text_;
-  size_t pos_ = 0;
+  bool finished_ = false;  // nothing left to read: process [pos_, limit_) and stop
+  std::string text_;       // the window (or the whole split)
+  size_t pos_ = 0;         // next byte of text_ to tokenize
+  size_t limit_ = 0;       // text_[0, limit_) holds whole lines of the split
+  // Streaming state (file offsets).
+  std::unique_ptr<io::RandomAccessFile> in_;
+  int64_t size_ = 0, end_ = 0, read_pos_ = 0, base_ = 0;
+  bool skip_first_line_ = false;
 };
 
 }  // namespace

@@ -364,6 +364,53 @@ TEST_F(CsvSourceTest, PartitionsSplitsAndFileOptions) {
   EXPECT_EQ(Source("/nope", "", {}).status().error_class(), "PATH_NOT_FOUND");
 }
 
+TEST_F(CsvSourceTest, EveryLineOnceForAnySplitSize) {
+  std::string text = "h1,h2\r\n";
+  std::string expected;
+  for (int i = 0; i < 60; ++i) {
+    std::string v(static_cast<size_t>(i % 7), 'x');
+    text += std::to_string(i) + "," + v + (i % 5 == 0 ? "\r\n" : "\n");
+    if (i % 9 == 0) text += "\n";  // blank lines
+    expected += std::to_string(i) + "|" + (v.empty() ? "null" : v) + "\n";
+  }
+  text += "60,last";  // no final line end
+  expected += "60|last\n";
+  Write("/split.csv", text);
+  for (int64_t bytes : {1, 2, 3, 5, 8, 13, 64, 100, 1000}) {
+    auto src = Source("/split.csv", "", {{"header", "true"}}, bytes);
+    ASSERT_TRUE(src.ok());
+    EXPECT_EQ(*ReadAll(**src), expected) << bytes;
+    auto semi = Source("/split.csv", "a:int,b:string", {{"header", "true"}, {"mode", "FAILFAST"}}, bytes);
+    ASSERT_TRUE(ReadAll(**semi).ok()) << bytes;
+  }
+}
+
+// Files larger than the reader's 4 MiB window: every row once, across windows and splits.
+TEST_F(CsvSourceTest, LargeFileWindows) {
+  std::string text;
+  int64_t n = 0, sum = 0;
+  while (text.size() < (9u << 20)) {
+    text += std::to_string(n) + ",\"some, quoted text\"\n";
+    sum += n++;
+  }
+  Write("/big.csv", text);
+  for (int64_t split : {int64_t{3} << 20, int64_t{64} << 20}) {
+    auto src = Source("/big.csv", "a:bigint,b:string", {{"mode", "FAILFAST"}}, split);
+    ASSERT_TRUE(src.ok());
+    ScanSpec spec{{0}, {}};
+    int64_t rows = 0, got = 0;
+    for (int s = 0; s < (*src)->num_splits(); ++s) {
+      auto reader = std::move((*src)->OpenSplit(s, spec)).value();
+      while (auto b = std::move(reader->Next()).value()) {
+        for (int64_t r = 0; r < b->num_rows(); ++r) got += b->column(0)->raw_values<int64_t>()[r];
+        rows += b->num_rows();
+      }
+    }
+    EXPECT_EQ(rows, n) << split;
+    EXPECT_EQ(got, sum) << split;
+  }
+}
+
 TEST_F(CsvSourceTest, MultiLineAndLineSep) {
   Write("/ml.csv", "id,text\n1,\"line one\nline two\"\n2,plain\n");
   auto src = Source("/ml.csv", "", {{"header", "true"}, {"multiLine", "true"}});
