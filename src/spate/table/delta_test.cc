@@ -371,6 +371,44 @@ TEST(DeltaTxnTest, ConflictRules) {
   EXPECT_NE(pc.status().ToString().find("DELTA_PROTOCOL_CHANGED"), std::string::npos);
 }
 
+TEST(DeltaTxnTest, ReplaceWhereOfOtherPartitionsDoNotConflict) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  DeltaWriteOptions o = Mode("append");
+  o.partition_by = {"part"};
+  ASSERT_TRUE(WriteBatches(fs, "/rw", {Rows(0, 2, "a"), Rows(10, 2, "b")}, o).ok());
+  auto log = std::make_shared<const DeltaLog>(fs, "/rw");
+  auto snap = log->Latest().value();
+  AddFile fa = snap->files()[0], fb = snap->files()[1];
+  auto in_part = [](const std::string& v) {
+    return [v](const PartitionValues& pv) {
+      return !pv.empty() && pv[0].second && *pv[0].second == v;
+    };
+  };
+  auto rewrite = [&](const AddFile& f, const std::string& new_path) {
+    RemoveFile r;
+    r.path = f.path;
+    r.partition_values = f.partition_values;
+    AddFile n = f;
+    n.path = new_path;
+    return std::vector<Action>{Action::Of(r), Action::Of(n)};
+  };
+  CommitInfo ci;
+  ci.operation = "WRITE";
+  OptimisticTransaction ta(log, snap), tb(log, snap), tc(log, snap);
+  ta.ReadPartitions(in_part("a"));
+  ta.ReadFiles({fa});
+  tb.ReadPartitions(in_part("b"));
+  tb.ReadFiles({fb});
+  tc.ReadPartitions(in_part("a"));
+  ASSERT_TRUE(ta.Commit(rewrite(fa, "part=a/new-a.parquet"), ci).ok());
+  auto rb = tb.Commit(rewrite(fb, "part=b/new-b.parquet"), ci);  // other partition: retried
+  ASSERT_TRUE(rb.ok()) << rb.status().ToString();
+  EXPECT_EQ(rb->attempts, 2);
+  auto rc = tc.Commit({}, ci);  // read partition a, which ta rewrote
+  ASSERT_FALSE(rc.ok());
+  EXPECT_NE(rc.status().ToString().find("DELTA_CONCURRENT"), std::string::npos);
+}
+
 TEST(DeltaTxnTest, ConcurrentThreadAppends) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/m", {Rows(0, 1)}, Mode("append")).ok());

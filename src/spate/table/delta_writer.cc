@@ -399,7 +399,27 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   }
   SPATE_ASSIGN_OR_RETURN(auto job, formats::PartitionedWriteJob::Make(fs, factory, schema, jopt,
                                                                        num_partitions));
-  Status st = produce([&](int p, const BatchPtr& b) { return job->Write(p, b); });
+  // NOT NULL columns of the table (Delta's invariants): a null in one fails the write.
+  std::vector<std::pair<int, std::string>> not_null;  // data column index, name
+  {
+    const Schema& target = snapshot && !overwrite_schema ? *snapshot->schema() : *schema;
+    for (const auto& f : target.fields()) {
+      if (f.nullable) continue;
+      int idx = schema->FieldIndex(f.name);
+      if (idx < 0) {
+        return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED", {{"columnName", f.name}});
+      }
+      not_null.emplace_back(idx, f.name);
+    }
+  }
+  Status st = produce([&](int p, const BatchPtr& b) {
+    for (const auto& [idx, name] : not_null) {
+      if (b->column(idx)->null_count() > 0) {
+        return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED", {{"columnName", name}});
+      }
+    }
+    return job->Write(p, b);
+  });
   if (!st.ok()) {
     job->Abort();
     return st;
@@ -427,7 +447,6 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   CommitInfo info;
   info.operation = opt.operation.empty() ? "WRITE" : opt.operation;
   if (snapshot && mode == "overwrite") {
-    txn.ReadWholeTable();
     std::vector<EqTerm> terms;
     if (!replace_where.empty()) {
       auto parsed = ParseReplaceWhere(replace_where, part_cols);
@@ -436,10 +455,18 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
         return parsed.status();
       }
       terms = std::move(*parsed);
+      txn.ReadPartitions([terms](const PartitionValues& pv) {
+        AddFile probe;
+        probe.partition_values = pv;
+        return MatchesTerms(probe, terms);
+      });
+    } else {
+      txn.ReadWholeTable();
     }
     const int64_t ts = log->NowMs();
     for (const auto& f : snapshot->files()) {
       if (!replace_where.empty() && !MatchesTerms(f, terms)) continue;
+      txn.ReadFiles({f});
       RemoveFile r;
       r.path = f.path;
       r.deletion_timestamp = ts;

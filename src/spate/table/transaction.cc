@@ -61,6 +61,13 @@ const char* kDocs = "https://docs.delta.io/latest/concurrency-control.html";
 
 }  // namespace
 
+bool OptimisticTransaction::ReadsPartition(const PartitionValues& pv) const {
+  if (read_whole_table_) return true;
+  for (const auto& f : read_filters_)
+    if (f(pv)) return true;
+  return false;
+}
+
 Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
                                              const std::vector<Action>& ours) const {
   const std::string conflict = ConflictingCommit(w);
@@ -88,7 +95,7 @@ Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
     if (a.kind == Action::Kind::kRemove) our_removes.insert(a.remove.path);
   for (const auto& a : w.actions) {
     if (a.kind == Action::Kind::kAdd && a.add.data_change && !blind_append &&
-        read_whole_table_) {
+        ReadsPartition(a.add.partition_values)) {
       return Status::Error("DELTA_CONCURRENT_APPEND", {{"partition", "the root of the table"},
                                                        {"retryMsg", "Please try the operation again."},
                                                        {"conflictingCommit", conflict},
@@ -100,7 +107,9 @@ Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
                                                                 {"conflictingCommit", conflict},
                                                                 {"docLink", kDocs}});
       }
-      if (a.remove.data_change && (read_files_.count(a.remove.path) || read_whole_table_)) {
+      if (a.remove.data_change &&
+          (read_files_.count(a.remove.path) ||
+           ReadsPartition(a.remove.partition_values.value_or(PartitionValues{})))) {
         return Status::Error("DELTA_CONCURRENT_DELETE_READ", {{"file", a.remove.path},
                                                               {"conflictingCommit", conflict},
                                                               {"docLink", kDocs}});
@@ -147,7 +156,8 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions, 
   info.timestamp = log_->NowMs();
   if (read_version() >= 0) info.read_version = read_version();
   info.isolation_level = "Serializable";
-  const bool blind = only_adds && !read_whole_table_ && read_files_.empty() && !new_metadata_;
+  const bool blind = only_adds && !read_whole_table_ && read_filters_.empty() &&
+                     read_files_.empty() && !new_metadata_;
   info.is_blind_append = blind;
   info.engine_info = kEngineInfo;
   info.txn_id = formats::NewUuid();

@@ -28,6 +28,7 @@
 // Failure: conflict errors above; I/O errors; a transaction commits at most once.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -53,8 +54,12 @@ class OptimisticTransaction {
   int64_t read_version() const { return snapshot_ ? snapshot_->version() : -1; }
   const DeltaLog& log() const { return *log_; }
 
-  /// Reads: the whole table (overwrite, replaceWhere), specific files, a txn version.
+  /// Reads: the whole table (overwrite), the partitions matching a filter (replaceWhere),
+  /// specific files, a txn version. Concurrent data changes conflict only with what
+  /// was read: files added or removed in other partitions do not.
   void ReadWholeTable() { read_whole_table_ = true; }
+  using PartitionFilter = std::function<bool(const PartitionValues&)>;
+  void ReadPartitions(PartitionFilter filter) { read_filters_.push_back(std::move(filter)); }
   void ReadFiles(const std::vector<AddFile>& files);
   /// The latest txn version for `app_id` in the read snapshot; records the read.
   std::optional<int64_t> TxnVersion(const std::string& app_id);
@@ -77,7 +82,10 @@ class OptimisticTransaction {
 
   std::shared_ptr<const DeltaLog> log_;
   SnapshotPtr snapshot_;
+  bool ReadsPartition(const PartitionValues& pv) const;
+
   bool read_whole_table_ = false;
+  std::vector<PartitionFilter> read_filters_;
   std::set<std::string> read_files_;
   std::set<std::string> read_app_ids_;
   std::optional<Metadata> new_metadata_;
