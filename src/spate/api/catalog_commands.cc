@@ -8,11 +8,13 @@
 #include <regex>
 
 #include "spate/api/dataframe.h"
+#include "spate/api/delta_table.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
 #include "spate/exec/physical_plan.h"
+#include "spate/sql/parser.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
@@ -147,6 +149,12 @@ void CheckProvider(const std::string& provider) {
   }
 }
 
+std::vector<ColumnPtr> EmptyColumns(const Schema& schema) {
+  std::vector<ColumnPtr> cols;
+  for (const auto& f : schema.fields()) cols.push_back(MakeConstantColumn(Value::Null(f.type), 0));
+  return cols;
+}
+
 // CREATE [OR REPLACE] TABLE / REPLACE TABLE, with a column list or AS query.
 DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Statement& st) {
   SessionState& s = *state;
@@ -210,7 +218,13 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
   o.operation_parameters["partitionBy"] = JsonStringArray(st.partition_columns);
   o.operation_parameters["properties"] = JsonStringMap(st.properties);
   try {
-    WriteDataFrame(state, *data, ref.path, o);
+    if (st.plan) {
+      WriteDataFrame(state, *data, ref.path, o);
+    } else {
+      // No rows: the declared schema as written (column comments and nullability kept).
+      BatchPtr empty = Batch::Make(st.table_schema, EmptyColumns(*st.table_schema), 0);
+      ValueOrThrow(table::WriteBatches(io::LocalFileSystem::Get(), ref.path, {empty}, o));
+    }
   } catch (...) {
     // A managed table that never committed leaves no folder behind.
     if (!ref.exists && ref.id) (void)s.warehouse().DropTable(*ref.id);
@@ -223,19 +237,20 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
 }
 
 // INSERT INTO / OVERWRITE: by position (or by the column list), cast to the table's types.
-DataFrame Insert(const std::shared_ptr<SessionState>& state, const sql::Statement& st) {
+void InsertInto(const std::shared_ptr<SessionState>& state, const std::vector<std::string>& name,
+                const DataFrame& query, const std::vector<std::string>& insert_columns,
+                bool overwrite) {
   SessionState& s = *state;
-  TableRef ref = ResolveTableRef(s, st.name);
+  TableRef ref = ResolveTableRef(s, name);
   if (!ref.exists) {
     ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
   }
   table::DeltaLog log(io::LocalFileSystem::Get(), ref.path);
   table::SnapshotPtr snapshot = ValueOrThrow(log.Latest());
   const SchemaPtr& target = snapshot->schema();
-  DataFrame query(state, st.plan);
   SchemaPtr source = query.analyzed()->OutputSchema();
   std::vector<int> order;  // target column i <- query column order[i] (-1: NULL)
-  if (st.insert_columns.empty()) {
+  if (insert_columns.empty()) {
     if (source->num_fields() != target->num_fields()) {
       std::string table_cols, data_cols;
       for (const auto& f : target->fields()) table_cols += (table_cols.empty() ? "`" : ", `") + f.name + "`";
@@ -249,21 +264,21 @@ DataFrame Insert(const std::shared_ptr<SessionState>& state, const sql::Statemen
     }
     for (int i = 0; i < target->num_fields(); ++i) order.push_back(i);
   } else {
-    if (static_cast<int>(st.insert_columns.size()) != source->num_fields()) {
+    if (static_cast<int>(insert_columns.size()) != source->num_fields()) {
       ThrowStatus(Status::Error("INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
                                 {{"tableName", ref.Quoted()},
-                                 {"tableColumns", std::to_string(st.insert_columns.size())},
+                                 {"tableColumns", std::to_string(insert_columns.size())},
                                  {"dataColumns", std::to_string(source->num_fields())}}));
     }
     order.assign(static_cast<size_t>(target->num_fields()), -1);
-    for (size_t k = 0; k < st.insert_columns.size(); ++k) {
+    for (size_t k = 0; k < insert_columns.size(); ++k) {
       int idx = -1;
       for (int i = 0; i < target->num_fields(); ++i) {
-        if (LowerAscii(target->field(i).name) == LowerAscii(st.insert_columns[k])) idx = i;
+        if (LowerAscii(target->field(i).name) == LowerAscii(insert_columns[k])) idx = i;
       }
       if (idx < 0) {
         ThrowStatus(Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
-                                  {{"objectName", "`" + st.insert_columns[k] + "`"},
+                                  {{"objectName", "`" + insert_columns[k] + "`"},
                                    {"proposal", ""}}));
       }
       order[static_cast<size_t>(idx)] = static_cast<int>(k);
@@ -279,12 +294,54 @@ DataFrame Insert(const std::shared_ptr<SessionState>& state, const sql::Statemen
     cols.push_back(c.cast(f.type).alias(f.name));
   }
   DataFrame data = query.select(cols);
-  table::DeltaWriteOptions o = WriteOptions(s, st.overwrite ? "overwrite" : "append");
+  table::DeltaWriteOptions o = WriteOptions(s, overwrite ? "overwrite" : "append");
   o.partition_by = snapshot->metadata().partition_columns;
   WriteDataFrame(state, data, ref.path, o);
+}
+
+DataFrame Insert(const std::shared_ptr<SessionState>& state, const sql::Statement& st) {
+  InsertInto(state, st.name, DataFrame(state, st.plan), st.insert_columns, st.overwrite);
   return Empty(state);
 }
 
+
+// DESCRIBE [EXTENDED] of a Delta table, as Spark's DescribeTableExec prints a v2 table:
+// the columns, "# Partitioning" when partitioned, and with EXTENDED "# Detailed Table
+// Information" (Name, Type, Comment, Location, Provider, Table Properties).
+DataFrame DescribeTable(const std::shared_ptr<SessionState>& state, const TableRef& ref,
+                        bool extended) {
+  table::DeltaLog log(io::LocalFileSystem::Get(), ref.path);
+  table::SnapshotPtr snap = ValueOrThrow(log.Latest());
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (const auto& f : snap->schema()->fields()) {
+    rows.push_back({f.name, f.type->SimpleString(),
+                    f.comment.empty() ? std::nullopt : std::optional<std::string>(f.comment)});
+  }
+  const auto& parts = snap->metadata().partition_columns;
+  if (!parts.empty()) {
+    rows.push_back({"", "", ""});
+    rows.push_back({"# Partitioning", "", ""});
+    for (size_t i = 0; i < parts.size(); ++i) {
+      rows.push_back({"Part " + std::to_string(i), parts[i], ""});
+    }
+  }
+  if (extended) {
+    rows.push_back({"", "", ""});
+    rows.push_back({"# Detailed Table Information", "", ""});
+    rows.push_back({"Name", ref.id ? ref.id->Unquoted() : "delta.`" + ref.path + "`", ""});
+    rows.push_back({"Type", ref.managed && ref.id ? "MANAGED" : "EXTERNAL", ""});
+    if (snap->metadata().description) rows.push_back({"Comment", *snap->metadata().description, ""});
+    rows.push_back({"Location", "file:" + ref.path, ""});
+    rows.push_back({"Provider", "delta", ""});
+    std::map<std::string, std::string> props = snap->metadata().configuration;
+    props["delta.minReaderVersion"] = std::to_string(snap->protocol().min_reader_version);
+    props["delta.minWriterVersion"] = std::to_string(snap->protocol().min_writer_version);
+    std::string text = "[";
+    for (const auto& [k, v] : props) text += (text.size() > 1 ? "," : "") + k + "=" + v;
+    rows.push_back({"Table Properties", text + "]", ""});
+  }
+  return DataFrame(state, StringRows({"col_name", "data_type", "comment"}, rows));
+}
 }  // namespace
 
 table::Warehouse& SessionState::warehouse() {
@@ -298,6 +355,72 @@ table::Warehouse& SessionState::warehouse() {
     warehouse_ = std::make_unique<table::Warehouse>(io::LocalFileSystem::Get(), dir);
   }
   return *warehouse_;
+}
+
+void SaveAsTable(const DataFrame& df, const std::string& name, const std::string& mode,
+                 const std::string& format, const std::vector<std::string>& partition_by,
+                 const std::map<std::string, std::string>& options) {
+  const std::shared_ptr<SessionState>& state = df.session();
+  SessionState& s = *state;
+  CheckProvider(format);
+  std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(name));
+  TableRef ref = ResolveTableRef(s, parts);
+  std::string m = LowerAscii(mode);
+  if (m == "error" || m == "default" || m.empty()) m = "errorifexists";
+  if (ref.exists) {
+    if (m == "ignore") return;
+    if (m == "errorifexists") {
+      ThrowStatus(Status::Error("TABLE_OR_VIEW_ALREADY_EXISTS", {{"relationName", ref.Quoted()}}));
+    }
+  } else if (ref.id) {
+    std::optional<std::string> location;
+    for (const auto& [k, v] : options) {
+      if (LowerAscii(k) == "path") location = v;
+    }
+    table::TableLocation loc = ValueOrThrow(s.warehouse().PrepareTable(*ref.id, location));
+    ref.path = loc.path;
+    ref.managed = loc.managed;
+  }
+  table::DeltaWriteOptions o = WriteOptions(s, ref.exists ? m : "errorifexists");
+  o.partition_by = partition_by;
+  for (const auto& [k, v] : options) {
+    if (LowerAscii(k) != "path") o.options[k] = v;
+  }
+  // Delta records saveAsTable as the SQL it stands for.
+  if (!ref.exists) {
+    o.operation = "CREATE TABLE AS SELECT";
+  } else if (m == "overwrite") {
+    o.operation = "CREATE OR REPLACE TABLE AS SELECT";
+    o.options["overwriteSchema"] = "true";
+  }
+  if (!o.operation.empty()) {
+    o.operation_parameters["isManaged"] = ref.managed && ref.id ? "true" : "false";
+    o.operation_parameters["partitionBy"] = JsonStringArray(partition_by);
+    o.operation_parameters["properties"] = "{}";
+  }
+  try {
+    WriteDataFrame(state, df, ref.path, o);
+  } catch (...) {
+    if (!ref.exists && ref.id) {
+      (void)s.warehouse().DropTable(*ref.id);
+      if (ref.managed) (void)io::LocalFileSystem::Get()->Delete(ref.path, true);
+    }
+    throw;
+  }
+}
+
+void InsertIntoTable(const DataFrame& df, const std::string& name, bool overwrite) {
+  std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(name));
+  InsertInto(df.session(), parts, df, {}, overwrite);
+}
+
+std::string TablePath(const std::shared_ptr<SessionState>& state, const std::string& name) {
+  std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(name));
+  TableRef ref = ResolveTableRef(*state, parts);
+  if (!ref.exists) {
+    ThrowStatus(Status::Error("DELTA_MISSING_DELTA_TABLE", {{"tableName", ref.Quoted()}}));
+  }
+  return ref.path;
 }
 
 Result<DataSourcePtr> ResolveCatalogTable(SessionState& s, const std::vector<std::string>& name,
@@ -410,6 +533,35 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
         ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", id.Quoted()}}));
       }
       return Empty(state);
+    }
+    case K::kDescribe: {
+      // Tables (not views, not queries) get Spark's table description.
+      if (st.name.empty() || (st.name.size() == 1 && s.catalog.LookupView(st.name))) {
+        return std::nullopt;
+      }
+      if (st.name.size() == 2 && s.catalog.LookupView(st.name)) return std::nullopt;
+      TableRef ref = ResolveTableRef(s, st.name);
+      if (!ref.exists) return std::nullopt;
+      return DescribeTable(state, ref, st.extended);
+    }
+    case K::kDescribeHistory: {
+      TableRef ref = ResolveTableRef(s, st.name);
+      if (!ref.exists) {
+        ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+      }
+      DeltaTable t = DeltaTable::forPath(SparkSession(state), ref.path);
+      if (st.key == "detail") {
+        DataFrame detail = t.detail();
+        if (!ref.id) return detail;
+        // A catalog table's detail carries its name.
+        std::vector<Column> cols;
+        for (const auto& c : detail.columns()) {
+          cols.push_back(c == "name" ? functions::lit(ref.id->Unquoted()).alias("name")
+                                     : detail[c]);
+        }
+        return detail.select(cols);
+      }
+      return t.history(st.limit ? static_cast<int>(*st.limit) : 0);
     }
     case K::kCreateTable: return CreateTable(state, st);
     case K::kInsert: return Insert(state, st);

@@ -136,6 +136,10 @@ DeltaTable DeltaTable::forPath(const SparkSession& spark, const std::string& pat
   return DeltaTable(spark.state(), path);
 }
 
+DeltaTable DeltaTable::forName(const SparkSession& spark, const std::string& name) {
+  return forPath(spark, TablePath(spark.state(), name));
+}
+
 bool DeltaTable::isDeltaTable(const SparkSession&, const std::string& path) {
   auto r = table::DeltaLog(Fs(), path).TableExists();
   return r.ok() && *r;

@@ -8,7 +8,6 @@
 //   t.history(10).show();   // DESCRIBE HISTORY's columns, newest first
 //   t.detail().show();      // DESCRIBE DETAIL's columns
 //
-// forName waits for the warehouse catalog (spark.table resolves names there).
 // Ownership: holds the session and the table path. Thread safety: methods are const and
 // may run concurrently. Failure: throws the exceptions of exceptions.h (a path without a
 // Delta log: AnalysisException DELTA_MISSING_DELTA_TABLE).
@@ -23,6 +22,8 @@ namespace spate::api {
 class DeltaTable {
  public:
   static DeltaTable forPath(const SparkSession& spark, const std::string& path);
+  /// A table of the catalog (`t`, `db.t`, `spark_catalog.db.t`) or `delta`.`/path`.
+  static DeltaTable forName(const SparkSession& spark, const std::string& name);
   /// True when `path` holds a Delta table.
   static bool isDeltaTable(const SparkSession& spark, const std::string& path);
 

@@ -146,6 +146,7 @@ DataFrameWriter& DataFrameWriter::partitionBy(const std::vector<std::string>& co
 }
 DataFrameWriter& DataFrameWriter::format(const std::string& source) {
   format_ = source;
+  format_set_ = true;
   return *this;
 }
 DataFrameWriter& DataFrameWriter::option(const std::string& key,
@@ -171,6 +172,18 @@ void DataFrameWriter::csv(const std::string& path) const {
 }
 void DataFrameWriter::text(const std::string& path) const {
   DataFrameWriter(*this).format("text").save(path);
+}
+
+void DataFrameWriter::saveAsTable(const std::string& name) const {
+  SaveAsTable(df_, name, mode_, format_set_ ? format_ : "delta", partition_by_, options_);
+}
+
+void DataFrameWriter::insertInto(const std::string& name, bool overwrite) const {
+  InsertIntoTable(df_, name, overwrite || mode_ == "overwrite");
+}
+
+DataFrame DataFrameReader::table(const std::string& name) const {
+  return SparkSession(session_).table(name);
 }
 
 void DataFrameWriter::save(const std::string& path) const {

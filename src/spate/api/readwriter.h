@@ -51,6 +51,8 @@ class DataFrameReader {
   /// formats/csv_source.h and formats/csv/options.h); columns _c0, _c1, ... without header.
   DataFrame csv(const std::string& path) const;
   DataFrame csv(const std::vector<std::string>& paths) const;
+  /// A table of the catalog (spark.read.table), as spark.table(name).
+  DataFrame table(const std::string& name) const;
 
  private:
   std::shared_ptr<SessionState> session_;
@@ -84,10 +86,18 @@ class DataFrameWriter {
   void csv(const std::string& path) const;
   /// A single STRING column (besides partitionBy columns), one line per row.
   void text(const std::string& path) const;
+  /// Writes the DataFrame as a Delta table of the catalog (`t`, `db.t`,
+  /// `spark_catalog.db.t`): errorifexists/ignore on an existing table, append adds rows,
+  /// overwrite replaces contents and schema (CREATE OR REPLACE TABLE AS SELECT). Option
+  /// "path" makes the table external. Only format "delta" (the default here).
+  void saveAsTable(const std::string& name) const;
+  /// Appends (or with overwrite, replaces) rows of an existing table, by column position.
+  void insertInto(const std::string& name, bool overwrite = false) const;
 
  private:
   DataFrame df_;
   std::string mode_ = "errorifexists";
+  bool format_set_ = false;
   std::string format_ = "parquet";
   std::map<std::string, std::string> options_;
   std::vector<std::string> partition_by_;

@@ -4,6 +4,7 @@
 // Internal: the state one SparkSession shares with its DataFrames.
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,6 +57,15 @@ class DataFrame;
 /// one. Throws the exceptions of exceptions.h.
 std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>& state,
                                              const sql::Statement& st);
+/// DataFrameWriter.saveAsTable: creates (errorifexists, or any mode when absent), appends
+/// to, replaces (overwrite) or leaves (ignore) a Delta table of the catalog.
+void SaveAsTable(const DataFrame& df, const std::string& name, const std::string& mode,
+                 const std::string& format, const std::vector<std::string>& partition_by,
+                 const std::map<std::string, std::string>& options);
+/// DataFrameWriter.insertInto: by position, cast to the table's column types.
+void InsertIntoTable(const DataFrame& df, const std::string& name, bool overwrite);
+/// The folder of a catalog table or delta.`path` (DELTA_MISSING_DELTA_TABLE if absent).
+std::string TablePath(const std::shared_ptr<SessionState>& state, const std::string& name);
 /// The catalog's table resolver: a warehouse table or delta.`/path` (optionally at a
 /// version or timestamp) as a Delta DataSource; nullptr when there is no such table.
 Result<DataSourcePtr> ResolveCatalogTable(SessionState& s, const std::vector<std::string>& name,

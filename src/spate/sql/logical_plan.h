@@ -135,7 +135,8 @@ struct Statement {
                      //   [TBLPROPERTIES (...)] [AS query]
     kDropTable,      // DROP TABLE [IF EXISTS] name [PURGE]
     kInsert,         // INSERT INTO|OVERWRITE [TABLE] name [(cols)] query
-    kDescribeHistory,  // DESCRIBE HISTORY name|delta.`path` [LIMIT n]
+    kDescribeHistory,  // DESCRIBE HISTORY name|delta.`path` [LIMIT n]; DESCRIBE DETAIL
+                       // name (key = "detail")
   };
   Kind kind = Kind::kQuery;
   PlanPtr plan;                        // kQuery, kCreateView, kDescribe (query or relation)

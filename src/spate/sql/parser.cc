@@ -563,8 +563,8 @@ Result<Statement> Parser::ParseDescribe() {
     SPATE_ASSIGN_OR_RETURN(st.plan, ParseQuery());
     return st;
   }
-  if (Peek().Is("HISTORY") && IsIdentifierToken(Peek(1))) {
-    Advance();
+  if ((Peek().Is("HISTORY") || Peek().Is("DETAIL")) && IsIdentifierToken(Peek(1))) {
+    if (Advance().Is("DETAIL")) st.key = "detail";
     st.kind = Statement::Kind::kDescribeHistory;
     SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
     if (MatchKeyword("LIMIT")) {

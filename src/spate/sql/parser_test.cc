@@ -495,8 +495,9 @@ TEST(ParserTest, NonReservedKeywordsAsColumns) {
   EXPECT_EQ(Expr("end"), "end");
   EXPECT_EQ(Expr("w.end"), "w.end");
   EXPECT_EQ(Expr("interval"), "interval");
-  EXPECT_EQ(Expr("date(ts)"), "date(ts)");
-  EXPECT_EQ(Expr("timestamp(ts)"), "timestamp(ts)");
+  // date(x) / timestamp(x) are calls of the cast-alias functions, named as the CAST.
+  EXPECT_EQ(Expr("date(ts)"), "CAST(ts AS DATE)");
+  EXPECT_EQ(Expr("timestamp(ts)"), "CAST(ts AS TIMESTAMP)");
 }
 
 TEST(ParserTest, ExpressionAliases) {
