@@ -258,6 +258,7 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     csv::CsvTokenizer tokenizer(o);
     SPATE_ASSIGN_OR_RETURN(auto inferrer, csv::CsvSchemaInferrer::Make(o));
     std::optional<std::vector<std::string>> first;
+    std::string header_raw;
     csv::CsvRecords recs;
     for (const auto& f : src->files_) {
       auto text = ReadSplitText(*fs, f.path, 0, f.size, f.size, ReadSep(o));
@@ -281,22 +282,32 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
         }
         if (file_first) {
           file_first = false;
-          if (!first) first = RecordStrings(*text, recs, 0, o);
-          if (o.header) {
-            // The header is not data: infer over the other records.
-            csv::CsvRecords rest;
-            for (size_t r = 1; r < recs.size(); ++r) {
-              rest.raw_begin.push_back(recs.raw_begin[r]);
-              rest.raw_end.push_back(recs.raw_end[r]);
-              rest.error.push_back(recs.error[r]);
-              for (int64_t i = recs.field_begin[r]; i < recs.field_begin[r + 1]; ++i)
-                rest.fields.push_back(recs.fields[static_cast<size_t>(i)]);
-              rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
-            }
-            rest.scratch = recs.scratch;
-            if (o.infer_schema) inferrer->Add(*text, rest);
-            continue;
+          if (!first) {
+            first = RecordStrings(*text, recs, 0, o);
+            header_raw = std::string(text->substr(
+                static_cast<size_t>(recs.raw_begin[0]),
+                static_cast<size_t>(recs.raw_end[0] - recs.raw_begin[0])));
           }
+        }
+        if (o.header && o.infer_schema) {
+          // As Spark's CSVUtils.filterHeaderLine: every line equal to the header line is
+          // left out of inference (each file repeats it).
+          csv::CsvRecords rest;
+          for (size_t r = 0; r < recs.size(); ++r) {
+            std::string_view raw = text->substr(
+                static_cast<size_t>(recs.raw_begin[r]),
+                static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
+            if (raw == header_raw) continue;
+            rest.raw_begin.push_back(recs.raw_begin[r]);
+            rest.raw_end.push_back(recs.raw_end[r]);
+            rest.error.push_back(recs.error[r]);
+            for (int64_t i = recs.field_begin[r]; i < recs.field_begin[r + 1]; ++i)
+              rest.fields.push_back(recs.fields[static_cast<size_t>(i)]);
+            rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
+          }
+          rest.scratch = recs.scratch;
+          inferrer->Add(*text, rest);
+          continue;
         }
         if (o.infer_schema) inferrer->Add(*text, recs);
       }

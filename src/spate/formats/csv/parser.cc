@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/formats/csv/parser.h"
 
+#include <algorithm>
 #include <charconv>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -762,7 +763,46 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
     return text.substr(static_cast<size_t>(recs.raw_begin[r]),
                        static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
   };
-  if (first_bad < n && m.o.mode == ParseMode::kFailFast) return MalformedRecord(raw(first_bad));
+  if (first_bad < n && m.o.mode == ParseMode::kFailFast) {
+    // Spark's badRecord is the partially converted row as InternalRow prints it:
+    // [v1,v2,...] over the columns read, NULL and failed fields as null, dates and
+    // timestamps as their day / microsecond counts, the raw record in the corrupt column.
+    std::vector<int> order(needed);
+    std::sort(order.begin(), order.end());
+    std::string row = "[";
+    for (size_t k = 0; k < order.size(); ++k) {
+      if (k) row += ",";
+      const int c = order[k];
+      if (c == m.corrupt_index) {
+        row += raw(first_bad);
+        continue;
+      }
+      const Column& col = *cols[static_cast<size_t>(c)];
+      const auto i = static_cast<int64_t>(first_bad);
+      if (col.IsNull(i)) {
+        row += "null";
+        continue;
+      }
+      switch (col.type_id()) {
+        case TypeId::kBoolean: row += col.GetBool(i) ? "true" : "false"; break;
+        case TypeId::kByte: row += std::to_string(col.raw_values<int8_t>()[i]); break;
+        case TypeId::kShort: row += std::to_string(col.raw_values<int16_t>()[i]); break;
+        case TypeId::kInt:
+        case TypeId::kDate: row += std::to_string(col.raw_values<int32_t>()[i]); break;
+        case TypeId::kLong:
+        case TypeId::kTimestamp:
+        case TypeId::kTimestampNtz: row += std::to_string(col.raw_values<int64_t>()[i]); break;
+        case TypeId::kFloat: row += FormatFloat(col.raw_values<float>()[i]); break;
+        case TypeId::kDouble: row += FormatDouble(col.raw_values<double>()[i]); break;
+        case TypeId::kDecimal:
+          row += FormatDecimal(col.raw_values<int128_t>()[i], col.type()->scale());
+          break;
+        default: row += col.GetView(i); break;
+      }
+    }
+    row += "]";
+    return MalformedRecord(row);
+  }
   if (want_corrupt) {
     StringBuilder b(DataType::String(), static_cast<int64_t>(n));
     for (size_t r = 0; r < n; ++r) {
