@@ -121,24 +121,6 @@ TableRef ResolveTableRef(SessionState& s, const std::vector<std::string>& name) 
   return ref;
 }
 
-table::DeltaWriteOptions WriteOptions(const SessionState& s, std::string mode) {
-  table::DeltaWriteOptions o;
-  o.mode = std::move(mode);
-  o.time_zone_id = s.conf.session_time_zone();
-  o.default_codec = s.conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
-  return o;
-}
-
-// Runs `df` into the table at `path`.
-table::DeltaWriteResult WriteDataFrame(const std::shared_ptr<SessionState>& state,
-                                       const DataFrame& df, const std::string& path,
-                                       const table::DeltaWriteOptions& options) {
-  exec::ExecOptions exec_options = state->MakeExecOptions();
-  auto physical = ValueOrThrow(exec::CreatePhysicalPlan(df.analyzed(), exec_options));
-  return ValueOrThrow(table::WritePlan(io::LocalFileSystem::Get(), path, *physical,
-                                       exec_options, options));
-}
-
 void CheckProvider(const std::string& provider) {
   std::string p = LowerAscii(provider);
   if (!p.empty() && p != "delta") {
@@ -208,7 +190,7 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
     operation = std::string(st.create ? "CREATE OR REPLACE TABLE" : "REPLACE TABLE") +
                 (st.plan ? " AS SELECT" : "");
   }
-  table::DeltaWriteOptions o = WriteOptions(s, ref.exists ? "overwrite" : "errorifexists");
+  table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, ref.exists ? "overwrite" : "errorifexists");
   if (ref.exists) o.options["overwriteSchema"] = "true";
   o.partition_by = st.partition_columns;
   for (const auto& [k, v] : st.properties) o.options[k] = v;
@@ -219,7 +201,7 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
   o.operation_parameters["properties"] = JsonStringMap(st.properties);
   try {
     if (st.plan) {
-      WriteDataFrame(state, *data, ref.path, o);
+      WriteDeltaFrame(*data, ref.path, o);
     } else {
       // No rows: the declared schema as written (column comments and nullability kept).
       BatchPtr empty = Batch::Make(st.table_schema, EmptyColumns(*st.table_schema), 0);
@@ -294,9 +276,9 @@ void InsertInto(const std::shared_ptr<SessionState>& state, const std::vector<st
     cols.push_back(c.cast(f.type).alias(f.name));
   }
   DataFrame data = query.select(cols);
-  table::DeltaWriteOptions o = WriteOptions(s, overwrite ? "overwrite" : "append");
+  table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, overwrite ? "overwrite" : "append");
   o.partition_by = snapshot->metadata().partition_columns;
-  WriteDataFrame(state, data, ref.path, o);
+  WriteDeltaFrame(data, ref.path, o);
 }
 
 DataFrame Insert(const std::shared_ptr<SessionState>& state, const sql::Statement& st) {
@@ -381,7 +363,7 @@ void SaveAsTable(const DataFrame& df, const std::string& name, const std::string
     ref.path = loc.path;
     ref.managed = loc.managed;
   }
-  table::DeltaWriteOptions o = WriteOptions(s, ref.exists ? m : "errorifexists");
+  table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, ref.exists ? m : "errorifexists");
   o.partition_by = partition_by;
   for (const auto& [k, v] : options) {
     if (LowerAscii(k) != "path") o.options[k] = v;
@@ -399,7 +381,7 @@ void SaveAsTable(const DataFrame& df, const std::string& name, const std::string
     o.operation_parameters["properties"] = "{}";
   }
   try {
-    WriteDataFrame(state, df, ref.path, o);
+    WriteDeltaFrame(df, ref.path, o);
   } catch (...) {
     if (!ref.exists && ref.id) {
       (void)s.warehouse().DropTable(*ref.id);
@@ -444,23 +426,13 @@ Result<DataSourcePtr> ResolveCatalogTable(SessionState& s, const std::vector<std
   table::DeltaLog log(fs, path);
   SPATE_ASSIGN_OR_RETURN(bool exists, log.TableExists());
   if (!exists) return DataSourcePtr();
-  table::SnapshotPtr snapshot;
-  if (travel.version) {
-    SPATE_ASSIGN_OR_RETURN(snapshot, log.At(*travel.version));
-  } else if (travel.timestamp) {
-    exec::ExecOptions o = s.MakeExecOptions();
-    int64_t micros = 0;
-    if (!CastStringToTimestamp(*travel.timestamp, o.eval, &micros)) {
-      return Status::Error("DELTA_TIMESTAMP_INVALID", {{"expr", "'" + *travel.timestamp + "'"}});
-    }
-    int64_t ms = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
-    SPATE_ASSIGN_OR_RETURN(int64_t version, log.VersionAtTimestamp(ms));
-    SPATE_ASSIGN_OR_RETURN(snapshot, log.At(version));
-  } else {
-    SPATE_ASSIGN_OR_RETURN(snapshot, log.Latest());
+  table::TimeTravelSpec spec;
+  spec.version = travel.version;
+  if (travel.timestamp) {
+    SPATE_ASSIGN_OR_RETURN(spec.timestamp_ms, ParseTimeTravelTimestamp(s, *travel.timestamp));
   }
   SPATE_ASSIGN_OR_RETURN(auto source,
-                         table::DeltaDataSource::Make(fs, snapshot, s.conf.session_time_zone()));
+                         table::OpenDeltaSource(fs, path, spec, s.conf.session_time_zone()));
   return DataSourcePtr(std::move(source));
 }
 

@@ -53,18 +53,6 @@ DataFrame LocalFrame(const std::shared_ptr<SessionState>& state, std::vector<Fie
   return DataFrame(state, plan);
 }
 
-int64_t ParseTimestampOption(const SessionState& state, const std::string& text) {
-  EvalContext ctx;
-  ctx.time_zone_id = state.conf.session_time_zone();
-  ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
-  int64_t micros = 0;
-  if (!CastStringToTimestamp(text, ctx, &micros)) {
-    ThrowStatus(Status::Error("DELTA_TIMESTAMP_INVALID", {{"expr", "'" + text + "'"}}));
-  }
-  // A timestamp names every commit up to the end of its millisecond.
-  return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
-}
-
 std::vector<std::string> TableFeatures(const table::Protocol& p) {
   std::set<std::string> f;
   if (p.min_writer_version >= 2) f.insert({"appendOnly", "invariants"});
@@ -81,6 +69,18 @@ std::vector<std::string> TableFeatures(const table::Protocol& p) {
 }
 
 }  // namespace
+
+Result<int64_t> ParseTimeTravelTimestamp(const SessionState& state, const std::string& text) {
+  EvalContext ctx;
+  ctx.time_zone_id = state.conf.session_time_zone();
+  ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
+  int64_t micros = 0;
+  if (!CastStringToTimestamp(text, ctx, &micros)) {
+    return Status::Error("DELTA_TIMESTAMP_INVALID", {{"expr", "'" + text + "'"}});
+  }
+  // A timestamp names every commit up to the end of its millisecond.
+  return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
+}
 
 Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state, const std::string& path) {
   SPATE_ASSIGN_OR_RETURN(auto src, table::OpenDeltaSource(Fs(), path, {},
@@ -103,7 +103,7 @@ DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::strin
                                    {"explain", "must be a version number"}}));
       }
     } else if (EqualsIgnoreCase(k, "timestampAsOf")) {
-      travel.timestamp_ms = ParseTimestampOption(*state, v);
+      travel.timestamp_ms = ValueOrThrow(ParseTimeTravelTimestamp(*state, v));
     }
   }
   auto src = ValueOrThrow(
@@ -113,19 +113,30 @@ DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::strin
   return DataFrame(state, plan);
 }
 
+table::DeltaWriteOptions SessionDeltaWriteOptions(const SessionState& state,
+                                                  const std::string& mode) {
+  table::DeltaWriteOptions o;
+  o.mode = mode;
+  o.time_zone_id = state.conf.session_time_zone();
+  o.default_codec = state.conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
+  return o;
+}
+
+table::DeltaWriteResult WriteDeltaFrame(const DataFrame& df, const std::string& path,
+                                        const table::DeltaWriteOptions& options) {
+  const auto& state = df.session();
+  auto exec_options = state->MakeExecOptions();
+  auto physical = ValueOrThrow(exec::CreatePhysicalPlan(df.analyzed(), exec_options));
+  return ValueOrThrow(table::WritePlan(Fs(), path, *physical, exec_options, options));
+}
+
 void SaveDelta(const DataFrame& df, const std::string& path, const std::string& mode,
                const std::vector<std::string>& partition_by,
                const std::map<std::string, std::string>& options) {
-  const auto& state = df.session();
-  table::DeltaWriteOptions o;
-  o.mode = mode;
+  table::DeltaWriteOptions o = SessionDeltaWriteOptions(*df.session(), mode);
   o.partition_by = partition_by;
   o.options = options;
-  o.time_zone_id = state->conf.session_time_zone();
-  o.default_codec = state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
-  auto exec_options = state->MakeExecOptions();
-  auto physical = ValueOrThrow(exec::CreatePhysicalPlan(df.analyzed(), exec_options));
-  ValueOrThrow(table::WritePlan(Fs(), path, *physical, exec_options, o));
+  WriteDeltaFrame(df, path, o);
 }
 
 DeltaTable DeltaTable::forPath(const SparkSession& spark, const std::string& path) {

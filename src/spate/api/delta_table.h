@@ -16,6 +16,7 @@
 
 #include "spate/api/dataframe.h"
 #include "spate/api/session.h"
+#include "spate/table/delta_writer.h"
 
 namespace spate::api {
 
@@ -49,10 +50,20 @@ class DeltaTable {
 /// DataFrameReader.format("delta").load(path): options versionAsOf / timestampAsOf.
 DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::string& path,
                     const std::map<std::string, std::string>& options);
+/// Write options for a DataFrame write in `mode` with the session's settings (time zone,
+/// default Parquet codec).
+table::DeltaWriteOptions SessionDeltaWriteOptions(const SessionState& state,
+                                                  const std::string& mode);
+/// Runs `df` into the Delta table at `path` (one commit).
+table::DeltaWriteResult WriteDeltaFrame(const DataFrame& df, const std::string& path,
+                                        const table::DeltaWriteOptions& options);
 /// DataFrameWriter.format("delta").save(path).
 void SaveDelta(const DataFrame& df, const std::string& path, const std::string& mode,
                const std::vector<std::string>& partition_by,
                const std::map<std::string, std::string>& options);
+/// A time-travel timestamp ('2024-01-01 10:00:00', in the session time zone) as the
+/// epoch millisecond whose commits it names (DELTA_TIMESTAMP_INVALID when malformed).
+Result<int64_t> ParseTimeTravelTimestamp(const SessionState& state, const std::string& text);
 /// The `delta`.`/path` relation of SQL (FileSourceResolver).
 Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state, const std::string& path);
 
