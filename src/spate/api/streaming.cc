@@ -9,6 +9,7 @@
 #include "spate/api/session_state.h"
 #include "spate/columnar/builder.h"
 #include "spate/connectors/delta_sink.h"
+#include "spate/connectors/delta_source.h"
 #include "spate/connectors/file_sink.h"
 #include "spate/connectors/file_source.h"
 #include "spate/connectors/memory.h"
@@ -58,6 +59,10 @@ Status FromCurrentException() {
 }
 
 std::string Lower(const std::string& s) { return ToLower(s); }
+
+DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::string& path, const std::string& display,
+                      const std::map<std::string, std::string>& options);
+std::vector<std::string> SplitTableName(const std::string& name);
 
 std::mutex g_streams_mu;
 std::map<const SessionState*, std::pair<std::weak_ptr<SessionState>, std::shared_ptr<stream::StreamingQueryManager>>>&
@@ -199,7 +204,7 @@ DataFrame DataStreamReader::load() const {
   } else if (fmt == "json" || fmt == "csv" || fmt == "parquet" || fmt == "text") {
     ThrowStatus(Status::Invalid("'path' is not specified"));
   } else if (fmt == "delta") {
-    return table("");
+    ThrowStatus(Status::Invalid("'path' is not specified"));
   } else {
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
   }
@@ -214,7 +219,11 @@ DataFrame DataStreamReader::load() const {
 
 DataFrame DataStreamReader::load(const std::string& path) const {
   const std::string fmt = Lower(format_.empty() ? session_->conf.GetOr("spark.sql.sources.default", "parquet") : format_);
-  if (fmt == "delta") return table(path);
+  if (fmt == "delta") {
+    std::map<std::string, std::string> opts = options_;
+    opts.erase("path");
+    return DeltaStream(session_, path, path, opts);
+  }
   if (fmt != "json" && fmt != "csv" && fmt != "parquet" && fmt != "text") {
     if (fmt == "rate" || fmt == "rate-micro-batch") return DataStreamReader(*this).option("path", "").load();
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
@@ -274,9 +283,44 @@ DataFrame DataStreamReader::parquet(const std::string& path) const {
 }
 DataFrame DataStreamReader::text(const std::string& path) const { return DataStreamReader(*this).format("text").load(path); }
 
+namespace {
+
+std::vector<std::string> SplitTableName(const std::string& name) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t dot = name.find('.', start);
+    std::string part = name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.size() >= 2 && part.front() == '`' && part.back() == '`') part = part.substr(1, part.size() - 2);
+    parts.push_back(part);
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts;
+}
+
+DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::string& path, const std::string& display,
+                      const std::map<std::string, std::string>& options) {
+  connectors::DeltaSourceOptions o;
+  o.path = path;
+  o.options = options;
+  o.time_zone_id = state->conf.session_time_zone();
+  o.display_name = display;
+  auto [schema, factory] = ValueOrThrow(connectors::MakeDeltaSourceFactory(io::LocalFileSystem::Get(), o));
+  auto rel = std::make_shared<stream::StreamingRelation>("delta", schema, factory, "DeltaSource[" + display + "]");
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+  plan->source = rel;
+  return DataFrame(state, plan);
+}
+
+}  // namespace
+
 DataFrame DataStreamReader::table(const std::string& name) const {
-  ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED",
-                            {{"msg", "Streaming from a Delta table (" + name + ") is not supported yet"}}));
+  auto& wh = session_->warehouse();
+  auto id = ValueOrThrow(wh.QualifyTable(SplitTableName(name), session_->catalog.current_database()));
+  auto loc = ValueOrThrow(wh.LookupTable(id));
+  if (!loc) ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", id.Quoted()}}));
+  return DeltaStream(session_, loc->path, id.Unquoted(), options_);
 }
 
 // ---- DataStreamWriter
@@ -337,16 +381,7 @@ StreamingQuery DataStreamWriter::toTable(const std::string& name) const {
     ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED",
                               {{"msg", "toTable() writes Delta tables; format " + format_ + " is not supported"}}));
   }
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t dot = name.find('.', start);
-    std::string part = name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.size() >= 2 && part.front() == '`' && part.back() == '`') part = part.substr(1, part.size() - 2);
-    parts.push_back(part);
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
+  std::vector<std::string> parts = SplitTableName(name);
   auto& wh = state->warehouse();
   auto id = ValueOrThrow(wh.QualifyTable(parts, state->catalog.current_database()));
   auto loc = ValueOrThrow(wh.LookupTable(id));

@@ -11,8 +11,9 @@
 //   std::cout << q.lastProgress()->prettyJson();
 //
 //  - DataStreamReader (spark.readStream()): format json | text | parquet | csv (files in a
-//    folder; schema required unless spark.sql.streaming.schemaInference=true), rate,
-//    rate-micro-batch; MemoryStream for tests and embedders.
+//    folder; schema required unless spark.sql.streaming.schemaInference=true), delta
+//    (load(path) or table(name)), rate, rate-micro-batch; MemoryStream for tests and
+//    embedders.
 //  - DataStreamWriter (df.writeStream()): format memory | console | noop | parquet | delta
 //    (start(path) or toTable(name)), foreachBatch, foreach; outputMode, queryName,
 //    partitionBy, trigger,
@@ -121,7 +122,9 @@ class DataStreamReader {
   DataFrame csv(const std::string& path) const;
   DataFrame parquet(const std::string& path) const;
   DataFrame text(const std::string& path) const;
-  /// Streams a Delta table's commits (needs the Delta source; refused until then).
+  /// Streams a Delta table of the catalog (format("delta").load(path) for a path):
+  /// options startingVersion, maxFilesPerTrigger, maxBytesPerTrigger, ignoreDeletes,
+  /// skipChangeCommits (connectors/delta_source.h).
   DataFrame table(const std::string& name) const;
 
  private:

@@ -638,5 +638,73 @@ TEST(DeltaStreamTest, CommitCarriesTxnAndReplayIsSkipped) {
   EXPECT_NE(ReadFile(out + "/_delta_log/00000000000000000001.json").find("\"version\":1"), std::string::npos);
 }
 
+TEST(DeltaStreamTest, SourceReadsCommitsInOrder) {
+  TempDir dir;
+  std::string src = dir / "src", chk = dir / "chk";
+  auto append = [&](int from, int n) {
+    Rows rows;
+    for (int i = from; i < from + n; ++i) rows.push_back({L(i), S(i % 2 ? "odd" : "even")});
+    Spark().createDataFrame(rows, "id BIGINT, p STRING").write().format("delta").mode("append").partitionBy({"p"}).save(src);
+  };
+  append(0, 4);   // version 0 (two files: one per partition)
+  append(4, 4);   // version 1
+  auto run = [&](const std::map<std::string, std::string>& opts) {
+    auto q = Spark().readStream().format("delta").options(opts).load(src)
+                 .writeStream().format("memory").queryName("delta_src").option("checkpointLocation", chk)
+                 .trigger(api::Trigger::AvailableNow()).start();
+    q.awaitTermination();
+    return q;
+  };
+  auto q1 = run({{"maxFilesPerTrigger", "1"}});
+  // The snapshot at version 1 (4 files), one file per batch.
+  EXPECT_EQ(q1.recentProgress().size(), 4u);
+  EXPECT_EQ(Spark().sql("SELECT count(*), sum(id), count(DISTINCT p) FROM delta_src").collect()[0].toString(),
+            "Row(count(1)=8, sum(id)=28, count(DISTINCT p)=2)");
+  std::string off = q1.lastProgress()->sources[0].end_offset->ToString();
+  EXPECT_NE(off.find("\"sourceVersion\":1,\"reservoirId\":\""), std::string::npos) << off;
+  EXPECT_NE(off.find("\"reservoirVersion\":1,\"index\":3,\"isStartingVersion\":true}"), std::string::npos) << off;
+  append(8, 2);  // version 2
+  auto q2 = run({});
+  ASSERT_EQ(q2.recentProgress().size(), 1u);
+  EXPECT_EQ(q2.lastProgress()->num_input_rows, 2);
+  // An overwrite removes files: the source refuses it unless told to skip change commits.
+  Spark().createDataFrame({{L(100), S("x")}}, "id BIGINT, p STRING").write().format("delta").mode("overwrite").save(src);
+  try {
+    run({});
+    ADD_FAILURE() << "expected DELTA_SOURCE_TABLE_IGNORE_CHANGES";
+  } catch (const api::StreamingQueryException& e) {
+    EXPECT_NE(std::string(e.what()).find("DELTA_SOURCE_TABLE_IGNORE_CHANGES"), std::string::npos) << e.what();
+  }
+  append(200, 1);  // version 4
+  auto q3 = run({{"skipChangeCommits", "true"}});
+  EXPECT_EQ(q3.lastProgress()->num_input_rows, 1);
+  // startingVersion: only the changes from that version on.
+  TempDir dir2;
+  auto q4 = Spark().readStream().format("delta").option("startingVersion", "2").load(src)
+                .writeStream().format("memory").queryName("delta_from2").option("checkpointLocation", dir2 / "chk")
+                .option("skipChangeCommits", "true").trigger(api::Trigger::AvailableNow()).start();
+  try {
+    q4.awaitTermination();
+  } catch (const api::StreamingQueryException& e) {
+    EXPECT_NE(std::string(e.what()).find("DELTA_SOURCE_TABLE_IGNORE_CHANGES"), std::string::npos) << e.what();
+  }
+  auto q5 = Spark().readStream().format("delta").option("startingVersion", "4").load(src)
+                .writeStream().format("memory").queryName("delta_from4").option("checkpointLocation", dir2 / "chk4")
+                .trigger(api::Trigger::AvailableNow()).start();
+  q5.awaitTermination();
+  EXPECT_EQ(Spark().sql("SELECT count(*) FROM delta_from4").collect()[0][0].ToString(), "1");
+}
+
+TEST(DeltaStreamTest, TableToTable) {
+  TempDir dir;
+  Spark().createDataFrame({{L(1)}, {L(2)}}, "id BIGINT").write().format("delta").mode("overwrite").save(dir / "bronze");
+  auto q = Spark().readStream().format("delta").load(dir / "bronze").selectExpr("id * 10 AS id10")
+               .writeStream().format("delta").option("checkpointLocation", dir / "chk")
+               .trigger(api::Trigger::AvailableNow()).start(dir / "silver");
+  q.awaitTermination();
+  EXPECT_EQ(Spark().read().format("delta").load(dir / "silver").count(), 2);
+  EXPECT_EQ(q.lastProgress()->sources[0].description, "DeltaSource[file://" + (dir / "bronze") + "]");
+}
+
 }  // namespace
 }  // namespace spate::testing

@@ -1,0 +1,358 @@
+// Copyright spate authors.
+#include "spate/connectors/delta_source.h"
+
+#include <algorithm>
+
+#include "spate/columnar/builder.h"
+#include "spate/connectors/memory.h"
+#include "spate/formats/parquet_source.h"
+#include "spate/stream/batch_source.h"
+#include "spate/stream/checkpoint.h"
+#include "spate/table/actions.h"
+#include "spate/table/delta_log.h"
+#include "spate/types/data_type.h"
+
+namespace spate::connectors {
+
+using stream::JsonValue;
+
+namespace {
+
+struct Position {
+  int64_t version = -1;
+  int64_t index = -1;  // last file taken in `version` (-1: none yet)
+  bool is_starting = false;
+};
+
+struct FileRef {
+  int64_t version;
+  int64_t index;
+  bool is_starting;
+  table::AddFile add;
+};
+
+/// Reads a list of add files as a table: Parquet data columns matched by name, partition
+/// columns filled from add.partitionValues.
+class DeltaFilesDataSource final : public DataSource {
+ public:
+  static Result<std::shared_ptr<DeltaFilesDataSource>> Make(io::FileSystemPtr fs, SchemaPtr schema,
+                                                            std::vector<std::string> partition_cols,
+                                                            const std::string& table_path,
+                                                            const std::vector<table::AddFile>& files) {
+    auto ds = std::shared_ptr<DeltaFilesDataSource>(new DeltaFilesDataSource());
+    ds->schema_ = schema;
+    std::vector<Field> data_fields;
+    for (int i = 0; i < schema->num_fields(); ++i) {
+      const auto& f = schema->field(i);
+      bool is_part = std::find(partition_cols.begin(), partition_cols.end(), f.name) != partition_cols.end();
+      ds->is_partition_.push_back(is_part);
+      if (!is_part) {
+        ds->data_index_.push_back(static_cast<int>(data_fields.size()));
+        data_fields.push_back(f);
+      } else {
+        ds->data_index_.push_back(-1);
+      }
+    }
+    auto data_schema = std::make_shared<const Schema>(data_fields);
+    for (const auto& add : files) {
+      std::string p = add.path;
+      std::string abs = (!p.empty() && p[0] == '/') || p.rfind("file:", 0) == 0
+                            ? stream::StripFileScheme(table::DecodePathUri(p))
+                            : io::JoinPath(table_path, table::DecodePathUri(p));
+      SPATE_ASSIGN_OR_RETURN(auto inner, formats::ParquetDataSource::Make(fs, {abs}, data_schema, false));
+      std::vector<Value> part_values;
+      for (int i = 0; i < schema->num_fields(); ++i) {
+        if (!ds->is_partition_[i]) {
+          part_values.emplace_back();
+          continue;
+        }
+        Value v = Value::Null(schema->field(i).type);
+        for (const auto& [k, raw] : add.partition_values) {
+          if (ToLower(k) == ToLower(schema->field(i).name) && raw) v = formats::PartitionValue(*raw, schema->field(i).type);
+        }
+        part_values.push_back(v);
+      }
+      int file = static_cast<int>(ds->files_.size());
+      ds->files_.push_back({inner, std::move(part_values)});
+      for (int s = 0; s < inner->num_splits(); ++s) ds->splits_.emplace_back(file, s);
+    }
+    return ds;
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+  int num_splits() const override { return static_cast<int>(splits_.size()); }
+  std::string Describe() const override { return "DeltaFiles[" + std::to_string(files_.size()) + " files]"; }
+
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override {
+    auto [file, inner_split] = splits_[split];
+    const auto& f = files_[file];
+    ScanSpec inner_spec;
+    std::vector<int> out_map;  // per requested column: index in inner batch, or -1 (partition)
+    for (int c : spec.columns) {
+      if (is_partition_[c]) {
+        out_map.push_back(-1);
+      } else {
+        out_map.push_back(static_cast<int>(inner_spec.columns.size()));
+        inner_spec.columns.push_back(data_index_[c]);
+      }
+    }
+    SPATE_ASSIGN_OR_RETURN(auto reader, f.source->OpenSplit(inner_split, inner_spec));
+    return std::unique_ptr<BatchReader>(new Reader(std::move(reader), spec.columns, out_map, f.partition_values, schema_));
+  }
+
+ private:
+  class Reader final : public BatchReader {
+   public:
+    Reader(std::unique_ptr<BatchReader> inner, std::vector<int> cols, std::vector<int> map, std::vector<Value> parts,
+           SchemaPtr schema)
+        : inner_(std::move(inner)), cols_(std::move(cols)), map_(std::move(map)), parts_(std::move(parts)),
+          schema_(std::move(schema)) {}
+    Result<BatchPtr> Next() override {
+      SPATE_ASSIGN_OR_RETURN(BatchPtr b, inner_->Next());
+      if (!b) return b;
+      std::vector<Field> fields;
+      std::vector<ColumnPtr> columns;
+      for (size_t i = 0; i < cols_.size(); ++i) {
+        fields.push_back(schema_->field(cols_[i]));
+        columns.push_back(map_[i] >= 0 ? b->column(map_[i]) : MakeConstantColumn(parts_[cols_[i]], b->num_rows()));
+      }
+      return Batch::Make(std::make_shared<const Schema>(fields), columns, b->num_rows());
+    }
+
+   private:
+    std::unique_ptr<BatchReader> inner_;
+    std::vector<int> cols_, map_;
+    std::vector<Value> parts_;
+    SchemaPtr schema_;
+  };
+  struct File {
+    std::shared_ptr<formats::ParquetDataSource> source;
+    std::vector<Value> partition_values;
+  };
+  DeltaFilesDataSource() = default;
+  SchemaPtr schema_;
+  std::vector<bool> is_partition_;
+  std::vector<int> data_index_;
+  std::vector<File> files_;
+  std::vector<std::pair<int, int>> splits_;
+};
+
+class DeltaStreamSource final : public stream::Source {
+ public:
+  DeltaStreamSource(io::FileSystemPtr fs, DeltaSourceOptions o, SchemaPtr schema, std::vector<std::string> partition_cols,
+                    std::string table_id)
+      : fs_(fs), o_(std::move(o)), schema_(std::move(schema)), partition_cols_(std::move(partition_cols)),
+        table_id_(std::move(table_id)), log_(fs, o_.path) {
+    max_files_ = 1000;
+    if (HasOption(o_.options, "maxFilesPerTrigger")) max_files_ = std::stoll(GetOption(o_.options, "maxFilesPerTrigger"));
+    if (HasOption(o_.options, "maxBytesPerTrigger")) max_bytes_ = ParseBytes(GetOption(o_.options, "maxBytesPerTrigger"));
+    ignore_deletes_ = ToLower(GetOption(o_.options, "ignoreDeletes", "false")) == "true";
+    skip_changes_ = ToLower(GetOption(o_.options, "skipChangeCommits", "false")) == "true" ||
+                    ToLower(GetOption(o_.options, "ignoreChanges", "false")) == "true";
+    starting_version_ = GetOption(o_.options, "startingVersion", "");
+  }
+
+  const SchemaPtr& schema() const override { return schema_; }
+  std::string Describe() const override { return "DeltaSource[" + stream::QualifyPath(o_.path) + "]"; }
+
+  Result<std::optional<JsonValue>> LatestOffset(const std::optional<JsonValue>& start) override {
+    SPATE_ASSIGN_OR_RETURN(Position pos, StartPosition(start));
+    SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
+    if (available_now_) latest = std::min(latest, *available_now_);
+    latest_seen_ = latest;
+    std::vector<FileRef> files;
+    SPATE_RETURN_IF_ERROR(Collect(pos, latest, /*limited=*/true, std::nullopt, &files));
+    if (files.empty()) {
+      if (!start) {
+        // Nothing to read yet: remember where to begin without emitting a batch.
+        return std::optional<JsonValue>();
+      }
+      return std::optional<JsonValue>(*start);
+    }
+    const auto& last = files.back();
+    return std::optional<JsonValue>(Offset(last.version, last.index, last.is_starting));
+  }
+
+  Status PrepareForAvailableNow() override {
+    SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
+    available_now_ = latest;
+    return Status::OK();
+  }
+
+  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start, const JsonValue& end) override {
+    SPATE_ASSIGN_OR_RETURN(Position pos, StartPosition(start));
+    Position stop = FromOffset(end);
+    std::vector<FileRef> files;
+    SPATE_RETURN_IF_ERROR(Collect(pos, stop.version, /*limited=*/false, stop, &files));
+    std::vector<table::AddFile> adds;
+    for (auto& f : files) adds.push_back(std::move(f.add));
+    if (adds.empty()) {
+      return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(schema_, std::vector<BatchPtr>{}, Describe()));
+    }
+    SPATE_ASSIGN_OR_RETURN(auto ds, DeltaFilesDataSource::Make(fs_, schema_, partition_cols_, o_.path, adds));
+    return DataSourcePtr(ds);
+  }
+
+  std::optional<JsonValue> ReportLatestOffset() const override { return std::nullopt; }
+
+ private:
+  static int64_t ParseBytes(const std::string& s) {
+    std::string l = ToLower(s);
+    int64_t mult = 1;
+    if (l.size() > 1 && (l.back() == 'b')) l.pop_back();
+    if (!l.empty() && l.back() == 'k') mult = 1024, l.pop_back();
+    else if (!l.empty() && l.back() == 'm') mult = 1024 * 1024, l.pop_back();
+    else if (!l.empty() && l.back() == 'g') mult = 1024 * 1024 * 1024, l.pop_back();
+    try {
+      return std::stoll(l) * mult;
+    } catch (...) {
+      return 0;
+    }
+  }
+
+  JsonValue Offset(int64_t version, int64_t index, bool starting) const {
+    JsonValue v = JsonValue::Object();
+    v.Set("sourceVersion", JsonValue::Int(1));
+    v.Set("reservoirId", JsonValue::String(table_id_));
+    v.Set("reservoirVersion", JsonValue::Int(version));
+    v.Set("index", JsonValue::Int(index));
+    v.Set("isStartingVersion", JsonValue::Bool(starting));
+    return v;
+  }
+  static Position FromOffset(const JsonValue& v) {
+    Position p;
+    if (const auto* x = v.Find("reservoirVersion")) p.version = x->int_value();
+    if (const auto* x = v.Find("index")) p.index = x->int_value();
+    if (const auto* x = v.Find("isStartingVersion")) p.is_starting = x->bool_value();
+    return p;
+  }
+
+  /// Where reading resumes: after the start offset, or the query's first position.
+  Result<Position> StartPosition(const std::optional<JsonValue>& start) {
+    if (start) return FromOffset(*start);
+    if (!initial_) {
+      Position p;
+      if (starting_version_.empty()) {
+        SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
+        p.version = available_now_ ? std::min(latest, *available_now_) : latest;
+        p.is_starting = true;
+      } else if (ToLower(starting_version_) == "latest") {
+        SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
+        p.version = latest + 1;
+      } else {
+        p.version = std::stoll(starting_version_);
+      }
+      p.index = -1;
+      initial_ = p;
+    }
+    return *initial_;
+  }
+
+  /// Files after `from`, through version `upto` (and not past `stop` when given), capped by
+  /// the rate limits when `limited`.
+  Status Collect(Position from, int64_t upto, bool limited, std::optional<Position> stop, std::vector<FileRef>* out) {
+    int64_t bytes = 0;
+    auto full = [&]() {
+      if (!limited) return false;
+      if (max_files_ > 0 && static_cast<int64_t>(out->size()) >= max_files_) return true;
+      if (max_bytes_ > 0 && bytes >= max_bytes_) return true;
+      return false;
+    };
+    auto past_stop = [&](int64_t v, int64_t i, bool starting) {
+      if (!stop) return false;
+      if (starting != stop->is_starting) return !starting;  // snapshot files precede commits
+      return v > stop->version || (v == stop->version && i > stop->index);
+    };
+    int64_t v = from.version;
+    if (from.is_starting) {
+      SPATE_ASSIGN_OR_RETURN(auto snap, log_.At(from.version));
+      const auto& files = snap->files();
+      for (int64_t i = from.index + 1; i < static_cast<int64_t>(files.size()); ++i) {
+        if (full() || past_stop(v, i, true)) return Status::OK();
+        out->push_back({v, i, true, files[i]});
+        bytes += files[i].size;
+      }
+      from = Position{v, -1, false};
+      ++v;
+      if (stop && stop->is_starting) return Status::OK();
+    } else if (from.index >= 0) {
+      // Resume inside version v (after file from.index).
+    }
+    for (; v <= upto; ++v) {
+      if (full()) return Status::OK();
+      SPATE_ASSIGN_OR_RETURN(auto actions, log_.ReadCommit(v));
+      const table::RemoveFile* removed = nullptr;
+      bool has_add = false;
+      for (const auto& a : actions) {
+        if (a.kind == table::Action::Kind::kRemove && a.remove.data_change && !removed) removed = &a.remove;
+        if (a.kind == table::Action::Kind::kAdd && a.add.data_change) has_add = true;
+      }
+      if (removed) {
+        if (skip_changes_) continue;
+        if (has_add) {
+          return Status::Error("DELTA_SOURCE_TABLE_IGNORE_CHANGES",
+                               {{"file", removed->path}, {"version", std::to_string(v)}, {"dataPath", o_.path}});
+        }
+        if (!ignore_deletes_) {
+          return Status::Error("DELTA_SOURCE_IGNORE_DELETE",
+                               {{"removedFile", removed->path}, {"version", std::to_string(v)}, {"dataPath", o_.path}});
+        }
+      }
+      int64_t index = -1;
+      for (const auto& a : actions) {
+        if (a.kind != table::Action::Kind::kAdd) continue;
+        ++index;
+        if (v == from.version && index <= from.index) continue;
+        if (!a.add.data_change) continue;
+        if (past_stop(v, index, false)) return Status::OK();
+        if (full()) return Status::OK();
+        out->push_back({v, index, false, a.add});
+        bytes += a.add.size;
+      }
+    }
+    return Status::OK();
+  }
+
+  io::FileSystemPtr fs_;
+  DeltaSourceOptions o_;
+  SchemaPtr schema_;
+  std::vector<std::string> partition_cols_;
+  std::string table_id_;
+  table::DeltaLog log_;
+  int64_t max_files_ = 1000, max_bytes_ = 0;
+  bool ignore_deletes_ = false, skip_changes_ = false;
+  std::string starting_version_;
+  std::optional<Position> initial_;
+  std::optional<int64_t> available_now_;
+  int64_t latest_seen_ = -1;
+};
+
+}  // namespace
+
+Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(io::FileSystemPtr fs,
+                                                                           DeltaSourceOptions options) {
+  table::DeltaLog log(fs, options.path);
+  SPATE_ASSIGN_OR_RETURN(bool exists, log.TableExists());
+  if (!exists) {
+    return Status::Error("DELTA_MISSING_DELTA_TABLE",
+                         {{"tableName", options.display_name.empty() ? options.path : options.display_name}});
+  }
+  SPATE_ASSIGN_OR_RETURN(auto snap, log.Latest());
+  SchemaPtr schema = snap->schema();
+  std::vector<std::string> parts = snap->metadata().partition_columns;
+  std::string id = snap->metadata().id;
+  for (const char* key : {"maxFilesPerTrigger"}) {
+    if (HasOption(options.options, key)) {
+      std::string v = GetOption(options.options, key);
+      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || std::stoll(v) <= 0) {
+        return Status::Error("DELTA_ILLEGAL_OPTION", {{"input", v}, {"name", key}, {"explain", "must be a positive integer"}});
+      }
+    }
+  }
+  stream::SourceFactory factory = [fs, options, schema, parts, id](const stream::SourceContext&) -> Result<stream::SourcePtr> {
+    return stream::SourcePtr(std::make_shared<DeltaStreamSource>(fs, options, schema, parts, id));
+  };
+  return std::make_pair(schema, factory);
+}
+
+}  // namespace spate::connectors

@@ -1,0 +1,40 @@
+// Copyright spate authors.
+#pragma once
+
+// DeltaStreamSource: a Delta table as a stream (Delta's DeltaSource). Without
+// startingVersion the first batches read the snapshot at the table's version when the
+// query first started (its files in path order), then every later commit's added files
+// in log order; with startingVersion=N (or "latest") only the changes of commits >= N.
+// The offset is Delta's DeltaSourceOffset: {"sourceVersion":1,"reservoirId":<table id>,
+// "reservoirVersion":V,"index":I,"isStartingVersion":B} — the last file taken is file I of
+// version V. maxFilesPerTrigger (default 1000) and maxBytesPerTrigger cap a batch; a
+// batch may end inside a commit. Adds with dataChange=false (compaction) are skipped. A
+// commit that removes data fails the query (DELTA_SOURCE_IGNORE_DELETE; with
+// ignoreDeletes, commits that only remove files pass; DELTA_SOURCE_TABLE_IGNORE_CHANGES
+// for commits that remove and add) unless skipChangeCommits=true, which skips such
+// commits whole.
+//
+// Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
+// Failure: log read errors and the errors above.
+
+#include <map>
+#include <string>
+
+#include "spate/io/file_system.h"
+#include "spate/stream/source.h"
+
+namespace spate::connectors {
+
+struct DeltaSourceOptions {
+  std::string path;
+  std::map<std::string, std::string> options;
+  std::string time_zone_id = "UTC";
+  std::string display_name;
+};
+
+/// Reads the table's schema now (DELTA_MISSING_DELTA_TABLE when there is no table) and
+/// returns the schema and the factory.
+Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(io::FileSystemPtr fs,
+                                                                           DeltaSourceOptions options);
+
+}  // namespace spate::connectors
