@@ -11,6 +11,8 @@
 #include "spate/formats/parquet/compression.h"
 #include "spate/formats/parquet/writer.h"
 #include "spate/formats/parquet_source.h"
+#include "spate/types/format.h"
+#include "spate/types/timezone.h"
 
 namespace spate::formats {
 
@@ -110,8 +112,12 @@ Result<FileWriterFactoryPtr> MakeParquetWriterFactory(
 
 // ---- statistics -------------------------------------------------------------------------
 
-std::optional<std::string> PartitionValueString(const Value& v) {
+std::optional<std::string> PartitionValueString(const Value& v, const std::string& time_zone_id) {
   if (v.is_null()) return std::nullopt;
+  if (v.type()->id() == TypeId::kTimestamp && !time_zone_id.empty()) {
+    const TimeZone* tz = TimeZone::Lookup(time_zone_id);
+    if (tz) return FormatTimestampMicros(v.i64(), tz->OffsetSeconds(v.i64()));
+  }
   std::string s = v.ToString();
   if (s.empty()) return std::nullopt;
   return s;
@@ -475,7 +481,8 @@ Status PartitionedWriteJob::Write(int partition, const BatchPtr& b) {
       Group g;
       for (size_t i = 0; i < part_cols_.size(); ++i) {
         int c = part_cols_[i];
-        g.values.push_back(PartitionValueString(b->column(c)->GetValue(r)));
+        g.values.push_back(
+            PartitionValueString(b->column(c)->GetValue(r), options_.time_zone_id));
         if (i > 0) g.key += '/';
         g.key += EscapePathName(schema_->field(c).name);
         g.key += '=';

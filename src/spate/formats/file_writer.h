@@ -133,6 +133,9 @@ struct WriteJobOptions {
   int64_t max_records_per_file = 0;
   /// The uuid in file names; empty = a fresh random one.
   std::string job_id;
+  /// Session time zone: timestamp partition values are written in it, as Spark does
+  /// ("2024-01-01 10:00:00"). Empty = UTC.
+  std::string time_zone_id;
 };
 
 class PartitionedWriteJob {
@@ -181,8 +184,10 @@ class PartitionedWriteJob {
 };
 
 /// Spark's partition folder text of a value: NULL or "" -> nullopt (written as
-/// __HIVE_DEFAULT_PARTITION__), otherwise Value::ToString().
-std::optional<std::string> PartitionValueString(const Value& v);
+/// __HIVE_DEFAULT_PARTITION__), otherwise Value::ToString() (timestamps in
+/// `time_zone_id` when given).
+std::optional<std::string> PartitionValueString(const Value& v,
+                                                const std::string& time_zone_id = "");
 
 /// Per leaf column statistics of a batch (merged into `stats`, which is initialised to
 /// the leaves of `schema` when empty). Used by the job; exposed for tests and sinks.

@@ -498,6 +498,28 @@ TEST(DeltaTxnTest, WriterKilledBeforeCommit) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(DeltaWriterTest, TimestampPartitionsInSessionZone) {
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      {"id", DataType::Long(), true, ""}, {"ts", DataType::Timestamp(), true, ""}});
+  // 2024-01-01 10:00:00 UTC = 02:00:00 in Los Angeles.
+  auto b = Batch::Make(schema,
+                       {ColumnFromValues(DataType::Long(), {Value::Long(1)}),
+                        ColumnFromValues(DataType::Timestamp(), {Value::Timestamp(1704103200000000)})},
+                       1);
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  DeltaWriteOptions o = Mode("append");
+  o.partition_by = {"ts"};
+  o.time_zone_id = "America/Los_Angeles";
+  ASSERT_TRUE(WriteBatches(fs, "/tz", {b}, o).ok());
+  auto snap = DeltaLog(fs, "/tz").Latest().value();
+  EXPECT_EQ(snap->files()[0].partition_values[0].second.value(), "2024-01-01 02:00:00");
+  auto src = DeltaDataSource::Make(fs, snap, "America/Los_Angeles").value();
+  ScanSpec spec;
+  spec.columns = {0, 1};
+  auto batch = src->OpenSplit(0, spec).value()->Next().value();
+  EXPECT_EQ(batch->column(1)->GetValue(0).i64(), 1704103200000000);
+}
+
 TEST(DeltaWriterTest, StatsOfTypes) {
   auto schema = std::make_shared<const Schema>(std::vector<Field>{
       {"s", DataType::String(), true, ""},

@@ -386,6 +386,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   jopt.write_success_file = false;
   jopt.write_file_when_empty = false;
   jopt.collect_stats = true;
+  jopt.time_zone_id = opt.time_zone_id;
   {
     std::string m = OptionOr(opt.options, "maxRecordsPerFile", "");
     if (!m.empty()) {
