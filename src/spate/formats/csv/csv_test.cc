@@ -161,6 +161,18 @@ std::string Types(const std::vector<Field>& f) {
   return s;
 }
 
+TEST(CsvParseTest, Utf8Replacement) {
+  std::string scratch;
+  EXPECT_EQ(SanitizeUtf8("plain ascii text", &scratch), "plain ascii text");
+  EXPECT_EQ(SanitizeUtf8("h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", &scratch),
+            "h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+  EXPECT_EQ(SanitizeUtf8("a\xff" "b", &scratch), "a\xef\xbf\xbd" "b");
+  EXPECT_EQ(SanitizeUtf8("\xe2\x82", &scratch), "\xef\xbf\xbd");          // truncated
+  EXPECT_EQ(SanitizeUtf8("\xc0\xaf", &scratch), "\xef\xbf\xbd\xef\xbf\xbd");  // overlong
+  EXPECT_EQ(SanitizeUtf8("\xed\xa0\x80x", &scratch),
+            "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdx");  // surrogate
+}
+
 TEST(CsvInferTest, SparkOrder) {
   EXPECT_EQ(Types(Infer("1,1,1.5,true,x,,2020-01-01,2020-01-01 10:00:00\n"
                         "2,3000000000,2,false,1,,2020-02-01,2020-01-01T10:00:00Z\n")),

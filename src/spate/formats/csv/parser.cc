@@ -523,6 +523,78 @@ struct DateTimeParsers {
 
 }  // namespace
 
+// Java's UTF-8 decoding with REPLACE (how Spark turns file bytes into strings): valid
+// text is returned as is; otherwise each maximal invalid subpart becomes U+FFFD in a copy
+// written to *scratch.
+namespace {
+
+// The length of the valid sequence at p (0 if invalid; *bad = bytes to replace).
+inline size_t Utf8Seq(const unsigned char* p, size_t avail, size_t* bad) {
+  const unsigned char c = p[0];
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) {
+    len = 2;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    len = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    len = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    *bad = 1;
+    return 0;
+  }
+  for (size_t k = 1; k < len; ++k) {
+    const unsigned char lo_k = k == 1 ? lo : 0x80, hi_k = k == 1 ? hi : 0xBF;
+    if (k >= avail || p[k] < lo_k || p[k] > hi_k) {
+      *bad = k;
+      return 0;
+    }
+  }
+  return len;
+}
+
+}  // namespace
+
+std::string_view SanitizeUtf8(std::string_view s, std::string* scratch) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  size_t i = 0;
+  while (i + 8 <= n) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if (w & 0x8080808080808080ULL) break;
+    i += 8;
+  }
+  size_t bad = 0;
+  while (i < n) {
+    if (p[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len = Utf8Seq(p + i, n - i, &bad);
+    if (len == 0) break;
+    i += len;
+  }
+  if (i >= n) return s;
+  scratch->assign(s.data(), i);
+  while (i < n) {
+    size_t len = p[i] < 0x80 ? 1 : Utf8Seq(p + i, n - i, &bad);
+    if (len == 0) {
+      *scratch += "\xEF\xBF\xBD";
+      i += bad;
+    } else {
+      scratch->append(s.data() + i, len);
+      i += len;
+    }
+  }
+  return *scratch;
+}
+
 // ---- converter -----------------------------------------------------------------------
 
 struct CsvConverter::Impl {
@@ -533,6 +605,7 @@ struct CsvConverter::Impl {
   int64_t expected_tokens = 0;
   DateTimeParsers dt;
   std::vector<uint8_t> bad;
+  std::string utf8_scratch;
 
   // The datum of record r's token ti: false when it is NULL.
   inline bool Datum(std::string_view text, const CsvRecords& recs, size_t r, int ti,
@@ -659,9 +732,10 @@ struct CsvConverter::Impl {
             bytes += recs.fields[static_cast<size_t>(recs.field_begin[r] + ti)].length;
         }
         StringBuilder b(type, static_cast<int64_t>(n), bytes + 16);
+        const bool utf8 = type->id() == TypeId::kString;
         for (size_t r = 0; r < n; ++r) {
           if (Datum(text, recs, r, ti, &d)) {
-            b.Append(d);
+            b.Append(utf8 ? SanitizeUtf8(d, &utf8_scratch) : d);
           } else {
             b.AppendNull();
           }
@@ -807,7 +881,7 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
     StringBuilder b(DataType::String(), static_cast<int64_t>(n));
     for (size_t r = 0; r < n; ++r) {
       if (m.bad[r] && m.o.mode == ParseMode::kPermissive) {
-        b.Append(raw(r));
+        b.Append(SanitizeUtf8(raw(r), &m.utf8_scratch));
       } else {
         b.AppendNull();
       }

@@ -148,6 +148,10 @@ class CsvSchemaInferrer {
 std::vector<std::string> MakeSafeHeader(const std::vector<std::string>& row, bool has_header,
                                         const CsvOptions& options, bool case_sensitive = false);
 
+/// `s` if it is valid UTF-8, else a copy in *scratch with each maximal invalid subpart
+/// replaced by U+FFFD (Java's decoder with REPLACE, as Spark reads text files).
+std::string_view SanitizeUtf8(std::string_view s, std::string* scratch);
+
 /// Java's Integer/Long.parseLong (ASCII digits, optional sign, range checked).
 bool ParseJavaLong(std::string_view s, int64_t min, int64_t max, int64_t* out);
 /// Java's Double.parseDouble (leading/trailing whitespace, optional f/d suffix, NaN,
