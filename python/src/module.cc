@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "spate/api/delta_table.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
@@ -417,6 +418,21 @@ void BindDataFrame(py::module_& m) {
         py::gil_scoped_release release;
         w.save(path);
       })
+      .def("writeSaveAsTable", [](const DataFrame& d, const std::string& format,
+                                  const std::string& mode,
+                                  const std::map<std::string, std::string>& options,
+                                  const std::vector<std::string>& partition_by,
+                                  const std::string& name) {
+        api::DataFrameWriter w = d.write();
+        w.format(format).mode(mode).options(options);
+        if (!partition_by.empty()) w.partitionBy(partition_by);
+        py::gil_scoped_release release;
+        w.saveAsTable(name);
+      })
+      .def("writeInsertInto", [](const DataFrame& d, const std::string& name, bool overwrite) {
+        py::gil_scoped_release release;
+        d.write().insertInto(name, overwrite);
+      })
       .def("arrowSchema", &ArrowSchemaCapsule)
       .def("arrowStream", &ArrowStreamCapsule)
       .def("sessionTimeZone", [](const DataFrame& d) { return d.session()->conf.session_time_zone(); })
@@ -492,6 +508,19 @@ void BindSession(py::module_& m) {
   });
 }
 
+void BindDelta(py::module_& m) {
+  using api::DeltaTable;
+  py::class_<DeltaTable>(m, "DeltaTable")
+      .def_static("forPath", &DeltaTable::forPath, py::call_guard<py::gil_scoped_release>())
+      .def_static("forName", &DeltaTable::forName, py::call_guard<py::gil_scoped_release>())
+      .def_static("isDeltaTable", &DeltaTable::isDeltaTable,
+                  py::call_guard<py::gil_scoped_release>())
+      .def("toDF", &DeltaTable::toDF, py::call_guard<py::gil_scoped_release>())
+      .def("history", &DeltaTable::history, py::call_guard<py::gil_scoped_release>())
+      .def("detail", &DeltaTable::detail, py::call_guard<py::gil_scoped_release>())
+      .def("path", &DeltaTable::path);
+}
+
 void BindFunctions(py::module_& m) {
   m.def("col", &F::col);
   m.def("lit", &Lit);
@@ -538,4 +567,5 @@ PYBIND11_MODULE(_spate, m) {
   spate::python::BindDataFrame(m);
   spate::python::BindSession(m);
   spate::python::BindFunctions(m);
+  spate::python::BindDelta(m);
 }

@@ -39,6 +39,10 @@ class DataFrameReader:
         self._schema = schema
         return self
 
+    def table(self, tableName: str):
+        """A table of the catalog, as spark.table(tableName)."""
+        return self._session.table(tableName)
+
     def load(self, path: Union[str, List[str], None] = None, format: Optional[str] = None,
              schema: Union[StructType, str, None] = None, **options: Any):
         from spate.sql.dataframe import DataFrame
@@ -104,6 +108,7 @@ class DataFrameReader:
 class DataFrameWriter:
     def __init__(self, df: Any):
         self._df = df
+        self._format_set = False
         self._format = "parquet"
         self._mode = "errorifexists"
         self._options: Dict[str, str] = {}
@@ -116,6 +121,7 @@ class DataFrameWriter:
 
     def format(self, source: str) -> "DataFrameWriter":
         self._format = source
+        self._format_set = True
         return self
 
     def option(self, key: str, value: Any) -> "DataFrameWriter":
@@ -189,3 +195,19 @@ class DataFrameWriter:
         """One line per row of the single STRING column (part-00000-<uuid>-c000.txt)."""
         self._set(compression=compression, lineSep=lineSep)
         self.save(path, "text")
+
+    def saveAsTable(self, name: str, format: Optional[str] = None, mode: Optional[str] = None,
+                    partitionBy: Any = None, **options: Any) -> None:
+        """A Delta table of the warehouse catalog (the only format the catalog keeps)."""
+        if partitionBy:
+            self.partitionBy(partitionBy)
+        if format is not None:
+            self.format(format)
+        self.mode(mode)
+        self.options(**options)
+        self._df._jdf.writeSaveAsTable(self._format if self._format_set else "delta", self._mode,
+                                       self._options, self._partition_by, name)
+
+    def insertInto(self, tableName: str, overwrite: Optional[bool] = None) -> None:
+        """Rows of an existing table, by column position."""
+        self._df._jdf.writeInsertInto(tableName, bool(overwrite) or self._mode == "overwrite")

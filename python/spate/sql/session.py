@@ -248,7 +248,8 @@ Function = namedtuple("Function", "name catalog namespace description className 
 
 
 class Catalog:
-    """spark.catalog (pyspark.sql.catalog.Catalog) over the session's temp views."""
+    """spark.catalog (pyspark.sql.catalog.Catalog): the warehouse's schemas and Delta tables,
+    and the session's temp views."""
 
     def __init__(self, session: SparkSession):
         self._s = session
@@ -257,30 +258,59 @@ class Catalog:
         return "spark_catalog"
 
     def currentDatabase(self) -> str:
-        return "default"
+        return self._s.sql("SELECT current_database()").collect()[0][0]
+
+    def setCurrentDatabase(self, dbName: str) -> None:
+        self._s.sql("USE `%s`" % dbName.replace("`", "``"))
 
     def listDatabases(self, pattern: Optional[str] = None) -> List[Database]:
-        return [Database("default", "spark_catalog", "default database", "")]
+        sql = "SHOW SCHEMAS" if pattern is None else "SHOW SCHEMAS LIKE '%s'" % pattern.replace("'", "\\'")
+        return [Database(r.namespace, "spark_catalog",
+                         "default database" if r.namespace == "default" else None, "")
+                for r in self._s.sql(sql).collect()]
 
     def databaseExists(self, dbName: str) -> bool:
-        return dbName == "default"
+        name = dbName.split(".")[-1].lower()
+        return any(d.name == name for d in self.listDatabases())
 
     def listTables(self, dbName: Optional[str] = None, pattern: Optional[str] = None) -> List[Table]:
         import fnmatch
         out = []
-        for r in self._s.sql("SHOW TABLES").collect():
+        sql = "SHOW TABLES" if dbName is None else "SHOW TABLES IN `%s`" % dbName.replace("`", "``")
+        for r in self._s.sql(sql).collect():
             if pattern is not None and not fnmatch.fnmatch(r.tableName, pattern):
                 continue
-            ns = [r.namespace] if r.namespace else []
-            out.append(Table(r.tableName, None, ns, None, "TEMPORARY", bool(r.isTemporary)))
+            if r.isTemporary:
+                out.append(Table(r.tableName, None, [], None, "TEMPORARY", True))
+            else:
+                out.append(Table(r.tableName, "spark_catalog", [r.namespace], None,
+                                 self._table_type(r.namespace, r.tableName), False))
         return out
 
+    def _table_type(self, db: str, name: str) -> str:
+        rows = self._s.sql("DESCRIBE EXTENDED `%s`.`%s`" % (db, name)).collect()
+        for r in rows:
+            if r.col_name == "Type":
+                return r.data_type
+        return "MANAGED"
+
     def tableExists(self, tableName: str, dbName: Optional[str] = None) -> bool:
-        return any(t.name == tableName for t in self.listTables())
+        if dbName is None and "." in tableName:
+            dbName, tableName = tableName.rsplit(".", 1)
+            dbName = dbName.split(".")[-1]
+        if dbName is not None and not self.databaseExists(dbName):
+            return False
+        return any(t.name == tableName.lower() or (t.isTemporary and t.name == tableName)
+                   for t in self.listTables(dbName))
 
     def getTable(self, tableName: str) -> Table:
-        for t in self.listTables():
-            if t.name == tableName:
+        db = None
+        name = tableName
+        if "." in tableName:
+            db, name = tableName.rsplit(".", 1)
+            db = db.split(".")[-1]
+        for t in self.listTables(db):
+            if t.name == name or t.name == name.lower():
                 return t
         self._s.table(tableName)  # raises TABLE_OR_VIEW_NOT_FOUND
         raise AssertionError("unreachable")
