@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "spate/base/thread_pool.h"
 #include "spate/formats/csv/parser.h"
 
 namespace spate::formats {
@@ -233,6 +234,64 @@ class CsvReader final : public BatchReader {
   bool skip_first_line_ = false;
 };
 
+// Schema inference over one file: sets *first / *header_raw from its first record when
+// asked (and not yet set), and adds its records to `inferrer` (without the lines equal to
+// *skip_line, Spark's filterHeaderLine). maxColumns / maxCharsPerColumn fail naming the
+// file.
+Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::CsvOptions& o,
+                            csv::CsvSchemaInferrer* inferrer, const std::string* skip_line,
+                            std::optional<std::vector<std::string>>* first,
+                            std::string* header_raw) {
+  auto text = ReadSplitText(fs, f.path, 0, f.size, f.size, ReadSep(o));
+  if (!text.ok()) return FileError(text.status(), f.path);
+  csv::CsvTokenizer tokenizer(o);
+  csv::CsvRecords recs, rest;
+  size_t pos = SkipBom(*text);
+  while (pos < text->size()) {
+    recs.Clear();
+    pos = tokenizer.Tokenize(*text, pos, first ? 1 : kBatchRows, &recs);
+    if (recs.size() == 0) break;
+    for (size_t r = 0; r < recs.size(); ++r) {
+      if (recs.error[r] == csv::CsvRecords::kTooManyColumns ||
+          recs.error[r] == csv::CsvRecords::kTooManyChars) {
+        // The converter reports these with the record.
+        SPATE_ASSIGN_OR_RETURN(auto conv, csv::CsvConverter::Make(
+            std::make_shared<const Schema>(std::vector<Field>{}), o));
+        int64_t rows;
+        auto st = conv->Convert(*text, recs, {}, &rows);
+        if (!st.ok()) return FileError(st.status(), f.path);
+      }
+    }
+    if (first) {
+      *first = RecordStrings(*text, recs, 0, o);
+      *header_raw = std::string(text->substr(
+          static_cast<size_t>(recs.raw_begin[0]),
+          static_cast<size_t>(recs.raw_end[0] - recs.raw_begin[0])));
+      return Status::OK();
+    }
+    if (!inferrer) continue;
+    if (!skip_line) {
+      inferrer->Add(*text, recs);
+      continue;
+    }
+    rest.Clear();
+    for (size_t r = 0; r < recs.size(); ++r) {
+      std::string_view raw = text->substr(static_cast<size_t>(recs.raw_begin[r]),
+                                          static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
+      if (raw == *skip_line) continue;
+      rest.raw_begin.push_back(recs.raw_begin[r]);
+      rest.raw_end.push_back(recs.raw_end[r]);
+      rest.error.push_back(recs.error[r]);
+      for (int64_t i = recs.field_begin[r]; i < recs.field_begin[r + 1]; ++i)
+        rest.fields.push_back(recs.fields[static_cast<size_t>(i)]);
+      rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
+    }
+    rest.scratch = recs.scratch;
+    inferrer->Add(*text, rest);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
@@ -255,63 +314,27 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     if (src->files_.empty()) {
       return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "CSV"}});
     }
-    csv::CsvTokenizer tokenizer(o);
-    SPATE_ASSIGN_OR_RETURN(auto inferrer, csv::CsvSchemaInferrer::Make(o));
+    // The first record of the first file that has one: the header (or the column count).
     std::optional<std::vector<std::string>> first;
     std::string header_raw;
-    csv::CsvRecords recs;
     for (const auto& f : src->files_) {
-      auto text = ReadSplitText(*fs, f.path, 0, f.size, f.size, ReadSep(o));
-      if (!text.ok()) return FileError(text.status(), f.path);
-      size_t pos = SkipBom(*text);
-      bool file_first = true;
-      while (pos < text->size()) {
-        recs.Clear();
-        pos = tokenizer.Tokenize(*text, pos, kBatchRows, &recs);
-        if (recs.size() == 0) break;
-        for (size_t r = 0; r < recs.size(); ++r) {
-          if (recs.error[r] == csv::CsvRecords::kTooManyColumns ||
-              recs.error[r] == csv::CsvRecords::kTooManyChars) {
-            // The converter reports these with the record.
-            SPATE_ASSIGN_OR_RETURN(auto conv, csv::CsvConverter::Make(
-                std::make_shared<const Schema>(std::vector<Field>{}), o));
-            int64_t rows;
-            auto st = conv->Convert(*text, recs, {}, &rows);
-            if (!st.ok()) return FileError(st.status(), f.path);
-          }
-        }
-        if (file_first) {
-          file_first = false;
-          if (!first) {
-            first = RecordStrings(*text, recs, 0, o);
-            header_raw = std::string(text->substr(
-                static_cast<size_t>(recs.raw_begin[0]),
-                static_cast<size_t>(recs.raw_end[0] - recs.raw_begin[0])));
-          }
-        }
-        if (o.header && o.infer_schema) {
-          // As Spark's CSVUtils.filterHeaderLine: every line equal to the header line is
-          // left out of inference (each file repeats it).
-          csv::CsvRecords rest;
-          for (size_t r = 0; r < recs.size(); ++r) {
-            std::string_view raw = text->substr(
-                static_cast<size_t>(recs.raw_begin[r]),
-                static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
-            if (raw == header_raw) continue;
-            rest.raw_begin.push_back(recs.raw_begin[r]);
-            rest.raw_end.push_back(recs.raw_end[r]);
-            rest.error.push_back(recs.error[r]);
-            for (int64_t i = recs.field_begin[r]; i < recs.field_begin[r + 1]; ++i)
-              rest.fields.push_back(recs.fields[static_cast<size_t>(i)]);
-            rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
-          }
-          rest.scratch = recs.scratch;
-          inferrer->Add(*text, rest);
-          continue;
-        }
-        if (o.infer_schema) inferrer->Add(*text, recs);
-      }
-      if (first && !o.infer_schema) break;  // only the first record is needed
+      SPATE_RETURN_IF_ERROR(ScanFileForInference(*fs, f, o, nullptr, nullptr, &first,
+                                                 &header_raw));
+      if (first) break;
+    }
+    // Types: one inferrer per file, in parallel, merged as Spark merges partitions.
+    SPATE_ASSIGN_OR_RETURN(auto inferrer, csv::CsvSchemaInferrer::Make(o));
+    if (first && o.infer_schema) {
+      const auto n = static_cast<int64_t>(src->files_.size());
+      std::vector<std::unique_ptr<csv::CsvSchemaInferrer>> parts(static_cast<size_t>(n));
+      ThreadPool& pool = ThreadPool::Default();
+      SPATE_RETURN_IF_ERROR(pool.ParallelFor(n, pool.num_threads(), [&](int64_t i) -> Status {
+        SPATE_ASSIGN_OR_RETURN(parts[static_cast<size_t>(i)], csv::CsvSchemaInferrer::Make(o, i));
+        return ScanFileForInference(*fs, src->files_[static_cast<size_t>(i)], o,
+                                    parts[static_cast<size_t>(i)].get(),
+                                    o.header ? &header_raw : nullptr, nullptr, nullptr);
+      }));
+      for (const auto& part : parts) inferrer->Merge(*part);
     }
     if (first) {
       data_fields = inferrer->Finish(csv::MakeSafeHeader(*first, o.header, o));

@@ -467,6 +467,19 @@ TEST_F(CsvSourceTest, HeaderEdgeCasesAndSampling) {
   EXPECT_EQ((*empty)->schema()->num_fields(), 0);
 }
 
+// Files are inferred in parallel and merged as Spark merges partitions.
+TEST_F(CsvSourceTest, InferenceMergesFiles) {
+  Write("/mf/a.csv", "k,x,y,z\n1,1,1,2020-01-01\n");
+  Write("/mf/b.csv", "k,x,y,z\n2,2.5,true,2020-01-01 10:00:00\n");
+  Write("/mf/c.csv", "k,x,y,z\n3,,,\n");
+  auto src = Source("/mf", "", {{"header", "true"}, {"inferSchema", "true"}});
+  ASSERT_TRUE(src.ok()) << src.status().ToString();
+  EXPECT_EQ(Names(**src), "k:int,x:double,y:string,z:string");
+  auto bad = Source("/mf", "", {{"inferSchema", "true"}, {"maxColumns", "2"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().ToString().find("/mf/a.csv"), std::string::npos) << bad.status().ToString();
+}
+
 TEST_F(CsvSourceTest, JsonAndTextShareFileOptions) {
   Write("/j/a.json", "{\"a\": 1}\n");
   Write("/j/b.txt", "{\"a\": 2}\n");

@@ -1035,9 +1035,11 @@ struct CsvSchemaInferrer::Impl {
 CsvSchemaInferrer::CsvSchemaInferrer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CsvSchemaInferrer::~CsvSchemaInferrer() = default;
 
-Result<std::unique_ptr<CsvSchemaInferrer>> CsvSchemaInferrer::Make(const CsvOptions& options) {
+Result<std::unique_ptr<CsvSchemaInferrer>> CsvSchemaInferrer::Make(const CsvOptions& options,
+                                                                 uint64_t seed) {
   auto impl = std::make_unique<Impl>();
   impl->o = options;
+  impl->rng.seed(42 + seed);
   SPATE_RETURN_IF_ERROR(impl->dt.Init(options));
   if (!options.date_format.empty() || options.prefer_date) {
     SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(
@@ -1066,6 +1068,16 @@ void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs) {
       if (t->id() == TypeId::kString) continue;
       t = m.InferField(t, s);
     }
+  }
+}
+
+void CsvSchemaInferrer::Merge(const CsvSchemaInferrer& other) {
+  auto& a = impl_->types;
+  const auto& b = other.impl_->types;
+  if (a.size() < b.size()) a.resize(b.size(), DataType::Null());
+  for (size_t i = 0; i < b.size(); ++i) {
+    DataTypePtr c = Impl::Compatible(a[i], b[i]);
+    a[i] = c ? c : DataType::Null();
   }
 }
 

@@ -131,9 +131,14 @@ class CsvConverter {
 /// random sample of the records.
 class CsvSchemaInferrer {
  public:
-  static Result<std::unique_ptr<CsvSchemaInferrer>> Make(const CsvOptions& options);
+  /// `seed`: of the samplingRatio sample (one inferrer per file: the file's index).
+  static Result<std::unique_ptr<CsvSchemaInferrer>> Make(const CsvOptions& options,
+                                                         uint64_t seed = 0);
   ~CsvSchemaInferrer();
   void Add(std::string_view text, const CsvRecords& records);
+  /// Merges the types `other` inferred (Spark's mergeRowTypes: the compatible type, or
+  /// none -> NULL, which ends as STRING).
+  void Merge(const CsvSchemaInferrer& other);
   std::vector<Field> Finish(const std::vector<std::string>& names) const;
 
   struct Impl;
