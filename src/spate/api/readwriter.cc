@@ -9,6 +9,7 @@
 
 #include "spate/api/delta_table.h"
 #include "spate/api/session_state.h"
+#include "spate/api/streaming.h"
 #include "spate/columnar/kernels.h"
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
@@ -69,6 +70,10 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
     if (paths.size() != 1)
       ThrowStatus(Status::Invalid("format(\"delta\").load() takes exactly one path"));
     return LoadDelta(session_, paths[0], options_);
+  }
+  if (paths.size() == 1 && (fmt == "csv" || fmt == "json" || fmt == "text" || fmt == "parquet")) {
+    // The output of a streaming file sink: read only the files its log committed.
+    if (auto df = LoadFileSinkOutput(*this, paths[0])) return *df;
   }
   if (fmt == "csv") {
     auto source = ValueOrThrow(formats::CsvDataSource::Make(

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/api/streaming.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -558,6 +559,63 @@ bool DataFrame::isStreaming() const { return stream::IsStreamingPlan(plan_); }
 DataStreamWriter DataFrame::writeStream() const {
   if (!isStreaming()) ThrowStatus(Status::Error("WRITE_STREAM_NOT_ALLOWED"));
   return DataStreamWriter(*this);
+}
+
+}  // namespace spate::api
+
+namespace spate::api {
+
+std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader, const std::string& path) {
+  auto fs = io::LocalFileSystem::Get();
+  auto listed = ValueOrThrow(connectors::SinkLogFiles(*fs, path));
+  if (!listed) return std::nullopt;
+  // Group the committed files by their partition folders (key=value between the root and
+  // the file); each group is read on its own with its partition values as literals.
+  std::map<std::string, std::vector<std::string>> groups;
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<std::string>> raw_values;  // column -> raw values seen
+  std::string root = path;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  for (const auto& f : *listed) {
+    std::string rel = f.rfind(root + "/", 0) == 0 ? f.substr(root.size() + 1) : io::BaseName(f);
+    std::string folder = io::ParentPath(rel);
+    groups[folder].push_back(f);
+  }
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> parsed;
+  for (const auto& [folder, files] : groups) {
+    std::vector<std::pair<std::string, std::string>> kv;
+    size_t start = 0;
+    while (!folder.empty() && start <= folder.size()) {
+      size_t slash = folder.find('/', start);
+      std::string part = folder.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+      size_t eq = part.find('=');
+      if (eq != std::string::npos) {
+        std::string k = part.substr(0, eq), v = formats::UnescapePathName(part.substr(eq + 1));
+        kv.emplace_back(k, v);
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+        raw_values[k].push_back(v);
+      }
+      if (slash == std::string::npos) break;
+      start = slash + 1;
+    }
+    parsed.emplace_back(folder, std::move(kv));
+  }
+  if (keys.empty() || listed->empty()) return DataFrameReader(reader).load(*listed);
+  std::map<std::string, DataTypePtr> types;
+  for (const auto& k : keys) types[k] = formats::InferPartitionType(raw_values[k]);
+  std::optional<DataFrame> out;
+  for (const auto& [folder, kv] : parsed) {
+    DataFrame part = DataFrameReader(reader).load(groups[folder]);
+    for (const auto& k : keys) {
+      Value v = Value::Null(types[k]);
+      for (const auto& [pk, pv] : kv) {
+        if (pk == k && pv != "__HIVE_DEFAULT_PARTITION__") v = formats::PartitionValue(pv, types[k]);
+      }
+      part = part.withColumn(k, functions::lit(v));
+    }
+    out = out ? out->unionByName(part) : part;
+  }
+  return out;
 }
 
 }  // namespace spate::api

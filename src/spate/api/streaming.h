@@ -49,6 +49,7 @@ class MemorySink;
 namespace spate::api {
 
 class SparkSession;
+class DataFrameReader;
 using StreamingQueryProgress = stream::StreamingQueryProgress;
 using StreamingQueryStatus = stream::StreamingQueryStatus;
 using StreamingQueryListener = stream::StreamingQueryListener;
@@ -201,6 +202,11 @@ class MemoryStream {
   std::shared_ptr<SessionState> session_;
   std::shared_ptr<connectors::MemoryStream> impl_;
 };
+
+/// A folder written by a streaming file sink, as the batch reader sees it: only the files
+/// its _spark_metadata log lists (partition folders become columns again); nullopt when
+/// `path` has no such log. Used by DataFrameReader::load.
+std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader, const std::string& path);
 
 /// The streaming query manager of a session (created on first use).
 std::shared_ptr<stream::StreamingQueryManager> StreamsOf(const std::shared_ptr<SessionState>& session);

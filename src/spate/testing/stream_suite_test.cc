@@ -567,6 +567,19 @@ TEST(FileStreamTest, ParquetSinkPartitionByAndReplaySkipsCommittedBatch) {
   start().awaitTermination();
   EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(out + "/kind=buy"));
   EXPECT_EQ(CountSinkRows(out), 6);
+  // The batch reader sees the committed files only, with the partition column back; a
+  // stray file (a crashed batch's leftover) is not read.
+  Spark().range(5).write().mode("overwrite").parquet(dir / "stray");
+  auto stray = io::LocalFileSystem::Get()->List(dir / "stray", false);
+  ASSERT_TRUE(stray.ok());
+  for (const auto& f : *stray) {
+    if (io::BaseName(f.path).rfind("part-", 0) == 0) {
+      ASSERT_TRUE(io::LocalFileSystem::Get()->Rename(f.path, out + "/kind=buy/part-99999-stray.parquet").ok());
+    }
+  }
+  EXPECT_EQ(Spark().read().parquet(out).where("kind = 'buy'").count(), 2);
+  EXPECT_EQ(Spark().read().parquet(out).count(), 6);
+  EXPECT_EQ(Spark().read().parquet(out).schema().simpleString(), "struct<event_id:bigint,kind:string>");
   // A crash after the sink committed batch 0 but before commits/0: the replay is skipped
   // by the sink (its log already has batch 0).
   ASSERT_TRUE(io::LocalFileSystem::Get()->Delete(chk + "/commits/0", false).ok());
