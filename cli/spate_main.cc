@@ -29,9 +29,12 @@ int main(int argc, char** argv) {
   sql_cmd->add_flag("-v,--verbose", verbose, "Echo each statement");
   sql_cmd->add_flag("--header", header, "Print column names in tsv output");
 
-  auto* demo_cmd = app.add_subcommand("demo", "Run the demo queries over generated data");
+  auto* demo_cmd = app.add_subcommand(
+      "demo", "Run the demo: a JSON files -> Delta streaming pipeline, then batch SQL");
   long long events = 5'000'000;
-  demo_cmd->add_option("--events", events, "Number of generated events");
+  int per_file = 100;
+  demo_cmd->add_option("--events", events, "Number of generated events for the batch queries");
+  demo_cmd->add_option("--events-per-file", per_file, "Events in each landed JSON file");
 
   app.add_subcommand("version", "Print the version");
 
@@ -41,7 +44,7 @@ int main(int argc, char** argv) {
     std::cout << "spate 0.1.0\n";
     return 0;
   }
-  if (app.got_subcommand(demo_cmd)) return cli::RunDemo(std::cout, events);
+  if (app.got_subcommand(demo_cmd)) return cli::RunDemo(std::cout, events, per_file);
 
   try {
     auto builder = api::SparkSession::builder().appName("spate-sql");

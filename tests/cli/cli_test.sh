@@ -59,5 +59,20 @@ check "SET then query" "$(printf 'spark.sql.shuffle.partitions\t3\n10')" "$out"
 "$SPATE" sql -S -e "SELECT 1; SELECT nope; SELECT 3" >/dev/null 2>&1
 check "script stops at first error" "1" "$?"
 
+# `spate demo`: the streaming pipeline into the local warehouse, run twice from the same
+# folder (it resets its own folder and table).
+mkdir -p "$tmp/demo"
+for run in 1 2; do
+  out=$(cd "$tmp/demo" && "$SPATE" demo --events 10000 --events-per-file 20)
+  check "demo exit code (run $run)" "0" "$?"
+  check "demo reads nothing twice (run $run)" "bronze_events has 200 rows (200 events landed, none read twice)" \
+    "$(grep 'none read twice' <<< "$out")"
+  check "demo third run has no batch (run $run)" "  no new data: no batch ran" "$(grep 'no batch ran' <<< "$out")"
+  check "demo batches (run $run)" "6" "$(grep -c '^  batch ' <<< "$out")"
+done
+check "demo table in the warehouse" "yes" "$([ -d "$tmp/demo/spate-warehouse/bronze_events/_delta_log" ] && echo yes)"
+out=$(cd "$tmp/demo" && "$SPATE" sql -S --output tsv -e "SELECT count(*) FROM bronze_events")
+check "demo table readable from spate sql" "200" "$out"
+
 printf '%d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]
