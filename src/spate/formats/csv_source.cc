@@ -276,7 +276,7 @@ Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::C
     }
     rest.Clear();
     for (size_t r = 0; r < recs.size(); ++r) {
-      std::string_view raw = text->substr(static_cast<size_t>(recs.raw_begin[r]),
+      std::string_view raw = std::string_view(*text).substr(static_cast<size_t>(recs.raw_begin[r]),
                                           static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
       if (raw == *skip_line) continue;
       rest.raw_begin.push_back(recs.raw_begin[r]);
