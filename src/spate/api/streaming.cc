@@ -19,6 +19,7 @@
 #include "spate/formats/file_writer.h"
 #include "spate/formats/json_source.h"
 #include "spate/formats/parquet_source.h"
+#include "spate/formats/text_writers.h"
 #include "spate/sql/parser.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/streaming_query.h"
@@ -465,8 +466,12 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     if (fmt == "parquet") {
       factory = ValueOrThrow(formats::MakeParquetWriterFactory(
           options_, state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy")));
+    } else if (fmt == "json") {
+      factory = ValueOrThrow(formats::MakeJsonWriterFactory(options_, state->conf.session_time_zone()));
+    } else if (fmt == "csv") {
+      factory = ValueOrThrow(formats::MakeCsvWriterFactory(options_, state->conf.session_time_zone()));
     } else {
-      ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED", {{"msg", "The " + fmt + " file sink is not supported yet"}}));
+      factory = ValueOrThrow(formats::MakeTextWriterFactory(options_));
     }
     int interval = std::atoi(state->conf.GetOr("spark.sql.streaming.fileSink.log.compactInterval", "10").c_str());
     sink = std::make_shared<connectors::FileStreamSink>(fs, path, factory, partition_by_, interval > 0 ? interval : 10);

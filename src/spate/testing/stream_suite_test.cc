@@ -592,6 +592,25 @@ TEST(FileStreamTest, ParquetSinkPartitionByAndReplaySkipsCommittedBatch) {
   EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(chk + "/commits/0"));
 }
 
+TEST(FileStreamTest, JsonAndCsvSinksRoundTrip) {
+  TempDir dir;
+  for (const std::string fmt : {"json", "csv"}) {
+    MemoryStream input(Spark(), "a INT, s STRING");
+    auto w = input.toDF().writeStream().format(fmt).option("checkpointLocation", dir / (fmt + "_chk"));
+    if (fmt == "csv") w.option("header", "true");
+    auto q = w.start(dir / fmt);
+    input.addData({{I(1), S("x")}, {I(2), S("y")}});
+    q.processAllAvailable();
+    input.addData({{I(3), S("z")}});
+    q.processAllAvailable();
+    q.stop();
+    auto r = Spark().read().format(fmt).schema("a INT, s STRING");
+    if (fmt == "csv") r.option("header", "true");
+    EXPECT_EQ(r.load(dir / fmt).orderBy("a").collect().size(), 3u) << fmt;
+    EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(dir / (fmt + "/_spark_metadata/1")));
+  }
+}
+
 // ---- Delta
 
 TEST(DeltaStreamTest, TutorialAvailableNowIntoTable) {
