@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/table/actions.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "spate/types/schema_json.h"
@@ -349,6 +350,7 @@ std::string SerializeActions(const std::vector<Action>& actions) {
 
 Result<std::vector<Action>> ParseActions(std::string_view text, const std::string& file) {
   std::vector<Action> out;
+  out.reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   size_t pos = 0;
   int line_no = 0;
   while (pos < text.size()) {

@@ -348,8 +348,11 @@ SchemaPtr CheckpointSchema() {
 
 }  // namespace
 
-Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
-                                               const std::string& path) {
+namespace {
+
+// Decodes every action row of a checkpoint file and hands it to `apply`.
+Status ForEachCheckpointAction(const io::FileSystemPtr& fs, const std::string& path,
+                               const std::function<void(Action&)>& apply) {
   auto wrap = [&](const Status& st) {
     return Status(StatusCode::kDataCorruption,
                   "Corrupt Delta checkpoint file " + path + ": " + st.message());
@@ -366,7 +369,6 @@ Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
       names.push_back(n);
     }
   }
-  std::vector<Action> out;
   for (int rg = 0; rg < (*reader)->num_row_groups(); ++rg) {
     auto batch = (*reader)->ReadRowGroup(rg, cols);
     if (!batch.ok()) return wrap(batch.status());
@@ -381,11 +383,21 @@ Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
           if (a->kind == Action::Kind::kAdd && a->add.path.empty()) continue;
           if (a->kind == Action::Kind::kRemove && a->remove.path.empty()) continue;
           if (a->kind == Action::Kind::kTxn && a->txn.app_id.empty()) continue;
-          out.push_back(std::move(*a));
+          apply(*a);
         }
       }
     }
   }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
+                                               const std::string& path) {
+  std::vector<Action> out;
+  SPATE_RETURN_IF_ERROR(
+      ForEachCheckpointAction(fs, path, [&](Action& a) { out.push_back(std::move(a)); }));
   return out;
 }
 
@@ -539,8 +551,8 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
   int64_t ts = 0;
   if (cp) {
     for (const auto& f : l.checkpoints[*cp].files) {
-      SPATE_ASSIGN_OR_RETURN(auto actions, ReadCheckpointFile(fs_, f.path));
-      for (auto& a : actions) state.Apply(a);
+      SPATE_RETURN_IF_ERROR(
+          ForEachCheckpointAction(fs_, f.path, [&](Action& a) { state.Apply(a); }));
     }
     ts = l.checkpoints[*cp].mtime;
   }

@@ -126,30 +126,21 @@ Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
 Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions, CommitInfo info) {
   if (committed_) return Status::Invalid("Delta transaction already committed");
   // Assemble: commitInfo first (as Delta writes it), then protocol, metaData, txn, files.
-  std::vector<Action> body;
-  if (new_protocol_) body.push_back(Action::Of(*new_protocol_));
-  if (new_metadata_) body.push_back(Action::Of(*new_metadata_));
-  for (const auto& t : txns_) body.push_back(Action::Of(t));
-  bool only_adds = true;
-  for (auto& a : actions) {
-    if (a.kind != Action::Kind::kAdd) only_adds = false;
-    body.push_back(std::move(a));
-  }
   if (read_version() < 0 && !new_metadata_) {
     return Status::Error("DELTA_METADATA_ABSENT");
   }
-  if (read_version() < 0 && !new_protocol_) body.insert(body.begin(), Action::Of(Protocol{}));
+  if (read_version() < 0 && !new_protocol_) new_protocol_ = Protocol{};
   const Protocol& proto = new_protocol_ ? *new_protocol_ : snapshot_ ? snapshot_->protocol() : Protocol{};
   const Metadata* meta = new_metadata_ ? &*new_metadata_ : snapshot_ ? &snapshot_->metadata() : nullptr;
   SPATE_RETURN_IF_ERROR(CheckSupported(proto, meta, true));
-  if (meta) {
-    auto it = meta->configuration.find("delta.appendOnly");
-    if (it != meta->configuration.end() && ToLower(it->second) == "true") {
-      for (const auto& a : body) {
-        if (a.kind == Action::Kind::kRemove && a.remove.data_change) {
-          return Status::Error("DELTA_CANNOT_MODIFY_APPEND_ONLY",
-                               {{"table_name", log_->table_path()}, {"config", "delta.appendOnly"}});
-        }
+  bool only_adds = true;
+  for (const auto& a : actions) {
+    if (a.kind != Action::Kind::kAdd) only_adds = false;
+    if (a.kind == Action::Kind::kRemove && a.remove.data_change && meta) {
+      auto it = meta->configuration.find("delta.appendOnly");
+      if (it != meta->configuration.end() && ToLower(it->second) == "true") {
+        return Status::Error("DELTA_CANNOT_MODIFY_APPEND_ONLY",
+                             {{"table_name", log_->table_path()}, {"config", "delta.appendOnly"}});
       }
     }
   }
@@ -161,7 +152,14 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions, 
   info.is_blind_append = blind;
   info.engine_info = kEngineInfo;
   info.txn_id = formats::NewUuid();
-  body.insert(body.begin(), Action::Of(info));
+  std::vector<Action> body;
+  body.reserve(actions.size() + txns_.size() + 3);
+  body.push_back(Action::Of(std::move(info)));
+  if (new_protocol_) body.push_back(Action::Of(*new_protocol_));
+  if (new_metadata_) body.push_back(Action::Of(*new_metadata_));
+  for (const auto& t : txns_) body.push_back(Action::Of(t));
+  for (auto& a : actions) body.push_back(std::move(a));
+  actions.clear();
 
   int64_t version = read_version() + 1;
   const auto started = std::chrono::steady_clock::now();
