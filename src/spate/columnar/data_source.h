@@ -60,6 +60,8 @@ class DataSource {
                                                          const ScanSpec& spec) const = 0;
   /// One line for EXPLAIN, e.g. "FileScan parquet [a#0, b#1] Location: /data/t".
   virtual std::string Describe() const = 0;
+  /// The file a split reads (input_file_name()); "" when it is not one file.
+  virtual std::string SplitPath(int split) const { return {}; }
 };
 using DataSourcePtr = std::shared_ptr<const DataSource>;
 

@@ -7,6 +7,7 @@
 
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_util.h"
+#include "spate/compute/input_file.h"
 #include "spate/compute/predicates.h"
 
 namespace spate {
@@ -24,6 +25,18 @@ Result<BoundExprPtr> ConstString(const std::string& name, const Args& args, std:
         return MakeConstantColumn(Value::String(value), n);
       },
       [name](const std::vector<std::string>&) { return name + "()"; });
+}
+
+// The file of the rows being evaluated (set per batch by the file scan on this thread).
+Result<BoundExprPtr> ResolveInputFileName(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("input_file_name", args.size(), 0, 0, "0"));
+  return MakeScalarCall(
+      "input_file_name", DataType::String(), false, {},
+      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        return MakeConstantColumn(Value::String(InputFileName()), n);
+      },
+      [](const std::vector<std::string>&) { return std::string("input_file_name()"); },
+      /*nondeterministic=*/true);
 }
 
 Result<BoundExprPtr> ResolveTypeof(Args args, const ResolveContext&) {
@@ -122,9 +135,7 @@ void RegisterMiscFunctions(FunctionRegistry& r) {
       return ConstString(name, a, rc.current_schema);
     });
   }
-  r.RegisterScalar("input_file_name", [](Args a, const ResolveContext&) {
-    return ConstString("input_file_name", a, "");
-  });
+  r.RegisterScalar("input_file_name", ResolveInputFileName);
   r.RegisterScalar("monotonically_increasing_id", ResolveMonotonicId);
   r.RegisterScalar("spark_partition_id", ResolvePartitionId);
   r.RegisterScalar("uuid", ResolveUuid);

@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/exec/file_scan.h"
 
+#include "spate/compute/input_file.h"
+
 #include <algorithm>
 
 namespace spate::exec {
@@ -10,14 +12,20 @@ namespace {
 class FileScanStream final : public BatchStream {
  public:
   FileScanStream(std::unique_ptr<BatchReader> reader, SchemaPtr schema,
-                 std::vector<int> columns)
+                 std::vector<int> columns, std::string path = {})
       : reader_(std::move(reader)),
         schema_(std::move(schema)),
-        columns_(std::move(columns)) {}
+        columns_(std::move(columns)),
+        path_(std::move(path)) {}
+  ~FileScanStream() override {
+    if (!path_.empty()) SetInputFileName({});
+  }
 
   Result<BatchPtr> Next() override {
     if (!reader_) return BatchPtr();
     SPATE_ASSIGN_OR_RETURN(BatchPtr b, reader_->Next());
+    // input_file_name() of the rows handed up the pipeline on this thread.
+    SetInputFileName(b ? std::string_view(path_) : std::string_view());
     if (!b) return BatchPtr();
     if (static_cast<int>(columns_.size()) == schema_->num_fields()) {
       bool identity = true;
@@ -38,6 +46,7 @@ class FileScanStream final : public BatchStream {
   std::unique_ptr<BatchReader> reader_;
   SchemaPtr schema_;
   std::vector<int> columns_;
+  std::string path_;
 };
 
 }  // namespace
@@ -66,8 +75,9 @@ Result<BatchStreamPtr> FileScan::Open(int partition, ExecContext*) const {
         std::make_unique<FileScanStream>(nullptr, schema(), spec_.columns));
   }
   SPATE_ASSIGN_OR_RETURN(auto reader, source_->OpenSplit(partition, spec_));
-  return BatchStreamPtr(
-      std::make_unique<FileScanStream>(std::move(reader), schema(), spec_.columns));
+  return BatchStreamPtr(std::make_unique<FileScanStream>(std::move(reader), schema(),
+                                                        spec_.columns,
+                                                        source_->SplitPath(partition)));
 }
 
 }  // namespace spate::exec

@@ -38,6 +38,9 @@ class DeltaDataSource final : public DataSource {
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(adds_.size()); }
+  std::string SplitPath(int split) const override {
+    return snapshot_->DataFilePath(adds_[static_cast<size_t>(split)]);
+  }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
   std::string Describe() const override;
 
