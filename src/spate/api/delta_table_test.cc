@@ -52,6 +52,8 @@ TEST_F(DeltaApiTest, WriteReadTimeTravelHistoryDetail) {
   EXPECT_EQ(det[0][12].i64(), 1);
   EXPECT_EQ(det[0][13].i64(), 2);
   EXPECT_THROW(DeltaTable::forPath(spark, dir_ + "/nope"), AnalysisException);
+  EXPECT_EQ(DeltaTable::forName(spark, "delta.`" + path + "`").toDF().count(), 3);
+  EXPECT_THROW(DeltaTable::forName(spark, "no_such_table_xyz"), AnalysisException);
 }
 
 TEST_F(DeltaApiTest, TimestampAsOfAndErrors) {
