@@ -554,6 +554,9 @@ void BindFunctions(py::module_& m) {
 }
 
 }  // namespace
+
+void BindStreaming(py::module_& m);  // streaming.cc
+
 }  // namespace spate::python
 
 namespace py = pybind11;
@@ -568,4 +571,5 @@ PYBIND11_MODULE(_spate, m) {
   spate::python::BindSession(m);
   spate::python::BindFunctions(m);
   spate::python::BindDelta(m);
+  spate::python::BindStreaming(m);
 }

@@ -47,3 +47,30 @@ def test_quickstart_example(tmp_path):
                              str(tmp_path / "daily")], capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout == EXPECTED_QUICKSTART
+
+
+def test_streaming_tutorial_example(tmp_path):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(spate.__file__)))
+    result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "streaming_tutorial.py"),
+                             str(tmp_path / "work")], capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    runs = out.split("== run ")[1:]
+    assert len(runs) == 3
+    # Run 1: 500 events in 10 files, 4 files per batch -> 3 batches, 3 table versions.
+    assert "bronze rows: 500\n" in runs[0]
+    assert "batches this run: 3 rows this run: 500\n" in runs[0]
+    assert "table versions: 3\n" in runs[0]
+    assert "|purchase|   125|" in runs[0]
+    # Run 2: only the 500 new events.
+    assert "bronze rows: 1000\n" in runs[1]
+    assert "rows this run: 500\n" in runs[1]
+    assert "table versions: 6\n" in runs[1]
+    assert "|purchase|   250|" in runs[1]
+    # Run 3: nothing new -> same rows, no batch, no new version.
+    assert "bronze rows: 1000\n" in runs[2]
+    assert "rows this run: 0\n" in runs[2]
+    assert "table versions: 6\n" in runs[2]
+    assert '"numInputRows": 100' in runs[1] and '"sources": [' in runs[1]
+    assert "batches this run: 0 rows this run: 0\n" in runs[2]

@@ -65,7 +65,8 @@ class DataFrame:
 
     @property
     def isStreaming(self) -> bool:
-        return False
+        """True when the DataFrame reads a stream (spark.readStream)."""
+        return _spate.isStreaming(self._jdf)
 
     def printSchema(self, level: Optional[int] = None) -> None:
         print(self._jdf.treeString())
@@ -273,6 +274,17 @@ class DataFrame:
     def write(self) -> "DataFrameWriter":
         from spate.sql.readwriter import DataFrameWriter
         return DataFrameWriter(self)
+
+    @property
+    def writeStream(self) -> "DataStreamWriter":
+        """A DataStreamWriter; only for streaming DataFrames (WRITE_STREAM_NOT_ALLOWED)."""
+        from spate.sql.streaming.readwriter import DataStreamWriter
+        if not self.isStreaming:
+            from spate.errors import AnalysisException
+            raise AnalysisException(
+                "[WRITE_STREAM_NOT_ALLOWED] `writeStream` can be called only on streaming "
+                "Dataset/DataFrame.", "WRITE_STREAM_NOT_ALLOWED", "42601", {})
+        return DataStreamWriter(self)
 
     def transform(self, func: Any, *args: Any, **kwargs: Any) -> "DataFrame":
         result = func(self, *args, **kwargs)

@@ -228,6 +228,18 @@ class SparkSession:
         return DataFrameReader(self)
 
     @property
+    def readStream(self) -> "DataStreamReader":
+        """A DataStreamReader for streaming DataFrames (spate.sql.streaming)."""
+        from spate.sql.streaming.readwriter import DataStreamReader
+        return DataStreamReader(self)
+
+    @property
+    def streams(self) -> "StreamingQueryManager":
+        """The session's active streaming queries and listeners."""
+        from spate.sql.streaming.query import StreamingQueryManager
+        return StreamingQueryManager(_spate.streams(self._js), self)
+
+    @property
     def catalog(self) -> "Catalog":
         return Catalog(self)
 

@@ -1,0 +1,9 @@
+"""Structured Streaming, as pyspark.sql.streaming:
+``from spate.sql.streaming import StreamingQueryListener``."""
+
+from spate.sql.streaming.query import StreamingQuery, StreamingQueryManager
+from spate.sql.streaming.readwriter import DataStreamReader, DataStreamWriter
+from spate.sql.streaming.listener import StreamingQueryListener
+
+__all__ = ["StreamingQuery", "StreamingQueryManager", "DataStreamReader", "DataStreamWriter",
+           "StreamingQueryListener"]

@@ -1,0 +1,441 @@
+// Copyright spate authors.
+//
+// Bindings of the Structured Streaming API (spate/api/streaming.h) for spate.sql.streaming:
+// readStream, writeStream (with Python foreachBatch/foreach callbacks), StreamingQuery,
+// StreamingQueryManager and Python StreamingQueryListeners.
+//
+// GIL: every call that may wait for a query thread (start, stop, awaitTermination,
+// processAllAvailable, status, progress, ...) releases the GIL; Python callbacks run on the
+// query thread and take the GIL (py::gil_scoped_acquire). Python objects held by C++
+// (callbacks, listeners) are released under the GIL, or leaked when the interpreter is
+// finalizing. Queries started from Python are stopped by an atexit hook (stop_all_queries)
+// before the interpreter finalizes, so no query thread waits for a GIL that no longer
+// exists.
+//
+// Errors: a Python callback that raises fails its query with STREAM_FAILED whose cause is
+// FOREACH_BATCH_USER_FUNCTION_ERROR / FOREACH_USER_FUNCTION_ERROR carrying the Python
+// traceback text. Exceptions raised by listeners are reported as unraisable (printed) and
+// ignored, as Spark's listener bus logs and ignores them.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "convert.h"
+#include "spate/api/session.h"
+#include "spate/api/session_state.h"
+#include "spate/api/streaming.h"
+#include "spate/io/file_system.h"
+#include "spate/stream/checkpoint.h"
+#include "spate/stream/streaming_query.h"
+
+namespace spate::python {
+namespace {
+
+using api::DataFrame;
+using api::SparkSession;
+
+// ---- Python objects owned by C++ ------------------------------------------------------------
+
+bool PythonAlive() { return Py_IsInitialized() != 0 && _Py_IsFinalizing() == 0; }
+
+/// A strong reference to a Python object that may be dropped on any thread: the reference
+/// is released under the GIL (or leaked while the interpreter finalizes).
+using PyRef = std::shared_ptr<py::object>;
+
+PyRef MakeRef(py::object o) {
+  return PyRef(new py::object(std::move(o)), [](py::object* p) {
+    if (PythonAlive()) {
+      py::gil_scoped_acquire gil;
+      delete p;
+    } else {
+      p->release();  // leaked: the interpreter is gone
+      delete p;
+    }
+  });
+}
+
+// ---- queries started from Python (stopped at exit) ------------------------------------------
+
+std::mutex g_started_mu;
+std::vector<std::weak_ptr<stream::StreamingQuery>>& Started() {
+  static auto* v = new std::vector<std::weak_ptr<stream::StreamingQuery>>();
+  return *v;
+}
+// The streaming DataFrame of each query, for explain() (keyed by run id).
+std::map<std::string, DataFrame>& Plans() {
+  static auto* m = new std::map<std::string, DataFrame>();
+  return *m;
+}
+
+void Remember(const api::StreamingQuery& q, const DataFrame& df) {
+  std::lock_guard<std::mutex> lock(g_started_mu);
+  auto& v = Started();
+  std::erase_if(v, [](const auto& w) {
+    auto p = w.lock();
+    return !p || !p->IsActive();
+  });
+  for (auto it = Plans().begin(); it != Plans().end();) {
+    bool live = false;
+    for (const auto& w : v) {
+      auto p = w.lock();
+      if (p && p->run_id() == it->first) live = true;
+    }
+    it = live ? std::next(it) : Plans().erase(it);
+  }
+  v.push_back(q.impl());
+  Plans().insert_or_assign(q.runId(), df);
+}
+
+void StopAllQueries() {
+  std::vector<std::shared_ptr<stream::StreamingQuery>> qs;
+  {
+    std::lock_guard<std::mutex> lock(g_started_mu);
+    for (const auto& w : Started()) {
+      if (auto p = w.lock()) qs.push_back(p);
+    }
+    Started().clear();
+  }
+  py::gil_scoped_release release;
+  for (auto& q : qs) q->Stop();
+}
+
+// ---- callbacks ----------------------------------------------------------------------------
+
+/// Runs `wrapper(native_df, batch_id)` under the GIL. The wrapper (spate.sql.streaming)
+/// returns None, or the formatted traceback of the exception the user function raised.
+void RunBatchCallback(const PyRef& wrapper, const DataFrame& df, int64_t batch_id, const char* error_class) {
+  std::optional<std::string> failure;
+  {
+    py::gil_scoped_acquire gil;
+    try {
+      py::object r = (*wrapper)(df, batch_id);
+      if (!r.is_none()) failure = r.cast<std::string>();
+    } catch (py::error_already_set& e) {
+      failure = e.what();
+    }
+  }
+  if (failure) api::ThrowStatus(Status::Error(error_class, {{"reason", *failure}}));
+}
+
+/// A Python StreamingQueryListener: `adapter` is the listener's spate.sql.streaming
+/// dispatcher, called as adapter(kind, dict) under the GIL.
+class PyListener final : public stream::StreamingQueryListener {
+ public:
+  PyListener(PyRef listener, PyRef adapter) : listener_(std::move(listener)), adapter_(std::move(adapter)) {}
+  const PyRef& listener() const { return listener_; }
+
+  void onQueryStarted(const stream::QueryStartedEvent& e) override {
+    Call("started", [&](py::dict& d) {
+      d["id"] = e.id;
+      d["runId"] = e.run_id;
+      d["name"] = e.name ? py::object(py::str(*e.name)) : py::object(py::none());
+      d["timestamp"] = e.timestamp;
+    });
+  }
+  void onQueryProgress(const stream::QueryProgressEvent& e) override {
+    std::string json = e.progress.json(), pretty = e.progress.prettyJson();
+    Call("progress", [&](py::dict& d) {
+      d["json"] = json;
+      d["prettyJson"] = pretty;
+    });
+  }
+  void onQueryIdle(const stream::QueryIdleEvent& e) override {
+    Call("idle", [&](py::dict& d) {
+      d["id"] = e.id;
+      d["runId"] = e.run_id;
+      d["timestamp"] = e.timestamp;
+    });
+  }
+  void onQueryTerminated(const stream::QueryTerminatedEvent& e) override {
+    Call("terminated", [&](py::dict& d) {
+      d["id"] = e.id;
+      d["runId"] = e.run_id;
+      d["exception"] = e.exception ? py::object(py::str(*e.exception)) : py::object(py::none());
+      d["errorClassOnException"] =
+          e.error_class_on_exception ? py::object(py::str(*e.error_class_on_exception)) : py::object(py::none());
+    });
+  }
+
+ private:
+  template <typename Fill>
+  void Call(const char* kind, Fill fill) {
+    if (!PythonAlive()) return;
+    py::gil_scoped_acquire gil;
+    try {
+      py::dict d;
+      fill(d);
+      (*adapter_)(kind, d);
+    } catch (py::error_already_set& e) {
+      e.discard_as_unraisable(*listener_);
+    } catch (const std::exception&) {
+      // Listener failures never fail the query (Spark logs and ignores them).
+    }
+  }
+
+  PyRef listener_;
+  PyRef adapter_;
+};
+
+// ---- StreamingQuery -------------------------------------------------------------------------
+
+/// Python holds queries through this shared_ptr: dropping the last reference of a query
+/// joins its thread, which may be waiting for the GIL in a callback, so the GIL is released
+/// first.
+using QueryPtr = std::shared_ptr<api::StreamingQuery>;
+
+QueryPtr Wrap(api::StreamingQuery q) {
+  return QueryPtr(new api::StreamingQuery(std::move(q)), [](api::StreamingQuery* p) {
+    if (PythonAlive() && PyGILState_Check()) {
+      py::gil_scoped_release release;
+      delete p;
+    } else {
+      delete p;
+    }
+  });
+}
+
+/// Waits for `wait(slice_seconds)` to return true, in short slices with the GIL released,
+/// checking for signals between them: Ctrl-C stops `q` (when given) and raises
+/// KeyboardInterrupt. `timeout` < 0 waits forever. Returns whether `wait` became true.
+template <typename Wait>
+bool InterruptibleWait(Wait wait, double timeout, const api::StreamingQuery* q) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  for (;;) {
+    double slice = 0.1;
+    if (timeout >= 0) {
+      double left = timeout - std::chrono::duration<double>(Clock::now() - start).count();
+      if (left <= 0) return false;
+      slice = std::min(slice, left);
+    }
+    bool done;
+    {
+      py::gil_scoped_release release;
+      done = wait(slice);
+    }
+    if (done) return true;
+    if (PyErr_CheckSignals() != 0) {
+      if (q != nullptr) {
+        // Keep the KeyboardInterrupt pending while the query stops.
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        {
+          py::gil_scoped_release release;
+          q->stop();
+        }
+        PyErr_Restore(type, value, tb);
+      }
+      throw py::error_already_set();
+    }
+  }
+}
+
+py::object ExceptionTuple(const std::optional<api::StreamingQueryException>& e) {
+  if (!e) return py::none();
+  py::dict params;
+  for (const auto& [k, v] : e->getMessageParameters()) params[py::str(k)] = v;
+  return py::make_tuple(std::string(e->what()), e->getErrorClass(), e->getSqlState(), params);
+}
+
+void BindQuery(py::module_& m) {
+  using api::StreamingQuery;
+  py::class_<StreamingQuery, QueryPtr>(m, "StreamingQuery")
+      .def("id", &StreamingQuery::id)
+      .def("runId", &StreamingQuery::runId)
+      .def("name", &StreamingQuery::name)
+      .def("isActive", &StreamingQuery::isActive, py::call_guard<py::gil_scoped_release>())
+      .def("statusJson", [](const StreamingQuery& q) {
+        py::gil_scoped_release release;
+        return q.status().json();
+      })
+      .def("lastProgressJson", [](const StreamingQuery& q) -> std::optional<std::string> {
+        py::gil_scoped_release release;
+        auto p = q.lastProgress();
+        if (!p) return std::nullopt;
+        return p->json();
+      })
+      .def("recentProgressJson", [](const StreamingQuery& q) {
+        py::gil_scoped_release release;
+        std::vector<std::string> out;
+        for (const auto& p : q.recentProgress()) out.push_back(p.json());
+        return out;
+      })
+      // awaitTermination(timeout_seconds or None): None -> waits; Ctrl-C stops the query.
+      .def("awaitTermination", [](const StreamingQuery& q, std::optional<double> timeout) -> py::object {
+        bool done = InterruptibleWait([&](double s) { return q.awaitTermination(s); }, timeout ? *timeout : -1, &q);
+        if (!timeout) return py::none();
+        return py::bool_(done);
+      })
+      .def("processAllAvailable", &StreamingQuery::processAllAvailable, py::call_guard<py::gil_scoped_release>())
+      .def("stop", &StreamingQuery::stop, py::call_guard<py::gil_scoped_release>())
+      .def("exception", [](const StreamingQuery& q) {
+        std::optional<api::StreamingQueryException> e;
+        {
+          py::gil_scoped_release release;
+          e = q.exception();
+        }
+        return ExceptionTuple(e);
+      })
+      .def("explainString", [](const StreamingQuery& q, bool extended) {
+        std::optional<DataFrame> df;
+        {
+          std::lock_guard<std::mutex> lock(g_started_mu);
+          auto it = Plans().find(q.runId());
+          if (it != Plans().end()) df = it->second;
+        }
+        if (!df) return std::string("No physical plan. Waiting for data.");
+        py::gil_scoped_release release;
+        return df->explainString(extended ? "extended" : "simple");
+      });
+
+  using api::StreamingQueryManager;
+  py::class_<StreamingQueryManager>(m, "StreamingQueryManager")
+      .def("active", [](const StreamingQueryManager& sqm) {
+        std::vector<api::StreamingQuery> qs;
+        {
+          py::gil_scoped_release release;
+          qs = sqm.active();
+        }
+        std::vector<QueryPtr> out;
+        for (auto& q : qs) out.push_back(Wrap(std::move(q)));
+        return out;
+      })
+      .def("get", [](const StreamingQueryManager& sqm, const std::string& id) -> QueryPtr {
+        std::optional<api::StreamingQuery> q;
+        {
+          py::gil_scoped_release release;
+          q = sqm.get(id);
+        }
+        if (!q) return nullptr;
+        return Wrap(std::move(*q));
+      })
+      .def("awaitAnyTermination", [](const StreamingQueryManager& sqm, std::optional<double> timeout) -> py::object {
+        bool done = InterruptibleWait([&](double s) { return sqm.awaitAnyTermination(s); },
+                                      timeout ? *timeout : -1, nullptr);
+        if (!timeout) return py::none();
+        return py::bool_(done);
+      })
+      .def("resetTerminated", &StreamingQueryManager::resetTerminated, py::call_guard<py::gil_scoped_release>())
+      // addListener(listener, adapter): adapter(kind, dict) is called for each event.
+      .def("addListener", [](const StreamingQueryManager& sqm, py::object listener, py::object adapter) {
+        auto l = std::make_shared<PyListener>(MakeRef(std::move(listener)), MakeRef(std::move(adapter)));
+        py::gil_scoped_release release;
+        sqm.addListener(l);
+      })
+      .def("removeListener", [](const StreamingQueryManager& sqm, py::object listener) {
+        for (const auto& l : sqm.impl()->Listeners()) {
+          auto pl = std::dynamic_pointer_cast<PyListener>(l);
+          if (pl && pl->listener()->is(listener)) {
+            py::gil_scoped_release release;
+            sqm.removeListener(l);
+          }
+        }
+      });
+}
+
+// ---- readStream / writeStream -------------------------------------------------------------
+
+void ApplySchema(api::DataStreamReader& r, py::handle schema) {
+  if (schema.is_none()) return;
+  if (py::isinstance<py::str>(schema)) {
+    r.schema(schema.cast<std::string>());
+  } else {
+    r.schema(api::StructType(TypeFromPy(schema)->fields()));
+  }
+}
+
+stream::Trigger MakeTrigger(const std::string& kind, const std::string& interval) {
+  if (kind == "processingTime") return api::Trigger::ProcessingTime(interval);
+  if (kind == "once") return api::Trigger::Once();
+  if (kind == "availableNow") return api::Trigger::AvailableNow();
+  if (kind == "continuous") return api::Trigger::Continuous(interval);
+  return stream::Trigger::Default();
+}
+
+void BindReadWrite(py::module_& m) {
+  m.def("readStreamLoad", [](const SparkSession& s, const std::string& format,
+                             const std::map<std::string, std::string>& options, py::handle schema,
+                             std::optional<std::string> path) {
+    api::DataStreamReader r = s.readStream();
+    if (!format.empty()) r.format(format);
+    r.options(options);
+    ApplySchema(r, schema);
+    py::gil_scoped_release release;
+    return path ? r.load(*path) : r.load();
+  });
+  m.def("readStreamTable", [](const SparkSession& s, const std::map<std::string, std::string>& options,
+                              const std::string& name) {
+    api::DataStreamReader r = s.readStream();
+    r.options(options);
+    py::gil_scoped_release release;
+    return r.table(name);
+  });
+  m.def("isStreaming", [](const DataFrame& d) { return d.isStreaming(); });
+  m.def("streams", [](const SparkSession& s) { return s.streams(); });
+  m.def("stop_all_queries", &StopAllQueries);
+
+  // writeStreamStart(df, spec, batch_fn, foreach_mode): spec is a dict with format,
+  // outputMode, options, queryName, partitionBy, trigger (kind, interval), path, table.
+  // batch_fn(native_df, batch_id) -> None | traceback text, for foreachBatch/foreach.
+  m.def("writeStreamStart", [](const DataFrame& df, py::dict spec, py::object batch_fn, bool foreach_mode) {
+    api::DataStreamWriter w = df.writeStream();
+    auto format = spec["format"].cast<std::optional<std::string>>();
+    if (format) w.format(*format);
+    auto mode = spec["outputMode"].cast<std::optional<std::string>>();
+    if (mode) w.outputMode(*mode);
+    w.options(spec["options"].cast<std::map<std::string, std::string>>());
+    auto name = spec["queryName"].cast<std::optional<std::string>>();
+    if (name) w.queryName(*name);
+    auto parts = spec["partitionBy"].cast<std::vector<std::string>>();
+    if (!parts.empty()) w.partitionBy(parts);
+    auto trigger = spec["trigger"].cast<std::pair<std::string, std::string>>();
+    if (!trigger.first.empty()) w.trigger(MakeTrigger(trigger.first, trigger.second));
+    if (!batch_fn.is_none()) {
+      // As Spark (SOURCES_ALLOW_ONE_TIME_QUERY), foreach/foreachBatch queries may run
+      // without a checkpoint location: a temporary one is used (kept after the query).
+      auto opts = spec["options"].cast<std::map<std::string, std::string>>();
+      bool has_location = false;
+      for (const auto& [k, v] : opts) has_location |= ToLower(k) == "checkpointlocation" && !v.empty();
+      if (!has_location && df.session()->conf.GetOr("spark.sql.streaming.checkpointLocation", "").empty()) {
+        const char* tmp = std::getenv("TMPDIR");
+        w.option("checkpointLocation", io::JoinPath(tmp && *tmp ? tmp : "/tmp", "temporary-" + stream::RandomUuid()));
+      }
+      PyRef fn = MakeRef(std::move(batch_fn));
+      const char* error_class = foreach_mode ? "FOREACH_USER_FUNCTION_ERROR" : "FOREACH_BATCH_USER_FUNCTION_ERROR";
+      w.foreachBatch([fn, error_class](DataFrame batch, int64_t id) { RunBatchCallback(fn, batch, id, error_class); });
+    }
+    auto path = spec["path"].cast<std::optional<std::string>>();
+    auto table = spec["table"].cast<std::optional<std::string>>();
+    std::optional<api::StreamingQuery> q;
+    {
+      py::gil_scoped_release release;
+      if (table) {
+        q = w.toTable(*table);
+      } else if (path) {
+        q = w.start(*path);
+      } else {
+        q = w.start();
+      }
+    }
+    Remember(*q, df);
+    return Wrap(std::move(*q));
+  });
+}
+
+}  // namespace
+
+void BindStreaming(py::module_& m) {
+  BindQuery(m);
+  BindReadWrite(m);
+}
+
+}  // namespace spate::python
