@@ -622,26 +622,41 @@ struct CsvConverter::Impl {
     return *out != o.null_value;
   }
 
+  // A NULL at row r: the validity bitmap is made on the first one (all valid before).
+  static void MarkNull(size_t r, size_t n, BufferPtr* validity, uint8_t** vb, int64_t* nulls) {
+    if (!*vb) {
+      const int64_t bytes = bits::BytesFor(static_cast<int64_t>(n));
+      *validity = Buffer::AllocateUninitialized(bytes);
+      *vb = (*validity)->mutable_data();
+      std::memset(*vb, 0xFF, static_cast<size_t>(bytes));
+      for (size_t i = n; i < static_cast<size_t>(bytes) * 8; ++i)
+        bits::Clear(*vb, static_cast<int64_t>(i));
+    }
+    bits::Clear(*vb, static_cast<int64_t>(r));
+    ++*nulls;
+  }
+
+  // One typed loop per column, straight into the column's buffers.
   template <typename T, typename Parse>
   ColumnPtr Fixed(const DataTypePtr& type, std::string_view text, const CsvRecords& recs,
                   int ti, Parse parse) {
     const size_t n = recs.size();
-    FixedWidthBuilder<T> b(type, static_cast<int64_t>(n));
+    BufferPtr values = Buffer::AllocateUninitialized(static_cast<int64_t>(n * sizeof(T)));
+    T* v = values->mutable_data_as<T>();
+    BufferPtr validity;
+    uint8_t* vb = nullptr;
+    int64_t nulls = 0;
     std::string_view d;
     for (size_t r = 0; r < n; ++r) {
-      if (!Datum(text, recs, r, ti, &d)) {
-        b.AppendNull();
-        continue;
-      }
-      T v;
-      if (parse(d, &v)) {
-        b.Append(v);
-      } else {
-        b.AppendNull();
+      if (Datum(text, recs, r, ti, &d)) {
+        if (parse(d, &v[r])) continue;
         bad[r] = 1;
       }
+      v[r] = T{};
+      MarkNull(r, n, &validity, &vb, &nulls);
     }
-    return b.Finish();
+    return std::make_shared<const Column>(type, static_cast<int64_t>(n), nulls, validity,
+                                          values);
   }
 
   ColumnPtr ConvertColumn(const DataTypePtr& type, std::string_view text,
@@ -650,19 +665,24 @@ struct CsvConverter::Impl {
     std::string_view d;
     switch (type->id()) {
       case TypeId::kBoolean: {
-        BooleanBuilder b;
+        BufferPtr values = Buffer::Allocate(bits::BytesFor(static_cast<int64_t>(n)));
+        uint8_t* vals = values->mutable_data();
+        BufferPtr validity;
+        uint8_t* vb = nullptr;
+        int64_t nulls = 0;
         for (size_t r = 0; r < n; ++r) {
           bool v;
-          if (!Datum(text, recs, r, ti, &d)) {
-            b.AppendNull();
-          } else if (ParseBool(d, &v)) {
-            b.Append(v);
-          } else {
-            b.AppendNull();
+          if (Datum(text, recs, r, ti, &d)) {
+            if (ParseBool(d, &v)) {
+              if (v) bits::Set(vals, static_cast<int64_t>(r));
+              continue;
+            }
             bad[r] = 1;
           }
+          MarkNull(r, n, &validity, &vb, &nulls);
         }
-        return b.Finish();
+        return std::make_shared<const Column>(type, static_cast<int64_t>(n), nulls, validity,
+                                              values);
       }
       case TypeId::kByte:
         return Fixed<int8_t>(type, text, recs, ti, [](std::string_view s, int8_t* v) {
