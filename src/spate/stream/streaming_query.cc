@@ -156,9 +156,12 @@ Result<bool> StreamingQuery::AwaitTermination(int64_t timeout_ms) {
 
 Status StreamingQuery::ProcessAllAvailable() {
   std::unique_lock<std::mutex> lock(mu_);
-  no_new_data_ = false;
+  // Done when a trigger that started after this call found nothing new.
+  int64_t called_at = trigger_seq_;
+  poll_wake_ = true;
   config_.clock->Wake();
-  cv_.wait(lock, [&] { return no_new_data_ || terminated_; });
+  cv_.notify_all();
+  cv_.wait(lock, [&] { return last_no_data_seq_ > called_at || terminated_; });
   return exception_ ? *exception_ : Status::OK();
 }
 
@@ -304,11 +307,17 @@ Status StreamingQuery::RunActivated() {
   for (;;) {
     if (StopRequested()) return Status::OK();
     int64_t trigger_start = config_.clock->NowMs();
+    int64_t seq;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      seq = ++trigger_seq_;
+      poll_wake_ = false;
+    }
     bool has_data = false;
     SPATE_RETURN_IF_ERROR(RunTrigger(&has_data));
     if (!has_data) {
       std::lock_guard<std::mutex> lock(mu_);
-      no_new_data_ = true;
+      last_no_data_seq_ = seq;
     }
     cv_.notify_all();
     if (trigger.kind == Trigger::Kind::kOnce) return Status::OK();
@@ -321,7 +330,7 @@ Status StreamingQuery::RunActivated() {
     } else if (!has_data) {
       // spark.sql.streaming.pollingDelay: a short real-time pause before polling again.
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(10), [this] { return StopRequested() || !no_new_data_; });
+      cv_.wait_for(lock, std::chrono::milliseconds(10), [this] { return StopRequested() || poll_wake_; });
     }
   }
 }

@@ -140,7 +140,9 @@ class StreamingQuery {
   std::condition_variable cv_;
   bool active_ = false;
   bool terminated_ = false;
-  bool no_new_data_ = false;  // a trigger found nothing new since the flag was cleared
+  int64_t trigger_seq_ = 0;         // triggers started
+  int64_t last_no_data_seq_ = 0;    // the latest trigger that found no new data
+  bool poll_wake_ = false;          // ProcessAllAvailable asks the polling loop to look now
   std::optional<Status> exception_;
   StreamingQueryStatus status_;
   std::deque<StreamingQueryProgress> progress_;

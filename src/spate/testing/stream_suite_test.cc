@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <random>
 #include <thread>
 
 #include "spate/api/readwriter.h"
@@ -119,6 +120,50 @@ TEST_P(StreamDslTest, StreamStaticJoin) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Restarts, StreamDslTest, ::testing::Values(false, true));
+
+// Spark's runStressTest: a random sequence of AddData / CheckAnswer / StopStream /
+// StartStream over one query; ends with every row exactly once.
+TEST(StreamTest, RandomStress) {
+  MemoryStream input(Spark(), "a INT");
+  StreamTest t(Spark(), input.toDF().selectExpr("a + 1 AS b"));
+  std::mt19937 rng(42);
+  std::vector<StreamTest::Action> actions{StreamTest::StartStream()};
+  bool running = true;
+  int next = 0;
+  Rows expected;
+  auto add = [&] {
+    Rows rows;
+    int n = std::uniform_int_distribution<int>(0, 9)(rng);
+    for (int i = 0; i < n; ++i) {
+      rows.push_back({I(next)});
+      expected.push_back({I(next + 1)});
+      ++next;
+    }
+    actions.push_back(StreamTest::AddData(input, rows));
+  };
+  for (int i = 0; i < 100; ++i) {
+    int r = std::uniform_int_distribution<int>(0, 99)(rng);
+    if (!running) {
+      if (r < 70) {
+        add();
+      } else {
+        actions.push_back(StreamTest::StartStream());
+        running = true;
+      }
+    } else if (r < 10) {
+      actions.push_back(StreamTest::CheckAnswer(expected));
+    } else if (r < 70) {
+      add();
+    } else {
+      actions.push_back(StreamTest::CheckAnswer(expected));
+      actions.push_back(StreamTest::StopStream());
+      running = false;
+    }
+  }
+  if (!running) actions.push_back(StreamTest::StartStream());
+  actions.push_back(StreamTest::CheckAnswer(expected));
+  EXPECT_EQ(t.Run(actions), "");
+}
 
 TEST(StreamTest, ReplaysUncommittedBatchOnSameOffsets) {
   MemoryStream input(Spark(), "a INT");
