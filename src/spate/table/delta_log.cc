@@ -393,6 +393,22 @@ Status ForEachCheckpointAction(const io::FileSystemPtr& fs, const std::string& p
 
 }  // namespace
 
+int64_t RetentionMs(const Metadata& m, const std::string& key, int64_t fallback) {
+  auto it = m.configuration.find(key);
+  if (it == m.configuration.end()) return fallback;
+  // Delta's CalendarInterval strings: "interval 7 days", "interval 1 hour", "2 weeks".
+  std::string v = ToLower(it->second);
+  if (v.rfind("interval", 0) == 0) v = v.substr(8);
+  char unit[32] = {0};
+  long long n = 0;
+  if (std::sscanf(v.c_str(), " %lld %31s", &n, unit) != 2 || n < 0) return fallback;
+  std::string u = unit;
+  if (!u.empty() && u.back() == 's') u.pop_back();
+  const int64_t ms = u == "week" ? 7LL * 86400000 : u == "day" ? 86400000 : u == "hour" ? 3600000
+                     : u == "minute" ? 60000 : u == "second" ? 1000 : u == "millisecond" ? 1 : -1;
+  return ms < 0 ? fallback : n * ms;
+}
+
 Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
                                                const std::string& path) {
   std::vector<Action> out;
@@ -418,7 +434,12 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
     a.data_change = false;
     add_row(1, a.ToJson());
   }
+  // Tombstones older than delta.deletedFileRetentionDuration (default 1 week) expire.
+  const int64_t retention = RetentionMs(s.metadata(), "delta.deletedFileRetentionDuration",
+                                        7LL * 24 * 3600 * 1000);
+  const int64_t cutoff = now_() - retention;
   for (const auto& r : s.tombstones()) {
+    if (r.deletion_timestamp && *r.deletion_timestamp < cutoff) continue;
     RemoveFile x = r;
     x.data_change = false;
     add_row(2, x.ToJson());

@@ -165,6 +165,9 @@ class DeltaLog {
   NowFn now_;
 };
 
+/// A duration table property (Delta's "interval 7 days" form) in milliseconds.
+int64_t RetentionMs(const Metadata& m, const std::string& key, int64_t fallback);
+
 /// Reads one checkpoint Parquet file's rows as actions (for tests and tools).
 Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
                                                const std::string& path);

@@ -221,6 +221,27 @@ TEST(DeltaLogTest, CheckpointEveryTenCommits) {
             std::string::npos);
 }
 
+TEST(DeltaLogTest, CheckpointDropsExpiredTombstones) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  int64_t clock = 1000000;
+  NowFn now = [&] { return clock; };
+  DeltaWriteOptions o = Mode("append");
+  o.options["delta.checkpointInterval"] = "2";
+  o.options["delta.deletedFileRetentionDuration"] = "interval 1 hour";
+  ASSERT_TRUE(WriteBatches(fs, "/tomb", {Rows(0, 1)}, o, now).ok());
+  ASSERT_TRUE(WriteBatches(fs, "/tomb", {Rows(1, 1)}, Mode("overwrite"), now).ok());  // v1
+  clock += 2 * 3600 * 1000;
+  ASSERT_TRUE(WriteBatches(fs, "/tomb", {Rows(2, 1)}, Mode("append"), now).ok());  // v2: cp
+  auto cp = ReadCheckpointFile(fs, "/tomb/_delta_log/00000000000000000002.checkpoint.parquet").value();
+  int removes = 0;
+  for (const auto& a : cp) removes += a.kind == Action::Kind::kRemove;
+  EXPECT_EQ(removes, 0);
+  Metadata m;
+  m.configuration["x"] = "interval 2 days";
+  EXPECT_EQ(RetentionMs(m, "x", 0), 2 * 86400000LL);
+  EXPECT_EQ(RetentionMs(m, "y", 5), 5);
+}
+
 TEST(DeltaLogTest, CorruptCommitNamesFile) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/k", {Rows(0, 2)}, Mode("append")).ok());
