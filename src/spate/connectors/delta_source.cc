@@ -194,6 +194,10 @@ class DeltaStreamSource final : public stream::Source {
   }
 
   std::optional<JsonValue> ReportLatestOffset() const override { return std::nullopt; }
+  void SetReadAllAvailable() override {
+    max_files_ = 0;
+    max_bytes_ = 0;
+  }
 
  private:
   static int64_t ParseBytes(const std::string& s) {

@@ -219,6 +219,10 @@ class FileStreamSource final : public stream::Source {
   }
 
   std::vector<std::pair<std::string, std::string>> Metrics() const override { return {}; }
+  void SetReadAllAvailable() override {
+    max_files_ = 0;
+    max_bytes_ = 0;
+  }
 
  private:
   static JsonValue Offset(int64_t n) {

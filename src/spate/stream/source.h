@@ -64,6 +64,9 @@ class Source {
   /// Trigger.AvailableNow: fix the target to what is available now; LatestOffset then
   /// never goes beyond it.
   virtual Status PrepareForAvailableNow() { return Status::OK(); }
+  /// Trigger.Once: the next batch takes everything available, ignoring rate limits
+  /// (Spark's ReadAllAvailable).
+  virtual void SetReadAllAvailable() {}
   /// The rows in (start, end] as a scannable DataSource with schema().
   virtual Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start, const JsonValue& end) = 0;
   /// Every batch up to `end` is committed: data before it may be released.

@@ -304,6 +304,9 @@ Status StreamingQuery::RunActivated() {
   if (trigger.kind == Trigger::Kind::kAvailableNow) {
     for (auto& s : sources_) SPATE_RETURN_IF_ERROR(s->PrepareForAvailableNow());
   }
+  if (trigger.kind == Trigger::Kind::kOnce) {
+    for (auto& s : sources_) s->SetReadAllAvailable();
+  }
   for (;;) {
     if (StopRequested()) return Status::OK();
     int64_t trigger_start = config_.clock->NowMs();

@@ -584,6 +584,12 @@ TEST(FileStreamTest, MaxFilesPerTriggerSplitsAvailableNow) {
   EXPECT_EQ(progress[1].num_input_rows, 20);
   EXPECT_EQ(progress[2].num_input_rows, 10);
   EXPECT_EQ(Spark().sql("SELECT count(DISTINCT event_id) FROM mfpt").collect()[0][0].ToString(), "50");
+  // Trigger.Once ignores the rate limit: one batch with everything.
+  auto once = Spark().readStream().schema("event_id LONG, kind STRING").option("maxFilesPerTrigger", 2).json(src)
+                  .writeStream().format("noop").trigger(api::Trigger::Once()).start();
+  once.awaitTermination();
+  ASSERT_EQ(once.recentProgress().size(), 1u);
+  EXPECT_EQ(once.lastProgress()->num_input_rows, 50);
 }
 
 TEST(FileStreamTest, CleanSourceDeleteAndArchive) {
