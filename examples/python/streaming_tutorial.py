@@ -91,7 +91,7 @@ def report(query, label):
         print("last batch: id=%d rows=%d source=%s sink=%s" % (
             progress["batchId"], progress["numInputRows"], progress["sources"][0]["description"],
             progress["sink"]["description"]))
-        print(json.dumps(progress, indent=2))
+        print(progress)  # PySpark 4: the progress JSON (Spark's prettyJson)
     print("table versions:", DeltaTable.forName(spark, "bronze_events").history().count())
 
 

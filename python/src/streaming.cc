@@ -257,16 +257,17 @@ void BindQuery(py::module_& m) {
         py::gil_scoped_release release;
         return q.status().json();
       })
-      .def("lastProgressJson", [](const StreamingQuery& q) -> std::optional<std::string> {
+      // (json, prettyJson) of the last progress, or None.
+      .def("lastProgressJson", [](const StreamingQuery& q) -> std::optional<std::pair<std::string, std::string>> {
         py::gil_scoped_release release;
         auto p = q.lastProgress();
         if (!p) return std::nullopt;
-        return p->json();
+        return std::make_pair(p->json(), p->prettyJson());
       })
       .def("recentProgressJson", [](const StreamingQuery& q) {
         py::gil_scoped_release release;
-        std::vector<std::string> out;
-        for (const auto& p : q.recentProgress()) out.push_back(p.json());
+        std::vector<std::pair<std::string, std::string>> out;
+        for (const auto& p : q.recentProgress()) out.emplace_back(p.json(), p.prettyJson());
         return out;
       })
       // awaitTermination(timeout_seconds or None): None -> waits; Ctrl-C stops the query.

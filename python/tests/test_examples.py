@@ -72,5 +72,5 @@ def test_streaming_tutorial_example(tmp_path):
     assert "bronze rows: 1000\n" in runs[2]
     assert "rows this run: 0\n" in runs[2]
     assert "table versions: 6\n" in runs[2]
-    assert '"numInputRows": 100' in runs[1] and '"sources": [' in runs[1]
+    assert '"numInputRows" : 100' in runs[1] and '"sources" : [' in runs[1]
     assert "batches this run: 0 rows this run: 0\n" in runs[2]

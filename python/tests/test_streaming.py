@@ -89,7 +89,18 @@ def test_memory_sink_available_now_progress(spark, landing, tmp_path):
     assert [p["numInputRows"] for p in progress] == [10, 15]
     last = q.lastProgress
     assert last == progress[-1]
-    assert isinstance(last, dict) and type(last) is dict
+    # A dict equal to json.loads of Spark's JSON (PySpark's dict), with attribute access
+    # as PySpark 4's StreamingQueryProgress.
+    assert isinstance(last, dict) and isinstance(last, StreamingQueryProgress)
+    plain = json.loads(last.json)
+    assert last == plain and list(last) == list(plain)
+    assert json.loads(json.dumps(last)) == plain
+    assert last.batchId == 1 and last.numInputRows == 15 and last.name == "evens"
+    assert last.id == uuid.UUID(q.id) and last["id"] == q.id
+    assert last.sources[0].numInputRows == 15 and last.sink.description.startswith("MemorySink")
+    assert last.sources[0]["endOffset"] == plain["sources"][0]["endOffset"]
+    assert json.loads(last.prettyJson) == plain and str(last) == last.prettyJson
+    assert last.eventTime == {} and last.observedMetrics == {}
     assert [k for k in last if k in PROGRESS_KEYS] == PROGRESS_KEYS
     assert last["id"] == q.id and last["runId"] == q.runId and last["name"] == "evens"
     assert last["timestamp"].endswith("Z")

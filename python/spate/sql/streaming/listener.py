@@ -206,6 +206,14 @@ class _ProgressDict(dict):
         return self.prettyJson
 
 
+def _as(cls: Any, j: Dict[str, Any]) -> Any:
+    """A dict subclass `cls` holding exactly the items of `j`."""
+    p = dict.__new__(cls)
+    dict.update(p, j)
+    p._jdict = j
+    return p
+
+
 class StreamingQueryProgress(_ProgressDict):
     """The progress of one micro-batch (a dict subclass, as in PySpark 4): fields by key or
     attribute (``p.batchId``, ``p["numInputRows"]``, ``p.sources[0].description``)."""
@@ -239,6 +247,23 @@ class StreamingQueryProgress(_ProgressDict):
             processedRowsPerSecond=j.get("processedRowsPerSecond"),
             observedMetrics={k: Row(**v) for k, v in j.get("observedMetrics", {}).items()})
 
+    @classmethod
+    def _fromJsonText(cls, text: str, pretty: Optional[str] = None) -> "StreamingQueryProgress":
+        """The progress as ``json.loads(text)`` (equal to PySpark's dict, same keys, values
+        and nesting) with attribute access on it and its sources, sink and operators."""
+        j = json.loads(text)
+        p = dict.__new__(cls)
+        for k, v in j.items():
+            if k == "sources":
+                v = [_as(SourceProgress, s) for s in v]
+            elif k == "sink":
+                v = _as(SinkProgress, v)
+            elif k == "stateOperators":
+                v = [_as(StateOperatorProgress, s) for s in v]
+            dict.__setitem__(p, k, v)
+        p._jdict, p._json, p._pretty = j, text, pretty
+        return p
+
     def __getitem__(self, key: str) -> Any:
         # As PySpark: item access gives id/runId as str, attribute access as uuid.UUID.
         if key in ("id", "runId"):
@@ -247,11 +272,13 @@ class StreamingQueryProgress(_ProgressDict):
 
     @property
     def id(self) -> uuid.UUID:
-        return super().__getitem__("id")
+        v = super().__getitem__("id")
+        return v if isinstance(v, uuid.UUID) else uuid.UUID(v)
 
     @property
     def runId(self) -> uuid.UUID:
-        return super().__getitem__("runId")
+        v = super().__getitem__("runId")
+        return v if isinstance(v, uuid.UUID) else uuid.UUID(v)
 
     @property
     def name(self) -> Optional[str]:
@@ -275,7 +302,7 @@ class StreamingQueryProgress(_ProgressDict):
 
     @property
     def eventTime(self) -> Dict[str, str]:
-        return self["eventTime"]
+        return self.get("eventTime", {})
 
     @property
     def stateOperators(self) -> List["StateOperatorProgress"]:
@@ -291,7 +318,7 @@ class StreamingQueryProgress(_ProgressDict):
 
     @property
     def observedMetrics(self) -> Dict[str, Any]:
-        return self["observedMetrics"]
+        return self.get("observedMetrics", {})
 
     @property
     def numInputRows(self) -> int:
@@ -332,7 +359,7 @@ class StateOperatorProgress(_ProgressDict):
 
     def __getattr__(self, name: str) -> Any:
         if name in StateOperatorProgress._FIELDS:
-            return self[name]
+            return self.get(name, {} if name == "customMetrics" else None)
         raise AttributeError(name)
 
 
@@ -386,7 +413,7 @@ class SourceProgress(_ProgressDict):
 
     @property
     def metrics(self) -> Dict[str, str]:
-        return self["metrics"]
+        return self.get("metrics", {})
 
 
 class SinkProgress(_ProgressDict):
@@ -412,4 +439,4 @@ class SinkProgress(_ProgressDict):
 
     @property
     def metrics(self) -> Dict[str, str]:
-        return self["metrics"]
+        return self.get("metrics", {})

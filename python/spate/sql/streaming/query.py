@@ -8,7 +8,8 @@ import json
 from typing import Any, Dict, List, Optional
 
 from spate.errors import PySparkTypeError, PySparkValueError, StreamingQueryException
-from spate.sql.streaming.listener import StreamingQueryListener, _dispatcher
+from spate.sql.streaming.listener import (StreamingQueryListener, StreamingQueryProgress,
+                                          _dispatcher)
 
 __all__ = ["StreamingQuery", "StreamingQueryManager"]
 
@@ -60,15 +61,18 @@ class StreamingQuery:
         return json.loads(self._jsq.statusJson())
 
     @property
-    def recentProgress(self) -> List[Dict[str, Any]]:
-        """The most recent progress updates, as dicts of Spark's progress JSON."""
-        return [json.loads(p) for p in self._jsq.recentProgressJson()]
+    def recentProgress(self) -> List[StreamingQueryProgress]:
+        """The most recent progress updates (see lastProgress)."""
+        return [StreamingQueryProgress._fromJsonText(j, pretty)
+                for j, pretty in self._jsq.recentProgressJson()]
 
     @property
-    def lastProgress(self) -> Optional[Dict[str, Any]]:
-        """The last progress update as a dict of Spark's progress JSON, or None."""
+    def lastProgress(self) -> Optional[StreamingQueryProgress]:
+        """The last progress update, or None: a dict equal to ``json.loads`` of Spark's
+        progress JSON (PySpark's dict), with attribute access as PySpark 4's
+        StreamingQueryProgress (``p.batchId``, ``p.sources[0].numInputRows``)."""
         p = self._jsq.lastProgressJson()
-        return json.loads(p) if p is not None else None
+        return StreamingQueryProgress._fromJsonText(*p) if p is not None else None
 
     def processAllAvailable(self) -> None:
         """Blocks until everything available at the call is processed and committed."""
