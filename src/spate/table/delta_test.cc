@@ -569,6 +569,13 @@ TEST(DeltaWriterTest, StatsOfTypes) {
   EXPECT_EQ(mins->Find("n")->GetInt("x").value(), 3);
   EXPECT_EQ(stats.Find("nullCount")->Find("n")->GetInt("x").value(), 1);
   EXPECT_EQ(stats.Find("nullCount")->GetInt("t").value(), 1);
+  // delta.dataSkippingNumIndexedCols limits the columns with statistics.
+  DeltaWriteOptions two = Mode("append");
+  two.options["delta.dataSkippingNumIndexedCols"] = "2";
+  ASSERT_TRUE(WriteBatches(fs, "/st2", {b}, two).ok());
+  auto s2 = Json::Parse(*DeltaLog(fs, "/st2").Latest().value()->files()[0].stats).value();
+  EXPECT_EQ(s2.Find("nullCount")->fields().size(), 2u);
+  EXPECT_EQ(s2.GetInt("numRecords").value(), 2);
 }
 
 TEST(DeltaWriterTest, SchemaEnforcementAndMerge) {

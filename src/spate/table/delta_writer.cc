@@ -207,11 +207,13 @@ Protocol ProtocolFor(const Schema& schema) {
 
 }  // namespace
 
-std::string StatsJson(const formats::WrittenFile& file) {
+std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols) {
   Json o = Json::Object();
   o.Set("numRecords", Json::Int(file.num_records));
   Json mins = Json::Object(), maxs = Json::Object(), nulls = Json::Object();
+  int leaf = 0;
   for (const auto& s : file.stats) {
+    if (num_indexed_cols >= 0 && leaf++ >= num_indexed_cols) break;
     if (s.path.empty()) continue;
     if (s.min) {
       if (auto j = StatToJson(*s.min, false)) SetPath(&mins, s.path, 0, std::move(*j));
@@ -430,6 +432,14 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     for (const auto& f : files) (void)fs->Delete(io::JoinPath(table_path, f.relative_path));
   };
 
+  int indexed_cols = 32;
+  if (auto it = meta.configuration.find("delta.dataSkippingNumIndexedCols");
+      it != meta.configuration.end()) {
+    try {
+      indexed_cols = std::stoi(it->second);
+    } catch (...) {
+    }
+  }
   std::vector<Action> actions;
   for (const auto& f : files) {
     AddFile a;
@@ -439,7 +449,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     a.size = f.size_bytes;
     a.modification_time = f.modification_time_ms;
     a.data_change = true;
-    a.stats = StatsJson(f);
+    a.stats = StatsJson(f, indexed_cols);
     result.num_files++;
     result.num_output_rows += f.num_records;
     result.num_output_bytes += f.size_bytes;

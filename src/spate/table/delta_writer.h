@@ -106,7 +106,9 @@ Result<std::optional<int64_t>> LatestTxnVersion(io::FileSystemPtr fs,
                                                 const std::string& table_path,
                                                 const std::string& app_id);
 
-/// The stats JSON of an add action for a written file.
-std::string StatsJson(const formats::WrittenFile& file);
+/// The stats JSON of an add action for a written file: min/max/nullCount of the first
+/// `num_indexed_cols` leaf columns (delta.dataSkippingNumIndexedCols, default 32; -1 =
+/// all), numRecords always.
+std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols = 32);
 
 }  // namespace spate::table
