@@ -98,6 +98,23 @@ TEST(TextWritersTest, CsvRoundTrip) {
   EXPECT_NE(Render(*gsrc).find("5|pad|7.5\n"), std::string::npos);
 }
 
+TEST(TextWritersTest, CsvIntervalsAndDatesRoundTrip) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  auto ym = DataType::YearMonthInterval(IntervalField::kYear, IntervalField::kMonth);
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      {"ym", ym, true, ""}, {"day", DataType::Date(), true, ""}});
+  auto batch = Batch::Make(schema,
+                           {ColumnFromValues(ym, {Value::FromI64(ym, 14)}),
+                            ColumnFromValues(DataType::Date(), {Value::Date(19000)})},
+                           1);
+  auto files = WriteAll(fs, MakeCsvWriterFactory({}, "UTC").value(), "/iv", schema, batch);
+  EXPECT_EQ(fs->ReadAll("/iv/" + files[0].relative_path).value(),
+            "INTERVAL '1-2' YEAR TO MONTH,2022-01-08\n");
+  auto src = CsvDataSource::Make(fs, {"/iv"}, schema, {}).value();
+  EXPECT_EQ(Render(*src), "INTERVAL '1-2' YEAR TO MONTH|2022-01-08\n"
+                          "INTERVAL '1-2' YEAR TO MONTH|2022-01-08\n");
+}
+
 TEST(TextWritersTest, JsonAndText) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   auto files = WriteAll(fs, MakeJsonWriterFactory({}, "UTC").value(), "/json", Schema3(), Rows());

@@ -340,6 +340,17 @@ TEST_F(CsvSourceTest, TypedColumnsAndFormats) {
             "2020-01-02|2020-01-02 03:04:00\n");
 }
 
+TEST_F(CsvSourceTest, IntervalColumns) {
+  Write("/iv.csv", "INTERVAL '1-2' YEAR TO MONTH,INTERVAL '3 04:05:06' DAY TO SECOND\nx,y\n");
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      {"ym", DataType::YearMonthInterval(IntervalField::kYear, IntervalField::kMonth), true},
+      {"dt", DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kSecond), true}});
+  auto src = CsvDataSource::Make(fs_, {"/iv.csv"}, schema, {});
+  ASSERT_TRUE(src.ok()) << src.status().ToString();
+  EXPECT_EQ(*ReadAll(**src),
+            "INTERVAL '1-2' YEAR TO MONTH|INTERVAL '3 04:05:06' DAY TO SECOND\nnull|null\n");
+}
+
 TEST_F(CsvSourceTest, EnforceSchemaFalseChecksHeaders) {
   Write("/h/a.csv", "a,b\n1,2\n");
   Write("/h/b.csv", "a,c\n3,4\n");

@@ -762,6 +762,26 @@ struct CsvConverter::Impl {
         }
         return b.Finish();
       }
+      case TypeId::kDayTimeInterval:
+      case TypeId::kYearMonthInterval: {
+        // As Spark: CAST(datum AS <interval type>) (ANSI literals or plain values); rare,
+        // so through Values.
+        auto b = ColumnBuilder::Make(type);
+        for (size_t r = 0; r < n; ++r) {
+          if (!Datum(text, recs, r, ti, &d)) {
+            b->AppendNull();
+            continue;
+          }
+          auto v = CastValue(Value::String(std::string(d)), type, CastMode::kTry, dt.eval);
+          if (v.ok() && !v->is_null()) {
+            b->AppendValue(*v);
+          } else {
+            b->AppendNull();
+            bad[r] = 1;
+          }
+        }
+        return b->Finish();
+      }
       default:
         return Column::MakeNull(type, static_cast<int64_t>(n));
     }
@@ -793,8 +813,6 @@ Result<std::unique_ptr<CsvConverter>> CsvConverter::Make(SchemaPtr data_schema,
       case TypeId::kStruct:
       case TypeId::kArray:
       case TypeId::kMap:
-      case TypeId::kDayTimeInterval:
-      case TypeId::kYearMonthInterval:
         return Status::Error("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
                              {{"columnName", "`" + f.name + "`"},
                               {"columnType", "\"" + f.type->Sql() + "\""},
