@@ -16,7 +16,8 @@ from spate.errors import AnalysisException, PySparkValueError, StreamingQueryExc
 from spate.sql import functions as F
 from spate.sql.streaming import (DataStreamReader, DataStreamWriter, StreamingQuery,
                                  StreamingQueryListener, StreamingQueryManager)
-from spate.sql.streaming.listener import (QueryProgressEvent, QueryStartedEvent, QueryTerminatedEvent,
+from spate.sql.streaming.listener import (QueryIdleEvent, QueryProgressEvent, QueryStartedEvent,
+                                          QueryTerminatedEvent,
                                           SinkProgress, SourceProgress,
                                           StreamingQueryProgress)
 from spate.sql.types import LongType, StringType, StructField, StructType
@@ -465,3 +466,64 @@ def test_ctrl_c_during_await_termination_stops_query(tmp_path):
                             env=env, cwd=str(tmp_path), timeout=60)
     assert result.returncode == 3, result.stderr
     assert result.stdout.strip() == "interrupted active=False"
+
+
+def test_idle_events(spark, tmp_path):
+    folder = str(tmp_path / "in")
+    land(folder, "a.json", range(2))
+    s = spark.newSession()
+    s.conf.set("spark.sql.streaming.noDataProgressEventInterval", "20")
+    listener = Recorder()
+    s.streams.addListener(listener)
+    try:
+        q = (s.readStream.schema(SCHEMA).json(folder).writeStream.format("noop")
+             .trigger(processingTime="10 milliseconds").start())
+        q.processAllAvailable()
+        deadline = time.time() + 10
+        while not any(isinstance(e, QueryIdleEvent) for e in listener.events) and time.time() < deadline:
+            q.awaitTermination(0.05)
+        q.stop()
+    finally:
+        s.streams.removeListener(listener)
+    idle = [e for e in listener.events if isinstance(e, QueryIdleEvent)]
+    assert idle and idle[0].id == uuid.UUID(q.id) and idle[0].runId == uuid.UUID(q.runId)
+    assert idle[0].timestamp.endswith("Z")
+    assert listener.spark is s
+
+
+def test_file_sinks_start_keywords(spark, tmp_path):
+    folder = str(tmp_path / "in")
+    land(folder, "a.json", range(4))
+    land(folder, "b.json", range(4, 6), kind="b")
+    sdf = spark.readStream.schema(SCHEMA).json(folder)
+    out = str(tmp_path / "pq")
+    q = sdf.writeStream.trigger(availableNow=True).start(
+        out, format="parquet", outputMode="append", partitionBy="kind",
+        queryName="pq_sink", checkpointLocation=str(tmp_path / "chk_pq"))
+    assert q.name == "pq_sink"
+    q.awaitTermination()
+    back = spark.read.parquet(out)
+    assert back.count() == 6
+    assert sorted(r.kind for r in back.select("kind").distinct().collect()) == ["a", "b"]
+    assert os.path.isdir(os.path.join(out, "kind=a"))
+    out_json = str(tmp_path / "js")
+    (sdf.writeStream.format("json").option("checkpointLocation", str(tmp_path / "chk_js"))
+     .trigger(once=True).start(out_json).awaitTermination())
+    assert spark.read.json(out_json).count() == 6
+    # A Delta path source.
+    delta = str(tmp_path / "delta")
+    spark.range(3).write.format("delta").save(delta)
+    rows = []
+    q = (spark.readStream.format("delta").load(delta).writeStream
+         .foreachBatch(lambda df, i: rows.extend(r.id for r in df.collect()))
+         .trigger(availableNow=True).start())
+    q.awaitTermination()
+    assert sorted(rows) == [0, 1, 2]
+
+
+def test_session_stop_stops_streams(spark):
+    s = spark.newSession()
+    q = s.readStream.format("rate").load().writeStream.format("noop").start()
+    assert q.isActive and [a.id for a in s.streams.active] == [q.id]
+    s.stop()
+    assert not q.isActive and s.streams.active == []

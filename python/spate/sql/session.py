@@ -130,7 +130,9 @@ class SparkSession:
         return self._js.version()
 
     def stop(self) -> None:
-        pass
+        """Stops the session's active streaming queries (the engine needs no other shutdown)."""
+        for q in self.streams.active:
+            q.stop()
 
     def __enter__(self) -> "SparkSession":
         return self
