@@ -608,6 +608,30 @@ TEST(DeltaWriterTest, SchemaEnforcementAndMerge) {
             (std::vector<std::string>{"0|a|NULL", "1|a|NULL", "7|z|9"}));
 }
 
+TEST(DeltaWriterTest, OverwriteSchema) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/ow", {Rows(0, 3)}, Mode("append")).ok());
+  auto other_schema = std::make_shared<const Schema>(std::vector<Field>{
+      {"name", DataType::String(), true, ""}, {"part", DataType::String(), true, ""}});
+  auto other = Batch::Make(other_schema,
+                           {ColumnFromValues(DataType::String(), {Value::String("n")}),
+                            ColumnFromValues(DataType::String(), {Value::String("p")})},
+                           1);
+  auto refused = WriteBatches(fs, "/ow", {other}, Mode("overwrite"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().ToString().find("DELTA_METADATA_MISMATCH"), std::string::npos);
+  DeltaWriteOptions o = Mode("overwrite");
+  o.options["overwriteSchema"] = "true";
+  o.partition_by = {"part"};
+  ASSERT_TRUE(WriteBatches(fs, "/ow", {other}, o).ok());
+  auto snap = DeltaLog(fs, "/ow").Latest().value();
+  EXPECT_EQ(snap->schema()->ToString(), "struct<name:string,part:string>");
+  EXPECT_EQ(snap->metadata().partition_columns, std::vector<std::string>{"part"});
+  EXPECT_EQ(ReadRows(fs, snap), std::vector<std::string>{"n|p"});
+  // The table id survives the schema change.
+  EXPECT_EQ(snap->metadata().id, DeltaLog(fs, "/ow").At(0).value()->metadata().id);
+}
+
 TEST(DeltaWriterTest, PartitionsReplaceWhereAndSkipping) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   DeltaWriteOptions o = Mode("append");
