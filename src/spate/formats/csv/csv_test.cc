@@ -351,6 +351,17 @@ TEST_F(CsvSourceTest, IntervalColumns) {
             "INTERVAL '1-2' YEAR TO MONTH|INTERVAL '3 04:05:06' DAY TO SECOND\nnull|null\n");
 }
 
+TEST_F(CsvSourceTest, TimestampNtzRejectsZones) {
+  Write("/ntz.csv", "2024-01-02 03:04:05\n2024-01-02T03:04:05.5\n2024-01-02T03:04:05Z\n"
+                    "2024-01-02 03:04:05+01:00\n2024-01-02\n");
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{{"t", DataType::TimestampNtz(), true}});
+  auto src = CsvDataSource::Make(fs_, {"/ntz.csv"}, schema, {});
+  ASSERT_TRUE(src.ok());
+  EXPECT_EQ(*ReadAll(**src),
+            "2024-01-02 03:04:05\n2024-01-02 03:04:05.5\nnull\nnull\n2024-01-02 00:00:00\n");
+}
+
 TEST_F(CsvSourceTest, EnforceSchemaFalseChecksHeaders) {
   Write("/h/a.csv", "a,b\n1,2\n");
   Write("/h/b.csv", "a,c\n3,4\n");

@@ -442,6 +442,18 @@ bool FastDate(std::string_view s, int32_t* days) {
   return true;
 }
 
+// Whether timestamp text names a zone after its time part: 'Z', +hh[:mm], -hh[:mm] or a
+// region id ("2024-01-01 10:00:00 UTC").
+bool HasZone(std::string_view s) {
+  size_t t = s.find_first_of("T ");
+  if (t == std::string_view::npos) return false;
+  std::string_view rest = s.substr(t + 1);
+  if (rest.find_first_of("Z+-/") != std::string_view::npos) return true;
+  return std::any_of(rest.begin(), rest.end(), [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
 bool FastLocalTimestamp(std::string_view s, int64_t* local_micros) {
   if (s.size() < 19 || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
     return false;
@@ -517,7 +529,8 @@ struct DateTimeParsers {
       std::string err;
       return timestamp_ntz->Parse(s, nullptr, true, micros, &err);
     }
-    return FastLocalTimestamp(s, micros) || CastStringToTimestampNtz(s, micros);
+    // Spark parses TIMESTAMP_NTZ text without a zone (parseWithoutTimeZone): a zone fails.
+    return FastLocalTimestamp(s, micros) || (!HasZone(s) && CastStringToTimestampNtz(s, micros));
   }
 };
 
@@ -1003,16 +1016,8 @@ struct CsvSchemaInferrer::Impl {
   DataTypePtr TryTimestampNtz(std::string_view s) {
     // An NTZ parse yields spark.sql.timestampType (TIMESTAMP by default).
     int64_t m;
-    if (dt.TimestampNtz(s, &m) && !HasZone(s)) return DataType::Timestamp();
+    if (dt.TimestampNtz(s, &m)) return DataType::Timestamp();
     return TryTimestamp(s);
-  }
-  static bool HasZone(std::string_view s) {
-    // A zone after the time: 'Z', +hh[:mm], -hh[:mm] or a region id.
-    size_t t = s.find_first_of("T ");
-    if (t == std::string_view::npos) return false;
-    std::string_view rest = s.substr(t + 1);
-    return rest.find_first_of("Z+-/") != std::string_view::npos ||
-           std::any_of(rest.begin(), rest.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) && c != 'T'; });
   }
   DataTypePtr TryDate(std::string_view s) {
     int64_t micros;
