@@ -527,3 +527,57 @@ def test_session_stop_stops_streams(spark):
     assert q.isActive and [a.id for a in s.streams.active] == [q.id]
     s.stop()
     assert not q.isActive and s.streams.active == []
+
+
+def test_foreach_batch_restart_replays_failed_batch_and_writes_delta(spark, tmp_path):
+    folder = str(tmp_path / "in")
+    land(folder, "a.json", range(3))
+    out = str(tmp_path / "delta")
+    chk = str(tmp_path / "chk")
+    calls = []
+    fail = {"batch": 1}
+
+    def upsert(batch_df, batch_id):
+        calls.append(batch_id)
+        if batch_id == fail["batch"]:
+            raise RuntimeError("transient failure")
+        batch_df.write.format("delta").mode("append").save(out)
+
+    def start():
+        return (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(folder)
+                .writeStream.foreachBatch(upsert).option("checkpointLocation", chk)
+                .trigger(availableNow=True).start())
+
+    q = start()
+    q.awaitTermination()
+    land(folder, "b.json", range(3, 5))
+    q = start()
+    with pytest.raises(StreamingQueryException) as e:
+        q.awaitTermination()
+    assert "RuntimeError: transient failure" in str(e.value)
+    assert spark.read.format("delta").load(out).count() == 3
+    fail["batch"] = None
+    q = start()  # the failed batch runs again with the same id
+    q.awaitTermination()
+    assert calls == [0, 1, 1]
+    assert sorted(r.id for r in spark.read.format("delta").load(out).collect()) == list(range(5))
+
+
+def test_concurrent_queries_with_python_callbacks(spark, tmp_path):
+    results = {}
+    queries = []
+    for name in ("q1", "q2", "q3"):
+        folder = str(tmp_path / name)
+        for i in range(4):
+            land(folder, "f%d.json" % i, range(i * 5, i * 5 + 5))
+        results[name] = []
+        sink = results[name]
+        queries.append(
+            spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(folder)
+            .writeStream.queryName(name)
+            .foreachBatch(lambda df, i, sink=sink: sink.append(sum(r.id for r in df.collect())))
+            .trigger(availableNow=True).start())
+    for q in queries:
+        assert q.awaitTermination(30) is True
+    for name in ("q1", "q2", "q3"):
+        assert sum(results[name]) == sum(range(20)) and len(results[name]) == 4
