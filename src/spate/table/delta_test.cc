@@ -258,6 +258,27 @@ TEST(DeltaLogTest, CorruptCommitNamesFile) {
   EXPECT_FALSE(DeltaLog(fs, "/nothing").Latest().ok());
 }
 
+TEST(DeltaLogTest, CorruptDataFileNamesFile) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/cd", {Rows(0, 3)}, Mode("append")).ok());
+  auto snap = DeltaLog(fs, "/cd").Latest().value();
+  const std::string file = snap->DataFilePath(snap->files()[0]);
+  auto data = fs->ReadAll(file).value();
+  ASSERT_TRUE(fs->WriteAtomic(file, data.substr(0, data.size() - 10)).ok());
+  auto src = DeltaDataSource::Make(fs, snap).value();
+  ScanSpec spec;
+  spec.columns = {0};
+  auto r = src->OpenSplit(0, spec);
+  Status st = r.ok() ? (*r)->Next().status() : r.status();
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.ToString().find(file), std::string::npos) << st.ToString();
+  // A data file the log names but the file system lost.
+  ASSERT_TRUE(fs->Delete(file, false).ok());
+  auto gone = src->OpenSplit(0, spec);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_NE(gone.status().ToString().find(file), std::string::npos);
+}
+
 TEST(DeltaLogTest, OrphanFilesAreIgnored) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/o", {Rows(0, 3)}, Mode("append")).ok());
