@@ -15,6 +15,7 @@
 #include "spate/connectors/file_source.h"
 #include "spate/connectors/memory.h"
 #include "spate/connectors/rate.h"
+#include "spate/connectors/socket_source.h"
 #include "spate/formats/csv_source.h"
 #include "spate/formats/file_writer.h"
 #include "spate/formats/json_source.h"
@@ -203,6 +204,11 @@ DataFrame DataStreamReader::load() const {
   } else if (fmt == "rate-micro-batch") {
     factory = ValueOrThrow(connectors::MakeRatePerMicroBatchFactory(options_));
     description = "rate-micro-batch";
+  } else if (fmt == "socket") {
+    auto [s, f] = ValueOrThrow(connectors::MakeSocketSourceFactory(options_));
+    schema = s;
+    factory = f;
+    description = "socket";
   } else if (fmt == "json" || fmt == "csv" || fmt == "parquet" || fmt == "text") {
     ThrowStatus(Status::Invalid("'path' is not specified"));
   } else if (fmt == "delta") {
@@ -210,7 +216,7 @@ DataFrame DataStreamReader::load() const {
   } else {
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
   }
-  if (schema_ && fmt.rfind("rate", 0) == 0) {
+  if (schema_ && (fmt.rfind("rate", 0) == 0 || fmt == "socket")) {
     ThrowStatus(Status::Error("SPATE_STREAMING_INVALID", {{"msg", "The " + fmt + " source does not support a user-specified schema."}}));
   }
   auto rel = std::make_shared<stream::StreamingRelation>(fmt, schema, factory, description);

@@ -6,6 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <thread>
@@ -515,6 +521,36 @@ TEST(StreamTest, RateSourceFollowsTheClock) {
   q.stop();
   auto rows = Spark().sql("SELECT count(*), min(value), max(value), min(unix_millis(timestamp)) FROM rate_q").collect();
   EXPECT_EQ(rows[0].toString(), "Row(count(1)=10, min(value)=0, max(value)=9, min(unix_millis(timestamp))=100000)");
+}
+
+TEST(StreamTest, SocketSource) {
+  int server = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(server, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  ASSERT_EQ(bind(server, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(listen(server, 1), 0);
+  socklen_t len = sizeof(addr);
+  ASSERT_EQ(getsockname(server, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  int port = ntohs(addr.sin_port);
+  int client = -1;
+  std::thread acceptor([&] { client = accept(server, nullptr, nullptr); });
+  auto q = Spark().readStream().format("socket").option("host", "127.0.0.1").option("port", port).load()
+               .writeStream().format("memory").queryName("socket_q").start();
+  acceptor.join();
+  ASSERT_GE(client, 0);
+  const char* text = "hello world\nsecond line\n";
+  ASSERT_EQ(write(client, text, std::strlen(text)), static_cast<ssize_t>(std::strlen(text)));
+  auto impl = q.impl();
+  ASSERT_TRUE(impl->WaitFor([&] { return impl->last_committed_batch() >= 0 &&
+                                         Spark().sql("SELECT count(*) FROM socket_q").collect()[0][0].ToString() == "2"; },
+                            10000));
+  q.stop();
+  close(client);
+  close(server);
+  EXPECT_EQ(Spark().sql("SELECT value FROM socket_q ORDER BY value").collect()[0].toString(), "Row(value='hello world')");
 }
 
 // ---- files
