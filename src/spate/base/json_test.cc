@@ -1,0 +1,48 @@
+// Copyright spate authors.
+#include "spate/base/json.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+namespace spate {
+namespace {
+
+TEST(JsonTest, RoundTripKeepsOrderAndNumberText) {
+  std::string text =
+      R"({"b":1,"a":[true,false,null,"x"],"d":123.4500,"big":12345678901234567890,"n":-0.5e3})";
+  auto j = Json::Parse(text).value();
+  EXPECT_EQ(j.ToString(), text);
+  EXPECT_EQ(j.fields()[0].first, "b");
+  EXPECT_EQ(j.Find("d")->text(), "123.4500");
+  EXPECT_DOUBLE_EQ(j.Find("n")->double_value(), -500);
+  EXPECT_EQ(j.GetInt("b").value(), 1);
+  EXPECT_FALSE(j.GetInt("a").has_value());
+  EXPECT_FALSE(j.GetString("zz").has_value());
+}
+
+TEST(JsonTest, StringsAndEscapes) {
+  auto j = Json::Parse(R"(["a\"b\\c\/\n\t", "\u00e9\ud83d\ude00", "\ud800x"])").value();
+  EXPECT_EQ(j.items()[0].string_value(), "a\"b\\c/\n\t");
+  EXPECT_EQ(j.items()[1].string_value(), "\xC3\xA9\xF0\x9F\x98\x80");
+  EXPECT_EQ(j.items()[2].string_value(), "\xEF\xBF\xBDx");  // lone surrogate -> U+FFFD
+  std::string out;
+  AppendJsonString(std::string("q\"\x01"), &out);
+  EXPECT_EQ(out, "\"q\\\"\\u0001\"");
+  EXPECT_EQ(Json::Double(1.5).ToString(), "1.5");
+  EXPECT_EQ(Json::Double(std::numeric_limits<double>::quiet_NaN()).ToString(), "\"NaN\"");
+}
+
+TEST(JsonTest, MalformedInputIsAnErrorWithOffset) {
+  for (const char* bad : {"", "{", "[1,]", "{\"a\" 1}", "\"abc", "01x", "tru", "{} x", "\"\\x\""}) {
+    auto r = Json::Parse(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("at byte"), std::string::npos);
+  }
+  std::string deep(100000, '[');
+  EXPECT_FALSE(Json::Parse(deep).ok());  // depth limit, no stack overflow
+  EXPECT_TRUE(Json::Parse(" {\"a\" : [ 1 , 2 ] } ").ok());
+}
+
+}  // namespace
+}  // namespace spate
