@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/formats/file_index.h"
 
+#include <cstring>
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -229,6 +231,93 @@ Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
   if (begin >= buf.size()) return std::string();
   buf.erase(0, begin);
   return buf;
+}
+
+Result<std::unique_ptr<SplitLineReader>> SplitLineReader::Open(
+    io::FileSystem& fs, const std::string& path, int64_t start, int64_t end, int64_t size,
+    std::string sep, bool strip_cr, int64_t window_bytes) {
+  std::unique_ptr<SplitLineReader> r(new SplitLineReader());
+  SPATE_ASSIGN_OR_RETURN(r->file_, fs.OpenForRead(path));
+  r->sep_ = std::move(sep);
+  r->strip_cr_ = strip_cr;
+  r->size_ = std::min(size, r->file_->Size());
+  r->end_ = std::min(end, r->size_);
+  r->window_ = std::max<int64_t>(window_bytes, 2 * static_cast<int64_t>(r->sep_.size()) + 2);
+  // A split after the first begins after the first separator ending at or after start - 1
+  // (the line crossing `start` belongs to the previous split).
+  const int64_t len = static_cast<int64_t>(r->sep_.size());
+  r->read_pos_ = start > 0 ? std::max<int64_t>(0, start - len) : 0;
+  r->buf_offset_ = r->read_pos_;
+  r->skipping_first_ = start > 0;
+  r->done_ = start >= r->end_ && start > 0;
+  return r;
+}
+
+Status SplitLineReader::Fill() {
+  if (cursor_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + cursor_, filled_ - cursor_);
+    filled_ -= cursor_;
+    buf_offset_ += static_cast<int64_t>(cursor_);
+    cursor_ = 0;
+  }
+  size_t want = static_cast<size_t>(window_);
+  if (filled_ + want / 2 > buf_.size()) buf_.resize(std::max(buf_.size() * 2, filled_ + want));
+  const int64_t n = std::min<int64_t>(static_cast<int64_t>(buf_.size() - filled_),
+                                      size_ - read_pos_);
+  if (n <= 0) return Status::OK();
+  SPATE_RETURN_IF_ERROR(file_->ReadInto(read_pos_, n, reinterpret_cast<uint8_t*>(buf_.data() + filled_)));
+  filled_ += static_cast<size_t>(n);
+  read_pos_ += n;
+  return Status::OK();
+}
+
+Result<bool> SplitLineReader::NextLines(size_t max_lines, std::vector<std::string_view>* lines) {
+  lines->clear();
+  if (done_) return false;
+  if (cursor_ > 0 && filled_ - cursor_ < sep_.size() + 1024 && read_pos_ < size_) {
+    SPATE_RETURN_IF_ERROR(Fill());
+  }
+  while (lines->size() < max_lines) {
+    std::string_view data(buf_.data(), filled_);
+    size_t p = data.find(sep_, cursor_);
+    const bool eof = read_pos_ >= size_;
+    if (p == std::string_view::npos && !eof) {
+      // An incomplete line: with lines already handed out, stop here so their views stay
+      // valid; otherwise make room and read on.
+      if (!lines->empty()) return true;
+      SPATE_RETURN_IF_ERROR(Fill());
+      continue;
+    }
+    const int64_t line_start = buf_offset_ + static_cast<int64_t>(cursor_);
+    if (skipping_first_) {
+      skipping_first_ = false;
+      if (p == std::string_view::npos) {  // no line starts in this split
+        done_ = true;
+        return !lines->empty();
+      }
+      cursor_ = p + sep_.size();
+      if (buf_offset_ + static_cast<int64_t>(cursor_) >= end_) {
+        done_ = true;
+        return !lines->empty();
+      }
+      continue;
+    }
+    if (line_start >= end_ || (p == std::string_view::npos && cursor_ >= filled_)) {
+      done_ = true;
+      return !lines->empty();
+    }
+    size_t stop = p == std::string_view::npos ? filled_ : p;
+    std::string_view line = data.substr(cursor_, stop - cursor_);
+    if (strip_cr_ && !line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines->push_back(line);
+    if (p == std::string_view::npos) {
+      cursor_ = filled_;
+      done_ = true;
+      return true;
+    }
+    cursor_ = p + sep_.size();
+  }
+  return true;
 }
 
 Result<std::string> GunzipText(std::string_view data) {

@@ -24,6 +24,7 @@
 // errors returned with the file named.
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,43 @@
 namespace spate::formats {
 
 using OptionMap = std::map<std::string, std::string>;
+
+/// The lines that start in a byte range [start, end) of an uncompressed file (the rule of
+/// ReadSplitText), read in windows of `window_bytes` so memory stays bounded and the
+/// buffer is reused: NextLines hands out views into the window, valid until the next call.
+/// Ownership: owns the open file. Thread safety: one thread. Failure: I/O errors name the
+/// file.
+class SplitLineReader {
+ public:
+  static constexpr int64_t kDefaultWindowBytes = 4 << 20;
+  static Result<std::unique_ptr<SplitLineReader>> Open(io::FileSystem& fs,
+                                                       const std::string& path, int64_t start,
+                                                       int64_t end, int64_t size,
+                                                       std::string sep, bool strip_cr,
+                                                       int64_t window_bytes = kDefaultWindowBytes);
+  /// Replaces `lines` with up to `max_lines` next lines (a trailing '\r' dropped when
+  /// strip_cr); false when the split has no more lines.
+  Result<bool> NextLines(size_t max_lines, std::vector<std::string_view>* lines);
+
+ private:
+  SplitLineReader() = default;
+  // Moves the unconsumed bytes to the front and reads more (at least `want` bytes of room).
+  Status Fill();
+
+  std::unique_ptr<io::RandomAccessFile> file_;
+  std::string sep_;
+  bool strip_cr_ = false;
+  int64_t end_ = 0;       // lines starting at or after this offset are the next split's
+  int64_t size_ = 0;      // file size
+  int64_t window_ = 0;
+  std::string buf_;       // the window
+  size_t filled_ = 0;     // valid bytes in buf_
+  size_t cursor_ = 0;     // next line starts here
+  int64_t buf_offset_ = 0;  // file offset of buf_[0]
+  int64_t read_pos_ = 0;    // next file offset to read
+  bool skipping_first_ = false;  // start > 0: drop the line crossing `start`
+  bool done_ = false;
+};
 
 /// Case-insensitive option lookup (Spark's CaseInsensitiveMap); nullptr when absent.
 const std::string* FindOption(const OptionMap& options, std::string_view key);

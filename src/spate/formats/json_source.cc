@@ -58,14 +58,23 @@ class LineReader final : public BatchReader {
   Result<BatchPtr> Next() override {
     if (!loaded_) {
       loaded_ = true;
-      auto text = ReadSplitText(*fs_, file_->path, split_.start, split_.end, file_->size,
-                                file_sep_);
-      if (!text.ok()) return FileError(text.status(), file_->path);
-      text_ = std::move(*text);
-      if (whole_file_) {
-        lines_.push_back(text_);
+      const std::string& path = file_->path;
+      const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+      if (!whole_file_ && !gz) {
+        // Line files stream through a bounded window.
+        auto reader = SplitLineReader::Open(*fs_, path, split_.start, split_.end, file_->size,
+                                            file_sep_, strip_cr_);
+        if (!reader.ok()) return FileError(reader.status(), path);
+        window_ = std::move(*reader);
       } else {
-        lines_ = SplitLines(text_, file_sep_, strip_cr_);
+        auto text = ReadSplitText(*fs_, path, split_.start, split_.end, file_->size, file_sep_);
+        if (!text.ok()) return FileError(text.status(), path);
+        text_ = std::move(*text);
+        if (whole_file_) {
+          lines_.push_back(text_);
+        } else {
+          lines_ = SplitLines(text_, file_sep_, strip_cr_);
+        }
       }
       if (format_ == LineFileDataSource::Format::kJson) {
         auto parser = json::JsonColumnParser::Make(DataType::Struct(data_schema_->fields()),
@@ -73,6 +82,12 @@ class LineReader final : public BatchReader {
         if (!parser.ok()) return parser.status();
         parser_ = std::move(*parser);
       }
+    }
+    if (window_ && next_ >= lines_.size()) {
+      auto more = window_->NextLines(static_cast<size_t>(kBatchRows), &lines_);
+      if (!more.ok()) return FileError(more.status(), file_->path);
+      next_ = 0;
+      if (!*more) window_.reset();
     }
     while (next_ < lines_.size()) {
       size_t stop = std::min(lines_.size(), next_ + static_cast<size_t>(kBatchRows));
@@ -93,7 +108,15 @@ class LineReader final : public BatchReader {
         data.push_back(b.Finish());
       }
       next_ = stop;
-      if (rows == 0) continue;
+      if (rows == 0) {
+        if (window_ && next_ >= lines_.size()) {
+          auto more = window_->NextLines(static_cast<size_t>(kBatchRows), &lines_);
+          if (!more.ok()) return FileError(more.status(), file_->path);
+          next_ = 0;
+          if (!*more) window_.reset();
+        }
+        continue;
+      }
       return AssembleOutput(out_schema_, spec_, data, *file_, num_data_columns_, rows);
     }
     return BatchPtr();
@@ -114,6 +137,7 @@ class LineReader final : public BatchReader {
   bool strip_cr_;
   bool loaded_ = false;
   std::string text_;
+  std::unique_ptr<SplitLineReader> window_;  // streaming splits (not whole files, not .gz)
   std::vector<std::string_view> lines_;
   size_t next_ = 0;
   std::unique_ptr<json::JsonColumnParser> parser_;
