@@ -261,7 +261,8 @@ DataFrame DataStreamReader::load(const std::string& path) const {
   fo.path = path;
   fo.schema = schema;
   fo.options = opts;
-  fo.reader = [fs, fmt, schema, opts, state](const std::vector<std::string>& files) -> Result<DataSourcePtr> {
+  fo.reader = [fs, fmt, opts, state](const std::vector<std::string>& files,
+                                     const SchemaPtr& schema) -> Result<DataSourcePtr> {
     std::string tz = state->conf.session_time_zone();
     if (fmt == "json" || fmt == "text") {
       auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson : formats::LineFileDataSource::Format::kText;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "spate/connectors/memory.h"
+#include "spate/formats/parquet_source.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/trigger.h"
@@ -188,7 +189,76 @@ class FileStreamSource final : public stream::Source {
     if (files.empty()) {
       return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(o_.schema, std::vector<BatchPtr>{}, Describe()));
     }
-    return o_.reader(files);
+    return ReadFiles(files);
+  }
+
+  /// The files as one DataSource; schema columns named by key=value folders come from them.
+  Result<DataSourcePtr> ReadFiles(const std::vector<std::string>& files) {
+    const auto& schema = *o_.schema;
+    bool recursive = ToLower(GetOption(o_.options, "recursiveFileLookup", "false")) == "true";
+    std::string root = o_.path;
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    // Group files by the partition values of their folders.
+    std::map<std::vector<std::optional<std::string>>, std::vector<std::string>> groups;
+    std::vector<bool> is_part(static_cast<size_t>(schema.num_fields()), false);
+    bool any = false;
+    std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> parsed;
+    for (const auto& f : files) {
+      std::vector<std::pair<std::string, std::string>> kv;
+      if (!recursive && f.rfind(root + "/", 0) == 0) {
+        std::string rel = io::ParentPath(f.substr(root.size() + 1));
+        size_t start = 0;
+        while (!rel.empty() && start <= rel.size()) {
+          size_t slash = rel.find('/', start);
+          std::string part = rel.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+          size_t eq = part.find('=');
+          if (eq != std::string::npos && eq > 0) {
+            std::string key = part.substr(0, eq);
+            for (int i = 0; i < schema.num_fields(); ++i) {
+              if (ToLower(schema.field(i).name) == ToLower(key)) {
+                is_part[static_cast<size_t>(i)] = true;
+                any = true;
+              }
+            }
+            kv.emplace_back(key, formats::UnescapePathName(part.substr(eq + 1)));
+          }
+          if (slash == std::string::npos) break;
+          start = slash + 1;
+        }
+      }
+      parsed.emplace_back(f, std::move(kv));
+    }
+    if (!any) return o_.reader(files, o_.schema);
+    std::vector<Field> data_fields;
+    for (int i = 0; i < schema.num_fields(); ++i) {
+      if (!is_part[static_cast<size_t>(i)]) data_fields.push_back(schema.field(i));
+    }
+    auto data_schema = std::make_shared<const Schema>(data_fields);
+    for (const auto& [f, kv] : parsed) {
+      std::vector<std::optional<std::string>> key(static_cast<size_t>(schema.num_fields()));
+      for (int i = 0; i < schema.num_fields(); ++i) {
+        if (!is_part[static_cast<size_t>(i)]) continue;
+        for (const auto& [k, v] : kv) {
+          if (ToLower(k) == ToLower(schema.field(i).name) && v != "__HIVE_DEFAULT_PARTITION__") key[i] = v;
+        }
+      }
+      groups[key].push_back(f);
+    }
+    std::vector<stream::ConstantColumnsUnion::Part> parts;
+    for (const auto& [key, group] : groups) {
+      stream::ConstantColumnsUnion::Part part;
+      SPATE_ASSIGN_OR_RETURN(part.inner, o_.reader(group, data_schema));
+      for (int i = 0; i < schema.num_fields(); ++i) {
+        if (!is_part[static_cast<size_t>(i)]) {
+          part.constants.emplace_back();
+        } else {
+          const auto& t = schema.field(i).type;
+          part.constants.emplace_back(key[i] ? formats::PartitionValue(*key[i], t) : Value::Null(t));
+        }
+      }
+      parts.push_back(std::move(part));
+    }
+    return DataSourcePtr(std::make_shared<stream::ConstantColumnsUnion>(o_.schema, std::move(parts), Describe()));
   }
 
   Status Commit(const JsonValue& end) override {

@@ -17,6 +17,9 @@
 // entries name. fileNameOnly=true matches seen files by name only. cleanSource
 // (off | delete | archive with sourceArchiveDir) acts on a batch's files after it is
 // committed. All other options go to the batch reader (parse modes, multiLine, ...).
+// Columns of the schema named by `key=value` folders between the source folder and a
+// file (Hive partitions) take their values from the folder names (unless
+// recursiveFileLookup=true).
 //
 // Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
 // Failure: listing and log errors as Status; reading errors name the file.
@@ -30,8 +33,9 @@
 
 namespace spate::connectors {
 
-/// Builds the batch DataSource of a list of files (format, files, schema, options).
-using FileBatchReader = std::function<Result<DataSourcePtr>(const std::vector<std::string>& files)>;
+/// Builds the batch DataSource of a list of files with the given (data) schema.
+using FileBatchReader =
+    std::function<Result<DataSourcePtr>(const std::vector<std::string>& files, const SchemaPtr& schema)>;
 
 struct FileSourceOptions {
   std::string format;  // json | text | parquet | csv

@@ -7,6 +7,8 @@
 #include <mutex>
 #include <unistd.h>
 
+#include "spate/columnar/builder.h"
+
 namespace spate::stream {
 
 namespace {
@@ -64,6 +66,69 @@ Result<std::unique_ptr<BatchReader>> BatchesDataSource::OpenSplit(int split, con
 Result<std::unique_ptr<BatchReader>> CountingDataSource::OpenSplit(int split, const ScanSpec& spec) const {
   SPATE_ASSIGN_OR_RETURN(auto reader, inner_->OpenSplit(split, spec));
   return std::unique_ptr<BatchReader>(new CountingReader(std::move(reader), counter_));
+}
+
+namespace {
+
+class ConstantsReader final : public BatchReader {
+ public:
+  ConstantsReader(std::unique_ptr<BatchReader> inner, SchemaPtr out_schema, std::vector<int> map,
+                  std::vector<Value> constants)
+      : inner_(std::move(inner)), out_schema_(std::move(out_schema)), map_(std::move(map)),
+        constants_(std::move(constants)) {}
+  Result<BatchPtr> Next() override {
+    SPATE_ASSIGN_OR_RETURN(BatchPtr b, inner_->Next());
+    if (!b) return b;
+    std::vector<ColumnPtr> cols;
+    for (size_t i = 0; i < map_.size(); ++i) {
+      cols.push_back(map_[i] >= 0 ? b->column(map_[i]) : MakeConstantColumn(constants_[i], b->num_rows()));
+    }
+    return Batch::Make(out_schema_, cols, b->num_rows());
+  }
+
+ private:
+  std::unique_ptr<BatchReader> inner_;
+  SchemaPtr out_schema_;
+  std::vector<int> map_;
+  std::vector<Value> constants_;
+};
+
+}  // namespace
+
+ConstantColumnsUnion::ConstantColumnsUnion(SchemaPtr schema, std::vector<Part> parts, std::string description)
+    : schema_(std::move(schema)), parts_(std::move(parts)), description_(std::move(description)) {
+  for (size_t p = 0; p < parts_.size(); ++p) {
+    for (int s = 0; s < parts_[p].inner->num_splits(); ++s) splits_.emplace_back(static_cast<int>(p), s);
+  }
+}
+
+Result<std::unique_ptr<BatchReader>> ConstantColumnsUnion::OpenSplit(int split, const ScanSpec& spec) const {
+  auto [p, inner_split] = splits_[split];
+  const Part& part = parts_[p];
+  // Inner column index of each schema field (-1: constant).
+  std::vector<int> inner_index(schema_->num_fields(), -1);
+  int next = 0;
+  for (int i = 0; i < schema_->num_fields(); ++i) {
+    if (!part.constants[i]) inner_index[i] = next++;
+  }
+  ScanSpec inner_spec;
+  std::vector<int> map;
+  std::vector<Value> constants;
+  std::vector<Field> fields;
+  for (int c : spec.columns) {
+    fields.push_back(schema_->field(c));
+    if (part.constants[c]) {
+      map.push_back(-1);
+      constants.push_back(*part.constants[c]);
+    } else {
+      map.push_back(static_cast<int>(inner_spec.columns.size()));
+      inner_spec.columns.push_back(inner_index[c]);
+      constants.emplace_back();
+    }
+  }
+  SPATE_ASSIGN_OR_RETURN(auto reader, part.inner->OpenSplit(inner_split, inner_spec));
+  return std::unique_ptr<BatchReader>(new ConstantsReader(std::move(reader), std::make_shared<const Schema>(fields),
+                                                          std::move(map), std::move(constants)));
 }
 
 void FaultPoint(const char* name) {

@@ -13,10 +13,12 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "spate/columnar/data_source.h"
+#include "spate/types/value.h"
 
 namespace spate::stream {
 
@@ -46,6 +48,29 @@ class CountingDataSource final : public DataSource {
  private:
   DataSourcePtr inner_;
   std::shared_ptr<std::atomic<int64_t>> counter_;
+};
+
+/// Several sources of the same data columns, each with constant values for the other
+/// columns (partition values taken from folder names): `schema` is the full schema;
+/// part.constants has one entry per field of `schema`, set for constant columns; part.inner
+/// yields the remaining fields in schema order. Splits are the parts' splits in order.
+class ConstantColumnsUnion final : public DataSource {
+ public:
+  struct Part {
+    DataSourcePtr inner;
+    std::vector<std::optional<Value>> constants;
+  };
+  ConstantColumnsUnion(SchemaPtr schema, std::vector<Part> parts, std::string description);
+  const SchemaPtr& schema() const override { return schema_; }
+  int num_splits() const override { return static_cast<int>(splits_.size()); }
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  std::string Describe() const override { return description_; }
+
+ private:
+  SchemaPtr schema_;
+  std::vector<Part> parts_;
+  std::vector<std::pair<int, int>> splits_;
+  std::string description_;
 };
 
 /// Dies with SIGKILL when SPATE_FAULT names this point (see file comment).

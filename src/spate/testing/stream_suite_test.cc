@@ -679,6 +679,20 @@ TEST(FileStreamTest, ParquetSinkPartitionByAndReplaySkipsCommittedBatch) {
   EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(chk + "/commits/0"));
 }
 
+TEST(FileStreamTest, PartitionFoldersBecomeColumns) {
+  TempDir dir;
+  std::string src = dir / "in";
+  WriteFile(src + "/day=2024-01-01/a.json", "{\"id\":1}\n{\"id\":2}\n");
+  WriteFile(src + "/day=2024-01-02/b.json", "{\"id\":3}\n");
+  auto q = Spark().readStream().schema("id LONG, day DATE").json(src)
+               .writeStream().format("memory").queryName("parts").trigger(api::Trigger::AvailableNow()).start();
+  q.awaitTermination();
+  auto rows = Spark().sql("SELECT id, CAST(day AS STRING) FROM parts ORDER BY id").collect();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0][1].ToString(), "2024-01-01");
+  EXPECT_EQ(rows[2][1].ToString(), "2024-01-02");
+}
+
 TEST(FileStreamTest, JsonAndCsvSinksRoundTrip) {
   TempDir dir;
   for (const std::string fmt : {"json", "csv"}) {
