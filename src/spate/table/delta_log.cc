@@ -30,11 +30,14 @@ namespace {
 // writing (appendOnly and invariants only constrain operations spate does not run, or
 // are checked: appendOnly forbids removes).
 const std::set<std::string>& SupportedReaderFeatures() {
-  static const std::set<std::string> k = {"timestampNtz"};
+  static const std::set<std::string> k = {"timestampNtz", "vacuumProtocolCheck"};
   return k;
 }
 const std::set<std::string>& SupportedWriterFeatures() {
-  static const std::set<std::string> k = {"appendOnly", "invariants", "timestampNtz"};
+  // domainMetadata: spate writes none and keeps the table's; vacuumProtocolCheck only
+  // constrains VACUUM, which spate does not run.
+  static const std::set<std::string> k = {"appendOnly", "invariants", "timestampNtz",
+                                          "domainMetadata", "vacuumProtocolCheck"};
   return k;
 }
 

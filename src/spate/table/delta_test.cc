@@ -116,6 +116,32 @@ TEST(DeltaActionsTest, JsonRoundTrip) {
   EXPECT_NE(bad.status().message().find("/t/_delta_log/00.json"), std::string::npos);
 }
 
+TEST(DeltaActionsTest, SupportedFeatures) {
+  Protocol p;
+  p.min_reader_version = 3;
+  p.min_writer_version = 7;
+  p.reader_features = std::vector<std::string>{"timestampNtz", "vacuumProtocolCheck"};
+  p.writer_features = std::vector<std::string>{"timestampNtz", "vacuumProtocolCheck", "appendOnly"};
+  EXPECT_TRUE(CheckSupported(p, nullptr, true).ok());
+  p.writer_features->push_back("rowTracking");
+  EXPECT_TRUE(CheckSupported(p, nullptr, false).ok());  // readable
+  auto w = CheckSupported(p, nullptr, true);
+  EXPECT_NE(w.ToString().find("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE"), std::string::npos);
+  EXPECT_NE(w.ToString().find("rowTracking"), std::string::npos);
+  p.reader_features->push_back("deletionVectors");
+  auto r = CheckSupported(p, nullptr, false);
+  EXPECT_NE(r.ToString().find("DELTA_UNSUPPORTED_FEATURES_FOR_READ"), std::string::npos);
+  EXPECT_NE(r.ToString().find("deletionVectors"), std::string::npos);
+  Protocol old;
+  old.min_reader_version = 1;
+  old.min_writer_version = 4;  // CHECK constraints, generated columns, CDF
+  EXPECT_TRUE(CheckSupported(old, nullptr, false).ok());
+  EXPECT_FALSE(CheckSupported(old, nullptr, true).ok());
+  Metadata cm;
+  cm.configuration["delta.columnMapping.mode"] = "name";
+  EXPECT_FALSE(CheckSupported(Protocol{}, &cm, false).ok());
+}
+
 TEST(DeltaSchemaTest, SparkJsonNested) {
   auto t = DataType::Struct(
       {{"a", DataType::Decimal(10, 2), false, "c1"},
