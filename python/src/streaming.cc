@@ -108,6 +108,68 @@ void StopAllQueries() {
   for (auto& q : qs) q->Stop();
 }
 
+// ---- temporary checkpoints of foreach/foreachBatch queries ----------------------------------
+
+/// Deletes the temporary checkpoint of a query started by writeStreamStart when it ends
+/// without error (as Spark deletes temporary checkpoint locations). One per manager.
+class TempCheckpointCleaner final : public stream::StreamingQueryListener {
+ public:
+  /// Called after start() returned: the query may already have ended.
+  void Add(const std::string& run_id, const std::string& path) {
+    bool ended_ok = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = ended_.find(run_id);
+      if (it == ended_.end()) {
+        paths_[run_id] = path;
+        return;
+      }
+      ended_ok = it->second;
+      ended_.erase(it);
+    }
+    if (ended_ok) (void)io::LocalFileSystem::Get()->Delete(path, true);
+  }
+  void onQueryTerminated(const stream::QueryTerminatedEvent& e) override {
+    std::string path;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = paths_.find(e.run_id);
+      if (it == paths_.end()) {
+        if (expected_ > 0) ended_[e.run_id] = !e.exception;
+        return;
+      }
+      path = it->second;
+      paths_.erase(it);
+    }
+    if (!e.exception) (void)io::LocalFileSystem::Get()->Delete(path, true);
+  }
+  /// Brackets a start(): only then are unknown terminations remembered.
+  void Expect(int delta) {
+    std::lock_guard<std::mutex> lock(mu_);
+    expected_ += delta;
+    if (expected_ == 0) ended_.clear();
+  }
+
+ private:
+  std::mutex mu_;
+  int expected_ = 0;
+  std::map<std::string, std::string> paths_;  // run id -> temporary checkpoint
+  std::map<std::string, bool> ended_;         // run id -> ended without error, before Add
+};
+
+std::mutex g_cleaners_mu;
+std::shared_ptr<TempCheckpointCleaner> CleanerOf(const api::StreamingQueryManager& m) {
+  static auto* cleaners =
+      new std::map<const stream::StreamingQueryManager*, std::shared_ptr<TempCheckpointCleaner>>();
+  std::lock_guard<std::mutex> lock(g_cleaners_mu);
+  auto& c = (*cleaners)[m.impl().get()];
+  if (!c) {
+    c = std::make_shared<TempCheckpointCleaner>();
+    m.addListener(c);
+  }
+  return c;
+}
+
 // ---- callbacks ----------------------------------------------------------------------------
 
 /// Runs `wrapper(native_df, batch_id)` under the GIL. The wrapper (spate.sql.streaming)
@@ -389,6 +451,7 @@ void BindReadWrite(py::module_& m) {
   // batch_fn(native_df, batch_id) -> None | traceback text, for foreachBatch/foreach.
   m.def("writeStreamStart", [](const DataFrame& df, py::dict spec, py::object batch_fn, bool foreach_mode) {
     api::DataStreamWriter w = df.writeStream();
+    std::optional<std::string> temp_checkpoint;
     auto format = spec["format"].cast<std::optional<std::string>>();
     if (format) w.format(*format);
     auto mode = spec["outputMode"].cast<std::optional<std::string>>();
@@ -408,7 +471,8 @@ void BindReadWrite(py::module_& m) {
       for (const auto& [k, v] : opts) has_location |= ToLower(k) == "checkpointlocation" && !v.empty();
       if (!has_location && df.session()->conf.GetOr("spark.sql.streaming.checkpointLocation", "").empty()) {
         const char* tmp = std::getenv("TMPDIR");
-        w.option("checkpointLocation", io::JoinPath(tmp && *tmp ? tmp : "/tmp", "temporary-" + stream::RandomUuid()));
+        temp_checkpoint = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "temporary-" + stream::RandomUuid());
+        w.option("checkpointLocation", *temp_checkpoint);
       }
       PyRef fn = MakeRef(std::move(batch_fn));
       const char* error_class = foreach_mode ? "FOREACH_USER_FUNCTION_ERROR" : "FOREACH_BATCH_USER_FUNCTION_ERROR";
@@ -419,12 +483,27 @@ void BindReadWrite(py::module_& m) {
     std::optional<api::StreamingQuery> q;
     {
       py::gil_scoped_release release;
-      if (table) {
-        q = w.toTable(*table);
-      } else if (path) {
-        q = w.start(*path);
-      } else {
-        q = w.start();
+      // Registered before the start, so even a query that ends at once is cleaned up.
+      std::shared_ptr<TempCheckpointCleaner> cleaner;
+      if (temp_checkpoint) {
+        cleaner = CleanerOf(api::StreamingQueryManager(api::StreamsOf(df.session())));
+        cleaner->Expect(1);
+      }
+      try {
+        if (table) {
+          q = w.toTable(*table);
+        } else if (path) {
+          q = w.start(*path);
+        } else {
+          q = w.start();
+        }
+      } catch (...) {
+        if (cleaner) cleaner->Expect(-1);
+        throw;
+      }
+      if (cleaner) {
+        cleaner->Add(q->runId(), *temp_checkpoint);
+        cleaner->Expect(-1);
       }
     }
     Remember(*q, df);

@@ -41,6 +41,15 @@ def land(folder, name, ids, kind="a"):
     os.rename(path + ".tmp", path)
 
 
+@pytest.fixture(autouse=True)
+def temp_dir(tmp_path, monkeypatch):
+    # Temporary checkpoints (memory/noop/foreachBatch sinks) go to the test's folder.
+    d = tmp_path / "tmpdir"
+    d.mkdir()
+    monkeypatch.setenv("TMPDIR", str(d))
+    return d
+
+
 @pytest.fixture
 def landing(tmp_path):
     folder = str(tmp_path / "landing")
@@ -581,3 +590,25 @@ def test_concurrent_queries_with_python_callbacks(spark, tmp_path):
         assert q.awaitTermination(30) is True
     for name in ("q1", "q2", "q3"):
         assert sum(results[name]) == sum(range(20)) and len(results[name]) == 4
+
+
+def test_foreach_batch_temporary_checkpoint_removed(spark, tmp_path, temp_dir):
+    folder = str(tmp_path / "in")
+    land(folder, "a.json", range(2))
+    tmp = temp_dir
+    seen = []
+    q = (spark.readStream.schema(SCHEMA).json(folder).writeStream
+         .foreachBatch(lambda df, i: seen.append(df.count())).start())
+    q.processAllAvailable()
+    assert [p.name for p in tmp.iterdir() if p.name.startswith("temporary-")]
+    q.stop()
+    assert seen == [2]
+    deadline = time.time() + 5
+    while list(tmp.iterdir()) and time.time() < deadline:
+        time.sleep(0.01)
+    assert list(tmp.iterdir()) == []  # deleted when the query stopped without error
+    q = (spark.readStream.schema(SCHEMA).json(folder).writeStream
+         .foreachBatch(lambda df, i: 1 / 0).start())
+    with pytest.raises(StreamingQueryException):
+        q.awaitTermination()
+    assert len(list(tmp.iterdir())) == 1  # kept after a failure, as Spark
