@@ -344,9 +344,12 @@ SchemaPtr CheckpointSchema() {
                                     F("minWriterVersion", DataType::Int()),
                                     F("readerFeatures", DataType::Array(DataType::String(), true)),
                                     F("writerFeatures", DataType::Array(DataType::String(), true))});
+  auto domain = DataType::Struct({F("domain", DataType::String()),
+                                  F("configuration", DataType::String()),
+                                  F("removed", DataType::Boolean())});
   return std::make_shared<const Schema>(std::vector<Field>{
       F("txn", txn), F("add", add), F("remove", remove), F("metaData", meta),
-      F("protocol", protocol)});
+      F("protocol", protocol), F("domainMetadata", domain)});
 }
 
 }  // namespace
@@ -367,7 +370,8 @@ Status ForEachCheckpointAction(const io::FileSystemPtr& fs, const std::string& p
   std::vector<std::string> names;
   for (int i = 0; i < schema->num_fields(); ++i) {
     const std::string& n = schema->field(i).name;
-    if (n == "add" || n == "remove" || n == "metaData" || n == "protocol" || n == "txn") {
+    if (n == "add" || n == "remove" || n == "metaData" || n == "protocol" || n == "txn" ||
+        n == "domainMetadata") {
       cols.push_back(i);
       names.push_back(n);
     }
@@ -386,6 +390,7 @@ Status ForEachCheckpointAction(const io::FileSystemPtr& fs, const std::string& p
           if (a->kind == Action::Kind::kAdd && a->add.path.empty()) continue;
           if (a->kind == Action::Kind::kRemove && a->remove.path.empty()) continue;
           if (a->kind == Action::Kind::kTxn && a->txn.app_id.empty()) continue;
+          if (a->kind == Action::Kind::kDomainMetadata && !a->raw.GetString("domain")) continue;
           apply(*a);
         }
       }
@@ -422,9 +427,10 @@ Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
 
 Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
   SchemaPtr schema = CheckpointSchema();
-  std::vector<std::vector<Value>> cols(5);
+  const int ncols = schema->num_fields();
+  std::vector<std::vector<Value>> cols(ncols);
   auto add_row = [&](int which, const Json& body) {
-    for (int c = 0; c < 5; ++c) {
+    for (int c = 0; c < ncols; ++c) {
       cols[c].push_back(c == which ? JsonToValue(&body, schema->field(c).type)
                                    : Value::Null(schema->field(c).type));
     }
@@ -432,6 +438,7 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
   add_row(4, s.protocol().ToJson());
   add_row(3, s.metadata().ToJson());
   for (const auto& [id, t] : s.transactions()) add_row(0, t.ToJson());
+  for (const auto& [d, body] : s.domain_metadata()) add_row(5, body);
   for (const auto& f : s.files()) {
     AddFile a = f;
     a.data_change = false;
@@ -449,7 +456,8 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
   }
   const int64_t rows = static_cast<int64_t>(cols[0].size());
   std::vector<ColumnPtr> columns;
-  for (int c = 0; c < 5; ++c) columns.push_back(ColumnFromValues(schema->field(c).type, cols[c]));
+  for (int c = 0; c < ncols; ++c)
+    columns.push_back(ColumnFromValues(schema->field(c).type, cols[c]));
   auto batch = Batch::Make(schema, columns, rows);
   std::string final_path = io::JoinPath(log_path_, Pad20(s.version()) + ".checkpoint.parquet");
   std::string tmp = io::JoinPath(log_path_, "." + Pad20(s.version()) + ".checkpoint." +
@@ -488,6 +496,7 @@ struct ReplayState {
   std::unordered_map<std::string, AddFile> active;
   std::unordered_map<std::string, RemoveFile> tombstones;
   std::map<std::string, SetTransaction> txns;
+  std::map<std::string, Json> domains;
 
   void Apply(Action& a) {
     switch (a.kind) {
@@ -506,6 +515,13 @@ struct ReplayState {
         break;
       }
       case Action::Kind::kTxn: txns[a.txn.app_id] = std::move(a.txn); break;
+      case Action::Kind::kDomainMetadata: {
+        auto domain = a.raw.GetString("domain");
+        if (!domain) break;
+        if (a.raw.GetBool("removed").value_or(false)) domains.erase(*domain);
+        else domains[*domain] = std::move(a.raw);
+        break;
+      }
       default: break;
     }
   }
@@ -622,6 +638,7 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
   std::sort(snap->tombstones_.begin(), snap->tombstones_.end(),
             [](const RemoveFile& a, const RemoveFile& b) { return a.path < b.path; });
   snap->txns_ = std::move(state.txns);
+  snap->domains_ = std::move(state.domains);
   snap->timestamp_ms_ = ts;
   snap->table_path_ = table_path_;
   snap->checkpoint_version_ = cp;

@@ -57,6 +57,8 @@ class Snapshot {
   const std::vector<RemoveFile>& tombstones() const { return tombstones_; }
   /// appId -> latest txn.
   const std::map<std::string, SetTransaction>& transactions() const { return txns_; }
+  /// domain -> domainMetadata action body ({"domain","configuration","removed":false}).
+  const std::map<std::string, Json>& domain_metadata() const { return domains_; }
   /// The latest txn version of `app_id`, or nullopt.
   std::optional<int64_t> TxnVersion(const std::string& app_id) const;
   /// The commit timestamp of this version (commitInfo.timestamp, else the commit file's
@@ -82,6 +84,7 @@ class Snapshot {
   std::vector<AddFile> files_;
   std::vector<RemoveFile> tombstones_;
   std::map<std::string, SetTransaction> txns_;
+  std::map<std::string, Json> domains_;
   int64_t timestamp_ms_ = 0;
   std::string table_path_;
   std::optional<int64_t> checkpoint_version_;

@@ -268,6 +268,25 @@ TEST(DeltaLogTest, CheckpointDropsExpiredTombstones) {
   EXPECT_EQ(RetentionMs(m, "y", 5), 5);
 }
 
+TEST(DeltaLogTest, DomainMetadataSurvivesCheckpoints) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  DeltaWriteOptions o = Mode("append");
+  o.options["delta.checkpointInterval"] = "2";
+  ASSERT_TRUE(WriteBatches(fs, "/dm", {Rows(0, 1)}, o).ok());
+  ASSERT_TRUE(fs->PutIfAbsent("/dm/_delta_log/00000000000000000001.json",
+                              "{\"domainMetadata\":{\"domain\":\"delta.clustering\","
+                              "\"configuration\":\"{\\\"c\\\":1}\",\"removed\":false}}\n"
+                              "{\"domainMetadata\":{\"domain\":\"gone\",\"configuration\":\"\","
+                              "\"removed\":true}}\n").ok());
+  ASSERT_TRUE(WriteBatches(fs, "/dm", {Rows(1, 1)}, Mode("append")).ok());  // v2 + checkpoint
+  ASSERT_TRUE(fs->Delete("/dm/_delta_log/00000000000000000001.json", false).ok());
+  auto snap = DeltaLog(fs, "/dm").Latest().value();
+  EXPECT_EQ(snap->checkpoint_version().value(), 2);
+  ASSERT_EQ(snap->domain_metadata().size(), 1u);
+  EXPECT_EQ(snap->domain_metadata().at("delta.clustering").GetString("configuration").value(),
+            "{\"c\":1}");
+}
+
 TEST(DeltaLogTest, CorruptCommitNamesFile) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/k", {Rows(0, 2)}, Mode("append")).ok());
