@@ -13,6 +13,7 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/function_registry.h"
 #include "spate/formats/json/json_functions.h"
+#include "spate/formats/csv/csv_functions.h"
 #include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
 #include "spate/sql/parser.h"
@@ -47,6 +48,9 @@ std::shared_ptr<SessionState> NewSessionState() {
   });
   // Tables: the state owns the catalog that holds this resolver, so a raw pointer.
   SessionState* raw = state.get();
+  // Subquery expressions run through the session's executor.
+  state->catalog.SetSubqueryExecutor(
+      [raw](const sql::BoundPlanPtr& plan) { return raw->Execute(plan); });
   state->catalog.SetTableResolver(
       [raw](const std::vector<std::string>& name, const sql::Catalog::TimeTravel& travel) {
         return ResolveCatalogTable(*raw, name, travel);
@@ -115,6 +119,7 @@ void InstallFormatFunctions() {
   static std::once_flag once;
   std::call_once(once, [] {
     formats::json::RegisterJsonFunctions(FunctionRegistry::Global(), &ParseSchemaString);
+    formats::csv::RegisterCsvFunctions(FunctionRegistry::Global(), &ParseSchemaString);
   });
 }
 

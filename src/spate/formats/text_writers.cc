@@ -141,156 +141,63 @@ class JsonWriterFactory final : public FileWriterFactory {
 
 // ---- csv -------------------------------------------------------------------------------
 
-struct CsvWriteSettings {
-  csv::CsvOptions o;
-  char esc_esc = '\0';
-  std::string empty_value;
-  DateTimePattern date, timestamp, timestamp_ntz;
-  const TimeZone* zone = nullptr;
-};
-
 class CsvFileWriter final : public FileWriter {
  public:
-  CsvFileWriter(std::unique_ptr<io::WritableFile> file, const CsvWriteSettings* s,
+  CsvFileWriter(std::unique_ptr<io::WritableFile> file, const CsvRowFormatter* f,
                 SchemaPtr schema)
-      : sink_(std::move(file), s->o.compression == "gzip"), s_(s), schema_(std::move(schema)) {}
+      : sink_(std::move(file), f->options().compression == "gzip"), f_(f),
+        schema_(std::move(schema)),
+        sep_(f->options().line_sep.empty() ? "\n" : f->options().line_sep) {}
 
   Status Write(const BatchPtr& batch) override {
     std::string& out = sink_.buffer();
-    if (s_->o.header && !wrote_header_) {
+    if (f_->options().header && !wrote_header_) {
       wrote_header_ = true;
-      for (int c = 0; c < schema_->num_fields(); ++c) {
-        if (c) out += s_->o.delimiter;
-        AppendField(schema_->field(c).name, &out);
-      }
-      out += LineSep();
+      f_->AppendHeader(*schema_, &out);
+      out += sep_;
     }
     for (int64_t r = 0; r < batch->num_rows(); ++r) {
-      for (int c = 0; c < batch->num_columns(); ++c) {
-        if (c) out += s_->o.delimiter;
-        const Column& col = *batch->column(c);
-        if (col.IsNull(r)) {
-          out += s_->o.null_value;
-          continue;
-        }
-        scratch_.clear();
-        ValueText(col, r, &scratch_);
-        if (scratch_.empty() && (col.type_id() == TypeId::kString)) {
-          out += s_->empty_value;
-          continue;
-        }
-        AppendField(scratch_, &out);
-      }
-      out += LineSep();
+      f_->AppendRow(batch->columns(), r, &out, &scratch_);
+      out += sep_;
       SPATE_RETURN_IF_ERROR(sink_.MaybeFlush());
     }
     return Status::OK();
   }
   Status Close() override {
     // A header-only file for an empty result keeps the column names (Spark writes it).
-    if (s_->o.header && !wrote_header_) {
-      SPATE_RETURN_IF_ERROR(Write(Batch::Make(schema_, EmptyColumns(), 0)));
+    if (f_->options().header && !wrote_header_) {
+      wrote_header_ = true;
+      f_->AppendHeader(*schema_, &sink_.buffer());
+      sink_.buffer() += sep_;
     }
     return sink_.Close();
   }
   int64_t bytes_written() const override { return sink_.bytes(); }
 
  private:
-  std::vector<ColumnPtr> EmptyColumns() const {
-    std::vector<ColumnPtr> cols;
-    for (const auto& f : schema_->fields()) cols.push_back(Column::MakeNull(f.type, 0));
-    return cols;
-  }
-  std::string LineSep() const { return s_->o.line_sep.empty() ? "\n" : s_->o.line_sep; }
-
-  void ValueText(const Column& c, int64_t r, std::string* out) const {
-    char buf[64];
-    auto ints = [&](int64_t v) {
-      auto res = std::to_chars(buf, buf + sizeof(buf), v);
-      out->append(buf, static_cast<size_t>(res.ptr - buf));
-    };
-    switch (c.type_id()) {
-      case TypeId::kBoolean: *out += c.GetBool(r) ? "true" : "false"; return;
-      case TypeId::kByte: return ints(c.raw_values<int8_t>()[r]);
-      case TypeId::kShort: return ints(c.raw_values<int16_t>()[r]);
-      case TypeId::kInt: return ints(c.raw_values<int32_t>()[r]);
-      case TypeId::kLong: return ints(c.raw_values<int64_t>()[r]);
-      case TypeId::kFloat: *out += FormatFloat(c.raw_values<float>()[r]); return;
-      case TypeId::kDouble: *out += FormatDouble(c.raw_values<double>()[r]); return;
-      case TypeId::kDecimal:
-        *out += FormatDecimal(c.raw_values<int128_t>()[r], c.type()->scale());
-        return;
-      case TypeId::kString:
-      case TypeId::kBinary: *out += c.GetView(r); return;
-      case TypeId::kDate:
-        s_->date.Format(static_cast<int64_t>(c.raw_values<int32_t>()[r]) * 86400000000LL,
-                        nullptr, out);
-        return;
-      case TypeId::kTimestamp: s_->timestamp.Format(c.raw_values<int64_t>()[r], s_->zone, out); return;
-      case TypeId::kTimestampNtz:
-        s_->timestamp_ntz.Format(c.raw_values<int64_t>()[r], nullptr, out);
-        return;
-      default: *out += c.GetValue(r).ToString(); return;
-    }
-  }
-
-  // univocity's writer: trim, then quote when needed (or always with quoteAll).
-  void AppendField(std::string_view v, std::string* out) const {
-    const csv::CsvOptions& o = s_->o;
-    if (o.ignore_leading_white_space_in_write) {
-      while (!v.empty() && static_cast<unsigned char>(v.front()) <= ' ') v.remove_prefix(1);
-    }
-    if (o.ignore_trailing_white_space_in_write) {
-      while (!v.empty() && static_cast<unsigned char>(v.back()) <= ' ') v.remove_suffix(1);
-    }
-    const char q = o.quote;
-    bool has_quote = q != '\0' && v.find(q) != std::string_view::npos;
-    bool needs = o.quote_all || (o.escape_quotes && has_quote) ||
-                 v.find(o.delimiter) != std::string_view::npos ||
-                 v.find_first_of("\r\n") != std::string_view::npos ||
-                 (!o.line_sep.empty() && v.find(o.line_sep) != std::string_view::npos) ||
-                 (o.comment != '\0' && !v.empty() && v.front() == o.comment);
-    if (!needs || q == '\0') {
-      *out += v;
-      return;
-    }
-    const char esc = o.escape == '\0' ? q : o.escape;
-    out->push_back(q);
-    for (size_t i = 0; i < v.size(); ++i) {
-      const char c = v[i];
-      if (c == q) {
-        out->push_back(esc);
-      } else if (c == esc && esc != q && s_->esc_esc != '\0' &&
-                 (i + 1 == v.size() || v[i + 1] == q)) {
-        out->push_back(s_->esc_esc);  // so that the escape does not escape the quote
-      }
-      out->push_back(c);
-    }
-    out->push_back(q);
-  }
-
   TextSink sink_;
-  const CsvWriteSettings* s_;
+  const CsvRowFormatter* f_;
   SchemaPtr schema_;
+  std::string sep_;
   bool wrote_header_ = false;
   std::string scratch_;
 };
 
 class CsvWriterFactory final : public FileWriterFactory {
  public:
-  explicit CsvWriterFactory(std::unique_ptr<CsvWriteSettings> s) : s_(std::move(s)) {}
+  explicit CsvWriterFactory(std::unique_ptr<CsvRowFormatter> f) : f_(std::move(f)) {}
   std::string format_name() const override { return "csv"; }
   std::string extension() const override {
-    return s_->o.compression == "gzip" ? ".csv.gz" : ".csv";
+    return f_->options().compression == "gzip" ? ".csv.gz" : ".csv";
   }
   Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::WritableFile> file,
                                            const SchemaPtr& data_schema) const override {
     SPATE_RETURN_IF_ERROR(CheckWriteSchema("csv", *data_schema));
-    return std::unique_ptr<FileWriter>(new CsvFileWriter(std::move(file), s_.get(), data_schema));
+    return std::unique_ptr<FileWriter>(new CsvFileWriter(std::move(file), f_.get(), data_schema));
   }
 
  private:
-  std::unique_ptr<CsvWriteSettings> s_;
+  std::unique_ptr<CsvRowFormatter> f_;
 };
 
 // ---- text ------------------------------------------------------------------------------
@@ -334,6 +241,123 @@ class TextWriterFactory final : public FileWriterFactory {
 
 }  // namespace
 
+// ---- CsvRowFormatter ---------------------------------------------------------------------
+
+Result<std::unique_ptr<CsvRowFormatter>> CsvRowFormatter::Make(
+    const std::map<std::string, std::string>& options, const std::string& session_time_zone) {
+  std::unique_ptr<CsvRowFormatter> f(new CsvRowFormatter());
+  SPATE_ASSIGN_OR_RETURN(f->o_, csv::CsvOptions::FromMap(options, session_time_zone));
+  SPATE_ASSIGN_OR_RETURN(bool gzip, ParseCompression(options));
+  f->o_.compression = gzip ? "gzip" : "";
+  f->esc_esc_ = f->o_.char_to_escape_quote_escaping.value_or(
+      f->o_.escape != f->o_.quote ? f->o_.escape : '\0');
+  f->empty_value_ = f->o_.empty_value_in_write();
+  f->zone_ = TimeZone::Lookup(f->o_.time_zone_id);
+  SPATE_ASSIGN_OR_RETURN(f->date_, DateTimePattern::Compile(
+                                       f->o_.date_format.empty() ? "yyyy-MM-dd" : f->o_.date_format));
+  SPATE_ASSIGN_OR_RETURN(f->timestamp_,
+                         DateTimePattern::Compile(f->o_.timestamp_format.empty()
+                                                      ? "yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]"
+                                                      : f->o_.timestamp_format));
+  SPATE_ASSIGN_OR_RETURN(f->timestamp_ntz_,
+                         DateTimePattern::Compile(f->o_.timestamp_ntz_format.empty()
+                                                      ? "yyyy-MM-dd'T'HH:mm:ss[.SSS]"
+                                                      : f->o_.timestamp_ntz_format));
+  return f;
+}
+
+void CsvRowFormatter::AppendHeader(const Schema& schema, std::string* out) const {
+  for (int c = 0; c < schema.num_fields(); ++c) {
+    if (c) *out += o_.delimiter;
+    AppendField(schema.field(c).name, out);
+  }
+}
+
+void CsvRowFormatter::AppendRow(const std::vector<ColumnPtr>& columns, int64_t r,
+                                std::string* out, std::string* scratch) const {
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (c) *out += o_.delimiter;
+    const Column& col = *columns[c];
+    if (col.IsNull(r)) {
+      *out += o_.null_value;
+      continue;
+    }
+    scratch->clear();
+    ValueText(col, r, scratch);
+    if (scratch->empty() && col.type_id() == TypeId::kString) {
+      *out += empty_value_;
+      continue;
+    }
+    AppendField(*scratch, out);
+  }
+}
+
+void CsvRowFormatter::ValueText(const Column& c, int64_t r, std::string* out) const {
+  char buf[64];
+  auto ints = [&](int64_t v) {
+    auto res = std::to_chars(buf, buf + sizeof(buf), v);
+    out->append(buf, static_cast<size_t>(res.ptr - buf));
+  };
+  switch (c.type_id()) {
+    case TypeId::kBoolean: *out += c.GetBool(r) ? "true" : "false"; return;
+    case TypeId::kByte: return ints(c.raw_values<int8_t>()[r]);
+    case TypeId::kShort: return ints(c.raw_values<int16_t>()[r]);
+    case TypeId::kInt: return ints(c.raw_values<int32_t>()[r]);
+    case TypeId::kLong: return ints(c.raw_values<int64_t>()[r]);
+    case TypeId::kFloat: *out += FormatFloat(c.raw_values<float>()[r]); return;
+    case TypeId::kDouble: *out += FormatDouble(c.raw_values<double>()[r]); return;
+    case TypeId::kDecimal:
+      *out += FormatDecimal(c.raw_values<int128_t>()[r], c.type()->scale());
+      return;
+    case TypeId::kString:
+    case TypeId::kBinary: *out += c.GetView(r); return;
+    case TypeId::kDate:
+      date_.Format(static_cast<int64_t>(c.raw_values<int32_t>()[r]) * 86400000000LL, nullptr,
+                   out);
+      return;
+    case TypeId::kTimestamp: timestamp_.Format(c.raw_values<int64_t>()[r], zone_, out); return;
+    case TypeId::kTimestampNtz:
+      timestamp_ntz_.Format(c.raw_values<int64_t>()[r], nullptr, out);
+      return;
+    default: *out += c.GetValue(r).ToString(); return;
+  }
+}
+
+// univocity's writer: trim, then quote when needed (or always with quoteAll).
+void CsvRowFormatter::AppendField(std::string_view v, std::string* out) const {
+  const csv::CsvOptions& o = o_;
+  if (o.ignore_leading_white_space_in_write) {
+    while (!v.empty() && static_cast<unsigned char>(v.front()) <= ' ') v.remove_prefix(1);
+  }
+  if (o.ignore_trailing_white_space_in_write) {
+    while (!v.empty() && static_cast<unsigned char>(v.back()) <= ' ') v.remove_suffix(1);
+  }
+  const char q = o.quote;
+  bool has_quote = q != '\0' && v.find(q) != std::string_view::npos;
+  bool needs = o.quote_all || (o.escape_quotes && has_quote) ||
+               v.find(o.delimiter) != std::string_view::npos ||
+               v.find_first_of("\r\n") != std::string_view::npos ||
+               (!o.line_sep.empty() && v.find(o.line_sep) != std::string_view::npos) ||
+               (o.comment != '\0' && !v.empty() && v.front() == o.comment);
+  if (!needs || q == '\0') {
+    *out += v;
+    return;
+  }
+  const char esc = o.escape == '\0' ? q : o.escape;
+  out->push_back(q);
+  for (size_t i = 0; i < v.size(); ++i) {
+    const char c = v[i];
+    if (c == q) {
+      out->push_back(esc);
+    } else if (c == esc && esc != q && esc_esc_ != '\0' &&
+               (i + 1 == v.size() || v[i + 1] == q)) {
+      out->push_back(esc_esc_);  // so that the escape does not escape the quote
+    }
+    out->push_back(c);
+  }
+  out->push_back(q);
+}
+
 Result<FileWriterFactoryPtr> MakeJsonWriterFactory(
     const std::map<std::string, std::string>& options, const std::string& session_time_zone) {
   SPATE_ASSIGN_OR_RETURN(bool gzip, ParseCompression(options));
@@ -346,25 +370,8 @@ Result<FileWriterFactoryPtr> MakeJsonWriterFactory(
 
 Result<FileWriterFactoryPtr> MakeCsvWriterFactory(
     const std::map<std::string, std::string>& options, const std::string& session_time_zone) {
-  auto s = std::make_unique<CsvWriteSettings>();
-  SPATE_ASSIGN_OR_RETURN(s->o, csv::CsvOptions::FromMap(options, session_time_zone));
-  SPATE_ASSIGN_OR_RETURN(bool gzip, ParseCompression(options));
-  s->o.compression = gzip ? "gzip" : "";
-  s->esc_esc = s->o.char_to_escape_quote_escaping.value_or(
-      s->o.escape != s->o.quote ? s->o.escape : '\0');
-  s->empty_value = s->o.empty_value_in_write();
-  s->zone = TimeZone::Lookup(s->o.time_zone_id);
-  SPATE_ASSIGN_OR_RETURN(s->date, DateTimePattern::Compile(
-                                      s->o.date_format.empty() ? "yyyy-MM-dd" : s->o.date_format));
-  SPATE_ASSIGN_OR_RETURN(s->timestamp,
-                         DateTimePattern::Compile(s->o.timestamp_format.empty()
-                                                      ? "yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]"
-                                                      : s->o.timestamp_format));
-  SPATE_ASSIGN_OR_RETURN(s->timestamp_ntz,
-                         DateTimePattern::Compile(s->o.timestamp_ntz_format.empty()
-                                                      ? "yyyy-MM-dd'T'HH:mm:ss[.SSS]"
-                                                      : s->o.timestamp_ntz_format));
-  return FileWriterFactoryPtr(std::make_shared<CsvWriterFactory>(std::move(s)));
+  SPATE_ASSIGN_OR_RETURN(auto f, CsvRowFormatter::Make(options, session_time_zone));
+  return FileWriterFactoryPtr(std::make_shared<CsvWriterFactory>(std::move(f)));
 }
 
 Result<FileWriterFactoryPtr> MakeTextWriterFactory(

@@ -27,9 +27,42 @@
 #include <map>
 #include <string>
 
+#include "spate/compute/datetime_format.h"
+#include "spate/formats/csv/options.h"
 #include "spate/formats/file_writer.h"
 
+namespace spate {
+class TimeZone;
+}
+
 namespace spate::formats {
+
+/// One CSV record per row as UnivocityGenerator writes it (the CSV writer and to_csv).
+/// Ownership: a value with compiled patterns. Thread safety: const methods are safe from
+/// many threads (callers pass their own scratch string).
+class CsvRowFormatter {
+ public:
+  /// The CSV writer options (see the file comment); `compression` is validated here.
+  static Result<std::unique_ptr<CsvRowFormatter>> Make(
+      const std::map<std::string, std::string>& options, const std::string& session_time_zone);
+  /// Appends row `r` of `columns` (no line separator).
+  void AppendRow(const std::vector<ColumnPtr>& columns, int64_t r, std::string* out,
+                 std::string* scratch) const;
+  /// Appends the field names of `schema` as a header record (no line separator).
+  void AppendHeader(const Schema& schema, std::string* out) const;
+  const csv::CsvOptions& options() const { return o_; }
+
+ private:
+  CsvRowFormatter() = default;
+  void ValueText(const Column& c, int64_t r, std::string* out) const;
+  void AppendField(std::string_view v, std::string* out) const;
+
+  csv::CsvOptions o_;
+  char esc_esc_ = '\0';
+  std::string empty_value_;
+  DateTimePattern date_, timestamp_, timestamp_ntz_;
+  const TimeZone* zone_ = nullptr;
+};
 
 Result<FileWriterFactoryPtr> MakeJsonWriterFactory(
     const std::map<std::string, std::string>& options, const std::string& session_time_zone);
