@@ -21,12 +21,14 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "convert.h"
@@ -284,7 +286,7 @@ bool InterruptibleWait(Wait wait, double timeout, const api::StreamingQuery* q) 
       py::gil_scoped_release release;
       done = wait(slice);
     }
-    if (done) return true;
+    // Signals first: a Ctrl-C that arrived while the wait ended still stops the query.
     if (PyErr_CheckSignals() != 0) {
       if (q != nullptr) {
         // Keep the KeyboardInterrupt pending while the query stops.
@@ -298,6 +300,7 @@ bool InterruptibleWait(Wait wait, double timeout, const api::StreamingQuery* q) 
       }
       throw py::error_already_set();
     }
+    if (done) return true;
   }
 }
 
@@ -338,7 +341,41 @@ void BindQuery(py::module_& m) {
         if (!timeout) return py::none();
         return py::bool_(done);
       })
-      .def("processAllAvailable", &StreamingQuery::processAllAvailable, py::call_guard<py::gil_scoped_release>())
+      // processAllAvailable(): waits on a helper thread so that Ctrl-C can stop the query
+      // (which ends the wait) and propagate.
+      .def("processAllAvailable", [](const StreamingQuery& q) {
+        struct Wait {
+          std::mutex mu;
+          std::condition_variable cv;
+          bool done = false;
+          Status st;
+        };
+        auto w = std::make_shared<Wait>();
+        std::thread t([impl = q.impl(), w] {
+          Status st = impl->ProcessAllAvailable();
+          std::lock_guard<std::mutex> lock(w->mu);
+          w->st = st;
+          w->done = true;
+          w->cv.notify_all();
+        });
+        auto join = [&] {
+          py::gil_scoped_release release;
+          t.join();
+        };
+        try {
+          InterruptibleWait(
+              [&](double s) {
+                std::unique_lock<std::mutex> lock(w->mu);
+                return w->cv.wait_for(lock, std::chrono::duration<double>(s), [&] { return w->done; });
+              },
+              -1, &q);
+        } catch (...) {
+          join();  // the query was stopped: the wait ends
+          throw;
+        }
+        join();
+        api::CheckOrThrow(w->st);
+      })
       .def("stop", &StreamingQuery::stop, py::call_guard<py::gil_scoped_release>())
       .def("exception", [](const StreamingQuery& q) {
         std::optional<api::StreamingQueryException> e;

@@ -612,3 +612,28 @@ def test_foreach_batch_temporary_checkpoint_removed(spark, tmp_path, temp_dir):
     with pytest.raises(StreamingQueryException):
         q.awaitTermination()
     assert len(list(tmp.iterdir())) == 1  # kept after a failure, as Spark
+
+
+CTRL_C_PROCESS_ALL_SCRIPT = textwrap.dedent("""
+    import os, signal, sys, threading, time
+    from spate.sql import SparkSession
+    spark = SparkSession.builder.getOrCreate()
+    q = (spark.readStream.format("rate").option("rowsPerSecond", 10).load()
+         .writeStream.foreachBatch(lambda df, i: time.sleep(0.2)).start())
+    try:
+        threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        while True:
+            q.processAllAvailable()
+    except KeyboardInterrupt:
+        print("interrupted active=%s" % q.isActive, flush=True)
+        sys.exit(3)
+""")
+
+
+def test_ctrl_c_during_process_all_available_stops_query(tmp_path):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(spate.__file__)))
+    result = subprocess.run([sys.executable, "-c", CTRL_C_PROCESS_ALL_SCRIPT], capture_output=True,
+                            text=True, env=env, cwd=str(tmp_path), timeout=60)
+    assert result.returncode == 3, result.stderr
+    assert result.stdout.strip() == "interrupted active=False"
