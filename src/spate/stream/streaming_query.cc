@@ -88,7 +88,8 @@ std::vector<std::pair<std::string, std::string>> StreamingQuery::PinnedConf() co
       {"spark.sql.streaming.multipleWatermarkPolicy", r.GetConf("spark.sql.streaming.multipleWatermarkPolicy", "min")},
       {"spark.sql.streaming.aggregation.stateFormatVersion",
        r.GetConf("spark.sql.streaming.aggregation.stateFormatVersion", "2")},
-      {"spark.sql.shuffle.partitions", r.GetConf("spark.sql.shuffle.partitions", "200")},
+      {"spark.sql.shuffle.partitions",
+       r.GetConf("spark.sql.shuffle.partitions", std::to_string(r.MakeExecOptions().shuffle_partitions))},
   };
 }
 

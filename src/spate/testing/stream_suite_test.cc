@@ -679,6 +679,41 @@ TEST(FileStreamTest, ParquetSinkPartitionByAndReplaySkipsCommittedBatch) {
   EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(chk + "/commits/0"));
 }
 
+// A checkpoint as Spark 3.5 writes it for a file source query (hand-made from Spark's
+// formats, with Spark's "file:/..." paths): the query continues with batch 1 and reads
+// only the file Spark had not taken.
+TEST(FileStreamTest, ContinuesASparkCheckpoint) {
+  TempDir dir;
+  std::string src = dir / "in", chk = dir / "chk";
+  WriteFile(src + "/a.json", "{\"id\":1}\n");
+  WriteFile(src + "/b.json", "{\"id\":2}\n");
+  WriteFile(chk + "/metadata", "{\"id\":\"0f5f2a35-3c84-4d8c-9d22-8f8b2c8a7f11\"}");
+  WriteFile(chk + "/offsets/0",
+            "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000000,\"conf\":{\"spark.sql.streaming."
+            "stateStore.providerClass\":\"org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider\","
+            "\"spark.sql.streaming.join.stateFormatVersion\":\"2\",\"spark.sql.streaming.stateStore.compression.codec\":"
+            "\"lz4\",\"spark.sql.streaming.stateStore.rocksdb.formatVersion\":\"5\",\"spark.sql.streaming.statefulOperator."
+            "useStrictDistribution\":\"true\",\"spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion\":\"2\","
+            "\"spark.sql.streaming.multipleWatermarkPolicy\":\"min\",\"spark.sql.streaming.aggregation.stateFormatVersion\":"
+            "\"2\",\"spark.sql.shuffle.partitions\":\"200\"}}\n{\"logOffset\":0}");
+  WriteFile(chk + "/commits/0", "v1\n{\"nextBatchWatermarkMs\":0}");
+  WriteFile(chk + "/sources/0/0", "v1\n{\"path\":\"file:" + src + "/a.json\",\"timestamp\":1700000000000,\"batchId\":0}");
+  auto q = Spark().readStream().schema("id LONG").json(src)
+               .writeStream().format("memory").queryName("from_spark").option("checkpointLocation", chk)
+               .trigger(api::Trigger::AvailableNow()).start();
+  q.awaitTermination();
+  EXPECT_EQ(q.id(), "0f5f2a35-3c84-4d8c-9d22-8f8b2c8a7f11");
+  ASSERT_TRUE(q.lastProgress().has_value());
+  EXPECT_EQ(q.lastProgress()->batch_id, 1);
+  EXPECT_EQ(q.lastProgress()->sources[0].start_offset->ToString(), "{\"logOffset\":0}");
+  EXPECT_EQ(q.lastProgress()->sources[0].end_offset->ToString(), "{\"logOffset\":1}");
+  auto rows = Spark().sql("SELECT id FROM from_spark").collect();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0].ToString(), "2");
+  // The confs pinned by Spark's offsets/0 are carried into offsets/1.
+  EXPECT_NE(ReadFile(chk + "/offsets/1").find("\"spark.sql.shuffle.partitions\":\"200\""), std::string::npos);
+}
+
 TEST(FileStreamTest, PartitionFoldersBecomeColumns) {
   TempDir dir;
   std::string src = dir / "in";
