@@ -48,6 +48,9 @@ std::shared_ptr<SessionState> NewSessionState() {
   });
   // Tables: the state owns the catalog that holds this resolver, so a raw pointer.
   SessionState* raw = state.get();
+  // Subquery expressions run through the session's executor.
+  state->catalog.SetSubqueryExecutor(
+      [raw](const sql::BoundPlanPtr& plan) { return raw->Execute(plan); });
   state->catalog.SetTableResolver(
       [raw](const std::vector<std::string>& name, const sql::Catalog::TimeTravel& travel) {
         return ResolveCatalogTable(*raw, name, travel);

@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <unordered_set>
 
 #include "spate/columnar/kernels.h"
+#include "spate/columnar/row_encoding.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
@@ -601,6 +603,85 @@ Result<BoundExprPtr> MakeCaseWhen(std::vector<BoundExprPtr> branches, BoundExprP
   }
   if (else_value) children.push_back(values[vi]);
   return std::make_shared<CaseWhenExpr>(values[0]->type(), std::move(children), else_value != nullptr);
+}
+
+namespace {
+
+// IN over a precomputed set of values, as an encoded-key hash set.
+class InSetExpr final : public BoundExpr {
+ public:
+  InSetExpr(BoundExprPtr value, std::unordered_set<std::string> keys, bool set_has_null,
+            std::string display)
+      : BoundExpr(DataType::Boolean(), true, {std::move(value)}),
+        keys_(std::move(keys)),
+        set_has_null_(set_has_null),
+        display_(std::move(display)) {}
+
+  Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const override {
+    SPATE_ASSIGN_OR_RETURN(ColumnPtr v, children_[0]->Evaluate(input, ctx));
+    const int64_t n = input.num_rows();
+    auto out = Buffer::Allocate(bits::BytesFor(n));
+    auto valid = Buffer::Allocate(bits::BytesFor(n));
+    uint8_t* o = out->mutable_data();
+    uint8_t* ok = valid->mutable_data();
+    int64_t nulls = 0;
+    RowEncoder enc;
+    enc.Encode({v.get()}, n);
+    for (int64_t i = 0; i < n; ++i) {
+      if (v->IsNull(i)) {
+        ++nulls;
+        continue;
+      }
+      if (keys_.count(std::string(enc.key(i))) > 0) {
+        bits::Set(o, i);
+        bits::Set(ok, i);
+      } else if (set_has_null_) {
+        ++nulls;
+      } else {
+        bits::Set(ok, i);
+      }
+    }
+    return kernel::MakeColumn(DataType::Boolean(), n, nulls, nulls ? valid : nullptr, out);
+  }
+  std::string ToString() const override {
+    return "(" + children_[0]->ToString() + " IN (" + display_ + "))";
+  }
+
+ private:
+  std::unordered_set<std::string> keys_;
+  bool set_has_null_;
+  std::string display_;
+};
+
+}  // namespace
+
+Result<BoundExprPtr> MakeInSet(BoundExprPtr value, ColumnPtr set, std::string display) {
+  DataTypePtr common = CommonType(value->type(), set->type());
+  if (!common) {
+    return Status::Error("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                         {{"sqlExpr", "\"(" + value->ToString() + " IN (" + display + "))\""},
+                          {"functionName", "`in`"},
+                          {"dataType", "[" + QuoteType(*value->type()) + ", " +
+                                           QuoteType(*set->type()) + "]"}});
+  }
+  SPATE_ASSIGN_OR_RETURN(value, ImplicitCast(value, common));
+  if (!set->type()->SameType(*common)) {
+    EvalContext ctx;
+    SPATE_ASSIGN_OR_RETURN(set, CastColumn(set, common, CastMode::kAnsi, ctx));
+  }
+  std::unordered_set<std::string> keys;
+  bool has_null = false;
+  RowEncoder enc;
+  enc.Encode({set.get()}, set->length());
+  for (int64_t i = 0; i < set->length(); ++i) {
+    if (set->IsNull(i)) {
+      has_null = true;
+    } else {
+      keys.emplace(enc.key(i));
+    }
+  }
+  return BoundExprPtr(
+      std::make_shared<InSetExpr>(std::move(value), std::move(keys), has_null, std::move(display)));
 }
 
 Result<BoundExprPtr> MakeInList(BoundExprPtr value, std::vector<BoundExprPtr> list) {

@@ -21,5 +21,9 @@ bool IsOrderable(const DataType& t);
 Result<BoundExprPtr> MakeCaseWhen(std::vector<BoundExprPtr> branches, BoundExprPtr else_value);
 /// value IN (list) with SQL three-valued logic.
 Result<BoundExprPtr> MakeInList(BoundExprPtr value, std::vector<BoundExprPtr> list);
+/// value IN (the rows of `set`, e.g. an IN subquery's result): a hash lookup per row with
+/// the IN list's three-valued logic (NULL when not found and the set holds a NULL).
+/// `display` is the text of the right side for EXPLAIN ("listquery()").
+Result<BoundExprPtr> MakeInSet(BoundExprPtr value, ColumnPtr set, std::string display);
 
 }  // namespace spate

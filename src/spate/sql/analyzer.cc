@@ -8,6 +8,7 @@
 #include <set>
 
 #include "spate/columnar/builder.h"
+#include "spate/columnar/kernels.h"
 #include "spate/compute/aggregate.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
@@ -102,6 +103,10 @@ class Analyzer::Impl {
   }
 
   Result<BoundExprPtr> ResolveColumn(const Expr& e, const std::vector<Attribute>& scope);
+  /// Scalar, EXISTS and IN subqueries: the (uncorrelated) subquery runs now through the
+  /// catalog's executor and becomes a literal or an IN set.
+  Result<BoundExprPtr> BindSubquery(const Expr& e, const std::vector<Attribute>& scope,
+                                    const BindHook* hook);
   Result<BoundExprPtr> BindCall(const Expr& e, const std::vector<Attribute>& scope,
                                 const BindHook* hook);
   Result<std::vector<ExprPtr>> ExpandStars(const std::vector<ExprPtr>& items,
@@ -466,13 +471,112 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attri
     case ExprKind::kScalarSubquery:
     case ExprKind::kExists:
     case ExprKind::kInSubquery:
-      return Status::Error("UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY",
-                           {{"treeNode", e.DisplayName()}});
+      return BindSubquery(e, scope, hook);
     case ExprKind::kLambda:
       return Status::Error("UNSUPPORTED_FEATURE.LAMBDA_FUNCTION_WITH_PYTHON_UDF",
                            {{"funcName", e.DisplayName()}});
   }
   return Status::Internal("unknown expression kind");
+}
+
+Result<BoundExprPtr> Analyzer::Impl::BindSubquery(const Expr& e,
+                                                  const std::vector<Attribute>& scope,
+                                                  const BindHook* hook) {
+  const auto* handle = dynamic_cast<const PlanSubquery*>(e.subquery.get());
+  if (handle == nullptr || !handle->plan) return Status::Internal("subquery without a plan");
+  Result<BoundPlanPtr> planned = Plan(*handle->plan);
+  if (!planned.ok()) {
+    // A column of the outer query: a correlated subquery, which spate does not run yet.
+    const Status& st = planned.status();
+    if (st.error_class().rfind("UNRESOLVED_COLUMN", 0) == 0) {
+      std::string object;
+      for (const auto& p : st.params()) {
+        if (p.name == "objectName") object = p.value;
+      }
+      std::string last = object;
+      size_t dot = last.rfind("`.`");
+      if (dot != std::string::npos) last = "`" + last.substr(dot + 3);
+      for (const auto& a : scope) {
+        if (NameEq("`" + a.name + "`", last)) {
+          return Status::Error(
+                     "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY",
+                     {{"treeNode", e.DisplayName() + " (correlated reference to " + object +
+                                       "; only uncorrelated subqueries are supported)"}})
+              .WithPosition(e.position);
+        }
+      }
+    }
+    return st;
+  }
+  const BoundPlanPtr& sub = *planned;
+  if (e.kind == ExprKind::kExists) {
+    auto limited = std::make_shared<BoundPlan>(BoundKind::kLimit);
+    limited->limit = 1;
+    limited->output = sub->output;
+    limited->children.push_back(sub);
+    SPATE_ASSIGN_OR_RETURN(auto batches, catalog_.ExecuteSubquery(limited));
+    int64_t rows = 0;
+    for (const auto& b : batches) rows += b->num_rows();
+    return MakeLiteral(Value::Boolean((rows > 0) != e.negated));
+  }
+  if (e.kind == ExprKind::kScalarSubquery) {
+    if (sub->output.size() != 1) {
+      return Status::Error(
+                 "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN",
+                 {{"number", std::to_string(sub->output.size())}})
+          .WithPosition(e.position);
+    }
+    SPATE_ASSIGN_OR_RETURN(auto batches, catalog_.ExecuteSubquery(sub));
+    std::optional<Value> value;
+    for (const auto& b : batches) {
+      for (int64_t i = 0; i < b->num_rows(); ++i) {
+        if (value) return Status::Error("SCALAR_SUBQUERY_TOO_MANY_ROWS");
+        value = b->column(0)->GetValue(i);
+      }
+    }
+    return MakeLiteral(value ? *value : Value::Null(sub->output[0].type));
+  }
+  // x IN (SELECT ...): one column (or a struct of the row for (a, b) IN (SELECT a, b)).
+  SPATE_ASSIGN_OR_RETURN(BoundExprPtr lhs, Bind(*e.children[0], scope, hook));
+  SPATE_ASSIGN_OR_RETURN(auto batches, catalog_.ExecuteSubquery(sub));
+  std::vector<ColumnPtr> parts;
+  for (const auto& b : batches) {
+    if (b->num_rows() == 0) continue;
+    if (sub->output.size() == 1) {
+      parts.push_back(b->column(0));
+    } else {
+      // Fields named as the left side's so that (a, b) IN (SELECT x, y) compares by position.
+      std::vector<Field> fields;
+      const DataTypePtr& lt = lhs->type();
+      for (size_t k = 0; k < sub->output.size(); ++k) {
+        const auto& a = sub->output[k];
+        bool named = lt->id() == TypeId::kStruct && lt->fields().size() == sub->output.size();
+        fields.push_back(Field{named ? lt->fields()[k].name : a.name, a.type, a.nullable, ""});
+      }
+      parts.push_back(std::make_shared<Column>(DataType::Struct(fields), b->num_rows(), 0, nullptr,
+                                               nullptr, nullptr, b->columns()));
+    }
+  }
+  ColumnPtr set;
+  if (parts.empty()) {
+    DataTypePtr t = sub->output.size() == 1 ? sub->output[0].type : lhs->type();
+    set = Column::MakeNull(t, 0);
+  } else {
+    set = parts.size() == 1 ? parts[0] : Concat(parts);
+  }
+  if (sub->output.size() > 1 && lhs->type()->id() != TypeId::kStruct) {
+    return Status::Error("DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH",
+                         {{"sqlExpr", "\"" + e.DisplayName() + "\""},
+                          {"leftLength", "1"},
+                          {"rightLength", std::to_string(sub->output.size())},
+                          {"leftColumns", lhs->ToString()},
+                          {"rightColumns", ""}})
+        .WithPosition(e.position);
+  }
+  SPATE_ASSIGN_OR_RETURN(BoundExprPtr in, MakeInSet(lhs, set, "listquery()"));
+  if (!e.negated) return in;
+  ResolveContext rc;
+  return (*FunctionRegistry::Global().FindScalar("not"))({in}, rc);
 }
 
 Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(const std::vector<ExprPtr>& items,

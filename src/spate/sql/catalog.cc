@@ -86,4 +86,19 @@ Result<DataSourcePtr> Catalog::ResolveTable(const std::vector<std::string>& name
   return r(name, travel);
 }
 
+void Catalog::SetSubqueryExecutor(SubqueryExecutor executor) {
+  std::lock_guard<std::mutex> lock(mu_);
+  subquery_executor_ = std::move(executor);
+}
+
+Result<std::vector<BatchPtr>> Catalog::ExecuteSubquery(const BoundPlanPtr& plan) const {
+  SubqueryExecutor e;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    e = subquery_executor_;
+  }
+  if (!e) return Status::Invalid("subquery expressions need an executor (none installed)");
+  return e(plan);
+}
+
 }  // namespace spate::sql

@@ -56,12 +56,20 @@ class Catalog {
   using TableResolver = std::function<Result<DataSourcePtr>(const std::vector<std::string>& name,
                                                             const TimeTravel& travel)>;
   void SetTableResolver(TableResolver resolver);
+  /// Runs an (uncorrelated) subquery's plan to completion, for scalar / EXISTS / IN
+  /// subqueries, which the analyzer evaluates before the query runs. Installed by the api
+  /// (sql does not depend on exec).
+  using SubqueryExecutor = std::function<Result<std::vector<BatchPtr>>(const BoundPlanPtr&)>;
+  void SetSubqueryExecutor(SubqueryExecutor executor);
+  /// Unsupported (kInvalid) when no executor is installed.
+  Result<std::vector<BatchPtr>> ExecuteSubquery(const BoundPlanPtr& plan) const;
   Result<DataSourcePtr> ResolveTable(const std::vector<std::string>& name,
                                      const TimeTravel& travel) const;
 
  private:
   FileSourceResolver file_source_resolver_;
   TableResolver table_resolver_;
+  SubqueryExecutor subquery_executor_;
   std::string current_database_ = "default";
   mutable std::mutex mu_;
   std::map<std::string, BoundPlanPtr> views_;
