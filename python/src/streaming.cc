@@ -108,6 +108,7 @@ void StopAllQueries() {
   }
   py::gil_scoped_release release;
   for (auto& q : qs) q->Stop();
+  qs.clear();  // a last reference joins the query's thread: without the GIL
 }
 
 // ---- temporary checkpoints of foreach/foreachBatch queries ----------------------------------
@@ -161,15 +162,16 @@ class TempCheckpointCleaner final : public stream::StreamingQueryListener {
 
 std::mutex g_cleaners_mu;
 std::shared_ptr<TempCheckpointCleaner> CleanerOf(const api::StreamingQueryManager& m) {
-  static auto* cleaners =
-      new std::map<const stream::StreamingQueryManager*, std::shared_ptr<TempCheckpointCleaner>>();
+  using Entry = std::pair<std::weak_ptr<stream::StreamingQueryManager>, std::shared_ptr<TempCheckpointCleaner>>;
+  static auto* cleaners = new std::map<const stream::StreamingQueryManager*, Entry>();
   std::lock_guard<std::mutex> lock(g_cleaners_mu);
-  auto& c = (*cleaners)[m.impl().get()];
-  if (!c) {
-    c = std::make_shared<TempCheckpointCleaner>();
-    m.addListener(c);
+  std::erase_if(*cleaners, [](const auto& e) { return e.second.first.expired(); });
+  auto& e = (*cleaners)[m.impl().get()];
+  if (!e.second) {
+    e = {m.impl(), std::make_shared<TempCheckpointCleaner>()};
+    m.addListener(e.second);
   }
-  return c;
+  return e.second;
 }
 
 // ---- callbacks ----------------------------------------------------------------------------
@@ -178,7 +180,8 @@ std::shared_ptr<TempCheckpointCleaner> CleanerOf(const api::StreamingQueryManage
 /// returns None, or the formatted traceback of the exception the user function raised.
 void RunBatchCallback(const PyRef& wrapper, const DataFrame& df, int64_t batch_id, const char* error_class) {
   std::optional<std::string> failure;
-  {
+  if (!PythonAlive()) failure = "the Python interpreter is shutting down";
+  if (!failure) {
     py::gil_scoped_acquire gil;
     try {
       py::object r = (*wrapper)(df, batch_id);
@@ -542,8 +545,8 @@ void BindReadWrite(py::module_& m) {
         cleaner->Add(q->runId(), *temp_checkpoint);
         cleaner->Expect(-1);
       }
+      Remember(*q, df);  // may drop the last reference of an ended query: no GIL
     }
-    Remember(*q, df);
     return Wrap(std::move(*q));
   });
 }
