@@ -637,3 +637,35 @@ def test_ctrl_c_during_process_all_available_stops_query(tmp_path):
                             text=True, env=env, cwd=str(tmp_path), timeout=60)
     assert result.returncode == 3, result.stderr
     assert result.stdout.strip() == "interrupted active=False"
+
+
+EXIT_SCRIPT = textwrap.dedent("""
+    import time
+    from spate.sql import SparkSession
+    from spate.sql.streaming import StreamingQueryListener
+    spark = SparkSession.builder.getOrCreate()
+
+    class Chatty(StreamingQueryListener):
+        def onQueryStarted(self, e): pass
+        def onQueryProgress(self, e): pass
+        def onQueryTerminated(self, e): print("terminated", flush=True)
+
+    spark.streams.addListener(Chatty())
+    q = (spark.readStream.format("rate").option("rowsPerSecond", 100).load()
+         .writeStream.foreachBatch(lambda df, i: df.count())
+         .trigger(processingTime="10 milliseconds").start())
+    q.processAllAvailable()
+    print("exiting", flush=True)
+""")
+
+
+def test_exit_with_running_query_and_python_callbacks(tmp_path):
+    # The interpreter exits while a query runs Python callbacks: the atexit hook stops it.
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(spate.__file__)))
+    env["TMPDIR"] = str(tmp_path)
+    for _ in range(3):
+        result = subprocess.run([sys.executable, "-c", EXIT_SCRIPT], capture_output=True, text=True,
+                                env=env, cwd=str(tmp_path), timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == ["exiting", "terminated"]
