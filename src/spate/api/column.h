@@ -255,3 +255,6 @@ Column lead(const Column& c, int offset = 1, const Column* default_value = nullp
 
 // JSON functions.
 #include "spate/api/json_functions.h"  // IWYU pragma: export
+
+// CSV functions.
+#include "spate/api/csv_functions.h"  // IWYU pragma: export

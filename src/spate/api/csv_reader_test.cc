@@ -62,6 +62,17 @@ TEST_F(CsvReaderTest, PartitionsAndModes) {
                SparkException);
 }
 
+TEST_F(CsvReaderTest, CsvFunctions) {
+  namespace F = functions;
+  auto spark = NewSession();
+  auto df = spark.sql("SELECT '1,abc' AS s");
+  auto out = df.select(F::from_csv(F::col("s"), "a INT, b STRING").alias("v"),
+                       F::schema_of_csv("1,abc").alias("t"),
+                       F::to_csv(F::struct_({F::lit(1), F::lit("x|y")}), {{"sep", "|"}}).alias("c"));
+  EXPECT_EQ(Render(out.collect()),
+            "Row(v={1, abc}, t='STRUCT<_c0: INT, _c1: STRING>', c='1|\"x|y\"')\n");
+}
+
 TEST_F(CsvReaderTest, SqlOnFiles) {
   Write("s/a.csv", "1,x\n2,y\n");
   auto spark = NewSession();
