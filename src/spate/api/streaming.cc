@@ -92,7 +92,20 @@ Status PublishView(const std::shared_ptr<SessionState>& s, const std::string& na
 
 }  // namespace
 
+static void StopAllStreamsAtExit() {
+  std::vector<std::shared_ptr<stream::StreamingQueryManager>> managers;
+  {
+    std::lock_guard<std::mutex> lock(g_streams_mu);
+    for (auto& [k, v] : Streams()) managers.push_back(v.second);
+  }
+  for (auto& m : managers) m->StopAll();
+}
+
 std::shared_ptr<stream::StreamingQueryManager> StreamsOf(const std::shared_ptr<SessionState>& session) {
+  // Queries still running when the program exits are stopped before static objects they
+  // use are destroyed (an atexit handler registered after those objects exist).
+  static const bool registered = [] { return std::atexit(&StopAllStreamsAtExit) == 0; }();
+  (void)registered;
   std::lock_guard<std::mutex> lock(g_streams_mu);
   auto& m = Streams();
   for (auto it = m.begin(); it != m.end();) {
@@ -377,6 +390,10 @@ DataStreamWriter& DataStreamWriter::clock(ClockPtr clock) {
   clock_ = std::move(clock);
   return *this;
 }
+DataStreamWriter& DataStreamWriter::fileSystem(io::FileSystemPtr fs) {
+  fs_ = std::move(fs);
+  return *this;
+}
 
 StreamingQuery DataStreamWriter::start() const {
   std::string path = connectors::GetOption(options_, "path");
@@ -406,7 +423,7 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
   if (!df_.isStreaming()) ThrowStatus(Status::Error("WRITE_STREAM_NOT_ALLOWED"));
   const std::string fmt = Lower(format_.empty() ? state->conf.GetOr("spark.sql.sources.default", "parquet") : format_);
   stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode_));
-  auto fs = io::LocalFileSystem::Get();
+  io::FileSystemPtr fs = fs_ ? fs_ : io::FileSystemPtr(io::LocalFileSystem::Get());
   stream::SinkPtr sink;
   std::shared_ptr<connectors::MemorySink> memory_sink;
   bool temp_allowed = false;

@@ -34,6 +34,7 @@
 
 #include "spate/api/dataframe.h"
 #include "spate/base/clock.h"
+#include "spate/io/file_system.h"
 #include "spate/stream/progress.h"
 #include "spate/stream/trigger.h"
 
@@ -168,6 +169,8 @@ class DataStreamWriter {
   DataStreamWriter& foreach(std::shared_ptr<ForeachWriter> writer);
   /// spate extension for tests: the clock triggers and progress use.
   DataStreamWriter& clock(ClockPtr clock);
+  /// spate extension for tests: the file system of the checkpoint and the sink.
+  DataStreamWriter& fileSystem(io::FileSystemPtr fs);
   StreamingQuery start() const;
   StreamingQuery start(const std::string& path) const;
   /// Streams into a catalog table (Delta; created by the first batch when missing).
@@ -184,6 +187,7 @@ class DataStreamWriter {
   std::function<void(DataFrame, int64_t)> foreach_batch_;
   std::shared_ptr<ForeachWriter> foreach_;
   ClockPtr clock_;
+  io::FileSystemPtr fs_;
   std::string table_name_;  // toTable(): the qualified name, for the sink's description
 };
 

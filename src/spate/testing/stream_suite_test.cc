@@ -256,6 +256,60 @@ TEST(StreamTest, CorruptOffsetsFileNamesTheFile) {
   EXPECT_EQ(err, "");
 }
 
+/// The local file system with one injected failure: the first PutIfAbsent of a path
+/// ending in `fail_suffix` returns an I/O error (a full disk, a failed fsync).
+class FailOnceFileSystem final : public io::FileSystem {
+ public:
+  explicit FailOnceFileSystem(std::string fail_suffix) : suffix_(std::move(fail_suffix)) {}
+  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(const std::string& p) override { return L()->OpenForRead(p); }
+  Result<std::unique_ptr<io::WritableFile>> Create(const std::string& p) override { return L()->Create(p); }
+  Result<std::vector<io::FileInfo>> List(const std::string& p, bool r) override { return L()->List(p, r); }
+  Result<io::FileInfo> Stat(const std::string& p) override { return L()->Stat(p); }
+  Result<bool> Exists(const std::string& p) override { return L()->Exists(p); }
+  Status MakeDirs(const std::string& p) override { return L()->MakeDirs(p); }
+  Status Rename(const std::string& a, const std::string& b) override { return L()->Rename(a, b); }
+  Status Delete(const std::string& p, bool r) override { return L()->Delete(p, r); }
+  Status WriteAtomic(const std::string& p, std::string_view d) override { return L()->WriteAtomic(p, d); }
+  Status PutIfAbsent(const std::string& p, std::string_view d) override {
+    if (!failed_ && p.size() >= suffix_.size() && p.compare(p.size() - suffix_.size(), suffix_.size(), suffix_) == 0) {
+      failed_ = true;
+      return Status::IOError("No space left on device: " + p);
+    }
+    return L()->PutIfAbsent(p, d);
+  }
+
+ private:
+  static const std::shared_ptr<io::LocalFileSystem>& L() { return io::LocalFileSystem::Get(); }
+  std::string suffix_;
+  std::atomic<bool> failed_{false};
+};
+
+TEST(StreamTest, IoErrorOnCommitLogFailsThenRecovers) {
+  TempDir dir;
+  std::string out = dir / "out", chk = dir / "chk";
+  MemoryStream input(Spark(), "a INT");
+  auto faulty = std::make_shared<FailOnceFileSystem>("/commits/1");
+  auto q = input.toDF().writeStream().format("parquet").option("checkpointLocation", chk).fileSystem(faulty).start(out);
+  input.addData({{I(1)}});
+  q.processAllAvailable();
+  input.addData({{I(2)}});
+  try {
+    q.awaitTermination();
+    ADD_FAILURE() << "expected the injected I/O error";
+  } catch (const api::StreamingQueryException& e) {
+    EXPECT_NE(std::string(e.what()).find("commits/1"), std::string::npos) << e.what();
+  }
+  // Restart: batch 1 is replayed; its files were committed by the sink already, so the
+  // sink skips it and the output has each row once.
+  auto q2 = input.toDF().writeStream().format("parquet").option("checkpointLocation", chk).start(out);
+  input.addData({{I(3)}});
+  q2.processAllAvailable();
+  q2.stop();
+  auto rows = Spark().read().parquet(out).orderBy("a").collect();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[2][0].ToString(), "3");
+}
+
 TEST(StreamTest, PurgesBeyondMinBatchesToRetain) {
   Spark().conf().set("spark.sql.streaming.minBatchesToRetain", "2");
   MemoryStream input(Spark(), "a INT");
