@@ -483,6 +483,10 @@ void BindReadWrite(py::module_& m) {
     return r.table(name);
   });
   m.def("isStreaming", [](const DataFrame& d) { return d.isStreaming(); });
+  // Trigger intervals are checked when trigger() is called, as Trigger.ProcessingTime does.
+  m.def("triggerIntervalMs", [](const std::string& interval) {
+    return api::ValueOrThrow(stream::Trigger::ParseIntervalMs(interval));
+  });
   m.def("streams", [](const SparkSession& s) { return s.streams(); });
   m.def("stop_all_queries", &StopAllQueries);
 

@@ -387,7 +387,7 @@ def test_triggers_and_validation(spark, landing):
         w.trigger(continuous="1 second").format("noop").start()
     assert "Continuous" in str(e.value)
     with pytest.raises(spate.errors.PySparkException):
-        w.trigger(processingTime="not an interval").format("noop").start()
+        w.trigger(processingTime="not an interval")  # refused at once, as Trigger.ProcessingTime
     with pytest.raises(spate.errors.PySparkException):
         (spark.readStream.schema(SCHEMA).json(landing).writeStream.format("parquet")
          .start(os.path.join(landing, "..", "out")))  # no checkpointLocation

@@ -279,6 +279,7 @@ class DataStreamWriter:
                                     "ONLY_ALLOW_SINGLE_TRIGGER", None, {})
         if processingTime is not None:
             _non_empty_str("processingTime", processingTime)
+            _spate.triggerIntervalMs(processingTime.strip())
             self._trigger = ("processingTime", processingTime.strip())
         elif once is not None:
             if once is not True:
@@ -288,6 +289,7 @@ class DataStreamWriter:
             self._trigger = ("once", "")
         elif continuous is not None:
             _non_empty_str("continuous", continuous)
+            _spate.triggerIntervalMs(continuous.strip())
             self._trigger = ("continuous", continuous.strip())
         else:
             if availableNow is not True:
