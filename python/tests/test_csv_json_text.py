@@ -70,3 +70,15 @@ def test_sql_on_csv(spark, tmp_path):
     p = str(tmp_path / "s.csv")
     _write(p, "1,x\n2,y\n")
     assert spark.sql(f"SELECT count(*) AS n FROM csv.`{p}`").collect() == [Row(n=2)]
+
+
+def test_csv_functions(spark):
+    from spate.sql import functions as F
+    df = spark.createDataFrame([("1,abc",), (None,)], "s STRING")
+    rows = df.select(F.from_csv("s", "a INT, b STRING").alias("v"),
+                     F.schema_of_csv("1,abc").alias("t"),
+                     F.to_csv(F.struct(F.lit(1), F.lit("x;y")), {"sep": ";"}).alias("c")).collect()
+    assert rows[0].v == Row(a=1, b="abc")
+    assert rows[1].v is None
+    assert rows[0].t == "STRUCT<_c0: INT, _c1: STRING>"
+    assert rows[0].c == '1;"x;y"'

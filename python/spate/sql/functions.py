@@ -714,3 +714,27 @@ def make_ym_interval(years: Optional[ColumnOrName] = None,
     while parts and parts[-1] is None:
         parts.pop()
     return _call("make_ym_interval", *[_l(0) if p is None else _c(p) for p in parts])
+
+
+# ---- CSV ------------------------------------------------------------------------------------
+
+def _options_map(options: Optional[dict]) -> List[Any]:
+    if not options:
+        return []
+    kv = []
+    for k, v in options.items():
+        kv += [_l(str(k)), _l("true" if v is True else "false" if v is False else str(v))]
+    return [_call("map", *kv)._jc]
+
+
+def from_csv(col: ColumnOrName, schema: Union[Column, str], options: Optional[dict] = None) -> Column:
+    """A STRUCT parsed from CSV text with a DDL schema ("a INT, b STRING")."""
+    return _call("from_csv", _c(col), _cl(schema), *_options_map(options))
+
+
+def to_csv(col: ColumnOrName, options: Optional[dict] = None) -> Column:
+    return _call("to_csv", _c(col), *_options_map(options))
+
+
+def schema_of_csv(csv: Union[Column, str], options: Optional[dict] = None) -> Column:
+    return _call("schema_of_csv", _cl(csv), *_options_map(options))
