@@ -669,3 +669,19 @@ def test_exit_with_running_query_and_python_callbacks(tmp_path):
                                 env=env, cwd=str(tmp_path), timeout=60)
         assert result.returncode == 0, result.stderr
         assert result.stdout.split() == ["exiting", "terminated"]
+
+
+def test_foreach_batch_sql_on_the_batch(spark, tmp_path):
+    folder = str(tmp_path / "in")
+    land(folder, "a.json", range(6))
+    totals = []
+
+    def per_batch(batch_df, batch_id):
+        batch_df.createOrReplaceTempView("updates")
+        row = batch_df.sparkSession.sql("SELECT count(*) AS n, sum(id) AS s FROM updates").first()
+        totals.append((batch_id, row.n, row.s))
+
+    q = (spark.readStream.schema(SCHEMA).json(folder).writeStream.foreachBatch(per_batch)
+         .trigger(availableNow=True).start())
+    q.awaitTermination()
+    assert totals == [(0, 6, 15)]
