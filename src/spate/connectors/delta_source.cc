@@ -345,10 +345,17 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(io::F
   SchemaPtr schema = snap->schema();
   std::vector<std::string> parts = snap->metadata().partition_columns;
   std::string id = snap->metadata().id;
+  if (HasOption(options.options, "startingVersion")) {
+    std::string v = ToLower(GetOption(options.options, "startingVersion"));
+    if (v != "latest" && (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 18)) {
+      return Status::Error("DELTA_ILLEGAL_OPTION",
+                           {{"input", v}, {"name", "startingVersion"}, {"explain", "must be greater than or equal to zero"}});
+    }
+  }
   for (const char* key : {"maxFilesPerTrigger"}) {
     if (HasOption(options.options, key)) {
       std::string v = GetOption(options.options, key);
-      if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || std::stoll(v) <= 0) {
+      if (v.empty() || v.size() > 17 || v.find_first_not_of("0123456789") != std::string::npos || std::stoll(v) <= 0) {
         return Status::Error("DELTA_ILLEGAL_OPTION", {{"input", v}, {"name", key}, {"explain", "must be a positive integer"}});
       }
     }

@@ -88,9 +88,12 @@ Status ListRecursive(io::FileSystem& fs, const std::string& dir, std::vector<Lis
 class FileStreamSource final : public stream::Source {
  public:
   FileStreamSource(const FileSourceOptions& o, const stream::SourceContext& ctx)
-      : o_(o), fs_(ctx.fs),
-        log_(ctx.fs, ctx.metadata_path,
-             static_cast<int>(std::stoll(ctx.conf("spark.sql.streaming.fileSource.log.compactInterval", "10")))) {}
+      : o_(o), fs_(ctx.fs), log_(ctx.fs, ctx.metadata_path, CompactInterval(ctx)) {}
+
+  static int CompactInterval(const stream::SourceContext& ctx) {
+    int v = std::atoi(ctx.conf("spark.sql.streaming.fileSource.log.compactInterval", "10").c_str());
+    return v > 0 ? v : 10;
+  }
 
   Status Init() {
     const auto& opt = o_.options;
@@ -355,7 +358,8 @@ Result<stream::SourceFactory> MakeFileSourceFactory(FileSourceOptions options) {
   for (const char* key : {"maxFilesPerTrigger", "maxBytesPerTrigger"}) {
     if (!HasOption(opt, key)) continue;
     std::string v = GetOption(opt, key);
-    bool ok = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) > 0;
+    bool ok = !v.empty() && v.size() < 18 && v.find_first_not_of("0123456789") == std::string::npos &&
+              std::stoll(v) > 0;
     if (!ok) {
       return Status::Invalid("Invalid value '" + v + "' for option '" + key + "', must be a positive integer");
     }

@@ -188,7 +188,16 @@ void StreamingQuery::Post(const std::function<void(StreamingQueryListener&)>& fn
 }
 
 void StreamingQuery::Run() {
-  Status st = RunActivated();
+  Status st;
+  try {
+    st = RunActivated();
+  } catch (const std::exception& e) {
+    // Connector code reports errors as Status; anything thrown is a bug, but it must stop
+    // this query, not the process.
+    st = Status::Internal(std::string("unexpected exception in the streaming query: ") + e.what());
+  } catch (...) {
+    st = Status::Internal("unexpected exception in the streaming query");
+  }
   for (auto& s : sources_) s->Stop();
   config_.sink->Stop();
   std::optional<Status> error;
