@@ -30,14 +30,17 @@ namespace {
 // writing (appendOnly and invariants only constrain operations spate does not run, or
 // are checked: appendOnly forbids removes).
 const std::set<std::string>& SupportedReaderFeatures() {
-  static const std::set<std::string> k = {"timestampNtz", "vacuumProtocolCheck"};
+  static const std::set<std::string> k = {"timestampNtz", "vacuumProtocolCheck",
+                                          "deletionVectors"};
   return k;
 }
 const std::set<std::string>& SupportedWriterFeatures() {
   // domainMetadata: spate writes none and keeps the table's; vacuumProtocolCheck only
   // constrains VACUUM, which spate does not run.
+  // deletionVectors: spate writes no DVs; removes of files with a DV carry it.
   static const std::set<std::string> k = {"appendOnly", "invariants", "timestampNtz",
-                                          "domainMetadata", "vacuumProtocolCheck"};
+                                          "domainMetadata", "vacuumProtocolCheck",
+                                          "deletionVectors"};
   return k;
 }
 
@@ -324,15 +327,18 @@ Field F(std::string name, DataTypePtr t) { return Field{std::move(name), std::mo
 SchemaPtr CheckpointSchema() {
   auto txn = DataType::Struct({F("appId", DataType::String()), F("version", DataType::Long()),
                                F("lastUpdated", DataType::Long())});
+  auto dv = DataType::Struct({F("storageType", DataType::String()),
+                              F("pathOrInlineDv", DataType::String()), F("offset", DataType::Int()),
+                              F("sizeInBytes", DataType::Int()), F("cardinality", DataType::Long())});
   auto add = DataType::Struct({F("path", DataType::String()), F("partitionValues", StrMap()),
                                F("size", DataType::Long()),
                                F("modificationTime", DataType::Long()),
                                F("dataChange", DataType::Boolean()), F("tags", StrMap()),
-                               F("stats", DataType::String())});
+                               F("deletionVector", dv), F("stats", DataType::String())});
   auto remove = DataType::Struct(
       {F("path", DataType::String()), F("deletionTimestamp", DataType::Long()),
        F("dataChange", DataType::Boolean()), F("extendedFileMetadata", DataType::Boolean()),
-       F("partitionValues", StrMap()), F("size", DataType::Long())});
+       F("partitionValues", StrMap()), F("size", DataType::Long()), F("deletionVector", dv)});
   auto format = DataType::Struct({F("provider", DataType::String()), F("options", StrMap())});
   auto meta = DataType::Struct(
       {F("id", DataType::String()), F("name", DataType::String()),

@@ -5,7 +5,9 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
+#include "spate/columnar/kernels.h"
 #include "spate/formats/parquet/reader.h"
+#include "spate/table/deletion_vector.h"
 #include "spate/types/timezone.h"
 
 namespace spate::table {
@@ -92,31 +94,52 @@ class DeltaFileReader final : public BatchReader {
  public:
   DeltaFileReader(std::shared_ptr<formats::parquet::ParquetFileReader> reader,
                   std::vector<int> file_cols, std::vector<int> out_source, SchemaPtr out_schema,
-                  std::vector<Value> constants, std::string path)
+                  std::vector<Value> constants, std::string path, std::vector<uint64_t> deleted)
       : reader_(std::move(reader)),
         file_cols_(std::move(file_cols)),
         out_source_(std::move(out_source)),
         out_schema_(std::move(out_schema)),
         constants_(std::move(constants)),
-        path_(std::move(path)) {}
+        path_(std::move(path)),
+        deleted_(std::move(deleted)) {}
 
   Result<BatchPtr> Next() override {
     while (rg_ < reader_->num_row_groups()) {
       int rg = rg_++;
-      int64_t n = reader_->row_group_rows(rg);
+      const int64_t n = reader_->row_group_rows(rg);
+      const uint64_t base = static_cast<uint64_t>(row_base_);
+      row_base_ += n;
       if (n == 0) continue;
+      // Rows of this row group that a deletion vector removes.
+      std::vector<int32_t> keep;
+      bool any_deleted = false;
+      if (next_deleted_ < deleted_.size() && deleted_[next_deleted_] < base + n) {
+        any_deleted = true;
+        keep.reserve(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) {
+          const uint64_t row = base + static_cast<uint64_t>(i);
+          while (next_deleted_ < deleted_.size() && deleted_[next_deleted_] < row) ++next_deleted_;
+          if (next_deleted_ < deleted_.size() && deleted_[next_deleted_] == row) continue;
+          keep.push_back(static_cast<int32_t>(i));
+        }
+        if (keep.empty()) continue;
+      }
       BatchPtr b;
+      int64_t rows = n;
       if (!file_cols_.empty()) {
         SPATE_ASSIGN_OR_RETURN(b, reader_->ReadRowGroup(rg, file_cols_));
-        n = b->num_rows();
+        if (any_deleted) b = TakeBatch(*b, keep.data(), static_cast<int64_t>(keep.size()));
+        rows = b->num_rows();
+      } else if (any_deleted) {
+        rows = static_cast<int64_t>(keep.size());
       }
       std::vector<ColumnPtr> cols;
       for (size_t i = 0; i < out_source_.size(); ++i) {
         int src = out_source_[i];
         if (src >= 0) cols.push_back(b->column(src));
-        else cols.push_back(MakeConstantColumn(constants_[i], n));
+        else cols.push_back(MakeConstantColumn(constants_[i], rows));
       }
-      return Batch::Make(out_schema_, std::move(cols), n);
+      return Batch::Make(out_schema_, std::move(cols), rows);
     }
     return BatchPtr(nullptr);
   }
@@ -128,6 +151,9 @@ class DeltaFileReader final : public BatchReader {
   SchemaPtr out_schema_;
   std::vector<Value> constants_;
   std::string path_;
+  std::vector<uint64_t> deleted_;  // sorted row positions removed by a deletion vector
+  size_t next_deleted_ = 0;
+  int64_t row_base_ = 0;
   int rg_ = 0;
 };
 
@@ -313,9 +339,15 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
     file_cols.push_back(fc);
   }
   auto out_schema = std::make_shared<const Schema>(std::move(out_fields));
+  std::vector<uint64_t> deleted;
+  if (add.deletion_vector && add.deletion_vector->cardinality > 0) {
+    SPATE_ASSIGN_OR_RETURN(deleted, LoadDeletionVector(*fs_, *add.deletion_vector,
+                                                       snapshot_->table_path()));
+  }
   return std::unique_ptr<BatchReader>(new DeltaFileReader(*reader, std::move(file_cols),
                                                           std::move(out_source), out_schema,
-                                                          std::move(constants), path));
+                                                          std::move(constants), path,
+                                                          std::move(deleted)));
 }
 
 std::string DeltaDataSource::Describe() const {

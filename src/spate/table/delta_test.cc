@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "spate/columnar/builder.h"
+#include "spate/table/deletion_vector.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
@@ -128,10 +129,10 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   auto w = CheckSupported(p, nullptr, true);
   EXPECT_NE(w.ToString().find("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE"), std::string::npos);
   EXPECT_NE(w.ToString().find("rowTracking"), std::string::npos);
-  p.reader_features->push_back("deletionVectors");
+  p.reader_features->push_back("variantType");
   auto r = CheckSupported(p, nullptr, false);
   EXPECT_NE(r.ToString().find("DELTA_UNSUPPORTED_FEATURES_FOR_READ"), std::string::npos);
-  EXPECT_NE(r.ToString().find("deletionVectors"), std::string::npos);
+  EXPECT_NE(r.ToString().find("variantType"), std::string::npos);
   Protocol old;
   old.min_reader_version = 1;
   old.min_writer_version = 4;  // CHECK constraints, generated columns, CDF
@@ -140,6 +141,51 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   Metadata cm;
   cm.configuration["delta.columnMapping.mode"] = "name";
   EXPECT_FALSE(CheckSupported(Protocol{}, &cm, false).ok());
+}
+
+TEST(DeltaDeletionVectorTest, PortableRoaringContainers) {
+  auto le32 = [](std::string* o, uint32_t v) {
+    for (int i = 0; i < 4; ++i) o->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  };
+  auto le16 = [](std::string* o, uint16_t v) {
+    o->push_back(static_cast<char>(v & 0xFF));
+    o->push_back(static_cast<char>(v >> 8));
+  };
+  std::string b;
+  le32(&b, 1681511377);
+  le32(&b, 2);  // two 32-bit bitmaps (u64 count)
+  le32(&b, 0);
+  // bitmap key 0: no-run cookie, 1 array container {3, 7, 11}
+  le32(&b, 0);
+  le32(&b, 12346);
+  le32(&b, 1);
+  le16(&b, 0);
+  le16(&b, 2);
+  le32(&b, 0);  // offset
+  for (uint16_t v : {3, 7, 11}) le16(&b, v);
+  // bitmap key 1 (rows 2^32 + x): run cookie with 1 run container [5, 8]
+  le32(&b, 1);
+  le32(&b, 12347);  // (size - 1) << 16 | cookie, size 1
+  b.push_back(1);   // run flags
+  le16(&b, 0);
+  le16(&b, 3);
+  le16(&b, 1);  // one run
+  le16(&b, 5);
+  le16(&b, 3);
+  auto rows = ParseDeletionVector(b, "test").value();
+  const uint64_t hi = uint64_t{1} << 32;
+  EXPECT_EQ(rows, (std::vector<uint64_t>{3, 7, 11, hi + 5, hi + 6, hi + 7, hi + 8}));
+  EXPECT_FALSE(ParseDeletionVector(b.substr(0, b.size() - 3), "test").ok());
+  EXPECT_FALSE(ParseDeletionVector("xx", "test").ok());
+  // Z85: the 4 bytes 0x86 0x4F 0xD2 0x6F are "Hello" (ZeroMQ RFC 32 test vector).
+  EXPECT_EQ(Z85Decode("HelloWorld").value(),
+            std::string("\x86\x4F\xD2\x6F\xB5\x59\xF7\x5B", 8));
+  EXPECT_FALSE(Z85Decode("abc").ok());
+  DeletionVectorDescriptor dv;
+  dv.storage_type = "u";
+  dv.path_or_inline_dv = "ab^-aqEH.-t@S}K{vb[*k^";
+  EXPECT_EQ(DeletionVectorPath(dv, "/t").value(),
+            "/t/ab/deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin");
 }
 
 TEST(DeltaSchemaTest, SparkJsonNested) {
@@ -775,6 +821,9 @@ TEST(DeltaGoldenTest, SupportedTablesRead) {
       {"data-reader-partition-values", 3, 0, -1},
       {"125-iterator-bug", 5, 11, -1},
       {"log-replay-latest-metadata-protocol", 40, 2, -1},
+      {"basic-dv-no-checkpoint", 8, 1, 2},
+      {"dv-partitioned-with-checkpoint", 35, 15, 15},
+      {"log-replay-dv-key-cases", 47, 3, 1},
   };
   for (const auto& g : tables) {
     SCOPED_TRACE(g.name);
@@ -831,9 +880,40 @@ TEST(DeltaGoldenTest, KnownValues) {
                       "[{1}, {1}, {1}]|{1, 1, {1, 1}}|1"));
   EXPECT_TRUE(has(pv, "NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|"
                       "[{2}, {2}, {2}]|{2, 2, {2, 2}}|2"));
+  // Deletion vectors: ids 0 and 1 deleted; even col1 < 30 deleted.
+  EXPECT_EQ(rows("basic-dv-no-checkpoint").front(), "2");
+  auto dvp = rows("dv-partitioned-with-checkpoint");
+  for (const auto& r : dvp) {
+    // part|col1|col2
+    size_t a = r.find('|');
+    int64_t col1 = std::stoll(r.substr(a + 1, r.find('|', a + 1) - a - 1));
+    EXPECT_FALSE(col1 < 30 && col1 % 2 == 0) << r;
+  }
   // Time travel on a Spark table.
   auto v1 = DeltaLog(fs, std::string(kGolden) + "/snapshot-data3").At(1).value();
   EXPECT_EQ(ReadRows(fs, v1).size(), 20u);
+}
+
+TEST(DeltaGoldenTest, AppendToSparkDvTableAndCheckpoint) {
+  if (!std::filesystem::exists(kGolden)) GTEST_SKIP() << "no golden tables";
+  auto dir = std::filesystem::temp_directory_path() /
+             ("spate_delta_dv_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(std::string(kGolden) + "/basic-dv-no-checkpoint", dir,
+                        std::filesystem::copy_options::recursive);
+  auto fs = io::LocalFileSystem::Get();
+  const std::string path = dir.string();
+  auto id_schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+  for (int v = 2; v <= 10; ++v) {
+    auto b = Batch::Make(id_schema, {ColumnFromValues(DataType::Long(), {Value::Long(100 + v)})}, 1);
+    ASSERT_TRUE(WriteBatches(fs, path, {b}, Mode("append")).ok());
+  }
+  ASSERT_TRUE(std::filesystem::exists(dir / "_delta_log/00000000000000000010.checkpoint.parquet"));
+  for (int v = 0; v <= 10; ++v) std::filesystem::remove(DeltaLog(fs, path).CommitPath(v));
+  auto snap = DeltaLog(fs, path).Latest().value();
+  EXPECT_EQ(snap->checkpoint_version().value(), 10);
+  EXPECT_EQ(ReadRows(fs, snap).size(), 8u + 9u);  // the DV still hides ids 0 and 1
+  std::filesystem::remove_all(dir);
 }
 
 TEST(DeltaGoldenTest, UnsupportedTablesRefused) {
@@ -842,9 +922,6 @@ TEST(DeltaGoldenTest, UnsupportedTablesRefused) {
   const std::pair<const char*, const char*> refused[] = {
       {"v2-checkpoint-json", "DELTA_UNSUPPORTED_FEATURES_FOR_READ"},
       {"v2-checkpoint-parquet", "DELTA_UNSUPPORTED_FEATURES_FOR_READ"},
-      {"basic-dv-no-checkpoint", "deletionVectors"},
-      {"dv-partitioned-with-checkpoint", "deletionVectors"},
-      {"log-replay-dv-key-cases", "deletionVectors"},
       {"table-with-columnmapping-mode-name", "columnMapping"},
       {"table-with-columnmapping-mode-id", "columnMapping"},
       {"type-widening", "typeWidening"},

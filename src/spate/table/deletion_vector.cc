@@ -1,0 +1,229 @@
+// Copyright spate authors.
+#include "spate/table/deletion_vector.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace spate::table {
+
+namespace {
+
+constexpr uint32_t kPortableMagic = 1681511377;
+constexpr uint32_t kSerialCookieNoRun = 12346;
+constexpr uint32_t kSerialCookie = 12347;
+
+Status Bad(const std::string& what, const std::string& why) {
+  return Status(StatusCode::kDataCorruption,
+                "Corrupt deletion vector (" + what + "): " + why);
+}
+
+// Bounds-checked little-endian reader.
+class Reader {
+ public:
+  explicit Reader(std::string_view b) : b_(b) {}
+  bool Has(size_t n) const { return pos_ + n <= b_.size() && pos_ + n >= pos_; }
+  uint16_t U16() {
+    uint16_t v = static_cast<uint8_t>(b_[pos_]) | (static_cast<uint8_t>(b_[pos_ + 1]) << 8);
+    pos_ += 2;
+    return v;
+  }
+  uint32_t U32() {
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(b_[pos_ + i]);
+    pos_ += 4;
+    return v;
+  }
+  uint64_t U64() {
+    uint64_t lo = U32();
+    uint64_t hi = U32();
+    return lo | (hi << 32);
+  }
+  void Skip(size_t n) { pos_ += n; }
+  size_t pos() const { return pos_; }
+  void Seek(size_t p) { pos_ = p; }
+  const char* at() const { return b_.data() + pos_; }
+
+ private:
+  std::string_view b_;
+  size_t pos_ = 0;
+};
+
+// One portable 32-bit Roaring bitmap; appends (high << 32 | value) to `out`.
+Status ParseRoaring32(Reader& r, uint64_t high, std::vector<uint64_t>* out,
+                      const std::string& what) {
+  if (!r.Has(4)) return Bad(what, "truncated bitmap header");
+  const size_t start = r.pos();
+  uint32_t cookie = r.U32();
+  uint32_t size = 0;
+  std::vector<uint8_t> run_flags;
+  bool has_runs = false;
+  if ((cookie & 0xFFFF) == kSerialCookie) {
+    has_runs = true;
+    size = (cookie >> 16) + 1;
+    size_t nbytes = (size + 7) / 8;
+    if (!r.Has(nbytes)) return Bad(what, "truncated run flags");
+    run_flags.assign(r.at(), r.at() + nbytes);
+    r.Skip(nbytes);
+  } else if (cookie == kSerialCookieNoRun) {
+    if (!r.Has(4)) return Bad(what, "truncated container count");
+    size = r.U32();
+  } else {
+    return Bad(what, "unknown Roaring cookie " + std::to_string(cookie));
+  }
+  if (size > 65536) return Bad(what, "too many containers");
+  if (!r.Has(static_cast<size_t>(size) * 4)) return Bad(what, "truncated container headers");
+  std::vector<uint16_t> keys(size);
+  std::vector<uint32_t> cards(size);
+  for (uint32_t i = 0; i < size; ++i) {
+    keys[i] = r.U16();
+    cards[i] = static_cast<uint32_t>(r.U16()) + 1;
+  }
+  if (!has_runs || size >= 4) {
+    if (!r.Has(static_cast<size_t>(size) * 4)) return Bad(what, "truncated offsets");
+    r.Skip(static_cast<size_t>(size) * 4);  // offsets: containers follow in order anyway
+  }
+  (void)start;
+  for (uint32_t i = 0; i < size; ++i) {
+    const uint64_t base = (high << 32) | (static_cast<uint64_t>(keys[i]) << 16);
+    const bool is_run = has_runs && (run_flags[i / 8] >> (i % 8)) & 1;
+    if (is_run) {
+      if (!r.Has(2)) return Bad(what, "truncated run container");
+      uint16_t nruns = r.U16();
+      if (!r.Has(static_cast<size_t>(nruns) * 4)) return Bad(what, "truncated runs");
+      for (uint16_t k = 0; k < nruns; ++k) {
+        uint32_t s = r.U16();
+        uint32_t len = r.U16();
+        if (s + len > 0xFFFF) return Bad(what, "run past the container");
+        for (uint32_t v = s; v <= s + len; ++v) out->push_back(base | v);
+      }
+    } else if (cards[i] <= 4096) {
+      if (!r.Has(static_cast<size_t>(cards[i]) * 2)) return Bad(what, "truncated array container");
+      for (uint32_t k = 0; k < cards[i]; ++k) out->push_back(base | r.U16());
+    } else {
+      if (!r.Has(8192)) return Bad(what, "truncated bitmap container");
+      for (uint32_t w = 0; w < 1024; ++w) {
+        uint64_t word = r.U64();
+        while (word) {
+          int bit = __builtin_ctzll(word);
+          out->push_back(base | (w * 64 + static_cast<uint32_t>(bit)));
+          word &= word - 1;
+        }
+      }
+    }
+  }
+  return Status::OK();
+}
+
+std::string UuidString(const std::string& b) {
+  char buf[40];
+  const auto* u = reinterpret_cast<const uint8_t*>(b.data());
+  std::snprintf(buf, sizeof(buf),
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+                u[14], u[15]);
+  return buf;
+}
+
+}  // namespace
+
+Result<std::string> Z85Decode(std::string_view text) {
+  static const char kAlphabet[] =
+      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
+  int8_t map[256];
+  std::memset(map, -1, sizeof(map));
+  for (int i = 0; i < 85; ++i) map[static_cast<uint8_t>(kAlphabet[i])] = static_cast<int8_t>(i);
+  if (text.size() % 5 != 0) return Bad("Z85", "length is not a multiple of 5");
+  std::string out;
+  out.reserve(text.size() / 5 * 4);
+  for (size_t i = 0; i < text.size(); i += 5) {
+    uint64_t v = 0;
+    for (size_t k = 0; k < 5; ++k) {
+      int d = map[static_cast<uint8_t>(text[i + k])];
+      if (d < 0) return Bad("Z85", "invalid character");
+      v = v * 85 + static_cast<uint64_t>(d);
+    }
+    if (v > 0xFFFFFFFFull) return Bad("Z85", "value out of range");
+    for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<char>((v >> s) & 0xFF));
+  }
+  return out;
+}
+
+Result<std::vector<uint64_t>> ParseDeletionVector(std::string_view bytes,
+                                                  const std::string& what) {
+  Reader r(bytes);
+  if (!r.Has(12)) return Bad(what, "too short");
+  uint32_t magic = r.U32();
+  if (magic != kPortableMagic) return Bad(what, "unexpected magic number " + std::to_string(magic));
+  uint64_t n = r.U64();
+  if (n > bytes.size()) return Bad(what, "bitmap count out of range");
+  std::vector<uint64_t> out;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (!r.Has(4)) return Bad(what, "truncated bitmap key");
+    uint64_t key = r.U32();
+    SPATE_RETURN_IF_ERROR(ParseRoaring32(r, key, &out, what));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Result<std::string> DeletionVectorPath(const DeletionVectorDescriptor& dv,
+                                       const std::string& table_path) {
+  if (dv.storage_type == "i") return std::string();
+  if (dv.storage_type == "p") {
+    std::string p = dv.path_or_inline_dv;
+    if (p.rfind("file://", 0) == 0) p = p.substr(7);
+    else if (p.rfind("file:", 0) == 0) p = p.substr(5);
+    return DecodePathUri(p);
+  }
+  if (dv.storage_type != "u") {
+    return Bad(dv.path_or_inline_dv, "unknown storage type '" + dv.storage_type + "'");
+  }
+  const std::string& s = dv.path_or_inline_dv;
+  if (s.size() < 20) return Bad(s, "path shorter than a Z85 UUID");
+  std::string prefix = s.substr(0, s.size() - 20);
+  SPATE_ASSIGN_OR_RETURN(std::string uuid, Z85Decode(std::string_view(s).substr(s.size() - 20)));
+  std::string name = "deletion_vector_" + UuidString(uuid) + ".bin";
+  return prefix.empty() ? io::JoinPath(table_path, name)
+                        : io::JoinPath(io::JoinPath(table_path, prefix), name);
+}
+
+Result<std::vector<uint64_t>> LoadDeletionVector(io::FileSystem& fs,
+                                                 const DeletionVectorDescriptor& dv,
+                                                 const std::string& table_path) {
+  std::vector<uint64_t> rows;
+  if (dv.storage_type == "i") {
+    SPATE_ASSIGN_OR_RETURN(std::string bytes, Z85Decode(dv.path_or_inline_dv));
+    SPATE_ASSIGN_OR_RETURN(rows, ParseDeletionVector(bytes, "inline deletion vector"));
+  } else {
+    SPATE_ASSIGN_OR_RETURN(std::string path, DeletionVectorPath(dv, table_path));
+    SPATE_ASSIGN_OR_RETURN(auto file, fs.OpenForRead(path));
+    const int64_t offset = dv.offset.value_or(1);
+    if (offset < 1 || dv.size_in_bytes < 0 || offset + 4 + dv.size_in_bytes > file->Size()) {
+      return Bad(path, "offset/size outside the file");
+    }
+    std::string head;
+    SPATE_RETURN_IF_ERROR(file->ReadAt(0, 1, &head));
+    if (head[0] != 1) return Bad(path, "unsupported format version");
+    std::string size_be;
+    SPATE_RETURN_IF_ERROR(file->ReadAt(offset, 4, &size_be));
+    uint32_t size = 0;
+    for (char c : size_be) size = (size << 8) | static_cast<uint8_t>(c);
+    if (size != static_cast<uint32_t>(dv.size_in_bytes)) {
+      return Bad(path, "size " + std::to_string(size) + " differs from the log's " +
+                           std::to_string(dv.size_in_bytes));
+    }
+    std::string bytes;
+    SPATE_RETURN_IF_ERROR(file->ReadAt(offset + 4, size, &bytes));
+    SPATE_ASSIGN_OR_RETURN(rows, ParseDeletionVector(bytes, path));
+  }
+  if (static_cast<int64_t>(rows.size()) != dv.cardinality) {
+    return Bad(dv.storage_type == "i" ? "inline deletion vector" : dv.path_or_inline_dv,
+               "cardinality " + std::to_string(rows.size()) + " differs from the log's " +
+                   std::to_string(dv.cardinality));
+  }
+  return rows;
+}
+
+}  // namespace spate::table
