@@ -115,6 +115,7 @@ class Analyzer::Impl {
   Result<BoundPlanPtr> PlanRelation(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanTableFunction(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanDataSource(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanLateralView(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanValues(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
                                   const LogicalPlan* sort);
@@ -1830,6 +1831,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       return Finish(r);
     }
     case PlanKind::kDataSource: return PlanDataSource(p);
+    case PlanKind::kLateralView: return PlanLateralView(p);
   }
   return Status::Internal("unknown plan kind");
 }
@@ -1917,6 +1919,37 @@ Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* 
   items->insert(items->begin() + static_cast<std::ptrdiff_t>(found[0]), refs.begin(), refs.end());
   *child = g;
   return Status::OK();
+}
+
+// LATERAL VIEW: the child's rows joined with what the generator makes of each (Spark's
+// Generate with the child's columns kept); the generated columns are qualified by the
+// view's alias.
+Result<BoundPlanPtr> Analyzer::Impl::PlanLateralView(const LogicalPlan& p) {
+  SPATE_ASSIGN_OR_RETURN(BoundPlanPtr child, Plan(*p.children[0]));
+  ExprPtr item = p.exprs[0];
+  const Expr& call = *item;
+  if (call.kind != ExprKind::kCall || !IsGeneratorName(call.name)) {
+    return Status::Error("UNSUPPORTED_GENERATOR.NOT_GENERATOR",
+                         {{"functionName", "`" + call.name + "`"},
+                          {"classCanonicalName", "LATERAL VIEW"}})
+        .WithPosition(call.position);
+  }
+  if (!p.column_aliases.empty()) {
+    auto alias = std::make_shared<Expr>(ExprKind::kAlias);
+    alias->children.push_back(item);
+    alias->name_parts = p.column_aliases;
+    if (p.column_aliases.size() == 1) alias->name = p.column_aliases[0];
+    item = alias;
+  }
+  std::vector<ExprPtr> items{item};
+  const size_t before = child->output.size();
+  SPATE_RETURN_IF_ERROR(PlanGenerator(&child, &items));
+  auto g = std::make_shared<BoundPlan>(*child);
+  for (size_t i = before; i < g->output.size(); ++i) {
+    g->output[i].qualifier = p.alias;
+    g->output[i].plan_ids.clear();
+  }
+  return Finish(g);
 }
 
 Analyzer::Analyzer(const Catalog& catalog, const SqlConf& conf)

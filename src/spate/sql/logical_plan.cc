@@ -129,6 +129,8 @@ std::string NodeString(const LogicalPlan& p) {
              (p.shuffle ? "true" : "false");
     case PlanKind::kDataSource:
       return "Relation [" + (p.source ? JoinNames(p.source->schema()->names()) : "") + "] parquet";
+    case PlanKind::kLateralView:
+      return "'Generate " + JoinExprs(p.exprs) + ", " + p.alias;
   }
   return "?";
 }

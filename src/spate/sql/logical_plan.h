@@ -41,6 +41,9 @@ enum class PlanKind : uint8_t {
   kWith,                // WITH ctes child
   kRepartition,         // df.repartition(n, exprs) / coalesce(n)
   kDataSource,          // files read through a DataSource (spark.read.parquet): source
+  kLateralView,         // child LATERAL VIEW [OUTER] gen(args) alias [AS cols]: exprs[0] is
+                        // the generator call (OUTER: its _outer form), alias and
+                        // column_aliases name the generated columns
 };
 
 enum class JoinType : uint8_t {

@@ -1215,6 +1215,35 @@ Result<PlanPtr> Parser::ParseFromClause() {
     join->children = {std::move(plan), std::move(right)};
     plan = join;
   }
+  // LATERAL VIEW [OUTER] generator(args) tableAlias [AS] col [, col ...] (Hive syntax).
+  while (Peek().Is("LATERAL") && Peek(1).Is("VIEW")) {
+    int64_t pos = Peek().begin;
+    pos_ += 2;
+    bool outer = MatchKeyword("OUTER");
+    int64_t fpos = Peek().begin;
+    SPATE_ASSIGN_OR_RETURN(std::vector<std::string> fname, ParseMultipartIdentifier());
+    if (!Peek().IsOp("(")) return SyntaxError(Peek());
+    std::string name = fname.back();
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool has_outer = name.size() > 6 && name.compare(name.size() - 6, 6, "_outer") == 0;
+    if (outer && !has_outer) name += "_outer";
+    SPATE_ASSIGN_OR_RETURN(ExprPtr call, ParseFunctionCall(name, fpos));
+    auto lv = NewPlan(PlanKind::kLateralView, pos);
+    lv->exprs.push_back(std::move(call));
+    // The table alias may be left out before AS (Spark's docs: LATERAL VIEW f(x) AS c).
+    if (!Peek().Is("AS")) {
+      SPATE_ASSIGN_OR_RETURN(lv->alias, ParseIdentifier());
+    }
+    if (MatchKeyword("AS") ||
+        (IsIdentifierToken(Peek()) && !(Peek().IsWord() && IsNoAliasKeyword(Peek().upper)))) {
+      do {
+        SPATE_ASSIGN_OR_RETURN(std::string col, ParseIdentifier());
+        lv->column_aliases.push_back(std::move(col));
+      } while (MatchOp(","));
+    }
+    lv->children.push_back(std::move(plan));
+    plan = lv;
+  }
   return plan;
 }
 
