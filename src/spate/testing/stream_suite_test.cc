@@ -310,6 +310,34 @@ TEST(StreamTest, IoErrorOnCommitLogFailsThenRecovers) {
   EXPECT_EQ(rows[2][0].ToString(), "3");
 }
 
+TEST(StreamTest, QueryChangesAcrossRestarts) {
+  TempDir dir;
+  std::string chk = dir / "chk";
+  MemoryStream a(Spark(), "v INT"), b(Spark(), "v INT");
+  auto q = a.toDF().writeStream().format("memory").queryName("changes").option("checkpointLocation", chk).start();
+  a.addData({{I(1)}, {I(2)}});
+  q.processAllAvailable();
+  q.stop();
+  // A filter and the trigger may change: the query continues after batch 0.
+  auto q2 = a.toDF().where("v > 2").writeStream().format("memory").queryName("changes2")
+                .option("checkpointLocation", chk).trigger(api::Trigger::AvailableNow()).start();
+  a.addData({{I(3)}, {I(1)}});
+  q2.awaitTermination();
+  EXPECT_EQ(Spark().sql("SELECT count(*) FROM changes2").collect()[0][0].ToString(), "1");
+  // A different set of sources cannot continue this checkpoint.
+  auto q3 = a.toDF().union_(b.toDF()).writeStream().format("memory").queryName("changes3")
+                .option("checkpointLocation", chk).start();
+  try {
+    q3.awaitTermination();
+    ADD_FAILURE() << "expected a failure";
+  } catch (const api::StreamingQueryException& e) {
+    EXPECT_NE(std::string(e.what()).find("There are [1] sources in the checkpoint offsets and now there are [2] sources "
+                                         "requested by the query. Cannot continue."),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(StreamTest, PurgesBeyondMinBatchesToRetain) {
   Spark().conf().set("spark.sql.streaming.minBatchesToRetain", "2");
   MemoryStream input(Spark(), "a INT");
