@@ -3,13 +3,15 @@
 // files at NUL bytes; each is parsed as newline-delimited JSON actions and replayed
 // (add/remove reconciliation, protocol/metadata, txn), the latest metadata's
 // schemaString is parsed as a Spark JSON schema and the protocol is checked for
-// supported features. Every outcome must be a Status, never a crash.
+// supported features; the bytes are also decoded as a deletion vector. Every outcome must
+// be a Status, never a crash.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "spate/base/json.h"
+#include "spate/table/deletion_vector.h"
 #include "spate/table/delta_log.h"
 #include "spate/types/schema_json.h"
 
@@ -24,6 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   (void)spate::table::ReplayForTest(commits);
+  // The same bytes as a serialized deletion vector (Roaring containers) and as Z85 text.
+  (void)spate::table::ParseDeletionVector(text, "fuzz");
+  (void)spate::table::Z85Decode(text.substr(0, text.size() / 5 * 5));
   auto j = spate::Json::Parse(text);
   if (j.ok()) {
     std::string again = j->ToString();
