@@ -395,7 +395,8 @@ void BindQuery(py::module_& m) {
           auto it = Plans().find(q.runId());
           if (it != Plans().end()) df = it->second;
         }
-        if (!df) return std::string("No physical plan. Waiting for data.");
+        // As Spark's explainInternal: nothing before the first micro-batch ran.
+        if (!df || !q.lastProgress()) return std::string("No physical plan. Waiting for data.");
         py::gil_scoped_release release;
         return df->explainString(extended ? "extended" : "simple");
       });

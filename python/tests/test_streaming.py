@@ -393,11 +393,14 @@ def test_triggers_and_validation(spark, landing):
          .start(os.path.join(landing, "..", "out")))  # no checkpointLocation
 
 
-def test_processing_time_await_timeout_and_manager(spark):
+def test_processing_time_await_timeout_and_manager(spark, capsys):
     sdf = spark.readStream.format("rate").option("rowsPerSecond", 100).load()
     q = (sdf.writeStream.format("memory").queryName("rate_mem")
          .trigger(processingTime="100 milliseconds").start())
     try:
+        if q.lastProgress is None:
+            q.explain()
+            assert capsys.readouterr().out == "No physical plan. Waiting for data.\n"
         assert isinstance(spark.streams, StreamingQueryManager)
         assert q.isActive
         t0 = time.time()
@@ -416,6 +419,7 @@ def test_processing_time_await_timeout_and_manager(spark):
         assert q.lastProgress is not None
         assert set(q.status) == {"message", "isDataAvailable", "isTriggerActive"}
         q.explain()
+        assert "Physical Plan" in capsys.readouterr().out
     finally:
         q.stop()
     assert not q.isActive
