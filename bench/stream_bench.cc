@@ -1,8 +1,10 @@
 // Copyright spate authors.
 // Streaming benchmarks (printed, never pass/fail):
 //  1. ingest: JSON files -> Delta table as one AvailableNow streaming query, beside the
-//     batch engine doing the same read + write in the same run (streaming overhead ratio).
-//  2. micro-batch latency: a 1-row batch (plan, offsets WAL, process, sink, commit log) and
+//     batch engine doing the same read + write in the same run (streaming overhead
+//     ratio).
+//  2. micro-batch latency: a 1-row batch (plan, offsets WAL, process, sink, commit log)
+//  and
 //     an empty trigger, p50/p99 over many batches, into the noop sink and into Delta.
 //
 //   build/release/bench/spate_stream_bench [rows=1000000] [files=20] [batches=1000]
@@ -31,8 +33,11 @@ double Seconds(Steady::time_point since) {
 
 void Percentiles(const char* what, std::vector<double> us) {
   std::sort(us.begin(), us.end());
-  auto at = [&](double q) { return us[std::min(us.size() - 1, static_cast<size_t>(q * us.size()))]; };
-  std::printf("%-40s n=%zu p50=%.2f ms p99=%.2f ms\n", what, us.size(), at(0.50) / 1000, at(0.99) / 1000);
+  auto at = [&](double q) {
+    return us[std::min(us.size() - 1, static_cast<size_t>(q * us.size()))];
+  };
+  std::printf("%-40s n=%zu p50=%.2f ms p99=%.2f ms\n", what, us.size(), at(0.50) / 1000,
+              at(0.99) / 1000);
 }
 
 }  // namespace
@@ -43,7 +48,8 @@ int main(int argc, char** argv) {
   int batches = argc > 3 ? std::atoi(argv[3]) : 1000;
   auto fs = io::LocalFileSystem::Get();
   const char* tmp = std::getenv("TMPDIR");
-  std::string root = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stream-bench-" + stream::RandomUuid());
+  std::string root = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                  "spate-stream-bench-" + stream::RandomUuid());
   auto spark = api::SparkSession::builder().appName("stream-bench").getOrCreate();
 
   // ---- 1. ingest
@@ -55,38 +61,56 @@ int main(int argc, char** argv) {
     std::string text;
     text.reserve(static_cast<size_t>(per_file) * 80);
     for (int64_t i = f * per_file; i < (f + 1) * per_file; ++i) {
-      text += "{\"event_id\":" + std::to_string(i) + ",\"user_id\":" + std::to_string(i % 9973) +
-              ",\"kind\":\"" + (i % 3 ? "view" : "buy") + "\",\"amount\":" + std::to_string((i % 1000) / 10.0) +
+      text += "{\"event_id\":" + std::to_string(i) +
+              ",\"user_id\":" + std::to_string(i % 9973) + ",\"kind\":\"" +
+              (i % 3 ? "view" : "buy") +
+              "\",\"amount\":" + std::to_string((i % 1000) / 10.0) +
               ",\"ts\":\"2026-09-09T14:35:00.000Z\"}\n";
     }
     bytes += static_cast<int64_t>(text.size());
     (void)fs->WriteAtomic(io::JoinPath(in, "part-" + std::to_string(f) + ".json"), text);
   }
-  const char* schema = "event_id BIGINT, user_id BIGINT, kind STRING, amount DOUBLE, ts TIMESTAMP";
+  const char* schema =
+      "event_id BIGINT, user_id BIGINT, kind STRING, amount DOUBLE, ts TIMESTAMP";
   int64_t total = per_file * files;
-  std::printf("ingest: %lld rows, %d files, %.1f MB of JSON\n", static_cast<long long>(total), files, bytes / 1e6);
+  std::printf("ingest: %lld rows, %d files, %.1f MB of JSON\n",
+              static_cast<long long>(total), files, bytes / 1e6);
 
   auto t0 = Steady::now();
-  spark.read().schema(schema).json(in).write().format("delta").mode("overwrite").save(io::JoinPath(root, "batch"));
+  spark.read()
+      .schema(schema)
+      .json(in)
+      .write()
+      .format("delta")
+      .mode("overwrite")
+      .save(io::JoinPath(root, "batch"));
   double batch_s = Seconds(t0);
 
   t0 = Steady::now();
-  auto q = spark.readStream().schema(schema).option("maxFilesPerTrigger", files).json(in)
-               .writeStream().format("delta").option("checkpointLocation", io::JoinPath(root, "chk"))
-               .trigger(api::Trigger::AvailableNow()).start(io::JoinPath(root, "stream"));
+  auto q = spark.readStream()
+               .schema(schema)
+               .option("maxFilesPerTrigger", files)
+               .json(in)
+               .writeStream()
+               .format("delta")
+               .option("checkpointLocation", io::JoinPath(root, "chk"))
+               .trigger(api::Trigger::AvailableNow())
+               .start(io::JoinPath(root, "stream"));
   q.awaitTermination();
   double stream_s = Seconds(t0);
-  std::printf("%-40s %.2f s  %.2f M rows/s  (%.2f M rows/s/core on 2 cores)\n", "batch  read.json -> write.delta", batch_s,
-              total / batch_s / 1e6, total / batch_s / 2e6);
-  std::printf("%-40s %.2f s  %.2f M rows/s  (%.2f M rows/s/core on 2 cores)\n", "stream json -> delta (AvailableNow)",
-              stream_s, total / stream_s / 1e6, total / stream_s / 2e6);
+  std::printf("%-40s %.2f s  %.2f M rows/s  (%.2f M rows/s/core on 2 cores)\n",
+              "batch  read.json -> write.delta", batch_s, total / batch_s / 1e6,
+              total / batch_s / 2e6);
+  std::printf("%-40s %.2f s  %.2f M rows/s  (%.2f M rows/s/core on 2 cores)\n",
+              "stream json -> delta (AvailableNow)", stream_s, total / stream_s / 1e6,
+              total / stream_s / 2e6);
   std::printf("%-40s %.2fx\n", "streaming / batch time", stream_s / batch_s);
 
   // ---- 2. latency
   auto latency = [&](const std::string& format, int n) {
     api::MemoryStream input(spark, "a BIGINT");
-    auto w = input.toDF().writeStream().format(format).option("checkpointLocation",
-                                                               io::JoinPath(root, "lat-chk-" + format));
+    auto w = input.toDF().writeStream().format(format).option(
+        "checkpointLocation", io::JoinPath(root, "lat-chk-" + format));
     auto lq = format == "delta" ? w.start(io::JoinPath(root, "lat-delta")) : w.start();
     std::vector<double> one_row, empty;
     for (int i = 0; i < n; ++i) {
@@ -101,7 +125,8 @@ int main(int argc, char** argv) {
       empty.push_back(Seconds(t) * 1e6);
     }
     std::vector<double> trig;
-    for (const auto& p : lq.recentProgress()) trig.push_back(static_cast<double>(p.duration_ms.at("triggerExecution")) * 1000);
+    for (const auto& p : lq.recentProgress())
+      trig.push_back(static_cast<double>(p.duration_ms.at("triggerExecution")) * 1000);
     lq.stop();
     Percentiles(("1-row batch round trip -> " + format).c_str(), one_row);
     Percentiles(("  triggerExecution (ms resolution) " + format).c_str(), trig);

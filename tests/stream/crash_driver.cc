@@ -7,7 +7,8 @@
 //   spate_stream_crash_driver <sink: files|delta> <input dir> <output dir> <checkpoint>
 //
 // The query: JSON files (id BIGINT, payload STRING) -> filter/project -> the sink, with
-// maxFilesPerTrigger=1 so a run has several batches. Exit codes: 0 done, 2 usage, 3 error.
+// maxFilesPerTrigger=1 so a run has several batches. Exit codes: 0 done, 2 usage, 3
+// error.
 
 #include <cstdio>
 #include <exception>
@@ -18,12 +19,14 @@
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: %s <files|delta> <input> <output> <checkpoint>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <files|delta> <input> <output> <checkpoint>\n",
+                 argv[0]);
     return 2;
   }
   std::string sink = argv[1], input = argv[2], output = argv[3], checkpoint = argv[4];
   try {
-    auto spark = spate::api::SparkSession::builder().appName("crash-driver").getOrCreate();
+    auto spark =
+        spate::api::SparkSession::builder().appName("crash-driver").getOrCreate();
     auto df = spark.readStream()
                   .schema("id BIGINT, payload STRING")
                   .option("maxFilesPerTrigger", 1)

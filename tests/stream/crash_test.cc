@@ -1,14 +1,14 @@
 // Copyright spate authors.
 // Crash tests of the exactly-once protocol: a child process (crash_driver.cc) runs a
 // file -> files query and is killed with SIGKILL at every named point of the micro-batch
-// protocol and at random instants (file -> files and file -> Delta); after restarts the output must equal the input exactly
-// (every id once: zero lost, zero duplicated).
+// protocol and at random instants (file -> files and file -> Delta); after restarts the
+// output must equal the input exactly (every id once: zero lost, zero duplicated).
 //
 //   spate_stream_crash_test <path of spate_stream_crash_driver>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,18 +35,22 @@ struct Dir {
   std::string path;
   Dir() {
     const char* tmp = std::getenv("TMPDIR");
-    path = spate::io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-crash-" + spate::stream::RandomUuid());
+    path = spate::io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                               "spate-crash-" + spate::stream::RandomUuid());
     (void)spate::io::LocalFileSystem::Get()->MakeDirs(path);
   }
   ~Dir() { (void)spate::io::LocalFileSystem::Get()->Delete(path, true); }
-  std::string operator/(const std::string& n) const { return spate::io::JoinPath(path, n); }
+  std::string operator/(const std::string& n) const {
+    return spate::io::JoinPath(path, n);
+  }
 };
 
 /// Lands file `k` with ids [k*rows, (k+1)*rows).
 void Land(const std::string& dir, int k, int rows) {
   std::string text;
   for (int i = k * rows; i < (k + 1) * rows; ++i) {
-    text += "{\"id\":" + std::to_string(i) + ",\"payload\":\"p" + std::to_string(i) + "\"}\n";
+    text +=
+        "{\"id\":" + std::to_string(i) + ",\"payload\":\"p" + std::to_string(i) + "\"}\n";
   }
   auto fs = spate::io::LocalFileSystem::Get();
   (void)fs->MakeDirs(dir);
@@ -61,17 +65,20 @@ std::string g_sink = "files";
 int RunDriver(const Dir& d, const std::string& fault, int64_t kill_after_us) {
   pid_t pid = fork();
   if (pid == 0) {
-    if (!fault.empty()) setenv("SPATE_FAULT", fault.c_str(), 1);
-    else unsetenv("SPATE_FAULT");
+    if (!fault.empty())
+      setenv("SPATE_FAULT", fault.c_str(), 1);
+    else
+      unsetenv("SPATE_FAULT");
     int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) dup2(devnull, 2);
-    execl(g_driver.c_str(), g_driver.c_str(), g_sink.c_str(), (d / "in").c_str(), (d / "out").c_str(), (d / "chk").c_str(),
-          static_cast<char*>(nullptr));
+    execl(g_driver.c_str(), g_driver.c_str(), g_sink.c_str(), (d / "in").c_str(),
+          (d / "out").c_str(), (d / "chk").c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   int status = 0;
   if (kill_after_us >= 0) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(kill_after_us);
+    auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::microseconds(kill_after_us);
     for (;;) {
       pid_t r = waitpid(pid, &status, WNOHANG);
       if (r == pid) return status;
@@ -96,15 +103,20 @@ void RunToCompletion(const Dir& d) {
 /// id -> times seen in the committed output.
 std::map<int64_t, int> Output(const Dir& d) {
   std::map<int64_t, int> seen;
-  static auto spark = spate::api::SparkSession::builder().appName("crash-test").getOrCreate();
+  static auto spark =
+      spate::api::SparkSession::builder().appName("crash-test").getOrCreate();
   if (g_sink == "delta") {
     if (!*spate::io::LocalFileSystem::Get()->Exists(d / "out/_delta_log")) return seen;
-    for (const auto& row : spark.read().format("delta").load(d / "out").select("id").collect()) seen[row[0].i64()]++;
+    for (const auto& row :
+         spark.read().format("delta").load(d / "out").select("id").collect())
+      seen[row[0].i64()]++;
     return seen;
   }
-  auto files = spate::connectors::SinkLogFiles(*spate::io::LocalFileSystem::Get(), d / "out");
+  auto files =
+      spate::connectors::SinkLogFiles(*spate::io::LocalFileSystem::Get(), d / "out");
   if (!files.ok() || !files->has_value() || (*files)->empty()) return seen;
-  for (const auto& row : spark.read().parquet(**files).select("id").collect()) seen[row[0].i64()]++;
+  for (const auto& row : spark.read().parquet(**files).select("id").collect())
+    seen[row[0].i64()]++;
   return seen;
 }
 
@@ -113,37 +125,43 @@ void ExpectExactlyOnce(const Dir& d, int files, int rows) {
   int lost = 0, dup = 0;
   for (int64_t i = 0; i < static_cast<int64_t>(files) * rows; ++i) {
     auto it = seen.find(i);
-    if (it == seen.end()) ++lost;
-    else if (it->second > 1) dup += it->second - 1;
+    if (it == seen.end())
+      ++lost;
+    else if (it->second > 1)
+      dup += it->second - 1;
   }
   EXPECT_EQ(lost, 0) << "rows lost";
   EXPECT_EQ(dup, 0) << "rows duplicated";
   EXPECT_EQ(seen.size(), static_cast<size_t>(files) * rows);
 }
 
-class NamedPoint : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+class NamedPoint : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
+};
 
 TEST_P(NamedPoint, KillAndRecover) {
   g_sink = std::get<0>(GetParam());
   const std::string point = std::get<1>(GetParam());
-  if (g_sink == "delta" && point == "after_sink_files") GTEST_SKIP() << "the Delta writer has no such point";
+  if (g_sink == "delta" && point == "after_sink_files")
+    GTEST_SKIP() << "the Delta writer has no such point";
   for (int hit : {1, 2}) {
     Dir d;
     for (int k = 0; k < 3; ++k) Land(d / "in", k, 4);
     int st = RunDriver(d, point + ":" + std::to_string(hit), -1);
-    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) << "the fault point was not reached: " << st;
+    EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+        << "the fault point was not reached: " << st;
     Land(d / "in", 3, 4);  // more data arrives while the query is down
     RunToCompletion(d);
     ExpectExactlyOnce(d, 4, 4);
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Protocol, NamedPoint,
-                         ::testing::Combine(::testing::Values("files", "delta"),
-                                            ::testing::Values("after_planning", "after_offsets_write",
-                                                              "during_processing", "after_sink_files",
-                                                              "after_sink_commit", "before_commit_log",
-                                                              "after_commit_log")));
+INSTANTIATE_TEST_SUITE_P(
+    Protocol, NamedPoint,
+    ::testing::Combine(::testing::Values("files", "delta"),
+                       ::testing::Values("after_planning", "after_offsets_write",
+                                         "during_processing", "after_sink_files",
+                                         "after_sink_commit", "before_commit_log",
+                                         "after_commit_log")));
 
 class RandomKill : public ::testing::TestWithParam<std::string> {};
 
@@ -179,8 +197,8 @@ pid_t SpawnDriver(const Dir& d) {
     unsetenv("SPATE_FAULT");
     int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) dup2(devnull, 2);
-    execl(g_driver.c_str(), g_driver.c_str(), g_sink.c_str(), (d / "in").c_str(), (d / "out").c_str(),
-          (d / "chk").c_str(), static_cast<char*>(nullptr));
+    execl(g_driver.c_str(), g_driver.c_str(), g_sink.c_str(), (d / "in").c_str(),
+          (d / "out").c_str(), (d / "chk").c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   return pid;
@@ -207,7 +225,9 @@ TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
     ExpectExactlyOnce(d, 4, 3);
     if (::testing::Test::HasFailure()) return;
   }
-  std::printf("two processes: %d of 20 runs lost the race with CONCURRENT_STREAM_LOG_UPDATE\n", exits3);
+  std::printf(
+      "two processes: %d of 20 runs lost the race with CONCURRENT_STREAM_LOG_UPDATE\n",
+      exits3);
 }
 
 }  // namespace

@@ -34,10 +34,15 @@ namespace {
 class SessionRunner final : public stream::BatchRunner {
  public:
   explicit SessionRunner(std::shared_ptr<SessionState> s) : s_(std::move(s)) {}
-  Result<sql::BoundPlanPtr> Analyze(const sql::PlanPtr& plan) override { return s_->Analyze(plan); }
+  Result<sql::BoundPlanPtr> Analyze(const sql::PlanPtr& plan) override {
+    return s_->Analyze(plan);
+  }
   exec::ExecOptions MakeExecOptions() override { return s_->MakeExecOptions(); }
-  std::string GetConf(const std::string& key, const std::string& dflt) override { return s_->conf.GetOr(key, dflt); }
-  Result<std::string> ShowString(const sql::PlanPtr& plan, int num_rows, int truncate) override {
+  std::string GetConf(const std::string& key, const std::string& dflt) override {
+    return s_->conf.GetOr(key, dflt);
+  }
+  Result<std::string> ShowString(const sql::PlanPtr& plan, int num_rows,
+                                 int truncate) override {
     try {
       return DataFrame(s_, plan).showString(num_rows, truncate);
     } catch (const SparkException& e) {
@@ -63,26 +68,32 @@ Status FromCurrentException() {
 
 std::string Lower(const std::string& s) { return ToLower(s); }
 
-DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::string& path, const std::string& display,
+DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::string& path,
+                      const std::string& display,
                       const std::map<std::string, std::string>& options);
 std::vector<std::string> SplitTableName(const std::string& name);
 
 std::mutex g_streams_mu;
-std::map<const SessionState*, std::pair<std::weak_ptr<SessionState>, std::shared_ptr<stream::StreamingQueryManager>>>&
+std::map<const SessionState*, std::pair<std::weak_ptr<SessionState>,
+                                        std::shared_ptr<stream::StreamingQueryManager>>>&
 Streams() {
-  static auto* m = new std::map<const SessionState*,
-                                std::pair<std::weak_ptr<SessionState>, std::shared_ptr<stream::StreamingQueryManager>>>();
+  static auto* m =
+      new std::map<const SessionState*,
+                   std::pair<std::weak_ptr<SessionState>,
+                             std::shared_ptr<stream::StreamingQueryManager>>>();
   return *m;
 }
 
 std::mutex g_memory_sinks_mu;
-std::map<const stream::StreamingQuery*, std::weak_ptr<connectors::MemorySink>>& MemorySinks() {
-  static auto* m = new std::map<const stream::StreamingQuery*, std::weak_ptr<connectors::MemorySink>>();
+std::map<const stream::StreamingQuery*, std::weak_ptr<connectors::MemorySink>>&
+MemorySinks() {
+  static auto* m = new std::map<const stream::StreamingQuery*,
+                                std::weak_ptr<connectors::MemorySink>>();
   return *m;
 }
 
-Status PublishView(const std::shared_ptr<SessionState>& s, const std::string& name, const SchemaPtr& schema,
-                   const std::vector<BatchPtr>& rows) {
+Status PublishView(const std::shared_ptr<SessionState>& s, const std::string& name,
+                   const SchemaPtr& schema, const std::vector<BatchPtr>& rows) {
   auto local = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kLocalRelation);
   local->schema = schema;
   local->batches = rows;
@@ -101,7 +112,8 @@ static void StopAllStreamsAtExit() {
   for (auto& m : managers) m->StopAll();
 }
 
-std::shared_ptr<stream::StreamingQueryManager> StreamsOf(const std::shared_ptr<SessionState>& session) {
+std::shared_ptr<stream::StreamingQueryManager> StreamsOf(
+    const std::shared_ptr<SessionState>& session) {
   // Queries still running when the program exits are stopped before static objects they
   // use are destroyed (an atexit handler registered after those objects exist).
   static const bool registered = [] { return std::atexit(&StopAllStreamsAtExit) == 0; }();
@@ -129,11 +141,13 @@ std::shared_ptr<connectors::MemorySink> MemorySinkOf(const StreamingQuery& query
 // ---- Trigger
 
 stream::Trigger Trigger::ProcessingTime(const std::string& interval) {
-  return stream::Trigger::ProcessingTime(ValueOrThrow(stream::Trigger::ParseIntervalMs(interval)));
+  return stream::Trigger::ProcessingTime(
+      ValueOrThrow(stream::Trigger::ParseIntervalMs(interval)));
 }
 
 stream::Trigger Trigger::Continuous(const std::string& interval) {
-  return stream::Trigger::Continuous(ValueOrThrow(stream::Trigger::ParseIntervalMs(interval)));
+  return stream::Trigger::Continuous(
+      ValueOrThrow(stream::Trigger::ParseIntervalMs(interval)));
 }
 
 // ---- StreamingQuery
@@ -143,13 +157,19 @@ std::string StreamingQuery::runId() const { return q_->run_id(); }
 std::optional<std::string> StreamingQuery::name() const { return q_->name(); }
 bool StreamingQuery::isActive() const { return q_->IsActive(); }
 StreamingQueryStatus StreamingQuery::status() const { return q_->status(); }
-std::optional<StreamingQueryProgress> StreamingQuery::lastProgress() const { return q_->LastProgress(); }
-std::vector<StreamingQueryProgress> StreamingQuery::recentProgress() const { return q_->RecentProgress(); }
+std::optional<StreamingQueryProgress> StreamingQuery::lastProgress() const {
+  return q_->LastProgress();
+}
+std::vector<StreamingQueryProgress> StreamingQuery::recentProgress() const {
+  return q_->RecentProgress();
+}
 void StreamingQuery::awaitTermination() const { CheckOrThrow(q_->AwaitTermination()); }
 bool StreamingQuery::awaitTermination(double timeout_seconds) const {
   return ValueOrThrow(q_->AwaitTermination(static_cast<int64_t>(timeout_seconds * 1000)));
 }
-void StreamingQuery::processAllAvailable() const { CheckOrThrow(q_->ProcessAllAvailable()); }
+void StreamingQuery::processAllAvailable() const {
+  CheckOrThrow(q_->ProcessAllAvailable());
+}
 void StreamingQuery::stop() const { q_->Stop(); }
 std::optional<StreamingQueryException> StreamingQuery::exception() const {
   auto e = q_->exception();
@@ -169,15 +189,20 @@ std::optional<StreamingQuery> StreamingQueryManager::get(const std::string& id) 
   if (!q) return std::nullopt;
   return StreamingQuery(q);
 }
-void StreamingQueryManager::awaitAnyTermination() const { CheckOrThrow(m_->AwaitAnyTermination()); }
+void StreamingQueryManager::awaitAnyTermination() const {
+  CheckOrThrow(m_->AwaitAnyTermination());
+}
 bool StreamingQueryManager::awaitAnyTermination(double timeout_seconds) const {
-  return ValueOrThrow(m_->AwaitAnyTermination(static_cast<int64_t>(timeout_seconds * 1000)));
+  return ValueOrThrow(
+      m_->AwaitAnyTermination(static_cast<int64_t>(timeout_seconds * 1000)));
 }
 void StreamingQueryManager::resetTerminated() const { m_->ResetTerminated(); }
-void StreamingQueryManager::addListener(std::shared_ptr<StreamingQueryListener> listener) const {
+void StreamingQueryManager::addListener(
+    std::shared_ptr<StreamingQueryListener> listener) const {
   m_->AddListener(std::move(listener));
 }
-void StreamingQueryManager::removeListener(const std::shared_ptr<StreamingQueryListener>& listener) const {
+void StreamingQueryManager::removeListener(
+    const std::shared_ptr<StreamingQueryListener>& listener) const {
   m_->RemoveListener(listener);
 }
 
@@ -195,11 +220,13 @@ DataStreamReader& DataStreamReader::schema(const std::string& ddl) {
   schema_ = ValueOrThrow(sql::ParseDdlSchema(ddl));
   return *this;
 }
-DataStreamReader& DataStreamReader::option(const std::string& key, const std::string& value) {
+DataStreamReader& DataStreamReader::option(const std::string& key,
+                                           const std::string& value) {
   options_[key] = value;
   return *this;
 }
-DataStreamReader& DataStreamReader::options(const std::map<std::string, std::string>& opts) {
+DataStreamReader& DataStreamReader::options(
+    const std::map<std::string, std::string>& opts) {
   for (const auto& [k, v] : opts) options_[k] = v;
   return *this;
 }
@@ -230,23 +257,29 @@ DataFrame DataStreamReader::load() const {
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
   }
   if (schema_ && (fmt.rfind("rate", 0) == 0 || fmt == "socket")) {
-    ThrowStatus(Status::Error("SPATE_STREAMING_INVALID", {{"msg", "The " + fmt + " source does not support a user-specified schema."}}));
+    ThrowStatus(Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", "The " + fmt + " source does not support a user-specified schema."}}));
   }
-  auto rel = std::make_shared<stream::StreamingRelation>(fmt, schema, factory, description);
+  auto rel =
+      std::make_shared<stream::StreamingRelation>(fmt, schema, factory, description);
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = rel;
   return DataFrame(session_, plan);
 }
 
 DataFrame DataStreamReader::load(const std::string& path) const {
-  const std::string fmt = Lower(format_.empty() ? session_->conf.GetOr("spark.sql.sources.default", "parquet") : format_);
+  const std::string fmt =
+      Lower(format_.empty() ? session_->conf.GetOr("spark.sql.sources.default", "parquet")
+                            : format_);
   if (fmt == "delta") {
     std::map<std::string, std::string> opts = options_;
     opts.erase("path");
     return DeltaStream(session_, path, path, opts);
   }
   if (fmt != "json" && fmt != "csv" && fmt != "parquet" && fmt != "text") {
-    if (fmt == "rate" || fmt == "rate-micro-batch") return DataStreamReader(*this).option("path", "").load();
+    if (fmt == "rate" || fmt == "rate-micro-batch")
+      return DataStreamReader(*this).option("path", "").load();
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
   }
   auto fs = io::LocalFileSystem::Get();
@@ -255,15 +288,21 @@ DataFrame DataStreamReader::load(const std::string& path) const {
   opts.erase("path");
   SchemaPtr schema = schema_;
   if (fmt == "text") {
-    schema = std::make_shared<const Schema>(std::vector<Field>{{"value", DataType::String(), true, ""}});
+    schema = std::make_shared<const Schema>(
+        std::vector<Field>{{"value", DataType::String(), true, ""}});
   } else if (!schema) {
-    bool infer = Lower(session_->conf.GetOr("spark.sql.streaming.schemaInference", "false")) == "true";
+    bool infer = Lower(session_->conf.GetOr("spark.sql.streaming.schemaInference",
+                                            "false")) == "true";
     if (!infer) {
-      ThrowStatus(Status::Error(
-          "SPATE_STREAMING_INVALID",
-          {{"msg", "Schema must be specified when creating a streaming source DataFrame. If some files already "
-                   "exist in the directory, then depending on the file format you may be able to create a static "
-                   "DataFrame on that directory with 'spark.read.load(directory)' and infer schema from it."}}));
+      ThrowStatus(
+          Status::Error("SPATE_STREAMING_INVALID",
+                        {{"msg",
+                          "Schema must be specified when creating a streaming source "
+                          "DataFrame. If some files already "
+                          "exist in the directory, then depending on the file format you "
+                          "may be able to create a static "
+                          "DataFrame on that directory with 'spark.read.load(directory)' "
+                          "and infer schema from it."}}));
     }
     DataFrameReader r(session_);
     r.format(fmt).options(opts);
@@ -278,32 +317,44 @@ DataFrame DataStreamReader::load(const std::string& path) const {
                                      const SchemaPtr& schema) -> Result<DataSourcePtr> {
     std::string tz = state->conf.session_time_zone();
     if (fmt == "json" || fmt == "text") {
-      auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson : formats::LineFileDataSource::Format::kText;
-      SPATE_ASSIGN_OR_RETURN(auto ds, formats::LineFileDataSource::Make(fs, kind, files, schema, opts, tz));
+      auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson
+                                : formats::LineFileDataSource::Format::kText;
+      SPATE_ASSIGN_OR_RETURN(
+          auto ds, formats::LineFileDataSource::Make(fs, kind, files, schema, opts, tz));
       return DataSourcePtr(ds);
     }
     if (fmt == "csv") {
-      SPATE_ASSIGN_OR_RETURN(
-          auto ds, formats::CsvDataSource::Make(fs, files, schema, opts, tz,
-                                                state->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record")));
+      SPATE_ASSIGN_OR_RETURN(auto ds,
+                             formats::CsvDataSource::Make(
+                                 fs, files, schema, opts, tz,
+                                 state->conf.GetOr("spark.sql.columnNameOfCorruptRecord",
+                                                   "_corrupt_record")));
       return DataSourcePtr(ds);
     }
-    SPATE_ASSIGN_OR_RETURN(auto ds, formats::ParquetDataSource::Make(fs, files, schema, false));
+    SPATE_ASSIGN_OR_RETURN(auto ds,
+                           formats::ParquetDataSource::Make(fs, files, schema, false));
     return DataSourcePtr(ds);
   };
   auto factory = ValueOrThrow(connectors::MakeFileSourceFactory(fo));
-  auto rel = std::make_shared<stream::StreamingRelation>(fmt, schema, factory, "FileSource[" + path + "]");
+  auto rel = std::make_shared<stream::StreamingRelation>(fmt, schema, factory,
+                                                         "FileSource[" + path + "]");
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = rel;
   return DataFrame(session_, plan);
 }
 
-DataFrame DataStreamReader::json(const std::string& path) const { return DataStreamReader(*this).format("json").load(path); }
-DataFrame DataStreamReader::csv(const std::string& path) const { return DataStreamReader(*this).format("csv").load(path); }
+DataFrame DataStreamReader::json(const std::string& path) const {
+  return DataStreamReader(*this).format("json").load(path);
+}
+DataFrame DataStreamReader::csv(const std::string& path) const {
+  return DataStreamReader(*this).format("csv").load(path);
+}
 DataFrame DataStreamReader::parquet(const std::string& path) const {
   return DataStreamReader(*this).format("parquet").load(path);
 }
-DataFrame DataStreamReader::text(const std::string& path) const { return DataStreamReader(*this).format("text").load(path); }
+DataFrame DataStreamReader::text(const std::string& path) const {
+  return DataStreamReader(*this).format("text").load(path);
+}
 
 namespace {
 
@@ -312,8 +363,10 @@ std::vector<std::string> SplitTableName(const std::string& name) {
   size_t start = 0;
   for (;;) {
     size_t dot = name.find('.', start);
-    std::string part = name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.size() >= 2 && part.front() == '`' && part.back() == '`') part = part.substr(1, part.size() - 2);
+    std::string part =
+        name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.size() >= 2 && part.front() == '`' && part.back() == '`')
+      part = part.substr(1, part.size() - 2);
     parts.push_back(part);
     if (dot == std::string::npos) break;
     start = dot + 1;
@@ -321,15 +374,18 @@ std::vector<std::string> SplitTableName(const std::string& name) {
   return parts;
 }
 
-DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::string& path, const std::string& display,
+DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::string& path,
+                      const std::string& display,
                       const std::map<std::string, std::string>& options) {
   connectors::DeltaSourceOptions o;
   o.path = path;
   o.options = options;
   o.time_zone_id = state->conf.session_time_zone();
   o.display_name = display;
-  auto [schema, factory] = ValueOrThrow(connectors::MakeDeltaSourceFactory(io::LocalFileSystem::Get(), o));
-  auto rel = std::make_shared<stream::StreamingRelation>("delta", schema, factory, "DeltaSource[" + display + "]");
+  auto [schema, factory] =
+      ValueOrThrow(connectors::MakeDeltaSourceFactory(io::LocalFileSystem::Get(), o));
+  auto rel = std::make_shared<stream::StreamingRelation>("delta", schema, factory,
+                                                         "DeltaSource[" + display + "]");
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = rel;
   return DataFrame(state, plan);
@@ -339,9 +395,12 @@ DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::str
 
 DataFrame DataStreamReader::table(const std::string& name) const {
   auto& wh = session_->warehouse();
-  auto id = ValueOrThrow(wh.QualifyTable(SplitTableName(name), session_->catalog.current_database()));
+  auto id = ValueOrThrow(
+      wh.QualifyTable(SplitTableName(name), session_->catalog.current_database()));
   auto loc = ValueOrThrow(wh.LookupTable(id));
-  if (!loc) ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", id.Quoted()}}));
+  if (!loc)
+    ThrowStatus(
+        Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", id.Quoted()}}));
   return DeltaStream(session_, loc->path, id.Unquoted(), options_);
 }
 
@@ -356,11 +415,13 @@ DataStreamWriter& DataStreamWriter::outputMode(const std::string& mode) {
   output_mode_ = mode;
   return *this;
 }
-DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::string& value) {
+DataStreamWriter& DataStreamWriter::option(const std::string& key,
+                                           const std::string& value) {
   options_[key] = value;
   return *this;
 }
-DataStreamWriter& DataStreamWriter::options(const std::map<std::string, std::string>& opts) {
+DataStreamWriter& DataStreamWriter::options(
+    const std::map<std::string, std::string>& opts) {
   for (const auto& [k, v] : opts) options_[k] = v;
   return *this;
 }
@@ -376,12 +437,13 @@ DataStreamWriter& DataStreamWriter::trigger(const stream::Trigger& trigger) {
   trigger_ = trigger;
   return *this;
 }
-DataStreamWriter& DataStreamWriter::foreachBatch(std::function<void(DataFrame, int64_t)> fn) {
+DataStreamWriter& DataStreamWriter::foreachBatch(
+    std::function<void(DataFrame, int64_t)> fn) {
   foreach_batch_ = std::move(fn);
   format_ = "foreachBatch";
   return *this;
 }
-DataStreamWriter& DataStreamWriter::foreach(std::shared_ptr<ForeachWriter> writer) {
+DataStreamWriter& DataStreamWriter::foreach (std::shared_ptr<ForeachWriter> writer) {
   foreach_ = std::move(writer);
   format_ = "foreach";
   return *this;
@@ -405,13 +467,15 @@ StreamingQuery DataStreamWriter::toTable(const std::string& name) const {
   std::string fmt = Lower(format_);
   if (!fmt.empty() && fmt != "delta") {
     ThrowStatus(Status::Error("SPATE_STREAMING_UNSUPPORTED",
-                              {{"msg", "toTable() writes Delta tables; format " + format_ + " is not supported"}}));
+                              {{"msg", "toTable() writes Delta tables; format " +
+                                           format_ + " is not supported"}}));
   }
   std::vector<std::string> parts = SplitTableName(name);
   auto& wh = state->warehouse();
   auto id = ValueOrThrow(wh.QualifyTable(parts, state->catalog.current_database()));
   auto loc = ValueOrThrow(wh.LookupTable(id));
-  std::string path = loc ? loc->path : ValueOrThrow(wh.PrepareTable(id, std::nullopt)).path;
+  std::string path =
+      loc ? loc->path : ValueOrThrow(wh.PrepareTable(id, std::nullopt)).path;
   DataStreamWriter w(*this);
   w.format_ = "delta";
   w.table_name_ = id.Unquoted();
@@ -421,18 +485,25 @@ StreamingQuery DataStreamWriter::toTable(const std::string& name) const {
 StreamingQuery DataStreamWriter::start(const std::string& path) const {
   const auto& state = df_.session();
   if (!df_.isStreaming()) ThrowStatus(Status::Error("WRITE_STREAM_NOT_ALLOWED"));
-  const std::string fmt = Lower(format_.empty() ? state->conf.GetOr("spark.sql.sources.default", "parquet") : format_);
+  const std::string fmt =
+      Lower(format_.empty() ? state->conf.GetOr("spark.sql.sources.default", "parquet")
+                            : format_);
   stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode_));
   io::FileSystemPtr fs = fs_ ? fs_ : io::FileSystemPtr(io::LocalFileSystem::Get());
   stream::SinkPtr sink;
   std::shared_ptr<connectors::MemorySink> memory_sink;
   bool temp_allowed = false;
   if (fmt == "memory") {
-    if (!query_name_) ThrowStatus(Status::Error("SPATE_STREAMING_INVALID", {{"msg", "queryName must be specified for memory sink"}}));
+    if (!query_name_)
+      ThrowStatus(
+          Status::Error("SPATE_STREAMING_INVALID",
+                        {{"msg", "queryName must be specified for memory sink"}}));
     std::string name = *query_name_;
     std::weak_ptr<SessionState> weak = state;
     memory_sink = std::make_shared<connectors::MemorySink>(
-        mode, [weak, name](const SchemaPtr& schema, const std::vector<BatchPtr>& rows) -> Status {
+        mode,
+        [weak, name](const SchemaPtr& schema,
+                     const std::vector<BatchPtr>& rows) -> Status {
           auto s = weak.lock();
           if (!s) return Status::OK();
           return PublishView(s, name, schema, rows);
@@ -450,40 +521,43 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
   } else if (fmt == "foreachbatch") {
     auto fn = foreach_batch_;
     std::weak_ptr<SessionState> weak = state;
-    sink = std::make_shared<connectors::ForeachBatchSink>([fn, weak](const stream::MicroBatch& mb) -> Status {
-      auto s = weak.lock();
-      if (!s) return Status::Cancelled("session closed");
-      try {
-        fn(DataFrame(s, mb.plan), mb.batch_id);
-      } catch (...) {
-        return FromCurrentException();
-      }
-      return Status::OK();
-    });
+    sink = std::make_shared<connectors::ForeachBatchSink>(
+        [fn, weak](const stream::MicroBatch& mb) -> Status {
+          auto s = weak.lock();
+          if (!s) return Status::Cancelled("session closed");
+          try {
+            fn(DataFrame(s, mb.plan), mb.batch_id);
+          } catch (...) {
+            return FromCurrentException();
+          }
+          return Status::OK();
+        });
   } else if (fmt == "foreach") {
     auto writer = foreach_;
-    sink = std::make_shared<connectors::ForeachBatchSink>([writer](const stream::MicroBatch& mb) -> Status {
-      SPATE_ASSIGN_OR_RETURN(auto batches, mb.Collect());
-      SchemaPtr schema = mb.analyzed->OutputSchema();
-      std::optional<std::string> error;
-      try {
-        if (writer->open(0, mb.batch_id)) {
-          for (const auto& b : batches) {
-            for (int64_t r = 0; r < b->num_rows(); ++r) {
-              std::vector<Value> vals;
-              for (int c = 0; c < b->num_columns(); ++c) vals.push_back(b->column(c)->GetValue(r));
-              writer->process(Row(std::move(vals), schema));
+    sink = std::make_shared<connectors::ForeachBatchSink>(
+        [writer](const stream::MicroBatch& mb) -> Status {
+          SPATE_ASSIGN_OR_RETURN(auto batches, mb.Collect());
+          SchemaPtr schema = mb.analyzed->OutputSchema();
+          std::optional<std::string> error;
+          try {
+            if (writer->open(0, mb.batch_id)) {
+              for (const auto& b : batches) {
+                for (int64_t r = 0; r < b->num_rows(); ++r) {
+                  std::vector<Value> vals;
+                  for (int c = 0; c < b->num_columns(); ++c)
+                    vals.push_back(b->column(c)->GetValue(r));
+                  writer->process(Row(std::move(vals), schema));
+                }
+              }
             }
+          } catch (...) {
+            Status st = FromCurrentException();
+            writer->close(st.ToString());
+            return st;
           }
-        }
-      } catch (...) {
-        Status st = FromCurrentException();
-        writer->close(st.ToString());
-        return st;
-      }
-      writer->close(std::nullopt);
-      return Status::OK();
-    });
+          writer->close(std::nullopt);
+          return Status::OK();
+        });
   } else if (fmt == "parquet" || fmt == "json" || fmt == "csv" || fmt == "text") {
     if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
     formats::FileWriterFactoryPtr factory;
@@ -491,14 +565,19 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
       factory = ValueOrThrow(formats::MakeParquetWriterFactory(
           options_, state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy")));
     } else if (fmt == "json") {
-      factory = ValueOrThrow(formats::MakeJsonWriterFactory(options_, state->conf.session_time_zone()));
+      factory = ValueOrThrow(
+          formats::MakeJsonWriterFactory(options_, state->conf.session_time_zone()));
     } else if (fmt == "csv") {
-      factory = ValueOrThrow(formats::MakeCsvWriterFactory(options_, state->conf.session_time_zone()));
+      factory = ValueOrThrow(
+          formats::MakeCsvWriterFactory(options_, state->conf.session_time_zone()));
     } else {
       factory = ValueOrThrow(formats::MakeTextWriterFactory(options_));
     }
-    int interval = std::atoi(state->conf.GetOr("spark.sql.streaming.fileSink.log.compactInterval", "10").c_str());
-    sink = std::make_shared<connectors::FileStreamSink>(fs, path, factory, partition_by_, interval > 0 ? interval : 10);
+    int interval = std::atoi(
+        state->conf.GetOr("spark.sql.streaming.fileSink.log.compactInterval", "10")
+            .c_str());
+    sink = std::make_shared<connectors::FileStreamSink>(fs, path, factory, partition_by_,
+                                                        interval > 0 ? interval : 10);
   } else if (fmt == "delta") {
     if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
     connectors::DeltaSinkOptions o;
@@ -524,13 +603,16 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
       checkpoint = io::JoinPath(root, query_name_ ? *query_name_ : stream::RandomUuid());
     } else if (temp_allowed) {
       const char* tmp = std::getenv("TMPDIR");
-      checkpoint = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "temporary-" + stream::RandomUuid());
+      checkpoint =
+          io::JoinPath(tmp && *tmp ? tmp : "/tmp", "temporary-" + stream::RandomUuid());
       cfg.temp_checkpoint = true;
     } else {
       ThrowStatus(Status::Error(
           "SPATE_STREAMING_INVALID",
-          {{"msg", "checkpointLocation must be specified either through option(\"checkpointLocation\", ...) or "
-                   "SparkSession.conf.set(\"spark.sql.streaming.checkpointLocation\", ...)"}}));
+          {{"msg",
+            "checkpointLocation must be specified either through "
+            "option(\"checkpointLocation\", ...) or "
+            "SparkSession.conf.set(\"spark.sql.streaming.checkpointLocation\", ...)"}}));
     }
   }
   cfg.checkpoint = checkpoint;
@@ -552,7 +634,8 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
 // ---- MemoryStream
 
 MemoryStream::MemoryStream(const SparkSession& spark, const StructType& schema)
-    : session_(spark.state()), impl_(std::make_shared<connectors::MemoryStream>(schema.ToSchema())) {}
+    : session_(spark.state()),
+      impl_(std::make_shared<connectors::MemoryStream>(schema.ToSchema())) {}
 
 MemoryStream::MemoryStream(const SparkSession& spark, const std::string& ddl)
     : MemoryStream(spark, StructType::fromDDL(ddl)) {}
@@ -563,14 +646,16 @@ int64_t MemoryStream::addData(const std::vector<std::vector<Value>>& rows) const
   for (int c = 0; c < schema->num_fields(); ++c) {
     std::vector<Value> vals;
     vals.reserve(rows.size());
-    for (const auto& r : rows) vals.push_back(c < static_cast<int>(r.size()) ? r[c] : Value());
+    for (const auto& r : rows)
+      vals.push_back(c < static_cast<int>(r.size()) ? r[c] : Value());
     cols.push_back(ColumnFromValues(schema->field(c).type, vals));
   }
   return impl_->AddData(Batch::Make(schema, cols, static_cast<int64_t>(rows.size())));
 }
 
 DataFrame MemoryStream::toDF() const {
-  auto rel = std::make_shared<stream::StreamingRelation>("memory", impl_->schema(), impl_->Factory(), impl_->Describe());
+  auto rel = std::make_shared<stream::StreamingRelation>(
+      "memory", impl_->schema(), impl_->Factory(), impl_->Describe());
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = rel;
   return DataFrame(session_, plan);
@@ -583,7 +668,9 @@ namespace spate::api {
 // SparkSession / DataFrame entry points of the streaming API (declared in session.h and
 // dataframe.h).
 DataStreamReader SparkSession::readStream() const { return DataStreamReader(state_); }
-StreamingQueryManager SparkSession::streams() const { return StreamingQueryManager(StreamsOf(state_)); }
+StreamingQueryManager SparkSession::streams() const {
+  return StreamingQueryManager(StreamsOf(state_));
+}
 bool DataFrame::isStreaming() const { return stream::IsStreamingPlan(plan_); }
 DataStreamWriter DataFrame::writeStream() const {
   if (!isStreaming()) ThrowStatus(Status::Error("WRITE_STREAM_NOT_ALLOWED"));
@@ -594,7 +681,8 @@ DataStreamWriter DataFrame::writeStream() const {
 
 namespace spate::api {
 
-std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader, const std::string& path) {
+std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader,
+                                            const std::string& path) {
   auto fs = io::LocalFileSystem::Get();
   auto listed = ValueOrThrow(connectors::SinkLogFiles(*fs, path));
   if (!listed) return std::nullopt;
@@ -602,24 +690,29 @@ std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader, const
   // the file); each group is read on its own with its partition values as literals.
   std::map<std::string, std::vector<std::string>> groups;
   std::vector<std::string> keys;
-  std::map<std::string, std::vector<std::string>> raw_values;  // column -> raw values seen
+  std::map<std::string, std::vector<std::string>>
+      raw_values;  // column -> raw values seen
   std::string root = path;
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   for (const auto& f : *listed) {
-    std::string rel = f.rfind(root + "/", 0) == 0 ? f.substr(root.size() + 1) : io::BaseName(f);
+    std::string rel =
+        f.rfind(root + "/", 0) == 0 ? f.substr(root.size() + 1) : io::BaseName(f);
     std::string folder = io::ParentPath(rel);
     groups[folder].push_back(f);
   }
-  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> parsed;
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>
+      parsed;
   for (const auto& [folder, files] : groups) {
     std::vector<std::pair<std::string, std::string>> kv;
     size_t start = 0;
     while (!folder.empty() && start <= folder.size()) {
       size_t slash = folder.find('/', start);
-      std::string part = folder.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+      std::string part = folder.substr(
+          start, slash == std::string::npos ? std::string::npos : slash - start);
       size_t eq = part.find('=');
       if (eq != std::string::npos) {
-        std::string k = part.substr(0, eq), v = formats::UnescapePathName(part.substr(eq + 1));
+        std::string k = part.substr(0, eq),
+                    v = formats::UnescapePathName(part.substr(eq + 1));
         kv.emplace_back(k, v);
         if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
         raw_values[k].push_back(v);
@@ -638,7 +731,8 @@ std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader, const
     for (const auto& k : keys) {
       Value v = Value::Null(types[k]);
       for (const auto& [pk, pv] : kv) {
-        if (pk == k && pv != "__HIVE_DEFAULT_PARTITION__") v = formats::PartitionValue(pv, types[k]);
+        if (pk == k && pv != "__HIVE_DEFAULT_PARTITION__")
+          v = formats::PartitionValue(pv, types[k]);
       }
       part = part.withColumn(k, functions::lit(v));
     }

@@ -10,11 +10,13 @@
 //   q.awaitTermination();
 //   std::cout << q.lastProgress()->prettyJson();
 //
-//  - DataStreamReader (spark.readStream()): format json | text | parquet | csv (files in a
+//  - DataStreamReader (spark.readStream()): format json | text | parquet | csv (files in
+//  a
 //    folder; schema required unless spark.sql.streaming.schemaInference=true), delta
 //    (load(path) or table(name)), rate, rate-micro-batch; MemoryStream for tests and
 //    embedders.
-//  - DataStreamWriter (df.writeStream()): format memory | console | noop | parquet | delta
+//  - DataStreamWriter (df.writeStream()): format memory | console | noop | parquet |
+//  delta
 //    (start(path) or toTable(name)), foreachBatch, foreach; outputMode, queryName,
 //    partitionBy, trigger,
 //    checkpointLocation (required except for memory/console/noop, which then use a
@@ -60,7 +62,9 @@ using StreamingQueryListener = stream::StreamingQueryListener;
 class Trigger {
  public:
   static stream::Trigger ProcessingTime(const std::string& interval);
-  static stream::Trigger ProcessingTime(int64_t interval_ms) { return stream::Trigger::ProcessingTime(interval_ms); }
+  static stream::Trigger ProcessingTime(int64_t interval_ms) {
+    return stream::Trigger::ProcessingTime(interval_ms);
+  }
   static stream::Trigger Once() { return stream::Trigger::Once(); }
   static stream::Trigger AvailableNow() { return stream::Trigger::AvailableNow(); }
   static stream::Trigger Continuous(const std::string& interval);
@@ -92,7 +96,8 @@ class StreamingQuery {
 
 class StreamingQueryManager {
  public:
-  explicit StreamingQueryManager(std::shared_ptr<stream::StreamingQueryManager> m) : m_(std::move(m)) {}
+  explicit StreamingQueryManager(std::shared_ptr<stream::StreamingQueryManager> m)
+      : m_(std::move(m)) {}
   std::vector<StreamingQuery> active() const;
   std::optional<StreamingQuery> get(const std::string& id) const;
   void awaitAnyTermination() const;
@@ -108,15 +113,24 @@ class StreamingQueryManager {
 
 class DataStreamReader {
  public:
-  explicit DataStreamReader(std::shared_ptr<SessionState> session) : session_(std::move(session)) {}
+  explicit DataStreamReader(std::shared_ptr<SessionState> session)
+      : session_(std::move(session)) {}
   DataStreamReader& format(const std::string& source);
   DataStreamReader& schema(const StructType& schema);
   DataStreamReader& schema(const std::string& ddl);
   DataStreamReader& option(const std::string& key, const std::string& value);
-  DataStreamReader& option(const std::string& key, const char* value) { return option(key, std::string(value)); }
-  DataStreamReader& option(const std::string& key, bool value) { return option(key, std::string(value ? "true" : "false")); }
-  DataStreamReader& option(const std::string& key, int64_t value) { return option(key, std::to_string(value)); }
-  DataStreamReader& option(const std::string& key, int value) { return option(key, std::to_string(value)); }
+  DataStreamReader& option(const std::string& key, const char* value) {
+    return option(key, std::string(value));
+  }
+  DataStreamReader& option(const std::string& key, bool value) {
+    return option(key, std::string(value ? "true" : "false"));
+  }
+  DataStreamReader& option(const std::string& key, int64_t value) {
+    return option(key, std::to_string(value));
+  }
+  DataStreamReader& option(const std::string& key, int value) {
+    return option(key, std::to_string(value));
+  }
   DataStreamReader& options(const std::map<std::string, std::string>& opts);
   DataFrame load() const;
   DataFrame load(const std::string& path) const;
@@ -156,17 +170,25 @@ class DataStreamWriter {
   /// "append" (default), "update", "complete".
   DataStreamWriter& outputMode(const std::string& mode);
   DataStreamWriter& option(const std::string& key, const std::string& value);
-  DataStreamWriter& option(const std::string& key, const char* value) { return option(key, std::string(value)); }
-  DataStreamWriter& option(const std::string& key, bool value) { return option(key, std::string(value ? "true" : "false")); }
-  DataStreamWriter& option(const std::string& key, int64_t value) { return option(key, std::to_string(value)); }
-  DataStreamWriter& option(const std::string& key, int value) { return option(key, std::to_string(value)); }
+  DataStreamWriter& option(const std::string& key, const char* value) {
+    return option(key, std::string(value));
+  }
+  DataStreamWriter& option(const std::string& key, bool value) {
+    return option(key, std::string(value ? "true" : "false"));
+  }
+  DataStreamWriter& option(const std::string& key, int64_t value) {
+    return option(key, std::to_string(value));
+  }
+  DataStreamWriter& option(const std::string& key, int value) {
+    return option(key, std::to_string(value));
+  }
   DataStreamWriter& options(const std::map<std::string, std::string>& opts);
   DataStreamWriter& queryName(const std::string& name);
   DataStreamWriter& partitionBy(const std::vector<std::string>& cols);
   DataStreamWriter& trigger(const stream::Trigger& trigger);
   /// fn(batch DataFrame, batch id) per micro-batch (at-least-once; ids stable on replay).
   DataStreamWriter& foreachBatch(std::function<void(DataFrame, int64_t)> fn);
-  DataStreamWriter& foreach(std::shared_ptr<ForeachWriter> writer);
+  DataStreamWriter& foreach (std::shared_ptr<ForeachWriter> writer);
   /// spate extension for tests: the clock triggers and progress use.
   DataStreamWriter& clock(ClockPtr clock);
   /// spate extension for tests: the file system of the checkpoint and the sink.
@@ -210,10 +232,12 @@ class MemoryStream {
 /// A folder written by a streaming file sink, as the batch reader sees it: only the files
 /// its _spark_metadata log lists (partition folders become columns again); nullopt when
 /// `path` has no such log. Used by DataFrameReader::load.
-std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader, const std::string& path);
+std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader,
+                                            const std::string& path);
 
 /// The streaming query manager of a session (created on first use).
-std::shared_ptr<stream::StreamingQueryManager> StreamsOf(const std::shared_ptr<SessionState>& session);
+std::shared_ptr<stream::StreamingQueryManager> StreamsOf(
+    const std::shared_ptr<SessionState>& session);
 /// The memory sink of a query started with format("memory") (tests), or nullptr.
 std::shared_ptr<connectors::MemorySink> MemorySinkOf(const StreamingQuery& query);
 

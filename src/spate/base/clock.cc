@@ -12,7 +12,8 @@ int64_t SystemClock::NowMs() const {
       .count();
 }
 
-int64_t SystemClock::WaitUntil(int64_t target_ms, const std::function<bool()>& cancelled) {
+int64_t SystemClock::WaitUntil(int64_t target_ms,
+                               const std::function<bool()>& cancelled) {
   for (;;) {
     int64_t now = NowMs();
     if (now >= target_ms || (cancelled && cancelled())) return now;
@@ -25,7 +26,8 @@ int64_t SystemClock::WaitUntil(int64_t target_ms, const std::function<bool()>& c
 void SystemClock::Wake() { cv_.notify_all(); }
 
 const std::shared_ptr<SystemClock>& SystemClock::Get() {
-  static const auto* clock = new std::shared_ptr<SystemClock>(std::make_shared<SystemClock>());
+  static const auto* clock =
+      new std::shared_ptr<SystemClock>(std::make_shared<SystemClock>());
   return *clock;
 }
 
@@ -34,7 +36,8 @@ int64_t ManualClock::NowMs() const {
   return now_;
 }
 
-int64_t ManualClock::WaitUntil(int64_t target_ms, const std::function<bool()>& cancelled) {
+int64_t ManualClock::WaitUntil(int64_t target_ms,
+                               const std::function<bool()>& cancelled) {
   std::unique_lock<std::mutex> lock(mu_);
   ++waiters_;
   wait_target_ = target_ms;

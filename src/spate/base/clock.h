@@ -29,7 +29,8 @@ class Clock {
   virtual int64_t NowMs() const = 0;
   /// Blocks until NowMs() >= target_ms or `cancelled()` returns true (checked at least
   /// every few milliseconds and after every Wake()). Returns NowMs().
-  virtual int64_t WaitUntil(int64_t target_ms, const std::function<bool()>& cancelled) = 0;
+  virtual int64_t WaitUntil(int64_t target_ms,
+                            const std::function<bool()>& cancelled) = 0;
   /// Wakes every waiter so it re-checks its cancel condition.
   virtual void Wake() = 0;
 };

@@ -14,14 +14,17 @@ Result<int64_t> DeltaSink::AddBatch(const stream::MicroBatch& batch) {
   w.options = o_.options;
   w.txn = table::TxnId{batch.query_id, batch.batch_id};
   w.operation = "STREAMING UPDATE";
-  w.operation_parameters = {{"outputMode", std::string(stream::OutputModeName(batch.output_mode))},
-                            {"queryId", batch.query_id},
-                            {"epochId", std::to_string(batch.batch_id)}};
+  w.operation_parameters = {
+      {"outputMode", std::string(stream::OutputModeName(batch.output_mode))},
+      {"queryId", batch.query_id},
+      {"epochId", std::to_string(batch.batch_id)}};
   w.time_zone_id = o_.time_zone_id;
   w.default_codec = o_.default_codec;
   auto exec_options = batch.runner->MakeExecOptions();
-  SPATE_ASSIGN_OR_RETURN(auto physical, exec::CreatePhysicalPlan(batch.analyzed, exec_options));
-  SPATE_ASSIGN_OR_RETURN(auto result, table::WritePlan(fs_, o_.path, *physical, exec_options, w));
+  SPATE_ASSIGN_OR_RETURN(auto physical,
+                         exec::CreatePhysicalPlan(batch.analyzed, exec_options));
+  SPATE_ASSIGN_OR_RETURN(auto result,
+                         table::WritePlan(fs_, o_.path, *physical, exec_options, w));
   stream::FaultPoint("after_sink_commit");
   if (result.already_committed) return int64_t{0};
   return result.num_output_rows;

@@ -34,8 +34,11 @@ struct DeltaSinkOptions {
 
 class DeltaSink final : public stream::Sink {
  public:
-  DeltaSink(io::FileSystemPtr fs, DeltaSinkOptions options) : fs_(std::move(fs)), o_(std::move(options)) {}
-  std::string Describe() const override { return "DeltaSink[" + (o_.display_name.empty() ? o_.path : o_.display_name) + "]"; }
+  DeltaSink(io::FileSystemPtr fs, DeltaSinkOptions options)
+      : fs_(std::move(fs)), o_(std::move(options)) {}
+  std::string Describe() const override {
+    return "DeltaSink[" + (o_.display_name.empty() ? o_.path : o_.display_name) + "]";
+  }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
 
  private:

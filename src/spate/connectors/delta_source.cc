@@ -35,16 +35,16 @@ struct FileRef {
 /// columns filled from add.partitionValues.
 class DeltaFilesDataSource final : public DataSource {
  public:
-  static Result<std::shared_ptr<DeltaFilesDataSource>> Make(io::FileSystemPtr fs, SchemaPtr schema,
-                                                            std::vector<std::string> partition_cols,
-                                                            const std::string& table_path,
-                                                            const std::vector<table::AddFile>& files) {
+  static Result<std::shared_ptr<DeltaFilesDataSource>> Make(
+      io::FileSystemPtr fs, SchemaPtr schema, std::vector<std::string> partition_cols,
+      const std::string& table_path, const std::vector<table::AddFile>& files) {
     auto ds = std::shared_ptr<DeltaFilesDataSource>(new DeltaFilesDataSource());
     ds->schema_ = schema;
     std::vector<Field> data_fields;
     for (int i = 0; i < schema->num_fields(); ++i) {
       const auto& f = schema->field(i);
-      bool is_part = std::find(partition_cols.begin(), partition_cols.end(), f.name) != partition_cols.end();
+      bool is_part = std::find(partition_cols.begin(), partition_cols.end(), f.name) !=
+                     partition_cols.end();
       ds->is_partition_.push_back(is_part);
       if (!is_part) {
         ds->data_index_.push_back(static_cast<int>(data_fields.size()));
@@ -59,7 +59,8 @@ class DeltaFilesDataSource final : public DataSource {
       std::string abs = (!p.empty() && p[0] == '/') || p.rfind("file:", 0) == 0
                             ? stream::StripFileScheme(table::DecodePathUri(p))
                             : io::JoinPath(table_path, table::DecodePathUri(p));
-      SPATE_ASSIGN_OR_RETURN(auto inner, formats::ParquetDataSource::Make(fs, {abs}, data_schema, false));
+      SPATE_ASSIGN_OR_RETURN(
+          auto inner, formats::ParquetDataSource::Make(fs, {abs}, data_schema, false));
       std::vector<Value> part_values;
       for (int i = 0; i < schema->num_fields(); ++i) {
         if (!ds->is_partition_[i]) {
@@ -68,7 +69,8 @@ class DeltaFilesDataSource final : public DataSource {
         }
         Value v = Value::Null(schema->field(i).type);
         for (const auto& [k, raw] : add.partition_values) {
-          if (ToLower(k) == ToLower(schema->field(i).name) && raw) v = formats::PartitionValue(*raw, schema->field(i).type);
+          if (ToLower(k) == ToLower(schema->field(i).name) && raw)
+            v = formats::PartitionValue(*raw, schema->field(i).type);
         }
         part_values.push_back(v);
       }
@@ -81,13 +83,17 @@ class DeltaFilesDataSource final : public DataSource {
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
-  std::string Describe() const override { return "DeltaFiles[" + std::to_string(files_.size()) + " files]"; }
+  std::string Describe() const override {
+    return "DeltaFiles[" + std::to_string(files_.size()) + " files]";
+  }
 
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override {
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override {
     auto [file, inner_split] = splits_[split];
     const auto& f = files_[file];
     ScanSpec inner_spec;
-    std::vector<int> out_map;  // per requested column: index in inner batch, or -1 (partition)
+    std::vector<int>
+        out_map;  // per requested column: index in inner batch, or -1 (partition)
     for (int c : spec.columns) {
       if (is_partition_[c]) {
         out_map.push_back(-1);
@@ -97,15 +103,19 @@ class DeltaFilesDataSource final : public DataSource {
       }
     }
     SPATE_ASSIGN_OR_RETURN(auto reader, f.source->OpenSplit(inner_split, inner_spec));
-    return std::unique_ptr<BatchReader>(new Reader(std::move(reader), spec.columns, out_map, f.partition_values, schema_));
+    return std::unique_ptr<BatchReader>(new Reader(std::move(reader), spec.columns,
+                                                   out_map, f.partition_values, schema_));
   }
 
  private:
   class Reader final : public BatchReader {
    public:
-    Reader(std::unique_ptr<BatchReader> inner, std::vector<int> cols, std::vector<int> map, std::vector<Value> parts,
-           SchemaPtr schema)
-        : inner_(std::move(inner)), cols_(std::move(cols)), map_(std::move(map)), parts_(std::move(parts)),
+    Reader(std::unique_ptr<BatchReader> inner, std::vector<int> cols,
+           std::vector<int> map, std::vector<Value> parts, SchemaPtr schema)
+        : inner_(std::move(inner)),
+          cols_(std::move(cols)),
+          map_(std::move(map)),
+          parts_(std::move(parts)),
           schema_(std::move(schema)) {}
     Result<BatchPtr> Next() override {
       SPATE_ASSIGN_OR_RETURN(BatchPtr b, inner_->Next());
@@ -114,7 +124,9 @@ class DeltaFilesDataSource final : public DataSource {
       std::vector<ColumnPtr> columns;
       for (size_t i = 0; i < cols_.size(); ++i) {
         fields.push_back(schema_->field(cols_[i]));
-        columns.push_back(map_[i] >= 0 ? b->column(map_[i]) : MakeConstantColumn(parts_[cols_[i]], b->num_rows()));
+        columns.push_back(map_[i] >= 0
+                              ? b->column(map_[i])
+                              : MakeConstantColumn(parts_[cols_[i]], b->num_rows()));
       }
       return Batch::Make(std::make_shared<const Schema>(fields), columns, b->num_rows());
     }
@@ -139,23 +151,33 @@ class DeltaFilesDataSource final : public DataSource {
 
 class DeltaStreamSource final : public stream::Source {
  public:
-  DeltaStreamSource(io::FileSystemPtr fs, DeltaSourceOptions o, SchemaPtr schema, std::vector<std::string> partition_cols,
-                    std::string table_id)
-      : fs_(fs), o_(std::move(o)), schema_(std::move(schema)), partition_cols_(std::move(partition_cols)),
-        table_id_(std::move(table_id)), log_(fs, o_.path) {
+  DeltaStreamSource(io::FileSystemPtr fs, DeltaSourceOptions o, SchemaPtr schema,
+                    std::vector<std::string> partition_cols, std::string table_id)
+      : fs_(fs),
+        o_(std::move(o)),
+        schema_(std::move(schema)),
+        partition_cols_(std::move(partition_cols)),
+        table_id_(std::move(table_id)),
+        log_(fs, o_.path) {
     max_files_ = 1000;
-    if (HasOption(o_.options, "maxFilesPerTrigger")) max_files_ = std::stoll(GetOption(o_.options, "maxFilesPerTrigger"));
-    if (HasOption(o_.options, "maxBytesPerTrigger")) max_bytes_ = ParseBytes(GetOption(o_.options, "maxBytesPerTrigger"));
+    if (HasOption(o_.options, "maxFilesPerTrigger"))
+      max_files_ = std::stoll(GetOption(o_.options, "maxFilesPerTrigger"));
+    if (HasOption(o_.options, "maxBytesPerTrigger"))
+      max_bytes_ = ParseBytes(GetOption(o_.options, "maxBytesPerTrigger"));
     ignore_deletes_ = ToLower(GetOption(o_.options, "ignoreDeletes", "false")) == "true";
-    skip_changes_ = ToLower(GetOption(o_.options, "skipChangeCommits", "false")) == "true" ||
-                    ToLower(GetOption(o_.options, "ignoreChanges", "false")) == "true";
+    skip_changes_ =
+        ToLower(GetOption(o_.options, "skipChangeCommits", "false")) == "true" ||
+        ToLower(GetOption(o_.options, "ignoreChanges", "false")) == "true";
     starting_version_ = GetOption(o_.options, "startingVersion", "");
   }
 
   const SchemaPtr& schema() const override { return schema_; }
-  std::string Describe() const override { return "DeltaSource[" + stream::QualifyPath(o_.path) + "]"; }
+  std::string Describe() const override {
+    return "DeltaSource[" + stream::QualifyPath(o_.path) + "]";
+  }
 
-  Result<std::optional<JsonValue>> LatestOffset(const std::optional<JsonValue>& start) override {
+  Result<std::optional<JsonValue>> LatestOffset(
+      const std::optional<JsonValue>& start) override {
     SPATE_ASSIGN_OR_RETURN(Position pos, StartPosition(start));
     SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
     if (available_now_) latest = std::min(latest, *available_now_);
@@ -179,7 +201,8 @@ class DeltaStreamSource final : public stream::Source {
     return Status::OK();
   }
 
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start, const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
+                                 const JsonValue& end) override {
     SPATE_ASSIGN_OR_RETURN(Position pos, StartPosition(start));
     Position stop = FromOffset(end);
     std::vector<FileRef> files;
@@ -187,9 +210,11 @@ class DeltaStreamSource final : public stream::Source {
     std::vector<table::AddFile> adds;
     for (auto& f : files) adds.push_back(std::move(f.add));
     if (adds.empty()) {
-      return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(schema_, std::vector<BatchPtr>{}, Describe()));
+      return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(
+          schema_, std::vector<BatchPtr>{}, Describe()));
     }
-    SPATE_ASSIGN_OR_RETURN(auto ds, DeltaFilesDataSource::Make(fs_, schema_, partition_cols_, o_.path, adds));
+    SPATE_ASSIGN_OR_RETURN(auto ds, DeltaFilesDataSource::Make(
+                                        fs_, schema_, partition_cols_, o_.path, adds));
     return DataSourcePtr(ds);
   }
 
@@ -204,9 +229,12 @@ class DeltaStreamSource final : public stream::Source {
     std::string l = ToLower(s);
     int64_t mult = 1;
     if (l.size() > 1 && (l.back() == 'b')) l.pop_back();
-    if (!l.empty() && l.back() == 'k') mult = 1024, l.pop_back();
-    else if (!l.empty() && l.back() == 'm') mult = 1024 * 1024, l.pop_back();
-    else if (!l.empty() && l.back() == 'g') mult = 1024 * 1024 * 1024, l.pop_back();
+    if (!l.empty() && l.back() == 'k')
+      mult = 1024, l.pop_back();
+    else if (!l.empty() && l.back() == 'm')
+      mult = 1024 * 1024, l.pop_back();
+    else if (!l.empty() && l.back() == 'g')
+      mult = 1024 * 1024 * 1024, l.pop_back();
     try {
       return std::stoll(l) * mult;
     } catch (...) {
@@ -252,9 +280,10 @@ class DeltaStreamSource final : public stream::Source {
     return *initial_;
   }
 
-  /// Files after `from`, through version `upto` (and not past `stop` when given), capped by
-  /// the rate limits when `limited`.
-  Status Collect(Position from, int64_t upto, bool limited, std::optional<Position> stop, std::vector<FileRef>* out) {
+  /// Files after `from`, through version `upto` (and not past `stop` when given), capped
+  /// by the rate limits when `limited`.
+  Status Collect(Position from, int64_t upto, bool limited, std::optional<Position> stop,
+                 std::vector<FileRef>* out) {
     int64_t bytes = 0;
     auto full = [&]() {
       if (!limited) return false;
@@ -264,7 +293,8 @@ class DeltaStreamSource final : public stream::Source {
     };
     auto past_stop = [&](int64_t v, int64_t i, bool starting) {
       if (!stop) return false;
-      if (starting != stop->is_starting) return !starting;  // snapshot files precede commits
+      if (starting != stop->is_starting)
+        return !starting;  // snapshot files precede commits
       return v > stop->version || (v == stop->version && i > stop->index);
     };
     int64_t v = from.version;
@@ -288,18 +318,23 @@ class DeltaStreamSource final : public stream::Source {
       const table::RemoveFile* removed = nullptr;
       bool has_add = false;
       for (const auto& a : actions) {
-        if (a.kind == table::Action::Kind::kRemove && a.remove.data_change && !removed) removed = &a.remove;
+        if (a.kind == table::Action::Kind::kRemove && a.remove.data_change && !removed)
+          removed = &a.remove;
         if (a.kind == table::Action::Kind::kAdd && a.add.data_change) has_add = true;
       }
       if (removed) {
         if (skip_changes_) continue;
         if (has_add) {
           return Status::Error("DELTA_SOURCE_TABLE_IGNORE_CHANGES",
-                               {{"file", removed->path}, {"version", std::to_string(v)}, {"dataPath", o_.path}});
+                               {{"file", removed->path},
+                                {"version", std::to_string(v)},
+                                {"dataPath", o_.path}});
         }
         if (!ignore_deletes_) {
           return Status::Error("DELTA_SOURCE_IGNORE_DELETE",
-                               {{"removedFile", removed->path}, {"version", std::to_string(v)}, {"dataPath", o_.path}});
+                               {{"removedFile", removed->path},
+                                {"version", std::to_string(v)},
+                                {"dataPath", o_.path}});
         }
       }
       int64_t index = -1;
@@ -333,13 +368,15 @@ class DeltaStreamSource final : public stream::Source {
 
 }  // namespace
 
-Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(io::FileSystemPtr fs,
-                                                                           DeltaSourceOptions options) {
+Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(
+    io::FileSystemPtr fs, DeltaSourceOptions options) {
   table::DeltaLog log(fs, options.path);
   SPATE_ASSIGN_OR_RETURN(bool exists, log.TableExists());
   if (!exists) {
-    return Status::Error("DELTA_MISSING_DELTA_TABLE",
-                         {{"tableName", options.display_name.empty() ? options.path : options.display_name}});
+    return Status::Error(
+        "DELTA_MISSING_DELTA_TABLE",
+        {{"tableName",
+          options.display_name.empty() ? options.path : options.display_name}});
   }
   SPATE_ASSIGN_OR_RETURN(auto snap, log.Latest());
   SchemaPtr schema = snap->schema();
@@ -347,21 +384,31 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(io::F
   std::string id = snap->metadata().id;
   if (HasOption(options.options, "startingVersion")) {
     std::string v = ToLower(GetOption(options.options, "startingVersion"));
-    if (v != "latest" && (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 18)) {
+    if (v != "latest" &&
+        (v.empty() || v.find_first_not_of("0123456789") != std::string::npos ||
+         v.size() > 18)) {
       return Status::Error("DELTA_ILLEGAL_OPTION",
-                           {{"input", v}, {"name", "startingVersion"}, {"explain", "must be greater than or equal to zero"}});
+                           {{"input", v},
+                            {"name", "startingVersion"},
+                            {"explain", "must be greater than or equal to zero"}});
     }
   }
   for (const char* key : {"maxFilesPerTrigger"}) {
     if (HasOption(options.options, key)) {
       std::string v = GetOption(options.options, key);
-      if (v.empty() || v.size() > 17 || v.find_first_not_of("0123456789") != std::string::npos || std::stoll(v) <= 0) {
-        return Status::Error("DELTA_ILLEGAL_OPTION", {{"input", v}, {"name", key}, {"explain", "must be a positive integer"}});
+      if (v.empty() || v.size() > 17 ||
+          v.find_first_not_of("0123456789") != std::string::npos || std::stoll(v) <= 0) {
+        return Status::Error(
+            "DELTA_ILLEGAL_OPTION",
+            {{"input", v}, {"name", key}, {"explain", "must be a positive integer"}});
       }
     }
   }
-  stream::SourceFactory factory = [fs, options, schema, parts, id](const stream::SourceContext&) -> Result<stream::SourcePtr> {
-    return stream::SourcePtr(std::make_shared<DeltaStreamSource>(fs, options, schema, parts, id));
+  stream::SourceFactory factory =
+      [fs, options, schema, parts,
+       id](const stream::SourceContext&) -> Result<stream::SourcePtr> {
+    return stream::SourcePtr(
+        std::make_shared<DeltaStreamSource>(fs, options, schema, parts, id));
   };
   return std::make_pair(schema, factory);
 }

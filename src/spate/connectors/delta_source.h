@@ -6,8 +6,8 @@
 // query first started (its files in path order), then every later commit's added files
 // in log order; with startingVersion=N (or "latest") only the changes of commits >= N.
 // The offset is Delta's DeltaSourceOffset: {"sourceVersion":1,"reservoirId":<table id>,
-// "reservoirVersion":V,"index":I,"isStartingVersion":B} — the last file taken is file I of
-// version V. maxFilesPerTrigger (default 1000) and maxBytesPerTrigger cap a batch; a
+// "reservoirVersion":V,"index":I,"isStartingVersion":B} — the last file taken is file I
+// of version V. maxFilesPerTrigger (default 1000) and maxBytesPerTrigger cap a batch; a
 // batch may end inside a commit. Adds with dataChange=false (compaction) are skipped. A
 // commit that removes data fails the query (DELTA_SOURCE_IGNORE_DELETE; with
 // ignoreDeletes, commits that only remove files pass; DELTA_SOURCE_TABLE_IGNORE_CHANGES
@@ -34,7 +34,7 @@ struct DeltaSourceOptions {
 
 /// Reads the table's schema now (DELTA_MISSING_DELTA_TABLE when there is no table) and
 /// returns the schema and the factory.
-Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(io::FileSystemPtr fs,
-                                                                           DeltaSourceOptions options);
+Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(
+    io::FileSystemPtr fs, DeltaSourceOptions options);
 
 }  // namespace spate::connectors

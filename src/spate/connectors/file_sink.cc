@@ -8,8 +8,10 @@ namespace spate::connectors {
 
 using stream::JsonValue;
 
-FileStreamSink::FileStreamSink(io::FileSystemPtr fs, std::string path, formats::FileWriterFactoryPtr factory,
-                               std::vector<std::string> partition_by, int compact_interval)
+FileStreamSink::FileStreamSink(io::FileSystemPtr fs, std::string path,
+                               formats::FileWriterFactoryPtr factory,
+                               std::vector<std::string> partition_by,
+                               int compact_interval)
     : fs_(fs),
       path_(std::move(path)),
       factory_(std::move(factory)),
@@ -18,7 +20,8 @@ FileStreamSink::FileStreamSink(io::FileSystemPtr fs, std::string path, formats::
 
 Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
   SPATE_ASSIGN_OR_RETURN(auto latest, log_.LatestId());
-  if (latest && batch.batch_id <= *latest) return int64_t{0};  // Skipping already committed batch
+  if (latest && batch.batch_id <= *latest)
+    return int64_t{0};  // Skipping already committed batch
   auto opts = batch.runner->MakeExecOptions();
   SPATE_ASSIGN_OR_RETURN(auto physical, exec::CreatePhysicalPlan(batch.analyzed, opts));
   int parts = physical->root()->num_partitions();
@@ -28,9 +31,11 @@ Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
   wo.use_staging = false;
   wo.write_success_file = false;
   wo.write_file_when_empty = false;
-  SPATE_ASSIGN_OR_RETURN(auto job, formats::PartitionedWriteJob::Make(fs_, factory_, batch.analyzed->OutputSchema(),
-                                                                      wo, parts));
-  Status st = exec::ExecuteToSink(*physical, opts, [&](int p, const BatchPtr& b) { return job->Write(p, b); });
+  SPATE_ASSIGN_OR_RETURN(auto job,
+                         formats::PartitionedWriteJob::Make(
+                             fs_, factory_, batch.analyzed->OutputSchema(), wo, parts));
+  Status st = exec::ExecuteToSink(
+      *physical, opts, [&](int p, const BatchPtr& b) { return job->Write(p, b); });
   if (!st.ok()) {
     job->Abort();
     return st;
@@ -41,7 +46,8 @@ Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
   int64_t rows = 0;
   for (const auto& f : files) {
     JsonValue e = JsonValue::Object();
-    e.Set("path", JsonValue::String(stream::QualifyPath(io::JoinPath(path_, f.relative_path))));
+    e.Set("path",
+          JsonValue::String(stream::QualifyPath(io::JoinPath(path_, f.relative_path))));
     e.Set("size", JsonValue::Int(f.size_bytes));
     e.Set("isDir", JsonValue::Bool(false));
     e.Set("modificationTime", JsonValue::Int(f.modification_time_ms));
@@ -56,7 +62,8 @@ Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
   return rows;
 }
 
-Result<std::optional<std::vector<std::string>>> SinkLogFiles(io::FileSystem& fs, const std::string& dir) {
+Result<std::optional<std::vector<std::string>>> SinkLogFiles(io::FileSystem& fs,
+                                                             const std::string& dir) {
   std::string meta = io::JoinPath(dir, "_spark_metadata");
   auto st = fs.Stat(meta);
   if (!st.ok() || !st->is_directory) return std::optional<std::vector<std::string>>();

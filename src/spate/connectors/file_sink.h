@@ -31,9 +31,12 @@ namespace spate::connectors {
 
 class FileStreamSink final : public stream::Sink {
  public:
-  FileStreamSink(io::FileSystemPtr fs, std::string path, formats::FileWriterFactoryPtr factory,
+  FileStreamSink(io::FileSystemPtr fs, std::string path,
+                 formats::FileWriterFactoryPtr factory,
                  std::vector<std::string> partition_by, int compact_interval = 10);
-  std::string Describe() const override { return "FileSink[" + stream::QualifyPath(path_) + "]"; }
+  std::string Describe() const override {
+    return "FileSink[" + stream::QualifyPath(path_) + "]";
+  }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
 
  private:
@@ -46,6 +49,7 @@ class FileStreamSink final : public stream::Sink {
 
 /// The files a file sink committed under `dir` (paths without scheme), or nullopt when
 /// `dir` has no _spark_metadata log.
-Result<std::optional<std::vector<std::string>>> SinkLogFiles(io::FileSystem& fs, const std::string& dir);
+Result<std::optional<std::vector<std::string>>> SinkLogFiles(io::FileSystem& fs,
+                                                             const std::string& dir);
 
 }  // namespace spate::connectors

@@ -67,7 +67,8 @@ struct Listed {
   int64_t mtime;
 };
 
-Status ListRecursive(io::FileSystem& fs, const std::string& dir, std::vector<Listed>* out) {
+Status ListRecursive(io::FileSystem& fs, const std::string& dir,
+                     std::vector<Listed>* out) {
   auto r = fs.List(dir, false);
   if (!r.ok()) {
     if (r.status().code() == StatusCode::kNotFound) return Status::OK();
@@ -91,22 +92,27 @@ class FileStreamSource final : public stream::Source {
       : o_(o), fs_(ctx.fs), log_(ctx.fs, ctx.metadata_path, CompactInterval(ctx)) {}
 
   static int CompactInterval(const stream::SourceContext& ctx) {
-    int v = std::atoi(ctx.conf("spark.sql.streaming.fileSource.log.compactInterval", "10").c_str());
+    int v = std::atoi(
+        ctx.conf("spark.sql.streaming.fileSource.log.compactInterval", "10").c_str());
     return v > 0 ? v : 10;
   }
 
   Status Init() {
     const auto& opt = o_.options;
-    if (HasOption(opt, "maxFilesPerTrigger")) max_files_ = std::stoll(GetOption(opt, "maxFilesPerTrigger"));
-    if (HasOption(opt, "maxBytesPerTrigger")) max_bytes_ = std::stoll(GetOption(opt, "maxBytesPerTrigger"));
+    if (HasOption(opt, "maxFilesPerTrigger"))
+      max_files_ = std::stoll(GetOption(opt, "maxFilesPerTrigger"));
+    if (HasOption(opt, "maxBytesPerTrigger"))
+      max_bytes_ = std::stoll(GetOption(opt, "maxBytesPerTrigger"));
     latest_first_ = ToLower(GetOption(opt, "latestFirst", "false")) == "true";
     file_name_only_ = ToLower(GetOption(opt, "fileNameOnly", "false")) == "true";
     glob_ = GetOption(opt, "pathGlobFilter", "");
     clean_ = ToLower(GetOption(opt, "cleanSource", "off"));
     archive_dir_ = GetOption(opt, "sourceArchiveDir", "");
     std::string age = GetOption(opt, "maxFileAge", "7d");
-    bool digits = !age.empty() && age.find_first_not_of("0123456789") == std::string::npos;
-    SPATE_ASSIGN_OR_RETURN(max_file_age_ms_, stream::Trigger::ParseIntervalMs(digits ? age + " ms" : age));
+    bool digits =
+        !age.empty() && age.find_first_not_of("0123456789") == std::string::npos;
+    SPATE_ASSIGN_OR_RETURN(max_file_age_ms_,
+                           stream::Trigger::ParseIntervalMs(digits ? age + " ms" : age));
     // Spark: maxFileAge is ignored when latestFirst and maxFilesPerTrigger are both set.
     if (latest_first_ && max_files_ > 0) max_file_age_ms_ = INT64_MAX / 4;
     SPATE_ASSIGN_OR_RETURN(auto entries, log_.AllEntries());
@@ -123,14 +129,18 @@ class FileStreamSource final : public stream::Source {
   }
 
   const SchemaPtr& schema() const override { return o_.schema; }
-  std::string Describe() const override { return "FileStreamSource[" + stream::QualifyPath(o_.path) + "]"; }
+  std::string Describe() const override {
+    return "FileStreamSource[" + stream::QualifyPath(o_.path) + "]";
+  }
 
-  Result<std::optional<JsonValue>> LatestOffset(const std::optional<JsonValue>&) override {
+  Result<std::optional<JsonValue>> LatestOffset(
+      const std::optional<JsonValue>&) override {
     std::vector<Listed> files;
     SPATE_RETURN_IF_ERROR(ListFiles(&files));
     // Newest first when latestFirst; oldest first otherwise (stable by path).
     std::stable_sort(files.begin(), files.end(), [&](const Listed& a, const Listed& b) {
-      if (a.mtime != b.mtime) return latest_first_ ? a.mtime > b.mtime : a.mtime < b.mtime;
+      if (a.mtime != b.mtime)
+        return latest_first_ ? a.mtime > b.mtime : a.mtime < b.mtime;
       return a.path < b.path;
     });
     std::vector<Listed> take;
@@ -168,7 +178,8 @@ class FileStreamSource final : public stream::Source {
     return Status::OK();
   }
 
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start, const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
+                                 const JsonValue& end) override {
     int64_t from = start ? LogOffset(*start) + 1 : 0, to = LogOffset(end);
     std::vector<std::string> files;
     for (int64_t b = from; b <= to; ++b) {
@@ -190,22 +201,26 @@ class FileStreamSource final : public stream::Source {
     }
     last_batch_files_[to] = files;
     if (files.empty()) {
-      return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(o_.schema, std::vector<BatchPtr>{}, Describe()));
+      return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(
+          o_.schema, std::vector<BatchPtr>{}, Describe()));
     }
     return ReadFiles(files);
   }
 
-  /// The files as one DataSource; schema columns named by key=value folders come from them.
+  /// The files as one DataSource; schema columns named by key=value folders come from
+  /// them.
   Result<DataSourcePtr> ReadFiles(const std::vector<std::string>& files) {
     const auto& schema = *o_.schema;
-    bool recursive = ToLower(GetOption(o_.options, "recursiveFileLookup", "false")) == "true";
+    bool recursive =
+        ToLower(GetOption(o_.options, "recursiveFileLookup", "false")) == "true";
     std::string root = o_.path;
     while (root.size() > 1 && root.back() == '/') root.pop_back();
     // Group files by the partition values of their folders.
     std::map<std::vector<std::optional<std::string>>, std::vector<std::string>> groups;
     std::vector<bool> is_part(static_cast<size_t>(schema.num_fields()), false);
     bool any = false;
-    std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> parsed;
+    std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>
+        parsed;
     for (const auto& f : files) {
       std::vector<std::pair<std::string, std::string>> kv;
       if (!recursive && f.rfind(root + "/", 0) == 0) {
@@ -213,7 +228,8 @@ class FileStreamSource final : public stream::Source {
         size_t start = 0;
         while (!rel.empty() && start <= rel.size()) {
           size_t slash = rel.find('/', start);
-          std::string part = rel.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+          std::string part = rel.substr(
+              start, slash == std::string::npos ? std::string::npos : slash - start);
           size_t eq = part.find('=');
           if (eq != std::string::npos && eq > 0) {
             std::string key = part.substr(0, eq);
@@ -238,11 +254,14 @@ class FileStreamSource final : public stream::Source {
     }
     auto data_schema = std::make_shared<const Schema>(data_fields);
     for (const auto& [f, kv] : parsed) {
-      std::vector<std::optional<std::string>> key(static_cast<size_t>(schema.num_fields()));
+      std::vector<std::optional<std::string>> key(
+          static_cast<size_t>(schema.num_fields()));
       for (int i = 0; i < schema.num_fields(); ++i) {
         if (!is_part[static_cast<size_t>(i)]) continue;
         for (const auto& [k, v] : kv) {
-          if (ToLower(k) == ToLower(schema.field(i).name) && v != "__HIVE_DEFAULT_PARTITION__") key[i] = v;
+          if (ToLower(k) == ToLower(schema.field(i).name) &&
+              v != "__HIVE_DEFAULT_PARTITION__")
+            key[i] = v;
         }
       }
       groups[key].push_back(f);
@@ -256,12 +275,14 @@ class FileStreamSource final : public stream::Source {
           part.constants.emplace_back();
         } else {
           const auto& t = schema.field(i).type;
-          part.constants.emplace_back(key[i] ? formats::PartitionValue(*key[i], t) : Value::Null(t));
+          part.constants.emplace_back(key[i] ? formats::PartitionValue(*key[i], t)
+                                             : Value::Null(t));
         }
       }
       parts.push_back(std::move(part));
     }
-    return DataSourcePtr(std::make_shared<stream::ConstantColumnsUnion>(o_.schema, std::move(parts), Describe()));
+    return DataSourcePtr(std::make_shared<stream::ConstantColumnsUnion>(
+        o_.schema, std::move(parts), Describe()));
   }
 
   Status Commit(const JsonValue& end) override {
@@ -311,14 +332,17 @@ class FileStreamSource final : public stream::Source {
     const JsonValue* p = e.Find("path");
     return p ? stream::StripFileScheme(p->string_value()) : "";
   }
-  std::string Key(const std::string& path) const { return file_name_only_ ? io::BaseName(path) : path; }
+  std::string Key(const std::string& path) const {
+    return file_name_only_ ? io::BaseName(path) : path;
+  }
   void Seen(const std::string& path, int64_t ts) {
     seen_[Key(path)] = ts;
     max_seen_ts_ = std::max(max_seen_ts_, ts);
   }
   bool IsNew(const Listed& f) const {
     if (seen_.count(Key(f.path))) return false;
-    if (max_seen_ts_ > INT64_MIN && f.mtime < max_seen_ts_ - max_file_age_ms_) return false;
+    if (max_seen_ts_ > INT64_MIN && f.mtime < max_seen_ts_ - max_file_age_ms_)
+      return false;
     return true;
   }
   Status ListFiles(std::vector<Listed>* out) {
@@ -358,25 +382,28 @@ Result<stream::SourceFactory> MakeFileSourceFactory(FileSourceOptions options) {
   for (const char* key : {"maxFilesPerTrigger", "maxBytesPerTrigger"}) {
     if (!HasOption(opt, key)) continue;
     std::string v = GetOption(opt, key);
-    bool ok = !v.empty() && v.size() < 18 && v.find_first_not_of("0123456789") == std::string::npos &&
-              std::stoll(v) > 0;
+    bool ok = !v.empty() && v.size() < 18 &&
+              v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) > 0;
     if (!ok) {
-      return Status::Invalid("Invalid value '" + v + "' for option '" + key + "', must be a positive integer");
+      return Status::Invalid("Invalid value '" + v + "' for option '" + key +
+                             "', must be a positive integer");
     }
   }
   std::string clean = ToLower(GetOption(opt, "cleanSource", "off"));
   if (clean != "off" && clean != "delete" && clean != "archive") {
-    return Status::Invalid("Invalid mode for clean source option " + GetOption(opt, "cleanSource") +
+    return Status::Invalid("Invalid mode for clean source option " +
+                           GetOption(opt, "cleanSource") +
                            ". Must be one of ARCHIVE, DELETE, OFF");
   }
   if (clean == "archive" && GetOption(opt, "sourceArchiveDir").empty()) {
     return Status::Invalid("Archive mode must be used with 'sourceArchiveDir' option.");
   }
-  return stream::SourceFactory([options](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
-    auto src = std::make_shared<FileStreamSource>(options, ctx);
-    SPATE_RETURN_IF_ERROR(src->Init());
-    return stream::SourcePtr(src);
-  });
+  return stream::SourceFactory(
+      [options](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
+        auto src = std::make_shared<FileStreamSource>(options, ctx);
+        SPATE_RETURN_IF_ERROR(src->Init());
+        return stream::SourcePtr(src);
+      });
 }
 
 }  // namespace spate::connectors

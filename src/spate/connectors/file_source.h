@@ -34,8 +34,8 @@
 namespace spate::connectors {
 
 /// Builds the batch DataSource of a list of files with the given (data) schema.
-using FileBatchReader =
-    std::function<Result<DataSourcePtr>(const std::vector<std::string>& files, const SchemaPtr& schema)>;
+using FileBatchReader = std::function<Result<DataSourcePtr>(
+    const std::vector<std::string>& files, const SchemaPtr& schema)>;
 
 struct FileSourceOptions {
   std::string format;  // json | text | parquet | csv

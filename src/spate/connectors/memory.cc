@@ -10,8 +10,8 @@ namespace spate::connectors {
 
 using stream::JsonValue;
 
-std::string GetOption(const std::map<std::string, std::string>& options, const std::string& key,
-                      const std::string& dflt) {
+std::string GetOption(const std::map<std::string, std::string>& options,
+                      const std::string& key, const std::string& dflt) {
   std::string k = ToLower(key);
   for (const auto& [name, v] : options) {
     if (ToLower(name) == k) return v;
@@ -19,7 +19,8 @@ std::string GetOption(const std::map<std::string, std::string>& options, const s
   return dflt;
 }
 
-bool HasOption(const std::map<std::string, std::string>& options, const std::string& key) {
+bool HasOption(const std::map<std::string, std::string>& options,
+               const std::string& key) {
   std::string k = ToLower(key);
   for (const auto& [name, v] : options) {
     if (ToLower(name) == k) return true;
@@ -45,40 +46,48 @@ int64_t MemoryStream::current_offset() const {
 
 stream::SourceFactory MemoryStream::Factory() {
   auto self = shared_from_this();
-  return [self](const stream::SourceContext&) -> Result<stream::SourcePtr> { return stream::SourcePtr(self); };
+  return [self](const stream::SourceContext&) -> Result<stream::SourcePtr> {
+    return stream::SourcePtr(self);
+  };
 }
 
 std::string MemoryStream::Describe() const {
   std::string s = "MemoryStream[";
-  for (int i = 0; i < schema_->num_fields(); ++i) s += (i ? "," : "") + schema_->field(i).name;
+  for (int i = 0; i < schema_->num_fields(); ++i)
+    s += (i ? "," : "") + schema_->field(i).name;
   return s + "]";
 }
 
-Result<std::optional<JsonValue>> MemoryStream::LatestOffset(const std::optional<JsonValue>&) {
+Result<std::optional<JsonValue>> MemoryStream::LatestOffset(
+    const std::optional<JsonValue>&) {
   std::lock_guard<std::mutex> lock(mu_);
   if (current_ < 0) return std::optional<JsonValue>();
   return std::optional<JsonValue>(JsonValue::Int(current_));
 }
 
-Result<DataSourcePtr> MemoryStream::GetBatch(const std::optional<JsonValue>& start, const JsonValue& end) {
+Result<DataSourcePtr> MemoryStream::GetBatch(const std::optional<JsonValue>& start,
+                                             const JsonValue& end) {
   std::lock_guard<std::mutex> lock(mu_);
   int64_t from = start ? start->int_value() + 1 : 0;
   int64_t to = end.int_value();
   if (from < base_) {
-    return Status::Error("SPATE_STREAMING_INVALID",
-                         {{"msg", "MemoryStream: batches from offset " + std::to_string(from) +
-                                      " were already committed and released"}});
+    return Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", "MemoryStream: batches from offset " + std::to_string(from) +
+                     " were already committed and released"}});
   }
   std::vector<BatchPtr> out;
-  for (int64_t o = from; o <= to && o - base_ < static_cast<int64_t>(batches_.size()); ++o) {
+  for (int64_t o = from; o <= to && o - base_ < static_cast<int64_t>(batches_.size());
+       ++o) {
     out.push_back(batches_[static_cast<size_t>(o - base_)]);
   }
-  return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(schema_, std::move(out), Describe()));
+  return DataSourcePtr(
+      std::make_shared<stream::BatchesDataSource>(schema_, std::move(out), Describe()));
 }
 
 Status MemoryStream::Commit(const JsonValue& end) {
-  // Batches are kept (not released as Spark's MemoryStream does): a test may drop a commit
-  // and replay a batch, and an embedder may restart from an older checkpoint.
+  // Batches are kept (not released as Spark's MemoryStream does): a test may drop a
+  // commit and replay a batch, and an embedder may restart from an older checkpoint.
   (void)end;
   return Status::OK();
 }
@@ -137,14 +146,15 @@ void MemorySink::Clear() {
 
 // ---- ConsoleSink
 
-Result<std::shared_ptr<ConsoleSink>> ConsoleSink::Make(const std::map<std::string, std::string>& options,
-                                                       std::ostream* out) {
+Result<std::shared_ptr<ConsoleSink>> ConsoleSink::Make(
+    const std::map<std::string, std::string>& options, std::ostream* out) {
   int num_rows = 20;
   std::string n = GetOption(options, "numRows", "20");
   try {
     num_rows = std::stoi(n);
   } catch (...) {
-    return Status::Invalid("Invalid value '" + n + "' for option 'numRows', must be a positive integer");
+    return Status::Invalid("Invalid value '" + n +
+                           "' for option 'numRows', must be a positive integer");
   }
   std::string t = ToLower(GetOption(options, "truncate", "true"));
   int truncate = t == "false" ? 0 : 20;
@@ -158,7 +168,8 @@ Result<int64_t> ConsoleSink::AddBatch(const stream::MicroBatch& batch) {
   auto local = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kLocalRelation);
   local->schema = batch.analyzed->OutputSchema();
   local->batches = rows;
-  SPATE_ASSIGN_OR_RETURN(std::string grid, batch.runner->ShowString(local, num_rows_, truncate_));
+  SPATE_ASSIGN_OR_RETURN(std::string grid,
+                         batch.runner->ShowString(local, num_rows_, truncate_));
   std::ostream& os = out_ ? *out_ : std::cout;
   os << "-------------------------------------------\n"
      << "Batch: " << batch.batch_id << "\n"

@@ -30,7 +30,8 @@
 
 namespace spate::connectors {
 
-class MemoryStream final : public stream::Source, public std::enable_shared_from_this<MemoryStream> {
+class MemoryStream final : public stream::Source,
+                           public std::enable_shared_from_this<MemoryStream> {
  public:
   explicit MemoryStream(SchemaPtr schema);
   /// Appends rows (a batch of this stream's schema); returns the new offset.
@@ -42,8 +43,10 @@ class MemoryStream final : public stream::Source, public std::enable_shared_from
 
   const SchemaPtr& schema() const override { return schema_; }
   std::string Describe() const override;
-  Result<std::optional<stream::JsonValue>> LatestOffset(const std::optional<stream::JsonValue>& start) override;
-  Result<DataSourcePtr> GetBatch(const std::optional<stream::JsonValue>& start, const stream::JsonValue& end) override;
+  Result<std::optional<stream::JsonValue>> LatestOffset(
+      const std::optional<stream::JsonValue>& start) override;
+  Result<DataSourcePtr> GetBatch(const std::optional<stream::JsonValue>& start,
+                                 const stream::JsonValue& end) override;
   Status Commit(const stream::JsonValue& end) override;
 
  private:
@@ -56,8 +59,10 @@ class MemoryStream final : public stream::Source, public std::enable_shared_from
 
 class MemorySink final : public stream::Sink {
  public:
-  using Publish = std::function<Status(const SchemaPtr& schema, const std::vector<BatchPtr>& rows)>;
-  MemorySink(stream::OutputMode mode, Publish publish = nullptr) : mode_(mode), publish_(std::move(publish)) {}
+  using Publish =
+      std::function<Status(const SchemaPtr& schema, const std::vector<BatchPtr>& rows)>;
+  MemorySink(stream::OutputMode mode, Publish publish = nullptr)
+      : mode_(mode), publish_(std::move(publish)) {}
   std::string Describe() const override { return "MemorySink"; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
   /// Every row held (in batch order).
@@ -82,8 +87,8 @@ class ConsoleSink final : public stream::Sink {
   ConsoleSink(int num_rows, int truncate, std::ostream* out = nullptr)
       : num_rows_(num_rows), truncate_(truncate), out_(out) {}
   /// From the writer options (numRows, truncate).
-  static Result<std::shared_ptr<ConsoleSink>> Make(const std::map<std::string, std::string>& options,
-                                                   std::ostream* out = nullptr);
+  static Result<std::shared_ptr<ConsoleSink>> Make(
+      const std::map<std::string, std::string>& options, std::ostream* out = nullptr);
   std::string Describe() const override { return "ConsoleSink"; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
 
@@ -111,8 +116,8 @@ class NoopSink final : public stream::Sink {
 };
 
 /// Case-insensitive option lookup.
-std::string GetOption(const std::map<std::string, std::string>& options, const std::string& key,
-                      const std::string& dflt = "");
+std::string GetOption(const std::map<std::string, std::string>& options,
+                      const std::string& key, const std::string& dflt = "");
 bool HasOption(const std::map<std::string, std::string>& options, const std::string& key);
 
 }  // namespace spate::connectors

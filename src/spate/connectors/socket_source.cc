@@ -25,8 +25,12 @@ namespace {
 
 class SocketSource final : public stream::Source {
  public:
-  SocketSource(std::string host, std::string port, bool include_ts, SchemaPtr schema, ClockPtr clock)
-      : host_(std::move(host)), port_(std::move(port)), include_ts_(include_ts), schema_(std::move(schema)),
+  SocketSource(std::string host, std::string port, bool include_ts, SchemaPtr schema,
+               ClockPtr clock)
+      : host_(std::move(host)),
+        port_(std::move(port)),
+        include_ts_(include_ts),
+        schema_(std::move(schema)),
         clock_(std::move(clock)) {}
   ~SocketSource() override { Stop(); }
 
@@ -36,7 +40,9 @@ class SocketSource final : public stream::Source {
     hints.ai_socktype = SOCK_STREAM;
     addrinfo* res = nullptr;
     int rc = getaddrinfo(host_.c_str(), port_.c_str(), &hints, &res);
-    if (rc != 0) return Status::IOError("socket source: cannot resolve " + host_ + ": " + gai_strerror(rc));
+    if (rc != 0)
+      return Status::IOError("socket source: cannot resolve " + host_ + ": " +
+                             gai_strerror(rc));
     int fd = -1;
     for (addrinfo* a = res; a; a = a->ai_next) {
       fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
@@ -47,7 +53,8 @@ class SocketSource final : public stream::Source {
     }
     freeaddrinfo(res);
     if (fd < 0) {
-      return Status::IOError("socket source: cannot connect to " + host_ + ":" + port_ + ": " + std::strerror(errno));
+      return Status::IOError("socket source: cannot connect to " + host_ + ":" + port_ +
+                             ": " + std::strerror(errno));
     }
     fd_ = fd;
     reader_ = std::thread([this] { ReadLoop(); });
@@ -55,23 +62,28 @@ class SocketSource final : public stream::Source {
   }
 
   const SchemaPtr& schema() const override { return schema_; }
-  std::string Describe() const override { return "TextSocketV2[host: " + host_ + ", port: " + port_ + "]"; }
+  std::string Describe() const override {
+    return "TextSocketV2[host: " + host_ + ", port: " + port_ + "]";
+  }
 
-  Result<std::optional<JsonValue>> LatestOffset(const std::optional<JsonValue>&) override {
+  Result<std::optional<JsonValue>> LatestOffset(
+      const std::optional<JsonValue>&) override {
     std::lock_guard<std::mutex> lock(mu_);
     int64_t last = base_ + static_cast<int64_t>(lines_.size()) - 1;
     if (last < 0) return std::optional<JsonValue>();
     return std::optional<JsonValue>(JsonValue::Int(last));
   }
 
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start, const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
+                                 const JsonValue& end) override {
     int64_t from = start ? start->int_value() + 1 : 0, to = end.int_value();
     StringBuilder values;
     FixedWidthBuilder<int64_t> ts(DataType::Timestamp());
     int64_t n = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      for (int64_t i = std::max(from, base_); i <= to && i - base_ < static_cast<int64_t>(lines_.size()); ++i) {
+      for (int64_t i = std::max(from, base_);
+           i <= to && i - base_ < static_cast<int64_t>(lines_.size()); ++i) {
         const auto& [line, ms] = lines_[static_cast<size_t>(i - base_)];
         values.Append(line);
         ts.Append(ms * 1000);
@@ -82,7 +94,8 @@ class SocketSource final : public stream::Source {
     if (include_ts_) cols.push_back(ts.Finish());
     std::vector<BatchPtr> batches;
     if (n > 0) batches.push_back(Batch::Make(schema_, cols, n));
-    return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(schema_, batches, Describe()));
+    return DataSourcePtr(
+        std::make_shared<stream::BatchesDataSource>(schema_, batches, Describe()));
   }
 
   Status Commit(const JsonValue& end) override {
@@ -142,21 +155,29 @@ class SocketSource final : public stream::Source {
 Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeSocketSourceFactory(
     const std::map<std::string, std::string>& options) {
   if (!HasOption(options, "host")) {
-    return Status::Error("SPATE_STREAMING_INVALID", {{"msg", "Set a host to read from with option(\"host\", ...)."}});
+    return Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", "Set a host to read from with option(\"host\", ...)."}});
   }
   if (!HasOption(options, "port")) {
-    return Status::Error("SPATE_STREAMING_INVALID", {{"msg", "Set a port to read from with option(\"port\", ...)."}});
+    return Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", "Set a port to read from with option(\"port\", ...)."}});
   }
   std::string host = GetOption(options, "host"), port = GetOption(options, "port");
   std::string inc = ToLower(GetOption(options, "includeTimestamp", "false"));
   if (inc != "true" && inc != "false") {
-    return Status::Error("SPATE_STREAMING_INVALID", {{"msg", "includeTimestamp must be set to either \"true\" or \"false\""}});
+    return Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", "includeTimestamp must be set to either \"true\" or \"false\""}});
   }
   bool include_ts = inc == "true";
   std::vector<Field> fields{{"value", DataType::String(), true, ""}};
   if (include_ts) fields.push_back({"timestamp", DataType::Timestamp(), true, ""});
   auto schema = std::make_shared<const Schema>(fields);
-  stream::SourceFactory factory = [host, port, include_ts, schema](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
+  stream::SourceFactory factory =
+      [host, port, include_ts,
+       schema](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
     auto src = std::make_shared<SocketSource>(host, port, include_ts, schema, ctx.clock);
     SPATE_RETURN_IF_ERROR(src->Connect());
     return stream::SourcePtr(src);

@@ -1,11 +1,12 @@
 // Copyright spate authors.
 #include "spate/stream/batch_source.h"
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <unistd.h>
 
 #include "spate/columnar/builder.h"
 
@@ -15,7 +16,8 @@ namespace {
 
 class VectorReader final : public BatchReader {
  public:
-  VectorReader(BatchPtr batch, std::vector<int> columns) : batch_(std::move(batch)), columns_(std::move(columns)) {}
+  VectorReader(BatchPtr batch, std::vector<int> columns)
+      : batch_(std::move(batch)), columns_(std::move(columns)) {}
   Result<BatchPtr> Next() override {
     if (!batch_) return BatchPtr();
     BatchPtr b = std::move(batch_);
@@ -36,7 +38,8 @@ class VectorReader final : public BatchReader {
 
 class CountingReader final : public BatchReader {
  public:
-  CountingReader(std::unique_ptr<BatchReader> inner, std::shared_ptr<std::atomic<int64_t>> counter)
+  CountingReader(std::unique_ptr<BatchReader> inner,
+                 std::shared_ptr<std::atomic<int64_t>> counter)
       : inner_(std::move(inner)), counter_(std::move(counter)) {}
   Result<BatchPtr> Next() override {
     SPATE_ASSIGN_OR_RETURN(BatchPtr b, inner_->Next());
@@ -51,19 +54,22 @@ class CountingReader final : public BatchReader {
 
 }  // namespace
 
-BatchesDataSource::BatchesDataSource(SchemaPtr schema, std::vector<BatchPtr> batches, std::string description)
+BatchesDataSource::BatchesDataSource(SchemaPtr schema, std::vector<BatchPtr> batches,
+                                     std::string description)
     : schema_(std::move(schema)), description_(std::move(description)) {
   for (auto& b : batches) {
     if (b && b->num_rows() > 0) batches_.push_back(std::move(b));
   }
 }
 
-Result<std::unique_ptr<BatchReader>> BatchesDataSource::OpenSplit(int split, const ScanSpec& spec) const {
+Result<std::unique_ptr<BatchReader>> BatchesDataSource::OpenSplit(
+    int split, const ScanSpec& spec) const {
   if (split < 0 || split >= num_splits()) return MakeEmptyReader();
   return std::unique_ptr<BatchReader>(new VectorReader(batches_[split], spec.columns));
 }
 
-Result<std::unique_ptr<BatchReader>> CountingDataSource::OpenSplit(int split, const ScanSpec& spec) const {
+Result<std::unique_ptr<BatchReader>> CountingDataSource::OpenSplit(
+    int split, const ScanSpec& spec) const {
   SPATE_ASSIGN_OR_RETURN(auto reader, inner_->OpenSplit(split, spec));
   return std::unique_ptr<BatchReader>(new CountingReader(std::move(reader), counter_));
 }
@@ -72,16 +78,19 @@ namespace {
 
 class ConstantsReader final : public BatchReader {
  public:
-  ConstantsReader(std::unique_ptr<BatchReader> inner, SchemaPtr out_schema, std::vector<int> map,
-                  std::vector<Value> constants)
-      : inner_(std::move(inner)), out_schema_(std::move(out_schema)), map_(std::move(map)),
+  ConstantsReader(std::unique_ptr<BatchReader> inner, SchemaPtr out_schema,
+                  std::vector<int> map, std::vector<Value> constants)
+      : inner_(std::move(inner)),
+        out_schema_(std::move(out_schema)),
+        map_(std::move(map)),
         constants_(std::move(constants)) {}
   Result<BatchPtr> Next() override {
     SPATE_ASSIGN_OR_RETURN(BatchPtr b, inner_->Next());
     if (!b) return b;
     std::vector<ColumnPtr> cols;
     for (size_t i = 0; i < map_.size(); ++i) {
-      cols.push_back(map_[i] >= 0 ? b->column(map_[i]) : MakeConstantColumn(constants_[i], b->num_rows()));
+      cols.push_back(map_[i] >= 0 ? b->column(map_[i])
+                                  : MakeConstantColumn(constants_[i], b->num_rows()));
     }
     return Batch::Make(out_schema_, cols, b->num_rows());
   }
@@ -95,14 +104,19 @@ class ConstantsReader final : public BatchReader {
 
 }  // namespace
 
-ConstantColumnsUnion::ConstantColumnsUnion(SchemaPtr schema, std::vector<Part> parts, std::string description)
-    : schema_(std::move(schema)), parts_(std::move(parts)), description_(std::move(description)) {
+ConstantColumnsUnion::ConstantColumnsUnion(SchemaPtr schema, std::vector<Part> parts,
+                                           std::string description)
+    : schema_(std::move(schema)),
+      parts_(std::move(parts)),
+      description_(std::move(description)) {
   for (size_t p = 0; p < parts_.size(); ++p) {
-    for (int s = 0; s < parts_[p].inner->num_splits(); ++s) splits_.emplace_back(static_cast<int>(p), s);
+    for (int s = 0; s < parts_[p].inner->num_splits(); ++s)
+      splits_.emplace_back(static_cast<int>(p), s);
   }
 }
 
-Result<std::unique_ptr<BatchReader>> ConstantColumnsUnion::OpenSplit(int split, const ScanSpec& spec) const {
+Result<std::unique_ptr<BatchReader>> ConstantColumnsUnion::OpenSplit(
+    int split, const ScanSpec& spec) const {
   auto [p, inner_split] = splits_[split];
   const Part& part = parts_[p];
   // Inner column index of each schema field (-1: constant).
@@ -127,8 +141,9 @@ Result<std::unique_ptr<BatchReader>> ConstantColumnsUnion::OpenSplit(int split, 
     }
   }
   SPATE_ASSIGN_OR_RETURN(auto reader, part.inner->OpenSplit(inner_split, inner_spec));
-  return std::unique_ptr<BatchReader>(new ConstantsReader(std::move(reader), std::make_shared<const Schema>(fields),
-                                                          std::move(map), std::move(constants)));
+  return std::unique_ptr<BatchReader>(
+      new ConstantsReader(std::move(reader), std::make_shared<const Schema>(fields),
+                          std::move(map), std::move(constants)));
 }
 
 void FaultPoint(const char* name) {

@@ -24,10 +24,12 @@ namespace spate::stream {
 
 class BatchesDataSource final : public DataSource {
  public:
-  BatchesDataSource(SchemaPtr schema, std::vector<BatchPtr> batches, std::string description);
+  BatchesDataSource(SchemaPtr schema, std::vector<BatchPtr> batches,
+                    std::string description);
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(batches_.size()); }
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
   std::string Describe() const override { return description_; }
 
  private:
@@ -42,7 +44,8 @@ class CountingDataSource final : public DataSource {
       : inner_(std::move(inner)), counter_(std::move(counter)) {}
   const SchemaPtr& schema() const override { return inner_->schema(); }
   int num_splits() const override { return inner_->num_splits(); }
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
   std::string Describe() const override { return inner_->Describe(); }
 
  private:
@@ -52,18 +55,21 @@ class CountingDataSource final : public DataSource {
 
 /// Several sources of the same data columns, each with constant values for the other
 /// columns (partition values taken from folder names): `schema` is the full schema;
-/// part.constants has one entry per field of `schema`, set for constant columns; part.inner
-/// yields the remaining fields in schema order. Splits are the parts' splits in order.
+/// part.constants has one entry per field of `schema`, set for constant columns;
+/// part.inner yields the remaining fields in schema order. Splits are the parts' splits
+/// in order.
 class ConstantColumnsUnion final : public DataSource {
  public:
   struct Part {
     DataSourcePtr inner;
     std::vector<std::optional<Value>> constants;
   };
-  ConstantColumnsUnion(SchemaPtr schema, std::vector<Part> parts, std::string description);
+  ConstantColumnsUnion(SchemaPtr schema, std::vector<Part> parts,
+                       std::string description);
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
   std::string Describe() const override { return description_; }
 
  private:

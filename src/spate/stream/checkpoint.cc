@@ -43,8 +43,8 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 }  // namespace
 
 std::string RandomUuid() {
-  thread_local std::mt19937_64 rng(std::random_device{}() ^
-                                   static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&rng)));
+  thread_local std::mt19937_64 rng(
+      std::random_device{}() ^ static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&rng)));
   uint64_t a = rng(), b = rng();
   a = (a & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;
   b = (b & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
@@ -77,7 +77,8 @@ Status MetadataLog::AddRaw(int64_t batch_id, const std::string& content) {
   SPATE_RETURN_IF_ERROR(fs_->MakeDirs(dir_));
   Status st = fs_->PutIfAbsent(PathOf(batch_id), content);
   if (st.code() == StatusCode::kAlreadyExists) {
-    return Status::Error("CONCURRENT_STREAM_LOG_UPDATE", {{"batchId", std::to_string(batch_id)}});
+    return Status::Error("CONCURRENT_STREAM_LOG_UPDATE",
+                         {{"batchId", std::to_string(batch_id)}});
   }
   return st;
 }
@@ -133,7 +134,8 @@ Status MetadataLog::PurgeAfter(int64_t threshold) {
   return Status::OK();
 }
 
-Result<int> ValidateLogVersion(std::string_view line, int max_supported, const std::string& path) {
+Result<int> ValidateLogVersion(std::string_view line, int max_supported,
+                               const std::string& path) {
   if (line.size() >= 2 && line[0] == 'v') {
     int v = 0;
     bool ok = true;
@@ -170,12 +172,16 @@ JsonValue OffsetSeqMetadata::ToJson() const {
 }
 
 Result<OffsetSeqMetadata> OffsetSeqMetadata::FromJson(const JsonValue& v) {
-  if (!v.is_object()) return Status(StatusCode::kDataCorruption, "batch metadata is not an object");
+  if (!v.is_object())
+    return Status(StatusCode::kDataCorruption, "batch metadata is not an object");
   OffsetSeqMetadata m;
-  if (const auto* w = v.Find("batchWatermarkMs"); w && w->is_number()) m.batch_watermark_ms = w->int_value();
-  if (const auto* t = v.Find("batchTimestampMs"); t && t->is_number()) m.batch_timestamp_ms = t->int_value();
+  if (const auto* w = v.Find("batchWatermarkMs"); w && w->is_number())
+    m.batch_watermark_ms = w->int_value();
+  if (const auto* t = v.Find("batchTimestampMs"); t && t->is_number())
+    m.batch_timestamp_ms = t->int_value();
   if (const auto* c = v.Find("conf"); c && c->is_object()) {
-    for (const auto& [k, val] : c->fields()) m.conf.emplace_back(k, val.is_string() ? val.string_value() : val.ToString());
+    for (const auto& [k, val] : c->fields())
+      m.conf.emplace_back(k, val.is_string() ? val.string_value() : val.ToString());
   }
   return m;
 }
@@ -189,7 +195,8 @@ std::string OffsetSeqLog::Serialize(const OffsetSeq& seq) {
   return out;
 }
 
-Result<OffsetSeq> OffsetSeqLog::Deserialize(std::string_view text, const std::string& path) {
+Result<OffsetSeq> OffsetSeqLog::Deserialize(std::string_view text,
+                                            const std::string& path) {
   auto lines = SplitLines(text);
   if (lines.empty() || lines[0].empty()) return Malformed(path, text);
   SPATE_RETURN_IF_ERROR(ValidateLogVersion(lines[0], 1, path));
@@ -243,14 +250,16 @@ Result<std::optional<int64_t>> CommitLog::Get(int64_t batch_id) const {
   return std::optional<int64_t>(w);
 }
 
-Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs, const std::string& checkpoint,
+Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs,
+                                               const std::string& checkpoint,
                                                const std::string& new_id) {
   std::string path = io::JoinPath(checkpoint, "metadata");
   auto raw = fs.ReadAll(path);
   if (raw.ok()) {
     auto v = JsonValue::Parse(*raw);
     const JsonValue* id = v.ok() && v->is_object() ? v->Find("id") : nullptr;
-    if (!id || !id->is_string() || id->string_value().empty()) return Malformed(path, *raw);
+    if (!id || !id->is_string() || id->string_value().empty())
+      return Malformed(path, *raw);
     return id->string_value();
   }
   if (raw.status().code() != StatusCode::kNotFound) return raw.status();
@@ -258,7 +267,8 @@ Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs, const std::st
   JsonValue v = JsonValue::Object();
   v.Set("id", JsonValue::String(new_id));
   Status st = fs.PutIfAbsent(path, v.ToString() + "\n");
-  if (st.code() == StatusCode::kAlreadyExists) return ReadOrCreateStreamMetadata(fs, checkpoint, new_id);
+  if (st.code() == StatusCode::kAlreadyExists)
+    return ReadOrCreateStreamMetadata(fs, checkpoint, new_id);
   SPATE_RETURN_IF_ERROR(st);
   return new_id;
 }
@@ -285,7 +295,8 @@ Result<std::vector<JsonValue>> CompactibleLog::ReadFile(const std::string& path)
   return out;
 }
 
-Status CompactibleLog::AddEntries(int64_t batch_id, const std::vector<JsonValue>& entries) {
+Status CompactibleLog::AddEntries(int64_t batch_id,
+                                  const std::vector<JsonValue>& entries) {
   std::vector<JsonValue> all;
   if (IsCompactionBatch(batch_id) && batch_id > 0) {
     SPATE_ASSIGN_OR_RETURN(all, AllEntries(batch_id - 1));
@@ -299,12 +310,14 @@ Status CompactibleLog::AddEntries(int64_t batch_id, const std::vector<JsonValue>
   SPATE_RETURN_IF_ERROR(fs_->MakeDirs(dir_));
   Status st = fs_->PutIfAbsent(EntryPath(batch_id), text);
   if (st.code() == StatusCode::kAlreadyExists) {
-    return Status::Error("CONCURRENT_STREAM_LOG_UPDATE", {{"batchId", std::to_string(batch_id)}});
+    return Status::Error("CONCURRENT_STREAM_LOG_UPDATE",
+                         {{"batchId", std::to_string(batch_id)}});
   }
   return st;
 }
 
-Result<std::optional<std::vector<JsonValue>>> CompactibleLog::GetEntries(int64_t batch_id) const {
+Result<std::optional<std::vector<JsonValue>>> CompactibleLog::GetEntries(
+    int64_t batch_id) const {
   std::string path = EntryPath(batch_id);
   SPATE_ASSIGN_OR_RETURN(bool exists, fs_->Exists(path));
   if (!exists) return std::optional<std::vector<JsonValue>>();
@@ -321,14 +334,16 @@ Result<std::optional<int64_t>> CompactibleLog::LatestId() const {
   std::optional<int64_t> latest;
   for (const auto& f : *listed) {
     std::string name = io::BaseName(f.path);
-    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0) name.resize(name.size() - 8);
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0)
+      name.resize(name.size() - 8);
     int64_t id;
     if (ParseBatchId(name, &id) && (!latest || id > *latest)) latest = id;
   }
   return latest;
 }
 
-Result<std::vector<JsonValue>> CompactibleLog::AllEntries(std::optional<int64_t> up_to) const {
+Result<std::vector<JsonValue>> CompactibleLog::AllEntries(
+    std::optional<int64_t> up_to) const {
   std::optional<int64_t> latest = up_to;
   if (!latest) {
     SPATE_ASSIGN_OR_RETURN(latest, LatestId());
@@ -353,7 +368,8 @@ Result<std::vector<JsonValue>> CompactibleLog::AllEntries(std::optional<int64_t>
     if (!exists) {
       if (start > 0 || id > 0) {
         // Entries before a compaction may have been deleted; gaps after one are an error.
-        if (id > start) return Status::Error("BATCH_METADATA_NOT_FOUND", {{"batchMetadataFile", path}});
+        if (id > start)
+          return Status::Error("BATCH_METADATA_NOT_FOUND", {{"batchMetadataFile", path}});
       }
       continue;
     }

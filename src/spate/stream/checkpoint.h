@@ -45,12 +45,14 @@ namespace spate::stream {
 /// Files named by batch id ("0", "1", ...) under one folder.
 class MetadataLog {
  public:
-  MetadataLog(io::FileSystemPtr fs, std::string dir) : fs_(std::move(fs)), dir_(std::move(dir)) {}
+  MetadataLog(io::FileSystemPtr fs, std::string dir)
+      : fs_(std::move(fs)), dir_(std::move(dir)) {}
   virtual ~MetadataLog() = default;
 
   const std::string& dir() const { return dir_; }
   std::string PathOf(int64_t batch_id) const;
-  /// Writes the entry only if absent; an existing entry gives CONCURRENT_STREAM_LOG_UPDATE.
+  /// Writes the entry only if absent; an existing entry gives
+  /// CONCURRENT_STREAM_LOG_UPDATE.
   Status AddRaw(int64_t batch_id, const std::string& content);
   /// The text of an entry; nullopt when absent.
   Result<std::optional<std::string>> GetRaw(int64_t batch_id) const;
@@ -68,7 +70,8 @@ class MetadataLog {
 };
 
 /// Checks the "v<N>" first line; `path` names the file in errors.
-Result<int> ValidateLogVersion(std::string_view line, int max_supported, const std::string& path);
+Result<int> ValidateLogVersion(std::string_view line, int max_supported,
+                               const std::string& path);
 
 /// OffsetSeqMetadata.
 struct OffsetSeqMetadata {
@@ -92,7 +95,9 @@ class OffsetSeqLog : public MetadataLog {
   using MetadataLog::MetadataLog;
   static std::string Serialize(const OffsetSeq& seq);
   static Result<OffsetSeq> Deserialize(std::string_view text, const std::string& path);
-  Status Add(int64_t batch_id, const OffsetSeq& seq) { return AddRaw(batch_id, Serialize(seq)); }
+  Status Add(int64_t batch_id, const OffsetSeq& seq) {
+    return AddRaw(batch_id, Serialize(seq));
+  }
   Result<std::optional<OffsetSeq>> Get(int64_t batch_id) const;
 };
 
@@ -111,7 +116,8 @@ class CommitLog : public MetadataLog {
 };
 
 /// <checkpoint>/metadata: the query id. Read(), or create it with a new id.
-Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs, const std::string& checkpoint,
+Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs,
+                                               const std::string& checkpoint,
                                                const std::string& new_id);
 
 /// A log whose entries are JSON lines (one object per line), compacted every
@@ -130,7 +136,8 @@ class CompactibleLog : public MetadataLog {
   /// The entries of one batch (nullopt when absent); for a compact file: all it holds.
   Result<std::optional<std::vector<JsonValue>>> GetEntries(int64_t batch_id) const;
   /// Every entry of batches <= `up_to` (all when nullopt), in batch order.
-  Result<std::vector<JsonValue>> AllEntries(std::optional<int64_t> up_to = std::nullopt) const;
+  Result<std::vector<JsonValue>> AllEntries(
+      std::optional<int64_t> up_to = std::nullopt) const;
   /// The highest batch id written (plain or compact).
   Result<std::optional<int64_t>> LatestId() const;
 

@@ -25,7 +25,8 @@ TEST(JsonValueTest, PrettyAsJackson) {
   auto v = JsonValue::Parse(R"({"id":"x","sources":[{"a":1}],"ops":[],"m":{}})");
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->ToPrettyString(),
-            "{\n  \"id\" : \"x\",\n  \"sources\" : [ {\n    \"a\" : 1\n  } ],\n  \"ops\" : [ ],\n  \"m\" : { }\n}");
+            "{\n  \"id\" : \"x\",\n  \"sources\" : [ {\n    \"a\" : 1\n  } ],\n  \"ops\" "
+            ": [ ],\n  \"m\" : { }\n}");
 }
 
 TEST(OffsetSeqLogTest, ExactFileContents) {
@@ -39,7 +40,8 @@ TEST(OffsetSeqLogTest, ExactFileContents) {
   seq.offsets = {off, std::nullopt, JsonValue::Int(7)};
   ASSERT_TRUE(log.Add(0, seq).ok());
   EXPECT_EQ(*fs->ReadAll("/chk/offsets/0"),
-            "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000123,\"conf\":{\"spark.sql.shuffle."
+            "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000123,\"conf\":{"
+            "\"spark.sql.shuffle."
             "partitions\":\"200\"}}\n{\"logOffset\":0}\n-\n7");
   auto back = log.Get(0);
   ASSERT_TRUE(back.ok());
@@ -51,7 +53,8 @@ TEST(OffsetSeqLogTest, ExactFileContents) {
   // Put-if-absent: a second writer of batch 0 loses.
   Status st = log.Add(0, seq);
   EXPECT_EQ(st.error_class(), "CONCURRENT_STREAM_LOG_UPDATE");
-  EXPECT_NE(st.ToString().find("Multiple streaming jobs detected for 0"), std::string::npos);
+  EXPECT_NE(st.ToString().find("Multiple streaming jobs detected for 0"),
+            std::string::npos);
 }
 
 TEST(CommitLogTest, ExactFileContents) {
@@ -67,7 +70,8 @@ TEST(CommitLogTest, ExactFileContents) {
 TEST(CheckpointTest, CorruptAndFutureFilesNameTheFile) {
   auto fs = Fs();
   ASSERT_TRUE(fs->MakeDirs("/chk/offsets").ok());
-  ASSERT_TRUE(fs->WriteAtomic("/chk/offsets/0", "v1\n{\"batchWatermarkMs\":0,\"batchTi").ok());
+  ASSERT_TRUE(
+      fs->WriteAtomic("/chk/offsets/0", "v1\n{\"batchWatermarkMs\":0,\"batchTi").ok());
   OffsetSeqLog log(fs, "/chk/offsets");
   auto r = log.Get(0);
   ASSERT_FALSE(r.ok());
@@ -125,7 +129,8 @@ TEST(CompactibleLogTest, CompactsEveryInterval) {
   }
   EXPECT_TRUE(*fs->Exists("/s/0/2.compact"));
   EXPECT_FALSE(*fs->Exists("/s/0/2"));
-  EXPECT_EQ(*fs->ReadAll("/s/0/0"), "v1\n{\"path\":\"file:///in/f0\",\"timestamp\":0,\"batchId\":0}");
+  EXPECT_EQ(*fs->ReadAll("/s/0/0"),
+            "v1\n{\"path\":\"file:///in/f0\",\"timestamp\":0,\"batchId\":0}");
   auto compact = fs->ReadAll("/s/0/2.compact");
   EXPECT_EQ(std::count(compact->begin(), compact->end(), '\n'), 3);
   auto all = log.AllEntries();
@@ -165,18 +170,28 @@ TEST(ProgressTest, JsonAsSpark) {
   p.sources.push_back(s);
   p.sink.description = "MemorySink";
   p.sink.num_output_rows = 10;
-  EXPECT_EQ(p.json(),
-            "{\"id\":\"8f2c\",\"runId\":\"3d9c\",\"name\":null,\"timestamp\":\"2016-12-14T18:45:24.873Z\","
-            "\"batchId\":2,\"batchDuration\":5,\"numInputRows\":10,\"inputRowsPerSecond\":120.0,"
-            "\"processedRowsPerSecond\":200.0,\"durationMs\":{\"addBatch\":3,\"triggerExecution\":5,"
-            "\"walCommit\":1},\"stateOperators\":[],\"sources\":[{\"description\":\"MemoryStream[value]\","
-            "\"startOffset\":null,\"endOffset\":1,\"latestOffset\":null,\"numInputRows\":10,"
-            "\"inputRowsPerSecond\":120.0}],\"sink\":{\"description\":\"MemorySink\",\"numOutputRows\":10}}");
+  EXPECT_EQ(
+      p.json(),
+      "{\"id\":\"8f2c\",\"runId\":\"3d9c\",\"name\":null,\"timestamp\":\"2016-12-14T18:"
+      "45:24.873Z\","
+      "\"batchId\":2,\"batchDuration\":5,\"numInputRows\":10,\"inputRowsPerSecond\":120."
+      "0,"
+      "\"processedRowsPerSecond\":200.0,\"durationMs\":{\"addBatch\":3,"
+      "\"triggerExecution\":5,"
+      "\"walCommit\":1},\"stateOperators\":[],\"sources\":[{\"description\":"
+      "\"MemoryStream[value]\","
+      "\"startOffset\":null,\"endOffset\":1,\"latestOffset\":null,\"numInputRows\":10,"
+      "\"inputRowsPerSecond\":120.0}],\"sink\":{\"description\":\"MemorySink\","
+      "\"numOutputRows\":10}}");
   std::string pretty = p.prettyJson();
   EXPECT_NE(pretty.find("  \"stateOperators\" : [ ],\n"), std::string::npos);
-  EXPECT_NE(pretty.find("  \"sources\" : [ {\n    \"description\" : \"MemoryStream[value]\","), std::string::npos);
+  EXPECT_NE(
+      pretty.find("  \"sources\" : [ {\n    \"description\" : \"MemoryStream[value]\","),
+      std::string::npos);
   StreamingQueryStatus st;
-  EXPECT_EQ(st.json(), "{\"message\":\"Initializing sources\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
+  EXPECT_EQ(st.json(),
+            "{\"message\":\"Initializing "
+            "sources\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
 }
 
 }  // namespace

@@ -75,12 +75,18 @@ bool JsonValue::operator==(const JsonValue& o) const {
   }
   if (type_ != o.type_) return false;
   switch (type_) {
-    case Type::kNull: return true;
-    case Type::kBool: return b_ == o.b_;
-    case Type::kString: return s_ == o.s_;
-    case Type::kArray: return items_ == o.items_;
-    case Type::kObject: return fields_ == o.fields_;
-    default: return false;
+    case Type::kNull:
+      return true;
+    case Type::kBool:
+      return b_ == o.b_;
+    case Type::kString:
+      return s_ == o.s_;
+    case Type::kArray:
+      return items_ == o.items_;
+    case Type::kObject:
+      return fields_ == o.fields_;
+    default:
+      return false;
   }
 }
 
@@ -88,13 +94,27 @@ void AppendJsonQuoted(std::string_view s, std::string* out) {
   out->push_back('"');
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -120,11 +140,19 @@ void WriteNumber(const JsonValue& v, std::string* out) {
 
 void JsonValue::Write(std::string* out) const {
   switch (type_) {
-    case Type::kNull: out->append("null"); break;
-    case Type::kBool: out->append(b_ ? "true" : "false"); break;
+    case Type::kNull:
+      out->append("null");
+      break;
+    case Type::kBool:
+      out->append(b_ ? "true" : "false");
+      break;
     case Type::kInt:
-    case Type::kDouble: WriteNumber(*this, out); break;
-    case Type::kString: AppendJsonQuoted(s_, out); break;
+    case Type::kDouble:
+      WriteNumber(*this, out);
+      break;
+    case Type::kString:
+      AppendJsonQuoted(s_, out);
+      break;
     case Type::kArray:
       out->push_back('[');
       for (size_t i = 0; i < items_.size(); ++i) {
@@ -178,7 +206,8 @@ void JsonValue::WritePretty(std::string* out, int indent) const {
       out->append(static_cast<size_t>(indent), ' ');
       out->push_back('}');
       return;
-    default: Write(out);
+    default:
+      Write(out);
   }
 }
 
@@ -213,7 +242,8 @@ class Parser {
                   "malformed JSON at offset " + std::to_string(p_) + ": " + what);
   }
   void SkipWs() {
-    while (p_ < t_.size() && (t_[p_] == ' ' || t_[p_] == '\n' || t_[p_] == '\r' || t_[p_] == '\t'))
+    while (p_ < t_.size() &&
+           (t_[p_] == ' ' || t_[p_] == '\n' || t_[p_] == '\r' || t_[p_] == '\t'))
       ++p_;
   }
   bool Consume(std::string_view lit) {
@@ -237,20 +267,39 @@ class Parser {
       if (p_ >= t_.size()) break;
       char e = t_[p_++];
       switch (e) {
-        case '"': s.push_back('"'); break;
-        case '\\': s.push_back('\\'); break;
-        case '/': s.push_back('/'); break;
-        case 'b': s.push_back('\b'); break;
-        case 'f': s.push_back('\f'); break;
-        case 'n': s.push_back('\n'); break;
-        case 'r': s.push_back('\r'); break;
-        case 't': s.push_back('\t'); break;
+        case '"':
+          s.push_back('"');
+          break;
+        case '\\':
+          s.push_back('\\');
+          break;
+        case '/':
+          s.push_back('/');
+          break;
+        case 'b':
+          s.push_back('\b');
+          break;
+        case 'f':
+          s.push_back('\f');
+          break;
+        case 'n':
+          s.push_back('\n');
+          break;
+        case 'r':
+          s.push_back('\r');
+          break;
+        case 't':
+          s.push_back('\t');
+          break;
         case 'u': {
           if (p_ + 4 > t_.size()) return Error("bad \\u escape");
-          uint32_t cp = static_cast<uint32_t>(std::strtoul(std::string(t_.substr(p_, 4)).c_str(), nullptr, 16));
+          uint32_t cp = static_cast<uint32_t>(
+              std::strtoul(std::string(t_.substr(p_, 4)).c_str(), nullptr, 16));
           p_ += 4;
-          if (cp >= 0xD800 && cp < 0xDC00 && p_ + 6 <= t_.size() && t_[p_] == '\\' && t_[p_ + 1] == 'u') {
-            uint32_t lo = static_cast<uint32_t>(std::strtoul(std::string(t_.substr(p_ + 2, 4)).c_str(), nullptr, 16));
+          if (cp >= 0xD800 && cp < 0xDC00 && p_ + 6 <= t_.size() && t_[p_] == '\\' &&
+              t_[p_ + 1] == 'u') {
+            uint32_t lo = static_cast<uint32_t>(
+                std::strtoul(std::string(t_.substr(p_ + 2, 4)).c_str(), nullptr, 16));
             p_ += 6;
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
           }
@@ -271,7 +320,8 @@ class Parser {
           }
           break;
         }
-        default: return Error("bad escape");
+        default:
+          return Error("bad escape");
       }
     }
     return Error("unterminated string");
@@ -333,7 +383,8 @@ class Parser {
       char d = t_[p_];
       if (d >= '0' && d <= '9') {
         ++p_;
-      } else if (d == '.' || d == 'e' || d == 'E' || ((d == '-' || d == '+') && is_double)) {
+      } else if (d == '.' || d == 'e' || d == 'E' ||
+                 ((d == '-' || d == '+') && is_double)) {
         is_double = true;
         ++p_;
       } else {
@@ -360,6 +411,8 @@ class Parser {
 
 }  // namespace
 
-Result<JsonValue> JsonValue::Parse(std::string_view text) { return Parser(text).ParseAll(); }
+Result<JsonValue> JsonValue::Parse(std::string_view text) {
+  return Parser(text).ParseAll();
+}
 
 }  // namespace spate::stream

@@ -41,8 +41,12 @@ class JsonValue {
   bool is_string() const { return type_ == Type::kString; }
   bool is_number() const { return type_ == Type::kInt || type_ == Type::kDouble; }
   bool bool_value() const { return b_; }
-  int64_t int_value() const { return type_ == Type::kDouble ? static_cast<int64_t>(d_) : i_; }
-  double double_value() const { return type_ == Type::kInt ? static_cast<double>(i_) : d_; }
+  int64_t int_value() const {
+    return type_ == Type::kDouble ? static_cast<int64_t>(d_) : i_;
+  }
+  double double_value() const {
+    return type_ == Type::kInt ? static_cast<double>(i_) : d_;
+  }
   const std::string& string_value() const { return s_; }
 
   // Arrays.

@@ -19,7 +19,9 @@ void SetMap(JsonValue* obj, const std::string& key, const M& map, F to_json) {
   obj->Set(key, std::move(m));
 }
 
-JsonValue OptOffset(const std::optional<JsonValue>& o) { return o ? *o : JsonValue::Null(); }
+JsonValue OptOffset(const std::optional<JsonValue>& o) {
+  return o ? *o : JsonValue::Null();
+}
 
 }  // namespace
 
@@ -29,8 +31,9 @@ std::string FormatTimestampMs(int64_t ms) {
   std::tm tm{};
   gmtime_r(&secs, &tm);
   char buf[40];
-  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+                tm.tm_sec, millis);
   return buf;
 }
 
@@ -47,7 +50,8 @@ JsonValue StateOperatorProgress::ToJson() const {
   v.Set("numRowsDroppedByWatermark", JsonValue::Int(num_rows_dropped_by_watermark));
   v.Set("numShufflePartitions", JsonValue::Int(num_shuffle_partitions));
   v.Set("numStateStoreInstances", JsonValue::Int(num_state_store_instances));
-  SetMap(&v, "customMetrics", custom_metrics, [](int64_t x) { return JsonValue::Int(x); });
+  SetMap(&v, "customMetrics", custom_metrics,
+         [](int64_t x) { return JsonValue::Int(x); });
   return v;
 }
 
@@ -60,7 +64,8 @@ JsonValue SourceProgress::ToJson() const {
   v.Set("numInputRows", JsonValue::Int(num_input_rows));
   SetDouble(&v, "inputRowsPerSecond", input_rows_per_second);
   SetDouble(&v, "processedRowsPerSecond", processed_rows_per_second);
-  SetMap(&v, "metrics", metrics, [](const std::string& s) { return JsonValue::String(s); });
+  SetMap(&v, "metrics", metrics,
+         [](const std::string& s) { return JsonValue::String(s); });
   return v;
 }
 
@@ -68,7 +73,8 @@ JsonValue SinkProgress::ToJson() const {
   JsonValue v = JsonValue::Object();
   v.Set("description", JsonValue::String(description));
   v.Set("numOutputRows", JsonValue::Int(num_output_rows));
-  SetMap(&v, "metrics", metrics, [](const std::string& s) { return JsonValue::String(s); });
+  SetMap(&v, "metrics", metrics,
+         [](const std::string& s) { return JsonValue::String(s); });
   return v;
 }
 
@@ -84,7 +90,8 @@ JsonValue StreamingQueryProgress::ToJson() const {
   SetDouble(&v, "inputRowsPerSecond", input_rows_per_second);
   SetDouble(&v, "processedRowsPerSecond", processed_rows_per_second);
   SetMap(&v, "durationMs", duration_ms, [](int64_t x) { return JsonValue::Int(x); });
-  SetMap(&v, "eventTime", event_time, [](const std::string& s) { return JsonValue::String(s); });
+  SetMap(&v, "eventTime", event_time,
+         [](const std::string& s) { return JsonValue::String(s); });
   JsonValue ops = JsonValue::Array();
   for (const auto& o : state_operators) ops.Append(o.ToJson());
   v.Set("stateOperators", std::move(ops));

@@ -7,9 +7,12 @@ namespace spate::stream {
 
 std::string_view OutputModeName(OutputMode m) {
   switch (m) {
-    case OutputMode::kAppend: return "Append";
-    case OutputMode::kUpdate: return "Update";
-    case OutputMode::kComplete: return "Complete";
+    case OutputMode::kAppend:
+      return "Append";
+    case OutputMode::kUpdate:
+      return "Update";
+    case OutputMode::kComplete:
+      return "Complete";
   }
   return "Append";
 }
@@ -22,32 +25,40 @@ Result<OutputMode> ParseOutputMode(const std::string& s) {
   return Status::Error("STREAMING_OUTPUT_MODE.INVALID", {{"outputMode", s}});
 }
 
-StreamingRelation::StreamingRelation(std::string format, SchemaPtr schema, SourceFactory factory,
-                                     std::string description)
+StreamingRelation::StreamingRelation(std::string format, SchemaPtr schema,
+                                     SourceFactory factory, std::string description)
     : format_(std::move(format)),
       schema_(std::move(schema)),
       factory_(std::move(factory)),
       description_(std::move(description)) {}
 
-Result<std::unique_ptr<BatchReader>> StreamingRelation::OpenSplit(int, const ScanSpec&) const {
-  return Status::Error("_LEGACY_ERROR_TEMP_3102",
-                       {{"msg", "Queries with streaming sources must be executed with writeStream.start()"}});
+Result<std::unique_ptr<BatchReader>> StreamingRelation::OpenSplit(int,
+                                                                  const ScanSpec&) const {
+  return Status::Error(
+      "_LEGACY_ERROR_TEMP_3102",
+      {{"msg",
+        "Queries with streaming sources must be executed with writeStream.start()"}});
 }
 
-std::string StreamingRelation::Describe() const { return "StreamingRelation " + format_ + ", " + description_; }
+std::string StreamingRelation::Describe() const {
+  return "StreamingRelation " + format_ + ", " + description_;
+}
 
 namespace {
 
-void Find(const sql::PlanPtr& plan, std::vector<std::shared_ptr<const StreamingRelation>>* out) {
+void Find(const sql::PlanPtr& plan,
+          std::vector<std::shared_ptr<const StreamingRelation>>* out) {
   if (!plan) return;
   if (plan->kind == sql::PlanKind::kDataSource) {
-    if (auto rel = std::dynamic_pointer_cast<const StreamingRelation>(plan->source)) out->push_back(rel);
+    if (auto rel = std::dynamic_pointer_cast<const StreamingRelation>(plan->source))
+      out->push_back(rel);
   }
   for (const auto& [name, cte] : plan->ctes) Find(cte, out);
   for (const auto& c : plan->children) Find(c, out);
 }
 
-sql::PlanPtr Replace(const sql::PlanPtr& plan, const std::vector<DataSourcePtr>& with, size_t* next) {
+sql::PlanPtr Replace(const sql::PlanPtr& plan, const std::vector<DataSourcePtr>& with,
+                     size_t* next) {
   if (!plan) return plan;
   if (plan->kind == sql::PlanKind::kDataSource &&
       std::dynamic_pointer_cast<const StreamingRelation>(plan->source)) {
@@ -78,15 +89,19 @@ sql::PlanPtr Replace(const sql::PlanPtr& plan, const std::vector<DataSourcePtr>&
 
 }  // namespace
 
-bool IsStreamingPlan(const sql::PlanPtr& plan) { return !FindStreamingRelations(plan).empty(); }
+bool IsStreamingPlan(const sql::PlanPtr& plan) {
+  return !FindStreamingRelations(plan).empty();
+}
 
-std::vector<std::shared_ptr<const StreamingRelation>> FindStreamingRelations(const sql::PlanPtr& plan) {
+std::vector<std::shared_ptr<const StreamingRelation>> FindStreamingRelations(
+    const sql::PlanPtr& plan) {
   std::vector<std::shared_ptr<const StreamingRelation>> out;
   Find(plan, &out);
   return out;
 }
 
-sql::PlanPtr ReplaceStreamingRelations(const sql::PlanPtr& plan, const std::vector<DataSourcePtr>& with) {
+sql::PlanPtr ReplaceStreamingRelations(const sql::PlanPtr& plan,
+                                       const std::vector<DataSourcePtr>& with) {
   size_t next = 0;
   return Replace(plan, with, &next);
 }

@@ -15,8 +15,8 @@
 // (with the per-source checkpoint folder sources/<i>), or hands out the same instance for
 // a MemoryStream.
 //
-// Ownership: sources and sinks are shared_ptr, owned by the running query (and by the user
-// for a MemoryStream). Thread safety: a query calls its source and sink from its own
+// Ownership: sources and sinks are shared_ptr, owned by the running query (and by the
+// user for a MemoryStream). Thread safety: a query calls its source and sink from its own
 // thread only; MemoryStream additionally accepts AddData from any thread.
 // Failure: Status values; a failed call stops the query with STREAM_FAILED.
 
@@ -38,7 +38,8 @@ namespace spate::stream {
 
 enum class OutputMode : uint8_t { kAppend, kUpdate, kComplete };
 std::string_view OutputModeName(OutputMode m);  // "Append", "Update", "Complete"
-/// "append" / "update" / "complete" (case-insensitive); else STREAMING_OUTPUT_MODE.INVALID.
+/// "append" / "update" / "complete" (case-insensitive); else
+/// STREAMING_OUTPUT_MODE.INVALID.
 Result<OutputMode> ParseOutputMode(const std::string& s);
 
 /// What a Source gets when a query starts.
@@ -55,12 +56,14 @@ class Source {
  public:
   virtual ~Source() = default;
   virtual const SchemaPtr& schema() const = 0;
-  /// Progress "description", e.g. "FileStreamSource[file:/data/in]", "MemoryStream[value#1]".
+  /// Progress "description", e.g. "FileStreamSource[file:/data/in]",
+  /// "MemoryStream[value#1]".
   virtual std::string Describe() const = 0;
   /// The end offset of the next batch starting after `start` (nullopt: from the
-  /// beginning), capped by the source's rate limits (maxFilesPerTrigger ...). nullopt when
-  /// the source has no data at all yet. Returning `start` means no new data.
-  virtual Result<std::optional<JsonValue>> LatestOffset(const std::optional<JsonValue>& start) = 0;
+  /// beginning), capped by the source's rate limits (maxFilesPerTrigger ...). nullopt
+  /// when the source has no data at all yet. Returning `start` means no new data.
+  virtual Result<std::optional<JsonValue>> LatestOffset(
+      const std::optional<JsonValue>& start) = 0;
   /// Trigger.AvailableNow: fix the target to what is available now; LatestOffset then
   /// never goes beyond it.
   virtual Status PrepareForAvailableNow() { return Status::OK(); }
@@ -68,7 +71,8 @@ class Source {
   /// (Spark's ReadAllAvailable).
   virtual void SetReadAllAvailable() {}
   /// The rows in (start, end] as a scannable DataSource with schema().
-  virtual Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start, const JsonValue& end) = 0;
+  virtual Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
+                                         const JsonValue& end) = 0;
   /// Every batch up to `end` is committed: data before it may be released.
   virtual Status Commit(const JsonValue& end) {
     (void)end;
@@ -88,10 +92,12 @@ using SourceFactory = std::function<Result<SourcePtr>(const SourceContext&)>;
 /// must run through a streaming query.
 class StreamingRelation final : public DataSource {
  public:
-  StreamingRelation(std::string format, SchemaPtr schema, SourceFactory factory, std::string description);
+  StreamingRelation(std::string format, SchemaPtr schema, SourceFactory factory,
+                    std::string description);
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return 0; }
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
   std::string Describe() const override;
   const std::string& format() const { return format_; }
   const SourceFactory& factory() const { return factory_; }
@@ -107,9 +113,12 @@ class StreamingRelation final : public DataSource {
 /// Whether the plan reads a stream.
 bool IsStreamingPlan(const sql::PlanPtr& plan);
 /// The StreamingRelations of a plan, in the order sources are numbered (depth first).
-std::vector<std::shared_ptr<const StreamingRelation>> FindStreamingRelations(const sql::PlanPtr& plan);
-/// Replaces each StreamingRelation (in FindStreamingRelations order) by a plain DataSource.
-sql::PlanPtr ReplaceStreamingRelations(const sql::PlanPtr& plan, const std::vector<DataSourcePtr>& with);
+std::vector<std::shared_ptr<const StreamingRelation>> FindStreamingRelations(
+    const sql::PlanPtr& plan);
+/// Replaces each StreamingRelation (in FindStreamingRelations order) by a plain
+/// DataSource.
+sql::PlanPtr ReplaceStreamingRelations(const sql::PlanPtr& plan,
+                                       const std::vector<DataSourcePtr>& with);
 
 /// What a query needs from the session to run a batch plan (implemented by the api).
 class BatchRunner {
@@ -119,7 +128,8 @@ class BatchRunner {
   virtual exec::ExecOptions MakeExecOptions() = 0;
   virtual std::string GetConf(const std::string& key, const std::string& dflt) = 0;
   /// Spark's show() text of a result (console sink).
-  virtual Result<std::string> ShowString(const sql::PlanPtr& plan, int num_rows, int truncate) = 0;
+  virtual Result<std::string> ShowString(const sql::PlanPtr& plan, int num_rows,
+                                         int truncate) = 0;
 };
 
 /// The data of one micro-batch as a sink sees it.

@@ -15,7 +15,8 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 
 int64_t ElapsedMs(SteadyClock::time_point since) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - since).count();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - since)
+      .count();
 }
 
 bool SameOffset(const std::optional<JsonValue>& a, const std::optional<JsonValue>& b) {
@@ -28,14 +29,19 @@ class PinnedRunner final : public BatchRunner {
  public:
   PinnedRunner(std::shared_ptr<BatchRunner> inner, int shuffle_partitions)
       : inner_(std::move(inner)), shuffle_partitions_(shuffle_partitions) {}
-  Result<sql::BoundPlanPtr> Analyze(const sql::PlanPtr& plan) override { return inner_->Analyze(plan); }
+  Result<sql::BoundPlanPtr> Analyze(const sql::PlanPtr& plan) override {
+    return inner_->Analyze(plan);
+  }
   exec::ExecOptions MakeExecOptions() override {
     auto o = inner_->MakeExecOptions();
     if (shuffle_partitions_ > 0) o.shuffle_partitions = shuffle_partitions_;
     return o;
   }
-  std::string GetConf(const std::string& key, const std::string& dflt) override { return inner_->GetConf(key, dflt); }
-  Result<std::string> ShowString(const sql::PlanPtr& plan, int num_rows, int truncate) override {
+  std::string GetConf(const std::string& key, const std::string& dflt) override {
+    return inner_->GetConf(key, dflt);
+  }
+  Result<std::string> ShowString(const sql::PlanPtr& plan, int num_rows,
+                                 int truncate) override {
     return inner_->ShowString(plan, num_rows, truncate);
   }
 
@@ -56,8 +62,12 @@ int64_t ParseLong(const std::string& s, int64_t dflt) {
 
 // ---- StreamingQuery
 
-StreamingQuery::StreamingQuery(QueryConfig config, std::string id, StreamingQueryManager* manager)
-    : config_(std::move(config)), id_(std::move(id)), run_id_(RandomUuid()), manager_(manager) {}
+StreamingQuery::StreamingQuery(QueryConfig config, std::string id,
+                               StreamingQueryManager* manager)
+    : config_(std::move(config)),
+      id_(std::move(id)),
+      run_id_(RandomUuid()),
+      manager_(manager) {}
 
 StreamingQuery::~StreamingQuery() {
   stop_requested_ = true;
@@ -75,8 +85,10 @@ std::vector<std::pair<std::string, std::string>> StreamingQuery::PinnedConf() co
   return {
       {"spark.sql.streaming.stateStore.providerClass",
        r.GetConf("spark.sql.streaming.stateStore.providerClass",
-                 "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider")},
-      {"spark.sql.streaming.join.stateFormatVersion", r.GetConf("spark.sql.streaming.join.stateFormatVersion", "2")},
+                 "org.apache.spark.sql.execution.streaming.state."
+                 "HDFSBackedStateStoreProvider")},
+      {"spark.sql.streaming.join.stateFormatVersion",
+       r.GetConf("spark.sql.streaming.join.stateFormatVersion", "2")},
       {"spark.sql.streaming.stateStore.compression.codec",
        r.GetConf("spark.sql.streaming.stateStore.compression.codec", "lz4")},
       {"spark.sql.streaming.stateStore.rocksdb.formatVersion",
@@ -85,29 +97,38 @@ std::vector<std::pair<std::string, std::string>> StreamingQuery::PinnedConf() co
        r.GetConf("spark.sql.streaming.statefulOperator.useStrictDistribution", "true")},
       {"spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion",
        r.GetConf("spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion", "2")},
-      {"spark.sql.streaming.multipleWatermarkPolicy", r.GetConf("spark.sql.streaming.multipleWatermarkPolicy", "min")},
+      {"spark.sql.streaming.multipleWatermarkPolicy",
+       r.GetConf("spark.sql.streaming.multipleWatermarkPolicy", "min")},
       {"spark.sql.streaming.aggregation.stateFormatVersion",
        r.GetConf("spark.sql.streaming.aggregation.stateFormatVersion", "2")},
       {"spark.sql.shuffle.partitions",
-       r.GetConf("spark.sql.shuffle.partitions", std::to_string(r.MakeExecOptions().shuffle_partitions))},
+       r.GetConf("spark.sql.shuffle.partitions",
+                 std::to_string(r.MakeExecOptions().shuffle_partitions))},
   };
 }
 
 Status StreamingQuery::Initialize() {
   auto& fs = config_.fs;
-  offset_log_ = std::make_unique<OffsetSeqLog>(fs, io::JoinPath(config_.checkpoint, "offsets"));
-  commit_log_ = std::make_unique<CommitLog>(fs, io::JoinPath(config_.checkpoint, "commits"));
-  min_batches_to_retain_ =
-      std::max<int64_t>(1, ParseLong(config_.runner->GetConf("spark.sql.streaming.minBatchesToRetain", "100"), 100));
+  offset_log_ =
+      std::make_unique<OffsetSeqLog>(fs, io::JoinPath(config_.checkpoint, "offsets"));
+  commit_log_ =
+      std::make_unique<CommitLog>(fs, io::JoinPath(config_.checkpoint, "commits"));
+  min_batches_to_retain_ = std::max<int64_t>(
+      1,
+      ParseLong(config_.runner->GetConf("spark.sql.streaming.minBatchesToRetain", "100"),
+                100));
   pinned_conf_ = PinnedConf();
   relations_ = FindStreamingRelations(config_.plan);
   auto runner = config_.runner;
   for (size_t i = 0; i < relations_.size(); ++i) {
     SourceContext ctx;
     ctx.fs = fs;
-    ctx.metadata_path = io::JoinPath(io::JoinPath(config_.checkpoint, "sources"), std::to_string(i));
+    ctx.metadata_path =
+        io::JoinPath(io::JoinPath(config_.checkpoint, "sources"), std::to_string(i));
     ctx.clock = config_.clock;
-    ctx.conf = [runner](const std::string& k, const std::string& d) { return runner->GetConf(k, d); };
+    ctx.conf = [runner](const std::string& k, const std::string& d) {
+      return runner->GetConf(k, d);
+    };
     SPATE_ASSIGN_OR_RETURN(SourcePtr src, relations_[i]->factory()(ctx));
     sources_.push_back(std::move(src));
   }
@@ -150,7 +171,8 @@ Status StreamingQuery::AwaitTermination() {
 
 Result<bool> StreamingQuery::AwaitTermination(int64_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mu_);
-  bool done = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return terminated_; });
+  bool done = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                           [&] { return terminated_; });
   if (done && exception_) return *exception_;
   return done;
 }
@@ -175,7 +197,8 @@ void StreamingQuery::Stop() {
   }
 }
 
-void StreamingQuery::SetStatus(const std::string& message, bool data_available, bool trigger_active) {
+void StreamingQuery::SetStatus(const std::string& message, bool data_available,
+                               bool trigger_active) {
   std::lock_guard<std::mutex> lock(mu_);
   status_.message = message;
   status_.is_data_available = data_available;
@@ -194,7 +217,8 @@ void StreamingQuery::Run() {
   } catch (const std::exception& e) {
     // Connector code reports errors as Status; anything thrown is a bug, but it must stop
     // this query, not the process.
-    st = Status::Internal(std::string("unexpected exception in the streaming query: ") + e.what());
+    st = Status::Internal(std::string("unexpected exception in the streaming query: ") +
+                          e.what());
   } catch (...) {
     st = Status::Internal("unexpected exception in the streaming query");
   }
@@ -202,9 +226,11 @@ void StreamingQuery::Run() {
   config_.sink->Stop();
   std::optional<Status> error;
   if (!st.ok()) {
-    error = Status::Error("STREAM_FAILED", {{"id", id_}, {"runId", run_id_}, {"message", st.ToString()}});
+    error = Status::Error("STREAM_FAILED",
+                          {{"id", id_}, {"runId", run_id_}, {"message", st.ToString()}});
   }
-  if (!error && config_.temp_checkpoint) (void)config_.fs->Delete(config_.checkpoint, true);
+  if (!error && config_.temp_checkpoint)
+    (void)config_.fs->Delete(config_.checkpoint, true);
   {
     std::lock_guard<std::mutex> lock(mu_);
     exception_ = error;
@@ -215,7 +241,9 @@ void StreamingQuery::Run() {
   QueryTerminatedEvent ev{id_, run_id_, std::nullopt, std::nullopt};
   if (error) {
     ev.exception = error->ToString();
-    ev.error_class_on_exception = st.error_class().empty() ? std::nullopt : std::optional<std::string>(st.error_class());
+    ev.error_class_on_exception = st.error_class().empty()
+                                      ? std::nullopt
+                                      : std::optional<std::string>(st.error_class());
   }
   Post([&](StreamingQueryListener& l) { l.onQueryTerminated(ev); });
   if (manager_) manager_->NotifyTerminated(this, error);
@@ -236,12 +264,16 @@ Status StreamingQuery::PopulateStartOffsets() {
   }
   int64_t n = *latest;
   SPATE_ASSIGN_OR_RETURN(auto seq, offset_log_->Get(n));
-  if (!seq) return Status::Error("BATCH_METADATA_NOT_FOUND", {{"batchMetadataFile", offset_log_->PathOf(n)}});
+  if (!seq)
+    return Status::Error("BATCH_METADATA_NOT_FOUND",
+                         {{"batchMetadataFile", offset_log_->PathOf(n)}});
   if (seq->offsets.size() != sources_.size()) {
     return Status::Error(
         "SPATE_STREAMING_INVALID",
-        {{"msg", "There are [" + std::to_string(seq->offsets.size()) + "] sources in the checkpoint offsets and now there are [" +
-                     std::to_string(sources_.size()) + "] sources requested by the query. Cannot continue."}});
+        {{"msg", "There are [" + std::to_string(seq->offsets.size()) +
+                     "] sources in the checkpoint offsets and now there are [" +
+                     std::to_string(sources_.size()) +
+                     "] sources requested by the query. Cannot continue."}});
   }
   batch_metadata_ = seq->metadata;
   for (const auto& [k, v] : seq->metadata.conf) {
@@ -252,13 +284,17 @@ Status StreamingQuery::PopulateStartOffsets() {
   available_offsets_ = seq->offsets;
   if (n > 0) {
     SPATE_ASSIGN_OR_RETURN(auto prev, offset_log_->Get(n - 1));
-    if (!prev) return Status::Error("BATCH_METADATA_NOT_FOUND", {{"batchMetadataFile", offset_log_->PathOf(n - 1)}});
+    if (!prev)
+      return Status::Error("BATCH_METADATA_NOT_FOUND",
+                           {{"batchMetadataFile", offset_log_->PathOf(n - 1)}});
     committed_offsets_ = prev->offsets;
-    if (committed_offsets_.size() != sources_.size()) committed_offsets_.assign(sources_.size(), std::nullopt);
+    if (committed_offsets_.size() != sources_.size())
+      committed_offsets_.assign(sources_.size(), std::nullopt);
   }
   SPATE_ASSIGN_OR_RETURN(auto latest_commit, commit_log_->LatestBatchId());
   if (latest_commit) {
-    SPATE_ASSIGN_OR_RETURN(auto wm, commit_log_->Get(*latest_commit));  // validates the file
+    SPATE_ASSIGN_OR_RETURN(auto wm,
+                           commit_log_->Get(*latest_commit));  // validates the file
     if (wm && *latest_commit == n) batch_metadata_.batch_watermark_ms = *wm;
   }
   current_batch_id_ = n;
@@ -289,7 +325,8 @@ bool StreamingQuery::WaitFor(const std::function<bool()>& pred, int64_t timeout_
     if (pred()) return true;
     std::unique_lock<std::mutex> lock(mu_);
     if (terminated_) break;
-    if (cv_.wait_until(lock, std::min(deadline, SteadyClock::now() + std::chrono::milliseconds(5))) ==
+    if (cv_.wait_until(lock, std::min(deadline, SteadyClock::now() +
+                                                    std::chrono::milliseconds(5))) ==
             std::cv_status::timeout &&
         SteadyClock::now() >= deadline) {
       break;
@@ -337,13 +374,15 @@ Status StreamingQuery::RunActivated() {
     if (trigger.kind == Trigger::Kind::kAvailableNow && !has_data) return Status::OK();
     if (StopRequested()) return Status::OK();
     if (trigger.kind == Trigger::Kind::kProcessingTime && trigger.interval_ms > 0) {
-      int64_t next = trigger_start / trigger.interval_ms * trigger.interval_ms + trigger.interval_ms;
+      int64_t next =
+          trigger_start / trigger.interval_ms * trigger.interval_ms + trigger.interval_ms;
       SetStatus("Waiting for next trigger", false, false);
       config_.clock->WaitUntil(next, [this] { return StopRequested(); });
     } else if (!has_data) {
       // spark.sql.streaming.pollingDelay: a short real-time pause before polling again.
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(10), [this] { return StopRequested() || poll_wake_; });
+      cv_.wait_for(lock, std::chrono::milliseconds(10),
+                   [this] { return StopRequested() || poll_wake_; });
     }
   }
 }
@@ -368,19 +407,25 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
       batch_metadata_.batch_timestamp_ms = trigger_start;
       batch_metadata_.conf = pinned_conf_;
       t = SteadyClock::now();
-      SPATE_RETURN_IF_ERROR(offset_log_->Add(current_batch_id_, OffsetSeq{available_offsets_, batch_metadata_}));
+      SPATE_RETURN_IF_ERROR(offset_log_->Add(
+          current_batch_id_, OffsetSeq{available_offsets_, batch_metadata_}));
       durations["walCommit"] = ElapsedMs(t);
       FaultPoint("after_offsets_write");
       if (current_batch_id_ >= min_batches_to_retain_) {
-        SPATE_RETURN_IF_ERROR(offset_log_->Purge(current_batch_id_ - min_batches_to_retain_));
-        SPATE_RETURN_IF_ERROR(commit_log_->Purge(current_batch_id_ - min_batches_to_retain_));
+        SPATE_RETURN_IF_ERROR(
+            offset_log_->Purge(current_batch_id_ - min_batches_to_retain_));
+        SPATE_RETURN_IF_ERROR(
+            commit_log_->Purge(current_batch_id_ - min_batches_to_retain_));
       }
       batch_constructed_ = true;
     }
   }
   if (!batch_constructed_) {
     SetStatus("Waiting for data to arrive", false, false);
-    int64_t interval = ParseLong(config_.runner->GetConf("spark.sql.streaming.noDataProgressEventInterval", "10000"), 10000);
+    int64_t interval =
+        ParseLong(config_.runner->GetConf(
+                      "spark.sql.streaming.noDataProgressEventInterval", "10000"),
+                  10000);
     if (last_idle_event_ms_ < 0 || trigger_start - last_idle_event_ms_ >= interval) {
       last_idle_event_ms_ = trigger_start;
       QueryIdleEvent ev{id_, run_id_, FormatTimestampMs(trigger_start)};
@@ -397,7 +442,8 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
   return Status::OK();
 }
 
-Status StreamingQuery::RunBatch(int64_t trigger_start, std::map<std::string, int64_t>* durations) {
+Status StreamingQuery::RunBatch(int64_t trigger_start,
+                                std::map<std::string, int64_t>* durations) {
   std::vector<DataSourcePtr> inputs;
   std::vector<std::shared_ptr<std::atomic<int64_t>>> counters;
   int64_t get_batch_ms = 0;
@@ -406,7 +452,8 @@ Status StreamingQuery::RunBatch(int64_t trigger_start, std::map<std::string, int
     const auto& end = available_offsets_[i];
     DataSourcePtr ds;
     if (!end || SameOffset(start, end)) {
-      ds = std::make_shared<BatchesDataSource>(sources_[i]->schema(), std::vector<BatchPtr>{}, sources_[i]->Describe());
+      ds = std::make_shared<BatchesDataSource>(
+          sources_[i]->schema(), std::vector<BatchPtr>{}, sources_[i]->Describe());
     } else {
       auto t = SteadyClock::now();
       SPATE_ASSIGN_OR_RETURN(ds, sources_[i]->GetBatch(start, *end));
@@ -431,17 +478,21 @@ Status StreamingQuery::RunBatch(int64_t trigger_start, std::map<std::string, int
   (*durations)["addBatch"] = ElapsedMs(t);
   FaultPoint("before_commit_log");
   t = SteadyClock::now();
-  SPATE_RETURN_IF_ERROR(commit_log_->Add(current_batch_id_, batch_metadata_.batch_watermark_ms));
+  SPATE_RETURN_IF_ERROR(
+      commit_log_->Add(current_batch_id_, batch_metadata_.batch_watermark_ms));
   (*durations)["commitOffsets"] = ElapsedMs(t);
   FaultPoint("after_commit_log");
   for (size_t i = 0; i < sources_.size(); ++i) {
-    if (available_offsets_[i]) SPATE_RETURN_IF_ERROR(sources_[i]->Commit(*available_offsets_[i]));
+    if (available_offsets_[i])
+      SPATE_RETURN_IF_ERROR(sources_[i]->Commit(*available_offsets_[i]));
   }
   last_committed_ = current_batch_id_;
 
   // Progress.
   (*durations)["triggerExecution"] = ElapsedMs(trigger_begin_);
-  double input_sec = last_trigger_start_ms_ >= 0 ? (trigger_start - last_trigger_start_ms_) / 1000.0 : INFINITY;
+  double input_sec = last_trigger_start_ms_ >= 0
+                         ? (trigger_start - last_trigger_start_ms_) / 1000.0
+                         : INFINITY;
   double processing_sec = std::max<int64_t>(1, (*durations)["triggerExecution"]) / 1000.0;
   StreamingQueryProgress p;
   p.id = id_;
@@ -468,11 +519,14 @@ Status StreamingQuery::RunBatch(int64_t trigger_start, std::map<std::string, int
   p.processed_rows_per_second = p.num_input_rows / processing_sec;
   p.sink.description = config_.sink->Describe();
   p.sink.num_output_rows = output_rows;
-  int64_t keep = ParseLong(config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"), 100);
+  int64_t keep = ParseLong(
+      config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"),
+      100);
   {
     std::lock_guard<std::mutex> lock(mu_);
     progress_.push_back(p);
-    while (static_cast<int64_t>(progress_.size()) > std::max<int64_t>(1, keep)) progress_.pop_front();
+    while (static_cast<int64_t>(progress_.size()) > std::max<int64_t>(1, keep))
+      progress_.pop_front();
   }
   committed_offsets_ = available_offsets_;
   {
@@ -492,21 +546,27 @@ StreamingQueryManager::~StreamingQueryManager() { StopAll(); }
 
 Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) {
   if (config.trigger.kind == Trigger::Kind::kContinuous) {
-    return Status::Error("SPATE_STREAMING_UNSUPPORTED",
-                         {{"msg", "Continuous processing (Trigger.Continuous) is not supported: use the "
-                                  "default trigger, ProcessingTime, AvailableNow or Once"}});
+    return Status::Error(
+        "SPATE_STREAMING_UNSUPPORTED",
+        {{"msg",
+          "Continuous processing (Trigger.Continuous) is not supported: use the "
+          "default trigger, ProcessingTime, AvailableNow or Once"}});
   }
   SPATE_RETURN_IF_ERROR(CheckStreamingPlan(config.plan, config.output_mode));
   if (!config.clock) config.clock = SystemClock::Get();
-  SPATE_ASSIGN_OR_RETURN(std::string id, ReadOrCreateStreamMetadata(*config.fs, config.checkpoint, RandomUuid()));
-  auto query = std::shared_ptr<StreamingQuery>(new StreamingQuery(std::move(config), id, this));
+  SPATE_ASSIGN_OR_RETURN(
+      std::string id,
+      ReadOrCreateStreamMetadata(*config.fs, config.checkpoint, RandomUuid()));
+  auto query =
+      std::shared_ptr<StreamingQuery>(new StreamingQuery(std::move(config), id, this));
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (query->name()) {
       for (const auto& [qid, q] : active_) {
         if (q->name() == query->name()) {
-          return Status::Invalid("Cannot start query with name " + *query->name() +
-                                 " as a query with that name is already active in this SparkSession");
+          return Status::Invalid(
+              "Cannot start query with name " + *query->name() +
+              " as a query with that name is already active in this SparkSession");
         }
       }
     }
@@ -523,7 +583,8 @@ Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) 
     std::lock_guard<std::mutex> lock(query->mu_);
     query->active_ = true;
   }
-  QueryStartedEvent ev{query->id(), query->run_id(), query->name(), FormatTimestampMs(query->config_.clock->NowMs())};
+  QueryStartedEvent ev{query->id(), query->run_id(), query->name(),
+                       FormatTimestampMs(query->config_.clock->NowMs())};
   for (const auto& l : Listeners()) l->onQueryStarted(ev);
   auto self = query;
   query->thread_ = std::thread([self]() mutable {
@@ -554,7 +615,8 @@ Status StreamingQueryManager::AwaitAnyTermination() {
 
 Result<bool> StreamingQueryManager::AwaitAnyTermination(int64_t timeout_ms) {
   std::unique_lock<std::mutex> lock(mu_);
-  bool done = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return any_terminated_; });
+  bool done = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                           [&] { return any_terminated_; });
   if (done && last_terminated_error_) return *last_terminated_error_;
   return done;
 }
@@ -572,7 +634,8 @@ void StreamingQueryManager::AddListener(StreamingQueryListenerPtr listener) {
 
 void StreamingQueryManager::RemoveListener(const StreamingQueryListenerPtr& listener) {
   std::lock_guard<std::mutex> lock(mu_);
-  listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener), listeners_.end());
+  listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener),
+                   listeners_.end());
 }
 
 std::vector<StreamingQueryListenerPtr> StreamingQueryManager::Listeners() const {
@@ -584,7 +647,8 @@ void StreamingQueryManager::StopAll() {
   for (const auto& q : Active()) q->Stop();
 }
 
-void StreamingQueryManager::NotifyTerminated(StreamingQuery* q, const std::optional<Status>& error) {
+void StreamingQueryManager::NotifyTerminated(StreamingQuery* q,
+                                             const std::optional<Status>& error) {
   StreamingQueryPtr keep;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -27,9 +27,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -88,7 +88,8 @@ class StreamingQuery {
   std::optional<Status> exception() const;
   /// The id of the last batch committed by this run (-1: none).
   int64_t last_committed_batch() const { return last_committed_.load(); }
-  /// The committed end offset of `source` (one of sources()), nullopt before its first batch.
+  /// The committed end offset of `source` (one of sources()), nullopt before its first
+  /// batch.
   std::optional<JsonValue> CommittedOffset(const Source* source) const;
   /// Waits until `pred()` holds (re-checked after every trigger) or the query ended or
   /// `timeout_ms` passed; returns pred().
@@ -140,13 +141,14 @@ class StreamingQuery {
   std::condition_variable cv_;
   bool active_ = false;
   bool terminated_ = false;
-  int64_t trigger_seq_ = 0;         // triggers started
-  int64_t last_no_data_seq_ = 0;    // the latest trigger that found no new data
-  bool poll_wake_ = false;          // ProcessAllAvailable asks the polling loop to look now
+  int64_t trigger_seq_ = 0;       // triggers started
+  int64_t last_no_data_seq_ = 0;  // the latest trigger that found no new data
+  bool poll_wake_ = false;        // ProcessAllAvailable asks the polling loop to look now
   std::optional<Status> exception_;
   StreamingQueryStatus status_;
   std::deque<StreamingQueryProgress> progress_;
-  std::vector<std::optional<JsonValue>> committed_snapshot_;  // committed offsets, for readers
+  std::vector<std::optional<JsonValue>>
+      committed_snapshot_;  // committed offsets, for readers
 };
 using StreamingQueryPtr = std::shared_ptr<StreamingQuery>;
 

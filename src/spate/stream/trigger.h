@@ -4,7 +4,8 @@
 // Triggers (org.apache.spark.sql.streaming.Trigger): when the micro-batch loop runs.
 //  - default: ProcessingTime(0): the next batch as soon as the previous one ends
 //    (polling for new data when there is none).
-//  - ProcessingTime(interval): a batch every interval, aligned to multiples of it; a batch
+//  - ProcessingTime(interval): a batch every interval, aligned to multiples of it; a
+//  batch
 //    that takes longer is followed immediately by the next.
 //  - Once: one batch with everything available, then stop (deprecated in Spark).
 //  - AvailableNow: everything available at start, in as many batches as the sources'

@@ -3,14 +3,13 @@
 // MemoryStream (every suite also runs with a restart after each check), file sources and
 // the file sink, triggers, progress, listeners, checkpoint recovery and errors.
 
-#include <gtest/gtest.h>
-
-#include <atomic>
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -37,8 +36,12 @@ using api::SparkSession;
 SparkSession Spark() {
   static SparkSession s = [] {
     const char* tmp = std::getenv("TMPDIR");
-    std::string wh = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stream-wh-" + stream::RandomUuid());
-    return SparkSession::builder().appName("stream-tests").config("spark.sql.warehouse.dir", wh).getOrCreate();
+    std::string wh = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                  "spate-stream-wh-" + stream::RandomUuid());
+    return SparkSession::builder()
+        .appName("stream-tests")
+        .config("spark.sql.warehouse.dir", wh)
+        .getOrCreate();
   }();
   return s;
 }
@@ -51,12 +54,15 @@ class TempDir {
  public:
   TempDir() {
     const char* tmp = std::getenv("TMPDIR");
-    path_ = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stream-" + stream::RandomUuid());
+    path_ =
+        io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stream-" + stream::RandomUuid());
     (void)io::LocalFileSystem::Get()->MakeDirs(path_);
   }
   ~TempDir() { (void)io::LocalFileSystem::Get()->Delete(path_, true); }
   const std::string& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return io::JoinPath(path_, name); }
+  std::string operator/(const std::string& name) const {
+    return io::JoinPath(path_, name);
+  }
 
  private:
   std::string path_;
@@ -79,17 +85,14 @@ TEST_P(StreamDslTest, MapAndFilterAcrossRestarts) {
   MemoryStream input(Spark(), "a INT");
   DataFrame df = input.toDF().where("a % 2 = 1").selectExpr("a * 10 AS b");
   StreamTest t(Spark(), df);
-  std::string err = t.Run({StreamTest::StartStream(),
-                           StreamTest::AddData(input, {{I(1)}, {I(2)}, {I(3)}}),
-                           StreamTest::CheckAnswer({{I(10)}, {I(30)}}),
-                           StreamTest::AddData(input, {{I(5)}}),
-                           StreamTest::CheckNewAnswer({{I(50)}}),
-                           StreamTest::StopStream(),
-                           StreamTest::AddData(input, {{I(7)}, {I(8)}}),
-                           StreamTest::StartStream(),
-                           StreamTest::CheckNewAnswer({{I(70)}}),
-                           StreamTest::CheckAnswer({{I(10)}, {I(30)}, {I(50)}, {I(70)}})},
-                          GetParam());
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}, {I(2)}, {I(3)}}),
+       StreamTest::CheckAnswer({{I(10)}, {I(30)}}), StreamTest::AddData(input, {{I(5)}}),
+       StreamTest::CheckNewAnswer({{I(50)}}), StreamTest::StopStream(),
+       StreamTest::AddData(input, {{I(7)}, {I(8)}}), StreamTest::StartStream(),
+       StreamTest::CheckNewAnswer({{I(70)}}),
+       StreamTest::CheckAnswer({{I(10)}, {I(30)}, {I(50)}, {I(70)}})},
+      GetParam());
   EXPECT_EQ(err, "");
 }
 
@@ -97,23 +100,21 @@ TEST_P(StreamDslTest, ProcessingTimeWithManualClock) {
   MemoryStream input(Spark(), "a INT");
   StreamTest t(Spark(), input.toDF());
   auto clock = std::make_shared<ManualClock>(0);
-  std::string err = t.Run({StreamTest::StartStream(stream::Trigger::ProcessingTime(10), clock),
-                           StreamTest::AddData(input, {{I(1)}}),
-                           StreamTest::AdvanceClock(10),
-                           StreamTest::CheckAnswer({{I(1)}}),
-                           StreamTest::AddData(input, {{I(2)}}),
-                           StreamTest::AdvanceClock(10),
-                           StreamTest::CheckNewAnswer({{I(2)}}),
-                           StreamTest::AddData(input, {{I(3)}}),
-                           StreamTest::AdvanceClock(10),
-                           StreamTest::CheckLastBatch({{I(3)}})},
-                          GetParam());
+  std::string err =
+      t.Run({StreamTest::StartStream(stream::Trigger::ProcessingTime(10), clock),
+             StreamTest::AddData(input, {{I(1)}}), StreamTest::AdvanceClock(10),
+             StreamTest::CheckAnswer({{I(1)}}), StreamTest::AddData(input, {{I(2)}}),
+             StreamTest::AdvanceClock(10), StreamTest::CheckNewAnswer({{I(2)}}),
+             StreamTest::AddData(input, {{I(3)}}), StreamTest::AdvanceClock(10),
+             StreamTest::CheckLastBatch({{I(3)}})},
+            GetParam());
   EXPECT_EQ(err, "");
 }
 
 TEST_P(StreamDslTest, StreamStaticJoin) {
   MemoryStream input(Spark(), "k INT, v STRING");
-  DataFrame dim = Spark().createDataFrame({{I(1), S("one")}, {I(2), S("two")}}, "k INT, name STRING");
+  DataFrame dim =
+      Spark().createDataFrame({{I(1), S("one")}, {I(2), S("two")}}, "k INT, name STRING");
   DataFrame df = input.toDF().join(dim, "k").select("k", "v", "name");
   StreamTest t(Spark(), df);
   std::string err = t.Run({StreamTest::StartStream(),
@@ -175,11 +176,13 @@ TEST(StreamTest, ReplaysUncommittedBatchOnSameOffsets) {
   MemoryStream input(Spark(), "a INT");
   StreamTest t(Spark(), input.toDF());
   std::string err =
-      t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}), StreamTest::CheckAnswer({{I(1)}}),
-             StreamTest::AddData(input, {{I(2)}}), StreamTest::CheckAnswer({{I(1)}, {I(2)}}), StreamTest::StopStream(),
+      t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}),
+             StreamTest::CheckAnswer({{I(1)}}), StreamTest::AddData(input, {{I(2)}}),
+             StreamTest::CheckAnswer({{I(1)}, {I(2)}}), StreamTest::StopStream(),
              StreamTest::Execute([](StreamTest::Context& c) {
                // Simulate a crash between the sink and the commit log: drop commits/1.
-               (void)io::LocalFileSystem::Get()->Delete(io::JoinPath(c.checkpoint, "commits/1"), false);
+               (void)io::LocalFileSystem::Get()->Delete(
+                   io::JoinPath(c.checkpoint, "commits/1"), false);
                std::lock_guard<std::mutex> lock(c.sink->mu);
                c.sink->latest = 0;  // the sink "lost" batch 1 too
                c.sink->batches.pop_back();
@@ -197,18 +200,25 @@ TEST(StreamTest, ReplaysUncommittedBatchOnSameOffsets) {
   EXPECT_EQ(err, "");
   // The checkpoint has Spark's layout and contents.
   std::string off0 = ReadFile(io::JoinPath(t.checkpoint(), "offsets/0"));
-  EXPECT_EQ(off0.rfind("v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":", 0), 0u) << off0;
+  EXPECT_EQ(off0.rfind("v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":", 0), 0u)
+      << off0;
   EXPECT_NE(off0.find("\"spark.sql.shuffle.partitions\":"), std::string::npos);
   EXPECT_EQ(off0.substr(off0.rfind('\n') + 1), "0");
-  EXPECT_EQ(ReadFile(io::JoinPath(t.checkpoint(), "commits/2")), "v1\n{\"nextBatchWatermarkMs\":0}");
-  EXPECT_EQ(ReadFile(io::JoinPath(t.checkpoint(), "metadata")).rfind("{\"id\":\"", 0), 0u);
+  EXPECT_EQ(ReadFile(io::JoinPath(t.checkpoint(), "commits/2")),
+            "v1\n{\"nextBatchWatermarkMs\":0}");
+  EXPECT_EQ(ReadFile(io::JoinPath(t.checkpoint(), "metadata")).rfind("{\"id\":\"", 0),
+            0u);
 }
 
 TEST(StreamTest, IdStableRunIdNew) {
   TempDir dir;
   MemoryStream input(Spark(), "a INT");
   auto start = [&] {
-    return input.toDF().writeStream().format("noop").option("checkpointLocation", dir / "chk").start();
+    return input.toDF()
+        .writeStream()
+        .format("noop")
+        .option("checkpointLocation", dir / "chk")
+        .start();
   };
   auto q1 = start();
   input.addData({{I(1)}});
@@ -233,26 +243,27 @@ TEST(StreamTest, IdStableRunIdNew) {
 TEST(StreamTest, ConcurrentStreamLogUpdate) {
   MemoryStream input(Spark(), "a INT");
   StreamTest t(Spark(), input.toDF());
-  std::string err = t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}),
-                           StreamTest::CheckAnswer({{I(1)}}),
-                           StreamTest::Execute([](StreamTest::Context& c) {
-                             // Another writer already wrote offsets/1.
-                             WriteFile(io::JoinPath(c.checkpoint, "offsets/1"), "v1\n{}\n5");
-                           }),
-                           StreamTest::AddData(input, {{I(2)}}),
-                           StreamTest::ExpectFailure("CONCURRENT_STREAM_LOG_UPDATE")});
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}),
+       StreamTest::CheckAnswer({{I(1)}}), StreamTest::Execute([](StreamTest::Context& c) {
+         // Another writer already wrote offsets/1.
+         WriteFile(io::JoinPath(c.checkpoint, "offsets/1"), "v1\n{}\n5");
+       }),
+       StreamTest::AddData(input, {{I(2)}}),
+       StreamTest::ExpectFailure("CONCURRENT_STREAM_LOG_UPDATE")});
   EXPECT_EQ(err, "");
 }
 
 TEST(StreamTest, CorruptOffsetsFileNamesTheFile) {
   MemoryStream input(Spark(), "a INT");
   StreamTest t(Spark(), input.toDF());
-  std::string err = t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}),
-                           StreamTest::CheckAnswer({{I(1)}}), StreamTest::StopStream(),
-                           StreamTest::Execute([](StreamTest::Context& c) {
-                             WriteFile(io::JoinPath(c.checkpoint, "offsets/0"), "v1\n{\"batchWat");
-                           }),
-                           StreamTest::StartStream(), StreamTest::ExpectFailure("offsets/0")});
+  std::string err =
+      t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}}),
+             StreamTest::CheckAnswer({{I(1)}}), StreamTest::StopStream(),
+             StreamTest::Execute([](StreamTest::Context& c) {
+               WriteFile(io::JoinPath(c.checkpoint, "offsets/0"), "v1\n{\"batchWat");
+             }),
+             StreamTest::StartStream(), StreamTest::ExpectFailure("offsets/0")});
   EXPECT_EQ(err, "");
 }
 
@@ -260,18 +271,31 @@ TEST(StreamTest, CorruptOffsetsFileNamesTheFile) {
 /// ending in `fail_suffix` returns an I/O error (a full disk, a failed fsync).
 class FailOnceFileSystem final : public io::FileSystem {
  public:
-  explicit FailOnceFileSystem(std::string fail_suffix) : suffix_(std::move(fail_suffix)) {}
-  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(const std::string& p) override { return L()->OpenForRead(p); }
-  Result<std::unique_ptr<io::WritableFile>> Create(const std::string& p) override { return L()->Create(p); }
-  Result<std::vector<io::FileInfo>> List(const std::string& p, bool r) override { return L()->List(p, r); }
+  explicit FailOnceFileSystem(std::string fail_suffix)
+      : suffix_(std::move(fail_suffix)) {}
+  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(
+      const std::string& p) override {
+    return L()->OpenForRead(p);
+  }
+  Result<std::unique_ptr<io::WritableFile>> Create(const std::string& p) override {
+    return L()->Create(p);
+  }
+  Result<std::vector<io::FileInfo>> List(const std::string& p, bool r) override {
+    return L()->List(p, r);
+  }
   Result<io::FileInfo> Stat(const std::string& p) override { return L()->Stat(p); }
   Result<bool> Exists(const std::string& p) override { return L()->Exists(p); }
   Status MakeDirs(const std::string& p) override { return L()->MakeDirs(p); }
-  Status Rename(const std::string& a, const std::string& b) override { return L()->Rename(a, b); }
+  Status Rename(const std::string& a, const std::string& b) override {
+    return L()->Rename(a, b);
+  }
   Status Delete(const std::string& p, bool r) override { return L()->Delete(p, r); }
-  Status WriteAtomic(const std::string& p, std::string_view d) override { return L()->WriteAtomic(p, d); }
+  Status WriteAtomic(const std::string& p, std::string_view d) override {
+    return L()->WriteAtomic(p, d);
+  }
   Status PutIfAbsent(const std::string& p, std::string_view d) override {
-    if (!failed_ && p.size() >= suffix_.size() && p.compare(p.size() - suffix_.size(), suffix_.size(), suffix_) == 0) {
+    if (!failed_ && p.size() >= suffix_.size() &&
+        p.compare(p.size() - suffix_.size(), suffix_.size(), suffix_) == 0) {
       failed_ = true;
       return Status::IOError("No space left on device: " + p);
     }
@@ -279,7 +303,9 @@ class FailOnceFileSystem final : public io::FileSystem {
   }
 
  private:
-  static const std::shared_ptr<io::LocalFileSystem>& L() { return io::LocalFileSystem::Get(); }
+  static const std::shared_ptr<io::LocalFileSystem>& L() {
+    return io::LocalFileSystem::Get();
+  }
   std::string suffix_;
   std::atomic<bool> failed_{false};
 };
@@ -289,7 +315,12 @@ TEST(StreamTest, IoErrorOnCommitLogFailsThenRecovers) {
   std::string out = dir / "out", chk = dir / "chk";
   MemoryStream input(Spark(), "a INT");
   auto faulty = std::make_shared<FailOnceFileSystem>("/commits/1");
-  auto q = input.toDF().writeStream().format("parquet").option("checkpointLocation", chk).fileSystem(faulty).start(out);
+  auto q = input.toDF()
+               .writeStream()
+               .format("parquet")
+               .option("checkpointLocation", chk)
+               .fileSystem(faulty)
+               .start(out);
   input.addData({{I(1)}});
   q.processAllAvailable();
   input.addData({{I(2)}});
@@ -301,7 +332,11 @@ TEST(StreamTest, IoErrorOnCommitLogFailsThenRecovers) {
   }
   // Restart: batch 1 is replayed; its files were committed by the sink already, so the
   // sink skips it and the output has each row once.
-  auto q2 = input.toDF().writeStream().format("parquet").option("checkpointLocation", chk).start(out);
+  auto q2 = input.toDF()
+                .writeStream()
+                .format("parquet")
+                .option("checkpointLocation", chk)
+                .start(out);
   input.addData({{I(3)}});
   q2.processAllAvailable();
   q2.stop();
@@ -314,24 +349,41 @@ TEST(StreamTest, QueryChangesAcrossRestarts) {
   TempDir dir;
   std::string chk = dir / "chk";
   MemoryStream a(Spark(), "v INT"), b(Spark(), "v INT");
-  auto q = a.toDF().writeStream().format("memory").queryName("changes").option("checkpointLocation", chk).start();
+  auto q = a.toDF()
+               .writeStream()
+               .format("memory")
+               .queryName("changes")
+               .option("checkpointLocation", chk)
+               .start();
   a.addData({{I(1)}, {I(2)}});
   q.processAllAvailable();
   q.stop();
   // A filter and the trigger may change: the query continues after batch 0.
-  auto q2 = a.toDF().where("v > 2").writeStream().format("memory").queryName("changes2")
-                .option("checkpointLocation", chk).trigger(api::Trigger::AvailableNow()).start();
+  auto q2 = a.toDF()
+                .where("v > 2")
+                .writeStream()
+                .format("memory")
+                .queryName("changes2")
+                .option("checkpointLocation", chk)
+                .trigger(api::Trigger::AvailableNow())
+                .start();
   a.addData({{I(3)}, {I(1)}});
   q2.awaitTermination();
   EXPECT_EQ(Spark().sql("SELECT count(*) FROM changes2").collect()[0][0].ToString(), "1");
   // A different set of sources cannot continue this checkpoint.
-  auto q3 = a.toDF().union_(b.toDF()).writeStream().format("memory").queryName("changes3")
-                .option("checkpointLocation", chk).start();
+  auto q3 = a.toDF()
+                .union_(b.toDF())
+                .writeStream()
+                .format("memory")
+                .queryName("changes3")
+                .option("checkpointLocation", chk)
+                .start();
   try {
     q3.awaitTermination();
     ADD_FAILURE() << "expected a failure";
   } catch (const api::StreamingQueryException& e) {
-    EXPECT_NE(std::string(e.what()).find("There are [1] sources in the checkpoint offsets and now there are [2] sources "
+    EXPECT_NE(std::string(e.what()).find("There are [1] sources in the checkpoint "
+                                         "offsets and now there are [2] sources "
                                          "requested by the query. Cannot continue."),
               std::string::npos)
         << e.what();
@@ -365,39 +417,69 @@ TEST(StreamTest, RefusedQueriesAndActions) {
   EXPECT_TRUE(df.isStreaming());
   EXPECT_TRUE(df.selectExpr("a + 1").isStreaming());
   EXPECT_FALSE(Spark().range(3).isStreaming());
-  auto expect_class = [](const std::function<void()>& fn, const std::string& cls, const std::string& text = "") {
+  auto expect_class = [](const std::function<void()>& fn, const std::string& cls,
+                         const std::string& text = "") {
     try {
       fn();
       ADD_FAILURE() << "expected " << cls;
     } catch (const api::SparkException& e) {
       EXPECT_EQ(e.getErrorClass(), cls) << e.what();
-      if (!text.empty()) EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+      if (!text.empty())
+        EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
     }
   };
-  expect_class([&] { df.show(); }, "_LEGACY_ERROR_TEMP_3102",
-               "Queries with streaming sources must be executed with writeStream.start()");
+  expect_class(
+      [&] { df.show(); }, "_LEGACY_ERROR_TEMP_3102",
+      "Queries with streaming sources must be executed with writeStream.start()");
   expect_class([&] { df.collect(); }, "_LEGACY_ERROR_TEMP_3102");
   expect_class([&] { df.count(); }, "_LEGACY_ERROR_TEMP_3102");
   expect_class([&] { df.write(); }, "CALL_ON_STREAMING_DATASET_UNSUPPORTED");
   expect_class([&] { Spark().range(3).writeStream(); }, "WRITE_STREAM_NOT_ALLOWED");
-  expect_class([&] { df.writeStream().format("memory").queryName("x").outputMode("complete").start(); },
-               "_LEGACY_ERROR_TEMP_3102",
-               "Complete output mode not supported when there are no streaming aggregations on streaming "
-               "DataFrames/Datasets");
-  expect_class([&] { df.writeStream().outputMode("sideways"); }, "STREAMING_OUTPUT_MODE.INVALID");
-  expect_class([&] { df.groupBy("a").count().writeStream().format("memory").queryName("y").outputMode("update").start(); },
-               "SPATE_STREAMING_UNSUPPORTED", "Aggregate");
-  expect_class([&] { df.orderBy("a").writeStream().format("noop").start(); }, "_LEGACY_ERROR_TEMP_3102", "Sorting");
-  expect_class([&] { df.writeStream().format("parquet").start("/tmp/never"); }, "SPATE_STREAMING_INVALID",
-               "checkpointLocation must be specified");
-  expect_class([&] { df.writeStream().format("noop").trigger(api::Trigger::Continuous("1 second")).start(); },
-               "SPATE_STREAMING_UNSUPPORTED", "Continuous");
-  expect_class([&] { Spark().readStream().json("/tmp/x"); }, "SPATE_STREAMING_INVALID", "Schema must be specified");
+  expect_class(
+      [&] {
+        df.writeStream().format("memory").queryName("x").outputMode("complete").start();
+      },
+      "_LEGACY_ERROR_TEMP_3102",
+      "Complete output mode not supported when there are no streaming aggregations on "
+      "streaming "
+      "DataFrames/Datasets");
+  expect_class([&] { df.writeStream().outputMode("sideways"); },
+               "STREAMING_OUTPUT_MODE.INVALID");
+  expect_class(
+      [&] {
+        df.groupBy("a")
+            .count()
+            .writeStream()
+            .format("memory")
+            .queryName("y")
+            .outputMode("update")
+            .start();
+      },
+      "SPATE_STREAMING_UNSUPPORTED", "Aggregate");
+  expect_class([&] { df.orderBy("a").writeStream().format("noop").start(); },
+               "_LEGACY_ERROR_TEMP_3102", "Sorting");
+  expect_class([&] { df.writeStream().format("parquet").start("/tmp/never"); },
+               "SPATE_STREAMING_INVALID", "checkpointLocation must be specified");
+  expect_class(
+      [&] {
+        df.writeStream()
+            .format("noop")
+            .trigger(api::Trigger::Continuous("1 second"))
+            .start();
+      },
+      "SPATE_STREAMING_UNSUPPORTED", "Continuous");
+  expect_class([&] { Spark().readStream().json("/tmp/x"); }, "SPATE_STREAMING_INVALID",
+               "Schema must be specified");
 }
 
 TEST(StreamTest, MemorySinkIsAQueryableView) {
   MemoryStream input(Spark(), "a INT");
-  auto q = input.toDF().selectExpr("a", "a * 2 AS b").writeStream().format("memory").queryName("doubled").start();
+  auto q = input.toDF()
+               .selectExpr("a", "a * 2 AS b")
+               .writeStream()
+               .format("memory")
+               .queryName("doubled")
+               .start();
   input.addData({{I(1)}, {I(2)}});
   q.processAllAvailable();
   auto rows = Spark().sql("SELECT sum(b) FROM doubled").collect();
@@ -457,12 +539,20 @@ TEST(StreamTest, ForeachBatchAndForeach) {
       events.push_back("open " + std::to_string(p) + " " + std::to_string(e));
       return true;
     }
-    void process(const api::Row& r) override { events.push_back("row " + r[0].ToString()); }
-    void close(const std::optional<std::string>& err) override { events.push_back(err ? "error" : "close"); }
+    void process(const api::Row& r) override {
+      events.push_back("row " + r[0].ToString());
+    }
+    void close(const std::optional<std::string>& err) override {
+      events.push_back(err ? "error" : "close");
+    }
   };
   auto w = std::make_shared<Writer>();
   MemoryStream input2(Spark(), "a INT");
-  auto q2 = input2.toDF().writeStream().foreach(w).option("checkpointLocation", dir / "chk2").start();
+  auto q2 = input2.toDF()
+                .writeStream()
+                .foreach (w)
+                .option("checkpointLocation", dir / "chk2")
+                .start();
   input2.addData({{I(7)}});
   q2.processAllAvailable();
   q2.stop();
@@ -484,7 +574,8 @@ TEST(StreamTest, ForeachBatchFailureStopsTheQuery) {
   } catch (const api::StreamingQueryException& e) {
     EXPECT_EQ(e.getErrorClass(), "STREAM_FAILED");
     std::string what = e.what();
-    EXPECT_NE(what.find("Query [id = " + q.id() + ", runId = " + q.runId() + "] terminated with exception"),
+    EXPECT_NE(what.find("Query [id = " + q.id() + ", runId = " + q.runId() +
+                        "] terminated with exception"),
               std::string::npos)
         << what;
     EXPECT_NE(what.find("boom"), std::string::npos);
@@ -498,7 +589,9 @@ TEST(StreamTest, ForeachBatchFailureStopsTheQuery) {
 
 class RecordingListener : public api::StreamingQueryListener {
  public:
-  void onQueryStarted(const stream::QueryStartedEvent& e) override { Add("started " + e.id); }
+  void onQueryStarted(const stream::QueryStartedEvent& e) override {
+    Add("started " + e.id);
+  }
   void onQueryProgress(const stream::QueryProgressEvent& e) override {
     Add("progress " + std::to_string(e.progress.batch_id));
   }
@@ -541,15 +634,27 @@ TEST(StreamTest, ListenersAndProgress) {
   EXPECT_EQ(p->sources[0].description, "MemoryStream[a]");
   EXPECT_FALSE(p->sources[0].start_offset.has_value());
   EXPECT_EQ(p->sources[0].end_offset->ToString(), "0");
-  for (const char* k : {"addBatch", "commitOffsets", "getBatch", "latestOffset", "queryPlanning", "triggerExecution",
-                        "walCommit"}) {
+  for (const char* k : {"addBatch", "commitOffsets", "getBatch", "latestOffset",
+                        "queryPlanning", "triggerExecution", "walCommit"}) {
     EXPECT_TRUE(p->duration_ms.count(k)) << k;
   }
   std::string json = p->json();
-  EXPECT_EQ(json.rfind("{\"id\":\"" + q.id() + "\",\"runId\":\"" + q.runId() + "\",\"name\":\"progress_q\",\"timestamp\":\"", 0), 0u) << json;
-  EXPECT_NE(json.find("\"stateOperators\":[],\"sources\":[{\"description\":\"MemoryStream[a]\",\"startOffset\":null,\"endOffset\":0,\"latestOffset\":null,\"numInputRows\":3"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"sink\":{\"description\":\"NoopSink\",\"numOutputRows\":3}}"), std::string::npos) << json;
-  EXPECT_EQ(q.status().json(), "{\"message\":\"Waiting for data to arrive\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
+  EXPECT_EQ(json.rfind("{\"id\":\"" + q.id() + "\",\"runId\":\"" + q.runId() +
+                           "\",\"name\":\"progress_q\",\"timestamp\":\"",
+                       0),
+            0u)
+      << json;
+  EXPECT_NE(json.find("\"stateOperators\":[],\"sources\":[{\"description\":"
+                      "\"MemoryStream[a]\",\"startOffset\":null,\"endOffset\":0,"
+                      "\"latestOffset\":null,\"numInputRows\":3"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"sink\":{\"description\":\"NoopSink\",\"numOutputRows\":3}}"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(q.status().json(),
+            "{\"message\":\"Waiting for data to "
+            "arrive\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
   input.addData({{I(4)}});
   q.processAllAvailable();
   EXPECT_EQ(q.recentProgress().size(), 2u);
@@ -577,15 +682,20 @@ TEST(StreamTest, RatePerMicroBatchSource) {
                 .option("advanceMillisPerBatch", 300)
                 .load();
   EXPECT_EQ(df.schema().simpleString(), "struct<timestamp:timestamp,value:bigint>");
-  auto q = df.selectExpr("value", "unix_millis(timestamp) AS ms").writeStream().format("memory").queryName("rmb")
-               .trigger(api::Trigger::Once()).start();
+  auto q = df.selectExpr("value", "unix_millis(timestamp) AS ms")
+               .writeStream()
+               .format("memory")
+               .queryName("rmb")
+               .trigger(api::Trigger::Once())
+               .start();
   q.awaitTermination();
   auto rows = Spark().sql("SELECT value, ms FROM rmb ORDER BY value").collect();
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].toString(), "Row(value=0, ms=1000)");
   EXPECT_EQ(rows[1].toString(), "Row(value=1, ms=1100)");
   EXPECT_EQ(rows[2].toString(), "Row(value=2, ms=1200)");
-  EXPECT_EQ(q.lastProgress()->sources[0].end_offset->ToString(), "{\"offset\":3,\"timestamp\":1300}");
+  EXPECT_EQ(q.lastProgress()->sources[0].end_offset->ToString(),
+            "{\"offset\":3,\"timestamp\":1300}");
 }
 
 TEST(StreamTest, RateSourceFollowsTheClock) {
@@ -593,16 +703,30 @@ TEST(StreamTest, RateSourceFollowsTheClock) {
   EXPECT_EQ(connectors::RateValueAtSecond(6, 10, 4), 40);
   TempDir dir;
   auto clock = std::make_shared<ManualClock>(100000);
-  auto q = Spark().readStream().format("rate").option("rowsPerSecond", 5).load()
-               .writeStream().format("memory").queryName("rate_q")
-               .trigger(api::Trigger::ProcessingTime(1000)).clock(clock).start();
+  auto q = Spark()
+               .readStream()
+               .format("rate")
+               .option("rowsPerSecond", 5)
+               .load()
+               .writeStream()
+               .format("memory")
+               .queryName("rate_q")
+               .trigger(api::Trigger::ProcessingTime(1000))
+               .clock(clock)
+               .start();
   auto impl = q.impl();
   ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaiting(); }, 10000));
   clock->Advance(2000);
   ASSERT_TRUE(impl->WaitFor([&] { return impl->last_committed_batch() >= 0; }, 10000));
   q.stop();
-  auto rows = Spark().sql("SELECT count(*), min(value), max(value), min(unix_millis(timestamp)) FROM rate_q").collect();
-  EXPECT_EQ(rows[0].toString(), "Row(count(1)=10, min(value)=0, max(value)=9, min(unix_millis(timestamp))=100000)");
+  auto rows = Spark()
+                  .sql(
+                      "SELECT count(*), min(value), max(value), "
+                      "min(unix_millis(timestamp)) FROM rate_q")
+                  .collect();
+  EXPECT_EQ(
+      rows[0].toString(),
+      "Row(count(1)=10, min(value)=0, max(value)=9, min(unix_millis(timestamp))=100000)");
 }
 
 TEST(StreamTest, SocketSource) {
@@ -619,20 +743,35 @@ TEST(StreamTest, SocketSource) {
   int port = ntohs(addr.sin_port);
   int client = -1;
   std::thread acceptor([&] { client = accept(server, nullptr, nullptr); });
-  auto q = Spark().readStream().format("socket").option("host", "127.0.0.1").option("port", port).load()
-               .writeStream().format("memory").queryName("socket_q").start();
+  auto q = Spark()
+               .readStream()
+               .format("socket")
+               .option("host", "127.0.0.1")
+               .option("port", port)
+               .load()
+               .writeStream()
+               .format("memory")
+               .queryName("socket_q")
+               .start();
   acceptor.join();
   ASSERT_GE(client, 0);
   const char* text = "hello world\nsecond line\n";
-  ASSERT_EQ(write(client, text, std::strlen(text)), static_cast<ssize_t>(std::strlen(text)));
+  ASSERT_EQ(write(client, text, std::strlen(text)),
+            static_cast<ssize_t>(std::strlen(text)));
   auto impl = q.impl();
-  ASSERT_TRUE(impl->WaitFor([&] { return impl->last_committed_batch() >= 0 &&
-                                         Spark().sql("SELECT count(*) FROM socket_q").collect()[0][0].ToString() == "2"; },
-                            10000));
+  ASSERT_TRUE(impl->WaitFor(
+      [&] {
+        return impl->last_committed_batch() >= 0 &&
+               Spark().sql("SELECT count(*) FROM socket_q").collect()[0][0].ToString() ==
+                   "2";
+      },
+      10000));
   q.stop();
   close(client);
   close(server);
-  EXPECT_EQ(Spark().sql("SELECT value FROM socket_q ORDER BY value").collect()[0].toString(), "Row(value='hello world')");
+  EXPECT_EQ(
+      Spark().sql("SELECT value FROM socket_q ORDER BY value").collect()[0].toString(),
+      "Row(value='hello world')");
 }
 
 // ---- files
@@ -640,7 +779,8 @@ TEST(StreamTest, SocketSource) {
 void LandJson(const std::string& dir, int batch, int n, int start) {
   std::string text;
   for (int i = start; i < start + n; ++i) {
-    text += "{\"event_id\":" + std::to_string(i) + ",\"kind\":\"" + (i % 3 == 0 ? "buy" : "view") + "\"}\n";
+    text += "{\"event_id\":" + std::to_string(i) + ",\"kind\":\"" +
+            (i % 3 == 0 ? "buy" : "view") + "\"}\n";
   }
   WriteFile(io::JoinPath(dir, "batch_" + std::to_string(batch) + "/part-0.json"), text);
 }
@@ -655,10 +795,17 @@ TEST(FileStreamTest, TutorialAvailableNowIntoFiles) {
   TempDir dir;
   std::string src = dir / "landing", out = dir / "bronze", chk = dir / "_cp/bronze";
   auto run = [&]() -> api::StreamingQuery {
-    auto q = Spark().readStream().schema("event_id LONG, kind STRING")
-                 .option("recursiveFileLookup", "true").option("pathGlobFilter", "*.json").json(src)
-                 .writeStream().format("parquet").option("checkpointLocation", chk)
-                 .trigger(api::Trigger::AvailableNow()).start(out);
+    auto q = Spark()
+                 .readStream()
+                 .schema("event_id LONG, kind STRING")
+                 .option("recursiveFileLookup", "true")
+                 .option("pathGlobFilter", "*.json")
+                 .json(src)
+                 .writeStream()
+                 .format("parquet")
+                 .option("checkpointLocation", chk)
+                 .trigger(api::Trigger::AvailableNow())
+                 .start(out);
     q.awaitTermination();
     return q;
   };
@@ -680,12 +827,18 @@ TEST(FileStreamTest, TutorialAvailableNowIntoFiles) {
   std::string off1 = ReadFile(chk + "/offsets/1");
   EXPECT_EQ(off1.substr(off1.rfind('\n') + 1), "{\"logOffset\":1}");
   std::string log1 = ReadFile(chk + "/sources/0/1");
-  EXPECT_EQ(log1.rfind("v1\n{\"path\":\"file://" + src + "/batch_2/part-0.json\",\"timestamp\":", 0), 0u) << log1;
+  EXPECT_EQ(
+      log1.rfind(
+          "v1\n{\"path\":\"file://" + src + "/batch_2/part-0.json\",\"timestamp\":", 0),
+      0u)
+      << log1;
   EXPECT_NE(log1.find(",\"batchId\":1}"), std::string::npos);
   std::string meta = ReadFile(out + "/_spark_metadata/0");
   EXPECT_EQ(meta.rfind("v1\n{\"path\":\"file://" + out + "/part-", 0), 0u) << meta;
   EXPECT_NE(meta.find("\"isDir\":false,\"modificationTime\":"), std::string::npos);
-  EXPECT_NE(meta.find("\"blockReplication\":1,\"blockSize\":33554432,\"action\":\"add\"}"), std::string::npos);
+  EXPECT_NE(
+      meta.find("\"blockReplication\":1,\"blockSize\":33554432,\"action\":\"add\"}"),
+      std::string::npos);
 }
 
 TEST(FileStreamTest, MaxFilesPerTriggerSplitsAvailableNow) {
@@ -693,18 +846,35 @@ TEST(FileStreamTest, MaxFilesPerTriggerSplitsAvailableNow) {
   std::string src = dir / "in";
   for (int b = 0; b < 5; ++b) LandJson(src, b, 10, b * 10);
   MemoryStream dummy(Spark(), "a INT");
-  auto q = Spark().readStream().schema("event_id LONG, kind STRING").option("maxFilesPerTrigger", 2).json(src)
-               .writeStream().format("memory").queryName("mfpt").trigger(api::Trigger::AvailableNow()).start();
+  auto q = Spark()
+               .readStream()
+               .schema("event_id LONG, kind STRING")
+               .option("maxFilesPerTrigger", 2)
+               .json(src)
+               .writeStream()
+               .format("memory")
+               .queryName("mfpt")
+               .trigger(api::Trigger::AvailableNow())
+               .start();
   q.awaitTermination();
   auto progress = q.recentProgress();
   ASSERT_EQ(progress.size(), 3u);
   EXPECT_EQ(progress[0].num_input_rows, 20);
   EXPECT_EQ(progress[1].num_input_rows, 20);
   EXPECT_EQ(progress[2].num_input_rows, 10);
-  EXPECT_EQ(Spark().sql("SELECT count(DISTINCT event_id) FROM mfpt").collect()[0][0].ToString(), "50");
+  EXPECT_EQ(
+      Spark().sql("SELECT count(DISTINCT event_id) FROM mfpt").collect()[0][0].ToString(),
+      "50");
   // Trigger.Once ignores the rate limit: one batch with everything.
-  auto once = Spark().readStream().schema("event_id LONG, kind STRING").option("maxFilesPerTrigger", 2).json(src)
-                  .writeStream().format("noop").trigger(api::Trigger::Once()).start();
+  auto once = Spark()
+                  .readStream()
+                  .schema("event_id LONG, kind STRING")
+                  .option("maxFilesPerTrigger", 2)
+                  .json(src)
+                  .writeStream()
+                  .format("noop")
+                  .trigger(api::Trigger::Once())
+                  .start();
   once.awaitTermination();
   ASSERT_EQ(once.recentProgress().size(), 1u);
   EXPECT_EQ(once.lastProgress()->num_input_rows, 50);
@@ -714,10 +884,17 @@ TEST(FileStreamTest, CleanSourceDeleteAndArchive) {
   TempDir dir;
   std::string src = dir / "in";
   LandJson(src, 0, 3, 0);
-  auto q = Spark().readStream().schema("event_id LONG, kind STRING").option("cleanSource", "archive")
-               .option("sourceArchiveDir", dir / "archive").json(src)
-               .writeStream().format("noop").option("checkpointLocation", dir / "chk")
-               .trigger(api::Trigger::AvailableNow()).start();
+  auto q = Spark()
+               .readStream()
+               .schema("event_id LONG, kind STRING")
+               .option("cleanSource", "archive")
+               .option("sourceArchiveDir", dir / "archive")
+               .json(src)
+               .writeStream()
+               .format("noop")
+               .option("checkpointLocation", dir / "chk")
+               .trigger(api::Trigger::AvailableNow())
+               .start();
   q.awaitTermination();
   auto fs = io::LocalFileSystem::Get();
   EXPECT_FALSE(*fs->Exists(src + "/batch_0/part-0.json"));
@@ -729,9 +906,16 @@ TEST(FileStreamTest, ParquetSinkPartitionByAndReplaySkipsCommittedBatch) {
   std::string src = dir / "in", out = dir / "out", chk = dir / "chk";
   LandJson(src, 0, 6, 0);
   auto start = [&] {
-    return Spark().readStream().schema("event_id LONG, kind STRING").json(src)
-        .writeStream().format("parquet").partitionBy({"kind"}).option("checkpointLocation", chk)
-        .trigger(api::Trigger::AvailableNow()).start(out);
+    return Spark()
+        .readStream()
+        .schema("event_id LONG, kind STRING")
+        .json(src)
+        .writeStream()
+        .format("parquet")
+        .partitionBy({"kind"})
+        .option("checkpointLocation", chk)
+        .trigger(api::Trigger::AvailableNow())
+        .start(out);
   };
   start().awaitTermination();
   EXPECT_TRUE(*io::LocalFileSystem::Get()->Exists(out + "/kind=buy"));
@@ -743,12 +927,15 @@ TEST(FileStreamTest, ParquetSinkPartitionByAndReplaySkipsCommittedBatch) {
   ASSERT_TRUE(stray.ok());
   for (const auto& f : *stray) {
     if (io::BaseName(f.path).rfind("part-", 0) == 0) {
-      ASSERT_TRUE(io::LocalFileSystem::Get()->Rename(f.path, out + "/kind=buy/part-99999-stray.parquet").ok());
+      ASSERT_TRUE(io::LocalFileSystem::Get()
+                      ->Rename(f.path, out + "/kind=buy/part-99999-stray.parquet")
+                      .ok());
     }
   }
   EXPECT_EQ(Spark().read().parquet(out).where("kind = 'buy'").count(), 2);
   EXPECT_EQ(Spark().read().parquet(out).count(), 6);
-  EXPECT_EQ(Spark().read().parquet(out).schema().simpleString(), "struct<event_id:bigint,kind:string>");
+  EXPECT_EQ(Spark().read().parquet(out).schema().simpleString(),
+            "struct<event_id:bigint,kind:string>");
   // A crash after the sink committed batch 0 but before commits/0: the replay is skipped
   // by the sink (its log already has batch 0).
   ASSERT_TRUE(io::LocalFileSystem::Get()->Delete(chk + "/commits/0", false).ok());
@@ -771,18 +958,33 @@ TEST(FileStreamTest, ContinuesASparkCheckpoint) {
   WriteFile(src + "/b.json", "{\"id\":2}\n");
   WriteFile(chk + "/metadata", "{\"id\":\"0f5f2a35-3c84-4d8c-9d22-8f8b2c8a7f11\"}");
   WriteFile(chk + "/offsets/0",
-            "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000000,\"conf\":{\"spark.sql.streaming."
-            "stateStore.providerClass\":\"org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider\","
-            "\"spark.sql.streaming.join.stateFormatVersion\":\"2\",\"spark.sql.streaming.stateStore.compression.codec\":"
-            "\"lz4\",\"spark.sql.streaming.stateStore.rocksdb.formatVersion\":\"5\",\"spark.sql.streaming.statefulOperator."
-            "useStrictDistribution\":\"true\",\"spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion\":\"2\","
-            "\"spark.sql.streaming.multipleWatermarkPolicy\":\"min\",\"spark.sql.streaming.aggregation.stateFormatVersion\":"
+            "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000000,\"conf\":{"
+            "\"spark.sql.streaming."
+            "stateStore.providerClass\":\"org.apache.spark.sql.execution.streaming.state."
+            "HDFSBackedStateStoreProvider\","
+            "\"spark.sql.streaming.join.stateFormatVersion\":\"2\",\"spark.sql.streaming."
+            "stateStore.compression.codec\":"
+            "\"lz4\",\"spark.sql.streaming.stateStore.rocksdb.formatVersion\":\"5\","
+            "\"spark.sql.streaming.statefulOperator."
+            "useStrictDistribution\":\"true\",\"spark.sql.streaming."
+            "flatMapGroupsWithState.stateFormatVersion\":\"2\","
+            "\"spark.sql.streaming.multipleWatermarkPolicy\":\"min\",\"spark.sql."
+            "streaming.aggregation.stateFormatVersion\":"
             "\"2\",\"spark.sql.shuffle.partitions\":\"200\"}}\n{\"logOffset\":0}");
   WriteFile(chk + "/commits/0", "v1\n{\"nextBatchWatermarkMs\":0}");
-  WriteFile(chk + "/sources/0/0", "v1\n{\"path\":\"file:" + src + "/a.json\",\"timestamp\":1700000000000,\"batchId\":0}");
-  auto q = Spark().readStream().schema("id LONG").json(src)
-               .writeStream().format("memory").queryName("from_spark").option("checkpointLocation", chk)
-               .trigger(api::Trigger::AvailableNow()).start();
+  WriteFile(chk + "/sources/0/0",
+            "v1\n{\"path\":\"file:" + src +
+                "/a.json\",\"timestamp\":1700000000000,\"batchId\":0}");
+  auto q = Spark()
+               .readStream()
+               .schema("id LONG")
+               .json(src)
+               .writeStream()
+               .format("memory")
+               .queryName("from_spark")
+               .option("checkpointLocation", chk)
+               .trigger(api::Trigger::AvailableNow())
+               .start();
   q.awaitTermination();
   EXPECT_EQ(q.id(), "0f5f2a35-3c84-4d8c-9d22-8f8b2c8a7f11");
   ASSERT_TRUE(q.lastProgress().has_value());
@@ -793,7 +995,8 @@ TEST(FileStreamTest, ContinuesASparkCheckpoint) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0][0].ToString(), "2");
   // The confs pinned by Spark's offsets/0 are carried into offsets/1.
-  EXPECT_NE(ReadFile(chk + "/offsets/1").find("\"spark.sql.shuffle.partitions\":\"200\""), std::string::npos);
+  EXPECT_NE(ReadFile(chk + "/offsets/1").find("\"spark.sql.shuffle.partitions\":\"200\""),
+            std::string::npos);
 }
 
 TEST(FileStreamTest, PartitionFoldersBecomeColumns) {
@@ -801,10 +1004,18 @@ TEST(FileStreamTest, PartitionFoldersBecomeColumns) {
   std::string src = dir / "in";
   WriteFile(src + "/day=2024-01-01/a.json", "{\"id\":1}\n{\"id\":2}\n");
   WriteFile(src + "/day=2024-01-02/b.json", "{\"id\":3}\n");
-  auto q = Spark().readStream().schema("id LONG, day DATE").json(src)
-               .writeStream().format("memory").queryName("parts").trigger(api::Trigger::AvailableNow()).start();
+  auto q = Spark()
+               .readStream()
+               .schema("id LONG, day DATE")
+               .json(src)
+               .writeStream()
+               .format("memory")
+               .queryName("parts")
+               .trigger(api::Trigger::AvailableNow())
+               .start();
   q.awaitTermination();
-  auto rows = Spark().sql("SELECT id, CAST(day AS STRING) FROM parts ORDER BY id").collect();
+  auto rows =
+      Spark().sql("SELECT id, CAST(day AS STRING) FROM parts ORDER BY id").collect();
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0][1].ToString(), "2024-01-01");
   EXPECT_EQ(rows[2][1].ToString(), "2024-01-02");
@@ -814,7 +1025,8 @@ TEST(FileStreamTest, JsonAndCsvSinksRoundTrip) {
   TempDir dir;
   for (const std::string fmt : {"json", "csv"}) {
     MemoryStream input(Spark(), "a INT, s STRING");
-    auto w = input.toDF().writeStream().format(fmt).option("checkpointLocation", dir / (fmt + "_chk"));
+    auto w = input.toDF().writeStream().format(fmt).option("checkpointLocation",
+                                                           dir / (fmt + "_chk"));
     if (fmt == "csv") w.option("header", "true");
     auto q = w.start(dir / fmt);
     input.addData({{I(1), S("x")}, {I(2), S("y")}});
@@ -835,17 +1047,24 @@ TEST(DeltaStreamTest, TutorialAvailableNowIntoTable) {
   TempDir dir;
   std::string src = dir / "landing", chk = dir / "_cp/bronze";
   auto run = [&]() -> api::StreamingQuery {
-    auto q = Spark().readStream().schema("event_id LONG, kind STRING")
-                 .option("recursiveFileLookup", "true").option("pathGlobFilter", "*.json").json(src)
-                 .writeStream().option("checkpointLocation", chk)
-                 .trigger(api::Trigger::AvailableNow()).toTable("events_bronze");
+    auto q = Spark()
+                 .readStream()
+                 .schema("event_id LONG, kind STRING")
+                 .option("recursiveFileLookup", "true")
+                 .option("pathGlobFilter", "*.json")
+                 .json(src)
+                 .writeStream()
+                 .option("checkpointLocation", chk)
+                 .trigger(api::Trigger::AvailableNow())
+                 .toTable("events_bronze");
     q.awaitTermination();
     return q;
   };
   LandJson(src, 1, 500, 0);
   auto q1 = run();
   EXPECT_EQ(Spark().table("events_bronze").count(), 500);
-  EXPECT_EQ(q1.lastProgress()->sink.description, "DeltaSink[spark_catalog.default.events_bronze]");
+  EXPECT_EQ(q1.lastProgress()->sink.description,
+            "DeltaSink[spark_catalog.default.events_bronze]");
   LandJson(src, 2, 500, 500);
   auto q2 = run();
   EXPECT_EQ(q2.lastProgress()->batch_id, 1);
@@ -863,15 +1082,22 @@ TEST(DeltaStreamTest, CommitCarriesTxnAndReplayIsSkipped) {
   std::string out = dir / "table", chk = dir / "chk";
   MemoryStream input(Spark(), "a INT");
   auto start = [&] {
-    return input.toDF().writeStream().format("delta").option("checkpointLocation", chk).start(out);
+    return input.toDF()
+        .writeStream()
+        .format("delta")
+        .option("checkpointLocation", chk)
+        .start(out);
   };
   auto q = start();
   input.addData({{I(1)}, {I(2)}});
   q.processAllAvailable();
   q.stop();
   std::string commit0 = ReadFile(out + "/_delta_log/00000000000000000000.json");
-  EXPECT_NE(commit0.find("\"operation\":\"STREAMING UPDATE\""), std::string::npos) << commit0;
-  EXPECT_NE(commit0.find("\"txn\":{\"appId\":\"" + q.id() + "\",\"version\":0"), std::string::npos) << commit0;
+  EXPECT_NE(commit0.find("\"operation\":\"STREAMING UPDATE\""), std::string::npos)
+      << commit0;
+  EXPECT_NE(commit0.find("\"txn\":{\"appId\":\"" + q.id() + "\",\"version\":0"),
+            std::string::npos)
+      << commit0;
   EXPECT_NE(commit0.find("\"outputMode\":\"Append\""), std::string::npos) << commit0;
   EXPECT_NE(commit0.find("\"epochId\":\"0\""), std::string::npos) << commit0;
   // Crash between the Delta commit and commits/0: the replay commits nothing.
@@ -880,12 +1106,14 @@ TEST(DeltaStreamTest, CommitCarriesTxnAndReplayIsSkipped) {
   q2.processAllAvailable();
   EXPECT_EQ(q2.lastProgress()->batch_id, 0);
   EXPECT_EQ(q2.lastProgress()->sink.num_output_rows, 0);
-  EXPECT_FALSE(*io::LocalFileSystem::Get()->Exists(out + "/_delta_log/00000000000000000001.json"));
+  EXPECT_FALSE(
+      *io::LocalFileSystem::Get()->Exists(out + "/_delta_log/00000000000000000001.json"));
   input.addData({{I(3)}});
   q2.processAllAvailable();
   q2.stop();
   EXPECT_EQ(Spark().read().format("delta").load(out).count(), 3);
-  EXPECT_NE(ReadFile(out + "/_delta_log/00000000000000000001.json").find("\"version\":1"), std::string::npos);
+  EXPECT_NE(ReadFile(out + "/_delta_log/00000000000000000001.json").find("\"version\":1"),
+            std::string::npos);
 }
 
 TEST(DeltaStreamTest, SourceReadsCommitsInOrder) {
@@ -893,67 +1121,127 @@ TEST(DeltaStreamTest, SourceReadsCommitsInOrder) {
   std::string src = dir / "src", chk = dir / "chk";
   auto append = [&](int from, int n) {
     Rows rows;
-    for (int i = from; i < from + n; ++i) rows.push_back({L(i), S(i % 2 ? "odd" : "even")});
-    Spark().createDataFrame(rows, "id BIGINT, p STRING").write().format("delta").mode("append").partitionBy({"p"}).save(src);
+    for (int i = from; i < from + n; ++i)
+      rows.push_back({L(i), S(i % 2 ? "odd" : "even")});
+    Spark()
+        .createDataFrame(rows, "id BIGINT, p STRING")
+        .write()
+        .format("delta")
+        .mode("append")
+        .partitionBy({"p"})
+        .save(src);
   };
-  append(0, 4);   // version 0 (two files: one per partition)
-  append(4, 4);   // version 1
+  append(0, 4);  // version 0 (two files: one per partition)
+  append(4, 4);  // version 1
   auto run = [&](const std::map<std::string, std::string>& opts) {
-    auto q = Spark().readStream().format("delta").options(opts).load(src)
-                 .writeStream().format("memory").queryName("delta_src").option("checkpointLocation", chk)
-                 .trigger(api::Trigger::AvailableNow()).start();
+    auto q = Spark()
+                 .readStream()
+                 .format("delta")
+                 .options(opts)
+                 .load(src)
+                 .writeStream()
+                 .format("memory")
+                 .queryName("delta_src")
+                 .option("checkpointLocation", chk)
+                 .trigger(api::Trigger::AvailableNow())
+                 .start();
     q.awaitTermination();
     return q;
   };
   auto q1 = run({{"maxFilesPerTrigger", "1"}});
   // The snapshot at version 1 (4 files), one file per batch.
   EXPECT_EQ(q1.recentProgress().size(), 4u);
-  EXPECT_EQ(Spark().sql("SELECT count(*), sum(id), count(DISTINCT p) FROM delta_src").collect()[0].toString(),
+  EXPECT_EQ(Spark()
+                .sql("SELECT count(*), sum(id), count(DISTINCT p) FROM delta_src")
+                .collect()[0]
+                .toString(),
             "Row(count(1)=8, sum(id)=28, count(DISTINCT p)=2)");
   std::string off = q1.lastProgress()->sources[0].end_offset->ToString();
   EXPECT_NE(off.find("\"sourceVersion\":1,\"reservoirId\":\""), std::string::npos) << off;
-  EXPECT_NE(off.find("\"reservoirVersion\":1,\"index\":3,\"isStartingVersion\":true}"), std::string::npos) << off;
+  EXPECT_NE(off.find("\"reservoirVersion\":1,\"index\":3,\"isStartingVersion\":true}"),
+            std::string::npos)
+      << off;
   append(8, 2);  // version 2
   auto q2 = run({});
   ASSERT_EQ(q2.recentProgress().size(), 1u);
   EXPECT_EQ(q2.lastProgress()->num_input_rows, 2);
   // An overwrite removes files: the source refuses it unless told to skip change commits.
-  Spark().createDataFrame({{L(100), S("x")}}, "id BIGINT, p STRING").write().format("delta").mode("overwrite").save(src);
+  Spark()
+      .createDataFrame({{L(100), S("x")}}, "id BIGINT, p STRING")
+      .write()
+      .format("delta")
+      .mode("overwrite")
+      .save(src);
   try {
     run({});
     ADD_FAILURE() << "expected DELTA_SOURCE_TABLE_IGNORE_CHANGES";
   } catch (const api::StreamingQueryException& e) {
-    EXPECT_NE(std::string(e.what()).find("DELTA_SOURCE_TABLE_IGNORE_CHANGES"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("DELTA_SOURCE_TABLE_IGNORE_CHANGES"),
+              std::string::npos)
+        << e.what();
   }
   append(200, 1);  // version 4
   auto q3 = run({{"skipChangeCommits", "true"}});
   EXPECT_EQ(q3.lastProgress()->num_input_rows, 1);
   // startingVersion: only the changes from that version on.
   TempDir dir2;
-  auto q4 = Spark().readStream().format("delta").option("startingVersion", "2").load(src)
-                .writeStream().format("memory").queryName("delta_from2").option("checkpointLocation", dir2 / "chk")
-                .option("skipChangeCommits", "true").trigger(api::Trigger::AvailableNow()).start();
+  auto q4 = Spark()
+                .readStream()
+                .format("delta")
+                .option("startingVersion", "2")
+                .load(src)
+                .writeStream()
+                .format("memory")
+                .queryName("delta_from2")
+                .option("checkpointLocation", dir2 / "chk")
+                .option("skipChangeCommits", "true")
+                .trigger(api::Trigger::AvailableNow())
+                .start();
   try {
     q4.awaitTermination();
   } catch (const api::StreamingQueryException& e) {
-    EXPECT_NE(std::string(e.what()).find("DELTA_SOURCE_TABLE_IGNORE_CHANGES"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("DELTA_SOURCE_TABLE_IGNORE_CHANGES"),
+              std::string::npos)
+        << e.what();
   }
-  auto q5 = Spark().readStream().format("delta").option("startingVersion", "4").load(src)
-                .writeStream().format("memory").queryName("delta_from4").option("checkpointLocation", dir2 / "chk4")
-                .trigger(api::Trigger::AvailableNow()).start();
+  auto q5 = Spark()
+                .readStream()
+                .format("delta")
+                .option("startingVersion", "4")
+                .load(src)
+                .writeStream()
+                .format("memory")
+                .queryName("delta_from4")
+                .option("checkpointLocation", dir2 / "chk4")
+                .trigger(api::Trigger::AvailableNow())
+                .start();
   q5.awaitTermination();
-  EXPECT_EQ(Spark().sql("SELECT count(*) FROM delta_from4").collect()[0][0].ToString(), "1");
+  EXPECT_EQ(Spark().sql("SELECT count(*) FROM delta_from4").collect()[0][0].ToString(),
+            "1");
 }
 
 TEST(DeltaStreamTest, TableToTable) {
   TempDir dir;
-  Spark().createDataFrame({{L(1)}, {L(2)}}, "id BIGINT").write().format("delta").mode("overwrite").save(dir / "bronze");
-  auto q = Spark().readStream().format("delta").load(dir / "bronze").selectExpr("id * 10 AS id10")
-               .writeStream().format("delta").option("checkpointLocation", dir / "chk")
-               .trigger(api::Trigger::AvailableNow()).start(dir / "silver");
+  Spark()
+      .createDataFrame({{L(1)}, {L(2)}}, "id BIGINT")
+      .write()
+      .format("delta")
+      .mode("overwrite")
+      .save(dir / "bronze");
+  auto q = Spark()
+               .readStream()
+               .format("delta")
+               .load(dir / "bronze")
+               .selectExpr("id * 10 AS id10")
+               .writeStream()
+               .format("delta")
+               .option("checkpointLocation", dir / "chk")
+               .trigger(api::Trigger::AvailableNow())
+               .start(dir / "silver");
   q.awaitTermination();
   EXPECT_EQ(Spark().read().format("delta").load(dir / "silver").count(), 2);
-  EXPECT_EQ(q.lastProgress()->sources[0].description, "DeltaSource[file://" + (dir / "bronze") + "]");
+  EXPECT_EQ(q.lastProgress()->sources[0].description,
+            "DeltaSource[file://" + (dir / "bronze") + "]");
 }
 
 }  // namespace

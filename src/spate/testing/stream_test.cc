@@ -27,7 +27,8 @@ constexpr int64_t kTimeoutMs = 30000;
 
 std::string RowString(const std::vector<Value>& row) {
   std::string s = "[";
-  for (size_t i = 0; i < row.size(); ++i) s += (i ? ", " : "") + (row[i].is_null() ? "null" : row[i].ToString());
+  for (size_t i = 0; i < row.size(); ++i)
+    s += (i ? ", " : "") + (row[i].is_null() ? "null" : row[i].ToString());
   return s + "]";
 }
 
@@ -72,11 +73,13 @@ std::vector<std::string> RowStrings(const Rows& rows) {
   return out;
 }
 
-StreamTest::StreamTest(api::SparkSession spark, api::DataFrame df, std::string output_mode)
+StreamTest::StreamTest(api::SparkSession spark, api::DataFrame df,
+                       std::string output_mode)
     : ctx_(std::make_shared<Context>(std::move(spark), std::move(df))) {
   ctx_->output_mode = std::move(output_mode);
   const char* tmp = std::getenv("TMPDIR");
-  ctx_->checkpoint = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-streamtest-" + stream::RandomUuid());
+  ctx_->checkpoint = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                  "spate-streamtest-" + stream::RandomUuid());
   ctx_->sink = std::make_shared<SinkData>();
 }
 
@@ -87,7 +90,8 @@ StreamTest::~StreamTest() {
 
 const std::string& StreamTest::checkpoint() const { return ctx_->checkpoint; }
 
-std::string StreamTest::Run(const std::vector<Action>& actions, bool restart_after_checks) {
+std::string StreamTest::Run(const std::vector<Action>& actions,
+                            bool restart_after_checks) {
   std::vector<Action> plan;
   for (const auto& a : actions) {
     plan.push_back(a);
@@ -104,11 +108,14 @@ std::string StreamTest::Run(const std::vector<Action>& actions, bool restart_aft
     if (err.empty()) continue;
     std::ostringstream os;
     os << "stream test failed: " << err << "\n== actions ==\n";
-    for (size_t j = 0; j < plan.size(); ++j) os << (j == i ? "=> " : "   ") << plan[j].name << "\n";
+    for (size_t j = 0; j < plan.size(); ++j)
+      os << (j == i ? "=> " : "   ") << plan[j].name << "\n";
     os << "== sink ==\n" << Join(RowStrings(ctx_->sink->All()));
     if (ctx_->query) {
-      if (auto p = ctx_->query->lastProgress()) os << "== last progress ==\n" << p->prettyJson() << "\n";
-      if (auto e = ctx_->query->exception()) os << "== exception ==\n" << e->what() << "\n";
+      if (auto p = ctx_->query->lastProgress())
+        os << "== last progress ==\n" << p->prettyJson() << "\n";
+      if (auto e = ctx_->query->exception())
+        os << "== exception ==\n" << e->what() << "\n";
     }
     if (ctx_->query) ctx_->query->stop();
     return os.str();
@@ -117,8 +124,10 @@ std::string StreamTest::Run(const std::vector<Action>& actions, bool restart_aft
   return "";
 }
 
-StreamTest::Action StreamTest::StartStream(stream::Trigger trigger, std::shared_ptr<ManualClock> clock) {
-  std::string name = "StartStream(" + trigger.ToString() + (clock ? ", manual clock" : "") + ")";
+StreamTest::Action StreamTest::StartStream(stream::Trigger trigger,
+                                           std::shared_ptr<ManualClock> clock) {
+  std::string name =
+      "StartStream(" + trigger.ToString() + (clock ? ", manual clock" : "") + ")";
   return {name, false, [trigger, clock](Context& c) -> std::string {
             if (c.query && c.query->isActive()) return "a query is already running";
             c.trigger = trigger;
@@ -154,13 +163,15 @@ StreamTest::Action StreamTest::StopStream() {
             if (!c.query) return "no query to stop";
             c.query->stop();
             if (c.query->isActive()) return "query still active after stop()";
-            if (auto e = c.query->exception()) return std::string("query failed: ") + e->what();
+            if (auto e = c.query->exception())
+              return std::string("query failed: ") + e->what();
             return "";
           }};
 }
 
 StreamTest::Action StreamTest::AddData(const api::MemoryStream& source, Rows rows) {
-  std::string name = "AddData(" + source.impl()->Describe() + ", " + std::to_string(rows.size()) + " rows)";
+  std::string name = "AddData(" + source.impl()->Describe() + ", " +
+                     std::to_string(rows.size()) + " rows)";
   return {name, false, [source, rows](Context& c) -> std::string {
             int64_t off = source.addData(rows);
             for (auto& [src, o] : c.awaited) {
@@ -175,7 +186,8 @@ StreamTest::Action StreamTest::AddData(const api::MemoryStream& source, Rows row
 }
 
 StreamTest::Action StreamTest::CheckAnswer(Rows rows) {
-  return {"CheckAnswer(" + std::to_string(rows.size()) + " rows)", true, [rows](Context& c) -> std::string {
+  return {"CheckAnswer(" + std::to_string(rows.size()) + " rows)", true,
+          [rows](Context& c) -> std::string {
             std::string err = AwaitData(c);
             if (!err.empty()) return err;
             Rows all = c.sink->All();
@@ -185,18 +197,22 @@ StreamTest::Action StreamTest::CheckAnswer(Rows rows) {
 }
 
 StreamTest::Action StreamTest::CheckNewAnswer(Rows rows) {
-  return {"CheckNewAnswer(" + std::to_string(rows.size()) + " rows)", true, [rows](Context& c) -> std::string {
+  return {"CheckNewAnswer(" + std::to_string(rows.size()) + " rows)", true,
+          [rows](Context& c) -> std::string {
             std::string err = AwaitData(c);
             if (!err.empty()) return err;
             Rows all = c.sink->All();
-            Rows fresh(all.begin() + static_cast<std::ptrdiff_t>(std::min(c.rows_at_last_check, all.size())), all.end());
+            Rows fresh(all.begin() + static_cast<std::ptrdiff_t>(
+                                         std::min(c.rows_at_last_check, all.size())),
+                       all.end());
             c.rows_at_last_check = all.size();
             return Compare(rows, fresh);
           }};
 }
 
 StreamTest::Action StreamTest::CheckLastBatch(Rows rows) {
-  return {"CheckLastBatch(" + std::to_string(rows.size()) + " rows)", true, [rows](Context& c) -> std::string {
+  return {"CheckLastBatch(" + std::to_string(rows.size()) + " rows)", true,
+          [rows](Context& c) -> std::string {
             std::string err = AwaitData(c);
             if (!err.empty()) return err;
             Rows last;
@@ -210,13 +226,15 @@ StreamTest::Action StreamTest::CheckLastBatch(Rows rows) {
 }
 
 StreamTest::Action StreamTest::AdvanceClock(int64_t ms) {
-  return {"AdvanceClock(" + std::to_string(ms) + ")", false, [ms](Context& c) -> std::string {
+  return {"AdvanceClock(" + std::to_string(ms) + ")", false,
+          [ms](Context& c) -> std::string {
             if (!c.clock) return "AdvanceClock needs StartStream with a manual clock";
             if (c.query && c.query->isActive()) {
               // Wait until the stream thread is parked on the clock (or ended).
               auto q = c.query->impl();
               auto clock = c.clock;
-              if (!q->WaitFor([&] { return clock->IsWaiting() || !q->IsActive(); }, kTimeoutMs)) {
+              if (!q->WaitFor([&] { return clock->IsWaiting() || !q->IsActive(); },
+                              kTimeoutMs)) {
                 return "the query never waited on the clock";
               }
             }
@@ -226,27 +244,33 @@ StreamTest::Action StreamTest::AdvanceClock(int64_t ms) {
 }
 
 StreamTest::Action StreamTest::ExpectFailure(std::string substring) {
-  return {"ExpectFailure(" + substring + ")", false, [substring](Context& c) -> std::string {
+  return {"ExpectFailure(" + substring + ")", false,
+          [substring](Context& c) -> std::string {
             if (!c.query) return "no query";
             try {
-              if (!c.query->awaitTermination(kTimeoutMs / 1000.0)) return "query did not terminate";
+              if (!c.query->awaitTermination(kTimeoutMs / 1000.0))
+                return "query did not terminate";
             } catch (const api::StreamingQueryException& e) {
               std::string what = e.what();
-              if (what.find(substring) == std::string::npos) return "unexpected failure: " + what;
+              if (what.find(substring) == std::string::npos)
+                return "unexpected failure: " + what;
               return "";
             }
             return "query terminated without failure";
           }};
 }
 
-StreamTest::Action StreamTest::AssertOnQuery(std::function<bool(const api::StreamingQuery&)> fn, std::string message) {
-  return {"AssertOnQuery(" + message + ")", false, [fn, message](Context& c) -> std::string {
+StreamTest::Action StreamTest::AssertOnQuery(
+    std::function<bool(const api::StreamingQuery&)> fn, std::string message) {
+  return {"AssertOnQuery(" + message + ")", false,
+          [fn, message](Context& c) -> std::string {
             if (!c.query) return "no query";
             return fn(*c.query) ? "" : "assertion failed: " + message;
           }};
 }
 
-StreamTest::Action StreamTest::Execute(std::function<void(Context&)> fn, std::string name) {
+StreamTest::Action StreamTest::Execute(std::function<void(Context&)> fn,
+                                       std::string name) {
   return {std::move(name), false, [fn](Context& c) -> std::string {
             try {
               fn(c);

@@ -18,11 +18,11 @@
 //
 // Checks never sleep: they wait (bounded by a timeout) until the query has committed the
 // offsets every AddData produced — re-checked after each trigger — then compare rows as
-// multisets. With a ManualClock and a ProcessingTime trigger, AdvanceClock moves time once
-// the query is parked on the clock. Run(actions, /*restart_after_checks=*/true) inserts a
-// StopStream + StartStream after every check: every suite must pass in that mode too.
-// A failure returns a report: the action list with "=>" at the failing action, the
-// expected and actual rows, the query's last progress and exception.
+// multisets. With a ManualClock and a ProcessingTime trigger, AdvanceClock moves time
+// once the query is parked on the clock. Run(actions, /*restart_after_checks=*/true)
+// inserts a StopStream + StartStream after every check: every suite must pass in that
+// mode too. A failure returns a report: the action list with "=>" at the failing action,
+// the expected and actual rows, the query's last progress and exception.
 //
 // Ownership: the harness owns its checkpoint folder (a fresh temp folder, deleted at
 // destruction) and the running query. Thread safety: one thread runs a test.
@@ -60,7 +60,8 @@ class StreamTest {
     std::function<std::string(Context&)> run;
   };
 
-  StreamTest(api::SparkSession spark, api::DataFrame df, std::string output_mode = "append");
+  StreamTest(api::SparkSession spark, api::DataFrame df,
+             std::string output_mode = "append");
   ~StreamTest();
 
   std::string Run(const std::vector<Action>& actions, bool restart_after_checks = false);
@@ -78,7 +79,8 @@ class StreamTest {
   static Action AdvanceClock(int64_t ms);
   /// The query fails; its error text contains `substring`.
   static Action ExpectFailure(std::string substring);
-  static Action AssertOnQuery(std::function<bool(const api::StreamingQuery&)> fn, std::string message);
+  static Action AssertOnQuery(std::function<bool(const api::StreamingQuery&)> fn,
+                              std::string message);
   static Action Execute(std::function<void(Context&)> fn, std::string name = "Execute");
 
   const std::string& checkpoint() const;
@@ -100,7 +102,8 @@ struct StreamTest::Context {
   size_t rows_at_last_check = 0;
   // Offsets to wait for: (source, offset).
   std::vector<std::pair<std::shared_ptr<connectors::MemoryStream>, int64_t>> awaited;
-  Context(api::SparkSession s, api::DataFrame d) : spark(std::move(s)), df(std::move(d)) {}
+  Context(api::SparkSession s, api::DataFrame d)
+      : spark(std::move(s)), df(std::move(d)) {}
 };
 
 /// Rows as sorted strings ("[1, a]") for multiset comparison and reports.
