@@ -65,98 +65,58 @@ Status CheckHeader(const std::vector<std::string>& header, const Schema& data_sc
   return Status::OK();
 }
 
-// Reads one split. Without multiLine (and with a one-byte line separator, on an
-// uncompressed file) the split is read in windows of kWindowBytes cut at line ends, so
-// memory stays bounded and the window buffer is reused; otherwise the whole split (file)
-// is loaded. A line belongs to the split its first byte is in.
-class CsvReader final : public BatchReader {
+// The text of a split (or a whole file) as a sequence of windows holding whole lines.
+// Without multiLine, with a one-byte line separator and an uncompressed file, the bytes
+// are read kWindowBytes at a time and each window is cut after its last line end, so
+// memory stays bounded and the buffer is reused; otherwise the whole split is one window.
+// A line belongs to the split its first byte is in.
+class SplitWindows {
  public:
   static constexpr int64_t kWindowBytes = 4 << 20;
 
-  CsvReader(io::FileSystemPtr fs, const InputFile* file, FileSplit split,
-            SchemaPtr data_schema, const csv::CsvOptions* options, ScanSpec spec,
-            SchemaPtr out_schema, int num_data_columns)
-      : fs_(std::move(fs)),
-        file_(file),
-        split_(split),
-        data_schema_(std::move(data_schema)),
-        o_(options),
-        spec_(std::move(spec)),
-        out_schema_(std::move(out_schema)),
-        num_data_columns_(num_data_columns),
-        tokenizer_(*options),
-        sep_(ReadSep(*options)) {
-    for (int c : spec_.columns) {
-      if (c < num_data_columns_) needed_.push_back(c);
-    }
-    const std::string& p = file_->path;
-    const bool gz = p.size() > 3 && p.compare(p.size() - 3, 3, ".gz") == 0;
-    streaming_ = !o_->multi_line && sep_.size() == 1 && !gz;
+  static bool Streamable(const csv::CsvOptions& o, const std::string& path) {
+    const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    return !o.multi_line && ReadSep(o).size() == 1 && !gz;
   }
 
-  Result<BatchPtr> Next() override {
-    if (!loaded_) {
-      loaded_ = true;
-      Status st = Load();
-      if (!st.ok()) return FileError(st, file_->path);
+  Status Open(io::FileSystem& fs, const InputFile& file, FileSplit split,
+              const csv::CsvOptions& o) {
+    sep_ = ReadSep(o);
+    if (!Streamable(o, file.path)) {
+      SPATE_ASSIGN_OR_RETURN(text_, ReadSplitText(fs, file.path, split.start, split.end,
+                                                  file.size, sep_));
+      whole_ = true;
+      return Status::OK();
     }
-    while (true) {
-      if (pos_ < limit_) {
-        recs_.Clear();
-        std::string_view text(text_.data(), limit_);
-        pos_ = tokenizer_.Tokenize(text, pos_, kBatchRows, &recs_);
-        if (recs_.size() == 0) continue;
-        int64_t rows = 0;
-        auto data = converter_->Convert(text, recs_, needed_, &rows);
-        if (!data.ok()) return FileError(data.status(), file_->path);
-        if (rows == 0) continue;
-        return AssembleOutput(out_schema_, spec_, *data, *file_, num_data_columns_, rows);
-      }
-      if (finished_) return BatchPtr();
-      Status st = Refill();
-      if (!st.ok()) return FileError(st, file_->path);
-    }
-  }
-
- private:
-  Status Load() {
-    SPATE_ASSIGN_OR_RETURN(converter_, csv::CsvConverter::Make(data_schema_, *o_));
-    if (!streaming_) {
-      SPATE_ASSIGN_OR_RETURN(text_, ReadSplitText(*fs_, file_->path, split_.start, split_.end,
-                                                  file_->size, sep_));
-      limit_ = text_.size();
-      finished_ = true;
-    } else {
-      SPATE_ASSIGN_OR_RETURN(in_, fs_->OpenForRead(file_->path));
-      size_ = std::min(file_->size, in_->Size());
-      end_ = std::min(split_.end, size_);
-      // A split after the first starts after the line that crosses its start.
-      read_pos_ = split_.start > 0 ? split_.start - 1 : 0;
-      base_ = read_pos_;
-      skip_first_line_ = split_.start > 0;
-      SPATE_RETURN_IF_ERROR(Refill());
-    }
-    if (split_.start == 0) {
-      pos_ = SkipBom(std::string_view(text_.data(), limit_));
-      if (o_->header) {
-        recs_.Clear();
-        pos_ = tokenizer_.Tokenize(std::string_view(text_.data(), limit_), pos_, 1, &recs_);
-        if (recs_.size() == 1 && !o_->enforce_schema) {
-          SPATE_RETURN_IF_ERROR(CheckHeader(RecordStrings(text_, recs_, 0, *o_),
-                                            *data_schema_, *o_, file_->path));
-        }
-      }
-    }
+    SPATE_ASSIGN_OR_RETURN(in_, fs.OpenForRead(file.path));
+    size_ = std::min(file.size, in_->Size());
+    end_ = std::min(split.end, size_);
+    // A split after the first starts after the line that crosses its start.
+    read_pos_ = split.start > 0 ? split.start - 1 : 0;
+    base_ = read_pos_;
+    skip_first_line_ = split.start > 0;
     return Status::OK();
   }
 
-  // Drops the processed bytes, then reads until the window holds at least one whole line
-  // of the split (or the split / file ends).
-  Status Refill() {
-    text_.erase(0, pos_);
-    base_ += static_cast<int64_t>(pos_);
-    pos_ = 0;
+  /// The next window of whole lines (valid until the next call); empty at the end.
+  Result<std::string_view> Next() {
+    if (whole_) {
+      if (done_) return std::string_view();
+      done_ = true;
+      return std::string_view(text_);
+    }
+    text_.erase(0, limit_);
+    base_ += static_cast<int64_t>(limit_);
     limit_ = 0;
+    if (done_) return std::string_view();
+    SPATE_RETURN_IF_ERROR(Refill());
+    return std::string_view(text_.data(), limit_);
+  }
+
+ private:
+  // Reads until the buffer holds at least one whole line of the split (or the split /
+  // file ends); sets limit_ and done_.
+  Status Refill() {
     const char sep = sep_[0];
     while (true) {
       if (skip_first_line_) {
@@ -166,7 +126,7 @@ class CsvReader final : public BatchReader {
           base_ += static_cast<int64_t>(p + 1);
           skip_first_line_ = false;
           if (base_ >= end_) {
-            finished_ = true;
+            done_ = true;
             return Status::OK();
           }
         } else {
@@ -182,13 +142,13 @@ class CsvReader final : public BatchReader {
           size_t p = text_.find(sep, static_cast<size_t>(std::max<int64_t>(0, last_start)));
           if (p != std::string::npos) {
             limit_ = p + 1;
-            finished_ = true;
+            done_ = true;
             return Status::OK();
           }
         }
         if (read_pos_ >= size_) {
           limit_ = text_.size();  // the last line, without a separator
-          finished_ = true;
+          done_ = true;
           return Status::OK();
         }
         size_t last = text_.rfind(sep);
@@ -197,7 +157,7 @@ class CsvReader final : public BatchReader {
           return Status::OK();
         }
       } else if (read_pos_ >= size_) {
-        finished_ = true;
+        done_ = true;
         return Status::OK();
       }
       const int64_t n = std::min(kWindowBytes, size_ - read_pos_);
@@ -207,6 +167,81 @@ class CsvReader final : public BatchReader {
           in_->ReadInto(read_pos_, n, reinterpret_cast<uint8_t*>(text_.data() + old)));
       read_pos_ += n;
     }
+  }
+
+  std::string sep_;
+  bool whole_ = false;
+  bool done_ = false;
+  std::string text_;
+  size_t limit_ = 0;  // text_[0, limit_) is the current window
+  std::unique_ptr<io::RandomAccessFile> in_;
+  int64_t size_ = 0, end_ = 0, read_pos_ = 0, base_ = 0;
+  bool skip_first_line_ = false;
+};
+
+// Reads one split window by window: tokenize, convert, batches of kBatchRows records.
+class CsvReader final : public BatchReader {
+ public:
+  CsvReader(io::FileSystemPtr fs, const InputFile* file, FileSplit split,
+            SchemaPtr data_schema, const csv::CsvOptions* options, ScanSpec spec,
+            SchemaPtr out_schema, int num_data_columns)
+      : fs_(std::move(fs)),
+        file_(file),
+        split_(split),
+        data_schema_(std::move(data_schema)),
+        o_(options),
+        spec_(std::move(spec)),
+        out_schema_(std::move(out_schema)),
+        num_data_columns_(num_data_columns),
+        tokenizer_(*options) {
+    for (int c : spec_.columns) {
+      if (c < num_data_columns_) needed_.push_back(c);
+    }
+  }
+
+  Result<BatchPtr> Next() override {
+    if (!loaded_) {
+      loaded_ = true;
+      Status st = Load();
+      if (!st.ok()) return FileError(st, file_->path);
+    }
+    while (true) {
+      if (pos_ < window_.size()) {
+        recs_.Clear();
+        pos_ = tokenizer_.Tokenize(window_, pos_, kBatchRows, &recs_);
+        if (recs_.size() == 0) continue;
+        int64_t rows = 0;
+        auto data = converter_->Convert(window_, recs_, needed_, &rows);
+        if (!data.ok()) return FileError(data.status(), file_->path);
+        if (rows == 0) continue;
+        return AssembleOutput(out_schema_, spec_, *data, *file_, num_data_columns_, rows);
+      }
+      auto w = windows_.Next();
+      if (!w.ok()) return FileError(w.status(), file_->path);
+      if (w->empty()) return BatchPtr();
+      window_ = *w;
+      pos_ = 0;
+    }
+  }
+
+ private:
+  Status Load() {
+    SPATE_ASSIGN_OR_RETURN(converter_, csv::CsvConverter::Make(data_schema_, *o_));
+    SPATE_RETURN_IF_ERROR(windows_.Open(*fs_, *file_, split_, *o_));
+    SPATE_ASSIGN_OR_RETURN(window_, windows_.Next());
+    pos_ = 0;
+    if (split_.start == 0) {
+      pos_ = SkipBom(window_);
+      if (o_->header) {
+        recs_.Clear();
+        pos_ = tokenizer_.Tokenize(window_, pos_, 1, &recs_);
+        if (recs_.size() == 1 && !o_->enforce_schema) {
+          SPATE_RETURN_IF_ERROR(CheckHeader(RecordStrings(window_, recs_, 0, *o_),
+                                            *data_schema_, *o_, file_->path));
+        }
+      }
+    }
+    return Status::OK();
   }
 
   io::FileSystemPtr fs_;
@@ -219,19 +254,12 @@ class CsvReader final : public BatchReader {
   int num_data_columns_;
   std::vector<int> needed_;
   csv::CsvTokenizer tokenizer_;
-  std::string sep_;
-  bool streaming_ = false;
   std::unique_ptr<csv::CsvConverter> converter_;
   csv::CsvRecords recs_;
   bool loaded_ = false;
-  bool finished_ = false;  // nothing left to read: process [pos_, limit_) and stop
-  std::string text_;       // the window (or the whole split)
-  size_t pos_ = 0;         // next byte of text_ to tokenize
-  size_t limit_ = 0;       // text_[0, limit_) holds whole lines of the split
-  // Streaming state (file offsets).
-  std::unique_ptr<io::RandomAccessFile> in_;
-  int64_t size_ = 0, end_ = 0, read_pos_ = 0, base_ = 0;
-  bool skip_first_line_ = false;
+  SplitWindows windows_;
+  std::string_view window_;  // the current window of whole lines
+  size_t pos_ = 0;           // next byte of window_ to tokenize
 };
 
 // Schema inference over one file: sets *first / *header_raw from its first record when
@@ -242,52 +270,61 @@ Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::C
                             csv::CsvSchemaInferrer* inferrer, const std::string* skip_line,
                             std::optional<std::vector<std::string>>* first,
                             std::string* header_raw) {
-  auto text = ReadSplitText(fs, f.path, 0, f.size, f.size, ReadSep(o));
-  if (!text.ok()) return FileError(text.status(), f.path);
+  SplitWindows windows;
+  Status st = windows.Open(fs, f, FileSplit{0, 0, f.size}, o);
+  if (!st.ok()) return FileError(st, f.path);
   csv::CsvTokenizer tokenizer(o);
   csv::CsvRecords recs, rest;
-  size_t pos = SkipBom(*text);
-  while (pos < text->size()) {
-    recs.Clear();
-    pos = tokenizer.Tokenize(*text, pos, first ? 1 : kBatchRows, &recs);
-    if (recs.size() == 0) break;
-    for (size_t r = 0; r < recs.size(); ++r) {
-      if (recs.error[r] == csv::CsvRecords::kTooManyColumns ||
-          recs.error[r] == csv::CsvRecords::kTooManyChars) {
-        // The converter reports these with the record.
-        SPATE_ASSIGN_OR_RETURN(auto conv, csv::CsvConverter::Make(
-            std::make_shared<const Schema>(std::vector<Field>{}), o));
-        int64_t rows;
-        auto st = conv->Convert(*text, recs, {}, &rows);
-        if (!st.ok()) return FileError(st.status(), f.path);
+  bool first_window = true;
+  while (true) {
+    auto w = windows.Next();
+    if (!w.ok()) return FileError(w.status(), f.path);
+    std::string_view text = *w;
+    if (text.empty()) break;
+    size_t pos = first_window ? SkipBom(text) : 0;
+    first_window = false;
+    while (pos < text.size()) {
+      recs.Clear();
+      pos = tokenizer.Tokenize(text, pos, first ? 1 : kBatchRows, &recs);
+      if (recs.size() == 0) break;
+      for (size_t r = 0; r < recs.size(); ++r) {
+        if (recs.error[r] == csv::CsvRecords::kTooManyColumns ||
+            recs.error[r] == csv::CsvRecords::kTooManyChars) {
+          // The converter reports these with the record.
+          SPATE_ASSIGN_OR_RETURN(auto conv, csv::CsvConverter::Make(
+              std::make_shared<const Schema>(std::vector<Field>{}), o));
+          int64_t rows;
+          auto cst = conv->Convert(text, recs, {}, &rows);
+          if (!cst.ok()) return FileError(cst.status(), f.path);
+        }
       }
+      if (first) {
+        *first = RecordStrings(text, recs, 0, o);
+        *header_raw = std::string(text.substr(
+            static_cast<size_t>(recs.raw_begin[0]),
+            static_cast<size_t>(recs.raw_end[0] - recs.raw_begin[0])));
+        return Status::OK();
+      }
+      if (!inferrer) continue;
+      if (!skip_line) {
+        inferrer->Add(text, recs);
+        continue;
+      }
+      rest.Clear();
+      for (size_t r = 0; r < recs.size(); ++r) {
+        std::string_view raw = text.substr(static_cast<size_t>(recs.raw_begin[r]),
+                                           static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
+        if (raw == *skip_line) continue;
+        rest.raw_begin.push_back(recs.raw_begin[r]);
+        rest.raw_end.push_back(recs.raw_end[r]);
+        rest.error.push_back(recs.error[r]);
+        for (int64_t i = recs.field_begin[r]; i < recs.field_begin[r + 1]; ++i)
+          rest.fields.push_back(recs.fields[static_cast<size_t>(i)]);
+        rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
+      }
+      rest.scratch = recs.scratch;
+      inferrer->Add(text, rest);
     }
-    if (first) {
-      *first = RecordStrings(*text, recs, 0, o);
-      *header_raw = std::string(text->substr(
-          static_cast<size_t>(recs.raw_begin[0]),
-          static_cast<size_t>(recs.raw_end[0] - recs.raw_begin[0])));
-      return Status::OK();
-    }
-    if (!inferrer) continue;
-    if (!skip_line) {
-      inferrer->Add(*text, recs);
-      continue;
-    }
-    rest.Clear();
-    for (size_t r = 0; r < recs.size(); ++r) {
-      std::string_view raw = std::string_view(*text).substr(static_cast<size_t>(recs.raw_begin[r]),
-                                          static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
-      if (raw == *skip_line) continue;
-      rest.raw_begin.push_back(recs.raw_begin[r]);
-      rest.raw_end.push_back(recs.raw_end[r]);
-      rest.error.push_back(recs.error[r]);
-      for (int64_t i = recs.field_begin[r]; i < recs.field_begin[r + 1]; ++i)
-        rest.fields.push_back(recs.fields[static_cast<size_t>(i)]);
-      rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
-    }
-    rest.scratch = recs.scratch;
-    inferrer->Add(*text, rest);
   }
   return Status::OK();
 }
