@@ -1052,6 +1052,80 @@ class Analyzer::Impl::AggregateContext {
 
 Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
                                                 const LogicalPlan* sort) {
+  // A generator over aggregates (SELECT k, explode(collect_list(v)) ... GROUP BY k): the
+  // aggregation runs first with the generator's arguments as hidden columns, then a
+  // projection generates over them (Spark's ExtractGenerator does the same).
+  {
+    auto strip = [](const ExprPtr& e) -> const Expr& {
+      return e->kind == ExprKind::kAlias ? *e->children[0] : *e;
+    };
+    int gen = -1;
+    bool star = false;
+    for (size_t i = 0; i < select.exprs.size(); ++i) {
+      const Expr& it = strip(select.exprs[i]);
+      star |= it.kind == ExprKind::kStar;
+      if (it.kind != ExprKind::kCall || !IsGeneratorName(it.name)) continue;
+      for (const auto& c : it.children) {
+        if (ContainsAggregate(*c)) gen = static_cast<int>(i);
+      }
+    }
+    if (gen >= 0 && !star) {
+      auto column = [](const std::string& name) {
+        auto c = std::make_shared<Expr>(ExprKind::kColumn);
+        c->name_parts = {name};
+        return ExprPtr(c);
+      };
+      auto alias = [](ExprPtr e, const std::string& name) {
+        auto a = std::make_shared<Expr>(ExprKind::kAlias);
+        a->children.push_back(std::move(e));
+        a->name = name;
+        return ExprPtr(a);
+      };
+      auto inner = std::make_shared<LogicalPlan>(select);
+      if (inner->kind == PlanKind::kProject) inner->kind = PlanKind::kAggregate;
+      inner->exprs.clear();
+      auto outer = std::make_shared<LogicalPlan>(PlanKind::kProject);
+      for (size_t i = 0; i < select.exprs.size(); ++i) {
+        const ExprPtr& item = select.exprs[i];
+        if (static_cast<int>(i) != gen) {
+          std::string hidden = "__spate_c" + std::to_string(i);
+          inner->exprs.push_back(alias(item->kind == ExprKind::kAlias ? item->children[0] : item,
+                                       hidden));
+          outer->exprs.push_back(alias(column(hidden), ItemName(*item)));
+          continue;
+        }
+        const Expr& call = strip(item);
+        auto regen = std::make_shared<Expr>(call);
+        regen->children.clear();
+        for (size_t k = 0; k < call.children.size(); ++k) {
+          std::string hidden = "__spate_g" + std::to_string(k);
+          inner->exprs.push_back(alias(call.children[k], hidden));
+          regen->children.push_back(column(hidden));
+        }
+        if (item->kind == ExprKind::kAlias) {
+          auto a = std::make_shared<Expr>(*item);
+          a->children = {regen};
+          outer->exprs.push_back(a);
+        } else {
+          outer->exprs.push_back(regen);
+        }
+      }
+      PlanPtr below = inner;
+      if (having) {
+        auto f = std::make_shared<LogicalPlan>(*having);
+        f->children = {below};
+        below = f;
+      }
+      outer->children = {below};
+      PlanPtr top = outer;
+      if (sort) {
+        auto s = std::make_shared<LogicalPlan>(*sort);
+        s->children = {top};
+        top = s;
+      }
+      return Plan(*top);
+    }
+  }
   SPATE_ASSIGN_OR_RETURN(auto child, Plan(*select.child()));
   SPATE_ASSIGN_OR_RETURN(auto items, ExpandStars(select.exprs, child->output));
   SPATE_RETURN_IF_ERROR(PlanGenerator(&child, &items));
@@ -1868,12 +1942,6 @@ Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* 
   }
   const ExprPtr item = (*items)[found[0]];
   const Expr& call = strip(item);
-  for (const auto& c : call.children) {
-    if (ContainsAggregate(*c)) {
-      return Status::Unimplemented("a generator over an aggregate function is not supported yet: " +
-                                   call.DisplayName());
-    }
-  }
   std::vector<BoundExprPtr> args;
   for (const auto& c : call.children) {
     SPATE_ASSIGN_OR_RETURN(auto b, Bind(*c, (*child)->output, nullptr));
