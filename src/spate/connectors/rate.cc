@@ -159,16 +159,23 @@ class RatePerMicroBatchSource final : public stream::Source {
       const std::optional<JsonValue>& start) override {
     int64_t off, ts;
     Extract(start, start_ts_, &off, &ts);
-    if (available_now_ && start && off >= *available_now_)
-      return std::optional<JsonValue>(*start);
+    // AvailableNow (Spark wraps this source in AvailableNowMicroBatchStreamWrapper): the
+    // target is fixed by the first call after PrepareForAvailableNow, one batch beyond
+    // this run's start.
+    if (available_now_pending_) {
+      available_now_ = off + rows_;
+      available_now_pending_ = false;
+    }
+    if (available_now_ && off >= *available_now_) {
+      return start ? std::optional<JsonValue>(*start) : std::optional<JsonValue>();
+    }
     JsonValue v = JsonValue::Object();
     v.Set("offset", JsonValue::Int(off + rows_));
     v.Set("timestamp", JsonValue::Int(ts + advance_));
     return std::optional<JsonValue>(v);
   }
   Status PrepareForAvailableNow() override {
-    // Spark: one more batch than what the first LatestOffset returns is never planned.
-    available_now_ = rows_;
+    available_now_pending_ = true;
     return Status::OK();
   }
   Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
@@ -188,6 +195,7 @@ class RatePerMicroBatchSource final : public stream::Source {
   int parts_;
   int64_t start_ts_, advance_;
   std::optional<int64_t> available_now_;
+  bool available_now_pending_ = false;
   SchemaPtr schema_ = RateSchema();
 };
 

@@ -698,6 +698,32 @@ TEST(StreamTest, RatePerMicroBatchSource) {
             "{\"offset\":3,\"timestamp\":1300}");
 }
 
+TEST(StreamTest, RatePerMicroBatchAvailableNowRuns) {
+  TempDir dir;
+  auto run = [&] {
+    auto q = Spark()
+                 .readStream()
+                 .format("rate-micro-batch")
+                 .option("rowsPerBatch", 4)
+                 .load()
+                 .writeStream()
+                 .format("noop")
+                 .option("checkpointLocation", dir / "chk")
+                 .trigger(api::Trigger::AvailableNow())
+                 .start();
+    q.awaitTermination();
+    return q;
+  };
+  auto q1 = run();
+  ASSERT_EQ(q1.recentProgress().size(), 1u);
+  EXPECT_EQ(q1.lastProgress()->num_input_rows, 4);
+  auto q2 = run();
+  ASSERT_EQ(q2.recentProgress().size(), 1u);
+  EXPECT_EQ(q2.lastProgress()->batch_id, 1);
+  EXPECT_EQ(q2.lastProgress()->sources[0].start_offset->ToString(),
+            "{\"offset\":4,\"timestamp\":1000}");
+}
+
 TEST(StreamTest, RateSourceFollowsTheClock) {
   EXPECT_EQ(connectors::RateValueAtSecond(4, 10, 4), 20);
   EXPECT_EQ(connectors::RateValueAtSecond(6, 10, 4), 40);
