@@ -68,22 +68,23 @@ Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write) {
                           std::to_string(p.min_writer_version) + ")"},
          {"supported", "(" + std::to_string(max_reader) + "," + std::to_string(max_writer) + ")"}});
   }
+  // Column mapping (reader version 2, or the columnMapping feature) is read: columns are
+  // matched by their physical names. spate does not write column-mapped tables.
   std::vector<std::string> unsupported;
-  if (p.min_reader_version == 2) {
-    // Reader version 2 means column mapping.
-    unsupported.push_back("columnMapping");
-  }
   if (p.min_reader_version == 3 && p.reader_features) {
     for (const auto& f : *p.reader_features)
-      if (!SupportedReaderFeatures().count(f)) unsupported.push_back(f);
+      if (!SupportedReaderFeatures().count(f) && f != "columnMapping") unsupported.push_back(f);
+  }
+  bool mapped = p.min_reader_version == 2;
+  if (p.reader_features) {
+    for (const auto& f : *p.reader_features) mapped |= f == "columnMapping";
   }
   if (m) {
     auto it = m->configuration.find("delta.columnMapping.mode");
-    if (it != m->configuration.end() && ToLower(it->second) != "none" &&
-        std::find(unsupported.begin(), unsupported.end(), "columnMapping") ==
-            unsupported.end()) {
-      unsupported.push_back("columnMapping");
-    }
+    if (it != m->configuration.end() && ToLower(it->second) != "none") mapped = true;
+  }
+  if (mapped && for_write) {
+    return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", {{"unsupported", "columnMapping"}});
   }
   if (!unsupported.empty()) {
     return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_READ",

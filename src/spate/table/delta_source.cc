@@ -90,12 +90,85 @@ std::optional<int> Compare(const Value& a, const Value& b) {
   }
 }
 
+// The physical name of a field of a column-mapped schema (its logical name without one).
+std::string PhysicalName(const Json& field) {
+  if (const Json* md = field.Find("metadata"); md && md->is_object()) {
+    if (auto p = md->GetString("delta.columnMapping.physicalName")) return *p;
+  }
+  return field.GetString("name").value_or("");
+}
+
+// `logical` with every struct field renamed to its physical name, from the schemaString's
+// JSON for the same type.
+DataTypePtr PhysicalType(const DataTypePtr& logical, const Json* json) {
+  if (!json || !json->is_object()) return logical;
+  switch (logical->id()) {
+    case TypeId::kStruct: {
+      const Json* fields = json->Find("fields");
+      std::vector<Field> out;
+      for (size_t i = 0; i < logical->fields().size(); ++i) {
+        Field f = logical->fields()[i];
+        const Json* fj = fields && fields->is_array() && i < fields->items().size()
+                             ? &fields->items()[i]
+                             : nullptr;
+        if (fj) {
+          f.name = PhysicalName(*fj);
+          f.type = PhysicalType(f.type, fj->Find("type"));
+        }
+        out.push_back(std::move(f));
+      }
+      return DataType::Struct(std::move(out));
+    }
+    case TypeId::kArray:
+      return DataType::Array(PhysicalType(logical->element_type(), json->Find("elementType")),
+                             logical->contains_null());
+    case TypeId::kMap:
+      return DataType::Map(PhysicalType(logical->key_type(), json->Find("keyType")),
+                           PhysicalType(logical->value_type(), json->Find("valueType")),
+                           logical->value_contains_null());
+    default:
+      return logical;
+  }
+}
+
+// The same column data under the logical type (struct field names differ only).
+ColumnPtr Relabel(const ColumnPtr& c, const DataTypePtr& logical) {
+  switch (logical->id()) {
+    case TypeId::kStruct: {
+      std::vector<ColumnPtr> kids;
+      for (size_t i = 0; i < c->children().size(); ++i) {
+        kids.push_back(i < logical->fields().size() ? Relabel(c->child(static_cast<int>(i)),
+                                                              logical->fields()[i].type)
+                                                    : c->child(static_cast<int>(i)));
+      }
+      return std::make_shared<Column>(logical, c->length(), c->null_count(), c->validity(),
+                                      c->values(), c->data(), std::move(kids));
+    }
+    case TypeId::kArray:
+      return std::make_shared<Column>(logical, c->length(), c->null_count(), c->validity(),
+                                      c->values(), c->data(),
+                                      std::vector<ColumnPtr>{Relabel(c->child(0), logical->element_type())});
+    case TypeId::kMap: {
+      auto entry = DataType::Struct({Field{"key", logical->key_type(), false, ""},
+                                     Field{"value", logical->value_type(),
+                                           logical->value_contains_null(), ""}});
+      return std::make_shared<Column>(logical, c->length(), c->null_count(), c->validity(),
+                                      c->values(), c->data(),
+                                      std::vector<ColumnPtr>{Relabel(c->child(0), entry)});
+    }
+    default:
+      return c;
+  }
+}
+
 class DeltaFileReader final : public BatchReader {
  public:
   DeltaFileReader(std::shared_ptr<formats::parquet::ParquetFileReader> reader,
                   std::vector<int> file_cols, std::vector<int> out_source, SchemaPtr out_schema,
-                  std::vector<Value> constants, std::string path, std::vector<uint64_t> deleted)
-      : reader_(std::move(reader)),
+                  std::vector<Value> constants, std::string path, std::vector<uint64_t> deleted,
+                  bool relabel)
+      : relabel_(relabel),
+        reader_(std::move(reader)),
         file_cols_(std::move(file_cols)),
         out_source_(std::move(out_source)),
         out_schema_(std::move(out_schema)),
@@ -136,8 +209,9 @@ class DeltaFileReader final : public BatchReader {
       std::vector<ColumnPtr> cols;
       for (size_t i = 0; i < out_source_.size(); ++i) {
         int src = out_source_[i];
-        if (src >= 0) cols.push_back(b->column(src));
-        else cols.push_back(MakeConstantColumn(constants_[i], rows));
+        if (src < 0) cols.push_back(MakeConstantColumn(constants_[i], rows));
+        else if (relabel_) cols.push_back(Relabel(b->column(src), out_schema_->field(static_cast<int>(i)).type));
+        else cols.push_back(b->column(src));
       }
       return Batch::Make(out_schema_, std::move(cols), rows);
     }
@@ -145,6 +219,7 @@ class DeltaFileReader final : public BatchReader {
   }
 
  private:
+  bool relabel_;
   std::shared_ptr<formats::parquet::ParquetFileReader> reader_;
   std::vector<int> file_cols_;
   std::vector<int> out_source_;  // index into the file batch, or -1: constant
@@ -187,6 +262,25 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
     }
     s->is_partition_[idx] = true;
   }
+  {
+    const auto& conf = s->snapshot_->metadata().configuration;
+    auto it = conf.find("delta.columnMapping.mode");
+    if (it != conf.end() && ToLower(it->second) != "none") {
+      auto j = Json::Parse(s->snapshot_->metadata().schema_string);
+      const Json* fields = j.ok() ? j->Find("fields") : nullptr;
+      for (int c = 0; c < nf; ++c) {
+        const Json* fj = fields && fields->is_array() && c < static_cast<int>(fields->items().size())
+                             ? &fields->items()[c]
+                             : nullptr;
+        s->physical_names_.push_back(fj ? PhysicalName(*fj) : s->schema_->field(c).name);
+        s->physical_types_.push_back(
+            PhysicalType(s->schema_->field(c).type, fj ? fj->Find("type") : nullptr));
+      }
+    }
+  }
+  auto phys = [&](int c) -> const std::string& {
+    return s->physical_names_.empty() ? s->schema_->field(c).name : s->physical_names_[c];
+  };
   EvalContext ctx = ContextFor(s->tz_);
   EvalContext utc = ContextFor("UTC");
   for (const auto& f : s->adds_) {
@@ -197,7 +291,7 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
       std::optional<std::string> raw;
       bool found = false;
       for (const auto& [k, v] : f.partition_values) {
-        if (EqualsIgnoreCase(k, s->schema_->field(c).name)) {
+        if (EqualsIgnoreCase(k, phys(c))) {
           raw = v;
           found = true;
           break;
@@ -220,12 +314,13 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
         for (int c = 0; c < nf; ++c) {
           if (s->is_partition_[c]) continue;
           const Field& fld = s->schema_->field(c);
+          const std::string& pn = phys(c);
           if (mins && mins->is_object())
-            if (const Json* v = mins->Find(fld.name)) info.min[c] = StatValue(*v, fld.type, utc);
+            if (const Json* v = mins->Find(pn)) info.min[c] = StatValue(*v, fld.type, utc);
           if (maxs && maxs->is_object())
-            if (const Json* v = maxs->Find(fld.name)) info.max[c] = StatValue(*v, fld.type, utc);
+            if (const Json* v = maxs->Find(pn)) info.max[c] = StatValue(*v, fld.type, utc);
           if (nulls && nulls->is_object())
-            if (const Json* v = nulls->Find(fld.name); v && v->is_number())
+            if (const Json* v = nulls->Find(pn); v && v->is_number())
               info.null_count[c] = v->int_value();
         }
       }
@@ -322,13 +417,14 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
       constants.push_back(files_[split].partition[c]);
       continue;
     }
-    int fc = fschema->FieldIndex(f.name);
+    const bool mapped = !physical_names_.empty();
+    int fc = fschema->FieldIndex(mapped ? physical_names_[c] : f.name, mapped);
     if (fc < 0) {
       out_source.push_back(-1);
       constants.push_back(Value::Null(f.type));
       continue;
     }
-    if (!fschema->field(fc).type->SameType(*f.type)) {
+    if (!fschema->field(fc).type->SameType(mapped ? *physical_types_[c] : *f.type)) {
       return Status(StatusCode::kDataCorruption,
                     "Delta data file " + path + ": column " + f.name + " has type " +
                         fschema->field(fc).type->SimpleString() + " but the table says " +
@@ -347,7 +443,8 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
   return std::unique_ptr<BatchReader>(new DeltaFileReader(*reader, std::move(file_cols),
                                                           std::move(out_source), out_schema,
                                                           std::move(constants), path,
-                                                          std::move(deleted)));
+                                                          std::move(deleted),
+                                                          !physical_names_.empty()));
 }
 
 std::string DeltaDataSource::Describe() const {

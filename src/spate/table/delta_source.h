@@ -58,6 +58,11 @@ class DeltaDataSource final : public DataSource {
   SchemaPtr schema_;
   std::string tz_;
   std::vector<bool> is_partition_;  // per schema column
+  // Column mapping (delta.columnMapping.mode name/id): per schema column, the physical
+  // name in data files, partition values and stats, and the type with physical nested
+  // field names (as the Parquet file has it). Empty without column mapping.
+  std::vector<std::string> physical_names_;
+  std::vector<DataTypePtr> physical_types_;
   // Per file: partition values as typed values (one per schema column; unused for data
   // columns), and parsed statistics.
   struct FileInfo {

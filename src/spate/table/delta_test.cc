@@ -140,7 +140,8 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   EXPECT_FALSE(CheckSupported(old, nullptr, true).ok());
   Metadata cm;
   cm.configuration["delta.columnMapping.mode"] = "name";
-  EXPECT_FALSE(CheckSupported(Protocol{}, &cm, false).ok());
+  EXPECT_TRUE(CheckSupported(Protocol{}, &cm, false).ok());  // read by physical names
+  EXPECT_FALSE(CheckSupported(Protocol{}, &cm, true).ok());  // not written
 }
 
 TEST(DeltaDeletionVectorTest, PortableRoaringContainers) {
@@ -824,6 +825,8 @@ TEST(DeltaGoldenTest, SupportedTablesRead) {
       {"basic-dv-no-checkpoint", 8, 1, 2},
       {"dv-partitioned-with-checkpoint", 35, 15, 15},
       {"log-replay-dv-key-cases", 47, 3, 1},
+      {"table-with-columnmapping-mode-name", 6, 0, 2},
+      {"table-with-columnmapping-mode-id", 6, 0, 2},
   };
   for (const auto& g : tables) {
     SCOPED_TRACE(g.name);
@@ -889,6 +892,13 @@ TEST(DeltaGoldenTest, KnownValues) {
     int64_t col1 = std::stoll(r.substr(a + 1, r.find('|', a + 1) - a - 1));
     EXPECT_FALSE(col1 < 30 && col1 % 2 == 0) << r;
   }
+  // Column mapping: physical column names in the files, logical names in the schema.
+  for (const char* mode : {"table-with-columnmapping-mode-name", "table-with-columnmapping-mode-id"}) {
+    auto cmr = rows(mode);
+    ASSERT_EQ(cmr.size(), 6u);
+    EXPECT_EQ(cmr.front().substr(0, 2), "0|") << cmr.front();
+    EXPECT_NE(cmr.front().find("2021-11-18"), std::string::npos) << cmr.front();
+  }
   // Time travel on a Spark table.
   auto v1 = DeltaLog(fs, std::string(kGolden) + "/snapshot-data3").At(1).value();
   EXPECT_EQ(ReadRows(fs, v1).size(), 20u);
@@ -922,8 +932,6 @@ TEST(DeltaGoldenTest, UnsupportedTablesRefused) {
   const std::pair<const char*, const char*> refused[] = {
       {"v2-checkpoint-json", "DELTA_UNSUPPORTED_FEATURES_FOR_READ"},
       {"v2-checkpoint-parquet", "DELTA_UNSUPPORTED_FEATURES_FOR_READ"},
-      {"table-with-columnmapping-mode-name", "columnMapping"},
-      {"table-with-columnmapping-mode-id", "columnMapping"},
       {"type-widening", "typeWidening"},
       {"deltalog-state-reconstruction-from-checkpoint-missing-metadata",
        "DELTA_STATE_RECOVER_ERROR"},
