@@ -843,18 +843,17 @@ Result<BoundExprPtr> ResolveCrc32(std::vector<BoundExprPtr> args, const ResolveC
 
 // ---- format_number ---------------------------------------------------------------------
 
-// Decimal digits `digits` (no sign) scaled by 10^-scale, rounded HALF_EVEN to `d` fraction
-// digits and written with grouping as Java's DecimalFormat("#,##0.00..").
-void FormatGrouped(bool neg, std::string digits, int64_t scale, int d, std::string* out) {
+// |value| = digits * 10^-scale, rounded HALF_EVEN to `d` fraction digits: the integer
+// digits (no leading zeros, "" for zero) and exactly `d` fraction digits.
+void RoundHalfEven(std::string digits, int64_t scale, int d, std::string* int_part,
+                   std::string* frac) {
   if (scale < 0) {
     digits.append(static_cast<size_t>(-scale), '0');
     scale = 0;
   }
   if (scale > d) {
     size_t drop = static_cast<size_t>(scale - d);
-    if (drop > digits.size()) {
-      digits.insert(0, drop - digits.size(), '0');
-    }
+    if (drop > digits.size()) digits.insert(0, drop - digits.size(), '0');
     std::string keep = digits.substr(0, digits.size() - drop);
     std::string_view gone(digits.data() + keep.size(), drop);
     bool up = false;
@@ -884,92 +883,199 @@ void FormatGrouped(bool neg, std::string digits, int64_t scale, int d, std::stri
   if (static_cast<int64_t>(digits.size()) <= scale) {
     digits.insert(0, static_cast<size_t>(scale - static_cast<int64_t>(digits.size()) + 1), '0');
   }
-  std::string int_part = digits.substr(0, digits.size() - static_cast<size_t>(scale));
-  std::string frac = digits.substr(digits.size() - static_cast<size_t>(scale));
-  size_t nz = int_part.find_first_not_of('0');
-  int_part = nz == std::string::npos ? "0" : int_part.substr(nz);
-  if (neg) out->push_back('-');
+  *int_part = digits.substr(0, digits.size() - static_cast<size_t>(scale));
+  *frac = digits.substr(digits.size() - static_cast<size_t>(scale));
+  size_t nz = int_part->find_first_not_of('0');
+  *int_part = nz == std::string::npos ? "" : int_part->substr(nz);
+}
+
+// The subset of java.text.DecimalFormat patterns format_number accepts: literal prefix and
+// suffix, '#' / '0' integer digits with ',' grouping, '.' and '0' / '#' fraction digits,
+// a trailing '%' (times 100). The default (d as a number) is "#,##0.00...".
+struct NumberPattern {
+  std::string prefix, suffix;
+  int min_int = 1;
+  int group = 3;  // 0 = no grouping
+  int min_frac = 0, max_frac = 0;
+  bool percent = false;
+};
+
+NumberPattern GroupedPattern(int d) {
+  NumberPattern p;
+  p.min_frac = p.max_frac = d;
+  return p;
+}
+
+Result<NumberPattern> ParseNumberPattern(std::string_view pat) {
+  NumberPattern p;
+  if (pat.empty()) pat = "#,###,###,###,###,###,##0";
+  size_t i = 0;
+  auto is_num = [](char c) { return c == '#' || c == '0' || c == ',' || c == '.'; };
+  while (i < pat.size() && !is_num(pat[i])) {
+    if (pat[i] == '%') p.percent = true;
+    if (pat[i] != '\'') p.prefix.push_back(pat[i]);
+    ++i;
+  }
+  int ints = 0, zeros = 0;
+  size_t last_comma = std::string_view::npos;
+  bool seen_comma = false;
+  while (i < pat.size() && (pat[i] == '#' || pat[i] == '0' || pat[i] == ',')) {
+    if (pat[i] == ',') {
+      last_comma = static_cast<size_t>(ints);
+      seen_comma = true;
+    } else {
+      ++ints;
+      if (pat[i] == '0') ++zeros;
+    }
+    ++i;
+  }
+  p.min_int = zeros;
+  p.group = seen_comma ? ints - static_cast<int>(last_comma) : 0;
+  if (i < pat.size() && pat[i] == '.') {
+    ++i;
+    while (i < pat.size() && (pat[i] == '0' || pat[i] == '#')) {
+      if (pat[i] == '0') {
+        if (p.max_frac != p.min_frac) {
+          return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
+                               {{"parameter", "`format`"}, {"functionName", "`format_number`"},
+                                {"value", std::string(pat)}});
+        }
+        ++p.min_frac;
+      }
+      ++p.max_frac;
+      ++i;
+    }
+  }
+  while (i < pat.size()) {
+    if (is_num(pat[i])) {
+      return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
+                           {{"parameter", "`format`"}, {"functionName", "`format_number`"},
+                            {"value", std::string(pat)}});
+    }
+    if (pat[i] == '%') p.percent = true;
+    if (pat[i] != '\'') p.suffix.push_back(pat[i]);
+    ++i;
+  }
+  if (ints == 0 && p.max_frac == 0) p.min_int = 1;
+  return p;
+}
+
+void FormatDigits(bool neg, std::string digits, int64_t scale, const NumberPattern& p,
+                  std::string* out) {
+  if (p.percent) scale -= 2;
+  std::string int_part, frac;
+  RoundHalfEven(std::move(digits), scale, p.max_frac, &int_part, &frac);
+  while (static_cast<int>(frac.size()) > p.min_frac && frac.back() == '0') frac.pop_back();
+  if (static_cast<int>(int_part.size()) < p.min_int) {
+    int_part.insert(0, static_cast<size_t>(p.min_int - static_cast<int>(int_part.size())), '0');
+  }
+  if (int_part.empty() && frac.empty()) int_part = "0";  // DecimalFormat shows one digit
+  if (neg) out->push_back('-');  // as Java: -0.001 with "0.00" is "-0.00"
+  out->append(p.prefix);
   for (size_t k = 0; k < int_part.size(); ++k) {
-    if (k > 0 && (int_part.size() - k) % 3 == 0) out->push_back(',');
+    if (p.group > 0 && k > 0 && (int_part.size() - k) % static_cast<size_t>(p.group) == 0) {
+      out->push_back(',');
+    }
     out->push_back(int_part[k]);
   }
-  if (d > 0) {
+  if (!frac.empty()) {
     out->push_back('.');
     out->append(frac);
   }
+  out->append(p.suffix);
 }
 
-void FormatNumberDouble(double x, int d, std::string* out) {
-  if (std::isnan(x)) {
-    out->append("NaN");
-    return;
+// The digits of x[i] (no sign) and their scale; false for NaN / infinity, written to `out`.
+bool NumberDigits(const Column& x, int64_t i, bool* neg, std::string* digits, int64_t* scale,
+                  std::string* out) {
+  TypeId id = x.type_id();
+  if (id == TypeId::kDouble || id == TypeId::kFloat) {
+    double v = id == TypeId::kDouble ? x.raw_values<double>()[i]
+                                     : static_cast<double>(x.raw_values<float>()[i]);
+    if (std::isnan(v)) {
+      out->append("NaN");
+      return false;
+    }
+    if (std::isinf(v)) {
+      out->append(v < 0 ? "-\xE2\x88\x9E" : "\xE2\x88\x9E");
+      return false;
+    }
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
+    std::string_view s(buf, static_cast<size_t>(res.ptr - buf));
+    *neg = s[0] == '-';
+    if (*neg) s.remove_prefix(1);
+    size_t e_pos = s.find('e');
+    int exp10 = std::atoi(std::string(s.substr(e_pos + 1)).c_str());
+    digits->clear();
+    for (char ch : s.substr(0, e_pos)) {
+      if (ch != '.') digits->push_back(ch);
+    }
+    *scale = static_cast<int64_t>(digits->size()) - 1 - exp10;
+    return true;
   }
-  if (std::isinf(x)) {
-    out->append(x < 0 ? "-\xE2\x88\x9E" : "\xE2\x88\x9E");
-    return;
-  }
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), x, std::chars_format::scientific);
-  std::string_view s(buf, static_cast<size_t>(res.ptr - buf));
-  bool neg = s[0] == '-';
-  if (neg) s.remove_prefix(1);
-  size_t e_pos = s.find('e');
-  int exp10 = std::atoi(std::string(s.substr(e_pos + 1)).c_str());
-  std::string digits;
-  for (char ch : s.substr(0, e_pos)) {
-    if (ch != '.') digits.push_back(ch);
-  }
-  int64_t scale = static_cast<int64_t>(digits.size()) - 1 - exp10;
-  FormatGrouped(neg, digits, scale, d, out);
+  __int128 v = id == TypeId::kDecimal ? x.raw_values<__int128>()[i]
+               : id == TypeId::kLong  ? x.raw_values<int64_t>()[i]
+               : id == TypeId::kInt   ? x.raw_values<int32_t>()[i]
+               : id == TypeId::kShort ? x.raw_values<int16_t>()[i]
+                                      : x.raw_values<int8_t>()[i];
+  *neg = v < 0;
+  unsigned __int128 u = *neg ? static_cast<unsigned __int128>(-v) : static_cast<unsigned __int128>(v);
+  digits->clear();
+  do {
+    digits->insert(digits->begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  } while (u);
+  *scale = id == TypeId::kDecimal ? x.type()->scale() : 0;
+  return true;
 }
 
+// format_number(x, d): "#,##0" with d fraction digits (NULL for d < 0);
+// format_number(x, 'pattern'): a DecimalFormat pattern ('' = "#,###,###,###,###,###,##0").
 Result<BoundExprPtr> ResolveFormatNumber(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("format_number", args.size(), 2, 2, "2"));
   SPATE_ASSIGN_OR_RETURN(args[0], fn::ToNumericArg("format_number", args, 0));
-  SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg("format_number", args, 1));
+  const bool pattern = args[1]->type()->id() == TypeId::kString;
+  if (!pattern) {
+    SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg("format_number", args, 1));
+  }
   return MakeScalarCall(
       "format_number", DataType::String(), true, args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [pattern](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get()}, n);
         const Column& x = *c[0];
-        TypeId id = x.type_id();
-        return fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
-          int d = c[1]->raw_values<int32_t>()[i];
-          if (d < 0) return false;
-          switch (id) {
-            case TypeId::kDouble: FormatNumberDouble(x.raw_values<double>()[i], d, out); break;
-            case TypeId::kFloat: FormatNumberDouble(static_cast<double>(x.raw_values<float>()[i]), d, out); break;
-            case TypeId::kDecimal: {
-              __int128 v = x.raw_values<__int128>()[i];
-              bool neg = v < 0;
-              unsigned __int128 u = neg ? static_cast<unsigned __int128>(-v) : static_cast<unsigned __int128>(v);
-              std::string digits;
-              do {
-                digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
-                u /= 10;
-              } while (u);
-              FormatGrouped(neg, digits, x.type()->scale(), d, out);
-              break;
+        std::string cached_text;
+        NumberPattern cached;
+        bool have = false;
+        Status error;
+        std::string digits;
+        auto result = fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+          NumberPattern p;
+          if (pattern) {
+            std::string_view text = c[1]->GetView(i);
+            if (!have || text != cached_text) {
+              auto parsed = ParseNumberPattern(text);
+              if (!parsed.ok()) {
+                error = parsed.status();
+                return false;
+              }
+              cached = *parsed;
+              cached_text = std::string(text);
+              have = true;
             }
-            default: {
-              int64_t v = id == TypeId::kLong ? x.raw_values<int64_t>()[i]
-                          : id == TypeId::kInt ? x.raw_values<int32_t>()[i]
-                          : id == TypeId::kShort ? x.raw_values<int16_t>()[i]
-                                                 : x.raw_values<int8_t>()[i];
-              bool neg = v < 0;
-              unsigned __int128 u = neg ? static_cast<unsigned __int128>(-static_cast<__int128>(v))
-                                        : static_cast<unsigned __int128>(v);
-              std::string digits;
-              do {
-                digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
-                u /= 10;
-              } while (u);
-              FormatGrouped(neg, digits, 0, d, out);
-              break;
-            }
+            p = cached;
+          } else {
+            int d = c[1]->raw_values<int32_t>()[i];
+            if (d < 0) return false;
+            p = GroupedPattern(d);
           }
+          bool neg = false;
+          int64_t scale = 0;
+          if (NumberDigits(x, i, &neg, &digits, &scale, out)) FormatDigits(neg, digits, scale, p, out);
           return true;
         });
+        if (!error.ok()) return error;
+        return result;
       });
 }
 
