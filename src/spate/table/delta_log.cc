@@ -30,8 +30,10 @@ namespace {
 // writing (appendOnly and invariants only constrain operations spate does not run, or
 // are checked: appendOnly forbids removes).
 const std::set<std::string>& SupportedReaderFeatures() {
+  // typeWidening: files may hold narrower types than the table; they are cast on read.
   static const std::set<std::string> k = {"timestampNtz", "vacuumProtocolCheck",
-                                          "deletionVectors"};
+                                          "deletionVectors", "typeWidening",
+                                          "typeWidening-preview"};
   return k;
 }
 const std::set<std::string>& SupportedWriterFeatures() {

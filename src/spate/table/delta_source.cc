@@ -166,8 +166,9 @@ class DeltaFileReader final : public BatchReader {
   DeltaFileReader(std::shared_ptr<formats::parquet::ParquetFileReader> reader,
                   std::vector<int> file_cols, std::vector<int> out_source, SchemaPtr out_schema,
                   std::vector<Value> constants, std::string path, std::vector<uint64_t> deleted,
-                  bool relabel)
+                  bool relabel, std::vector<DataTypePtr> widen)
       : relabel_(relabel),
+        widen_(std::move(widen)),
         reader_(std::move(reader)),
         file_cols_(std::move(file_cols)),
         out_source_(std::move(out_source)),
@@ -209,9 +210,22 @@ class DeltaFileReader final : public BatchReader {
       std::vector<ColumnPtr> cols;
       for (size_t i = 0; i < out_source_.size(); ++i) {
         int src = out_source_[i];
-        if (src < 0) cols.push_back(MakeConstantColumn(constants_[i], rows));
-        else if (relabel_) cols.push_back(Relabel(b->column(src), out_schema_->field(static_cast<int>(i)).type));
-        else cols.push_back(b->column(src));
+        if (src < 0) {
+          cols.push_back(MakeConstantColumn(constants_[i], rows));
+        } else if (widen_[i]) {
+          // Type widening: the file holds a narrower type than the table (int -> long, ...).
+          EvalContext ctx;
+          auto cast = CastColumn(b->column(src), widen_[i], CastMode::kLegacy, ctx);
+          if (!cast.ok()) {
+            return Status(StatusCode::kDataCorruption, "Delta data file " + path_ + ": " +
+                                                           cast.status().message());
+          }
+          cols.push_back(*cast);
+        } else if (relabel_) {
+          cols.push_back(Relabel(b->column(src), out_schema_->field(static_cast<int>(i)).type));
+        } else {
+          cols.push_back(b->column(src));
+        }
       }
       return Batch::Make(out_schema_, std::move(cols), rows);
     }
@@ -220,6 +234,7 @@ class DeltaFileReader final : public BatchReader {
 
  private:
   bool relabel_;
+  std::vector<DataTypePtr> widen_;  // per output column: cast the file column to this type
   std::shared_ptr<formats::parquet::ParquetFileReader> reader_;
   std::vector<int> file_cols_;
   std::vector<int> out_source_;  // index into the file batch, or -1: constant
@@ -409,7 +424,13 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
   std::vector<int> file_cols, out_source;
   std::vector<Value> constants;
   std::vector<Field> out_fields;
+  std::vector<DataTypePtr> widen;
+  bool widening = false;
+  if (const auto& rf = snapshot_->protocol().reader_features) {
+    for (const auto& f : *rf) widening |= f == "typeWidening" || f == "typeWidening-preview";
+  }
   for (int c : spec.columns) {
+    widen.emplace_back();
     const Field& f = schema_->field(c);
     out_fields.push_back(f);
     if (is_partition_[c]) {
@@ -424,7 +445,11 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
       constants.push_back(Value::Null(f.type));
       continue;
     }
-    if (!fschema->field(fc).type->SameType(mapped ? *physical_types_[c] : *f.type)) {
+    const DataType& ftype = *fschema->field(fc).type;
+    if (widening && !ftype.SameType(mapped ? *physical_types_[c] : *f.type) && !ftype.IsNested() &&
+        !f.type->IsNested() && CanCast(ftype, *f.type, CastMode::kLegacy)) {
+      widen.back() = f.type;
+    } else if (!ftype.SameType(mapped ? *physical_types_[c] : *f.type)) {
       return Status(StatusCode::kDataCorruption,
                     "Delta data file " + path + ": column " + f.name + " has type " +
                         fschema->field(fc).type->SimpleString() + " but the table says " +
@@ -444,7 +469,8 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
                                                           std::move(out_source), out_schema,
                                                           std::move(constants), path,
                                                           std::move(deleted),
-                                                          !physical_names_.empty()));
+                                                          !physical_names_.empty(),
+                                                          std::move(widen)));
 }
 
 std::string DeltaDataSource::Describe() const {
