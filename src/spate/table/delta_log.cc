@@ -31,9 +31,11 @@ namespace {
 // are checked: appendOnly forbids removes).
 const std::set<std::string>& SupportedReaderFeatures() {
   // typeWidening: files may hold narrower types than the table; they are cast on read.
+  // v2Checkpoint: UUID-named checkpoints with sidecars are read (spate writes classic
+  // checkpoints, so it does not write tables with this feature).
   static const std::set<std::string> k = {"timestampNtz", "vacuumProtocolCheck",
                                           "deletionVectors", "typeWidening",
-                                          "typeWidening-preview"};
+                                          "typeWidening-preview", "v2Checkpoint"};
   return k;
 }
 const std::set<std::string>& SupportedWriterFeatures() {
@@ -204,6 +206,13 @@ Result<DeltaLog::Listing> DeltaLog::List() const {
       out.commits[v] = e;
     } else if (rest == "checkpoint.parquet") {
       parts[v][1][1] = e;
+    } else if (rest.rfind("checkpoint.", 0) == 0 &&
+               (rest.size() == 11 + 36 + 5 || rest.size() == 11 + 36 + 8) &&
+               rest[11 + 8] == '-' && rest[11 + 13] == '-' &&
+               (rest.substr(47) == ".json" || rest.substr(47) == ".parquet")) {
+      // A V2 checkpoint: <version>.checkpoint.<uuid>.json|parquet (one file, may point to
+      // sidecars). Used when no classic checkpoint of the version exists.
+      if (!parts[v].count(1)) parts[v][1][1] = e;
     } else if (rest.rfind("checkpoint.", 0) == 0 && rest.size() == 11 + 10 + 1 + 10 + 8 &&
                AllDigits(rest.substr(11, 10)) && rest[21] == '.' &&
                AllDigits(rest.substr(22, 10)) && rest.substr(32) == ".parquet") {
@@ -380,7 +389,7 @@ Status ForEachCheckpointAction(const io::FileSystemPtr& fs, const std::string& p
   for (int i = 0; i < schema->num_fields(); ++i) {
     const std::string& n = schema->field(i).name;
     if (n == "add" || n == "remove" || n == "metaData" || n == "protocol" || n == "txn" ||
-        n == "domainMetadata") {
+        n == "domainMetadata" || n == "sidecar") {
       cols.push_back(i);
       names.push_back(n);
     }
@@ -538,6 +547,46 @@ struct ReplayState {
 
 }  // namespace
 
+namespace {
+
+// Applies one checkpoint file: classic/multi-part Parquet, or a V2 checkpoint (JSON or
+// Parquet top-level file whose `sidecar` actions name Parquet files in _delta_log/_sidecars).
+Status ApplyCheckpointFile(const io::FileSystemPtr& fs, const std::string& log_path,
+                           const std::string& path, ReplayState* state) {
+  std::vector<std::string> sidecars;
+  auto apply = [&](Action& a) {
+    if (a.kind == Action::Kind::kOther) {
+      if (const Json* sc = a.raw.Find("sidecar"); sc && sc->is_object()) {
+        if (auto p = sc->GetString("path")) sidecars.push_back(*p);
+      }
+      return;
+    }
+    state->Apply(a);
+  };
+  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+    SPATE_ASSIGN_OR_RETURN(std::string text, fs->ReadAll(path));
+    SPATE_ASSIGN_OR_RETURN(auto actions, ParseActions(text, path));
+    for (auto& a : actions) apply(a);
+  } else {
+    SPATE_RETURN_IF_ERROR(ForEachCheckpointAction(fs, path, apply));
+  }
+  for (const auto& sc : sidecars) {
+    std::string p = sc;
+    if (p.rfind("file:", 0) == 0 || (!p.empty() && p[0] == '/')) {
+      p = DecodePathUri(p.rfind("file://", 0) == 0 ? p.substr(7)
+                        : p.rfind("file:", 0) == 0 ? p.substr(5)
+                                                   : p);
+    } else {
+      p = io::JoinPath(io::JoinPath(log_path, "_sidecars"), DecodePathUri(p));
+    }
+    SPATE_RETURN_IF_ERROR(
+        ForEachCheckpointAction(fs, p, [&](Action& a) { state->Apply(a); }));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<SnapshotPtr> DeltaLog::Latest() const { return Load(-1); }
 
 Result<SnapshotPtr> DeltaLog::At(int64_t version) const {
@@ -600,8 +649,7 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
   int64_t ts = 0;
   if (cp) {
     for (const auto& f : l.checkpoints[*cp].files) {
-      SPATE_RETURN_IF_ERROR(
-          ForEachCheckpointAction(fs_, f.path, [&](Action& a) { state.Apply(a); }));
+      SPATE_RETURN_IF_ERROR(ApplyCheckpointFile(fs_, log_path_, f.path, &state));
     }
     ts = l.checkpoints[*cp].mtime;
   }
