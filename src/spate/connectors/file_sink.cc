@@ -11,12 +11,13 @@ using stream::JsonValue;
 FileStreamSink::FileStreamSink(io::FileSystemPtr fs, std::string path,
                                formats::FileWriterFactoryPtr factory,
                                std::vector<std::string> partition_by,
-                               int compact_interval)
+                               int compact_interval, int64_t cleanup_delay_ms)
     : fs_(fs),
       path_(std::move(path)),
       factory_(std::move(factory)),
       partition_by_(std::move(partition_by)),
-      log_(fs, io::JoinPath(path_, "_spark_metadata"), compact_interval) {}
+      log_(fs, io::JoinPath(path_, "_spark_metadata"), compact_interval,
+           cleanup_delay_ms) {}
 
 Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
   SPATE_ASSIGN_OR_RETURN(auto latest, log_.LatestId());

@@ -33,7 +33,8 @@ class FileStreamSink final : public stream::Sink {
  public:
   FileStreamSink(io::FileSystemPtr fs, std::string path,
                  formats::FileWriterFactoryPtr factory,
-                 std::vector<std::string> partition_by, int compact_interval = 10);
+                 std::vector<std::string> partition_by, int compact_interval = 10,
+                 int64_t cleanup_delay_ms = -1);
   std::string Describe() const override {
     return "FileSink[" + stream::QualifyPath(path_) + "]";
   }

@@ -89,7 +89,19 @@ Status ListRecursive(io::FileSystem& fs, const std::string& dir,
 class FileStreamSource final : public stream::Source {
  public:
   FileStreamSource(const FileSourceOptions& o, const stream::SourceContext& ctx)
-      : o_(o), fs_(ctx.fs), log_(ctx.fs, ctx.metadata_path, CompactInterval(ctx)) {}
+      : o_(o),
+        fs_(ctx.fs),
+        log_(ctx.fs, ctx.metadata_path, CompactInterval(ctx), CleanupDelay(ctx)) {}
+
+  /// spark.sql.streaming.fileSource.log.deletion / .cleanupDelay (default 10 minutes).
+  static int64_t CleanupDelay(const stream::SourceContext& ctx) {
+    if (ToLower(ctx.conf("spark.sql.streaming.fileSource.log.deletion", "true")) !=
+        "true")
+      return -1;
+    auto ms = stream::Trigger::ParseIntervalMs(
+        ctx.conf("spark.sql.streaming.fileSource.log.cleanupDelay", "10m"));
+    return ms.ok() ? *ms : 600000;
+  }
 
   static int CompactInterval(const stream::SourceContext& ctx) {
     int v = std::atoi(

@@ -2,7 +2,10 @@
 #include "spate/stream/checkpoint.h"
 
 #include <algorithm>
+#include <map>
 #include <random>
+
+#include "spate/base/clock.h"
 
 namespace spate::stream {
 
@@ -313,7 +316,27 @@ Status CompactibleLog::AddEntries(int64_t batch_id,
     return Status::Error("CONCURRENT_STREAM_LOG_UPDATE",
                          {{"batchId", std::to_string(batch_id)}});
   }
-  return st;
+  SPATE_RETURN_IF_ERROR(st);
+  if (IsCompactionBatch(batch_id) && cleanup_delay_ms_ >= 0) DeleteExpired(batch_id);
+  return Status::OK();
+}
+
+void CompactibleLog::DeleteExpired(int64_t compacted_batch) {
+  // Best effort: a failed delete leaves a file that readers skip anyway (they start from
+  // the latest compact file).
+  auto listed = fs_->List(dir_, false);
+  if (!listed.ok()) return;
+  int64_t now = SystemClock::Get()->NowMs();
+  for (const auto& f : *listed) {
+    std::string name = io::BaseName(f.path);
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0) {
+      name.resize(name.size() - 8);
+    }
+    int64_t id;
+    if (!ParseBatchId(name, &id) || id >= compacted_batch) continue;
+    if (now - f.modification_time_ms < cleanup_delay_ms_) continue;
+    (void)fs_->Delete(f.path, false);
+  }
 }
 
 Result<std::optional<std::vector<JsonValue>>> CompactibleLog::GetEntries(
@@ -344,37 +367,39 @@ Result<std::optional<int64_t>> CompactibleLog::LatestId() const {
 
 Result<std::vector<JsonValue>> CompactibleLog::AllEntries(
     std::optional<int64_t> up_to) const {
-  std::optional<int64_t> latest = up_to;
-  if (!latest) {
-    SPATE_ASSIGN_OR_RETURN(latest, LatestId());
+  // Which ids exist, plain or compact (the writer's interval is not assumed: a reader
+  // finds the latest compact file by name, as Spark derives the interval).
+  std::map<int64_t, std::string> files;
+  auto listed = fs_->List(dir_, false);
+  if (!listed.ok()) {
+    if (listed.status().code() == StatusCode::kNotFound) return std::vector<JsonValue>();
+    return listed.status();
+  }
+  std::optional<int64_t> last_compact;
+  for (const auto& f : *listed) {
+    std::string name = io::BaseName(f.path);
+    bool compact = name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0;
+    if (compact) name.resize(name.size() - 8);
+    int64_t id;
+    if (!ParseBatchId(name, &id) || (up_to && id > *up_to)) continue;
+    files[id] = f.path;
+    if (compact && (!last_compact || id > *last_compact)) last_compact = id;
   }
   std::vector<JsonValue> out;
-  if (!latest) return out;
-  // Start from the latest compaction batch at or below `latest`.
-  int64_t start = 0;
-  if (compact_interval_ > 0) {
-    int64_t c = ((*latest + 1) / compact_interval_) * compact_interval_ - 1;
-    if (c >= 0) {
-      SPATE_ASSIGN_OR_RETURN(bool has, fs_->Exists(EntryPath(c)));
-      if (has) {
-        SPATE_ASSIGN_OR_RETURN(out, ReadFile(EntryPath(c)));
-        start = c + 1;
-      }
-    }
+  if (files.empty()) return out;
+  int64_t start = files.begin()->first;
+  if (last_compact) {
+    SPATE_ASSIGN_OR_RETURN(out, ReadFile(files[*last_compact]));
+    start = *last_compact + 1;
   }
-  for (int64_t id = start; id <= *latest; ++id) {
-    std::string path = EntryPath(id);
-    SPATE_ASSIGN_OR_RETURN(bool exists, fs_->Exists(path));
-    if (!exists) {
-      if (start > 0 || id > 0) {
-        // Entries before a compaction may have been deleted; gaps after one are an error.
-        if (id > start)
-          return Status::Error("BATCH_METADATA_NOT_FOUND", {{"batchMetadataFile", path}});
-      }
-      continue;
+  int64_t latest = files.rbegin()->first;
+  for (int64_t id = start; id <= latest; ++id) {
+    auto it = files.find(id);
+    if (it == files.end()) {
+      return Status::Error("BATCH_METADATA_NOT_FOUND",
+                           {{"batchMetadataFile", PathOf(id)}});
     }
-    SPATE_ASSIGN_OR_RETURN(auto entries, ReadFile(path));
-    if (IsCompactionBatch(id)) out.clear();
+    SPATE_ASSIGN_OR_RETURN(auto entries, ReadFile(it->second));
     for (auto& e : entries) out.push_back(std::move(e));
   }
   return out;

@@ -124,8 +124,14 @@ Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs,
 /// `compact_interval` batches.
 class CompactibleLog : public MetadataLog {
  public:
-  CompactibleLog(io::FileSystemPtr fs, std::string dir, int compact_interval)
-      : MetadataLog(std::move(fs), std::move(dir)), compact_interval_(compact_interval) {}
+  /// `cleanup_delay_ms` >= 0: after a compaction, entries of earlier batches whose files
+  /// are older than the delay are deleted (Spark's *.log.deletion / *.log.cleanupDelay);
+  /// -1 keeps them.
+  CompactibleLog(io::FileSystemPtr fs, std::string dir, int compact_interval,
+                 int64_t cleanup_delay_ms = -1)
+      : MetadataLog(std::move(fs), std::move(dir)),
+        compact_interval_(compact_interval),
+        cleanup_delay_ms_(cleanup_delay_ms) {}
   bool IsCompactionBatch(int64_t batch_id) const {
     return compact_interval_ > 0 && (batch_id + 1) % compact_interval_ == 0;
   }
@@ -143,7 +149,9 @@ class CompactibleLog : public MetadataLog {
 
  private:
   Result<std::vector<JsonValue>> ReadFile(const std::string& path) const;
+  void DeleteExpired(int64_t compacted_batch);
   int compact_interval_;
+  int64_t cleanup_delay_ms_;
 };
 
 /// "file:///abs/path" for an absolute local path (what Spark's logs hold); the path

@@ -140,6 +140,24 @@ TEST(CompactibleLogTest, CompactsEveryInterval) {
   EXPECT_EQ(**log.LatestId(), 4);
 }
 
+TEST(CompactibleLogTest, DeletesEntriesBeforeACompaction) {
+  auto fs = Fs();
+  CompactibleLog log(fs, "/s/0", 3, /*cleanup_delay_ms=*/0);
+  for (int b = 0; b < 7; ++b) {
+    JsonValue e = JsonValue::Object();
+    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b)));
+    e.Set("batchId", JsonValue::Int(b));
+    ASSERT_TRUE(log.AddEntries(b, {e}).ok());
+  }
+  // Compactions at 2 and 5: everything before 5.compact is gone.
+  EXPECT_EQ(*log.ListBatchIds(), (std::vector<int64_t>{6}));
+  EXPECT_TRUE(*fs->Exists("/s/0/5.compact"));
+  EXPECT_FALSE(*fs->Exists("/s/0/2.compact"));
+  auto all = log.AllEntries();
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(all->size(), 7u);
+}
+
 TEST(TriggerTest, ParsesIntervals) {
   EXPECT_EQ(*Trigger::ParseIntervalMs("30 seconds"), 30000);
   EXPECT_EQ(*Trigger::ParseIntervalMs("1 minute"), 60000);

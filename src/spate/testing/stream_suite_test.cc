@@ -1025,6 +1025,46 @@ TEST(FileStreamTest, ContinuesASparkCheckpoint) {
             std::string::npos);
 }
 
+TEST(FileStreamTest, CompactedAndCleanedLogs) {
+  TempDir dir;
+  std::string src = dir / "in", out = dir / "out", chk = dir / "chk";
+  for (const char* k : {"spark.sql.streaming.fileSource.log.compactInterval",
+                        "spark.sql.streaming.fileSink.log.compactInterval"})
+    Spark().conf().set(k, "2");
+  for (const char* k : {"spark.sql.streaming.fileSource.log.cleanupDelay",
+                        "spark.sql.streaming.fileSink.log.cleanupDelay"})
+    Spark().conf().set(k, "0 ms");
+  auto run = [&] {
+    Spark()
+        .readStream()
+        .schema("event_id LONG, kind STRING")
+        .option("maxFilesPerTrigger", 1)
+        .json(src)
+        .writeStream()
+        .format("parquet")
+        .option("checkpointLocation", chk)
+        .trigger(api::Trigger::AvailableNow())
+        .start(out)
+        .awaitTermination();
+  };
+  for (int b = 0; b < 5; ++b) LandJson(src, b, 2, b * 2);
+  run();
+  LandJson(src, 5, 2, 10);
+  run();  // restart: the source log is read back from its compact file
+  for (const char* k : {"spark.sql.streaming.fileSource.log.compactInterval",
+                        "spark.sql.streaming.fileSink.log.compactInterval",
+                        "spark.sql.streaming.fileSource.log.cleanupDelay",
+                        "spark.sql.streaming.fileSink.log.cleanupDelay"})
+    Spark().conf().unset(k);
+  EXPECT_EQ(Spark().read().parquet(out).count(), 12);
+  EXPECT_EQ(Spark().read().parquet(out).select("event_id").distinct().count(), 12);
+  auto fs = io::LocalFileSystem::Get();
+  EXPECT_TRUE(*fs->Exists(chk + "/sources/0/5.compact"));
+  EXPECT_FALSE(*fs->Exists(chk + "/sources/0/0"));
+  EXPECT_TRUE(*fs->Exists(out + "/_spark_metadata/5.compact"));
+  EXPECT_FALSE(*fs->Exists(out + "/_spark_metadata/1.compact"));
+}
+
 TEST(FileStreamTest, PartitionFoldersBecomeColumns) {
   TempDir dir;
   std::string src = dir / "in";
