@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -38,18 +39,23 @@ class VectorReader final : public BatchReader {
 
 class CountingReader final : public BatchReader {
  public:
-  CountingReader(std::unique_ptr<BatchReader> inner,
-                 std::shared_ptr<std::atomic<int64_t>> counter)
-      : inner_(std::move(inner)), counter_(std::move(counter)) {}
+  CountingReader(std::unique_ptr<BatchReader> inner, std::atomic<int64_t>* slot)
+      : inner_(std::move(inner)), slot_(slot) {}
   Result<BatchPtr> Next() override {
     SPATE_ASSIGN_OR_RETURN(BatchPtr b, inner_->Next());
-    if (b) counter_->fetch_add(b->num_rows());
+    if (b) {
+      rows_ += b->num_rows();
+      int64_t prev = slot_->load();
+      while (prev < rows_ && !slot_->compare_exchange_weak(prev, rows_)) {
+      }
+    }
     return b;
   }
 
  private:
   std::unique_ptr<BatchReader> inner_;
-  std::shared_ptr<std::atomic<int64_t>> counter_;
+  std::atomic<int64_t>* slot_;
+  int64_t rows_ = 0;
 };
 
 }  // namespace
@@ -68,10 +74,23 @@ Result<std::unique_ptr<BatchReader>> BatchesDataSource::OpenSplit(
   return std::unique_ptr<BatchReader>(new VectorReader(batches_[split], spec.columns));
 }
 
+CountingDataSource::CountingDataSource(DataSourcePtr inner)
+    : inner_(std::move(inner)),
+      per_split_(std::make_shared<std::vector<std::atomic<int64_t>>>(
+          static_cast<size_t>(std::max(0, inner_->num_splits())))) {}
+
 Result<std::unique_ptr<BatchReader>> CountingDataSource::OpenSplit(
     int split, const ScanSpec& spec) const {
   SPATE_ASSIGN_OR_RETURN(auto reader, inner_->OpenSplit(split, spec));
-  return std::unique_ptr<BatchReader>(new CountingReader(std::move(reader), counter_));
+  if (split < 0 || split >= static_cast<int>(per_split_->size())) return reader;
+  return std::unique_ptr<BatchReader>(
+      new CountingReader(std::move(reader), &(*per_split_)[static_cast<size_t>(split)]));
+}
+
+int64_t CountingDataSource::rows() const {
+  int64_t n = 0;
+  for (const auto& r : *per_split_) n += r.load();
+  return n;
 }
 
 namespace {

@@ -4,8 +4,8 @@
 // DataSources the streaming runtime puts in place of a StreamingRelation for one batch:
 //  - BatchesDataSource: rows already in memory (MemoryStream, rate sources), one split
 //    per batch.
-//  - CountingDataSource: wraps another source and counts the rows its readers return
-//    (a batch's numInputRows per source).
+//  - CountingDataSource: wraps another source and counts the rows its splits return
+//    (a batch's numInputRows per source; a split read twice counts once).
 //  - FaultPoint: the crash-test hook. SPATE_FAULT=<name>[:<hit>] in the environment makes
 //    the process die with SIGKILL the <hit>-th time (default first) execution passes the
 //    named point of the micro-batch protocol.
@@ -40,17 +40,19 @@ class BatchesDataSource final : public DataSource {
 
 class CountingDataSource final : public DataSource {
  public:
-  CountingDataSource(DataSourcePtr inner, std::shared_ptr<std::atomic<int64_t>> counter)
-      : inner_(std::move(inner)), counter_(std::move(counter)) {}
+  explicit CountingDataSource(DataSourcePtr inner);
   const SchemaPtr& schema() const override { return inner_->schema(); }
   int num_splits() const override { return inner_->num_splits(); }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
                                                  const ScanSpec& spec) const override;
   std::string Describe() const override { return inner_->Describe(); }
+  /// Rows read: per split the most any reader of it returned, so a batch that the sink
+  /// runs twice (foreachBatch doing count() then a write) is not counted twice.
+  int64_t rows() const;
 
  private:
   DataSourcePtr inner_;
-  std::shared_ptr<std::atomic<int64_t>> counter_;
+  std::shared_ptr<std::vector<std::atomic<int64_t>>> per_split_;
 };
 
 /// Several sources of the same data columns, each with constant values for the other

@@ -445,7 +445,7 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
 Status StreamingQuery::RunBatch(int64_t trigger_start,
                                 std::map<std::string, int64_t>* durations) {
   std::vector<DataSourcePtr> inputs;
-  std::vector<std::shared_ptr<std::atomic<int64_t>>> counters;
+  std::vector<std::shared_ptr<CountingDataSource>> counters;
   int64_t get_batch_ms = 0;
   for (size_t i = 0; i < sources_.size(); ++i) {
     const auto& start = committed_offsets_[i];
@@ -459,8 +459,8 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
       SPATE_ASSIGN_OR_RETURN(ds, sources_[i]->GetBatch(start, *end));
       get_batch_ms += ElapsedMs(t);
     }
-    counters.push_back(std::make_shared<std::atomic<int64_t>>(0));
-    inputs.push_back(std::make_shared<CountingDataSource>(ds, counters.back()));
+    counters.push_back(std::make_shared<CountingDataSource>(ds));
+    inputs.push_back(counters.back());
   }
   (*durations)["getBatch"] = get_batch_ms;
   auto t = SteadyClock::now();
@@ -508,7 +508,7 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
     s.start_offset = committed_offsets_[i];
     s.end_offset = available_offsets_[i];
     s.latest_offset = sources_[i]->ReportLatestOffset();
-    s.num_input_rows = counters[i]->load();
+    s.num_input_rows = counters[i]->rows();
     s.input_rows_per_second = s.num_input_rows / input_sec;
     s.processed_rows_per_second = s.num_input_rows / processing_sec;
     for (const auto& [k, v] : sources_[i]->Metrics()) s.metrics[k] = v;

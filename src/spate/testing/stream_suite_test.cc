@@ -521,6 +521,7 @@ TEST(StreamTest, ForeachBatchAndForeach) {
                .foreachBatch([&](DataFrame batch, int64_t id) {
                  EXPECT_FALSE(batch.isStreaming());
                  int64_t n = batch.count();
+                 EXPECT_EQ(static_cast<int64_t>(batch.collect().size()), n);
                  std::lock_guard<std::mutex> lock(mu);
                  seen.emplace_back(id, n);
                })
@@ -530,6 +531,9 @@ TEST(StreamTest, ForeachBatchAndForeach) {
   q.processAllAvailable();
   input.addData({{I(3)}});
   q.processAllAvailable();
+  // The batch ran twice inside the function (count(), then collect()): numInputRows
+  // counts its rows once.
+  EXPECT_EQ(q.lastProgress()->num_input_rows, 1);
   q.stop();
   EXPECT_EQ(seen, (std::vector<std::pair<int64_t, int64_t>>{{0, 2}, {1, 1}}));
 
