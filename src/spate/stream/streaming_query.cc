@@ -207,7 +207,13 @@ void StreamingQuery::SetStatus(const std::string& message, bool data_available,
 
 void StreamingQuery::Post(const std::function<void(StreamingQueryListener&)>& fn) {
   if (!manager_) return;
-  for (const auto& l : manager_->Listeners()) fn(*l);
+  for (const auto& l : manager_->Listeners()) {
+    // A failing listener must not stop the query (Spark logs and continues).
+    try {
+      fn(*l);
+    } catch (...) {
+    }
+  }
 }
 
 void StreamingQuery::Run() {
@@ -585,7 +591,12 @@ Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) 
   }
   QueryStartedEvent ev{query->id(), query->run_id(), query->name(),
                        FormatTimestampMs(query->config_.clock->NowMs())};
-  for (const auto& l : Listeners()) l->onQueryStarted(ev);
+  for (const auto& l : Listeners()) {
+    try {
+      l->onQueryStarted(ev);
+    } catch (...) {
+    }
+  }
   auto self = query;
   query->thread_ = std::thread([self]() mutable {
     self->Run();
