@@ -116,6 +116,10 @@ class Analyzer::Impl {
   Result<BoundPlanPtr> PlanTableFunction(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanDataSource(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanLateralView(const LogicalPlan& p);
+  /// WHERE [NOT] EXISTS / x IN (correlated subquery whose correlation is in its WHERE):
+  /// rewritten as a left semi (anti) join on the correlated predicates; nullopt when the
+  /// filter has no such subquery.
+  Result<std::optional<PlanPtr>> DecorrelateFilter(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanValues(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
                                   const LogicalPlan* sort);
@@ -1772,6 +1776,10 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       if (p.is_having && (p.child()->kind == PlanKind::kProject || p.child()->kind == PlanKind::kAggregate)) {
         return PlanSelect(*p.child(), &p, nullptr);
       }
+      if (!p.is_having) {
+        SPATE_ASSIGN_OR_RETURN(std::optional<PlanPtr> rewritten, DecorrelateFilter(p));
+        if (rewritten) return Plan(**rewritten);
+      }
       SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
       if (ContainsAggregate(*p.condition) || ContainsWindow(*p.condition)) {
         return Status::Error("INVALID_WHERE_CONDITION",
@@ -1987,6 +1995,139 @@ Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* 
   items->insert(items->begin() + static_cast<std::ptrdiff_t>(found[0]), refs.begin(), refs.end());
   *child = g;
   return Status::OK();
+}
+
+Result<std::optional<PlanPtr>> Analyzer::Impl::DecorrelateFilter(const LogicalPlan& p) {
+  std::vector<ExprPtr> conjuncts;
+  std::function<void(const ExprPtr&)> split = [&](const ExprPtr& e) {
+    if (e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
+      split(e->children[0]);
+      split(e->children[1]);
+    } else {
+      conjuncts.push_back(e);
+    }
+  };
+  split(p.condition);
+  auto and_all = [](std::vector<ExprPtr> es) -> ExprPtr {
+    if (es.empty()) return nullptr;
+    ExprPtr out = es[0];
+    for (size_t i = 1; i < es.size(); ++i) out = Expr::Call("and", {out, es[i]});
+    return out;
+  };
+  PlanPtr left = p.child();
+  std::vector<ExprPtr> rest;
+  bool rewrote = false;
+  for (const ExprPtr& c : conjuncts) {
+    const Expr* sq = c.get();
+    bool negate = false;
+    if (sq->kind == ExprKind::kCall && sq->name == "not" && sq->children.size() == 1 &&
+        sq->children[0]->kind == ExprKind::kExists) {
+      sq = sq->children[0].get();
+      negate = true;
+    }
+    const bool exists = sq->kind == ExprKind::kExists;
+    const bool in = sq->kind == ExprKind::kInSubquery && !sq->negated;
+    const auto* handle = (exists || in) ? dynamic_cast<const PlanSubquery*>(sq->subquery.get())
+                                        : nullptr;
+    if (handle == nullptr || !handle->plan) {
+      rest.push_back(c);
+      continue;
+    }
+    // Uncorrelated subqueries are evaluated up front (BindSubquery).
+    Result<BoundPlanPtr> whole = Plan(*handle->plan);
+    if (whole.ok() || whole.status().error_class().rfind("UNRESOLVED_COLUMN", 0) != 0) {
+      rest.push_back(c);
+      continue;
+    }
+    // The supported shape: [SELECT items] FROM x WHERE cond, the correlation in cond.
+    const LogicalPlan* node = handle->plan.get();
+    std::vector<ExprPtr> items;
+    if (node->kind == PlanKind::kProject) {
+      items = node->exprs;
+      node = node->children[0].get();
+    }
+    if (node->kind != PlanKind::kFilter || node->is_having || (in && items.size() != 1)) {
+      rest.push_back(c);
+      continue;
+    }
+    SPATE_ASSIGN_OR_RETURN(BoundPlanPtr x, Plan(*node->children[0]));
+    std::vector<ExprPtr> inner_conj;
+    {
+      std::vector<ExprPtr> all;
+      std::function<void(const ExprPtr&)> split_inner = [&](const ExprPtr& e) {
+        if (e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
+          split_inner(e->children[0]);
+          split_inner(e->children[1]);
+        } else {
+          all.push_back(e);
+        }
+      };
+      split_inner(node->condition);
+      std::vector<ExprPtr> correlated;
+      for (const auto& e : all) {
+        if (Bind(*e, x->output, nullptr).ok()) {
+          inner_conj.push_back(e);
+        } else {
+          correlated.push_back(e);
+        }
+      }
+      if (correlated.empty()) {
+        rest.push_back(c);
+        continue;
+      }
+      // Names in the join condition resolve as they did in their own query: the outer
+      // value of IN to the outer side, the subquery's own columns to the inner side
+      // (tagged like DataFrame columns, so that `id` does not become ambiguous).
+      const int64_t outer_tag = (int64_t{1} << 53) + NewId();
+      const int64_t inner_tag = (int64_t{1} << 53) + NewId();
+      std::function<ExprPtr(const ExprPtr&, const std::vector<Attribute>*, int64_t)> tag =
+          [&](const ExprPtr& e, const std::vector<Attribute>* scope, int64_t t) -> ExprPtr {
+        if (!e) return e;
+        auto copy = std::make_shared<Expr>(*e);
+        if (copy->kind == ExprKind::kColumn && copy->plan_id < 0) {
+          if (scope == nullptr || ResolveColumn(*copy, *scope).ok()) copy->plan_id = t;
+          return copy;
+        }
+        for (auto& ch : copy->children) ch = tag(ch, scope, t);
+        return copy;
+      };
+      for (auto& e : correlated) e = tag(e, &x->output, inner_tag);
+      if (in) {
+        const ExprPtr& item = items[0]->kind == ExprKind::kAlias ? items[0]->children[0] : items[0];
+        correlated.push_back(Expr::Call(
+            "=", {tag(sq->children[0], nullptr, outer_tag), tag(item, nullptr, inner_tag)}));
+      }
+      PlanPtr right = node->children[0];
+      if (!inner_conj.empty()) {
+        auto f = std::make_shared<LogicalPlan>(*node);
+        f->condition = and_all(inner_conj);
+        right = f;
+      }
+      // Pass-through nodes that carry the tags.
+      auto tagged_left = std::make_shared<LogicalPlan>(PlanKind::kWith);
+      tagged_left->children = {left};
+      tagged_left->plan_id = outer_tag;
+      auto tagged_right = std::make_shared<LogicalPlan>(PlanKind::kWith);
+      tagged_right->children = {right};
+      tagged_right->plan_id = inner_tag;
+      left = tagged_left;
+      right = tagged_right;
+      auto join = std::make_shared<LogicalPlan>(PlanKind::kJoin);
+      join->join_type = (exists && (sq->negated != negate)) ? JoinType::kLeftAnti
+                                                              : JoinType::kLeftSemi;
+      join->children = {left, right};
+      join->condition = and_all(correlated);
+      join->position = sq->position;
+      left = join;
+      rewrote = true;
+    }
+  }
+  if (!rewrote) return std::optional<PlanPtr>();
+  if (rest.empty()) return std::optional<PlanPtr>(left);
+  auto f = std::make_shared<LogicalPlan>(p);
+  f->children = {left};
+  f->condition = and_all(rest);
+  return std::optional<PlanPtr>(f);
 }
 
 // LATERAL VIEW: the child's rows joined with what the generator makes of each (Spark's
