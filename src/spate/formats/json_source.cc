@@ -2,6 +2,8 @@
 #include "spate/formats/json_source.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <random>
 #include <string_view>
 
 #include "spate/columnar/builder.h"
@@ -157,6 +159,16 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
   SPATE_ASSIGN_OR_RETURN(src->whole_file_,
                          BoolOption(options, json_format ? "multiLine" : "wholetext"));
   if (json_format) {
+    // Only UTF-8 input (Spark also reads UTF-16/32 and other charsets).
+    for (const char* key : {"encoding", "charset"}) {
+      if (const std::string* e = FindOption(options, key)) {
+        const std::string u = ToUpper(*e);
+        if (u != "UTF-8" && u != "UTF8" && u != "US-ASCII" && u != "ASCII") {
+          return Status::Unimplemented("The JSON encoding '" + *e +
+                                       "' is not supported by spate (only UTF-8)");
+        }
+      }
+    }
     std::vector<std::pair<std::string, std::string>> pairs(options.begin(), options.end());
     SPATE_ASSIGN_OR_RETURN(src->json_options_,
                            json::JsonOptions::FromPairs(pairs, session_time_zone));
@@ -194,6 +206,23 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
       } else {
         for (auto line : SplitLines(t, src->read_sep(), src->line_sep_.empty()))
           records.push_back(line);
+      }
+    }
+    // samplingRatio: a fixed-seed random sample of the records (Spark samples with seed 1).
+    if (const std::string* r = FindOption(options, "samplingRatio")) {
+      char* end = nullptr;
+      const double ratio = std::strtod(r->c_str(), &end);
+      if (r->empty() || *end != '\0' || !(ratio > 0)) {
+        return Status::Invalid("samplingRatio (" + *r + ") should be greater than 0");
+      }
+      if (ratio < 1.0) {
+        std::mt19937_64 rng(1);
+        std::uniform_real_distribution<double> coin(0.0, 1.0);
+        std::vector<std::string_view> sample;
+        for (auto rec : records) {
+          if (coin(rng) < ratio) sample.push_back(rec);
+        }
+        if (!sample.empty()) records = std::move(sample);
       }
     }
     auto inferred = json::InferSchema(records, src->json_options_);

@@ -526,6 +526,33 @@ TEST_F(CsvSourceTest, JsonAndTextShareFileOptions) {
                                         {{"modifiedAfter", "not a time"}}).ok());
   EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
                                         {{"multiLine", "maybe"}}).ok());
+  EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
+                                        {{"encoding", "UTF-16"}}).ok());
+  EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
+                                        {{"samplingRatio", "0"}}).ok());
+}
+
+// JSON inference: all-NULL fields become STRING, or are dropped with dropFieldIfAllNull;
+// empty structs are dropped (SPARK-8093); samplingRatio samples records.
+TEST_F(CsvSourceTest, JsonInferenceOptions) {
+  using Fmt = LineFileDataSource::Format;
+  Write("/ji/a.json", "{\"a\": 1, \"n\": null, \"e\": {}, \"arr\": [null]}\n{\"a\": 2}\n");
+  auto plain = LineFileDataSource::Make(fs_, Fmt::kJson, {"/ji"}, nullptr, {});
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  std::string names;
+  for (const auto& f : (*plain)->schema()->fields()) names += f.name + ":" + f.type->SimpleString() + ",";
+  EXPECT_EQ(names, "a:bigint,arr:array<string>,n:string,");
+  auto dropped = LineFileDataSource::Make(fs_, Fmt::kJson, {"/ji"}, nullptr,
+                                          {{"dropFieldIfAllNull", "true"}});
+  ASSERT_TRUE(dropped.ok());
+  EXPECT_EQ((*dropped)->schema()->num_fields(), 1);
+  std::string many;
+  for (int i = 0; i < 1000; ++i) many += "{\"x\": " + std::to_string(i) + "}\n";
+  Write("/js/a.json", many);
+  auto sampled = LineFileDataSource::Make(fs_, Fmt::kJson, {"/js"}, nullptr,
+                                          {{"samplingRatio", "0.05"}});
+  ASSERT_TRUE(sampled.ok());
+  EXPECT_EQ((*sampled)->schema()->field(0).type->SimpleString(), "bigint");
 }
 
 // Malformed input in every mode: a result or an error, never a crash.

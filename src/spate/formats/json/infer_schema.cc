@@ -216,6 +216,29 @@ DataTypePtr Canonicalize(const DataTypePtr& t) {
   }
 }
 
+// Spark's JsonInferSchema.canonicalizeType for the reader: NULL-only types become STRING
+// (or are dropped with dropFieldIfAllNull), arrays of dropped elements are dropped, and
+// structs left without fields are dropped (SPARK-8093). nullptr = dropped.
+DataTypePtr CanonicalizeForReader(const DataTypePtr& t, bool drop_all_null) {
+  switch (t->id()) {
+    case TypeId::kNull: return drop_all_null ? nullptr : DataType::String();
+    case TypeId::kArray: {
+      DataTypePtr e = CanonicalizeForReader(t->element_type(), drop_all_null);
+      return e ? DataType::Array(e) : nullptr;
+    }
+    case TypeId::kStruct: {
+      std::vector<Field> fields;
+      for (const auto& f : t->fields()) {
+        if (f.name.empty()) continue;
+        DataTypePtr ft = CanonicalizeForReader(f.type, drop_all_null);
+        if (ft) fields.push_back(Field{f.name, ft, true});
+      }
+      return fields.empty() ? nullptr : DataType::Struct(std::move(fields));
+    }
+    default: return t;
+  }
+}
+
 DataTypePtr AsDecimal(const DataTypePtr& t) {
   switch (t->id()) {
     case TypeId::kByte: return DataType::Decimal(3, 0);
@@ -305,7 +328,8 @@ Result<DataTypePtr> InferSchema(const std::vector<std::string_view>& texts,
     merged = MergeTypes(merged, DataType::Struct({Field{options.column_name_of_corrupt_record,
                                                         DataType::String(), true}}));
   }
-  return Canonicalize(merged);
+  DataTypePtr out = CanonicalizeForReader(merged, options.drop_field_if_all_null);
+  return out ? out : DataType::Struct({});
 }
 
 }  // namespace spate::formats::json

@@ -73,6 +73,8 @@ Result<JsonOptions> JsonOptions::FromPairs(
       SPATE_RETURN_IF_ERROR(flag(&o.prefers_decimal));
     } else if (k == "ignorenullfields") {
       SPATE_RETURN_IF_ERROR(flag(&o.ignore_null_fields));
+    } else if (k == "dropfieldifallnull") {
+      SPATE_RETURN_IF_ERROR(flag(&o.drop_field_if_all_null));
     }
     // Other options (multiLine, encoding, lineSep, samplingRatio, ...) belong to the file
     // reader or are accepted and ignored, as Spark ignores unknown keys.

@@ -38,6 +38,9 @@ struct JsonOptions {
   bool primitives_as_string = false;
   bool prefers_decimal = false;
   bool ignore_null_fields = true;
+  /// Inference: fields (and arrays) seen only as NULL / empty are dropped instead of
+  /// becoming STRING (dropFieldIfAllNull).
+  bool drop_field_if_all_null = false;
 
   /// Applies `options` (key/value pairs, keys case-insensitive) over the defaults.
   static Result<JsonOptions> FromPairs(
