@@ -16,7 +16,8 @@ ctest --preset release
 if [ "${SPATE_SKIP_ASAN:-0}" != "1" ]; then
   echo "== unit tests under ASan+UBSan"
   cmake --preset asan >/dev/null
-  targets=$(cmake --build --preset asan --target help | awk -F: '/^spate_.*_test:/ {print $1}')
+  # Unit test binaries and the helpers they run (the crash tests' child process).
+  targets=$(cmake --build --preset asan --target help | awk -F: '/^spate_.*_(test|driver):/ {print $1}')
   cmake --build --preset asan -j"$JOBS" --target $targets
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --preset asan
