@@ -242,17 +242,23 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
                           {"supportedModes", "append, overwrite, errorifexists, ignore"}});
   }
   auto log = std::make_shared<const DeltaLog>(fs, table_path, now);
-  SPATE_ASSIGN_OR_RETURN(bool exists, log->TableExists());
+  // One listing: a missing table is DELTA_MISSING_DELTA_TABLE from Latest().
+  SnapshotPtr snapshot;
+  {
+    auto latest = log->Latest();
+    if (latest.ok()) {
+      snapshot = std::move(*latest);
+    } else if (latest.status().error_class() != "DELTA_MISSING_DELTA_TABLE") {
+      return latest.status();
+    }
+  }
+  const bool exists = snapshot != nullptr;
   if (exists && mode == "errorifexists") {
     return Status::Error("DELTA_PATH_EXISTS", {{"path", table_path}});
   }
   if (exists && mode == "ignore") {
     result.skipped = true;
     return result;
-  }
-  SnapshotPtr snapshot;
-  if (exists) {
-    SPATE_ASSIGN_OR_RETURN(snapshot, log->Latest());
   }
   OptimisticTransaction txn(log, snapshot);
 
@@ -560,10 +566,12 @@ Result<std::optional<int64_t>> LatestTxnVersion(io::FileSystemPtr fs,
                                                 const std::string& table_path,
                                                 const std::string& app_id) {
   DeltaLog log(std::move(fs), table_path);
-  SPATE_ASSIGN_OR_RETURN(bool exists, log.TableExists());
-  if (!exists) return std::optional<int64_t>();
-  SPATE_ASSIGN_OR_RETURN(auto snap, log.Latest());
-  return snap->TxnVersion(app_id);
+  auto snap = log.Latest();
+  if (!snap.ok()) {
+    if (snap.status().error_class() == "DELTA_MISSING_DELTA_TABLE") return std::optional<int64_t>();
+    return snap.status();
+  }
+  return (*snap)->TxnVersion(app_id);
 }
 
 }  // namespace spate::table
