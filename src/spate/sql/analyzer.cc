@@ -255,6 +255,21 @@ std::string ItemName(const Expr& e) {
   return e.DisplayName();
 }
 
+// The conjuncts of `e` (a AND b AND c -> [a, b, c]).
+std::vector<ExprPtr> SplitConjuncts(const ExprPtr& e) {
+  std::vector<ExprPtr> out;
+  std::function<void(const ExprPtr&)> split = [&](const ExprPtr& x) {
+    if (x->kind == ExprKind::kCall && x->name == "and" && x->children.size() == 2) {
+      split(x->children[0]);
+      split(x->children[1]);
+    } else {
+      out.push_back(x);
+    }
+  };
+  split(e);
+  return out;
+}
+
 BoundPlanPtr Finish(std::shared_ptr<BoundPlan> p) { return p; }
 
 Status NotConstant(const Expr& e, const char* what) {
@@ -1479,16 +1494,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
     }
   } else if (p.condition) {
     // Split conjunctions; equalities between one side and the other become keys.
-    std::vector<ExprPtr> conjuncts;
-    std::function<void(const ExprPtr&)> split = [&](const ExprPtr& e) {
-      if (e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
-        split(e->children[0]);
-        split(e->children[1]);
-      } else {
-        conjuncts.push_back(e);
-      }
-    };
-    split(p.condition);
+    std::vector<ExprPtr> conjuncts = SplitConjuncts(p.condition);
     for (const auto& c : conjuncts) {
       // Full binding first: surfaces unresolved/ambiguous names.
       SPATE_ASSIGN_OR_RETURN(auto whole, Bind(*c, both, nullptr));
@@ -1998,16 +2004,7 @@ Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* 
 }
 
 Result<std::optional<PlanPtr>> Analyzer::Impl::DecorrelateFilter(const LogicalPlan& p) {
-  std::vector<ExprPtr> conjuncts;
-  std::function<void(const ExprPtr&)> split = [&](const ExprPtr& e) {
-    if (e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
-      split(e->children[0]);
-      split(e->children[1]);
-    } else {
-      conjuncts.push_back(e);
-    }
-  };
-  split(p.condition);
+  std::vector<ExprPtr> conjuncts = SplitConjuncts(p.condition);
   auto and_all = [](std::vector<ExprPtr> es) -> ExprPtr {
     if (es.empty()) return nullptr;
     ExprPtr out = es[0];
@@ -2053,16 +2050,7 @@ Result<std::optional<PlanPtr>> Analyzer::Impl::DecorrelateFilter(const LogicalPl
     SPATE_ASSIGN_OR_RETURN(BoundPlanPtr x, Plan(*node->children[0]));
     std::vector<ExprPtr> inner_conj;
     {
-      std::vector<ExprPtr> all;
-      std::function<void(const ExprPtr&)> split_inner = [&](const ExprPtr& e) {
-        if (e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
-          split_inner(e->children[0]);
-          split_inner(e->children[1]);
-        } else {
-          all.push_back(e);
-        }
-      };
-      split_inner(node->condition);
+      std::vector<ExprPtr> all = SplitConjuncts(node->condition);
       std::vector<ExprPtr> correlated;
       for (const auto& e : all) {
         if (Bind(*e, x->output, nullptr).ok()) {

@@ -293,6 +293,8 @@ class Parser {
   Result<Statement> ParseInsert();
   Result<std::vector<std::pair<std::string, std::string>>> ParsePropertyList();
   Result<std::string> ParseStringValue();
+  /// IF NOT EXISTS (true when present).
+  Result<bool> MatchIfNotExists();
 
   // --- Queries ---
   Result<PlanPtr> ParseQuery();
@@ -674,6 +676,13 @@ Result<Statement> Parser::ParseUse() {
   return st;
 }
 
+Result<bool> Parser::MatchIfNotExists() {
+  if (!MatchKeyword("IF")) return false;
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("NOT"));
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("EXISTS"));
+  return true;
+}
+
 Result<std::string> Parser::ParseStringValue() {
   if (Peek().kind != TokenKind::kString) return SyntaxError(Peek());
   std::string out;
@@ -718,12 +727,7 @@ Result<Statement> Parser::ParseCreateSchema() {
   Advance();  // SCHEMA | DATABASE | NAMESPACE
   Statement st;
   st.kind = Statement::Kind::kCreateSchema;
-  if (Peek().Is("IF")) {
-    Advance();
-    SPATE_RETURN_IF_ERROR(ExpectKeyword("NOT"));
-    SPATE_RETURN_IF_ERROR(ExpectKeyword("EXISTS"));
-    st.if_not_exists = true;
-  }
+  SPATE_ASSIGN_OR_RETURN(st.if_not_exists, MatchIfNotExists());
   SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
   while (!AtEnd() && !Peek().IsOp(";")) {
     if (MatchKeyword("COMMENT")) {
@@ -777,12 +781,7 @@ Result<Statement> Parser::ParseCreateTable() {
     MatchKeyword("EXTERNAL");
   }
   SPATE_RETURN_IF_ERROR(ExpectKeyword("TABLE"));
-  if (Peek().Is("IF")) {
-    Advance();
-    SPATE_RETURN_IF_ERROR(ExpectKeyword("NOT"));
-    SPATE_RETURN_IF_ERROR(ExpectKeyword("EXISTS"));
-    st.if_not_exists = true;
-  }
+  SPATE_ASSIGN_OR_RETURN(st.if_not_exists, MatchIfNotExists());
   SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
   if (Peek().IsOp("(")) {
     Advance();
