@@ -622,8 +622,10 @@ CTRL_C_PROCESS_ALL_SCRIPT = textwrap.dedent("""
     import os, signal, sys, threading, time
     from spate.sql import SparkSession
     spark = SparkSession.builder.getOrCreate()
+    # Each batch takes 2 s, so the signal (at 0.3 s) lands inside processAllAvailable(),
+    # not between two calls of the loop (where Python would raise it without the query).
     q = (spark.readStream.format("rate").option("rowsPerSecond", 10).load()
-         .writeStream.foreachBatch(lambda df, i: time.sleep(0.2)).start())
+         .writeStream.foreachBatch(lambda df, i: time.sleep(2.0)).start())
     try:
         threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         while True:
