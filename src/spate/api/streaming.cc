@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iostream>
 #include <mutex>
 
 #include "spate/api/readwriter.h"
@@ -171,6 +172,8 @@ void StreamingQuery::processAllAvailable() const {
   CheckOrThrow(q_->ProcessAllAvailable());
 }
 void StreamingQuery::stop() const { q_->Stop(); }
+void StreamingQuery::explain() const { std::cout << explainString() << std::endl; }
+std::string StreamingQuery::explainString() const { return q_->ExplainString(); }
 std::optional<StreamingQueryException> StreamingQuery::exception() const {
   auto e = q_->exception();
   if (!e) return std::nullopt;

@@ -88,6 +88,9 @@ class StreamingQuery {
   void stop() const;
   /// The failure, if the query ended with one.
   std::optional<StreamingQueryException> exception() const;
+  /// Prints the physical plan of the last micro-batch (explainString: the text).
+  void explain() const;
+  std::string explainString() const;
   const std::shared_ptr<stream::StreamingQuery>& impl() const { return q_; }
 
  private:

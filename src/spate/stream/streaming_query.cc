@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "spate/exec/executor.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/unsupported_checker.h"
 
@@ -156,6 +157,18 @@ std::optional<StreamingQueryProgress> StreamingQuery::LastProgress() const {
 std::vector<StreamingQueryProgress> StreamingQuery::RecentProgress() const {
   std::lock_guard<std::mutex> lock(mu_);
   return {progress_.begin(), progress_.end()};
+}
+
+std::string StreamingQuery::ExplainString() const {
+  sql::BoundPlanPtr plan;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    plan = last_plan_;
+  }
+  if (!plan) return "No physical plan. Waiting for data.";
+  auto physical = exec::CreatePhysicalPlan(plan, config_.runner->MakeExecOptions());
+  if (!physical.ok()) return physical.status().ToString();
+  return "== Physical Plan ==\n" + exec::ExplainString(**physical);
 }
 
 std::optional<Status> StreamingQuery::exception() const {
@@ -530,6 +543,7 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
       100);
   {
     std::lock_guard<std::mutex> lock(mu_);
+    last_plan_ = mb.analyzed;
     progress_.push_back(p);
     while (static_cast<int64_t>(progress_.size()) > std::max<int64_t>(1, keep))
       progress_.pop_front();

@@ -86,6 +86,9 @@ class StreamingQuery {
   /// Stops the loop after the current batch and waits for the thread. Idempotent.
   void Stop();
   std::optional<Status> exception() const;
+  /// The physical plan of the last batch ("== Physical Plan ==\n..."), or Spark's "No
+  /// physical plan. Waiting for data." before the first one.
+  std::string ExplainString() const;
   /// The id of the last batch committed by this run (-1: none).
   int64_t last_committed_batch() const { return last_committed_.load(); }
   /// The committed end offset of `source` (one of sources()), nullopt before its first
@@ -147,6 +150,7 @@ class StreamingQuery {
   std::optional<Status> exception_;
   StreamingQueryStatus status_;
   std::deque<StreamingQueryProgress> progress_;
+  sql::BoundPlanPtr last_plan_;
   std::vector<std::optional<JsonValue>>
       committed_snapshot_;  // committed offsets, for readers
 };

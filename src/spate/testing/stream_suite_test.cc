@@ -480,6 +480,7 @@ TEST(StreamTest, MemorySinkIsAQueryableView) {
                .format("memory")
                .queryName("doubled")
                .start();
+  EXPECT_EQ(q.explainString(), "No physical plan. Waiting for data.");
   input.addData({{I(1)}, {I(2)}});
   q.processAllAvailable();
   auto rows = Spark().sql("SELECT sum(b) FROM doubled").collect();
@@ -488,6 +489,9 @@ TEST(StreamTest, MemorySinkIsAQueryableView) {
   input.addData({{I(3)}});
   q.processAllAvailable();
   EXPECT_EQ(Spark().sql("SELECT count(*) FROM doubled").collect()[0][0].ToString(), "3");
+  std::string plan = q.explainString();
+  EXPECT_EQ(plan.rfind("== Physical Plan ==\n", 0), 0u) << plan;
+  EXPECT_NE(plan.find("(a#"), std::string::npos) << plan;
   q.stop();
 }
 
