@@ -119,7 +119,13 @@ class Analyzer::Impl {
   /// WHERE [NOT] EXISTS / x IN (correlated subquery whose correlation is in its WHERE):
   /// rewritten as a left semi (anti) join on the correlated predicates; nullopt when the
   /// filter has no such subquery.
-  Result<std::optional<PlanPtr>> DecorrelateFilter(const LogicalPlan& p);
+  struct Decorrelated {
+    PlanPtr plan;
+    /// >= 0: keep only the output columns carrying this tag (the filter's own input),
+    /// dropping the columns a correlated scalar subquery's join added.
+    int64_t keep_tag = -1;
+  };
+  Result<std::optional<Decorrelated>> DecorrelateFilter(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanValues(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
                                   const LogicalPlan* sort);
@@ -1783,8 +1789,25 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
         return PlanSelect(*p.child(), &p, nullptr);
       }
       if (!p.is_having) {
-        SPATE_ASSIGN_OR_RETURN(std::optional<PlanPtr> rewritten, DecorrelateFilter(p));
-        if (rewritten) return Plan(**rewritten);
+        SPATE_ASSIGN_OR_RETURN(std::optional<Decorrelated> rewritten, DecorrelateFilter(p));
+        if (rewritten) {
+          SPATE_ASSIGN_OR_RETURN(BoundPlanPtr b, Plan(*rewritten->plan));
+          if (rewritten->keep_tag < 0) return b;
+          std::vector<BoundExprPtr> exprs;
+          std::vector<std::string> names;
+          std::vector<const Attribute*> pass;
+          for (size_t i = 0; i < b->output.size(); ++i) {
+            const Attribute& a = b->output[i];
+            if (std::find(a.plan_ids.begin(), a.plan_ids.end(), rewritten->keep_tag) ==
+                a.plan_ids.end()) {
+              continue;
+            }
+            exprs.push_back(MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()));
+            names.push_back(a.name);
+            pass.push_back(&b->output[i]);
+          }
+          return Project(b, exprs, names, pass);
+        }
       }
       SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
       if (ContainsAggregate(*p.condition) || ContainsWindow(*p.condition)) {
@@ -2003,7 +2026,8 @@ Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* 
   return Status::OK();
 }
 
-Result<std::optional<PlanPtr>> Analyzer::Impl::DecorrelateFilter(const LogicalPlan& p) {
+Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateFilter(
+    const LogicalPlan& p) {
   std::vector<ExprPtr> conjuncts = SplitConjuncts(p.condition);
   auto and_all = [](std::vector<ExprPtr> es) -> ExprPtr {
     if (es.empty()) return nullptr;
@@ -2014,7 +2038,151 @@ Result<std::optional<PlanPtr>> Analyzer::Impl::DecorrelateFilter(const LogicalPl
   PlanPtr left = p.child();
   std::vector<ExprPtr> rest;
   bool rewrote = false;
+  int64_t keep_tag = -1;  // set by the first scalar-subquery rewrite
+  // The first scalar subquery inside `e`, or nullptr.
+  std::function<const Expr*(const Expr&)> find_scalar = [&](const Expr& e) -> const Expr* {
+    if (e.kind == ExprKind::kScalarSubquery) return &e;
+    for (const auto& ch : e.children) {
+      if (!ch) continue;
+      if (const Expr* f = find_scalar(*ch)) return f;
+    }
+    return nullptr;
+  };
+  std::function<ExprPtr(const ExprPtr&, const Expr*, const ExprPtr&)> replace =
+      [&](const ExprPtr& e, const Expr* target, const ExprPtr& with) -> ExprPtr {
+    if (e.get() == target) return with;
+    auto copy = std::make_shared<Expr>(*e);
+    for (auto& ch : copy->children) {
+      if (ch) ch = replace(ch, target, with);
+    }
+    return copy;
+  };
   for (const ExprPtr& c : conjuncts) {
+    // A correlated scalar subquery over an aggregate with equality correlation:
+    //   x > (SELECT avg(v) FROM t WHERE t.k = o.k AND local)
+    // becomes a left outer join with (SELECT t.k, avg(v) FROM t WHERE local GROUP BY t.k)
+    // on o.k = t.k, and the subquery a reference to its value (Spark's
+    // RewriteCorrelatedScalarSubquery; count() is 0, not NULL, for no rows).
+    if (const Expr* ss = find_scalar(*c)) {
+      const auto* handle = dynamic_cast<const PlanSubquery*>(ss->subquery.get());
+      Result<BoundPlanPtr> whole = handle && handle->plan ? Plan(*handle->plan)
+                                                          : Result<BoundPlanPtr>(Status::OK());
+      if (handle && handle->plan && !whole.ok() &&
+          whole.status().error_class().rfind("UNRESOLVED_COLUMN", 0) == 0) {
+        const LogicalPlan* agg = handle->plan.get();
+        const bool shape = (agg->kind == PlanKind::kProject || agg->kind == PlanKind::kAggregate) &&
+                           agg->group_by.empty() && agg->exprs.size() == 1 &&
+                           ContainsAggregate(*agg->exprs[0]) &&
+                           agg->children[0]->kind == PlanKind::kFilter &&
+                           !agg->children[0]->is_having;
+        if (shape) {
+          const LogicalPlan& filter = *agg->children[0];
+          SPATE_ASSIGN_OR_RETURN(BoundPlanPtr x, Plan(*filter.children[0]));
+          std::vector<ExprPtr> local, inner_keys, outer_keys;
+          bool ok = true;
+          for (const auto& e : SplitConjuncts(filter.condition)) {
+            if (Bind(*e, x->output, nullptr).ok()) {
+              local.push_back(e);
+              continue;
+            }
+            bool eq = e->kind == ExprKind::kCall && e->name == "=" && e->children.size() == 2;
+            if (!eq) {
+              ok = false;
+              break;
+            }
+            bool l_inner = Bind(*e->children[0], x->output, nullptr).ok();
+            bool r_inner = Bind(*e->children[1], x->output, nullptr).ok();
+            if (l_inner == r_inner) {
+              ok = false;
+              break;
+            }
+            inner_keys.push_back(e->children[l_inner ? 0 : 1]);
+            outer_keys.push_back(e->children[l_inner ? 1 : 0]);
+          }
+          const Expr& item = *(agg->exprs[0]->kind == ExprKind::kAlias ? agg->exprs[0]->children[0]
+                                                                          : agg->exprs[0]);
+          const bool plain_count = item.kind == ExprKind::kCall && ToLower(item.name) == "count";
+          std::function<bool(const Expr&)> has_count = [&](const Expr& e) {
+            if (e.kind == ExprKind::kCall && ToLower(e.name) == "count") return true;
+            for (const auto& ch : e.children) {
+              if (ch && has_count(*ch)) return true;
+            }
+            return false;
+          };
+          if (ok && !inner_keys.empty() && (plain_count || !has_count(item))) {
+            const int64_t outer_tag = (int64_t{1} << 53) + NewId();
+            const int64_t inner_tag = (int64_t{1} << 53) + NewId();
+            if (keep_tag < 0) keep_tag = outer_tag;
+            auto column = [](const std::string& name, int64_t tag) {
+              auto col = std::make_shared<Expr>(ExprKind::kColumn);
+              col->name_parts = {name};
+              col->plan_id = tag;
+              return ExprPtr(col);
+            };
+            auto alias = [](ExprPtr e, const std::string& name) {
+              auto a = std::make_shared<Expr>(ExprKind::kAlias);
+              a->children.push_back(std::move(e));
+              a->name = name;
+              return ExprPtr(a);
+            };
+            PlanPtr source = filter.children[0];
+            if (!local.empty()) {
+              auto f = std::make_shared<LogicalPlan>(filter);
+              f->condition = and_all(local);
+              source = f;
+            }
+            auto grouped = std::make_shared<LogicalPlan>(PlanKind::kAggregate);
+            grouped->children = {source};
+            const std::string value = "__spate_sv" + std::to_string(inner_tag);
+            std::vector<ExprPtr> on;
+            for (size_t k = 0; k < inner_keys.size(); ++k) {
+              const std::string key = "__spate_sk" + std::to_string(inner_tag) + "_" + std::to_string(k);
+              grouped->group_by.push_back(inner_keys[k]);
+              grouped->exprs.push_back(alias(inner_keys[k], key));
+              on.push_back(Expr::Call("=", {outer_keys[k], column(key, inner_tag)}));
+            }
+            grouped->exprs.push_back(alias(agg->exprs[0]->kind == ExprKind::kAlias
+                                               ? agg->exprs[0]->children[0]
+                                               : agg->exprs[0],
+                                           value));
+            auto tagged_left = std::make_shared<LogicalPlan>(PlanKind::kWith);
+            tagged_left->children = {left};
+            tagged_left->plan_id = outer_tag;
+            auto tagged_right = std::make_shared<LogicalPlan>(PlanKind::kWith);
+            tagged_right->children = {PlanPtr(grouped)};
+            tagged_right->plan_id = inner_tag;
+            // Outer keys resolve on the outer side only.
+            for (auto& e : on) {
+              std::function<ExprPtr(const ExprPtr&)> tag_outer = [&](const ExprPtr& x0) -> ExprPtr {
+                auto cp = std::make_shared<Expr>(*x0);
+                if (cp->kind == ExprKind::kColumn && cp->plan_id < 0) {
+                  cp->plan_id = outer_tag;
+                  return cp;
+                }
+                for (auto& ch : cp->children) {
+                  if (ch) ch = tag_outer(ch);
+                }
+                return cp;
+              };
+              auto eq = std::make_shared<Expr>(*e);
+              eq->children[0] = tag_outer(eq->children[0]);
+              e = eq;
+            }
+            auto join = std::make_shared<LogicalPlan>(PlanKind::kJoin);
+            join->join_type = JoinType::kLeftOuter;
+            join->children = {PlanPtr(tagged_left), PlanPtr(tagged_right)};
+            join->condition = and_all(on);
+            join->position = ss->position;
+            left = join;
+            ExprPtr v = column(value, inner_tag);
+            if (plain_count) v = Expr::Call("coalesce", {v, Expr::Lit(Value::Long(0))});
+            rest.push_back(replace(c, ss, v));
+            rewrote = true;
+            continue;
+          }
+        }
+      }
+    }
     const Expr* sq = c.get();
     bool negate = false;
     if (sq->kind == ExprKind::kCall && sq->name == "not" && sq->children.size() == 1 &&
@@ -2110,12 +2278,12 @@ Result<std::optional<PlanPtr>> Analyzer::Impl::DecorrelateFilter(const LogicalPl
       rewrote = true;
     }
   }
-  if (!rewrote) return std::optional<PlanPtr>();
-  if (rest.empty()) return std::optional<PlanPtr>(left);
+  if (!rewrote) return std::optional<Decorrelated>();
+  if (rest.empty()) return std::optional<Decorrelated>(Decorrelated{left, keep_tag});
   auto f = std::make_shared<LogicalPlan>(p);
   f->children = {left};
   f->condition = and_all(rest);
-  return std::optional<PlanPtr>(f);
+  return std::optional<Decorrelated>(Decorrelated{f, keep_tag});
 }
 
 // LATERAL VIEW: the child's rows joined with what the generator makes of each (Spark's
