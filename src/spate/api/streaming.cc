@@ -522,6 +522,9 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     sink = std::make_shared<connectors::NoopSink>();
     temp_allowed = true;
   } else if (fmt == "foreachbatch") {
+    // foreachBatch and foreach may run without a checkpoint location, as Spark's
+    // SOURCES_ALLOW_ONE_TIME_QUERY (a temporary one is used and deleted after a clean end).
+    temp_allowed = true;
     auto fn = foreach_batch_;
     std::weak_ptr<SessionState> weak = state;
     sink = std::make_shared<connectors::ForeachBatchSink>(
@@ -536,6 +539,7 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
           return Status::OK();
         });
   } else if (fmt == "foreach") {
+    temp_allowed = true;
     auto writer = foreach_;
     sink = std::make_shared<connectors::ForeachBatchSink>(
         [writer](const stream::MicroBatch& mb) -> Status {

@@ -515,6 +515,22 @@ TEST(StreamTest, ConsoleSinkPrintsBatches) {
             "only showing top 1 row\n\n");
 }
 
+// foreachBatch / foreach may run without a checkpointLocation (Spark's
+// SOURCES_ALLOW_ONE_TIME_QUERY): a temporary checkpoint is used.
+TEST(StreamTest, ForeachBatchWithoutCheckpointLocation) {
+  MemoryStream input(Spark(), "a INT");
+  std::atomic<int64_t> rows{0};
+  auto q = input.toDF()
+               .writeStream()
+               .foreachBatch([&](DataFrame batch, int64_t) { rows += batch.count(); })
+               .start();
+  input.addData({{I(1)}, {I(2)}, {I(3)}});
+  q.processAllAvailable();
+  q.stop();
+  EXPECT_EQ(rows.load(), 3);
+  EXPECT_FALSE(q.exception());
+}
+
 TEST(StreamTest, ForeachBatchAndForeach) {
   TempDir dir;
   MemoryStream input(Spark(), "a INT");
