@@ -193,6 +193,18 @@ Column col(const std::string& name) {
 Column column(const std::string& name) { return col(name); }
 Column lit(Value v) { return Column::Lit(std::move(v)); }
 Column expr(const std::string& sql_text) { return Column(ValueOrThrow(sql::ParseExpression(sql_text))); }
+std::vector<Column> WithOptionsArgument(std::vector<Column> args,
+                                        const std::map<std::string, std::string>& options) {
+  if (options.empty()) return args;
+  std::vector<Column> kv;
+  for (const auto& [k, v] : options) {
+    kv.push_back(lit(k));
+    kv.push_back(lit(v));
+  }
+  args.push_back(call_function("map", kv));
+  return args;
+}
+
 Column call_function(const std::string& name, const std::vector<Column>& args) {
   return Column(Expr::Call(ToLower(name), Exprs(args)));
 }

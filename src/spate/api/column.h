@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -196,6 +197,10 @@ Column lit(T v) {
 Column expr(const std::string& sql);
 /// A call of any registered SQL function by name (functions.call_function).
 Column call_function(const std::string& name, const std::vector<Column>& args);
+/// `args` plus, when `options` is not empty, the options argument of from_json /
+/// from_csv / to_json / to_csv: map('key1', 'value1', ...).
+std::vector<Column> WithOptionsArgument(std::vector<Column> args,
+                                        const std::map<std::string, std::string>& options);
 
 Column count(const Column& c);
 Column count(const std::string& name);  // "*" counts rows

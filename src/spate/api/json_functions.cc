@@ -3,38 +3,23 @@
 
 namespace spate::api::functions {
 
-namespace {
-
-std::vector<Column> WithOptions(std::vector<Column> args, const JsonOptionMap& options) {
-  if (options.empty()) return args;
-  std::vector<Column> kv;
-  for (const auto& [k, v] : options) {
-    kv.push_back(lit(k));
-    kv.push_back(lit(v));
-  }
-  args.push_back(call_function("map", kv));
-  return args;
-}
-
-}  // namespace
-
 Column from_json(const Column& json, const std::string& schema, const JsonOptionMap& options) {
-  return call_function("from_json", WithOptions({json, lit(schema)}, options));
+  return call_function("from_json", WithOptionsArgument({json, lit(schema)}, options));
 }
 Column from_json(const Column& json, const DataTypePtr& schema, const JsonOptionMap& options) {
   return from_json(json, schema->Sql(), options);
 }
 Column from_json(const Column& json, const Column& schema, const JsonOptionMap& options) {
-  return call_function("from_json", WithOptions({json, schema}, options));
+  return call_function("from_json", WithOptionsArgument({json, schema}, options));
 }
 Column to_json(const Column& c, const JsonOptionMap& options) {
-  return call_function("to_json", WithOptions({c}, options));
+  return call_function("to_json", WithOptionsArgument({c}, options));
 }
 Column schema_of_json(const std::string& json, const JsonOptionMap& options) {
   return schema_of_json(lit(json), options);
 }
 Column schema_of_json(const Column& json, const JsonOptionMap& options) {
-  return call_function("schema_of_json", WithOptions({json}, options));
+  return call_function("schema_of_json", WithOptionsArgument({json}, options));
 }
 Column get_json_object(const Column& json, const std::string& path) {
   return call_function("get_json_object", {json, lit(path)});

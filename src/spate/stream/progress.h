@@ -7,7 +7,8 @@
 // left out; a null name or offset prints as null; json() is compact, prettyJson() is
 // Jackson's default pretty printer. Also the query status and the listener events.
 //
-// Values; safe to copy between threads.
+// Ownership: plain values. Thread safety: values, safe to copy between threads.
+// Failure: none (building and printing cannot fail).
 
 #include <cmath>
 #include <cstdint>
@@ -106,8 +107,12 @@ struct QueryTerminatedEvent {
   std::optional<std::string> error_class_on_exception;
 };
 
-/// StreamingQueryListener. Callbacks run on the query's thread (onQueryStarted on the
-/// thread calling start()); they must not block for long and must not throw.
+/// StreamingQueryListener. Ownership: shared (StreamingQueryListenerPtr) by whoever
+/// registered it and the StreamingQueryManager until removeListener. Thread safety:
+/// callbacks run on the query's thread (onQueryStarted on the thread calling start()),
+/// one query's events in order, different queries' events concurrently. Failure: an
+/// exception escaping a callback is swallowed by the runtime (the query goes on, as in
+/// Spark); callbacks should not block for long.
 class StreamingQueryListener {
  public:
   virtual ~StreamingQueryListener() = default;
