@@ -15,7 +15,30 @@ def _opt(value: Any) -> str:
     return str(value)
 
 
-class DataFrameReader:
+class _Options:
+    """option() / options() of the readers and writers (batch and streaming): values kept
+    as Spark's option strings in self._options."""
+
+    _options: Dict[str, str]
+
+    def option(self, key: str, value: Any) -> Any:
+        self._options[key] = _opt(value)
+        return self
+
+    def options(self, **options: Any) -> Any:
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+
+def _partition_columns(cols: Any) -> List[str]:
+    """partitionBy("a", "b") or partitionBy(["a", "b"])."""
+    if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
+        cols = tuple(cols[0])
+    return [str(c) for c in cols]
+
+
+class DataFrameReader(_Options):
     def __init__(self, session: Any):
         self._session = session
         self._format = "parquet"
@@ -24,15 +47,6 @@ class DataFrameReader:
 
     def format(self, source: str) -> "DataFrameReader":
         self._format = source
-        return self
-
-    def option(self, key: str, value: Any) -> "DataFrameReader":
-        self._options[key] = _opt(value)
-        return self
-
-    def options(self, **options: Any) -> "DataFrameReader":
-        for k, v in options.items():
-            self.option(k, v)
         return self
 
     def schema(self, schema: Union[StructType, str]) -> "DataFrameReader":
@@ -105,7 +119,7 @@ class DataFrameReader:
         return self.format("csv").load(path, schema=schema)
 
 
-class DataFrameWriter:
+class DataFrameWriter(_Options):
     def __init__(self, df: Any):
         self._df = df
         self._format_set = False
@@ -124,20 +138,9 @@ class DataFrameWriter:
         self._format_set = True
         return self
 
-    def option(self, key: str, value: Any) -> "DataFrameWriter":
-        self._options[key] = _opt(value)
-        return self
-
-    def options(self, **options: Any) -> "DataFrameWriter":
-        for k, v in options.items():
-            self.option(k, v)
-        return self
-
     def partitionBy(self, *cols: Any) -> "DataFrameWriter":
         """Writes one `col=value` folder level per column (Hive layout)."""
-        if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
-            cols = tuple(cols[0])
-        self._partition_by = [str(c) for c in cols]
+        self._partition_by = _partition_columns(cols)
         return self
 
     def save(self, path: Optional[str] = None, format: Optional[str] = None, mode: Optional[str] = None,

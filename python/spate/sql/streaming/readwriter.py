@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 from spate import _spate
 from spate.errors import PySparkAttributeError, PySparkTypeError, PySparkValueError
 from spate.sql.streaming.query import StreamingQuery
+from spate.sql.readwriter import _Options, _partition_columns
 from spate.sql.types import StructType
 
 __all__ = ["DataStreamReader", "DataStreamWriter"]
@@ -22,12 +23,6 @@ __all__ = ["DataStreamReader", "DataStreamWriter"]
 # Queries started from Python run Python callbacks on their threads: stop them before the
 # interpreter finalizes.
 atexit.register(_spate.stop_all_queries)
-
-
-def _opt(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _non_empty_str(name: str, value: Any) -> None:
@@ -46,7 +41,7 @@ def _path_str(path: Any) -> str:
     return path
 
 
-class DataStreamReader:
+class DataStreamReader(_Options):
     """Loads a streaming DataFrame (``spark.readStream``)."""
 
     def __init__(self, spark: Any) -> None:
@@ -70,15 +65,6 @@ class DataStreamReader:
                 % type(schema).__name__, "NOT_STR_OR_STRUCT", None,
                 {"arg_name": "schema", "arg_type": type(schema).__name__})
         self._schema = schema
-        return self
-
-    def option(self, key: str, value: Any) -> "DataStreamReader":
-        self._options[key] = _opt(value)
-        return self
-
-    def options(self, **options: Any) -> "DataStreamReader":
-        for k, v in options.items():
-            self.option(k, v)
         return self
 
     def _set_opts(self, schema: Union[StructType, str, None] = None, **options: Any) -> None:
@@ -223,7 +209,7 @@ def _foreach_function(f: Any) -> Callable[[Any, int], None]:
     return with_open_process_close
 
 
-class DataStreamWriter:
+class DataStreamWriter(_Options):
     """Starts a streaming query writing a streaming DataFrame (``df.writeStream``)."""
 
     def __init__(self, df: Any) -> None:
@@ -248,19 +234,8 @@ class DataStreamWriter:
         self._format = source
         return self
 
-    def option(self, key: str, value: Any) -> "DataStreamWriter":
-        self._options[key] = _opt(value)
-        return self
-
-    def options(self, **options: Any) -> "DataStreamWriter":
-        for k, v in options.items():
-            self.option(k, v)
-        return self
-
     def partitionBy(self, *cols: Any) -> "DataStreamWriter":
-        if len(cols) == 1 and isinstance(cols[0], (list, tuple)):
-            cols = tuple(cols[0])
-        self._partition_by = [str(c) for c in cols]
+        self._partition_by = _partition_columns(cols)
         return self
 
     def queryName(self, queryName: str) -> "DataStreamWriter":
