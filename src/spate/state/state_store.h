@@ -1,0 +1,120 @@
+// Copyright spate authors.
+#pragma once
+
+// State stores: the versioned key-value stores that stateful streaming operators keep their
+// state in (Spark's StateStore / StateStoreProvider), one per (operator, partition, store
+// name) under <checkpoint>/state/<operatorId>/<partition>/[<storeName>/].
+//
+// Versions: version V is the state after batch V-1 (batch N loads version N and commits
+// version N+1; version 0 is empty). A replayed batch N loads version N again, so a
+// committed version N+1 that no commits/N covers is simply overwritten.
+//
+// Keys and values are opaque bytes; operators encode rows with state::RowCodec
+// (row_codec.h). Providers: "memory" (HDFSBackedStateStoreProvider's design: a map per
+// loaded version, one delta file per commit, a snapshot every minDeltasForSnapshot
+// versions) and "rocksdb" (librocksdb, changelog checkpointing). Chosen by
+// spark.sql.streaming.stateStore.providerClass (Spark's and Databricks' class names are
+// accepted).
+//
+// Ownership: a provider is owned by its operator for the life of a query run; the store
+// returned by GetStore belongs to the provider and is valid until the next GetStore /
+// Close. Thread safety: one provider and its store are used by one thread at a time;
+// different providers are independent. Failure: a missing or corrupt file fails with
+// CANNOT_LOAD_STATE_STORE naming the file (never empty state); I/O errors are returned.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "spate/base/status.h"
+#include "spate/io/file_system.h"
+#include "spate/types/schema.h"
+
+namespace spate::state {
+
+struct StateStoreId {
+  /// <checkpoint>/state
+  std::string root;
+  int64_t operator_id = 0;
+  int partition = 0;
+  std::string store_name = "default";
+  /// root/<operator_id>/<partition>[/<store_name> unless "default"]
+  std::string Path() const;
+};
+
+struct StateStoreConf {
+  /// "memory" or "rocksdb" (see ParseProviderClass).
+  std::string provider = "memory";
+  int64_t min_deltas_for_snapshot = 10;  // spark.sql.streaming.stateStore.minDeltasForSnapshot
+  int64_t min_versions_to_retain = 100;  // spark.sql.streaming.minBatchesToRetain
+  /// RocksDB: spark.sql.streaming.stateStore.rocksdb.* settings by their short names
+  /// (changelogCheckpointing.enabled, boundedMemoryUsage, maxMemoryUsageMB, ...).
+  std::map<std::string, std::string> extra;
+  /// Builds the conf from session confs.
+  static Result<StateStoreConf> FromConf(
+      const std::function<std::string(const std::string&, const std::string&)>& conf);
+};
+
+/// "memory" or "rocksdb" for a providerClass value: Spark's
+/// org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider /
+/// RocksDBStateStoreProvider, Databricks' com.databricks.sql.streaming.state.
+/// RocksDBStateStoreProvider, or the short names; else an error naming the class.
+Result<std::string> ParseProviderClass(const std::string& cls);
+
+struct StateStoreMetrics {
+  int64_t num_keys = 0;
+  int64_t memory_used_bytes = 0;
+  /// Provider-specific metrics by Spark's names (rocksdbGetLatency, ...).
+  std::map<std::string, int64_t> custom;
+};
+
+/// One version of a store, open for reads and writes (Spark's StateStore).
+class StateStore {
+ public:
+  virtual ~StateStore() = default;
+  /// The version that was loaded (the state before this batch).
+  virtual int64_t version() const = 0;
+  /// The value of `key`, or nullopt. The view is valid until the next Put/Remove/Commit.
+  virtual std::optional<std::string_view> Get(std::string_view key) = 0;
+  virtual void Put(std::string_view key, std::string_view value) = 0;
+  virtual void Remove(std::string_view key) = 0;
+  /// Every key and value (unordered), including this version's uncommitted changes. `fn`
+  /// must not modify the store; collect keys first to remove while iterating.
+  virtual void ForEach(
+      const std::function<void(std::string_view key, std::string_view value)>& fn) = 0;
+  /// Durably writes version()+1 (temp file, fsync, rename). After Commit the store is
+  /// read-only until the provider's next GetStore.
+  virtual Status Commit() = 0;
+  /// Discards this version's changes.
+  virtual void Abort() = 0;
+  virtual StateStoreMetrics metrics() const = 0;
+};
+
+/// The stores of one StateStoreId across versions (Spark's StateStoreProvider).
+class StateStoreProvider {
+ public:
+  virtual ~StateStoreProvider() = default;
+  /// Loads `version` (0 = empty; otherwise it must exist: CANNOT_LOAD_STATE_STORE).
+  virtual Result<StateStore*> GetStore(int64_t version) = 0;
+  /// Snapshots and purges files of versions older than min_versions_to_retain. Safe to call
+  /// between batches; may be called from a background thread when no store is open.
+  virtual Status DoMaintenance() = 0;
+  virtual void Close() = 0;
+};
+
+Result<std::unique_ptr<StateStoreProvider>> CreateStateStoreProvider(
+    const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs);
+
+/// The key and value schemas of an operator's stores, recorded at
+/// <root>/<operator_id>/_metadata/schema on the first run and checked on every later one:
+/// a changed key schema fails with STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE, a changed value
+/// schema with STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE (field names may differ, as Spark).
+Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
+                               int64_t operator_id, const Schema& key_schema,
+                               const Schema& value_schema);
+
+}  // namespace spate::state
