@@ -71,7 +71,7 @@ class MemoryProvider final : public StateStoreProvider {
     map_.Clear();
     loaded_version_ = -1;
     store_.Closed();
-    undo_.clear();
+    ClearUndo();
   }
 
   // --- ProviderStore<MemoryProvider> (same thread as GetStore) ---
@@ -82,11 +82,11 @@ class MemoryProvider final : public StateStoreProvider {
   void Put(std::string_view key, std::string_view value) {
     CompactMap::Entry now;
     CompactMap::Entry old = map_.Put(key, value, &now);
-    undo_.push_back({CompactMap::KeyOf(now), old});
+    undo_.push_back({now, old});
   }
   void Remove(std::string_view key) {
     CompactMap::Entry old = map_.Remove(key);
-    if (old) undo_.push_back({CompactMap::KeyOf(old), old});
+    if (old) undo_.push_back({old, old});
   }
   void ForEach(const std::function<void(std::string_view, std::string_view)>& fn) const {
     map_.ForEach(fn);
@@ -98,12 +98,13 @@ class MemoryProvider final : public StateStoreProvider {
     std::unordered_set<std::string_view> seen;
     seen.reserve(undo_.size());
     for (const auto& u : undo_) {
-      if (!seen.insert(u.key).second) continue;
-      auto v = map_.Get(u.key);
+      std::string_view key = CompactMap::KeyOf(u.key);
+      if (!seen.insert(key).second) continue;
+      auto v = map_.Get(key);
       if (v) {
-        AppendPutRecord(&records, u.key, *v);
+        AppendPutRecord(&records, key, *v);
       } else {
-        AppendRemoveRecord(&records, u.key);
+        AppendRemoveRecord(&records, key);
       }
     }
     int64_t next = store_.version() + 1;
@@ -126,7 +127,7 @@ class MemoryProvider final : public StateStoreProvider {
           .WithContext(st.ToString());
     }
     last_commit_bytes_ = static_cast<int64_t>(records.size());
-    undo_.clear();
+    ClearUndo();
     loaded_version_ = next;
     map_.MaybeCompact();
     return Status::OK();
@@ -134,14 +135,23 @@ class MemoryProvider final : public StateStoreProvider {
 
   void AbortLocked() {
     for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
-      map_.Restore(it->key, it->old);
+      map_.Restore(CompactMap::KeyOf(it->key), it->old);
     }
-    undo_.clear();
+    ClearUndo();
     store_.Closed();
   }
   void AbortStore() {
     std::lock_guard lock(mu_);
     AbortLocked();
+  }
+
+  /// Empties the undo log, releasing it when a large batch grew it.
+  void ClearUndo() {
+    if (undo_.capacity() > 65536) {
+      std::vector<Undo>().swap(undo_);
+    } else {
+      undo_.clear();
+    }
   }
 
   StateStoreMetrics Metrics() const {
@@ -172,7 +182,7 @@ class MemoryProvider final : public StateStoreProvider {
 
   /// Makes the map hold `version`.
   Status Load(int64_t version) {
-    undo_.clear();
+    ClearUndo();
     if (version == 0) {
       map_.Clear();
       loaded_version_ = 0;
@@ -217,7 +227,7 @@ class MemoryProvider final : public StateStoreProvider {
   int64_t loaded_version_ = -1;  // the version the map holds (committed); -1 = none
   ProviderStore<MemoryProvider> store_;
   struct Undo {
-    std::string_view key;   // view into the map's arena (stable until Compact)
+    CompactMap::Entry key;  // an entry of the key (stable until Compact)
     CompactMap::Entry old;  // the replaced entry, or nullptr when the key was absent
   };
   std::vector<Undo> undo_;  // the open store's changes, oldest first

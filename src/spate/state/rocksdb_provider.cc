@@ -11,6 +11,7 @@
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/checkpoint.h>
@@ -122,6 +123,8 @@ class RocksDbProvider final : public StateStoreProvider {
     rocksdb::BlockBasedTableOptions table;
     table.block_size = static_cast<size_t>(ExtraInt(conf, "blockSizeKB", 4)) << 10;
     table.format_version = static_cast<uint32_t>(ExtraInt(conf, "formatVersion", 5));
+    // As Spark: a bloom filter, so the existence check of a new key rarely reads a block.
+    table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
     bounded_ = ExtraBool(conf, "boundedMemoryUsage", false);
     track_rows_ = ExtraBool(conf, "trackTotalNumberOfRows", true);
     if (bounded_) {
