@@ -87,6 +87,14 @@ bool RunProvider(const std::string& provider, const std::string& dir, int64_t n,
   t = Clock::now();
   if (!Check(st->Commit())) return false;
   r->commit = Seconds(t);
+  if (provider == "rocksdb") {
+    state::StateStoreMetrics m = st->metrics();
+    std::printf(
+        "rocksdb provider, commit of all puts: rocksdbCommitFileSyncLatencyMs %lld, "
+        "rocksdbCommitWriteBatchLatency %lld\n",
+        static_cast<long long>(m.custom["rocksdbCommitFileSyncLatencyMs"]),
+        static_cast<long long>(m.custom["rocksdbCommitWriteBatchLatency"]));
+  }
 
   s = (*p)->GetStore(1);
   if (!Check(s.status())) return false;

@@ -17,8 +17,12 @@
 #include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_buffer_manager.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -127,6 +131,7 @@ class RocksDbProvider final : public StateStoreProvider {
     table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
     bounded_ = ExtraBool(conf, "boundedMemoryUsage", false);
     track_rows_ = ExtraBool(conf, "trackTotalNumberOfRows", true);
+    changelog_checkpointing_ = ExtraBool(conf, "changelogCheckpointing.enabled", true);
     if (bounded_) {
       double ratio = 0.5;
       if (auto it = conf.extra.find("writeBufferCacheRatio"); it != conf.extra.end()) {
@@ -156,12 +161,36 @@ class RocksDbProvider final : public StateStoreProvider {
       base = fsys::temp_directory_path(ec).string();
       if (ec) base = "/tmp";
     }
-    std::string templ = (fsys::path(base) / "spate-rocksdb-XXXXXX").string();
+    RemoveFoldersOfDeadProcesses(base);
+    std::string prefix = "spate-rocksdb-" + std::to_string(getpid()) + "-";
+    std::string templ = (fsys::path(base) / (prefix + "XXXXXX")).string();
     if (mkdtemp(templ.data()) == nullptr) {
       return Status::IOError("cannot create the RocksDB working folder " + templ);
     }
     work_dir_ = templ;
     return Status::OK();
+  }
+
+  /// Working folders are named spate-rocksdb-<pid>-XXXXXX; a process killed with -9
+  /// leaves its folders behind, and the next provider in the same base folder removes
+  /// them.
+  static void RemoveFoldersOfDeadProcesses(const std::string& base) {
+    std::error_code ec;
+    for (const auto& entry : fsys::directory_iterator(base, ec)) {
+      std::string name = entry.path().filename().string();
+      constexpr std::string_view kPrefix = "spate-rocksdb-";
+      if (name.rfind(kPrefix, 0) != 0) continue;
+      size_t dash = name.find('-', kPrefix.size());
+      if (dash == std::string::npos) continue;
+      pid_t pid = 0;
+      auto [end, perr] =
+          std::from_chars(name.data() + kPrefix.size(), name.data() + dash, pid);
+      if (perr != std::errc() || pid <= 0) continue;
+      if (kill(pid, 0) != 0 && errno == ESRCH) {
+        std::error_code ignored;
+        fsys::remove_all(entry.path(), ignored);
+      }
+    }
   }
 
   Result<StateStore*> GetStore(int64_t version) override {
@@ -279,6 +308,9 @@ class RocksDbProvider final : public StateStoreProvider {
     commit_file_sync_nanos_ = sync_nanos;
     num_keys_ = pending_keys_;
     loaded_version_ = next;
+    // Without changelog checkpointing (Spark's default), every version is a checkpoint.
+    // The changelog already holds the version; a failed archive only costs replay time.
+    if (!changelog_checkpointing_) (void)WriteCheckpoint();
     return Status::OK();
   }
 
@@ -482,6 +514,7 @@ class RocksDbProvider final : public StateStoreProvider {
   std::shared_ptr<rocksdb::Cache> cache_;
   bool bounded_ = false;
   bool track_rows_ = true;
+  bool changelog_checkpointing_ = true;
   std::unique_ptr<rocksdb::DB> db_;
   int64_t loaded_version_ = -1;
   int64_t num_keys_ = 0;
