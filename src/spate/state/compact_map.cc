@@ -54,6 +54,11 @@ int64_t CompactMap::Find(std::string_view key, uint64_t hash) const {
   }
 }
 
+CompactMap::Entry CompactMap::Find(std::string_view key) const {
+  int64_t i = Find(key, HashBytes(key));
+  return i < 0 ? nullptr : EntryOf(slots_[i]);
+}
+
 std::optional<std::string_view> CompactMap::Get(std::string_view key) const {
   int64_t i = Find(key, HashBytes(key));
   if (i < 0) return std::nullopt;

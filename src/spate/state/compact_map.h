@@ -35,6 +35,8 @@ class CompactMap {
 
   int64_t size() const { return count_; }
   std::optional<std::string_view> Get(std::string_view key) const;
+  /// The entry holding key, or nullptr.
+  Entry Find(std::string_view key) const;
   /// Sets key to value; returns the replaced entry (nullptr when the key was new).
   /// *new_entry gets the entry now holding the key.
   Entry Put(std::string_view key, std::string_view value, Entry* new_entry = nullptr);

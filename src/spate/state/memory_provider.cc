@@ -8,7 +8,6 @@
 // then the deltas after the snapshot.
 
 #include <mutex>
-#include <unordered_set>
 
 #include "spate/state/compact_map.h"
 #include "spate/state/providers.h"
@@ -94,16 +93,17 @@ class MemoryProvider final : public StateStoreProvider {
 
   Status CommitStore() {
     std::lock_guard lock(mu_);
+    // One record per changed key, without a set: a key's last Put made its current entry
+    // (entries never move while the undo log exists), and a key that ends absent has a
+    // Remove record (key entry == old entry) last; an earlier Remove of a key put again
+    // and removed again is written twice, which replays the same.
     std::string records;
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(undo_.size());
-    for (const auto& u : undo_) {
+    for (const Undo& u : undo_) {
       std::string_view key = CompactMap::KeyOf(u.key);
-      if (!seen.insert(key).second) continue;
-      auto v = map_.Get(key);
-      if (v) {
-        AppendPutRecord(&records, key, *v);
-      } else {
+      CompactMap::Entry now = map_.Find(key);
+      if (now == u.key && u.old != u.key) {
+        AppendPutRecord(&records, key, CompactMap::ValueOf(now));
+      } else if (now == nullptr && u.key == u.old) {
         AppendRemoveRecord(&records, key);
       }
     }
