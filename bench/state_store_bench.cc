@@ -90,10 +90,8 @@ bool RunProvider(const std::string& provider, const std::string& dir, int64_t n,
   if (provider == "rocksdb") {
     state::StateStoreMetrics m = st->metrics();
     std::printf(
-        "rocksdb provider, commit of all puts: rocksdbCommitFileSyncLatencyMs %lld, "
-        "rocksdbCommitWriteBatchLatency %lld\n",
-        static_cast<long long>(m.custom["rocksdbCommitFileSyncLatencyMs"]),
-        static_cast<long long>(m.custom["rocksdbCommitWriteBatchLatency"]));
+        "rocksdb provider, commit of all puts: rocksdbCommitFileSyncLatencyMs %lld\n",
+        static_cast<long long>(m.custom["rocksdbCommitFileSyncLatencyMs"]));
   }
 
   s = (*p)->GetStore(1);
@@ -129,11 +127,11 @@ bool RunProvider(const std::string& provider, const std::string& dir, int64_t n,
     state::StateStoreMetrics m = (*(*p)->GetStore(2))->metrics();
     std::printf(
         "rocksdb provider metrics: memoryUsedBytes %lld, rocksdbGetLatency %lld ms, "
-        "rocksdbPutLatency %lld ms, rocksdbCommitWriteBatchLatency %lld ms\n",
+        "rocksdbPutLatency %lld ms, rocksdbSstFileSize %lld\n",
         static_cast<long long>(m.memory_used_bytes),
         static_cast<long long>(m.custom["rocksdbGetLatency"]),
         static_cast<long long>(m.custom["rocksdbPutLatency"]),
-        static_cast<long long>(m.custom["rocksdbCommitWriteBatchLatency"]));
+        static_cast<long long>(m.custom["rocksdbSstFileSize"]));
   }
   (*p)->Close();
   return true;
