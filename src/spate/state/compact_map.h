@@ -68,9 +68,11 @@ class CompactMap {
   int64_t dead_bytes() const { return dead_bytes_; }
   /// Copies the live entries into new chunks (invalidates every Entry and view).
   void Compact();
-  /// Compacts when dead bytes exceed a quarter of the arena.
-  void MaybeCompact() {
-    if (dead_bytes_ > 4096 && dead_bytes_ * 4 > live_bytes_ + dead_bytes_) Compact();
+  /// Compacts when dead bytes exceed a quarter of the arena; true if it did.
+  bool MaybeCompact() {
+    if (dead_bytes_ <= 4096 || dead_bytes_ * 4 <= live_bytes_ + dead_bytes_) return false;
+    Compact();
+    return true;
   }
   void Clear();
 

@@ -40,6 +40,14 @@ class MemoryProvider final : public StateStoreProvider {
     if (store_.uncommitted()) AbortLocked();
     if (loaded_version_ == version) {
       ++cache_hits_;
+    } else if (prev_valid_ && version == loaded_version_ - 1) {
+      // A replayed batch: undo the last commit in memory.
+      ++cache_hits_;
+      for (auto it = prev_undo_.rbegin(); it != prev_undo_.rend(); ++it) {
+        map_.Restore(CompactMap::KeyOf(it->key), it->old);
+      }
+      DropPrevious();
+      loaded_version_ = version;
     } else {
       ++cache_misses_;
       SPATE_RETURN_IF_ERROR(Load(version));
@@ -71,6 +79,7 @@ class MemoryProvider final : public StateStoreProvider {
     loaded_version_ = -1;
     store_.Closed();
     ClearUndo();
+    DropPrevious();
   }
 
   // --- ProviderStore<MemoryProvider> (same thread as GetStore) ---
@@ -127,9 +136,18 @@ class MemoryProvider final : public StateStoreProvider {
           .WithContext(st.ToString());
     }
     last_commit_bytes_ = static_cast<int64_t>(records.size());
+    // Keep the undo log: it turns the map back into the loaded version if the batch is
+    // replayed (GetStore(version) after this commit), unless compaction moved entries or
+    // the log is large (over a quarter of the keys: at most 4 bytes a key are spent on
+    // it; a larger replay reloads from the files).
+    prev_undo_.swap(undo_);
     ClearUndo();
+    prev_valid_ = true;
     loaded_version_ = next;
-    map_.MaybeCompact();
+    if (map_.MaybeCompact() ||
+        static_cast<int64_t>(prev_undo_.size()) * 4 > map_.size()) {
+      DropPrevious();
+    }
     return Status::OK();
   }
 
@@ -145,6 +163,11 @@ class MemoryProvider final : public StateStoreProvider {
     AbortLocked();
   }
 
+  void DropPrevious() {
+    std::vector<Undo>().swap(prev_undo_);
+    prev_valid_ = false;
+  }
+
   /// Empties the undo log, releasing it when a large batch grew it.
   void ClearUndo() {
     if (undo_.capacity() > 65536) {
@@ -158,7 +181,8 @@ class MemoryProvider final : public StateStoreProvider {
     StateStoreMetrics m;
     m.num_keys = map_.size();
     m.memory_used_bytes =
-        map_.memory_bytes() + static_cast<int64_t>(undo_.capacity() * sizeof(Undo));
+        map_.memory_bytes() +
+        static_cast<int64_t>((undo_.capacity() + prev_undo_.capacity()) * sizeof(Undo));
     m.custom["loadedMapCacheHitCount"] = cache_hits_;
     m.custom["loadedMapCacheMissCount"] = cache_misses_;
     m.custom["stateOnCurrentVersionSizeBytes"] = map_.live_bytes();
@@ -183,6 +207,7 @@ class MemoryProvider final : public StateStoreProvider {
   /// Makes the map hold `version`.
   Status Load(int64_t version) {
     ClearUndo();
+    DropPrevious();
     if (version == 0) {
       map_.Clear();
       loaded_version_ = 0;
@@ -231,6 +256,9 @@ class MemoryProvider final : public StateStoreProvider {
     CompactMap::Entry old;  // the replaced entry, or nullptr when the key was absent
   };
   std::vector<Undo> undo_;  // the open store's changes, oldest first
+  // The undo log of the last commit (loaded_version_ - 1 -> loaded_version_), if valid.
+  std::vector<Undo> prev_undo_;
+  bool prev_valid_ = false;
   int64_t cache_hits_ = 0;
   int64_t cache_misses_ = 0;
   int64_t last_commit_bytes_ = 0;

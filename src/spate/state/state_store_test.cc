@@ -60,7 +60,9 @@ class StateStoreTest : public ::testing::TestWithParam<ProviderCase> {
         kv.erase("k" + std::to_string(v - 2));
       }
       EXPECT_TRUE(st->Commit().ok());
-      if (maintenance) EXPECT_TRUE(p->DoMaintenance().ok());
+      if (maintenance) {
+        EXPECT_TRUE(p->DoMaintenance().ok());
+      }
       states.push_back(kv);
     }
     return states;
@@ -176,8 +178,14 @@ TEST_P(StateStoreTest, ReplayedVersionOverwritesTheUncommittedLaterOne) {
   StateStore* st = *p->GetStore(3);
   st->Put("first run", "x");
   ASSERT_TRUE(st->Commit().ok());
+  int64_t misses = st->metrics().custom["loadedMapCacheMissCount"];
   st = *p->GetStore(3);  // replay on the same provider
   EXPECT_EQ(Contents(st), states[3]);
+  EXPECT_EQ(st->metrics().num_keys, static_cast<int64_t>(states[3].size()));
+  if (GetParam().provider == "memory") {
+    // Undone in memory from the last commit's undo log, not reloaded.
+    EXPECT_EQ(st->metrics().custom["loadedMapCacheMissCount"], misses);
+  }
   st->Put("second run", "y");
   ASSERT_TRUE(st->Commit().ok());
   KV expect = states[3];
