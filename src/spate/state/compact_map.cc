@@ -24,7 +24,7 @@ inline uint64_t ReadTrustedVarint(const char*& p) {
 }
 }  // namespace
 
-CompactMap::CompactMap() { slots_.assign(16, 0), mask_ = 15; }
+CompactMap::CompactMap() { slots_.assign(16, 0); }
 
 std::string_view CompactMap::KeyOf(Entry e) {
   uint64_t k = ReadTrustedVarint(e);
@@ -47,11 +47,16 @@ size_t CompactMap::EntrySize(Entry e) {
 
 int64_t CompactMap::Find(std::string_view key, uint64_t hash) const {
   uint64_t tag = Tag(hash);
-  for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
+  for (size_t i = Home(hash);; i = Next(i)) {
     uint64_t s = slots_[i];
     if (s == 0) return -1;
     if ((s >> 48) == tag && KeyOf(EntryOf(s)) == key) return static_cast<int64_t>(i);
   }
+}
+
+CompactMap::Entry CompactMap::Find(std::string_view key) const {
+  int64_t i = Find(key, HashBytes(key));
+  return i < 0 ? nullptr : EntryOf(slots_[i]);
 }
 
 std::optional<std::string_view> CompactMap::Get(std::string_view key) const {
@@ -92,16 +97,15 @@ CompactMap::Entry CompactMap::Append(std::string_view key, std::string_view valu
 }
 
 void CompactMap::InsertNew(uint64_t slot_value, uint64_t hash) {
-  size_t i = hash & mask_;
-  while (slots_[i] != 0) i = (i + 1) & mask_;
+  size_t i = Home(hash);
+  while (slots_[i] != 0) i = Next(i);
   slots_[i] = slot_value;
 }
 
 void CompactMap::Grow() {
   std::vector<uint64_t> old;
   old.swap(slots_);
-  slots_.assign(old.size() * 2, 0);
-  mask_ = slots_.size() - 1;
+  slots_.assign(old.size() + old.size() / 2, 0);
   for (uint64_t s : old) {
     if (s != 0) InsertNew(s, HashBytes(KeyOf(EntryOf(s))));
   }
@@ -110,8 +114,8 @@ void CompactMap::Grow() {
 void CompactMap::EraseSlot(size_t i) {
   // Backward-shift deletion: move later members of the probe run into the hole.
   size_t hole = i;
-  for (size_t j = (i + 1) & mask_; slots_[j] != 0; j = (j + 1) & mask_) {
-    size_t home = HashBytes(KeyOf(EntryOf(slots_[j]))) & mask_;
+  for (size_t j = Next(i); slots_[j] != 0; j = Next(j)) {
+    size_t home = Home(HashBytes(KeyOf(EntryOf(slots_[j]))));
     // j may move to the hole when its home is not in (hole, j] cyclically.
     bool between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
     if (!between) {
@@ -137,7 +141,7 @@ CompactMap::Entry CompactMap::Put(std::string_view key, std::string_view value,
     dead_bytes_ += static_cast<int64_t>(old_size);
     return old;
   }
-  if (static_cast<size_t>(count_ + 1) * 8 > slots_.size() * 7) Grow();
+  if (static_cast<size_t>(count_ + 1) * 5 > slots_.size() * 4) Grow();
   InsertNew(MakeSlot(e, hash), hash);
   ++count_;
   return nullptr;
@@ -172,7 +176,7 @@ void CompactMap::Restore(std::string_view key, Entry entry) {
     slots_[i] = MakeSlot(entry, hash);
     return;
   }
-  if (static_cast<size_t>(count_ + 1) * 8 > slots_.size() * 7) Grow();
+  if (static_cast<size_t>(count_ + 1) * 5 > slots_.size() * 4) Grow();
   InsertNew(MakeSlot(entry, hash), hash);
   ++count_;
 }
@@ -199,7 +203,6 @@ void CompactMap::Compact() {
 void CompactMap::Clear() {
   slots_.assign(16, 0);
   slots_.shrink_to_fit();
-  mask_ = 15;
   count_ = 0;
   chunks_.clear();
   cur_ = nullptr;

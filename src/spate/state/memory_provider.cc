@@ -8,7 +8,6 @@
 // then the deltas after the snapshot.
 
 #include <mutex>
-#include <unordered_set>
 
 #include "spate/state/compact_map.h"
 #include "spate/state/providers.h"
@@ -41,6 +40,14 @@ class MemoryProvider final : public StateStoreProvider {
     if (store_.uncommitted()) AbortLocked();
     if (loaded_version_ == version) {
       ++cache_hits_;
+    } else if (prev_valid_ && version == loaded_version_ - 1) {
+      // A replayed batch: undo the last commit in memory.
+      ++cache_hits_;
+      for (auto it = prev_undo_.rbegin(); it != prev_undo_.rend(); ++it) {
+        map_.Restore(CompactMap::KeyOf(it->key), it->old);
+      }
+      DropPrevious();
+      loaded_version_ = version;
     } else {
       ++cache_misses_;
       SPATE_RETURN_IF_ERROR(Load(version));
@@ -71,7 +78,8 @@ class MemoryProvider final : public StateStoreProvider {
     map_.Clear();
     loaded_version_ = -1;
     store_.Closed();
-    undo_.clear();
+    ClearUndo();
+    DropPrevious();
   }
 
   // --- ProviderStore<MemoryProvider> (same thread as GetStore) ---
@@ -82,11 +90,11 @@ class MemoryProvider final : public StateStoreProvider {
   void Put(std::string_view key, std::string_view value) {
     CompactMap::Entry now;
     CompactMap::Entry old = map_.Put(key, value, &now);
-    undo_.push_back({CompactMap::KeyOf(now), old});
+    undo_.push_back({now, old});
   }
   void Remove(std::string_view key) {
     CompactMap::Entry old = map_.Remove(key);
-    if (old) undo_.push_back({CompactMap::KeyOf(old), old});
+    if (old) undo_.push_back({old, old});
   }
   void ForEach(const std::function<void(std::string_view, std::string_view)>& fn) const {
     map_.ForEach(fn);
@@ -94,16 +102,18 @@ class MemoryProvider final : public StateStoreProvider {
 
   Status CommitStore() {
     std::lock_guard lock(mu_);
+    // One record per changed key, without a set: a key's last Put made its current entry
+    // (entries never move while the undo log exists), and a key that ends absent has a
+    // Remove record (key entry == old entry) last; an earlier Remove of a key put again
+    // and removed again is written twice, which replays the same.
     std::string records;
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(undo_.size());
-    for (const auto& u : undo_) {
-      if (!seen.insert(u.key).second) continue;
-      auto v = map_.Get(u.key);
-      if (v) {
-        AppendPutRecord(&records, u.key, *v);
-      } else {
-        AppendRemoveRecord(&records, u.key);
+    for (const Undo& u : undo_) {
+      std::string_view key = CompactMap::KeyOf(u.key);
+      CompactMap::Entry now = map_.Find(key);
+      if (now == u.key && u.old != u.key) {
+        AppendPutRecord(&records, key, CompactMap::ValueOf(now));
+      } else if (now == nullptr && u.key == u.old) {
+        AppendRemoveRecord(&records, key);
       }
     }
     int64_t next = store_.version() + 1;
@@ -126,17 +136,26 @@ class MemoryProvider final : public StateStoreProvider {
           .WithContext(st.ToString());
     }
     last_commit_bytes_ = static_cast<int64_t>(records.size());
-    undo_.clear();
+    // Keep the undo log: it turns the map back into the loaded version if the batch is
+    // replayed (GetStore(version) after this commit), unless compaction moved entries or
+    // the log is large (over a quarter of the keys: at most 4 bytes a key are spent on
+    // it; a larger replay reloads from the files).
+    prev_undo_.swap(undo_);
+    ClearUndo();
+    prev_valid_ = true;
     loaded_version_ = next;
-    map_.MaybeCompact();
+    if (map_.MaybeCompact() ||
+        static_cast<int64_t>(prev_undo_.size()) * 4 > map_.size()) {
+      DropPrevious();
+    }
     return Status::OK();
   }
 
   void AbortLocked() {
     for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
-      map_.Restore(it->key, it->old);
+      map_.Restore(CompactMap::KeyOf(it->key), it->old);
     }
-    undo_.clear();
+    ClearUndo();
     store_.Closed();
   }
   void AbortStore() {
@@ -144,11 +163,26 @@ class MemoryProvider final : public StateStoreProvider {
     AbortLocked();
   }
 
+  void DropPrevious() {
+    std::vector<Undo>().swap(prev_undo_);
+    prev_valid_ = false;
+  }
+
+  /// Empties the undo log, releasing it when a large batch grew it.
+  void ClearUndo() {
+    if (undo_.capacity() > 65536) {
+      std::vector<Undo>().swap(undo_);
+    } else {
+      undo_.clear();
+    }
+  }
+
   StateStoreMetrics Metrics() const {
     StateStoreMetrics m;
     m.num_keys = map_.size();
     m.memory_used_bytes =
-        map_.memory_bytes() + static_cast<int64_t>(undo_.capacity() * sizeof(Undo));
+        map_.memory_bytes() +
+        static_cast<int64_t>((undo_.capacity() + prev_undo_.capacity()) * sizeof(Undo));
     m.custom["loadedMapCacheHitCount"] = cache_hits_;
     m.custom["loadedMapCacheMissCount"] = cache_misses_;
     m.custom["stateOnCurrentVersionSizeBytes"] = map_.live_bytes();
@@ -172,7 +206,8 @@ class MemoryProvider final : public StateStoreProvider {
 
   /// Makes the map hold `version`.
   Status Load(int64_t version) {
-    undo_.clear();
+    ClearUndo();
+    DropPrevious();
     if (version == 0) {
       map_.Clear();
       loaded_version_ = 0;
@@ -217,10 +252,13 @@ class MemoryProvider final : public StateStoreProvider {
   int64_t loaded_version_ = -1;  // the version the map holds (committed); -1 = none
   ProviderStore<MemoryProvider> store_;
   struct Undo {
-    std::string_view key;   // view into the map's arena (stable until Compact)
+    CompactMap::Entry key;  // an entry of the key (stable until Compact)
     CompactMap::Entry old;  // the replaced entry, or nullptr when the key was absent
   };
   std::vector<Undo> undo_;  // the open store's changes, oldest first
+  // The undo log of the last commit (loaded_version_ - 1 -> loaded_version_), if valid.
+  std::vector<Undo> prev_undo_;
+  bool prev_valid_ = false;
   int64_t cache_hits_ = 0;
   int64_t cache_misses_ = 0;
   int64_t last_commit_bytes_ = 0;

@@ -2,22 +2,27 @@
 //
 // The RocksDB provider (Spark's RocksDBStateStoreProvider with changelog checkpointing).
 // A RocksDB instance lives in a private local working folder (a fresh temp folder per
-// provider, deleted on Close; nothing in it is needed after a crash). A store collects
-// its changes in a WriteBatchWithIndex (reads see them); Commit writes them durably as
-// <version>.changelog in the store folder and then applies them to the local DB (WAL
-// off: the changelog is the log). DoMaintenance flushes, takes a RocksDB checkpoint (hard
-// links of the SST files) and writes it as one archive <version>.checkpoint, so a restart
-// loads the newest archive at or before the version and replays the changelogs after it.
+// provider, deleted on Close; nothing in it is needed after a crash). A store writes its
+// changes into the DB directly (WAL off) and into a changelog buffer, as Spark's
+// provider; Commit writes the buffer durably as <version>.changelog in the store folder,
+// and Abort drops the local DB so the next GetStore reloads the version. DoMaintenance
+// flushes, takes a RocksDB checkpoint (hard links of the SST files) and writes it as one
+// archive <version>.checkpoint, so a restart loads the newest archive at or before the
+// version and replays the changelogs after it.
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/checkpoint.h>
-#include <rocksdb/utilities/write_batch_with_index.h>
 #include <rocksdb/write_buffer_manager.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -80,34 +85,11 @@ const SharedMemory& BoundedMemory(int64_t total_mb, double write_buffer_ratio) {
   return shared;
 }
 
-/// Serialises a WriteBatch as state-file records.
-class RecordWriter final : public rocksdb::WriteBatch::Handler {
- public:
-  explicit RecordWriter(std::string* out) : out_(out) {}
-  rocksdb::Status PutCF(uint32_t, const rocksdb::Slice& k,
-                        const rocksdb::Slice& v) override {
-    AppendPutRecord(out_, {k.data(), k.size()}, {v.data(), v.size()});
-    return rocksdb::Status::OK();
-  }
-  rocksdb::Status DeleteCF(uint32_t, const rocksdb::Slice& k) override {
-    AppendRemoveRecord(out_, {k.data(), k.size()});
-    return rocksdb::Status::OK();
-  }
-
- private:
-  std::string* out_;
-};
-
 class RocksDbProvider final : public StateStoreProvider {
  public:
   RocksDbProvider(const StateStoreId& id, const StateStoreConf& conf,
                   io::FileSystemPtr fs, FileCodec codec)
-      : conf_(conf),
-        fs_(std::move(fs)),
-        codec_(codec),
-        dir_(id.Path()),
-        store_(this),
-        batch_(rocksdb::BytewiseComparator(), 0, /*overwrite_key=*/true) {
+      : conf_(conf), fs_(std::move(fs)), codec_(codec), dir_(id.Path()), store_(this) {
     owner_ = "RocksDBStateStoreProvider[id = (op=" + std::to_string(id.operator_id) +
              ",part=" + std::to_string(id.partition) + "),dir = " + dir_ + "]";
     write_options_.disableWAL = true;
@@ -117,13 +99,20 @@ class RocksDbProvider final : public StateStoreProvider {
     options_.max_open_files = static_cast<int>(ExtraInt(conf, "maxOpenFiles", -1));
     options_.write_buffer_size =
         static_cast<size_t>(ExtraInt(conf, "writeBufferSizeMB", 16)) << 20;
+    // A bloom filter over the memtable's keys: the existence check before a put of a new
+    // key skips the skiplist search.
+    options_.memtable_whole_key_filtering = true;
+    options_.memtable_prefix_bloom_size_ratio = 0.05;
     options_.max_write_buffer_number =
         static_cast<int>(ExtraInt(conf, "maxWriteBufferNumber", 3));
     rocksdb::BlockBasedTableOptions table;
     table.block_size = static_cast<size_t>(ExtraInt(conf, "blockSizeKB", 4)) << 10;
     table.format_version = static_cast<uint32_t>(ExtraInt(conf, "formatVersion", 5));
+    // As Spark: a bloom filter, so the existence check of a new key rarely reads a block.
+    table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
     bounded_ = ExtraBool(conf, "boundedMemoryUsage", false);
     track_rows_ = ExtraBool(conf, "trackTotalNumberOfRows", true);
+    changelog_checkpointing_ = ExtraBool(conf, "changelogCheckpointing.enabled", true);
     if (bounded_) {
       double ratio = 0.5;
       if (auto it = conf.extra.find("writeBufferCacheRatio"); it != conf.extra.end()) {
@@ -153,12 +142,36 @@ class RocksDbProvider final : public StateStoreProvider {
       base = fsys::temp_directory_path(ec).string();
       if (ec) base = "/tmp";
     }
-    std::string templ = (fsys::path(base) / "spate-rocksdb-XXXXXX").string();
+    RemoveFoldersOfDeadProcesses(base);
+    std::string prefix = "spate-rocksdb-" + std::to_string(getpid()) + "-";
+    std::string templ = (fsys::path(base) / (prefix + "XXXXXX")).string();
     if (mkdtemp(templ.data()) == nullptr) {
       return Status::IOError("cannot create the RocksDB working folder " + templ);
     }
     work_dir_ = templ;
     return Status::OK();
+  }
+
+  /// Working folders are named spate-rocksdb-<pid>-XXXXXX; a process killed with -9
+  /// leaves its folders behind, and the next provider in the same base folder removes
+  /// them.
+  static void RemoveFoldersOfDeadProcesses(const std::string& base) {
+    std::error_code ec;
+    for (const auto& entry : fsys::directory_iterator(base, ec)) {
+      std::string name = entry.path().filename().string();
+      constexpr std::string_view kPrefix = "spate-rocksdb-";
+      if (name.rfind(kPrefix, 0) != 0) continue;
+      size_t dash = name.find('-', kPrefix.size());
+      if (dash == std::string::npos) continue;
+      pid_t pid = 0;
+      auto [end, perr] =
+          std::from_chars(name.data() + kPrefix.size(), name.data() + dash, pid);
+      if (perr != std::errc() || pid <= 0) continue;
+      if (kill(pid, 0) != 0 && errno == ESRCH) {
+        std::error_code ignored;
+        fsys::remove_all(entry.path(), ignored);
+      }
+    }
   }
 
   Result<StateStore*> GetStore(int64_t version) override {
@@ -181,8 +194,7 @@ class RocksDbProvider final : public StateStoreProvider {
 
   Status DoMaintenance() override {
     std::lock_guard lock(mu_);
-    bool committed =
-        db_ && !(store_.uncommitted() && batch_.GetWriteBatch()->Count() > 0);
+    bool committed = db_ && !(store_.uncommitted() && !changes_.empty());
     return MaintainStoreFiles(*fs_, dir_, kCheckpoint, kChangelog,
                               committed ? loaded_version_ : -1,
                               conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain,
@@ -199,8 +211,8 @@ class RocksDbProvider final : public StateStoreProvider {
   std::optional<std::string_view> Get(std::string_view key) {
     auto start = Clock::now();
     value_.Reset();
-    rocksdb::Status s = batch_.GetFromBatchAndDB(
-        db_.get(), read_options_, rocksdb::Slice(key.data(), key.size()), &value_);
+    rocksdb::Status s = db_->Get(read_options_, db_->DefaultColumnFamily(),
+                                 rocksdb::Slice(key.data(), key.size()), &value_);
     get_nanos_ += NanosSince(start);
     ++get_count_;
     if (!s.ok()) return std::nullopt;
@@ -209,29 +221,33 @@ class RocksDbProvider final : public StateStoreProvider {
 
   bool Exists(std::string_view key) {
     scratch_.Reset();
-    return batch_
-        .GetFromBatchAndDB(db_.get(), read_options_,
-                           rocksdb::Slice(key.data(), key.size()), &scratch_)
+    return db_
+        ->Get(read_options_, db_->DefaultColumnFamily(),
+              rocksdb::Slice(key.data(), key.size()), &scratch_)
         .ok();
   }
 
   void Put(std::string_view key, std::string_view value) {
     auto start = Clock::now();
     if (track_rows_ && !Exists(key)) ++pending_keys_;
-    batch_.Put(rocksdb::Slice(key.data(), key.size()),
-               rocksdb::Slice(value.data(), value.size()));
+    Written(db_->Put(write_options_, rocksdb::Slice(key.data(), key.size()),
+                     rocksdb::Slice(value.data(), value.size())));
+    AppendPutRecord(&changes_, key, value);
     put_nanos_ += NanosSince(start);
     ++put_count_;
   }
 
   void Remove(std::string_view key) {
-    if (track_rows_ && Exists(key)) --pending_keys_;
-    batch_.Delete(rocksdb::Slice(key.data(), key.size()));
+    if (track_rows_) {
+      if (!Exists(key)) return;
+      --pending_keys_;
+    }
+    Written(db_->Delete(write_options_, rocksdb::Slice(key.data(), key.size())));
+    AppendRemoveRecord(&changes_, key);
   }
 
   void ForEach(const std::function<void(std::string_view, std::string_view)>& fn) {
-    std::unique_ptr<rocksdb::Iterator> it(
-        batch_.NewIteratorWithBase(db_->NewIterator(read_options_)));
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read_options_));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       fn({it->key().data(), it->key().size()}, {it->value().data(), it->value().size()});
     }
@@ -240,15 +256,12 @@ class RocksDbProvider final : public StateStoreProvider {
   Status CommitStore() {
     std::lock_guard lock(mu_);
     auto start = Clock::now();
-    std::string records;
-    RecordWriter writer(&records);
-    rocksdb::WriteBatch* wb = batch_.GetWriteBatch();
-    Status st = FromRocks(wb->Iterate(&writer), "reading the write batch");
+    Status st = write_error_;
     int64_t next = store_.version() + 1;
     if (st.ok()) st = fs_->MakeDirs(dir_);
     if (st.ok()) {
       st = fs_->WriteAtomic(VersionFile(dir_, next, kChangelog),
-                            EncodeStateFile(StateFileKind::kChangelog, codec_, records,
+                            EncodeStateFile(StateFileKind::kChangelog, codec_, changes_,
                                             static_cast<uint64_t>(pending_keys_)));
     }
     if (st.ok()) {
@@ -257,36 +270,45 @@ class RocksDbProvider final : public StateStoreProvider {
       Status del = fs_->Delete(VersionFile(dir_, next, kCheckpoint));
       if (!del.ok() && del.code() != StatusCode::kNotFound) st = del;
     }
-    int64_t sync_nanos = NanosSince(start);
+    commit_file_sync_nanos_ = NanosSince(start);
     if (!st.ok()) {
       AbortLocked();
       return Status::Error("CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT",
                            {{"providerClass", "RocksDBStateStoreProvider"}})
           .WithContext(st.ToString());
     }
-    auto write_start = Clock::now();
-    st = FromRocks(db_->Write(write_options_, wb), "write");
-    batch_.Clear();
-    if (!st.ok()) {
-      // The changelog is durable; the local instance is not: reload on the next GetStore.
-      CloseDb();
-      return st;
-    }
-    commit_write_batch_nanos_ = NanosSince(write_start);
-    commit_file_sync_nanos_ = sync_nanos;
+    ClearChanges();
     num_keys_ = pending_keys_;
     loaded_version_ = next;
+    // Without changelog checkpointing (Spark's default), every version is a checkpoint.
+    // The changelog already holds the version; a failed archive only costs replay time.
+    if (!changelog_checkpointing_) (void)WriteCheckpoint();
     return Status::OK();
   }
 
+  /// Writes go to the DB directly (as Spark's provider): undoing them means reloading the
+  /// loaded version, which the next GetStore does.
   void AbortLocked() {
-    batch_.Clear();
+    if (!changes_.empty() || !write_error_.ok()) CloseDb();
+    ClearChanges();
     pending_keys_ = num_keys_;
     store_.Closed();
   }
   void AbortStore() {
     std::lock_guard lock(mu_);
     AbortLocked();
+  }
+
+  void Written(const rocksdb::Status& s) {
+    if (!s.ok() && write_error_.ok()) write_error_ = FromRocks(s, "write");
+  }
+  void ClearChanges() {
+    if (changes_.capacity() > (size_t{1} << 20)) {
+      std::string().swap(changes_);
+    } else {
+      changes_.clear();
+    }
+    write_error_ = Status::OK();
   }
 
   int64_t Property(const char* name) const {
@@ -300,11 +322,11 @@ class RocksDbProvider final : public StateStoreProvider {
     m.num_keys = store_.uncommitted() ? pending_keys_ : num_keys_;
     int64_t mem = Property("rocksdb.cur-size-all-mem-tables") +
                   Property("rocksdb.estimate-table-readers-mem") +
-                  static_cast<int64_t>(batch_.GetWriteBatch()->GetDataSize());
+                  static_cast<int64_t>(changes_.capacity());
     if (!bounded_ && cache_) mem += static_cast<int64_t>(cache_->GetUsage());
     m.memory_used_bytes = mem;
     auto ms = [](int64_t nanos) { return nanos / 1000000; };
-    m.custom["rocksdbCommitWriteBatchLatency"] = ms(commit_write_batch_nanos_);
+    m.custom["rocksdbCommitWriteBatchLatency"] = 0;  // writes are not batched
     m.custom["rocksdbCommitFileSyncLatencyMs"] = ms(commit_file_sync_nanos_);
     m.custom["rocksdbCommitFlushLatency"] = ms(flush_nanos_);
     m.custom["rocksdbCommitCheckpointLatency"] = ms(checkpoint_nanos_);
@@ -332,7 +354,7 @@ class RocksDbProvider final : public StateStoreProvider {
   }
 
   void CloseLocked() {
-    batch_.Clear();
+    ClearChanges();
     store_.Closed();
     CloseDb();
     if (!work_dir_.empty()) {
@@ -398,7 +420,7 @@ class RocksDbProvider final : public StateStoreProvider {
   }
 
   Status Load(int64_t version) {
-    batch_.Clear();
+    ClearChanges();
     int64_t from = db_ ? loaded_version_ : -1;
     if (from < 0 || from > version) {
       CloseDb();
@@ -479,17 +501,19 @@ class RocksDbProvider final : public StateStoreProvider {
   std::shared_ptr<rocksdb::Cache> cache_;
   bool bounded_ = false;
   bool track_rows_ = true;
+  bool changelog_checkpointing_ = true;
   std::unique_ptr<rocksdb::DB> db_;
   int64_t loaded_version_ = -1;
   int64_t num_keys_ = 0;
   int64_t pending_keys_ = 0;
   ProviderStore<RocksDbProvider> store_;
-  mutable rocksdb::WriteBatchWithIndex batch_;  // GetWriteBatch() is non-const
-  rocksdb::PinnableSlice value_;                // the last Get's value
-  rocksdb::PinnableSlice scratch_;              // existence checks
+  std::string changes_;             // the open store's changes as changelog records
+  Status write_error_;              // the first failed write of the open store
+  rocksdb::PinnableSlice value_;    // the last Get's value
+  rocksdb::PinnableSlice scratch_;  // existence checks
   int64_t get_nanos_ = 0, put_nanos_ = 0, get_count_ = 0, put_count_ = 0;
   int64_t load_nanos_ = 0, flush_nanos_ = 0, checkpoint_nanos_ = 0;
-  int64_t commit_write_batch_nanos_ = 0, commit_file_sync_nanos_ = 0;
+  int64_t commit_file_sync_nanos_ = 0;
   int64_t files_copied_ = 0, bytes_copied_ = 0, archive_bytes_ = 0;
 };
 

@@ -139,9 +139,9 @@ Result<DecodedStateFile> DecodeStateFile(std::string_view bytes, StateFileKind k
   }
   ByteReader r(bytes);
   std::string_view magic;
-  uint8_t version, file_kind, codec, pad;
-  uint64_t raw_size, stored_size, aux;
-  uint32_t crc, pad32;
+  uint8_t version = 0, file_kind = 0, codec = 0, pad = 0;
+  uint64_t raw_size = 0, stored_size = 0, aux = 0;
+  uint32_t crc = 0, pad32 = 0;
   (void)r.ReadBytes(4, &magic);
   (void)r.ReadFixed(&version);
   (void)r.ReadFixed(&file_kind);
@@ -215,17 +215,15 @@ Status ForEachRecord(std::string_view records, StateFileKind kind,
                                               std::string_view value)>& fn) {
   ByteReader r(records);
   bool delta = IsIncremental(kind);
+  // Spark's classes for a size field that cannot be read (it reports the size as -1).
   auto bad_size = [&](bool key) {
-    if (delta) {
-      return Status::Error("CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_KEY_SIZE",
-                           {{"fileToRead", path}, {"clazz", owner}, {"keySize", "-1"}});
-    }
-    return key ? Status::Error(
-                     "CANNOT_LOAD_STATE_STORE.CANNOT_READ_SNAPSHOT_FILE_KEY_SIZE",
-                     {{"fileToRead", path}, {"clazz", owner}, {"keySize", "-1"}})
-               : Status::Error(
-                     "CANNOT_LOAD_STATE_STORE.CANNOT_READ_SNAPSHOT_FILE_VALUE_SIZE",
-                     {{"fileToRead", path}, {"clazz", owner}, {"valueSize", "-1"}});
+    std::string_view cls =
+        delta ? "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_KEY_SIZE"
+        : key ? "CANNOT_LOAD_STATE_STORE.CANNOT_READ_SNAPSHOT_FILE_KEY_SIZE"
+              : "CANNOT_LOAD_STATE_STORE.CANNOT_READ_SNAPSHOT_FILE_VALUE_SIZE";
+    std::vector<ErrorParam> params{{"fileToRead", path}, {"clazz", owner}};
+    params.push_back({delta || key ? "keySize" : "valueSize", "-1"});
+    return Status::Error(cls, std::move(params));
   };
   while (!r.at_end()) {
     uint8_t op;
