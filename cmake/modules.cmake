@@ -16,7 +16,9 @@ function(spate_module name)
       add_executable(spate_${name}_test ${tests})
       target_link_libraries(spate_${name}_test PRIVATE spate_${name} GTest::gtest_main GTest::gmock)
       target_compile_options(spate_${name}_test PRIVATE ${SPATE_WARNINGS})
-      gtest_discover_tests(spate_${name}_test PROPERTIES LABELS unit DISCOVERY_TIMEOUT 60)
+      gtest_discover_tests(spate_${name}_test
+                           PROPERTIES LABELS unit ENVIRONMENT "SPATE_SHARED_DIR=${SPATE_SHARED_DIR}"
+                           DISCOVERY_TIMEOUT 60)
     endif()
   endif()
 endfunction()

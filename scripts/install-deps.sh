@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every system package spate needs to build and test on a fresh Debian 12 machine.
+# Installs every system package and tool spate needs to build and run all its tests on a
+# fresh Debian 12 machine (compilers, libraries, Python, node + npm and the interop tests'
+# npm packages). Fails when something cannot be installed.
 # Idempotent; run as root (or with sudo available).
 set -euo pipefail
 SUDO=""
@@ -26,10 +28,17 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-# Node packages of the Parquet interop test (hyparquet, an independent reader), pinned by
-# tests/interop/package-lock.json.
-if command -v npm >/dev/null 2>&1; then
-  (cd "$(dirname "$0")/../tests/interop" && npm ci --no-audit --no-fund)
-else
-  echo "npm not found: the Parquet interop test (tests/interop) will be skipped" >&2
+# npm: Debian's nodejs comes without it (a nodejs from NodeSource bundles it; installing
+# Debian's npm beside that one would conflict), so it is installed only when missing.
+if ! command -v npm >/dev/null 2>&1; then
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends npm
+fi
+# Node packages of the interop tests (hyparquet, hyparquet-writer, DuckDB's node client:
+# independent readers and writers), pinned by tests/interop/package-lock.json; `npm ci`
+# again only when the lock file is newer than the installed tree.
+interop="$(dirname "$0")/../tests/interop"
+if [ ! -f "$interop/node_modules/.package-lock.json" ] ||
+  [ "$interop/package-lock.json" -nt "$interop/node_modules/.package-lock.json" ]; then
+  (cd "$interop" && npm ci --no-audit --no-fund)
 fi

@@ -4,22 +4,29 @@
 // SIGKILL at random instants, or SPATE_FAULT=<point>[:<hit>] makes it kill itself at a
 // named point of the micro-batch protocol (stream/batch_source.h FaultPoint).
 //
-//   spate_stream_crash_driver <sink: files|delta> <input dir> <output dir> <checkpoint>
+//   spate_stream_crash_driver <sink: files|delta|foreachbatch> <input> <output>
+//   <checkpoint>
 //
 // The query: JSON files (id BIGINT, payload STRING) -> filter/project -> the sink, with
-// maxFilesPerTrigger=1 so a run has several batches. Exit codes: 0 done, 2 usage, 3
-// error.
+// maxFilesPerTrigger=1 so a run has several batches. Sinks: `files` (parquet with
+// _spark_metadata), `delta` (the Delta sink), `foreachbatch` (a function appending each
+// batch to a Delta table with txnAppId/txnVersion = batch id: Delta's idempotent write,
+// the usual way to make foreachBatch exactly-once). SPATE_FAULT_TRACE_FD reports the
+// protocol points passed (stream/batch_source.h). Exit codes: 0 done, 2 usage, 3 error
+// (its message on stderr).
 
 #include <cstdio>
 #include <exception>
 #include <string>
 
+#include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: %s <files|delta> <input> <output> <checkpoint>\n",
+    std::fprintf(stderr,
+                 "usage: %s <files|delta|foreachbatch> <input> <output> <checkpoint>\n",
                  argv[0]);
     return 2;
   }
@@ -33,12 +40,24 @@ int main(int argc, char** argv) {
                   .json(input)
                   .where("id >= 0")
                   .selectExpr("id", "upper(payload) AS payload");
-    auto q = df.writeStream()
-                 .format(sink == "delta" ? "delta" : "parquet")
-                 .option("checkpointLocation", checkpoint)
-                 .trigger(spate::api::Trigger::AvailableNow())
-                 .start(output);
-    q.awaitTermination();
+    auto writer = df.writeStream()
+                      .option("checkpointLocation", checkpoint)
+                      .trigger(spate::api::Trigger::AvailableNow());
+    if (sink == "foreachbatch") {
+      writer.foreachBatch([output](spate::api::DataFrame batch, int64_t id) {
+        batch.write()
+            .format("delta")
+            .mode("append")
+            .option("txnAppId", "crash-driver")
+            .option("txnVersion", std::to_string(id))
+            .save(output);
+      });
+      writer.start().awaitTermination();
+    } else {
+      writer.format(sink == "delta" ? "delta" : "parquet")
+          .start(output)
+          .awaitTermination();
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 3;

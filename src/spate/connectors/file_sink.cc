@@ -58,7 +58,15 @@ Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
     entries.push_back(std::move(e));
     rows += f.num_records;
   }
-  SPATE_RETURN_IF_ERROR(log_.AddEntries(batch.batch_id, entries));
+  Status logged = log_.AddEntries(batch.batch_id, entries);
+  if (!logged.ok()) {
+    // Another writer holds this batch (or the log failed): the files are in no entry, so
+    // no reader of the log sees them; remove them so no reader of the folder does either
+    // (as Spark's ManifestFileCommitProtocol.abortJob). Best effort: a crash here leaves
+    // them unlisted.
+    for (const auto& f : files) (void)fs_->Delete(io::JoinPath(path_, f.relative_path));
+    return logged;
+  }
   stream::FaultPoint("after_sink_commit");
   return rows;
 }

@@ -10,9 +10,10 @@
 //
 // Exactly-once: a batch id at or below the log's latest is skipped ("already committed");
 // otherwise the batch's files are written in place with fresh names, then the log entry
-// is added with put-if-absent. Files of a batch that crashed before its log entry stay on
-// disk but are never read: readers of a folder that has _spark_metadata read exactly
-// the files the log lists (SinkLogFiles).
+// is added with put-if-absent. A writer that loses that race (another process committed
+// the batch: CONCURRENT_STREAM_LOG_UPDATE) deletes its files before failing. Files of a
+// batch that crashed before its log entry stay on disk but are never read: readers of a
+// folder that has _spark_metadata read exactly the files the log lists (SinkLogFiles).
 //
 // Ownership: owned by the query; shares the FileSystem. Thread safety: the query thread.
 // Failure: write errors abort the batch's job (its files are deleted) and fail the query.

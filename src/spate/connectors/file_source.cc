@@ -127,6 +127,16 @@ class FileStreamSource final : public stream::Source {
                            stream::Trigger::ParseIntervalMs(digits ? age + " ms" : age));
     // Spark: maxFileAge is ignored when latestFirst and maxFilesPerTrigger are both set.
     if (latest_first_ && max_files_ > 0) max_file_age_ms_ = INT64_MAX / 4;
+    return LoadLog();
+  }
+
+  /// Reads the source log as it is now: every file an entry names becomes seen, and the
+  /// log offset is the highest batch id among those entries. Both come from one listing
+  /// of the log, so every file recorded at an offset <= current_log_offset_ is in seen_
+  /// and the next entry (put-if-absent at current_log_offset_ + 1) never names a file
+  /// again. (The offset once came from a second listing: an entry another process
+  /// added between the two was counted but its files not seen, and taken twice.)
+  Status LoadLog() {
     SPATE_ASSIGN_OR_RETURN(auto entries, log_.AllEntries());
     for (const auto& e : entries) {
       std::string p = StripPath(e);
@@ -135,8 +145,6 @@ class FileStreamSource final : public stream::Source {
       Seen(p, ts);
       current_log_offset_ = std::max(current_log_offset_, b);
     }
-    SPATE_ASSIGN_OR_RETURN(auto latest, log_.LatestId());
-    if (latest) current_log_offset_ = std::max(current_log_offset_, *latest);
     return Status::OK();
   }
 
@@ -146,7 +154,12 @@ class FileStreamSource final : public stream::Source {
   }
 
   Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>&) override {
+      const std::optional<JsonValue>& start) override {
+    // The query starts after an offset this source has not read: another process
+    // extended the log after Init (the query read offsets/ later than this source read
+    // its log). Catch up first, or the files of those entries would look new.
+    if (start && LogOffset(*start) > current_log_offset_)
+      SPATE_RETURN_IF_ERROR(LoadLog());
     std::vector<Listed> files;
     SPATE_RETURN_IF_ERROR(ListFiles(&files));
     // Newest first when latestFirst; oldest first otherwise (stable by path).

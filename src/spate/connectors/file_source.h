@@ -21,6 +21,11 @@
 // file (Hive partitions) take their values from the folder names (unless
 // recursiveFileLookup=true).
 //
+// Two processes on one checkpoint: the log entry is put-if-absent, so one of two writers
+// of an offset fails with CONCURRENT_STREAM_LOG_UPDATE; the source knows every file named
+// at or below its log offset (the log is read in one listing, and again when the query
+// starts after the offset the source read), so no file is ever named in two entries.
+//
 // Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
 // Failure: listing and log errors as Status; reading errors name the file.
 

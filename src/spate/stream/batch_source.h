@@ -8,7 +8,8 @@
 //    (a batch's numInputRows per source; a split read twice counts once).
 //  - FaultPoint: the crash-test hook. SPATE_FAULT=<name>[:<hit>] in the environment makes
 //    the process die with SIGKILL the <hit>-th time (default first) execution passes the
-//    named point of the micro-batch protocol.
+//    named point of the micro-batch protocol; SPATE_FAULT_TRACE_FD=<fd> reports every
+//    point passed as a line "<name>" on that file descriptor (the crash tests' progress).
 // Thread safety: immutable sources; the counter is atomic.
 
 #include <atomic>
@@ -81,7 +82,8 @@ class ConstantColumnsUnion final : public DataSource {
   std::string description_;
 };
 
-/// Dies with SIGKILL when SPATE_FAULT names this point (see file comment).
+/// Reports the point on SPATE_FAULT_TRACE_FD; dies with SIGKILL when SPATE_FAULT names
+/// it (see file comment).
 void FaultPoint(const char* name);
 
 }  // namespace spate::stream

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "spate/base/test_data.h"
 #include "spate/columnar/builder.h"
 #include "spate/table/deletion_vector.h"
 #include "spate/table/delta_log.h"
@@ -781,7 +782,8 @@ TEST(DeltaWriterTest, PartitionsReplaceWhereAndSkipping) {
 
 // ---- golden tables written by Spark / Delta ------------------------------------------------
 
-const char* kGolden = "/work/shared/data/delta-golden";
+// <repo>/../shared/data/delta-golden (base/test_data.h; missing fails when CI=true).
+const std::string kGolden = SharedTestData("delta-golden");
 
 struct Golden {
   const char* name;
@@ -791,7 +793,7 @@ struct Golden {
 };
 
 TEST(DeltaGoldenTest, SupportedTablesRead) {
-  if (!std::filesystem::exists(kGolden)) GTEST_SKIP() << "no golden tables";
+  SPATE_REQUIRE_TEST_DATA(kGolden);
   auto fs = io::LocalFileSystem::Get();
   const Golden tables[] = {
       {"snapshot-data0", 10, 0, -1},
@@ -833,7 +835,7 @@ TEST(DeltaGoldenTest, SupportedTablesRead) {
   };
   for (const auto& g : tables) {
     SCOPED_TRACE(g.name);
-    std::string path = std::string(kGolden) + "/" + g.name;
+    std::string path = kGolden + "/" + g.name;
     auto snap = DeltaLog(fs, path).Latest();
     ASSERT_TRUE(snap.ok()) << snap.status().ToString();
     EXPECT_EQ((*snap)->version(), g.version);
@@ -843,10 +845,10 @@ TEST(DeltaGoldenTest, SupportedTablesRead) {
 }
 
 TEST(DeltaGoldenTest, KnownValues) {
-  if (!std::filesystem::exists(kGolden)) GTEST_SKIP() << "no golden tables";
+  SPATE_REQUIRE_TEST_DATA(kGolden);
   auto fs = io::LocalFileSystem::Get();
   auto rows = [&](const std::string& name) {
-    return ReadRows(fs, DeltaLog(fs, std::string(kGolden) + "/" + name).Latest().value());
+    return ReadRows(fs, DeltaLog(fs, kGolden + "/" + name).Latest().value());
   };
   auto d3 = rows("snapshot-data2-deleted");
   EXPECT_EQ(d3.front(), "0|data-3-0");
@@ -859,11 +861,10 @@ TEST(DeltaGoldenTest, KnownValues) {
   int nulls = 0;
   for (const auto& r : evo) nulls += r.find("NULL") != std::string::npos;
   EXPECT_EQ(nulls, 20);
-  auto getchanges = DeltaLog(fs, std::string(kGolden) + "/deltalog-getChanges").Latest().value();
+  auto getchanges = DeltaLog(fs, kGolden + "/deltalog-getChanges").Latest().value();
   EXPECT_EQ(getchanges->TxnVersion("fakeAppId").value(), 3);
   EXPECT_FALSE(getchanges->TxnVersion("other").has_value());
-  auto readd = DeltaLog(fs, std::string(kGolden) +
-                                "/delete-re-add-same-file-different-transactions")
+  auto readd = DeltaLog(fs, kGolden + "/delete-re-add-same-file-different-transactions")
                    .Latest()
                    .value();
   for (const auto& f : readd->files())
@@ -908,21 +909,21 @@ TEST(DeltaGoldenTest, KnownValues) {
   EXPECT_EQ(tw[0].substr(0, 5), "1|2|3") << tw[0];
   // V2 checkpoints: the adds live in sidecar files.
   for (const char* v2 : {"v2-checkpoint-json", "v2-checkpoint-parquet"}) {
-    auto snap = DeltaLog(fs, std::string(kGolden) + "/" + v2).Latest().value();
+    auto snap = DeltaLog(fs, kGolden + "/" + v2).Latest().value();
     EXPECT_EQ(snap->checkpoint_version().value(), 2) << v2;
     EXPECT_EQ(rows(v2).front(), "0");
   }
   // Time travel on a Spark table.
-  auto v1 = DeltaLog(fs, std::string(kGolden) + "/snapshot-data3").At(1).value();
+  auto v1 = DeltaLog(fs, kGolden + "/snapshot-data3").At(1).value();
   EXPECT_EQ(ReadRows(fs, v1).size(), 20u);
 }
 
 TEST(DeltaGoldenTest, AppendToSparkDvTableAndCheckpoint) {
-  if (!std::filesystem::exists(kGolden)) GTEST_SKIP() << "no golden tables";
+  SPATE_REQUIRE_TEST_DATA(kGolden);
   auto dir = std::filesystem::temp_directory_path() /
              ("spate_delta_dv_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  std::filesystem::copy(std::string(kGolden) + "/basic-dv-no-checkpoint", dir,
+  std::filesystem::copy(kGolden + "/basic-dv-no-checkpoint", dir,
                         std::filesystem::copy_options::recursive);
   auto fs = io::LocalFileSystem::Get();
   const std::string path = dir.string();
@@ -940,7 +941,7 @@ TEST(DeltaGoldenTest, AppendToSparkDvTableAndCheckpoint) {
 }
 
 TEST(DeltaGoldenTest, UnsupportedTablesRefused) {
-  if (!std::filesystem::exists(kGolden)) GTEST_SKIP() << "no golden tables";
+  SPATE_REQUIRE_TEST_DATA(kGolden);
   auto fs = io::LocalFileSystem::Get();
   const std::pair<const char*, const char*> refused[] = {
       {"deltalog-state-reconstruction-from-checkpoint-missing-metadata",
@@ -951,7 +952,7 @@ TEST(DeltaGoldenTest, UnsupportedTablesRefused) {
   };
   for (const auto& [name, expect] : refused) {
     SCOPED_TRACE(name);
-    auto snap = DeltaLog(fs, std::string(kGolden) + "/" + name).Latest();
+    auto snap = DeltaLog(fs, kGolden + "/" + name).Latest();
     ASSERT_FALSE(snap.ok());
     EXPECT_NE(snap.status().ToString().find(expect), std::string::npos) << snap.status().ToString();
   }

@@ -20,7 +20,10 @@
 // Each file gets its own empty temporary folder: `__TEST_DIR__` in SQL and expected text
 // is replaced by its path, and the session's warehouse (spark.sql.warehouse.dir) is
 // __TEST_DIR__/warehouse. The folder is removed when the file ends. `__DATA_DIR__` is the
-// checked-in fixtures folder tests/data (read-only).
+// checked-in fixtures folder tests/data (read-only); `__SHARED_DIR__` the shared test data
+// folder beside the repository ($SPATE_SHARED_DIR, else <repo>/../shared), which a file
+// declares with `require shared-data` (skips the rest of the file when the folder is
+// missing, or fails it when CI=true).
 //   halt                      stop reading the file
 //
 // Values are rendered as Spark's spark-sql CLI prints them (HiveResult.toHiveString):
@@ -46,8 +49,9 @@
 #include <string>
 #include <vector>
 
-#include "spate/spate.h"
+#include "spate/base/test_data.h"
 #include "spate/columnar/hive_format.h"
+#include "spate/spate.h"
 
 namespace {
 
@@ -182,6 +186,7 @@ class FileRunner {
   std::string Substitute(std::string s, const std::vector<Binding>& bindings) const {
     for (const auto& b : bindings) s = ReplaceAll(s, "${" + b.var + "}", b.value);
     s = ReplaceAll(s, "__DATA_DIR__", DataDir());
+    s = ReplaceAll(s, "__SHARED_DIR__", SharedDir());
     return ReplaceAll(s, "__TEST_DIR__", test_dir_);
   }
 
@@ -190,6 +195,15 @@ class FileRunner {
     fs::path p = fs::absolute(path_).parent_path();
     while (!p.empty() && p.filename() != "sql" && p != p.root_path()) p = p.parent_path();
     return (p.parent_path() / "data").string();
+  }
+
+  // The shared test data folder beside the repository (spate/base/test_data.h):
+  // $SPATE_SHARED_DIR, else <repo>/../shared for the repository this file is in.
+  std::string SharedDir() const {
+    if (const char* env = std::getenv("SPATE_SHARED_DIR"); env && *env) return env;
+    fs::path repo =
+        fs::absolute(DataDir()).lexically_normal().parent_path().parent_path();
+    return (repo.parent_path() / "shared").string();
   }
 
   // Reads lines [i, end) until a blank line; returns the index after the block.
@@ -224,8 +238,22 @@ class FileRunner {
         continue;
       }
       if (cmd == "require") {
-        // No optional features exist yet: the rest of the file is skipped.
-        std::cout << path_ << ":" << line_no << ": require " << (words.size() > 1 ? words[1] : "")
+        std::string feature = words.size() > 1 ? words[1] : "";
+        if (feature == "shared-data" && !SharedDir().empty() &&
+            fs::exists(fs::path(SharedDir()) / "data")) {
+          ++i;
+          continue;
+        }
+        if (feature == "shared-data" && spate::MissingTestDataFails()) {
+          std::cout << path_ << ":" << line_no
+                    << ": require shared-data: no shared test data (CI=true); set "
+                       "SPATE_SHARED_DIR or put shared/ beside the repository\n";
+          counts_->failed++;
+          return false;
+        }
+        // Not available (no other optional features exist yet): the rest of the file is
+        // skipped.
+        std::cout << path_ << ":" << line_no << ": require " << feature
                   << " not available, skipping the rest of the file\n";
         for (size_t j = i + 1; j < lines_.size(); ++j) {
           std::string w = Trim(lines_[j]);

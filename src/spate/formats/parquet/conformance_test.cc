@@ -1,8 +1,8 @@
 // Copyright spate authors.
 // Conformance: the real files of apache/parquet-testing (data/ and bad_data/), copied to
-// ../shared/data/parquet-testing. Every file is either read with the expected contents or
-// refused with a Status naming the file; a file in neither list fails the test, so new
-// upstream files get classified.
+// <repo>/../shared/data/parquet-testing (base/test_data.h; missing fails when CI=true).
+// Every file is either read with the expected contents or refused with a Status naming
+// the file; a file in neither list fails the test, so new upstream files get classified.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "spate/base/test_data.h"
 #include "spate/formats/parquet/reader.h"
 
 namespace spate::formats::parquet {
@@ -17,11 +18,7 @@ namespace {
 
 std::string DataDir() {
   if (const char* env = std::getenv("SPATE_PARQUET_TESTING")) return env;
-  // __FILE__ = <repo>/src/spate/formats/parquet/conformance_test.cc; data lives in
-  // <repo>/../shared/data/parquet-testing.
-  std::string f = __FILE__;
-  for (int i = 0; i < 5; ++i) f = io::ParentPath(f);
-  return io::JoinPath(io::ParentPath(f), "shared/data/parquet-testing");
+  return SharedTestData("parquet-testing");  // <repo>/../shared/data/parquet-testing
 }
 
 struct Loaded {
@@ -56,10 +53,7 @@ Result<Loaded> Load(const std::string& rel) {
 
 class ConformanceTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (!*io::LocalFileSystem::Get()->Exists(DataDir()))
-      GTEST_SKIP() << "no " << DataDir();
-  }
+  void SetUp() override { SPATE_REQUIRE_TEST_DATA(DataDir()); }
 };
 
 // file -> expected rows, and spot checks "row,col=value".
