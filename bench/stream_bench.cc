@@ -21,24 +21,15 @@
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
+#include "timing.h"
 
 using namespace spate;
-using Steady = std::chrono::steady_clock;
+using bench::Percentiles;
+using bench::Seconds;
+using bench::Steady;
 
 namespace {
 
-double Seconds(Steady::time_point since) {
-  return std::chrono::duration<double>(Steady::now() - since).count();
-}
-
-void Percentiles(const char* what, std::vector<double> us) {
-  std::sort(us.begin(), us.end());
-  auto at = [&](double q) {
-    return us[std::min(us.size() - 1, static_cast<size_t>(q * us.size()))];
-  };
-  std::printf("%-40s n=%zu p50=%.2f ms p99=%.2f ms\n", what, us.size(), at(0.50) / 1000,
-              at(0.99) / 1000);
-}
 
 }  // namespace
 

@@ -40,22 +40,22 @@ Row(day=datetime.date(2024, 5, 1), name='alice', n=2, total=20.0)
 """
 
 
-def test_quickstart_example(tmp_path):
+def run_example(name, *args):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(spate.__file__)))
-    result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "quickstart.py"),
-                             str(tmp_path / "daily")], capture_output=True, text=True, env=env, timeout=300)
+    result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", name)]
+                            + [str(a) for a in args],
+                            capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert result.stdout == EXPECTED_QUICKSTART
+    return result.stdout
+
+
+def test_quickstart_example(tmp_path):
+    assert run_example("quickstart.py", tmp_path / "daily") == EXPECTED_QUICKSTART
 
 
 def test_streaming_tutorial_example(tmp_path):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(spate.__file__)))
-    result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "streaming_tutorial.py"),
-                             str(tmp_path / "work")], capture_output=True, text=True, env=env, timeout=300)
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+    out = run_example("streaming_tutorial.py", tmp_path / "work")
     runs = out.split("== run ")[1:]
     assert len(runs) == 3
     # Run 1: 500 events in 10 files, 4 files per batch -> 3 batches, 3 table versions.
@@ -74,3 +74,21 @@ def test_streaming_tutorial_example(tmp_path):
     assert "table versions: 6\n" in runs[2]
     assert '"numInputRows" : 100' in runs[1] and '"sources" : [' in runs[1]
     assert "batches this run: 0 rows this run: 0\n" in runs[2]
+
+
+def test_stateful_pipeline_example(tmp_path):
+    runs = run_example("stateful_pipeline.py", tmp_path / "work").split("== run ")[1:]
+    assert len(runs) == 3
+    # Run 1: 500 events over 83 minutes of event time; 30-minute windows up to the watermark
+    # (01:13:10) are final: two windows x three types. Nine 5-minute windows stay open.
+    assert "bronze: 500 silver: 500 gold windows: 6 5-min windows: 42\n" in runs[0]
+    assert "5-min state rows: 9 watermark: 2025-03-01T01:13:10.000Z\n" in runs[0]
+    assert "|{2025-03-01 00:00:00, 2025-03-01 00:30:00}|buy       |57    |2951.42|" in runs[0]
+    # Run 2: only the 500 new events flow through; more windows close.
+    assert "bronze: 1000 silver: 1000 gold windows: 15 5-min windows: 93\n" in runs[1]
+    # Run 3: the event hours late is kept by bronze, dropped (and counted) by the watermarked
+    # operators; every closed 5-minute window equals a batch count over bronze.
+    assert "bronze: 1501 silver: 1500 gold windows: 21 5-min windows: 141\n" in runs[2]
+    assert "silver dropped late: 1 gold dropped late: 0 5-min dropped late: 1\n" in runs[2]
+    assert "late event in bronze: 1\n" in runs[2]
+    assert "5-min windows differing from batch: 0\n" in runs[2]

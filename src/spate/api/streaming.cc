@@ -568,6 +568,12 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
         });
   } else if (fmt == "parquet" || fmt == "json" || fmt == "csv" || fmt == "text") {
     if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
+    // The file sink appends files: no other output mode (Spark's FileStreamSink).
+    if (mode != stream::OutputMode::kAppend) {
+      ThrowStatus(Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE",
+                                {{"outputMode", Lower(std::string(stream::OutputModeName(mode)))},
+                                 {"className", fmt}}));
+    }
     formats::FileWriterFactoryPtr factory;
     if (fmt == "parquet") {
       factory = ValueOrThrow(formats::MakeParquetWriterFactory(
@@ -595,6 +601,11 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
         fs, path, factory, partition_by_, interval > 0 ? interval : 10, cleanup);
   } else if (fmt == "delta") {
     if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
+    // Delta's sink appends or (Complete) overwrites; Update would need a MERGE.
+    if (mode == stream::OutputMode::kUpdate) {
+      ThrowStatus(Status::Error("DELTA_UNSUPPORTED_OUTPUT_MODE",
+                                {{"dataSource", "Delta"}, {"mode", "Update"}}));
+    }
     connectors::DeltaSinkOptions o;
     o.path = path;
     o.partition_by = partition_by_;

@@ -1456,10 +1456,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanWatermark(const LogicalPlan& p) {
                          {{"eventName", "`" + attr.name + "`"},
                           {"eventType", "\"" + attr.type->Sql() + "\""}});
   }
-  auto iv = MakeIntervalFromString(p.delay, p.delay);
+  // withWatermark gives the delay as text; the SQL WATERMARK clause as an interval literal.
+  Result<Value> iv = p.exprs.size() > 1 ? EvalConstant(*p.exprs[1], "WATERMARK")
+                                        : MakeIntervalFromString(p.delay, p.delay);
   if (!iv.ok()) {
     return Status::Invalid("Error parsing '" + p.delay + "' to interval: " +
                            iv.status().message());
+  }
+  const TypeId it = iv->type()->id();
+  if (it != TypeId::kDayTimeInterval && it != TypeId::kYearMonthInterval) {
+    return Status::Invalid("The watermark delay must be an interval");
   }
   int64_t delay_ms = iv->type()->id() == TypeId::kYearMonthInterval
                          ? iv->i64() * 31 * 86'400'000LL
@@ -1470,7 +1476,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanWatermark(const LogicalPlan& p) {
   auto w = std::make_shared<BoundPlan>(BoundKind::kWatermark);
   w->watermark_column = idx;
   w->watermark_delay_ms = delay_ms;
-  w->watermark_delay_text = p.delay;
+  w->watermark_delay_text = p.exprs.size() > 1 ? p.exprs[1]->DisplayName() : p.delay;
   w->output = child->output;
   w->children.push_back(child);
   return Finish(w);

@@ -1395,6 +1395,44 @@ Result<PlanPtr> Parser::ParseInlineTable() {
 
 Result<PlanPtr> Parser::ParseTableAlias(PlanPtr plan, bool values) {
   int64_t pos = Peek().begin;
+  // relation WATERMARK named_expression DELAY OF interval [AS alias]: an event-time
+  // watermark on a column of the relation, or on a column the expression adds.
+  if (Peek().Is("WATERMARK") && !Peek(1).IsOp(")") && !Peek(1).IsOp(",")) {
+    Advance();
+    // The expression's name needs AS here: DELAY would read as an alias.
+    SPATE_ASSIGN_OR_RETURN(ExprPtr e, ParseExpression());
+    if (Peek().Is("AS")) {
+      Advance();
+      auto named = std::make_shared<Expr>(ExprKind::kAlias);
+      named->children.push_back(std::move(e));
+      SPATE_ASSIGN_OR_RETURN(named->name, ParseIdentifier());
+      named->position = pos;
+      e = named;
+    }
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("DELAY"));
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("OF"));
+    SPATE_ASSIGN_OR_RETURN(ExprPtr delay, ParseValueExpression(0));
+    ExprPtr column = e;
+    if (e->kind != ExprKind::kColumn) {
+      if (e->kind != ExprKind::kAlias || e->name.empty()) {
+        return Status::Error("REQUIRES_EXPLICIT_NAME_IN_WATERMARK_CLAUSE",
+                             {{"sqlExpr", e->DisplayName()}})
+            .WithPosition(pos);
+      }
+      auto project = NewPlan(PlanKind::kProject, pos);
+      project->exprs.push_back(std::make_shared<Expr>(ExprKind::kStar));
+      project->exprs.push_back(e);
+      project->children.push_back(std::move(plan));
+      plan = project;
+      auto ref = std::make_shared<Expr>(ExprKind::kColumn);
+      ref->name_parts = {e->name};
+      column = ref;
+    }
+    auto wm = NewPlan(PlanKind::kEventTimeWatermark, pos);
+    wm->exprs = {std::move(column), std::move(delay)};
+    wm->children.push_back(std::move(plan));
+    plan = wm;
+  }
   std::optional<std::string> alias = MatchAlias();
   if (!alias) return plan;
   std::vector<std::string> columns;

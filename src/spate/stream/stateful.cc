@@ -558,6 +558,67 @@ Result<BatchPtr> StreamingDeduplicateExec::Run(int p, exec::BatchStream* in,
   return ConcatBatches(s_.out_schema, outs);
 }
 
+// ---- StreamingGlobalLimit: the rows emitted so far, in one store under one key.
+
+struct LimitSpec {
+  int64_t limit = 0;
+  SchemaPtr out_schema;
+};
+
+class StreamingGlobalLimitExec final : public StatefulExec<LimitSpec> {
+ public:
+  using StatefulExec::StatefulExec;
+  std::string Describe() const override {
+    return "StreamingGlobalLimit " + std::to_string(s_.limit) + ", " + StateInfo();
+  }
+
+ private:
+  Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext*) const override {
+    SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(p));
+    std::vector<BatchPtr> batches;
+    SPATE_RETURN_IF_ERROR(Drain(in, &batches));
+    auto t = SteadyClock::now();
+    auto v = store->Get("");
+    const int64_t before = v ? GetInt64(*v) : 0;
+    int64_t left = std::max<int64_t>(0, s_.limit - before);
+    std::vector<BatchPtr> outs;
+    for (const auto& b : batches) {
+      if (left == 0) break;
+      const int64_t take = std::min(left, b->num_rows());
+      outs.push_back(take == b->num_rows() ? b : SliceBatch(*b, 0, take));
+      left -= take;
+    }
+    const int64_t emitted = std::max<int64_t>(0, s_.limit - before) - left;
+    std::string value;
+    PutInt64(&value, before + emitted);
+    store->Put("", value);
+    op_->AddMetrics(1, 0, 0, NanosSince(t), 0, 0);
+    if (outs.empty()) return BatchPtr();
+    return outs.size() == 1 ? outs[0] : ConcatBatches(s_.out_schema, outs);
+  }
+};
+
+class LimitExtension final : public exec::PhysicalExtension {
+ public:
+  LimitExtension(LimitSpec spec, Operator* op, const StatefulBatch* batch)
+      : s_(std::move(spec)), op_(op), batch_(batch) {}
+  std::string Describe() const override {
+    return "StreamingGlobalLimit opId=" + std::to_string(op_->id);
+  }
+  Result<exec::PhysicalOpPtr> PlanPhysical(std::vector<exec::PhysicalOpPtr> children,
+                                           const exec::ExecOptions&) const override {
+    auto single = std::make_shared<exec::Exchange>(
+        exec::Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, children.at(0));
+    return exec::PhysicalOpPtr(
+        std::make_shared<StreamingGlobalLimitExec>(s_, op_, batch_, single));
+  }
+
+ private:
+  LimitSpec s_;
+  Operator* op_;
+  const StatefulBatch* batch_;
+};
+
 // ---- Plan extensions (planned by exec's PhysicalExtension hook)
 
 class WatermarkExtension final : public exec::PhysicalExtension {
@@ -748,6 +809,7 @@ struct StatefulRuntime::Rewriter {
 
   Result<BoundPlanPtr> RewriteStateful(const BoundPlan& node, StatefulKind kind, int64_t id,
                                        BoundPlanPtr child) {
+    if (kind == StatefulKind::kGlobalLimit) return RewriteLimit(node, id, child);
     const auto marks = EventTimeMarks(node);
     if (kind == StatefulKind::kAggregate) return RewriteAggregate(node, id, marks, child);
     return RewriteDedup(node, kind, id, child);
@@ -787,6 +849,19 @@ struct StatefulRuntime::Rewriter {
     auto ext = std::make_shared<AggregateExtension>(std::move(s), node.group_exprs,
                                                     std::move(labels), std::move(key_fields), op,
                                                     &rt->batch_);
+    return BoundPlanPtr(Extension(ext, node, std::move(child)));
+  }
+
+  Result<BoundPlanPtr> RewriteLimit(const BoundPlan& node, int64_t id, BoundPlanPtr child) {
+    LimitSpec s;
+    s.limit = node.limit;
+    s.out_schema = node.OutputSchema();
+    auto key_schema = std::make_shared<const Schema>(std::vector<Field>{});
+    auto value_schema = std::make_shared<const Schema>(
+        std::vector<Field>{Field{"count", DataType::Long(), false}});
+    SPATE_ASSIGN_OR_RETURN(Operator * op, OperatorFor(id, StatefulKind::kGlobalLimit, 1, false,
+                                                      key_schema, value_schema));
+    auto ext = std::make_shared<LimitExtension>(std::move(s), op, &rt->batch_);
     return BoundPlanPtr(Extension(ext, node, std::move(child)));
   }
 
@@ -900,7 +975,7 @@ Status StatefulRuntime::CommitBatch() {
     p.all_removals_time_ms = op->removal_ns / 1'000'000;
     p.num_shuffle_partitions = op->num_partitions;
     p.num_state_store_instances = op->num_partitions;
-    if (op->kind != StatefulKind::kAggregate)
+    if (op->kind == StatefulKind::kDeduplicate || op->kind == StatefulKind::kDedupWithinWatermark)
       p.custom_metrics["numDroppedDuplicateRows"] = op->dropped_duplicates;
     progress_.push_back(std::move(p));
   }

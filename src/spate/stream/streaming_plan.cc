@@ -265,10 +265,10 @@ Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent) 
             "Limits are not supported on streaming DataFrames/Datasets in Update output "
             "mode");
       }
-      if (!ContainsCompleteData(*p.child(), mode)) {
+      if (!ContainsCompleteData(*p.child(), mode) && AnyStreamingAggregate(*p.child())) {
         return Unsupported(
-            "A limit on a stream (a stateful global limit) is not supported yet; limit "
-            "the result of a Complete-mode aggregation or use foreachBatch");
+            "A limit over an Append-mode streaming aggregation is not supported yet (two "
+            "stateful operators); limit a Complete-mode aggregation instead");
       }
       break;
     case BoundKind::kSort:
@@ -380,11 +380,16 @@ const char* StatefulKindName(StatefulKind k) {
     case StatefulKind::kAggregate: return "stateStoreSave";
     case StatefulKind::kDeduplicate: return "dedupe";
     case StatefulKind::kDedupWithinWatermark: return "dedupeWithinWatermark";
+    case StatefulKind::kGlobalLimit: return "globalLimit";
   }
   return "?";
 }
 
 std::optional<StatefulKind> StatefulKindOf(const BoundPlan& node) {
+  if (node.kind == BoundKind::kLimit && node.offset == 0 && node.limit >= 0 &&
+      !node.children.empty() &&
+      IsStreamingBound(*node.child()) && !AnyStreamingAggregate(*node.child()))
+    return StatefulKind::kGlobalLimit;
   if (node.kind != BoundKind::kAggregate || node.children.empty() ||
       !IsStreamingBound(*node.child()))
     return std::nullopt;

@@ -40,10 +40,12 @@ enum class StatefulKind : uint8_t {
   kAggregate,             // "stateStoreSave"
   kDeduplicate,           // "dedupe"
   kDedupWithinWatermark,  // "dedupeWithinWatermark"
+  kGlobalLimit,           // "globalLimit": a limit over a stream (not over an aggregation)
 };
 const char* StatefulKindName(StatefulKind k);
 
-/// A streaming Aggregate node as a stateful operator, or nullopt for any other node.
+/// A streaming Aggregate node (or a Limit over a stream that has no aggregation below it)
+/// as a stateful operator, or nullopt for any other node.
 std::optional<StatefulKind> StatefulKindOf(const sql::BoundPlan& node);
 
 /// The streaming stateful nodes of a plan in operator-id order (pre-order: the topmost

@@ -284,6 +284,27 @@ TEST_P(StatefulTest, DropDuplicatesWithinWatermark) {
   EXPECT_EQ(err, "");
 }
 
+TEST_P(StatefulTest, GlobalLimitAcrossBatches) {
+  MemoryStream input(Spark(), "a INT");
+  StreamTest t(Spark(), input.toDF().where("a > 0").limit(3), "append");
+  std::string err = t.Run({StreamTest::StartStream(),
+                           StreamTest::AddData(input, {{I(1)}, {I(-1)}, {I(2)}}),
+                           StreamTest::CheckAnswer({{I(1)}, {I(2)}}),
+                           StreamTest::AddData(input, {{I(3)}, {I(4)}}),
+                           StreamTest::CheckAnswer({{I(1)}, {I(2)}, {I(3)}}),
+                           StreamTest::AddData(input, {{I(5)}}),
+                           StreamTest::CheckAnswer({{I(1)}, {I(2)}, {I(3)}}),
+                           StreamTest::AssertOnQuery(
+                               [](const api::StreamingQuery& q) {
+                                 auto p = q.lastProgress();
+                                 return p && p->state_operators.size() == 1 &&
+                                        p->state_operators[0].operator_name == "globalLimit";
+                               },
+                               "a globalLimit operator")},
+                          restart());
+  EXPECT_EQ(err, "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Restarts, StatefulTest,
                          ::testing::Combine(::testing::Values(false, true),
                                             ::testing::Values("memory", "rocksdb")));
@@ -354,6 +375,23 @@ TEST(StatefulErrors, DistinctAggregateAndWithinWatermarkWithoutWatermark) {
             std::string::npos);
 }
 
+TEST(StatefulErrors, SinksThatCannotTakeTheOutputMode) {
+  MemoryStream input(Spark(), "a INT");
+  auto start = [&](const std::string& fmt, const std::string& mode) -> std::string {
+    try {
+      input.toDF().groupBy("a").count().writeStream().format(fmt).outputMode(mode)
+          .option("checkpointLocation", "/tmp/spate-never-" + stream::RandomUuid())
+          .start("/tmp/spate-never-out-" + stream::RandomUuid());
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(start("json", "complete").find("STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE"),
+            std::string::npos);
+  EXPECT_NE(start("delta", "update").find("DELTA_UNSUPPORTED_OUTPUT_MODE"), std::string::npos);
+}
+
 TEST(StatefulErrors, WatermarkOnANonTimestampColumn) {
   MemoryStream input(Spark(), "a INT");
   try {
@@ -382,6 +420,33 @@ TEST(StatefulSql, AggregationOverAStreamingTempView) {
                            StreamTest::CheckAnswer({{S("a"), L(4)}, {S("b"), L(5)}})},
                           true);
   EXPECT_EQ(err, "");
+}
+
+// The SQL WATERMARK clause (Spark 4): windowed counts in append mode written in SQL.
+TEST(StatefulSql, WatermarkClauseAndWindowInSql) {
+  MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
+  input.toDF().createOrReplaceTempView("stateful_sql_words");
+  DataFrame df = Spark().sql(
+      "SELECT CAST(window.start AS STRING) AS start, word, count(*) AS n "
+      "FROM stateful_sql_words WATERMARK ts DELAY OF INTERVAL 10 MINUTES AS w "
+      "GROUP BY window(ts, '10 minutes'), word");
+  StreamTest t(Spark(), df, "append");
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{T(1), S("a")}, {T(2), S("a")}, {T(30), S("b")}}),
+       StreamTest::CheckAnswer({{S(Clock(0)), S("a"), L(2)}})},
+      true);
+  EXPECT_EQ(err, "");
+  // A computed event time needs a name.
+  try {
+    Spark().sql("SELECT * FROM stateful_sql_words WATERMARK ts + INTERVAL 1 SECOND DELAY OF "
+                "INTERVAL 1 MINUTE");
+    ADD_FAILURE() << "an unnamed watermark expression was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("REQUIRES_EXPLICIT_NAME_IN_WATERMARK_CLAUSE"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // A restart with other grouping keys or aggregates fails instead of reading wrong state.
