@@ -120,3 +120,24 @@ def test_sql_over_streaming_view_and_errors(spark, tmp_path):
         ranked.writeStream.format("memory").queryName("ranked").start()
     with pytest.raises(AnalysisException, match="EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE"):
         spark.readStream.schema(SCHEMA).json(src).withWatermark("v", "1 minute")
+
+
+def test_session_windows_merge_across_runs(spark, tmp_path):
+    src = str(tmp_path / "in")
+    chk = str(tmp_path / "chk")
+    events = spark.readStream.schema(SCHEMA).json(src)
+    sessions = (events.groupBy("word", F.session_window("ts", "5 minutes")).count()
+                .select("word", F.col("session_window.start").cast("string").alias("s"),
+                        F.col("session_window.end").cast("string").alias("e"), "count"))
+    land(src, "a.json", [(0, "u", 1), (10, "u", 1)])
+    run_available_now(sessions, "complete", chk, "sess1")
+    assert sorted(tuple(r) for r in spark.table("sess1").collect()) == [
+        ("u", "2026-01-01 12:00:00", "2026-01-01 12:05:00", 1),
+        ("u", "2026-01-01 12:10:00", "2026-01-01 12:15:00", 1)]
+    # 12:04 and 12:07 bridge the two sessions in a later run.
+    land(src, "b.json", [(4, "u", 1), (7, "u", 1)])
+    run_available_now(sessions, "complete", chk, "sess2")
+    assert [tuple(r) for r in spark.table("sess2").collect()] == [
+        ("u", "2026-01-01 12:00:00", "2026-01-01 12:15:00", 4)]
+    with pytest.raises(AnalysisException, match="session window"):
+        sessions.writeStream.outputMode("update").format("memory").queryName("sess_u").start()

@@ -284,6 +284,57 @@ TEST_P(StatefulTest, DropDuplicatesWithinWatermark) {
   EXPECT_EQ(err, "");
 }
 
+// Sessions merge across batches: an event between two stored sessions joins them.
+DataFrame Sessions(const MemoryStream& input, bool watermark) {
+  DataFrame in = watermark ? input.toDF().withWatermark("ts", "10 minutes") : input.toDF();
+  return in.groupBy(F::col("user"), F::session_window(F::col("ts"), "5 minutes"))
+      .count()
+      .selectExpr("user", "CAST(session_window.start AS STRING) AS s",
+                  "CAST(session_window.end AS STRING) AS e", "count");
+}
+
+TEST_P(StatefulTest, SessionWindowsCompleteMode) {
+  MemoryStream input(Spark(), "user STRING, ts TIMESTAMP");
+  StreamTest t(Spark(), Sessions(input, false), "complete");
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{S("u1"), T(0)}, {S("u1"), T(2)}, {S("u2"), T(1)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(7)), L(2)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)}}),
+       StreamTest::AddData(input, {{S("u1"), T(10)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(7)), L(2)},
+                                {S("u1"), S(Clock(10)), S(Clock(15)), L(1)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)}}),
+       StreamTest::AddData(input, {{S("u1"), T(6)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(15)), L(4)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StatefulTest, SessionWindowsAppendModeAfterTheWatermark) {
+  MemoryStream input(Spark(), "user STRING, ts TIMESTAMP");
+  StreamTest t(Spark(), Sessions(input, true), "append");
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{S("u1"), T(0)}, {S("u1"), T(2)}, {S("u2"), T(1)}}),
+       StreamTest::CheckAnswer({}),
+       StreamTest::AddData(input, {{S("u1"), T(10)}, {S("u1"), T(6)}}),
+       StreamTest::CheckAnswer({}),
+       // Watermark 12:30: both sessions are over; u3's is open.
+       StreamTest::AddData(input, {{S("u3"), T(40)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(15)), L(4)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)}}),
+       // Late for the closed sessions: dropped.
+       StreamTest::AddData(input, {{S("u1"), T(3)}, {S("u3"), T(42)}}),
+       StreamTest::AddData(input, {{S("u9"), T(70)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(15)), L(4)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)},
+                                {S("u3"), S(Clock(40)), S(Clock(47)), L(2)}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
 TEST_P(StatefulTest, GlobalLimitAcrossBatches) {
   MemoryStream input(Spark(), "a INT");
   StreamTest t(Spark(), input.toDF().where("a > 0").limit(3), "append");
