@@ -107,6 +107,7 @@ Child Start(const Dir& d, const Spawn& how) {
   c.err_path = d / ("stderr-" + std::to_string(seq++));
   int fds[2] = {-1, -1};
   if (how.trace && pipe2(fds, O_CLOEXEC) != 0) ADD_FAILURE() << "pipe";
+  const std::string trace_fd = std::to_string(fds[1]);  // no allocation after fork
   pid_t pid = fork();
   if (pid == 0) {
     if (how.go_close >= 0) close(how.go_close);
@@ -121,7 +122,7 @@ Child Start(const Dir& d, const Spawn& how) {
       unsetenv("SPATE_FAULT");
     if (how.trace) {
       fcntl(fds[1], F_SETFD, 0);  // the child keeps the write end across exec
-      setenv("SPATE_FAULT_TRACE_FD", std::to_string(fds[1]).c_str(), 1);
+      setenv("SPATE_FAULT_TRACE_FD", trace_fd.c_str(), 1);
     } else {
       unsetenv("SPATE_FAULT_TRACE_FD");
     }
