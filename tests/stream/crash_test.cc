@@ -374,10 +374,12 @@ std::string ErrorClass(const std::string& message) {
 // exactly-once, and no file the loser wrote is left in the file sink's folder.
 TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
   g_sink = GetParam();
-  const int runs = 10;
-  int losers = 0;
+  // At least 10 runs, and more (up to 40) until 4 of them had a loser: started together
+  // the two overlap in most runs, but a loaded machine can serialize them.
+  const int min_runs = 10, max_runs = 40, min_losers = 4;
+  int runs = 0, losers = 0;
   std::map<std::string, int> outcomes;
-  for (int run = 0; run < runs; ++run) {
+  for (; runs < max_runs && (runs < min_runs || losers < min_losers); ++runs) {
     Dir d;
     for (int k = 0; k < 4; ++k) Land(d / "in", k, 3);
     int go[2];
@@ -426,8 +428,7 @@ TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
   std::printf("two processes [%s]: %d of %d runs had a loser; failures:%s\n",
               g_sink.c_str(), losers, runs, shown.c_str());
   RecordProperty("losers", losers);
-  // Started together, the two overlap in most runs (8-10 of 10 in release builds).
-  EXPECT_GE(losers, runs / 3) << "the processes seldom raced";
+  EXPECT_GE(losers, min_losers) << "the processes seldom raced";
 }
 
 }  // namespace
