@@ -386,6 +386,8 @@ void BindDataFrame(py::module_& m) {
       .def("exceptAll", &DataFrame::exceptAll)
       .def("distinct", &DataFrame::distinct)
       .def("dropDuplicates", &DataFrame::dropDuplicates)
+      .def("dropDuplicatesWithinWatermark", &DataFrame::dropDuplicatesWithinWatermark)
+      .def("withWatermark", &DataFrame::withWatermark)
       .def("coalesce", &DataFrame::coalesce)
       .def("repartition", [](const DataFrame& d, int n, const std::vector<Column>& c) {
         return c.empty() ? d.repartition(n) : d.repartition(n, c);

@@ -12,3 +12,12 @@ def spark():
 def people(spark):
     # PySpark's documentation example DataFrame.
     return spark.createDataFrame([(14, "Tom"), (23, "Alice"), (16, "Bob")], ["age", "name"])
+
+
+@pytest.fixture
+def stream_tmpdir(tmp_path, monkeypatch):
+    # Temporary checkpoints (memory/noop/foreachBatch sinks) go to the test's folder.
+    d = tmp_path / "tmpdir"
+    d.mkdir()
+    monkeypatch.setenv("TMPDIR", str(d))
+    return d

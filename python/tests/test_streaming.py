@@ -42,12 +42,8 @@ def land(folder, name, ids, kind="a"):
 
 
 @pytest.fixture(autouse=True)
-def temp_dir(tmp_path, monkeypatch):
-    # Temporary checkpoints (memory/noop/foreachBatch sinks) go to the test's folder.
-    d = tmp_path / "tmpdir"
-    d.mkdir()
-    monkeypatch.setenv("TMPDIR", str(d))
-    return d
+def temp_dir(stream_tmpdir):
+    return stream_tmpdir
 
 
 @pytest.fixture

@@ -40,6 +40,13 @@ def _sort_cols(cols: Tuple[Any, ...], kwargs: Dict[str, Any]) -> List[Any]:
     return jcols
 
 
+def _check_subset(subset: Any) -> None:
+    if subset is not None and not isinstance(subset, (list, tuple)):
+        raise PySparkTypeError("[NOT_LIST_OR_TUPLE] Argument `subset` should be a list or tuple, got %s."
+                               % type(subset).__name__, "NOT_LIST_OR_TUPLE", None,
+                               {"arg_name": "subset", "arg_type": type(subset).__name__})
+
+
 class DataFrame:
     """A distributed collection of rows with named columns; immutable, lazily evaluated."""
 
@@ -241,13 +248,28 @@ class DataFrame:
         return self._wrap(self._jdf.distinct())
 
     def dropDuplicates(self, subset: Optional[List[str]] = None) -> "DataFrame":
-        if subset is not None and not isinstance(subset, (list, tuple)):
-            raise PySparkTypeError("[NOT_LIST_OR_TUPLE] Argument `subset` should be a list or tuple, got %s."
-                                   % type(subset).__name__, "NOT_LIST_OR_TUPLE", None,
-                                   {"arg_name": "subset", "arg_type": type(subset).__name__})
+        _check_subset(subset)
         return self._wrap(self._jdf.dropDuplicates(list(subset or [])))
 
     drop_duplicates = dropDuplicates
+
+    def dropDuplicatesWithinWatermark(self, subset: Optional[List[str]] = None) -> "DataFrame":
+        """Streaming: drops a row whose key was seen while within the watermark (Spark 3.5+).
+        Needs a watermark on the stream; in a batch query it is dropDuplicates."""
+        _check_subset(subset)
+        return self._wrap(self._jdf.dropDuplicatesWithinWatermark(list(subset or [])))
+
+    drop_duplicates_within_watermark = dropDuplicatesWithinWatermark
+
+    def withWatermark(self, eventTime: str, delayThreshold: str) -> "DataFrame":
+        """Defines an event-time watermark: stateful streaming operators drop rows older than
+        max(eventTime) - delayThreshold and evict state past it. No effect in batch queries."""
+        for name, value in (("eventTime", eventTime), ("delayThreshold", delayThreshold)):
+            if not isinstance(value, str):
+                raise PySparkTypeError("[NOT_STR] Argument `%s` should be a str, got %s."
+                                       % (name, type(value).__name__), "NOT_STR", None,
+                                       {"arg_name": name, "arg_type": type(value).__name__})
+        return self._wrap(self._jdf.withWatermark(eventTime, delayThreshold))
 
     def coalesce(self, numPartitions: int) -> "DataFrame":
         return self._wrap(self._jdf.coalesce(numPartitions))

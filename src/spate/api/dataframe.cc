@@ -292,6 +292,21 @@ DataFrame DataFrame::dropDuplicates(const std::vector<std::string>& subset) cons
   return With(p);
 }
 
+DataFrame DataFrame::dropDuplicatesWithinWatermark(const std::vector<std::string>& subset) const {
+  auto p = Node(PlanKind::kDeduplicate, {plan_});
+  for (const auto& n : subset) p->exprs.push_back(functions::col(n).expr());
+  p->within_watermark = true;
+  return With(p);
+}
+
+DataFrame DataFrame::withWatermark(const std::string& eventTime,
+                                   const std::string& delayThreshold) const {
+  auto p = Node(PlanKind::kEventTimeWatermark, {plan_});
+  p->exprs.push_back(functions::col(eventTime).expr());
+  p->delay = delayThreshold;
+  return With(p);
+}
+
 DataFrame DataFrame::coalesce(int n) const {
   auto p = Node(PlanKind::kRepartition, {plan_});
   p->num_partitions = n;

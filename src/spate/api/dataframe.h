@@ -138,6 +138,13 @@ class DataFrame {
   DataFrame exceptAll(const DataFrame& other) const;
   DataFrame distinct() const;
   DataFrame dropDuplicates(const std::vector<std::string>& subset = {}) const;
+  /// Streaming: drops a row whose key was seen while the key's event time is within the
+  /// watermark (Spark 3.5's dropDuplicatesWithinWatermark); batch: dropDuplicates.
+  DataFrame dropDuplicatesWithinWatermark(const std::vector<std::string>& subset = {}) const;
+  /// Event-time watermark on `eventTime` (a timestamp column) with `delayThreshold` (an
+  /// interval string such as "10 minutes"): streaming stateful operators drop rows older
+  /// than the watermark and evict state past it. Does nothing in a batch query.
+  DataFrame withWatermark(const std::string& eventTime, const std::string& delayThreshold) const;
   DataFrame drop_duplicates(const std::vector<std::string>& subset = {}) const {
     return dropDuplicates(subset);
   }

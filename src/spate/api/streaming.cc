@@ -1,5 +1,6 @@
 // Copyright spate authors.
 #include "spate/api/streaming.h"
+#include "spate/stream/streaming_plan.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -685,7 +686,10 @@ DataStreamReader SparkSession::readStream() const { return DataStreamReader(stat
 StreamingQueryManager SparkSession::streams() const {
   return StreamingQueryManager(StreamsOf(state_));
 }
-bool DataFrame::isStreaming() const { return stream::IsStreamingPlan(plan_); }
+// After analysis, so a stream reached through a temp view or SQL counts too.
+bool DataFrame::isStreaming() const {
+  return stream::IsStreamingPlan(plan_) || (bound_ && stream::IsStreamingBound(*bound_));
+}
 DataStreamWriter DataFrame::writeStream() const {
   if (!isStreaming()) ThrowStatus(Status::Error("WRITE_STREAM_NOT_ALLOWED"));
   return DataStreamWriter(*this);

@@ -150,6 +150,14 @@ Result<PhysicalOpPtr> Planner::Plan(const sql::BoundPlanPtr& plan_ptr) const {
       Partitioning p = node.exprs.empty() ? Partitioning::kRoundRobin : Partitioning::kHash;
       return PhysicalOpPtr(std::make_shared<Exchange>(p, node.exprs, n, kids[0]));
     }
+    case BoundKind::kWatermark:
+      SPATE_RETURN_IF_ERROR(need_children(1));
+      return kids[0];
+    case BoundKind::kExtension: {
+      auto* ext = dynamic_cast<const PhysicalExtension*>(node.extension.get());
+      if (!ext) return Status::Internal("plan extension without a physical planner");
+      return ext->PlanPhysical(std::move(kids), options_);
+    }
   }
   return Status::Internal("unknown plan node kind");
 }

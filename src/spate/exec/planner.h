@@ -17,6 +17,8 @@
 //   Window             -> per distinct (partition, order) spec: Exchange hash(partition keys) ->
 //                         Window; a final Project restores the call order when needed
 //   Repartition        -> Exchange hash / round robin, or Coalesce (shuffle = false)
+//   Watermark          -> its child (withWatermark does nothing in a batch plan)
+//   Extension          -> whatever its exec::PhysicalExtension plans
 //
 // Thread safety: a Planner is immutable; Plan() may be called concurrently.
 
@@ -25,6 +27,16 @@
 #include "spate/sql/bound_plan.h"
 
 namespace spate::exec {
+
+/// The payload of a kExtension plan node that plans itself: the hook through which the
+/// streaming engine puts its stateful operators into an otherwise ordinary batch plan.
+/// PlanPhysical gets the node's children already planned. Immutable; may be planned
+/// concurrently.
+class PhysicalExtension : public sql::BoundExtension {
+ public:
+  virtual Result<PhysicalOpPtr> PlanPhysical(std::vector<PhysicalOpPtr> children,
+                                             const ExecOptions& options) const = 0;
+};
 
 struct PlannerOptions {
   /// Plan every aggregate single-phase (exchange raw rows, then one complete

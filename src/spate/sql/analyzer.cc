@@ -16,6 +16,7 @@
 #include "spate/compute/generators.h"
 #include "spate/compute/nested.h"
 #include "spate/compute/predicates.h"
+#include "spate/sql/parser_literals.h"
 #include "spate/sql/time_window.h"
 #include "spate/types/timezone.h"
 
@@ -132,7 +133,8 @@ class Analyzer::Impl {
   Result<BoundPlanPtr> PlanJoin(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSetOp(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSort(const LogicalPlan& p);
-  Result<BoundPlanPtr> MakeDistinct(BoundPlanPtr child);
+  Result<BoundPlanPtr> MakeDistinct(BoundPlanPtr child, DedupKind dedup = DedupKind::kNone);
+  Result<BoundPlanPtr> PlanWatermark(const LogicalPlan& p);
   /// Generators in the SELECT list (explode, posexplode, inline ...): plans Generate over
   /// `*child` and replaces the generator item with references to its generated columns.
   Status PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* items);
@@ -1428,8 +1430,9 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   return result;
 }
 
-Result<BoundPlanPtr> Analyzer::Impl::MakeDistinct(BoundPlanPtr child) {
+Result<BoundPlanPtr> Analyzer::Impl::MakeDistinct(BoundPlanPtr child, DedupKind dedup) {
   auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
+  a->dedup = dedup;
   for (size_t i = 0; i < child->output.size(); ++i) {
     const Attribute& attr = child->output[i];
     a->group_exprs.push_back(MakeColumnRef(static_cast<int>(i), attr.type, attr.nullable, attr.Label()));
@@ -1437,6 +1440,40 @@ Result<BoundPlanPtr> Analyzer::Impl::MakeDistinct(BoundPlanPtr child) {
   a->output = child->output;
   a->children.push_back(std::move(child));
   return Finish(a);
+}
+
+// Dataset.withWatermark: the event-time column must be a timestamp; the delay an interval
+// string that is not negative (months count as 31 days, as EventTimeWatermark.getDelayMs).
+Result<BoundPlanPtr> Analyzer::Impl::PlanWatermark(const LogicalPlan& p) {
+  SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
+  SPATE_ASSIGN_OR_RETURN(auto col, Bind(*p.exprs[0], child->output, nullptr));
+  const int idx = col->column_index();
+  if (idx < 0) return Status::Invalid("withWatermark takes the name of a column");
+  const Attribute& attr = child->output[static_cast<size_t>(idx)];
+  const TypeId t = attr.type->id();
+  if (t != TypeId::kTimestamp && t != TypeId::kTimestampNtz) {
+    return Status::Error("EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
+                         {{"eventName", "`" + attr.name + "`"},
+                          {"eventType", "\"" + attr.type->Sql() + "\""}});
+  }
+  auto iv = MakeIntervalFromString(p.delay, p.delay);
+  if (!iv.ok()) {
+    return Status::Invalid("Error parsing '" + p.delay + "' to interval: " +
+                           iv.status().message());
+  }
+  int64_t delay_ms = iv->type()->id() == TypeId::kYearMonthInterval
+                         ? iv->i64() * 31 * 86'400'000LL
+                         : iv->i64() / 1000;
+  if (delay_ms < 0 || iv->i64() < 0) {
+    return Status::Invalid("delay threshold (" + p.delay + ") should not be negative.");
+  }
+  auto w = std::make_shared<BoundPlan>(BoundKind::kWatermark);
+  w->watermark_column = idx;
+  w->watermark_delay_ms = delay_ms;
+  w->watermark_delay_text = p.delay;
+  w->output = child->output;
+  w->children.push_back(child);
+  return Finish(w);
 }
 
 Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
@@ -1867,11 +1904,17 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
     }
     case PlanKind::kDistinct: {
       SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
-      return MakeDistinct(child);
+      return MakeDistinct(child, DedupKind::kDropDuplicates);
     }
+    case PlanKind::kEventTimeWatermark: return PlanWatermark(p);
+    case PlanKind::kAnalyzed:
+      if (!p.bound) return Status::Internal("analyzed plan node without a plan");
+      return p.bound;
     case PlanKind::kDeduplicate: {
       SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
-      if (p.exprs.empty()) return MakeDistinct(child);
+      const DedupKind dedup =
+          p.within_watermark ? DedupKind::kWithinWatermark : DedupKind::kDropDuplicates;
+      if (p.exprs.empty()) return MakeDistinct(child, dedup);
       std::vector<int> key_idx;
       for (const auto& e : p.exprs) {
         SPATE_ASSIGN_OR_RETURN(auto b, Bind(*e, child->output, nullptr));
@@ -1879,6 +1922,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
         key_idx.push_back(b->column_index());
       }
       auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
+      a->dedup = dedup;
       a->children.push_back(child);
       std::vector<int> out_pos(child->output.size(), -1);
       for (int k : key_idx) {

@@ -105,6 +105,10 @@ std::string NodeLine(const BoundPlan& p) {
              (p.generator->outer ? "true" : "false") + ", [" + Attrs(gen) + "]";
     }
     case BoundKind::kFileScan: return "Relation [" + Attrs(p.output) + "] parquet";
+    case BoundKind::kWatermark:
+      return "EventTimeWatermark " + p.output[static_cast<size_t>(p.watermark_column)].Label() +
+             ", " + p.watermark_delay_text;
+    case BoundKind::kExtension: return p.extension ? p.extension->Describe() : "Extension";
   }
   return "?";
 }

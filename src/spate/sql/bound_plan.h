@@ -115,6 +115,23 @@ enum class BoundKind : uint8_t {
   kGenerate,     // generator (explode, posexplode, inline ...) over child; output = child's
                  // ++ the generated columns (Spark's Generate)
   kFileScan,     // source (a DataSource); output = the source's schema
+  kWatermark,    // withWatermark: watermark_column (index into the child's output) and
+                 // watermark_delay_ms; output = child's. A no-op in batch plans; streaming
+                 // queries track the column's event times (stream/stateful_planner.h)
+  kExtension,    // a node planned by the module that made it (extension), e.g. the
+                 // streaming engine's stateful operators; output as given
+};
+
+/// Kinds of deduplication an Aggregate node stands for (dropDuplicates / distinct): in a
+/// batch plan an ordinary aggregation; in a streaming plan Spark's StreamingDeduplicate.
+enum class DedupKind : uint8_t { kNone, kDropDuplicates, kWithinWatermark };
+
+/// The payload of a kExtension node. The planner hands it to the physical planning hook
+/// (exec::PhysicalExtension); EXPLAIN prints Describe().
+class BoundExtension {
+ public:
+  virtual ~BoundExtension() = default;
+  virtual std::string Describe() const = 0;
 };
 
 class BoundPlan;
@@ -138,6 +155,9 @@ class BoundPlan {
   // kAggregate
   std::vector<BoundExprPtr> group_exprs;
   std::vector<AggregateCall> aggregates;
+  /// kAggregate made by dropDuplicates / distinct: the group keys are the dedup keys and
+  /// each other column is first(col) (see DedupKind).
+  DedupKind dedup = DedupKind::kNone;
   // kJoin
   JoinType join_type = JoinType::kInner;
   std::vector<BoundExprPtr> left_keys;
@@ -164,6 +184,13 @@ class BoundPlan {
   bool scan_pruned = false;
   std::vector<int> scan_columns;
   std::vector<ScanPredicate> scan_predicates;
+
+  // kWatermark
+  int watermark_column = -1;
+  int64_t watermark_delay_ms = 0;
+  std::string watermark_delay_text;  // as given ("10 minutes")
+  // kExtension
+  std::shared_ptr<const BoundExtension> extension;
 
   explicit BoundPlan(BoundKind k) : kind(k) {}
   const BoundPlanPtr& child() const { return children[0]; }

@@ -103,7 +103,8 @@ std::string NodeString(const LogicalPlan& p) {
     case PlanKind::kDistinct:
       return "'Distinct";
     case PlanKind::kDeduplicate:
-      return "'Deduplicate [" + JoinExprs(p.exprs) + "]";
+      return std::string(p.within_watermark ? "'DeduplicateWithinWatermark [" : "'Deduplicate [") +
+             JoinExprs(p.exprs) + "]";
     case PlanKind::kSetOperation: {
       std::string name = p.set_op == SetOpKind::kUnion       ? "'Union"
                          : p.set_op == SetOpKind::kIntersect ? "'Intersect"
@@ -131,6 +132,10 @@ std::string NodeString(const LogicalPlan& p) {
       return "Relation [" + (p.source ? JoinNames(p.source->schema()->names()) : "") + "] parquet";
     case PlanKind::kLateralView:
       return "'Generate " + JoinExprs(p.exprs) + ", " + p.alias;
+    case PlanKind::kAnalyzed:
+      return "AnalyzedPlan";
+    case PlanKind::kEventTimeWatermark:
+      return "'EventTimeWatermark " + JoinExprs(p.exprs) + ", " + p.delay;
   }
   return "?";
 }

@@ -19,6 +19,8 @@
 
 namespace spate::sql {
 
+class BoundPlan;
+
 class LogicalPlan;
 using PlanPtr = std::shared_ptr<const LogicalPlan>;
 
@@ -44,6 +46,10 @@ enum class PlanKind : uint8_t {
   kLateralView,         // child LATERAL VIEW [OUTER] gen(args) alias [AS cols]: exprs[0] is
                         // the generator call (OUTER: its _outer form), alias and
                         // column_aliases name the generated columns
+  kEventTimeWatermark,  // df.withWatermark(col, delay): exprs[0] the event-time column,
+                        // delay the threshold text ("10 minutes")
+  kAnalyzed,            // an already analyzed plan (bound), used as it is: a streaming
+                        // micro-batch's data handed to foreachBatch and the sinks
 };
 
 enum class JoinType : uint8_t {
@@ -98,6 +104,11 @@ class LogicalPlan {
   /// column even after joins (Spark's plan id tags).
   int64_t plan_id = -1;
   DataSourcePtr source;                    // kDataSource
+  std::string delay;                       // kEventTimeWatermark threshold text
+  std::shared_ptr<const BoundPlan> bound;  // kAnalyzed
+  /// kDeduplicate: dropDuplicatesWithinWatermark (streaming: a key is deduplicated while
+  /// its event time is within the watermark).
+  bool within_watermark = false;
   /// kUnresolvedRelation time travel: `t VERSION AS OF 3` / `t TIMESTAMP AS OF '...'`
   /// (also FOR SYSTEM_VERSION / SYSTEM_TIME AS OF).
   std::optional<int64_t> as_of_version;

@@ -11,6 +11,14 @@
 // with no header, so the schema must be known to decode (it is recorded by
 // CheckOrWriteStateSchema).
 //
+// Layout (little-endian): a row is a null bitmap of its fields (bit set = NULL) and then
+// the non-null values in field order. boolean 1 byte; byte/short/int/long/date/
+// timestamp/timestamp_ntz/intervals their fixed width; float/double their IEEE bits;
+// decimal(p<=18) 8 bytes, decimal(p>18) 16 bytes (unscaled two's complement); string/
+// binary varint length + bytes; struct like a row; array varint count + element null
+// bitmap + non-null elements; map varint count + key and value null bitmaps + the non-null
+// key and value of each entry in order. See docs/state.md.
+//
 // Thread safety: a RowCodec is immutable and shareable; a RowBatchBuilder belongs to one
 // thread. Failure: decoding bytes that do not match the schema returns an error (never
 // reads out of bounds).
@@ -36,8 +44,10 @@ class RowCodec {
 
  private:
   friend class RowBatchBuilder;
+  struct Plan;  // per-field encoder functions, precomputed from the schema
   SchemaPtr schema_;
   bool normalize_floats_;
+  std::shared_ptr<const Plan> plan_;
 };
 
 /// Decodes encoded rows into a Batch of the codec's schema.

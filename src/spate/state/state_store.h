@@ -32,7 +32,7 @@
 
 #include "spate/base/status.h"
 #include "spate/io/file_system.h"
-#include "spate/types/schema.h"
+#include "spate/types/data_type.h"
 
 namespace spate::state {
 
@@ -51,6 +51,9 @@ struct StateStoreConf {
   std::string provider = "memory";
   int64_t min_deltas_for_snapshot = 10;  // spark.sql.streaming.stateStore.minDeltasForSnapshot
   int64_t min_versions_to_retain = 100;  // spark.sql.streaming.minBatchesToRetain
+  /// Codec of state files: "lz4" (Spark's default), "zstd" or "none"
+  /// (spark.sql.streaming.stateStore.compression.codec).
+  std::string compression_codec = "lz4";
   /// RocksDB: spark.sql.streaming.stateStore.rocksdb.* settings by their short names
   /// (changelogCheckpointing.enabled, boundedMemoryUsage, maxMemoryUsageMB, ...).
   std::map<std::string, std::string> extra;

@@ -7,6 +7,7 @@
 
 #include "spate/exec/executor.h"
 #include "spate/stream/batch_source.h"
+#include "spate/stream/streaming_plan.h"
 #include "spate/stream/unsupported_checker.h"
 
 namespace spate::stream {
@@ -108,6 +109,40 @@ std::vector<std::pair<std::string, std::string>> StreamingQuery::PinnedConf() co
   };
 }
 
+std::string StreamingQuery::PinnedValue(const std::string& key,
+                                        const std::string& dflt) const {
+  for (const auto& [k, v] : pinned_conf_) {
+    if (k == key) return v;
+  }
+  return config_.runner->GetConf(key, dflt);
+}
+
+void StreamingQuery::UpdateWatermark() {
+  last_event_stats_ = stateful_->TakeEventTimeStats();
+  const auto& delays = stateful_->watermark_delays();
+  if (delays.empty()) return;
+  max_event_ms_.resize(delays.size());
+  for (size_t i = 0; i < delays.size() && i < last_event_stats_.size(); ++i) {
+    const auto& st = last_event_stats_[i];
+    if (st.count == 0) continue;
+    // Event times in ms as Spark's EventTimeStats (microsToMillis floors).
+    int64_t max_ms = st.max >= 0 ? st.max / 1000 : -((-st.max + 999) / 1000);
+    if (!max_event_ms_[i] || max_ms > *max_event_ms_[i]) max_event_ms_[i] = max_ms;
+  }
+  const bool use_max = ToLower(PinnedValue("spark.sql.streaming.multipleWatermarkPolicy",
+                                                "min")) == "max";
+  std::optional<int64_t> chosen;
+  for (size_t i = 0; i < delays.size(); ++i) {
+    if (!max_event_ms_[i]) {
+      if (!use_max) return;  // min: wait until every watermarked input has data
+      continue;
+    }
+    int64_t wm = *max_event_ms_[i] - delays[i];
+    if (!chosen || (use_max ? wm > *chosen : wm < *chosen)) chosen = wm;
+  }
+  if (chosen && *chosen > watermark_ms_) watermark_ms_ = *chosen;
+}
+
 Status StreamingQuery::Initialize() {
   auto& fs = config_.fs;
   offset_log_ =
@@ -119,7 +154,8 @@ Status StreamingQuery::Initialize() {
       ParseLong(config_.runner->GetConf("spark.sql.streaming.minBatchesToRetain", "100"),
                 100));
   pinned_conf_ = PinnedConf();
-  relations_ = FindStreamingRelations(config_.plan);
+  SPATE_ASSIGN_OR_RETURN(auto analyzed, config_.runner->Analyze(config_.plan));
+  relations_ = FindStreamingRelations(analyzed);
   auto runner = config_.runner;
   for (size_t i = 0; i < relations_.size(); ++i) {
     SourceContext ctx;
@@ -309,12 +345,19 @@ Status StreamingQuery::PopulateStartOffsets() {
     committed_offsets_ = prev->offsets;
     if (committed_offsets_.size() != sources_.size())
       committed_offsets_.assign(sources_.size(), std::nullopt);
+    prev_batch_watermark_ms_ = prev->metadata.batch_watermark_ms;
   }
+  watermark_ms_ = batch_metadata_.batch_watermark_ms;
   SPATE_ASSIGN_OR_RETURN(auto latest_commit, commit_log_->LatestBatchId());
   if (latest_commit) {
     SPATE_ASSIGN_OR_RETURN(auto wm,
                            commit_log_->Get(*latest_commit));  // validates the file
-    if (wm && *latest_commit == n) batch_metadata_.batch_watermark_ms = *wm;
+    if (wm && *latest_commit == n) {
+      // Batch n finished: its watermark is the previous one for n + 1, and the commit
+      // holds the watermark n + 1 starts from (nextBatchWatermarkMs).
+      prev_batch_watermark_ms_ = batch_metadata_.batch_watermark_ms;
+      watermark_ms_ = std::max(watermark_ms_, *wm);
+    }
   }
   current_batch_id_ = n;
   if (latest_commit && *latest_commit == n) {
@@ -366,6 +409,24 @@ Status StreamingQuery::RunActivated() {
     if (k == "spark.sql.shuffle.partitions") shuffle = static_cast<int>(ParseLong(v, 0));
   }
   config_.runner = std::make_shared<PinnedRunner>(config_.runner, shuffle);
+  {
+    auto runner = config_.runner;
+    auto pinned = pinned_conf_;
+    SPATE_ASSIGN_OR_RETURN(
+        auto store_conf,
+        state::StateStoreConf::FromConf([runner, pinned](const std::string& k,
+                                                         const std::string& d) {
+          for (const auto& [pk, pv] : pinned) {
+            if (pk == k) return pv;
+          }
+          return runner->GetConf(k, d);
+        }));
+    stateful_ = std::make_unique<StatefulRuntime>(
+        config_.fs, io::JoinPath(config_.checkpoint, "state"), std::move(store_conf),
+        shuffle > 0 ? shuffle : config_.runner->MakeExecOptions().shuffle_partitions);
+    SPATE_ASSIGN_OR_RETURN(auto analyzed, config_.runner->Analyze(config_.plan));
+    materialize_ = !StatefulNodes(*analyzed).empty();
+  }
   const Trigger& trigger = config_.trigger;
   if (trigger.kind == Trigger::Kind::kAvailableNow) {
     for (auto& s : sources_) SPATE_RETURN_IF_ERROR(s->PrepareForAvailableNow());
@@ -422,7 +483,16 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
     }
     durations["latestOffset"] = ElapsedMs(t);
     FaultPoint("after_planning");
-    if (has_new) {
+    // A batch without new data still runs when the watermark moved and a stateful
+    // operator would emit or evict (spark.sql.streaming.noDataMicroBatches.enabled).
+    const bool no_data_batch =
+        !has_new && run_no_data_batch_ &&
+        config_.runner->GetConf("spark.sql.streaming.noDataMicroBatches.enabled", "true") !=
+            "false";
+    if (has_new || no_data_batch) {
+      run_no_data_batch_ = false;
+      prev_batch_watermark_ms_ = batch_metadata_.batch_watermark_ms;
+      batch_metadata_.batch_watermark_ms = watermark_ms_;
       batch_metadata_.batch_timestamp_ms = trigger_start;
       batch_metadata_.conf = pinned_conf_;
       t = SteadyClock::now();
@@ -485,20 +555,53 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
   auto t = SteadyClock::now();
   MicroBatch mb;
   mb.batch_id = current_batch_id_;
-  mb.plan = ReplaceStreamingRelations(config_.plan, inputs);
-  SPATE_ASSIGN_OR_RETURN(mb.analyzed, config_.runner->Analyze(mb.plan));
+  // The plan is analyzed every batch (a static side is read again), then the streaming
+  // leaves read this batch's rows and the stateful operators run against the stores.
+  SPATE_ASSIGN_OR_RETURN(auto analyzed, config_.runner->Analyze(config_.plan));
+  StatefulBatch sb;
+  sb.batch_id = current_batch_id_;
+  sb.mode = config_.output_mode;
+  sb.late_watermark_ms = prev_batch_watermark_ms_;
+  sb.eviction_watermark_ms = batch_metadata_.batch_watermark_ms;
+  SPATE_ASSIGN_OR_RETURN(mb.analyzed,
+                         stateful_->PrepareBatch(analyzed, relations_, inputs, sb));
   mb.runner = config_.runner.get();
   mb.output_mode = config_.output_mode;
   mb.query_id = id_;
   (*durations)["queryPlanning"] = ElapsedMs(t);
   FaultPoint("during_processing");
   t = SteadyClock::now();
-  SPATE_ASSIGN_OR_RETURN(int64_t output_rows, config_.sink->AddBatch(mb));
+  sql::BoundPlanPtr executed = mb.analyzed;
+  if (materialize_) {
+    // Stateful: the engine runs the batch once; the sink (and a foreachBatch function,
+    // however often it reads it) gets the rows, so state is never touched twice.
+    auto run = exec::Collect(mb.analyzed, config_.runner->MakeExecOptions());
+    if (!run.ok()) {
+      stateful_->AbortBatch();
+      return run.status();
+    }
+    auto local = std::make_shared<sql::BoundPlan>(sql::BoundKind::kLocal);
+    local->output = mb.analyzed->output;
+    local->batches = std::move(*run);
+    mb.analyzed = local;
+  }
+  auto wrapped = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kAnalyzed);
+  wrapped->bound = mb.analyzed;
+  mb.plan = wrapped;
+  auto added = config_.sink->AddBatch(mb);
+  if (!added.ok()) {
+    stateful_->AbortBatch();
+    return added.status();
+  }
+  const int64_t output_rows = *added;
   (*durations)["addBatch"] = ElapsedMs(t);
+  FaultPoint("before_state_commit");
+  SPATE_RETURN_IF_ERROR(stateful_->CommitBatch());
+  FaultPoint("after_state_commit");
+  UpdateWatermark();
   FaultPoint("before_commit_log");
   t = SteadyClock::now();
-  SPATE_RETURN_IF_ERROR(
-      commit_log_->Add(current_batch_id_, batch_metadata_.batch_watermark_ms));
+  SPATE_RETURN_IF_ERROR(commit_log_->Add(current_batch_id_, watermark_ms_));
   (*durations)["commitOffsets"] = ElapsedMs(t);
   FaultPoint("after_commit_log");
   for (size_t i = 0; i < sources_.size(); ++i) {
@@ -506,6 +609,7 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
       SPATE_RETURN_IF_ERROR(sources_[i]->Commit(*available_offsets_[i]));
   }
   last_committed_ = current_batch_id_;
+  run_no_data_batch_ = stateful_->ShouldRunAnotherBatch(watermark_ms_);
 
   // Progress.
   (*durations)["triggerExecution"] = ElapsedMs(trigger_begin_);
@@ -538,6 +642,21 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
   p.processed_rows_per_second = p.num_input_rows / processing_sec;
   p.sink.description = config_.sink->Describe();
   p.sink.num_output_rows = output_rows;
+  p.state_operators = stateful_->Progress();
+  {
+    EventTimeStats all;
+    for (const auto& st : last_event_stats_) all.Merge(st);
+    if (all.count > 0) {
+      auto floor_ms = [](double us) {
+        return static_cast<int64_t>(std::floor(us / 1000.0));
+      };
+      p.event_time["avg"] = FormatTimestampMs(floor_ms(all.avg));
+      p.event_time["max"] = FormatTimestampMs(floor_ms(static_cast<double>(all.max)));
+      p.event_time["min"] = FormatTimestampMs(floor_ms(static_cast<double>(all.min)));
+    }
+    if (!stateful_->watermark_delays().empty())
+      p.event_time["watermark"] = FormatTimestampMs(batch_metadata_.batch_watermark_ms);
+  }
   int64_t keep = ParseLong(
       config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"),
       100);
@@ -572,7 +691,10 @@ Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) 
           "Continuous processing (Trigger.Continuous) is not supported: use the "
           "default trigger, ProcessingTime, AvailableNow or Once"}});
   }
-  SPATE_RETURN_IF_ERROR(CheckStreamingPlan(config.plan, config.output_mode));
+  {
+    SPATE_ASSIGN_OR_RETURN(auto analyzed, config.runner->Analyze(config.plan));
+    SPATE_RETURN_IF_ERROR(CheckStreamingQuery(*analyzed, config.output_mode));
+  }
   if (!config.clock) config.clock = SystemClock::Get();
   SPATE_ASSIGN_OR_RETURN(
       std::string id,

@@ -43,6 +43,7 @@
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/progress.h"
 #include "spate/stream/source.h"
+#include "spate/stream/stateful.h"
 #include "spate/stream/trigger.h"
 
 namespace spate::stream {
@@ -112,6 +113,12 @@ class StreamingQuery {
   Status RunTrigger(bool* has_data);
   Status RunBatch(int64_t trigger_start_ms, std::map<std::string, int64_t>* durations);
   std::vector<std::pair<std::string, std::string>> PinnedConf() const;
+  /// Advances the watermark from the event times the batch saw (Spark's
+  /// WatermarkTracker): per withWatermark node max event time minus delay, combined by
+  /// spark.sql.streaming.multipleWatermarkPolicy once every node has seen data; never
+  /// moves back.
+  void UpdateWatermark();
+  std::string PinnedValue(const std::string& key, const std::string& dflt) const;
   void SetStatus(const std::string& message, bool data_available, bool trigger_active);
   void Post(const std::function<void(StreamingQueryListener&)>& fn);
   bool StopRequested() const { return stop_requested_.load(); }
@@ -120,6 +127,8 @@ class StreamingQuery {
   std::string id_, run_id_;
   StreamingQueryManager* manager_;
   std::vector<std::shared_ptr<const StreamingRelation>> relations_;
+  std::unique_ptr<StatefulRuntime> stateful_;
+  bool materialize_ = false;  // stateful: the engine runs the batch and the sink gets rows
   std::vector<SourcePtr> sources_;
   std::unique_ptr<OffsetSeqLog> offset_log_;
   std::unique_ptr<CommitLog> commit_log_;
@@ -130,6 +139,11 @@ class StreamingQuery {
   std::vector<std::optional<JsonValue>> committed_offsets_;  // start of the next batch
   std::vector<std::optional<JsonValue>> available_offsets_;  // end of the current batch
   OffsetSeqMetadata batch_metadata_;
+  int64_t watermark_ms_ = 0;           // the tracker's current watermark
+  int64_t prev_batch_watermark_ms_ = 0;  // the previous batch's (late rows)
+  std::vector<std::optional<int64_t>> max_event_ms_;  // per withWatermark node
+  bool run_no_data_batch_ = false;     // the watermark moved and an operator would evict
+  std::vector<EventTimeStats> last_event_stats_;  // of the last batch, per node
   std::vector<std::pair<std::string, std::string>> pinned_conf_;
   int64_t last_trigger_start_ms_ = -1;
   std::chrono::steady_clock::time_point trigger_begin_;

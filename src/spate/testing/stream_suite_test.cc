@@ -34,15 +34,7 @@ using api::MemoryStream;
 using api::SparkSession;
 
 SparkSession Spark() {
-  static SparkSession s = [] {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string wh = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
-                                  "spate-stream-wh-" + stream::RandomUuid());
-    return SparkSession::builder()
-        .appName("stream-tests")
-        .config("spark.sql.warehouse.dir", wh)
-        .getOrCreate();
-  }();
+  static SparkSession s = TestSession("stream-tests");
   return s;
 }
 
@@ -445,17 +437,16 @@ TEST(StreamTest, RefusedQueriesAndActions) {
       "DataFrames/Datasets");
   expect_class([&] { df.writeStream().outputMode("sideways"); },
                "STREAMING_OUTPUT_MODE.INVALID");
+  MemoryStream other(Spark(), "a INT");
   expect_class(
       [&] {
-        df.groupBy("a")
-            .count()
+        df.join(other.toDF(), "a")
             .writeStream()
             .format("memory")
             .queryName("y")
-            .outputMode("update")
             .start();
       },
-      "SPATE_STREAMING_UNSUPPORTED", "Aggregate");
+      "SPATE_STREAMING_UNSUPPORTED", "Stream-stream joins");
   expect_class([&] { df.orderBy("a").writeStream().format("noop").start(); },
                "_LEGACY_ERROR_TEMP_3102", "Sorting");
   expect_class([&] { df.writeStream().format("parquet").start("/tmp/never"); },

@@ -61,10 +61,26 @@ std::string AwaitData(StreamTest::Context& c) {
     if (auto e = q->exception()) return "query failed: " + e->ToString();
     return "timed out waiting for the query to process the added data";
   }
+  // Also the batches that follow without new data (a moved watermark evicting state),
+  // as Spark's processAllAvailable. A manual clock decides triggers itself.
+  if (!c.clock) {
+    Status st = q->ProcessAllAvailable();
+    if (!st.ok()) return "query failed: " + st.ToString();
+  }
   return "";
 }
 
 }  // namespace
+
+api::SparkSession TestSession(const std::string& app) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string wh =
+      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-" + app + "-wh-" + stream::RandomUuid());
+  return api::SparkSession::builder()
+      .appName(app)
+      .config("spark.sql.warehouse.dir", wh)
+      .getOrCreate();
+}
 
 std::vector<std::string> RowStrings(const Rows& rows) {
   std::vector<std::string> out;
@@ -133,12 +149,13 @@ StreamTest::Action StreamTest::StartStream(stream::Trigger trigger,
             c.trigger = trigger;
             c.clock = clock;
             auto sink = c.sink;
+            const bool complete = c.output_mode == "complete";
             try {
               api::DataStreamWriter w = c.df.writeStream();
               w.outputMode(c.output_mode)
                   .option("checkpointLocation", c.checkpoint)
                   .trigger(trigger)
-                  .foreachBatch([sink](api::DataFrame batch, int64_t id) {
+                  .foreachBatch([sink, complete](api::DataFrame batch, int64_t id) {
                     {
                       std::lock_guard<std::mutex> lock(sink->mu);
                       if (id <= sink->latest) return;  // replayed batch (like MemorySink)
@@ -146,6 +163,8 @@ StreamTest::Action StreamTest::StartStream(stream::Trigger trigger,
                     Rows rows;
                     for (const auto& r : batch.collect()) rows.push_back(r.values());
                     std::lock_guard<std::mutex> lock(sink->mu);
+                    // Complete mode: each batch is the whole result (as MemorySink).
+                    if (complete) sink->batches.clear();
                     sink->batches.emplace_back(id, std::move(rows));
                     sink->latest = id;
                   });
@@ -162,6 +181,7 @@ StreamTest::Action StreamTest::StopStream() {
   return {"StopStream", false, [](Context& c) -> std::string {
             if (!c.query) return "no query to stop";
             c.query->stop();
+            c.stopped = c.query;
             if (c.query->isActive()) return "query still active after stop()";
             if (auto e = c.query->exception())
               return std::string("query failed: ") + e->what();
@@ -265,7 +285,11 @@ StreamTest::Action StreamTest::AssertOnQuery(
   return {"AssertOnQuery(" + message + ")", false,
           [fn, message](Context& c) -> std::string {
             if (!c.query) return "no query";
-            return fn(*c.query) ? "" : "assertion failed: " + message;
+            // Right after a restart the new run has no progress yet: the assertion is
+            // about the run that processed the data (kept by StopStream).
+            const api::StreamingQuery& q =
+                !c.query->lastProgress() && c.stopped ? *c.stopped : *c.query;
+            return fn(q) ? "" : "assertion failed: " + message;
           }};
 }
 

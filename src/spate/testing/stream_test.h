@@ -95,6 +95,8 @@ struct StreamTest::Context {
   std::string output_mode;
   std::string checkpoint;
   std::optional<api::StreamingQuery> query;
+  /// The last stopped run (its progress stays readable).
+  std::optional<api::StreamingQuery> stopped;
   stream::Trigger trigger;
   std::shared_ptr<ManualClock> clock;
   // Output collected from every run: batch id -> rows.
@@ -105,6 +107,9 @@ struct StreamTest::Context {
   Context(api::SparkSession s, api::DataFrame d)
       : spark(std::move(s)), df(std::move(d)) {}
 };
+
+/// A session for tests (app name `app`) with a warehouse in a fresh temp folder.
+api::SparkSession TestSession(const std::string& app);
 
 /// Rows as sorted strings ("[1, a]") for multiset comparison and reports.
 std::vector<std::string> RowStrings(const Rows& rows);

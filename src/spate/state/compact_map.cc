@@ -1,0 +1,216 @@
+// Copyright spate authors.
+#include "spate/state/compact_map.h"
+
+#include <cstring>
+
+#include "spate/columnar/row_encoding.h"
+#include "spate/state/bytes.h"
+
+namespace spate::state {
+
+namespace {
+constexpr size_t kMaxChunk = size_t{1} << 20;
+
+/// Decodes a varint written by PutVarint from trusted memory.
+inline uint64_t ReadTrustedVarint(const char*& p) {
+  uint64_t v = 0;
+  int shift = 0;
+  while (true) {
+    auto b = static_cast<uint8_t>(*p++);
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (b < 0x80) return v;
+    shift += 7;
+  }
+}
+}  // namespace
+
+CompactMap::CompactMap() { slots_.assign(16, 0); }
+
+std::string_view CompactMap::KeyOf(Entry e) {
+  uint64_t k = ReadTrustedVarint(e);
+  ReadTrustedVarint(e);
+  return {e, static_cast<size_t>(k)};
+}
+
+std::string_view CompactMap::ValueOf(Entry e) {
+  uint64_t k = ReadTrustedVarint(e);
+  uint64_t v = ReadTrustedVarint(e);
+  return {e + k, static_cast<size_t>(v)};
+}
+
+size_t CompactMap::EntrySize(Entry e) {
+  Entry start = e;
+  uint64_t k = ReadTrustedVarint(e);
+  uint64_t v = ReadTrustedVarint(e);
+  return static_cast<size_t>(e - start) + k + v;
+}
+
+int64_t CompactMap::Find(std::string_view key, uint64_t hash) const {
+  uint64_t tag = Tag(hash);
+  for (size_t i = Home(hash);; i = Next(i)) {
+    uint64_t s = slots_[i];
+    if (s == 0) return -1;
+    if ((s >> 48) == tag && KeyOf(EntryOf(s)) == key) return static_cast<int64_t>(i);
+  }
+}
+
+CompactMap::Entry CompactMap::Find(std::string_view key) const {
+  int64_t i = Find(key, HashBytes(key));
+  return i < 0 ? nullptr : EntryOf(slots_[i]);
+}
+
+std::optional<std::string_view> CompactMap::Get(std::string_view key) const {
+  int64_t i = Find(key, HashBytes(key));
+  if (i < 0) return std::nullopt;
+  return ValueOf(EntryOf(slots_[i]));
+}
+
+CompactMap::Entry CompactMap::Append(std::string_view key, std::string_view value) {
+  size_t size =
+      VarintLength(key.size()) + VarintLength(value.size()) + key.size() + value.size();
+  if (size > cur_left_) {
+    size_t chunk = std::max(next_chunk_, size);
+    chunks_.push_back(std::make_unique_for_overwrite<char[]>(chunk));
+    cur_ = chunks_.back().get();
+    cur_left_ = chunk;
+    arena_bytes_ += static_cast<int64_t>(chunk);
+    next_chunk_ = std::min(next_chunk_ * 2, kMaxChunk);
+  }
+  char* p = cur_;
+  char buf[20];
+  int n = 0;
+  for (uint64_t v :
+       {static_cast<uint64_t>(key.size()), static_cast<uint64_t>(value.size())}) {
+    while (v >= 0x80) {
+      buf[n++] = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    buf[n++] = static_cast<char>(v);
+  }
+  std::memcpy(p, buf, n);
+  std::memcpy(p + n, key.data(), key.size());
+  if (!value.empty()) std::memcpy(p + n + key.size(), value.data(), value.size());
+  cur_ += size;
+  cur_left_ -= size;
+  live_bytes_ += static_cast<int64_t>(size);
+  return p;
+}
+
+void CompactMap::InsertNew(uint64_t slot_value, uint64_t hash) {
+  size_t i = Home(hash);
+  while (slots_[i] != 0) i = Next(i);
+  slots_[i] = slot_value;
+}
+
+void CompactMap::Grow() {
+  std::vector<uint64_t> old;
+  old.swap(slots_);
+  slots_.assign(old.size() + old.size() / 2, 0);
+  for (uint64_t s : old) {
+    if (s != 0) InsertNew(s, HashBytes(KeyOf(EntryOf(s))));
+  }
+}
+
+void CompactMap::EraseSlot(size_t i) {
+  // Backward-shift deletion: move later members of the probe run into the hole.
+  size_t hole = i;
+  for (size_t j = Next(i); slots_[j] != 0; j = Next(j)) {
+    size_t home = Home(HashBytes(KeyOf(EntryOf(slots_[j]))));
+    // j may move to the hole when its home is not in (hole, j] cyclically.
+    bool between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+    if (!between) {
+      slots_[hole] = slots_[j];
+      hole = j;
+    }
+  }
+  slots_[hole] = 0;
+  --count_;
+}
+
+CompactMap::Entry CompactMap::Put(std::string_view key, std::string_view value,
+                                  Entry* new_entry) {
+  uint64_t hash = HashBytes(key);
+  int64_t i = Find(key, hash);
+  Entry e = Append(key, value);
+  if (new_entry) *new_entry = e;
+  if (i >= 0) {
+    Entry old = EntryOf(slots_[i]);
+    slots_[i] = MakeSlot(e, hash);
+    size_t old_size = EntrySize(old);
+    live_bytes_ -= static_cast<int64_t>(old_size);
+    dead_bytes_ += static_cast<int64_t>(old_size);
+    return old;
+  }
+  if (static_cast<size_t>(count_ + 1) * 5 > slots_.size() * 4) Grow();
+  InsertNew(MakeSlot(e, hash), hash);
+  ++count_;
+  return nullptr;
+}
+
+CompactMap::Entry CompactMap::Remove(std::string_view key) {
+  int64_t i = Find(key, HashBytes(key));
+  if (i < 0) return nullptr;
+  Entry old = EntryOf(slots_[i]);
+  size_t old_size = EntrySize(old);
+  live_bytes_ -= static_cast<int64_t>(old_size);
+  dead_bytes_ += static_cast<int64_t>(old_size);
+  EraseSlot(static_cast<size_t>(i));
+  return old;
+}
+
+void CompactMap::Restore(std::string_view key, Entry entry) {
+  if (entry == nullptr) {
+    Remove(key);
+    return;
+  }
+  std::string_view k = KeyOf(entry);
+  uint64_t hash = HashBytes(k);
+  int64_t i = Find(k, hash);
+  auto size = static_cast<int64_t>(EntrySize(entry));
+  live_bytes_ += size;
+  dead_bytes_ -= size;
+  if (i >= 0) {
+    auto cur = static_cast<int64_t>(EntrySize(EntryOf(slots_[i])));
+    live_bytes_ -= cur;
+    dead_bytes_ += cur;
+    slots_[i] = MakeSlot(entry, hash);
+    return;
+  }
+  if (static_cast<size_t>(count_ + 1) * 5 > slots_.size() * 4) Grow();
+  InsertNew(MakeSlot(entry, hash), hash);
+  ++count_;
+}
+
+void CompactMap::Compact() {
+  auto live = static_cast<size_t>(live_bytes_);
+  std::vector<std::unique_ptr<char[]>> old_chunks;
+  old_chunks.swap(chunks_);
+  cur_ = nullptr;
+  cur_left_ = 0;
+  arena_bytes_ = 0;
+  live_bytes_ = 0;
+  dead_bytes_ = 0;
+  // One chunk for everything live (plus the usual growth afterwards).
+  next_chunk_ = std::max<size_t>(4096, live);
+  for (uint64_t& s : slots_) {
+    if (s == 0) continue;
+    Entry e = EntryOf(s);
+    Entry moved = Append(KeyOf(e), ValueOf(e));
+    s = (s & ~kPtrMask) | reinterpret_cast<uint64_t>(moved);
+  }
+}
+
+void CompactMap::Clear() {
+  slots_.assign(16, 0);
+  slots_.shrink_to_fit();
+  count_ = 0;
+  chunks_.clear();
+  cur_ = nullptr;
+  cur_left_ = 0;
+  next_chunk_ = 4096;
+  arena_bytes_ = 0;
+  live_bytes_ = 0;
+  dead_bytes_ = 0;
+}
+
+}  // namespace spate::state

@@ -1,0 +1,112 @@
+// Copyright spate authors.
+#pragma once
+
+// CompactMap: the in-memory key-value map of the memory state store provider, built for
+// few bytes per key (the target is <= 1.5x the raw key + value bytes).
+//
+// Entries ("varint key length, varint value length, key, value") are appended to arena
+// chunks; an open-addressing table (linear probing, backward-shift deletion, any size:
+// a hash maps to a slot by multiply-shift, so the table grows by 1.5x and stays 53-80%
+// full at most 80%) holds one 8-byte slot per entry: the entry's address in the low 48
+// bits and 16 bits of its hash above. A Put or Remove never moves an entry, it only makes
+// the old one dead; Compact() copies the live entries into fresh chunks when the dead
+// bytes grow. So views returned by Get stay valid until the next Compact or Clear, and an
+// undo log can point at old entries.
+//
+// Ownership: owns its chunks. Thread safety: none (one thread at a time). Failure:
+// allocation failure throws std::bad_alloc like the standard containers.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace spate::state {
+
+class CompactMap {
+ public:
+  /// An entry's address (stable until Compact/Clear).
+  using Entry = const char*;
+
+  CompactMap();
+  CompactMap(const CompactMap&) = delete;
+  CompactMap& operator=(const CompactMap&) = delete;
+
+  int64_t size() const { return count_; }
+  std::optional<std::string_view> Get(std::string_view key) const;
+  /// The entry holding key, or nullptr.
+  Entry Find(std::string_view key) const;
+  /// Sets key to value; returns the replaced entry (nullptr when the key was new).
+  /// *new_entry gets the entry now holding the key.
+  Entry Put(std::string_view key, std::string_view value, Entry* new_entry = nullptr);
+  /// Removes key; returns the removed entry or nullptr.
+  Entry Remove(std::string_view key);
+  /// Makes `entry` (an entry of this map for its key) the current one again, or removes
+  /// the key when `entry` is nullptr and `key` is given: undoes a Put or Remove.
+  void Restore(std::string_view key, Entry entry);
+
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (uint64_t s : slots_) {
+      if (s != 0) {
+        Entry e = EntryOf(s);
+        fn(KeyOf(e), ValueOf(e));
+      }
+    }
+  }
+
+  static std::string_view KeyOf(Entry e);
+  static std::string_view ValueOf(Entry e);
+
+  /// Bytes held: arena chunks and the slot table.
+  int64_t memory_bytes() const {
+    return arena_bytes_ + static_cast<int64_t>(slots_.capacity() * sizeof(uint64_t));
+  }
+  /// Bytes of live entries (key + value + length prefixes).
+  int64_t live_bytes() const { return live_bytes_; }
+  int64_t dead_bytes() const { return dead_bytes_; }
+  /// Copies the live entries into new chunks (invalidates every Entry and view).
+  void Compact();
+  /// Compacts when dead bytes exceed a quarter of the arena; true if it did.
+  bool MaybeCompact() {
+    if (dead_bytes_ <= 4096 || dead_bytes_ * 4 <= live_bytes_ + dead_bytes_) return false;
+    Compact();
+    return true;
+  }
+  void Clear();
+
+ private:
+  static constexpr uint64_t kPtrMask = (uint64_t{1} << 48) - 1;
+  static Entry EntryOf(uint64_t slot) { return reinterpret_cast<Entry>(slot & kPtrMask); }
+  // The slot index comes from the hash's high bits, the tag from its low ones.
+  static uint64_t Tag(uint64_t hash) { return hash & 0xffff; }
+  size_t Home(uint64_t hash) const {
+    return static_cast<size_t>((static_cast<unsigned __int128>(hash) * slots_.size()) >>
+                               64);
+  }
+  size_t Next(size_t i) const { return i + 1 == slots_.size() ? 0 : i + 1; }
+  static uint64_t MakeSlot(Entry e, uint64_t hash) {
+    return reinterpret_cast<uint64_t>(e) | (Tag(hash) << 48);
+  }
+  static size_t EntrySize(Entry e);
+
+  /// Slot index of key, or -1; `hash` is HashBytes(key).
+  int64_t Find(std::string_view key, uint64_t hash) const;
+  Entry Append(std::string_view key, std::string_view value);
+  void Grow();
+  void EraseSlot(size_t i);
+  void InsertNew(uint64_t slot_value, uint64_t hash);
+
+  std::vector<uint64_t> slots_;
+  int64_t count_ = 0;
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  char* cur_ = nullptr;
+  size_t cur_left_ = 0;
+  size_t next_chunk_ = 4096;
+  int64_t arena_bytes_ = 0;
+  int64_t live_bytes_ = 0;
+  int64_t dead_bytes_ = 0;
+};
+
+}  // namespace spate::state

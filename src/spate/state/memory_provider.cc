@@ -1,0 +1,277 @@
+// Copyright spate authors.
+//
+// The memory provider (Spark's HDFSBackedStateStoreProvider design). One CompactMap holds
+// the loaded version; a store writes into it directly and keeps an undo log (the entries
+// it replaced), so Abort restores the loaded version and Commit writes only the changed
+// keys. The map then is the committed version, so the next batch's GetStore(V+1) costs
+// nothing. Any other version is loaded from files: the newest snapshot at or before it,
+// then the deltas after the snapshot.
+
+#include <mutex>
+
+#include "spate/state/compact_map.h"
+#include "spate/state/providers.h"
+#include "spate/state/state_file.h"
+
+namespace spate::state {
+
+namespace {
+
+constexpr std::string_view kDelta = "delta";
+constexpr std::string_view kSnapshot = "snapshot";
+
+class MemoryProvider final : public StateStoreProvider {
+ public:
+  MemoryProvider(const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs,
+                 FileCodec codec)
+      : id_(id),
+        conf_(conf),
+        fs_(std::move(fs)),
+        codec_(codec),
+        dir_(id.Path()),
+        store_(this) {
+    owner_ = "HDFSStateStoreProvider[id = (op=" + std::to_string(id.operator_id) +
+             ",part=" + std::to_string(id.partition) + "),dir = " + dir_ + "]";
+  }
+
+  Result<StateStore*> GetStore(int64_t version) override {
+    std::lock_guard lock(mu_);
+    SPATE_RETURN_IF_ERROR(CheckVersion(version));
+    if (store_.uncommitted()) AbortLocked();
+    if (loaded_version_ == version) {
+      ++cache_hits_;
+    } else if (prev_valid_ && version == loaded_version_ - 1) {
+      // A replayed batch: undo the last commit in memory.
+      ++cache_hits_;
+      for (auto it = prev_undo_.rbegin(); it != prev_undo_.rend(); ++it) {
+        map_.Restore(CompactMap::KeyOf(it->key), it->old);
+      }
+      DropPrevious();
+      loaded_version_ = version;
+    } else {
+      ++cache_misses_;
+      SPATE_RETURN_IF_ERROR(Load(version));
+    }
+    store_.Open(version);
+    return static_cast<StateStore*>(&store_);
+  }
+
+  Status DoMaintenance() override {
+    std::lock_guard lock(mu_);
+    bool committed = !(store_.uncommitted() && !undo_.empty());
+    return MaintainStoreFiles(
+        *fs_, dir_, kSnapshot, kDelta, committed ? loaded_version_ : -1,
+        conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain, [&] {
+          std::string records;
+          records.reserve(static_cast<size_t>(map_.live_bytes() + map_.size()));
+          map_.ForEach([&](std::string_view k, std::string_view v) {
+            AppendPutRecord(&records, k, v);
+          });
+          return fs_->WriteAtomic(
+              VersionFile(dir_, loaded_version_, kSnapshot),
+              EncodeStateFile(StateFileKind::kSnapshot, codec_, records));
+        });
+  }
+
+  void Close() override {
+    std::lock_guard lock(mu_);
+    map_.Clear();
+    loaded_version_ = -1;
+    store_.Closed();
+    ClearUndo();
+    DropPrevious();
+  }
+
+  // --- ProviderStore<MemoryProvider> (same thread as GetStore) ---
+
+  std::optional<std::string_view> Get(std::string_view key) const {
+    return map_.Get(key);
+  }
+  void Put(std::string_view key, std::string_view value) {
+    CompactMap::Entry now;
+    CompactMap::Entry old = map_.Put(key, value, &now);
+    undo_.push_back({now, old});
+  }
+  void Remove(std::string_view key) {
+    CompactMap::Entry old = map_.Remove(key);
+    if (old) undo_.push_back({old, old});
+  }
+  void ForEach(const std::function<void(std::string_view, std::string_view)>& fn) const {
+    map_.ForEach(fn);
+  }
+
+  Status CommitStore() {
+    std::lock_guard lock(mu_);
+    // One record per changed key, without a set: a key's last Put made its current entry
+    // (entries never move while the undo log exists), and a key that ends absent has a
+    // Remove record (key entry == old entry) last; an earlier Remove of a key put again
+    // and removed again is written twice, which replays the same.
+    std::string records;
+    for (const Undo& u : undo_) {
+      std::string_view key = CompactMap::KeyOf(u.key);
+      CompactMap::Entry now = map_.Find(key);
+      if (now == u.key && u.old != u.key) {
+        AppendPutRecord(&records, key, CompactMap::ValueOf(now));
+      } else if (now == nullptr && u.key == u.old) {
+        AppendRemoveRecord(&records, key);
+      }
+    }
+    int64_t next = store_.version() + 1;
+    Status st = fs_->MakeDirs(dir_);
+    std::string path = VersionFile(dir_, next, kDelta);
+    if (st.ok()) {
+      st =
+          fs_->WriteAtomic(path, EncodeStateFile(StateFileKind::kDelta, codec_, records));
+    }
+    if (st.ok()) {
+      // A snapshot of this version from an earlier, uncommitted run of the batch is
+      // stale.
+      Status del = fs_->Delete(VersionFile(dir_, next, kSnapshot));
+      if (!del.ok() && del.code() != StatusCode::kNotFound) st = del;
+    }
+    if (!st.ok()) {
+      AbortLocked();
+      return Status::Error("CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT",
+                           {{"providerClass", "HDFSBackedStateStoreProvider"}})
+          .WithContext(st.ToString());
+    }
+    last_commit_bytes_ = static_cast<int64_t>(records.size());
+    // Keep the undo log: it turns the map back into the loaded version if the batch is
+    // replayed (GetStore(version) after this commit), unless compaction moved entries or
+    // the log is large (over a quarter of the keys: at most 4 bytes a key are spent on
+    // it; a larger replay reloads from the files).
+    prev_undo_.swap(undo_);
+    ClearUndo();
+    prev_valid_ = true;
+    loaded_version_ = next;
+    if (map_.MaybeCompact() ||
+        static_cast<int64_t>(prev_undo_.size()) * 4 > map_.size()) {
+      DropPrevious();
+    }
+    return Status::OK();
+  }
+
+  void AbortLocked() {
+    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+      map_.Restore(CompactMap::KeyOf(it->key), it->old);
+    }
+    ClearUndo();
+    store_.Closed();
+  }
+  void AbortStore() {
+    std::lock_guard lock(mu_);
+    AbortLocked();
+  }
+
+  void DropPrevious() {
+    std::vector<Undo>().swap(prev_undo_);
+    prev_valid_ = false;
+  }
+
+  /// Empties the undo log, releasing it when a large batch grew it.
+  void ClearUndo() {
+    if (undo_.capacity() > 65536) {
+      std::vector<Undo>().swap(undo_);
+    } else {
+      undo_.clear();
+    }
+  }
+
+  StateStoreMetrics Metrics() const {
+    StateStoreMetrics m;
+    m.num_keys = map_.size();
+    m.memory_used_bytes =
+        map_.memory_bytes() +
+        static_cast<int64_t>((undo_.capacity() + prev_undo_.capacity()) * sizeof(Undo));
+    m.custom["loadedMapCacheHitCount"] = cache_hits_;
+    m.custom["loadedMapCacheMissCount"] = cache_misses_;
+    m.custom["stateOnCurrentVersionSizeBytes"] = map_.live_bytes();
+    m.custom["stateDeltaSizeBytes"] = last_commit_bytes_;
+    return m;
+  }
+
+ private:
+  Status ApplyFile(const std::string& path, StateFileKind kind) {
+    SPATE_ASSIGN_OR_RETURN(DecodedStateFile file,
+                           ReadStateFile(*fs_, path, kind, owner_));
+    return ForEachRecord(file.records, kind, path, owner_,
+                         [&](RecordOp op, std::string_view k, std::string_view v) {
+                           if (op == RecordOp::kPut) {
+                             map_.Put(k, v);
+                           } else {
+                             map_.Remove(k);
+                           }
+                         });
+  }
+
+  /// Makes the map hold `version`.
+  Status Load(int64_t version) {
+    ClearUndo();
+    DropPrevious();
+    if (version == 0) {
+      map_.Clear();
+      loaded_version_ = 0;
+      return Status::OK();
+    }
+    // Forward from the loaded version when only deltas are needed.
+    int64_t from = loaded_version_;
+    if (from < 0 || from > version) {
+      SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs_, dir_));
+      map_.Clear();
+      loaded_version_ = -1;
+      from = 0;
+      const auto& snapshots = files.Of(kSnapshot);
+      auto it = snapshots.upper_bound(version);
+      if (it != snapshots.begin()) {
+        --it;
+        SPATE_RETURN_IF_ERROR(ApplyFile(it->second, StateFileKind::kSnapshot));
+        from = it->first;
+      }
+    }
+    for (int64_t v = from + 1; v <= version; ++v) {
+      Status st = ApplyFile(VersionFile(dir_, v, kDelta), StateFileKind::kDelta);
+      if (!st.ok()) {
+        map_.Clear();
+        loaded_version_ = -1;
+        return st;
+      }
+    }
+    map_.MaybeCompact();
+    loaded_version_ = version;
+    return Status::OK();
+  }
+
+  StateStoreId id_;
+  StateStoreConf conf_;
+  io::FileSystemPtr fs_;
+  FileCodec codec_;
+  std::string dir_;
+  std::string owner_;
+  std::mutex mu_;
+  CompactMap map_;
+  int64_t loaded_version_ = -1;  // the version the map holds (committed); -1 = none
+  ProviderStore<MemoryProvider> store_;
+  struct Undo {
+    CompactMap::Entry key;  // an entry of the key (stable until Compact)
+    CompactMap::Entry old;  // the replaced entry, or nullptr when the key was absent
+  };
+  std::vector<Undo> undo_;  // the open store's changes, oldest first
+  // The undo log of the last commit (loaded_version_ - 1 -> loaded_version_), if valid.
+  std::vector<Undo> prev_undo_;
+  bool prev_valid_ = false;
+  int64_t cache_hits_ = 0;
+  int64_t cache_misses_ = 0;
+  int64_t last_commit_bytes_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<StateStoreProvider>> MakeMemoryProvider(const StateStoreId& id,
+                                                               const StateStoreConf& conf,
+                                                               io::FileSystemPtr fs) {
+  SPATE_ASSIGN_OR_RETURN(FileCodec codec, ParseFileCodec(conf.compression_codec));
+  return std::unique_ptr<StateStoreProvider>(
+      std::make_unique<MemoryProvider>(id, conf, std::move(fs), codec));
+}
+
+}  // namespace spate::state

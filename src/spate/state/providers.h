@@ -1,0 +1,76 @@
+// Copyright spate authors.
+#pragma once
+
+// The two StateStoreProvider implementations behind CreateStateStoreProvider (internal to
+// the state module; see state_store.h for the contract and docs/state.md for the files).
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "spate/state/state_store.h"
+
+namespace spate::state {
+
+/// The StateStore of a provider P: keeps the open/committed bookkeeping and forwards the
+/// operations to P (Get, Put, Remove, ForEach, CommitStore, AbortStore, Metrics), which
+/// owns the data. One per provider, reused by every GetStore.
+template <typename P>
+class ProviderStore final : public StateStore {
+ public:
+  explicit ProviderStore(P* provider) : p_(provider) {}
+  int64_t version() const override { return version_; }
+  std::optional<std::string_view> Get(std::string_view key) override {
+    return p_->Get(key);
+  }
+  void Put(std::string_view key, std::string_view value) override { p_->Put(key, value); }
+  void Remove(std::string_view key) override { p_->Remove(key); }
+  void ForEach(
+      const std::function<void(std::string_view, std::string_view)>& fn) override {
+    p_->ForEach(fn);
+  }
+  Status Commit() override {
+    if (!uncommitted()) {
+      return Status::Error("STATE_STORE_OPERATION_OUT_OF_ORDER",
+                           {{"errorMsg", "Commit of a store that is not open"}});
+    }
+    SPATE_RETURN_IF_ERROR(p_->CommitStore());
+    committed_ = true;
+    return Status::OK();
+  }
+  void Abort() override {
+    if (uncommitted()) p_->AbortStore();
+  }
+  StateStoreMetrics metrics() const override { return p_->Metrics(); }
+
+  // Bookkeeping, by the provider.
+  void Open(int64_t version) {
+    version_ = version;
+    open_ = true;
+    committed_ = false;
+  }
+  void Closed() { open_ = false; }
+  /// Open and neither committed nor aborted.
+  bool uncommitted() const { return open_ && !committed_; }
+
+ private:
+  P* p_;
+  int64_t version_ = 0;
+  bool open_ = false;
+  bool committed_ = false;
+};
+
+/// Spark's HDFSBackedStateStoreProvider design: a CompactMap of the loaded version,
+/// <version>.delta per commit, <version>.snapshot written by DoMaintenance.
+Result<std::unique_ptr<StateStoreProvider>> MakeMemoryProvider(const StateStoreId& id,
+                                                               const StateStoreConf& conf,
+                                                               io::FileSystemPtr fs);
+
+/// Spark's RocksDBStateStoreProvider with changelog checkpointing: a RocksDB instance in
+/// a local working folder, <version>.changelog per commit, <version>.checkpoint (an
+/// archive of a RocksDB checkpoint) written by DoMaintenance.
+Result<std::unique_ptr<StateStoreProvider>> MakeRocksDbProvider(
+    const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs);
+
+}  // namespace spate::state

@@ -1,0 +1,192 @@
+// Copyright spate authors.
+#include "spate/state/state_store.h"
+
+#include <charconv>
+
+#include "spate/base/json.h"
+#include "spate/state/providers.h"
+#include "spate/state/state_file.h"
+#include "spate/types/schema_json.h"
+
+namespace spate::state {
+
+std::string StateStoreId::Path() const {
+  std::string p = io::JoinPath(io::JoinPath(root, std::to_string(operator_id)),
+                               std::to_string(partition));
+  if (store_name != "default" && !store_name.empty()) p = io::JoinPath(p, store_name);
+  return p;
+}
+
+Result<std::string> ParseProviderClass(const std::string& cls) {
+  static constexpr std::string_view kSparkPackage =
+      "org.apache.spark.sql.execution.streaming.state.";
+  std::string lower = ToLower(cls);
+  if (cls == std::string(kSparkPackage) + "HDFSBackedStateStoreProvider" ||
+      cls == "HDFSBackedStateStoreProvider" || lower == "memory" || lower == "hdfs") {
+    return std::string("memory");
+  }
+  if (cls == std::string(kSparkPackage) + "RocksDBStateStoreProvider" ||
+      cls == "com.databricks.sql.streaming.state.RocksDBStateStoreProvider" ||
+      cls == "RocksDBStateStoreProvider" || lower == "rocksdb") {
+    return std::string("rocksdb");
+  }
+  return Status::Error("STATE_STORE_INVALID_PROVIDER", {{"inputClass", cls}});
+}
+
+namespace {
+
+Result<int64_t> ParseConfInt(const std::string& key, const std::string& text,
+                             int64_t min) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < min) {
+    return Status::Invalid("invalid value '" + text + "' for " + key +
+                           ": expected an integer >= " + std::to_string(min));
+  }
+  return v;
+}
+
+// spark.sql.streaming.stateStore.rocksdb.<name> settings copied into
+// StateStoreConf::extra.
+constexpr std::string_view kRocksDbConfs[] = {"changelogCheckpointing.enabled",
+                                              "boundedMemoryUsage",
+                                              "maxMemoryUsageMB",
+                                              "writeBufferCacheRatio",
+                                              "highPriorityPoolRatio",
+                                              "blockSizeKB",
+                                              "blockCacheSizeMB",
+                                              "writeBufferSizeMB",
+                                              "maxWriteBufferNumber",
+                                              "maxOpenFiles",
+                                              "compactOnCommit",
+                                              "trackTotalNumberOfRows",
+                                              "formatVersion",
+                                              "compression",
+                                              "allowFAllocate",
+                                              "resetStatsOnLoad",
+                                              "lockAcquireTimeoutMs"};
+
+}  // namespace
+
+Result<StateStoreConf> StateStoreConf::FromConf(
+    const std::function<std::string(const std::string&, const std::string&)>& conf) {
+  StateStoreConf c;
+  SPATE_ASSIGN_OR_RETURN(c.provider, ParseProviderClass(conf(
+                                         "spark.sql.streaming.stateStore.providerClass",
+                                         "org.apache.spark.sql.execution.streaming.state."
+                                         "HDFSBackedStateStoreProvider")));
+  const std::string deltas_key = "spark.sql.streaming.stateStore.minDeltasForSnapshot";
+  SPATE_ASSIGN_OR_RETURN(c.min_deltas_for_snapshot,
+                         ParseConfInt(deltas_key, conf(deltas_key, "10"), 1));
+  const std::string retain_key = "spark.sql.streaming.minBatchesToRetain";
+  SPATE_ASSIGN_OR_RETURN(c.min_versions_to_retain,
+                         ParseConfInt(retain_key, conf(retain_key, "100"), 1));
+  c.compression_codec = conf("spark.sql.streaming.stateStore.compression.codec", "lz4");
+  SPATE_RETURN_IF_ERROR(ParseFileCodec(c.compression_codec));
+  for (std::string_view name : kRocksDbConfs) {
+    std::string key = "spark.sql.streaming.stateStore.rocksdb." + std::string(name);
+    std::string v = conf(key, "");
+    if (!v.empty()) c.extra[std::string(name)] = v;
+  }
+  return c;
+}
+
+Result<std::unique_ptr<StateStoreProvider>> CreateStateStoreProvider(
+    const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs) {
+  SPATE_ASSIGN_OR_RETURN(std::string provider, ParseProviderClass(conf.provider));
+  if (provider == "rocksdb") return MakeRocksDbProvider(id, conf, std::move(fs));
+  return MakeMemoryProvider(id, conf, std::move(fs));
+}
+
+namespace {
+
+bool CompatibleType(const DataType& now, const DataType& stored);
+
+/// Spark's DataType.equalsIgnoreNameAndCompatibleNullability(from = new, to = stored):
+/// equal ignoring field names, and the stored type is nullable wherever the new one is.
+bool CompatibleNullability(bool now_nullable, bool stored_nullable) {
+  return stored_nullable || !now_nullable;
+}
+
+bool CompatibleFields(const std::vector<Field>& now, const std::vector<Field>& stored) {
+  if (now.size() != stored.size()) return false;
+  for (size_t i = 0; i < now.size(); ++i) {
+    if (!CompatibleNullability(now[i].nullable, stored[i].nullable) ||
+        !CompatibleType(*now[i].type, *stored[i].type)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool CompatibleType(const DataType& now, const DataType& stored) {
+  if (now.id() != stored.id()) return false;
+  switch (now.id()) {
+    case TypeId::kStruct:
+      return CompatibleFields(now.fields(), stored.fields());
+    case TypeId::kArray:
+      return CompatibleNullability(now.contains_null(), stored.contains_null()) &&
+             CompatibleType(*now.element_type(), *stored.element_type());
+    case TypeId::kMap:
+      return CompatibleNullability(now.value_contains_null(),
+                                   stored.value_contains_null()) &&
+             CompatibleType(*now.key_type(), *stored.key_type()) &&
+             CompatibleType(*now.value_type(), *stored.value_type());
+    default:
+      return now.Equals(stored);
+  }
+}
+
+}  // namespace
+
+Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
+                               int64_t operator_id, const Schema& key_schema,
+                               const Schema& value_schema) {
+  std::string dir =
+      io::JoinPath(io::JoinPath(root, std::to_string(operator_id)), "_metadata");
+  std::string path = io::JoinPath(dir, "schema");
+  auto text = fs.ReadAll(path);
+  if (!text.ok()) {
+    if (text.status().code() != StatusCode::kNotFound) return text.status();
+    Json doc = Json::Object();
+    doc.Set("version", Json::Int(1));
+    SPATE_ASSIGN_OR_RETURN(Json key_json, Json::Parse(SchemaToSparkJson(key_schema)));
+    SPATE_ASSIGN_OR_RETURN(Json value_json, Json::Parse(SchemaToSparkJson(value_schema)));
+    doc.Set("keySchema", std::move(key_json));
+    doc.Set("valueSchema", std::move(value_json));
+    SPATE_RETURN_IF_ERROR(fs.MakeDirs(dir));
+    Status st = fs.PutIfAbsent(path, doc.ToString() + "\n");
+    if (st.code() != StatusCode::kAlreadyExists) return st;
+    // Another writer won the race: check against its schemas.
+    text = fs.ReadAll(path);
+    if (!text.ok()) return text.status();
+  }
+  auto corrupt = [&](const Status& why) {
+    return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
+        .WithContext("Error reading state schema file " + path + ": " + why.message());
+  };
+  auto doc = Json::Parse(*text);
+  if (!doc.ok()) return corrupt(doc.status());
+  const Json* key_json = doc->Find("keySchema");
+  const Json* value_json = doc->Find("valueSchema");
+  if (!key_json || !value_json) {
+    return corrupt(Status::Invalid("missing keySchema or valueSchema"));
+  }
+  auto stored_key = SchemaFromSparkJson(key_json->ToString());
+  if (!stored_key.ok()) return corrupt(stored_key.status());
+  auto stored_value = SchemaFromSparkJson(value_json->ToString());
+  if (!stored_value.ok()) return corrupt(stored_value.status());
+  if (!CompatibleFields(key_schema.fields(), (*stored_key)->fields())) {
+    return Status::Error("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                         {{"storedKeySchema", (*stored_key)->ToString()},
+                          {"newKeySchema", key_schema.ToString()}});
+  }
+  if (!CompatibleFields(value_schema.fields(), (*stored_value)->fields())) {
+    return Status::Error("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
+                         {{"storedValueSchema", (*stored_value)->ToString()},
+                          {"newValueSchema", value_schema.ToString()}});
+  }
+  return Status::OK();
+}
+
+}  // namespace spate::state

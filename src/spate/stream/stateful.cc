@@ -1,0 +1,943 @@
+// Copyright spate authors.
+#include "spate/stream/stateful.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <numeric>
+
+#include "spate/columnar/kernels.h"
+#include "spate/exec/exchange.h"
+#include "spate/exec/exec_context.h"
+#include "spate/exec/group_table.h"
+#include "spate/exec/hash_aggregate.h"
+#include "spate/exec/planner.h"
+#include "spate/state/row_codec.h"
+
+namespace spate::stream {
+
+using sql::BoundKind;
+using sql::BoundPlan;
+using sql::BoundPlanPtr;
+
+void EventTimeStats::Merge(const EventTimeStats& o) {
+  if (o.count == 0) return;
+  if (count == 0) {
+    *this = o;
+    return;
+  }
+  max = std::max(max, o.max);
+  min = std::min(min, o.min);
+  const double total = static_cast<double>(count + o.count);
+  avg = avg * (static_cast<double>(count) / total) + o.avg * (static_cast<double>(o.count) / total);
+  count += o.count;
+}
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+int64_t NanosSince(SteadyClock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - t).count();
+}
+
+// Micros of a watermark in ms (Spark's millisToMicros).
+int64_t WatermarkMicros(int64_t ms) { return ms * 1000; }
+
+void PutInt64(std::string* out, int64_t v) {
+  char b[8];
+  std::memcpy(b, &v, 8);
+  out->append(b, 8);
+}
+
+int64_t GetInt64(std::string_view v) {
+  int64_t x = 0;
+  if (v.size() >= 8) std::memcpy(&x, v.data(), 8);
+  return x;
+}
+
+// The event time (µs) of a key column value: a window struct's end, or the timestamp.
+// false when NULL.
+bool EventTimeOf(const Column& c, int64_t row, int64_t* out) {
+  if (c.IsNull(row)) return false;
+  if (c.type_id() == TypeId::kStruct) {
+    const Column& end = *c.child(1);
+    if (end.IsNull(row)) return false;
+    *out = end.raw_values<int64_t>()[row];
+    return true;
+  }
+  *out = c.raw_values<int64_t>()[row];
+  return true;
+}
+
+std::vector<const Column*> Raw(const std::vector<ColumnPtr>& cols) {
+  std::vector<const Column*> out;
+  out.reserve(cols.size());
+  for (const auto& c : cols) out.push_back(c.get());
+  return out;
+}
+
+Status Drain(exec::BatchStream* in, std::vector<BatchPtr>* out) {
+  for (;;) {
+    SPATE_ASSIGN_OR_RETURN(BatchPtr b, in->Next());
+    if (!b) return Status::OK();
+    if (b->num_rows() > 0) out->push_back(std::move(b));
+  }
+}
+
+// A stream that computes its one output batch on the first Next().
+class OnceStream final : public exec::BatchStream {
+ public:
+  explicit OnceStream(std::function<Result<BatchPtr>()> fn) : fn_(std::move(fn)) {}
+  Result<BatchPtr> Next() override {
+    if (done_) return BatchPtr();
+    done_ = true;
+    return fn_();
+  }
+
+ private:
+  std::function<Result<BatchPtr>()> fn_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+// ---- Operator: one stateful operator's stores, across the batches of a run.
+
+struct StatefulRuntime::Operator {
+  int64_t id = 0;
+  StatefulKind kind = StatefulKind::kAggregate;
+  int num_partitions = 1;
+  bool has_event_time_key = false;  // eviction by the watermark is possible
+  SchemaPtr key_schema, value_schema;
+  bool schema_checked = false;
+
+  StatefulRuntime* runtime = nullptr;
+  std::vector<std::unique_ptr<state::StateStoreProvider>> providers;
+  std::mutex mu;  // guards `open` and the batch metrics below
+  std::vector<state::StateStore*> open;
+  int64_t updated = 0, removed = 0, dropped = 0, update_ns = 0, removal_ns = 0;
+  int64_t dropped_duplicates = 0;
+
+  state::StateStoreId StoreId(int p) const {
+    state::StateStoreId sid;
+    sid.root = runtime->root_;
+    sid.operator_id = id;
+    sid.partition = p;
+    return sid;
+  }
+
+  // Opens partition p's store at the batch's version (from a worker thread; each
+  // partition has its own provider slot).
+  Result<state::StateStore*> Open(int p) {
+    if (p < 0 || p >= num_partitions) return Status::Internal("state partition out of range");
+    auto& provider = providers[static_cast<size_t>(p)];
+    if (!provider) {
+      SPATE_ASSIGN_OR_RETURN(provider, state::CreateStateStoreProvider(
+                                           StoreId(p), runtime->conf_, runtime->fs_));
+    }
+    SPATE_ASSIGN_OR_RETURN(state::StateStore * store,
+                           provider->GetStore(runtime->batch_.batch_id));
+    std::lock_guard<std::mutex> lock(mu);
+    open[static_cast<size_t>(p)] = store;
+    return store;
+  }
+
+  void AddMetrics(int64_t up, int64_t rm, int64_t drop, int64_t up_ns, int64_t rm_ns,
+                  int64_t dups) {
+    std::lock_guard<std::mutex> lock(mu);
+    updated += up;
+    removed += rm;
+    dropped += drop;
+    update_ns += up_ns;
+    removal_ns += rm_ns;
+    dropped_duplicates += dups;
+  }
+
+  void ResetBatch() {
+    open.assign(static_cast<size_t>(num_partitions), nullptr);
+    updated = removed = dropped = update_ns = removal_ns = dropped_duplicates = 0;
+  }
+};
+
+namespace {
+
+using Operator = StatefulRuntime::Operator;
+
+// ---- EventTimeWatermarkExec
+
+class WatermarkExec final : public exec::PhysicalOp {
+ public:
+  WatermarkExec(int column, std::function<void(const EventTimeStats&)> report,
+                exec::PhysicalOpPtr child, std::string label)
+      : PhysicalOp(child->schema(), {child}),
+        column_(column),
+        report_(std::move(report)),
+        label_(std::move(label)) {}
+  int num_partitions() const override { return child().num_partitions(); }
+  Result<exec::BatchStreamPtr> Open(int partition, exec::ExecContext* ctx) const override {
+    SPATE_ASSIGN_OR_RETURN(auto in, child().Open(partition, ctx));
+    return exec::BatchStreamPtr(std::make_unique<Stream>(this, std::move(in)));
+  }
+  std::string Describe() const override { return label_; }
+
+ private:
+  class Stream final : public exec::BatchStream {
+   public:
+    Stream(const WatermarkExec* op, exec::BatchStreamPtr in) : op_(op), in_(std::move(in)) {}
+    ~Stream() override {
+      if (!reported_) op_->report_(stats_);
+    }
+    Result<BatchPtr> Next() override {
+      SPATE_ASSIGN_OR_RETURN(BatchPtr b, in_->Next());
+      if (!b) {
+        if (!reported_) op_->report_(stats_);
+        reported_ = true;
+        return b;
+      }
+      const Column& c = *b->column(op_->column_);
+      const int64_t* v = c.raw_values<int64_t>();
+      const int64_t n = b->num_rows();
+      if (c.may_have_nulls()) {
+        for (int64_t i = 0; i < n; ++i) {
+          if (c.IsValid(i)) stats_.Add(v[i]);
+        }
+      } else {
+        for (int64_t i = 0; i < n; ++i) stats_.Add(v[i]);
+      }
+      return b;
+    }
+
+   private:
+    const WatermarkExec* op_;
+    exec::BatchStreamPtr in_;
+    EventTimeStats stats_;
+    bool reported_ = false;
+  };
+
+  int column_;
+  std::function<void(const EventTimeStats&)> report_;
+  std::string label_;
+};
+
+// ---- StateStoreSave (streaming aggregation)
+
+struct AggregateSpec {
+  size_t num_keys = 0;
+  std::vector<DataTypePtr> key_types;
+  std::vector<sql::AggregateCall> calls;
+  int event_key = -1;  // index of the event-time grouping key
+  SchemaPtr out_schema;
+  std::shared_ptr<state::RowCodec> key_codec, value_codec;
+};
+
+// Merges state columns (every call's state fields, in order) into accumulators.
+Status MergeStates(const AggregateSpec& s, std::vector<std::unique_ptr<GroupedAccumulator>>* accs,
+                   const std::vector<ColumnPtr>& cols, size_t first, const uint32_t* gids,
+                   int64_t n, const EvalContext& eval) {
+  size_t col = first;
+  for (size_t a = 0; a < accs->size(); ++a) {
+    const size_t ns = s.calls[a].function->state_fields().size();
+    std::vector<ColumnPtr> states(cols.begin() + static_cast<std::ptrdiff_t>(col),
+                                  cols.begin() + static_cast<std::ptrdiff_t>(col + ns));
+    col += ns;
+    SPATE_RETURN_IF_ERROR((*accs)[a]->Merge(states, gids, n, eval));
+  }
+  return Status::OK();
+}
+
+std::vector<std::unique_ptr<GroupedAccumulator>> NewAccumulators(const AggregateSpec& s,
+                                                                  int64_t groups) {
+  std::vector<std::unique_ptr<GroupedAccumulator>> accs;
+  for (const auto& call : s.calls) {
+    accs.push_back(call.function->MakeAccumulator());
+    accs.back()->Resize(groups);
+  }
+  return accs;
+}
+
+// keys ++ final values of `n` rows of key columns and state columns.
+Result<BatchPtr> Finalize(const AggregateSpec& s, std::vector<ColumnPtr> keys,
+                          const std::vector<ColumnPtr>& states, int64_t n,
+                          const EvalContext& eval) {
+  auto accs = NewAccumulators(s, n);
+  std::vector<uint32_t> ids(static_cast<size_t>(n));
+  std::iota(ids.begin(), ids.end(), 0u);
+  SPATE_RETURN_IF_ERROR(MergeStates(s, &accs, states, 0, ids.data(), n, eval));
+  for (auto& acc : accs) {
+    SPATE_ASSIGN_OR_RETURN(ColumnPtr c, acc->Finalize(eval));
+    keys.push_back(std::move(c));
+  }
+  return Batch::Make(s.out_schema, std::move(keys), n);
+}
+
+// A stateful exec over partitions of its child: Run(partition) consumes the partition and
+// returns its one output batch (the first Next of the stream).
+template <typename Spec>
+class StatefulExec : public exec::PhysicalOp {
+ public:
+  StatefulExec(Spec spec, Operator* op, const StatefulBatch* batch, exec::PhysicalOpPtr child)
+      : PhysicalOp(spec.out_schema, {std::move(child)}),
+        s_(std::move(spec)),
+        op_(op),
+        batch_(batch) {}
+  int num_partitions() const override { return child().num_partitions(); }
+  Result<exec::BatchStreamPtr> Open(int partition, exec::ExecContext* ctx) const override {
+    SPATE_ASSIGN_OR_RETURN(auto in, child().Open(partition, ctx));
+    auto shared_in = std::shared_ptr<exec::BatchStream>(std::move(in));
+    return exec::BatchStreamPtr(std::make_unique<OnceStream>(
+        [this, partition, ctx, shared_in] { return Run(partition, shared_in.get(), ctx); }));
+  }
+
+ protected:
+  virtual Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext* ctx) const = 0;
+  std::string StateInfo() const {
+    return "state info [ opId = " + std::to_string(op_->id) +
+           ", numPartitions = " + std::to_string(op_->num_partitions) + "]";
+  }
+
+  Spec s_;
+  Operator* op_;
+  const StatefulBatch* batch_;
+};
+
+class StateStoreSaveExec final : public StatefulExec<AggregateSpec> {
+ public:
+  using StatefulExec::StatefulExec;
+  std::string Describe() const override {
+    return "StateStoreSave [" + std::to_string(s_.num_keys) + " keys], " + StateInfo() + ", " +
+           std::string(OutputModeName(batch_->mode));
+  }
+
+ private:
+  Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext* ctx) const override;
+};
+
+Result<BatchPtr> StateStoreSaveExec::Run(int p, exec::BatchStream* in,
+                                         exec::ExecContext* ctx) const {
+  SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(p));
+  const EvalContext& eval = ctx->eval();
+  const OutputMode mode = batch_->mode;
+  std::vector<BatchPtr> batches;
+  SPATE_RETURN_IF_ERROR(Drain(in, &batches));
+  auto t_update = SteadyClock::now();
+  const size_t k = s_.num_keys;
+
+  // Group the partial rows of this batch by key.
+  std::vector<std::vector<uint32_t>> gids(batches.size());
+  std::vector<ColumnPtr> key_cols;
+  int64_t groups = 0;
+  if (k > 0) {
+    exec::GroupTable table(s_.key_types);
+    for (size_t i = 0; i < batches.size(); ++i) {
+      const Batch& b = *batches[i];
+      gids[i].resize(static_cast<size_t>(b.num_rows()));
+      std::vector<ColumnPtr> keys(b.columns().begin(),
+                                  b.columns().begin() + static_cast<std::ptrdiff_t>(k));
+      table.FindOrInsert(keys, b.num_rows(), gids[i].data());
+    }
+    groups = table.num_groups();
+    key_cols = table.FinishKeys();
+  } else {
+    for (size_t i = 0; i < batches.size(); ++i)
+      gids[i].assign(static_cast<size_t>(batches[i]->num_rows()), 0u);
+    groups = batches.empty() ? 0 : 1;
+  }
+
+  // Late keys (Append / Update with a watermark): dropped, counted.
+  const bool watermarked = s_.event_key >= 0 && mode != OutputMode::kComplete;
+  std::vector<int64_t> event_time(static_cast<size_t>(groups), 0);
+  std::vector<uint8_t> late(static_cast<size_t>(groups), 0);
+  int64_t dropped = 0;
+  if (s_.event_key >= 0) {
+    const Column& ek = *key_cols[static_cast<size_t>(s_.event_key)];
+    const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
+    for (int64_t g = 0; g < groups; ++g) {
+      int64_t et = 0;
+      bool valid = EventTimeOf(ek, g, &et);
+      event_time[static_cast<size_t>(g)] = valid ? et : std::numeric_limits<int64_t>::max();
+      if (watermarked && valid && et <= late_us) {
+        late[static_cast<size_t>(g)] = 1;
+        ++dropped;
+      }
+    }
+  }
+
+  // Keys of the groups, then the stored states of those keys merged first (so order-
+  // sensitive aggregates such as first() see earlier batches first).
+  const auto key_raw = Raw(key_cols);
+  std::vector<std::string> keys(static_cast<size_t>(groups));
+  for (int64_t g = 0; g < groups; ++g) {
+    if (k > 0) s_.key_codec->Encode(key_raw, g, &keys[static_cast<size_t>(g)]);
+  }
+  const size_t prefix = s_.event_key >= 0 ? 8 : 0;
+  auto accs = NewAccumulators(s_, groups);
+  {
+    state::RowBatchBuilder found(*s_.value_codec);
+    std::vector<uint32_t> found_ids;
+    for (int64_t g = 0; g < groups; ++g) {
+      if (late[static_cast<size_t>(g)]) continue;
+      auto v = store->Get(keys[static_cast<size_t>(g)]);
+      if (!v) continue;
+      if (v->size() < prefix) return Status::Internal("state value too short");
+      SPATE_RETURN_IF_ERROR(found.Append(v->substr(prefix)));
+      found_ids.push_back(static_cast<uint32_t>(g));
+    }
+    if (!found_ids.empty()) {
+      SPATE_ASSIGN_OR_RETURN(BatchPtr fb, found.Finish());
+      SPATE_RETURN_IF_ERROR(MergeStates(s_, &accs, fb->columns(), 0, found_ids.data(),
+                                        static_cast<int64_t>(found_ids.size()), eval));
+    }
+  }
+  for (size_t i = 0; i < batches.size(); ++i) {
+    SPATE_RETURN_IF_ERROR(MergeStates(s_, &accs, batches[i]->columns(), k, gids[i].data(),
+                                      batches[i]->num_rows(), eval));
+  }
+  std::vector<ColumnPtr> state_cols;
+  for (size_t a = 0; a < accs.size(); ++a) {
+    auto st = accs[a]->State();
+    st.resize(s_.calls[a].function->state_fields().size());
+    for (auto& c : st) state_cols.push_back(std::move(c));
+  }
+  const auto state_raw = Raw(state_cols);
+  std::string value;
+  std::vector<int32_t> updated_rows;
+  for (int64_t g = 0; g < groups; ++g) {
+    if (late[static_cast<size_t>(g)]) continue;
+    value.clear();
+    if (prefix) PutInt64(&value, event_time[static_cast<size_t>(g)]);
+    s_.value_codec->Encode(state_raw, g, &value);
+    store->Put(keys[static_cast<size_t>(g)], value);
+    updated_rows.push_back(static_cast<int32_t>(g));
+  }
+  const int64_t update_ns = NanosSince(t_update);
+
+  BatchPtr out;
+  if (mode == OutputMode::kUpdate && !updated_rows.empty()) {
+    const auto m = static_cast<int64_t>(updated_rows.size());
+    std::vector<ColumnPtr> ok, os;
+    for (const auto& c : key_cols) ok.push_back(Take(*c, updated_rows.data(), m));
+    for (const auto& c : state_cols) os.push_back(Take(*c, updated_rows.data(), m));
+    SPATE_ASSIGN_OR_RETURN(out, Finalize(s_, std::move(ok), os, m, eval));
+  }
+
+  // Complete: every key. Append: the keys the watermark passed, evicted. Update with a
+  // watermark: those keys evicted without output.
+  auto t_remove = SteadyClock::now();
+  int64_t removed = 0;
+  const bool evict = watermarked;
+  if (mode == OutputMode::kComplete || evict) {
+    const int64_t evict_us = WatermarkMicros(batch_->eviction_watermark_ms);
+    const bool emit = mode != OutputMode::kUpdate;
+    state::RowBatchBuilder kb(*s_.key_codec), vb(*s_.value_codec);
+    std::vector<std::string> gone;
+    Status st;
+    store->ForEach([&](std::string_view key, std::string_view v) {
+      if (!st.ok()) return;
+      if (evict && (v.size() < 8 || GetInt64(v) > evict_us)) return;
+      if (evict) gone.emplace_back(key);
+      if (emit) {
+        if (k > 0) st = kb.Append(key);
+        if (st.ok()) st = vb.Append(v.substr(prefix));
+      }
+    });
+    SPATE_RETURN_IF_ERROR(st);
+    for (const auto& key : gone) store->Remove(key);
+    removed = static_cast<int64_t>(gone.size());
+    if (emit && vb.num_rows() > 0) {
+      const int64_t n = vb.num_rows();
+      std::vector<ColumnPtr> kc;
+      if (k > 0) {
+        SPATE_ASSIGN_OR_RETURN(BatchPtr kbatch, kb.Finish());
+        kc = kbatch->columns();
+      }
+      SPATE_ASSIGN_OR_RETURN(BatchPtr vbatch, vb.Finish());
+      SPATE_ASSIGN_OR_RETURN(out, Finalize(s_, std::move(kc), vbatch->columns(), n, eval));
+    }
+  }
+  op_->AddMetrics(static_cast<int64_t>(updated_rows.size()), removed, dropped, update_ns,
+                  evict ? NanosSince(t_remove) : 0, 0);
+  return out;
+}
+
+// ---- StreamingDeduplicate
+
+struct DedupSpec {
+  StatefulKind kind = StatefulKind::kDeduplicate;
+  std::vector<int> key_columns;  // dedup keys: columns of the child
+  std::vector<int> out_columns;  // the Aggregate's output order: child columns
+  int event_column = -1;         // the child's event-time column (late rows)
+  bool event_in_keys = false;    // dropDuplicates: keys include the event time
+  int64_t delay_ms = 0;          // dropDuplicatesWithinWatermark: the column's delay
+  SchemaPtr out_schema;
+  std::shared_ptr<state::RowCodec> key_codec;
+};
+
+class StreamingDeduplicateExec final : public StatefulExec<DedupSpec> {
+ public:
+  using StatefulExec::StatefulExec;
+  std::string Describe() const override {
+    return std::string(s_.kind == StatefulKind::kDeduplicate
+                           ? "StreamingDeduplicate "
+                           : "StreamingDeduplicateWithinWatermark ") +
+           StateInfo();
+  }
+
+ private:
+  Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext* ctx) const override;
+};
+
+Result<BatchPtr> StreamingDeduplicateExec::Run(int p, exec::BatchStream* in,
+                                               exec::ExecContext*) const {
+  SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(p));
+  std::vector<BatchPtr> batches;
+  SPATE_RETURN_IF_ERROR(Drain(in, &batches));
+  auto t_update = SteadyClock::now();
+  const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
+  const bool within = s_.kind == StatefulKind::kDedupWithinWatermark;
+  const int64_t delay_us = s_.delay_ms * 1000;
+  int64_t dropped = 0, dups = 0, updated = 0;
+  std::vector<BatchPtr> outs;
+  std::string key, value;
+  for (const auto& b : batches) {
+    const int64_t n = b->num_rows();
+    std::vector<const Column*> kc;
+    for (int c : s_.key_columns) kc.push_back(b->column(c).get());
+    const Column* ec = s_.event_column >= 0 ? b->column(s_.event_column).get() : nullptr;
+    std::vector<int32_t> keep;
+    for (int64_t r = 0; r < n; ++r) {
+      int64_t et = 0;
+      const bool has_et = ec && ec->IsValid(r);
+      if (has_et) et = ec->raw_values<int64_t>()[r];
+      if (has_et && et <= late_us) {
+        ++dropped;
+        continue;
+      }
+      key.clear();
+      s_.key_codec->Encode(kc, r, &key);
+      if (store->Get(key)) {
+        ++dups;
+        continue;
+      }
+      value.clear();
+      if (within) {
+        PutInt64(&value, has_et ? et + delay_us : std::numeric_limits<int64_t>::max());
+      } else if (s_.event_in_keys) {
+        PutInt64(&value, has_et ? et : std::numeric_limits<int64_t>::max());
+      }
+      store->Put(key, value);
+      ++updated;
+      keep.push_back(static_cast<int32_t>(r));
+    }
+    if (keep.empty()) continue;
+    std::vector<ColumnPtr> cols;
+    for (int c : s_.out_columns)
+      cols.push_back(Take(*b->column(c), keep.data(), static_cast<int64_t>(keep.size())));
+    outs.push_back(Batch::Make(s_.out_schema, std::move(cols), static_cast<int64_t>(keep.size())));
+  }
+  const int64_t update_ns = NanosSince(t_update);
+  auto t_remove = SteadyClock::now();
+  int64_t removed = 0;
+  const bool evict = within || s_.event_in_keys;
+  if (evict) {
+    const int64_t evict_us = WatermarkMicros(batch_->eviction_watermark_ms);
+    std::vector<std::string> gone;
+    store->ForEach([&](std::string_view k, std::string_view v) {
+      if (v.size() < 8) return;
+      const int64_t t = GetInt64(v);
+      // dropDuplicates: the key's event time at or below the watermark; within the
+      // watermark: expiry (event time + delay) at or below it.
+      if (t <= evict_us) gone.emplace_back(k);
+    });
+    for (const auto& k : gone) store->Remove(k);
+    removed = static_cast<int64_t>(gone.size());
+  }
+  op_->AddMetrics(updated, removed, dropped, update_ns, evict ? NanosSince(t_remove) : 0, dups);
+  if (outs.empty()) return BatchPtr();
+  if (outs.size() == 1) return outs[0];
+  return ConcatBatches(s_.out_schema, outs);
+}
+
+// ---- Plan extensions (planned by exec's PhysicalExtension hook)
+
+class WatermarkExtension final : public exec::PhysicalExtension {
+ public:
+  WatermarkExtension(int column, std::function<void(const EventTimeStats&)> report,
+                     std::string label)
+      : column_(column), report_(std::move(report)), label_(std::move(label)) {}
+  std::string Describe() const override { return label_; }
+  Result<exec::PhysicalOpPtr> PlanPhysical(std::vector<exec::PhysicalOpPtr> children,
+                                           const exec::ExecOptions&) const override {
+    return exec::PhysicalOpPtr(
+        std::make_shared<WatermarkExec>(column_, report_, children.at(0), label_));
+  }
+
+ private:
+  int column_;
+  std::function<void(const EventTimeStats&)> report_;
+  std::string label_;
+};
+
+class AggregateExtension final : public exec::PhysicalExtension {
+ public:
+  AggregateExtension(AggregateSpec spec, std::vector<BoundExprPtr> group_exprs,
+                     std::vector<std::string> labels, std::vector<Field> key_fields, Operator* op,
+                     const StatefulBatch* batch)
+      : s_(std::move(spec)),
+        group_exprs_(std::move(group_exprs)),
+        labels_(std::move(labels)),
+        key_fields_(std::move(key_fields)),
+        op_(op),
+        batch_(batch) {}
+  std::string Describe() const override {
+    return "StateStoreSave opId=" + std::to_string(op_->id);
+  }
+  Result<exec::PhysicalOpPtr> PlanPhysical(std::vector<exec::PhysicalOpPtr> children,
+                                           const exec::ExecOptions&) const override {
+    SchemaPtr partial_schema = exec::HashAggregate::PartialSchema(key_fields_, s_.calls);
+    auto partial = std::make_shared<exec::HashAggregate>(
+        exec::AggregateMode::kPartial, partial_schema, group_exprs_, labels_, s_.calls,
+        children.at(0));
+    std::vector<BoundExprPtr> key_refs;
+    for (size_t i = 0; i < key_fields_.size(); ++i) {
+      key_refs.push_back(MakeColumnRef(static_cast<int>(i), key_fields_[i].type,
+                                       key_fields_[i].nullable, labels_[i]));
+    }
+    exec::PhysicalOpPtr exchange =
+        key_refs.empty()
+            ? std::make_shared<exec::Exchange>(exec::Partitioning::kSingle,
+                                               std::vector<BoundExprPtr>{}, 1, partial)
+            : std::make_shared<exec::Exchange>(exec::Partitioning::kHash, key_refs,
+                                               op_->num_partitions, partial);
+    return exec::PhysicalOpPtr(std::make_shared<StateStoreSaveExec>(s_, op_, batch_, exchange));
+  }
+
+ private:
+  AggregateSpec s_;
+  std::vector<BoundExprPtr> group_exprs_;
+  std::vector<std::string> labels_;
+  std::vector<Field> key_fields_;
+  Operator* op_;
+  const StatefulBatch* batch_;
+};
+
+class DedupExtension final : public exec::PhysicalExtension {
+ public:
+  DedupExtension(DedupSpec spec, std::vector<BoundExprPtr> key_exprs, Operator* op,
+                 const StatefulBatch* batch)
+      : s_(std::move(spec)), key_exprs_(std::move(key_exprs)), op_(op), batch_(batch) {}
+  std::string Describe() const override { return "StreamingDeduplicate opId=" + std::to_string(op_->id); }
+  Result<exec::PhysicalOpPtr> PlanPhysical(std::vector<exec::PhysicalOpPtr> children,
+                                           const exec::ExecOptions&) const override {
+    exec::PhysicalOpPtr exchange =
+        key_exprs_.empty()
+            ? std::make_shared<exec::Exchange>(exec::Partitioning::kSingle,
+                                               std::vector<BoundExprPtr>{}, 1, children.at(0))
+            : std::make_shared<exec::Exchange>(exec::Partitioning::kHash, key_exprs_,
+                                               op_->num_partitions, children.at(0));
+    return exec::PhysicalOpPtr(
+        std::make_shared<StreamingDeduplicateExec>(s_, op_, batch_, exchange));
+  }
+
+ private:
+  DedupSpec s_;
+  std::vector<BoundExprPtr> key_exprs_;
+  Operator* op_;
+  const StatefulBatch* batch_;
+};
+
+std::shared_ptr<BoundPlan> Extension(std::shared_ptr<const sql::BoundExtension> ext,
+                                     const BoundPlan& like, BoundPlanPtr child) {
+  auto n = std::make_shared<BoundPlan>(BoundKind::kExtension);
+  n->extension = std::move(ext);
+  n->output = like.output;
+  n->children.push_back(std::move(child));
+  return n;
+}
+
+}  // namespace
+
+// ---- Rewriter: the batch plan of one micro-batch.
+
+struct StatefulRuntime::Rewriter {
+  StatefulRuntime* rt;
+  const std::vector<std::shared_ptr<const StreamingRelation>>* relations;
+  const std::vector<DataSourcePtr>* inputs;
+  int64_t next_op = 0;
+  int next_watermark = 0;
+
+  Result<BoundPlanPtr> Rewrite(const BoundPlanPtr& node) {
+    if (const StreamingRelation* rel = StreamingLeafOf(*node)) {
+      for (size_t i = 0; i < relations->size(); ++i) {
+        if ((*relations)[i].get() != rel) continue;
+        const DataSourcePtr& in = (*inputs)[i];
+        if (in->schema()->num_fields() != rel->schema()->num_fields()) {
+          return Status::Internal("the batch of " + rel->description() +
+                                  " does not have the stream's columns");
+        }
+        auto copy = std::make_shared<BoundPlan>(*node);
+        copy->source = in;
+        return BoundPlanPtr(copy);
+      }
+      return Status::Internal("a streaming relation of the plan has no source");
+    }
+    // Pre-order ids: a stateful node takes its id before its children.
+    std::optional<StatefulKind> kind = StatefulKindOf(*node);
+    int64_t op_id = kind ? next_op++ : -1;
+    const bool watermark = node->kind == BoundKind::kWatermark && !node->children.empty() &&
+                           IsStreamingBound(*node->child());
+    int watermark_index = watermark ? next_watermark++ : -1;
+    std::vector<BoundPlanPtr> kids;
+    bool changed = false;
+    for (const auto& c : node->children) {
+      SPATE_ASSIGN_OR_RETURN(auto k, Rewrite(c));
+      changed |= k != c;
+      kids.push_back(std::move(k));
+    }
+    if (watermark) return RewriteWatermark(*node, watermark_index, kids[0]);
+    if (kind) return RewriteStateful(*node, *kind, op_id, kids[0]);
+    if (!changed) return node;
+    auto copy = std::make_shared<BoundPlan>(*node);
+    copy->children = std::move(kids);
+    return BoundPlanPtr(copy);
+  }
+
+  Result<BoundPlanPtr> RewriteWatermark(const BoundPlan& node, int index, BoundPlanPtr child) {
+    if (static_cast<size_t>(index) >= rt->watermark_delays_.size()) {
+      rt->watermark_delays_.resize(static_cast<size_t>(index) + 1, 0);
+      rt->stats_.resize(static_cast<size_t>(index) + 1);
+    }
+    rt->watermark_delays_[static_cast<size_t>(index)] = node.watermark_delay_ms;
+    StatefulRuntime* runtime = rt;
+    auto report = [runtime, index](const EventTimeStats& s) {
+      std::lock_guard<std::mutex> lock(runtime->stats_mu_);
+      runtime->stats_[static_cast<size_t>(index)].Merge(s);
+    };
+    const auto& attr = node.output[static_cast<size_t>(node.watermark_column)];
+    auto ext = std::make_shared<WatermarkExtension>(
+        node.watermark_column, report,
+        "EventTimeWatermark " + attr.Label() + ": " + attr.type->SimpleString() + ", " +
+            node.watermark_delay_text);
+    return BoundPlanPtr(Extension(ext, node, std::move(child)));
+  }
+
+  Result<Operator*> OperatorFor(int64_t id, StatefulKind kind, int partitions, bool event_key,
+                                SchemaPtr key_schema, SchemaPtr value_schema) {
+    auto& ops = rt->ops_;
+    if (static_cast<size_t>(id) >= ops.size()) ops.resize(static_cast<size_t>(id) + 1);
+    auto& op = ops[static_cast<size_t>(id)];
+    if (!op) {
+      op = std::make_unique<Operator>();
+      op->id = id;
+      op->kind = kind;
+      op->runtime = rt;
+      op->num_partitions = partitions;
+      op->providers.resize(static_cast<size_t>(partitions));
+    }
+    op->has_event_time_key = event_key;
+    if (!op->schema_checked) {
+      SPATE_RETURN_IF_ERROR(state::CheckOrWriteStateSchema(*rt->fs_, rt->root_, id, *key_schema,
+                                                           *value_schema));
+      op->key_schema = std::move(key_schema);
+      op->value_schema = std::move(value_schema);
+      op->schema_checked = true;
+    }
+    op->ResetBatch();
+    return op.get();
+  }
+
+  Result<BoundPlanPtr> RewriteStateful(const BoundPlan& node, StatefulKind kind, int64_t id,
+                                       BoundPlanPtr child) {
+    const auto marks = EventTimeMarks(node);
+    if (kind == StatefulKind::kAggregate) return RewriteAggregate(node, id, marks, child);
+    return RewriteDedup(node, kind, id, child);
+  }
+
+  Result<BoundPlanPtr> RewriteAggregate(const BoundPlan& node, int64_t id,
+                                        const std::vector<int64_t>& marks, BoundPlanPtr child) {
+    AggregateSpec s;
+    s.num_keys = node.group_exprs.size();
+    s.calls = node.aggregates;
+    s.out_schema = node.OutputSchema();
+    std::vector<Field> key_fields;
+    std::vector<std::string> labels;
+    for (size_t i = 0; i < s.num_keys; ++i) {
+      Field f = node.output[i].ToField();
+      f.type = node.group_exprs[i]->type();
+      key_fields.push_back(f);
+      labels.push_back(node.output[i].Label());
+      s.key_types.push_back(f.type);
+      if (s.event_key < 0 && i < marks.size() && marks[i] >= 0) s.event_key = static_cast<int>(i);
+    }
+    std::vector<Field> value_fields;
+    for (size_t a = 0; a < s.calls.size(); ++a) {
+      for (const Field& f : s.calls[a].function->state_fields()) {
+        Field g = f;
+        g.name = f.name + "#" + std::to_string(a);
+        value_fields.push_back(std::move(g));
+      }
+    }
+    auto key_schema = std::make_shared<const Schema>(key_fields);
+    auto value_schema = std::make_shared<const Schema>(value_fields);
+    s.key_codec = std::make_shared<state::RowCodec>(key_schema, /*normalize_floats=*/true);
+    s.value_codec = std::make_shared<state::RowCodec>(value_schema);
+    const int partitions = s.num_keys > 0 ? rt->num_partitions_ : 1;
+    SPATE_ASSIGN_OR_RETURN(Operator * op, OperatorFor(id, StatefulKind::kAggregate, partitions,
+                                                      s.event_key >= 0, key_schema, value_schema));
+    auto ext = std::make_shared<AggregateExtension>(std::move(s), node.group_exprs,
+                                                    std::move(labels), std::move(key_fields), op,
+                                                    &rt->batch_);
+    return BoundPlanPtr(Extension(ext, node, std::move(child)));
+  }
+
+  Result<BoundPlanPtr> RewriteDedup(const BoundPlan& node, StatefulKind kind, int64_t id,
+                                    BoundPlanPtr child) {
+    DedupSpec s;
+    s.kind = kind;
+    s.out_schema = node.OutputSchema();
+    const auto child_marks = EventTimeMarks(*node.child());
+    std::vector<Field> key_fields;
+    for (const auto& e : node.group_exprs) {
+      int c = e->column_index();
+      if (c < 0) return Status::Internal("deduplication keys must be columns");
+      s.key_columns.push_back(c);
+      s.out_columns.push_back(c);
+      key_fields.push_back(node.child()->output[static_cast<size_t>(c)].ToField());
+      if (static_cast<size_t>(c) < child_marks.size() && child_marks[static_cast<size_t>(c)] >= 0)
+        s.event_in_keys = true;
+    }
+    for (const auto& call : node.aggregates) {
+      int c = call.args.empty() ? -1 : call.args[0]->column_index();
+      if (c < 0) return Status::Internal("deduplication columns must be columns");
+      s.out_columns.push_back(c);
+    }
+    for (size_t i = 0; i < child_marks.size(); ++i) {
+      if (child_marks[i] >= 0) {
+        s.event_column = static_cast<int>(i);
+        s.delay_ms = child_marks[i];
+        break;
+      }
+    }
+    if (kind == StatefulKind::kDedupWithinWatermark && s.event_column < 0) {
+      return Status::Error("_LEGACY_ERROR_TEMP_3102",
+                           {{"msg",
+                             "dropDuplicatesWithinWatermark is not supported on streaming "
+                             "DataFrames/DataSets without watermark"}});
+    }
+    auto key_schema = std::make_shared<const Schema>(key_fields);
+    std::vector<Field> value_fields;
+    if (kind == StatefulKind::kDedupWithinWatermark)
+      value_fields.push_back(Field{"expiresAtMicros", DataType::Long(), false});
+    auto value_schema = std::make_shared<const Schema>(value_fields);
+    s.key_codec = std::make_shared<state::RowCodec>(key_schema, /*normalize_floats=*/true);
+    const bool evicts = kind == StatefulKind::kDedupWithinWatermark || s.event_in_keys;
+    SPATE_ASSIGN_OR_RETURN(Operator * op,
+                           OperatorFor(id, kind, node.group_exprs.empty() ? 1 : rt->num_partitions_,
+                                       evicts, key_schema, value_schema));
+    auto ext = std::make_shared<DedupExtension>(std::move(s), node.group_exprs, op, &rt->batch_);
+    return BoundPlanPtr(Extension(ext, node, std::move(child)));
+  }
+};
+
+// ---- StatefulRuntime
+
+StatefulRuntime::StatefulRuntime(io::FileSystemPtr fs, std::string state_root,
+                                 state::StateStoreConf conf, int num_partitions)
+    : fs_(std::move(fs)),
+      root_(std::move(state_root)),
+      conf_(std::move(conf)),
+      num_partitions_(std::max(1, num_partitions)) {}
+
+StatefulRuntime::~StatefulRuntime() {
+  AbortBatch();
+  for (auto& op : ops_) {
+    if (!op) continue;
+    for (auto& p : op->providers) {
+      if (p) p->Close();
+    }
+  }
+}
+
+Result<BoundPlanPtr> StatefulRuntime::PrepareBatch(
+    const BoundPlanPtr& analyzed,
+    const std::vector<std::shared_ptr<const StreamingRelation>>& relations,
+    const std::vector<DataSourcePtr>& inputs, const StatefulBatch& batch) {
+  batch_ = batch;
+  {
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    for (auto& s : stats_) s = EventTimeStats{};
+  }
+  Rewriter rw{this, &relations, &inputs};
+  return rw.Rewrite(analyzed);
+}
+
+Status StatefulRuntime::CommitBatch() {
+  progress_.clear();
+  for (auto& op : ops_) {
+    if (!op) continue;
+    StateOperatorProgress p;
+    p.operator_name = StatefulKindName(op->kind);
+    auto t = SteadyClock::now();
+    for (size_t i = 0; i < op->open.size(); ++i) {
+      state::StateStore* store = op->open[i];
+      if (!store) {
+        // A partition the batch did not run: its version must still move on.
+        SPATE_ASSIGN_OR_RETURN(store, op->Open(static_cast<int>(i)));
+      }
+      SPATE_RETURN_IF_ERROR(store->Commit());
+      auto m = store->metrics();
+      p.num_rows_total += m.num_keys;
+      p.memory_used_bytes += m.memory_used_bytes;
+      for (const auto& [k, v] : m.custom) p.custom_metrics[k] += v;
+      op->open[i] = nullptr;
+    }
+    p.commit_time_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - t).count();
+    p.num_rows_updated = op->updated;
+    p.num_rows_removed = op->removed;
+    p.num_rows_dropped_by_watermark = op->dropped;
+    p.all_updates_time_ms = op->update_ns / 1'000'000;
+    p.all_removals_time_ms = op->removal_ns / 1'000'000;
+    p.num_shuffle_partitions = op->num_partitions;
+    p.num_state_store_instances = op->num_partitions;
+    if (op->kind != StatefulKind::kAggregate)
+      p.custom_metrics["numDroppedDuplicateRows"] = op->dropped_duplicates;
+    progress_.push_back(std::move(p));
+  }
+  for (auto& op : ops_) {
+    if (!op) continue;
+    for (auto& provider : op->providers) {
+      if (provider) SPATE_RETURN_IF_ERROR(provider->DoMaintenance());
+    }
+  }
+  return Status::OK();
+}
+
+void StatefulRuntime::AbortBatch() {
+  for (auto& op : ops_) {
+    if (!op) continue;
+    for (auto& store : op->open) {
+      if (store) store->Abort();
+      store = nullptr;
+    }
+  }
+}
+
+std::vector<EventTimeStats> StatefulRuntime::TakeEventTimeStats() {
+  std::lock_guard<std::mutex> lock(stats_mu_);
+  return stats_;
+}
+
+std::vector<StateOperatorProgress> StatefulRuntime::Progress() const { return progress_; }
+
+bool StatefulRuntime::ShouldRunAnotherBatch(int64_t new_watermark_ms) const {
+  if (new_watermark_ms <= batch_.eviction_watermark_ms) return false;
+  for (const auto& op : ops_) {
+    if (!op || !op->has_event_time_key) continue;
+    if (op->kind == StatefulKind::kAggregate && batch_.mode == OutputMode::kComplete) continue;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace spate::stream

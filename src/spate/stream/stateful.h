@@ -1,0 +1,123 @@
+// Copyright spate authors.
+#pragma once
+
+// StatefulRuntime: the incremental half of a streaming query's execution (Spark's
+// IncrementalExecution + the stateful physical operators).
+//
+// Every micro-batch the query analyzes its plan and hands the analyzed plan to
+// PrepareBatch, which returns an ordinary batch plan in which
+//   * each streaming leaf reads the batch's rows of its source;
+//   * each withWatermark node over a stream records the event times it passes
+//     (EventTimeWatermarkExec: max, min, avg, count per batch);
+//   * each streaming aggregation becomes partial aggregation -> exchange by key ->
+//     StateStoreSave: the partial states of the batch merged with the state store's, one
+//     row per key written back, and the output mode's rows emitted (Update: the keys
+//     changed by the batch; Complete: every key; Append: the keys whose event time fell
+//     to the watermark, which are then evicted). Keys whose event time is at or below the
+//     previous batch's watermark are late: dropped and counted;
+//   * each streaming dropDuplicates / distinct / dropDuplicatesWithinWatermark becomes
+//     exchange by key -> StreamingDeduplicate (first row per key emitted, key stored; rows
+//     older than the watermark dropped; keys evicted by event time / expiry).
+// The engine (not the sink) executes that plan once; the stores each partition opened
+// stay uncommitted until CommitBatch, which the query calls after the sink wrote the
+// batch and before commits/N. Operator ids are the stateful nodes' pre-order positions
+// (StatefulNodes), state lives at <checkpoint>/state/<operatorId>/<partition>/, and each
+// partition's store version N is loaded by batch N and version N+1 committed by it.
+//
+// Ownership: owned by its StreamingQuery; plans returned by PrepareBatch reference it and
+// must not outlive it. Thread safety: PrepareBatch / CommitBatch / AbortBatch and the
+// accessors are called from the query thread; the physical operators run partitions on the
+// thread pool (each partition touches only its own store; shared metrics are locked).
+// Failure: store and schema errors (CANNOT_LOAD_STATE_STORE, STATE_STORE_*_NOT_COMPATIBLE)
+// come back from execution; after a failure AbortBatch discards the open stores.
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "spate/io/file_system.h"
+#include "spate/sql/bound_plan.h"
+#include "spate/state/state_store.h"
+#include "spate/stream/progress.h"
+#include "spate/stream/source.h"
+#include "spate/stream/streaming_plan.h"
+
+namespace spate::stream {
+
+/// Event times (µs) seen by one withWatermark node in one batch (Spark's EventTimeStats).
+struct EventTimeStats {
+  int64_t max = std::numeric_limits<int64_t>::min();
+  int64_t min = std::numeric_limits<int64_t>::max();
+  double avg = 0;
+  int64_t count = 0;
+  void Add(int64_t v) {
+    if (v > max) max = v;
+    if (v < min) min = v;
+    ++count;
+    avg += (static_cast<double>(v) - avg) / static_cast<double>(count);
+  }
+  void Merge(const EventTimeStats& o);
+};
+
+/// What one batch's stateful operators run with.
+struct StatefulBatch {
+  int64_t batch_id = 0;
+  OutputMode mode = OutputMode::kAppend;
+  /// Rows (keys) with event time at or before it are late: the previous batch's
+  /// watermark (Spark's eventTimeWatermarkForLateEvents).
+  int64_t late_watermark_ms = 0;
+  /// The watermark of this batch (eventTimeWatermarkForEviction).
+  int64_t eviction_watermark_ms = 0;
+};
+
+class StatefulRuntime {
+ public:
+  /// `state_root` = <checkpoint>/state; `num_partitions` the pinned
+  /// spark.sql.shuffle.partitions.
+  StatefulRuntime(io::FileSystemPtr fs, std::string state_root, state::StateStoreConf conf,
+                  int num_partitions);
+  ~StatefulRuntime();
+  StatefulRuntime(const StatefulRuntime&) = delete;
+  StatefulRuntime& operator=(const StatefulRuntime&) = delete;
+
+  /// The batch plan for `analyzed` (see the file comment). `relations[i]` reads
+  /// `inputs[i]`.
+  Result<sql::BoundPlanPtr> PrepareBatch(
+      const sql::BoundPlanPtr& analyzed,
+      const std::vector<std::shared_ptr<const StreamingRelation>>& relations,
+      const std::vector<DataSourcePtr>& inputs, const StatefulBatch& batch);
+  /// Commits version batch_id + 1 of every store the batch opened; gathers progress.
+  Status CommitBatch();
+  /// Discards the batch's open stores (a failed batch: it will be replayed).
+  void AbortBatch();
+
+  /// Per withWatermark node over a stream (plan order): its delay (ms).
+  const std::vector<int64_t>& watermark_delays() const { return watermark_delays_; }
+  /// Per withWatermark node: the event times of the last executed batch.
+  std::vector<EventTimeStats> TakeEventTimeStats();
+  /// Progress "stateOperators" of the last committed batch.
+  std::vector<StateOperatorProgress> Progress() const;
+  /// Spark's shouldRunAnotherBatch: an operator of the last batch would evict or emit if
+  /// the watermark moved to `new_watermark_ms`.
+  bool ShouldRunAnotherBatch(int64_t new_watermark_ms) const;
+  bool has_stateful_operators() const { return !ops_.empty(); }
+
+  struct Operator;  // one stateful operator's stores and metrics (stateful.cc)
+  struct Rewriter;
+
+ private:
+  io::FileSystemPtr fs_;
+  std::string root_;
+  state::StateStoreConf conf_;
+  int num_partitions_;
+  StatefulBatch batch_;
+  std::vector<std::unique_ptr<Operator>> ops_;
+  std::vector<int64_t> watermark_delays_;
+  std::mutex stats_mu_;
+  std::vector<EventTimeStats> stats_;
+  std::vector<StateOperatorProgress> progress_;
+};
+
+}  // namespace spate::stream

@@ -1,0 +1,458 @@
+// Copyright spate authors.
+#include "spate/stream/streaming_plan.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "spate/compute/generators.h"
+
+namespace spate::stream {
+
+using sql::BoundKind;
+using sql::BoundPlan;
+using sql::DedupKind;
+
+const StreamingRelation* StreamingLeafOf(const BoundPlan& node) {
+  if (node.kind != BoundKind::kFileScan || !node.source) return nullptr;
+  return dynamic_cast<const StreamingRelation*>(node.source.get());
+}
+
+bool IsStreamingBound(const BoundPlan& plan) {
+  if (StreamingLeafOf(plan)) return true;
+  for (const auto& c : plan.children) {
+    if (c && IsStreamingBound(*c)) return true;
+  }
+  return false;
+}
+
+namespace {
+
+void FindRelations(const sql::BoundPlanPtr& p, std::set<const DataSource*>* seen,
+                   std::vector<std::shared_ptr<const StreamingRelation>>* out) {
+  if (!p) return;
+  if (StreamingLeafOf(*p)) {
+    if (seen->insert(p->source.get()).second) {
+      out->push_back(std::static_pointer_cast<const StreamingRelation>(p->source));
+    }
+    return;
+  }
+  for (const auto& c : p->children) FindRelations(c, seen, out);
+}
+
+// A struct<start, end> of timestamps: the column window(...) / session_window(...) make.
+bool IsWindowStruct(const DataType& t) {
+  if (t.id() != TypeId::kStruct || t.fields().size() != 2) return false;
+  for (const auto& f : t.fields()) {
+    if (f.type->id() != TypeId::kTimestamp && f.type->id() != TypeId::kTimestampNtz)
+      return false;
+  }
+  return t.fields()[0].name == "start" && t.fields()[1].name == "end";
+}
+
+// The delay of a marked column `e` refers to (-1: none).
+int64_t MarkOfRefs(const BoundExpr& e, const std::vector<int64_t>& marks) {
+  int ci = e.column_index();
+  if (ci >= 0) return static_cast<size_t>(ci) < marks.size() ? marks[ci] : -1;
+  for (const auto& c : e.children()) {
+    if (!c) continue;
+    int64_t m = MarkOfRefs(*c, marks);
+    if (m >= 0) return m;
+  }
+  return -1;
+}
+
+// The mark an expression carries: a column reference passes its column's mark on; a
+// window struct computed from a marked column is marked (Spark's TimeWindowing keeps the
+// metadata on the window attribute).
+int64_t MarkOfExpr(const BoundExpr& e, const std::vector<int64_t>& marks) {
+  int ci = e.column_index();
+  if (ci >= 0) return static_cast<size_t>(ci) < marks.size() ? marks[ci] : -1;
+  if (e.type() && IsWindowStruct(*e.type())) return MarkOfRefs(e, marks);
+  return -1;
+}
+
+bool IsSessionMerge(const BoundPlan& node) {
+  if (node.kind != BoundKind::kWindow || node.windows.empty()) return false;
+  for (const auto& w : node.windows) {
+    if (w.text.find("(session merge)") == std::string::npos) return false;
+  }
+  return true;
+}
+
+void CollectStateful(const BoundPlan& p, std::vector<const BoundPlan*>* out) {
+  if (StatefulKindOf(p)) out->push_back(&p);
+  for (const auto& c : p.children) {
+    if (c) CollectStateful(*c, out);
+  }
+}
+
+Status Legacy(const std::string& msg) {
+  return Status::Error("_LEGACY_ERROR_TEMP_3102", {{"msg", msg}});
+}
+
+Status Unsupported(const std::string& msg) {
+  return Status::Error("SPATE_STREAMING_UNSUPPORTED", {{"msg", msg}});
+}
+
+std::string Upper(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool AnyStreamingAggregate(const BoundPlan& p) {
+  auto k = StatefulKindOf(p);
+  if (k && *k == StatefulKind::kAggregate) return true;
+  for (const auto& c : p.children) {
+    if (c && AnyStreamingAggregate(*c)) return true;
+  }
+  return false;
+}
+
+// Spark's containsCompleteData: no stream, or a streaming aggregation in Complete mode.
+bool ContainsCompleteData(const BoundPlan& p, OutputMode mode) {
+  return !IsStreamingBound(p) || (AnyStreamingAggregate(p) && mode == OutputMode::kComplete);
+}
+
+// `names`: the columns the window expressions are exposed as (the aliases of the
+// projection above the Window node), else the Window node's own column names.
+Status NonTimeWindow(const BoundPlan& node, const BoundPlan* parent) {
+  std::string funcs, cols, specs;
+  const size_t width = node.child()->output.size();
+  for (size_t i = 0; i < node.windows.size(); ++i) {
+    const size_t col = width + i;
+    const std::string text = col < node.output.size() ? node.output[col].name : node.windows[i].text;
+    size_t over = text.find(" OVER ");
+    std::string fn = over == std::string::npos ? text : text.substr(0, over);
+    std::string spec = over == std::string::npos ? "" : text.substr(over + 6);
+    std::string name = text;
+    if (parent && parent->kind == BoundKind::kProject) {
+      for (size_t j = 0; j < parent->exprs.size() && j < parent->output.size(); ++j) {
+        if (parent->exprs[j]->column_index() == static_cast<int>(col)) {
+          name = parent->output[j].name;
+          break;
+        }
+      }
+    }
+    if (i) {
+      funcs += ", ";
+      cols += ", ";
+      specs += ", ";
+    }
+    funcs += Upper(fn);
+    specs += Upper(spec);
+    cols += "`" + name + "`";
+  }
+  return Status::Error("NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING",
+                       {{"windowFunc", funcs}, {"columnName", cols}, {"windowSpec", specs}});
+}
+
+Status CheckJoin(const BoundPlan& p) {
+  const bool ls = IsStreamingBound(*p.children[0]), rs = IsStreamingBound(*p.children[1]);
+  if (ls && rs) {
+    return Unsupported(
+        "Stream-stream joins are not supported yet (they need join state and "
+        "watermarks on both sides); join a stream with a static DataFrame instead");
+  }
+  switch (p.join_type) {
+    case sql::JoinType::kFullOuter:
+      if (ls) {
+        return Legacy(
+            "FullOuter joins with streaming DataFrames/Datasets on the left and a static "
+            "DataFrame/Dataset on the right is not supported");
+      }
+      if (rs) {
+        return Legacy(
+            "FullOuter joins with streaming DataFrames/Datasets on the right and a static "
+            "DataFrame/Dataset on the left is not supported");
+      }
+      break;
+    case sql::JoinType::kLeftAnti:
+      if (rs) {
+        return Legacy(
+            "LeftAnti joins with a streaming DataFrame/Dataset on the right are not "
+            "supported");
+      }
+      break;
+    case sql::JoinType::kLeftOuter:
+    case sql::JoinType::kLeftSemi:
+      if (rs) {
+        return Legacy(std::string(p.join_type == sql::JoinType::kLeftOuter ? "LeftOuter"
+                                                                           : "LeftSemi") +
+                      " join with a streaming DataFrame/Dataset on the right and a static "
+                      "DataFrame/Dataset on the left is not supported");
+      }
+      break;
+    case sql::JoinType::kRightOuter:
+      if (ls) {
+        return Legacy(
+            "RightOuter join with a streaming DataFrame/Dataset on the left and a static "
+            "DataFrame/DataSet on the right not supported");
+      }
+      break;
+    default:
+      break;
+  }
+  return Status::OK();
+}
+
+Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent) {
+  for (const auto& c : p.children) {
+    if (c) SPATE_RETURN_IF_ERROR(CheckNodes(*c, mode, &p));
+  }
+  const bool child_streaming =
+      !p.children.empty() && p.children[0] && IsStreamingBound(*p.children[0]);
+  switch (p.kind) {
+    case BoundKind::kAggregate: {
+      if (!child_streaming) break;
+      for (const auto& call : p.aggregates) {
+        if (call.function->decomposable()) continue;
+        if (call.text.find("DISTINCT") != std::string::npos) {
+          return Legacy(
+              "Distinct aggregations are not supported on streaming DataFrames/Datasets. "
+              "Consider using approx_count_distinct() instead.");
+        }
+        return Unsupported("The aggregate " + call.text +
+                           " cannot be computed incrementally on a stream (its partial "
+                           "state does not merge)");
+      }
+      if (p.dedup == DedupKind::kWithinWatermark) {
+        auto marks = EventTimeMarks(*p.child());
+        if (std::none_of(marks.begin(), marks.end(), [](int64_t m) { return m >= 0; })) {
+          return Legacy(
+              "dropDuplicatesWithinWatermark is not supported on streaming "
+              "DataFrames/DataSets without watermark");
+        }
+      }
+      break;
+    }
+    case BoundKind::kJoin:
+      if (p.children.size() == 2) SPATE_RETURN_IF_ERROR(CheckJoin(p));
+      break;
+    case BoundKind::kUnion: {
+      bool any = false, all = true;
+      for (const auto& c : p.children) {
+        bool s = IsStreamingBound(*c);
+        any |= s;
+        all &= s;
+      }
+      if (any && !all) {
+        return Legacy(
+            "Union between streaming and batch DataFrames/Datasets is not supported");
+      }
+      break;
+    }
+    case BoundKind::kSetOp: {
+      const bool ls = IsStreamingBound(*p.children[0]),
+                 rs = IsStreamingBound(*p.children[1]);
+      if (p.set_op == sql::SetOpKind::kIntersect && (ls || rs)) {
+        return Legacy("Intersect of streaming DataFrames/Datasets is not supported");
+      }
+      if (p.set_op == sql::SetOpKind::kExcept && rs) {
+        return Legacy(
+            "Except on a streaming DataFrame/Dataset on the right is not supported");
+      }
+      if (ls) {
+        return Unsupported("EXCEPT of a streaming DataFrame is not supported yet");
+      }
+      break;
+    }
+    case BoundKind::kLimit:
+      if (!child_streaming) break;
+      if (p.offset > 0) return Legacy("Offset is not supported on streaming DataFrames/Datasets");
+      if (mode == OutputMode::kUpdate) {
+        return Legacy(
+            "Limits are not supported on streaming DataFrames/Datasets in Update output "
+            "mode");
+      }
+      if (!ContainsCompleteData(*p.child(), mode)) {
+        return Unsupported(
+            "A limit on a stream (a stateful global limit) is not supported yet; limit "
+            "the result of a Complete-mode aggregation or use foreachBatch");
+      }
+      break;
+    case BoundKind::kSort:
+      if (!ContainsCompleteData(p, mode)) {
+        return Legacy(
+            "Sorting is not supported on streaming DataFrames/Datasets, unless it is on "
+            "aggregated DataFrame/Dataset in Complete output mode");
+      }
+      break;
+    case BoundKind::kWindow:
+      if (!child_streaming) break;
+      if (IsSessionMerge(p)) {
+        return Unsupported(
+            "session_window on a streaming DataFrame is not supported yet (sessions that "
+            "merge across micro-batches need session state)");
+      }
+      return NonTimeWindow(p, parent);
+    default:
+      break;
+  }
+  return Status::OK();
+}
+
+bool HasSessionKey(const BoundPlan& agg) {
+  for (size_t i = 0; i < agg.group_exprs.size() && i < agg.output.size(); ++i) {
+    if (agg.output[i].name == "session_window") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<const StreamingRelation>> FindStreamingRelations(
+    const sql::BoundPlanPtr& plan) {
+  std::set<const DataSource*> seen;
+  std::vector<std::shared_ptr<const StreamingRelation>> out;
+  FindRelations(plan, &seen, &out);
+  return out;
+}
+
+std::vector<int64_t> EventTimeMarks(const BoundPlan& p) {
+  auto child_marks = [&](size_t i) {
+    return i < p.children.size() && p.children[i] ? EventTimeMarks(*p.children[i])
+                                                  : std::vector<int64_t>{};
+  };
+  std::vector<int64_t> out(p.output.size(), -1);
+  switch (p.kind) {
+    case BoundKind::kWatermark: {
+      out = child_marks(0);
+      out.resize(p.output.size(), -1);
+      if (p.watermark_column >= 0 && static_cast<size_t>(p.watermark_column) < out.size())
+        out[static_cast<size_t>(p.watermark_column)] = p.watermark_delay_ms;
+      return out;
+    }
+    case BoundKind::kProject: {
+      auto cm = child_marks(0);
+      for (size_t i = 0; i < p.exprs.size() && i < out.size(); ++i)
+        out[i] = MarkOfExpr(*p.exprs[i], cm);
+      return out;
+    }
+    case BoundKind::kFilter:
+    case BoundKind::kSort:
+    case BoundKind::kLimit:
+    case BoundKind::kRepartition:
+    case BoundKind::kUnion:
+    case BoundKind::kSetOp:
+    case BoundKind::kWindow: {
+      auto cm = child_marks(0);
+      for (size_t i = 0; i < cm.size() && i < out.size(); ++i) out[i] = cm[i];
+      return out;
+    }
+    case BoundKind::kGenerate: {
+      auto cm = child_marks(0);
+      for (size_t i = 0; i < cm.size() && i < out.size(); ++i) out[i] = cm[i];
+      if (p.generator && p.generator->time_window && p.generator->arg) {
+        int64_t m = MarkOfRefs(*p.generator->arg, cm);
+        for (size_t i = cm.size(); i < out.size(); ++i) out[i] = m;
+      }
+      return out;
+    }
+    case BoundKind::kAggregate: {
+      auto cm = child_marks(0);
+      const size_t k = p.group_exprs.size();
+      for (size_t i = 0; i < k && i < out.size(); ++i) out[i] = MarkOfExpr(*p.group_exprs[i], cm);
+      if (p.dedup != DedupKind::kNone) {
+        for (size_t a = 0; a < p.aggregates.size() && k + a < out.size(); ++a) {
+          const auto& args = p.aggregates[a].args;
+          if (!args.empty()) out[k + a] = MarkOfExpr(*args[0], cm);
+        }
+      }
+      return out;
+    }
+    case BoundKind::kJoin: {
+      auto l = child_marks(0);
+      std::vector<int64_t> r;
+      if (p.join_type != sql::JoinType::kLeftSemi && p.join_type != sql::JoinType::kLeftAnti)
+        r = child_marks(1);
+      l.insert(l.end(), r.begin(), r.end());
+      for (size_t i = 0; i < l.size() && i < out.size(); ++i) out[i] = l[i];
+      return out;
+    }
+    default:
+      return out;
+  }
+}
+
+const char* StatefulKindName(StatefulKind k) {
+  switch (k) {
+    case StatefulKind::kAggregate: return "stateStoreSave";
+    case StatefulKind::kDeduplicate: return "dedupe";
+    case StatefulKind::kDedupWithinWatermark: return "dedupeWithinWatermark";
+  }
+  return "?";
+}
+
+std::optional<StatefulKind> StatefulKindOf(const BoundPlan& node) {
+  if (node.kind != BoundKind::kAggregate || node.children.empty() ||
+      !IsStreamingBound(*node.child()))
+    return std::nullopt;
+  switch (node.dedup) {
+    case DedupKind::kNone: return StatefulKind::kAggregate;
+    case DedupKind::kDropDuplicates: return StatefulKind::kDeduplicate;
+    case DedupKind::kWithinWatermark: return StatefulKind::kDedupWithinWatermark;
+  }
+  return std::nullopt;
+}
+
+std::vector<const BoundPlan*> StatefulNodes(const BoundPlan& plan) {
+  std::vector<const BoundPlan*> out;
+  CollectStateful(plan, &out);
+  return out;
+}
+
+bool HasStreamingWatermark(const BoundPlan& plan) {
+  if (plan.kind == BoundKind::kWatermark && !plan.children.empty() &&
+      IsStreamingBound(*plan.child()))
+    return true;
+  for (const auto& c : plan.children) {
+    if (c && HasStreamingWatermark(*c)) return true;
+  }
+  return false;
+}
+
+Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {
+  std::vector<const BoundPlan*> aggregates;
+  for (const BoundPlan* n : StatefulNodes(plan)) {
+    if (*StatefulKindOf(*n) == StatefulKind::kAggregate) aggregates.push_back(n);
+  }
+  if (mode == OutputMode::kAppend && !aggregates.empty()) {
+    const BoundPlan& a = *aggregates.front();
+    auto marks = EventTimeMarks(a);
+    bool keyed = false;
+    for (size_t i = 0; i < a.group_exprs.size() && i < marks.size(); ++i) keyed |= marks[i] >= 0;
+    if (!keyed) {
+      return Legacy(
+          "Append output mode not supported when there are streaming aggregations on "
+          "streaming DataFrames/DataSets without watermark");
+    }
+  }
+  if (mode == OutputMode::kUpdate && !aggregates.empty() &&
+      HasSessionKey(*aggregates.front())) {
+    return Legacy(
+        "Update output mode not supported for session window on streaming "
+        "DataFrames/DataSets");
+  }
+  if (mode == OutputMode::kComplete && aggregates.empty()) {
+    return Legacy(
+        "Complete output mode not supported when there are no streaming aggregations on "
+        "streaming DataFrames/Datasets");
+  }
+  SPATE_RETURN_IF_ERROR(CheckNodes(plan, mode, nullptr));
+  auto stateful = StatefulNodes(plan);
+  if (stateful.size() > 1) {
+    if (aggregates.size() > 1 && mode != OutputMode::kAppend) {
+      return Legacy(
+          "Multiple streaming aggregations are not supported with streaming "
+          "DataFrames/Datasets");
+    }
+    return Unsupported(
+        "Several stateful operators in one streaming query (chained aggregations, "
+        "deduplication before an aggregation) are not supported yet; split the query in "
+        "two streams through a table");
+  }
+  return Status::OK();
+}
+
+}  // namespace spate::stream
