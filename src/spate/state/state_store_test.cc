@@ -158,6 +158,35 @@ TEST_P(StateStoreTest, AbortDiscardsChanges) {
   EXPECT_FALSE(st->Get("d").has_value());
 }
 
+TEST_P(StateStoreTest, SameSizeOverwritesAbortAndCommit) {
+  auto p = NewProvider();
+  StateStore* st = *p->GetStore(0);
+  st->Put("a", "1111");
+  st->Put("b", "bbbb");
+  ASSERT_TRUE(st->Commit().ok());
+  for (bool commit : {false, true}) {
+    st = *p->GetStore(1);
+    st->Put("a", "2222");
+    st->Put("a", "3333");
+    st->Put("b", "longer value");
+    st->Put("b", "longer VALUE");
+    st->Remove("a");
+    st->Put("a", "4444");
+    st->Put("a", "5555");
+    EXPECT_EQ(Contents(st), (KV{{"a", "5555"}, {"b", "longer VALUE"}}));
+    if (!commit) {
+      st->Abort();
+      EXPECT_EQ(Contents(*p->GetStore(1)), (KV{{"a", "1111"}, {"b", "bbbb"}}));
+    } else {
+      ASSERT_TRUE(st->Commit().ok());
+    }
+  }
+  EXPECT_EQ(Contents(*NewProvider()->GetStore(2)),
+            (KV{{"a", "5555"}, {"b", "longer VALUE"}}));
+  // The replay of version 1 on the same provider undoes the in-place overwrites.
+  EXPECT_EQ(Contents(*p->GetStore(1)), (KV{{"a", "1111"}, {"b", "bbbb"}}));
+}
+
 TEST_P(StateStoreTest, CommitAndReloadInANewProvider) {
   auto p = NewProvider();
   auto states = CommitVersions(p.get(), 6, /*maintenance=*/false);
