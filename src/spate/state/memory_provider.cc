@@ -58,7 +58,7 @@ class MemoryProvider final : public StateStoreProvider {
     std::lock_guard lock(mu_);
     bool committed = !(store_.uncommitted() && !undo_.records.empty());
     return MaintainStoreFiles(
-        *fs_, dir_, kSnapshot, kDelta, committed ? loaded_version_ : -1,
+        *fs_, dir_, &files_, kSnapshot, kDelta, committed ? loaded_version_ : -1,
         conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain, [&] {
           std::string records;
           records.reserve(static_cast<size_t>(map_.live_bytes() + map_.size()));
@@ -144,6 +144,10 @@ class MemoryProvider final : public StateStoreProvider {
     ClearUndo();
     prev_valid_ = true;
     loaded_version_ = next;
+    if (files_) {
+      files_->Add(kDelta, next, VersionFile(dir_, next, kDelta));
+      files_->Erase(kSnapshot, next);
+    }
     if (map_.MaybeCompact() || prev_undo_.memory_bytes() * 16 > map_.memory_bytes()) {
       DropPrevious();
     }
@@ -216,6 +220,7 @@ class MemoryProvider final : public StateStoreProvider {
     int64_t from = loaded_version_;
     if (from < 0 || from > version) {
       SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs_, dir_));
+      files_ = files;
       map_.Clear();
       loaded_version_ = -1;
       from = 0;
@@ -248,7 +253,8 @@ class MemoryProvider final : public StateStoreProvider {
   std::string owner_;
   std::mutex mu_;
   CompactMap map_;
-  int64_t loaded_version_ = -1;  // the version the map holds (committed); -1 = none
+  std::optional<StoreFiles> files_;  // the store folder's files, once listed
+  int64_t loaded_version_ = -1;      // the version the map holds (committed); -1 = none
   ProviderStore<MemoryProvider> store_;
   struct Undo {
     CompactMap::Entry key;  // an entry of the key (stable until Compact)

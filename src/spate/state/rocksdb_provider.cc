@@ -195,7 +195,7 @@ class RocksDbProvider final : public StateStoreProvider {
   Status DoMaintenance() override {
     std::lock_guard lock(mu_);
     bool committed = db_ && !(store_.uncommitted() && !changes_.empty());
-    return MaintainStoreFiles(*fs_, dir_, kCheckpoint, kChangelog,
+    return MaintainStoreFiles(*fs_, dir_, &files_, kCheckpoint, kChangelog,
                               committed ? loaded_version_ : -1,
                               conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain,
                               [&] { return WriteCheckpoint(); });
@@ -280,6 +280,10 @@ class RocksDbProvider final : public StateStoreProvider {
     ClearChanges();
     num_keys_ = pending_keys_;
     loaded_version_ = next;
+    if (files_) {
+      files_->Add(kChangelog, next, VersionFile(dir_, next, kChangelog));
+      files_->Erase(kCheckpoint, next);
+    }
     // Without changelog checkpointing (Spark's default), every version is a checkpoint.
     // The changelog already holds the version; a failed archive only costs replay time.
     if (!changelog_checkpointing_) (void)WriteCheckpoint();
@@ -432,6 +436,7 @@ class RocksDbProvider final : public StateStoreProvider {
       from = 0;
       if (version > 0) {
         SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs_, dir_));
+        files_ = files;
         const auto& checkpoints = files.Of(kCheckpoint);
         auto it = checkpoints.upper_bound(version);
         if (it != checkpoints.begin()) {
@@ -481,6 +486,9 @@ class RocksDbProvider final : public StateStoreProvider {
         fs_->WriteAtomic(VersionFile(dir_, loaded_version_, kCheckpoint),
                          EncodeStateFile(StateFileKind::kCheckpoint, FileCodec::kNone,
                                          records, static_cast<uint64_t>(num_keys_))));
+    if (files_)
+      files_->Add(kCheckpoint, loaded_version_,
+                  VersionFile(dir_, loaded_version_, kCheckpoint));
     checkpoint_nanos_ = NanosSince(cp_start);
     files_copied_ = files;
     bytes_copied_ = static_cast<int64_t>(records.size());
@@ -503,6 +511,7 @@ class RocksDbProvider final : public StateStoreProvider {
   bool track_rows_ = true;
   bool changelog_checkpointing_ = true;
   std::unique_ptr<rocksdb::DB> db_;
+  std::optional<StoreFiles> files_;  // the store folder's files, once listed
   int64_t loaded_version_ = -1;
   int64_t num_keys_ = 0;
   int64_t pending_keys_ = 0;
