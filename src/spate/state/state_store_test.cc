@@ -473,6 +473,20 @@ TEST_P(RocksDbStateStoreTest, WithoutChangelogCheckpointing) {
   EXPECT_EQ(Contents(*NewProvider()->GetStore(3)), states[3]);
 }
 
+TEST_P(RocksDbStateStoreTest, MalformedSettingsAreErrors) {
+  for (auto [name, value] :
+       std::vector<std::pair<std::string, std::string>>{{"blockCacheSizeMB", "lots"},
+                                                        {"writeBufferSizeMB", "0"},
+                                                        {"writeBufferCacheRatio", "2"}}) {
+    StateStoreConf conf = conf_;
+    conf.extra[name] = value;
+    auto p = CreateStateStoreProvider(id_, conf, fs_);
+    ASSERT_FALSE(p.ok()) << name;
+    EXPECT_NE(p.status().message().find(name), std::string::npos)
+        << p.status().ToString();
+  }
+}
+
 TEST_P(RocksDbStateStoreTest, RemovesWorkingFoldersOfDeadProcesses) {
   namespace fsys = std::filesystem;
   std::string base = (fsys::temp_directory_path() /
