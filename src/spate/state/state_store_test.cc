@@ -370,6 +370,64 @@ TEST_P(StateStoreTest, CorruptSnapshotNamesTheFile) {
   EXPECT_NE(s.status().message().find(path), std::string::npos) << s.status().ToString();
 }
 
+/// A MemoryFileSystem whose WriteAtomic fails while `fail` is set.
+class FailingWrites final : public io::FileSystem {
+ public:
+  bool fail = false;
+  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(
+      const std::string& p) override {
+    return base_.OpenForRead(p);
+  }
+  Result<std::unique_ptr<io::WritableFile>> Create(const std::string& p) override {
+    return base_.Create(p);
+  }
+  Result<std::vector<io::FileInfo>> List(const std::string& p, bool recursive) override {
+    return base_.List(p, recursive);
+  }
+  Result<io::FileInfo> Stat(const std::string& p) override { return base_.Stat(p); }
+  Result<bool> Exists(const std::string& p) override { return base_.Exists(p); }
+  Status MakeDirs(const std::string& p) override { return base_.MakeDirs(p); }
+  Status Rename(const std::string& a, const std::string& b) override {
+    return base_.Rename(a, b);
+  }
+  Status Delete(const std::string& p, bool recursive) override {
+    return base_.Delete(p, recursive);
+  }
+  Status WriteAtomic(const std::string& p, std::string_view data) override {
+    if (fail) return Status::IOError("injected failure writing " + p);
+    return base_.WriteAtomic(p, data);
+  }
+  Status PutIfAbsent(const std::string& p, std::string_view data) override {
+    return base_.PutIfAbsent(p, data);
+  }
+
+ private:
+  io::MemoryFileSystem base_;
+};
+
+TEST_P(StateStoreTest, FailedCommitAbortsAndKeepsTheLoadedVersion) {
+  auto failing = std::make_shared<FailingWrites>();
+  fs_ = failing;
+  auto p = NewProvider();
+  auto states = CommitVersions(p.get(), 2, false);
+  StateStore* st = *p->GetStore(2);
+  st->Put("lost", "x");
+  st->Remove("k2");
+  failing->fail = true;
+  Status commit = st->Commit();
+  EXPECT_EQ(commit.error_class(), "CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT");
+  EXPECT_NE(commit.message().find("injected failure"), std::string::npos);
+  failing->fail = false;
+  EXPECT_EQ(Contents(*p->GetStore(2)), states[2]);
+  EXPECT_FALSE(NewProvider()->GetStore(3).ok());  // version 3 was never written
+  st = *p->GetStore(2);
+  st->Put("kept", "y");
+  ASSERT_TRUE(st->Commit().ok());
+  KV expect = states[2];
+  expect["kept"] = "y";
+  EXPECT_EQ(Contents(*NewProvider()->GetStore(3)), expect);
+}
+
 TEST_P(StateStoreTest, NegativeVersionIsAnError) {
   auto s = NewProvider()->GetStore(-1);
   ASSERT_FALSE(s.ok());
