@@ -142,6 +142,15 @@ class StateStoreTest : public ::testing::TestWithParam<ProviderCase> {
   }
   bool Exists(const std::string& path) { return fs_->Exists(path).ValueOr(false); }
 
+  /// An empty folder under the temp folder, unique to this process, test and provider.
+  std::string FreshTempDir(const std::string& what) const {
+    auto dir = std::filesystem::temp_directory_path() /
+               ("spate-state-" + what + "-" + std::to_string(getpid()) + "-" +
+                GetParam().provider);
+    std::filesystem::remove_all(dir);
+    return dir.string();
+  }
+
   io::FileSystemPtr fs_;
   StateStoreId id_;
   StateStoreConf conf_;
@@ -528,11 +537,7 @@ TEST_P(StateStoreTest, StoreNameAndPartitionsAreSeparateFolders) {
 
 TEST_P(StateStoreTest, RestartOnLocalFilesWithoutTheWorkingFolder) {
   namespace fsys = std::filesystem;
-  std::string dir =
-      (fsys::temp_directory_path() /
-       ("spate-state-test-" + std::to_string(getpid()) + "-" + GetParam().provider))
-          .string();
-  fsys::remove_all(dir);
+  std::string dir = FreshTempDir("restart");
   id_.root = dir + "/state";
   auto local = io::LocalFileSystem::Get();
   std::vector<KV> states;
@@ -556,11 +561,7 @@ TEST_P(StateStoreTest, RestartOnLocalFilesWithoutTheWorkingFolder) {
 // exactly the expected contents, and the next child replays from the reported version.
 TEST_P(StateStoreTest, KilledWhileCommittingLosesNothing) {
   namespace fsys = std::filesystem;
-  std::string root =
-      (fsys::temp_directory_path() /
-       ("spate-state-crash-" + std::to_string(getpid()) + "-" + GetParam().provider))
-          .string();
-  fsys::remove_all(root);
+  std::string root = FreshTempDir("crash");
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   ASSERT_GT(n, 0);
@@ -695,10 +696,7 @@ TEST_P(RocksDbStateStoreTest, MalformedSettingsAreErrors) {
 
 TEST_P(RocksDbStateStoreTest, RemovesWorkingFoldersOfDeadProcesses) {
   namespace fsys = std::filesystem;
-  std::string base = (fsys::temp_directory_path() /
-                      ("spate-state-test-work-" + std::to_string(getpid())))
-                         .string();
-  fsys::remove_all(base);
+  std::string base = FreshTempDir("work");
   fsys::create_directories(base + "/spate-rocksdb-999999999-abcdef/db");
   conf_.extra["localDir"] = base;
   auto p = NewProvider();
