@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 
 #include "spate/state/providers.h"
 #include "spate/state/state_file.h"
@@ -50,14 +51,49 @@ Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   return Status::IOError("RocksDB " + std::string(what) + ": " + s.ToString());
 }
 
+// Numeric spark.sql.streaming.stateStore.rocksdb.* settings; CheckSettings validates
+// them.
+constexpr std::string_view kIntSettings[] = {
+    "maxOpenFiles",  "writeBufferSizeMB", "maxWriteBufferNumber", "blockSizeKB",
+    "formatVersion", "maxMemoryUsageMB",  "blockCacheSizeMB"};
+
+std::optional<int64_t> ParseInt(const std::string& text) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+Status CheckSettings(const StateStoreConf& conf) {
+  auto bad = [](std::string_view name, const std::string& value, std::string_view want) {
+    return Status::Invalid("invalid value '" + value +
+                           "' for spark.sql.streaming.stateStore.rocksdb." +
+                           std::string(name) + ": expected " + std::string(want));
+  };
+  for (std::string_view name : kIntSettings) {
+    auto it = conf.extra.find(std::string(name));
+    if (it == conf.extra.end()) continue;
+    auto v = ParseInt(it->second);
+    // maxOpenFiles may be -1 (no limit); every other setting is a positive size.
+    if (!v || *v < (name == "maxOpenFiles" ? -1 : 1)) {
+      return bad(name, it->second, "an integer");
+    }
+  }
+  if (auto it = conf.extra.find("writeBufferCacheRatio"); it != conf.extra.end()) {
+    char* end = nullptr;
+    double r = std::strtod(it->second.c_str(), &end);
+    if (end == it->second.c_str() || *end != '\0' || !(r > 0 && r <= 1)) {
+      return bad("writeBufferCacheRatio", it->second, "a ratio in (0, 1]");
+    }
+  }
+  return Status::OK();
+}
+
+/// A setting checked by CheckSettings, or its default.
 int64_t ExtraInt(const StateStoreConf& conf, const std::string& name, int64_t dflt) {
   auto it = conf.extra.find(name);
   if (it == conf.extra.end()) return dflt;
-  try {
-    return std::stoll(it->second);
-  } catch (...) {
-    return dflt;
-  }
+  return ParseInt(it->second).value_or(dflt);
 }
 
 bool ExtraBool(const StateStoreConf& conf, const std::string& name, bool dflt) {
@@ -116,7 +152,7 @@ class RocksDbProvider final : public StateStoreProvider {
     if (bounded_) {
       double ratio = 0.5;
       if (auto it = conf.extra.find("writeBufferCacheRatio"); it != conf.extra.end()) {
-        ratio = std::atof(it->second.c_str());
+        ratio = std::strtod(it->second.c_str(), nullptr);
       }
       const SharedMemory& shared =
           BoundedMemory(ExtraInt(conf, "maxMemoryUsageMB", 500), ratio);
@@ -195,7 +231,7 @@ class RocksDbProvider final : public StateStoreProvider {
   Status DoMaintenance() override {
     std::lock_guard lock(mu_);
     bool committed = db_ && !(store_.uncommitted() && !changes_.empty());
-    return MaintainStoreFiles(*fs_, dir_, kCheckpoint, kChangelog,
+    return MaintainStoreFiles(*fs_, dir_, &files_, kCheckpoint, kChangelog,
                               committed ? loaded_version_ : -1,
                               conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain,
                               [&] { return WriteCheckpoint(); });
@@ -280,6 +316,10 @@ class RocksDbProvider final : public StateStoreProvider {
     ClearChanges();
     num_keys_ = pending_keys_;
     loaded_version_ = next;
+    if (files_) {
+      files_->Add(kChangelog, next, VersionFile(dir_, next, kChangelog));
+      files_->Erase(kCheckpoint, next);
+    }
     // Without changelog checkpointing (Spark's default), every version is a checkpoint.
     // The changelog already holds the version; a failed archive only costs replay time.
     if (!changelog_checkpointing_) (void)WriteCheckpoint();
@@ -432,6 +472,7 @@ class RocksDbProvider final : public StateStoreProvider {
       from = 0;
       if (version > 0) {
         SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs_, dir_));
+        files_ = files;
         const auto& checkpoints = files.Of(kCheckpoint);
         auto it = checkpoints.upper_bound(version);
         if (it != checkpoints.begin()) {
@@ -470,8 +511,9 @@ class RocksDbProvider final : public StateStoreProvider {
       std::ifstream in(entry.path(), std::ios::binary);
       std::string bytes((std::istreambuf_iterator<char>(in)),
                         std::istreambuf_iterator<char>());
-      if (!in.good() && !in.eof())
+      if (!in.good() && !in.eof()) {
         return Status::IOError("cannot read " + entry.path().string());
+      }
       AppendPutRecord(&records, entry.path().filename().string(), bytes);
       ++files;
     }
@@ -481,6 +523,9 @@ class RocksDbProvider final : public StateStoreProvider {
         fs_->WriteAtomic(VersionFile(dir_, loaded_version_, kCheckpoint),
                          EncodeStateFile(StateFileKind::kCheckpoint, FileCodec::kNone,
                                          records, static_cast<uint64_t>(num_keys_))));
+    if (files_)
+      files_->Add(kCheckpoint, loaded_version_,
+                  VersionFile(dir_, loaded_version_, kCheckpoint));
     checkpoint_nanos_ = NanosSince(cp_start);
     files_copied_ = files;
     bytes_copied_ = static_cast<int64_t>(records.size());
@@ -503,6 +548,7 @@ class RocksDbProvider final : public StateStoreProvider {
   bool track_rows_ = true;
   bool changelog_checkpointing_ = true;
   std::unique_ptr<rocksdb::DB> db_;
+  std::optional<StoreFiles> files_;  // the store folder's files, once listed
   int64_t loaded_version_ = -1;
   int64_t num_keys_ = 0;
   int64_t pending_keys_ = 0;
@@ -522,6 +568,7 @@ class RocksDbProvider final : public StateStoreProvider {
 Result<std::unique_ptr<StateStoreProvider>> MakeRocksDbProvider(
     const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs) {
   SPATE_ASSIGN_OR_RETURN(FileCodec codec, ParseFileCodec(conf.compression_codec));
+  SPATE_RETURN_IF_ERROR(CheckSettings(conf));
   auto p = std::make_unique<RocksDbProvider>(id, conf, std::move(fs), codec);
   SPATE_RETURN_IF_ERROR(p->Init());
   return std::unique_ptr<StateStoreProvider>(std::move(p));
