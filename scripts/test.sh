@@ -13,6 +13,12 @@ cmake --build --preset release -j"$JOBS"
 echo "== tests (release)"
 ctest --preset release
 
+if [ "${SPATE_SKIP_DIFFERENTIAL:-0}" != "1" ]; then
+  echo "== differential (real Spark)"
+  bash scripts/install-spark.sh   # fails with its reason when Spark cannot be installed
+  PYTHONPATH=build/release/python /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/differential
+fi
+
 if [ "${SPATE_SKIP_ASAN:-0}" != "1" ]; then
   echo "== unit tests under ASan+UBSan"
   cmake --preset asan >/dev/null
