@@ -11,18 +11,35 @@ def _key(v: Any) -> str:
     return json.dumps(v, sort_keys=True)
 
 
-def _show_lines(text: str, ordered: bool) -> List[str]:
+def _show_lines(text: str, ordered: bool, rows: int) -> List[str]:
     lines = text.rstrip("\n").split("\n")
     if ordered or len(lines) <= 4:
         return lines
+    if rows > 20:
+        # Which 20 rows an unordered show() prints is the engine's choice: the header only.
+        return lines[:3]
     # Header (3 lines), body, closing border: the body's order is the engine's.
     return lines[:3] + sorted(lines[3:-1]) + lines[-1:]
 
 
+_NULLABILITY = ("nullable", "containsNull", "valueContainsNull")
+
+
+def _without_nullability(t: Any) -> Any:
+    if isinstance(t, dict):
+        return {k: _without_nullability(x) for k, x in t.items() if k not in _NULLABILITY}
+    if isinstance(t, list):
+        return [_without_nullability(x) for x in t]
+    return t
+
+
 def _compare_df(a: dict, b: dict, ordered: bool, show: bool, out: List[Difference],
                 where: str) -> None:
-    if a["schema"] != b["schema"]:
-        out.append((where + "schema", a["schema"], b["schema"]))
+    # Names and types first, then the values, and nullability last, so that a case whose
+    # only difference is a nullable flag still has its rows and show() text compared.
+    ta, tb = _without_nullability(a["schema"]), _without_nullability(b["schema"])
+    if ta != tb:
+        out.append((where + "schema", ta, tb))
         return
     ra, rb = a["rows"], b["rows"]
     if not ordered:
@@ -30,8 +47,12 @@ def _compare_df(a: dict, b: dict, ordered: bool, show: bool, out: List[Differenc
     if ra != rb:
         out.append((where + "rows", a["rows"], b["rows"]))
         return
-    if show and _show_lines(a["show"], ordered) != _show_lines(b["show"], ordered):
+    n = len(ra)
+    if show and _show_lines(a["show"], ordered, n) != _show_lines(b["show"], ordered, n):
         out.append((where + "show", a["show"], b["show"]))
+        return
+    if a["schema"] != b["schema"]:
+        out.append((where + "nullability", a["schema"], b["schema"]))
 
 
 def _compare_value(a: Any, b: Any, ordered: bool, show: bool, out: List[Difference],
@@ -47,12 +68,18 @@ def _compare_value(a: Any, b: Any, ordered: bool, show: bool, out: List[Differen
         out.append((where + "value", a, b))
 
 
+def _error_identity(outcome: dict) -> dict:
+    """An error is its error class; one without (a plain JVM or Python exception) its type."""
+    e = outcome.get("error")
+    if e is None:
+        return {"value": outcome.get("value")}
+    return {"class": e["class"]} if e["class"] else {"type": e["type"]}
+
+
 def first_difference(spate: dict, spark: dict, ordered: bool, show: bool) -> Optional[Difference]:
     out: List[Difference] = []
     if "error" in spate or "error" in spark:
-        ea, eb = spate.get("error"), spark.get("error")
-        sa = {"class": ea["class"], "type": ea["type"]} if ea else {"value": spate.get("value")}
-        sb = {"class": eb["class"], "type": eb["type"]} if eb else {"value": spark.get("value")}
+        sa, sb = _error_identity(spate), _error_identity(spark)
         if sa != sb:
             out.append(("error", sa, sb))
     else:

@@ -36,6 +36,8 @@ class Oracle:
         for side in ("spark", "spate"):
             shutil.rmtree(os.path.join(WORK, side), ignore_errors=True)
             os.makedirs(os.path.join(WORK, side, "warehouse"))
+        if os.path.exists(os.path.join(WORK, "differences.jsonl")):
+            os.remove(os.path.join(WORK, "differences.jsonl"))
         self.log_path = os.path.join(WORK, "spark-server.log")
         self.log = open(self.log_path, "w")
         env = dict(os.environ, TZ="UTC", PYTHONDONTWRITEBYTECODE="1",

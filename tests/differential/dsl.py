@@ -10,9 +10,11 @@ This module imports neither engine, so both processes load the same case files.
 
 A case returns a DataFrame (its schema, rows and show() text are compared), a plain value,
 or a dict of them; an exception it raises is compared by error class. Its full name is
-"<module>/<function>"; generated cases (sql_case, expr_cases) name themselves.
+"<module>/<function>"; generated cases name themselves (sql_case by its name, expr_cases
+"<module>/<family>/<expression>").
 
-A case that differs from Spark on purpose carries `differs=Differs(id, aspect, pin)`: `id`
+A case that differs from Spark carries `differs=Differs(id, aspect, pin)` (or is listed in its
+module's `pins({...})`, for generated cases): `id`
 is a heading of docs/spark-differences.md, `aspect` the first aspect that differs
 (schema, rows, show, error, value) and `pin` a hash of both sides of it, so the test fails
 when the difference disappears or changes (the failure prints the new pin).
@@ -63,6 +65,7 @@ class Env:
 
 
 REGISTRY: Dict[str, Case] = {}
+PINS: Dict[str, Differs] = {}
 
 
 def _module_name(depth: int = 2) -> str:
@@ -99,7 +102,7 @@ def sql_case(name: str, sql: str, *, ordered: Optional[bool] = None,
     module = _module_name()
     statements = list(setup or [])
     if ordered is None:
-        ordered = "ORDER BY" in sql.upper()
+        ordered = _orders(sql)
 
     def run(s: Env) -> Any:
         for st in statements:
@@ -109,26 +112,40 @@ def sql_case(name: str, sql: str, *, ordered: Optional[bool] = None,
     return _register(Case(f"{module}/{name}", run, ordered, dict(conf or {}), differs, show))
 
 
-def expr_cases(family: str, table: str, exprs: List[Any], *,
+def _orders(sql: str) -> bool:
+    """Whether the statement has an ORDER BY outside parentheses (not one inside OVER (...)
+    or a subquery) and outside string literals."""
+    depth, quoted, top = 0, False, []
+    for ch in sql:
+        if ch == "'":
+            quoted = not quoted
+        elif not quoted and ch == "(":
+            depth += 1
+        elif not quoted and ch == ")":
+            depth -= 1
+        top.append(ch if depth == 0 and not quoted and ch not in "()" else " ")
+    return " ORDER BY " in " ".join("".join(top).upper().split()).join("  ")
+
+
+def expr_cases(family: str, table: str, exprs: List[str], *,
                conf: Optional[Dict[str, str]] = None) -> None:
-    """One case per expression: `SELECT *, <expr> AS r FROM <table>` (a table, a VALUES list or
-    a subquery; without a table `SELECT <expr> AS r`). An entry is an expression string, or (name, expression[, Differs]) to name it or pin
-    a difference. Names default to the expression's first word and a counter."""
+    """One case per expression, named "<family>/<expression>": `SELECT *, <expr> AS r FROM
+    <table>` (a table, a VALUES list or a subquery; without a table `SELECT <expr> AS r`)."""
     module = _module_name()
-    counts: Dict[str, int] = {}
-    for entry in exprs:
-        differs = None
-        if isinstance(entry, tuple):
-            label, expr = entry[0], entry[1]
-            differs = entry[2] if len(entry) > 2 else None
-        else:
-            expr = entry
-            word = "".join(ch if ch.isalnum() else "_" for ch in expr.split("(")[0].strip())
-            counts[word] = counts.get(word, 0) + 1
-            label = f"{word}_{counts[word]}"
+    for expr in exprs:
         sql = f"SELECT *, {expr} AS r FROM {table}" if table else f"SELECT {expr} AS r"
-        _register(Case(f"{module}/{family}/{label}", _sql_runner(sql), False, dict(conf or {}),
-                       differs))
+        _register(Case(f"{module}/{family}/{expr}", _sql_runner(sql), False, dict(conf or {})))
+
+
+def pins(differences: Dict[str, Differs]) -> None:
+    """Pins the known differences of a module's cases, by case name without the module."""
+    module = _module_name()
+    for name, d in differences.items():
+        PINS[f"{module}/{name}"] = d
+
+
+def differs_of(c: Case) -> Optional[Differs]:
+    return c.differs or PINS.get(c.name)
 
 
 def _sql_runner(sql: str) -> Callable[[Env], Any]:

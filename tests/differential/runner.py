@@ -66,20 +66,39 @@ def show_string(df: Any) -> str:
     return f(20, 20, False)
 
 
+# The Spark server's way to run a query once for both rows and show() text (see
+# spark_server.py); None: collect() and show() each run it, as on spate's side.
+RUN_ONCE = None
+
+
 def describe(df: Any) -> Dict[str, Any]:
-    schema = _strip_metadata(df.schema.jsonValue())
-    rows = [[normalize(x) for x in r] for r in df.collect()]
-    return {"schema": schema, "rows": rows, "show": show_string(df)}
+    local = RUN_ONCE(df) if RUN_ONCE is not None else df
+    rows = [[normalize(x) for x in r] for r in local.collect()]
+    return {"schema": _strip_metadata(df.schema.jsonValue()), "rows": rows,
+            "show": show_string(local)}
+
+
+def _condition(e: Any) -> Any:
+    get = getattr(e, "getCondition", None) or getattr(e, "getErrorClass", None)
+    if get is None:
+        return None
+    try:
+        return get()
+    except Exception:  # an exception without an error class
+        return None
 
 
 def error_of(e: BaseException) -> Dict[str, Any]:
-    get = getattr(e, "getCondition", None) or getattr(e, "getErrorClass", None)
-    cls = None
-    if get is not None:
+    cls = _condition(e)
+    # A JVM exception PySpark did not convert (Py4JJavaError): its own error class, or its
+    # first cause's that has one.
+    j = getattr(e, "java_exception", None)
+    while cls is None and j is not None:
+        cls = _condition(j)
         try:
-            cls = get()
-        except Exception:  # an exception without an error class
-            cls = None
+            j = j.getCause()
+        except Exception:
+            j = None
     return {"class": cls, "type": type(e).__name__,
             "message": str(e).strip().splitlines()[0][:300] if str(e).strip() else "",
             "trace": traceback.format_exc()[-2000:]}
