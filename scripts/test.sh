@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs every test: installs dependencies, builds (release) and runs all CTest suites
-# (unit, sql, integration, ...), then the unit and stream tests under ASan+UBSan, then
+# (unit, sql, integration, ...), the differential suite against real Spark, then the unit
+# and stream tests under ASan+UBSan, then
 # each fuzz target for a short smoke run (ASan+UBSan; a sanitizer report or crash fails
 # the run). Prints the wall time of each stage at the end. Budget: 35 minutes on a
 # 2-core machine from a clean clone (ccache shared across clones, see below).
 # Usage: bash scripts/test.sh
-#   SPATE_SKIP_ASAN=1 / SPATE_SKIP_FUZZ=1   skip a stage
+#   SPATE_SKIP_ASAN=1 / SPATE_SKIP_FUZZ=1 / SPATE_SKIP_DIFFERENTIAL=1   skip a stage
 #   SPATE_FUZZ_SECONDS=N                    seconds per fuzz target (default 20)
 #   SPATE_JOBS=N                            build and test parallelism (default 2)
 # Long campaigns are separate scripts: scripts/fuzz.sh HOURS, scripts/crash-campaign.sh N.
@@ -58,6 +59,14 @@ asan_build() {
     cmake --build --preset asan -j"$JOBS" --target $targets
 }
 
+# Real Spark as the oracle: the pinned pyspark/delta-spark (installed once into build/,
+# failing with its reason when it cannot be) runs the same cases as spate.
+differential() {
+  bash scripts/install-spark.sh &&
+    PYTHONPATH=build/release/python /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+      tests/differential
+}
+
 asan_tests() {
   ASAN_OPTIONS=detect_leaks=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -67,6 +76,9 @@ asan_tests() {
 stage "install dependencies" bash scripts/install-deps.sh
 stage "release build" release_build
 stage "tests (release)" ctest --preset release -j"$JOBS"
+if [ "${SPATE_SKIP_DIFFERENTIAL:-0}" != "1" ]; then
+  stage "differential (real Spark)" differential
+fi
 if [ "${SPATE_SKIP_ASAN:-0}" != "1" ]; then
   stage "ASan+UBSan build" asan_build
   stage "tests (ASan+UBSan)" asan_tests
