@@ -7,6 +7,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "spate/base/thread_pool.h"
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/exec/exchange.h"
@@ -1274,14 +1275,22 @@ Status StatefulRuntime::CommitBatch() {
     StateOperatorProgress p;
     p.operator_name = op->session ? "sessionWindowStateStoreSaveExec" : StatefulKindName(op->kind);
     auto t = SteadyClock::now();
+    // Partitions commit in parallel: each writes (and fsyncs) its own files.
+    std::vector<state::StateStoreMetrics> metrics(op->open.size());
+    SPATE_RETURN_IF_ERROR(ThreadPool::Default().ParallelFor(
+        static_cast<int64_t>(op->open.size()), static_cast<int>(op->open.size()),
+        [&](int64_t i) -> Status {
+          state::StateStore* store = op->open[static_cast<size_t>(i)];
+          if (!store) {
+            // A partition the batch did not run: its version must still move on.
+            SPATE_ASSIGN_OR_RETURN(store, op->Open(static_cast<int>(i)));
+          }
+          SPATE_RETURN_IF_ERROR(store->Commit());
+          metrics[static_cast<size_t>(i)] = store->metrics();
+          return Status::OK();
+        }));
     for (size_t i = 0; i < op->open.size(); ++i) {
-      state::StateStore* store = op->open[i];
-      if (!store) {
-        // A partition the batch did not run: its version must still move on.
-        SPATE_ASSIGN_OR_RETURN(store, op->Open(static_cast<int>(i)));
-      }
-      SPATE_RETURN_IF_ERROR(store->Commit());
-      auto m = store->metrics();
+      const auto& m = metrics[i];
       p.num_rows_total += m.num_keys;
       p.memory_used_bytes += m.memory_used_bytes;
       for (const auto& [k, v] : m.custom) p.custom_metrics[k] += v;
