@@ -591,6 +591,17 @@ TEST(StatefulSql, WatermarkClauseAndWindowInSql) {
   }
 }
 
+TEST(StatefulExplain, ShowsTheStatefulOperatorsOfTheLastBatch) {
+  MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
+  auto q = WindowedCounts(input).writeStream().format("noop").outputMode("update").start();
+  input.addData({{T(1), S("a")}});
+  q.processAllAvailable();
+  std::string plan = q.explainString();
+  q.stop();
+  EXPECT_NE(plan.find("StateStoreSave [2 keys], state info [ opId = 0"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("EventTimeWatermark ts#"), std::string::npos) << plan;
+}
+
 // A restart with other grouping keys or aggregates fails instead of reading wrong state.
 TEST(StatefulCheckpoint, ChangedKeysOrAggregatesAreRefused) {
   MemoryStream input(Spark(), "k STRING, j INT, v INT");
