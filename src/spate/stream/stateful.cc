@@ -1246,6 +1246,7 @@ StatefulRuntime::StatefulRuntime(io::FileSystemPtr fs, std::string state_root,
       num_partitions_(std::max(1, num_partitions)) {}
 
 StatefulRuntime::~StatefulRuntime() {
+  WaitForMaintenance();
   AbortBatch();
   for (auto& op : ops_) {
     if (!op) continue;
@@ -1259,6 +1260,7 @@ Result<BoundPlanPtr> StatefulRuntime::PrepareBatch(
     const BoundPlanPtr& analyzed,
     const std::vector<std::shared_ptr<const StreamingRelation>>& relations,
     const std::vector<DataSourcePtr>& inputs, const StatefulBatch& batch) {
+  WaitForMaintenance();
   batch_ = batch;
   {
     std::lock_guard<std::mutex> lock(stats_mu_);
@@ -1309,13 +1311,22 @@ Status StatefulRuntime::CommitBatch() {
       p.custom_metrics["numDroppedDuplicateRows"] = op->dropped_duplicates;
     progress_.push_back(std::move(p));
   }
-  for (auto& op : ops_) {
-    if (!op) continue;
-    for (auto& provider : op->providers) {
-      if (provider) SPATE_RETURN_IF_ERROR(provider->DoMaintenance());
+  // Snapshots and purges run in the background while the query writes commits/N and plans
+  // the next batch; PrepareBatch waits for them before any store is opened again. A
+  // failed maintenance only leaves more files to load (Spark logs it and goes on).
+  maintenance_ = std::async(std::launch::async, [this] {
+    for (auto& op : ops_) {
+      if (!op) continue;
+      for (auto& provider : op->providers) {
+        if (provider) (void)provider->DoMaintenance();
+      }
     }
-  }
+  });
   return Status::OK();
+}
+
+void StatefulRuntime::WaitForMaintenance() {
+  if (maintenance_.valid()) maintenance_.get();
 }
 
 void StatefulRuntime::AbortBatch() {
