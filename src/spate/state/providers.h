@@ -68,8 +68,9 @@ Result<std::unique_ptr<StateStoreProvider>> MakeMemoryProvider(const StateStoreI
                                                                io::FileSystemPtr fs);
 
 /// Spark's RocksDBStateStoreProvider with changelog checkpointing: a RocksDB instance in
-/// a local working folder, <version>.changelog per commit, <version>.checkpoint (an
-/// archive of a RocksDB checkpoint) written by DoMaintenance.
+/// a local working folder, <version>.changelog per commit, <version>.checkpoint (a
+/// RocksDB checkpoint: its small files, its SST files shared in SSTs/) written by
+/// DoMaintenance.
 Result<std::unique_ptr<StateStoreProvider>> MakeRocksDbProvider(
     const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs);
 

@@ -680,6 +680,61 @@ TEST_P(RocksDbStateStoreTest, WithoutChangelogCheckpointing) {
   EXPECT_EQ(Contents(*NewProvider()->GetStore(3)), states[3]);
 }
 
+std::vector<std::string> SstFiles(io::FileSystem& fs, const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& f : fs.List(dir + "/SSTs", false).ValueOr({})) {
+    if (f.path.size() > 4 && f.path.substr(f.path.size() - 4) == ".sst")
+      out.push_back(f.path);
+  }
+  return out;
+}
+
+TEST_P(RocksDbStateStoreTest, CheckpointsShareSstFilesAndPurgeThem) {
+  conf_.min_deltas_for_snapshot = 1;
+  conf_.min_versions_to_retain = 2;
+  auto p = NewProvider();
+  auto states = CommitVersions(p.get(), 3, true);
+  StateStoreMetrics m = (*p->GetStore(3))->metrics();
+  EXPECT_GE(m.custom["rocksdbFilesReused"], 1);  // the SSTs of version 1 and 2
+  EXPECT_EQ(m.custom["rocksdbFilesCopied"], 1);  // the flush of version 3
+  states = CommitVersions(p.get(), 20, true);
+  // Only what the retained checkpoints (19 and 20) refer to is left.
+  size_t left = SstFiles(*fs_, id_.Path()).size();
+  EXPECT_GT(left, 0u);
+  EXPECT_LE(left, 8u);
+  for (int v = 1; v < 20; ++v) (void)fs_->Delete(FilePath(v, "changelog"));
+  EXPECT_EQ(Contents(*NewProvider()->GetStore(20)), states[20]);
+  EXPECT_EQ(Contents(*NewProvider()->GetStore(19)), states[19]);
+}
+
+TEST_P(RocksDbStateStoreTest, DamagedSharedSstNamesTheFile) {
+  conf_.min_deltas_for_snapshot = 2;
+  auto p = NewProvider();
+  CommitVersions(p.get(), 2, true);
+  auto ssts = SstFiles(*fs_, id_.Path());
+  ASSERT_FALSE(ssts.empty());
+  const std::string& sst = ssts[0];
+  std::string original = fs_->ReadAll(sst).ValueOr("");
+  auto load = [&] { return NewProvider()->GetStore(2).status(); };
+  std::string flipped = original;
+  flipped[flipped.size() / 2] ^= 4;
+  ASSERT_TRUE(fs_->WriteAtomic(sst, flipped).ok());
+  Status st = load();
+  EXPECT_EQ(st.error_class(), "CANNOT_LOAD_STATE_STORE.UNCATEGORIZED");
+  EXPECT_NE(st.message().find(sst), std::string::npos) << st.ToString();
+  ASSERT_TRUE(fs_->WriteAtomic(sst, original.substr(0, original.size() - 1)).ok());
+  st = load();
+  EXPECT_EQ(st.error_class(), "CANNOT_LOAD_STATE_STORE.UNEXPECTED_FILE_SIZE");
+  EXPECT_NE(st.message().find(sst), std::string::npos) << st.ToString();
+  ASSERT_TRUE(fs_->Delete(sst).ok());
+  st = load();
+  EXPECT_EQ(st.error_class(),
+            "CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE");
+  EXPECT_NE(st.message().find(sst), std::string::npos) << st.ToString();
+  ASSERT_TRUE(fs_->WriteAtomic(sst, original).ok());
+  EXPECT_TRUE(load().ok());
+}
+
 TEST_P(RocksDbStateStoreTest, MalformedSettingsAreErrors) {
   for (auto [name, value] :
        std::vector<std::pair<std::string, std::string>>{{"blockCacheSizeMB", "lots"},
