@@ -638,7 +638,10 @@ class RocksDbProvider final : public StateStoreProvider {
     }
     for (const io::FileInfo& f : *entries) {
       std::string name = io::BaseName(f.path);
-      if (!f.is_directory && fsys::path(name).extension() == ".sst") ssts_->insert(name);
+      if (f.is_directory) continue;
+      std::string ext = fsys::path(name).extension().string();
+      if (ext == ".sst") ssts_->insert(name);
+      if (ext == ".tmp") stale_tmps_.push_back(f.path);  // a copy a crash interrupted
     }
     return Status::OK();
   }
@@ -658,6 +661,8 @@ class RocksDbProvider final : public StateStoreProvider {
                                 });
       if (!st.ok()) return Status::OK();
     }
+    for (const std::string& tmp : stale_tmps_) (void)fs_->Delete(tmp);
+    stale_tmps_.clear();
     for (auto it = ssts_->begin(); it != ssts_->end();) {
       if (referenced.count(*it)) {
         ++it;
@@ -773,6 +778,7 @@ class RocksDbProvider final : public StateStoreProvider {
   int64_t commit_file_sync_nanos_ = 0;
   int64_t files_copied_ = 0, bytes_copied_ = 0, files_reused_ = 0, archive_bytes_ = 0;
   std::optional<std::set<std::string>> ssts_;  // names in SSTs/, once listed
+  std::vector<std::string> stale_tmps_;        // temp files found in SSTs/
 };
 
 }  // namespace
