@@ -233,7 +233,8 @@ class RocksDbProvider final : public StateStoreProvider {
 
   Status DoMaintenance() override {
     std::lock_guard lock(mu_);
-    bool committed = db_ && !(store_.uncommitted() && !changes_.empty());
+    // A store open on another thread may be writing: then only purge.
+    bool committed = db_ && !store_.uncommitted();
     size_t before = files_ ? files_->Of(kCheckpoint).size() : 0;
     bool first = !files_;
     bool wrote = false;
@@ -330,6 +331,7 @@ class RocksDbProvider final : public StateStoreProvider {
     ClearChanges();
     num_keys_ = pending_keys_;
     loaded_version_ = next;
+    store_.Committed();
     if (files_) {
       files_->Add(kChangelog, next, VersionFile(dir_, next, kChangelog));
       files_->Erase(kCheckpoint, next);

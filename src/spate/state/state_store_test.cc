@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -504,6 +505,31 @@ TEST_P(StateStoreTest, FailedCommitAbortsAndKeepsTheLoadedVersion) {
   KV expect = states[2];
   expect["kept"] = "y";
   EXPECT_EQ(Contents(*NewProvider()->GetStore(3)), expect);
+}
+
+// DoMaintenance on a background thread while batches run on this one: it waits for no
+// batch (GetStore waits for it) and snapshots only when no store is open.
+TEST_P(StateStoreTest, MaintenanceOnAnotherThread) {
+  conf_.min_deltas_for_snapshot = 2;
+  conf_.min_versions_to_retain = 3;
+  auto p = NewProvider();
+  std::atomic<bool> stop{false};
+  std::atomic<int> runs{0};
+  std::thread maintenance([&] {
+    while (!stop) {
+      EXPECT_TRUE(p->DoMaintenance().ok());
+      ++runs;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  auto states = CommitVersions(p.get(), 30, false);
+  stop = true;
+  maintenance.join();
+  EXPECT_GT(runs.load(), 0);
+  ASSERT_TRUE(p->DoMaintenance().ok());
+  for (int v = 28; v <= 30; ++v)
+    EXPECT_EQ(Contents(*NewProvider()->GetStore(v)), states[v]);
+  EXPECT_FALSE(Exists(FilePath(1, GetParam().incremental)));  // purged
 }
 
 TEST_P(StateStoreTest, NegativeVersionIsAnError) {
