@@ -56,7 +56,8 @@ class MemoryProvider final : public StateStoreProvider {
 
   Status DoMaintenance() override {
     std::lock_guard lock(mu_);
-    bool committed = !(store_.uncommitted() && !undo_.records.empty());
+    // A store open on another thread may be writing: then only purge.
+    bool committed = !store_.uncommitted();
     return MaintainStoreFiles(
         *fs_, dir_, &files_, kSnapshot, kDelta, committed ? loaded_version_ : -1,
         conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain, [&] {
@@ -144,6 +145,7 @@ class MemoryProvider final : public StateStoreProvider {
     ClearUndo();
     prev_valid_ = true;
     loaded_version_ = next;
+    store_.Committed();
     if (files_) {
       files_->Add(kDelta, next, VersionFile(dir_, next, kDelta));
       files_->Erase(kSnapshot, next);

@@ -2,7 +2,7 @@
 #pragma once
 
 // The container format of every state file (delta, snapshot, changelog, RocksDB
-// checkpoint archive) and the helpers the two providers share: file naming, listing of a
+// checkpoint) and the helpers the two providers share: file naming, listing of a
 // store folder, record encoding, and the CANNOT_LOAD_STATE_STORE errors. Internal to the
 // state module; the format is described in docs/state.md.
 //
