@@ -72,6 +72,16 @@ class Oracle:
             self.done = True
             self.cond.notify_all()
 
+    def ask(self, request: dict) -> dict:
+        """Sends one more request (after those sent up front) and waits for its outcome."""
+        with self.cond:
+            self.asked = getattr(self, "asked", 0) + 1
+            rid = f"ask/{self.asked}"
+        msg = dict(request, case=rid, tmp=os.path.join(WORK, "spark", "asked"))
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.flush()
+        return self.answer(rid)["result"]
+
     def answer(self, name: str) -> dict:
         with self.cond:
             ok = self.cond.wait_for(lambda: name in self.answers or self.done, CASE_TIMEOUT)

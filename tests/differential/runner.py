@@ -118,6 +118,8 @@ def new_env(base_spark: Any, modules: Dict[str, Any], case: dsl.Case, tmp_root: 
 def run(case: dsl.Case, env: dsl.Env) -> Dict[str, Any]:
     try:
         out = case.fn(env)
+        if isinstance(out, dict):  # named results, compared one by one
+            return {"value": {str(k): normalize(v) for k, v in out.items()}}
         return {"value": normalize(out)}
     except Exception as e:  # the outcome under test
         return {"error": error_of(e)}

@@ -2,7 +2,7 @@
 build/spark-venv) serving many differential cases.
 
 Run by conftest.py under the venv's python. Requests arrive on stdin, one JSON object a line
-({"case": name, "tmp": dir}); each answer is one JSON line ({"case", "result", "seconds"}) on
+({"case": name, "tmp": dir}, or an interop step {"case": id, "op", "writer", "path", "tmp"}); each answer is one JSON line ({"case", "result", "seconds"}) on
 the file descriptor that was stdout at start. fd 1 itself is pointed at stderr, so prints of
 case programs, the JVM and py4j never mix with the answers. EOF on stdin stops Spark.
 
@@ -21,6 +21,7 @@ answers = os.fdopen(os.dup(1), "w")
 os.dup2(2, 1)
 
 import dsl  # noqa: E402
+import interop  # noqa: E402
 import runner  # noqa: E402
 from pyspark.sql import DataFrame, Row, SparkSession, Window, functions, types  # noqa: E402
 import pyspark.errors  # noqa: E402
@@ -76,6 +77,8 @@ def main() -> None:
         req = json.loads(line)
         t0 = time.monotonic()
         c = cases.get(req["case"])
+        if "op" in req:  # an interop step (test_interop.py)
+            c = dsl.Case(req["case"], interop.step(req["op"], req["writer"], req["path"]))
         if c is None:
             result = {"error": {"class": "NO_SUCH_CASE", "type": "", "message": req["case"]}}
         else:

@@ -114,7 +114,6 @@ pins({
     "datetime_literal/unix_timestamp('2020-01-05 00:00:00')": Differs("D1", "nullability", "e8f89d4523"),
     "datetime_literal/unix_timestamp('2020-01-05', 'yyyy-MM-dd')": Differs("D1", "nullability", "e8f89d4523"),
     "timestamp/date_format(ts, 'yyyy-MM-dd''T''HH:mm:ssXXX')": Differs("D6", "error", "3781f3ecbf"),
-    "timestamp/months_between(ts, TIMESTAMP'2020-01-01 00:00:00')": Differs("D9", "rows", "1e0878f701"),
     'zone_+05:45/cast(timestamp_seconds(0) AS string)': Differs("D1", "nullability", "b3d018c526"),
     "zone_+05:45/date_format(timestamp_seconds(1600000000), 'yyyy-MM-dd HH:mm:ss XXX')": Differs("D1", "nullability", "b3d018c526"),
     "zone_+05:45/date_trunc('DAY', timestamp_seconds(1600000000))": Differs("D8", "rows", "a9d7701cba"),
