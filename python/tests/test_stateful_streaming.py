@@ -81,7 +81,7 @@ def test_global_aggregate_through_select_expr(spark, tmp_path):
     src = str(tmp_path / "in")
     land(src, "a.json", [(i, "w", 1) for i in range(10)])
     df = spark.readStream.schema(SCHEMA).json(src).selectExpr("count(*) AS n")
-    with pytest.raises(AnalysisException, match="Append output mode not supported"):
+    with pytest.raises(AnalysisException, match="STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION.*append"):
         df.writeStream.format("memory").queryName("n_append").start()
     run_available_now(df, "complete", str(tmp_path / "c"), "n1")
     land(src, "b.json", [(i, "w", 1) for i in range(10)])

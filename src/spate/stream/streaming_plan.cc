@@ -437,9 +437,9 @@ Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {
     bool keyed = false;
     for (size_t i = 0; i < a.group_exprs.size() && i < marks.size(); ++i) keyed |= marks[i] >= 0;
     if (!keyed) {
-      return Legacy(
-          "Append output mode not supported when there are streaming aggregations on "
-          "streaming DataFrames/DataSets without watermark");
+      return Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+                           {{"outputMode", "append"},
+                            {"operation", "streaming aggregations without watermark"}});
     }
   }
   if (mode == OutputMode::kUpdate && !aggregates.empty() &&
@@ -449,9 +449,8 @@ Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {
         "DataFrames/DataSets");
   }
   if (mode == OutputMode::kComplete && aggregates.empty()) {
-    return Legacy(
-        "Complete output mode not supported when there are no streaming aggregations on "
-        "streaming DataFrames/Datasets");
+    return Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+                         {{"outputMode", "complete"}, {"operation", "no streaming aggregations"}});
   }
   SPATE_RETURN_IF_ERROR(CheckNodes(plan, mode, nullptr));
   auto stateful = StatefulNodes(plan);

@@ -401,11 +401,14 @@ std::string StartError(const DataFrame& df, const std::string& mode) {
 
 TEST(StatefulErrors, AppendAggregationWithoutWatermark) {
   MemoryStream input(Spark(), "a INT");
+  // Spark 4's class and text (checked against real Spark by the differential suite).
   EXPECT_NE(StartError(input.toDF().selectExpr("count(*) AS n"), "append")
-                .find("Append output mode not supported when there are streaming "
-                      "aggregations on streaming DataFrames/DataSets without watermark"),
+                .find("[STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output "
+                      "mode: append. This output mode is not supported for streaming "
+                      "aggregations without watermark on streaming DataFrames/DataSets."),
             std::string::npos);
-  EXPECT_NE(StartError(input.toDF().groupBy("a").count(), "append").find("_LEGACY_ERROR_TEMP_3102"),
+  EXPECT_NE(StartError(input.toDF().groupBy("a").count(), "append")
+                .find("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"),
             std::string::npos);
 }
 
@@ -422,8 +425,7 @@ TEST(StatefulErrors, NonTimeWindow) {
 TEST(StatefulErrors, CompleteWithoutAggregationAndSortWithoutIt) {
   MemoryStream input(Spark(), "a INT");
   EXPECT_NE(StartError(input.toDF(), "complete")
-                .find("Complete output mode not supported when there are no streaming "
-                      "aggregations"),
+                .find("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"),
             std::string::npos);
   EXPECT_NE(StartError(input.toDF().orderBy("a"), "append")
                 .find("Sorting is not supported on streaming DataFrames/Datasets"),

@@ -431,10 +431,8 @@ TEST(StreamTest, RefusedQueriesAndActions) {
       [&] {
         df.writeStream().format("memory").queryName("x").outputMode("complete").start();
       },
-      "_LEGACY_ERROR_TEMP_3102",
-      "Complete output mode not supported when there are no streaming aggregations on "
-      "streaming "
-      "DataFrames/Datasets");
+      "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+      "Invalid streaming output mode: complete");
   expect_class([&] { df.writeStream().outputMode("sideways"); },
                "STREAMING_OUTPUT_MODE.INVALID");
   MemoryStream other(Spark(), "a INT");

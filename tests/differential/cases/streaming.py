@@ -457,15 +457,138 @@ def drop_duplicates_stream(s):
     return s.spark.sql("SELECT * FROM mem_dedup")
 
 
+# Event-time cases: three files landed in order; each file is one micro-batch
+# (maxFilesPerTrigger 1) so the watermark moves between batches exactly as on Spark.
+EVENTS = [
+    [{"ts": "2026-01-01T12:%02d:00Z" % m, "k": k, "v": v}
+     for m, k, v in [(1, "a", 1), (4, "b", 2), (7, "a", 3), (12, "a", 4)]],
+    [{"ts": "2026-01-01T12:%02d:00Z" % m, "k": k, "v": v}
+     for m, k, v in [(23, "b", 5), (2, "a", 6), (26, "a", 7), (14, "b", 8)]],
+    [{"ts": "2026-01-01T12:%02d:00Z" % m, "k": k, "v": v}
+     for m, k, v in [(8, "a", 9), (41, "b", 10), (55, "a", 11), (44, "a", 12)]],
+]
+EVENT_SCHEMA = "ts TIMESTAMP, k STRING, v INT"
+
+
+def _events(s, folder="ev"):
+    src = _land(s, folder, EVENTS)
+    return (s.spark.readStream.schema(EVENT_SCHEMA).option("maxFilesPerTrigger", 1).json(src))
+
+
+def _run_events(s, df, mode, name):
+    q = (df.writeStream.format("memory").queryName(name).outputMode(mode)
+         .trigger(availableNow=True).start())
+    q.awaitTermination()
+    ops = [p["stateOperators"] for p in q.recentProgress]
+    return q, ops
+
+
+def _state_summary(ops):
+    """Per batch: (operatorName, numRowsTotal, numRowsUpdated, numRowsRemoved,
+    numRowsDroppedByWatermark) of each operator: the numbers that do not depend on timing."""
+    return [[(o["operatorName"], o["numRowsTotal"], o["numRowsUpdated"], o["numRowsRemoved"],
+              o["numRowsDroppedByWatermark"]) for o in batch] for batch in ops]
+
+
+WINDOWED = {
+    "tumbling": lambda s, df: df.groupBy(s.F.window("ts", "10 minutes"), "k"),
+    "sliding": lambda s, df: df.groupBy(s.F.window("ts", "10 minutes", "5 minutes"), "k"),
+}
+
+for wname, group in WINDOWED.items():
+    for mode in ("append", "update"):
+        def windowed_case(s, group=group, mode=mode, wname=wname):
+            df = group(s, _events(s).withWatermark("ts", "10 minutes")).agg(
+                s.F.count("*").alias("n"), s.F.sum("v").alias("total"))
+            name = f"mem_win_{wname}_{mode}"
+            q, ops = _run_events(s, df.select(s.F.col("window.start").cast("string").alias("start"),
+                                              "k", "n", "total"), mode, name)
+            return {"rows": s.spark.sql(f"SELECT * FROM {name}"),
+                    "batches": len(q.recentProgress),
+                    "watermarks": [p["eventTime"].get("watermark") for p in q.recentProgress],
+                    "state": _state_summary(ops)}
+        windowed_case.__name__ = f"stateful/window_{wname}_{mode}"
+        case(windowed_case, show=False)
+
+
+@case(show=False)
+def stateful_complete_mode_per_key(s):
+    df = _events(s).groupBy("k").agg(s.F.count("*").alias("n"), s.F.max("v").alias("top"),
+                                    s.F.avg("v").alias("mean"))
+    q, ops = _run_events(s, df, "complete", "mem_complete_k")
+    return {"rows": s.spark.sql("SELECT * FROM mem_complete_k"), "state": _state_summary(ops)}
+
+
+@case(show=False)
+def stateful_dedup_within_watermark(s):
+    df = (_events(s).withWatermark("ts", "10 minutes").dropDuplicatesWithinWatermark(["k"])
+          .select("k", "v"))
+    q, ops = _run_events(s, df, "append", "mem_dedup_ww")
+    return {"rows": s.spark.sql("SELECT * FROM mem_dedup_ww"), "state": _state_summary(ops)}
+
+
+@case(show=False)
+def stateful_dedup_with_event_time_key(s):
+    df = (_events(s).withWatermark("ts", "10 minutes").dropDuplicates(["k", "ts"])
+          .select("k", "v"))
+    q, ops = _run_events(s, df, "append", "mem_dedup_ts")
+    return {"rows": s.spark.sql("SELECT * FROM mem_dedup_ts"), "state": _state_summary(ops)}
+
+
+@case(show=False)
+def stateful_session_window_append(s):
+    df = (_events(s).withWatermark("ts", "10 minutes")
+          .groupBy("k", s.F.session_window("ts", "5 minutes")).agg(s.F.sum("v").alias("total"))
+          .select("k", s.F.col("session_window.start").cast("string").alias("s"),
+                  s.F.col("session_window.end").cast("string").alias("e"), "total"))
+    q, ops = _run_events(s, df, "append", "mem_sess")
+    return {"rows": s.spark.sql("SELECT * FROM mem_sess"),
+            "batches": len(q.recentProgress)}
+
+
+@case(show=False)
+def stateful_global_aggregate_select_expr(s):
+    df = _events(s).selectExpr("count(*) AS n", "sum(v) AS total")
+    q, ops = _run_events(s, df, "complete", "mem_global")
+    return {"rows": s.spark.sql("SELECT * FROM mem_global"), "state": _state_summary(ops)}
+
+
+@case(show=False)
+def stateful_sql_over_streaming_view(s):
+    _events(s).createOrReplaceTempView("ev_view")
+    df = s.spark.sql("SELECT k, count(*) AS n FROM ev_view GROUP BY k")
+    q, ops = _run_events(s, df, "complete", "mem_sql_view")
+    return s.spark.sql("SELECT * FROM mem_sql_view")
+
+
+@case
+def stateful_error_append_without_watermark(s):
+    _events(s).groupBy("k").count().writeStream.format("memory").queryName("e1").start()
+
+
+@case
+def stateful_error_non_time_window(s):
+    w = s.Window.partitionBy("k").orderBy("ts")
+    (_events(s).withColumn("rn", s.F.row_number().over(w)).writeStream.format("memory")
+     .queryName("e2").start())
+
+
+@case
+def stateful_error_limit_in_update_mode(s):
+    (_events(s).groupBy("k").count().limit(1).writeStream.format("memory").outputMode("update")
+     .queryName("e3").start())
+
+
+@case
+def stateful_error_within_watermark_without_watermark(s):
+    _events(s).dropDuplicatesWithinWatermark(["k"]).writeStream.format("memory").queryName("e4").start()
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    'aggregation_complete': Differs("D11", "error", "49ee21e1c1"),
-    'aggregation_update': Differs("D11", "error", "8821566ed2"),
     'delta_source': Differs("D10", "rows.nullability", "9e307f7ab7"),
     'delta_source_max_files': Differs("D10", "rows.nullability", "9e307f7ab7"),
     'delta_source_starting_version': Differs("D10", "rows.nullability", "9e307f7ab7"),
-    'drop_duplicates_stream': Differs("D11", "error", "b934c857ca"),
-    'error_complete_mode_without_aggregation': Differs("D5", "error", "d612ce29c7"),
     'error_delta_sink_without_checkpoint': Differs("D5", "error", "5831c2e893"),
     'error_file_source_without_schema': Differs("D5", "error", "346a4072a9"),
     'progress_keys': Differs("D12", "top.value", "4913260151"),
