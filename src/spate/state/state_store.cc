@@ -64,7 +64,8 @@ constexpr std::string_view kRocksDbConfs[] = {"changelogCheckpointing.enabled",
                                               "compression",
                                               "allowFAllocate",
                                               "resetStatsOnLoad",
-                                              "lockAcquireTimeoutMs"};
+                                              "lockAcquireTimeoutMs",
+                                              "localDir"};
 
 }  // namespace
 
