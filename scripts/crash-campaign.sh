@@ -8,7 +8,8 @@
 # mismatched rows. Fails unless every query reached its share with 0 lost, 0 duplicated
 # and 0 mismatched.
 # Usage: bash scripts/crash-campaign.sh N [all|stateless|stateful]   (default all;
-#        SPATE_PRESET=asan for the sanitizer build)
+#        SPATE_PRESET=asan for the sanitizer build, SPATE_CRASH_SEED=<n> to repeat a
+#        campaign's kill schedule: it prints its seed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want=${1:?usage: crash-campaign.sh N (landed kills) [all|stateless|stateful]}
@@ -31,6 +32,9 @@ case "$which" in
   *) echo "unknown query set '$which' (all, stateless or stateful)" >&2; exit 2 ;;
 esac
 share=$(((want + ${#queries[@]} - 1) / ${#queries[@]}))
+# A new kill schedule each campaign (SPATE_CRASH_SEED=<n> repeats one).
+seed=${SPATE_CRASH_SEED:-$(date +%s)}
+echo "seed $seed"
 
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j"${SPATE_JOBS:-2}" \
@@ -44,7 +48,7 @@ for entry in "${queries[@]}"; do
   name=${entry%%|*}
   filter=${entry#*|}
   start=$SECONDS
-  if ! SPATE_CRASH_LANDED_KILLS=$share "$bin/spate_stream_crash_test" \
+  if ! SPATE_CRASH_LANDED_KILLS=$share SPATE_CRASH_SEED=$seed "$bin/spate_stream_crash_test" \
       "$bin/spate_stream_crash_driver" --gtest_filter="$filter" >>"$log" 2>&1; then
     rc=1
   fi

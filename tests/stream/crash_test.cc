@@ -12,8 +12,8 @@
 // of points into the run plus a random delay, and a kill counts as landed mid-batch when
 // the checkpoint shows a batch begun and not committed (a source log entry beyond
 // offsets/N, or offsets/N without commits/N). Each sink must reach a number of landed
-// kills (SPATE_CRASH_LANDED_KILLS overrides it; scripts/crash-campaign.sh uses that), and
-// the test prints the counts.
+// kills (SPATE_CRASH_LANDED_KILLS overrides it; scripts/crash-campaign.sh uses that, and
+// SPATE_CRASH_SEED to vary the schedule), and the test prints the counts.
 //
 // Stateful queries (crash_driver.cc: a windowed aggregation with a watermark in append
 // mode into Delta, a keyed aggregation without one in update mode through foreachBatch
@@ -308,6 +308,14 @@ INSTANTIATE_TEST_SUITE_P(
                                          "after_sink_commit", "before_commit_log",
                                          "after_commit_log")));
 
+/// The random kills' seed: `base`, mixed with SPATE_CRASH_SEED when set (the campaign
+/// passes a new one each time, so campaigns do not repeat one schedule).
+uint32_t Seed(uint32_t base) {
+  const char* v = std::getenv("SPATE_CRASH_SEED");
+  return v && *v ? base ^ static_cast<uint32_t>(std::strtoul(v, nullptr, 10) * 2654435761u)
+                 : base;
+}
+
 class RandomKill : public ::testing::TestWithParam<std::string> {};
 
 /// Landed kills a sink must reach: SPATE_CRASH_LANDED_KILLS, else a default that keeps
@@ -321,7 +329,7 @@ int LandedKillsWanted(const std::string& sink) {
 
 TEST_P(RandomKill, Runs) {
   g_sink = GetParam();
-  std::mt19937 rng(20261130);
+  std::mt19937 rng(Seed(20261130));
   const int wanted = LandedKillsWanted(g_sink);
   int runs = 0, kills = 0, landed = 0;
   Tally total;
@@ -799,7 +807,7 @@ int StatefulLandedKillsWanted() {
 TEST_P(StatefulRandomKill, Runs) {
   g_sink = GetParam();
   const std::string query = QueryOf(g_sink);
-  std::mt19937 rng(20261201 ^ static_cast<uint32_t>(std::hash<std::string>{}(g_sink)));
+  std::mt19937 rng(Seed(20261201 ^ static_cast<uint32_t>(std::hash<std::string>{}(g_sink))));
   const int wanted = StatefulLandedKillsWanted();
   const int kFiles = 3 + 5 + 4;
   const Answer& truth = GroundTruth(g_sink, kFiles);
