@@ -1,42 +1,90 @@
 #!/usr/bin/env bash
-# Runs every test: installs dependencies, builds (release), runs all CTest suites (unit,
-# sql, integration), then the unit tests under ASan+UBSan and each fuzz target briefly.
-# Usage: bash scripts/test.sh   (SPATE_SKIP_ASAN=1 / SPATE_SKIP_FUZZ=1 to skip stages)
+# Runs every test: installs dependencies, builds (release) and runs all CTest suites
+# (unit, sql, integration, ...), the differential suite against real Spark, then the unit
+# and stream tests under ASan+UBSan, then
+# each fuzz target for a short smoke run (ASan+UBSan; a sanitizer report or crash fails
+# the run). Prints the wall time of each stage at the end. Budget: 35 minutes on a
+# 2-core machine from a clean clone (ccache shared across clones, see below).
+# Usage: bash scripts/test.sh
+#   SPATE_SKIP_ASAN=1 / SPATE_SKIP_FUZZ=1 / SPATE_SKIP_DIFFERENTIAL=1   skip a stage
+#   SPATE_FUZZ_SECONDS=N                    seconds per fuzz target (default 20)
+#   SPATE_JOBS=N                            build and test parallelism (default 2)
+# Long campaigns are separate scripts: scripts/fuzz.sh HOURS, scripts/crash-campaign.sh N.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+# ccache keys on paths relative to the repository, so a clone in another folder (CI)
+# hits the objects an earlier build of any clone left in the cache.
+export CCACHE_BASEDIR="$PWD"
+export CCACHE_NOHASHDIR=1
 
 JOBS=${SPATE_JOBS:-2}
-echo "== release build"
-cmake --preset release >/dev/null
-cmake --build --preset release -j"$JOBS"
-echo "== tests (release)"
-ctest --preset release
-
-if [ "${SPATE_SKIP_ASAN:-0}" != "1" ]; then
-  echo "== unit tests under ASan+UBSan"
-  cmake --preset asan >/dev/null
-  # Unit test binaries and the helpers they run (the crash tests' child process).
-  targets=$(cmake --build --preset asan --target help | awk -F: '/^spate_.*_(test|driver):/ {print $1}')
-  cmake --build --preset asan -j"$JOBS" --target $targets
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --preset asan
-fi
-
-if [ "${SPATE_SKIP_FUZZ:-0}" != "1" ] && [ -f fuzz/CMakeLists.txt ]; then
-  echo "== fuzz targets (short runs)"
-  cmake --preset fuzz >/dev/null
-  fuzzers=$(cmake --build --preset fuzz --target help | awk -F: '/_fuzzer:/ {print $1}')
-  if [ -n "$fuzzers" ]; then
-    cmake --build --preset fuzz -j"$JOBS" --target $fuzzers
-    for f in $fuzzers; do
-      bin=$(find build/fuzz -type f -name "$f" -perm -u+x | head -1)
-      corpus=build/fuzz/corpus/${f%_fuzzer}
-      mkdir -p "$corpus"
-      echo "-- $f"
-      # A fixed seed makes the smoke run repeatable: the same inputs on every CI run.
-      "$bin" -seed=1 -max_total_time="${SPATE_FUZZ_SECONDS:-30}" -rss_limit_mb=4096 "$corpus" 2>&1 | tail -2
+stage_names=()
+stage_secs=()
+report() {
+  local rc=$?
+  if [ "${#stage_names[@]}" -gt 0 ]; then
+    echo "== stage times"
+    for i in "${!stage_names[@]}"; do
+      printf '  %-28s %5d s\n' "${stage_names[$i]}" "${stage_secs[$i]}"
     done
+    printf '  %-28s %5d s\n' total "$SECONDS"
   fi
+  exit "$rc"
+}
+trap report EXIT
+# stage NAME COMMAND...: runs the command, records its wall time (also when it fails).
+# (bash ignores `set -e` inside a command on the left of ||: the stage functions below
+# chain their steps with && instead.)
+stage() {
+  local name=$1 start=$SECONDS rc=0
+  shift
+  echo "== $name"
+  "$@" || rc=$?
+  stage_names+=("$name")
+  stage_secs+=($((SECONDS - start)))
+  return "$rc"
+}
+
+release_build() {
+  cmake --preset release >/dev/null && cmake --build --preset release -j"$JOBS"
+}
+
+# The unit test binaries and the helpers they run (the crash tests' child process): no
+# benchmarks, CLI or Python under the sanitizers.
+asan_build() {
+  local targets
+  cmake --preset asan >/dev/null &&
+    targets=$(cmake --build --preset asan --target help |
+      awk -F: '/^spate_.*_(test|driver):/ {print $1}') &&
+    cmake --build --preset asan -j"$JOBS" --target $targets
+}
+
+# Real Spark as the oracle: the pinned pyspark/delta-spark (installed once into build/,
+# failing with its reason when it cannot be) runs the same cases as spate.
+differential() {
+  bash scripts/install-spark.sh &&
+    PYTHONPATH=build/release/python /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+      tests/differential
+}
+
+asan_tests() {
+  ASAN_OPTIONS=detect_leaks=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --preset asan -j"$JOBS"
+}
+
+stage "install dependencies" bash scripts/install-deps.sh
+stage "release build" release_build
+stage "tests (release)" ctest --preset release -j"$JOBS"
+if [ "${SPATE_SKIP_DIFFERENTIAL:-0}" != "1" ]; then
+  stage "differential (real Spark)" differential
+fi
+if [ "${SPATE_SKIP_ASAN:-0}" != "1" ]; then
+  stage "ASan+UBSan build" asan_build
+  stage "tests (ASan+UBSan)" asan_tests
+fi
+if [ "${SPATE_SKIP_FUZZ:-0}" != "1" ] && [ -f fuzz/CMakeLists.txt ]; then
+  stage "fuzz build" bash scripts/fuzz.sh --build-only
+  stage "fuzz smoke" bash scripts/fuzz.sh --seconds "${SPATE_FUZZ_SECONDS:-20}"
 fi
 echo "== all tests passed"

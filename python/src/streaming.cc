@@ -398,7 +398,10 @@ void BindQuery(py::module_& m) {
         // As Spark's explainInternal: nothing before the first micro-batch ran.
         if (!df || !q.lastProgress()) return std::string("No physical plan. Waiting for data.");
         py::gil_scoped_release release;
-        return df->explainString(extended ? "extended" : "simple");
+        // The last micro-batch's physical plan (stateful operators included); extended adds
+        // the streaming DataFrame's logical plans.
+        if (!extended) return q.explainString();
+        return df->explainString("extended");
       });
 
   using api::StreamingQueryManager;

@@ -120,3 +120,50 @@ def test_sql_over_streaming_view_and_errors(spark, tmp_path):
         ranked.writeStream.format("memory").queryName("ranked").start()
     with pytest.raises(AnalysisException, match="EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE"):
         spark.readStream.schema(SCHEMA).json(src).withWatermark("v", "1 minute")
+
+
+def test_session_windows_merge_across_runs(spark, tmp_path):
+    src = str(tmp_path / "in")
+    chk = str(tmp_path / "chk")
+    events = spark.readStream.schema(SCHEMA).json(src)
+    sessions = (events.groupBy("word", F.session_window("ts", "5 minutes")).count()
+                .select("word", F.col("session_window.start").cast("string").alias("s"),
+                        F.col("session_window.end").cast("string").alias("e"), "count"))
+    land(src, "a.json", [(0, "u", 1), (10, "u", 1)])
+    run_available_now(sessions, "complete", chk, "sess1")
+    assert sorted(tuple(r) for r in spark.table("sess1").collect()) == [
+        ("u", "2026-01-01 12:00:00", "2026-01-01 12:05:00", 1),
+        ("u", "2026-01-01 12:10:00", "2026-01-01 12:15:00", 1)]
+    # 12:04 and 12:07 bridge the two sessions in a later run.
+    land(src, "b.json", [(4, "u", 1), (7, "u", 1)])
+    run_available_now(sessions, "complete", chk, "sess2")
+    assert [tuple(r) for r in spark.table("sess2").collect()] == [
+        ("u", "2026-01-01 12:00:00", "2026-01-01 12:15:00", 4)]
+    with pytest.raises(AnalysisException, match="session window"):
+        sessions.writeStream.outputMode("update").format("memory").queryName("sess_u").start()
+
+
+def test_complete_mode_into_a_delta_table(spark, tmp_path):
+    src = str(tmp_path / "in")
+    chk = str(tmp_path / "chk")
+    land(src, "a.json", [(1, "x", 1), (2, "y", 2)])
+    totals = spark.readStream.schema(SCHEMA).json(src).groupBy("word").agg(F.sum("v").alias("s"))
+    table = str(tmp_path / "totals")
+
+    def run():
+        q = (totals.writeStream.format("delta").outputMode("complete")
+             .option("checkpointLocation", chk).trigger(availableNow=True).start(table))
+        q.awaitTermination()
+        return sorted(tuple(r) for r in spark.read.format("delta").load(table).collect())
+
+    assert run() == [("x", 1), ("y", 2)]
+    land(src, "b.json", [(3, "x", 5)])
+    # Each batch overwrites the table with the whole result.
+    assert run() == [("x", 6), ("y", 2)]
+    from spate.delta import DeltaTable
+    history = DeltaTable.forPath(spark, table).history().collect()
+    assert [h["operation"] for h in history] == ["STREAMING UPDATE", "STREAMING UPDATE"]
+    assert history[0]["operationParameters"]["outputMode"] == "Complete"
+    with pytest.raises(AnalysisException, match="DELTA_UNSUPPORTED_OUTPUT_MODE"):
+        totals.writeStream.format("delta").outputMode("update") \
+            .option("checkpointLocation", str(tmp_path / "u")).start(str(tmp_path / "t2"))

@@ -118,6 +118,7 @@ Child Start(const Dir& d, const Spawn& how) {
   c.err_path = d / ("stderr-" + std::to_string(seq++));
   int fds[2] = {-1, -1};
   if (how.trace && pipe2(fds, O_CLOEXEC) != 0) ADD_FAILURE() << "pipe";
+  const std::string trace_fd = std::to_string(fds[1]);  // no allocation after fork
   pid_t pid = fork();
   if (pid == 0) {
     if (how.go_close >= 0) close(how.go_close);
@@ -132,7 +133,7 @@ Child Start(const Dir& d, const Spawn& how) {
       unsetenv("SPATE_FAULT");
     if (how.trace) {
       fcntl(fds[1], F_SETFD, 0);  // the child keeps the write end across exec
-      setenv("SPATE_FAULT_TRACE_FD", std::to_string(fds[1]).c_str(), 1);
+      setenv("SPATE_FAULT_TRACE_FD", trace_fd.c_str(), 1);
     } else {
       unsetenv("SPATE_FAULT_TRACE_FD");
     }
@@ -397,10 +398,12 @@ std::string ErrorClass(const std::string& message) {
 // exactly-once, and no file the loser wrote is left in the file sink's folder.
 TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
   g_sink = GetParam();
-  const int runs = 10;
-  int losers = 0;
+  // At least 10 runs, and more (up to 40) until 4 of them had a loser: started together
+  // the two overlap in most runs, but a loaded machine can serialize them.
+  const int min_runs = 10, max_runs = 40, min_losers = 4;
+  int runs = 0, losers = 0;
   std::map<std::string, int> outcomes;
-  for (int run = 0; run < runs; ++run) {
+  for (; runs < max_runs && (runs < min_runs || losers < min_losers); ++runs) {
     Dir d;
     for (int k = 0; k < 4; ++k) Land(d / "in", k, 3);
     int go[2];
@@ -449,8 +452,7 @@ TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
   std::printf("two processes [%s]: %d of %d runs had a loser; failures:%s\n",
               g_sink.c_str(), losers, runs, shown.c_str());
   RecordProperty("losers", losers);
-  // Started together, the two overlap in most runs (8-10 of 10 in release builds).
-  EXPECT_GE(losers, runs / 3) << "the processes seldom raced";
+  EXPECT_GE(losers, min_losers) << "the processes seldom raced";
 }
 
 

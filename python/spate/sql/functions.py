@@ -727,6 +727,39 @@ def _options_map(options: Optional[dict]) -> List[Any]:
     return [_call("map", *kv)._jc]
 
 
+def _schema_arg(schema: Any) -> Any:
+    """A schema argument: a DDL string or DataType (a literal, never a column name) or a Column."""
+    if isinstance(schema, Column):
+        return schema._jc
+    if hasattr(schema, "simpleString"):
+        schema = schema.simpleString()
+    return _l(schema)
+
+
+def from_json(col: ColumnOrName, schema: Any, options: Optional[dict] = None) -> Column:
+    """Parses JSON text into `schema` (a DDL string, a StructType/ArrayType/MapType or a Column)."""
+    return _call("from_json", _c(col), _schema_arg(schema), *_options_map(options))
+
+
+def get_json_object(col: ColumnOrName, path: str) -> Column:
+    """The value at JSON `path` ("$.a.b[0]", a literal) in the JSON text of `col`."""
+    return _call("get_json_object", _c(col), _l(path))
+
+
+def json_tuple(col: ColumnOrName, *fields: str) -> Column:
+    """The top-level `fields` (literal names) of the JSON text of `col`, as columns c0, c1, ..."""
+    return _call("json_tuple", _c(col), *[_l(f) for f in fields])
+
+
+def schema_of_json(json: Any, options: Optional[dict] = None) -> Column:
+    """The DDL schema of a JSON string literal (or a foldable Column)."""
+    return _call("schema_of_json", _cl(json), *_options_map(options))
+
+
+def schema_of_csv(csv: Any, options: Optional[dict] = None) -> Column:
+    return _call("schema_of_csv", _cl(csv), *_options_map(options))
+
+
 def from_csv(col: ColumnOrName, schema: Union[Column, str], options: Optional[dict] = None) -> Column:
     """A STRUCT parsed from CSV text with a DDL schema ("a INT, b STRING")."""
     return _call("from_csv", _c(col), _cl(schema), *_options_map(options))

@@ -24,8 +24,11 @@ def _conf_str(value: Any) -> str:
 class RuntimeConfig:
     """spark.conf: session configuration (pyspark.sql.conf.RuntimeConfig)."""
 
-    def __init__(self, jsession: Any):
+    def __init__(self, jsession: Any, builder_conf: Optional[Dict[str, str]] = None):
         self._js = jsession
+        # The builder's settings, which Spark keeps in the SparkContext's conf, so that every
+        # session of it (newSession) starts from them (the warehouse, time zone, ...).
+        self._builder_conf = builder_conf or {}
 
     def set(self, key: str, value: Any) -> None:
         self._js.confSet(key, _conf_str(value))
@@ -94,7 +97,7 @@ class SparkSession:
                 js = _spate.getOrCreate(list(self._options.items()))
                 active = SparkSession._active
                 if active is None or not active._js.same(js):
-                    active = SparkSession(js)
+                    active = SparkSession(js, dict(self._options))
                     SparkSession._active = active
                 return active
 
@@ -105,8 +108,11 @@ class SparkSession:
     def builder(cls) -> "SparkSession.Builder":
         return cls.Builder()
 
-    def __init__(self, jsession: Any):
+    def __init__(self, jsession: Any, builder_conf: Optional[Dict[str, str]] = None):
         self._js = jsession
+        # The builder's settings, which Spark keeps in the SparkContext's conf, so that every
+        # session of it (newSession) starts from them (the warehouse, time zone, ...).
+        self._builder_conf = builder_conf or {}
 
     @classmethod
     def getActiveSession(cls) -> Optional["SparkSession"]:
@@ -119,7 +125,10 @@ class SparkSession:
         return cls._active
 
     def newSession(self) -> "SparkSession":
-        return SparkSession(self._js.newSession())
+        js = self._js.newSession()
+        for k, v in self._builder_conf.items():
+            js.confSet(k, v)
+        return SparkSession(js, self._builder_conf)
 
     @property
     def conf(self) -> RuntimeConfig:

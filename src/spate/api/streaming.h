@@ -143,7 +143,7 @@ class DataStreamReader {
   DataFrame text(const std::string& path) const;
   /// Streams a Delta table of the catalog (format("delta").load(path) for a path):
   /// options startingVersion, maxFilesPerTrigger, maxBytesPerTrigger, ignoreDeletes,
-  /// skipChangeCommits (connectors/delta_source.h).
+  /// ignoreChanges, skipChangeCommits (connectors/delta_source.h).
   DataFrame table(const std::string& name) const;
 
  private:

@@ -46,6 +46,18 @@ const char* TryName(ArithOp op) {
   return "try_add";
 }
 
+// TINYINT and SMALLINT overflow (Spark checks the widened result): the operands as SQL
+// literals (127Y, 1S), the operator and the try_ function.
+template <typename T>
+Status NarrowOverflowError(const DataType& t, ArithOp op, T x, T y) {
+  const char* suffix = t.id() == TypeId::kByte ? "Y" : "S";
+  return Status::Error("BINARY_ARITHMETIC_OVERFLOW",
+                       {{"value1", std::to_string(x) + suffix},
+                        {"symbol", OpSymbol(op)},
+                        {"value2", std::to_string(y) + suffix},
+                        {"functionName", std::string("`") + TryName(op) + "`"}});
+}
+
 Status OverflowError(const DataType& t, ArithOp op) {
   if (op == ArithOp::kIntDiv) {
     return Status::Error("ARITHMETIC_OVERFLOW",
@@ -110,16 +122,15 @@ Result<ColumnPtr> IntegralKernel(ArithOp op, const DataTypePtr& type, const Colu
   const T* y = b.raw_values<T>();
   bool needs_zero_check = op == ArithOp::kMod || op == ArithOp::kIntDiv;
   if (!needs_zero_check) {
-    bool overflow = false;
+    int64_t overflow = -1;
     for (int64_t i = 0; i < n; ++i) {
       T r;
       bool ok = IntOp<T>(op, x[i], y[i], &r);
-      if (!ok) {
-        if (kernel::Valid(validity, i)) overflow = true;
-      }
+      if (!ok && overflow < 0 && kernel::Valid(validity, i)) overflow = i;
       out.data[i] = r;
     }
-    if (overflow) {
+    if (overflow >= 0) {
+      if (ansi && sizeof(T) < 4) return NarrowOverflowError<T>(*type, op, x[overflow], y[overflow]);
       if (ansi) return OverflowError(*type, op);
       // Legacy: wrap-around, which is what the builtins stored.
     }
@@ -391,7 +402,7 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
   }
   DataTypePtr result = common;
   DataTypePtr operand = common;
-  if (op == ArithOp::kDiv && !common->IsFloating() && common->id() != TypeId::kDecimal) {
+  if (op == ArithOp::kDiv && common->id() != TypeId::kDouble && common->id() != TypeId::kDecimal) {
     result = operand = DataType::Double();
   }
   if (op == ArithOp::kIntDiv) {
@@ -498,6 +509,64 @@ Result<BoundExprPtr> ResolveNegate(std::vector<BoundExprPtr> args, const Resolve
 
 }  // namespace
 
+// Bitwise operators of integral values (Spark's BitwiseAnd / BitwiseOr / BitwiseXor /
+// BitwiseNot): operands at their common integral type, which is the result type; NULL in,
+// NULL out.
+template <typename T>
+ColumnPtr BitwiseKernel(char op, const DataTypePtr& type, const std::vector<ColumnPtr>& c, int64_t n) {
+  std::vector<const Column*> cols;
+  for (const auto& col : c) cols.push_back(col.get());
+  int64_t nulls = 0;
+  BufferPtr validity = kernel::AndValidity(cols, n, &nulls);
+  Out<T> out(n);
+  const T* x = c[0]->raw_values<T>();
+  const T* y = c.size() > 1 ? c[1]->raw_values<T>() : nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    out.data[i] = op == '&' ? T(x[i] & y[i]) : op == '|' ? T(x[i] | y[i]) : op == '^' ? T(x[i] ^ y[i]) : T(~x[i]);
+  }
+  return kernel::MakeColumn(type, n, nulls, validity, out.buf);
+}
+
+Result<BoundExprPtr> ResolveBitwise(char op, std::vector<BoundExprPtr> args, const ResolveContext&) {
+  size_t arity = op == '~' ? 1 : 2;
+  if (args.size() != arity) return Status::Internal("bitwise operator arity");
+  DataTypePtr common = args[0]->type();
+  if (arity == 2) common = CommonType(args[0]->type(), args[1]->type());
+  if (common && common->id() == TypeId::kNull) common = DataType::Int();
+  for (const auto& a : args) {
+    if (!common || !common->IsIntegral() ||
+        !(a->type()->IsIntegral() || a->type()->id() == TypeId::kNull)) {
+      std::string sql = arity == 1 ? "~" + a->ToString()
+                                   : "(" + args[0]->ToString() + " " + op + " " + args[1]->ToString() + ")";
+      return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                           {{"sqlExpr", "\"" + sql + "\""},
+                            {"paramIndex", a == args[0] ? "first" : "second"},
+                            {"requiredType", "\"INTEGRAL\""},
+                            {"inputSql", "\"" + a->ToString() + "\""},
+                            {"inputType", QuoteType(*a->type())}});
+    }
+  }
+  bool nullable = false;
+  for (auto& a : args) {
+    SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, common));
+    nullable = nullable || a->nullable();
+  }
+  DataTypePtr type = common;
+  return MakeScalarCall(
+      std::string(1, op), type, nullable, args,
+      [op, type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        switch (type->id()) {
+          case TypeId::kByte: return BitwiseKernel<int8_t>(op, type, c, n);
+          case TypeId::kShort: return BitwiseKernel<int16_t>(op, type, c, n);
+          case TypeId::kInt: return BitwiseKernel<int32_t>(op, type, c, n);
+          default: return BitwiseKernel<int64_t>(op, type, c, n);
+        }
+      },
+      [op](const std::vector<std::string>& s) {
+        return s.size() == 1 ? "~" + s[0] : "(" + s[0] + " " + op + " " + s[1] + ")";
+      });
+}
+
 void RegisterArithmeticFunctions(FunctionRegistry& r) {
   r.RegisterScalar("+", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kAdd, std::move(args), rc); });
   r.RegisterScalar("-", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kSub, std::move(args), rc); });
@@ -507,6 +576,9 @@ void RegisterArithmeticFunctions(FunctionRegistry& r) {
   r.RegisterScalar("mod", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kMod, std::move(args), rc); });
   r.RegisterScalar("div", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kIntDiv, std::move(args), rc); });
   r.RegisterScalar("negative", ResolveNegate);
+  for (char op : {'&', '|', '^', '~'}) {
+    r.RegisterScalar(std::string(1, op), [op](auto args, const ResolveContext& rc) { return ResolveBitwise(op, std::move(args), rc); });
+  }
   r.RegisterScalar("positive", [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
     return args[0];
   });

@@ -820,12 +820,14 @@ double MonthsBetween(int64_t t1, int64_t t2, bool round_off, const TimeZone* tz)
                        static_cast<int>(c2.d) == DaysInMonth(c2.y, c2.m))) {
     return static_cast<double>(month_diff);
   }
-  // Time of day measured from the zone's start of that day.
-  int64_t tod1 = t1 - FromLocal(tz, d1 * kMicrosPerDay);
-  int64_t tod2 = t2 - FromLocal(tz, d2 * kMicrosPerDay);
-  int64_t between = (static_cast<int64_t>(c1.d) - static_cast<int64_t>(c2.d)) * kMicrosPerDay + tod1 - tod2;
+  // Time of day measured from the zone's start of that day, in whole seconds as Spark (and
+  // Hive) count it: fractions of a second do not move the result.
+  constexpr int64_t kSecondsPerDay = kMicrosPerDay / 1'000'000;
+  int64_t tod1 = (t1 - FromLocal(tz, d1 * kMicrosPerDay)) / 1'000'000;
+  int64_t tod2 = (t2 - FromLocal(tz, d2 * kMicrosPerDay)) / 1'000'000;
+  int64_t between = (static_cast<int64_t>(c1.d) - static_cast<int64_t>(c2.d)) * kSecondsPerDay + tod1 - tod2;
   double diff = static_cast<double>(month_diff) +
-                static_cast<double>(between) / static_cast<double>(31 * kMicrosPerDay);
+                static_cast<double>(between) / static_cast<double>(31 * kSecondsPerDay);
   if (round_off) return std::floor(diff * 1e8 + 0.5) / 1e8;
   return diff;
 }

@@ -165,9 +165,9 @@ class DeltaStreamSource final : public stream::Source {
     if (HasOption(o_.options, "maxBytesPerTrigger"))
       max_bytes_ = ParseBytes(GetOption(o_.options, "maxBytesPerTrigger"));
     ignore_deletes_ = ToLower(GetOption(o_.options, "ignoreDeletes", "false")) == "true";
+    ignore_changes_ = ToLower(GetOption(o_.options, "ignoreChanges", "false")) == "true";
     skip_changes_ =
-        ToLower(GetOption(o_.options, "skipChangeCommits", "false")) == "true" ||
-        ToLower(GetOption(o_.options, "ignoreChanges", "false")) == "true";
+        ToLower(GetOption(o_.options, "skipChangeCommits", "false")) == "true";
     starting_version_ = GetOption(o_.options, "startingVersion", "");
   }
 
@@ -323,14 +323,18 @@ class DeltaStreamSource final : public stream::Source {
         if (a.kind == table::Action::Kind::kAdd && a.add.data_change) has_add = true;
       }
       if (removed) {
+        // As Delta's DeltaSource: skipChangeCommits drops the whole commit; ignoreChanges
+        // lets it through, so the files it added (rewritten by an UPDATE, MERGE, DELETE
+        // or overwrite) are emitted again, unchanged rows included, and its removes
+        // ignored (ignoreChanges implies ignoreDeletes).
         if (skip_changes_) continue;
-        if (has_add) {
+        if (has_add && !ignore_changes_) {
           return Status::Error("DELTA_SOURCE_TABLE_IGNORE_CHANGES",
                                {{"file", removed->path},
                                 {"version", std::to_string(v)},
                                 {"dataPath", o_.path}});
         }
-        if (!ignore_deletes_) {
+        if (!has_add && !ignore_deletes_ && !ignore_changes_) {
           return Status::Error("DELTA_SOURCE_IGNORE_DELETE",
                                {{"removedFile", removed->path},
                                 {"version", std::to_string(v)},
@@ -359,7 +363,7 @@ class DeltaStreamSource final : public stream::Source {
   std::string table_id_;
   table::DeltaLog log_;
   int64_t max_files_ = 1000, max_bytes_ = 0;
-  bool ignore_deletes_ = false, skip_changes_ = false;
+  bool ignore_deletes_ = false, ignore_changes_ = false, skip_changes_ = false;
   std::string starting_version_;
   std::optional<Position> initial_;
   std::optional<int64_t> available_now_;

@@ -12,7 +12,9 @@
 // commit that removes data fails the query (DELTA_SOURCE_IGNORE_DELETE; with
 // ignoreDeletes, commits that only remove files pass; DELTA_SOURCE_TABLE_IGNORE_CHANGES
 // for commits that remove and add) unless skipChangeCommits=true, which skips such
-// commits whole.
+// commits whole, or ignoreChanges=true (Delta's older option), which lets them through:
+// the files they add (rewritten by UPDATE, MERGE, DELETE or an overwrite) are emitted
+// again, so unchanged rows of a rewritten file come twice, and removes are ignored.
 //
 // Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
 // Failure: log read errors and the errors above.

@@ -59,14 +59,14 @@ Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
     rows += f.num_records;
   }
   Status logged = log_.AddEntries(batch.batch_id, entries);
-  if (!logged.ok()) {
-    // Another writer holds this batch (or the log failed): the files are in no entry, so
-    // no reader of the log sees them; remove them so no reader of the folder does either
-    // (as Spark's ManifestFileCommitProtocol.abortJob). Best effort: a crash here leaves
-    // them unlisted.
+  if (logged.error_class() == "CONCURRENT_STREAM_LOG_UPDATE") {
+    // Another writer holds this batch: these files are in no entry, so no reader of the
+    // log sees them; remove them so no reader of the folder does either (as Spark's
+    // ManifestFileCommitProtocol.abortJob). Best effort: a crash here leaves them
+    // unlisted. (Not on other errors: an entry whose folder fsync failed may be there.)
     for (const auto& f : files) (void)fs_->Delete(io::JoinPath(path_, f.relative_path));
-    return logged;
   }
+  SPATE_RETURN_IF_ERROR(logged);
   stream::FaultPoint("after_sink_commit");
   return rows;
 }

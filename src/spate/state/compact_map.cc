@@ -127,10 +127,24 @@ void CompactMap::EraseSlot(size_t i) {
   --count_;
 }
 
+void CompactMap::OverwriteValue(Entry entry, std::string_view value) {
+  std::memcpy(const_cast<char*>(ValueOf(entry).data()), value.data(), value.size());
+}
+
 CompactMap::Entry CompactMap::Put(std::string_view key, std::string_view value,
-                                  Entry* new_entry) {
+                                  Entry* new_entry, std::string* saved_old) {
   uint64_t hash = HashBytes(key);
   int64_t i = Find(key, hash);
+  if (i >= 0 && saved_old) {
+    Entry cur = EntryOf(slots_[i]);
+    std::string_view old_value = ValueOf(cur);
+    if (old_value.size() == value.size()) {
+      saved_old->append(old_value);
+      OverwriteValue(cur, value);
+      if (new_entry) *new_entry = cur;
+      return cur;
+    }
+  }
   Entry e = Append(key, value);
   if (new_entry) *new_entry = e;
   if (i >= 0) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -38,8 +39,14 @@ class CompactMap {
   /// The entry holding key, or nullptr.
   Entry Find(std::string_view key) const;
   /// Sets key to value; returns the replaced entry (nullptr when the key was new).
-  /// *new_entry gets the entry now holding the key.
-  Entry Put(std::string_view key, std::string_view value, Entry* new_entry = nullptr);
+  /// *new_entry gets the entry now holding the key. With `saved_old`, a value of the same
+  /// length as the current one is overwritten in place: the old value is appended to
+  /// *saved_old and the entry itself is returned (== *new_entry).
+  Entry Put(std::string_view key, std::string_view value, Entry* new_entry = nullptr,
+            std::string* saved_old = nullptr);
+  /// Overwrites the value of `entry` with `value` of the same length (undoes an in-place
+  /// Put).
+  static void OverwriteValue(Entry entry, std::string_view value);
   /// Removes key; returns the removed entry or nullptr.
   Entry Remove(std::string_view key);
   /// Makes `entry` (an entry of this map for its key) the current one again, or removes
@@ -68,9 +75,9 @@ class CompactMap {
   int64_t dead_bytes() const { return dead_bytes_; }
   /// Copies the live entries into new chunks (invalidates every Entry and view).
   void Compact();
-  /// Compacts when dead bytes exceed a quarter of the arena; true if it did.
+  /// Compacts when dead bytes exceed an eighth of the arena; true if it did.
   bool MaybeCompact() {
-    if (dead_bytes_ <= 4096 || dead_bytes_ * 4 <= live_bytes_ + dead_bytes_) return false;
+    if (dead_bytes_ <= 4096 || dead_bytes_ * 8 <= live_bytes_ + dead_bytes_) return false;
     Compact();
     return true;
   }

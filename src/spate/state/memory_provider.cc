@@ -2,10 +2,10 @@
 //
 // The memory provider (Spark's HDFSBackedStateStoreProvider design). One CompactMap holds
 // the loaded version; a store writes into it directly and keeps an undo log (the entries
-// it replaced), so Abort restores the loaded version and Commit writes only the changed
-// keys. The map then is the committed version, so the next batch's GetStore(V+1) costs
-// nothing. Any other version is loaded from files: the newest snapshot at or before it,
-// then the deltas after the snapshot.
+// it replaced, or the old bytes of a value overwritten in place), so Abort restores the
+// loaded version and Commit writes only the changed keys. The map then is the committed
+// version, so the next batch's GetStore(V+1) costs nothing. Any other version is loaded
+// from files: the newest snapshot at or before it, then the deltas after the snapshot.
 
 #include <mutex>
 
@@ -43,9 +43,7 @@ class MemoryProvider final : public StateStoreProvider {
     } else if (prev_valid_ && version == loaded_version_ - 1) {
       // A replayed batch: undo the last commit in memory.
       ++cache_hits_;
-      for (auto it = prev_undo_.rbegin(); it != prev_undo_.rend(); ++it) {
-        map_.Restore(CompactMap::KeyOf(it->key), it->old);
-      }
+      prev_undo_.UndoInto(map_);
       DropPrevious();
       loaded_version_ = version;
     } else {
@@ -58,9 +56,10 @@ class MemoryProvider final : public StateStoreProvider {
 
   Status DoMaintenance() override {
     std::lock_guard lock(mu_);
-    bool committed = !(store_.uncommitted() && !undo_.empty());
+    // A store open on another thread may be writing: then only purge.
+    bool committed = !store_.uncommitted();
     return MaintainStoreFiles(
-        *fs_, dir_, kSnapshot, kDelta, committed ? loaded_version_ : -1,
+        *fs_, dir_, &files_, kSnapshot, kDelta, committed ? loaded_version_ : -1,
         conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain, [&] {
           std::string records;
           records.reserve(static_cast<size_t>(map_.live_bytes() + map_.size()));
@@ -89,12 +88,13 @@ class MemoryProvider final : public StateStoreProvider {
   }
   void Put(std::string_view key, std::string_view value) {
     CompactMap::Entry now;
-    CompactMap::Entry old = map_.Put(key, value, &now);
-    undo_.push_back({now, old});
+    auto at = static_cast<int64_t>(undo_.values.size());
+    CompactMap::Entry old = map_.Put(key, value, &now, &undo_.values);
+    undo_.records.push_back({now, old, old == now ? at : -1});
   }
   void Remove(std::string_view key) {
     CompactMap::Entry old = map_.Remove(key);
-    if (old) undo_.push_back({old, old});
+    if (old) undo_.records.push_back({old, old, -1});
   }
   void ForEach(const std::function<void(std::string_view, std::string_view)>& fn) const {
     map_.ForEach(fn);
@@ -102,17 +102,18 @@ class MemoryProvider final : public StateStoreProvider {
 
   Status CommitStore() {
     std::lock_guard lock(mu_);
-    // One record per changed key, without a set: a key's last Put made its current entry
-    // (entries never move while the undo log exists), and a key that ends absent has a
-    // Remove record (key entry == old entry) last; an earlier Remove of a key put again
-    // and removed again is written twice, which replays the same.
+    // The changed keys without a set: a key present now is written by the undo records
+    // of Puts into its current entry (entries never move while the undo log exists), a
+    // key absent now by its Remove records. A key changed several times may be written
+    // more than once, always with its final value, which replays the same.
     std::string records;
-    for (const Undo& u : undo_) {
+    for (const Undo& u : undo_.records) {
       std::string_view key = CompactMap::KeyOf(u.key);
       CompactMap::Entry now = map_.Find(key);
-      if (now == u.key && u.old != u.key) {
+      bool removal = u.key == u.old && u.saved < 0;
+      if (now == u.key && !removal) {
         AppendPutRecord(&records, key, CompactMap::ValueOf(now));
-      } else if (now == nullptr && u.key == u.old) {
+      } else if (now == nullptr && removal) {
         AppendRemoveRecord(&records, key);
       }
     }
@@ -138,23 +139,25 @@ class MemoryProvider final : public StateStoreProvider {
     last_commit_bytes_ = static_cast<int64_t>(records.size());
     // Keep the undo log: it turns the map back into the loaded version if the batch is
     // replayed (GetStore(version) after this commit), unless compaction moved entries or
-    // the log is large (over a quarter of the keys: at most 4 bytes a key are spent on
-    // it; a larger replay reloads from the files).
-    prev_undo_.swap(undo_);
+    // the log is large (over 1/16 of the map's memory; a larger replay reloads from the
+    // files).
+    std::swap(prev_undo_, undo_);
     ClearUndo();
     prev_valid_ = true;
     loaded_version_ = next;
-    if (map_.MaybeCompact() ||
-        static_cast<int64_t>(prev_undo_.size()) * 4 > map_.size()) {
+    store_.Committed();
+    if (files_) {
+      files_->Add(kDelta, next, VersionFile(dir_, next, kDelta));
+      files_->Erase(kSnapshot, next);
+    }
+    if (map_.MaybeCompact() || prev_undo_.memory_bytes() * 16 > map_.memory_bytes()) {
       DropPrevious();
     }
     return Status::OK();
   }
 
   void AbortLocked() {
-    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
-      map_.Restore(CompactMap::KeyOf(it->key), it->old);
-    }
+    undo_.UndoInto(map_);
     ClearUndo();
     store_.Closed();
   }
@@ -164,16 +167,17 @@ class MemoryProvider final : public StateStoreProvider {
   }
 
   void DropPrevious() {
-    std::vector<Undo>().swap(prev_undo_);
+    prev_undo_.Release();
     prev_valid_ = false;
   }
 
   /// Empties the undo log, releasing it when a large batch grew it.
   void ClearUndo() {
-    if (undo_.capacity() > 65536) {
-      std::vector<Undo>().swap(undo_);
+    if (undo_.records.capacity() > 65536 || undo_.values.capacity() > (size_t{1} << 20)) {
+      undo_.Release();
     } else {
-      undo_.clear();
+      undo_.records.clear();
+      undo_.values.clear();
     }
   }
 
@@ -181,8 +185,7 @@ class MemoryProvider final : public StateStoreProvider {
     StateStoreMetrics m;
     m.num_keys = map_.size();
     m.memory_used_bytes =
-        map_.memory_bytes() +
-        static_cast<int64_t>((undo_.capacity() + prev_undo_.capacity()) * sizeof(Undo));
+        map_.memory_bytes() + undo_.memory_bytes() + prev_undo_.memory_bytes();
     m.custom["loadedMapCacheHitCount"] = cache_hits_;
     m.custom["loadedMapCacheMissCount"] = cache_misses_;
     m.custom["stateOnCurrentVersionSizeBytes"] = map_.live_bytes();
@@ -194,10 +197,12 @@ class MemoryProvider final : public StateStoreProvider {
   Status ApplyFile(const std::string& path, StateFileKind kind) {
     SPATE_ASSIGN_OR_RETURN(DecodedStateFile file,
                            ReadStateFile(*fs_, path, kind, owner_));
+    std::string scratch;  // in-place overwrites save the old value here; not needed
     return ForEachRecord(file.records, kind, path, owner_,
                          [&](RecordOp op, std::string_view k, std::string_view v) {
                            if (op == RecordOp::kPut) {
-                             map_.Put(k, v);
+                             map_.Put(k, v, nullptr, &scratch);
+                             scratch.clear();
                            } else {
                              map_.Remove(k);
                            }
@@ -217,6 +222,7 @@ class MemoryProvider final : public StateStoreProvider {
     int64_t from = loaded_version_;
     if (from < 0 || from > version) {
       SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs_, dir_));
+      files_ = files;
       map_.Clear();
       loaded_version_ = -1;
       from = 0;
@@ -249,15 +255,42 @@ class MemoryProvider final : public StateStoreProvider {
   std::string owner_;
   std::mutex mu_;
   CompactMap map_;
-  int64_t loaded_version_ = -1;  // the version the map holds (committed); -1 = none
+  std::optional<StoreFiles> files_;  // the store folder's files, once listed
+  int64_t loaded_version_ = -1;      // the version the map holds (committed); -1 = none
   ProviderStore<MemoryProvider> store_;
   struct Undo {
     CompactMap::Entry key;  // an entry of the key (stable until Compact)
-    CompactMap::Entry old;  // the replaced entry, or nullptr when the key was absent
+    CompactMap::Entry old;  // the replaced entry, or nullptr when the key was absent;
+                            // == key: a Remove (saved < 0) or an in-place Put
+    int64_t saved;          // in-place Put: offset of the old value in UndoLog::values
   };
-  std::vector<Undo> undo_;  // the open store's changes, oldest first
+  struct UndoLog {
+    std::vector<Undo> records;  // oldest first
+    std::string values;         // old values of in-place Puts
+    /// Restores the map to before these records.
+    void UndoInto(CompactMap& map) const {
+      for (auto it = records.rbegin(); it != records.rend(); ++it) {
+        if (it->saved >= 0) {
+          size_t n = CompactMap::ValueOf(it->key).size();
+          CompactMap::OverwriteValue(it->key, std::string_view(values).substr(
+                                                  static_cast<size_t>(it->saved), n));
+        } else {
+          map.Restore(CompactMap::KeyOf(it->key), it->old);
+        }
+      }
+    }
+    /// Empties the log and frees its memory.
+    void Release() {
+      std::vector<Undo>().swap(records);
+      std::string().swap(values);
+    }
+    int64_t memory_bytes() const {
+      return static_cast<int64_t>(records.capacity() * sizeof(Undo) + values.capacity());
+    }
+  };
+  UndoLog undo_;  // the open store's changes
   // The undo log of the last commit (loaded_version_ - 1 -> loaded_version_), if valid.
-  std::vector<Undo> prev_undo_;
+  UndoLog prev_undo_;
   bool prev_valid_ = false;
   int64_t cache_hits_ = 0;
   int64_t cache_misses_ = 0;

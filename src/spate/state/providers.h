@@ -15,7 +15,9 @@ namespace spate::state {
 
 /// The StateStore of a provider P: keeps the open/committed bookkeeping and forwards the
 /// operations to P (Get, Put, Remove, ForEach, CommitStore, AbortStore, Metrics), which
-/// owns the data. One per provider, reused by every GetStore.
+/// owns the data. One per provider, reused by every GetStore. The bookkeeping changes
+/// only under P's lock (GetStore, CommitStore, AbortStore), so P's DoMaintenance may read
+/// it from another thread.
 template <typename P>
 class ProviderStore final : public StateStore {
  public:
@@ -35,9 +37,7 @@ class ProviderStore final : public StateStore {
       return Status::Error("STATE_STORE_OPERATION_OUT_OF_ORDER",
                            {{"errorMsg", "Commit of a store that is not open"}});
     }
-    SPATE_RETURN_IF_ERROR(p_->CommitStore());
-    committed_ = true;
-    return Status::OK();
+    return p_->CommitStore();  // calls Committed() under the provider's lock
   }
   void Abort() override {
     if (uncommitted()) p_->AbortStore();
@@ -50,6 +50,7 @@ class ProviderStore final : public StateStore {
     open_ = true;
     committed_ = false;
   }
+  void Committed() { committed_ = true; }
   void Closed() { open_ = false; }
   /// Open and neither committed nor aborted.
   bool uncommitted() const { return open_ && !committed_; }
@@ -68,8 +69,9 @@ Result<std::unique_ptr<StateStoreProvider>> MakeMemoryProvider(const StateStoreI
                                                                io::FileSystemPtr fs);
 
 /// Spark's RocksDBStateStoreProvider with changelog checkpointing: a RocksDB instance in
-/// a local working folder, <version>.changelog per commit, <version>.checkpoint (an
-/// archive of a RocksDB checkpoint) written by DoMaintenance.
+/// a local working folder, <version>.changelog per commit, <version>.checkpoint (a
+/// RocksDB checkpoint: its small files, its SST files shared in SSTs/) written by
+/// DoMaintenance.
 Result<std::unique_ptr<StateStoreProvider>> MakeRocksDbProvider(
     const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs);
 

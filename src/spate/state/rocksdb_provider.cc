@@ -6,9 +6,10 @@
 // changes into the DB directly (WAL off) and into a changelog buffer, as Spark's
 // provider; Commit writes the buffer durably as <version>.changelog in the store folder,
 // and Abort drops the local DB so the next GetStore reloads the version. DoMaintenance
-// flushes, takes a RocksDB checkpoint (hard links of the SST files) and writes it as one
-// archive <version>.checkpoint, so a restart loads the newest archive at or before the
-// version and replays the changelogs after it.
+// flushes, takes a RocksDB checkpoint (hard links of the SST files), copies the SST files
+// not copied before into SSTs/ (shared by the checkpoints) and writes
+// <version>.checkpoint (the small files and the list of SSTs), so a restart loads the
+// newest checkpoint at or before the version and replays the changelogs after it.
 
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
@@ -20,6 +21,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cerrno>
 #include <charconv>
@@ -27,6 +29,8 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
+#include <set>
 
 #include "spate/state/providers.h"
 #include "spate/state/state_file.h"
@@ -50,14 +54,49 @@ Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   return Status::IOError("RocksDB " + std::string(what) + ": " + s.ToString());
 }
 
+// Numeric spark.sql.streaming.stateStore.rocksdb.* settings; CheckSettings validates
+// them.
+constexpr std::string_view kIntSettings[] = {
+    "maxOpenFiles",  "writeBufferSizeMB", "maxWriteBufferNumber", "blockSizeKB",
+    "formatVersion", "maxMemoryUsageMB",  "blockCacheSizeMB"};
+
+std::optional<int64_t> ParseInt(const std::string& text) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+Status CheckSettings(const StateStoreConf& conf) {
+  auto bad = [](std::string_view name, const std::string& value, std::string_view want) {
+    return Status::Invalid("invalid value '" + value +
+                           "' for spark.sql.streaming.stateStore.rocksdb." +
+                           std::string(name) + ": expected " + std::string(want));
+  };
+  for (std::string_view name : kIntSettings) {
+    auto it = conf.extra.find(std::string(name));
+    if (it == conf.extra.end()) continue;
+    auto v = ParseInt(it->second);
+    // maxOpenFiles may be -1 (no limit); every other setting is a positive size.
+    if (!v || *v < (name == "maxOpenFiles" ? -1 : 1)) {
+      return bad(name, it->second, "an integer");
+    }
+  }
+  if (auto it = conf.extra.find("writeBufferCacheRatio"); it != conf.extra.end()) {
+    char* end = nullptr;
+    double r = std::strtod(it->second.c_str(), &end);
+    if (end == it->second.c_str() || *end != '\0' || !(r > 0 && r <= 1)) {
+      return bad("writeBufferCacheRatio", it->second, "a ratio in (0, 1]");
+    }
+  }
+  return Status::OK();
+}
+
+/// A setting checked by CheckSettings, or its default.
 int64_t ExtraInt(const StateStoreConf& conf, const std::string& name, int64_t dflt) {
   auto it = conf.extra.find(name);
   if (it == conf.extra.end()) return dflt;
-  try {
-    return std::stoll(it->second);
-  } catch (...) {
-    return dflt;
-  }
+  return ParseInt(it->second).value_or(dflt);
 }
 
 bool ExtraBool(const StateStoreConf& conf, const std::string& name, bool dflt) {
@@ -116,7 +155,7 @@ class RocksDbProvider final : public StateStoreProvider {
     if (bounded_) {
       double ratio = 0.5;
       if (auto it = conf.extra.find("writeBufferCacheRatio"); it != conf.extra.end()) {
-        ratio = std::atof(it->second.c_str());
+        ratio = std::strtod(it->second.c_str(), nullptr);
       }
       const SharedMemory& shared =
           BoundedMemory(ExtraInt(conf, "maxMemoryUsageMB", 500), ratio);
@@ -198,11 +237,23 @@ class RocksDbProvider final : public StateStoreProvider {
 
   Status DoMaintenance() override {
     std::lock_guard lock(mu_);
-    bool committed = db_ && !(store_.uncommitted() && !changes_.empty());
-    return MaintainStoreFiles(*fs_, dir_, kCheckpoint, kChangelog,
-                              committed ? loaded_version_ : -1,
-                              conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain,
-                              [&] { return WriteCheckpoint(); });
+    // A store open on another thread may be writing: then only purge.
+    bool committed = db_ && !store_.uncommitted();
+    size_t before = files_ ? files_->Of(kCheckpoint).size() : 0;
+    bool first = !files_;
+    bool wrote = false;
+    SPATE_RETURN_IF_ERROR(MaintainStoreFiles(
+        *fs_, dir_, &files_, kCheckpoint, kChangelog, committed ? loaded_version_ : -1,
+        conf_.min_deltas_for_snapshot, conf_.min_versions_to_retain, [&] {
+          wrote = true;
+          return WriteCheckpoint();
+        }));
+    // Shared SST files lose references only when checkpoints go (and, after a crash or a
+    // replay, files of dropped checkpoints are left): collect them then.
+    if (first || files_->Of(kCheckpoint).size() < before + (wrote ? 1 : 0)) {
+      return DeleteUnreferencedSsts();
+    }
+    return Status::OK();
   }
 
   void Close() override {
@@ -269,7 +320,7 @@ class RocksDbProvider final : public StateStoreProvider {
                                             static_cast<uint64_t>(pending_keys_)));
     }
     if (st.ok()) {
-      // An archive of this version from an earlier, uncommitted run of the batch is
+      // A checkpoint of this version from an earlier, uncommitted run of the batch is
       // stale.
       Status del = fs_->Delete(VersionFile(dir_, next, kCheckpoint));
       if (!del.ok() && del.code() != StatusCode::kNotFound) st = del;
@@ -284,8 +335,14 @@ class RocksDbProvider final : public StateStoreProvider {
     ClearChanges();
     num_keys_ = pending_keys_;
     loaded_version_ = next;
+    store_.Committed();
+    if (files_) {
+      files_->Add(kChangelog, next, VersionFile(dir_, next, kChangelog));
+      files_->Erase(kCheckpoint, next);
+    }
     // Without changelog checkpointing (Spark's default), every version is a checkpoint.
-    // The changelog already holds the version; a failed archive only costs replay time.
+    // The changelog already holds the version; a failed checkpoint only costs replay
+    // time.
     if (!changelog_checkpointing_) (void)WriteCheckpoint();
     return Status::OK();
   }
@@ -346,6 +403,7 @@ class RocksDbProvider final : public StateStoreProvider {
         cache_ ? static_cast<int64_t>(cache_->GetPinnedUsage()) : 0;
     m.custom["rocksdbFilesCopied"] = files_copied_;
     m.custom["rocksdbBytesCopied"] = bytes_copied_;
+    m.custom["rocksdbFilesReused"] = files_reused_;
     m.custom["rocksdbZipFileBytesUncompressed"] = archive_bytes_;
     m.custom["rocksdbNumInternalColFamiliesKeys"] = 0;
     return m;
@@ -398,27 +456,36 @@ class RocksDbProvider final : public StateStoreProvider {
     return Status::OK();
   }
 
-  /// Unpacks archive `path` into a fresh DbDir().
+  /// Restores checkpoint `path` into a fresh DbDir(): the small files are in the
+  /// checkpoint file itself, the SST files are copied from SSTs/ and checked (size, CRC).
   Status RestoreCheckpoint(const std::string& path) {
     SPATE_ASSIGN_OR_RETURN(DecodedStateFile file,
                            ReadStateFile(*fs_, path, StateFileKind::kCheckpoint, owner_));
-    Status write_error;
+    auto bad = [&](std::string_view what) {
+      return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
+          .WithContext("Error reading checkpoint file " + path + " of " + owner_ + ": " +
+                       std::string(what));
+    };
+    Status error;
     SPATE_RETURN_IF_ERROR(ForEachRecord(
         file.records, StateFileKind::kCheckpoint, path, owner_,
-        [&](RecordOp, std::string_view name, std::string_view bytes) {
-          if (!write_error.ok()) return;
-          if (name.empty() || name.find('/') != std::string_view::npos || name == "." ||
-              name == "..") {
-            write_error = Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
-                              .WithContext("Error reading checkpoint file " + path +
-                                           " of " + owner_ + ": bad member name");
+        [&](RecordOp, std::string_view member, std::string_view value) {
+          if (!error.ok()) return;
+          std::optional<CheckpointMember> m = ParseMember(member, value);
+          if (!m) {
+            error = bad("bad member " + std::string(member.substr(0, 64)));
             return;
           }
-          std::ofstream out(fsys::path(DbDir()) / std::string(name), std::ios::binary);
-          out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-          if (!out) write_error = Status::IOError("cannot write to " + DbDir());
+          std::string local = (fsys::path(DbDir()) / m->name).string();
+          if (m->shared.empty()) {
+            std::ofstream out(local, std::ios::binary);
+            out.write(value.data(), static_cast<std::streamsize>(value.size()));
+            if (!out) error = Status::IOError("cannot write " + local);
+          } else {
+            error = CopyIn(SstPath(m->shared), local, m->size, m->crc);
+          }
         }));
-    SPATE_RETURN_IF_ERROR(write_error);
+    SPATE_RETURN_IF_ERROR(error);
     num_keys_ = static_cast<int64_t>(file.aux);
     return Status::OK();
   }
@@ -436,6 +503,7 @@ class RocksDbProvider final : public StateStoreProvider {
       from = 0;
       if (version > 0) {
         SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs_, dir_));
+        files_ = files;
         const auto& checkpoints = files.Of(kCheckpoint);
         auto it = checkpoints.upper_bound(version);
         if (it != checkpoints.begin()) {
@@ -452,6 +520,9 @@ class RocksDbProvider final : public StateStoreProvider {
     return Status::OK();
   }
 
+  /// Flushes, takes a RocksDB checkpoint and writes <version>.checkpoint: SST files are
+  /// immutable, so each is copied once into SSTs/ under a name with its size and CRC and
+  /// shared by later checkpoints; the other (small) files go into the checkpoint file.
   Status WriteCheckpoint() {
     auto start = Clock::now();
     rocksdb::FlushOptions flush;
@@ -467,28 +538,220 @@ class RocksDbProvider final : public StateStoreProvider {
     std::error_code ec;
     fsys::remove_all(cp_dir, ec);
     SPATE_RETURN_IF_ERROR(FromRocks(cp->CreateCheckpoint(cp_dir, 0), "checkpoint"));
+    SPATE_RETURN_IF_ERROR(ListSsts());
     std::string records;
-    int64_t files = 0;
+    int64_t copied = 0, copied_bytes = 0, reused = 0;
     for (const auto& entry : fsys::directory_iterator(cp_dir, ec)) {
       if (!entry.is_regular_file()) continue;
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::string bytes((std::istreambuf_iterator<char>(in)),
-                        std::istreambuf_iterator<char>());
-      if (!in.good() && !in.eof())
-        return Status::IOError("cannot read " + entry.path().string());
-      AppendPutRecord(&records, entry.path().filename().string(), bytes);
-      ++files;
+      std::string name = entry.path().filename().string();
+      if (entry.path().extension() != ".sst") {
+        std::ifstream in(entry.path(), std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)),
+                          std::istreambuf_iterator<char>());
+        if (in.bad()) return Status::IOError("cannot read " + entry.path().string());
+        AppendPutRecord(&records, "file:" + name, bytes);
+        continue;
+      }
+      uint32_t crc = 0;
+      int64_t size = 0;
+      SPATE_RETURN_IF_ERROR(LocalCrc(entry.path().string(), &crc, &size));
+      std::string shared = entry.path().stem().string() + "-" + std::to_string(size) +
+                           "-" + std::to_string(crc) + ".sst";
+      if (ssts_->count(shared)) {
+        ++reused;
+      } else {
+        SPATE_RETURN_IF_ERROR(CopyOut(entry.path().string(), SstPath(shared)));
+        ssts_->insert(shared);
+        ++copied;
+        copied_bytes += size;
+      }
+      AppendPutRecord(&records, "sst:" + name,
+                      std::to_string(size) + " " + std::to_string(crc) + " " + shared);
     }
     fsys::remove_all(cp_dir, ec);
-    // SST blocks are compressed by RocksDB already; the archive is stored as is.
+    if (copied > 0) {
+      // The FileSystem fsyncs a folder in WriteAtomic only: a marker makes the new SST
+      // names durable before a checkpoint refers to them.
+      SPATE_RETURN_IF_ERROR(fs_->WriteAtomic(io::JoinPath(SstDir(), "_synced"),
+                                             std::to_string(loaded_version_)));
+    }
     SPATE_RETURN_IF_ERROR(
         fs_->WriteAtomic(VersionFile(dir_, loaded_version_, kCheckpoint),
                          EncodeStateFile(StateFileKind::kCheckpoint, FileCodec::kNone,
                                          records, static_cast<uint64_t>(num_keys_))));
+    if (files_) {
+      files_->Add(kCheckpoint, loaded_version_,
+                  VersionFile(dir_, loaded_version_, kCheckpoint));
+    }
     checkpoint_nanos_ = NanosSince(cp_start);
-    files_copied_ = files;
-    bytes_copied_ = static_cast<int64_t>(records.size());
+    files_copied_ = copied;
+    bytes_copied_ = copied_bytes;
+    files_reused_ = reused;
     archive_bytes_ = static_cast<int64_t>(records.size());
+    return Status::OK();
+  }
+
+  // --- shared SST files ---
+
+  struct CheckpointMember {
+    std::string name;    // file name in the RocksDB folder
+    std::string shared;  // SST: its name in SSTs/ (empty: the bytes are inline)
+    int64_t size = 0;
+    uint32_t crc = 0;
+  };
+  /// A record of a checkpoint file: "file:<name>" -> bytes, or "sst:<name>" ->
+  /// "<size> <crc> <shared name>".
+  static std::optional<CheckpointMember> ParseMember(std::string_view key,
+                                                     std::string_view value) {
+    CheckpointMember m;
+    bool sst = key.rfind("sst:", 0) == 0;
+    if (!sst && key.rfind("file:", 0) != 0) return std::nullopt;
+    m.name = std::string(key.substr(sst ? 4 : 5));
+    if (!SafeName(m.name)) return std::nullopt;
+    if (!sst) return m;
+    size_t a = value.find(' ');
+    size_t b = a == std::string_view::npos ? a : value.find(' ', a + 1);
+    if (b == std::string_view::npos) return std::nullopt;
+    auto size = ParseInt(std::string(value.substr(0, a)));
+    auto crc = ParseInt(std::string(value.substr(a + 1, b - a - 1)));
+    m.shared = std::string(value.substr(b + 1));
+    if (!size || !crc || *size < 0 || *crc < 0 || *crc > UINT32_MAX ||
+        !SafeName(m.shared)) {
+      return std::nullopt;
+    }
+    m.size = *size;
+    m.crc = static_cast<uint32_t>(*crc);
+    return m;
+  }
+  static bool SafeName(std::string_view n) {
+    return !n.empty() && n != "." && n != ".." && n.find('/') == std::string_view::npos;
+  }
+
+  std::string SstDir() const { return io::JoinPath(dir_, "SSTs"); }
+  std::string SstPath(const std::string& shared) const {
+    return io::JoinPath(SstDir(), shared);
+  }
+
+  /// The names in SSTs/, listed once.
+  Status ListSsts() {
+    if (ssts_) return Status::OK();
+    ssts_.emplace();
+    auto entries = fs_->List(SstDir(), false);
+    if (!entries.ok()) {
+      if (entries.status().code() == StatusCode::kNotFound) return Status::OK();
+      ssts_.reset();
+      return entries.status();
+    }
+    for (const io::FileInfo& f : *entries) {
+      std::string name = io::BaseName(f.path);
+      if (f.is_directory) continue;
+      std::string ext = fsys::path(name).extension().string();
+      if (ext == ".sst") ssts_->insert(name);
+      if (ext == ".tmp") stale_tmps_.push_back(f.path);  // a copy a crash interrupted
+    }
+    return Status::OK();
+  }
+
+  /// Deletes the SST files no retained checkpoint refers to.
+  Status DeleteUnreferencedSsts() {
+    SPATE_RETURN_IF_ERROR(ListSsts());
+    std::set<std::string> referenced;
+    for (const auto& [v, path] : files_->Of(kCheckpoint)) {
+      auto file = ReadStateFile(*fs_, path, StateFileKind::kCheckpoint, owner_);
+      if (!file.ok()) return Status::OK();  // keep everything rather than guess
+      Status st = ForEachRecord(file->records, StateFileKind::kCheckpoint, path, owner_,
+                                [&](RecordOp, std::string_view k, std::string_view val) {
+                                  auto m = ParseMember(k, val);
+                                  if (m && !m->shared.empty())
+                                    referenced.insert(m->shared);
+                                });
+      if (!st.ok()) return Status::OK();
+    }
+    for (const std::string& tmp : stale_tmps_) (void)fs_->Delete(tmp);
+    stale_tmps_.clear();
+    for (auto it = ssts_->begin(); it != ssts_->end();) {
+      if (referenced.count(*it)) {
+        ++it;
+        continue;
+      }
+      Status st = fs_->Delete(SstPath(*it));
+      if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+      it = ssts_->erase(it);
+    }
+    return Status::OK();
+  }
+
+  static constexpr size_t kCopyChunk = size_t{1} << 20;
+
+  static Status LocalCrc(const std::string& path, uint32_t* crc, int64_t* size) {
+    std::ifstream in(path, std::ios::binary);
+    std::string buf(kCopyChunk, '\0');
+    uLong c = crc32(0L, Z_NULL, 0);
+    *size = 0;
+    while (in) {
+      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+      std::streamsize got = in.gcount();
+      if (got <= 0) break;
+      c = crc32(c, reinterpret_cast<const Bytef*>(buf.data()), static_cast<uInt>(got));
+      *size += got;
+    }
+    if (in.bad()) return Status::IOError("cannot read " + path);
+    *crc = static_cast<uint32_t>(c);
+    return Status::OK();
+  }
+
+  /// Copies a local file to `dest` on the FileSystem (temp file, fsync, rename).
+  Status CopyOut(const std::string& local, const std::string& dest) {
+    SPATE_RETURN_IF_ERROR(fs_->MakeDirs(SstDir()));
+    std::string tmp = dest + ".tmp";
+    SPATE_ASSIGN_OR_RETURN(auto out, fs_->Create(tmp));
+    std::ifstream in(local, std::ios::binary);
+    std::string buf(kCopyChunk, '\0');
+    while (in) {
+      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+      std::streamsize got = in.gcount();
+      if (got <= 0) break;
+      SPATE_RETURN_IF_ERROR(out->Append(std::string_view(buf.data(), got)));
+    }
+    if (in.bad()) return Status::IOError("cannot read " + local);
+    SPATE_RETURN_IF_ERROR(out->Sync());
+    SPATE_RETURN_IF_ERROR(out->Close());
+    return fs_->Rename(tmp, dest);
+  }
+
+  /// Copies shared SST `src` to a local file, checking its size and CRC.
+  Status CopyIn(const std::string& src, const std::string& local, int64_t size,
+                uint32_t crc) {
+    auto in = fs_->OpenForRead(src);
+    if (!in.ok()) {
+      if (in.status().code() == StatusCode::kNotFound) {
+        return MissingStateFile(StateFileKind::kCheckpoint, src, owner_);
+      }
+      return in.status();
+    }
+    if ((*in)->Size() != size) {
+      return Status::Error("CANNOT_LOAD_STATE_STORE.UNEXPECTED_FILE_SIZE",
+                           {{"dfsFile", src},
+                            {"localFile", local},
+                            {"expectedSize", std::to_string(size)},
+                            {"localFileSize", std::to_string((*in)->Size())}});
+    }
+    std::ofstream out(local, std::ios::binary);
+    std::string buf;
+    uLong c = crc32(0L, Z_NULL, 0);
+    for (int64_t at = 0; at < size;) {
+      int64_t n = std::min<int64_t>(static_cast<int64_t>(kCopyChunk), size - at);
+      SPATE_RETURN_IF_ERROR((*in)->ReadAt(at, n, &buf));
+      c = crc32(c, reinterpret_cast<const Bytef*>(buf.data()), static_cast<uInt>(n));
+      out.write(buf.data(), static_cast<std::streamsize>(n));
+      at += n;
+    }
+    if (!out) return Status::IOError("cannot write " + local);
+    if (static_cast<uint32_t>(c) != crc) {
+      return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
+          .WithContext("Error reading SST file " + src + " of " + owner_ +
+                       ": checksum mismatch");
+    }
     return Status::OK();
   }
 
@@ -507,6 +770,7 @@ class RocksDbProvider final : public StateStoreProvider {
   bool track_rows_ = true;
   bool changelog_checkpointing_ = true;
   std::unique_ptr<rocksdb::DB> db_;
+  std::optional<StoreFiles> files_;  // the store folder's files, once listed
   int64_t loaded_version_ = -1;
   int64_t num_keys_ = 0;
   int64_t pending_keys_ = 0;
@@ -518,7 +782,9 @@ class RocksDbProvider final : public StateStoreProvider {
   int64_t get_nanos_ = 0, put_nanos_ = 0, get_count_ = 0, put_count_ = 0;
   int64_t load_nanos_ = 0, flush_nanos_ = 0, checkpoint_nanos_ = 0;
   int64_t commit_file_sync_nanos_ = 0;
-  int64_t files_copied_ = 0, bytes_copied_ = 0, archive_bytes_ = 0;
+  int64_t files_copied_ = 0, bytes_copied_ = 0, files_reused_ = 0, archive_bytes_ = 0;
+  std::optional<std::set<std::string>> ssts_;  // names in SSTs/, once listed
+  std::vector<std::string> stale_tmps_;        // temp files found in SSTs/
 };
 
 }  // namespace
@@ -526,6 +792,7 @@ class RocksDbProvider final : public StateStoreProvider {
 Result<std::unique_ptr<StateStoreProvider>> MakeRocksDbProvider(
     const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs) {
   SPATE_ASSIGN_OR_RETURN(FileCodec codec, ParseFileCodec(conf.compression_codec));
+  SPATE_RETURN_IF_ERROR(CheckSettings(conf));
   auto p = std::make_unique<RocksDbProvider>(id, conf, std::move(fs), codec);
   SPATE_RETURN_IF_ERROR(p->Init());
   return std::unique_ptr<StateStoreProvider>(std::move(p));

@@ -269,10 +269,22 @@ std::string VersionFile(const std::string& dir, int64_t version,
   return io::JoinPath(dir, std::to_string(version) + "." + std::string(suffix));
 }
 
-const std::map<int64_t, std::string>& StoreFiles::Of(std::string_view suffix) const {
-  static const std::map<int64_t, std::string> kNone;
+const StoreFiles::FileVersions& StoreFiles::Of(std::string_view suffix) const {
+  static const FileVersions kNone;
   auto it = by_suffix.find(suffix);
   return it == by_suffix.end() ? kNone : it->second;
+}
+
+void StoreFiles::Add(std::string_view suffix, int64_t version, std::string path) {
+  auto it = by_suffix.find(suffix);
+  if (it == by_suffix.end())
+    it = by_suffix.emplace(std::string(suffix), FileVersions()).first;
+  it->second[version] = std::move(path);
+}
+
+void StoreFiles::Erase(std::string_view suffix, int64_t version) {
+  auto it = by_suffix.find(suffix);
+  if (it != by_suffix.end()) it->second.erase(version);
 }
 
 Result<StoreFiles> ListStoreFiles(io::FileSystem& fs, const std::string& dir) {
@@ -290,43 +302,57 @@ Result<StoreFiles> ListStoreFiles(io::FileSystem& fs, const std::string& dir) {
     int64_t v = 0;
     auto [end, ec] = std::from_chars(name.data(), name.data() + dot, v);
     if (ec != std::errc() || end != name.data() + dot || v < 0) continue;
-    out.by_suffix[name.substr(dot + 1)][v] = f.path;
+    out.Add(name.substr(dot + 1), v, f.path);
   }
   return out;
 }
 
-Status PurgeStoreFiles(io::FileSystem& fs, const StoreFiles& files, std::string_view base,
+Status PurgeStoreFiles(io::FileSystem& fs, StoreFiles* files, std::string_view base,
                        std::string_view incremental, int64_t latest, int64_t retain) {
   int64_t earliest = latest - std::max<int64_t>(retain, 1) + 1;
-  const auto& bases = files.Of(base);
+  const auto& bases = files->Of(base);
   auto it = bases.upper_bound(earliest);
   if (it == bases.begin()) return Status::OK();  // no base at or before: keep everything
   int64_t keep_base = std::prev(it)->first;
+  std::vector<std::pair<std::string_view, int64_t>> deleted;
+  auto remove = [&](std::string_view suffix, int64_t v, const std::string& path) {
+    Status st = fs.Delete(path);
+    if (!st.ok() && st.code() != StatusCode::kNotFound) return st;
+    deleted.emplace_back(suffix, v);
+    return Status::OK();
+  };
+  Status st;
   for (const auto& [v, path] : bases) {
-    if (v >= keep_base) break;
-    SPATE_RETURN_IF_ERROR(fs.Delete(path));
+    if (v >= keep_base || !st.ok()) break;
+    st = remove(base, v, path);
   }
-  for (const auto& [v, path] : files.Of(incremental)) {
-    if (v > keep_base) break;
-    SPATE_RETURN_IF_ERROR(fs.Delete(path));
+  for (const auto& [v, path] : files->Of(incremental)) {
+    if (v > keep_base || !st.ok()) break;
+    st = remove(incremental, v, path);
   }
-  return Status::OK();
+  for (const auto& [suffix, v] : deleted) files->Erase(suffix, v);
+  return st;
 }
 
 Status MaintainStoreFiles(io::FileSystem& fs, const std::string& dir,
-                          std::string_view base, std::string_view incremental,
-                          int64_t loaded, int64_t min_deltas, int64_t retain,
+                          std::optional<StoreFiles>* files, std::string_view base,
+                          std::string_view incremental, int64_t loaded,
+                          int64_t min_deltas, int64_t retain,
                           const std::function<Status()>& write_base) {
-  SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(fs, dir));
-  const auto& incrementals = files.Of(incremental);
-  const auto& bases = files.Of(base);
+  if (!*files) {
+    SPATE_ASSIGN_OR_RETURN(StoreFiles listed, ListStoreFiles(fs, dir));
+    *files = std::move(listed);
+  }
+  StoreFiles& f = **files;
+  const auto& incrementals = f.Of(incremental);
+  const auto& bases = f.Of(base);
   int64_t latest = incrementals.empty() ? 0 : incrementals.rbegin()->first;
   int64_t last_base = bases.empty() ? 0 : bases.rbegin()->first;
   if (loaded > 0 && loaded == latest && loaded - last_base >= min_deltas) {
     SPATE_RETURN_IF_ERROR(write_base());
-    files.by_suffix[std::string(base)][loaded] = VersionFile(dir, loaded, base);
+    f.Add(base, loaded, VersionFile(dir, loaded, base));
   }
-  return PurgeStoreFiles(fs, files, base, incremental, latest, retain);
+  return PurgeStoreFiles(fs, &f, base, incremental, latest, retain);
 }
 
 Status CheckVersion(int64_t version) {

@@ -2,7 +2,7 @@
 #pragma once
 
 // The container format of every state file (delta, snapshot, changelog, RocksDB
-// checkpoint archive) and the helpers the two providers share: file naming, listing of a
+// checkpoint) and the helpers the two providers share: file naming, listing of a
 // store folder, record encoding, and the CANNOT_LOAD_STATE_STORE errors. Internal to the
 // state module; the format is described in docs/state.md.
 //
@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -85,27 +86,33 @@ Result<DecodedStateFile> ReadStateFile(io::FileSystem& fs, const std::string& pa
 /// "<dir>/<version>.<suffix>".
 std::string VersionFile(const std::string& dir, int64_t version, std::string_view suffix);
 
-/// The versions of the files "<version>.<suffix>" in `dir`, by suffix (a missing folder
-/// has none). Other names (temp files) are ignored.
+/// The versions of the files "<version>.<suffix>" in `dir`, by suffix. A provider lists
+/// its folder once and then keeps the listing up to date with its own writes (a store
+/// folder has one writer at a time), so maintenance does not list every batch.
 struct StoreFiles {
-  std::map<std::string, std::map<int64_t, std::string>, std::less<>> by_suffix;
-  const std::map<int64_t, std::string>& Of(std::string_view suffix) const;
+  using FileVersions = std::map<int64_t, std::string>;  // version -> path
+  std::map<std::string, FileVersions, std::less<>> by_suffix;
+  const FileVersions& Of(std::string_view suffix) const;
+  void Add(std::string_view suffix, int64_t version, std::string path);
+  void Erase(std::string_view suffix, int64_t version);
 };
+/// Lists `dir` (a missing folder has no files). Other names (temp files) are ignored.
 Result<StoreFiles> ListStoreFiles(io::FileSystem& fs, const std::string& dir);
 
 /// Deletes the files no longer needed to load any of the last `retain` versions up to
 /// `latest`: with S the newest base (snapshot/checkpoint) at or before the earliest
 /// retained version, every base older than S and every delta/changelog at or before S.
-Status PurgeStoreFiles(io::FileSystem& fs, const StoreFiles& files, std::string_view base,
+Status PurgeStoreFiles(io::FileSystem& fs, StoreFiles* files, std::string_view base,
                        std::string_view incremental, int64_t latest, int64_t retain);
 
-/// Maintenance shared by the providers: lists `dir`; when `loaded` (the version held in
-/// memory, committed; -1 when there is none) is the newest version there and at least
-/// `min_deltas` versions after the newest base, calls write_base() to write base file
-/// <loaded>.<base>; then PurgeStoreFiles.
+/// Maintenance shared by the providers, over the listing *files (listed first when
+/// empty): when `loaded` (the version held in memory, committed; -1 when there is none)
+/// is the newest version and at least `min_deltas` versions after the newest base, calls
+/// write_base() to write base file <loaded>.<base>; then PurgeStoreFiles.
 Status MaintainStoreFiles(io::FileSystem& fs, const std::string& dir,
-                          std::string_view base, std::string_view incremental,
-                          int64_t loaded, int64_t min_deltas, int64_t retain,
+                          std::optional<StoreFiles>* files, std::string_view base,
+                          std::string_view incremental, int64_t loaded,
+                          int64_t min_deltas, int64_t retain,
                           const std::function<Status()>& write_base);
 
 /// CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION for a negative version.

@@ -47,25 +47,28 @@ Result<int64_t> ParseConfInt(const std::string& key, const std::string& text,
 }
 
 // spark.sql.streaming.stateStore.rocksdb.<name> settings copied into
-// StateStoreConf::extra.
-constexpr std::string_view kRocksDbConfs[] = {"changelogCheckpointing.enabled",
-                                              "boundedMemoryUsage",
-                                              "maxMemoryUsageMB",
-                                              "writeBufferCacheRatio",
-                                              "highPriorityPoolRatio",
-                                              "blockSizeKB",
-                                              "blockCacheSizeMB",
-                                              "writeBufferSizeMB",
-                                              "maxWriteBufferNumber",
-                                              "maxOpenFiles",
-                                              "compactOnCommit",
-                                              "trackTotalNumberOfRows",
-                                              "formatVersion",
-                                              "compression",
-                                              "allowFAllocate",
-                                              "resetStatsOnLoad",
-                                              "lockAcquireTimeoutMs",
-                                              "localDir"};
+// StateStoreConf::extra (localDir is spate's own: where the working folders go; default
+// the temp folder).
+constexpr std::string_view kRocksDbConfs[] = {
+    "changelogCheckpointing.enabled",
+    "boundedMemoryUsage",
+    "maxMemoryUsageMB",
+    "writeBufferCacheRatio",
+    "highPriorityPoolRatio",
+    "blockSizeKB",
+    "blockCacheSizeMB",
+    "writeBufferSizeMB",
+    "maxWriteBufferNumber",
+    "maxOpenFiles",
+    "compactOnCommit",
+    "trackTotalNumberOfRows",
+    "formatVersion",
+    "compression",
+    "allowFAllocate",
+    "resetStatsOnLoad",
+    "lockAcquireTimeoutMs",
+    "localDir",
+};
 
 }  // namespace
 

@@ -2,15 +2,86 @@
 #include "spate/state/state_store.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <map>
+#include <random>
+#include <thread>
 
 namespace spate::state {
 namespace {
 
 using KV = std::map<std::string, std::string>;
+
+// --- Crash test child: when SPATE_STATE_CRASH_CHILD=<provider> is set, this binary
+// commits versions from SPATE_STATE_CRASH_START on under SPATE_STATE_CRASH_ROOT forever,
+// printing each committed version, until the parent kills it with SIGKILL. ---
+
+/// The changes of version v (made by batch v-1): 40 keys of 200 bytes, an overwrite of
+/// "hot", and the removal of the keys of version v-3.
+void ApplyVersion(int64_t v, const std::function<void(std::string, std::string)>& put,
+                  const std::function<void(std::string)>& remove) {
+  for (int i = 0; i < 40; ++i) {
+    put("v" + std::to_string(v) + "-" + std::to_string(i),
+        std::string(200, static_cast<char>('a' + (v + i) % 26)));
+  }
+  put("hot", "version " + std::to_string(v));
+  if (v > 3) {
+    for (int i = 0; i < 40; ++i)
+      remove("v" + std::to_string(v - 3) + "-" + std::to_string(i));
+  }
+}
+
+KV ExpectedState(int64_t version) {
+  KV kv;
+  for (int64_t v = 1; v <= version; ++v) {
+    ApplyVersion(
+        v, [&](std::string k, std::string val) { kv[k] = std::move(val); },
+        [&](std::string k) { kv.erase(k); });
+  }
+  return kv;
+}
+
+StateStoreConf CrashConf(const std::string& provider) {
+  StateStoreConf conf;
+  conf.provider = provider;
+  conf.min_deltas_for_snapshot = 3;
+  conf.min_versions_to_retain = 4;
+  return conf;
+}
+
+StateStoreId CrashId(const std::string& root) {
+  StateStoreId id;
+  id.root = root;
+  return id;
+}
+
+[[maybe_unused]] const int kCrashChild = [] {
+  const char* provider = std::getenv("SPATE_STATE_CRASH_CHILD");
+  if (provider == nullptr) return 0;
+  auto p = CreateStateStoreProvider(CrashId(std::getenv("SPATE_STATE_CRASH_ROOT")),
+                                    CrashConf(provider), io::LocalFileSystem::Get());
+  if (!p.ok()) _exit(2);
+  for (int64_t v = std::atoll(std::getenv("SPATE_STATE_CRASH_START"));; ++v) {
+    auto s = (*p)->GetStore(v);
+    if (!s.ok()) _exit(3);
+    StateStore* st = *s;
+    ApplyVersion(
+        v + 1, [&](std::string k, std::string val) { st->Put(k, val); },
+        [&](std::string k) { st->Remove(k); });
+    if (!st->Commit().ok() || !(*p)->DoMaintenance().ok()) _exit(4);
+    std::printf("%lld\n", static_cast<long long>(v + 1));
+    std::fflush(stdout);
+  }
+}();
 
 struct ProviderCase {
   std::string provider;
@@ -72,6 +143,15 @@ class StateStoreTest : public ::testing::TestWithParam<ProviderCase> {
     return id_.Path() + "/" + std::to_string(version) + "." + suffix;
   }
   bool Exists(const std::string& path) { return fs_->Exists(path).ValueOr(false); }
+
+  /// An empty folder under the temp folder, unique to this process, test and provider.
+  std::string FreshTempDir(const std::string& what) const {
+    auto dir = std::filesystem::temp_directory_path() /
+               ("spate-state-" + what + "-" + std::to_string(getpid()) + "-" +
+                GetParam().provider);
+    std::filesystem::remove_all(dir);
+    return dir.string();
+  }
 
   io::FileSystemPtr fs_;
   StateStoreId id_;
@@ -156,6 +236,35 @@ TEST_P(StateStoreTest, AbortDiscardsChanges) {
   st->Put("d", "lost");
   st = *p->GetStore(1);
   EXPECT_FALSE(st->Get("d").has_value());
+}
+
+TEST_P(StateStoreTest, SameSizeOverwritesAbortAndCommit) {
+  auto p = NewProvider();
+  StateStore* st = *p->GetStore(0);
+  st->Put("a", "1111");
+  st->Put("b", "bbbb");
+  ASSERT_TRUE(st->Commit().ok());
+  for (bool commit : {false, true}) {
+    st = *p->GetStore(1);
+    st->Put("a", "2222");
+    st->Put("a", "3333");
+    st->Put("b", "longer value");
+    st->Put("b", "longer VALUE");
+    st->Remove("a");
+    st->Put("a", "4444");
+    st->Put("a", "5555");
+    EXPECT_EQ(Contents(st), (KV{{"a", "5555"}, {"b", "longer VALUE"}}));
+    if (!commit) {
+      st->Abort();
+      EXPECT_EQ(Contents(*p->GetStore(1)), (KV{{"a", "1111"}, {"b", "bbbb"}}));
+    } else {
+      ASSERT_TRUE(st->Commit().ok());
+    }
+  }
+  EXPECT_EQ(Contents(*NewProvider()->GetStore(2)),
+            (KV{{"a", "5555"}, {"b", "longer VALUE"}}));
+  // The replay of version 1 on the same provider undoes the in-place overwrites.
+  EXPECT_EQ(Contents(*p->GetStore(1)), (KV{{"a", "1111"}, {"b", "bbbb"}}));
 }
 
 TEST_P(StateStoreTest, CommitAndReloadInANewProvider) {
@@ -341,6 +450,99 @@ TEST_P(StateStoreTest, CorruptSnapshotNamesTheFile) {
   EXPECT_NE(s.status().message().find(path), std::string::npos) << s.status().ToString();
 }
 
+/// A MemoryFileSystem whose WriteAtomic fails while `fail` is set.
+class FailingWrites final : public io::FileSystem {
+ public:
+  bool fail = false;
+  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(
+      const std::string& p) override {
+    return base_.OpenForRead(p);
+  }
+  Result<std::unique_ptr<io::WritableFile>> Create(const std::string& p) override {
+    return base_.Create(p);
+  }
+  Result<std::vector<io::FileInfo>> List(const std::string& p, bool recursive) override {
+    return base_.List(p, recursive);
+  }
+  Result<io::FileInfo> Stat(const std::string& p) override { return base_.Stat(p); }
+  Result<bool> Exists(const std::string& p) override { return base_.Exists(p); }
+  Status MakeDirs(const std::string& p) override { return base_.MakeDirs(p); }
+  Status Rename(const std::string& a, const std::string& b) override {
+    return base_.Rename(a, b);
+  }
+  Status Delete(const std::string& p, bool recursive) override {
+    return base_.Delete(p, recursive);
+  }
+  Status WriteAtomic(const std::string& p, std::string_view data) override {
+    if (fail) return Status::IOError("injected failure writing " + p);
+    return base_.WriteAtomic(p, data);
+  }
+  Status PutIfAbsent(const std::string& p, std::string_view data) override {
+    return base_.PutIfAbsent(p, data);
+  }
+
+ private:
+  io::MemoryFileSystem base_;
+};
+
+TEST_P(StateStoreTest, FailedCommitAbortsAndKeepsTheLoadedVersion) {
+  auto failing = std::make_shared<FailingWrites>();
+  fs_ = failing;
+  auto p = NewProvider();
+  auto states = CommitVersions(p.get(), 2, false);
+  StateStore* st = *p->GetStore(2);
+  st->Put("lost", "x");
+  st->Remove("k2");
+  failing->fail = true;
+  Status commit = st->Commit();
+  EXPECT_EQ(commit.error_class(), "CANNOT_WRITE_STATE_STORE.CANNOT_COMMIT");
+  EXPECT_NE(commit.message().find("injected failure"), std::string::npos);
+  failing->fail = false;
+  EXPECT_EQ(Contents(*p->GetStore(2)), states[2]);
+  EXPECT_FALSE(NewProvider()->GetStore(3).ok());  // version 3 was never written
+  st = *p->GetStore(2);
+  st->Put("kept", "y");
+  ASSERT_TRUE(st->Commit().ok());
+  KV expect = states[2];
+  expect["kept"] = "y";
+  EXPECT_EQ(Contents(*NewProvider()->GetStore(3)), expect);
+}
+
+// DoMaintenance on a background thread while batches run on this one: it waits for no
+// batch (GetStore waits for it) and snapshots only when no store is open.
+TEST_P(StateStoreTest, MaintenanceOnAnotherThread) {
+  conf_.min_deltas_for_snapshot = 2;
+  conf_.min_versions_to_retain = 3;
+  auto p = NewProvider();
+  std::atomic<bool> stop{false};
+  std::atomic<int> runs{0};
+  std::thread maintenance([&] {
+    while (!stop) {
+      EXPECT_TRUE(p->DoMaintenance().ok());
+      ++runs;
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  while (runs == 0) std::this_thread::yield();
+  auto states = CommitVersions(p.get(), 30, false);
+  stop = true;
+  maintenance.join();
+  for (int v = 28; v <= 30; ++v) {
+    EXPECT_EQ(Contents(*NewProvider()->GetStore(v)), states[v]);
+  }
+  // Whether the background runs found a moment without an open store depends on timing;
+  // a few quiet batches then snapshot and purge.
+  for (int64_t v = 30; v < 34; ++v) {
+    StateStore* st = *p->GetStore(v);
+    st->Put("quiet", std::to_string(v));
+    ASSERT_TRUE(st->Commit().ok());
+    ASSERT_TRUE(p->DoMaintenance().ok());
+  }
+  EXPECT_FALSE(Exists(FilePath(1, GetParam().incremental)));  // purged
+  EXPECT_EQ((*NewProvider()->GetStore(34))->metrics().num_keys,
+            static_cast<int64_t>(states[30].size()) + 1);
+}
+
 TEST_P(StateStoreTest, NegativeVersionIsAnError) {
   auto s = NewProvider()->GetStore(-1);
   ASSERT_FALSE(s.ok());
@@ -372,11 +574,7 @@ TEST_P(StateStoreTest, StoreNameAndPartitionsAreSeparateFolders) {
 
 TEST_P(StateStoreTest, RestartOnLocalFilesWithoutTheWorkingFolder) {
   namespace fsys = std::filesystem;
-  std::string dir =
-      (fsys::temp_directory_path() /
-       ("spate-state-test-" + std::to_string(getpid()) + "-" + GetParam().provider))
-          .string();
-  fsys::remove_all(dir);
+  std::string dir = FreshTempDir("restart");
   id_.root = dir + "/state";
   auto local = io::LocalFileSystem::Get();
   std::vector<KV> states;
@@ -393,6 +591,88 @@ TEST_P(StateStoreTest, RestartOnLocalFilesWithoutTheWorkingFolder) {
   }
   restarted->Close();
   fsys::remove_all(dir);
+}
+
+// Kills a committing child process with SIGKILL at random instants; after each kill the
+// last version it reported (and the next one, when its commit had landed) must load with
+// exactly the expected contents, and the next child replays from the reported version.
+TEST_P(StateStoreTest, KilledWhileCommittingLosesNothing) {
+  namespace fsys = std::filesystem;
+  std::string root = FreshTempDir("crash");
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  ASSERT_GT(n, 0);
+  exe[n] = '\0';
+  std::mt19937 rng(7);
+  int64_t reported = 0;
+  int kills = 0, beyond = 0;
+  for (int round = 0; round < 6; ++round) {
+    int out[2];
+    ASSERT_EQ(pipe(out), 0);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    std::vector<std::string> env_strings;
+    for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+    env_strings.push_back("SPATE_STATE_CRASH_CHILD=" + GetParam().provider);
+    env_strings.push_back("SPATE_STATE_CRASH_ROOT=" + root);
+    env_strings.push_back("SPATE_STATE_CRASH_START=" + std::to_string(reported));
+    std::vector<char*> envp;
+    for (auto& e : env_strings) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    std::string filter = "--gtest_filter=NONE";
+    char* argv[] = {exe, filter.data(), nullptr};
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, exe, &actions, nullptr, argv, envp.data()), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    close(out[1]);
+    // Kill at a random instant after the child's first commit (slow builds start slowly).
+    std::string progress;
+    char buf[4096];
+    pollfd pfd{out[0], POLLIN, 0};
+    while (progress.find('\n') == std::string::npos && poll(&pfd, 1, 20000) > 0) {
+      ssize_t got = read(out[0], buf, sizeof(buf));
+      if (got <= 0) break;
+      progress.append(buf, got);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 300));
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "child exited with " << WEXITSTATUS(status);
+    ++kills;
+    for (ssize_t got; (got = read(out[0], buf, sizeof(buf))) > 0;)
+      progress.append(buf, got);
+    close(out[0]);
+    size_t end = progress.rfind('\n');
+    if (end != std::string::npos) {
+      size_t begin = progress.rfind('\n', end - 1);
+      begin = begin == std::string::npos ? 0 : begin + 1;
+      reported = std::stoll(progress.substr(begin, end - begin));
+    }
+    auto fresh =
+        std::move(CreateStateStoreProvider(CrashId(root), CrashConf(GetParam().provider),
+                                           io::LocalFileSystem::Get()))
+            .value();
+    auto s = fresh->GetStore(reported);
+    ASSERT_TRUE(s.ok()) << "version " << reported << ": " << s.status().ToString();
+    EXPECT_EQ(Contents(*s), ExpectedState(reported)) << "version " << reported;
+    // A commit that landed before the kill but was not reported is whole, or absent.
+    auto next = fresh->GetStore(reported + 1);
+    if (next.ok()) {
+      ++beyond;
+      EXPECT_EQ(Contents(*next), ExpectedState(reported + 1));
+    } else {
+      EXPECT_EQ(next.status().error_class(),
+                "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");
+    }
+    fresh->Close();
+  }
+  EXPECT_GE(reported, 6) << "the children committed too few versions";
+  std::printf("%d kills, %lld versions committed, %d kills after an unreported commit\n",
+              kills, static_cast<long long>(reported), beyond);
+  fsys::remove_all(root);
 }
 
 TEST_P(StateStoreTest, Metrics) {
@@ -444,12 +724,78 @@ TEST_P(RocksDbStateStoreTest, WithoutChangelogCheckpointing) {
   EXPECT_EQ(Contents(*NewProvider()->GetStore(3)), states[3]);
 }
 
+std::vector<std::string> SstFiles(io::FileSystem& fs, const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& f : fs.List(dir + "/SSTs", false).ValueOr({})) {
+    if (f.path.size() > 4 && f.path.substr(f.path.size() - 4) == ".sst")
+      out.push_back(f.path);
+  }
+  return out;
+}
+
+TEST_P(RocksDbStateStoreTest, CheckpointsShareSstFilesAndPurgeThem) {
+  conf_.min_deltas_for_snapshot = 1;
+  conf_.min_versions_to_retain = 2;
+  auto p = NewProvider();
+  auto states = CommitVersions(p.get(), 3, true);
+  StateStoreMetrics m = (*p->GetStore(3))->metrics();
+  EXPECT_GE(m.custom["rocksdbFilesReused"], 1);  // the SSTs of version 1 and 2
+  EXPECT_EQ(m.custom["rocksdbFilesCopied"], 1);  // the flush of version 3
+  states = CommitVersions(p.get(), 20, true);
+  // Only what the retained checkpoints (19 and 20) refer to is left.
+  size_t left = SstFiles(*fs_, id_.Path()).size();
+  EXPECT_GT(left, 0u);
+  EXPECT_LE(left, 8u);
+  for (int v = 1; v < 20; ++v) (void)fs_->Delete(FilePath(v, "changelog"));
+  EXPECT_EQ(Contents(*NewProvider()->GetStore(20)), states[20]);
+  EXPECT_EQ(Contents(*NewProvider()->GetStore(19)), states[19]);
+}
+
+TEST_P(RocksDbStateStoreTest, DamagedSharedSstNamesTheFile) {
+  conf_.min_deltas_for_snapshot = 2;
+  auto p = NewProvider();
+  CommitVersions(p.get(), 2, true);
+  auto ssts = SstFiles(*fs_, id_.Path());
+  ASSERT_FALSE(ssts.empty());
+  const std::string& sst = ssts[0];
+  std::string original = fs_->ReadAll(sst).ValueOr("");
+  auto load = [&] { return NewProvider()->GetStore(2).status(); };
+  std::string flipped = original;
+  flipped[flipped.size() / 2] ^= 4;
+  ASSERT_TRUE(fs_->WriteAtomic(sst, flipped).ok());
+  Status st = load();
+  EXPECT_EQ(st.error_class(), "CANNOT_LOAD_STATE_STORE.UNCATEGORIZED");
+  EXPECT_NE(st.message().find(sst), std::string::npos) << st.ToString();
+  ASSERT_TRUE(fs_->WriteAtomic(sst, original.substr(0, original.size() - 1)).ok());
+  st = load();
+  EXPECT_EQ(st.error_class(), "CANNOT_LOAD_STATE_STORE.UNEXPECTED_FILE_SIZE");
+  EXPECT_NE(st.message().find(sst), std::string::npos) << st.ToString();
+  ASSERT_TRUE(fs_->Delete(sst).ok());
+  st = load();
+  EXPECT_EQ(st.error_class(),
+            "CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE");
+  EXPECT_NE(st.message().find(sst), std::string::npos) << st.ToString();
+  ASSERT_TRUE(fs_->WriteAtomic(sst, original).ok());
+  EXPECT_TRUE(load().ok());
+}
+
+TEST_P(RocksDbStateStoreTest, MalformedSettingsAreErrors) {
+  for (auto [name, value] :
+       std::vector<std::pair<std::string, std::string>>{{"blockCacheSizeMB", "lots"},
+                                                        {"writeBufferSizeMB", "0"},
+                                                        {"writeBufferCacheRatio", "2"}}) {
+    StateStoreConf conf = conf_;
+    conf.extra[name] = value;
+    auto p = CreateStateStoreProvider(id_, conf, fs_);
+    ASSERT_FALSE(p.ok()) << name;
+    EXPECT_NE(p.status().message().find(name), std::string::npos)
+        << p.status().ToString();
+  }
+}
+
 TEST_P(RocksDbStateStoreTest, RemovesWorkingFoldersOfDeadProcesses) {
   namespace fsys = std::filesystem;
-  std::string base = (fsys::temp_directory_path() /
-                      ("spate-state-test-work-" + std::to_string(getpid())))
-                         .string();
-  fsys::remove_all(base);
+  std::string base = FreshTempDir("work");
   fsys::create_directories(base + "/spate-rocksdb-999999999-abcdef/db");
   conf_.extra["localDir"] = base;
   auto p = NewProvider();

@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstring>
 #include <numeric>
+#include <unordered_map>
 
+#include "spate/base/thread_pool.h"
+#include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/exec/exchange.h"
 #include "spate/exec/exec_context.h"
@@ -109,6 +112,7 @@ struct StatefulRuntime::Operator {
   StatefulKind kind = StatefulKind::kAggregate;
   int num_partitions = 1;
   bool has_event_time_key = false;  // eviction by the watermark is possible
+  bool session = false;             // a session_window aggregation
   SchemaPtr key_schema, value_schema;
   bool schema_checked = false;
 
@@ -256,6 +260,18 @@ std::vector<std::unique_ptr<GroupedAccumulator>> NewAccumulators(const Aggregate
   return accs;
 }
 
+// The partial states of every call (exactly its declared state fields), one row per group.
+std::vector<ColumnPtr> StateColumns(const AggregateSpec& s,
+                                    std::vector<std::unique_ptr<GroupedAccumulator>>* accs) {
+  std::vector<ColumnPtr> out;
+  for (size_t i = 0; i < accs->size(); ++i) {
+    auto st = (*accs)[i]->State();
+    st.resize(s.calls[i].function->state_fields().size());
+    for (auto& c : st) out.push_back(std::move(c));
+  }
+  return out;
+}
+
 // keys ++ final values of `n` rows of key columns and state columns.
 Result<BatchPtr> Finalize(const AggregateSpec& s, std::vector<ColumnPtr> keys,
                           const std::vector<ColumnPtr>& states, int64_t n,
@@ -393,12 +409,7 @@ Result<BatchPtr> StateStoreSaveExec::Run(int p, exec::BatchStream* in,
     SPATE_RETURN_IF_ERROR(MergeStates(s_, &accs, batches[i]->columns(), k, gids[i].data(),
                                       batches[i]->num_rows(), eval));
   }
-  std::vector<ColumnPtr> state_cols;
-  for (size_t a = 0; a < accs.size(); ++a) {
-    auto st = accs[a]->State();
-    st.resize(s_.calls[a].function->state_fields().size());
-    for (auto& c : st) state_cols.push_back(std::move(c));
-  }
+  std::vector<ColumnPtr> state_cols = StateColumns(s_, &accs);
   const auto state_raw = Raw(state_cols);
   std::string value;
   std::vector<int32_t> updated_rows;
@@ -558,6 +569,274 @@ Result<BatchPtr> StreamingDeduplicateExec::Run(int p, exec::BatchStream* in,
   return ConcatBatches(s_.out_schema, outs);
 }
 
+// ---- SessionWindowStateStoreSave (session_window keys)
+//
+// State per key of the other grouping keys: the key's open sessions, each [start, end) with
+// the partial states of its aggregates. Value layout: int64 min end, int32 count, then per
+// session int64 start, int64 end, uint32 length + the RowCodec bytes of its states.
+
+struct SessionSpec {
+  AggregateSpec agg;  // keys include the session struct at `session_key`
+  int session_key = 0;
+  std::vector<int> other_keys;
+  std::shared_ptr<state::RowCodec> other_codec;
+  SchemaPtr out_schema;  // = agg.out_schema
+};
+
+struct StoredSession {
+  int64_t start = 0, end = 0;
+  std::string states;
+};
+
+void EncodeSessions(const std::vector<StoredSession>& ss, std::string* out) {
+  out->clear();
+  int64_t min_end = std::numeric_limits<int64_t>::max();
+  for (const auto& x : ss) min_end = std::min(min_end, x.end);
+  PutInt64(out, min_end);
+  const int32_t n = static_cast<int32_t>(ss.size());
+  out->append(reinterpret_cast<const char*>(&n), 4);
+  for (const auto& x : ss) {
+    PutInt64(out, x.start);
+    PutInt64(out, x.end);
+    const uint32_t len = static_cast<uint32_t>(x.states.size());
+    out->append(reinterpret_cast<const char*>(&len), 4);
+    out->append(x.states);
+  }
+}
+
+Status DecodeSessions(std::string_view v, std::vector<StoredSession>* out) {
+  out->clear();
+  auto bad = [] { return Status::Internal("corrupt session state value"); };
+  if (v.size() < 12) return bad();
+  int32_t n = 0;
+  std::memcpy(&n, v.data() + 8, 4);
+  size_t pos = 12;
+  for (int32_t i = 0; i < n; ++i) {
+    if (v.size() < pos + 20) return bad();
+    StoredSession x;
+    x.start = GetInt64(v.substr(pos));
+    x.end = GetInt64(v.substr(pos + 8));
+    uint32_t len = 0;
+    std::memcpy(&len, v.data() + pos + 16, 4);
+    pos += 20;
+    if (v.size() < pos + len) return bad();
+    x.states.assign(v.data() + pos, len);
+    pos += len;
+    out->push_back(std::move(x));
+  }
+  return Status::OK();
+}
+
+class SessionStateSaveExec final : public StatefulExec<SessionSpec> {
+ public:
+  using StatefulExec::StatefulExec;
+  std::string Describe() const override {
+    return "SessionWindowStateStoreSave " + StateInfo() + ", " +
+           std::string(OutputModeName(batch_->mode));
+  }
+
+ private:
+  struct Item {
+    int64_t start, end;
+    int batch;  // -1: stored
+    int64_t row;
+  };
+  struct Emitted {
+    std::string key;
+    int64_t start, end;
+    std::string states;
+  };
+
+  Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext* ctx) const override;
+};
+
+Result<BatchPtr> SessionStateSaveExec::Run(int p, exec::BatchStream* in,
+                                           exec::ExecContext* ctx) const {
+  const AggregateSpec& a = s_.agg;
+  SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(p));
+  const EvalContext& eval = ctx->eval();
+  const OutputMode mode = batch_->mode;
+  std::vector<BatchPtr> batches;
+  SPATE_RETURN_IF_ERROR(Drain(in, &batches));
+  auto t_update = SteadyClock::now();
+  const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
+  const int64_t evict_us = WatermarkMicros(batch_->eviction_watermark_ms);
+  const bool watermarked = a.event_key >= 0 && mode != OutputMode::kComplete;
+
+  // Sessions of this batch per key of the other grouping keys.
+  std::unordered_map<std::string, size_t> group_of;
+  std::vector<std::string> group_keys;
+  std::vector<std::vector<Item>> items;
+  std::vector<std::vector<uint32_t>> row_session(batches.size());
+  int64_t dropped = 0;
+  std::string key;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    const Batch& batch = *batches[b];
+    std::vector<const Column*> others;
+    for (int k : s_.other_keys) others.push_back(batch.column(k).get());
+    const Column& sess = *batch.column(s_.session_key);
+    const int64_t* starts = sess.child(0)->raw_values<int64_t>();
+    const int64_t* ends = sess.child(1)->raw_values<int64_t>();
+    row_session[b].assign(static_cast<size_t>(batch.num_rows()), UINT32_MAX);
+    for (int64_t r = 0; r < batch.num_rows(); ++r) {
+      if (watermarked && ends[r] <= late_us) {
+        ++dropped;
+        continue;
+      }
+      key.clear();
+      s_.other_codec->Encode(others, r, &key);
+      auto [it, fresh] = group_of.emplace(key, group_keys.size());
+      if (fresh) {
+        group_keys.push_back(key);
+        items.emplace_back();
+      }
+      items[it->second].push_back(Item{starts[r], ends[r], static_cast<int>(b), r});
+    }
+  }
+  // The stored sessions of those keys.
+  state::RowBatchBuilder stored(*a.value_codec);
+  std::vector<StoredSession> ss;
+  for (size_t g = 0; g < group_keys.size(); ++g) {
+    auto v = store->Get(group_keys[g]);
+    if (!v) continue;
+    SPATE_RETURN_IF_ERROR(DecodeSessions(*v, &ss));
+    for (auto& x : ss) {
+      items[g].push_back(Item{x.start, x.end, -1, stored.num_rows()});
+      SPATE_RETURN_IF_ERROR(stored.Append(x.states));
+    }
+  }
+  // Merge overlapping sessions of each key (a session starting at or before the end of
+  // the previous one joins it).
+  struct Merged {
+    size_t group;
+    int64_t start, end;
+  };
+  std::vector<Merged> merged;
+  std::vector<uint32_t> stored_session(static_cast<size_t>(stored.num_rows()), 0);
+  for (size_t g = 0; g < items.size(); ++g) {
+    auto& list = items[g];
+    std::sort(list.begin(), list.end(),
+              [](const Item& x, const Item& y) { return x.start < y.start; });
+    for (const Item& it : list) {
+      if (merged.empty() || merged.back().group != g || it.start > merged.back().end) {
+        merged.push_back(Merged{g, it.start, it.end});
+      } else {
+        merged.back().end = std::max(merged.back().end, it.end);
+      }
+      const auto m = static_cast<uint32_t>(merged.size() - 1);
+      if (it.batch < 0) {
+        stored_session[static_cast<size_t>(it.row)] = m;
+      } else {
+        row_session[static_cast<size_t>(it.batch)][static_cast<size_t>(it.row)] = m;
+      }
+    }
+  }
+  const auto sessions = static_cast<int64_t>(merged.size());
+  // Merged states: stored first, then this batch's (late rows go to a spare group).
+  auto accs = NewAccumulators(a, sessions + 1);
+  if (stored.num_rows() > 0) {
+    const int64_t n = stored.num_rows();
+    SPATE_ASSIGN_OR_RETURN(BatchPtr sb, stored.Finish());
+    SPATE_RETURN_IF_ERROR(MergeStates(a, &accs, sb->columns(), 0, stored_session.data(), n, eval));
+  }
+  for (size_t b = 0; b < batches.size(); ++b) {
+    for (auto& m : row_session[b]) {
+      if (m == UINT32_MAX) m = static_cast<uint32_t>(sessions);
+    }
+    SPATE_RETURN_IF_ERROR(MergeStates(a, &accs, batches[b]->columns(), a.num_keys,
+                                      row_session[b].data(), batches[b]->num_rows(), eval));
+  }
+  std::vector<ColumnPtr> state_cols = StateColumns(a, &accs);
+  const auto state_raw = Raw(state_cols);
+  // New session lists: emitted (Append: the watermark passed the end) or kept.
+  std::vector<Emitted> out;
+  std::vector<std::vector<StoredSession>> kept(group_keys.size());
+  for (int64_t m = 0; m < sessions; ++m) {
+    const Merged& ms = merged[static_cast<size_t>(m)];
+    StoredSession x{ms.start, ms.end, {}};
+    a.value_codec->Encode(state_raw, m, &x.states);
+    const bool final = mode == OutputMode::kAppend && ms.end <= evict_us;
+    if (final || mode == OutputMode::kComplete)
+      out.push_back(Emitted{group_keys[ms.group], ms.start, ms.end, x.states});
+    if (!final) kept[ms.group].push_back(std::move(x));
+  }
+  std::string value;
+  int64_t removed = 0;
+  for (size_t g = 0; g < group_keys.size(); ++g) {
+    if (kept[g].empty()) {
+      store->Remove(group_keys[g]);
+      continue;
+    }
+    EncodeSessions(kept[g], &value);
+    store->Put(group_keys[g], value);
+  }
+  const int64_t update_ns = NanosSince(t_update);
+  // Keys the batch did not touch: Complete emits their sessions, Append those the
+  // watermark passed.
+  auto t_remove = SteadyClock::now();
+  if (mode == OutputMode::kComplete || watermarked) {
+    std::vector<std::pair<std::string, std::vector<StoredSession>>> rewrite;
+    Status st;
+    store->ForEach([&](std::string_view k, std::string_view v) {
+      if (!st.ok() || group_of.count(std::string(k))) return;
+      if (mode != OutputMode::kComplete && (v.size() < 8 || GetInt64(v) > evict_us)) return;
+      std::vector<StoredSession> list;
+      st = DecodeSessions(v, &list);
+      std::vector<StoredSession> left;
+      for (auto& x : list) {
+        const bool final = mode == OutputMode::kAppend && x.end <= evict_us;
+        if (final || mode == OutputMode::kComplete)
+          out.push_back(Emitted{std::string(k), x.start, x.end, x.states});
+        if (!final) left.push_back(std::move(x));
+      }
+      if (left.size() != list.size()) rewrite.emplace_back(std::string(k), std::move(left));
+    });
+    SPATE_RETURN_IF_ERROR(st);
+    for (auto& [k, left] : rewrite) {
+      removed += 1;
+      if (left.empty()) {
+        store->Remove(k);
+      } else {
+        EncodeSessions(left, &value);
+        store->Put(k, value);
+      }
+    }
+  }
+  op_->AddMetrics(static_cast<int64_t>(group_keys.size()), removed, dropped, update_ns,
+                  NanosSince(t_remove), 0);
+  if (out.empty()) return BatchPtr();
+  // Rows of the emitted sessions: keys (the session struct among them) ++ final values.
+  state::RowBatchBuilder kb(*s_.other_codec), vb(*a.value_codec);
+  FixedWidthBuilder<int64_t> sb(DataType::Timestamp()), eb(DataType::Timestamp());
+  for (const auto& e : out) {
+    SPATE_RETURN_IF_ERROR(kb.Append(e.key));
+    SPATE_RETURN_IF_ERROR(vb.Append(e.states));
+    sb.Append(e.start);
+    eb.Append(e.end);
+  }
+  const auto n = static_cast<int64_t>(out.size());
+  SPATE_ASSIGN_OR_RETURN(BatchPtr kbatch, kb.Finish());
+  SPATE_ASSIGN_OR_RETURN(BatchPtr vbatch, vb.Finish());
+  const DataTypePtr& st_type = a.key_types[static_cast<size_t>(s_.session_key)];
+  std::vector<ColumnPtr> fields = {sb.Finish(), eb.Finish()};
+  for (size_t f = 0; f < fields.size(); ++f) {
+    const DataTypePtr& ft = st_type->fields()[f].type;
+    fields[f] = std::make_shared<const Column>(ft, n, fields[f]->null_count(), fields[f]->validity(),
+                                               fields[f]->values());
+  }
+  auto sess = std::make_shared<const Column>(st_type, n, 0, nullptr, nullptr, nullptr, fields);
+  std::vector<ColumnPtr> keys;
+  size_t next_other = 0;
+  for (size_t k = 0; k < a.num_keys; ++k) {
+    if (static_cast<int>(k) == s_.session_key) {
+      keys.push_back(sess);
+    } else {
+      keys.push_back(kbatch->column(static_cast<int>(next_other++)));
+    }
+  }
+  return Finalize(a, std::move(keys), vbatch->columns(), n, eval);
+}
+
 // ---- StreamingGlobalLimit: the rows emitted so far, in one store under one key.
 
 struct LimitSpec {
@@ -639,19 +918,24 @@ class WatermarkExtension final : public exec::PhysicalExtension {
   std::string label_;
 };
 
+// A streaming aggregate: partial aggregation -> exchange -> StateStoreSave, or, with a
+// session_window key (`session` set), the exchange on the other keys only (all sessions of a
+// key in one partition) -> SessionWindowStateStoreSave.
 class AggregateExtension final : public exec::PhysicalExtension {
  public:
-  AggregateExtension(AggregateSpec spec, std::vector<BoundExprPtr> group_exprs,
-                     std::vector<std::string> labels, std::vector<Field> key_fields, Operator* op,
-                     const StatefulBatch* batch)
+  AggregateExtension(AggregateSpec spec, std::shared_ptr<const SessionSpec> session,
+                     std::vector<BoundExprPtr> group_exprs, std::vector<std::string> labels,
+                     std::vector<Field> key_fields, Operator* op, const StatefulBatch* batch)
       : s_(std::move(spec)),
+        session_(std::move(session)),
         group_exprs_(std::move(group_exprs)),
         labels_(std::move(labels)),
         key_fields_(std::move(key_fields)),
         op_(op),
         batch_(batch) {}
   std::string Describe() const override {
-    return "StateStoreSave opId=" + std::to_string(op_->id);
+    return std::string(session_ ? "SessionWindowStateStoreSave" : "StateStoreSave") +
+           " opId=" + std::to_string(op_->id);
   }
   Result<exec::PhysicalOpPtr> PlanPhysical(std::vector<exec::PhysicalOpPtr> children,
                                            const exec::ExecOptions&) const override {
@@ -661,6 +945,7 @@ class AggregateExtension final : public exec::PhysicalExtension {
         children.at(0));
     std::vector<BoundExprPtr> key_refs;
     for (size_t i = 0; i < key_fields_.size(); ++i) {
+      if (session_ && static_cast<int>(i) == session_->session_key) continue;
       key_refs.push_back(MakeColumnRef(static_cast<int>(i), key_fields_[i].type,
                                        key_fields_[i].nullable, labels_[i]));
     }
@@ -670,11 +955,16 @@ class AggregateExtension final : public exec::PhysicalExtension {
                                                std::vector<BoundExprPtr>{}, 1, partial)
             : std::make_shared<exec::Exchange>(exec::Partitioning::kHash, key_refs,
                                                op_->num_partitions, partial);
+    if (session_) {
+      return exec::PhysicalOpPtr(
+          std::make_shared<SessionStateSaveExec>(*session_, op_, batch_, exchange));
+    }
     return exec::PhysicalOpPtr(std::make_shared<StateStoreSaveExec>(s_, op_, batch_, exchange));
   }
 
  private:
   AggregateSpec s_;
+  std::shared_ptr<const SessionSpec> session_;
   std::vector<BoundExprPtr> group_exprs_;
   std::vector<std::string> labels_;
   std::vector<Field> key_fields_;
@@ -839,14 +1129,46 @@ struct StatefulRuntime::Rewriter {
         value_fields.push_back(std::move(g));
       }
     }
-    auto key_schema = std::make_shared<const Schema>(key_fields);
     auto value_schema = std::make_shared<const Schema>(value_fields);
-    s.key_codec = std::make_shared<state::RowCodec>(key_schema, /*normalize_floats=*/true);
     s.value_codec = std::make_shared<state::RowCodec>(value_schema);
+    int session_key = -1;
+    for (size_t i = 0; i < s.num_keys; ++i) {
+      if (node.output[i].name == "session_window" && s.key_types[i]->id() == TypeId::kStruct)
+        session_key = static_cast<int>(i);
+    }
+    if (session_key >= 0) {
+      SessionSpec ss;
+      ss.session_key = session_key;
+      std::vector<Field> other_fields;
+      for (size_t i = 0; i < s.num_keys; ++i) {
+        if (static_cast<int>(i) == session_key) continue;
+        ss.other_keys.push_back(static_cast<int>(i));
+        other_fields.push_back(key_fields[i]);
+      }
+      auto other_schema = std::make_shared<const Schema>(other_fields);
+      ss.other_codec = std::make_shared<state::RowCodec>(other_schema, /*normalize_floats=*/true);
+      std::vector<Field> session_values = {Field{"sessionStart", DataType::Timestamp(), false},
+                                           Field{"sessionEnd", DataType::Timestamp(), false}};
+      session_values.insert(session_values.end(), value_fields.begin(), value_fields.end());
+      SPATE_ASSIGN_OR_RETURN(
+          Operator * op,
+          OperatorFor(id, StatefulKind::kAggregate, other_fields.empty() ? 1 : rt->num_partitions_,
+                      s.event_key >= 0, other_schema,
+                      std::make_shared<const Schema>(session_values)));
+      op->session = true;
+      ss.out_schema = s.out_schema;
+      ss.agg = s;
+      auto ext = std::make_shared<AggregateExtension>(
+          std::move(s), std::make_shared<const SessionSpec>(std::move(ss)), node.group_exprs,
+          std::move(labels), std::move(key_fields), op, &rt->batch_);
+      return BoundPlanPtr(Extension(ext, node, std::move(child)));
+    }
+    auto key_schema = std::make_shared<const Schema>(key_fields);
+    s.key_codec = std::make_shared<state::RowCodec>(key_schema, /*normalize_floats=*/true);
     const int partitions = s.num_keys > 0 ? rt->num_partitions_ : 1;
     SPATE_ASSIGN_OR_RETURN(Operator * op, OperatorFor(id, StatefulKind::kAggregate, partitions,
                                                       s.event_key >= 0, key_schema, value_schema));
-    auto ext = std::make_shared<AggregateExtension>(std::move(s), node.group_exprs,
+    auto ext = std::make_shared<AggregateExtension>(std::move(s), nullptr, node.group_exprs,
                                                     std::move(labels), std::move(key_fields), op,
                                                     &rt->batch_);
     return BoundPlanPtr(Extension(ext, node, std::move(child)));
@@ -926,6 +1248,7 @@ StatefulRuntime::StatefulRuntime(io::FileSystemPtr fs, std::string state_root,
 StatefulRuntime::~StatefulRuntime() { Close(); }
 
 void StatefulRuntime::Close() {
+  WaitForMaintenance();
   AbortBatch();
   for (auto& op : ops_) {
     if (!op) continue;
@@ -940,6 +1263,7 @@ Result<BoundPlanPtr> StatefulRuntime::PrepareBatch(
     const BoundPlanPtr& analyzed,
     const std::vector<std::shared_ptr<const StreamingRelation>>& relations,
     const std::vector<DataSourcePtr>& inputs, const StatefulBatch& batch) {
+  WaitForMaintenance();
   batch_ = batch;
   {
     std::lock_guard<std::mutex> lock(stats_mu_);
@@ -954,16 +1278,24 @@ Status StatefulRuntime::CommitBatch() {
   for (auto& op : ops_) {
     if (!op) continue;
     StateOperatorProgress p;
-    p.operator_name = StatefulKindName(op->kind);
+    p.operator_name = op->session ? "sessionWindowStateStoreSaveExec" : StatefulKindName(op->kind);
     auto t = SteadyClock::now();
+    // Partitions commit in parallel: each writes (and fsyncs) its own files.
+    std::vector<state::StateStoreMetrics> metrics(op->open.size());
+    SPATE_RETURN_IF_ERROR(ThreadPool::Default().ParallelFor(
+        static_cast<int64_t>(op->open.size()), static_cast<int>(op->open.size()),
+        [&](int64_t i) -> Status {
+          state::StateStore* store = op->open[static_cast<size_t>(i)];
+          if (!store) {
+            // A partition the batch did not run: its version must still move on.
+            SPATE_ASSIGN_OR_RETURN(store, op->Open(static_cast<int>(i)));
+          }
+          SPATE_RETURN_IF_ERROR(store->Commit());
+          metrics[static_cast<size_t>(i)] = store->metrics();
+          return Status::OK();
+        }));
     for (size_t i = 0; i < op->open.size(); ++i) {
-      state::StateStore* store = op->open[i];
-      if (!store) {
-        // A partition the batch did not run: its version must still move on.
-        SPATE_ASSIGN_OR_RETURN(store, op->Open(static_cast<int>(i)));
-      }
-      SPATE_RETURN_IF_ERROR(store->Commit());
-      auto m = store->metrics();
+      const auto& m = metrics[i];
       p.num_rows_total += m.num_keys;
       p.memory_used_bytes += m.memory_used_bytes;
       for (const auto& [k, v] : m.custom) p.custom_metrics[k] += v;
@@ -982,13 +1314,22 @@ Status StatefulRuntime::CommitBatch() {
       p.custom_metrics["numDroppedDuplicateRows"] = op->dropped_duplicates;
     progress_.push_back(std::move(p));
   }
-  for (auto& op : ops_) {
-    if (!op) continue;
-    for (auto& provider : op->providers) {
-      if (provider) SPATE_RETURN_IF_ERROR(provider->DoMaintenance());
+  // Snapshots and purges run in the background while the query writes commits/N and plans
+  // the next batch; PrepareBatch waits for them before any store is opened again. A
+  // failed maintenance only leaves more files to load (Spark logs it and goes on).
+  maintenance_ = std::async(std::launch::async, [this] {
+    for (auto& op : ops_) {
+      if (!op) continue;
+      for (auto& provider : op->providers) {
+        if (provider) (void)provider->DoMaintenance();
+      }
     }
-  }
+  });
   return Status::OK();
+}
+
+void StatefulRuntime::WaitForMaintenance() {
+  if (maintenance_.valid()) maintenance_.get();
 }
 
 void StatefulRuntime::AbortBatch() {

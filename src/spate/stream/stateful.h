@@ -32,6 +32,7 @@
 // come back from execution; after a failure AbortBatch discards the open stores.
 
 #include <cstdint>
+#include <future>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -112,6 +113,8 @@ class StatefulRuntime {
   struct Rewriter;
 
  private:
+  void WaitForMaintenance();
+
   io::FileSystemPtr fs_;
   std::string root_;
   state::StateStoreConf conf_;
@@ -122,6 +125,7 @@ class StatefulRuntime {
   std::mutex stats_mu_;
   std::vector<EventTimeStats> stats_;
   std::vector<StateOperatorProgress> progress_;
+  std::future<void> maintenance_;  // the providers' DoMaintenance after the last commit
 };
 
 }  // namespace spate::stream

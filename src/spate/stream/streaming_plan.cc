@@ -280,11 +280,9 @@ Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent) 
       break;
     case BoundKind::kWindow:
       if (!child_streaming) break;
-      if (IsSessionMerge(p)) {
-        return Unsupported(
-            "session_window on a streaming DataFrame is not supported yet (sessions that "
-            "merge across micro-batches need session state)");
-      }
+      // The merge of session_window(...) keys within a batch; sessions then merge across
+      // batches in the session state (SessionWindowStateStoreSave).
+      if (IsSessionMerge(p)) break;
       return NonTimeWindow(p, parent);
     default:
       break;
@@ -334,10 +332,21 @@ std::vector<int64_t> EventTimeMarks(const BoundPlan& p) {
     case BoundKind::kLimit:
     case BoundKind::kRepartition:
     case BoundKind::kUnion:
-    case BoundKind::kSetOp:
-    case BoundKind::kWindow: {
+    case BoundKind::kSetOp: {
       auto cm = child_marks(0);
       for (size_t i = 0; i < cm.size() && i < out.size(); ++i) out[i] = cm[i];
+      return out;
+    }
+    case BoundKind::kWindow: {
+      // The session merge's min(start) / max(end) carry the mark of their argument.
+      auto cm = child_marks(0);
+      for (size_t i = 0; i < cm.size() && i < out.size(); ++i) out[i] = cm[i];
+      for (size_t w = 0; w < p.windows.size() && cm.size() + w < out.size(); ++w) {
+        for (const auto& a : p.windows[w].args) {
+          int64_t m = a ? MarkOfRefs(*a, cm) : -1;
+          if (m >= 0) out[cm.size() + w] = m;
+        }
+      }
       return out;
     }
     case BoundKind::kGenerate: {

@@ -666,7 +666,7 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
       100);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    last_plan_ = mb.analyzed;
+    last_plan_ = executed;  // the batch plan (stateful operators), not its rows
     progress_.push_back(p);
     while (static_cast<int64_t>(progress_.size()) > std::max<int64_t>(1, keep))
       progress_.pop_front();

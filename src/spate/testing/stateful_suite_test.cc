@@ -284,6 +284,76 @@ TEST_P(StatefulTest, DropDuplicatesWithinWatermark) {
   EXPECT_EQ(err, "");
 }
 
+// Sessions merge across batches: an event between two stored sessions joins them.
+DataFrame Sessions(const MemoryStream& input, bool watermark) {
+  DataFrame in = watermark ? input.toDF().withWatermark("ts", "10 minutes") : input.toDF();
+  return in.groupBy(F::col("user"), F::session_window(F::col("ts"), "5 minutes"))
+      .count()
+      .selectExpr("user", "CAST(session_window.start AS STRING) AS s",
+                  "CAST(session_window.end AS STRING) AS e", "count");
+}
+
+TEST_P(StatefulTest, SessionWindowsCompleteMode) {
+  MemoryStream input(Spark(), "user STRING, ts TIMESTAMP");
+  StreamTest t(Spark(), Sessions(input, false), "complete");
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{S("u1"), T(0)}, {S("u1"), T(2)}, {S("u2"), T(1)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(7)), L(2)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)}}),
+       StreamTest::AddData(input, {{S("u1"), T(10)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(7)), L(2)},
+                                {S("u1"), S(Clock(10)), S(Clock(15)), L(1)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)}}),
+       StreamTest::AddData(input, {{S("u1"), T(6)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(15)), L(4)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StatefulTest, SessionWindowsAppendModeAfterTheWatermark) {
+  MemoryStream input(Spark(), "user STRING, ts TIMESTAMP");
+  StreamTest t(Spark(), Sessions(input, true), "append");
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{S("u1"), T(0)}, {S("u1"), T(2)}, {S("u2"), T(1)}}),
+       StreamTest::CheckAnswer({}),
+       StreamTest::AddData(input, {{S("u1"), T(10)}, {S("u1"), T(6)}}),
+       StreamTest::CheckAnswer({}),
+       // Watermark 12:30: both sessions are over; u3's is open.
+       StreamTest::AddData(input, {{S("u3"), T(40)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(15)), L(4)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)}}),
+       // Late for the closed sessions: dropped.
+       StreamTest::AddData(input, {{S("u1"), T(3)}, {S("u3"), T(42)}}),
+       StreamTest::AddData(input, {{S("u9"), T(70)}}),
+       StreamTest::CheckAnswer({{S("u1"), S(Clock(0)), S(Clock(15)), L(4)},
+                                {S("u2"), S(Clock(1)), S(Clock(6)), L(1)},
+                                {S("u3"), S(Clock(40)), S(Clock(47)), L(2)}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+// Aggregates whose partial states merge across batches, not only sum and count.
+TEST_P(StatefulTest, MergeableAggregatesAcrossBatches) {
+  MemoryStream input(Spark(), "k STRING, v INT");
+  DataFrame df = input.toDF().groupBy("k").agg(
+      F::first(F::col("v")).alias("f"), F::last(F::col("v")).alias("l"),
+      F::stddev_samp(F::col("v")).alias("sd"), F::approx_count_distinct(F::col("v")).alias("nd"),
+      F::sort_array(F::collect_list(F::col("v"))).alias("all"));
+  StreamTest t(Spark(), df.selectExpr("k", "f", "l", "round(sd, 6) AS sd", "nd",
+                                      "CAST(`all` AS STRING) AS vs"),
+               "complete");
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), I(1)}, {S("a"), I(3)}}),
+       StreamTest::CheckAnswer({{S("a"), I(1), I(3), D(1.414214), L(2), S("[1, 3]")}}),
+       StreamTest::AddData(input, {{S("a"), I(5)}, {S("a"), I(3)}}),
+       StreamTest::CheckAnswer({{S("a"), I(1), I(3), D(1.632993), L(3), S("[1, 3, 3, 5]")}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
 TEST_P(StatefulTest, GlobalLimitAcrossBatches) {
   MemoryStream input(Spark(), "a INT");
   StreamTest t(Spark(), input.toDF().where("a > 0").limit(3), "append");
@@ -392,6 +462,78 @@ TEST(StatefulErrors, SinksThatCannotTakeTheOutputMode) {
   EXPECT_NE(start("delta", "update").find("DELTA_UNSUPPORTED_OUTPUT_MODE"), std::string::npos);
 }
 
+// Two watermarked inputs: the global watermark is the min of the two (the default policy)
+// and moves only once both have data. Without restarts: after one, an input that has no data
+// in the new run holds the watermark (Spark's WatermarkTracker starts its per-input map
+// empty; an input without data counts as 0).
+TEST(StatefulWatermarks, MultipleWatermarksTakeTheMinimum) {
+  MemoryStream a(Spark(), "ts TIMESTAMP, word STRING");
+  MemoryStream b(Spark(), "ts TIMESTAMP, word STRING");
+  DataFrame df = a.toDF()
+                     .withWatermark("ts", "10 minutes")
+                     .unionAll(b.toDF().withWatermark("ts", "20 minutes"))
+                     .groupBy(F::window(F::col("ts"), "10 minutes"), F::col("word"))
+                     .count()
+                     .selectExpr("CAST(window.start AS STRING) AS start", "word", "count");
+  StreamTest t(Spark(), df, "append");
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(a, {{T(1), S("x")}, {T(40), S("x")}}),
+       // Only one input has data: the watermark stays at 0; nothing is final.
+       StreamTest::CheckAnswer({}),
+       StreamTest::AddData(b, {{T(35), S("y")}}),
+       // min(12:40 - 10 min, 12:35 - 20 min) = 12:15: [12:00, 12:10) is final.
+       StreamTest::CheckAnswer({{S(Clock(0)), S("x"), L(1)}}),
+       StreamTest::AssertOnQuery(
+           [](const api::StreamingQuery& q) {
+             auto p = q.lastProgress();
+             return p && p->event_time.count("watermark") &&
+                    p->event_time.at("watermark") == "2026-01-01T12:15:00.000Z";
+           },
+           "watermark 12:15")});
+  EXPECT_EQ(err, "");
+}
+
+// Trigger.Once runs one batch: the batch that would evict with the new watermark is left for
+// the next run (AvailableNow runs it before stopping).
+TEST(StatefulTriggers, OnceLeavesTheNoDataBatchForTheNextRun) {
+  MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
+  const char* tmp = std::getenv("TMPDIR");
+  std::string chk =
+      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stateful-once-" + stream::RandomUuid());
+  auto run = [&](stream::Trigger trigger) {
+    auto q = WindowedCounts(input)
+                 .writeStream()
+                 .outputMode("append")
+                 .format("memory")
+                 .queryName("once_counts")
+                 .option("checkpointLocation", chk)
+                 .trigger(trigger)
+                 .start();
+    q.awaitTermination();
+    return Spark().sql("SELECT count(*) FROM once_counts").collect()[0][0].ToString();
+  };
+  input.addData({{T(1), S("a")}, {T(30), S("b")}});
+  EXPECT_EQ(run(api::Trigger::Once()), "0");
+  // A restart runs no batch without new data (Spark: no last execution to ask).
+  EXPECT_EQ(run(api::Trigger::AvailableNow()), "0");
+  // The next batch runs with the committed watermark (12:20) and emits [12:00, 12:10).
+  input.addData({{T(31), S("c")}});
+  EXPECT_EQ(run(api::Trigger::AvailableNow()), "1");
+  (void)io::LocalFileSystem::Get()->Delete(chk, true);
+}
+
+TEST(StatefulErrors, BadWatermarkDelay) {
+  MemoryStream input(Spark(), "ts TIMESTAMP");
+  for (const char* delay : {"ten minutes", "-5 minutes"}) {
+    try {
+      (void)input.toDF().withWatermark("ts", delay).schema();
+      ADD_FAILURE() << "delay '" << delay << "' was accepted";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(delay), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(StatefulErrors, WatermarkOnANonTimestampColumn) {
   MemoryStream input(Spark(), "a INT");
   try {
@@ -447,6 +589,17 @@ TEST(StatefulSql, WatermarkClauseAndWindowInSql) {
               std::string::npos)
         << e.what();
   }
+}
+
+TEST(StatefulExplain, ShowsTheStatefulOperatorsOfTheLastBatch) {
+  MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
+  auto q = WindowedCounts(input).writeStream().format("noop").outputMode("update").start();
+  input.addData({{T(1), S("a")}});
+  q.processAllAvailable();
+  std::string plan = q.explainString();
+  q.stop();
+  EXPECT_NE(plan.find("StateStoreSave [2 keys], state info [ opId = 0"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("EventTimeWatermark ts#"), std::string::npos) << plan;
 }
 
 // A restart with other grouping keys or aggregates fails instead of reading wrong state.

@@ -1301,6 +1301,63 @@ TEST(DeltaStreamTest, SourceReadsCommitsInOrder) {
             "1");
 }
 
+// A commit that rewrites files (here an overwrite of one partition: remove + add) as the
+// three options treat it, as Delta does: by default the query fails; skipChangeCommits
+// skips the commit; ignoreChanges emits the rewritten file's rows again (all of them, the
+// unchanged ones too) and ignores the remove.
+TEST(DeltaStreamTest, IgnoreChangesReEmitsRewrittenFiles) {
+  TempDir dir;
+  std::string src = dir / "src";
+  auto write = [&](const Rows& rows, const std::string& mode,
+                   const std::map<std::string, std::string>& opts) {
+    Spark()
+        .createDataFrame(rows, "id BIGINT, p STRING")
+        .write()
+        .format("delta")
+        .mode(mode)
+        .options(opts)
+        .partitionBy({"p"})
+        .save(src);
+  };
+  write({{L(0), S("even")}, {L(1), S("odd")}, {L(3), S("odd")}}, "append", {});  // v0
+  // v1 rewrites the odd partition: 1 stays, 3 becomes 5.
+  write({{L(1), S("odd")}, {L(5), S("odd")}}, "overwrite",
+        {{"replaceWhere", "p = 'odd'"}});
+  write({{L(10), S("even")}}, "append", {});  // v2
+  int run = 0;
+  auto ids_from_v1 = [&](const std::string& option) {
+    std::string name = "delta_changes_" + std::to_string(run++);
+    auto reader = Spark().readStream().format("delta").option("startingVersion", "1");
+    if (!option.empty()) reader.option(option, "true");
+    auto q = reader.load(src)
+                 .writeStream()
+                 .format("memory")
+                 .queryName(name)
+                 .option("checkpointLocation", dir / name)
+                 .trigger(api::Trigger::AvailableNow())
+                 .start();
+    q.awaitTermination();
+    std::string ids;
+    for (const auto& row :
+         Spark().sql("SELECT id FROM " + name + " ORDER BY id").collect())
+      ids += (ids.empty() ? "" : ",") + row[0].ToString();
+    return ids;
+  };
+  EXPECT_EQ(ids_from_v1("ignoreChanges"), "1,5,10");
+  EXPECT_EQ(ids_from_v1("skipChangeCommits"), "10");
+  for (const char* option : {"", "ignoreDeletes"}) {
+    try {
+      ids_from_v1(option);
+      ADD_FAILURE() << "expected DELTA_SOURCE_TABLE_IGNORE_CHANGES with '" << option
+                    << "'";
+    } catch (const api::StreamingQueryException& e) {
+      EXPECT_NE(std::string(e.what()).find("DELTA_SOURCE_TABLE_IGNORE_CHANGES"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(DeltaStreamTest, TableToTable) {
   TempDir dir;
   Spark()

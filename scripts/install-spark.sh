@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs real Apache Spark for the differential tests (tests/differential): the pinned
+# pyspark and delta-spark (scripts/spark-versions.env) into the virtual environment
+# build/spark-venv, and Delta's jars from Maven Central into build/spark-jars, which the
+# tests pass to Spark as spark.jars (nothing uses Spark's own resolver at test time).
+# Idempotent: a second run with the same versions does nothing. Needs Java 17+, Maven and
+# /usr/bin/python3 with venv; fails with a message naming what is missing.
+# Usage: bash scripts/install-spark.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=spark-versions.env
+. scripts/spark-versions.env
+
+VENV=build/spark-venv
+JARS=build/spark-jars
+STAMP="pyspark-$PYSPARK_VERSION delta-$DELTA_VERSION"
+fail() {
+  echo "install-spark: $*" >&2
+  exit 1
+}
+
+if [ "$(cat "$VENV/.installed" 2>/dev/null)" = "$STAMP" ] &&
+   [ "$(cat "$JARS/.installed" 2>/dev/null)" = "$STAMP" ]; then
+  exit 0
+fi
+
+command -v java >/dev/null || fail "java not found (Spark $PYSPARK_VERSION needs Java 17+)"
+command -v mvn >/dev/null || fail "mvn not found (it fetches Delta's jars from Maven Central)"
+[ -x /usr/bin/python3 ] || fail "/usr/bin/python3 not found"
+
+if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$STAMP" ]; then
+  echo "install-spark: pyspark $PYSPARK_VERSION and delta-spark $DELTA_VERSION into $VENV"
+  rm -rf "$VENV"
+  /usr/bin/python3 -m venv "$VENV" || fail "cannot create $VENV (python3-venv missing?)"
+  "$VENV/bin/pip" install -q --disable-pip-version-check wheel ||
+    fail "pip cannot install wheel into $VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check \
+    "pyspark==$PYSPARK_VERSION" "delta-spark==$DELTA_VERSION" ||
+    fail "pip cannot install pyspark==$PYSPARK_VERSION delta-spark==$DELTA_VERSION"
+  echo "$STAMP" > "$VENV/.installed"
+fi
+
+if [ "$(cat "$JARS/.installed" 2>/dev/null)" != "$STAMP" ]; then
+  echo "install-spark: Delta $DELTA_VERSION jars into $JARS"
+  rm -rf "$JARS"
+  mkdir -p "$JARS"
+  # delta-spark's other compile dependencies (delta-kernel-*) serve only the catalog-managed
+  # V2 connector; path-based and session-catalog tables need these two.
+  for artifact in "io.delta:$DELTA_ARTIFACT:$DELTA_VERSION" "io.delta:delta-storage:$DELTA_VERSION"; do
+    mvn -B -q -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+      -Dartifact="$artifact" -DoutputDirectory="$PWD/$JARS" ||
+      fail "mvn cannot fetch $artifact from Maven Central"
+  done
+  echo "$STAMP" > "$JARS/.installed"
+fi
+echo "install-spark: ready (pyspark $PYSPARK_VERSION, delta-spark $DELTA_VERSION)"

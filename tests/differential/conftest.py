@@ -1,0 +1,140 @@
+"""The differential suite's fixtures: the Spark oracle (spark_server.py under the venv's
+python, one process for the whole run) and the spate session (this process).
+
+Set up with scripts/install-spark.sh; run with the built package on the path:
+    PYTHONPATH=build/release/python /usr/bin/python3 -m pytest -q tests/differential
+Without the venv or the jars the suite is skipped, or fails when CI=true."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from typing import Dict, List, Optional
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import runner  # noqa: E402
+
+VENV_PYTHON = os.path.join(ROOT, "build", "spark-venv", "bin", "python")
+JARS = os.path.join(ROOT, "build", "spark-jars")
+WORK = os.path.join(ROOT, "build", "differential")
+# One case may take this long on Spark (the first ones also pay for the JVM's warm-up).
+CASE_TIMEOUT = float(os.environ.get("SPATE_DIFF_TIMEOUT", "180"))
+
+
+class Oracle:
+    """The Spark server: requests are sent up front, so Spark works through the cases while
+    this process runs them on spate; answers are collected by a reader thread."""
+
+    def __init__(self, names: List[str]):
+        for side in ("spark", "spate"):
+            shutil.rmtree(os.path.join(WORK, side), ignore_errors=True)
+            os.makedirs(os.path.join(WORK, side, "warehouse"))
+        if os.path.exists(os.path.join(WORK, "differences.jsonl")):
+            os.remove(os.path.join(WORK, "differences.jsonl"))
+        self.log_path = os.path.join(WORK, "spark-server.log")
+        self.log = open(self.log_path, "w")
+        env = dict(os.environ, TZ="UTC", PYTHONDONTWRITEBYTECODE="1",
+                   PYTHONPATH=HERE, PYSPARK_PYTHON=VENV_PYTHON)
+        self.proc = subprocess.Popen(
+            [VENV_PYTHON, os.path.join(HERE, "spark_server.py"), JARS,
+             os.path.join(WORK, "spark", "warehouse")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
+            env=env, cwd=os.path.join(WORK, "spark"))
+        self.answers: Dict[str, dict] = {}
+        self.seconds: Dict[str, float] = {}
+        self.version: Optional[str] = None
+        self.done = False
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        tmp = os.path.join(WORK, "spark", "cases")
+        for n in names:
+            self.proc.stdin.write(json.dumps({"case": n, "tmp": tmp}) + "\n")
+        self.proc.stdin.flush()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            msg = json.loads(line)
+            with self.cond:
+                if "ready" in msg:
+                    self.version = msg["ready"]
+                else:
+                    self.answers[msg["case"]] = msg
+                    self.seconds[msg["case"]] = msg["seconds"]
+                self.cond.notify_all()
+        with self.cond:
+            self.done = True
+            self.cond.notify_all()
+
+    def ask(self, request: dict) -> dict:
+        """Sends one more request (after those sent up front) and waits for its outcome."""
+        with self.cond:
+            self.asked = getattr(self, "asked", 0) + 1
+            rid = f"ask/{self.asked}"
+        msg = dict(request, case=rid, tmp=os.path.join(WORK, "spark", "asked"))
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.flush()
+        return self.answer(rid)["result"]
+
+    def answer(self, name: str) -> dict:
+        with self.cond:
+            ok = self.cond.wait_for(lambda: name in self.answers or self.done, CASE_TIMEOUT)
+            if name in self.answers:
+                return self.answers.pop(name)
+        tail = open(self.log_path).read()[-3000:]
+        what = "timed out" if not ok else f"exited with {self.proc.poll()}"
+        raise RuntimeError(f"the Spark server {what} before answering {name}; "
+                           f"log {self.log_path}:\n{tail}")
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+        except Exception:
+            self.proc.kill()
+        self.log.close()
+        # Spark's time per case, slowest first (what to look at when the stage grows).
+        with open(os.path.join(WORK, "spark-seconds.txt"), "w") as f:
+            for n, t in sorted(self.seconds.items(), key=lambda x: -x[1]):
+                f.write(f"{t:8.3f} {n}\n")
+
+
+def _missing() -> Optional[str]:
+    if not os.path.exists(VENV_PYTHON):
+        return f"{VENV_PYTHON} not found"
+    if not any(f.endswith(".jar") for f in os.listdir(JARS)) if os.path.isdir(JARS) else True:
+        return f"no Delta jars in {JARS}"
+    try:
+        import spate.sql  # noqa: F401
+    except ImportError as e:
+        return f"spate's Python package is not importable ({e}); set PYTHONPATH=build/release/python"
+    return None
+
+
+@pytest.fixture(scope="session")
+def oracle(request):
+    why = _missing()
+    if why:
+        msg = f"real Spark is not set up: {why} (run scripts/install-spark.sh)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    names = [item.callspec.params["name"] for item in request.session.items
+             if hasattr(item, "callspec") and "name" in item.callspec.params]
+    o = Oracle(names)
+    yield o
+    o.close()
+
+
+@pytest.fixture(scope="session")
+def spate_session():
+    from spate.sql import SparkSession
+    b = SparkSession.builder.appName("spate-differential").config(
+        "spark.sql.warehouse.dir", os.path.join(WORK, "spate", "warehouse"))
+    return b.getOrCreate()

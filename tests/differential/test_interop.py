@@ -1,0 +1,58 @@
+"""Tables and files crossing between spate and real Spark: every writer of interop.py runs on
+one engine, then both engines read the result and must agree (rows as multisets, column
+names and types, show() text; DESCRIBE HISTORY's length for Delta). Known differences are
+pinned in interop.PINS (docs/spark-differences.md)."""
+
+import os
+import shutil
+
+import pytest
+
+import compare
+import dsl
+import interop
+import runner
+from conftest import WORK
+from test_differential import DOCUMENTED, _spate_modules
+
+
+def _run(side, oracle, spate_session, op, writer, path):
+    if side == "spark":
+        return oracle.ask({"op": op, "writer": writer, "path": path})
+    c = dsl.Case(f"interop/{writer}/{op}", interop.step(op, writer, path))
+    env = runner.new_env(spate_session, _spate_modules(), c, os.path.join(WORK, "spate", "asked"), "spate")
+    return runner.run(c, env)
+
+
+@pytest.mark.parametrize("by", ["spate", "spark"])
+@pytest.mark.parametrize("writer", sorted(interop.WRITERS))
+def test_interop(writer, by, oracle, spate_session):
+    name = f"{writer}/written_by_{by}"
+    path = os.path.join(WORK, "interop", writer + "-" + by)
+    shutil.rmtree(os.path.dirname(path) + f"/{writer}-{by}", ignore_errors=True)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    written = _run(by, oracle, spate_session, "write", writer, path)
+    pinned = interop.PINS.get(name)
+    if "error" in written:
+        d = ("write", {"writer": by, "error": written["error"]["class"] or written["error"]["type"]}, None)
+    else:
+        ours = _run("spate", oracle, spate_session, "read", writer, path)
+        theirs = _run("spark", oracle, spate_session, "read", writer, path)
+        d = compare.first_difference(ours, theirs, ordered=False, show=True)
+        if d is None:
+            d = compare.first_difference(
+                _run("spate", oracle, spate_session, "history", writer, path),
+                _run("spark", oracle, spate_session, "history", writer, path), False, True)
+    if pinned is None:
+        if d is not None:
+            err = written.get("error", {}).get("message", "")
+            pytest.fail(f"{name}: spate and Spark disagree:\n{compare.render(d)}\n{err}\n"
+                        f"(pin: \"{name}\": Differs(\"D?\", \"{d[0]}\", \"{compare.pin(d)}\"))",
+                        pytrace=False)
+        return
+    assert pinned.id in DOCUMENTED
+    if d is None:
+        pytest.fail(f"{name}: the pinned difference {pinned.id} is gone: remove the pin", pytrace=False)
+    if (d[0], compare.pin(d)) != (pinned.aspect, pinned.pin):
+        pytest.fail(f"{name}: the pinned difference {pinned.id} changed:\n{compare.render(d)}\n"
+                    f"(new pin: Differs(\"{pinned.id}\", \"{d[0]}\", \"{compare.pin(d)}\"))", pytrace=False)
