@@ -1,15 +1,40 @@
 #!/usr/bin/env bash
 # A long crash campaign: at least N SIGKILLs that land inside a micro-batch, spread over
-# the file, Delta and foreachBatch sinks (tests/stream/crash_test.cc, RandomKill.Runs),
-# then the totals of kills and of lost and duplicated rows. Fails unless every sink
-# reached its share with 0 lost and 0 duplicated.
-# Usage: bash scripts/crash-campaign.sh N   (SPATE_PRESET=asan for the sanitizer build)
+# the stateless file, Delta and foreachBatch sinks (tests/stream/crash_test.cc,
+# RandomKill.Runs) and the stateful queries — windowed aggregation in append mode,
+# update-mode aggregation through foreachBatch, complete-mode aggregation into Delta,
+# dropDuplicates into files — each with the memory and the RocksDB state store
+# (StatefulRandomKill.Runs), then the totals of kills and of lost, duplicated and
+# mismatched rows. Fails unless every query reached its share with 0 lost, 0 duplicated
+# and 0 mismatched.
+# Usage: bash scripts/crash-campaign.sh N [all|stateless|stateful]   (default all;
+#        SPATE_PRESET=asan for the sanitizer build, SPATE_CRASH_SEED=<n> to repeat a
+#        campaign's kill schedule: it prints its seed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-want=${1:?usage: crash-campaign.sh N (landed kills)}
+want=${1:?usage: crash-campaign.sh N (landed kills) [all|stateless|stateful]}
+which=${2:-all}
 preset=${SPATE_PRESET:-release}
-sinks=(files delta foreachbatch)
-share=$(((want + ${#sinks[@]} - 1) / ${#sinks[@]}))
+
+# name of the query in the result line | gtest filter
+stateless=("files|Sinks/RandomKill.Runs/0" "delta|Sinks/RandomKill.Runs/1"
+  "foreachbatch|Sinks/RandomKill.Runs/2")
+stateful=()
+for q in window update complete dedup; do
+  for p in memory rocksdb; do
+    stateful+=("$q:$p|Queries/StatefulRandomKill.Runs/${q}_$p")
+  done
+done
+case "$which" in
+  all) queries=("${stateless[@]}" "${stateful[@]}") ;;
+  stateless) queries=("${stateless[@]}") ;;
+  stateful) queries=("${stateful[@]}") ;;
+  *) echo "unknown query set '$which' (all, stateless or stateful)" >&2; exit 2 ;;
+esac
+share=$(((want + ${#queries[@]} - 1) / ${#queries[@]}))
+# A new kill schedule each campaign (SPATE_CRASH_SEED=<n> repeats one).
+seed=${SPATE_CRASH_SEED:-$(date +%s)}
+echo "seed $seed"
 
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j"${SPATE_JOBS:-2}" \
@@ -18,29 +43,38 @@ bin=build/$preset/tests
 log=$(mktemp /tmp/spate-crash-campaign-XXXXXX.log)
 
 rc=0
-landed=0 kills=0 runs=0 lost=0 dup=0
-for i in "${!sinks[@]}"; do
-  sink=${sinks[$i]}
+landed=0 kills=0 runs=0 lost=0 dup=0 bad=0 window=0
+for entry in "${queries[@]}"; do
+  name=${entry%%|*}
+  filter=${entry#*|}
   start=$SECONDS
-  if ! SPATE_CRASH_LANDED_KILLS=$share "$bin/spate_stream_crash_test" \
-      "$bin/spate_stream_crash_driver" --gtest_filter="Sinks/RandomKill.Runs/$i" \
-      >>"$log" 2>&1; then
+  if ! SPATE_CRASH_LANDED_KILLS=$share SPATE_CRASH_SEED=$seed "$bin/spate_stream_crash_test" \
+      "$bin/spate_stream_crash_driver" --gtest_filter="$filter" >>"$log" 2>&1; then
     rc=1
   fi
-  line=$(grep "^random kills \[$sink\]" "$log" | tail -1)
+  line=$(grep -F "random kills [$name]" "$log" | tail -1 || true)
   if [ -z "$line" ]; then
-    echo "$sink: no result line (see $log)"
+    echo "$name: no result line (see $log)"
     rc=1
     continue
   fi
   echo "$line ($((SECONDS - start)) s)"
-  read -r l k r lo du < <(sed -E 's/.*: ([0-9]+) landed mid-batch of ([0-9]+) kills in ([0-9]+) runs; rows lost ([0-9]+), duplicated ([0-9]+).*/\1 \2 \3 \4 \5/' <<<"$line")
+  read -r l k r < <(sed -E 's/.*: ([0-9]+) landed mid-batch of ([0-9]+) kills in ([0-9]+) runs.*/\1 \2 \3/' <<<"$line")
+  lo=$(sed -E 's/.*rows lost ([0-9]+).*/\1/' <<<"$line")
+  du=$(sed -E 's/.*duplicated ([0-9]+).*/\1/' <<<"$line")
+  mi=0 sw=0
+  if [[ $line == *mismatched* ]]; then
+    mi=$(sed -E 's/.*mismatched ([0-9]+).*/\1/' <<<"$line")
+    sw=$(sed -E 's/.*\(([0-9]+) between state commit.*/\1/' <<<"$line")
+  fi
   landed=$((landed + l)) kills=$((kills + k)) runs=$((runs + r))
-  lost=$((lost + lo)) dup=$((dup + du))
+  lost=$((lost + lo)) dup=$((dup + du)) bad=$((bad + mi)) window=$((window + sw))
 done
-echo "campaign: $landed kills landed mid-batch (of $kills kills, $runs runs; wanted $want)," \
-  "rows lost $lost, duplicated $dup"
-if [ "$rc" != 0 ] || [ "$lost" != 0 ] || [ "$dup" != 0 ] || [ "$landed" -lt "$want" ]; then
+echo "campaign ($which): $landed kills landed mid-batch (of $kills kills, $runs runs;" \
+  "wanted $want; $window between a state commit and its commit log)," \
+  "rows lost $lost, duplicated $dup, mismatched $bad"
+if [ "$rc" != 0 ] || [ "$lost" != 0 ] || [ "$dup" != 0 ] || [ "$bad" != 0 ] ||
+  [ "$landed" -lt "$want" ]; then
   echo "campaign FAILED (log: $log)"
   exit 1
 fi

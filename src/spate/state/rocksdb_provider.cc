@@ -181,6 +181,10 @@ class RocksDbProvider final : public StateStoreProvider {
       base = fsys::temp_directory_path(ec).string();
       if (ec) base = "/tmp";
     }
+    {
+      std::error_code ec;  // a missing localDir is created (mkdtemp below reports errors)
+      fsys::create_directories(base, ec);
+    }
     RemoveFoldersOfDeadProcesses(base);
     std::string prefix = "spate-rocksdb-" + std::to_string(getpid()) + "-";
     std::string templ = (fsys::path(base) / (prefix + "XXXXXX")).string();

@@ -811,6 +811,26 @@ TEST_P(RocksDbStateStoreTest, RemovesWorkingFoldersOfDeadProcesses) {
   fsys::remove_all(base);
 }
 
+TEST_P(RocksDbStateStoreTest, CreatesAMissingLocalDir) {
+  // spark.sql.streaming.stateStore.rocksdb.localDir need not exist yet.
+  namespace fsys = std::filesystem;
+  std::string top = (fsys::temp_directory_path() /
+                     ("spate-state-test-missing-" + std::to_string(getpid())))
+                        .string();
+  fsys::remove_all(top);
+  conf_.extra["localDir"] = top + "/a/b";
+  auto p = NewProvider();
+  auto states = CommitVersions(p.get(), 2, false);
+  auto store = p->GetStore(2);
+  ASSERT_TRUE(store.ok());
+  EXPECT_EQ(Contents(*store), states[2]);
+  (*store)->Abort();
+  EXPECT_FALSE(fsys::is_empty(top + "/a/b"));
+  p->Close();
+  EXPECT_TRUE(fsys::is_empty(top + "/a/b"));
+  fsys::remove_all(top);
+}
+
 INSTANTIATE_TEST_SUITE_P(Providers, StateStoreTest,
                          ::testing::Values(ProviderCase{"memory", "delta", "snapshot"},
                                            ProviderCase{"rocksdb", "changelog",
@@ -860,6 +880,7 @@ TEST(StateStoreConfTest, FromConf) {
   set["spark.sql.streaming.minBatchesToRetain"] = "7";
   set["spark.sql.streaming.stateStore.rocksdb.boundedMemoryUsage"] = "true";
   set["spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled"] = "true";
+  set["spark.sql.streaming.stateStore.rocksdb.localDir"] = "/work/rocks";
   c = StateStoreConf::FromConf(get);
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(c->provider, "rocksdb");
@@ -867,6 +888,7 @@ TEST(StateStoreConfTest, FromConf) {
   EXPECT_EQ(c->min_versions_to_retain, 7);
   EXPECT_EQ(c->extra["boundedMemoryUsage"], "true");
   EXPECT_EQ(c->extra["changelogCheckpointing.enabled"], "true");
+  EXPECT_EQ(c->extra["localDir"], "/work/rocks");
   set["spark.sql.streaming.minBatchesToRetain"] = "many";
   EXPECT_FALSE(StateStoreConf::FromConf(get).ok());
 }

@@ -1245,13 +1245,16 @@ StatefulRuntime::StatefulRuntime(io::FileSystemPtr fs, std::string state_root,
       conf_(std::move(conf)),
       num_partitions_(std::max(1, num_partitions)) {}
 
-StatefulRuntime::~StatefulRuntime() {
+StatefulRuntime::~StatefulRuntime() { Close(); }
+
+void StatefulRuntime::Close() {
   WaitForMaintenance();
   AbortBatch();
   for (auto& op : ops_) {
     if (!op) continue;
     for (auto& p : op->providers) {
       if (p) p->Close();
+      p.reset();
     }
   }
 }

@@ -93,6 +93,10 @@ class StatefulRuntime {
   Status CommitBatch();
   /// Discards the batch's open stores (a failed batch: it will be replayed).
   void AbortBatch();
+  /// Aborts what is open and closes every provider (RocksDB instances, loaded maps): the
+  /// query calls it when its run ends, before it reports termination. A later batch
+  /// would reopen the providers.
+  void Close();
 
   /// Per withWatermark node over a stream (plan order): its delay (ms).
   const std::vector<int64_t>& watermark_delays() const { return watermark_delays_; }

@@ -279,6 +279,10 @@ void StreamingQuery::Run() {
   }
   for (auto& s : sources_) s->Stop();
   config_.sink->Stop();
+  // The state stores are released before termination is reported: the query object may
+  // be destroyed later on this thread, after awaitTermination() returned and while the
+  // process exits (RocksDB closed during the library's own teardown crashed).
+  if (stateful_) stateful_->Close();
   std::optional<Status> error;
   if (!st.ok()) {
     error = Status::Error("STREAM_FAILED",
