@@ -20,6 +20,12 @@ namespace spate {
 
 namespace {
 
+/// memcpy of `bytes` from a vector's data(), which is null for an empty vector: memcpy
+/// with a null pointer is undefined even for 0 bytes (UBSan reports it).
+void CopyValues(void* dst, const void* src, size_t bytes) {
+  if (bytes > 0) std::memcpy(dst, src, bytes);
+}
+
 using kernel::Out;
 
 Status SumOverflow() {
@@ -66,7 +72,7 @@ class CountAcc final : public GroupedAccumulator {
   ColumnPtr Emit() {
     int64_t n = static_cast<int64_t>(counts_.size());
     Out<int64_t> out(n);
-    std::memcpy(out.data, counts_.data(), counts_.size() * 8);
+    CopyValues(out.data, counts_.data(), counts_.size() * 8);
     return kernel::MakeColumn(DataType::Long(), n, 0, nullptr, out.buf);
   }
   std::vector<int64_t> counts_;
@@ -131,8 +137,8 @@ class SumAvgAcc final : public GroupedAccumulator {
     int64_t n = static_cast<int64_t>(sums_.size());
     Out<Acc> s(n);
     Out<int64_t> c(n);
-    std::memcpy(s.data, sums_.data(), sums_.size() * sizeof(Acc));
-    std::memcpy(c.data, counts_.data(), counts_.size() * 8);
+    CopyValues(s.data, sums_.data(), sums_.size() * sizeof(Acc));
+    CopyValues(c.data, counts_.data(), counts_.size() * 8);
     return {kernel::MakeColumn(sum_type_, n, 0, nullptr, s.buf),
             kernel::MakeColumn(DataType::Long(), n, 0, nullptr, c.buf)};
   }
@@ -163,7 +169,7 @@ class SumAvgAcc final : public GroupedAccumulator {
         }
       }
       Out<Acc> s(n);
-      std::memcpy(s.data, sums_.data(), sums_.size() * sizeof(Acc));
+      CopyValues(s.data, sums_.data(), sums_.size() * sizeof(Acc));
       return kernel::MakeColumn(result_, n, nulls, vbuf, s.buf);
     }
     if constexpr (std::is_same_v<Acc, __int128>) {
@@ -275,7 +281,7 @@ class MinMaxFixedAcc final : public GroupedAccumulator {
   ColumnPtr Emit() {
     int64_t n = static_cast<int64_t>(vals_.size());
     Out<T> out(n);
-    std::memcpy(out.data, vals_.data(), vals_.size() * sizeof(T));
+    CopyValues(out.data, vals_.data(), vals_.size() * sizeof(T));
     auto validity = Buffer::Allocate(bits::BytesFor(n));
     int64_t nulls = 0;
     for (int64_t g = 0; g < n; ++g) {
