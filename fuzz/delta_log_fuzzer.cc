@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_input.h"
+
 #include "spate/base/json.h"
 #include "spate/table/deletion_vector.h"
 #include "spate/table/delta_log.h"
@@ -17,14 +19,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
-  std::vector<std::string> commits;
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    if (i == text.size() || text[i] == '\0') {
-      commits.push_back(text.substr(start, i - start));
-      start = i + 1;
-    }
-  }
+  std::vector<std::string> commits = spate::fuzz::SplitAtNul(text, SIZE_MAX);
   (void)spate::table::ReplayForTest(commits);
   // The same bytes as a serialized deletion vector (Roaring containers) and as Z85 text.
   (void)spate::table::ParseDeletionVector(text, "fuzz");
@@ -33,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (j.ok()) {
     std::string again = j->ToString();
     auto back = spate::Json::Parse(again);
-    if (!back.ok() || back->ToString() != again) __builtin_trap();  // round trip must hold
+    if (!back.ok() || back->ToString() != again)
+      __builtin_trap();  // round trip must hold
     (void)spate::DataTypeFromSparkJson(*j);
   }
   return 0;

@@ -712,7 +712,9 @@ bool ParseTimestampText(std::string_view raw, TimestampText* out) {
     char c = raw[j];
     if (c >= '0' && c <= '9') {
       if (i == 6) ++frac_digits;
-      if (i != 6 || digits < 6) cur = cur * 10 + (c - '0');
+      // A fraction keeps its first 6 digits; any other segment longer than 6 digits is
+      // refused at its end (valid_digits), so stop accumulating before it can overflow.
+      if (digits < (i == 6 ? 6 : 9)) cur = cur * 10 + (c - '0');
       ++digits;
       continue;
     }

@@ -455,6 +455,17 @@ TEST(CastTest, StringToTimestampWithZoneSuffix) {
                   .is_null());
 }
 
+// Found by csv_fuzzer once compute was instrumented: a segment of many digits overflowed
+// the accumulator (undefined behaviour) before its length was checked. Such strings are
+// simply not timestamps.
+TEST(CastTest, StringToTimestampWithHugeSegmentIsInvalid) {
+  for (const char* s : {"26666666666666666666666666", "2024-01-15 1066666666666666666666:30",
+                        "2024-01-15 10:30:00+0666666666666666666666"}) {
+    EXPECT_EQ(CastText(Str(s), DataType::Timestamp(), CastMode::kTry), "NULL") << s;
+    EXPECT_EQ(CastText(Str(s), DataType::TimestampNtz(), CastMode::kTry), "NULL") << s;
+  }
+}
+
 TEST(CastTest, SparkCastSuiteTimestampStrings) {
   // CastSuiteBase "cast string to timestamp": offsets in the string win, including the
   // pre-3.0 one-digit forms.

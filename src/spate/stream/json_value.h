@@ -41,8 +41,14 @@ class JsonValue {
   bool is_string() const { return type_ == Type::kString; }
   bool is_number() const { return type_ == Type::kInt || type_ == Type::kDouble; }
   bool bool_value() const { return b_; }
+  /// A double is truncated, saturating at the int64 range (NaN: 0): a corrupt log's
+  /// huge number must not be an undefined conversion.
   int64_t int_value() const {
-    return type_ == Type::kDouble ? static_cast<int64_t>(d_) : i_;
+    if (type_ != Type::kDouble) return i_;
+    if (!(d_ == d_)) return 0;
+    if (d_ >= 9223372036854775807.0) return INT64_MAX;
+    if (d_ <= -9223372036854775808.0) return INT64_MIN;
+    return static_cast<int64_t>(d_);
   }
   double double_value() const {
     return type_ == Type::kInt ? static_cast<double>(i_) : d_;

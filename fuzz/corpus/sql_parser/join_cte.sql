@@ -1,0 +1,1 @@
+WITH x AS (SELECT id FROM range(10)) SELECT * FROM x JOIN y USING (id) LEFT JOIN z ON x.id = z.k UNION ALL SELECT 1

@@ -1,0 +1,1 @@
+SELECT a, count(*) FROM t WHERE b > 1 GROUP BY a HAVING count(*) > 2 ORDER BY a DESC LIMIT 10

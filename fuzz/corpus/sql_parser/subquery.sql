@@ -1,0 +1,1 @@
+SELECT x FROM t WHERE x IN (SELECT y FROM u) AND EXISTS (SELECT 1 FROM v WHERE v.a = t.a) AND s LIKE "a%" AND arr[0].f = map_col["k"]
