@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/api/delta_merge.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
@@ -412,7 +413,16 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     DataFrame rows(state, LocalPlan(out_schema, batches));
     std::vector<Column> names;
     for (const auto& f : target_schema.fields()) names.push_back(rows[f.name]);
-    DataFrame data = rows.filter(rows[kAction].isin(codes)).select(names);
+    // One file per million rows written (a small upsert writes one file, as Delta does
+    // with one shuffle partition).
+    int64_t kept_rows = copied;
+    for (size_t i = 0; i < spec.clauses.size(); ++i) {
+      if (spec.clauses[i].action != Action::kDelete) kept_rows += clause_rows[i];
+    }
+    const int writers = static_cast<int>(std::clamp<int64_t>(
+        kept_rows / 1'000'000, 1, std::max(1, s.MakeExecOptions().parallelism)));
+    DataFrame data =
+        rows.filter(rows[kAction].isin(codes)).select(names).coalesce(writers);
 
     table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, "append");
     o.read_snapshot = snapshot;
