@@ -12,11 +12,19 @@ VARIABLE = {"numTargetBytesAdded", "numTargetBytesRemoved", "executionTimeMs", "
             "rewriteTimeMs", "materializeSourceTimeMs"}
 
 
+# One shuffle partition: both engines write one file per MERGE, so file counts compare.
+CONF = {"spark.sql.shuffle.partitions": "1"}
+
+
 def _table(s, name, ddl, rows):
+    """A table of one file per batch of rows (the same layout on both sides)."""
     path = f"{s.tmp}/{name}"
     s.spark.sql(f"CREATE TABLE delta.`{path}` ({ddl}) USING DELTA")
     for batch in rows:
-        s.spark.sql(f"INSERT INTO delta.`{path}` VALUES {batch}")
+        cols = [c.split() for c in ddl.split(",")]
+        (s.spark.sql(f"SELECT * FROM VALUES {batch}").toDF(*[n for n, _ in cols])
+         .selectExpr(*[f"CAST({n} AS {t}) AS {n}" for n, t in cols])
+         .coalesce(1).write.format("delta").mode("append").save(path))
     return path
 
 
@@ -26,11 +34,12 @@ def _outcome(s, path, result):
     metrics = {k: v for k, v in dict(h.operationMetrics).items() if k not in VARIABLE}
     table = sorted(tuple(r) for r in s.spark.read.format("delta").load(path).collect())
     return {"result": [tuple(r) for r in result.collect()], "table": table,
-            "operation": h.operation, "params": params, "metrics": metrics,
+            "operation": h.operation, "params": sorted(params.items()),
+            "metrics": sorted(metrics.items()),
             "readVersion": h.readVersion, "isBlindAppend": h.isBlindAppend}
 
 
-@case
+@case(conf=CONF)
 def all_clause_kinds(s):
     path = _table(s, "t", "id INT, v STRING, n BIGINT",
                   ["(1, 'a', 10), (2, 'b', 20), (3, 'c', 30)", "(4, 'd', 40)"])
@@ -46,7 +55,7 @@ def all_clause_kinds(s):
     return _outcome(s, path, out)
 
 
-@case
+@case(conf=CONF)
 def upsert_update_all_insert_all(s):
     path = _table(s, "t", "id INT, v STRING", ["(1, 'a'), (2, 'b')", "(3, 'c')"])
     src = s.spark.createDataFrame([(2, "B"), (9, "new")], "id INT, v STRING")
@@ -56,7 +65,7 @@ def upsert_update_all_insert_all(s):
     return _outcome(s, path, out)
 
 
-@case
+@case(conf=CONF)
 def insert_only(s):
     path = _table(s, "t", "id INT, v STRING", ["(1, 'a')"])
     out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT 1 AS id, 'x' AS v UNION ALL "
@@ -64,7 +73,7 @@ def insert_only(s):
     return _outcome(s, path, out)
 
 
-@case
+@case(conf=CONF)
 def unconditional_delete_with_duplicate_source_rows(s):
     path = _table(s, "t", "id INT, v STRING", ["(1, 'a'), (2, 'b')"])
     out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1), (1) "
@@ -72,7 +81,7 @@ def unconditional_delete_with_duplicate_source_rows(s):
     return _outcome(s, path, out)
 
 
-@case
+@case(conf=CONF)
 def duplicate_source_rows_fail(s):
     path = _table(s, "t", "id INT, v STRING", ["(1, 'a')"])
     s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1, 'p'), (1, 'q') "
