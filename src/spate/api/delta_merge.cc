@@ -12,6 +12,7 @@
 #include "spate/api/session_state.h"
 #include "spate/base/json.h"
 #include "spate/columnar/builder.h"
+#include "spate/sql/analyzer.h"
 #include "spate/sql/parser.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_source.h"
@@ -258,6 +259,44 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   DataFrame source = source_df.withColumn(kSourcePresent, functions::lit(true));
   if (!source_alias.empty()) source = source.alias(source_alias);
   const Column condition(spec.condition);
+
+  // Each clause resolves where Delta resolves it: MATCHED against both sides, NOT
+  // MATCHED against the source, NOT MATCHED BY SOURCE against the target. A name that
+  // does not resolve there is DELTA_MERGE_UNRESOLVED_EXPRESSION.
+  {
+    DataFrame target_only = target_frame({}, false);
+    DataFrame both = source.join(target_only, condition, "inner");
+    sql::Analyzer analyzer(s.catalog, s.conf);
+    auto check = [&](const ExprPtr& e, const DataFrame& scope,
+                     const std::string& clause) {
+      if (!e) return;
+      Result<BoundExprPtr> bound = analyzer.BindExpression(e, scope.analyzed()->output);
+      if (bound.ok() || bound.status().error_class().rfind("UNRESOLVED_COLUMN", 0) != 0) {
+        CheckOrThrow(bound.status());
+        return;
+      }
+      std::string cols;
+      for (const auto& a : scope.analyzed()->output) {
+        if (a.name.rfind("__spate_merge_", 0) == 0) continue;
+        cols += (cols.empty() ? "" : ", ") +
+                (a.qualifier.empty() ? "" : a.qualifier + ".") + a.name;
+      }
+      ThrowStatus(Status::Error(
+          "DELTA_MERGE_UNRESOLVED_EXPRESSION",
+          {{"sqlExpr", e->DisplayName()}, {"clause", clause}, {"cols", cols}}));
+    };
+    for (const auto& c : spec.clauses) {
+      const DataFrame& scope = c.match == Match::kMatched      ? both
+                               : c.match == Match::kNotMatched ? source
+                                                               : target_only;
+      const std::string clause = std::string(c.action == Action::kUpdate   ? "UPDATE"
+                                             : c.action == Action::kDelete ? "DELETE"
+                                                                           : "INSERT") +
+                                 " clause";
+      check(c.condition, scope, clause + " condition");
+      for (const auto& [unused, value] : c.assignments) check(value, scope, clause);
+    }
+  }
 
   const int64_t num_source_rows = source_df.count();
 
