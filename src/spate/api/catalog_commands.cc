@@ -206,6 +206,7 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
     } else {
       // No rows: the declared schema as written (column comments and nullability kept).
       BatchPtr empty = Batch::Make(st.table_schema, EmptyColumns(*st.table_schema), 0);
+      o.keep_nullability = true;
       ValueOrThrow(table::WriteBatches(io::LocalFileSystem::Get(), ref.path, {empty}, o));
     }
   } catch (...) {

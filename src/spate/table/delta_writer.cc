@@ -306,7 +306,15 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
       part_cols.push_back(schema->field(idx).name);
     }
     meta.id = snapshot ? snapshot->metadata().id : formats::NewUuid();
-    meta.schema_string = SchemaToSparkJson(*schema);
+    // Delta makes the schema of written data nullable (asNullable); only a declared
+    // schema (CREATE TABLE with columns) keeps its NOT NULL columns.
+    if (opt.keep_nullability) {
+      meta.schema_string = SchemaToSparkJson(*schema);
+    } else {
+      std::vector<Field> fields = schema->fields();
+      for (auto& f : fields) f.nullable = true;
+      meta.schema_string = SchemaToSparkJson(Schema(fields));
+    }
     meta.partition_columns = part_cols;
     if (snapshot) meta.configuration = snapshot->metadata().configuration;
     for (const auto& [k, v] : opt.options)
@@ -411,9 +419,11 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   // NOT NULL columns of the table (Delta's invariants): a null in one fails the write.
   std::vector<std::pair<int, std::string>> not_null;  // data column index, name
   {
-    const Schema& target = snapshot && !overwrite_schema ? *snapshot->schema() : *schema;
+    // A new schema is the data's, nullable unless declared (keep_nullability).
+    const bool new_schema = !snapshot || overwrite_schema;
+    const Schema& target = new_schema ? *schema : *snapshot->schema();
     for (const auto& f : target.fields()) {
-      if (f.nullable) continue;
+      if (f.nullable || (new_schema && !opt.keep_nullability)) continue;
       int idx = schema->FieldIndex(f.name);
       if (idx < 0) {
         return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED", {{"columnName", f.name}});

@@ -65,6 +65,10 @@ struct DeltaWriteOptions {
   /// Parquet compression when no option is given (spark.sql.parquet.compression.codec).
   std::string default_codec = "snappy";
 
+  /// A new table's schema keeps the data's NOT NULL columns (CREATE TABLE with a column
+  /// list); otherwise it is made nullable, as Delta writes DataFrames (asNullable).
+  bool keep_nullability = false;
+
   // DML rewrites (MERGE, UPDATE, DELETE), with mode "append":
   /// The snapshot the operation read: the commit's readVersion, and the schema the data
   /// must match. nullptr: the latest snapshot when the write starts.
