@@ -4,14 +4,47 @@
     t = DeltaTable.forName(spark, "events")      # or DeltaTable.forPath(spark, "/data/t")
     t.history(5).show()
     t.toDF().count()
+    (t.alias("t").merge(updates.alias("s"), "t.id = s.id")
+        .whenMatchedUpdate(set={"v": "s.v"}).whenNotMatchedInsertAll().execute())
 """
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional, Union
 
 from spate import _spate
+from spate.sql.column import Column
 from spate.sql.dataframe import DataFrame
 
-__all__ = ["DeltaTable"]
+__all__ = ["DeltaTable", "DeltaMergeBuilder"]
+
+ExpressionOrColumn = Union[str, Column]
+
+
+def _cond_jc(condition: Optional[ExpressionOrColumn]):
+    """A condition (SQL text or Column) as a native Column, or None."""
+    if condition is None:
+        return None
+    if isinstance(condition, Column):
+        return condition._jc
+    if isinstance(condition, str):
+        return _spate.expr(condition)
+    raise TypeError(f"condition must be a str or a Column, got {type(condition).__name__}")
+
+
+def _set_jc(assignments: Optional[Dict[str, Any]], what: str):
+    """{column: SQL text | Column | literal} as native (name, Column) pairs."""
+    if not assignments:
+        raise ValueError(f"{what} must be a non-empty dict of column names to expressions")
+    from spate.sql.column import _lit_jc
+
+    out = []
+    for name, value in assignments.items():
+        if isinstance(value, Column):
+            out.append((name, value._jc))
+        elif isinstance(value, str):
+            out.append((name, _spate.expr(value)))
+        else:
+            out.append((name, _lit_jc(value)))
+    return out
 
 
 class DeltaTable:
@@ -38,8 +71,13 @@ class DeltaTable:
     def toDF(self) -> DataFrame:
         return DataFrame(self._jdt.toDF(), self._spark)
 
-    def alias(self, aliasName: str) -> DataFrame:
-        return self.toDF().alias(aliasName)
+    def alias(self, aliasName: str) -> "DeltaTable":
+        """The table under an alias that merge conditions and assignments can use."""
+        return DeltaTable(self._spark, self._jdt.alias(aliasName))
+
+    def merge(self, source: DataFrame, condition: ExpressionOrColumn) -> "DeltaMergeBuilder":
+        """MERGE ``source`` into this table on ``condition``; add clauses, then execute()."""
+        return DeltaMergeBuilder(self._spark, self._jdt.merge(source._jdf, _cond_jc(condition)))
 
     def history(self, limit: Optional[int] = None) -> DataFrame:
         """Commits newest first, with DESCRIBE HISTORY's columns."""
@@ -48,3 +86,50 @@ class DeltaTable:
     def detail(self) -> DataFrame:
         """One row with DESCRIBE DETAIL's columns."""
         return DataFrame(self._jdt.detail(), self._spark)
+
+
+class DeltaMergeBuilder:
+    """delta-spark's DeltaMergeBuilder: WHEN clauses in the order they are added, then
+    execute() (one commit; returns num_affected_rows, num_updated_rows,
+    num_deleted_rows, num_inserted_rows as SQL MERGE does)."""
+
+    def __init__(self, spark: Any, jbuilder: Any):
+        self._spark = spark
+        self._jbuilder = jbuilder
+
+    def _clause(self, match, action, condition, star, assignments) -> "DeltaMergeBuilder":
+        j = self._jbuilder.clause(match, action, _cond_jc(condition), star, assignments)
+        return DeltaMergeBuilder(self._spark, j)
+
+    def whenMatchedUpdate(self, condition: Optional[ExpressionOrColumn] = None,
+                          set: Optional[Dict[str, Any]] = None) -> "DeltaMergeBuilder":
+        return self._clause("matched", "update", condition, False, _set_jc(set, "set"))
+
+    def whenMatchedUpdateAll(self, condition: Optional[ExpressionOrColumn] = None
+                             ) -> "DeltaMergeBuilder":
+        return self._clause("matched", "update", condition, True, [])
+
+    def whenMatchedDelete(self, condition: Optional[ExpressionOrColumn] = None
+                          ) -> "DeltaMergeBuilder":
+        return self._clause("matched", "delete", condition, False, [])
+
+    def whenNotMatchedInsert(self, condition: Optional[ExpressionOrColumn] = None,
+                             values: Optional[Dict[str, Any]] = None) -> "DeltaMergeBuilder":
+        return self._clause("notMatched", "insert", condition, False, _set_jc(values, "values"))
+
+    def whenNotMatchedInsertAll(self, condition: Optional[ExpressionOrColumn] = None
+                                ) -> "DeltaMergeBuilder":
+        return self._clause("notMatched", "insert", condition, True, [])
+
+    def whenNotMatchedBySourceUpdate(self, condition: Optional[ExpressionOrColumn] = None,
+                                     set: Optional[Dict[str, Any]] = None
+                                     ) -> "DeltaMergeBuilder":
+        return self._clause("notMatchedBySource", "update", condition, False,
+                            _set_jc(set, "set"))
+
+    def whenNotMatchedBySourceDelete(self, condition: Optional[ExpressionOrColumn] = None
+                                     ) -> "DeltaMergeBuilder":
+        return self._clause("notMatchedBySource", "delete", condition, False, [])
+
+    def execute(self) -> DataFrame:
+        return DataFrame(self._jbuilder.execute(), self._spark)

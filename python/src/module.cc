@@ -520,7 +520,27 @@ void BindDelta(py::module_& m) {
       .def("toDF", &DeltaTable::toDF, py::call_guard<py::gil_scoped_release>())
       .def("history", &DeltaTable::history, py::call_guard<py::gil_scoped_release>())
       .def("detail", &DeltaTable::detail, py::call_guard<py::gil_scoped_release>())
-      .def("path", &DeltaTable::path);
+      .def("path", &DeltaTable::path)
+      .def("alias", &DeltaTable::alias)
+      .def("merge", [](const DeltaTable& t, const api::DataFrame& source,
+                       const Column& condition) { return t.merge(source, condition); });
+  // Clauses arrive in the engine's form: match "matched" | "notMatched" |
+  // "notMatchedBySource", action "update" | "delete" | "insert".
+  using api::DeltaMergeBuilder;
+  py::class_<DeltaMergeBuilder>(m, "DeltaMergeBuilder")
+      .def("clause",
+           [](const DeltaMergeBuilder& b, const std::string& match, const std::string& action,
+              std::optional<Column> condition, bool star, const api::MergeAssignments& set) {
+             using M = sql::MergeClause::Match;
+             using A = sql::MergeClause::Action;
+             M mm = match == "matched"      ? M::kMatched
+                    : match == "notMatched" ? M::kNotMatched
+                                            : M::kNotMatchedBySource;
+             A aa = action == "update" ? A::kUpdate : action == "delete" ? A::kDelete : A::kInsert;
+             return b.With(api::MakeMergeClause(mm, aa, condition ? condition->expr() : nullptr,
+                                                star, set));
+           })
+      .def("execute", &DeltaMergeBuilder::execute, py::call_guard<py::gil_scoped_release>());
 }
 
 void BindFunctions(py::module_& m) {

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "spate/api/dataframe.h"
+#include "spate/api/delta_merge.h"
 #include "spate/api/delta_table.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
@@ -205,6 +206,7 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
     } else {
       // No rows: the declared schema as written (column comments and nullability kept).
       BatchPtr empty = Batch::Make(st.table_schema, EmptyColumns(*st.table_schema), 0);
+      o.keep_nullability = true;
       ValueOrThrow(table::WriteBatches(io::LocalFileSystem::Get(), ref.path, {empty}, o));
     }
   } catch (...) {
@@ -534,6 +536,25 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
         return detail.select(cols);
       }
       return t.history(st.limit ? static_cast<int>(*st.limit) : 0);
+    }
+    case K::kMerge: {
+      const sql::MergeInto& m = *st.merge;
+      TableRef ref = ResolveTableRef(s, m.target);
+      if (!ref.exists) {
+        ThrowStatus(
+            Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+      }
+      MergeSpec spec;
+      spec.target_path = ref.path;
+      spec.target_name = ref.Quoted();
+      // Without an alias, columns are qualified by the table's name (delta.`path`: none).
+      spec.target_alias = !m.target_alias.empty() ? m.target_alias
+                          : ref.id                ? m.target.back()
+                                                  : "";
+      spec.source = m.source;
+      spec.condition = m.condition;
+      spec.clauses = m.clauses;
+      return ExecuteMerge(state, spec);
     }
     case K::kCreateTable: return CreateTable(state, st);
     case K::kInsert: return Insert(state, st);

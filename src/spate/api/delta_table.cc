@@ -156,7 +156,32 @@ bool DeltaTable::isDeltaTable(const SparkSession&, const std::string& path) {
   return r.ok() && *r;
 }
 
-DataFrame DeltaTable::toDF() const { return LoadDelta(state_, path_, {}); }
+DataFrame DeltaTable::toDF() const {
+  DataFrame df = LoadDelta(state_, path_, {});
+  return alias_.empty() ? df : df.alias(alias_);
+}
+
+DeltaTable DeltaTable::alias(const std::string& alias) const {
+  DeltaTable t = *this;
+  t.alias_ = alias;
+  return t;
+}
+
+DeltaMergeBuilder DeltaTable::merge(const DataFrame& source,
+                                    const std::string& condition) const {
+  return merge(source, functions::expr(condition));
+}
+
+DeltaMergeBuilder DeltaTable::merge(const DataFrame& source,
+                                    const Column& condition) const {
+  MergeSpec spec;
+  spec.target_path = path_;
+  spec.target_name = "delta.`" + path_ + "`";
+  spec.target_alias = alias_;
+  spec.source = source.plan();
+  spec.condition = condition.expr();
+  return DeltaMergeBuilder(state_, std::move(spec));
+}
 
 DataFrame DeltaTable::history(int limit) const {
   table::DeltaLog log(Fs(), path_);

@@ -7,6 +7,8 @@
 //   t.toDF().show();
 //   t.history(10).show();   // DESCRIBE HISTORY's columns, newest first
 //   t.detail().show();      // DESCRIBE DETAIL's columns
+//   t.alias("t").merge(updates.alias("s"), "t.id = s.id")
+//       .whenMatchedUpdateAll().whenNotMatchedInsertAll().execute();   // delta_merge.h
 //
 // Ownership: holds the session and the table path. Thread safety: methods are const and
 // may run concurrently. Failure: throws the exceptions of exceptions.h (a path without a
@@ -15,6 +17,7 @@
 #include <string>
 
 #include "spate/api/dataframe.h"
+#include "spate/api/delta_merge.h"
 #include "spate/api/session.h"
 #include "spate/table/delta_writer.h"
 
@@ -40,11 +43,19 @@ class DeltaTable {
   DataFrame detail() const;
   const std::string& path() const { return path_; }
 
+  /// The table under an alias that merge conditions and assignments can qualify by.
+  DeltaTable alias(const std::string& alias) const;
+  DeltaTable as(const std::string& alias) const { return this->alias(alias); }
+  /// MERGE of `source` into this table on `condition`; add clauses, then execute().
+  DeltaMergeBuilder merge(const DataFrame& source, const std::string& condition) const;
+  DeltaMergeBuilder merge(const DataFrame& source, const Column& condition) const;
+
  private:
   DeltaTable(std::shared_ptr<SessionState> state, std::string path)
       : state_(std::move(state)), path_(std::move(path)) {}
   std::shared_ptr<SessionState> state_;
   std::string path_;
+  std::string alias_;
 };
 
 /// DataFrameReader.format("delta").load(path): options versionAsOf / timestampAsOf.

@@ -128,6 +128,31 @@ struct PlanSubquery : SubqueryHandle {
   PlanPtr plan;
 };
 
+/// One WHEN clause of MERGE INTO (Delta's DeltaMergeIntoClause).
+struct MergeClause {
+  enum class Match : uint8_t { kMatched, kNotMatched, kNotMatchedBySource };
+  enum class Action : uint8_t { kUpdate, kDelete, kInsert };
+  Match match = Match::kMatched;
+  Action action = Action::kUpdate;
+  ExprPtr condition;  // WHEN ... AND condition; nullptr when absent
+  bool star = false;  // UPDATE SET * / INSERT *
+  /// UPDATE SET col = value, ... / INSERT (col, ...) VALUES (value, ...): the target
+  /// column as written (name parts, possibly qualified by the target alias) and its
+  /// value.
+  std::vector<std::pair<std::vector<std::string>, ExprPtr>> assignments;
+};
+
+/// MERGE INTO target [[AS] alias] USING source [[AS] alias] ON condition WHEN ...
+struct MergeInto {
+  std::vector<std::string> target;  // the table name (or delta.`/path`)
+  std::string target_alias;         // "" when not given
+  PlanPtr source;                   // the source relation, its alias applied
+  std::string source_alias;         // "" when not given
+  ExprPtr condition;
+  std::vector<MergeClause> clauses;  // in statement order
+  bool with_schema_evolution = false;
+};
+
 /// A parsed SQL statement.
 struct Statement {
   enum class Kind : uint8_t {
@@ -151,6 +176,7 @@ struct Statement {
     kInsert,         // INSERT INTO|OVERWRITE [TABLE] name [(cols)] query
     kDescribeHistory,  // DESCRIBE HISTORY name|delta.`path` [LIMIT n]; DESCRIBE DETAIL
                        // name (key = "detail")
+    kMerge,            // MERGE INTO ... USING ... ON ... WHEN ... (st.merge)
   };
   Kind kind = Kind::kQuery;
   PlanPtr plan;                        // kQuery, kCreateView, kDescribe (query or relation)
@@ -178,6 +204,7 @@ struct Statement {
   std::vector<std::pair<std::string, std::string>> properties;  // TBLPROPERTIES / DBPROPERTIES
   std::vector<std::string> insert_columns;  // INSERT INTO t (a, b)
   std::optional<int64_t> limit;        // DESCRIBE HISTORY ... LIMIT n
+  std::shared_ptr<const MergeInto> merge;  // kMerge
 };
 
 }  // namespace spate::sql

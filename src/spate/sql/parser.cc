@@ -291,6 +291,8 @@ class Parser {
   Result<Statement> ParseDropTableOrSchema();
   Result<Statement> ParseCreateTable();
   Result<Statement> ParseInsert();
+  Result<Statement> ParseMerge();
+  Result<MergeClause> ParseMergeClause();
   Result<std::vector<std::pair<std::string, std::string>>> ParsePropertyList();
   Result<std::string> ParseStringValue();
   /// IF NOT EXISTS (true when present).
@@ -446,6 +448,8 @@ Result<Statement> Parser::ParseStatementBody() {
     }
   } else if (first.Is("INSERT")) {
     SPATE_ASSIGN_OR_RETURN(st, ParseInsert());
+  } else if (first.Is("MERGE")) {
+    SPATE_ASSIGN_OR_RETURN(st, ParseMerge());
   } else if (first.Is("DESC") || first.Is("DESCRIBE")) {
     SPATE_ASSIGN_OR_RETURN(st, ParseDescribe());
   } else if (first.Is("EXPLAIN")) {
@@ -456,9 +460,10 @@ Result<Statement> Parser::ParseStatementBody() {
     SPATE_ASSIGN_OR_RETURN(st, ParseUse());
   } else {
     static const auto* kUnsupported = new std::unordered_set<std::string_view>{
-        "UPDATE", "DELETE", "MERGE",   "ALTER",   "CACHE",  "UNCACHE", "CLEAR",
-        "REFRESH", "ANALYZE", "TRUNCATE", "MSCK", "LOAD",   "ADD",    "LIST",    "DECLARE",
-        "OPTIMIZE", "VACUUM", "REPAIR",  "COMMENT", "GRANT", "REVOKE", "CALL",   "EXECUTE"};
+        "UPDATE",  "DELETE",  "ALTER",    "CACHE",  "UNCACHE", "CLEAR",
+        "REFRESH", "ANALYZE", "TRUNCATE", "MSCK",   "LOAD",    "ADD",
+        "LIST",    "DECLARE", "OPTIMIZE", "VACUUM", "REPAIR",  "COMMENT",
+        "GRANT",   "REVOKE",  "CALL",     "EXECUTE"};
     if (first.IsWord() && kUnsupported->count(first.upper) > 0) {
       std::string sql(text_.substr(begin));
       return Status::Error("INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT", {{"sqlText", sql}})
@@ -847,6 +852,127 @@ Result<Statement> Parser::ParseInsert() {
   if (!IsQueryStart(Peek()) && !Peek().IsOp("(")) return SyntaxError(Peek());
   SPATE_ASSIGN_OR_RETURN(st.plan, ParseQuery());
   return st;
+}
+
+// MERGE [WITH SCHEMA EVOLUTION] INTO target [[AS] alias] USING source [[AS] alias]
+// ON condition (WHEN ...)+. Only the last clause of each kind may omit its condition
+// (Spark's NON_LAST_*_CLAUSE_OMIT_CONDITION).
+Result<Statement> Parser::ParseMerge() {
+  Advance();  // MERGE
+  auto merge = std::make_shared<MergeInto>();
+  if (MatchKeyword("WITH")) {
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("SCHEMA"));
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("EVOLUTION"));
+    merge->with_schema_evolution = true;
+  }
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("INTO"));
+  SPATE_ASSIGN_OR_RETURN(merge->target, ParseMultipartIdentifier());
+  if (std::optional<std::string> alias = MatchAlias()) merge->target_alias = *alias;
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("USING"));
+  SPATE_ASSIGN_OR_RETURN(merge->source, ParseRelationPrimary());
+  if (merge->source->kind == PlanKind::kSubqueryAlias) {
+    if (!merge->source->column_aliases.empty()) {
+      return Status::Error("COLUMN_ALIASES_NOT_ALLOWED", {{"op", "MERGE"}})
+          .WithPosition(0);
+    }
+    merge->source_alias = merge->source->alias;
+  }
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("ON"));
+  SPATE_ASSIGN_OR_RETURN(merge->condition, ParseExpression());
+  if (!Peek().Is("WHEN")) return SyntaxError(Peek());
+  while (Peek().Is("WHEN")) {
+    int64_t pos = Peek().begin;
+    SPATE_ASSIGN_OR_RETURN(MergeClause clause, ParseMergeClause());
+    // A clause without a condition must be the last of its kind.
+    for (const MergeClause& earlier : merge->clauses) {
+      if (earlier.match != clause.match || earlier.condition) continue;
+      const char* error = earlier.match == MergeClause::Match::kMatched
+                              ? "NON_LAST_MATCHED_CLAUSE_OMIT_CONDITION"
+                          : earlier.match == MergeClause::Match::kNotMatched
+                              ? "NON_LAST_NOT_MATCHED_BY_TARGET_CLAUSE_OMIT_CONDITION"
+                              : "NON_LAST_NOT_MATCHED_BY_SOURCE_CLAUSE_OMIT_CONDITION";
+      return Status::Error(error).WithPosition(pos);
+    }
+    merge->clauses.push_back(std::move(clause));
+  }
+  Statement st;
+  st.kind = Statement::Kind::kMerge;
+  st.name = merge->target;
+  st.merge = std::move(merge);
+  return st;
+}
+
+Result<MergeClause> Parser::ParseMergeClause() {
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("WHEN"));
+  MergeClause clause;
+  if (MatchKeyword("NOT")) {
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("MATCHED"));
+    clause.match = MergeClause::Match::kNotMatched;
+    if (MatchKeyword("BY")) {
+      if (MatchKeyword("SOURCE")) {
+        clause.match = MergeClause::Match::kNotMatchedBySource;
+      } else {
+        SPATE_RETURN_IF_ERROR(ExpectKeyword("TARGET"));
+      }
+    }
+  } else {
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("MATCHED"));
+  }
+  if (MatchKeyword("AND")) {
+    SPATE_ASSIGN_OR_RETURN(clause.condition, ParseExpression());
+  }
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("THEN"));
+  const bool insert_clause = clause.match == MergeClause::Match::kNotMatched;
+  if (insert_clause) {
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("INSERT"));
+    clause.action = MergeClause::Action::kInsert;
+    if (MatchOp("*")) {
+      clause.star = true;
+      return clause;
+    }
+    std::vector<std::vector<std::string>> columns;
+    SPATE_RETURN_IF_ERROR(ExpectOp("("));
+    do {
+      SPATE_ASSIGN_OR_RETURN(std::vector<std::string> column, ParseMultipartIdentifier());
+      columns.push_back(std::move(column));
+    } while (MatchOp(","));
+    SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("VALUES"));
+    SPATE_RETURN_IF_ERROR(ExpectOp("("));
+    SPATE_ASSIGN_OR_RETURN(std::vector<ExprPtr> values, ParseExpressionList());
+    SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    if (values.size() != columns.size()) {
+      return Status::Error(
+                 "PARSE_SYNTAX_ERROR",
+                 {{"error", "'VALUES'"},
+                  {"hint", ": the INSERT clause of MERGE has " +
+                               std::to_string(columns.size()) + " columns and " +
+                               std::to_string(values.size()) + " values"}})
+          .WithPosition(Peek().begin);
+    }
+    for (size_t i = 0; i < columns.size(); ++i) {
+      clause.assignments.emplace_back(std::move(columns[i]), std::move(values[i]));
+    }
+    return clause;
+  }
+  if (MatchKeyword("DELETE")) {
+    clause.action = MergeClause::Action::kDelete;
+    return clause;
+  }
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("UPDATE"));
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("SET"));
+  clause.action = MergeClause::Action::kUpdate;
+  if (clause.match == MergeClause::Match::kMatched && MatchOp("*")) {
+    clause.star = true;
+    return clause;
+  }
+  do {
+    SPATE_ASSIGN_OR_RETURN(std::vector<std::string> column, ParseMultipartIdentifier());
+    SPATE_RETURN_IF_ERROR(ExpectOp("="));
+    SPATE_ASSIGN_OR_RETURN(ExprPtr value, ParseExpression());
+    clause.assignments.emplace_back(std::move(column), std::move(value));
+  } while (MatchOp(","));
+  return clause;
 }
 
 // ===================================================================================

@@ -1267,3 +1267,50 @@ TEST(ParserTest, JoinTypeNamesRoundTrip) {
 
 }  // namespace
 }  // namespace spate::sql
+
+namespace spate::sql {
+namespace {
+
+TEST(ParserMergeTest, ClausesInOrder) {
+  auto st = ParseStatement(
+      "MERGE INTO db.t AS t USING (SELECT 1 AS id) s ON t.id = s.id "
+      "WHEN MATCHED AND s.id > 1 THEN DELETE WHEN MATCHED THEN UPDATE SET t.v = s.v, n = "
+      "1 "
+      "WHEN NOT MATCHED BY TARGET THEN INSERT * "
+      "WHEN NOT MATCHED BY SOURCE THEN UPDATE SET v = 'x'");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  ASSERT_EQ(st->kind, Statement::Kind::kMerge);
+  const MergeInto& m = *st->merge;
+  EXPECT_EQ(m.target, (std::vector<std::string>{"db", "t"}));
+  EXPECT_EQ(m.target_alias, "t");
+  EXPECT_EQ(m.source_alias, "s");
+  ASSERT_EQ(m.clauses.size(), 4u);
+  EXPECT_EQ(m.clauses[0].action, MergeClause::Action::kDelete);
+  EXPECT_NE(m.clauses[0].condition, nullptr);
+  EXPECT_EQ(m.clauses[1].assignments.size(), 2u);
+  EXPECT_EQ(m.clauses[1].assignments[0].first, (std::vector<std::string>{"t", "v"}));
+  EXPECT_EQ(m.clauses[2].match, MergeClause::Match::kNotMatched);
+  EXPECT_TRUE(m.clauses[2].star);
+  EXPECT_EQ(m.clauses[3].match, MergeClause::Match::kNotMatchedBySource);
+}
+
+TEST(ParserMergeTest, Errors) {
+  auto error = [](const char* sql) { return ParseStatement(sql).status().error_class(); };
+  EXPECT_EQ(error("MERGE INTO t USING s ON t.id = s.id"), "PARSE_SYNTAX_ERROR");
+  EXPECT_EQ(error("MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN INSERT *"),
+            "PARSE_SYNTAX_ERROR");
+  EXPECT_EQ(error("MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN "
+                  "INSERT *"),
+            "PARSE_SYNTAX_ERROR");
+  EXPECT_EQ(error("MERGE INTO t USING s ON a = b WHEN MATCHED THEN DELETE WHEN MATCHED "
+                  "THEN DELETE"),
+            "NON_LAST_MATCHED_CLAUSE_OMIT_CONDITION");
+  EXPECT_EQ(error("MERGE INTO t USING (SELECT 1) s(a) ON a = b WHEN MATCHED THEN DELETE"),
+            "COLUMN_ALIASES_NOT_ALLOWED");
+  EXPECT_EQ(error("MERGE INTO t USING s ON a = b WHEN NOT MATCHED THEN INSERT (a, b) "
+                  "VALUES (1)"),
+            "PARSE_SYNTAX_ERROR");
+}
+
+}  // namespace
+}  // namespace spate::sql

@@ -243,8 +243,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   }
   auto log = std::make_shared<const DeltaLog>(fs, table_path, now);
   // One listing: a missing table is DELTA_MISSING_DELTA_TABLE from Latest().
-  SnapshotPtr snapshot;
-  {
+  SnapshotPtr snapshot = opt.read_snapshot;
+  if (!snapshot) {
     auto latest = log->Latest();
     if (latest.ok()) {
       snapshot = std::move(*latest);
@@ -306,7 +306,15 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
       part_cols.push_back(schema->field(idx).name);
     }
     meta.id = snapshot ? snapshot->metadata().id : formats::NewUuid();
-    meta.schema_string = SchemaToSparkJson(*schema);
+    // Delta makes the schema of written data nullable (asNullable); only a declared
+    // schema (CREATE TABLE with columns) keeps its NOT NULL columns.
+    if (opt.keep_nullability) {
+      meta.schema_string = SchemaToSparkJson(*schema);
+    } else {
+      std::vector<Field> fields = schema->fields();
+      for (auto& f : fields) f.nullable = true;
+      meta.schema_string = SchemaToSparkJson(Schema(fields));
+    }
     meta.partition_columns = part_cols;
     if (snapshot) meta.configuration = snapshot->metadata().configuration;
     for (const auto& [k, v] : opt.options)
@@ -411,9 +419,11 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   // NOT NULL columns of the table (Delta's invariants): a null in one fails the write.
   std::vector<std::pair<int, std::string>> not_null;  // data column index, name
   {
-    const Schema& target = snapshot && !overwrite_schema ? *snapshot->schema() : *schema;
+    // A new schema is the data's, nullable unless declared (keep_nullability).
+    const bool new_schema = !snapshot || overwrite_schema;
+    const Schema& target = new_schema ? *schema : *snapshot->schema();
     for (const auto& f : target.fields()) {
-      if (f.nullable) continue;
+      if (f.nullable || (new_schema && !opt.keep_nullability)) continue;
       int idx = schema->FieldIndex(f.name);
       if (idx < 0) {
         return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED", {{"columnName", f.name}});
@@ -461,6 +471,21 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     result.num_output_bytes += f.size_bytes;
     actions.push_back(Action::Of(std::move(a)));
   }
+  // A remove action for an active file (dataChange, Delta's extended file metadata).
+  auto remove = [&](const AddFile& f, int64_t ts, bool with_stats) {
+    RemoveFile r;
+    r.path = f.path;
+    r.deletion_timestamp = ts;
+    r.data_change = true;
+    r.extended_file_metadata = true;
+    r.partition_values = f.partition_values;
+    r.size = f.size;
+    if (with_stats) r.stats = f.stats;
+    r.deletion_vector = f.deletion_vector;
+    actions.push_back(Action::Of(std::move(r)));
+    result.num_removed_files++;
+    result.num_removed_bytes += f.size;
+  };
   CommitInfo info;
   info.operation = opt.operation.empty() ? "WRITE" : opt.operation;
   if (snapshot && mode == "overwrite") {
@@ -484,18 +509,16 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     for (const auto& f : snapshot->files()) {
       if (!replace_where.empty() && !MatchesTerms(f, terms)) continue;
       txn.ReadFiles({f});
-      RemoveFile r;
-      r.path = f.path;
-      r.deletion_timestamp = ts;
-      r.data_change = true;
-      r.extended_file_metadata = true;
-      r.partition_values = f.partition_values;
-      r.size = f.size;
-      r.deletion_vector = f.deletion_vector;
-      actions.push_back(Action::Of(std::move(r)));
-      result.num_removed_files++;
+      remove(f, ts, /*with_stats=*/false);
     }
   }
+  if (snapshot && !opt.remove_files.empty()) {
+    const int64_t ts = log->NowMs();
+    txn.ReadFiles(opt.remove_files);
+    for (const auto& f : opt.remove_files) remove(f, ts, /*with_stats=*/true);
+  }
+  if (opt.read_whole_table) txn.ReadWholeTable();
+  if (opt.read_partitions) txn.ReadPartitions(opt.read_partitions);
   if (opt.operation_parameters.empty()) {
     info.operation_parameters["mode"] = OpMode(mode);
     info.operation_parameters["partitionBy"] = NameList(part_cols).ToString();
@@ -517,6 +540,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   }
   info.operation_metrics["numOutputRows"] = std::to_string(result.num_output_rows);
   info.operation_metrics["numOutputBytes"] = std::to_string(result.num_output_bytes);
+  if (opt.operation_metrics) info.operation_metrics = opt.operation_metrics(result);
   std::string um = OptionOr(opt.options, "userMetadata", "");
   if (!um.empty()) info.user_metadata = um;
   if (txn_id) txn.SetTransaction(txn_id->app_id, txn_id->version);

@@ -64,6 +64,24 @@ struct DeltaWriteOptions {
   std::string time_zone_id = "UTC";
   /// Parquet compression when no option is given (spark.sql.parquet.compression.codec).
   std::string default_codec = "snappy";
+
+  /// A new table's schema keeps the data's NOT NULL columns (CREATE TABLE with a column
+  /// list); otherwise it is made nullable, as Delta writes DataFrames (asNullable).
+  bool keep_nullability = false;
+
+  // DML rewrites (MERGE, UPDATE, DELETE), with mode "append":
+  /// The snapshot the operation read: the commit's readVersion, and the schema the data
+  /// must match. nullptr: the latest snapshot when the write starts.
+  SnapshotPtr read_snapshot;
+  /// Files of `read_snapshot` that the commit removes (rewritten copy-on-write).
+  std::vector<AddFile> remove_files;
+  /// What the operation read, for conflict detection: the whole table, or the
+  /// partitions `read_partitions` accepts (a concurrent append there conflicts).
+  bool read_whole_table = false;
+  OptimisticTransaction::PartitionFilter read_partitions;
+  /// When set, replaces commitInfo.operationMetrics, given what was written.
+  std::function<std::map<std::string, std::string>(const struct DeltaWriteResult&)>
+      operation_metrics;
 };
 
 struct DeltaWriteResult {
@@ -77,6 +95,8 @@ struct DeltaWriteResult {
   int64_t num_output_rows = 0;
   int64_t num_output_bytes = 0;
   int64_t num_removed_files = 0;
+  /// Bytes of the removed files (remove_files / overwrite).
+  int64_t num_removed_bytes = 0;
 };
 
 /// Pushes the data: calls sink(partition, batch) from any number of threads, one

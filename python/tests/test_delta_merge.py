@@ -1,0 +1,182 @@
+"""MERGE into Delta tables from Python: delta-spark's DeltaTable.merge builder (keyword
+names condition=, set=, values=), SQL MERGE INTO, and the seeds' foreachBatch upsert
+(a micro-batch with two rows for one key fails and changes nothing; after a
+row_number() dedup it succeeds; replaying a batch id with txnAppId/txnVersion is a
+no-op)."""
+
+import json
+import os
+
+import pytest
+
+from spate.delta import DeltaTable
+from spate.errors import AnalysisException, StreamingQueryException
+from spate.sql import Row, Window
+from spate.sql import functions as F
+
+
+@pytest.fixture
+def wspark(spark, tmp_path):
+    s = spark.newSession()
+    s.conf.set("spark.sql.warehouse.dir", str(tmp_path / "warehouse"))
+    return s
+
+
+def rows(df):
+    return sorted(tuple(r) for r in df.collect())
+
+
+def make_target(spark, path):
+    spark.createDataFrame([(1, "a", 10), (2, "b", 20), (3, "c", 30)],
+                          "id INT, v STRING, n BIGINT").write.format("delta").save(path)
+
+
+def last_history(t):
+    return t.history(1).collect()[0]
+
+
+def test_builder_with_keyword_names(spark, tmp_path):
+    path = str(tmp_path / "t")
+    make_target(spark, path)
+    src = spark.createDataFrame([(1, "x", 5), (4, "new", 6)], "id INT, v STRING, n BIGINT")
+    t = DeltaTable.forPath(spark, path)
+    out = (t.alias("t").merge(src.alias("s"), "t.id = s.id")
+           .whenMatchedUpdate(set={"v": "s.v", "n": F.col("t.n") + F.col("s.n")})
+           .whenNotMatchedInsert(condition=F.col("s.id") > 3,
+                                 values={"id": "s.id", "v": F.upper(F.col("s.v")), "n": 0})
+           .whenNotMatchedBySourceDelete(condition="t.id = 3")
+           .execute())
+    assert out.columns == ["num_affected_rows", "num_updated_rows", "num_deleted_rows",
+                           "num_inserted_rows"]
+    assert tuple(out.collect()[0]) == (3, 1, 1, 1)
+    assert rows(t.toDF()) == [(1, "x", 15), (2, "b", 20), (4, "NEW", 0)]
+    h = last_history(t)
+    assert h.operation == "MERGE"
+    m = h.operationMetrics
+    assert (m["numTargetRowsUpdated"], m["numTargetRowsInserted"], m["numTargetRowsDeleted"],
+            m["numTargetRowsCopied"], m["numSourceRows"]) == ("1", "1", "1", "1", "2")
+    assert json.loads(h.operationParameters["matchedPredicates"]) == [{"actionType": "update"}]
+    assert json.loads(h.operationParameters["notMatchedBySourcePredicates"]) == [
+        {"predicate": "(id = 3)", "actionType": "delete"}]
+
+
+def test_update_all_insert_all_and_delete(spark, tmp_path):
+    path = str(tmp_path / "t")
+    make_target(spark, path)
+    src = spark.createDataFrame([(1, "del", 0), (2, "upd", 2), (9, "ins", 9)],
+                                "id INT, v STRING, n BIGINT")
+    (DeltaTable.forPath(spark, path).alias("t").merge(src.alias("s"), "t.id = s.id")
+     .whenMatchedDelete(condition="s.v = 'del'")
+     .whenMatchedUpdateAll()
+     .whenNotMatchedInsertAll()
+     .execute())
+    assert rows(spark.read.format("delta").load(path)) == [
+        (2, "upd", 2), (3, "c", 30), (9, "ins", 9)]
+
+
+def test_multiple_matches_and_clause_rules(spark, tmp_path):
+    path = str(tmp_path / "t")
+    make_target(spark, path)
+    t = DeltaTable.forPath(spark, path)
+    dup = spark.createDataFrame([(1, "p", 0), (1, "q", 0)], "id INT, v STRING, n BIGINT")
+    with pytest.raises(Exception) as e:
+        t.alias("t").merge(dup.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()
+    assert e.value.getErrorClass() == "DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE"
+    assert "Cannot perform Merge as multiple source rows matched" in str(e.value)
+    assert len(t.history().collect()) == 1
+    with pytest.raises(AnalysisException) as e:
+        t.alias("t").merge(dup.alias("s"), "t.id = s.id").whenMatchedDelete().whenMatchedDelete()
+    assert e.value.getErrorClass() == "NON_LAST_MATCHED_CLAUSE_OMIT_CONDITION"
+    with pytest.raises(ValueError):
+        t.alias("t").merge(dup.alias("s"), "t.id = s.id").whenMatchedUpdate(set={})
+
+
+def test_sql_merge_from_a_temp_view(wspark):
+    wspark.sql("CREATE TABLE silver (id INT NOT NULL, v STRING) USING DELTA")
+    wspark.sql("INSERT INTO silver VALUES (1, 'a')")
+    wspark.createDataFrame([(1, "b"), (2, "c")], "id INT, v STRING") \
+        .createOrReplaceTempView("updates")
+    out = wspark.sql("MERGE INTO silver t USING updates s ON t.id = s.id "
+                     "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")
+    assert out.collect() == [Row(num_affected_rows=2, num_updated_rows=1, num_deleted_rows=0,
+                                 num_inserted_rows=1)]
+    assert rows(wspark.table("silver")) == [(1, "b"), (2, "c")]
+    assert DeltaTable.forName(wspark, "silver").history(1).collect()[0].operation == "MERGE"
+
+
+def land(folder, name, records):
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    with open(path + ".tmp", "w") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    os.rename(path + ".tmp", path)
+
+
+def upsert_query(spark, tmp_path, func, name):
+    return (spark.readStream.schema("id INT, v STRING, ts BIGINT").json(str(tmp_path / "in"))
+            .writeStream.foreachBatch(func)
+            .option("checkpointLocation", str(tmp_path / ("chk_" + name)))
+            .trigger(availableNow=True).start())
+
+
+def test_foreach_batch_upsert_with_duplicates_then_dedup(wspark, tmp_path):
+    """The seeds' silver upsert: MERGE from the micro-batch's temp view."""
+    spark = wspark
+    spark.sql("CREATE TABLE silver (id INT, v STRING, ts BIGINT) USING DELTA")
+    spark.sql("INSERT INTO silver VALUES (1, 'old', 0)")
+    land(str(tmp_path / "in"), "a.json", [{"id": 1, "v": "first", "ts": 1},
+                                          {"id": 1, "v": "second", "ts": 2},
+                                          {"id": 2, "v": "new", "ts": 1}])
+    merge_sql = ("MERGE INTO silver t USING batch s ON t.id = s.id "
+                 "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")
+
+    def naive(batch_df, batch_id):
+        batch_df.createOrReplaceTempView("batch")
+        batch_df.sparkSession.sql(merge_sql)
+
+    q = upsert_query(spark, tmp_path, naive, "naive")
+    with pytest.raises(StreamingQueryException) as e:
+        q.awaitTermination()
+    assert "DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE" in str(e.value)
+    assert rows(spark.table("silver")) == [(1, "old", 0)]
+    assert len(DeltaTable.forName(spark, "silver").history().collect()) == 2
+
+    def dedup(batch_df, batch_id):
+        w = Window.partitionBy("id").orderBy(F.col("ts").desc())
+        latest = (batch_df.withColumn("rn", F.row_number().over(w))
+                  .filter("rn = 1").drop("rn"))
+        latest.createOrReplaceTempView("batch")
+        latest.sparkSession.sql(merge_sql)
+
+    q = upsert_query(spark, tmp_path, dedup, "dedup")
+    q.awaitTermination()
+    assert rows(spark.table("silver")) == [(1, "second", 2), (2, "new", 1)]
+
+
+def test_replayed_batch_id_is_a_no_op(wspark, tmp_path):
+    """txnAppId/txnVersion (Delta's idempotent DML) keyed by the batch id."""
+    spark = wspark
+    spark.sql("CREATE TABLE silver (id INT, n BIGINT) USING DELTA")
+    batch = spark.createDataFrame([(1, 5), (2, 7)], "id INT, n BIGINT")
+
+    def upsert(batch_df, batch_id):
+        s = batch_df.sparkSession
+        s.conf.set("spark.databricks.delta.write.txnAppId", "silver-upsert")
+        s.conf.set("spark.databricks.delta.write.txnVersion", str(batch_id))
+        try:
+            (DeltaTable.forName(s, "silver").alias("t")
+             .merge(batch_df.alias("s"), "t.id = s.id")
+             .whenMatchedUpdate(set={"n": "t.n + s.n"})
+             .whenNotMatchedInsertAll().execute())
+        finally:
+            s.conf.unset("spark.databricks.delta.write.txnAppId")
+            s.conf.unset("spark.databricks.delta.write.txnVersion")
+
+    upsert(batch, 0)
+    upsert(batch, 0)  # the replay of batch 0 (a restart after the MERGE, before commits/0)
+    assert rows(spark.table("silver")) == [(1, 5), (2, 7)]
+    upsert(batch, 1)
+    assert rows(spark.table("silver")) == [(1, 10), (2, 14)]
+    assert [r.operation for r in DeltaTable.forName(spark, "silver").history().collect()] == [
+        "MERGE", "MERGE", "CREATE TABLE"]

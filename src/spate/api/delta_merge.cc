@@ -1,0 +1,698 @@
+// Copyright spate authors.
+#include "spate/api/delta_merge.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "spate/api/delta_table.h"
+#include "spate/api/exceptions.h"
+#include "spate/api/session_state.h"
+#include "spate/base/json.h"
+#include "spate/columnar/builder.h"
+#include "spate/sql/analyzer.h"
+#include "spate/sql/parser.h"
+#include "spate/table/delta_log.h"
+#include "spate/table/delta_source.h"
+#include "spate/table/delta_writer.h"
+
+namespace spate::api {
+
+namespace {
+
+using Clause = sql::MergeClause;
+using Match = sql::MergeClause::Match;
+using Action = sql::MergeClause::Action;
+
+// Marker columns added to the two sides of the joins.
+constexpr const char* kTargetPresent = "__spate_merge_target_present";
+constexpr const char* kSourcePresent = "__spate_merge_source_present";
+constexpr const char* kRowId = "__spate_merge_row_id";
+constexpr const char* kFileName = "__spate_merge_file";
+constexpr const char* kAction = "__spate_merge_action";
+
+// Action codes of a joined row: clause index + 1, or one of these.
+constexpr int32_t kCopy = 0;   // a target row no clause applies to: written unchanged
+constexpr int32_t kDrop = -1;  // a source row no NOT MATCHED clause applies to
+
+int64_t ElapsedMs(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now() - since)
+      .count();
+}
+
+Column Cond(const Clause& c) {
+  return c.condition ? Column(c.condition) : functions::lit(true);
+}
+
+// CASE WHEN b[0].first THEN b[0].second ... ELSE otherwise END.
+Column CaseOf(const std::vector<std::pair<Column, Column>>& branches,
+              const Column& otherwise) {
+  if (branches.empty()) return otherwise;
+  std::vector<ExprPtr> parts;
+  for (const auto& [when, then] : branches) {
+    parts.push_back(when.expr());
+    parts.push_back(then.expr());
+  }
+  return Column(Expr::CaseWhen(std::move(parts), otherwise.expr()));
+}
+
+const char* ActionType(Action a) {
+  switch (a) {
+    case Action::kUpdate:
+      return "update";
+    case Action::kDelete:
+      return "delete";
+    case Action::kInsert:
+      return "insert";
+  }
+  return "";
+}
+
+// operationParameters as delta-spark writes them: JSON arrays of {predicate, actionType}.
+std::string ClausePredicates(const std::vector<Clause>& clauses, Match match) {
+  Json a = Json::Array();
+  for (const auto& c : clauses) {
+    if (c.match != match) continue;
+    Json o = Json::Object();
+    if (c.condition) o.Set("predicate", Json::String(c.condition->DisplayName()));
+    o.Set("actionType", Json::String(ActionType(c.action)));
+    a.Append(std::move(o));
+  }
+  return a.ToString();
+}
+
+// The table column a SET / INSERT target names: `v`, or `t.v` with the target alias.
+int TargetColumn(const Schema& schema, const std::vector<std::string>& parts,
+                 const std::string& alias, const std::string& clause_name) {
+  std::vector<std::string> p = parts;
+  if (p.size() == 2 && !alias.empty() && EqualsIgnoreCase(p[0], alias))
+    p.erase(p.begin());
+  if (p.size() == 1) {
+    int idx = schema.FieldIndex(p[0]);
+    if (idx >= 0) return idx;
+  }
+  std::string name;
+  for (const auto& s : parts) name += (name.empty() ? "" : ".") + s;
+  std::string cols;
+  for (const auto& f : schema.fields()) cols += (cols.empty() ? "" : ", ") + f.name;
+  ThrowStatus(
+      Status::Error("DELTA_MERGE_UNRESOLVED_EXPRESSION",
+                    {{"sqlExpr", name}, {"clause", clause_name}, {"cols", cols}}));
+}
+
+// Target partition values fixed by the ON condition: conjuncts `p = literal` (either
+// side) over a target partition column, qualified by the target alias or unqualified
+// when the source has no column of that name.
+std::map<std::string, std::string> PartitionEqualities(
+    const ExprPtr& cond, const std::vector<std::string>& parts, const std::string& alias,
+    const Schema& source_schema) {
+  std::map<std::string, std::string> out;
+  std::vector<ExprPtr> stack = {cond};
+  while (!stack.empty()) {
+    ExprPtr e = stack.back();
+    stack.pop_back();
+    if (!e || e->kind != ExprKind::kCall) continue;
+    if (e->name == "and" && e->children.size() == 2) {
+      stack.push_back(e->children[0]);
+      stack.push_back(e->children[1]);
+      continue;
+    }
+    if (e->name != "=" || e->children.size() != 2) continue;
+    const ExprPtr* col = &e->children[0];
+    const ExprPtr* lit = &e->children[1];
+    if ((*col)->kind == ExprKind::kLiteral) std::swap(col, lit);
+    if ((*col)->kind != ExprKind::kColumn || (*lit)->kind != ExprKind::kLiteral) continue;
+    if ((*lit)->literal.is_null()) continue;
+    const auto& np = (*col)->name_parts;
+    std::string name;
+    if (np.size() == 2 && !alias.empty() && EqualsIgnoreCase(np[0], alias)) {
+      name = np[1];
+    } else if (np.size() == 1 && source_schema.FieldIndex(np[0]) < 0) {
+      name = np[0];
+    } else {
+      continue;
+    }
+    for (const auto& p : parts) {
+      if (EqualsIgnoreCase(p, name)) out[p] = (*lit)->literal.ToString();
+    }
+  }
+  return out;
+}
+
+bool InPartitions(const table::PartitionValues& pv,
+                  const std::map<std::string, std::string>& wanted) {
+  for (const auto& [col, value] : wanted) {
+    bool ok = false;
+    for (const auto& [k, v] : pv) {
+      if (EqualsIgnoreCase(k, col)) ok = v && *v == value;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// input_file_name()'s URI ("file:///a%20b/x.parquet") as a file system path.
+std::string LocalPath(std::string_view uri) {
+  if (uri.rfind("file://", 0) == 0) {
+    uri.remove_prefix(7);
+  } else if (uri.rfind("file:", 0) == 0) {
+    uri.remove_prefix(5);
+  }
+  return table::DecodePathUri(uri);
+}
+
+}  // namespace
+
+DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
+                       const MergeSpec& spec) {
+  const auto started = std::chrono::steady_clock::now();
+  SessionState& s = *state;
+  auto fs = io::LocalFileSystem::Get();
+  const std::string tz = s.conf.session_time_zone();
+
+  // Clause kinds.
+  std::vector<const Clause*> matched, not_matched, by_source;
+  for (const auto& c : spec.clauses) {
+    (c.match == Match::kMatched      ? matched
+     : c.match == Match::kNotMatched ? not_matched
+                                     : by_source)
+        .push_back(&c);
+  }
+  if (spec.clauses.empty()) {
+    ThrowStatus(Status::Error("DELTA_MERGE_MISSING_WHEN"));
+  }
+  const bool only_unconditional_delete = matched.size() == 1 &&
+                                         matched[0]->action == Action::kDelete &&
+                                         !matched[0]->condition;
+  const bool matched_only = !matched.empty() && not_matched.empty() && by_source.empty();
+
+  table::DeltaLog log(fs, spec.target_path);
+  table::SnapshotPtr snapshot = ValueOrThrow(log.Latest());
+  const Schema& target_schema = *snapshot->schema();
+
+  // Idempotent DML (Delta's spark.databricks.delta.write.txnAppId / txnVersion).
+  std::optional<table::TxnId> txn_id;
+  {
+    std::string app = s.conf.GetOr("spark.databricks.delta.write.txnAppId", "");
+    std::string ver = s.conf.GetOr("spark.databricks.delta.write.txnVersion", "");
+    if (!app.empty() && !ver.empty()) {
+      try {
+        txn_id = table::TxnId{app, std::stoll(ver)};
+      } catch (const std::exception&) {
+        ThrowStatus(Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
+                                  {{"reason", "txnVersion must be a number"}}));
+      }
+    }
+  }
+  auto result_frame = [&](int64_t updated, int64_t deleted, int64_t inserted) {
+    auto schema = std::make_shared<const Schema>(
+        std::vector<Field>{{"num_affected_rows", DataType::Long(), true, ""},
+                           {"num_updated_rows", DataType::Long(), true, ""},
+                           {"num_deleted_rows", DataType::Long(), true, ""},
+                           {"num_inserted_rows", DataType::Long(), true, ""}});
+    std::vector<ColumnPtr> cols;
+    for (int64_t v : {updated + deleted + inserted, updated, deleted, inserted}) {
+      cols.push_back(MakeConstantColumn(Value::Long(v), 1));
+    }
+    return DataFrame(state, LocalPlan(schema, {Batch::Make(schema, cols, 1)}));
+  };
+  if (txn_id) {
+    auto latest = snapshot->TxnVersion(txn_id->app_id);
+    if (latest && *latest >= txn_id->version) return result_frame(0, 0, 0);
+  }
+
+  // Files that can match: partition equalities of the ON condition prune them (not with
+  // NOT MATCHED BY SOURCE clauses, which see every target row).
+  DataFrame source_df(state, spec.source);
+  SchemaPtr source_schema = source_df.analyzed()->OutputSchema();
+  std::map<std::string, std::string> partition_filter;
+  if (by_source.empty()) {
+    partition_filter =
+        PartitionEqualities(spec.condition, snapshot->metadata().partition_columns,
+                            spec.target_alias, *source_schema);
+  }
+  std::vector<table::AddFile> candidates;
+  for (const auto& f : snapshot->files()) {
+    if (InPartitions(f.partition_values, partition_filter)) candidates.push_back(f);
+  }
+
+  auto target_frame = [&](std::vector<table::AddFile> files, bool with_ids) {
+    auto src = ValueOrThrow(
+        table::DeltaDataSource::MakeForFiles(fs, snapshot, std::move(files), tz));
+    auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+    plan->source = src;
+    DataFrame df(state, plan);
+    df = df.withColumn(kTargetPresent, functions::lit(true));
+    if (with_ids) {
+      df = df.withColumns({{kRowId, functions::expr("monotonically_increasing_id()")},
+                           {kFileName, functions::expr("input_file_name()")}});
+    }
+    return spec.target_alias.empty() ? df : df.alias(spec.target_alias);
+  };
+  // The source with its presence marker, under its alias.
+  std::string source_alias;
+  if (spec.source->kind == sql::PlanKind::kSubqueryAlias)
+    source_alias = spec.source->alias;
+  DataFrame source = source_df.withColumn(kSourcePresent, functions::lit(true));
+  if (!source_alias.empty()) source = source.alias(source_alias);
+  const Column condition(spec.condition);
+
+  // Each clause resolves where Delta resolves it: MATCHED against both sides, NOT
+  // MATCHED against the source, NOT MATCHED BY SOURCE against the target. A name that
+  // does not resolve there is DELTA_MERGE_UNRESOLVED_EXPRESSION.
+  {
+    DataFrame target_only = target_frame({}, false);
+    DataFrame both = source.join(target_only, condition, "inner");
+    sql::Analyzer analyzer(s.catalog, s.conf);
+    auto check = [&](const ExprPtr& e, const DataFrame& scope,
+                     const std::string& clause) {
+      if (!e) return;
+      Result<BoundExprPtr> bound = analyzer.BindExpression(e, scope.analyzed()->output);
+      if (bound.ok() || bound.status().error_class().rfind("UNRESOLVED_COLUMN", 0) != 0) {
+        CheckOrThrow(bound.status());
+        return;
+      }
+      std::string cols;
+      for (const auto& a : scope.analyzed()->output) {
+        if (a.name.rfind("__spate_merge_", 0) == 0) continue;
+        cols += (cols.empty() ? "" : ", ") +
+                (a.qualifier.empty() ? "" : a.qualifier + ".") + a.name;
+      }
+      ThrowStatus(Status::Error(
+          "DELTA_MERGE_UNRESOLVED_EXPRESSION",
+          {{"sqlExpr", e->DisplayName()}, {"clause", clause}, {"cols", cols}}));
+    };
+    for (const auto& c : spec.clauses) {
+      const DataFrame& scope = c.match == Match::kMatched      ? both
+                               : c.match == Match::kNotMatched ? source
+                                                               : target_only;
+      const std::string clause = std::string(c.action == Action::kUpdate   ? "UPDATE"
+                                             : c.action == Action::kDelete ? "DELETE"
+                                                                           : "INSERT") +
+                                 " clause";
+      check(c.condition, scope, clause + " condition");
+      for (const auto& [unused, value] : c.assignments) check(value, scope, clause);
+    }
+  }
+
+  const int64_t num_source_rows = source_df.count();
+
+  // (1) Touched files and the multiple-match check.
+  const auto scan_started = std::chrono::steady_clock::now();
+  std::vector<table::AddFile> touched;
+  int64_t delete_overcount = 0;
+  if (!matched.empty() || !by_source.empty()) {
+    if (!by_source.empty()) {
+      touched = candidates;
+    }
+    DataFrame tgt = target_frame(candidates, true);
+    Column record = functions::lit(true);
+    if (matched_only) {
+      std::vector<Column> conds;
+      for (const Clause* c : matched) conds.push_back(Cond(*c));
+      record = conds[0];
+      for (size_t i = 1; i < conds.size(); ++i) record = record || conds[i];
+    }
+    DataFrame pairs = source.join(tgt, condition, "inner")
+                          .select({tgt[kRowId], tgt[kFileName], record.alias("record")});
+    std::unordered_map<int64_t, int64_t> matches;
+    std::set<std::string> files;
+    for (const auto& b : pairs.collectBatches()) {
+      const auto& ids = b->column(0);
+      const auto& names = b->column(1);
+      const auto& rec = b->column(2);
+      const int64_t* id = ids->raw_values<int64_t>();
+      for (int64_t i = 0; i < b->num_rows(); ++i) {
+        matches[id[i]]++;
+        if (rec->IsValid(i) && rec->GetBool(i))
+          files.insert(LocalPath(names->GetView(i)));
+      }
+    }
+    int64_t multi = 0, multi_sum = 0;
+    for (const auto& [id, n] : matches) {
+      if (n > 1) {
+        multi++;
+        multi_sum += n;
+      }
+    }
+    if (multi > 0 && !only_unconditional_delete) {
+      ThrowStatus(
+          Status::Error("DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE"));
+    }
+    delete_overcount = multi_sum - multi;
+    if (by_source.empty()) {
+      for (const auto& f : candidates) {
+        if (files.count(LocalPath(snapshot->DataFilePath(f)))) touched.push_back(f);
+      }
+    }
+  }
+  const int64_t scan_ms = ElapsedMs(scan_started);
+
+  // (2) The rows of the touched files and the source rows, each taking its clause.
+  const auto rewrite_started = std::chrono::steady_clock::now();
+  const bool rewrite = !touched.empty();
+  std::string join_type;
+  std::vector<table::AddFile> join_files;
+  if (rewrite) {
+    join_type = not_matched.empty() ? "right_outer" : "full_outer";
+    join_files = touched;
+  } else if (!not_matched.empty()) {
+    // Inserts only: the source rows without a match among the candidate files.
+    join_type = "left_outer";
+    join_files = candidates;
+  }
+  std::vector<int64_t> clause_rows(spec.clauses.size(), 0);
+  int64_t copied = 0;
+  if (!join_type.empty()) {
+    DataFrame tgt = target_frame(join_files, false);
+    DataFrame joined = source.join(tgt, condition, join_type);
+    if (!rewrite) joined = joined.filter(tgt[kTargetPresent].isNull());
+    Column t_present = tgt[kTargetPresent].isNotNull();
+    Column s_present = source[kSourcePresent].isNotNull();
+    std::vector<std::pair<Column, Column>> m, n, b;
+    for (size_t i = 0; i < spec.clauses.size(); ++i) {
+      const Clause& c = spec.clauses[i];
+      auto code = functions::lit(static_cast<int32_t>(i + 1));
+      (c.match == Match::kMatched      ? m
+       : c.match == Match::kNotMatched ? n
+                                       : b)
+          .emplace_back(Cond(c), code);
+    }
+    Column action = CaseOf({{t_present && s_present, CaseOf(m, functions::lit(kCopy))},
+                            {t_present, CaseOf(b, functions::lit(kCopy))}},
+                           CaseOf(n, functions::lit(kDrop)));
+    // Each target column: the value of the row's UPDATE/INSERT clause, else the target's.
+    std::vector<Column> out = {action.alias(kAction)};
+    for (int ci = 0; ci < target_schema.num_fields(); ++ci) {
+      const Field& f = target_schema.field(ci);
+      std::vector<std::pair<Column, Column>> branches;
+      for (size_t i = 0; i < spec.clauses.size(); ++i) {
+        const Clause& c = spec.clauses[i];
+        if (c.action == Action::kDelete) continue;
+        const bool insert = c.action == Action::kInsert;
+        std::optional<Column> value;
+        if (c.star) {
+          int si = source_schema->FieldIndex(f.name);
+          if (si < 0) {
+            std::string cols;
+            for (const auto& sf : source_schema->fields()) {
+              cols += (cols.empty() ? "" : ", ") + sf.name;
+            }
+            ThrowStatus(Status::Error(
+                "DELTA_MERGE_UNRESOLVED_EXPRESSION",
+                {{"sqlExpr", (source_alias.empty() ? "" : source_alias + ".") + f.name},
+                 {"clause", insert ? "INSERT clause" : "UPDATE clause"},
+                 {"cols", cols}}));
+          }
+          value = source[source_schema->field(si).name];
+        } else {
+          for (const auto& [parts, expr] : c.assignments) {
+            if (TargetColumn(target_schema, parts, spec.target_alias,
+                             insert ? "INSERT clause" : "UPDATE clause") == ci) {
+              value = Column(expr);
+            }
+          }
+        }
+        if (!value) {
+          if (!insert) continue;  // an UPDATE keeps the columns it does not set
+          value = functions::lit(Value::Null(f.type));
+        }
+        // (The action expression is repeated per column: a projection cannot refer to
+        // a column it defines.)
+        branches.emplace_back(action == functions::lit(static_cast<int32_t>(i + 1)),
+                              value->cast(f.type));
+      }
+      out.push_back(CaseOf(branches, tgt[f.name]).alias(f.name));
+    }
+    DataFrame projected = joined.select(out);
+    std::vector<BatchPtr> batches = projected.collectBatches();
+    for (const auto& bt : batches) {
+      const auto& a = bt->column(0);
+      const int32_t* code = a->raw_values<int32_t>();
+      for (int64_t r = 0; r < bt->num_rows(); ++r) {
+        if (code[r] == kCopy) {
+          copied++;
+        } else if (code[r] > 0) {
+          clause_rows[static_cast<size_t>(code[r] - 1)]++;
+        }
+      }
+    }
+    // Rows to write: copies, updates and inserts.
+    std::vector<Column> keep;
+    std::vector<Column> codes = {functions::lit(kCopy)};
+    for (size_t i = 0; i < spec.clauses.size(); ++i) {
+      if (spec.clauses[i].action != Action::kDelete) {
+        codes.push_back(functions::lit(static_cast<int32_t>(i + 1)));
+      }
+    }
+    SchemaPtr out_schema = projected.analyzed()->OutputSchema();
+    DataFrame rows(state, LocalPlan(out_schema, batches));
+    std::vector<Column> names;
+    for (const auto& f : target_schema.fields()) names.push_back(rows[f.name]);
+    // One file per million rows written (a small upsert writes one file, as Delta does
+    // with one shuffle partition).
+    int64_t kept_rows = copied;
+    for (size_t i = 0; i < spec.clauses.size(); ++i) {
+      if (spec.clauses[i].action != Action::kDelete) kept_rows += clause_rows[i];
+    }
+    const int writers = static_cast<int>(std::clamp<int64_t>(
+        kept_rows / 1'000'000, 1, std::max(1, s.MakeExecOptions().parallelism)));
+    DataFrame data =
+        rows.filter(rows[kAction].isin(codes)).select(names).coalesce(writers);
+
+    table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, "append");
+    o.read_snapshot = snapshot;
+    o.remove_files = touched;
+    o.operation = "MERGE";
+    if (partition_filter.empty()) {
+      o.read_whole_table = true;
+    } else {
+      o.read_partitions = [partition_filter](const table::PartitionValues& pv) {
+        return InPartitions(pv, partition_filter);
+      };
+    }
+    if (txn_id) o.txn = txn_id;
+    o.operation_parameters["predicate"] =
+        "[" + Json::String(spec.condition->DisplayName()).ToString() + "]";
+    o.operation_parameters["matchedPredicates"] =
+        ClausePredicates(spec.clauses, Match::kMatched);
+    o.operation_parameters["notMatchedPredicates"] =
+        ClausePredicates(spec.clauses, Match::kNotMatched);
+    o.operation_parameters["notMatchedBySourcePredicates"] =
+        ClausePredicates(spec.clauses, Match::kNotMatchedBySource);
+    // Metrics.
+    int64_t matched_updated = 0, by_source_updated = 0, matched_deleted = 0,
+            by_source_deleted = 0, inserted = 0;
+    for (size_t i = 0; i < spec.clauses.size(); ++i) {
+      const Clause& c = spec.clauses[i];
+      int64_t k = clause_rows[i];
+      if (c.action == Action::kInsert) inserted += k;
+      if (c.match == Match::kMatched && c.action == Action::kUpdate) matched_updated += k;
+      if (c.match == Match::kMatched && c.action == Action::kDelete) matched_deleted += k;
+      if (c.match == Match::kNotMatchedBySource && c.action == Action::kUpdate) {
+        by_source_updated += k;
+      }
+      if (c.match == Match::kNotMatchedBySource && c.action == Action::kDelete) {
+        by_source_deleted += k;
+      }
+    }
+    matched_deleted -= delete_overcount;
+    const int64_t rewrite_ms = ElapsedMs(rewrite_started);
+    o.operation_metrics = [=](const table::DeltaWriteResult& w) {
+      std::map<std::string, std::string> mt;
+      auto set = [&](const char* k, int64_t v) { mt[k] = std::to_string(v); };
+      set("numSourceRows", num_source_rows);
+      set("numTargetRowsInserted", inserted);
+      set("numTargetRowsUpdated", matched_updated + by_source_updated);
+      set("numTargetRowsMatchedUpdated", matched_updated);
+      set("numTargetRowsNotMatchedBySourceUpdated", by_source_updated);
+      set("numTargetRowsDeleted", matched_deleted + by_source_deleted);
+      set("numTargetRowsMatchedDeleted", matched_deleted);
+      set("numTargetRowsNotMatchedBySourceDeleted", by_source_deleted);
+      set("numTargetRowsCopied", copied);
+      set("numOutputRows", w.num_output_rows);
+      set("numTargetFilesAdded", w.num_files);
+      set("numTargetFilesRemoved", w.num_removed_files);
+      set("numTargetBytesAdded", w.num_output_bytes);
+      set("numTargetBytesRemoved", w.num_removed_bytes);
+      set("numTargetChangeFilesAdded", 0);
+      set("numTargetDeletionVectorsAdded", 0);
+      set("numTargetDeletionVectorsRemoved", 0);
+      set("numTargetDeletionVectorsUpdated", 0);
+      set("executionTimeMs", ElapsedMs(started));
+      set("materializeSourceTimeMs", 0);
+      set("scanTimeMs", scan_ms);
+      set("rewriteTimeMs", rewrite_ms);
+      return mt;
+    };
+    WriteDeltaFrame(data, spec.target_path, o);
+    return result_frame(matched_updated + by_source_updated,
+                        matched_deleted + by_source_deleted, inserted);
+  }
+  return result_frame(0, 0, 0);
+}
+
+// --- DeltaMergeBuilder ---
+
+sql::MergeClause MakeMergeClause(Match match, Action action, ExprPtr condition, bool star,
+                                 const MergeAssignments& assignments) {
+  Clause c;
+  c.match = match;
+  c.action = action;
+  c.condition = std::move(condition);
+  c.star = star;
+  for (const auto& [name, value] : assignments) {
+    std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(name));
+    c.assignments.emplace_back(std::move(parts), value.expr());
+  }
+  return c;
+}
+
+namespace {
+
+ExprPtr ParseCond(const std::string& text) {
+  return ValueOrThrow(sql::ParseExpression(text));
+}
+
+MergeAssignments FromExprs(const MergeExprAssignments& set) {
+  MergeAssignments out;
+  for (const auto& [k, v] : set) out.emplace_back(k, Column(ParseCond(v)));
+  return out;
+}
+
+}  // namespace
+
+DeltaMergeBuilder DeltaMergeBuilder::With(sql::MergeClause clause) const {
+  DeltaMergeBuilder b = *this;
+  // Only the last clause of a kind may omit its condition.
+  for (const auto& c : b.spec_.clauses) {
+    if (c.match == clause.match && !c.condition) {
+      ThrowStatus(Status::Error(
+          c.match == Match::kMatched ? "NON_LAST_MATCHED_CLAUSE_OMIT_CONDITION"
+          : c.match == Match::kNotMatched
+              ? "NON_LAST_NOT_MATCHED_BY_TARGET_CLAUSE_OMIT_CONDITION"
+              : "NON_LAST_NOT_MATCHED_BY_SOURCE_CLAUSE_OMIT_CONDITION"));
+    }
+  }
+  b.spec_.clauses.push_back(std::move(clause));
+  return b;
+}
+
+#define SPATE_MERGE_CLAUSE(match, action, cond, star, set) \
+  With(MakeMergeClause(Match::match, Action::action, cond, star, set))
+
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedUpdate(
+    const MergeAssignments& set) const {
+  return SPATE_MERGE_CLAUSE(kMatched, kUpdate, nullptr, false, set);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedUpdate(
+    const Column& condition, const MergeAssignments& set) const {
+  return SPATE_MERGE_CLAUSE(kMatched, kUpdate, condition.expr(), false, set);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedUpdate(
+    const std::string& condition, const MergeAssignments& set) const {
+  return SPATE_MERGE_CLAUSE(kMatched, kUpdate, ParseCond(condition), false, set);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedUpdateExpr(
+    const MergeExprAssignments& set) const {
+  return whenMatchedUpdate(FromExprs(set));
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedUpdateExpr(
+    const std::string& condition, const MergeExprAssignments& set) const {
+  return whenMatchedUpdate(condition, FromExprs(set));
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedUpdateAll() const {
+  return SPATE_MERGE_CLAUSE(kMatched, kUpdate, nullptr, true, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedUpdateAll(const Column& condition) const {
+  return SPATE_MERGE_CLAUSE(kMatched, kUpdate, condition.expr(), true, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedUpdateAll(
+    const std::string& condition) const {
+  return SPATE_MERGE_CLAUSE(kMatched, kUpdate, ParseCond(condition), true, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedDelete() const {
+  return SPATE_MERGE_CLAUSE(kMatched, kDelete, nullptr, false, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedDelete(const Column& condition) const {
+  return SPATE_MERGE_CLAUSE(kMatched, kDelete, condition.expr(), false, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenMatchedDelete(
+    const std::string& condition) const {
+  return SPATE_MERGE_CLAUSE(kMatched, kDelete, ParseCond(condition), false, {});
+}
+
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedInsert(
+    const MergeAssignments& values) const {
+  return SPATE_MERGE_CLAUSE(kNotMatched, kInsert, nullptr, false, values);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedInsert(
+    const Column& condition, const MergeAssignments& values) const {
+  return SPATE_MERGE_CLAUSE(kNotMatched, kInsert, condition.expr(), false, values);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedInsert(
+    const std::string& condition, const MergeAssignments& values) const {
+  return SPATE_MERGE_CLAUSE(kNotMatched, kInsert, ParseCond(condition), false, values);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedInsertExpr(
+    const MergeExprAssignments& values) const {
+  return whenNotMatchedInsert(FromExprs(values));
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedInsertExpr(
+    const std::string& condition, const MergeExprAssignments& values) const {
+  return whenNotMatchedInsert(condition, FromExprs(values));
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedInsertAll() const {
+  return SPATE_MERGE_CLAUSE(kNotMatched, kInsert, nullptr, true, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedInsertAll(
+    const Column& condition) const {
+  return SPATE_MERGE_CLAUSE(kNotMatched, kInsert, condition.expr(), true, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedInsertAll(
+    const std::string& condition) const {
+  return SPATE_MERGE_CLAUSE(kNotMatched, kInsert, ParseCond(condition), true, {});
+}
+
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceUpdate(
+    const MergeAssignments& set) const {
+  return SPATE_MERGE_CLAUSE(kNotMatchedBySource, kUpdate, nullptr, false, set);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceUpdate(
+    const Column& condition, const MergeAssignments& set) const {
+  return SPATE_MERGE_CLAUSE(kNotMatchedBySource, kUpdate, condition.expr(), false, set);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceUpdate(
+    const std::string& condition, const MergeAssignments& set) const {
+  return SPATE_MERGE_CLAUSE(kNotMatchedBySource, kUpdate, ParseCond(condition), false,
+                            set);
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceUpdateExpr(
+    const MergeExprAssignments& set) const {
+  return whenNotMatchedBySourceUpdate(FromExprs(set));
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceUpdateExpr(
+    const std::string& condition, const MergeExprAssignments& set) const {
+  return whenNotMatchedBySourceUpdate(condition, FromExprs(set));
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceDelete() const {
+  return SPATE_MERGE_CLAUSE(kNotMatchedBySource, kDelete, nullptr, false, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceDelete(
+    const Column& condition) const {
+  return SPATE_MERGE_CLAUSE(kNotMatchedBySource, kDelete, condition.expr(), false, {});
+}
+DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceDelete(
+    const std::string& condition) const {
+  return SPATE_MERGE_CLAUSE(kNotMatchedBySource, kDelete, ParseCond(condition), false,
+                            {});
+}
+
+#undef SPATE_MERGE_CLAUSE
+
+DataFrame DeltaMergeBuilder::execute() const { return ExecuteMerge(state_, spec_); }
+
+}  // namespace spate::api

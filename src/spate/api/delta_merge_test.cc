@@ -1,0 +1,314 @@
+// Copyright spate authors.
+#include "spate/api/delta_merge.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "spate/api/delta_table.h"
+#include "spate/api/exceptions.h"
+#include "spate/api/readwriter.h"
+#include "spate/api/session.h"
+#include "spate/table/delta_log.h"
+#include "spate/table/delta_writer.h"
+
+namespace spate::api {
+namespace {
+
+namespace F = functions;
+
+std::string Str(const Row& r);
+
+class DeltaMergeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = (std::filesystem::temp_directory_path() /
+            ("spate_delta_merge_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+               .string();
+    std::filesystem::remove_all(dir_);
+    path_ = dir_ + "/t";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // The target of delta-spark's example: two files, (1,a,10) (2,b,20) (3,c,30) +
+  // (4,d,40).
+  void MakeTarget(const SparkSession& spark) {
+    // A table with nullable columns (the CREATE TABLE of delta-spark's run).
+    spark.sql("CREATE TABLE delta.`" + path_ +
+              "` (id INT, v STRING, n BIGINT) USING DELTA");
+    spark.sql("INSERT INTO delta.`" + path_ +
+              "` VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)");
+    spark.sql("INSERT INTO delta.`" + path_ + "` VALUES (4, 'd', 40)");
+  }
+  table::CommitInfo LastCommit() const {
+    table::DeltaLog log(io::LocalFileSystem::Get(), path_);
+    auto h = log.History(1);
+    EXPECT_TRUE(h.ok());
+    for (const auto& a : (*h)[0].actions) {
+      if (a.kind == table::Action::Kind::kCommitInfo) return a.commit_info;
+    }
+    return {};
+  }
+  int64_t Version() const {
+    return *table::DeltaLog(io::LocalFileSystem::Get(), path_).LatestVersion();
+  }
+  std::vector<table::Action> LastActions() const {
+    table::DeltaLog log(io::LocalFileSystem::Get(), path_);
+    return *log.ReadCommit(Version());
+  }
+  std::string Rows(const DataFrame& df) const {
+    std::string out;
+    for (const auto& r : df.orderBy("id").collect()) out += Str(r);
+    return out;
+  }
+  std::string dir_, path_;
+};
+
+// "[1,a,NULL]".
+std::string Str(const Row& r) {
+  std::string s = "[";
+  for (size_t i = 0; i < r.size(); ++i) {
+    s += (i ? "," : "") + (r[i].is_null() ? std::string("NULL") : r[i].ToString());
+  }
+  return s + "]";
+}
+
+DataFrame Source(const SparkSession& spark) {
+  return spark.sql(
+      "SELECT * FROM VALUES (1, 'x', 100L), (5, 'y', 500L), (4, 'z', 400L) AS s(id, v, "
+      "n)");
+}
+
+// delta-spark 4.4's metrics and operationParameters for the same MERGE on the same
+// input (bytes and times aside).
+TEST_F(DeltaMergeTest, AllClausesMatchDeltaSparkHistory) {
+  auto spark = SparkSession::builder().getOrCreate();
+  MakeTarget(spark);
+  auto result = DeltaTable::forPath(spark, path_)
+                    .alias("t")
+                    .merge(Source(spark).alias("s"), "t.id = s.id")
+                    .whenMatchedDelete("s.n > 300")
+                    .whenMatchedUpdateExpr({{"v", "s.v"}, {"n", "t.n + 1"}})
+                    .whenNotMatchedInsert("s.id > 0",
+                                          {{"id", F::col("s.id")}, {"v", F::col("s.v")}})
+                    .whenNotMatchedBySourceUpdate("t.id = 2", {{"v", F::lit("gone")}})
+                    .whenNotMatchedBySourceDelete()
+                    .execute()
+                    .collect();
+  ASSERT_EQ(result.size(), 1u);
+  EXPECT_EQ(Str(result[0]), "[5,2,2,1]");
+  EXPECT_EQ(Rows(DeltaTable::forPath(spark, path_).toDF()),
+            "[1,x,11][2,gone,20][5,y,NULL]");
+  table::CommitInfo ci = LastCommit();
+  EXPECT_EQ(ci.operation, "MERGE");
+  EXPECT_EQ(ci.read_version, 2);  // CREATE TABLE, INSERT, INSERT
+  EXPECT_EQ(ci.is_blind_append, false);
+  const std::map<std::string, std::string> expected = {
+      {"numOutputRows", "3"},
+      {"numSourceRows", "3"},
+      {"numTargetChangeFilesAdded", "0"},
+      {"numTargetDeletionVectorsAdded", "0"},
+      {"numTargetDeletionVectorsRemoved", "0"},
+      {"numTargetDeletionVectorsUpdated", "0"},
+      {"numTargetFilesAdded", "1"},
+      {"numTargetFilesRemoved", "2"},
+      {"numTargetRowsCopied", "0"},
+      {"numTargetRowsDeleted", "2"},
+      {"numTargetRowsInserted", "1"},
+      {"numTargetRowsMatchedDeleted", "1"},
+      {"numTargetRowsMatchedUpdated", "1"},
+      {"numTargetRowsNotMatchedBySourceDeleted", "1"},
+      {"numTargetRowsNotMatchedBySourceUpdated", "1"},
+      {"numTargetRowsUpdated", "2"},
+  };
+  for (const auto& [k, v] : expected) EXPECT_EQ(ci.operation_metrics[k], v) << k;
+  for (const char* k : {"numTargetBytesAdded", "numTargetBytesRemoved", "executionTimeMs",
+                        "scanTimeMs", "rewriteTimeMs", "materializeSourceTimeMs"}) {
+    EXPECT_EQ(ci.operation_metrics.count(k), 1u) << k;
+  }
+  EXPECT_EQ(ci.operation_metrics.size(), expected.size() + 6);
+  // delta-spark prints attribute ids ("(n#293 > 300)"); spate prints the names.
+  EXPECT_EQ(ci.operation_parameters["predicate"], "[\"(id = id)\"]");
+  EXPECT_EQ(ci.operation_parameters["matchedPredicates"],
+            "[{\"predicate\":\"(n > "
+            "300)\",\"actionType\":\"delete\"},{\"actionType\":\"update\"}]");
+  EXPECT_EQ(ci.operation_parameters["notMatchedPredicates"],
+            "[{\"predicate\":\"(id > 0)\",\"actionType\":\"insert\"}]");
+  EXPECT_EQ(ci.operation_parameters["notMatchedBySourcePredicates"],
+            "[{\"predicate\":\"(id = "
+            "2)\",\"actionType\":\"update\"},{\"actionType\":\"delete\"}]");
+}
+
+TEST_F(DeltaMergeTest, InsertOnlyMergeRewritesNothing) {
+  auto spark = SparkSession::builder().getOrCreate();
+  MakeTarget(spark);
+  DeltaTable::forPath(spark, path_)
+      .alias("t")
+      .merge(Source(spark).alias("s"), F::col("t.id") == F::col("s.id"))
+      .whenNotMatchedInsertAll()
+      .execute();
+  EXPECT_EQ(Rows(DeltaTable::forPath(spark, path_).toDF()),
+            "[1,a,10][2,b,20][3,c,30][4,d,40][5,y,500]");
+  for (const auto& a : LastActions()) EXPECT_NE(a.kind, table::Action::Kind::kRemove);
+  table::CommitInfo ci = LastCommit();
+  EXPECT_EQ(ci.operation_metrics["numTargetFilesRemoved"], "0");
+  EXPECT_EQ(ci.operation_metrics["numTargetRowsInserted"], "1");
+  EXPECT_EQ(ci.operation_metrics["numTargetBytesRemoved"], "0");
+  EXPECT_EQ(ci.operation_parameters["matchedPredicates"], "[]");
+}
+
+TEST_F(DeltaMergeTest, OnlyFilesWithMatchesAreRewritten) {
+  auto spark = SparkSession::builder().getOrCreate();
+  MakeTarget(spark);
+  table::DeltaLog log(io::LocalFileSystem::Get(), path_);
+  auto before = *log.Latest();
+  ASSERT_EQ(before->files().size(), 2u);
+  DeltaTable::forPath(spark, path_)
+      .alias("t")
+      .merge(spark.sql("SELECT 4 AS id, 'new' AS v").alias("s"), "t.id = s.id")
+      .whenMatchedUpdate(F::col("s.v") != F::lit("x"), {{"v", F::col("s.v")}})
+      .execute();
+  auto after = *log.Latest();
+  ASSERT_EQ(after->files().size(), 2u);
+  int kept = 0;
+  for (const auto& f : after->files()) {
+    for (const auto& g : before->files()) kept += f.path == g.path;
+  }
+  EXPECT_EQ(kept, 1);
+  table::CommitInfo ci = LastCommit();
+  EXPECT_EQ(ci.operation_metrics["numTargetFilesRemoved"], "1");
+  EXPECT_EQ(ci.operation_metrics["numTargetRowsCopied"], "0");
+  EXPECT_EQ(ci.operation_metrics["numTargetRowsMatchedUpdated"], "1");
+  EXPECT_EQ(Rows(DeltaTable::forPath(spark, path_).toDF()),
+            "[1,a,10][2,b,20][3,c,30][4,new,40]");
+}
+
+TEST_F(DeltaMergeTest, MultipleMatchesFailAndChangeNothing) {
+  auto spark = SparkSession::builder().getOrCreate();
+  MakeTarget(spark);
+  const int64_t version = Version();
+  auto dup = spark.sql("SELECT * FROM VALUES (1, 'p'), (1, 'q') AS s(id, v)").alias("s");
+  try {
+    DeltaTable::forPath(spark, path_)
+        .alias("t")
+        .merge(dup, "t.id = s.id")
+        .whenMatchedUpdateExpr({{"v", "s.v"}})
+        .whenNotMatchedInsertAll()
+        .execute();
+    FAIL() << "expected DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE";
+  } catch (const SparkException& e) {
+    EXPECT_EQ(e.getErrorClass(),
+              "DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE");
+    EXPECT_EQ(e.getSqlState(), "21506");
+  }
+  EXPECT_EQ(Version(), version);
+  // The builder refuses a second unconditional clause of a kind, as the parser does.
+  EXPECT_THROW(DeltaTable::forPath(spark, path_)
+                   .merge(dup, "t.id = s.id")
+                   .whenMatchedDelete()
+                   .whenMatchedDelete(),
+               ParseException);
+}
+
+// Delta's idempotent DML: the same txnAppId/txnVersion a second time changes nothing.
+TEST_F(DeltaMergeTest, TxnAppIdAndVersionMakeAReplayANoOp) {
+  auto spark = SparkSession::builder().getOrCreate();
+  MakeTarget(spark);
+  spark.conf().set("spark.databricks.delta.write.txnAppId", "upsert-job");
+  spark.conf().set("spark.databricks.delta.write.txnVersion", "7");
+  auto merge = [&] {
+    return DeltaTable::forPath(spark, path_)
+        .alias("t")
+        .merge(Source(spark).alias("s"), "t.id = s.id")
+        .whenMatchedUpdateExpr({{"n", "t.n + s.n"}})
+        .whenNotMatchedInsertAll()
+        .execute();
+  };
+  merge();
+  const int64_t version = Version();
+  EXPECT_EQ(Str(merge().collect()[0]), "[0,0,0,0]");
+  EXPECT_EQ(Version(), version);
+  EXPECT_EQ(Rows(DeltaTable::forPath(spark, path_).toDF()),
+            "[1,a,110][2,b,20][3,c,30][4,d,440][5,y,500]");
+  spark.conf().unset("spark.databricks.delta.write.txnAppId");
+  spark.conf().unset("spark.databricks.delta.write.txnVersion");
+}
+
+// The commit a MERGE makes (its read snapshot, the files it rewrites, the partitions it
+// read) against concurrent writers, by Delta's WriteSerializable rules: a blind append
+// never conflicts; a commit that adds files after reading the table (here an
+// insert-only MERGE) conflicts when its files land in a partition the MERGE read.
+TEST_F(DeltaMergeTest, ConflictsWithConcurrentAppendToThePartitionItRead) {
+  auto spark = SparkSession::builder().getOrCreate();
+  spark.sql("SELECT * FROM VALUES (1, 'a'), (2, 'b') AS x(id, d)")
+      .write()
+      .format("delta")
+      .partitionBy({"d"})
+      .save(path_);
+  auto fs = io::LocalFileSystem::Get();
+  table::DeltaLog log(fs, path_);
+  auto in_a = [](const table::PartitionValues& pv) {
+    return pv[0].second == std::optional<std::string>("a");
+  };
+  // A MERGE that read `read` and rewrites partition a.
+  auto commit_merge = [&](const table::SnapshotPtr& read) {
+    table::DeltaWriteOptions o = SessionDeltaWriteOptions(*spark.state(), "append");
+    o.read_snapshot = read;
+    for (const auto& f : read->files()) {
+      if (in_a(f.partition_values)) o.remove_files.push_back(f);
+    }
+    o.operation = "MERGE";
+    o.read_partitions = in_a;
+    auto data = spark.sql("SELECT 1 AS id, 'a' AS d").collectBatches();
+    return table::WriteBatches(fs, path_, data, o);
+  };
+  auto insert_merge = [&](const std::string& id, const std::string& d) {
+    spark.sql("MERGE INTO delta.`" + path_ + "` t USING (SELECT " + id + " AS id, '" + d +
+              "' AS d) s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *");
+  };
+  table::SnapshotPtr read = *log.Latest();
+  spark.sql("SELECT 3 AS id, 'a' AS d")
+      .write()
+      .format("delta")
+      .mode("append")
+      .save(path_);
+  auto ok = commit_merge(read);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->version, 2);
+
+  read = *log.Latest();
+  insert_merge("8", "b");
+  ok = commit_merge(read);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->version, 4);
+
+  read = *log.Latest();
+  insert_merge("9", "a");
+  auto conflict = commit_merge(read);
+  ASSERT_FALSE(conflict.ok());
+  EXPECT_EQ(conflict.status().error_class(), "DELTA_CONCURRENT_APPEND");
+  EXPECT_EQ(*log.LatestVersion(), 5);
+}
+
+TEST_F(DeltaMergeTest, SqlMergeIntoDeltaPathAndPartitionPruning) {
+  auto spark = SparkSession::builder().getOrCreate();
+  spark.sql("SELECT * FROM VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3) AS x(id, d, v)")
+      .write()
+      .format("delta")
+      .partitionBy({"d"})
+      .save(path_);
+  auto out = spark
+                 .sql("MERGE INTO delta.`" + path_ +
+                      "` AS p USING (SELECT 2 AS id, 'b' AS d, 20 AS v) s "
+                      "ON p.id = s.id AND p.d = 'b' WHEN MATCHED THEN UPDATE SET v = s.v")
+                 .collect();
+  EXPECT_EQ(Str(out[0]), "[1,1,0,0]");
+  table::CommitInfo ci = LastCommit();
+  EXPECT_EQ(ci.operation_metrics["numTargetFilesRemoved"], "1");
+  // Only partition b was read: an append to partition a after it would not conflict.
+  EXPECT_EQ(Rows(spark.read().format("delta").load(path_)), "[1,a,1][2,b,20][3,c,3]");
+}
+
+}  // namespace
+}  // namespace spate::api

@@ -1,0 +1,88 @@
+"""MERGE INTO Delta tables: the same MERGE on the same inputs gives the same result row, the
+same table and the same DESCRIBE HISTORY entry (operation, parameters with Spark's
+attribute ids removed, and every row/file count among the metrics; bytes and times
+differ by nature)."""
+
+import re
+
+from dsl import case
+
+# Metrics that depend on file sizes or clocks.
+VARIABLE = {"numTargetBytesAdded", "numTargetBytesRemoved", "executionTimeMs", "scanTimeMs",
+            "rewriteTimeMs", "materializeSourceTimeMs"}
+
+
+# One shuffle partition: both engines write one file per MERGE, so file counts compare.
+CONF = {"spark.sql.shuffle.partitions": "1"}
+
+
+def _table(s, name, ddl, rows):
+    """A table of one file per batch of rows (the same layout on both sides)."""
+    path = f"{s.tmp}/{name}"
+    s.spark.sql(f"CREATE TABLE delta.`{path}` ({ddl}) USING DELTA")
+    for batch in rows:
+        cols = [c.split() for c in ddl.split(",")]
+        (s.spark.sql(f"SELECT * FROM VALUES {batch}").toDF(*[n for n, _ in cols])
+         .selectExpr(*[f"CAST({n} AS {t}) AS {n}" for n, t in cols])
+         .coalesce(1).write.format("delta").mode("append").save(path))
+    return path
+
+
+def _outcome(s, path, result):
+    h = s.spark.sql(f"DESCRIBE HISTORY delta.`{path}` LIMIT 1").collect()[0]
+    params = {k: re.sub(r"#\d+", "", v) for k, v in dict(h.operationParameters).items()}
+    metrics = {k: v for k, v in dict(h.operationMetrics).items() if k not in VARIABLE}
+    table = sorted(tuple(r) for r in s.spark.read.format("delta").load(path).collect())
+    return {"result": [tuple(r) for r in result.collect()], "table": table,
+            "operation": h.operation, "params": sorted(params.items()),
+            "metrics": sorted(metrics.items()),
+            "readVersion": h.readVersion, "isBlindAppend": h.isBlindAppend}
+
+
+@case(conf=CONF)
+def all_clause_kinds(s):
+    path = _table(s, "t", "id INT, v STRING, n BIGINT",
+                  ["(1, 'a', 10), (2, 'b', 20), (3, 'c', 30)", "(4, 'd', 40)"])
+    s.spark.sql("SELECT * FROM VALUES (1, 'x', 100), (5, 'y', 500), (4, 'z', 400) "
+                "AS s(id, v, n)").createOrReplaceTempView("src")
+    out = s.spark.sql(
+        f"MERGE INTO delta.`{path}` t USING src s ON t.id = s.id "
+        "WHEN MATCHED AND s.n > 300 THEN DELETE "
+        "WHEN MATCHED THEN UPDATE SET v = s.v, n = t.n + 1 "
+        "WHEN NOT MATCHED AND s.id > 0 THEN INSERT (id, v) VALUES (s.id, s.v) "
+        "WHEN NOT MATCHED BY SOURCE AND t.id = 2 THEN UPDATE SET v = 'gone' "
+        "WHEN NOT MATCHED BY SOURCE THEN DELETE")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def upsert_update_all_insert_all(s):
+    path = _table(s, "t", "id INT, v STRING", ["(1, 'a'), (2, 'b')", "(3, 'c')"])
+    src = s.spark.createDataFrame([(2, "B"), (9, "new")], "id INT, v STRING")
+    src.createOrReplaceTempView("src")
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING src s ON t.id = s.id "
+                      "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def insert_only(s):
+    path = _table(s, "t", "id INT, v STRING", ["(1, 'a')"])
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT 1 AS id, 'x' AS v UNION ALL "
+                      "SELECT 2, 'y') s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def unconditional_delete_with_duplicate_source_rows(s):
+    path = _table(s, "t", "id INT, v STRING", ["(1, 'a'), (2, 'b')"])
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1), (1) "
+                      "AS x(id)) s ON t.id = s.id WHEN MATCHED THEN DELETE")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def duplicate_source_rows_fail(s):
+    path = _table(s, "t", "id INT, v STRING", ["(1, 'a')"])
+    s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1, 'p'), (1, 'q') "
+                "AS x(id, v)) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *")
