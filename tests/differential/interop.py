@@ -148,7 +148,7 @@ def step(op: str, writer_name: str, path: str) -> Callable:
 from dsl import Differs  # noqa: E402
 
 PINS: Dict[str, Differs] = {
-    "delta_all_types/written_by_spate": Differs("D14", "error", "2749468dae"),
+    "delta_all_types/written_by_spate": Differs("D14", "error", "b4aaa422a4"),
     "delta_change_data_feed/written_by_spate": Differs("D6", "write", "52943aaec0"),
     "delta_column_mapping/written_by_spate": Differs("D6", "write", "1c4cdd3dd3"),
     "delta_deletes_with_deletion_vectors/written_by_spate": Differs("D6", "write", "52943aaec0"),

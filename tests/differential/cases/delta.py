@@ -132,17 +132,3 @@ def describe_detail_columns(s):
     s.spark.range(2).write.format("delta").partitionBy("id").save(path)
     d = s.spark.sql(f"DESCRIBE DETAIL delta.`{path}`")
     return d.select("format", "partitionColumns", "numFiles")
-
-
-# Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
-pins({
-    'ctas_partitioned': Differs("D10", "rows.nullability", "4a1cd8568c"),
-    'many_commits_across_checkpoint': Differs("D10", "rows.nullability", "2875c83cbe"),
-    'merge_schema_append': Differs("D10", "nullability", "feda753e8c"),
-    'overwrite_schema': Differs("D10", "nullability", "2161190cfb"),
-    'partitioned_table': Differs("D10", "all.nullability", "031b27a053"),
-    'path_append_overwrite_versions': Differs("D10", "v0.nullability", "8d13a2c1b1"),
-    'replace_where': Differs("D10", "nullability", "6b4825af96"),
-    'save_as_table_modes': Differs("D10", "rows.nullability", "2875c83cbe"),
-    'sql_version_as_of': Differs("D10", "v0.nullability", "8d13a2c1b1"),
-})

@@ -586,9 +586,6 @@ def stateful_error_within_watermark_without_watermark(s):
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    'delta_source': Differs("D10", "rows.nullability", "9e307f7ab7"),
-    'delta_source_max_files': Differs("D10", "rows.nullability", "9e307f7ab7"),
-    'delta_source_starting_version': Differs("D10", "rows.nullability", "9e307f7ab7"),
     'error_delta_sink_without_checkpoint': Differs("D5", "error", "5831c2e893"),
     'error_file_source_without_schema': Differs("D5", "error", "346a4072a9"),
     'progress_keys': Differs("D12", "top.value", "4913260151"),
