@@ -350,7 +350,9 @@ TEST(StreamTest, QueryChangesAcrossRestarts) {
   a.addData({{I(1)}, {I(2)}});
   q.processAllAvailable();
   q.stop();
-  // A filter and the trigger may change: the query continues after batch 0.
+  // A filter and the trigger may change: the query continues after batch 0. (The data is
+  // added first: AvailableNow fixes what is available when the query starts.)
+  a.addData({{I(3)}, {I(1)}});
   auto q2 = a.toDF()
                 .where("v > 2")
                 .writeStream()
@@ -359,7 +361,6 @@ TEST(StreamTest, QueryChangesAcrossRestarts) {
                 .option("checkpointLocation", chk)
                 .trigger(api::Trigger::AvailableNow())
                 .start();
-  a.addData({{I(3)}, {I(1)}});
   q2.awaitTermination();
   EXPECT_EQ(Spark().sql("SELECT count(*) FROM changes2").collect()[0][0].ToString(), "1");
   // A different set of sources cannot continue this checkpoint.
