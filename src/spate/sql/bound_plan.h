@@ -127,7 +127,10 @@ enum class BoundKind : uint8_t {
 enum class DedupKind : uint8_t { kNone, kDropDuplicates, kWithinWatermark };
 
 /// The payload of a kExtension node. The planner hands it to the physical planning hook
-/// (exec::PhysicalExtension); EXPLAIN prints Describe().
+/// (exec::PhysicalExtension); EXPLAIN prints Describe(). Ownership: shared by the plan
+/// nodes that hold it (shared_ptr); its creator keeps whatever it refers to alive for the
+/// plan's life. Thread safety: immutable, planned from any thread. Failure: planning errors
+/// are returned by the hook.
 class BoundExtension {
  public:
   virtual ~BoundExtension() = default;

@@ -302,11 +302,19 @@ class StatefulExec : public exec::PhysicalOp {
     SPATE_ASSIGN_OR_RETURN(auto in, child().Open(partition, ctx));
     auto shared_in = std::shared_ptr<exec::BatchStream>(std::move(in));
     return exec::BatchStreamPtr(std::make_unique<OnceStream>(
-        [this, partition, ctx, shared_in] { return Run(partition, shared_in.get(), ctx); }));
+        [this, partition, ctx, shared_in]() -> Result<BatchPtr> {
+          // Every stateful exec: the partition's store at the batch's version, then the
+          // whole input of the partition.
+          SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(partition));
+          std::vector<BatchPtr> batches;
+          SPATE_RETURN_IF_ERROR(Drain(shared_in.get(), &batches));
+          return Run(store, std::move(batches), ctx);
+        }));
   }
 
  protected:
-  virtual Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext* ctx) const = 0;
+  virtual Result<BatchPtr> Run(state::StateStore* store, std::vector<BatchPtr> batches,
+                               exec::ExecContext* ctx) const = 0;
   std::string StateInfo() const {
     return "state info [ opId = " + std::to_string(op_->id) +
            ", numPartitions = " + std::to_string(op_->num_partitions) + "]";
@@ -326,16 +334,14 @@ class StateStoreSaveExec final : public StatefulExec<AggregateSpec> {
   }
 
  private:
-  Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext* ctx) const override;
+  Result<BatchPtr> Run(state::StateStore* store, std::vector<BatchPtr> batches,
+                       exec::ExecContext* ctx) const override;
 };
 
-Result<BatchPtr> StateStoreSaveExec::Run(int p, exec::BatchStream* in,
-                                         exec::ExecContext* ctx) const {
-  SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(p));
+Result<BatchPtr> StateStoreSaveExec::Run(state::StateStore* store, std::vector<BatchPtr> batches,
+                         exec::ExecContext* ctx) const {
   const EvalContext& eval = ctx->eval();
   const OutputMode mode = batch_->mode;
-  std::vector<BatchPtr> batches;
-  SPATE_RETURN_IF_ERROR(Drain(in, &batches));
   auto t_update = SteadyClock::now();
   const size_t k = s_.num_keys;
 
@@ -495,14 +501,12 @@ class StreamingDeduplicateExec final : public StatefulExec<DedupSpec> {
   }
 
  private:
-  Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext* ctx) const override;
+  Result<BatchPtr> Run(state::StateStore* store, std::vector<BatchPtr> batches,
+                       exec::ExecContext* ctx) const override;
 };
 
-Result<BatchPtr> StreamingDeduplicateExec::Run(int p, exec::BatchStream* in,
-                                               exec::ExecContext*) const {
-  SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(p));
-  std::vector<BatchPtr> batches;
-  SPATE_RETURN_IF_ERROR(Drain(in, &batches));
+Result<BatchPtr> StreamingDeduplicateExec::Run(state::StateStore* store, std::vector<BatchPtr> batches,
+                         exec::ExecContext* ctx) const {
   auto t_update = SteadyClock::now();
   const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
   const bool within = s_.kind == StatefulKind::kDedupWithinWatermark;
@@ -647,17 +651,15 @@ class SessionStateSaveExec final : public StatefulExec<SessionSpec> {
     std::string states;
   };
 
-  Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext* ctx) const override;
+  Result<BatchPtr> Run(state::StateStore* store, std::vector<BatchPtr> batches,
+                       exec::ExecContext* ctx) const override;
 };
 
-Result<BatchPtr> SessionStateSaveExec::Run(int p, exec::BatchStream* in,
-                                           exec::ExecContext* ctx) const {
+Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector<BatchPtr> batches,
+                         exec::ExecContext* ctx) const {
   const AggregateSpec& a = s_.agg;
-  SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(p));
   const EvalContext& eval = ctx->eval();
   const OutputMode mode = batch_->mode;
-  std::vector<BatchPtr> batches;
-  SPATE_RETURN_IF_ERROR(Drain(in, &batches));
   auto t_update = SteadyClock::now();
   const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
   const int64_t evict_us = WatermarkMicros(batch_->eviction_watermark_ms);
@@ -852,10 +854,8 @@ class StreamingGlobalLimitExec final : public StatefulExec<LimitSpec> {
   }
 
  private:
-  Result<BatchPtr> Run(int p, exec::BatchStream* in, exec::ExecContext*) const override {
-    SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(p));
-    std::vector<BatchPtr> batches;
-    SPATE_RETURN_IF_ERROR(Drain(in, &batches));
+  Result<BatchPtr> Run(state::StateStore* store, std::vector<BatchPtr> batches,
+                       exec::ExecContext*) const override {
     auto t = SteadyClock::now();
     auto v = store->Get("");
     const int64_t before = v ? GetInt64(*v) : 0;
