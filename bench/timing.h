@@ -1,12 +1,15 @@
 // Copyright spate authors.
 #pragma once
 
-// Wall-clock helpers shared by the benchmarks: seconds since a point, and p50/p99 lines.
+// Timing helpers shared by the benchmarks: wall seconds since a point, process CPU seconds,
+// and p50/p99 lines.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <vector>
+
+#include <sys/resource.h>
 
 namespace spate::bench {
 
@@ -14,6 +17,14 @@ using Steady = std::chrono::steady_clock;
 
 inline double Seconds(Steady::time_point since) {
   return std::chrono::duration<double>(Steady::now() - since).count();
+}
+
+/// CPU seconds (user + system) of the whole process, all threads.
+inline double ProcessCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto s = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return s(u.ru_utime) + s(u.ru_stime);
 }
 
 /// Prints "what n=.. p50=.. ms p99=.. ms" of latencies in microseconds.

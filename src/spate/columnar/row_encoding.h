@@ -31,6 +31,7 @@ class RowEncoder {
   std::string data_;
   std::vector<int64_t> offsets_;
   std::vector<uint8_t> any_null_;
+  std::vector<int64_t> cursor_;  // scratch: each row's write position
 };
 
 /// Appends the encoding of c[i] to out.
