@@ -605,7 +605,7 @@ Result<BoundExprPtr> ResolveSortArray(Args args, const ResolveContext&) {
   }
   DataTypePtr type = args[0]->type();
   Args call_args = {args[0]};
-  return MakeScalarCall("sort_array", type, true, call_args,
+  return MakeScalarCall("sort_array", type, args[0]->nullable(), call_args,
                         [type, asc](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
                           return SortArrays(type, *c[0], n, asc, asc);
                         });

@@ -120,6 +120,9 @@ struct StatefulRuntime::Operator {
   std::vector<std::unique_ptr<state::StateStoreProvider>> providers;
   std::mutex mu;  // guards `open` and the batch metrics below
   std::vector<state::StateStore*> open;
+  // Rows in each partition's state as the exec counts them (-1: not reported; then the
+  // store's key count). Session windows report sessions, as Spark stores one row each.
+  std::vector<int64_t> rows_total;
   int64_t updated = 0, removed = 0, dropped = 0, update_ns = 0, removal_ns = 0;
   int64_t dropped_duplicates = 0;
 
@@ -158,8 +161,16 @@ struct StatefulRuntime::Operator {
     dropped_duplicates += dups;
   }
 
+  void SetRowsTotal(const state::StateStore* store, int64_t rows) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (size_t p = 0; p < open.size(); ++p) {
+      if (open[p] == store) rows_total[p] = rows;
+    }
+  }
+
   void ResetBatch() {
     open.assign(static_cast<size_t>(num_partitions), nullptr);
+    rows_total.assign(static_cast<size_t>(num_partitions), -1);
     updated = removed = dropped = update_ns = removal_ns = dropped_duplicates = 0;
   }
 };
@@ -631,6 +642,17 @@ Status DecodeSessions(std::string_view v, std::vector<StoredSession>* out) {
   return Status::OK();
 }
 
+// Sessions stored in a store (each key's value starts with min end, then the count).
+int64_t CountStoredSessions(state::StateStore* store) {
+  int64_t n = 0;
+  store->ForEach([&](std::string_view, std::string_view v) {
+    int32_t c = 0;
+    if (v.size() >= 12) std::memcpy(&c, v.data() + 8, 4);
+    n += c;
+  });
+  return n;
+}
+
 class SessionStateSaveExec final : public StatefulExec<SessionSpec> {
  public:
   using StatefulExec::StatefulExec;
@@ -751,6 +773,21 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
   std::vector<ColumnPtr> state_cols = StateColumns(a, &accs);
   const auto state_raw = Raw(state_cols);
   // New session lists: emitted (Append: the watermark passed the end) or kept.
+  // Metrics in Spark's unit, one state row per session: every session of a touched key is
+  // updated, a stored session whose start no longer begins one is removed, and so is a
+  // session the watermark closes.
+  int64_t updated = sessions, removed = 0, total = 0;
+  {
+    std::vector<std::vector<int64_t>> new_starts(group_keys.size());
+    for (const Merged& ms : merged) new_starts[ms.group].push_back(ms.start);
+    for (size_t g = 0; g < items.size(); ++g) {
+      for (const Item& it : items[g]) {
+        if (it.batch < 0 && !std::binary_search(new_starts[g].begin(), new_starts[g].end(),
+                                                it.start))
+          ++removed;
+      }
+    }
+  }
   std::vector<Emitted> out;
   std::vector<std::vector<StoredSession>> kept(group_keys.size());
   for (int64_t m = 0; m < sessions; ++m) {
@@ -760,10 +797,14 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
     const bool final = mode == OutputMode::kAppend && ms.end <= evict_us;
     if (final || mode == OutputMode::kComplete)
       out.push_back(Emitted{group_keys[ms.group], ms.start, ms.end, x.states});
-    if (!final) kept[ms.group].push_back(std::move(x));
+    if (final) {
+      ++removed;
+    } else {
+      kept[ms.group].push_back(std::move(x));
+      ++total;
+    }
   }
   std::string value;
-  int64_t removed = 0;
   for (size_t g = 0; g < group_keys.size(); ++g) {
     if (kept[g].empty()) {
       store->Remove(group_keys[g]);
@@ -781,8 +822,13 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
     Status st;
     store->ForEach([&](std::string_view k, std::string_view v) {
       if (!st.ok() || group_of.count(std::string(k))) return;
-      if (mode != OutputMode::kComplete && (v.size() < 8 || GetInt64(v) > evict_us)) return;
       std::vector<StoredSession> list;
+      if (mode != OutputMode::kComplete && (v.size() < 8 || GetInt64(v) > evict_us)) {
+        int32_t c = 0;
+        if (v.size() >= 12) std::memcpy(&c, v.data() + 8, 4);
+        total += c;
+        return;
+      }
       st = DecodeSessions(v, &list);
       std::vector<StoredSession> left;
       for (auto& x : list) {
@@ -791,11 +837,12 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
           out.push_back(Emitted{std::string(k), x.start, x.end, x.states});
         if (!final) left.push_back(std::move(x));
       }
+      removed += static_cast<int64_t>(list.size() - left.size());
+      total += static_cast<int64_t>(left.size());
       if (left.size() != list.size()) rewrite.emplace_back(std::string(k), std::move(left));
     });
     SPATE_RETURN_IF_ERROR(st);
     for (auto& [k, left] : rewrite) {
-      removed += 1;
       if (left.empty()) {
         store->Remove(k);
       } else {
@@ -804,8 +851,9 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
       }
     }
   }
-  op_->AddMetrics(static_cast<int64_t>(group_keys.size()), removed, dropped, update_ns,
-                  NanosSince(t_remove), 0);
+  if (mode != OutputMode::kComplete && !watermarked) total = CountStoredSessions(store);
+  op_->SetRowsTotal(store, total);
+  op_->AddMetrics(updated, removed, dropped, update_ns, NanosSince(t_remove), 0);
   if (out.empty()) return BatchPtr();
   // Rows of the emitted sessions: keys (the session struct among them) ++ final values.
   state::RowBatchBuilder kb(*s_.other_codec), vb(*a.value_codec);
@@ -1290,13 +1338,15 @@ Status StatefulRuntime::CommitBatch() {
             // A partition the batch did not run: its version must still move on.
             SPATE_ASSIGN_OR_RETURN(store, op->Open(static_cast<int>(i)));
           }
+          if (op->session && op->rows_total[static_cast<size_t>(i)] < 0)
+            op->rows_total[static_cast<size_t>(i)] = CountStoredSessions(store);
           SPATE_RETURN_IF_ERROR(store->Commit());
           metrics[static_cast<size_t>(i)] = store->metrics();
           return Status::OK();
         }));
     for (size_t i = 0; i < op->open.size(); ++i) {
       const auto& m = metrics[i];
-      p.num_rows_total += m.num_keys;
+      p.num_rows_total += op->rows_total[i] >= 0 ? op->rows_total[i] : m.num_keys;
       p.memory_used_bytes += m.memory_used_bytes;
       for (const auto& [k, v] : m.custom) p.custom_metrics[k] += v;
       op->open[i] = nullptr;

@@ -69,7 +69,6 @@ pins({
     'collection_literal/sequence(5, 1)': Differs("D1", "nullability", "446c1585e0"),
     "collection_literal/sequence(DATE'2020-01-01', DATE'2020-03-01', INTERVAL 1 MONTH)": Differs("D1", "nullability", "b985a73432"),
     'collection_literal/size(array(NULL))': Differs("D1", "nullability", "375e2e6be5"),
-    "collection_literal/sort_array(array('b', NULL, 'a'))": Differs("D1", "nullability", "64fe17caaa"),
     'explode_array': Differs("D1", "nullability", "56a084cfab"),
     'explode_empty_and_null': Differs("D1", "nullability", "447d45fc8e"),
     'inline_structs': Differs("D1", "nullability", "e33975bef1"),

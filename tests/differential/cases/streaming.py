@@ -543,7 +543,15 @@ def stateful_session_window_append(s):
                   s.F.col("session_window.end").cast("string").alias("e"), "total"))
     q, ops = _run_events(s, df, "append", "mem_sess")
     return {"rows": s.spark.sql("SELECT * FROM mem_sess"),
-            "batches": len(q.recentProgress)}
+            "batches": len(q.recentProgress), "state": _state_summary(ops)}
+
+
+@case(show=False)
+def stateful_session_window_complete(s):
+    df = (_events(s).groupBy("k", s.F.session_window("ts", "5 minutes")).count()
+          .select("k", s.F.col("session_window.start").cast("string").alias("s"), "count"))
+    q, ops = _run_events(s, df, "complete", "mem_sess_c")
+    return {"rows": s.spark.sql("SELECT * FROM mem_sess_c"), "state": _state_summary(ops)}
 
 
 @case(show=False)
@@ -559,6 +567,73 @@ def stateful_sql_over_streaming_view(s):
     df = s.spark.sql("SELECT k, count(*) AS n FROM ev_view GROUP BY k")
     q, ops = _run_events(s, df, "complete", "mem_sql_view")
     return s.spark.sql("SELECT * FROM mem_sql_view")
+
+
+@case(show=False)
+def stateful_update_every_mergeable_aggregate(s):
+    F = s.F
+    df = _events(s).groupBy("k").agg(
+        F.count("*").alias("n"), F.min("v").alias("lo"), F.max("v").alias("hi"),
+        F.avg("v").alias("mean"), F.sum("v").alias("total"),
+        F.variance("v").alias("var"), F.stddev("v").alias("sd"),
+        F.approx_count_distinct("v").alias("nd"), F.percentile_approx("v", 0.5).alias("med"),
+        F.sort_array(F.collect_set("v")).alias("vs"), F.sort_array(F.collect_list("v")).alias("vl"),
+        F.min("ts").cast("string").alias("first_ts"))
+    q, ops = _run_events(s, df, "update", "mem_every_agg")
+    return {"rows": s.spark.sql("SELECT * FROM mem_every_agg"), "state": _state_summary(ops)}
+
+
+@case(show=False)
+def stateful_window_time_append(s):
+    F = s.F
+    df = (_events(s).withWatermark("ts", "10 minutes").groupBy(F.window("ts", "10 minutes"))
+          .agg(F.count("*").alias("n"))
+          .select(F.window_time("window").cast("string").alias("wt"), "n"))
+    q, ops = _run_events(s, df, "append", "mem_window_time")
+    return {"rows": s.spark.sql("SELECT * FROM mem_window_time"),
+            "watermarks": [p["eventTime"].get("watermark") for p in q.recentProgress]}
+
+
+@case(show=False)
+def stateful_session_window_dynamic_gap(s):
+    F = s.F
+    gap = F.when(F.col("k") == "a", "5 minutes").otherwise("20 minutes")
+    df = (_events(s).withWatermark("ts", "10 minutes")
+          .groupBy("k", F.session_window("ts", gap)).agg(F.sum("v").alias("total"))
+          .select("k", F.col("session_window.start").cast("string").alias("s"),
+                  F.col("session_window.end").cast("string").alias("e"), "total"))
+    q, ops = _run_events(s, df, "append", "mem_sess_dyn")
+    return {"rows": s.spark.sql("SELECT * FROM mem_sess_dyn"), "state": _state_summary(ops)}
+
+
+# Two watermarked inputs: the global watermark follows the policy (min by default).
+EVENTS_B = [
+    [{"ts": "2026-01-01T12:%02d:00Z" % m, "k": "c", "v": m} for m in (30, 31)],
+    [{"ts": "2026-01-01T12:%02d:00Z" % m, "k": "c", "v": m} for m in (50, 52)],
+    [{"ts": "2026-01-01T13:%02d:00Z" % m, "k": "c", "v": m} for m in (10, 11)],
+]
+
+
+def _two_input_watermarks(s, name):
+    a = _events(s, "ev_a").withWatermark("ts", "10 minutes")
+    b = (s.spark.readStream.schema(EVENT_SCHEMA).option("maxFilesPerTrigger", 1)
+         .json(_land(s, "ev_b", EVENTS_B)).withWatermark("ts", "5 minutes"))
+    df = (a.union(b).groupBy(s.F.window("ts", "10 minutes"), "k").count()
+          .select(s.F.col("window.start").cast("string").alias("start"), "k", "count"))
+    q, ops = _run_events(s, df, "append", name)
+    return {"rows": s.spark.sql(f"SELECT * FROM {name}"),
+            "watermarks": [p["eventTime"].get("watermark") for p in q.recentProgress],
+            "state": _state_summary(ops)}
+
+
+@case(show=False)
+def stateful_two_inputs_min_watermark(s):
+    return _two_input_watermarks(s, "mem_wm_min")
+
+
+@case(show=False, conf={"spark.sql.streaming.multipleWatermarkPolicy": "max"})
+def stateful_two_inputs_max_watermark(s):
+    return _two_input_watermarks(s, "mem_wm_max")
 
 
 @case
