@@ -1460,8 +1460,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanWatermark(const LogicalPlan& p) {
   Result<Value> iv = p.exprs.size() > 1 ? EvalConstant(*p.exprs[1], "WATERMARK")
                                         : MakeIntervalFromString(p.delay, p.delay);
   if (!iv.ok()) {
-    return Status::Invalid("Error parsing '" + p.delay + "' to interval: " +
-                           iv.status().message());
+    if (p.exprs.size() > 1) return iv.status();
+    return Status::Error("CANNOT_PARSE_INTERVAL", {{"intervalString", "'" + p.delay + "'"}});
   }
   const TypeId it = iv->type()->id();
   if (it != TypeId::kDayTimeInterval && it != TypeId::kYearMonthInterval) {

@@ -637,6 +637,27 @@ def stateful_two_inputs_max_watermark(s):
 
 
 @case
+def stateful_error_watermark_unknown_column(s):
+    _events(s).withWatermark("nope", "10 minutes")
+
+
+@case
+def stateful_error_watermark_bad_delay(s):
+    _events(s).withWatermark("ts", "ten minutes")
+
+
+@case
+def stateful_error_watermark_negative_delay(s):
+    _events(s).withWatermark("ts", "-10 minutes")
+
+
+@case
+def stateful_error_watermark_not_a_timestamp(s):
+    (_events(s).withWatermark("k", "10 minutes").groupBy("k").count().writeStream
+     .format("memory").queryName("e5").start())
+
+
+@case
 def stateful_error_append_without_watermark(s):
     _events(s).groupBy("k").count().writeStream.format("memory").queryName("e1").start()
 
