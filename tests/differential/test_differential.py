@@ -41,7 +41,8 @@ def test_case(name, oracle, spate_session):
     ours = runner.run(c, env)
     theirs = oracle.answer(name)["result"]
     d = compare.first_difference(ours, theirs, c.ordered, c.show)
-    if d is not None and (differs is None or (d[0], compare.pin(d)) != (differs.aspect, differs.pin)):
+    if d is not None and (differs is None or (d[0], compare.pin(d)) != (differs.aspect, differs.pin)
+                          or os.environ.get("SPATE_DIFF_RECORD_ALL")):
         _record(name, d, ours, theirs)
     if differs is None:
         if d is not None:

@@ -311,7 +311,7 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
   if ((op == ArithOp::kAdd || op == ArithOp::kSub) && is_ts && tb == TypeId::kDayTimeInterval) {
     bool sub = op == ArithOp::kSub;
     return MakeScalarCall(
-        sym, a->type(), true, {a, b},
+        sym, a->type(), a->nullable() || b->nullable(), {a, b},
         [sub](const std::vector<ColumnPtr>& args, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
           int64_t nulls = 0;
           BufferPtr validity = kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
@@ -335,7 +335,7 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
     SPATE_ASSIGN_OR_RETURN(auto bi, ImplicitCast(b, DataType::Int()));
     bool sub = op == ArithOp::kSub;
     return MakeScalarCall(
-        sub ? "date_sub" : "date_add", DataType::Date(), true, {a, bi},
+        sub ? "date_sub" : "date_add", DataType::Date(), a->nullable() || bi->nullable(), {a, bi},
         [sub](const std::vector<ColumnPtr>& args, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
           int64_t nulls = 0;
           BufferPtr validity = kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
@@ -357,7 +357,7 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
     DataTypePtr rt = dates ? DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kDay)
                            : DataType::DayTimeInterval();
     return MakeScalarCall(
-        "-", rt, true, {x, y},
+        "-", rt, x->nullable() || y->nullable(), {x, y},
         [dates, rt](const std::vector<ColumnPtr>& args, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
           int64_t nulls = 0;
           BufferPtr validity = kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
@@ -454,8 +454,13 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
   std::string sym = OpSymbol(op);
   bool int_div_decimal = op == ArithOp::kIntDiv && common->id() == TypeId::kDecimal;
   DataTypePtr kernel_type = int_div_decimal ? DataType::Decimal(38, 0) : result;
+  // Spark's: division and remainder may be NULL (by zero outside ANSI; Spark says nullable
+  // either way); +, - and * only from NULL inputs, or a decimal overflow outside ANSI.
+  const bool divides = op == ArithOp::kDiv || op == ArithOp::kIntDiv || op == ArithOp::kMod;
+  const bool nullable = divides || a->nullable() || b->nullable() ||
+                        (!rc.ansi && result->id() == TypeId::kDecimal);
   return MakeScalarCall(
-      sym, result, true, {a, b},
+      sym, result, nullable, {a, b},
       [op, kernel_type, result, int_div_decimal](const std::vector<ColumnPtr>& cols, int64_t n,
                                                  const EvalContext& ctx) -> Result<ColumnPtr> {
         SPATE_ASSIGN_OR_RETURN(auto r, RunArith(op, kernel_type, cols[0], cols[1], n, ctx.ansi));

@@ -20,6 +20,7 @@
 #include "spate/columnar/row_encoding.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
+#include "spate/compute/function_util.h"
 #include "spate/compute/generators.h"
 #include "spate/compute/kernel_util.h"
 #include "spate/compute/predicates.h"
@@ -185,13 +186,13 @@ Result<BoundExprPtr> ResolveArray(Args args, const ResolveContext&) {
 
 // ---- size / cardinality --------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveSize(const std::string& name, Args args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveSize(const std::string& name, Args args, const ResolveContext& rc) {
   if (args.size() != 1) return WrongNumArgs(name, "1", args.size());
   if (!IsArray(args[0]) && !IsMap(args[0]) && !IsNullType(args[0])) {
     return UnexpectedType(name, args, 0, "(\"ARRAY\" or \"MAP\")");
   }
   return MakeScalarCall(
-      name, DataType::Int(), true, args,
+      name, DataType::Int(), rc.ansi && args[0]->nullable(), args,
       [](const Cols& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         kernel::Out<int32_t> out(n);
@@ -252,7 +253,7 @@ Result<BoundExprPtr> ResolveArrayContains(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(CoerceArrayAndValue("array_contains", &args));
   SPATE_RETURN_IF_ERROR(CheckOrderable("array_contains", args, args[1]->type()));
   return MakeScalarCall(
-      "array_contains", DataType::Boolean(), true, args,
+      "array_contains", DataType::Boolean(), args[0]->nullable() || args[1]->nullable() || args[0]->type()->contains_null(), args,
       [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& v = *c[1];
@@ -289,7 +290,7 @@ Result<BoundExprPtr> ResolveArrayPosition(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(CoerceArrayAndValue("array_position", &args));
   SPATE_RETURN_IF_ERROR(CheckOrderable("array_position", args, args[1]->type()));
   return MakeScalarCall(
-      "array_position", DataType::Long(), true, args,
+      "array_position", DataType::Long(), fn::AnyNullable(args), args,
       [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& v = *c[1];
@@ -320,7 +321,7 @@ Result<BoundExprPtr> ResolveArrayRemove(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(CheckOrderable("array_remove", args, args[1]->type()));
   DataTypePtr type = args[0]->type();
   return MakeScalarCall(
-      "array_remove", type, true, args,
+      "array_remove", type, fn::AnyNullable(args), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& v = *c[1];
@@ -426,7 +427,7 @@ Result<BoundExprPtr> ResolveArrayDistinct(Args args, const ResolveContext&) {
   if (!IsArray(args[0])) return UnexpectedType("array_distinct", args, 0, "\"ARRAY\"");
   DataTypePtr type = args[0]->type();
   return MakeScalarCall(
-      "array_distinct", type, true, args,
+      "array_distinct", type, fn::AnyNullable(args), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& e = *a.child(0);
@@ -463,7 +464,7 @@ Result<BoundExprPtr> ResolveArrayJoin(Args args, const ResolveContext&) {
     SPATE_ASSIGN_OR_RETURN(args[i], ImplicitCast(args[i], DataType::String()));
   }
   return MakeScalarCall(
-      "array_join", DataType::String(), true, args,
+      "array_join", DataType::String(), fn::AnyNullable(args), args,
       [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& d = *c[1];
@@ -579,7 +580,7 @@ Result<BoundExprPtr> ResolveArraySort(Args args, const ResolveContext&) {
   if (!IsArray(args[0])) return UnexpectedType("array_sort", args, 0, "\"ARRAY\"");
   SPATE_RETURN_IF_ERROR(CheckOrderable("array_sort", args, args[0]->type()->element_type()));
   DataTypePtr type = args[0]->type();
-  return MakeScalarCall("array_sort", type, true, args,
+  return MakeScalarCall("array_sort", type, args[0]->nullable(), args,
                         [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
                           return SortArrays(type, *c[0], n, true, false);
                         });
@@ -625,7 +626,7 @@ Result<BoundExprPtr> ResolveSlice(Args args, const ResolveContext&) {
   }
   DataTypePtr type = args[0]->type();
   return MakeScalarCall(
-      "slice", type, true, args, [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      "slice", type, fn::AnyNullable(args), args, [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& st = *c[1];
         const Column& ln = *c[2];
@@ -669,7 +670,7 @@ Result<BoundExprPtr> ResolveFlatten(Args args, const ResolveContext&) {
   }
   DataTypePtr type = args[0]->type()->element_type();
   return MakeScalarCall(
-      "flatten", type, true, args, [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      "flatten", type, args[0]->nullable() || args[0]->type()->contains_null(), args, [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& inner = *a.child(0);
         const int32_t* o = a.offsets();
@@ -705,7 +706,7 @@ Result<BoundExprPtr> ResolveArraysZip(Args args, const ResolveContext&) {
   DataTypePtr st = DataType::Struct(fields);
   DataTypePtr type = DataType::Array(st, false);
   return MakeScalarCall(
-      "arrays_zip", type, true, args,
+      "arrays_zip", type, fn::AnyNullable(args), args,
       [type, st](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         size_t k = c.size();
         std::vector<int32_t> offsets{0};
@@ -828,7 +829,7 @@ Result<BoundExprPtr> ResolveSequence(Args args, const ResolveContext&) {
   }
   DataTypePtr type = DataType::Array(common, false);
   return MakeScalarCall(
-      "sequence", type, true, args,
+      "sequence", type, fn::AnyNullable(args), args,
       [type, common, step_kind](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         auto builder = ColumnBuilder::Make(common);
         std::vector<int32_t> offsets{0};
@@ -1009,7 +1010,7 @@ Result<BoundExprPtr> ResolveMapFromArrays(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(CheckMapKeyType("map_from_arrays", args, kt));
   DataTypePtr type = DataType::Map(kt, args[1]->type()->element_type(), args[1]->type()->contains_null());
   return MakeScalarCall(
-      "map_from_arrays", type, true, args,
+      "map_from_arrays", type, fn::AnyNullable(args), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& ka = *c[0];
         const Column& va = *c[1];
@@ -1045,7 +1046,8 @@ Result<BoundExprPtr> ResolveMapPart(const std::string& name, int part, Args args
   if (args.size() != 1) return WrongNumArgs(name, "1", args.size());
   if (!IsMap(args[0])) return UnexpectedType(name, args, 0, "\"MAP\"");
   const DataTypePtr& mt = args[0]->type();
-  DataTypePtr type = part == 0 ? DataType::Array(mt->key_type(), false)
+  // map_keys: ArrayType(keyType) as Spark, whose containsNull defaults to true.
+  DataTypePtr type = part == 0 ? DataType::Array(mt->key_type(), true)
                                : DataType::Array(mt->value_type(), mt->value_contains_null());
   return MakeScalarCall(
       name, type, args[0]->nullable(), args,

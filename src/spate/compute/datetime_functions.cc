@@ -16,6 +16,7 @@
 #include "spate/compute/datetime_format.h"
 #include "spate/compute/datetime_functions.h"
 #include "spate/compute/function_registry.h"
+#include "spate/compute/function_util.h"
 #include "spate/compute/kernel_util.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
@@ -24,6 +25,7 @@ namespace spate {
 
 namespace {
 
+using fn::AnyNullable;
 using kernel::Out;
 
 // ---------------------------------------------------------------------------------------
@@ -317,13 +319,16 @@ inline int64_t FromInstant(ParseTarget t, int64_t micros, const TimeZone* tz) {
 }
 
 // f(string, pattern) for the pattern-based parsers. `try_mode`: never raise parse errors.
+// Nullable as Spark's ToTimestamp: NULL on a parse failure unless ANSI raises instead.
 Result<BoundExprPtr> MakeParseCall(const std::string& name, ParseTarget target, BoundExprPtr text,
-                                   BoundExprPtr fmt, bool try_mode, std::vector<BoundExprPtr> shown) {
+                                   BoundExprPtr fmt, bool try_mode, bool ansi,
+                                   std::vector<BoundExprPtr> shown) {
+  const bool nullable = try_mode || !ansi || text->nullable() || fmt->nullable();
   SPATE_ASSIGN_OR_RETURN(auto fixed, ConstantPattern(fmt));
   DataTypePtr type = TargetType(target);
   const char* func = "try_to_timestamp";
   return MakeScalarCall(
-      name, type, true, {std::move(text), std::move(fmt)},
+      name, type, nullable, {std::move(text), std::move(fmt)},
       [target, type, fixed, try_mode, func](const std::vector<ColumnPtr>& args, int64_t n,
                                             const EvalContext& ctx) -> Result<ColumnPtr> {
         PatternCache cache(fixed);
@@ -363,14 +368,14 @@ Result<BoundExprPtr> ConvertTemporal(const std::string& name, ParseTarget target
   DataTypePtr type = TargetType(target);
   if (target != ParseTarget::kUnixSeconds) {
     return MakeScalarCall(
-        name, type, true, {a},
+        name, type, a->nullable(), {a},
         [type](const std::vector<ColumnPtr>& args, int64_t, const EvalContext& ctx) -> Result<ColumnPtr> {
           return CastColumn(args[0], type, ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx);
         });
   }
   TypeId t = a->type()->id();
   return MakeScalarCall(
-      name, type, true, {a},
+      name, type, a->nullable(), {a},
       [t](const std::vector<ColumnPtr>& args, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         if (t == TypeId::kDate) {
           return Map1<int32_t, int64_t>(args[0], DataType::Long(), n, [&](int32_t d) {
@@ -383,7 +388,8 @@ Result<BoundExprPtr> ConvertTemporal(const std::string& name, ParseTarget target
 }
 
 Result<BoundExprPtr> ResolveParse(const std::string& name, ParseTarget target, bool try_mode,
-                                  std::vector<BoundExprPtr> args, const char* default_fmt) {
+                                  bool ansi, std::vector<BoundExprPtr> args,
+                                  const char* default_fmt) {
   size_t min_args = default_fmt != nullptr && target == ParseTarget::kUnixSeconds ? 0 : 1;
   if (args.size() < min_args || args.size() > 2) {
     return WrongArgs(name, min_args == 0 ? "[0, 1, 2]" : "[1, 2]", args.size());
@@ -411,13 +417,13 @@ Result<BoundExprPtr> ResolveParse(const std::string& name, ParseTarget target, b
     DataTypePtr type = TargetType(target);
     bool is_try = try_mode;
     return MakeScalarCall(
-        name, type, true, {text},
+        name, type, true, {text},  // Spark: a string cast to a date or timestamp is nullable
         [type, is_try](const std::vector<ColumnPtr>& a, int64_t, const EvalContext& ctx) -> Result<ColumnPtr> {
           return CastColumn(a[0], type, is_try ? CastMode::kTry : ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx);
         });
   }
   BoundExprPtr fmt = args.size() == 2 ? args[1] : MakeLiteral(Value::String(default_fmt));
-  return MakeParseCall(name, target, text, fmt, try_mode, shown);
+  return MakeParseCall(name, target, text, fmt, try_mode, ansi, shown);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -432,7 +438,7 @@ Result<BoundExprPtr> ResolveDateFormat(std::vector<BoundExprPtr> args) {
   SPATE_ASSIGN_OR_RETURN(auto fixed, ConstantPattern(args[1]));
   bool ntz = args[0]->type()->id() == TypeId::kTimestampNtz;
   return MakeScalarCall(
-      name, DataType::String(), true, args,
+      name, DataType::String(), AnyNullable(args), args,
       [fixed, ntz](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         PatternCache cache(fixed);
         const int64_t* ts = a[0]->raw_values<int64_t>();
@@ -499,7 +505,7 @@ Result<BoundExprPtr> ResolveTimestampFrom(const std::string& name, int64_t unit,
     }
     SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Long()));
     return MakeScalarCall(
-        name, DataType::Timestamp(), true, args,
+        name, DataType::Timestamp(), AnyNullable(args), args,
         [unit](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
           const int64_t* x = a[0]->raw_values<int64_t>();
           Out<int64_t> out(n);
@@ -512,7 +518,7 @@ Result<BoundExprPtr> ResolveTimestampFrom(const std::string& name, int64_t unit,
   if (t.id() == TypeId::kDecimal) {
     int scale = t.scale();
     return MakeScalarCall(
-        name, DataType::Timestamp(), true, args,
+        name, DataType::Timestamp(), AnyNullable(args), args,
         [scale](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
           const __int128* x = a[0]->raw_values<__int128>();
           return BuildFixed<int64_t>(DataType::Timestamp(), a, n, [&](int64_t i, int64_t* out, Status* err) {
@@ -562,7 +568,7 @@ Result<BoundExprPtr> ResolveUnixFrom(const std::string& name, int64_t unit, std:
     SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Timestamp()));
   }
   return MakeScalarCall(
-      name, DataType::Long(), true, args,
+      name, DataType::Long(), AnyNullable(args), args,
       [unit](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         return Map1<int64_t, int64_t>(a[0], DataType::Long(), n,
                                       [unit](int64_t v) { return FloorDiv(v, unit); });
@@ -604,8 +610,9 @@ inline int32_t DateFieldOf(DateField f, int64_t days) {
 
 Result<BoundExprPtr> MakeDateField(const std::string& name, DateField f, BoundExprPtr date,
                                    std::function<std::string(const std::vector<std::string>&)> display = nullptr) {
+  const bool nullable = date->nullable();
   return MakeScalarCall(
-      name, DataType::Int(), true, {std::move(date)},
+      name, DataType::Int(), nullable, {std::move(date)},
       [f](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         return Map1<int32_t, int32_t>(a[0], DataType::Int(), n,
                                       [f](int32_t d) { return DateFieldOf(f, d); });
@@ -624,8 +631,9 @@ enum class TimeField : uint8_t { kHour, kMinute, kSecond };
 Result<BoundExprPtr> MakeTimeField(const std::string& name, TimeField f, BoundExprPtr ts,
                                    std::function<std::string(const std::vector<std::string>&)> display = nullptr) {
   bool ntz = ts->type()->id() == TypeId::kTimestampNtz;
+  const bool nullable = ts->nullable();
   return MakeScalarCall(
-      name, DataType::Int(), true, {std::move(ts)},
+      name, DataType::Int(), nullable, {std::move(ts)},
       [f, ntz](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         const TimeZone* tz = ntz ? nullptr : ctx.time_zone;
         return Map1<int64_t, int32_t>(a[0], DataType::Int(), n, [f, tz](int64_t v) {
@@ -652,8 +660,9 @@ Result<BoundExprPtr> MakeSecondWithFraction(const std::string& name, BoundExprPt
                                             std::function<std::string(const std::vector<std::string>&)> display) {
   bool ntz = ts->type()->id() == TypeId::kTimestampNtz;
   DataTypePtr type = DataType::Decimal(8, 6);
+  const bool nullable = ts->nullable();
   return MakeScalarCall(
-      name, type, true, {std::move(ts)},
+      name, type, nullable, {std::move(ts)},
       [ntz, type](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         const TimeZone* tz = ntz ? nullptr : ctx.time_zone;
         return Map1<int64_t, __int128>(a[0], type, n, [tz](int64_t v) {
@@ -712,7 +721,7 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, std::vector<BoundEx
                        : which == 5 ? DataType::Decimal(8, 6)
                                     : DataType::Byte();
     return MakeScalarCall(
-        name, type, true, {src},
+        name, type, src->nullable(), {src},
         [which, type](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
           switch (which) {
             case 0: return Map1<int32_t, int32_t>(a[0], type, n, [](int32_t m) { return m / 12; });
@@ -771,7 +780,7 @@ Result<BoundExprPtr> ResolveDateAdd(const std::string& name, bool sub, std::vect
   }
   SPATE_ASSIGN_OR_RETURN(args[1], ImplicitCast(args[1], DataType::Int()));
   return MakeScalarCall(
-      name, DataType::Date(), true, args,
+      name, DataType::Date(), AnyNullable(args), args,
       [sub](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         return Map2<int32_t, int32_t, int32_t>(a[0], a[1], DataType::Date(), n, [sub](int32_t d, int32_t k) {
           return static_cast<int32_t>(sub ? static_cast<uint32_t>(d) - static_cast<uint32_t>(k)
@@ -785,7 +794,7 @@ Result<BoundExprPtr> ResolveDateDiff(const std::string& name, std::vector<BoundE
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 1));
   return MakeScalarCall(
-      name, DataType::Int(), true, args,
+      name, DataType::Int(), AnyNullable(args), args,
       [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         return Map2<int32_t, int32_t, int32_t>(a[0], a[1], DataType::Int(), n,
                                                [](int32_t e, int32_t s) { return e - s; });
@@ -803,7 +812,7 @@ Result<BoundExprPtr> ResolveAddMonths(std::vector<BoundExprPtr> args) {
   }
   SPATE_ASSIGN_OR_RETURN(args[1], ImplicitCast(args[1], DataType::Int()));
   return MakeScalarCall(
-      name, DataType::Date(), true, args,
+      name, DataType::Date(), AnyNullable(args), args,
       [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         return Map2<int32_t, int32_t, int32_t>(a[0], a[1], DataType::Date(), n,
                                                [](int32_t d, int32_t m) { return AddMonthsToDays(d, m); });
@@ -850,7 +859,7 @@ Result<BoundExprPtr> ResolveMonthsBetween(std::vector<BoundExprPtr> args) {
   }
   size_t nshown = shown.size();
   return MakeScalarCall(
-      name, DataType::Double(), true, args,
+      name, DataType::Double(), AnyNullable(args), args,
       [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         const int64_t* x = a[0]->raw_values<int64_t>();
         const int64_t* y = a[1]->raw_values<int64_t>();
@@ -870,7 +879,7 @@ Result<BoundExprPtr> ResolveLastDay(std::vector<BoundExprPtr> args) {
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
   return MakeScalarCall(
-      name, DataType::Date(), true, args,
+      name, DataType::Date(), AnyNullable(args), args,
       [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         return Map1<int32_t, int32_t>(a[0], DataType::Date(), n, [](int32_t d) {
           Civil c = CivilOf(d);
@@ -1041,12 +1050,12 @@ bool CheckDate(int64_t y, int64_t m, int64_t d, std::string* msg) {
   return true;
 }
 
-Result<BoundExprPtr> ResolveMakeDate(std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveMakeDate(std::vector<BoundExprPtr> args, bool ansi) {
   const std::string name = "make_date";
   if (args.size() != 3) return WrongArgs(name, "3", args.size());
   for (size_t i = 0; i < 3; ++i) SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, i, DataType::Int(), AcceptIntegral));
   return MakeScalarCall(
-      name, DataType::Date(), true, args,
+      name, DataType::Date(), !ansi || AnyNullable(args), args,
       [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         const int32_t* y = a[0]->raw_values<int32_t>();
         const int32_t* m = a[1]->raw_values<int32_t>();
@@ -1063,14 +1072,15 @@ Result<BoundExprPtr> ResolveMakeDate(std::vector<BoundExprPtr> args) {
       });
 }
 
-Result<BoundExprPtr> ResolveMakeTimestamp(const std::string& name, bool ntz, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveMakeTimestamp(const std::string& name, bool ntz, std::vector<BoundExprPtr> args,
+                                          bool ansi) {
   if (args.size() < 6 || args.size() > (ntz ? 6u : 7u)) return WrongArgs(name, ntz ? "6" : "[6, 7]", args.size());
   for (size_t i = 0; i < 5; ++i) SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, i, DataType::Int(), AcceptIntegral));
   SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 5, DataType::Decimal(16, 6), AcceptNumeric));
   if (args.size() == 7) SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 6, DataType::String(), AcceptString));
   DataTypePtr type = ntz ? DataType::TimestampNtz() : DataType::Timestamp();
   return MakeScalarCall(
-      name, type, true, args,
+      name, type, !ansi || AnyNullable(args), args,
       [ntz, type](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         const int32_t* f[5];
         for (size_t k = 0; k < 5; ++k) f[k] = a[k]->raw_values<int32_t>();
@@ -1137,7 +1147,7 @@ Result<BoundExprPtr> ResolveUtcConvert(const std::string& name, bool from_utc, s
   }
   SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 1, DataType::String(), AcceptString));
   return MakeScalarCall(
-      name, DataType::Timestamp(), true, args,
+      name, DataType::Timestamp(), AnyNullable(args), args,
       [from_utc](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const int64_t* x = a[0]->raw_values<int64_t>();
         const Column& z = *a[1];
@@ -1167,7 +1177,7 @@ Result<BoundExprPtr> ResolveUnixDate(std::vector<BoundExprPtr> args) {
   const std::string name = "unix_date";
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
-  return MakeScalarCall(name, DataType::Int(), true, args,
+  return MakeScalarCall(name, DataType::Int(), AnyNullable(args), args,
       [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         return Map1<int32_t, int32_t>(a[0], DataType::Int(), n, [](int32_t d) { return d; });
       });
@@ -1177,7 +1187,7 @@ Result<BoundExprPtr> ResolveDateFromUnixDate(std::vector<BoundExprPtr> args) {
   const std::string name = "date_from_unix_date";
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 0, DataType::Int(), AcceptIntegral));
-  return MakeScalarCall(name, DataType::Date(), true, args,
+  return MakeScalarCall(name, DataType::Date(), AnyNullable(args), args,
       [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         return Map1<int32_t, int32_t>(a[0], DataType::Date(), n, [](int32_t d) { return d; });
       });
@@ -1213,7 +1223,7 @@ Result<BoundExprPtr> IntervalTimesNumber(char op, BoundExprPtr iv, BoundExprPtr 
   bool div = op == '/';
   std::string sym(1, op);
   return MakeScalarCall(
-      sym, rt, true, {iv, num},
+      sym, rt, iv->nullable() || num->nullable(), {iv, num},
       [ym, rt, fractional, div](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         auto compute = [&](int64_t v, int64_t i, int64_t* out, Status* err) -> bool {
           if (fractional) {
@@ -1303,7 +1313,7 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
     bool date = ta == TypeId::kDate;
     bool ntz = ta == TypeId::kTimestampNtz;
     return MakeScalarCall(
-        sym, rt, true, {a, b},
+        sym, rt, a->nullable() || b->nullable(), {a, b},
         [rt, date, ntz, sub](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
           const int32_t* m = c[1]->raw_values<int32_t>();
           if (date) {
@@ -1331,7 +1341,7 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
     const DataType& it = *b->type();
     if (it.start_field() == IntervalField::kDay && it.end_field() == IntervalField::kDay) {
       return MakeScalarCall(
-          sym, DataType::Date(), true, {a, b},
+          sym, DataType::Date(), a->nullable() || b->nullable(), {a, b},
           [sub](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
             return Map2<int32_t, int64_t, int32_t>(c[0], c[1], DataType::Date(), n, [sub](int32_t d, int64_t v) {
               int64_t k = v / kMicrosPerDay;
@@ -1342,7 +1352,7 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
     }
     SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, DataType::Timestamp()));
     return MakeScalarCall(
-        sym, DataType::Timestamp(), true, {a, b},
+        sym, DataType::Timestamp(), a->nullable() || b->nullable(), {a, b},
         [sub](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
           const int64_t* x = c[0]->raw_values<int64_t>();
           const int64_t* y = c[1]->raw_values<int64_t>();
@@ -1362,7 +1372,7 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
     DataTypePtr rt = a->type();
     (void)ntz;
     return MakeScalarCall(
-        sym, rt, true, {a, b},
+        sym, rt, a->nullable() || b->nullable(), {a, b},
         [rt](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
           const int64_t* x = c[0]->raw_values<int64_t>();
           const int64_t* y = c[1]->raw_values<int64_t>();
@@ -1386,17 +1396,23 @@ void RegisterDatetimeFunctions(FunctionRegistry& r) {
       return fn(name, std::move(args));
     });
   };
+  // Functions whose nullability depends on ANSI mode (NULL on bad input, or an error).
+  auto reg_ansi = [&r](const std::string& name, auto fn) {
+    r.RegisterScalar(name, [name, fn](std::vector<BoundExprPtr> args, const ResolveContext& ctx) -> Result<BoundExprPtr> {
+      return fn(name, std::move(args), ctx.ansi);
+    });
+  };
   // Parsing.
-  reg("to_timestamp", [](const std::string& n, auto args) { return ResolveParse(n, ParseTarget::kTimestamp, false, std::move(args), nullptr); });
-  reg("to_timestamp_ltz", [](const std::string& n, auto args) { return ResolveParse(n, ParseTarget::kTimestamp, false, std::move(args), nullptr); });
-  reg("try_to_timestamp", [](const std::string& n, auto args) { return ResolveParse(n, ParseTarget::kTimestamp, true, std::move(args), nullptr); });
-  reg("to_timestamp_ntz", [](const std::string& n, auto args) { return ResolveParse(n, ParseTarget::kTimestampNtz, false, std::move(args), nullptr); });
-  reg("to_date", [](const std::string& n, auto args) { return ResolveParse(n, ParseTarget::kDate, false, std::move(args), nullptr); });
-  reg("try_to_date", [](const std::string& n, auto args) { return ResolveParse(n, ParseTarget::kDate, true, std::move(args), nullptr); });
-  reg("unix_timestamp", [](const std::string& n, auto args) { return ResolveParse(n, ParseTarget::kUnixSeconds, false, std::move(args), "yyyy-MM-dd HH:mm:ss"); });
-  reg("to_unix_timestamp", [](const std::string& n, auto args) -> Result<BoundExprPtr> {
+  reg_ansi("to_timestamp", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kTimestamp, false, ansi, std::move(args), nullptr); });
+  reg_ansi("to_timestamp_ltz", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kTimestamp, false, ansi, std::move(args), nullptr); });
+  reg_ansi("try_to_timestamp", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kTimestamp, true, ansi, std::move(args), nullptr); });
+  reg_ansi("to_timestamp_ntz", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kTimestampNtz, false, ansi, std::move(args), nullptr); });
+  reg_ansi("to_date", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kDate, false, ansi, std::move(args), nullptr); });
+  reg_ansi("try_to_date", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kDate, true, ansi, std::move(args), nullptr); });
+  reg_ansi("unix_timestamp", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kUnixSeconds, false, ansi, std::move(args), "yyyy-MM-dd HH:mm:ss"); });
+  reg_ansi("to_unix_timestamp", [](const std::string& n, auto args, bool ansi) -> Result<BoundExprPtr> {
     if (args.empty()) return WrongArgs(n, "[1, 2]", 0);
-    return ResolveParse(n, ParseTarget::kUnixSeconds, false, std::move(args), "yyyy-MM-dd HH:mm:ss");
+    return ResolveParse(n, ParseTarget::kUnixSeconds, false, ansi, std::move(args), "yyyy-MM-dd HH:mm:ss");
   });
   // Formatting.
   reg("date_format", [](const std::string&, auto args) { return ResolveDateFormat(std::move(args)); });
@@ -1438,10 +1454,10 @@ void RegisterDatetimeFunctions(FunctionRegistry& r) {
   reg("next_day", [](const std::string&, auto args) { return ResolveNextDay(std::move(args)); });
   reg("date_trunc", [](const std::string&, auto args) { return ResolveDateTrunc(std::move(args)); });
   reg("trunc", [](const std::string&, auto args) { return ResolveTrunc(std::move(args)); });
-  reg("make_date", [](const std::string&, auto args) { return ResolveMakeDate(std::move(args)); });
-  reg("make_timestamp", [](const std::string& n, auto args) { return ResolveMakeTimestamp(n, false, std::move(args)); });
-  reg("make_timestamp_ltz", [](const std::string& n, auto args) { return ResolveMakeTimestamp(n, false, std::move(args)); });
-  reg("make_timestamp_ntz", [](const std::string& n, auto args) { return ResolveMakeTimestamp(n, true, std::move(args)); });
+  reg_ansi("make_date", [](const std::string&, auto args, bool ansi) { return ResolveMakeDate(std::move(args), ansi); });
+  reg_ansi("make_timestamp", [](const std::string& n, auto args, bool ansi) { return ResolveMakeTimestamp(n, false, std::move(args), ansi); });
+  reg_ansi("make_timestamp_ltz", [](const std::string& n, auto args, bool ansi) { return ResolveMakeTimestamp(n, false, std::move(args), ansi); });
+  reg_ansi("make_timestamp_ntz", [](const std::string& n, auto args, bool ansi) { return ResolveMakeTimestamp(n, true, std::move(args), ansi); });
   reg("from_utc_timestamp", [](const std::string& n, auto args) { return ResolveUtcConvert(n, true, std::move(args)); });
   reg("to_utc_timestamp", [](const std::string& n, auto args) { return ResolveUtcConvert(n, false, std::move(args)); });
 }

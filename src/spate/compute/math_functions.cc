@@ -32,9 +32,9 @@ Result<BoundExprPtr> ResolveDoubleUnary(const std::string& name, std::vector<Bou
                                         double (*f)(double), NullRule rule) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args[0], fn::ToTypeArg(name, args, 0, DataType::Double(), "\"DOUBLE\""));
-  bool nullable = args[0]->nullable() || rule != NullRule::kNone;
+  // Nullable whatever the input, as Spark's UnaryMathExpression.
   return MakeScalarCall(
-      name, DataType::Double(), nullable, args,
+      name, DataType::Double(), true, args,
       [f, rule](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         fn::NullMask mask({c[0].get()}, n);
         Out<double> out(n);
@@ -336,7 +336,7 @@ Result<BoundExprPtr> ResolveRound(const std::string& name, RoundMode mode,
   std::vector<BoundExprPtr> children{args[0]};
   if (args.size() == 2) children.push_back(args[1]);
   return MakeScalarCall(
-      name, type, args[0]->nullable() || null_scale, std::move(children),
+      name, type, true, std::move(children),  // Spark's RoundBase: nullable
       [type, scale, mode, null_scale](const std::vector<ColumnPtr>& c, int64_t n,
                                       const EvalContext& ctx) -> Result<ColumnPtr> {
         if (null_scale) return Column::MakeNull(type, n);
@@ -371,7 +371,7 @@ Result<BoundExprPtr> ResolveCeilFloor(const std::string& name, bool ceil,
   if (t.id() == TypeId::kDecimal) {
     DataTypePtr type = DataType::Decimal(std::min(t.precision() - t.scale() + 1, 38), 0);
     return MakeScalarCall(
-        name, type, args[0]->nullable(), args,
+        name, type, true, args,  // Spark's Ceil/Floor are UnaryMathExpressions: nullable
         [type, mode](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext& ctx) {
           return RoundColumn(*c[0], type, 0, mode, n, ctx.ansi);
         });
@@ -379,7 +379,7 @@ Result<BoundExprPtr> ResolveCeilFloor(const std::string& name, bool ceil,
   if (t.IsIntegral()) return ImplicitCast(args[0], DataType::Long());
   SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Double()));
   return MakeScalarCall(
-      name, DataType::Long(), args[0]->nullable(), args,
+      name, DataType::Long(), true, args,
       [ceil](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         Out<int64_t> out(n);
         const double* x = c[0]->raw_values<double>();

@@ -437,7 +437,18 @@ Result<ColumnPtr> EvaluateOnRows(const BoundExpr& e, const Batch& input,
 class CaseWhenExpr final : public BoundExpr {
  public:
   CaseWhenExpr(DataTypePtr type, std::vector<BoundExprPtr> children, bool has_else)
-      : BoundExpr(std::move(type), true, std::move(children)), has_else_(has_else) {}
+      : BoundExpr(std::move(type), true, std::move(children)), has_else_(has_else) {
+    nullable_ = ValuesNullable(children_, has_else_);
+  }
+
+  // Spark's CaseWhen: NULL only from a NULL value or a missing ELSE.
+  static bool ValuesNullable(const std::vector<BoundExprPtr>& children, bool has_else) {
+    if (!has_else) return true;
+    for (size_t i = 1; i < children.size(); i += 2) {
+      if (children[i]->nullable()) return true;
+    }
+    return children.back()->nullable();
+  }
 
   Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const override {
     int64_t n = input.num_rows();

@@ -257,7 +257,7 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all, std::vect
       return GroupIndexError(name, fixed->NumberOfCapturingGroups(), idx);
     }
   }
-  DataTypePtr type = all ? DataType::Array(DataType::String(), false) : DataType::String();
+  DataTypePtr type = all ? DataType::Array(DataType::String(), true) : DataType::String();
   auto display = [name](const std::vector<std::string>& s) { return CallText(name, s); };
   return MakeScalarCall(
       name, type, fn::AnyNullable(args), args,

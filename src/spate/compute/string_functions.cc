@@ -32,11 +32,13 @@ using StringFn = std::function<bool(int64_t, std::string*)>;
 
 // Resolves `name` with all arguments cast to STRING and a per-row body returning the
 // string result (false = NULL). The body receives the argument columns.
+// Nullable when an argument is, unless `always_nullable` (Spark's rule for the function).
 template <typename Body>
 Result<BoundExprPtr> StringCall(const std::string& name, std::vector<BoundExprPtr> args,
-                                DataTypePtr out_type, Body body) {
+                                DataTypePtr out_type, Body body, bool always_nullable = false) {
+  const bool nullable = always_nullable || fn::AnyNullable(args);
   return MakeScalarCall(
-      name, out_type, fn::AnyNullable(args), args,
+      name, out_type, nullable, args,
       [out_type, body](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         std::vector<const Column*> cols;
         for (const auto& col : c) cols.push_back(col.get());
@@ -253,7 +255,8 @@ Result<BoundExprPtr> ResolveLeftRight(const std::string& name, bool left, std::v
                       out->append(left ? fn::SubstringSql(s, 1, len, bytes)
                                        : fn::SubstringSql(s, -len, INT32_MAX, bytes));
                       return true;
-                    });
+                    },
+                    /*always_nullable=*/!left);  // Spark's right(): If(IsNull(str), NULL, ...)
 }
 
 // ---- trim / pad ------------------------------------------------------------------------
@@ -770,8 +773,9 @@ Result<BoundExprPtr> ResolveDigest(const std::string& name, std::vector<BoundExp
   if (is_sha2) {
     SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
   }
+  // md5/sha1 are NULL only for a NULL input; sha2 also for an unsupported bit length.
   return MakeScalarCall(
-      name, DataType::String(), true, args,
+      name, DataType::String(), is_sha2 || fn::AnyNullable(args), args,
       [name](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         std::vector<const Column*> cols;
         for (const auto& col : c) cols.push_back(col.get());

@@ -562,7 +562,14 @@ Result<BoundExprPtr> Analyzer::Impl::BindSubquery(const Expr& e,
         value = b->column(0)->GetValue(i);
       }
     }
-    return MakeLiteral(value ? *value : Value::Null(sub->output[0].type));
+    // The value is known now, but the expression stays nullable as Spark's ScalarSubquery.
+    return MakeScalarCall(
+        "scalarsubquery", sub->output[0].type, true,
+        {MakeLiteral(value ? *value : Value::Null(sub->output[0].type))},
+        [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> {
+          return c[0];
+        },
+        [](const std::vector<std::string>& s) { return s[0]; });
   }
   // x IN (SELECT ...): one column (or a struct of the row for (a, b) IN (SELECT a, b)).
   SPATE_ASSIGN_OR_RETURN(BoundExprPtr lhs, Bind(*e.children[0], scope, hook));
@@ -841,6 +848,7 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     w.args.push_back(b);
   }
   const std::string& name = fn.name;
+  w.nullable = false;  // the ranking functions; lag/lead and aggregates set their own
   if (name == "row_number") {
     w.kind = WindowFunctionKind::kRowNumber, w.type = DataType::Int();
   } else if (name == "rank") {
@@ -874,10 +882,12 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     if (w.args.size() < 2) w.args.push_back(MakeLiteral(Value::Int(1)));
     if (w.args.size() < 3) w.args.push_back(MakeLiteral(Value::Null(w.type)));
     SPATE_ASSIGN_OR_RETURN(w.args[2], ImplicitCast(w.args[2], w.type));
+    w.nullable = true;  // past the partition's edge without a default
   } else if (FunctionRegistry::Global().KindOf(name) == FunctionKind::kAggregate) {
     w.kind = WindowFunctionKind::kAggregate;
     SPATE_ASSIGN_OR_RETURN(w.aggregate, MakeAggregate(name, w.args, fn.is_distinct, fn.ignore_nulls));
     w.type = w.aggregate->result_type();
+    w.nullable = w.aggregate->nullable();
   } else {
     return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW", {{"sqlExpr", "\"" + fn.DisplayName() + "\""}});
   }
@@ -1251,14 +1261,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
         for (size_t i = 0; i < windows.size(); ++i) {
           if (windows[i].text == w.text) {
             return std::optional<BoundExprPtr>(MakeColumnRef(
-                static_cast<int>(base_width_for_windows + i), w.type, true, window_attrs[i].Label()));
+                static_cast<int>(base_width_for_windows + i), w.type, windows[i].nullable,
+                window_attrs[i].Label()));
           }
         }
-        Attribute a = MakeAttr(WindowDisplayName(e), w.type, true);
+        Attribute a = MakeAttr(WindowDisplayName(e), w.type, w.nullable);
         windows.push_back(std::move(w));
         window_attrs.push_back(a);
         return std::optional<BoundExprPtr>(MakeColumnRef(
-            static_cast<int>(base_width_for_windows + windows.size() - 1), a.type, true, a.Label()));
+            static_cast<int>(base_width_for_windows + windows.size() - 1), a.type, a.nullable,
+            a.Label()));
       }
       if (inner) return (*inner)(e);
       return std::optional<BoundExprPtr>();

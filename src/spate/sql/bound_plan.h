@@ -92,6 +92,7 @@ struct WindowCall {
   std::vector<SortKey> order_by;
   BoundFrame frame;
   DataTypePtr type;
+  bool nullable = true;  // Spark's: ranking functions and count never NULL
   std::string text;  // for EXPLAIN
 };
 

@@ -97,8 +97,6 @@ def df_agg_non_numeric_sum(s):
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    'agg/size(collect_set(g))': Differs("D1", "nullability", "79d4ee7375"),
-    'agg_global/size(collect_set(g))': Differs("D1", "nullability", "375e2e6be5"),
     'agg_global/stddev(d)': Differs("D3", "rows", "3003689fa7"),
     'agg_global/stddev_pop(d)': Differs("D3", "rows", "4f3f8d2a1e"),
     'agg_global/var_pop(d)': Differs("D3", "rows", "4b8165e420"),

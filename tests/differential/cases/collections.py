@@ -54,23 +54,8 @@ sql_case("collect_sorted", "SELECT k, sort_array(collect_list(v)) AS l, sort_arr
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'array/reverse(a)': Differs("D6", "error", "930dd268b5"),
-    'collect_sorted': Differs("D1", "nullability", "01d0c9db1c"),
     'collection_literal/array(struct(1 AS a), struct(2 AS a)).a': Differs("D6", "error", "e00bd8e8ea"),
     "collection_literal/array_distinct(array(1.0D, -0.0D, 0.0D, double('NaN'), double('NaN')))": Differs("D9", "rows", "dc400cacd8"),
-    "collection_literal/array_join(array('a', NULL, 'c'), '/')": Differs("D1", "nullability", "b3d018c526"),
-    "collection_literal/array_position(array('a', 'b'), 'b')": Differs("D1", "nullability", "e8f89d4523"),
-    "collection_literal/array_sort(array('b', NULL, 'a'))": Differs("D1", "nullability", "64fe17caaa"),
-    "collection_literal/arrays_zip(array(1, 2), array('a'))": Differs("D1", "nullability", "b2cd507b56"),
-    'collection_literal/flatten(array(array(1, 2), array(3)))': Differs("D1", "nullability", "446c1585e0"),
-    "collection_literal/map_from_arrays(array('a', 'b'), array(1, 2))": Differs("D1", "nullability", "8ed5543829"),
-    "collection_literal/map_keys(map(1, 'a', 2, 'b'))": Differs("D1", "nullability", "2ccdde3021"),
-    'collection_literal/sequence(1, 10, 3)': Differs("D1", "nullability", "446c1585e0"),
-    'collection_literal/sequence(1, 5)': Differs("D1", "nullability", "446c1585e0"),
-    'collection_literal/sequence(5, 1)': Differs("D1", "nullability", "446c1585e0"),
-    "collection_literal/sequence(DATE'2020-01-01', DATE'2020-03-01', INTERVAL 1 MONTH)": Differs("D1", "nullability", "b985a73432"),
-    'collection_literal/size(array(NULL))': Differs("D1", "nullability", "375e2e6be5"),
-    'explode_array': Differs("D1", "nullability", "56a084cfab"),
     'explode_empty_and_null': Differs("D1", "nullability", "447d45fc8e"),
     'inline_structs': Differs("D1", "nullability", "e33975bef1"),
-    'map/map_keys(m)': Differs("D1", "nullability", "3977e8f04e"),
 })

@@ -35,13 +35,4 @@ sql_case("from_json_star", "SELECT from_json('{\"a\": 1, \"b\": \"x\"}', 'a INT,
 pins({
     'df_json_functions': Differs("D1", "nullability", "57c22f8673"),
     "json/from_json(j, 'MAP<STRING, STRING>')": Differs("D9", "rows", "aa9713cd3e"),
-    "json_literal/from_csv('1,x', 'a INT, b STRING')": Differs("D1", "nullability", "b7a76a21a7"),
-    "json_literal/to_csv(named_struct('a', 1, 'b', 'x,y'))": Differs("D1", "nullability", "a54e65142a"),
-    'json_literal/to_json(array(1, 2))': Differs("D1", "nullability", "a54e65142a"),
-    "json_literal/to_json(array(named_struct('a', 1)))": Differs("D1", "nullability", "a54e65142a"),
-    "json_literal/to_json(map('k', array(1.5D)))": Differs("D1", "nullability", "a54e65142a"),
-    "json_literal/to_json(named_struct('a', 1, 'b', 'x', 'n', NULL))": Differs("D1", "nullability", "a54e65142a"),
-    "json_literal/to_json(named_struct('b', x'0102', 'dec', 1.50))": Differs("D1", "nullability", "a54e65142a"),
-    "json_literal/to_json(named_struct('d', DATE'2020-01-05', 't', TIMESTAMP'2020-01-05 10:00:00'))": Differs("D1", "nullability", "a54e65142a"),
-    "json_literal/to_json(named_struct('t', TIMESTAMP'2020-01-05 10:00:00'), map('timestampFormat', 'dd/MM/yyyy'))": Differs("D1", "nullability", "a54e65142a"),
 })

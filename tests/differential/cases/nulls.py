@@ -40,8 +40,5 @@ sql_case("typeof_null", "SELECT typeof(NULL) AS t, NULL AS n, array(NULL) AS a, 
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    'logic/if(p, 1, 0)': Differs("D1", "nullability", "ba57749341"),
-    "null/CASE a WHEN 1 THEN 'one' ELSE 'other' END": Differs("D1", "nullability", "fba478df5a"),
-    "null/nvl2(a, 'x', 'y')": Differs("D1", "nullability", "fba478df5a"),
     'where_null': Differs("D7", "error", "9317b3310f"),
 })

@@ -50,12 +50,8 @@ expr_cases("string_literal", "", [
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    "string/regexp_extract_all(s, '[a-z]+', 0)": Differs("D1", "nullability", "d180ee5731"),
-    'string_literal/chr(256 + 97)': Differs("D1", "nullability", "b3d018c526"),
     "string_literal/format_string('%5.2f|%-5d|%05d', 3.14159, 42, 42)": Differs("D7", "error", "9061bbf069"),
     "string_literal/format_string('%x %o %e', 255, 8, 12345.678)": Differs("D7", "error", "9f90216ff8"),
     "string_literal/lower('İ')": Differs("D9", "rows", "47b582e0b6"),
-    "string_literal/md5(x'')": Differs("D1", "nullability", "b3d018c526"),
-    "string_literal/right('abc', 0)": Differs("D1", "nullability", "a54e65142a"),
     "string_literal/rtrim('xxaxx', 'x')": Differs("D4", "rows", "7354c8253f"),
 })

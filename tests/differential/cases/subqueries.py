@@ -39,5 +39,4 @@ pins({
     'correlated_scalar': Differs("D6", "error", "0a2620243f"),
     'correlated_scalar_aggregate': Differs("D6", "error", "f6c50e62c6"),
     'in_subquery_multi_column': Differs("D7", "error", "d3026aa85e"),
-    'scalar_subquery': Differs("D1", "nullability", "17e8214768"),
 })

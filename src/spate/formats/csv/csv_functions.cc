@@ -146,7 +146,7 @@ Result<BoundExprPtr> ResolveFromCsv(std::vector<BoundExprPtr> args, const Resolv
     SPATE_ASSIGN_OR_RETURN(CsvOptions o, CsvOptions::FromMap(opts, ctx.time_zone_id));
     return ParseCsvStrings(*in[0], out_type, o);
   };
-  return MakeScalarCall("from_csv", out_type, true, {args[0]}, std::move(kernel));
+  return MakeScalarCall("from_csv", out_type, args[0]->nullable(), {args[0]}, std::move(kernel));
 }
 
 // ---- to_csv ---------------------------------------------------------------------------
@@ -187,7 +187,7 @@ Result<BoundExprPtr> ResolveToCsv(std::vector<BoundExprPtr> args, const ResolveC
     }
     return b.Finish();
   };
-  return MakeScalarCall("to_csv", DataType::String(), args[0]->nullable(), {args[0]},
+  return MakeScalarCall("to_csv", DataType::String(), true, {args[0]},  // Spark: nullable
                         std::move(kernel));
 }
 

@@ -154,7 +154,7 @@ Result<BoundExprPtr> ResolveToJson(std::vector<BoundExprPtr> args, const Resolve
     SPATE_ASSIGN_OR_RETURN(JsonWriter w, JsonWriter::Make(o));
     return w.WriteColumn(*in[0]);
   };
-  return MakeScalarCall("to_json", DataType::String(), args[0]->nullable(), {args[0]},
+  return MakeScalarCall("to_json", DataType::String(), true, {args[0]},  // Spark: nullable
                         std::move(kernel));
 }
 
