@@ -131,7 +131,7 @@ Column try_divide(const Column& a, const Column& b) { return Fn("try_divide", {a
 Column try_mod(const Column& a, const Column& b) { return Fn("try_mod", {a, b}); }
 Column make_dt_interval(const std::vector<Column>& parts) { return Fn("make_dt_interval", parts); }
 Column make_ym_interval(const std::vector<Column>& parts) { return Fn("make_ym_interval", parts); }
-Column typeof(const Column& c) { return Fn("typeof", {c}); }
+Column typeof_(const Column& c) { return Fn("typeof", {c}); }
 Column current_catalog() { return Fn("current_catalog", {}); }
 Column current_database() { return Fn("current_database", {}); }
 Column current_schema() { return Fn("current_schema", {}); }

@@ -120,7 +120,7 @@ Column make_dt_interval(const std::vector<Column>& parts = {});
 Column make_ym_interval(const std::vector<Column>& parts = {});
 
 // ---- misc ----
-Column typeof(const Column& c);
+Column typeof_(const Column& c);  // functions.typeof (a GNU C++ keyword)
 Column current_catalog();
 Column current_database();
 Column current_schema();
