@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "spate/api/delta_dml.h"
 #include "spate/api/delta_table.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
@@ -36,12 +37,6 @@ constexpr const char* kAction = "__spate_merge_action";
 // Action codes of a joined row: clause index + 1, or one of these.
 constexpr int32_t kCopy = 0;   // a target row no clause applies to: written unchanged
 constexpr int32_t kDrop = -1;  // a source row no NOT MATCHED clause applies to
-
-int64_t ElapsedMs(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now() - since)
-      .count();
-}
 
 Column Cond(const Clause& c) {
   return c.condition ? Column(c.condition) : functions::lit(true);
@@ -154,16 +149,6 @@ bool InPartitions(const table::PartitionValues& pv,
   return true;
 }
 
-// input_file_name()'s URI ("file:///a%20b/x.parquet") as a file system path.
-std::string LocalPath(std::string_view uri) {
-  if (uri.rfind("file://", 0) == 0) {
-    uri.remove_prefix(7);
-  } else if (uri.rfind("file:", 0) == 0) {
-    uri.remove_prefix(5);
-  }
-  return table::DecodePathUri(uri);
-}
-
 }  // namespace
 
 DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
@@ -171,7 +156,6 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   const auto started = std::chrono::steady_clock::now();
   SessionState& s = *state;
   auto fs = io::LocalFileSystem::Get();
-  const std::string tz = s.conf.session_time_zone();
 
   // Clause kinds.
   std::vector<const Clause*> matched, not_matched, by_source;
@@ -194,19 +178,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   const Schema& target_schema = *snapshot->schema();
 
   // Idempotent DML (Delta's spark.databricks.delta.write.txnAppId / txnVersion).
-  std::optional<table::TxnId> txn_id;
-  {
-    std::string app = s.conf.GetOr("spark.databricks.delta.write.txnAppId", "");
-    std::string ver = s.conf.GetOr("spark.databricks.delta.write.txnVersion", "");
-    if (!app.empty() && !ver.empty()) {
-      try {
-        txn_id = table::TxnId{app, std::stoll(ver)};
-      } catch (const std::exception&) {
-        ThrowStatus(Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
-                                  {{"reason", "txnVersion must be a number"}}));
-      }
-    }
-  }
+  const std::optional<table::TxnId> txn_id = SessionDmlTxn(s);
   auto result_frame = [&](int64_t updated, int64_t deleted, int64_t inserted) {
     auto schema = std::make_shared<const Schema>(
         std::vector<Field>{{"num_affected_rows", DataType::Long(), true, ""},
@@ -240,12 +212,8 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   }
 
   auto target_frame = [&](std::vector<table::AddFile> files, bool with_ids) {
-    auto src = ValueOrThrow(
-        table::DeltaDataSource::MakeForFiles(fs, snapshot, std::move(files), tz));
-    auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
-    plan->source = src;
-    DataFrame df(state, plan);
-    df = df.withColumn(kTargetPresent, functions::lit(true));
+    DataFrame df = DeltaFilesFrame(state, snapshot, std::move(files))
+                       .withColumn(kTargetPresent, functions::lit(true));
     if (with_ids) {
       df = df.withColumns({{kRowId, functions::expr("monotonically_increasing_id()")},
                            {kFileName, functions::expr("input_file_name()")}});
@@ -328,7 +296,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
       for (int64_t i = 0; i < b->num_rows(); ++i) {
         matches[id[i]]++;
         if (rec->IsValid(i) && rec->GetBool(i))
-          files.insert(LocalPath(names->GetView(i)));
+          files.insert(LocalFilePath(names->GetView(i)));
       }
     }
     int64_t multi = 0, multi_sum = 0;
@@ -345,7 +313,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     delete_overcount = multi_sum - multi;
     if (by_source.empty()) {
       for (const auto& f : candidates) {
-        if (files.count(LocalPath(snapshot->DataFilePath(f)))) touched.push_back(f);
+        if (files.count(LocalFilePath(snapshot->DataFilePath(f)))) touched.push_back(f);
       }
     }
   }
