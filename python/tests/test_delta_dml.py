@@ -216,11 +216,13 @@ def test_vacuum(dspark, tmp_path):
     # An orphan file (a crashed writer's) and the removed one are unreferenced.
     orphan = os.path.join(path, "part-orphan.snappy.parquet")
     open(orphan, "wb").write(b"x")
+    os.utime(orphan, (1e9, 1e9))  # older than the (zero) retention
     dry = [r.path for r in s.sql(f"VACUUM delta.`{path}` RETAIN 0 HOURS DRY RUN").collect()]
     assert len(dry) == 2 and all(p.startswith("file:") for p in dry)
     assert "file:" + orphan in dry
-    # With the default retention (a week) nothing is old enough.
-    assert s.sql(f"VACUUM delta.`{path}` DRY RUN").count() == 0
+    # With the default retention (a week) only the old orphan is old enough.
+    assert [r.path for r in s.sql(f"VACUUM delta.`{path}` DRY RUN").collect()] == \
+        ["file:" + orphan]
     out = DeltaTable.forPath(s, path).vacuum(0)
     assert [tuple(r) for r in out.collect()] == [("file:" + path,)]
     assert not os.path.exists(orphan)
@@ -229,3 +231,55 @@ def test_vacuum(dspark, tmp_path):
     end = dict(t.history(1).collect()[0].operationMetrics)
     assert end["numDeletedFiles"] == "2"
     assert rows(t.toDF()) == [(2, "b")]
+
+
+def test_streaming_sink_auto_compaction(dspark, tmp_path):
+    """The Delta sink compacts its small files between batches (auto compact) in
+    dataChange=false commits: the live files stay bounded, a stream reading the table
+    sees every row once."""
+    src = str(tmp_path / "src")
+    out = str(tmp_path / "out")
+    chk = str(tmp_path / "chk")
+    # One source Delta commit per micro-batch (maxFilesPerTrigger=1).
+    for i in range(8):
+        dspark.createDataFrame([(i, "x")], "id INT, v STRING").coalesce(1) \
+            .write.format("delta").mode("append").save(src)
+    s = dspark.newSession()
+    s.conf.set("spark.databricks.delta.autoCompact.enabled", "true")
+    s.conf.set("spark.databricks.delta.autoCompact.minNumFiles", "3")
+    q = (s.readStream.format("delta").option("maxFilesPerTrigger", 1).load(src)
+         .writeStream.format("delta").option("checkpointLocation", chk)
+         .trigger(availableNow=True).start(out))
+    q.awaitTermination()
+    t = DeltaTable.forPath(dspark, out)
+    assert rows(t.toDF()) == [(i, "x") for i in range(8)]
+    files = t.detail().collect()[0].numFiles
+    assert files < 3
+    hist = t.history().collect()
+    auto = [h for h in hist if h.operation == "OPTIMIZE"]
+    assert auto and all(dict(h.operationParameters)["auto"] == "true" for h in auto)
+    # A stream over the sink's table skips the compactions.
+    q2 = (dspark.readStream.format("delta").load(out).writeStream.format("memory")
+          .queryName("auto_compacted").trigger(availableNow=True).start())
+    q2.awaitTermination()
+    assert dspark.table("auto_compacted").count() == 8
+    # Without the setting (the table property is not set) nothing is compacted.
+    out2 = str(tmp_path / "out2")
+    q3 = (dspark.readStream.format("delta").option("maxFilesPerTrigger", 1).load(src)
+          .writeStream.format("delta").option("checkpointLocation", str(tmp_path / "chk2"))
+          .trigger(availableNow=True).start(out2))
+    q3.awaitTermination()
+    assert DeltaTable.forPath(dspark, out2).detail().collect()[0].numFiles == 8
+    # The table property turns it on too.
+    out3 = str(tmp_path / "out3")
+    dspark.sql(f"CREATE TABLE delta.`{out3}` (id INT, v STRING) USING DELTA "
+               "TBLPROPERTIES ('delta.autoOptimize.autoCompact' = 'true')")
+    s3 = dspark.newSession()
+    s3.conf.set("spark.databricks.delta.autoCompact.minNumFiles", "4")
+    q4 = (s3.readStream.format("delta").option("maxFilesPerTrigger", 1).load(src)
+          .writeStream.format("delta").option("checkpointLocation", str(tmp_path / "chk3"))
+          .trigger(availableNow=True).start(out3))
+    q4.awaitTermination()
+    t3 = DeltaTable.forPath(dspark, out3)
+    assert t3.toDF().count() == 8
+    assert t3.detail().collect()[0].numFiles < 4

@@ -16,6 +16,7 @@
 #include "spate/exec/executor.h"
 #include "spate/sql/analyzer.h"
 #include "spate/sql/parser.h"
+#include "spate/table/delta_compaction.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/transaction.h"
 
@@ -811,11 +812,6 @@ Value FileStats(const DataTypePtr& type, const std::vector<int64_t>& sizes) {
              Value::Long(static_cast<int64_t>(sizes.size())), Value::Long(total)});
 }
 
-std::string PartitionKey(const table::PartitionValues& pv) {
-  std::string k;
-  for (const auto& [c, v] : pv) k += c + "=" + (v ? "v" + *v : std::string("null")) + "/";
-  return k;
-}
 
 }  // namespace
 
@@ -854,81 +850,28 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
   std::vector<AddFile> considered =
       FilterByPartitions(state, *snapshot, snapshot->files(), partition_predicate,
                          target.alias);
-  // Small files per partition, by size, packed into bins of at most maxFileSize; a bin of
-  // one file is left alone (Delta's OptimizeExecutor.groupFilesIntoBins).
-  std::map<std::string, std::vector<AddFile>> by_partition;
-  for (const auto& f : considered) {
-    if (f.size < min_size || f.deletion_vector) {
-      by_partition[PartitionKey(f.partition_values)].push_back(f);
-    }
-  }
-  std::vector<std::vector<AddFile>> bins;
-  std::set<std::string> partitions;
-  for (auto& [key, files] : by_partition) {
-    std::stable_sort(files.begin(), files.end(),
-                     [](const AddFile& a, const AddFile& b) { return a.size < b.size; });
-    std::vector<std::vector<AddFile>> part_bins;
-    std::vector<AddFile> current;
-    int64_t current_size = 0;
-    for (const auto& f : files) {
-      if (!current.empty() && f.size + current_size > max_size) {
-        part_bins.push_back(std::move(current));
-        current.clear();
-        current_size = 0;
-      }
-      current.push_back(f);
-      current_size += f.size;
-    }
-    if (!current.empty()) part_bins.push_back(std::move(current));
-    for (auto& b : part_bins) {
-      if (b.size() > 1 || (b.size() == 1 && b[0].deletion_vector)) {
-        partitions.insert(key);
-        bins.push_back(std::move(b));
-      }
-    }
-  }
+  // Small files per partition, by size, packed into bins of at most maxFileSize.
+  const table::CompactionBins bins = table::PlanCompaction(considered, min_size, max_size);
+  std::set<table::PartitionValues> partitions;
   std::vector<AddFile> removed;
-  for (const auto& b : bins) removed.insert(removed.end(), b.begin(), b.end());
-
+  for (const auto& b : bins) {
+    partitions.insert(b[0].partition_values);
+    removed.insert(removed.end(), b.begin(), b.end());
+  }
   std::vector<int64_t> added_sizes, removed_sizes;
   for (const auto& f : removed) removed_sizes.push_back(f.size);
   if (!bins.empty()) {
     // One output file per bin, all in one commit with dataChange=false.
     table::DeltaWriteOptions o = SessionDeltaWriteOptions(*state, "append");
-    o.read_snapshot = snapshot;
-    o.remove_files = removed;
-    o.data_change = false;
     o.operation = "OPTIMIZE";
     o.operation_parameters["predicate"] = PredicateList(partition_predicate, nullptr);
     o.operation_parameters["auto"] = "false";
     o.operation_parameters["zOrderBy"] = "[]";
     o.operation_parameters["clusterBy"] = "[]";
-    o.operation_metrics = [&](const table::DeltaWriteResult& w) {
-      added_sizes = w.file_sizes;
-      std::sort(added_sizes.begin(), added_sizes.end());
-      // FileSizeStats: min, the p-th percentile as sorted[floor(n * p)], max.
-      auto pct = [&](double p) {
-        size_t i = static_cast<size_t>(std::floor(static_cast<double>(added_sizes.size()) * p));
-        return added_sizes.empty() ? 0 : added_sizes[std::min(i, added_sizes.size() - 1)];
-      };
-      std::map<std::string, std::string> mt;
-      auto set = [&](const char* k, int64_t v) { mt[k] = std::to_string(v); };
-      set("numAddedFiles", w.num_files);
-      set("numRemovedFiles", w.num_removed_files);
-      set("numAddedBytes", w.num_output_bytes);
-      set("numRemovedBytes", w.num_removed_bytes);
-      set("minFileSize", pct(0));
-      set("p25FileSize", pct(0.25));
-      set("p50FileSize", pct(0.5));
-      set("p75FileSize", pct(0.75));
-      set("maxFileSize", added_sizes.empty() ? 0 : added_sizes.back());
-      set("numDeletionVectorsRemoved", 0);
-      return mt;
-    };
-    // Without the alias: the optimized rows are the table's columns.
-    DeltaDmlTarget plain = target;
-    plain.alias.clear();
-    WriteBins(state, snapshot, plain, bins, [](const DataFrame& df) { return df; }, o);
+    o.operation_metrics = table::OptimizeMetrics;
+    table::DeltaWriteResult w =
+        ValueOrThrow(table::CompactFiles(Fs(), target.path, snapshot, bins, o));
+    added_sizes = w.file_sizes;
   }
   DataTypePtr type = ValueOrThrow(sql::ParseDataType(kOptimizeMetricsType));
   auto ft = [&](const char* name) { return type->fields()[type->FieldIndex(name)].type; };
