@@ -469,6 +469,17 @@ DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
   return DataFrame(state, plan);
 }
 
+void CheckDmlSupported(const table::Snapshot& snapshot, const std::string& operation) {
+  for (const auto& [k, v] : snapshot.metadata().configuration) {
+    if (EqualsIgnoreCase(k, "delta.enableChangeDataFeed") && ToLower(v) == "true") {
+      ThrowStatus(Status::Unimplemented(
+          operation + " of a table with delta.enableChangeDataFeed = true is not supported "
+                      "by spate yet (it writes no change data files): " +
+          snapshot.table_path()));
+    }
+  }
+}
+
 std::string LocalFilePath(std::string_view uri) {
   if (uri.rfind("file://", 0) == 0) {
     uri.remove_prefix(7);
@@ -517,6 +528,7 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
     }
     values[static_cast<size_t>(idx)] = value;
   }
+  CheckDmlSupported(*snapshot, "UPDATE");
   CheckCondition(state, snapshot, target, condition, "UPDATE");
   {
     // The values resolve against the table too.
@@ -576,6 +588,7 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
   const auto started = std::chrono::steady_clock::now();
   table::SnapshotPtr snapshot = LatestSnapshot(target);
   const std::optional<table::TxnId> txn = SessionDmlTxn(*state);
+  CheckDmlSupported(*snapshot, "DELETE");
   CheckCondition(state, snapshot, target, condition, "DELETE");
   if (AlreadyApplied(*snapshot, txn)) return AffectedRows(state, 0);
 

@@ -176,6 +176,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   table::DeltaLog log(fs, spec.target_path);
   table::SnapshotPtr snapshot = ValueOrThrow(log.Latest());
   const Schema& target_schema = *snapshot->schema();
+  CheckDmlSupported(*snapshot, "MERGE");
 
   // Idempotent DML (Delta's spark.databricks.delta.write.txnAppId / txnVersion).
   const std::optional<table::TxnId> txn_id = SessionDmlTxn(s);
