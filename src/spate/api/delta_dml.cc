@@ -12,6 +12,7 @@
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
 #include "spate/base/json.h"
+#include "spate/base/thread_pool.h"
 #include "spate/columnar/builder.h"
 #include "spate/exec/executor.h"
 #include "spate/sql/analyzer.h"
@@ -259,14 +260,17 @@ void WriteBins(const std::shared_ptr<SessionState>& state, const table::Snapshot
   ValueOrThrow(table::WriteDelta(
       Fs(), target.path, schema, std::max<int>(1, static_cast<int>(plans.size())),
       [&](const table::BatchSink& sink) -> Status {
-        for (size_t i = 0; i < plans.size(); ++i) {
-          SPATE_RETURN_IF_ERROR(exec::ExecuteToSink(
-              *plans[i], exec_options, [&, i](int, const BatchPtr& b) -> Status {
-                if (b->num_rows() == 0) return Status::OK();
-                return sink(static_cast<int>(i), b);
-              }));
-        }
-        return Status::OK();
+        // The bins in parallel, each one task (one writer partition).
+        return ThreadPool::Default().ParallelFor(
+            static_cast<int64_t>(plans.size()), std::max(1, exec_options.parallelism),
+            [&](int64_t i) {
+              return exec::ExecuteToSink(
+                  *plans[static_cast<size_t>(i)], exec_options,
+                  [&, i](int, const BatchPtr& b) -> Status {
+                    if (b->num_rows() == 0) return Status::OK();
+                    return sink(static_cast<int>(i), b);
+                  });
+            });
       },
       o));
 }
@@ -883,7 +887,8 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
     o.operation_parameters["clusterBy"] = "[]";
     o.operation_metrics = table::OptimizeMetrics;
     table::DeltaWriteResult w =
-        ValueOrThrow(table::CompactFiles(Fs(), target.path, snapshot, bins, o));
+        ValueOrThrow(table::CompactFiles(Fs(), target.path, snapshot, bins, o,
+                                         std::max(1, state->MakeExecOptions().parallelism)));
     added_sizes = w.file_sizes;
   }
   DataTypePtr type = ValueOrThrow(sql::ParseDataType(kOptimizeMetricsType));

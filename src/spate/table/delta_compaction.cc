@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "spate/base/thread_pool.h"
 #include "spate/table/delta_source.h"
 
 namespace spate::table {
@@ -53,7 +54,7 @@ CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_fil
 
 Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& table_path,
                                       const SnapshotPtr& snapshot, const CompactionBins& bins,
-                                      DeltaWriteOptions o) {
+                                      DeltaWriteOptions o, int parallelism) {
   std::vector<std::shared_ptr<DeltaDataSource>> sources;
   for (const auto& b : bins) {
     o.remove_files.insert(o.remove_files.end(), b.begin(), b.end());
@@ -70,17 +71,20 @@ Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& t
   return WriteDelta(
       fs, table_path, schema, std::max<int>(1, static_cast<int>(sources.size())),
       [&](const BatchSink& sink) -> Status {
-        for (size_t i = 0; i < sources.size(); ++i) {
-          for (int split = 0; split < sources[i]->num_splits(); ++split) {
-            SPATE_ASSIGN_OR_RETURN(auto reader, sources[i]->OpenSplit(split, spec));
-            while (true) {
-              SPATE_ASSIGN_OR_RETURN(BatchPtr b, reader->Next());
-              if (!b) break;
-              if (b->num_rows() > 0) SPATE_RETURN_IF_ERROR(sink(static_cast<int>(i), b));
-            }
-          }
-        }
-        return Status::OK();
+        // The bins in parallel; each bin's files in order into its own writer partition.
+        return ThreadPool::Default().ParallelFor(
+            static_cast<int64_t>(sources.size()), parallelism, [&](int64_t i) -> Status {
+              const auto& src = sources[static_cast<size_t>(i)];
+              for (int split = 0; split < src->num_splits(); ++split) {
+                SPATE_ASSIGN_OR_RETURN(auto reader, src->OpenSplit(split, spec));
+                while (true) {
+                  SPATE_ASSIGN_OR_RETURN(BatchPtr b, reader->Next());
+                  if (!b) break;
+                  if (b->num_rows() > 0) SPATE_RETURN_IF_ERROR(sink(static_cast<int>(i), b));
+                }
+              }
+              return Status::OK();
+            });
       },
       o);
 }

@@ -37,9 +37,10 @@ CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_fil
 
 /// Rewrites `bins` of `snapshot` in one commit with `options` (operation, parameters,
 /// metrics, time zone, codec); sets read_snapshot, remove_files and data_change=false.
+/// Up to `parallelism` bins are rewritten at once.
 Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& table_path,
                                       const SnapshotPtr& snapshot, const CompactionBins& bins,
-                                      DeltaWriteOptions options);
+                                      DeltaWriteOptions options, int parallelism = 1);
 
 /// Delta's auto-compaction settings: the session conf spark.databricks.delta.autoCompact.
 /// enabled when given, else the table property delta.autoOptimize.autoCompact
