@@ -10,7 +10,8 @@
 // first batch when missing.
 // Auto-compaction (Delta's auto compact; table property delta.autoOptimize.autoCompact or
 // the session conf spark.databricks.delta.autoCompact.enabled): after a batch's commit,
-// partitions holding at least minNumFiles files smaller than maxFileSize are compacted in
+// the partitions it wrote that hold at least minNumFiles files smaller than maxFileSize
+// are compacted in
 // a separate OPTIMIZE commit (auto=true, dataChange=false, table/delta_compaction.h)
 // that readers of the table skip, so the live files stay bounded. The compaction runs on
 // the query thread between batches, so it never races the sink's own appends; when it

@@ -126,12 +126,20 @@ bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadat
 Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
                                                 const std::string& table_path,
                                                 const AutoCompactConfig& config,
+                                                const std::vector<PartitionValues>& partitions,
                                                 const std::string& time_zone_id,
                                                 const std::string& default_codec) {
   auto log = std::make_shared<const DeltaLog>(fs, table_path);
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, log->Latest());
   if (!AutoCompactEnabled(config, snapshot->metadata())) return std::optional<int64_t>();
-  CompactionBins bins = PlanCompaction(snapshot->files(), config.max_file_size,
+  std::vector<AddFile> files;
+  for (const auto& f : snapshot->files()) {
+    if (std::find(partitions.begin(), partitions.end(), f.partition_values) !=
+        partitions.end()) {
+      files.push_back(f);
+    }
+  }
+  CompactionBins bins = PlanCompaction(files, config.max_file_size,
                                        config.max_file_size,
                                        std::max<int64_t>(2, config.min_num_files));
   if (bins.empty()) return std::optional<int64_t>();

@@ -53,13 +53,15 @@ struct AutoCompactConfig {
 };
 bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadata);
 
-/// After a write: when auto-compaction is enabled for the table, compacts the partitions
-/// with at least min_num_files files smaller than max_file_size, as a commit with
+/// After a write: when auto-compaction is enabled for the table, compacts those of
+/// `partitions` (the write's; Delta's scope) with at least min_num_files files smaller
+/// than max_file_size, as a commit with
 /// operation OPTIMIZE and operationParameters auto=true. Returns the committed version,
 /// or nullopt when nothing was compacted.
 Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
                                                 const std::string& table_path,
                                                 const AutoCompactConfig& config,
+                                                const std::vector<PartitionValues>& partitions,
                                                 const std::string& time_zone_id,
                                                 const std::string& default_codec);
 

@@ -470,6 +470,10 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     result.num_output_rows += f.num_records;
     result.num_output_bytes += f.size_bytes;
     result.file_sizes.push_back(f.size_bytes);
+    if (std::find(result.partitions_written.begin(), result.partitions_written.end(),
+                  a.partition_values) == result.partitions_written.end()) {
+      result.partitions_written.push_back(a.partition_values);
+    }
     actions.push_back(Action::Of(std::move(a)));
   }
   // A remove action for an active file (dataChange, Delta's extended file metadata).

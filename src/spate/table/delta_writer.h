@@ -102,6 +102,8 @@ struct DeltaWriteResult {
   int64_t num_removed_bytes = 0;
   /// Size of each written file, in write order (OPTIMIZE's file size metrics).
   std::vector<int64_t> file_sizes;
+  /// The distinct partition values of the written files (auto-compaction's scope).
+  std::vector<PartitionValues> partitions_written;
 };
 
 /// Pushes the data: calls sink(partition, batch) from any number of threads, one
