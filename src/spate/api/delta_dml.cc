@@ -503,34 +503,89 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
   const Schema& schema = *snapshot->schema();
   const std::optional<table::TxnId> txn = SessionDmlTxn(*state);
 
-  // The assigned columns: each once, each a top-level column of the table.
+  // The assigned columns: each column, or nested struct field (SET s.a.b = ...), once.
   std::vector<ExprPtr> values(static_cast<size_t>(schema.num_fields()));
-  std::vector<std::string> seen;
-  for (const auto& [parts, value] : set) {
-    std::vector<std::string> p = parts;
-    if (p.size() == 2 && !target.alias.empty() && EqualsIgnoreCase(p[0], target.alias))
-      p.erase(p.begin());
-    std::string shown;
-    for (const auto& x : parts) shown += (shown.empty() ? "`" : ".`") + x + "`";
-    if (p.size() != 1 || schema.FieldIndex(p[0]) < 0) {
-      if (p.size() > 1 && schema.FieldIndex(p[0]) >= 0) {
-        ThrowStatus(Status::Error("DELTA_UNSUPPORTED_NESTED_FIELD_IN_OPERATION",
-                                  {{"operation", "UPDATE"}, {"fieldName", shown}}));
+  {
+    std::vector<std::vector<std::pair<std::vector<std::string>, ExprPtr>>> per_column(
+        values.size());
+    std::vector<std::string> seen;
+    for (const auto& [parts, value] : set) {
+      std::vector<std::string> p = parts;
+      if (p.size() >= 2 && !target.alias.empty() && EqualsIgnoreCase(p[0], target.alias) &&
+          schema.FieldIndex(p[0]) < 0)
+        p.erase(p.begin());
+      std::string shown;
+      for (const auto& x : p) shown += (shown.empty() ? "`" : ".`") + x + "`";
+      // Resolve the path: a column, then struct fields.
+      std::vector<std::string> resolved;
+      const std::vector<Field>* fields = &schema.fields();
+      for (size_t k = 0; k < p.size(); ++k) {
+        const Field* hit = nullptr;
+        for (const auto& f : *fields)
+          if (EqualsIgnoreCase(f.name, p[k])) hit = &f;
+        if (!hit) {
+          std::string proposal;
+          for (const auto& f : *fields)
+            proposal += (proposal.empty() ? "`" : ", `") + f.name + "`";
+          ThrowStatus(Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                                    {{"objectName", shown}, {"proposal", proposal}}));
+        }
+        resolved.push_back(hit->name);
+        if (k + 1 < p.size()) {
+          if (hit->type->id() != TypeId::kStruct) {
+            ThrowStatus(Status::Error("DELTA_UNSUPPORTED_NESTED_FIELD_IN_OPERATION",
+                                      {{"operation", "UPDATE"}, {"fieldName", shown}}));
+          }
+          fields = &hit->type->fields();
+        }
       }
-      std::string proposal;
-      for (const auto& f : schema.fields())
-        proposal += (proposal.empty() ? "`" : ", `") + f.name + "`";
-      ThrowStatus(Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
-                                {{"objectName", shown}, {"proposal", proposal}}));
+      std::string full;
+      for (const auto& x : resolved) full += (full.empty() ? "`" : ".`") + x + "`";
+      seen.push_back(full);
+      auto& mine = per_column[static_cast<size_t>(schema.FieldIndex(resolved[0]))];
+      for (const auto& [other, unused] : mine) {
+        // The same field twice, or a field and a struct holding it.
+        const size_t n = std::min(other.size(), resolved.size());
+        if (std::equal(other.begin(), other.begin() + static_cast<std::ptrdiff_t>(n),
+                       resolved.begin())) {
+          std::string list;
+          for (const auto& x : seen) list += (list.empty() ? "" : ", ") + x;
+          ThrowStatus(
+              Status::Error("DELTA_CONFLICT_SET_COLUMN", {{"columnList", "[" + list + "]"}}));
+        }
+      }
+      mine.emplace_back(resolved, value);
     }
-    const int idx = schema.FieldIndex(p[0]);
-    seen.push_back("`" + schema.field(idx).name + "`");
-    if (values[static_cast<size_t>(idx)]) {
-      std::string list;
-      for (const auto& s : seen) list += (list.empty() ? "" : ", ") + s;
-      ThrowStatus(Status::Error("DELTA_CONFLICT_SET_COLUMN", {{"columnList", "[" + list + "]"}}));
+    // A struct with assigned fields is rebuilt: named_struct(field, new value or old, ...).
+    std::function<ExprPtr(const DataType&, const Column&,
+                          const std::vector<std::pair<std::vector<std::string>, ExprPtr>>&,
+                          size_t)>
+        build = [&](const DataType& type, const Column& base,
+                    const std::vector<std::pair<std::vector<std::string>, ExprPtr>>& assigned,
+                    size_t depth) -> ExprPtr {
+      for (const auto& [path, value] : assigned) {
+        if (path.size() == depth) return value;
+      }
+      std::vector<ExprPtr> args;
+      for (const auto& f : type.fields()) {
+        std::vector<std::pair<std::vector<std::string>, ExprPtr>> below;
+        for (const auto& a : assigned) {
+          if (a.first.size() > depth && a.first[depth] == f.name) below.push_back(a);
+        }
+        Column old = base.getField(f.name);
+        args.push_back(functions::lit(f.name).expr());
+        args.push_back(below.empty() ? old.expr()
+                                     : Column(build(*f.type, old, below, depth + 1))
+                                           .cast(f.type)
+                                           .expr());
+      }
+      return Expr::Call("named_struct", std::move(args));
+    };
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (per_column[i].empty()) continue;
+      const Field& f = schema.field(static_cast<int>(i));
+      values[i] = build(*f.type, functions::col(f.name), per_column[i], 1);
     }
-    values[static_cast<size_t>(idx)] = value;
   }
   CheckDmlSupported(*snapshot, "UPDATE");
   CheckCondition(state, snapshot, target, condition, "UPDATE");

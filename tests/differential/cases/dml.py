@@ -257,3 +257,23 @@ def vacuum_removed_files(s):
     out = s.spark.sql(f"VACUUM delta.`{path}` RETAIN 0 HOURS")
     return {"result_columns": out.columns, "table": _rows(s, path),
             "history": _history(s, path, 2)}
+
+
+@case(conf=CONF)
+def update_nested_fields(s):
+    path = f"{s.tmp}/n"
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id INT, s STRUCT<a: INT, b: STRUCT<c: STRING, "
+                "d: INT>>) USING DELTA")
+    (s.spark.sql("SELECT 1 AS id, named_struct('a', 1, 'b', named_struct('c', 'p', 'd', 2)) AS s "
+                 "UNION ALL SELECT 2, NULL UNION ALL SELECT 3, named_struct('a', 3, 'b', NULL)")
+     .coalesce(1).write.format("delta").mode("append").save(path))
+    out = s.spark.sql(f"UPDATE delta.`{path}` t SET t.s.a = t.s.a * 10, s.b.c = 'x' "
+                      "WHERE id <= 3")
+    return _outcome(s, path, out)
+
+
+@case
+def update_nested_field_and_its_struct(s):
+    path = f"{s.tmp}/n"
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id INT, s STRUCT<a: INT>) USING DELTA")
+    s.spark.sql(f"UPDATE delta.`{path}` SET s.a = 1, s = named_struct('a', 2)")
