@@ -493,17 +493,11 @@ std::string LocalFilePath(std::string_view uri) {
   return table::DecodePathUri(uri);
 }
 
-// --- UPDATE ---
-
-DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
-                        const DeltaDmlTarget& target, const UpdateAssignments& set,
-                        const ExprPtr& condition) {
-  const auto started = std::chrono::steady_clock::now();
-  table::SnapshotPtr snapshot = LatestSnapshot(target);
-  const Schema& schema = *snapshot->schema();
-  const std::optional<table::TxnId> txn = SessionDmlTxn(*state);
-
-  // The assigned columns: each column, or nested struct field (SET s.a.b = ...), once.
+std::vector<ExprPtr> ResolveSetAssignments(
+    const Schema& schema, const std::string& alias, const UpdateAssignments& set,
+    const std::function<Column(const std::string&)>& column_ref, const char* operation,
+    const std::function<void(const std::vector<std::string>&)>& unresolved) {
+  const DeltaDmlTarget target{"", "", alias};
   std::vector<ExprPtr> values(static_cast<size_t>(schema.num_fields()));
   {
     std::vector<std::vector<std::pair<std::vector<std::string>, ExprPtr>>> per_column(
@@ -524,6 +518,7 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
         for (const auto& f : *fields)
           if (EqualsIgnoreCase(f.name, p[k])) hit = &f;
         if (!hit) {
+          if (unresolved) unresolved(parts);
           std::string proposal;
           for (const auto& f : *fields)
             proposal += (proposal.empty() ? "`" : ", `") + f.name + "`";
@@ -534,7 +529,7 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
         if (k + 1 < p.size()) {
           if (hit->type->id() != TypeId::kStruct) {
             ThrowStatus(Status::Error("DELTA_UNSUPPORTED_NESTED_FIELD_IN_OPERATION",
-                                      {{"operation", "UPDATE"}, {"fieldName", shown}}));
+                                      {{"operation", operation}, {"fieldName", shown}}));
           }
           fields = &hit->type->fields();
         }
@@ -584,9 +579,26 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
     for (size_t i = 0; i < values.size(); ++i) {
       if (per_column[i].empty()) continue;
       const Field& f = schema.field(static_cast<int>(i));
-      values[i] = build(*f.type, functions::col(f.name), per_column[i], 1);
+      values[i] = build(*f.type, column_ref(f.name), per_column[i], 1);
     }
   }
+  return values;
+}
+
+// --- UPDATE ---
+
+DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
+                        const DeltaDmlTarget& target, const UpdateAssignments& set,
+                        const ExprPtr& condition) {
+  const auto started = std::chrono::steady_clock::now();
+  table::SnapshotPtr snapshot = LatestSnapshot(target);
+  const Schema& schema = *snapshot->schema();
+  const std::optional<table::TxnId> txn = SessionDmlTxn(*state);
+
+  // The assigned columns: each column, or nested struct field (SET s.a.b = ...), once.
+  std::vector<ExprPtr> values = ResolveSetAssignments(
+      schema, target.alias, set, [](const std::string& c) { return functions::col(c); },
+      "UPDATE", nullptr);
   CheckDmlSupported(*snapshot, "UPDATE");
   CheckCondition(state, snapshot, target, condition, "UPDATE");
   {

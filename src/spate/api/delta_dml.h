@@ -27,6 +27,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,6 +81,17 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
                         bool dry_run);
 
 // --- Shared with MERGE ---
+
+/// SET assignments resolved against `schema`: per column, its new value (nullptr: not
+/// assigned). A name may be qualified by `alias`; a nested struct field (`s.b.c`) rebuilds
+/// the struct from `column_ref(column)` with named_struct. The same field twice, or a field
+/// and its struct, is DELTA_CONFLICT_SET_COLUMN; a name that does not resolve calls
+/// `unresolved` (when given; it may throw its own error), else is
+/// UNRESOLVED_COLUMN.WITH_SUGGESTION.
+std::vector<ExprPtr> ResolveSetAssignments(
+    const Schema& schema, const std::string& alias, const UpdateAssignments& set,
+    const std::function<Column(const std::string&)>& column_ref, const char* operation,
+    const std::function<void(const std::vector<std::string>&)>& unresolved);
 
 /// Delta's idempotent DML: the session confs spark.databricks.delta.write.txnAppId and
 /// txnVersion, when both are set.

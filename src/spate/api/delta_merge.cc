@@ -353,6 +353,19 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     Column action = CaseOf({{t_present && s_present, CaseOf(m, functions::lit(kCopy))},
                             {t_present, CaseOf(b, functions::lit(kCopy))}},
                            CaseOf(n, functions::lit(kDrop)));
+    // UPDATE SET assignments per clause and column (nested struct fields rebuild their
+    // struct, as UPDATE does).
+    std::vector<std::vector<ExprPtr>> update_values(spec.clauses.size());
+    for (size_t i = 0; i < spec.clauses.size(); ++i) {
+      const Clause& c = spec.clauses[i];
+      if (c.action != Action::kUpdate || c.star) continue;
+      update_values[i] = ResolveSetAssignments(
+          target_schema, spec.target_alias, c.assignments,
+          [&](const std::string& name) { return tgt[name]; }, "MERGE",
+          [&](const std::vector<std::string>& parts) {
+            TargetColumn(target_schema, parts, spec.target_alias, "UPDATE clause");
+          });
+    }
     // Each target column: the value of the row's UPDATE/INSERT clause, else the target's.
     std::vector<Column> out = {action.alias(kAction)};
     for (int ci = 0; ci < target_schema.num_fields(); ++ci) {
@@ -377,10 +390,11 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                  {"cols", cols}}));
           }
           value = source[source_schema->field(si).name];
+        } else if (!insert) {
+          if (const ExprPtr& v = update_values[i][static_cast<size_t>(ci)]) value = Column(v);
         } else {
           for (const auto& [parts, expr] : c.assignments) {
-            if (TargetColumn(target_schema, parts, spec.target_alias,
-                             insert ? "INSERT clause" : "UPDATE clause") == ci) {
+            if (TargetColumn(target_schema, parts, spec.target_alias, "INSERT clause") == ci) {
               value = Column(expr);
             }
           }

@@ -86,3 +86,14 @@ def duplicate_source_rows_fail(s):
     path = _table(s, "t", "id INT, v STRING", ["(1, 'a')"])
     s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1, 'p'), (1, 'q') "
                 "AS x(id, v)) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *")
+
+
+@case(conf=CONF)
+def nested_field_assignment(s):
+    path = f"{s.tmp}/n"
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id INT, s STRUCT<a: INT, b: STRING>) USING DELTA")
+    (s.spark.sql("SELECT 1 AS id, named_struct('a', 1, 'b', 'p') AS s UNION ALL SELECT 2, NULL")
+     .coalesce(1).write.format("delta").mode("append").save(path))
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1, 10), (2, 20) "
+                      "AS x(id, n)) src ON t.id = src.id WHEN MATCHED THEN UPDATE SET t.s.a = src.n")
+    return _outcome(s, path, out)
