@@ -161,6 +161,10 @@ class DeltaMergeBuilder:
                                      ) -> "DeltaMergeBuilder":
         return self._clause("notMatchedBySource", "delete", condition, False, [])
 
+    def withSchemaEvolution(self) -> "DeltaMergeBuilder":
+        """UPDATE SET * / INSERT * add the source's new columns to the table."""
+        return DeltaMergeBuilder(self._spark, self._jbuilder.withSchemaEvolution())
+
     def execute(self) -> DataFrame:
         return DataFrame(self._jbuilder.execute(), self._spark)
 

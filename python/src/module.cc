@@ -569,6 +569,7 @@ void BindDelta(py::module_& m) {
              return b.With(api::MakeMergeClause(mm, aa, condition ? condition->expr() : nullptr,
                                                 star, set));
            })
+      .def("withSchemaEvolution", &DeltaMergeBuilder::withSchemaEvolution)
       .def("execute", &DeltaMergeBuilder::execute, py::call_guard<py::gil_scoped_release>());
 }
 

@@ -555,6 +555,7 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
       spec.source = m.source;
       spec.condition = m.condition;
       spec.clauses = m.clauses;
+      spec.schema_evolution = m.with_schema_evolution;
       return ExecuteMerge(state, spec);
     }
     case K::kUpdate:

@@ -366,10 +366,30 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
             TargetColumn(target_schema, parts, spec.target_alias, "UPDATE clause");
           });
     }
+    // Schema evolution (WITH SCHEMA EVOLUTION, withSchemaEvolution(),
+    // spark.databricks.delta.schema.autoMerge.enabled): UPDATE SET * / INSERT * add the
+    // source's columns the target lacks, at the end, nullable; other rows get NULL there.
+    const bool evolve =
+        spec.schema_evolution ||
+        ToLower(s.conf.GetOr("spark.databricks.delta.schema.autoMerge.enabled", "false")) ==
+            "true";
+    std::vector<Field> write_fields = target_schema.fields();
+    bool has_star = false;
+    for (const auto& c : spec.clauses) has_star |= c.star;
+    if (evolve && has_star) {
+      for (const auto& sf : source_schema->fields()) {
+        if (sf.name.rfind("__spate_merge_", 0) == 0 || target_schema.FieldIndex(sf.name) >= 0)
+          continue;
+        write_fields.push_back(Field{sf.name, sf.type, true, ""});
+      }
+    }
+    const bool schema_changed =
+        write_fields.size() != static_cast<size_t>(target_schema.num_fields());
     // Each target column: the value of the row's UPDATE/INSERT clause, else the target's.
     std::vector<Column> out = {action.alias(kAction)};
-    for (int ci = 0; ci < target_schema.num_fields(); ++ci) {
-      const Field& f = target_schema.field(ci);
+    for (int ci = 0; ci < static_cast<int>(write_fields.size()); ++ci) {
+      const Field& f = write_fields[static_cast<size_t>(ci)];
+      const bool new_column = ci >= target_schema.num_fields();
       std::vector<std::pair<Column, Column>> branches;
       for (size_t i = 0; i < spec.clauses.size(); ++i) {
         const Clause& c = spec.clauses[i];
@@ -390,6 +410,8 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                  {"cols", cols}}));
           }
           value = source[source_schema->field(si).name];
+        } else if (new_column) {
+          // Only star clauses fill a new column.
         } else if (!insert) {
           if (const ExprPtr& v = update_values[i][static_cast<size_t>(ci)]) value = Column(v);
         } else {
@@ -408,7 +430,9 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
         branches.emplace_back(action == functions::lit(static_cast<int32_t>(i + 1)),
                               value->cast(f.type));
       }
-      out.push_back(CaseOf(branches, tgt[f.name]).alias(f.name));
+      out.push_back(
+          CaseOf(branches, new_column ? functions::lit(Value::Null(f.type)) : tgt[f.name])
+              .alias(f.name));
     }
     DataFrame projected = joined.select(out);
     std::vector<BatchPtr> batches = projected.collectBatches();
@@ -434,7 +458,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     SchemaPtr out_schema = projected.analyzed()->OutputSchema();
     DataFrame rows(state, LocalPlan(out_schema, batches));
     std::vector<Column> names;
-    for (const auto& f : target_schema.fields()) names.push_back(rows[f.name]);
+    for (const auto& f : write_fields) names.push_back(rows[f.name]);
     // One file per million rows written (a small upsert writes one file, as Delta does
     // with one shuffle partition).
     int64_t kept_rows = copied;
@@ -450,6 +474,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     o.read_snapshot = snapshot;
     o.remove_files = touched;
     o.operation = "MERGE";
+    if (schema_changed) o.options["mergeSchema"] = "true";
     if (partition_filter.empty()) {
       o.read_whole_table = true;
     } else {
@@ -675,6 +700,12 @@ DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceDelete(
 }
 
 #undef SPATE_MERGE_CLAUSE
+
+DeltaMergeBuilder DeltaMergeBuilder::withSchemaEvolution() const {
+  DeltaMergeBuilder b = *this;
+  b.spec_.schema_evolution = true;
+  return b;
+}
 
 DataFrame DeltaMergeBuilder::execute() const { return ExecuteMerge(state_, spec_); }
 
