@@ -497,7 +497,6 @@ std::vector<ExprPtr> ResolveSetAssignments(
     const Schema& schema, const std::string& alias, const UpdateAssignments& set,
     const std::function<Column(const std::string&)>& column_ref, const char* operation,
     const std::function<void(const std::vector<std::string>&)>& unresolved) {
-  const DeltaDmlTarget target{"", "", alias};
   std::vector<ExprPtr> values(static_cast<size_t>(schema.num_fields()));
   {
     std::vector<std::vector<std::pair<std::vector<std::string>, ExprPtr>>> per_column(
@@ -505,7 +504,7 @@ std::vector<ExprPtr> ResolveSetAssignments(
     std::vector<std::string> seen;
     for (const auto& [parts, value] : set) {
       std::vector<std::string> p = parts;
-      if (p.size() >= 2 && !target.alias.empty() && EqualsIgnoreCase(p[0], target.alias) &&
+      if (p.size() >= 2 && !alias.empty() && EqualsIgnoreCase(p[0], alias) &&
           schema.FieldIndex(p[0]) < 0)
         p.erase(p.begin());
       std::string shown;
