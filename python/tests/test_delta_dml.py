@@ -123,7 +123,8 @@ def test_sql_update_delete_on_catalog_table(dspark, tmp_path):
     assert rows(s.table("ct")) == [(1, "a"), (2, "b!")]
     t = DeltaTable.forName(s, "ct")
     t.alias("x").update("x.id = 1", {"x.v": "'one'"})
-    assert rows(s.table("ct")) == [(1, "one"), (2, "b!")]
+    t.update("ct.id = 2", {"ct.v": "'two'"})  # forName: qualified by the table's name
+    assert rows(s.table("ct")) == [(1, "one"), (2, "two")]
 
 
 def test_idempotent_dml(dspark, tmp_path):

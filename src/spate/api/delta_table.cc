@@ -149,7 +149,13 @@ DeltaTable DeltaTable::forPath(const SparkSession& spark, const std::string& pat
 }
 
 DeltaTable DeltaTable::forName(const SparkSession& spark, const std::string& name) {
-  return forPath(spark, TablePath(spark.state(), name));
+  DeltaTable t = forPath(spark, TablePath(spark.state(), name));
+  // A catalog table's columns may be qualified by its name (`t.id`), as in delta-spark.
+  std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(name));
+  const bool path_name = parts.size() == 2 && EqualsIgnoreCase(parts[0], "delta") &&
+                         parts[1].find('/') != std::string::npos;
+  if (!path_name && !parts.empty()) t.alias_ = parts.back();
+  return t;
 }
 
 bool DeltaTable::isDeltaTable(const SparkSession&, const std::string& path) {
