@@ -14,7 +14,7 @@ from spate import _spate
 from spate.sql.column import Column
 from spate.sql.dataframe import DataFrame
 
-__all__ = ["DeltaTable", "DeltaMergeBuilder"]
+__all__ = ["DeltaTable", "DeltaMergeBuilder", "DeltaOptimizeBuilder"]
 
 ExpressionOrColumn = Union[str, Column]
 
@@ -79,6 +79,36 @@ class DeltaTable:
         """MERGE ``source`` into this table on ``condition``; add clauses, then execute()."""
         return DeltaMergeBuilder(self._spark, self._jdt.merge(source._jdf, _cond_jc(condition)))
 
+    def update(self, condition: Optional[ExpressionOrColumn] = None,
+               set: Optional[Dict[str, Any]] = None) -> None:
+        """UPDATE: ``set`` maps columns to new values (SQL text, Column or literal) for the
+        rows where ``condition`` holds (None: every row). One commit; nothing when no row
+        matches. Returns None, as delta-spark (SQL UPDATE returns num_affected_rows)."""
+        if isinstance(condition, dict) and set is None:
+            condition, set = None, condition
+        self._jdt.update(_cond_jc(condition), _set_jc(set, "set"))
+
+    def delete(self, condition: Optional[ExpressionOrColumn] = None) -> None:
+        """DELETE of the rows where ``condition`` holds (None: all rows)."""
+        self._jdt.delete_(_cond_jc(condition))
+
+    def restoreToVersion(self, version: int) -> DataFrame:
+        """RESTORE to ``version``; returns Delta's one-row result."""
+        return DataFrame(self._jdt.restoreToVersion(int(version)), self._spark)
+
+    def restoreToTimestamp(self, timestamp: str) -> DataFrame:
+        """RESTORE to the version current at ``timestamp``."""
+        return DataFrame(self._jdt.restoreToTimestamp(str(timestamp)), self._spark)
+
+    def vacuum(self, retentionHours: Optional[float] = None) -> DataFrame:
+        """VACUUM: deletes files no version within the retention references."""
+        hours = None if retentionHours is None else float(retentionHours)
+        return DataFrame(self._jdt.vacuum(hours), self._spark)
+
+    def optimize(self) -> "DeltaOptimizeBuilder":
+        """OPTIMIZE: ``optimize().where("p = 'a'").executeCompaction()``."""
+        return DeltaOptimizeBuilder(self, [])
+
     def history(self, limit: Optional[int] = None) -> DataFrame:
         """Commits newest first, with DESCRIBE HISTORY's columns."""
         return DataFrame(self._jdt.history(int(limit or 0)), self._spark)
@@ -131,5 +161,28 @@ class DeltaMergeBuilder:
                                      ) -> "DeltaMergeBuilder":
         return self._clause("notMatchedBySource", "delete", condition, False, [])
 
+    def withSchemaEvolution(self) -> "DeltaMergeBuilder":
+        """UPDATE SET * / INSERT * add the source's new columns to the table."""
+        return DeltaMergeBuilder(self._spark, self._jbuilder.withSchemaEvolution())
+
     def execute(self) -> DataFrame:
         return DataFrame(self._jbuilder.execute(), self._spark)
+
+
+class DeltaOptimizeBuilder:
+    """delta-spark's DeltaOptimizeBuilder: where(partitionFilter) (repeatable, ANDed),
+    then executeCompaction() (bin-packing) or executeZOrderBy(*cols)."""
+
+    def __init__(self, table: DeltaTable, where: list):
+        self._table = table
+        self._where = where
+
+    def where(self, partitionFilter: str) -> "DeltaOptimizeBuilder":
+        return DeltaOptimizeBuilder(self._table, self._where + [partitionFilter])
+
+    def executeCompaction(self) -> DataFrame:
+        return DataFrame(self._table._jdt.optimize(self._where, []), self._table._spark)
+
+    def executeZOrderBy(self, *cols: str) -> DataFrame:
+        names = list(cols[0]) if len(cols) == 1 and isinstance(cols[0], (list, tuple)) else list(cols)
+        return DataFrame(self._table._jdt.optimize(self._where, names), self._table._spark)

@@ -523,7 +523,36 @@ void BindDelta(py::module_& m) {
       .def("path", &DeltaTable::path)
       .def("alias", &DeltaTable::alias)
       .def("merge", [](const DeltaTable& t, const api::DataFrame& source,
-                       const Column& condition) { return t.merge(source, condition); });
+                       const Column& condition) { return t.merge(source, condition); })
+      // condition None: every row; set: (column, Column) pairs.
+      .def("update",
+           [](const DeltaTable& t, std::optional<Column> condition,
+              const std::vector<std::pair<std::string, Column>>& set) {
+             return condition ? t.update(*condition, set) : t.update(set);
+           },
+           py::call_guard<py::gil_scoped_release>())
+      .def("delete_",
+           [](const DeltaTable& t, std::optional<Column> condition) {
+             return condition ? t.delete_(*condition) : t.delete_();
+           },
+           py::call_guard<py::gil_scoped_release>())
+      .def("restoreToVersion", &DeltaTable::restoreToVersion,
+           py::call_guard<py::gil_scoped_release>())
+      .def("restoreToTimestamp", &DeltaTable::restoreToTimestamp,
+           py::call_guard<py::gil_scoped_release>())
+      .def("vacuum",
+           [](const DeltaTable& t, std::optional<double> hours) {
+             return hours ? t.vacuum(*hours) : t.vacuum();
+           },
+           py::call_guard<py::gil_scoped_release>())
+      .def("optimize",
+           [](const DeltaTable& t, std::vector<std::string> where,
+              std::vector<std::string> zorder) {
+             DeltaTable::OptimizeBuilder b = t.optimize();
+             for (const auto& w : where) b = b.where(w);
+             return zorder.empty() ? b.executeCompaction() : b.executeZOrderBy(zorder);
+           },
+           py::call_guard<py::gil_scoped_release>());
   // Clauses arrive in the engine's form: match "matched" | "notMatched" |
   // "notMatchedBySource", action "update" | "delete" | "insert".
   using api::DeltaMergeBuilder;
@@ -540,6 +569,7 @@ void BindDelta(py::module_& m) {
              return b.With(api::MakeMergeClause(mm, aa, condition ? condition->expr() : nullptr,
                                                 star, set));
            })
+      .def("withSchemaEvolution", &DeltaMergeBuilder::withSchemaEvolution)
       .def("execute", &DeltaMergeBuilder::execute, py::call_guard<py::gil_scoped_release>());
 }
 

@@ -180,3 +180,22 @@ def test_replayed_batch_id_is_a_no_op(wspark, tmp_path):
     assert rows(spark.table("silver")) == [(1, 10), (2, 14)]
     assert [r.operation for r in DeltaTable.forName(spark, "silver").history().collect()] == [
         "MERGE", "MERGE", "CREATE TABLE"]
+
+
+def test_merge_schema_evolution(spark, tmp_path):
+    """withSchemaEvolution() / WITH SCHEMA EVOLUTION / autoMerge: UPDATE SET * and INSERT *
+    add the source's new columns (at the end, nullable); rows no star clause wrote get
+    NULL there. Without it the extra source column is ignored by the star clauses."""
+    path = str(tmp_path / "t")
+    make_target(spark, path)
+    src = spark.createDataFrame([(1, "A", 11, True), (9, "new", 90, False)],
+                                "id INT, v STRING, n BIGINT, flag BOOLEAN")
+    t = DeltaTable.forPath(spark, path)
+    (t.alias("t").merge(src.alias("s"), "t.id = s.id")
+     .whenMatchedUpdateAll().whenNotMatchedInsertAll().execute())
+    assert t.toDF().columns == ["id", "v", "n"]
+    (t.alias("t").merge(src.alias("s"), "t.id = s.id").withSchemaEvolution()
+     .whenMatchedUpdateAll().whenNotMatchedInsertAll().execute())
+    assert t.toDF().columns == ["id", "v", "n", "flag"]
+    assert rows(t.toDF()) == [(1, "A", 11, True), (2, "b", 20, None), (3, "c", 30, None),
+                              (9, "new", 90, False)]

@@ -62,6 +62,7 @@ class Env:
     errors: Any
     tmp: str
     side: str  # "spate" or "spark"; for the rare case that must know (never to fake a result)
+    DeltaTable: Any = None  # delta.tables.DeltaTable / spate.delta.DeltaTable
 
 
 REGISTRY: Dict[str, Case] = {}

@@ -69,8 +69,9 @@ def main() -> None:
     spark = start_spark(jars_dir, warehouse)
     cases = runner.load_cases()
     runner.RUN_ONCE = run_once
+    from delta.tables import DeltaTable
     modules = {"F": functions, "T": types, "Window": Window, "Row": Row,
-               "errors": pyspark.errors}
+               "errors": pyspark.errors, "DeltaTable": DeltaTable}
     answers.write(json.dumps({"ready": spark.version}) + "\n")
     answers.flush()
     for line in sys.stdin:

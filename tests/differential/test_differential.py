@@ -28,8 +28,10 @@ DOCUMENTED = _documented_ids()
 
 def _spate_modules():
     import spate.errors
+    from spate.delta import DeltaTable
     from spate.sql import Row, Window, functions, types
-    return {"F": functions, "T": types, "Window": Window, "Row": Row, "errors": spate.errors}
+    return {"F": functions, "T": types, "Window": Window, "Row": Row, "errors": spate.errors,
+            "DeltaTable": DeltaTable}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

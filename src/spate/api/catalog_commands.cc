@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "spate/api/dataframe.h"
+#include "spate/api/delta_dml.h"
 #include "spate/api/delta_merge.h"
 #include "spate/api/delta_table.h"
 #include "spate/api/exceptions.h"
@@ -554,7 +555,40 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
       spec.source = m.source;
       spec.condition = m.condition;
       spec.clauses = m.clauses;
+      spec.schema_evolution = m.with_schema_evolution;
       return ExecuteMerge(state, spec);
+    }
+    case K::kUpdate:
+    case K::kDelete:
+    case K::kRestore:
+    case K::kOptimize:
+    case K::kVacuum: {
+      const sql::DeltaCommand& c = *st.delta;
+      TableRef ref = ResolveTableRef(s, c.target);
+      if (!ref.exists) {
+        if (!ref.id) {
+          ThrowStatus(Status::Error("DELTA_MISSING_DELTA_TABLE",
+                                    {{"tableName", "`" + ref.path + "`"}}));
+        }
+        ThrowStatus(
+            Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+      }
+      DeltaDmlTarget target;
+      target.path = ref.path;
+      target.name = ref.Quoted();
+      // Without an alias, columns may be qualified by the table's name.
+      target.alias = !c.alias.empty() ? c.alias : ref.id ? c.target.back() : "";
+      switch (st.kind) {
+        case K::kUpdate: return ExecuteUpdate(state, target, c.assignments, c.condition);
+        case K::kDelete: return ExecuteDelete(state, target, c.condition);
+        case K::kRestore: return ExecuteRestore(state, target, c.version, c.timestamp);
+        case K::kOptimize: {
+          std::vector<std::string> z;
+          for (const auto& parts : c.zorder_by) z.push_back(parts.back());
+          return ExecuteOptimize(state, target, c.condition, z);
+        }
+        default: return ExecuteVacuum(state, target, c.retain_hours, c.dry_run);
+      }
     }
     case K::kCreateTable: return CreateTable(state, st);
     case K::kInsert: return Insert(state, st);

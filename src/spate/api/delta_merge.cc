@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "spate/api/delta_dml.h"
 #include "spate/api/delta_table.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
@@ -36,12 +37,6 @@ constexpr const char* kAction = "__spate_merge_action";
 // Action codes of a joined row: clause index + 1, or one of these.
 constexpr int32_t kCopy = 0;   // a target row no clause applies to: written unchanged
 constexpr int32_t kDrop = -1;  // a source row no NOT MATCHED clause applies to
-
-int64_t ElapsedMs(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now() - since)
-      .count();
-}
 
 Column Cond(const Clause& c) {
   return c.condition ? Column(c.condition) : functions::lit(true);
@@ -154,16 +149,6 @@ bool InPartitions(const table::PartitionValues& pv,
   return true;
 }
 
-// input_file_name()'s URI ("file:///a%20b/x.parquet") as a file system path.
-std::string LocalPath(std::string_view uri) {
-  if (uri.rfind("file://", 0) == 0) {
-    uri.remove_prefix(7);
-  } else if (uri.rfind("file:", 0) == 0) {
-    uri.remove_prefix(5);
-  }
-  return table::DecodePathUri(uri);
-}
-
 }  // namespace
 
 DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
@@ -171,7 +156,6 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   const auto started = std::chrono::steady_clock::now();
   SessionState& s = *state;
   auto fs = io::LocalFileSystem::Get();
-  const std::string tz = s.conf.session_time_zone();
 
   // Clause kinds.
   std::vector<const Clause*> matched, not_matched, by_source;
@@ -192,21 +176,10 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   table::DeltaLog log(fs, spec.target_path);
   table::SnapshotPtr snapshot = ValueOrThrow(log.Latest());
   const Schema& target_schema = *snapshot->schema();
+  CheckDmlSupported(*snapshot, "MERGE");
 
   // Idempotent DML (Delta's spark.databricks.delta.write.txnAppId / txnVersion).
-  std::optional<table::TxnId> txn_id;
-  {
-    std::string app = s.conf.GetOr("spark.databricks.delta.write.txnAppId", "");
-    std::string ver = s.conf.GetOr("spark.databricks.delta.write.txnVersion", "");
-    if (!app.empty() && !ver.empty()) {
-      try {
-        txn_id = table::TxnId{app, std::stoll(ver)};
-      } catch (const std::exception&) {
-        ThrowStatus(Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
-                                  {{"reason", "txnVersion must be a number"}}));
-      }
-    }
-  }
+  const std::optional<table::TxnId> txn_id = SessionDmlTxn(s);
   auto result_frame = [&](int64_t updated, int64_t deleted, int64_t inserted) {
     auto schema = std::make_shared<const Schema>(
         std::vector<Field>{{"num_affected_rows", DataType::Long(), true, ""},
@@ -240,12 +213,8 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   }
 
   auto target_frame = [&](std::vector<table::AddFile> files, bool with_ids) {
-    auto src = ValueOrThrow(
-        table::DeltaDataSource::MakeForFiles(fs, snapshot, std::move(files), tz));
-    auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
-    plan->source = src;
-    DataFrame df(state, plan);
-    df = df.withColumn(kTargetPresent, functions::lit(true));
+    DataFrame df = DeltaFilesFrame(state, snapshot, std::move(files))
+                       .withColumn(kTargetPresent, functions::lit(true));
     if (with_ids) {
       df = df.withColumns({{kRowId, functions::expr("monotonically_increasing_id()")},
                            {kFileName, functions::expr("input_file_name()")}});
@@ -328,7 +297,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
       for (int64_t i = 0; i < b->num_rows(); ++i) {
         matches[id[i]]++;
         if (rec->IsValid(i) && rec->GetBool(i))
-          files.insert(LocalPath(names->GetView(i)));
+          files.insert(LocalFilePath(names->GetView(i)));
       }
     }
     int64_t multi = 0, multi_sum = 0;
@@ -345,7 +314,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     delete_overcount = multi_sum - multi;
     if (by_source.empty()) {
       for (const auto& f : candidates) {
-        if (files.count(LocalPath(snapshot->DataFilePath(f)))) touched.push_back(f);
+        if (files.count(LocalFilePath(snapshot->DataFilePath(f)))) touched.push_back(f);
       }
     }
   }
@@ -384,10 +353,43 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     Column action = CaseOf({{t_present && s_present, CaseOf(m, functions::lit(kCopy))},
                             {t_present, CaseOf(b, functions::lit(kCopy))}},
                            CaseOf(n, functions::lit(kDrop)));
+    // UPDATE SET assignments per clause and column (nested struct fields rebuild their
+    // struct, as UPDATE does).
+    std::vector<std::vector<ExprPtr>> update_values(spec.clauses.size());
+    for (size_t i = 0; i < spec.clauses.size(); ++i) {
+      const Clause& c = spec.clauses[i];
+      if (c.action != Action::kUpdate || c.star) continue;
+      update_values[i] = ResolveSetAssignments(
+          target_schema, spec.target_alias, c.assignments,
+          [&](const std::string& name) { return tgt[name]; }, "MERGE",
+          [&](const std::vector<std::string>& parts) {
+            TargetColumn(target_schema, parts, spec.target_alias, "UPDATE clause");
+          });
+    }
+    // Schema evolution (WITH SCHEMA EVOLUTION, withSchemaEvolution(),
+    // spark.databricks.delta.schema.autoMerge.enabled): UPDATE SET * / INSERT * add the
+    // source's columns the target lacks, at the end, nullable; other rows get NULL there.
+    const bool evolve =
+        spec.schema_evolution ||
+        ToLower(s.conf.GetOr("spark.databricks.delta.schema.autoMerge.enabled", "false")) ==
+            "true";
+    std::vector<Field> write_fields = target_schema.fields();
+    bool has_star = false;
+    for (const auto& c : spec.clauses) has_star |= c.star;
+    if (evolve && has_star) {
+      for (const auto& sf : source_schema->fields()) {
+        if (sf.name.rfind("__spate_merge_", 0) == 0 || target_schema.FieldIndex(sf.name) >= 0)
+          continue;
+        write_fields.push_back(Field{sf.name, sf.type, true, ""});
+      }
+    }
+    const bool schema_changed =
+        write_fields.size() != static_cast<size_t>(target_schema.num_fields());
     // Each target column: the value of the row's UPDATE/INSERT clause, else the target's.
     std::vector<Column> out = {action.alias(kAction)};
-    for (int ci = 0; ci < target_schema.num_fields(); ++ci) {
-      const Field& f = target_schema.field(ci);
+    for (int ci = 0; ci < static_cast<int>(write_fields.size()); ++ci) {
+      const Field& f = write_fields[static_cast<size_t>(ci)];
+      const bool new_column = ci >= target_schema.num_fields();
       std::vector<std::pair<Column, Column>> branches;
       for (size_t i = 0; i < spec.clauses.size(); ++i) {
         const Clause& c = spec.clauses[i];
@@ -408,10 +410,13 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                  {"cols", cols}}));
           }
           value = source[source_schema->field(si).name];
+        } else if (new_column) {
+          // Only star clauses fill a new column.
+        } else if (!insert) {
+          if (const ExprPtr& v = update_values[i][static_cast<size_t>(ci)]) value = Column(v);
         } else {
           for (const auto& [parts, expr] : c.assignments) {
-            if (TargetColumn(target_schema, parts, spec.target_alias,
-                             insert ? "INSERT clause" : "UPDATE clause") == ci) {
+            if (TargetColumn(target_schema, parts, spec.target_alias, "INSERT clause") == ci) {
               value = Column(expr);
             }
           }
@@ -425,7 +430,9 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
         branches.emplace_back(action == functions::lit(static_cast<int32_t>(i + 1)),
                               value->cast(f.type));
       }
-      out.push_back(CaseOf(branches, tgt[f.name]).alias(f.name));
+      out.push_back(
+          CaseOf(branches, new_column ? functions::lit(Value::Null(f.type)) : tgt[f.name])
+              .alias(f.name));
     }
     DataFrame projected = joined.select(out);
     std::vector<BatchPtr> batches = projected.collectBatches();
@@ -451,7 +458,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     SchemaPtr out_schema = projected.analyzed()->OutputSchema();
     DataFrame rows(state, LocalPlan(out_schema, batches));
     std::vector<Column> names;
-    for (const auto& f : target_schema.fields()) names.push_back(rows[f.name]);
+    for (const auto& f : write_fields) names.push_back(rows[f.name]);
     // One file per million rows written (a small upsert writes one file, as Delta does
     // with one shuffle partition).
     int64_t kept_rows = copied;
@@ -467,6 +474,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     o.read_snapshot = snapshot;
     o.remove_files = touched;
     o.operation = "MERGE";
+    if (schema_changed) o.options["mergeSchema"] = "true";
     if (partition_filter.empty()) {
       o.read_whole_table = true;
     } else {
@@ -692,6 +700,12 @@ DeltaMergeBuilder DeltaMergeBuilder::whenNotMatchedBySourceDelete(
 }
 
 #undef SPATE_MERGE_CLAUSE
+
+DeltaMergeBuilder DeltaMergeBuilder::withSchemaEvolution() const {
+  DeltaMergeBuilder b = *this;
+  b.spec_.schema_evolution = true;
+  return b;
+}
 
 DataFrame DeltaMergeBuilder::execute() const { return ExecuteMerge(state_, spec_); }
 

@@ -54,6 +54,10 @@ struct MergeSpec {
   sql::PlanPtr source;
   ExprPtr condition;
   std::vector<sql::MergeClause> clauses;
+  /// WITH SCHEMA EVOLUTION / withSchemaEvolution(): UPDATE SET * and INSERT * add the
+  /// source's new columns to the table (also with
+  /// spark.databricks.delta.schema.autoMerge.enabled).
+  bool schema_evolution = false;
 };
 
 /// Runs `spec` as one commit and returns Delta's result row: num_affected_rows,
@@ -110,6 +114,9 @@ class DeltaMergeBuilder {
   DeltaMergeBuilder whenNotMatchedBySourceDelete() const;
   DeltaMergeBuilder whenNotMatchedBySourceDelete(const Column& condition) const;
   DeltaMergeBuilder whenNotMatchedBySourceDelete(const std::string& condition) const;
+
+  /// Schema evolution for this MERGE (see MergeSpec::schema_evolution).
+  DeltaMergeBuilder withSchemaEvolution() const;
 
   /// Runs the MERGE (one commit); returns the result row as SQL MERGE does.
   DataFrame execute() const;

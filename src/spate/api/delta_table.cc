@@ -9,6 +9,7 @@
 #include "spate/compute/cast.h"
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
+#include "spate/sql/parser.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
 #include "spate/types/timezone.h"
@@ -148,7 +149,13 @@ DeltaTable DeltaTable::forPath(const SparkSession& spark, const std::string& pat
 }
 
 DeltaTable DeltaTable::forName(const SparkSession& spark, const std::string& name) {
-  return forPath(spark, TablePath(spark.state(), name));
+  DeltaTable t = forPath(spark, TablePath(spark.state(), name));
+  // A catalog table's columns may be qualified by its name (`t.id`), as in delta-spark.
+  std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(name));
+  const bool path_name = parts.size() == 2 && EqualsIgnoreCase(parts[0], "delta") &&
+                         parts[1].find('/') != std::string::npos;
+  if (!path_name && !parts.empty()) t.alias_ = parts.back();
+  return t;
 }
 
 bool DeltaTable::isDeltaTable(const SparkSession&, const std::string& path) {
@@ -181,6 +188,86 @@ DeltaMergeBuilder DeltaTable::merge(const DataFrame& source,
   spec.source = source.plan();
   spec.condition = condition.expr();
   return DeltaMergeBuilder(state_, std::move(spec));
+}
+
+DeltaDmlTarget DeltaTable::Target() const {
+  return DeltaDmlTarget{path_, "`delta`.`" + path_ + "`", alias_};
+}
+
+namespace {
+
+UpdateAssignments Assignments(const std::vector<std::pair<std::string, Column>>& set) {
+  UpdateAssignments out;
+  for (const auto& [name, value] : set) {
+    out.emplace_back(ValueOrThrow(sql::ParseMultipartIdentifier(name)), value.expr());
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, Column>> FromExprs(
+    const std::vector<std::pair<std::string, std::string>>& set) {
+  std::vector<std::pair<std::string, Column>> out;
+  for (const auto& [k, v] : set) out.emplace_back(k, functions::expr(v));
+  return out;
+}
+
+}  // namespace
+
+DataFrame DeltaTable::update(const std::vector<std::pair<std::string, Column>>& set) const {
+  return ExecuteUpdate(state_, Target(), Assignments(set), nullptr);
+}
+DataFrame DeltaTable::update(const Column& condition,
+                             const std::vector<std::pair<std::string, Column>>& set) const {
+  return ExecuteUpdate(state_, Target(), Assignments(set), condition.expr());
+}
+DataFrame DeltaTable::update(const std::string& condition,
+                             const std::vector<std::pair<std::string, Column>>& set) const {
+  return update(functions::expr(condition), set);
+}
+DataFrame DeltaTable::updateExpr(
+    const std::vector<std::pair<std::string, std::string>>& set) const {
+  return update(FromExprs(set));
+}
+DataFrame DeltaTable::updateExpr(
+    const std::string& condition,
+    const std::vector<std::pair<std::string, std::string>>& set) const {
+  return update(condition, FromExprs(set));
+}
+DataFrame DeltaTable::delete_() const { return ExecuteDelete(state_, Target(), nullptr); }
+DataFrame DeltaTable::delete_(const Column& condition) const {
+  return ExecuteDelete(state_, Target(), condition.expr());
+}
+DataFrame DeltaTable::delete_(const std::string& condition) const {
+  return delete_(functions::expr(condition));
+}
+DataFrame DeltaTable::restoreToVersion(int64_t version) const {
+  return ExecuteRestore(state_, Target(), version, std::nullopt);
+}
+DataFrame DeltaTable::restoreToTimestamp(const std::string& timestamp) const {
+  return ExecuteRestore(state_, Target(), std::nullopt, timestamp);
+}
+DataFrame DeltaTable::vacuum() const {
+  return ExecuteVacuum(state_, Target(), std::nullopt, false);
+}
+DataFrame DeltaTable::vacuum(double hours) const {
+  return ExecuteVacuum(state_, Target(), hours, false);
+}
+DeltaTable::OptimizeBuilder DeltaTable::optimize() const {
+  return OptimizeBuilder(state_, Target());
+}
+DeltaTable::OptimizeBuilder DeltaTable::OptimizeBuilder::where(
+    const std::string& partition_filter) const {
+  OptimizeBuilder b = *this;
+  ExprPtr e = functions::expr(partition_filter).expr();
+  b.predicate_ = b.predicate_ ? (Column(b.predicate_) && Column(e)).expr() : e;
+  return b;
+}
+DataFrame DeltaTable::OptimizeBuilder::executeCompaction() const {
+  return ExecuteOptimize(state_, target_, predicate_, {});
+}
+DataFrame DeltaTable::OptimizeBuilder::executeZOrderBy(
+    const std::vector<std::string>& columns) const {
+  return ExecuteOptimize(state_, target_, predicate_, columns);
 }
 
 DataFrame DeltaTable::history(int limit) const {

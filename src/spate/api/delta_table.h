@@ -9,6 +9,9 @@
 //   t.detail().show();      // DESCRIBE DETAIL's columns
 //   t.alias("t").merge(updates.alias("s"), "t.id = s.id")
 //       .whenMatchedUpdateAll().whenNotMatchedInsertAll().execute();   // delta_merge.h
+//   t.update("id > 2", {{"v", F::lit("x")}});   t.delete_("p = 'old'");   // delta_dml.h
+//   t.restoreToVersion(3);   t.optimize().where("p = 'a'").executeCompaction();
+//   t.vacuum(168);
 //
 // Ownership: holds the session and the table path. Thread safety: methods are const and
 // may run concurrently. Failure: throws the exceptions of exceptions.h (a path without a
@@ -17,6 +20,7 @@
 #include <string>
 
 #include "spate/api/dataframe.h"
+#include "spate/api/delta_dml.h"
 #include "spate/api/delta_merge.h"
 #include "spate/api/session.h"
 #include "spate/table/delta_writer.h"
@@ -50,7 +54,47 @@ class DeltaTable {
   DeltaMergeBuilder merge(const DataFrame& source, const std::string& condition) const;
   DeltaMergeBuilder merge(const DataFrame& source, const Column& condition) const;
 
+  /// UPDATE: `set` maps columns to new values, where `condition` holds (none: every
+  /// row). Returns the SQL result (num_affected_rows); delta-spark returns nothing.
+  DataFrame update(const std::vector<std::pair<std::string, Column>>& set) const;
+  DataFrame update(const Column& condition,
+                   const std::vector<std::pair<std::string, Column>>& set) const;
+  DataFrame update(const std::string& condition,
+                   const std::vector<std::pair<std::string, Column>>& set) const;
+  /// updateExpr: values as SQL expression strings.
+  DataFrame updateExpr(const std::vector<std::pair<std::string, std::string>>& set) const;
+  DataFrame updateExpr(const std::string& condition,
+                       const std::vector<std::pair<std::string, std::string>>& set) const;
+  /// DELETE (`delete` is a C++ keyword) of the rows where `condition` holds (none: all).
+  DataFrame delete_() const;
+  DataFrame delete_(const Column& condition) const;
+  DataFrame delete_(const std::string& condition) const;
+  /// RESTORE; returns Delta's result row (table_size_after_restore, ...).
+  DataFrame restoreToVersion(int64_t version) const;
+  DataFrame restoreToTimestamp(const std::string& timestamp) const;
+  /// VACUUM with the table's retention (delta.deletedFileRetentionDuration) or `hours`.
+  DataFrame vacuum() const;
+  DataFrame vacuum(double hours) const;
+
+  /// OPTIMIZE: optimize().where("p = 'a'").executeCompaction().
+  class OptimizeBuilder {
+   public:
+    OptimizeBuilder where(const std::string& partition_filter) const;
+    DataFrame executeCompaction() const;
+    DataFrame executeZOrderBy(const std::vector<std::string>& columns) const;
+
+   private:
+    friend class DeltaTable;
+    OptimizeBuilder(std::shared_ptr<SessionState> state, DeltaDmlTarget target)
+        : state_(std::move(state)), target_(std::move(target)) {}
+    std::shared_ptr<SessionState> state_;
+    DeltaDmlTarget target_;
+    ExprPtr predicate_;
+  };
+  OptimizeBuilder optimize() const;
+
  private:
+  DeltaDmlTarget Target() const;
   DeltaTable(std::shared_ptr<SessionState> state, std::string path)
       : state_(std::move(state)), path_(std::move(path)) {}
   std::shared_ptr<SessionState> state_;

@@ -615,6 +615,22 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     o.time_zone_id = state->conf.session_time_zone();
     o.default_codec = state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
     o.display_name = table_name_.empty() ? path : table_name_;
+    {
+      const std::string on = state->conf.GetOr("spark.databricks.delta.autoCompact.enabled", "");
+      if (!on.empty()) o.auto_compact.enabled = ToLower(on) == "true";
+      auto number = [&](const char* key, int64_t fallback) {
+        try {
+          std::string v = state->conf.GetOr(key, "");
+          return v.empty() ? fallback : static_cast<int64_t>(std::stoll(v));
+        } catch (const std::exception&) {
+          return fallback;
+        }
+      };
+      o.auto_compact.max_file_size =
+          number("spark.databricks.delta.autoCompact.maxFileSize", 128LL << 20);
+      o.auto_compact.min_num_files =
+          number("spark.databricks.delta.autoCompact.minNumFiles", 50);
+    }
     sink = std::make_shared<connectors::DeltaSink>(fs, o);
   } else {
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));

@@ -27,6 +27,11 @@ Result<int64_t> DeltaSink::AddBatch(const stream::MicroBatch& batch) {
                          table::WritePlan(fs_, o_.path, *physical, exec_options, w));
   stream::FaultPoint("after_sink_commit");
   if (result.already_committed) return int64_t{0};
+  // Best effort: the batch is committed whatever happens to the compaction.
+  if (!result.partitions_written.empty()) {
+    (void)table::MaybeAutoCompact(fs_, o_.path, o_.auto_compact, result.partitions_written,
+                                  o_.time_zone_id, o_.default_codec);
+  }
   return result.num_output_rows;
 }
 

@@ -8,6 +8,15 @@
 // after a crash between the Delta commit and commits/N) commits nothing. Append adds the
 // batch's files; complete replaces the table's contents. The table is created by the
 // first batch when missing.
+// Auto-compaction (Delta's auto compact; table property delta.autoOptimize.autoCompact or
+// the session conf spark.databricks.delta.autoCompact.enabled): after a batch's commit,
+// the partitions it wrote that hold at least minNumFiles files smaller than maxFileSize
+// are compacted in
+// a separate OPTIMIZE commit (auto=true, dataChange=false, table/delta_compaction.h)
+// that readers of the table skip, so the live files stay bounded. The compaction runs on
+// the query thread between batches, so it never races the sink's own appends; when it
+// loses to another writer (a concurrent removal of a file it compacts) the batch stays
+// committed and the compaction is retried after the next batch.
 //
 // Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
 // Failure: Delta's error classes (schema mismatch, concurrent transaction, ...).
@@ -18,6 +27,7 @@
 
 #include "spate/io/file_system.h"
 #include "spate/stream/source.h"
+#include "spate/table/delta_compaction.h"
 
 namespace spate::connectors {
 
@@ -30,6 +40,8 @@ struct DeltaSinkOptions {
   std::string default_codec = "snappy";
   /// Progress description: "DeltaSink[<table name or path>]".
   std::string display_name;
+  /// Auto-compaction settings (from the session's spark.databricks.delta.autoCompact.*).
+  table::AutoCompactConfig auto_compact;
 };
 
 class DeltaSink final : public stream::Sink {

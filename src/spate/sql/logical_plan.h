@@ -153,6 +153,20 @@ struct MergeInto {
   bool with_schema_evolution = false;
 };
 
+/// UPDATE / DELETE / RESTORE / OPTIMIZE / VACUUM of a Delta table (Delta's SQL commands).
+struct DeltaCommand {
+  std::vector<std::string> target;  // table name or delta.`/path` (a quoted path: {"delta", p})
+  std::string alias;                // UPDATE / DELETE [AS] alias ("" = none)
+  ExprPtr condition;                // WHERE (nullptr = none)
+  /// UPDATE SET col = value, ...: the column as written (name parts) and its value.
+  std::vector<std::pair<std::vector<std::string>, ExprPtr>> assignments;
+  std::optional<int64_t> version;        // RESTORE ... VERSION AS OF n
+  std::optional<std::string> timestamp;  // RESTORE ... TIMESTAMP AS OF 'ts'
+  std::vector<std::vector<std::string>> zorder_by;  // OPTIMIZE ... ZORDER BY (cols)
+  std::optional<double> retain_hours;    // VACUUM ... RETAIN n HOURS
+  bool dry_run = false;                  // VACUUM ... DRY RUN
+};
+
 /// A parsed SQL statement.
 struct Statement {
   enum class Kind : uint8_t {
@@ -177,6 +191,11 @@ struct Statement {
     kDescribeHistory,  // DESCRIBE HISTORY name|delta.`path` [LIMIT n]; DESCRIBE DETAIL
                        // name (key = "detail")
     kMerge,            // MERGE INTO ... USING ... ON ... WHEN ... (st.merge)
+    kUpdate,           // UPDATE t [AS a] SET c = e, ... [WHERE cond] (st.delta)
+    kDelete,           // DELETE FROM t [AS a] [WHERE cond] (st.delta)
+    kRestore,          // RESTORE [TABLE] t [TO] VERSION|TIMESTAMP AS OF x (st.delta)
+    kOptimize,         // OPTIMIZE t|'path' [WHERE pred] [ZORDER BY (cols)] (st.delta)
+    kVacuum,           // VACUUM t|'path' [RETAIN n HOURS] [DRY RUN] (st.delta)
   };
   Kind kind = Kind::kQuery;
   PlanPtr plan;                        // kQuery, kCreateView, kDescribe (query or relation)
@@ -205,6 +224,7 @@ struct Statement {
   std::vector<std::string> insert_columns;  // INSERT INTO t (a, b)
   std::optional<int64_t> limit;        // DESCRIBE HISTORY ... LIMIT n
   std::shared_ptr<const MergeInto> merge;  // kMerge
+  std::shared_ptr<const DeltaCommand> delta;  // kUpdate ... kVacuum
 };
 
 }  // namespace spate::sql

@@ -293,6 +293,8 @@ class Parser {
   Result<Statement> ParseInsert();
   Result<Statement> ParseMerge();
   Result<MergeClause> ParseMergeClause();
+  Result<Statement> ParseDeltaCommand();
+  Result<std::vector<std::string>> ParseDeltaTarget();
   Result<std::vector<std::pair<std::string, std::string>>> ParsePropertyList();
   Result<std::string> ParseStringValue();
   /// IF NOT EXISTS (true when present).
@@ -450,6 +452,9 @@ Result<Statement> Parser::ParseStatementBody() {
     SPATE_ASSIGN_OR_RETURN(st, ParseInsert());
   } else if (first.Is("MERGE")) {
     SPATE_ASSIGN_OR_RETURN(st, ParseMerge());
+  } else if (first.Is("UPDATE") || (first.Is("DELETE") && Peek(1).Is("FROM")) ||
+             first.Is("RESTORE") || first.Is("OPTIMIZE") || first.Is("VACUUM")) {
+    SPATE_ASSIGN_OR_RETURN(st, ParseDeltaCommand());
   } else if (first.Is("DESC") || first.Is("DESCRIBE")) {
     SPATE_ASSIGN_OR_RETURN(st, ParseDescribe());
   } else if (first.Is("EXPLAIN")) {
@@ -460,9 +465,9 @@ Result<Statement> Parser::ParseStatementBody() {
     SPATE_ASSIGN_OR_RETURN(st, ParseUse());
   } else {
     static const auto* kUnsupported = new std::unordered_set<std::string_view>{
-        "UPDATE",  "DELETE",  "ALTER",    "CACHE",  "UNCACHE", "CLEAR",
+        "DELETE",  "ALTER",    "CACHE",  "UNCACHE", "CLEAR",
         "REFRESH", "ANALYZE", "TRUNCATE", "MSCK",   "LOAD",    "ADD",
-        "LIST",    "DECLARE", "OPTIMIZE", "VACUUM", "REPAIR",  "COMMENT",
+        "LIST",    "DECLARE", "REPAIR",  "COMMENT",
         "GRANT",   "REVOKE",  "CALL",     "EXECUTE"};
     if (first.IsWord() && kUnsupported->count(first.upper) > 0) {
       std::string sql(text_.substr(begin));
@@ -899,6 +904,118 @@ Result<Statement> Parser::ParseMerge() {
   st.kind = Statement::Kind::kMerge;
   st.name = merge->target;
   st.merge = std::move(merge);
+  return st;
+}
+
+// A Delta command's table: a (multipart) name, delta.`/path`, or a quoted path
+// ('/data/t', OPTIMIZE / VACUUM) as {"delta", path}.
+Result<std::vector<std::string>> Parser::ParseDeltaTarget() {
+  if (Peek().kind == TokenKind::kString) {
+    SPATE_ASSIGN_OR_RETURN(std::string path, ParseStringValue());
+    return std::vector<std::string>{"delta", path};
+  }
+  return ParseMultipartIdentifier();
+}
+
+// UPDATE t [[AS] a] SET c = e, ... [WHERE cond]
+// DELETE FROM t [[AS] a] [WHERE cond]
+// RESTORE [TABLE] t [TO] VERSION AS OF n | TIMESTAMP AS OF 'ts'
+// OPTIMIZE t|'path' [WHERE pred] [ZORDER BY (c, ...)]
+// VACUUM t|'path' [RETAIN n HOURS] [DRY RUN]
+Result<Statement> Parser::ParseDeltaCommand() {
+  const Token& first = Advance();
+  auto cmd = std::make_shared<DeltaCommand>();
+  Statement st;
+  auto alias = [&] {
+    if (Peek().Is("SET") || Peek().Is("WHERE")) return;
+    if (std::optional<std::string> a = MatchAlias()) cmd->alias = *a;
+  };
+  if (first.Is("UPDATE")) {
+    st.kind = Statement::Kind::kUpdate;
+    SPATE_ASSIGN_OR_RETURN(cmd->target, ParseDeltaTarget());
+    alias();
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("SET"));
+    do {
+      SPATE_ASSIGN_OR_RETURN(std::vector<std::string> column, ParseMultipartIdentifier());
+      SPATE_RETURN_IF_ERROR(ExpectOp("="));
+      SPATE_ASSIGN_OR_RETURN(ExprPtr value, ParseExpression());
+      cmd->assignments.emplace_back(std::move(column), std::move(value));
+    } while (MatchOp(","));
+    if (MatchKeyword("WHERE")) {
+      SPATE_ASSIGN_OR_RETURN(cmd->condition, ParseExpression());
+    }
+  } else if (first.Is("DELETE")) {
+    st.kind = Statement::Kind::kDelete;
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("FROM"));
+    SPATE_ASSIGN_OR_RETURN(cmd->target, ParseDeltaTarget());
+    alias();
+    if (MatchKeyword("WHERE")) {
+      SPATE_ASSIGN_OR_RETURN(cmd->condition, ParseExpression());
+    }
+  } else if (first.Is("RESTORE")) {
+    st.kind = Statement::Kind::kRestore;
+    MatchKeyword("TABLE");
+    SPATE_ASSIGN_OR_RETURN(cmd->target, ParseDeltaTarget());
+    MatchKeyword("TO");
+    MatchKeyword("FOR");
+    if (MatchKeyword("VERSION") || MatchKeyword("SYSTEM_VERSION")) {
+      SPATE_RETURN_IF_ERROR(ExpectKeyword("AS"));
+      SPATE_RETURN_IF_ERROR(ExpectKeyword("OF"));
+      const Token& v = Peek();
+      std::string text = v.text;
+      if (v.kind != TokenKind::kNumber && v.kind != TokenKind::kString) return SyntaxError(v);
+      try {
+        size_t used = 0;
+        cmd->version = std::stoll(text, &used);
+        if (used != text.size()) throw std::invalid_argument(text);
+      } catch (const std::exception&) {
+        return SyntaxError(v);
+      }
+      Advance();
+    } else if (MatchKeyword("TIMESTAMP") || MatchKeyword("SYSTEM_TIME")) {
+      SPATE_RETURN_IF_ERROR(ExpectKeyword("AS"));
+      SPATE_RETURN_IF_ERROR(ExpectKeyword("OF"));
+      SPATE_ASSIGN_OR_RETURN(std::string ts, ParseStringValue());
+      cmd->timestamp = std::move(ts);
+    } else {
+      return SyntaxError(Peek());
+    }
+  } else if (first.Is("OPTIMIZE")) {
+    st.kind = Statement::Kind::kOptimize;
+    SPATE_ASSIGN_OR_RETURN(cmd->target, ParseDeltaTarget());
+    if (MatchKeyword("WHERE")) {
+      SPATE_ASSIGN_OR_RETURN(cmd->condition, ParseExpression());
+    }
+    if (MatchKeyword("ZORDER")) {
+      SPATE_RETURN_IF_ERROR(ExpectKeyword("BY"));
+      const bool paren = MatchOp("(");
+      do {
+        SPATE_ASSIGN_OR_RETURN(std::vector<std::string> c, ParseMultipartIdentifier());
+        cmd->zorder_by.push_back(std::move(c));
+      } while (MatchOp(","));
+      if (paren) SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    }
+  } else {
+    st.kind = Statement::Kind::kVacuum;
+    SPATE_ASSIGN_OR_RETURN(cmd->target, ParseDeltaTarget());
+    if (MatchKeyword("RETAIN")) {
+      const Token& n = Peek();
+      if (n.kind != TokenKind::kNumber) return SyntaxError(n);
+      try {
+        cmd->retain_hours = std::stod(n.text);
+      } catch (const std::exception&) {
+        return SyntaxError(n);
+      }
+      Advance();
+      SPATE_RETURN_IF_ERROR(ExpectKeyword("HOURS"));
+    }
+    if (MatchKeyword("DRY")) {
+      SPATE_RETURN_IF_ERROR(ExpectKeyword("RUN"));
+      cmd->dry_run = true;
+    }
+  }
+  st.name = cmd->target;
+  st.delta = std::move(cmd);
   return st;
 }
 

@@ -914,7 +914,7 @@ TEST(ParserTest, ShowAndUseStatements) {
 }
 
 TEST(ParserTest, UnsupportedStatement) {
-  Status s = Error("UPDATE t SET a = 1");
+  Status s = Error("ALTER TABLE t ADD COLUMN a INT");
   EXPECT_EQ(s.error_class(), "INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT");
 }
 
@@ -1265,8 +1265,6 @@ TEST(ParserTest, JoinTypeNamesRoundTrip) {
   }
 }
 
-}  // namespace
-}  // namespace spate::sql
 
 namespace spate::sql {
 namespace {
@@ -1312,5 +1310,56 @@ TEST(ParserMergeTest, Errors) {
             "PARSE_SYNTAX_ERROR");
 }
 
+}  // namespace
+}  // namespace spate::sql
+
+TEST(ParserDeltaCommandTest, UpdateDeleteRestoreOptimizeVacuum) {
+  auto up = ParseStatement("UPDATE db.t AS x SET x.v = 1, n = n + 1 WHERE id > 2");
+  ASSERT_TRUE(up.ok()) << up.status().ToString();
+  ASSERT_EQ(up->kind, Statement::Kind::kUpdate);
+  EXPECT_EQ(up->delta->target, (std::vector<std::string>{"db", "t"}));
+  EXPECT_EQ(up->delta->alias, "x");
+  ASSERT_EQ(up->delta->assignments.size(), 2u);
+  EXPECT_EQ(up->delta->assignments[0].first, (std::vector<std::string>{"x", "v"}));
+  EXPECT_NE(up->delta->condition, nullptr);
+  auto up2 = ParseStatement("UPDATE delta.`/p/t` SET v = 1");
+  ASSERT_TRUE(up2.ok());
+  EXPECT_EQ(up2->delta->alias, "");
+  EXPECT_EQ(up2->delta->condition, nullptr);
+
+  auto del = ParseStatement("DELETE FROM t t2 WHERE p = 'a'");
+  ASSERT_TRUE(del.ok()) << del.status().ToString();
+  EXPECT_EQ(del->kind, Statement::Kind::kDelete);
+  EXPECT_EQ(del->delta->alias, "t2");
+  auto del_all = ParseStatement("DELETE FROM t");
+  ASSERT_TRUE(del_all.ok());
+  EXPECT_EQ(del_all->delta->condition, nullptr);
+
+  auto rv = ParseStatement("RESTORE TABLE t TO VERSION AS OF 3");
+  ASSERT_TRUE(rv.ok()) << rv.status().ToString();
+  EXPECT_EQ(rv->kind, Statement::Kind::kRestore);
+  EXPECT_EQ(rv->delta->version, 3);
+  auto rt = ParseStatement("RESTORE t TIMESTAMP AS OF '2026-01-01 10:00:00'");
+  ASSERT_TRUE(rt.ok()) << rt.status().ToString();
+  EXPECT_EQ(rt->delta->timestamp, "2026-01-01 10:00:00");
+
+  auto opt = ParseStatement("OPTIMIZE '/data/t' WHERE p = 'a' ZORDER BY (a, b)");
+  ASSERT_TRUE(opt.ok()) << opt.status().ToString();
+  EXPECT_EQ(opt->kind, Statement::Kind::kOptimize);
+  EXPECT_EQ(opt->delta->target, (std::vector<std::string>{"delta", "/data/t"}));
+  EXPECT_EQ(opt->delta->zorder_by.size(), 2u);
+
+  auto vac = ParseStatement("VACUUM t RETAIN 1.5 HOURS DRY RUN");
+  ASSERT_TRUE(vac.ok()) << vac.status().ToString();
+  EXPECT_EQ(vac->kind, Statement::Kind::kVacuum);
+  EXPECT_EQ(vac->delta->retain_hours, 1.5);
+  EXPECT_TRUE(vac->delta->dry_run);
+
+  auto error = [](const char* sql) { return ParseStatement(sql).status().error_class(); };
+  EXPECT_EQ(error("UPDATE t WHERE a = 1"), "PARSE_SYNTAX_ERROR");
+  EXPECT_EQ(error("RESTORE t TO VERSION AS OF x"), "PARSE_SYNTAX_ERROR");
+  EXPECT_EQ(error("VACUUM t RETAIN 2 DAYS"), "PARSE_SYNTAX_ERROR");
+  EXPECT_EQ(error("DELETE t"), "INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT");
+}
 }  // namespace
 }  // namespace spate::sql

@@ -464,11 +464,16 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
       a.partition_values.emplace_back(part_cols[i], f.partition_values[i]);
     a.size = f.size_bytes;
     a.modification_time = f.modification_time_ms;
-    a.data_change = true;
+    a.data_change = opt.data_change;
     a.stats = StatsJson(f, indexed_cols);
     result.num_files++;
     result.num_output_rows += f.num_records;
     result.num_output_bytes += f.size_bytes;
+    result.file_sizes.push_back(f.size_bytes);
+    if (std::find(result.partitions_written.begin(), result.partitions_written.end(),
+                  a.partition_values) == result.partitions_written.end()) {
+      result.partitions_written.push_back(a.partition_values);
+    }
     actions.push_back(Action::Of(std::move(a)));
   }
   // A remove action for an active file (dataChange, Delta's extended file metadata).
@@ -476,7 +481,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     RemoveFile r;
     r.path = f.path;
     r.deletion_timestamp = ts;
-    r.data_change = true;
+    r.data_change = opt.data_change;
     r.extended_file_metadata = true;
     r.partition_values = f.partition_values;
     r.size = f.size;

@@ -79,6 +79,9 @@ struct DeltaWriteOptions {
   /// partitions `read_partitions` accepts (a concurrent append there conflicts).
   bool read_whole_table = false;
   OptimisticTransaction::PartitionFilter read_partitions;
+  /// dataChange of the add and remove actions: false for a rewrite that changes no data
+  /// (OPTIMIZE, auto-compaction), which streaming readers of the table skip.
+  bool data_change = true;
   /// When set, replaces commitInfo.operationMetrics, given what was written.
   std::function<std::map<std::string, std::string>(const struct DeltaWriteResult&)>
       operation_metrics;
@@ -97,6 +100,10 @@ struct DeltaWriteResult {
   int64_t num_removed_files = 0;
   /// Bytes of the removed files (remove_files / overwrite).
   int64_t num_removed_bytes = 0;
+  /// Size of each written file, in write order (OPTIMIZE's file size metrics).
+  std::vector<int64_t> file_sizes;
+  /// The distinct partition values of the written files (auto-compaction's scope).
+  std::vector<PartitionValues> partitions_written;
 };
 
 /// Pushes the data: calls sink(partition, batch) from any number of threads, one

@@ -86,3 +86,36 @@ def duplicate_source_rows_fail(s):
     path = _table(s, "t", "id INT, v STRING", ["(1, 'a')"])
     s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1, 'p'), (1, 'q') "
                 "AS x(id, v)) s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *")
+
+
+@case(conf=CONF)
+def nested_field_assignment(s):
+    path = f"{s.tmp}/n"
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id INT, s STRUCT<a: INT, b: STRING>) USING DELTA")
+    (s.spark.sql("SELECT 1 AS id, named_struct('a', 1, 'b', 'p') AS s UNION ALL SELECT 2, NULL")
+     .coalesce(1).write.format("delta").mode("append").save(path))
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1, 10), (2, 20) "
+                      "AS x(id, n)) src ON t.id = src.id WHEN MATCHED THEN UPDATE SET t.s.a = src.n")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def schema_evolution_star(s):
+    path = _table(s, "t", "id INT, v STRING", ["(1, 'a'), (2, 'b')"])
+    src = s.spark.sql("SELECT * FROM VALUES (2, 'B', 20L), (3, 'C', 30L) AS x(id, v, extra)")
+    src.createOrReplaceTempView("src")
+    out = s.spark.sql(f"MERGE WITH SCHEMA EVOLUTION INTO delta.`{path}` t USING src s "
+                      "ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")
+    schema = s.spark.read.format("delta").load(path).schema.simpleString()
+    return {**_outcome(s, path, out), "schema": schema}
+
+
+@case(conf={**CONF, "spark.databricks.delta.schema.autoMerge.enabled": "true"})
+def schema_evolution_api_auto_merge(s):
+    path = _table(s, "t", "id INT, v STRING", ["(1, 'a')"])
+    src = s.spark.sql("SELECT * FROM VALUES (1, 'x', true), (5, 'y', false) AS x(id, v, flag)")
+    out = (s.DeltaTable.forPath(s.spark, path).alias("t").merge(src.alias("s"), "t.id = s.id")
+           .whenNotMatchedInsertAll().execute())
+    schema = s.spark.read.format("delta").load(path).schema.simpleString()
+    return {"table": _rows(s, path), "schema": schema,
+            "history": _outcome(s, path, out)["metrics"]}

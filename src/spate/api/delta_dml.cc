@@ -1,0 +1,1114 @@
+// Copyright spate authors.
+#include "spate/api/delta_dml.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "spate/api/delta_table.h"
+#include "spate/api/exceptions.h"
+#include "spate/api/session_state.h"
+#include "spate/base/json.h"
+#include "spate/base/thread_pool.h"
+#include "spate/columnar/builder.h"
+#include "spate/exec/executor.h"
+#include "spate/sql/analyzer.h"
+#include "spate/sql/parser.h"
+#include "spate/table/delta_compaction.h"
+#include "spate/table/delta_source.h"
+#include "spate/table/transaction.h"
+
+namespace spate::api {
+
+namespace {
+
+using table::AddFile;
+
+constexpr const char* kFileName = "__spate_dml_file";
+constexpr const char* kFileIndex = "__spate_dml_file_index";
+
+io::FileSystemPtr Fs() { return io::LocalFileSystem::Get(); }
+
+// A one-row DataFrame of (name, value) columns.
+DataFrame OneRow(const std::shared_ptr<SessionState>& state,
+                 const std::vector<std::pair<std::string, Value>>& cols) {
+  std::vector<Field> fields;
+  std::vector<ColumnPtr> columns;
+  for (const auto& [name, v] : cols) {
+    fields.push_back(Field{name, v.type(), true, ""});
+    columns.push_back(ColumnFromValues(v.type(), {v}));
+  }
+  auto schema = std::make_shared<const Schema>(fields);
+  return DataFrame(state, LocalPlan(schema, {Batch::Make(schema, columns, 1)}));
+}
+
+DataFrame AffectedRows(const std::shared_ptr<SessionState>& state, int64_t n) {
+  return OneRow(state, {{"num_affected_rows", Value::Long(n)}});
+}
+
+void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out) {
+  if (e && e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
+    Conjuncts(e->children[0], out);
+    Conjuncts(e->children[1], out);
+    return;
+  }
+  if (e) out->push_back(e);
+}
+
+ExprPtr AndAll(const std::vector<ExprPtr>& parts) {
+  if (parts.empty()) return nullptr;
+  Column c(parts[0]);
+  for (size_t i = 1; i < parts.size(); ++i) c = c && Column(parts[i]);
+  return c.expr();
+}
+
+bool HasSubquery(const ExprPtr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::kScalarSubquery || e->kind == ExprKind::kExists ||
+      e->kind == ExprKind::kInSubquery) {
+    return true;
+  }
+  for (const auto& c : e->children)
+    if (HasSubquery(c)) return true;
+  return false;
+}
+
+// The column a reference names, when it is `c` or `<alias>.c`; "" otherwise.
+std::string RefName(const ExprPtr& e, const std::string& alias) {
+  const auto& np = e->name_parts;
+  if (np.size() == 1) return np[0];
+  if (np.size() == 2 && !alias.empty() && EqualsIgnoreCase(np[0], alias)) return np[1];
+  return "";
+}
+
+// True when every column `e` references is one of `cols` (and it has no subquery).
+bool RefsOnly(const ExprPtr& e, const std::vector<std::string>& cols,
+              const std::string& alias, std::string* offending = nullptr) {
+  if (!e) return true;
+  if (e->kind == ExprKind::kScalarSubquery || e->kind == ExprKind::kExists ||
+      e->kind == ExprKind::kInSubquery || e->kind == ExprKind::kLambda) {
+    return false;
+  }
+  if (e->kind == ExprKind::kColumn) {
+    std::string name = RefName(e, alias);
+    for (const auto& c : cols)
+      if (!name.empty() && EqualsIgnoreCase(c, name)) return true;
+    if (offending) {
+      *offending = name.empty() ? e->name_parts.back() : name;
+    }
+    return false;
+  }
+  for (const auto& c : e->children)
+    if (!RefsOnly(c, cols, alias, offending)) return false;
+  return true;
+}
+
+// One row per file with its typed partition values (under the alias) and its index.
+DataFrame PartitionValuesFrame(const std::shared_ptr<SessionState>& state,
+                               const table::Snapshot& snapshot,
+                               const std::vector<AddFile>& files, const std::string& alias) {
+  const Schema& schema = *snapshot.schema();
+  std::vector<Field> fields;
+  std::vector<ColumnPtr> cols;
+  std::vector<std::pair<std::string, DataTypePtr>> typed;
+  for (const auto& p : snapshot.metadata().partition_columns) {
+    int idx = schema.FieldIndex(p);
+    if (idx < 0) continue;
+    std::vector<Value> values;
+    for (const auto& f : files) {
+      Value v = Value::Null(DataType::String());
+      for (const auto& [k, val] : f.partition_values) {
+        if (EqualsIgnoreCase(k, p) && val && !val->empty()) v = Value::String(*val);
+      }
+      values.push_back(std::move(v));
+    }
+    fields.push_back(Field{schema.field(idx).name, DataType::String(), true, ""});
+    cols.push_back(ColumnFromValues(DataType::String(), values));
+    typed.emplace_back(schema.field(idx).name, schema.field(idx).type);
+  }
+  std::vector<Value> index;
+  for (size_t i = 0; i < files.size(); ++i) index.push_back(Value::Long(static_cast<int64_t>(i)));
+  fields.push_back(Field{kFileIndex, DataType::Long(), false, ""});
+  cols.push_back(ColumnFromValues(DataType::Long(), index));
+  auto raw_schema = std::make_shared<const Schema>(fields);
+  DataFrame raw(state, LocalPlan(raw_schema, {Batch::Make(raw_schema, cols,
+                                                          static_cast<int64_t>(files.size()))}));
+  std::vector<Column> out;
+  for (const auto& [name, type] : typed) out.push_back(raw[name].cast(type).alias(name));
+  out.push_back(raw[kFileIndex]);
+  DataFrame df = raw.select(out);
+  return alias.empty() ? df : df.alias(alias);
+}
+
+// The files whose partition values satisfy `pred` (which references partition columns
+// only); nullptr: all of them.
+std::vector<AddFile> FilterByPartitions(const std::shared_ptr<SessionState>& state,
+                                        const table::Snapshot& snapshot,
+                                        const std::vector<AddFile>& files,
+                                        const ExprPtr& pred, const std::string& alias) {
+  if (!pred || files.empty()) return files;
+  DataFrame pv = PartitionValuesFrame(state, snapshot, files, alias);
+  std::vector<AddFile> out;
+  for (const auto& b : pv.filter(Column(pred)).select({functions::col(kFileIndex)})
+                           .collectBatches()) {
+    const int64_t* idx = b->column(0)->raw_values<int64_t>();
+    for (int64_t r = 0; r < b->num_rows(); ++r) out.push_back(files[static_cast<size_t>(idx[r])]);
+  }
+  return out;
+}
+
+// The conflict-check form of a partition predicate.
+table::OptimisticTransaction::PartitionFilter PartitionReader(
+    std::shared_ptr<SessionState> state, table::SnapshotPtr snapshot, ExprPtr pred,
+    std::string alias) {
+  return [=](const table::PartitionValues& pv) {
+    AddFile probe;
+    probe.partition_values = pv;
+    try {
+      return !FilterByPartitions(state, *snapshot, {probe}, pred, alias).empty();
+    } catch (const std::exception&) {
+      return true;  // when in doubt, the commit read it
+    }
+  };
+}
+
+int64_t ConfBytes(const SessionState& s, const std::string& key, int64_t fallback) {
+  std::string v = s.conf.GetOr(key, "");
+  if (v.empty()) return fallback;
+  try {
+    size_t used = 0;
+    double n = std::stod(v, &used);
+    std::string unit = ToLower(v.substr(used));
+    while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+    int64_t mult = 1;
+    if (unit == "k" || unit == "kb") mult = 1LL << 10;
+    if (unit == "m" || unit == "mb") mult = 1LL << 20;
+    if (unit == "g" || unit == "gb") mult = 1LL << 30;
+    if (unit == "t" || unit == "tb") mult = 1LL << 40;
+    return static_cast<int64_t>(n * static_cast<double>(mult));
+  } catch (const std::exception&) {
+    return fallback;
+  }
+}
+
+bool ConfTrue(const SessionState& s, const std::string& key, bool fallback) {
+  std::string v = ToLower(s.conf.GetOr(key, fallback ? "true" : "false"));
+  return v == "true";
+}
+
+// The tasks Spark's file scan makes of `files` (FilePartition packing: files sorted by
+// size, descending, packed up to maxSplitBytes counting openCostInBytes per file; a file
+// is not split here): each is one file of a copy-on-write rewrite in Delta.
+std::vector<std::vector<AddFile>> SparkScanBins(const SessionState& s,
+                                                std::vector<AddFile> files) {
+  std::vector<std::vector<AddFile>> bins;
+  if (files.empty()) return bins;
+  const int64_t open_cost = ConfBytes(s, "spark.sql.files.openCostInBytes", 4LL << 20);
+  const int64_t max_bytes = ConfBytes(s, "spark.sql.files.maxPartitionBytes", 128LL << 20);
+  int64_t parallelism = 0;
+  for (const char* k : {"spark.sql.files.minPartitionNum", "spark.default.parallelism"}) {
+    std::string v = s.conf.GetOr(k, "");
+    if (parallelism == 0 && !v.empty()) {
+      try {
+        parallelism = std::stoll(v);
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  if (parallelism <= 0) parallelism = std::max(1, s.MakeExecOptions().parallelism);
+  int64_t total = 0;
+  for (const auto& f : files) total += f.size + open_cost;
+  const int64_t max_split =
+      std::min(max_bytes, std::max(open_cost, total / std::max<int64_t>(1, parallelism)));
+  std::stable_sort(files.begin(), files.end(),
+                   [](const AddFile& a, const AddFile& b) { return a.size > b.size; });
+  std::vector<AddFile> current;
+  int64_t current_size = 0;
+  for (auto& f : files) {
+    if (!current.empty() && current_size + f.size > max_split) {
+      bins.push_back(std::move(current));
+      current.clear();
+      current_size = 0;
+    }
+    current_size += f.size + open_cost;
+    current.push_back(std::move(f));
+  }
+  if (!current.empty()) bins.push_back(std::move(current));
+  return bins;
+}
+
+// Writes each bin of files, transformed by `transform`, as one task (one file per
+// partition value it holds), all in one commit with `o`.
+void WriteBins(const std::shared_ptr<SessionState>& state, const table::SnapshotPtr& snapshot,
+               const DeltaDmlTarget& target, const std::vector<std::vector<AddFile>>& bins,
+               const std::function<DataFrame(const DataFrame&)>& transform,
+               const table::DeltaWriteOptions& o) {
+  std::vector<std::shared_ptr<const exec::PhysicalPlan>> plans;
+  auto exec_options = state->MakeExecOptions();
+  SchemaPtr schema;
+  for (const auto& b : bins) {
+    DataFrame df = DeltaFilesFrame(state, snapshot, b);
+    if (!target.alias.empty()) df = df.alias(target.alias);
+    df = transform(df).coalesce(1);
+    if (!schema) schema = df.analyzed()->OutputSchema();
+    plans.push_back(ValueOrThrow(exec::CreatePhysicalPlan(df.analyzed(), exec_options)));
+  }
+  if (!schema) schema = snapshot->schema();
+  ValueOrThrow(table::WriteDelta(
+      Fs(), target.path, schema, std::max<int>(1, static_cast<int>(plans.size())),
+      [&](const table::BatchSink& sink) -> Status {
+        // The bins in parallel, each one task (one writer partition).
+        return ThreadPool::Default().ParallelFor(
+            static_cast<int64_t>(plans.size()), std::max(1, exec_options.parallelism),
+            [&](int64_t i) {
+              return exec::ExecuteToSink(
+                  *plans[static_cast<size_t>(i)], exec_options,
+                  [&, i](int, const BatchPtr& b) -> Status {
+                    if (b->num_rows() == 0) return Status::OK();
+                    return sink(static_cast<int>(i), b);
+                  });
+            });
+      },
+      o));
+}
+
+std::optional<int64_t> NumRecords(const AddFile& f) {
+  if (!f.stats) return std::nullopt;
+  auto j = Json::Parse(*f.stats);
+  if (!j.ok()) return std::nullopt;
+  const Json* n = j->Find("numRecords");
+  if (!n || n->is_null()) return std::nullopt;
+  return n->int_value();
+}
+
+// `files` with input_file_name() as kFileName, under the alias.
+DataFrame WithFileNames(const std::shared_ptr<SessionState>& state,
+                        const table::SnapshotPtr& snapshot, std::vector<AddFile> files,
+                        const std::string& alias) {
+  DataFrame df = DeltaFilesFrame(state, snapshot, std::move(files))
+                     .withColumn(kFileName, functions::expr("input_file_name()"));
+  return alias.empty() ? df : df.alias(alias);
+}
+
+DataFrame Aliased(const DataFrame& df, const std::string& alias) {
+  return alias.empty() ? df : df.alias(alias);
+}
+
+// Rows of `files` matching `cond`, per file (local path -> count).
+std::map<std::string, int64_t> MatchCounts(const std::shared_ptr<SessionState>& state,
+                                           const table::SnapshotPtr& snapshot,
+                                           const std::vector<AddFile>& files,
+                                           const ExprPtr& cond, const std::string& alias) {
+  std::map<std::string, int64_t> out;
+  if (files.empty()) return out;
+  DataFrame df = WithFileNames(state, snapshot, files, alias);
+  if (cond) df = df.filter(Column(cond));
+  for (const auto& b : df.groupBy({functions::col(kFileName)}).count().collectBatches()) {
+    const auto& names = b->column(0);
+    const int64_t* n = b->column(1)->raw_values<int64_t>();
+    for (int64_t r = 0; r < b->num_rows(); ++r) {
+      out[LocalFilePath(names->GetView(r))] += n[r];
+    }
+  }
+  return out;
+}
+
+// The files among `candidates` holding rows that match `cond`; *rows: how many rows.
+std::vector<AddFile> TouchedFiles(const std::shared_ptr<SessionState>& state,
+                                  const table::SnapshotPtr& snapshot,
+                                  const std::vector<AddFile>& candidates, const ExprPtr& cond,
+                                  const std::string& alias, int64_t* rows) {
+  std::map<std::string, int64_t> counts = MatchCounts(state, snapshot, candidates, cond, alias);
+  std::vector<AddFile> touched;
+  for (const auto& f : candidates) {
+    auto it = counts.find(LocalFilePath(snapshot->DataFilePath(f)));
+    if (it == counts.end()) continue;
+    touched.push_back(f);
+    *rows += it->second;
+  }
+  return touched;
+}
+
+std::string PredicateList(const ExprPtr& cond, const char* when_absent) {
+  Json a = Json::Array();
+  if (cond) {
+    a.Append(Json::String(cond->DisplayName()));
+  } else if (when_absent) {
+    a.Append(Json::String(when_absent));
+  }
+  return a.ToString();
+}
+
+// Binds `cond` against the table's columns: unresolved names, subqueries,
+// non-deterministic conditions fail as in Delta.
+void CheckCondition(const std::shared_ptr<SessionState>& state,
+                    const table::SnapshotPtr& snapshot, const DeltaDmlTarget& target,
+                    const ExprPtr& cond, const char* operation) {
+  if (!cond) return;
+  if (HasSubquery(cond)) {
+    ThrowStatus(Status::Error("DELTA_UNSUPPORTED_SUBQUERY",
+                              {{"operation", operation}, {"cond", cond->DisplayName()}}));
+  }
+  DataFrame df = Aliased(DeltaFilesFrame(state, snapshot, {}), target.alias);
+  sql::Analyzer analyzer(state->catalog, state->conf);
+  BoundExprPtr bound = ValueOrThrow(analyzer.BindExpression(cond, df.analyzed()->output));
+  if (bound->IsNondeterministic()) {
+    ThrowStatus(Status::Error("INVALID_NON_DETERMINISTIC_EXPRESSIONS",
+                              {{"sqlExprs", "\"" + cond->DisplayName() + "\""}}));
+  }
+}
+
+struct SplitCondition {
+  ExprPtr partition;  // conjuncts on partition columns only (nullptr: none)
+  ExprPtr data;       // the other conjuncts (nullptr: none)
+};
+
+SplitCondition Split(const ExprPtr& cond, const table::Snapshot& snapshot,
+                     const std::string& alias) {
+  SplitCondition out;
+  if (!cond) return out;
+  std::vector<ExprPtr> parts, p, d;
+  Conjuncts(cond, &parts);
+  const auto& cols = snapshot.metadata().partition_columns;
+  for (const auto& e : parts) {
+    std::vector<std::string> none;
+    // A conjunct without column references (`1 = 1`) is evaluated per file too.
+    (!cols.empty() && RefsOnly(e, cols, alias) ? p : RefsOnly(e, none, alias) ? p : d)
+        .push_back(e);
+  }
+  out.partition = AndAll(p);
+  out.data = AndAll(d);
+  return out;
+}
+
+// The write options every DML rewrite shares.
+table::DeltaWriteOptions DmlWriteOptions(const std::shared_ptr<SessionState>& state,
+                                         const table::SnapshotPtr& snapshot,
+                                         const DeltaDmlTarget& target,
+                                         const SplitCondition& split, const char* operation,
+                                         const std::optional<table::TxnId>& txn) {
+  table::DeltaWriteOptions o = SessionDeltaWriteOptions(*state, "append");
+  o.read_snapshot = snapshot;
+  o.operation = operation;
+  if (split.partition) {
+    o.read_partitions = PartitionReader(state, snapshot, split.partition, target.alias);
+  } else {
+    o.read_whole_table = true;
+  }
+  if (txn) o.txn = txn;
+  return o;
+}
+
+// UPDATE's / DELETE's operationMetrics: `rows_key` (numUpdatedRows / numDeletedRows) =
+// `rows`; numCopiedRows = the rows written less `rows_written_back` of them (UPDATE writes
+// its updated rows back); rewriteTimeMs 0 without a rewrite.
+using MetricsFn = std::function<std::map<std::string, std::string>(const table::DeltaWriteResult&)>;
+MetricsFn DmlMetrics(std::chrono::steady_clock::time_point started, int64_t scan_ms,
+                     std::optional<std::chrono::steady_clock::time_point> rewrite_started,
+                     const char* rows_key, int64_t rows, int64_t rows_written_back) {
+  return [=](const table::DeltaWriteResult& w) {
+    std::map<std::string, std::string> mt;
+    auto set = [&](const char* k, int64_t v) { mt[k] = std::to_string(v); };
+    set("numAddedFiles", w.num_files);
+    set("numRemovedFiles", w.num_removed_files);
+    set("numAddedBytes", w.num_output_bytes);
+    set("numRemovedBytes", w.num_removed_bytes);
+    set("numAddedChangeFiles", 0);
+    set("numDeletionVectorsAdded", 0);
+    set("numDeletionVectorsRemoved", 0);
+    set("numDeletionVectorsUpdated", 0);
+    set(rows_key, rows);
+    set("numCopiedRows", w.num_output_rows - rows_written_back);
+    set("executionTimeMs", ElapsedMs(started));
+    set("scanTimeMs", scan_ms);
+    set("rewriteTimeMs", rewrite_started ? ElapsedMs(*rewrite_started) : 0);
+    return mt;
+  };
+}
+
+// A commit of removes only (DELETE of whole files).
+void CommitRemoves(const DeltaDmlTarget& target, const table::SnapshotPtr& snapshot,
+                   table::DeltaWriteOptions o) {
+  ValueOrThrow(table::WriteDelta(
+      Fs(), target.path, snapshot->schema(), 1,
+      [](const table::BatchSink&) { return Status::OK(); }, o));
+}
+
+table::SnapshotPtr LatestSnapshot(const DeltaDmlTarget& target) {
+  table::DeltaLog log(Fs(), target.path);
+  return ValueOrThrow(log.Latest());
+}
+
+bool AlreadyApplied(const table::Snapshot& snapshot, const std::optional<table::TxnId>& txn) {
+  if (!txn) return false;
+  auto latest = snapshot.TxnVersion(txn->app_id);
+  return latest && *latest >= txn->version;
+}
+
+}  // namespace
+
+// --- Shared helpers ---
+
+std::optional<table::TxnId> SessionDmlTxn(const SessionState& s) {
+  std::string app = s.conf.GetOr("spark.databricks.delta.write.txnAppId", "");
+  std::string ver = s.conf.GetOr("spark.databricks.delta.write.txnVersion", "");
+  if (app.empty() || ver.empty()) return std::nullopt;
+  try {
+    return table::TxnId{app, std::stoll(ver)};
+  } catch (const std::exception&) {
+    ThrowStatus(Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
+                              {{"reason", "txnVersion must be a number"}}));
+  }
+}
+
+DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
+                          const table::SnapshotPtr& snapshot, std::vector<AddFile> files) {
+  auto src = ValueOrThrow(table::DeltaDataSource::MakeForFiles(
+      Fs(), snapshot, std::move(files), state->conf.session_time_zone()));
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+  plan->source = src;
+  return DataFrame(state, plan);
+}
+
+void CheckDmlSupported(const table::Snapshot& snapshot, const std::string& operation) {
+  for (const auto& [k, v] : snapshot.metadata().configuration) {
+    if (EqualsIgnoreCase(k, "delta.enableChangeDataFeed") && ToLower(v) == "true") {
+      ThrowStatus(Status::Unimplemented(
+          operation + " of a table with delta.enableChangeDataFeed = true is not supported "
+                      "by spate yet (it writes no change data files): " +
+          snapshot.table_path()));
+    }
+  }
+}
+
+std::string LocalFilePath(std::string_view uri) {
+  if (uri.rfind("file://", 0) == 0) {
+    uri.remove_prefix(7);
+  } else if (uri.rfind("file:", 0) == 0) {
+    uri.remove_prefix(5);
+  }
+  return table::DecodePathUri(uri);
+}
+
+std::vector<ExprPtr> ResolveSetAssignments(
+    const Schema& schema, const std::string& alias, const UpdateAssignments& set,
+    const std::function<Column(const std::string&)>& column_ref, const char* operation,
+    const std::function<void(const std::vector<std::string>&)>& unresolved) {
+  std::vector<ExprPtr> values(static_cast<size_t>(schema.num_fields()));
+  {
+    std::vector<std::vector<std::pair<std::vector<std::string>, ExprPtr>>> per_column(
+        values.size());
+    std::vector<std::string> seen;
+    for (const auto& [parts, value] : set) {
+      std::vector<std::string> p = parts;
+      if (p.size() >= 2 && !alias.empty() && EqualsIgnoreCase(p[0], alias) &&
+          schema.FieldIndex(p[0]) < 0)
+        p.erase(p.begin());
+      std::string shown;
+      for (const auto& x : p) shown += (shown.empty() ? "`" : ".`") + x + "`";
+      // Resolve the path: a column, then struct fields.
+      std::vector<std::string> resolved;
+      const std::vector<Field>* fields = &schema.fields();
+      for (size_t k = 0; k < p.size(); ++k) {
+        const Field* hit = nullptr;
+        for (const auto& f : *fields)
+          if (EqualsIgnoreCase(f.name, p[k])) hit = &f;
+        if (!hit) {
+          if (unresolved) unresolved(parts);
+          std::string proposal;
+          for (const auto& f : *fields)
+            proposal += (proposal.empty() ? "`" : ", `") + f.name + "`";
+          ThrowStatus(Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                                    {{"objectName", shown}, {"proposal", proposal}}));
+        }
+        resolved.push_back(hit->name);
+        if (k + 1 < p.size()) {
+          if (hit->type->id() != TypeId::kStruct) {
+            ThrowStatus(Status::Error("DELTA_UNSUPPORTED_NESTED_FIELD_IN_OPERATION",
+                                      {{"operation", operation}, {"fieldName", shown}}));
+          }
+          fields = &hit->type->fields();
+        }
+      }
+      std::string full;
+      for (const auto& x : resolved) full += (full.empty() ? "`" : ".`") + x + "`";
+      seen.push_back(full);
+      auto& mine = per_column[static_cast<size_t>(schema.FieldIndex(resolved[0]))];
+      for (const auto& [other, unused] : mine) {
+        // The same field twice, or a field and a struct holding it.
+        const size_t n = std::min(other.size(), resolved.size());
+        if (std::equal(other.begin(), other.begin() + static_cast<std::ptrdiff_t>(n),
+                       resolved.begin())) {
+          std::string list;
+          for (const auto& x : seen) list += (list.empty() ? "" : ", ") + x;
+          ThrowStatus(
+              Status::Error("DELTA_CONFLICT_SET_COLUMN", {{"columnList", "[" + list + "]"}}));
+        }
+      }
+      mine.emplace_back(resolved, value);
+    }
+    // A struct with assigned fields is rebuilt: named_struct(field, new value or old, ...).
+    std::function<ExprPtr(const DataType&, const Column&,
+                          const std::vector<std::pair<std::vector<std::string>, ExprPtr>>&,
+                          size_t)>
+        build = [&](const DataType& type, const Column& base,
+                    const std::vector<std::pair<std::vector<std::string>, ExprPtr>>& assigned,
+                    size_t depth) -> ExprPtr {
+      for (const auto& [path, value] : assigned) {
+        if (path.size() == depth) return value;
+      }
+      std::vector<ExprPtr> args;
+      for (const auto& f : type.fields()) {
+        std::vector<std::pair<std::vector<std::string>, ExprPtr>> below;
+        for (const auto& a : assigned) {
+          if (a.first.size() > depth && a.first[depth] == f.name) below.push_back(a);
+        }
+        Column old = base.getField(f.name);
+        args.push_back(functions::lit(f.name).expr());
+        args.push_back(below.empty() ? old.expr()
+                                     : Column(build(*f.type, old, below, depth + 1))
+                                           .cast(f.type)
+                                           .expr());
+      }
+      return Expr::Call("named_struct", std::move(args));
+    };
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (per_column[i].empty()) continue;
+      const Field& f = schema.field(static_cast<int>(i));
+      values[i] = build(*f.type, column_ref(f.name), per_column[i], 1);
+    }
+  }
+  return values;
+}
+
+// --- UPDATE ---
+
+DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
+                        const DeltaDmlTarget& target, const UpdateAssignments& set,
+                        const ExprPtr& condition) {
+  const auto started = std::chrono::steady_clock::now();
+  table::SnapshotPtr snapshot = LatestSnapshot(target);
+  const Schema& schema = *snapshot->schema();
+  const std::optional<table::TxnId> txn = SessionDmlTxn(*state);
+
+  // The assigned columns: each column, or nested struct field (SET s.a.b = ...), once.
+  std::vector<ExprPtr> values = ResolveSetAssignments(
+      schema, target.alias, set, [](const std::string& c) { return functions::col(c); },
+      "UPDATE", nullptr);
+  CheckDmlSupported(*snapshot, "UPDATE");
+  CheckCondition(state, snapshot, target, condition, "UPDATE");
+  {
+    // The values resolve against the table too.
+    DataFrame probe = Aliased(DeltaFilesFrame(state, snapshot, {}), target.alias);
+    std::vector<Column> cols;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i]) cols.push_back(Column(values[i]).cast(schema.field(static_cast<int>(i)).type));
+    }
+    (void)probe.select(cols);
+  }
+  if (AlreadyApplied(*snapshot, txn)) return AffectedRows(state, 0);
+
+  const SplitCondition split = Split(condition, *snapshot, target.alias);
+  const auto scan_started = std::chrono::steady_clock::now();
+  std::vector<AddFile> candidates =
+      FilterByPartitions(state, *snapshot, snapshot->files(), split.partition, target.alias);
+  // (1) The files holding rows to update and how many rows each.
+  int64_t updated = 0;
+  const std::vector<AddFile> touched =
+      TouchedFiles(state, snapshot, candidates, split.data, target.alias, &updated);
+  const int64_t scan_ms = ElapsedMs(scan_started);
+  if (touched.empty()) return AffectedRows(state, 0);
+
+  // (2) Rewrite them: each assigned column takes its value where the condition holds.
+  const auto rewrite_started = std::chrono::steady_clock::now();
+  auto rewrite = [&](const DataFrame& t) {
+    Column hit = split.data ? Column(split.data).eqNullSafe(functions::lit(true))
+                            : functions::lit(true);
+    std::vector<Column> out;
+    for (int i = 0; i < schema.num_fields(); ++i) {
+      const Field& f = schema.field(i);
+      const ExprPtr& v = values[static_cast<size_t>(i)];
+      if (!v) {
+        out.push_back(t[f.name]);
+        continue;
+      }
+      Column nv = Column(v).cast(f.type);
+      out.push_back(
+          (split.data ? Column(Expr::CaseWhen({hit.expr(), nv.expr()}, t[f.name].expr())) : nv)
+              .alias(f.name));
+    }
+    return t.select(out);
+  };
+  table::DeltaWriteOptions o = DmlWriteOptions(state, snapshot, target, split, "UPDATE", txn);
+  o.remove_files = touched;
+  o.operation_parameters["predicate"] = PredicateList(condition, nullptr);
+  o.operation_metrics =
+      DmlMetrics(started, scan_ms, rewrite_started, "numUpdatedRows", updated, updated);
+  WriteBins(state, snapshot, target, SparkScanBins(*state, touched), rewrite, o);
+  return AffectedRows(state, updated);
+}
+
+// --- DELETE ---
+
+DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
+                        const DeltaDmlTarget& target, const ExprPtr& condition) {
+  const auto started = std::chrono::steady_clock::now();
+  table::SnapshotPtr snapshot = LatestSnapshot(target);
+  const std::optional<table::TxnId> txn = SessionDmlTxn(*state);
+  CheckDmlSupported(*snapshot, "DELETE");
+  CheckCondition(state, snapshot, target, condition, "DELETE");
+  if (AlreadyApplied(*snapshot, txn)) return AffectedRows(state, 0);
+
+  const SplitCondition split = Split(condition, *snapshot, target.alias);
+  const auto scan_started = std::chrono::steady_clock::now();
+  std::vector<AddFile> candidates =
+      FilterByPartitions(state, *snapshot, snapshot->files(), split.partition, target.alias);
+  table::DeltaWriteOptions o = DmlWriteOptions(state, snapshot, target, split, "DELETE", txn);
+  o.operation_parameters["predicate"] = PredicateList(condition, "true");
+
+  if (!split.data) {
+    // The condition holds for whole files: remove them without reading them (row counts
+    // from their statistics).
+    if (candidates.empty()) return AffectedRows(state, 0);
+    int64_t deleted = 0;
+    std::vector<AddFile> unknown;
+    for (const auto& f : candidates) {
+      if (auto n = NumRecords(f)) {
+        deleted += *n;
+      } else {
+        unknown.push_back(f);
+      }
+    }
+    if (!unknown.empty()) deleted += DeltaFilesFrame(state, snapshot, unknown).count();
+    const int64_t scan_ms = ElapsedMs(scan_started);
+    o.remove_files = candidates;
+    o.operation_metrics =
+        DmlMetrics(started, scan_ms, std::nullopt, "numDeletedRows", deleted, 0);
+    CommitRemoves(target, snapshot, o);
+    return AffectedRows(state, deleted);
+  }
+
+  // (1) The files holding rows to delete.
+  int64_t deleted = 0;
+  const std::vector<AddFile> touched =
+      TouchedFiles(state, snapshot, candidates, split.data, target.alias, &deleted);
+  const int64_t scan_ms = ElapsedMs(scan_started);
+  if (touched.empty()) return AffectedRows(state, 0);
+
+  // (2) Rewrite them without the deleted rows (NULL conditions keep the row).
+  const auto rewrite_started = std::chrono::steady_clock::now();
+  auto keep = [&](const DataFrame& t) {
+    return t.filter(!Column(split.data).eqNullSafe(functions::lit(true)));
+  };
+  o.remove_files = touched;
+  o.operation_metrics =
+      DmlMetrics(started, scan_ms, rewrite_started, "numDeletedRows", deleted, 0);
+  WriteBins(state, snapshot, target, SparkScanBins(*state, touched), keep, o);
+  return AffectedRows(state, deleted);
+}
+
+// --- RESTORE ---
+
+namespace {
+
+// java.sql.Timestamp.toString of an epoch millisecond, in UTC ("2026-01-01 10:00:00.0").
+std::string JavaTimestamp(int64_t ms) {
+  std::time_t secs = static_cast<std::time_t>(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
+  int64_t frac = ms - static_cast<int64_t>(secs) * 1000;
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
+  std::string f = std::to_string(frac);
+  if (frac != 0) {
+    f = std::string(3 - f.size(), '0') + f;
+    while (f.size() > 1 && f.back() == '0') f.pop_back();
+  }
+  return std::string(buf) + "." + f;
+}
+
+}  // namespace
+
+DataFrame ExecuteRestore(const std::shared_ptr<SessionState>& state,
+                         const DeltaDmlTarget& target, std::optional<int64_t> version,
+                         std::optional<std::string> timestamp) {
+  auto log = std::make_shared<const table::DeltaLog>(Fs(), target.path);
+  table::SnapshotPtr latest = ValueOrThrow(log->Latest());
+  std::vector<table::CommitEntry> history = ValueOrThrow(log->History(0));
+  int64_t earliest = latest->version();
+  int64_t earliest_ts = latest->timestamp_ms();
+  for (const auto& c : history) {
+    if (c.version <= earliest) {
+      earliest = c.version;
+      earliest_ts = c.timestamp_ms;
+    }
+  }
+  if (timestamp) {
+    const int64_t ms = ValueOrThrow(ParseTimeTravelTimestamp(*state, *timestamp));
+    if (ms < earliest_ts) {
+      ThrowStatus(Status::Error("DELTA_CANNOT_RESTORE_TIMESTAMP_EARLIER",
+                                {{"requestedTimestamp", JavaTimestamp(ms)},
+                                 {"earliestTimestamp", JavaTimestamp(earliest_ts)}}));
+    }
+    if (ms > latest->timestamp_ms() && history.size() > 0) {
+      int64_t last_ts = history.front().timestamp_ms;
+      if (ms > last_ts) {
+        ThrowStatus(Status::Error("DELTA_CANNOT_RESTORE_TIMESTAMP_GREATER",
+                                  {{"requestedTimestamp", JavaTimestamp(ms)},
+                                   {"latestTimestamp", JavaTimestamp(last_ts)}}));
+      }
+    }
+    version = ValueOrThrow(log->VersionAtTimestamp(ms));
+  }
+  if (!version || *version < earliest || *version > latest->version()) {
+    ThrowStatus(Status::Error(
+        "DELTA_CANNOT_RESTORE_TABLE_VERSION",
+        {{"version", version ? std::to_string(*version) : "?"},
+         {"startVersion", std::to_string(earliest)},
+         {"endVersion", std::to_string(latest->version())}}));
+  }
+  table::SnapshotPtr old = ValueOrThrow(log->At(*version));
+
+  std::set<std::string> now_keys, old_keys;
+  for (const auto& f : latest->files()) now_keys.insert(f.Key());
+  for (const auto& f : old->files()) old_keys.insert(f.Key());
+  std::vector<table::Action> actions;
+  int64_t restored = 0, restored_bytes = 0, removed = 0, removed_bytes = 0;
+  auto fs = Fs();
+  const int64_t now = log->NowMs();
+  for (const auto& f : old->files()) {
+    if (now_keys.count(f.Key())) continue;
+    // A file VACUUM already deleted cannot come back (Delta: the same check).
+    const std::string p = old->DataFilePath(f);
+    if (!ValueOrThrow(fs->Exists(p))) {
+      ThrowStatus(Status::Error(
+          "DELTA_FILE_NOT_FOUND_DETAILED",
+          {{"filePath", p},
+           {"metadataPath", "RESTORE to version " + std::to_string(*version)},
+           {"pathPrefix", ""}}));
+    }
+    AddFile a = f;
+    a.data_change = true;
+    restored++;
+    restored_bytes += f.size;
+    actions.push_back(table::Action::Of(std::move(a)));
+  }
+  for (const auto& f : latest->files()) {
+    if (old_keys.count(f.Key())) continue;
+    table::RemoveFile r;
+    r.path = f.path;
+    r.deletion_timestamp = now;
+    r.data_change = true;
+    r.extended_file_metadata = true;
+    r.partition_values = f.partition_values;
+    r.size = f.size;
+    r.stats = f.stats;
+    r.deletion_vector = f.deletion_vector;
+    removed++;
+    removed_bytes += f.size;
+    actions.push_back(table::Action::Of(std::move(r)));
+  }
+  table::OptimisticTransaction txn(log, latest);
+  txn.ReadWholeTable();
+  const table::Metadata& om = old->metadata();
+  const table::Metadata& nm = latest->metadata();
+  if (om.schema_string != nm.schema_string || om.partition_columns != nm.partition_columns ||
+      om.configuration != nm.configuration) {
+    table::Metadata m = om;
+    txn.UpdateMetadata(m);
+  }
+  {
+    // The protocol is never downgraded.
+    table::Protocol p = latest->protocol();
+    const table::Protocol& op = old->protocol();
+    if (op.min_reader_version > p.min_reader_version ||
+        op.min_writer_version > p.min_writer_version) {
+      p.min_reader_version = std::max(p.min_reader_version, op.min_reader_version);
+      p.min_writer_version = std::max(p.min_writer_version, op.min_writer_version);
+      txn.UpdateProtocol(p);
+    }
+  }
+  const int64_t after_files = static_cast<int64_t>(old->files().size());
+  const int64_t after_size = old->total_size_bytes();
+  table::CommitInfo info;
+  info.operation = "RESTORE";
+  info.operation_parameters["version"] = std::to_string(*version);
+  if (timestamp) info.operation_parameters["timestamp"] = *timestamp;
+  auto set = [&](const char* k, int64_t v) { info.operation_metrics[k] = std::to_string(v); };
+  set("numRestoredFiles", restored);
+  set("restoredFilesSize", restored_bytes);
+  set("numRemovedFiles", removed);
+  set("removedFilesSize", removed_bytes);
+  set("numOfFilesAfterRestore", after_files);
+  set("tableSizeAfterRestore", after_size);
+  ValueOrThrow(txn.Commit(std::move(actions), std::move(info)));
+  return OneRow(state, {{"table_size_after_restore", Value::Long(after_size)},
+                        {"num_of_files_after_restore", Value::Long(after_files)},
+                        {"num_removed_files", Value::Long(removed)},
+                        {"num_restored_files", Value::Long(restored)},
+                        {"removed_files_size", Value::Long(removed_bytes)},
+                        {"restored_files_size", Value::Long(restored_bytes)}});
+}
+
+// --- OPTIMIZE ---
+
+namespace {
+
+// Delta's OptimizeMetrics as OPTIMIZE's result column (its schema, field for field).
+constexpr const char* kOptimizeMetricsType =
+    "struct<numFilesAdded:bigint,numFilesRemoved:bigint,"
+    "filesAdded:struct<min:bigint,max:bigint,avg:double,totalFiles:bigint,totalSize:bigint>,"
+    "filesRemoved:struct<min:bigint,max:bigint,avg:double,totalFiles:bigint,totalSize:bigint>,"
+    "partitionsOptimized:bigint,"
+    "zOrderStats:struct<strategyName:string,inputCubeFiles:struct<num:bigint,size:bigint>,"
+    "inputOtherFiles:struct<num:bigint,size:bigint>,inputNumCubes:bigint,"
+    "mergedFiles:struct<num:bigint,size:bigint>,numOutputCubes:bigint,mergedNumCubes:bigint>,"
+    "clusteringStats:struct<inputZCubeFiles:struct<numFiles:bigint,size:bigint>,"
+    "inputOtherFiles:struct<numFiles:bigint,size:bigint>,inputNumZCubes:bigint,"
+    "mergedFiles:struct<numFiles:bigint,size:bigint>,numOutputZCubes:bigint>,"
+    "numBins:bigint,numBatches:bigint,totalConsideredFiles:bigint,totalFilesSkipped:bigint,"
+    "preserveInsertionOrder:boolean,numFilesSkippedToReduceWriteAmplification:bigint,"
+    "numBytesSkippedToReduceWriteAmplification:bigint,startTimeMs:bigint,endTimeMs:bigint,"
+    "totalClusterParallelism:bigint,totalScheduledTasks:bigint,"
+    "autoCompactParallelismStats:struct<maxClusterActiveParallelism:bigint,"
+    "minClusterActiveParallelism:bigint,maxSessionActiveParallelism:bigint,"
+    "minSessionActiveParallelism:bigint>,"
+    "deletionVectorStats:struct<numDeletionVectorsRemoved:bigint,"
+    "numDeletionVectorRowsRemoved:bigint>,"
+    "numTableColumns:bigint,numTableColumnsWithStats:bigint>";
+
+// filesAdded / filesRemoved: min, max, avg, totalFiles, totalSize.
+Value FileStats(const DataTypePtr& type, const std::vector<int64_t>& sizes) {
+  int64_t total = 0;
+  for (int64_t s : sizes) total += s;
+  const bool none = sizes.empty();
+  return Value::Struct(
+      type, {none ? Value::Null(DataType::Long())
+                  : Value::Long(*std::min_element(sizes.begin(), sizes.end())),
+             none ? Value::Null(DataType::Long())
+                  : Value::Long(*std::max_element(sizes.begin(), sizes.end())),
+             Value::Double(none ? 0.0 : static_cast<double>(total) /
+                                            static_cast<double>(sizes.size())),
+             Value::Long(static_cast<int64_t>(sizes.size())), Value::Long(total)});
+}
+
+
+}  // namespace
+
+DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
+                          const DeltaDmlTarget& target, const ExprPtr& partition_predicate,
+                          const std::vector<std::string>& zorder_by) {
+  const int64_t start_ms = table::SystemNow()();
+  table::SnapshotPtr snapshot = LatestSnapshot(target);
+  const auto& part_cols = snapshot->metadata().partition_columns;
+  if (partition_predicate) {
+    std::string offending;
+    if (!RefsOnly(partition_predicate, part_cols, target.alias, &offending)) {
+      std::string list;
+      for (const auto& c : part_cols) list += (list.empty() ? "" : ", ") + c;
+      ThrowStatus(Status::Error("DELTA_NON_PARTITION_COLUMN_REFERENCE",
+                                {{"columnName", offending}, {"columnList", list}}));
+    }
+    CheckCondition(state, snapshot, target, partition_predicate, "OPTIMIZE");
+  }
+  for (const auto& z : zorder_by) {
+    for (const auto& p : part_cols) {
+      if (EqualsIgnoreCase(p, z)) {
+        ThrowStatus(Status::Error("DELTA_ZORDERING_ON_PARTITION_COLUMN", {{"colName", z}}));
+      }
+    }
+  }
+  if (!zorder_by.empty()) {
+    ThrowStatus(Status::Unimplemented(
+        "OPTIMIZE ... ZORDER BY is not supported by spate yet (OPTIMIZE without ZORDER BY "
+        "bin-packs the files)"));
+  }
+  const int64_t min_size =
+      ConfBytes(*state, "spark.databricks.delta.optimize.minFileSize", 1LL << 30);
+  const int64_t max_size =
+      ConfBytes(*state, "spark.databricks.delta.optimize.maxFileSize", 1LL << 30);
+  std::vector<AddFile> considered =
+      FilterByPartitions(state, *snapshot, snapshot->files(), partition_predicate,
+                         target.alias);
+  // Small files per partition, by size, packed into bins of at most maxFileSize.
+  const table::CompactionBins bins = table::PlanCompaction(considered, min_size, max_size);
+  std::set<table::PartitionValues> partitions;
+  std::vector<AddFile> removed;
+  for (const auto& b : bins) {
+    partitions.insert(b[0].partition_values);
+    removed.insert(removed.end(), b.begin(), b.end());
+  }
+  std::vector<int64_t> added_sizes, removed_sizes;
+  for (const auto& f : removed) removed_sizes.push_back(f.size);
+  if (!bins.empty()) {
+    // One output file per bin, all in one commit with dataChange=false.
+    table::DeltaWriteOptions o = SessionDeltaWriteOptions(*state, "append");
+    o.operation = "OPTIMIZE";
+    o.operation_parameters["predicate"] = PredicateList(partition_predicate, nullptr);
+    o.operation_parameters["auto"] = "false";
+    o.operation_parameters["zOrderBy"] = "[]";
+    o.operation_parameters["clusterBy"] = "[]";
+    o.operation_metrics = table::OptimizeMetrics;
+    table::DeltaWriteResult w =
+        ValueOrThrow(table::CompactFiles(Fs(), target.path, snapshot, bins, o,
+                                         std::max(1, state->MakeExecOptions().parallelism)));
+    added_sizes = w.file_sizes;
+  }
+  DataTypePtr type = ValueOrThrow(sql::ParseDataType(kOptimizeMetricsType));
+  auto ft = [&](const char* name) { return type->fields()[type->FieldIndex(name)].type; };
+  const int64_t n_considered = static_cast<int64_t>(considered.size());
+  const int64_t n_columns = snapshot->schema()->num_fields();
+  std::vector<Value> m = {
+      Value::Long(static_cast<int64_t>(added_sizes.size())),
+      Value::Long(static_cast<int64_t>(removed.size())),
+      FileStats(ft("filesAdded"), added_sizes),
+      FileStats(ft("filesRemoved"), removed_sizes),
+      Value::Long(static_cast<int64_t>(partitions.size())),
+      Value::Null(ft("zOrderStats")),
+      Value::Null(ft("clusteringStats")),
+      Value::Long(static_cast<int64_t>(bins.size())),
+      Value::Long(1),
+      Value::Long(n_considered),
+      Value::Long(n_considered - static_cast<int64_t>(removed.size())),
+      Value::Boolean(false),
+      Value::Long(0),
+      Value::Long(0),
+      Value::Long(start_ms),
+      Value::Long(0),
+      Value::Long(state->MakeExecOptions().parallelism),
+      Value::Long(0),
+      Value::Null(ft("autoCompactParallelismStats")),
+      Value::Null(ft("deletionVectorStats")),
+      Value::Long(n_columns),
+      Value::Long(std::min<int64_t>(n_columns, 32)),
+  };
+  return OneRow(state, {{"path", Value::String("file:" + target.path)},
+                        {"metrics", Value::Struct(type, std::move(m))}});
+}
+
+// --- VACUUM ---
+
+DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
+                        const DeltaDmlTarget& target, std::optional<double> retain_hours,
+                        bool dry_run) {
+  auto fs = Fs();
+  auto log = std::make_shared<const table::DeltaLog>(fs, target.path);
+  table::SnapshotPtr snapshot = ValueOrThrow(log->Latest());
+  // Files of tables spate cannot write (deletion vectors, ...) are not vacuumed either.
+  CheckOrThrow(table::CheckSupported(snapshot->protocol(), &snapshot->metadata(), true));
+  constexpr int64_t kWeekMs = 7LL * 24 * 3600 * 1000;
+  const int64_t default_ms =
+      table::RetentionMs(snapshot->metadata(), "delta.deletedFileRetentionDuration", kWeekMs);
+  const bool check =
+      ConfTrue(*state, "spark.databricks.delta.retentionDurationCheck.enabled", true);
+  const int64_t retention_ms =
+      retain_hours ? static_cast<int64_t>(std::llround(*retain_hours * 3600.0 * 1000.0))
+                   : default_ms;
+  if (retain_hours && *retain_hours < 0) {
+    ThrowStatus(Status::Error("DELTA_ILLEGAL_OPTION",
+                              {{"input", std::to_string(*retain_hours)},
+                               {"name", "RETAIN"},
+                               {"explain", "the retention must not be negative"}}));
+  }
+  if (check && retention_ms < default_ms) {
+    ThrowStatus(Status::Error("DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT",
+                              {{"configuredRetentionHours",
+                                std::to_string(default_ms / (3600 * 1000))}}));
+  }
+  const int64_t delete_before = log->NowMs() - retention_ms;
+  // Files some version within the retention may read: the active ones and the
+  // tombstones younger than the retention.
+  std::set<std::string> valid;
+  for (const auto& f : snapshot->files()) valid.insert(snapshot->DataFilePath(f));
+  for (const auto& r : snapshot->tombstones()) {
+    if (r.deletion_timestamp.value_or(0) > delete_before) {
+      AddFile probe;
+      probe.path = r.path;
+      valid.insert(snapshot->DataFilePath(probe));
+    }
+  }
+  const auto& part_cols = snapshot->metadata().partition_columns;
+  auto hidden = [&](const std::string& name) {
+    if (name.empty() || (name[0] != '_' && name[0] != '.')) return false;
+    if (name.rfind("_change_data", 0) == 0) return false;
+    for (const auto& p : part_cols)
+      if (name.rfind(p + "=", 0) == 0) return false;
+    return true;
+  };
+  std::vector<io::FileInfo> listing = ValueOrThrow(fs->List(target.path, true));
+  std::string root = target.path;
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  std::vector<std::pair<std::string, int64_t>> to_delete;
+  int64_t dirs = 1;
+  for (const auto& e : listing) {
+    std::string rel = e.path.size() > root.size() ? e.path.substr(root.size() + 1) : "";
+    bool skip = rel.empty();
+    size_t begin = 0;
+    while (!skip && begin <= rel.size()) {
+      size_t end = rel.find('/', begin);
+      std::string part = rel.substr(begin, end == std::string::npos ? std::string::npos
+                                                                     : end - begin);
+      if (hidden(part)) skip = true;
+      if (end == std::string::npos) break;
+      begin = end + 1;
+    }
+    if (skip) continue;
+    if (e.is_directory) {
+      dirs++;
+      continue;
+    }
+    if (valid.count(e.path) || e.modification_time_ms >= delete_before) continue;
+    to_delete.emplace_back(e.path, e.size);
+  }
+  if (dry_run) {
+    std::vector<Value> paths;
+    for (const auto& [p, size] : to_delete) paths.push_back(Value::String("file:" + p));
+    auto schema = std::make_shared<const Schema>(
+        std::vector<Field>{Field{"path", DataType::String(), true, ""}});
+    return DataFrame(state,
+                     LocalPlan(schema, {Batch::Make(schema,
+                                                    {ColumnFromValues(DataType::String(), paths)},
+                                                    static_cast<int64_t>(paths.size()))}));
+  }
+  const bool logging = ConfTrue(*state, "spark.databricks.delta.vacuum.logging.enabled", true);
+  int64_t bytes = 0;
+  for (const auto& [p, size] : to_delete) bytes += size;
+  if (logging) {
+    table::OptimisticTransaction txn(log, snapshot);
+    table::CommitInfo info;
+    info.operation = "VACUUM START";
+    info.operation_parameters["retentionCheckEnabled"] = check ? "true" : "false";
+    info.operation_parameters["defaultRetentionMillis"] = std::to_string(default_ms);
+    if (retain_hours) {
+      info.operation_parameters["specifiedRetentionMillis"] = std::to_string(retention_ms);
+    }
+    info.operation_metrics["numFilesToDelete"] = std::to_string(to_delete.size());
+    info.operation_metrics["sizeOfDataToDelete"] = std::to_string(bytes);
+    ValueOrThrow(txn.Commit({}, std::move(info)));
+  }
+  int64_t deleted = 0;
+  for (const auto& [p, size] : to_delete) {
+    Status st = fs->Delete(p);
+    if (st.ok()) {
+      deleted++;
+    } else if (st.code() != StatusCode::kNotFound) {
+      CheckOrThrow(st);
+    }
+  }
+  if (logging) {
+    table::SnapshotPtr now = ValueOrThrow(log->Latest());
+    table::OptimisticTransaction txn(log, now);
+    table::CommitInfo info;
+    info.operation = "VACUUM END";
+    info.operation_parameters["status"] = "COMPLETED";
+    info.operation_metrics["numDeletedFiles"] = std::to_string(deleted);
+    info.operation_metrics["numVacuumedDirectories"] = std::to_string(dirs);
+    ValueOrThrow(txn.Commit({}, std::move(info)));
+  }
+  return OneRow(state, {{"path", Value::String("file:" + target.path)}});
+}
+
+}  // namespace spate::api

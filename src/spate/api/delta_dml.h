@@ -1,0 +1,115 @@
+// Copyright spate authors.
+#pragma once
+
+// Delta's DML and maintenance commands besides MERGE (delta_merge.h): UPDATE, DELETE,
+// RESTORE, OPTIMIZE and VACUUM, behind both SQL and DeltaTable:
+//
+//   UPDATE t SET v = v + 1 WHERE id > 2        DeltaTable::update("id > 2", {{"v", ...}})
+//   DELETE FROM t WHERE p = 'x'                 DeltaTable::delete_("p = 'x'")
+//   RESTORE TABLE t TO VERSION AS OF 3          DeltaTable::restoreToVersion(3)
+//   OPTIMIZE t WHERE p = 'x'                    DeltaTable::optimize().where(...)...
+//   VACUUM t RETAIN 168 HOURS [DRY RUN]         DeltaTable::vacuum(168)
+//
+// UPDATE and DELETE are copy-on-write as Delta's UpdateCommand / DeleteCommand without
+// deletion vectors: a first pass finds the files holding matching rows (files ruled out
+// by the condition's partition conjuncts are not read), a second rewrites only those
+// files; a DELETE whose condition is on partition columns only (or absent) removes whole
+// files without reading them. A condition that matches nothing commits nothing.
+// OPTIMIZE bin-packs small files per partition (spark.databricks.delta.optimize.
+// minFileSize / maxFileSize) into one commit with dataChange=false, which streaming
+// readers skip. VACUUM deletes files no version within the retention references.
+//
+// Ownership: functions only; they hold nothing between calls. Thread safety: each may
+// run concurrently with other writers of the table (conflicts follow
+// OptimisticTransaction's rules). Failure: throws the exceptions of exceptions.h with
+// Spark's / Delta's error classes; nothing is committed then (VACUUM: files already
+// deleted stay deleted — they were unreferenced).
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "spate/api/dataframe.h"
+#include "spate/table/delta_log.h"
+#include "spate/table/delta_writer.h"
+
+namespace spate::api {
+
+struct SessionState;
+
+/// The table a command acts on.
+struct DeltaDmlTarget {
+  std::string path;
+  /// The name in messages (`spark_catalog`.`default`.`t` or `delta`.`/path`).
+  std::string name;
+  /// The alias (or table name) columns may be qualified by ("" = none).
+  std::string alias;
+};
+
+/// UPDATE SET assignments: the column as written (name parts, possibly qualified by the
+/// alias) and its value.
+using UpdateAssignments = std::vector<std::pair<std::vector<std::string>, ExprPtr>>;
+
+/// UPDATE (condition nullptr: every row). Returns one row: num_affected_rows.
+DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
+                        const DeltaDmlTarget& target, const UpdateAssignments& set,
+                        const ExprPtr& condition);
+/// DELETE (condition nullptr: every row). Returns one row: num_affected_rows.
+DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
+                        const DeltaDmlTarget& target, const ExprPtr& condition);
+/// RESTORE to a version or a timestamp (exactly one given). Returns Delta's row:
+/// table_size_after_restore, num_of_files_after_restore, num_removed_files,
+/// num_restored_files, removed_files_size, restored_files_size.
+DataFrame ExecuteRestore(const std::shared_ptr<SessionState>& state,
+                         const DeltaDmlTarget& target, std::optional<int64_t> version,
+                         std::optional<std::string> timestamp);
+/// OPTIMIZE (bin-packing) of the files matching `partition_predicate` (nullptr: all).
+/// Returns Delta's row: path, metrics struct.
+DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
+                          const DeltaDmlTarget& target, const ExprPtr& partition_predicate,
+                          const std::vector<std::string>& zorder_by);
+/// VACUUM with `retain_hours` (nullopt: delta.deletedFileRetentionDuration). Returns the
+/// files it would delete (dry run) or the table path, as Delta does.
+DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
+                        const DeltaDmlTarget& target, std::optional<double> retain_hours,
+                        bool dry_run);
+
+// --- Shared with MERGE ---
+
+/// SET assignments resolved against `schema`: per column, its new value (nullptr: not
+/// assigned). A name may be qualified by `alias`; a nested struct field (`s.b.c`) rebuilds
+/// the struct from `column_ref(column)` with named_struct. The same field twice, or a field
+/// and its struct, is DELTA_CONFLICT_SET_COLUMN; a name that does not resolve calls
+/// `unresolved` (when given; it may throw its own error), else is
+/// UNRESOLVED_COLUMN.WITH_SUGGESTION.
+std::vector<ExprPtr> ResolveSetAssignments(
+    const Schema& schema, const std::string& alias, const UpdateAssignments& set,
+    const std::function<Column(const std::string&)>& column_ref, const char* operation,
+    const std::function<void(const std::vector<std::string>&)>& unresolved);
+
+/// Delta's idempotent DML: the session confs spark.databricks.delta.write.txnAppId and
+/// txnVersion, when both are set.
+std::optional<table::TxnId> SessionDmlTxn(const SessionState& s);
+/// `files` of `snapshot` as a DataFrame (one split per file).
+DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
+                          const table::SnapshotPtr& snapshot,
+                          std::vector<table::AddFile> files);
+/// Refuses a row-changing DML (`operation`: UPDATE, DELETE, MERGE) on a table whose
+/// changes spate cannot record: delta.enableChangeDataFeed tables (spate writes no
+/// _change_data files yet).
+void CheckDmlSupported(const table::Snapshot& snapshot, const std::string& operation);
+/// input_file_name()'s URI ("file:///a%20b/x.parquet") as a file system path.
+std::string LocalFilePath(std::string_view uri);
+inline int64_t ElapsedMs(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now() - since)
+      .count();
+}
+
+}  // namespace spate::api

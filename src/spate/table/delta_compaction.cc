@@ -1,0 +1,157 @@
+// Copyright spate authors.
+#include "spate/table/delta_compaction.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "spate/base/thread_pool.h"
+#include "spate/table/delta_source.h"
+
+namespace spate::table {
+
+namespace {
+
+std::string PartitionKey(const PartitionValues& pv) {
+  std::string k;
+  for (const auto& [c, v] : pv) k += c + "=" + (v ? "v" + *v : std::string("null")) + "/";
+  return k;
+}
+
+}  // namespace
+
+CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_file_size,
+                              int64_t max_file_size, int64_t min_bin_files) {
+  std::map<std::string, std::vector<AddFile>> by_partition;
+  for (const auto& f : files) {
+    if (f.size < min_file_size || f.deletion_vector) {
+      by_partition[PartitionKey(f.partition_values)].push_back(f);
+    }
+  }
+  CompactionBins bins;
+  for (auto& [key, small] : by_partition) {
+    if (min_bin_files > 0 && static_cast<int64_t>(small.size()) < min_bin_files) continue;
+    std::stable_sort(small.begin(), small.end(),
+                     [](const AddFile& a, const AddFile& b) { return a.size < b.size; });
+    std::vector<AddFile> current;
+    int64_t current_size = 0;
+    auto close = [&] {
+      if (current.size() > 1 || (current.size() == 1 && current[0].deletion_vector)) {
+        bins.push_back(std::move(current));
+      }
+      current.clear();
+      current_size = 0;
+    };
+    for (const auto& f : small) {
+      if (!current.empty() && f.size + current_size > max_file_size) close();
+      current.push_back(f);
+      current_size += f.size;
+    }
+    close();
+  }
+  return bins;
+}
+
+Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& table_path,
+                                      const SnapshotPtr& snapshot, const CompactionBins& bins,
+                                      DeltaWriteOptions o, int parallelism) {
+  std::vector<std::shared_ptr<DeltaDataSource>> sources;
+  for (const auto& b : bins) {
+    o.remove_files.insert(o.remove_files.end(), b.begin(), b.end());
+    SPATE_ASSIGN_OR_RETURN(auto src,
+                           DeltaDataSource::MakeForFiles(fs, snapshot, b, o.time_zone_id));
+    sources.push_back(std::move(src));
+  }
+  o.mode = "append";
+  o.read_snapshot = snapshot;
+  o.data_change = false;
+  SchemaPtr schema = sources.empty() ? snapshot->schema() : sources[0]->schema();
+  ScanSpec spec;
+  for (int i = 0; i < schema->num_fields(); ++i) spec.columns.push_back(i);
+  return WriteDelta(
+      fs, table_path, schema, std::max<int>(1, static_cast<int>(sources.size())),
+      [&](const BatchSink& sink) -> Status {
+        // The bins in parallel; each bin's files in order into its own writer partition.
+        return ThreadPool::Default().ParallelFor(
+            static_cast<int64_t>(sources.size()), parallelism, [&](int64_t i) -> Status {
+              const auto& src = sources[static_cast<size_t>(i)];
+              for (int split = 0; split < src->num_splits(); ++split) {
+                SPATE_ASSIGN_OR_RETURN(auto reader, src->OpenSplit(split, spec));
+                while (true) {
+                  SPATE_ASSIGN_OR_RETURN(BatchPtr b, reader->Next());
+                  if (!b) break;
+                  if (b->num_rows() > 0) SPATE_RETURN_IF_ERROR(sink(static_cast<int>(i), b));
+                }
+              }
+              return Status::OK();
+            });
+      },
+      o);
+}
+
+std::map<std::string, std::string> OptimizeMetrics(const DeltaWriteResult& w) {
+  std::vector<int64_t> sizes = w.file_sizes;
+  std::sort(sizes.begin(), sizes.end());
+  auto pct = [&](double p) -> int64_t {
+    if (sizes.empty()) return 0;
+    size_t i = static_cast<size_t>(std::floor(static_cast<double>(sizes.size()) * p));
+    return sizes[std::min(i, sizes.size() - 1)];
+  };
+  std::map<std::string, std::string> mt;
+  auto set = [&](const char* k, int64_t v) { mt[k] = std::to_string(v); };
+  set("numAddedFiles", w.num_files);
+  set("numRemovedFiles", w.num_removed_files);
+  set("numAddedBytes", w.num_output_bytes);
+  set("numRemovedBytes", w.num_removed_bytes);
+  set("minFileSize", pct(0));
+  set("p25FileSize", pct(0.25));
+  set("p50FileSize", pct(0.5));
+  set("p75FileSize", pct(0.75));
+  set("maxFileSize", sizes.empty() ? 0 : sizes.back());
+  set("numDeletionVectorsRemoved", 0);
+  return mt;
+}
+
+bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadata) {
+  if (config.enabled) return *config.enabled;
+  for (const auto& [k, v] : metadata.configuration) {
+    if (EqualsIgnoreCase(k, "delta.autoOptimize.autoCompact")) {
+      std::string l = ToLower(v);
+      return l == "true" || l == "auto" || l == "legacy";
+    }
+  }
+  return false;
+}
+
+Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
+                                                const std::string& table_path,
+                                                const AutoCompactConfig& config,
+                                                const std::vector<PartitionValues>& partitions,
+                                                const std::string& time_zone_id,
+                                                const std::string& default_codec) {
+  auto log = std::make_shared<const DeltaLog>(fs, table_path);
+  SPATE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, log->Latest());
+  if (!AutoCompactEnabled(config, snapshot->metadata())) return std::optional<int64_t>();
+  std::vector<AddFile> files;
+  for (const auto& f : snapshot->files()) {
+    if (std::find(partitions.begin(), partitions.end(), f.partition_values) !=
+        partitions.end()) {
+      files.push_back(f);
+    }
+  }
+  CompactionBins bins = PlanCompaction(files, config.max_file_size,
+                                       config.max_file_size,
+                                       std::max<int64_t>(2, config.min_num_files));
+  if (bins.empty()) return std::optional<int64_t>();
+  DeltaWriteOptions o;
+  o.time_zone_id = time_zone_id;
+  o.default_codec = default_codec;
+  o.operation = "OPTIMIZE";
+  o.operation_parameters = {{"predicate", "[]"}, {"auto", "true"}, {"zOrderBy", "[]"},
+                            {"clusterBy", "[]"}};
+  o.operation_metrics = OptimizeMetrics;
+  SPATE_ASSIGN_OR_RETURN(DeltaWriteResult r, CompactFiles(fs, table_path, snapshot, bins, o));
+  return std::optional<int64_t>(r.version);
+}
+
+}  // namespace spate::table

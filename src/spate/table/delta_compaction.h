@@ -1,0 +1,73 @@
+// Copyright spate authors.
+#pragma once
+
+// Compaction of a Delta table's small files (Delta's OPTIMIZE bin-packing), shared by
+// SQL OPTIMIZE / DeltaTable.optimize() (api/delta_dml.h) and the streaming Delta sink's
+// auto-compaction (connectors/delta_sink.h):
+//
+//   PlanCompaction: per partition, the files smaller than min_file_size, by size, packed
+//   into bins of at most max_file_size bytes; a bin of one file is left alone (Delta's
+//   OptimizeExecutor.groupFilesIntoBins).
+//   CompactFiles: rewrites each bin as one file (per partition value) in one commit whose
+//   add and remove actions have dataChange=false: streaming readers of the table skip it,
+//   and it conflicts only with a concurrent commit that removes one of its files.
+//
+// Ownership: functions only. Thread safety: may run concurrently with other writers.
+// Failure: Delta's error classes; nothing is committed then (the written files are
+// deleted).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spate/table/delta_writer.h"
+
+namespace spate::table {
+
+/// Bins of files to rewrite together (each within one partition).
+using CompactionBins = std::vector<std::vector<AddFile>>;
+
+/// The bins of `files` (see above); with `min_bin_files`, a partition is compacted only
+/// when it holds at least that many small files (auto-compaction's minNumFiles).
+CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_file_size,
+                              int64_t max_file_size, int64_t min_bin_files = 0);
+
+/// Rewrites `bins` of `snapshot` in one commit with `options` (operation, parameters,
+/// metrics, time zone, codec); sets read_snapshot, remove_files and data_change=false.
+/// Up to `parallelism` bins are rewritten at once.
+Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& table_path,
+                                      const SnapshotPtr& snapshot, const CompactionBins& bins,
+                                      DeltaWriteOptions options, int parallelism = 1);
+
+/// Delta's auto-compaction settings: the session conf spark.databricks.delta.autoCompact.
+/// enabled when given, else the table property delta.autoOptimize.autoCompact
+/// (true / auto / legacy); autoCompact.maxFileSize (default 128 MB) and minNumFiles
+/// (default 50).
+struct AutoCompactConfig {
+  std::optional<bool> enabled;  // the session conf, when set
+  int64_t max_file_size = 128LL << 20;
+  int64_t min_num_files = 50;
+};
+bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadata);
+
+/// After a write: when auto-compaction is enabled for the table, compacts those of
+/// `partitions` (the write's; Delta's scope) with at least min_num_files files smaller
+/// than max_file_size, as a commit with
+/// operation OPTIMIZE and operationParameters auto=true. Returns the committed version,
+/// or nullopt when nothing was compacted.
+Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
+                                                const std::string& table_path,
+                                                const AutoCompactConfig& config,
+                                                const std::vector<PartitionValues>& partitions,
+                                                const std::string& time_zone_id,
+                                                const std::string& default_codec);
+
+/// OPTIMIZE's operationMetrics for a compaction commit: numAddedFiles, numRemovedFiles,
+/// numAddedBytes, numRemovedBytes, min/p25/p50/p75/maxFileSize of the added files (Delta's
+/// FileSizeStats: the p-th percentile is sorted[floor(n * p)]), numDeletionVectorsRemoved.
+std::map<std::string, std::string> OptimizeMetrics(const DeltaWriteResult& w);
+
+}  // namespace spate::table
