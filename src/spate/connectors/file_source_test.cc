@@ -197,6 +197,49 @@ TEST_F(FileSourceTest, CatchesUpWithEntriesLoggedAfterItsStart) {
   EXPECT_EQ(start->ToString(), LogOffset(2).ToString());
 }
 
+// Spark's unreadFiles (FileStreamSourceSuite "SPARK-20615"-style counts): with
+// maxFilesPerTrigger the files one listing found feed the next triggers; the folder is
+// listed again only when fewer than 20% of a trigger's files are left.
+TEST_F(FileSourceTest, ListsTheFolderOnceForManyRateLimitedTriggers) {
+  for (int i = 0; i <= 40; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "f%02d.json", i);
+    Land(name);
+  }
+  int listings = 0;
+  auto hooked = std::make_shared<ListHookFileSystem>(fs_, [&](const std::string& path) {
+    if (path == kIn) ++listings;
+  });
+  auto src = Make({{"maxFilesPerTrigger", "10"}}, hooked);
+  ASSERT_TRUE(src.ok()) << src.status().ToString();
+  std::optional<JsonValue> start;
+  std::vector<std::string> all;
+  for (int b = 0; b < 4; ++b) {
+    auto files = Next(**src, &start);
+    EXPECT_EQ(files.size(), 10u) << b;
+    all.insert(all.end(), files.begin(), files.end());
+  }
+  EXPECT_EQ(listings, 1);
+  // One file was left: under the threshold (2), dropped; the next trigger lists.
+  Land("g0.json");
+  auto files = Next(**src, &start);
+  EXPECT_EQ(listings, 2);
+  EXPECT_EQ(files, (std::vector<std::string>{"f40.json", "g0.json"}));
+  all.insert(all.end(), files.begin(), files.end());
+  EXPECT_TRUE(Next(**src, &start).empty());
+  EXPECT_EQ(listings, 3);
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), 42u);
+  for (const auto& [path, n] : LoggedPaths()) EXPECT_EQ(n, 1) << path;
+
+  // A restart (after the log's compaction at batch 9 would apply; here batch 4) reads the
+  // same files for the logged batches from the log, and nothing is taken twice.
+  auto again = Make({{"maxFilesPerTrigger", "10"}}, hooked);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(Files(**again, LogOffset(0), LogOffset(1)).size(), 10u);
+  std::optional<JsonValue> resume = LogOffset(4);
+  EXPECT_TRUE(Next(**again, &resume).empty());
+}
+
 /// The options, on local files whose modification times the tests set.
 class FileSourceOptionsTest : public FileSourceTest {
  protected:
