@@ -15,6 +15,7 @@
 //
 //   build/release/bench/spate_soak_bench [rate_batches=3000] [files=20000]
 //                                        [file_batches=2000] [window=200]
+//                                        [max_seconds_per_phase=0 (no limit)]
 //
 // scripts/soak.sh HOURS runs it in a loop with large counts.
 
@@ -73,9 +74,15 @@ class Recorder final : public api::StreamingQueryListener {
     if (std::find(points_.begin(), points_.end(), n) != points_.end()) rss_.push_back(RssMb());
     if (n >= target_) cv_.notify_all();
   }
-  void Wait() {
+  /// Until `target` batches ran, or `max_seconds` passed (> 0).
+  void Wait(double max_seconds) {
     std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [&] { return static_cast<int64_t>(samples_.size()) >= target_; });
+    auto done = [&] { return static_cast<int64_t>(samples_.size()) >= target_; };
+    if (max_seconds > 0) {
+      cv_.wait_for(l, std::chrono::duration<double>(max_seconds), done);
+    } else {
+      cv_.wait(l, done);
+    }
   }
   std::vector<Sample> samples() {
     std::lock_guard<std::mutex> l(mu_);
@@ -119,15 +126,23 @@ DirStats Du(const std::string& dir) {
 
 std::vector<int64_t> Points(int64_t total, int64_t window) {
   std::vector<int64_t> p;
-  for (int64_t x : {window, int64_t{1000}, int64_t{10000}, int64_t{100000}})
+  for (int64_t x : {window, int64_t{1000}, int64_t{10000}, int64_t{100000}, int64_t{1000000}})
     if (x <= total && (p.empty() || x > p.back())) p.push_back(x);
   if (p.empty() || p.back() != total) p.push_back(total);
   return p;
 }
 
-void Report(const char* title, Recorder& rec, int64_t window, const std::vector<int64_t>& points) {
+void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_t> points) {
   auto s = rec.samples();
   auto rss = rec.rss();
+  // A run stopped by time: the points reached, then the last batch (RSS now).
+  const int64_t n = static_cast<int64_t>(s.size());
+  while (!points.empty() && points.back() > n) points.pop_back();
+  if (points.empty() || points.back() != n) {
+    points.push_back(n);
+    rss.resize(points.size() - 1);
+    rss.push_back(RssMb());
+  }
   std::printf("\n%s (%zu batches)\n", title, s.size());
   std::printf("%10s %18s %18s %18s %9s %9s %8s\n", "batches", "trigger p50/p99",
               "addBatch p50/p99", "latestOff p50/p99", "trig/ref", "add/ref", "RSS MB");
@@ -189,6 +204,7 @@ int main(int argc, char** argv) {
   int64_t files = argc > 2 ? std::atoll(argv[2]) : 20000;
   int64_t file_batches = argc > 3 ? std::atoll(argv[3]) : 2000;
   int64_t window = argc > 4 ? std::atoll(argv[4]) : 200;
+  double max_seconds = argc > 5 ? std::atof(argv[5]) : 0;
   auto fs = io::LocalFileSystem::Get();
   const char* tmp = std::getenv("TMPDIR");
   std::string root =
@@ -210,12 +226,13 @@ int main(int argc, char** argv) {
                  .option("checkpointLocation", io::JoinPath(root, "rate-chk"))
                  .start(io::JoinPath(root, "rate-table"));
     auto t0 = bench::Steady::now();
-    rec->Wait();
+    rec->Wait(max_seconds);
     double secs = bench::Seconds(t0);
     q.stop();
     spark.streams().removeListener(rec);
     Report("rate-micro-batch 10 rows/batch -> Delta", *rec, window, points);
-    std::printf("  %.1f s, %.0f batches/s\n", secs, static_cast<double>(rate_batches) / secs);
+    std::printf("  %.1f s, %.0f batches/s\n", secs,
+                static_cast<double>(rec->samples().size()) / secs);
     PrintDisk("table (data + _delta_log)", io::JoinPath(root, "rate-table"));
     PrintDisk("table _delta_log", io::JoinPath(root, "rate-table/_delta_log"));
     PrintDisk("checkpoint", io::JoinPath(root, "rate-chk"));
@@ -245,13 +262,14 @@ int main(int argc, char** argv) {
                  .option("checkpointLocation", io::JoinPath(root, "file-chk"))
                  .start(io::JoinPath(root, "file-table"));
     t0 = bench::Steady::now();
-    rec->Wait();
+    rec->Wait(max_seconds);
     double secs = bench::Seconds(t0);
     q.stop();
     spark.streams().removeListener(rec);
     Report(("json files (" + std::to_string(files) + ", maxFilesPerTrigger 5) -> Delta").c_str(),
            *rec, window, points);
-    std::printf("  %.1f s, %.0f batches/s\n", secs, static_cast<double>(file_batches) / secs);
+    std::printf("  %.1f s, %.0f batches/s\n", secs,
+                static_cast<double>(rec->samples().size()) / secs);
     PrintDisk("table _delta_log", io::JoinPath(root, "file-table/_delta_log"));
     PrintDisk("checkpoint sources/0", io::JoinPath(root, "file-chk/sources/0"));
     PrintDisk("checkpoint", io::JoinPath(root, "file-chk"));

@@ -148,6 +148,7 @@ class FileStreamSource final : public stream::Source {
     PurgeSeen();
     // Files listed before another process extended the log may be taken by now.
     unread_.clear();
+    unread_begin_ = 0;
     return Status::OK();
   }
 
@@ -165,8 +166,10 @@ class FileStreamSource final : public stream::Source {
       SPATE_RETURN_IF_ERROR(LoadLog());
     // The files left over by the previous trigger's rate limit, or a new listing.
     std::vector<Listed> files;
-    if (!unread_.empty()) {
+    size_t next = 0;
+    if (unread_begin_ < unread_.size()) {
       files.swap(unread_);
+      next = unread_begin_;  // the cached files from here on (no copies per trigger)
     } else {
       SPATE_RETURN_IF_ERROR(ListFiles(&files));
       ++listings_;
@@ -179,7 +182,6 @@ class FileStreamSource final : public stream::Source {
     }
     std::vector<Listed> take;
     int64_t bytes = 0;
-    size_t next = 0;
     for (; next < files.size(); ++next) {
       const auto& f = files[next];
       if (available_now_ && !available_now_->count(f.path)) continue;
@@ -414,18 +416,22 @@ class FileStreamSource final : public stream::Source {
   // a remainder under 20% of one trigger's limit is dropped (the next trigger lists).
   void KeepUnread(std::vector<Listed>* files, size_t taken) {
     unread_.clear();
+    unread_begin_ = 0;
     if (latest_first_ || (max_files_ <= 0 && max_bytes_ <= 0)) return;
     const size_t left = files->size() - taken;
     if (max_files_ > 0) {
       if (static_cast<double>(left) < static_cast<double>(max_files_) * kDiscardUnseenRatio) return;
     } else {
-      int64_t bytes = 0;
-      for (size_t i = taken; i < files->size(); ++i) bytes += (*files)[i].size;
+      int64_t bytes = 0;  // stops counting at the threshold
+      const double need = static_cast<double>(max_bytes_) * kDiscardUnseenRatio;
+      for (size_t i = taken; i < files->size() && static_cast<double>(bytes) < need; ++i)
+        bytes += (*files)[i].size;
       if (static_cast<double>(bytes) < static_cast<double>(max_bytes_) * kDiscardUnseenRatio) return;
     }
-    const size_t keep = std::min(left, kMaxCachedUnseenFiles);
-    unread_.assign(std::make_move_iterator(files->begin() + static_cast<std::ptrdiff_t>(taken)),
-                   std::make_move_iterator(files->begin() + static_cast<std::ptrdiff_t>(taken + keep)));
+    // The vector is kept whole; unread_begin_ marks the first file not taken.
+    files->resize(taken + std::min(left, kMaxCachedUnseenFiles));
+    unread_.swap(*files);
+    unread_begin_ = taken;
   }
   static constexpr double kDiscardUnseenRatio = 0.2;
   static constexpr size_t kMaxCachedUnseenFiles = 10000;
@@ -458,7 +464,8 @@ class FileStreamSource final : public stream::Source {
   std::optional<std::set<std::string>> available_now_;
   std::map<int64_t, std::vector<std::string>> last_batch_files_;
   int64_t last_purge_ts_ = INT64_MIN;
-  std::vector<Listed> unread_;  // listed, not yet taken (Spark's unreadFiles)
+  std::vector<Listed> unread_;  // listed; [unread_begin_, end) not yet taken (unreadFiles)
+  size_t unread_begin_ = 0;
   std::map<int64_t, std::vector<std::string>> logged_batches_;  // batches logged here
   int64_t listings_ = 0;
 };
