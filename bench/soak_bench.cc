@@ -19,6 +19,7 @@
 //
 // scripts/soak.sh HOURS runs it in a loop with large counts.
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -71,7 +72,11 @@ class Recorder final : public api::StreamingQueryListener {
     std::lock_guard<std::mutex> l(mu_);
     samples_.push_back({get("triggerExecution"), get("addBatch"), get("latestOffset"), d});
     int64_t n = static_cast<int64_t>(samples_.size());
-    if (std::find(points_.begin(), points_.end(), n) != points_.end()) rss_.push_back(RssMb());
+    if (std::find(points_.begin(), points_.end(), n) != points_.end()) {
+      rss_.push_back(RssMb());
+      malloc_trim(0);  // what is live, not what the allocator keeps
+      trimmed_.push_back(RssMb());
+    }
     if (n >= target_) cv_.notify_all();
   }
   /// Until `target` batches ran, or `max_seconds` passed (> 0).
@@ -92,6 +97,10 @@ class Recorder final : public api::StreamingQueryListener {
     std::lock_guard<std::mutex> l(mu_);
     return rss_;
   }
+  std::vector<double> trimmed() {
+    std::lock_guard<std::mutex> l(mu_);
+    return trimmed_;
+  }
 
  private:
   int64_t target_;
@@ -99,7 +108,7 @@ class Recorder final : public api::StreamingQueryListener {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Sample> samples_;
-  std::vector<double> rss_;
+  std::vector<double> rss_, trimmed_;
 };
 
 double Pct(std::vector<double> v, double q) {
@@ -135,6 +144,7 @@ std::vector<int64_t> Points(int64_t total, int64_t window) {
 void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_t> points) {
   auto s = rec.samples();
   auto rss = rec.rss();
+  auto trimmed = rec.trimmed();
   // A run stopped by time: the points reached, then the last batch (RSS now).
   const int64_t n = static_cast<int64_t>(s.size());
   while (!points.empty() && points.back() > n) points.pop_back();
@@ -142,10 +152,14 @@ void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_
     points.push_back(n);
     rss.resize(points.size() - 1);
     rss.push_back(RssMb());
+    trimmed.resize(points.size() - 1);
+    malloc_trim(0);
+    trimmed.push_back(RssMb());
   }
   std::printf("\n%s (%zu batches)\n", title, s.size());
-  std::printf("%10s %18s %18s %18s %9s %9s %8s\n", "batches", "trigger p50/p99",
-              "addBatch p50/p99", "latestOff p50/p99", "trig/ref", "add/ref", "RSS MB");
+  std::printf("%10s %18s %18s %18s %9s %9s %8s %8s\n", "batches", "trigger p50/p99",
+              "addBatch p50/p99", "latestOff p50/p99", "trig/ref", "add/ref", "RSS MB",
+              "trimmed");
   double ref_t = 0, ref_a = 0;
   for (size_t i = 0; i < points.size(); ++i) {
     int64_t end = std::min<int64_t>(points[i], static_cast<int64_t>(s.size()));
@@ -167,9 +181,10 @@ void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_
     std::snprintf(tb, sizeof(tb), "%.0f/%.0f ms", Pct(t, 0.5), Pct(t, 0.99));
     std::snprintf(ab, sizeof(ab), "%.0f/%.0f ms", Pct(a, 0.5), Pct(a, 0.99));
     std::snprintf(lb, sizeof(lb), "%.0f/%.0f ms", Pct(l, 0.5), Pct(l, 0.99));
-    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.1f\n", static_cast<long long>(end), tb,
-                ab, lb, ref_t > 0 ? mt / ref_t : 0.0, ref_a > 0 ? ma / ref_a : 0.0,
-                i < rss.size() ? rss[i] : 0.0);
+    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.1f %8.1f\n",
+                static_cast<long long>(end), tb, ab, lb, ref_t > 0 ? mt / ref_t : 0.0,
+                ref_a > 0 ? ma / ref_a : 0.0, i < rss.size() ? rss[i] : 0.0,
+                i < trimmed.size() ? trimmed[i] : 0.0);
   }
   // Where a trigger's time goes: mean ms per phase, first window vs last.
   auto phases = [&](int64_t begin, int64_t end) {
@@ -217,20 +232,24 @@ int main(int argc, char** argv) {
     auto points = Points(rate_batches, window);
     auto rec = std::make_shared<Recorder>(rate_batches, points);
     spark.streams().addListener(rec);
-    auto q = spark.readStream()
+    // SOAK_RATE_SINK=noop: the same stream into the noop sink (what the engine itself
+    // costs per batch, without Delta).
+    const char* sink_env = std::getenv("SOAK_RATE_SINK");
+    std::string sink = sink_env && *sink_env ? sink_env : "delta";
+    auto w = spark.readStream()
                  .format("rate-micro-batch")
                  .option("rowsPerBatch", 10)
                  .load()
                  .writeStream()
-                 .format("delta")
-                 .option("checkpointLocation", io::JoinPath(root, "rate-chk"))
-                 .start(io::JoinPath(root, "rate-table"));
+                 .format(sink)
+                 .option("checkpointLocation", io::JoinPath(root, "rate-chk"));
+    auto q = sink == "delta" ? w.start(io::JoinPath(root, "rate-table")) : w.start();
     auto t0 = bench::Steady::now();
     rec->Wait(max_seconds);
     double secs = bench::Seconds(t0);
     q.stop();
     spark.streams().removeListener(rec);
-    Report("rate-micro-batch 10 rows/batch -> Delta", *rec, window, points);
+    Report(("rate-micro-batch 10 rows/batch -> " + sink).c_str(), *rec, window, points);
     std::printf("  %.1f s, %.0f batches/s\n", secs,
                 static_cast<double>(rec->samples().size()) / secs);
     PrintDisk("table (data + _delta_log)", io::JoinPath(root, "rate-table"));
