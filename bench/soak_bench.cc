@@ -37,8 +37,11 @@
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
+#include "spate/columnar/builder.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/table/delta_writer.h"
+#include "spate/table/transaction.h"
 #include "timing.h"
 
 using namespace spate;  // NOLINT
@@ -226,6 +229,48 @@ int main(int argc, char** argv) {
       io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-soak-bench-" + stream::RandomUuid());
   auto spark = api::SparkSession::builder().appName("soak-bench").getOrCreate();
   spark.conf().set("spark.sql.shuffle.partitions", "1");
+
+  // ---- 0. (SOAK_LOG_ONLY=N) the Delta log layer alone: N one-file commits through one
+  // long-lived DeltaLog (as the sink), background checkpoints; commit p50/p99 and RSS.
+  if (const char* n_env = std::getenv("SOAK_LOG_ONLY"); n_env && *n_env) {
+    const int64_t n = std::atoll(n_env);
+    std::string path = io::JoinPath(root, "log-only");
+    auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+    auto batch = Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
+    table::DeltaWriteOptions append;
+    append.mode = "append";
+    if (!table::WriteBatches(fs, path, {batch}, append).ok()) return 1;
+    auto log = std::make_shared<const table::DeltaLog>(fs, path);
+    std::vector<double> us;
+    std::printf("\nDelta log only: %lld commits of one fake file (background checkpoints)\n",
+                static_cast<long long>(n));
+    for (int64_t i = 1; i <= n; ++i) {
+      auto t0 = bench::Steady::now();
+      auto snap = log->Latest();
+      if (!snap.ok()) return 1;
+      table::OptimisticTransaction txn(log, *snap);
+      txn.set_async_checkpoint(true);
+      table::AddFile f;
+      f.path = "part-00000-" + stream::RandomUuid() + "-c000.snappy.parquet";
+      f.size = 500;
+      f.stats = "{\"numRecords\":10,\"minValues\":{\"timestamp\":\"2026-01-01T00:00:00.000Z\","
+                "\"value\":0},\"maxValues\":{\"timestamp\":\"2026-01-01T00:00:09.000Z\","
+                "\"value\":9},\"nullCount\":{\"timestamp\":0,\"value\":0}}";
+      table::CommitInfo ci;
+      ci.operation = "STREAMING UPDATE";
+      if (!txn.Commit({table::Action::Of(f)}, ci).ok()) return 1;
+      us.push_back(bench::Seconds(t0) * 1e6);
+      if (i % (n / 5 > 0 ? n / 5 : 1) == 0) {
+        (void)log->WaitForBackgroundCheckpoints();
+        double rss = RssMb();
+        malloc_trim(0);
+        std::vector<double> last(us.end() - std::min<int64_t>(static_cast<int64_t>(us.size()), 500), us.end());
+        std::printf("  %8lld commits: commit p50 %.2f ms p99 %.2f ms, RSS %.1f MB (trimmed %.1f)\n",
+                    static_cast<long long>(i), Pct(last, 0.5) / 1000, Pct(last, 0.99) / 1000, rss,
+                    RssMb());
+      }
+    }
+  }
 
   // ---- 1. rate-micro-batch -> Delta
   if (rate_batches > 0) {
