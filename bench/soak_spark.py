@@ -35,6 +35,9 @@ def main():
              .config("spark.sql.catalog.spark_catalog",
                      "org.apache.spark.sql.delta.catalog.DeltaCatalog")
              .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             # As tests/differential's server: small tables, 2 cores.
+             .config("spark.databricks.delta.snapshotPartitions", "2")
              .config("spark.sql.shuffle.partitions", "1")
              .config("spark.sql.streaming.numRecentProgressUpdates", "10")
              .getOrCreate())
@@ -70,7 +73,9 @@ def main():
     print(f"\nSpark {spark.version} rate-micro-batch 10 rows/batch -> Delta ({len(samples)} batches)")
     print(f"{'batches':>10} {'trigger p50/p99':>18} {'addBatch p50/p99':>18} {'trig/ref':>9} {'add/ref':>9}")
     ref = None
-    points = [p for p in (window, 1000, 10000) if p <= len(samples)] or [len(samples)]
+    points = [p for p in (window, 1000, 10000) if p <= len(samples)]
+    if not points or points[-1] != len(samples):
+        points.append(len(samples))
     for end in points:
         w = samples[max(0, end - window):end]
         t = [x[0] for x in w]

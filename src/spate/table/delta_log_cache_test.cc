@@ -6,9 +6,9 @@
 
 #include <atomic>
 #include <filesystem>
-#include <mutex>
 
 #include "spate/columnar/builder.h"
+#include "spate/io/counting_file_system.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_writer.h"
 #include "spate/table/transaction.h"
@@ -16,63 +16,7 @@
 namespace spate::table {
 namespace {
 
-/// Forwards to another FileSystem, counting the calls that touch `<table>/_delta_log`.
-class CountingFileSystem final : public io::FileSystem {
- public:
-  explicit CountingFileSystem(io::FileSystemPtr inner) : inner_(std::move(inner)) {}
-  struct Counts {
-    int64_t opens = 0, lists = 0, stats = 0;
-    int64_t total() const { return opens + lists + stats; }
-  };
-  Counts Take() {
-    std::lock_guard<std::mutex> l(mu_);
-    Counts c = counts_;
-    counts_ = {};
-    return c;
-  }
-  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(const std::string& path) override {
-    Count(path, &Counts::opens);
-    return inner_->OpenForRead(path);
-  }
-  Result<std::unique_ptr<io::WritableFile>> Create(const std::string& path) override {
-    return inner_->Create(path);
-  }
-  Result<std::vector<io::FileInfo>> List(const std::string& path, bool recursive) override {
-    Count(path + "/", &Counts::lists);
-    return inner_->List(path, recursive);
-  }
-  Result<io::FileInfo> Stat(const std::string& path) override {
-    Count(path, &Counts::stats);
-    return inner_->Stat(path);
-  }
-  Result<bool> Exists(const std::string& path) override {
-    Count(path, &Counts::stats);
-    return inner_->Exists(path);
-  }
-  Status MakeDirs(const std::string& path) override { return inner_->MakeDirs(path); }
-  Status Rename(const std::string& from, const std::string& to) override {
-    return inner_->Rename(from, to);
-  }
-  Status Delete(const std::string& path, bool recursive) override {
-    return inner_->Delete(path, recursive);
-  }
-  Status WriteAtomic(const std::string& path, std::string_view data) override {
-    return inner_->WriteAtomic(path, data);
-  }
-  Status PutIfAbsent(const std::string& path, std::string_view data) override {
-    return inner_->PutIfAbsent(path, data);
-  }
-
- private:
-  void Count(const std::string& path, int64_t Counts::*field) {
-    if (path.find("/_delta_log/") == std::string::npos) return;
-    std::lock_guard<std::mutex> l(mu_);
-    counts_.*field += 1;
-  }
-  io::FileSystemPtr inner_;
-  std::mutex mu_;
-  Counts counts_;
-};
+using io::CountingFileSystem;
 
 SchemaPtr IdSchema() {
   return std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
@@ -125,7 +69,7 @@ std::vector<std::string> Paths(const Snapshot& s) {
 }
 
 TEST(DeltaLogCacheTest, FiveThousandCommitsReadOnlyNewCommits) {
-  auto counting = std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>());
+  auto counting = std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
   io::FileSystemPtr fs = counting;
   // Checkpoints every 1000 commits keep the test fast; their cost is counted apart.
   CreateTable(fs, "/t", {{"delta.checkpointInterval", "1000"}});
@@ -170,7 +114,7 @@ TEST(DeltaLogCacheTest, FiveThousandCommitsReadOnlyNewCommits) {
 }
 
 TEST(DeltaLogCacheTest, ConflictCheckReadsOnlyTheWinners) {
-  auto counting = std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>());
+  auto counting = std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
   io::FileSystemPtr fs = counting;
   CreateTable(fs, "/w", {{"delta.checkpointInterval", "1000"}});
   auto log = std::make_shared<const DeltaLog>(fs, "/w");
