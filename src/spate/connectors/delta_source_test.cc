@@ -5,7 +5,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/connectors/delta_source.h"
-#include "spate/io/counting_file_system.h"
+#include "spate/io/forwarding_file_system.h"
 #include "spate/table/delta_writer.h"
 
 namespace spate::connectors {

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "spate/base/clock.h"
+#include "spate/io/forwarding_file_system.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/checkpoint.h"
@@ -24,44 +25,19 @@ namespace {
 using stream::JsonValue;
 
 /// Forwards to another FileSystem and calls `after_list(path)` after each List.
-class ListHookFileSystem final : public io::FileSystem {
+class ListHookFileSystem final : public io::ForwardingFileSystem {
  public:
   ListHookFileSystem(io::FileSystemPtr inner,
                      std::function<void(const std::string&)> hook)
-      : inner_(std::move(inner)), after_list_(std::move(hook)) {}
-  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(
-      const std::string& path) override {
-    return inner_->OpenForRead(path);
-  }
-  Result<std::unique_ptr<io::WritableFile>> Create(const std::string& path) override {
-    return inner_->Create(path);
-  }
+      : ForwardingFileSystem(std::move(inner)), after_list_(std::move(hook)) {}
   Result<std::vector<io::FileInfo>> List(const std::string& path,
                                          bool recursive) override {
     auto r = inner_->List(path, recursive);
     after_list_(path);
     return r;
   }
-  Result<io::FileInfo> Stat(const std::string& path) override {
-    return inner_->Stat(path);
-  }
-  Result<bool> Exists(const std::string& path) override { return inner_->Exists(path); }
-  Status MakeDirs(const std::string& path) override { return inner_->MakeDirs(path); }
-  Status Rename(const std::string& from, const std::string& to) override {
-    return inner_->Rename(from, to);
-  }
-  Status Delete(const std::string& path, bool recursive) override {
-    return inner_->Delete(path, recursive);
-  }
-  Status WriteAtomic(const std::string& path, std::string_view data) override {
-    return inner_->WriteAtomic(path, data);
-  }
-  Status PutIfAbsent(const std::string& path, std::string_view data) override {
-    return inner_->PutIfAbsent(path, data);
-  }
 
  private:
-  io::FileSystemPtr inner_;
   std::function<void(const std::string&)> after_list_;
 };
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "spate/columnar/builder.h"
-#include "spate/io/counting_file_system.h"
+#include "spate/io/forwarding_file_system.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_writer.h"
 #include "spate/table/transaction.h"
