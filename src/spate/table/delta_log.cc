@@ -567,24 +567,97 @@ Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
   return out;
 }
 
+namespace {
+
+// A checkpoint `add` row built straight from the AddFile (the bulk of a checkpoint; no
+// JSON round trip). Rows with a deletion vector take the generic path.
+Value CheckpointAddValue(const AddFile& f, const DataTypePtr& add_type) {
+  const auto& fields = add_type->fields();  // path, partitionValues, size, modificationTime,
+                                            // dataChange, tags, deletionVector, stats
+  const DataTypePtr& map_type = fields[1].type;
+  std::vector<Value> keys, values;
+  keys.reserve(f.partition_values.size());
+  values.reserve(f.partition_values.size());
+  for (const auto& [k, v] : f.partition_values) {
+    keys.push_back(Value::String(k));
+    values.push_back(v ? Value::String(*v) : Value::Null(DataType::String()));
+  }
+  Value tags = Value::Null(fields[5].type);
+  if (f.tags) {
+    std::vector<Value> tk, tv;
+    for (const auto& [k, v] : *f.tags) {
+      tk.push_back(Value::String(k));
+      tv.push_back(Value::String(v));
+    }
+    tags = Value::Map(fields[5].type, std::move(tk), std::move(tv));
+  }
+  return Value::Struct(
+      add_type, {Value::String(f.path), Value::Map(map_type, std::move(keys), std::move(values)),
+                 Value::Long(f.size), Value::Long(f.modification_time), Value::Boolean(false),
+                 std::move(tags), Value::Null(fields[6].type),
+                 f.stats ? Value::String(*f.stats) : Value::Null(fields[7].type)});
+}
+
+}  // namespace
+
 Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
   SchemaPtr schema = CheckpointSchema();
   const int ncols = schema->num_fields();
-  std::vector<std::vector<Value>> cols(ncols);
-  auto add_row = [&](int which, const Json& body) {
-    for (int c = 0; c < ncols; ++c) {
-      cols[c].push_back(c == which ? JsonToValue(&body, schema->field(c).type)
-                                   : Value::Null(schema->field(c).type));
-    }
+  std::string final_path = io::JoinPath(log_path_, Pad20(s.version()) + ".checkpoint.parquet");
+  std::string tmp = io::JoinPath(log_path_, "." + Pad20(s.version()) + ".checkpoint." +
+                                                formats::NewUuid() + ".parquet.tmp");
+  SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(tmp));
+  formats::parquet::WriterOptions wo;
+  auto made = formats::parquet::ParquetWriter::Make(std::move(file), *schema, wo);
+  if (!made.ok()) {
+    (void)fs_->Delete(tmp);
+    return made.status();
+  }
+  auto& writer = *made;
+  // Rows stream through column builders and are written in chunks, so the checkpoint of
+  // a large table never holds all its rows as values at once.
+  constexpr int64_t kChunkRows = 16384;
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  auto reset = [&] {
+    builders.clear();
+    for (int c = 0; c < ncols; ++c) builders.push_back(ColumnBuilder::Make(schema->field(c).type));
   };
-  add_row(4, s.protocol().ToJson());
-  add_row(3, s.metadata().ToJson());
-  for (const auto& [id, t] : s.transactions()) add_row(0, t.ToJson());
-  for (const auto& [d, body] : s.domain_metadata()) add_row(5, body);
+  reset();
+  int64_t rows = 0, chunk_rows = 0;
+  Status st;
+  auto flush = [&]() -> Status {
+    if (chunk_rows == 0) return Status::OK();
+    std::vector<ColumnPtr> columns;
+    for (auto& b : builders) columns.push_back(b->Finish());
+    Status w = writer->Write(Batch::Make(schema, columns, chunk_rows));
+    chunk_rows = 0;
+    reset();
+    return w;
+  };
+  auto add_row = [&](int which, const Value& v) {
+    for (int c = 0; c < ncols; ++c) {
+      if (c == which) builders[c]->AppendValue(v);
+      else builders[c]->AppendNull();
+    }
+    ++rows;
+    if (++chunk_rows >= kChunkRows && st.ok()) st = flush();
+  };
+  auto add_json = [&](int which, const Json& body) {
+    add_row(which, JsonToValue(&body, schema->field(which).type));
+  };
+  add_json(4, s.protocol().ToJson());
+  add_json(3, s.metadata().ToJson());
+  for (const auto& [id, t] : s.transactions()) add_json(0, t.ToJson());
+  for (const auto& [d, body] : s.domain_metadata()) add_json(5, body);
+  const DataTypePtr& add_type = schema->field(1).type;
   for (const auto& f : s.files()) {
-    AddFile a = f;
-    a.data_change = false;
-    add_row(1, a.ToJson());
+    if (f.deletion_vector) {
+      AddFile a = f;
+      a.data_change = false;
+      add_json(1, a.ToJson());
+    } else {
+      add_row(1, CheckpointAddValue(f, add_type));
+    }
   }
   // Tombstones older than delta.deletedFileRetentionDuration (default 1 week) expire.
   const int64_t retention = RetentionMs(s.metadata(), "delta.deletedFileRetentionDuration",
@@ -594,22 +667,11 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
     if (r.deletion_timestamp && *r.deletion_timestamp < cutoff) continue;
     RemoveFile x = r;
     x.data_change = false;
-    add_row(2, x.ToJson());
+    add_json(2, x.ToJson());
   }
-  const int64_t rows = static_cast<int64_t>(cols[0].size());
-  std::vector<ColumnPtr> columns;
-  for (int c = 0; c < ncols; ++c)
-    columns.push_back(ColumnFromValues(schema->field(c).type, cols[c]));
-  auto batch = Batch::Make(schema, columns, rows);
-  std::string final_path = io::JoinPath(log_path_, Pad20(s.version()) + ".checkpoint.parquet");
-  std::string tmp = io::JoinPath(log_path_, "." + Pad20(s.version()) + ".checkpoint." +
-                                                formats::NewUuid() + ".parquet.tmp");
-  SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(tmp));
-  formats::parquet::WriterOptions wo;
-  auto writer = formats::parquet::ParquetWriter::Make(std::move(file), *schema, wo);
-  Status st = writer.ok() ? (*writer)->Write(batch) : writer.status();
-  if (st.ok()) st = (*writer)->Close();
-  int64_t size_bytes = st.ok() ? (*writer)->bytes_written() : 0;
+  if (st.ok()) st = flush();
+  if (st.ok()) st = writer->Close();
+  int64_t size_bytes = st.ok() ? writer->bytes_written() : 0;
   if (st.ok()) st = fs_->Rename(tmp, final_path);
   if (!st.ok()) {
     (void)fs_->Delete(tmp);

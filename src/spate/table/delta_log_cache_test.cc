@@ -211,6 +211,42 @@ TEST(DeltaLogCacheTest, BackgroundCheckpointIsReadable) {
   EXPECT_TRUE(fs->Exists("/b/_delta_log/00000000000000000030.checkpoint.parquet").value());
 }
 
+// A checkpoint larger than one written chunk (16,384 rows) reads back whole.
+TEST(DeltaLogCacheTest, LargeCheckpointReadsBack) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  CreateTable(fs, "/big", {});
+  auto log = std::make_shared<const DeltaLog>(fs, "/big");
+  OptimisticTransaction txn(log, log->Latest().value());
+  std::vector<Action> adds;
+  for (int i = 0; i < 20000; ++i) {
+    AddFile f;
+    f.path = "k=" + std::to_string(i % 7) + "/part-" + std::to_string(i) + ".parquet";
+    f.partition_values = {{"k", i % 11 == 0 ? std::nullopt : std::optional<std::string>("x")}};
+    f.size = i;
+    f.stats = "{\"numRecords\":" + std::to_string(i) + "}";
+    if (i % 5 == 0) f.tags = std::map<std::string, std::string>{{"t", "v"}};
+    adds.push_back(Action::Of(f));
+  }
+  CommitInfo ci;
+  ci.operation = "WRITE";
+  ASSERT_TRUE(txn.Commit(std::move(adds), ci).ok());
+  auto snap = log->Latest().value();
+  ASSERT_TRUE(log->WriteCheckpoint(*snap).ok());
+  auto fresh = DeltaLog(fs, "/big").Latest().value();
+  EXPECT_EQ(fresh->checkpoint_version().value(), 1);
+  ASSERT_EQ(fresh->files().size(), 20001u);
+  for (size_t i = 0; i < fresh->files().size(); i += 997) {
+    const AddFile& a = fresh->files()[i];
+    const AddFile& b = snap->files()[i];
+    EXPECT_EQ(a.path, b.path);
+    EXPECT_EQ(a.size, b.size);
+    EXPECT_EQ(a.stats, b.stats);
+    EXPECT_EQ(a.partition_values, b.partition_values);
+    EXPECT_EQ(a.tags, b.tags);
+    EXPECT_FALSE(a.data_change);
+  }
+}
+
 // Log cleanup with a controlled clock: commit times come from commitInfo.timestamp.
 TEST(DeltaLogCacheTest, LogCleanupKeepsEveryRetainedVersionReadable) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
