@@ -96,6 +96,33 @@ def delta_streaming_sink(s, path):
         q.awaitTermination()
 
 
+def _land_and_stream(s, path, fmt, batches):
+    """`batches` micro-batches (one landed file each) from a file source into `fmt` at
+    `path`: the file source log and the sink's log pass their compaction intervals (10)
+    and, for Delta, the table two checkpoints (the streaming sink writes them off the
+    batch's critical path)."""
+    src = path + "-landing"
+    os.makedirs(src, exist_ok=True)
+    for n in range(batches):
+        with open(os.path.join(src, f"f{n:03d}.json"), "w") as f:
+            f.write(f'{{"id": {n}, "k": "x{n % 3}"}}\n')
+    q = (s.spark.readStream.schema("id INT, k STRING").option("maxFilesPerTrigger", 1).json(src)
+         .writeStream.format(fmt).option("checkpointLocation", path + "-checkpoint")
+         .trigger(availableNow=True).start(path))
+    q.awaitTermination()
+
+
+@writer
+def delta_streaming_sink_many_batches(s, path):
+    _land_and_stream(s, path, "delta", 23)
+
+
+@writer
+def parquet_streaming_sink_compacted_metadata(s, path):
+    # Readers of the folder read the files `_spark_metadata` lists (its 9.compact, 19.compact).
+    _land_and_stream(s, path, "parquet", 23)
+
+
 @writer
 def delta_deletes_with_deletion_vectors(s, path):
     # Spark-only SQL (DELETE / table properties); on spate this writer fails, which the test shows.

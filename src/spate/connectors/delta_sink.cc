@@ -20,6 +20,8 @@ Result<int64_t> DeltaSink::AddBatch(const stream::MicroBatch& batch) {
       {"epochId", std::to_string(batch.batch_id)}};
   w.time_zone_id = o_.time_zone_id;
   w.default_codec = o_.default_codec;
+  w.log = log_;
+  w.async_checkpoint = true;
   auto exec_options = batch.runner->MakeExecOptions();
   SPATE_ASSIGN_OR_RETURN(auto physical,
                          exec::CreatePhysicalPlan(batch.analyzed, exec_options));

@@ -18,6 +18,11 @@
 // loses to another writer (a concurrent removal of a file it compacts) the batch stays
 // committed and the compaction is retried after the next batch.
 //
+// Long streams: the sink keeps one table::DeltaLog for its life, so each batch reads only
+// the commits made since the previous one (its own is installed without a read), and the
+// checkpoint every delta.checkpointInterval commits is written on the log's background
+// thread (the batch does not wait for it; stopping the query waits for the last one).
+//
 // Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
 // Failure: Delta's error classes (schema mismatch, concurrent transaction, ...).
 
@@ -28,6 +33,7 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/source.h"
 #include "spate/table/delta_compaction.h"
+#include "spate/table/delta_log.h"
 
 namespace spate::connectors {
 
@@ -47,7 +53,9 @@ struct DeltaSinkOptions {
 class DeltaSink final : public stream::Sink {
  public:
   DeltaSink(io::FileSystemPtr fs, DeltaSinkOptions options)
-      : fs_(std::move(fs)), o_(std::move(options)) {}
+      : fs_(std::move(fs)),
+        o_(std::move(options)),
+        log_(std::make_shared<const table::DeltaLog>(fs_, o_.path)) {}
   std::string Describe() const override {
     return "DeltaSink[" + (o_.display_name.empty() ? o_.path : o_.display_name) + "]";
   }
@@ -56,6 +64,7 @@ class DeltaSink final : public stream::Sink {
  private:
   io::FileSystemPtr fs_;
   DeltaSinkOptions o_;
+  std::shared_ptr<const table::DeltaLog> log_;
 };
 
 }  // namespace spate::connectors

@@ -179,7 +179,7 @@ class DeltaStreamSource final : public stream::Source {
   Result<std::optional<JsonValue>> LatestOffset(
       const std::optional<JsonValue>& start) override {
     SPATE_ASSIGN_OR_RETURN(Position pos, StartPosition(start));
-    SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
+    SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
     if (available_now_) latest = std::min(latest, *available_now_);
     latest_seen_ = latest;
     std::vector<FileRef> files;
@@ -196,7 +196,7 @@ class DeltaStreamSource final : public stream::Source {
   }
 
   Status PrepareForAvailableNow() override {
-    SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
+    SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
     available_now_ = latest;
     return Status::OK();
   }
@@ -259,17 +259,24 @@ class DeltaStreamSource final : public stream::Source {
     return p;
   }
 
+  /// The table's latest version, from the log's cached snapshot advanced by the new
+  /// commits only (no listing of _delta_log after the first call).
+  Result<int64_t> LatestVersion() {
+    SPATE_ASSIGN_OR_RETURN(auto snap, log_.Latest());
+    return snap->version();
+  }
+
   /// Where reading resumes: after the start offset, or the query's first position.
   Result<Position> StartPosition(const std::optional<JsonValue>& start) {
     if (start) return FromOffset(*start);
     if (!initial_) {
       Position p;
       if (starting_version_.empty()) {
-        SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
+        SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
         p.version = available_now_ ? std::min(latest, *available_now_) : latest;
         p.is_starting = true;
       } else if (ToLower(starting_version_) == "latest") {
-        SPATE_ASSIGN_OR_RETURN(int64_t latest, log_.LatestVersion());
+        SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
         p.version = latest + 1;
       } else {
         p.version = std::stoll(starting_version_);
@@ -299,7 +306,10 @@ class DeltaStreamSource final : public stream::Source {
     };
     int64_t v = from.version;
     if (from.is_starting) {
-      SPATE_ASSIGN_OR_RETURN(auto snap, log_.At(from.version));
+      if (!starting_snapshot_ || starting_snapshot_->version() != from.version) {
+        SPATE_ASSIGN_OR_RETURN(starting_snapshot_, log_.At(from.version));
+      }
+      const table::SnapshotPtr& snap = starting_snapshot_;
       const auto& files = snap->files();
       for (int64_t i = from.index + 1; i < static_cast<int64_t>(files.size()); ++i) {
         if (full() || past_stop(v, i, true)) return Status::OK();
@@ -368,6 +378,7 @@ class DeltaStreamSource final : public stream::Source {
   std::optional<Position> initial_;
   std::optional<int64_t> available_now_;
   int64_t latest_seen_ = -1;
+  table::SnapshotPtr starting_snapshot_;  // the snapshot an isStartingVersion offset reads
 };
 
 }  // namespace

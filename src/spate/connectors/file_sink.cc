@@ -20,8 +20,14 @@ FileStreamSink::FileStreamSink(io::FileSystemPtr fs, std::string path,
            cleanup_delay_ms) {}
 
 Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
-  SPATE_ASSIGN_OR_RETURN(auto latest, log_.LatestId());
-  if (latest && batch.batch_id <= *latest)
+  if (!listed_) {
+    SPATE_ASSIGN_OR_RETURN(latest_, log_.LatestId());
+    listed_ = true;
+  } else if (!latest_ || batch.batch_id > *latest_) {
+    SPATE_ASSIGN_OR_RETURN(bool there, fs_->Exists(log_.EntryPath(batch.batch_id)));
+    if (there) latest_ = batch.batch_id;
+  }
+  if (latest_ && batch.batch_id <= *latest_)
     return int64_t{0};  // Skipping already committed batch
   auto opts = batch.runner->MakeExecOptions();
   SPATE_ASSIGN_OR_RETURN(auto physical, exec::CreatePhysicalPlan(batch.analyzed, opts));
@@ -67,6 +73,7 @@ Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
     for (const auto& f : files) (void)fs_->Delete(io::JoinPath(path_, f.relative_path));
   }
   SPATE_RETURN_IF_ERROR(logged);
+  latest_ = batch.batch_id;
   stream::FaultPoint("after_sink_commit");
   return rows;
 }

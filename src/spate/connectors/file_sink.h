@@ -9,6 +9,9 @@
 // spark.sql.streaming.fileSink.log.compactInterval = 10 batches).
 //
 // Exactly-once: a batch id at or below the log's latest is skipped ("already committed");
+// the latest id is listed on the sink's first batch and then known (its own entries; an
+// entry for the batch already present is still found, by its file name, without a
+// listing, so the per-batch cost does not grow with the log);
 // otherwise the batch's files are written in place with fresh names, then the log entry
 // is added with put-if-absent. A writer that loses that race (another process committed
 // the batch: CONCURRENT_STREAM_LOG_UPDATE) deletes its files before failing. Files of a
@@ -47,6 +50,8 @@ class FileStreamSink final : public stream::Sink {
   formats::FileWriterFactoryPtr factory_;
   std::vector<std::string> partition_by_;
   stream::CompactibleLog log_;
+  std::optional<int64_t> latest_;  // the log's latest batch id once listed
+  bool listed_ = false;
 };
 
 /// The files a file sink committed under `dir` (paths without scheme), or nullopt when

@@ -145,6 +145,10 @@ class FileStreamSource final : public stream::Source {
       Seen(p, ts);
       current_log_offset_ = std::max(current_log_offset_, b);
     }
+    PurgeSeen();
+    // Files listed before another process extended the log may be taken by now.
+    unread_.clear();
+    unread_begin_ = 0;
     return Status::OK();
   }
 
@@ -160,36 +164,51 @@ class FileStreamSource final : public stream::Source {
     // its log). Catch up first, or the files of those entries would look new.
     if (start && LogOffset(*start) > current_log_offset_)
       SPATE_RETURN_IF_ERROR(LoadLog());
+    // The files left over by the previous trigger's rate limit, or a new listing.
     std::vector<Listed> files;
-    SPATE_RETURN_IF_ERROR(ListFiles(&files));
-    // Newest first when latestFirst; oldest first otherwise (stable by path).
-    std::stable_sort(files.begin(), files.end(), [&](const Listed& a, const Listed& b) {
-      if (a.mtime != b.mtime)
-        return latest_first_ ? a.mtime > b.mtime : a.mtime < b.mtime;
-      return a.path < b.path;
-    });
+    size_t next = 0;
+    if (unread_begin_ < unread_.size()) {
+      files.swap(unread_);
+      next = unread_begin_;  // the cached files from here on (no copies per trigger)
+    } else {
+      SPATE_RETURN_IF_ERROR(ListFiles(&files));
+      ++listings_;
+      // Newest first when latestFirst; oldest first otherwise (stable by path).
+      std::stable_sort(files.begin(), files.end(), [&](const Listed& a, const Listed& b) {
+        if (a.mtime != b.mtime)
+          return latest_first_ ? a.mtime > b.mtime : a.mtime < b.mtime;
+        return a.path < b.path;
+      });
+    }
     std::vector<Listed> take;
     int64_t bytes = 0;
-    for (const auto& f : files) {
+    for (; next < files.size(); ++next) {
+      const auto& f = files[next];
       if (available_now_ && !available_now_->count(f.path)) continue;
       if (max_files_ > 0 && static_cast<int64_t>(take.size()) >= max_files_) break;
       if (max_bytes_ > 0 && !take.empty() && bytes + f.size > max_bytes_) break;
       take.push_back(f);
       bytes += f.size;
     }
+    KeepUnread(&files, next);
     if (!take.empty()) {
-      int64_t next = current_log_offset_ + 1;
+      int64_t next_id = current_log_offset_ + 1;
       std::vector<JsonValue> entries;
       for (const auto& f : take) {
         JsonValue e = JsonValue::Object();
         e.Set("path", JsonValue::String(stream::QualifyPath(f.path)));
         e.Set("timestamp", JsonValue::Int(f.mtime));
-        e.Set("batchId", JsonValue::Int(next));
+        e.Set("batchId", JsonValue::Int(next_id));
         entries.push_back(std::move(e));
       }
-      SPATE_RETURN_IF_ERROR(log_.AddEntries(next, entries));
-      current_log_offset_ = next;
-      for (const auto& f : take) Seen(f.path, f.mtime);
+      SPATE_RETURN_IF_ERROR(log_.AddEntries(next_id, entries));
+      current_log_offset_ = next_id;
+      std::vector<std::string>& logged = logged_batches_[next_id];
+      for (const auto& f : take) {
+        Seen(f.path, f.mtime);
+        logged.push_back(f.path);
+      }
+      PurgeSeen();
     }
     if (current_log_offset_ < 0) return std::optional<JsonValue>();
     return std::optional<JsonValue>(Offset(current_log_offset_));
@@ -207,7 +226,19 @@ class FileStreamSource final : public stream::Source {
                                  const JsonValue& end) override {
     int64_t from = start ? LogOffset(*start) + 1 : 0, to = LogOffset(end);
     std::vector<std::string> files;
-    for (int64_t b = from; b <= to; ++b) {
+    // Batches this source logged itself are known without reading the log back (a
+    // compaction batch's entry would be the whole compact file).
+    bool known = true;
+    for (int64_t b = from; b <= to && known; ++b) known = logged_batches_.count(b) > 0;
+    if (known) {
+      for (int64_t b = from; b <= to; ++b) {
+        const auto& f = logged_batches_[b];
+        files.insert(files.end(), f.begin(), f.end());
+      }
+    }
+    // Batches before `from` are never asked for again.
+    logged_batches_.erase(logged_batches_.begin(), logged_batches_.lower_bound(from));
+    for (int64_t b = from; !known && b <= to; ++b) {
       SPATE_ASSIGN_OR_RETURN(auto entries, log_.GetEntries(b));
       if (!entries) {
         // A compact file holds earlier batches too: filter by batchId.
@@ -364,12 +395,46 @@ class FileStreamSource final : public stream::Source {
     seen_[Key(path)] = ts;
     max_seen_ts_ = std::max(max_seen_ts_, ts);
   }
+  // Spark's SeenFilesMap: a file is new when it is not older than the last purge's
+  // threshold and not seen; a purge forgets the files more than maxFileAge older than
+  // the newest seen, so the map stays bounded.
   bool IsNew(const Listed& f) const {
-    if (seen_.count(Key(f.path))) return false;
-    if (max_seen_ts_ > INT64_MIN && f.mtime < max_seen_ts_ - max_file_age_ms_)
-      return false;
-    return true;
+    if (f.mtime < last_purge_ts_) return false;
+    return !seen_.count(Key(f.path));
   }
+  void PurgeSeen() {
+    if (max_seen_ts_ == INT64_MIN || max_seen_ts_ - max_file_age_ms_ <= last_purge_ts_) return;
+    last_purge_ts_ = max_seen_ts_ - max_file_age_ms_;
+    for (auto it = seen_.begin(); it != seen_.end();) {
+      if (it->second < last_purge_ts_) it = seen_.erase(it);
+      else ++it;
+    }
+  }
+  // Spark's unreadFiles: with maxFilesPerTrigger (or maxBytesPerTrigger) and without
+  // latestFirst, the listed files the trigger did not take are kept for the next
+  // triggers (at most 10,000), so the folder is listed again only when they run out;
+  // a remainder under 20% of one trigger's limit is dropped (the next trigger lists).
+  void KeepUnread(std::vector<Listed>* files, size_t taken) {
+    unread_.clear();
+    unread_begin_ = 0;
+    if (latest_first_ || (max_files_ <= 0 && max_bytes_ <= 0)) return;
+    const size_t left = files->size() - taken;
+    if (max_files_ > 0) {
+      if (static_cast<double>(left) < static_cast<double>(max_files_) * kDiscardUnseenRatio) return;
+    } else {
+      int64_t bytes = 0;  // stops counting at the threshold
+      const double need = static_cast<double>(max_bytes_) * kDiscardUnseenRatio;
+      for (size_t i = taken; i < files->size() && static_cast<double>(bytes) < need; ++i)
+        bytes += (*files)[i].size;
+      if (static_cast<double>(bytes) < static_cast<double>(max_bytes_) * kDiscardUnseenRatio) return;
+    }
+    // The vector is kept whole; unread_begin_ marks the first file not taken.
+    files->resize(taken + std::min(left, kMaxCachedUnseenFiles));
+    unread_.swap(*files);
+    unread_begin_ = taken;
+  }
+  static constexpr double kDiscardUnseenRatio = 0.2;
+  static constexpr size_t kMaxCachedUnseenFiles = 10000;
   Status ListFiles(std::vector<Listed>* out) {
     std::vector<Listed> all;
     auto st = fs_->Stat(o_.path);
@@ -398,6 +463,11 @@ class FileStreamSource final : public stream::Source {
   int64_t current_log_offset_ = -1;
   std::optional<std::set<std::string>> available_now_;
   std::map<int64_t, std::vector<std::string>> last_batch_files_;
+  int64_t last_purge_ts_ = INT64_MIN;
+  std::vector<Listed> unread_;  // listed; [unread_begin_, end) not yet taken (unreadFiles)
+  size_t unread_begin_ = 0;
+  std::map<int64_t, std::vector<std::string>> logged_batches_;  // batches logged here
+  int64_t listings_ = 0;
 };
 
 }  // namespace

@@ -300,15 +300,39 @@ Result<std::vector<JsonValue>> CompactibleLog::ReadFile(const std::string& path)
 
 Status CompactibleLog::AddEntries(int64_t batch_id,
                                   const std::vector<JsonValue>& entries) {
-  std::vector<JsonValue> all;
-  if (IsCompactionBatch(batch_id) && batch_id > 0) {
-    SPATE_ASSIGN_OR_RETURN(all, AllEntries(batch_id - 1));
+  std::string lines;  // this batch's entries, one per line, each after a '\n'
+  for (const auto& e : entries) {
+    lines.push_back('\n');
+    lines += e.ToString();
   }
-  for (const auto& e : entries) all.push_back(e);
-  std::string text = "v1";
-  for (const auto& e : IsCompactionBatch(batch_id) ? all : entries) {
-    text.push_back('\n');
-    text += e.ToString();
+  std::string text;
+  if (IsCompactionBatch(batch_id)) {
+    // The previous compact file and the batches after it, when this object wrote them
+    // all, are known as text: the compact file is their concatenation (no re-reading or
+    // re-parsing of a file that holds every entry so far).
+    const int64_t prev = batch_id - compact_interval_;
+    bool known = prev < 0 ? batch_id == compact_interval_ - 1
+                          : written_.count(prev) > 0;
+    for (int64_t b = std::max<int64_t>(prev + 1, 0); known && b < batch_id; ++b)
+      known = written_.count(b) > 0;
+    if (known) {
+      text = prev >= 0 ? written_[prev] : "v1";
+      for (int64_t b = std::max<int64_t>(prev + 1, 0); b < batch_id; ++b) text += written_[b];
+      text += lines;
+    } else {
+      std::vector<JsonValue> all;
+      if (batch_id > 0) {
+        SPATE_ASSIGN_OR_RETURN(all, AllEntries(batch_id - 1));
+      }
+      text = "v1";
+      for (const auto& e : all) {
+        text.push_back('\n');
+        text += e.ToString();
+      }
+      text += lines;
+    }
+  } else {
+    text = "v1" + lines;
   }
   SPATE_RETURN_IF_ERROR(fs_->MakeDirs(dir_));
   Status st = fs_->PutIfAbsent(EntryPath(batch_id), text);
@@ -317,6 +341,14 @@ Status CompactibleLog::AddEntries(int64_t batch_id,
                          {{"batchId", std::to_string(batch_id)}});
   }
   SPATE_RETURN_IF_ERROR(st);
+  // Remember what the next compaction needs: this compact file's text, or this batch's
+  // lines; nothing older.
+  if (IsCompactionBatch(batch_id)) {
+    written_.clear();
+    written_[batch_id] = std::move(text);
+  } else {
+    written_[batch_id] = std::move(lines);
+  }
   if (IsCompactionBatch(batch_id) && cleanup_delay_ms_ >= 0) DeleteExpired(batch_id);
   return Status::OK();
 }

@@ -24,7 +24,9 @@
 // CompactibleLog is the log of files of the file source (sources/<i>/) and of the file
 // sink (_spark_metadata/): every `compact_interval`-th batch (ids with
 // (id + 1) % interval == 0) is written as "<id>.compact" holding every entry so far, so a
-// reader needs the latest compact file and the batches after it only.
+// reader needs the latest compact file and the batches after it only. The writer keeps
+// the text of what it wrote since its latest compact file, so its next compaction is a
+// concatenation (no re-read or re-parse of the growing compact file).
 //
 // Ownership: logs share the FileSystem. Thread safety: a log object is used by one query
 // thread at a time (the query's own loop); concurrent processes are fenced only by
@@ -150,6 +152,10 @@ class CompactibleLog : public MetadataLog {
  private:
   Result<std::vector<JsonValue>> ReadFile(const std::string& path) const;
   void DeleteExpired(int64_t compacted_batch);
+  // What this object wrote since (and including) its latest compact file: the compact
+  // file's text, then each later batch's lines ("\n{...}" each). A compaction built
+  // from them reads nothing back.
+  std::map<int64_t, std::string> written_;
   int compact_interval_;
   int64_t cleanup_delay_ms_;
 };

@@ -158,6 +158,34 @@ TEST(CompactibleLogTest, DeletesEntriesBeforeACompaction) {
   EXPECT_EQ(all->size(), 7u);
 }
 
+// A compaction built from what the writer remembers is the file a writer reading the log
+// back builds (the restarted one below), in Spark's format: "v1", then one entry a line.
+TEST(CompactibleLogTest, CompactionFromMemoryEqualsOneFromTheLog) {
+  auto entry = [](int b, int i) {
+    JsonValue e = JsonValue::Object();
+    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b) + "-" + std::to_string(i)));
+    e.Set("timestamp", JsonValue::Int(b));
+    e.Set("batchId", JsonValue::Int(b));
+    return e;
+  };
+  auto mem = Fs(), read_back = Fs();
+  CompactibleLog kept(mem, "/s/0", 4);
+  for (int b = 0; b < 14; ++b) ASSERT_TRUE(kept.AddEntries(b, {entry(b, 0), entry(b, 1)}).ok());
+  // The same batches, written by a log object restarted before every batch.
+  for (int b = 0; b < 14; ++b) {
+    CompactibleLog fresh(read_back, "/s/0", 4);
+    ASSERT_TRUE(fresh.AddEntries(b, {entry(b, 0), entry(b, 1)}).ok());
+  }
+  for (const char* f : {"/s/0/3.compact", "/s/0/7.compact", "/s/0/11.compact", "/s/0/13"}) {
+    auto a = mem->ReadAll(f), b = read_back->ReadAll(f);
+    ASSERT_TRUE(a.ok() && b.ok()) << f;
+    EXPECT_EQ(*a, *b) << f;
+  }
+  auto text = *mem->ReadAll("/s/0/11.compact");
+  EXPECT_EQ(text.rfind("v1\n{\"path\":\"file:///in/f0-0\"", 0), 0u);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 24);  // batches 0..11, 2 each
+}
+
 TEST(TriggerTest, ParsesIntervals) {
   EXPECT_EQ(*Trigger::ParseIntervalMs("30 seconds"), 30000);
   EXPECT_EQ(*Trigger::ParseIntervalMs("1 minute"), 60000);

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 #include "spate/columnar/builder.h"
@@ -172,11 +174,41 @@ Status NotDeltaTable(const std::string& path) {
 
 }  // namespace
 
+// The snapshot cache and the background checkpoint thread of a DeltaLog (shared by its
+// copies). The thread is started by the first CheckpointInBackground and joined by the
+// destructor after it finished what was queued.
+struct DeltaLog::Cache {
+  std::mutex mu;
+  SnapshotPtr latest;
+
+  std::mutex cp_mu;
+  std::condition_variable cp_cv;
+  std::thread worker;
+  bool stop = false;
+  bool running = false;
+  SnapshotPtr queued;
+  Status last_status;
+
+  ~Cache() {
+    {
+      std::lock_guard<std::mutex> l(cp_mu);
+      stop = true;
+    }
+    cp_cv.notify_all();
+    if (worker.joinable()) worker.join();
+  }
+};
+
 DeltaLog::DeltaLog(io::FileSystemPtr fs, std::string table_path, NowFn now)
-    : fs_(std::move(fs)), table_path_(std::move(table_path)), now_(std::move(now)) {
+    : fs_(std::move(fs)),
+      table_path_(std::move(table_path)),
+      now_(std::move(now)),
+      cache_(std::make_shared<Cache>()) {
   while (table_path_.size() > 1 && table_path_.back() == '/') table_path_.pop_back();
   log_path_ = io::JoinPath(table_path_, "_delta_log");
 }
+
+DeltaLog::~DeltaLog() = default;
 
 std::string DeltaLog::CommitPath(int64_t version) const {
   return io::JoinPath(log_path_, Pad20(version) + ".json");
@@ -535,24 +567,97 @@ Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
   return out;
 }
 
+namespace {
+
+// A checkpoint `add` row built straight from the AddFile (the bulk of a checkpoint; no
+// JSON round trip). Rows with a deletion vector take the generic path.
+Value CheckpointAddValue(const AddFile& f, const DataTypePtr& add_type) {
+  const auto& fields = add_type->fields();  // path, partitionValues, size, modificationTime,
+                                            // dataChange, tags, deletionVector, stats
+  const DataTypePtr& map_type = fields[1].type;
+  std::vector<Value> keys, values;
+  keys.reserve(f.partition_values.size());
+  values.reserve(f.partition_values.size());
+  for (const auto& [k, v] : f.partition_values) {
+    keys.push_back(Value::String(k));
+    values.push_back(v ? Value::String(*v) : Value::Null(DataType::String()));
+  }
+  Value tags = Value::Null(fields[5].type);
+  if (f.tags) {
+    std::vector<Value> tk, tv;
+    for (const auto& [k, v] : *f.tags) {
+      tk.push_back(Value::String(k));
+      tv.push_back(Value::String(v));
+    }
+    tags = Value::Map(fields[5].type, std::move(tk), std::move(tv));
+  }
+  return Value::Struct(
+      add_type, {Value::String(f.path), Value::Map(map_type, std::move(keys), std::move(values)),
+                 Value::Long(f.size), Value::Long(f.modification_time), Value::Boolean(false),
+                 std::move(tags), Value::Null(fields[6].type),
+                 f.stats ? Value::String(*f.stats) : Value::Null(fields[7].type)});
+}
+
+}  // namespace
+
 Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
   SchemaPtr schema = CheckpointSchema();
   const int ncols = schema->num_fields();
-  std::vector<std::vector<Value>> cols(ncols);
-  auto add_row = [&](int which, const Json& body) {
-    for (int c = 0; c < ncols; ++c) {
-      cols[c].push_back(c == which ? JsonToValue(&body, schema->field(c).type)
-                                   : Value::Null(schema->field(c).type));
-    }
+  std::string final_path = io::JoinPath(log_path_, Pad20(s.version()) + ".checkpoint.parquet");
+  std::string tmp = io::JoinPath(log_path_, "." + Pad20(s.version()) + ".checkpoint." +
+                                                formats::NewUuid() + ".parquet.tmp");
+  SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(tmp));
+  formats::parquet::WriterOptions wo;
+  auto made = formats::parquet::ParquetWriter::Make(std::move(file), *schema, wo);
+  if (!made.ok()) {
+    (void)fs_->Delete(tmp);
+    return made.status();
+  }
+  auto& writer = *made;
+  // Rows stream through column builders and are written in chunks, so the checkpoint of
+  // a large table never holds all its rows as values at once.
+  constexpr int64_t kChunkRows = 16384;
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  auto reset = [&] {
+    builders.clear();
+    for (int c = 0; c < ncols; ++c) builders.push_back(ColumnBuilder::Make(schema->field(c).type));
   };
-  add_row(4, s.protocol().ToJson());
-  add_row(3, s.metadata().ToJson());
-  for (const auto& [id, t] : s.transactions()) add_row(0, t.ToJson());
-  for (const auto& [d, body] : s.domain_metadata()) add_row(5, body);
+  reset();
+  int64_t rows = 0, chunk_rows = 0;
+  Status st;
+  auto flush = [&]() -> Status {
+    if (chunk_rows == 0) return Status::OK();
+    std::vector<ColumnPtr> columns;
+    for (auto& b : builders) columns.push_back(b->Finish());
+    Status w = writer->Write(Batch::Make(schema, columns, chunk_rows));
+    chunk_rows = 0;
+    reset();
+    return w;
+  };
+  auto add_row = [&](int which, const Value& v) {
+    for (int c = 0; c < ncols; ++c) {
+      if (c == which) builders[c]->AppendValue(v);
+      else builders[c]->AppendNull();
+    }
+    ++rows;
+    if (++chunk_rows >= kChunkRows && st.ok()) st = flush();
+  };
+  auto add_json = [&](int which, const Json& body) {
+    add_row(which, JsonToValue(&body, schema->field(which).type));
+  };
+  add_json(4, s.protocol().ToJson());
+  add_json(3, s.metadata().ToJson());
+  for (const auto& [id, t] : s.transactions()) add_json(0, t.ToJson());
+  for (const auto& [d, body] : s.domain_metadata()) add_json(5, body);
+  const DataTypePtr& add_type = schema->field(1).type;
   for (const auto& f : s.files()) {
-    AddFile a = f;
-    a.data_change = false;
-    add_row(1, a.ToJson());
+    if (f.deletion_vector) {
+      AddFile a = f;
+      a.data_change = false;
+      add_json(1, a.ToJson());
+    } else {
+      add_row(1, CheckpointAddValue(f, add_type));
+    }
   }
   // Tombstones older than delta.deletedFileRetentionDuration (default 1 week) expire.
   const int64_t retention = RetentionMs(s.metadata(), "delta.deletedFileRetentionDuration",
@@ -562,22 +667,11 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
     if (r.deletion_timestamp && *r.deletion_timestamp < cutoff) continue;
     RemoveFile x = r;
     x.data_change = false;
-    add_row(2, x.ToJson());
+    add_json(2, x.ToJson());
   }
-  const int64_t rows = static_cast<int64_t>(cols[0].size());
-  std::vector<ColumnPtr> columns;
-  for (int c = 0; c < ncols; ++c)
-    columns.push_back(ColumnFromValues(schema->field(c).type, cols[c]));
-  auto batch = Batch::Make(schema, columns, rows);
-  std::string final_path = io::JoinPath(log_path_, Pad20(s.version()) + ".checkpoint.parquet");
-  std::string tmp = io::JoinPath(log_path_, "." + Pad20(s.version()) + ".checkpoint." +
-                                                formats::NewUuid() + ".parquet.tmp");
-  SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(tmp));
-  formats::parquet::WriterOptions wo;
-  auto writer = formats::parquet::ParquetWriter::Make(std::move(file), *schema, wo);
-  Status st = writer.ok() ? (*writer)->Write(batch) : writer.status();
-  if (st.ok()) st = (*writer)->Close();
-  int64_t size_bytes = st.ok() ? (*writer)->bytes_written() : 0;
+  if (st.ok()) st = flush();
+  if (st.ok()) st = writer->Close();
+  int64_t size_bytes = st.ok() ? writer->bytes_written() : 0;
   if (st.ok()) st = fs_->Rename(tmp, final_path);
   if (!st.ok()) {
     (void)fs_->Delete(tmp);
@@ -589,6 +683,98 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
   last.Set("sizeInBytes", Json::Int(size_bytes));
   last.Set("numOfAddFiles", Json::Int(static_cast<int64_t>(s.files().size())));
   return fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString());
+}
+
+void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot) const {
+  Cache* c = cache_.get();
+  std::lock_guard<std::mutex> l(c->cp_mu);
+  if (c->stop) return;
+  c->queued = std::move(snapshot);
+  if (!c->worker.joinable()) {
+    // The thread works on a DeltaLog of its own (no cache; no reference to `c`'s owner).
+    auto bare = std::make_shared<const DeltaLog>(fs_, table_path_, now_);
+    c->worker = std::thread([c, bare] {
+      std::unique_lock<std::mutex> lk(c->cp_mu);
+      while (true) {
+        c->cp_cv.wait(lk, [&] { return c->stop || c->queued != nullptr; });
+        if (!c->queued) return;  // stopping with nothing queued
+        SnapshotPtr snap = std::move(c->queued);
+        c->queued = nullptr;
+        c->running = true;
+        lk.unlock();
+        Status st = bare->WriteCheckpoint(*snap);
+        if (st.ok()) {
+          auto cleaned = bare->CleanUpExpiredLogs(*snap);
+          if (!cleaned.ok()) st = cleaned.status();
+        }
+        lk.lock();
+        c->running = false;
+        c->last_status = st;
+        c->cp_cv.notify_all();
+      }
+    });
+  }
+  c->cp_cv.notify_all();
+}
+
+Status DeltaLog::WaitForBackgroundCheckpoints() const {
+  Cache* c = cache_.get();
+  std::unique_lock<std::mutex> l(c->cp_mu);
+  c->cp_cv.wait(l, [&] { return !c->queued && !c->running; });
+  return c->last_status;
+}
+
+Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
+  const auto& conf = snapshot.metadata().configuration;
+  if (auto it = conf.find("delta.enableExpiredLogCleanup");
+      it != conf.end() && ToLower(it->second) == "false")
+    return int64_t{0};
+  const int64_t day = 86400000;
+  const int64_t retention = RetentionMs(snapshot.metadata(), "delta.logRetentionDuration", 30 * day);
+  int64_t cutoff = now_() - retention;
+  cutoff = cutoff >= 0 ? cutoff / day * day : (cutoff - day + 1) / day * day;  // UTC midnight
+  SPATE_ASSIGN_OR_RETURN(Listing l, List());
+  // The oldest retained version: the first commit made at or after the cutoff. Commits
+  // are read oldest first until one is (O(newly expired commits): the ones before were
+  // deleted by earlier cleanups); a commit's time is its commitInfo.timestamp, else its
+  // file's modification time, made monotonic as Delta's history does.
+  int64_t oldest_retained = snapshot.version();
+  int64_t prev_time = INT64_MIN;
+  for (const auto& [v, f] : l.commits) {
+    if (v >= snapshot.version()) break;
+    SPATE_ASSIGN_OR_RETURN(std::string text, fs_->ReadAll(f.path));
+    SPATE_ASSIGN_OR_RETURN(auto actions, ParseActions(text, f.path));
+    int64_t t = f.modification_time_ms;
+    for (const auto& a : actions)
+      if (a.kind == Action::Kind::kCommitInfo && a.commit_info.timestamp) t = *a.commit_info.timestamp;
+    if (prev_time != INT64_MIN && t <= prev_time) t = prev_time + 1;
+    prev_time = t;
+    if (t >= cutoff) {
+      oldest_retained = v;
+      break;
+    }
+  }
+  // The newest complete checkpoint at or before it: every version from there on stays
+  // reconstructible.
+  std::optional<int64_t> keep_from;
+  for (const auto& [v, cp] : l.checkpoints)
+    if (v <= oldest_retained && v <= snapshot.version()) keep_from = v;
+  if (!keep_from || *keep_from <= 0) return int64_t{0};
+  SPATE_ASSIGN_OR_RETURN(auto entries, fs_->List(log_path_, false));
+  int64_t deleted = 0;
+  for (const auto& e : entries) {
+    if (e.is_directory) continue;
+    std::string name = io::BaseName(e.path);
+    if (name.size() < 21 || !AllDigits(std::string_view(name).substr(0, 20)) || name[20] != '.')
+      continue;
+    std::string_view rest = std::string_view(name).substr(21);
+    if (rest != "json" && rest != "crc" && rest.rfind("checkpoint.", 0) != 0) continue;
+    if (ParseVersion(std::string_view(name).substr(0, 20)) >= *keep_from) continue;
+    Status st = fs_->Delete(e.path, false);
+    if (st.ok()) ++deleted;
+    else if (st.code() != StatusCode::kNotFound) return st;
+  }
+  return deleted;
 }
 
 Status DeltaLog::WriteCommitFile(int64_t version, const std::vector<Action>& actions) const {
@@ -610,8 +796,6 @@ struct ReplayState {
 
   void Apply(Action& a) {
     switch (a.kind) {
-      case Action::Kind::kProtocol: protocol = std::move(a.protocol); break;
-      case Action::Kind::kMetadata: metadata = std::move(a.metadata); break;
       case Action::Kind::kAdd: {
         std::string key = a.add.Key();
         tombstones.erase(key);
@@ -624,6 +808,14 @@ struct ReplayState {
         tombstones[key] = std::move(a.remove);
         break;
       }
+      default: ApplyTableAction(a); break;
+    }
+  }
+  // Everything but add/remove: protocol, metaData, txn, domainMetadata.
+  void ApplyTableAction(Action& a) {
+    switch (a.kind) {
+      case Action::Kind::kProtocol: protocol = std::move(a.protocol); break;
+      case Action::Kind::kMetadata: metadata = std::move(a.metadata); break;
       case Action::Kind::kTxn: txns[a.txn.app_id] = std::move(a.txn); break;
       case Action::Kind::kDomainMetadata: {
         auto domain = a.raw.GetString("domain");
@@ -635,7 +827,60 @@ struct ReplayState {
       default: break;
     }
   }
+  // Moves the reconciled files into `files` / `tombstones`, sorted by path.
+  void TakeFiles(std::vector<AddFile>* files, std::vector<RemoveFile>* tombs) {
+    files->clear();
+    files->reserve(active.size());
+    for (auto& [k, f] : active) files->push_back(std::move(f));
+    std::sort(files->begin(), files->end(),
+              [](const AddFile& a, const AddFile& b) { return a.path < b.path; });
+    tombs->clear();
+    tombs->reserve(tombstones.size());
+    for (auto& [k, r] : tombstones) tombs->push_back(std::move(r));
+    std::sort(tombs->begin(), tombs->end(),
+              [](const RemoveFile& a, const RemoveFile& b) { return a.path < b.path; });
+    active.clear();
+    tombstones.clear();
+  }
 };
+
+}  // namespace
+
+void Snapshot::Materialize() const {
+  if (materialized_.load(std::memory_order_acquire)) return;
+  // One lock for every snapshot: the chain walked below may be shared with other
+  // snapshots materializing at the same time (rare: every kMaxSnapshotChain commits,
+  // and checkpoints).
+  static std::mutex mu;
+  std::lock_guard<std::mutex> l(mu);
+  if (materialized_.load(std::memory_order_relaxed)) return;
+  // The unmaterialized snapshots from this one back to a materialized ancestor; their
+  // pending actions apply oldest first to a copy of the ancestor's files. The
+  // intermediate snapshots stay as they are (they may still be read).
+  std::vector<const Snapshot*> chain;
+  const Snapshot* p = this;
+  while (!p->materialized_.load(std::memory_order_relaxed)) {
+    chain.push_back(p);
+    p = p->base_.get();
+  }
+  ReplayState state;
+  state.active.reserve(p->files_.size() + chain.size());
+  for (const auto& f : p->files_) state.active.emplace(f.Key(), f);
+  for (const auto& r : p->tombstones_) state.tombstones.emplace(r.Key(), r);
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    for (const auto& a : (*it)->pending_) {
+      Action copy = a;
+      state.Apply(copy);
+    }
+  }
+  state.TakeFiles(&files_, &tombstones_);
+  base_.reset();
+  pending_.clear();
+  pending_.shrink_to_fit();
+  materialized_.store(true, std::memory_order_release);
+}
+
+namespace {
 
 }  // namespace
 
@@ -679,9 +924,145 @@ Status ApplyCheckpointFile(const io::FileSystemPtr& fs, const std::string& log_p
 
 }  // namespace
 
-Result<SnapshotPtr> DeltaLog::Latest() const { return Load(-1); }
+// Builds the snapshot after `commits` (consecutive, following `prev`) from `prev`
+// without touching its file list: adds and removes are kept pending (materialized by
+// files()), the rest is applied at once.
+struct SnapshotApply {
+  static Result<SnapshotPtr> Advance(const SnapshotPtr& prev, std::vector<CommitEntry> commits,
+                                     const io::FileInfo& tail) {
+    ReplayState state;
+    state.protocol = prev->protocol_;
+    state.metadata = prev->metadata_;
+    state.txns = prev->txns_;
+    state.domains = prev->domains_;
+    auto snap = std::make_shared<Snapshot>();
+    bool metadata_changed = false;
+    for (auto& c : commits) {
+      for (auto& a : c.actions) {
+        if (a.kind == Action::Kind::kAdd || a.kind == Action::Kind::kRemove) {
+          snap->pending_.push_back(std::move(a));
+        } else {
+          metadata_changed |= a.kind == Action::Kind::kMetadata || a.kind == Action::Kind::kProtocol;
+          state.ApplyTableAction(a);
+        }
+      }
+      snap->version_ = c.version;
+      snap->timestamp_ms_ = c.timestamp_ms;
+    }
+    snap->schema_ = prev->schema_;
+    if (metadata_changed) {
+      SPATE_RETURN_IF_ERROR(CheckSupported(*state.protocol, &*state.metadata, false));
+      auto schema = state.metadata->ParseSchema();
+      if (!schema.ok()) {
+        return Status(StatusCode::kDataCorruption,
+                      "Delta table " + prev->table_path_ + " version " +
+                          std::to_string(snap->version_) +
+                          ": bad schemaString: " + schema.status().message());
+      }
+      snap->schema_ = *schema;
+    }
+    snap->protocol_ = std::move(*state.protocol);
+    snap->metadata_ = std::move(*state.metadata);
+    snap->txns_ = std::move(state.txns);
+    snap->domains_ = std::move(state.domains);
+    snap->table_path_ = prev->table_path_;
+    snap->checkpoint_version_ = prev->checkpoint_version_;
+    snap->tail_size_ = tail.size;
+    snap->tail_mtime_ = tail.modification_time_ms;
+    snap->base_ = prev;
+    snap->chain_ = prev->materialized_.load(std::memory_order_acquire) ? 1 : prev->chain_ + 1;
+    snap->materialized_.store(false, std::memory_order_release);
+    if (snap->chain_ > kMaxSnapshotChain) snap->Materialize();
+    return SnapshotPtr(std::move(snap));
+  }
+};
+
+SnapshotPtr DeltaLog::Cached() const {
+  std::lock_guard<std::mutex> l(cache_->mu);
+  return cache_->latest;
+}
+
+Result<std::vector<CommitEntry>> DeltaLog::ReadCommitsFrom(int64_t start) const {
+  std::vector<CommitEntry> out;
+  for (int64_t v = start;; ++v) {
+    std::string path = CommitPath(v);
+    auto text = fs_->ReadAll(path);
+    if (!text.ok()) {
+      if (text.status().code() == StatusCode::kNotFound) break;
+      return text.status();
+    }
+    CommitEntry e;
+    e.version = v;
+    e.timestamp_ms = -1;
+    SPATE_ASSIGN_OR_RETURN(e.actions, ParseActions(*text, path));
+    for (const auto& a : e.actions)
+      if (a.kind == Action::Kind::kCommitInfo && a.commit_info.timestamp)
+        e.timestamp_ms = *a.commit_info.timestamp;
+    if (e.timestamp_ms < 0) {
+      SPATE_ASSIGN_OR_RETURN(auto info, fs_->Stat(path));
+      e.timestamp_ms = info.modification_time_ms;
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<SnapshotPtr> DeltaLog::UpdateCached(const SnapshotPtr& cached) const {
+  if (!cached || cached->tail_mtime_ < 0) return SnapshotPtr();
+  // The cached tail must still be the file it was read from (a table deleted and
+  // written again has different commit files).
+  auto tail = fs_->Stat(CommitPath(cached->version()));
+  if (!tail.ok()) {
+    if (tail.status().code() == StatusCode::kNotFound) return SnapshotPtr();
+    return tail.status();
+  }
+  if (tail->size != cached->tail_size_ || tail->modification_time_ms != cached->tail_mtime_)
+    return SnapshotPtr();
+  SPATE_ASSIGN_OR_RETURN(auto commits, ReadCommitsFrom(cached->version() + 1));
+  if (commits.empty()) return cached;
+  SPATE_ASSIGN_OR_RETURN(auto last, fs_->Stat(CommitPath(commits.back().version)));
+  return SnapshotApply::Advance(cached, std::move(commits), last);
+}
+
+void DeltaLog::InstallCommit(int64_t version, const std::vector<Action>& actions) const {
+  SnapshotPtr cached = Cached();
+  if (!cached || cached->version() != version - 1 || cached->tail_mtime_ < 0) return;
+  auto tail = fs_->Stat(CommitPath(version));
+  if (!tail.ok()) return;
+  CommitEntry e;
+  e.version = version;
+  e.timestamp_ms = tail->modification_time_ms;
+  e.actions = actions;
+  for (const auto& a : e.actions)
+    if (a.kind == Action::Kind::kCommitInfo && a.commit_info.timestamp)
+      e.timestamp_ms = *a.commit_info.timestamp;
+  std::vector<CommitEntry> commits;
+  commits.push_back(std::move(e));
+  auto next = SnapshotApply::Advance(cached, std::move(commits), *tail);
+  if (!next.ok()) return;
+  std::lock_guard<std::mutex> l(cache_->mu);
+  if (cache_->latest == cached) cache_->latest = *next;
+}
+
+Result<SnapshotPtr> DeltaLog::Latest() const {
+  SnapshotPtr cached = Cached();
+  if (cached) {
+    SPATE_ASSIGN_OR_RETURN(SnapshotPtr updated, UpdateCached(cached));
+    if (updated) {
+      std::lock_guard<std::mutex> l(cache_->mu);
+      if (!cache_->latest || cache_->latest->version() <= updated->version())
+        cache_->latest = updated;
+      return updated;
+    }
+  }
+  SPATE_ASSIGN_OR_RETURN(SnapshotPtr loaded, Load(-1));
+  std::lock_guard<std::mutex> l(cache_->mu);
+  cache_->latest = loaded;
+  return loaded;
+}
 
 Result<SnapshotPtr> DeltaLog::At(int64_t version) const {
+  if (SnapshotPtr cached = Cached(); cached && cached->version() == version) return cached;
   if (version < 0) {
     return Status::Error("DELTA_VERSION_NOT_FOUND", {{"userVersion", std::to_string(version)},
                                                      {"earliest", "0"},
@@ -779,13 +1160,11 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
   snap->version_ = target;
   snap->protocol_ = std::move(*state.protocol);
   snap->metadata_ = std::move(*state.metadata);
-  snap->files_.reserve(state.active.size());
-  for (auto& [k, f] : state.active) snap->files_.push_back(std::move(f));
-  std::sort(snap->files_.begin(), snap->files_.end(),
-            [](const AddFile& a, const AddFile& b) { return a.path < b.path; });
-  for (auto& [k, r] : state.tombstones) snap->tombstones_.push_back(std::move(r));
-  std::sort(snap->tombstones_.begin(), snap->tombstones_.end(),
-            [](const RemoveFile& a, const RemoveFile& b) { return a.path < b.path; });
+  state.TakeFiles(&snap->files_, &snap->tombstones_);
+  if (auto it = l.commits.find(target); it != l.commits.end()) {
+    snap->tail_size_ = it->second.size;
+    snap->tail_mtime_ = it->second.modification_time_ms;
+  }
   snap->txns_ = std::move(state.txns);
   snap->domains_ = std::move(state.domains);
   snap->timestamp_ms_ = ts;
@@ -867,14 +1246,12 @@ Result<std::vector<CommitEntry>> DeltaLog::History(int limit) const {
 }
 
 Result<int64_t> DeltaLog::VersionAtTimestamp(int64_t timestamp_ms) const {
-  SPATE_ASSIGN_OR_RETURN(auto commits, ReadCommits(0, -1));
-  if (commits.empty()) {
-    SPATE_ASSIGN_OR_RETURN(Listing l, List());
-    if (l.commits.empty() && l.checkpoints.empty()) return NotDeltaTable(table_path_);
-    // Log cleaned up before the first listed commit: read from its first commit.
-    if (l.commits.empty()) return NotDeltaTable(table_path_);
-    SPATE_ASSIGN_OR_RETURN(commits, ReadCommits(l.commits.begin()->first, -1));
-  }
+  SPATE_ASSIGN_OR_RETURN(Listing l, List());
+  if (l.commits.empty()) return NotDeltaTable(table_path_);
+  // After log cleanup the first commit is the oldest retained one (a checkpoint at or
+  // before it makes it readable).
+  SPATE_ASSIGN_OR_RETURN(auto commits, ReadCommits(l.commits.begin()->first, -1));
+  if (commits.empty()) return NotDeltaTable(table_path_);
   // Timestamps are made monotonic, as Delta's history manager does.
   int64_t prev = INT64_MIN;
   int64_t found = -1;

@@ -19,15 +19,37 @@
 // DELTA_UNSUPPORTED_FEATURES_FOR_READ / DELTA_INVALID_PROTOCOL_VERSION rather than read
 // wrongly.
 //
+// Snapshot cache (Delta's DeltaLog.update): a DeltaLog object keeps the latest snapshot
+// it loaded. Latest() then checks that the cached version's commit file is still the one
+// it read (same size and modification time; otherwise the table was replaced and is
+// loaded afresh) and reads only the commits after it, found by opening
+// <version+1>.json, <version+2>.json, ... until one is missing (no listing), so a
+// long-lived DeltaLog (the streaming sink and source, a transaction's conflict check)
+// pays O(new commits) per call, not O(commits in the log). A snapshot built that way
+// shares its predecessor's file list and materializes its own (files(), tombstones())
+// on first use; the chain of unmaterialized snapshots is bounded (kMaxSnapshotChain).
+// A fresh DeltaLog object starts with an empty cache: its first Latest() lists the log
+// and loads from the newest checkpoint, as before.
+//
+// Checkpoints (classic single-file Parquet plus `_last_checkpoint`) are written by
+// OptimisticTransaction after commits at multiples of delta.checkpointInterval, either
+// inline or, with CheckpointInBackground, on one background thread per DeltaLog object
+// (the newest pending snapshot wins; the destructor finishes the pending one). After a
+// checkpoint the expired log is cleaned up as Delta's MetadataCleanup does
+// (CleanUpExpiredLogs).
+//
 // Ownership: a DeltaLog shares the FileSystem; Snapshots are immutable and shared.
+// Copies of a DeltaLog share one cache and background checkpoint thread.
 // Thread safety: every method may be called concurrently; a Snapshot is immutable.
 // Failure: missing log -> DELTA_MISSING_DELTA_TABLE style NotFound; corrupt commit or
 // checkpoint files -> kDataCorruption naming the file; gaps -> DELTA_VERSIONS_NOT_CONTIGUOUS.
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,9 +74,16 @@ class Snapshot {
   const Metadata& metadata() const { return metadata_; }
   /// The full table schema (data and partition columns, in schemaString order).
   const SchemaPtr& schema() const { return schema_; }
-  /// Active files sorted by path.
-  const std::vector<AddFile>& files() const { return files_; }
-  const std::vector<RemoveFile>& tombstones() const { return tombstones_; }
+  /// Active files sorted by path (materialized on first use for a snapshot built from
+  /// its predecessor by DeltaLog::Latest; thread safe).
+  const std::vector<AddFile>& files() const {
+    Materialize();
+    return files_;
+  }
+  const std::vector<RemoveFile>& tombstones() const {
+    Materialize();
+    return tombstones_;
+  }
   /// appId -> latest txn.
   const std::map<std::string, SetTransaction>& transactions() const { return txns_; }
   /// domain -> domainMetadata action body ({"domain","configuration","removed":false}).
@@ -77,17 +106,27 @@ class Snapshot {
  private:
   friend class DeltaLog;
   friend struct Builder;
+  friend struct SnapshotApply;
+  void Materialize() const;
   int64_t version_ = -1;
   Protocol protocol_;
   Metadata metadata_;
   SchemaPtr schema_;
-  std::vector<AddFile> files_;
-  std::vector<RemoveFile> tombstones_;
   std::map<std::string, SetTransaction> txns_;
   std::map<std::string, Json> domains_;
   int64_t timestamp_ms_ = 0;
   std::string table_path_;
   std::optional<int64_t> checkpoint_version_;
+  // The commit file of version_ as read (size, mtime; -1: unknown, never reused).
+  int64_t tail_size_ = -1, tail_mtime_ = -1;
+  // Lazy file list: base_'s files with pending_ (add/remove actions, in commit order)
+  // applied. Materialize() builds files_/tombstones_ once, then drops base_/pending_.
+  mutable std::atomic<bool> materialized_{true};
+  mutable std::shared_ptr<const Snapshot> base_;
+  mutable std::vector<Action> pending_;
+  int chain_ = 0;  // unmaterialized ancestors when built
+  mutable std::vector<AddFile> files_;
+  mutable std::vector<RemoveFile> tombstones_;
 };
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
 
@@ -115,9 +154,16 @@ struct FileChanges {
 /// and metadata; the error names the unsupported features.
 Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write);
 
+/// How many snapshots built from their predecessor may share an unmaterialized file
+/// list before Latest() materializes one (bounds memory and materialization depth).
+inline constexpr int kMaxSnapshotChain = 64;
+
 class DeltaLog {
  public:
   DeltaLog(io::FileSystemPtr fs, std::string table_path, NowFn now = SystemNow());
+  ~DeltaLog();
+  DeltaLog(const DeltaLog&) = default;
+  DeltaLog& operator=(const DeltaLog&) = default;
 
   const std::string& table_path() const { return table_path_; }
   const std::string& log_path() const { return log_path_; }
@@ -131,10 +177,19 @@ class DeltaLog {
   Result<bool> TableExists() const;
   /// The latest version, or -1 for a table with no commits.
   Result<int64_t> LatestVersion() const;
-  /// The latest snapshot. NotFound (DELTA_MISSING_DELTA_TABLE) without a log.
+  /// The latest snapshot. NotFound (DELTA_MISSING_DELTA_TABLE) without a log. Updates
+  /// the cached snapshot with the commits after it (see the header comment).
   Result<SnapshotPtr> Latest() const;
-  /// The snapshot at `version` (time travel).
+  /// The snapshot at `version` (time travel; the cached one when it is that version).
   Result<SnapshotPtr> At(int64_t version) const;
+  /// The cached snapshot (nullptr before the first Latest()).
+  SnapshotPtr Cached() const;
+  /// Tells the cache that `actions` were committed as `version` by this process: when
+  /// the cached snapshot is version - 1 it advances without reading the file back.
+  void InstallCommit(int64_t version, const std::vector<Action>& actions) const;
+  /// Commits [start, ...] read by opening consecutive files until one is missing (no
+  /// listing): the winners a conflict check needs.
+  Result<std::vector<CommitEntry>> ReadCommitsFrom(int64_t start) const;
   /// The latest version whose commit timestamp is <= `timestamp_ms`
   /// (DELTA_TIMESTAMP_GREATER_THAN_COMMIT past the last commit, an error before the first).
   Result<int64_t> VersionAtTimestamp(int64_t timestamp_ms) const;
@@ -151,6 +206,23 @@ class DeltaLog {
 
   /// Writes a classic single-file Parquet checkpoint of `snapshot` and `_last_checkpoint`.
   Status WriteCheckpoint(const Snapshot& snapshot) const;
+  /// WriteCheckpoint then CleanUpExpiredLogs, on this log's background thread; returns
+  /// at once. A newer snapshot queued before the thread starts it replaces an older one.
+  void CheckpointInBackground(SnapshotPtr snapshot) const;
+  /// Waits until no background checkpoint is queued or running; returns the status of
+  /// the last one (OK when none ran).
+  Status WaitForBackgroundCheckpoints() const;
+  /// Delta's MetadataCleanup, when delta.enableExpiredLogCleanup (default true): with
+  /// cutoff = now - delta.logRetentionDuration (default 30 days) truncated to the UTC
+  /// day, deletes the commit and checkpoint files (and .crc files) of versions below
+  /// the newest checkpoint C that is at or before the oldest retained version (the
+  /// first commit made at or after the cutoff; a commit's time is its
+  /// commitInfo.timestamp, else its file's modification time — Delta without in-commit
+  /// timestamps uses the modification time, which a writer's clock makes the same) and
+  /// at or before `snapshot`'s version, so
+  /// every version >= C stays readable (time travel to C works, before C fails with
+  /// DELTA_VERSION_NOT_FOUND). Returns the number of files deleted.
+  Result<int64_t> CleanUpExpiredLogs(const Snapshot& snapshot) const;
 
   /// Writes `actions` as version `version` with put-if-absent; kAlreadyExists when a
   /// concurrent writer took the version.
@@ -161,11 +233,16 @@ class DeltaLog {
  private:
   Result<Listing> List() const;
   Result<SnapshotPtr> Load(int64_t version) const;
+  /// The cached snapshot advanced to the latest commit; nullptr when the cache cannot be
+  /// used (empty, or its tail commit file changed).
+  Result<SnapshotPtr> UpdateCached(const SnapshotPtr& cached) const;
 
+  struct Cache;
   io::FileSystemPtr fs_;
   std::string table_path_;
   std::string log_path_;
   NowFn now_;
+  std::shared_ptr<Cache> cache_;
 };
 
 /// A duration table property (Delta's "interval 7 days" form) in milliseconds.

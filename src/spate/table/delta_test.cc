@@ -282,14 +282,15 @@ TEST(DeltaLogTest, CheckpointEveryTenCommits) {
   EXPECT_EQ(snap->version(), 11);
   EXPECT_EQ(snap->checkpoint_version().value(), 10);
   EXPECT_EQ(ReadRows(fs, snap).size(), 36u);
-  // A corrupt _last_checkpoint falls back to listing.
+  // A corrupt _last_checkpoint falls back to listing (a fresh DeltaLog: `log` would
+  // answer from its cached snapshot, whose commit file is unchanged).
   ASSERT_TRUE(fs->WriteAtomic("/c/_delta_log/_last_checkpoint", "{garbage").ok());
-  EXPECT_EQ(log.Latest().value()->files().size(), 12u);
+  EXPECT_EQ(DeltaLog(fs, "/c").Latest().value()->files().size(), 12u);
   // A truncated checkpoint is an error naming the file.
   auto data = fs->ReadAll("/c/_delta_log/00000000000000000010.checkpoint.parquet").value();
   ASSERT_TRUE(fs->WriteAtomic("/c/_delta_log/00000000000000000010.checkpoint.parquet",
                               data.substr(0, data.size() / 2)).ok());
-  auto bad = log.Latest();
+  auto bad = DeltaLog(fs, "/c").Latest();
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("00000000000000000010.checkpoint.parquet"),
             std::string::npos);

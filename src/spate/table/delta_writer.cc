@@ -241,7 +241,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
                          {{"mode", opt.mode},
                           {"supportedModes", "append, overwrite, errorifexists, ignore"}});
   }
-  auto log = std::make_shared<const DeltaLog>(fs, table_path, now);
+  auto log = opt.log ? opt.log : std::make_shared<const DeltaLog>(fs, table_path, now);
   // One listing: a missing table is DELTA_MISSING_DELTA_TABLE from Latest().
   SnapshotPtr snapshot = opt.read_snapshot;
   if (!snapshot) {
@@ -261,6 +261,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     return result;
   }
   OptimisticTransaction txn(log, snapshot);
+  txn.set_async_checkpoint(opt.async_checkpoint);
 
   std::optional<TxnId> txn_id = opt.txn;
   {

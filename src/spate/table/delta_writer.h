@@ -65,6 +65,13 @@ struct DeltaWriteOptions {
   /// Parquet compression when no option is given (spark.sql.parquet.compression.codec).
   std::string default_codec = "snappy";
 
+  /// The table's log object to use (its cached snapshot is reused and advanced, so a
+  /// long-lived writer such as the streaming sink reads only new commits); nullptr: a
+  /// fresh one for this write. Must be a DeltaLog of `table_path`.
+  std::shared_ptr<const DeltaLog> log;
+  /// Write the post-commit checkpoint on the log's background thread.
+  bool async_checkpoint = false;
+
   /// A new table's schema keeps the data's NOT NULL columns (CREATE TABLE with a column
   /// list); otherwise it is made nullable, as Delta writes DataFrames (asNullable).
   bool keep_nullability = false;

@@ -167,19 +167,31 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions, 
     Status st = log_->WriteCommitFile(version, body);
     if (st.ok()) {
       committed_ = true;
-      // Post-commit: checkpoint every delta.checkpointInterval versions (best effort).
+      // The log's cached snapshot (if it is the previous version) takes our commit
+      // without reading it back.
+      log_->InstallCommit(version, body);
+      // Post-commit: checkpoint every delta.checkpointInterval versions (best effort),
+      // then the expired log is cleaned up; in the background when asked.
       if (meta && version > 0 && version % CheckpointInterval(*meta) == 0) {
-        auto snap = log_->At(version);
-        if (snap.ok()) (void)log_->WriteCheckpoint(**snap);
+        SnapshotPtr snap = log_->Cached();
+        if (!snap || snap->version() != version) {
+          auto at = log_->At(version);
+          snap = at.ok() ? *at : nullptr;
+        }
+        if (snap && async_checkpoint_) {
+          log_->CheckpointInBackground(snap);
+        } else if (snap && log_->WriteCheckpoint(*snap).ok()) {
+          (void)log_->CleanUpExpiredLogs(*snap);
+        }
       }
       return CommitResult{version, attempt};
     }
     if (st.code() != StatusCode::kAlreadyExists) return st;
-    // Lost the race: check every commit since our last attempt.
-    SPATE_ASSIGN_OR_RETURN(int64_t latest, log_->LatestVersion());
-    SPATE_ASSIGN_OR_RETURN(auto winners, log_->ReadCommits(version, latest));
+    // Lost the race: check the winning commits (those from our version on; read by
+    // opening consecutive commit files, no listing).
+    SPATE_ASSIGN_OR_RETURN(auto winners, log_->ReadCommitsFrom(version));
     for (const auto& w : winners) SPATE_RETURN_IF_ERROR(CheckConflicts(w, body));
-    version = latest + 1;
+    version = winners.empty() ? version : winners.back().version + 1;
   }
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::steady_clock::now() - started)

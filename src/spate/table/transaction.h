@@ -20,8 +20,11 @@
 //                                   (DELTA_CONCURRENT_TRANSACTION)
 //
 // otherwise the commit is retried at the next free version (blind appends never
-// conflict with each other). After a successful commit at a multiple of
-// delta.checkpointInterval (default 10) a Parquet checkpoint is written.
+// conflict with each other). The winners are read by opening the commit files after the
+// version we tried until one is missing (O(winners), no listing). After a successful
+// commit at a multiple of delta.checkpointInterval (default 10) a Parquet checkpoint is
+// written (inline, or on the log's background thread with set_async_checkpoint) and the
+// expired log cleaned up (DeltaLog::CleanUpExpiredLogs).
 //
 // Ownership: shares the DeltaLog and snapshot. Thread safety: one thread per
 // transaction; any number of transactions (threads or processes) may race on one table.
@@ -76,6 +79,9 @@ class OptimisticTransaction {
 
   /// Maximum commit attempts before DELTA_MAX_COMMIT_RETRIES_EXCEEDED.
   void set_max_attempts(int n) { max_attempts_ = n; }
+  /// Post-commit checkpoints on the log's background thread (the commit does not wait
+  /// for them; DeltaLog::CheckpointInBackground) instead of inline.
+  void set_async_checkpoint(bool on) { async_checkpoint_ = on; }
 
  private:
   Status CheckConflicts(const CommitEntry& winner, const std::vector<Action>& ours) const;
@@ -93,6 +99,7 @@ class OptimisticTransaction {
   std::vector<::spate::table::SetTransaction> txns_;
   bool committed_ = false;
   int max_attempts_ = 1000;
+  bool async_checkpoint_ = false;
 };
 
 /// delta.checkpointInterval of a table (default 10).

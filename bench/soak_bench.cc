@@ -1,0 +1,343 @@
+// Copyright spate authors.
+// Long-stream cost (issue 18): does a micro-batch get slower as the table, the Delta log
+// and the checkpoint grow? Printed, never pass/fail.
+//
+//  1. rate-micro-batch (10 rows a batch) -> Delta, default trigger, `rate_batches`
+//     batches.
+//  2. a file source over `files` small JSON files (maxFilesPerTrigger 5) -> Delta,
+//     `file_batches` batches.
+//
+// For each, per-batch triggerExecution / addBatch / latestOffset p50/p99 over the 200
+// batches before each report point (1k, 10k, 100k and the end), the ratio of each
+// point's p50 to the first window's (the reference: the same query, same run, when its
+// table and logs were small), RSS at the same points, and the files and bytes of the
+// table and the checkpoint at the end.
+//
+//   build/release/bench/spate_soak_bench [rate_batches=3000] [files=20000]
+//                                        [file_batches=2000] [window=200]
+//                                        [max_seconds_per_phase=0 (no limit)]
+//
+// scripts/soak.sh HOURS runs it in a loop with large counts.
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "spate/api/readwriter.h"
+#include "spate/api/session.h"
+#include "spate/api/streaming.h"
+#include "spate/columnar/builder.h"
+#include "spate/io/file_system.h"
+#include "spate/stream/checkpoint.h"
+#include "spate/table/delta_writer.h"
+#include "spate/table/transaction.h"
+#include "timing.h"
+
+using namespace spate;  // NOLINT
+
+namespace {
+
+double RssMb() {
+  std::ifstream f("/proc/self/statm");
+  long pages = 0, rss = 0;
+  f >> pages >> rss;
+  return static_cast<double>(rss) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e6;
+}
+
+struct Sample {
+  int64_t trigger = 0, add_batch = 0, latest_offset = 0;
+  std::map<std::string, int64_t> all;
+};
+
+// Records every progress event; wakes the main thread once `target` batches are done.
+class Recorder final : public api::StreamingQueryListener {
+ public:
+  explicit Recorder(int64_t target, std::vector<int64_t> points)
+      : target_(target), points_(std::move(points)) {}
+  void onQueryProgress(const stream::QueryProgressEvent& e) override {
+    const auto& d = e.progress.duration_ms;
+    auto get = [&](const char* k) {
+      auto it = d.find(k);
+      return it == d.end() ? int64_t{0} : it->second;
+    };
+    if (e.progress.num_input_rows == 0) return;  // idle triggers are not batches
+    std::lock_guard<std::mutex> l(mu_);
+    samples_.push_back({get("triggerExecution"), get("addBatch"), get("latestOffset"), d});
+    int64_t n = static_cast<int64_t>(samples_.size());
+    if (std::find(points_.begin(), points_.end(), n) != points_.end()) {
+      rss_.push_back(RssMb());
+      malloc_trim(0);  // what is live, not what the allocator keeps
+      trimmed_.push_back(RssMb());
+    }
+    if (n >= target_) cv_.notify_all();
+  }
+  /// Until `target` batches ran, or `max_seconds` passed (> 0).
+  void Wait(double max_seconds) {
+    std::unique_lock<std::mutex> l(mu_);
+    auto done = [&] { return static_cast<int64_t>(samples_.size()) >= target_; };
+    if (max_seconds > 0) {
+      cv_.wait_for(l, std::chrono::duration<double>(max_seconds), done);
+    } else {
+      cv_.wait(l, done);
+    }
+  }
+  std::vector<Sample> samples() {
+    std::lock_guard<std::mutex> l(mu_);
+    return samples_;
+  }
+  std::vector<double> rss() {
+    std::lock_guard<std::mutex> l(mu_);
+    return rss_;
+  }
+  std::vector<double> trimmed() {
+    std::lock_guard<std::mutex> l(mu_);
+    return trimmed_;
+  }
+
+ private:
+  int64_t target_;
+  std::vector<int64_t> points_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Sample> samples_;
+  std::vector<double> rss_, trimmed_;
+};
+
+double Pct(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
+}
+
+struct DirStats {
+  int64_t files = 0, bytes = 0;
+};
+DirStats Du(const std::string& dir) {
+  DirStats s;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file(ec)) {
+      s.files++;
+      s.bytes += static_cast<int64_t>(it->file_size(ec));
+    }
+  }
+  return s;
+}
+
+std::vector<int64_t> Points(int64_t total, int64_t window) {
+  std::vector<int64_t> p;
+  for (int64_t x : {window, int64_t{1000}, int64_t{10000}, int64_t{100000}, int64_t{1000000}})
+    if (x <= total && (p.empty() || x > p.back())) p.push_back(x);
+  if (p.empty() || p.back() != total) p.push_back(total);
+  return p;
+}
+
+void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_t> points) {
+  auto s = rec.samples();
+  auto rss = rec.rss();
+  auto trimmed = rec.trimmed();
+  // A run stopped by time: the points reached, then the last batch (RSS now).
+  const int64_t n = static_cast<int64_t>(s.size());
+  while (!points.empty() && points.back() > n) points.pop_back();
+  if (points.empty() || points.back() != n) {
+    points.push_back(n);
+    rss.resize(points.size() - 1);
+    rss.push_back(RssMb());
+    trimmed.resize(points.size() - 1);
+    malloc_trim(0);
+    trimmed.push_back(RssMb());
+  }
+  std::printf("\n%s (%zu batches)\n", title, s.size());
+  std::printf("%10s %18s %18s %18s %9s %9s %8s %8s\n", "batches", "trigger p50/p99",
+              "addBatch p50/p99", "latestOff p50/p99", "trig/ref", "add/ref", "RSS MB",
+              "trimmed");
+  double ref_t = 0, ref_a = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    int64_t end = std::min<int64_t>(points[i], static_cast<int64_t>(s.size()));
+    int64_t begin = std::max<int64_t>(0, end - window);
+    std::vector<double> t, a, l;
+    for (int64_t b = begin; b < end; ++b) {
+      t.push_back(static_cast<double>(s[b].trigger));
+      a.push_back(static_cast<double>(s[b].add_batch));
+      l.push_back(static_cast<double>(s[b].latest_offset));
+    }
+    // Means of the window guard against p50 = 0 at ms resolution.
+    double mt = 0, ma = 0;
+    for (double x : t) mt += x;
+    for (double x : a) ma += x;
+    mt /= std::max<size_t>(1, t.size());
+    ma /= std::max<size_t>(1, a.size());
+    if (i == 0) ref_t = mt, ref_a = ma;
+    char tb[32], ab[32], lb[32];
+    std::snprintf(tb, sizeof(tb), "%.0f/%.0f ms", Pct(t, 0.5), Pct(t, 0.99));
+    std::snprintf(ab, sizeof(ab), "%.0f/%.0f ms", Pct(a, 0.5), Pct(a, 0.99));
+    std::snprintf(lb, sizeof(lb), "%.0f/%.0f ms", Pct(l, 0.5), Pct(l, 0.99));
+    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.1f %8.1f\n",
+                static_cast<long long>(end), tb, ab, lb, ref_t > 0 ? mt / ref_t : 0.0,
+                ref_a > 0 ? ma / ref_a : 0.0, i < rss.size() ? rss[i] : 0.0,
+                i < trimmed.size() ? trimmed[i] : 0.0);
+  }
+  // Where a trigger's time goes: mean ms per phase, first window vs last.
+  auto phases = [&](int64_t begin, int64_t end) {
+    std::map<std::string, double> m;
+    for (int64_t b = begin; b < end; ++b)
+      for (const auto& [k, v] : s[b].all) m[k] += static_cast<double>(v) / static_cast<double>(end - begin);
+    return m;
+  };
+  if (!s.empty()) {
+    int64_t n = static_cast<int64_t>(s.size());
+    auto first = phases(0, std::min(window, n));
+    auto last = phases(std::max<int64_t>(0, n - window), n);
+    std::printf("  phase means (first %lld -> last %lld batches):", static_cast<long long>(window),
+                static_cast<long long>(window));
+    for (const auto& [k, v] : last) std::printf(" %s %.1f->%.1f", k.c_str(), first[k], v);
+    std::printf("\n");
+  }
+  std::printf("  (ratios: mean of the %lld batches before the point / mean of the first %lld)\n",
+              static_cast<long long>(window), static_cast<long long>(window));
+}
+
+void PrintDisk(const std::string& what, const std::string& dir) {
+  auto d = Du(dir);
+  std::printf("  %-34s %8lld files %10.1f MB\n", what.c_str(), static_cast<long long>(d.files),
+              static_cast<double>(d.bytes) / 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int64_t rate_batches = argc > 1 ? std::atoll(argv[1]) : 3000;
+  int64_t files = argc > 2 ? std::atoll(argv[2]) : 20000;
+  int64_t file_batches = argc > 3 ? std::atoll(argv[3]) : 2000;
+  int64_t window = argc > 4 ? std::atoll(argv[4]) : 200;
+  double max_seconds = argc > 5 ? std::atof(argv[5]) : 0;
+  auto fs = io::LocalFileSystem::Get();
+  const char* tmp = std::getenv("TMPDIR");
+  std::string root =
+      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-soak-bench-" + stream::RandomUuid());
+  auto spark = api::SparkSession::builder().appName("soak-bench").getOrCreate();
+  spark.conf().set("spark.sql.shuffle.partitions", "1");
+
+  // ---- 0. (SOAK_LOG_ONLY=N) the Delta log layer alone: N one-file commits through one
+  // long-lived DeltaLog (as the sink), background checkpoints; commit p50/p99 and RSS.
+  if (const char* n_env = std::getenv("SOAK_LOG_ONLY"); n_env && *n_env) {
+    const int64_t n = std::atoll(n_env);
+    std::string path = io::JoinPath(root, "log-only");
+    auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+    auto batch = Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
+    table::DeltaWriteOptions append;
+    append.mode = "append";
+    if (!table::WriteBatches(fs, path, {batch}, append).ok()) return 1;
+    auto log = std::make_shared<const table::DeltaLog>(fs, path);
+    std::vector<double> us;
+    std::printf("\nDelta log only: %lld commits of one fake file (background checkpoints)\n",
+                static_cast<long long>(n));
+    for (int64_t i = 1; i <= n; ++i) {
+      auto t0 = bench::Steady::now();
+      auto snap = log->Latest();
+      if (!snap.ok()) return 1;
+      table::OptimisticTransaction txn(log, *snap);
+      txn.set_async_checkpoint(true);
+      table::AddFile f;
+      f.path = "part-00000-" + stream::RandomUuid() + "-c000.snappy.parquet";
+      f.size = 500;
+      f.stats = "{\"numRecords\":10,\"minValues\":{\"timestamp\":\"2026-01-01T00:00:00.000Z\","
+                "\"value\":0},\"maxValues\":{\"timestamp\":\"2026-01-01T00:00:09.000Z\","
+                "\"value\":9},\"nullCount\":{\"timestamp\":0,\"value\":0}}";
+      table::CommitInfo ci;
+      ci.operation = "STREAMING UPDATE";
+      if (!txn.Commit({table::Action::Of(f)}, ci).ok()) return 1;
+      us.push_back(bench::Seconds(t0) * 1e6);
+      if (i % (n / 5 > 0 ? n / 5 : 1) == 0) {
+        (void)log->WaitForBackgroundCheckpoints();
+        double rss = RssMb();
+        malloc_trim(0);
+        std::vector<double> last(us.end() - std::min<int64_t>(static_cast<int64_t>(us.size()), 500), us.end());
+        std::printf("  %8lld commits: commit p50 %.2f ms p99 %.2f ms, RSS %.1f MB (trimmed %.1f)\n",
+                    static_cast<long long>(i), Pct(last, 0.5) / 1000, Pct(last, 0.99) / 1000, rss,
+                    RssMb());
+      }
+    }
+  }
+
+  // ---- 1. rate-micro-batch -> Delta
+  if (rate_batches > 0) {
+    auto points = Points(rate_batches, window);
+    auto rec = std::make_shared<Recorder>(rate_batches, points);
+    spark.streams().addListener(rec);
+    // SOAK_RATE_SINK=noop: the same stream into the noop sink (what the engine itself
+    // costs per batch, without Delta).
+    const char* sink_env = std::getenv("SOAK_RATE_SINK");
+    std::string sink = sink_env && *sink_env ? sink_env : "delta";
+    auto w = spark.readStream()
+                 .format("rate-micro-batch")
+                 .option("rowsPerBatch", 10)
+                 .load()
+                 .writeStream()
+                 .format(sink)
+                 .option("checkpointLocation", io::JoinPath(root, "rate-chk"));
+    auto q = sink == "delta" ? w.start(io::JoinPath(root, "rate-table")) : w.start();
+    auto t0 = bench::Steady::now();
+    rec->Wait(max_seconds);
+    double secs = bench::Seconds(t0);
+    q.stop();
+    spark.streams().removeListener(rec);
+    Report(("rate-micro-batch 10 rows/batch -> " + sink).c_str(), *rec, window, points);
+    std::printf("  %.1f s, %.0f batches/s\n", secs,
+                static_cast<double>(rec->samples().size()) / secs);
+    PrintDisk("table (data + _delta_log)", io::JoinPath(root, "rate-table"));
+    PrintDisk("table _delta_log", io::JoinPath(root, "rate-table/_delta_log"));
+    PrintDisk("checkpoint", io::JoinPath(root, "rate-chk"));
+  }
+
+  // ---- 2. many small files -> Delta
+  if (files > 0 && file_batches > 0) {
+    std::string in = io::JoinPath(root, "in");
+    (void)fs->MakeDirs(in);
+    auto t0 = bench::Steady::now();
+    for (int64_t f = 0; f < files; ++f) {
+      char name[64];
+      std::snprintf(name, sizeof(name), "f-%08lld.json", static_cast<long long>(f));
+      std::ofstream(io::JoinPath(in, name)) << "{\"id\":" << f << ",\"v\":\"x\"}\n";
+    }
+    std::printf("\nwrote %lld files in %.1f s\n", static_cast<long long>(files),
+                bench::Seconds(t0));
+    auto points = Points(file_batches, window);
+    auto rec = std::make_shared<Recorder>(file_batches, points);
+    spark.streams().addListener(rec);
+    auto q = spark.readStream()
+                 .schema("id BIGINT, v STRING")
+                 .option("maxFilesPerTrigger", 5)
+                 .json(in)
+                 .writeStream()
+                 .format("delta")
+                 .option("checkpointLocation", io::JoinPath(root, "file-chk"))
+                 .start(io::JoinPath(root, "file-table"));
+    t0 = bench::Steady::now();
+    rec->Wait(max_seconds);
+    double secs = bench::Seconds(t0);
+    q.stop();
+    spark.streams().removeListener(rec);
+    Report(("json files (" + std::to_string(files) + ", maxFilesPerTrigger 5) -> Delta").c_str(),
+           *rec, window, points);
+    std::printf("  %.1f s, %.0f batches/s\n", secs,
+                static_cast<double>(rec->samples().size()) / secs);
+    PrintDisk("table _delta_log", io::JoinPath(root, "file-table/_delta_log"));
+    PrintDisk("checkpoint sources/0", io::JoinPath(root, "file-chk/sources/0"));
+    PrintDisk("checkpoint", io::JoinPath(root, "file-chk"));
+  }
+  std::filesystem::remove_all(root);
+  return 0;
+}

@@ -1,0 +1,302 @@
+// Copyright spate authors.
+// Long-lived Delta logs (issue 18): the cached snapshot is advanced by the new commits
+// only (log files read per commit counted, not timed), background checkpoints, and log
+// cleanup by delta.logRetentionDuration.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+
+#include "spate/columnar/builder.h"
+#include "spate/io/forwarding_file_system.h"
+#include "spate/table/delta_log.h"
+#include "spate/table/delta_writer.h"
+#include "spate/table/transaction.h"
+
+namespace spate::table {
+namespace {
+
+using io::CountingFileSystem;
+
+SchemaPtr IdSchema() {
+  return std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+}
+
+BatchPtr Ids(int64_t start, int64_t n) {
+  std::vector<Value> ids;
+  for (int64_t i = start; i < start + n; ++i) ids.push_back(Value::Long(i));
+  return Batch::Make(IdSchema(), {ColumnFromValues(DataType::Long(), ids)}, n);
+}
+
+/// Creates the table (version 0, one real file) with `props`.
+void CreateTable(const io::FileSystemPtr& fs, const std::string& path,
+                 std::map<std::string, std::string> props, NowFn now = SystemNow()) {
+  DeltaWriteOptions o;
+  o.mode = "append";
+  o.options = std::move(props);
+  auto r = WriteBatches(fs, path, {Ids(0, 3)}, o, std::move(now));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+}
+
+/// One cheap commit: a fake add (and optionally a remove of `remove`).
+Result<CommitResult> CommitFake(const std::shared_ptr<const DeltaLog>& log, int64_t i,
+                                const AddFile* remove = nullptr, bool async = false) {
+  SPATE_ASSIGN_OR_RETURN(auto snap, log->Latest());
+  OptimisticTransaction txn(log, snap);
+  txn.set_async_checkpoint(async);
+  AddFile f;
+  f.path = "fake-" + std::to_string(i) + ".parquet";
+  f.size = 10 + i;
+  f.data_change = true;
+  std::vector<Action> actions{Action::Of(f)};
+  if (remove) {
+    txn.ReadFiles({*remove});
+    RemoveFile r;
+    r.path = remove->path;
+    r.deletion_timestamp = log->NowMs();
+    r.data_change = true;
+    actions.push_back(Action::Of(r));
+  }
+  CommitInfo ci;
+  ci.operation = "WRITE";
+  return txn.Commit(std::move(actions), ci);
+}
+
+std::vector<std::string> Paths(const Snapshot& s) {
+  std::vector<std::string> out;
+  for (const auto& f : s.files()) out.push_back(f.path);
+  return out;
+}
+
+TEST(DeltaLogCacheTest, FiveThousandCommitsReadOnlyNewCommits) {
+  auto counting = std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
+  io::FileSystemPtr fs = counting;
+  // Checkpoints every 1000 commits keep the test fast; their cost is counted apart.
+  CreateTable(fs, "/t", {{"delta.checkpointInterval", "1000"}});
+  auto log = std::make_shared<const DeltaLog>(fs, "/t");
+  ASSERT_TRUE(log->Latest().ok());  // the one full load (listing + replay)
+  counting->Take();
+  constexpr int kCommits = 5000;
+  int64_t max_ops = 0, lists = 0;
+  for (int i = 1; i < kCommits; ++i) {
+    auto r = CommitFake(log, i);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->version, i);
+    auto c = counting->Take();
+    if (i % 1000 == 0) continue;  // checkpoint commits: the checkpoint and cleanup
+    max_ops = std::max(max_ops, c.total());
+    lists += c.lists;
+  }
+  // Per commit: stat of the cached tail, one failed open probing for a newer commit,
+  // the stat of our own commit: a constant, whatever the log's length.
+  EXPECT_LE(max_ops, 4);
+  EXPECT_EQ(lists, 0);
+  auto latest = log->Latest().value();
+  EXPECT_EQ(latest->version(), kCommits - 1);
+  EXPECT_EQ(latest->files().size(), static_cast<size_t>(kCommits));  // 4999 fakes + 1 real
+  // A fresh load (checkpoint 4000 + 999 commits) sees the same table.
+  auto fresh = DeltaLog(fs, "/t").Latest().value();
+  EXPECT_EQ(fresh->checkpoint_version().value(), 4000);
+  EXPECT_EQ(Paths(*fresh), Paths(*latest));
+
+  // Another writer commits 7 times: this log reads exactly those 7 commits (+ the probe
+  // past them, the tail stats).
+  auto other = std::make_shared<const DeltaLog>(fs, "/t");
+  for (int i = 0; i < 7; ++i) ASSERT_TRUE(CommitFake(other, 10000 + i).ok());
+  counting->Take();
+  auto updated = log->Latest().value();
+  auto c = counting->Take();
+  EXPECT_EQ(updated->version(), kCommits - 1 + 7);
+  EXPECT_EQ(c.lists, 0);
+  EXPECT_EQ(c.opens, 7 + 1);
+  EXPECT_LE(c.stats, 2);
+  EXPECT_EQ(updated->files().size(), static_cast<size_t>(kCommits + 7));
+}
+
+TEST(DeltaLogCacheTest, ConflictCheckReadsOnlyTheWinners) {
+  auto counting = std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
+  io::FileSystemPtr fs = counting;
+  CreateTable(fs, "/w", {{"delta.checkpointInterval", "1000"}});
+  auto log = std::make_shared<const DeltaLog>(fs, "/w");
+  for (int i = 1; i <= 200; ++i) ASSERT_TRUE(CommitFake(log, i).ok());
+  // A transaction reads version 200; three blind appends win 201..203.
+  auto snap = log->Latest().value();
+  OptimisticTransaction txn(log, snap);
+  auto other = std::make_shared<const DeltaLog>(fs, "/w");
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(CommitFake(other, 500 + i).ok());
+  counting->Take();
+  AddFile f;
+  f.path = "late.parquet";
+  CommitInfo ci;
+  ci.operation = "WRITE";
+  auto r = txn.Commit({Action::Of(f)}, ci);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->version, 204);
+  EXPECT_EQ(r->attempts, 2);
+  auto c = counting->Take();
+  EXPECT_EQ(c.lists, 0);
+  EXPECT_EQ(c.opens, 3 + 1);  // the three winners and the probe past them
+}
+
+TEST(DeltaLogCacheTest, IncrementalSnapshotsMatchAFreshLoad) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  CreateTable(fs, "/r", {{"delta.checkpointInterval", "7"}});
+  auto log = std::make_shared<const DeltaLog>(fs, "/r");
+  // Adds and removes over more commits than the snapshot chain bound, with some
+  // snapshots never materialized.
+  for (int i = 1; i <= 3 * kMaxSnapshotChain + 5; ++i) {
+    auto snap = log->Latest().value();
+    const AddFile* victim = nullptr;
+    AddFile copy;
+    if (i % 3 == 0 && !snap->files().empty()) {
+      copy = snap->files()[static_cast<size_t>(i) % snap->files().size()];
+      victim = &copy;
+    }
+    ASSERT_TRUE(CommitFake(log, i, victim).ok());
+    if (i % 17 == 0) {
+      auto fresh = DeltaLog(fs, "/r").Latest().value();
+      auto cached = log->Latest().value();
+      ASSERT_EQ(cached->version(), fresh->version());
+      EXPECT_EQ(Paths(*cached), Paths(*fresh)) << "version " << fresh->version();
+      EXPECT_EQ(cached->tombstones().size(), fresh->tombstones().size());
+    }
+  }
+  // A metadata change by another writer reaches the cached snapshot.
+  DeltaWriteOptions o;
+  o.mode = "append";
+  o.options["mergeSchema"] = "true";
+  auto wide = Batch::Make(
+      std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""},
+                                                        {"extra", DataType::String(), true, ""}}),
+      {ColumnFromValues(DataType::Long(), {Value::Long(1)}),
+       ColumnFromValues(DataType::String(), {Value::String("x")})},
+      1);
+  ASSERT_TRUE(WriteBatches(fs, "/r", {wide}, o).ok());
+  EXPECT_EQ(log->Latest().value()->schema()->num_fields(), 2);
+}
+
+TEST(DeltaLogCacheTest, ReplacedTableIsLoadedAfresh) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  CreateTable(fs, "/x", {});
+  auto log = std::make_shared<const DeltaLog>(fs, "/x");
+  for (int i = 1; i <= 3; ++i) ASSERT_TRUE(CommitFake(log, i).ok());
+  EXPECT_EQ(log->Latest().value()->files().size(), 4u);
+  // The table is deleted and written again (same version numbers, new files).
+  ASSERT_TRUE(fs->Delete("/x", true).ok());
+  CreateTable(fs, "/x", {});
+  auto again = log->Latest().value();
+  EXPECT_EQ(again->version(), 0);
+  EXPECT_EQ(again->files().size(), 1u);
+}
+
+TEST(DeltaLogCacheTest, BackgroundCheckpointIsReadable) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  CreateTable(fs, "/b", {});
+  auto log = std::make_shared<const DeltaLog>(fs, "/b");
+  for (int i = 1; i <= 25; ++i) ASSERT_TRUE(CommitFake(log, i, nullptr, /*async=*/true).ok());
+  ASSERT_TRUE(log->WaitForBackgroundCheckpoints().ok());
+  EXPECT_TRUE(fs->Exists("/b/_delta_log/00000000000000000020.checkpoint.parquet").value());
+  auto last = Json::Parse(fs->ReadAll("/b/_delta_log/_last_checkpoint").value()).value();
+  EXPECT_EQ(last.GetInt("version").value(), 20);
+  EXPECT_EQ(last.GetInt("numOfAddFiles").value(), 21);
+  auto fresh = DeltaLog(fs, "/b").Latest().value();
+  EXPECT_EQ(fresh->checkpoint_version().value(), 20);
+  EXPECT_EQ(fresh->files().size(), 26u);
+  // A DeltaLog destroyed with a checkpoint queued finishes it.
+  {
+    auto short_lived = std::make_shared<const DeltaLog>(fs, "/b");
+    for (int i = 26; i <= 30; ++i)
+      ASSERT_TRUE(CommitFake(short_lived, i, nullptr, /*async=*/true).ok());
+  }
+  EXPECT_TRUE(fs->Exists("/b/_delta_log/00000000000000000030.checkpoint.parquet").value());
+}
+
+// A checkpoint larger than one written chunk (16,384 rows) reads back whole.
+TEST(DeltaLogCacheTest, LargeCheckpointReadsBack) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  CreateTable(fs, "/big", {});
+  auto log = std::make_shared<const DeltaLog>(fs, "/big");
+  OptimisticTransaction txn(log, log->Latest().value());
+  std::vector<Action> adds;
+  for (int i = 0; i < 20000; ++i) {
+    AddFile f;
+    f.path = "k=" + std::to_string(i % 7) + "/part-" + std::to_string(i) + ".parquet";
+    f.partition_values = {{"k", i % 11 == 0 ? std::nullopt : std::optional<std::string>("x")}};
+    f.size = i;
+    f.stats = "{\"numRecords\":" + std::to_string(i) + "}";
+    if (i % 5 == 0) f.tags = std::map<std::string, std::string>{{"t", "v"}};
+    adds.push_back(Action::Of(f));
+  }
+  CommitInfo ci;
+  ci.operation = "WRITE";
+  ASSERT_TRUE(txn.Commit(std::move(adds), ci).ok());
+  auto snap = log->Latest().value();
+  ASSERT_TRUE(log->WriteCheckpoint(*snap).ok());
+  auto fresh = DeltaLog(fs, "/big").Latest().value();
+  EXPECT_EQ(fresh->checkpoint_version().value(), 1);
+  ASSERT_EQ(fresh->files().size(), 20001u);
+  for (size_t i = 0; i < fresh->files().size(); i += 997) {
+    const AddFile& a = fresh->files()[i];
+    const AddFile& b = snap->files()[i];
+    EXPECT_EQ(a.path, b.path);
+    EXPECT_EQ(a.size, b.size);
+    EXPECT_EQ(a.stats, b.stats);
+    EXPECT_EQ(a.partition_values, b.partition_values);
+    EXPECT_EQ(a.tags, b.tags);
+    EXPECT_FALSE(a.data_change);
+  }
+}
+
+// Log cleanup with a controlled clock: commit times come from commitInfo.timestamp.
+TEST(DeltaLogCacheTest, LogCleanupKeepsEveryRetainedVersionReadable) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  const int64_t day = 86400000;
+  int64_t clock = 1000 * day + 12 * 3600 * 1000;  // noon
+  NowFn now = [&] { return clock; };
+  CreateTable(fs, "/c", {{"delta.logRetentionDuration", "interval 30 days"}}, now);
+  auto log = std::make_shared<const DeltaLog>(fs, "/c", now);
+  // Versions 1..24 sixty days ago, 25..35 today; checkpoints at 10, 20, 30.
+  for (int i = 1; i <= 35; ++i) {
+    if (i == 25) clock += 60 * day;
+    ASSERT_TRUE(CommitFake(log, i).ok());
+  }
+  // The checkpoint at 30 ran the cleanup: the oldest retained version is 25, the newest
+  // checkpoint at or before it is 20, so versions below 20 are gone.
+  for (int v = 0; v < 20; ++v)
+    EXPECT_FALSE(fs->Exists(log->CommitPath(v)).value()) << v;
+  EXPECT_FALSE(fs->Exists("/c/_delta_log/00000000000000000010.checkpoint.parquet").value());
+  EXPECT_TRUE(fs->Exists("/c/_delta_log/00000000000000000020.checkpoint.parquet").value());
+  DeltaLog reader(fs, "/c", now);
+  for (int64_t v = 20; v <= 35; ++v) {
+    auto s = reader.At(v);
+    ASSERT_TRUE(s.ok()) << v << ": " << s.status().ToString();
+    EXPECT_EQ((*s)->files().size(), static_cast<size_t>(v + 1));
+  }
+  auto old = reader.At(19);
+  ASSERT_FALSE(old.ok());
+  EXPECT_EQ(old.status().error_class(), "DELTA_VERSION_NOT_FOUND");
+  EXPECT_NE(old.status().ToString().find("20"), std::string::npos);
+  EXPECT_EQ(reader.Latest().value()->files().size(), 36u);
+  // Timestamps still resolve over the retained commits (25..35 share one clock value,
+  // made monotonic: 25 is at `clock`); before the oldest listed commit they fail.
+  EXPECT_EQ(reader.VersionAtTimestamp(clock).value(), 25);
+  EXPECT_EQ(reader.VersionAtTimestamp(clock + 10).value(), 35);
+  auto before = reader.VersionAtTimestamp(day);
+  ASSERT_FALSE(before.ok());
+  EXPECT_EQ(before.status().error_class(), "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION");
+
+  // delta.enableExpiredLogCleanup=false keeps everything.
+  CreateTable(fs, "/k",
+              {{"delta.logRetentionDuration", "interval 1 day"},
+               {"delta.enableExpiredLogCleanup", "false"}},
+              now);
+  auto keep = std::make_shared<const DeltaLog>(fs, "/k", now);
+  for (int i = 1; i <= 10; ++i) ASSERT_TRUE(CommitFake(keep, i).ok());
+  clock += 10 * day;
+  for (int i = 11; i <= 20; ++i) ASSERT_TRUE(CommitFake(keep, i).ok());
+  EXPECT_TRUE(fs->Exists(keep->CommitPath(0)).value());
+  EXPECT_EQ(keep->CleanUpExpiredLogs(*keep->Latest().value()).value(), 0);
+}
+
+}  // namespace
+}  // namespace spate::table
