@@ -174,6 +174,47 @@ void AddPartitions(const std::string& topic, int total) {
   rd_kafka_destroy(rk);
 }
 
+/// Produces (value, timestamp ms) records to one partition with librdkafka.
+void ProduceWithTimestamps(const std::string& topic, int partition,
+                           const std::vector<std::pair<std::string, int64_t>>& records) {
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+  ASSERT_NE(rk, nullptr) << err;
+  for (const auto& [v, ts] : records) {
+    ASSERT_EQ(rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(partition),
+                                RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                                RD_KAFKA_V_VALUE(const_cast<char*>(v.data()), v.size()),
+                                RD_KAFKA_V_TIMESTAMP(ts), RD_KAFKA_V_END),
+              RD_KAFKA_RESP_ERR_NO_ERROR);
+  }
+  ASSERT_EQ(rd_kafka_flush(rk, 30000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  rd_kafka_destroy(rk);
+}
+
+/// Deletes the records of partition 0 before `offset` (the log start moves: "aged out").
+void DeleteRecordsBefore(const std::string& topic, int64_t offset) {
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+  ASSERT_NE(rk, nullptr) << err;
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(list, topic.c_str(), 0)->offset = offset;
+  rd_kafka_DeleteRecords_t* dr = rd_kafka_DeleteRecords_new(list);
+  rd_kafka_topic_partition_list_destroy(list);
+  rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
+  rd_kafka_DeleteRecords(rk, &dr, 1, nullptr, q);
+  rd_kafka_event_t* ev = rd_kafka_queue_poll(q, 30000);
+  ASSERT_NE(ev, nullptr);
+  EXPECT_EQ(rd_kafka_event_error(ev), RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_event_error_string(ev);
+  rd_kafka_event_destroy(ev);
+  rd_kafka_DeleteRecords_destroy(dr);
+  rd_kafka_queue_destroy(q);
+  rd_kafka_destroy(rk);
+}
+
 /// Produces `lines` ("key<TAB>value") with kcat to one partition, with headers `headers`
 /// (kcat -H name=value, applied to every record).
 void KcatProduce(const std::string& topic, int partition, const std::vector<std::string>& lines,
@@ -558,6 +599,129 @@ TEST(KafkaBroker, BronzePipelineAndKafkaSink) {
   auto lines = KcatConsume(out_topic, "%k|%s\\n");
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0], "o1|{\"ORDER_ID\":\"O1\",\"AMOUNT\":12.5,\"COUNTRY\":\"DE\"}");
+}
+
+std::vector<std::string> Values(const api::DataFrame& df) {
+  std::vector<std::string> out;
+  for (const auto& r : df.selectExpr("CAST(value AS STRING) AS v").collect()) out.push_back(Str(r[0]));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(KafkaBroker, TimestampOffsetsAndMinPartitions) {
+  REQUIRE_BROKER();
+  std::string topic = NewTopic("ts");
+  CreateTopic(topic, 1);
+  ProduceWithTimestamps(topic, 0, {{"a", 1000}, {"b", 2000}, {"c", 3000}, {"d", 4000}});
+  auto read = [&] {
+    return Spark().read().format("kafka")
+        .option("kafka.bootstrap.servers", Broker::Bootstrap())
+        .option("subscribe", topic);
+  };
+  EXPECT_EQ(Values(read().option("startingOffsetsByTimestamp", "{\"" + topic + "\":{\"0\":1500}}").load()),
+            (std::vector<std::string>{"b", "c", "d"}));
+  EXPECT_EQ(Values(read().option("startingTimestamp", "3000").load()),
+            (std::vector<std::string>{"c", "d"}));
+  // The ending offset is the first record at or after the timestamp (exclusive).
+  EXPECT_EQ(Values(read().option("endingTimestamp", "3000").load()),
+            (std::vector<std::string>{"a", "b"}));
+  auto rows = read().option("startingTimestamp", "1000").load().collect();
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0][5].i64(), 1000 * 1000) << "timestamp microseconds";
+  // No record at or after the timestamp: Spark's error, or latest with the strategy.
+  EXPECT_NE(ErrorOf([&] { read().option("startingTimestamp", "9000").load(); })
+                .find("No offset matched from request of topic-partition " + topic +
+                      "-0 and timestamp 9000."),
+            std::string::npos);
+  EXPECT_TRUE(Values(read().option("startingTimestamp", "9000")
+                         .option("startingOffsetsByTimestampStrategy", "latest").load()).empty());
+  // minPartitions splits the range; the rows are the same.
+  EXPECT_EQ(Values(read().option("minPartitions", "3").load()),
+            (std::vector<std::string>{"a", "b", "c", "d"}));
+}
+
+TEST(KafkaBroker, MinOffsetsPerTriggerDelaysBatches) {
+  REQUIRE_BROKER();
+  TempDir dir;
+  std::string topic = NewTopic("minrows");
+  CreateTopic(topic, 1);
+  KcatProduce(topic, 0, {"k\t1", "k\t2", "k\t3"});
+  auto q = Spark().readStream().format("kafka")
+               .option("kafka.bootstrap.servers", Broker::Bootstrap())
+               .option("subscribe", topic)
+               .option("startingOffsets", "earliest")
+               .option("minOffsetsPerTrigger", "4")
+               .option("maxTriggerDelay", "1h")
+               .load()
+               .selectExpr("CAST(value AS STRING) AS v")
+               .writeStream()
+               .format("memory")
+               .queryName("minrows")
+               .start();
+  q.processAllAvailable();  // the first trigger always runs
+  EXPECT_EQ(Spark().sql("SELECT * FROM minrows").collect().size(), 3u);
+  KcatProduce(topic, 0, {"k\t4", "k\t5"});
+  q.processAllAvailable();
+  EXPECT_EQ(Spark().sql("SELECT * FROM minrows").collect().size(), 3u) << "2 < 4 new: delayed";
+  KcatProduce(topic, 0, {"k\t6", "k\t7"});
+  q.processAllAvailable();
+  EXPECT_EQ(Spark().sql("SELECT * FROM minrows").collect().size(), 7u);
+  q.stop();
+}
+
+TEST(KafkaBroker, FailOnDataLoss) {
+  REQUIRE_BROKER();
+  TempDir dir;
+  std::string topic = NewTopic("loss");
+  CreateTopic(topic, 1);
+  std::vector<std::string> first;
+  for (int i = 0; i < 4; ++i) first.push_back("k\t" + std::to_string(i));
+  KcatProduce(topic, 0, first);
+  std::string out = dir / "out", chk = dir / "chk";
+  auto start = [&](const std::string& fail) {
+    return Spark().readStream().format("kafka")
+        .option("kafka.bootstrap.servers", Broker::Bootstrap())
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+        .option("failOnDataLoss", fail)
+        .load()
+        .selectExpr("offset", "CAST(value AS STRING) AS v")
+        .writeStream()
+        .format("delta")
+        .option("checkpointLocation", chk)
+        .start(out);
+  };
+  auto q = start("true");
+  q.processAllAvailable();
+  q.stop();
+  std::vector<std::string> more;
+  for (int i = 4; i < 10; ++i) more.push_back("k\t" + std::to_string(i));
+  KcatProduce(topic, 0, more);
+  DeleteRecordsBefore(topic, 7);  // offsets 4..6 are gone before the query reads them
+  auto q2 = start("true");
+  std::string err = ErrorOf([&] { q2.awaitTermination(); });
+  EXPECT_NE(err.find("Cannot fetch offset 4"), std::string::npos) << err;
+  EXPECT_NE(err.find("failOnDataLoss"), std::string::npos) << err;
+  // failOnDataLoss=false: the batch goes on from the earliest offset still there.
+  auto q3 = start("false");
+  q3.processAllAvailable();
+  q3.stop();
+  std::vector<std::string> got;
+  for (const auto& r : Spark().read().format("delta").load(out).orderBy("offset").collect())
+    got.push_back(std::to_string(r[0].i64()) + ":" + Str(r[1]));
+  EXPECT_EQ(got, (std::vector<std::string>{"0:0", "1:1", "2:2", "3:3", "7:7", "8:8", "9:9"}));
+  // Batch reads: a starting offset that is gone.
+  auto batch = [&](const std::string& fail) {
+    return Spark().read().format("kafka")
+        .option("kafka.bootstrap.servers", Broker::Bootstrap())
+        .option("subscribe", topic)
+        .option("failOnDataLoss", fail)
+        .option("startingOffsets", "{\"" + topic + "\":{\"0\":2}}")
+        .load();
+  };
+  EXPECT_NE(ErrorOf([&] { batch("true").collect(); }).find("KAFKA_DATA_LOSS.START_OFFSET_RESET"),
+            std::string::npos);
+  EXPECT_EQ(Values(batch("false")), (std::vector<std::string>{"7", "8", "9"}));
 }
 
 }  // namespace

@@ -230,16 +230,58 @@ Result<Strategy> ParseStrategy(const Params& p) {
   return s;
 }
 
-/// startingOffsets / endingOffsets.
+/// startingOffsets / endingOffsets and their timestamp forms (Spark's
+/// KafkaOffsetRangeLimit).
 struct RangeLimit {
-  enum class Kind : uint8_t { kEarliest, kLatest, kSpecific } kind = Kind::kEarliest;
-  PartitionOffsets specific;
+  enum class Kind : uint8_t {
+    kEarliest,
+    kLatest,
+    kSpecific,           // offsets per partition (-2 / -1 allowed)
+    kTimestamps,         // timestamps per partition (startingOffsetsByTimestamp)
+    kGlobalTimestamp,    // one timestamp for every partition (startingTimestamp)
+  } kind = Kind::kEarliest;
+  PartitionOffsets specific;  // offsets, or timestamps for kTimestamps
+  int64_t timestamp = 0;      // kGlobalTimestamp
+  bool no_match_latest = false;  // startingOffsetsByTimestampStrategy=latest
 };
 
-Result<RangeLimit> ParseRangeLimit(const Params& p, const std::string& key,
+/// Spark's getKafkaOffsetRangeLimit: a global timestamp first, then timestamps per
+/// partition, then offsets (`prefix` is "starting" or "ending").
+Result<RangeLimit> ParseRangeLimit(const Params& p, const std::string& prefix,
                                    RangeLimit::Kind dflt) {
   RangeLimit r;
   r.kind = dflt;
+  std::string strategy = Lower(Trim(p.Get("startingoffsetsbytimestampstrategy", "error")));
+  if (strategy != "error" && strategy != "latest") {
+    return Status::Invalid("No value found for '" + p.Get("startingoffsetsbytimestampstrategy") +
+                           "'");
+  }
+  r.no_match_latest = strategy == "latest";
+  if (p.Has(prefix + "timestamp")) {
+    std::string t = Trim(p.Get(prefix + "timestamp"));
+    try {
+      size_t used = 0;
+      r.timestamp = std::stoll(t, &used);
+      if (used != t.size()) throw std::invalid_argument(t);
+    } catch (...) {
+      return Status::Invalid("Expected a single long value, got " + t);
+    }
+    r.kind = RangeLimit::Kind::kGlobalTimestamp;
+    return r;
+  }
+  if (p.Has(prefix + "offsetsbytimestamp")) {
+    std::string t = Trim(p.Get(prefix + "offsetsbytimestamp"));
+    auto parsed = ParseOffsetsText(t);
+    if (!parsed.ok()) {
+      return Status::Invalid(
+          "Expected e.g. {\"topicA\": {\"0\": 123456789, \"1\": 123456789}, \"topicB\": "
+          "{\"0\": 123456789, \"1\": 123456789}}, got " + t);
+    }
+    r.specific = *parsed;
+    r.kind = RangeLimit::Kind::kTimestamps;
+    return r;
+  }
+  const std::string key = prefix + "offsets";
   if (!p.Has(key)) return r;
   std::string v = Trim(p.Get(key));
   std::string lv = Lower(v);
@@ -255,10 +297,7 @@ Result<RangeLimit> ParseRangeLimit(const Params& p, const std::string& key,
 }
 
 Status NotImplementedOption(const Params& p) {
-  for (const char* k : {"startingoffsetsbytimestamp", "startingtimestamp",
-                        "endingoffsetsbytimestamp", "endingtimestamp",
-                        "minoffsetspertrigger", "maxtriggerdelay", "minpartitions",
-                        "maxrecordsperpartition"}) {
+  for (const char* k : {"maxrecordsperpartition"}) {
     if (p.Has(k)) {
       return Status::Error(
           "SPATE_STREAMING_UNSUPPORTED",
@@ -424,21 +463,29 @@ class OffsetReader {
 
   /// Offsets of `parts` at `which` (kEarliest / kLatest), one ListOffsets per leader.
   Result<PartitionOffsets> Fetch(const std::vector<TopicPartition>& parts, int64_t which) {
+    PartitionOffsets query;
+    for (const auto& tp : parts) query[tp] = which;
+    return FetchQuery(query);
+  }
+
+  /// ListOffsets for each partition's value: -2 earliest, -1 latest, else a timestamp (the
+  /// first offset whose timestamp is at or after it; -1 when there is none).
+  Result<PartitionOffsets> FetchQuery(const PartitionOffsets& query) {
     SPATE_RETURN_IF_ERROR(Open());
     PartitionOffsets out;
-    if (parts.empty()) return out;
+    if (query.empty()) return out;
     Status last;
     for (int attempt = 0; attempt < 3; ++attempt) {
       rd_kafka_topic_partition_list_t* list =
-          rd_kafka_topic_partition_list_new(static_cast<int>(parts.size()));
-      for (const auto& tp : parts) {
-        rd_kafka_topic_partition_list_add(list, tp.topic.c_str(), tp.partition)->offset = which;
+          rd_kafka_topic_partition_list_new(static_cast<int>(query.size()));
+      for (const auto& [tp, q] : query) {
+        rd_kafka_topic_partition_list_add(list, tp.topic.c_str(), tp.partition)->offset = q;
       }
       rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(client_->rk, list, kMetadataTimeoutMs);
       last = Status::OK();
       if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        last = Status::IOError("Cannot fetch " + std::string(which == kEarliest ? "earliest" : "latest") +
-                               " Kafka offsets for " + strategy_.Describe() + ": " + ErrName(e));
+        last = Status::IOError("Cannot fetch Kafka offsets for " + strategy_.Describe() + ": " +
+                               ErrName(e));
       } else {
         for (int i = 0; i < list->cnt; ++i) {
           const auto& el = list->elems[i];
@@ -729,6 +776,76 @@ class RangesDataSource final : public DataSource {
   std::string description_;
 };
 
+int64_t PartCount(int64_t size, int64_t total, int64_t min_parts) {
+  return std::max<int64_t>(
+      std::llround(static_cast<double>(size) / static_cast<double>(total) *
+                   static_cast<double>(min_parts)),
+      1);
+}
+
+/// Spark's KafkaOffsetRangeCalculator.getRanges: with minPartitions above the number of
+/// non-empty ranges, large ranges are cut into about size / total * minPartitions pieces
+/// (small ones are left whole and not counted in the proportion).
+std::vector<OffsetRange> SplitRanges(const std::vector<OffsetRange>& in,
+                                     std::optional<int64_t> min_parts) {
+  std::vector<OffsetRange> ranges;
+  for (const auto& r : in)
+    if (r.until > r.from) ranges.push_back(r);
+  if (!min_parts || static_cast<int64_t>(ranges.size()) >= *min_parts) return ranges;
+  int64_t total = 0;
+  for (const auto& r : ranges) total += r.until - r.from;
+  std::vector<bool> whole(ranges.size());
+  int64_t whole_size = 0, whole_count = 0;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    whole[i] = PartCount(ranges[i].until - ranges[i].from, total, *min_parts) == 1;
+    if (whole[i]) {
+      whole_size += ranges[i].until - ranges[i].from;
+      ++whole_count;
+    }
+  }
+  int64_t split_total = total - whole_size;
+  int64_t split_min = std::max<int64_t>(*min_parts - whole_count, 1);
+  std::vector<OffsetRange> out;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const auto& r = ranges[i];
+    int64_t size = r.until - r.from;
+    int64_t parts = whole[i] ? 1 : PartCount(size, split_total, split_min);
+    int64_t remaining = size, start = r.from;
+    for (int64_t k = 0; k < parts; ++k) {
+      int64_t piece = remaining / (parts - k);
+      remaining -= piece;
+      int64_t end = std::min(start + piece, r.until);
+      if (end > start) out.push_back({r.tp, start, end});
+      start = end;
+    }
+  }
+  return out;
+}
+
+/// Spark's Utils.timeStringAsMs: "15m", "10s", "250ms", "1h", "2d"; a bare number is ms.
+Result<int64_t> TimeStringAsMs(const std::string& text) {
+  std::string t = Lower(Trim(text));
+  size_t i = 0;
+  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || (i == 0 && t[i] == '-'))) ++i;
+  std::string num = t.substr(0, i), unit = Trim(t.substr(i));
+  int64_t n = 0;
+  try {
+    if (num.empty()) throw std::invalid_argument(t);
+    n = std::stoll(num);
+  } catch (...) {
+    return Status::Invalid("Time must be specified as seconds (s), milliseconds (ms), "
+                           "microseconds (us), minutes (m or min), hour (h), or day (d). "
+                           "E.g. 50s, 100ms, or 250us.\nInvalid time string: " + text);
+  }
+  if (unit.empty() || unit == "ms") return n;
+  if (unit == "us") return n / 1000;
+  if (unit == "s") return n * 1000;
+  if (unit == "m" || unit == "min") return n * 60000;
+  if (unit == "h") return n * 3600000;
+  if (unit == "d") return n * 86400000;
+  return Status::Invalid("Invalid suffix: \"" + unit + "\"");
+}
+
 /// Spark's KafkaOffsetReader.getOffsetRangesFromResolvedOffsets: the ranges of a batch
 /// from its start and end offsets; partitions new in `until` start at their earliest.
 Result<std::vector<OffsetRange>> ResolveRanges(OffsetReader* reader,
@@ -774,12 +891,51 @@ Result<std::vector<OffsetRange>> ResolveRanges(OffsetReader* reader,
   return out;
 }
 
+/// minOffsetsPerTrigger / maxTriggerDelay (Spark's ReadMinRows).
+struct MinRows {
+  int64_t min_rows = 0;
+  int64_t max_delay_ms = 15 * 60 * 1000;
+};
+
 /// Resolves a startingOffsets / endingOffsets limit against the current partitions.
 Result<PartitionOffsets> ResolveLimit(OffsetReader* reader, const RangeLimit& limit,
-                                      bool fail_on_data_loss) {
+                                      bool fail_on_data_loss, bool is_start = true) {
   SPATE_ASSIGN_OR_RETURN(auto parts, reader->Partitions());
   if (limit.kind == RangeLimit::Kind::kEarliest) return reader->Fetch(parts, kEarliest);
   if (limit.kind == RangeLimit::Kind::kLatest) return reader->Fetch(parts, kLatest);
+  if (limit.kind == RangeLimit::Kind::kTimestamps ||
+      limit.kind == RangeLimit::Kind::kGlobalTimestamp) {
+    PartitionOffsets query;
+    if (limit.kind == RangeLimit::Kind::kGlobalTimestamp) {
+      for (const auto& tp : parts) query[tp] = limit.timestamp;
+    } else {
+      std::set<TopicPartition> assigned(parts.begin(), parts.end()), specified;
+      for (const auto& [tp, t] : limit.specific) specified.insert(tp);
+      if (assigned != specified) {
+        return Status::Error("KAFKA_TIMESTAMP_OFFSET_DOES_NOT_MATCH_ASSIGNED",
+                             {{"position", is_start ? "start" : "end"},
+                              {"specifiedPartitions", PartitionSet(specified)},
+                              {"assignedPartitions", PartitionSet(assigned)}});
+      }
+      query = limit.specific;
+    }
+    SPATE_ASSIGN_OR_RETURN(auto found, reader->FetchQuery(query));
+    std::vector<TopicPartition> unmatched;
+    for (const auto& [tp, o] : found) {
+      if (o >= 0) continue;
+      if (is_start && !limit.no_match_latest) {
+        return Status::Invalid("No offset matched from request of topic-partition " +
+                               tp.ToString() + " and timestamp " +
+                               std::to_string(query[tp]) + ".");
+      }
+      unmatched.push_back(tp);
+    }
+    if (!unmatched.empty()) {
+      SPATE_ASSIGN_OR_RETURN(auto latest, reader->Fetch(unmatched, kLatest));
+      for (const auto& [tp, o] : latest) found[tp] = o;
+    }
+    return found;
+  }
   std::set<TopicPartition> assigned(parts.begin(), parts.end()), specified;
   for (const auto& [tp, o] : limit.specific) specified.insert(tp);
   if (assigned != specified) {
@@ -825,10 +981,13 @@ class KafkaMicroBatchSource final : public stream::Source {
  public:
   KafkaMicroBatchSource(const stream::SourceContext& ctx, Strategy strategy, Params p,
                         RangeLimit starting, std::optional<int64_t> max_offsets,
+                        std::optional<MinRows> min_rows, std::optional<int64_t> min_partitions,
                         bool fail_on_data_loss, bool include_headers)
       : ctx_(ctx),
         starting_(std::move(starting)),
         max_offsets_(max_offsets),
+        min_rows_(min_rows),
+        min_partitions_(min_partitions),
         fail_on_data_loss_(fail_on_data_loss),
         schema_(KafkaSchema(include_headers)) {
     std::string group = UniqueGroupId(p, "source", ctx.metadata_path);
@@ -866,7 +1025,9 @@ class KafkaMicroBatchSource final : public stream::Source {
     }
     latest_ = latest;
     PartitionOffsets end = latest;
-    if (max_offsets_ && !read_all_) {
+    if (!read_all_ && min_rows_ && !available_now_ && DelayBatch(from, latest)) {
+      end = from;
+    } else if (max_offsets_ && !read_all_) {
       SPATE_ASSIGN_OR_RETURN(end, RateLimit(*max_offsets_, from, latest));
     }
     last_end_ = end;
@@ -893,7 +1054,8 @@ class KafkaMicroBatchSource final : public stream::Source {
     last_end_ = until;
     SPATE_ASSIGN_OR_RETURN(auto ranges,
                            ResolveRanges(reader_.get(), from, until, fail_on_data_loss_));
-    return DataSourcePtr(std::make_shared<RangesDataSource>(std::move(ranges), read_, Describe()));
+    return DataSourcePtr(std::make_shared<RangesDataSource>(
+        SplitRanges(ranges, min_partitions_), read_, Describe()));
   }
 
   void Stop() override { reader_->Close(); }
@@ -955,6 +1117,24 @@ class KafkaMicroBatchSource final : public stream::Source {
     return offsets;
   }
 
+  /// Spark's delayBatch: skip this trigger while fewer than minOffsetsPerTrigger records are
+  /// new, until maxTriggerDelay has passed since the last batch.
+  bool DelayBatch(const PartitionOffsets& from, const PartitionOffsets& latest) {
+    int64_t now = ctx_.clock->NowMs();
+    if (now - last_trigger_ms_ >= min_rows_->max_delay_ms) {
+      last_trigger_ms_ = now;
+      return false;
+    }
+    int64_t fresh = 0;
+    for (const auto& [tp, o] : latest) {
+      auto it = from.find(tp);
+      fresh += o - (it == from.end() ? 0 : it->second);
+    }
+    if (fresh < min_rows_->min_rows) return true;
+    last_trigger_ms_ = now;
+    return false;
+  }
+
   /// Spark's KafkaMicroBatchStream.rateLimit: `limit` offsets spread over the partitions
   /// in proportion to how far each is behind.
   Result<PartitionOffsets> RateLimit(int64_t limit, const PartitionOffsets& from,
@@ -1002,6 +1182,9 @@ class KafkaMicroBatchSource final : public stream::Source {
   stream::SourceContext ctx_;
   RangeLimit starting_;
   std::optional<int64_t> max_offsets_;
+  std::optional<MinRows> min_rows_;
+  std::optional<int64_t> min_partitions_;
+  int64_t last_trigger_ms_ = 0;
   bool fail_on_data_loss_;
   SchemaPtr schema_;
   std::unique_ptr<OffsetReader> reader_;
@@ -1390,21 +1573,30 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeKafkaSourceFactory(
   Params p = ParseParams(options);
   if (p.Has("endingoffsets"))
     return Status::Invalid("ending offset not valid in streaming queries");
-  if (p.Has("endingoffsetsbytimestamp"))
+  if (p.Has("endingoffsetsbytimestamp") || p.Has("endingtimestamp"))
     return Status::Invalid("ending timestamp not valid in streaming queries");
   SPATE_RETURN_IF_ERROR(ValidateGeneral(p));
   SPATE_RETURN_IF_ERROR(NotImplementedOption(p));
   SPATE_ASSIGN_OR_RETURN(auto strategy, ParseStrategy(p));
   SPATE_ASSIGN_OR_RETURN(auto starting,
-                         ParseRangeLimit(p, "startingoffsets", RangeLimit::Kind::kLatest));
+                         ParseRangeLimit(p, "starting", RangeLimit::Kind::kLatest));
   SPATE_ASSIGN_OR_RETURN(auto max_offsets, LongOption(p, "maxoffsetspertrigger"));
+  SPATE_ASSIGN_OR_RETURN(auto min_offsets, LongOption(p, "minoffsetspertrigger"));
+  SPATE_ASSIGN_OR_RETURN(auto min_partitions, LongOption(p, "minpartitions"));
+  std::optional<MinRows> min_rows;
+  if (min_offsets) {
+    MinRows m;
+    m.min_rows = *min_offsets;
+    SPATE_ASSIGN_OR_RETURN(m.max_delay_ms, TimeStringAsMs(p.Get("maxtriggerdelay", "15m")));
+    min_rows = m;
+  }
   SPATE_ASSIGN_OR_RETURN(bool fail, BoolOption(p, "failondataloss", true));
   SPATE_ASSIGN_OR_RETURN(bool headers, BoolOption(p, "includeheaders", false));
   SchemaPtr schema = KafkaSchema(headers);
   stream::SourceFactory factory =
       [=](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
     auto src = std::make_shared<KafkaMicroBatchSource>(ctx, strategy, p, starting, max_offsets,
-                                                       fail, headers);
+                                                       min_rows, min_partitions, fail, headers);
     SPATE_RETURN_IF_ERROR(src->Init());
     return stream::SourcePtr(src);
   };
@@ -1414,7 +1606,7 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeKafkaSourceFactory(
 Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>& options) {
   Params p = ParseParams(options);
   SPATE_ASSIGN_OR_RETURN(auto starting,
-                         ParseRangeLimit(p, "startingoffsets", RangeLimit::Kind::kEarliest));
+                         ParseRangeLimit(p, "starting", RangeLimit::Kind::kEarliest));
   if (starting.kind == RangeLimit::Kind::kLatest)
     return Status::Invalid("starting offset can't be latest for batch queries on Kafka");
   for (const auto& [tp, o] : starting.specific) {
@@ -1424,7 +1616,7 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
     }
   }
   SPATE_ASSIGN_OR_RETURN(auto ending,
-                         ParseRangeLimit(p, "endingoffsets", RangeLimit::Kind::kLatest));
+                         ParseRangeLimit(p, "ending", RangeLimit::Kind::kLatest));
   if (ending.kind == RangeLimit::Kind::kEarliest)
     return Status::Invalid("ending offset can't be earliest for batch queries on Kafka");
   for (const auto& [tp, o] : ending.specific) {
@@ -1458,7 +1650,7 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
   std::string group = UniqueGroupId(p, "relation", "");
   OffsetReader reader(strategy, p.kafka, group + "-driver");
   SPATE_ASSIGN_OR_RETURN(auto from, ResolveLimit(&reader, starting, fail));
-  SPATE_ASSIGN_OR_RETURN(auto until, ResolveLimit(&reader, ending, fail));
+  SPATE_ASSIGN_OR_RETURN(auto until, ResolveLimit(&reader, ending, fail, /*is_start=*/false));
   // Spark's KafkaRelation: both ends over the same partitions (the end's set wins).
   std::vector<OffsetRange> ranges;
   for (const auto& [tp, e] : until) {
@@ -1478,8 +1670,9 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
   o->fail_on_data_loss = fail;
   auto pt = LongOption(p, "kafkaconsumer.polltimeoutms");
   if (pt.ok() && *pt) o->poll_timeout_ms = **pt;
+  SPATE_ASSIGN_OR_RETURN(auto min_partitions, LongOption(p, "minpartitions"));
   return DataSourcePtr(std::make_shared<RangesDataSource>(
-      std::move(ranges), o, "KafkaRelation(strategy=" + strategy.Describe() + ")"));
+      SplitRanges(ranges, min_partitions), o, "KafkaRelation(strategy=" + strategy.Describe() + ")"));
 }
 
 Result<stream::SinkPtr> MakeKafkaSink(const std::map<std::string, std::string>& options,
