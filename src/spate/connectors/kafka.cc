@@ -1258,7 +1258,8 @@ Result<SinkColumns> ValidateWriteSchema(const Schema& schema, bool has_topic_opt
 /// first failure.
 class Writer {
  public:
-  static Result<std::unique_ptr<Writer>> Make(const Params& p) {
+  /// `forced`: producer settings that override the user's (the transactional id).
+  static Result<std::unique_ptr<Writer>> Make(const Params& p, const ConfList& forced = {}) {
     auto w = std::unique_ptr<Writer>(new Writer());
     if (p.Has("topic")) w->topic_ = Trim(p.Get("topic"));
     if (!p.Has("kafka.bootstrap.servers")) {
@@ -1280,10 +1281,14 @@ class Writer {
     SPATE_ASSIGN_OR_RETURN(w->client_,
                            NewClient(RD_KAFKA_PRODUCER, p.kafka,
                                      {{"acks", "all"}, {"linger.ms", "5"},
-                                      {"message.timeout.ms", "120000"}},
-                                     {}, conf));
+                                      {"message.timeout.ms", "120000"},
+                                      // librdkafka requires message <= transaction timeout
+                                      {"transaction.timeout.ms", "120000"}},
+                                     forced, conf));
     return w;
   }
+
+  rd_kafka_t* rk() const { return client_->rk; }
 
   const std::optional<std::string>& topic() const { return topic_; }
 
@@ -1399,16 +1404,143 @@ Result<int64_t> WritePlan(Writer* w, const sql::BoundPlanPtr& plan,
   return w->sent() - before;
 }
 
+/// A librdkafka error object as a Status (and frees it).
+Status TxnStatus(rd_kafka_error_t* e, const std::string& what) {
+  if (!e) return Status::OK();
+  Status st = Status::IOError("Kafka transaction " + what + " failed: " + rd_kafka_error_string(e));
+  rd_kafka_error_destroy(e);
+  return st;
+}
+
+/// Creates `topic` (1 partition, the broker's default replication) unless it exists, and
+/// waits until the client's metadata has it.
+Status EnsureTopic(rd_kafka_t* rk, const std::string& topic) {
+  char err[512];
+  rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(topic.c_str(), 1, -1, err, sizeof(err));
+  if (!nt) return Status::Invalid("Cannot create Kafka topic " + topic + ": " + err);
+  rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
+  rd_kafka_CreateTopics(rk, &nt, 1, nullptr, q);
+  rd_kafka_event_t* ev = rd_kafka_queue_poll(q, 30000);
+  Status st;
+  if (!ev) {
+    st = Status::IOError("Timed out creating Kafka topic " + topic);
+  } else {
+    size_t n = 0;
+    const rd_kafka_topic_result_t** r =
+        rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
+    rd_kafka_resp_err_t e = n ? rd_kafka_topic_result_error(r[0]) : rd_kafka_event_error(ev);
+    if (e != RD_KAFKA_RESP_ERR_NO_ERROR && e != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+      st = Status::IOError("Cannot create Kafka topic " + topic + ": " + ErrName(e));
+    }
+    rd_kafka_event_destroy(ev);
+  }
+  rd_kafka_NewTopic_destroy(nt);
+  rd_kafka_queue_destroy(q);
+  SPATE_RETURN_IF_ERROR(st);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    rd_kafka_topic_t* t = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+    const rd_kafka_metadata_t* md = nullptr;
+    bool ok = rd_kafka_metadata(rk, 0, t, &md, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+              md->topic_cnt == 1 && md->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR &&
+              md->topics[0].partition_cnt > 0;
+    if (md) rd_kafka_metadata_destroy(md);
+    rd_kafka_topic_destroy(t);
+    if (ok) return Status::OK();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return Status::IOError("Kafka topic " + topic + " does not appear in the metadata");
+}
+
+/// The sink. At-least-once (Spark's behaviour) by default. With exactlyOnce=true (beyond
+/// Spark) every batch is one Kafka transaction of the producer with transactional.id
+/// "<transactionalIdPrefix>-<query id>" (stable across restarts, so a new run fences the
+/// old one and aborts its open transaction). The transaction also commits the offset
+/// batchId + 1 of the marker partition (exactlyOnceMarkerTopic, default
+/// "spate-kafka-sink-batches", partition 0; created when missing) to the consumer group
+/// named like the transactional id, atomically with the records; a batch replayed after a
+/// crash first reads that group offset and writes nothing when the batch is already in
+/// Kafka. A read_committed consumer so sees every row once.
 class KafkaSink final : public stream::Sink {
  public:
-  explicit KafkaSink(std::unique_ptr<Writer> w) : w_(std::move(w)) {}
+  KafkaSink(Params p, bool exactly_once, std::string txn_prefix)
+      : p_(std::move(p)), exactly_once_(exactly_once), txn_prefix_(std::move(txn_prefix)) {
+    marker_topic_ = Trim(p_.Get("exactlyoncemarkertopic", "spate-kafka-sink-batches"));
+  }
+
+  Status Init() {
+    if (exactly_once_) return Status::OK();  // the producer needs the query id (Start)
+    SPATE_ASSIGN_OR_RETURN(w_, Writer::Make(p_));
+    return Status::OK();
+  }
+
   std::string Describe() const override { return "KafkaSink"; }
+
+  Status Start(const std::string& query_id) override {
+    if (!exactly_once_ || w_) return Status::OK();
+    txn_id_ = txn_prefix_ + "-" + query_id;
+    SPATE_ASSIGN_OR_RETURN(w_, Writer::Make(p_, {{"transactional.id", txn_id_},
+                                                  {"enable.idempotence", "true"}}));
+    SPATE_RETURN_IF_ERROR(EnsureTopic(w_->rk(), marker_topic_));
+    SPATE_RETURN_IF_ERROR(TxnStatus(rd_kafka_init_transactions(w_->rk(), 60000), "init"));
+    SPATE_ASSIGN_OR_RETURN(
+        marker_reader_,
+        NewClient(RD_KAFKA_CONSUMER, p_.kafka, ConsumerDefaults(),
+                  {{"group.id", txn_id_},
+                   {"enable.auto.commit", "false"},
+                   {"isolation.level", "read_committed"}}));
+    return Status::OK();
+  }
+
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override {
-    return WritePlan(w_.get(), batch.analyzed, batch.runner->MakeExecOptions());
+    if (!exactly_once_) {
+      return WritePlan(w_.get(), batch.analyzed, batch.runner->MakeExecOptions());
+    }
+    if (!w_) SPATE_RETURN_IF_ERROR(Start(batch.query_id));
+    SPATE_ASSIGN_OR_RETURN(int64_t done, CommittedBatches());
+    if (done > batch.batch_id) return 0;  // this batch's transaction committed before a crash
+    SPATE_RETURN_IF_ERROR(TxnStatus(rd_kafka_begin_transaction(w_->rk()), "begin"));
+    auto written = WritePlan(w_.get(), batch.analyzed, batch.runner->MakeExecOptions());
+    if (!written.ok()) {
+      (void)TxnStatus(rd_kafka_abort_transaction(w_->rk(), 60000), "abort");
+      return written.status();
+    }
+    rd_kafka_topic_partition_list_t* offsets = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(offsets, marker_topic_.c_str(), 0)->offset =
+        batch.batch_id + 1;
+    rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata_new(txn_id_.c_str());
+    Status st = TxnStatus(
+        rd_kafka_send_offsets_to_transaction(w_->rk(), offsets, group, 60000), "send offsets");
+    rd_kafka_consumer_group_metadata_destroy(group);
+    rd_kafka_topic_partition_list_destroy(offsets);
+    if (st.ok()) st = TxnStatus(rd_kafka_commit_transaction(w_->rk(), 120000), "commit");
+    if (!st.ok()) {
+      (void)TxnStatus(rd_kafka_abort_transaction(w_->rk(), 60000), "abort");
+      return st;
+    }
+    return written;
   }
 
  private:
+  /// The marker offset: batches below it are committed in Kafka (0: none yet).
+  Result<int64_t> CommittedBatches() {
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(list, marker_topic_.c_str(), 0);
+    rd_kafka_resp_err_t e = rd_kafka_committed(marker_reader_->rk, list, 30000);
+    int64_t off = list->elems[0].offset;
+    rd_kafka_resp_err_t pe = list->elems[0].err;
+    rd_kafka_topic_partition_list_destroy(list);
+    if (e != RD_KAFKA_RESP_ERR_NO_ERROR || pe != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return Status::IOError("Cannot read the committed batches of Kafka transactional sink " +
+                             txn_id_ + ": " + ErrName(e != RD_KAFKA_RESP_ERR_NO_ERROR ? e : pe));
+    }
+    return off < 0 ? 0 : off;
+  }
+
+  Params p_;
+  bool exactly_once_;
+  std::string txn_prefix_, txn_id_, marker_topic_;
   std::unique_ptr<Writer> w_;
+  std::unique_ptr<Client> marker_reader_;
 };
 
 }  // namespace
@@ -1679,8 +1811,16 @@ Result<stream::SinkPtr> MakeKafkaSink(const std::map<std::string, std::string>& 
                                       const Schema& schema) {
   Params p = ParseParams(options);
   SPATE_RETURN_IF_ERROR(ValidateWriteSchema(schema, p.Has("topic")).status());
-  SPATE_ASSIGN_OR_RETURN(auto w, Writer::Make(p));
-  return stream::SinkPtr(std::make_shared<KafkaSink>(std::move(w)));
+  SPATE_ASSIGN_OR_RETURN(bool exactly_once, BoolOption(p, "exactlyonce", false));
+  if (exactly_once && p.Has("kafka.transactional.id")) {
+    return Status::Invalid(
+        "Kafka option 'kafka.transactional.id' cannot be set with exactlyOnce: the sink "
+        "derives it from transactionalIdPrefix and the query id");
+  }
+  auto sink = std::make_shared<KafkaSink>(p, exactly_once,
+                                          p.Get("transactionalidprefix", "spate-kafka-sink"));
+  SPATE_RETURN_IF_ERROR(sink->Init());
+  return stream::SinkPtr(sink);
 }
 
 Status WriteKafka(const sql::BoundPlanPtr& plan, const exec::ExecOptions& exec_options,
