@@ -8,8 +8,11 @@
 // Spark's offsets JSON; the article's Kafka -> bronze Delta pipeline. When the broker
 // cannot start the tests fail under CI=true and are skipped otherwise.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -17,8 +20,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "spate/api/dataframe.h"
 #include "spate/api/exceptions.h"
@@ -779,6 +784,127 @@ TEST(KafkaBroker, ExactlyOnceSinkSurvivesReplay) {
   // At-least-once (Spark's sink) writes the replayed batch again.
   EXPECT_EQ(KcatConsume(out_alo, "%k=%s\\n"),
             (std::vector<std::string>{"a=1", "b=2", "c=3", "c=3"}));
+}
+
+// ---- SIGKILL at random points of the micro-batch protocol -----------------------------
+
+struct Kills {
+  int kills = 0;
+  int landed = 0;  // the checkpoint showed a batch planned and not committed
+};
+
+bool BatchInFlight(const std::string& chk) {
+  auto fs = io::LocalFileSystem::Get();
+  stream::OffsetSeqLog offsets(fs, chk + "/offsets");
+  stream::CommitLog commits(fs, chk + "/commits");
+  auto o = offsets.LatestBatchId();
+  auto c = commits.LatestBatchId();
+  if (!o.ok() || !c.ok() || !*o) return false;
+  return !*c || **c < **o;
+}
+
+/// Runs the crash driver until it exits 0; the first `max_kills` runs are killed with
+/// SIGKILL after a random number of protocol points (the child reports them on a pipe)
+/// plus a random delay.
+Kills CrashLoop(const std::string& mode, const std::string& topic, const std::string& out,
+                const std::string& chk, const std::string& err_path, int max_kills,
+                std::mt19937* rng) {
+  Kills k;
+  for (int run = 0; run < max_kills + 5; ++run) {
+    bool kill = run < max_kills;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+      ADD_FAILURE() << "pipe";
+      return k;
+    }
+    std::string fd = std::to_string(fds[1]);
+    std::string bootstrap = Broker::Bootstrap();
+    pid_t pid = fork();
+    if (pid == 0) {
+      fcntl(fds[1], F_SETFD, 0);
+      setenv("SPATE_FAULT_TRACE_FD", fd.c_str(), 1);
+      int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (err >= 0) dup2(err, 2);
+      execl(SPATE_KAFKA_CRASH_DRIVER, SPATE_KAFKA_CRASH_DRIVER, mode.c_str(), bootstrap.c_str(),
+            topic.c_str(), out.c_str(), chk.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(fds[1]);
+    if (kill) {
+      int points = std::uniform_int_distribution<int>(1, 12)(*rng);
+      char buf[256];
+      int seen = 0;
+      while (seen < points) {
+        ssize_t n = read(fds[0], buf, sizeof(buf));
+        if (n <= 0) break;
+        for (ssize_t i = 0; i < n; ++i) seen += buf[i] == '\n';
+      }
+      if (seen >= points) {
+        std::this_thread::sleep_for(
+            std::chrono::microseconds(std::uniform_int_distribution<int>(0, 20000)(*rng)));
+        ::kill(pid, SIGKILL);
+      }
+    }
+    // Drain the trace to its end (the child exits or dies): a closed pipe would kill the
+    // child with SIGPIPE.
+    char sink[256];
+    while (read(fds[0], sink, sizeof(sink)) > 0) {
+    }
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+      ++k.kills;
+      if (BatchInFlight(chk)) ++k.landed;
+      continue;
+    }
+    std::ifstream in(err_path);
+    std::stringstream err;
+    err << in.rdbuf();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      ADD_FAILURE() << "driver failed (status " << status << "): " << err.str();
+      return k;
+    }
+    return k;  // a clean exit: everything was processed
+  }
+  return k;
+}
+
+TEST(KafkaCrash, SigkillMidBatchLosesAndDuplicatesNothing) {
+  REQUIRE_BROKER();
+  TempDir dir;
+  std::string topic = NewTopic("crash-in");
+  CreateTopic(topic, 2);
+  std::vector<std::string> want;
+  for (int p = 0; p < 2; ++p) {
+    std::vector<std::string> lines;
+    for (int i = 0; i < 700; ++i) {
+      std::string v = "p" + std::to_string(p) + "-" + std::to_string(i);
+      lines.push_back("k" + std::to_string(i) + "\t" + v);
+      want.push_back(std::to_string(p) + ":" + std::to_string(i) + ":" + v);
+    }
+    KcatProduce(topic, p, lines);
+  }
+  std::sort(want.begin(), want.end());
+  const char* seed_env = std::getenv("SPATE_CRASH_SEED");
+  std::mt19937 rng(seed_env ? static_cast<unsigned>(std::atoi(seed_env)) : 20261201u);
+
+  // Kafka -> Delta.
+  Kills delta = CrashLoop("delta", topic, dir / "out", dir / "chk", dir / "err-delta", 12, &rng);
+  EXPECT_EQ(DeltaRows(dir / "out"), want) << "every (partition, offset) exactly once";
+  // Kafka -> Kafka, exactly-once sink; read back read_committed (kcat's default).
+  std::string out_topic = NewTopic("crash-out");
+  CreateTopic(out_topic, 1);
+  Kills eos = CrashLoop("kafka", topic, out_topic, dir / "chk-eos", dir / "err-eos", 8, &rng);
+  std::vector<std::string> want_values;
+  for (const auto& w : want) want_values.push_back(w.substr(w.rfind(':') + 1));
+  std::sort(want_values.begin(), want_values.end());
+  EXPECT_EQ(KcatConsume(out_topic, "%s\\n"), want_values);
+  std::printf("kafka crash: delta %d kills (%d inside a batch), exactly-once kafka sink %d kills "
+              "(%d inside a batch)\n",
+              delta.kills, delta.landed, eos.kills, eos.landed);
+  EXPECT_GE(delta.landed, 3);
+  EXPECT_GE(eos.landed, 2);
 }
 
 }  // namespace
