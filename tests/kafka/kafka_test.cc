@@ -786,6 +786,78 @@ TEST(KafkaBroker, ExactlyOnceSinkSurvivesReplay) {
             (std::vector<std::string>{"a=1", "b=2", "c=3", "c=3"}));
 }
 
+TEST(KafkaBroker, CommitOffsetsToGroupForLagMonitoring) {
+  REQUIRE_BROKER();
+  TempDir dir;
+  std::string topic = NewTopic("lag"), group = NewTopic("lag-group");
+  CreateTopic(topic, 2);
+  KcatProduce(topic, 0, {"k\t1", "k\t2", "k\t3"});
+  KcatProduce(topic, 1, {"k\t4"});
+  EXPECT_NE(ErrorOf([&] {
+              Spark().readStream().format("kafka")
+                  .option("kafka.bootstrap.servers", Broker::Bootstrap())
+                  .option("subscribe", topic)
+                  .option("commitOffsetsToGroup", "true")
+                  .load();
+            }).find("commitOffsetsToGroup needs the consumer group to commit to"),
+            std::string::npos);
+  auto q = Spark().readStream().format("kafka")
+               .option("kafka.bootstrap.servers", Broker::Bootstrap())
+               .option("subscribe", topic)
+               .option("startingOffsets", "earliest")
+               .option("kafka.group.id", group)
+               .option("commitOffsetsToGroup", "true")
+               .load()
+               .writeStream()
+               .format("noop")
+               .option("checkpointLocation", dir / "chk")
+               .start();
+  q.processAllAvailable();
+  auto p = q.lastProgress();
+  q.stop();
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->sources.at(0).metrics.at("offsetCommitFailures"), "0");
+  // The group's committed offsets, as lag monitoring reads them.
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_conf_set(conf, "group.id", group.c_str(), err, sizeof(err));
+  rd_kafka_t* c = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
+  ASSERT_NE(c, nullptr);
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(2);
+  rd_kafka_topic_partition_list_add(list, topic.c_str(), 0);
+  rd_kafka_topic_partition_list_add(list, topic.c_str(), 1);
+  ASSERT_EQ(rd_kafka_committed(c, list, 30000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  EXPECT_EQ(list->elems[0].offset, 3);
+  EXPECT_EQ(list->elems[1].offset, 1);
+  rd_kafka_topic_partition_list_destroy(list);
+  rd_kafka_destroy(c);
+}
+
+TEST(KafkaOptions, SecretsStayOutOfErrors) {
+  // The error names the bad option; the password set beside it never appears.
+  std::string e = ErrorOf([&] {
+    Spark().read().format("kafka")
+        .option("kafka.bootstrap.servers", "127.0.0.1:1")
+        .option("subscribe", "t")
+        .option("kafka.sasl.password", "hunter2-secret")
+        .option("kafka.security.protocol", "no-such-protocol")
+        .load();
+  });
+  EXPECT_NE(e.find("security.protocol"), std::string::npos) << e;
+  EXPECT_EQ(e.find("hunter2"), std::string::npos) << e;
+  std::string j = ErrorOf([&] {
+    Spark().read().format("kafka")
+        .option("kafka.bootstrap.servers", "127.0.0.1:1")
+        .option("subscribe", "t")
+        .option("kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule "
+                                          "required username=\"u\" password=\"hunter2\";")
+        .load();
+  });
+  EXPECT_NE(j.find("kafka.sasl.jaas.config"), std::string::npos) << j;
+  EXPECT_EQ(j.find("hunter2"), std::string::npos) << j;
+}
+
 // ---- SIGKILL at random points of the micro-batch protocol -----------------------------
 
 struct Kills {

@@ -1000,9 +1000,38 @@ class KafkaMicroBatchSource final : public stream::Source {
     auto pt = LongOption(p, "kafkaconsumer.polltimeoutms");
     if (pt.ok() && *pt) o->poll_timeout_ms = **pt;
     read_ = o;
+    kafka_ = p.kafka;
+    auto commit = BoolOption(p, "commitoffsetstogroup", false);
+    if (commit.ok() && *commit) commit_group_ = p.Get("kafka.group.id");
   }
 
   Status Init() { return reader_->Open(); }
+
+  /// commitOffsetsToGroup (beyond Spark): the committed batch's end offsets go to the
+  /// consumer group kafka.group.id, for lag monitoring only (spate never reads them). A
+  /// failed commit does not fail the query; progress counts it (offsetCommitFailures).
+  Status Commit(const JsonValue& end) override {
+    if (!commit_group_) return Status::OK();
+    auto offsets = OffsetsFromJson(end);
+    if (!offsets.ok() || offsets->empty()) return Status::OK();
+    if (!committer_) {
+      auto c = NewClient(RD_KAFKA_CONSUMER, kafka_, ConsumerDefaults(),
+                         {{"group.id", *commit_group_}, {"enable.auto.commit", "false"}});
+      if (!c.ok()) {
+        ++commit_failures_;
+        return Status::OK();
+      }
+      committer_ = std::move(*c);
+    }
+    rd_kafka_topic_partition_list_t* list =
+        rd_kafka_topic_partition_list_new(static_cast<int>(offsets->size()));
+    for (const auto& [tp, o] : *offsets)
+      rd_kafka_topic_partition_list_add(list, tp.topic.c_str(), tp.partition)->offset = o;
+    rd_kafka_resp_err_t e = rd_kafka_commit(committer_->rk, list, 0);
+    rd_kafka_topic_partition_list_destroy(list);
+    if (e != RD_KAFKA_RESP_ERR_NO_ERROR) ++commit_failures_;
+    return Status::OK();
+  }
 
   const SchemaPtr& schema() const override { return schema_; }
   std::string Describe() const override {
@@ -1058,7 +1087,10 @@ class KafkaMicroBatchSource final : public stream::Source {
         SplitRanges(ranges, min_partitions_), read_, Describe()));
   }
 
-  void Stop() override { reader_->Close(); }
+  void Stop() override {
+    reader_->Close();
+    committer_.reset();
+  }
 
   std::optional<JsonValue> ReportLatestOffset() const override {
     if (!latest_) return std::nullopt;
@@ -1078,9 +1110,12 @@ class KafkaMicroBatchSource final : public stream::Source {
       mx = std::max(mx, behind);
     }
     double avg = static_cast<double>(sum) / static_cast<double>(latest_->size());
-    return {{"avgOffsetsBehindLatest", FormatDouble(avg)},
-            {"maxOffsetsBehindLatest", std::to_string(mx)},
-            {"minOffsetsBehindLatest", std::to_string(mn)}};
+    std::vector<std::pair<std::string, std::string>> out{
+        {"avgOffsetsBehindLatest", FormatDouble(avg)},
+        {"maxOffsetsBehindLatest", std::to_string(mx)},
+        {"minOffsetsBehindLatest", std::to_string(mn)}};
+    if (commit_group_) out.emplace_back("offsetCommitFailures", std::to_string(commit_failures_));
+    return out;
   }
 
  private:
@@ -1185,6 +1220,10 @@ class KafkaMicroBatchSource final : public stream::Source {
   std::optional<MinRows> min_rows_;
   std::optional<int64_t> min_partitions_;
   int64_t last_trigger_ms_ = 0;
+  ConfList kafka_;
+  std::optional<std::string> commit_group_;
+  std::unique_ptr<Client> committer_;
+  int64_t commit_failures_ = 0;
   bool fail_on_data_loss_;
   SchemaPtr schema_;
   std::unique_ptr<OffsetReader> reader_;
@@ -1724,6 +1763,11 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeKafkaSourceFactory(
   }
   SPATE_ASSIGN_OR_RETURN(bool fail, BoolOption(p, "failondataloss", true));
   SPATE_ASSIGN_OR_RETURN(bool headers, BoolOption(p, "includeheaders", false));
+  SPATE_ASSIGN_OR_RETURN(bool commit, BoolOption(p, "commitoffsetstogroup", false));
+  if (commit && !p.Has("kafka.group.id")) {
+    return Status::Invalid(
+        "commitOffsetsToGroup needs the consumer group to commit to: set kafka.group.id");
+  }
   SchemaPtr schema = KafkaSchema(headers);
   stream::SourceFactory factory =
       [=](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {

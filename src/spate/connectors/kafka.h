@@ -7,8 +7,11 @@
 // KafkaSourceProvider — kafka.bootstrap.servers (required) and every other `kafka.*`
 // option handed to librdkafka with the prefix removed; exactly one of subscribe /
 // subscribePattern / assign; startingOffsets (earliest, latest, or per-partition JSON with
-// -2 = earliest, -1 = latest), endingOffsets (batch reads), maxOffsetsPerTrigger,
-// failOnDataLoss, includeHeaders, groupIdPrefix, kafkaConsumer.pollTimeoutMs. Rows have
+// -2 = earliest, -1 = latest), startingOffsetsByTimestamp / startingTimestamp, the
+// ending forms (batch reads), maxOffsetsPerTrigger, minOffsetsPerTrigger + maxTriggerDelay,
+// minPartitions, failOnDataLoss, includeHeaders, groupIdPrefix, kafkaConsumer.pollTimeoutMs;
+// beyond Spark, commitOffsetsToGroup (end offsets of committed batches to kafka.group.id,
+// for lag monitoring only). Rows have
 // Spark's schema: key BINARY, value BINARY, topic STRING, partition INT, offset BIGINT,
 // timestamp TIMESTAMP, timestampType INT [, headers ARRAY<STRUCT<key:STRING,value:BINARY>>].
 //
@@ -25,7 +28,10 @@
 // Sink (`writeStream.format("kafka")`, `write.format("kafka")`): columns value (required,
 // STRING or BINARY), key (STRING or BINARY), topic (STRING; the `topic` option wins),
 // partition (INT), headers; at-least-once: every record of a batch is delivered (flush,
-// delivery reports checked) before the batch counts as written.
+// delivery reports checked) before the batch counts as written. exactlyOnce=true (beyond
+// Spark): one Kafka transaction per batch, transactional.id from the query id, the batch id
+// committed inside it as a group offset of a marker topic, so a replayed batch that
+// reached Kafka is skipped and read_committed consumers see each row once.
 //
 // Ownership: sources and sinks are owned by the query (shared_ptr); each holds one
 // librdkafka handle (the source: a metadata/offset consumer; the sink: a producer) for its
