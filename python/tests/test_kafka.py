@@ -5,6 +5,7 @@ when the broker cannot start and CI=true; it is skipped otherwise."""
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import uuid
 
@@ -149,3 +150,45 @@ def test_bronze_pipeline(spark, kafka, tmp_path):
     rows = spark.read.format("delta").load(bronze).orderBy("order_id").collect()
     assert [(r.order_id, r.amount, r.country) for r in rows] == [("o1", 12.5, "DE"), ("o2", 3.0, "FR")]
     assert all(r.kafka_ts is not None and r._ingested_at is not None for r in rows)
+
+
+def test_exactly_once_sink_skips_a_replayed_batch(spark, kafka, tmp_path):
+    src, out = topic_name("py-eos-in"), topic_name("py-eos-out")
+    kcat_produce(kafka, src, 0, ["a\t1", "b\t2", "c\t3"])
+    chk = str(tmp_path / "chk")
+
+    def run():
+        q = (spark.readStream.format("kafka").option("kafka.bootstrap.servers", kafka)
+             .option("subscribe", src).option("startingOffsets", "earliest").load()
+             .selectExpr("key", "value")
+             .writeStream.format("kafka").option("kafka.bootstrap.servers", kafka)
+             .option("topic", out).option("exactlyOnce", "true")
+             .option("checkpointLocation", chk).start())
+        q.processAllAvailable()
+        q.stop()
+
+    run()
+    commits = sorted(int(n) for n in os.listdir(os.path.join(chk, "commits")) if n.isdigit())
+    os.remove(os.path.join(chk, "commits", str(commits[-1])))  # the batch is replayed
+    run()
+    assert kcat_consume(kafka, out, "%k=%s\\n") == ["a=1", "b=2", "c=3"]
+
+
+def test_kafka_bronze_example(kafka, tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", "kafka_bronze.py"),
+                        kafka, str(tmp_path)], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    assert "batch 0: KafkaV2[Subscribe[orders]] rows=" in r.stdout
+    assert sum(int(l.split("rows=")[1].split()[0]) for l in r.stdout.splitlines()
+               if l.startswith("batch ")) == 12
+    assert "behind latest after the last batch: 0" in r.stdout
+    assert """+-------------------+-------+------+
+|              start|revenue|orders|
++-------------------+-------+------+
+|2024-05-01 10:00:00|   33.0|     3|
+|2024-05-01 10:05:00|   27.0|     2|
+|2024-05-01 10:10:00|   48.0|     3|
+|2024-05-01 10:15:00|   37.0|     2|
+|2024-05-01 10:20:00|   41.0|     2|
++-------------------+-------+------+""" in r.stdout
