@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -856,6 +857,117 @@ TEST(KafkaOptions, SecretsStayOutOfErrors) {
   });
   EXPECT_NE(j.find("kafka.sasl.jaas.config"), std::string::npos) << j;
   EXPECT_EQ(j.find("hunter2"), std::string::npos) << j;
+}
+
+// ---- Faults on librdkafka's mock cluster (in-process brokers) ------------------------
+
+/// A 3-broker mock cluster (librdkafka's, in this process) with topic `t` of 2 partitions
+/// replicated 3 times, `n` records produced (value "p<partition>-<i>").
+class MockCluster {
+ public:
+  explicit MockCluster(int n) {
+    char err[512];
+    rd_kafka_conf_t* conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", "", err, sizeof(err));
+    rk_ = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+    mc_ = rd_kafka_mock_cluster_new(rk_, 3);
+    bootstrap_ = rd_kafka_mock_cluster_bootstraps(mc_);
+    rd_kafka_mock_topic_create(mc_, "t", 2, 3);
+    rd_kafka_mock_partition_set_leader(mc_, "t", 0, 1);
+    rd_kafka_mock_partition_set_leader(mc_, "t", 1, 2);
+    rd_kafka_conf_t* pconf = rd_kafka_conf_new();
+    rd_kafka_conf_set(pconf, "bootstrap.servers", bootstrap_.c_str(), err, sizeof(err));
+    rd_kafka_t* p = rd_kafka_new(RD_KAFKA_PRODUCER, pconf, err, sizeof(err));
+    for (int i = 0; i < n; ++i) {
+      int part = i % 2;
+      std::string v = "p" + std::to_string(part) + "-" + std::to_string(i / 2);
+      rd_kafka_producev(p, RD_KAFKA_V_TOPIC("t"), RD_KAFKA_V_PARTITION(part),
+                        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                        RD_KAFKA_V_VALUE(v.data(), v.size()), RD_KAFKA_V_END);
+      values_.push_back(v);
+    }
+    rd_kafka_flush(p, 30000);
+    rd_kafka_destroy(p);
+    std::sort(values_.begin(), values_.end());
+  }
+  ~MockCluster() {
+    rd_kafka_mock_cluster_destroy(mc_);
+    rd_kafka_destroy(rk_);
+  }
+  rd_kafka_mock_cluster_t* mc() { return mc_; }
+  const std::string& bootstrap() const { return bootstrap_; }
+  const std::vector<std::string>& values() const { return values_; }
+
+ private:
+  rd_kafka_t* rk_ = nullptr;
+  rd_kafka_mock_cluster_t* mc_ = nullptr;
+  std::string bootstrap_;
+  std::vector<std::string> values_;
+};
+
+constexpr int16_t kProduceApi = 0, kFetchApi = 1, kListOffsetsApi = 2, kMetadataApi = 3;
+
+TEST(KafkaMock, RequestErrorsAndLeaderChangesLoseNothing) {
+  MockCluster m(600);
+  TempDir dir;
+  std::string out = dir / "out", chk = dir / "chk";
+  auto start = [&] {
+    return Spark().readStream().format("kafka")
+        .option("kafka.bootstrap.servers", m.bootstrap())
+        .option("subscribe", "t")
+        .option("startingOffsets", "earliest")
+        .option("maxOffsetsPerTrigger", "100")
+        .load()
+        .selectExpr("partition", "offset", "CAST(value AS STRING) AS v")
+        .writeStream()
+        .format("delta")
+        .option("checkpointLocation", chk)
+        .trigger(api::Trigger::AvailableNow());
+  };
+  // Retriable errors on the requests the source makes, and leaders moving between
+  // batches (the first run is cut short by AvailableNow's first batches only).
+  rd_kafka_mock_push_request_errors(m.mc(), kListOffsetsApi, 2,
+                                    RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION,
+                                    RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE);
+  rd_kafka_mock_push_request_errors(m.mc(), kFetchApi, 3,
+                                    RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION,
+                                    RD_KAFKA_RESP_ERR__TRANSPORT,
+                                    RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART);
+  rd_kafka_mock_push_request_errors(m.mc(), kMetadataApi, 1, RD_KAFKA_RESP_ERR__TRANSPORT);
+  std::thread mover([&] {
+    for (int i = 0; i < 6; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      rd_kafka_mock_partition_set_leader(m.mc(), "t", i % 2, 1 + (i % 3));
+    }
+  });
+  auto q = start().start(out);
+  q.awaitTermination();
+  mover.join();
+  // A broker down and up again between runs; the next run reads through it.
+  rd_kafka_mock_broker_set_down(m.mc(), 3);
+  rd_kafka_mock_partition_set_leader(m.mc(), "t", 0, 2);
+  rd_kafka_mock_partition_set_leader(m.mc(), "t", 1, 1);
+  auto q2 = start().start(out);
+  q2.awaitTermination();
+  rd_kafka_mock_broker_set_up(m.mc(), 3);
+  std::vector<std::string> got;
+  for (const auto& r : Spark().read().format("delta").load(out).selectExpr("v").collect())
+    got.push_back(Str(r[0]));
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, m.values());
+
+  // The sink through Produce errors (retried by librdkafka) into the mock cluster.
+  rd_kafka_mock_topic_create(m.mc(), "out", 1, 3);
+  rd_kafka_mock_push_request_errors(m.mc(), kProduceApi, 2,
+                                    RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS,
+                                    RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT);
+  Spark().read().format("delta").load(out).selectExpr("v AS value").write().format("kafka")
+      .option("kafka.bootstrap.servers", m.bootstrap()).option("topic", "out").save();
+  auto back = Spark().read().format("kafka")
+                  .option("kafka.bootstrap.servers", m.bootstrap())
+                  .option("subscribe", "out")
+                  .load();
+  EXPECT_EQ(back.count(), static_cast<int64_t>(m.values().size()));
 }
 
 // ---- SIGKILL at random points of the micro-batch protocol -----------------------------
