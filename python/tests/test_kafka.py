@@ -192,3 +192,84 @@ def test_kafka_bronze_example(kafka, tmp_path):
 |2024-05-01 10:15:00|   37.0|     2|
 |2024-05-01 10:20:00|   41.0|     2|
 +-------------------+-------+------+""" in r.stdout
+
+
+KAFKA_PYTHON = os.path.join(ROOT, "build", "kafka-venv", "bin", "python")
+
+
+def kafka_python(script, bootstrap, arg):
+    """Runs `script` with kafka-python (PyPI, pure Python: no librdkafka) in build/kafka-venv;
+    returns its JSON output."""
+    if not os.path.exists(KAFKA_PYTHON):
+        msg = "kafka-python is not installed in build/kafka-venv (bash scripts/install-kafka.sh)"
+        if os.environ.get("CI") in ("true", "1"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    r = subprocess.run([KAFKA_PYTHON, "-c", script, bootstrap, json.dumps(arg)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+KP_PRODUCE = """
+import json, sys
+from kafka import KafkaProducer
+p = KafkaProducer(bootstrap_servers=sys.argv[1])
+for r in json.loads(sys.argv[2]):
+    p.send(r["topic"], value=None if r["value"] is None else r["value"].encode(),
+           key=None if r["key"] is None else r["key"].encode(), partition=r["partition"],
+           timestamp_ms=r["ts"], headers=[(k, v.encode()) for k, v in r["headers"]]).get(timeout=60)
+p.flush()
+print("[]")
+"""
+
+KP_CONSUME = """
+import json, sys
+from kafka import KafkaConsumer, TopicPartition
+arg = json.loads(sys.argv[2])
+c = KafkaConsumer(bootstrap_servers=sys.argv[1], enable_auto_commit=False,
+                  auto_offset_reset="earliest", consumer_timeout_ms=5000)
+c.assign([TopicPartition(arg["topic"], p) for p in range(arg["partitions"])])
+out = []
+for m in c:
+    out.append([m.partition, m.offset, None if m.key is None else m.key.decode(),
+                None if m.value is None else m.value.decode(),
+                [[k, v.decode()] for k, v in m.headers]])
+print(json.dumps(sorted(out)))
+"""
+
+
+def test_kafka_python_interop(spark, kafka):
+    """Records produced by kafka-python are read exactly; what spate writes kafka-python
+    reads back exactly (keys, values, NULLs, headers, partitions, timestamps)."""
+    t = topic_name("py-interop-in")
+    records = [
+        {"topic": t, "partition": 0, "key": "k1", "value": "v1", "ts": 1700000000123,
+         "headers": [["h1", "x"], ["h2", "yz"]]},
+        {"topic": t, "partition": 1, "key": None, "value": "v2", "ts": 1700000000456, "headers": []},
+        {"topic": t, "partition": 1, "key": "k3", "value": None, "ts": 1700000000789, "headers": []},
+    ]
+    kafka_python(KP_PRODUCE, kafka, records)
+    rows = (spark.read.format("kafka").option("kafka.bootstrap.servers", kafka).option("subscribe", t)
+            .option("includeHeaders", "true").load()
+            .selectExpr("partition", "offset", "CAST(key AS STRING) AS k", "CAST(value AS STRING) AS v",
+                        "unix_millis(timestamp) AS ts", "timestampType", "headers")
+            .orderBy("partition", "offset").collect())
+
+    def hs(headers):
+        return None if headers is None else ["%s=%s" % (h.key, bytes(h.value).decode()) for h in headers]
+
+    assert [(r.partition, r.offset, r.k, r.v, r.ts, r.timestampType, hs(r.headers)) for r in rows] == [
+        (0, 0, "k1", "v1", 1700000000123, 0, ["h1=x", "h2=yz"]),
+        (1, 0, None, "v2", 1700000000456, 0, None),
+        (1, 1, "k3", None, 1700000000789, 0, None),
+    ]
+    out = topic_name("py-interop-out")
+    (spark.createDataFrame([("a", "1", 0), (None, "2", 1), ("c", None, 1)],
+                           "key STRING, value STRING, partition INT")
+     .selectExpr("key", "value", "partition",
+                 "array(named_struct('key', 'src', 'value', CAST('spate' AS BINARY))) AS headers")
+     .write.format("kafka").option("kafka.bootstrap.servers", kafka).option("topic", out).save())
+    got = kafka_python(KP_CONSUME, kafka, {"topic": out, "partitions": 2})
+    assert got == [[0, 0, "a", "1", [["src", "spate"]]], [1, 0, None, "2", [["src", "spate"]]],
+                   [1, 1, "c", None, [["src", "spate"]]]]
