@@ -5,7 +5,9 @@
 //     key and value) reading the whole topic: the reference;
 //  2. spate's batch read of the same topic (read.format("kafka"), sum of value lengths);
 //  3. spate's Kafka -> Delta streaming ingest (AvailableNow, from_json of the value, the
-//     article's bronze shape) of the same topic.
+//     article's bronze shape) of the same topic;
+//  4. latency: one record produced, then processAllAvailable of a running Kafka -> noop
+//     query, p50/p99 of produce-to-processed and of the batch's triggerExecution.
 // Each line gives events/s of wall time and per CPU-second of the process, and the ratio
 // to the bare consumer measured in the same run.
 //
@@ -221,6 +223,46 @@ int main(int argc, char** argv) {
     int64_t n = 0;
     for (const auto& p : q.recentProgress()) n += p.num_input_rows;
     Report("spate Kafka -> Delta bronze (from_json)", n, wall, cpu, bare_rate);
+  }
+  // 4. Latency of one-record batches.
+  {
+    const std::string lt = "bench-latency";
+    rd_kafka_t* p = NewClient(RD_KAFKA_PRODUCER, bootstrap, {{"linger.ms", "0"}});
+    auto produce = [&](int i) {
+      std::string v = "{\"i\":" + std::to_string(i) + "}";
+      rd_kafka_producev(p, RD_KAFKA_V_TOPIC(lt.c_str()), RD_KAFKA_V_PARTITION(0),
+                        RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                        RD_KAFKA_V_VALUE(v.data(), v.size()), RD_KAFKA_V_END);
+      rd_kafka_flush(p, 10000);
+    };
+    produce(-1);
+    auto q = spark.readStream()
+                 .format("kafka")
+                 .option("kafka.bootstrap.servers", bootstrap)
+                 .option("subscribe", lt)
+                 .option("startingOffsets", "earliest")
+                 .load()
+                 .writeStream()
+                 .format("noop")
+                 .option("checkpointLocation", io::JoinPath(root, "chk-latency"))
+                 .start();
+    q.processAllAvailable();
+    std::vector<double> e2e;
+    for (int i = 0; i < 200; ++i) {
+      auto t0 = Steady::now();
+      produce(i);
+      q.processAllAvailable();
+      e2e.push_back(Seconds(t0) * 1e6);
+    }
+    std::vector<double> trig;
+    for (const auto& pr : q.recentProgress()) {
+      auto it = pr.duration_ms.find("triggerExecution");
+      if (pr.num_input_rows == 1 && it != pr.duration_ms.end()) trig.push_back(it->second * 1000.0);
+    }
+    q.stop();
+    rd_kafka_destroy(p);
+    bench::Percentiles("1-record batch: produce -> processed", e2e);
+    bench::Percentiles("1-record batch: triggerExecution", trig);
   }
   Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh stop --dir " + root + "/broker 2>&1", &rc);
   (void)io::LocalFileSystem::Get()->Delete(root, true);

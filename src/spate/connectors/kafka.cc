@@ -402,6 +402,8 @@ Result<std::unique_ptr<Client>> NewClient(rd_kafka_type_t type, const ConfList& 
 ConfList ConsumerDefaults() {
   return {{"isolation.level", "read_uncommitted"},
           {"receive.message.max.bytes", "100000000"},
+          // pooled consumers keep prefetching between batches: bound what they hold
+          {"queued.max.messages.kbytes", "16384"},
           {"log.connection.close", "false"}};
 }
 
@@ -532,12 +534,45 @@ struct OffsetRange {
   int64_t until = 0;
 };
 
+/// Idle range consumers of a streaming source, one per partition, kept with the offset
+/// their queue delivers next: the next batch's range of that partition usually starts
+/// there, so its reader goes on with the same consumer (no new connection, and what it
+/// fetched meanwhile is ready). Thread safety: a mutex (splits run in parallel).
+class ConsumerPool {
+ public:
+  std::unique_ptr<Client> Take(const TopicPartition& tp, int64_t from) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = idle_.find(tp);
+    if (it == idle_.end()) return nullptr;
+    std::unique_ptr<Client> c;
+    if (it->second.first == from) c = std::move(it->second.second);
+    idle_.erase(it);  // a consumer elsewhere in the log is dropped
+    return c;
+  }
+  void Give(const TopicPartition& tp, std::unique_ptr<Client> c, int64_t next) {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle_[tp] = {next, std::move(c)};
+  }
+  void Clear() {
+    std::map<TopicPartition, std::pair<int64_t, std::unique_ptr<Client>>> drop;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      drop.swap(idle_);
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<TopicPartition, std::pair<int64_t, std::unique_ptr<Client>>> idle_;
+};
+
 struct ReadOptions {
   ConfList kafka;
   std::string group_id;
   bool include_headers = false;
   bool fail_on_data_loss = true;
   int64_t poll_timeout_ms = 120000;
+  std::shared_ptr<ConsumerPool> pool;  // streaming sources only
 };
 
 const std::string& InstructionFailOnDataLossTrue() {
@@ -568,6 +603,7 @@ class RangeReader final : public BatchReader {
     if (msgs_.size()) {
       for (size_t i = 0; i < buffered_; ++i) rd_kafka_message_destroy(msgs_[i]);
     }
+    Release();
   }
 
   Result<BatchPtr> Next() override {
@@ -585,13 +621,23 @@ class RangeReader final : public BatchReader {
     auto last_progress = std::chrono::steady_clock::now();
     msgs_.resize(1024);
     while (rows < kRowsPerBatch && next_ < r_.until) {
-      ssize_t got = rd_kafka_consume_batch_queue(client_->queue, 100, msgs_.data(), msgs_.size());
+      // Never more than the range still needs: what stays in the queue is the next
+      // batch's (the consumer goes back to the pool knowing where its queue is).
+      size_t want = static_cast<size_t>(std::clamp<int64_t>(r_.until - next_, 1, 1024));
+      ssize_t got = rd_kafka_consume_batch_queue(client_->queue, 100, msgs_.data(), want);
       if (got < 0) return Status::IOError("Kafka consume failed for " + r_.tp.ToString());
       buffered_ = static_cast<size_t>(got);
       bool restart = false;
       Status error;
       for (size_t i = 0; i < buffered_; ++i) {
         rd_kafka_message_t* m = msgs_[i];
+        if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+          queue_next_ = m->offset + 1;
+        } else if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+          queue_next_ = m->offset;
+        } else {
+          healthy_ = false;
+        }
         if (!error.ok() || restart || next_ >= r_.until) continue;
         if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
           // Position == high watermark: records of control batches (transaction markers)
@@ -666,9 +712,14 @@ class RangeReader final : public BatchReader {
       }
       for (size_t i = 0; i < buffered_; ++i) rd_kafka_message_destroy(msgs_[i]);
       buffered_ = 0;
-      if (!error.ok()) return error;
+      if (!error.ok()) {
+        healthy_ = false;
+        return error;
+      }
       if (restart) {
         client_.reset();
+        healthy_ = true;
+        queue_next_ = -1;
         if (next_ < r_.until) SPATE_RETURN_IF_ERROR(Start(next_));
         continue;
       }
@@ -681,7 +732,7 @@ class RangeReader final : public BatchReader {
                                ", TopicPartition: " + r_.tp.ToString() + ")");
       }
     }
-    if (next_ >= r_.until) client_.reset();
+    if (next_ >= r_.until) Release();
     std::vector<ColumnPtr> all{key.Finish(), value.Finish(), topic.Finish(), part.Finish(),
                                off.Finish(), ts.Finish(), ts_type.Finish()};
     if (o_->include_headers) {
@@ -704,7 +755,26 @@ class RangeReader final : public BatchReader {
   }
 
  private:
+  /// Back to the pool (streaming) when the consumer's queue position is known, else closed.
+  void Release() {
+    if (!client_) return;
+    if (o_->pool && healthy_ && queue_next_ >= 0) {
+      o_->pool->Give(r_.tp, std::move(client_), queue_next_);
+    }
+    client_.reset();
+  }
+
   Status Start(int64_t from) {
+    if (o_->pool) {
+      client_ = o_->pool->Take(r_.tp, from);
+      if (client_) {
+        queue_next_ = from;
+        healthy_ = true;
+        return Status::OK();
+      }
+    }
+    healthy_ = true;
+    queue_next_ = -1;
     SPATE_ASSIGN_OR_RETURN(
         client_, NewClient(RD_KAFKA_CONSUMER, o_->kafka, ConsumerDefaults(),
                            {{"group.id", o_->group_id},
@@ -750,6 +820,8 @@ class RangeReader final : public BatchReader {
   std::vector<rd_kafka_message_t*> msgs_;
   size_t buffered_ = 0;
   int64_t next_ = 0;
+  int64_t queue_next_ = -1;  // the offset the consumer's queue delivers next (-1: unknown)
+  bool healthy_ = true;      // no error seen: the consumer may be pooled
 };
 
 class RangesDataSource final : public DataSource {
@@ -999,6 +1071,7 @@ class KafkaMicroBatchSource final : public stream::Source {
     o->fail_on_data_loss = fail_on_data_loss;
     auto pt = LongOption(p, "kafkaconsumer.polltimeoutms");
     if (pt.ok() && *pt) o->poll_timeout_ms = **pt;
+    o->pool = pool_;
     read_ = o;
     kafka_ = p.kafka;
     auto commit = BoolOption(p, "commitoffsetstogroup", false);
@@ -1090,6 +1163,7 @@ class KafkaMicroBatchSource final : public stream::Source {
   void Stop() override {
     reader_->Close();
     committer_.reset();
+    pool_->Clear();
   }
 
   std::optional<JsonValue> ReportLatestOffset() const override {
@@ -1221,6 +1295,7 @@ class KafkaMicroBatchSource final : public stream::Source {
   std::optional<int64_t> min_partitions_;
   int64_t last_trigger_ms_ = 0;
   ConfList kafka_;
+  std::shared_ptr<ConsumerPool> pool_ = std::make_shared<ConsumerPool>();
   std::optional<std::string> commit_group_;
   std::unique_ptr<Client> committer_;
   int64_t commit_failures_ = 0;
