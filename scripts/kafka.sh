@@ -3,11 +3,14 @@
 # loopback, for the tests and for trying spate's Kafka source and sink by hand.
 #
 #   bash scripts/kafka.sh start [--dir DIR] [--port PORT] [--owner PID] [--partitions N]
+#                               [--keep-data]
 #       formats a fresh DIR/data (a new cluster id: topics of an earlier run are gone), starts the
 #       broker, waits until it answers a metadata request and prints its bootstrap address
 #       (127.0.0.1:PORT) on stdout. PORT 0 (the default for tests) picks a free port.
 #       --owner PID: the broker is stopped when process PID exits (tests pass their own).
 #       --partitions N: partitions of automatically created topics (default 1).
+#       --keep-data: restart a broker stopped before with its data and port (a broker
+#       restart: topics and offsets survive).
 #   bash scripts/kafka.sh stop [--dir DIR]       stops it (SIGTERM, then SIGKILL after 10 s)
 #   bash scripts/kafka.sh status [--dir DIR]     prints the bootstrap address if running
 #
@@ -23,12 +26,14 @@ dir="$root/build/kafka-local"
 port=9092
 owner=""
 partitions=1
+keep=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir=$2; shift 2 ;;
     --port) port=$2; shift 2 ;;
     --owner) owner=$2; shift 2 ;;
     --partitions) partitions=$2; shift 2 ;;
+    --keep-data) keep=1; shift ;;
     *) echo "kafka.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -57,6 +62,10 @@ case "$cmd" in
     bash "$root/scripts/install-kafka.sh" >&2
     mkdir -p "$dir"
     dir="$(cd "$dir" && pwd)"
+    if [ "$keep" = 1 ] && [ -f "$dir/data/meta.properties" ] && [ -f "$dir/bootstrap" ]; then
+      port=$(cut -d: -f2 "$dir/bootstrap")
+    else
+    keep=0
     [ "$port" = "0" ] && port=$(free_port)
     cport=$(free_port)
     cat >"$dir/server.properties" <<PROPS
@@ -73,19 +82,24 @@ num.partitions=$partitions
 auto.create.topics.enable=true
 offsets.topic.replication.factor=1
 offsets.topic.num.partitions=1
+keep=0
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
 transaction.state.log.num.partitions=1
+keep=0
 share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 log.flush.interval.messages=1000000
 PROPS
+    fi
     cp="$root/build/kafka-jars/*"
-    rm -rf "$dir/data"
-    java -cp "$cp" kafka.tools.StorageTool format -t "$(java -cp "$cp" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -1)" \
-      -c "$dir/server.properties" >"$dir/format.log" 2>&1 ||
-      fail "formatting the storage failed: $(tail -5 "$dir/format.log")"
+    if [ "$keep" = 0 ]; then
+      rm -rf "$dir/data"
+      java -cp "$cp" kafka.tools.StorageTool format -t "$(java -cp "$cp" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -1)" \
+        -c "$dir/server.properties" >"$dir/format.log" 2>&1 ||
+        fail "formatting the storage failed: $(tail -5 "$dir/format.log")"
+    fi
     # Own session, so that the caller's process group signals do not reach the JVM
     # before `stop` (the --owner watchdog and `stop` end it).
     setsid java -Xms128m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
@@ -124,7 +138,7 @@ PROPS
     cat "$dir/bootstrap"
     ;;
   *)
-    echo "usage: bash scripts/kafka.sh start|stop|status [--dir DIR] [--port PORT] [--owner PID] [--partitions N]" >&2
+    echo "usage: bash scripts/kafka.sh start|stop|status [--dir DIR] [--port PORT] [--owner PID] [--partitions N] [--keep-data]" >&2
     exit 2
     ;;
 esac

@@ -75,9 +75,15 @@ class Broker : public ::testing::Environment {
     static std::string e;
     return e;
   }
+  /// The broker's folder (scripts/kafka.sh --dir).
+  static std::string& Dir() {
+    static std::string d;
+    return d;
+  }
   void SetUp() override {
     const char* tmp = std::getenv("TMPDIR");
     dir_ = std::string(tmp && *tmp ? tmp : "/tmp") + "/spate-kafka-test-" + stream::RandomUuid();
+    Dir() = dir_;
     int rc = 0;
     std::string out = Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh start --dir " + dir_ +
                               " --port 0 --owner " + std::to_string(getpid()) + " 2>&1",
@@ -1089,6 +1095,58 @@ TEST(KafkaCrash, SigkillMidBatchLosesAndDuplicatesNothing) {
               delta.kills, delta.landed, eos.kills, eos.landed);
   EXPECT_GE(delta.landed, 3);
   EXPECT_GE(eos.landed, 2);
+}
+
+// ---- Last: the shared broker restarts under a running query ----------------------------
+
+TEST(KafkaRestart, BrokerRestartUnderARunningQuery) {
+  REQUIRE_BROKER();
+  TempDir dir;
+  std::string topic = NewTopic("restart");
+  CreateTopic(topic, 2);
+  std::vector<std::string> want;
+  auto produce = [&](int from, int to) {
+    for (int p = 0; p < 2; ++p) {
+      std::vector<std::string> lines;
+      for (int i = from; i < to; ++i) {
+        lines.push_back("k\t" + std::to_string(p) + "-" + std::to_string(i));
+        want.push_back(std::to_string(p) + "-" + std::to_string(i));
+      }
+      KcatProduce(topic, p, lines);
+    }
+  };
+  produce(0, 50);
+  std::string out = dir / "out";
+  auto q = Spark().readStream().format("kafka")
+               .option("kafka.bootstrap.servers", Broker::Bootstrap())
+               .option("subscribe", topic)
+               .option("startingOffsets", "earliest")
+               .option("maxOffsetsPerTrigger", "30")
+               .option("fetchOffset.numRetries", "30")  // ride out the restart (Spark's option)
+               .load()
+               .selectExpr("CAST(value AS STRING) AS v")
+               .writeStream()
+               .format("delta")
+               .option("checkpointLocation", dir / "chk")
+               .start(out);
+  q.processAllAvailable();
+  int rc = 0;
+  std::string log = spate::Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh stop --dir " + Broker::Dir() + " 2>&1", &rc);
+  ASSERT_EQ(rc, 0) << log;
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // the query polls a dead broker
+  log = spate::Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh start --keep-data --dir " + Broker::Dir() +
+                " --owner " + std::to_string(getpid()) + " 2>&1",
+            &rc);
+  ASSERT_EQ(rc, 0) << log;
+  produce(50, 80);
+  q.processAllAvailable();
+  ASSERT_TRUE(q.isActive()) << "the query survived the restart";
+  q.stop();
+  std::vector<std::string> got;
+  for (const auto& r : Spark().read().format("delta").load(out).collect()) got.push_back(Str(r[0]));
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
 }
 
 }  // namespace

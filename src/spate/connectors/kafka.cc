@@ -412,10 +412,15 @@ std::string ErrName(rd_kafka_resp_err_t e) { return rd_kafka_err2str(e); }
 /// The driver's view of the topics: partitions of the strategy and their offsets.
 class OffsetReader {
  public:
-  OffsetReader(Strategy strategy, ConfList kafka, std::string group_id)
+  /// `retries` / `retry_interval_ms`: Spark's fetchOffset.numRetries (3) and
+  /// fetchOffset.retryIntervalMs (1000): attempts after the first failed one.
+  OffsetReader(Strategy strategy, ConfList kafka, std::string group_id, int retries = 3,
+               int64_t retry_interval_ms = 1000)
       : strategy_(std::move(strategy)),
         kafka_(std::move(kafka)),
-        group_id_(std::move(group_id)) {}
+        group_id_(std::move(group_id)),
+        retries_(retries),
+        retry_interval_ms_(retry_interval_ms) {}
 
   Status Open() {
     if (client_) return Status::OK();
@@ -429,12 +434,21 @@ class OffsetReader {
   const Strategy& strategy() const { return strategy_; }
   void Close() { client_.reset(); }
 
+  /// Before a retry: wait fetchOffset.retryIntervalMs, then a new client (one whose
+  /// broker went away can keep stale metadata, e.g. "Unknown partition", for minutes).
+  Status Reconnect() {
+    std::this_thread::sleep_for(std::chrono::milliseconds(retry_interval_ms_));
+    client_.reset();
+    return Open();
+  }
+
   Result<std::vector<TopicPartition>> Partitions() {
     SPATE_RETURN_IF_ERROR(Open());
     if (strategy_.kind == StrategyKind::kAssign) return strategy_.assigned;
     const rd_kafka_metadata_t* md = nullptr;
     rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
-    for (int attempt = 0; attempt < 3; ++attempt) {
+    for (int attempt = 0; attempt <= retries_; ++attempt) {
+      if (attempt > 0) SPATE_RETURN_IF_ERROR(Reconnect());
       e = rd_kafka_metadata(client_->rk, 1, nullptr, &md, kMetadataTimeoutMs);
       if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
     }
@@ -477,7 +491,8 @@ class OffsetReader {
     PartitionOffsets out;
     if (query.empty()) return out;
     Status last;
-    for (int attempt = 0; attempt < 3; ++attempt) {
+    for (int attempt = 0; attempt <= retries_; ++attempt) {
+      if (attempt > 0) SPATE_RETURN_IF_ERROR(Reconnect());
       rd_kafka_topic_partition_list_t* list =
           rd_kafka_topic_partition_list_new(static_cast<int>(query.size()));
       for (const auto& [tp, q] : query) {
@@ -503,7 +518,6 @@ class OffsetReader {
       rd_kafka_topic_partition_list_destroy(list);
       if (last.ok()) return out;
       out.clear();
-      std::this_thread::sleep_for(std::chrono::milliseconds(200 * (attempt + 1)));
     }
     return last;
   }
@@ -512,6 +526,8 @@ class OffsetReader {
   Strategy strategy_;
   ConfList kafka_;
   std::string group_id_;
+  int retries_;
+  int64_t retry_interval_ms_;
   std::unique_ptr<Client> client_;
   std::unique_ptr<RE2> pattern_;
 };
@@ -1063,7 +1079,12 @@ class KafkaMicroBatchSource final : public stream::Source {
         fail_on_data_loss_(fail_on_data_loss),
         schema_(KafkaSchema(include_headers)) {
     std::string group = UniqueGroupId(p, "source", ctx.metadata_path);
-    reader_ = std::make_unique<OffsetReader>(strategy, p.kafka, group + "-driver");
+    auto retries = LongOption(p, "fetchoffset.numretries");
+    auto interval = LongOption(p, "fetchoffset.retryintervalms");
+    reader_ = std::make_unique<OffsetReader>(
+        strategy, p.kafka, group + "-driver",
+        retries.ok() && *retries ? static_cast<int>(**retries) : 3,
+        interval.ok() && *interval ? **interval : 1000);
     auto o = std::make_shared<ReadOptions>();
     o->kafka = p.kafka;
     o->group_id = p.Has("kafka.group.id") ? group : group + "-executor";
@@ -1899,7 +1920,10 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
   SPATE_ASSIGN_OR_RETURN(bool fail, BoolOption(p, "failondataloss", true));
   SPATE_ASSIGN_OR_RETURN(bool headers, BoolOption(p, "includeheaders", false));
   std::string group = UniqueGroupId(p, "relation", "");
-  OffsetReader reader(strategy, p.kafka, group + "-driver");
+  SPATE_ASSIGN_OR_RETURN(auto retries, LongOption(p, "fetchoffset.numretries"));
+  SPATE_ASSIGN_OR_RETURN(auto interval, LongOption(p, "fetchoffset.retryintervalms"));
+  OffsetReader reader(strategy, p.kafka, group + "-driver", retries ? static_cast<int>(*retries) : 3,
+                      interval ? *interval : 1000);
   SPATE_ASSIGN_OR_RETURN(auto from, ResolveLimit(&reader, starting, fail));
   SPATE_ASSIGN_OR_RETURN(auto until, ResolveLimit(&reader, ending, fail, /*is_start=*/false));
   // Spark's KafkaRelation: both ends over the same partitions (the end's set wins).
