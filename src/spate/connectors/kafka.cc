@@ -1434,6 +1434,7 @@ class Writer {
     const Column* topic = c.topic >= 0 ? b.column(c.topic).get() : nullptr;
     const Column* part = c.partition >= 0 ? b.column(c.partition).get() : nullptr;
     const Column* hdrs = c.headers >= 0 ? b.column(c.headers).get() : nullptr;
+    std::string topic_z;
     for (int64_t i = 0; i < b.num_rows(); ++i) {
       SPATE_RETURN_IF_ERROR(FirstError());
       std::string_view t;
@@ -1468,10 +1469,12 @@ class Writer {
           }
         }
       }
-      std::string topic_z(t);
+      // librdkafka wants a NUL-terminated name: the option's string, or a copy of the row's.
+      if (topic) topic_z.assign(t);
+      const char* topic_c = topic ? topic_z.c_str() : topic_->c_str();
       for (;;) {
         rd_kafka_resp_err_t e = rd_kafka_producev(
-            client_->rk, RD_KAFKA_V_TOPIC(topic_z.c_str()), RD_KAFKA_V_PARTITION(partition),
+            client_->rk, RD_KAFKA_V_TOPIC(topic_c), RD_KAFKA_V_PARTITION(partition),
             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
             RD_KAFKA_V_VALUE(v_null ? nullptr : const_cast<char*>(v.data()), v.size()),
             RD_KAFKA_V_KEY(k_null ? nullptr : k.data(), k.size()),
@@ -1482,7 +1485,8 @@ class Writer {
           continue;
         }
         if (h) rd_kafka_headers_destroy(h);
-        return Status::IOError("Cannot send a record to Kafka topic " + topic_z + ": " + ErrName(e));
+        return Status::IOError("Cannot send a record to Kafka topic " + std::string(topic_c) +
+                               ": " + ErrName(e));
       }
       sent_.fetch_add(1, std::memory_order_relaxed);
       if ((i & 1023) == 0) rd_kafka_poll(client_->rk, 0);
