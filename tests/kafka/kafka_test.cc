@@ -275,6 +275,27 @@ TEST(KafkaOffsets, SparkJsonShape) {
   EXPECT_EQ(connectors::kafka::JavaStringHash(""), 0);
 }
 
+// Expected orders are what scala.collection.mutable.HashMap (scala-library 2.13.16, the
+// broker's jar) iterates after inserting the keys in sorted order, as Spark's JsonUtils
+// does (checked by running it once; the values are facts, not code).
+TEST(KafkaOffsets, TopicAndPartitionOrderIsScalaHashMaps) {
+  std::vector<std::string> topics{"alpha", "beta",  "clicks", "events", "orders", "orders-eu",
+                                  "orders-us", "payments", "t", "t1", "t2", "users", "zeta"};
+  std::vector<int32_t> th;
+  for (const auto& t : topics) th.push_back(connectors::kafka::JavaStringHash(t));
+  std::string got;
+  for (size_t i : connectors::kafka::ScalaHashMapOrder(th)) got += topics[i] + " ";
+  EXPECT_EQ(got, "zeta payments orders-eu users orders-us t alpha clicks orders t1 events t2 beta ");
+  std::vector<int32_t> parts{0, 2, 17, 100, 65536, 65537, 70000};
+  got.clear();
+  for (size_t i : connectors::kafka::ScalaHashMapOrder(parts)) got += std::to_string(parts[i]) + " ";
+  EXPECT_EQ(got, "0 65537 17 65536 70000 2 100 ");
+  std::vector<int32_t> forty;
+  for (int i = 0; i < 40; ++i) forty.push_back(i);
+  auto order = connectors::kafka::ScalaHashMapOrder(forty);
+  for (size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], i);
+}
+
 TEST(KafkaOffsets, BadJsonHasSparksMessage) {
   auto r = connectors::kafka::ParseOffsetsText("{\"t\":[1]}");
   ASSERT_FALSE(r.ok());

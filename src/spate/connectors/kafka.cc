@@ -274,7 +274,7 @@ Result<RangeLimit> ParseRangeLimit(const Params& p, const std::string& prefix,
     auto parsed = ParseOffsetsText(t);
     if (!parsed.ok()) {
       return Status::Invalid(
-          "Expected e.g. {\"topicA\": {\"0\": 123456789, \"1\": 123456789}, \"topicB\": "
+          "Expected e.g. {\"topicA\": {\"0\": 123456789, \"1\": 123456789},\n\"topicB\": "
           "{\"0\": 123456789, \"1\": 123456789}}, got " + t);
     }
     r.specific = *parsed;
