@@ -668,9 +668,14 @@ TEST(KafkaBroker, TimestampOffsetsAndMinPartitions) {
             std::string::npos);
   EXPECT_TRUE(Values(read().option("startingTimestamp", "9000")
                          .option("startingOffsetsByTimestampStrategy", "latest").load()).empty());
-  // minPartitions splits the range; the rows are the same.
+  // minPartitions / maxRecordsPerPartition split the range; the rows are the same.
   EXPECT_EQ(Values(read().option("minPartitions", "3").load()),
             (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(Values(read().option("maxRecordsPerPartition", "1").load()),
+            (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_NE(ErrorOf([&] { read().option("maxRecordsPerPartition", "0").load(); })
+                .find("maxRecordsPerPartition must be positive"),
+            std::string::npos);
 }
 
 TEST(KafkaBroker, MinOffsetsPerTriggerDelaysBatches) {

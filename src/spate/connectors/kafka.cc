@@ -191,6 +191,8 @@ Status ValidateGeneral(const Params& p) {
   }
   SPATE_ASSIGN_OR_RETURN(auto min_p, LongOption(p, "minpartitions"));
   if (min_p && *min_p <= 0) return Status::Invalid("minPartitions must be positive");
+  SPATE_ASSIGN_OR_RETURN(auto max_r, LongOption(p, "maxrecordsperpartition"));
+  if (max_r && *max_r <= 0) return Status::Invalid("maxRecordsPerPartition must be positive");
   SPATE_ASSIGN_OR_RETURN(auto max_t, LongOption(p, "maxoffsetspertrigger"));
   SPATE_ASSIGN_OR_RETURN(auto min_t, LongOption(p, "minoffsetspertrigger"));
   if (max_t && min_t && *min_t > *max_t) {
@@ -294,18 +296,6 @@ Result<RangeLimit> ParseRangeLimit(const Params& p, const std::string& prefix,
     SPATE_ASSIGN_OR_RETURN(r.specific, ParseOffsetsText(v));
   }
   return r;
-}
-
-Status NotImplementedOption(const Params& p) {
-  for (const char* k : {"maxrecordsperpartition"}) {
-    if (p.Has(k)) {
-      return Status::Error(
-          "SPATE_STREAMING_UNSUPPORTED",
-          {{"msg", std::string("The Kafka option '") + k +
-                       "' is not supported by spate yet (docs/kafka.md lists what is)."}});
-    }
-  }
-  return Status::OK();
 }
 
 // ---- librdkafka handles -------------------------------------------------------------
@@ -874,11 +864,32 @@ int64_t PartCount(int64_t size, int64_t total, int64_t min_parts) {
 /// Spark's KafkaOffsetRangeCalculator.getRanges: with minPartitions above the number of
 /// non-empty ranges, large ranges are cut into about size / total * minPartitions pieces
 /// (small ones are left whole and not counted in the proportion).
+/// `r` cut into `parts` nearly equal pieces (the last ones take the rounding).
+void CutRange(const OffsetRange& r, int64_t parts, std::vector<OffsetRange>* out) {
+  int64_t remaining = r.until - r.from, start = r.from;
+  for (int64_t k = 0; k < parts; ++k) {
+    int64_t piece = remaining / (parts - k);
+    remaining -= piece;
+    int64_t end = std::min(start + piece, r.until);
+    if (end > start) out->push_back({r.tp, start, end});
+    start = end;
+  }
+}
+
 std::vector<OffsetRange> SplitRanges(const std::vector<OffsetRange>& in,
-                                     std::optional<int64_t> min_parts) {
+                                     std::optional<int64_t> min_parts,
+                                     std::optional<int64_t> max_records = std::nullopt) {
   std::vector<OffsetRange> ranges;
-  for (const auto& r : in)
-    if (r.until > r.from) ranges.push_back(r);
+  for (const auto& r : in) {
+    if (r.until <= r.from) continue;
+    // maxRecordsPerPartition (Spark's documentation): ranges cut to at most that many
+    // offsets first; minPartitions then applies to the result.
+    if (max_records && r.until - r.from > *max_records) {
+      CutRange(r, (r.until - r.from + *max_records - 1) / *max_records, &ranges);
+    } else {
+      ranges.push_back(r);
+    }
+  }
   if (!min_parts || static_cast<int64_t>(ranges.size()) >= *min_parts) return ranges;
   int64_t total = 0;
   for (const auto& r : ranges) total += r.until - r.from;
@@ -897,15 +908,7 @@ std::vector<OffsetRange> SplitRanges(const std::vector<OffsetRange>& in,
   for (size_t i = 0; i < ranges.size(); ++i) {
     const auto& r = ranges[i];
     int64_t size = r.until - r.from;
-    int64_t parts = whole[i] ? 1 : PartCount(size, split_total, split_min);
-    int64_t remaining = size, start = r.from;
-    for (int64_t k = 0; k < parts; ++k) {
-      int64_t piece = remaining / (parts - k);
-      remaining -= piece;
-      int64_t end = std::min(start + piece, r.until);
-      if (end > start) out.push_back({r.tp, start, end});
-      start = end;
-    }
+    CutRange(r, whole[i] ? 1 : PartCount(size, split_total, split_min), &out);
   }
   return out;
 }
@@ -1070,12 +1073,14 @@ class KafkaMicroBatchSource final : public stream::Source {
   KafkaMicroBatchSource(const stream::SourceContext& ctx, Strategy strategy, Params p,
                         RangeLimit starting, std::optional<int64_t> max_offsets,
                         std::optional<MinRows> min_rows, std::optional<int64_t> min_partitions,
-                        bool fail_on_data_loss, bool include_headers)
+                        std::optional<int64_t> max_records, bool fail_on_data_loss,
+                        bool include_headers)
       : ctx_(ctx),
         starting_(std::move(starting)),
         max_offsets_(max_offsets),
         min_rows_(min_rows),
         min_partitions_(min_partitions),
+        max_records_(max_records),
         fail_on_data_loss_(fail_on_data_loss),
         schema_(KafkaSchema(include_headers)) {
     std::string group = UniqueGroupId(p, "source", ctx.metadata_path);
@@ -1178,7 +1183,7 @@ class KafkaMicroBatchSource final : public stream::Source {
     SPATE_ASSIGN_OR_RETURN(auto ranges,
                            ResolveRanges(reader_.get(), from, until, fail_on_data_loss_));
     return DataSourcePtr(std::make_shared<RangesDataSource>(
-        SplitRanges(ranges, min_partitions_), read_, Describe()));
+        SplitRanges(ranges, min_partitions_, max_records_), read_, Describe()));
   }
 
   void Stop() override {
@@ -1314,6 +1319,7 @@ class KafkaMicroBatchSource final : public stream::Source {
   std::optional<int64_t> max_offsets_;
   std::optional<MinRows> min_rows_;
   std::optional<int64_t> min_partitions_;
+  std::optional<int64_t> max_records_;
   int64_t last_trigger_ms_ = 0;
   ConfList kafka_;
   std::shared_ptr<ConsumerPool> pool_ = std::make_shared<ConsumerPool>();
@@ -1847,13 +1853,13 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeKafkaSourceFactory(
   if (p.Has("endingoffsetsbytimestamp") || p.Has("endingtimestamp"))
     return Status::Invalid("ending timestamp not valid in streaming queries");
   SPATE_RETURN_IF_ERROR(ValidateGeneral(p));
-  SPATE_RETURN_IF_ERROR(NotImplementedOption(p));
   SPATE_ASSIGN_OR_RETURN(auto strategy, ParseStrategy(p));
   SPATE_ASSIGN_OR_RETURN(auto starting,
                          ParseRangeLimit(p, "starting", RangeLimit::Kind::kLatest));
   SPATE_ASSIGN_OR_RETURN(auto max_offsets, LongOption(p, "maxoffsetspertrigger"));
   SPATE_ASSIGN_OR_RETURN(auto min_offsets, LongOption(p, "minoffsetspertrigger"));
   SPATE_ASSIGN_OR_RETURN(auto min_partitions, LongOption(p, "minpartitions"));
+  SPATE_ASSIGN_OR_RETURN(auto max_records, LongOption(p, "maxrecordsperpartition"));
   std::optional<MinRows> min_rows;
   if (min_offsets) {
     MinRows m;
@@ -1872,7 +1878,8 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeKafkaSourceFactory(
   stream::SourceFactory factory =
       [=](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
     auto src = std::make_shared<KafkaMicroBatchSource>(ctx, strategy, p, starting, max_offsets,
-                                                       min_rows, min_partitions, fail, headers);
+                                                       min_rows, min_partitions, max_records,
+                                                       fail, headers);
     SPATE_RETURN_IF_ERROR(src->Init());
     return stream::SourcePtr(src);
   };
@@ -1902,7 +1909,6 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
     }
   }
   SPATE_RETURN_IF_ERROR(ValidateGeneral(p));
-  SPATE_RETURN_IF_ERROR(NotImplementedOption(p));
   if (starting.kind == RangeLimit::Kind::kSpecific && ending.kind == RangeLimit::Kind::kSpecific) {
     std::set<TopicPartition> a, b;
     for (const auto& [tp, o] : starting.specific) a.insert(tp);
@@ -1950,8 +1956,9 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
   auto pt = LongOption(p, "kafkaconsumer.polltimeoutms");
   if (pt.ok() && *pt) o->poll_timeout_ms = **pt;
   SPATE_ASSIGN_OR_RETURN(auto min_partitions, LongOption(p, "minpartitions"));
+  SPATE_ASSIGN_OR_RETURN(auto max_records, LongOption(p, "maxrecordsperpartition"));
   return DataSourcePtr(std::make_shared<RangesDataSource>(
-      SplitRanges(ranges, min_partitions), o, "KafkaRelation(strategy=" + strategy.Describe() + ")"));
+      SplitRanges(ranges, min_partitions, max_records), o, "KafkaRelation(strategy=" + strategy.Describe() + ")"));
 }
 
 Result<stream::SinkPtr> MakeKafkaSink(const std::map<std::string, std::string>& options,
