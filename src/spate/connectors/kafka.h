@@ -9,10 +9,10 @@
 // subscribePattern / assign; startingOffsets (earliest, latest, or per-partition JSON with
 // -2 = earliest, -1 = latest), startingOffsetsByTimestamp / startingTimestamp, the
 // ending forms (batch reads), maxOffsetsPerTrigger, minOffsetsPerTrigger + maxTriggerDelay,
-// minPartitions, failOnDataLoss, includeHeaders, groupIdPrefix, kafkaConsumer.pollTimeoutMs;
-// beyond Spark, commitOffsetsToGroup (end offsets of committed batches to kafka.group.id,
-// for lag monitoring only). Rows have
-// Spark's schema: key BINARY, value BINARY, topic STRING, partition INT, offset BIGINT,
+// minPartitions, maxRecordsPerPartition, failOnDataLoss, includeHeaders, groupIdPrefix,
+// kafkaConsumer.pollTimeoutMs, fetchOffset.numRetries / retryIntervalMs; beyond Spark,
+// commitOffsetsToGroup (end offsets of committed batches to kafka.group.id, for lag
+// monitoring only). Rows have Spark's schema: key BINARY, value BINARY, topic STRING, partition INT, offset BIGINT,
 // timestamp TIMESTAMP, timestampType INT [, headers ARRAY<STRUCT<key:STRING,value:BINARY>>].
 //
 // Offsets are Spark's KafkaSourceOffset JSON ({"orders":{"0":41254102,"1":41242411}},
@@ -21,7 +21,9 @@
 // byte, "v1\n", the JSON), so a restart starts where the first run decided to. A batch is
 // the offset range [start, end) of each partition; each (partition, range) is one split,
 // read by its own consumer with assign() at the range's start: the same batch re-run after
-// a restart reads exactly the same records. Partitions that appear later are read from
+// a restart reads exactly the same records. A streaming source pools the consumers of
+// finished splits (one per partition, with the offset their queue delivers next) for the
+// next batch's split of that partition. Partitions that appear later are read from
 // their earliest offset; the progress reports the uncapped latest offsets and Spark's
 // min/max/avgOffsetsBehindLatest metrics.
 //
@@ -33,9 +35,9 @@
 // committed inside it as a group offset of a marker topic, so a replayed batch that
 // reached Kafka is skipped and read_committed consumers see each row once.
 //
-// Ownership: sources and sinks are owned by the query (shared_ptr); each holds one
-// librdkafka handle (the source: a metadata/offset consumer; the sink: a producer) for its
-// lifetime. Thread safety: a source is driven by its query thread; the batch DataSource it
+// Ownership: sources and sinks are owned by the query (shared_ptr); the source holds a
+// metadata/offset consumer and its consumer pool, the sink a producer (exactly-once: plus
+// a consumer reading the marker offsets), for their lifetime. Thread safety: a source is driven by its query thread; the batch DataSource it
 // returns may be read from several threads (one consumer per split); the sink's producer
 // is shared by the partitions writing a batch (librdkafka handles are thread-safe).
 // Failure: option errors are IllegalArgumentException-style Status values with Spark's
