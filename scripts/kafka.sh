@@ -11,6 +11,9 @@
 #       --partitions N: partitions of automatically created topics (default 1).
 #       --keep-data: restart a broker stopped before with its data and port (a broker
 #       restart: topics and offsets survive).
+#       A second listener, SASL_PLAINTEXT with mechanism PLAIN and the one user
+#       "spate" / "spate-secret" (a local test credential), is on the port written to
+#       DIR/sasl_bootstrap: the tests' authenticated connections.
 #   bash scripts/kafka.sh stop [--dir DIR]       stops it (SIGTERM, then SIGKILL after 10 s)
 #   bash scripts/kafka.sh status [--dir DIR]     prints the bootstrap address if running
 #
@@ -68,14 +71,18 @@ case "$cmd" in
     keep=0
     [ "$port" = "0" ] && port=$(free_port)
     cport=$(free_port)
+    sport=$(free_port)
+    echo "127.0.0.1:$sport" >"$dir/sasl_bootstrap"
     cat >"$dir/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$cport
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport,SASL_PLAINTEXT://127.0.0.1:$sport
+advertised.listeners=PLAINTEXT://127.0.0.1:$port,SASL_PLAINTEXT://127.0.0.1:$sport
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+sasl.enabled.mechanisms=PLAIN
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_spate="spate-secret";
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$dir/data
 num.partitions=$partitions

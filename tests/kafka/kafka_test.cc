@@ -879,16 +879,44 @@ TEST(KafkaOptions, SecretsStayOutOfErrors) {
   });
   EXPECT_NE(e.find("security.protocol"), std::string::npos) << e;
   EXPECT_EQ(e.find("hunter2"), std::string::npos) << e;
-  std::string j = ErrorOf([&] {
+  // A login module librdkafka cannot take: named, without the options' values.
+  std::string k = ErrorOf([&] {
     Spark().read().format("kafka")
         .option("kafka.bootstrap.servers", "127.0.0.1:1")
         .option("subscribe", "t")
-        .option("kafka.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule "
-                                          "required username=\"u\" password=\"hunter2\";")
+        .option("kafka.sasl.jaas.config",
+                "com.example.CustomLoginModule required secret=\"hunter2\";")
         .load();
   });
-  EXPECT_NE(j.find("kafka.sasl.jaas.config"), std::string::npos) << j;
-  EXPECT_EQ(j.find("hunter2"), std::string::npos) << j;
+  EXPECT_NE(k.find("login module com.example.CustomLoginModule is not supported"),
+            std::string::npos) << k;
+  EXPECT_EQ(k.find("hunter2"), std::string::npos) << k;
+}
+
+TEST(KafkaBroker, SaslPlainWithJavasJaasConfig) {
+  REQUIRE_BROKER();
+  std::ifstream f(Broker::Dir() + "/sasl_bootstrap");
+  std::string sasl;
+  std::getline(f, sasl);
+  ASSERT_FALSE(sasl.empty());
+  std::string topic = NewTopic("sasl");
+  CreateTopic(topic, 1);
+  KcatProduce(topic, 0, {"k\tsecured"});
+  // What a Spark user writes: the Java client's security options.
+  std::map<std::string, std::string> security{
+      {"kafka.bootstrap.servers", sasl},
+      {"kafka.security.protocol", "SASL_PLAINTEXT"},
+      {"kafka.sasl.mechanism", "PLAIN"},
+      {"kafka.sasl.jaas.config",
+       "org.apache.kafka.common.security.plain.PlainLoginModule required "
+       "username=\"spate\" password=\"spate-secret\";"}};
+  auto df = Spark().read().format("kafka").options(security).option("subscribe", topic).load();
+  EXPECT_EQ(Values(df), std::vector<std::string>{"secured"});
+  std::string out = NewTopic("sasl-out");
+  CreateTopic(out, 1);
+  Spark().createDataFrame({{Value::String("w")}}, "value STRING")
+      .write().format("kafka").options(security).option("topic", out).save();
+  EXPECT_EQ(KcatConsume(out, "%s\\n"), std::vector<std::string>{"w"});
 }
 
 // ---- Faults on librdkafka's mock cluster (in-process brokers) ------------------------

@@ -338,9 +338,79 @@ void LogLine(const rd_kafka_t*, int level, const char* fac, const char* buf) {
   if (on) std::fprintf(stderr, "%%%d|%s|%s\n", level, fac, buf);
 }
 
-Result<std::unique_ptr<Client>> NewClient(rd_kafka_type_t type, const ConfList& user,
+/// Java client settings that librdkafka spells differently. `sasl.jaas.config` with
+/// Kafka's PlainLoginModule or ScramLoginModule (what Spark users set) becomes
+/// sasl.username / sasl.password unless those are set too; other login modules are
+/// refused naming the module, never the options' values.
+Result<ConfList> TranslateJavaConf(const ConfList& user) {
+  ConfList out;
+  std::optional<std::string> jaas;
+  bool has_user = false, has_password = false;
+  for (const auto& [k, v] : user) {
+    std::string lk = Lower(k);
+    if (lk == "sasl.jaas.config") {
+      jaas = v;
+      continue;
+    }
+    has_user |= lk == "sasl.username";
+    has_password |= lk == "sasl.password";
+    out.emplace_back(k, v);
+  }
+  if (!jaas) return out;
+  std::string text = Trim(*jaas);
+  size_t sp = text.find_first_of(" \t\n");
+  std::string module = text.substr(0, sp);
+  auto ends_with = [&](std::string_view suffix) {
+    return module.size() >= suffix.size() &&
+           module.compare(module.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (!ends_with("PlainLoginModule") && !ends_with("ScramLoginModule")) {
+    return Status::Invalid(
+        "Kafka option 'kafka.sasl.jaas.config' with login module " + module +
+        " is not supported: spate's Kafka client (librdkafka) takes the PLAIN / SCRAM "
+        "credentials as kafka.sasl.username and kafka.sasl.password, OAUTHBEARER and "
+        "GSSAPI through librdkafka's own sasl.* properties (docs/kafka.md)");
+  }
+  // key="value" pairs after `required` (values may contain spaces and escaped quotes).
+  std::map<std::string, std::string> kv;
+  size_t i = sp == std::string::npos ? text.size() : sp;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    size_t eq = text.find('=', i);
+    if (eq == std::string::npos) break;
+    std::string key = Trim(text.substr(i, eq - i));
+    size_t q = eq + 1;
+    std::string val;
+    if (q < text.size() && text[q] == '"') {
+      ++q;
+      while (q < text.size() && text[q] != '"') {
+        if (text[q] == '\\' && q + 1 < text.size()) ++q;
+        val += text[q++];
+      }
+      i = q + 1;
+    } else {
+      size_t e = text.find_first_of(" \t\n;", q);
+      val = text.substr(q, e == std::string::npos ? std::string::npos : e - q);
+      i = e == std::string::npos ? text.size() : e;
+    }
+    size_t kw = key.find_last_of(" \t");
+    if (kw != std::string::npos) key = key.substr(kw + 1);  // drops "required"
+    kv[key] = val;
+  }
+  if (!has_user && kv.count("username")) out.emplace_back("sasl.username", kv["username"]);
+  if (!has_password && kv.count("password")) out.emplace_back("sasl.password", kv["password"]);
+  return out;
+}
+
+Result<std::unique_ptr<Client>> NewClient(rd_kafka_type_t type, const ConfList& java_user,
                                           const ConfList& defaults, const ConfList& forced,
                                           rd_kafka_conf_t* base = nullptr) {
+  auto translated = TranslateJavaConf(java_user);
+  if (!translated.ok()) {
+    if (base) rd_kafka_conf_destroy(base);
+    return translated.status();
+  }
+  const ConfList& user = *translated;
   rd_kafka_conf_t* conf = base ? base : rd_kafka_conf_new();
   rd_kafka_conf_set_log_cb(conf, &LogLine);
   char err[512];
