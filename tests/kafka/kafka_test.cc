@@ -1119,10 +1119,15 @@ TEST(KafkaCrash, SigkillMidBatchLosesAndDuplicatesNothing) {
   TempDir dir;
   std::string topic = NewTopic("crash-in");
   CreateTopic(topic, 2);
+  // SPATE_KAFKA_CRASH_KILLS=N: a longer campaign (N kills per query, more data to cut).
+  const char* kills_env = std::getenv("SPATE_KAFKA_CRASH_KILLS");
+  const int delta_kills = kills_env ? std::max(1, std::atoi(kills_env)) : 12;
+  const int eos_kills = kills_env ? delta_kills : 8;
+  const int per_partition = std::max(700, delta_kills * 70);
   std::vector<std::string> want;
   for (int p = 0; p < 2; ++p) {
     std::vector<std::string> lines;
-    for (int i = 0; i < 700; ++i) {
+    for (int i = 0; i < per_partition; ++i) {
       std::string v = "p" + std::to_string(p) + "-" + std::to_string(i);
       lines.push_back("k" + std::to_string(i) + "\t" + v);
       want.push_back(std::to_string(p) + ":" + std::to_string(i) + ":" + v);
@@ -1134,12 +1139,14 @@ TEST(KafkaCrash, SigkillMidBatchLosesAndDuplicatesNothing) {
   std::mt19937 rng(seed_env ? static_cast<unsigned>(std::atoi(seed_env)) : 20261201u);
 
   // Kafka -> Delta.
-  Kills delta = CrashLoop("delta", topic, dir / "out", dir / "chk", dir / "err-delta", 12, &rng);
+  Kills delta =
+      CrashLoop("delta", topic, dir / "out", dir / "chk", dir / "err-delta", delta_kills, &rng);
   EXPECT_EQ(DeltaRows(dir / "out"), want) << "every (partition, offset) exactly once";
   // Kafka -> Kafka, exactly-once sink; read back read_committed (kcat's default).
   std::string out_topic = NewTopic("crash-out");
   CreateTopic(out_topic, 1);
-  Kills eos = CrashLoop("kafka", topic, out_topic, dir / "chk-eos", dir / "err-eos", 8, &rng);
+  Kills eos =
+      CrashLoop("kafka", topic, out_topic, dir / "chk-eos", dir / "err-eos", eos_kills, &rng);
   std::vector<std::string> want_values;
   for (const auto& w : want) want_values.push_back(w.substr(w.rfind(':') + 1));
   std::sort(want_values.begin(), want_values.end());
