@@ -4,6 +4,7 @@ topics get 2 partitions) with Debian's kcat as the independent client. The sessi
 when the broker cannot start and CI=true; it is skipped otherwise."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,7 @@ def kafka():
     yield r.stdout.strip().splitlines()[-1]
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "kafka.sh"), "stop", "--dir", d],
                    capture_output=True)
+    shutil.rmtree(d, ignore_errors=True)
 
 
 def topic_name(prefix):
