@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every system package and tool spate needs to build and run all its tests on a
 # fresh Debian 12 machine (compilers, libraries, Python, node + npm and the interop tests'
-# npm packages). Fails when something cannot be installed.
+# npm packages, librdkafka + kcat + Java + Maven for the Kafka tests, whose broker jars
+# scripts/install-kafka.sh then fetches). Fails when something cannot be installed.
 # Idempotent; run as root (or with sudo available).
 set -euo pipefail
 SUDO=""
@@ -19,6 +20,7 @@ PKGS=(
   librocksdb-dev
   libsimdjson-dev
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas
+  librdkafka-dev kcat openjdk-17-jre-headless maven
 )
 missing=()
 for p in "${PKGS[@]}"; do
@@ -42,3 +44,5 @@ if [ ! -f "$interop/node_modules/.package-lock.json" ] ||
   [ "$interop/package-lock.json" -nt "$interop/node_modules/.package-lock.json" ]; then
   (cd "$interop" && npm ci --no-audit --no-fund)
 fi
+# The Apache Kafka broker the Kafka tests start (jars from Maven Central, cached in build/).
+bash "$(dirname "$0")/install-kafka.sh"

@@ -151,6 +151,8 @@ class DataFrameWriter(_Options):
             self.format(format)
         self.mode(mode)
         self.options(**options)
+        if path is None and (self._format or "").lower() == "kafka":
+            path = ""  # Kafka: the topic comes from the `topic` option or column
         if path is None:
             raise PySparkNotImplementedError("[NOT_IMPLEMENTED] save() needs a path.", "NOT_IMPLEMENTED",
                                              None, {"feature": "save without path"})

@@ -11,6 +11,7 @@
 #include "spate/api/session_state.h"
 #include "spate/api/streaming.h"
 #include "spate/columnar/kernels.h"
+#include "spate/connectors/kafka.h"
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
 #include "spate/formats/file_writer.h"
@@ -63,8 +64,21 @@ DataFrame DataFrameReader::load(const std::string& path) const {
   return load(std::vector<std::string>{path});
 }
 
+DataFrame DataFrameReader::load() const { return load(std::vector<std::string>{}); }
+
 DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
   const std::string fmt = Lower(format_);
+  if (fmt == "kafka") {
+    if (schema_) {
+      ThrowStatus(Status::Invalid(
+          "requirement failed: Kafka source has a fixed schema and cannot be set with a "
+          "custom one"));
+    }
+    auto source = ValueOrThrow(connectors::kafka::MakeKafkaRelation(options_));
+    auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+    plan->source = source;
+    return DataFrame(session_, plan);
+  }
   if (fmt == "delta") {
     if (schema_) ThrowStatus(Status::Error("DELTA_UNSUPPORTED_SCHEMA_DURING_READ"));
     if (paths.size() != 1)
@@ -191,8 +205,21 @@ DataFrame DataFrameReader::table(const std::string& name) const {
   return SparkSession(session_).table(name);
 }
 
+void DataFrameWriter::save() const {
+  if (Lower(format_) != "kafka") {
+    ThrowStatus(Status::Invalid("'path' is not specified"));
+  }
+  save(std::string());
+}
+
 void DataFrameWriter::save(const std::string& path) const {
   const std::string fmt = Lower(format_);
+  if (fmt == "kafka") {
+    const auto& state = df_.session();
+    CheckOrThrow(connectors::kafka::WriteKafka(df_.analyzed(), state->MakeExecOptions(),
+                                               options_, mode_));
+    return;
+  }
   if (fmt == "delta") {
     SaveDelta(df_, path, mode_, partition_by_, options_);
     return;

@@ -36,6 +36,9 @@ class DataFrameReader {
   DataFrameReader& schema(const StructType& schema);
   /// A DDL string: "a INT, b STRING".
   DataFrameReader& schema(const std::string& ddl);
+  /// format("kafka"): a batch read of a topic range (connectors/kafka.h lists the
+  /// options; startingOffsets defaults to earliest, endingOffsets to latest).
+  DataFrame load() const;
   DataFrame load(const std::string& path) const;
   DataFrame load(const std::vector<std::string>& paths) const;
   DataFrame parquet(const std::string& path) const;
@@ -81,6 +84,10 @@ class DataFrameWriter {
   /// format: parquet (default), json, csv, text (formats/text_writers.h lists their
   /// options: compression, dateFormat, timestampFormat, header, sep, quote, ...).
   void save(const std::string& path) const;
+  /// format("kafka"): writes every row to Kafka (value, optional key, topic, partition,
+  /// headers columns; the `topic` option; mode append or errorifexists) and returns when
+  /// the broker acknowledged all of them. Other formats need a path.
+  void save() const;
   void parquet(const std::string& path) const;
   void json(const std::string& path) const;
   void csv(const std::string& path) const;

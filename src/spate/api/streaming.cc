@@ -15,6 +15,7 @@
 #include "spate/connectors/delta_source.h"
 #include "spate/connectors/file_sink.h"
 #include "spate/connectors/file_source.h"
+#include "spate/connectors/kafka.h"
 #include "spate/connectors/memory.h"
 #include "spate/connectors/rate.h"
 #include "spate/connectors/socket_source.h"
@@ -253,6 +254,16 @@ DataFrame DataStreamReader::load() const {
     schema = s;
     factory = f;
     description = "socket";
+  } else if (fmt == "kafka") {
+    if (schema_) {
+      ThrowStatus(Status::Invalid(
+          "requirement failed: Kafka source has a fixed schema and cannot be set with a "
+          "custom one"));
+    }
+    auto [s, f] = ValueOrThrow(connectors::kafka::MakeKafkaSourceFactory(options_));
+    schema = s;
+    factory = f;
+    description = "kafka";
   } else if (fmt == "json" || fmt == "csv" || fmt == "parquet" || fmt == "text") {
     ThrowStatus(Status::Invalid("'path' is not specified"));
   } else if (fmt == "delta") {
@@ -599,6 +610,9 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     }
     sink = std::make_shared<connectors::FileStreamSink>(
         fs, path, factory, partition_by_, interval > 0 ? interval : 10, cleanup);
+  } else if (fmt == "kafka") {
+    sink = ValueOrThrow(
+        connectors::kafka::MakeKafkaSink(options_, *df_.analyzed()->OutputSchema()));
   } else if (fmt == "delta") {
     if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
     // Delta's sink appends or (Complete) overwrites; Update would need a MERGE.

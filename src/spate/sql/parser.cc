@@ -68,10 +68,12 @@ bool IsNoAliasKeyword(std::string_view upper) {
   return kWords->count(upper) > 0;
 }
 
-// Words that cannot be a column reference at the start of an expression operand.
+// Words that cannot be a column reference at the start of an expression operand. OFFSET
+// is not one: Spark (reserved keywords not enforced) reads `SELECT offset FROM t`, as the
+// Kafka source's `offset` column needs.
 bool IsNotColumnKeyword(std::string_view upper) {
   static const auto* kWords = new std::unordered_set<std::string_view>{
-      "SELECT", "FROM",   "WHERE",   "GROUP",  "HAVING", "ORDER", "LIMIT",   "OFFSET",
+      "SELECT", "FROM",   "WHERE",   "GROUP",  "HAVING", "ORDER", "LIMIT",
       "UNION",  "INTERSECT", "EXCEPT", "MINUS", "JOIN",  "ON",    "USING",
       "AS",     "WHEN",   "THEN",    "ELSE",   "AND",    "OR",    "BY",      "IS",
       "IN",     "BETWEEN", "LIKE",   "ILIKE",  "RLIKE",  "REGEXP", "INNER",  "CROSS",
