@@ -647,8 +647,9 @@ bool ParseDate(std::string_view raw, int32_t* out) {
       cur = 0;
       digits = 0;
     } else if (c >= '0' && c <= '9') {
+      // No segment is valid past 7 digits: stop before the value can overflow.
+      if (++digits > 7) return false;
       cur = cur * 10 + (c - '0');
-      ++digits;
     } else {
       return false;
     }
