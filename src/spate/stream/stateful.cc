@@ -642,14 +642,17 @@ Status DecodeSessions(std::string_view v, std::vector<StoredSession>* out) {
   return Status::OK();
 }
 
-// Sessions stored in a store (each key's value starts with min end, then the count).
+// The number of sessions in an encoded value (after its int64 min end), without decoding.
+int64_t SessionCount(std::string_view v) {
+  int32_t c = 0;
+  if (v.size() >= 12) std::memcpy(&c, v.data() + 8, 4);
+  return c;
+}
+
+// Sessions stored in a store.
 int64_t CountStoredSessions(state::StateStore* store) {
   int64_t n = 0;
-  store->ForEach([&](std::string_view, std::string_view v) {
-    int32_t c = 0;
-    if (v.size() >= 12) std::memcpy(&c, v.data() + 8, 4);
-    n += c;
-  });
+  store->ForEach([&](std::string_view, std::string_view v) { n += SessionCount(v); });
   return n;
 }
 
@@ -824,9 +827,7 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
       if (!st.ok() || group_of.count(std::string(k))) return;
       std::vector<StoredSession> list;
       if (mode != OutputMode::kComplete && (v.size() < 8 || GetInt64(v) > evict_us)) {
-        int32_t c = 0;
-        if (v.size() >= 12) std::memcpy(&c, v.data() + 8, 4);
-        total += c;
+        total += SessionCount(v);
         return;
       }
       st = DecodeSessions(v, &list);
