@@ -5,6 +5,11 @@
 
 namespace spate {
 
+const std::string& BoundExpr::call_name() const {
+  static const std::string kNone;
+  return kNone;
+}
+
 bool BoundExpr::IsConstant() const {
   if (IsNondeterministic()) return false;
   if (children_.empty()) return literal_value() != nullptr;
@@ -75,6 +80,7 @@ class ScalarCall final : public BoundExpr {
     for (const auto& c : children_) args.push_back(c->ToString());
     return display_ ? display_(args) : CallText(name_, args);
   }
+  const std::string& call_name() const override { return name_; }
 
  private:
   std::string name_;

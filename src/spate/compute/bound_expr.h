@@ -63,6 +63,10 @@ class BoundExpr {
   virtual int column_index() const { return -1; }
   /// If this is a literal, its value; else nullptr.
   virtual const Value* literal_value() const { return nullptr; }
+  /// If this is a scalar function call (MakeScalarCall), the function's name ("+", ">=",
+  /// "and", "negative", ...); else "". For plan analysis (the stream join's range
+  /// conditions), never for evaluation.
+  virtual const std::string& call_name() const;
 
  protected:
   DataTypePtr type_;

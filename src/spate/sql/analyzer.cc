@@ -1569,10 +1569,12 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
           auto bl = Bind(x, left->output, nullptr);
           auto br = Bind(y, right->output, nullptr);
           if (bl.ok() && br.ok() && !(*bl)->IsConstant() && !(*br)->IsConstant()) {
-            // Make sure the same expression did not also resolve on the other side.
+            // Make sure the same expression did not also resolve on the other side (a
+            // name that binds there only as a niladic function, such as `user`, does not
+            // count: the column shadows it).
             auto xr = Bind(x, right->output, nullptr);
             auto yl = Bind(y, left->output, nullptr);
-            if (xr.ok() || yl.ok()) continue;
+            if ((xr.ok() && !(*xr)->IsConstant()) || (yl.ok() && !(*yl)->IsConstant())) continue;
             SPATE_RETURN_IF_ERROR(add_key(*bl, *br, c->name == "<=>"));
             done = true;
           }

@@ -16,12 +16,15 @@
 #include "spate/exec/hash_aggregate.h"
 #include "spate/exec/planner.h"
 #include "spate/state/row_codec.h"
+#include "spate/stream/stateful_internal.h"
+#include "spate/stream/stream_join.h"
 
 namespace spate::stream {
 
 using sql::BoundKind;
 using sql::BoundPlan;
 using sql::BoundPlanPtr;
+using namespace stateful_internal;  // NOLINT(build/namespaces)
 
 void EventTimeStats::Merge(const EventTimeStats& o) {
   if (o.count == 0) return;
@@ -35,145 +38,6 @@ void EventTimeStats::Merge(const EventTimeStats& o) {
   avg = avg * (static_cast<double>(count) / total) + o.avg * (static_cast<double>(o.count) / total);
   count += o.count;
 }
-
-namespace {
-
-using SteadyClock = std::chrono::steady_clock;
-
-int64_t NanosSince(SteadyClock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - t).count();
-}
-
-// Micros of a watermark in ms (Spark's millisToMicros).
-int64_t WatermarkMicros(int64_t ms) { return ms * 1000; }
-
-void PutInt64(std::string* out, int64_t v) {
-  char b[8];
-  std::memcpy(b, &v, 8);
-  out->append(b, 8);
-}
-
-int64_t GetInt64(std::string_view v) {
-  int64_t x = 0;
-  if (v.size() >= 8) std::memcpy(&x, v.data(), 8);
-  return x;
-}
-
-// The event time (µs) of a key column value: a window struct's end, or the timestamp.
-// false when NULL.
-bool EventTimeOf(const Column& c, int64_t row, int64_t* out) {
-  if (c.IsNull(row)) return false;
-  if (c.type_id() == TypeId::kStruct) {
-    const Column& end = *c.child(1);
-    if (end.IsNull(row)) return false;
-    *out = end.raw_values<int64_t>()[row];
-    return true;
-  }
-  *out = c.raw_values<int64_t>()[row];
-  return true;
-}
-
-std::vector<const Column*> Raw(const std::vector<ColumnPtr>& cols) {
-  std::vector<const Column*> out;
-  out.reserve(cols.size());
-  for (const auto& c : cols) out.push_back(c.get());
-  return out;
-}
-
-Status Drain(exec::BatchStream* in, std::vector<BatchPtr>* out) {
-  for (;;) {
-    SPATE_ASSIGN_OR_RETURN(BatchPtr b, in->Next());
-    if (!b) return Status::OK();
-    if (b->num_rows() > 0) out->push_back(std::move(b));
-  }
-}
-
-// A stream that computes its one output batch on the first Next().
-class OnceStream final : public exec::BatchStream {
- public:
-  explicit OnceStream(std::function<Result<BatchPtr>()> fn) : fn_(std::move(fn)) {}
-  Result<BatchPtr> Next() override {
-    if (done_) return BatchPtr();
-    done_ = true;
-    return fn_();
-  }
-
- private:
-  std::function<Result<BatchPtr>()> fn_;
-  bool done_ = false;
-};
-
-}  // namespace
-
-// ---- Operator: one stateful operator's stores, across the batches of a run.
-
-struct StatefulRuntime::Operator {
-  int64_t id = 0;
-  StatefulKind kind = StatefulKind::kAggregate;
-  int num_partitions = 1;
-  bool has_event_time_key = false;  // eviction by the watermark is possible
-  bool session = false;             // a session_window aggregation
-  SchemaPtr key_schema, value_schema;
-  bool schema_checked = false;
-
-  StatefulRuntime* runtime = nullptr;
-  std::vector<std::unique_ptr<state::StateStoreProvider>> providers;
-  std::mutex mu;  // guards `open` and the batch metrics below
-  std::vector<state::StateStore*> open;
-  // Rows in each partition's state as the exec counts them (-1: not reported; then the
-  // store's key count). Session windows report sessions, as Spark stores one row each.
-  std::vector<int64_t> rows_total;
-  int64_t updated = 0, removed = 0, dropped = 0, update_ns = 0, removal_ns = 0;
-  int64_t dropped_duplicates = 0;
-
-  state::StateStoreId StoreId(int p) const {
-    state::StateStoreId sid;
-    sid.root = runtime->root_;
-    sid.operator_id = id;
-    sid.partition = p;
-    return sid;
-  }
-
-  // Opens partition p's store at the batch's version (from a worker thread; each
-  // partition has its own provider slot).
-  Result<state::StateStore*> Open(int p) {
-    if (p < 0 || p >= num_partitions) return Status::Internal("state partition out of range");
-    auto& provider = providers[static_cast<size_t>(p)];
-    if (!provider) {
-      SPATE_ASSIGN_OR_RETURN(provider, state::CreateStateStoreProvider(
-                                           StoreId(p), runtime->conf_, runtime->fs_));
-    }
-    SPATE_ASSIGN_OR_RETURN(state::StateStore * store,
-                           provider->GetStore(runtime->batch_.batch_id));
-    std::lock_guard<std::mutex> lock(mu);
-    open[static_cast<size_t>(p)] = store;
-    return store;
-  }
-
-  void AddMetrics(int64_t up, int64_t rm, int64_t drop, int64_t up_ns, int64_t rm_ns,
-                  int64_t dups) {
-    std::lock_guard<std::mutex> lock(mu);
-    updated += up;
-    removed += rm;
-    dropped += drop;
-    update_ns += up_ns;
-    removal_ns += rm_ns;
-    dropped_duplicates += dups;
-  }
-
-  void SetRowsTotal(const state::StateStore* store, int64_t rows) {
-    std::lock_guard<std::mutex> lock(mu);
-    for (size_t p = 0; p < open.size(); ++p) {
-      if (open[p] == store) rows_total[p] = rows;
-    }
-  }
-
-  void ResetBatch() {
-    open.assign(static_cast<size_t>(num_partitions), nullptr);
-    rows_total.assign(static_cast<size_t>(num_partitions), -1);
-    updated = removed = dropped = update_ns = removal_ns = dropped_duplicates = 0;
-  }
-};
 
 namespace {
 
@@ -1095,6 +959,7 @@ struct StatefulRuntime::Rewriter {
       kids.push_back(std::move(k));
     }
     if (watermark) return RewriteWatermark(*node, watermark_index, kids[0]);
+    if (kind && *kind == StatefulKind::kStreamJoin) return RewriteJoin(*node, op_id, kids);
     if (kind) return RewriteStateful(*node, *kind, op_id, kids[0]);
     if (!changed) return node;
     auto copy = std::make_shared<BoundPlan>(*node);
@@ -1122,7 +987,9 @@ struct StatefulRuntime::Rewriter {
   }
 
   Result<Operator*> OperatorFor(int64_t id, StatefulKind kind, int partitions, bool event_key,
-                                SchemaPtr key_schema, SchemaPtr value_schema) {
+                                SchemaPtr key_schema, SchemaPtr value_schema,
+                                std::vector<std::string> store_names = {"default"},
+                                std::vector<bool> store_counts_rows = {true}) {
     auto& ops = rt->ops_;
     if (static_cast<size_t>(id) >= ops.size()) ops.resize(static_cast<size_t>(id) + 1);
     auto& op = ops[static_cast<size_t>(id)];
@@ -1132,7 +999,9 @@ struct StatefulRuntime::Rewriter {
       op->kind = kind;
       op->runtime = rt;
       op->num_partitions = partitions;
-      op->providers.resize(static_cast<size_t>(partitions));
+      op->store_names = std::move(store_names);
+      op->store_counts_rows = std::move(store_counts_rows);
+      op->providers.resize(static_cast<size_t>(op->num_slots()));
     }
     op->has_event_time_key = event_key;
     if (!op->schema_checked) {
@@ -1144,6 +1013,20 @@ struct StatefulRuntime::Rewriter {
     }
     op->ResetBatch();
     return op.get();
+  }
+
+  Result<BoundPlanPtr> RewriteJoin(const BoundPlan& node, int64_t id,
+                                   const std::vector<BoundPlanPtr>& kids) {
+    SchemaPtr key_schema, value_schema;
+    StreamJoinStateSchemas(node, &key_schema, &value_schema);
+    const StreamJoinWatermarks w = AnalyzeStreamJoin(node);
+    const bool cleanup = w.key_ordinal >= 0 || (w.value[0] && w.event_column[0] >= 0) ||
+                         (w.value[1] && w.event_column[1] >= 0);
+    SPATE_ASSIGN_OR_RETURN(
+        Operator * op, OperatorFor(id, StatefulKind::kStreamJoin, rt->num_partitions_, cleanup,
+                                   key_schema, value_schema, StreamJoinStoreNames(),
+                                   {false, true, false, true}));
+    return PlanStreamJoin(node, op, &rt->batch_, kids.at(0), kids.at(1));
   }
 
   Result<BoundPlanPtr> RewriteStateful(const BoundPlan& node, StatefulKind kind, int64_t id,
@@ -1337,7 +1220,7 @@ Status StatefulRuntime::CommitBatch() {
           state::StateStore* store = op->open[static_cast<size_t>(i)];
           if (!store) {
             // A partition the batch did not run: its version must still move on.
-            SPATE_ASSIGN_OR_RETURN(store, op->Open(static_cast<int>(i)));
+            SPATE_ASSIGN_OR_RETURN(store, op->OpenSlot(static_cast<int>(i)));
           }
           if (op->session && op->rows_total[static_cast<size_t>(i)] < 0)
             op->rows_total[static_cast<size_t>(i)] = CountStoredSessions(store);
@@ -1347,7 +1230,8 @@ Status StatefulRuntime::CommitBatch() {
         }));
     for (size_t i = 0; i < op->open.size(); ++i) {
       const auto& m = metrics[i];
-      p.num_rows_total += op->rows_total[i] >= 0 ? op->rows_total[i] : m.num_keys;
+      const bool counts = op->store_counts_rows[i % op->store_counts_rows.size()];
+      if (counts) p.num_rows_total += op->rows_total[i] >= 0 ? op->rows_total[i] : m.num_keys;
       p.memory_used_bytes += m.memory_used_bytes;
       for (const auto& [k, v] : m.custom) p.custom_metrics[k] += v;
       op->open[i] = nullptr;
@@ -1360,7 +1244,7 @@ Status StatefulRuntime::CommitBatch() {
     p.all_updates_time_ms = op->update_ns / 1'000'000;
     p.all_removals_time_ms = op->removal_ns / 1'000'000;
     p.num_shuffle_partitions = op->num_partitions;
-    p.num_state_store_instances = op->num_partitions;
+    p.num_state_store_instances = op->num_slots();
     if (op->kind == StatefulKind::kDeduplicate || op->kind == StatefulKind::kDedupWithinWatermark)
       p.custom_metrics["numDroppedDuplicateRows"] = op->dropped_duplicates;
     progress_.push_back(std::move(p));

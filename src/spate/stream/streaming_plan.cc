@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <set>
 
 #include "spate/compute/generators.h"
@@ -147,13 +148,49 @@ Status NonTimeWindow(const BoundPlan& node, const BoundPlan* parent) {
                        {{"windowFunc", funcs}, {"columnName", cols}, {"windowSpec", specs}});
 }
 
-Status CheckJoin(const BoundPlan& p) {
-  const bool ls = IsStreamingBound(*p.children[0]), rs = IsStreamingBound(*p.children[1]);
-  if (ls && rs) {
-    return Unsupported(
-        "Stream-stream joins are not supported yet (they need join state and "
-        "watermarks on both sides); join a stream with a static DataFrame instead");
+Status CheckStreamStreamJoin(const BoundPlan& p, OutputMode mode) {
+  if (mode != OutputMode::kAppend) {
+    return Legacy("Join between two streaming DataFrames/Datasets is not supported in " +
+                  std::string(OutputModeName(mode)) + " output mode, only in Append output mode");
   }
+  if (p.left_keys.empty()) {
+    return Status::Error("_LEGACY_ERROR_TEMP_1181", {});
+  }
+  std::string type;
+  switch (p.join_type) {
+    case sql::JoinType::kInner:
+    case sql::JoinType::kCross:
+      return Status::OK();
+    case sql::JoinType::kLeftOuter: type = "LeftOuter"; break;
+    case sql::JoinType::kLeftSemi: type = "LeftSemi"; break;
+    case sql::JoinType::kRightOuter: type = "RightOuter"; break;
+    case sql::JoinType::kFullOuter: type = "FullOuter"; break;
+    case sql::JoinType::kLeftAnti:
+      return Legacy("LeftAnti joins with a streaming DataFrame/Dataset on the right are not supported");
+  }
+  // Spark's checkForStreamStreamJoinWatermark: a watermark in the join keys, or a range
+  // condition giving the nullable side's state a value watermark (solved with any
+  // watermark value: only whether one exists matters).
+  const StreamJoinWatermarks w = AnalyzeStreamJoin(p);
+  bool range = false;
+  switch (p.join_type) {
+    case sql::JoinType::kLeftOuter:
+    case sql::JoinType::kLeftSemi: range = w.value[0].has_value(); break;
+    case sql::JoinType::kRightOuter: range = w.value[1].has_value(); break;
+    default: range = w.value[0].has_value() || w.value[1].has_value(); break;
+  }
+  if (w.key_ordinal < 0 && !range) {
+    return Legacy("Stream-stream " + type +
+                  " join between two streaming DataFrame/Datasets is not supported without a "
+                  "watermark in the join keys, or a watermark on the nullable side and an "
+                  "appropriate range condition");
+  }
+  return Status::OK();
+}
+
+Status CheckJoin(const BoundPlan& p, OutputMode mode) {
+  const bool ls = IsStreamingBound(*p.children[0]), rs = IsStreamingBound(*p.children[1]);
+  if (ls && rs) return CheckStreamStreamJoin(p, mode);
   switch (p.join_type) {
     case sql::JoinType::kFullOuter:
       if (ls) {
@@ -227,7 +264,7 @@ Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent) 
       break;
     }
     case BoundKind::kJoin:
-      if (p.children.size() == 2) SPATE_RETURN_IF_ERROR(CheckJoin(p));
+      if (p.children.size() == 2) SPATE_RETURN_IF_ERROR(CheckJoin(p, mode));
       break;
     case BoundKind::kUnion: {
       bool any = false, all = true;
@@ -390,11 +427,15 @@ const char* StatefulKindName(StatefulKind k) {
     case StatefulKind::kDeduplicate: return "dedupe";
     case StatefulKind::kDedupWithinWatermark: return "dedupeWithinWatermark";
     case StatefulKind::kGlobalLimit: return "globalLimit";
+    case StatefulKind::kStreamJoin: return "symmetricHashJoin";
   }
   return "?";
 }
 
 std::optional<StatefulKind> StatefulKindOf(const BoundPlan& node) {
+  if (node.kind == BoundKind::kJoin && node.children.size() == 2 &&
+      IsStreamingBound(*node.children[0]) && IsStreamingBound(*node.children[1]))
+    return StatefulKind::kStreamJoin;
   if (node.kind == BoundKind::kLimit && node.offset == 0 && node.limit >= 0 &&
       !node.children.empty() &&
       IsStreamingBound(*node.child()) && !AnyStreamingAggregate(*node.child()))
@@ -424,6 +465,166 @@ bool HasStreamingWatermark(const BoundPlan& plan) {
     if (c && HasStreamingWatermark(*c)) return true;
   }
   return false;
+}
+
+void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out) {
+  if (!e) return;
+  if (e->call_name() == "and" && e->children().size() == 2) {
+    SplitConjuncts(e->children()[0], out);
+    SplitConjuncts(e->children()[1], out);
+    return;
+  }
+  out->push_back(e);
+}
+
+void CollectColumnRefs(const BoundExpr& e, std::vector<int>* out) {
+  if (e.column_index() >= 0) {
+    out->push_back(e.column_index());
+    return;
+  }
+  for (const auto& c : e.children()) {
+    if (c) CollectColumnRefs(*c, out);
+  }
+}
+
+int64_t StateValueWatermark::At(int64_t watermark_ms) const {
+  int64_t out = std::numeric_limits<int64_t>::max();
+  for (const Bound& b : bounds) {
+    // As Spark: the watermark in µs as a double, the terms summed, back to ms truncated.
+    const double v = b.wm_terms * (static_cast<double>(watermark_ms) * 1000.0) + b.const_us;
+    out = std::min(out, static_cast<int64_t>(v / 1000.0) - b.minus);
+  }
+  return out;
+}
+
+namespace {
+
+bool IsTimestampType(const DataType& t) {
+  return t.id() == TypeId::kTimestamp || t.id() == TypeId::kTimestampNtz;
+}
+
+// One term of a linear time expression: a column (sign +-1) or a constant (µs).
+struct TimeTerm {
+  int column = -1;
+  int sign = 1;
+  double const_us = 0;
+};
+
+// Spark's collectTerms: `e` as a sum of signed columns and interval constants; false for
+// anything else (the conjunct then gives no bound).
+bool CollectTimeTerms(const BoundExpr& e, int sign, std::vector<TimeTerm>* out) {
+  const std::string& name = e.call_name();
+  if ((name == "+" || name == "-") && e.children().size() == 2) {
+    return CollectTimeTerms(*e.children()[0], sign, out) &&
+           CollectTimeTerms(*e.children()[1], name == "-" ? -sign : sign, out);
+  }
+  if (name == "negative" && e.children().size() == 1) {
+    return CollectTimeTerms(*e.children()[0], -sign, out);
+  }
+  if (e.column_index() >= 0) {
+    out->push_back(TimeTerm{e.column_index(), sign, 0});
+    return true;
+  }
+  if (const Value* v = e.literal_value()) {
+    if (v->is_null() || v->type()->id() != TypeId::kDayTimeInterval) return false;
+    out->push_back(TimeTerm{-1, sign, static_cast<double>(v->i64())});
+    return true;
+  }
+  return false;
+}
+
+// Spark's getStateWatermarkFromLessThenPredicate for `l < r`: solved for the one
+// timestamp column of the state side (which must appear negated in l - r), with the
+// other side's watermarked column standing for the watermark.
+std::optional<StateValueWatermark::Bound> SolveLessThan(const BoundExpr& l, const BoundExpr& r,
+                                                       int state_side, int left_width,
+                                                       const std::vector<sql::Attribute>& attrs,
+                                                       const std::vector<int64_t>& marks) {
+  std::vector<TimeTerm> terms;
+  if (!CollectTimeTerms(l, 1, &terms) || !CollectTimeTerms(r, -1, &terms)) return std::nullopt;
+  auto side_of = [&](int c) { return c < left_width ? 0 : 1; };
+  std::set<int> state_cols, other_cols;
+  for (const auto& t : terms) {
+    if (t.column < 0) continue;
+    (side_of(t.column) == state_side ? state_cols : other_cols).insert(t.column);
+  }
+  if (state_cols.size() > 1 || other_cols.size() > 1) return std::nullopt;
+  StateValueWatermark::Bound b;
+  int constraint_terms = 0;
+  for (const auto& t : terms) {
+    if (t.column < 0) {
+      b.const_us += t.sign * t.const_us;
+      continue;
+    }
+    const auto& type = *attrs[static_cast<size_t>(t.column)].type;
+    if (side_of(t.column) == state_side) {
+      if (!IsTimestampType(type)) return std::nullopt;  // cannot be evaluated
+      ++constraint_terms;
+      if (t.sign != -1) return std::nullopt;  // no lower bound on the state side's time
+      continue;
+    }
+    // The other side's column: only its watermarked timestamp has a value (the watermark).
+    if (!IsTimestampType(type) || marks[static_cast<size_t>(t.column)] < 0) return std::nullopt;
+    b.wm_terms += t.sign;
+  }
+  if (constraint_terms != 1) return std::nullopt;
+  return b;
+}
+
+}  // namespace
+
+StreamJoinWatermarks AnalyzeStreamJoin(const BoundPlan& join) {
+  StreamJoinWatermarks w;
+  if (join.children.size() != 2) return w;
+  const auto lm = EventTimeMarks(*join.children[0]);
+  const auto rm = EventTimeMarks(*join.children[1]);
+  const int lw = static_cast<int>(join.children[0]->output.size());
+  auto marked = [](const BoundExprPtr& k, const std::vector<int64_t>& m) {
+    const int c = k->column_index();
+    return c >= 0 && static_cast<size_t>(c) < m.size() && m[static_cast<size_t>(c)] >= 0;
+  };
+  for (size_t i = 0; i < join.left_keys.size() && w.key_ordinal < 0; ++i) {
+    if (marked(join.left_keys[i], lm)) w.key_ordinal = static_cast<int>(i);
+  }
+  for (size_t i = 0; i < join.right_keys.size() && w.key_ordinal < 0; ++i) {
+    if (marked(join.right_keys[i], rm)) w.key_ordinal = static_cast<int>(i);
+  }
+  for (size_t i = 0; i < lm.size() && w.event_column[0] < 0; ++i) {
+    if (lm[i] >= 0) w.event_column[0] = static_cast<int>(i);
+  }
+  for (size_t i = 0; i < rm.size() && w.event_column[1] < 0; ++i) {
+    if (rm[i] >= 0) w.event_column[1] = static_cast<int>(i);
+  }
+  if (!join.condition) return w;
+  // Columns of the condition: left ++ right.
+  std::vector<sql::Attribute> attrs = join.children[0]->output;
+  attrs.insert(attrs.end(), join.children[1]->output.begin(), join.children[1]->output.end());
+  std::vector<int64_t> marks = lm;
+  marks.resize(static_cast<size_t>(lw), -1);
+  marks.insert(marks.end(), rm.begin(), rm.end());
+  marks.resize(attrs.size(), -1);
+  std::vector<BoundExprPtr> conjuncts;
+  SplitConjuncts(join.condition, &conjuncts);
+  for (int side = 0; side < 2; ++side) {
+    // The other side needs a watermark at all.
+    const int other = 1 - side;
+    if (w.event_column[other] < 0) continue;
+    StateValueWatermark v;
+    for (const auto& c : conjuncts) {
+      const std::string& op = c->call_name();
+      if (c->children().size() != 2) continue;
+      const BoundExpr& a = *c->children()[0];
+      const BoundExpr& b = *c->children()[1];
+      std::optional<StateValueWatermark::Bound> bound;
+      if (op == "<" || op == "<=") bound = SolveLessThan(a, b, side, lw, attrs, marks);
+      if (op == ">" || op == ">=") bound = SolveLessThan(b, a, side, lw, attrs, marks);
+      if (!bound) continue;
+      if (op == "<=" || op == ">=") bound->minus = 1;
+      v.bounds.push_back(*bound);
+    }
+    if (!v.bounds.empty()) w.value[side] = std::move(v);
+  }
+  return w;
 }
 
 Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {

@@ -13,6 +13,7 @@
 // Thread safety: pure functions over immutable plans.
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "spate/sql/bound_plan.h"
@@ -41,11 +42,12 @@ enum class StatefulKind : uint8_t {
   kDeduplicate,           // "dedupe"
   kDedupWithinWatermark,  // "dedupeWithinWatermark"
   kGlobalLimit,           // "globalLimit": a limit over a stream (not over an aggregation)
+  kStreamJoin,            // "symmetricHashJoin": a join of two streams
 };
 const char* StatefulKindName(StatefulKind k);
 
-/// A streaming Aggregate node (or a Limit over a stream that has no aggregation below it)
-/// as a stateful operator, or nullopt for any other node.
+/// A streaming Aggregate node (or a Limit over a stream that has no aggregation below it,
+/// or a join of two streams) as a stateful operator, or nullopt for any other node.
 std::optional<StatefulKind> StatefulKindOf(const sql::BoundPlan& node);
 
 /// The streaming stateful nodes of a plan in operator-id order (pre-order: the topmost
@@ -54,12 +56,51 @@ std::vector<const sql::BoundPlan*> StatefulNodes(const sql::BoundPlan& plan);
 /// Whether any withWatermark node reads a stream.
 bool HasStreamingWatermark(const sql::BoundPlan& plan);
 
+/// A state value watermark (Spark's StreamingJoinHelper.getStateValueWatermark): what a
+/// join condition's range conjuncts (`a.ts < b.ts + INTERVAL 1 HOUR`, BETWEEN, ...) say
+/// about the oldest event time of one side's rows that a future row of the other side
+/// can still match, given the watermark. Each usable conjunct is a bound
+///   trunc((wm_terms * watermark_ms * 1000 + const_us) / 1000) - minus   (ms)
+/// and the state watermark is the smallest; state rows with event time at or below it
+/// can be dropped (and, on an outer side, emitted with NULLs if they never matched).
+struct StateValueWatermark {
+  struct Bound {
+    int wm_terms = 0;     // signed count of the other side's watermarked column
+    double const_us = 0;  // the conjunct's constant terms (intervals), µs
+    int64_t minus = 0;    // 1 for <= / >= (the bound is inclusive)
+  };
+  std::vector<Bound> bounds;
+  int64_t At(int64_t watermark_ms) const;
+};
+
+/// What a join of two streams gives each side's state cleanup (Spark's
+/// getStateWatermarkPredicates). Sides: 0 left, 1 right.
+struct StreamJoinWatermarks {
+  /// The first join key (left keys, then right keys) that is a column carrying an
+  /// event-time watermark; -1 if none. With one, both sides drop state by that key.
+  int key_ordinal = -1;
+  /// Per side: the side's first column carrying a watermark (-1: none): late rows are
+  /// filtered by it and value cleanup applies to it.
+  int event_column[2] = {-1, -1};
+  /// Per side: the state value watermark solved for that side's timestamp columns
+  /// against the other side's watermarked column, if the condition gives one.
+  std::optional<StateValueWatermark> value[2];
+};
+StreamJoinWatermarks AnalyzeStreamJoin(const sql::BoundPlan& join);
+
+/// The conjuncts of a predicate (its AND tree flattened).
+void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out);
+/// The input columns an expression reads.
+void CollectColumnRefs(const BoundExpr& e, std::vector<int>* out);
+
 /// Spark's UnsupportedOperationChecker.checkForStreaming for the operators spate has:
 /// output-mode rules (Complete without aggregation, Append aggregation without a
 /// watermark on a grouping key, Update with session windows), distinct aggregates,
 /// chained aggregations, non-time windows (NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING),
 /// sorting, limits in Update mode, offsets, sampling, set operations and joins with a
-/// stream on the wrong side, dropDuplicatesWithinWatermark without a watermark.
+/// stream on the wrong side, stream-stream joins outside Append mode, without equality
+/// keys, or outer/semi ones without a watermark in the keys or a range condition,
+/// dropDuplicatesWithinWatermark without a watermark.
 /// Errors: _LEGACY_ERROR_TEMP_3102 with Spark's text, or the error class Spark uses.
 Status CheckStreamingQuery(const sql::BoundPlan& plan, OutputMode mode);
 

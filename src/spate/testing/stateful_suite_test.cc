@@ -56,9 +56,7 @@ class StatefulTest : public ::testing::TestWithParam<std::tuple<bool, std::strin
   }
   bool restart() const { return std::get<0>(GetParam()); }
   std::string provider() const {
-    return std::get<1>(GetParam()) == "rocksdb"
-               ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
-               : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+    return StateStoreProviderClass(std::get<1>(GetParam()));
   }
 };
 
@@ -381,23 +379,6 @@ INSTANTIATE_TEST_SUITE_P(Restarts, StatefulTest,
 
 // ---- Errors, as Spark raises them when the query starts.
 
-std::string StartError(const DataFrame& df, const std::string& mode) {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string chk =
-      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stateful-err-" + stream::RandomUuid());
-  try {
-    auto q = df.writeStream().outputMode(mode).format("memory").queryName(
-                 "err_" + stream::RandomUuid().substr(0, 8))
-                 .option("checkpointLocation", chk)
-                 .start();
-    q.stop();
-  } catch (const std::exception& e) {
-    (void)io::LocalFileSystem::Get()->Delete(chk, true);
-    return e.what();
-  }
-  (void)io::LocalFileSystem::Get()->Delete(chk, true);
-  return "";
-}
 
 TEST(StatefulErrors, AppendAggregationWithoutWatermark) {
   MemoryStream input(Spark(), "a INT");

@@ -440,12 +440,13 @@ TEST(StreamTest, RefusedQueriesAndActions) {
   expect_class(
       [&] {
         df.join(other.toDF(), "a")
+            .dropDuplicates()
             .writeStream()
             .format("memory")
             .queryName("y")
             .start();
       },
-      "SPATE_STREAMING_UNSUPPORTED", "Stream-stream joins");
+      "SPATE_STREAMING_UNSUPPORTED", "Several stateful operators");
   expect_class([&] { df.orderBy("a").writeStream().format("noop").start(); },
                "_LEGACY_ERROR_TEMP_3102", "Sorting");
   expect_class([&] { df.writeStream().format("parquet").start("/tmp/never"); },

@@ -82,6 +82,32 @@ api::SparkSession TestSession(const std::string& app) {
       .getOrCreate();
 }
 
+std::string StartError(const api::DataFrame& df, const std::string& mode) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string chk =
+      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-start-err-" + stream::RandomUuid());
+  std::string err;
+  try {
+    auto q = df.writeStream()
+                 .outputMode(mode)
+                 .format("memory")
+                 .queryName("err_" + stream::RandomUuid().substr(0, 8))
+                 .option("checkpointLocation", chk)
+                 .start();
+    q.stop();
+  } catch (const std::exception& e) {
+    err = e.what();
+  }
+  (void)io::LocalFileSystem::Get()->Delete(chk, true);
+  return err;
+}
+
+std::string StateStoreProviderClass(const std::string& name) {
+  return name == "rocksdb"
+             ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+             : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+}
+
 std::vector<std::string> RowStrings(const Rows& rows) {
   std::vector<std::string> out;
   for (const auto& r : rows) out.push_back(RowString(r));

@@ -111,6 +111,14 @@ struct StreamTest::Context {
 /// A session for tests (app name `app`) with a warehouse in a fresh temp folder.
 api::SparkSession TestSession(const std::string& app);
 
+/// The error text of starting `df` into a memory sink in output mode `mode` (a fresh
+/// checkpoint, deleted afterwards); "" when the query starts.
+std::string StartError(const api::DataFrame& df, const std::string& mode);
+
+/// Suites run against both state store providers: Spark's class name of "memory"
+/// (HDFSBackedStateStoreProvider) or "rocksdb".
+std::string StateStoreProviderClass(const std::string& name);
+
 /// Rows as sorted strings ("[1, a]") for multiset comparison and reports.
 std::vector<std::string> RowStrings(const Rows& rows);
 

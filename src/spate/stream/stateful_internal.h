@@ -1,0 +1,181 @@
+// Copyright spate authors.
+#pragma once
+
+// Internal to the stream module: what the stateful physical operators share (stateful.cc
+// and stream_join.cc). StatefulRuntime::Operator holds one stateful operator's state
+// stores (per shuffle partition, one or more named stores) and its batch metrics; the
+// helpers below are the small pieces every stateful exec uses.
+//
+// Ownership: operators are owned by their StatefulRuntime. Thread safety: Open() and the
+// metric adders may be called from partition threads (each partition opens only its own
+// stores); the rest runs on the query thread.
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spate/exec/physical_op.h"
+#include "spate/state/state_store.h"
+#include "spate/stream/stateful.h"
+
+namespace spate::stream {
+
+namespace stateful_internal {
+
+using SteadyClock = std::chrono::steady_clock;
+
+inline int64_t NanosSince(SteadyClock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - t).count();
+}
+
+// Micros of a watermark in ms (Spark's millisToMicros).
+inline int64_t WatermarkMicros(int64_t ms) { return ms * 1000; }
+
+inline void PutInt64(std::string* out, int64_t v) {
+  char b[8];
+  std::memcpy(b, &v, 8);
+  out->append(b, 8);
+}
+
+inline int64_t GetInt64(std::string_view v) {
+  int64_t x = 0;
+  if (v.size() >= 8) std::memcpy(&x, v.data(), 8);
+  return x;
+}
+
+// The event time (µs) of a key column value: a window struct's end, or the timestamp.
+// false when NULL.
+inline bool EventTimeOf(const Column& c, int64_t row, int64_t* out) {
+  if (c.IsNull(row)) return false;
+  if (c.type_id() == TypeId::kStruct) {
+    const Column& end = *c.child(1);
+    if (end.IsNull(row)) return false;
+    *out = end.raw_values<int64_t>()[row];
+    return true;
+  }
+  *out = c.raw_values<int64_t>()[row];
+  return true;
+}
+
+inline std::vector<const Column*> Raw(const std::vector<ColumnPtr>& cols) {
+  std::vector<const Column*> out;
+  out.reserve(cols.size());
+  for (const auto& c : cols) out.push_back(c.get());
+  return out;
+}
+
+inline Status Drain(exec::BatchStream* in, std::vector<BatchPtr>* out) {
+  for (;;) {
+    SPATE_ASSIGN_OR_RETURN(BatchPtr b, in->Next());
+    if (!b) return Status::OK();
+    if (b->num_rows() > 0) out->push_back(std::move(b));
+  }
+}
+
+// A stream that computes its one output batch on the first Next().
+class OnceStream final : public exec::BatchStream {
+ public:
+  explicit OnceStream(std::function<Result<BatchPtr>()> fn) : fn_(std::move(fn)) {}
+  Result<BatchPtr> Next() override {
+    if (done_) return BatchPtr();
+    done_ = true;
+    return fn_();
+  }
+
+ private:
+  std::function<Result<BatchPtr>()> fn_;
+  bool done_ = false;
+};
+
+}  // namespace stateful_internal
+
+// ---- Operator: one stateful operator's stores, across the batches of a run. Store slot
+// p * stores_per_partition + s is partition p's store named store_names[s] (one store
+// named "default" unless the operator has several, as a stream-stream join's four).
+
+struct StatefulRuntime::Operator {
+  int64_t id = 0;
+  StatefulKind kind = StatefulKind::kAggregate;
+  int num_partitions = 1;
+  std::vector<std::string> store_names = {"default"};
+  /// Per store name: whether its keys are the operator's state rows in progress
+  /// (numRowsTotal); a join counts only its keyWithIndexToValue stores.
+  std::vector<bool> store_counts_rows = {true};
+  bool has_event_time_key = false;  // eviction by the watermark is possible
+  bool session = false;             // a session_window aggregation
+  SchemaPtr key_schema, value_schema;
+  bool schema_checked = false;
+
+  StatefulRuntime* runtime = nullptr;
+  std::vector<std::unique_ptr<state::StateStoreProvider>> providers;  // per slot
+  std::mutex mu;  // guards `open` and the batch metrics below
+  std::vector<state::StateStore*> open;  // per slot
+  // Rows in each slot's state as the exec counts them (-1: not reported; then the
+  // store's key count). Session windows report sessions, as Spark stores one row each.
+  std::vector<int64_t> rows_total;
+  int64_t updated = 0, removed = 0, dropped = 0, update_ns = 0, removal_ns = 0;
+  int64_t dropped_duplicates = 0;
+
+  int stores_per_partition() const { return static_cast<int>(store_names.size()); }
+  int num_slots() const { return num_partitions * stores_per_partition(); }
+
+  state::StateStoreId StoreId(int slot) const {
+    state::StateStoreId sid;
+    sid.root = runtime->root_;
+    sid.operator_id = id;
+    sid.partition = slot / stores_per_partition();
+    sid.store_name = store_names[static_cast<size_t>(slot % stores_per_partition())];
+    return sid;
+  }
+
+  // Opens partition p's store number s at the batch's version (from a worker thread;
+  // each slot has its own provider).
+  Result<state::StateStore*> Open(int p, int s = 0) {
+    if (p < 0 || p >= num_partitions || s < 0 || s >= stores_per_partition())
+      return Status::Internal("state partition out of range");
+    return OpenSlot(p * stores_per_partition() + s);
+  }
+  Result<state::StateStore*> OpenSlot(int slot) {
+    auto& provider = providers[static_cast<size_t>(slot)];
+    if (!provider) {
+      SPATE_ASSIGN_OR_RETURN(provider, state::CreateStateStoreProvider(
+                                           StoreId(slot), runtime->conf_, runtime->fs_));
+    }
+    SPATE_ASSIGN_OR_RETURN(state::StateStore * store,
+                           provider->GetStore(runtime->batch_.batch_id));
+    std::lock_guard<std::mutex> lock(mu);
+    open[static_cast<size_t>(slot)] = store;
+    return store;
+  }
+
+  void AddMetrics(int64_t up, int64_t rm, int64_t drop, int64_t up_ns, int64_t rm_ns,
+                  int64_t dups) {
+    std::lock_guard<std::mutex> lock(mu);
+    updated += up;
+    removed += rm;
+    dropped += drop;
+    update_ns += up_ns;
+    removal_ns += rm_ns;
+    dropped_duplicates += dups;
+  }
+
+  void SetRowsTotal(const state::StateStore* store, int64_t rows) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (size_t p = 0; p < open.size(); ++p) {
+      if (open[p] == store) rows_total[p] = rows;
+    }
+  }
+
+  void ResetBatch() {
+    open.assign(static_cast<size_t>(num_slots()), nullptr);
+    rows_total.assign(static_cast<size_t>(num_slots()), -1);
+    updated = removed = dropped = update_ns = removal_ns = dropped_duplicates = 0;
+  }
+};
+
+}  // namespace spate::stream

@@ -1,0 +1,315 @@
+// Copyright spate authors.
+// Stream-stream joins end to end (StreamTest DSL over two MemoryStreams): inner joins with
+// and without watermarks, left/right/full outer and left semi joins with range conditions
+// and watermarked keys, state cleanup, late rows, one-side conditions, Spark's errors and
+// progress. Every DSL suite runs as is and with a restart after each check, against both
+// state store providers. Expected rows follow Spark's StreamingSymmetricHashJoinExec (the
+// differential suite checks the same queries against real Spark).
+
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "spate/api/scalar_functions.h"
+#include "spate/api/session.h"
+#include "spate/api/streaming.h"
+#include "spate/io/file_system.h"
+#include "spate/stream/checkpoint.h"
+#include "spate/testing/stream_test.h"
+
+namespace spate::testing {
+namespace {
+
+using api::DataFrame;
+using api::MemoryStream;
+using api::SparkSession;
+namespace F = api::functions;
+
+SparkSession Spark() {
+  static SparkSession s = TestSession("stream-join-tests");
+  return s;
+}
+
+Value I(int32_t v) { return Value::Int(v); }
+Value S(const std::string& v) { return Value::String(v); }
+Value N() { return Value(); }
+// 2026-01-01 12:00 UTC + `minutes`.
+Value T(int minutes) {
+  return Value::Timestamp((1767225600LL + 12 * 3600 + minutes * 60LL) * 1000000LL);
+}
+
+// (restart after every check, state store provider)
+class StreamJoinTest : public ::testing::TestWithParam<std::tuple<bool, std::string>> {
+ protected:
+  void SetUp() override {
+    Spark().conf().set("spark.sql.streaming.stateStore.providerClass", provider());
+  }
+  void TearDown() override {
+    Spark().conf().unset("spark.sql.streaming.stateStore.providerClass");
+  }
+  bool restart() const { return std::get<0>(GetParam()); }
+  std::string provider() const {
+    return StateStoreProviderClass(std::get<1>(GetParam()));
+  }
+};
+
+// The join operator's progress in the last batch that ran.
+std::optional<stream::StateOperatorProgress> JoinProgress(const api::StreamingQuery& q) {
+  auto p = q.lastProgress();
+  if (!p || p->state_operators.empty()) return std::nullopt;
+  return p->state_operators[0];
+}
+
+StreamTest::Action StateRows(int64_t rows) {
+  return StreamTest::AssertOnQuery(
+      [rows](const api::StreamingQuery& q) {
+        auto j = JoinProgress(q);
+        return j && j->operator_name == "symmetricHashJoin" && j->num_rows_total == rows;
+      },
+      std::to_string(rows) + " rows in the join state");
+}
+
+TEST_P(StreamJoinTest, InnerJoinWithoutWatermarkMatchesAcrossBatches) {
+  MemoryStream a(Spark(), "k INT, av STRING");
+  MemoryStream b(Spark(), "k2 INT, bv STRING");
+  DataFrame df = a.toDF().join(b.toDF(), F::col("k") == F::col("k2"));
+  StreamTest t(Spark(), df);
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(a, {{I(1), S("a1")}, {I(2), S("a2")}}),
+       StreamTest::CheckNewAnswer({}),
+       StreamTest::AddData(b, {{I(1), S("b1")}, {I(3), S("b3")}}),
+       StreamTest::CheckNewAnswer({{I(1), S("a1"), I(1), S("b1")}}),
+       StreamTest::AddData(a, {{I(3), S("a3")}, {I(1), S("a1x")}}),
+       StreamTest::CheckNewAnswer({{I(3), S("a3"), I(3), S("b3")}, {I(1), S("a1x"), I(1), S("b1")}}),
+       StreamTest::AddData(b, {{I(1), S("b1y")}, {Value::Null(DataType::Int()), S("null")}}),
+       StreamTest::CheckNewAnswer({{I(1), S("a1"), I(1), S("b1y")}, {I(1), S("a1x"), I(1), S("b1y")}}),
+       // Without a watermark nothing is ever dropped (a NULL key is never stored).
+       StateRows(7)},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StreamJoinTest, InnerJoinBothSidesInOneBatchAndSelfJoin) {
+  MemoryStream a(Spark(), "k INT, v STRING");
+  DataFrame l = a.toDF().selectExpr("k AS lk", "v AS lv");
+  DataFrame r = a.toDF().selectExpr("k AS rk", "v AS rv");
+  StreamTest t(Spark(), l.join(r, F::col("lk") == F::col("rk")));
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(a, {{I(1), S("x")}, {I(1), S("y")}}),
+       StreamTest::CheckNewAnswer({{I(1), S("x"), I(1), S("x")},
+                                   {I(1), S("x"), I(1), S("y")},
+                                   {I(1), S("y"), I(1), S("x")},
+                                   {I(1), S("y"), I(1), S("y")}}),
+       StreamTest::AddData(a, {{I(1), S("z")}}),
+       StreamTest::CheckNewAnswer({{I(1), S("x"), I(1), S("z")},
+                                   {I(1), S("y"), I(1), S("z")},
+                                   {I(1), S("z"), I(1), S("x")},
+                                   {I(1), S("z"), I(1), S("y")},
+                                   {I(1), S("z"), I(1), S("z")}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+// Course 11.09's view_then_buy: a purchase within five minutes after a view.
+DataFrame Views(const MemoryStream& v) { return v.toDF().withWatermark("vts", "10 minutes"); }
+DataFrame Buys(const MemoryStream& b) { return b.toDF().withWatermark("bts", "10 minutes"); }
+const char* kWithin5 = "user = buyer AND bts BETWEEN vts AND vts + INTERVAL 5 MINUTES";
+
+TEST_P(StreamJoinTest, InnerRangeJoinDropsStateBehindTheWatermark) {
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(kWithin5)));
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u2"), T(1)}}),
+       StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u2"), T(10)}}),
+       StreamTest::CheckNewAnswer({{S("u1"), T(0), S("u1"), T(3)}}),
+       StreamTest::AddData(b, {{S("u2"), T(4)}}),
+       StreamTest::CheckNewAnswer({{S("u2"), T(1), S("u2"), T(4)}}),
+       StreamTest::AddData(v, {{S("u3"), T(40)}}),
+       StreamTest::AddData(b, {{S("u3"), T(41)}}),
+       // Watermark min(12:30, 12:31) = 12:30: views before 12:25 and purchases before 12:30
+       // can match nothing more and are dropped (in the no-data batch).
+       StreamTest::CheckNewAnswer({{S("u3"), T(40), S("u3"), T(41)}}), StateRows(2),
+       // Late for the purchases' watermark: dropped before the join, counted.
+       StreamTest::AddData(b, {{S("u3"), T(20)}, {S("u3"), T(42)}}),
+       StreamTest::CheckNewAnswer({{S("u3"), T(40), S("u3"), T(42)}}),
+       StreamTest::AssertOnQuery(
+           [](const api::StreamingQuery& q) {
+             for (const auto& p : q.recentProgress()) {
+               if (!p.state_operators.empty() &&
+                   p.state_operators[0].num_rows_dropped_by_watermark == 1)
+                 return true;
+             }
+             return false;
+           },
+           "one late row counted")},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StreamJoinTest, LeftOuterEmitsNullsOnceTheWatermarkPasses) {
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(kWithin5), "left_outer"));
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u2"), T(1)}}),
+       StreamTest::AddData(b, {{S("u1"), T(3)}}),
+       StreamTest::CheckNewAnswer({{S("u1"), T(0), S("u1"), T(3)}}),
+       StreamTest::AddData(v, {{S("u9"), T(30)}}),
+       StreamTest::AddData(b, {{S("u9"), T(31)}}),
+       // Watermark 12:20: views before 12:15 are final. u1 matched: no NULL row for it.
+       StreamTest::CheckNewAnswer({{S("u9"), T(30), S("u9"), T(31)}, {S("u2"), T(1), N(), N()}}),
+       StreamTest::AddData(v, {{S("u8"), T(60)}}),
+       StreamTest::AddData(b, {{S("u7"), T(61)}}),
+       // Watermark 12:50: u9 matched; nothing else is old enough.
+       StreamTest::CheckNewAnswer({}),
+       StreamTest::AddData(v, {{S("u6"), T(100)}}),
+       StreamTest::AddData(b, {{S("u6"), T(100)}}),
+       StreamTest::CheckNewAnswer({{S("u6"), T(100), S("u6"), T(100)}, {S("u8"), T(60), N(), N()}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StreamJoinTest, RightAndFullOuter) {
+  for (const char* how : {"right_outer", "full_outer"}) {
+    MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+    MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+    const bool full = std::string(how) == "full_outer";
+    StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(kWithin5), how));
+    Rows evicted = {{N(), N(), S("u5"), T(2)}};
+    if (full) evicted.push_back({S("u2"), T(1), N(), N()});
+    std::string err = t.Run(
+        {StreamTest::StartStream(),
+         StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u2"), T(1)}}),
+         StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u5"), T(2)}}),
+         StreamTest::CheckNewAnswer({{S("u1"), T(0), S("u1"), T(3)}}),
+         StreamTest::AddData(v, {{S("u9"), T(40)}}),
+         StreamTest::AddData(b, {{S("u9"), T(40)}}),
+         StreamTest::CheckNewAnswer([&] {
+           Rows r = evicted;
+           r.push_back({S("u9"), T(40), S("u9"), T(40)});
+           return r;
+         }())},
+        restart());
+    EXPECT_EQ(err, "") << how;
+  }
+}
+
+TEST_P(StreamJoinTest, LeftSemiEmitsALeftRowOnce) {
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(kWithin5), "left_semi"));
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
+       StreamTest::CheckNewAnswer({}),
+       StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u1"), T(4)}}),
+       StreamTest::CheckNewAnswer({{S("u1"), T(0)}}),
+       StreamTest::AddData(b, {{S("u1"), T(2)}}),
+       StreamTest::CheckNewAnswer({}),
+       // Matches stored purchases on arrival: emitted at once and never stored.
+       StreamTest::AddData(v, {{S("u1"), T(1)}}),
+       StreamTest::CheckNewAnswer({{S("u1"), T(1)}}), StateRows(4)},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StreamJoinTest, OneSideConditionOfAnOuterJoinEmitsAtOnce) {
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(std::string(kWithin5) + " AND user <> 'bot'"),
+                                      "left_outer"));
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(v, {{S("bot"), T(0)}, {S("u1"), T(0)}}),
+       // The bot's view can never match: its NULL row comes now, and it is not stored.
+       StreamTest::CheckNewAnswer({{S("bot"), T(0), N(), N()}}), StateRows(1),
+       StreamTest::AddData(b, {{S("bot"), T(1)}, {S("u1"), T(1)}}),
+       StreamTest::CheckNewAnswer({{S("u1"), T(0), S("u1"), T(1)}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StreamJoinTest, WindowedKeysDropStateByTheKey) {
+  // Equal windows: the watermarked window key cleans both sides, outer rows included.
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  DataFrame l = Views(v).select(F::col("user"), F::window(F::col("vts"), "10 minutes").alias("vw"));
+  DataFrame r = Buys(b).select(F::col("buyer"), F::window(F::col("bts"), "10 minutes").alias("bw"));
+  DataFrame df = l.join(r, F::expr("user = buyer AND vw = bw"), "left_outer")
+                     .selectExpr("user", "CAST(vw.start AS STRING) AS w", "buyer");
+  StreamTest t(Spark(), df);
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(v, {{S("u1"), T(1)}, {S("u2"), T(2)}}),
+       StreamTest::AddData(b, {{S("u1"), T(9)}}),
+       StreamTest::CheckNewAnswer({{S("u1"), S("2026-01-01 12:00:00"), S("u1")}}),
+       StreamTest::AddData(v, {{S("u3"), T(30)}}),
+       StreamTest::AddData(b, {{S("u3"), T(31)}}),
+       StreamTest::CheckNewAnswer({{S("u3"), S("2026-01-01 12:30:00"), S("u3")},
+                                   {S("u2"), S("2026-01-01 12:00:00"), N()}}),
+       StateRows(2)},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Restarts, StreamJoinTest,
+                         ::testing::Combine(::testing::Values(false, true),
+                                            ::testing::Values("memory", "rocksdb")));
+
+// ---- Errors, as Spark raises them when the query starts.
+
+
+TEST(StreamJoinErrors, SparksRules) {
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  const DataFrame eq_only = v.toDF().join(b.toDF(), F::expr("user = buyer"), "left_outer");
+  EXPECT_NE(StartError(eq_only, "append")
+                .find("Stream-stream LeftOuter join between two streaming DataFrame/Datasets is "
+                      "not supported without a watermark in the join keys, or a watermark on "
+                      "the nullable side and an appropriate range condition"),
+            std::string::npos);
+  // A watermark on the left only does not bound the left rows a right row may match.
+  EXPECT_NE(StartError(Views(v).join(b.toDF(), F::expr(kWithin5), "left_outer"), "append")
+                .find("Stream-stream LeftOuter join"),
+            std::string::npos);
+  // The range bounds the left rows against the right's watermark: allowed (the left side
+  // has no watermark of its own, so its state is never dropped).
+  EXPECT_EQ(StartError(v.toDF().join(Buys(b), F::expr(kWithin5), "full_outer"), "append"), "");
+  EXPECT_NE(StartError(Views(v).join(Buys(b), F::expr(kWithin5)), "update")
+                .find("Join between two streaming DataFrames/Datasets is not supported in Update "
+                      "output mode, only in Append output mode"),
+            std::string::npos);
+  EXPECT_NE(StartError(Views(v).join(Buys(b), F::expr("vts < bts")), "append")
+                .find("Stream-stream join without equality predicate is not supported"),
+            std::string::npos);
+  EXPECT_NE(StartError(Views(v).join(Buys(b), F::expr(kWithin5), "left_anti"), "append")
+                .find("LeftAnti joins with a streaming DataFrame/Dataset on the right are not "
+                      "supported"),
+            std::string::npos);
+}
+
+TEST(StreamJoinProgress, SymmetricHashJoinWithItsFourStores) {
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  Spark().conf().set("spark.sql.shuffle.partitions", "3");
+  StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(kWithin5)));
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
+       StreamTest::AddData(b, {{S("u1"), T(1)}, {S("u2"), T(1)}}),
+       StreamTest::CheckAnswer({{S("u1"), T(0), S("u1"), T(1)}}),
+       StreamTest::AssertOnQuery(
+           [](const api::StreamingQuery& q) {
+             auto j = JoinProgress(q);
+             return j && j->operator_name == "symmetricHashJoin" &&
+                    j->num_state_store_instances == 12 && j->num_shuffle_partitions == 3 &&
+                    j->num_rows_total == 3;
+           },
+           "symmetricHashJoin over 3 partitions x 4 stores holding 3 rows")});
+  Spark().conf().unset("spark.sql.shuffle.partitions");
+  EXPECT_EQ(err, "");
+}
+
+}  // namespace
+}  // namespace spate::testing
