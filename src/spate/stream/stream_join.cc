@@ -104,6 +104,48 @@ class SideState {
   std::string scratch_;
 };
 
+// Stored rows by join key: the indices of some of the key's rows.
+using RowsByKey = std::unordered_map<std::string, std::unordered_set<int64_t>>;
+
+// Removes the rows `gone` from a side's state; the other rows of each key are renumbered.
+// Removed rows that never matched go to `unmatched` when given. Returns how many went.
+Result<int64_t> RemoveRows(SideState* st, const RowsByKey& gone, state::RowBatchBuilder* unmatched) {
+  int64_t removed = 0;
+  for (const auto& [key, drop] : gone) {
+    auto cv = st->counts()->Get(key);
+    if (!cv || cv->size() < 16) return Status::Internal("corrupt stream join state count");
+    const int64_t count = GetInt64(*cv);
+    const int64_t key_event = GetInt64(cv->substr(8));
+    int64_t kept = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      const std::string rk = SideState::RowKey(key, i);
+      auto v = st->rows()->Get(rk);
+      if (!v) continue;
+      if (drop.count(i)) {
+        if (unmatched && v->size() >= kRowHeader && !(*v)[8])
+          SPATE_RETURN_IF_ERROR(unmatched->Append(v->substr(kRowHeader)));
+        ++removed;
+        continue;
+      }
+      if (kept != i) {
+        std::string value(*v);
+        st->rows()->Put(SideState::RowKey(key, kept), value);
+      }
+      ++kept;
+    }
+    for (int64_t i = kept; i < count; ++i) st->rows()->Remove(SideState::RowKey(key, i));
+    if (kept == 0) {
+      st->counts()->Remove(key);
+    } else {
+      std::string c;
+      PutInt64(&c, kept);
+      PutInt64(&c, key_event);
+      st->counts()->Put(key, c);
+    }
+  }
+  return removed;
+}
+
 // Rows of `mask` (a boolean column) that are true, as a byte per row.
 void AndMask(const Column& mask, std::vector<uint8_t>* pass) {
   bool all = false;
@@ -170,7 +212,7 @@ class StreamJoinExec final : public exec::PhysicalOp {
                        const EvalContext& eval) const;
   Result<SideBatch> Prepare(int side, BatchPtr b, const EvalContext& eval) const;
   Status Probe(int side, const SideBatch& sb, SideState* other, std::vector<uint8_t>* matched,
-               std::vector<BatchPtr>* outs, const EvalContext& eval) const;
+               std::vector<BatchPtr>* outs, int64_t* removed, const EvalContext& eval) const;
   // The state threshold (µs) of a side this batch: rows at or below it are dropped.
   std::optional<int64_t> Threshold(int side) const {
     const SideSpec& sd = s_->side[side];
@@ -249,7 +291,7 @@ Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b, const EvalContex
 // marks the stored rows that matched.
 Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
                              std::vector<uint8_t>* matched, std::vector<BatchPtr>* outs,
-                             const EvalContext& eval) const {
+                             int64_t* removed, const EvalContext& eval) const {
   const int other_side = 1 - side;
   const Batch& in = *sb.batch;
   const int64_t n = in.num_rows();
@@ -300,16 +342,24 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
                                                     cand_matched.data(), matched->data(), eval));
   }
   std::vector<int32_t> newly;
+  RowsByKey emitted;
   for (size_t c = 0; c < cand_matched.size(); ++c) {
     if (!cand_matched[c] || cand_stored_matched[c]) continue;
-    other->SetMatched(*cand_key[c], cand_index[c]);
     newly.push_back(static_cast<int32_t>(c));
+    if (exclude_matched) {
+      emitted[*cand_key[c]].insert(cand_index[c]);
+    } else {
+      other->SetMatched(*cand_key[c], cand_index[c]);
+    }
   }
   if (!s_->semi) {
     if (joined && joined->num_rows() > 0) outs->push_back(std::move(joined));
   } else if (side == 1) {
-    // Each stored left row is emitted the first time it matches.
+    // Left semi: a stored left row is emitted the first time a right row matches it and
+    // then leaves the state (as Spark 4.2, counted as removed).
     if (BatchPtr b = TakeRows(s_->out_schema, *stored, newly)) outs->push_back(std::move(b));
+    SPATE_ASSIGN_OR_RETURN(int64_t n, RemoveRows(other, emitted, nullptr));
+    *removed += n;
   }
   return Status::OK();
 }
@@ -338,43 +388,12 @@ Status StreamJoinExec::Evict(int side, SideState* st, int64_t threshold,
     }
   } else {
     // By the rows' event times: the keys that lose rows keep the others, renumbered.
-    std::unordered_map<std::string, std::unordered_set<int64_t>> gone;
+    RowsByKey gone;
     st->rows()->ForEach([&](std::string_view k, std::string_view v) {
       if (k.size() < 8 || v.size() < kRowHeader || GetInt64(v) > threshold) return;
       gone[std::string(k.substr(0, k.size() - 8))].insert(GetInt64(k.substr(k.size() - 8)));
     });
-    for (const auto& [key, drop] : gone) {
-      auto cv = st->counts()->Get(key);
-      if (!cv || cv->size() < 16) return Status::Internal("corrupt stream join state count");
-      const int64_t count = GetInt64(*cv);
-      const int64_t key_event = GetInt64(cv->substr(8));
-      int64_t kept = 0;
-      for (int64_t i = 0; i < count; ++i) {
-        const std::string rk = SideState::RowKey(key, i);
-        auto v = st->rows()->Get(rk);
-        if (!v) continue;
-        if (drop.count(i)) {
-          if (emit && v->size() >= kRowHeader && !(*v)[8])
-            SPATE_RETURN_IF_ERROR(unmatched.Append(v->substr(kRowHeader)));
-          ++*removed;
-          continue;
-        }
-        if (kept != i) {
-          std::string value(*v);
-          st->rows()->Put(SideState::RowKey(key, kept), value);
-        }
-        ++kept;
-      }
-      for (int64_t i = kept; i < count; ++i) st->rows()->Remove(SideState::RowKey(key, i));
-      if (kept == 0) {
-        st->counts()->Remove(key);
-      } else {
-        std::string c;
-        PutInt64(&c, kept);
-        PutInt64(&c, key_event);
-        st->counts()->Put(key, c);
-      }
-    }
+    SPATE_ASSIGN_OR_RETURN(*removed, RemoveRows(st, gone, emit ? &unmatched : nullptr));
   }
   if (emit && unmatched.num_rows() > 0) {
     SPATE_ASSIGN_OR_RETURN(BatchPtr rows, unmatched.Finish());
@@ -388,15 +407,18 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (
                                      const EvalContext& eval) const {
   auto t_update = SteadyClock::now();
   std::vector<BatchPtr> outs;
-  int64_t updated = 0, dropped = 0;
+  int64_t updated = 0, dropped = 0, removed = 0;
   std::string row;
-  for (int side = 0; side < 2; ++side) {
+  // Left semi takes the right input first (as Spark 4.2): a new left row that matches a
+  // right row of the same batch is then emitted on arrival and never stored.
+  const int order[2] = {s_->semi ? 1 : 0, s_->semi ? 0 : 1};
+  for (int side : order) {
     const SideSpec& sd = s_->side[side];
     const std::optional<int64_t> threshold = Threshold(side);
     for (auto& b : in[side]) {
       SPATE_ASSIGN_OR_RETURN(SideBatch sb, Prepare(side, std::move(b), eval));
       std::vector<uint8_t> matched;
-      SPATE_RETURN_IF_ERROR(Probe(side, sb, &st[1 - side], &matched, &outs, eval));
+      SPATE_RETURN_IF_ERROR(Probe(side, sb, &st[1 - side], &matched, &outs, &removed, eval));
       const Batch& batch = *sb.batch;
       const int64_t n = batch.num_rows();
       std::vector<int32_t> semi_rows;
@@ -444,7 +466,6 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (
   }
   const int64_t update_ns = NanosSince(t_update);
   auto t_remove = SteadyClock::now();
-  int64_t removed = 0;
   for (int side = 0; side < 2; ++side) {
     const std::optional<int64_t> threshold = Threshold(side);
     if (!threshold) continue;
@@ -520,8 +541,10 @@ void StreamJoinStateSchemas(const BoundPlan& join, SchemaPtr* key_schema,
 
 Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op, const StatefulBatch* batch,
                                     BoundPlanPtr left, BoundPlanPtr right) {
-  if (join.left_keys.empty() || join.left_keys.size() != join.right_keys.size())
-    return Status::Internal("a stream-stream join needs equality keys");
+  // Spark's StreamingJoinStrategy: planned when the first batch runs, the query then fails.
+  if (join.left_keys.empty()) return Status::Error("_LEGACY_ERROR_TEMP_1181", {});
+  if (join.left_keys.size() != join.right_keys.size())
+    return Status::Internal("join key lists differ in length");
   for (size_t i = 0; i < join.left_keys.size(); ++i) {
     if (!join.left_keys[i]->type()->Equals(*join.right_keys[i]->type()))
       return Status::Internal("stream-stream join keys of different types");

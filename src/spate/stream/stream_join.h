@@ -13,11 +13,13 @@
 //      counted on each watermarked side;
 //   2. a row failing the condition's conjuncts over its own side only is never stored: an
 //      outer side emits it with NULLs at once;
-//   3. new left rows are joined with the stored right rows, then stored (left semi: a left
-//      row that matched is emitted once and not stored); new right rows are joined with the
-//      stored left rows, which now include this batch's, then stored unless the state
-//      watermark would drop them in this very batch (and they need no outer row);
-//      every stored row that matched is marked so;
+//   3. new left rows are joined with the stored right rows, then stored; new right rows
+//      are joined with the stored left rows, which now include this batch's, then stored
+//      unless the state watermark would drop them in this very batch (and they need no
+//      outer row); every stored row that matched is marked so. Left semi (as Spark 4.2)
+//      takes the right rows first; a left row is emitted once: on arrival if it matches
+//      (and is then never stored), else when a later right row matches it (and it then
+//      leaves the state);
 //   4. state below each side's state watermark (a watermarked join key, or the range
 //      condition solved against the watermark, see AnalyzeStreamJoin) is removed; on an
 //      outer side the removed rows that never matched are emitted with NULLs.

@@ -149,13 +149,14 @@ Status NonTimeWindow(const BoundPlan& node, const BoundPlan* parent) {
 }
 
 Status CheckStreamStreamJoin(const BoundPlan& p, OutputMode mode) {
-  if (mode != OutputMode::kAppend) {
+  // Spark 4.2 runs a stream-stream join in Update mode too (its rows are final either way);
+  // Complete needs an aggregation. A join without equality keys fails when the first batch
+  // is planned (_LEGACY_ERROR_TEMP_1181 from PlanStreamJoin), as Spark's planner fails.
+  if (mode == OutputMode::kComplete) {
     return Legacy("Join between two streaming DataFrames/Datasets is not supported in " +
                   std::string(OutputModeName(mode)) + " output mode, only in Append output mode");
   }
-  if (p.left_keys.empty()) {
-    return Status::Error("_LEGACY_ERROR_TEMP_1181", {});
-  }
+  if (p.left_keys.empty()) return Status::OK();
   std::string type;
   switch (p.join_type) {
     case sql::JoinType::kInner:

@@ -98,8 +98,8 @@ void CollectColumnRefs(const BoundExpr& e, std::vector<int>* out);
 /// watermark on a grouping key, Update with session windows), distinct aggregates,
 /// chained aggregations, non-time windows (NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING),
 /// sorting, limits in Update mode, offsets, sampling, set operations and joins with a
-/// stream on the wrong side, stream-stream joins outside Append mode, without equality
-/// keys, or outer/semi ones without a watermark in the keys or a range condition,
+/// stream on the wrong side, stream-stream joins in Complete mode, or outer/semi ones
+/// without a watermark in the keys or a range condition,
 /// dropDuplicatesWithinWatermark without a watermark.
 /// Errors: _LEGACY_ERROR_TEMP_3102 with Spark's text, or the error class Spark uses.
 Status CheckStreamingQuery(const sql::BoundPlan& plan, OutputMode mode);
