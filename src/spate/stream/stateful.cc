@@ -248,7 +248,7 @@ Result<BatchPtr> StateStoreSaveExec::Run(state::StateStore* store, std::vector<B
   int64_t dropped = 0;
   if (s_.event_key >= 0) {
     const Column& ek = *key_cols[static_cast<size_t>(s_.event_key)];
-    const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
+    const int64_t late_us = WatermarkMicros(op_->late_watermark_ms);
     for (int64_t g = 0; g < groups; ++g) {
       int64_t et = 0;
       bool valid = EventTimeOf(ek, g, &et);
@@ -319,7 +319,7 @@ Result<BatchPtr> StateStoreSaveExec::Run(state::StateStore* store, std::vector<B
   int64_t removed = 0;
   const bool evict = watermarked;
   if (mode == OutputMode::kComplete || evict) {
-    const int64_t evict_us = WatermarkMicros(batch_->eviction_watermark_ms);
+    const int64_t evict_us = WatermarkMicros(op_->eviction_watermark_ms);
     const bool emit = mode != OutputMode::kUpdate;
     state::RowBatchBuilder kb(*s_.key_codec), vb(*s_.value_codec);
     std::vector<std::string> gone;
@@ -383,7 +383,7 @@ class StreamingDeduplicateExec final : public StatefulExec<DedupSpec> {
 Result<BatchPtr> StreamingDeduplicateExec::Run(state::StateStore* store, std::vector<BatchPtr> batches,
                          exec::ExecContext* ctx) const {
   auto t_update = SteadyClock::now();
-  const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
+  const int64_t late_us = WatermarkMicros(op_->late_watermark_ms);
   const bool within = s_.kind == StatefulKind::kDedupWithinWatermark;
   const int64_t delay_us = s_.delay_ms * 1000;
   int64_t dropped = 0, dups = 0, updated = 0;
@@ -430,7 +430,7 @@ Result<BatchPtr> StreamingDeduplicateExec::Run(state::StateStore* store, std::ve
   int64_t removed = 0;
   const bool evict = within || s_.event_in_keys;
   if (evict) {
-    const int64_t evict_us = WatermarkMicros(batch_->eviction_watermark_ms);
+    const int64_t evict_us = WatermarkMicros(op_->eviction_watermark_ms);
     std::vector<std::string> gone;
     store->ForEach([&](std::string_view k, std::string_view v) {
       if (v.size() < 8) return;
@@ -550,8 +550,8 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
   const EvalContext& eval = ctx->eval();
   const OutputMode mode = batch_->mode;
   auto t_update = SteadyClock::now();
-  const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
-  const int64_t evict_us = WatermarkMicros(batch_->eviction_watermark_ms);
+  const int64_t late_us = WatermarkMicros(op_->late_watermark_ms);
+  const int64_t evict_us = WatermarkMicros(op_->eviction_watermark_ms);
   const bool watermarked = a.event_key >= 0 && mode != OutputMode::kComplete;
 
   // Sessions of this batch per key of the other grouping keys.
@@ -1004,6 +1004,9 @@ struct StatefulRuntime::Rewriter {
       op->providers.resize(static_cast<size_t>(op->num_slots()));
     }
     op->has_event_time_key = event_key;
+    const auto uid = static_cast<size_t>(id);
+    op->late_watermark_ms = uid < rt->op_late_ms_.size() ? rt->op_late_ms_[uid] : 0;
+    op->eviction_watermark_ms = uid < rt->op_eviction_ms_.size() ? rt->op_eviction_ms_[uid] : 0;
     if (!op->schema_checked) {
       SPATE_RETURN_IF_ERROR(state::CheckOrWriteStateSchema(*rt->fs_, rt->root_, id, *key_schema,
                                                            *value_schema));
@@ -1201,6 +1204,9 @@ Result<BoundPlanPtr> StatefulRuntime::PrepareBatch(
     std::lock_guard<std::mutex> lock(stats_mu_);
     for (auto& s : stats_) s = EventTimeStats{};
   }
+  last_plan_ = analyzed;
+  op_late_ms_ = PropagateWatermarks(*analyzed, batch.late_watermark_ms);
+  op_eviction_ms_ = PropagateWatermarks(*analyzed, batch.eviction_watermark_ms);
   Rewriter rw{this, &relations, &inputs};
   return rw.Rewrite(analyzed);
 }
@@ -1285,11 +1291,13 @@ std::vector<EventTimeStats> StatefulRuntime::TakeEventTimeStats() {
 std::vector<StateOperatorProgress> StatefulRuntime::Progress() const { return progress_; }
 
 bool StatefulRuntime::ShouldRunAnotherBatch(int64_t new_watermark_ms) const {
-  if (new_watermark_ms <= batch_.eviction_watermark_ms) return false;
+  if (new_watermark_ms <= batch_.eviction_watermark_ms || !last_plan_) return false;
+  const std::vector<int64_t> next = PropagateWatermarks(*last_plan_, new_watermark_ms);
   for (const auto& op : ops_) {
     if (!op || !op->has_event_time_key) continue;
     if (op->kind == StatefulKind::kAggregate && batch_.mode == OutputMode::kComplete) continue;
-    return true;
+    const auto id = static_cast<size_t>(op->id);
+    if (id < next.size() && next[id] > op->eviction_watermark_ms) return true;
   }
   return false;
 }

@@ -105,7 +105,8 @@ class StatefulRuntime {
   /// Progress "stateOperators" of the last committed batch.
   std::vector<StateOperatorProgress> Progress() const;
   /// Spark's shouldRunAnotherBatch: an operator of the last batch would evict or emit if
-  /// the watermark moved to `new_watermark_ms`.
+  /// the global watermark moved to `new_watermark_ms` (each operator judged by its own
+  /// input watermark, propagated through the plan).
   bool ShouldRunAnotherBatch(int64_t new_watermark_ms) const;
   bool has_stateful_operators() const { return !ops_.empty(); }
 
@@ -125,6 +126,9 @@ class StatefulRuntime {
   std::mutex stats_mu_;
   std::vector<EventTimeStats> stats_;
   std::vector<StateOperatorProgress> progress_;
+  // The last batch's analyzed plan and its operators' input watermarks (by operator id).
+  sql::BoundPlanPtr last_plan_;
+  std::vector<int64_t> op_late_ms_, op_eviction_ms_;
   std::future<void> maintenance_;  // the providers' DoMaintenance after the last commit
 };
 

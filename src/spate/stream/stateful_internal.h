@@ -107,6 +107,10 @@ struct StatefulRuntime::Operator {
   /// (numRowsTotal); a join counts only its keyWithIndexToValue stores.
   std::vector<bool> store_counts_rows = {true};
   bool has_event_time_key = false;  // eviction by the watermark is possible
+  /// This batch's input watermarks of the operator (Spark's per-operator watermark
+  /// propagation): rows at or below `late_watermark_ms` are late (the previous batch's);
+  /// state at or below `eviction_watermark_ms` is evicted.
+  int64_t late_watermark_ms = 0, eviction_watermark_ms = 0;
   bool session = false;             // a session_window aggregation
   SchemaPtr key_schema, value_schema;
   bool schema_checked = false;

@@ -216,9 +216,9 @@ class StreamJoinExec final : public exec::PhysicalOp {
   // The state threshold (µs) of a side this batch: rows at or below it are dropped.
   std::optional<int64_t> Threshold(int side) const {
     const SideSpec& sd = s_->side[side];
-    if (sd.key_cleanup) return WatermarkMicros(batch_->eviction_watermark_ms);
+    if (sd.key_cleanup) return WatermarkMicros(op_->eviction_watermark_ms);
     if (sd.value_wm && sd.event_column >= 0)
-      return WatermarkMicros(sd.value_wm->At(batch_->eviction_watermark_ms));
+      return WatermarkMicros(sd.value_wm->At(op_->eviction_watermark_ms));
     return std::nullopt;
   }
   Status Evict(int side, SideState* st, int64_t threshold, std::vector<BatchPtr>* outs,
@@ -261,7 +261,7 @@ Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b, const EvalContex
   }
   if (sd.event_column >= 0) {
     const Column& ec = *b->column(sd.event_column);
-    const int64_t late_us = WatermarkMicros(batch_->late_watermark_ms);
+    const int64_t late_us = WatermarkMicros(op_->late_watermark_ms);
     for (int64_t r = 0; r < n; ++r) {
       int64_t t = 0;
       if (!EventTimeOf(ec, r, &t)) continue;

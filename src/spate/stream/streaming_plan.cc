@@ -69,6 +69,8 @@ int64_t MarkOfRefs(const BoundExpr& e, const std::vector<int64_t>& marks) {
 int64_t MarkOfExpr(const BoundExpr& e, const std::vector<int64_t>& marks) {
   int ci = e.column_index();
   if (ci >= 0) return static_cast<size_t>(ci) < marks.size() ? marks[ci] : -1;
+  // window_time(window) keeps the window's mark (Spark's ResolveWindowTime).
+  if (e.call_name() == "window_time") return MarkOfRefs(e, marks);
   if (e.type() && IsWindowStruct(*e.type())) return MarkOfRefs(e, marks);
   return -1;
 }
@@ -468,6 +470,50 @@ bool HasStreamingWatermark(const BoundPlan& plan) {
   return false;
 }
 
+namespace {
+
+// The output watermark of `p` (nullopt: none); records the input watermark of each
+// stateful operator at its pre-order id.
+std::optional<int64_t> Propagate(const BoundPlan& p, int64_t origin,
+                                 std::vector<std::optional<int64_t>>* ops, int64_t* next_id) {
+  if (StreamingLeafOf(p)) return std::nullopt;
+  const std::optional<StatefulKind> kind = StatefulKindOf(p);
+  const int64_t id = kind ? (*next_id)++ : -1;
+  std::optional<int64_t> in;
+  for (const auto& c : p.children) {
+    if (!c) continue;
+    std::optional<int64_t> w = Propagate(*c, origin, ops, next_id);
+    if (w && (!in || *w < *in)) in = w;
+  }
+  if (p.kind == BoundKind::kWatermark && !p.children.empty() && IsStreamingBound(*p.child()))
+    return origin;
+  if (!kind) return in;
+  if (static_cast<size_t>(id) >= ops->size()) ops->resize(static_cast<size_t>(id) + 1);
+  (*ops)[static_cast<size_t>(id)] = in;
+  if (!in || *kind != StatefulKind::kStreamJoin) return in;
+  // A join lets through the least of its sides' state watermarks and its input.
+  const StreamJoinWatermarks w = AnalyzeStreamJoin(p);
+  int64_t out = *in;
+  for (int side = 0; side < 2; ++side) {
+    if (w.key_ordinal >= 0) continue;  // the key's watermark is the input's
+    if (w.event_column[side] >= 0 && w.value[side]) out = std::min(out, w.value[side]->At(*in));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> PropagateWatermarks(const BoundPlan& plan, int64_t origin_ms) {
+  std::vector<std::optional<int64_t>> ops;
+  int64_t next_id = 0;
+  Propagate(plan, origin_ms, &ops, &next_id);
+  ops.resize(static_cast<size_t>(next_id));
+  std::vector<int64_t> out(ops.size(), 0);
+  if (origin_ms == 0) return out;  // Spark skips the propagation: every operator gets 0
+  for (size_t i = 0; i < ops.size(); ++i) out[i] = std::max<int64_t>(0, ops[i].value_or(0));
+  return out;
+}
+
 void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out) {
   if (!e) return;
   if (e->call_name() == "and" && e->children().size() == 2) {
@@ -655,17 +701,13 @@ Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {
                          {{"outputMode", "complete"}, {"operation", "no streaming aggregations"}});
   }
   SPATE_RETURN_IF_ERROR(CheckNodes(plan, mode, nullptr));
-  auto stateful = StatefulNodes(plan);
-  if (stateful.size() > 1) {
-    if (aggregates.size() > 1 && mode != OutputMode::kAppend) {
-      return Legacy(
-          "Multiple streaming aggregations are not supported with streaming "
-          "DataFrames/Datasets");
-    }
-    return Unsupported(
-        "Several stateful operators in one streaming query (chained aggregations, "
-        "deduplication before an aggregation) are not supported yet; split the query in "
-        "two streams through a table");
+  // Several stateful operators chain with per-operator watermarks (Spark 3.5+,
+  // spark.sql.streaming.statefulOperator.allowMultiple); several aggregations only in
+  // Append mode.
+  if (aggregates.size() > 1 && mode != OutputMode::kAppend) {
+    return Legacy(
+        "Multiple streaming aggregations are not supported with streaming "
+        "DataFrames/Datasets");
   }
   return Status::OK();
 }

@@ -255,6 +255,65 @@ TEST_P(StreamJoinTest, WindowedKeysDropStateByTheKey) {
   EXPECT_EQ(err, "");
 }
 
+// ---- Several stateful operators in one query: each runs with its own input watermark
+// (Spark's watermark propagation; the differential suite checks these against Spark).
+
+TEST_P(StreamJoinTest, WindowThenWindowOverWindowTime) {
+  MemoryStream input(Spark(), "ts TIMESTAMP, v INT");
+  DataFrame df = input.toDF()
+                     .withWatermark("ts", "0 seconds")
+                     .groupBy(F::window(F::col("ts"), "10 minutes"))
+                     .count()
+                     .groupBy(F::window(F::expr("window_time(window)"), "20 minutes"))
+                     .agg(F::sum(F::col("count")).alias("n"))
+                     .selectExpr("CAST(window.start AS STRING) AS start", "n");
+  StreamTest t(Spark(), df);
+  auto L = [](int64_t v) { return Value::Long(v); };
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(input, {{T(1), I(0)}, {T(2), I(0)}, {T(11), I(0)}}),
+       // [12:00, 12:10) is final at 12:11 and reaches the 20-minute window, still open.
+       StreamTest::CheckAnswer({}),
+       StreamTest::AddData(input, {{T(25), I(0)}}),
+       StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(3)}}),
+       StreamTest::AddData(input, {{T(50), I(0)}}),
+       StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(3)}, {S("2026-01-01 12:20:00"), L(1)}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST_P(StreamJoinTest, AggregationAfterARangeJoin) {
+  // The join lets the watermark through held back by its state watermarks (12:30 ->
+  // 12:24:59.999): a window of pairs is final only once no pair can join into it.
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  DataFrame df = Views(v)
+                     .join(Buys(b), F::expr(kWithin5))
+                     .groupBy(F::window(F::col("vts"), "10 minutes"))
+                     .count()
+                     .selectExpr("CAST(window.start AS STRING) AS start", "count");
+  StreamTest t(Spark(), df);
+  auto L = [](int64_t n) { return Value::Long(n); };
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u2"), T(1)}}),
+       StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u2"), T(4)}}),
+       StreamTest::CheckAnswer({}),
+       StreamTest::AddData(v, {{S("u3"), T(40)}}), StreamTest::AddData(b, {{S("u3"), T(41)}}),
+       StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(2)}}),
+       StreamTest::AddData(v, {{S("u4"), T(80)}}), StreamTest::AddData(b, {{S("u4"), T(80)}}),
+       StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(2)}, {S("2026-01-01 12:40:00"), L(1)}}),
+       StreamTest::AssertOnQuery(
+           [](const api::StreamingQuery& q) {
+             auto p = q.lastProgress();
+             return p && p->state_operators.size() == 2 &&
+                    p->state_operators[0].operator_name == "stateStoreSave" &&
+                    p->state_operators[1].operator_name == "symmetricHashJoin";
+           },
+           "the aggregation is operator 0, the join operator 1")},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Restarts, StreamJoinTest,
                          ::testing::Combine(::testing::Values(false, true),
                                             ::testing::Values("memory", "rocksdb")));

@@ -680,6 +680,57 @@ def stateful_error_within_watermark_without_watermark(s):
     _events(s).dropDuplicatesWithinWatermark(["k"]).writeStream.format("memory").queryName("e4").start()
 
 
+# ---- several stateful operators in one query (per-operator watermarks, Spark 3.5+) --------
+
+CHAINS = {
+    "window_then_window": lambda s, ev: ev.groupBy(s.F.window("ts", "10 minutes")).count()
+    .groupBy(s.F.window(s.F.window_time("window"), "20 minutes")).agg(s.F.sum("count").alias("n"))
+    .select(s.F.col("window.start").cast("string").alias("start"), "n"),
+    "dedup_then_window": lambda s, ev: ev.dropDuplicates(["k", "ts"])
+    .groupBy(s.F.window("ts", "10 minutes"), "k").count()
+    .select(s.F.col("window.start").cast("string").alias("start"), "k", "count"),
+    "join_then_window": lambda s, ev: ev.alias("a").join(
+        _events(s, "ev2").withWatermark("ts", "10 minutes").alias("b"),
+        s.F.expr("a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + INTERVAL 5 MINUTES"))
+    .groupBy(s.F.window("a.ts", "10 minutes")).count()
+    .select(s.F.col("window.start").cast("string").alias("start"), "count"),
+    "outer_join_then_window": lambda s, ev: ev.alias("a").join(
+        _events(s, "ev2").withWatermark("ts", "10 minutes").alias("b"),
+        s.F.expr("a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + INTERVAL 5 MINUTES"), "left_outer")
+    .groupBy(s.F.window("a.ts", "10 minutes")).agg(s.F.count("b.v").alias("matched"), s.F.count("*").alias("n"))
+    .select(s.F.col("window.start").cast("string").alias("start"), "matched", "n"),
+    "windows_then_join": lambda s, ev: ev.groupBy(s.F.window("ts", "10 minutes").alias("w"), "k").count()
+    .join(_events(s, "ev2").withWatermark("ts", "10 minutes")
+          .groupBy(s.F.window("ts", "10 minutes").alias("w"), "k").agg(s.F.sum("v").alias("s")), ["w", "k"])
+    .select(s.F.col("w.start").cast("string").alias("start"), "k", "count", "s"),
+}
+
+for cname, chain in CHAINS.items():
+    def chain_case(s, chain=chain, cname=cname):
+        df = chain(s, _events(s).withWatermark("ts", "10 minutes"))
+        q, ops = _run_events(s, df, "append", "mem_" + cname)
+        return {"rows": s.spark.sql(f"SELECT * FROM mem_{cname}"), "state": _state_summary(ops),
+                "watermarks": [p["eventTime"].get("watermark") for p in q.recentProgress]}
+    chain_case.__name__ = f"stateful/chain_{cname}"
+    case(show=False)(chain_case)
+
+
+@case(show=False)
+def stateful_chain_dedup_after_update_aggregation(s):
+    """Spark 4.2 starts it (dropDuplicates after an aggregation is no longer refused)."""
+    q = (_events(s).groupBy("k").count().dropDuplicates().writeStream.format("memory")
+         .outputMode("update").queryName("e6").trigger(availableNow=True).start())
+    q.awaitTermination()
+    return s.spark.sql("SELECT * FROM e6")
+
+
+@case
+def stateful_error_two_aggregations_update(s):
+    (_events(s).withWatermark("ts", "10 minutes").groupBy(s.F.window("ts", "10 minutes")).count()
+     .groupBy("count").count().writeStream.format("memory").outputMode("update")
+     .queryName("e7").start())
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'error_delta_sink_without_checkpoint': Differs("D5", "error", "5831c2e893"),
