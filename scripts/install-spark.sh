@@ -14,12 +14,13 @@ cd "$(dirname "$0")/.."
 VENV=build/spark-venv
 JARS=build/spark-jars
 STAMP="pyspark-$PYSPARK_VERSION delta-$DELTA_VERSION"
+VENV_STAMP="$STAMP pandas-$PANDAS_VERSION pyarrow-$PYARROW_VERSION"
 fail() {
   echo "install-spark: $*" >&2
   exit 1
 }
 
-if [ "$(cat "$VENV/.installed" 2>/dev/null)" = "$STAMP" ] &&
+if [ "$(cat "$VENV/.installed" 2>/dev/null)" = "$VENV_STAMP" ] &&
    [ "$(cat "$JARS/.installed" 2>/dev/null)" = "$STAMP" ]; then
   exit 0
 fi
@@ -28,16 +29,17 @@ command -v java >/dev/null || fail "java not found (Spark $PYSPARK_VERSION needs
 command -v mvn >/dev/null || fail "mvn not found (it fetches Delta's jars from Maven Central)"
 [ -x /usr/bin/python3 ] || fail "/usr/bin/python3 not found"
 
-if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$STAMP" ]; then
+if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$VENV_STAMP" ]; then
   echo "install-spark: pyspark $PYSPARK_VERSION and delta-spark $DELTA_VERSION into $VENV"
   rm -rf "$VENV"
   /usr/bin/python3 -m venv "$VENV" || fail "cannot create $VENV (python3-venv missing?)"
   "$VENV/bin/pip" install -q --disable-pip-version-check wheel ||
     fail "pip cannot install wheel into $VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check \
-    "pyspark==$PYSPARK_VERSION" "delta-spark==$DELTA_VERSION" ||
-    fail "pip cannot install pyspark==$PYSPARK_VERSION delta-spark==$DELTA_VERSION"
-  echo "$STAMP" > "$VENV/.installed"
+    "pyspark==$PYSPARK_VERSION" "delta-spark==$DELTA_VERSION" \
+    "pandas==$PANDAS_VERSION" "pyarrow==$PYARROW_VERSION" ||
+    fail "pip cannot install pyspark==$PYSPARK_VERSION delta-spark==$DELTA_VERSION pandas==$PANDAS_VERSION pyarrow==$PYARROW_VERSION"
+  echo "$VENV_STAMP" > "$VENV/.installed"
 fi
 
 if [ "$(cat "$JARS/.installed" 2>/dev/null)" != "$STAMP" ]; then

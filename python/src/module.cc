@@ -608,6 +608,7 @@ void BindFunctions(py::module_& m) {
 }  // namespace
 
 void BindStreaming(py::module_& m);  // streaming.cc
+void BindStateful(py::module_& m);   // stateful.cc
 
 }  // namespace spate::python
 
@@ -624,4 +625,5 @@ PYBIND11_MODULE(_spate, m) {
   spate::python::BindFunctions(m);
   spate::python::BindDelta(m);
   spate::python::BindStreaming(m);
+  spate::python::BindStateful(m);
 }

@@ -65,6 +65,41 @@ class GroupedData:
         return self._wrap(self._jgd.max(list(cols)))
 
 
+    def _transform_with_state(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
+                              timeMode: str, pandas: bool):
+        from spate.sql.column import _session_zone
+        from spate.sql.streaming.stateful_processor import StatefulProcessor, _Adapter
+        from spate.sql.types import StructType, _parse_datatype_string
+        if not isinstance(statefulProcessor, StatefulProcessor):
+            raise PySparkTypeError("[NOT_EXPECTED_TYPE] statefulProcessor should be a StatefulProcessor.",
+                                   "NOT_EXPECTED_TYPE", None, {"arg_name": "statefulProcessor"})
+        out = _parse_datatype_string(outputStructType) if isinstance(outputStructType, str) else outputStructType
+        if not isinstance(out, StructType):
+            raise PySparkTypeError("[NOT_STRUCT] outputStructType should be a StructType.",
+                                   "NOT_STRUCT", None, {"arg_name": "outputStructType"})
+        in_names = list(self._df.columns)
+        out_names = [f.name for f in out.fields]
+        factory = lambda: _Adapter(statefulProcessor, in_names, out_names, pandas)  # noqa: E731
+        return self._wrap(_spate.transform_with_state(self._jgd, factory, out, outputMode, timeMode,
+                                                      _session_zone()))
+
+    def transformWithStateInPandas(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
+                                   timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):
+        """Runs `statefulProcessor` per grouping key; rows in and out as pandas DataFrames."""
+        if initialState is not None:
+            raise PySparkValueError("[UNSUPPORTED_FEATURE] initialState is not supported yet.",
+                                    "UNSUPPORTED_FEATURE", None, {})
+        return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, True)
+
+    def transformWithState(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
+                           timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):
+        """Runs `statefulProcessor` per grouping key; rows in and out as Row objects."""
+        if initialState is not None:
+            raise PySparkValueError("[UNSUPPORTED_FEATURE] initialState is not supported yet.",
+                                    "UNSUPPORTED_FEATURE", None, {})
+        return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, False)
+
+
 class PivotedGroupedData:
     """groupBy(...).pivot(col, values): aggregates per (keys, pivot value), then spreads the
     pivot values into columns (named `value`, or `value_aggname` for several aggregates)."""

@@ -448,6 +448,27 @@ DataFrame GroupedData::agg(const std::vector<Column>& exprs) const {
   return DataFrame(df_.session(), p);
 }
 
+DataFrame GroupedData::transformWithState(stream::StatefulProcessorFactory factory,
+                                          const StructType& output_schema,
+                                          const std::string& output_mode,
+                                          const std::string& time_mode) const {
+  const stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode));
+  if (mode == stream::OutputMode::kComplete) {
+    CheckOrThrow(Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+                               {{"outputMode", "complete"}, {"operation", "transformWithState"}}));
+  }
+  auto tm = stream::ParseTimeMode(time_mode);
+  if (!tm) {
+    CheckOrThrow(Status::Error("STATEFUL_PROCESSOR_UNKNOWN_TIME_MODE", {{"timeMode", time_mode}}));
+  }
+  auto p = Node(PlanKind::kGroupedExtension, {df_.plan()});
+  p->group_by = Exprs(keys_);
+  p->schema = output_schema.ToSchema();
+  p->extension = std::make_shared<stream::TransformWithStateNode>(std::move(factory), p->schema,
+                                                                  mode, *tm);
+  return DataFrame(df_.session(), p);
+}
+
 DataFrame GroupedData::count() const {
   return agg({functions::count(functions::lit(1)).alias("count")});
 }

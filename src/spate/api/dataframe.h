@@ -18,6 +18,7 @@
 #include "spate/api/exceptions.h"
 #include "spate/sql/bound_plan.h"
 #include "spate/sql/logical_plan.h"
+#include "spate/stream/stateful_processor.h"
 
 namespace spate::api {
 
@@ -228,6 +229,13 @@ class GroupedData {
   DataFrame mean(const std::vector<std::string>& cols = {}) const { return avg(cols); }
   DataFrame min(const std::vector<std::string>& cols = {}) const;
   DataFrame max(const std::vector<std::string>& cols = {}) const;
+  /// transformWithState (Spark 4): per grouping key a stream::StatefulProcessor made by
+  /// `factory` (one per partition and batch; see spate/stream/stateful_processor.h) turns the
+  /// key's new rows, its state and its timers into rows of `output_schema`. `output_mode`:
+  /// "append" or "update"; `time_mode`: "None", "ProcessingTime" or "EventTime".
+  DataFrame transformWithState(stream::StatefulProcessorFactory factory,
+                               const StructType& output_schema, const std::string& output_mode,
+                               const std::string& time_mode = "None") const;
 
  private:
   DataFrame Numeric(const std::string& fn, const std::vector<std::string>& cols) const;

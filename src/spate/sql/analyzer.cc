@@ -1927,6 +1927,28 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       return MakeDistinct(child, DedupKind::kDropDuplicates);
     }
     case PlanKind::kEventTimeWatermark: return PlanWatermark(p);
+    case PlanKind::kGroupedExtension: {
+      // A payload another module plans (transformWithState): the grouping keys are bound
+      // over the child and handed to it; the output is the payload's schema.
+      if (!p.extension || !p.schema || p.children.size() != 1)
+        return Status::Internal("grouped extension node without payload, schema or child");
+      SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
+      std::vector<BoundExprPtr> keys;
+      std::vector<Attribute> key_attrs;
+      for (const auto& g : p.group_by) {
+        SPATE_ASSIGN_OR_RETURN(auto k, Bind(*g, child->output, nullptr));
+        key_attrs.push_back(MakeAttr(g->DisplayName(), k->type(), k->nullable()));
+        keys.push_back(std::move(k));
+      }
+      auto ext = p.extension->WithGroupKeys(keys, key_attrs);
+      if (!ext) return Status::Internal("the node does not take grouping keys");
+      auto n = std::make_shared<BoundPlan>(BoundKind::kExtension);
+      n->extension = std::move(ext);
+      n->group_exprs = std::move(keys);
+      for (const auto& f : p.schema->fields()) n->output.push_back(MakeAttr(f.name, f.type, f.nullable));
+      n->children.push_back(child);
+      return Finish(n);
+    }
     case PlanKind::kAnalyzed:
       if (!p.bound) return Status::Internal("analyzed plan node without a plan");
       return p.bound;

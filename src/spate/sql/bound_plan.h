@@ -136,6 +136,15 @@ class BoundExtension {
  public:
   virtual ~BoundExtension() = default;
   virtual std::string Describe() const = 0;
+  /// A payload made before analysis for a node that groups its child
+  /// (PlanKind::kGroupedExtension): the same payload with the grouping keys bound over the
+  /// child, or nullptr when the payload does not take keys.
+  virtual std::shared_ptr<const BoundExtension> WithGroupKeys(
+      std::vector<BoundExprPtr> keys, std::vector<Attribute> key_attributes) const {
+    (void)keys;
+    (void)key_attributes;
+    return nullptr;
+  }
 };
 
 class BoundPlan;

@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/sql/logical_plan.h"
 
+#include "spate/sql/bound_plan.h"
+
 #include <cctype>
 #include <string>
 
@@ -134,6 +136,9 @@ std::string NodeString(const LogicalPlan& p) {
       return "'Generate " + JoinExprs(p.exprs) + ", " + p.alias;
     case PlanKind::kAnalyzed:
       return "AnalyzedPlan";
+    case PlanKind::kGroupedExtension:
+      return "'" + (p.extension ? p.extension->Describe() : std::string("Extension")) + " [" +
+             JoinExprs(p.group_by) + "]";
     case PlanKind::kEventTimeWatermark:
       return "'EventTimeWatermark " + JoinExprs(p.exprs) + ", " + p.delay;
   }

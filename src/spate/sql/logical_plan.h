@@ -50,6 +50,8 @@ enum class PlanKind : uint8_t {
                         // delay the threshold text ("10 minutes")
   kAnalyzed,            // an already analyzed plan (bound), used as it is: a streaming
                         // micro-batch's data handed to foreachBatch and the sinks
+  kGroupedExtension,    // a node another module plans (extension) over child grouped by
+                        // group_by (transformWithState): output = schema
 };
 
 enum class JoinType : uint8_t {
@@ -68,6 +70,8 @@ std::string_view JoinTypeName(JoinType t);
 std::optional<JoinType> ParseJoinType(std::string_view how);
 
 enum class SetOpKind : uint8_t { kUnion, kIntersect, kExcept };
+
+class BoundExtension;
 
 class LogicalPlan {
  public:
@@ -106,6 +110,9 @@ class LogicalPlan {
   DataSourcePtr source;                    // kDataSource
   std::string delay;                       // kEventTimeWatermark threshold text
   std::shared_ptr<const BoundPlan> bound;  // kAnalyzed
+  /// kGroupedExtension: the payload; the analyzer hands it the keys bound over the child
+  /// (BoundExtension::WithGroupKeys) and makes a BoundKind::kExtension node of it.
+  std::shared_ptr<const BoundExtension> extension;
   /// kDeduplicate: dropDuplicatesWithinWatermark (streaming: a key is deduplicated while
   /// its event time is within the watermark).
   bool within_watermark = false;

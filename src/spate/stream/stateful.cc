@@ -17,7 +17,9 @@
 #include "spate/exec/planner.h"
 #include "spate/state/row_codec.h"
 #include "spate/stream/stateful_internal.h"
+#include "spate/stream/stateful_processor.h"
 #include "spate/stream/stream_join.h"
+#include "spate/stream/transform_with_state.h"
 
 namespace spate::stream {
 
@@ -960,6 +962,8 @@ struct StatefulRuntime::Rewriter {
     }
     if (watermark) return RewriteWatermark(*node, watermark_index, kids[0]);
     if (kind && *kind == StatefulKind::kStreamJoin) return RewriteJoin(*node, op_id, kids);
+    if (kind && *kind == StatefulKind::kTransformWithState)
+      return RewriteTransformWithState(*node, op_id, kids.at(0));
     if (kind) return RewriteStateful(*node, *kind, op_id, kids[0]);
     if (!changed) return node;
     auto copy = std::make_shared<BoundPlan>(*node);
@@ -1016,6 +1020,23 @@ struct StatefulRuntime::Rewriter {
     }
     op->ResetBatch();
     return op.get();
+  }
+
+  Result<BoundPlanPtr> RewriteTransformWithState(const BoundPlan& node, int64_t id,
+                                                 BoundPlanPtr child) {
+    const TransformWithStateNode* tws = TransformWithStateOf(node);
+    std::vector<Field> key_fields;
+    for (const auto& a : tws->key_attributes()) key_fields.push_back(a.ToField());
+    auto key_schema = std::make_shared<const Schema>(key_fields);
+    // The state variables' schemas are the processor's (declared when it runs).
+    auto value_schema = std::make_shared<const Schema>(std::vector<Field>{});
+    SPATE_ASSIGN_OR_RETURN(
+        Operator * op,
+        OperatorFor(id, StatefulKind::kTransformWithState,
+                    key_fields.empty() ? 1 : rt->num_partitions_,
+                    tws->time_mode() == TimeMode::kEventTime, key_schema, value_schema));
+    op->processing_time_timers = tws->time_mode() == TimeMode::kProcessingTime;
+    return PlanTransformWithState(node, op, &rt->batch_, std::move(child));
   }
 
   Result<BoundPlanPtr> RewriteJoin(const BoundPlan& node, int64_t id,
@@ -1289,6 +1310,13 @@ std::vector<EventTimeStats> StatefulRuntime::TakeEventTimeStats() {
 }
 
 std::vector<StateOperatorProgress> StatefulRuntime::Progress() const { return progress_; }
+
+bool StatefulRuntime::HasDueTimers(int64_t now_ms) const {
+  for (const auto& op : ops_) {
+    if (op && op->processing_time_timers && op->next_timer_ms <= now_ms) return true;
+  }
+  return false;
+}
 
 bool StatefulRuntime::ShouldRunAnotherBatch(int64_t new_watermark_ms) const {
   if (new_watermark_ms <= batch_.eviction_watermark_ms || !last_plan_) return false;

@@ -71,6 +71,9 @@ struct StatefulBatch {
   int64_t late_watermark_ms = 0;
   /// The watermark of this batch (eventTimeWatermarkForEviction).
   int64_t eviction_watermark_ms = 0;
+  /// The batch's processing time (offsets/N's batchTimestampMs) and the query's id.
+  int64_t batch_timestamp_ms = 0;
+  std::string query_id;
 };
 
 class StatefulRuntime {
@@ -108,6 +111,9 @@ class StatefulRuntime {
   /// the global watermark moved to `new_watermark_ms` (each operator judged by its own
   /// input watermark, propagated through the plan).
   bool ShouldRunAnotherBatch(int64_t new_watermark_ms) const;
+  /// A processing-time timer of the last batch is due at `now_ms` (the query's clock): a
+  /// batch must run for it even without new data.
+  bool HasDueTimers(int64_t now_ms) const;
   bool has_stateful_operators() const { return !ops_.empty(); }
 
   struct Operator;  // one stateful operator's stores and metrics (stateful.cc)

@@ -10,6 +10,7 @@
 // metric adders may be called from partition threads (each partition opens only its own
 // stores); the rest runs on the query thread.
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -124,6 +125,14 @@ struct StatefulRuntime::Operator {
   std::vector<int64_t> rows_total;
   int64_t updated = 0, removed = 0, dropped = 0, update_ns = 0, removal_ns = 0;
   int64_t dropped_duplicates = 0;
+  /// Processing-time timers: the earliest one registered in any partition (ms).
+  int64_t next_timer_ms = std::numeric_limits<int64_t>::max();
+  bool processing_time_timers = false;
+
+  void NoteNextTimer(int64_t ms) {
+    std::lock_guard<std::mutex> lock(mu);
+    next_timer_ms = std::min(next_timer_ms, ms);
+  }
 
   int stores_per_partition() const { return static_cast<int>(store_names.size()); }
   int num_slots() const { return num_partitions * stores_per_partition(); }
@@ -179,6 +188,7 @@ struct StatefulRuntime::Operator {
     open.assign(static_cast<size_t>(num_slots()), nullptr);
     rows_total.assign(static_cast<size_t>(num_slots()), -1);
     updated = removed = dropped = update_ns = removal_ns = dropped_duplicates = 0;
+    next_timer_ms = std::numeric_limits<int64_t>::max();
   }
 };
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "spate/compute/generators.h"
+#include "spate/stream/stateful_processor.h"
 
 namespace spate::stream {
 
@@ -431,11 +432,15 @@ const char* StatefulKindName(StatefulKind k) {
     case StatefulKind::kDedupWithinWatermark: return "dedupeWithinWatermark";
     case StatefulKind::kGlobalLimit: return "globalLimit";
     case StatefulKind::kStreamJoin: return "symmetricHashJoin";
+    case StatefulKind::kTransformWithState: return "transformWithStateExec";
   }
   return "?";
 }
 
 std::optional<StatefulKind> StatefulKindOf(const BoundPlan& node) {
+  if (node.kind == BoundKind::kExtension && TransformWithStateOf(node) &&
+      !node.children.empty() && IsStreamingBound(*node.child()))
+    return StatefulKind::kTransformWithState;
   if (node.kind == BoundKind::kJoin && node.children.size() == 2 &&
       IsStreamingBound(*node.children[0]) && IsStreamingBound(*node.children[1]))
     return StatefulKind::kStreamJoin;

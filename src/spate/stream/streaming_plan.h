@@ -43,6 +43,7 @@ enum class StatefulKind : uint8_t {
   kDedupWithinWatermark,  // "dedupeWithinWatermark"
   kGlobalLimit,           // "globalLimit": a limit over a stream (not over an aggregation)
   kStreamJoin,            // "symmetricHashJoin": a join of two streams
+  kTransformWithState,    // "transformWithStateExec": a StatefulProcessor per key
 };
 const char* StatefulKindName(StatefulKind k);
 

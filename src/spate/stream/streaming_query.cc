@@ -490,7 +490,7 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
     // A batch without new data still runs when the watermark moved and a stateful
     // operator would emit or evict (spark.sql.streaming.noDataMicroBatches.enabled).
     const bool no_data_batch =
-        !has_new && run_no_data_batch_ &&
+        !has_new && (run_no_data_batch_ || stateful_->HasDueTimers(trigger_start)) &&
         config_.runner->GetConf("spark.sql.streaming.noDataMicroBatches.enabled", "true") !=
             "false";
     if (has_new || no_data_batch) {
@@ -567,6 +567,8 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
   sb.mode = config_.output_mode;
   sb.late_watermark_ms = prev_batch_watermark_ms_;
   sb.eviction_watermark_ms = batch_metadata_.batch_watermark_ms;
+  sb.batch_timestamp_ms = batch_metadata_.batch_timestamp_ms;
+  sb.query_id = id_;
   SPATE_ASSIGN_OR_RETURN(mb.analyzed,
                          stateful_->PrepareBatch(analyzed, relations_, inputs, sb));
   mb.runner = config_.runner.get();

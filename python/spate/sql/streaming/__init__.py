@@ -4,6 +4,9 @@
 from spate.sql.streaming.query import StreamingQuery, StreamingQueryManager
 from spate.sql.streaming.readwriter import DataStreamReader, DataStreamWriter
 from spate.sql.streaming.listener import StreamingQueryListener
+from spate.sql.streaming.stateful_processor import (StatefulProcessor, StatefulProcessorHandle,
+                                                    TimerValues, ExpiredTimerInfo)
 
 __all__ = ["StreamingQuery", "StreamingQueryManager", "DataStreamReader", "DataStreamWriter",
-           "StreamingQueryListener"]
+           "StreamingQueryListener", "StatefulProcessor", "StatefulProcessorHandle", "TimerValues",
+           "ExpiredTimerInfo"]

@@ -1,0 +1,134 @@
+"""transformWithState from Python (PySpark 4's StatefulProcessor): transformWithStateInPandas
+and the Row-based transformWithState, ValueState / ListState / MapState across micro-batches
+and restarts from the checkpoint, event-time timers, and a processor's errors."""
+import json
+import os
+
+import pandas as pd
+import pytest
+
+from spate.errors import StreamingQueryException
+from spate.sql.streaming import StatefulProcessor
+from spate.sql.types import LongType, StringType, StructField, StructType
+
+SCHEMA = "ts TIMESTAMP, k STRING, v INT"
+
+
+def land(folder, name, rows):
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name)
+    with open(path + ".tmp", "w") as f:
+        for m, k, v in rows:
+            f.write(json.dumps({"ts": "2026-01-01T12:%02d:00Z" % m, "k": k, "v": v}) + "\n")
+    os.rename(path + ".tmp", path)
+
+
+class RunningCount(StatefulProcessor):
+    """Per key: the number of rows so far (ValueState), the distinct values (ListState + a
+    MapState of value -> count)."""
+
+    def init(self, handle):
+        self.count = handle.getValueState("count", StructType([StructField("n", LongType())]))
+        self.seen = handle.getListState("seen", "v INT")
+        self.per_value = handle.getMapState("perValue", "v INT", "n BIGINT")
+
+    def handleInputRows(self, key, rows, timerValues):
+        n = self.count.get()[0] if self.count.exists() else 0
+        for pdf in rows:
+            n += len(pdf)
+            for v in pdf["v"]:
+                v = int(v)
+                c = self.per_value.getValue((v,))
+                if c is None:
+                    self.seen.appendValue((v,))
+                self.per_value.updateValue((v,), ((c[0] if c else 0) + 1,))
+        self.count.update((n,))
+        yield pd.DataFrame({"k": [key[0]], "n": [n], "distinct": [len(list(self.seen.get()))],
+                            "keys": [len(list(self.per_value.keys()))]})
+
+
+OUT = "k STRING, n BIGINT, distinct BIGINT, keys BIGINT"
+
+
+def run(spark, df, chk, name, mode="update"):
+    q = (df.writeStream.format("memory").queryName(name).outputMode(mode)
+         .option("checkpointLocation", chk).trigger(availableNow=True).start())
+    q.awaitTermination()
+    return q
+
+
+def test_pandas_processor_keeps_state_across_batches_and_restarts(spark, tmp_path):
+    src, chk = str(tmp_path / "in"), str(tmp_path / "chk")
+    land(src, "0.json", [(0, "a", 1), (1, "a", 1), (2, "b", 7)])
+
+    def query():
+        return (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(src)
+                .groupBy("k").transformWithStateInPandas(RunningCount(), OUT, "update", "None"))
+    q = run(spark, query(), chk, "tws1")
+    assert sorted(tuple(r) for r in spark.sql("SELECT * FROM tws1").collect()) == [
+        ("a", 2, 1, 1), ("b", 1, 1, 1)]
+    assert q.lastProgress["stateOperators"][0]["operatorName"] == "transformWithStateExec"
+    land(src, "1.json", [(3, "a", 2)])
+    land(src, "2.json", [(4, "b", 7), (5, "c", 0)])
+    run(spark, query(), chk, "tws2")  # a new run from the checkpoint: the state carries on
+    assert sorted(tuple(r) for r in spark.sql("SELECT * FROM tws2").collect()) == [
+        ("a", 3, 2, 2), ("b", 2, 1, 1), ("c", 1, 1, 1)]
+
+
+class Sessions(StatefulProcessor):
+    """Row-based: a session closes 5 minutes after its last event (an event-time timer)."""
+
+    def init(self, handle):
+        self.handle = handle
+        self.state = handle.getValueState("s", "n BIGINT, last BIGINT")
+
+    def handleInputRows(self, key, rows, timerValues):
+        n, last = self.state.get() or (0, 0)
+        for r in rows:
+            n += 1
+            last = max(last, int(r.ts.timestamp() * 1000))
+        for t in list(self.handle.listTimers()):
+            self.handle.deleteTimer(t)
+        self.handle.registerTimer(last + 5 * 60 * 1000)
+        self.state.update((n, last))
+        return iter([])
+
+    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+        n, _ = self.state.get()
+        self.state.clear()
+        yield (key[0], n, expiredTimerInfo.getExpiryTimeInMs())
+
+
+def test_row_processor_event_time_timers(spark, tmp_path):
+    src, chk = str(tmp_path / "in"), str(tmp_path / "chk")
+    land(src, "0.json", [(0, "u1", 0), (2, "u1", 0), (3, "u2", 0)])
+    land(src, "1.json", [(10, "u3", 0)])
+    df = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(src)
+          .withWatermark("ts", "0 seconds").groupBy("k")
+          .transformWithState(Sessions(), "k STRING, events BIGINT, closed_ms BIGINT", "append",
+                              "EventTime"))
+    run(spark, df, chk, "sessions", "append")
+    base = 1767268800000  # 2026-01-01 12:00 UTC
+    rows = sorted(tuple(r) for r in spark.sql("SELECT * FROM sessions").collect())
+    assert rows == [("u1", 2, base + 7 * 60000), ("u2", 1, base + 8 * 60000)]
+
+
+class Broken(StatefulProcessor):
+    def init(self, handle):
+        pass
+
+    def handleInputRows(self, key, rows, timerValues):
+        raise ValueError("no thanks")
+
+
+def test_processor_errors_fail_the_query(spark, tmp_path):
+    src = str(tmp_path / "in")
+    land(src, "0.json", [(0, "a", 1)])
+    df = spark.readStream.schema(SCHEMA).json(src).groupBy("k").transformWithStateInPandas(
+        Broken(), "k STRING", "append", "None")
+    q = (df.writeStream.format("memory").queryName("broken").option("checkpointLocation", str(tmp_path / "c"))
+         .trigger(availableNow=True).start())
+    with pytest.raises(StreamingQueryException) as e:
+        q.awaitTermination()
+    assert "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR" in str(e.value)
+    assert "no thanks" in str(e.value)
