@@ -8,7 +8,10 @@
 #include <chrono>
 #include <mutex>
 
+#include "spate/api/monitoring.h"
 #include "spate/api/session_state.h"
+#include "spate/api/streaming.h"
+#include "spate/stream/streaming_query.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/function_registry.h"
@@ -207,7 +210,15 @@ SparkSession SparkSession::Builder::getOrCreate() {
     if (k == "spark.app.name") g_active->app_name = v;
     CheckOrThrow(g_active->conf.Set(k, v));
   }
+  StartMonitoringIfEnabled(g_active);
   return SparkSession(g_active);
+}
+
+std::optional<std::string> SparkSession::uiWebUrl() const { return MonitoringUrl(); }
+
+void SparkSession::stop() const {
+  for (const auto& q : StreamsOf(state_)->Active()) q->Stop();
+  StopMonitoring();
 }
 
 SparkSession SparkSession::newSession() const {

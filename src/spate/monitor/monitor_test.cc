@@ -1,13 +1,6 @@
 // Copyright spate authors.
 #include <gtest/gtest.h>
 #include <httplib.h>
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "spate/base/test_data.h"
 #include "spate/monitor/render.h"
@@ -65,33 +58,6 @@ bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-/// promtool's path; "" when missing (then the test fails under CI=true, else skips).
-std::string Promtool() {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':')) {
-    auto p = std::filesystem::path(dir) / "promtool";
-    if (::access(p.c_str(), X_OK) == 0) return p.string();
-  }
-  return "";
-}
-
-/// Runs `promtool check metrics` on `text`; its exit code and output.
-std::pair<int, std::string> PromtoolCheck(const std::string& promtool, const std::string& text) {
-  auto dir = std::filesystem::temp_directory_path() / ("spate-promtool-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "metrics.txt") << text;
-  std::string cmd = promtool + " check metrics < " + (dir / "metrics.txt").string() + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[512];
-  while (f && fgets(buf, sizeof(buf), f)) out += buf;
-  int rc = f ? pclose(f) : -1;
-  std::filesystem::remove_all(dir);
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, out};
-}
-
 TEST(Monitor, PrometheusText) {
   std::string text = RenderPrometheus(Fed()->Snapshot());
   EXPECT_TRUE(Contains(text, "# HELP spate_stream_input_rows_per_second "));
@@ -120,16 +86,16 @@ TEST(Monitor, PrometheusText) {
   EXPECT_TRUE(Contains(text, "spate_stream_source_lag_records" + q1 +
                                  ",source=\"KafkaV2[Subscribe[t]]\",source_index=\"0\"} 5\n"));
 
-  std::string promtool = Promtool();
+  std::string promtool = FindOnPath("promtool");
   if (promtool.empty()) {
     if (MissingTestDataFails()) FAIL() << "promtool is missing (CI=true): install Debian's prometheus";
     GTEST_SKIP() << "promtool is missing (Debian package prometheus)";
   }
-  auto [rc, out] = PromtoolCheck(promtool, text);
+  auto [rc, out] = PromtoolCheckMetrics(promtool, text);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out, "");
   // promtool does catch what it should.
-  auto bad = PromtoolCheck(promtool, "# HELP x_ms a\n# TYPE x_ms counter\nx_ms 1\n");
+  auto bad = PromtoolCheckMetrics(promtool, "# HELP x_ms a\n# TYPE x_ms counter\nx_ms 1\n");
   EXPECT_NE(bad.first, 0);
 }
 
