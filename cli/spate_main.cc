@@ -4,6 +4,7 @@
 // server (docs/observability.md).
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -86,7 +87,14 @@ int main(int argc, char** argv) {
       std::cerr << "Error: " << e.what() << "\n";
       return 1;
     }
-    return cli::RunDemo(std::cout, events, per_file);
+    int rc = cli::RunDemo(std::cout, events, per_file);
+    // With --ui on a terminal, keep serving until the user is done looking.
+    if (ui && ::isatty(0)) {
+      std::cerr << "The monitoring server keeps serving; press Enter to exit.\n";
+      std::string line;
+      std::getline(std::cin, line);
+    }
+    return rc;
   }
 
   try {

@@ -154,6 +154,10 @@ TEST(Monitor, ServerEndpoints) {
   EXPECT_EQ(m->status, 200);
   EXPECT_EQ(m->get_header_value("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
   EXPECT_EQ(m->body, RenderPrometheus(srv.listener()->Snapshot()));
+  auto last_only = srv.listener()->Snapshot(1);
+  EXPECT_EQ(last_only.runs.at(0).progress.size(), 1u);
+  EXPECT_EQ(last_only.runs.at(0).progress.back().batch_id, 1);
+  EXPECT_EQ(last_only.runs.at(0).name, std::optional<std::string>("agg \"q\""));
 
   auto streams = c.Get("/api/v1/streams");
   ASSERT_TRUE(streams);

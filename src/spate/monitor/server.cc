@@ -83,7 +83,7 @@ void MonitoringServer::Route() {
         "text/plain; charset=utf-8");
   });
   s.Get("/metrics", [listener](const httplib::Request&, httplib::Response& res) {
-    res.set_content(RenderPrometheus(listener->Snapshot()),
+    res.set_content(RenderPrometheus(listener->Snapshot(/*max_progress=*/1)),
                     "text/plain; version=0.0.4; charset=utf-8");
   });
   s.Get("/api/v1/version", [&o](const httplib::Request&, httplib::Response& res) {

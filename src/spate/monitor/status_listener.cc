@@ -86,10 +86,20 @@ void StreamingQueryStatusListener::EvictFinished() {
   }
 }
 
-StatusSnapshot StreamingQueryStatusListener::Snapshot() const {
+StatusSnapshot StreamingQueryStatusListener::Snapshot(size_t max_progress) const {
   StatusSnapshot s;
   std::lock_guard<std::mutex> lock(mu_);
-  for (const auto& [run_id, r] : runs_) s.runs.push_back(r);
+  for (const auto& [run_id, r] : runs_) {
+    if (r.progress.size() <= max_progress) {
+      s.runs.push_back(r);
+      continue;
+    }
+    QueryRun copy;
+    static_cast<QueryRunInfo&>(copy) = r;
+    copy.progress.assign(r.progress.end() - static_cast<std::ptrdiff_t>(max_progress),
+                         r.progress.end());
+    s.runs.push_back(std::move(copy));
+  }
   s.totals = totals_;
   std::sort(s.runs.begin(), s.runs.end(),
             [](const QueryRun& a, const QueryRun& b) { return a.seq < b.seq; });

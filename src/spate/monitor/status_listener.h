@@ -17,6 +17,7 @@
 // thread (one internal mutex; callbacks only copy small values under it). Failure:
 // none; events of unknown runs (a listener added after start) create their record.
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -37,7 +38,7 @@ inline constexpr int kNumBatchDurationBuckets =
     sizeof(kBatchDurationBuckets) / sizeof(kBatchDurationBuckets[0]);
 
 /// One run of a query.
-struct QueryRun {
+struct QueryRunInfo {
   std::string id, run_id;
   std::optional<std::string> name;
   int64_t start_ms = 0;
@@ -45,9 +46,11 @@ struct QueryRun {
   bool active = true;
   std::optional<std::string> exception;
   std::optional<std::string> error_class;
+  int64_t seq = 0;  // order of start (ties in start_ms)
+};
+struct QueryRun : QueryRunInfo {
   /// Oldest first.
   std::deque<stream::StreamingQueryProgress> progress;
-  int64_t seq = 0;  // order of start (ties in start_ms)
 };
 
 /// Running totals of one query id (Prometheus counters never go back).
@@ -78,7 +81,9 @@ class StreamingQueryStatusListener : public stream::StreamingQueryListener {
   void onQueryProgress(const stream::QueryProgressEvent& event) override;
   void onQueryTerminated(const stream::QueryTerminatedEvent& event) override;
 
-  StatusSnapshot Snapshot() const;
+  /// A copy of what is known; each run keeps at most its `max_progress` latest progress
+  /// entries in the copy (/metrics needs only the last one).
+  StatusSnapshot Snapshot(size_t max_progress = SIZE_MAX) const;
 
  private:
   QueryRun& RunOf(const std::string& id, const std::string& run_id);
