@@ -12,6 +12,8 @@ import urllib.request
 import pytest
 
 import spate
+from spate import checkpoint
+from spate.errors import AnalysisException
 from spate.sql import SparkSession
 
 from conftest import missing_peer
@@ -136,3 +138,9 @@ def test_checkpoint_describe_cli(spark, tmp_path):
     bad = subprocess.run([cli, "checkpoint", "describe", str(landing)], capture_output=True,
                          text=True)
     assert bad.returncode == 1 and "is not a streaming checkpoint" in bad.stderr
+
+    # The same from Python.
+    assert checkpoint.describe(str(chk)) == d
+    assert checkpoint.describe(chk, text=True) == text.stdout
+    with pytest.raises(AnalysisException, match="is not a streaming checkpoint"):
+        checkpoint.describe(str(landing))
