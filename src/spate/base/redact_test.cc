@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 namespace spate {
 namespace {
 
@@ -32,6 +34,27 @@ TEST(Redact, Text) {
   EXPECT_EQ(RedactText("Wrong password for user x"), "Wrong password for user x");
   EXPECT_EQ(RedactText("mypasswordfield is fine; a=b"), "mypasswordfield is fine; a=b");
   EXPECT_EQ(RedactText("password="), "password=");
+}
+
+// Random text over an alphabet of key and separator pieces: redaction only ever replaces
+// values by the marker, so text without a marker in the output is unchanged, and every
+// secret value that follows `password=` is gone.
+TEST(Redact, RandomTextOnlyReplacesValues) {
+  const std::vector<std::string> pieces = {"password", "token", "jaas.config", "a", "=", ":",
+                                           "\"", "'", " ", ",", ";", "\n", "\\", "x.y", "}"};
+  std::mt19937 rng(16);
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    int n = std::uniform_int_distribution<int>(0, 12)(rng);
+    for (int j = 0; j < n; ++j) {
+      text += pieces[std::uniform_int_distribution<size_t>(0, pieces.size() - 1)(rng)];
+    }
+    std::string out = RedactText(text);
+    if (out.find(kRedactedText) == std::string::npos) {
+      EXPECT_EQ(out, text);
+    }
+    EXPECT_EQ(out.find("password=a"), std::string::npos) << text;
+  }
 }
 
 }  // namespace
