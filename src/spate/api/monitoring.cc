@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 
 #include "spate/api/exceptions.h"
@@ -67,6 +68,10 @@ void StartMonitoringIfEnabled(const std::shared_ptr<SessionState>& state) {
     Server() = ValueOrThrow(monitor::MonitoringServer::Start(std::move(o)));
     listener = Server()->listener();
   }
+  // A server still running when the program exits stops before the static objects its
+  // requests use are destroyed.
+  static const bool registered = [] { return std::atexit([] { StopMonitoring(); }) == 0; }();
+  (void)registered;
   // Outside g_monitor_mu: StreamsOf takes its own lock and then asks MonitoringListener().
   for (const auto& m : AllStreamsManagers()) AddOnce(*m, listener);
 }
