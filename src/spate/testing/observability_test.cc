@@ -206,6 +206,18 @@ TEST(Observability, DescribeStatelessCheckpoint) {
   EXPECT_TRUE(Contains(text, "log sources/0: 3 entries, latest batch 1\n")) << text;
   EXPECT_TRUE(Contains(text, "(none: a stateless query)")) << text;
 
+  // A batch planned but not committed (a crash between offsets/1 and commits/1): the
+  // committed offset is batch 0's, the latest batch 1's.
+  fs::remove(chk + "/commits/1");
+  auto pending = stream::DescribeCheckpoint(io::LocalFileSystem::Get(), chk);
+  ASSERT_TRUE(pending.ok()) << pending.status().ToString();
+  EXPECT_EQ(pending->last_committed_batch, 0);
+  EXPECT_FALSE(pending->batches[1].committed());
+  EXPECT_EQ(pending->sources[0].committed_offset, d->batches[0].offsets->offsets[0]);
+  EXPECT_EQ(pending->sources[0].latest_offset, d->batches[1].offsets->offsets[0]);
+  EXPECT_NE(pending->sources[0].committed_offset, pending->sources[0].latest_offset);
+  EXPECT_TRUE(Contains(pending->ToText(), "  1      no ")) << pending->ToText();
+
   // Not a checkpoint: an error naming the folder.
   auto bad = stream::DescribeCheckpoint(io::LocalFileSystem::Get(), landing);
   ASSERT_FALSE(bad.ok());
@@ -283,6 +295,18 @@ TEST_P(DescribeStateful, AggregationState) {
   std::string text = d->ToText();
   EXPECT_TRUE(Contains(text, "operator 0: 3 partitions, 5 rows")) << text;
   EXPECT_TRUE(Contains(text, "key schema:   struct<k:string>")) << text;
+
+  // The last batch's commit lost (state committed, commits/N not written): the state of
+  // the last committed batch is what a restart loads, so that version is described.
+  fs::remove(chk + "/commits/" + std::to_string(last));
+  auto pending = stream::DescribeCheckpoint(io::LocalFileSystem::Get(), chk);
+  ASSERT_TRUE(pending.ok()) << pending.status().ToString();
+  EXPECT_EQ(pending->last_committed_batch, last - 1);
+  for (const auto& s : pending->operators.at(0).stores) {
+    EXPECT_EQ(s.loaded_version, last);
+    EXPECT_EQ(s.versions.back(), last + 1);
+  }
+  EXPECT_EQ(pending->operators.at(0).num_rows(), 3);  // key0..key2 after batch 1
   fs::remove_all(chk);
 }
 
