@@ -202,11 +202,23 @@ Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std
         std::string name = io::BaseName(f.path);
         if (f.is_directory && name != "SSTs") names.push_back(name);
       }
+      std::vector<state::StoreDescription> stores;
       for (const std::string& name : names) {
         state::StateStoreId id{state_root, op_id, static_cast<int>(part), name};
         SPATE_ASSIGN_OR_RETURN(auto desc, state::DescribeStateStore(id, store_conf, fs, want));
-        if (name != "default" && desc.versions.empty() && desc.num_files == 0) continue;
-        op.stores.push_back(std::move(desc));
+        stores.push_back(std::move(desc));
+      }
+      // Stores without files are left out (an operator with named stores, such as a
+      // stream-stream join's four, keeps nothing in "default"), unless the partition has
+      // no other.
+      bool any_files = std::any_of(stores.begin(), stores.end(), [](const auto& st) {
+        return st.num_files > 0 || !st.versions.empty();
+      });
+      for (auto& st : stores) {
+        if (!any_files || st.num_files > 0 || !st.versions.empty()) {
+          op.stores.push_back(std::move(st));
+        }
+        if (!any_files) break;  // one (empty) row for the partition
       }
     }
     d.operators.push_back(std::move(op));
