@@ -84,6 +84,8 @@ check "describe query id" "  query id:              $(sed 's/.*"id":"\([^"]*\)".
 check "describe last committed batch" "  last committed batch:  5" "$(grep 'last committed batch' <<< "$out")"
 check "describe source log" "     log sources/0: 10 entries, latest batch 5" "$(grep 'log sources/0' <<< "$out")"
 check "describe stateless" "  (none: a stateless query)" "$(grep 'stateless' <<< "$out")"
+out=$("$SPATE" checkpoint describe "file://$chk")
+check "describe of a file:// URI" "  last committed batch:  5" "$(grep 'last committed batch' <<< "$out")"
 out=$("$SPATE" checkpoint describe --json "$chk")
 check "describe --json" '"lastCommittedBatch" : 5,' "$(grep -o '"lastCommittedBatch" : 5,' <<< "$out")"
 err=$("$SPATE" checkpoint describe "$tmp/no-such-checkpoint" 2>&1 >/dev/null)
