@@ -54,6 +54,16 @@ def test_ui_is_off_unless_asked_for(spark):
     assert spark.sparkContext.uiWebUrl is None
 
 
+def test_ui_confs_are_checked(spark):
+    for k, v, msg in [("spark.ui.enabled", "yes", "spark.ui.enabled should be boolean"),
+                      ("spark.ui.port", "http", "spark.ui.port should be an integer")]:
+        with pytest.raises(Exception, match=msg):
+            SparkSession.builder.config("spark.ui.enabled", "true").config(k, v).getOrCreate()
+        spark.conf.unset("spark.ui.enabled")
+        spark.conf.unset(k)
+    assert spark.sparkContext.uiWebUrl is None
+
+
 def test_monitoring_server(ui, tmp_path):
     url = ui.sparkContext.uiWebUrl
     assert url is not None and url.startswith("http://127.0.0.1:")

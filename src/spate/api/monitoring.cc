@@ -42,7 +42,12 @@ void AddOnce(stream::StreamingQueryManager& m, const stream::StreamingQueryListe
 }  // namespace
 
 void StartMonitoringIfEnabled(const std::shared_ptr<SessionState>& state) {
-  if (ToLower(state->conf.GetOr("spark.ui.enabled", "false")) != "true") return;
+  const std::string enabled = ToLower(state->conf.GetOr("spark.ui.enabled", "false"));
+  if (enabled != "true" && enabled != "false") {
+    ThrowStatus(Status::Invalid("spark.ui.enabled should be boolean, but was " +
+                                state->conf.GetOr("spark.ui.enabled", "")));
+  }
+  if (enabled != "true") return;
   stream::StreamingQueryListenerPtr listener;
   {
     std::lock_guard<std::mutex> lock(g_monitor_mu);
