@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <thread>
+
 #include "spate/base/test_data.h"
 #include "spate/monitor/render.h"
 #include "spate/monitor/server.h"
@@ -209,6 +211,33 @@ TEST(Monitor, ServerEndpoints) {
   srv.Stop();
   srv.Stop();  // idempotent
   EXPECT_FALSE(httplib::Client("127.0.0.1", srv.port()).Get("/metrics"));
+}
+
+// Scrapes while a query thread reports progress (a TSan build checks the locking).
+TEST(Monitor, ScrapesWhileQueriesReport) {
+  MonitorOptions o;
+  o.port = 0;
+  auto server = MonitoringServer::Start(o);
+  ASSERT_TRUE(server.ok());
+  auto listener = (*server)->listener();
+  listener->onQueryStarted({"q-1", "run-1", std::nullopt, stream::FormatTimestampMs(0)});
+  std::thread reporter([&] {
+    for (int b = 0; b < 300; ++b) listener->onQueryProgress({MakeProgress(b, 1, 5)});
+    listener->onQueryTerminated({"q-1", "run-1", std::nullopt, std::nullopt});
+  });
+  httplib::Client c("127.0.0.1", (*server)->port());
+  for (int i = 0; i < 20; ++i) {
+    auto m = c.Get("/metrics");
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->status, 200);
+    auto streams = c.Get("/api/v1/streams/run-1/progress");
+    ASSERT_TRUE(streams);
+    EXPECT_TRUE(JsonValue::Parse(streams->body).ok());
+  }
+  reporter.join();
+  auto m = c.Get("/metrics");
+  EXPECT_TRUE(Contains(m->body, "spate_stream_batches_total{query_id=\"q-1\",query_name=\"agg \\\"q\\\"\"} 300\n"))
+      << m->body;
 }
 
 TEST(Monitor, TakenPortMovesOn) {
