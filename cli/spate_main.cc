@@ -1,12 +1,16 @@
 // Copyright spate authors.
-// The `spate` command: `spate sql` (a spark-sql style shell), `spate demo`, `spate version`.
+// The `spate` command: `spate sql` (a spark-sql style shell), `spate demo`,
+// `spate checkpoint describe`, `spate version`. `--ui` (sql, demo) starts the monitoring
+// server (docs/observability.md).
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "checkpoint_cmd.h"
 #include "demo.h"
 #include "sql_shell.h"
 
@@ -36,6 +40,25 @@ int main(int argc, char** argv) {
   demo_cmd->add_option("--events", events, "Number of generated events for the batch queries");
   demo_cmd->add_option("--events-per-file", per_file, "Events in each landed JSON file");
 
+  // --ui: the monitoring server (spark.ui.enabled=true), on --ui-port (spark.ui.port).
+  bool ui = false;
+  int ui_port = 4040;
+  for (CLI::App* cmd : {sql_cmd, demo_cmd}) {
+    cmd->add_flag("--ui", ui, "Serve /metrics and /api/v1 (the monitoring server) on loopback");
+    cmd->add_option("--ui-port", ui_port, "Port of the monitoring server (0: any free port)")
+        ->check(CLI::Range(0, 65535));
+  }
+
+  auto* checkpoint_cmd =
+      app.add_subcommand("checkpoint", "Inspect a streaming query's checkpoint folder");
+  checkpoint_cmd->require_subcommand(1);
+  auto* describe_cmd = checkpoint_cmd->add_subcommand(
+      "describe", "The query id, batches, sources and state operators of a checkpoint");
+  std::string checkpoint_dir;
+  bool as_json = false;
+  describe_cmd->add_option("DIR", checkpoint_dir, "The checkpoint folder")->required();
+  describe_cmd->add_flag("--json", as_json, "Print the description as JSON");
+
   app.add_subcommand("version", "Print the version");
 
   CLI11_PARSE(app, argc, argv);
@@ -44,7 +67,35 @@ int main(int argc, char** argv) {
     std::cout << "spate 0.1.0\n";
     return 0;
   }
-  if (app.got_subcommand(demo_cmd)) return cli::RunDemo(std::cout, events, per_file);
+  if (checkpoint_cmd->got_subcommand(describe_cmd)) {
+    return cli::DescribeCheckpoint(checkpoint_dir, as_json, std::cout, std::cerr);
+  }
+  auto ui_builder = [&](api::SparkSession::Builder& b) {
+    if (!ui) return;
+    b.config("spark.ui.enabled", "true").config("spark.ui.port", std::to_string(ui_port));
+  };
+  auto announce_ui = [&](const api::SparkSession& spark) {
+    if (auto url = spark.uiWebUrl()) std::cerr << "Spark Web UI available at " << *url << "\n";
+  };
+  if (app.got_subcommand(demo_cmd)) {
+    try {
+      // The demo's getOrCreate() finds this session, monitoring server included.
+      auto b = api::SparkSession::builder();
+      ui_builder(b);
+      announce_ui(b.getOrCreate());
+    } catch (const std::exception& e) {
+      std::cerr << "Error: " << e.what() << "\n";
+      return 1;
+    }
+    int rc = cli::RunDemo(std::cout, events, per_file);
+    // With --ui on a terminal, keep serving until the user is done looking.
+    if (ui && ::isatty(0)) {
+      std::cerr << "The monitoring server keeps serving; press Enter to exit.\n";
+      std::string line;
+      std::getline(std::cin, line);
+    }
+    return rc;
+  }
 
   try {
     auto builder = api::SparkSession::builder().appName("spate-sql");
@@ -56,7 +107,9 @@ int main(int argc, char** argv) {
       }
       builder.config(kv.substr(0, eq), kv.substr(eq + 1));
     }
+    ui_builder(builder);
     auto spark = builder.getOrCreate();
+    if (!silent) announce_ui(spark);
     cli::ShellOptions opts;
     opts.format = output == "tsv" ? cli::OutputFormat::kTsv
                   : output == "json" ? cli::OutputFormat::kJson : cli::OutputFormat::kTable;

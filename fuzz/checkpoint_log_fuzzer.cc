@@ -5,8 +5,9 @@
 // of a compactible log (every third one a "<id>.compact" file, by the first byte), read
 // as the file sink's _spark_metadata (SinkLogFiles) and as a file source's log
 // (sources/0: the source starts on it, plans a batch and lists the files of every
-// logged offset). Every outcome must be a value or a Status naming the file, never a
-// crash.
+// logged offset); the same files as offsets/0, commits/0 and commits/1 are then described
+// (`spate checkpoint describe`: DescribeCheckpoint, its JSON and text). Every outcome must
+// be a value or a Status naming the file, never a crash.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,6 +21,7 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/stream/checkpoint_describe.h"
 
 using namespace spate;  // NOLINT
 
@@ -69,8 +71,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ctx.clock = SystemClock::Get();
   ctx.conf = [](const std::string&, const std::string& dflt) { return dflt; };
   auto source = (*factory)(ctx);
-  if (!source.ok()) return 0;
-  auto end = (*source)->LatestOffset(std::nullopt);
-  if (end.ok() && *end) (void)(*source)->GetBatch(std::nullopt, **end);
+  if (source.ok()) {
+    auto end = (*source)->LatestOffset(std::nullopt);
+    if (end.ok() && *end) (void)(*source)->GetBatch(std::nullopt, **end);
+  }
+
+  (void)fs->MakeDirs("/chk/offsets");
+  (void)fs->MakeDirs("/chk/commits");
+  (void)fs->WriteAtomic("/chk/offsets/0", files[0]);
+  (void)fs->WriteAtomic("/chk/commits/0", files.size() > 1 ? files[1] : files[0]);
+  (void)fs->WriteAtomic("/chk/commits/1", files.back());
+  auto described = stream::DescribeCheckpoint(fs, "/chk");
+  if (described.ok()) {
+    (void)described->ToJson().ToString();
+    (void)described->ToText();
+  }
   return 0;
 }

@@ -2,7 +2,8 @@
 # Installs every system package and tool spate needs to build and run all its tests on a
 # fresh Debian 12 machine (compilers, libraries, Python, node + npm and the interop tests'
 # npm packages, librdkafka + kcat + Java + Maven for the Kafka tests, whose broker jars
-# scripts/install-kafka.sh then fetches). Fails when something cannot be installed.
+# scripts/install-kafka.sh then fetches; cpp-httplib for the monitoring server and
+# prometheus for the promtool that checks its /metrics). Fails when something cannot be installed.
 # Idempotent; run as root (or with sudo available).
 set -euo pipefail
 SUDO=""
@@ -21,6 +22,7 @@ PKGS=(
   libsimdjson-dev
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas
   librdkafka-dev kcat openjdk-17-jre-headless maven
+  libcpp-httplib-dev prometheus
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -479,6 +479,9 @@ void BindSession(py::module_& m) {
       .def("confUnset", [](const SparkSession& s, const std::string& k) { s.conf().unset(k); })
       .def("confIsModifiable", [](const SparkSession& s, const std::string& k) { return s.conf().isModifiable(k); })
       .def("appName", [](const SparkSession& s) { return s.state()->app_name; })
+      // The monitoring server (spark.ui.enabled=true at getOrCreate): its URL, and stop().
+      .def("uiWebUrl", &SparkSession::uiWebUrl)
+      .def("stop", &SparkSession::stop, py::call_guard<py::gil_scoped_release>())
       // spark.read...load(paths): the Python DataFrameReader collects the builder state.
       .def("readLoad", [](const SparkSession& s, const std::string& format,
                           const std::map<std::string, std::string>& options, py::handle schema,

@@ -37,6 +37,7 @@
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/stream/checkpoint_describe.h"
 #include "spate/stream/streaming_query.h"
 
 namespace spate::python {
@@ -564,6 +565,14 @@ void BindReadWrite(py::module_& m) {
 void BindStreaming(py::module_& m) {
   BindQuery(m);
   BindReadWrite(m);
+  // spate.checkpoint.describe: `spate checkpoint describe` as (json text, text).
+  m.def(
+      "describeCheckpoint",
+      [](const std::string& dir) {
+        auto d = api::ValueOrThrow(stream::DescribeCheckpoint(io::LocalFileSystem::Get(), dir));
+        return std::make_pair(d.ToJson().ToString(), d.ToText());
+      },
+      py::call_guard<py::gil_scoped_release>());
 }
 
 }  // namespace spate::python

@@ -74,5 +74,27 @@ check "demo table in the warehouse" "yes" "$([ -d "$tmp/demo/spate-warehouse/bro
 out=$(cd "$tmp/demo" && "$SPATE" sql -S --output tsv -e "SELECT count(*) FROM bronze_events")
 check "demo table readable from spate sql" "200" "$out"
 
+# `spate checkpoint describe` on the demo's checkpoint (a real stateless file -> Delta run:
+# two runs with data, 10 files landed, six batches).
+chk="$tmp/demo/spate-demo/checkpoints/bronze_events"
+out=$("$SPATE" checkpoint describe "$chk")
+check "describe exit code" "0" "$?"
+check "describe query id" "  query id:              $(sed 's/.*"id":"\([^"]*\)".*/\1/' "$chk/metadata")" \
+  "$(grep 'query id:' <<< "$out")"
+check "describe last committed batch" "  last committed batch:  5" "$(grep 'last committed batch' <<< "$out")"
+check "describe source log" "     log sources/0: 10 entries, latest batch 5" "$(grep 'log sources/0' <<< "$out")"
+check "describe stateless" "  (none: a stateless query)" "$(grep 'stateless' <<< "$out")"
+out=$("$SPATE" checkpoint describe "file://$chk")
+check "describe of a file:// URI" "  last committed batch:  5" "$(grep 'last committed batch' <<< "$out")"
+out=$("$SPATE" checkpoint describe --json "$chk")
+check "describe --json" '"lastCommittedBatch" : 5,' "$(grep -o '"lastCommittedBatch" : 5,' <<< "$out")"
+err=$("$SPATE" checkpoint describe "$tmp/no-such-checkpoint" 2>&1 >/dev/null)
+check "describe of a missing folder exit code" "1" "$?"
+check "describe of a missing folder" "Error: [SPATE_STREAMING_INVALID] $tmp/no-such-checkpoint is not a streaming checkpoint: it has no metadata, offsets or commits SQLSTATE: 42000" "$err"
+
+# --ui: the monitoring server on loopback (any free port here).
+err=$("$SPATE" sql --ui --ui-port 0 -e "SELECT 1" 2>&1 >/dev/null)
+check "--ui prints the address" "yes" "$(grep -qE '^Spark Web UI available at http://127\.0\.0\.1:[0-9]+$' <<< "$err" && echo yes)"
+
 printf '%d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]

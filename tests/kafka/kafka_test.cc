@@ -32,6 +32,8 @@
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
 #include "spate/connectors/kafka.h"
+#include "spate/monitor/render.h"
+#include "spate/monitor/status_listener.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 
@@ -966,6 +968,48 @@ class MockCluster {
 };
 
 constexpr int16_t kProduceApi = 0, kFetchApi = 1, kListOffsetsApi = 2, kMetadataApi = 3;
+
+// The monitoring server's offsets-behind-latest metric on Kafka's progress: per batch the
+// sum over partitions of latestOffset - endOffset, which is Spark's avgOffsetsBehindLatest
+// times the partitions; 0 once everything is read.
+TEST(KafkaMock, MonitoringSourceLagIsOffsetsBehindLatest) {
+  MockCluster m(600);
+  auto status = std::make_shared<monitor::StreamingQueryStatusListener>();
+  Spark().streams().addListener(status);
+  auto q = Spark().readStream().format("kafka")
+               .option("kafka.bootstrap.servers", m.bootstrap())
+               .option("subscribe", "t")
+               .option("startingOffsets", "earliest")
+               .option("maxOffsetsPerTrigger", "100")
+               .load()
+               .writeStream()
+               .format("noop")
+               .trigger(api::Trigger::AvailableNow())
+               .start();
+  q.awaitTermination();
+  Spark().streams().removeListener(status);
+  auto snap = status->Snapshot();
+  const monitor::QueryRun* run = nullptr;
+  for (const auto& r : snap.runs) {
+    if (r.run_id == q.runId()) run = &r;
+  }
+  ASSERT_NE(run, nullptr);
+  ASSERT_EQ(run->progress.size(), 6u);
+  std::vector<double> lags;
+  for (const auto& p : run->progress) {
+    const auto& s = p.sources.at(0);
+    ASSERT_TRUE(s.end_offset && s.latest_offset);
+    auto behind = monitor::OffsetsBehindLatest(*s.end_offset, *s.latest_offset);
+    ASSERT_TRUE(behind.has_value());
+    EXPECT_DOUBLE_EQ(*behind, std::stod(s.metrics.at("avgOffsetsBehindLatest")) * 2);
+    lags.push_back(*behind);
+  }
+  EXPECT_EQ(lags, (std::vector<double>{500, 400, 300, 200, 100, 0}));
+  EXPECT_NE(monitor::RenderPrometheus(snap).find(
+                "spate_stream_source_lag_records{query_id=\"" + q.id() +
+                "\",query_name=\"\",source=\"KafkaV2[Subscribe[t]]\",source_index=\"0\"} 0\n"),
+            std::string::npos);
+}
 
 TEST(KafkaMock, RequestErrorsAndLeaderChangesLoseNothing) {
   MockCluster m(600);

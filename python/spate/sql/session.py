@@ -139,9 +139,10 @@ class SparkSession:
         return self._js.version()
 
     def stop(self) -> None:
-        """Stops the session's active streaming queries (the engine needs no other shutdown)."""
+        """Stops the session's active streaming queries and the monitoring server."""
         for q in self.streams.active:
             q.stop()
+        self._js.stop()
 
     def __enter__(self) -> "SparkSession":
         return self
@@ -402,6 +403,12 @@ class SparkContext:
         return self._s.conf.get("spark.master", "local[*]")
 
     @property
+    def uiWebUrl(self) -> Optional[str]:
+        """The monitoring server's URL ("http://127.0.0.1:4040"), started by getOrCreate()
+        when ``spark.ui.enabled`` is ``true`` (spate's default is off); None otherwise."""
+        return self._s._js.uiWebUrl()
+
+    @property
     def defaultParallelism(self) -> int:
         import os
         return int(self._s.conf.get("spark.default.parallelism", None) or os.cpu_count() or 1)
@@ -416,7 +423,7 @@ class SparkContext:
         pass
 
     def stop(self) -> None:
-        pass
+        self._s.stop()
 
 
 def _isnan(v: Any) -> bool:

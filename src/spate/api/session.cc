@@ -8,7 +8,11 @@
 #include <chrono>
 #include <mutex>
 
+#include "spate/api/monitoring.h"
 #include "spate/api/session_state.h"
+#include "spate/base/redact.h"
+#include "spate/api/streaming.h"
+#include "spate/stream/streaming_query.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/function_registry.h"
@@ -207,7 +211,15 @@ SparkSession SparkSession::Builder::getOrCreate() {
     if (k == "spark.app.name") g_active->app_name = v;
     CheckOrThrow(g_active->conf.Set(k, v));
   }
+  StartMonitoringIfEnabled(g_active);
   return SparkSession(g_active);
+}
+
+std::optional<std::string> SparkSession::uiWebUrl() const { return MonitoringUrl(); }
+
+void SparkSession::stop() const {
+  for (const auto& q : StreamsOf(state_)->Active()) q->Stop();
+  StopMonitoring();
 }
 
 SparkSession SparkSession::newSession() const {
@@ -307,7 +319,8 @@ DataFrame SparkSession::sql(const std::string& query) const {
     case K::kSetConf: {
       if (st.key.empty()) {
         std::vector<std::vector<std::optional<std::string>>> rows;
-        for (const auto& [k, v] : s.conf.SetEntries()) rows.push_back({k, v});
+        // Secrets are shown redacted, as Spark's SET redacts by spark.redaction.regex.
+        for (const auto& [k, v] : s.conf.SetEntries()) rows.push_back({k, RedactValue(k, v)});
         return DataFrame(state_, StringRows({"key", "value"}, rows));
       }
       if (st.key == "-v") {
@@ -319,10 +332,12 @@ DataFrame SparkSession::sql(const std::string& query) const {
       }
       if (!st.value) {
         auto v = s.conf.Get(st.key);
-        return DataFrame(state_, StringRows({"key", "value"}, {{st.key, v ? *v : "<undefined>"}}));
+        return DataFrame(state_, StringRows({"key", "value"},
+                                            {{st.key, v ? RedactValue(st.key, *v) : "<undefined>"}}));
       }
       CheckOrThrow(s.conf.Set(st.key, *st.value));
-      return DataFrame(state_, StringRows({"key", "value"}, {{st.key, *st.value}}));
+      return DataFrame(state_,
+                       StringRows({"key", "value"}, {{st.key, RedactValue(st.key, *st.value)}}));
     }
     case K::kResetConf:
       if (st.key.empty()) {

@@ -89,7 +89,12 @@ class SparkSession {
   /// spark.streams: the session's active streaming queries and listeners (streaming.h).
   StreamingQueryManager streams() const;
   const std::string& version() const;
-  void stop() const {}
+  /// The monitoring server's address ("http://127.0.0.1:4040") while it runs
+  /// (SparkContext.uiWebUrl): started by getOrCreate() when spark.ui.enabled=true
+  /// (docs/observability.md); nullopt otherwise.
+  std::optional<std::string> uiWebUrl() const;
+  /// Stops the session's active streaming queries and the monitoring server.
+  void stop() const;
 
   const std::shared_ptr<SessionState>& state() const { return state_; }
   explicit SparkSession(std::shared_ptr<SessionState> state) : state_(std::move(state)) {}

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "spate/api/monitoring.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
@@ -131,8 +132,21 @@ std::shared_ptr<stream::StreamingQueryManager> StreamsOf(
     }
   }
   auto& e = m[session.get()];
-  if (!e.second) e = {session, std::make_shared<stream::StreamingQueryManager>()};
+  if (!e.second) {
+    e = {session, std::make_shared<stream::StreamingQueryManager>()};
+    // The monitoring server, when it runs, watches every session's queries.
+    if (auto l = MonitoringListener()) e.second->AddListener(l);
+  }
   return e.second;
+}
+
+std::vector<std::shared_ptr<stream::StreamingQueryManager>> AllStreamsManagers() {
+  std::lock_guard<std::mutex> lock(g_streams_mu);
+  std::vector<std::shared_ptr<stream::StreamingQueryManager>> out;
+  for (auto& [k, v] : Streams()) {
+    if (!v.first.expired()) out.push_back(v.second);
+  }
+  return out;
 }
 
 std::shared_ptr<connectors::MemorySink> MemorySinkOf(const StreamingQuery& query) {

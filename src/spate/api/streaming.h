@@ -241,6 +241,8 @@ std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader,
 /// The streaming query manager of a session (created on first use).
 std::shared_ptr<stream::StreamingQueryManager> StreamsOf(
     const std::shared_ptr<SessionState>& session);
+/// The streaming query managers of every live session (the monitoring server watches them).
+std::vector<std::shared_ptr<stream::StreamingQueryManager>> AllStreamsManagers();
 /// The memory sink of a query started with format("memory") (tests), or nullptr.
 std::shared_ptr<connectors::MemorySink> MemorySinkOf(const StreamingQuery& query);
 

@@ -14,9 +14,15 @@
 //
 // Header only, for tests; no state. Thread safety: pure functions.
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <utility>
 
 namespace spate {
 
@@ -43,6 +49,49 @@ inline std::string SharedTestData(const std::string& relative) {
 inline bool MissingTestDataFails() {
   const char* ci = std::getenv("CI");
   return ci && (std::string(ci) == "true" || std::string(ci) == "1");
+}
+
+/// The path of executable `name` found on $PATH, or "" (tests: tools such as promtool).
+inline std::string FindOnPath(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    std::filesystem::path p = std::filesystem::path(dirs.substr(start, end - start)) / name;
+    std::error_code ec;
+    if (end > start && std::filesystem::is_regular_file(p, ec) &&
+        (std::filesystem::status(p, ec).permissions() & std::filesystem::perms::owner_exec) !=
+            std::filesystem::perms::none) {
+      return p.string();
+    }
+    start = end + 1;
+  }
+  return "";
+}
+
+/// Runs `tool check metrics` (promtool) on a Prometheus text body: {exit code, output}.
+inline std::pair<int, std::string> PromtoolCheckMetrics(const std::string& promtool,
+                                                       const std::string& text) {
+  std::filesystem::path file = std::filesystem::temp_directory_path() /
+                               ("spate-promtool-" + std::to_string(::getpid()) + "-" +
+                                std::to_string(std::hash<std::string>{}(text)) + ".txt");
+  {
+    std::FILE* f = std::fopen(file.c_str(), "wb");
+    if (!f) return {-1, "cannot write " + file.string()};
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  std::string cmd = promtool + " check metrics < " + file.string() + " 2>&1";
+  std::FILE* p = ::popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[512];
+  while (p && std::fgets(buf, sizeof(buf), p)) out += buf;
+  int rc = p ? ::pclose(p) : -1;
+  std::error_code ec;
+  std::filesystem::remove(file, ec);
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, out};
 }
 
 }  // namespace spate

@@ -1,7 +1,9 @@
 // Copyright spate authors.
 #include "spate/state/state_store.h"
 
+#include <algorithm>
 #include <charconv>
+#include <set>
 
 #include "spate/base/json.h"
 #include "spate/state/providers.h"
@@ -143,27 +145,14 @@ bool CompatibleType(const DataType& now, const DataType& stored) {
 
 }  // namespace
 
-Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
-                               int64_t operator_id, const Schema& key_schema,
-                               const Schema& value_schema) {
-  std::string dir =
-      io::JoinPath(io::JoinPath(root, std::to_string(operator_id)), "_metadata");
-  std::string path = io::JoinPath(dir, "schema");
+Result<std::optional<StateSchemas>> ReadStateSchema(io::FileSystem& fs, const std::string& root,
+                                                    int64_t operator_id) {
+  std::string path = io::JoinPath(
+      io::JoinPath(io::JoinPath(root, std::to_string(operator_id)), "_metadata"), "schema");
   auto text = fs.ReadAll(path);
   if (!text.ok()) {
-    if (text.status().code() != StatusCode::kNotFound) return text.status();
-    Json doc = Json::Object();
-    doc.Set("version", Json::Int(1));
-    SPATE_ASSIGN_OR_RETURN(Json key_json, Json::Parse(SchemaToSparkJson(key_schema)));
-    SPATE_ASSIGN_OR_RETURN(Json value_json, Json::Parse(SchemaToSparkJson(value_schema)));
-    doc.Set("keySchema", std::move(key_json));
-    doc.Set("valueSchema", std::move(value_json));
-    SPATE_RETURN_IF_ERROR(fs.MakeDirs(dir));
-    Status st = fs.PutIfAbsent(path, doc.ToString() + "\n");
-    if (st.code() != StatusCode::kAlreadyExists) return st;
-    // Another writer won the race: check against its schemas.
-    text = fs.ReadAll(path);
-    if (!text.ok()) return text.status();
+    if (text.status().code() == StatusCode::kNotFound) return std::optional<StateSchemas>();
+    return text.status();
   }
   auto corrupt = [&](const Status& why) {
     return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
@@ -180,14 +169,104 @@ Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
   if (!stored_key.ok()) return corrupt(stored_key.status());
   auto stored_value = SchemaFromSparkJson(value_json->ToString());
   if (!stored_value.ok()) return corrupt(stored_value.status());
-  if (!CompatibleFields(key_schema.fields(), (*stored_key)->fields())) {
+  return std::optional<StateSchemas>(StateSchemas{*stored_key, *stored_value});
+}
+
+Result<StoreDescription> DescribeStateStore(const StateStoreId& id, const StateStoreConf& conf,
+                                            io::FileSystemPtr fs,
+                                            std::optional<int64_t> prefer) {
+  StoreDescription d;
+  d.id = id;
+  SPATE_ASSIGN_OR_RETURN(std::string provider, ParseProviderClass(conf.provider));
+  const std::string dir = id.Path();
+  SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs, dir));
+  const bool rocks = provider == "rocksdb";
+  std::set<int64_t> versions;
+  for (std::string_view suffix : {rocks ? "changelog" : "delta", rocks ? "checkpoint" : "snapshot"}) {
+    for (const auto& [v, path] : files.Of(suffix)) versions.insert(v);
+  }
+  for (const auto& [v, path] : files.Of(rocks ? "checkpoint" : "snapshot")) {
+    d.base_versions.push_back(v);
+  }
+  d.versions.assign(versions.begin(), versions.end());
+  // Bytes: the store folder's files, and a rocksdb store's shared SSTs/ (other folders
+  // are named stores, described on their own).
+  auto listed = fs->List(dir, false);
+  if (listed.ok()) {
+    for (const io::FileInfo& f : *listed) {
+      if (!f.is_directory) {
+        d.num_files += 1;
+        d.bytes_on_disk += f.size;
+      } else if (rocks && io::BaseName(f.path) == "SSTs") {
+        auto ssts = fs->List(f.path, true);
+        if (!ssts.ok()) return ssts.status();
+        for (const io::FileInfo& s : *ssts) {
+          if (s.is_directory) continue;
+          d.num_files += 1;
+          d.bytes_on_disk += s.size;
+        }
+      }
+    }
+  } else if (listed.status().code() != StatusCode::kNotFound) {
+    return listed.status();
+  }
+  if (d.versions.empty()) return d;
+  int64_t version = d.versions.back();
+  if (prefer && std::binary_search(d.versions.begin(), d.versions.end(), *prefer)) {
+    version = *prefer;
+  }
+  auto load = [&]() -> Status {
+    SPATE_ASSIGN_OR_RETURN(auto p, CreateStateStoreProvider(id, conf, fs));
+    auto store = p->GetStore(version);
+    if (!store.ok()) {
+      p->Close();
+      return store.status();
+    }
+    d.loaded_version = version;
+    d.metrics = (*store)->metrics();
+    (*store)->Abort();
+    p->Close();
+    return Status::OK();
+  };
+  Status st = load();
+  if (!st.ok()) d.load_error = st.ToString();
+  return d;
+}
+
+Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
+                               int64_t operator_id, const Schema& key_schema,
+                               const Schema& value_schema) {
+  std::string dir =
+      io::JoinPath(io::JoinPath(root, std::to_string(operator_id)), "_metadata");
+  std::string path = io::JoinPath(dir, "schema");
+  SPATE_ASSIGN_OR_RETURN(auto stored, ReadStateSchema(fs, root, operator_id));
+  if (!stored) {
+    Json doc = Json::Object();
+    doc.Set("version", Json::Int(1));
+    SPATE_ASSIGN_OR_RETURN(Json key_json, Json::Parse(SchemaToSparkJson(key_schema)));
+    SPATE_ASSIGN_OR_RETURN(Json value_json, Json::Parse(SchemaToSparkJson(value_schema)));
+    doc.Set("keySchema", std::move(key_json));
+    doc.Set("valueSchema", std::move(value_json));
+    SPATE_RETURN_IF_ERROR(fs.MakeDirs(dir));
+    Status st = fs.PutIfAbsent(path, doc.ToString() + "\n");
+    if (st.code() != StatusCode::kAlreadyExists) return st;
+    // Another writer won the race: check against its schemas.
+    SPATE_ASSIGN_OR_RETURN(stored, ReadStateSchema(fs, root, operator_id));
+    if (!stored) {
+      return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
+          .WithContext("State schema file " + path + " disappeared");
+    }
+  }
+  const SchemaPtr& stored_key = stored->key;
+  const SchemaPtr& stored_value = stored->value;
+  if (!CompatibleFields(key_schema.fields(), stored_key->fields())) {
     return Status::Error("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
-                         {{"storedKeySchema", (*stored_key)->ToString()},
+                         {{"storedKeySchema", stored_key->ToString()},
                           {"newKeySchema", key_schema.ToString()}});
   }
-  if (!CompatibleFields(value_schema.fields(), (*stored_value)->fields())) {
+  if (!CompatibleFields(value_schema.fields(), stored_value->fields())) {
     return Status::Error("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
-                         {{"storedValueSchema", (*stored_value)->ToString()},
+                         {{"storedValueSchema", stored_value->ToString()},
                           {"newValueSchema", value_schema.ToString()}});
   }
   return Status::OK();

@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "spate/base/status.h"
 #include "spate/io/file_system.h"
@@ -119,5 +120,38 @@ Result<std::unique_ptr<StateStoreProvider>> CreateStateStoreProvider(
 Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
                                int64_t operator_id, const Schema& key_schema,
                                const Schema& value_schema);
+
+/// The key and value schemas recorded at <root>/<operator_id>/_metadata/schema (the file
+/// CheckOrWriteStateSchema writes); nullopt when there is none. A corrupt file fails with
+/// CANNOT_LOAD_STATE_STORE.UNCATEGORIZED naming it.
+struct StateSchemas {
+  SchemaPtr key, value;
+};
+Result<std::optional<StateSchemas>> ReadStateSchema(io::FileSystem& fs, const std::string& root,
+                                                    int64_t operator_id);
+
+/// What `spate checkpoint describe` shows of one store (read-only: nothing is written to
+/// the checkpoint; a RocksDB store is restored into a temporary working folder).
+struct StoreDescription {
+  StateStoreId id;
+  /// Versions that have a file (delta/changelog, or snapshot/checkpoint), ascending.
+  std::vector<int64_t> versions;
+  /// Versions that have a base file (snapshot for memory, checkpoint for rocksdb).
+  std::vector<int64_t> base_versions;
+  int64_t num_files = 0;
+  /// Bytes of every file of the store folder (for rocksdb including its shared SSTs/).
+  int64_t bytes_on_disk = 0;
+  /// The version loaded for the numbers below (nullopt when none was loaded).
+  std::optional<int64_t> loaded_version;
+  StateStoreMetrics metrics;
+  /// Why loading failed (the error's text), when it did.
+  std::optional<std::string> load_error;
+};
+/// Describes the store `id`, loading with `conf`'s provider, to count its rows, version
+/// `prefer` when the store has a file of that version, else its newest version (none when
+/// it has no files).
+Result<StoreDescription> DescribeStateStore(const StateStoreId& id, const StateStoreConf& conf,
+                                            io::FileSystemPtr fs,
+                                            std::optional<int64_t> prefer);
 
 }  // namespace spate::state

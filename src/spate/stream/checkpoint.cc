@@ -253,19 +253,26 @@ Result<std::optional<int64_t>> CommitLog::Get(int64_t batch_id) const {
   return std::optional<int64_t>(w);
 }
 
+Result<std::optional<std::string>> ReadStreamMetadata(io::FileSystem& fs,
+                                                      const std::string& checkpoint) {
+  std::string path = io::JoinPath(checkpoint, "metadata");
+  auto raw = fs.ReadAll(path);
+  if (!raw.ok()) {
+    if (raw.status().code() == StatusCode::kNotFound) return std::optional<std::string>();
+    return raw.status();
+  }
+  auto v = JsonValue::Parse(*raw);
+  const JsonValue* id = v.ok() && v->is_object() ? v->Find("id") : nullptr;
+  if (!id || !id->is_string() || id->string_value().empty()) return Malformed(path, *raw);
+  return std::optional<std::string>(id->string_value());
+}
+
 Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs,
                                                const std::string& checkpoint,
                                                const std::string& new_id) {
+  SPATE_ASSIGN_OR_RETURN(auto existing, ReadStreamMetadata(fs, checkpoint));
+  if (existing) return *existing;
   std::string path = io::JoinPath(checkpoint, "metadata");
-  auto raw = fs.ReadAll(path);
-  if (raw.ok()) {
-    auto v = JsonValue::Parse(*raw);
-    const JsonValue* id = v.ok() && v->is_object() ? v->Find("id") : nullptr;
-    if (!id || !id->is_string() || id->string_value().empty())
-      return Malformed(path, *raw);
-    return id->string_value();
-  }
-  if (raw.status().code() != StatusCode::kNotFound) return raw.status();
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(checkpoint));
   JsonValue v = JsonValue::Object();
   v.Set("id", JsonValue::String(new_id));

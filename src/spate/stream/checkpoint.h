@@ -117,6 +117,9 @@ class CommitLog : public MetadataLog {
   Result<std::optional<int64_t>> Get(int64_t batch_id) const;
 };
 
+/// <checkpoint>/metadata: the query id; nullopt when the file does not exist.
+Result<std::optional<std::string>> ReadStreamMetadata(io::FileSystem& fs,
+                                                      const std::string& checkpoint);
 /// <checkpoint>/metadata: the query id. Read(), or create it with a new id.
 Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs,
                                                const std::string& checkpoint,

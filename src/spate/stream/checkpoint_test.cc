@@ -240,5 +240,15 @@ TEST(ProgressTest, JsonAsSpark) {
             "sources\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
 }
 
+TEST(ProgressTest, TimestampRoundTrip) {
+  EXPECT_EQ(ParseTimestampMs("2016-12-14T18:45:24.873Z"), 1481741124873);
+  EXPECT_EQ(ParseTimestampMs(FormatTimestampMs(-1)), -1);
+  EXPECT_EQ(ParseTimestampMs("1970-01-01T00:00:01Z"), 1000);
+  EXPECT_EQ(ParseTimestampMs("1970-01-01T00:00:01.5Z"), 1500);
+  EXPECT_FALSE(ParseTimestampMs("1970-01-01 00:00:01"));
+  EXPECT_FALSE(ParseTimestampMs("1970-01-01T00:00:01.Z"));
+  EXPECT_FALSE(ParseTimestampMs("soon"));
+}
+
 }  // namespace
 }  // namespace spate::stream

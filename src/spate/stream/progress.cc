@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/stream/progress.h"
 
+#include <cstdio>
 #include <ctime>
 
 namespace spate::stream {
@@ -35,6 +36,34 @@ std::string FormatTimestampMs(int64_t ms) {
                 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
                 tm.tm_sec, millis);
   return buf;
+}
+
+std::optional<int64_t> ParseTimestampMs(std::string_view text) {
+  int y, mo, d, h, mi, sec;
+  int n = 0;
+  std::string s(text);
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6) {
+    return std::nullopt;
+  }
+  int millis = 0;
+  size_t pos = static_cast<size_t>(n);
+  if (pos < s.size() && s[pos] == '.') {
+    int digits = 0;
+    for (++pos; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos) {
+      if (digits++ < 3) millis = millis * 10 + (s[pos] - '0');
+    }
+    if (digits == 0) return std::nullopt;
+    for (; digits < 3; ++digits) millis *= 10;
+  }
+  if (pos + 1 != s.size() || s[pos] != 'Z') return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = sec;
+  return static_cast<int64_t>(timegm(&tm)) * 1000 + millis;
 }
 
 JsonValue StateOperatorProgress::ToJson() const {

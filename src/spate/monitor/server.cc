@@ -1,0 +1,226 @@
+// Copyright spate authors.
+#include "spate/monitor/server.h"
+
+#include <httplib.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+
+#include "spate/base/redact.h"
+#include "spate/monitor/render.h"
+
+namespace spate::monitor {
+
+using stream::JsonValue;
+
+namespace {
+
+int64_t WallMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Spark's REST API date text: "2015-02-03T16:42:40.000GMT".
+std::string SparkRestDate(int64_t ms) {
+  std::string iso = stream::FormatTimestampMs(ms);  // ...Z
+  return iso.substr(0, iso.size() - 1) + "GMT";
+}
+
+void SendJson(httplib::Response& res, const JsonValue& v) {
+  res.set_content(v.ToPrettyString() + "\n", "application/json");
+}
+
+void SendError(httplib::Response& res, int status, const std::string& message) {
+  res.status = status;
+  JsonValue v = JsonValue::Object();
+  v.Set("error", JsonValue::String(message));
+  SendJson(res, v);
+}
+
+}  // namespace
+
+MonitoringServer::MonitoringServer(MonitorOptions options)
+    : options_(std::move(options)),
+      listener_(std::make_shared<StreamingQueryStatusListener>(options_.retained_queries,
+                                                               options_.retained_progress)),
+      http_(std::make_unique<httplib::Server>()),
+      start_ms_(WallMs()) {}
+
+MonitoringServer::~MonitoringServer() { Stop(); }
+
+std::string MonitoringServer::url() const {
+  const std::string& h = options_.host;
+  std::string shown = h.find(':') != std::string::npos ? "[" + h + "]" : h;
+  if (h == "0.0.0.0" || h.empty()) shown = "127.0.0.1";
+  return "http://" + shown + ":" + std::to_string(port_);
+}
+
+void MonitoringServer::Route() {
+  httplib::Server& s = *http_;
+  // Two workers are plenty for a monitoring endpoint (httplib's default is 8+).
+  s.new_task_queue = [] { return new httplib::ThreadPool(2); };
+  // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, with which a second
+  // server would silently share a port that is in use instead of moving on.
+  s.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
+  auto listener = listener_;
+  const MonitorOptions& o = options_;
+
+  s.Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(
+        "spate monitoring\n\n"
+        "/metrics                                   Prometheus metrics\n"
+        "/api/v1/applications                       this application\n"
+        "/api/v1/applications/<app-id>/environment  its confs (secrets redacted)\n"
+        "/api/v1/streams[?status=active|finished]   streaming query runs\n"
+        "/api/v1/streams/<runId>                    one run\n"
+        "/api/v1/streams/<runId>/progress           its recent progress\n",
+        "text/plain; charset=utf-8");
+  });
+  s.Get("/metrics", [listener](const httplib::Request&, httplib::Response& res) {
+    res.set_content(RenderPrometheus(listener->Snapshot(/*max_progress=*/1)),
+                    "text/plain; version=0.0.4; charset=utf-8");
+  });
+  s.Get("/api/v1/version", [&o](const httplib::Request&, httplib::Response& res) {
+    JsonValue v = JsonValue::Object();
+    v.Set("spark", JsonValue::String(o.version));
+    SendJson(res, v);
+  });
+  s.Get("/api/v1/applications", [this, &o](const httplib::Request&, httplib::Response& res) {
+    int64_t now = WallMs();
+    JsonValue attempt = JsonValue::Object();
+    attempt.Set("startTime", JsonValue::String(SparkRestDate(start_ms_)));
+    attempt.Set("endTime", JsonValue::String("1969-12-31T23:59:59.999GMT"));
+    attempt.Set("lastUpdated", JsonValue::String(SparkRestDate(now)));
+    attempt.Set("duration", JsonValue::Int(now - start_ms_));
+    const char* user = std::getenv("USER");
+    attempt.Set("sparkUser", JsonValue::String(user ? user : ""));
+    attempt.Set("completed", JsonValue::Bool(false));
+    attempt.Set("appSparkVersion", JsonValue::String(o.version));
+    attempt.Set("startTimeEpoch", JsonValue::Int(start_ms_));
+    attempt.Set("endTimeEpoch", JsonValue::Int(-1));
+    attempt.Set("lastUpdatedEpoch", JsonValue::Int(now));
+    JsonValue app = JsonValue::Object();
+    app.Set("id", JsonValue::String(o.app_id));
+    app.Set("name", JsonValue::String(o.app_name));
+    JsonValue attempts = JsonValue::Array();
+    attempts.Append(std::move(attempt));
+    app.Set("attempts", std::move(attempts));
+    JsonValue list = JsonValue::Array();
+    list.Append(std::move(app));
+    SendJson(res, list);
+  });
+  s.Get(R"(/api/v1/applications/([^/]+)/environment)",
+        [&o](const httplib::Request& req, httplib::Response& res) {
+          if (req.matches[1] != o.app_id) {
+            return SendError(res, 404, "unknown app: " + std::string(req.matches[1]));
+          }
+          JsonValue runtime = JsonValue::Object();
+          runtime.Set("sparkVersion", JsonValue::String(o.version));
+          JsonValue props = JsonValue::Array();
+          if (o.environment) {
+            for (const auto& [k, v] : o.environment()) {
+              JsonValue kv = JsonValue::Array();
+              kv.Append(JsonValue::String(k));
+              kv.Append(JsonValue::String(RedactText(RedactValue(k, v))));
+              props.Append(std::move(kv));
+            }
+          }
+          JsonValue env = JsonValue::Object();
+          env.Set("runtime", std::move(runtime));
+          env.Set("sparkProperties", std::move(props));
+          SendJson(res, env);
+        });
+  s.Get("/api/v1/streams", [listener](const httplib::Request& req, httplib::Response& res) {
+    std::string status = req.has_param("status") ? req.get_param_value("status") : "";
+    if (!status.empty() && status != "active" && status != "finished") {
+      return SendError(res, 400, "status must be 'active' or 'finished', not '" +
+                                     RedactText(status) + "'");
+    }
+    SendJson(res, StreamsJson(listener->Snapshot(), WallMs(), status));
+  });
+  s.Get(R"(/api/v1/streams/([^/]+)(/progress)?)",
+        [listener](const httplib::Request& req, httplib::Response& res) {
+          std::string run_id = req.matches[1];
+          bool progress = req.matches[2].matched;
+          StatusSnapshot snap = listener->Snapshot();
+          for (const QueryRun& r : snap.runs) {
+            if (r.run_id != run_id) continue;
+            return SendJson(res, progress ? ProgressJson(r) : RunJson(r, WallMs()));
+          }
+          SendError(res, 404, "no streaming query run with runId " + RedactText(run_id));
+        });
+  auto not_allowed = [](const httplib::Request&, httplib::Response& res) {
+    SendError(res, 405, "the monitoring server is read-only: only GET is served");
+  };
+  s.Post(".*", not_allowed);
+  s.Put(".*", not_allowed);
+  s.Patch(".*", not_allowed);
+  s.Delete(".*", not_allowed);
+  s.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (res.status == 404 && res.body.empty()) {
+      SendError(res, 404, "not found: " + RedactText(req.path));
+    }
+  });
+}
+
+Result<std::unique_ptr<MonitoringServer>> MonitoringServer::Start(MonitorOptions options) {
+  if (options.port < 0 || options.port > 65535) {
+    return Status::Invalid("spark.ui.port must be between 0 and 65535, not " +
+                           std::to_string(options.port));
+  }
+  std::unique_ptr<MonitoringServer> server(new MonitoringServer(std::move(options)));
+  server->Route();
+  const MonitorOptions& o = server->options_;
+  httplib::Server& http = *server->http_;
+  if (o.port == 0) {
+    server->port_ = http.bind_to_any_port(o.host);
+    if (server->port_ <= 0) {
+      return Status::IOError("cannot start the monitoring server on " + o.host +
+                             " (any port): bind failed");
+    }
+  } else {
+    int retries = std::max(0, o.max_port_retries);
+    bool bound = false;
+    for (int i = 0; i <= retries && o.port + i <= 65535; ++i) {
+      if (http.bind_to_port(o.host, o.port + i)) {
+        server->port_ = o.port + i;
+        bound = true;
+        break;
+      }
+    }
+    if (!bound) {
+      return Status::IOError("cannot start the monitoring server on " + o.host + ":" +
+                             std::to_string(o.port) + " (tried " +
+                             std::to_string(retries + 1) +
+                             " ports; set spark.ui.port, or 0 for any free port)");
+    }
+  }
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  server->thread_ = std::thread([&http, done] {
+    http.listen_after_bind();
+    done->store(true);
+  });
+  // stop() before the accept loop runs would be lost: wait until it runs.
+  while (!http.is_running() && !done->load()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (done->load() && !http.is_running()) {
+    server->thread_.join();
+    return Status::IOError("the monitoring server on " + server->url() + " stopped at start");
+  }
+  return server;
+}
+
+void MonitoringServer::Stop() {
+  if (!thread_.joinable()) return;
+  http_->stop();
+  thread_.join();
+}
+
+}  // namespace spate::monitor
