@@ -12,9 +12,10 @@
 //
 //  1. the join itself: in-memory columnar batches (no scan, no sink), events (a + b rows)
 //     per CPU second of the whole process, all threads;
-//  2. state: numRowsTotal and memoryUsedBytes of the join operator after a few batches,
-//     half-way and at the end: bytes per buffered row beside the raw row bytes (fixed
-//     widths + payload length), and whether the state stays flat under the watermarks;
+//  2. state: numRowsTotal and memoryUsedBytes of the join operator (and the process's RSS)
+//     after a few batches, at each quarter and at the end: bytes per buffered row beside
+//     the raw row bytes (fixed widths + payload length), and whether the state stays flat
+//     under the watermarks;
 //  3. the same join reading Parquet files (one file per side per micro-batch, AvailableNow,
 //     maxFilesPerTrigger=1) -> noop, beside local Spark (bench/stream_join_spark.py, run
 //     from build/spark-venv when present) over the same files: spate/Spark events per
@@ -28,6 +29,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -69,7 +72,65 @@ api::DataFrame Join(const api::DataFrame& a, const api::DataFrame& b) {
 }
 
 struct StatePoint {
-  int64_t batch, rows, bytes;
+  int64_t batch, rows, bytes, rss;
+};
+
+// The process's resident set (bytes), from /proc/self/statm.
+int64_t RssBytes() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  long long pages = 0, resident = 0;
+  if (f) {
+    if (std::fscanf(f, "%lld %lld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+// State after a few batches, at each quarter and at the end, and whether it stays flat
+// (the second half's peak within 10 % of the first half's).
+void PrintState(const char* what, const std::vector<StatePoint>& points) {
+  std::printf("state, %s\n", what);
+  std::printf("%30s %8s %7s %10s %8s %10s\n", "after batch", "rows", "MB", "bytes/row", "x raw",
+              "RSS MB");
+  for (size_t j = 0; j < points.size(); ++j) {
+    if (!(j == 2 || j == points.size() / 4 || j == points.size() / 2 ||
+          j == 3 * points.size() / 4 || j + 1 == points.size()))
+      continue;
+    const StatePoint& s = points[j];
+    const double per_row = s.rows ? static_cast<double>(s.bytes) / s.rows : 0;
+    std::printf("%30lld %8lld %7.1f %10.1f %7.2fx %10.1f\n", static_cast<long long>(s.batch + 1),
+                static_cast<long long>(s.rows), s.bytes / 1e6, per_row, per_row / kRawRowBytes,
+                s.rss / 1e6);
+  }
+  int64_t early_peak = 0, late_peak = 0;
+  for (size_t j = 0; j < points.size(); ++j) {
+    int64_t& peak = j < points.size() / 2 ? early_peak : late_peak;
+    peak = std::max(peak, points[j].rows);
+  }
+  std::printf("%-46s first half peak %lld rows, second half peak %lld rows (%s; raw row %d B)\n",
+              "state bounded by the watermarks", static_cast<long long>(early_peak),
+              static_cast<long long>(late_peak),
+              late_peak <= early_peak * 11 / 10 ? "flat" : "GROWING", kRawRowBytes);
+}
+
+// Records the join's state after every batch of a query.
+class StateRecorder final : public api::StreamingQueryListener {
+ public:
+  void onQueryProgress(const stream::QueryProgressEvent& e) override {
+    const auto& p = e.progress;
+    if (p.state_operators.empty()) return;
+    std::lock_guard lock(mu_);
+    points_.push_back({p.batch_id, p.state_operators[0].num_rows_total,
+                       p.state_operators[0].memory_used_bytes, RssBytes()});
+  }
+  std::vector<StatePoint> points() const {
+    std::lock_guard lock(mu_);
+    return points_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<StatePoint> points_;
 };
 
 }  // namespace
@@ -121,7 +182,7 @@ int main(int argc, char** argv) {
       auto p = q.lastProgress();
       if (p && !p->state_operators.empty()) {
         points.push_back({i, p->state_operators[0].num_rows_total,
-                          p->state_operators[0].memory_used_bytes});
+                          p->state_operators[0].memory_used_bytes, RssBytes()});
       }
     }
     for (const auto& p : q.recentProgress()) out_rows += std::max<int64_t>(0, p.sink.num_output_rows);
@@ -132,28 +193,9 @@ int main(int argc, char** argv) {
                 in_events / wall / 1e6);
     std::printf("%-46s %lld (expected %lld)\n", "joined rows", static_cast<long long>(out_rows),
                 static_cast<long long>(per_batch * batches));
-    std::printf("state (both sides) after batch:  rows      MB   bytes/row  x raw (%d B)\n",
-                kRawRowBytes);
-    for (size_t j = 0; j < points.size(); ++j) {
-      if (!(j == 2 || j == points.size() / 4 || j == points.size() / 2 ||
-            j == 3 * points.size() / 4 || j + 1 == points.size()))
-        continue;
-      const StatePoint& s = points[j];
-      const double per_row = s.rows ? static_cast<double>(s.bytes) / s.rows : 0;
-      std::printf("%30lld %8lld %7.1f %10.1f %7.2fx\n", static_cast<long long>(s.batch + 1),
-                  static_cast<long long>(s.rows), s.bytes / 1e6, per_row, per_row / kRawRowBytes);
-    }
-    int64_t peak = 0, late_peak = 0;
-    for (size_t j = 0; j < points.size(); ++j) {
-      peak = std::max(peak, points[j].rows);
-      if (j >= points.size() / 2) late_peak = std::max(late_peak, points[j].rows);
-    }
-    int64_t early_peak = 0;
-    for (size_t j = 0; j < points.size() / 2; ++j) early_peak = std::max(early_peak, points[j].rows);
-    std::printf("%-46s first half peak %lld rows, second half peak %lld rows (%s)\n",
-                "state bounded by the watermarks", static_cast<long long>(early_peak),
-                static_cast<long long>(late_peak),
-                late_peak <= early_peak * 11 / 10 ? "flat" : "GROWING");
+    PrintState("in-memory sources (RSS includes the MemoryStreams' input: kept for replay, "
+               "as Spark's)",
+               points);
   }
 
   // ---- 3. Parquet files, beside Spark
@@ -170,6 +212,8 @@ int main(int argc, char** argv) {
   auto read = [&](const std::string& dir, const std::string& schema) {
     return spark.readStream().schema(schema).option("maxFilesPerTrigger", 1).parquet(dir);
   };
+  auto recorder = std::make_shared<StateRecorder>();
+  spark.streams().addListener(recorder);
   const double c0 = bench::ProcessCpuSeconds();
   const auto w0 = Steady::now();
   auto q = Join(read(dir_a, "a_k BIGINT, a_ts TIMESTAMP, a_v BIGINT, a_payload STRING"),
@@ -187,6 +231,8 @@ int main(int argc, char** argv) {
   std::printf("%-46s %.2f s wall %.2f s cpu  %.2f M events/cpu-s  (%zu batches)\n",
               "interval join, Parquet files -> noop", wall, cpu, spate_rate / 1e6,
               q.recentProgress().size());
+  spark.streams().removeListener(recorder);
+  PrintState("Parquet sources", recorder->points());
 
   const std::string py = std::string(SPATE_SOURCE_DIR) + "/build/spark-venv/bin/python";
   if (std::getenv("SPATE_BENCH_NO_SPARK")) {
