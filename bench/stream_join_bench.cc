@@ -14,8 +14,9 @@
 //     per CPU second of the whole process, all threads;
 //  2. state: numRowsTotal and memoryUsedBytes of the join operator (and the process's RSS)
 //     after a few batches, at each quarter and at the end: bytes per buffered row beside
-//     the raw row bytes (fixed widths + payload length), and whether the state stays flat
-//     under the watermarks;
+//     the raw row bytes (fixed widths + payload length) and the stores' entry bytes alone
+//     (keys and values of the four stores, without hash slots and undo logs), and whether
+//     the state stays flat under the watermarks;
 //  3. the same join reading Parquet files (one file per side per micro-batch, AvailableNow,
 //     maxFilesPerTrigger=1) -> noop, beside local Spark (bench/stream_join_spark.py, run
 //     from build/spark-venv when present) over the same files: spate/Spark events per
@@ -73,7 +74,13 @@ api::DataFrame Join(const api::DataFrame& a, const api::DataFrame& b) {
 
 struct StatePoint {
   int64_t batch, rows, bytes, rss;
+  int64_t live;  // the entries' own bytes (stateOnCurrentVersionSizeBytes): no slots, undo
 };
+
+int64_t LiveBytes(const stream::StateOperatorProgress& op) {
+  auto it = op.custom_metrics.find("stateOnCurrentVersionSizeBytes");
+  return it == op.custom_metrics.end() ? 0 : it->second;
+}
 
 // The process's resident set (bytes), from /proc/self/statm.
 int64_t RssBytes() {
@@ -90,17 +97,18 @@ int64_t RssBytes() {
 // (the second half's peak within 10 % of the first half's).
 void PrintState(const char* what, const std::vector<StatePoint>& points) {
   std::printf("state, %s\n", what);
-  std::printf("%30s %8s %7s %10s %8s %10s\n", "after batch", "rows", "MB", "bytes/row", "x raw",
-              "RSS MB");
+  std::printf("%30s %8s %7s %10s %8s %12s %10s\n", "after batch", "rows", "MB", "bytes/row",
+              "x raw", "entry B/row", "RSS MB");
   for (size_t j = 0; j < points.size(); ++j) {
     if (!(j == 2 || j == points.size() / 4 || j == points.size() / 2 ||
           j == 3 * points.size() / 4 || j + 1 == points.size()))
       continue;
     const StatePoint& s = points[j];
     const double per_row = s.rows ? static_cast<double>(s.bytes) / s.rows : 0;
-    std::printf("%30lld %8lld %7.1f %10.1f %7.2fx %10.1f\n", static_cast<long long>(s.batch + 1),
-                static_cast<long long>(s.rows), s.bytes / 1e6, per_row, per_row / kRawRowBytes,
-                s.rss / 1e6);
+    std::printf("%30lld %8lld %7.1f %10.1f %7.2fx %12.1f %10.1f\n",
+                static_cast<long long>(s.batch + 1), static_cast<long long>(s.rows),
+                s.bytes / 1e6, per_row, per_row / kRawRowBytes,
+                s.rows ? static_cast<double>(s.live) / s.rows : 0, s.rss / 1e6);
   }
   int64_t early_peak = 0, late_peak = 0;
   for (size_t j = 0; j < points.size(); ++j) {
@@ -121,7 +129,8 @@ class StateRecorder final : public api::StreamingQueryListener {
     if (p.state_operators.empty()) return;
     std::lock_guard lock(mu_);
     points_.push_back({p.batch_id, p.state_operators[0].num_rows_total,
-                       p.state_operators[0].memory_used_bytes, RssBytes()});
+                       p.state_operators[0].memory_used_bytes, RssBytes(),
+                       LiveBytes(p.state_operators[0])});
   }
   std::vector<StatePoint> points() const {
     std::lock_guard lock(mu_);
@@ -182,7 +191,8 @@ int main(int argc, char** argv) {
       auto p = q.lastProgress();
       if (p && !p->state_operators.empty()) {
         points.push_back({i, p->state_operators[0].num_rows_total,
-                          p->state_operators[0].memory_used_bytes, RssBytes()});
+                          p->state_operators[0].memory_used_bytes, RssBytes(),
+                          LiveBytes(p->state_operators[0])});
       }
     }
     for (const auto& p : q.recentProgress()) out_rows += std::max<int64_t>(0, p.sink.num_output_rows);
