@@ -430,7 +430,13 @@ DataFrame DataStreamReader::table(const std::string& name) const {
   if (!loc)
     ThrowStatus(
         Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", id.Quoted()}}));
-  return DeltaStream(session_, loc->path, id.Unquoted(), options_);
+  // As a table read in batch (and Spark's readStream.table): its columns are qualified by
+  // the table's name (`clicks.session_id` for bronze.clicks).
+  DataFrame stream = DeltaStream(session_, loc->path, id.Unquoted(), options_);
+  auto alias = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kSubqueryAlias);
+  alias->alias = id.table;
+  alias->children.push_back(stream.plan());
+  return DataFrame(session_, alias);
 }
 
 // ---- DataStreamWriter
