@@ -98,6 +98,9 @@ class SplitWindows {
     return Status::OK();
   }
 
+  /// The file offset of the current window's first byte.
+  int64_t base() const { return base_; }
+
   /// The next window of whole lines (valid until the next call); empty at the end.
   Result<std::string_view> Next() {
     if (whole_) {
@@ -262,16 +265,17 @@ class CsvReader final : public BatchReader {
   size_t pos_ = 0;           // next byte of window_ to tokenize
 };
 
-// Schema inference over one file: sets *first / *header_raw from its first record when
-// asked (and not yet set), and adds its records to `inferrer` (without the lines equal to
-// *skip_line, Spark's filterHeaderLine). maxColumns / maxCharsPerColumn fail naming the
-// file.
-Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::CsvOptions& o,
-                            csv::CsvSchemaInferrer* inferrer, const std::string* skip_line,
-                            std::optional<std::vector<std::string>>* first,
-                            std::string* header_raw) {
+// Schema inference over one split of a file: sets *first / *header_raw from its first
+// record when asked (and not yet set), and adds its records to `inferrer` (without the
+// lines equal to *skip_line, Spark's filterHeaderLine). maxColumns / maxCharsPerColumn
+// fail naming the file.
+Status ScanSplitForInference(io::FileSystem& fs, const InputFile& f, FileSplit split,
+                             const csv::CsvOptions& o, csv::CsvSchemaInferrer* inferrer,
+                             const std::string* skip_line,
+                             std::optional<std::vector<std::string>>* first,
+                             std::string* header_raw) {
   SplitWindows windows;
-  Status st = windows.Open(fs, f, FileSplit{0, 0, f.size}, o);
+  Status st = windows.Open(fs, f, split, o);
   if (!st.ok()) return FileError(st, f.path);
   csv::CsvTokenizer tokenizer(o);
   csv::CsvRecords recs, rest;
@@ -281,7 +285,8 @@ Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::C
     if (!w.ok()) return FileError(w.status(), f.path);
     std::string_view text = *w;
     if (text.empty()) break;
-    size_t pos = first_window ? SkipBom(text) : 0;
+    const int64_t base = windows.base();
+    size_t pos = first_window && split.start == 0 ? SkipBom(text) : 0;
     first_window = false;
     while (pos < text.size()) {
       recs.Clear();
@@ -307,7 +312,7 @@ Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::C
       }
       if (!inferrer) continue;
       if (!skip_line) {
-        inferrer->Add(text, recs);
+        inferrer->Add(text, recs, base);
         continue;
       }
       rest.Clear();
@@ -323,13 +328,77 @@ Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::C
         rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
       }
       rest.scratch = recs.scratch;
-      inferrer->Add(text, rest);
+      inferrer->Add(text, rest, base);
     }
   }
   return Status::OK();
 }
 
+// The column types of `files`: one inferrer per split, run by `parallelism` threads; each
+// file's splits composed in order into the fold of one pass over the file (rescanning a
+// split for the columns whose types alone do not decide it), files merged in order as
+// Spark merges partitions.
+Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
+    io::FileSystem& fs, const std::vector<InputFile>& files, const csv::CsvOptions& o,
+    const std::string* skip_line, int parallelism, int64_t split_bytes) {
+  const std::vector<FileSplit> splits = MakeInferenceSplits(
+      files, !o.multi_line && ReadSep(o).size() == 1, parallelism, split_bytes);
+  std::vector<std::unique_ptr<csv::CsvSchemaInferrer>> parts(splits.size());
+  SPATE_RETURN_IF_ERROR(ThreadPool::Default().ParallelFor(
+      static_cast<int64_t>(splits.size()), parallelism, [&](int64_t i) -> Status {
+        const FileSplit& s = splits[static_cast<size_t>(i)];
+        SPATE_ASSIGN_OR_RETURN(parts[static_cast<size_t>(i)], csv::CsvSchemaInferrer::Make(o, s.file));
+        return ScanSplitForInference(fs, files[static_cast<size_t>(s.file)], s, o,
+                                     parts[static_cast<size_t>(i)].get(), skip_line, nullptr,
+                                     nullptr);
+      }));
+  SPATE_ASSIGN_OR_RETURN(auto merged, csv::CsvSchemaInferrer::Make(o));
+  std::vector<int> rescan;
+  for (size_t i = 0; i < splits.size();) {
+    // parts[i] .. parts[j - 1]: the splits of one file, in order.
+    size_t j = i + 1;
+    csv::CsvSchemaInferrer& file = *parts[i];
+    for (; j < splits.size() && splits[j].file == splits[i].file; ++j) {
+      file.Continue(*parts[j], &rescan);
+      if (rescan.empty()) continue;
+      SPATE_ASSIGN_OR_RETURN(auto again, csv::CsvSchemaInferrer::Make(o, splits[j].file));
+      again->StartFrom(file, rescan);
+      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(splits[j].file)],
+                                                  splits[j], o, again.get(), skip_line,
+                                                  nullptr, nullptr));
+      file.Adopt(*again, rescan);
+    }
+    merged->Merge(file);
+    i = j;
+  }
+  return merged;
+}
+
 }  // namespace
+
+Result<std::vector<Field>> CsvDataSource::InferDataFields(io::FileSystem& fs,
+                                                          const std::vector<InputFile>& files,
+                                                          const csv::CsvOptions& o,
+                                                          int parallelism,
+                                                          int64_t split_bytes) {
+  // The first record of the first file that has one: the header (or the column count).
+  std::optional<std::vector<std::string>> first;
+  std::string header_raw;
+  for (const auto& f : files) {
+    SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, f, FileSplit{0, 0, f.size}, o, nullptr,
+                                                nullptr, &first, &header_raw));
+    if (first) break;
+  }
+  if (!first) return std::vector<Field>{};
+  std::unique_ptr<csv::CsvSchemaInferrer> inferrer;
+  if (o.infer_schema) {
+    SPATE_ASSIGN_OR_RETURN(inferrer, InferCsvTypes(fs, files, o, o.header ? &header_raw : nullptr,
+                                                   parallelism, split_bytes));
+  } else {
+    SPATE_ASSIGN_OR_RETURN(inferrer, csv::CsvSchemaInferrer::Make(o));
+  }
+  return inferrer->Finish(csv::MakeSafeHeader(*first, o.header, o));
+}
 
 Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
@@ -351,31 +420,8 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     if (src->files_.empty()) {
       return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "CSV"}});
     }
-    // The first record of the first file that has one: the header (or the column count).
-    std::optional<std::vector<std::string>> first;
-    std::string header_raw;
-    for (const auto& f : src->files_) {
-      SPATE_RETURN_IF_ERROR(ScanFileForInference(*fs, f, o, nullptr, nullptr, &first,
-                                                 &header_raw));
-      if (first) break;
-    }
-    // Types: one inferrer per file, in parallel, merged as Spark merges partitions.
-    SPATE_ASSIGN_OR_RETURN(auto inferrer, csv::CsvSchemaInferrer::Make(o));
-    if (first && o.infer_schema) {
-      const auto n = static_cast<int64_t>(src->files_.size());
-      std::vector<std::unique_ptr<csv::CsvSchemaInferrer>> parts(static_cast<size_t>(n));
-      ThreadPool& pool = ThreadPool::Default();
-      SPATE_RETURN_IF_ERROR(pool.ParallelFor(n, pool.num_threads(), [&](int64_t i) -> Status {
-        SPATE_ASSIGN_OR_RETURN(parts[static_cast<size_t>(i)], csv::CsvSchemaInferrer::Make(o, i));
-        return ScanFileForInference(*fs, src->files_[static_cast<size_t>(i)], o,
-                                    parts[static_cast<size_t>(i)].get(),
-                                    o.header ? &header_raw : nullptr, nullptr, nullptr);
-      }));
-      for (const auto& part : parts) inferrer->Merge(*part);
-    }
-    if (first) {
-      data_fields = inferrer->Finish(csv::MakeSafeHeader(*first, o.header, o));
-    }
+    SPATE_ASSIGN_OR_RETURN(data_fields, InferDataFields(*fs, src->files_, o,
+                                                        ThreadPool::Default().num_threads(), 0));
   }
   for (const auto& f : data_fields) {
     if (f.name == o.column_name_of_corrupt_record &&

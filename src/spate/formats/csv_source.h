@@ -48,6 +48,15 @@ class CsvDataSource final : public DataSource {
       std::string corrupt_column_default = "_corrupt_record",
       int64_t split_bytes = kDefaultSplitBytes);
 
+  /// The data columns Make() infers without a user schema (also for tests and benches):
+  /// names from the first record, types (inferSchema) inferred by `parallelism` threads of
+  /// ThreadPool::Default() over splits of `split_bytes` (0: chosen from the input size).
+  /// The result does not depend on the splitting or the threads.
+  static Result<std::vector<Field>> InferDataFields(io::FileSystem& fs,
+                                                    const std::vector<InputFile>& files,
+                                                    const csv::CsvOptions& options,
+                                                    int parallelism, int64_t split_bytes);
+
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
   std::string SplitPath(int split) const override { return files_[splits_[split].file].path; }

@@ -185,6 +185,18 @@ std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t s
   return splits;
 }
 
+std::vector<FileSplit> MakeInferenceSplits(const std::vector<InputFile>& files,
+                                           bool splittable, int parallelism,
+                                           int64_t split_bytes, int64_t max_split_bytes) {
+  if (split_bytes <= 0) {
+    int64_t total = 0;
+    for (const auto& f : files) total += f.size;
+    split_bytes = std::clamp<int64_t>(total / (8 * std::max(parallelism, 1)), 4ll << 20,
+                                      std::max<int64_t>(max_split_bytes, 4ll << 20));
+  }
+  return MakeSplits(files, split_bytes, splittable);
+}
+
 Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
                                   int64_t start, int64_t end, int64_t size,
                                   const std::string& sep) {

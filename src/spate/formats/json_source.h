@@ -48,6 +48,20 @@ class LineFileDataSource final : public DataSource {
       SchemaPtr user_schema, const std::map<std::string, std::string>& options,
       std::string session_time_zone = "UTC", int64_t split_bytes = kDefaultSplitBytes);
 
+  /// The schema inference of Make() without a user schema (also for tests and benches):
+  /// the records of `files` (lines split at `sep`, a '\r' before it dropped when
+  /// `strip_cr`; whole files with `whole_file`), sampled by the samplingRatio of
+  /// `reader_options`, inferred by `parallelism` threads of ThreadPool::Default() over
+  /// splits of `split_bytes` (0: chosen from the input size), one JsonSchemaInferrer per
+  /// split, merged. The schema does not depend on the splitting or the threads.
+  /// FAILFAST errors name the file of the first malformed record.
+  static Result<DataTypePtr> InferJsonSchema(io::FileSystem& fs,
+                                             const std::vector<InputFile>& files,
+                                             const json::JsonOptions& options,
+                                             bool whole_file, const std::string& sep,
+                                             bool strip_cr, const OptionMap& reader_options,
+                                             int parallelism, int64_t split_bytes);
+
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
   std::string SplitPath(int split) const override { return files_[splits_[split].file].path; }
