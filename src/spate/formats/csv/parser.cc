@@ -1061,6 +1061,28 @@ struct CsvSchemaInferrer::Impl {
     return TryLong(s);
   }
 
+  // Whether inferField(so_far, s) is so_far because the type's own parse accepts s (the
+  // common case, decided without touching the DataTypePtr).
+  bool Keeps(TypeId so_far, std::string_view s) {
+    int64_t x;
+    double d;
+    bool b;
+    switch (so_far) {
+      case TypeId::kInt: return ParseJavaLong(s, INT32_MIN, INT32_MAX, &x);
+      case TypeId::kLong: return ParseJavaLong(s, INT64_MIN, INT64_MAX, &x);
+      case TypeId::kDouble:
+        return ParseJavaDouble(s, &d) || s == o.nan_value || s == o.negative_inf ||
+               s == o.positive_inf;
+      case TypeId::kBoolean: return ParseBool(s, &b);
+      case TypeId::kTimestamp: return dt.Timestamp(s, &x);
+      case TypeId::kDate: {
+        std::string err;
+        return infer_date && infer_date->Parse(s, nullptr, true, &x, &err);
+      }
+      default: return false;
+    }
+  }
+
   DataTypePtr InferField(const DataTypePtr& so_far, std::string_view s) {
     DataTypePtr t;
     switch (so_far->id()) {
@@ -1117,6 +1139,7 @@ void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs, int64
       if (s.empty() || s == m.o.null_value) continue;
       DataTypePtr& t = m.types[static_cast<size_t>(i)];
       if (t->id() == TypeId::kString) continue;
+      if (m.Keeps(t->id(), s)) continue;
       const bool was_null = t->id() == TypeId::kNull;
       t = m.InferField(t, s);
       if (was_null && t->id() == TypeId::kTimestamp) {

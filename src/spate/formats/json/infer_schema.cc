@@ -142,6 +142,14 @@ std::string_view TrimTrailing(std::string_view raw) {
   return raw;
 }
 
+// The text of a JSON string whose content starts at `p` (in a padded, structurally valid
+// buffer) when it has no escapes; a null view when it has (it must be unescaped).
+inline std::string_view PlainString(const char* p) {
+  const char* q = p;
+  while (*q != '"' && *q != '\\') ++q;
+  return *q == '"' ? std::string_view(p, static_cast<size_t>(q - p)) : std::string_view();
+}
+
 struct NameHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
@@ -255,8 +263,8 @@ class Observer {
         for (auto fr : obj) {
           od::field f;
           if (std::move(fr).get(f)) return false;
-          std::string_view key;
-          if (f.unescaped_key().get(key)) return false;
+          std::string_view key = PlainString(f.key().raw());
+          if (!key.data() && f.unescaped_key().get(key)) return false;
           Acc* child = target ? FieldOf(target, key, &hint) : nullptr;
           if (!Value(child, f.value(), depth + 1)) return false;
         }
@@ -287,8 +295,12 @@ class Observer {
   bool ObserveScalar(Acc* a, V& v, od::json_type t) {
     switch (t) {
       case od::json_type::string: {
-        std::string_view s;
-        if (v.get_string().get(s)) return false;
+        // A string without escapes is valid as it stands (stage 1 checked its UTF-8).
+        std::string_view raw, s;
+        if (simdjson::simdjson_result<std::string_view>(v.raw_json_token()).get(raw)) return false;
+        if (raw.empty() || !PlainString(raw.data() + 1).data()) {
+          if (v.get_string().get(s)) return false;
+        }
         MergeScalar(a, {TypeId::kString});
         return true;
       }
@@ -306,7 +318,8 @@ class Observer {
         std::string_view raw;
         if (simdjson::simdjson_result<std::string_view>(v.raw_json_token()).get(raw)) return false;
         raw = TrimTrailing(raw);
-        const bool is_int = raw.find_first_of(".eE") == std::string_view::npos;
+        bool is_int = true;
+        for (char c : raw) is_int &= c != '.' && c != 'e' && c != 'E';
         double d;
         if (!is_int && v.get_double().get(d)) return false;
         Scalar st;
@@ -334,9 +347,12 @@ class Observer {
   }
 
   // MergeTypes(a, t) for a scalar t, in place.
-  void MergeScalar(Acc* a, Scalar t) {
+  __attribute__((always_inline)) void MergeScalar(Acc* a, Scalar t) {
     if (!a || a->id == TypeId::kString) return;
     if (a->id == t.id && (t.id != TypeId::kDecimal || (a->p == t.p && a->s == t.s))) return;
+    MergeScalarSlow(a, t);
+  }
+  void MergeScalarSlow(Acc* a, Scalar t) {
     if (a->id == TypeId::kNull) return Set(a, t);
     if (IsNumericId(a->id) && IsNumericId(t.id)) return Set(a, MergeNumeric({a->id, a->p, a->s}, t));
     Set(a, {TypeId::kString});
