@@ -63,7 +63,7 @@ void WriteEvents(const std::string& json_path, size_t json_bytes, const std::str
           static_cast<int>(rng() % 60), static_cast<int>(rng() % 60), (rng() % 100000) / 100.0,
           static_cast<unsigned long long>(rng() % 10), rng() % 2 ? "true" : "false",
           static_cast<unsigned long long>(rng() % 20),
-          r % 1000 == 0 ? ",\"coupon\":null" : r % 1000 == 1 ? ",\"ref\":{\"id\":12345678901234567890}" : "");
+          r % 1000 == 0 ? ",\"coupon\":null" : r % 1000 == 2 ? ",\"coupon\":\"c1\"" : r % 1000 == 1 ? ",\"ref\":{\"id\":12345678901234567890}" : "");
       out.write(buf, n);
       written += static_cast<size_t>(n);
     }

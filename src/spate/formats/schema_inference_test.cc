@@ -266,6 +266,8 @@ TEST_F(SchemaInferenceTest, CsvSplitsComposeAsOneFold) {
   // DECIMAL(19,0) then BIGINT values: the fold keeps DECIMAL(19,0); merging the splits
   // would give DECIMAL(20,0).
   EXPECT_EQ(column({"9223372036854775808", "5000000000"}, infer), "_c0:decimal(19,0),");
+  EXPECT_EQ(column({"9223372036854775808", "12", "5000000000", "-3"}, infer), "_c0:decimal(19,0),");
+  EXPECT_EQ(column({"5000000000", "9223372036854775808", "12"}, infer), "_c0:decimal(20,0),");
   // BOOLEAN then INT then INT: the fold ends at STRING (merging: NULL, then INT).
   EXPECT_EQ(column({"true", "1", "2"}, infer), "_c0:string,");
   // INT then BIGINT then DOUBLE, with empty values between.

@@ -1197,6 +1197,11 @@ void CsvSchemaInferrer::Continue(const CsvSchemaInferrer& next, std::vector<int>
         t[i] = DataType::Long();
         continue;
       }
+      // A DECIMAL so far has at least 19 digits (it comes from a value no long holds): the
+      // next split's INT/BIGINT values (19 digits at most) leave it as it is.
+      if (x == TypeId::kDecimal && t[i]->scale() == 0 && t[i]->precision() >= 19 &&
+          (y == TypeId::kInt || y == TypeId::kLong))
+        continue;
     } else if (numeric(x) && (y == TypeId::kBoolean || y == TypeId::kDate ||
                               y == TypeId::kTimestamp)) {
       // The next split's first value is no number: from a number it ends the fold at STRING.
