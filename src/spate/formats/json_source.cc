@@ -151,9 +151,10 @@ Status InferSplit(io::FileSystem& fs, const InputFile& file, int file_index, Fil
                   json::JsonSchemaInferrer* inferrer, int64_t* sampled) {
   const bool gz = file.path.size() > 3 && file.path.compare(file.path.size() - 3, 3, ".gz") == 0;
   if (!whole_file && !gz) {
+    // 1 MiB windows: each split's buffer is fresh memory (page faults), and lines are short.
     SPATE_ASSIGN_OR_RETURN(auto reader, SplitLineReader::Open(fs, file.path, split.start,
                                                               split.end, file.size, sep,
-                                                              strip_cr));
+                                                              strip_cr, 1 << 20));
     std::vector<std::string_view> lines;
     while (true) {
       SPATE_ASSIGN_OR_RETURN(bool more, reader->NextLines(static_cast<size_t>(kBatchRows), &lines));
