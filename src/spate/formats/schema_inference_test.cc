@@ -4,6 +4,7 @@
 // the inference options. The schema must not depend on the splitting or the threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "spate/formats/csv/options.h"
@@ -163,6 +164,29 @@ TEST_F(SchemaInferenceTest, JsonMergeAcrossSplitsAsSpark) {
   EXPECT_TRUE(json::JavaStringLess("\xf0\x9f\x98\x80", "\xef\xbd\x81"));
   EXPECT_TRUE(json::JavaStringLess("a", "ab"));
   EXPECT_FALSE(json::JavaStringLess("b", "a"));
+}
+
+// Wide records (the hash index of field names) and records rolled back half-way.
+TEST_F(SchemaInferenceTest, JsonWideRecordsAndRollback) {
+  std::string wide = "{";
+  for (int i = 0; i < 40; ++i) wide += (i ? ",\"f" : "\"f") + std::to_string(i) + "\":" + std::to_string(i);
+  wide += "}";
+  std::vector<std::string> records = {
+      wide,
+      // Malformed after new fields, a type change and a new nested field: all undone.
+      "{\"f1\":\"s\",\"f40\":1,\"f2\":{\"deep\":[1,2]},\"f3\":tru}",
+      "{\"f39\":1.5,\"f0\":null}",
+      "[{\"f5\":true},{\"f41\":1},3]",  // not an array of objects: corrupt, nothing added
+  };
+  std::vector<std::string_view> views(records.begin(), records.end());
+  auto r = json::InferSchema(views, {});
+  ASSERT_TRUE(r.ok());
+  std::string expected = "STRUCT<_corrupt_record: STRING";
+  std::vector<std::string> names;
+  for (int i = 0; i < 40; ++i) names.push_back("f" + std::to_string(i));
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) expected += ", " + n + (n == "f39" ? ": DOUBLE" : ": BIGINT");
+  EXPECT_EQ((*r)->Sql(), expected + ">");
 }
 
 TEST_F(SchemaInferenceTest, JsonSamplingDoesNotDependOnSplits) {
