@@ -962,6 +962,7 @@ struct CsvSchemaInferrer::Impl {
   CsvOptions o;
   DateTimeParsers dt;
   std::optional<DateTimePattern> infer_date;  // dateFormat, or yyyy-MM-dd with preferDate
+  bool iso_date = false;  // infer_date is yyyy-MM-dd: FastDate's dates are its dates
   std::vector<DataTypePtr> types;
   // Per column: whether the value that made it TIMESTAMP (from NULL) parses with the
   // TIMESTAMP (not only the NTZ) pattern, so that a fold already at TIMESTAMP keeps it.
@@ -1076,6 +1077,8 @@ struct CsvSchemaInferrer::Impl {
       case TypeId::kBoolean: return ParseBool(s, &b);
       case TypeId::kTimestamp: return dt.Timestamp(s, &x);
       case TypeId::kDate: {
+        int32_t days;
+        if (iso_date && FastDate(s, &days)) return true;
         std::string err;
         return infer_date && infer_date->Parse(s, nullptr, true, &x, &err);
       }
@@ -1116,6 +1119,7 @@ Result<std::unique_ptr<CsvSchemaInferrer>> CsvSchemaInferrer::Make(const CsvOpti
                                        options.date_format.empty() ? "yyyy-MM-dd"
                                                                    : options.date_format));
     impl->infer_date = std::move(p);
+    impl->iso_date = options.date_format.empty() || options.date_format == "yyyy-MM-dd";
   }
   return std::unique_ptr<CsvSchemaInferrer>(new CsvSchemaInferrer(std::move(impl)));
 }
