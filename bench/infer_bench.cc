@@ -212,13 +212,13 @@ int main(int argc, char** argv) {
     return s;
   };
   Timing cseq = Best(reps, [&] {
-    cseq_schema = describe(ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, 1, kWholeFiles)));
+    cseq_schema = describe(ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, 1, kWholeFiles)));
   });
   Timing cpar = Best(reps, [&] {
-    cpar_schema = describe(ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, threads, 0)));
+    cpar_schema = describe(ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, threads, 0)));
   });
   const auto cschema = std::make_shared<const Schema>(
-      ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, threads, 0)));
+      ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, threads, 0)));
   Timing ctyped = Best(reps, [&] {
     auto src = ValueOrThrow(formats::CsvDataSource::Make(fs, {csv_file}, cschema, copts, "UTC",
                                                          "_corrupt_record", kWholeFiles));

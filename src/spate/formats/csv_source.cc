@@ -334,19 +334,82 @@ Status ScanSplitForInference(io::FileSystem& fs, const InputFile& f, FileSplit s
   return Status::OK();
 }
 
-// The column types of `files`: one inferrer per split, run by `parallelism` threads; each
-// file's splits composed in order into the fold of one pass over the file (rescanning a
-// split for the columns whose types alone do not decide it), files merged in order as
-// Spark merges partitions.
+// A run of records inference folds in order: Spark's partitions of the input. Lines that
+// Hadoop's reader gives a piece [start, end) (those starting in (start, end], or at 0) are
+// the spate split [start + 1, end + 1) (a line belongs to the split its first byte is in).
+using FoldRun = std::vector<FileSplit>;
+
+// Spark's partitions of a CSV text scan: files cut into maxSplitBytes pieces, packed by
+// FilePartition; files that cannot be cut (multiLine, a two-byte lineSep) are one run each.
+std::vector<FoldRun> SparkRuns(const std::vector<InputFile>& files, const csv::CsvOptions& o,
+                               const FilePacking& packing) {
+  std::vector<FoldRun> runs;
+  if (o.multi_line || ReadSep(o).size() != 1) {
+    for (size_t f = 0; f < files.size(); ++f)
+      runs.push_back({FileSplit{static_cast<int>(f), 0, files[f].size}});
+    return runs;
+  }
+  std::vector<int64_t> file_sizes;
+  for (const auto& f : files) file_sizes.push_back(f.size);
+  const int64_t max_split = SparkMaxSplitBytes(file_sizes, packing);
+  std::vector<FileSplit> pieces;
+  std::vector<int64_t> lengths;
+  for (size_t f = 0; f < files.size(); ++f) {
+    const int64_t size = files[f].size;
+    const bool gz = files[f].path.size() > 3 &&
+                    files[f].path.compare(files[f].path.size() - 3, 3, ".gz") == 0;
+    for (int64_t off = 0; off == 0 || off < size; off += max_split) {
+      const int64_t len = gz ? size : std::min(max_split, size - off);
+      pieces.push_back(FileSplit{static_cast<int>(f), off, off + len});
+      lengths.push_back(len);
+      if (gz) break;
+    }
+  }
+  for (const auto& bin : PackLikeSpark(lengths, max_split, packing.open_cost_bytes)) {
+    FoldRun run;
+    for (size_t i : bin) {
+      const FileSplit& p = pieces[i];
+      const int64_t size = files[static_cast<size_t>(p.file)].size;
+      run.push_back(FileSplit{p.file, p.start == 0 ? 0 : std::min(size, p.start + 1),
+                              p.end >= size ? size : p.end + 1});
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// The column types of `files`: Spark folds each partition's records in order and merges the
+// partitions (mergeRowTypes). Every partition piece is cut into inference splits, inferred
+// in parallel by `parallelism` threads, and the splits of a partition are composed in order
+// into the fold over it (rescanning a split for the columns whose types alone do not decide
+// it); partitions are merged in order.
 Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
     io::FileSystem& fs, const std::vector<InputFile>& files, const csv::CsvOptions& o,
-    const std::string* skip_line, int parallelism, int64_t split_bytes) {
-  const std::vector<FileSplit> splits = MakeInferenceSplits(
-      files, !o.multi_line && ReadSep(o).size() == 1, parallelism, split_bytes);
+    const std::vector<FoldRun>& runs, const std::string* skip_line, int parallelism,
+    int64_t split_bytes) {
+  int64_t total = 0;
+  for (const auto& f : files) total += f.size;
+  if (split_bytes <= 0) split_bytes = std::clamp<int64_t>(total / (8 * std::max(parallelism, 1)), 4ll << 20, 128ll << 20);
+  struct Part {
+    size_t run;
+    FileSplit split;
+  };
+  std::vector<Part> splits;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    for (const FileSplit& piece : runs[r]) {
+      if (piece.end <= piece.start || files[static_cast<size_t>(piece.file)].size == 0 ||
+          o.multi_line || ReadSep(o).size() != 1) {
+        splits.push_back({r, piece});
+        continue;
+      }
+      for (int64_t s = piece.start; s < piece.end; s += split_bytes)
+        splits.push_back({r, FileSplit{piece.file, s, std::min(piece.end, s + split_bytes)}});
+    }
+  }
   std::vector<std::unique_ptr<csv::CsvSchemaInferrer>> parts(splits.size());
   SPATE_RETURN_IF_ERROR(ThreadPool::Default().ParallelFor(
       static_cast<int64_t>(splits.size()), parallelism, [&](int64_t i) -> Status {
-        const FileSplit& s = splits[static_cast<size_t>(i)];
+        const FileSplit& s = splits[static_cast<size_t>(i)].split;
         SPATE_ASSIGN_OR_RETURN(parts[static_cast<size_t>(i)], csv::CsvSchemaInferrer::Make(o, s.file));
         return ScanSplitForInference(fs, files[static_cast<size_t>(s.file)], s, o,
                                      parts[static_cast<size_t>(i)].get(), skip_line, nullptr,
@@ -355,20 +418,20 @@ Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
   SPATE_ASSIGN_OR_RETURN(auto merged, csv::CsvSchemaInferrer::Make(o));
   std::vector<int> rescan;
   for (size_t i = 0; i < splits.size();) {
-    // parts[i] .. parts[j - 1]: the splits of one file, in order.
+    // parts[i] .. parts[j - 1]: the splits of one run, in order.
     size_t j = i + 1;
-    csv::CsvSchemaInferrer& file = *parts[i];
-    for (; j < splits.size() && splits[j].file == splits[i].file; ++j) {
-      file.Continue(*parts[j], &rescan);
+    csv::CsvSchemaInferrer& fold = *parts[i];
+    for (; j < splits.size() && splits[j].run == splits[i].run; ++j) {
+      fold.Continue(*parts[j], &rescan);
       if (rescan.empty()) continue;
-      SPATE_ASSIGN_OR_RETURN(auto again, csv::CsvSchemaInferrer::Make(o, splits[j].file));
-      again->StartFrom(file, rescan);
-      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(splits[j].file)],
-                                                  splits[j], o, again.get(), skip_line,
-                                                  nullptr, nullptr));
-      file.Adopt(*again, rescan);
+      const FileSplit& s = splits[j].split;
+      SPATE_ASSIGN_OR_RETURN(auto again, csv::CsvSchemaInferrer::Make(o, s.file));
+      again->StartFrom(fold, rescan);
+      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(s.file)], s, o,
+                                                  again.get(), skip_line, nullptr, nullptr));
+      fold.Adopt(*again, rescan);
     }
-    merged->Merge(file);
+    merged->Merge(fold);
     i = j;
   }
   return merged;
@@ -379,20 +442,27 @@ Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
 Result<std::vector<Field>> CsvDataSource::InferDataFields(io::FileSystem& fs,
                                                           const std::vector<InputFile>& files,
                                                           const csv::CsvOptions& o,
+                                                          const FilePacking& packing,
                                                           int parallelism,
                                                           int64_t split_bytes) {
-  // The first record of the first file that has one: the header (or the column count).
+  const std::vector<FoldRun> runs = SparkRuns(files, o, packing);
+  // The first record of the scan (Spark's first()): the header (or the column count).
   std::optional<std::vector<std::string>> first;
   std::string header_raw;
-  for (const auto& f : files) {
-    SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, f, FileSplit{0, 0, f.size}, o, nullptr,
-                                                nullptr, &first, &header_raw));
+  for (const auto& run : runs) {
+    for (const FileSplit& piece : run) {
+      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(piece.file)],
+                                                  piece, o, nullptr, nullptr, &first,
+                                                  &header_raw));
+      if (first) break;
+    }
     if (first) break;
   }
   if (!first) return std::vector<Field>{};
   std::unique_ptr<csv::CsvSchemaInferrer> inferrer;
   if (o.infer_schema) {
-    SPATE_ASSIGN_OR_RETURN(inferrer, InferCsvTypes(fs, files, o, o.header ? &header_raw : nullptr,
+    SPATE_ASSIGN_OR_RETURN(inferrer, InferCsvTypes(fs, files, o, runs,
+                                                   o.header ? &header_raw : nullptr,
                                                    parallelism, split_bytes));
   } else {
     SPATE_ASSIGN_OR_RETURN(inferrer, csv::CsvSchemaInferrer::Make(o));
@@ -403,7 +473,7 @@ Result<std::vector<Field>> CsvDataSource::InferDataFields(io::FileSystem& fs,
 Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
     const std::map<std::string, std::string>& options, std::string session_time_zone,
-    std::string corrupt_column_default, int64_t split_bytes) {
+    std::string corrupt_column_default, int64_t split_bytes, FilePacking packing) {
   std::shared_ptr<CsvDataSource> src(new CsvDataSource());
   src->fs_ = fs;
   src->paths_ = paths;
@@ -420,7 +490,7 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     if (src->files_.empty()) {
       return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "CSV"}});
     }
-    SPATE_ASSIGN_OR_RETURN(data_fields, InferDataFields(*fs, src->files_, o,
+    SPATE_ASSIGN_OR_RETURN(data_fields, InferDataFields(*fs, src->files_, o, packing,
                                                         ThreadPool::Default().num_threads(), 0));
   }
   for (const auto& f : data_fields) {

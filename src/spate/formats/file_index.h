@@ -117,6 +117,25 @@ struct FileSplit {
 std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t split_bytes,
                                   bool splittable);
 
+/// Spark's partitioning of a file scan (FilePartition): spark.sql.files.maxPartitionBytes,
+/// spark.sql.files.openCostInBytes and spark.sql.files.minPartitionNum (else the default
+/// parallelism; 0 here: the default thread pool's size).
+struct FilePacking {
+  int64_t max_partition_bytes = 128ll << 20;
+  int64_t open_cost_bytes = 4ll << 20;
+  int64_t min_partitions = 0;
+};
+
+/// FilePartition.maxSplitBytes for files of `sizes`: min(maxPartitionBytes, max(openCost,
+/// sum(size + openCost) / minPartitions)).
+int64_t SparkMaxSplitBytes(const std::vector<int64_t>& sizes, const FilePacking& packing);
+
+/// FilePartition.getFilePartitions over items (files or pieces of files) of `sizes`: sorted
+/// by size, descending (stable), each added to the current partition unless that would pass
+/// `max_split` bytes, counting `open_cost` per item. The partitions as indices into sizes.
+std::vector<std::vector<size_t>> PackLikeSpark(const std::vector<int64_t>& sizes,
+                                               int64_t max_split, int64_t open_cost);
+
 /// Splits for schema inference: like MakeSplits, with a split size chosen so that
 /// `parallelism` threads get about eight splits each (at least 4 MiB, at most
 /// `max_split_bytes`; `split_bytes` > 0 forces a size). Inference gives the same schema

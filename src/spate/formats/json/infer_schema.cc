@@ -119,14 +119,15 @@ bool NumberType(std::string_view raw, bool is_integer, const JsonOptions& o, Sca
     return true;
   }
   if (o.prefers_decimal) {
-    // DecimalType(max(precision, scale), max(scale, 0)) of the BigDecimal (a negative scale,
-    // from an exponent, keeps the precision: 1.5e3 -> DECIMAL(2,0), as Spark infers).
+    // DecimalType(max(precision, scale), scale) of the BigDecimal; a negative scale (an
+    // exponent: 1.5e3 is 15E+2) is NEGATIVE_SCALE_DISALLOWED, as in Spark 4 (the caller
+    // reports it: out->s < 0).
     int p;
     int64_t s;
     if (ParseDecimalDigits(raw, &p, &s)) {
       const int64_t precision = std::max<int64_t>(p, s);
       if (precision <= 38) {
-        *out = {TypeId::kDecimal, static_cast<int>(precision), static_cast<int>(std::max<int64_t>(s, 0))};
+        *out = {TypeId::kDecimal, static_cast<int>(precision), static_cast<int>(std::max<int64_t>(s, -1000000))};
         return true;
       }
     }
@@ -204,6 +205,8 @@ class Observer {
   explicit Observer(const JsonOptions& o) : o_(o) {}
 
   void set_journal(bool on) { journal_on_ = on; }
+  /// An error that fails the inference whatever the mode (NEGATIVE_SCALE_DISALLOWED).
+  const Status& fatal() const { return fatal_; }
   void Commit() { journal_.clear(); }
   void Rollback() {
     for (size_t i = journal_.size(); i-- > 0;) {
@@ -324,6 +327,14 @@ class Observer {
         if (!is_int && v.get_double().get(d)) return false;
         Scalar st;
         if (!NumberType(raw, is_int, o_, &st)) return false;
+        if (st.s < 0) {
+          if (fatal_.ok()) {
+            fatal_ = Status::Error("NEGATIVE_SCALE_DISALLOWED",
+                                   {{"scale", std::to_string(st.s)},
+                                    {"sqlConf", "\"spark.sql.legacy.allowNegativeScaleOfDecimal\""}});
+          }
+          return false;
+        }
         MergeScalar(a, st);
         return true;
       }
@@ -408,6 +419,7 @@ class Observer {
   std::string padded_;
   bool journal_on_ = false;
   std::vector<Undo> journal_;
+  Status fatal_;
 };
 
 bool IsBlankText(std::string_view text) {
@@ -584,6 +596,7 @@ struct JsonSchemaInferrer::Impl {
       }
     }
     observer.Commit();
+    if (!observer.fatal().ok()) return observer.fatal();
     if (out == Outcome::kRow || out == Outcome::kSkip) return Status::OK();
     switch (options.mode) {
       case ParseMode::kDropMalformed: return Status::OK();
@@ -634,9 +647,12 @@ Result<DataTypePtr> InferType(std::string_view text, const JsonOptions& options)
   };
   Acc a;
   if (!attempt(text, &a)) {
+    if (!observer.fatal().ok()) return observer.fatal();
     std::string lenient;
     Acc b;
-    if (!RewriteLenient(text, options, &lenient) || !attempt(lenient, &b)) return MalformedError(text);
+    if (!RewriteLenient(text, options, &lenient) || !attempt(lenient, &b)) {
+      return observer.fatal().ok() ? MalformedError(text) : observer.fatal();
+    }
     return Canonicalize(ToDataType(b));
   }
   return Canonicalize(ToDataType(a));

@@ -4,7 +4,8 @@
 // Schema inference over JSON texts, as Spark's JsonInferSchema: integers -> BIGINT (beyond
 // 64 bits: DECIMAL(p,0) up to 38 digits, else DOUBLE), other numbers -> DOUBLE (with
 // prefersDecimal: the DECIMAL of the number's BigDecimal, DECIMAL(max(precision, scale),
-// max(scale, 0)), when that fits 38 digits), strings -> STRING, true/false -> BOOLEAN,
+// scale), when that fits 38 digits; a negative scale, from an exponent, fails with
+// NEGATIVE_SCALE_DISALLOWED as in Spark 4), strings -> STRING, true/false -> BOOLEAN,
 // objects -> STRUCT with fields sorted by name (Java's String order: UTF-16 code units),
 // arrays -> ARRAY of the merged element type; primitivesAsString turns numbers and booleans
 // into STRING. Types of the same field merge as Spark's compatibleType (numeric widening,
