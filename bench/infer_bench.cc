@@ -231,7 +231,7 @@ int main(int argc, char** argv) {
   });
   std::printf("CSV %s: %.1f MB, schema %s\n", csv_file.c_str(), cmb, cseq_schema.c_str());
   std::printf("  schemas equal (sequential, parallel): %s\n", cseq_schema == cpar_schema ? "yes" : "NO");
-  Line("inference, 1 thread, 1 split (the old path for one file)", cmb, cseq);
+  Line("inference, 1 thread (the old inference's work for one file)", cmb, cseq);
   Line("inference, all cores, splits", cmb, cpar);
   Line("typed parse, schema known, 1 thread", cmb, ctyped);
   Line("spark.read.csv(file) + agg, inferred, all cores", cmb, ce2e);
