@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <random>
 
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
