@@ -9,8 +9,9 @@
 //    JsonColumnParser with the JSON options (mode, columnNameOfCorruptRecord, dateFormat,
 //    timestampFormat, primitivesAsString, allowComments, ...). multiLine=true reads each
 //    file as one JSON value (an object, or an array of records). Without a user schema,
-//    the schema is inferred from all input (InferSchema: fields sorted by name; the
-//    corrupt-record column is added in PERMISSIVE mode when some record is malformed).
+//    the schema is inferred from all input (samplingRatio), over splits on all cores
+//    (InferJsonSchema, json/infer_schema.h: fields sorted by name; the corrupt-record
+//    column is added in PERMISSIVE mode when some record is malformed).
 //  - text: one STRING column `value`, one row per line (wholetext=true: one per file).
 //  - both: the file options of file_index.h (recursiveFileLookup, pathGlobFilter,
 //    modifiedBefore, modifiedAfter), lineSep (default: lines end at "\n" or "\r\n"; a lone
