@@ -389,7 +389,7 @@ Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
     int64_t split_bytes) {
   int64_t total = 0;
   for (const auto& f : files) total += f.size;
-  if (split_bytes <= 0) split_bytes = std::clamp<int64_t>(total / (8 * std::max(parallelism, 1)), 4ll << 20, 128ll << 20);
+  if (split_bytes <= 0) split_bytes = InferenceSplitBytes(total, parallelism);
   struct Part {
     size_t run;
     FileSplit split;

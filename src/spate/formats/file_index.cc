@@ -217,14 +217,18 @@ std::vector<std::vector<size_t>> PackLikeSpark(const std::vector<int64_t>& sizes
   return bins;
 }
 
+int64_t InferenceSplitBytes(int64_t total_bytes, int parallelism, int64_t max_split_bytes) {
+  return std::clamp<int64_t>(total_bytes / (8 * std::max(parallelism, 1)), 4ll << 20,
+                             std::max<int64_t>(max_split_bytes, 4ll << 20));
+}
+
 std::vector<FileSplit> MakeInferenceSplits(const std::vector<InputFile>& files,
                                            bool splittable, int parallelism,
                                            int64_t split_bytes, int64_t max_split_bytes) {
   if (split_bytes <= 0) {
     int64_t total = 0;
     for (const auto& f : files) total += f.size;
-    split_bytes = std::clamp<int64_t>(total / (8 * std::max(parallelism, 1)), 4ll << 20,
-                                      std::max<int64_t>(max_split_bytes, 4ll << 20));
+    split_bytes = InferenceSplitBytes(total, parallelism, max_split_bytes);
   }
   return MakeSplits(files, split_bytes, splittable);
 }

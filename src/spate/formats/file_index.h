@@ -136,6 +136,11 @@ int64_t SparkMaxSplitBytes(const std::vector<int64_t>& sizes, const FilePacking&
 std::vector<std::vector<size_t>> PackLikeSpark(const std::vector<int64_t>& sizes,
                                                int64_t max_split, int64_t open_cost);
 
+/// The size of an inference split for `total_bytes` of input and `parallelism` threads:
+/// about eight splits per thread, at least 4 MiB, at most `max_split_bytes`.
+int64_t InferenceSplitBytes(int64_t total_bytes, int parallelism,
+                            int64_t max_split_bytes = 128ll << 20);
+
 /// Splits for schema inference: like MakeSplits, with a split size chosen so that
 /// `parallelism` threads get about eight splits each (at least 4 MiB, at most
 /// `max_split_bytes`; `split_bytes` > 0 forces a size). Inference gives the same schema
