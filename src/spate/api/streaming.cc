@@ -357,7 +357,9 @@ DataFrame DataStreamReader::load(const std::string& path) const {
                              formats::CsvDataSource::Make(
                                  fs, files, schema, opts, tz,
                                  state->conf.GetOr("spark.sql.columnNameOfCorruptRecord",
-                                                   "_corrupt_record")));
+                                                   "_corrupt_record"),
+                                 formats::CsvDataSource::kDefaultSplitBytes,
+                                 FilePackingOf(*state)));
       return DataSourcePtr(ds);
     }
     SPATE_ASSIGN_OR_RETURN(auto ds,
