@@ -255,7 +255,8 @@ void BindStateful(py::module_& m) {
   // factory is called under the GIL for each processor.
   m.def("transform_with_state",
         [](const api::GroupedData& g, py::object factory, py::handle output_schema,
-           const std::string& mode, const std::string& time_mode, const std::string& tz_id) {
+           const std::string& mode, const std::string& time_mode, const std::string& tz_id,
+           const std::string& operator_name) {
           auto fields = FieldsOf(output_schema);
           TimeZone tz = api::ValueOrThrow(TimeZone::Find(tz_id));
           auto shared = std::make_shared<GilObject>(std::move(factory));
@@ -270,7 +271,8 @@ void BindStateful(py::module_& m) {
             return std::unique_ptr<stream::StatefulProcessor>(
                 std::make_unique<PyProcessor>(std::move(adapter), fields, tz));
           };
-          return g.transformWithState(std::move(make), api::StructType(fields), mode, time_mode);
+          return g.transformWithState(std::move(make), api::StructType(fields), mode, time_mode,
+                                      operator_name);
         });
 }
 

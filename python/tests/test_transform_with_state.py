@@ -132,3 +132,33 @@ def test_processor_errors_fail_the_query(spark, tmp_path):
         q.awaitTermination()
     assert "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR" in str(e.value)
     assert "no thanks" in str(e.value)
+
+
+def test_apply_in_pandas_with_state_event_time_timeout(spark, tmp_path):
+    from spate.sql.streaming.state import GroupStateTimeout
+
+    def sessions(key, pdfs, state):
+        if state.hasTimedOut:
+            (n,) = state.get
+            state.remove()
+            yield pd.DataFrame({"k": [key[0]], "events": [n]})
+            return
+        n = state.get[0] if state.exists else 0
+        last = 0
+        for pdf in pdfs:
+            n += len(pdf)
+            last = max([last] + [int(pd.Timestamp(t).timestamp() * 1000) for t in pdf["ts"]])
+        state.update((n,))
+        state.setTimeoutTimestamp(last + 5 * 60 * 1000)
+
+    src, chk = str(tmp_path / "in"), str(tmp_path / "chk")
+    land(src, "0.json", [(0, "u1", 0), (2, "u1", 0), (3, "u2", 0)])
+    land(src, "1.json", [(10, "u3", 0)])
+    df = (spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(src)
+          .withWatermark("ts", "0 seconds").groupBy("k")
+          .applyInPandasWithState(sessions, "k STRING, events LONG", "n LONG", "append",
+                                  GroupStateTimeout.EventTimeTimeout))
+    q = run(spark, df, chk, "gs_sessions", "append")
+    assert sorted(tuple(r) for r in spark.sql("SELECT * FROM gs_sessions").collect()) == [("u1", 2), ("u2", 1)]
+    assert any(p["stateOperators"] and p["stateOperators"][0]["operatorName"] == "flatMapGroupsWithState"
+               for p in q.recentProgress)

@@ -66,7 +66,7 @@ class GroupedData:
 
 
     def _transform_with_state(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
-                              timeMode: str, pandas: bool):
+                              timeMode: str, pandas: bool, operatorName: str = "transformWithStateExec"):
         from spate.sql.column import _session_zone
         from spate.sql.streaming.stateful_processor import StatefulProcessor, _Adapter
         from spate.sql.types import StructType, _parse_datatype_string
@@ -81,7 +81,7 @@ class GroupedData:
         out_names = [f.name for f in out.fields]
         factory = lambda: _Adapter(statefulProcessor, in_names, out_names, pandas)  # noqa: E731
         return self._wrap(_spate.transform_with_state(self._jgd, factory, out, outputMode, timeMode,
-                                                      _session_zone()))
+                                                      _session_zone(), operatorName))
 
     def transformWithStateInPandas(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
                                    timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):
@@ -90,6 +90,20 @@ class GroupedData:
             raise PySparkValueError("[UNSUPPORTED_FEATURE] initialState is not supported yet.",
                                     "UNSUPPORTED_FEATURE", None, {})
         return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, True)
+
+    def applyInPandasWithState(self, func: Any, outputStructType: Any, stateStructType: Any,
+                               outputMode: str, timeoutConf: str):
+        """func(key, pdfs, state) per grouping key, with a GroupState (pyspark's
+        applyInPandasWithState); runs as the flatMapGroupsWithState operator."""
+        from spate.sql.streaming.state import _GroupStateProcessor, GroupStateTimeout
+        timeouts = {GroupStateTimeout.NoTimeout: "None", GroupStateTimeout.ProcessingTimeTimeout:
+                    "ProcessingTime", GroupStateTimeout.EventTimeTimeout: "EventTime"}
+        if timeoutConf not in timeouts:
+            raise PySparkValueError(f"[INVALID_TIMEOUT_CONF] Unknown timeout conf {timeoutConf}.",
+                                    "INVALID_TIMEOUT_CONF", None, {"timeoutConf": timeoutConf})
+        proc = _GroupStateProcessor(func, stateStructType, timeoutConf)
+        return self._transform_with_state(proc, outputStructType, outputMode, timeouts[timeoutConf], True,
+                                          "flatMapGroupsWithState")
 
     def transformWithState(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
                            timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):

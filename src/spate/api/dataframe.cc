@@ -451,7 +451,8 @@ DataFrame GroupedData::agg(const std::vector<Column>& exprs) const {
 DataFrame GroupedData::transformWithState(stream::StatefulProcessorFactory factory,
                                           const StructType& output_schema,
                                           const std::string& output_mode,
-                                          const std::string& time_mode) const {
+                                          const std::string& time_mode,
+                                          const std::string& operator_name) const {
   const stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode));
   if (mode == stream::OutputMode::kComplete) {
     CheckOrThrow(Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
@@ -465,7 +466,32 @@ DataFrame GroupedData::transformWithState(stream::StatefulProcessorFactory facto
   p->group_by = Exprs(keys_);
   p->schema = output_schema.ToSchema();
   p->extension = std::make_shared<stream::TransformWithStateNode>(std::move(factory), p->schema,
-                                                                  mode, *tm);
+                                                                  mode, *tm, operator_name);
+  return DataFrame(df_.session(), p);
+}
+
+DataFrame GroupedData::flatMapGroupsWithState(stream::GroupStateFunction fn,
+                                              const StructType& output_schema,
+                                              const StructType& state_schema,
+                                              const std::string& output_mode,
+                                              const std::string& timeout) const {
+  auto t = stream::ParseGroupStateTimeout(timeout);
+  if (!t) {
+    CheckOrThrow(Status::Error("_LEGACY_ERROR_TEMP_3102",
+                               {{"msg", "Unknown timeout conf " + timeout +
+                                            ": expected NoTimeout, ProcessingTimeTimeout or "
+                                            "EventTimeTimeout"}}));
+  }
+  const char* time_mode = *t == stream::GroupStateTimeout::kProcessingTimeTimeout ? "ProcessingTime"
+                          : *t == stream::GroupStateTimeout::kEventTimeTimeout   ? "EventTime"
+                                                                                 : "None";
+  const stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode));
+  auto p = Node(PlanKind::kGroupedExtension, {df_.plan()});
+  p->group_by = Exprs(keys_);
+  p->schema = output_schema.ToSchema();
+  p->extension = std::make_shared<stream::TransformWithStateNode>(
+      stream::GroupStateProcessorFactory(std::move(fn), state_schema.ToSchema(), *t), p->schema,
+      mode, *stream::ParseTimeMode(time_mode), "flatMapGroupsWithState");
   return DataFrame(df_.session(), p);
 }
 

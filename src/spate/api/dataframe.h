@@ -18,6 +18,7 @@
 #include "spate/api/exceptions.h"
 #include "spate/sql/bound_plan.h"
 #include "spate/sql/logical_plan.h"
+#include "spate/stream/group_state.h"
 #include "spate/stream/stateful_processor.h"
 
 namespace spate::api {
@@ -233,9 +234,19 @@ class GroupedData {
   /// `factory` (one per partition and batch; see spate/stream/stateful_processor.h) turns the
   /// key's new rows, its state and its timers into rows of `output_schema`. `output_mode`:
   /// "append" or "update"; `time_mode`: "None", "ProcessingTime" or "EventTime".
+  /// `operator_name`: its name in progress (the GroupState APIs built on it pass
+  /// "flatMapGroupsWithState").
   DataFrame transformWithState(stream::StatefulProcessorFactory factory,
                                const StructType& output_schema, const std::string& output_mode,
-                               const std::string& time_mode = "None") const;
+                               const std::string& time_mode = "None",
+                               const std::string& operator_name = "transformWithStateExec") const;
+  /// flatMapGroupsWithState / applyInPandasWithState: per grouping key `fn` gets the key's
+  /// new rows and its GroupState (a value of `state_schema`, a timeout per `timeout`:
+  /// "NoTimeout", "ProcessingTimeTimeout", "EventTimeTimeout"; see
+  /// spate/stream/group_state.h) and returns rows of `output_schema`.
+  DataFrame flatMapGroupsWithState(stream::GroupStateFunction fn, const StructType& output_schema,
+                                   const StructType& state_schema, const std::string& output_mode,
+                                   const std::string& timeout = "NoTimeout") const;
 
  private:
   DataFrame Numeric(const std::string& fn, const std::vector<std::string>& cols) const;

@@ -1036,6 +1036,8 @@ struct StatefulRuntime::Rewriter {
                     key_fields.empty() ? 1 : rt->num_partitions_,
                     tws->time_mode() == TimeMode::kEventTime, key_schema, value_schema));
     op->processing_time_timers = tws->time_mode() == TimeMode::kProcessingTime;
+    if (tws->operator_name() != StatefulKindName(StatefulKind::kTransformWithState))
+      op->name = tws->operator_name();
     return PlanTransformWithState(node, op, &rt->batch_, std::move(child));
   }
 
@@ -1237,7 +1239,9 @@ Status StatefulRuntime::CommitBatch() {
   for (auto& op : ops_) {
     if (!op) continue;
     StateOperatorProgress p;
-    p.operator_name = op->session ? "sessionWindowStateStoreSaveExec" : StatefulKindName(op->kind);
+    p.operator_name = !op->name.empty() ? op->name
+                      : op->session     ? "sessionWindowStateStoreSaveExec"
+                                        : StatefulKindName(op->kind);
     auto t = SteadyClock::now();
     // Partitions commit in parallel: each writes (and fsyncs) its own files.
     std::vector<state::StateStoreMetrics> metrics(op->open.size());

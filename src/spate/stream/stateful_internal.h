@@ -113,6 +113,7 @@ struct StatefulRuntime::Operator {
   /// state at or below `eviction_watermark_ms` is evicted.
   int64_t late_watermark_ms = 0, eviction_watermark_ms = 0;
   bool session = false;             // a session_window aggregation
+  std::string name;                 // the progress name when not the kind's
   SchemaPtr key_schema, value_schema;
   bool schema_checked = false;
 

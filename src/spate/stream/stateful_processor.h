@@ -192,12 +192,16 @@ class TransformWithStateNode final
     : public exec::PhysicalExtension,
       public std::enable_shared_from_this<TransformWithStateNode> {
  public:
+  /// `operator_name`: the progress name ("transformWithStateExec";
+  /// "flatMapGroupsWithState" for the GroupState API built on it).
   TransformWithStateNode(StatefulProcessorFactory factory, SchemaPtr output, OutputMode mode,
-                         TimeMode time_mode)
+                         TimeMode time_mode,
+                         std::string operator_name = "transformWithStateExec")
       : factory_(std::move(factory)),
         output_(std::move(output)),
         mode_(mode),
-        time_mode_(time_mode) {}
+        time_mode_(time_mode),
+        operator_name_(std::move(operator_name)) {}
   std::string Describe() const override;
   Result<exec::PhysicalOpPtr> PlanPhysical(std::vector<exec::PhysicalOpPtr> children,
                                            const exec::ExecOptions& options) const override;
@@ -210,12 +214,14 @@ class TransformWithStateNode final
   const SchemaPtr& output() const { return output_; }
   OutputMode mode() const { return mode_; }
   TimeMode time_mode() const { return time_mode_; }
+  const std::string& operator_name() const { return operator_name_; }
 
  private:
   StatefulProcessorFactory factory_;
   SchemaPtr output_;
   OutputMode mode_;
   TimeMode time_mode_;
+  std::string operator_name_;
   std::vector<BoundExprPtr> keys_;
   std::vector<sql::Attribute> key_attributes_;
 };

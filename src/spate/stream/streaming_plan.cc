@@ -99,6 +99,12 @@ Status Unsupported(const std::string& msg) {
   return Status::Error("SPATE_STREAMING_UNSUPPORTED", {{"msg", msg}});
 }
 
+std::string Lower(std::string_view v) {
+  std::string s(v);
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 std::string Upper(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
@@ -270,6 +276,23 @@ Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent) 
     case BoundKind::kJoin:
       if (p.children.size() == 2) SPATE_RETURN_IF_ERROR(CheckJoin(p, mode));
       break;
+    case BoundKind::kExtension: {
+      // flatMapGroupsWithState (applyInPandasWithState): Spark's checks.
+      const TransformWithStateNode* tws = TransformWithStateOf(p);
+      if (!tws || !child_streaming || tws->operator_name() != "flatMapGroupsWithState") break;
+      if (!AnyStreamingAggregate(*p.child()) && tws->mode() != mode) {
+        return Legacy("flatMapGroupsWithState in " + Lower(OutputModeName(tws->mode())) +
+                      " mode is not supported with " + std::string(OutputModeName(mode)) +
+                      " output mode on a streaming DataFrame/Dataset");
+      }
+      if (tws->time_mode() == TimeMode::kEventTime && !HasStreamingWatermark(*p.child())) {
+        return Legacy(
+            "Watermark must be specified in the query using '[Dataset/DataFrame].withWatermark()' "
+            "for using event-time timeout in a [map|flatMap]GroupsWithState. Event-time timeout "
+            "not supported without watermark.");
+      }
+      break;
+    }
     case BoundKind::kUnion: {
       bool any = false, all = true;
       for (const auto& c : p.children) {

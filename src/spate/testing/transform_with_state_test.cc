@@ -212,6 +212,73 @@ TEST_P(TwsTest, ProcessingTimeTimersAndTtl) {
   EXPECT_EQ(err, "");
 }
 
+// flatMapGroupsWithState: a session per user, closed by an event-time timeout 5 minutes after
+// its last event once the watermark passes (the classic GroupState example).
+TEST_P(TwsTest, FlatMapGroupsWithStateEventTimeTimeout) {
+  MemoryStream input(Spark(), "user STRING, ts TIMESTAMP");
+  stream::GroupStateFunction fn = [](const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
+                                     stream::GroupState& state) -> std::vector<ProcessorRow> {
+    if (state.hasTimedOut()) {
+      ProcessorRow s = state.get();
+      state.remove();
+      return {{key[0], s[0], Value::Long(state.getCurrentWatermarkMs() > 0 ? 1 : 0)}};
+    }
+    int64_t n = state.exists() ? state.get()[0].i64() : 0, last = 0;
+    for (const auto& r : rows) {
+      ++n;
+      last = std::max(last, r[1].i64() / 1000);
+    }
+    state.update({Value::Long(n)});
+    state.setTimeoutTimestamp(last + 5 * 60 * 1000);
+    return {};
+  };
+  DataFrame df = input.toDF()
+                     .withWatermark("ts", "0 seconds")
+                     .groupBy(std::vector<std::string>{"user"})
+                     .flatMapGroupsWithState(fn, api::StructType::fromDDL("user STRING, events BIGINT, by_watermark BIGINT"),
+                                             api::StructType::fromDDL("n BIGINT"), "append",
+                                             "EventTimeTimeout");
+  StreamTest t(Spark(), df);
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{S("u1"), T(0)}, {S("u1"), T(2)}, {S("u2"), T(3)}}),
+       StreamTest::CheckAnswer({}),
+       // Watermark 12:10: u1 (timeout 12:07) and u2 (12:08) time out.
+       StreamTest::AddData(input, {{S("u3"), T(10)}}),
+       StreamTest::CheckAnswer({{S("u1"), L(2), L(1)}, {S("u2"), L(1), L(1)}}),
+       StreamTest::AssertOnQuery(
+           [](const api::StreamingQuery& q) {
+             for (const auto& p : q.recentProgress()) {
+               if (!p.state_operators.empty() &&
+                   p.state_operators[0].operator_name == "flatMapGroupsWithState")
+                 return true;
+             }
+             return false;
+           },
+           "a flatMapGroupsWithState operator")},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST(TwsErrors, FlatMapGroupsWithStateRules) {
+  MemoryStream input(Spark(), "k STRING, ts TIMESTAMP");
+  stream::GroupStateFunction fn = [](const ProcessorRow&, const std::vector<ProcessorRow>&,
+                                     stream::GroupState&) { return std::vector<ProcessorRow>{}; };
+  auto fm = [&](const std::string& mode, const std::string& timeout) {
+    return input.toDF().groupBy(std::vector<std::string>{"k"}).flatMapGroupsWithState(
+        fn, api::StructType::fromDDL("k STRING"), api::StructType::fromDDL("n BIGINT"), mode, timeout);
+  };
+  EXPECT_NE(StartError(fm("update", "NoTimeout"), "append")
+                .find("flatMapGroupsWithState in update mode is not supported with Append output "
+                      "mode on a streaming DataFrame/Dataset"),
+            std::string::npos);
+  EXPECT_NE(StartError(fm("append", "EventTimeTimeout"), "append")
+                .find("Watermark must be specified in the query using "
+                      "'[Dataset/DataFrame].withWatermark()' for using event-time timeout"),
+            std::string::npos);
+  EXPECT_EQ(StartError(fm("update", "ProcessingTimeTimeout"), "update"), "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Restarts, TwsTest,
                          ::testing::Combine(::testing::Values(false, true),
                                             ::testing::Values("memory", "rocksdb")));

@@ -110,3 +110,31 @@ def event_time_timer_sessions(s):
           .transformWithStateInPandas(Sessions(), "k STRING, events LONG, closed_ms LONG", "Append",
                                       "EventTime"))
     return _run(s, df, "tws_sessions", "append")
+
+
+@case(show=False)
+def apply_in_pandas_with_state_event_time_timeout(s):
+    """The GroupState API: sessions closed by an event-time timeout."""
+    import pandas as pd
+    timeouts = importlib.import_module(type(s.spark).__module__.split(".")[0] + ".sql.streaming.state")
+
+    def sessions(key, pdfs, state):
+        if state.hasTimedOut:
+            (n,) = state.get
+            state.remove()
+            yield pd.DataFrame({"k": [key[0]], "events": [n]})
+            return
+        n = state.get[0] if state.exists else 0
+        last = 0
+        for pdf in pdfs:
+            n += len(pdf)
+            last = max([last] + [int(pd.Timestamp(t).timestamp() * 1000) for t in pdf["ts"]])
+        state.update((n,))
+        state.setTimeoutTimestamp(last + 5 * 60 * 1000)
+
+    df = (s.spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(_land(s, FILES))
+          .withWatermark("ts", "0 seconds").groupBy("k")
+          .applyInPandasWithState(sessions, "k STRING, events LONG", "n LONG", "append",
+                                  timeouts.GroupStateTimeout.EventTimeTimeout))
+    return _run(s, df, "gs_sessions", "append")
+

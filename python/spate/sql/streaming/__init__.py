@@ -6,7 +6,8 @@ from spate.sql.streaming.readwriter import DataStreamReader, DataStreamWriter
 from spate.sql.streaming.listener import StreamingQueryListener
 from spate.sql.streaming.stateful_processor import (StatefulProcessor, StatefulProcessorHandle,
                                                     TimerValues, ExpiredTimerInfo)
+from spate.sql.streaming.state import GroupState, GroupStateTimeout
 
 __all__ = ["StreamingQuery", "StreamingQueryManager", "DataStreamReader", "DataStreamWriter",
            "StreamingQueryListener", "StatefulProcessor", "StatefulProcessorHandle", "TimerValues",
-           "ExpiredTimerInfo"]
+           "ExpiredTimerInfo", "GroupState", "GroupStateTimeout"]
