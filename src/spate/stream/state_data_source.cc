@@ -558,14 +558,15 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
                              "' (its stores: " + known + ")");
   }
 
+  // Every column nullable, as Spark's schemas.
   std::vector<Field> out_fields;
   if (o.change_feed) {
-    out_fields.push_back(Field{"batch_id", DataType::Long(), false});
-    out_fields.push_back(Field{"change_type", DataType::String(), false});
+    out_fields.push_back(Field{"batch_id", DataType::Long(), true});
+    out_fields.push_back(Field{"change_type", DataType::String(), true});
   }
   out_fields.push_back(Field{"key", d.out_key->AsStruct(), true});
   out_fields.push_back(Field{"value", d.out_value->AsStruct(), true});
-  out_fields.push_back(Field{"partition_id", DataType::Int(), false});
+  out_fields.push_back(Field{"partition_id", DataType::Int(), true});
   SchemaPtr out_schema = MakeSchema(std::move(out_fields));
 
   std::vector<std::vector<RawRow>> per_partition(static_cast<size_t>(op->num_partitions));
@@ -639,12 +640,12 @@ Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
       props.push_back(Value::Null(DataType::String()));
     }
   }
-  SchemaPtr schema = MakeSchema({Field{"operatorId", DataType::Long(), false},
-                                 Field{"operatorName", DataType::String(), false},
-                                 Field{"stateStoreName", DataType::String(), false},
-                                 Field{"numPartitions", DataType::Int(), false},
-                                 Field{"minBatchId", DataType::Long(), false},
-                                 Field{"maxBatchId", DataType::Long(), false},
+  SchemaPtr schema = MakeSchema({Field{"operatorId", DataType::Long(), true},
+                                 Field{"operatorName", DataType::String(), true},
+                                 Field{"stateStoreName", DataType::String(), true},
+                                 Field{"numPartitions", DataType::Int(), true},
+                                 Field{"minBatchId", DataType::Long(), true},
+                                 Field{"maxBatchId", DataType::Long(), true},
                                  Field{"operatorProperties", DataType::String(), true}});
   const auto n = static_cast<int64_t>(ids.size());
   std::vector<ColumnPtr> cols = {
