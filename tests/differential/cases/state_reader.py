@@ -79,3 +79,35 @@ def state_metadata_aggregation(s):
 def statestore_errors_negative_batch(s):
     chk = _run(s, _counts)
     return s.spark.read.format("statestore").option("batchId", -1).load(chk)
+
+
+def _join(stream):
+    left = stream.selectExpr("word AS lw", "n AS ln")
+    right = stream.selectExpr("word AS rw", "n * 10 AS rn")
+    return left.join(right, left.lw == right.rw)
+
+
+@case
+def statestore_join_left_side(s):
+    chk = _run(s, _join, mode="append")
+    return s.spark.read.format("statestore").option("joinSide", "left").load(chk).select("key.*", "value.*")
+
+
+@case
+def statestore_join_right_side(s):
+    chk = _run(s, _join, mode="append")
+    return s.spark.read.format("statestore").option("joinSide", "right").load(chk).select("key.*", "value.*")
+
+
+@case
+def state_metadata_join(s):
+    chk = _run(s, _join, mode="append")
+    return (s.spark.read.format("state-metadata").load(chk)
+            .select("operatorId", "operatorName", "stateStoreName", "numPartitions",
+                    "minBatchId", "maxBatchId"))
+
+
+@case
+def statestore_global_limit(s):
+    chk = _run(s, lambda st: st.limit(4), mode="append")
+    return s.spark.read.format("statestore").load(chk).select("value.*").toDF("count")
