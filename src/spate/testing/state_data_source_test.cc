@@ -303,6 +303,79 @@ TEST_P(StateDataSource, SessionWindows) {
   fs::remove_all(chk);
 }
 
+// dropDuplicatesWithinWatermark keeps each key's expiry; a global limit its count; a
+// stateless query has no state operators.
+TEST_P(StateDataSource, DedupWithinWatermarkLimitAndStateless) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("within");
+  MemoryStream input(spark, "ts TIMESTAMP, k STRING");
+  auto q = input.toDF()
+               .withWatermark("ts", "10 minutes")
+               .dropDuplicatesWithinWatermark({"k"})
+               .writeStream()
+               .format("memory")
+               .queryName("stds_within_" + GetParam())
+               .outputMode("append")
+               .option("checkpointLocation", chk)
+               .start();
+  input.addData({{T(1), S("a")}, {T(2), S("b")}, {T(3), S("a")}});
+  q.processAllAvailable();
+  q.stop();
+  // Expiry: the first row's event time + the 10 minute delay, in microseconds.
+  const int64_t a_exp = T(11).i64(), b_exp = T(12).i64();
+  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
+            (std::vector<std::string>{"[a, " + std::to_string(a_exp) + "]",
+                                      "[b, " + std::to_string(b_exp) + "]"}));
+  auto meta = Strings(spark.read().format("state-metadata").load(chk).selectExpr("operatorName"));
+  EXPECT_EQ(meta, (std::vector<std::string>{"[dedupeWithinWatermark]"}));
+  fs::remove_all(chk);
+
+  const std::string lchk = TempDir("limit");
+  MemoryStream in2(spark, "k STRING, v INT");
+  auto lq = in2.toDF()
+                .limit(3)
+                .writeStream()
+                .format("memory")
+                .queryName("stds_limit_" + GetParam())
+                .outputMode("append")
+                .option("checkpointLocation", lchk)
+                .start();
+  in2.addData({{S("a"), I(1)}, {S("b"), I(2)}});
+  lq.processAllAvailable();
+  in2.addData({{S("c"), I(1)}, {S("d"), I(2)}});
+  lq.processAllAvailable();
+  lq.stop();
+  EXPECT_EQ(Strings(spark.read().format("statestore").load(lchk).selectExpr("value.*", "partition_id")),
+            (std::vector<std::string>{"[3, 0]"}));
+  EXPECT_EQ(Strings(spark.read().format("statestore").option("batchId", "0").load(lchk)
+                        .selectExpr("value.*")),
+            (std::vector<std::string>{"[2]"}));
+  // A corrupt operator metadata file is an error naming it.
+  std::FILE* f = std::fopen((lchk + "/state/0/_metadata/operator").c_str(), "w");
+  std::fputs("{not json", f);
+  std::fclose(f);
+  std::string err = LoadError(spark, "statestore", lchk, {});
+  EXPECT_NE(err.find("CANNOT_LOAD_STATE_STORE"), std::string::npos) << err;
+  EXPECT_NE(err.find("_metadata/operator"), std::string::npos) << err;
+  fs::remove_all(lchk);
+
+  const std::string schk = TempDir("stateless");
+  MemoryStream in3(spark, "k STRING, v INT");
+  auto sq = in3.toDF()
+                .writeStream()
+                .format("memory")
+                .queryName("stds_stateless_" + GetParam())
+                .option("checkpointLocation", schk)
+                .start();
+  in3.addData({{S("a"), I(1)}});
+  sq.processAllAvailable();
+  sq.stop();
+  EXPECT_EQ(spark.read().format("state-metadata").load(schk).count(), 0);
+  err = LoadError(spark, "statestore", schk, {});
+  EXPECT_NE(err.find("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE"), std::string::npos) << err;
+  fs::remove_all(schk);
+}
+
 INSTANTIATE_TEST_SUITE_P(Providers, StateDataSource, ::testing::Values("memory", "rocksdb"));
 
 }  // namespace
