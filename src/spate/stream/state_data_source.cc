@@ -310,7 +310,9 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
   switch (d.layout) {
     case Layout::kAggregate:
     case Layout::kJoinSide: {
-      SPATE_ASSIGN_OR_RETURN(value_col, DecodeStruct(d.value_schema, values, "value"));
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr decoded, DecodeStruct(d.value_schema, values, "value"));
+      // Named as the value column (the change feed's NULLs are applied below).
+      value_col = StructOf(d.out_value, decoded->children(), n);
       break;
     }
     case Layout::kJoinRows: {
@@ -549,6 +551,16 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
     d.layout = Layout::kAggregate;
     d.value_prefix = meta ? meta->value_prefix_bytes : 0;
     d.guess_prefix = !meta;
+  }
+  if (d.layout == Layout::kAggregate || d.layout == Layout::kSession) {
+    // The recorded value fields are the aggregates' buffers made unique ("count#0",
+    // "sum#1"); the value column names them as Spark does (its buffer attributes: "count").
+    std::vector<Field> vf = d.out_value->fields();
+    for (Field& f : vf) {
+      const size_t hash = f.name.rfind('#');
+      if (hash != std::string::npos && hash > 0) f.name.resize(hash);
+    }
+    d.out_value = MakeSchema(std::move(vf));
   }
   if (!stores.count(store)) {
     std::string known;

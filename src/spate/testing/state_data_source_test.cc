@@ -293,7 +293,7 @@ TEST_P(StateDataSource, SessionWindows) {
   q.stop();
   DataFrame state = spark.read().format("statestore").load(chk);
   EXPECT_EQ(Strings(state.selectExpr("key.k", "CAST(value.sessionStart AS STRING)",
-                                     "CAST(value.sessionEnd AS STRING)", "value.`count#0`")),
+                                     "CAST(value.sessionEnd AS STRING)", "value.count")),
             (std::vector<std::string>{"[a, 2026-01-01 12:01:00, 2026-01-01 12:08:00, 2]",
                                       "[a, 2026-01-01 12:20:00, 2026-01-01 12:25:00, 1]",
                                       "[b, 2026-01-01 12:02:00, 2026-01-01 12:07:00, 1]"}));

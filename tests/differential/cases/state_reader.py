@@ -46,6 +46,12 @@ def statestore_aggregation_partition_ids(s):
 
 
 @case
+def statestore_aggregation_value_struct(s):
+    chk = _run(s, _counts)
+    return s.spark.read.format("statestore").load(chk).select("key", "value")
+
+
+@case
 def statestore_aggregation_batch_0(s):
     chk = _run(s, _counts)
     return (s.spark.read.format("statestore").option("batchId", 0).load(chk)
