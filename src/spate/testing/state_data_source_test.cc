@@ -195,12 +195,28 @@ TEST_P(StateDataSource, AggregationByEventTime) {
                .start();
   input.addData({{T(1), S("a")}, {T(2), S("a")}, {T(15), S("b")}});
   q.processAllAvailable();
+  // Far later: the watermark passes both windows, which leave the state.
+  input.addData({{T(200), S("c")}});
+  q.processAllAvailable();
   q.stop();
   std::vector<std::string> want = {"[a, 2]", "[b, 1]"};
   auto read = [&] {
-    return Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*"));
+    return Strings(spark.read().format("statestore").option("batchId", "0").load(chk)
+                       .selectExpr("key.k", "value.*"));
   };
   EXPECT_EQ(read(), want);
+  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
+            (std::vector<std::string>{"[c, 1]"}));
+  // The change feed: the evictions are deletes with a NULL value.
+  auto feed = Strings(spark.read()
+                          .format("statestore")
+                          .option("readChangeFeed", "true")
+                          .option("changeStartBatchId", "0")
+                          .load(chk)
+                          .selectExpr("change_type", "key.k", "value IS NULL"));
+  EXPECT_EQ(feed, (std::vector<std::string>{"[delete, a, true]", "[delete, b, true]",
+                                            "[update, a, false]", "[update, b, false]",
+                                            "[update, c, false]"}));
   fs::remove(chk + "/state/0/_metadata/operator");
   EXPECT_EQ(read(), want);  // the prefix guessed
   fs::remove_all(chk);
