@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 VENV=build/spark-venv
 JARS=build/spark-jars
 STAMP="pyspark-$PYSPARK_VERSION delta-$DELTA_VERSION"
-VENV_STAMP="$STAMP pandas-$PANDAS_VERSION pyarrow-$PYARROW_VERSION"
+VENV_STAMP="$STAMP pandas-$PANDAS_VERSION pyarrow-$PYARROW_VERSION protobuf-$PROTOBUF_VERSION"
 fail() {
   echo "install-spark: $*" >&2
   exit 1
@@ -37,8 +37,8 @@ if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$VENV_STAMP" ]; then
     fail "pip cannot install wheel into $VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check \
     "pyspark==$PYSPARK_VERSION" "delta-spark==$DELTA_VERSION" \
-    "pandas==$PANDAS_VERSION" "pyarrow==$PYARROW_VERSION" ||
-    fail "pip cannot install pyspark==$PYSPARK_VERSION delta-spark==$DELTA_VERSION pandas==$PANDAS_VERSION pyarrow==$PYARROW_VERSION"
+    "pandas==$PANDAS_VERSION" "pyarrow==$PYARROW_VERSION" "protobuf==$PROTOBUF_VERSION" ||
+    fail "pip cannot install pyspark==$PYSPARK_VERSION delta-spark==$DELTA_VERSION pandas==$PANDAS_VERSION pyarrow==$PYARROW_VERSION protobuf==$PROTOBUF_VERSION"
   echo "$VENV_STAMP" > "$VENV/.installed"
 fi
 

@@ -82,3 +82,30 @@ def test_csv_functions(spark):
     assert rows[1].v is None
     assert rows[0].t == "STRUCT<_c0: INT, _c1: STRING>"
     assert rows[0].c == '1;"x;y"'
+
+
+def test_inference_over_many_files(spark, tmp_path):
+    # Inference runs in parallel over the files' splits; the schema is the sequential one
+    # (docs/schema-inference.md), the same as Spark 4's for these files.
+    j = tmp_path / "j"
+    j.mkdir()
+    _write(str(j / "a.json"), '{"n": 1, "s": {"x": 1}}\n{"d": 12345678901234567890}\nnull\n')
+    _write(str(j / "b.json"), '{"n": 2.5, "s": {"y": true}}\n{"d": 0.5}\n')
+    lines = "".join('{"i": %d}\n' % i for i in range(2000))
+    _write(str(j / "c.json"), lines)
+    df = spark.read.json(str(j))
+    assert df.schema.simpleString() == \
+        "struct<d:double,i:bigint,n:double,s:struct<x:bigint,y:boolean>>"
+    assert spark.read.json(str(j), samplingRatio=0.995).schema == df.schema
+    # prefersDecimal: 1.5e3 is BigDecimal 15E+2, a negative scale (Spark 4's error).
+    _write(str(tmp_path / "e.json"), '{"a": 1.5e3}\n')
+    with pytest.raises(Exception) as e:
+        spark.read.json(str(tmp_path / "e.json"), prefersDecimal=True)
+    assert "NEGATIVE_SCALE_DISALLOWED" in str(e.value)
+    c = tmp_path / "c"
+    c.mkdir()
+    _write(str(c / "a.csv"), "k,x,y\n1,1,1\n")
+    _write(str(c / "b.csv"), "k,x,y\n5000000000,2.5,true\n")
+    _write(str(c / "c.csv"), "k,x,y\n3,,2020-01-05\n")
+    csv = spark.read.csv(str(c), header=True, inferSchema=True)
+    assert csv.schema.simpleString() == "struct<k:bigint,x:double,y:string>"

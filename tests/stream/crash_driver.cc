@@ -20,7 +20,10 @@
 //   update    groupBy(k).agg(count, sum(v)) without a watermark, update mode ->
 //             foreachBatch appending (batch id, k, n, s) to Delta with txnAppId/txnVersion;
 //   complete  the same aggregation in complete mode -> the Delta sink (overwrite per batch);
-//   dedup     withWatermark(ts, 10 s) -> dropDuplicates(id, ts) -> the file sink.
+//   dedup     withWatermark(ts, 10 s) -> dropDuplicates(id, ts) -> the file sink;
+//   join      the input read as two streams (views: even v, buys: odd v; watermark 10 s
+//             each), a left outer range join `vk = bk AND bts BETWEEN vts AND vts +
+//             INTERVAL 5 SECONDS` (a stream-stream join, append mode) -> the Delta sink.
 // The state lives in <checkpoint>/state; RocksDB's working folders under <output>-rocksdb.
 //
 // SPATE_FAULT_TRACE_FD reports the protocol points passed (stream/batch_source.h). Exit
@@ -119,6 +122,23 @@ int RunStateful(const std::string& query, const std::string& provider,
   } else if (query == "dedup") {
     auto df = events.withWatermark("ts", "10 seconds").dropDuplicates({"id", "ts"});
     writer = df.writeStream().outputMode("append").format("parquet");
+  } else if (query == "join") {
+    auto views = events.where("v % 2 = 0")
+                     .selectExpr("id AS vid", "k AS vk", "ts AS vts")
+                     .withWatermark("vts", "10 seconds");
+    auto buys = spark.readStream()
+                    .schema("id BIGINT, k STRING, v BIGINT, ts TIMESTAMP")
+                    .option("maxFilesPerTrigger", 1)
+                    .json(input)
+                    .where("v % 2 = 1")
+                    .selectExpr("id AS bid", "k AS bk", "ts AS bts")
+                    .withWatermark("bts", "10 seconds");
+    auto df = views
+                  .join(buys, F::expr("vk = bk AND bts BETWEEN vts AND vts + INTERVAL 5 SECONDS"),
+                        "left_outer")
+                  .selectExpr("vid", "vk", "CAST(vts AS STRING) AS vts", "bid",
+                              "CAST(bts AS STRING) AS bts");
+    writer = df.writeStream().outputMode("append").format("delta");
   } else {
     std::fprintf(stderr, "unknown query %s\n", query.c_str());
     return 2;
@@ -134,7 +154,7 @@ int RunStateful(const std::string& query, const std::string& provider,
 int main(int argc, char** argv) {
   if (argc != 5) {
     std::fprintf(stderr,
-                 "usage: %s <files|delta|foreachbatch|window:P|update:P|complete:P|dedup:P>"
+                 "usage: %s <files|delta|foreachbatch|window:P|update:P|complete:P|dedup:P|join:P>"
                  " <input> <output> <checkpoint>   (P: memory|rocksdb)\n",
                  argv[0]);
     return 2;

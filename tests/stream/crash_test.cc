@@ -18,7 +18,8 @@
 // Stateful queries (crash_driver.cc: a windowed aggregation with a watermark in append
 // mode into Delta, a keyed aggregation without one in update mode through foreachBatch
 // into Delta and in complete mode into the Delta sink, dropDuplicates with a watermark
-// into files), each with the memory and the RocksDB state store, get the same treatment:
+// into files, a left outer stream-stream range join of the input read twice into Delta),
+// each with the memory and the RocksDB state store, get the same treatment:
 // killed at every named point (the state commit's own two included) and at random
 // instants, restarted until done, and their output compared with an uninterrupted run's
 // (itself checked against a model of the query): every key once, with the same
@@ -483,6 +484,13 @@ TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
 //     theirs starts after file 3 was read (unless 2 batches read files 3..k, 8 or more
 //     files: K >= 6, more such kills than any run here can have), so its watermark is
 //     >= 35 - 10 = 25 s: always late.
+// The join (views: even ids, buys: odd ids, the two sides read by two file sources whose
+// batches a kill can cut differently) pairs rows of one file (or a view duplicated into
+// the next file with the buy of its first file): when the second row of a pair arrives
+// with file k, the watermark (the smaller side's, at most 10(k-1) + 5 - 10) is below both
+// rows' event times less the range (>= 10(k-1) - 5 for the stored view, >= 10(k-1) for a
+// stored buy), so the partner is neither late nor evicted under any schedule; views'
+// NULL rows depend only on the final watermark.
 // So the uninterrupted run is the one answer every killed run must reach (update mode,
 // whose rows are per batch, is compared by mapping each batch to the file it ended at).
 constexpr int kRows = 6;
@@ -543,6 +551,16 @@ Answer StatefulOutput(const Dir& d, const std::string& query) {
   }
   if (!*fs->Exists(d / "out/_delta_log")) return out;
   auto table = spark.read().format("delta").load(d / "out");
+  if (query == "join") {
+    // A view with its matched buy, or with NULLs (once the watermark passed it).
+    for (const auto& row : table.select("vid", "vk", "vts", "bid", "bts").collect()) {
+      const bool unmatched = row[3].is_null();
+      out[std::to_string(row[0].i64()) + " " + row[1].str() + " " + row[2].str() + " " +
+          (unmatched ? "NULL" : std::to_string(row[3].i64()))]
+          .push_back(unmatched ? "NULL" : row[4].str());
+    }
+    return out;
+  }
   if (query == "window") {
     for (const auto& row : table.select("start", "k", "n", "s").collect())
       out[row[0].str() + " " + row[1].str()].push_back(std::to_string(row[2].i64()) + " " +
@@ -557,6 +575,36 @@ Answer StatefulOutput(const Dir& d, const std::string& query) {
                                   std::to_string(row[2].i64()));
   }
   return out;
+}
+
+/// The join query's answer: every view (even v; v = id) that is not late, with each buy
+/// (odd v) of its key 0-5 s after it (a row per pair, so a duplicated view pairs twice),
+/// or with NULLs when it has none and the final watermark (the smaller of the two sides'
+/// max event time, less 10 s: AvailableNow ends with a batch without data) passed its
+/// state watermark (vts + 5 s: no buy can match it any more).
+Answer JoinModel(int files) {
+  std::vector<Event> views, buys;
+  int64_t max_view = 0, max_buy = 0;
+  for (int b = 0; b < files; ++b) {
+    for (const Event& e : EventsOfFile(b)) {
+      const bool view = e.id % 2 == 0;
+      (view ? max_view : max_buy) = std::max(view ? max_view : max_buy, e.ts);
+      if (!e.late) (view ? views : buys).push_back(e);
+    }
+  }
+  const int64_t watermark = std::min(max_view, max_buy) - 10;
+  Answer want;
+  for (const Event& v : views) {
+    const std::string head = std::to_string(v.id) + " " + Key(v.id) + " " + Clock(v.ts) + " ";
+    bool matched = false;
+    for (const Event& b : buys) {
+      if (Key(b.id) != Key(v.id) || b.ts < v.ts || b.ts > v.ts + 5) continue;
+      want[head + std::to_string(b.id)].push_back(Clock(b.ts));
+      matched = true;
+    }
+    if (!matched && v.ts + 5 <= watermark) want[head + "NULL"].push_back("NULL");
+  }
+  return want;
 }
 
 /// The answer of `query` over files 0..files-1, from the query's semantics (batch b reads
@@ -584,6 +632,7 @@ Answer Model(const std::string& query, int files) {
     }
     return want;
   }
+  if (query == "join") return JoinModel(files);
   int64_t max_ts = 0;
   std::map<std::string, std::pair<int64_t, int64_t>> windows;  // "start k" -> n, s
   std::map<std::string, int64_t> window_end;
@@ -630,6 +679,9 @@ StatefulTally Compare(const Answer& got, const Answer& truth, const std::string&
     if (it->second.size() > want.size()) {
       t.duplicated += static_cast<int>(it->second.size() - want.size());
       shown += " duplicated(" + key + ")";
+    } else if (it->second.size() < want.size()) {
+      t.lost += static_cast<int>(want.size() - it->second.size());
+      shown += " lost(" + key + " x" + std::to_string(want.size() - it->second.size()) + ")";
     }
     for (const auto& v : it->second) {
       if (v != want.front()) {
@@ -714,7 +766,8 @@ const Answer& GroundTruth(const std::string& sink, int files) {
   return cache.emplace(key, std::move(truth)).first->second;
 }
 
-/// Whether batch N's state is committed (some partition of operator 0 has version N+1)
+/// Whether batch N's state is committed (some partition of operator 0, or some named
+/// store of one, has version N+1)
 /// while commits/N is not written: a kill between the state commit and the commit log.
 bool StateCommittedNotLogged(const Dir& d) {
   auto fs = spate::io::LocalFileSystem::Get();
@@ -726,18 +779,27 @@ bool StateCommittedNotLogged(const Dir& d) {
   const std::string v = std::to_string(**o + 1);
   auto parts = fs->List(d / "chk/state/0", false);
   if (!parts.ok()) return false;
+  auto has_version = [&](const std::string& dir) {
+    return *fs->Exists(spate::io::JoinPath(dir, v + ".delta")) ||
+           *fs->Exists(spate::io::JoinPath(dir, v + ".changelog"));
+  };
   for (const auto& p : *parts) {
     if (!p.is_directory) continue;
-    if (*fs->Exists(spate::io::JoinPath(p.path, v + ".delta")) ||
-        *fs->Exists(spate::io::JoinPath(p.path, v + ".changelog")))
-      return true;
+    if (has_version(p.path)) return true;
+    // A join's four named stores: <partition>/<store name>/.
+    auto stores = fs->List(p.path, false);
+    if (!stores.ok()) continue;
+    for (const auto& store : *stores) {
+      if (store.is_directory && has_version(store.path)) return true;
+    }
   }
   return false;
 }
 
 const std::vector<std::string> kStatefulQueries = {
     "window:memory", "window:rocksdb", "update:memory", "update:rocksdb",
-    "complete:memory", "complete:rocksdb", "dedup:memory", "dedup:rocksdb"};
+    "complete:memory", "complete:rocksdb", "dedup:memory", "dedup:rocksdb",
+    "join:memory",     "join:rocksdb"};
 
 class StatefulNamedPoints : public ::testing::TestWithParam<std::string> {};
 

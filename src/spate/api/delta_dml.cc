@@ -199,6 +199,27 @@ bool ConfTrue(const SessionState& s, const std::string& key, bool fallback) {
   return v == "true";
 }
 
+}  // namespace
+
+formats::FilePacking FilePackingOf(const SessionState& s) {
+  formats::FilePacking p;
+  p.open_cost_bytes = ConfBytes(s, "spark.sql.files.openCostInBytes", 4LL << 20);
+  p.max_partition_bytes = ConfBytes(s, "spark.sql.files.maxPartitionBytes", 128LL << 20);
+  for (const char* k : {"spark.sql.files.minPartitionNum", "spark.default.parallelism"}) {
+    std::string v = s.conf.GetOr(k, "");
+    if (p.min_partitions == 0 && !v.empty()) {
+      try {
+        p.min_partitions = std::stoll(v);
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  if (p.min_partitions <= 0) p.min_partitions = std::max(1, s.MakeExecOptions().parallelism);
+  return p;
+}
+
+namespace {
+
 // The tasks Spark's file scan makes of `files` (FilePartition packing: files sorted by
 // size, descending, packed up to maxSplitBytes counting openCostInBytes per file; a file
 // is not split here): each is one file of a copy-on-write rewrite in Delta.
@@ -206,37 +227,14 @@ std::vector<std::vector<AddFile>> SparkScanBins(const SessionState& s,
                                                 std::vector<AddFile> files) {
   std::vector<std::vector<AddFile>> bins;
   if (files.empty()) return bins;
-  const int64_t open_cost = ConfBytes(s, "spark.sql.files.openCostInBytes", 4LL << 20);
-  const int64_t max_bytes = ConfBytes(s, "spark.sql.files.maxPartitionBytes", 128LL << 20);
-  int64_t parallelism = 0;
-  for (const char* k : {"spark.sql.files.minPartitionNum", "spark.default.parallelism"}) {
-    std::string v = s.conf.GetOr(k, "");
-    if (parallelism == 0 && !v.empty()) {
-      try {
-        parallelism = std::stoll(v);
-      } catch (const std::exception&) {
-      }
-    }
+  const formats::FilePacking packing = FilePackingOf(s);
+  std::vector<int64_t> sizes;
+  for (const auto& f : files) sizes.push_back(f.size);
+  for (const auto& bin : formats::PackLikeSpark(sizes, formats::SparkMaxSplitBytes(sizes, packing),
+                                                packing.open_cost_bytes)) {
+    bins.emplace_back();
+    for (size_t i : bin) bins.back().push_back(std::move(files[i]));
   }
-  if (parallelism <= 0) parallelism = std::max(1, s.MakeExecOptions().parallelism);
-  int64_t total = 0;
-  for (const auto& f : files) total += f.size + open_cost;
-  const int64_t max_split =
-      std::min(max_bytes, std::max(open_cost, total / std::max<int64_t>(1, parallelism)));
-  std::stable_sort(files.begin(), files.end(),
-                   [](const AddFile& a, const AddFile& b) { return a.size > b.size; });
-  std::vector<AddFile> current;
-  int64_t current_size = 0;
-  for (auto& f : files) {
-    if (!current.empty() && current_size + f.size > max_split) {
-      bins.push_back(std::move(current));
-      current.clear();
-      current_size = 0;
-    }
-    current_size += f.size + open_cost;
-    current.push_back(std::move(f));
-  }
-  if (!current.empty()) bins.push_back(std::move(current));
   return bins;
 }
 

@@ -116,7 +116,8 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
     auto source = ValueOrThrow(formats::CsvDataSource::Make(
         io::LocalFileSystem::Get(), paths, schema_, options_,
         session_->conf.session_time_zone(),
-        session_->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record")));
+        session_->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record"),
+        formats::CsvDataSource::kDefaultSplitBytes, FilePackingOf(*session_)));
     auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
     plan->source = source;
     return DataFrame(session_, plan);

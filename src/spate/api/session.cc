@@ -42,8 +42,11 @@ std::shared_ptr<SessionState> NewSessionState() {
       return DataSourcePtr(std::move(src));
     }
     if (format == "csv") {
-      SPATE_ASSIGN_OR_RETURN(auto src, formats::CsvDataSource::Make(io::LocalFileSystem::Get(),
-                                                                    {path}, nullptr, {}));
+      SPATE_ASSIGN_OR_RETURN(auto src, formats::CsvDataSource::Make(
+                                           io::LocalFileSystem::Get(), {path}, nullptr, {},
+                                           "UTC", "_corrupt_record",
+                                           formats::CsvDataSource::kDefaultSplitBytes,
+                                           FilePackingOf(*state_ptr)));
       return DataSourcePtr(std::move(src));
     }
     if (format != "parquet") return DataSourcePtr();

@@ -13,6 +13,7 @@
 
 #include "spate/base/memory.h"
 #include "spate/exec/executor.h"
+#include "spate/formats/file_index.h"
 #include "spate/sql/analyzer.h"
 #include "spate/sql/catalog.h"
 #include "spate/sql/conf.h"
@@ -43,6 +44,10 @@ struct SessionState {
   std::mutex warehouse_mu_;
   std::unique_ptr<table::Warehouse> warehouse_;
 };
+
+/// Spark's file-scan partitioning from the conf: spark.sql.files.maxPartitionBytes,
+/// openCostInBytes, minPartitionNum (else spark.default.parallelism, else the executor's).
+formats::FilePacking FilePackingOf(const SessionState& s);
 
 /// A LocalRelation over `batches`.
 sql::PlanPtr LocalPlan(SchemaPtr schema, std::vector<BatchPtr> batches);

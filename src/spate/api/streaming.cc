@@ -357,7 +357,9 @@ DataFrame DataStreamReader::load(const std::string& path) const {
                              formats::CsvDataSource::Make(
                                  fs, files, schema, opts, tz,
                                  state->conf.GetOr("spark.sql.columnNameOfCorruptRecord",
-                                                   "_corrupt_record")));
+                                                   "_corrupt_record"),
+                                 formats::CsvDataSource::kDefaultSplitBytes,
+                                 FilePackingOf(*state)));
       return DataSourcePtr(ds);
     }
     SPATE_ASSIGN_OR_RETURN(auto ds,
@@ -430,7 +432,13 @@ DataFrame DataStreamReader::table(const std::string& name) const {
   if (!loc)
     ThrowStatus(
         Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", id.Quoted()}}));
-  return DeltaStream(session_, loc->path, id.Unquoted(), options_);
+  // As a table read in batch (and Spark's readStream.table): its columns are qualified by
+  // the table's name (`clicks.session_id` for bronze.clicks).
+  DataFrame stream = DeltaStream(session_, loc->path, id.Unquoted(), options_);
+  auto alias = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kSubqueryAlias);
+  alias->alias = id.table;
+  alias->children.push_back(stream.plan());
+  return DataFrame(session_, alias);
 }
 
 // ---- DataStreamWriter

@@ -98,6 +98,9 @@ class SplitWindows {
     return Status::OK();
   }
 
+  /// The file offset of the current window's first byte.
+  int64_t base() const { return base_; }
+
   /// The next window of whole lines (valid until the next call); empty at the end.
   Result<std::string_view> Next() {
     if (whole_) {
@@ -262,16 +265,17 @@ class CsvReader final : public BatchReader {
   size_t pos_ = 0;           // next byte of window_ to tokenize
 };
 
-// Schema inference over one file: sets *first / *header_raw from its first record when
-// asked (and not yet set), and adds its records to `inferrer` (without the lines equal to
-// *skip_line, Spark's filterHeaderLine). maxColumns / maxCharsPerColumn fail naming the
-// file.
-Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::CsvOptions& o,
-                            csv::CsvSchemaInferrer* inferrer, const std::string* skip_line,
-                            std::optional<std::vector<std::string>>* first,
-                            std::string* header_raw) {
+// Schema inference over one split of a file: sets *first / *header_raw from its first
+// record when asked (and not yet set), and adds its records to `inferrer` (without the
+// lines equal to *skip_line, Spark's filterHeaderLine). maxColumns / maxCharsPerColumn
+// fail naming the file.
+Status ScanSplitForInference(io::FileSystem& fs, const InputFile& f, FileSplit split,
+                             const csv::CsvOptions& o, csv::CsvSchemaInferrer* inferrer,
+                             const std::string* skip_line,
+                             std::optional<std::vector<std::string>>* first,
+                             std::string* header_raw) {
   SplitWindows windows;
-  Status st = windows.Open(fs, f, FileSplit{0, 0, f.size}, o);
+  Status st = windows.Open(fs, f, split, o);
   if (!st.ok()) return FileError(st, f.path);
   csv::CsvTokenizer tokenizer(o);
   csv::CsvRecords recs, rest;
@@ -281,7 +285,8 @@ Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::C
     if (!w.ok()) return FileError(w.status(), f.path);
     std::string_view text = *w;
     if (text.empty()) break;
-    size_t pos = first_window ? SkipBom(text) : 0;
+    const int64_t base = windows.base();
+    size_t pos = first_window && split.start == 0 ? SkipBom(text) : 0;
     first_window = false;
     while (pos < text.size()) {
       recs.Clear();
@@ -307,7 +312,7 @@ Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::C
       }
       if (!inferrer) continue;
       if (!skip_line) {
-        inferrer->Add(text, recs);
+        inferrer->Add(text, recs, base);
         continue;
       }
       rest.Clear();
@@ -323,18 +328,152 @@ Status ScanFileForInference(io::FileSystem& fs, const InputFile& f, const csv::C
         rest.field_begin.push_back(static_cast<int64_t>(rest.fields.size()));
       }
       rest.scratch = recs.scratch;
-      inferrer->Add(text, rest);
+      inferrer->Add(text, rest, base);
     }
   }
   return Status::OK();
 }
 
+// A run of records inference folds in order: Spark's partitions of the input. Lines that
+// Hadoop's reader gives a piece [start, end) (those starting in (start, end], or at 0) are
+// the spate split [start + 1, end + 1) (a line belongs to the split its first byte is in).
+using FoldRun = std::vector<FileSplit>;
+
+// Spark's partitions of a CSV text scan: files cut into maxSplitBytes pieces, packed by
+// FilePartition; files that cannot be cut (multiLine, a two-byte lineSep) are one run each.
+std::vector<FoldRun> SparkRuns(const std::vector<InputFile>& files, const csv::CsvOptions& o,
+                               const FilePacking& packing) {
+  std::vector<FoldRun> runs;
+  if (o.multi_line || ReadSep(o).size() != 1) {
+    for (size_t f = 0; f < files.size(); ++f)
+      runs.push_back({FileSplit{static_cast<int>(f), 0, files[f].size}});
+    return runs;
+  }
+  std::vector<int64_t> file_sizes;
+  for (const auto& f : files) file_sizes.push_back(f.size);
+  const int64_t max_split = SparkMaxSplitBytes(file_sizes, packing);
+  std::vector<FileSplit> pieces;
+  std::vector<int64_t> lengths;
+  for (size_t f = 0; f < files.size(); ++f) {
+    const int64_t size = files[f].size;
+    const bool gz = files[f].path.size() > 3 &&
+                    files[f].path.compare(files[f].path.size() - 3, 3, ".gz") == 0;
+    for (int64_t off = 0; off == 0 || off < size; off += max_split) {
+      const int64_t len = gz ? size : std::min(max_split, size - off);
+      pieces.push_back(FileSplit{static_cast<int>(f), off, off + len});
+      lengths.push_back(len);
+      if (gz) break;
+    }
+  }
+  for (const auto& bin : PackLikeSpark(lengths, max_split, packing.open_cost_bytes)) {
+    FoldRun run;
+    for (size_t i : bin) {
+      const FileSplit& p = pieces[i];
+      const int64_t size = files[static_cast<size_t>(p.file)].size;
+      run.push_back(FileSplit{p.file, p.start == 0 ? 0 : std::min(size, p.start + 1),
+                              p.end >= size ? size : p.end + 1});
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// The column types of `files`: Spark folds each partition's records in order and merges the
+// partitions (mergeRowTypes). Every partition piece is cut into inference splits, inferred
+// in parallel by `parallelism` threads, and the splits of a partition are composed in order
+// into the fold over it (rescanning a split for the columns whose types alone do not decide
+// it); partitions are merged in order.
+Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
+    io::FileSystem& fs, const std::vector<InputFile>& files, const csv::CsvOptions& o,
+    const std::vector<FoldRun>& runs, const std::string* skip_line, int parallelism,
+    int64_t split_bytes) {
+  int64_t total = 0;
+  for (const auto& f : files) total += f.size;
+  if (split_bytes <= 0) split_bytes = InferenceSplitBytes(total, parallelism);
+  struct Part {
+    size_t run;
+    FileSplit split;
+  };
+  std::vector<Part> splits;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    for (const FileSplit& piece : runs[r]) {
+      if (piece.end <= piece.start || files[static_cast<size_t>(piece.file)].size == 0 ||
+          o.multi_line || ReadSep(o).size() != 1) {
+        splits.push_back({r, piece});
+        continue;
+      }
+      for (int64_t s = piece.start; s < piece.end; s += split_bytes)
+        splits.push_back({r, FileSplit{piece.file, s, std::min(piece.end, s + split_bytes)}});
+    }
+  }
+  std::vector<std::unique_ptr<csv::CsvSchemaInferrer>> parts(splits.size());
+  SPATE_RETURN_IF_ERROR(ThreadPool::Default().ParallelFor(
+      static_cast<int64_t>(splits.size()), parallelism, [&](int64_t i) -> Status {
+        const FileSplit& s = splits[static_cast<size_t>(i)].split;
+        SPATE_ASSIGN_OR_RETURN(parts[static_cast<size_t>(i)], csv::CsvSchemaInferrer::Make(o, s.file));
+        return ScanSplitForInference(fs, files[static_cast<size_t>(s.file)], s, o,
+                                     parts[static_cast<size_t>(i)].get(), skip_line, nullptr,
+                                     nullptr);
+      }));
+  SPATE_ASSIGN_OR_RETURN(auto merged, csv::CsvSchemaInferrer::Make(o));
+  std::vector<int> rescan;
+  for (size_t i = 0; i < splits.size();) {
+    // parts[i] .. parts[j - 1]: the splits of one run, in order.
+    size_t j = i + 1;
+    csv::CsvSchemaInferrer& fold = *parts[i];
+    for (; j < splits.size() && splits[j].run == splits[i].run; ++j) {
+      fold.Continue(*parts[j], &rescan);
+      if (rescan.empty()) continue;
+      const FileSplit& s = splits[j].split;
+      SPATE_ASSIGN_OR_RETURN(auto again, csv::CsvSchemaInferrer::Make(o, s.file));
+      again->StartFrom(fold, rescan);
+      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(s.file)], s, o,
+                                                  again.get(), skip_line, nullptr, nullptr));
+      fold.Adopt(*again, rescan);
+    }
+    merged->Merge(fold);
+    i = j;
+  }
+  return merged;
+}
+
 }  // namespace
+
+Result<std::vector<Field>> CsvDataSource::InferDataFields(io::FileSystem& fs,
+                                                          const std::vector<InputFile>& files,
+                                                          const csv::CsvOptions& o,
+                                                          const FilePacking& packing,
+                                                          int parallelism,
+                                                          int64_t split_bytes) {
+  const std::vector<FoldRun> runs = SparkRuns(files, o, packing);
+  // The first record of the scan (Spark's first()): the header (or the column count).
+  std::optional<std::vector<std::string>> first;
+  std::string header_raw;
+  for (const auto& run : runs) {
+    for (const FileSplit& piece : run) {
+      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(piece.file)],
+                                                  piece, o, nullptr, nullptr, &first,
+                                                  &header_raw));
+      if (first) break;
+    }
+    if (first) break;
+  }
+  if (!first) return std::vector<Field>{};
+  std::unique_ptr<csv::CsvSchemaInferrer> inferrer;
+  if (o.infer_schema) {
+    SPATE_ASSIGN_OR_RETURN(inferrer, InferCsvTypes(fs, files, o, runs,
+                                                   o.header ? &header_raw : nullptr,
+                                                   parallelism, split_bytes));
+  } else {
+    SPATE_ASSIGN_OR_RETURN(inferrer, csv::CsvSchemaInferrer::Make(o));
+  }
+  return inferrer->Finish(csv::MakeSafeHeader(*first, o.header, o));
+}
 
 Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
     const std::map<std::string, std::string>& options, std::string session_time_zone,
-    std::string corrupt_column_default, int64_t split_bytes) {
+    std::string corrupt_column_default, int64_t split_bytes, FilePacking packing) {
   std::shared_ptr<CsvDataSource> src(new CsvDataSource());
   src->fs_ = fs;
   src->paths_ = paths;
@@ -351,31 +490,8 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     if (src->files_.empty()) {
       return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "CSV"}});
     }
-    // The first record of the first file that has one: the header (or the column count).
-    std::optional<std::vector<std::string>> first;
-    std::string header_raw;
-    for (const auto& f : src->files_) {
-      SPATE_RETURN_IF_ERROR(ScanFileForInference(*fs, f, o, nullptr, nullptr, &first,
-                                                 &header_raw));
-      if (first) break;
-    }
-    // Types: one inferrer per file, in parallel, merged as Spark merges partitions.
-    SPATE_ASSIGN_OR_RETURN(auto inferrer, csv::CsvSchemaInferrer::Make(o));
-    if (first && o.infer_schema) {
-      const auto n = static_cast<int64_t>(src->files_.size());
-      std::vector<std::unique_ptr<csv::CsvSchemaInferrer>> parts(static_cast<size_t>(n));
-      ThreadPool& pool = ThreadPool::Default();
-      SPATE_RETURN_IF_ERROR(pool.ParallelFor(n, pool.num_threads(), [&](int64_t i) -> Status {
-        SPATE_ASSIGN_OR_RETURN(parts[static_cast<size_t>(i)], csv::CsvSchemaInferrer::Make(o, i));
-        return ScanFileForInference(*fs, src->files_[static_cast<size_t>(i)], o,
-                                    parts[static_cast<size_t>(i)].get(),
-                                    o.header ? &header_raw : nullptr, nullptr, nullptr);
-      }));
-      for (const auto& part : parts) inferrer->Merge(*part);
-    }
-    if (first) {
-      data_fields = inferrer->Finish(csv::MakeSafeHeader(*first, o.header, o));
-    }
+    SPATE_ASSIGN_OR_RETURN(data_fields, InferDataFields(*fs, src->files_, o, packing,
+                                                        ThreadPool::Default().num_threads(), 0));
   }
   for (const auto& f : data_fields) {
     if (f.name == o.column_name_of_corrupt_record &&

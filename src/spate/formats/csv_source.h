@@ -8,7 +8,8 @@
 //
 //  - Parsing: csv/parser.h (tokenizer + typed column conversion, the options of
 //    csv/options.h, parse modes with columnNameOfCorruptRecord).
-//  - Schema: the user's; else names from the first record of the first file with one
+//  - Schema: the user's; else names from the first record of Spark's scan (the largest
+//    piece first, FilePacking) with one
 //    (header=true: the header, made safe as Spark's makeSafeHeader does; else _c0, _c1,
 //    ...) and types inferred over all records with inferSchema=true (all STRING
 //    otherwise). header=true skips the first record of every file; with
@@ -46,7 +47,19 @@ class CsvDataSource final : public DataSource {
       const std::map<std::string, std::string>& options,
       std::string session_time_zone = "UTC",
       std::string corrupt_column_default = "_corrupt_record",
-      int64_t split_bytes = kDefaultSplitBytes);
+      int64_t split_bytes = kDefaultSplitBytes, FilePacking packing = {});
+
+  /// The data columns Make() infers without a user schema (also for tests and benches):
+  /// names from the first record of Spark's scan of the files (partitions by `packing`:
+  /// the largest piece first), types (inferSchema) folded over each of Spark's partitions
+  /// and merged across them as Spark does, run by `parallelism` threads of
+  /// ThreadPool::Default() over splits of `split_bytes` (0: chosen from the input size).
+  /// The result does not depend on the splitting or the threads.
+  static Result<std::vector<Field>> InferDataFields(io::FileSystem& fs,
+                                                    const std::vector<InputFile>& files,
+                                                    const csv::CsvOptions& options,
+                                                    const FilePacking& packing,
+                                                    int parallelism, int64_t split_bytes);
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }

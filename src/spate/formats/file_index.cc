@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "spate/base/thread_pool.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/bound_expr.h"
 #include "spate/compute/cast.h"
@@ -183,6 +184,53 @@ std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t s
     }
   }
   return splits;
+}
+
+int64_t SparkMaxSplitBytes(const std::vector<int64_t>& sizes, const FilePacking& packing) {
+  int64_t parallelism = packing.min_partitions;
+  if (parallelism <= 0) parallelism = std::max(1, ThreadPool::Default().num_threads());
+  int64_t total = 0;
+  for (int64_t size : sizes) total += size + packing.open_cost_bytes;
+  return std::min(packing.max_partition_bytes,
+                  std::max(packing.open_cost_bytes, total / parallelism));
+}
+
+std::vector<std::vector<size_t>> PackLikeSpark(const std::vector<int64_t>& sizes,
+                                               int64_t max_split, int64_t open_cost) {
+  std::vector<size_t> order(sizes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
+  std::vector<std::vector<size_t>> bins;
+  std::vector<size_t> current;
+  int64_t current_size = 0;
+  for (size_t i : order) {
+    if (!current.empty() && current_size + sizes[i] > max_split) {
+      bins.push_back(std::move(current));
+      current.clear();
+      current_size = 0;
+    }
+    current_size += sizes[i] + open_cost;
+    current.push_back(i);
+  }
+  if (!current.empty()) bins.push_back(std::move(current));
+  return bins;
+}
+
+int64_t InferenceSplitBytes(int64_t total_bytes, int parallelism, int64_t max_split_bytes) {
+  return std::clamp<int64_t>(total_bytes / (8 * std::max(parallelism, 1)), 4ll << 20,
+                             std::max<int64_t>(max_split_bytes, 4ll << 20));
+}
+
+std::vector<FileSplit> MakeInferenceSplits(const std::vector<InputFile>& files,
+                                           bool splittable, int parallelism,
+                                           int64_t split_bytes, int64_t max_split_bytes) {
+  if (split_bytes <= 0) {
+    int64_t total = 0;
+    for (const auto& f : files) total += f.size;
+    split_bytes = InferenceSplitBytes(total, parallelism, max_split_bytes);
+  }
+  return MakeSplits(files, split_bytes, splittable);
 }
 
 Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,

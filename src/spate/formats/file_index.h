@@ -52,6 +52,10 @@ class SplitLineReader {
   /// Replaces `lines` with up to `max_lines` next lines (a trailing '\r' dropped when
   /// strip_cr); false when the split has no more lines.
   Result<bool> NextLines(size_t max_lines, std::vector<std::string_view>* lines);
+  /// The file offset of a line NextLines just handed out.
+  int64_t OffsetOf(std::string_view line) const {
+    return buf_offset_ + static_cast<int64_t>(line.data() - buf_.data());
+  }
 
  private:
   SplitLineReader() = default;
@@ -112,6 +116,53 @@ struct FileSplit {
 /// compressed (.gz).
 std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t split_bytes,
                                   bool splittable);
+
+/// Spark's partitioning of a file scan (FilePartition): spark.sql.files.maxPartitionBytes,
+/// spark.sql.files.openCostInBytes and spark.sql.files.minPartitionNum (else the default
+/// parallelism; 0 here: the default thread pool's size).
+struct FilePacking {
+  int64_t max_partition_bytes = 128ll << 20;
+  int64_t open_cost_bytes = 4ll << 20;
+  int64_t min_partitions = 0;
+};
+
+/// FilePartition.maxSplitBytes for files of `sizes`: min(maxPartitionBytes, max(openCost,
+/// sum(size + openCost) / minPartitions)).
+int64_t SparkMaxSplitBytes(const std::vector<int64_t>& sizes, const FilePacking& packing);
+
+/// FilePartition.getFilePartitions over items (files or pieces of files) of `sizes`: sorted
+/// by size, descending (stable), each added to the current partition unless that would pass
+/// `max_split` bytes, counting `open_cost` per item. The partitions as indices into sizes.
+std::vector<std::vector<size_t>> PackLikeSpark(const std::vector<int64_t>& sizes,
+                                               int64_t max_split, int64_t open_cost);
+
+/// The size of an inference split for `total_bytes` of input and `parallelism` threads:
+/// about eight splits per thread, at least 4 MiB, at most `max_split_bytes`.
+int64_t InferenceSplitBytes(int64_t total_bytes, int parallelism,
+                            int64_t max_split_bytes = 128ll << 20);
+
+/// Splits for schema inference: like MakeSplits, with a split size chosen so that
+/// `parallelism` threads get about eight splits each (at least 4 MiB, at most
+/// `max_split_bytes`; `split_bytes` > 0 forces a size). Inference gives the same schema
+/// for any splitting.
+std::vector<FileSplit> MakeInferenceSplits(const std::vector<InputFile>& files,
+                                           bool splittable, int parallelism,
+                                           int64_t split_bytes = 0,
+                                           int64_t max_split_bytes = 128ll << 20);
+
+/// samplingRatio for schema inference (Spark's Bernoulli sample with a fixed seed): ratios
+/// above 0.99 keep every record (as Spark's JsonUtils / CSVUtils.sample do); otherwise a
+/// record is kept when a hash of its file's index and its byte offset in the file falls
+/// below the ratio, so the sample does not depend on how files are split or on threads.
+inline bool KeepSampledRecord(double sampling_ratio, int64_t file_index, int64_t offset) {
+  if (sampling_ratio > 0.99) return true;
+  uint64_t z = static_cast<uint64_t>(file_index) * 0x9E3779B97F4A7C15ull +
+               static_cast<uint64_t>(offset) + 1;  // seed 1
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;  // splitmix64's finalizer
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53 < sampling_ratio;
+}
 
 /// The text of the lines of a split: the bytes from the first line starting in
 /// [start, end) to the end of the last such line (its separator `sep` included).

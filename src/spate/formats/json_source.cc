@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <random>
 #include <string_view>
 
+#include "spate/base/thread_pool.h"
 #include "spate/columnar/builder.h"
 #include "spate/formats/json/column_parser.h"
 #include "spate/formats/json/infer_schema.h"
@@ -145,7 +145,86 @@ class LineReader final : public BatchReader {
   std::unique_ptr<json::JsonColumnParser> parser_;
 };
 
+// Infers the records of one split into `inferrer`; counts the lines sampled.
+Status InferSplit(io::FileSystem& fs, const InputFile& file, int file_index, FileSplit split,
+                  bool whole_file, const std::string& sep, bool strip_cr, double ratio,
+                  json::JsonSchemaInferrer* inferrer, int64_t* sampled) {
+  const bool gz = file.path.size() > 3 && file.path.compare(file.path.size() - 3, 3, ".gz") == 0;
+  if (!whole_file && !gz) {
+    // 1 MiB windows: each split's buffer is fresh memory (page faults), and lines are short.
+    SPATE_ASSIGN_OR_RETURN(auto reader, SplitLineReader::Open(fs, file.path, split.start,
+                                                              split.end, file.size, sep,
+                                                              strip_cr, 1 << 20));
+    std::vector<std::string_view> lines;
+    while (true) {
+      SPATE_ASSIGN_OR_RETURN(bool more, reader->NextLines(static_cast<size_t>(kBatchRows), &lines));
+      for (std::string_view line : lines) {
+        if (!KeepSampledRecord(ratio, file_index, reader->OffsetOf(line))) continue;
+        ++*sampled;
+        SPATE_RETURN_IF_ERROR(inferrer->Add(line));
+      }
+      if (!more) return Status::OK();
+    }
+  }
+  SPATE_ASSIGN_OR_RETURN(std::string text, ReadSplitText(fs, file.path, split.start, split.end,
+                                                         file.size, sep));
+  std::vector<std::string_view> lines;
+  if (whole_file) {
+    lines.push_back(text);
+  } else {
+    lines = SplitLines(text, sep, strip_cr);
+  }
+  for (std::string_view line : lines) {
+    if (!KeepSampledRecord(ratio, file_index, line.data() - text.data())) continue;
+    ++*sampled;
+    SPATE_RETURN_IF_ERROR(inferrer->Add(line));
+  }
+  return Status::OK();
+}
+
 }  // namespace
+
+Result<DataTypePtr> LineFileDataSource::InferJsonSchema(
+    io::FileSystem& fs, const std::vector<InputFile>& files, const json::JsonOptions& options,
+    bool whole_file, const std::string& sep, bool strip_cr, const OptionMap& reader_options,
+    int parallelism, int64_t split_bytes) {
+  double ratio = 1.0;
+  if (const std::string* r = FindOption(reader_options, "samplingRatio")) {
+    char* end = nullptr;
+    ratio = std::strtod(r->c_str(), &end);
+    if (r->empty() || *end != '\0' || !(ratio > 0)) {
+      return Status::Invalid("samplingRatio (" + *r + ") should be greater than 0");
+    }
+  }
+  // One inferrer per split, merged in split order (the merge is associative and
+  // commutative: any splitting gives the schema of one pass over all records).
+  const std::vector<FileSplit> splits =
+      MakeInferenceSplits(files, !whole_file && sep.size() <= 1, parallelism, split_bytes);
+  auto run = [&](double r) -> Result<DataTypePtr> {
+    std::vector<std::unique_ptr<json::JsonSchemaInferrer>> parts(splits.size());
+    std::vector<int64_t> sampled(splits.size(), 0);
+    SPATE_RETURN_IF_ERROR(ThreadPool::Default().ParallelFor(
+        static_cast<int64_t>(splits.size()), parallelism, [&](int64_t i) -> Status {
+          const FileSplit& s = splits[static_cast<size_t>(i)];
+          const InputFile& f = files[static_cast<size_t>(s.file)];
+          parts[static_cast<size_t>(i)] = std::make_unique<json::JsonSchemaInferrer>(options);
+          Status st = InferSplit(fs, f, s.file, s, whole_file, sep, strip_cr, r,
+                                 parts[static_cast<size_t>(i)].get(), &sampled[static_cast<size_t>(i)]);
+          return st.ok() ? st : FileError(st, f.path);
+        }));
+    int64_t total = 0;
+    for (int64_t n : sampled) total += n;
+    if (total == 0 && r <= 0.99) return nullptr;  // an empty sample: infer from everything
+    json::JsonSchemaInferrer all(options);
+    for (const auto& p : parts) all.Merge(*p);
+    return all.Finish();
+  };
+  SPATE_ASSIGN_OR_RETURN(DataTypePtr schema, run(ratio));
+  if (!schema) {
+    SPATE_ASSIGN_OR_RETURN(schema, run(1.0));
+  }
+  return schema;
+}
 
 Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
     io::FileSystemPtr fs, Format format, std::vector<std::string> paths,
@@ -191,55 +270,13 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
     if (src->files_.empty()) {
       return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "JSON"}});
     }
-    // Spark infers from all input: read every file and infer over all records.
-    std::vector<std::string> texts;
-    texts.reserve(src->files_.size());
-    for (const auto& f : src->files_) {
-      auto text = ReadSplitText(*fs, f.path, 0, f.size, f.size, src->read_sep());
-      if (!text.ok()) return FileError(text.status(), f.path);
-      texts.push_back(std::move(*text));
-    }
-    std::vector<std::string_view> records;
-    for (const auto& t : texts) {
-      if (src->whole_file_) {
-        records.push_back(t);
-      } else {
-        for (auto line : SplitLines(t, src->read_sep(), src->line_sep_.empty()))
-          records.push_back(line);
-      }
-    }
-    // samplingRatio: a fixed-seed random sample of the records (Spark samples with seed 1).
-    if (const std::string* r = FindOption(options, "samplingRatio")) {
-      char* end = nullptr;
-      const double ratio = std::strtod(r->c_str(), &end);
-      if (r->empty() || *end != '\0' || !(ratio > 0)) {
-        return Status::Invalid("samplingRatio (" + *r + ") should be greater than 0");
-      }
-      if (ratio < 1.0) {
-        std::mt19937_64 rng(1);
-        std::uniform_real_distribution<double> coin(0.0, 1.0);
-        std::vector<std::string_view> sample;
-        for (auto rec : records) {
-          if (coin(rng) < ratio) sample.push_back(rec);
-        }
-        if (!sample.empty()) records = std::move(sample);
-      }
-    }
-    auto inferred = json::InferSchema(records, src->json_options_);
-    if (!inferred.ok()) {
-      // FAILFAST: name the first file with a malformed record.
-      for (size_t fi = 0; fi < texts.size(); ++fi) {
-        std::vector<std::string_view> own;
-        if (src->whole_file_) {
-          own.push_back(texts[fi]);
-        } else {
-          own = SplitLines(texts[fi], src->read_sep(), src->line_sep_.empty());
-        }
-        auto st = json::InferSchema(own, src->json_options_);
-        if (!st.ok()) return FileError(st.status(), src->files_[fi].path);
-      }
-      return inferred.status();
-    }
+    // Spark infers from all input: every record, in parallel over splits (see
+    // InferJsonSchema).
+    ThreadPool& pool = ThreadPool::Default();
+    auto inferred = InferJsonSchema(*fs, src->files_, src->json_options_, src->whole_file_,
+                                    src->read_sep(), src->line_sep_.empty(), options,
+                                    pool.num_threads(), 0);
+    if (!inferred.ok()) return inferred.status();
     data_fields = (*inferred)->fields();
     if (data_fields.empty()) {
       return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "JSON"}});

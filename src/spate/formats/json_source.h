@@ -9,8 +9,9 @@
 //    JsonColumnParser with the JSON options (mode, columnNameOfCorruptRecord, dateFormat,
 //    timestampFormat, primitivesAsString, allowComments, ...). multiLine=true reads each
 //    file as one JSON value (an object, or an array of records). Without a user schema,
-//    the schema is inferred from all input (InferSchema: fields sorted by name; the
-//    corrupt-record column is added in PERMISSIVE mode when some record is malformed).
+//    the schema is inferred from all input (samplingRatio), over splits on all cores
+//    (InferJsonSchema, json/infer_schema.h: fields sorted by name; the corrupt-record
+//    column is added in PERMISSIVE mode when some record is malformed).
 //  - text: one STRING column `value`, one row per line (wholetext=true: one per file).
 //  - both: the file options of file_index.h (recursiveFileLookup, pathGlobFilter,
 //    modifiedBefore, modifiedAfter), lineSep (default: lines end at "\n" or "\r\n"; a lone
@@ -47,6 +48,20 @@ class LineFileDataSource final : public DataSource {
       io::FileSystemPtr fs, Format format, std::vector<std::string> paths,
       SchemaPtr user_schema, const std::map<std::string, std::string>& options,
       std::string session_time_zone = "UTC", int64_t split_bytes = kDefaultSplitBytes);
+
+  /// The schema inference of Make() without a user schema (also for tests and benches):
+  /// the records of `files` (lines split at `sep`, a '\r' before it dropped when
+  /// `strip_cr`; whole files with `whole_file`), sampled by the samplingRatio of
+  /// `reader_options`, inferred by `parallelism` threads of ThreadPool::Default() over
+  /// splits of `split_bytes` (0: chosen from the input size), one JsonSchemaInferrer per
+  /// split, merged. The schema does not depend on the splitting or the threads.
+  /// FAILFAST errors name the file of the first malformed record.
+  static Result<DataTypePtr> InferJsonSchema(io::FileSystem& fs,
+                                             const std::vector<InputFile>& files,
+                                             const json::JsonOptions& options,
+                                             bool whole_file, const std::string& sep,
+                                             bool strip_cr, const OptionMap& reader_options,
+                                             int parallelism, int64_t split_bytes);
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }

@@ -5,7 +5,6 @@
 #include <limits>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "spate/columnar/kernels.h"
 #include "spate/exec/exchange.h"
@@ -29,7 +28,8 @@ namespace {
 using Operator = StatefulRuntime::Operator;
 
 constexpr int64_t kNoEventTime = std::numeric_limits<int64_t>::max();
-// A stored row: int64 event time (µs; kNoEventTime when NULL / none) | uint8 matched |
+// A stored row: int64 event time (µs; kNoEventTime when NULL / none) | uint8 matched (kept
+// up to date only where it is read: a side that emits NULL rows, a semi join's left side) |
 // the RowCodec bytes of the side's columns.
 constexpr size_t kRowHeader = 9;
 
@@ -62,6 +62,7 @@ struct JoinSpec {
 const char* JoinSideName(int side) { return side == 0 ? "left" : "right"; }
 
 // One side's two stores: key -> (count, key event time); key ++ index -> stored row.
+// The store keys and values it builds live in buffers it reuses (no allocation per row).
 class SideState {
  public:
   SideState(state::StateStore* counts, state::StateStore* rows) : counts_(counts), rows_(rows) {}
@@ -70,30 +71,34 @@ class SideState {
     auto v = counts_->Get(key);
     return v ? GetInt64(*v) : 0;
   }
-  static std::string RowKey(std::string_view key, int64_t i) {
-    std::string k(key);
+  /// The row store's key of the key's row i, in buffer `slot` (valid until its next use).
+  std::string_view RowKey(std::string_view key, int64_t i, int slot = 0) {
+    std::string& k = scratch_[slot];
+    k.assign(key.data(), key.size());
     PutInt64(&k, i);
     return k;
   }
   std::optional<std::string_view> Row(std::string_view key, int64_t i) {
-    scratch_ = RowKey(key, i);
-    return rows_->Get(scratch_);
+    return rows_->Get(RowKey(key, i));
+  }
+  void PutCount(std::string_view key, int64_t count, int64_t key_event_us) {
+    value_.clear();
+    PutInt64(&value_, count);
+    PutInt64(&value_, key_event_us);
+    counts_->Put(key, value_);
   }
   void Append(std::string_view key, int64_t key_event_us, std::string_view row) {
     const int64_t n = Count(key);
     rows_->Put(RowKey(key, n), row);
-    std::string c;
-    PutInt64(&c, n + 1);
-    PutInt64(&c, key_event_us);
-    counts_->Put(key, c);
+    PutCount(key, n + 1, key_event_us);
   }
   void SetMatched(std::string_view key, int64_t i) {
-    const std::string k = RowKey(key, i);
+    const std::string_view k = RowKey(key, i);
     auto v = rows_->Get(k);
     if (!v || v->size() < kRowHeader || (*v)[8]) return;
-    std::string nv(*v);
-    nv[8] = 1;
-    rows_->Put(k, nv);
+    value_.assign(v->data(), v->size());
+    value_[8] = 1;
+    rows_->Put(k, value_);
   }
   state::StateStore* counts() { return counts_; }
   state::StateStore* rows() { return rows_; }
@@ -101,27 +106,44 @@ class SideState {
  private:
   state::StateStore* counts_;
   state::StateStore* rows_;
-  std::string scratch_;
+  std::string scratch_[2];
+  std::string value_;
 };
 
-// Stored rows by join key: the indices of some of the key's rows.
-using RowsByKey = std::unordered_map<std::string, std::unordered_set<int64_t>>;
+// Stored rows to remove: (join key, index) pairs, in any order.
+using RowRefs = std::vector<std::pair<std::string, int64_t>>;
 
 // Removes the rows `gone` from a side's state; the other rows of each key are renumbered.
 // Removed rows that never matched go to `unmatched` when given. Returns how many went.
-Result<int64_t> RemoveRows(SideState* st, const RowsByKey& gone, state::RowBatchBuilder* unmatched) {
+Result<int64_t> RemoveRows(SideState* st, RowRefs gone, state::RowBatchBuilder* unmatched) {
+  std::sort(gone.begin(), gone.end());
+  gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
   int64_t removed = 0;
-  for (const auto& [key, drop] : gone) {
+  for (size_t g = 0; g < gone.size();) {
+    const std::string& key = gone[g].first;
+    size_t end = g;
+    while (end < gone.size() && gone[end].first == key) ++end;
     auto cv = st->counts()->Get(key);
     if (!cv || cv->size() < 16) return Status::Internal("corrupt stream join state count");
     const int64_t count = GetInt64(*cv);
     const int64_t key_event = GetInt64(cv->substr(8));
+    if (!unmatched && end - g == static_cast<size_t>(count)) {
+      // Every row of the key goes and none is read: no copies, no renumbering.
+      for (int64_t i = 0; i < count; ++i) st->rows()->Remove(st->RowKey(key, i));
+      st->counts()->Remove(key);
+      removed += count;
+      g = end;
+      continue;
+    }
     int64_t kept = 0;
+    size_t next_drop = g;  // the indices to drop, ascending
     for (int64_t i = 0; i < count; ++i) {
-      const std::string rk = SideState::RowKey(key, i);
+      while (next_drop < end && gone[next_drop].second < i) ++next_drop;
+      const bool drop = next_drop < end && gone[next_drop].second == i;
+      const std::string_view rk = st->RowKey(key, i);
       auto v = st->rows()->Get(rk);
       if (!v) continue;
-      if (drop.count(i)) {
+      if (drop) {
         if (unmatched && v->size() >= kRowHeader && !(*v)[8])
           SPATE_RETURN_IF_ERROR(unmatched->Append(v->substr(kRowHeader)));
         ++removed;
@@ -129,19 +151,17 @@ Result<int64_t> RemoveRows(SideState* st, const RowsByKey& gone, state::RowBatch
       }
       if (kept != i) {
         std::string value(*v);
-        st->rows()->Put(SideState::RowKey(key, kept), value);
+        st->rows()->Put(st->RowKey(key, kept, 1), value);
       }
       ++kept;
     }
-    for (int64_t i = kept; i < count; ++i) st->rows()->Remove(SideState::RowKey(key, i));
+    for (int64_t i = kept; i < count; ++i) st->rows()->Remove(st->RowKey(key, i));
     if (kept == 0) {
       st->counts()->Remove(key);
     } else {
-      std::string c;
-      PutInt64(&c, kept);
-      PutInt64(&c, key_event);
-      st->counts()->Put(key, c);
+      st->PutCount(key, kept, key_event);
     }
+    g = end;
   }
   return removed;
 }
@@ -342,13 +362,15 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
                                                     cand_matched.data(), matched->data(), eval));
   }
   std::vector<int32_t> newly;
-  RowsByKey emitted;
+  RowRefs emitted;
+  // The matched flag is read only where unmatched rows get NULL rows (and by semi joins).
+  const bool track_matched = s_->side[other_side].emits_unmatched;
   for (size_t c = 0; c < cand_matched.size(); ++c) {
     if (!cand_matched[c] || cand_stored_matched[c]) continue;
     newly.push_back(static_cast<int32_t>(c));
     if (exclude_matched) {
-      emitted[*cand_key[c]].insert(cand_index[c]);
-    } else {
+      emitted.emplace_back(*cand_key[c], cand_index[c]);
+    } else if (track_matched) {
       other->SetMatched(*cand_key[c], cand_index[c]);
     }
   }
@@ -358,7 +380,7 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
     // Left semi: a stored left row is emitted the first time a right row matches it and
     // then leaves the state (as Spark 4.2, counted as removed).
     if (BatchPtr b = TakeRows(s_->out_schema, *stored, newly)) outs->push_back(std::move(b));
-    SPATE_ASSIGN_OR_RETURN(int64_t n, RemoveRows(other, emitted, nullptr));
+    SPATE_ASSIGN_OR_RETURN(int64_t n, RemoveRows(other, std::move(emitted), nullptr));
     *removed += n;
   }
   return Status::OK();
@@ -377,10 +399,12 @@ Status StreamJoinExec::Evict(int side, SideState* st, int64_t threshold,
     });
     for (const auto& [key, count] : gone) {
       for (int64_t i = 0; i < count; ++i) {
-        const std::string rk = SideState::RowKey(key, i);
-        auto v = st->rows()->Get(rk);
-        if (v && v->size() >= kRowHeader && emit && !(*v)[8])
-          SPATE_RETURN_IF_ERROR(unmatched.Append(v->substr(kRowHeader)));
+        const std::string_view rk = st->RowKey(key, i);
+        if (emit) {
+          auto v = st->rows()->Get(rk);
+          if (v && v->size() >= kRowHeader && !(*v)[8])
+            SPATE_RETURN_IF_ERROR(unmatched.Append(v->substr(kRowHeader)));
+        }
         st->rows()->Remove(rk);
       }
       st->counts()->Remove(key);
@@ -388,12 +412,12 @@ Status StreamJoinExec::Evict(int side, SideState* st, int64_t threshold,
     }
   } else {
     // By the rows' event times: the keys that lose rows keep the others, renumbered.
-    RowsByKey gone;
+    RowRefs gone;
     st->rows()->ForEach([&](std::string_view k, std::string_view v) {
       if (k.size() < 8 || v.size() < kRowHeader || GetInt64(v) > threshold) return;
-      gone[std::string(k.substr(0, k.size() - 8))].insert(GetInt64(k.substr(k.size() - 8)));
+      gone.emplace_back(std::string(k.substr(0, k.size() - 8)), GetInt64(k.substr(k.size() - 8)));
     });
-    SPATE_ASSIGN_OR_RETURN(*removed, RemoveRows(st, gone, emit ? &unmatched : nullptr));
+    SPATE_ASSIGN_OR_RETURN(*removed, RemoveRows(st, std::move(gone), emit ? &unmatched : nullptr));
   }
   if (emit && unmatched.num_rows() > 0) {
     SPATE_ASSIGN_OR_RETURN(BatchPtr rows, unmatched.Finish());

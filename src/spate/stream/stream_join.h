@@ -8,7 +8,8 @@
 // partition keeps, per side, the rows seen so far in two state stores named as Spark's:
 // `<side>-keyToNumValues` (join key -> how many rows the key has, and the key's event
 // time) and `<side>-keyWithIndexToValue` ((key, index) -> the row, its event time and
-// whether it ever matched). Per batch and partition:
+// whether it ever matched: kept up to date on a side that emits NULL rows, where it is
+// read). Per batch and partition:
 //   1. late rows (event time at or below the previous batch's watermark) are dropped and
 //      counted on each watermarked side;
 //   2. a row failing the condition's conjuncts over its own side only is never stored: an

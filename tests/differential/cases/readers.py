@@ -109,6 +109,48 @@ def csv_several_files(s):
     return s.spark.read.option("header", "true").csv(os.path.join(s.tmp, "m"))
 
 
+# Schema inference (docs/schema-inference.md): merges across files, NULL roots, Jackson's
+# BigDecimal for prefersDecimal, Java's order of field names, CSV's fold within a file.
+_reader_case("json_infer_null_root", "json", 'null\n{"a": 1}\n')
+_reader_case("json_infer_prefers_decimal_exponent", "json", '{"a": 1.5e3, "b": 0.001, "c": 1E-50}\n',
+             {"prefersDecimal": "true"})
+_reader_case("json_infer_field_order", "json", '{"\uff41": 1, "\U0001F600": 2, "b": 3}\n')
+_reader_case("json_infer_root_arrays", "json", '[{"a": 1}, {"b": 2.5}]\n[]\n{"a": 12345678901234567890}\n')
+_reader_case("csv_infer_decimal_then_long", "csv", "9223372036854775808\n5000000000\n12\n",
+             {"inferSchema": "true"})
+_reader_case("csv_infer_boolean_then_int", "csv", "true\n1\n2\n", {"inferSchema": "true"})
+
+
+def _files_case(name, fmt, files, options=None):
+    """A read with inference over several files (name -> text) in one folder."""
+    def run(s):
+        for file, text in files.items():
+            _write(s, f"many/{file}", text)
+        r = s.spark.read
+        for k, v in (options or {}).items():
+            r = r.option(k, v)
+        return r.format(fmt).load(os.path.join(s.tmp, "many"))
+    run.__name__ = name
+    case(run)
+
+
+_files_case("json_infer_across_files", "json", {
+    "a.json": '{"n": 1, "s": {"x": 1}, "arr": [1]}\n{"d": 12345678901234567890}\n',
+    "b.json": '{"n": 2.5, "s": {"y": true}, "arr": [null, 2.5]}\n{"d": 0.5}\n',
+    "c.json": '{"s": "text", "e": null}\n\n[]\n'})
+_files_case("json_infer_across_files_prefers_decimal", "json", {
+    "a.json": '{"n": 1, "arr": [1]}\n{"d": 12345678901234567890}\n',
+    "b.json": '{"n": 2.5, "arr": [null, 2.5]}\n{"d": 0.5}\n'}, {"prefersDecimal": "true"})
+# Spark packs small files into partitions (largest first), folds within, merges across.
+_files_case("csv_infer_across_files", "csv", {
+    "a.csv": "k,x,y\n1,1,1\n", "b.csv": "k,x,y\n5000000000,2.5,true\n",
+    "c.csv": "k,x,y\n3,,2020-01-05\n"}, {"header": "true", "inferSchema": "true"})
+_files_case("csv_infer_across_files_dates", "csv", {
+    "a.csv": "k,x,y,z_with_a_long_name\n1,1,1,2020-01-01\n",
+    "b.csv": "k,x,y,z_with_a_long_name\n2,2.5,true,2020-01-01 10:00:00\n",
+    "c.csv": "k,x,y,z_with_a_long_name\n3,,,\n"}, {"header": "true", "inferSchema": "true"})
+
+
 @case
 def read_missing_path(s):
     return s.spark.read.json(os.path.join(s.tmp, "nowhere"))

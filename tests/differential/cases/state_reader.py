@@ -39,7 +39,7 @@ def statestore_aggregation_last_batch(s):
     return s.spark.read.format("statestore").load(chk).select("key.*", "value.*").toDF("word", "count")
 
 
-@case(differs=Differs("D17", "rows", "b207cebb5f"))
+@case(differs=Differs("D18", "rows", "b207cebb5f"))
 def statestore_aggregation_partition_ids(s):
     chk = _run(s, _counts)
     return s.spark.read.format("statestore").load(chk).select("key.word", "partition_id")

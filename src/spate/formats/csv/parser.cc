@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/formats/csv/parser.h"
 
+#include "spate/formats/file_index.h"
+
 #include <algorithm>
 #include <charconv>
 #if defined(__SSE2__)
@@ -9,7 +11,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <random>
 
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
@@ -960,8 +961,12 @@ struct CsvSchemaInferrer::Impl {
   CsvOptions o;
   DateTimeParsers dt;
   std::optional<DateTimePattern> infer_date;  // dateFormat, or yyyy-MM-dd with preferDate
+  bool iso_date = false;  // infer_date is yyyy-MM-dd: FastDate's dates are its dates
   std::vector<DataTypePtr> types;
-  std::mt19937_64 rng{42};
+  // Per column: whether the value that made it TIMESTAMP (from NULL) parses with the
+  // TIMESTAMP (not only the NTZ) pattern, so that a fold already at TIMESTAMP keeps it.
+  std::vector<uint8_t> first_ts_zoned;
+  int64_t file_index = 0;
 
   static bool IsIntegral(const DataTypePtr& t) {
     return t->id() == TypeId::kInt || t->id() == TypeId::kLong;
@@ -1056,6 +1061,30 @@ struct CsvSchemaInferrer::Impl {
     return TryLong(s);
   }
 
+  // Whether inferField(so_far, s) is so_far because the type's own parse accepts s (the
+  // common case, decided without touching the DataTypePtr).
+  bool Keeps(TypeId so_far, std::string_view s) {
+    int64_t x;
+    double d;
+    bool b;
+    switch (so_far) {
+      case TypeId::kInt: return ParseJavaLong(s, INT32_MIN, INT32_MAX, &x);
+      case TypeId::kLong: return ParseJavaLong(s, INT64_MIN, INT64_MAX, &x);
+      case TypeId::kDouble:
+        return ParseJavaDouble(s, &d) || s == o.nan_value || s == o.negative_inf ||
+               s == o.positive_inf;
+      case TypeId::kBoolean: return ParseBool(s, &b);
+      case TypeId::kTimestamp: return dt.Timestamp(s, &x);
+      case TypeId::kDate: {
+        int32_t days;
+        if (iso_date && FastDate(s, &days)) return true;
+        std::string err;
+        return infer_date && infer_date->Parse(s, nullptr, true, &x, &err);
+      }
+      default: return false;
+    }
+  }
+
   DataTypePtr InferField(const DataTypePtr& so_far, std::string_view s) {
     DataTypePtr t;
     switch (so_far->id()) {
@@ -1079,27 +1108,31 @@ CsvSchemaInferrer::CsvSchemaInferrer(std::unique_ptr<Impl> impl) : impl_(std::mo
 CsvSchemaInferrer::~CsvSchemaInferrer() = default;
 
 Result<std::unique_ptr<CsvSchemaInferrer>> CsvSchemaInferrer::Make(const CsvOptions& options,
-                                                                 uint64_t seed) {
+                                                                 int64_t file_index) {
   auto impl = std::make_unique<Impl>();
   impl->o = options;
-  impl->rng.seed(42 + seed);
+  impl->file_index = file_index;
   SPATE_RETURN_IF_ERROR(impl->dt.Init(options));
   if (!options.date_format.empty() || options.prefer_date) {
     SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(
                                        options.date_format.empty() ? "yyyy-MM-dd"
                                                                    : options.date_format));
     impl->infer_date = std::move(p);
+    impl->iso_date = options.date_format.empty() || options.date_format == "yyyy-MM-dd";
   }
   return std::unique_ptr<CsvSchemaInferrer>(new CsvSchemaInferrer(std::move(impl)));
 }
 
-void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs) {
+void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs, int64_t text_offset) {
   Impl& m = *impl_;
-  std::uniform_real_distribution<double> coin(0.0, 1.0);
   for (size_t r = 0; r < recs.size(); ++r) {
-    if (m.o.sampling_ratio < 1.0 && coin(m.rng) >= m.o.sampling_ratio) continue;
+    if (!KeepSampledRecord(m.o.sampling_ratio, m.file_index, text_offset + recs.raw_begin[r]))
+      continue;
     const int64_t nf = recs.num_fields(r);
-    if (static_cast<int64_t>(m.types.size()) < nf) m.types.resize(static_cast<size_t>(nf), DataType::Null());
+    if (static_cast<int64_t>(m.types.size()) < nf) {
+      m.types.resize(static_cast<size_t>(nf), DataType::Null());
+      m.first_ts_zoned.resize(static_cast<size_t>(nf), 0);
+    }
     for (int64_t i = 0; i < nf; ++i) {
       const CsvField& f = recs.fields[static_cast<size_t>(recs.field_begin[r] + i)];
       if (f.flags & CsvField::kSkip) continue;
@@ -1109,7 +1142,13 @@ void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs) {
       if (s.empty() || s == m.o.null_value) continue;
       DataTypePtr& t = m.types[static_cast<size_t>(i)];
       if (t->id() == TypeId::kString) continue;
+      if (m.Keeps(t->id(), s)) continue;
+      const bool was_null = t->id() == TypeId::kNull;
       t = m.InferField(t, s);
+      if (was_null && t->id() == TypeId::kTimestamp) {
+        int64_t micros;
+        m.first_ts_zoned[static_cast<size_t>(i)] = m.dt.Timestamp(s, &micros);
+      }
     }
   }
 }
@@ -1117,11 +1156,76 @@ void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs) {
 void CsvSchemaInferrer::Merge(const CsvSchemaInferrer& other) {
   auto& a = impl_->types;
   const auto& b = other.impl_->types;
-  if (a.size() < b.size()) a.resize(b.size(), DataType::Null());
+  if (a.size() < b.size()) {
+    a.resize(b.size(), DataType::Null());
+    impl_->first_ts_zoned.resize(b.size(), 0);
+  }
   for (size_t i = 0; i < b.size(); ++i) {
     DataTypePtr c = Impl::Compatible(a[i], b[i]);
     a[i] = c ? c : DataType::Null();
   }
+}
+
+void CsvSchemaInferrer::Continue(const CsvSchemaInferrer& next, std::vector<int>* rescan) {
+  rescan->clear();
+  auto& t = impl_->types;
+  auto& zoned = impl_->first_ts_zoned;
+  const auto& r = next.impl_->types;
+  if (t.size() < r.size()) {
+    t.resize(r.size(), DataType::Null());
+    zoned.resize(r.size(), 0);
+  }
+  auto numeric = [](TypeId id) {
+    return id == TypeId::kInt || id == TypeId::kLong || id == TypeId::kDecimal ||
+           id == TypeId::kDouble;
+  };
+  for (size_t i = 0; i < r.size(); ++i) {
+    const TypeId x = t[i]->id(), y = r[i]->id();
+    if (y == TypeId::kNull || x == TypeId::kString) continue;  // nothing new / absorbed
+    if (x == TypeId::kNull) {  // the fold over both is the next split's
+      t[i] = r[i];
+      zoned[i] = next.impl_->first_ts_zoned[i];
+      continue;
+    }
+    const bool same = t[i]->Equals(*r[i]);
+    if (numeric(x) && numeric(y)) {
+      // Every value of the next split parses as a number; DOUBLE accepts them all and one
+      // value that only DOUBLE accepts takes any number to DOUBLE; INT and BIGINT follow
+      // the same path from NULL and from INT.
+      if (same || x == TypeId::kDouble || y == TypeId::kDouble) {
+        if (!same) t[i] = DataType::Double();
+        continue;
+      }
+      if ((x == TypeId::kInt && y == TypeId::kLong) || (x == TypeId::kLong && y == TypeId::kInt)) {
+        t[i] = DataType::Long();
+        continue;
+      }
+      // A DECIMAL so far has at least 19 digits (it comes from a value no long holds): the
+      // next split's INT/BIGINT values (19 digits at most) leave it as it is.
+      if (x == TypeId::kDecimal && t[i]->scale() == 0 && t[i]->precision() >= 19 &&
+          (y == TypeId::kInt || y == TypeId::kLong))
+        continue;
+    } else if (numeric(x) && (y == TypeId::kBoolean || y == TypeId::kDate ||
+                              y == TypeId::kTimestamp)) {
+      // The next split's first value is no number: from a number it ends the fold at STRING.
+      t[i] = DataType::String();
+      continue;
+    } else if (same && (x == TypeId::kBoolean || x == TypeId::kDate ||
+                        (x == TypeId::kTimestamp && next.impl_->first_ts_zoned[i]))) {
+      continue;
+    }
+    rescan->push_back(static_cast<int>(i));
+  }
+}
+
+void CsvSchemaInferrer::StartFrom(const CsvSchemaInferrer& from, const std::vector<int>& columns) {
+  impl_->types.assign(from.impl_->types.size(), DataType::String());
+  impl_->first_ts_zoned.assign(from.impl_->types.size(), 0);
+  for (int c : columns) impl_->types[static_cast<size_t>(c)] = from.impl_->types[static_cast<size_t>(c)];
+}
+
+void CsvSchemaInferrer::Adopt(const CsvSchemaInferrer& rescanned, const std::vector<int>& columns) {
+  for (int c : columns) impl_->types[static_cast<size_t>(c)] = rescanned.impl_->types[static_cast<size_t>(c)];
 }
 
 std::vector<Field> CsvSchemaInferrer::Finish(const std::vector<std::string>& names) const {

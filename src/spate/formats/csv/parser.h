@@ -127,18 +127,35 @@ class CsvConverter {
 };
 
 /// Spark's CSVInferSchema: Add() the tokenized records (in order), then Finish() with the
-/// column names (from the header or _c0, _c1, ...). samplingRatio < 1 keeps a fixed-seed
-/// random sample of the records.
+/// column names (from the header or _c0, _c1, ...). samplingRatio keeps the records
+/// KeepSampledRecord (file_index.h) keeps.
+///
+/// Each field's type is a fold over the column's values in order (inferField starts from
+/// the type so far), which is not a merge of independent parts: Continue() composes the
+/// results of two consecutive splits of a file into the fold over both where the two types
+/// decide it (equal types, widening of INT/BIGINT, DOUBLE absorbing numbers, STRING
+/// absorbing everything, a conflict of a number with a boolean/date/timestamp), and
+/// names the columns where they do not; those are rescanned, from the type so far
+/// (StartFrom / Adopt). Files are merged as Spark merges partitions (Merge).
 class CsvSchemaInferrer {
  public:
-  /// `seed`: of the samplingRatio sample (one inferrer per file: the file's index).
+  /// `file_index`: the file's key in the samplingRatio sample.
   static Result<std::unique_ptr<CsvSchemaInferrer>> Make(const CsvOptions& options,
-                                                         uint64_t seed = 0);
+                                                         int64_t file_index = 0);
   ~CsvSchemaInferrer();
-  void Add(std::string_view text, const CsvRecords& records);
+  /// Adds `records` (tokens of `text`, whose first byte is at `text_offset` in the file).
+  void Add(std::string_view text, const CsvRecords& records, int64_t text_offset = 0);
   /// Merges the types `other` inferred (Spark's mergeRowTypes: the compatible type, or
   /// none -> NULL, which ends as STRING).
   void Merge(const CsvSchemaInferrer& other);
+  /// Continues this fold with `next`, the inference of the following split of the same
+  /// file from scratch: afterwards this holds the fold over both, except for the columns
+  /// listed in *rescan (left unchanged), whose fold needs `next`'s records again.
+  void Continue(const CsvSchemaInferrer& next, std::vector<int>* rescan);
+  /// Prepares a rescan: `columns` start from `from`'s types, the others are skipped.
+  void StartFrom(const CsvSchemaInferrer& from, const std::vector<int>& columns);
+  /// Takes the types of `columns` from `rescanned`.
+  void Adopt(const CsvSchemaInferrer& rescanned, const std::vector<int>& columns);
   std::vector<Field> Finish(const std::vector<std::string>& names) const;
 
   struct Impl;

@@ -1,0 +1,112 @@
+"""transformWithStateInPandas against real Spark: a StatefulProcessor with ValueState and
+ListState over a file stream read one file per micro-batch, in Update mode, and an event-time
+timer closing sessions after the watermark passes. Spark needs the RocksDB state store for
+transformWithState; spate runs it on either."""
+
+import importlib
+import json
+import os
+
+from dsl import case
+
+ROCKSDB = {"spark.sql.streaming.stateStore.providerClass":
+           "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"}
+SCHEMA = "ts TIMESTAMP, k STRING, v INT"
+FILES = [
+    [(0, "a", 1), (1, "a", 1), (2, "b", 7)],
+    [(3, "a", 2), (4, "c", 5)],
+    [(15, "b", 7), (30, "d", 1)],
+]
+
+
+def _land(s, files):
+    path = os.path.join(s.tmp, "in")
+    os.makedirs(path, exist_ok=True)
+    for n, rows in enumerate(files):
+        f = os.path.join(path, f"part-{n:04d}.json")
+        with open(f, "w") as out:
+            for m, k, v in rows:
+                out.write(json.dumps({"ts": "2026-01-01T12:%02d:00Z" % m, "k": k, "v": v}) + "\n")
+        os.utime(f, (1_700_000_000 + n, 1_700_000_000 + n))
+    return path
+
+
+def _streaming_module(s):
+    """The engine's pyspark.sql.streaming (this module imports neither engine)."""
+    return importlib.import_module(type(s.spark).__module__.split(".")[0] + ".sql.streaming")
+
+
+def _run(s, df, name, mode):
+    q = (df.writeStream.format("memory").queryName(name).outputMode(mode)
+         .trigger(availableNow=True).start())
+    q.awaitTermination()
+    return s.spark.sql(f"SELECT * FROM {name}")
+
+
+@case(show=False, conf=ROCKSDB)
+def running_count_value_and_list_state(s):
+    import pandas as pd
+    base = _streaming_module(s).StatefulProcessor
+
+    class RunningCount(base):
+        def init(self, handle):
+            self.count = handle.getValueState("count", "n BIGINT")
+            self.seen = handle.getListState("seen", "v INT")
+
+        def handleInputRows(self, key, rows, timerValues):
+            n = self.count.get()[0] if self.count.exists() else 0
+            seen = {int(t[0]) for t in self.seen.get()} if self.seen.exists() else set()
+            for pdf in rows:
+                n += len(pdf)
+                for v in pdf["v"]:
+                    if int(v) not in seen:
+                        seen.add(int(v))
+                        self.seen.appendValue((int(v),))
+            self.count.update((n,))
+            yield pd.DataFrame({"k": [key[0]], "n": [n], "distinct": [len(seen)]})
+
+        def close(self):
+            pass
+
+    df = (s.spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(_land(s, FILES))
+          .groupBy("k").transformWithStateInPandas(RunningCount(), "k STRING, n LONG, distinct LONG",
+                                                   "Update", "None"))
+    return _run(s, df, "tws_count", "update")
+
+
+@case(show=False, conf=ROCKSDB)
+def event_time_timer_sessions(s):
+    import pandas as pd
+    base = _streaming_module(s).StatefulProcessor
+
+    class Sessions(base):
+        def init(self, handle):
+            self.handle = handle
+            self.state = handle.getValueState("s", "n BIGINT, last BIGINT")
+
+        def handleInputRows(self, key, rows, timerValues):
+            cur = self.state.get() if self.state.exists() else None
+            n, last = (cur[0], cur[1]) if cur else (0, 0)
+            for pdf in rows:
+                n += len(pdf)
+                last = max([last] + [int(pd.Timestamp(t).timestamp() * 1000) for t in pdf["ts"]])
+            for t in list(self.handle.listTimers()):
+                self.handle.deleteTimer(t)
+            self.handle.registerTimer(last + 5 * 60 * 1000)
+            self.state.update((n, last))
+            return iter([])
+
+        def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+            cur = self.state.get()
+            self.state.clear()
+            yield pd.DataFrame({"k": [key[0]], "events": [cur[0]],
+                                "closed_ms": [expiredTimerInfo.getExpiryTimeInMs()]})
+
+        def close(self):
+            pass
+
+    df = (s.spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(_land(s, FILES))
+          .withWatermark("ts", "0 seconds").groupBy("k")
+          .transformWithStateInPandas(Sessions(), "k STRING, events LONG, closed_ms LONG", "Append",
+                                      "EventTime"))
+    return _run(s, df, "tws_sessions", "append")
