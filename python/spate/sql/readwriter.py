@@ -59,6 +59,9 @@ class DataFrameReader(_Options):
 
     def load(self, path: Union[str, List[str], None] = None, format: Optional[str] = None,
              schema: Union[StructType, str, None] = None, **options: Any):
+        """format("statestore") / format("state-metadata"): the state of a streaming
+        checkpoint as a table (options batchId, operatorId, storeName, joinSide,
+        readChangeFeed, changeStartBatchId, changeEndBatchId; see docs/state.md)."""
         from spate.sql.dataframe import DataFrame
         if format is not None:
             self.format(format)

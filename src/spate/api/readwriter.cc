@@ -20,6 +20,7 @@
 #include "spate/formats/parquet_source.h"
 #include "spate/formats/text_writers.h"
 #include "spate/sql/parser.h"
+#include "spate/stream/state_data_source.h"
 
 namespace spate::api {
 
@@ -75,6 +76,28 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
           "custom one"));
     }
     auto source = ValueOrThrow(connectors::kafka::MakeKafkaRelation(options_));
+    auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+    plan->source = source;
+    return DataFrame(session_, plan);
+  }
+  if (fmt == "statestore" || fmt == "state-metadata") {
+    // State as a table (stream/state_data_source.h): the checkpoint is the path, or the
+    // "path" option as Spark's.
+    if (schema_) {
+      ThrowStatus(Status::Error("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE",
+                                {{"optionName", "schema"},
+                                 {"message", "the " + fmt + " source has a fixed schema"}}));
+    }
+    if (paths.size() > 1)
+      ThrowStatus(Status::Invalid("format(\"" + fmt + "\").load() takes one checkpoint path"));
+    std::string path = paths.empty() ? "" : paths[0];
+    for (const auto& [k, v] : options_) {
+      if (path.empty() && Lower(k) == "path") path = v;
+    }
+    auto fs = io::LocalFileSystem::Get();
+    auto source = ValueOrThrow(fmt == "statestore"
+                                   ? stream::MakeStateStoreSource(fs, path, options_)
+                                   : stream::MakeStateMetadataSource(fs, path));
     auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
     plan->source = source;
     return DataFrame(session_, plan);

@@ -172,9 +172,34 @@ Result<std::optional<StateSchemas>> ReadStateSchema(io::FileSystem& fs, const st
   return std::optional<StateSchemas>(StateSchemas{*stored_key, *stored_value});
 }
 
+Result<std::vector<StoreChange>> ReadStoreChanges(const StateStoreId& id,
+                                                  const StateStoreConf& conf,
+                                                  io::FileSystem& fs, int64_t version) {
+  SPATE_RETURN_IF_ERROR(CheckVersion(version));
+  SPATE_ASSIGN_OR_RETURN(std::string provider, ParseProviderClass(conf.provider));
+  const bool rocks = provider == "rocksdb";
+  const StateFileKind kind = rocks ? StateFileKind::kChangelog : StateFileKind::kDelta;
+  const std::string path = VersionFile(id.Path(), version, rocks ? "changelog" : "delta");
+  const std::string owner = std::string(rocks ? "RocksDBStateStoreProvider" : "HDFSStateStoreProvider") +
+                            "[id = (op=" + std::to_string(id.operator_id) +
+                            ",part=" + std::to_string(id.partition) + "),dir = " + id.Path() + "]";
+  SPATE_ASSIGN_OR_RETURN(DecodedStateFile file, ReadStateFile(fs, path, kind, owner));
+  std::vector<StoreChange> out;
+  SPATE_RETURN_IF_ERROR(ForEachRecord(
+      file.records, kind, path, owner,
+      [&](RecordOp op, std::string_view key, std::string_view value) {
+        StoreChange c;
+        c.removed = op == RecordOp::kRemove;
+        c.key.assign(key);
+        if (!c.removed) c.value.assign(value);
+        out.push_back(std::move(c));
+      }));
+  return out;
+}
+
 Result<StoreDescription> DescribeStateStore(const StateStoreId& id, const StateStoreConf& conf,
                                             io::FileSystemPtr fs,
-                                            std::optional<int64_t> prefer) {
+                                            std::optional<int64_t> prefer, bool load_store) {
   StoreDescription d;
   d.id = id;
   SPATE_ASSIGN_OR_RETURN(std::string provider, ParseProviderClass(conf.provider));
@@ -210,7 +235,7 @@ Result<StoreDescription> DescribeStateStore(const StateStoreId& id, const StateS
   } else if (listed.status().code() != StatusCode::kNotFound) {
     return listed.status();
   }
-  if (d.versions.empty()) return d;
+  if (d.versions.empty() || !load_store) return d;
   int64_t version = d.versions.back();
   if (prefer && std::binary_search(d.versions.begin(), d.versions.end(), *prefer)) {
     version = *prefer;

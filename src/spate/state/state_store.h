@@ -149,9 +149,23 @@ struct StoreDescription {
 };
 /// Describes the store `id`, loading with `conf`'s provider, to count its rows, version
 /// `prefer` when the store has a file of that version, else its newest version (none when
-/// it has no files).
+/// it has no files). With `load` false only the files are described.
 Result<StoreDescription> DescribeStateStore(const StateStoreId& id, const StateStoreConf& conf,
                                             io::FileSystemPtr fs,
-                                            std::optional<int64_t> prefer);
+                                            std::optional<int64_t> prefer, bool load = true);
+
+/// One key a version changed: its final value, or its removal.
+struct StoreChange {
+  bool removed = false;
+  std::string key, value;
+};
+/// The changes of version `version` of store `id` (the records of its <version>.delta or
+/// <version>.changelog file, by `conf`'s provider), in file order: the change feed the
+/// statestore reader's readChangeFeed shows. A missing file is
+/// CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS naming it (purged, or the
+/// version was never committed).
+Result<std::vector<StoreChange>> ReadStoreChanges(const StateStoreId& id,
+                                                  const StateStoreConf& conf,
+                                                  io::FileSystem& fs, int64_t version);
 
 }  // namespace spate::state

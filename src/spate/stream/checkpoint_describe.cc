@@ -106,7 +106,8 @@ int64_t CheckpointDescription::Operator::bytes_on_disk() const {
   return n;
 }
 
-Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std::string& dir) {
+Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std::string& dir,
+                                                 bool load_stores) {
   CheckpointDescription d;
   d.dir = dir;
   SPATE_ASSIGN_OR_RETURN(d.query_id, ReadStreamMetadata(*fs, dir));
@@ -183,6 +184,7 @@ Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std
   };
   SPATE_ASSIGN_OR_RETURN(state::StateStoreConf store_conf, state::StateStoreConf::FromConf(conf));
   d.state_provider = store_conf.provider;
+  d.state_conf = store_conf;
   const std::string state_root = io::JoinPath(dir, "state");
   SPATE_ASSIGN_OR_RETURN(auto op_dirs, NumericDirs(*fs, state_root));
   // Batch N commits state version N+1.
@@ -205,7 +207,7 @@ Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std
       std::vector<state::StoreDescription> stores;
       for (const std::string& name : names) {
         state::StateStoreId id{state_root, op_id, static_cast<int>(part), name};
-        SPATE_ASSIGN_OR_RETURN(auto desc, state::DescribeStateStore(id, store_conf, fs, want));
+        SPATE_ASSIGN_OR_RETURN(auto desc, state::DescribeStateStore(id, store_conf, fs, want, load_stores));
         stores.push_back(std::move(desc));
       }
       // Stores without files are left out (an operator with named stores, such as a

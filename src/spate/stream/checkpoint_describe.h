@@ -64,6 +64,8 @@ struct CheckpointDescription {
   std::vector<Source> sources;
   /// "memory" or "rocksdb", from the pinned spark.sql.streaming.stateStore.providerClass.
   std::string state_provider = "memory";
+  /// The state store conf pinned in the offsets log (provider, codec, RocksDB settings).
+  state::StateStoreConf state_conf;
   std::vector<Operator> operators;
 
   /// The --json document (docs/observability.md).
@@ -72,6 +74,10 @@ struct CheckpointDescription {
   std::string ToText() const;
 };
 
-Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std::string& dir);
+/// With `load_stores` false, stores are listed (versions, files, bytes) but not loaded:
+/// loaded_version and the row counts stay empty (the statestore reader loads the one
+/// version it reads itself).
+Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std::string& dir,
+                                                 bool load_stores = true);
 
 }  // namespace spate::stream

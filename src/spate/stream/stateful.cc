@@ -18,6 +18,7 @@
 #include "spate/state/row_codec.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/stateful_processor.h"
+#include "spate/stream/state_data_source.h"
 #include "spate/stream/stream_join.h"
 #include "spate/stream/transform_with_state.h"
 
@@ -464,11 +465,6 @@ struct SessionSpec {
   SchemaPtr out_schema;  // = agg.out_schema
 };
 
-struct StoredSession {
-  int64_t start = 0, end = 0;
-  std::string states;
-};
-
 void EncodeSessions(const std::vector<StoredSession>& ss, std::string* out) {
   out->clear();
   int64_t min_end = std::numeric_limits<int64_t>::max();
@@ -485,7 +481,9 @@ void EncodeSessions(const std::vector<StoredSession>& ss, std::string* out) {
   }
 }
 
-Status DecodeSessions(std::string_view v, std::vector<StoredSession>* out) {
+}  // namespace
+
+Status stateful_internal::DecodeSessions(std::string_view v, std::vector<StoredSession>* out) {
   out->clear();
   auto bad = [] { return Status::Internal("corrupt session state value"); };
   if (v.size() < 12) return bad();
@@ -507,6 +505,8 @@ Status DecodeSessions(std::string_view v, std::vector<StoredSession>* out) {
   }
   return Status::OK();
 }
+
+namespace {
 
 // The number of sessions in an encoded value (after its int64 min end), without decoding.
 int64_t SessionCount(std::string_view v) {
@@ -1276,6 +1276,18 @@ Status StatefulRuntime::CommitBatch() {
     p.all_removals_time_ms = op->removal_ns / 1'000'000;
     p.num_shuffle_partitions = op->num_partitions;
     p.num_state_store_instances = op->num_slots();
+    if (!op->metadata_written) {
+      // What the statestore / state-metadata readers need to decode the state
+      // (state_data_source.h); written after the first commit of each run.
+      StateOperatorMetadata m;
+      m.operator_name = p.operator_name;
+      m.store_names = op->store_names;
+      m.num_partitions = op->num_partitions;
+      m.value_prefix_bytes =
+          op->kind == StatefulKind::kAggregate && !op->session && op->has_event_time_key ? 8 : 0;
+      SPATE_RETURN_IF_ERROR(WriteOperatorMetadata(*fs_, root_, op->id, m));
+      op->metadata_written = true;
+    }
     if (op->kind == StatefulKind::kDeduplicate || op->kind == StatefulKind::kDedupWithinWatermark)
       p.custom_metrics["numDroppedDuplicateRows"] = op->dropped_duplicates;
     progress_.push_back(std::move(p));

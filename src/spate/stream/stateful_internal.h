@@ -93,6 +93,17 @@ class OnceStream final : public exec::BatchStream {
   bool done_ = false;
 };
 
+/// One session of a session-window aggregation's state value (SessionWindowStateStoreSave
+/// in stateful.cc): [start, end) and the RowCodec bytes of its partial aggregate states.
+struct StoredSession {
+  int64_t start = 0, end = 0;
+  std::string states;
+};
+/// Decodes a session state value: int64 min end, int32 count, then per session int64
+/// start, int64 end, uint32 length + the states' bytes. A value that does not match is an
+/// error (never a partial list).
+Status DecodeSessions(std::string_view v, std::vector<StoredSession>* out);
+
 }  // namespace stateful_internal
 
 // ---- Operator: one stateful operator's stores, across the batches of a run. Store slot
@@ -116,6 +127,7 @@ struct StatefulRuntime::Operator {
   std::string name;                 // the progress name when not the kind's
   SchemaPtr key_schema, value_schema;
   bool schema_checked = false;
+  bool metadata_written = false;  // _metadata/operator, once per run
 
   StatefulRuntime* runtime = nullptr;
   std::vector<std::unique_ptr<state::StateStoreProvider>> providers;  // per slot

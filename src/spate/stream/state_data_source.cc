@@ -1,0 +1,673 @@
+// Copyright spate authors.
+#include "spate/stream/state_data_source.h"
+
+#include <algorithm>
+#include <charconv>
+#include <deque>
+#include <set>
+
+#include "spate/columnar/builder.h"
+#include "spate/columnar/kernels.h"
+#include "spate/state/row_codec.h"
+#include "spate/state/state_store.h"
+#include "spate/stream/batch_source.h"
+#include "spate/stream/checkpoint_describe.h"
+#include "spate/stream/stateful_internal.h"
+#include "spate/stream/stream_join.h"
+
+namespace spate::stream {
+
+using stateful_internal::GetInt64;
+
+namespace {
+
+std::string MetadataPath(const std::string& root, int64_t op) {
+  return io::JoinPath(io::JoinPath(io::JoinPath(root, std::to_string(op)), "_metadata"),
+                      "operator");
+}
+
+// ---- options
+
+struct Options {
+  std::string checkpoint;
+  std::optional<int64_t> batch_id;
+  int64_t operator_id = 0;
+  std::optional<std::string> store_name;
+  std::string join_side = "none";
+  bool change_feed = false;
+  std::optional<int64_t> change_start, change_end;
+
+  std::string ToString() const {
+    std::string s = "{checkpointLocation=" + checkpoint;
+    if (batch_id) s += ", batchId=" + std::to_string(*batch_id);
+    s += ", operatorId=" + std::to_string(operator_id);
+    s += ", storeName=" + store_name.value_or("default");
+    s += ", joinSide=" + join_side;
+    if (change_feed) {
+      s += ", readChangeFeed=true";
+      if (change_start) s += ", changeStartBatchId=" + std::to_string(*change_start);
+      if (change_end) s += ", changeEndBatchId=" + std::to_string(*change_end);
+    }
+    return s + "}";
+  }
+};
+
+Status InvalidOption(const std::string& name, const std::string& sub, const std::string& msg = "") {
+  std::vector<ErrorParam> params = {{"optionName", name}};
+  if (!msg.empty()) params.push_back({"message", msg});
+  return Status::Error("STDS_INVALID_OPTION_VALUE." + sub, std::move(params));
+}
+
+Result<int64_t> NonNegative(const std::string& name, const std::string& v) {
+  if (v.empty()) return InvalidOption(name, "IS_EMPTY");
+  int64_t out = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (ec != std::errc() || end != v.data() + v.size())
+    return InvalidOption(name, "WITH_MESSAGE", "'" + v + "' is not an integer");
+  if (out < 0) return InvalidOption(name, "IS_NEGATIVE");
+  return out;
+}
+
+Result<Options> ParseOptions(const std::string& checkpoint,
+                             const std::map<std::string, std::string>& raw) {
+  Options o;
+  o.checkpoint = checkpoint;
+  std::map<std::string, std::string> opts;
+  for (const auto& [k, v] : raw) opts[ToLower(k)] = v;
+  auto get = [&](const char* k) -> const std::string* {
+    auto it = opts.find(k);
+    return it == opts.end() ? nullptr : &it->second;
+  };
+  if (checkpoint.empty()) return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "path"}});
+  if (auto v = get("batchid")) {
+    SPATE_ASSIGN_OR_RETURN(o.batch_id, NonNegative("batchId", *v));
+  }
+  if (auto v = get("operatorid")) {
+    SPATE_ASSIGN_OR_RETURN(o.operator_id, NonNegative("operatorId", *v));
+  }
+  if (auto v = get("storename")) {
+    if (v->empty()) return InvalidOption("storeName", "IS_EMPTY");
+    o.store_name = *v;
+  }
+  if (auto v = get("joinside")) {
+    o.join_side = ToLower(*v);
+    if (o.join_side != "left" && o.join_side != "right" && o.join_side != "none") {
+      return InvalidOption("joinSide", "WITH_MESSAGE",
+                           "Allowed values are 'left', 'right', 'none' (got '" + *v + "')");
+    }
+  }
+  if (o.join_side != "none" && o.store_name) {
+    return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['joinSide', 'storeName']"}});
+  }
+  if (auto v = get("readchangefeed")) {
+    const std::string b = ToLower(*v);
+    if (b != "true" && b != "false")
+      return InvalidOption("readChangeFeed", "WITH_MESSAGE", "'" + *v + "' is not a boolean");
+    o.change_feed = b == "true";
+  }
+  if (auto v = get("changestartbatchid")) {
+    SPATE_ASSIGN_OR_RETURN(o.change_start, NonNegative("changeStartBatchId", *v));
+  }
+  if (auto v = get("changeendbatchid")) {
+    SPATE_ASSIGN_OR_RETURN(o.change_end, NonNegative("changeEndBatchId", *v));
+  }
+  if (o.change_feed) {
+    if (o.batch_id)
+      return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['batchId', 'readChangeFeed']"}});
+    if (!o.change_start)
+      return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED",
+                           {{"optionName", "changeStartBatchId"}});
+    if (o.change_end && *o.change_start > *o.change_end) {
+      return InvalidOption("changeEndBatchId", "WITH_MESSAGE",
+                           "changeStartBatchId cannot be larger than changeEndBatchId");
+    }
+  } else {
+    for (const char* name : {"changeStartBatchId", "changeEndBatchId"}) {
+      if (get(ToLower(name).c_str()))
+        return InvalidOption(name, "WITH_MESSAGE",
+                             "Only specify this option when readChangeFeed is set to true.");
+    }
+  }
+  return o;
+}
+
+// ---- layouts
+
+enum class Layout {
+  kAggregate,     // key RowCodec; value [int64 event time] + RowCodec
+  kSession,       // key RowCodec (other keys); value: the key's sessions, one row each
+  kDedup,         // key RowCodec; value nothing of the user's (Spark: __dummy__ NULL)
+  kDedupWithin,   // key RowCodec; value int64 expiry
+  kLimit,         // key empty; value int64 count
+  kJoinSide,      // keyWithIndexToValue of one side: key, the side's row
+  kJoinCounts,    // <side>-keyToNumValues as a store
+  kJoinRows,      // <side>-keyWithIndexToValue as a store (index and matched shown)
+  kTransformWithState,
+};
+
+struct Decoder {
+  Layout layout = Layout::kAggregate;
+  int value_prefix = 0;  // kAggregate
+  bool guess_prefix = false;  // no _metadata/operator: try 0, then 8
+  SchemaPtr key_schema;       // the stored key's RowCodec schema
+  SchemaPtr value_schema;     // the stored value's RowCodec schema (where there is one)
+  SchemaPtr out_key, out_value;  // the key and value columns' struct fields
+};
+
+std::string GuessOperatorName(const CheckpointDescription::Operator& op) {
+  for (const auto& s : op.stores) {
+    if (s.id.store_name.find("keyToNumValues") != std::string::npos) return "symmetricHashJoin";
+  }
+  if (!op.schemas) return "";
+  const Schema& k = *op.schemas->key;
+  const Schema& v = *op.schemas->value;
+  if (v.num_fields() >= 2 && v.field(0).name == "sessionStart" && v.field(1).name == "sessionEnd")
+    return "sessionWindowStateStoreSaveExec";
+  if (v.num_fields() == 0) return "dedupe";
+  if (v.num_fields() == 1 && v.field(0).name == "expiresAtMicros") return "dedupeWithinWatermark";
+  if (k.num_fields() == 0 && v.num_fields() == 1 && v.field(0).name == "count") return "globalLimit";
+  return "stateStoreSave";
+}
+
+SchemaPtr MakeSchema(std::vector<Field> f) { return std::make_shared<const Schema>(std::move(f)); }
+
+// The fields of a join's value schema for one side ("left.a" -> "a").
+SchemaPtr JoinSideSchema(const Schema& value, const std::string& side) {
+  std::vector<Field> out;
+  const std::string prefix = side + ".";
+  for (const Field& f : value.fields()) {
+    if (f.name.rfind(prefix, 0) == 0) {
+      Field g = f;
+      g.name = f.name.substr(prefix.size());
+      out.push_back(std::move(g));
+    }
+  }
+  return MakeSchema(std::move(out));
+}
+
+// ---- decoding rows of one store into columns
+
+/// Rows of the output before decoding: the stored key and value of each (value absent:
+/// a removed key of the change feed).
+struct RawRow {
+  std::string key;
+  std::optional<std::string> value;
+  int64_t batch_id = 0;
+  bool removed = false;
+};
+
+ColumnPtr StructOf(const SchemaPtr& s, const std::vector<ColumnPtr>& cols, int64_t n) {
+  return std::make_shared<Column>(s->AsStruct(), n, 0, nullptr, nullptr, nullptr, cols);
+}
+
+/// Decodes bytes with `codec` into a struct column of `n` rows (entries nullopt: NULL).
+Result<ColumnPtr> DecodeStruct(const SchemaPtr& schema,
+                               const std::vector<std::optional<std::string_view>>& bytes,
+                               const std::string& what) {
+  state::RowCodec codec(schema);
+  state::RowBatchBuilder b(codec);
+  std::vector<int32_t> take;
+  int32_t next = 0;
+  for (const auto& v : bytes) {
+    if (!v) {
+      take.push_back(-1);
+      continue;
+    }
+    Status st = b.Append(*v);
+    if (!st.ok()) {
+      return Status::Error("STDS_INTERNAL_ERROR",
+                           {{"message", "cannot decode the " + what + " of a state row with schema " +
+                                            schema->ToString() + ": " + st.message()}});
+    }
+    take.push_back(next++);
+  }
+  const auto n = static_cast<int64_t>(bytes.size());
+  std::vector<ColumnPtr> cols;
+  if (next > 0 || schema->num_fields() > 0) {
+    SPATE_ASSIGN_OR_RETURN(BatchPtr batch, b.Finish());
+    cols = batch->columns();
+  }
+  ColumnPtr full = StructOf(schema, cols, next);
+  if (next == n) return full;
+  return Take(*full, take.data(), n);
+}
+
+Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, int partition,
+                            bool change_feed, const SchemaPtr& out_schema) {
+  std::vector<std::optional<std::string_view>> keys, values;
+  std::vector<int64_t> batch_ids;
+  std::vector<bool> removed;
+  std::deque<std::string> scratch;  // bytes built here (stable until decoded)
+  std::vector<std::optional<std::string_view>> states;  // kSession: each session's states
+  std::vector<std::pair<int64_t, bool>> extra_long;     // kJoinRows: index, matched
+  auto push = [&](const RawRow& r, std::string_view k, std::optional<std::string_view> v) {
+    keys.push_back(k);
+    values.push_back(v);
+    batch_ids.push_back(r.batch_id);
+    removed.push_back(r.removed);
+  };
+  for (const RawRow& r : rows) {
+    std::optional<std::string_view> v;
+    if (r.value) v = *r.value;
+    switch (d.layout) {
+      case Layout::kAggregate: {
+        if (v) {
+          if (v->size() < static_cast<size_t>(d.value_prefix))
+            return Status::Error("STDS_INTERNAL_ERROR", {{"message", "aggregation state value too short"}});
+          v = v->substr(static_cast<size_t>(d.value_prefix));
+        }
+        push(r, r.key, v);
+        break;
+      }
+      case Layout::kSession: {
+        if (!v) {
+          push(r, r.key, std::nullopt);
+          states.push_back(std::nullopt);
+          break;
+        }
+        std::vector<stateful_internal::StoredSession> ss;
+        Status st = stateful_internal::DecodeSessions(*v, &ss);
+        if (!st.ok()) return Status::Error("STDS_INTERNAL_ERROR", {{"message", st.message()}});
+        for (auto& x : ss) {
+          // sessionStart, sessionEnd as a RowCodec row of two NOT NULL timestamps.
+          std::string bytes(1, '\0');
+          bytes.append(reinterpret_cast<const char*>(&x.start), 8);
+          bytes.append(reinterpret_cast<const char*>(&x.end), 8);
+          scratch.push_back(std::move(bytes));
+          push(r, r.key, std::string_view(scratch.back()));
+          scratch.push_back(std::move(x.states));
+          states.push_back(std::string_view(scratch.back()));
+        }
+        break;
+      }
+      case Layout::kJoinSide:
+      case Layout::kJoinRows: {
+        if (r.key.size() < 8) return Status::Error("STDS_INTERNAL_ERROR", {{"message", "join state key too short"}});
+        std::string_view k(r.key.data(), r.key.size() - 8);
+        if (v && v->size() < 9)
+          return Status::Error("STDS_INTERNAL_ERROR", {{"message", "join state row too short"}});
+        if (d.layout == Layout::kJoinRows) {
+          extra_long.emplace_back(GetInt64(std::string_view(r.key).substr(r.key.size() - 8)),
+                                  v && (*v)[8] != 0);
+        }
+        push(r, k, v ? std::optional<std::string_view>(v->substr(9)) : std::nullopt);
+        break;
+      }
+      default:
+        push(r, r.key, v);
+    }
+  }
+  const auto n = static_cast<int64_t>(keys.size());
+  ColumnPtr key_col, value_col;
+  SPATE_ASSIGN_OR_RETURN(key_col, DecodeStruct(d.key_schema, keys, "key"));
+  if (d.layout == Layout::kJoinRows) {
+    std::vector<Value> idx;
+    for (const auto& e : extra_long) idx.push_back(Value::Long(e.first));
+    std::vector<ColumnPtr> kc = key_col->children();
+    kc.push_back(ColumnFromValues(DataType::Long(), idx));
+    key_col = StructOf(d.out_key, kc, n);
+  }
+  switch (d.layout) {
+    case Layout::kAggregate:
+    case Layout::kJoinSide: {
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr decoded, DecodeStruct(d.value_schema, values, "value"));
+      // Named as the value column (the change feed's NULLs are applied below).
+      value_col = StructOf(d.out_value, decoded->children(), n);
+      break;
+    }
+    case Layout::kJoinRows: {
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr side, DecodeStruct(d.value_schema, values, "value"));
+      std::vector<Value> matched;
+      for (const auto& e : extra_long) matched.push_back(Value::Boolean(e.second));
+      std::vector<ColumnPtr> vc = side->children();
+      vc.push_back(ColumnFromValues(DataType::Boolean(), matched));
+      value_col = StructOf(d.out_value, vc, n);
+      break;
+    }
+    case Layout::kSession: {
+      std::vector<Field> bf(d.out_value->fields().begin(), d.out_value->fields().begin() + 2);
+      std::vector<Field> sf(d.out_value->fields().begin() + 2, d.out_value->fields().end());
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr b, DecodeStruct(MakeSchema(bf), values, "session"));
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr s, DecodeStruct(MakeSchema(sf), states, "value"));
+      std::vector<ColumnPtr> vc = b->children();
+      for (const auto& c : s->children()) vc.push_back(c);
+      value_col = StructOf(d.out_value, vc, n);
+      break;
+    }
+    case Layout::kDedup:
+      value_col = StructOf(d.out_value, {Column::MakeNull(DataType::Null(), n)}, n);
+      break;
+    case Layout::kDedupWithin:
+    case Layout::kLimit:
+    case Layout::kJoinCounts: {
+      std::vector<Value> vals;
+      for (const auto& v : values) {
+        if (!v || v->size() < 8) {
+          vals.push_back(Value::Null(DataType::Long()));
+        } else {
+          vals.push_back(Value::Long(GetInt64(*v)));
+        }
+      }
+      value_col = StructOf(d.out_value, {ColumnFromValues(DataType::Long(), vals)}, n);
+      break;
+    }
+    case Layout::kTransformWithState:
+      return Status::Internal("transformWithState state is not decoded");
+  }
+  // A removed key of the change feed has a NULL value.
+  if (change_feed) {
+    std::vector<int32_t> idx(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = removed[static_cast<size_t>(i)] ? -1 : static_cast<int32_t>(i);
+    value_col = Take(*value_col, idx.data(), n);
+  }
+  std::vector<ColumnPtr> cols;
+  if (change_feed) {
+    std::vector<Value> ids, types;
+    for (int64_t i = 0; i < n; ++i) {
+      ids.push_back(Value::Long(batch_ids[static_cast<size_t>(i)]));
+      types.push_back(Value::String(removed[static_cast<size_t>(i)] ? "delete" : "update"));
+    }
+    cols.push_back(ColumnFromValues(DataType::Long(), ids));
+    cols.push_back(ColumnFromValues(DataType::String(), types));
+  }
+  cols.push_back(key_col);
+  cols.push_back(value_col);
+  cols.push_back(MakeConstantColumn(Value::Int(partition), n));
+  return Batch::Make(out_schema, std::move(cols), n);
+}
+
+// Whether every value decodes with `prefix` bytes skipped (the best guess of an
+// aggregation's layout when no _metadata/operator exists).
+bool ValuesDecode(const SchemaPtr& schema, const std::vector<RawRow>& rows, size_t prefix) {
+  state::RowCodec codec(schema);
+  state::RowBatchBuilder b(codec);
+  for (const auto& r : rows) {
+    if (!r.value) continue;
+    if (r.value->size() < prefix || !b.Append(std::string_view(*r.value).substr(prefix)).ok())
+      return false;
+  }
+  return true;
+}
+
+Result<std::vector<RawRow>> ReadStoreVersion(const state::StateStoreId& id,
+                                             const state::StateStoreConf& conf,
+                                             io::FileSystemPtr fs, int64_t version) {
+  SPATE_ASSIGN_OR_RETURN(auto provider, state::CreateStateStoreProvider(id, conf, fs));
+  auto store = provider->GetStore(version);
+  if (!store.ok()) {
+    provider->Close();
+    return store.status();
+  }
+  std::vector<RawRow> rows;
+  (*store)->ForEach([&](std::string_view k, std::string_view v) {
+    RawRow r;
+    r.key.assign(k);
+    r.value = std::string(v);
+    rows.push_back(std::move(r));
+  });
+  (*store)->Abort();
+  provider->Close();
+  std::sort(rows.begin(), rows.end(), [](const RawRow& a, const RawRow& b) { return a.key < b.key; });
+  return rows;
+}
+
+}  // namespace
+
+Status WriteOperatorMetadata(io::FileSystem& fs, const std::string& state_root,
+                             int64_t operator_id, const StateOperatorMetadata& m) {
+  JsonValue j = JsonValue::Object();
+  j.Set("version", JsonValue::Int(1));
+  j.Set("operatorId", JsonValue::Int(operator_id));
+  j.Set("operatorName", JsonValue::String(m.operator_name));
+  JsonValue names = JsonValue::Array();
+  for (const auto& n : m.store_names) names.Append(JsonValue::String(n));
+  j.Set("stateStoreNames", std::move(names));
+  j.Set("numPartitions", JsonValue::Int(m.num_partitions));
+  j.Set("valuePrefixBytes", JsonValue::Int(m.value_prefix_bytes));
+  const std::string path = MetadataPath(state_root, operator_id);
+  SPATE_RETURN_IF_ERROR(fs.MakeDirs(io::ParentPath(path)));
+  return fs.WriteAtomic(path, j.ToString() + "\n");
+}
+
+Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(io::FileSystem& fs,
+                                                                  const std::string& state_root,
+                                                                  int64_t operator_id) {
+  const std::string path = MetadataPath(state_root, operator_id);
+  auto text = fs.ReadAll(path);
+  if (!text.ok()) {
+    if (text.status().code() == StatusCode::kNotFound) return std::optional<StateOperatorMetadata>();
+    return text.status();
+  }
+  auto corrupt = [&](const std::string& why) {
+    return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
+        .WithContext("Error reading operator metadata file " + path + ": " + why);
+  };
+  auto doc = JsonValue::Parse(*text);
+  if (!doc.ok()) return corrupt(doc.status().message());
+  const JsonValue* name = doc->Find("operatorName");
+  const JsonValue* names = doc->Find("stateStoreNames");
+  const JsonValue* parts = doc->Find("numPartitions");
+  const JsonValue* prefix = doc->Find("valuePrefixBytes");
+  if (!name || !names || !parts || !prefix) return corrupt("missing fields");
+  StateOperatorMetadata m;
+  m.operator_name = name->string_value();
+  m.store_names.clear();
+  for (const auto& n : names->items()) m.store_names.push_back(n.string_value());
+  m.num_partitions = static_cast<int>(parts->int_value());
+  m.value_prefix_bytes = static_cast<int>(prefix->int_value());
+  return std::optional<StateOperatorMetadata>(std::move(m));
+}
+
+Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::string& checkpoint,
+                                           const std::map<std::string, std::string>& options) {
+  SPATE_ASSIGN_OR_RETURN(Options o, ParseOptions(checkpoint, options));
+  SPATE_ASSIGN_OR_RETURN(CheckpointDescription desc,
+                         DescribeCheckpoint(fs, checkpoint, /*load_stores=*/false));
+  if (!desc.last_committed_batch) {
+    return Status::Error("STDS_COMMITTED_BATCH_UNAVAILABLE", {{"checkpointLocation", checkpoint}});
+  }
+  const int64_t last = *desc.last_committed_batch;
+  auto check_committed = [&](const char* name, int64_t b) -> Status {
+    if (b <= last) return Status::OK();
+    return InvalidOption(name, "WITH_MESSAGE",
+                         "batch " + std::to_string(b) + " is not committed: the last committed "
+                         "batch of " + checkpoint + " is " + std::to_string(last));
+  };
+  if (o.batch_id) SPATE_RETURN_IF_ERROR(check_committed("batchId", *o.batch_id));
+  if (o.change_end) SPATE_RETURN_IF_ERROR(check_committed("changeEndBatchId", *o.change_end));
+  if (o.change_start) SPATE_RETURN_IF_ERROR(check_committed("changeStartBatchId", *o.change_start));
+
+  const CheckpointDescription::Operator* op = nullptr;
+  for (const auto& x : desc.operators) {
+    if (x.operator_id == o.operator_id) op = &x;
+  }
+  if (!op || op->num_partitions == 0) {
+    return Status::Error("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE", {{"sourceOptions", o.ToString()}});
+  }
+  if (!op->schemas) {
+    return Status::Error("STDS_FAILED_TO_READ_STATE_SCHEMA", {{"sourceOptions", o.ToString()}});
+  }
+  const std::string root = io::JoinPath(checkpoint, "state");
+  SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(*fs, root, o.operator_id));
+  const std::string name = meta ? meta->operator_name : GuessOperatorName(*op);
+  std::set<std::string> stores;
+  if (meta) stores.insert(meta->store_names.begin(), meta->store_names.end());
+  for (const auto& s : op->stores) stores.insert(s.id.store_name);
+
+  Decoder d;
+  d.key_schema = op->schemas->key;
+  d.value_schema = op->schemas->value;
+  d.out_key = d.key_schema;
+  d.out_value = d.value_schema;
+  std::string store = o.store_name.value_or("default");
+  const bool join = name == "symmetricHashJoin";
+  if (o.join_side != "none" && !join) {
+    return InvalidOption("joinSide", "WITH_MESSAGE",
+                         "operator " + std::to_string(o.operator_id) + " is " + name +
+                             ", not a stream-stream join (symmetricHashJoin)");
+  }
+  if (join) {
+    if (o.join_side != "none") {
+      d.layout = Layout::kJoinSide;
+      store = o.join_side + "-keyWithIndexToValue";
+      d.value_schema = JoinSideSchema(*op->schemas->value, o.join_side);
+      d.out_value = d.value_schema;
+    } else if (!o.store_name) {
+      return InvalidOption("joinSide", "WITH_MESSAGE",
+                           "operator " + std::to_string(o.operator_id) +
+                               " is a stream-stream join: set joinSide ('left' or 'right') or "
+                               "storeName (one of its four stores)");
+    } else {
+      const std::string side = store.rfind("left-", 0) == 0 ? "left" : "right";
+      if (store.find("keyToNumValues") != std::string::npos) {
+        d.layout = Layout::kJoinCounts;
+        d.out_value = MakeSchema({Field{"value", DataType::Long(), true}});
+      } else {
+        d.layout = Layout::kJoinRows;
+        d.value_schema = JoinSideSchema(*op->schemas->value, side);
+        std::vector<Field> kf = d.key_schema->fields();
+        kf.push_back(Field{"index", DataType::Long(), false});
+        d.out_key = MakeSchema(std::move(kf));
+        std::vector<Field> vf = d.value_schema->fields();
+        vf.push_back(Field{"matched", DataType::Boolean(), false});
+        d.out_value = MakeSchema(std::move(vf));
+      }
+    }
+  } else if (name == "sessionWindowStateStoreSaveExec") {
+    d.layout = Layout::kSession;
+  } else if (name == "dedupe") {
+    d.layout = Layout::kDedup;
+    d.out_value = MakeSchema({Field{"__dummy__", DataType::Null(), true}});
+  } else if (name == "dedupeWithinWatermark") {
+    d.layout = Layout::kDedupWithin;
+  } else if (name == "globalLimit") {
+    d.layout = Layout::kLimit;
+  } else if (name == "transformWithStateExec") {
+    return InvalidOption("operatorId", "WITH_MESSAGE",
+                         "operator " + std::to_string(o.operator_id) +
+                             " is transformWithState, whose state variables (stateVarName) "
+                             "spate cannot read as a table yet");
+  } else {
+    d.layout = Layout::kAggregate;
+    d.value_prefix = meta ? meta->value_prefix_bytes : 0;
+    d.guess_prefix = !meta;
+  }
+  if (d.layout == Layout::kAggregate || d.layout == Layout::kSession) {
+    // The recorded value fields are the aggregates' buffers made unique ("count#0",
+    // "sum#1"); the value column names them as Spark does (its buffer attributes: "count").
+    std::vector<Field> vf = d.out_value->fields();
+    for (Field& f : vf) {
+      const size_t hash = f.name.rfind('#');
+      if (hash != std::string::npos && hash > 0) f.name.resize(hash);
+    }
+    d.out_value = MakeSchema(std::move(vf));
+  }
+  if (!stores.count(store)) {
+    std::string known;
+    for (const auto& s : stores) known += (known.empty() ? "" : ", ") + s;
+    return InvalidOption("storeName", "WITH_MESSAGE",
+                         "operator " + std::to_string(o.operator_id) + " has no store '" + store +
+                             "' (its stores: " + known + ")");
+  }
+
+  // Every column nullable, as Spark's schemas.
+  std::vector<Field> out_fields;
+  if (o.change_feed) {
+    out_fields.push_back(Field{"batch_id", DataType::Long(), true});
+    out_fields.push_back(Field{"change_type", DataType::String(), true});
+  }
+  out_fields.push_back(Field{"key", d.out_key->AsStruct(), true});
+  out_fields.push_back(Field{"value", d.out_value->AsStruct(), true});
+  out_fields.push_back(Field{"partition_id", DataType::Int(), true});
+  SchemaPtr out_schema = MakeSchema(std::move(out_fields));
+
+  std::vector<std::vector<RawRow>> per_partition(static_cast<size_t>(op->num_partitions));
+  for (int p = 0; p < op->num_partitions; ++p) {
+    state::StateStoreId id{root, o.operator_id, p, store};
+    auto& rows = per_partition[static_cast<size_t>(p)];
+    if (o.change_feed) {
+      const int64_t end = o.change_end.value_or(last);
+      for (int64_t b = *o.change_start; b <= end; ++b) {
+        // Batch b committed version b+1: the changes of its delta / changelog file.
+        SPATE_ASSIGN_OR_RETURN(auto changes, state::ReadStoreChanges(id, desc.state_conf, *fs, b + 1));
+        for (auto& c : changes) {
+          RawRow r;
+          r.key = std::move(c.key);
+          if (!c.removed) r.value = std::move(c.value);
+          r.removed = c.removed;
+          r.batch_id = b;
+          rows.push_back(std::move(r));
+        }
+      }
+    } else {
+      SPATE_ASSIGN_OR_RETURN(rows, ReadStoreVersion(id, desc.state_conf, fs, o.batch_id.value_or(last) + 1));
+    }
+  }
+  if (d.guess_prefix) {
+    // No operator metadata (a checkpoint of an older spate): the layout whose values all
+    // decode; an event-time grouping key puts 8 bytes first.
+    bool plain = true;
+    for (const auto& rows : per_partition) plain = plain && ValuesDecode(d.value_schema, rows, 0);
+    d.value_prefix = plain ? 0 : 8;
+  }
+  std::vector<BatchPtr> batches;
+  for (int p = 0; p < op->num_partitions; ++p) {
+    SPATE_ASSIGN_OR_RETURN(BatchPtr b, DecodeRows(d, per_partition[static_cast<size_t>(p)], p,
+                                                  o.change_feed, out_schema));
+    batches.push_back(std::move(b));
+  }
+  return DataSourcePtr(std::make_shared<BatchesDataSource>(
+      out_schema, std::move(batches), "StateStore " + checkpoint + " " + o.ToString()));
+}
+
+Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
+                                              const std::string& checkpoint) {
+  if (checkpoint.empty())
+    return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "path"}});
+  SPATE_ASSIGN_OR_RETURN(CheckpointDescription desc,
+                         DescribeCheckpoint(fs, checkpoint, /*load_stores=*/false));
+  const std::string root = io::JoinPath(checkpoint, "state");
+  std::vector<Value> ids, names, stores, parts, mins, maxs, props;
+  for (const auto& op : desc.operators) {
+    SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(*fs, root, op.operator_id));
+    const std::string name = meta ? meta->operator_name : GuessOperatorName(op);
+    // Per store name: the oldest batch whose state every partition can still load (its
+    // first delta is version 1, else its oldest base file) and the newest committed one.
+    std::map<std::string, int64_t> min_version;
+    for (const auto& s : op.stores) {
+      if (s.versions.empty()) continue;
+      int64_t v = s.versions.front() == 1 || s.base_versions.empty() ? s.versions.front()
+                                                                      : s.base_versions.front();
+      auto [it, fresh] = min_version.emplace(s.id.store_name, v);
+      if (!fresh) it->second = std::max(it->second, v);
+    }
+    for (const auto& [store, minv] : min_version) {
+      ids.push_back(Value::Long(op.operator_id));
+      names.push_back(Value::String(name));
+      stores.push_back(Value::String(store));
+      parts.push_back(Value::Int(op.num_partitions));
+      mins.push_back(Value::Long(std::max<int64_t>(0, minv - 1)));
+      maxs.push_back(desc.last_committed_batch ? Value::Long(*desc.last_committed_batch)
+                                               : Value::Long(-1));
+      props.push_back(Value::Null(DataType::String()));
+    }
+  }
+  SchemaPtr schema = MakeSchema({Field{"operatorId", DataType::Long(), true},
+                                 Field{"operatorName", DataType::String(), true},
+                                 Field{"stateStoreName", DataType::String(), true},
+                                 Field{"numPartitions", DataType::Int(), true},
+                                 Field{"minBatchId", DataType::Long(), true},
+                                 Field{"maxBatchId", DataType::Long(), true},
+                                 Field{"operatorProperties", DataType::String(), true}});
+  const auto n = static_cast<int64_t>(ids.size());
+  std::vector<ColumnPtr> cols = {
+      ColumnFromValues(DataType::Long(), ids),   ColumnFromValues(DataType::String(), names),
+      ColumnFromValues(DataType::String(), stores), ColumnFromValues(DataType::Int(), parts),
+      ColumnFromValues(DataType::Long(), mins),  ColumnFromValues(DataType::Long(), maxs),
+      ColumnFromValues(DataType::String(), props)};
+  std::vector<BatchPtr> batches = {Batch::Make(schema, std::move(cols), n)};
+  return DataSourcePtr(std::make_shared<BatchesDataSource>(schema, std::move(batches),
+                                                           "StateMetadata " + checkpoint));
+}
+
+}  // namespace spate::stream

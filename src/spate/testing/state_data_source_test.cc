@@ -1,0 +1,399 @@
+// Copyright spate authors.
+// State as a table (issue 15): spark.read.format("statestore") and format("state-metadata")
+// over checkpoints made by real runs (aggregation with and without an event-time key,
+// deduplication, a stream-stream join), against both state store providers: batchId
+// selection, joinSide and named stores, the change feed, a checkpoint without the
+// operator metadata file, and Spark's errors.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "spate/api/datetime_functions.h"
+#include "spate/api/readwriter.h"
+#include "spate/api/scalar_functions.h"
+#include "spate/api/session.h"
+#include "spate/api/streaming.h"
+#include "spate/io/file_system.h"
+#include "spate/stream/checkpoint.h"
+#include "spate/testing/stream_test.h"
+
+namespace spate::testing {
+namespace {
+
+using api::DataFrame;
+using api::MemoryStream;
+using api::SparkSession;
+namespace F = api::functions;
+namespace fs = std::filesystem;
+
+SparkSession Spark() {
+  static SparkSession s = TestSession("state-data-source-tests");
+  return s;
+}
+
+std::string TempDir(const std::string& what) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string d = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                               "spate-stds-" + what + "-" + stream::RandomUuid());
+  fs::remove_all(d);
+  return d;
+}
+
+Value I(int32_t v) { return Value::Int(v); }
+Value S(const std::string& v) { return Value::String(v); }
+Value T(int minutes) {
+  return Value::Timestamp((1767225600LL + 12 * 3600 + minutes * 60LL) * 1000000LL);
+}
+
+/// Rows of `df` as sorted strings.
+std::vector<std::string> Strings(const DataFrame& df) {
+  Rows rows;
+  for (const auto& r : df.collect()) rows.push_back(r.values());
+  return RowStrings(rows);
+}
+
+/// The error text of loading `format` from `chk` with `opts`; "" when it loads.
+std::string LoadError(const SparkSession& spark, const std::string& format, const std::string& chk,
+                      const std::map<std::string, std::string>& opts) {
+  try {
+    spark.read().format(format).options(opts).load(chk).collect();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+class StateDataSource : public ::testing::TestWithParam<std::string> {
+ protected:
+  SparkSession NewSpark() {
+    SparkSession spark = Spark().newSession();
+    spark.conf().set("spark.sql.shuffle.partitions", "3");
+    spark.conf().set("spark.sql.streaming.stateStore.providerClass", GetParam());
+    return spark;
+  }
+};
+
+TEST_P(StateDataSource, Aggregation) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("agg");
+  MemoryStream input(spark, "k STRING, v INT");
+  auto q = input.toDF()
+               .groupBy("k")
+               .agg(F::count(F::col("v")).alias("n"), F::sum(F::col("v")).alias("s"))
+               .writeStream()
+               .format("memory")
+               .queryName("stds_agg_" + GetParam())
+               .outputMode("update")
+               .option("checkpointLocation", chk)
+               .start();
+  for (int batch = 0; batch < 3; ++batch) {
+    std::vector<std::vector<Value>> rows;
+    for (int i = 0; i <= batch * 2; ++i) rows.push_back({S("key" + std::to_string(i)), I(i)});
+    input.addData(rows);
+    q.processAllAvailable();
+  }
+  q.stop();
+
+  DataFrame state = spark.read().format("statestore").load(chk);
+  EXPECT_EQ(state.schema().ToSchema()->field(0).name, "key");
+  EXPECT_EQ(state.schema().ToSchema()->field(1).name, "value");
+  EXPECT_EQ(state.schema().ToSchema()->field(2).name, "partition_id");
+  auto flat = state.selectExpr("key.k", "value.*");
+  // count's state, then sum's (sum, count of non-null inputs).
+  EXPECT_EQ(Strings(flat), (std::vector<std::string>{"[key0, 3, 0, 3]", "[key1, 2, 2, 2]",
+                                                      "[key2, 2, 4, 2]", "[key3, 1, 3, 1]",
+                                                      "[key4, 1, 4, 1]"}));
+  // The partitions are the operator's three.
+  auto parts = Strings(state.selectExpr("partition_id").distinct());
+  EXPECT_LE(parts.size(), 3u);
+  for (const auto& p : parts) EXPECT_TRUE(p == "[0]" || p == "[1]" || p == "[2]") << p;
+
+  // batchId picks the state after that batch.
+  EXPECT_EQ(Strings(spark.read().format("statestore").option("batchId", "0").load(chk)
+                        .selectExpr("key.k", "value.*")),
+            (std::vector<std::string>{"[key0, 1, 0, 1]"}));
+  EXPECT_EQ(spark.read().format("statestore").option("batchId", "1").option("operatorId", "0")
+                .option("storeName", "default").load(chk).count(),
+            3);
+
+  // The change feed: batch 1's three keys and batch 2's five.
+  DataFrame feed = spark.read()
+                       .format("statestore")
+                       .option("readChangeFeed", "true")
+                       .option("changeStartBatchId", "1")
+                       .load(chk);
+  EXPECT_EQ(Strings(feed.selectExpr("batch_id", "change_type", "key.k")),
+            (std::vector<std::string>{"[1, update, key0]", "[1, update, key1]",
+                                      "[1, update, key2]", "[2, update, key0]",
+                                      "[2, update, key1]", "[2, update, key2]",
+                                      "[2, update, key3]", "[2, update, key4]"}));
+  EXPECT_EQ(spark.read().format("statestore").option("readChangeFeed", "true")
+                .option("changeStartBatchId", "0").option("changeEndBatchId", "0").load(chk)
+                .count(),
+            1);
+
+  // state-metadata: the one operator.
+  EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk)),
+            (std::vector<std::string>{"[0, stateStoreSave, default, 3, 0, 2, null]"}));
+
+  // Spark's errors.
+  auto err = [&](const std::map<std::string, std::string>& o) {
+    return LoadError(spark, "statestore", chk, o);
+  };
+  EXPECT_NE(err({{"batchId", "-1"}}).find("STDS_INVALID_OPTION_VALUE.IS_NEGATIVE"), std::string::npos);
+  EXPECT_NE(err({{"batchId", "x"}}).find("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE"), std::string::npos);
+  std::string later = err({{"batchId", "7"}});
+  EXPECT_NE(later.find("STDS_INVALID_OPTION_VALUE"), std::string::npos) << later;
+  EXPECT_NE(later.find("last committed batch"), std::string::npos) << later;
+  EXPECT_NE(err({{"operatorId", "4"}}).find("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE"),
+            std::string::npos);
+  EXPECT_NE(err({{"storeName", "nope"}}).find("has no store 'nope'"), std::string::npos);
+  EXPECT_NE(err({{"joinSide", "left"}}).find("not a stream-stream join"), std::string::npos);
+  EXPECT_NE(err({{"joinSide", "middle"}}).find("STDS_INVALID_OPTION_VALUE"), std::string::npos);
+  EXPECT_NE(err({{"joinSide", "left"}, {"storeName", "x"}}).find("STDS_CONFLICT_OPTIONS"),
+            std::string::npos);
+  EXPECT_NE(err({{"readChangeFeed", "true"}}).find("STDS_REQUIRED_OPTION_UNSPECIFIED"),
+            std::string::npos);
+  EXPECT_NE(err({{"readChangeFeed", "true"}, {"changeStartBatchId", "0"}, {"batchId", "1"}})
+                .find("STDS_CONFLICT_OPTIONS"),
+            std::string::npos);
+  EXPECT_NE(err({{"changeStartBatchId", "0"}}).find("readChangeFeed"), std::string::npos);
+
+  // An empty folder: no committed batch.
+  const std::string empty = TempDir("empty");
+  fs::create_directories(empty + "/commits");
+  fs::create_directories(empty + "/offsets");
+  stream::ReadOrCreateStreamMetadata(*io::LocalFileSystem::Get(), empty, "q").status();
+  EXPECT_NE(LoadError(spark, "statestore", empty, {}).find("STDS_COMMITTED_BATCH_UNAVAILABLE"),
+            std::string::npos);
+
+  // A checkpoint written before _metadata/operator existed reads the same.
+  fs::remove(chk + "/state/0/_metadata/operator");
+  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
+            Strings(flat));
+  EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk)),
+            (std::vector<std::string>{"[0, stateStoreSave, default, 3, 0, 2, null]"}));
+  fs::remove_all(chk);
+  fs::remove_all(empty);
+}
+
+// An event-time grouping key: the value starts with the key's event time.
+TEST_P(StateDataSource, AggregationByEventTime) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("wm");
+  MemoryStream input(spark, "ts TIMESTAMP, k STRING");
+  auto q = input.toDF()
+               .withWatermark("ts", "1 hour")
+               .groupBy(F::window(F::col("ts"), "10 minutes"), F::col("k"))
+               .count()
+               .writeStream()
+               .format("memory")
+               .queryName("stds_wm_" + GetParam())
+               .outputMode("update")
+               .option("checkpointLocation", chk)
+               .start();
+  input.addData({{T(1), S("a")}, {T(2), S("a")}, {T(15), S("b")}});
+  q.processAllAvailable();
+  // Far later: the watermark passes both windows, which leave the state.
+  input.addData({{T(200), S("c")}});
+  q.processAllAvailable();
+  q.stop();
+  std::vector<std::string> want = {"[a, 2]", "[b, 1]"};
+  auto read = [&] {
+    return Strings(spark.read().format("statestore").option("batchId", "0").load(chk)
+                       .selectExpr("key.k", "value.*"));
+  };
+  EXPECT_EQ(read(), want);
+  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
+            (std::vector<std::string>{"[c, 1]"}));
+  // The change feed: the evictions are deletes with a NULL value.
+  auto feed = Strings(spark.read()
+                          .format("statestore")
+                          .option("readChangeFeed", "true")
+                          .option("changeStartBatchId", "0")
+                          .load(chk)
+                          .selectExpr("change_type", "key.k", "value IS NULL"));
+  EXPECT_EQ(feed, (std::vector<std::string>{"[delete, a, true]", "[delete, b, true]",
+                                            "[update, a, false]", "[update, b, false]",
+                                            "[update, c, false]"}));
+  fs::remove(chk + "/state/0/_metadata/operator");
+  EXPECT_EQ(read(), want);  // the prefix guessed
+  fs::remove_all(chk);
+}
+
+TEST_P(StateDataSource, Deduplication) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("dedup");
+  MemoryStream input(spark, "k STRING, v INT");
+  auto q = input.toDF()
+               .dropDuplicates({"k"})
+               .writeStream()
+               .format("memory")
+               .queryName("stds_dedup_" + GetParam())
+               .outputMode("append")
+               .option("checkpointLocation", chk)
+               .start();
+  input.addData({{S("a"), I(1)}, {S("b"), I(2)}, {S("a"), I(3)}});
+  q.processAllAvailable();
+  input.addData({{S("c"), I(1)}});
+  q.processAllAvailable();
+  q.stop();
+  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value")),
+            (std::vector<std::string>{"[a, {NULL}]", "[b, {NULL}]", "[c, {NULL}]"}));
+  EXPECT_EQ(spark.read().format("statestore").option("batchId", "0").load(chk).count(), 2);
+  EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk)),
+            (std::vector<std::string>{"[0, dedupe, default, 3, 0, 1, null]"}));
+  fs::remove_all(chk);
+}
+
+TEST_P(StateDataSource, StreamStreamJoin) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("join");
+  MemoryStream a(spark, "k INT, av STRING");
+  MemoryStream b(spark, "k2 INT, bv STRING");
+  auto q = a.toDF()
+               .join(b.toDF(), F::col("k") == F::col("k2"))
+               .writeStream()
+               .format("memory")
+               .queryName("stds_join_" + GetParam())
+               .outputMode("append")
+               .option("checkpointLocation", chk)
+               .start();
+  a.addData({{I(1), S("a1")}, {I(2), S("a2")}, {I(1), S("a1x")}});
+  b.addData({{I(1), S("b1")}});
+  q.processAllAvailable();
+  q.stop();
+  auto read = [&](const std::map<std::string, std::string>& o) {
+    return spark.read().format("statestore").options(o).load(chk);
+  };
+  DataFrame left = read({{"joinSide", "left"}});
+  EXPECT_EQ(Strings(left.selectExpr("key.*", "value.*")),
+            (std::vector<std::string>{"[1, 1, a1]", "[1, 1, a1x]", "[2, 2, a2]"}));
+  EXPECT_EQ(Strings(read({{"joinSide", "right"}}).selectExpr("key.*", "value.*")),
+            (std::vector<std::string>{"[1, 1, b1]"}));
+  EXPECT_EQ(Strings(read({{"storeName", "left-keyToNumValues"}}).selectExpr("key.*", "value.*")),
+            (std::vector<std::string>{"[1, 2]", "[2, 1]"}));
+  auto rows = Strings(
+      read({{"storeName", "left-keyWithIndexToValue"}}).selectExpr("key.*", "value.*"));
+  // An inner join keeps no matched flags (only outer and semi sides read them).
+  EXPECT_EQ(rows, (std::vector<std::string>{"[1, 0, 1, a1, false]", "[1, 1, 1, a1x, false]",
+                                            "[2, 0, 2, a2, false]"}));
+  EXPECT_NE(LoadError(spark, "statestore", chk, {}).find("set joinSide"), std::string::npos);
+  auto meta = Strings(spark.read().format("state-metadata").load(chk));
+  EXPECT_EQ(meta, (std::vector<std::string>{
+                      "[0, symmetricHashJoin, left-keyToNumValues, 3, 0, 0, null]",
+                      "[0, symmetricHashJoin, left-keyWithIndexToValue, 3, 0, 0, null]",
+                      "[0, symmetricHashJoin, right-keyToNumValues, 3, 0, 0, null]",
+                      "[0, symmetricHashJoin, right-keyWithIndexToValue, 3, 0, 0, null]"}));
+  fs::remove_all(chk);
+}
+
+// Session windows: one row per stored session of a key.
+TEST_P(StateDataSource, SessionWindows) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("session");
+  MemoryStream input(spark, "ts TIMESTAMP, k STRING");
+  auto q = input.toDF()
+               .withWatermark("ts", "1 hour")
+               .groupBy(F::col("k"), F::session_window(F::col("ts"), "5 minutes"))
+               .count()
+               .writeStream()
+               .format("memory")
+               .queryName("stds_session_" + GetParam())
+               .outputMode("append")
+               .option("checkpointLocation", chk)
+               .start();
+  input.addData({{T(1), S("a")}, {T(3), S("a")}, {T(20), S("a")}, {T(2), S("b")}});
+  // (the watermark moves: a no-data batch 1 runs, which evicts nothing yet)
+  q.processAllAvailable();
+  q.stop();
+  DataFrame state = spark.read().format("statestore").load(chk);
+  EXPECT_EQ(Strings(state.selectExpr("key.k", "CAST(value.sessionStart AS STRING)",
+                                     "CAST(value.sessionEnd AS STRING)", "value.count")),
+            (std::vector<std::string>{"[a, 2026-01-01 12:01:00, 2026-01-01 12:08:00, 2]",
+                                      "[a, 2026-01-01 12:20:00, 2026-01-01 12:25:00, 1]",
+                                      "[b, 2026-01-01 12:02:00, 2026-01-01 12:07:00, 1]"}));
+  EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk)),
+            (std::vector<std::string>{
+                "[0, sessionWindowStateStoreSaveExec, default, 3, 0, 1, null]"}));
+  fs::remove_all(chk);
+}
+
+// dropDuplicatesWithinWatermark keeps each key's expiry; a global limit its count; a
+// stateless query has no state operators.
+TEST_P(StateDataSource, DedupWithinWatermarkLimitAndStateless) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("within");
+  MemoryStream input(spark, "ts TIMESTAMP, k STRING");
+  auto q = input.toDF()
+               .withWatermark("ts", "10 minutes")
+               .dropDuplicatesWithinWatermark({"k"})
+               .writeStream()
+               .format("memory")
+               .queryName("stds_within_" + GetParam())
+               .outputMode("append")
+               .option("checkpointLocation", chk)
+               .start();
+  input.addData({{T(1), S("a")}, {T(2), S("b")}, {T(3), S("a")}});
+  q.processAllAvailable();
+  q.stop();
+  // Expiry: the first row's event time + the 10 minute delay, in microseconds.
+  const int64_t a_exp = T(11).i64(), b_exp = T(12).i64();
+  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
+            (std::vector<std::string>{"[a, " + std::to_string(a_exp) + "]",
+                                      "[b, " + std::to_string(b_exp) + "]"}));
+  auto meta = Strings(spark.read().format("state-metadata").load(chk).selectExpr("operatorName"));
+  EXPECT_EQ(meta, (std::vector<std::string>{"[dedupeWithinWatermark]"}));
+  fs::remove_all(chk);
+
+  const std::string lchk = TempDir("limit");
+  MemoryStream in2(spark, "k STRING, v INT");
+  auto lq = in2.toDF()
+                .limit(3)
+                .writeStream()
+                .format("memory")
+                .queryName("stds_limit_" + GetParam())
+                .outputMode("append")
+                .option("checkpointLocation", lchk)
+                .start();
+  in2.addData({{S("a"), I(1)}, {S("b"), I(2)}});
+  lq.processAllAvailable();
+  in2.addData({{S("c"), I(1)}, {S("d"), I(2)}});
+  lq.processAllAvailable();
+  lq.stop();
+  EXPECT_EQ(Strings(spark.read().format("statestore").load(lchk).selectExpr("value.*", "partition_id")),
+            (std::vector<std::string>{"[3, 0]"}));
+  EXPECT_EQ(Strings(spark.read().format("statestore").option("batchId", "0").load(lchk)
+                        .selectExpr("value.*")),
+            (std::vector<std::string>{"[2]"}));
+  // A corrupt operator metadata file is an error naming it.
+  std::FILE* f = std::fopen((lchk + "/state/0/_metadata/operator").c_str(), "w");
+  std::fputs("{not json", f);
+  std::fclose(f);
+  std::string err = LoadError(spark, "statestore", lchk, {});
+  EXPECT_NE(err.find("CANNOT_LOAD_STATE_STORE"), std::string::npos) << err;
+  EXPECT_NE(err.find("_metadata/operator"), std::string::npos) << err;
+  fs::remove_all(lchk);
+
+  const std::string schk = TempDir("stateless");
+  MemoryStream in3(spark, "k STRING, v INT");
+  auto sq = in3.toDF()
+                .writeStream()
+                .format("memory")
+                .queryName("stds_stateless_" + GetParam())
+                .option("checkpointLocation", schk)
+                .start();
+  in3.addData({{S("a"), I(1)}});
+  sq.processAllAvailable();
+  sq.stop();
+  EXPECT_EQ(spark.read().format("state-metadata").load(schk).count(), 0);
+  err = LoadError(spark, "statestore", schk, {});
+  EXPECT_NE(err.find("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE"), std::string::npos) << err;
+  fs::remove_all(schk);
+}
+
+INSTANTIATE_TEST_SUITE_P(Providers, StateDataSource, ::testing::Values("memory", "rocksdb"));
+
+}  // namespace
+}  // namespace spate::testing
