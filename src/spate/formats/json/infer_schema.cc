@@ -19,6 +19,10 @@ namespace od = simdjson::ondemand;
 namespace {
 
 constexpr int kMaxDepth = 1000;  // Jackson's default StreamReadConstraints nesting limit
+// The stack the recursive walk may use below its root call: a document nested deeper than
+// this fits is malformed even under kMaxDepth (threads have 8 MiB; sanitizer builds use
+// several KiB per level).
+constexpr std::ptrdiff_t kStackBudget = 6 << 20;
 
 // A numeric (or any scalar) type as its id, precision and scale.
 struct Scalar {
@@ -241,6 +245,8 @@ class Observer {
 
   /// Observes the root value of `doc` (of type `jt`) into `a`; false: malformed.
   bool Root(Acc* a, od::document& doc, od::json_type jt) {
+    char here = 0;
+    stack_base_ = &here;
     switch (jt) {
       case od::json_type::object:
       case od::json_type::array: {
@@ -255,6 +261,8 @@ class Observer {
   /// Observes `v` into `a` (nullptr: validate only).
   bool Value(Acc* a, od::value v, int depth) {
     if (depth > kMaxDepth) return false;
+    char here = 0;
+    if (stack_base_ && stack_base_ - &here > kStackBudget) return false;
     od::json_type t;
     if (v.type().get(t)) return false;
     switch (t) {
@@ -418,6 +426,7 @@ class Observer {
   od::parser parser_;
   std::string padded_;
   bool journal_on_ = false;
+  const char* stack_base_ = nullptr;  // the root call's frame (see kStackBudget)
   std::vector<Undo> journal_;
   Status fatal_;
 };
