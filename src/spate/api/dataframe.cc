@@ -482,16 +482,17 @@ DataFrame GroupedData::flatMapGroupsWithState(stream::GroupStateFunction fn,
                                             ": expected NoTimeout, ProcessingTimeTimeout or "
                                             "EventTimeTimeout"}}));
   }
-  const char* time_mode = *t == stream::GroupStateTimeout::kProcessingTimeTimeout ? "ProcessingTime"
-                          : *t == stream::GroupStateTimeout::kEventTimeTimeout   ? "EventTime"
-                                                                                 : "None";
+  const stream::TimeMode time_mode =
+      *t == stream::GroupStateTimeout::kProcessingTimeTimeout ? stream::TimeMode::kProcessingTime
+      : *t == stream::GroupStateTimeout::kEventTimeTimeout    ? stream::TimeMode::kEventTime
+                                                              : stream::TimeMode::kNone;
   const stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode));
   auto p = Node(PlanKind::kGroupedExtension, {df_.plan()});
   p->group_by = Exprs(keys_);
   p->schema = output_schema.ToSchema();
   p->extension = std::make_shared<stream::TransformWithStateNode>(
       stream::GroupStateProcessorFactory(std::move(fn), state_schema.ToSchema(), *t), p->schema,
-      mode, *stream::ParseTimeMode(time_mode), "flatMapGroupsWithState");
+      mode, time_mode, "flatMapGroupsWithState");
   return DataFrame(df_.session(), p);
 }
 

@@ -195,22 +195,24 @@ class Handle final : public StatefulProcessorHandle {
     });
     return out;
   }
-  // The earliest timer of the partition (kNoExpiry: none).
-  int64_t NextTimer() {
+  // The end of the batch, in one pass over the store: drops the values whose TTL passed
+  // (when a variable has a TTL) and returns the partition's earliest timer (when
+  // `want_next_timer`; kNoExpiry: none). Without either it reads nothing.
+  int64_t Sweep(bool want_next_timer) {
+    const bool ttl = std::any_of(vars_.begin(), vars_.end(),
+                                 [](const Var& v) { return v.ttl_ms > 0; });
     int64_t next = kNoExpiry;
-    store_->ForEach([&](std::string_view k, std::string_view v) {
-      if (k.size() >= 2 && k[0] == 't' && k[1] == '\0' && v.size() >= 8)
-        next = std::min(next, GetInt64(v));
-    });
-    return next;
-  }
-  // Drops the values whose TTL passed (the end of the batch).
-  int64_t RemoveExpired() {
+    if (!ttl && !want_next_timer) return next;
     const int64_t now = now_ms();
     std::vector<std::string> gone;
     std::vector<std::pair<std::string, std::string>> rewrite;
     store_->ForEach([&](std::string_view k, std::string_view v) {
       if (k.size() < 2 || k[1] != '\0') return;
+      if (k[0] == 't') {
+        if (want_next_timer && v.size() >= 8) next = std::min(next, GetInt64(v));
+        return;
+      }
+      if (!ttl) return;
       if (k[0] == 'v') {
         if (v.size() >= 8 && GetInt64(v) <= now) gone.emplace_back(k);
       } else if (k[0] == 'l' || k[0] == 'm') {
@@ -225,7 +227,7 @@ class Handle final : public StatefulProcessorHandle {
     });
     for (const auto& k : gone) store_->Remove(k);
     for (const auto& [k, v] : rewrite) store_->Put(k, v);
-    return static_cast<int64_t>(gone.size() + rewrite.size());
+    return next;
   }
 
  protected:
@@ -581,14 +583,14 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
       SPATE_RETURN_IF_ERROR(h.status());
     }
   }
-  h.RemoveExpired();
+  // Only processing-time timers need the next one (a due timer triggers a batch).
+  *next_timer = h.Sweep(node.time_mode() == TimeMode::kProcessingTime);
   try {
     proc->close();
   } catch (const std::exception& e) {
     return UserError("close", e.what());
   }
   *updated = static_cast<int64_t>(keys.size());
-  *next_timer = h.NextTimer();
   // The output rows, as columns of the output schema.
   const SchemaPtr& schema = node.output();
   const auto n = static_cast<int64_t>(out.size());
