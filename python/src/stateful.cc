@@ -123,6 +123,15 @@ class PyProcessor final : public stream::StatefulProcessor {
     });
     return out;
   }
+  void handleInitialState(const ProcessorRow& key, const ProcessorRow& initial_state,
+                          const stream::TimerValues& tv) override {
+    py::gil_scoped_acquire gil;
+    Call([&] {
+      adapter_.attr("handle_initial_state")(RowToPy(key, tz_), RowToPy(initial_state, tz_),
+                                            tv.current_processing_time_ms,
+                                            tv.current_watermark_ms);
+    });
+  }
   void close() override {
     py::gil_scoped_acquire gil;
     Call([&] { adapter_.attr("close")(); });
@@ -251,12 +260,12 @@ void BindStateful(py::module_& m) {
       .def("queryId", [](PyHandle& h) { return h.h->queryId(); })
       .def("batchId", [](PyHandle& h) { return h.h->batchId(); })
       .def("partitionId", [](PyHandle& h) { return h.h->partitionId(); });
-  // GroupedData.transformWithState(adapter_factory, output schema, mode, time mode): the
-  // factory is called under the GIL for each processor.
+  // GroupedData.transformWithState(adapter_factory, output schema, mode, time mode[, initial
+  // state]): the factory is called under the GIL for each processor.
   m.def("transform_with_state",
         [](const api::GroupedData& g, py::object factory, py::handle output_schema,
            const std::string& mode, const std::string& time_mode, const std::string& tz_id,
-           const std::string& operator_name) {
+           const std::string& operator_name, const api::GroupedData* initial_state) {
           auto fields = FieldsOf(output_schema);
           TimeZone tz = api::ValueOrThrow(TimeZone::Find(tz_id));
           auto shared = std::make_shared<GilObject>(std::move(factory));
@@ -271,9 +280,16 @@ void BindStateful(py::module_& m) {
             return std::unique_ptr<stream::StatefulProcessor>(
                 std::make_unique<PyProcessor>(std::move(adapter), fields, tz));
           };
+          if (initial_state) {
+            return g.transformWithState(std::move(make), api::StructType(fields), mode,
+                                        time_mode, *initial_state);
+          }
           return g.transformWithState(std::move(make), api::StructType(fields), mode, time_mode,
                                       operator_name);
-        });
+        },
+        py::arg("grouped"), py::arg("factory"), py::arg("output_schema"), py::arg("mode"),
+        py::arg("time_mode"), py::arg("tz"), py::arg("operator_name"),
+        py::arg("initial_state") = nullptr);
 }
 
 }  // namespace spate::python

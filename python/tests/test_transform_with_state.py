@@ -162,3 +162,69 @@ def test_apply_in_pandas_with_state_event_time_timeout(spark, tmp_path):
     assert sorted(tuple(r) for r in spark.sql("SELECT * FROM gs_sessions").collect()) == [("u1", 2), ("u2", 1)]
     assert any(p["stateOperators"] and p["stateOperators"][0]["operatorName"] == "flatMapGroupsWithState"
                for p in q.recentProgress)
+
+
+class SeededCount(StatefulProcessor):
+    """A running count per key that starts from the initial state's `n`."""
+
+    def __init__(self, pandas_mode):
+        self.pandas_mode = pandas_mode
+
+    def init(self, handle):
+        self.count = handle.getValueState("count", "n BIGINT")
+
+    def handleInitialState(self, key, initialState, timerValues):
+        if self.pandas_mode:
+            assert isinstance(initialState, pd.DataFrame) and len(initialState) == 1
+            assert list(initialState.columns) == ["k", "n"]
+            n = int(initialState["n"][0])
+        else:
+            assert initialState.k == key[0]
+            n = initialState.n
+        self.count.update((n,))
+
+    def handleInputRows(self, key, rows, timerValues):
+        n = self.count.get()[0] if self.count.exists() else 0
+        if self.pandas_mode:
+            n += sum(len(pdf) for pdf in rows)
+            self.count.update((n,))
+            yield pd.DataFrame({"k": [key[0]], "n": [n]})
+        else:
+            n += sum(1 for _ in rows)
+            self.count.update((n,))
+            from spate.sql import Row
+            yield Row(k=key[0], n=n)
+
+
+@pytest.mark.parametrize("pandas_mode", [True, False])
+def test_initial_state_seeds_the_first_batch_only(spark, tmp_path, pandas_mode):
+    src, chk = str(tmp_path / "in"), str(tmp_path / "chk")
+    land(src, "0.json", [(0, "a", 1), (1, "b", 1)])
+    init = spark.createDataFrame([("a", 10), ("z", 5)], "k STRING, n BIGINT")
+
+    def query():
+        g = spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(src).groupBy("k")
+        f = g.transformWithStateInPandas if pandas_mode else g.transformWithState
+        return f(SeededCount(pandas_mode), "k STRING, n BIGINT", "update", "None",
+                 initialState=init.groupBy("k"))
+    name = "seed_p" if pandas_mode else "seed_r"
+    run(spark, query(), chk, name + "1")
+    assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {name}1").collect()) == [
+        ("a", 11), ("b", 1)]
+    land(src, "1.json", [(2, "z", 1), (3, "a", 1)])
+    run(spark, query(), chk, name + "2")  # a restart does not apply the initial state again
+    assert sorted(tuple(r) for r in spark.sql(f"SELECT * FROM {name}2").collect()) == [
+        ("a", 12), ("z", 6)]
+
+
+def test_initial_state_with_a_duplicate_key_fails(spark, tmp_path):
+    src, chk = str(tmp_path / "in"), str(tmp_path / "chk")
+    land(src, "0.json", [(0, "a", 1)])
+    init = spark.createDataFrame([("a", 10), ("a", 5)], "k STRING, n BIGINT")
+    df = (spark.readStream.schema(SCHEMA).json(src).groupBy("k")
+          .transformWithState(SeededCount(False), "k STRING, n BIGINT", "update", "None",
+                              initialState=init.groupBy("k")))
+    with pytest.raises(StreamingQueryException) as e:
+        run(spark, df, chk, "seed_dup")
+    assert "STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY" in str(e.value)
+    assert "Invalid grouping key=a" in str(e.value)

@@ -66,7 +66,8 @@ class GroupedData:
 
 
     def _transform_with_state(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
-                              timeMode: str, pandas: bool, operatorName: str = "transformWithStateExec"):
+                              timeMode: str, pandas: bool, operatorName: str = "transformWithStateExec",
+                              initialState: Any = None):
         from spate.sql.column import _session_zone
         from spate.sql.streaming.stateful_processor import StatefulProcessor, _Adapter
         from spate.sql.types import StructType, _parse_datatype_string
@@ -77,19 +78,23 @@ class GroupedData:
         if not isinstance(out, StructType):
             raise PySparkTypeError("[NOT_STRUCT] outputStructType should be a StructType.",
                                    "NOT_STRUCT", None, {"arg_name": "outputStructType"})
+        if initialState is not None and not isinstance(initialState, GroupedData):
+            raise PySparkTypeError("[NOT_EXPECTED_TYPE] initialState should be a GroupedData.",
+                                   "NOT_EXPECTED_TYPE", None, {"arg_name": "initialState"})
         in_names = list(self._df.columns)
         out_names = [f.name for f in out.fields]
-        factory = lambda: _Adapter(statefulProcessor, in_names, out_names, pandas)  # noqa: E731
-        return self._wrap(_spate.transform_with_state(self._jgd, factory, out, outputMode, timeMode,
-                                                      _session_zone(), operatorName))
+        init_names = list(initialState._df.columns) if initialState is not None else []
+        factory = lambda: _Adapter(statefulProcessor, in_names, out_names, pandas,  # noqa: E731
+                                   init_names)
+        return self._wrap(_spate.transform_with_state(
+            self._jgd, factory, out, outputMode, timeMode, _session_zone(), operatorName,
+            initialState._jgd if initialState is not None else None))
 
     def transformWithStateInPandas(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
                                    timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):
         """Runs `statefulProcessor` per grouping key; rows in and out as pandas DataFrames."""
-        if initialState is not None:
-            raise PySparkValueError("[UNSUPPORTED_FEATURE] initialState is not supported yet.",
-                                    "UNSUPPORTED_FEATURE", None, {})
-        return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, True)
+        return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, True,
+                                          initialState=initialState)
 
     def applyInPandasWithState(self, func: Any, outputStructType: Any, stateStructType: Any,
                                outputMode: str, timeoutConf: str):
@@ -108,10 +113,8 @@ class GroupedData:
     def transformWithState(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
                            timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):
         """Runs `statefulProcessor` per grouping key; rows in and out as Row objects."""
-        if initialState is not None:
-            raise PySparkValueError("[UNSUPPORTED_FEATURE] initialState is not supported yet.",
-                                    "UNSUPPORTED_FEATURE", None, {})
-        return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, False)
+        return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, False,
+                                          initialState=initialState)
 
 
 class PivotedGroupedData:

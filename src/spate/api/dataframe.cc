@@ -453,6 +453,16 @@ DataFrame GroupedData::transformWithState(stream::StatefulProcessorFactory facto
                                           const std::string& output_mode,
                                           const std::string& time_mode,
                                           const std::string& operator_name) const {
+  return TransformWithState(std::move(factory), output_schema, output_mode, time_mode,
+                            operator_name, nullptr);
+}
+
+DataFrame GroupedData::TransformWithState(stream::StatefulProcessorFactory factory,
+                                          const StructType& output_schema,
+                                          const std::string& output_mode,
+                                          const std::string& time_mode,
+                                          const std::string& operator_name,
+                                          const GroupedData* initial_state) const {
   const stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode));
   if (mode == stream::OutputMode::kComplete) {
     CheckOrThrow(Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
@@ -465,9 +475,20 @@ DataFrame GroupedData::transformWithState(stream::StatefulProcessorFactory facto
   auto p = Node(PlanKind::kGroupedExtension, {df_.plan()});
   p->group_by = Exprs(keys_);
   p->schema = output_schema.ToSchema();
-  p->extension = std::make_shared<stream::TransformWithStateNode>(std::move(factory), p->schema,
-                                                                  mode, *tm, operator_name);
+  auto node = std::make_shared<stream::TransformWithStateNode>(std::move(factory), p->schema,
+                                                               mode, *tm, operator_name);
+  if (initial_state) node->set_initial_state(InitialStateOf(*initial_state, {}, {}, false));
+  p->extension = std::move(node);
   return DataFrame(df_.session(), p);
+}
+
+DataFrame GroupedData::transformWithState(stream::StatefulProcessorFactory factory,
+                                          const StructType& output_schema,
+                                          const std::string& output_mode,
+                                          const std::string& time_mode,
+                                          const GroupedData& initial_state) const {
+  return TransformWithState(std::move(factory), output_schema, output_mode, time_mode,
+                            "transformWithStateExec", &initial_state);
 }
 
 DataFrame GroupedData::flatMapGroupsWithState(stream::GroupStateFunction fn,
@@ -475,6 +496,50 @@ DataFrame GroupedData::flatMapGroupsWithState(stream::GroupStateFunction fn,
                                               const StructType& state_schema,
                                               const std::string& output_mode,
                                               const std::string& timeout) const {
+  return WithGroupState(std::move(fn), output_schema, state_schema, output_mode, timeout, nullptr,
+                        false);
+}
+
+DataFrame GroupedData::flatMapGroupsWithState(stream::GroupStateFunction fn,
+                                              const StructType& output_schema,
+                                              const StructType& state_schema,
+                                              const std::string& output_mode,
+                                              const std::string& timeout,
+                                              const GroupedData& initial_state) const {
+  return WithGroupState(std::move(fn), output_schema, state_schema, output_mode, timeout,
+                        &initial_state, false);
+}
+
+namespace {
+stream::GroupStateFunction OneRowPerCall(GroupedData::MapGroupsFunction fn) {
+  return [fn = std::move(fn)](const stream::ProcessorRow& key,
+                              const std::vector<stream::ProcessorRow>& rows,
+                              stream::GroupState& state) {
+    return std::vector<stream::ProcessorRow>{fn(key, rows, state)};
+  };
+}
+}  // namespace
+
+DataFrame GroupedData::mapGroupsWithState(MapGroupsFunction fn, const StructType& output_schema,
+                                          const StructType& state_schema,
+                                          const std::string& timeout) const {
+  return WithGroupState(OneRowPerCall(std::move(fn)), output_schema, state_schema, "update",
+                        timeout, nullptr, true);
+}
+
+DataFrame GroupedData::mapGroupsWithState(MapGroupsFunction fn, const StructType& output_schema,
+                                          const StructType& state_schema,
+                                          const std::string& timeout,
+                                          const GroupedData& initial_state) const {
+  return WithGroupState(OneRowPerCall(std::move(fn)), output_schema, state_schema, "update",
+                        timeout, &initial_state, true);
+}
+
+DataFrame GroupedData::WithGroupState(stream::GroupStateFunction fn,
+                                      const StructType& output_schema,
+                                      const StructType& state_schema,
+                                      const std::string& output_mode, const std::string& timeout,
+                                      const GroupedData* initial_state, bool map_groups) const {
   auto t = stream::ParseGroupStateTimeout(timeout);
   if (!t) {
     CheckOrThrow(Status::Error("_LEGACY_ERROR_TEMP_3102",
@@ -490,10 +555,76 @@ DataFrame GroupedData::flatMapGroupsWithState(stream::GroupStateFunction fn,
   auto p = Node(PlanKind::kGroupedExtension, {df_.plan()});
   p->group_by = Exprs(keys_);
   p->schema = output_schema.ToSchema();
-  p->extension = std::make_shared<stream::TransformWithStateNode>(
+  auto node = std::make_shared<stream::TransformWithStateNode>(
       stream::GroupStateProcessorFactory(std::move(fn), state_schema.ToSchema(), *t), p->schema,
       mode, time_mode, "flatMapGroupsWithState");
+  node->set_map_groups_with_state(map_groups);
+  if (initial_state) {
+    std::vector<std::string> names;
+    std::vector<DataTypePtr> types;
+    for (const auto& f : state_schema.fields()) {
+      names.push_back(f.name);
+      types.push_back(f.type);
+    }
+    node->set_initial_state(InitialStateOf(*initial_state, names, types, true));
+  }
+  p->extension = std::move(node);
   return DataFrame(df_.session(), p);
+}
+
+std::shared_ptr<const stream::InitialState> GroupedData::InitialStateOf(
+    const GroupedData& initial, const std::vector<std::string>& columns,
+    const std::vector<DataTypePtr>& types, bool group_state) const {
+  if (initial.df_.isStreaming()) {
+    CheckOrThrow(Status::Error(
+        "_LEGACY_ERROR_TEMP_3102",
+        {{"msg",
+          "Non-streaming DataFrame/Dataset is not supported as the initial state in "
+          "[flatMap|map]GroupsWithState operation on a streaming DataFrame/Dataset"}}));
+  }
+  // The keys must have the input's key types: both sides are exchanged by them.
+  const DataFrame in_key_df = df_.select(keys_);
+  const auto& in_keys = in_key_df.analyzed()->output;
+  std::vector<Column> sel;
+  for (size_t i = 0; i < initial.keys_.size(); ++i)
+    sel.push_back(initial.keys_[i].alias("__initial_state_key" + std::to_string(i)));
+  const DataFrame init_key_df = initial.df_.select(sel);
+  const auto& init_keys = init_key_df.analyzed()->output;
+  bool same = in_keys.size() == init_keys.size();
+  std::string want, got;
+  for (size_t i = 0; i < in_keys.size(); ++i) want += (i ? ", " : "") + in_keys[i].type->SimpleString();
+  for (size_t i = 0; i < init_keys.size(); ++i) {
+    got += (i ? ", " : "") + init_keys[i].type->SimpleString();
+    same = same && i < in_keys.size() && init_keys[i].type->Equals(*in_keys[i].type);
+  }
+  if (!same) {
+    CheckOrThrow(Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", "The initial state's grouping keys (" + got +
+                     ") must have the types of the input's grouping keys (" + want + ")"}}));
+  }
+  if (columns.empty()) {
+    for (const auto& a : initial.df_.analyzed()->output) sel.push_back(functions::col(a.name));
+  } else {
+    for (size_t i = 0; i < columns.size(); ++i) {
+      Column c = functions::col(columns[i]);
+      if (i < types.size() && types[i]) c = c.cast(types[i]);
+      sel.push_back(c.alias(columns[i]));
+    }
+  }
+  DataFrame rows = initial.df_.select(sel);
+  auto is = std::make_shared<stream::InitialState>();
+  is->schema = rows.analyzed()->OutputSchema();
+  is->num_keys = static_cast<int>(initial.keys_.size());
+  is->group_state = group_state;
+  is->skip_keys_without_rows = EqualsIgnoreCase(
+      df_.session()->conf.GetOr(
+          "spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys", "false"),
+      "true");
+  std::shared_ptr<SessionState> session = rows.session();
+  sql::BoundPlanPtr plan = rows.analyzed();
+  is->load = [session, plan]() { return session->Execute(plan); };
+  return is;
 }
 
 DataFrame GroupedData::count() const {

@@ -247,9 +247,48 @@ class GroupedData {
   DataFrame flatMapGroupsWithState(stream::GroupStateFunction fn, const StructType& output_schema,
                                    const StructType& state_schema, const std::string& output_mode,
                                    const std::string& timeout = "NoTimeout") const;
+  /// With an initial state: a batch DataFrame grouped by keys of the input's key types. In
+  /// the query's first batch a key's row of `initial_state` is its state (its columns named
+  /// as `state_schema`'s fields); a key found only there is called with no rows unless
+  /// spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys is true.
+  DataFrame flatMapGroupsWithState(stream::GroupStateFunction fn, const StructType& output_schema,
+                                   const StructType& state_schema, const std::string& output_mode,
+                                   const std::string& timeout,
+                                   const GroupedData& initial_state) const;
+  /// mapGroupsWithState: `fn` returns exactly one row per call; a streaming query must use
+  /// Update output mode and no aggregation (Spark's rules).
+  using MapGroupsFunction = std::function<stream::ProcessorRow(
+      const stream::ProcessorRow& key, const std::vector<stream::ProcessorRow>& rows,
+      stream::GroupState& state)>;
+  DataFrame mapGroupsWithState(MapGroupsFunction fn, const StructType& output_schema,
+                               const StructType& state_schema,
+                               const std::string& timeout = "NoTimeout") const;
+  DataFrame mapGroupsWithState(MapGroupsFunction fn, const StructType& output_schema,
+                               const StructType& state_schema, const std::string& timeout,
+                               const GroupedData& initial_state) const;
+  /// transformWithState with an initial state (a batch DataFrame grouped by keys of the
+  /// input's key types): in the query's first batch the processor's handleInitialState runs
+  /// once per row of it (the whole row), before any input.
+  DataFrame transformWithState(stream::StatefulProcessorFactory factory,
+                               const StructType& output_schema, const std::string& output_mode,
+                               const std::string& time_mode,
+                               const GroupedData& initial_state) const;
 
  private:
   DataFrame Numeric(const std::string& fn, const std::vector<std::string>& cols) const;
+  DataFrame TransformWithState(stream::StatefulProcessorFactory factory,
+                               const StructType& output_schema, const std::string& output_mode,
+                               const std::string& time_mode, const std::string& operator_name,
+                               const GroupedData* initial_state) const;
+  DataFrame WithGroupState(stream::GroupStateFunction fn, const StructType& output_schema,
+                       const StructType& state_schema, const std::string& output_mode,
+                       const std::string& timeout, const GroupedData* initial_state,
+                       bool map_groups) const;
+  // The initial state's rows for the node: the grouping keys (checked against the input's
+  // key types), then `columns` (all of them when empty) cast to `types` where given.
+  std::shared_ptr<const stream::InitialState> InitialStateOf(
+      const GroupedData& initial, const std::vector<std::string>& columns,
+      const std::vector<DataTypePtr>& types, bool group_state) const;
   DataFrame df_;
   std::vector<Column> keys_;
 };

@@ -78,6 +78,11 @@ class GroupStateProcessor final : public StatefulProcessor {
                                                const ExpiredTimerInfo&) override {
     return Call(key, {}, tv, true);
   }
+  // The initial state's row is the state value (the API selects the state's columns).
+  void handleInitialState(const ProcessorRow&, const ProcessorRow& initial_state,
+                          const TimerValues&) override {
+    state_->update(initial_state);
+  }
 
  private:
   std::vector<ProcessorRow> Call(const ProcessorRow& key, const std::vector<ProcessorRow>& rows,

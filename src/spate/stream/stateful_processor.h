@@ -22,6 +22,8 @@
 //   "l" 0 name 0 K -> count | per element: expiry, length, RowCodec  ListState
 //   "m" 0 name 0 K -> count | per entry: expiry, key len, key, value len, value  MapState
 //   "t" 0 K        -> the key's timers (sorted int64 ms)
+// With an initial state (InitialState, below) the query's first batch (and a batch query)
+// first calls handleInitialState(key, row, timers) once per row of it.
 // In a batch query the processor runs over the whole input once with empty state.
 //
 // Ownership: the plan node owns the factory; processors and handles live for one partition
@@ -180,10 +182,36 @@ class StatefulProcessor {
     (void)expired;
     return {};
   }
+  /// With an initial state (transformWithState's initialState): called in the query's first
+  /// batch, before any input row, once per row of the initial state with the row's grouping
+  /// key and the whole row (all its columns). A key may appear only once
+  /// (STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY). A no-op unless overridden, as
+  /// PySpark's.
+  virtual void handleInitialState(const ProcessorRow& key, const ProcessorRow& initial_state,
+                                  const TimerValues& timers) {
+    (void)key;
+    (void)initial_state;
+    (void)timers;
+  }
   virtual void close() {}
 };
 
 using StatefulProcessorFactory = std::function<std::unique_ptr<StatefulProcessor>()>;
+
+/// The initial state of a transformWithState / flatMapGroupsWithState query: `load` returns
+/// its rows (a batch query run once, in the query's first batch; a batch query runs it too)
+/// whose first `num_keys` columns are the grouping keys, typed as the query's keys, and the
+/// rest the row handed to handleInitialState.
+struct InitialState {
+  std::function<Result<std::vector<BatchPtr>>()> load;
+  SchemaPtr schema;
+  int num_keys = 0;
+  /// flatMapGroupsWithState's rules: a key found only in the initial state is still called
+  /// (with no rows) unless `skip_keys_without_rows`; a duplicate key fails with Spark's
+  /// IllegalArgumentException text instead of transformWithState's error class.
+  bool group_state = false;
+  bool skip_keys_without_rows = false;
+};
 
 /// The payload of the plan node (BoundKind::kExtension whose group_exprs are the grouping
 /// keys over its child): planned in a batch query with empty state; a streaming query's
@@ -215,6 +243,12 @@ class TransformWithStateNode final
   OutputMode mode() const { return mode_; }
   TimeMode time_mode() const { return time_mode_; }
   const std::string& operator_name() const { return operator_name_; }
+  /// The initial state, or nullptr.
+  const std::shared_ptr<const InitialState>& initial_state() const { return initial_state_; }
+  void set_initial_state(std::shared_ptr<const InitialState> s) { initial_state_ = std::move(s); }
+  /// mapGroupsWithState (one row per call; Update mode only, as Spark checks).
+  bool map_groups_with_state() const { return map_groups_; }
+  void set_map_groups_with_state(bool v) { map_groups_ = v; }
 
  private:
   StatefulProcessorFactory factory_;
@@ -224,6 +258,8 @@ class TransformWithStateNode final
   std::string operator_name_;
   std::vector<BoundExprPtr> keys_;
   std::vector<sql::Attribute> key_attributes_;
+  std::shared_ptr<const InitialState> initial_state_;
+  bool map_groups_ = false;
 };
 
 /// The TransformWithStateNode of a plan node, or nullptr.

@@ -243,9 +243,10 @@ Status CheckJoin(const BoundPlan& p, OutputMode mode) {
   return Status::OK();
 }
 
-Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent) {
+Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent,
+                  const BoundPlan& root) {
   for (const auto& c : p.children) {
-    if (c) SPATE_RETURN_IF_ERROR(CheckNodes(*c, mode, &p));
+    if (c) SPATE_RETURN_IF_ERROR(CheckNodes(*c, mode, &p, root));
   }
   const bool child_streaming =
       !p.children.empty() && p.children[0] && IsStreamingBound(*p.children[0]);
@@ -280,7 +281,19 @@ Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent) 
       // flatMapGroupsWithState (applyInPandasWithState): Spark's checks.
       const TransformWithStateNode* tws = TransformWithStateOf(p);
       if (!tws || !child_streaming || tws->operator_name() != "flatMapGroupsWithState") break;
-      if (!AnyStreamingAggregate(*p.child()) && tws->mode() != mode) {
+      if (tws->map_groups_with_state()) {
+        // Allowed only in Update output mode and without aggregation in the query.
+        if (AnyStreamingAggregate(root)) {
+          return Legacy(
+              "mapGroupsWithState is not supported with aggregation on a streaming "
+              "DataFrame/Dataset");
+        }
+        if (mode != OutputMode::kUpdate) {
+          return Legacy("mapGroupsWithState is not supported with " +
+                        std::string(OutputModeName(mode)) +
+                        " output mode on a streaming DataFrame/Dataset");
+        }
+      } else if (!AnyStreamingAggregate(*p.child()) && tws->mode() != mode) {
         return Legacy("flatMapGroupsWithState in " + Lower(OutputModeName(tws->mode())) +
                       " mode is not supported with " + std::string(OutputModeName(mode)) +
                       " output mode on a streaming DataFrame/Dataset");
@@ -728,7 +741,7 @@ Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {
     return Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
                          {{"outputMode", "complete"}, {"operation", "no streaming aggregations"}});
   }
-  SPATE_RETURN_IF_ERROR(CheckNodes(plan, mode, nullptr));
+  SPATE_RETURN_IF_ERROR(CheckNodes(plan, mode, nullptr, plan));
   // Several stateful operators chain with per-operator watermarks (Spark 3.5+,
   // spark.sql.streaming.statefulOperator.allowMultiple); several aggregations only in
   // Append mode.

@@ -9,6 +9,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/exec/exchange.h"
 #include "spate/exec/exec_context.h"
+#include "spate/exec/local_scan.h"
 #include "spate/state/row_codec.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/stateful_processor.h"
@@ -504,8 +505,19 @@ Status UserError(const char* function, const std::string& reason) {
 }
 
 // Runs the processor over one partition's rows against `store`.
+// The grouping key as Spark prints it in errors (a tuple's "(a,b)" for several columns).
+std::string KeyText(const ProcessorRow& key) {
+  if (key.size() == 1) return key[0].ToString();
+  std::string s = "(";
+  for (size_t i = 0; i < key.size(); ++i) s += (i ? "," : "") + key[i].ToString();
+  return s + ")";
+}
+
+// Runs the processor over one partition's rows against `store`; `init`: this partition's
+// initial state rows (keys first, see InitialState), handled before the input.
 Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateStore* store,
-                              const std::vector<BatchPtr>& batches, const StatefulBatch& batch,
+                              const std::vector<BatchPtr>& batches,
+                              const std::vector<BatchPtr>& init, const StatefulBatch& batch,
                               int64_t eviction_watermark_ms, int partition,
                               const EvalContext& eval, int64_t* updated, int64_t* next_timer) {
   Handle h(store, batch, partition, batch.query_id);
@@ -553,6 +565,50 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
   auto take = [&](std::vector<ProcessorRow> produced) {
     for (auto& r : produced) out.push_back(std::move(r));
   };
+  // The initial state: one handleInitialState per row, a key at most once. Under
+  // flatMapGroupsWithState's rules a key without input rows is then called with none.
+  const InitialState* is = node.initial_state().get();
+  size_t init_only = 0;
+  if (is && !init.empty()) {
+    std::unordered_map<std::string, bool> seen;
+    std::vector<std::pair<std::string, ProcessorRow>> no_rows;  // keys only in the state
+    for (const auto& b : init) {
+      std::vector<ColumnPtr> kc(b->columns().begin(), b->columns().begin() + is->num_keys);
+      const auto raw = Raw(kc);
+      for (int64_t r = 0; r < b->num_rows(); ++r) {
+        kb.clear();
+        key_codec.Encode(raw, r, &kb);
+        ProcessorRow k, row;
+        for (const auto& c : kc) k.push_back(c->GetValue(r));
+        for (int c = is->num_keys; c < b->num_columns(); ++c) row.push_back(b->column(c)->GetValue(r));
+        if (!seen.emplace(kb, true).second) {
+          if (is->group_state) {
+            return Status::Error("SPATE_INITIAL_STATE_DUPLICATE_KEY",
+                                 {{"groupingKey", KeyText(k)}});
+          }
+          return Status::Error("STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY",
+                               {{"groupingKey", KeyText(k)}});
+        }
+        h.SetKey(kb);
+        try {
+          proc->handleInitialState(k, row, tv);
+        } catch (const std::exception& e) {
+          return UserError("handleInitialState", e.what());
+        }
+        SPATE_RETURN_IF_ERROR(h.status());
+        if (is->group_state && !is->skip_keys_without_rows && !slot.count(kb))
+          no_rows.emplace_back(kb, std::move(k));
+      }
+    }
+    for (auto& [kbytes, k] : no_rows) {
+      keys.push_back(kbytes);
+      key_rows.push_back(std::move(k));
+      rows.emplace_back();
+    }
+    init_only = seen.size();
+    for (const auto& [kbytes, _] : seen) init_only -= slot.count(kbytes);
+    if (!no_rows.empty()) init_only -= no_rows.size();
+  }
   for (size_t i = 0; i < keys.size(); ++i) {
     h.SetKey(keys[i]);
     try {
@@ -590,7 +646,7 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
   } catch (const std::exception& e) {
     return UserError("close", e.what());
   }
-  *updated = static_cast<int64_t>(keys.size());
+  *updated = static_cast<int64_t>(keys.size() + init_only);
   // The output rows, as columns of the output schema.
   const SchemaPtr& schema = node.output();
   const auto n = static_cast<int64_t>(out.size());
@@ -617,13 +673,15 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
 // operator (op) uses its stores, a batch query an empty store per partition.
 class TransformWithStateExec final : public exec::PhysicalOp {
  public:
+  /// `init`: the initial state exchanged as the child (nullptr when none applies).
   TransformWithStateExec(std::shared_ptr<const TransformWithStateNode> node,
                          StatefulRuntime::Operator* op, const StatefulBatch* batch,
-                         exec::PhysicalOpPtr child)
-      : PhysicalOp(node->output(), {std::move(child)}),
+                         exec::PhysicalOpPtr child, exec::PhysicalOpPtr init)
+      : PhysicalOp(node->output(), Children(std::move(child), init)),
         node_(std::move(node)),
         op_(op),
-        batch_(batch) {}
+        batch_(batch),
+        has_init_(init != nullptr) {}
   int num_partitions() const override { return child().num_partitions(); }
   std::string Describe() const override {
     std::string s = "TransformWithStateExec";
@@ -636,10 +694,16 @@ class TransformWithStateExec final : public exec::PhysicalOp {
   Result<exec::BatchStreamPtr> Open(int partition, exec::ExecContext* ctx) const override {
     SPATE_ASSIGN_OR_RETURN(auto in, child().Open(partition, ctx));
     auto shared_in = std::shared_ptr<exec::BatchStream>(std::move(in));
+    std::shared_ptr<exec::BatchStream> shared_init;
+    if (has_init_) {
+      SPATE_ASSIGN_OR_RETURN(auto i, children()[1]->Open(partition, ctx));
+      shared_init = std::move(i);
+    }
     return exec::BatchStreamPtr(std::make_unique<OnceStream>(
-        [this, partition, ctx, shared_in]() -> Result<BatchPtr> {
-          std::vector<BatchPtr> batches;
+        [this, partition, ctx, shared_in, shared_init]() -> Result<BatchPtr> {
+          std::vector<BatchPtr> batches, init;
           SPATE_RETURN_IF_ERROR(Drain(shared_in.get(), &batches));
+          if (shared_init) SPATE_RETURN_IF_ERROR(Drain(shared_init.get(), &init));
           int64_t updated = 0, next_timer = 0;
           auto t = SteadyClock::now();
           if (!op_) {
@@ -648,12 +712,12 @@ class TransformWithStateExec final : public exec::PhysicalOp {
             b.batch_timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                        std::chrono::system_clock::now().time_since_epoch())
                                        .count();
-            return RunProcessor(*node_, &store, batches, b, 0, partition, ctx->eval(), &updated,
-                                &next_timer);
+            return RunProcessor(*node_, &store, batches, init, b, 0, partition, ctx->eval(),
+                                &updated, &next_timer);
           }
           SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(partition));
           SPATE_ASSIGN_OR_RETURN(
-              BatchPtr out, RunProcessor(*node_, store, batches, *batch_,
+              BatchPtr out, RunProcessor(*node_, store, batches, init, *batch_,
                                          op_->eviction_watermark_ms, partition, ctx->eval(),
                                          &updated, &next_timer));
           op_->AddMetrics(updated, 0, 0, NanosSince(t), 0, 0);
@@ -663,21 +727,51 @@ class TransformWithStateExec final : public exec::PhysicalOp {
   }
 
  private:
+  static std::vector<exec::PhysicalOpPtr> Children(exec::PhysicalOpPtr child,
+                                                   const exec::PhysicalOpPtr& init) {
+    std::vector<exec::PhysicalOpPtr> c{std::move(child)};
+    if (init) c.push_back(init);
+    return c;
+  }
+
   std::shared_ptr<const TransformWithStateNode> node_;
   StatefulRuntime::Operator* op_;
   const StatefulBatch* batch_;
+  bool has_init_;
 };
 
-exec::PhysicalOpPtr PlanWithExchange(std::shared_ptr<const TransformWithStateNode> node,
-                                     StatefulRuntime::Operator* op, const StatefulBatch* batch,
-                                     exec::PhysicalOpPtr child, int partitions) {
-  exec::PhysicalOpPtr exchange =
-      node->keys().empty()
-          ? std::make_shared<exec::Exchange>(exec::Partitioning::kSingle,
-                                             std::vector<BoundExprPtr>{}, 1, child)
-          : std::make_shared<exec::Exchange>(exec::Partitioning::kHash, node->keys(), partitions,
-                                             child);
-  return std::make_shared<TransformWithStateExec>(std::move(node), op, batch, exchange);
+exec::PhysicalOpPtr HashOrSingle(std::vector<BoundExprPtr> keys, int partitions,
+                                 exec::PhysicalOpPtr child) {
+  if (keys.empty()) {
+    return std::make_shared<exec::Exchange>(exec::Partitioning::kSingle,
+                                            std::vector<BoundExprPtr>{}, 1, std::move(child));
+  }
+  return std::make_shared<exec::Exchange>(exec::Partitioning::kHash, std::move(keys), partitions,
+                                          std::move(child));
+}
+
+// The input and, in the query's first batch (every batch query), the initial state, both
+// exchanged by the grouping keys so that a key's state and rows meet in one partition.
+Result<exec::PhysicalOpPtr> PlanWithExchange(std::shared_ptr<const TransformWithStateNode> node,
+                                             StatefulRuntime::Operator* op,
+                                             const StatefulBatch* batch,
+                                             exec::PhysicalOpPtr child, int partitions) {
+  exec::PhysicalOpPtr init;
+  const InitialState* is = node->initial_state().get();
+  if (is && (batch == nullptr || batch->batch_id == 0)) {
+    SPATE_ASSIGN_OR_RETURN(std::vector<BatchPtr> rows, is->load());
+    std::vector<BoundExprPtr> refs;
+    for (int k = 0; k < is->num_keys; ++k) {
+      const Field& f = is->schema->field(k);
+      refs.push_back(MakeColumnRef(k, f.type, f.nullable, f.name));
+    }
+    init = HashOrSingle(std::move(refs), partitions,
+                        std::make_shared<exec::LocalScan>(is->schema, std::move(rows), 1,
+                                                          "LocalTableScan [initial state]"));
+  }
+  exec::PhysicalOpPtr exchange = HashOrSingle(node->keys(), partitions, std::move(child));
+  return exec::PhysicalOpPtr(
+      std::make_shared<TransformWithStateExec>(std::move(node), op, batch, exchange, init));
 }
 
 class StreamingTransformWithState final : public exec::PhysicalExtension {

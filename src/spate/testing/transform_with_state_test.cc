@@ -279,6 +279,203 @@ TEST(TwsErrors, FlatMapGroupsWithStateRules) {
   EXPECT_EQ(StartError(fm("update", "ProcessingTimeTimeout"), "update"), "");
 }
 
+// A GroupState function's count: the state plus the key's new rows.
+int64_t CountInto(const std::vector<ProcessorRow>& rows, stream::GroupState& state) {
+  int64_t n = state.exists() ? state.get()[0].i64() : 0;
+  n += static_cast<int64_t>(rows.size());
+  state.update({Value::Long(n)});
+  return n;
+}
+
+// CountingProcessor whose count starts from an initial state row (k, n).
+class InitialCountProcessor final : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle& h, stream::OutputMode, stream::TimeMode) override {
+    count_.emplace(h.getValueState("count", Fields("n BIGINT")));
+  }
+  void handleInitialState(const ProcessorRow& key, const ProcessorRow& row,
+                          const TimerValues&) override {
+    EXPECT_EQ(key[0].ToString(), row[0].ToString()) << "the whole row, key first";
+    count_->update({row[1]});
+  }
+  std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key,
+                                            const std::vector<ProcessorRow>& rows,
+                                            const TimerValues&) override {
+    int64_t n = count_->exists() ? count_->get()->at(0).i64() : 0;
+    n += static_cast<int64_t>(rows.size());
+    count_->update({Value::Long(n)});
+    return {{key[0], Value::Long(n)}};
+  }
+
+ private:
+  std::optional<stream::ValueState> count_;
+};
+
+// The initial state applies in the first batch only: a restart (after every check when
+// restart()) does not apply it again.
+TEST_P(TwsTest, InitialStateSeedsTheFirstBatchOnly) {
+  MemoryStream input(Spark(), "k STRING, v INT");
+  DataFrame init = Spark().createDataFrame({{S("a"), L(10)}, {S("z"), L(5)}},
+                                           api::StructType::fromDDL("k STRING, n BIGINT"));
+  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).transformWithState(
+      [] { return std::make_unique<InitialCountProcessor>(); },
+      api::StructType::fromDDL("k STRING, n BIGINT"), "update", "None",
+      init.groupBy(std::vector<std::string>{"k"}));
+  StreamTest t(Spark(), df, "update");
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{S("a"), I(1)}, {S("b"), I(1)}}),
+       // z has state but no rows: transformWithState does not call it.
+       StreamTest::CheckNewAnswer({{S("a"), L(11)}, {S("b"), L(1)}}),
+       StreamTest::AddData(input, {{S("z"), I(1)}, {S("a"), I(1)}}),
+       StreamTest::CheckNewAnswer({{S("z"), L(6)}, {S("a"), L(12)}}),
+       StreamTest::AddData(input, {{S("a"), I(1)}}),
+       StreamTest::CheckNewAnswer({{S("a"), L(13)}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+// flatMapGroupsWithState: the initial row is the state; a key found only there is called
+// with no rows (unless skipEmittingInitialStateKeys).
+TEST_P(TwsTest, FlatMapGroupsWithStateInitialState) {
+  for (bool skip : {false, true}) {
+    Spark().conf().set("spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys",
+                       skip ? "true" : "false");
+    MemoryStream input(Spark(), "k STRING, v INT");
+    stream::GroupStateFunction fn = [](const ProcessorRow& key,
+                                       const std::vector<ProcessorRow>& rows,
+                                       stream::GroupState& state) -> std::vector<ProcessorRow> {
+      return {{key[0], Value::Long(CountInto(rows, state))}};
+    };
+    // Extra columns are ignored; the state's column is found by name and cast.
+    DataFrame init = Spark().createDataFrame(
+        {{S("x"), S("a"), I(10)}, {S("y"), S("z"), I(5)}},
+        api::StructType::fromDDL("note STRING, k STRING, n INT"));
+    DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).flatMapGroupsWithState(
+        fn, api::StructType::fromDDL("k STRING, n BIGINT"), api::StructType::fromDDL("n BIGINT"),
+        "update", "NoTimeout", init.groupBy(std::vector<std::string>{"k"}));
+    StreamTest t(Spark(), df, "update");
+    std::vector<std::vector<Value>> first = {{S("a"), L(11)}};
+    if (!skip) first.push_back({S("z"), L(5)});
+    std::string err = t.Run({StreamTest::StartStream(),
+                             StreamTest::AddData(input, {{S("a"), I(1)}}),
+                             StreamTest::CheckNewAnswer(first),
+                             StreamTest::AddData(input, {{S("z"), I(1)}}),
+                             StreamTest::CheckNewAnswer({{S("z"), L(6)}})},
+                            restart());
+    EXPECT_EQ(err, "") << "skipEmittingInitialStateKeys=" << skip;
+  }
+  Spark().conf().unset("spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys");
+}
+
+// mapGroupsWithState: one row per call, Update mode.
+TEST_P(TwsTest, MapGroupsWithStateCountsPerKey) {
+  MemoryStream input(Spark(), "k STRING, v INT");
+  api::GroupedData::MapGroupsFunction fn = [](const ProcessorRow& key,
+                                              const std::vector<ProcessorRow>& rows,
+                                              stream::GroupState& state) -> ProcessorRow {
+    return {key[0], Value::Long(CountInto(rows, state))};
+  };
+  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).mapGroupsWithState(
+      fn, api::StructType::fromDDL("k STRING, n BIGINT"), api::StructType::fromDDL("n BIGINT"));
+  StreamTest t(Spark(), df, "update");
+  std::string err = t.Run({StreamTest::StartStream(),
+                           StreamTest::AddData(input, {{S("a"), I(1)}, {S("a"), I(2)}, {S("b"), I(1)}}),
+                           StreamTest::CheckNewAnswer({{S("a"), L(2)}, {S("b"), L(1)}}),
+                           StreamTest::AddData(input, {{S("b"), I(1)}}),
+                           StreamTest::CheckNewAnswer({{S("b"), L(2)}})},
+                          restart());
+  EXPECT_EQ(err, "");
+}
+
+TEST(TwsErrors, InitialStateAndMapGroupsRules) {
+  MemoryStream input(Spark(), "k STRING, v INT");
+  auto grouped = input.toDF().groupBy(std::vector<std::string>{"k"});
+  // Two initial rows for one key: Spark's error for each API.
+  DataFrame dup = Spark().createDataFrame({{S("a"), L(1)}, {S("a"), L(2)}},
+                                          api::StructType::fromDDL("k STRING, n BIGINT"));
+  DataFrame tws = grouped.transformWithState(
+      [] { return std::make_unique<InitialCountProcessor>(); },
+      api::StructType::fromDDL("k STRING, n BIGINT"), "update", "None",
+      dup.groupBy(std::vector<std::string>{"k"}));
+  StreamTest t(Spark(), tws, "update");
+  EXPECT_EQ(t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("b"), I(1)}}),
+                   StreamTest::ExpectFailure(
+                       "[STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY] Cannot re-initialize "
+                       "state on the same grouping key during initial state handling for "
+                       "stateful processor. Invalid grouping key=a.")}),
+            "");
+  stream::GroupStateFunction fn = [](const ProcessorRow&, const std::vector<ProcessorRow>&,
+                                     stream::GroupState&) { return std::vector<ProcessorRow>{}; };
+  DataFrame fm = grouped.flatMapGroupsWithState(
+      fn, api::StructType::fromDDL("k STRING"), api::StructType::fromDDL("n BIGINT"), "update",
+      "NoTimeout", dup.groupBy(std::vector<std::string>{"k"}));
+  StreamTest t2(Spark(), fm, "update");
+  EXPECT_EQ(t2.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("b"), I(1)}}),
+                    StreamTest::ExpectFailure("The initial state provided contained multiple "
+                                              "rows(state) with the same key.")}),
+            "");
+  // The initial state must be a batch DataFrame with the input's key types.
+  auto expect_throw = [](const std::function<void()>& f, const std::string& text) {
+    try {
+      f();
+      ADD_FAILURE() << "expected: " << text;
+    } catch (const api::SparkException& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  expect_throw(
+      [&] {
+        grouped.flatMapGroupsWithState(fn, api::StructType::fromDDL("k STRING"),
+                                       api::StructType::fromDDL("n BIGINT"), "update",
+                                       "NoTimeout", grouped);
+      },
+      "Non-streaming DataFrame/Dataset is not supported as the initial state");
+  DataFrame int_keys = Spark().createDataFrame({{I(1), L(1)}},
+                                               api::StructType::fromDDL("k INT, n BIGINT"));
+  expect_throw(
+      [&] {
+        grouped.transformWithState([] { return std::make_unique<InitialCountProcessor>(); },
+                                   api::StructType::fromDDL("k STRING, n BIGINT"), "update",
+                                   "None", int_keys.groupBy(std::vector<std::string>{"k"}));
+      },
+      "The initial state's grouping keys (int) must have the types of the input's grouping keys "
+      "(string)");
+  // mapGroupsWithState: Update only, no aggregation.
+  api::GroupedData::MapGroupsFunction one = [](const ProcessorRow& key,
+                                               const std::vector<ProcessorRow>&,
+                                               stream::GroupState&) -> ProcessorRow {
+    return {key[0]};
+  };
+  DataFrame mg = grouped.mapGroupsWithState(one, api::StructType::fromDDL("k STRING"),
+                                            api::StructType::fromDDL("n BIGINT"));
+  EXPECT_NE(StartError(mg, "append")
+                .find("mapGroupsWithState is not supported with Append output mode on a "
+                      "streaming DataFrame/Dataset"),
+            std::string::npos);
+  EXPECT_NE(StartError(mg.groupBy(std::vector<std::string>{"k"}).count(), "update")
+                .find("mapGroupsWithState is not supported with aggregation on a streaming "
+                      "DataFrame/Dataset"),
+            std::string::npos);
+  EXPECT_EQ(StartError(mg, "update"), "");
+}
+
+// A batch query with an initial state: handleInitialState, then the rows.
+TEST(TwsBatch, ABatchQueryAppliesTheInitialState) {
+  DataFrame in = Spark().createDataFrame({{S("a"), I(1)}, {S("b"), I(1)}},
+                                         api::StructType::fromDDL("k STRING, v INT"));
+  DataFrame init = Spark().createDataFrame({{S("a"), L(10)}},
+                                           api::StructType::fromDDL("k STRING, n BIGINT"));
+  DataFrame df = in.groupBy(std::vector<std::string>{"k"}).transformWithState(
+      [] { return std::make_unique<InitialCountProcessor>(); },
+      api::StructType::fromDDL("k STRING, n BIGINT"), "append", "None",
+      init.groupBy(std::vector<std::string>{"k"}));
+  auto rows = df.orderBy("k").collect();
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].toString(), "Row(k='a', n=11)");
+  EXPECT_EQ(rows[1].toString(), "Row(k='b', n=1)");
+}
+
 INSTANTIATE_TEST_SUITE_P(Restarts, TwsTest,
                          ::testing::Combine(::testing::Values(false, true),
                                             ::testing::Values("memory", "rocksdb")));

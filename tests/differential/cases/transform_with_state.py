@@ -138,3 +138,61 @@ def apply_in_pandas_with_state_event_time_timeout(s):
                                   timeouts.GroupStateTimeout.EventTimeTimeout))
     return _run(s, df, "gs_sessions", "append")
 
+
+
+def _seeded_count(s, pandas_mode):
+    """A running count per key seeded by an initial state (k, n): handleInitialState once per
+    initial row in the first batch; keys only in the initial state are not called."""
+    import pandas as pd
+    base = _streaming_module(s).StatefulProcessor
+
+    class Seeded(base):
+        def init(self, handle):
+            self.count = handle.getValueState("count", "n BIGINT")
+
+        def handleInitialState(self, key, initialState, timerValues):
+            if pandas_mode:
+                self.count.update((int(initialState["n"].iloc[0]),))
+            else:
+                self.count.update((int(initialState.n),))
+
+        def handleInputRows(self, key, rows, timerValues):
+            n = self.count.get()[0] if self.count.exists() else 0
+            if pandas_mode:
+                n += sum(len(pdf) for pdf in rows)
+            else:
+                n += sum(1 for _ in rows)
+            self.count.update((n,))
+            if pandas_mode:
+                yield pd.DataFrame({"k": [key[0]], "n": [n]})
+            else:
+                yield s.Row(k=key[0], n=n)
+
+        def close(self):
+            pass
+
+    return Seeded()
+
+
+def _seeded_query(s, init_rows, pandas_mode, name):
+    init = s.spark.createDataFrame(init_rows, "k STRING, n BIGINT")
+    g = s.spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(_land(s, FILES)).groupBy("k")
+    run = g.transformWithStateInPandas if pandas_mode else g.transformWithState
+    df = run(_seeded_count(s, pandas_mode), "k STRING, n LONG", "Update", "None",
+             initialState=init.groupBy("k"))
+    return _run(s, df, name, "update")
+
+
+@case(show=False, conf=ROCKSDB)
+def initial_state_pandas(s):
+    return _seeded_query(s, [("a", 10), ("c", 100), ("z", 5)], True, "tws_init_pandas")
+
+
+@case(show=False, conf=ROCKSDB)
+def initial_state_rows(s):
+    return _seeded_query(s, [("b", 3), ("d", 7)], False, "tws_init_rows")
+
+
+@case(show=False, conf=ROCKSDB)
+def initial_state_duplicate_key(s):
+    return _seeded_query(s, [("a", 10), ("a", 5)], False, "tws_init_dup")

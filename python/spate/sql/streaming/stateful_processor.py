@@ -162,6 +162,12 @@ class StatefulProcessor(ABC):
                            expiredTimerInfo: ExpiredTimerInfo) -> Iterator[Any]:
         return iter([])
 
+    def handleInitialState(self, key: Any, initialState: Any, timerValues: TimerValues) -> None:
+        """With transformWithState's initialState: called in the query's first batch once per
+        row of the initial state (a Row, or a one-row pandas DataFrame in
+        transformWithStateInPandas), before any input. A no-op unless overridden."""
+        pass
+
     def close(self) -> None:
         pass
 
@@ -171,11 +177,12 @@ class _Adapter:
     tuples; the user's processor sees pandas DataFrames (pandas=True) or Rows."""
 
     def __init__(self, processor: StatefulProcessor, in_names: List[str], out_names: List[str],
-                 pandas: bool):
+                 pandas: bool, init_names: Optional[List[str]] = None):
         self._p = copy.deepcopy(processor)
         self._in = in_names
         self._out = out_names
         self._pandas = pandas
+        self._init = init_names or []
 
     def init(self, jhandle) -> None:
         self._p.init(StatefulProcessorHandle(jhandle))
@@ -202,6 +209,15 @@ class _Adapter:
 
     def handle_input(self, key: tuple, rows: List[tuple], pt: int, wm: int) -> List[tuple]:
         return self._rows_out(self._p.handleInputRows(key, self._rows_in(rows), TimerValues(pt, wm)))
+
+    def handle_initial_state(self, key: tuple, row: tuple, pt: int, wm: int) -> None:
+        if self._pandas:
+            import pandas as pd
+            state = pd.DataFrame.from_records([row], columns=self._init)
+        else:
+            from spate.sql.types import Row
+            state = Row(**dict(zip(self._init, row)))
+        self._p.handleInitialState(key, state, TimerValues(pt, wm))
 
     def handle_timer(self, key: tuple, pt: int, wm: int, expiry: int) -> List[tuple]:
         return self._rows_out(self._p.handleExpiredTimer(key, TimerValues(pt, wm), ExpiredTimerInfo(expiry)))
