@@ -3,7 +3,7 @@
 // monitoring server on (spark.ui.enabled, any free port, retainedProgressUpdates from
 // argv[1]), one query that ran two batches and finished, and one that keeps running until
 // standard input closes: rate source -> 1-second watermark -> 1-second windowed count
-// (stateful, append mode) -> memory sink, triggered every 300 ms, so every chart of the
+// (stateful, append mode) -> memory sink, triggered every 500 ms, so every chart of the
 // page (rates, rows, durations, watermark gap, state rows) has data.
 //
 // Prints, one per line: "URL <url>", "FINISHED <runId>", "RUNNING <runId>", then waits for
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
                  .format("memory")
                  .queryName("ui_rate_windows")
                  .outputMode("append")
-                 .trigger(Trigger::ProcessingTime(300))
+                 .trigger(Trigger::ProcessingTime(500))
                  .start();
     std::cout << "RUNNING " << q.runId() << std::endl;
 
