@@ -61,7 +61,11 @@
 
   async function getJson(path) {
     const r = await fetch(path, { cache: 'no-store' });
-    if (!r.ok) throw new Error(path + ': HTTP ' + r.status);
+    if (!r.ok) {
+      const e = new Error(path + ': HTTP ' + r.status);
+      e.status = r.status;
+      throw e;
+    }
     return r.json();
   }
   function setConnection(ok, message) {
@@ -262,7 +266,19 @@
     }
     const base = '/api/v1/streams/' + encodeURIComponent(runId);
     poll(async () => {
-      const [run, progress] = await Promise.all([getJson(base), getJson(base + '/progress')]);
+      let run, progress;
+      try {
+        [run, progress] = await Promise.all([getJson(base), getJson(base + '/progress')]);
+      } catch (e) {
+        if (e.status !== 404) throw e;
+        app.replaceChildren(el('p', { class: 'banner', id: 'unknown-run' }, [
+          'No streaming query run with runId ' + runId + ' (finished runs beyond ' +
+          'spark.sql.streaming.ui.retainedQueries are dropped). ',
+          el('a', { href: '/StreamingQuery/' }, ['All queries']), '.']));
+        shown.run = null;
+        shown.charts = null;
+        return;
+      }
       const charts = chartData(progress);
       const last = progress.length ? progress[progress.length - 1] : null;
       const info = el('dl', { class: 'info' }, [

@@ -236,9 +236,18 @@ try {
   check(fin.charts.watermarkGap.series.watermarkGap.every((v) => v === null), 'no watermark, no gap');
   check(await page.locator('#chart-watermarkGap svg').count() === 0, 'no watermark chart drawn without a watermark');
 
+  check(pageErrors.length === 0, 'no page errors: ' + pageErrors.join('; '));
+
+  // An unknown run (a 404 from /api/v1, logged by the browser): a message, with the id
+  // from the address shown as text, never as markup.
+  const evil = '<img src=x id=injected>';
+  await page.goto(`${base}/StreamingQuery/statistics/?id=${encodeURIComponent(evil)}`);
+  await page.locator('#unknown-run').waitFor(waiting);
+  check((await page.locator('#unknown-run').textContent()).includes(evil), 'the unknown id is named');
+  check(await page.locator('#injected').count() === 0, 'text from the address is not markup');
+
   checkPng(listShot, 1280, 400);
   checkPng(statsShot, 1280, 900);
-  check(pageErrors.length === 0, 'no page errors: ' + pageErrors.join('; '));
 
   driver.stdin.end();  // the driver stops its query and exits
   const exit = await Promise.race([driverExit, new Promise((r) => setTimeout(() => r({ code: 'timeout' }), 60_000))]);
