@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   bool ui = false;
   int ui_port = 4040;
   for (CLI::App* cmd : {sql_cmd, demo_cmd}) {
-    cmd->add_flag("--ui", ui, "Serve /metrics and /api/v1 (the monitoring server) on loopback");
+    cmd->add_flag("--ui", ui, "Serve the live page, /metrics and /api/v1 (the monitoring server) on loopback");
     cmd->add_option("--ui-port", ui_port, "Port of the monitoring server (0: any free port)")
         ->check(CLI::Range(0, 65535));
   }

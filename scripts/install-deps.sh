@@ -3,7 +3,8 @@
 # fresh Debian 12 machine (compilers, libraries, Python, node + npm and the interop tests'
 # npm packages, librdkafka + kcat + Java + Maven for the Kafka tests, whose broker jars
 # scripts/install-kafka.sh then fetches; cpp-httplib for the monitoring server and
-# prometheus for the promtool that checks its /metrics). Fails when something cannot be installed.
+# prometheus for the promtool that checks its /metrics, chromium + playwright-core for the
+# test of its live page). Fails when something cannot be installed.
 # Idempotent; run as root (or with sudo available).
 set -euo pipefail
 SUDO=""
@@ -22,7 +23,7 @@ PKGS=(
   libsimdjson-dev
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas
   librdkafka-dev kcat openjdk-17-jre-headless maven
-  libcpp-httplib-dev prometheus
+  libcpp-httplib-dev prometheus chromium
 )
 missing=()
 for p in "${PKGS[@]}"; do
@@ -38,13 +39,16 @@ if ! command -v npm >/dev/null 2>&1; then
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends npm
 fi
-# Node packages of the interop tests (hyparquet, hyparquet-writer, DuckDB's node client:
-# independent readers and writers), pinned by tests/interop/package-lock.json; `npm ci`
+# Node packages of the tests, pinned by their package-lock.json: tests/interop (hyparquet,
+# hyparquet-writer, DuckDB's node client: independent readers and writers) and tests/ui
+# (playwright-core, which drives Debian's chromium and downloads no browser); `npm ci`
 # again only when the lock file is newer than the installed tree.
-interop="$(dirname "$0")/../tests/interop"
-if [ ! -f "$interop/node_modules/.package-lock.json" ] ||
-  [ "$interop/package-lock.json" -nt "$interop/node_modules/.package-lock.json" ]; then
-  (cd "$interop" && npm ci --no-audit --no-fund)
-fi
+for dir in interop ui; do
+  pkg="$(dirname "$0")/../tests/$dir"
+  if [ ! -f "$pkg/node_modules/.package-lock.json" ] ||
+    [ "$pkg/package-lock.json" -nt "$pkg/node_modules/.package-lock.json" ]; then
+    (cd "$pkg" && npm ci --no-audit --no-fund)
+  fi
+done
 # The Apache Kafka broker the Kafka tests start (jars from Maven Central, cached in build/).
 bash "$(dirname "$0")/install-kafka.sh"

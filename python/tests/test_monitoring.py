@@ -108,6 +108,14 @@ def test_monitoring_server(ui, tmp_path):
     assert props["spark.hadoop.fs.s3a.secret.key"] == "*********(redacted)"
     assert "s3cr3t" not in json.dumps(env)
 
+    # The live page (tests/ui checks it in a browser): "/" leads to it; it loads its own
+    # script, which reads the endpoints above.
+    status, ctype, page = get(url + "/")
+    assert status == 200 and ctype == "text/html; charset=utf-8"
+    assert '<script src="/static/spate-streaming.js"' in page
+    assert get(url + f"/StreamingQuery/statistics/?id={q.runId}")[2] == page
+    assert "window.spateStreaming" in get(url + "/static/spate-streaming.js")[2]
+
     with pytest.raises(urllib.error.HTTPError) as e:
         get(url + "/api/v1/streams/no-such-run")
     assert e.value.code == 404

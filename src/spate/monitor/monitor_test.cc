@@ -7,6 +7,7 @@
 #include "spate/base/test_data.h"
 #include "spate/monitor/render.h"
 #include "spate/monitor/server.h"
+#include "spate/monitor/ui_page.h"
 
 namespace spate::monitor {
 namespace {
@@ -211,6 +212,45 @@ TEST(Monitor, ServerEndpoints) {
   srv.Stop();
   srv.Stop();  // idempotent
   EXPECT_FALSE(httplib::Client("127.0.0.1", srv.port()).Get("/metrics"));
+}
+
+// The live page: fixed paths serving the embedded files (the browser test,
+// tests/ui/live_page.mjs, checks what the page shows).
+TEST(Monitor, LivePageIsEmbedded) {
+  MonitorOptions o;
+  o.port = 0;
+  auto server = MonitoringServer::Start(o);
+  ASSERT_TRUE(server.ok());
+  httplib::Client c("127.0.0.1", (*server)->port());
+  auto root = c.Get("/");
+  ASSERT_TRUE(root);
+  EXPECT_EQ(root->status, 302);
+  EXPECT_EQ(root->get_header_value("Location"), "/StreamingQuery/");
+  EXPECT_EQ(c.Get("/StreamingQuery")->get_header_value("Location"), "/StreamingQuery/");
+  for (const char* path : {"/StreamingQuery/", "/StreamingQuery/statistics/?id=run-1",
+                           "/StreamingQuery/statistics?id=x"}) {
+    auto page = c.Get(path);
+    ASSERT_TRUE(page) << path;
+    EXPECT_EQ(page->status, 200) << path;
+    EXPECT_EQ(page->get_header_value("Content-Type"), "text/html; charset=utf-8");
+    EXPECT_EQ(page->body, UiHtml());
+    EXPECT_TRUE(Contains(page->get_header_value("Content-Security-Policy"), "script-src 'self'"));
+  }
+  EXPECT_TRUE(Contains(std::string(UiHtml()), "<script src=\"/static/spate-streaming.js\""));
+  auto js = c.Get("/static/spate-streaming.js");
+  ASSERT_TRUE(js);
+  EXPECT_EQ(js->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(js->body, UiScript());
+  EXPECT_TRUE(Contains(js->body, "window.spateStreaming"));
+  auto css = c.Get("/static/spate-streaming.css");
+  ASSERT_TRUE(css);
+  EXPECT_EQ(css->body, UiStyle());
+  EXPECT_GT(UiStyle().size(), 100u);
+  // Nothing else under /static, and no way out of it.
+  for (const char* path : {"/static/", "/static/spate-streamingXjs", "/static/../etc/passwd",
+                           "/static/spate-streaming.js/../../etc/passwd", "/StreamingQuery/x"}) {
+    EXPECT_EQ(c.Get(path)->status, 404) << path;
+  }
 }
 
 // Scrapes while a query thread reports progress (a TSan build checks the locking).

@@ -10,6 +10,7 @@
 
 #include "spate/base/redact.h"
 #include "spate/monitor/render.h"
+#include "spate/monitor/ui_page.h"
 
 namespace spate::monitor {
 
@@ -38,6 +39,17 @@ void SendError(httplib::Response& res, int status, const std::string& message) {
   JsonValue v = JsonValue::Object();
   v.Set("error", JsonValue::String(message));
   SendJson(res, v);
+}
+
+/// One of the page's embedded files. The policy lets it load only this server's own
+/// script, style sheet and JSON (no inline script, nothing from elsewhere).
+void SendAsset(httplib::Response& res, std::string_view body, const char* content_type) {
+  res.set_header("Content-Security-Policy",
+                 "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                 "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  res.set_header("X-Content-Type-Options", "nosniff");
+  res.set_header("Cache-Control", "no-cache");
+  res.set_content(body.data(), body.size(), content_type);
 }
 
 }  // namespace
@@ -71,16 +83,25 @@ void MonitoringServer::Route() {
   auto listener = listener_;
   const MonitorOptions& o = options_;
 
+  // The live page (the paths of Spark's Structured Streaming tab): one embedded HTML shell
+  // for the list and the statistics pages, its script and its style sheet, filled from
+  // /api/v1/streams by the script. Fixed paths only: nothing is read from the file system.
   s.Get("/", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(
-        "spate monitoring\n\n"
-        "/metrics                                   Prometheus metrics\n"
-        "/api/v1/applications                       this application\n"
-        "/api/v1/applications/<app-id>/environment  its confs (secrets redacted)\n"
-        "/api/v1/streams[?status=active|finished]   streaming query runs\n"
-        "/api/v1/streams/<runId>                    one run\n"
-        "/api/v1/streams/<runId>/progress           its recent progress\n",
-        "text/plain; charset=utf-8");
+    res.set_redirect("/StreamingQuery/");
+  });
+  s.Get("/StreamingQuery", [](const httplib::Request&, httplib::Response& res) {
+    res.set_redirect("/StreamingQuery/");
+  });
+  auto page = [](const httplib::Request&, httplib::Response& res) {
+    SendAsset(res, UiHtml(), "text/html; charset=utf-8");
+  };
+  s.Get("/StreamingQuery/", page);
+  s.Get("/StreamingQuery/statistics/?", page);
+  s.Get(R"(/static/spate-streaming\.js)", [](const httplib::Request&, httplib::Response& res) {
+    SendAsset(res, UiScript(), "text/javascript; charset=utf-8");
+  });
+  s.Get(R"(/static/spate-streaming\.css)", [](const httplib::Request&, httplib::Response& res) {
+    SendAsset(res, UiStyle(), "text/css; charset=utf-8");
   });
   s.Get("/metrics", [listener](const httplib::Request&, httplib::Response& res) {
     res.set_content(RenderPrometheus(listener->Snapshot(/*max_progress=*/1)),

@@ -6,6 +6,10 @@
 // StreamingQueryManager to watch; the api does that for every session when
 // spark.ui.enabled=true). Endpoints (docs/observability.md):
 //
+//   GET /                                     redirects to /StreamingQuery/
+//   GET /StreamingQuery/                      the live page: active and completed queries
+//   GET /StreamingQuery/statistics/?id=<runId>  the live charts of one run
+//   GET /static/spate-streaming.{js,css}      the page's script and style (ui_page.h)
 //   GET /metrics                              Prometheus text format
 //   GET /api/v1/version                       {"spark": "<spate version>"}
 //   GET /api/v1/applications                  Spark's application list (this process)
@@ -14,7 +18,8 @@
 //   GET /api/v1/streams/<runId>               one run
 //   GET /api/v1/streams/<runId>/progress      its recent StreamingQueryProgress JSON
 //
-// It binds to loopback unless told otherwise (`host`), serves no files, answers only GET
+// It binds to loopback unless told otherwise (`host`), serves no files (the page is
+// embedded in the binary and reads the JSON endpoints), answers only GET
 // (405 otherwise) and 404 for anything else.
 //
 // Ownership: owns its listener (shared), its socket and its thread; the destructor stops
