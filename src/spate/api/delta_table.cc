@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/api/delta_table.h"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <set>
 
@@ -109,6 +111,18 @@ DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::strin
   }
   auto src = ValueOrThrow(
       table::OpenDeltaSource(Fs(), path, travel, state->conf.session_time_zone()));
+  if (!travel.version && !travel.timestamp_ms) {
+    // The latest version, resolved at every analysis (delta.`path`) as Delta's file index
+    // takes the latest snapshot whenever a plan is made: a stream-static join reads the
+    // static table's newest version in each micro-batch.
+    std::error_code ec;
+    std::string abs = std::filesystem::absolute(path, ec).lexically_normal().string();
+    if (!ec && abs.find('/') != std::string::npos) {
+      auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kUnresolvedRelation);
+      plan->table_name = {"delta", abs};
+      return DataFrame(state, plan);
+    }
+  }
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = src;
   return DataFrame(state, plan);

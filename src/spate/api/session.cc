@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/api/session.h"
 
+#include <cctype>
+
 #include "spate/api/delta_table.h"
 #include "spate/api/readwriter.h"
 #include "spate/formats/parquet_source.h"
@@ -68,9 +70,35 @@ std::shared_ptr<SessionState> NewSessionState() {
 
 // ---- SessionState ------------------------------------------------------------------------
 
+namespace {
+// A byte size as Spark's conf reads one ("10485760", "10MB", "512k", "-1"); `def` when
+// unparsable.
+int64_t ByteSizeConf(const std::string& v, int64_t def) {
+  if (v.empty()) return def;
+  size_t i = v[0] == '-' ? 1 : 0;
+  int64_t n = 0;
+  size_t digits = 0;
+  for (; i < v.size() && std::isdigit(static_cast<unsigned char>(v[i])); ++i, ++digits) {
+    if (n > (int64_t{1} << 50)) return def;
+    n = n * 10 + (v[i] - '0');
+  }
+  if (digits == 0) return def;
+  if (v[0] == '-') return -n;
+  std::string unit;
+  for (; i < v.size(); ++i) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(v[i])));
+  if (unit.empty() || unit == "b") return n;
+  if (unit == "k" || unit == "kb") return n << 10;
+  if (unit == "m" || unit == "mb") return n << 20;
+  if (unit == "g" || unit == "gb") return n << 30;
+  return def;
+}
+}  // namespace
+
 exec::ExecOptions SessionState::MakeExecOptions() const {
   exec::ExecOptions o;
   o.shuffle_partitions = conf.shuffle_partitions();
+  o.auto_broadcast_threshold =
+      ByteSizeConf(conf.GetOr("spark.sql.autoBroadcastJoinThreshold", ""), 10 * 1024 * 1024);
   o.pool = &ThreadPool::Default();
   // spark.default.parallelism caps the threads a query uses (default: all cores).
   o.parallelism = std::max(1, std::min(o.pool->num_threads(),

@@ -17,6 +17,7 @@
 // Failure: errors (I/O, corrupt files) are returned as a Status naming the file.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ class DataSource {
   virtual std::string Describe() const = 0;
   /// The file a split reads (input_file_name()); "" when it is not one file.
   virtual std::string SplitPath(int split) const { return {}; }
+  /// The bytes a full scan reads (the files' sizes, as Spark's sizeInBytes), when known;
+  /// the planner broadcasts a join side below spark.sql.autoBroadcastJoinThreshold.
+  virtual std::optional<int64_t> EstimatedBytes() const { return std::nullopt; }
 };
 using DataSourcePtr = std::shared_ptr<const DataSource>;
 

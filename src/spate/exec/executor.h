@@ -33,6 +33,9 @@ struct ExecOptions {
   int parallelism = 2;
   /// Rows per batch produced by scans.
   int64_t batch_size = 8192;
+  /// spark.sql.autoBroadcastJoinThreshold: an equi-join whose right side is estimated
+  /// below this many bytes broadcasts it (BroadcastHashJoin); -1 never.
+  int64_t auto_broadcast_threshold = -1;  // the session sets Spark's default, 10 MB
   EvalContext eval;
   std::shared_ptr<MemoryTracker> memory;
   ThreadPool* pool = nullptr;  // nullptr = ThreadPool::Default()

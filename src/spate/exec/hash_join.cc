@@ -56,15 +56,73 @@ struct KeyRows {
   }
 };
 
+// The build side's rows in a chained hash table: one slot per distinct key holding the
+// first build row; rows with equal keys are chained through `next` in ascending order.
+struct BuildTable {
+  struct Slot {
+    uint64_t key;  // the int64 key (integer mode) or the key's hash
+    int32_t row;   // first build row with this key; -1 = empty
+  };
+  BatchPtr build;
+  KeyRows keys;
+  uint64_t mask = 0;
+  std::vector<Slot> slots;
+  std::vector<int32_t> next;
+
+  uint64_t SlotKey(const KeyRows& rows, int64_t i, bool integer_mode) const {
+    return integer_mode ? static_cast<uint64_t>(rows.ints[i]) : rows.hashes[i];
+  }
+};
+
+bool IntegerMode(const HashJoin& op) {
+  return op.left_keys().size() == 1 && !op.null_safe()[0] &&
+         IsIntegerKeyType(*op.left_keys()[0]->type()) &&
+         IsIntegerKeyType(*op.right_keys()[0]->type());
+}
+
+Result<std::shared_ptr<BuildTable>> MakeBuildTable(const HashJoin& op, BatchPtr build,
+                                                   const EvalContext& eval) {
+  const bool integer_mode = IntegerMode(op);
+  auto t = std::make_shared<BuildTable>();
+  t->build = std::move(build);
+  SPATE_RETURN_IF_ERROR(
+      t->keys.Compute(*t->build, op.right_keys(), op.null_safe(), integer_mode, eval));
+  int64_t n = t->build->num_rows();
+  uint64_t slots = 16;
+  while (slots < static_cast<uint64_t>(n) * 2) slots <<= 1;
+  t->mask = slots - 1;
+  t->slots.assign(slots, BuildTable::Slot{0, -1});
+  t->next.assign(static_cast<size_t>(n), -1);
+  // Reverse insertion keeps each chain in ascending row order.
+  for (int64_t i = n - 1; i >= 0; --i) {
+    if (!t->keys.usable[i]) continue;
+    uint64_t key = t->SlotKey(t->keys, i, integer_mode);
+    uint64_t pos = t->keys.hashes[i] & t->mask;
+    for (;;) {
+      BuildTable::Slot& slot = t->slots[pos];
+      if (slot.row < 0) {
+        slot = BuildTable::Slot{key, static_cast<int32_t>(i)};
+        break;
+      }
+      if (slot.key == key &&
+          (integer_mode || t->keys.encoder.key(slot.row) == t->keys.encoder.key(i))) {
+        t->next[i] = slot.row;
+        slot.row = static_cast<int32_t>(i);
+        break;
+      }
+      pos = (pos + 1) & t->mask;
+    }
+  }
+  return t;
+}
+
 class HashJoinStream final : public BatchStream {
  public:
   HashJoinStream(const HashJoin* op, int partition, ExecContext* ctx)
       : op_(op), partition_(partition), ctx_(ctx),
         output_(op->type(), op->condition(), op->child(0).schema(), op->child(1).schema(),
                 op->schema()) {
-    integer_mode_ = op->left_keys().size() == 1 && !op->null_safe()[0] &&
-                    IsIntegerKeyType(*op->left_keys()[0]->type()) &&
-                    IsIntegerKeyType(*op->right_keys()[0]->type());
+    integer_mode_ = IntegerMode(*op);
   }
 
   Result<BatchPtr> Next() override {
@@ -87,7 +145,7 @@ class HashJoinStream final : public BatchStream {
       if (!b) {
         done_ = true;
         if (output_.tracks_right()) {
-          if (BatchPtr rest = output_.UnmatchedRight(*build_, right_matched_.data())) {
+          if (BatchPtr rest = output_.UnmatchedRight(*table_->build, right_matched_.data())) {
             queue_.push_back(std::move(rest));
           }
         }
@@ -103,58 +161,33 @@ class HashJoinStream final : public BatchStream {
   }
 
  private:
+  // The partition's own table, or (broadcast build) the one Prepare built for all.
   Status Build() {
-    SPATE_ASSIGN_OR_RETURN(build_, DrainPartitionToBatch(op_->child(1), partition_, ctx_));
-    SPATE_RETURN_IF_ERROR(build_keys_.Compute(*build_, op_->right_keys(), op_->null_safe(),
-                                              integer_mode_, ctx_->eval()));
-    int64_t n = build_->num_rows();
-    uint64_t slots = 16;
-    while (slots < static_cast<uint64_t>(n) * 2) slots <<= 1;
-    mask_ = slots - 1;
-    slots_.assign(slots, Slot{0, -1});
-    next_.assign(static_cast<size_t>(n), -1);
-    // One slot per distinct key holding the first build row; rows with equal keys are
-    // chained through next_ in ascending order (hence the reverse insertion).
-    for (int64_t i = n - 1; i >= 0; --i) {
-      if (!build_keys_.usable[i]) continue;
-      uint64_t key = SlotKey(build_keys_, i);
-      uint64_t pos = build_keys_.hashes[i] & mask_;
-      for (;;) {
-        Slot& slot = slots_[pos];
-        if (slot.row < 0) {
-          slot = Slot{key, static_cast<int32_t>(i)};
-          break;
-        }
-        if (slot.key == key &&
-            (integer_mode_ || build_keys_.encoder.key(slot.row) == build_keys_.encoder.key(i))) {
-          next_[i] = slot.row;
-          slot.row = static_cast<int32_t>(i);
-          break;
-        }
-        pos = (pos + 1) & mask_;
-      }
+    if (op_->broadcast_build()) {
+      table_ = ctx_->GetState<BuildTable>(op_);
+      if (!table_) return Status::Internal("broadcast hash join opened before it was prepared");
+    } else {
+      SPATE_ASSIGN_OR_RETURN(BatchPtr build, DrainPartitionToBatch(op_->child(1), partition_, ctx_));
+      SPATE_ASSIGN_OR_RETURN(table_, MakeBuildTable(*op_, std::move(build), ctx_->eval()));
     }
-    if (output_.tracks_right()) right_matched_.assign(static_cast<size_t>(n), 0);
+    if (output_.tracks_right()) right_matched_.assign(static_cast<size_t>(table_->build->num_rows()), 0);
     SPATE_ASSIGN_OR_RETURN(left_input_, op_->child(0).Open(partition_, ctx_));
     return Status::OK();
   }
 
-  uint64_t SlotKey(const KeyRows& rows, int64_t i) const {
-    return integer_mode_ ? static_cast<uint64_t>(rows.ints[i]) : rows.hashes[i];
-  }
-
   // First build row whose key equals probe row l's, or -1.
   int32_t FindChain(int64_t l) const {
-    uint64_t key = SlotKey(probe_, l);
-    uint64_t pos = probe_.hashes[l] & mask_;
+    const BuildTable& t = *table_;
+    uint64_t key = t.SlotKey(probe_, l, integer_mode_);
+    uint64_t pos = probe_.hashes[l] & t.mask;
     for (;;) {
-      const Slot& slot = slots_[pos];
+      const BuildTable::Slot& slot = t.slots[pos];
       if (slot.row < 0) return -1;
       if (slot.key == key &&
-          (integer_mode_ || build_keys_.encoder.key(slot.row) == probe_.encoder.key(l))) {
+          (integer_mode_ || t.keys.encoder.key(slot.row) == probe_.encoder.key(l))) {
         return slot.row;
       }
-      pos = (pos + 1) & mask_;
+      pos = (pos + 1) & t.mask;
     }
   }
 
@@ -175,7 +208,7 @@ class HashJoinStream final : public BatchStream {
       }
       while (chain_ >= 0 && li_.size() < cap) {
         int32_t r = chain_;
-        chain_ = next_[r];
+        chain_ = table_->next[r];
         li_.push_back(static_cast<int32_t>(row_));
         ri_.push_back(r);
         if (first_decides) {
@@ -188,7 +221,7 @@ class HashJoinStream final : public BatchStream {
         chain_ = kChainStart;
       }
     }
-    SPATE_ASSIGN_OR_RETURN(BatchPtr out, output_.Pairs(*left_, *build_, li_, ri_, left_matched_.data(),
+    SPATE_ASSIGN_OR_RETURN(BatchPtr out, output_.Pairs(*left_, *table_->build, li_, ri_, left_matched_.data(),
                                                        output_.tracks_right() ? right_matched_.data() : nullptr,
                                                        ctx_->eval()));
     if (out) queue_.push_back(std::move(out));
@@ -207,15 +240,7 @@ class HashJoinStream final : public BatchStream {
   bool built_ = false;
   bool done_ = false;
   // Build side.
-  BatchPtr build_;
-  KeyRows build_keys_;
-  struct Slot {
-    uint64_t key;  // the int64 key (integer mode) or the key's hash
-    int32_t row;   // first build row with this key; -1 = empty
-  };
-  uint64_t mask_ = 0;
-  std::vector<Slot> slots_;
-  std::vector<int32_t> next_;
+  std::shared_ptr<const BuildTable> table_;
   std::vector<uint8_t> right_matched_;
   // Probe side.
   BatchStreamPtr left_input_;
@@ -232,11 +257,21 @@ class HashJoinStream final : public BatchStream {
 
 HashJoin::HashJoin(sql::JoinType type, std::vector<BoundExprPtr> left_keys,
                    std::vector<BoundExprPtr> right_keys, std::vector<bool> null_safe,
-                   BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left, PhysicalOpPtr right)
+                   BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left, PhysicalOpPtr right,
+                   bool broadcast_build)
     : PhysicalOp(std::move(schema), {std::move(left), std::move(right)}), type_(type),
       left_keys_(std::move(left_keys)), right_keys_(std::move(right_keys)),
-      null_safe_(std::move(null_safe)), condition_(std::move(condition)) {
+      null_safe_(std::move(null_safe)), condition_(std::move(condition)),
+      broadcast_build_(broadcast_build) {
   null_safe_.resize(left_keys_.size(), false);
+}
+
+Status HashJoin::Prepare(ExecContext* ctx) const {
+  if (!broadcast_build_) return Status::OK();
+  SPATE_ASSIGN_OR_RETURN(BatchPtr build, DrainPartitionToBatch(child(1), 0, ctx));
+  SPATE_ASSIGN_OR_RETURN(auto table, MakeBuildTable(*this, std::move(build), ctx->eval()));
+  ctx->SetState(this, std::shared_ptr<const void>(std::move(table)));
+  return Status::OK();
 }
 
 Result<BatchStreamPtr> HashJoin::Open(int partition, ExecContext* ctx) const {
@@ -244,8 +279,9 @@ Result<BatchStreamPtr> HashJoin::Open(int partition, ExecContext* ctx) const {
 }
 
 std::string HashJoin::Describe() const {
-  std::string s = "ShuffledHashJoin [" + ExprList(left_keys_) + "], [" + ExprList(right_keys_) +
-                  "], " + JoinTypeText(type_) + ", BuildRight";
+  std::string s = std::string(broadcast_build_ ? "BroadcastHashJoin [" : "ShuffledHashJoin [") +
+                  ExprList(left_keys_) + "], [" + ExprList(right_keys_) + "], " +
+                  JoinTypeText(type_) + ", BuildRight";
   if (condition_) s += ", " + condition_->ToString();
   return s;
 }

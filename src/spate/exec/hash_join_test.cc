@@ -28,10 +28,25 @@ BoundPlanPtr Right() {
                  3);
 }
 
+ExecOptions Broadcasting(ExecOptions o) {
+  o.auto_broadcast_threshold = 1 << 20;
+  return o;
+}
+
+// The join shuffled and, for the types that can build a broadcast right side, broadcast:
+// both must give the same rows.
 std::vector<std::string> JoinRows(JoinType type, BoundExprPtr residual = nullptr, bool null_safe = false,
                                   const ExecOptions& opts = Options()) {
   auto l = Left(), r = Right();
-  return ExecSorted(JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)}, residual, {null_safe}), opts);
+  auto plan = JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)}, residual, {null_safe});
+  auto shuffled = ExecSorted(plan, opts);
+  auto physical = Must(CreatePhysicalPlan(plan, Broadcasting(opts)));
+  const bool broadcast = ExplainString(*physical).rfind("BroadcastHashJoin", 0) == 0;
+  EXPECT_EQ(broadcast, type == JoinType::kInner || type == JoinType::kLeftOuter ||
+                           type == JoinType::kLeftSemi || type == JoinType::kLeftAnti)
+      << ExplainString(*physical);
+  EXPECT_EQ(ExecSorted(plan, Broadcasting(opts)), shuffled) << "broadcast vs shuffled";
+  return shuffled;
 }
 
 TEST(HashJoinTest, Inner) {
@@ -144,6 +159,27 @@ TEST(HashJoinTest, Explain) {
             "ShuffledHashJoin [" + lk + "], [" + rk + "], LeftOuter, BuildRight, " + cond->ToString());
   EXPECT_NE(text.find(":- Exchange hashpartitioning(" + lk + ", 3)\n:  +- LocalTableScan"), std::string::npos) << text;
   EXPECT_NE(text.find("+- Exchange hashpartitioning(" + rk + ", 3)\n   +- LocalTableScan"), std::string::npos) << text;
+}
+
+// A small right side is broadcast: the left side keeps its partitions (no exchange) and
+// every partition probes the one table built in Prepare.
+TEST(HashJoinTest, BroadcastBuildRight) {
+  auto l = RangeOf(0, 3000, 1, 3);
+  auto r = RangeOf(0, 2000, 1, 2);
+  auto lk = ProjectOf(l, {{"k", Call("%", {Col(l, 0), Lit(I(100))})}, {"", Col(l, 0)}});
+  auto rk = ProjectOf(r, {{"k", Call("%", {Col(r, 0), Lit(I(50))})}, {"", Col(r, 0)}});
+  auto j = JoinOf(lk, rk, JoinType::kInner, {Col(lk, 0)}, {Col(rk, 0)});
+  auto agg = AggregateOf(j, {}, {{"n", "count", {}}, {"s", "sum", {Col(j, 3)}}});
+  EXPECT_EQ(Exec(agg, Broadcasting(Options(2, 3, 500))), (std::vector<std::string>{"60000,59970000"}));
+  auto plan = Must(CreatePhysicalPlan(j, Broadcasting(Options(2, 3, 500))));
+  std::string text = ExplainString(*plan);
+  EXPECT_EQ(text.rfind("BroadcastHashJoin [", 0), 0u) << text;
+  EXPECT_EQ(text.find("hashpartitioning"), std::string::npos) << text;
+  EXPECT_NE(text.find("BroadcastExchange"), std::string::npos) << text;
+  // Over the threshold (2000 rows x 8 bytes > 1 KB): shuffled.
+  ExecOptions small = Options(2, 3, 500);
+  small.auto_broadcast_threshold = 1024;
+  EXPECT_EQ(ExplainString(*Must(CreatePhysicalPlan(j, small))).rfind("ShuffledHashJoin", 0), 0u);
 }
 
 // 1M x 1M rows on a unique bigint key; prints input rows/s (not a timed assertion).

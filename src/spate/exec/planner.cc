@@ -66,6 +66,53 @@ std::string WindowSpecKey(const sql::WindowCall& call) {
 Planner::Planner(const ExecOptions& options, PlannerOptions planner_options)
     : options_(options), planner_options_(planner_options) {}
 
+namespace {
+
+// Spark's sizeInBytes without statistics: files' sizes, in-memory rows times a row size,
+// passed up through row-preserving or row-reducing nodes; unknown (no broadcast) for the
+// rest.
+std::optional<int64_t> EstimatedBytes(const BoundPlan& p) {
+  switch (p.kind) {
+    case BoundKind::kFileScan:
+      return p.source ? p.source->EstimatedBytes() : std::nullopt;
+    case BoundKind::kLocal: {
+      int64_t row = 8;
+      for (const auto& a : p.output) row += a.type->IsNumeric() ? 8 : 20;
+      int64_t rows = 0;
+      for (const auto& b : p.batches) rows += b ? b->num_rows() : 0;
+      return rows * row;
+    }
+    case BoundKind::kOneRow: return 8;
+    case BoundKind::kRange: {
+      if (p.range_step == 0) return std::nullopt;
+      const double n = (static_cast<double>(p.range_end) - static_cast<double>(p.range_start)) /
+                       static_cast<double>(p.range_step);
+      return n <= 0 ? 0 : static_cast<int64_t>(std::min(n, 1e15)) * 8;
+    }
+    case BoundKind::kProject:
+    case BoundKind::kFilter:
+    case BoundKind::kSort:
+    case BoundKind::kLimit:
+    case BoundKind::kRepartition:
+    case BoundKind::kWatermark:
+    case BoundKind::kAggregate:
+      return p.children.size() == 1 && p.children[0] ? EstimatedBytes(*p.children[0])
+                                                      : std::nullopt;
+    case BoundKind::kUnion: {
+      int64_t sum = 0;
+      for (const auto& c : p.children) {
+        auto b = c ? EstimatedBytes(*c) : std::nullopt;
+        if (!b) return std::nullopt;
+        sum += *b;
+      }
+      return sum;
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
 int Planner::shuffle_partitions() const {
   return options_.shuffle_partitions > 0 ? options_.shuffle_partitions : 1;
 }
@@ -214,6 +261,23 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const BoundPlan& node, PhysicalOpPtr lef
   if (!node.left_keys.empty()) {
     std::vector<bool> null_safe = node.null_safe_keys;
     null_safe.resize(node.left_keys.size(), false);
+    // A small right side is broadcast (Spark's BroadcastHashJoin, build right) for the
+    // join types that never emit unmatched right rows: the left side is not exchanged.
+    const bool build_right_ok = node.join_type == sql::JoinType::kInner ||
+                                node.join_type == sql::JoinType::kLeftOuter ||
+                                node.join_type == sql::JoinType::kLeftSemi ||
+                                node.join_type == sql::JoinType::kLeftAnti;
+    if (build_right_ok && options_.auto_broadcast_threshold >= 0 && node.children.size() == 2 &&
+        node.children[1]) {
+      auto bytes = EstimatedBytes(*node.children[1]);
+      if (bytes && *bytes <= options_.auto_broadcast_threshold) {
+        auto b = std::make_shared<Exchange>(Partitioning::kBroadcast, std::vector<BoundExprPtr>{},
+                                            1, right);
+        return PhysicalOpPtr(std::make_shared<HashJoin>(
+            node.join_type, node.left_keys, node.right_keys, std::move(null_safe), node.condition,
+            out_schema, left, b, /*broadcast_build=*/true));
+      }
+    }
     int n = shuffle_partitions();
     auto l = std::make_shared<Exchange>(Partitioning::kHash, node.left_keys, n, left);
     auto r = std::make_shared<Exchange>(Partitioning::kHash, node.right_keys, n, right);

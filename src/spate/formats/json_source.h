@@ -66,6 +66,11 @@ class LineFileDataSource final : public DataSource {
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
   std::string SplitPath(int split) const override { return files_[splits_[split].file].path; }
+  std::optional<int64_t> EstimatedBytes() const override {
+    int64_t n = 0;
+    for (const auto& f : files_) n += f.size;
+    return n;
+  }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
                                                  const ScanSpec& spec) const override;
   std::string Describe() const override;

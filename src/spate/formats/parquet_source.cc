@@ -27,6 +27,7 @@ Status ListFiles(io::FileSystem& fs, const std::string& root,
     std::string rel = e.path.substr(root.size() + (root.back() == '/' ? 0 : 1));
     Candidate c;
     c.path = e.path;
+    c.size = e.size;
     bool hidden = false;
     size_t pos = 0;
     while (true) {
@@ -267,7 +268,7 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
     if (info->is_directory) {
       SPATE_RETURN_IF_ERROR(ListFiles(*fs, p, &cands));
     } else {
-      cands.push_back(Candidate{p, {}});
+      cands.push_back(Candidate{p, {}, info->size});
     }
   }
   // Partition columns: the keys of the first file's folders (all files must agree).
@@ -288,6 +289,7 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
   for (const auto& c : cands) {
     File f;
     f.path = c.path;
+    src->total_bytes_ += c.size;
     SPATE_ASSIGN_OR_RETURN(f.reader, parquet::ParquetFileReader::Open(fs, c.path));
     src->files_.push_back(std::move(f));
   }

@@ -38,6 +38,7 @@ class ParquetDataSource final : public DataSource {
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
   std::string SplitPath(int split) const override { return files_[splits_[split].file].path; }
+  std::optional<int64_t> EstimatedBytes() const override { return total_bytes_; }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
                                                  const ScanSpec& spec) const override;
   std::string Describe() const override;
@@ -59,6 +60,7 @@ class ParquetDataSource final : public DataSource {
   SchemaPtr schema_;
   int num_data_columns_ = 0;  // the partition columns follow them
   std::vector<File> files_;
+  int64_t total_bytes_ = 0;
   struct Split {
     int file;
     int row_group;  // -1: a file without row groups
@@ -73,6 +75,7 @@ class ParquetDataSource final : public DataSource {
 struct Candidate {
   std::string path;
   std::vector<std::pair<std::string, std::string>> partitions;  // key, raw value
+  int64_t size = 0;
 };
 /// Lists the data files under `root` (recursively; names starting with '_' or '.' and
 /// everything below such folders are skipped) with their partition folders.

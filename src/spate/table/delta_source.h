@@ -38,6 +38,11 @@ class DeltaDataSource final : public DataSource {
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(adds_.size()); }
+  std::optional<int64_t> EstimatedBytes() const override {
+    int64_t n = 0;
+    for (const auto& a : adds_) n += a.size;
+    return n;
+  }
   std::string SplitPath(int split) const override {
     return snapshot_->DataFilePath(adds_[static_cast<size_t>(split)]);
   }

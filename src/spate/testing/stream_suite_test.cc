@@ -118,6 +118,48 @@ TEST_P(StreamDslTest, StreamStaticJoin) {
   EXPECT_EQ(err, "");
 }
 
+// The static side is read again every batch (rows appended to the Delta table between
+// batches join the next batch) and, being small, broadcast: the streaming side is not
+// shuffled (BroadcastHashJoin in the batch's plan). Over the threshold it is shuffled.
+TEST_P(StreamDslTest, StreamStaticJoinRereadsAndBroadcastsTheStaticSide) {
+  TempDir dir;
+  const std::string table = dir / "dim";
+  Spark().createDataFrame({{I(1), S("one")}}, "k INT, name STRING").write().format("delta").save(table);
+  MemoryStream input(Spark(), "k INT, v STRING");
+  DataFrame df = input.toDF()
+                     .join(Spark().read().format("delta").load(table), "k", "left_outer")
+                     .select("k", "v", "name");
+  auto plan_has = [](const std::string& what) {
+    return [what](const api::StreamingQuery& q) {
+      return q.explainString().find(what) != std::string::npos;
+    };
+  };
+  StreamTest t(Spark(), df);
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{I(1), S("a")}, {I(2), S("b")}}),
+       StreamTest::CheckAnswer({{I(1), S("a"), S("one")}, {I(2), S("b"), Value::Null(DataType::String())}}),
+       StreamTest::AssertOnQuery(plan_has("BroadcastHashJoin"), "a broadcast of the static side"),
+       StreamTest::Execute(
+           [&](StreamTest::Context&) {
+             Spark().createDataFrame({{I(2), S("two")}}, "k INT, name STRING")
+                 .write().format("delta").mode("append").save(table);
+           },
+           "append to the static table"),
+       StreamTest::AddData(input, {{I(2), S("c")}}),
+       StreamTest::CheckNewAnswer({{I(2), S("c"), S("two")}})},
+      GetParam());
+  EXPECT_EQ(err, "");
+  Spark().conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+  MemoryStream input2(Spark(), "k INT, v STRING");
+  StreamTest t2(Spark(), input2.toDF().join(Spark().read().format("delta").load(table), "k"));
+  err = t2.Run({StreamTest::StartStream(), StreamTest::AddData(input2, {{I(1), S("a")}}),
+                StreamTest::CheckAnswer({{I(1), S("a"), S("one")}}),
+                StreamTest::AssertOnQuery(plan_has("ShuffledHashJoin"), "a shuffled join")});
+  Spark().conf().unset("spark.sql.autoBroadcastJoinThreshold");
+  EXPECT_EQ(err, "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Restarts, StreamDslTest, ::testing::Values(false, true));
 
 // Spark's runStressTest: a random sequence of AddData / CheckAnswer / StopStream /
