@@ -134,13 +134,24 @@ TEST(HashJoinTest, MultipleAndStringKeys) {
   EXPECT_EQ(ExecSorted(ns), (std::vector<std::string>{"NULL,1,NULL,1,40", "x,2,x,2,10", "y,1,y,1,20"}));
 }
 
-TEST(HashJoinTest, ManyToManyParallelMatchesSerial) {
+// range(3000) % 100 joined with range(2000) % 50 (left, right, the join, count/sum of it):
+// 50 matching keys, each 30 left rows x 40 right rows.
+struct ManyToMany {
+  BoundPlanPtr lk, rk, join, agg;
+};
+ManyToMany MakeManyToMany() {
   auto l = RangeOf(0, 3000, 1, 3);
   auto r = RangeOf(0, 2000, 1, 2);
-  auto lk = ProjectOf(l, {{"k", Call("%", {Col(l, 0), Lit(I(100))})}, {"", Col(l, 0)}});
-  auto rk = ProjectOf(r, {{"k", Call("%", {Col(r, 0), Lit(I(50))})}, {"", Col(r, 0)}});
-  auto j = JoinOf(lk, rk, JoinType::kInner, {Col(lk, 0)}, {Col(rk, 0)});
-  auto agg = AggregateOf(j, {}, {{"n", "count", {}}, {"s", "sum", {Col(j, 3)}}});
+  ManyToMany m;
+  m.lk = ProjectOf(l, {{"k", Call("%", {Col(l, 0), Lit(I(100))})}, {"", Col(l, 0)}});
+  m.rk = ProjectOf(r, {{"k", Call("%", {Col(r, 0), Lit(I(50))})}, {"", Col(r, 0)}});
+  m.join = JoinOf(m.lk, m.rk, JoinType::kInner, {Col(m.lk, 0)}, {Col(m.rk, 0)});
+  m.agg = AggregateOf(m.join, {}, {{"n", "count", {}}, {"s", "sum", {Col(m.join, 3)}}});
+  return m;
+}
+
+TEST(HashJoinTest, ManyToManyParallelMatchesSerial) {
+  auto [lk, rk, j, agg] = MakeManyToMany();
   // 50 matching keys, each 30 left rows x 40 right rows.
   auto parallel = Exec(agg, Options(2, 3, 500));
   EXPECT_EQ(parallel, (std::vector<std::string>{"60000,59970000"}));
@@ -164,12 +175,7 @@ TEST(HashJoinTest, Explain) {
 // A small right side is broadcast: the left side keeps its partitions (no exchange) and
 // every partition probes the one table built in Prepare.
 TEST(HashJoinTest, BroadcastBuildRight) {
-  auto l = RangeOf(0, 3000, 1, 3);
-  auto r = RangeOf(0, 2000, 1, 2);
-  auto lk = ProjectOf(l, {{"k", Call("%", {Col(l, 0), Lit(I(100))})}, {"", Col(l, 0)}});
-  auto rk = ProjectOf(r, {{"k", Call("%", {Col(r, 0), Lit(I(50))})}, {"", Col(r, 0)}});
-  auto j = JoinOf(lk, rk, JoinType::kInner, {Col(lk, 0)}, {Col(rk, 0)});
-  auto agg = AggregateOf(j, {}, {{"n", "count", {}}, {"s", "sum", {Col(j, 3)}}});
+  auto [lk, rk, j, agg] = MakeManyToMany();
   EXPECT_EQ(Exec(agg, Broadcasting(Options(2, 3, 500))), (std::vector<std::string>{"60000,59970000"}));
   auto plan = Must(CreatePhysicalPlan(j, Broadcasting(Options(2, 3, 500))));
   std::string text = ExplainString(*plan);
