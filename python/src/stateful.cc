@@ -123,12 +123,16 @@ class PyProcessor final : public stream::StatefulProcessor {
     });
     return out;
   }
-  void handleInitialState(const ProcessorRow& key, const ProcessorRow& initial_state,
-                          const stream::TimerValues& tv) override {
+  // PySpark's processors take every initial row of a key (pandas: one DataFrame of them;
+  // Rows: one call each).
+  bool acceptsRepeatedInitialStateKeys() const override { return true; }
+  void handleInitialStateRows(const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
+                              const stream::TimerValues& tv) override {
     py::gil_scoped_acquire gil;
     Call([&] {
-      adapter_.attr("handle_initial_state")(RowToPy(key, tz_), RowToPy(initial_state, tz_),
-                                            tv.current_processing_time_ms,
+      py::list in;
+      for (const auto& r : rows) in.append(RowToPy(r, tz_));
+      adapter_.attr("handle_initial_state")(RowToPy(key, tz_), in, tv.current_processing_time_ms,
                                             tv.current_watermark_ms);
     });
   }

@@ -217,14 +217,47 @@ def test_initial_state_seeds_the_first_batch_only(spark, tmp_path, pandas_mode):
         ("a", 12), ("z", 6)]
 
 
-def test_initial_state_with_a_duplicate_key_fails(spark, tmp_path):
+class InitialRows(StatefulProcessor):
+    """Records how the initial state arrives: rows per handleInitialState call."""
+
+    def init(self, handle):
+        self.calls = handle.getListState("calls", "rows BIGINT, total BIGINT")
+
+    def handleInitialState(self, key, initialState, timerValues):
+        if isinstance(initialState, pd.DataFrame):
+            self.calls.appendValue((len(initialState), int(initialState["n"].sum())))
+        else:
+            self.calls.appendValue((1, initialState.n))
+
+    def handleInputRows(self, key, rows, timerValues):
+        for _ in rows:
+            pass
+        calls = [tuple(c) for c in self.calls.get()] if self.calls.exists() else []
+        from spate.sql import Row
+        yield Row(k=key[0], calls=json.dumps(calls))
+
+
+@pytest.mark.parametrize("pandas_mode", [True, False])
+def test_initial_state_with_a_repeated_key(spark, tmp_path, pandas_mode):
+    """As PySpark: transformWithStateInPandas gets a key's initial rows as one DataFrame,
+    transformWithState one Row per call (no error; Scala's processors and the C++ API fail)."""
     src, chk = str(tmp_path / "in"), str(tmp_path / "chk")
     land(src, "0.json", [(0, "a", 1)])
     init = spark.createDataFrame([("a", 10), ("a", 5)], "k STRING, n BIGINT")
-    df = (spark.readStream.schema(SCHEMA).json(src).groupBy("k")
-          .transformWithState(SeededCount(False), "k STRING, n BIGINT", "update", "None",
-                              initialState=init.groupBy("k")))
-    with pytest.raises(StreamingQueryException) as e:
-        run(spark, df, chk, "seed_dup")
-    assert "STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY" in str(e.value)
-    assert "Invalid grouping key=a" in str(e.value)
+    g = spark.readStream.schema(SCHEMA).json(src).groupBy("k")
+    f = g.transformWithStateInPandas if pandas_mode else g.transformWithState
+    out = "k STRING, calls STRING"
+    if pandas_mode:
+        def as_frames(proc):
+            class P(type(proc)):
+                def handleInputRows(self, key, rows, timerValues):
+                    for r in super().handleInputRows(key, rows, timerValues):
+                        yield pd.DataFrame({"k": [r.k], "calls": [r.calls]})
+            return P()
+        proc = as_frames(InitialRows())
+    else:
+        proc = InitialRows()
+    name = "rep_p" if pandas_mode else "rep_r"
+    run(spark, f(proc, out, "update", "None", initialState=init.groupBy("k")), chk, name)
+    (row,) = spark.sql(f"SELECT * FROM {name}").collect()
+    assert json.loads(row.calls) == ([[2, 15]] if pandas_mode else [[1, 10], [1, 5]])

@@ -193,6 +193,17 @@ class StatefulProcessor {
     (void)initial_state;
     (void)timers;
   }
+  /// All the initial state rows of one key (more than one only when
+  /// acceptsRepeatedInitialStateKeys()); by default handleInitialState per row.
+  virtual void handleInitialStateRows(const ProcessorRow& key,
+                                      const std::vector<ProcessorRow>& rows,
+                                      const TimerValues& timers) {
+    for (const auto& r : rows) handleInitialState(key, r, timers);
+  }
+  /// Whether a key may appear in several initial state rows: PySpark's processors take
+  /// them all (a pandas DataFrame of the key's rows, or one Row at a time), Scala's (and
+  /// the C++ API's) fail with STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY.
+  virtual bool acceptsRepeatedInitialStateKeys() const { return false; }
   virtual void close() {}
 };
 

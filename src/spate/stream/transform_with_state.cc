@@ -570,44 +570,53 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
   const InitialState* is = node.initial_state().get();
   size_t init_only = 0;
   if (is && !init.empty()) {
-    std::unordered_map<std::string, bool> seen;
-    std::vector<std::pair<std::string, ProcessorRow>> no_rows;  // keys only in the state
+    // The initial rows by key, keys in order of first appearance.
+    std::unordered_map<std::string, size_t> init_slot;
+    std::vector<std::string> init_keys;
+    std::vector<ProcessorRow> init_key_rows;
+    std::vector<std::vector<ProcessorRow>> init_rows;
     for (const auto& b : init) {
       std::vector<ColumnPtr> kc(b->columns().begin(), b->columns().begin() + is->num_keys);
       const auto raw = Raw(kc);
       for (int64_t r = 0; r < b->num_rows(); ++r) {
         kb.clear();
         key_codec.Encode(raw, r, &kb);
-        ProcessorRow k, row;
-        for (const auto& c : kc) k.push_back(c->GetValue(r));
+        auto [it, fresh] = init_slot.emplace(kb, init_keys.size());
+        if (fresh) {
+          init_keys.push_back(kb);
+          ProcessorRow k;
+          for (const auto& c : kc) k.push_back(c->GetValue(r));
+          init_key_rows.push_back(std::move(k));
+          init_rows.emplace_back();
+        }
+        ProcessorRow row;
         for (int c = is->num_keys; c < b->num_columns(); ++c) row.push_back(b->column(c)->GetValue(r));
-        if (!seen.emplace(kb, true).second) {
-          if (is->group_state) {
-            return Status::Error("SPATE_INITIAL_STATE_DUPLICATE_KEY",
-                                 {{"groupingKey", KeyText(k)}});
-          }
-          return Status::Error("STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY",
-                               {{"groupingKey", KeyText(k)}});
-        }
-        h.SetKey(kb);
-        try {
-          proc->handleInitialState(k, row, tv);
-        } catch (const std::exception& e) {
-          return UserError("handleInitialState", e.what());
-        }
-        SPATE_RETURN_IF_ERROR(h.status());
-        if (is->group_state && !is->skip_keys_without_rows && !slot.count(kb))
-          no_rows.emplace_back(kb, std::move(k));
+        init_rows[it->second].push_back(std::move(row));
       }
     }
-    for (auto& [kbytes, k] : no_rows) {
-      keys.push_back(kbytes);
-      key_rows.push_back(std::move(k));
-      rows.emplace_back();
+    for (size_t i = 0; i < init_keys.size(); ++i) {
+      const ProcessorRow& k = init_key_rows[i];
+      if (init_rows[i].size() > 1 && !proc->acceptsRepeatedInitialStateKeys()) {
+        return Status::Error(is->group_state ? "SPATE_INITIAL_STATE_DUPLICATE_KEY"
+                                             : "STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY",
+                             {{"groupingKey", KeyText(k)}});
+      }
+      h.SetKey(init_keys[i]);
+      try {
+        proc->handleInitialStateRows(k, init_rows[i], tv);
+      } catch (const std::exception& e) {
+        return UserError("handleInitialState", e.what());
+      }
+      SPATE_RETURN_IF_ERROR(h.status());
+      if (slot.count(init_keys[i])) continue;
+      if (is->group_state && !is->skip_keys_without_rows) {
+        keys.push_back(init_keys[i]);
+        key_rows.push_back(k);
+        rows.emplace_back();
+      } else {
+        ++init_only;
+      }
     }
-    init_only = seen.size();
-    for (const auto& [kbytes, _] : seen) init_only -= slot.count(kbytes);
-    if (!no_rows.empty()) init_only -= no_rows.size();
   }
   for (size_t i = 0; i < keys.size(); ++i) {
     h.SetKey(keys[i]);

@@ -163,9 +163,9 @@ class StatefulProcessor(ABC):
         return iter([])
 
     def handleInitialState(self, key: Any, initialState: Any, timerValues: TimerValues) -> None:
-        """With transformWithState's initialState: called in the query's first batch once per
-        row of the initial state (a Row, or a one-row pandas DataFrame in
-        transformWithStateInPandas), before any input. A no-op unless overridden."""
+        """With transformWithState's initialState: called in the query's first batch before any
+        input, once per row of the initial state (a Row), or once per key with its rows (a
+        pandas DataFrame, transformWithStateInPandas). A no-op unless overridden."""
         pass
 
     def close(self) -> None:
@@ -210,14 +210,16 @@ class _Adapter:
     def handle_input(self, key: tuple, rows: List[tuple], pt: int, wm: int) -> List[tuple]:
         return self._rows_out(self._p.handleInputRows(key, self._rows_in(rows), TimerValues(pt, wm)))
 
-    def handle_initial_state(self, key: tuple, row: tuple, pt: int, wm: int) -> None:
+    def handle_initial_state(self, key: tuple, rows: List[tuple], pt: int, wm: int) -> None:
+        """PySpark's calls: the key's initial rows as one pandas DataFrame, or one Row each."""
         if self._pandas:
             import pandas as pd
-            state = pd.DataFrame.from_records([row], columns=self._init)
-        else:
-            from spate.sql.types import Row
-            state = Row(**dict(zip(self._init, row)))
-        self._p.handleInitialState(key, state, TimerValues(pt, wm))
+            self._p.handleInitialState(key, pd.DataFrame.from_records(rows, columns=self._init),
+                                       TimerValues(pt, wm))
+            return
+        from spate.sql.types import Row
+        for row in rows:
+            self._p.handleInitialState(key, Row(**dict(zip(self._init, row))), TimerValues(pt, wm))
 
     def handle_timer(self, key: tuple, pt: int, wm: int, expiry: int) -> List[tuple]:
         return self._rows_out(self._p.handleExpiredTimer(key, TimerValues(pt, wm), ExpiredTimerInfo(expiry)))
