@@ -361,6 +361,7 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
                                "` must be of type STRING, not " + it->type->Sql());
       }
       src->rescued_index_ = static_cast<int>(it - data_fields.begin());
+      src->json_options_.bad_values_are_rescued = true;
     }
     // The corrupt-record column, when present, must be a nullable STRING.
     for (const auto& f : data_fields) {

@@ -18,7 +18,9 @@
 //    not name with that exact case, and non-null values the parser could not convert
 //    (the column itself is NULL then) — plus "_file_path"; NULL when nothing was rescued.
 //    Found at the top level only (a bad field inside a struct is NULL, not rescued); a
-//    record strict JSON cannot parse, and the rows of a root array, rescue nothing.
+//    record strict JSON cannot parse, and the rows of a root array, rescue nothing. A
+//    record whose only faults are such values is not a malformed record (no corrupt-record
+//    text; DROPMALFORMED keeps it, FAILFAST does not fail), as with Databricks.
 //  - text: one STRING column `value`, one row per line (wholetext=true: one per file).
 //  - both: the file options of file_index.h (recursiveFileLookup, pathGlobFilter,
 //    modifiedBefore, modifiedAfter), lineSep (default: lines end at "\n" or "\r\n"; a lone

@@ -425,7 +425,8 @@ struct JsonColumnParser::Impl {
         if (out == Outcome::kSyntax) r.Truncate(start);
       }
     }
-    if (out == Outcome::kOk) {
+    if (out == Outcome::kOk ||
+        (out == Outcome::kPartial && options.bad_values_are_rescued)) {
       if (r.corrupt_index >= 0) {
         for (int64_t i = 0; i < rows; ++i) {
           Node& c = *r.children[r.corrupt_index];
