@@ -353,3 +353,36 @@ def test_restart_neither_loses_nor_duplicates_files(spark, tmp_path):
             write(al.src + "/r%d_%d.json" % (round_, i), lines({"a": "%d.%d" % (round_, i)}))
         seen += [r["a"] for r in al.rows(al.run()[1])]
     assert sorted(seen) == sorted("%d.%d" % (r, i) for r in range(3) for i in range(3))
+
+
+def test_csv_new_column_fails_then_restart_reads_it(spark, tmp_path):
+    al = Loader(spark, tmp_path, fmt="csv", header="true")
+    write(al.src + "/f1.csv", "id,name\n1,Ann\n")
+    assert al.run()[2] is None
+    write(al.src + "/f2.csv", "id,name,city\n2,Bob,Oslo\n")
+    err = al.run()[2]
+    assert "unknown fields during parsing: [city]" in err and "f2.csv" in err
+    schema, batches, err = al.run()
+    assert err is None and names(schema) == ["id", "name", "city"]
+    assert al.rows(batches) == [{"id": "2", "name": "Bob", "city": "Oslo"}]
+
+
+def test_parquet_new_column_fails_then_restart_reads_it(spark, tmp_path):
+    al = Loader(spark, tmp_path, fmt="parquet")
+    spark.createDataFrame([(1,)], ["id"]).write.parquet(al.src + "/p1")
+    assert al.run()[2] is None
+    spark.createDataFrame([(2, "x")], ["id", "v"]).write.parquet(al.src + "/p2")
+    assert "unknown fields during parsing: [v]" in al.run()[2]
+    schema, batches, err = al.run()
+    assert err is None and types(schema) == {"id": "bigint", "v": "string"}
+    assert al.rows(batches) == [{"id": 2, "v": "x"}]
+
+
+def test_rescued_data_column_on_batch_json_reads(spark, tmp_path):
+    write(str(tmp_path / "b.json"), lines({"a": 1, "x": 2}, {"a": "no"}))
+    df = spark.read.schema("a INT").option("rescuedDataColumn", "_rescued_data").json(
+        str(tmp_path / "b.json"))
+    assert names(df.schema) == ["a", "_rescued_data"]
+    fp = "file://" + str(tmp_path / "b.json")
+    assert [(r.a, json.loads(r._rescued_data)) for r in df.collect()] == [
+        (1, {"x": 2, "_file_path": fp}), (None, {"a": "no", "_file_path": fp})]
