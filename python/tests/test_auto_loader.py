@@ -386,3 +386,14 @@ def test_rescued_data_column_on_batch_json_reads(spark, tmp_path):
     fp = "file://" + str(tmp_path / "b.json")
     assert [(r.a, json.loads(r._rescued_data)) for r in df.collect()] == [
         (1, {"x": 2, "_file_path": fp}), (None, {"a": "no", "_file_path": fp})]
+
+
+def test_malformed_record_is_not_a_new_column(spark, tmp_path):
+    al = Loader(spark, tmp_path)
+    write(al.src + "/f1.json", lines({"a": 1}))
+    assert al.run()[2] is None
+    write(al.src + "/f2.json", '{"a": 2}\n{broken\n')
+    schema, batches, err = al.run()
+    assert err is None and names(schema) == ["a", "_rescued_data"]
+    assert al.rows(batches) == [{"a": "2", "_rescued_data": None},
+                                {"a": None, "_rescued_data": None}]

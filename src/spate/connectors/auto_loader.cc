@@ -400,9 +400,19 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
       SchemaPtr evolved = data;
       std::vector<std::string> added;
       std::string first_file;
+      // The corrupt-record column inference adds for a malformed record is not data.
+      const std::string corrupt =
+          GetOption(o.reader_options, "columnNameOfCorruptRecord", "_corrupt_record");
       for (const auto& f : files) {
         SPATE_ASSIGN_OR_RETURN(SchemaPtr seen, infer({f}));
         if (!seen) continue;
+        if (data->FieldIndex(corrupt, true) < 0 && seen->FieldIndex(corrupt, true) >= 0) {
+          std::vector<Field> kept;
+          for (const auto& field : seen->fields()) {
+            if (field.name != corrupt) kept.push_back(field);
+          }
+          seen = std::make_shared<const Schema>(std::move(kept));
+        }
         const size_t before = added.size();
         evolved = AddNewFields(*evolved, *seen, &added);
         if (first_file.empty() && added.size() != before) first_file = f;
