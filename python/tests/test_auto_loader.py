@@ -53,6 +53,7 @@ class Loader:
             q.awaitTermination()
         except StreamingQueryException as e:
             err = str(e)
+        self.last_query = q
         return df.schema, batches, err
 
     def rows(self, batches):
@@ -332,6 +333,14 @@ def test_max_files_per_trigger(spark, tmp_path):
     assert err is None
     assert [(i, [r["a"] for r in rs]) for i, rs in batches] == [(0, ["0"]), (1, ["1"]),
                                                               (2, ["2"])]
+    # Databricks' progress: the source's name and its backlog after each trigger.
+    progress = al.last_query.recentProgress
+    src = [p["sources"][0] for p in progress]
+    assert src[0]["description"] == "CloudFilesSource[file://" + al.src + "]"
+    assert [s["metrics"] for s in src] == [
+        {"numBytesOutstanding": str(2 * len(lines({"a": 0}))), "numFilesOutstanding": "2"},
+        {"numBytesOutstanding": str(len(lines({"a": 0}))), "numFilesOutstanding": "1"},
+        {"numBytesOutstanding": "0", "numFilesOutstanding": "0"}]
 
 
 def test_max_bytes_per_trigger(spark, tmp_path):

@@ -387,6 +387,8 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
   fo.schema = schema;
   fo.options = o.reader_options;
   fo.include_existing_files = o.include_existing_files;
+  fo.name = "CloudFilesSource";
+  fo.report_backlog = true;
   const bool check = o.mode == SchemaEvolutionMode::kAddNewColumns ||
                      o.mode == SchemaEvolutionMode::kFailOnNewColumns;
   if (!check) {

@@ -197,7 +197,7 @@ class FileStreamSource final : public stream::Source {
 
   const SchemaPtr& schema() const override { return o_.schema; }
   std::string Describe() const override {
-    return "FileStreamSource[" + stream::QualifyPath(o_.path) + "]";
+    return o_.name + "[" + stream::QualifyPath(o_.path) + "]";
   }
 
   Result<std::optional<JsonValue>> LatestOffset(
@@ -225,6 +225,7 @@ class FileStreamSource final : public stream::Source {
     }
     std::vector<Listed> take;
     int64_t bytes = 0;
+    const size_t first = next;
     for (; next < files.size(); ++next) {
       const auto& f = files[next];
       if (available_now_ && !available_now_->count(f.path)) continue;
@@ -232,6 +233,13 @@ class FileStreamSource final : public stream::Source {
       if (max_bytes_ > 0 && !take.empty() && bytes + f.size > max_bytes_) break;
       take.push_back(f);
       bytes += f.size;
+    }
+    if (o_.report_backlog) {
+      // Listed and not taken (also those an AvailableNow run leaves to a later one).
+      backlog_files_ = static_cast<int64_t>(files.size() - first) -
+                       static_cast<int64_t>(take.size());
+      backlog_bytes_ = -bytes;
+      for (size_t i = first; i < files.size(); ++i) backlog_bytes_ += files[i].size;
     }
     KeepUnread(&files, next);
     if (!take.empty()) {
@@ -411,7 +419,11 @@ class FileStreamSource final : public stream::Source {
     return Status::OK();
   }
 
-  std::vector<std::pair<std::string, std::string>> Metrics() const override { return {}; }
+  std::vector<std::pair<std::string, std::string>> Metrics() const override {
+    if (!o_.report_backlog) return {};
+    return {{"numBytesOutstanding", std::to_string(backlog_bytes_)},
+            {"numFilesOutstanding", std::to_string(backlog_files_)}};
+  }
   void SetReadAllAvailable() override {
     max_files_ = 0;
     max_bytes_ = 0;
@@ -512,6 +524,7 @@ class FileStreamSource final : public stream::Source {
   size_t unread_begin_ = 0;
   std::map<int64_t, std::vector<std::string>> logged_batches_;  // batches logged here
   int64_t listings_ = 0;
+  int64_t backlog_files_ = 0, backlog_bytes_ = 0;  // report_backlog
 };
 
 }  // namespace

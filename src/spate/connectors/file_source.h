@@ -54,6 +54,12 @@ struct FileSourceOptions {
   /// back, so files arriving in between are not lost. No effect on a query whose log
   /// already has entries (as Databricks: the option counts at the first start only).
   bool include_existing_files = true;
+  /// The progress description's name ("FileStreamSource[file:///in]"; Auto Loader:
+  /// "CloudFilesSource").
+  std::string name = "FileStreamSource";
+  /// Progress metrics numFilesOutstanding / numBytesOutstanding (Auto Loader's): the
+  /// files the last trigger listed and did not take.
+  bool report_backlog = false;
 };
 
 /// Validates the options (maxFilesPerTrigger > 0, cleanSource values, ...) and returns
