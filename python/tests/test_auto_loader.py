@@ -406,3 +406,31 @@ def test_malformed_record_is_not_a_new_column(spark, tmp_path):
     assert err is None and names(schema) == ["a", "_rescued_data"]
     assert al.rows(batches) == [{"a": "2", "_rescued_data": None},
                                 {"a": None, "_rescued_data": None}]
+
+
+def test_bronze_delta_with_schema_location_in_the_checkpoint(spark, tmp_path):
+    # The course's pattern: schemaLocation = checkpointLocation, a Delta sink with
+    # mergeSchema; the new column reaches the table after the restart.
+    src, chk, table = str(tmp_path / "in"), str(tmp_path / "chk"), str(tmp_path / "bronze")
+    write(src + "/f1.json", lines({"id": 1, "v": "x"}))
+
+    def run():
+        df = (spark.readStream.format("cloudFiles").option("cloudFiles.format", "json")
+              .option("cloudFiles.schemaLocation", chk).load(src))
+        q = (df.writeStream.format("delta").option("mergeSchema", "true")
+             .option("checkpointLocation", chk).trigger(availableNow=True).start(table))
+        try:
+            q.awaitTermination()
+            return None
+        except StreamingQueryException as e:
+            return str(e)
+
+    assert run() is None
+    write(src + "/f2.json", lines({"id": 2, "v": "y", "extra": True}))
+    assert "NEW_FIELDS_IN_RECORD_WITH_FILE_PATH" in run()
+    assert run() is None
+    rows = spark.read.format("delta").load(table).orderBy("id").collect()
+    assert [r.asDict() for r in rows] == [
+        {"id": "1", "v": "x", "_rescued_data": None, "extra": None},
+        {"id": "2", "v": "y", "_rescued_data": None, "extra": "true"}]
+    assert sorted(os.listdir(chk + "/_schemas")) == ["0", "1"]
