@@ -394,20 +394,20 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
   if (!check) {
     fo.reader = std::move(reader);
   } else {
-    // New fields are looked for before a batch is read (each file inferred on its own,
-    // so the error names the first file that has one).
+    // New fields are looked for before a batch is read: JSON and Parquet files in one
+    // (parallel) inference, then, only when there are new fields, one file at a time so
+    // the error names the first file that has one. CSV files always one at a time (a
+    // multi-file CSV inference takes the header of one file only).
     fo.reader = [fs, o, data, version, reader, infer](
                     const std::vector<std::string>& files,
                     const SchemaPtr& batch_schema) -> Result<DataSourcePtr> {
-      SchemaPtr evolved = data;
-      std::vector<std::string> added;
-      std::string first_file;
       // The corrupt-record column inference adds for a malformed record is not data.
       const std::string corrupt =
           GetOption(o.reader_options, "columnNameOfCorruptRecord", "_corrupt_record");
-      for (const auto& f : files) {
-        SPATE_ASSIGN_OR_RETURN(SchemaPtr seen, infer({f}));
-        if (!seen) continue;
+      auto look = [&](const std::vector<std::string>& paths, SchemaPtr* evolved,
+                            std::vector<std::string>* added) -> Status {
+        SPATE_ASSIGN_OR_RETURN(SchemaPtr seen, infer(paths));
+        if (!seen) return Status::OK();
         if (data->FieldIndex(corrupt, true) < 0 && seen->FieldIndex(corrupt, true) >= 0) {
           std::vector<Field> kept;
           for (const auto& field : seen->fields()) {
@@ -415,8 +415,21 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
           }
           seen = std::make_shared<const Schema>(std::move(kept));
         }
+        *evolved = AddNewFields(**evolved, *seen, added);
+        return Status::OK();
+      };
+      if (o.format != "csv") {
+        SchemaPtr all = data;
+        std::vector<std::string> any;
+        SPATE_RETURN_IF_ERROR(look(files, &all, &any));
+        if (any.empty()) return reader(files, batch_schema);
+      }
+      SchemaPtr evolved = data;
+      std::vector<std::string> added;
+      std::string first_file;
+      for (const auto& f : files) {
         const size_t before = added.size();
-        evolved = AddNewFields(*evolved, *seen, &added);
+        SPATE_RETURN_IF_ERROR(look({f}, &evolved, &added));
         if (first_file.empty() && added.size() != before) first_file = f;
       }
       if (added.empty()) return reader(files, batch_schema);
