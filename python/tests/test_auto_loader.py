@@ -100,14 +100,15 @@ def test_csv_strings_by_default_and_typed(spark, tmp_path):
     write(al.src + "/f1.csv", "id,name\n1,Ann\n2,Bob\n")
     schema, batches, err = al.run()
     assert err is None
-    assert types(schema) == {"id": "string", "name": "string"}  # no rescued column for CSV
-    assert al.rows(batches) == [{"id": "1", "name": "Ann"}, {"id": "2", "name": "Bob"}]
+    assert types(schema) == {"id": "string", "name": "string", "_rescued_data": "string"}
+    assert al.rows(batches) == [{"id": "1", "name": "Ann", "_rescued_data": None},
+                                {"id": "2", "name": "Bob", "_rescued_data": None}]
     typed = Loader(spark, tmp_path / "t", fmt="csv", header="true",
                    **{"cloudFiles.inferColumnTypes": "true"})
     write(typed.src + "/f1.csv", "id,name\n1,Ann\n")
     schema, batches, err = typed.run()
-    assert types(schema) == {"id": "int", "name": "string"}
-    assert typed.rows(batches) == [{"id": 1, "name": "Ann"}]
+    assert types(schema) == {"id": "int", "name": "string", "_rescued_data": "string"}
+    assert typed.rows(batches) == [{"id": 1, "name": "Ann", "_rescued_data": None}]
 
 
 def test_parquet(spark, tmp_path):
@@ -372,8 +373,9 @@ def test_csv_new_column_fails_then_restart_reads_it(spark, tmp_path):
     err = al.run()[2]
     assert "unknown fields during parsing: [city]" in err and "f2.csv" in err
     schema, batches, err = al.run()
-    assert err is None and names(schema) == ["id", "name", "city"]
-    assert al.rows(batches) == [{"id": "2", "name": "Bob", "city": "Oslo"}]
+    assert err is None and names(schema) == ["id", "name", "city", "_rescued_data"]
+    assert al.rows(batches) == [{"id": "2", "name": "Bob", "city": "Oslo",
+                                 "_rescued_data": None}]
 
 
 def test_parquet_new_column_fails_then_restart_reads_it(spark, tmp_path):
@@ -434,3 +436,26 @@ def test_bronze_delta_with_schema_location_in_the_checkpoint(spark, tmp_path):
         {"id": "1", "v": "x", "_rescued_data": None, "extra": None},
         {"id": "2", "v": "y", "_rescued_data": None, "extra": "true"}]
     assert sorted(os.listdir(chk + "/_schemas")) == ["0", "1"]
+
+
+def test_csv_rescue_mode(spark, tmp_path):
+    al = Loader(spark, tmp_path, fmt="csv", header="true",
+                **{"cloudFiles.schemaEvolutionMode": "rescue",
+                   "cloudFiles.inferColumnTypes": "true"})
+    write(al.src + "/f1.csv", "id,amount\n1,2.5\n")
+    assert al.run()[2] is None
+    write(al.src + "/f2.csv", "id,amount,note\n2,lots,hi\n3,4.0,\n")
+    schema, batches, err = al.run()
+    assert err is None and types(schema) == {"id": "int", "amount": "double",
+                                             "_rescued_data": "string"}
+    fp = "file://" + al.src + "/f2.csv"
+    rows = al.rows(batches)
+    assert [(r["id"], r["amount"]) for r in rows] == [(2, None), (3, 4.0)]
+    assert [r["_rescued_data"] and json.loads(r["_rescued_data"]) for r in rows] == [
+        {"amount": "lots", "note": "hi", "_file_path": fp}, None]
+
+
+def test_parquet_has_no_rescued_column(spark, tmp_path):
+    with pytest.raises(Exception, match="not parquet"):
+        Loader(spark, tmp_path, fmt="parquet",
+               **{"cloudFiles.schemaEvolutionMode": "rescue"}).df()

@@ -247,10 +247,11 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
                           o.mode == SchemaEvolutionMode::kRescue)) {
     rescued = "_rescued_data";
   }
-  if (o.format != "json" && !rescued.empty()) {
+  if (o.format == "parquet" && !rescued.empty()) {
     if (explicit_rescue || o.mode == SchemaEvolutionMode::kRescue) {
-      return Status::Unimplemented("The rescued data column is supported for cloudFiles.format "
-                                   "json only in spate (not " + o.format + ")");
+      return Status::Unimplemented(
+          "The rescued data column is supported for cloudFiles.format json and csv in "
+          "spate (not parquet)");
     }
     rescued.clear();
   }

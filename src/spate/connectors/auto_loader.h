@@ -24,7 +24,8 @@
 //    reads that version and runs the failed batch again with it. failOnNewColumns fails
 //    the same way without storing anything. rescue never changes the schema; none ignores
 //    new fields.
-//  - The rescued data column (JSON only; json_source.h, rescuedDataColumn): `_rescued_data`
+//  - The rescued data column (JSON and CSV: json_source.h, csv/parser.h, the readers'
+//    rescuedDataColumn option; not Parquet): `_rescued_data`
 //    by default without a user schema unless the mode is none, and in rescue mode;
 //    cloudFiles.rescuedDataColumn (or rescuedDataColumn) names it (and adds it in any
 //    mode).

@@ -73,15 +73,21 @@ TEST(AutoLoaderOptions, Errors) {
             std::string::npos);
   EXPECT_NE(message(JsonOpts({{"cloudFiles.useNotifications", "true"}}), true).find("notification"),
             std::string::npos);
-  // The rescued column is JSON-only.
-  EXPECT_NE(message({{"cloudFiles.format", "csv"}, {"cloudFiles.rescuedDataColumn", "_r"}}, true)
-                .find("json only"),
+  // The rescued column: JSON and CSV, not Parquet.
+  EXPECT_NE(message({{"cloudFiles.format", "parquet"}, {"cloudFiles.rescuedDataColumn", "_r"}},
+                    true)
+                .find("not parquet"),
             std::string::npos);
+  auto pq = ParseAutoLoaderOptions({{"cloudFiles.format", "parquet"},
+                                    {"cloudFiles.schemaLocation", "/s"}},
+                                   "/in", false);
+  ASSERT_TRUE(pq.ok());
+  EXPECT_EQ(pq->rescued_column, "");
   auto csv = ParseAutoLoaderOptions({{"cloudFiles.format", "csv"},
                                      {"cloudFiles.schemaLocation", "/s"}},
                                     "/in", false);
   ASSERT_TRUE(csv.ok());
-  EXPECT_EQ(csv->rescued_column, "");
+  EXPECT_EQ(csv->rescued_column, "_rescued_data");
 }
 
 TEST(AutoLoaderOptions, ByteStrings) {
