@@ -459,3 +459,20 @@ def test_parquet_has_no_rescued_column(spark, tmp_path):
     with pytest.raises(Exception, match="not parquet"):
         Loader(spark, tmp_path, fmt="parquet",
                **{"cloudFiles.schemaEvolutionMode": "rescue"}).df()
+
+
+def test_late_file_with_an_old_modification_time_is_taken(spark, tmp_path):
+    # The file source forgets files 7 days older than the newest (maxFileAge); Auto Loader
+    # tracks them for good unless cloudFiles.maxFileAge says otherwise.
+    al = Loader(spark, tmp_path)
+    write(al.src + "/new.json", lines({"a": "new"}))
+    assert al.rows(al.run()[1]) == [{"a": "new", "_rescued_data": None}]
+    write(al.src + "/old.json", lines({"a": "old"}))
+    os.utime(al.src + "/old.json", (1000, 1000))  # 1970
+    assert al.rows(al.run()[1]) == [{"a": "old", "_rescued_data": None}]
+    short = Loader(spark, tmp_path / "short", **{"cloudFiles.maxFileAge": "1d"})
+    write(short.src + "/new.json", lines({"a": "new"}))
+    assert len(short.rows(short.run()[1])) == 1
+    write(short.src + "/old.json", lines({"a": "old"}))
+    os.utime(short.src + "/old.json", (1000, 1000))
+    assert short.run()[1] == []

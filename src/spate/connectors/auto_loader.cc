@@ -193,7 +193,7 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
   static const std::set<std::string> kKnown = {
       "format",          "schemalocation",     "infercolumntypes",   "schemahints",
       "schemaevolutionmode", "rescueddatacolumn", "maxfilespertrigger", "maxbytespertrigger",
-      "includeexistingfiles", "usenotifications", "validateoptions"};
+      "includeexistingfiles", "usenotifications", "validateoptions", "maxfileage"};
   for (const auto& [k, v] : cf) {
     if (!kKnown.count(k)) {
       return Status::Unimplemented("The Auto Loader option 'cloudFiles." + k +
@@ -264,6 +264,9 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
   // Rate limits: Databricks' defaults (1000 files, no byte limit).
   std::string max_files = cf.count("maxfilespertrigger") ? cf["maxfilespertrigger"] : "1000";
   o.reader_options["maxFilesPerTrigger"] = max_files;
+  // Databricks tracks files forever unless cloudFiles.maxFileAge is set (the file source's
+  // maxFileAge is 7 days: a late file with an old modification time would be skipped).
+  o.reader_options["maxFileAge"] = cf.count("maxfileage") ? cf["maxfileage"] : "36500d";
   if (cf.count("maxbytespertrigger")) {
     SPATE_ASSIGN_OR_RETURN(int64_t bytes, ParseByteString(cf["maxbytespertrigger"]));
     o.reader_options["maxBytesPerTrigger"] = std::to_string(bytes);

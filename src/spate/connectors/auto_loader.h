@@ -30,7 +30,9 @@
 //    cloudFiles.rescuedDataColumn (or rescuedDataColumn) names it (and adds it in any
 //    mode).
 //  - cloudFiles.maxFilesPerTrigger (default 1000, as Databricks), cloudFiles.maxBytesPerTrigger
-//    (a byte string: 10g, 512m, 1024), cloudFiles.includeExistingFiles (default true).
+//    (a byte string: 10g, 512m, 1024), cloudFiles.includeExistingFiles (default true),
+//    cloudFiles.maxFileAge (default: none — files are remembered for good, so a late file
+//    with an old modification time is still taken; the file source's default is 7 days).
 //  - Other options (header, multiLine, pathGlobFilter, ...) go to the format's reader.
 //
 // Ownership: the factory's closures share the FileSystem. Thread safety: a source runs on

@@ -28,6 +28,7 @@ TEST(AutoLoaderOptions, DefaultsWithoutASchema) {
   EXPECT_EQ(o->reader_options.at("maxFilesPerTrigger"), "1000");
   EXPECT_EQ(o->reader_options.at("rescuedDataColumn"), "_rescued_data");
   EXPECT_EQ(o->reader_options.at("header"), "x");
+  EXPECT_EQ(o->reader_options.at("maxFileAge"), "36500d");  // files are tracked for good
   EXPECT_EQ(o->reader_options.count("cloudFiles.format"), 0u);
 }
 
