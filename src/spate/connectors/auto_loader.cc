@@ -173,7 +173,11 @@ Result<int64_t> ParseByteString(const std::string& text) {
                            "' for cloudFiles.maxBytesPerTrigger, must be a positive byte "
                            "string such as 10g, 512m or 1048576");
   }
-  return std::stoll(t) * mult;
+  const int64_t n = std::stoll(t);
+  if (n > INT64_MAX / mult) {
+    return CloudFilesError("Invalid value '" + text + "' for cloudFiles.maxBytesPerTrigger: too large");
+  }
+  return n * mult;
 }
 
 Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std::string>& options,
@@ -182,10 +186,12 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
   o.path = std::move(path);
   o.user_schema = has_user_schema;
   std::map<std::string, std::string> cf;  // lower-case key without the prefix -> value
+  std::map<std::string, std::string> spelled;  // ... -> the key as given
   for (const auto& [k, v] : options) {
     const std::string l = ToLower(k);
     if (l.rfind(kPrefix, 0) == 0) {
       cf[l.substr(std::string(kPrefix).size())] = v;
+      spelled[l.substr(std::string(kPrefix).size())] = k;
     } else if (l != "path") {
       o.reader_options[k] = v;
     }
@@ -196,7 +202,7 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
       "includeexistingfiles", "usenotifications", "validateoptions", "maxfileage"};
   for (const auto& [k, v] : cf) {
     if (!kKnown.count(k)) {
-      return Status::Unimplemented("The Auto Loader option 'cloudFiles." + k +
+      return Status::Unimplemented("The Auto Loader option '" + spelled[k] +
                                    "' is not supported by spate");
     }
   }
@@ -262,8 +268,15 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
   }
   if (!rescued.empty()) o.reader_options["rescuedDataColumn"] = rescued;
   // Rate limits: Databricks' defaults (1000 files, no byte limit).
-  std::string max_files = cf.count("maxfilespertrigger") ? cf["maxfilespertrigger"] : "1000";
-  o.reader_options["maxFilesPerTrigger"] = max_files;
+  if (cf.count("maxfilespertrigger")) {
+    for (auto it = o.reader_options.begin(); it != o.reader_options.end();) {
+      if (ToLower(it->first) == "maxfilespertrigger") it = o.reader_options.erase(it);
+      else ++it;
+    }
+    o.reader_options["maxFilesPerTrigger"] = cf["maxfilespertrigger"];
+  } else if (!HasOption(o.reader_options, "maxFilesPerTrigger")) {
+    o.reader_options["maxFilesPerTrigger"] = "1000";
+  }
   // Databricks tracks files forever unless cloudFiles.maxFileAge is set (the file source's
   // maxFileAge is 7 days: a late file with an old modification time would be skipped).
   o.reader_options["maxFileAge"] = cf.count("maxfileage") ? cf["maxfileage"] : "36500d";

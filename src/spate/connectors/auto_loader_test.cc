@@ -70,7 +70,7 @@ TEST(AutoLoaderOptions, Errors) {
   EXPECT_NE(message(JsonOpts({{"cloudFiles.inferColumnTypes", "yes"}}), true).find("true or false"),
             std::string::npos);
   EXPECT_NE(message(JsonOpts({{"cloudFiles.allowOverwrites", "true"}}), true)
-                .find("cloudFiles.allowoverwrites' is not supported"),
+                .find("cloudFiles.allowOverwrites' is not supported"),
             std::string::npos);
   EXPECT_NE(message(JsonOpts({{"cloudFiles.useNotifications", "true"}}), true).find("notification"),
             std::string::npos);
@@ -98,7 +98,7 @@ TEST(AutoLoaderOptions, ByteStrings) {
   EXPECT_EQ(*ParseByteString("10g"), 10ll << 30);
   EXPECT_EQ(*ParseByteString("10GB"), 10ll << 30);
   EXPECT_EQ(*ParseByteString("7b"), 7);
-  for (const char* bad : {"", "g", "-1", "0", "1.5g", "10x", "lots"}) {
+  for (const char* bad : {"", "g", "-1", "0", "1.5g", "10x", "lots", "99999999999t"}) {
     EXPECT_FALSE(ParseByteString(bad).ok()) << bad;
   }
   auto o = ParseAutoLoaderOptions(JsonOpts({{"cloudFiles.maxBytesPerTrigger", "2m"},
