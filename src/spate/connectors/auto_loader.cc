@@ -389,9 +389,17 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
         return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", ToUpper(o.format)}});
       }
       SPATE_ASSIGN_OR_RETURN(inferred, ApplySchemaHints(*inferred, o.schema_hints));
-      data = std::make_shared<const Schema>(DataFields(*inferred, o.rescued_column));
-      version = 0;
-      SPATE_RETURN_IF_ERROR(WriteSchemaVersion(*fs, o.schema_location, version, *data));
+      SPATE_RETURN_IF_ERROR(WriteSchemaVersion(
+          *fs, o.schema_location, 0,
+          Schema(DataFields(*inferred, o.rescued_column))));
+      // Read back: a stream defined at the same time may have stored version 0 first.
+      SPATE_ASSIGN_OR_RETURN(stored, ReadLatestSchemaVersion(*fs, o.schema_location));
+      if (!stored) {
+        return Status::Internal("The Auto Loader schema written to " + o.schema_location +
+                                " cannot be read back");
+      }
+      version = stored->first;
+      data = std::make_shared<const Schema>(DataFields(*stored->second, o.rescued_column));
     }
   }
   std::vector<Field> all = data->fields();
