@@ -476,3 +476,31 @@ def test_late_file_with_an_old_modification_time_is_taken(spark, tmp_path):
     write(short.src + "/old.json", lines({"a": "old"}))
     os.utime(short.src + "/old.json", (1000, 1000))
     assert short.run()[1] == []
+
+
+def test_inference_samples_the_first_files(spark, tmp_path):
+    key = "spark.databricks.cloudFiles.schemaInference.sampleSize.numFiles"
+    spark.conf.set(key, "2")
+    try:
+        al = Loader(spark, tmp_path)
+        write(al.src + "/a1.json", lines({"a": 1}))
+        write(al.src + "/a2.json", lines({"b": 1}))
+        write(al.src + "/a3.json", lines({"c": 1}))  # beyond the sample
+        assert names(al.df().schema) == ["a", "b", "_rescued_data"]
+        # c arrives through evolution like any new column.
+        assert "unknown fields during parsing: [c]" in al.run()[2]
+        schema, batches, err = al.run()
+        assert err is None and names(schema) == ["a", "b", "c", "_rescued_data"]
+        assert len(al.rows(batches)) == 3
+    finally:
+        spark.conf.unset(key)
+
+
+def test_partition_folders_are_columns(spark, tmp_path):
+    al = Loader(spark, tmp_path)
+    write(al.src + "/day=2024-01-01/f1.json", lines({"a": 1}))
+    schema, batches, err = al.run()
+    assert err is None and names(schema) == ["a", "day", "_rescued_data"]
+    write(al.src + "/day=2024-01-02/f2.json", lines({"a": 2}))
+    schema, batches, err = al.run()
+    assert [(r["a"], str(r["day"])) for r in al.rows(batches)] == [("2", "2024-01-02")]

@@ -314,6 +314,14 @@ DataFrame AutoLoaderStreamOf(const std::shared_ptr<SessionState>& state, const s
                              const SchemaPtr& user_schema) {
   auto fs = io::LocalFileSystem::Get();
   auto o = ValueOrThrow(connectors::ParseAutoLoaderOptions(options, path, user_schema != nullptr));
+  o.time_zone = state->conf.session_time_zone();
+  const std::string files_conf = state->conf.GetOr(
+      "spark.databricks.cloudFiles.schemaInference.sampleSize.numFiles", "1000");
+  o.sample_files = std::max<int64_t>(1, std::atoll(files_conf.c_str()));
+  const std::string bytes_conf = state->conf.GetOr(
+      "spark.databricks.cloudFiles.schemaInference.sampleSize.numBytes", "");
+  if (!bytes_conf.empty()) o.sample_bytes = ValueOrThrow(connectors::ParseByteString(
+        bytes_conf, "spark.databricks.cloudFiles.schemaInference.sampleSize.numBytes"));
   // Inference reads with the reader's options, minus what only concerns reading, plus
   // Databricks' string typing of JSON / CSV columns unless inferColumnTypes.
   std::map<std::string, std::string> infer_opts;

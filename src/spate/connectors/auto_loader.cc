@@ -7,6 +7,7 @@
 
 #include "spate/base/json.h"
 #include "spate/connectors/memory.h"
+#include "spate/formats/file_index.h"
 #include "spate/sql/parser.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/types/schema_json.h"
@@ -149,9 +150,43 @@ std::vector<Field> DataFields(const Schema& schema, const std::string& rescued) 
   return out;
 }
 
+// The initial schema: the data columns of a sample of the path's files (the first by name,
+// up to sample_files / sample_bytes), then the partition columns of all of them.
+Result<SchemaPtr> InferSample(io::FileSystem& fs, const AutoLoaderOptions& o,
+                              const FileSchemaInferrer& infer) {
+  std::map<std::string, std::string> listing;
+  for (const auto& [k, v] : o.reader_options) {
+    const std::string l = ToLower(k);
+    if (l == "pathglobfilter" || l == "recursivefilelookup" || l == "modifiedbefore" ||
+        l == "modifiedafter")
+      listing[k] = v;
+  }
+  SPATE_ASSIGN_OR_RETURN(formats::FileIndex index,
+                         formats::ListInputFiles(fs, {o.path}, listing, nullptr, o.time_zone));
+  if (index.files.empty()) return SchemaPtr();
+  std::sort(index.files.begin(), index.files.end(),
+            [](const formats::InputFile& a, const formats::InputFile& b) { return a.path < b.path; });
+  std::vector<std::string> sample;
+  int64_t bytes = 0;
+  for (const auto& f : index.files) {
+    if (static_cast<int64_t>(sample.size()) >= o.sample_files ||
+        (!sample.empty() && bytes + f.size > o.sample_bytes))
+      break;
+    sample.push_back(f.path);
+    bytes += f.size;
+  }
+  SPATE_ASSIGN_OR_RETURN(SchemaPtr data, infer(sample));
+  if (!data) return data;
+  std::vector<Field> fields = data->fields();
+  for (const auto& p : index.partition_fields) {
+    if (data->FieldIndex(p.name) < 0) fields.push_back(p);
+  }
+  return std::make_shared<const Schema>(std::move(fields));
+}
+
 }  // namespace
 
-Result<int64_t> ParseByteString(const std::string& text) {
+Result<int64_t> ParseByteString(const std::string& text, const std::string& what) {
   std::string t = ToLower(Trim(text));
   if (t.size() > 1 && t.back() == 'b' && !std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
     t.pop_back();
@@ -169,13 +204,12 @@ Result<int64_t> ParseByteString(const std::string& text) {
   }
   if (mult == 0 || t.empty() || t.size() > 12 ||
       t.find_first_not_of("0123456789") != std::string::npos || std::stoll(t) <= 0) {
-    return CloudFilesError("Invalid value '" + text +
-                           "' for cloudFiles.maxBytesPerTrigger, must be a positive byte "
-                           "string such as 10g, 512m or 1048576");
+    return CloudFilesError("Invalid value '" + text + "' for " + what +
+                           ", must be a positive byte string such as 10g, 512m or 1048576");
   }
   const int64_t n = std::stoll(t);
   if (n > INT64_MAX / mult) {
-    return CloudFilesError("Invalid value '" + text + "' for cloudFiles.maxBytesPerTrigger: too large");
+    return CloudFilesError("Invalid value '" + text + "' for " + what + ": too large");
   }
   return n * mult;
 }
@@ -384,7 +418,7 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
       version = stored->first;
       data = std::make_shared<const Schema>(DataFields(*stored->second, o.rescued_column));
     } else {
-      SPATE_ASSIGN_OR_RETURN(SchemaPtr inferred, infer({o.path}));
+      SPATE_ASSIGN_OR_RETURN(SchemaPtr inferred, InferSample(*fs, o, infer));
       if (!inferred || inferred->num_fields() == 0) {
         return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", ToUpper(o.format)}});
       }

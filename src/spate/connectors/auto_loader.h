@@ -9,7 +9,8 @@
 //  - The schema: the user's (.schema(...)); else the newest version stored under
 //    cloudFiles.schemaLocation (`_schemas/<n>`: "v1" then {"dataSchemaJson": ...,
 //    "partitionSchemaJson": ...}, Spark's StructType JSON); else inferred from the files in
-//    the path when the stream is defined (load()) and stored as `_schemas/0`. Inference
+//    the path when the stream is defined (load()) — its first 1000 files or 50 GB by name,
+//    partition folders included — and stored as `_schemas/0`. Inference
 //    without a schema location fails. JSON and CSV columns are STRING unless
 //    cloudFiles.inferColumnTypes=true (JSON keeps its structs and arrays, with STRING
 //    leaves: primitivesAsString); cloudFiles.schemaHints ("a INT, b.c STRING", DDL types,
@@ -63,6 +64,14 @@ struct AutoLoaderOptions {
   std::string rescued_column;  // "" when there is none
   bool include_existing_files = true;
   bool user_schema = false;
+  /// The initial inference samples the first files of the path (by name) up to this many
+  /// files / bytes, whichever comes first (Databricks:
+  /// spark.databricks.cloudFiles.schemaInference.sampleSize.numFiles = 1000 / .numBytes =
+  /// 50 GB; set by the api from those confs).
+  int64_t sample_files = 1000;
+  int64_t sample_bytes = 50ll << 30;
+  /// The session time zone (the file listing's modifiedBefore / modifiedAfter).
+  std::string time_zone = "UTC";
   /// The options of the file source and the format's reader: every option without the
   /// cloudFiles. prefix, maxFilesPerTrigger / maxBytesPerTrigger (in bytes), and
   /// rescuedDataColumn when there is a rescued column.
@@ -74,8 +83,9 @@ struct AutoLoaderOptions {
 Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std::string>& options,
                                                  std::string path, bool has_user_schema);
 
-/// A byte string ("10g", "512m", "100k", "1024", "10gb") as bytes.
-Result<int64_t> ParseByteString(const std::string& text);
+/// A byte string ("10g", "512m", "100k", "1024", "10gb") as bytes; errors name `what`.
+Result<int64_t> ParseByteString(const std::string& text,
+                                const std::string& what = "cloudFiles.maxBytesPerTrigger");
 
 /// The newest schema version under `location`/_schemas (nullopt when there is none).
 Result<std::optional<std::pair<int64_t, SchemaPtr>>> ReadLatestSchemaVersion(
