@@ -108,9 +108,12 @@ class LineReader final : public BatchReader {
         line_rows_.clear();
         for (size_t i = next_; i < stop; ++i) {
           int64_t appended = 0;
-          Status st = parser_->Append(lines_[i], &appended);
+          bool unmatched = false;
+          Status st = parser_->Append(lines_[i], &appended, &unmatched);
           if (!st.ok()) return FileError(st, file_->path);
-          if (rescued_index_ >= 0) line_rows_.push_back(appended);
+          // Only records with something to rescue are parsed again (a root array's rows
+          // rescue nothing).
+          if (rescued_index_ >= 0) line_rows_.push_back(appended == 1 && unmatched ? -1 : appended);
         }
         rows = parser_->num_rows();
         ColumnPtr root = parser_->Finish();
@@ -158,15 +161,16 @@ class LineReader final : public BatchReader {
     int64_t row = 0;
     std::string text;
     for (size_t i = begin; i < stop; ++i) {
-      const int64_t n = line_rows_[i - begin];
-      if (n == 1) {
+      int64_t n = line_rows_[i - begin];
+      if (n == -1) {  // one row with something to rescue
+        n = 1;
         if (RescueRecord(lines_[i], data, row, &text)) {
           b.Append(text);
         } else {
           b.AppendNull();
         }
       } else {
-        for (int64_t k = 0; k < n; ++k) b.AppendNull();  // root array rows; none
+        for (int64_t k = 0; k < n; ++k) b.AppendNull();  // nothing to rescue
       }
       row += n;
     }
@@ -202,7 +206,7 @@ class LineReader final : public BatchReader {
   int rescued_index_;
   std::unordered_map<std::string, int> parsed_index_;
   std::string file_path_;
-  std::vector<int64_t> line_rows_;
+  std::vector<int64_t> line_rows_;  // rows per line of the batch; -1: one row to rescue
   bool loaded_ = false;
   std::string text_;
   std::unique_ptr<SplitLineReader> window_;  // streaming splits (not whole files, not .gz)
