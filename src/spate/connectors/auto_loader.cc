@@ -313,7 +313,15 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
   }
   // Databricks tracks files forever unless cloudFiles.maxFileAge is set (the file source's
   // maxFileAge is 7 days: a late file with an old modification time would be skipped).
-  o.reader_options["maxFileAge"] = cf.count("maxfileage") ? cf["maxfileage"] : "36500d";
+  if (cf.count("maxfileage")) {
+    for (auto it = o.reader_options.begin(); it != o.reader_options.end();) {
+      if (ToLower(it->first) == "maxfileage") it = o.reader_options.erase(it);
+      else ++it;
+    }
+    o.reader_options["maxFileAge"] = cf["maxfileage"];
+  } else if (!HasOption(o.reader_options, "maxFileAge")) {
+    o.reader_options["maxFileAge"] = "36500d";
+  }
   if (cf.count("maxbytespertrigger")) {
     SPATE_ASSIGN_OR_RETURN(int64_t bytes, ParseByteString(cf["maxbytespertrigger"]));
     o.reader_options["maxBytesPerTrigger"] = std::to_string(bytes);

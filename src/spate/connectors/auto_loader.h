@@ -18,7 +18,8 @@
 //    types, at inference and at each evolution.
 //  - cloudFiles.schemaEvolutionMode (default addNewColumns without a user schema, none
 //    with one): before a batch is read, addNewColumns and failOnNewColumns infer the
-//    batch's files (each on its own) and compare them with the schema (names
+//    batch's files (JSON, Parquet: together, then one by one only when there are new
+//    fields, to name the first file; CSV: one by one) and compare them with the schema (names
 //    case-insensitive, struct fields too). New fields: addNewColumns stores the evolved
 //    schema (new fields appended) as the next `_schemas/<n>` and fails the query with
 //    UNKNOWN_FIELD_EXCEPTION.NEW_FIELDS_IN_RECORD_WITH_FILE_PATH; a restart (load() again)
