@@ -6,8 +6,10 @@
 // as the file sink's _spark_metadata (SinkLogFiles) and as a file source's log
 // (sources/0: the source starts on it, plans a batch and lists the files of every
 // logged offset); the same files as offsets/0, commits/0 and commits/1 are then described
-// (`spate checkpoint describe`: DescribeCheckpoint, its JSON and text). Every outcome must
-// be a value or a Status naming the file, never a crash.
+// (`spate checkpoint describe`: DescribeCheckpoint, its JSON and text). Auto Loader's
+// files too: the first file as a schema version (`_schemas/0`) and as the file source's
+// `existingFiles` list (includeExistingFiles=false). Every outcome must be a value or a
+// Status naming the file, never a crash.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,6 +18,7 @@
 #include "fuzz_input.h"
 
 #include "spate/base/clock.h"
+#include "spate/connectors/auto_loader.h"
 #include "spate/connectors/file_sink.h"
 #include "spate/connectors/file_source.h"
 #include "spate/io/file_system.h"
@@ -75,6 +78,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto end = (*source)->LatestOffset(std::nullopt);
     if (end.ok() && *end) (void)(*source)->GetBatch(std::nullopt, **end);
   }
+
+  (void)fs->MakeDirs("/schema/_schemas");
+  (void)fs->WriteAtomic("/schema/_schemas/0", files[0]);
+  (void)connectors::ReadLatestSchemaVersion(*fs, "/schema");
+  (void)fs->MakeDirs("/chk/sources/1");
+  (void)fs->WriteAtomic("/chk/sources/1/existingFiles", files[0]);
+  o.include_existing_files = false;
+  auto skipping = connectors::MakeFileSourceFactory(o);
+  if (!skipping.ok()) __builtin_trap();
+  ctx.metadata_path = "/chk/sources/1";
+  auto skipper = (*skipping)(ctx);
+  if (skipper.ok()) (void)(*skipper)->LatestOffset(std::nullopt);
 
   (void)fs->MakeDirs("/chk/offsets");
   (void)fs->MakeDirs("/chk/commits");

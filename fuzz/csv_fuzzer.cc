@@ -1,6 +1,7 @@
 // Copyright spate authors.
 // libFuzzer target: the CSV tokenizer, typed conversion (every parse mode, with the
-// corrupt-record column) and schema inference over arbitrary bytes, under option sets
+// corrupt-record column, with or without a rescued data column) and schema inference
+// over arbitrary bytes, under option sets
 // chosen from the input's first byte (multiLine, quote/escape variants, lineSep,
 // unescapedQuoteHandling, header-like limits).
 #include <cstddef>
@@ -30,6 +31,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       {"b", DataType::Boolean(), true},
       {"_corrupt_record", DataType::String(), true},
   });
+  // The same with a rescued data column (rescuedDataColumn) when the first byte's top bit
+  // is set.
+  static const SchemaPtr kRescueSchema = [] {
+    std::vector<Field> f = kSchema->fields();
+    f.push_back({"_rescued", DataType::String(), true});
+    return std::make_shared<const Schema>(std::move(f));
+  }();
+  const bool rescue = (sel & 128) != 0;
   for (const char* mode : {"PERMISSIVE", "DROPMALFORMED", "FAILFAST"}) {
     std::map<std::string, std::string> m = {{"mode", mode}, {"inferSchema", "true"}};
     if (sel & 1) m["multiLine"] = "true";
@@ -38,14 +47,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (sel & 16) m["ignoreLeadingWhiteSpace"] = "true", m["ignoreTrailingWhiteSpace"] = "true";
     if (sel & 32) m["maxColumns"] = "4", m["maxCharsPerColumn"] = "16";
     if (sel & 64) m["comment"] = "#", m["sep"] = "||";
+    if (rescue) m["rescuedDataColumn"] = "_rescued";
     m["unescapedQuoteHandling"] = kHandling[(sel >> 5) % 5];
     auto o = CsvOptions::FromMap(m);
     if (!o.ok()) __builtin_trap();
     CsvTokenizer tok(*o);
-    auto conv = CsvConverter::Make(kSchema, *o);
+    auto conv = CsvConverter::Make(rescue ? kRescueSchema : kSchema, *o);
     auto inf = CsvSchemaInferrer::Make(*o);
     if (!conv.ok() || !inf.ok()) __builtin_trap();
     std::vector<int> needed = {0, 1, 2, 3, 4, 5, 6, 7};
+    if (rescue) {
+      needed.push_back(8);
+      (*conv)->SetRescueContext({"i", "d", "s", "x", "", "y"}, "file:///f.csv");
+    }
     size_t pos = 0;
     while (pos < text.size()) {
       CsvRecords recs;

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 // libFuzzer target: from_json's converter over arbitrary bytes with a nested schema (every
-// mode, with the corrupt-record column), schema inference, and writing the result back.
+// mode, with the corrupt-record column, and as a rescued data column reads it), schema
+// inference, and writing the result back.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -30,9 +31,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     o.mode = mode;
     o.allow_comments = size % 2 == 0;
     o.allow_unquoted_field_names = size % 3 == 0;
+    o.bad_values_are_rescued = size % 5 == 0;  // a rescued data column's reading
     auto parser = JsonColumnParser::Make(kSchema, o, /*allow_array_as_structs=*/mode == ParseMode::kDropMalformed);
     if (!parser.ok()) __builtin_trap();
-    (void)(*parser)->Append(text);
+    int64_t rows = 0;
+    bool unmatched = false;
+    (void)(*parser)->Append(text, &rows, &unmatched);
     ColumnPtr col = (*parser)->Finish();
     auto writer = JsonWriter::Make(o);
     if (!writer.ok()) __builtin_trap();

@@ -95,3 +95,23 @@ def test_stateful_pipeline_example(tmp_path):
     assert "silver dropped late: 1 gold dropped late: 0 5-min dropped late: 1\n" in runs[2]
     assert "late event in bronze: 1\n" in runs[2]
     assert "5-min windows differing from batch: 0\n" in runs[2]
+
+
+def test_auto_loader_bronze_example(tmp_path):
+    out = run_example("auto_loader_bronze.py", tmp_path / "w")
+    landing = "file://" + str(tmp_path / "w" / "landing")
+    lines = out.replace(landing, "<landing>").splitlines()
+    assert lines[0] == ("ingested; schema: "
+                        "struct<amount:double,order_id:string,status:string,_rescued_data:string>")
+    assert lines[1] == ("stream stopped: terminated with exception: "
+                        "[UNKNOWN_FIELD_EXCEPTION.NEW_FIELDS_IN_RECORD_WITH_FILE_PATH] "
+                        "Encountered unknown fields during parsing: [channel]")
+    assert lines[2] == ("ingested; schema: struct<amount:double,order_id:string,status:string,"
+                        "channel:string,_rescued_data:string>")
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines[6:10]]
+    assert rows == [["1", "9.5", "new", "NULL", "NULL"],
+                    ["2", "20.0", "paid", "NULL", "NULL"],
+                    ["3", "5.0", "new", "web", "NULL"],
+                    ["4", "NULL", "new", "NULL",
+                     '{"amount":"n/a","_file_path":"<landing>/orders_2.json"}']]
+    assert lines[-1] == "schema versions: ['0', '1']"

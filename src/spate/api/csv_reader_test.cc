@@ -50,6 +50,36 @@ TEST_F(CsvReaderTest, HeaderInferSchemaAndOptions) {
   EXPECT_EQ(df3.schema().simpleString(), "struct<_c0:string>");
 }
 
+TEST_F(CsvReaderTest, RescuedDataColumn) {
+  // Databricks' rescuedDataColumn: values that do not convert and tokens beyond the
+  // schema (named by the header) go to the column as JSON, with the file; such records
+  // are not malformed (FAILFAST reads them, DROPMALFORMED keeps them).
+  Write("r/a.csv", "id,name,n,extra\n1,Ann,5,e1\n2,Bob,x\n\"3\",\"C, D\",,\n");
+  auto spark = NewSession();
+  const std::string file = "file://" + P("r/a.csv");
+  for (const char* mode : {"PERMISSIVE", "DROPMALFORMED", "FAILFAST"}) {
+    auto df = spark.read()
+                  .schema("id INT, name STRING, n INT")
+                  .option("header", "true")
+                  .option("mode", mode)
+                  .option("rescuedDataColumn", "_rescued")
+                  .csv(P("r"));
+    EXPECT_EQ(df.schema().simpleString(), "struct<id:int,name:string,n:int,_rescued:string>");
+    EXPECT_EQ(Render(df.orderBy("id").collect()),
+              "Row(id=1, name='Ann', n=5, _rescued='{\"extra\":\"e1\",\"_file_path\":\"" +
+                  file + "\"}')\n"
+              "Row(id=2, name='Bob', n=None, _rescued='{\"n\":\"x\",\"_file_path\":\"" + file +
+                  "\"}')\n"
+              "Row(id=3, name='C, D', n=None, _rescued=None)\n")
+        << mode;
+  }
+  // Without the rescued column the projection and the corrupt record are as before.
+  auto plain = spark.read().schema("id INT, name STRING, n INT").option("header", "true");
+  EXPECT_EQ(Render(plain.csv(P("r")).orderBy("id").select("n").collect()),
+            "Row(n=5)\nRow(n=None)\nRow(n=None)\n");
+  EXPECT_THROW(plain.option("mode", "FAILFAST").csv(P("r")).collect(), SparkException);
+}
+
 TEST_F(CsvReaderTest, PartitionsAndModes) {
   Write("p/k=a/1.csv", "1,x\n2,y\n");
   Write("p/k=b/2.csv", "3,z\nbad,w\n");

@@ -72,6 +72,50 @@ TEST_F(JsonReaderTest, InferredSchemaIsSortedAndMergedOverAllFiles) {
             "Row(a=None, b=None, m=None, n={NULL, 2}, z=2.5)\n");
 }
 
+TEST_F(JsonReaderTest, RescuedDataColumn) {
+  // Databricks' rescuedDataColumn: unknown fields (by exact case), values that do not
+  // convert, and the file; blank lines give no row, malformed records rescue nothing. A
+  // field named like the corrupt-record column is rescued (the parser ignores it).
+  Write("r.json",
+        "{\"a\": 1, \"b\": \"x\"}\n"
+        "{\"a\": \"one\", \"b\": \"y\", \"B\": 2, \"n\": {\"k\": [1.50, null]}}\n"
+        "\n"
+        "{bad\n"
+        "{\"a\": 3, \"b\": null, \"_corrupt_record\": \"kept out\"}\n");
+  auto spark = NewSession();
+  auto df = spark.read()
+                .schema("a INT, b STRING, _corrupt_record STRING")
+                .option("rescuedDataColumn", "_rescued")
+                .json(P("r.json"));
+  EXPECT_EQ(df.schema().simpleString(),
+            "struct<a:int,b:string,_corrupt_record:string,_rescued:string>");
+  const std::string file = "file://" + P("r.json");
+  EXPECT_EQ(Render(df.collect()),
+            "Row(a=1, b='x', _corrupt_record=None, _rescued=None)\n"
+            "Row(a=None, b='y', _corrupt_record=None, _rescued='{\"a\":\"one\",\"B\":2,"
+            "\"n\":{\"k\":[1.50,null]},\"_file_path\":\"" + file + "\"}')\n"
+            "Row(a=None, b=None, _corrupt_record='{bad', _rescued=None)\n"
+            "Row(a=3, b=None, _corrupt_record=None, _rescued='{\"_corrupt_record\":\"kept out\","
+            "\"_file_path\":\"" + file + "\"}')\n");
+  // A projection of the rescued column alone, and inference adds the column last.
+  EXPECT_EQ(Render(df.select("_rescued").where("_rescued IS NULL").collect()),
+            "Row(_rescued=None)\nRow(_rescued=None)\n");
+  // Values that do not convert do not make a record malformed: FAILFAST reads the file
+  // up to the malformed line only.
+  auto failfast = spark.read()
+                      .schema("a INT, b STRING")
+                      .option("rescuedDataColumn", "_rescued")
+                      .option("mode", "FAILFAST");
+  Write("ok.json", "{\"a\": \"one\"}\n{\"a\": 2}\n");
+  EXPECT_EQ(Render(failfast.json(P("ok.json")).select("a").collect()), "Row(a=None)\nRow(a=2)\n");
+  EXPECT_THROW(failfast.json(P("r.json")).collect(), SparkException);
+  auto inferred = spark.read().option("rescuedDataColumn", "_rescued").json(P("r.json"));
+  EXPECT_EQ(inferred.schema().fields().back().name, "_rescued");
+  EXPECT_THROW(spark.read().schema("a INT, _rescued INT").option("rescuedDataColumn", "_rescued")
+                   .json(P("r.json")).collect(),
+               SparkException);
+}
+
 TEST_F(JsonReaderTest, ParseModesAndCorruptRecordColumn) {
   Write("m.json", "{\"a\": 1}\n{\"a\": \"x\"}\n{bad json\n{\"a\": 4}\n");
   auto spark = NewSession();

@@ -12,6 +12,7 @@
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/builder.h"
+#include "spate/connectors/auto_loader.h"
 #include "spate/connectors/delta_sink.h"
 #include "spate/connectors/delta_source.h"
 #include "spate/connectors/file_sink.h"
@@ -250,6 +251,100 @@ DataStreamReader& DataStreamReader::options(
   return *this;
 }
 
+namespace {
+
+/// The batch reader of a file stream: the files of one batch with the stream's schema.
+connectors::FileBatchReader FileStreamReader(io::FileSystemPtr fs, const std::string& fmt,
+                                             const std::map<std::string, std::string>& opts,
+                                             std::shared_ptr<SessionState> state) {
+  return [fs, fmt, opts, state](const std::vector<std::string>& files,
+                                const SchemaPtr& schema) -> Result<DataSourcePtr> {
+    std::string tz = state->conf.session_time_zone();
+    if (fmt == "json" || fmt == "text") {
+      auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson
+                                : formats::LineFileDataSource::Format::kText;
+      SPATE_ASSIGN_OR_RETURN(
+          auto ds, formats::LineFileDataSource::Make(fs, kind, files, schema, opts, tz));
+      return DataSourcePtr(ds);
+    }
+    if (fmt == "csv") {
+      SPATE_ASSIGN_OR_RETURN(auto ds,
+                             formats::CsvDataSource::Make(
+                                 fs, files, schema, opts, tz,
+                                 state->conf.GetOr("spark.sql.columnNameOfCorruptRecord",
+                                                   "_corrupt_record"),
+                                 formats::CsvDataSource::kDefaultSplitBytes,
+                                 FilePackingOf(*state)));
+      return DataSourcePtr(ds);
+    }
+    SPATE_ASSIGN_OR_RETURN(auto ds,
+                           formats::ParquetDataSource::Make(fs, files, schema, false));
+    return DataSourcePtr(ds);
+  };
+}
+
+/// Infers the schema of files (or folders) the way the batch readers do.
+connectors::FileSchemaInferrer FileSchemaInference(io::FileSystemPtr fs, const std::string& fmt,
+                                                   std::map<std::string, std::string> opts,
+                                                   std::shared_ptr<SessionState> state) {
+  return [fs, fmt, opts, state](const std::vector<std::string>& paths) -> Result<SchemaPtr> {
+    std::string tz = state->conf.session_time_zone();
+    if (fmt == "json") {
+      SPATE_ASSIGN_OR_RETURN(auto ds, formats::LineFileDataSource::Make(
+                                          fs, formats::LineFileDataSource::Format::kJson,
+                                          paths, nullptr, opts, tz));
+      return ds->schema();
+    }
+    if (fmt == "csv") {
+      SPATE_ASSIGN_OR_RETURN(
+          auto ds, formats::CsvDataSource::Make(
+                       fs, paths, nullptr, opts, tz,
+                       state->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record"),
+                       formats::CsvDataSource::kDefaultSplitBytes, FilePackingOf(*state)));
+      return ds->schema();
+    }
+    SPATE_ASSIGN_OR_RETURN(auto ds, formats::ParquetDataSource::Make(fs, paths, nullptr, true));
+    return ds->schema();
+  };
+}
+
+/// readStream.format("cloudFiles").load(path): Auto Loader (connectors/auto_loader.h).
+DataFrame AutoLoaderStreamOf(const std::shared_ptr<SessionState>& state, const std::string& path,
+                             const std::map<std::string, std::string>& options,
+                             const SchemaPtr& user_schema) {
+  auto fs = io::LocalFileSystem::Get();
+  auto o = ValueOrThrow(connectors::ParseAutoLoaderOptions(options, path, user_schema != nullptr));
+  o.time_zone = state->conf.session_time_zone();
+  const std::string files_conf = state->conf.GetOr(
+      "spark.databricks.cloudFiles.schemaInference.sampleSize.numFiles", "1000");
+  o.sample_files = std::max<int64_t>(1, std::atoll(files_conf.c_str()));
+  const std::string bytes_conf = state->conf.GetOr(
+      "spark.databricks.cloudFiles.schemaInference.sampleSize.numBytes", "");
+  if (!bytes_conf.empty()) o.sample_bytes = ValueOrThrow(connectors::ParseByteString(
+        bytes_conf, "spark.databricks.cloudFiles.schemaInference.sampleSize.numBytes"));
+  // Inference reads with the reader's options, minus what only concerns reading, plus
+  // Databricks' string typing of JSON / CSV columns unless inferColumnTypes.
+  std::map<std::string, std::string> infer_opts;
+  for (const auto& [k, v] : o.reader_options) {
+    const std::string l = Lower(k);
+    if (l != "rescueddatacolumn" && l != "maxfilespertrigger" && l != "maxbytespertrigger" &&
+        l != "primitivesasstring" && l != "inferschema")
+      infer_opts[k] = v;
+  }
+  if (o.format == "json") infer_opts["primitivesAsString"] = o.infer_column_types ? "false" : "true";
+  if (o.format == "csv") infer_opts["inferSchema"] = o.infer_column_types ? "true" : "false";
+  auto stream = ValueOrThrow(connectors::MakeAutoLoaderStream(
+      fs, o, user_schema, FileStreamReader(fs, o.format, o.reader_options, state),
+      FileSchemaInference(fs, o.format, infer_opts, state)));
+  auto rel = std::make_shared<stream::StreamingRelation>(
+      "cloudFiles", stream.schema, stream.factory, "CloudFilesSource[" + path + "]");
+  auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+  plan->source = rel;
+  return DataFrame(state, plan);
+}
+
+}  // namespace
+
 DataFrame DataStreamReader::load() const {
   std::string path = connectors::GetOption(options_, "path");
   if (!path.empty()) return load(path);
@@ -280,7 +375,7 @@ DataFrame DataStreamReader::load() const {
     description = "kafka";
   } else if (fmt == "json" || fmt == "csv" || fmt == "parquet" || fmt == "text") {
     ThrowStatus(Status::Invalid("'path' is not specified"));
-  } else if (fmt == "delta") {
+  } else if (fmt == "delta" || fmt == "cloudfiles") {
     ThrowStatus(Status::Invalid("'path' is not specified"));
   } else {
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
@@ -306,6 +401,7 @@ DataFrame DataStreamReader::load(const std::string& path) const {
     opts.erase("path");
     return DeltaStream(session_, path, path, opts);
   }
+  if (fmt == "cloudfiles") return AutoLoaderStreamOf(session_, path, options_, schema_);
   if (fmt != "json" && fmt != "csv" && fmt != "parquet" && fmt != "text") {
     if (fmt == "rate" || fmt == "rate-micro-batch")
       return DataStreamReader(*this).option("path", "").load();
@@ -342,30 +438,7 @@ DataFrame DataStreamReader::load(const std::string& path) const {
   fo.path = path;
   fo.schema = schema;
   fo.options = opts;
-  fo.reader = [fs, fmt, opts, state](const std::vector<std::string>& files,
-                                     const SchemaPtr& schema) -> Result<DataSourcePtr> {
-    std::string tz = state->conf.session_time_zone();
-    if (fmt == "json" || fmt == "text") {
-      auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson
-                                : formats::LineFileDataSource::Format::kText;
-      SPATE_ASSIGN_OR_RETURN(
-          auto ds, formats::LineFileDataSource::Make(fs, kind, files, schema, opts, tz));
-      return DataSourcePtr(ds);
-    }
-    if (fmt == "csv") {
-      SPATE_ASSIGN_OR_RETURN(auto ds,
-                             formats::CsvDataSource::Make(
-                                 fs, files, schema, opts, tz,
-                                 state->conf.GetOr("spark.sql.columnNameOfCorruptRecord",
-                                                   "_corrupt_record"),
-                                 formats::CsvDataSource::kDefaultSplitBytes,
-                                 FilePackingOf(*state)));
-      return DataSourcePtr(ds);
-    }
-    SPATE_ASSIGN_OR_RETURN(auto ds,
-                           formats::ParquetDataSource::Make(fs, files, schema, false));
-    return DataSourcePtr(ds);
-  };
+  fo.reader = FileStreamReader(fs, fmt, opts, state);
   auto factory = ValueOrThrow(connectors::MakeFileSourceFactory(fo));
   auto rel = std::make_shared<stream::StreamingRelation>(fmt, schema, factory,
                                                          "FileSource[" + path + "]");

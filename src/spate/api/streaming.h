@@ -136,6 +136,9 @@ class DataStreamReader {
   }
   DataStreamReader& options(const std::map<std::string, std::string>& opts);
   DataFrame load() const;
+  /// Files (json, csv, parquet, text), delta, or cloudFiles: Databricks' Auto Loader
+  /// (cloudFiles.format, cloudFiles.schemaLocation, schema evolution, the rescued data
+  /// column; connectors/auto_loader.h, docs/auto-loader.md).
   DataFrame load(const std::string& path) const;
   DataFrame json(const std::string& path) const;
   DataFrame csv(const std::string& path) const;

@@ -91,6 +91,7 @@ class FileStreamSource final : public stream::Source {
   FileStreamSource(const FileSourceOptions& o, const stream::SourceContext& ctx)
       : o_(o),
         fs_(ctx.fs),
+        metadata_path_(ctx.metadata_path),
         log_(ctx.fs, ctx.metadata_path, CompactInterval(ctx), CleanupDelay(ctx)) {}
 
   /// spark.sql.streaming.fileSource.log.deletion / .cleanupDelay (default 10 minutes).
@@ -127,7 +128,49 @@ class FileStreamSource final : public stream::Source {
                            stream::Trigger::ParseIntervalMs(digits ? age + " ms" : age));
     // Spark: maxFileAge is ignored when latestFirst and maxFilesPerTrigger are both set.
     if (latest_first_ && max_files_ > 0) max_file_age_ms_ = INT64_MAX / 4;
-    return LoadLog();
+    SPATE_RETURN_IF_ERROR(LoadLog());
+    if (!o_.include_existing_files) SPATE_RETURN_IF_ERROR(SkipExistingFiles());
+    return Status::OK();
+  }
+
+  /// include_existing_files = false (see file_source.h): the files of the first start are
+  /// seen. The list is put-if-absent, so two first starts agree on one list.
+  Status SkipExistingFiles() {
+    const std::string marker = io::JoinPath(metadata_path_, "existingFiles");
+    SPATE_ASSIGN_OR_RETURN(bool exists, fs_->Exists(marker));
+    if (!exists) {
+      if (current_log_offset_ >= 0) return Status::OK();
+      std::vector<Listed> files;
+      SPATE_RETURN_IF_ERROR(ListFiles(&files));
+      std::string text = "v1";
+      for (const auto& f : files) {
+        JsonValue e = JsonValue::Object();
+        e.Set("path", JsonValue::String(stream::QualifyPath(f.path)));
+        e.Set("timestamp", JsonValue::Int(f.mtime));
+        text += '\n';
+        text += e.ToString();
+      }
+      SPATE_RETURN_IF_ERROR(fs_->MakeDirs(metadata_path_));
+      Status st = fs_->PutIfAbsent(marker, text);
+      if (!st.ok() && st.code() != StatusCode::kAlreadyExists) return st;
+    }
+    SPATE_ASSIGN_OR_RETURN(std::string text, fs_->ReadAll(marker));
+    size_t pos = text.find('\n');
+    while (pos != std::string::npos) {
+      size_t next = text.find('\n', pos + 1);
+      std::string_view line(text.data() + pos + 1,
+                            (next == std::string::npos ? text.size() : next) - pos - 1);
+      pos = next;
+      if (line.empty()) continue;
+      auto e = JsonValue::Parse(line);
+      if (!e.ok()) {
+        return Status(StatusCode::kDataCorruption, "Corrupt existing-files list " + marker + ": " +
+                                      e.status().message());
+      }
+      Seen(StripPath(*e), e->Find("timestamp") ? e->Find("timestamp")->int_value() : 0);
+    }
+    PurgeSeen();
+    return Status::OK();
   }
 
   /// Reads the source log as it is now: every file an entry names becomes seen, and the
@@ -154,7 +197,7 @@ class FileStreamSource final : public stream::Source {
 
   const SchemaPtr& schema() const override { return o_.schema; }
   std::string Describe() const override {
-    return "FileStreamSource[" + stream::QualifyPath(o_.path) + "]";
+    return o_.name + "[" + stream::QualifyPath(o_.path) + "]";
   }
 
   Result<std::optional<JsonValue>> LatestOffset(
@@ -182,6 +225,7 @@ class FileStreamSource final : public stream::Source {
     }
     std::vector<Listed> take;
     int64_t bytes = 0;
+    const size_t first = next;
     for (; next < files.size(); ++next) {
       const auto& f = files[next];
       if (available_now_ && !available_now_->count(f.path)) continue;
@@ -189,6 +233,13 @@ class FileStreamSource final : public stream::Source {
       if (max_bytes_ > 0 && !take.empty() && bytes + f.size > max_bytes_) break;
       take.push_back(f);
       bytes += f.size;
+    }
+    if (o_.report_backlog) {
+      // Listed and not taken (also those an AvailableNow run leaves to a later one).
+      backlog_files_ = static_cast<int64_t>(files.size() - first) -
+                       static_cast<int64_t>(take.size());
+      backlog_bytes_ = -bytes;
+      for (size_t i = first; i < files.size(); ++i) backlog_bytes_ += files[i].size;
     }
     KeepUnread(&files, next);
     if (!take.empty()) {
@@ -368,7 +419,11 @@ class FileStreamSource final : public stream::Source {
     return Status::OK();
   }
 
-  std::vector<std::pair<std::string, std::string>> Metrics() const override { return {}; }
+  std::vector<std::pair<std::string, std::string>> Metrics() const override {
+    if (!o_.report_backlog) return {};
+    return {{"numBytesOutstanding", std::to_string(backlog_bytes_)},
+            {"numFilesOutstanding", std::to_string(backlog_files_)}};
+  }
   void SetReadAllAvailable() override {
     max_files_ = 0;
     max_bytes_ = 0;
@@ -453,6 +508,7 @@ class FileStreamSource final : public stream::Source {
 
   FileSourceOptions o_;
   io::FileSystemPtr fs_;
+  std::string metadata_path_;
   stream::CompactibleLog log_;
   int64_t max_files_ = 0, max_bytes_ = 0;
   bool latest_first_ = false, file_name_only_ = false;
@@ -468,6 +524,7 @@ class FileStreamSource final : public stream::Source {
   size_t unread_begin_ = 0;
   std::map<int64_t, std::vector<std::string>> logged_batches_;  // batches logged here
   int64_t listings_ = 0;
+  int64_t backlog_files_ = 0, backlog_bytes_ = 0;  // report_backlog
 };
 
 }  // namespace

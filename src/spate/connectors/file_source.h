@@ -48,6 +48,18 @@ struct FileSourceOptions {
   SchemaPtr schema;
   std::map<std::string, std::string> options;
   FileBatchReader reader;
+  /// false (Auto Loader's cloudFiles.includeExistingFiles=false): the files in the folder
+  /// when the query first starts (its source log is empty) are recorded once in
+  /// <checkpoint>/sources/<i>/existingFiles and never taken; later starts read that list
+  /// back, so files arriving in between are not lost. No effect on a query whose log
+  /// already has entries (as Databricks: the option counts at the first start only).
+  bool include_existing_files = true;
+  /// The progress description's name ("FileStreamSource[file:///in]"; Auto Loader:
+  /// "CloudFilesSource").
+  std::string name = "FileStreamSource";
+  /// Progress metrics numFilesOutstanding / numBytesOutstanding (Auto Loader's): the
+  /// files the last trigger listed and did not take.
+  bool report_backlog = false;
 };
 
 /// Validates the options (maxFilesPerTrigger > 0, cleanSource values, ...) and returns

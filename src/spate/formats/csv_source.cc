@@ -46,7 +46,9 @@ Status CheckHeader(const std::vector<std::string>& header, const Schema& data_sc
                    const csv::CsvOptions& o, const std::string& path) {
   std::vector<std::string> names;
   for (const auto& f : data_schema.fields()) {
-    if (f.name != o.column_name_of_corrupt_record) names.push_back(f.name);
+    if (f.name != o.column_name_of_corrupt_record &&
+        (o.rescued_data_column.empty() || f.name != o.rescued_data_column))
+      names.push_back(f.name);
   }
   if (header.size() != names.size()) {
     return Status::Invalid(
@@ -238,11 +240,17 @@ class CsvReader final : public BatchReader {
       if (o_->header) {
         recs_.Clear();
         pos_ = tokenizer_.Tokenize(window_, pos_, 1, &recs_);
+        if (recs_.size() == 1) header_ = RecordStrings(window_, recs_, 0, *o_);
         if (recs_.size() == 1 && !o_->enforce_schema) {
-          SPATE_RETURN_IF_ERROR(CheckHeader(RecordStrings(window_, recs_, 0, *o_),
-                                            *data_schema_, *o_, file_->path));
+          SPATE_RETURN_IF_ERROR(CheckHeader(header_, *data_schema_, *o_, file_->path));
         }
       }
+    }
+    // The rescued column names tokens beyond the schema by the header (read at the file's
+    // first split only: other splits name them _c<i>).
+    if (!o_->rescued_data_column.empty()) {
+      converter_->SetRescueContext(header_, file_->path[0] == '/' ? "file://" + file_->path
+                                                                  : file_->path);
     }
     return Status::OK();
   }
@@ -258,6 +266,7 @@ class CsvReader final : public BatchReader {
   std::vector<int> needed_;
   csv::CsvTokenizer tokenizer_;
   std::unique_ptr<csv::CsvConverter> converter_;
+  std::vector<std::string> header_;
   csv::CsvRecords recs_;
   bool loaded_ = false;
   SplitWindows windows_;
@@ -492,6 +501,11 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     }
     SPATE_ASSIGN_OR_RETURN(data_fields, InferDataFields(*fs, src->files_, o, packing,
                                                         ThreadPool::Default().num_threads(), 0));
+  }
+  if (!o.rescued_data_column.empty() &&
+      std::none_of(data_fields.begin(), data_fields.end(),
+                   [&](const Field& f) { return f.name == o.rescued_data_column; })) {
+    data_fields.push_back(Field{o.rescued_data_column, DataType::String(), true});
   }
   for (const auto& f : data_fields) {
     if (f.name == o.column_name_of_corrupt_record &&

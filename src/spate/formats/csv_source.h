@@ -15,6 +15,10 @@
 //    otherwise). header=true skips the first record of every file; with
 //    enforceSchema=false each file's header must match the schema's names
 //    (case-insensitively), else the read fails naming the file.
+//  - rescuedDataColumn=<name> (Databricks): a STRING data column (appended when the schema
+//    lacks it) with the tokens that did not fit, as JSON (csv/parser.h CsvConverter);
+//    tokens beyond the schema are named by the header at a file's first split, _c<i> in
+//    its later splits. Columns still match by position (as Spark's reader).
 //  - Splits: files split at line boundaries into `split_bytes` chunks, except multiLine
 //    files and files read with a two-character lineSep (one split each). A UTF-8 BOM at
 //    the start of a file is skipped.

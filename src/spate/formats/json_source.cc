@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
+#include <unordered_map>
 
+#include "spate/base/json.h"
 #include "spate/base/thread_pool.h"
 #include "spate/columnar/builder.h"
 #include "spate/formats/json/column_parser.h"
@@ -43,7 +45,7 @@ class LineReader final : public BatchReader {
              const InputFile* file, FileSplit split,
              bool whole_file, SchemaPtr data_schema, const json::JsonOptions* options,
              ScanSpec spec, SchemaPtr out_schema, int num_data_columns, std::string sep,
-             bool strip_cr)
+             bool strip_cr, int rescued_index)
       : fs_(std::move(fs)),
         format_(format),
         file_(file),
@@ -55,7 +57,8 @@ class LineReader final : public BatchReader {
         out_schema_(std::move(out_schema)),
         num_data_columns_(num_data_columns),
         file_sep_(std::move(sep)),
-        strip_cr_(strip_cr) {}
+        strip_cr_(strip_cr),
+        rescued_index_(rescued_index) {}
 
   Result<BatchPtr> Next() override {
     if (!loaded_) {
@@ -79,7 +82,13 @@ class LineReader final : public BatchReader {
         }
       }
       if (format_ == LineFileDataSource::Format::kJson) {
-        auto parser = json::JsonColumnParser::Make(DataType::Struct(data_schema_->fields()),
+        std::vector<Field> parsed = data_schema_->fields();
+        if (rescued_index_ >= 0) {
+          parsed.erase(parsed.begin() + rescued_index_);
+          for (size_t i = 0; i < parsed.size(); ++i) parsed_index_[parsed[i].name] = static_cast<int>(i);
+          file_path_ = file_->path[0] == '/' ? "file://" + file_->path : file_->path;
+        }
+        auto parser = json::JsonColumnParser::Make(DataType::Struct(std::move(parsed)),
                                                    *options_, /*allow_array_as_structs=*/true);
         if (!parser.ok()) return parser.status();
         parser_ = std::move(*parser);
@@ -96,13 +105,22 @@ class LineReader final : public BatchReader {
       std::vector<ColumnPtr> data;
       int64_t rows = 0;
       if (format_ == LineFileDataSource::Format::kJson) {
+        line_rows_.clear();
         for (size_t i = next_; i < stop; ++i) {
-          Status st = parser_->Append(lines_[i]);
+          int64_t appended = 0;
+          bool unmatched = false;
+          Status st = parser_->Append(lines_[i], &appended, &unmatched);
           if (!st.ok()) return FileError(st, file_->path);
+          // Only records with something to rescue are parsed again (a root array's rows
+          // rescue nothing).
+          if (rescued_index_ >= 0) line_rows_.push_back(appended == 1 && unmatched ? -1 : appended);
         }
         rows = parser_->num_rows();
         ColumnPtr root = parser_->Finish();
         data = root->children();
+        if (rescued_index_ >= 0) {
+          data.insert(data.begin() + rescued_index_, Rescue(next_, stop, data, rows));
+        }
       } else {
         StringBuilder b(DataType::String(), static_cast<int64_t>(stop - next_));
         for (size_t i = next_; i < stop; ++i) b.Append(lines_[i]);
@@ -135,8 +153,60 @@ class LineReader final : public BatchReader {
   ScanSpec spec_;
   SchemaPtr out_schema_;
   int num_data_columns_;
+  // The rescued-data column of lines [begin, stop) (see json_source.h): `data` holds the
+  // parsed columns, one row per appended row of line_rows_.
+  ColumnPtr Rescue(size_t begin, size_t stop, const std::vector<ColumnPtr>& data,
+                   int64_t rows) const {
+    StringBuilder b(DataType::String(), rows);
+    int64_t row = 0;
+    std::string text;
+    for (size_t i = begin; i < stop; ++i) {
+      int64_t n = line_rows_[i - begin];
+      if (n == -1) {  // one row with something to rescue
+        n = 1;
+        if (RescueRecord(lines_[i], data, row, &text)) {
+          b.Append(text);
+        } else {
+          b.AppendNull();
+        }
+      } else {
+        for (int64_t k = 0; k < n; ++k) b.AppendNull();  // nothing to rescue
+      }
+      row += n;
+    }
+    return b.Finish();
+  }
+
+  bool RescueRecord(std::string_view line, const std::vector<ColumnPtr>& data, int64_t row,
+                    std::string* out) const {
+    auto doc = Json::Parse(line);
+    if (!doc.ok() || !doc->is_object()) return false;
+    Json rescued = Json::Object();
+    bool any = false;
+    for (const auto& [key, value] : doc->fields()) {
+      auto it = parsed_index_.find(key);
+      if (it == parsed_index_.end()) {
+        if (key == options_->column_name_of_corrupt_record) continue;
+        rescued.Set(key, value);
+        any = true;
+      } else if (!value.is_null() && data[static_cast<size_t>(it->second)]->IsNull(row)) {
+        rescued.Set(key, value);
+        any = true;
+      }
+    }
+    if (!any) return false;
+    rescued.Set("_file_path", Json::String(file_path_));
+    out->clear();
+    rescued.AppendTo(out);
+    return true;
+  }
+
   std::string file_sep_;
   bool strip_cr_;
+  int rescued_index_;
+  std::unordered_map<std::string, int> parsed_index_;
+  std::string file_path_;
+  std::vector<int64_t> line_rows_;  // rows per line of the batch; -1: one row to rescue
   bool loaded_ = false;
   std::string text_;
   std::unique_ptr<SplitLineReader> window_;  // streaming splits (not whole files, not .gz)
@@ -283,6 +353,20 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
     }
   }
   if (json_format) {
+    const std::string rescued = StringOption(options, "rescuedDataColumn");
+    if (!rescued.empty()) {
+      auto it = std::find_if(data_fields.begin(), data_fields.end(),
+                             [&](const Field& f) { return f.name == rescued; });
+      if (it == data_fields.end()) {
+        data_fields.push_back(Field{rescued, DataType::String(), true});
+        it = data_fields.end() - 1;
+      } else if (it->type->id() != TypeId::kString) {
+        return Status::Invalid("The rescued data column `" + rescued +
+                               "` must be of type STRING, not " + it->type->Sql());
+      }
+      src->rescued_index_ = static_cast<int>(it - data_fields.begin());
+      src->json_options_.bad_values_are_rescued = true;
+    }
     // The corrupt-record column, when present, must be a nullable STRING.
     for (const auto& f : data_fields) {
       if (f.name == src->json_options_.column_name_of_corrupt_record &&
@@ -319,7 +403,7 @@ Result<std::unique_ptr<BatchReader>> LineFileDataSource::OpenSplit(
   return std::unique_ptr<BatchReader>(std::make_unique<LineReader>(
       fs_, format_, &f, s, whole_file_, std::make_shared<const Schema>(std::move(data)),
       &json_options_, spec, std::make_shared<const Schema>(std::move(out)),
-      num_data_columns_, read_sep(), line_sep_.empty()));
+      num_data_columns_, read_sep(), line_sep_.empty(), rescued_index_));
 }
 
 std::string LineFileDataSource::Describe() const {

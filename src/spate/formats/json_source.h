@@ -12,6 +12,15 @@
 //    the schema is inferred from all input (samplingRatio), over splits on all cores
 //    (InferJsonSchema, json/infer_schema.h: fields sorted by name; the corrupt-record
 //    column is added in PERMISSIVE mode when some record is malformed).
+//    rescuedDataColumn=<name> (Databricks' rescued data column): a STRING data column
+//    (appended to the data columns when the schema lacks it) holding, per record, a JSON
+//    object of the top-level fields that did not fit the schema — fields the schema does
+//    not name with that exact case, and non-null values the parser could not convert
+//    (the column itself is NULL then) — plus "_file_path"; NULL when nothing was rescued.
+//    Found at the top level only (a bad field inside a struct is NULL, not rescued); a
+//    record strict JSON cannot parse, and the rows of a root array, rescue nothing. A
+//    record whose only faults are such values is not a malformed record (no corrupt-record
+//    text; DROPMALFORMED keeps it, FAILFAST does not fail), as with Databricks.
 //  - text: one STRING column `value`, one row per line (wholetext=true: one per file).
 //  - both: the file options of file_index.h (recursiveFileLookup, pathGlobFilter,
 //    modifiedBefore, modifiedAfter), lineSep (default: lines end at "\n" or "\r\n"; a lone
@@ -82,6 +91,7 @@ class LineFileDataSource final : public DataSource {
   std::vector<std::string> paths_;
   SchemaPtr schema_;
   int num_data_columns_ = 0;
+  int rescued_index_ = -1;  // the rescuedDataColumn among the data columns; -1: none
   bool whole_file_ = false;  // multiLine (json) / wholetext (text)
   std::string line_sep_;     // the lineSep option; empty: "\n" (a "\r" before it is dropped)
   const std::string& read_sep() const {

@@ -123,6 +123,7 @@ Result<CsvOptions> CsvOptions::FromMap(const std::map<std::string, std::string>&
   }
   o.column_name_of_corrupt_record =
       StringOption(m, "columnNameOfCorruptRecord", corrupt_column_default);
+  o.rescued_data_column = StringOption(m, "rescuedDataColumn");
   o.null_value = StringOption(m, "nullValue");
   if (const std::string* v = FindOption(m, "emptyValue")) o.empty_value = *v;
   o.nan_value = StringOption(m, "nanValue", "NaN");

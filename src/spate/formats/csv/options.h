@@ -47,6 +47,8 @@ struct CsvOptions {
   bool multi_line = false;
   ParseMode mode = ParseMode::kPermissive;
   std::string column_name_of_corrupt_record = "_corrupt_record";
+  /// rescuedDataColumn (Databricks): see CsvConverter.
+  std::string rescued_data_column;
   std::string null_value;
   std::optional<std::string> empty_value;  // read: "" when unset; write: "\"\""
   std::string nan_value = "NaN";

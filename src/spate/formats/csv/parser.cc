@@ -1,6 +1,8 @@
 // Copyright spate authors.
 #include "spate/formats/csv/parser.h"
 
+#include "spate/base/json.h"
+
 #include "spate/formats/file_index.h"
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <cstring>
 #include <map>
 
+#include "spate/base/json.h"
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/compute/bound_expr.h"
@@ -615,7 +618,10 @@ struct CsvConverter::Impl {
   SchemaPtr schema;
   CsvOptions o;
   int corrupt_index = -1;
-  std::vector<int> token_index;  // per data field; -1 for the corrupt-record column
+  int rescued_index = -1;
+  std::vector<std::string> header;  // rescue: names of the file's columns
+  std::string file_path;            // rescue: "file:///..."
+  std::vector<int> token_index;  // per data field; -1 for the corrupt-record / rescued column
   int64_t expected_tokens = 0;
   DateTimeParsers dt;
   std::vector<uint8_t> bad;
@@ -634,6 +640,46 @@ struct CsvConverter::Impl {
       *out = recs.value(text, f);
     }
     return *out != o.null_value;
+  }
+
+  // The rescued data column of `recs` (see parser.h); `full` has every token column.
+  ColumnPtr Rescue(std::string_view text, const CsvRecords& recs,
+                   const std::vector<ColumnPtr>& full) const {
+    const size_t n = recs.size();
+    StringBuilder b(DataType::String(), static_cast<int64_t>(n));
+    std::string out;
+    for (size_t r = 0; r < n; ++r) {
+      if (recs.error[r] != CsvRecords::kOk) {
+        b.AppendNull();
+        continue;
+      }
+      Json rescued = Json::Object();
+      bool any = false;
+      std::string_view d;
+      for (size_t c = 0; c < token_index.size(); ++c) {
+        const int ti = token_index[c];
+        if (ti < 0 || !Datum(text, recs, r, ti, &d) || !full[c]->IsNull(static_cast<int64_t>(r)))
+          continue;
+        rescued.Set(schema->field(static_cast<int>(c)).name, Json::String(std::string(d)));
+        any = true;
+      }
+      for (int64_t ti = expected_tokens; ti < recs.num_fields(r); ++ti) {
+        if (!Datum(text, recs, r, static_cast<int>(ti), &d)) continue;
+        const size_t k = static_cast<size_t>(ti);
+        rescued.Set(k < header.size() && !header[k].empty() ? header[k] : "_c" + std::to_string(ti),
+                    Json::String(std::string(d)));
+        any = true;
+      }
+      if (!any) {
+        b.AppendNull();
+        continue;
+      }
+      rescued.Set("_file_path", Json::String(file_path));
+      out.clear();
+      rescued.AppendTo(&out);
+      b.Append(out);
+    }
+    return b.Finish();
   }
 
   // A NULL at row r: the validity bitmap is made on the first one (all valid before).
@@ -823,6 +869,15 @@ Result<std::unique_ptr<CsvConverter>> CsvConverter::Make(SchemaPtr data_schema,
       impl->token_index.push_back(-1);
       continue;
     }
+    if (!options.rescued_data_column.empty() && f.name == options.rescued_data_column) {
+      if (f.type->id() != TypeId::kString) {
+        return Status::Invalid("The rescued data column `" + f.name +
+                               "` must be of type STRING, not " + f.type->Sql());
+      }
+      impl->rescued_index = i;
+      impl->token_index.push_back(-1);
+      continue;
+    }
     switch (f.type->id()) {
       case TypeId::kStruct:
       case TypeId::kArray:
@@ -839,6 +894,11 @@ Result<std::unique_ptr<CsvConverter>> CsvConverter::Make(SchemaPtr data_schema,
   impl->expected_tokens = next;
   SPATE_RETURN_IF_ERROR(impl->dt.Init(options));
   return std::unique_ptr<CsvConverter>(new CsvConverter(std::move(impl)));
+}
+
+void CsvConverter::SetRescueContext(std::vector<std::string> header, std::string file_path) {
+  impl_->header = std::move(header);
+  impl_->file_path = std::move(file_path);
 }
 
 Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
@@ -866,8 +926,12 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
                                 std::to_string(m.o.max_chars_per_column) + ")") +
           ". Parsed content: " + std::string(raw));
     }
-    if (e != CsvRecords::kOk || recs.num_fields(r) != m.expected_tokens) m.bad[r] = 1;
+    if (e != CsvRecords::kOk ||
+        (m.rescued_index < 0 && recs.num_fields(r) != m.expected_tokens))
+      m.bad[r] = 1;
   }
+  // With a rescued column only the tokenizer's errors make a record malformed.
+  const std::vector<uint8_t> structural = m.rescued_index >= 0 ? m.bad : std::vector<uint8_t>{};
   std::vector<ColumnPtr> cols(static_cast<size_t>(m.schema->num_fields()));
   bool want_corrupt = false;
   for (int c : needed) {
@@ -875,8 +939,24 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
       want_corrupt = true;
       continue;
     }
+    if (c == m.rescued_index) continue;  // below
     cols[static_cast<size_t>(c)] =
         m.ConvertColumn(m.schema->field(c).type, text, recs, m.token_index[static_cast<size_t>(c)]);
+  }
+  if (m.rescued_index >= 0) {
+    bool want_rescued = false;
+    for (int c : needed) want_rescued |= c == m.rescued_index;
+    // Every token column is converted to see which values did not convert.
+    std::vector<ColumnPtr> full(cols);
+    if (want_rescued) {
+      for (int c = 0; c < m.schema->num_fields(); ++c) {
+        const int ti = m.token_index[static_cast<size_t>(c)];
+        if (ti >= 0 && !full[static_cast<size_t>(c)])
+          full[static_cast<size_t>(c)] = m.ConvertColumn(m.schema->field(c).type, text, recs, ti);
+      }
+    }
+    m.bad = structural;
+    if (want_rescued) cols[static_cast<size_t>(m.rescued_index)] = m.Rescue(text, recs, full);
   }
   size_t first_bad = n;
   for (size_t r = 0; r < n; ++r) {

@@ -107,8 +107,15 @@ Status MalformedRecord(std::string_view record);
 class CsvConverter {
  public:
   /// `data_schema`: the file's columns in order plus, anywhere, the corrupt-record column
-  /// (a STRING named options.column_name_of_corrupt_record). Unsupported column types
-  /// (nested) are an error.
+  /// (a STRING named options.column_name_of_corrupt_record) and the rescued data column (a
+  /// STRING named options.rescued_data_column). Unsupported column types (nested) are an
+  /// error.
+  ///
+  /// The rescued data column (Databricks'): per record NULL, or a JSON object of the
+  /// tokens that did not fit — a non-null token its column could not convert (the column
+  /// is NULL), tokens beyond the schema's columns (named by the header, else _c<i>) — plus
+  /// "_file_path". Then only a token the tokenizer rejects makes a record malformed (not
+  /// a value that does not convert, nor a token count that differs from the schema's).
   static Result<std::unique_ptr<CsvConverter>> Make(SchemaPtr data_schema,
                                                     const CsvOptions& options);
   ~CsvConverter();
@@ -118,6 +125,8 @@ class CsvConverter {
   /// columns and sets *rows (DROPMALFORMED may drop records).
   Result<std::vector<ColumnPtr>> Convert(std::string_view text, const CsvRecords& records,
                                          const std::vector<int>& needed, int64_t* rows);
+  /// The file's header names (empty when not known) and its path, for the rescued column.
+  void SetRescueContext(std::vector<std::string> header, std::string file_path);
 
   struct Impl;
 

@@ -386,6 +386,9 @@ struct JsonColumnParser::Impl {
   JsonOptions options;
   bool allow_array_as_structs = false;
   std::unique_ptr<Node> root;
+  // The current record has a top-level field the schema does not name (or names the
+  // corrupt-record column with), or a value that did not convert (Append's `unmatched`).
+  bool record_unmatched = false;
   std::string padded;  // the record copied with SIMDJSON_PADDING bytes after it
   std::string lenient;  // a record rewritten into strict JSON
   std::string scratch;
@@ -410,6 +413,7 @@ struct JsonColumnParser::Impl {
 
   Status AppendRecord(std::string_view text, int64_t* rows_out) {
     *rows_out = 0;
+    record_unmatched = false;
     if (IsBlank(text)) return Status::OK();
     recorded_failure = false;
     Node& r = *root;
@@ -425,7 +429,9 @@ struct JsonColumnParser::Impl {
         if (out == Outcome::kSyntax) r.Truncate(start);
       }
     }
-    if (out == Outcome::kOk) {
+    if (out == Outcome::kPartial) record_unmatched = true;
+    if (out == Outcome::kOk ||
+        (out == Outcome::kPartial && options.bad_values_are_rescued)) {
       if (r.corrupt_index >= 0) {
         for (int64_t i = 0; i < rows; ++i) {
           Node& c = *r.children[r.corrupt_index];
@@ -548,10 +554,12 @@ Result<std::unique_ptr<JsonColumnParser>> JsonColumnParser::Make(DataTypePtr sch
 JsonColumnParser::JsonColumnParser(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 JsonColumnParser::~JsonColumnParser() = default;
 
-Status JsonColumnParser::Append(std::string_view text, int64_t* rows_appended) {
+Status JsonColumnParser::Append(std::string_view text, int64_t* rows_appended,
+                                bool* unmatched) {
   int64_t rows = 0;
   Status st = impl_->AppendRecord(text, &rows);
   if (rows_appended) *rows_appended = rows;
+  if (unmatched) *unmatched = impl_->record_unmatched;
   return st;
 }
 

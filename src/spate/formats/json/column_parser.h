@@ -52,8 +52,12 @@ class JsonColumnParser {
   ~JsonColumnParser();
 
   /// Parses one record and appends its rows: 0 (blank text; DROPMALFORMED bad record),
-  /// 1, or one per element of a root array when allowed. Sets *rows_appended if given.
-  Status Append(std::string_view text, int64_t* rows_appended = nullptr);
+  /// 1, or one per element of a root array when allowed. Sets *rows_appended if given,
+  /// and *unmatched: whether the record has a top-level field the schema does not name
+  /// (or one named like the corrupt-record column) or a value that did not convert — what
+  /// a rescued data column would hold.
+  Status Append(std::string_view text, int64_t* rows_appended = nullptr,
+                bool* unmatched = nullptr);
   /// Appends a NULL row (a NULL input of from_json).
   void AppendNull();
   int64_t num_rows() const;

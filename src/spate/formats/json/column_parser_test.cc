@@ -55,6 +55,31 @@ TEST(JsonColumnParserTest, PartialResultsAndCorruptColumn) {
   EXPECT_EQ(rows[4], R"({NULL, NULL, [{"a":1}]})");
 }
 
+TEST(JsonColumnParserTest, UnmatchedAndBadValuesAreRescued) {
+  auto schema = S({{"a", DataType::Int()}, {"s", S({{"p", DataType::Int()}})},
+                   {"_corrupt_record", DataType::String()}});
+  JsonOptions o;
+  o.bad_values_are_rescued = true;
+  auto p = JsonColumnParser::Make(schema, o);
+  ASSERT_TRUE(p.ok());
+  auto unmatched = [&](const std::string& text) {
+    bool u = true;
+    int64_t rows = -1;
+    EXPECT_TRUE((*p)->Append(text, &rows, &u).ok());
+    return std::to_string(rows) + (u ? " unmatched" : "");
+  };
+  EXPECT_EQ(unmatched(R"({"a":1,"s":{"p":2}})"), "1");
+  EXPECT_EQ(unmatched(R"({"a":1,"b":2})"), "1 unmatched");          // unknown field
+  EXPECT_EQ(unmatched(R"({"A":1})"), "1 unmatched");                // case differs
+  EXPECT_EQ(unmatched(R"({"a":"x"})"), "1 unmatched");              // does not convert
+  EXPECT_EQ(unmatched(R"({"s":{"p":1,"q":2}})"), "1");              // nested: not rescued
+  EXPECT_EQ(unmatched(R"({"_corrupt_record":"t"})"), "1 unmatched");
+  EXPECT_EQ(unmatched("  "), "0");
+  // With bad_values_are_rescued a bad value leaves the record good: no corrupt text.
+  auto col = (*p)->Finish();
+  EXPECT_EQ(col->GetValue(3).ToString(), "{NULL, NULL, NULL}");
+}
+
 TEST(JsonColumnParserTest, ArraysAndMaps) {
   auto schema = S({{"xs", DataType::Array(DataType::Int())},
                    {"m", DataType::Map(DataType::String(), DataType::Long())},

@@ -41,6 +41,10 @@ struct JsonOptions {
   /// Inference: fields (and arrays) seen only as NULL / empty are dropped instead of
   /// becoming STRING (dropFieldIfAllNull).
   bool drop_field_if_all_null = false;
+  /// Reading with a rescued data column (Databricks): a record whose only faults are
+  /// values that do not convert is a good record (no corrupt-record text, kept by
+  /// DROPMALFORMED, no FAILFAST error); the bad values are NULL. Set by the reader.
+  bool bad_values_are_rescued = false;
 
   /// Applies `options` (key/value pairs, keys case-insensitive) over the defaults.
   static Result<JsonOptions> FromPairs(
