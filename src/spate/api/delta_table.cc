@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "spate/api/delta_changes.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
@@ -89,8 +90,21 @@ Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state, const std::str
   return DataSourcePtr(std::move(src));
 }
 
+namespace {
+
+bool OptionIsTrue(const std::map<std::string, std::string>& options, const char* key) {
+  for (const auto& [k, v] : options)
+    if (EqualsIgnoreCase(k, key)) return ToLower(v) == "true";
+  return false;
+}
+
+}  // namespace
+
 DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::string& path,
                     const std::map<std::string, std::string>& options) {
+  if (OptionIsTrue(options, "readChangeFeed") || OptionIsTrue(options, "readChangeData")) {
+    return LoadDeltaChanges(state, path, ChangeRangeOptions(*state, options));
+  }
   table::TimeTravelSpec travel;
   for (const auto& [k, v] : options) {
     if (EqualsIgnoreCase(k, "versionAsOf")) {
@@ -120,6 +134,13 @@ table::DeltaWriteOptions SessionDeltaWriteOptions(const SessionState& state,
   o.mode = mode;
   o.time_zone_id = state.conf.session_time_zone();
   o.default_codec = state.conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
+  // Delta's table property defaults for new tables
+  // (spark.databricks.delta.properties.defaults.enableChangeDataFeed -> delta.enable...).
+  const std::string defaults = "spark.databricks.delta.properties.defaults.";
+  for (const auto& [k, v] : state.conf.SetEntries()) {
+    if (k.size() > defaults.size() && EqualsIgnoreCase(k.substr(0, defaults.size()), defaults))
+      o.options["delta." + k.substr(defaults.size())] = v;
+  }
   return o;
 }
 
@@ -136,7 +157,7 @@ void SaveDelta(const DataFrame& df, const std::string& path, const std::string& 
                const std::map<std::string, std::string>& options) {
   table::DeltaWriteOptions o = SessionDeltaWriteOptions(*df.session(), mode);
   o.partition_by = partition_by;
-  o.options = options;
+  for (const auto& [k, v] : options) o.options[k] = v;  // over the session's defaults
   WriteDeltaFrame(df, path, o);
 }
 
