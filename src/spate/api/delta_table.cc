@@ -128,19 +128,23 @@ DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::strin
   return DataFrame(state, plan);
 }
 
+std::map<std::string, std::string> DeltaPropertyDefaults(const SessionState& state) {
+  std::map<std::string, std::string> out;
+  const std::string prefix = "spark.databricks.delta.properties.defaults.";
+  for (const auto& [k, v] : state.conf.SetEntries()) {
+    if (k.size() > prefix.size() && EqualsIgnoreCase(k.substr(0, prefix.size()), prefix))
+      out["delta." + k.substr(prefix.size())] = v;
+  }
+  return out;
+}
+
 table::DeltaWriteOptions SessionDeltaWriteOptions(const SessionState& state,
                                                   const std::string& mode) {
   table::DeltaWriteOptions o;
   o.mode = mode;
   o.time_zone_id = state.conf.session_time_zone();
   o.default_codec = state.conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
-  // Delta's table property defaults for new tables
-  // (spark.databricks.delta.properties.defaults.enableChangeDataFeed -> delta.enable...).
-  const std::string defaults = "spark.databricks.delta.properties.defaults.";
-  for (const auto& [k, v] : state.conf.SetEntries()) {
-    if (k.size() > defaults.size() && EqualsIgnoreCase(k.substr(0, defaults.size()), defaults))
-      o.options["delta." + k.substr(defaults.size())] = v;
-  }
+  o.options = DeltaPropertyDefaults(state);
   return o;
 }
 
