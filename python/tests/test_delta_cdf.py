@@ -77,6 +77,14 @@ def test_sql_table_changes_and_ranges(dspark, tmp_path):
         (1, "a", "insert", 1), (2, "b", "insert", 1)]
     assert changes(dspark.sql("SELECT * FROM table_changes('cdf_t', 2)")) == [
         (1, "a", "delete", 2)]
+    # read.option(...).table(name), batch and streaming.
+    assert changes(dspark.read.option("readChangeFeed", "true").option("startingVersion", 2)
+                   .table("cdf_t")) == [(1, "a", "delete", 2)]
+    q = (dspark.readStream.option("readChangeFeed", "true").option("startingVersion", 2)
+         .table("cdf_t").writeStream.format("memory").queryName("cdf_tbl")
+         .trigger(availableNow=True).start())
+    q.awaitTermination()
+    assert changes(dspark.table("cdf_tbl")) == [(1, "a", "delete", 2)]
     # Timestamps: from the start of time to now is everything.
     now = (datetime.datetime.now(datetime.timezone.utc)
            + datetime.timedelta(seconds=5)).strftime("%Y-%m-%d %H:%M:%S")
