@@ -123,12 +123,11 @@ Result<ChangeRange> ResolveChangeRange(const DeltaLog& log, const ChangeRangeSpe
 
 Result<std::vector<ChangeFile>> CollectChangeFiles(const DeltaLog& log,
                                                    const Metadata& start_metadata,
-                                                   int64_t start, int64_t end,
-                                                   int64_t reported_end) {
+                                                   int64_t start, int64_t end) {
   auto missing = [&](int64_t version) {
     return Status::Error("DELTA_MISSING_CHANGE_DATA",
                          {{"startVersion", std::to_string(start)},
-                          {"endVersion", std::to_string(reported_end)},
+                          {"endVersion", std::to_string(end)},
                           {"version", std::to_string(version)},
                           {"key", kCdfKey}});
   };
@@ -180,8 +179,8 @@ Result<std::shared_ptr<DeltaChangesSource>> DeltaChangesSource::Make(
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr at_start, log.At(range.start));
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr at_end, log.At(range.end));
   SPATE_RETURN_IF_ERROR(CheckSupported(at_end->protocol(), &at_end->metadata(), false));
-  SPATE_ASSIGN_OR_RETURN(auto files, CollectChangeFiles(log, at_start->metadata(), range.start,
-                                                        range.end, range.end));
+  SPATE_ASSIGN_OR_RETURN(auto files,
+                         CollectChangeFiles(log, at_start->metadata(), range.start, range.end));
   return MakeForFiles(std::move(fs), std::move(at_end), std::move(files),
                       std::move(time_zone_id));
 }

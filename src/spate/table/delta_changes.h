@@ -64,8 +64,7 @@ struct ChangeFile {
 /// data feed was off; `start_metadata` is the table's metadata at `start`).
 Result<std::vector<ChangeFile>> CollectChangeFiles(const DeltaLog& log,
                                                    const Metadata& start_metadata,
-                                                   int64_t start, int64_t end,
-                                                   int64_t reported_end);
+                                                   int64_t start, int64_t end);
 
 /// The change files of one commit: its cdc files when it has any, else its adds
 /// (inserts) and removes (deletes) with dataChange=true.
