@@ -160,6 +160,23 @@ def delta_change_data_feed(s, path):
 
 
 @writer
+def delta_change_data_feed_unpartitioned(s, path):
+    """The session default enables the feed; MERGE with every clause kind, OPTIMIZE (not a
+    change) and an unconditional DELETE."""
+    s.spark.conf.set("spark.databricks.delta.properties.defaults.enableChangeDataFeed", "true")
+    s.spark.sql("SELECT id, concat('v', id) AS v FROM range(5)").coalesce(1) \
+        .write.format("delta").save(path)
+    s.spark.sql(f"INSERT INTO delta.`{path}` VALUES (10, 'ten')")
+    s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1L, 'one'), (2L, 'x'), "
+                "(7L, 'seven') AS s(id, v)) s ON t.id = s.id "
+                "WHEN MATCHED AND s.v = 'x' THEN DELETE WHEN MATCHED THEN UPDATE SET v = s.v "
+                "WHEN NOT MATCHED THEN INSERT * "
+                "WHEN NOT MATCHED BY SOURCE AND t.id = 10 THEN UPDATE SET v = 'orphan'")
+    s.spark.sql(f"OPTIMIZE delta.`{path}`")
+    s.spark.sql(f"DELETE FROM delta.`{path}`")
+
+
+@writer
 def delta_update_delete_optimize_restore(s, path):
     s.spark.sql(f"CREATE TABLE delta.`{path}` (id BIGINT, v STRING, p STRING) USING DELTA "
                 "PARTITIONED BY (p)")
