@@ -496,6 +496,14 @@ void BindSession(py::module_& m) {
         py::gil_scoped_release release;
         return r.load(paths);
       })
+      // spark.read.options(...).table(name) (readChangeFeed reads the table's change feed).
+      .def("readTable", [](const SparkSession& s, const std::map<std::string, std::string>& options,
+                           const std::string& name) {
+        api::DataFrameReader r = s.read();
+        r.options(options);
+        py::gil_scoped_release release;
+        return r.table(name);
+      })
       .def("same", [](const SparkSession& a, const SparkSession& b) { return a.state() == b.state(); });
 
   m.def("getOrCreate", [](const std::vector<std::pair<std::string, std::string>>& options) {

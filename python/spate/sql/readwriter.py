@@ -54,7 +54,11 @@ class DataFrameReader(_Options):
         return self
 
     def table(self, tableName: str):
-        """A table of the catalog, as spark.table(tableName)."""
+        """A table of the catalog, as spark.table(tableName); with the option
+        readChangeFeed=true (and startingVersion, ...), its Delta change data feed."""
+        from spate.sql.dataframe import DataFrame
+        if self._options:
+            return DataFrame(self._session._js.readTable(self._options, tableName), self._session)
         return self._session.table(tableName)
 
     def load(self, path: Union[str, List[str], None] = None, format: Optional[str] = None,

@@ -414,7 +414,7 @@ MetricsFn DmlMetrics(std::chrono::steady_clock::time_point started, int64_t scan
     set("numRemovedFiles", w.num_removed_files);
     set("numAddedBytes", w.num_output_bytes);
     set("numRemovedBytes", w.num_removed_bytes);
-    set("numAddedChangeFiles", 0);
+    set("numAddedChangeFiles", w.num_cdc_files);
     set("numDeletionVectorsAdded", 0);
     set("numDeletionVectorsRemoved", 0);
     set("numDeletionVectorsUpdated", 0);
@@ -471,15 +471,10 @@ DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
   return DataFrame(state, plan);
 }
 
-void CheckDmlSupported(const table::Snapshot& snapshot, const std::string& operation) {
-  for (const auto& [k, v] : snapshot.metadata().configuration) {
-    if (EqualsIgnoreCase(k, "delta.enableChangeDataFeed") && ToLower(v) == "true") {
-      ThrowStatus(Status::Unimplemented(
-          operation + " of a table with delta.enableChangeDataFeed = true is not supported "
-                      "by spate yet (it writes no change data files): " +
-          snapshot.table_path()));
-    }
-  }
+DataFrame WithChangeType(const DataFrame& rows, const char* change_type) {
+  return rows.withColumn(table::kChangeTypeColumn,
+                         change_type ? functions::lit(change_type)
+                                     : functions::lit(Value::Null(DataType::String())));
 }
 
 std::string LocalFilePath(std::string_view uri) {
@@ -596,7 +591,6 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
   std::vector<ExprPtr> values = ResolveSetAssignments(
       schema, target.alias, set, [](const std::string& c) { return functions::col(c); },
       "UPDATE", nullptr);
-  CheckDmlSupported(*snapshot, "UPDATE");
   CheckCondition(state, snapshot, target, condition, "UPDATE");
   {
     // The values resolve against the table too.
@@ -622,6 +616,7 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
 
   // (2) Rewrite them: each assigned column takes its value where the condition holds.
   const auto rewrite_started = std::chrono::steady_clock::now();
+  const bool cdf = table::ChangeDataFeedEnabled(snapshot->metadata());
   auto rewrite = [&](const DataFrame& t) {
     Column hit = split.data ? Column(split.data).eqNullSafe(functions::lit(true))
                             : functions::lit(true);
@@ -638,9 +633,17 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
           (split.data ? Column(Expr::CaseWhen({hit.expr(), nv.expr()}, t[f.name].expr())) : nv)
               .alias(f.name));
     }
-    return t.select(out);
+    if (!cdf) return t.select(out);
+    // Change data: each updated row's pre- and post-image besides the rewritten rows.
+    std::vector<Column> old;
+    for (const auto& f : schema.fields()) old.push_back(t[f.name]);
+    DataFrame updated_rows = t.filter(hit);
+    return WithChangeType(t.select(out), nullptr)
+        .unionAll(WithChangeType(updated_rows.select(old), "update_preimage"))
+        .unionAll(WithChangeType(updated_rows.select(out), "update_postimage"));
   };
   table::DeltaWriteOptions o = DmlWriteOptions(state, snapshot, target, split, "UPDATE", txn);
+  o.change_data = cdf;
   o.remove_files = touched;
   o.operation_parameters["predicate"] = PredicateList(condition, nullptr);
   o.operation_metrics =
@@ -656,7 +659,6 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
   const auto started = std::chrono::steady_clock::now();
   table::SnapshotPtr snapshot = LatestSnapshot(target);
   const std::optional<table::TxnId> txn = SessionDmlTxn(*state);
-  CheckDmlSupported(*snapshot, "DELETE");
   CheckCondition(state, snapshot, target, condition, "DELETE");
   if (AlreadyApplied(*snapshot, txn)) return AffectedRows(state, 0);
 
@@ -698,9 +700,15 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
 
   // (2) Rewrite them without the deleted rows (NULL conditions keep the row).
   const auto rewrite_started = std::chrono::steady_clock::now();
+  const bool cdf = table::ChangeDataFeedEnabled(snapshot->metadata());
   auto keep = [&](const DataFrame& t) {
-    return t.filter(!Column(split.data).eqNullSafe(functions::lit(true)));
+    Column hit = Column(split.data).eqNullSafe(functions::lit(true));
+    if (!cdf) return t.filter(!hit);
+    // Change data: the deleted rows.
+    return WithChangeType(t.filter(!hit), nullptr)
+        .unionAll(WithChangeType(t.filter(hit), "delete"));
   };
+  o.change_data = cdf;
   o.remove_files = touched;
   o.operation_metrics =
       DmlMetrics(started, scan_ms, rewrite_started, "numDeletedRows", deleted, 0);

@@ -100,10 +100,9 @@ std::optional<table::TxnId> SessionDmlTxn(const SessionState& s);
 DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
                           const table::SnapshotPtr& snapshot,
                           std::vector<table::AddFile> files);
-/// Refuses a row-changing DML (`operation`: UPDATE, DELETE, MERGE) on a table whose
-/// changes spate cannot record: delta.enableChangeDataFeed tables (spate writes no
-/// _change_data files yet).
-void CheckDmlSupported(const table::Snapshot& snapshot, const std::string& operation);
+/// `rows` with Delta's change type column (_change_type, a string) set to `change_type`
+/// (nullptr: NULL, the table's own rows), for a DML rewrite of a change data feed table.
+DataFrame WithChangeType(const DataFrame& rows, const char* change_type);
 /// input_file_name()'s URI ("file:///a%20b/x.parquet") as a file system path.
 std::string LocalFilePath(std::string_view uri);
 inline int64_t ElapsedMs(std::chrono::steady_clock::time_point since) {

@@ -33,6 +33,7 @@ constexpr const char* kSourcePresent = "__spate_merge_source_present";
 constexpr const char* kRowId = "__spate_merge_row_id";
 constexpr const char* kFileName = "__spate_merge_file";
 constexpr const char* kAction = "__spate_merge_action";
+constexpr const char* kPreImage = "__spate_merge_pre_";  // + column index
 
 // Action codes of a joined row: clause index + 1, or one of these.
 constexpr int32_t kCopy = 0;   // a target row no clause applies to: written unchanged
@@ -176,7 +177,6 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   table::DeltaLog log(fs, spec.target_path);
   table::SnapshotPtr snapshot = ValueOrThrow(log.Latest());
   const Schema& target_schema = *snapshot->schema();
-  CheckDmlSupported(*snapshot, "MERGE");
 
   // Idempotent DML (Delta's spark.databricks.delta.write.txnAppId / txnVersion).
   const std::optional<table::TxnId> txn_id = SessionDmlTxn(s);
@@ -434,6 +434,18 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
           CaseOf(branches, new_column ? functions::lit(Value::Null(f.type)) : tgt[f.name])
               .alias(f.name));
     }
+    // Change data feed (a rewrite of a delta.enableChangeDataFeed table): the target
+    // row's old values too, for update pre-images and deletes. An insert-only MERGE
+    // writes no change data files: its adds are the inserts, as in Delta.
+    const bool cdf = rewrite && table::ChangeDataFeedEnabled(snapshot->metadata());
+    if (cdf) {
+      for (int ci = 0; ci < static_cast<int>(write_fields.size()); ++ci) {
+        const Field& f = write_fields[static_cast<size_t>(ci)];
+        out.push_back((ci >= target_schema.num_fields() ? functions::lit(Value::Null(f.type))
+                                                        : tgt[f.name].cast(f.type))
+                          .alias(std::string(kPreImage) + std::to_string(ci)));
+      }
+    }
     DataFrame projected = joined.select(out);
     std::vector<BatchPtr> batches = projected.collectBatches();
     for (const auto& bt : batches) {
@@ -467,13 +479,41 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     }
     const int writers = static_cast<int>(std::clamp<int64_t>(
         kept_rows / 1'000'000, 1, std::max(1, s.MakeExecOptions().parallelism)));
-    DataFrame data =
-        rows.filter(rows[kAction].isin(codes)).select(names).coalesce(writers);
+    DataFrame data = rows.filter(rows[kAction].isin(codes)).select(names);
+    if (cdf) {
+      // Delta's change rows: update_preimage / update_postimage per updated row, delete
+      // per deleted row, insert per inserted row, beside the table's rows.
+      std::vector<Column> old_values;
+      for (size_t ci = 0; ci < write_fields.size(); ++ci) {
+        old_values.push_back(rows[std::string(kPreImage) + std::to_string(ci)].alias(
+            write_fields[ci].name));
+      }
+      std::vector<Column> updates, deletes, inserts;
+      for (size_t i = 0; i < spec.clauses.size(); ++i) {
+        auto code = functions::lit(static_cast<int32_t>(i + 1));
+        const Action a = spec.clauses[i].action;
+        (a == Action::kUpdate ? updates : a == Action::kDelete ? deletes : inserts)
+            .push_back(code);
+      }
+      data = WithChangeType(data, nullptr);
+      auto add = [&](const std::vector<Column>& codes_of, const std::vector<Column>& values,
+                     const char* change_type) {
+        if (codes_of.empty()) return;
+        data = data.unionAll(WithChangeType(
+            rows.filter(rows[kAction].isin(codes_of)).select(values), change_type));
+      };
+      add(updates, old_values, "update_preimage");
+      add(updates, names, "update_postimage");
+      add(deletes, old_values, "delete");
+      add(inserts, names, "insert");
+    }
+    data = data.coalesce(writers);
 
     table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, "append");
     o.read_snapshot = snapshot;
     o.remove_files = touched;
     o.operation = "MERGE";
+    o.change_data = cdf;
     if (schema_changed) o.options["mergeSchema"] = "true";
     if (partition_filter.empty()) {
       o.read_whole_table = true;
@@ -526,7 +566,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
       set("numTargetFilesRemoved", w.num_removed_files);
       set("numTargetBytesAdded", w.num_output_bytes);
       set("numTargetBytesRemoved", w.num_removed_bytes);
-      set("numTargetChangeFilesAdded", 0);
+      set("numTargetChangeFilesAdded", w.num_cdc_files);
       set("numTargetDeletionVectorsAdded", 0);
       set("numTargetDeletionVectorsRemoved", 0);
       set("numTargetDeletionVectorsUpdated", 0);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "spate/api/delta_changes.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
@@ -91,8 +92,21 @@ Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state, const std::str
   return DataSourcePtr(std::move(src));
 }
 
+namespace {
+
+bool OptionIsTrue(const std::map<std::string, std::string>& options, const char* key) {
+  for (const auto& [k, v] : options)
+    if (EqualsIgnoreCase(k, key)) return ToLower(v) == "true";
+  return false;
+}
+
+}  // namespace
+
 DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::string& path,
                     const std::map<std::string, std::string>& options) {
+  if (OptionIsTrue(options, "readChangeFeed") || OptionIsTrue(options, "readChangeData")) {
+    return LoadDeltaChanges(state, path, ChangeRangeOptions(*state, options));
+  }
   table::TimeTravelSpec travel;
   for (const auto& [k, v] : options) {
     if (EqualsIgnoreCase(k, "versionAsOf")) {
@@ -128,12 +142,23 @@ DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::strin
   return DataFrame(state, plan);
 }
 
+std::map<std::string, std::string> DeltaPropertyDefaults(const SessionState& state) {
+  std::map<std::string, std::string> out;
+  const std::string prefix = "spark.databricks.delta.properties.defaults.";
+  for (const auto& [k, v] : state.conf.SetEntries()) {
+    if (k.size() > prefix.size() && EqualsIgnoreCase(k.substr(0, prefix.size()), prefix))
+      out["delta." + k.substr(prefix.size())] = v;
+  }
+  return out;
+}
+
 table::DeltaWriteOptions SessionDeltaWriteOptions(const SessionState& state,
                                                   const std::string& mode) {
   table::DeltaWriteOptions o;
   o.mode = mode;
   o.time_zone_id = state.conf.session_time_zone();
   o.default_codec = state.conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
+  o.options = DeltaPropertyDefaults(state);
   return o;
 }
 
@@ -150,7 +175,7 @@ void SaveDelta(const DataFrame& df, const std::string& path, const std::string& 
                const std::map<std::string, std::string>& options) {
   table::DeltaWriteOptions o = SessionDeltaWriteOptions(*df.session(), mode);
   o.partition_by = partition_by;
-  o.options = options;
+  for (const auto& [k, v] : options) o.options[k] = v;  // over the session's defaults
   WriteDeltaFrame(df, path, o);
 }
 

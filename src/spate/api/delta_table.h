@@ -105,8 +105,11 @@ class DeltaTable {
 /// DataFrameReader.format("delta").load(path): options versionAsOf / timestampAsOf.
 DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::string& path,
                     const std::map<std::string, std::string>& options);
+/// Delta's table property defaults for new tables: each session conf
+/// spark.databricks.delta.properties.defaults.<key> as delta.<key> (e.g. enableChangeDataFeed).
+std::map<std::string, std::string> DeltaPropertyDefaults(const SessionState& state);
 /// Write options for a DataFrame write in `mode` with the session's settings (time zone,
-/// default Parquet codec).
+/// default Parquet codec, table property defaults).
 table::DeltaWriteOptions SessionDeltaWriteOptions(const SessionState& state,
                                                   const std::string& mode);
 /// Runs `df` into the Delta table at `path` (one commit).

@@ -226,6 +226,12 @@ void DataFrameWriter::insertInto(const std::string& name, bool overwrite) const 
 }
 
 DataFrame DataFrameReader::table(const std::string& name) const {
+  for (const auto& [k, v] : options_) {
+    if ((Lower(k) == "readchangefeed" || Lower(k) == "readchangedata") && Lower(v) == "true") {
+      // The table's change data feed (delta-spark: spark.read.option(...).table(name)).
+      return LoadDelta(session_, TablePath(session_, name), options_);
+    }
+  }
   return SparkSession(session_).table(name);
 }
 

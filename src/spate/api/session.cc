@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "spate/api/monitoring.h"
+#include "spate/api/delta_changes.h"
 #include "spate/api/session_state.h"
 #include "spate/base/redact.h"
 #include "spate/api/streaming.h"
@@ -63,6 +64,12 @@ std::shared_ptr<SessionState> NewSessionState() {
   state->catalog.SetTableResolver(
       [raw](const std::vector<std::string>& name, const sql::Catalog::TimeTravel& travel) {
         return ResolveCatalogTable(*raw, name, travel);
+      });
+  // table_changes / table_changes_by_path (a non-owning pointer to the state).
+  state->catalog.SetTableFunctionResolver(
+      [raw](const std::string& name, const std::vector<Value>& args) {
+        return ResolveTableChanges(std::shared_ptr<SessionState>(std::shared_ptr<SessionState>(), raw),
+                                   name, args);
       });
   return state;
 }

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <mutex>
 
+#include "spate/api/delta_table.h"
 #include "spate/api/monitoring.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
@@ -718,7 +719,8 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     connectors::DeltaSinkOptions o;
     o.path = path;
     o.partition_by = partition_by_;
-    o.options = options_;
+    o.options = DeltaPropertyDefaults(*state);  // for a table the sink creates
+    for (const auto& [k, v] : options_) o.options[k] = v;
     o.options.erase("checkpointLocation");
     o.options.erase("path");
     o.time_zone_id = state->conf.session_time_zone();

@@ -9,6 +9,7 @@
 #include "spate/stream/batch_source.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/table/actions.h"
+#include "spate/table/delta_changes.h"
 #include "spate/table/delta_log.h"
 #include "spate/types/data_type.h"
 
@@ -29,6 +30,9 @@ struct FileRef {
   int64_t index;
   bool is_starting;
   table::AddFile add;
+  // readChangeFeed: what the file's rows are ("" = a change data file) and its commit.
+  std::string change_type;
+  int64_t timestamp_ms = 0;
 };
 
 /// Reads a list of add files as a table: Parquet data columns matched by name, partition
@@ -169,6 +173,8 @@ class DeltaStreamSource final : public stream::Source {
     skip_changes_ =
         ToLower(GetOption(o_.options, "skipChangeCommits", "false")) == "true";
     starting_version_ = GetOption(o_.options, "startingVersion", "");
+    change_feed_ = ToLower(GetOption(o_.options, "readChangeFeed", "false")) == "true" ||
+                   ToLower(GetOption(o_.options, "readChangeData", "false")) == "true";
   }
 
   const SchemaPtr& schema() const override { return schema_; }
@@ -207,6 +213,17 @@ class DeltaStreamSource final : public stream::Source {
     Position stop = FromOffset(end);
     std::vector<FileRef> files;
     SPATE_RETURN_IF_ERROR(Collect(pos, stop.version, /*limited=*/false, stop, &files));
+    if (change_feed_) {
+      // The change rows of the files, with the latest snapshot's schema (as the query's).
+      std::vector<table::ChangeFile> changes;
+      for (auto& f : files) {
+        changes.push_back({std::move(f.add), f.change_type, f.version, f.timestamp_ms});
+      }
+      SPATE_ASSIGN_OR_RETURN(auto snap, log_.Latest());
+      SPATE_ASSIGN_OR_RETURN(auto ds, table::DeltaChangesSource::MakeForFiles(
+                                          fs_, snap, std::move(changes), o_.time_zone_id));
+      return DataSourcePtr(ds);
+    }
     std::vector<table::AddFile> adds;
     for (auto& f : files) adds.push_back(std::move(f.add));
     if (adds.empty()) {
@@ -311,9 +328,12 @@ class DeltaStreamSource final : public stream::Source {
       }
       const table::SnapshotPtr& snap = starting_snapshot_;
       const auto& files = snap->files();
+      // readChangeFeed: the snapshot's rows are inserts of its version.
+      const std::string type = change_feed_ ? "insert" : "";
+      const int64_t ts = change_feed_ && !files.empty() ? snap->timestamp_ms() : 0;
       for (int64_t i = from.index + 1; i < static_cast<int64_t>(files.size()); ++i) {
         if (full() || past_stop(v, i, true)) return Status::OK();
-        out->push_back({v, i, true, files[i]});
+        out->push_back({v, i, true, files[i], type, ts});
         bytes += files[i].size;
       }
       from = Position{v, -1, false};
@@ -324,6 +344,20 @@ class DeltaStreamSource final : public stream::Source {
     }
     for (; v <= upto; ++v) {
       if (full()) return Status::OK();
+      if (change_feed_) {
+        // Every commit's changes (removes are deletes, not errors), file by file.
+        SPATE_ASSIGN_OR_RETURN(auto commits, log_.ReadCommits(v, v));
+        if (commits.empty()) continue;
+        int64_t index = -1;
+        for (auto& c : table::CommitChangeFiles(commits[0])) {
+          ++index;
+          if (v == from.version && index <= from.index) continue;
+          if (past_stop(v, index, false) || full()) return Status::OK();
+          bytes += c.file.size;
+          out->push_back({v, index, false, std::move(c.file), c.change_type, c.timestamp_ms});
+        }
+        continue;
+      }
       SPATE_ASSIGN_OR_RETURN(auto actions, log_.ReadCommit(v));
       const table::RemoveFile* removed = nullptr;
       bool has_add = false;
@@ -375,6 +409,7 @@ class DeltaStreamSource final : public stream::Source {
   int64_t max_files_ = 1000, max_bytes_ = 0;
   bool ignore_deletes_ = false, ignore_changes_ = false, skip_changes_ = false;
   std::string starting_version_;
+  bool change_feed_ = false;
   std::optional<Position> initial_;
   std::optional<int64_t> available_now_;
   int64_t latest_seen_ = -1;
@@ -395,6 +430,10 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(
   }
   SPATE_ASSIGN_OR_RETURN(auto snap, log.Latest());
   SchemaPtr schema = snap->schema();
+  if (ToLower(GetOption(options.options, "readChangeFeed", "false")) == "true" ||
+      ToLower(GetOption(options.options, "readChangeData", "false")) == "true") {
+    schema = table::ChangeFeedSchema(*schema);  // the change feed's columns
+  }
   std::vector<std::string> parts = snap->metadata().partition_columns;
   std::string id = snap->metadata().id;
   if (HasOption(options.options, "startingVersion")) {

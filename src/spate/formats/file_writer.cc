@@ -375,10 +375,11 @@ Result<PartitionedWriteJob::OpenFile*> PartitionedWriteJob::Open(
   }
   if (o.writer) return &o;
   char buf[32];
-  std::snprintf(buf, sizeof(buf), "part-%05d-", partition);
+  std::snprintf(buf, sizeof(buf), "-%05d-", partition);
   char cbuf[16];
   std::snprintf(cbuf, sizeof(cbuf), "-c%03d", o.file_count);
-  std::string name = std::string(buf) + options_.job_id + cbuf + factory_->extension();
+  std::string name =
+      options_.file_prefix + buf + options_.job_id + cbuf + factory_->extension();
   std::string dir = key.empty() ? write_dir_ : io::JoinPath(write_dir_, key);
   if (!key.empty()) SPATE_RETURN_IF_ERROR(fs_->MakeDirs(dir));
   o.current = WrittenFile();

@@ -133,6 +133,9 @@ struct WriteJobOptions {
   int64_t max_records_per_file = 0;
   /// The uuid in file names; empty = a fresh random one.
   std::string job_id;
+  /// The start of file names ("part-00000-<uuid>.c000..."; Delta's change data files
+  /// are "cdc-...").
+  std::string file_prefix = "part";
   /// Session time zone: timestamp partition values are written in it, as Spark does
   /// ("2024-01-01 10:00:00"). Empty = UTC.
   std::string time_zone_id;

@@ -744,6 +744,20 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
 Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
   std::string fname = ToLower(p.table_name.empty() ? "" : p.table_name[0]);
   if (fname != "range") {
+    if (p.table_name.size() == 1) {
+      // Functions the api implements (Delta's table_changes).
+      std::vector<Value> args;
+      for (const auto& e : p.exprs) {
+        SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*e, fname.c_str()));
+        args.push_back(std::move(v));
+      }
+      SPATE_ASSIGN_OR_RETURN(DataSourcePtr source, catalog_.ResolveTableFunction(fname, args));
+      if (source) {
+        LogicalPlan files(PlanKind::kDataSource);
+        files.source = source;
+        return PlanDataSource(files);
+      }
+    }
     return Status::Error("UNRESOLVABLE_TABLE_VALUED_FUNCTION", {{"name", QuoteIdentifier(p.table_name)}});
   }
   std::vector<int64_t> args;

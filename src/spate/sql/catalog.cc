@@ -86,6 +86,22 @@ Result<DataSourcePtr> Catalog::ResolveTable(const std::vector<std::string>& name
   return r(name, travel);
 }
 
+void Catalog::SetTableFunctionResolver(TableFunctionResolver resolver) {
+  std::lock_guard<std::mutex> lock(mu_);
+  table_function_resolver_ = std::move(resolver);
+}
+
+Result<DataSourcePtr> Catalog::ResolveTableFunction(const std::string& name,
+                                                    const std::vector<Value>& args) const {
+  TableFunctionResolver r;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    r = table_function_resolver_;
+  }
+  if (!r) return DataSourcePtr();
+  return r(name, args);
+}
+
 void Catalog::SetSubqueryExecutor(SubqueryExecutor executor) {
   std::lock_guard<std::mutex> lock(mu_);
   subquery_executor_ = std::move(executor);

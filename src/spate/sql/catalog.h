@@ -56,6 +56,14 @@ class Catalog {
   using TableResolver = std::function<Result<DataSourcePtr>(const std::vector<std::string>& name,
                                                             const TimeTravel& travel)>;
   void SetTableResolver(TableResolver resolver);
+  /// Table-valued functions the api implements (Delta's table_changes and
+  /// table_changes_by_path): `name` lowercased, the arguments evaluated as constants.
+  /// Returns nullptr when `name` is not one of them.
+  using TableFunctionResolver = std::function<Result<DataSourcePtr>(
+      const std::string& name, const std::vector<Value>& args)>;
+  void SetTableFunctionResolver(TableFunctionResolver resolver);
+  Result<DataSourcePtr> ResolveTableFunction(const std::string& name,
+                                             const std::vector<Value>& args) const;
   /// Runs an (uncorrelated) subquery's plan to completion, for scalar / EXISTS / IN
   /// subqueries, which the analyzer evaluates before the query runs. Installed by the api
   /// (sql does not depend on exec).
@@ -69,6 +77,7 @@ class Catalog {
  private:
   FileSourceResolver file_source_resolver_;
   TableResolver table_resolver_;
+  TableFunctionResolver table_function_resolver_;
   SubqueryExecutor subquery_executor_;
   std::string current_database_ = "default";
   mutable std::mutex mu_;

@@ -46,7 +46,7 @@ const std::set<std::string>& SupportedWriterFeatures() {
   // deletionVectors: spate writes no DVs; removes of files with a DV carry it.
   static const std::set<std::string> k = {"appendOnly", "invariants", "timestampNtz",
                                           "domainMetadata", "vacuumProtocolCheck",
-                                          "deletionVectors"};
+                                          "deletionVectors", "changeDataFeed"};
   return k;
 }
 
@@ -100,8 +100,17 @@ Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write) {
     std::vector<std::string> w;
     if (p.min_writer_version >= 3 && p.min_writer_version < 7) {
       // Legacy writer versions 3..6 imply CHECK constraints, CDF, generated columns,
-      // column mapping, identity columns: not implemented by spate's writer.
-      w.push_back("writerVersion" + std::to_string(p.min_writer_version));
+      // column mapping, identity columns. spate writes CDF (version 4, delta-spark's
+      // protocol for delta.enableChangeDataFeed); versions 3 and 4 are writable when
+      // the table uses none of the others (no delta.constraints.*, no generation
+      // expressions), 5 and 6 are not.
+      bool uses_unsupported = p.min_writer_version > 4 || !m;
+      if (m) {
+        for (const auto& [k, v] : m->configuration)
+          uses_unsupported |= ToLower(k).rfind("delta.constraints.", 0) == 0;
+        uses_unsupported |= m->schema_string.find("delta.generationExpression") != std::string::npos;
+      }
+      if (uses_unsupported) w.push_back("writerVersion" + std::to_string(p.min_writer_version));
     }
     if (p.min_writer_version == 7 && p.writer_features) {
       for (const auto& f : *p.writer_features)

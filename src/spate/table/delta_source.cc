@@ -259,7 +259,7 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::Make(io::FileSystemPtr
 
 Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
     io::FileSystemPtr fs, SnapshotPtr snapshot, std::vector<AddFile> files,
-    std::string time_zone_id) {
+    std::string time_zone_id, const std::vector<Field>& extra_columns) {
   std::shared_ptr<DeltaDataSource> s(new DeltaDataSource());
   s->adds_ = std::move(files);
   s->fs_ = std::move(fs);
@@ -342,6 +342,18 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
     }
     s->files_.push_back(std::move(info));
   }
+  if (!extra_columns.empty()) {
+    std::vector<Field> fields = s->schema_->fields();
+    for (const auto& f : extra_columns) {
+      fields.push_back(f);
+      s->is_partition_.push_back(false);
+      if (!s->physical_names_.empty()) {
+        s->physical_names_.push_back(f.name);
+        s->physical_types_.push_back(f.type);
+      }
+    }
+    s->schema_ = std::make_shared<const Schema>(std::move(fields));
+  }
   return s;
 }
 
@@ -373,7 +385,7 @@ bool DeltaDataSource::CanSkip(int i, const std::vector<ScanPredicate>& predicate
       }
       continue;
     }
-    if (!f.has_stats) continue;
+    if (!f.has_stats || c >= static_cast<int>(f.null_count.size())) continue;
     const auto& nc = f.null_count[c];
     if (p.op == ScanPredicate::Op::kIsNull) {
       if (nc && *nc == 0) return true;

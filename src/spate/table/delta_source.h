@@ -31,10 +31,11 @@ class DeltaDataSource final : public DataSource {
                                                        std::string time_zone_id = "UTC");
   /// Only `files` (e.g. the adds of new commits, for a streaming source), read with the
   /// snapshot's schema and partitioning.
-  static Result<std::shared_ptr<DeltaDataSource>> MakeForFiles(io::FileSystemPtr fs,
-                                                               SnapshotPtr snapshot,
-                                                               std::vector<AddFile> files,
-                                                               std::string time_zone_id = "UTC");
+  /// `extra_columns` follow the table's columns and are read from the files by name
+  /// (change data files' _change_type; NULL where a file lacks one).
+  static Result<std::shared_ptr<DeltaDataSource>> MakeForFiles(
+      io::FileSystemPtr fs, SnapshotPtr snapshot, std::vector<AddFile> files,
+      std::string time_zone_id = "UTC", const std::vector<Field>& extra_columns = {});
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(adds_.size()); }

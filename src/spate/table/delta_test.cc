@@ -139,6 +139,23 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   old.min_writer_version = 4;  // CHECK constraints, generated columns, CDF
   EXPECT_TRUE(CheckSupported(old, nullptr, false).ok());
   EXPECT_FALSE(CheckSupported(old, nullptr, true).ok());
+  // Writer version 4 is writable when the table uses CDF only, not CHECK constraints or
+  // generated columns.
+  Metadata cdf;
+  cdf.configuration["delta.enableChangeDataFeed"] = "true";
+  EXPECT_TRUE(CheckSupported(old, &cdf, true).ok());
+  Metadata checked = cdf;
+  checked.configuration["delta.constraints.positive"] = "id > 0";
+  EXPECT_FALSE(CheckSupported(old, &checked, true).ok());
+  Metadata generated = cdf;
+  generated.schema_string =
+      R"({"type":"struct","fields":[{"name":"g","type":"long","nullable":true,)"
+      R"("metadata":{"delta.generationExpression":"id + 1"}}]})";
+  EXPECT_FALSE(CheckSupported(old, &generated, true).ok());
+  Protocol features;
+  features.min_writer_version = 7;
+  features.writer_features = std::vector<std::string>{"changeDataFeed", "invariants", "appendOnly"};
+  EXPECT_TRUE(CheckSupported(features, &cdf, true).ok());
   Metadata cm;
   cm.configuration["delta.columnMapping.mode"] = "name";
   EXPECT_TRUE(CheckSupported(Protocol{}, &cm, false).ok());  // read by physical names

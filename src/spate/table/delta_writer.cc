@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "spate/columnar/kernels.h"
 #include "spate/types/format.h"
 #include "spate/types/schema_json.h"
 
@@ -205,7 +206,50 @@ Protocol ProtocolFor(const Schema& schema) {
   return p;
 }
 
+// The protocol a new table's properties need on top of `p`: the change data feed is the
+// changeDataFeed writer feature (writer version 7, with the legacy invariants and
+// appendOnly features that version 2 implied), as delta-spark 4 writes it.
+void AddPropertyFeatures(const Metadata& meta, Protocol* p) {
+  if (!ChangeDataFeedEnabled(meta)) return;
+  if (p->min_writer_version < 7) {
+    p->min_writer_version = 7;
+    p->writer_features = std::vector<std::string>{};
+  }
+  if (!p->writer_features) p->writer_features = std::vector<std::string>{};
+  auto& w = *p->writer_features;
+  for (const char* f : {"changeDataFeed", "invariants", "appendOnly"}) {
+    if (std::find(w.begin(), w.end(), f) == w.end()) w.push_back(f);
+  }
+}
+
+// Splits a batch whose last column is _change_type into the table's rows (without the
+// column; NULL change type) and the change rows (with it). Either may be nullptr (none).
+std::pair<BatchPtr, BatchPtr> SplitChangeRows(const BatchPtr& b, const SchemaPtr& data_schema) {
+  const int last = b->num_columns() - 1;
+  const Column& ct = *b->column(last);
+  std::vector<int32_t> data_rows, change_rows;
+  for (int64_t r = 0; r < b->num_rows(); ++r)
+    (ct.IsNull(r) ? data_rows : change_rows).push_back(static_cast<int32_t>(r));
+  BatchPtr data, change;
+  auto project = [&](const BatchPtr& x) {
+    std::vector<ColumnPtr> cols(x->columns().begin(), x->columns().end() - 1);
+    return Batch::Make(data_schema, std::move(cols), x->num_rows());
+  };
+  if (change_rows.empty()) return {project(b), nullptr};
+  if (data_rows.empty()) return {nullptr, b};
+  data = project(TakeBatch(*b, data_rows.data(), static_cast<int64_t>(data_rows.size())));
+  change = TakeBatch(*b, change_rows.data(), static_cast<int64_t>(change_rows.size()));
+  return {data, change};
+}
+
 }  // namespace
+
+bool ChangeDataFeedEnabled(const Metadata& metadata) {
+  for (const auto& [k, v] : metadata.configuration) {
+    if (EqualsIgnoreCase(k, "delta.enableChangeDataFeed") && ToLower(v) == "true") return true;
+  }
+  return false;
+}
 
 std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols) {
   Json o = Json::Object();
@@ -234,6 +278,16 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
                                     const BatchProducer& produce, const DeltaWriteOptions& opt,
                                     NowFn now) {
   DeltaWriteResult result;
+  // With change data, `schema` is the table data's; `change_schema` has _change_type too.
+  const SchemaPtr change_schema = opt.change_data ? schema : nullptr;
+  if (opt.change_data) {
+    if (schema->num_fields() < 2 ||
+        !EqualsIgnoreCase(schema->field(schema->num_fields() - 1).name, kChangeTypeColumn)) {
+      return Status::Invalid("change data batches must end with _change_type");
+    }
+    std::vector<Field> fields(schema->fields().begin(), schema->fields().end() - 1);
+    schema = std::make_shared<const Schema>(std::move(fields));
+  }
   std::string mode = ToLower(opt.mode);
   if (mode == "error" || mode == "default" || mode.empty()) mode = "errorifexists";
   if (mode != "append" && mode != "overwrite" && mode != "errorifexists" && mode != "ignore") {
@@ -323,6 +377,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     meta.created_time = log->NowMs();
     new_metadata = true;
     protocol = ProtocolFor(*schema);
+    AddPropertyFeatures(meta, &protocol);
     if (snapshot) {
       const Protocol& cur = snapshot->protocol();
       if (protocol.min_reader_version < cur.min_reader_version ||
@@ -417,6 +472,16 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   }
   SPATE_ASSIGN_OR_RETURN(auto job, formats::PartitionedWriteJob::Make(fs, factory, schema, jopt,
                                                                        num_partitions));
+  std::unique_ptr<formats::PartitionedWriteJob> cdc_job;
+  if (change_schema) {
+    formats::WriteJobOptions copt = jopt;
+    copt.output_dir = io::JoinPath(table_path, "_change_data");
+    copt.file_prefix = "cdc";
+    copt.collect_stats = false;
+    copt.max_records_per_file = 0;
+    SPATE_ASSIGN_OR_RETURN(cdc_job, formats::PartitionedWriteJob::Make(
+                                        fs, factory, change_schema, copt, num_partitions));
+  }
   // NOT NULL columns of the table (Delta's invariants): a null in one fails the write.
   std::vector<std::pair<int, std::string>> not_null;  // data column index, name
   {
@@ -432,7 +497,14 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
       not_null.emplace_back(idx, f.name);
     }
   }
-  Status st = produce([&](int p, const BatchPtr& b) {
+  Status st = produce([&](int p, const BatchPtr& in) {
+    BatchPtr b = in;
+    if (cdc_job) {
+      auto [data, change] = SplitChangeRows(in, schema);
+      if (change) SPATE_RETURN_IF_ERROR(cdc_job->Write(p, change));
+      if (!data) return Status::OK();
+      b = data;
+    }
     for (const auto& [idx, name] : not_null) {
       if (b->column(idx)->null_count() > 0) {
         return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED", {{"columnName", name}});
@@ -442,11 +514,29 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   });
   if (!st.ok()) {
     job->Abort();
+    if (cdc_job) cdc_job->Abort();
     return st;
   }
-  SPATE_ASSIGN_OR_RETURN(auto files, job->Commit());
+  std::vector<formats::WrittenFile> cdc_files;
+  if (cdc_job) {
+    auto c = cdc_job->Commit();
+    if (!c.ok()) {
+      job->Abort();
+      return c.status();
+    }
+    cdc_files = std::move(*c);
+  }
+  auto data_files = job->Commit();
+  if (!data_files.ok()) {
+    for (const auto& f : cdc_files)
+      (void)fs->Delete(io::JoinPath(io::JoinPath(table_path, "_change_data"), f.relative_path));
+    return data_files.status();
+  }
+  auto files = std::move(*data_files);
   auto cleanup = [&] {
     for (const auto& f : files) (void)fs->Delete(io::JoinPath(table_path, f.relative_path));
+    for (const auto& f : cdc_files)
+      (void)fs->Delete(io::JoinPath(io::JoinPath(table_path, "_change_data"), f.relative_path));
   };
 
   int indexed_cols = 32;
@@ -476,6 +566,22 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
       result.partitions_written.push_back(a.partition_values);
     }
     actions.push_back(Action::Of(std::move(a)));
+  }
+  for (const auto& f : cdc_files) {
+    // Delta's AddCDCFile: path relative to the table, partition values, size.
+    Json c = Json::Object();
+    c.Set("path", Json::String(EncodePathUri("_change_data/" + f.relative_path)));
+    PartitionValues pv;
+    for (size_t i = 0; i < part_cols.size() && i < f.partition_values.size(); ++i)
+      pv.emplace_back(part_cols[i], f.partition_values[i]);
+    c.Set("partitionValues", PartitionValuesToJson(pv));
+    c.Set("size", Json::Int(f.size_bytes));
+    c.Set("dataChange", Json::Bool(false));
+    Action a;
+    a.kind = Action::Kind::kCdc;
+    a.raw = std::move(c);
+    actions.push_back(std::move(a));
+    result.num_cdc_files++;
   }
   // A remove action for an active file (dataChange, Delta's extended file metadata).
   auto remove = [&](const AddFile& f, int64_t ts, bool with_stats) {

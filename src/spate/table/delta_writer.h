@@ -89,6 +89,12 @@ struct DeltaWriteOptions {
   /// dataChange of the add and remove actions: false for a rewrite that changes no data
   /// (OPTIMIZE, auto-compaction), which streaming readers of the table skip.
   bool data_change = true;
+  /// Change data (Delta's change data feed): the produced batches end with a string
+  /// column `_change_type`. Rows where it is NULL are the table's data (written without
+  /// it); the others are change data, written with it as `cdc-*` Parquet files under
+  /// `_change_data/` (partitioned as the table) and committed as cdc actions
+  /// (dataChange=false), which readChangeFeed reads instead of the commit's adds/removes.
+  bool change_data = false;
   /// When set, replaces commitInfo.operationMetrics, given what was written.
   std::function<std::map<std::string, std::string>(const struct DeltaWriteResult&)>
       operation_metrics;
@@ -107,6 +113,8 @@ struct DeltaWriteResult {
   int64_t num_removed_files = 0;
   /// Bytes of the removed files (remove_files / overwrite).
   int64_t num_removed_bytes = 0;
+  /// Change data files written (change_data).
+  int64_t num_cdc_files = 0;
   /// Size of each written file, in write order (OPTIMIZE's file size metrics).
   std::vector<int64_t> file_sizes;
   /// The distinct partition values of the written files (auto-compaction's scope).
@@ -134,6 +142,12 @@ Result<DeltaWriteResult> WritePlan(io::FileSystemPtr fs, const std::string& tabl
                                    const exec::PhysicalPlan& plan,
                                    const exec::ExecOptions& exec_options,
                                    const DeltaWriteOptions& options, NowFn now = SystemNow());
+
+/// True when the table properties enable the change data feed
+/// (delta.enableChangeDataFeed = true).
+bool ChangeDataFeedEnabled(const Metadata& metadata);
+/// The name of the change type column of change data files and change feed reads.
+inline constexpr const char* kChangeTypeColumn = "_change_type";
 
 /// The latest committed txn version for `app_id` (nullopt: none, or no table).
 Result<std::optional<int64_t>> LatestTxnVersion(io::FileSystemPtr fs,

@@ -1,0 +1,103 @@
+// Copyright spate authors.
+#pragma once
+
+// Delta's change data feed, read side (Delta's CDCReader): the row-level changes of a
+// range of commits of a delta.enableChangeDataFeed table, as a DataSource with the
+// table's columns followed by `_change_type` (string: insert, delete, update_preimage,
+// update_postimage), `_commit_version` (bigint) and `_commit_timestamp` (timestamp).
+//
+// Per commit: when it has cdc actions (UPDATE, DELETE, MERGE rewrites), its change data
+// files are read (their own `_change_type` column) and its add/remove actions are not;
+// otherwise its adds with dataChange=true are inserts and its removes with dataChange=true
+// are deletes (appends, whole-file DELETEs, insert-only MERGEs, overwrites). Commits with
+// dataChange=false actions only (OPTIMIZE) and metadata-only commits give no rows.
+// The range must lie where the change data feed was enabled (the table properties at the
+// start version and every metaData action in the range): else DELTA_MISSING_CHANGE_DATA.
+//
+// Ownership: shares the file system and the snapshot whose schema the rows take (the
+// range's end). Thread safety: immutable; splits may be read concurrently. Failure:
+// Delta's error classes for bad ranges; file errors name the file.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spate/columnar/data_source.h"
+#include "spate/table/delta_log.h"
+#include "spate/table/delta_source.h"
+
+namespace spate::table {
+
+/// The range a change feed read asks for (DataFrameReader options startingVersion /
+/// startingTimestamp / endingVersion / endingTimestamp, or table_changes' arguments).
+struct ChangeRangeSpec {
+  std::optional<int64_t> starting_version;
+  std::optional<int64_t> starting_timestamp_ms;
+  std::optional<int64_t> ending_version;
+  std::optional<int64_t> ending_timestamp_ms;
+};
+
+/// The resolved range [start, end] of versions (end clamped to the latest version).
+struct ChangeRange {
+  int64_t start = 0;
+  int64_t end = 0;
+};
+
+/// Resolves `spec` against the log as Delta does: no start is DELTA_NO_START_FOR_CDC_READ,
+/// a start version past the latest DELTA_CDC_START_VERSION_AFTER_LATEST, a start
+/// timestamp past the last commit DELTA_TIMESTAMP_GREATER_THAN_COMMIT, end < start
+/// DELTA_INVALID_CDC_RANGE; an end past the latest is the latest.
+Result<ChangeRange> ResolveChangeRange(const DeltaLog& log, const ChangeRangeSpec& spec);
+
+/// One file of a change feed and what its rows are.
+struct ChangeFile {
+  AddFile file;
+  /// "" for a change data file (its rows carry _change_type), else "insert" / "delete".
+  std::string change_type;
+  int64_t version = 0;
+  int64_t timestamp_ms = 0;
+};
+
+/// The change files of commits [start, end] (DELTA_MISSING_CHANGE_DATA where the change
+/// data feed was off; `start_metadata` is the table's metadata at `start`).
+Result<std::vector<ChangeFile>> CollectChangeFiles(const DeltaLog& log,
+                                                   const Metadata& start_metadata,
+                                                   int64_t start, int64_t end);
+
+/// The change files of one commit: its cdc files when it has any, else its adds
+/// (inserts) and removes (deletes) with dataChange=true.
+std::vector<ChangeFile> CommitChangeFiles(const CommitEntry& commit);
+
+class DeltaChangesSource final : public DataSource {
+ public:
+  /// The changes of [range.start, range.end] of the table at `table_path`, with the
+  /// schema of the snapshot at range.end.
+  static Result<std::shared_ptr<DeltaChangesSource>> Make(io::FileSystemPtr fs,
+                                                          const std::string& table_path,
+                                                          const ChangeRangeSpec& spec,
+                                                          std::string time_zone_id = "UTC");
+  /// The given change files read with `snapshot`'s schema (the streaming source).
+  static Result<std::shared_ptr<DeltaChangesSource>> MakeForFiles(
+      io::FileSystemPtr fs, SnapshotPtr snapshot, std::vector<ChangeFile> files,
+      std::string time_zone_id = "UTC");
+
+  const SchemaPtr& schema() const override { return schema_; }
+  int num_splits() const override { return static_cast<int>(files_.size()); }
+  std::string SplitPath(int split) const override { return inner_->SplitPath(split); }
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  std::string Describe() const override;
+
+ private:
+  DeltaChangesSource() = default;
+  std::shared_ptr<DeltaDataSource> inner_;  // table columns + _change_type, every file
+  std::vector<ChangeFile> files_;
+  SchemaPtr schema_;
+  int num_table_columns_ = 0;
+};
+
+/// The schema of a change feed of a table with `table_schema`.
+SchemaPtr ChangeFeedSchema(const Schema& table_schema);
+
+}  // namespace spate::table
