@@ -618,13 +618,27 @@ CTRL_C_PROCESS_ALL_SCRIPT = textwrap.dedent("""
     import os, signal, sys, threading, time
     from spate.sql import SparkSession
     spark = SparkSession.builder.getOrCreate()
-    # Each batch takes 2 s, so the signal (at 0.3 s) lands inside processAllAvailable(),
-    # not between two calls of the loop (where Python would raise it without the query).
+    # The first batch sends the signal once the main thread is inside processAllAvailable()
+    # (flag set just before the call, then 0.3 s), and each batch takes 2 s, so it lands
+    # inside the call, not between two calls of the loop (where Python would raise it
+    # without the query) - also on a loaded machine, where a fixed timer from the start
+    # could fire before the first call.
+    entered = threading.Event()
+    sent = []
+
+    def batch(df, i):
+        if not sent:
+            sent.append(1)
+            entered.wait(30)
+            time.sleep(0.3)
+            os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(2.0)
+
     q = (spark.readStream.format("rate").option("rowsPerSecond", 10).load()
-         .writeStream.foreachBatch(lambda df, i: time.sleep(2.0)).start())
+         .writeStream.foreachBatch(batch).start())
     try:
-        threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         while True:
+            entered.set()
             q.processAllAvailable()
     except KeyboardInterrupt:
         print("interrupted active=%s" % q.isActive, flush=True)
