@@ -36,6 +36,9 @@ struct Options {
   std::string join_side = "none";
   bool change_feed = false;
   std::optional<int64_t> change_start, change_end;
+  // transformWithState: one state variable, or the registered timers.
+  std::optional<std::string> state_var;
+  bool read_timers = false;
 
   std::string ToString() const {
     std::string s = "{checkpointLocation=" + checkpoint;
@@ -43,6 +46,8 @@ struct Options {
     s += ", operatorId=" + std::to_string(operator_id);
     s += ", storeName=" + store_name.value_or("default");
     s += ", joinSide=" + join_side;
+    if (state_var) s += ", stateVarName=" + *state_var;
+    if (read_timers) s += ", readRegisteredTimers=true";
     if (change_feed) {
       s += ", readChangeFeed=true";
       if (change_start) s += ", changeStartBatchId=" + std::to_string(*change_start);
@@ -99,11 +104,28 @@ Result<Options> ParseOptions(const std::string& checkpoint,
   if (o.join_side != "none" && o.store_name) {
     return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['joinSide', 'storeName']"}});
   }
-  if (auto v = get("readchangefeed")) {
-    const std::string b = ToLower(*v);
-    if (b != "true" && b != "false")
-      return InvalidOption("readChangeFeed", "WITH_MESSAGE", "'" + *v + "' is not a boolean");
-    o.change_feed = b == "true";
+  auto boolean = [&](const char* key, const char* name, bool* out) -> Status {
+    if (auto v = get(key)) {
+      const std::string b = ToLower(*v);
+      if (b != "true" && b != "false")
+        return InvalidOption(name, "WITH_MESSAGE", "'" + *v + "' is not a boolean");
+      *out = b == "true";
+    }
+    return Status::OK();
+  };
+  SPATE_RETURN_IF_ERROR(boolean("readchangefeed", "readChangeFeed", &o.change_feed));
+  SPATE_RETURN_IF_ERROR(boolean("readregisteredtimers", "readRegisteredTimers", &o.read_timers));
+  bool flatten = true;
+  SPATE_RETURN_IF_ERROR(boolean("flattencollectiontypes", "flattenCollectionTypes", &flatten));
+  if (auto v = get("statevarname")) {
+    if (v->empty()) return InvalidOption("stateVarName", "IS_EMPTY");
+    o.state_var = *v;
+  }
+  if (o.read_timers && o.change_feed) {
+    return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['readChangeFeed', 'readRegisteredTimers']"}});
+  }
+  if (o.state_var && o.read_timers) {
+    return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['readRegisteredTimers', 'stateVarName']"}});
   }
   if (auto v = get("changestartbatchid")) {
     SPATE_ASSIGN_OR_RETURN(o.change_start, NonNegative("changeStartBatchId", *v));
@@ -143,6 +165,7 @@ enum class Layout {
   kJoinCounts,    // <side>-keyToNumValues as a store
   kJoinRows,      // <side>-keyWithIndexToValue as a store (index and matched shown)
   kTransformWithState,
+  kTimers,        // transformWithState's timers: key "t" 0 + key RowCodec; value int64s (ms)
 };
 
 struct Decoder {
@@ -353,6 +376,8 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
     }
     case Layout::kTransformWithState:
       return Status::Internal("transformWithState state is not decoded");
+    case Layout::kTimers:
+      return Status::Internal("timers are decoded by DecodeTimers");
   }
   // A removed key of the change feed has a NULL value.
   if (change_feed) {
@@ -373,6 +398,26 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
   cols.push_back(key_col);
   cols.push_back(value_col);
   cols.push_back(MakeConstantColumn(Value::Int(partition), n));
+  return Batch::Make(out_schema, std::move(cols), n);
+}
+
+// transformWithState's timers: one row per (key, expiry), as Spark's readRegisteredTimers.
+Result<BatchPtr> DecodeTimers(const Decoder& d, const std::vector<RawRow>& rows, int partition,
+                              const SchemaPtr& out_schema) {
+  std::vector<std::optional<std::string_view>> keys;
+  std::vector<Value> expiries;
+  for (const RawRow& r : rows) {
+    if (r.key.size() < 2 || r.key[0] != 't' || r.key[1] != '\0' || !r.value) continue;
+    const std::string_view v = *r.value;
+    for (size_t pos = 0; pos + 8 <= v.size(); pos += 8) {
+      keys.push_back(std::string_view(r.key).substr(2));
+      expiries.push_back(Value::Long(GetInt64(v.substr(pos))));
+    }
+  }
+  const auto n = static_cast<int64_t>(keys.size());
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr key_col, DecodeStruct(d.key_schema, keys, "key"));
+  std::vector<ColumnPtr> cols{key_col, ColumnFromValues(DataType::Long(), expiries),
+                              MakeConstantColumn(Value::Int(partition), n)};
   return Batch::Make(out_schema, std::move(cols), n);
 }
 
@@ -543,14 +588,28 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
   } else if (name == "globalLimit") {
     d.layout = Layout::kLimit;
   } else if (name == "transformWithStateExec") {
-    return InvalidOption("operatorId", "WITH_MESSAGE",
-                         "operator " + std::to_string(o.operator_id) +
-                             " is transformWithState, whose state variables (stateVarName) "
-                             "spate cannot read as a table yet");
+    if (o.read_timers) {
+      d.layout = Layout::kTimers;
+    } else if (o.state_var) {
+      return InvalidOption("stateVarName", "WITH_MESSAGE",
+                           "spate does not record the schemas of operator " +
+                               std::to_string(o.operator_id) +
+                               "'s transformWithState state variables yet, so '" +
+                               *o.state_var +
+                               "' cannot be read as a table (readRegisteredTimers=true reads "
+                               "its timers)");
+    } else {
+      return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "stateVarName"}});
+    }
   } else {
     d.layout = Layout::kAggregate;
     d.value_prefix = meta ? meta->value_prefix_bytes : 0;
     d.guess_prefix = !meta;
+  }
+  if ((o.state_var || o.read_timers) && d.layout != Layout::kTimers) {
+    return InvalidOption(o.state_var ? "stateVarName" : "readRegisteredTimers", "WITH_MESSAGE",
+                         "operator " + std::to_string(o.operator_id) + " is " + name +
+                             ", not transformWithState");
   }
   if (d.layout == Layout::kAggregate || d.layout == Layout::kSession) {
     // The recorded value fields are the aggregates' buffers made unique ("count#0",
@@ -577,7 +636,11 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
     out_fields.push_back(Field{"change_type", DataType::String(), true});
   }
   out_fields.push_back(Field{"key", d.out_key->AsStruct(), true});
-  out_fields.push_back(Field{"value", d.out_value->AsStruct(), true});
+  if (d.layout == Layout::kTimers) {
+    out_fields.push_back(Field{"expiration_timestamp_ms", DataType::Long(), true});
+  } else {
+    out_fields.push_back(Field{"value", d.out_value->AsStruct(), true});
+  }
   out_fields.push_back(Field{"partition_id", DataType::Int(), true});
   SchemaPtr out_schema = MakeSchema(std::move(out_fields));
 
@@ -612,8 +675,10 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
   }
   std::vector<BatchPtr> batches;
   for (int p = 0; p < op->num_partitions; ++p) {
-    SPATE_ASSIGN_OR_RETURN(BatchPtr b, DecodeRows(d, per_partition[static_cast<size_t>(p)], p,
-                                                  o.change_feed, out_schema));
+    const auto& rows = per_partition[static_cast<size_t>(p)];
+    SPATE_ASSIGN_OR_RETURN(BatchPtr b, d.layout == Layout::kTimers
+                                           ? DecodeTimers(d, rows, p, out_schema)
+                                           : DecodeRows(d, rows, p, o.change_feed, out_schema));
     batches.push_back(std::move(b));
   }
   return DataSourcePtr(std::make_shared<BatchesDataSource>(

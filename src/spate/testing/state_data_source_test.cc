@@ -16,6 +16,7 @@
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/stream/stateful_processor.h"
 #include "spate/testing/stream_test.h"
 
 namespace spate::testing {
@@ -244,6 +245,66 @@ TEST_P(StateDataSource, Deduplication) {
   EXPECT_EQ(spark.read().format("statestore").option("batchId", "0").load(chk).count(), 2);
   EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk)),
             (std::vector<std::string>{"[0, dedupe, default, 3, 0, 1, null]"}));
+  fs::remove_all(chk);
+}
+
+// A processor that registers one event-time timer per key: 12:00 + the key's last v hours.
+class TimerProcessor final : public stream::StatefulProcessor {
+ public:
+  void init(stream::StatefulProcessorHandle& h, stream::OutputMode, stream::TimeMode) override {
+    h_ = &h;
+    count_.emplace(h.getValueState("count", *api::StructType::fromDDL("n BIGINT").ToSchema()));
+  }
+  std::vector<stream::ProcessorRow> handleInputRows(const stream::ProcessorRow& key,
+                                                    const std::vector<stream::ProcessorRow>& rows,
+                                                    const stream::TimerValues&) override {
+    for (int64_t t : h_->listTimers()) h_->deleteTimer(t);
+    h_->registerTimer(1767268800000LL + rows.back()[1].i64() * 3600000LL);
+    count_->update({Value::Long(static_cast<int64_t>(rows.size()))});
+    return {{key[0]}};
+  }
+
+ private:
+  stream::StatefulProcessorHandle* h_ = nullptr;
+  std::optional<stream::ValueState> count_;
+};
+
+// transformWithState: readRegisteredTimers lists (key, expiration_timestamp_ms) as Spark 4.2
+// does; stateVarName is refused with the reason; neither is Spark's required-option error.
+TEST_P(StateDataSource, TransformWithStateTimers) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("tws");
+  MemoryStream input(spark, "k STRING, v INT, ts TIMESTAMP");
+  auto q = input.toDF()
+               .withWatermark("ts", "1 minute")
+               .groupBy(std::vector<std::string>{"k"})
+               .transformWithState([] { return std::make_unique<TimerProcessor>(); },
+                                   api::StructType::fromDDL("k STRING"), "update", "EventTime")
+               .writeStream()
+               .format("memory")
+               .queryName("stds_tws_" + GetParam())
+               .outputMode("update")
+               .option("checkpointLocation", chk)
+               .start();
+  input.addData({{S("a"), I(1), T(0)}, {S("a"), I(2), T(1)}, {S("b"), I(3), T(2)}});
+  q.processAllAvailable();
+  q.stop();
+  DataFrame timers =
+      spark.read().format("statestore").option("readRegisteredTimers", "true").load(chk);
+  EXPECT_EQ(timers.schema().simpleString(),
+            "struct<key:struct<k:string>,expiration_timestamp_ms:bigint,partition_id:int>");
+  EXPECT_EQ(Strings(timers.select("key.k", "expiration_timestamp_ms")),
+            (std::vector<std::string>{"[a, 1767276000000]", "[b, 1767279600000]"}));
+  EXPECT_NE(LoadError(spark, "statestore", chk, {}).find(
+                "[STDS_REQUIRED_OPTION_UNSPECIFIED] 'stateVarName' must be specified."),
+            std::string::npos);
+  EXPECT_NE(LoadError(spark, "statestore", chk, {{"stateVarName", "count"}})
+                .find("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE"),
+            std::string::npos);
+  EXPECT_NE(LoadError(spark, "statestore", chk,
+                      {{"stateVarName", "count"}, {"readRegisteredTimers", "true"}})
+                .find("STDS_CONFLICT_OPTIONS"),
+            std::string::npos);
   fs::remove_all(chk);
 }
 

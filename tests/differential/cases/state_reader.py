@@ -117,3 +117,59 @@ def state_metadata_join(s):
 def statestore_global_limit(s):
     chk = _run(s, lambda st: st.limit(4), mode="append")
     return s.spark.read.format("statestore").load(chk).select("value.*").toDF("count")
+
+
+ROCKSDB = {"spark.sql.streaming.stateStore.providerClass":
+           "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"}
+
+
+def _tws_timers_checkpoint(s):
+    """transformWithStateInPandas in event time: one timer per key at 12:00 + its last n hours."""
+    import importlib
+    import pandas as pd
+    base = importlib.import_module(type(s.spark).__module__.split(".")[0] + ".sql.streaming").StatefulProcessor
+
+    class Timers(base):
+        def init(self, handle):
+            self.handle = handle
+            self.count = handle.getValueState("count", "c BIGINT")
+
+        def handleInputRows(self, key, rows, timerValues):
+            last = None
+            for pdf in rows:
+                last = int(pdf["n"].iloc[-1])
+            for t in list(self.handle.listTimers()):
+                self.handle.deleteTimer(t)
+            self.handle.registerTimer(1767268800000 + last * 3600000)
+            self.count.update((1,))
+            yield pd.DataFrame({"word": [key[0]]})
+
+        def close(self):
+            pass
+
+    src = os.path.join(s.tmp, "tws-in")
+    os.makedirs(src, exist_ok=True)
+    with open(os.path.join(src, "part-0000.json"), "w") as out:
+        for w, n, m in [("a", 1, 0), ("a", 2, 1), ("b", 3, 2)]:
+            out.write(json.dumps({"word": w, "n": n, "ts": "2026-01-01T12:%02d:00Z" % m}) + "\n")
+    chk = os.path.join(s.tmp, "tws-chk")
+    q = (s.spark.readStream.schema("word STRING, n INT, ts TIMESTAMP").json(src)
+         .withWatermark("ts", "1 minute").groupBy("word")
+         .transformWithStateInPandas(Timers(), "word STRING", "Update", "EventTime")
+         .writeStream.format("noop").outputMode("update")
+         .option("checkpointLocation", chk).trigger(availableNow=True).start())
+    q.awaitTermination()
+    return chk
+
+
+@case(conf=ROCKSDB)
+def statestore_transform_with_state_timers(s):
+    chk = _tws_timers_checkpoint(s)
+    return (s.spark.read.format("statestore").option("readRegisteredTimers", "true").load(chk)
+            .select("key", "expiration_timestamp_ms"))
+
+
+@case(conf=ROCKSDB)
+def statestore_transform_with_state_needs_a_variable(s):
+    chk = _tws_timers_checkpoint(s)
+    return s.spark.read.format("statestore").load(chk).select("key")
