@@ -505,6 +505,36 @@ Status UserError(const char* function, const std::string& reason) {
 }
 
 // Runs the processor over one partition's rows against `store`.
+// Rows grouped by their encoded grouping key, keys in order of first appearance.
+struct KeyedRows {
+  std::unordered_map<std::string, size_t> slot;  // encoded key -> index
+  std::vector<std::string> keys;                 // encoded keys
+  std::vector<ProcessorRow> key_rows;            // the keys' values
+  std::vector<std::vector<ProcessorRow>> rows;   // each key's rows
+
+  // Adds every row of `b` keyed by `kc` (columns over `b`); a row's values are `b`'s
+  // columns from `first_value_column` on. `kb` is scratch.
+  void Add(const std::vector<ColumnPtr>& kc, const Batch& b, int first_value_column,
+           const state::RowCodec& codec, std::string* kb) {
+    const auto raw = Raw(kc);
+    for (int64_t r = 0; r < b.num_rows(); ++r) {
+      kb->clear();
+      codec.Encode(raw, r, kb);
+      auto [it, fresh] = slot.emplace(*kb, keys.size());
+      if (fresh) {
+        keys.push_back(*kb);
+        ProcessorRow k;
+        for (const auto& c : kc) k.push_back(c->GetValue(r));
+        key_rows.push_back(std::move(k));
+        rows.emplace_back();
+      }
+      ProcessorRow row;
+      for (int c = first_value_column; c < b.num_columns(); ++c) row.push_back(b.column(c)->GetValue(r));
+      rows[it->second].push_back(std::move(row));
+    }
+  }
+};
+
 // The grouping key as Spark prints it in errors (a tuple's "(a,b)" for several columns).
 std::string KeyText(const ProcessorRow& key) {
   if (key.size() == 1) return key[0].ToString();
@@ -534,30 +564,16 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
   auto key_schema = std::make_shared<const Schema>(key_fields);
   state::RowCodec key_codec(key_schema, /*normalize_floats=*/true);
   // Rows by grouping key, keys in order of first appearance.
-  std::unordered_map<std::string, size_t> slot;
-  std::vector<std::string> keys;
-  std::vector<ProcessorRow> key_rows;
-  std::vector<std::vector<ProcessorRow>> rows;
+  KeyedRows data;
   std::string kb;
   for (const auto& b : batches) {
     SPATE_ASSIGN_OR_RETURN(auto kc, EvaluateAll(node.keys(), *b, eval));
-    const auto raw = Raw(kc);
-    for (int64_t r = 0; r < b->num_rows(); ++r) {
-      kb.clear();
-      key_codec.Encode(raw, r, &kb);
-      auto [it, fresh] = slot.emplace(kb, keys.size());
-      if (fresh) {
-        keys.push_back(kb);
-        ProcessorRow k;
-        for (const auto& c : kc) k.push_back(c->GetValue(r));
-        key_rows.push_back(std::move(k));
-        rows.emplace_back();
-      }
-      ProcessorRow row;
-      for (const auto& c : b->columns()) row.push_back(c->GetValue(r));
-      rows[it->second].push_back(std::move(row));
-    }
+    data.Add(kc, *b, 0, key_codec, &kb);
   }
+  auto& slot = data.slot;
+  auto& keys = data.keys;
+  auto& key_rows = data.key_rows;
+  auto& rows = data.rows;
   TimerValues tv;
   tv.current_processing_time_ms = batch.batch_timestamp_ms;
   tv.current_watermark_ms = node.time_mode() == TimeMode::kEventTime ? eviction_watermark_ms : 0;
@@ -570,30 +586,16 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
   const InitialState* is = node.initial_state().get();
   size_t init_only = 0;
   if (is && !init.empty()) {
-    // The initial rows by key, keys in order of first appearance.
-    std::unordered_map<std::string, size_t> init_slot;
-    std::vector<std::string> init_keys;
-    std::vector<ProcessorRow> init_key_rows;
-    std::vector<std::vector<ProcessorRow>> init_rows;
+    // The initial rows by key (the batch's first num_keys columns), keys in order of
+    // first appearance.
+    KeyedRows initial;
     for (const auto& b : init) {
       std::vector<ColumnPtr> kc(b->columns().begin(), b->columns().begin() + is->num_keys);
-      const auto raw = Raw(kc);
-      for (int64_t r = 0; r < b->num_rows(); ++r) {
-        kb.clear();
-        key_codec.Encode(raw, r, &kb);
-        auto [it, fresh] = init_slot.emplace(kb, init_keys.size());
-        if (fresh) {
-          init_keys.push_back(kb);
-          ProcessorRow k;
-          for (const auto& c : kc) k.push_back(c->GetValue(r));
-          init_key_rows.push_back(std::move(k));
-          init_rows.emplace_back();
-        }
-        ProcessorRow row;
-        for (int c = is->num_keys; c < b->num_columns(); ++c) row.push_back(b->column(c)->GetValue(r));
-        init_rows[it->second].push_back(std::move(row));
-      }
+      initial.Add(kc, *b, is->num_keys, key_codec, &kb);
     }
+    const auto& init_keys = initial.keys;
+    const auto& init_key_rows = initial.key_rows;
+    const auto& init_rows = initial.rows;
     for (size_t i = 0; i < init_keys.size(); ++i) {
       const ProcessorRow& k = init_key_rows[i];
       if (init_rows[i].size() > 1 && !proc->acceptsRepeatedInitialStateKeys()) {
