@@ -38,7 +38,8 @@ def topic_name(prefix):
 
 
 def kcat_produce(bootstrap, topic, partition, lines, headers=()):
-    args = ["kcat", "-b", bootstrap, "-P", "-t", topic, "-p", str(partition), "-K", "\t", "-Z"]
+    args = ["kcat", "-b", bootstrap, "-P", "-t", topic, "-p", str(partition), "-K", "\t", "-Z",
+            "-X", "enable.idempotence=true"]  # retries cannot reorder a partition
     for h in headers:
         args += ["-H", h]
     subprocess.run(args, input="".join(l + "\n" for l in lines), text=True, check=True)

@@ -242,8 +242,10 @@ void KcatProduce(const std::string& topic, int partition, const std::vector<std:
   std::string h;
   for (const auto& x : headers) h += " -H '" + x + "'";
   int rc = 0;
+  // Idempotent, so a retried request cannot reorder the partition's records.
   std::string out = Run("kcat -b " + Broker::Bootstrap() + " -P -t " + topic + " -p " +
-                            std::to_string(partition) + " -K '\t' -Z" + h + " < " + file + " 2>&1",
+                            std::to_string(partition) + " -K '\t' -Z -X enable.idempotence=true" +
+                            h + " < " + file + " 2>&1",
                         &rc);
   ASSERT_EQ(rc, 0) << out;
 }
@@ -442,9 +444,21 @@ TEST(KafkaBroker, BatchReadOfKcatRecordsIsExact) {
                   .selectExpr("CAST(value AS STRING) AS v")
                   .orderBy("v")
                   .collect();
+  // The records at those offsets as kcat reads them. A non-idempotent producer that retries
+  // a request the new topic's leader refused can reorder a partition's records (seen once
+  // under load: "null-key" at offset 1); KcatProduce is idempotent now, and the test
+  // compares with kcat's view either way.
+  std::vector<std::string> want;
+  for (const auto& line : expected) {
+    if (line.rfind("0|1|", 0) == 0 || line.rfind("1|0|", 0) == 0) {
+      want.push_back(line.substr(line.rfind('|') + 1));
+    }
+  }
+  std::sort(want.begin(), want.end());
+  ASSERT_EQ(want.size(), 2u);
   ASSERT_EQ(part.size(), 2u);
-  EXPECT_EQ(part[0][0].str(), "v2");
-  EXPECT_EQ(part[1][0].str(), "v3");
+  EXPECT_EQ(part[0][0].str(), want[0]);
+  EXPECT_EQ(part[1][0].str(), want[1]);
 }
 
 TEST(KafkaBroker, SpateWritesKcatReadsBack) {
