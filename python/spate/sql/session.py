@@ -14,6 +14,11 @@ __all__ = ["SparkSession", "RuntimeConfig"]
 
 _NO_DEFAULT = object()
 
+# Settings beneath every builder's own, set by `spate submit` (its --conf, --name and
+# properties file): spark-submit puts them in the SparkConf from which the first getOrCreate()
+# starts, so a builder's .config() wins over them.
+_submit_conf: Dict[str, str] = {}
+
 
 def _conf_str(value: Any) -> str:
     if isinstance(value, bool):
@@ -94,10 +99,13 @@ class SparkSession:
 
         def getOrCreate(self) -> "SparkSession":
             with SparkSession._lock:
-                js = _spate.getOrCreate(list(self._options.items()))
+                options = self._options
+                if SparkSession._active is None:
+                    options = {**_submit_conf, **options}
+                js = _spate.getOrCreate(list(options.items()))
                 active = SparkSession._active
                 if active is None or not active._js.same(js):
-                    active = SparkSession(js, dict(self._options))
+                    active = SparkSession(js, dict(options))
                     SparkSession._active = active
                 return active
 
