@@ -1,7 +1,8 @@
 // Copyright spate authors.
 // The `spate` command: `spate sql` (a spark-sql style shell), `spate demo`,
-// `spate checkpoint describe`, `spate version`. `--ui` (sql, demo) starts the monitoring
-// server (docs/observability.md).
+// `spate checkpoint describe`, `spate submit` (a PySpark script on spate, like
+// spark-submit), `spate version`. `--ui` (sql, demo) starts the monitoring server
+// (docs/observability.md).
 
 #include <CLI/CLI.hpp>
 #include <unistd.h>
@@ -9,13 +10,22 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "checkpoint_cmd.h"
 #include "demo.h"
 #include "sql_shell.h"
+#include "submit_cmd.h"
 
 int main(int argc, char** argv) {
   using namespace spate;
+  // `spate submit ...` hands every later argument, verbatim, to `python3 -m spate.submit`.
+  // It is dispatched before CLI11 parses: CLI11 would take an option's value such as
+  // `--name sql` for one of the other subcommands.
+  if (argc >= 2 && std::string(argv[1]) == "submit") {
+    return cli::ExecSubmit(std::vector<std::string>(argv + 2, argv + argc));
+  }
   CLI::App app{"spate: Spark Structured Streaming's model in one C++ process"};
   app.require_subcommand(1);
 
@@ -60,6 +70,10 @@ int main(int argc, char** argv) {
   describe_cmd->add_flag("--json", as_json, "Print the description as JSON");
 
   app.add_subcommand("version", "Print the version");
+  // Listed for --help; handled above.
+  app.add_subcommand("submit",
+                     "Run a PySpark script on spate, like spark-submit (spate submit --help)")
+      ->prefix_command();
 
   CLI11_PARSE(app, argc, argv);
 
