@@ -14,6 +14,7 @@ __all__ = [
     "UnsupportedOperationException", "SparkRuntimeException", "ArrayIndexOutOfBoundsException",
     "StreamingQueryException", "SparkUpgradeException", "PythonException", "PySparkValueError", "PySparkTypeError",
     "PySparkAttributeError", "PySparkRuntimeError", "PySparkIndexError", "PySparkNotImplementedError",
+    "PySparkAssertionError",
 ]
 
 
@@ -135,4 +136,8 @@ class PySparkIndexError(PySparkException, IndexError):
 
 
 class PySparkNotImplementedError(PySparkException, NotImplementedError):
+    pass
+
+
+class PySparkAssertionError(PySparkException, AssertionError):
     pass

@@ -388,6 +388,36 @@ void BindDataFrame(py::module_& m) {
       .def("dropDuplicates", &DataFrame::dropDuplicates)
       .def("dropDuplicatesWithinWatermark", &DataFrame::dropDuplicatesWithinWatermark)
       .def("withWatermark", &DataFrame::withWatermark)
+      .def("withColumnsRenamed", &DataFrame::withColumnsRenamed)
+      .def("cube", [](const DataFrame& d, const std::vector<Column>& c) { return d.cube(c); })
+      .def("rollup", [](const DataFrame& d, const std::vector<Column>& c) { return d.rollup(c); })
+      .def("groupingSets", &DataFrame::groupingSets)
+      .def("sample", [](const DataFrame& d, bool with_replacement, double fraction,
+                        std::optional<int64_t> seed) {
+        return seed ? d.sample(with_replacement, fraction, *seed) : d.sample(with_replacement, fraction);
+      })
+      .def("randomSplit", &DataFrame::randomSplit)
+      .def("replace", [](const DataFrame& d, const std::vector<std::pair<Column, Column>>& pairs,
+                         const std::vector<std::string>& subset) {
+        // The Python wrapper passes literals (column._lit_jc).
+        std::vector<std::pair<Value, Value>> values;
+        for (const auto& [k, v] : pairs) values.emplace_back(k.expr()->literal, v.expr()->literal);
+        return d.replace(values, subset);
+      })
+      .def("toJSON", &DataFrame::toJSON)
+      .def("statCorr", [](const DataFrame& d, const std::string& a, const std::string& b,
+                          const std::string& method) { return d.stat().corr(a, b, method); },
+           py::call_guard<py::gil_scoped_release>())
+      .def("statCov", [](const DataFrame& d, const std::string& a, const std::string& b) {
+        return d.stat().cov(a, b);
+      }, py::call_guard<py::gil_scoped_release>())
+      .def("statCrosstab", [](const DataFrame& d, const std::string& a, const std::string& b) {
+        return d.stat().crosstab(a, b);
+      }, py::call_guard<py::gil_scoped_release>())
+      .def("statApproxQuantile", [](const DataFrame& d, const std::vector<std::string>& cols,
+                                    const std::vector<double>& probabilities, double relative_error) {
+        return d.stat().approxQuantile(cols, probabilities, relative_error);
+      }, py::call_guard<py::gil_scoped_release>())
       .def("coalesce", &DataFrame::coalesce)
       .def("repartition", [](const DataFrame& d, int n, const std::vector<Column>& c) {
         return c.empty() ? d.repartition(n) : d.repartition(n, c);
@@ -589,6 +619,7 @@ void BindFunctions(py::module_& m) {
   m.def("lit", &Lit);
   m.def("expr", &F::expr);
   m.def("call_function", &F::call_function);
+  m.def("lambda_function", &F::lambda_function);
   m.def("count", [](const Column& c) { return F::count(c); });
   m.def("count_distinct", &F::countDistinct);
   m.def("sum_distinct", &F::sum_distinct);

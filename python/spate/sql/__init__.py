@@ -7,8 +7,11 @@ from spate.sql.group import GroupedData
 from spate.sql.session import Catalog, RuntimeConfig, SparkSession
 from spate.sql.window import Window, WindowSpec
 from spate.sql.readwriter import DataFrameReader, DataFrameWriter
+from spate.sql.dataframe import DataFrameNaFunctions, DataFrameStatFunctions
+from spate.sql.observation import Observation
 from spate.sql import functions, types
 from spate.errors import AnalysisException, ParseException
 
 __all__ = ["SparkSession", "DataFrame", "Column", "Row", "GroupedData", "Window", "WindowSpec",
-           "RuntimeConfig", "Catalog", "DataFrameReader", "DataFrameWriter", "functions", "types"]
+           "RuntimeConfig", "Catalog", "DataFrameReader", "DataFrameWriter", "DataFrameNaFunctions",
+           "DataFrameStatFunctions", "Observation", "functions", "types"]

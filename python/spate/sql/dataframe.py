@@ -4,9 +4,11 @@ import sys
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from spate import _spate
-from spate.errors import PySparkAttributeError, PySparkTypeError, PySparkValueError
+from spate.errors import (PySparkAttributeError, PySparkNotImplementedError, PySparkTypeError,
+                          PySparkValueError)
 from spate.sql.column import Column, _to_col_jc, _to_jc
 from spate.sql.types import Row, StructType
+from spate.sql.utils import refused
 
 __all__ = ["DataFrame"]
 
@@ -52,10 +54,14 @@ class DataFrame:
 
     def __init__(self, jdf: Any, session: Any):
         self._jdf = jdf
-        self.sparkSession = session
+        self._session = session
+
+    @property
+    def sparkSession(self) -> Any:
+        return self._session
 
     def _wrap(self, jdf: Any) -> "DataFrame":
-        return DataFrame(jdf, self.sparkSession)
+        return DataFrame(jdf, self._session)
 
     # ---- metadata ---------------------------------------------------------------------------
     @property
@@ -152,10 +158,11 @@ class DataFrame:
         return self._wrap(self._jdf.withColumnRenamed(existing, new))
 
     def withColumnsRenamed(self, colsMap: Dict[str, str]) -> "DataFrame":
-        jdf = self._jdf
-        for k, v in colsMap.items():
-            jdf = jdf.withColumnRenamed(k, v)
-        return self._wrap(jdf)
+        if not isinstance(colsMap, dict):
+            raise PySparkTypeError("[NOT_DICT] Argument `colsMap` should be a dict, got %s."
+                                   % type(colsMap).__name__, "NOT_DICT", None,
+                                   {"arg_name": "colsMap", "arg_type": type(colsMap).__name__})
+        return self._wrap(self._jdf.withColumnsRenamed(list(colsMap.items())))
 
     def drop(self, *cols: Any) -> "DataFrame":
         names = []
@@ -181,6 +188,23 @@ class DataFrame:
         return GroupedData(self._jdf.groupBy(keys), self, keys)
 
     groupby = groupBy
+
+    def cube(self, *cols: Any) -> "GroupedData":
+        """GROUP BY CUBE: one group per subset of `cols` (the others NULL)."""
+        from spate.sql.group import GroupedData
+        return GroupedData(self._jdf.cube([_to_col_jc(c) for c in _flatten(cols)]), self)
+
+    def rollup(self, *cols: Any) -> "GroupedData":
+        """GROUP BY ROLLUP: one group per prefix of `cols` (the others NULL)."""
+        from spate.sql.group import GroupedData
+        return GroupedData(self._jdf.rollup([_to_col_jc(c) for c in _flatten(cols)]), self)
+
+    def groupingSets(self, groupingSets: Any, *cols: Any) -> "GroupedData":
+        """GROUP BY GROUPING SETS: `groupingSets` lists sets of the key columns `cols`."""
+        from spate.sql.group import GroupedData
+        sets = [[_to_col_jc(c) for c in (s if isinstance(s, (list, tuple)) else [s])]
+                for s in groupingSets]
+        return GroupedData(self._jdf.groupingSets(sets, [_to_col_jc(c) for c in _flatten(cols)]), self)
 
     def agg(self, *exprs: Any) -> "DataFrame":
         return self.groupBy().agg(*exprs)
@@ -290,7 +314,190 @@ class DataFrame:
         return self
 
     def hint(self, name: str, *parameters: Any) -> "DataFrame":
+        """Accepted and ignored: spate plans joins and partitions itself, and Spark too
+        ignores (with a warning) the hints it does not know."""
+        if len(parameters) == 1 and isinstance(parameters[0], list):
+            parameters = tuple(parameters[0])
+        if not isinstance(name, str):
+            raise PySparkTypeError("[NOT_STR] Argument `name` should be a str, got %s." % type(name).__name__,
+                                   "NOT_STR", None, {"arg_name": "name", "arg_type": type(name).__name__})
+        for p in parameters:
+            ok = isinstance(p, (str, float, int, Column)) or (
+                isinstance(p, list) and all(isinstance(x, (str, float, int)) for x in p))
+            if not ok:
+                raise PySparkTypeError(
+                    "[DISALLOWED_TYPE_FOR_CONTAINER] Argument `parameters`(type: tuple) should only "
+                    "contain a type in [str, float, int, Column, list[str], list[float], list[int]], "
+                    "got %s" % type(p).__name__, "DISALLOWED_TYPE_FOR_CONTAINER", None,
+                    {"arg_name": "parameters", "arg_type": "tuple",
+                     "allowed_types": "str, float, int, Column, list[str], list[float], list[int]",
+                     "item_type": type(p).__name__})
         return self
+
+    # ---- sampling ---------------------------------------------------------------------------
+    def sample(self, withReplacement: Any = None, fraction: Any = None, seed: Optional[int] = None) -> "DataFrame":
+        """A Bernoulli sample (Poisson with replacement) drawn per row from a hash of the seed
+        and the row's position: a seed gives the same rows for the same input, but not the
+        rows Spark's XORShiftRandom picks (docs/spark-differences.md)."""
+        with_replacement, frac, sd = _sample_args(withReplacement, fraction, seed)
+        return self._wrap(self._jdf.sample(with_replacement, frac, sd))
+
+    def randomSplit(self, weights: List[float], seed: Optional[int] = None) -> List["DataFrame"]:
+        """Disjoint DataFrames that cover the rows, in proportions `weights` (normalized)."""
+        for w in weights:
+            if w < 0.0:
+                raise PySparkValueError("[VALUE_NOT_POSITIVE] Value for `weights` must be positive, got '%s'."
+                                        % w, "VALUE_NOT_POSITIVE", None,
+                                        {"arg_name": "weights", "arg_value": str(w)})
+        if seed is not None and not isinstance(seed, int):
+            raise PySparkTypeError("[NOT_INT] Argument `seed` should be an int, got %s." % type(seed).__name__,
+                                   "NOT_INT", None, {"arg_name": "seed", "arg_type": type(seed).__name__})
+        return [self._wrap(j) for j in self._jdf.randomSplit([float(w) for w in weights], seed)]
+
+    def sampleBy(self, col: Any, fractions: Dict[Any, float], seed: Optional[int] = None) -> "DataFrame":
+        return self.stat.sampleBy(col, fractions, seed)
+
+    # ---- replace, JSON, observe, transpose ----------------------------------------------------
+    def replace(self, to_replace: Any, value: Any = None, subset: Any = None, **kwargs: Any) -> "DataFrame":
+        """Replaces values equal to `to_replace` (a value, a list, or a dict of old -> new)
+        by `value` in the columns of their kind (numbers, strings or booleans)."""
+        value_given = "value" in kwargs or value is not None or not isinstance(to_replace, dict)
+        value = kwargs.pop("value", value)
+        if isinstance(to_replace, dict):
+            if value_given and value is not None:
+                pass  # PySpark ignores `value` when to_replace is a dict
+            pairs = list(to_replace.items())
+        else:
+            if not isinstance(to_replace, (bool, int, float, str, list, tuple)):
+                raise PySparkTypeError(
+                    "[NOT_BOOL_OR_DICT_OR_FLOAT_OR_INT_OR_LIST_OR_STR_OR_TUPLE] Argument `to_replace` should "
+                    "be a bool, dict, float, int, list, str or tuple, got %s." % type(to_replace).__name__,
+                    "NOT_BOOL_OR_DICT_OR_FLOAT_OR_INT_OR_LIST_OR_STR_OR_TUPLE", None,
+                    {"arg_name": "to_replace", "arg_type": type(to_replace).__name__})
+            if value is not None and not isinstance(value, (bool, int, float, str, list, tuple)):
+                raise PySparkTypeError(
+                    "[NOT_BOOL_OR_FLOAT_OR_INT_OR_LIST_OR_NONE_OR_STR_OR_TUPLE] Argument `value` should be "
+                    "a bool, float, int, list, None, str or tuple, got %s." % type(value).__name__,
+                    "NOT_BOOL_OR_FLOAT_OR_INT_OR_LIST_OR_NONE_OR_STR_OR_TUPLE", None,
+                    {"arg_name": "value", "arg_type": type(value).__name__})
+            keys = list(to_replace) if isinstance(to_replace, (list, tuple)) else [to_replace]
+            if isinstance(value, (list, tuple)):
+                values = list(value)
+                if len(values) != len(keys):
+                    raise PySparkValueError(
+                        "[LENGTH_SHOULD_BE_THE_SAME] to_replace and value should be of the same length, "
+                        "got %d and %d." % (len(keys), len(values)), "LENGTH_SHOULD_BE_THE_SAME", None,
+                        {"arg1": "to_replace", "arg2": "value", "arg1_length": str(len(keys)),
+                         "arg2_length": str(len(values))})
+            else:
+                values = [value] * len(keys)
+            pairs = list(zip(keys, values))
+        if subset is not None and not isinstance(subset, (list, tuple, str)):
+            raise PySparkTypeError("[NOT_LIST_OR_STR_OR_TUPLE] Argument `subset` should be a list, str or "
+                                   "tuple, got %s." % type(subset).__name__, "NOT_LIST_OR_STR_OR_TUPLE", None,
+                                   {"arg_name": "subset", "arg_type": type(subset).__name__})
+        subset = [subset] if isinstance(subset, str) else list(subset or [])
+        kinds = set()
+        for k, v in pairs:
+            for x in (k, v):
+                if x is None and x is v:
+                    continue
+                kinds.add("bool" if isinstance(x, bool) else "num" if isinstance(x, (int, float)) else
+                          "str" if isinstance(x, str) else type(x).__name__)
+        if len(kinds) > 1 or (kinds and kinds.pop() not in ("bool", "num", "str")):
+            raise PySparkValueError("[MIXED_TYPE_REPLACEMENT] Mixed type replacements are not supported.",
+                                    "MIXED_TYPE_REPLACEMENT", None, {})
+        from spate.sql.column import _lit_jc
+        return self._wrap(self._jdf.replace([(_lit_jc(k), _lit_jc(v)) for k, v in pairs], subset))
+
+    def toJSON(self, use_unicode: bool = True) -> "DataFrame":
+        """The rows as JSON strings in a column `value`. Spark Connect's shape: classic
+        PySpark returns an RDD of str, and spate has no RDDs (docs/spark-differences.md)."""
+        return self._wrap(self._jdf.toJSON())
+
+    def observe(self, observation: Any, *exprs: Column) -> "DataFrame":
+        """Named aggregate metrics of the rows: `observation` is an Observation (its get()
+        returns them) or a name (batch metrics reach no listener in spate)."""
+        from spate.sql.observation import Observation
+        if not exprs:
+            raise PySparkValueError("[CANNOT_BE_EMPTY] At least one Column must be specified.",
+                                    "CANNOT_BE_EMPTY", None, {"item": "exprs"})
+        if not all(isinstance(e, Column) for e in exprs):
+            raise PySparkTypeError("[NOT_LIST_OF_COLUMN] Argument `exprs` should be a list of Column.",
+                                   "NOT_LIST_OF_COLUMN", None, {"arg_name": "exprs"})
+        if isinstance(observation, Observation):
+            return observation._on(self, exprs)
+        if isinstance(observation, str):
+            if self.isStreaming:
+                raise PySparkNotImplementedError(
+                    "[NOT_IMPLEMENTED] observe on a streaming DataFrame is not implemented: spate's "
+                    "progress has no observedMetrics yet.", "NOT_IMPLEMENTED", "0A000",
+                    {"feature": "observe on a streaming DataFrame"})
+            return self
+        raise PySparkTypeError("[NOT_LIST_OF_COLUMN] Argument `observation` should be an Observation or "
+                               "str, got %s." % type(observation).__name__, "NOT_OBSERVATION_OR_STR",
+                               None, {"arg_name": "observation", "arg_type": type(observation).__name__})
+
+    def transpose(self, indexColumn: Any = None) -> "DataFrame":
+        """Rows become columns: the values of `indexColumn` (the first column by default),
+        sorted, name the new columns; column `key` holds the other columns' names. Their
+        values take the least common type of those columns."""
+        from spate.sql import functions as F
+        from spate.sql.types import StructField, StructType as ST, StringType
+        from spate.errors import AnalysisException
+        cols = self.columns
+        if indexColumn is None:
+            index = cols[0]
+        elif isinstance(indexColumn, Column):
+            index = str(indexColumn._jc.toString())[8:-2]
+        else:
+            index = indexColumn
+        others = [c for c in cols if c != index]
+        quoted = lambda c: F.col("`%s`" % c.replace("`", "``"))  # noqa: E731
+        # The least common type: what an array of the columns' values gets.
+        if others:
+            probe = self.select(F.array(*[quoted(c) for c in others]).alias("v")).schema.fields[0]
+            value_type = probe.dataType.elementType
+        else:
+            value_type = StringType()
+        index_type = dict(self.dtypes)[index]
+        if index_type not in ("string", "tinyint", "smallint", "int", "bigint", "float", "double", "boolean",
+                              "date", "timestamp") and not index_type.startswith("decimal"):
+            raise AnalysisException(
+                "[TRANSPOSE_INVALID_INDEX_COLUMN] Invalid index column for TRANSPOSE because: Index column "
+                "must be of atomic type, but found: %s." % index_type, "TRANSPOSE_INVALID_INDEX_COLUMN",
+                "42804", {"reason": "Index column must be of atomic type, but found: %s" % index_type})
+        rows = self.select(quoted(index), *[quoted(c).cast(value_type.simpleString()) for c in others]) \
+            .filter(quoted(index).isNotNull()).orderBy(quoted(index)).collect()
+        names = [str(r[0]) if not isinstance(r[0], bool) else str(r[0]).lower() for r in rows]
+        schema = ST([StructField("key", StringType(), False)] +
+                    [StructField(n, value_type, True) for n in names])
+        data = [tuple([c] + [r[i + 1] for r in rows]) for i, c in enumerate(others)]
+        return self.sparkSession.createDataFrame(data, schema)
+
+    @property
+    def stat(self) -> "DataFrameStatFunctions":
+        return DataFrameStatFunctions(self)
+
+    def corr(self, col1: str, col2: str, method: Optional[str] = None) -> float:
+        return self.stat.corr(col1, col2, method)
+
+    def cov(self, col1: str, col2: str) -> float:
+        return self.stat.cov(col1, col2)
+
+    def crosstab(self, col1: str, col2: str) -> "DataFrame":
+        return self.stat.crosstab(col1, col2)
+
+    def freqItems(self, cols: Any, support: Optional[float] = None) -> "DataFrame":
+        return self.stat.freqItems(cols, support)
+
+    def approxQuantile(self, col: Any, probabilities: Any, relativeError: float) -> Any:
+        return self.stat.approxQuantile(col, probabilities, relativeError)
+
+    # ---- what cannot apply to spate -----------------------------------------------------------
+    rdd = refused("DataFrame.rdd", "spate has no RDDs (no SparkContext, no JVM)", prop=True)
+    pandas_api = refused("DataFrame.pandas_api", "pandas-on-Spark runs on Spark's JVM")
+    executionInfo = refused("DataFrame.executionInfo", "Spark Connect's query execution info", prop=True)
 
     @property
     def write(self) -> "DataFrameWriter":
@@ -581,7 +788,7 @@ class DataFrame:
 
 
 class DataFrameNaFunctions:
-    """df.na: fill and drop (pyspark.sql.DataFrameNaFunctions)."""
+    """df.na: fill, drop and replace (pyspark.sql.DataFrameNaFunctions)."""
 
     def __init__(self, df: DataFrame):
         self.df = df
@@ -591,6 +798,148 @@ class DataFrameNaFunctions:
 
     def drop(self, how: str = "any", thresh: Optional[int] = None, subset: Any = None) -> DataFrame:
         return self.df.dropna(how, thresh, subset)
+
+    def replace(self, to_replace: Any, value: Any = None, subset: Any = None) -> DataFrame:
+        return self.df.replace(to_replace, value, subset)
+
+
+class DataFrameStatFunctions:
+    """df.stat (pyspark.sql.DataFrameStatFunctions)."""
+
+    def __init__(self, df: DataFrame):
+        self.df = df
+
+    def corr(self, col1: str, col2: str, method: Optional[str] = None) -> float:
+        """Pearson correlation of two numeric columns."""
+        _check_str("col1", col1)
+        _check_str("col2", col2)
+        method = method or "pearson"
+        if method != "pearson":
+            raise PySparkValueError(
+                "[VALUE_NOT_PEARSON] Value for `method` only supports the 'pearson', got '%s'." % method,
+                "VALUE_NOT_PEARSON", None, {"arg_name": "method", "arg_value": method})
+        return self.df._jdf.statCorr(col1, col2, method)
+
+    def cov(self, col1: str, col2: str) -> float:
+        """Sample covariance of two numeric columns."""
+        _check_str("col1", col1)
+        _check_str("col2", col2)
+        return self.df._jdf.statCov(col1, col2)
+
+    def crosstab(self, col1: str, col2: str) -> DataFrame:
+        """Pair counts: a row per value of col1, a column per value of col2."""
+        _check_str("col1", col1)
+        _check_str("col2", col2)
+        return self.df._wrap(self.df._jdf.statCrosstab(col1, col2))
+
+    def approxQuantile(self, col: Any, probabilities: Any, relativeError: float) -> Any:
+        """Quantiles of numeric columns (NULLs ignored); relativeError 0 is exact."""
+        single = isinstance(col, str)
+        if not single and not (isinstance(col, (list, tuple)) and all(isinstance(c, str) for c in col)):
+            raise PySparkTypeError("[NOT_LIST_OR_STR_OR_TUPLE] Argument `col` should be a list, str or tuple, "
+                                   "got %s." % type(col).__name__, "NOT_LIST_OR_STR_OR_TUPLE", None,
+                                   {"arg_name": "col", "arg_type": type(col).__name__})
+        if not isinstance(probabilities, (list, tuple)) or not all(
+                isinstance(p, (int, float)) and not isinstance(p, bool) and 0 <= p <= 1 for p in probabilities):
+            raise PySparkTypeError("[NOT_LIST_OF_FLOAT_OR_INT] Argument `probabilities` should be a list of "
+                                   "float or int, got %s." % type(probabilities).__name__,
+                                   "NOT_LIST_OF_FLOAT_OR_INT", None,
+                                   {"arg_name": "probabilities", "arg_type": type(probabilities).__name__})
+        if not isinstance(relativeError, (int, float)) or relativeError < 0:
+            raise PySparkValueError("[NEGATIVE_VALUE] Value for `relativeError` must be greater than or equal "
+                                    "to 0, got '%s'." % relativeError, "NEGATIVE_VALUE", None,
+                                    {"arg_name": "relativeError", "arg_value": str(relativeError)})
+        cols = [col] if single else list(col)
+        out = self.df._jdf.statApproxQuantile(cols, [float(p) for p in probabilities], float(relativeError))
+        return list(out[0]) if single else [list(q) for q in out]
+
+    def freqItems(self, cols: Any, support: Optional[float] = None) -> DataFrame:
+        """Items that occur in more than `support` (default 1%) of the rows, per column, in
+        array columns `<col>_freqItems`. Exact: Spark's one-pass algorithm may also list
+        some items below the support (docs/spark-differences.md)."""
+        from spate.sql import functions as F
+        if isinstance(cols, tuple):
+            cols = list(cols)
+        if not isinstance(cols, list):
+            raise PySparkTypeError("[NOT_LIST_OR_TUPLE] Argument `cols` should be a list or tuple, got %s."
+                                   % type(cols).__name__, "NOT_LIST_OR_TUPLE", None,
+                                   {"arg_name": "cols", "arg_type": type(cols).__name__})
+        support = 0.01 if support is None else support
+        if support < 1e-4:
+            from spate.errors import IllegalArgumentException
+            raise IllegalArgumentException("requirement failed: Support (%s) must be greater than 1e-4."
+                                           % support)
+        from spate.sql.types import ArrayType, StructField, StructType as ST
+        total = self.df.count()
+        fields, values = [], []
+        types = {f.name: f.dataType for f in self.df.schema.fields}
+        for c in cols:
+            ref = F.col("`%s`" % c.replace("`", "``"))
+            counts = self.df.groupBy(ref.alias("v")).agg(F.count(F.lit(1)).alias("n"))
+            values.append([r[0] for r in counts.filter(F.col("n") > F.lit(float(support) * total)).collect()])
+            fields.append(StructField("%s_freqItems" % c, ArrayType(types[c], True), False))
+        return self.df.sparkSession.createDataFrame([tuple(values)], ST(fields))
+
+    def sampleBy(self, col: Any, fractions: Dict[Any, float], seed: Optional[int] = None) -> DataFrame:
+        """A stratified sample: rows whose `col` is a key of `fractions` kept with its
+        fraction (others dropped), each row drawn as in DataFrame.sample()."""
+        from spate.sql import functions as F
+        if not isinstance(col, (str, Column)):
+            raise PySparkTypeError("[NOT_COLUMN_OR_STR] Argument `col` should be a Column or str, got %s."
+                                   % type(col).__name__, "NOT_COLUMN_OR_STR", None,
+                                   {"arg_name": "col", "arg_type": type(col).__name__})
+        if not isinstance(fractions, dict):
+            raise PySparkTypeError("[NOT_DICT] Argument `fractions` should be a dict, got %s."
+                                   % type(fractions).__name__, "NOT_DICT", None,
+                                   {"arg_name": "fractions", "arg_type": type(fractions).__name__})
+        for k, v in fractions.items():
+            if not isinstance(k, (float, int, str)):
+                raise PySparkTypeError("[DISALLOWED_TYPE_FOR_CONTAINER] Argument `fractions`(type: dict) should "
+                                       "only contain a type in [float, int, str], got %s" % type(k).__name__,
+                                       "DISALLOWED_TYPE_FOR_CONTAINER", None,
+                                       {"arg_name": "fractions", "arg_type": "dict",
+                                        "allowed_types": "float, int, str", "item_type": type(k).__name__})
+            if not 0.0 <= float(v) <= 1.0:
+                from spate.errors import IllegalArgumentException
+                raise IllegalArgumentException("requirement failed: Fractions must be in [0, 1], but got %s."
+                                               % v)
+        import random
+        seed = seed if seed is not None else random.randint(0, sys.maxsize)
+        ref = _to_col_jc(col)
+        parts = []
+        df = self.df
+        for k, frac in fractions.items():
+            stratum = df.filter(Column(ref) == F.lit(k))
+            parts.append(stratum.sample(False, float(frac), seed))
+        if not parts:
+            return df.limit(0)
+        result = parts[0]
+        for p in parts[1:]:
+            result = result.union(p)
+        return result
+
+
+def _check_str(name: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise PySparkTypeError("[NOT_STR] Argument `%s` should be a str, got %s." % (name, type(value).__name__),
+                               "NOT_STR", None, {"arg_name": name, "arg_type": type(value).__name__})
+
+
+def _sample_args(with_replacement: Any, fraction: Any, seed: Any) -> Tuple[bool, float, Optional[int]]:
+    """PySpark's ways to call sample(): (fraction[, seed]), (withReplacement, fraction[, seed])
+    and keywords; a fraction must be a float."""
+    if isinstance(with_replacement, bool) and isinstance(fraction, float):
+        return with_replacement, fraction, None if seed is None else int(seed)
+    if with_replacement is None and isinstance(fraction, float):
+        return False, fraction, None if seed is None else int(seed)
+    if isinstance(with_replacement, float):
+        return False, with_replacement, None if fraction is None else int(fraction)
+    kinds = ", ".join(type(a).__name__ for a in (with_replacement, fraction, seed))
+    raise PySparkTypeError(
+        "[NOT_EXPECTED_TYPE] Argument `withReplacement (optional), fraction (required) and seed (optional)` "
+        "should be bool, float or int, got %s." % kinds, "NOT_EXPECTED_TYPE", None,
+        {"expected_type": "bool, float or int",
+         "arg_name": "withReplacement (optional), fraction (required) and seed (optional)", "arg_type": kinds})
 
 
 def _bool_type():

@@ -441,6 +441,7 @@ void DataFrame::explain(const std::string& mode) const {
 // ---- GroupedData ------------------------------------------------------------------------------
 
 DataFrame GroupedData::agg(const std::vector<Column>& exprs) const {
+  if (has_sets_) return AggGroupingSets(exprs);
   auto p = Node(PlanKind::kAggregate, {df_.plan()});
   p->group_by = Exprs(keys_);
   p->exprs = Exprs(keys_);

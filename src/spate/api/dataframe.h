@@ -11,7 +11,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spate/api/column.h"
@@ -76,6 +78,7 @@ class Row {
 
 class GroupedData;
 class DataFrame;
+class DataFrameStatFunctions;
 
 class DataFrame {
  public:
@@ -100,6 +103,8 @@ class DataFrame {
   DataFrame withColumn(const std::string& name, const Column& col) const;
   DataFrame withColumns(const std::vector<std::pair<std::string, Column>>& cols) const;
   DataFrame withColumnRenamed(const std::string& existing, const std::string& name) const;
+  /// Renames several columns at once ({existing, new} pairs; unknown names are ignored).
+  DataFrame withColumnsRenamed(const std::vector<std::pair<std::string, std::string>>& renames) const;
   DataFrame drop(const std::vector<std::string>& cols) const;
   DataFrame drop(const std::string& col) const { return drop(std::vector<std::string>{col}); }
   DataFrame alias(const std::string& alias) const;
@@ -108,6 +113,16 @@ class DataFrame {
   template <typename... T>
   GroupedData groupBy(const T&... cols) const;
   DataFrame agg(const std::vector<Column>& exprs) const;
+  /// Multi-dimensional aggregates (GROUP BY CUBE / ROLLUP / GROUPING SETS): one group per
+  /// grouping set, the keys outside the set NULL; grouping(c) / grouping_id() in agg()
+  /// tell which. cube: every subset of `cols`; rollup: the prefixes of `cols`.
+  GroupedData cube(const std::vector<Column>& cols) const;
+  GroupedData cube(const std::vector<std::string>& cols) const;
+  GroupedData rollup(const std::vector<Column>& cols) const;
+  GroupedData rollup(const std::vector<std::string>& cols) const;
+  /// groupingSets(sets, cols): `cols` are the keys, each set a list of some of them.
+  GroupedData groupingSets(const std::vector<std::vector<Column>>& sets,
+                           const std::vector<Column>& cols) const;
   /// join(other, on, how): on = column names (USING), a Column condition, or nothing
   /// (cross product when how is "inner"/"cross"); how as PySpark's strings.
   DataFrame join(const DataFrame& other, const std::vector<std::string>& on,
@@ -150,6 +165,33 @@ class DataFrame {
   DataFrame drop_duplicates(const std::vector<std::string>& subset = {}) const {
     return dropDuplicates(subset);
   }
+  /// A Bernoulli sample: each row kept with probability `fraction` (without replacement),
+  /// or repeated a Poisson(`fraction`) number of times (with replacement). The draw of a
+  /// row is a hash of `seed` and the row's monotonically_increasing_id(), so a seed gives
+  /// the same rows on the same input (not the rows Spark's XORShiftRandom picks); no seed:
+  /// a random one.
+  DataFrame sample(double fraction) const { return Sample(false, fraction, std::nullopt); }
+  DataFrame sample(double fraction, int64_t seed) const { return Sample(false, fraction, seed); }
+  DataFrame sample(bool withReplacement, double fraction) const {
+    return Sample(withReplacement, fraction, std::nullopt);
+  }
+  DataFrame sample(bool withReplacement, double fraction, int64_t seed) const {
+    return Sample(withReplacement, fraction, seed);
+  }
+  /// Splits the rows by `weights` (normalized to sum 1): disjoint DataFrames covering all
+  /// rows, each row's share drawn as in sample().
+  std::vector<DataFrame> randomSplit(const std::vector<double>& weights,
+                                     std::optional<int64_t> seed = std::nullopt) const;
+  /// df.replace / df.na.replace: values equal to a key become its value, in the columns of
+  /// the keys' kind (numeric keys: numeric columns, strings: string columns, booleans:
+  /// boolean columns), restricted to `subset` when given. Keys must all be of one kind;
+  /// a value may be NULL. The replacement is cast to the column's type.
+  DataFrame replace(const std::vector<std::pair<Value, Value>>& replacements,
+                    const std::vector<std::string>& subset = {}) const;
+  /// One JSON string per row, in a column `value` (Spark Connect's toJSON: spate has no RDDs).
+  DataFrame toJSON() const;
+  /// df.stat (DataFrameStatFunctions).
+  DataFrameStatFunctions stat() const;
   DataFrame coalesce(int num_partitions) const;
   DataFrame repartition(int num_partitions) const;
   DataFrame repartition(int num_partitions, const std::vector<Column>& cols) const;
@@ -206,6 +248,7 @@ class DataFrame {
   static Column ToColumn(const std::string& s) { return functions::col(s); }
   static Column ToColumn(const char* s) { return functions::col(s); }
   DataFrame With(sql::PlanPtr plan) const { return DataFrame(session_, std::move(plan)); }
+  DataFrame Sample(bool withReplacement, double fraction, std::optional<int64_t> seed) const;
   DataFrame SetOp(const DataFrame& other, sql::SetOpKind kind, bool all, bool by_name = false,
                   bool allow_missing = false) const;
 
@@ -219,6 +262,12 @@ class DataFrame {
 class GroupedData {
  public:
   GroupedData(DataFrame df, std::vector<Column> keys) : df_(std::move(df)), keys_(std::move(keys)) {}
+  /// Grouping sets (cube, rollup, groupingSets): each set the indexes of its keys in `keys`,
+  /// of which the first `num_output_keys` are output columns (the others only grouped by).
+  GroupedData(DataFrame df, std::vector<Column> keys, std::vector<std::vector<size_t>> sets,
+              size_t num_output_keys = SIZE_MAX)
+      : df_(std::move(df)), keys_(std::move(keys)), sets_(std::move(sets)), has_sets_(true),
+        num_output_keys_(num_output_keys) {}
   DataFrame agg(const std::vector<Column>& exprs) const;
   template <typename... T>
   DataFrame agg(const Column& first, const T&... rest) const {
@@ -289,8 +338,35 @@ class GroupedData {
   std::shared_ptr<const stream::InitialState> InitialStateOf(
       const GroupedData& initial, const std::vector<std::string>& columns,
       const std::vector<DataTypePtr>& types, bool group_state) const;
+  // agg() over grouping sets: the union of one aggregate per set.
+  DataFrame AggGroupingSets(const std::vector<Column>& exprs) const;
   DataFrame df_;
   std::vector<Column> keys_;
+  std::vector<std::vector<size_t>> sets_;
+  bool has_sets_ = false;
+  size_t num_output_keys_ = SIZE_MAX;
+};
+
+/// df.stat (pyspark.sql.DataFrameStatFunctions).
+class DataFrameStatFunctions {
+ public:
+  explicit DataFrameStatFunctions(DataFrame df) : df_(std::move(df)) {}
+  /// Pearson correlation of two numeric columns (NaN when undefined); method "pearson" only.
+  double corr(const std::string& col1, const std::string& col2,
+              const std::string& method = "pearson") const;
+  /// Sample covariance of two numeric columns.
+  double cov(const std::string& col1, const std::string& col2) const;
+  /// Contingency table: column `col1_col2` (the values of col1 as strings), then one
+  /// bigint column per distinct value of col2 (sorted), the pair counts.
+  DataFrame crosstab(const std::string& col1, const std::string& col2) const;
+  /// Quantiles of numeric columns (NULLs ignored; an empty column gives no values) with
+  /// relative error `relativeError` (0: exact).
+  std::vector<std::vector<double>> approxQuantile(const std::vector<std::string>& cols,
+                                                  const std::vector<double>& probabilities,
+                                                  double relativeError) const;
+
+ private:
+  DataFrame df_;
 };
 
 template <typename... T>
