@@ -155,6 +155,10 @@ class Column:
     def isNotNull(self) -> "Column":
         return Column(self._jc.isNotNull())
 
+    def isNaN(self) -> "Column":
+        """True where the value is NaN (isnan)."""
+        return Column(_spate.call_function("isnan", [self._jc]))
+
     def isin(self, *cols: Any) -> "Column":
         if len(cols) == 1 and isinstance(cols[0], (list, set, tuple)):
             cols = tuple(cols[0])
@@ -242,6 +246,15 @@ class Column:
 
     def over(self, window: Any) -> "Column":
         return Column(self._jc.over(window._jspec))
+
+    def transform(self, f: Any) -> "Column":
+        """f(self): chains a function of a Column (PySpark 4.1)."""
+        out = f(self)
+        if not isinstance(out, Column):
+            raise PySparkTypeError("[NOT_COLUMN] Argument `f` should return a Column, got %s."
+                                   % type(out).__name__, "NOT_COLUMN", None,
+                                   {"arg_name": "f", "arg_type": type(out).__name__})
+        return out
 
     def __repr__(self) -> str:
         return self._jc.toString()

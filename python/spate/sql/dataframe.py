@@ -494,6 +494,60 @@ class DataFrame:
     def approxQuantile(self, col: Any, probabilities: Any, relativeError: float) -> Any:
         return self.stat.approxQuantile(col, probabilities, relativeError)
 
+    def to(self, schema: StructType) -> "DataFrame":
+        """The columns of `schema`, in its order, matched by name and cast to its types (a
+        column the DataFrame lacks is NULL); a non-nullable field needs a non-nullable column."""
+        from spate.sql import functions as F
+        from spate.errors import AnalysisException
+        if not isinstance(schema, StructType):
+            raise PySparkTypeError("[NOT_STRUCT] Argument `schema` should be a StructType, got %s."
+                                   % type(schema).__name__, "NOT_STRUCT", None,
+                                   {"arg_name": "schema", "arg_type": type(schema).__name__})
+        have = {f.name.lower(): f for f in self.schema.fields}
+        cols = []
+        for f in schema.fields:
+            src = have.get(f.name.lower())
+            if not f.nullable and (src is None or src.nullable):
+                raise AnalysisException(
+                    "[NULLABLE_COLUMN_OR_FIELD] Column or field `%s` is nullable while it's required to be "
+                    "non-nullable. SQLSTATE: 42000" % f.name, "NULLABLE_COLUMN_OR_FIELD", "42000",
+                    {"name": "`%s`" % f.name})
+            c = F.lit(None) if src is None else F.col("`%s`" % src.name.replace("`", "``"))
+            if src is None or src.dataType != f.dataType:
+                c = c.cast(f.dataType)
+            cols.append(c.alias(f.name))
+        return self.select(*cols)
+
+    def zipWithIndex(self, indexColName: str = "index") -> "DataFrame":
+        """The rows with a column of their position (0, 1, ...), in the DataFrame's order."""
+        from spate.sql import functions as F
+        from spate.sql.window import Window
+        order = Window.orderBy(F.monotonically_increasing_id())
+        return self.withColumn(indexColName, (F.row_number().over(order) - F.lit(1)).cast("bigint"))
+
+    def localCheckpoint(self, eager: bool = True, storageLevel: Any = None) -> "DataFrame":
+        """The rows computed once and kept in memory (the plan is not run again)."""
+        return self.sparkSession.createDataFrame(self)
+
+    def repartitionByRange(self, numPartitions: Any, *cols: Any) -> "DataFrame":
+        """Repartitions by `cols` (spate hashes them: the rows are the same, only their
+        partitions differ from Spark's ranges)."""
+        if isinstance(numPartitions, (str, Column)):
+            cols = (numPartitions,) + cols
+            numPartitions = 0
+        if not cols:
+            raise PySparkValueError("[CANNOT_BE_EMPTY] At least one partition-by expression must be specified.",
+                                    "CANNOT_BE_EMPTY", None, {"item": "partition-by expression"})
+        return self.repartition(int(numPartitions or 0), *cols)
+
+    def toArrow(self) -> Any:
+        """The rows as a pyarrow.Table (requires pyarrow), through the Arrow C stream."""
+        try:
+            import pyarrow as pa
+        except ImportError as e:  # pragma: no cover - depends on the machine
+            raise ImportError("toArrow() requires pyarrow") from e
+        return pa.RecordBatchReader.from_stream(self).read_all()
+
     # ---- what cannot apply to spate -----------------------------------------------------------
     rdd = refused("DataFrame.rdd", "spate has no RDDs (no SparkContext, no JVM)", prop=True)
     pandas_api = refused("DataFrame.pandas_api", "pandas-on-Spark runs on Spark's JVM")
@@ -503,6 +557,11 @@ class DataFrame:
     def write(self) -> "DataFrameWriter":
         from spate.sql.readwriter import DataFrameWriter
         return DataFrameWriter(self)
+
+    def writeTo(self, table: str) -> "DataFrameWriterV2":
+        """A DataFrameWriterV2 for the table `table` (create, append, overwrite, ...)."""
+        from spate.sql.readwriter import DataFrameWriterV2
+        return DataFrameWriterV2(self, table)
 
     @property
     def writeStream(self) -> "DataStreamWriter":

@@ -5,8 +5,9 @@ from typing import Any, Dict, List, Optional, Union
 
 from spate.errors import PySparkNotImplementedError
 from spate.sql.types import StructType
+from spate.sql.utils import refused
 
-__all__ = ["DataFrameReader", "DataFrameWriter"]
+__all__ = ["DataFrameReader", "DataFrameWriter", "DataFrameWriterV2"]
 
 
 def _opt(value: Any) -> str:
@@ -125,8 +126,12 @@ class DataFrameReader(_Options):
         self.options(**{k: v for k, v in opts.items() if v is not None})
         return self.format("csv").load(path, schema=schema)
 
+    jdbc = refused("DataFrameReader.jdbc", "JDBC drivers are JVM libraries")
+
 
 class DataFrameWriter(_Options):
+    jdbc = refused("DataFrameWriter.jdbc", "JDBC drivers are JVM libraries")
+
     def __init__(self, df: Any):
         self._df = df
         self._format_set = False
@@ -223,3 +228,129 @@ class DataFrameWriter(_Options):
     def insertInto(self, tableName: str, overwrite: Optional[bool] = None) -> None:
         """Rows of an existing table, by column position."""
         self._df._jdf.writeInsertInto(tableName, bool(overwrite) or self._mode == "overwrite")
+
+
+class DataFrameWriterV2:
+    """df.writeTo(table) (pyspark.sql.DataFrameWriterV2) over the warehouse catalog's Delta
+    tables: create / replace / createOrReplace write the table (its schema and partitioning
+    from the DataFrame), append adds rows matched by column name, overwrite(condition) and
+    overwritePartitions replace the rows the condition (the DataFrame's partition values)
+    selects: a delete and an append, two table versions where Spark commits one."""
+
+    def __init__(self, df: Any, table: str):
+        self._df = df
+        self._table = table
+        self._provider: Optional[str] = None
+        self._options: Dict[str, str] = {}
+        self._partitioning: List[Any] = []
+
+    def using(self, provider: str) -> "DataFrameWriterV2":
+        self._provider = provider
+        return self
+
+    def option(self, key: str, value: Any) -> "DataFrameWriterV2":
+        self._options[key] = _opt(value)
+        return self
+
+    def options(self, **options: Any) -> "DataFrameWriterV2":
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def tableProperty(self, property: str, value: str) -> "DataFrameWriterV2":
+        """A table property (delta.* properties become the table's configuration)."""
+        return self.option(property, value)
+
+    def partitionedBy(self, col: Any, *cols: Any) -> "DataFrameWriterV2":
+        """Partition columns (plain columns: spate has no partition transforms)."""
+        from spate.sql.column import Column
+        names = []
+        for c in (col,) + cols:
+            if isinstance(c, Column):
+                text = str(c)[8:-2]
+                if not text.replace("_", "").isalnum():
+                    raise PySparkNotImplementedError(
+                        "[NOT_IMPLEMENTED] partition transform %s is not implemented." % text,
+                        "NOT_IMPLEMENTED", "0A000", {"feature": "partition transform %s" % text})
+                c = text
+            names.append(c)
+        self._partitioning = names
+        return self
+
+    def _exists(self) -> bool:
+        return self._df.sparkSession.catalog.tableExists(self._table)
+
+    def _write(self, mode: str, df: Any = None, **extra: str) -> None:
+        w = (df or self._df).write.format(self._provider or "delta").mode(mode)
+        w.options(**self._options).options(**extra)
+        if self._partitioning:
+            w.partitionBy(*self._partitioning)
+        w.saveAsTable(self._table)
+
+    def _missing(self) -> None:
+        from spate.errors import AnalysisException
+        name = ".".join("`%s`" % p for p in self._table.split("."))
+        raise AnalysisException(
+            "[TABLE_OR_VIEW_NOT_FOUND] The table or view %s cannot be found. Verify the spelling and "
+            "correctness of the schema and catalog. SQLSTATE: 42P01" % name, "TABLE_OR_VIEW_NOT_FOUND",
+            "42P01", {"relationName": name})
+
+    def create(self) -> None:
+        self._write("errorifexists")
+
+    def replace(self) -> None:
+        if not self._exists():
+            self._missing()
+        self._write("overwrite", overwriteSchema="true")
+
+    def createOrReplace(self) -> None:
+        self._write("overwrite", overwriteSchema="true") if self._exists() else self._write("errorifexists")
+
+    def _by_name(self) -> Any:
+        """The DataFrame's columns in the table's order, matched by name."""
+        if not self._exists():
+            self._missing()
+        from spate.sql import functions as F
+        target = self._df.sparkSession.table(self._table).columns
+        have = {c.lower(): c for c in self._df.columns}
+        missing = [c for c in target if c.lower() not in have]
+        extra = [c for c in self._df.columns if c.lower() not in {t.lower() for t in target}]
+        if missing or extra:
+            from spate.errors import AnalysisException
+            cls = ("INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA" if missing
+                   else "INCOMPATIBLE_DATA_FOR_TABLE.EXTRA_COLUMNS")
+            raise AnalysisException("[%s] Cannot write incompatible data for the table `%s`: %s." % (
+                cls, self._table, ", ".join(missing or extra)), cls, "KD000",
+                {"tableName": self._table})
+        return self._df.select(*[F.col("`%s`" % have[c.lower()].replace("`", "``")).alias(c) for c in target])
+
+    def append(self) -> None:
+        self._by_name().write.insertInto(self._table)
+
+    def overwrite(self, condition: Any) -> None:
+        from spate.delta import DeltaTable
+        rows = self._by_name()
+        DeltaTable.forName(self._df.sparkSession, self._table).delete(condition)
+        rows.write.insertInto(self._table)
+
+    def overwritePartitions(self) -> None:
+        """Replaces the partitions the DataFrame has rows for (all rows of an unpartitioned
+        table)."""
+        from spate.delta import DeltaTable
+        from spate.sql import functions as F
+        rows = self._by_name()
+        spark = self._df.sparkSession
+        parts = spark.sql("DESCRIBE DETAIL %s" % self._table).collect()[0]["partitionColumns"]
+        if not parts:
+            rows.write.mode("overwrite").insertInto(self._table, overwrite=True)
+            return
+        cond = None
+        for r in rows.select(*parts).distinct().collect():
+            match = None
+            for p in parts:
+                eq = F.col("`%s`" % p).eqNullSafe(F.lit(r[p]))
+                match = eq if match is None else match & eq
+            cond = match if cond is None else cond | match
+        if cond is not None:
+            DeltaTable.forName(spark, self._table).delete(cond)
+        rows.write.insertInto(self._table)

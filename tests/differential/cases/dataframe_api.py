@@ -318,6 +318,116 @@ def transpose_index_column(s):
     return df.transpose(indexColumn="id")
 
 
+# ---- to, zipWithIndex, localCheckpoint, repartitionByRange, Column.isNaN/transform ----------
+
+def _target(s, *fields):
+    T = s.T
+    return T.StructType([T.StructField(n, t, nullable) for n, t, nullable in fields])
+
+
+@case
+def to_schema_reorders_and_casts(s):
+    T = s.T
+    return _mixed(s).to(_target(s, ("s", T.StringType(), True), ("x", T.LongType(), True),
+                                ("d", T.IntegerType(), True), ("q", T.StringType(), True)))
+
+
+@case
+def to_schema_non_nullable(s):
+    T = s.T
+    return _mixed(s).to(_target(s, ("x", T.IntegerType(), False)))
+
+
+@case(ordered=True)
+def zip_with_index(s):
+    return _mixed(s).zipWithIndex()
+
+
+@case(ordered=True)
+def zip_with_index_named(s):
+    return s.spark.range(3, 8).zipWithIndex("pos")
+
+
+@case
+def local_checkpoint(s):
+    return _mixed(s).filter("x > 1").localCheckpoint()
+
+
+@case
+def repartition_by_range(s):
+    return _mixed(s).repartitionByRange(3, "x").select("x", "s")
+
+
+@case
+def repartition_by_range_no_columns(s):
+    return _mixed(s).repartitionByRange(2)
+
+
+@case
+def column_is_nan_and_transform(s):
+    F = s.F
+    df = s.spark.createDataFrame([(1.0,), (float("nan"),), (None,)], "d DOUBLE")
+    return df.select(F.col("d").isNaN(), F.col("d").transform(lambda c: c * 2).alias("twice"))
+
+
+# ---- writeTo (DataFrameWriterV2) ---------------------------------------------------------
+
+def _v2(s, name):
+    s.spark.sql("DROP TABLE IF EXISTS %s" % name)
+    return s.spark.createDataFrame([(1, "a", 10), (2, "b", 20), (3, "a", 30)], "id INT, p STRING, v INT")
+
+
+@case
+def write_to_create_and_append(s):
+    df = _v2(s, "v2_create")
+    df.writeTo("v2_create").using("delta").create()
+    df.select("v", "p", "id").filter("id = 1").writeTo("v2_create").append()
+    return s.spark.table("v2_create")
+
+
+@case
+def write_to_create_existing(s):
+    df = _v2(s, "v2_exists")
+    df.writeTo("v2_exists").using("delta").create()
+    df.writeTo("v2_exists").using("delta").create()
+
+
+@case
+def write_to_append_missing(s):
+    _v2(s, "v2_missing").writeTo("v2_missing").append()
+
+
+@case
+def write_to_replace_missing(s):
+    _v2(s, "v2_replace_missing").writeTo("v2_replace_missing").using("delta").replace()
+
+
+@case
+def write_to_create_or_replace(s):
+    df = _v2(s, "v2_cor")
+    df.writeTo("v2_cor").using("delta").createOrReplace()
+    df.selectExpr("id", "p").filter("id > 1").writeTo("v2_cor").using("delta").createOrReplace()
+    return s.spark.table("v2_cor")
+
+
+@case
+def write_to_overwrite_condition(s):
+    F = s.F
+    df = _v2(s, "v2_over")
+    df.writeTo("v2_over").using("delta").create()
+    df.filter("p = 'a'").withColumn("v", F.col("v") + 1).writeTo("v2_over").overwrite(F.col("p") == "a")
+    return s.spark.table("v2_over")
+
+
+@case
+def write_to_overwrite_partitions(s):
+    F = s.F
+    df = _v2(s, "v2_parts")
+    df.writeTo("v2_parts").using("delta").partitionedBy("p").create()
+    s.spark.createDataFrame([(9, "a", 90)], "id INT, p STRING, v INT").writeTo("v2_parts").overwritePartitions()
+    return s.spark.table("v2_parts")
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'to_json_shape': Differs("D21", "value", "062340a647"),

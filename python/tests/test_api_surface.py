@@ -1,0 +1,55 @@
+"""PySpark names spate refuses (they raise PySparkNotImplementedError naming themselves), and
+the parts of the DataFrame statistics and sampling API the differential suite cannot pin
+against Spark (tests/differential/cases/dataframe_api.py compares the rest)."""
+
+import pytest
+
+from spate.errors import PySparkAssertionError, PySparkNotImplementedError
+from spate.sql import Observation
+from spate.sql import functions as F
+
+
+@pytest.mark.parametrize("get", [
+    lambda df: df.rdd,
+    lambda df: df.executionInfo,
+    lambda df: df.pandas_api(),
+    lambda df: df.sparkSession.read.jdbc("jdbc:x", "t"),
+    lambda df: df.write.jdbc("jdbc:x", "t"),
+])
+def test_refused_names_say_what_and_why(people, get):
+    with pytest.raises(PySparkNotImplementedError) as e:
+        get(people)
+    assert e.value.getErrorClass() == "NOT_IMPLEMENTED"
+    feature = e.value.getMessageParameters()["feature"]
+    assert feature.split(".")[-1] in str(e.value) and ":" in str(e.value)
+
+
+def test_sample_seed_and_fraction(spark):
+    df = spark.range(10000)
+    a = sorted(r.id for r in df.sample(0.1, 3).collect())
+    assert a == sorted(r.id for r in df.sample(fraction=0.1, seed=3).collect())
+    assert abs(len(a) - 1000) < 200
+    # No seed: a random one each time (almost surely other rows).
+    assert sorted(r.id for r in df.sample(0.5).collect()) != sorted(r.id for r in df.sample(0.5).collect())
+
+
+def test_random_split_weights_normalized(spark):
+    parts = spark.range(2000).randomSplit([2, 2], 1)
+    assert sum(p.count() for p in parts) == 2000
+    assert abs(parts[0].count() - 1000) < 150
+
+
+def test_observation_once_and_before_observe(spark):
+    obs = Observation("m")
+    with pytest.raises(PySparkAssertionError):
+        obs.get
+    df = spark.range(5).observe(obs, F.count(F.lit(1)).alias("n"))
+    assert df.count() == 5 and obs.get == {"n": 5}
+    with pytest.raises(PySparkAssertionError):
+        spark.range(1).observe(obs, F.count(F.lit(1)).alias("n"))
+
+
+def test_freq_items_exact(spark):
+    df = spark.createDataFrame([(1,)] * 6 + [(2,)] * 3 + [(3,)], "x INT")
+    row = df.freqItems(["x"], 0.25).collect()[0]
+    assert sorted(row.x_freqItems) == [1, 2]
