@@ -99,3 +99,51 @@ def test_try_arithmetic_and_intervals(spark):
     assert r.dt == datetime.timedelta(days=1, hours=2)
     assert spark.range(1).select(F.make_ym_interval(F.lit(1), F.lit(2))).dtypes[0][1] == \
         "interval year to month"
+
+
+def test_higher_order_functions(spark):
+    df = spark.createDataFrame([(1, [3, 1, 2], {"a": 1, "b": 2}), (2, None, None)],
+                               "k int, a array<int>, m map<string,int>")
+    r = df.select(
+        F.transform("a", lambda x: x * F.col("k")).alias("t"),
+        F.transform("a", lambda x, i: i).alias("ti"),
+        F.filter("a", lambda x: x > 1).alias("f"),
+        F.exists("a", lambda x: x == 3).alias("e"),
+        F.forall("a", lambda x: x > 1).alias("fa"),
+        F.aggregate("a", F.lit(0), lambda acc, x: acc + x, lambda acc: acc * 10).alias("ag"),
+        F.reduce("a", F.lit(1), lambda acc, x: acc * x).alias("rd"),
+        F.zip_with("a", F.array(F.lit(10)), lambda x, y: F.coalesce(y, x)).alias("z"),
+        F.array_sort("a", lambda l, r: r - l).alias("s"),
+        F.array_sort("a").alias("s0"),
+        F.map_filter("m", lambda k, v: v > 1).alias("mf"),
+        F.transform_keys("m", lambda k, v: F.upper(k)).alias("tk"),
+        F.transform_values("m", lambda k, v: v * 100).alias("tv"),
+        F.map_zip_with("m", "m", lambda k, v1, v2: v1 + v2).alias("mz"),
+    ).orderBy(F.col("t").asc_nulls_last()).collect()
+    assert r[0] == Row(t=[3, 1, 2], ti=[0, 1, 2], f=[3, 2], e=True, fa=False, ag=60, rd=6,
+                       z=[10, 1, 2], s=[3, 2, 1], s0=[1, 2, 3], mf={"b": 2}, tk={"A": 1, "B": 2},
+                       tv={"a": 100, "b": 200}, mz={"a": 2, "b": 4})
+    assert all(v is None for v in r[1])
+    # Spark's column names; nested lambdas see their enclosing variables.
+    assert df.select(F.transform("a", lambda x: x + 1)).columns == [
+        "transform(a, lambdafunction((namedlambdavariable() + 1), namedlambdavariable()))"]
+    nested = df.select(F.transform("a", lambda x: F.transform(F.array(x, x), lambda y: y * x)).alias("n"))
+    assert nested.where("n IS NOT NULL").collect()[0].n == [[9, 9], [1, 1], [4, 4]]
+
+
+def test_higher_order_function_errors(spark):
+    from spate.errors import AnalysisException, PySparkValueError
+    df = spark.createDataFrame([([1],)], "a array<int>")
+    with pytest.raises(PySparkValueError) as e:
+        F.transform("a", lambda: F.lit(1))
+    assert e.value.getCondition() == "WRONG_NUM_ARGS_FOR_HIGHER_ORDER_FUNCTION"
+    with pytest.raises(PySparkValueError) as e:
+        F.transform("a", lambda x: 1)
+    assert e.value.getCondition() == "HIGHER_ORDER_FUNCTION_SHOULD_RETURN_COLUMN"
+    with pytest.raises(PySparkValueError) as e:
+        F.transform("a", lambda *xs: xs[0])
+    assert e.value.getCondition() == "UNSUPPORTED_PARAM_TYPE_FOR_HIGHER_ORDER_FUNCTION"
+    with pytest.raises(AnalysisException) as e:
+        df.select(F.filter("a", lambda x: x + 1)).collect()
+    assert e.value.getCondition() == "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"
+    assert spark.sql("SELECT aggregate(array(1, 2, 3), 0, (acc, x) -> acc + x) AS s").collect()[0].s == 6

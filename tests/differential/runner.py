@@ -43,7 +43,9 @@ def normalize(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return [normalize(x) for x in v]
     if isinstance(v, dict):
-        return ["map", [[normalize(k), normalize(x)] for k, x in v.items()]]
+        # Entries sorted: PySpark builds the dict from a java.util.HashMap, whose order is
+        # not the map's (show() compares the real order).
+        return ["map", sorted(([normalize(k), normalize(x)] for k, x in v.items()), key=repr)]
     if _is_dataframe(v):
         return {"df": describe(v)}
     return ["object", type(v).__name__, repr(v)]

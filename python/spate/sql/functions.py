@@ -5,9 +5,12 @@ formats) are plain Python values, as in PySpark. Every other function registered
 engine is reachable by name too (``F.sinh("x")``) and through ``call_function``/``expr``.
 """
 
+import inspect
+import itertools
 from typing import Any, Callable, List, Optional, Union
 
 from spate import _spate
+from spate.errors import PySparkValueError
 from spate.sql.column import Column, _lit_jc, _to_col_jc, _to_jc
 
 ColumnOrName = Union[Column, str]
@@ -661,6 +664,94 @@ stddev_samp_ = None
 del stddev_samp_
 
 _KNOWN = None
+
+
+# ---- higher-order functions --------------------------------------------------------------
+
+_lambda_ids = itertools.count(1)
+
+
+def _lambda(f: Callable[..., Any]) -> Any:
+    """A lambda expression from a Python function of Columns (PySpark's rules: 1 to 3
+    positional parameters, a Column returned)."""
+    params = list(inspect.signature(f).parameters.values())
+    name = getattr(f, "__name__", "lambda")
+    if not 1 <= len(params) <= 3:
+        raise PySparkValueError(errorClass="WRONG_NUM_ARGS_FOR_HIGHER_ORDER_FUNCTION",
+                                messageParameters={"func_name": name, "num_args": str(len(params))})
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.POSITIONAL_ONLY)
+    if not all(p.kind in kinds for p in params):
+        raise PySparkValueError(errorClass="UNSUPPORTED_PARAM_TYPE_FOR_HIGHER_ORDER_FUNCTION",
+                                messageParameters={"func_name": name})
+    n = next(_lambda_ids)
+    names = ["%s_%d" % (p.name, n) for p in params]
+    body = f(*[Column(_spate.col(v)) for v in names])
+    if not isinstance(body, Column):
+        raise PySparkValueError(errorClass="HIGHER_ORDER_FUNCTION_SHOULD_RETURN_COLUMN",
+                                messageParameters={"func_name": name,
+                                                   "return_type": type(body).__name__})
+    return _spate.lambda_function(names, body._jc)
+
+
+def transform(col: ColumnOrName, f: Callable[..., Column]) -> Column:
+    return _call("transform", _c(col), _lambda(f))
+
+
+def filter(col: ColumnOrName, f: Callable[..., Column]) -> Column:
+    return _call("filter", _c(col), _lambda(f))
+
+
+def exists(col: ColumnOrName, f: Callable[[Column], Column]) -> Column:
+    return _call("exists", _c(col), _lambda(f))
+
+
+def forall(col: ColumnOrName, f: Callable[[Column], Column]) -> Column:
+    return _call("forall", _c(col), _lambda(f))
+
+
+def _fold(name: str, col: ColumnOrName, initialValue: ColumnOrName, merge: Callable[..., Column],
+          finish: Optional[Callable[..., Column]]) -> Column:
+    jcs = [_c(col), _c(initialValue), _lambda(merge)]
+    if finish is not None:
+        jcs.append(_lambda(finish))
+    return _call(name, *jcs)
+
+
+def aggregate(col: ColumnOrName, initialValue: ColumnOrName, merge: Callable[[Column, Column], Column],
+              finish: Optional[Callable[[Column], Column]] = None) -> Column:
+    return _fold("aggregate", col, initialValue, merge, finish)
+
+
+def reduce(col: ColumnOrName, initialValue: ColumnOrName, merge: Callable[[Column, Column], Column],
+           finish: Optional[Callable[[Column], Column]] = None) -> Column:
+    return _fold("reduce", col, initialValue, merge, finish)
+
+
+def zip_with(left: ColumnOrName, right: ColumnOrName, f: Callable[[Column, Column], Column]) -> Column:
+    return _call("zip_with", _c(left), _c(right), _lambda(f))
+
+
+def array_sort(col: ColumnOrName, comparator: Optional[Callable[[Column, Column], Column]] = None) -> Column:
+    if comparator is None:
+        return _call("array_sort", _c(col))
+    return _call("array_sort", _c(col), _lambda(comparator))
+
+
+def map_filter(col: ColumnOrName, f: Callable[[Column, Column], Column]) -> Column:
+    return _call("map_filter", _c(col), _lambda(f))
+
+
+def transform_keys(col: ColumnOrName, f: Callable[[Column, Column], Column]) -> Column:
+    return _call("transform_keys", _c(col), _lambda(f))
+
+
+def transform_values(col: ColumnOrName, f: Callable[[Column, Column], Column]) -> Column:
+    return _call("transform_values", _c(col), _lambda(f))
+
+
+def map_zip_with(col1: ColumnOrName, col2: ColumnOrName,
+                 f: Callable[[Column, Column, Column], Column]) -> Column:
+    return _call("map_zip_with", _c(col1), _c(col2), _lambda(f))
 
 
 def __getattr__(name: str) -> Callable[..., Column]:

@@ -1,11 +1,76 @@
 // Copyright spate authors.
 #include "spate/api/collection_functions.h"
 
+#include <atomic>
+
 namespace spate::api::functions {
 
 namespace {
 Column F(const char* name, std::vector<Column> args) { return call_function(name, args); }
+
+// Variable names unique in the process, so that nested lambdas never capture each other's.
+std::vector<std::string> FreshNames(std::initializer_list<const char*> bases) {
+  static std::atomic<int64_t> counter{0};
+  int64_t id = ++counter;
+  std::vector<std::string> out;
+  for (const char* b : bases) out.push_back(std::string(b) + "_" + std::to_string(id));
+  return out;
+}
+
+Column Var(const std::string& name) { return Column(Expr::Col(name)); }
+
+Column Lambda1(const Fn1& f, const char* a = "x") {
+  auto n = FreshNames({a});
+  return lambda_function(n, f(Var(n[0])));
+}
+Column Lambda2(const Fn2& f, const char* a = "x", const char* b = "y") {
+  auto n = FreshNames({a, b});
+  return lambda_function(n, f(Var(n[0]), Var(n[1])));
+}
 }  // namespace
+
+Column lambda_function(const std::vector<std::string>& names, const Column& body) {
+  auto e = std::make_shared<Expr>(ExprKind::kLambda);
+  e->name_parts = names;
+  e->children.push_back(body.expr());
+  return Column(e);
+}
+
+Column transform(const Column& c, const Fn1& f) { return F("transform", {c, Lambda1(f)}); }
+Column transform(const Column& c, const Fn2& f) { return F("transform", {c, Lambda2(f, "x", "i")}); }
+Column filter(const Column& c, const Fn1& f) { return F("filter", {c, Lambda1(f)}); }
+Column filter(const Column& c, const Fn2& f) { return F("filter", {c, Lambda2(f, "x", "i")}); }
+Column exists(const Column& c, const Fn1& f) { return F("exists", {c, Lambda1(f)}); }
+Column forall(const Column& c, const Fn1& f) { return F("forall", {c, Lambda1(f)}); }
+Column aggregate(const Column& c, const Column& initial, const Fn2& merge) {
+  return F("aggregate", {c, initial, Lambda2(merge, "acc", "x")});
+}
+Column aggregate(const Column& c, const Column& initial, const Fn2& merge, const Fn1& finish) {
+  return F("aggregate", {c, initial, Lambda2(merge, "acc", "x"), Lambda1(finish, "acc")});
+}
+Column reduce(const Column& c, const Column& initial, const Fn2& merge) {
+  return F("reduce", {c, initial, Lambda2(merge, "acc", "x")});
+}
+Column reduce(const Column& c, const Column& initial, const Fn2& merge, const Fn1& finish) {
+  return F("reduce", {c, initial, Lambda2(merge, "acc", "x"), Lambda1(finish, "acc")});
+}
+Column zip_with(const Column& left, const Column& right, const Fn2& f) {
+  return F("zip_with", {left, right, Lambda2(f)});
+}
+Column array_sort(const Column& c, const Fn2& comparator) {
+  return F("array_sort", {c, Lambda2(comparator, "l", "r")});
+}
+Column map_filter(const Column& c, const Fn2& f) { return F("map_filter", {c, Lambda2(f, "k", "v")}); }
+Column transform_keys(const Column& c, const Fn2& f) {
+  return F("transform_keys", {c, Lambda2(f, "k", "v")});
+}
+Column transform_values(const Column& c, const Fn2& f) {
+  return F("transform_values", {c, Lambda2(f, "k", "v")});
+}
+Column map_zip_with(const Column& left, const Column& right, const Fn3& f) {
+  auto n = FreshNames({"k", "v1", "v2"});
+  return F("map_zip_with", {left, right, lambda_function(n, f(Var(n[0]), Var(n[1]), Var(n[2])))});
+}
 
 Column array(const std::vector<Column>& cols) { return F("array", cols); }
 Column array_contains(const Column& arr, const Column& value) { return F("array_contains", {arr, value}); }

@@ -6,6 +6,7 @@
 // the SQL function of the same name; types are checked when the plan is analyzed.
 // Thread safety: pure builders of immutable Columns.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,30 @@ Column slice(const Column& c, const Column& start, const Column& length);
 Column slice(const Column& c, int start, int length);
 Column flatten(const Column& c);
 Column arrays_zip(const std::vector<Column>& cols);
+// higher-order functions: `f` builds the lambda's body from its variables (Columns that
+// stand for the element, index, accumulator, key or value), as PySpark's Python lambdas
+using Fn1 = std::function<Column(const Column&)>;
+using Fn2 = std::function<Column(const Column&, const Column&)>;
+using Fn3 = std::function<Column(const Column&, const Column&, const Column&)>;
+Column transform(const Column& c, const Fn1& f);
+Column transform(const Column& c, const Fn2& f);  // (element, index)
+Column filter(const Column& c, const Fn1& f);
+Column filter(const Column& c, const Fn2& f);  // (element, index)
+Column exists(const Column& c, const Fn1& f);
+Column forall(const Column& c, const Fn1& f);
+Column aggregate(const Column& c, const Column& initial, const Fn2& merge);
+Column aggregate(const Column& c, const Column& initial, const Fn2& merge, const Fn1& finish);
+Column reduce(const Column& c, const Column& initial, const Fn2& merge);
+Column reduce(const Column& c, const Column& initial, const Fn2& merge, const Fn1& finish);
+Column zip_with(const Column& left, const Column& right, const Fn2& f);
+Column array_sort(const Column& c, const Fn2& comparator);
+Column map_filter(const Column& c, const Fn2& f);  // (key, value)
+Column transform_keys(const Column& c, const Fn2& f);
+Column transform_values(const Column& c, const Fn2& f);
+Column map_zip_with(const Column& left, const Column& right, const Fn3& f);  // (key, v1, v2)
+/// A lambda of `names.size()` variables over `body` (what the builders above make; also
+/// for bindings that build the body themselves, e.g. from Python).
+Column lambda_function(const std::vector<std::string>& names, const Column& body);
 // maps and structs
 Column create_map(const std::vector<Column>& cols);
 Column map_keys(const Column& c);

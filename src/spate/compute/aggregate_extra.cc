@@ -13,6 +13,7 @@
 #include "spate/columnar/row_encoding.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/kernel_util.h"
+#include "spate/compute/list_util.h"
 #include "spate/compute/predicates.h"
 #include "spate/types/format.h"
 
@@ -22,24 +23,12 @@ namespace {
 
 using Cols = std::vector<ColumnPtr>;
 
-BufferPtr ValidityFrom(const std::vector<uint8_t>& valid, int64_t* nulls) {
-  int64_t n = static_cast<int64_t>(valid.size());
-  *nulls = 0;
-  for (uint8_t v : valid) *nulls += v ? 0 : 1;
-  if (*nulls == 0) return nullptr;
-  auto buf = Buffer::Allocate(bits::BytesFor(n));
-  for (int64_t i = 0; i < n; ++i) {
-    if (valid[i]) bits::Set(buf->mutable_data(), i);
-  }
-  return buf;
-}
-
 ColumnPtr DoubleColumn(const std::vector<double>& v, const std::vector<uint8_t>* valid) {
   int64_t n = static_cast<int64_t>(v.size());
   kernel::Out<double> out(n);
   if (n) std::memcpy(out.data, v.data(), v.size() * 8);
   int64_t nulls = 0;
-  BufferPtr validity = valid ? ValidityFrom(*valid, &nulls) : nullptr;
+  BufferPtr validity = valid ? ValidityFromFlags(*valid, &nulls) : nullptr;
   return kernel::MakeColumn(DataType::Double(), n, nulls, validity, out.buf);
 }
 

@@ -22,7 +22,9 @@
 #include "spate/compute/function_registry.h"
 #include "spate/compute/function_util.h"
 #include "spate/compute/generators.h"
+#include "spate/compute/higher_order.h"
 #include "spate/compute/kernel_util.h"
+#include "spate/compute/list_util.h"
 #include "spate/compute/predicates.h"
 #include "spate/types/format.h"
 
@@ -72,24 +74,6 @@ Result<BoundExprPtr> NullTo(BoundExprPtr e, const DataTypePtr& t) {
   return e;
 }
 
-BufferPtr ValidityFromFlags(const std::vector<uint8_t>& valid, int64_t* nulls) {
-  int64_t n = static_cast<int64_t>(valid.size());
-  *nulls = 0;
-  for (uint8_t v : valid) *nulls += v ? 0 : 1;
-  if (*nulls == 0) return nullptr;
-  auto buf = Buffer::Allocate(bits::BytesFor(n));
-  for (int64_t i = 0; i < n; ++i) {
-    if (valid[i]) bits::Set(buf->mutable_data(), i);
-  }
-  return buf;
-}
-
-BufferPtr OffsetsBuffer(const std::vector<int32_t>& offsets) {
-  auto buf = Buffer::Allocate(static_cast<int64_t>(offsets.size()) * 4);
-  std::memcpy(buf->mutable_data(), offsets.data(), offsets.size() * 4);
-  return buf;
-}
-
 /// Output of a list kernel: per-row offsets into `take`, row validity, and the indices of
 /// the source child rows that form the elements (-1 = NULL element).
 struct ListOut {
@@ -104,29 +88,9 @@ struct ListOut {
   void NullRow() { EndRow(false); }
 };
 
-ColumnPtr MakeListColumn(DataTypePtr type, const std::vector<int32_t>& offsets,
-                         const std::vector<uint8_t>& valid, ColumnPtr child) {
-  int64_t nulls = 0;
-  BufferPtr validity = ValidityFromFlags(valid, &nulls);
-  return std::make_shared<const Column>(std::move(type), static_cast<int64_t>(valid.size()), nulls,
-                                        std::move(validity), OffsetsBuffer(offsets), nullptr,
-                                        std::vector<ColumnPtr>{std::move(child)});
-}
-
 ColumnPtr FinishList(const DataTypePtr& type, const ListOut& lo, const Column& source) {
   ColumnPtr child = Take(source, lo.take.data(), static_cast<int64_t>(lo.take.size()));
   return MakeListColumn(type, lo.offsets, lo.valid, std::move(child));
-}
-
-ColumnPtr MakeStructColumn(DataTypePtr type, int64_t n, std::vector<ColumnPtr> children,
-                           BufferPtr validity = nullptr, int64_t nulls = 0) {
-  return std::make_shared<const Column>(std::move(type), n, nulls, std::move(validity), nullptr,
-                                        nullptr, std::move(children));
-}
-
-DataTypePtr MapEntryType(const DataTypePtr& map_type) {
-  return DataType::Struct({Field{"key", map_type->key_type(), false},
-                           Field{"value", map_type->value_type(), true}});
 }
 
 /// Element equality with Spark's ordering semantics (NaN = NaN); both non-null.
@@ -137,6 +101,7 @@ inline bool ElemEq(const Column& a, int64_t i, const Column& b, int64_t j) {
 /// Name Spark gives a struct field / zipped array built from expression `e` when it is a
 /// plain column reference ("a#3" -> "a"); empty otherwise.
 std::string ColumnName(const BoundExprPtr& e) {
+  if (const std::string* lambda = LambdaVariableName(*e)) return *lambda;
   if (e->column_index() < 0) return "";
   std::string s = e->ToString();
   size_t hash = s.rfind('#');
@@ -157,8 +122,8 @@ Status CheckOrderable(const std::string& name, const Args& args, const DataTypeP
 // ---- array(...) ------------------------------------------------------------------------
 
 Result<BoundExprPtr> ResolveArray(Args args, const ResolveContext&) {
-  // array() is a constant (foldable, e.g. in VALUES).
-  if (args.empty()) return MakeLiteral(Value::Array(DataType::Null(), {}));
+  // array() is a constant (foldable, e.g. in VALUES): array<void> without NULLs, as Spark.
+  if (args.empty()) return MakeLiteral(Value::ArrayOf(DataType::Array(DataType::Null(), false), {}));
   DataTypePtr elem = DataType::Null();
   bool contains_null = false;
   if (!args.empty()) {
@@ -919,23 +884,6 @@ Status CheckMapKeyType(const std::string& name, const Args& args, const DataType
   if (kt->id() == TypeId::kMap) {
     return Status::Error("DATATYPE_MISMATCH.INVALID_MAP_KEY_TYPE",
                          {{"sqlExpr", SqlExpr(name, args)}, {"keyType", QuoteType(*kt)}});
-  }
-  return Status::OK();
-}
-
-/// Checks each map row's keys: NULL_MAP_KEY, DUPLICATED_MAP_KEY (EXCEPTION dedup policy).
-Status ValidateMapKeys(const Column& keys, const std::vector<int32_t>& offsets) {
-  for (size_t r = 0; r + 1 < offsets.size(); ++r) {
-    for (int32_t k = offsets[r]; k < offsets[r + 1]; ++k) {
-      if (keys.IsNull(k)) return Status::Error("NULL_MAP_KEY", {});
-      for (int32_t j = offsets[r]; j < k; ++j) {
-        if (ElemEq(keys, j, keys, k)) {
-          return Status::Error("DUPLICATED_MAP_KEY",
-                               {{"key", keys.GetValue(k).ToString()},
-                                {"mapKeyDedupPolicy", "\"spark.sql.mapKeyDedupPolicy\""}});
-        }
-      }
-    }
   }
   return Status::OK();
 }

@@ -4,6 +4,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "spate/compute/higher_order.h"
+
 namespace spate {
 
 ExprPtr Expr::Lit(Value v) {
@@ -141,6 +143,25 @@ std::string SortText(const SortSpec& s, bool display) {
          (s.ascending ? " ASC" : " DESC") + (s.nulls_first ? " NULLS FIRST" : " NULLS LAST");
 }
 
+// The variables of the lambdas being rendered, so that their references display as Spark
+// names them ("namedlambdavariable()").
+thread_local std::vector<const std::vector<std::string>*> lambda_names;
+
+bool IsLambdaVariable(const std::string& name) {
+  for (const auto* names : lambda_names) {
+    for (const auto& n : *names) {
+      if (EqualsIgnoreCase(n, name)) return true;
+    }
+  }
+  return false;
+}
+
+std::string HiddenLambda(const std::string& body, size_t params) {
+  std::string out = "lambdafunction(" + body;
+  for (size_t k = 0; k < params; ++k) out += ", namedlambdavariable()";
+  return out + ")";
+}
+
 std::string Render(const Expr& e, bool display) {
   auto sub = [&](const ExprPtr& c) { return display ? c->DisplayName() : c->ToString(); };
   switch (e.kind) {
@@ -153,6 +174,12 @@ std::string Render(const Expr& e, bool display) {
       }
       return e.literal.ToSql();
     case ExprKind::kColumn: {
+      if (display && !e.name_parts.empty() && !lambda_names.empty() &&
+          IsLambdaVariable(e.name_parts[0])) {
+        std::string out = "namedlambdavariable()";
+        for (size_t i = 1; i < e.name_parts.size(); ++i) out += "." + e.name_parts[i];
+        return out;
+      }
       if (display) return e.name_parts.empty() ? "" : e.name_parts.back();
       std::string out;
       for (size_t i = 0; i < e.name_parts.size(); ++i) {
@@ -203,6 +230,21 @@ std::string Render(const Expr& e, bool display) {
           const ExprPtr& c = e.children[i];
           if (i) args += ", ";
           args += c->kind == ExprKind::kAlias ? sub(c->children[0]) + " AS " + c->name : sub(c);
+        }
+      } else if (display && IsHigherOrderFunction(e.name) &&
+                 e.children.size() > HigherOrderArity(e.name).value_args) {
+        // Function arguments that are not lambdas are lambdas of hidden variables, and
+        // aggregate's missing finish is the identity, as Spark names them.
+        const LambdaArity arity = HigherOrderArity(e.name);
+        for (size_t i = 0; i < e.children.size(); ++i) {
+          const ExprPtr& c = e.children[i];
+          if (i) args += ", ";
+          bool function = i >= arity.value_args && c->kind != ExprKind::kLambda;
+          args += function ? HiddenLambda(sub(c), HigherOrderDefaultParams(e.name, i - arity.value_args))
+                           : sub(c);
+        }
+        if (arity.max_lambdas > e.children.size() - arity.value_args) {
+          args += ", " + HiddenLambda("namedlambdavariable()", 1);
         }
       } else {
         args = Join(e.children, display);
@@ -270,6 +312,12 @@ std::string Render(const Expr& e, bool display) {
     case ExprKind::kInSubquery:
       return "(" + sub(e.children[0]) + (e.negated ? " NOT IN " : " IN ") + "(listquery()))";
     case ExprKind::kLambda: {
+      if (display) {
+        lambda_names.push_back(&e.name_parts);
+        std::string body = sub(e.children[0]);
+        lambda_names.pop_back();
+        return HiddenLambda(body, e.name_parts.size());
+      }
       std::string params;
       for (size_t i = 0; i < e.name_parts.size(); ++i) {
         if (i) params += ", ";

@@ -14,6 +14,7 @@
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/generators.h"
+#include "spate/compute/higher_order.h"
 #include "spate/compute/nested.h"
 #include "spate/compute/predicates.h"
 #include "spate/sql/parser_literals.h"
@@ -104,6 +105,15 @@ class Analyzer::Impl {
   }
 
   Result<BoundExprPtr> ResolveColumn(const Expr& e, const std::vector<Attribute>& scope);
+  /// `out`.parts[from..] as struct fields (the rest of a dotted name).
+  Result<BoundExprPtr> ExtractFields(BoundExprPtr out, const std::vector<std::string>& parts,
+                                     size_t from);
+  /// A reference to a variable of an enclosing lambda named by e's first part (lambda
+  /// variables shadow columns, as in Spark); nullopt when none has that name.
+  Result<std::optional<BoundExprPtr>> ResolveLambdaVariable(const Expr& e);
+  /// transform / filter / aggregate / ... with lambda arguments (compute/higher_order.h).
+  Result<BoundExprPtr> BindHigherOrder(const Expr& e, const std::vector<Attribute>& scope,
+                                       const BindHook* hook);
   /// Scalar, EXISTS and IN subqueries: the (uncorrelated) subquery runs now through the
   /// catalog's executor and becomes a literal or an IN set.
   Result<BoundExprPtr> BindSubquery(const Expr& e, const std::vector<Attribute>& scope,
@@ -152,6 +162,12 @@ class Analyzer::Impl {
   bool case_sensitive_;
   int64_t next_id_ = 0;
   std::vector<std::map<std::string, BoundPlanPtr>> ctes_;
+  /// The variables of the lambdas being bound, outermost first.
+  struct LambdaFrame {
+    std::vector<std::string> names;
+    std::vector<LambdaParam> params;
+  };
+  std::vector<LambdaFrame> lambda_frames_;
 };
 
 namespace {
@@ -348,7 +364,13 @@ Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
   const Attribute& a = scope[matches[0].first];
   BoundExprPtr out = MakeColumnRef(matches[0].first, a.type, a.nullable, a.Label());
   // Remaining parts are struct fields.
-  for (size_t k = static_cast<size_t>(matches[0].second); k < parts.size(); ++k) {
+  return ExtractFields(std::move(out), parts, static_cast<size_t>(matches[0].second));
+}
+
+Result<BoundExprPtr> Analyzer::Impl::ExtractFields(BoundExprPtr out,
+                                                   const std::vector<std::string>& parts,
+                                                   size_t from) {
+  for (size_t k = from; k < parts.size(); ++k) {
     const DataTypePtr& t = out->type();
     if (t->id() != TypeId::kStruct) {
       return Status::Error("INVALID_EXTRACT_BASE_FIELD_TYPE",
@@ -369,9 +391,101 @@ Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
   return out;
 }
 
+Result<std::optional<BoundExprPtr>> Analyzer::Impl::ResolveLambdaVariable(const Expr& e) {
+  if (e.name_parts.empty() || e.plan_id >= 0) return std::optional<BoundExprPtr>();
+  int from_end = 0;
+  for (size_t f = lambda_frames_.size(); f-- > 0;) {
+    const LambdaFrame& frame = lambda_frames_[f];
+    from_end += static_cast<int>(frame.params.size());
+    for (size_t s = 0; s < frame.names.size(); ++s) {
+      if (!NameEq(frame.names[s], e.name_parts[0])) continue;
+      BoundExprPtr v = MakeLambdaVariable(from_end - static_cast<int>(s), frame.params[s].type,
+                                          frame.params[s].nullable, frame.names[s]);
+      SPATE_ASSIGN_OR_RETURN(v, ExtractFields(std::move(v), e.name_parts, 1));
+      return std::optional<BoundExprPtr>(std::move(v));
+    }
+  }
+  return std::optional<BoundExprPtr>();
+}
+
+Result<BoundExprPtr> Analyzer::Impl::BindHigherOrder(const Expr& e,
+                                                     const std::vector<Attribute>& scope,
+                                                     const BindHook* hook) {
+  const LambdaArity arity = HigherOrderArity(e.name);
+  const size_t lo = arity.value_args + arity.min_lambdas;
+  const size_t hi = arity.value_args + arity.max_lambdas;
+  if (e.children.size() < lo || e.children.size() > hi) {
+    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                         {{"functionName", QuoteIdentifier({e.name})},
+                          {"expectedNum", lo == hi ? std::to_string(lo)
+                                                   : "[" + std::to_string(lo) + ", " +
+                                                         std::to_string(hi) + "]"},
+                          {"actualNum", std::to_string(e.children.size())},
+                          {"docroot", "https://spark.apache.org/docs/latest"}})
+        .WithPosition(e.position);
+  }
+  std::vector<BoundExprPtr> args;
+  for (size_t i = 0; i < arity.value_args; ++i) {
+    const Expr& c = *e.children[i];
+    if (c.kind == ExprKind::kLambda) {
+      return Status::Error("INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION",
+                           {{"class", c.DisplayName()}})
+          .WithPosition(c.position);
+    }
+    SPATE_ASSIGN_OR_RETURN(auto b, Bind(c, scope, hook));
+    args.push_back(std::move(b));
+  }
+  // The function arguments: a lambda, or any expression (a lambda of hidden variables).
+  std::vector<const Expr*> lambdas;
+  for (size_t i = arity.value_args; i < e.children.size(); ++i) lambdas.push_back(e.children[i].get());
+  const std::string text = e.DisplayName();
+  SPATE_RETURN_IF_ERROR(CoerceHigherOrderArgs(e.name, &args, text));
+  std::vector<BoundLambda> bound;
+  for (size_t i = 0; i < lambdas.size(); ++i) {
+    if (lambdas[i]->kind != ExprKind::kLambda) {
+      auto params = HigherOrderLambdaParams(e.name, args, i, 0, text);
+      if (!params.ok()) return params.status().WithPosition(lambdas[i]->position);
+      lambda_frames_.push_back({std::vector<std::string>(params->size()), *params});
+      Result<BoundExprPtr> body = Bind(*lambdas[i], scope, hook);
+      lambda_frames_.pop_back();
+      if (!body.ok()) return body.status();
+      std::string display = "lambdafunction(" + lambdas[i]->DisplayName();
+      for (size_t k = 0; k < params->size(); ++k) display += ", namedlambdavariable()";
+      bound.push_back({std::vector<std::string>(params->size(), "_"), *params, *body, display + ")"});
+      continue;
+    }
+    const Expr& lam = *lambdas[i];
+    for (size_t a = 0; a < lam.name_parts.size(); ++a) {
+      for (size_t b = 0; b < a; ++b) {
+        if (NameEq(lam.name_parts[a], lam.name_parts[b])) {
+          std::string names;
+          for (const auto& n : lam.name_parts) names += (names.empty() ? "" : ", ") + QuoteIdentifier({n});
+          return Status::Error("INVALID_LAMBDA_FUNCTION_CALL.DUPLICATE_ARG_NAMES",
+                               {{"args", names}, {"caseSensitiveConfig", "\"spark.sql.caseSensitive\""}})
+              .WithPosition(lam.position);
+        }
+      }
+    }
+    auto params = HigherOrderLambdaParams(e.name, args, i, lam.name_parts.size(), text);
+    if (!params.ok()) return params.status().WithPosition(lam.position);
+    lambda_frames_.push_back({lam.name_parts, *params});
+    Result<BoundExprPtr> body = Bind(*lam.children[0], scope, hook);
+    lambda_frames_.pop_back();
+    if (!body.ok()) return body.status();
+    bound.push_back({lam.name_parts, *params, *body, lam.DisplayName()});
+  }
+  return MakeHigherOrderCall(e.name, std::move(args), std::move(bound), text);
+}
+
 Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<Attribute>& scope,
                                               const BindHook* hook) {
   auto& registry = FunctionRegistry::Global();
+  if (IsHigherOrderFunction(e.name)) {
+    // array_sort(arr) is also a plain function; the others take lambdas only.
+    bool has_lambda = false;
+    for (const auto& c : e.children) has_lambda |= c->kind == ExprKind::kLambda;
+    if (has_lambda || !registry.FindScalar(e.name)) return BindHigherOrder(e, scope, hook);
+  }
   FunctionKind kind = registry.KindOf(e.name);
   if (kind == FunctionKind::kAggregate) {
     return Status::Error("INVALID_WHERE_CONDITION",
@@ -420,6 +534,10 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<A
 
 Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attribute>& scope,
                                           const BindHook* hook) {
+  if (!lambda_frames_.empty() && e.kind == ExprKind::kColumn) {
+    SPATE_ASSIGN_OR_RETURN(auto variable, ResolveLambdaVariable(e));
+    if (variable) return *variable;
+  }
   if (hook) {
     SPATE_ASSIGN_OR_RETURN(auto hooked, (*hook)(e));
     if (hooked) return *hooked;
@@ -501,8 +619,9 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attri
     case ExprKind::kInSubquery:
       return BindSubquery(e, scope, hook);
     case ExprKind::kLambda:
-      return Status::Error("UNSUPPORTED_FEATURE.LAMBDA_FUNCTION_WITH_PYTHON_UDF",
-                           {{"funcName", e.DisplayName()}});
+      return Status::Error("INVALID_LAMBDA_FUNCTION_CALL.NON_HIGHER_ORDER_FUNCTION",
+                           {{"class", e.DisplayName()}})
+          .WithPosition(e.position);
   }
   return Status::Internal("unknown expression kind");
 }
