@@ -15,6 +15,8 @@ from spate.sql import functions as F
     lambda df: df.pandas_api(),
     lambda df: df.sparkSession.read.jdbc("jdbc:x", "t"),
     lambda df: df.write.jdbc("jdbc:x", "t"),
+    lambda df: df.write.bucketBy(2, "age"),
+    lambda df: df.sparkSession.addArtifact("x.py"),
 ])
 def test_refused_names_say_what_and_why(people, get):
     with pytest.raises(PySparkNotImplementedError) as e:
@@ -53,3 +55,12 @@ def test_freq_items_exact(spark):
     df = spark.createDataFrame([(1,)] * 6 + [(2,)] * 3 + [(3,)], "x INT")
     row = df.freqItems(["x"], 0.25).collect()[0]
     assert sorted(row.x_freqItems) == [1, 2]
+
+
+def test_spark_connect_only_names_raise_as_classic_pyspark(spark):
+    from spate.errors import PySparkRuntimeError
+    for get in (lambda: spark.client, lambda: spark.copyFromLocalToFs("a", "b"),
+                lambda: spark.registerProgressHandler(print)):
+        with pytest.raises(PySparkRuntimeError) as e:
+            get()
+        assert e.value.getErrorClass() == "ONLY_SUPPORTED_WITH_SPARK_CONNECT"

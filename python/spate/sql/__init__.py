@@ -11,6 +11,10 @@ from spate.sql.dataframe import DataFrameNaFunctions, DataFrameStatFunctions
 from spate.sql.observation import Observation
 from spate.sql import functions, types
 from spate.errors import AnalysisException, ParseException
+from spate.sql import refusals as _refusals
+
+_refusals.install({"DataFrame": DataFrame, "DataFrameReader": DataFrameReader,
+                   "DataFrameWriter": DataFrameWriter, "SparkSession": SparkSession})
 
 __all__ = ["SparkSession", "DataFrame", "Column", "Row", "GroupedData", "Window", "WindowSpec",
            "RuntimeConfig", "Catalog", "DataFrameReader", "DataFrameWriter", "DataFrameNaFunctions",

@@ -8,7 +8,6 @@ from spate.errors import (PySparkAttributeError, PySparkNotImplementedError, PyS
                           PySparkValueError)
 from spate.sql.column import Column, _to_col_jc, _to_jc
 from spate.sql.types import Row, StructType
-from spate.sql.utils import refused
 
 __all__ = ["DataFrame"]
 
@@ -547,11 +546,6 @@ class DataFrame:
         except ImportError as e:  # pragma: no cover - depends on the machine
             raise ImportError("toArrow() requires pyarrow") from e
         return pa.RecordBatchReader.from_stream(self).read_all()
-
-    # ---- what cannot apply to spate -----------------------------------------------------------
-    rdd = refused("DataFrame.rdd", "spate has no RDDs (no SparkContext, no JVM)", prop=True)
-    pandas_api = refused("DataFrame.pandas_api", "pandas-on-Spark runs on Spark's JVM")
-    executionInfo = refused("DataFrame.executionInfo", "Spark Connect's query execution info", prop=True)
 
     @property
     def write(self) -> "DataFrameWriter":

@@ -5,7 +5,6 @@ from typing import Any, Dict, List, Optional, Union
 
 from spate.errors import PySparkNotImplementedError
 from spate.sql.types import StructType
-from spate.sql.utils import refused
 
 __all__ = ["DataFrameReader", "DataFrameWriter", "DataFrameWriterV2"]
 
@@ -126,12 +125,8 @@ class DataFrameReader(_Options):
         self.options(**{k: v for k, v in opts.items() if v is not None})
         return self.format("csv").load(path, schema=schema)
 
-    jdbc = refused("DataFrameReader.jdbc", "JDBC drivers are JVM libraries")
-
 
 class DataFrameWriter(_Options):
-    jdbc = refused("DataFrameWriter.jdbc", "JDBC drivers are JVM libraries")
-
     def __init__(self, df: Any):
         self._df = df
         self._format_set = False

@@ -428,6 +428,18 @@ def write_to_overwrite_partitions(s):
     return s.spark.table("v2_parts")
 
 
+# ---- names only Spark Connect has: classic PySpark's error, as spate's ---------------------
+
+@case
+def session_client_connect_only(s):
+    return s.spark.client
+
+
+@case
+def session_copy_to_fs_connect_only(s):
+    return s.spark.copyFromLocalToFs("/tmp/a", "/tmp/b")
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'to_json_shape': Differs("D21", "value", "062340a647"),
