@@ -191,19 +191,19 @@ class DataFrame:
     def cube(self, *cols: Any) -> "GroupedData":
         """GROUP BY CUBE: one group per subset of `cols` (the others NULL)."""
         from spate.sql.group import GroupedData
-        return GroupedData(self._jdf.cube([_to_col_jc(c) for c in _flatten(cols)]), self)
+        return GroupedData(self._jdf.cube([_to_col_jc(c) for c in _flatten(cols)]), self, grouping_sets=True)
 
     def rollup(self, *cols: Any) -> "GroupedData":
         """GROUP BY ROLLUP: one group per prefix of `cols` (the others NULL)."""
         from spate.sql.group import GroupedData
-        return GroupedData(self._jdf.rollup([_to_col_jc(c) for c in _flatten(cols)]), self)
+        return GroupedData(self._jdf.rollup([_to_col_jc(c) for c in _flatten(cols)]), self, grouping_sets=True)
 
     def groupingSets(self, groupingSets: Any, *cols: Any) -> "GroupedData":
         """GROUP BY GROUPING SETS: `groupingSets` lists sets of the key columns `cols`."""
         from spate.sql.group import GroupedData
         sets = [[_to_col_jc(c) for c in (s if isinstance(s, (list, tuple)) else [s])]
                 for s in groupingSets]
-        return GroupedData(self._jdf.groupingSets(sets, [_to_col_jc(c) for c in _flatten(cols)]), self)
+        return GroupedData(self._jdf.groupingSets(sets, [_to_col_jc(c) for c in _flatten(cols)]), self, grouping_sets=True)
 
     def agg(self, *exprs: Any) -> "DataFrame":
         return self.groupBy().agg(*exprs)

@@ -13,10 +13,11 @@ _DICT_AGGS = {"avg": "avg", "mean": "mean", "max": "max", "min": "min", "sum": "
 
 
 class GroupedData:
-    def __init__(self, jgd: Any, df: Any, keys: Any = None):
+    def __init__(self, jgd: Any, df: Any, keys: Any = None, grouping_sets: bool = False):
         self._jgd = jgd
         self._df = df
         self._keys = keys  # the grouping Columns (for pivot)
+        self._grouping_sets = grouping_sets  # cube / rollup / groupingSets
 
     def _wrap(self, jdf: Any):
         from spate.sql.dataframe import DataFrame
@@ -45,6 +46,12 @@ class GroupedData:
 
     def pivot(self, pivot_col: str, values: Any = None) -> "PivotedGroupedData":
         """One output column per value of `pivot_col` (the sorted distinct values if not given)."""
+        if self._grouping_sets:
+            from spate.errors import UnsupportedOperationException
+            raise UnsupportedOperationException(
+                "[UNSUPPORTED_FEATURE.PIVOT_AFTER_GROUP_BY] The feature is not supported: PIVOT clause "
+                "following a GROUP BY clause. Consider pushing the GROUP BY into a subquery. SQLSTATE: 0A000",
+                "UNSUPPORTED_FEATURE.PIVOT_AFTER_GROUP_BY", "0A000", {})
         if values is None:
             values = sorted((r[0] for r in self._df.select(pivot_col).distinct().collect()
                              if r[0] is not None), key=lambda v: (str(type(v)), v))

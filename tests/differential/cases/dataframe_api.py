@@ -65,6 +65,16 @@ def cube_sum_all_numeric(s):
 
 
 @case
+def cube_pivot_refused(s):
+    return _sales(s).cube("g").pivot("k").sum("v")
+
+
+@case
+def rollup_agg_dict(s):
+    return _sales(s).rollup("g").agg({"v": "sum", "k": "max"})
+
+
+@case
 def grouping_sets(s):
     F = s.F
     return _sales(s).groupingSets([["g"], ["k"], []], "g", "k").agg(F.sum("v").alias("s"))
