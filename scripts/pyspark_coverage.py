@@ -23,6 +23,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import coverage_doc  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPARK_PYTHON = os.path.join(ROOT, "build", "spark-venv", "bin", "python")
 SPATE_PYTHON = os.environ.get("SPATE_PYTHON", "/usr/bin/python3")
@@ -135,11 +138,7 @@ def collect_spate(spark_names):
 
 
 def _run(python, mode, env=None, stdin=None):
-    r = subprocess.run([python, os.path.abspath(__file__), "--collect", mode], input=stdin,
-                       capture_output=True, text=True, env=env, cwd=ROOT)
-    if r.returncode != 0:
-        raise SystemExit(f"collecting the {mode} side with {python} failed:\n{r.stderr[-3000:]}")
-    return json.loads(r.stdout)
+    return coverage_doc.run_side(os.path.abspath(__file__), python, mode, env, stdin, ROOT)
 
 
 def gather():
@@ -189,14 +188,6 @@ def table(spark, spate):
     return "\n".join(lines) + "\n"
 
 
-def splice(doc, block):
-    if BEGIN in doc and END in doc:
-        head, rest = doc.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        return head + block.rstrip("\n") + tail
-    return doc.rstrip("\n") + "\n\n## PySpark API coverage\n\n" + block
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--collect", choices=["spark", "spate"], help=argparse.SUPPRESS)
@@ -215,17 +206,8 @@ def main():
         return 0
     with open(DOC) as f:
         doc = f.read()
-    new = splice(doc, block)
-    if a.check:
-        if new != doc:
-            sys.stderr.write("docs/python.md's PySpark coverage table is stale: run "
-                             "python3 scripts/pyspark_coverage.py\n")
-            return 1
-        return 0
-    if new != doc:
-        with open(DOC, "w") as f:
-            f.write(new)
-    return 0
+    new = coverage_doc.splice(doc, block, BEGIN, END, "PySpark API coverage")
+    return coverage_doc.update(DOC, doc, new, a.check, "scripts/pyspark_coverage.py")
 
 
 if __name__ == "__main__":
