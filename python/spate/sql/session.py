@@ -277,6 +277,11 @@ Table = namedtuple("Table", "name catalog namespace description tableType isTemp
 Database = namedtuple("Database", "name catalog description locationUri")
 CatalogColumn = namedtuple("Column", "name description dataType nullable isPartition isBucket isCluster")
 Function = namedtuple("Function", "name catalog namespace description className isTemporary")
+CatalogMetadata = namedtuple("CatalogMetadata", "name description")
+
+
+def _quoted(name: str) -> str:
+    return ".".join("`%s`" % p.replace("`", "``") for p in name.split("."))
 
 
 class Catalog:
@@ -390,6 +395,90 @@ class Catalog:
 
     def refreshTable(self, tableName: str) -> None:
         pass
+
+    # -- catalogs, schemas, tables, views and functions by name (PySpark 4.x) --------------
+    def refreshByPath(self, path: str) -> None:
+        """spate caches no table data: reads always see the files as they are."""
+
+    def listCatalogs(self, pattern: Optional[str] = None) -> List["CatalogMetadata"]:
+        import fnmatch
+        return [CatalogMetadata("spark_catalog", None)] if pattern is None or fnmatch.fnmatch(
+            "spark_catalog", pattern) else []
+
+    def setCurrentCatalog(self, catalogName: str) -> None:
+        if catalogName != "spark_catalog":
+            from spate.errors import AnalysisException
+            raise AnalysisException("[CATALOG_NOT_FOUND] The catalog `%s` not found. SQLSTATE: 42P08"
+                                    % catalogName, "CATALOG_NOT_FOUND", "42P08",
+                                    {"catalogName": "`%s`" % catalogName})
+
+    def getDatabase(self, dbName: str) -> Database:
+        name = dbName.split(".")[-1].lower()
+        for d in self.listDatabases():
+            if d.name == name:
+                return d
+        from spate.errors import AnalysisException
+        raise AnalysisException(
+            "[SCHEMA_NOT_FOUND] The schema `%s` cannot be found. SQLSTATE: 42704" % name,
+            "SCHEMA_NOT_FOUND", "42704", {"schemaName": "`%s`" % name})
+
+    def createDatabase(self, dbName: str, ifNotExists: bool = False, properties: Optional[Dict[str, str]] = None) -> None:
+        self._s.sql("CREATE SCHEMA %s%s" % ("IF NOT EXISTS " if ifNotExists else "", _quoted(dbName)))
+
+    def dropDatabase(self, dbName: str, ifExists: bool = False, cascade: bool = False) -> None:
+        self._s.sql("DROP SCHEMA %s%s%s" % ("IF EXISTS " if ifExists else "", _quoted(dbName),
+                                             " CASCADE" if cascade else ""))
+
+    def dropTable(self, tableName: str, ifExists: bool = False, purge: bool = False) -> None:
+        self._s.sql("DROP TABLE %s%s" % ("IF EXISTS " if ifExists else "", _quoted(tableName)))
+
+    def dropView(self, viewName: str, ifExists: bool = False) -> None:
+        self._s.sql("DROP VIEW %s%s" % ("IF EXISTS " if ifExists else "", _quoted(viewName)))
+
+    def listViews(self, dbName: Optional[str] = None, pattern: Optional[str] = None) -> List[Table]:
+        return [t for t in self.listTables(dbName, pattern) if t.tableType in ("VIEW", "TEMPORARY")]
+
+    def truncateTable(self, tableName: str) -> None:
+        """Deletes every row (a new table version)."""
+        self._s.sql("DELETE FROM %s" % _quoted(tableName))
+
+    def getFunction(self, functionName: str) -> Function:
+        name = functionName.split(".")[-1].lower()
+        if not self.functionExists(name):
+            from spate.errors import AnalysisException
+            raise AnalysisException(
+                "[UNRESOLVED_ROUTINE] Cannot resolve routine `%s` on search path [`system`.`builtin`, "
+                "`system`.`session`, `spark_catalog`.`default`]. SQLSTATE: 42883" % name,
+                "UNRESOLVED_ROUTINE", "42883", {"routineName": "`%s`" % name})
+        return Function(name, None, None, None, None, True)
+
+    def registerFunction(self, name: str, f: Any, returnType: Any = None) -> Any:
+        """Deprecated PySpark alias of spark.udf.register."""
+        return self._s.udf.register(name, f, returnType)
+
+    def createTable(self, tableName: str, path: Optional[str] = None, source: Optional[str] = None,
+                    schema: Optional[StructType] = None, description: Optional[str] = None,
+                    **options: Any) -> DataFrame:
+        """A Delta table: with `schema` an empty one, with `path` one over the Delta table
+        there (EXTERNAL)."""
+        sql = "CREATE TABLE %s" % _quoted(tableName)
+        if schema is not None:
+            if isinstance(schema, str):
+                schema = _parse_datatype_string(schema)
+            sql += " (%s)" % ", ".join("`%s` %s%s" % (f.name.replace("`", "``"), f.dataType.simpleString(),
+                                                     "" if f.nullable else " NOT NULL") for f in schema.fields)
+        sql += " USING %s" % (source or "delta")
+        path = path or options.get("path")
+        if path is not None:
+            sql += " LOCATION '%s'" % path.replace("'", "\\'")
+        if description is not None:
+            sql += " COMMENT '%s'" % description.replace("'", "\\'")
+        self._s.sql(sql)
+        return self._s.table(tableName)
+
+    def createExternalTable(self, tableName: str, path: Optional[str] = None, source: Optional[str] = None,
+                            schema: Optional[StructType] = None, **options: Any) -> DataFrame:
+        return self.createTable(tableName, path, source, schema, **options)
 
 
 class SparkContext:
