@@ -61,6 +61,11 @@ class DataFrameReader(_Options):
             return DataFrame(self._session._js.readTable(self._options, tableName), self._session)
         return self._session.table(tableName)
 
+    def changes(self, tableName: str):
+        """The row-level changes of a Delta table (its change data feed: startingVersion,
+        endingVersion, ... as options), as read.option("readChangeFeed", "true").table()."""
+        return self.option("readChangeFeed", "true").table(tableName)
+
     def load(self, path: Union[str, List[str], None] = None, format: Optional[str] = None,
              schema: Union[StructType, str, None] = None, **options: Any):
         """format("statestore") / format("state-metadata"): the state of a streaming

@@ -259,6 +259,10 @@ class SparkSession:
         from spate.sql.streaming.query import StreamingQueryManager
         return StreamingQueryManager(_spate.streams(self._js), self)
 
+    def emptyDataFrame(self, schema: Union[StructType, str]) -> DataFrame:
+        """A DataFrame of no rows with `schema` (a StructType or DDL string)."""
+        return self.createDataFrame([], schema)
+
     @property
     def catalog(self) -> "Catalog":
         return Catalog(self)

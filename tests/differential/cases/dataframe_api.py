@@ -438,6 +438,24 @@ def write_to_overwrite_partitions(s):
     return s.spark.table("v2_parts")
 
 
+# ---- read.changes, emptyDataFrame ---------------------------------------------------------
+
+@case
+def read_changes_delta(s):
+    s.spark.sql("DROP TABLE IF EXISTS chg_t")
+    s.spark.sql("CREATE TABLE chg_t (id INT, v STRING) USING delta "
+                "TBLPROPERTIES (delta.enableChangeDataFeed = true)")
+    s.spark.sql("INSERT INTO chg_t VALUES (1, 'a'), (2, 'b')")
+    s.spark.sql("UPDATE chg_t SET v = 'z' WHERE id = 2")
+    df = s.spark.read.option("startingVersion", "1").changes("chg_t")
+    return df.select("id", "v", "_change_type", "_commit_version")
+
+
+@case
+def empty_data_frame(s):
+    return s.spark.emptyDataFrame("a INT, b STRING")
+
+
 # ---- names only Spark Connect has: classic PySpark's error, as spate's ---------------------
 
 @case
@@ -452,5 +470,6 @@ def session_copy_to_fs_connect_only(s):
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
+    'read_changes_delta': Differs("D7", "error", "5b79f3c823"),
     'to_json_shape': Differs("D21", "value", "062340a647"),
 })
