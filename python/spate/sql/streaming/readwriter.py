@@ -157,6 +157,11 @@ class DataStreamReader(_Options):
             unescapedQuoteHandling=unescapedQuoteHandling)
         return self.format("csv").load(_path_str(path))
 
+    def changes(self, tableName: str):
+        """A stream of the row-level changes of a Delta table (its change data feed), as
+        option("readChangeFeed", "true").table(tableName)."""
+        return self.option("readChangeFeed", "true").table(tableName)
+
     def table(self, tableName: str):
         """A stream of the commits of a Delta table of the catalog."""
         if not isinstance(tableName, str):
