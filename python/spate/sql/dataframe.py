@@ -552,6 +552,15 @@ class DataFrame:
         from spate.sql.readwriter import DataFrameWriter
         return DataFrameWriter(self)
 
+    def mergeInto(self, table: str, condition: Column) -> "MergeIntoWriter":
+        """MERGE of this DataFrame into the Delta table `table` (spate.sql.merge)."""
+        from spate.sql.merge import MergeIntoWriter
+        if not isinstance(condition, Column):
+            raise PySparkTypeError("[NOT_COLUMN] Argument `condition` should be a Column, got %s."
+                                   % type(condition).__name__, "NOT_COLUMN", None,
+                                   {"arg_name": "condition", "arg_type": type(condition).__name__})
+        return MergeIntoWriter(self, table, condition)
+
     def writeTo(self, table: str) -> "DataFrameWriterV2":
         """A DataFrameWriterV2 for the table `table` (create, append, overwrite, ...)."""
         from spate.sql.readwriter import DataFrameWriterV2

@@ -438,6 +438,37 @@ def write_to_overwrite_partitions(s):
     return s.spark.table("v2_parts")
 
 
+# ---- mergeInto ----------------------------------------------------------------------------
+
+def _merge_target(s, name):
+    s.spark.sql("DROP TABLE IF EXISTS %s" % name)
+    s.spark.createDataFrame([(1, "a", 10), (2, "b", 20), (3, "c", 30)], "id INT, k STRING, v INT") \
+        .write.format("delta").saveAsTable(name)
+    return s.spark.createDataFrame([(2, "B", 200), (4, "D", 400)], "id INT, k STRING, v INT").alias("src")
+
+
+@case
+def merge_into_upsert(s):
+    F = s.F
+    src = _merge_target(s, "mi_t1")
+    src.mergeInto("mi_t1", F.expr("mi_t1.id = src.id")).whenMatched().updateAll() \
+        .whenNotMatched().insertAll().merge()
+    return sorted(s.spark.table("mi_t1").collect(), key=lambda r: r.id)
+
+
+@case
+def merge_into_clauses(s):
+    F = s.F
+    src = _merge_target(s, "mi_t2")
+    (src.mergeInto("mi_t2", F.expr("mi_t2.id = src.id"))
+        .whenMatched(F.expr("src.v > 100")).update({"v": F.expr("src.v + 1")})
+        .whenNotMatched().insert({"id": F.expr("src.id"), "k": F.lit("new"), "v": F.lit(0)})
+        .whenNotMatchedBySource(F.expr("mi_t2.id = 1")).delete()
+        .whenNotMatchedBySource().update({"k": F.lit("old")})
+        .merge())
+    return sorted(s.spark.table("mi_t2").collect(), key=lambda r: r.id)
+
+
 # ---- read.changes, emptyDataFrame ---------------------------------------------------------
 
 @case
