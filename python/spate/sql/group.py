@@ -117,6 +117,30 @@ class GroupedData:
         return self._transform_with_state(proc, outputStructType, outputMode, timeouts[timeoutConf], True,
                                           "flatMapGroupsWithState")
 
+    def applyInPandas(self, func: Any, schema: Any):
+        """func(pdf) -> pdf (or func(key, pdf)) per group, the group's rows (all columns) as
+        one pandas DataFrame; its result's columns by name (by position when they are not
+        the schema's names) become rows of `schema` (a StructType or DDL string)."""
+        import inspect
+        from spate.sql.streaming.stateful_processor import StatefulProcessor
+        if self._grouping_sets:
+            raise PySparkTypeError("[NOT_SUPPORTED] applyInPandas needs groupBy.", "NOT_SUPPORTED", None, {})
+        try:
+            with_key = len(inspect.signature(func).parameters) == 2
+        except (TypeError, ValueError):
+            with_key = False
+
+        class _PerGroup(StatefulProcessor):
+            def init(self, handle: Any) -> None:
+                pass
+
+            def handleInputRows(self, key: Any, rows: Any, timerValues: Any) -> Any:
+                for pdf in rows:
+                    yield func(key, pdf) if with_key else func(pdf)
+
+        return self._transform_with_state(_PerGroup(), schema, "Append", "None", True,
+                                          "flatMapGroupsInPandas")
+
     def transformWithState(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
                            timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):
         """Runs `statefulProcessor` per grouping key; rows in and out as Row objects."""

@@ -438,6 +438,25 @@ def write_to_overwrite_partitions(s):
     return s.spark.table("v2_parts")
 
 
+# ---- GroupedData.applyInPandas ----------------------------------------------------------
+
+@case
+def apply_in_pandas(s):
+    def centre(pdf):
+        pdf["v"] = pdf["v"] - pdf["v"].mean()
+        return pdf[["g", "v"]]
+    return _sales(s).filter("g IS NOT NULL").groupBy("g").applyInPandas(centre, "g STRING, v DOUBLE")
+
+
+@case
+def apply_in_pandas_with_key(s):
+    import pandas as pd
+
+    def summary(key, pdf):
+        return pd.DataFrame({"g": [key[0]], "n": [len(pdf)], "total": [int(pdf["v"].sum())]})
+    return _sales(s).groupBy("g").applyInPandas(summary, "g STRING, n LONG, total LONG")
+
+
 # ---- mergeInto ----------------------------------------------------------------------------
 
 def _merge_target(s, name):
