@@ -701,3 +701,36 @@ def test_foreach_batch_sql_on_the_batch(spark, tmp_path):
          .trigger(availableNow=True).start())
     q.awaitTermination()
     assert totals == [(0, 6, 15)]
+
+
+def test_relative_source_path_is_logged_absolute(spark, tmp_path, monkeypatch):
+    # The file source log names files as Spark does (file:///absolute), so a restart from
+    # another working directory, or Spark continuing the checkpoint, knows them.
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    land("landing", "a.json", [1, 2])
+
+    def run(source, chk):
+        q = (spark.readStream.schema(SCHEMA).json(source).writeStream.format("memory")
+             .queryName("rel_" + uuid.uuid4().hex[:8]).option("checkpointLocation", chk)
+             .trigger(availableNow=True).start())
+        q.awaitTermination()
+        return sorted(r.id for r in spark.table(q.name).collect())
+
+    assert run("landing", "chk") == [1, 2]
+    entries = [json.loads(line) for line in open(work / "chk" / "sources" / "0" / "0").read().splitlines()[1:]]
+    assert [e["path"] for e in entries] == ["file://" + str(work / "landing" / "a.json")]
+    # From another working directory, by the absolute path: only the new file is read.
+    land(str(work / "landing"), "b.json", [3])
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    assert run(str(work / "landing"), str(work / "chk")) == [3]
+    # An older checkpoint whose log holds relative paths: they are read against the working
+    # directory, so nothing is taken twice.
+    monkeypatch.chdir(work)
+    log = work / "chk" / "sources" / "0" / "0"
+    log.write_text(log.read_text().replace("file://" + str(work) + "/", ""))
+    land("landing", "c.json", [4])
+    assert run("landing", "chk") == [4]

@@ -92,7 +92,11 @@ class FileStreamSource final : public stream::Source {
       : o_(o),
         fs_(ctx.fs),
         metadata_path_(ctx.metadata_path),
-        log_(ctx.fs, ctx.metadata_path, CompactInterval(ctx), CleanupDelay(ctx)) {}
+        log_(ctx.fs, ctx.metadata_path, CompactInterval(ctx), CleanupDelay(ctx)) {
+    // Listed files carry absolute paths (the log's, and Spark's, form), whatever the
+    // working directory.
+    o_.path = io::AbsolutePath(o_.path);
+  }
 
   /// spark.sql.streaming.fileSource.log.deletion / .cleanupDelay (default 10 minutes).
   static int64_t CleanupDelay(const stream::SourceContext& ctx) {
@@ -439,9 +443,11 @@ class FileStreamSource final : public stream::Source {
     if (v.is_object() && v.Find("logOffset")) return v.Find("logOffset")->int_value();
     return v.int_value();
   }
+  // Entries of older spate checkpoints may hold relative paths: made absolute as the
+  // listing's are.
   static std::string StripPath(const JsonValue& e) {
     const JsonValue* p = e.Find("path");
-    return p ? stream::StripFileScheme(p->string_value()) : "";
+    return p ? io::AbsolutePath(stream::StripFileScheme(p->string_value())) : "";
   }
   std::string Key(const std::string& path) const {
     return file_name_only_ ? io::BaseName(path) : path;

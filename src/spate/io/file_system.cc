@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <filesystem>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -615,6 +616,20 @@ std::string JoinPath(std::string_view dir, std::string_view name) {
   if (s.back() != '/') s += '/';
   s.append(name);
   return s;
+}
+
+std::string AbsolutePath(std::string_view path) {
+  if (path.empty() || path[0] == '/' || path.find("://") != std::string_view::npos ||
+      path.rfind("file:", 0) == 0) {
+    return std::string(path);
+  }
+  std::error_code ec;
+  std::filesystem::path abs = std::filesystem::absolute(std::filesystem::path(path), ec);
+  if (ec) return std::string(path);
+  std::string out = abs.lexically_normal().string();
+  // "in/" keeps no trailing slash, as the relative form had none to mean a folder.
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
 }
 
 std::string ParentPath(std::string_view path) {

@@ -140,5 +140,8 @@ std::string JoinPath(std::string_view dir, std::string_view name);
 std::string ParentPath(std::string_view path);
 /// "a/b/c" -> "c".
 std::string BaseName(std::string_view path);
+/// A relative local path made absolute against the working directory and lexically
+/// normalized ("./in" -> "/cwd/in"); absolute paths and URIs ("s3://...") unchanged.
+std::string AbsolutePath(std::string_view path);
 
 }  // namespace spate::io

@@ -60,8 +60,11 @@ std::string RandomUuid() {
 }
 
 std::string QualifyPath(const std::string& path) {
-  if (!path.empty() && path[0] == '/') return "file://" + path;
-  return path;
+  // Relative paths are made absolute, as Spark qualifies them: a log entry must name the
+  // same file whatever the working directory of the process that reads it.
+  std::string abs = io::AbsolutePath(path);
+  if (!abs.empty() && abs[0] == '/') return "file://" + abs;
+  return abs;
 }
 
 std::string StripFileScheme(const std::string& path) {

@@ -163,8 +163,9 @@ class CompactibleLog : public MetadataLog {
   int64_t cleanup_delay_ms_;
 };
 
-/// "file:///abs/path" for an absolute local path (what Spark's logs hold); the path
-/// itself otherwise. StripFileScheme undoes it.
+/// "file:///abs/path" for a local path, made absolute against the working directory when
+/// relative (what Spark's logs hold); other URIs unchanged. StripFileScheme undoes the
+/// scheme.
 std::string QualifyPath(const std::string& path);
 std::string StripFileScheme(const std::string& path);
 
