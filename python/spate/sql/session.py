@@ -259,6 +259,12 @@ class SparkSession:
         from spate.sql.streaming.query import StreamingQueryManager
         return StreamingQueryManager(_spate.streams(self._js), self)
 
+    @property
+    def tvf(self) -> "TableValuedFunction":
+        """Table-valued functions as DataFrames (spate.sql.tvf)."""
+        from spate.sql.tvf import TableValuedFunction
+        return TableValuedFunction(self)
+
     def emptyDataFrame(self, schema: Union[StructType, str]) -> DataFrame:
         """A DataFrame of no rows with `schema` (a StructType or DDL string)."""
         return self.createDataFrame([], schema)

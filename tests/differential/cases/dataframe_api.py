@@ -520,6 +520,21 @@ def empty_data_frame(s):
     return s.spark.emptyDataFrame("a INT, b STRING")
 
 
+@case
+def tvf_generators(s):
+    F, t = s.F, s.spark.tvf
+    return {"range": t.range(2, 5), "explode": t.explode(F.array(F.lit(1), F.lit(2))),
+            "explode_outer": t.explode_outer(F.array().cast("array<int>")),
+            "posexplode": t.posexplode(F.create_map(F.lit("a"), F.lit(1))),
+            "json_tuple": t.json_tuple(F.lit('{"a": 1, "b": "q"}'), F.lit("a"), F.lit("b"))}
+
+
+@case
+def tvf_inline(s):
+    F = s.F
+    return s.spark.tvf.inline(F.array(F.struct(F.lit(1).alias("a"), F.lit("x").alias("b"))))
+
+
 # ---- names only Spark Connect has: classic PySpark's error, as spate's ---------------------
 
 @case
@@ -537,4 +552,5 @@ pins({
     'read_changes_delta': Differs("D7", "error", "5b79f3c823"),
     'read_stream_changes_delta': Differs("D7", "error", "865318f093"),
     'to_json_shape': Differs("D21", "value", "062340a647"),
+    'tvf_inline': Differs("D1", "nullability", "26cb501ba4"),
 })
