@@ -405,6 +405,8 @@ void BindDataFrame(py::module_& m) {
         return d.replace(values, subset);
       })
       .def("toJSON", &DataFrame::toJSON)
+      .def("scalar", &DataFrame::scalar)
+      .def("exists", &DataFrame::exists)
       .def("statCorr", [](const DataFrame& d, const std::string& a, const std::string& b,
                           const std::string& method) { return d.stat().corr(a, b, method); },
            py::call_guard<py::gil_scoped_release>())

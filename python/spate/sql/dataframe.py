@@ -552,6 +552,14 @@ class DataFrame:
         from spate.sql.readwriter import DataFrameWriter
         return DataFrameWriter(self)
 
+    def scalar(self) -> Column:
+        """This DataFrame (one column, at most one row) as a scalar subquery Column."""
+        return Column(self._jdf.scalar())
+
+    def exists(self) -> Column:
+        """EXISTS (this DataFrame) as a Column."""
+        return Column(self._jdf.exists())
+
     def mergeInto(self, table: str, condition: Column) -> "MergeIntoWriter":
         """MERGE of this DataFrame into the Delta table `table` (spate.sql.merge)."""
         from spate.sql.merge import MergeIntoWriter

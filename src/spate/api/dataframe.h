@@ -190,6 +190,11 @@ class DataFrame {
                     const std::vector<std::string>& subset = {}) const;
   /// One JSON string per row, in a column `value` (Spark Connect's toJSON: spate has no RDDs).
   DataFrame toJSON() const;
+  /// This DataFrame as a scalar subquery (its one column, at most one row; NULL without
+  /// rows) or an EXISTS subquery, for use in another DataFrame's expressions. Uncorrelated:
+  /// the DataFrame is analyzed on its own (spate has no Column.outer()).
+  Column scalar() const;
+  Column exists() const;
   /// df.stat (DataFrameStatFunctions).
   DataFrameStatFunctions stat() const;
   DataFrame coalesce(int num_partitions) const;

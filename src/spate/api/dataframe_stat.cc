@@ -353,6 +353,20 @@ DataFrame DataFrame::withColumnsRenamed(
   return select(cols);
 }
 
+// ---- subqueries ---------------------------------------------------------------------------
+
+Column DataFrame::scalar() const {
+  auto e = std::make_shared<Expr>(ExprKind::kScalarSubquery);
+  e->subquery = std::make_shared<sql::PlanSubquery>(plan_);
+  return Column(e);
+}
+
+Column DataFrame::exists() const {
+  auto e = std::make_shared<Expr>(ExprKind::kExists);
+  e->subquery = std::make_shared<sql::PlanSubquery>(plan_);
+  return Column(e);
+}
+
 // ---- df.stat ------------------------------------------------------------------------------
 
 DataFrameStatFunctions DataFrame::stat() const { return DataFrameStatFunctions(*this); }

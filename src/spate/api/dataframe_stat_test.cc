@@ -141,5 +141,15 @@ TEST(DataFrameStatTest, StatFunctions) {
             (std::vector<std::string>{"Row(s_x='p', 1=1, 2=0, 3=1)", "Row(s_x='q', 1=0, 2=1, 3=0)"}));
 }
 
+TEST(DataFrameStatTest, ScalarAndExistsSubqueries) {
+  auto spark = NewSession();
+  auto df = spark.range(3);
+  auto top = spark.range(10).agg({F::max("id")});
+  auto out = df.select({F::col("id"), top.scalar().alias("m"),
+                        spark.range(0).exists().alias("e")}).orderBy("id");
+  EXPECT_EQ(out.collect().at(2).toString(), "Row(id=2, m=9, e=False)");
+  EXPECT_EQ(df.filter(spark.range(1).exists()).count(), 3);
+}
+
 }  // namespace
 }  // namespace spate::api

@@ -457,6 +457,36 @@ def apply_in_pandas_with_key(s):
     return _sales(s).groupBy("g").applyInPandas(summary, "g STRING, n LONG, total LONG")
 
 
+# ---- scalar / exists subqueries ------------------------------------------------------------
+
+@case
+def scalar_subquery(s):
+    F = s.F
+    top = s.spark.range(10).agg(F.max("id"))
+    return s.spark.range(3).select("id", top.scalar().alias("m"), (F.col("id") + top.scalar()).alias("p"))
+
+
+@case
+def scalar_subquery_no_rows(s):
+    return s.spark.range(2).select("id", s.spark.range(0).scalar().alias("none"))
+
+
+@case
+def scalar_subquery_unnamed(s):
+    return s.spark.range(1).select(s.spark.range(5, 6).scalar())
+
+
+@case
+def exists_subquery(s):
+    return {"where": s.spark.range(3).where(s.spark.range(1).exists()),
+            "select": s.spark.range(2).select("id", s.spark.range(0).exists().alias("e"))}
+
+
+@case
+def scalar_subquery_two_columns(s):
+    return s.spark.range(2).select(s.spark.range(1).selectExpr("id", "id + 1").scalar())
+
+
 # ---- mergeInto ----------------------------------------------------------------------------
 
 def _merge_target(s, name):
