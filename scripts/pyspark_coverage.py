@@ -157,8 +157,9 @@ def _pct(n, total):
 def table(spark, spate):
     lines = [BEGIN, "",
              f"PySpark {spark['version']}'s public names (see the script's docstring) that "
-             "spate has. *Refused*: the name exists and raises `PySparkNotImplementedError` "
-             "naming it and why (it cannot apply to spate); covered = present + refused.", "",
+             "spate has. *Refused*: the name exists and raises an error naming it and why "
+             "(it cannot apply to spate: python/spate/sql/refusals.py); covered = present + "
+             "refused.", "",
              "| class / module | names | present | refused with a reason | missing | covered |",
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     tot = [0, 0, 0]
