@@ -552,6 +552,26 @@ class DataFrame:
         from spate.sql.readwriter import DataFrameWriter
         return DataFrameWriter(self)
 
+    def mapInPandas(self, func: Any, schema: Any, barrier: bool = False, profile: Any = None) -> "DataFrame":
+        """func(iterator of pandas DataFrames) -> iterator of pandas DataFrames, over the rows
+        of each partition (lazily: a stateless processor of the grouped operator keyed by
+        spark_partition_id()); the results' columns by name (else by position) become rows
+        of `schema`. Partition boundaries are spate's own."""
+        from spate.sql.group import GroupedData
+        from spate.sql.streaming.stateful_processor import StatefulProcessor
+
+        class _PerPartition(StatefulProcessor):
+            def init(self, handle: Any) -> None:
+                pass
+
+            def handleInputRows(self, key: Any, rows: Any, timerValues: Any) -> Any:
+                return func(rows)
+
+        keys = [_spate.call_function("spark_partition_id", [])]
+        grouped = GroupedData(self._jdf.groupBy(keys), self, keys)
+        return grouped._transform_with_state(_PerPartition(), schema, "Append", "None", True,
+                                             "mapInPandas")
+
     def scalar(self) -> Column:
         """This DataFrame (one column, at most one row) as a scalar subquery Column."""
         return Column(self._jdf.scalar())

@@ -487,6 +487,15 @@ def scalar_subquery_two_columns(s):
     return s.spark.range(2).select(s.spark.range(1).selectExpr("id", "id + 1").scalar())
 
 
+@case
+def map_in_pandas(s):
+    def double_big(batches):
+        for pdf in batches:
+            big = pdf[pdf["v"] > 5]
+            yield big.assign(w=big["v"] * 2)[["g", "w"]]
+    return _sales(s).mapInPandas(double_big, "g STRING, w LONG")
+
+
 # ---- mergeInto ----------------------------------------------------------------------------
 
 def _merge_target(s, name):
