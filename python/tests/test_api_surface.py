@@ -64,3 +64,14 @@ def test_spark_connect_only_names_raise_as_classic_pyspark(spark):
         with pytest.raises(PySparkRuntimeError) as e:
             get()
         assert e.value.getErrorClass() == "ONLY_SUPPORTED_WITH_SPARK_CONNECT"
+
+
+def test_checkpoint_needs_a_checkpoint_dir(spark, tmp_path, monkeypatch):
+    from spate.errors import SparkException
+    from spate.sql import session
+    monkeypatch.setattr(session, "_checkpoint_dir", None)
+    with pytest.raises(SparkException, match="Checkpoint directory has not been set"):
+        spark.range(3).checkpoint()
+    spark.sparkContext.setCheckpointDir(str(tmp_path))
+    assert spark.sparkContext.getCheckpointDir().startswith("file:" + str(tmp_path))
+    assert spark.range(3).checkpoint().count() == 3

@@ -528,6 +528,15 @@ class DataFrame:
         """The rows computed once and kept in memory (the plan is not run again)."""
         return self.sparkSession.createDataFrame(self)
 
+    def checkpoint(self, eager: bool = True) -> "DataFrame":
+        """As localCheckpoint (the rows computed once and kept in memory); needs
+        sparkContext.setCheckpointDir() first, as Spark (docs/spark-differences.md D21)."""
+        from spate.sql import session as _session
+        if _session._checkpoint_dir is None:
+            from spate.errors import SparkException
+            raise SparkException("Checkpoint directory has not been set in the SparkContext")
+        return self.localCheckpoint(eager)
+
     def repartitionByRange(self, numPartitions: Any, *cols: Any) -> "DataFrame":
         """Repartitions by `cols` (spate hashes them: the rows are the same, only their
         partitions differ from Spark's ranges)."""

@@ -13,6 +13,8 @@ from spate.sql.types import (DataType, Row, StructField, StructType, _has_nullty
 __all__ = ["SparkSession", "RuntimeConfig"]
 
 _NO_DEFAULT = object()
+# SparkContext.setCheckpointDir's folder (one per process, as the SparkContext's).
+_checkpoint_dir: Optional[str] = None
 
 # Settings beneath every builder's own, set by `spate submit` (its --conf, --name and
 # properties file): spark-submit puts them in the SparkConf from which the first getOrCreate()
@@ -519,6 +521,19 @@ class SparkContext:
     def defaultParallelism(self) -> int:
         import os
         return int(self._s.conf.get("spark.default.parallelism", None) or os.cpu_count() or 1)
+
+    def setCheckpointDir(self, dirName: str) -> None:
+        """The folder of DataFrame.checkpoint() (spate keeps checkpointed rows in memory, as
+        localCheckpoint: one process has no executors to lose; the folder is created)."""
+        import os
+        import uuid
+        global _checkpoint_dir
+        path = os.path.join(os.path.abspath(dirName), str(uuid.uuid4()))
+        os.makedirs(path, exist_ok=True)
+        _checkpoint_dir = "file:" + path
+
+    def getCheckpointDir(self) -> Optional[str]:
+        return _checkpoint_dir
 
     def setLogLevel(self, logLevel: str) -> None:
         pass

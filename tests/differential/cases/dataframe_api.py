@@ -364,6 +364,15 @@ def local_checkpoint(s):
 
 
 @case
+def checkpoint_with_dir(s):
+    sc = s.spark.sparkContext
+    sc.setCheckpointDir(s.tmp + "/checkpoints")
+    got = sc.getCheckpointDir()
+    return {"rows": _mixed(s).filter("x > 1").checkpoint(), "dir_set": got is not None and
+            got.startswith("file:" + s.tmp + "/checkpoints/")}
+
+
+@case
 def repartition_by_range(s):
     return _mixed(s).repartitionByRange(3, "x").select("x", "s")
 
