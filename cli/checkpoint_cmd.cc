@@ -5,6 +5,7 @@
 
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/checkpoint_describe.h"
+#include "submit_cmd.h"
 
 namespace spate::cli {
 
@@ -17,6 +18,35 @@ int DescribeCheckpoint(const std::string& dir, bool json, std::ostream& out, std
   }
   out << (json ? d->ToJson().ToPrettyString() + "\n" : d->ToText());
   return 0;
+}
+
+int CheckCheckpoint(const std::string& dir, const std::string& query_file, bool json,
+                    const std::vector<std::string>& script_args, std::ostream& err) {
+  auto ends_with = [&](const char* suffix) {
+    const std::string s = suffix;
+    return query_file.size() >= s.size() &&
+           query_file.compare(query_file.size() - s.size(), s.size(), s) == 0;
+  };
+  if (ends_with(".sql")) {
+    err << "Error: " << query_file
+        << ": spate has no streaming SQL yet (its SQL has no streaming tables or STREAM "
+           "reads), so a streaming query cannot be given as SQL: write it as a Python "
+           "script\n";
+    return 3;
+  }
+  if (!ends_with(".py")) {
+    err << "Error: --query takes a Python script (.py)\n";
+    return 3;
+  }
+  // The script runs in Python (python/spate/checkpoint.py) with the start hook set: its
+  // first writeStream...start() hands the query to stream::CheckQueryAgainstCheckpoint.
+  std::vector<std::string> args = {"check", stream::StripFileScheme(dir), query_file};
+  if (json) args.push_back("--json");
+  if (!script_args.empty()) {
+    args.push_back("--");
+    args.insert(args.end(), script_args.begin(), script_args.end());
+  }
+  return ExecPythonModule("spate.checkpoint", args);
 }
 
 }  // namespace spate::cli

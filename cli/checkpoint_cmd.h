@@ -3,6 +3,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace spate::cli {
 
@@ -10,5 +11,14 @@ namespace spate::cli {
 /// description to `out`; an error to `err`. Returns the exit code: 0, or 1 when DIR is
 /// not a readable checkpoint.
 int DescribeCheckpoint(const std::string& dir, bool json, std::ostream& out, std::ostream& err);
+
+/// `spate checkpoint check DIR --query FILE [--json] [-- ARGS]` (stream/checkpoint_check.h):
+/// replaces this process with `python3 -m spate.checkpoint check DIR FILE` for a Python
+/// FILE (run with ARGS as its sys.argv[1:]; its first started query is checked, not
+/// started). Exit codes: 0 safe, 1 warnings (Spark runs it, results may be wrong), 2 Spark
+/// would refuse to run it on this checkpoint, 3 the check could not run (a SQL file, a
+/// broken script or checkpoint, no query started).
+int CheckCheckpoint(const std::string& dir, const std::string& query_file, bool json,
+                    const std::vector<std::string>& script_args, std::ostream& err);
 
 }  // namespace spate::cli

@@ -1,6 +1,6 @@
 // Copyright spate authors.
 // The `spate` command: `spate sql` (a spark-sql style shell), `spate demo`,
-// `spate checkpoint describe`, `spate submit` (a PySpark script on spate, like
+// `spate checkpoint describe|check`, `spate submit` (a PySpark script on spate, like
 // spark-submit), `spate version`. `--ui` (sql, demo) starts the monitoring server
 // (docs/observability.md).
 
@@ -68,6 +68,19 @@ int main(int argc, char** argv) {
   bool as_json = false;
   describe_cmd->add_option("DIR", checkpoint_dir, "The checkpoint folder")->required();
   describe_cmd->add_flag("--json", as_json, "Print the description as JSON");
+  auto* check_cmd = checkpoint_cmd->add_subcommand(
+      "check",
+      "Pre-flight a changed query against a checkpoint: each change with Spark's verdict "
+      "(exit 0 safe, 1 warnings, 2 Spark would refuse, 3 the check could not run)");
+  std::string query_file;
+  std::vector<std::string> script_args;
+  check_cmd->add_option("DIR", checkpoint_dir, "The checkpoint folder")->required();
+  check_cmd->add_option("--query", query_file,
+                        "The new query: a Python script whose first writeStream...start() / "
+                        "toTable() is checked instead of started")
+      ->required();
+  check_cmd->add_flag("--json", as_json, "Print the findings as JSON");
+  check_cmd->add_option("ARGS", script_args, "Arguments for the script (after --)");
 
   app.add_subcommand("version", "Print the version");
   // Listed for --help; handled above.
@@ -80,6 +93,9 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("version")) {
     std::cout << "spate 0.1.0\n";
     return 0;
+  }
+  if (checkpoint_cmd->got_subcommand(check_cmd)) {
+    return cli::CheckCheckpoint(checkpoint_dir, query_file, as_json, script_args, std::cerr);
   }
   if (checkpoint_cmd->got_subcommand(describe_cmd)) {
     return cli::DescribeCheckpoint(checkpoint_dir, as_json, std::cout, std::cerr);

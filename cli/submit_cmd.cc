@@ -43,6 +43,10 @@ std::string PackageDir() {
 }  // namespace
 
 int ExecSubmit(const std::vector<std::string>& args) {
+  return ExecPythonModule("spate.submit", args);
+}
+
+int ExecPythonModule(const std::string& module, const std::vector<std::string>& args) {
   const char* from_env = std::getenv("SPATE_PYTHON");
   std::string python = from_env != nullptr && *from_env != '\0' ? from_env : SPATE_PYTHON;
   std::string dir = PackageDir();
@@ -51,13 +55,13 @@ int ExecSubmit(const std::vector<std::string>& args) {
     std::string path = old != nullptr && *old != '\0' ? dir + ":" + old : dir;
     ::setenv("PYTHONPATH", path.c_str(), 1);
   }
-  std::vector<std::string> all = {python, "-m", "spate.submit"};
+  std::vector<std::string> all = {python, "-m", module};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : all) argv.push_back(a.data());
   argv.push_back(nullptr);
   ::execvp(python.c_str(), argv.data());
-  std::cerr << "spate submit: cannot run " << python << ": " << std::strerror(errno) << "\n";
+  std::cerr << "spate: cannot run " << python << ": " << std::strerror(errno) << "\n";
   return 127;
 }
 

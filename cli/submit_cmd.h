@@ -12,5 +12,8 @@ namespace spate::cli {
 /// build tree's package (build/<preset>/python beside this binary's cli/). Returns only when
 /// the interpreter cannot be run: 127, with the reason on stderr.
 int ExecSubmit(const std::vector<std::string>& args);
+/// The same for `python3 -m <module> <args>` (e.g. spate.checkpoint for `spate checkpoint
+/// check` on a Python query file).
+int ExecPythonModule(const std::string& module, const std::vector<std::string>& args);
 
 }  // namespace spate::cli

@@ -1,14 +1,22 @@
-"""Inspect a streaming query's checkpoint folder (``spate checkpoint describe`` from Python).
+"""Inspect a streaming query's checkpoint folder (``spate checkpoint describe`` and
+``spate checkpoint check`` from Python).
 
     from spate import checkpoint
     d = checkpoint.describe("/chk/agg")        # the --json document as a dict
     print(checkpoint.describe("/chk/agg", text=True))
+    r = checkpoint.check("/chk/agg", "job_v2.py")   # pre-flight of a changed query
+    r["exitCode"]                               # 0 safe, 1 warnings, 2 Spark would refuse
 
-Read-only; the document is described in docs/observability.md.
+Read-only; the documents are described in docs/observability.md.
 """
 
+import contextlib
+import importlib.util
 import json
-from typing import Any, Dict, Union
+import os
+import runpy
+import sys
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from spate import _spate
 
@@ -19,3 +27,88 @@ def describe(path: str, text: bool = False) -> Union[Dict[str, Any], str]:
     Raises the engine's error (e.g. SPATE_STREAMING_INVALID) when ``path`` is not one."""
     as_json, as_text = _spate.describeCheckpoint(str(path))
     return as_text if text else json.loads(as_json)
+
+
+class QueryNotStartedError(Exception):
+    """The query file ended without starting a streaming query: nothing to check."""
+
+
+def _run_check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
+               argv: Optional[List[str]]) -> Tuple[str, str, int]:
+    _spate.checkpointCheckBegin()
+    result = None
+    try:
+        try:
+            if callable(query):
+                query()
+            else:
+                script = os.fspath(query)
+                if script.endswith(".sql"):
+                    raise ValueError(
+                        "spate has no streaming SQL yet (no streaming tables in its SQL): "
+                        "write the query as a Python script")
+                # A PySpark script runs as under `spate submit`: pyspark's imports are spate's.
+                if importlib.util.find_spec("pyspark") is None:
+                    from spate.submit import install_aliases
+                    install_aliases()
+                old_argv, old_path = sys.argv, list(sys.path)
+                sys.argv = [script] + list(argv or [])
+                sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+                try:
+                    runpy.run_path(script, run_name="__main__")
+                finally:
+                    sys.argv, sys.path[:] = old_argv, old_path
+        except SystemExit:
+            pass
+        except Exception as e:  # the hand-over ends the script; other errors are the script's
+            if "SPATE_QUERY_NOT_STARTED" not in str(e):
+                raise
+    finally:
+        result = _spate.checkpointCheckEnd(str(path))
+    if result is None:
+        raise QueryNotStartedError(
+            "%s started no streaming query (writeStream...start() or toTable())" % (query,))
+    return result
+
+
+def check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
+          text: bool = False, argv: Optional[List[str]] = None) -> Union[Dict[str, Any], str]:
+    """Pre-flight of a changed query against the checkpoint at ``path``, before anything
+    runs: each change with Spark's verdict (safe, warning, or refused with Spark's error
+    class). ``query`` is a Python script (run as ``__main__`` with ``argv``) or a function;
+    its first ``writeStream...start()`` / ``toTable()`` does not start the query but hands
+    it to the check (the call raises SPATE_QUERY_NOT_STARTED, which ends the script).
+    Returns the ``--json`` document as a dict (``exitCode``: 0 safe, 1 warnings, 2 Spark
+    would refuse), or with ``text=True`` the text ``spate checkpoint check`` prints.
+    Raises QueryNotStartedError when no query was started, and the script's own errors."""
+    as_json, as_text, _ = _run_check(path, query, argv)
+    return as_text if text else json.loads(as_json)
+
+
+def _main(args: List[str]) -> int:
+    """python -m spate.checkpoint check DIR FILE [--json] [-- ARGS...]: what
+    `spate checkpoint check DIR --query FILE` runs for a Python FILE. Exit codes: 0 safe,
+    1 warnings, 2 Spark would refuse, 3 the check could not run."""
+    usage = "usage: python -m spate.checkpoint check DIR FILE [--json] [-- ARGS...]"
+    script_args: List[str] = []
+    if "--" in args:
+        i = args.index("--")
+        args, script_args = args[:i], args[i + 1:]
+    as_json = "--json" in args
+    args = [a for a in args if a != "--json"]
+    if len(args) != 3 or args[0] != "check":
+        print(usage, file=sys.stderr)
+        return 3
+    try:
+        # The script's prints go to stderr: stdout holds only the check.
+        with contextlib.redirect_stdout(sys.stderr):
+            doc, text, code = _run_check(args[1], args[2], script_args)
+    except BaseException as e:  # a broken script or checkpoint: the check could not run
+        print("Error: %s" % e, file=sys.stderr)
+        return 3
+    sys.stdout.write(doc + "\n" if as_json else text)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

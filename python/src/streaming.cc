@@ -37,6 +37,7 @@
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/stream/checkpoint_check.h"
 #include "spate/stream/checkpoint_describe.h"
 #include "spate/stream/streaming_query.h"
 
@@ -562,9 +563,49 @@ void BindReadWrite(py::module_& m) {
 
 }  // namespace
 
+static std::mutex& CapturedMu() {
+  static std::mutex mu;
+  return mu;
+}
+static std::optional<stream::QueryConfig>& Captured() {
+  static std::optional<stream::QueryConfig> config;
+  return config;
+}
+
 void BindStreaming(py::module_& m) {
   BindQuery(m);
   BindReadWrite(m);
+  // spate.checkpoint.check: while a query script runs, writeStream...start() / toTable()
+  // hand the query to the check instead of starting it (stream::SetQueryStartHook); the
+  // first query so handed is checked against the checkpoint.
+  m.def("checkpointCheckBegin", [] {
+    {
+      std::lock_guard<std::mutex> lock(CapturedMu());
+      Captured().reset();
+    }
+    stream::SetQueryStartHook([](const stream::QueryConfig& config) -> Status {
+      std::lock_guard<std::mutex> lock(CapturedMu());
+      if (!Captured()) Captured() = config;
+      return Status::OK();
+    });
+  });
+  // -> None (no query was started) or (json text, text, exit code).
+  m.def(
+      "checkpointCheckEnd",
+      [](const std::string& dir) -> std::optional<std::tuple<std::string, std::string, int>> {
+        stream::SetQueryStartHook(nullptr);
+        std::optional<stream::QueryConfig> config;
+        {
+          std::lock_guard<std::mutex> lock(CapturedMu());
+          config = std::move(Captured());
+          Captured().reset();
+        }
+        if (!config) return std::nullopt;
+        auto c = api::ValueOrThrow(
+            stream::CheckQueryAgainstCheckpoint(io::LocalFileSystem::Get(), dir, *config));
+        return std::make_tuple(c.ToJson().ToPrettyString(), c.ToText(), c.ExitCode());
+      },
+      py::call_guard<py::gil_scoped_release>());
   // spate.checkpoint.describe: `spate checkpoint describe` as (json text, text).
   m.def(
       "describeCheckpoint",

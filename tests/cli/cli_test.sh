@@ -92,6 +92,38 @@ err=$("$SPATE" checkpoint describe "$tmp/no-such-checkpoint" 2>&1 >/dev/null)
 check "describe of a missing folder exit code" "1" "$?"
 check "describe of a missing folder" "Error: [SPATE_STREAMING_INVALID] $tmp/no-such-checkpoint is not a streaming checkpoint: it has no metadata, offsets or commits SQLSTATE: 42000" "$err"
 
+# `spate checkpoint check`: a PySpark job run by `spate submit` makes the checkpoint; the
+# same script, changed by its arguments, is checked (its query is handed over, not started).
+mkdir -p "$tmp/ck/in"
+printf '{"k":"a","v":1}\n{"k":"b","v":2}\n' > "$tmp/ck/in/f0.json"
+cat > "$tmp/ck/job.py" <<'PY'
+import sys
+from pyspark.sql import SparkSession
+root, variant, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+spark = SparkSession.builder.getOrCreate()
+df = spark.readStream.schema("k STRING, v LONG").json(root + "/in")
+df = df.groupBy("k").count() if variant == "agg" else df.groupBy("k", "v").count()
+(df.writeStream.format("noop").outputMode(mode).option("checkpointLocation", root + "/chk")
+   .trigger(availableNow=True).start().awaitTermination())
+PY
+"$SPATE" submit "$tmp/ck/job.py" "$tmp/ck" agg update 2>/dev/null
+check "check: the original ran" "yes" "$([ -f "$tmp/ck/chk/commits/0" ] && echo yes)"
+out=$("$SPATE" checkpoint check "$tmp/ck/chk" --query "$tmp/ck/job.py" -- "$tmp/ck" agg update)
+check "check unchanged exit code" "0" "$?"
+check "check unchanged" "safe     unchanged" "$(grep 'unchanged' <<< "$out")"
+out=$("$SPATE" checkpoint check "$tmp/ck/chk" --query "$tmp/ck/job.py" -- "$tmp/ck" agg complete)
+check "check output mode exit code" "1" "$?"
+check "check output mode" "WARNING  output_mode_changed" "$(grep 'output_mode_changed' <<< "$out")"
+out=$("$SPATE" checkpoint check "$tmp/ck/chk" --query "$tmp/ck/job.py" -- "$tmp/ck" keys update)
+check "check keys exit code" "2" "$?"
+check "check keys" "REFUSED  state_key_schema_changed  [STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE]" \
+  "$(grep 'state_key_schema_changed' <<< "$out")"
+out=$("$SPATE" checkpoint check "$tmp/ck/chk" --query "$tmp/ck/job.py" --json -- "$tmp/ck" keys update)
+check "check --json" '"exitCode" : 2,' "$(grep -o '"exitCode" : 2,' <<< "$out")"
+err=$("$SPATE" checkpoint check "$tmp/ck/chk" --query "$tmp/ck/q.sql" 2>&1)
+check "check of a SQL file exit code" "3" "$?"
+check "check of a SQL file" "yes" "$(grep -q 'no streaming SQL' <<< "$err" && echo yes)"
+
 # --ui: the monitoring server on loopback (any free port here).
 err=$("$SPATE" sql --ui --ui-port 0 -e "SELECT 1" 2>&1 >/dev/null)
 check "--ui prints the address" "yes" "$(grep -qE '^Spark Web UI available at http://127\.0\.0\.1:[0-9]+$' <<< "$err" && echo yes)"

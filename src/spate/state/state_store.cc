@@ -282,16 +282,19 @@ Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
           .WithContext("State schema file " + path + " disappeared");
     }
   }
-  const SchemaPtr& stored_key = stored->key;
-  const SchemaPtr& stored_value = stored->value;
-  if (!CompatibleFields(key_schema.fields(), stored_key->fields())) {
+  return CheckStateSchemaCompatibility(*stored, key_schema, value_schema);
+}
+
+Status CheckStateSchemaCompatibility(const StateSchemas& stored, const Schema& key_schema,
+                                     const Schema& value_schema) {
+  if (!CompatibleFields(key_schema.fields(), stored.key->fields())) {
     return Status::Error("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
-                         {{"storedKeySchema", stored_key->ToString()},
+                         {{"storedKeySchema", stored.key->ToString()},
                           {"newKeySchema", key_schema.ToString()}});
   }
-  if (!CompatibleFields(value_schema.fields(), stored_value->fields())) {
+  if (!CompatibleFields(value_schema.fields(), stored.value->fields())) {
     return Status::Error("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
-                         {{"storedValueSchema", stored_value->ToString()},
+                         {{"storedValueSchema", stored.value->ToString()},
                           {"newValueSchema", value_schema.ToString()}});
   }
   return Status::OK();

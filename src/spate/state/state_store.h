@@ -129,6 +129,11 @@ struct StateSchemas {
 };
 Result<std::optional<StateSchemas>> ReadStateSchema(io::FileSystem& fs, const std::string& root,
                                                     int64_t operator_id);
+/// The check CheckOrWriteStateSchema makes against recorded schemas (Spark's
+/// equalsIgnoreNameAndCompatibleNullability): STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE /
+/// STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE with both schemas, or OK.
+Status CheckStateSchemaCompatibility(const StateSchemas& stored, const Schema& key_schema,
+                                     const Schema& value_schema);
 
 /// What `spate checkpoint describe` shows of one store (read-only: nothing is written to
 /// the checkpoint; a RocksDB store is restored into a temporary working folder).

@@ -934,6 +934,7 @@ struct StatefulRuntime::Rewriter {
 
   Result<BoundPlanPtr> Rewrite(const BoundPlanPtr& node) {
     if (const StreamingRelation* rel = StreamingLeafOf(*node)) {
+      if (rt->dry_run_) return node;
       for (size_t i = 0; i < relations->size(); ++i) {
         if ((*relations)[i].get() != rel) continue;
         const DataSourcePtr& in = (*inputs)[i];
@@ -1011,6 +1012,18 @@ struct StatefulRuntime::Rewriter {
     const auto uid = static_cast<size_t>(id);
     op->late_watermark_ms = uid < rt->op_late_ms_.size() ? rt->op_late_ms_[uid] : 0;
     op->eviction_watermark_ms = uid < rt->op_eviction_ms_.size() ? rt->op_eviction_ms_[uid] : 0;
+    if (rt->dry_run_) {
+      PlannedStatefulOperator p;
+      p.operator_id = id;
+      p.kind = kind;
+      p.num_partitions = partitions;
+      p.store_names = op->store_names;
+      p.key_schema = key_schema;
+      p.value_schema = value_schema;
+      p.event_time_key = event_key;
+      rt->planned_.push_back(std::move(p));
+      op->schema_checked = true;
+    }
     if (!op->schema_checked) {
       SPATE_RETURN_IF_ERROR(state::CheckOrWriteStateSchema(*rt->fs_, rt->root_, id, *key_schema,
                                                            *value_schema));
@@ -1232,6 +1245,35 @@ Result<BoundPlanPtr> StatefulRuntime::PrepareBatch(
   op_eviction_ms_ = PropagateWatermarks(*analyzed, batch.eviction_watermark_ms);
   Rewriter rw{this, &relations, &inputs};
   return rw.Rewrite(analyzed);
+}
+
+Result<std::vector<PlannedStatefulOperator>> StatefulRuntime::PlanStatefulOperators(
+    const BoundPlanPtr& analyzed, int num_partitions) {
+  // Never touches its file system: the dry run opens no store and writes no schema.
+  StatefulRuntime rt(std::make_shared<io::MemoryFileSystem>(), "", state::StateStoreConf{},
+                     num_partitions);
+  rt.dry_run_ = true;
+  StatefulBatch batch;
+  batch.batch_id = 1;  // no initial state is loaded
+  rt.batch_ = batch;
+  rt.op_late_ms_ = PropagateWatermarks(*analyzed, 0);
+  rt.op_eviction_ms_ = rt.op_late_ms_;
+  std::vector<std::shared_ptr<const StreamingRelation>> relations;
+  std::vector<DataSourcePtr> inputs;
+  Rewriter rw{&rt, &relations, &inputs};
+  SPATE_RETURN_IF_ERROR(rw.Rewrite(analyzed).status());
+  std::vector<PlannedStatefulOperator> out = std::move(rt.planned_);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return a.operator_id < b.operator_id;
+  });
+  // The names the runtime gives each operator's progress and _metadata/operator.
+  for (auto& p : out) {
+    const auto& op = rt.ops_[static_cast<size_t>(p.operator_id)];
+    p.name = !op->name.empty() ? op->name
+             : op->session     ? "sessionWindowStateStoreSaveExec"
+                               : StatefulKindName(op->kind);
+  }
+  return out;
 }
 
 Status StatefulRuntime::CommitBatch() {

@@ -76,6 +76,19 @@ struct StatefulBatch {
   std::string query_id;
 };
 
+/// One stateful operator as the runtime plans it (PlanStatefulOperators): what its state
+/// would hold if the plan ran.
+struct PlannedStatefulOperator {
+  int64_t operator_id = 0;
+  StatefulKind kind = StatefulKind::kAggregate;
+  /// Spark's operator name, as written to state/<id>/_metadata/operator and progress.
+  std::string name;
+  int num_partitions = 1;
+  std::vector<std::string> store_names = {"default"};
+  SchemaPtr key_schema, value_schema;
+  bool event_time_key = false;
+};
+
 class StatefulRuntime {
  public:
   /// `state_root` = <checkpoint>/state; `num_partitions` the pinned
@@ -92,6 +105,15 @@ class StatefulRuntime {
       const sql::BoundPlanPtr& analyzed,
       const std::vector<std::shared_ptr<const StreamingRelation>>& relations,
       const std::vector<DataSourcePtr>& inputs, const StatefulBatch& batch);
+  /// The stateful operators `analyzed` would run with (ids in the runtime's pre-order,
+  /// names, partitions, store names, key and value schemas), computed by the very code
+  /// PrepareBatch runs — in a mode that records each operator instead of checking or
+  /// writing its schema and opens no store. `checkpoint check` compares them with what
+  /// a checkpoint recorded. Errors: those planning would raise (e.g. a
+  /// dropDuplicatesWithinWatermark without a watermark).
+  static Result<std::vector<PlannedStatefulOperator>> PlanStatefulOperators(
+      const sql::BoundPlanPtr& analyzed, int num_partitions);
+
   /// Commits version batch_id + 1 of every store the batch opened; gathers progress.
   Status CommitBatch();
   /// Discards the batch's open stores (a failed batch: it will be replayed).
@@ -122,6 +144,10 @@ class StatefulRuntime {
  private:
   void WaitForMaintenance();
 
+  // PlanStatefulOperators: streaming leaves are left as they are, operators are recorded
+  // in planned_ and no schema is checked or written.
+  bool dry_run_ = false;
+  std::vector<PlannedStatefulOperator> planned_;
   io::FileSystemPtr fs_;
   std::string root_;
   state::StateStoreConf conf_;

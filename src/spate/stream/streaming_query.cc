@@ -7,6 +7,7 @@
 
 #include "spate/exec/executor.h"
 #include "spate/stream/batch_source.h"
+#include "spate/stream/checkpoint_check.h"
 #include "spate/stream/streaming_plan.h"
 #include "spate/stream/unsupported_checker.h"
 
@@ -425,9 +426,10 @@ Status StreamingQuery::RunActivated() {
           }
           return runner->GetConf(k, d);
         }));
+    record_partitions_ = shuffle > 0 ? shuffle : config_.runner->MakeExecOptions().shuffle_partitions;
     stateful_ = std::make_unique<StatefulRuntime>(
         config_.fs, io::JoinPath(config_.checkpoint, "state"), std::move(store_conf),
-        shuffle > 0 ? shuffle : config_.runner->MakeExecOptions().shuffle_partitions);
+        record_partitions_);
     SPATE_ASSIGN_OR_RETURN(auto analyzed, config_.runner->Analyze(config_.plan));
     materialize_ = !StatefulNodes(*analyzed).empty();
   }
@@ -616,6 +618,20 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
   }
   last_committed_ = current_batch_id_;
   run_no_data_batch_ = stateful_->ShouldRunAnotherBatch(watermark_ms_);
+  if (!record_written_) {
+    // What `spate checkpoint check` compares a changed query with (sources, sink, output
+    // mode, watermarks, operators: checkpoint_check.h), once per run after its first
+    // commit. An aid, not part of the protocol: a failure to write it is not the query's.
+    record_written_ = true;
+    if (!config_.temp_checkpoint) {
+      auto analyzed = config_.runner->Analyze(config_.plan);
+      if (analyzed.ok()) {
+        auto shape = ShapeOfQuery(*analyzed, config_.output_mode, config_.sink->Describe(),
+                                  record_partitions_);
+        if (shape.ok()) (void)WriteQueryRecord(*config_.fs, config_.checkpoint, *shape);
+      }
+    }
+  }
 
   // Progress.
   (*durations)["triggerExecution"] = ElapsedMs(trigger_begin_);
@@ -690,6 +706,14 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
 StreamingQueryManager::~StreamingQueryManager() { StopAll(); }
 
 Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) {
+  if (QueryStartHook hook = GetQueryStartHook()) {
+    // `spate checkpoint check`: the query is handed over, never started.
+    Status st = hook(config);
+    if (!st.ok()) return st;
+    return Status::Error(kQueryNotStarted,
+                         {{"msg", "The query was handed to `spate checkpoint check` and not "
+                                  "started"}});
+  }
   if (config.trigger.kind == Trigger::Kind::kContinuous) {
     return Status::Error(
         "SPATE_STREAMING_UNSUPPORTED",

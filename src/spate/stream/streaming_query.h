@@ -149,6 +149,8 @@ class StreamingQuery {
   std::chrono::steady_clock::time_point trigger_begin_;
   int64_t last_idle_event_ms_ = -1;
   int64_t min_batches_to_retain_ = 100;
+  int record_partitions_ = 1;   // shuffle partitions of the stateful operators
+  bool record_written_ = false;  // spate-query.json written by this run
 
   std::thread thread_;
   std::atomic<bool> stop_requested_{false};

@@ -20,6 +20,7 @@
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/checkpoint_describe.h"
 #include "spate/testing/stream_test.h"
+#include "spate/testing/temp_files.h"
 
 namespace spate::testing {
 namespace {
@@ -34,30 +35,10 @@ SparkSession Spark() {
   return s;
 }
 
-std::string TempDir(const std::string& what) {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string d = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
-                               "spate-obs-" + what + "-" + stream::RandomUuid());
-  fs::create_directories(d);
-  return d;
-}
+std::string TempDir(const std::string& what) { return MakeTestDir("spate-obs", what); }
 
 /// Every file under `dir` with its bytes (to show that describe changes nothing).
-std::map<std::string, std::string> Tree(const std::string& dir) {
-  std::map<std::string, std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    std::string rel = fs::relative(e.path(), dir).string();
-    if (e.is_directory()) {
-      out[rel + "/"] = "";
-    } else {
-      std::ifstream f(e.path(), std::ios::binary);
-      std::stringstream ss;
-      ss << f.rdbuf();
-      out[rel] = ss.str();
-    }
-  }
-  return out;
-}
+std::map<std::string, std::string> Tree(const std::string& dir) { return FileTree(dir); }
 
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

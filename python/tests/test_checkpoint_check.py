@@ -1,0 +1,157 @@
+"""`spate.checkpoint.check` and `spate checkpoint check` (docs/observability.md): a changed
+query handed to the check instead of started, on checkpoints made by real runs. The
+verdicts themselves are checked against real Spark restarts in
+tests/differential/test_checkpoint_check.py."""
+
+import json
+import os
+import subprocess
+import textwrap
+
+import pytest
+
+from spate import checkpoint
+from spate.errors import AnalysisException
+
+from test_monitoring import spate_cli
+
+# A PySpark job (pyspark imports, as spark-submit runs it): VARIANT picks the query.
+JOB = textwrap.dedent("""
+    import sys
+    from pyspark.sql import SparkSession, functions as F
+    root, variant = sys.argv[1], sys.argv[2]
+    spark = SparkSession.builder.getOrCreate()
+    df = spark.readStream.schema("k STRING, v LONG").json(root + "/in")
+    print("building", variant)   # a script's prints never reach the check's stdout
+    if variant == "base":
+        q = df.groupBy("k").count()
+    elif variant == "keys":
+        q = df.groupBy("k", "v").count()
+    elif variant == "filter":
+        q = df.where("v > 0").groupBy("k").count()
+    elif variant == "none":
+        sys.exit(0)
+    (q.writeStream.format("noop").outputMode(sys.argv[3] if len(sys.argv) > 3 else "update")
+      .option("checkpointLocation", root + "/chk").trigger(availableNow=True)
+      .start().awaitTermination())
+    raise SystemExit("not reached under the check: start() hands the query over")
+""")
+
+
+@pytest.fixture
+def job(tmp_path, spark):
+    """A real run of the base query (two rows landed), then one more file."""
+    (tmp_path / "in").mkdir()
+    for i in range(2):
+        (tmp_path / "in" / f"f{i}.json").write_text(json.dumps({"k": f"k{i}", "v": i}) + "\n")
+    script = tmp_path / "job.py"
+    script.write_text(JOB)
+    df = spark.readStream.schema("k STRING, v LONG").json(str(tmp_path / "in"))
+    (df.groupBy("k").count().writeStream.format("noop").outputMode("update")
+       .option("checkpointLocation", str(tmp_path / "chk")).trigger(availableNow=True)
+       .start().awaitTermination())
+    (tmp_path / "in" / "f2.json").write_text(json.dumps({"k": "k2", "v": 2}) + "\n")
+    return tmp_path, script
+
+
+def findings(doc):
+    return {f["change"]: f for f in doc["findings"]}
+
+
+def test_script_verdicts(job, spark):
+    root, script = job
+    chk = str(root / "chk")
+    before = sorted(p for p in os.listdir(chk))
+    doc = checkpoint.check(chk, str(script), argv=[str(root), "base"])
+    assert doc["exitCode"] == 0 and doc["verdict"] == "safe"
+    assert "unchanged" in findings(doc)
+    assert doc["queryRecord"] is True
+
+    doc = checkpoint.check(chk, str(script), argv=[str(root), "keys"])
+    assert doc["exitCode"] == 2 and doc["verdict"] == "refused"
+    f = findings(doc)["state_key_schema_changed"]
+    assert f["errorClass"] == "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"
+    assert "Existing key_schema=struct<k:string> and new key_schema=struct<k:string,v:bigint>" \
+        in f["message"]
+
+    doc = checkpoint.check(chk, str(script), argv=[str(root), "filter"])
+    assert doc["exitCode"] == 0 and findings(doc)["filter_added"]["verdict"] == "safe"
+
+    doc = checkpoint.check(chk, str(script), argv=[str(root), "base", "complete"])
+    assert doc["exitCode"] == 1
+    assert findings(doc)["output_mode_changed"]["verdict"] == "warning"
+
+    text = checkpoint.check(chk, str(script), text=True, argv=[str(root), "keys"])
+    assert "REFUSED  state_key_schema_changed  [STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE]" in text
+    assert text.rstrip().endswith("(exit code 2)")
+    # Nothing started, nothing written.
+    assert spark.streams.active == []
+    assert sorted(os.listdir(chk)) == before
+
+
+def test_function_and_errors(job, spark):
+    root, script = job
+    chk = str(root / "chk")
+
+    def changed():
+        df = spark.readStream.schema("k STRING, v LONG").json(str(root / "in"))
+        (df.dropDuplicates(["k"]).writeStream.format("noop")
+           .option("checkpointLocation", chk).start())
+
+    doc = checkpoint.check(chk, changed)
+    f = findings(doc)["stateful_operator_changed"]
+    assert f["errorClass"] == "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA"
+    assert "(OperatorId: 0 -> OperatorName: dedupe)" in f["message"]
+    # After the check, queries start again.
+    q = (spark.readStream.schema("k STRING, v LONG").json(str(root / "in")).writeStream
+         .format("noop").start())
+    q.stop()
+
+    with pytest.raises(checkpoint.QueryNotStartedError):
+        checkpoint.check(chk, str(script), argv=[str(root), "none"])
+    with pytest.raises(ValueError, match="no streaming SQL"):
+        checkpoint.check(chk, str(root / "q.sql"))
+    # An error of the script is the script's.
+    with pytest.raises(AnalysisException):
+        checkpoint.check(chk, lambda: spark.sql("SELECT nope").collect())
+
+
+def test_new_checkpoint(tmp_path, spark):
+    (tmp_path / "in").mkdir()
+    doc = checkpoint.check(str(tmp_path / "chk"), lambda: (
+        spark.readStream.schema("k STRING").json(str(tmp_path / "in")).groupBy("k").count()
+        .writeStream.format("noop").outputMode("update")
+        .option("checkpointLocation", str(tmp_path / "chk")).start()))
+    assert doc["exitCode"] == 0 and "new_checkpoint" in findings(doc)
+    assert not (tmp_path / "chk").exists()
+
+
+def test_cli(job):
+    root, script = job
+    chk = str(root / "chk")
+    cli = spate_cli()
+
+    def run(*args):
+        return subprocess.run([cli, "checkpoint", "check", *args], capture_output=True,
+                              text=True, timeout=120)
+
+    r = run(chk, "--query", str(script), "--", str(root), "base")
+    assert r.returncode == 0, r.stderr
+    assert "Verdict: safe to run on this checkpoint (exit code 0)" in r.stdout
+    r = run(chk, "--query", str(script), "--json", "--", str(root), "keys")
+    assert r.returncode == 2, r.stderr
+    doc = json.loads(r.stdout)  # only the document: the script's print went to stderr
+    assert doc["verdict"] == "refused"
+    assert "building keys" in r.stderr
+    assert findings(doc)["state_key_schema_changed"]["errorClass"] == \
+        "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"
+    assert doc == checkpoint.check(chk, str(script), argv=[str(root), "keys"])
+    r = run(chk, "--query", str(script), "--", str(root), "base", "complete")
+    assert r.returncode == 1 and "WARNING  output_mode_changed" in r.stdout
+    r = run(chk, "--query", str(script), "--", str(root), "none")
+    assert r.returncode == 3 and "started no streaming query" in r.stderr
+    (root / "q.sql").write_text("SELECT 1")
+    r = run(chk, "--query", str(root / "q.sql"))
+    assert r.returncode == 3 and "no streaming SQL" in r.stderr
+    r = run(str(root / "missing"), "--query", str(script), "--", str(root), "base")
+    assert r.returncode == 0 and "new_checkpoint" in r.stdout

@@ -1,0 +1,125 @@
+"""`spate checkpoint check` against real Spark restarts (docs/observability.md).
+
+For each case, real Spark 4.2 runs the original variant of checkpoint_check/query.py on a
+fresh checkpoint (availableNow), then the changed variant on the same checkpoint, and we
+note whether it ran or failed (with the cause's error class). spate runs the same original
+variant on its own checkpoint, and `spate.checkpoint.check` is given the changed script:
+its verdict must be what Spark did — exit code 2 with a refusal carrying Spark's error
+class (or Spark's message, where Spark has no class) when Spark failed, 0 or 1 when Spark
+ran — and must name the expected change.
+
+Real Spark runs all cases in one JVM while spate works (about a minute). Without the venv
+the test skips, and fails under CI=true.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import JARS, VENV_PYTHON, _missing
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CASE_DIR = os.path.join(HERE, "checkpoint_check")
+sys.path.insert(0, CASE_DIR)
+WORK = os.path.join(ROOT, "build", "differential", "checkpoint-check")
+QUERY = os.path.join(CASE_DIR, "query.py")
+
+# case -> (original variant, changed variant, the change spate must name, its verdict)
+CASES = {
+    "keys_changed": ("agg", "agg_keys_changed", "state_key_schema_changed", "refused"),
+    "aggregate_added": ("agg", "agg_added", "state_value_schema_changed", "refused"),
+    "aggregate_renamed": ("agg", "agg_renamed", "output_schema_changed", "safe"),
+    "stateful_operator_added": ("select", "select_agg", "stateful_operator_added", "refused"),
+    "second_stateful_operator": ("window_ts", "window_dedup", "stateful_operator_added",
+                                 "refused"),
+    "stateful_operator_removed": ("agg", "select", "stateful_operator_removed", "refused"),
+    "stateful_operator_changed": ("agg", "dedup", "stateful_operator_changed", "refused"),
+    "source_added": ("select", "union", "source_added", "refused"),
+    "source_removed": ("union", "select", "source_removed", "refused"),
+    "source_folder_changed": ("select", "select_in2", "source_changed", "refused"),
+    "output_mode_changed": ("agg", "agg_complete", "output_mode_changed", "warning"),
+    "filter_added": ("agg", "agg_filtered", "filter_added", "safe"),
+    "filter_added_stateless": ("select", "select_filtered", "filter_added", "safe"),
+    "projection_changed": ("select", "select_doubled", "projection_changed", "safe"),
+    "watermark_column_changed": ("window_ts", "window_t2", "watermark_column_changed",
+                                 "warning"),
+    "watermark_delay_changed": ("window_ts", "window_ts_5m", "watermark_delay_changed", "safe"),
+}
+
+
+@pytest.fixture(scope="module")
+def spark_outcomes():
+    """Starts real Spark on every case at once; yields a function that waits for it."""
+    why = _missing()
+    if why:
+        msg = f"real Spark is not set up: {why} (run scripts/install-spark.sh)"
+        if os.environ.get("CI") in ("true", "1"):
+            pytest.fail(msg)
+        pytest.skip(msg)
+    work = os.path.join(WORK, "spark")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    log = open(os.path.join(WORK, "spark.log"), "w")
+    env = dict(os.environ, TZ="UTC", PYTHONDONTWRITEBYTECODE="1", PYSPARK_PYTHON=VENV_PYTHON)
+    env.pop("PYTHONPATH", None)  # Spark's side imports the real pyspark
+    proc = subprocess.Popen(
+        [VENV_PYTHON, os.path.join(CASE_DIR, "spark_restarts.py"), work, JARS] +
+        [f"{c}:{o}:{n}" for c, (o, n, _, _) in CASES.items()],
+        stdout=subprocess.PIPE, stderr=log, text=True, env=env, cwd=work)
+    result = {}
+
+    def wait():
+        if not result:
+            out, _ = proc.communicate(timeout=600)
+            assert proc.returncode == 0 and out.strip(), \
+                f"Spark failed (exit {proc.returncode}); see {log.name}"
+            result.update(json.loads(out.strip().splitlines()[-1]))
+            with open(os.path.join(WORK, "spark-outcomes.json"), "w") as f:
+                json.dump(result, f, indent=1)
+        return result
+
+    yield wait
+    if proc.poll() is None:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def spate_spark():
+    from spate.submit import install_aliases
+    install_aliases()  # query.py imports pyspark.sql
+    from spate.sql import SparkSession
+    return SparkSession.builder.config("spark.sql.shuffle.partitions", "2").getOrCreate()
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_verdict_is_what_spark_did(case, spark_outcomes, spate_spark):
+    import query
+    from land import land
+    from spate import checkpoint
+    original, changed, change, verdict = CASES[case]
+    root = os.path.join(WORK, "spate", case)
+    shutil.rmtree(root, ignore_errors=True)
+    land(root, 0)
+    land(root, 1)
+    query.start(spate_spark, root, original).awaitTermination()
+    land(root, 2)
+    r = checkpoint.check(os.path.join(root, "chk"), QUERY, argv=[root, changed])
+    text = json.dumps(r, indent=1)
+    named = [f for f in r["findings"] if f["change"] == change]
+    assert named and named[0]["verdict"] == verdict, text
+    spark = spark_outcomes()[case]
+    refusals = [f for f in r["findings"] if f["verdict"] == "refused"]
+    if spark["ran"]:
+        assert r["exitCode"] in (0, 1) and not refusals, f"Spark ran it; spate says\n{text}"
+        return
+    assert r["exitCode"] == 2, f"Spark refused it ({spark}); spate says\n{text}"
+    assert spark["errorClass"] in [f["errorClass"] for f in refusals], \
+        f"Spark refused it with {spark}; spate says\n{text}"
+    if spark["errorClass"] is None and spark["message"].startswith("assertion failed"):
+        assert spark["message"] in [f["message"] for f in refusals], (spark, text)
