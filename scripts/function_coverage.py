@@ -55,6 +55,8 @@ PROBES = {
     "ilike": "SELECT 'a' ILIKE 'A'", "rlike": "SELECT 'a' RLIKE 'a'",
     "regexp": "SELECT 'a' REGEXP 'a'", "collate": "SELECT 'a' COLLATE UTF8_BINARY",
     "if": "SELECT if(true, 1, 2)",
+    "grouping": "SELECT grouping(a) FROM VALUES (1) t(a) GROUP BY CUBE(a)",
+    "grouping_id": "SELECT grouping_id(a) FROM VALUES (1) t(a) GROUP BY CUBE(a)",
 }
 # Table-valued functions: called in FROM when a call in SELECT does not resolve.
 TABLE_PROBE = "SELECT * FROM {}()"

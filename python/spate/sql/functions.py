@@ -862,3 +862,116 @@ def to_csv(col: ColumnOrName, options: Optional[dict] = None) -> Column:
 
 def schema_of_csv(csv: Union[Column, str], options: Optional[dict] = None) -> Column:
     return _call("schema_of_csv", _cl(csv), *_options_map(options))
+
+
+# ---- functions with literal parameters (docs/functions.md) -----------------------------------
+
+def _seeded(name: str, *jcs: Any, seed: Any = None) -> Column:
+    return _call(name, *jcs) if seed is None else _call(name, *jcs, _cl(seed))
+
+
+def rand(seed: Optional[int] = None) -> Column:
+    """Uniform in [0, 1): Spark's values for a seed (seed + partition index per partition)."""
+    return _seeded("rand", seed=seed)
+
+
+def randn(seed: Optional[int] = None) -> Column:
+    return _seeded("randn", seed=seed)
+
+
+def random(seed: Optional[int] = None) -> Column:
+    return _seeded("random", seed=seed)
+
+
+def uniform(min: Any, max: Any, seed: Any = None) -> Column:
+    return _seeded("uniform", _cl(min), _cl(max), seed=seed)
+
+
+def randstr(length: Any, seed: Any = None) -> Column:
+    return _seeded("randstr", _cl(length), seed=seed)
+
+
+def shuffle(col: ColumnOrName, seed: Any = None) -> Column:
+    return _seeded("shuffle", _c(col), seed=seed)
+
+
+def _number_or_col(v: Any) -> Any:
+    return _l(float(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else _c(v)
+
+
+def atan2(col1: Any, col2: Any) -> Column:
+    return _call("atan2", _number_or_col(col1), _number_or_col(col2))
+
+
+def hypot(col1: Any, col2: Any) -> Column:
+    return _call("hypot", _number_or_col(col1), _number_or_col(col2))
+
+
+def shiftleft(col: ColumnOrName, numBits: int) -> Column:
+    return _call("shiftleft", _c(col), _l(numBits))
+
+
+def shiftright(col: ColumnOrName, numBits: int) -> Column:
+    return _call("shiftright", _c(col), _l(numBits))
+
+
+def shiftrightunsigned(col: ColumnOrName, numBits: int) -> Column:
+    return _call("shiftrightunsigned", _c(col), _l(numBits))
+
+
+shiftLeft = shiftleft
+shiftRight = shiftright
+shiftRightUnsigned = shiftrightunsigned
+
+
+def bit_get(col: ColumnOrName, pos: ColumnOrName) -> Column:
+    return _invoke("bit_get", col, pos)
+
+
+def getbit(col: ColumnOrName, pos: ColumnOrName) -> Column:
+    return _invoke("getbit", col, pos)
+
+
+def width_bucket(v: ColumnOrName, min: ColumnOrName, max: ColumnOrName, numBucket: Any) -> Column:
+    nb = _l(numBucket) if isinstance(numBucket, int) else _c(numBucket)
+    return _call("width_bucket", _c(v), _c(min), _c(max), nb)
+
+
+def levenshtein(left: ColumnOrName, right: ColumnOrName, threshold: Optional[int] = None) -> Column:
+    if threshold is None:
+        return _invoke("levenshtein", left, right)
+    return _call("levenshtein", _c(left), _c(right), _l(threshold))
+
+
+def substring_index(str: ColumnOrName, delim: str, count: int) -> Column:
+    return _call("substring_index", _c(str), _l(delim), _l(count))
+
+
+def encode(col: ColumnOrName, charset: str) -> Column:
+    return _call("encode", _c(col), _l(charset))
+
+
+def decode(col: ColumnOrName, charset: str) -> Column:
+    return _call("decode", _c(col), _l(charset))
+
+
+def elt(*inputs: ColumnOrName) -> Column:
+    return _invoke("elt", *inputs)
+
+
+def find_in_set(str: ColumnOrName, str_array: ColumnOrName) -> Column:
+    return _invoke("find_in_set", str, str_array)
+
+
+def assert_true(col: ColumnOrName, errMsg: Any = None) -> Column:
+    if errMsg is None:
+        return _invoke("assert_true", col)
+    return _call("assert_true", _c(col), _cl(errMsg))
+
+
+def raise_error(errMsg: Any) -> Column:
+    return _call("raise_error", _cl(errMsg))
+
+
+toDegrees = degrees  # noqa: F821
+toRadians = radians  # noqa: F821

@@ -140,4 +140,83 @@ Column spark_partition_id() { return Fn("spark_partition_id", {}); }
 Column uuid() { return Fn("uuid", {}); }
 Column input_file_name() { return Fn("input_file_name", {}); }
 
+Column sin(const Column& c) { return Fn("sin", {c}); }
+Column cos(const Column& c) { return Fn("cos", {c}); }
+Column tan(const Column& c) { return Fn("tan", {c}); }
+Column asin(const Column& c) { return Fn("asin", {c}); }
+Column acos(const Column& c) { return Fn("acos", {c}); }
+Column atan(const Column& c) { return Fn("atan", {c}); }
+Column atan2(const Column& y, const Column& x) { return Fn("atan2", {y, x}); }
+Column sinh(const Column& c) { return Fn("sinh", {c}); }
+Column cosh(const Column& c) { return Fn("cosh", {c}); }
+Column tanh(const Column& c) { return Fn("tanh", {c}); }
+Column asinh(const Column& c) { return Fn("asinh", {c}); }
+Column acosh(const Column& c) { return Fn("acosh", {c}); }
+Column atanh(const Column& c) { return Fn("atanh", {c}); }
+Column cot(const Column& c) { return Fn("cot", {c}); }
+Column csc(const Column& c) { return Fn("csc", {c}); }
+Column sec(const Column& c) { return Fn("sec", {c}); }
+Column degrees(const Column& c) { return Fn("degrees", {c}); }
+Column radians(const Column& c) { return Fn("radians", {c}); }
+Column expm1(const Column& c) { return Fn("expm1", {c}); }
+Column log1p(const Column& c) { return Fn("log1p", {c}); }
+Column rint(const Column& c) { return Fn("rint", {c}); }
+Column hypot(const Column& a, const Column& b) { return Fn("hypot", {a, b}); }
+Column e() { return Fn("e", {}); }
+Column pi() { return Fn("pi", {}); }
+Column factorial(const Column& c) { return Fn("factorial", {c}); }
+Column bin(const Column& c) { return Fn("bin", {c}); }
+Column shiftleft(const Column& c, int n) { return Fn("shiftleft", {c, I(n)}); }
+Column shiftright(const Column& c, int n) { return Fn("shiftright", {c, I(n)}); }
+Column shiftrightunsigned(const Column& c, int n) { return Fn("shiftrightunsigned", {c, I(n)}); }
+Column bit_count(const Column& c) { return Fn("bit_count", {c}); }
+Column bit_get(const Column& c, const Column& pos) { return Fn("bit_get", {c, pos}); }
+Column getbit(const Column& c, const Column& pos) { return Fn("getbit", {c, pos}); }
+Column width_bucket(const Column& v, const Column& min, const Column& max, const Column& n) {
+  return Fn("width_bucket", {v, min, max, n});
+}
+
+Column rand(int64_t seed) { return Fn("rand", {lit(Value::Long(seed))}); }
+Column rand() { return Fn("rand", {}); }
+Column randn(int64_t seed) { return Fn("randn", {lit(Value::Long(seed))}); }
+Column randn() { return Fn("randn", {}); }
+Column random(int64_t seed) { return Fn("random", {lit(Value::Long(seed))}); }
+Column uniform(const Column& min, const Column& max, int64_t seed) {
+  return Fn("uniform", {min, max, lit(Value::Long(seed))});
+}
+Column randstr(int length, int64_t seed) { return Fn("randstr", {I(length), lit(Value::Long(seed))}); }
+
+Column levenshtein(const Column& l, const Column& r) { return Fn("levenshtein", {l, r}); }
+Column levenshtein(const Column& l, const Column& r, int threshold) { return Fn("levenshtein", {l, r, I(threshold)}); }
+Column soundex(const Column& c) { return Fn("soundex", {c}); }
+Column space(const Column& n) { return Fn("space", {n}); }
+Column elt(const std::vector<Column>& inputs) { return Fn("elt", inputs); }
+Column find_in_set(const Column& s, const Column& list) { return Fn("find_in_set", {s, list}); }
+Column substring_index(const Column& s, const std::string& delim, int count) {
+  return Fn("substring_index", {s, S(delim), I(count)});
+}
+Column octet_length(const Column& c) { return Fn("octet_length", {c}); }
+Column bit_length(const Column& c) { return Fn("bit_length", {c}); }
+Column quote(const Column& c) { return Fn("quote", {c}); }
+Column luhn_check(const Column& c) { return Fn("luhn_check", {c}); }
+Column url_encode(const Column& c) { return Fn("url_encode", {c}); }
+Column url_decode(const Column& c) { return Fn("url_decode", {c}); }
+Column try_url_decode(const Column& c) { return Fn("try_url_decode", {c}); }
+Column encode(const Column& c, const std::string& charset) { return Fn("encode", {c, S(charset)}); }
+Column decode(const Column& c, const std::string& charset) { return Fn("decode", {c, S(charset)}); }
+
+Column equal_null(const Column& a, const Column& b) { return Fn("equal_null", {a, b}); }
+Column zeroifnull(const Column& c) { return Fn("zeroifnull", {c}); }
+Column nullifzero(const Column& c) { return Fn("nullifzero", {c}); }
+Column current_user() { return Fn("current_user", {}); }
+Column user() { return Fn("user", {}); }
+Column session_user() { return Fn("session_user", {}); }
+Column version() { return Fn("version", {}); }
+Column monthname(const Column& d) { return Fn("monthname", {d}); }
+Column dayname(const Column& d) { return Fn("dayname", {d}); }
+Column date_diff(const Column& end, const Column& start) { return Fn("date_diff", {end, start}); }
+Column raise_error(const Column& message) { return Fn("raise_error", {message}); }
+Column assert_true(const Column& c) { return Fn("assert_true", {c}); }
+Column assert_true(const Column& c, const Column& message) { return Fn("assert_true", {c, message}); }
+
 }  // namespace spate::api::functions

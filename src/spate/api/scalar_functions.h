@@ -7,6 +7,7 @@
 // analyzed, with the same errors as in SQL. Python literal parameters (scales, patterns,
 // lengths) are plain C++ values here.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -128,5 +129,82 @@ Column monotonically_increasing_id();
 Column spark_partition_id();
 Column uuid();
 Column input_file_name();
+
+// ---- more math (Spark's SHOW FUNCTIONS): double -> double unless noted ----
+Column sin(const Column& c);
+Column cos(const Column& c);
+Column tan(const Column& c);
+Column asin(const Column& c);
+Column acos(const Column& c);
+Column atan(const Column& c);
+Column atan2(const Column& y, const Column& x);
+Column sinh(const Column& c);
+Column cosh(const Column& c);
+Column tanh(const Column& c);
+Column asinh(const Column& c);
+Column acosh(const Column& c);
+Column atanh(const Column& c);
+Column cot(const Column& c);
+Column csc(const Column& c);
+Column sec(const Column& c);
+Column degrees(const Column& c);
+Column radians(const Column& c);
+Column expm1(const Column& c);
+Column log1p(const Column& c);
+Column rint(const Column& c);
+Column hypot(const Column& a, const Column& b);
+Column e();
+Column pi();
+Column factorial(const Column& c);  // BIGINT; NULL outside [0, 20]
+Column bin(const Column& c);
+Column shiftleft(const Column& c, int num_bits);
+Column shiftright(const Column& c, int num_bits);
+Column shiftrightunsigned(const Column& c, int num_bits);
+Column bit_count(const Column& c);
+Column bit_get(const Column& c, const Column& pos);
+Column getbit(const Column& c, const Column& pos);
+Column width_bucket(const Column& v, const Column& min, const Column& max, const Column& num_buckets);
+
+// ---- random: Spark's values for a seed (per partition: seed + partition index) ----
+Column rand(int64_t seed);
+Column rand();  // a seed drawn per call: nondeterministic
+Column randn(int64_t seed);
+Column randn();
+Column random(int64_t seed);
+Column uniform(const Column& min, const Column& max, int64_t seed);
+Column randstr(int length, int64_t seed);
+
+// ---- more strings ----
+Column levenshtein(const Column& left, const Column& right);
+Column levenshtein(const Column& left, const Column& right, int threshold);
+Column soundex(const Column& c);
+Column space(const Column& n);
+Column elt(const std::vector<Column>& inputs);  // elt(n, s1, s2, ...)
+Column find_in_set(const Column& str, const Column& str_list);
+Column substring_index(const Column& str, const std::string& delim, int count);
+Column octet_length(const Column& c);
+Column bit_length(const Column& c);
+Column quote(const Column& c);
+Column luhn_check(const Column& c);
+Column url_encode(const Column& c);
+Column url_decode(const Column& c);
+Column try_url_decode(const Column& c);
+Column encode(const Column& c, const std::string& charset);  // STRING -> BINARY
+Column decode(const Column& c, const std::string& charset);  // BINARY -> STRING
+
+// ---- more misc ----
+Column equal_null(const Column& a, const Column& b);
+Column zeroifnull(const Column& c);
+Column nullifzero(const Column& c);
+Column current_user();
+Column user();
+Column session_user();
+Column version();
+Column monthname(const Column& date);
+Column dayname(const Column& date);
+Column date_diff(const Column& end, const Column& start);
+Column raise_error(const Column& message);
+Column assert_true(const Column& condition);
+Column assert_true(const Column& condition, const Column& message);
 
 }  // namespace spate::api::functions

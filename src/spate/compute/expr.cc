@@ -259,7 +259,28 @@ std::string Render(const Expr& e, bool display) {
         auto alias = kCastAliases->find(ToLower(e.name));
         if (alias != kCastAliases->end()) return "CAST(" + args + " AS " + alias->second + ")";
       }
-      std::string out = e.name + "(" + (e.is_distinct ? "DISTINCT " : "") + args + ")";
+      std::string name = e.name;
+      if (display) {
+        // Spark's names of these calls: upper case (its math expressions), an alias named
+        // as its target, shuffle without its seed, assert_true with its message.
+        static const auto* kDisplay = new std::map<std::string, std::string>{
+            {"ceil", "CEIL"},     {"floor", "FLOOR"},     {"sqrt", "SQRT"},   {"cbrt", "CBRT"},
+            {"exp", "EXP"},       {"log10", "LOG10"},     {"log2", "LOG2"},   {"log", "LOG"},
+            {"signum", "SIGNUM"}, {"power", "POWER"},     {"e", "E"},         {"pi", "PI"},
+            {"sin", "SIN"},       {"cos", "COS"},         {"tan", "TAN"},     {"asin", "ASIN"},
+            {"acos", "ACOS"},     {"atan", "ATAN"},       {"atan2", "ATAN2"}, {"sinh", "SINH"},
+            {"cosh", "COSH"},     {"tanh", "TANH"},       {"asinh", "ASINH"}, {"acosh", "ACOSH"},
+            {"atanh", "ATANH"},   {"cot", "COT"},         {"csc", "CSC"},     {"sec", "SEC"},
+            {"degrees", "DEGREES"}, {"radians", "RADIANS"}, {"expm1", "EXPM1"}, {"log1p", "LOG1P"},
+            {"hypot", "HYPOT"},   {"random", "rand"}};
+        auto d = kDisplay->find(ToLower(e.name));
+        if (d != kDisplay->end() && !(d->first == "log" && e.children.size() != 2)) name = d->second;
+        if (ToLower(e.name) == "shuffle" && e.children.size() == 2) args = sub(e.children[0]);
+        if (ToLower(e.name) == "assert_true" && e.children.size() == 1) {
+          args += ", '" + sub(e.children[0]) + "' is not true!";
+        }
+      }
+      std::string out = name + "(" + (e.is_distinct ? "DISTINCT " : "") + args + ")";
       if (e.ignore_nulls) out += " IGNORE NULLS";
       if (e.filter) out += " FILTER (WHERE " + sub(e.filter) + ")";
       return out;

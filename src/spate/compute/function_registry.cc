@@ -18,6 +18,8 @@ FunctionRegistry::FunctionRegistry() {
   RegisterMiscFunctions(*this);
   RegisterTimeWindowFunctions(*this);
   RegisterTryFunctions(*this);
+  RegisterRandomFunctions(*this);
+  RegisterExtraFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

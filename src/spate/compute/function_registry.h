@@ -65,5 +65,7 @@ void RegisterHashFunctions(FunctionRegistry& r);     // hash_functions.cc
 void RegisterMiscFunctions(FunctionRegistry& r);     // misc_functions.cc
 void RegisterTimeWindowFunctions(FunctionRegistry& r);  // time_window.cc
 void RegisterTryFunctions(FunctionRegistry& r);  // try_functions.cc: try_*, cast aliases
+void RegisterRandomFunctions(FunctionRegistry& r);  // random_functions.cc: rand, shuffle, ...
+void RegisterExtraFunctions(FunctionRegistry& r);   // extra_functions.cc: bits, strings, misc
 
 }  // namespace spate

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <set>
 
 #include "spate/columnar/kernels.h"
 #include "spate/compute/cast.h"
@@ -26,7 +27,18 @@ using kernel::Out;
 
 // ---- unary double functions ------------------------------------------------------------
 
-enum class NullRule : uint8_t { kNone, kNonPositive };
+enum class NullRule : uint8_t { kNone, kNonPositive, kLeMinusOne };
+
+// Spark prints these math calls in upper case (SIN(x)); the older names keep their case.
+std::function<std::string(const std::vector<std::string>&)> UpperDisplay(const std::string& name) {
+  static const std::set<std::string> kUpper = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+                                               "tanh", "asinh", "acosh", "atanh", "cot", "csc", "sec", "degrees",
+                                               "radians", "expm1", "log1p", "atan2", "hypot"};
+  if (!kUpper.count(name)) return nullptr;
+  std::string upper;
+  for (char ch : name) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+  return [upper](const std::vector<std::string>& a) { return CallText(upper, a); };
+}
 
 Result<BoundExprPtr> ResolveDoubleUnary(const std::string& name, std::vector<BoundExprPtr> args,
                                         double (*f)(double), NullRule rule) {
@@ -40,13 +52,15 @@ Result<BoundExprPtr> ResolveDoubleUnary(const std::string& name, std::vector<Bou
         Out<double> out(n);
         const double* x = c[0]->raw_values<double>();
         for (int64_t i = 0; i < n; ++i) out.data[i] = f(x[i]);
-        if (rule == NullRule::kNonPositive) {
+        if (rule != NullRule::kNone) {
+          double limit = rule == NullRule::kNonPositive ? 0 : -1;
           for (int64_t i = 0; i < n; ++i) {
-            if (x[i] <= 0 && mask.Valid(i)) mask.SetNull(i);
+            if (x[i] <= limit && mask.Valid(i)) mask.SetNull(i);
           }
         }
         return kernel::MakeColumn(DataType::Double(), n, mask.null_count(), mask.validity(), out.buf);
-      });
+      },
+      UpperDisplay(name));
 }
 
 double Signum(double x) { return std::isnan(x) ? x : (x > 0 ? 1.0 : (x < 0 ? -1.0 : x)); }
@@ -57,9 +71,34 @@ double Sqrt(double x) { return std::sqrt(x); }
 // Through long double: glibc's double cbrt is not correctly rounded (cbrt(27) != 3).
 double Cbrt(double x) { return static_cast<double>(std::cbrt(static_cast<long double>(x))); }
 double Exp(double x) { return std::exp(x); }
+double Sin(double x) { return std::sin(x); }
+double Cos(double x) { return std::cos(x); }
+double Tan(double x) { return std::tan(x); }
+double Asin(double x) { return std::asin(x); }
+double Acos(double x) { return std::acos(x); }
+double Atan(double x) { return std::atan(x); }
+double Sinh(double x) { return std::sinh(x); }
+double Cosh(double x) { return std::cosh(x); }
+double Tanh(double x) { return std::tanh(x); }
+// acosh and atanh by Spark's formulas (the C library's last digits differ).
+double Asinh(double x) { return std::asinh(x); }
+double Acosh(double x) { return std::log(x + std::sqrt(x * x - 1.0)); }
+double Atanh(double x) { return 0.5 * (std::log1p(x) - std::log1p(-x)); }
+double Cot(double x) { return 1.0 / std::tan(x); }
+double Csc(double x) { return 1.0 / std::sin(x); }
+double Sec(double x) { return 1.0 / std::cos(x); }
+// java.lang.Math.toDegrees / toRadians: one multiplication by the rounded constant.
+double Degrees(double x) { return x * 57.29577951308232; }
+double Radians(double x) { return x * 0.017453292519943295; }
+double Expm1(double x) { return std::expm1(x); }
+double Log1p(double x) { return std::log1p(x); }
+double Rint(double x) { return std::nearbyint(x); }
+// atan2 of y + 0.0 and x + 0.0 (Spark's: -0.0 becomes 0.0).
+double Atan2(double y, double x) { return std::atan2(y + 0.0, x + 0.0); }
+double Hypot(double x, double y) { return std::hypot(x, y); }
 
 Result<BoundExprPtr> ResolveDoubleBinary(const std::string& name, std::vector<BoundExprPtr> args,
-                                         bool is_log) {
+                                         bool is_log, double (*f)(double, double) = nullptr) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   for (size_t k = 0; k < 2; ++k) {
     SPATE_ASSIGN_OR_RETURN(args[k], fn::ToTypeArg(name, args, k, DataType::Double(), "\"DOUBLE\""));
@@ -67,7 +106,7 @@ Result<BoundExprPtr> ResolveDoubleBinary(const std::string& name, std::vector<Bo
   bool nullable = is_log || fn::AnyNullable(args);
   return MakeScalarCall(
       name, DataType::Double(), nullable, args,
-      [is_log](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [is_log, f](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         fn::NullMask mask({c[0].get(), c[1].get()}, n);
         Out<double> out(n);
         const double* x = c[0]->raw_values<double>();
@@ -78,11 +117,14 @@ Result<BoundExprPtr> ResolveDoubleBinary(const std::string& name, std::vector<Bo
             out.data[i] = std::log(y[i]) / std::log(x[i]);
             if ((x[i] <= 0 || y[i] <= 0) && mask.Valid(i)) mask.SetNull(i);
           }
+        } else if (f != nullptr) {
+          for (int64_t i = 0; i < n; ++i) out.data[i] = f(x[i], y[i]);
         } else {
           for (int64_t i = 0; i < n; ++i) out.data[i] = std::pow(x[i], y[i]);
         }
         return kernel::MakeColumn(DataType::Double(), n, mask.null_count(), mask.validity(), out.buf);
-      });
+      },
+      UpperDisplay(name));
 }
 
 // ---- abs -------------------------------------------------------------------------------
@@ -612,7 +654,18 @@ void RegisterMathFunctions(FunctionRegistry& r) {
                             UnaryDef{"log10", Log10, NullRule::kNonPositive},
                             UnaryDef{"log2", Log2, NullRule::kNonPositive},
                             UnaryDef{"sign", Signum, NullRule::kNone},
-                            UnaryDef{"signum", Signum, NullRule::kNone}}) {
+                            UnaryDef{"signum", Signum, NullRule::kNone},
+                            UnaryDef{"sin", Sin, NullRule::kNone}, UnaryDef{"cos", Cos, NullRule::kNone},
+                            UnaryDef{"tan", Tan, NullRule::kNone}, UnaryDef{"asin", Asin, NullRule::kNone},
+                            UnaryDef{"acos", Acos, NullRule::kNone}, UnaryDef{"atan", Atan, NullRule::kNone},
+                            UnaryDef{"sinh", Sinh, NullRule::kNone}, UnaryDef{"cosh", Cosh, NullRule::kNone},
+                            UnaryDef{"tanh", Tanh, NullRule::kNone}, UnaryDef{"asinh", Asinh, NullRule::kNone},
+                            UnaryDef{"acosh", Acosh, NullRule::kNone}, UnaryDef{"atanh", Atanh, NullRule::kNone},
+                            UnaryDef{"cot", Cot, NullRule::kNone}, UnaryDef{"csc", Csc, NullRule::kNone},
+                            UnaryDef{"sec", Sec, NullRule::kNone}, UnaryDef{"degrees", Degrees, NullRule::kNone},
+                            UnaryDef{"radians", Radians, NullRule::kNone}, UnaryDef{"expm1", Expm1, NullRule::kNone},
+                            UnaryDef{"log1p", Log1p, NullRule::kLeMinusOne},
+                            UnaryDef{"rint", Rint, NullRule::kNone}}) {
     std::string name = d.name;
     auto f = d.f;
     auto rule = d.rule;
@@ -628,6 +681,25 @@ void RegisterMathFunctions(FunctionRegistry& r) {
   for (const char* name : {"pow", "power"}) {
     r.RegisterScalar(name, [name](std::vector<BoundExprPtr> args, const ResolveContext&) {
       return ResolveDoubleBinary(name, args, false);
+    });
+  }
+  r.RegisterScalar("atan2", [](std::vector<BoundExprPtr> args, const ResolveContext&) {
+    return ResolveDoubleBinary("atan2", args, false, Atan2);
+  });
+  r.RegisterScalar("hypot", [](std::vector<BoundExprPtr> args, const ResolveContext&) {
+    return ResolveDoubleBinary("hypot", args, false, Hypot);
+  });
+  for (auto [name, value] : {std::pair<const char*, double>{"pi", M_PI}, {"e", M_E}}) {
+    std::string n = name;
+    double v = value;
+    r.RegisterScalar(n, [n, v](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
+      SPATE_RETURN_IF_ERROR(fn::CheckArgs(n, args.size(), 0, 0, "0"));
+      return MakeScalarCall(
+          n, DataType::Double(), false, {},
+          [v](const std::vector<ColumnPtr>&, int64_t rows, const EvalContext&) -> Result<ColumnPtr> {
+            return MakeConstantColumn(Value::Double(v), rows);
+          },
+          [n](const std::vector<std::string>&) { return std::string(n == "pi" ? "PI()" : "E()"); });
     });
   }
   r.RegisterScalar("abs", ResolveAbs);

@@ -2,6 +2,7 @@
 #include "spate/formats/csv/parser.h"
 
 #include "spate/base/json.h"
+#include "spate/base/utf8.h"
 
 #include "spate/formats/file_index.h"
 
@@ -15,6 +16,7 @@
 #include <map>
 
 #include "spate/base/json.h"
+#include "spate/base/utf8.h"
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/compute/bound_expr.h"
@@ -546,34 +548,7 @@ struct DateTimeParsers {
 namespace {
 
 // The length of the valid sequence at p (0 if invalid; *bad = bytes to replace).
-inline size_t Utf8Seq(const unsigned char* p, size_t avail, size_t* bad) {
-  const unsigned char c = p[0];
-  size_t len;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    *bad = 1;
-    return 0;
-  }
-  for (size_t k = 1; k < len; ++k) {
-    const unsigned char lo_k = k == 1 ? lo : 0x80, hi_k = k == 1 ? hi : 0xBF;
-    if (k >= avail || p[k] < lo_k || p[k] > hi_k) {
-      *bad = k;
-      return 0;
-    }
-  }
-  return len;
-}
+inline size_t Utf8Seq(const unsigned char* p, size_t avail, size_t* bad) { return Utf8Sequence(p, avail, bad); }
 
 }  // namespace
 
