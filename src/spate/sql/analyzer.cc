@@ -111,6 +111,12 @@ class Analyzer::Impl {
   /// A reference to a variable of an enclosing lambda named by e's first part (lambda
   /// variables shadow columns, as in Spark); nullopt when none has that name.
   Result<std::optional<BoundExprPtr>> ResolveLambdaVariable(const Expr& e);
+  /// Lateral column aliases (Spark 3.4+): in a SELECT list, a name that no input column
+  /// has but an alias of an item to its left does refers to that item's expression. The
+  /// reference becomes a `lateralAliasReference(name)` call (Spark's display name) bound to
+  /// the aliased expression (lateral_targets_).
+  Result<std::vector<ExprPtr>> ResolveLateralAliases(std::vector<ExprPtr> items,
+                                                     const std::vector<Attribute>& scope);
   /// transform / filter / aggregate / ... with lambda arguments (compute/higher_order.h).
   Result<BoundExprPtr> BindHigherOrder(const Expr& e, const std::vector<Attribute>& scope,
                                        const BindHook* hook);
@@ -168,6 +174,8 @@ class Analyzer::Impl {
     std::vector<LambdaParam> params;
   };
   std::vector<LambdaFrame> lambda_frames_;
+  /// lateralAliasReference nodes -> the aliased expressions they stand for.
+  std::map<const Expr*, ExprPtr> lateral_targets_;
 };
 
 namespace {
@@ -408,6 +416,83 @@ Result<std::optional<BoundExprPtr>> Analyzer::Impl::ResolveLambdaVariable(const 
   return std::optional<BoundExprPtr>();
 }
 
+Result<std::vector<ExprPtr>> Analyzer::Impl::ResolveLateralAliases(
+    std::vector<ExprPtr> items, const std::vector<Attribute>& scope) {
+  if (ToLower(conf_.GetOr("spark.sql.lateralColumnAlias.enableImplicitResolution", "true")) !=
+      "true") {
+    return items;
+  }
+  auto is_column = [&](const std::vector<std::string>& parts) {
+    for (const auto& a : scope) {
+      if (NameEq(a.name, parts[0])) return true;
+      if (parts.size() > 1 && !a.qualifier.empty() && NameEq(a.qualifier, parts[0])) return true;
+    }
+    return false;
+  };
+  std::vector<const std::vector<std::string>*> lambdas;
+  auto is_lambda_variable = [&](const std::string& name) {
+    for (const auto* names : lambdas) {
+      for (const auto& n : *names) {
+        if (NameEq(n, name)) return true;
+      }
+    }
+    return false;
+  };
+  for (size_t i = 1; i < items.size(); ++i) {
+    std::function<Result<ExprPtr>(const ExprPtr&, const Expr*)> rewrite =
+        [&](const ExprPtr& e, const Expr* window) -> Result<ExprPtr> {
+      if (e->kind == ExprKind::kColumn && !e->name_parts.empty() && e->plan_id < 0 &&
+          !is_lambda_variable(e->name_parts[0]) && !is_column(e->name_parts)) {
+        std::vector<size_t> hits;
+        for (size_t j = 0; j < i; ++j) {
+          if (items[j]->kind == ExprKind::kAlias && NameEq(items[j]->name, e->name_parts[0])) {
+            hits.push_back(j);
+          }
+        }
+        if (hits.empty()) return e;
+        const std::string quoted = QuoteIdentifier({e->name_parts[0]});
+        if (hits.size() > 1) {
+          return Status::Error("AMBIGUOUS_LATERAL_COLUMN_ALIAS",
+                               {{"name", quoted}, {"n", std::to_string(hits.size())}})
+              .WithPosition(e->position);
+        }
+        auto ref = std::make_shared<Expr>(ExprKind::kCall);
+        ref->name = "lateralAliasReference";
+        ref->children.push_back(Expr::Col(e->name_parts[0]));
+        ref->position = e->position;
+        lateral_targets_[ref.get()] = items[hits[0]]->children[0];
+        if (window) {
+          return Status::Error("UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+                               {{"lca", quoted}, {"windowExpr", "\"" + window->DisplayName() + "\""}})
+              .WithPosition(e->position);
+        }
+        ExprPtr out = ref;
+        for (size_t k = 1; k < e->name_parts.size(); ++k) out = Expr::Field(out, e->name_parts[k]);
+        return out;
+      }
+      if (e->children.empty()) return e;
+      if (e->kind == ExprKind::kLambda) lambdas.push_back(&e->name_parts);
+      std::vector<ExprPtr> children;
+      bool changed = false;
+      Status failed;
+      for (const auto& c : e->children) {
+        Result<ExprPtr> r = rewrite(c, e->kind == ExprKind::kWindow ? e.get() : window);
+        if (!r.ok()) {
+          failed = r.status();
+          break;
+        }
+        changed |= r->get() != c.get();
+        children.push_back(*r);
+      }
+      if (e->kind == ExprKind::kLambda) lambdas.pop_back();
+      if (!failed.ok()) return failed;
+      return changed ? e->WithChildren(std::move(children)) : e;
+    };
+    SPATE_ASSIGN_OR_RETURN(items[i], rewrite(items[i], nullptr));
+  }
+  return items;
+}
+
 Result<BoundExprPtr> Analyzer::Impl::BindHigherOrder(const Expr& e,
                                                      const std::vector<Attribute>& scope,
                                                      const BindHook* hook) {
@@ -480,6 +565,10 @@ Result<BoundExprPtr> Analyzer::Impl::BindHigherOrder(const Expr& e,
 Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<Attribute>& scope,
                                               const BindHook* hook) {
   auto& registry = FunctionRegistry::Global();
+  if (e.name == "lateralAliasReference") {
+    auto target = lateral_targets_.find(&e);
+    if (target != lateral_targets_.end()) return Bind(*target->second, scope, hook);
+  }
   if (IsHigherOrderFunction(e.name)) {
     // array_sort(arr) is also a plain function; the others take lambdas only.
     bool has_lambda = false;
@@ -1311,6 +1400,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
     SPATE_RETURN_IF_ERROR(tw.Rewrite(&child, &items, &group_by));
   }
   const std::vector<Attribute>& child_scope = child->output;
+  SPATE_ASSIGN_OR_RETURN(items, ResolveLateralAliases(std::move(items), child_scope));
   bool has_agg = select.kind == PlanKind::kAggregate;
   bool has_window = false;
   for (const auto& it : items) {

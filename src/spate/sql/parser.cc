@@ -42,6 +42,7 @@
 #include <unordered_set>
 
 #include "spate/sql/lexer.h"
+#include "spate/sql/named_arguments.h"
 #include "spate/sql/parser_literals.h"
 
 namespace spate::sql {
@@ -2217,7 +2218,20 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, int64_t pos) {
         call->children.push_back(std::move(arg));
       } while (MatchOp(","));
     } else {
-      SPATE_ASSIGN_OR_RETURN(call->children, ParseExpressionList());
+      // Arguments, positional or named (`param => value`), placed by the function's
+      // signature (sql/named_arguments.h).
+      std::vector<CallArgument> args;
+      do {
+        CallArgument a;
+        a.position = Peek().begin;
+        if (IsIdentifierToken(Peek()) && Peek(1).IsOp("=>")) {
+          a.name = Advance().text;
+          Advance();
+        }
+        SPATE_ASSIGN_OR_RETURN(a.value, ParseExpression());
+        args.push_back(std::move(a));
+      } while (MatchOp(","));
+      SPATE_ASSIGN_OR_RETURN(call->children, ResolveCallArguments(call->name, std::move(args)));
     }
     if ((Peek().Is("IGNORE") || Peek().Is("RESPECT")) && Peek(1).Is("NULLS")) {
       call->ignore_nulls = Advance().Is("IGNORE");
