@@ -416,6 +416,16 @@ void BindDataFrame(py::module_& m) {
       .def("statCrosstab", [](const DataFrame& d, const std::string& a, const std::string& b) {
         return d.stat().crosstab(a, b);
       }, py::call_guard<py::gil_scoped_release>())
+      .def("statFreqItems", [](const DataFrame& d, const std::vector<std::string>& cols, double support) {
+        return d.stat().freqItems(cols, support);
+      }, py::call_guard<py::gil_scoped_release>())
+      .def("statSampleBy", [](const DataFrame& d, const Column& col,
+                              const std::vector<std::pair<Column, double>>& fractions, int64_t seed) {
+        // The Python wrapper passes the keys as literals (column._lit_jc).
+        std::vector<std::pair<Value, double>> f;
+        for (const auto& [k, v] : fractions) f.emplace_back(k.expr()->literal, v);
+        return d.stat().sampleBy(col, f, seed);
+      })
       .def("statApproxQuantile", [](const DataFrame& d, const std::vector<std::string>& cols,
                                     const std::vector<double>& probabilities, double relative_error) {
         return d.stat().approxQuantile(cols, probabilities, relative_error);

@@ -956,7 +956,6 @@ class DataFrameStatFunctions:
         """Items that occur in more than `support` (default 1%) of the rows, per column, in
         array columns `<col>_freqItems`. Exact: Spark's one-pass algorithm may also list
         some items below the support (docs/spark-differences.md)."""
-        from spate.sql import functions as F
         if isinstance(cols, tuple):
             cols = list(cols)
         if not isinstance(cols, list):
@@ -964,25 +963,11 @@ class DataFrameStatFunctions:
                                    % type(cols).__name__, "NOT_LIST_OR_TUPLE", None,
                                    {"arg_name": "cols", "arg_type": type(cols).__name__})
         support = 0.01 if support is None else support
-        if support < 1e-4:
-            from spate.errors import IllegalArgumentException
-            raise IllegalArgumentException("requirement failed: Support (%s) must be greater than 1e-4."
-                                           % support)
-        from spate.sql.types import ArrayType, StructField, StructType as ST
-        total = self.df.count()
-        fields, values = [], []
-        types = {f.name: f.dataType for f in self.df.schema.fields}
-        for c in cols:
-            ref = F.col("`%s`" % c.replace("`", "``"))
-            counts = self.df.groupBy(ref.alias("v")).agg(F.count(F.lit(1)).alias("n"))
-            values.append([r[0] for r in counts.filter(F.col("n") > F.lit(float(support) * total)).collect()])
-            fields.append(StructField("%s_freqItems" % c, ArrayType(types[c], True), False))
-        return self.df.sparkSession.createDataFrame([tuple(values)], ST(fields))
+        return self.df._wrap(self.df._jdf.statFreqItems([str(c) for c in cols], float(support)))
 
     def sampleBy(self, col: Any, fractions: Dict[Any, float], seed: Optional[int] = None) -> DataFrame:
         """A stratified sample: rows whose `col` is a key of `fractions` kept with its
         fraction (others dropped), each row drawn as in DataFrame.sample()."""
-        from spate.sql import functions as F
         if not isinstance(col, (str, Column)):
             raise PySparkTypeError("[NOT_COLUMN_OR_STR] Argument `col` should be a Column or str, got %s."
                                    % type(col).__name__, "NOT_COLUMN_OR_STR", None,
@@ -998,24 +983,11 @@ class DataFrameStatFunctions:
                                        "DISALLOWED_TYPE_FOR_CONTAINER", None,
                                        {"arg_name": "fractions", "arg_type": "dict",
                                         "allowed_types": "float, int, str", "item_type": type(k).__name__})
-            if not 0.0 <= float(v) <= 1.0:
-                from spate.errors import IllegalArgumentException
-                raise IllegalArgumentException("requirement failed: Fractions must be in [0, 1], but got %s."
-                                               % v)
         import random
+        from spate.sql.column import _lit_jc
         seed = seed if seed is not None else random.randint(0, sys.maxsize)
-        ref = _to_col_jc(col)
-        parts = []
-        df = self.df
-        for k, frac in fractions.items():
-            stratum = df.filter(Column(ref) == F.lit(k))
-            parts.append(stratum.sample(False, float(frac), seed))
-        if not parts:
-            return df.limit(0)
-        result = parts[0]
-        for p in parts[1:]:
-            result = result.union(p)
-        return result
+        pairs = [(_lit_jc(k), float(v)) for k, v in fractions.items()]
+        return self.df._wrap(self.df._jdf.statSampleBy(_to_col_jc(col), pairs, int(seed)))
 
 
 def _check_str(name: str, value: Any) -> None:

@@ -369,6 +369,18 @@ class DataFrameStatFunctions {
   std::vector<std::vector<double>> approxQuantile(const std::vector<std::string>& cols,
                                                   const std::vector<double>& probabilities,
                                                   double relativeError) const;
+  /// One row: per column `<col>_freqItems`, the values (NULL included) found in more than
+  /// `support` of the rows. Exact, where Spark's one-pass algorithm may add less frequent
+  /// values (docs/spark-differences.md D21).
+  DataFrame freqItems(const std::vector<std::string>& cols, double support = 0.01) const;
+  /// A stratified sample: the rows whose `col` equals a key of `fractions`, each kept with
+  /// that key's fraction (drawn as DataFrame::sample); rows of other values are dropped.
+  DataFrame sampleBy(const Column& col, const std::vector<std::pair<Value, double>>& fractions,
+                     int64_t seed) const;
+  DataFrame sampleBy(const std::string& col, const std::vector<std::pair<Value, double>>& fractions,
+                     int64_t seed) const {
+    return sampleBy(functions::col(col), fractions, seed);
+  }
 
  private:
   DataFrame df_;

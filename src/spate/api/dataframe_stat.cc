@@ -506,4 +506,43 @@ std::vector<std::vector<double>> DataFrameStatFunctions::approxQuantile(
   return out;
 }
 
+DataFrame DataFrameStatFunctions::freqItems(const std::vector<std::string>& cols, double support) const {
+  if (!(support >= 1e-4)) {
+    ThrowStatus(Status::Invalid("requirement failed: Support (" + FormatDouble(support) +
+                                ") must be greater than 1e-4."));
+  }
+  const double threshold = support * static_cast<double>(df_.count());
+  StructType schema;
+  std::vector<Value> row;
+  for (const auto& c : cols) {
+    DataFrame one = df_.select({Quoted(c)});
+    const Field field = one.schema().fields().at(0);
+    std::vector<Value> items;
+    auto counts = one.groupBy(std::vector<Column>{Quoted(field.name)})
+                      .agg({F::count(F::lit(1)).alias("__spate_n")});
+    for (const auto& r : counts.filter(F::col("__spate_n") > F::lit(threshold)).collect()) {
+      items.push_back(r[0]);
+    }
+    auto type = DataType::Array(field.type, true);
+    schema.add(c + "_freqItems", type, false);
+    row.push_back(Value::ArrayOf(type, std::move(items)));
+  }
+  return SparkSession(df_.session()).createDataFrame(std::vector<std::vector<Value>>{row}, schema);
+}
+
+DataFrame DataFrameStatFunctions::sampleBy(const Column& col,
+                                           const std::vector<std::pair<Value, double>>& fractions,
+                                           int64_t seed) const {
+  std::optional<DataFrame> out;
+  for (const auto& [key, fraction] : fractions) {
+    if (!(fraction >= 0.0 && fraction <= 1.0)) {
+      ThrowStatus(Status::Invalid("requirement failed: Fractions must be in [0, 1], but got " +
+                                  FormatDouble(fraction) + "."));
+    }
+    DataFrame stratum = df_.filter(col == Column::Lit(key)).sample(fraction, seed);
+    out = out ? out->union_(stratum) : stratum;
+  }
+  return out ? *out : df_.limit(0);
+}
+
 }  // namespace spate::api

@@ -141,6 +141,23 @@ TEST(DataFrameStatTest, StatFunctions) {
             (std::vector<std::string>{"Row(s_x='p', 1=1, 2=0, 3=1)", "Row(s_x='q', 1=0, 2=1, 3=0)"}));
 }
 
+TEST(DataFrameStatTest, FreqItemsAndSampleBy) {
+  auto spark = NewSession();
+  std::vector<std::vector<Value>> rows;
+  for (int i = 0; i < 10; ++i) rows.push_back({Value::Int(i < 6 ? 1 : i < 9 ? 2 : 3)});
+  auto df = spark.createDataFrame(rows, "x INT");
+  auto items = df.stat().freqItems({"x"}, 0.25).collect().at(0)[0].items();
+  std::vector<int64_t> got;
+  for (const auto& v : items) got.push_back(v.i64());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<int64_t>{1, 2}));
+  auto big = spark.range(6000).withColumn("k", (F::col("id") % 3).cast("int"));
+  auto s = big.stat().sampleBy("k", {{Value::Int(0), 0.1}, {Value::Int(1), 0.5}}, 3);
+  EXPECT_EQ(s.count(), big.stat().sampleBy("k", {{Value::Int(0), 0.1}, {Value::Int(1), 0.5}}, 3).count());
+  EXPECT_EQ(s.filter(F::col("k") == 2).count(), 0);
+  EXPECT_NEAR(static_cast<double>(s.filter(F::col("k") == 1).count()), 1000.0, 200.0);
+}
+
 TEST(DataFrameStatTest, ScalarAndExistsSubqueries) {
   auto spark = NewSession();
   auto df = spark.range(3);
