@@ -190,6 +190,48 @@ def delta_update_delete_optimize_restore(s, path):
     s.spark.sql(f"DELETE FROM delta.`{path}` WHERE p = '1'")
 
 
+# Mixed writers (test_interop.py::test_mixed_writers): one Delta table that the two engines
+# change in turn; each step's rows follow from what the table holds, so both engines would
+# write the same thing.
+MIXED: Dict[str, Callable] = {}
+
+
+def mixed(fn: Callable) -> Callable:
+    MIXED[fn.__name__] = fn
+    return fn
+
+
+@mixed
+def mixed_create(s, path):
+    s.spark.sql("SELECT id, CAST(id % 3 AS string) AS p, id * 1.5 AS v FROM range(6)") \
+        .write.format("delta").partitionBy("p").save(path)
+
+
+@mixed
+def mixed_append(s, path):
+    n = s.spark.read.format("delta").load(path).agg({"id": "max"}).collect()[0][0] + 1
+    s.spark.sql(f"SELECT id, CAST(id % 3 AS string) AS p, id * 1.5 AS v FROM range({n}, {n + 4})") \
+        .write.format("delta").mode("append").save(path)
+
+
+@mixed
+def mixed_update(s, path):
+    s.spark.sql(f"UPDATE delta.`{path}` SET v = v * 10 WHERE id % 4 = 0")
+
+
+@mixed
+def mixed_delete(s, path):
+    s.spark.sql(f"DELETE FROM delta.`{path}` WHERE p = '1' AND id > 3")
+
+
+@mixed
+def mixed_merge(s, path):
+    s.spark.sql("SELECT id, CAST(id % 3 AS string) AS p, -1.0 * id AS v FROM range(4, 30, 5)") \
+        .createOrReplaceTempView("mixed_source")
+    s.spark.sql(f"MERGE INTO delta.`{path}` AS t USING mixed_source AS s ON t.id = s.id "
+                "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *")
+
+
 def _change_data_feed(path):
     """Whether the Delta table's latest metaData enables the change data feed."""
     enabled = False
@@ -223,7 +265,7 @@ def history_length(s, path):
 def step(op: str, writer_name: str, path: str) -> Callable:
     """The program of one interop step (both engines run the same): write, read or history."""
     if op == "write":
-        return lambda s: WRITERS[writer_name](s, path)
+        return lambda s: (WRITERS.get(writer_name) or MIXED[writer_name])(s, path)
     if op == "read":
         return lambda s: read(s, path)
     return lambda s: {"versions": history_length(s, path)}

@@ -56,3 +56,27 @@ def test_interop(writer, by, oracle, spate_session):
     if (d[0], compare.pin(d)) != (pinned.aspect, pinned.pin):
         pytest.fail(f"{name}: the pinned difference {pinned.id} changed:\n{compare.render(d)}\n"
                     f"(new pin: Differs(\"{pinned.id}\", \"{d[0]}\", \"{compare.pin(d)}\"))", pytrace=False)
+
+
+# One table, both engines writing in turn (appends, UPDATE, DELETE, MERGE by each side):
+# after every step both read the same rows, and the history has every commit.
+MIXED_STEPS = [("spate", "mixed_create"), ("spark", "mixed_append"), ("spate", "mixed_append"),
+               ("spark", "mixed_update"), ("spate", "mixed_delete"), ("spark", "mixed_merge"),
+               ("spate", "mixed_merge"), ("spate", "mixed_update"), ("spark", "mixed_delete"),
+               ("spark", "mixed_append")]
+
+
+def test_mixed_writers(oracle, spate_session):
+    path = os.path.join(WORK, "interop", "mixed_writers")
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    for i, (by, step_name) in enumerate(MIXED_STEPS):
+        written = _run(by, oracle, spate_session, "write", step_name, path)
+        assert "error" not in written, f"step {i} {step_name} by {by}: {written['error']}"
+        ours = _run("spate", oracle, spate_session, "read", step_name, path)
+        theirs = _run("spark", oracle, spate_session, "read", step_name, path)
+        d = compare.first_difference(ours, theirs, ordered=False, show=True)
+        assert d is None, f"after step {i} ({step_name} by {by}):\n{compare.render(d)}"
+    for side in ("spate", "spark"):
+        h = _run(side, oracle, spate_session, "history", "mixed_create", path)
+        assert h["value"] == {"versions": len(MIXED_STEPS)}, (side, h)
