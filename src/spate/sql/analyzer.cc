@@ -117,6 +117,12 @@ class Analyzer::Impl {
   /// the aliased expression (lateral_targets_).
   Result<std::vector<ExprPtr>> ResolveLateralAliases(std::vector<ExprPtr> items,
                                                      const std::vector<Attribute>& scope);
+  /// In a projection (no aggregate), the aliased expressions that lateral references name are
+  /// computed once, in a projection below the select's (Spark's rewrite): a nondeterministic
+  /// alias (rand()) has one value per row however often it is referenced, and no alias is
+  /// evaluated twice. Aggregates and windowed aliases keep the references inlined.
+  Status PushDownLateralAliases(const LogicalPlan& select, const LogicalPlan* having,
+                                std::vector<ExprPtr>* items, BoundPlanPtr* child);
   /// transform / filter / aggregate / ... with lambda arguments (compute/higher_order.h).
   Result<BoundExprPtr> BindHigherOrder(const Expr& e, const std::vector<Attribute>& scope,
                                        const BindHook* hook);
@@ -491,6 +497,61 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ResolveLateralAliases(
     SPATE_ASSIGN_OR_RETURN(items[i], rewrite(items[i], nullptr));
   }
   return items;
+}
+
+Status Analyzer::Impl::PushDownLateralAliases(const LogicalPlan& select, const LogicalPlan* having,
+                                             std::vector<ExprPtr>* items, BoundPlanPtr* child) {
+  std::vector<const Expr*> refs;
+  std::function<void(const Expr&)> collect = [&](const Expr& e) {
+    if (e.kind == ExprKind::kCall && e.name == "lateralAliasReference" && lateral_targets_.count(&e)) {
+      refs.push_back(&e);
+      return;
+    }
+    for (const auto& c : e.children) {
+      if (c) collect(*c);
+    }
+  };
+  bool aggregates = select.kind == PlanKind::kAggregate ||
+                    (having && ContainsAggregate(*having->condition));
+  for (const auto& it : *items) {
+    aggregates |= ContainsAggregate(*it);
+    collect(*it);
+  }
+  if (refs.empty() || aggregates) return Status::OK();
+  for (const Expr* ref : refs) {
+    const Expr& target = *lateral_targets_[ref];
+    if (ContainsWindow(target) || ContainsAggregate(target)) return Status::OK();
+  }
+  const std::vector<Attribute>& scope = (*child)->output;
+  std::vector<BoundExprPtr> exprs;
+  std::vector<std::string> names;
+  std::vector<const Attribute*> passthrough;
+  for (size_t i = 0; i < scope.size(); ++i) {
+    exprs.push_back(MakeColumnRef(static_cast<int>(i), scope[i].type, scope[i].nullable, scope[i].Label()));
+    names.push_back(scope[i].name);
+    passthrough.push_back(&scope[i]);
+  }
+  // All targets are bound before any reference is redirected: a target naming another
+  // alias (`1 AS a, a + 1 AS b, b * 2`) binds that one inline.
+  std::map<const Expr*, std::string> hidden;
+  for (const Expr* ref : refs) {
+    const ExprPtr target = lateral_targets_[ref];
+    if (hidden.count(target.get())) continue;
+    SPATE_ASSIGN_OR_RETURN(BoundExprPtr bound, Bind(*target, scope, nullptr));
+    std::string name = "__spate_lca" + std::to_string(NewId());
+    exprs.push_back(std::move(bound));
+    names.push_back(name);
+    hidden.emplace(target.get(), name);
+  }
+  for (const Expr* ref : refs) lateral_targets_[ref] = Expr::Col(hidden[lateral_targets_[ref].get()]);
+  // The aliased items themselves show the computed value too.
+  for (auto& it : *items) {
+    if (it->kind != ExprKind::kAlias) continue;
+    auto h = hidden.find(it->children[0].get());
+    if (h != hidden.end()) it = it->WithChildren({Expr::Col(h->second)});
+  }
+  SPATE_ASSIGN_OR_RETURN(*child, Project(*child, std::move(exprs), std::move(names), passthrough));
+  return Status::OK();
 }
 
 Result<BoundExprPtr> Analyzer::Impl::BindHigherOrder(const Expr& e,
@@ -1399,8 +1460,9 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
     tw.ansi = conf_.ansi();
     SPATE_RETURN_IF_ERROR(tw.Rewrite(&child, &items, &group_by));
   }
+  SPATE_ASSIGN_OR_RETURN(items, ResolveLateralAliases(std::move(items), child->output));
+  SPATE_RETURN_IF_ERROR(PushDownLateralAliases(select, having, &items, &child));
   const std::vector<Attribute>& child_scope = child->output;
-  SPATE_ASSIGN_OR_RETURN(items, ResolveLateralAliases(std::move(items), child_scope));
   bool has_agg = select.kind == PlanKind::kAggregate;
   bool has_window = false;
   for (const auto& it : items) {

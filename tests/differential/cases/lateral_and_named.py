@@ -16,6 +16,8 @@ sql_case("lca_aggregate", "SELECT count(*) AS c, c * 2 FROM range(3)")
 sql_case("lca_aggregate_group_key", "SELECT id % 2 AS k, count(*) AS c, c + k FROM range(5) GROUP BY k")
 sql_case("lca_in_lambda", "SELECT 10 AS a, transform(array(1, 2), x -> x + a)")
 sql_case("lca_case_insensitive", "SELECT 2 AS Big, big * 3 AS r")
+sql_case("lca_nondeterministic_once", "SELECT count(*) AS n FROM (SELECT rand() AS r, r AS r2, "
+         "r + 1 AS r3 FROM range(50)) WHERE r = r2 AND r3 = r + 1")
 sql_case("lca_qualified_column_table", "SELECT t.v * 2 AS d, d + 1 AS e FROM VALUES (1), (2) AS t(v)")
 
 
