@@ -22,6 +22,24 @@ int DescribeCheckpoint(const std::string& dir, bool json, std::ostream& out, std
 
 int CheckCheckpoint(const std::string& dir, const std::string& query_file, bool json,
                     const std::vector<std::string>& script_args, std::ostream& err) {
+  return RunPythonQueryFile("check", dir, query_file, json, {}, script_args, err);
+}
+
+int ReplayCheckpointBatch(const std::string& dir, int64_t batch, const std::string& query_file,
+                          const std::string& out_dir, bool json,
+                          const std::vector<std::string>& script_args, std::ostream& err) {
+  std::vector<std::string> options = {"--batch", std::to_string(batch)};
+  if (!out_dir.empty()) {
+    options.push_back("--out");
+    options.push_back(out_dir);
+  }
+  return RunPythonQueryFile("replay", dir, query_file, json, options, script_args, err);
+}
+
+int RunPythonQueryFile(const std::string& command, const std::string& dir,
+                       const std::string& query_file, bool json,
+                       const std::vector<std::string>& options,
+                       const std::vector<std::string>& script_args, std::ostream& err) {
   auto ends_with = [&](const char* suffix) {
     const std::string s = suffix;
     return query_file.size() >= s.size() &&
@@ -39,8 +57,10 @@ int CheckCheckpoint(const std::string& dir, const std::string& query_file, bool 
     return 3;
   }
   // The script runs in Python (python/spate/checkpoint.py) with the start hook set: its
-  // first writeStream...start() hands the query to stream::CheckQueryAgainstCheckpoint.
-  std::vector<std::string> args = {"check", stream::StripFileScheme(dir), query_file};
+  // first writeStream...start() hands the query to stream::CheckQueryAgainstCheckpoint
+  // (check) or api::ReplayBatch (replay).
+  std::vector<std::string> args = {command, stream::StripFileScheme(dir), query_file};
+  args.insert(args.end(), options.begin(), options.end());
   if (json) args.push_back("--json");
   if (!script_args.empty()) {
     args.push_back("--");

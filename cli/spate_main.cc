@@ -1,6 +1,6 @@
 // Copyright spate authors.
 // The `spate` command: `spate sql` (a spark-sql style shell), `spate demo`,
-// `spate checkpoint describe|check`, `spate submit` (a PySpark script on spate, like
+// `spate checkpoint describe|check|replay`, `spate submit` (a PySpark script on spate, like
 // spark-submit), `spate version`. `--ui` (sql, demo) starts the monitoring server
 // (docs/observability.md).
 
@@ -81,6 +81,23 @@ int main(int argc, char** argv) {
       ->required();
   check_cmd->add_flag("--json", as_json, "Print the findings as JSON");
   check_cmd->add_option("ARGS", script_args, "Arguments for the script (after --)");
+  auto* replay_cmd = checkpoint_cmd->add_subcommand(
+      "replay",
+      "Re-run a committed batch from its logged offsets and state, and diff its output with "
+      "what the sink committed (exit 0 equal, 1 different, 3 the replay could not run)");
+  long long replay_batch = -1;
+  std::string replay_out;
+  replay_cmd->add_option("DIR", checkpoint_dir, "The checkpoint folder")->required();
+  replay_cmd->add_option("--batch", replay_batch, "The committed batch to replay")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
+  replay_cmd->add_option("--query", query_file,
+                         "The query: a Python script whose first writeStream...start() / "
+                         "toTable() is replayed instead of started")
+      ->required();
+  replay_cmd->add_option("--out", replay_out, "Also write the replayed rows there (Parquet)");
+  replay_cmd->add_flag("--json", as_json, "Print the result as JSON");
+  replay_cmd->add_option("ARGS", script_args, "Arguments for the script (after --)");
 
   app.add_subcommand("version", "Print the version");
   // Listed for --help; handled above.
@@ -93,6 +110,10 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("version")) {
     std::cout << "spate 0.1.0\n";
     return 0;
+  }
+  if (checkpoint_cmd->got_subcommand(replay_cmd)) {
+    return cli::ReplayCheckpointBatch(checkpoint_dir, replay_batch, query_file, replay_out,
+                                      as_json, script_args, std::cerr);
   }
   if (checkpoint_cmd->got_subcommand(check_cmd)) {
     return cli::CheckCheckpoint(checkpoint_dir, query_file, as_json, script_args, std::cerr);

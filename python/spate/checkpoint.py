@@ -35,6 +35,13 @@ class QueryNotStartedError(Exception):
 
 def _run_check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
                argv: Optional[List[str]]) -> Tuple[str, str, int]:
+    return _handed_over(query, argv, lambda: _spate.checkpointCheckEnd(str(path)))
+
+
+def _handed_over(query: Union[str, "os.PathLike[str]", Callable[[], Any]],
+                 argv: Optional[List[str]], end: Callable[[], Any]) -> Tuple[str, str, int]:
+    """Runs `query` (a script or a function) with the start hook set, then `end()` (which
+    clears the hook and works on the query handed over)."""
     _spate.checkpointCheckBegin()
     result = None
     try:
@@ -64,7 +71,7 @@ def _run_check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any
             if "SPATE_QUERY_NOT_STARTED" not in str(e):
                 raise
     finally:
-        result = _spate.checkpointCheckEnd(str(path))
+        result = end()
     if result is None:
         raise QueryNotStartedError(
             "%s started no streaming query (writeStream...start() or toTable())" % (query,))
@@ -85,25 +92,66 @@ def check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
     return as_text if text else json.loads(as_json)
 
 
+def replay(path: str, batch: int, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
+           out: Optional[str] = None, text: bool = False,
+           argv: Optional[List[str]] = None) -> Union[Dict[str, Any], str]:
+    """Runs committed batch ``batch`` of the checkpoint at ``path`` again — on the offsets,
+    timestamp, watermark and state version it ran with, against the same sources — with the
+    query ``query`` starts (a script or a function, handed over as for ``check``), and
+    compares the rows with what its sink committed for that batch (Delta: the table version
+    whose txn is (query id, batch); file sink: the batch's ``_spark_metadata`` files). With
+    ``out`` the replayed rows are written there as Parquet. Returns the ``--json`` document
+    (``equal``; ``exitCode`` 0 equal or nothing to compare, 1 different; ``onlyReplayed`` /
+    ``onlyCommitted`` rows) or, with ``text=True``, the text ``spate checkpoint replay``
+    prints. Nothing under ``path`` is written."""
+    from spate.sql import SparkSession
+    spark = SparkSession.builder.getOrCreate()
+    as_json, as_text, _ = _handed_over(
+        query, argv, lambda: _spate.checkpointReplayEnd(spark._js, str(path), int(batch), out))
+    return as_text if text else json.loads(as_json)
+
+
 def _main(args: List[str]) -> int:
-    """python -m spate.checkpoint check DIR FILE [--json] [-- ARGS...]: what
-    `spate checkpoint check DIR --query FILE` runs for a Python FILE. Exit codes: 0 safe,
-    1 warnings, 2 Spark would refuse, 3 the check could not run."""
-    usage = "usage: python -m spate.checkpoint check DIR FILE [--json] [-- ARGS...]"
+    """What `spate checkpoint check|replay` runs for a Python FILE:
+        python -m spate.checkpoint check DIR FILE [--json] [-- ARGS...]
+        python -m spate.checkpoint replay DIR FILE --batch N [--out DIR] [--json] [-- ARGS...]
+    Exit codes: check 0 safe, 1 warnings, 2 Spark would refuse; replay 0 equal (or nothing
+    to compare with), 1 different; 3 the command could not run."""
+    usage = ("usage: python -m spate.checkpoint check DIR FILE [--json] [-- ARGS...]\n"
+             "       python -m spate.checkpoint replay DIR FILE --batch N [--out DIR] [--json] "
+             "[-- ARGS...]")
     script_args: List[str] = []
     if "--" in args:
         i = args.index("--")
         args, script_args = args[:i], args[i + 1:]
-    as_json = "--json" in args
-    args = [a for a in args if a != "--json"]
-    if len(args) != 3 or args[0] != "check":
+    opts: Dict[str, Optional[str]] = {"--batch": None, "--out": None}
+    rest: List[str] = []
+    as_json = False
+    it = iter(args)
+    for a in it:
+        if a == "--json":
+            as_json = True
+        elif a in opts:
+            opts[a] = next(it, None)
+        else:
+            rest.append(a)
+    command = rest[0] if rest else ""
+    if len(rest) != 3 or command not in ("check", "replay") or \
+            (command == "replay" and (opts["--batch"] is None or not opts["--batch"].isdigit())):
         print(usage, file=sys.stderr)
         return 3
+    _, directory, script = rest
     try:
-        # The script's prints go to stderr: stdout holds only the check.
+        # The script's prints go to stderr: stdout holds only the result.
         with contextlib.redirect_stdout(sys.stderr):
-            doc, text, code = _run_check(args[1], args[2], script_args)
-    except BaseException as e:  # a broken script or checkpoint: the check could not run
+            if command == "check":
+                doc, text, code = _run_check(directory, script, script_args)
+            else:
+                from spate.sql import SparkSession
+                spark = SparkSession.builder.getOrCreate()
+                doc, text, code = _handed_over(script, script_args, lambda: _spate.checkpointReplayEnd(
+                    spark._js, directory, int(opts["--batch"]), opts["--out"]))
+    except BaseException as e:  # a broken script or checkpoint: the command could not run
         print("Error: %s" % e, file=sys.stderr)
         return 3
     sys.stdout.write(doc + "\n" if as_json else text)

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "spate/api/checkpoint_replay.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
 #include "spate/api/streaming.h"
@@ -572,6 +573,15 @@ static std::optional<stream::QueryConfig>& Captured() {
   return config;
 }
 
+// Clears the start hook and takes the query it caught (nullopt: none was started).
+static std::optional<stream::QueryConfig> TakeCaptured() {
+  stream::SetQueryStartHook(nullptr);
+  std::lock_guard<std::mutex> lock(CapturedMu());
+  std::optional<stream::QueryConfig> config = std::move(Captured());
+  Captured().reset();
+  return config;
+}
+
 void BindStreaming(py::module_& m) {
   BindQuery(m);
   BindReadWrite(m);
@@ -593,17 +603,24 @@ void BindStreaming(py::module_& m) {
   m.def(
       "checkpointCheckEnd",
       [](const std::string& dir) -> std::optional<std::tuple<std::string, std::string, int>> {
-        stream::SetQueryStartHook(nullptr);
-        std::optional<stream::QueryConfig> config;
-        {
-          std::lock_guard<std::mutex> lock(CapturedMu());
-          config = std::move(Captured());
-          Captured().reset();
-        }
+        std::optional<stream::QueryConfig> config = TakeCaptured();
         if (!config) return std::nullopt;
         auto c = api::ValueOrThrow(
             stream::CheckQueryAgainstCheckpoint(io::LocalFileSystem::Get(), dir, *config));
         return std::make_tuple(c.ToJson().ToPrettyString(), c.ToText(), c.ExitCode());
+      },
+      py::call_guard<py::gil_scoped_release>());
+  // spate.checkpoint.replay: the query handed over as for the check, then batch N replayed
+  // (api/checkpoint_replay.h). -> None (no query was started) or (json text, text, exit code).
+  m.def(
+      "checkpointReplayEnd",
+      [](const SparkSession& spark, const std::string& dir, int64_t batch,
+         std::optional<std::string> out)
+          -> std::optional<std::tuple<std::string, std::string, int>> {
+        std::optional<stream::QueryConfig> config = TakeCaptured();
+        if (!config) return std::nullopt;
+        api::BatchReplay r = api::ReplayBatch(spark, *config, dir, batch, out);
+        return std::make_tuple(r.ToJson().ToPrettyString(), r.ToText(), r.ExitCode());
       },
       py::call_guard<py::gil_scoped_release>());
   // spate.checkpoint.describe: `spate checkpoint describe` as (json text, text).

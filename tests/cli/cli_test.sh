@@ -123,6 +123,11 @@ check "check --json" '"exitCode" : 2,' "$(grep -o '"exitCode" : 2,' <<< "$out")"
 err=$("$SPATE" checkpoint check "$tmp/ck/chk" --query "$tmp/ck/q.sql" 2>&1)
 check "check of a SQL file exit code" "3" "$?"
 check "check of a SQL file" "yes" "$(grep -q 'no streaming SQL' <<< "$err" && echo yes)"
+out=$("$SPATE" checkpoint replay "$tmp/ck/chk" --batch 0 --query "$tmp/ck/job.py" -- "$tmp/ck" agg update)
+check "replay exit code" "0" "$?"
+check "replay rows (noop: shown, not compared)" "$(printf '  a | 1\n  b | 1')" "$(grep -E '^  [ab] \| ' <<< "$out")"
+err=$("$SPATE" checkpoint replay "$tmp/ck/chk" --batch 5 --query "$tmp/ck/job.py" -- "$tmp/ck" agg update 2>&1)
+check "replay of a batch that is not committed exit code" "3" "$?"
 
 # --ui: the monitoring server on loopback (any free port here).
 err=$("$SPATE" sql --ui --ui-port 0 -e "SELECT 1" 2>&1 >/dev/null)

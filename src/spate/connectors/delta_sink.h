@@ -59,6 +59,8 @@ class DeltaSink final : public stream::Sink {
   std::string Describe() const override {
     return "DeltaSink[" + (o_.display_name.empty() ? o_.path : o_.display_name) + "]";
   }
+  /// What the sink was made with (the table path: `checkpoint replay` reads its commits).
+  const DeltaSinkOptions& options() const { return o_; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
 
  private:

@@ -42,6 +42,8 @@ class FileStreamSink final : public stream::Sink {
   std::string Describe() const override {
     return "FileSink[" + stream::QualifyPath(path_) + "]";
   }
+  /// The output folder (its _spark_metadata log lists each batch's files).
+  const std::string& path() const { return path_; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
 
  private:

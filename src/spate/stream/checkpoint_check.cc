@@ -352,6 +352,36 @@ std::string CheckpointCheck::ToText() const {
   return out;
 }
 
+Status CheckStatefulOperatorsAgainstState(io::FileSystem& fs, const std::string& state_root,
+                                          const std::vector<int64_t>& ids_on_disk,
+                                          const std::vector<PlannedStatefulOperator>& planned,
+                                          bool has_committed_batch,
+                                          std::map<int64_t, std::string>* recorded) {
+  std::map<int64_t, std::string> old_ops, new_ops;
+  bool names_known = true;
+  for (int64_t id : ids_on_disk) {
+    SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(fs, state_root, id));
+    names_known &= meta.has_value();
+    old_ops[id] = meta ? meta->operator_name : "?";
+  }
+  for (const auto& p : planned) new_ops[p.operator_id] = p.name;
+  if (recorded) *recorded = old_ops;
+  if (old_ops.empty()) {
+    if (new_ops.empty() || !has_committed_batch) return Status::OK();
+    return Status::Error("STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY",
+                         {{"OpsInCurBatchSeq", OpsSeq(new_ops)}});
+  }
+  // A store folder without its operator file (written after a run's first commit) does
+  // not tell its operator: nothing to compare (Spark checks only with its metadata).
+  if (!names_known) return Status::OK();
+  if (old_ops != new_ops) {
+    return Status::Error("STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
+                         {{"OpsInMetadataSeq", OpsSeq(old_ops)},
+                          {"OpsInCurBatchSeq", OpsSeq(new_ops)}});
+  }
+  return Status::OK();
+}
+
 Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const CheckpointDescription& d,
                                               const std::optional<QueryShape>& recorded,
                                               const QueryShape& next,
@@ -430,42 +460,23 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
   }
 
   // ---- stateful operators: state/<id>/_metadata (operator name, schemas) vs the plan.
+  std::vector<int64_t> ids_on_disk;
+  for (const auto& op : d.operators) ids_on_disk.push_back(op.operator_id);
   std::map<int64_t, std::string> old_ops, new_ops;
-  bool old_names_known = true;
-  for (const auto& op : d.operators) {
-    SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(fs, io::JoinPath(d.dir, "state"),
-                                                           op.operator_id));
-    if (meta) {
-      old_ops[op.operator_id] = meta->operator_name;
-    } else {
-      old_names_known = false;
-      old_ops[op.operator_id] = "?";
-    }
-  }
   for (const auto& p : planned) new_ops[p.operator_id] = p.name;
-  const bool committed = d.last_committed_batch.has_value();
-  if (old_ops.empty() && !new_ops.empty()) {
-    if (committed) {
-      Status st = Status::Error("STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY",
-                                {{"OpsInCurBatchSeq", OpsSeq(new_ops)}});
-      out.push_back(Finding(Verdict::kRefused, "stateful_operator_added", SparkText(st),
-                            st.error_class()));
-    }
-  } else if (!old_ops.empty()) {
-    bool same = old_ops.size() == new_ops.size();
-    for (const auto& [id, name] : old_ops) {
-      auto it = new_ops.find(id);
-      if (it == new_ops.end() || (name != "?" && it->second != name)) same = false;
-    }
-    if (!same) {
-      std::string change = new_ops.size() > old_ops.size()   ? "stateful_operator_added"
-                           : new_ops.size() < old_ops.size() ? "stateful_operator_removed"
-                                                             : "stateful_operator_changed";
-      Status st = Status::Error("STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
-                                {{"OpsInMetadataSeq", OpsSeq(old_ops)},
-                                 {"OpsInCurBatchSeq", OpsSeq(new_ops)}});
-      out.push_back(Finding(Verdict::kRefused, change, SparkText(st), st.error_class()));
-    }
+  Status ops = CheckStatefulOperatorsAgainstState(fs, io::JoinPath(d.dir, "state"), ids_on_disk,
+                                                  planned, d.last_committed_batch.has_value(),
+                                                  &old_ops);
+  bool old_names_known = true;
+  for (const auto& [id, name] : old_ops) old_names_known &= name != "?";
+  if (!ops.ok()) {
+    std::string change = new_ops.size() > old_ops.size()   ? "stateful_operator_added"
+                         : new_ops.size() < old_ops.size() ? "stateful_operator_removed"
+                                                           : "stateful_operator_changed";
+    if (ops.error_class().rfind("STREAMING_STATEFUL_OPERATOR_", 0) != 0) return ops;
+    out.push_back(Finding(Verdict::kRefused, change, SparkText(ops), ops.error_class()));
+  }
+  if (!old_ops.empty()) {
     // Schemas, as the runtime checks them when the operator first runs.
     for (const auto& p : planned) {
       if (!old_ops.count(p.operator_id)) continue;

@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,6 +119,21 @@ struct CheckpointCheck {
   JsonValue ToJson() const;
   std::string ToText() const;
 };
+
+/// Spark 4.2's check of a restarted query's stateful operators against the operator
+/// metadata of its checkpoint (`state/<id>/_metadata/operator` of the operators
+/// `ids_on_disk` has folders for): a query with committed batches and no state that now
+/// has stateful operators fails with STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY;
+/// recorded operators (ids and names) that differ from `planned` fail with
+/// STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA (Spark's text). Folders without
+/// an operator file (a run that never committed) are not compared. `recorded` gets the
+/// recorded operators ("?" for an unknown name). The runtime runs it when a query starts
+/// on a checkpoint; `checkpoint check` reports it.
+Status CheckStatefulOperatorsAgainstState(io::FileSystem& fs, const std::string& state_root,
+                                          const std::vector<int64_t>& ids_on_disk,
+                                          const std::vector<PlannedStatefulOperator>& planned,
+                                          bool has_committed_batch,
+                                          std::map<int64_t, std::string>* recorded = nullptr);
 
 /// Compares a checkpoint (described, with the runtime's readers) and its record with the
 /// new query's shape. `planned` are the new query's stateful operators (their schemas are

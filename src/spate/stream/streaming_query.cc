@@ -402,6 +402,29 @@ bool StreamingQuery::WaitFor(const std::function<bool()>& pred, int64_t timeout_
   return pred();
 }
 
+Status StreamingQuery::CheckStatefulOperators(const sql::BoundPlanPtr& analyzed) {
+  // As Spark 4.2 on a restart: the stateful operators must be the ones the checkpoint's
+  // operator metadata records (checkpoint_check.h). Planning errors are left to the batch.
+  SPATE_ASSIGN_OR_RETURN(auto committed, commit_log_->LatestBatchId());
+  if (!committed) return Status::OK();
+  auto planned = StatefulRuntime::PlanStatefulOperators(analyzed, record_partitions_);
+  if (!planned.ok()) return Status::OK();
+  const std::string root = io::JoinPath(config_.checkpoint, "state");
+  std::vector<int64_t> ids;
+  auto listed = config_.fs->List(root, false);
+  if (listed.ok()) {
+    for (const io::FileInfo& f : *listed) {
+      const std::string name = io::BaseName(f.path);
+      if (f.is_directory && !name.empty() &&
+          name.find_first_not_of("0123456789") == std::string::npos)
+        ids.push_back(ParseLong(name, -1));
+    }
+  } else if (listed.status().code() != StatusCode::kNotFound) {
+    return listed.status();
+  }
+  return CheckStatefulOperatorsAgainstState(*config_.fs, root, ids, *planned, true);
+}
+
 Status StreamingQuery::RunActivated() {
   SetStatus("Initializing sources", false, false);
   SPATE_RETURN_IF_ERROR(PopulateStartOffsets());
@@ -432,6 +455,7 @@ Status StreamingQuery::RunActivated() {
         record_partitions_);
     SPATE_ASSIGN_OR_RETURN(auto analyzed, config_.runner->Analyze(config_.plan));
     materialize_ = !StatefulNodes(*analyzed).empty();
+    SPATE_RETURN_IF_ERROR(CheckStatefulOperators(analyzed));
   }
   const Trigger& trigger = config_.trigger;
   if (trigger.kind == Trigger::Kind::kAvailableNow) {

@@ -109,6 +109,8 @@ class StreamingQuery {
   void Run();
   Status RunActivated();
   Status PopulateStartOffsets();
+  /// Spark's check of the stateful operators against the checkpoint's on a restart.
+  Status CheckStatefulOperators(const sql::BoundPlanPtr& analyzed);
   /// Runs one trigger; *terminate set when the trigger type ends the query.
   Status RunTrigger(bool* has_data);
   Status RunBatch(int64_t trigger_start_ms, std::map<std::string, int64_t>* durations);

@@ -245,6 +245,42 @@ TEST(CheckpointCheck, PlannedSchemasAreTheWrittenOnes) {
   EXPECT_EQ((*record)->watermarks[0].delay_ms, 60000);
 }
 
+// The runtime refuses what the check calls refused for the operator list, as Spark.
+TEST(CheckpointCheck, RuntimeRefusesAChangedOperatorList) {
+  Fixture fx;
+  fx.Run(fx.Src().groupBy("k").count(), "update");
+  auto q = fx.Start(fx.Src().dropDuplicates({"k"}), "append");
+  try {
+    q.awaitTermination();
+    ADD_FAILURE() << "the restart must fail";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "[STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA] Streaming stateful "
+                  "operator name does not match with the operator in state metadata."),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find(
+                  "Stateful operators in the metadata: [(OperatorId: 0 -> OperatorName: "
+                  "stateStoreSave)]; Stateful operators in current batch: [(OperatorId: 0 -> "
+                  "OperatorName: dedupe)]"),
+              std::string::npos)
+        << e.what();
+  }
+  Fixture stateless;
+  stateless.Run(stateless.Src().select("k", "v"), "append");
+  q = stateless.Start(stateless.Src().groupBy("k").count(), "update");
+  try {
+    q.awaitTermination();
+    ADD_FAILURE() << "the restart must fail";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY"),
+              std::string::npos)
+        << e.what();
+  }
+  // The same query restarts as before.
+  fx.Run(fx.Src().groupBy("k").count(), "update");
+}
+
 TEST(CheckpointCheck, NewCheckpointAndNotACheckpoint) {
   Fixture fx;
   auto r = fx.Check([&] { fx.Start(fx.Src().groupBy("k").count(), "update"); });
