@@ -1,16 +1,16 @@
-"""A PySpark batch job that runs on spate with only its imports changed.
+"""A PySpark batch job, unmodified: the same file runs on spate and on real Spark and prints
+the same (tests/differential/test_examples_on_spark.py).
 
-    PYTHONPATH=build/release/python /usr/bin/python3 examples/python/quickstart.py [output-dir]
-
-The PySpark original differs in the imports only (pyspark.sql instead of spate.sql).
+    build/release/cli/spate submit examples/python/quickstart.py [output-dir]
+    spark-submit examples/python/quickstart.py [output-dir]      # with Delta's settings
 """
 import datetime
 import sys
 import tempfile
 
-from spate.sql import Row, SparkSession, Window
-from spate.sql import functions as F
-from spate.sql.types import DoubleType, StringType, StructField, StructType, TimestampType
+from pyspark.sql import Row, SparkSession, Window
+from pyspark.sql import functions as F
+from pyspark.sql.types import DoubleType, StringType, StructField, StructType, TimestampType
 
 spark = SparkSession.builder.appName("quickstart").config("spark.sql.session.timeZone", "UTC").getOrCreate()
 

@@ -1,7 +1,7 @@
 """The course's stateful streaming module (topics 11.07, 11.08, 11.10, 11.11 and 11.15) as
-PySpark running on spate with only its imports changed.
+unmodified PySpark: the same file runs on spate and on real Spark and prints the same.
 
-    PYTHONPATH=build/release/python /usr/bin/python3 examples/python/stateful_pipeline.py [work-dir]
+    build/release/cli/spate submit examples/python/stateful_pipeline.py [work-dir]
 
 Event files (500 events a batch, 10 seconds apart in event time) land in a folder. One job of
 availableNow queries, each with its own checkpoint, runs bronze (files -> table), silver (valid
@@ -14,7 +14,7 @@ import os
 import sys
 import tempfile
 
-from spate.sql import SparkSession, functions as F
+from pyspark.sql import SparkSession, functions as F
 
 work = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="spate-stateful-")
 base = os.path.join(work, "stream")

@@ -1,12 +1,10 @@
-"""A Structured Streaming bronze pipeline written as PySpark, running on spate with only its
-imports changed.
+"""A Structured Streaming bronze pipeline written as PySpark, unmodified, running on spate.
 
-    PYTHONPATH=build/release/python /usr/bin/python3 examples/python/streaming_tutorial.py [work-dir]
+    build/release/cli/spate submit examples/python/streaming_tutorial.py [work-dir]
 
 JSON event files land in a folder; an AvailableNow stream appends them to the Delta table
 `bronze_events` (each run picks up only the files that arrived since the last one, tracked by
-the checkpoint), then the table is queried. The PySpark original differs in the imports only
-(pyspark.sql / delta.tables instead of spate.sql / spate.delta).
+the checkpoint), then the table is queried.
 """
 import json
 import os
@@ -14,9 +12,9 @@ import random
 import sys
 import tempfile
 
-from spate.sql import SparkSession, functions as F
-from spate.sql.types import *
-from spate.delta import DeltaTable
+from pyspark.sql import SparkSession, functions as F
+from pyspark.sql.types import *
+from delta.tables import DeltaTable
 
 work = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="spate-streaming-")
 landing = os.path.join(work, "landing")

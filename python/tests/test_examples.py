@@ -43,7 +43,9 @@ Row(day=datetime.date(2024, 5, 1), name='alice', n=2, total=20.0)
 def run_example(name, *args):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(spate.__file__)))
-    result = subprocess.run([sys.executable, os.path.join(ROOT, "examples", "python", name)]
+    # The PySpark examples run unmodified, as `spate submit` runs them.
+    result = subprocess.run([sys.executable, "-m", "spate.submit",
+                             os.path.join(ROOT, "examples", "python", name)]
                             + [str(a) for a in args],
                             capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr
