@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "spate/base/redact.h"
+#include "spate/types/schema_json.h"
 #include "spate/stream/state_data_source.h"
 #include "spate/stream/streaming_plan.h"
 
@@ -138,6 +139,76 @@ CheckFinding Finding(Verdict v, std::string change, std::string message,
 /// "[CLASS] message" of a status whose class is Spark's.
 std::string SparkText(const Status& st) {
   return "[" + st.error_class() + "] " + st.message();
+}
+
+/// The operator name Spark 4.x records in state/<id>/_metadata/metadata ("v1"/"v2" line,
+/// then {"operatorInfo":{"operatorId":..,"operatorName":..},...}); nullopt without one.
+std::optional<std::string> SparkOperatorName(io::FileSystem& fs, const std::string& state_root,
+                                             int64_t id) {
+  auto text = fs.ReadAll(io::JoinPath(
+      io::JoinPath(io::JoinPath(state_root, std::to_string(id)), "_metadata"), "metadata"));
+  if (!text.ok()) return std::nullopt;
+  size_t nl = text->find('\n');
+  if (nl == std::string::npos || text->rfind("v", 0) != 0) return std::nullopt;
+  auto doc = JsonValue::Parse(std::string_view(*text).substr(nl + 1));
+  if (!doc.ok()) return std::nullopt;
+  const JsonValue* info = doc->Find("operatorInfo");
+  if (!info) return std::nullopt;
+  std::string name = Str(*info, "operatorName");
+  if (name.empty()) return std::nullopt;
+  return name;
+}
+
+/// The key and value schemas Spark's schema file holds (state/<id>/0/_metadata/schema:
+/// Java writeUTF("v2"), then per schema an int32 count of writeUTF chunks of its JSON;
+/// "v1": one writeUTF each). nullopt when there is none or it is not readable.
+std::optional<state::StateSchemas> SparkStateSchemas(io::FileSystem& fs,
+                                                     const std::string& state_root,
+                                                     int64_t id) {
+  auto bytes = fs.ReadAll(io::JoinPath(
+      io::JoinPath(io::JoinPath(io::JoinPath(state_root, std::to_string(id)), "0"), "_metadata"),
+      "schema"));
+  if (!bytes.ok()) return std::nullopt;
+  const std::string& b = *bytes;
+  size_t at = 0;
+  auto u16 = [&](uint32_t* v) {
+    if (at + 2 > b.size()) return false;
+    *v = (static_cast<uint8_t>(b[at]) << 8) | static_cast<uint8_t>(b[at + 1]);
+    at += 2;
+    return true;
+  };
+  auto utf = [&](std::string* out) {
+    uint32_t n;
+    if (!u16(&n) || at + n > b.size()) return false;
+    out->append(b, at, n);
+    at += n;
+    return true;
+  };
+  auto i32 = [&](uint32_t* v) {
+    uint32_t hi, lo;
+    if (!u16(&hi) || !u16(&lo)) return false;
+    *v = (hi << 16) | lo;
+    return true;
+  };
+  std::string version, key, value;
+  if (!utf(&version)) return std::nullopt;
+  if (version == "v1") {
+    if (!utf(&key) || !utf(&value)) return std::nullopt;
+  } else if (version == "v2") {
+    for (std::string* out : {&key, &value}) {
+      uint32_t chunks;
+      if (!i32(&chunks) || chunks > 1024) return std::nullopt;
+      for (uint32_t i = 0; i < chunks; ++i) {
+        if (!utf(out)) return std::nullopt;
+      }
+    }
+  } else {
+    return std::nullopt;
+  }
+  auto k = SchemaFromSparkJson(key);
+  auto v = SchemaFromSparkJson(value);
+  if (!k.ok() || !v.ok()) return std::nullopt;
+  return state::StateSchemas{*k, *v};
 }
 
 std::mutex g_hook_mu;
@@ -361,8 +432,11 @@ Status CheckStatefulOperatorsAgainstState(io::FileSystem& fs, const std::string&
   bool names_known = true;
   for (int64_t id : ids_on_disk) {
     SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(fs, state_root, id));
-    names_known &= meta.has_value();
-    old_ops[id] = meta ? meta->operator_name : "?";
+    // A checkpoint Spark wrote has its own operator metadata file.
+    std::optional<std::string> name =
+        meta ? std::optional<std::string>(meta->operator_name) : SparkOperatorName(fs, state_root, id);
+    names_known &= name.has_value();
+    old_ops[id] = name.value_or("?");
   }
   for (const auto& p : planned) new_ops[p.operator_id] = p.name;
   if (recorded) *recorded = old_ops;
@@ -443,6 +517,30 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
         }
         continue;
       }
+      // No record: a file source's log says which folder its files came from.
+      if (FormatKind(ns.format) == "file") {
+        const size_t lb = ns.description.find('['), rb = ns.description.rfind(']');
+        const std::string folder =
+            lb == std::string::npos || rb == std::string::npos || rb <= lb
+                ? std::string()
+                : StripFileScheme(ns.description.substr(lb + 1, rb - lb - 1));
+        CompactibleLog log(io::FileSystemPtr(&fs, [](io::FileSystem*) {}),
+                           io::JoinPath(io::JoinPath(d.dir, "sources"), std::to_string(i)), 10);
+        auto entries = log.AllEntries();
+        if (!folder.empty() && entries.ok()) {
+          for (const auto& e : *entries) {
+            const std::string path = StripFileScheme(Str(e, "path"));
+            if (path.empty() || path.rfind(folder + "/", 0) == 0) continue;
+            out.push_back(Finding(
+                Verdict::kRefused, "source_changed",
+                "Source " + std::to_string(i) + " now reads " + folder +
+                    ", but its log of files seen holds " + path +
+                    ". Spark 4.2 fails at the next batch: \"Wrong basePath " + folder +
+                    " for the root path: " + path + "\"."));
+            break;
+          }
+        }
+      }
       // No record: the offset's shape tells the kind of source that wrote it.
       const std::optional<JsonValue>* off = nullptr;
       if (latest.offsets && i < latest.offsets->offsets.size()) off = &latest.offsets->offsets[i];
@@ -476,15 +574,28 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
     if (ops.error_class().rfind("STREAMING_STATEFUL_OPERATOR_", 0) != 0) return ops;
     out.push_back(Finding(Verdict::kRefused, change, SparkText(ops), ops.error_class()));
   }
+  std::vector<int64_t> spark_values;  // operators whose state schema Spark wrote
   if (!old_ops.empty()) {
     // Schemas, as the runtime checks them when the operator first runs.
     for (const auto& p : planned) {
       if (!old_ops.count(p.operator_id)) continue;
       if (old_names_known && old_ops[p.operator_id] != p.name) continue;
-      SPATE_ASSIGN_OR_RETURN(auto stored, state::ReadStateSchema(
-                                              fs, io::JoinPath(d.dir, "state"), p.operator_id));
-      if (!stored) continue;
-      Status st = state::CheckStateSchemaCompatibility(*stored, *p.key_schema, *p.value_schema);
+      const std::string state_root = io::JoinPath(d.dir, "state");
+      auto stored = state::ReadStateSchema(fs, state_root, p.operator_id);
+      Status st;
+      if (stored.ok() && stored->has_value()) {
+        st = state::CheckStateSchemaCompatibility(**stored, *p.key_schema, *p.value_schema);
+      } else if (auto spark = SparkStateSchemas(fs, state_root, p.operator_id)) {
+        // Written by Spark: its keys are the grouping / dedup columns as spate's, but its
+        // aggregation buffers are Spark's own, so only the key schema is compared.
+        st = state::CheckStateSchemaCompatibility(
+            state::StateSchemas{spark->key, p.value_schema}, *p.key_schema, *p.value_schema);
+        spark_values.push_back(p.operator_id);
+      } else if (!stored.ok()) {
+        return stored.status();
+      } else {
+        continue;
+      }
       if (st.ok()) continue;
       const bool key = st.error_class() == "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE";
       out.push_back(Finding(
@@ -495,6 +606,15 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
               SparkText(st),
           st.error_class()));
     }
+  }
+
+  for (int64_t id : spark_values) {
+    out.push_back(Finding(
+        Verdict::kSafe, "state_value_schema_not_compared",
+        "Operator " + std::to_string(id) + "'s state was written by Spark: its key schema was "
+        "compared, its aggregation buffers (Spark's own layout) were not, so an aggregate "
+        "added or removed is not detected here (Spark refuses it with "
+        "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE)."));
   }
 
   // ---- what only the record knows.
@@ -596,7 +716,7 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
     }
   }
   if (out.empty() || std::all_of(out.begin(), out.end(), [](const CheckFinding& f) {
-        return f.change == "not_recorded";
+        return f.change == "not_recorded" || f.change == "state_value_schema_not_compared";
       })) {
     out.insert(out.begin(), Finding(Verdict::kSafe, "unchanged",
                                     "No change Spark would object to was found."));

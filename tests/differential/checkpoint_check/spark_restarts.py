@@ -1,7 +1,7 @@
 """Real Spark's side of the checkpoint-check differential test (run under
 build/spark-venv's python): for each case, the original variant of query.py runs on a fresh
-checkpoint (availableNow), one more input file lands, and the changed variant runs on the
-same checkpoint. Prints one JSON object: case -> {"ran": true} or {"ran": false,
+checkpoint (availableNow), its checkpoint is copied to chk-original, one more input file
+lands, and the changed variant runs on the same checkpoint. Prints one JSON object: case -> {"ran": true} or {"ran": false,
 "errorClass": <the cause's class, or null>, "message": <the cause's message>}.
 
 Usage: spark_restarts.py WORK JARS_DIR CASE:ORIGINAL:CHANGED ...
@@ -56,6 +56,8 @@ def main() -> None:
         land(root, 0)
         land(root, 1)
         query.start(spark, root, original).awaitTermination()
+        # Spark's checkpoint of the original, for spate's check of a Spark-made checkpoint.
+        shutil.copytree(os.path.join(root, "chk"), os.path.join(root, "chk-original"))
         land(root, 2)
         try:
             query.start(spark, root, changed).awaitTermination()
