@@ -975,3 +975,45 @@ def raise_error(errMsg: Any) -> Column:
 
 toDegrees = degrees  # noqa: F821
 toRadians = radians  # noqa: F821
+
+
+def _col_or_lit(v: Any) -> Any:
+    """A Column or a column name as a Column; other Python values as literals (PySpark's
+    rule for `value: Any` parameters)."""
+    return v._jc if isinstance(v, Column) else _lit_jc(v)
+
+
+def _int_or_col(v: Any) -> Any:
+    return _l(v) if isinstance(v, int) and not isinstance(v, bool) else _c(v)
+
+
+def array_append(col: ColumnOrName, value: Any) -> Column:
+    return _call("array_append", _c(col), _col_or_lit(value))
+
+
+def array_prepend(col: ColumnOrName, value: Any) -> Column:
+    return _call("array_prepend", _c(col), _col_or_lit(value))
+
+
+def array_insert(arr: ColumnOrName, pos: Any, value: Any) -> Column:
+    return _call("array_insert", _c(arr), _int_or_col(pos), _col_or_lit(value))
+
+
+def array_repeat(col: ColumnOrName, count: Any) -> Column:
+    return _call("array_repeat", _c(col), _int_or_col(count))
+
+
+def get(col: ColumnOrName, index: Any) -> Column:
+    return _call("get", _c(col), _int_or_col(index))
+
+
+def map_contains_key(col: ColumnOrName, value: Any) -> Column:
+    return _call("map_contains_key", _c(col), _col_or_lit(value))
+
+
+def map_concat(*cols: ColumnOrName) -> Column:
+    return _invoke("map_concat", *_flat(cols))
+
+
+def mode(col: ColumnOrName, deterministic: bool = False) -> Column:
+    return _invoke("mode", col)

@@ -143,4 +143,33 @@ Column approx_percentile(const Column& c, const Column& percentage, int accuracy
   return F("approx_percentile", {c, percentage, lit(accuracy)});
 }
 
+Column skewness(const Column& c) { return F("skewness", {c}); }
+Column kurtosis(const Column& c) { return F("kurtosis", {c}); }
+Column corr(const Column& x, const Column& y) { return F("corr", {x, y}); }
+Column covar_pop(const Column& x, const Column& y) { return F("covar_pop", {x, y}); }
+Column covar_samp(const Column& x, const Column& y) { return F("covar_samp", {x, y}); }
+Column regr_count(const Column& y, const Column& x) { return F("regr_count", {y, x}); }
+Column regr_slope(const Column& y, const Column& x) { return F("regr_slope", {y, x}); }
+Column regr_intercept(const Column& y, const Column& x) { return F("regr_intercept", {y, x}); }
+Column regr_r2(const Column& y, const Column& x) { return F("regr_r2", {y, x}); }
+Column bit_and(const Column& c) { return F("bit_and", {c}); }
+Column bit_or(const Column& c) { return F("bit_or", {c}); }
+Column bit_xor(const Column& c) { return F("bit_xor", {c}); }
+Column mode(const Column& c) { return F("mode", {c}); }
+Column array_append(const Column& a, const Column& e) { return F("array_append", {a, e}); }
+Column array_prepend(const Column& a, const Column& e) { return F("array_prepend", {a, e}); }
+Column array_insert(const Column& a, const Column& pos, const Column& e) { return F("array_insert", {a, pos, e}); }
+Column array_compact(const Column& a) { return F("array_compact", {a}); }
+Column array_size(const Column& a) { return F("array_size", {a}); }
+Column array_repeat(const Column& e, const Column& count) { return F("array_repeat", {e, count}); }
+Column array_union(const Column& a, const Column& b) { return F("array_union", {a, b}); }
+Column array_intersect(const Column& a, const Column& b) { return F("array_intersect", {a, b}); }
+Column array_except(const Column& a, const Column& b) { return F("array_except", {a, b}); }
+Column arrays_overlap(const Column& a, const Column& b) { return F("arrays_overlap", {a, b}); }
+Column get(const Column& a, const Column& index) { return F("get", {a, index}); }
+Column shuffle(const Column& a, int64_t seed) { return F("shuffle", {a, lit(Value::Long(seed))}); }
+Column map_concat(const std::vector<Column>& maps) { return F("map_concat", maps); }
+Column map_contains_key(const Column& m, const Column& key) { return F("map_contains_key", {m, key}); }
+Column map_entries(const Column& m) { return F("map_entries", {m}); }
+
 }  // namespace spate::api::functions

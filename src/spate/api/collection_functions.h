@@ -6,6 +6,7 @@
 // the SQL function of the same name; types are checked when the plan is analyzed.
 // Thread safety: pure builders of immutable Columns.
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -96,5 +97,34 @@ Column median(const Column& c);
 Column percentile(const Column& c, const Column& percentage);
 Column percentile_approx(const Column& c, const Column& percentage, int accuracy = 10000);
 Column approx_percentile(const Column& c, const Column& percentage, int accuracy = 10000);
+Column skewness(const Column& c);
+Column kurtosis(const Column& c);
+Column corr(const Column& x, const Column& y);
+Column covar_pop(const Column& x, const Column& y);
+Column covar_samp(const Column& x, const Column& y);
+Column regr_count(const Column& y, const Column& x);  // also regr_avgx, ... by call_function
+Column regr_slope(const Column& y, const Column& x);
+Column regr_intercept(const Column& y, const Column& x);
+Column regr_r2(const Column& y, const Column& x);
+Column bit_and(const Column& c);
+Column bit_or(const Column& c);
+Column bit_xor(const Column& c);
+Column mode(const Column& c);
+// more arrays and maps (concat also joins arrays)
+Column array_append(const Column& array, const Column& element);
+Column array_prepend(const Column& array, const Column& element);
+Column array_insert(const Column& array, const Column& pos, const Column& element);
+Column array_compact(const Column& array);
+Column array_size(const Column& array);
+Column array_repeat(const Column& element, const Column& count);
+Column array_union(const Column& a, const Column& b);
+Column array_intersect(const Column& a, const Column& b);
+Column array_except(const Column& a, const Column& b);
+Column arrays_overlap(const Column& a, const Column& b);
+Column get(const Column& array, const Column& index);
+Column shuffle(const Column& array, int64_t seed);
+Column map_concat(const std::vector<Column>& maps);
+Column map_contains_key(const Column& map, const Column& key);
+Column map_entries(const Column& map);
 
 }  // namespace spate::api::functions

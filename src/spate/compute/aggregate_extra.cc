@@ -19,9 +19,7 @@
 
 namespace spate {
 
-namespace {
-
-using Cols = std::vector<ColumnPtr>;
+namespace agg {
 
 ColumnPtr DoubleColumn(const std::vector<double>& v, const std::vector<uint8_t>* valid) {
   int64_t n = static_cast<int64_t>(v.size());
@@ -63,6 +61,17 @@ Status TypeMismatch(const std::string& name, const std::vector<BoundExprPtr>& ar
                         {"inputSql", "\"" + args[i]->ToString() + "\""},
                         {"inputType", QuoteType(*args[i]->type())}});
 }
+
+}  // namespace agg
+
+namespace {
+
+using Cols = std::vector<ColumnPtr>;
+
+using agg::AsDouble;
+using agg::DoubleColumn;
+using agg::TypeMismatch;
+using agg::WrongArgs;
 
 // ---- collect_list / collect_set --------------------------------------------------------
 class CollectAcc final : public GroupedAccumulator {
@@ -583,7 +592,12 @@ const std::vector<std::string>& ExtraAggregateNames() {
       "variance", "var_samp", "var_pop", "count_if", "bool_and", "every", "bool_or", "some",
       "any", "min_by", "max_by", "median", "percentile", "percentile_approx",
       "approx_percentile"};
-  return kNames;
+  static const auto* kAll = [] {
+    auto* all = new std::vector<std::string>(kNames);
+    for (const auto& n : StatsAggregateNames()) all->push_back(n);
+    return all;
+  }();
+  return *kAll;
 }
 
 Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
@@ -667,7 +681,7 @@ Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
     return AggregateFunctionPtr(std::make_shared<PercentileFn>(
         name, PctKind::kApprox, p, is_array, 1.0 / static_cast<double>(accuracy), rt));
   }
-  return AggregateFunctionPtr();
+  return MakeStatsAggregate(name, args);
 }
 
 }  // namespace spate

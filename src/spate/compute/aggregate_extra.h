@@ -13,10 +13,28 @@
 
 namespace spate {
 
+// Helpers of the aggregate families (aggregate_extra.cc, aggregate_stats.cc).
+namespace agg {
+/// A DOUBLE column of `v` (NULL where `valid` is 0; no NULLs without `valid`).
+ColumnPtr DoubleColumn(const std::vector<double>& v, const std::vector<uint8_t>* valid);
+/// Row i of a numeric column as a double (decimals scaled).
+double AsDouble(const Column& c, int64_t i);
+/// WRONG_NUM_ARGS.WITHOUT_SUGGESTION / DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE as Spark's.
+Status WrongArgs(const std::string& name, const std::string& expected, size_t actual);
+Status TypeMismatch(const std::string& name, const std::vector<BoundExprPtr>& args, size_t i,
+                    const std::string& required);
+}  // namespace agg
+
 /// The names MakeExtraAggregate knows.
 const std::vector<std::string>& ExtraAggregateNames();
 /// Binds an aggregate of ExtraAggregateNames(); nullptr for other names.
 Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
+                                                const std::vector<BoundExprPtr>& args);
+
+/// The statistical and bitwise aggregates of aggregate_stats.cc (skewness, kurtosis, corr,
+/// covar_*, regr_*, bit_and/or/xor, mode), which MakeExtraAggregate delegates to.
+const std::vector<std::string>& StatsAggregateNames();
+Result<AggregateFunctionPtr> MakeStatsAggregate(const std::string& name,
                                                 const std::vector<BoundExprPtr>& args);
 
 }  // namespace spate

@@ -20,6 +20,7 @@ FunctionRegistry::FunctionRegistry() {
   RegisterTryFunctions(*this);
   RegisterRandomFunctions(*this);
   RegisterExtraFunctions(*this);
+  RegisterMoreCollectionFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

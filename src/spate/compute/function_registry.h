@@ -67,5 +67,6 @@ void RegisterTimeWindowFunctions(FunctionRegistry& r);  // time_window.cc
 void RegisterTryFunctions(FunctionRegistry& r);  // try_functions.cc: try_*, cast aliases
 void RegisterRandomFunctions(FunctionRegistry& r);  // random_functions.cc: rand, shuffle, ...
 void RegisterExtraFunctions(FunctionRegistry& r);   // extra_functions.cc: bits, strings, misc
+void RegisterMoreCollectionFunctions(FunctionRegistry& r);  // collections_more.cc
 
 }  // namespace spate
