@@ -640,25 +640,41 @@ Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
     return AggregateFunctionPtr(
         std::make_shared<ByFn>(name, name == "max_by", args[0]->type(), args[1]->type()));
   }
+  // Intervals are ranked as their months / microseconds; median and percentile give the
+  // widest interval of the kind (DAY TO SECOND, YEAR TO MONTH), truncated.
+  auto is_interval = [](const DataType& t) {
+    return t.id() == TypeId::kDayTimeInterval || t.id() == TypeId::kYearMonthInterval;
+  };
+  auto widest = [](const DataType& t) {
+    return t.id() == TypeId::kDayTimeInterval ? DataType::DayTimeInterval() : DataType::YearMonthInterval();
+  };
   if (name == "median") {
     if (args.size() != 1) return WrongArgs(name, "1", args.size());
-    if (!NumericOrNull(*args[0]->type())) return TypeMismatch(name, args, 0, "\"NUMERIC\"");
+    const DataType& t = *args[0]->type();
+    if (!NumericOrNull(t) && !is_interval(t)) {
+      return TypeMismatch(name, args, 0, "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")");
+    }
+    DataTypePtr rt = is_interval(t) ? widest(t) : DataType::Double();
     return AggregateFunctionPtr(
-        std::make_shared<PercentileFn>(name, PctKind::kExact, std::vector<double>{0.5}, false, 0.0, DataType::Double()));
+        std::make_shared<PercentileFn>(name, PctKind::kExact, std::vector<double>{0.5}, false, 0.0, rt));
   }
   if (name == "percentile") {
     if (args.size() != 2) return WrongArgs(name, "2", args.size());
-    if (!NumericOrNull(*args[0]->type())) return TypeMismatch(name, args, 0, "\"NUMERIC\"");
+    const DataType& t = *args[0]->type();
+    if (!NumericOrNull(t) && !is_interval(t)) {
+      return TypeMismatch(name, args, 0, "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")");
+    }
     std::vector<double> p;
     bool is_array = false;
     SPATE_RETURN_IF_ERROR(ReadPercentages(name, args, &p, &is_array));
-    DataTypePtr rt = is_array ? DataType::Array(DataType::Double(), false) : DataType::Double();
+    DataTypePtr elem = is_interval(t) ? widest(t) : DataType::Double();
+    DataTypePtr rt = is_array ? DataType::Array(elem, false) : elem;
     return AggregateFunctionPtr(std::make_shared<PercentileFn>(name, PctKind::kExact, p, is_array, 0.0, rt));
   }
   if (name == "percentile_approx" || name == "approx_percentile") {
     if (args.size() < 2 || args.size() > 3) return WrongArgs(name, "[2, 3]", args.size());
     const DataTypePtr& t = args[0]->type();
-    if (!t->IsNumeric() && t->id() != TypeId::kDate && t->id() != TypeId::kTimestamp) {
+    if (!t->IsNumeric() && t->id() != TypeId::kDate && t->id() != TypeId::kTimestamp && !is_interval(*t)) {
       return TypeMismatch(name, args, 0, "(\"NUMERIC\" or \"DATE\" or \"TIMESTAMP\")");
     }
     std::vector<double> p;

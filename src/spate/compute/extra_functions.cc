@@ -921,6 +921,33 @@ Result<BoundExprPtr> ResolveDateName(const std::string& name, const std::string&
   return Delegate(name, "date_format", {d, MakeLiteral(Value::String(pattern))}, rc, shown);
 }
 
+// lpad / rpad of a BINARY with a BINARY pad (default x'00'): bytes, as Spark's
+// BinaryPad; other arguments go to the string functions.
+Result<BoundExprPtr> ResolveBinaryPad(const std::string& name, bool left, Args args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 3, "[2, 3]"));
+  SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
+  if (args.size() == 2) args.push_back(MakeLiteral(Value::Binary(std::string(1, '\0'))));
+  return MakeScalarCall(
+      name, DataType::Binary(), fn::AnyNullable(args), args,
+      [left](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
+        const int32_t* len = c[1]->raw_values<int32_t>();
+        return fn::MapToString(DataType::Binary(), mask, n, [&](int64_t i, std::string* out) {
+          std::string_view s = c[0]->GetView(i), pad = c[2]->GetView(i);
+          auto want = static_cast<size_t>(std::max(0, len[i]));
+          if (want <= s.size() || pad.empty()) {
+            out->assign(s.substr(0, want));
+            return true;
+          }
+          std::string fill;
+          while (fill.size() < want - s.size()) fill.append(pad);
+          fill.resize(want - s.size());
+          *out = left ? fill + std::string(s) : std::string(s) + fill;
+          return true;
+        });
+      });
+}
+
 }  // namespace
 
 void RegisterExtraFunctions(FunctionRegistry& r) {
@@ -972,6 +999,17 @@ void RegisterExtraFunctions(FunctionRegistry& r) {
     r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ConstantString(name, a, UserName()); });
   }
   r.RegisterScalar("version", [](Args a, const ResolveContext&) { return ConstantString("version", a, "4.2.0 spate"); });
+  for (const char* name : {"lpad", "rpad"}) {
+    const ScalarResolver* previous = r.FindScalar(name);
+    ScalarResolver strings = previous ? *previous : ScalarResolver();
+    std::string n = name;
+    r.RegisterScalar(n, [n, strings](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
+      bool binary = !a.empty() && a[0]->type()->id() == TypeId::kBinary &&
+                    (a.size() < 3 || a[2]->type()->id() == TypeId::kBinary);
+      if (binary) return ResolveBinaryPad(n, n == "lpad", std::move(a));
+      return strings(std::move(a), rc);
+    });
+  }
   r.RegisterScalar("equal_null", [](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
     SPATE_RETURN_IF_ERROR(fn::CheckArgs("equal_null", a.size(), 2, 2, "2"));
     return Delegate("equal_null", "<=>", a, rc, a);

@@ -208,6 +208,25 @@ def arrays_dataframe(s):
                      F.map_entries(F.create_map(F.lit(1), F.lit("x"))))
 
 
+# ---- binary lpad/rpad, percentiles of intervals ----
+expr_cases("binary_pad", "", [
+    "lpad(x'0102', 5, x'ff')", "rpad(x'0102', 4, x'00')", "lpad(x'01', 3)", "rpad(x'0102', 1)",
+    "lpad(x'01', 4, x'aabb')", "lpad(x'01', 3, '-')", "typeof(rpad(x'01', 2))",
+    "lpad(x'01', 3, x'')",
+])
+DT = "VALUES (INTERVAL '1' DAY), (INTERVAL '3' DAY), (INTERVAL '4' DAY), (INTERVAL '10' HOUR), (NULL) AS t(i)"
+sql_case("interval_percentiles/day_time",
+         f"SELECT median(i) m, percentile(i, 0.5) p, percentile(i, array(0.1, 0.9)) a FROM {DT}")
+sql_case("interval_percentiles/year_month",
+         "SELECT cast(median(i) AS string) m, cast(percentile(i, 0.25) AS string) p FROM VALUES "
+         "(INTERVAL '1' YEAR), (INTERVAL '2' MONTH), (INTERVAL '5' MONTH) AS t(i)")
+sql_case("interval_percentiles/grouped",
+         "SELECT g, median(i) FROM VALUES (1, INTERVAL '1' SECOND), (1, INTERVAL '2' SECOND), "
+         "(2, INTERVAL '1' MINUTE) AS t(g, i) GROUP BY g")
+sql_case("interval_percentiles/approx",
+         "SELECT percentile_approx(i, 0.5) AS p FROM VALUES (INTERVAL '1' DAY), (INTERVAL '3' DAY) AS t(i)")
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'aggregates/global/corr(x, y)': Differs("D3", "rows", "169853361b"),
