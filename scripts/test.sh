@@ -73,7 +73,13 @@ asan_tests() {
     ctest --preset asan -j"$JOBS"
 }
 
-stage "install dependencies" bash scripts/install-deps.sh
+# Real Spark (pinned pyspark + delta-spark, build/spark-venv) before any test: the release
+# stage's python tests run spark-submit too (tests/test_submit.py), not only the differential
+# stage.
+install_dependencies() {
+  bash scripts/install-deps.sh && bash scripts/install-spark.sh
+}
+stage "install dependencies" install_dependencies
 stage "release build" release_build
 stage "tests (release)" ctest --preset release -j"$JOBS"
 # The differential suite (mostly a JVM answering queries) runs while the ASan build
