@@ -1,11 +1,13 @@
-"""Inspect a streaming query's checkpoint folder (``spate checkpoint describe`` and
-``spate checkpoint check`` from Python).
+"""Inspect a streaming query's checkpoint folder (``spate checkpoint describe``, ``check``
+and ``replay`` from Python).
 
     from spate import checkpoint
     d = checkpoint.describe("/chk/agg")        # the --json document as a dict
     print(checkpoint.describe("/chk/agg", text=True))
     r = checkpoint.check("/chk/agg", "job_v2.py")   # pre-flight of a changed query
     r["exitCode"]                               # 0 safe, 1 warnings, 2 Spark would refuse
+    r = checkpoint.replay("/chk/agg", 3, "job.py")  # batch 3 again, diffed with the sink
+    r["equal"]
 
 Read-only; the documents are described in docs/observability.md.
 """
