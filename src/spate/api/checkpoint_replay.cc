@@ -7,6 +7,8 @@
 #include <map>
 #include <mutex>
 
+#include "spate/api/column.h"
+#include "spate/api/dataframe.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/streaming.h"
@@ -221,6 +223,7 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
     table::DeltaLog log(fs, delta->options().path);
     int64_t latest = ValueOrThrow(log.LatestVersion());
     std::vector<std::string> files;
+    std::vector<table::AddFile> partitioned;  // files with partition values
     for (int64_t v = latest; v >= 0 && !r.sink_version; --v) {
       auto actions = log.ReadCommit(v);
       if (!actions.ok()) break;  // older commits cleaned up
@@ -234,14 +237,16 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
       r.sink_version = v;
       for (const auto& a : *actions) {
         if (a.kind != table::Action::Kind::kAdd) continue;
-        if (!a.add.partition_values.empty()) {
-          invalid("The Delta sink's table is partitioned: comparing its batches is not "
-                  "supported yet");
-        }
         std::string p = PercentDecode(a.add.path);
-        files.push_back(p.find("://") != std::string::npos || (!p.empty() && p[0] == '/')
-                            ? stream::StripFileScheme(p)
-                            : io::JoinPath(delta->options().path, p));
+        p = p.find("://") != std::string::npos || (!p.empty() && p[0] == '/')
+                ? stream::StripFileScheme(p)
+                : io::JoinPath(delta->options().path, p);
+        if (a.add.partition_values.empty()) {
+          files.push_back(std::move(p));
+        } else {
+          partitioned.push_back(a.add);
+          partitioned.back().path = std::move(p);
+        }
       }
     }
     if (!r.sink_version) {
@@ -249,6 +254,20 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
               r.query_id + ", " + n + ") of batch " + n);
     }
     committed = ReadFiles(spark, files, schema);
+    // A partitioned table's files lack the partition columns: their values come from the
+    // add action, cast to the column's type, and the columns are put back in order.
+    for (const auto& add : partitioned) {
+      DataFrame df = spark.read().parquet(add.path);
+      for (const auto& [name, value] : add.partition_values) {
+        auto field = schema->FieldIndex(name);
+        DataTypePtr type = field >= 0 ? schema->field(field).type : DataType::String();
+        df = df.withColumn(name, (value ? functions::lit(*value) : functions::lit(Value()))
+                                     .cast(type));
+      }
+      std::vector<Column> ordered;
+      for (const Field& f : schema->fields()) ordered.push_back(functions::col(f.name));
+      for (const Row& row : df.select(ordered).collect()) committed.push_back(row.values());
+    }
   } else if (const auto* files_sink =
                  dynamic_cast<const connectors::FileStreamSink*>(config.sink.get())) {
     r.sink_kind = "files";

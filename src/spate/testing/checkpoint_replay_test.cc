@@ -104,6 +104,23 @@ TEST(CheckpointReplay, DeltaSinkAggregation) {
   EXPECT_THROW(api::ReplayBatch(Spark(), config, job.chk, 2), std::exception);
 }
 
+TEST(CheckpointReplay, PartitionedDeltaTable) {
+  Job job;
+  auto start = [&] {
+    return job.Src().writeStream().format("delta").partitionBy({"k"})
+        .option("checkpointLocation", job.chk).trigger(api::Trigger::AvailableNow())
+        .start(job.out);
+  };
+  job.Land(0, "{\"k\":\"a\",\"v\":1}\n{\"k\":\"b\",\"v\":2}\n");
+  start().awaitTermination();
+  job.Land(1, "{\"k\":\"a\",\"v\":3}\n{\"v\":4}\n");
+  start().awaitTermination();
+  auto config = job.Capture([&] { start(); });
+  auto r = api::ReplayBatch(Spark(), config, job.chk, 1);
+  EXPECT_TRUE(r.equal()) << r.ToText();
+  EXPECT_EQ(r.committed, (std::vector<std::string>{"NULL | 4", "a | 3"})) << r.ToText();
+}
+
 TEST(CheckpointReplay, FileSinkAndOut) {
   Job job;
   auto start = [&] {
