@@ -1017,3 +1017,19 @@ def map_concat(*cols: ColumnOrName) -> Column:
 
 def mode(col: ColumnOrName, deterministic: bool = False) -> Column:
     return _invoke("mode", col)
+
+
+def regexp_instr(str: ColumnOrName, regexp: ColumnOrName, idx: Any = None) -> Column:
+    if idx is None:
+        return _invoke("regexp_instr", str, regexp)
+    return _call("regexp_instr", _c(str), _c(regexp), _int_or_col(idx))
+
+
+def str_to_map(text: ColumnOrName, pairDelim: Optional[ColumnOrName] = None,
+               keyValueDelim: Optional[ColumnOrName] = None) -> Column:
+    args = [_c(text)]
+    if pairDelim is not None or keyValueDelim is not None:
+        args.append(_lit_jc(",") if pairDelim is None else _c(pairDelim))
+    if keyValueDelim is not None:
+        args.append(_c(keyValueDelim))
+    return _call("str_to_map", *args)

@@ -171,5 +171,6 @@ Column shuffle(const Column& a, int64_t seed) { return F("shuffle", {a, lit(Valu
 Column map_concat(const std::vector<Column>& maps) { return F("map_concat", maps); }
 Column map_contains_key(const Column& m, const Column& key) { return F("map_contains_key", {m, key}); }
 Column map_entries(const Column& m) { return F("map_entries", {m}); }
+Column map_from_entries(const Column& e) { return F("map_from_entries", {e}); }
 
 }  // namespace spate::api::functions

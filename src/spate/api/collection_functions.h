@@ -126,5 +126,6 @@ Column shuffle(const Column& array, int64_t seed);
 Column map_concat(const std::vector<Column>& maps);
 Column map_contains_key(const Column& map, const Column& key);
 Column map_entries(const Column& map);
+Column map_from_entries(const Column& entries);
 
 }  // namespace spate::api::functions

@@ -204,6 +204,15 @@ Column url_decode(const Column& c) { return Fn("url_decode", {c}); }
 Column try_url_decode(const Column& c) { return Fn("try_url_decode", {c}); }
 Column encode(const Column& c, const std::string& charset) { return Fn("encode", {c, S(charset)}); }
 Column decode(const Column& c, const std::string& charset) { return Fn("decode", {c, S(charset)}); }
+Column regexp_count(const Column& s, const Column& re) { return Fn("regexp_count", {s, re}); }
+Column regexp_substr(const Column& s, const Column& re) { return Fn("regexp_substr", {s, re}); }
+Column regexp_instr(const Column& s, const Column& re) { return Fn("regexp_instr", {s, re}); }
+Column str_to_map(const Column& text, const std::string& pair_delim, const std::string& key_value_delim) {
+  return Fn("str_to_map", {text, S(pair_delim), S(key_value_delim)});
+}
+Column bitmap_bucket_number(const Column& c) { return Fn("bitmap_bucket_number", {c}); }
+Column bitmap_bit_position(const Column& c) { return Fn("bitmap_bit_position", {c}); }
+Column bitmap_count(const Column& b) { return Fn("bitmap_count", {b}); }
 
 Column equal_null(const Column& a, const Column& b) { return Fn("equal_null", {a, b}); }
 Column zeroifnull(const Column& c) { return Fn("zeroifnull", {c}); }

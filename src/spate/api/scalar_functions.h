@@ -191,6 +191,13 @@ Column url_decode(const Column& c);
 Column try_url_decode(const Column& c);
 Column encode(const Column& c, const std::string& charset);  // STRING -> BINARY
 Column decode(const Column& c, const std::string& charset);  // BINARY -> STRING
+Column regexp_count(const Column& str, const Column& regexp);
+Column regexp_substr(const Column& str, const Column& regexp);
+Column regexp_instr(const Column& str, const Column& regexp);
+Column str_to_map(const Column& text, const std::string& pair_delim = ",", const std::string& key_value_delim = ":");
+Column bitmap_bucket_number(const Column& c);
+Column bitmap_bit_position(const Column& c);
+Column bitmap_count(const Column& bitmap);
 
 // ---- more misc ----
 Column equal_null(const Column& a, const Column& b);

@@ -478,6 +478,43 @@ Result<BoundExprPtr> ResolveMapConcat(Args args, const ResolveContext&) {
       });
 }
 
+// map_from_entries(array<struct<k, v>>): the map of the entries; NULL when the array or an
+// entry is NULL; NULL_MAP_KEY / DUPLICATED_MAP_KEY as Spark's defaults.
+Result<BoundExprPtr> ResolveMapFromEntries(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_from_entries", args.size(), 1, 1, "1"));
+  const DataTypePtr& t = args[0]->type();
+  if (t->id() != TypeId::kArray || t->element_type()->id() != TypeId::kStruct ||
+      t->element_type()->fields().size() != 2) {
+    return fn::UnexpectedType("map_from_entries", args, 0, "\"ARRAY\" of pair \"STRUCT\"");
+  }
+  const auto& fields = t->element_type()->fields();
+  DataTypePtr type = DataType::Map(fields[0].type, fields[1].type, fields[1].nullable);
+  DataTypePtr entry = MapEntryType(type);
+  return MakeScalarCall(
+      "map_from_entries", type, args[0]->nullable() || t->contains_null(), args,
+      [type, entry](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        const Column& a = *c[0];
+        const Column& structs = *a.child(0);
+        const int32_t* off = a.offsets();
+        std::vector<int32_t> offsets{0}, take;
+        std::vector<uint8_t> valid;
+        for (int64_t i = 0; i < n; ++i) {
+          bool ok = a.IsValid(i);
+          for (int32_t j = off[i]; ok && j < off[i + 1]; ++j) ok = structs.IsValid(j);
+          if (ok) {
+            for (int32_t j = off[i]; j < off[i + 1]; ++j) take.push_back(j);
+          }
+          offsets.push_back(static_cast<int32_t>(take.size()));
+          valid.push_back(ok ? 1 : 0);
+        }
+        auto m = static_cast<int64_t>(take.size());
+        ColumnPtr keys = Take(*structs.child(0), take.data(), m);
+        ColumnPtr values = Take(*structs.child(1), take.data(), m);
+        SPATE_RETURN_IF_ERROR(ValidateMapKeys(*keys, offsets));
+        return MakeListColumn(type, offsets, valid, MakeStructColumn(entry, m, {keys, values}));
+      });
+}
+
 }  // namespace
 
 void RegisterMoreCollectionFunctions(FunctionRegistry& r) {
@@ -517,6 +554,7 @@ void RegisterMoreCollectionFunctions(FunctionRegistry& r) {
   r.RegisterScalar("map_contains_key", ResolveMapContainsKey);
   r.RegisterScalar("map_entries", ResolveMapEntries);
   r.RegisterScalar("map_concat", ResolveMapConcat);
+  r.RegisterScalar("map_from_entries", ResolveMapFromEntries);
 }
 
 }  // namespace spate

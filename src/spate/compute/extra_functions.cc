@@ -948,6 +948,46 @@ Result<BoundExprPtr> ResolveBinaryPad(const std::string& name, bool left, Args a
       });
 }
 
+// bitmap_bucket_number / bitmap_bit_position: where a value lands among Spark's bitmaps of
+// 32768 bits (4096 bytes); bitmap_count: the bits set in a bitmap.
+constexpr int64_t kBitmapBits = 8 * 4096;
+
+Result<BoundExprPtr> ResolveBitmapPlace(const std::string& name, bool bucket, Args args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
+  if (!(args[0]->type()->IsIntegral() || args[0]->type()->id() == TypeId::kNull)) {
+    return fn::UnexpectedType(name, args, 0, "\"BIGINT\"");
+  }
+  SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Long()));
+  return MakeScalarCall(
+      name, DataType::Long(), args[0]->nullable(), args,
+      [bucket](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        const int64_t* x = c[0]->raw_values<int64_t>();
+        Out<int64_t> out(n);
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t v = x[i];
+          out.data[i] = bucket ? (v > 0 ? 1 + (v - 1) / kBitmapBits : v / kBitmapBits)
+                               : (v > 0 ? (v - 1) % kBitmapBits : (-v) % kBitmapBits);
+        }
+        return kernel::MakeColumn(DataType::Long(), n, c[0]->null_count(), c[0]->validity(), out.buf);
+      });
+}
+
+Result<BoundExprPtr> ResolveBitmapCount(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("bitmap_count", args.size(), 1, 1, "1"));
+  if (args[0]->type()->id() != TypeId::kBinary) return fn::UnexpectedType("bitmap_count", args, 0, "\"BINARY\"");
+  return MakeScalarCall(
+      "bitmap_count", DataType::Long(), args[0]->nullable(), args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        Out<int64_t> out(n);
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t bits_set = 0;
+          for (unsigned char b : c[0]->GetView(i)) bits_set += std::popcount(static_cast<unsigned>(b));
+          out.data[i] = bits_set;
+        }
+        return kernel::MakeColumn(DataType::Long(), n, c[0]->null_count(), c[0]->validity(), out.buf);
+      });
+}
+
 }  // namespace
 
 void RegisterExtraFunctions(FunctionRegistry& r) {
@@ -993,6 +1033,13 @@ void RegisterExtraFunctions(FunctionRegistry& r) {
                     Utf8Def{"validate_utf8", Utf8Fn::kValidate}, Utf8Def{"try_validate_utf8", Utf8Fn::kTryValidate}}) {
     r.RegisterScalar(d.name, [d](Args a, const ResolveContext&) { return ResolveUtf8(d.name, d.kind, a); });
   }
+  r.RegisterScalar("bitmap_bucket_number", [](Args a, const ResolveContext&) {
+    return ResolveBitmapPlace("bitmap_bucket_number", true, std::move(a));
+  });
+  r.RegisterScalar("bitmap_bit_position", [](Args a, const ResolveContext&) {
+    return ResolveBitmapPlace("bitmap_bit_position", false, std::move(a));
+  });
+  r.RegisterScalar("bitmap_count", ResolveBitmapCount);
   r.RegisterScalar("raise_error", ResolveRaiseError);
   r.RegisterScalar("assert_true", ResolveAssertTrue);
   for (const char* name : {"current_user", "user", "session_user"}) {

@@ -13,6 +13,7 @@
 
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_util.h"
+#include "spate/compute/list_util.h"
 
 namespace spate {
 
@@ -240,6 +241,140 @@ Status GroupIndexError(const std::string& name, int groups, int64_t idx) {
                         {"functionName", "`" + name + "`"},
                         {"groupCount", std::to_string(groups)},
                         {"groupIndex", std::to_string(idx)}});
+}
+
+// ---- regexp_count / regexp_substr / regexp_instr ---------------------------------------
+
+enum class FindKind : uint8_t { kCount, kSubstr, kInstr };
+
+// regexp_count: the number of matches; regexp_substr: the first match (NULL without one);
+// regexp_instr: the 1-based character position of the first match (0 without one).
+Result<BoundExprPtr> ResolveFind(const std::string& name, FindKind kind, std::vector<BoundExprPtr> args) {
+  size_t max_args = kind == FindKind::kInstr ? 3 : 2;
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, max_args, max_args == 3 ? "[2, 3]" : "2"));
+  SPATE_ASSIGN_OR_RETURN(args, StringArgs(name, args, 2));
+  if (args.size() == 3) {
+    SPATE_ASSIGN_OR_RETURN(args[2], fn::ToIntArg(name, args, 2));
+  }
+  SPATE_ASSIGN_OR_RETURN(auto fixed, CompileLiteral(name, args[1]));
+  DataTypePtr type = kind == FindKind::kSubstr ? DataType::String() : DataType::Int();
+  bool nullable = kind == FindKind::kSubstr || fn::AnyNullable(args);
+  return MakeScalarCall(
+      name, type, nullable, args,
+      [name, fixed, kind, type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        std::vector<const Column*> in;
+        for (const auto& x : c) in.push_back(x.get());
+        NullMask mask(in, n);
+        PatternCache cache(name, fixed);
+        Status error = Status::OK();
+        if (kind == FindKind::kSubstr) {
+          auto col = fn::MapToString(type, mask, n, [&](int64_t i, std::string* out) {
+            auto re = cache.Get(*c[1], i);
+            if (!re.ok()) {
+              error = re.status();
+              return false;
+            }
+            std::vector<re2::StringPiece> g(1);
+            std::string_view s = c[0]->GetView(i);
+            if (!Find(**re, s, 0, &g)) return false;
+            out->assign(g[0].data(), g[0].size());
+            return true;
+          });
+          SPATE_RETURN_IF_ERROR(error);
+          return col;
+        }
+        kernel::Out<int32_t> out(n);
+        for (int64_t i = 0; i < n; ++i) {
+          if (!mask.Valid(i)) continue;
+          SPATE_ASSIGN_OR_RETURN(const RE2* re, cache.Get(*c[1], i));
+          std::string_view s = c[0]->GetView(i);
+          // Spark's regexp_instr reads its group index but reports the whole match.
+          std::vector<re2::StringPiece> g(1);
+          if (kind == FindKind::kCount) {
+            int32_t count = 0;
+            for (size_t from = 0; Find(*re, s, from, &g);) {
+              ++count;
+              size_t b = static_cast<size_t>(g[0].data() - s.data());
+              from = NextFrom(s, b, b + g[0].size());
+            }
+            out.data[i] = count;
+          } else if (!Find(*re, s, 0, &g)) {
+            out.data[i] = 0;
+          } else {
+            size_t b = static_cast<size_t>(g[0].data() - s.data());
+            out.data[i] = static_cast<int32_t>(fn::NumChars(s.substr(0, b)) + 1);
+          }
+        }
+        return kernel::MakeColumn(DataType::Int(), n, mask.null_count(), mask.validity(), out.buf);
+      });
+}
+
+// ---- str_to_map ------------------------------------------------------------------------
+
+// Java's String.split(regex, limit): the pieces between matches (a leading empty match
+// yields no empty first piece; with limit 0 trailing empty pieces are dropped).
+std::vector<std::string_view> SplitJava(const RE2& re, std::string_view s, int limit) {
+  std::vector<std::string_view> out;
+  std::vector<re2::StringPiece> g(1);
+  size_t start = 0;
+  for (size_t from = 0; (limit <= 0 || static_cast<int>(out.size()) < limit - 1) && Find(re, s, from, &g);) {
+    size_t b = static_cast<size_t>(g[0].data() - s.data()), e = b + g[0].size();
+    if (e == 0) {  // an empty match at the start splits nothing
+      from = NextFrom(s, b, e);
+      continue;
+    }
+    out.push_back(s.substr(start, b - start));
+    start = e;
+    from = NextFrom(s, b, e);
+  }
+  out.push_back(s.substr(start));
+  if (limit == 0) {
+    while (out.size() > 1 && out.back().empty()) out.pop_back();
+  }
+  return out;
+}
+
+// str_to_map(text[, pairDelim[, keyValueDelim]]): a map<string, string> from text split by
+// the regexes pairDelim (',') and keyValueDelim (':'); a key without a value maps to NULL.
+Result<BoundExprPtr> ResolveStrToMap(std::vector<BoundExprPtr> args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("str_to_map", args.size(), 1, 3, "[1, 2, 3]"));
+  SPATE_ASSIGN_OR_RETURN(args, StringArgs("str_to_map", args, args.size()));
+  if (args.size() < 2) args.push_back(MakeLiteral(Value::String(",")));
+  if (args.size() < 3) args.push_back(MakeLiteral(Value::String(":")));
+  SPATE_ASSIGN_OR_RETURN(auto pair_re, CompileLiteral("str_to_map", args[1]));
+  SPATE_ASSIGN_OR_RETURN(auto kv_re, CompileLiteral("str_to_map", args[2]));
+  DataTypePtr type = DataType::Map(DataType::String(), DataType::String(), true);
+  return MakeScalarCall(
+      "str_to_map", type, fn::AnyNullable(args), args,
+      [pair_re, kv_re, type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
+        PatternCache pairs("str_to_map", pair_re), kvs("str_to_map", kv_re);
+        StringBuilder keys(DataType::String(), n, n * 8), values(DataType::String(), n, n * 8);
+        std::vector<int32_t> offsets{0};
+        std::vector<uint8_t> valid;
+        int32_t count = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          if (mask.Valid(i)) {
+            SPATE_ASSIGN_OR_RETURN(const RE2* pre, pairs.Get(*c[1], i));
+            SPATE_ASSIGN_OR_RETURN(const RE2* kre, kvs.Get(*c[2], i));
+            for (std::string_view pair : SplitJava(*pre, c[0]->GetView(i), -1)) {
+              auto kv = SplitJava(*kre, pair, 2);
+              keys.Append(kv[0]);
+              if (kv.size() > 1) {
+                values.Append(kv[1]);
+              } else {
+                values.AppendNull();
+              }
+              ++count;
+            }
+          }
+          offsets.push_back(count);
+          valid.push_back(mask.Valid(i) ? 1 : 0);
+        }
+        ColumnPtr k = keys.Finish(), v = values.Finish();
+        SPATE_RETURN_IF_ERROR(ValidateMapKeys(*k, offsets));
+        return MakeListColumn(type, offsets, valid, MakeStructColumn(MapEntryType(type), count, {k, v}));
+      });
 }
 
 Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all, std::vector<BoundExprPtr> args) {
@@ -519,6 +654,16 @@ void RegisterRegexpFunctions(FunctionRegistry& r) {
   });
   r.RegisterScalar("regexp_replace", ResolveReplace);
   r.RegisterScalar("split", ResolveSplit);
+  r.RegisterScalar("str_to_map", ResolveStrToMap);
+  r.RegisterScalar("regexp_count", [](Args a, const ResolveContext&) {
+    return ResolveFind("regexp_count", FindKind::kCount, std::move(a));
+  });
+  r.RegisterScalar("regexp_substr", [](Args a, const ResolveContext&) {
+    return ResolveFind("regexp_substr", FindKind::kSubstr, std::move(a));
+  });
+  r.RegisterScalar("regexp_instr", [](Args a, const ResolveContext&) {
+    return ResolveFind("regexp_instr", FindKind::kInstr, std::move(a));
+  });
 }
 
 }  // namespace spate
