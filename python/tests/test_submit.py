@@ -347,8 +347,9 @@ def test_ctrl_c_stops_the_attempt_without_retry(tmp_path):
 def test_sigterm_stops_the_attempt_without_retry(tmp_path):
     job = write(tmp_path / "sleepy.py", """\
         import time
-        print("running", flush=True)
         try:
+            # Inside the try: a SIGTERM right after the line must still run the finally.
+            print("running", flush=True)
             time.sleep(60)
         finally:
             print("cleaned up", flush=True)
