@@ -1033,3 +1033,31 @@ def str_to_map(text: ColumnOrName, pairDelim: Optional[ColumnOrName] = None,
     if keyValueDelim is not None:
         args.append(_c(keyValueDelim))
     return _call("str_to_map", *args)
+
+
+def overlay(src: ColumnOrName, replace: ColumnOrName, pos: Any, len: Any = -1) -> Column:
+    return _call("overlay", _c(src), _c(replace), _int_or_col(pos), _int_or_col(len))
+
+
+def _make_ts(name: str, parts: tuple, timezone: Optional[ColumnOrName]) -> Column:
+    cols = [_c(p) for p in parts]
+    if timezone is not None:
+        cols.append(_c(timezone))
+    return _call(name, *cols)
+
+
+def try_make_timestamp(years: ColumnOrName, months: ColumnOrName, days: ColumnOrName,
+                       hours: ColumnOrName, mins: ColumnOrName, secs: ColumnOrName,
+                       timezone: Optional[ColumnOrName] = None) -> Column:
+    return _make_ts("try_make_timestamp", (years, months, days, hours, mins, secs), timezone)
+
+
+def try_make_timestamp_ltz(years: ColumnOrName, months: ColumnOrName, days: ColumnOrName,
+                           hours: ColumnOrName, mins: ColumnOrName, secs: ColumnOrName,
+                           timezone: Optional[ColumnOrName] = None) -> Column:
+    return _make_ts("try_make_timestamp_ltz", (years, months, days, hours, mins, secs), timezone)
+
+
+def try_make_timestamp_ntz(years: ColumnOrName, months: ColumnOrName, days: ColumnOrName,
+                           hours: ColumnOrName, mins: ColumnOrName, secs: ColumnOrName) -> Column:
+    return _make_ts("try_make_timestamp_ntz", (years, months, days, hours, mins, secs), None)

@@ -213,6 +213,12 @@ Column str_to_map(const Column& text, const std::string& pair_delim, const std::
 Column bitmap_bucket_number(const Column& c) { return Fn("bitmap_bucket_number", {c}); }
 Column bitmap_bit_position(const Column& c) { return Fn("bitmap_bit_position", {c}); }
 Column bitmap_count(const Column& b) { return Fn("bitmap_count", {b}); }
+Column overlay(const Column& src, const Column& replace, int pos, int len) {
+  return Fn("overlay", {src, replace, I(pos), I(len)});
+}
+Column try_make_timestamp(const std::vector<Column>& parts) { return Fn("try_make_timestamp", parts); }
+Column try_make_timestamp_ltz(const std::vector<Column>& parts) { return Fn("try_make_timestamp_ltz", parts); }
+Column try_make_timestamp_ntz(const std::vector<Column>& parts) { return Fn("try_make_timestamp_ntz", parts); }
 
 Column equal_null(const Column& a, const Column& b) { return Fn("equal_null", {a, b}); }
 Column zeroifnull(const Column& c) { return Fn("zeroifnull", {c}); }

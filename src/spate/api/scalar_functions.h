@@ -198,6 +198,12 @@ Column str_to_map(const Column& text, const std::string& pair_delim = ",", const
 Column bitmap_bucket_number(const Column& c);
 Column bitmap_bit_position(const Column& c);
 Column bitmap_count(const Column& bitmap);
+Column overlay(const Column& src, const Column& replace, int pos, int len = -1);
+/// try_make_timestamp(years, months, days, hours, mins, secs[, timezone]): NULL for invalid
+/// fields; likewise try_make_timestamp_ltz / try_make_timestamp_ntz (no time zone).
+Column try_make_timestamp(const std::vector<Column>& parts);
+Column try_make_timestamp_ltz(const std::vector<Column>& parts);
+Column try_make_timestamp_ntz(const std::vector<Column>& parts);
 
 // ---- more misc ----
 Column equal_null(const Column& a, const Column& b);

@@ -988,6 +988,39 @@ Result<BoundExprPtr> ResolveBitmapCount(Args args, const ResolveContext&) {
       });
 }
 
+// overlay(input, replace, pos[, len]): input with `len` characters (bytes for BINARY) from
+// 1-based `pos` replaced by `replace`; `len` defaults to the length of `replace`.
+Result<BoundExprPtr> ResolveOverlay(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("overlay", args.size(), 3, 4, "[3, 4]"));
+  bool binary = args[0]->type()->id() == TypeId::kBinary && args[1]->type()->id() == TypeId::kBinary;
+  if (!binary) {
+    for (size_t k = 0; k < 2; ++k) {
+      SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg("overlay", args, k));
+    }
+  }
+  for (size_t k = 2; k < args.size(); ++k) {
+    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToIntArg("overlay", args, k));
+  }
+  if (args.size() == 3) args.push_back(MakeLiteral(Value::Int(-1)));
+  DataTypePtr type = binary ? DataType::Binary() : DataType::String();
+  return MakeScalarCall(
+      "overlay", type, fn::AnyNullable(args), args,
+      [type, binary](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get(), c[2].get(), c[3].get()}, n);
+        const int32_t* pos = c[2]->raw_values<int32_t>();
+        const int32_t* len = c[3]->raw_values<int32_t>();
+        return fn::MapToString(type, mask, n, [&](int64_t i, std::string* out) {
+          std::string_view input = c[0]->GetView(i), replace = c[1]->GetView(i);
+          int64_t p = pos[i];
+          int64_t length = len[i] >= 0 ? len[i] : (binary ? static_cast<int64_t>(replace.size()) : fn::NumChars(replace));
+          out->append(fn::SubstringSql(input, 1, p - 1, binary));
+          out->append(replace);
+          out->append(fn::SubstringSql(input, p + length, INT32_MAX, binary));
+          return true;
+        });
+      });
+}
+
 }  // namespace
 
 void RegisterExtraFunctions(FunctionRegistry& r) {
@@ -1040,6 +1073,7 @@ void RegisterExtraFunctions(FunctionRegistry& r) {
     return ResolveBitmapPlace("bitmap_bit_position", false, std::move(a));
   });
   r.RegisterScalar("bitmap_count", ResolveBitmapCount);
+  r.RegisterScalar("overlay", ResolveOverlay);
   r.RegisterScalar("raise_error", ResolveRaiseError);
   r.RegisterScalar("assert_true", ResolveAssertTrue);
   for (const char* name : {"current_user", "user", "session_user"}) {

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 // Error-tolerant and conversion functions:
-//   - try_add, try_subtract, try_multiply, try_divide, try_mod: the operator evaluated
+//   - try_add, try_subtract, try_multiply, try_divide, try_mod (and try_make_timestamp,
+//     try_make_timestamp_ltz, try_make_timestamp_ntz): the operator evaluated
 //     with ANSI semantics, a row that raises an error (overflow, division by zero) giving
 //     NULL instead (Spark's TryEval, whatever spark.sql.ansi.enabled says);
 //   - the cast aliases boolean, tinyint, smallint, int, bigint, float, double, decimal,
@@ -173,6 +174,9 @@ void RegisterTryFunctions(FunctionRegistry& r) {
   RegisterTry(r, "try_multiply", "*", 2, 2, "2");
   RegisterTry(r, "try_divide", "/", 2, 2, "2");
   RegisterTry(r, "try_mod", "%", 2, 2, "2");
+  RegisterTry(r, "try_make_timestamp", "make_timestamp", 6, 7, "[6, 7]");
+  RegisterTry(r, "try_make_timestamp_ltz", "make_timestamp_ltz", 6, 7, "[6, 7]");
+  RegisterTry(r, "try_make_timestamp_ntz", "make_timestamp_ntz", 6, 6, "6");
   RegisterCastAlias(r, "boolean", DataType::Boolean());
   RegisterCastAlias(r, "tinyint", DataType::Byte());
   RegisterCastAlias(r, "smallint", DataType::Short());

@@ -247,6 +247,21 @@ expr_cases("maps_more", "", [
 ])
 
 
+# ---- overlay, try_make_timestamp* ----
+expr_cases("overlay", "", [
+    "overlay('Spark SQL', '_', 6)", "overlay('Spark SQL', 'CORE', 7)", "overlay('Spark SQL', 'ANSI ', 7, 0)",
+    "overlay('Spark SQL', 'tructured', 2, 4)", "overlay('äbc', 'X', 2)", "overlay('abc', 'XY', 0)",
+    "overlay('abc', 'X', 10)", "overlay('abc', 'X', -1, 2)", "hex(overlay(x'010203', x'ff', 2))",
+    "hex(overlay(x'010203', x'ffee', 1, 1))", "overlay('abc', NULL, 1)", "overlay(NULL, 'x', 1)",
+])
+expr_cases("try_make_timestamp", "", [
+    "try_make_timestamp(2014, 12, 28, 6, 30, 45.887)", "try_make_timestamp(2014, 13, 28, 6, 30, 45)",
+    "try_make_timestamp(2014, 12, 28, 6, 30, 45, 'CET')", "try_make_timestamp_ntz(2014, 2, 30, 0, 0, 0)",
+    "try_make_timestamp_ltz(2014, 12, 28, 6, 30, 60)", "try_make_timestamp_ntz(2014, 12, 28, 6, 30, 45.5)",
+    "try_make_timestamp(2014, 12, 28, 25, 0, 0)", "try_make_timestamp(NULL, 1, 1, 0, 0, 0)",
+])
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'aggregates/global/corr(x, y)': Differs("D3", "rows", "169853361b"),
