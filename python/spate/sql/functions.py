@@ -1061,3 +1061,7 @@ def try_make_timestamp_ltz(years: ColumnOrName, months: ColumnOrName, days: Colu
 def try_make_timestamp_ntz(years: ColumnOrName, months: ColumnOrName, days: ColumnOrName,
                            hours: ColumnOrName, mins: ColumnOrName, secs: ColumnOrName) -> Column:
     return _make_ts("try_make_timestamp_ntz", (years, months, days, hours, mins, secs), None)
+
+
+def conv(col: ColumnOrName, fromBase: int, toBase: int) -> Column:
+    return _call("conv", _c(col), _l(fromBase), _l(toBase))

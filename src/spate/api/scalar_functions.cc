@@ -216,6 +216,7 @@ Column bitmap_count(const Column& b) { return Fn("bitmap_count", {b}); }
 Column overlay(const Column& src, const Column& replace, int pos, int len) {
   return Fn("overlay", {src, replace, I(pos), I(len)});
 }
+Column conv(const Column& num, int from_base, int to_base) { return Fn("conv", {num, I(from_base), I(to_base)}); }
 Column try_make_timestamp(const std::vector<Column>& parts) { return Fn("try_make_timestamp", parts); }
 Column try_make_timestamp_ltz(const std::vector<Column>& parts) { return Fn("try_make_timestamp_ltz", parts); }
 Column try_make_timestamp_ntz(const std::vector<Column>& parts) { return Fn("try_make_timestamp_ntz", parts); }

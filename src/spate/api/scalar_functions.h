@@ -199,6 +199,7 @@ Column bitmap_bucket_number(const Column& c);
 Column bitmap_bit_position(const Column& c);
 Column bitmap_count(const Column& bitmap);
 Column overlay(const Column& src, const Column& replace, int pos, int len = -1);
+Column conv(const Column& num, int from_base, int to_base);
 /// try_make_timestamp(years, months, days, hours, mins, secs[, timezone]): NULL for invalid
 /// fields; likewise try_make_timestamp_ltz / try_make_timestamp_ntz (no time zone).
 Column try_make_timestamp(const std::vector<Column>& parts);

@@ -1021,6 +1021,73 @@ Result<BoundExprPtr> ResolveOverlay(Args args, const ResolveContext&) {
       });
 }
 
+// conv(num, from_base, to_base): Spark's NumberConverter. The digits (after an optional
+// '-', up to the first one invalid in from_base) are read as an unsigned 64-bit number; a
+// negative input is its two's complement unless to_base < 0 asks for a signed result.
+// Overflow: ARITHMETIC_OVERFLOW with ANSI, else all ones.
+Result<BoundExprPtr> ResolveConv(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("conv", args.size(), 3, 3, "3"));
+  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg("conv", args, 0));
+  for (size_t k = 1; k < 3; ++k) {
+    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToIntArg("conv", args, k));
+  }
+  return MakeScalarCall(
+      "conv", DataType::String(), true, args,
+      [](const Cols& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
+        const int32_t* from = c[1]->raw_values<int32_t>();
+        const int32_t* to = c[2]->raw_values<int32_t>();
+        bool overflow = false;
+        auto col = fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+          int32_t fb = from[i], tb = to[i];
+          if (fb < 2 || fb > 36 || std::abs(tb) < 2 || std::abs(tb) > 36) return false;
+          std::string_view s = c[0]->GetView(i);
+          while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+          while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+          if (s.empty()) return false;
+          bool negative = s[0] == '-';
+          uint64_t v = 0;
+          for (size_t k = negative ? 1 : 0; k < s.size(); ++k) {
+            char ch = s[k];
+            int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'z' ? ch - 'a' + 10
+                                                    : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10 : 99;
+            if (d >= fb) break;
+            auto base = static_cast<uint64_t>(fb);
+            if (v > (UINT64_MAX - static_cast<uint64_t>(d)) / base) {
+              if (ctx.ansi) {
+                overflow = true;
+                return false;
+              }
+              v = UINT64_MAX;
+              break;
+            }
+            v = v * base + static_cast<uint64_t>(d);
+          }
+          if (negative && tb > 0) v = static_cast<int64_t>(v) < 0 ? UINT64_MAX : ~v + 1;
+          if (tb < 0 && static_cast<int64_t>(v) < 0) {
+            v = ~v + 1;
+            negative = true;
+          }
+          static const char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+          auto base = static_cast<uint64_t>(std::abs(tb));
+          std::string digits;
+          do {
+            digits.push_back(kDigits[v % base]);
+            v /= base;
+          } while (v != 0);
+          if (negative && tb < 0) digits.push_back('-');
+          out->assign(digits.rbegin(), digits.rend());
+          return true;
+        });
+        if (overflow) {
+          return Status::Error("ARITHMETIC_OVERFLOW", {{"message", "Overflow in function conv()"},
+                                                       {"alternative", ""},
+                                                       {"config", "\"spark.sql.ansi.enabled\""}});
+        }
+        return col;
+      });
+}
+
 }  // namespace
 
 void RegisterExtraFunctions(FunctionRegistry& r) {
@@ -1074,6 +1141,7 @@ void RegisterExtraFunctions(FunctionRegistry& r) {
   });
   r.RegisterScalar("bitmap_count", ResolveBitmapCount);
   r.RegisterScalar("overlay", ResolveOverlay);
+  r.RegisterScalar("conv", ResolveConv);
   r.RegisterScalar("raise_error", ResolveRaiseError);
   r.RegisterScalar("assert_true", ResolveAssertTrue);
   for (const char* name : {"current_user", "user", "session_user"}) {

@@ -262,6 +262,16 @@ expr_cases("try_make_timestamp", "", [
 ])
 
 
+# ---- conv ----
+_CONV = ["conv('100', 2, 10)", "conv('-10', 16, -10)", "conv('-10', 16, 10)", "conv('1z', 36, 10)",
+         "conv('12x3', 10, 10)", "conv('', 10, 2)", "conv('ff', 16, 2)", "conv('7fffffffffffffff', 16, 10)",
+         "conv('-1', 10, 16)", "conv(' 12', 10, 10)", "conv('12', 1, 10)", "conv('zz', 10, 16)",
+         "conv(255, 10, 16)", "conv('-', 10, 10)", "conv('0', 10, -2)", "conv('18446744073709551615', 10, 16)",
+         "conv('ffffffffffffffffff', 16, 10)", "conv('-9223372036854775808', 10, -10)", "conv(NULL, 2, 10)"]
+expr_cases("conv", "", _CONV)
+expr_cases("conv_ansi_off", "", _CONV[-3:], conf={"spark.sql.ansi.enabled": "false"})
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'aggregates/global/corr(x, y)': Differs("D3", "rows", "169853361b"),
