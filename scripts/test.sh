@@ -7,7 +7,7 @@
 # 2-core machine from a clean clone (ccache shared across clones, see below).
 # Usage: bash scripts/test.sh
 #   SPATE_SKIP_ASAN=1 / SPATE_SKIP_FUZZ=1 / SPATE_SKIP_DIFFERENTIAL=1   skip a stage
-#   SPATE_FUZZ_SECONDS=N                    seconds per fuzz target (default 20)
+#   SPATE_FUZZ_SECONDS=N                    seconds per fuzz target (default 10)
 #   SPATE_JOBS=N                            build and test parallelism (default 2)
 # Long campaigns are separate scripts: scripts/fuzz.sh HOURS, scripts/crash-campaign.sh N.
 set -euo pipefail
@@ -111,6 +111,6 @@ if [ "${SPATE_SKIP_ASAN:-0}" != "1" ]; then
 fi
 if [ "${SPATE_SKIP_FUZZ:-0}" != "1" ] && [ -f fuzz/CMakeLists.txt ]; then
   stage "fuzz build" bash scripts/fuzz.sh --build-only
-  stage "fuzz smoke" bash scripts/fuzz.sh --seconds "${SPATE_FUZZ_SECONDS:-20}"
+  stage "fuzz smoke" bash scripts/fuzz.sh --seconds "${SPATE_FUZZ_SECONDS:-10}"
 fi
 echo "== all tests passed"
