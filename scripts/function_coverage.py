@@ -20,7 +20,6 @@ A name spate lacks counts as *recorded* when docs/functions.md lists it, with it
 between the `functions-not-implemented` markers (hand-written: each line
 "- `name`, `name`: why"); covered = present + recorded."""
 
-import argparse
 import json
 import os
 import re
@@ -171,25 +170,9 @@ def table(spark, present, recorded):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--collect", choices=["spark", "spate"], help=argparse.SUPPRESS)
-    ap.add_argument("--check", action="store_true", help="fail when docs/functions.md is stale")
-    ap.add_argument("--print", action="store_true", help="print the table, write nothing")
-    a = ap.parse_args()
-    if a.collect == "spark":
-        json.dump(collect_spark(), sys.stdout)
-        return 0
-    if a.collect == "spate":
-        json.dump(collect_spate(json.load(sys.stdin)), sys.stdout)
-        return 0
-    with open(DOC) as f:
-        doc = f.read()
-    block = table(*gather(), recorded_names(doc))
-    if a.print:
-        sys.stdout.write(block)
-        return 0
-    new = coverage_doc.splice(doc, block, BEGIN, END, "Coverage")
-    return coverage_doc.update(DOC, doc, new, a.check, "scripts/function_coverage.py")
+    return coverage_doc.main(__doc__.split("\n\n")[0], DOC, BEGIN, END, "Coverage",
+                             "scripts/function_coverage.py", collect_spark, collect_spate,
+                             lambda doc: table(*gather(), recorded_names(doc)))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ name cannot apply to spate: SparkContext, RDDs, the JVM); spate marks those with
 spate.sql.utils.refused, whose wrapper carries `_spate_refused` (the reason). Every other
 name spate has counts as present."""
 
-import argparse
 import json
 import os
 import subprocess
@@ -190,25 +189,9 @@ def table(spark, spate):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--collect", choices=["spark", "spate"], help=argparse.SUPPRESS)
-    ap.add_argument("--check", action="store_true", help="fail when docs/python.md is stale")
-    ap.add_argument("--print", action="store_true", help="print the table, write nothing")
-    a = ap.parse_args()
-    if a.collect == "spark":
-        json.dump(collect_spark(), sys.stdout)
-        return 0
-    if a.collect == "spate":
-        json.dump(collect_spate(json.load(sys.stdin)), sys.stdout)
-        return 0
-    block = table(*gather())
-    if a.print:
-        sys.stdout.write(block)
-        return 0
-    with open(DOC) as f:
-        doc = f.read()
-    new = coverage_doc.splice(doc, block, BEGIN, END, "PySpark API coverage")
-    return coverage_doc.update(DOC, doc, new, a.check, "scripts/pyspark_coverage.py")
+    return coverage_doc.main(__doc__.split("\n\n")[0], DOC, BEGIN, END, "PySpark API coverage",
+                             "scripts/pyspark_coverage.py", collect_spark, collect_spate,
+                             lambda doc: table(*gather()))
 
 
 if __name__ == "__main__":

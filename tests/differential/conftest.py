@@ -117,14 +117,19 @@ def _missing() -> Optional[str]:
     return None
 
 
+def missing_peer(msg):
+    """A tool, server or package a test needs is missing: fails under CI=true (CI must not
+    pass by skipping), else skips."""
+    if os.environ.get("CI") in ("true", "1"):
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
 @pytest.fixture(scope="session")
 def oracle(request):
     why = _missing()
     if why:
-        msg = f"real Spark is not set up: {why} (run scripts/install-spark.sh)"
-        if os.environ.get("CI") in ("true", "1"):
-            pytest.fail(msg)
-        pytest.skip(msg)
+        missing_peer(f"real Spark is not set up: {why} (run scripts/install-spark.sh)")
     names = [item.callspec.params["name"] for item in request.session.items
              if hasattr(item, "callspec") and "name" in item.callspec.params]
     o = Oracle(names)
