@@ -2,7 +2,8 @@
 # Installs real Apache Spark for the differential tests (tests/differential): the pinned
 # pyspark and delta-spark (scripts/spark-versions.env) into the virtual environment
 # build/spark-venv, and Delta's jars from Maven Central into build/spark-jars, which the
-# tests pass to Spark as spark.jars (nothing uses Spark's own resolver at test time).
+# tests pass to Spark as spark.jars (nothing uses Spark's own resolver at test time), and
+# Spark's Kafka connector with its dependencies into build/spark-kafka-jars.
 # Idempotent: a second run with the same versions does nothing. Needs Java 17+, Maven and
 # /usr/bin/python3 with venv; fails with a message naming what is missing.
 # Usage: bash scripts/install-spark.sh
@@ -13,7 +14,9 @@ cd "$(dirname "$0")/.."
 
 VENV=build/spark-venv
 JARS=build/spark-jars
+KAFKA_JARS=build/spark-kafka-jars
 STAMP="pyspark-$PYSPARK_VERSION delta-$DELTA_VERSION"
+KAFKA_STAMP="spark-kafka-$PYSPARK_VERSION kafka-clients-$SPARK_KAFKA_CLIENTS_VERSION commons-pool2-$SPARK_COMMONS_POOL2_VERSION"
 VENV_STAMP="$STAMP pandas-$PANDAS_VERSION pyarrow-$PYARROW_VERSION protobuf-$PROTOBUF_VERSION"
 fail() {
   echo "install-spark: $*" >&2
@@ -21,7 +24,8 @@ fail() {
 }
 
 if [ "$(cat "$VENV/.installed" 2>/dev/null)" = "$VENV_STAMP" ] &&
-   [ "$(cat "$JARS/.installed" 2>/dev/null)" = "$STAMP" ]; then
+   [ "$(cat "$JARS/.installed" 2>/dev/null)" = "$STAMP" ] &&
+   [ "$(cat "$KAFKA_JARS/.installed" 2>/dev/null)" = "$KAFKA_STAMP" ]; then
   exit 0
 fi
 
@@ -54,5 +58,21 @@ if [ "$(cat "$JARS/.installed" 2>/dev/null)" != "$STAMP" ]; then
       fail "mvn cannot fetch $artifact from Maven Central"
   done
   echo "$STAMP" > "$JARS/.installed"
+fi
+if [ "$(cat "$KAFKA_JARS/.installed" 2>/dev/null)" != "$KAFKA_STAMP" ]; then
+  echo "install-spark: Spark's Kafka connector ($KAFKA_STAMP) into $KAFKA_JARS"
+  rm -rf "$KAFKA_JARS"
+  mkdir -p "$KAFKA_JARS"
+  # Not transitive: the rest of what the pom names (spark-sql, lz4, snappy, zstd, slf4j,
+  # jsr305, scala-parallel-collections) is among pyspark's own jars.
+  for artifact in "org.apache.spark:spark-sql-kafka-0-10_2.13:$PYSPARK_VERSION" \
+                  "org.apache.spark:spark-token-provider-kafka-0-10_2.13:$PYSPARK_VERSION" \
+                  "org.apache.kafka:kafka-clients:$SPARK_KAFKA_CLIENTS_VERSION" \
+                  "org.apache.commons:commons-pool2:$SPARK_COMMONS_POOL2_VERSION"; do
+    mvn -B -q -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+      -Dartifact="$artifact" -DoutputDirectory="$PWD/$KAFKA_JARS" ||
+      fail "mvn cannot fetch $artifact from Maven Central"
+  done
+  echo "$KAFKA_STAMP" > "$KAFKA_JARS/.installed"
 fi
 echo "install-spark: ready (pyspark $PYSPARK_VERSION, delta-spark $DELTA_VERSION)"
