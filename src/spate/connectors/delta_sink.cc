@@ -32,7 +32,7 @@ Result<int64_t> DeltaSink::AddBatch(const stream::MicroBatch& batch) {
   // Best effort: the batch is committed whatever happens to the compaction.
   if (!result.partitions_written.empty()) {
     (void)table::MaybeAutoCompact(fs_, o_.path, o_.auto_compact, result.partitions_written,
-                                  o_.time_zone_id, o_.default_codec);
+                                  o_.time_zone_id, o_.default_codec, log_);
   }
   return result.num_output_rows;
 }

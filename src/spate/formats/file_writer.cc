@@ -38,6 +38,25 @@ namespace {
 
 namespace pq = parquet;
 
+// The written files are synced as they close (the writers only Close() their file).
+class SyncOnCloseFile final : public io::WritableFile {
+ public:
+  explicit SyncOnCloseFile(std::unique_ptr<io::WritableFile> inner)
+      : inner_(std::move(inner)) {}
+  Status Append(std::string_view data) override { return inner_->Append(data); }
+  int64_t Position() const override { return inner_->Position(); }
+  Status Sync() override { return inner_->Sync(); }
+  Status Close() override {
+    Status st = inner_->Sync();
+    Status closed = inner_->Close();
+    return st.ok() ? closed : st;
+  }
+  const std::string& path() const override { return inner_->path(); }
+
+ private:
+  std::unique_ptr<io::WritableFile> inner_;
+};
+
 class ParquetFileWriter final : public FileWriter {
  public:
   explicit ParquetFileWriter(std::unique_ptr<pq::ParquetWriter> w) : w_(std::move(w)) {}
@@ -388,7 +407,9 @@ Result<PartitionedWriteJob::OpenFile*> PartitionedWriteJob::Open(
   std::string full = io::JoinPath(write_dir_, o.current.relative_path);
   SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(full));
   ps.created.push_back(o.current.relative_path);
-  SPATE_ASSIGN_OR_RETURN(o.writer, factory_->Open(std::move(file), data_schema_));
+  SPATE_ASSIGN_OR_RETURN(
+      o.writer,
+      factory_->Open(std::make_unique<SyncOnCloseFile>(std::move(file)), data_schema_));
   return &o;
 }
 
@@ -557,6 +578,23 @@ Result<std::vector<WrittenFile>> PartitionedWriteJob::Commit() {
   }
   if (options_.use_staging) {
     (void)fs_->Delete(io::JoinPath(options_.output_dir, "_temporary"), true);
+  }
+  if (st.ok()) {
+    // The folders that gained entries: each file's folder up to output_dir, which also
+    // holds new partition folders (a=1/b=2 syncs a=1/b=2, a=1 and the output folder).
+    std::vector<std::string> dirs;
+    for (const auto& f : files) {
+      for (std::string p = io::ParentPath(f.relative_path);; p = io::ParentPath(p)) {
+        dirs.push_back(p);
+        if (p.empty()) break;
+      }
+    }
+    std::sort(dirs.begin(), dirs.end());
+    dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+    for (const auto& d : dirs) {
+      st = fs_->SyncDir(d.empty() ? options_.output_dir : io::JoinPath(options_.output_dir, d));
+      if (!st.ok()) break;
+    }
   }
   if (st.ok()) {
     for (auto& f : files) {

@@ -155,7 +155,9 @@ class PartitionedWriteJob {
   /// Writes the rows of `batch` for partition index `partition`.
   Status Write(int partition, const BatchPtr& batch);
   /// Closes the files, moves them into place (with staging) and returns them, ordered by
-  /// partition index then open order.
+  /// partition index then open order. Durable on return: every file is synced when it
+  /// closes and every folder that gained an entry is synced here, so a log commit that
+  /// names the files afterwards never points at data a power loss could take back.
   Result<std::vector<WrittenFile>> Commit();
   /// Deletes every file written (best effort). Idempotent.
   void Abort();

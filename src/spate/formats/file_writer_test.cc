@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "spate/columnar/builder.h"
 #include "spate/formats/parquet_source.h"
+#include "spate/io/forwarding_file_system.h"
 
 namespace spate::formats {
 namespace {
@@ -100,6 +103,69 @@ TEST(FileWriterTest, PartitionedInPlaceWithRollover) {
   bool has_c001 = false;
   for (const auto& f : files) has_c001 |= f.relative_path.find("-c001.") != std::string::npos;
   EXPECT_TRUE(has_c001);
+}
+
+// Records which files were synced before they closed and which folders were synced.
+class SyncRecordingFileSystem final : public io::ForwardingFileSystem {
+ public:
+  using ForwardingFileSystem::ForwardingFileSystem;
+  struct File final : io::WritableFile {
+    File(std::unique_ptr<io::WritableFile> in, SyncRecordingFileSystem* fs)
+        : inner(std::move(in)), owner(fs) {}
+    Status Append(std::string_view d) override { return inner->Append(d); }
+    int64_t Position() const override { return inner->Position(); }
+    Status Sync() override {
+      synced = true;
+      return inner->Sync();
+    }
+    Status Close() override {
+      std::lock_guard<std::mutex> l(owner->mu);
+      if (synced) owner->synced_files.push_back(inner->path());
+      return inner->Close();
+    }
+    const std::string& path() const override { return inner->path(); }
+    std::unique_ptr<io::WritableFile> inner;
+    SyncRecordingFileSystem* owner;
+    bool synced = false;
+  };
+  Result<std::unique_ptr<io::WritableFile>> Create(const std::string& path) override {
+    SPATE_ASSIGN_OR_RETURN(auto f, inner_->Create(path));
+    return std::unique_ptr<io::WritableFile>(std::make_unique<File>(std::move(f), this));
+  }
+  Status SyncDir(const std::string& dir) override {
+    std::lock_guard<std::mutex> l(mu);
+    synced_dirs.push_back(dir);
+    return inner_->SyncDir(dir);
+  }
+  std::mutex mu;
+  std::vector<std::string> synced_files, synced_dirs;
+};
+
+TEST(FileWriterTest, CommitIsDurable) {
+  // Every data file is synced before it closes, and every folder that gained an entry
+  // (the partition folders and the output folder holding them) is synced by Commit(),
+  // so a log commit written after it never names data a power loss could take back.
+  for (bool staging : {false, true}) {
+    auto fs = std::make_shared<SyncRecordingFileSystem>(
+        std::make_shared<io::MemoryFileSystem>());
+    auto factory = MakeParquetWriterFactory({}).value();
+    WriteJobOptions o;
+    o.output_dir = "/t";
+    o.partition_columns = {"day"};
+    o.use_staging = staging;
+    auto job = PartitionedWriteJob::Make(fs, factory, TestSchema(), o, 2).value();
+    ASSERT_TRUE(job->Write(0, MakeBatch(0, 6)).ok());
+    ASSERT_TRUE(job->Write(1, MakeBatch(6, 6)).ok());
+    auto files = job->Commit().value();
+    ASSERT_EQ(files.size(), 6u);  // 3 partitions x 2 writer partitions
+    EXPECT_EQ(fs->synced_files.size(), files.size()) << "staging=" << staging;
+    std::set<std::string> dirs(fs->synced_dirs.begin(), fs->synced_dirs.end());
+    EXPECT_TRUE(dirs.count("/t")) << "staging=" << staging;
+    for (const auto& f : files) {
+      EXPECT_TRUE(dirs.count(io::ParentPath(io::JoinPath("/t", f.relative_path))))
+          << f.relative_path;
+    }
+  }
 }
 
 TEST(FileWriterTest, AbortRemovesFiles) {

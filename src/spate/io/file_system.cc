@@ -263,6 +263,8 @@ Result<bool> LocalFileSystem::Exists(const std::string& path) {
   return PosixError("stat", path, errno);
 }
 
+Status LocalFileSystem::SyncDir(const std::string& dir) { return FsyncDir(dir); }
+
 Status LocalFileSystem::MakeDirs(const std::string& path) {
   if (path.empty()) return Status::OK();
   std::string cur;

@@ -88,6 +88,13 @@ class FileSystem {
   /// Creates `path` with `data` only if it does not exist; kAlreadyExists otherwise.
   /// Atomic with respect to concurrent callers (the basis of log commits).
   virtual Status PutIfAbsent(const std::string& path, std::string_view data) = 0;
+  /// Makes the entries of directory `dir` durable (LocalFileSystem: fsync of the
+  /// directory), so files created or renamed into it survive a power loss once their own
+  /// data is synced. A no-op where the store has no such notion (memory).
+  virtual Status SyncDir(const std::string& dir) {
+    (void)dir;
+    return Status::OK();
+  }
 
   /// Reads a whole file.
   Result<std::string> ReadAll(const std::string& path);
@@ -107,6 +114,7 @@ class LocalFileSystem final : public FileSystem {
   Status Delete(const std::string& path, bool recursive) override;
   Status WriteAtomic(const std::string& path, std::string_view data) override;
   Status PutIfAbsent(const std::string& path, std::string_view data) override;
+  Status SyncDir(const std::string& dir) override;
 
   /// The process-wide instance.
   static const std::shared_ptr<LocalFileSystem>& Get();

@@ -47,6 +47,7 @@ class ForwardingFileSystem : public FileSystem {
   Status PutIfAbsent(const std::string& path, std::string_view data) override {
     return inner_->PutIfAbsent(path, data);
   }
+  Status SyncDir(const std::string& dir) override { return inner_->SyncDir(dir); }
 
  protected:
   FileSystemPtr inner_;

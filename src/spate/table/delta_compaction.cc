@@ -128,8 +128,9 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
                                                 const AutoCompactConfig& config,
                                                 const std::vector<PartitionValues>& partitions,
                                                 const std::string& time_zone_id,
-                                                const std::string& default_codec) {
-  auto log = std::make_shared<const DeltaLog>(fs, table_path);
+                                                const std::string& default_codec,
+                                                std::shared_ptr<const DeltaLog> log) {
+  if (!log) log = std::make_shared<const DeltaLog>(fs, table_path);
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, log->Latest());
   if (!AutoCompactEnabled(config, snapshot->metadata())) return std::optional<int64_t>();
   std::vector<AddFile> files;
@@ -150,6 +151,8 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
   o.operation_parameters = {{"predicate", "[]"}, {"auto", "true"}, {"zOrderBy", "[]"},
                             {"clusterBy", "[]"}};
   o.operation_metrics = OptimizeMetrics;
+  o.log = log;
+  o.async_checkpoint = true;
   SPATE_ASSIGN_OR_RETURN(DeltaWriteResult r, CompactFiles(fs, table_path, snapshot, bins, o));
   return std::optional<int64_t>(r.version);
 }

@@ -57,13 +57,15 @@ bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadat
 /// `partitions` (the write's; Delta's scope) with at least min_num_files files smaller
 /// than max_file_size, as a commit with
 /// operation OPTIMIZE and operationParameters auto=true. Returns the committed version,
-/// or nullopt when nothing was compacted.
+/// or nullopt when nothing was compacted. `log` is the writer's cached log (the streaming
+/// sink's), so the check costs O(new commits), not a load of the table; null opens one.
 Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
                                                 const std::string& table_path,
                                                 const AutoCompactConfig& config,
                                                 const std::vector<PartitionValues>& partitions,
                                                 const std::string& time_zone_id,
-                                                const std::string& default_codec);
+                                                const std::string& default_codec,
+                                                std::shared_ptr<const DeltaLog> log = nullptr);
 
 /// OPTIMIZE's operationMetrics for a compaction commit: numAddedFiles, numRemovedFiles,
 /// numAddedBytes, numRemovedBytes, min/p25/p50/p75/maxFileSize of the added files (Delta's
