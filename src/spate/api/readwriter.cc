@@ -12,6 +12,7 @@
 #include "spate/api/streaming.h"
 #include "spate/columnar/kernels.h"
 #include "spate/connectors/kafka.h"
+#include "spate/connectors/nexmark.h"
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
 #include "spate/formats/file_writer.h"
@@ -76,6 +77,13 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
           "custom one"));
     }
     auto source = ValueOrThrow(connectors::kafka::MakeKafkaRelation(options_));
+    auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
+    plan->source = source;
+    return DataFrame(session_, plan);
+  }
+  if (fmt == "nexmark") {
+    if (schema_) ThrowStatus(Status::Invalid("The nexmark source has a fixed schema"));
+    auto source = ValueOrThrow(connectors::MakeNexmarkRelation(options_));
     auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
     plan->source = source;
     return DataFrame(session_, plan);

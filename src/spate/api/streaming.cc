@@ -20,6 +20,7 @@
 #include "spate/connectors/file_source.h"
 #include "spate/connectors/kafka.h"
 #include "spate/connectors/memory.h"
+#include "spate/connectors/nexmark.h"
 #include "spate/connectors/rate.h"
 #include "spate/connectors/socket_source.h"
 #include "spate/formats/csv_source.h"
@@ -364,6 +365,11 @@ DataFrame DataStreamReader::load() const {
     schema = s;
     factory = f;
     description = "socket";
+  } else if (fmt == "nexmark") {
+    auto [s, f] = ValueOrThrow(connectors::MakeNexmarkSourceFactory(options_));
+    schema = s;
+    factory = f;
+    description = "nexmark";
   } else if (fmt == "kafka") {
     if (schema_) {
       ThrowStatus(Status::Invalid(
@@ -381,7 +387,7 @@ DataFrame DataStreamReader::load() const {
   } else {
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
   }
-  if (schema_ && (fmt.rfind("rate", 0) == 0 || fmt == "socket")) {
+  if (schema_ && (fmt.rfind("rate", 0) == 0 || fmt == "socket" || fmt == "nexmark")) {
     ThrowStatus(Status::Error(
         "SPATE_STREAMING_INVALID",
         {{"msg", "The " + fmt + " source does not support a user-specified schema."}}));
@@ -404,7 +410,7 @@ DataFrame DataStreamReader::load(const std::string& path) const {
   }
   if (fmt == "cloudfiles") return AutoLoaderStreamOf(session_, path, options_, schema_);
   if (fmt != "json" && fmt != "csv" && fmt != "parquet" && fmt != "text") {
-    if (fmt == "rate" || fmt == "rate-micro-batch")
+    if (fmt == "rate" || fmt == "rate-micro-batch" || fmt == "nexmark")
       return DataStreamReader(*this).option("path", "").load();
     ThrowStatus(Status::Error("DATA_SOURCE_NOT_FOUND", {{"provider", format_}}));
   }
@@ -726,6 +732,7 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     o.time_zone_id = state->conf.session_time_zone();
     o.default_codec = state->conf.GetOr("spark.sql.parquet.compression.codec", "snappy");
     o.display_name = table_name_.empty() ? path : table_name_;
+    o.checkpoint = SessionCheckpointOptions(*state);
     {
       const std::string on = state->conf.GetOr("spark.databricks.delta.autoCompact.enabled", "");
       if (!on.empty()) o.auto_compact.enabled = ToLower(on) == "true";
