@@ -15,6 +15,8 @@
 // and DuckDB (the npm build installed by tests/interop `npm ci`) on the same files:
 // DESCRIBE over read_json / read_csv with sample_size=-1 (inference over every record, as
 // samplingRatio=1.0), on 1 thread and on all cores, and the same aggregate query.
+// Then the issue's ingest into tables: JSON -> Delta (inferred), the bronze stream (schema
+// given) and CSV -> Delta, beside DuckDB's COPY of the same reads into Parquet files.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +32,7 @@
 #include "spate/base/thread_pool.h"
 #include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
+#include "spate/api/streaming.h"
 #include "spate/spate.h"
 
 using namespace spate;  // NOLINT
@@ -238,6 +241,54 @@ int main(int argc, char** argv) {
   std::printf("  ratios: parallel/sequential %.2fx, inference per core / typed parse per core %.2fx\n",
               cseq.wall / cpar.wall, (cmb / cpar.cpu) / (cmb / ctyped.cpu));
 
+  // ---- Into tables: the issue's ingest targets ----
+  // JSON -> Delta with inference (the CTAS of the issue: read.json + write.delta), the
+  // bronze stream (schema given, AvailableNow -> Delta), CSV -> Delta with inference; all
+  // cores. DuckDB does the same reads into Parquet files (it writes no Delta) below.
+  const std::string tables = dir + "/tables";
+  auto fresh = [&](const std::string& name) {
+    std::filesystem::remove_all(tables + "/" + name);
+    return tables + "/" + name;
+  };
+  Timing jdelta = Best(reps, [&] {
+    spark.read().json(json_file).write().format("delta").save(fresh("json_ctas"));
+  });
+  const std::string stream_in = dir + "/stream_in";
+  std::filesystem::create_directories(stream_in);
+  std::filesystem::remove(stream_in + "/events.json");
+  std::filesystem::create_hard_link(json_file, stream_in + "/events.json");
+  std::string ddl;
+  for (const auto& f : jschema->fields())
+    ddl += (ddl.empty() ? "" : ", ") + ("`" + f.name + "` " + f.type->Sql());
+  Timing bronze = Best(reps, [&] {
+    const std::string out = fresh("bronze");
+    spark.readStream()
+        .schema(ddl)
+        .json(stream_in)
+        .writeStream()
+        .format("delta")
+        .option("checkpointLocation", fresh("bronze_chk"))
+        .trigger(api::Trigger::AvailableNow())
+        .start(out)
+        .awaitTermination();
+  });
+  Timing cdelta = Best(reps, [&] {
+    spark.read().option("header", "true").option("inferSchema", "true").csv(csv_file)
+        .write().format("delta").save(fresh("csv_ctas"));
+  });
+  int64_t events = 0;
+  {
+    std::ifstream in(json_file, std::ios::binary);
+    std::string line;
+    while (std::getline(in, line)) ++events;
+  }
+  std::printf("Into Delta tables (all cores):\n");
+  Line("JSON -> Delta, schema inferred", jmb, jdelta);
+  Line("bronze stream JSON -> Delta, schema given (AvailableNow)", jmb, bronze);
+  std::printf("    bronze stream: %.2f M events/s wall, %.2f M events/s per core (CPU)\n",
+              events / bronze.wall / 1e6, events / bronze.cpu / 1e6);
+  Line("CSV -> Delta, schema inferred", cmb, cdelta);
+
   // ---- DuckDB on the same files ----
   const std::string interop = SPATE_SOURCE_DIR "/tests/interop";
   if (!std::filesystem::exists(interop + "/node_modules/@duckdb/node-api")) {
@@ -248,6 +299,8 @@ int main(int argc, char** argv) {
                               csv_file + "' " + std::to_string(threads) + " " + std::to_string(reps));
   const double dj1 = Num(out, "json_infer_1"), djn = Num(out, "json_infer_n"), djr = Num(out, "json_read_n");
   const double dc1 = Num(out, "csv_infer_1"), dcn = Num(out, "csv_infer_n"), dcr = Num(out, "csv_read_n");
+  const double djp = Num(out, "json_to_parquet_n"), djs = Num(out, "json_schema_to_parquet_n"),
+               dcp = Num(out, "csv_to_parquet_n");
   if (dj1 <= 0 || dc1 <= 0) {
     std::printf("DuckDB comparison failed: %s\n", out.c_str());
     return 0;
@@ -263,6 +316,11 @@ int main(int argc, char** argv) {
               dj1 / seq.wall, dj1 / legacy.wall, djn / par.wall, djn / legacy.wall, djr / e2e.wall);
   std::printf("    CSV  inference 1 thread %.2fx, all cores %.2fx (old spate, one file: %.2fx); infer+read+agg %.2fx\n",
               dc1 / cseq.wall, dcn / cpar.wall, dcn / cseq.wall, dcr / ce2e.wall);
+  std::printf("  into files, %d threads: JSON inferred -> Parquet %.3f s, JSON columns given -> "
+              "Parquet %.3f s, CSV inferred -> Parquet %.3f s\n", threads, djp, djs, dcp);
+  std::printf("    JSON -> Delta inferred %.2fx (target >= 1.5x), bronze stream %.2fx (>= 1.5x), "
+              "CSV -> Delta %.2fx (>= 1.5x)\n",
+              djp / jdelta.wall, djs / bronze.wall, dcp / cdelta.wall);
   std::filesystem::remove_all(dir);
   return 0;
 }

@@ -35,4 +35,17 @@ const out = {
   csv_read_n: await best(threads, `SELECT count(*), sum(event_id), max(type), sum(amount),
       max(day) FROM ${rc}`),
 };
+// The same reads into a Parquet file (DuckDB writes no Delta): inferred, and with the
+// columns spate's bronze stream is given (bench/infer_bench.cc's events).
+const dir = json.replace(/[^/]*$/, '');
+const cols = `{event_id: 'BIGINT', user_id: 'BIGINT', type: 'VARCHAR', ts: 'VARCHAR',
+  amount: 'DOUBLE', tags: 'VARCHAR[]', ok: 'BOOLEAN', device: 'STRUCT(os VARCHAR, ver BIGINT)',
+  coupon: 'VARCHAR', ref: 'STRUCT(id DECIMAL(20,0))'}`;
+out.json_to_parquet_n = await best(threads,
+  `COPY (SELECT * FROM ${rj}) TO '${q(dir)}duck_json.parquet' (FORMAT parquet)`);
+out.json_schema_to_parquet_n = await best(threads,
+  `COPY (SELECT * FROM read_json('${q(json)}', format = 'newline_delimited', columns = ${cols}))
+   TO '${q(dir)}duck_bronze.parquet' (FORMAT parquet)`);
+out.csv_to_parquet_n = await best(threads,
+  `COPY (SELECT * FROM ${rc}) TO '${q(dir)}duck_csv.parquet' (FORMAT parquet)`);
 console.log(JSON.stringify(out));
