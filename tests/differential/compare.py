@@ -101,3 +101,23 @@ def render(d: Difference) -> str:
         s = json.dumps(v, indent=None, sort_keys=True)
         return s if len(s) < 4000 else s[:4000] + " ..."
     return f"aspect: {aspect}\n--- spate:\n{text(a)}\n--- spark:\n{text(b)}"
+
+
+def pin_failure(name: str, d: Optional[Difference], pinned: Any, documented: set,
+                detail: str = "") -> Optional[str]:
+    """Why a test comparing `name` fails (None: it passes): a difference that is not pinned, a
+    pinned one (dsl.Differs) that is gone or changed, or a pin not documented. `detail` is
+    printed after an unpinned difference (the sides' errors)."""
+    if pinned is None:
+        if d is None:
+            return None
+        return (f"{name}: spate and Spark disagree:\n{render(d)}\n{detail}\n"
+                f"(pin: \"{name}\": Differs(\"D?\", \"{d[0]}\", \"{pin(d)}\"))")
+    if pinned.id not in documented:
+        return f"{name}: {pinned.id} is not a heading of docs/spark-differences.md"
+    if d is None:
+        return f"{name}: the pinned difference {pinned.id} is gone: remove the pin"
+    if (d[0], pin(d)) != (pinned.aspect, pinned.pin):
+        return (f"{name}: the pinned difference {pinned.id} changed:\n{render(d)}\n"
+                f"(new pin: Differs(\"{pinned.id}\", \"{d[0]}\", \"{pin(d)}\"))")
+    return None

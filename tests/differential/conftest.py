@@ -23,6 +23,8 @@ import runner  # noqa: E402
 
 VENV_PYTHON = os.path.join(ROOT, "build", "spark-venv", "bin", "python")
 JARS = os.path.join(ROOT, "build", "spark-jars")
+# Spark's Kafka connector (scripts/install-spark.sh), on the server's class path too.
+KAFKA_JARS = os.path.join(ROOT, "build", "spark-kafka-jars")
 WORK = os.path.join(ROOT, "build", "differential")
 # One case may take this long on Spark (the first ones also pay for the JVM's warm-up).
 CASE_TIMEOUT = float(os.environ.get("SPATE_DIFF_TIMEOUT", "180"))
@@ -43,7 +45,7 @@ class Oracle:
         env = dict(os.environ, TZ="UTC", PYTHONDONTWRITEBYTECODE="1",
                    PYTHONPATH=HERE, PYSPARK_PYTHON=VENV_PYTHON)
         self.proc = subprocess.Popen(
-            [VENV_PYTHON, os.path.join(HERE, "spark_server.py"), JARS,
+            [VENV_PYTHON, os.path.join(HERE, "spark_server.py"), JARS + os.pathsep + KAFKA_JARS,
              os.path.join(WORK, "spark", "warehouse")],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
             env=env, cwd=os.path.join(WORK, "spark"))

@@ -2,11 +2,12 @@
 build/spark-venv) serving many differential cases.
 
 Run by conftest.py under the venv's python. Requests arrive on stdin, one JSON object a line
-({"case": name, "tmp": dir}, or an interop step {"case": id, "op", "writer", "path", "tmp"}); each answer is one JSON line ({"case", "result", "seconds"}) on
+({"case": name, "tmp": dir}, an interop step {"case": id, "op", "writer", "path", "tmp"}
+or a Kafka step {"case": id, "op": "kafka", "step", "args", "tmp"}); each answer is one JSON line ({"case", "result", "seconds"}) on
 the file descriptor that was stdout at start. fd 1 itself is pointed at stderr, so prints of
 case programs, the JVM and py4j never mix with the answers. EOF on stdin stops Spark.
 
-Usage: spark_server.py JARS_DIR WAREHOUSE_DIR
+Usage: spark_server.py JARS_DIRS WAREHOUSE_DIR (JARS_DIRS: folders joined by os.pathsep)
 """
 
 import glob
@@ -22,13 +23,14 @@ os.dup2(2, 1)
 
 import dsl  # noqa: E402
 import interop  # noqa: E402
+import kafka_steps  # noqa: E402
 import runner  # noqa: E402
 from pyspark.sql import DataFrame, Row, SparkSession, Window, functions, types  # noqa: E402
 import pyspark.errors  # noqa: E402
 
 
 def start_spark(jars_dir: str, warehouse: str) -> SparkSession:
-    jars = sorted(glob.glob(os.path.join(jars_dir, "*.jar")))
+    jars = sorted(j for d in jars_dir.split(os.pathsep) for j in glob.glob(os.path.join(d, "*.jar")))
     if not jars:
         raise SystemExit(f"spark_server: no Delta jars in {jars_dir} (run scripts/install-spark.sh)")
     b = (SparkSession.builder.master("local[2]").appName("spate-differential")
@@ -78,7 +80,9 @@ def main() -> None:
         req = json.loads(line)
         t0 = time.monotonic()
         c = cases.get(req["case"])
-        if "op" in req:  # an interop step (test_interop.py)
+        if req.get("op") == "kafka":  # test_kafka.py
+            c = dsl.Case(req["case"], kafka_steps.program(req["step"], req["args"]))
+        elif "op" in req:  # an interop step (test_interop.py)
             c = dsl.Case(req["case"], interop.step(req["op"], req["writer"], req["path"]))
         if c is None:
             result = {"error": {"class": "NO_SUCH_CASE", "type": "", "message": req["case"]}}

@@ -43,19 +43,9 @@ def test_interop(writer, by, oracle, spate_session):
             d = compare.first_difference(
                 _run("spate", oracle, spate_session, "history", writer, path),
                 _run("spark", oracle, spate_session, "history", writer, path), False, True)
-    if pinned is None:
-        if d is not None:
-            err = written.get("error", {}).get("message", "")
-            pytest.fail(f"{name}: spate and Spark disagree:\n{compare.render(d)}\n{err}\n"
-                        f"(pin: \"{name}\": Differs(\"D?\", \"{d[0]}\", \"{compare.pin(d)}\"))",
-                        pytrace=False)
-        return
-    assert pinned.id in DOCUMENTED
-    if d is None:
-        pytest.fail(f"{name}: the pinned difference {pinned.id} is gone: remove the pin", pytrace=False)
-    if (d[0], compare.pin(d)) != (pinned.aspect, pinned.pin):
-        pytest.fail(f"{name}: the pinned difference {pinned.id} changed:\n{compare.render(d)}\n"
-                    f"(new pin: Differs(\"{pinned.id}\", \"{d[0]}\", \"{compare.pin(d)}\"))", pytrace=False)
+    why = compare.pin_failure(name, d, pinned, DOCUMENTED, written.get("error", {}).get("message", ""))
+    if why:
+        pytest.fail(why, pytrace=False)
 
 
 # One table, both engines writing in turn (appends, UPDATE, DELETE, MERGE by each side):

@@ -240,6 +240,23 @@ TEST(ProgressTest, JsonAsSpark) {
             "sources\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
 }
 
+// Spark's SourceProgress.jsonValue: avgOffsetsBehindLatest as BigDecimal(s).setScale(1,
+// HALF_UP) in the JSON only.
+TEST(ProgressTest, AvgOffsetsBehindLatestRoundedInJson) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"1.25", "1.3"}, {"2.5", "2.5"}, {"0.0", "0.0"}, {"1.3333333333333333", "1.3"},
+      {"9.95", "10.0"}, {"0.05", "0.1"}, {"0.04", "0.0"}, {"-1.25", "-1.3"},
+      {"-0.04", "0.0"}, {"1.2345678E7", "12345678.0"}, {"1.0E-4", "0.0"}, {"7", "7.0"}};
+  for (const auto& [raw, json] : cases) {
+    SourceProgress s;
+    s.metrics = {{"avgOffsetsBehindLatest", raw}, {"maxOffsetsBehindLatest", "1.25"}};
+    const JsonValue v = s.ToJson();
+    EXPECT_EQ(v.Find("metrics")->Find("avgOffsetsBehindLatest")->string_value(), json) << raw;
+    EXPECT_EQ(v.Find("metrics")->Find("maxOffsetsBehindLatest")->string_value(), "1.25");
+    EXPECT_EQ(s.metrics.at("avgOffsetsBehindLatest"), raw);
+  }
+}
+
 TEST(ProgressTest, TimestampRoundTrip) {
   EXPECT_EQ(ParseTimestampMs("2016-12-14T18:45:24.873Z"), 1481741124873);
   EXPECT_EQ(ParseTimestampMs(FormatTimestampMs(-1)), -1);

@@ -2,6 +2,7 @@
 #include "spate/stream/progress.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 namespace spate::stream {
@@ -22,6 +23,49 @@ void SetMap(JsonValue* obj, const std::string& key, const M& map, F to_json) {
 
 JsonValue OptOffset(const std::optional<JsonValue>& o) {
   return o ? *o : JsonValue::Null();
+}
+
+/// A decimal number's text (Java's Double.toString: sign, digits, point, exponent) rounded to
+/// one decimal HALF_UP and printed as BigDecimal.toString does ("1.25" -> "1.3", "2.0E7" ->
+/// "20000000.0"); text that is not such a number is returned as it is.
+std::string RoundOneDecimalHalfUp(const std::string& s) {
+  size_t i = 0;
+  bool neg = false;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  std::string digits;
+  int point = -1, exp = 0;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    if (c >= '0' && c <= '9') {
+      digits += c;
+    } else if (c == '.' && point < 0) {
+      point = static_cast<int>(digits.size());
+    } else if ((c == 'e' || c == 'E') && i + 1 < s.size()) {
+      char* end = nullptr;
+      exp = static_cast<int>(std::strtol(s.c_str() + i + 1, &end, 10));
+      if (*end != '\0') return s;
+      break;
+    } else {
+      return s;
+    }
+  }
+  if (digits.empty()) return s;
+  if (point < 0) point = static_cast<int>(digits.size());
+  point += exp;  // digits before the decimal point
+  while (point < 1) digits.insert(0, "0"), ++point;
+  while (static_cast<int>(digits.size()) < point + 2) digits += '0';
+  std::string kept = digits.substr(0, point + 1);
+  if (digits[point + 1] >= '5') {
+    int j = static_cast<int>(kept.size()) - 1;
+    while (j >= 0 && kept[j] == '9') kept[j--] = '0';
+    if (j < 0) kept.insert(0, "1"), ++point;
+    else ++kept[j];
+  }
+  size_t lead = 0;
+  while (static_cast<int>(lead) + 1 < point && kept[lead] == '0') ++lead;
+  std::string out = kept.substr(lead, point - lead) + "." + kept.substr(point);
+  bool zero = kept.find_first_not_of('0') == std::string::npos;
+  return (neg && !zero ? "-" : "") + out;
 }
 
 }  // namespace
@@ -93,8 +137,14 @@ JsonValue SourceProgress::ToJson() const {
   v.Set("numInputRows", JsonValue::Int(num_input_rows));
   SetDouble(&v, "inputRowsPerSecond", input_rows_per_second);
   SetDouble(&v, "processedRowsPerSecond", processed_rows_per_second);
-  SetMap(&v, "metrics", metrics,
-         [](const std::string& s) { return JsonValue::String(s); });
+  if (!metrics.empty()) {
+    // Spark's SourceProgress.jsonValue rounds this one metric (the object keeps it whole).
+    JsonValue m = JsonValue::Object();
+    for (const auto& [k, x] : metrics) {
+      m.Set(k, JsonValue::String(k == "avgOffsetsBehindLatest" ? RoundOneDecimalHalfUp(x) : x));
+    }
+    v.Set("metrics", std::move(m));
+  }
   return v;
 }
 
