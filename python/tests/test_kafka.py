@@ -272,3 +272,35 @@ def test_kafka_python_interop(spark, kafka):
     got = kafka_python(KP_CONSUME, kafka, {"topic": out, "partitions": 2})
     assert got == [[0, 0, "a", "1", [["src", "spate"]]], [1, 0, None, "2", [["src", "spate"]]],
                    [1, 1, "c", None, [["src", "spate"]]]]
+
+
+EXPECTED_KAFKA_PARSE = """parsed columns: event_id string, user string, action string, amount bigint, offset bigint
++--------+----+------+------+------+
+|event_id|user|action|amount|offset|
++--------+----+------+------+------+
+|      e1| ana|   buy|    30|     1|
+|      e2| ben|  view|     0|     2|
+|      e3| ana|   buy|    12|     3|
++--------+----+------+------+------+
+
+source: KafkaV2[Subscribe[events]] endOffset: {"events": {"0": 4, "1": 0}}
++------+---+------+
+|action|  n|amount|
++------+---+------+
+|   buy|  2|    42|
+|  view|  1|     0|
++------+---+------+
+
+"""
+
+
+def test_kafka_parse_example(kafka, tmp_path):
+    """The course's 11.12 parse (examples/python/kafka_parse.py, unmodified PySpark run as
+    `spate submit` runs it; real spark-submit prints the same) against the broker (whose new
+    topics have 2 partitions: partition 1 stays empty)."""
+    env = dict(os.environ)
+    r = subprocess.run([sys.executable, "-m", "spate.submit",
+                        os.path.join(ROOT, "examples", "python", "kafka_parse.py"), kafka,
+                        str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == EXPECTED_KAFKA_PARSE
