@@ -46,10 +46,8 @@ int RunPythonQueryFile(const std::string& command, const std::string& dir,
            query_file.compare(query_file.size() - s.size(), s.size(), s) == 0;
   };
   if (ends_with(".sql")) {
-    err << "Error: " << query_file
-        << ": spate has no streaming SQL yet (its SQL has no streaming tables or STREAM "
-           "reads), so a streaming query cannot be given as SQL: write it as a Python "
-           "script\n";
+    err << "Error: " << query_file << ": `checkpoint " << command
+        << "` takes a Python script (a pipeline's SQL file: `checkpoint check` only)\n";
     return 3;
   }
   if (!ends_with(".py")) {

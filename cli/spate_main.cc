@@ -15,6 +15,7 @@
 
 #include "checkpoint_cmd.h"
 #include "demo.h"
+#include "pipeline_cmd.h"
 #include "sql_shell.h"
 #include "submit_cmd.h"
 
@@ -77,9 +78,17 @@ int main(int argc, char** argv) {
   check_cmd->add_option("DIR", checkpoint_dir, "The checkpoint folder")->required();
   check_cmd->add_option("--query", query_file,
                         "The new query: a Python script whose first writeStream...start() / "
-                        "toTable() is checked instead of started")
+                        "toTable() is checked instead of started, or a pipeline's SQL file "
+                        "(its streaming table)")
       ->required();
   check_cmd->add_flag("--json", as_json, "Print the findings as JSON");
+  std::string check_table;
+  std::vector<std::string> check_confs;
+  check_cmd->add_option("--table", check_table,
+                        "With a SQL (pipeline) file: the streaming table or flow to check "
+                        "(default: the one DIR is the checkpoint of, else the first)");
+  check_cmd->add_option("--conf", check_confs,
+                        "With a SQL file: session conf key=value (e.g. the warehouse)");
   check_cmd->add_option("ARGS", script_args, "Arguments for the script (after --)");
   auto* replay_cmd = checkpoint_cmd->add_subcommand(
       "replay",
@@ -99,6 +108,30 @@ int main(int argc, char** argv) {
   replay_cmd->add_flag("--json", as_json, "Print the result as JSON");
   replay_cmd->add_option("ARGS", script_args, "Arguments for the script (after --)");
 
+  auto* run_cmd = app.add_subcommand(
+      "run",
+      "Run a declarative pipeline (Spark 4.1's CREATE STREAMING TABLE / MATERIALIZED VIEW / "
+      "FLOW in SQL files, or a spark-pipeline.yml spec) once, or continuously");
+  cli::RunPipelineArgs run_args;
+  run_cmd->add_option("FILES", run_args.files, "SQL files (or one spark-pipeline.yml)")
+      ->required();
+  run_cmd->add_option("--storage", run_args.storage,
+                      "Root of the pipeline's checkpoints (default: pipeline-storage beside "
+                      "the first file)");
+  run_cmd->add_option("--database", run_args.database, "Database of unqualified dataset names");
+  run_cmd->add_flag("--continuous", run_args.continuous,
+                    "Run until Ctrl-C (processing-time triggers) instead of once");
+  run_cmd->add_option("--trigger-interval", run_args.trigger_interval,
+                      "The processing-time trigger of --continuous (default 10 seconds)");
+  run_cmd->add_option("--conf", run_args.confs, "Session conf key=value");
+  run_cmd->add_option("--full-refresh", run_args.full_refresh,
+                      "Datasets to reset and recompute (comma-separated)")
+      ->delimiter(',');
+  run_cmd->add_flag("--full-refresh-all", run_args.full_refresh_all,
+                    "Reset and recompute every dataset");
+  run_cmd->add_flag("--ui", run_args.ui, "Serve the monitoring server while the pipeline runs");
+  run_cmd->add_option("--ui-port", run_args.ui_port, "Port of the monitoring server");
+
   app.add_subcommand("version", "Print the version");
   // Listed for --help; handled above.
   app.add_subcommand("submit",
@@ -111,11 +144,16 @@ int main(int argc, char** argv) {
     std::cout << "spate 0.1.0\n";
     return 0;
   }
+  if (app.got_subcommand(run_cmd)) return cli::RunPipeline(run_args, std::cout, std::cerr);
   if (checkpoint_cmd->got_subcommand(replay_cmd)) {
     return cli::ReplayCheckpointBatch(checkpoint_dir, replay_batch, query_file, replay_out,
                                       as_json, script_args, std::cerr);
   }
   if (checkpoint_cmd->got_subcommand(check_cmd)) {
+    if (query_file.size() > 4 && query_file.compare(query_file.size() - 4, 4, ".sql") == 0) {
+      return cli::CheckSqlCheckpoint(checkpoint_dir, query_file, check_table, check_confs,
+                                     as_json, std::cout, std::cerr);
+    }
     return cli::CheckCheckpoint(checkpoint_dir, query_file, as_json, script_args, std::cerr);
   }
   if (checkpoint_cmd->got_subcommand(describe_cmd)) {

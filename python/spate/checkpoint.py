@@ -37,6 +37,13 @@ class QueryNotStartedError(Exception):
 
 def _run_check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
                argv: Optional[List[str]]) -> Tuple[str, str, int]:
+    if not callable(query) and os.fspath(query).endswith(".sql"):
+        # A pipeline's SQL file (docs/pipelines.md): its streaming table, started as
+        # `spate run` starts it, is what the check sees.
+        from spate.sql import SparkSession
+        spark = SparkSession.builder.getOrCreate()
+        with open(os.fspath(query)) as f:
+            return _spate.checkpointCheckSql(spark._js, str(path), f.read(), "")
     return _handed_over(query, argv, lambda: _spate.checkpointCheckEnd(str(path)))
 
 
@@ -53,9 +60,8 @@ def _handed_over(query: Union[str, "os.PathLike[str]", Callable[[], Any]],
             else:
                 script = os.fspath(query)
                 if script.endswith(".sql"):
-                    raise ValueError(
-                        "spate has no streaming SQL yet (no streaming tables in its SQL): "
-                        "write the query as a Python script")
+                    raise ValueError("replay takes a Python script (a pipeline's SQL file: "
+                                     "check only)")
                 # A PySpark script runs as under `spate submit`: pyspark's imports are spate's.
                 if importlib.util.find_spec("pyspark") is None:
                     from spate.submit import install_aliases

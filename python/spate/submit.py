@@ -329,7 +329,7 @@ def _delta_module() -> types.ModuleType:
 
 # pyspark's and delta-spark's modules that are spate's under another name.
 _RENAMES = (("pyspark.sql", "spate.sql"), ("pyspark.errors", "spate.errors"),
-            ("delta.tables", "spate.delta"))
+            ("pyspark.pipelines", "spate.pipelines"), ("delta.tables", "spate.delta"))
 
 
 class _AliasLoader(importlib.abc.Loader):

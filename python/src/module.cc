@@ -663,6 +663,7 @@ void BindFunctions(py::module_& m) {
 
 void BindStreaming(py::module_& m);  // streaming.cc
 void BindStateful(py::module_& m);   // stateful.cc
+void BindPipelines(py::module_& m);  // pipelines.cc
 
 }  // namespace spate::python
 
@@ -680,4 +681,5 @@ PYBIND11_MODULE(_spate, m) {
   spate::python::BindDelta(m);
   spate::python::BindStreaming(m);
   spate::python::BindStateful(m);
+  spate::python::BindPipelines(m);
 }

@@ -109,7 +109,9 @@ def test_function_and_errors(job, spark):
 
     with pytest.raises(checkpoint.QueryNotStartedError):
         checkpoint.check(chk, str(script), argv=[str(root), "none"])
-    with pytest.raises(ValueError, match="no streaming SQL"):
+    # A SQL file is a pipeline's (test_pipelines.py): without a streaming table, no check.
+    (root / "q.sql").write_text("SELECT 1")
+    with pytest.raises(Exception, match="defines no streaming table"):
         checkpoint.check(chk, str(root / "q.sql"))
     # An error of the script is the script's.
     with pytest.raises(AnalysisException):
@@ -152,7 +154,7 @@ def test_cli(job):
     assert r.returncode == 3 and "started no streaming query" in r.stderr
     (root / "q.sql").write_text("SELECT 1")
     r = run(chk, "--query", str(root / "q.sql"))
-    assert r.returncode == 3 and "no streaming SQL" in r.stderr
+    assert r.returncode == 3 and "defines no streaming table" in r.stderr
     r = run(str(root / "missing"), "--query", str(script), "--", str(root), "base")
     assert r.returncode == 0 and "new_checkpoint" in r.stdout
 

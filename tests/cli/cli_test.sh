@@ -120,9 +120,10 @@ check "check keys" "REFUSED  state_key_schema_changed  [STATE_STORE_KEY_SCHEMA_N
   "$(grep 'state_key_schema_changed' <<< "$out")"
 out=$("$SPATE" checkpoint check "$tmp/ck/chk" --query "$tmp/ck/job.py" --json -- "$tmp/ck" keys update)
 check "check --json" '"exitCode" : 2,' "$(grep -o '"exitCode" : 2,' <<< "$out")"
+echo "SELECT 1;" > "$tmp/ck/q.sql"
 err=$("$SPATE" checkpoint check "$tmp/ck/chk" --query "$tmp/ck/q.sql" 2>&1)
 check "check of a SQL file exit code" "3" "$?"
-check "check of a SQL file" "yes" "$(grep -q 'no streaming SQL' <<< "$err" && echo yes)"
+check "check of a SQL file" "yes" "$(grep -q 'defines no streaming table' <<< "$err" && echo yes)"
 out=$("$SPATE" checkpoint replay "$tmp/ck/chk" --batch 0 --query "$tmp/ck/job.py" -- "$tmp/ck" agg update)
 check "replay exit code" "0" "$?"
 check "replay rows (noop: shown, not compared)" "$(printf '  a | 1\n  b | 1')" "$(grep -E '^  [ab] \| ' <<< "$out")"

@@ -285,7 +285,10 @@ void InsertInto(const std::shared_ptr<SessionState>& state, const std::vector<st
 }
 
 DataFrame Insert(const std::shared_ptr<SessionState>& state, const sql::Statement& st) {
-  InsertInto(state, st.name, DataFrame(state, st.plan), st.insert_columns, st.overwrite);
+  DataFrame query(state, st.plan);
+  // BY NAME: the query's columns go to the table's columns of the same names.
+  InsertInto(state, st.name, query, st.by_name ? query.columns() : st.insert_columns,
+             st.overwrite);
   return Empty(state);
 }
 
@@ -593,6 +596,15 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
     case K::kCreateTable: return CreateTable(state, st);
     case K::kInsert: return Insert(state, st);
     default:
+    // Pipeline datasets and flows run in a pipeline (api/pipeline.h), as in Spark 4.2.
+    case K::kCreateStreamingTable:
+    case K::kCreateMaterializedView:
+      ThrowStatus(Status::Error(
+          "UNSUPPORTED_FEATURE.CREATE_PIPELINE_DATASET_QUERY_EXECUTION",
+          {{"tableType", st.kind == K::kCreateStreamingTable ? "STREAMING TABLE"
+                                                             : "MATERIALIZED VIEW"}}));
+    case K::kCreateFlow:
+      ThrowStatus(Status::Error("UNSUPPORTED_FEATURE.CREATE_FLOW_QUERY_EXECUTION", {}));
       return std::nullopt;
   }
 }

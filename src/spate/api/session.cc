@@ -23,6 +23,7 @@
 #include "spate/formats/csv/csv_functions.h"
 #include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
+#include "spate/api/sql_relations.h"
 #include "spate/sql/parser.h"
 #include "spate/types/timezone.h"
 
@@ -64,6 +65,12 @@ std::shared_ptr<SessionState> NewSessionState() {
   state->catalog.SetTableResolver(
       [raw](const std::vector<std::string>& name, const sql::Catalog::TimeTravel& travel) {
         return ResolveCatalogTable(*raw, name, travel);
+      });
+  // STREAM name and read_files(...) (api/sql_relations.h; a non-owning pointer).
+  state->catalog.SetRelationPlanResolver(
+      [raw](const sql::LogicalPlan& node, const std::vector<std::pair<std::string, Value>>& args) {
+        return ResolveSqlRelation(
+            std::shared_ptr<SessionState>(std::shared_ptr<SessionState>(), raw), node, args);
       });
   // table_changes / table_changes_by_path (a non-owning pointer to the state).
   state->catalog.SetTableFunctionResolver(

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <set>
 
@@ -967,8 +968,35 @@ Result<BoundPlanPtr> Analyzer::Impl::Project(BoundPlanPtr child, std::vector<Bou
   return Finish(p);
 }
 
+namespace {
+// STREAM relations resolve once per node (LogicalPlan::resolved_stream).
+std::mutex resolved_stream_mu;
+
+Result<PlanPtr> ResolveRelationPlanOnce(const Catalog& catalog, const LogicalPlan& p,
+                                        const std::vector<std::pair<std::string, Value>>& args) {
+  if (!p.streaming) return catalog.ResolveRelationPlan(p, args);
+  {
+    std::lock_guard<std::mutex> lock(resolved_stream_mu);
+    if (p.resolved_stream) return p.resolved_stream;
+  }
+  SPATE_ASSIGN_OR_RETURN(PlanPtr plan, catalog.ResolveRelationPlan(p, args));
+  std::lock_guard<std::mutex> lock(resolved_stream_mu);
+  if (!p.resolved_stream) p.resolved_stream = plan;
+  return p.resolved_stream;
+}
+}  // namespace
+
 Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
   const auto& name = p.table_name;
+  if (p.streaming) {
+    // STREAM name: the api reads the table (or a streaming view) as a stream.
+    SPATE_ASSIGN_OR_RETURN(PlanPtr plan, ResolveRelationPlanOnce(catalog_, p, {}));
+    if (!plan) {
+      return Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", QuoteIdentifier(name)}})
+          .WithPosition(p.position);
+    }
+    return Plan(*plan);
+  }
   if (name.size() == 1) {
     std::string key = ToLower(name[0]);
     for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
@@ -1012,6 +1040,20 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
 
 Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
   std::string fname = ToLower(p.table_name.empty() ? "" : p.table_name[0]);
+  if (p.table_name.size() == 1 && (p.streaming || !p.arg_names.empty() || fname != "range")) {
+    // Functions the api defines as DataFrame plans (read_files), batch or STREAM.
+    std::vector<std::pair<std::string, Value>> args;
+    for (size_t i = 0; i < p.exprs.size(); ++i) {
+      SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*p.exprs[i], fname.c_str()));
+      args.emplace_back(i < p.arg_names.size() ? p.arg_names[i] : "", std::move(v));
+    }
+    SPATE_ASSIGN_OR_RETURN(PlanPtr plan, ResolveRelationPlanOnce(catalog_, p, args));
+    if (plan) return Plan(*plan);
+    if (p.streaming || !p.arg_names.empty()) {
+      return Status::Error("UNRESOLVABLE_TABLE_VALUED_FUNCTION",
+                           {{"name", QuoteIdentifier(p.table_name)}});
+    }
+  }
   if (fname != "range") {
     if (p.table_name.size() == 1) {
       // Functions the api implements (Delta's table_changes).

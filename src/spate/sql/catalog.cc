@@ -102,6 +102,22 @@ Result<DataSourcePtr> Catalog::ResolveTableFunction(const std::string& name,
   return r(name, args);
 }
 
+void Catalog::SetRelationPlanResolver(RelationPlanResolver resolver) {
+  std::lock_guard<std::mutex> lock(mu_);
+  relation_plan_resolver_ = std::move(resolver);
+}
+
+Result<PlanPtr> Catalog::ResolveRelationPlan(
+    const LogicalPlan& node, const std::vector<std::pair<std::string, Value>>& args) const {
+  RelationPlanResolver r;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    r = relation_plan_resolver_;
+  }
+  if (!r) return PlanPtr();
+  return r(node, args);
+}
+
 void Catalog::SetSubqueryExecutor(SubqueryExecutor executor) {
   std::lock_guard<std::mutex> lock(mu_);
   subquery_executor_ = std::move(executor);

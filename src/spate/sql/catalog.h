@@ -64,6 +64,16 @@ class Catalog {
   void SetTableFunctionResolver(TableFunctionResolver resolver);
   Result<DataSourcePtr> ResolveTableFunction(const std::string& name,
                                              const std::vector<Value>& args) const;
+  /// Relations the api builds as DataFrame plans: `STREAM name` (`node` a streaming
+  /// kUnresolvedRelation: a table or a streaming view read as a stream) and the table-valued
+  /// functions it defines that way (read_files, batch or STREAM). `args` are a function's
+  /// arguments evaluated as constants, with their names ("" = positional). Returns the
+  /// plan to analyze in place of `node`, nullptr when the api does not know it.
+  using RelationPlanResolver = std::function<Result<PlanPtr>(
+      const LogicalPlan& node, const std::vector<std::pair<std::string, Value>>& args)>;
+  void SetRelationPlanResolver(RelationPlanResolver resolver);
+  Result<PlanPtr> ResolveRelationPlan(
+      const LogicalPlan& node, const std::vector<std::pair<std::string, Value>>& args) const;
   /// Runs an (uncorrelated) subquery's plan to completion, for scalar / EXISTS / IN
   /// subqueries, which the analyzer evaluates before the query runs. Installed by the api
   /// (sql does not depend on exec).
@@ -78,6 +88,7 @@ class Catalog {
   FileSourceResolver file_source_resolver_;
   TableResolver table_resolver_;
   TableFunctionResolver table_function_resolver_;
+  RelationPlanResolver relation_plan_resolver_;
   SubqueryExecutor subquery_executor_;
   std::string current_database_ = "default";
   mutable std::mutex mu_;

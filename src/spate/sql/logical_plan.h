@@ -120,6 +120,16 @@ class LogicalPlan {
   /// (also FOR SYSTEM_VERSION / SYSTEM_TIME AS OF).
   std::optional<int64_t> as_of_version;
   std::optional<std::string> as_of_timestamp;
+  /// kUnresolvedRelation / kTableFunction read as a stream: `STREAM name`, `STREAM(name)`,
+  /// `STREAM read_files(...)` (Spark 4.1's streaming relations).
+  bool streaming = false;
+  /// A streaming node's plan as the catalog resolved it the first time (guarded by the
+  /// analyzer): every analysis of the node then reads the same streaming relation, as a
+  /// DataFrame built by readStream does.
+  mutable std::shared_ptr<const LogicalPlan> resolved_stream;
+  /// kTableFunction: the argument names as written (`format => 'json'`), "" for a
+  /// positional argument; empty when no argument is named.
+  std::vector<std::string> arg_names;
 
   explicit LogicalPlan(PlanKind k) : kind(k) {}
   const PlanPtr& child() const { return children[0]; }
@@ -203,6 +213,13 @@ struct Statement {
     kRestore,          // RESTORE [TABLE] t [TO] VERSION|TIMESTAMP AS OF x (st.delta)
     kOptimize,         // OPTIMIZE t|'path' [WHERE pred] [ZORDER BY (cols)] (st.delta)
     kVacuum,           // VACUUM t|'path' [RETAIN n HOURS] [DRY RUN] (st.delta)
+    // Spark 4.1's declarative pipelines (docs/pipelines.md); run by a pipeline, refused
+    // by a plain spark.sql().
+    kCreateStreamingTable,    // CREATE [OR REFRESH] STREAMING TABLE name [(cols)] [COMMENT]
+                              //   [TBLPROPERTIES] [PARTITIONED BY] [AS query]
+    kCreateMaterializedView,  // CREATE [OR REFRESH] MATERIALIZED VIEW name ... AS query
+    kCreateFlow,              // CREATE FLOW name [COMMENT] AS INSERT INTO t BY NAME query
+                              //   (name: the flow; inner: the INSERT, by_name set)
   };
   Kind kind = Kind::kQuery;
   PlanPtr plan;                        // kQuery, kCreateView, kDescribe (query or relation)
@@ -229,6 +246,7 @@ struct Statement {
   std::optional<std::string> comment;   // COMMENT 'text'
   std::vector<std::pair<std::string, std::string>> properties;  // TBLPROPERTIES / DBPROPERTIES
   std::vector<std::string> insert_columns;  // INSERT INTO t (a, b)
+  bool by_name = false;                // INSERT INTO t BY NAME query
   std::optional<int64_t> limit;        // DESCRIBE HISTORY ... LIMIT n
   std::shared_ptr<const MergeInto> merge;  // kMerge
   std::shared_ptr<const DeltaCommand> delta;  // kUpdate ... kVacuum

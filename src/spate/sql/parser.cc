@@ -293,7 +293,12 @@ class Parser {
   Result<Statement> ParseCreateSchema();
   Result<Statement> ParseDropTableOrSchema();
   Result<Statement> ParseCreateTable();
+  Status ParseCreateTableBody(Statement* st);
+  Result<Statement> ParseCreatePipelineDataset();
+  Result<Statement> ParseCreateFlow();
   Result<Statement> ParseInsert();
+  Result<PlanPtr> ParseTableFunction(std::vector<std::string> name, int64_t pos);
+  Result<PlanPtr> ParseStreamRelation();
   Result<Statement> ParseMerge();
   Result<MergeClause> ParseMergeClause();
   Result<Statement> ParseDeltaCommand();
@@ -437,7 +442,13 @@ Result<Statement> Parser::ParseStatementBody() {
     size_t k = 1;
     if (Peek(k).Is("OR") && Peek(k + 1).Is("REPLACE")) k += 2;
     if (Peek(k).Is("EXTERNAL")) ++k;
-    if (first.Is("REPLACE") || Peek(k).Is("TABLE")) {
+    size_t r = (Peek(1).Is("OR") && Peek(2).Is("REFRESH")) ? 3 : 1;
+    if (first.Is("CREATE") && ((Peek(r).Is("STREAMING") && Peek(r + 1).Is("TABLE")) ||
+                               (Peek(r).Is("MATERIALIZED") && Peek(r + 1).Is("VIEW")))) {
+      SPATE_ASSIGN_OR_RETURN(st, ParseCreatePipelineDataset());
+    } else if (first.Is("CREATE") && Peek(1).Is("FLOW")) {
+      SPATE_ASSIGN_OR_RETURN(st, ParseCreateFlow());
+    } else if (first.Is("REPLACE") || Peek(k).Is("TABLE")) {
       SPATE_ASSIGN_OR_RETURN(st, ParseCreateTable());
     } else if (Peek(1).Is("SCHEMA") || Peek(1).Is("DATABASE") || Peek(1).Is("NAMESPACE")) {
       SPATE_ASSIGN_OR_RETURN(st, ParseCreateSchema());
@@ -794,6 +805,14 @@ Result<Statement> Parser::ParseCreateTable() {
     MatchKeyword("EXTERNAL");
   }
   SPATE_RETURN_IF_ERROR(ExpectKeyword("TABLE"));
+  SPATE_RETURN_IF_ERROR(ParseCreateTableBody(&st));
+  return st;
+}
+
+// [IF NOT EXISTS] name [(cols)] [USING | PARTITIONED BY | LOCATION | COMMENT |
+// TBLPROPERTIES | OPTIONS ...] [[AS] query].
+Status Parser::ParseCreateTableBody(Statement* out) {
+  Statement& st = *out;
   SPATE_ASSIGN_OR_RETURN(st.if_not_exists, MatchIfNotExists());
   SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
   if (Peek().IsOp("(")) {
@@ -840,6 +859,47 @@ Result<Statement> Parser::ParseCreateTable() {
   if (MatchKeyword("AS") || IsQueryStart(Peek()) || Peek().IsOp("(")) {
     SPATE_ASSIGN_OR_RETURN(st.plan, ParseQuery());
   }
+  return Status::OK();
+}
+
+// CREATE [OR REFRESH] STREAMING TABLE | MATERIALIZED VIEW name [(cols)] [clauses] [AS query]
+// (Spark 4.1's pipeline datasets): the clauses of CREATE TABLE.
+Result<Statement> Parser::ParseCreatePipelineDataset() {
+  int64_t pos = Peek().begin;
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("CREATE"));
+  bool refresh = false;
+  if (MatchKeyword("OR")) {
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("REFRESH"));
+    refresh = true;
+  }
+  bool streaming = MatchKeyword("STREAMING");
+  if (!streaming) SPATE_RETURN_IF_ERROR(ExpectKeyword("MATERIALIZED"));
+  SPATE_RETURN_IF_ERROR(ExpectKeyword(streaming ? "TABLE" : "VIEW"));
+  Statement st;
+  st.kind = streaming ? Statement::Kind::kCreateStreamingTable
+                      : Statement::Kind::kCreateMaterializedView;
+  st.replace = refresh;
+  SPATE_RETURN_IF_ERROR(ParseCreateTableBody(&st));
+  if (!streaming && !st.plan) return SyntaxError(Peek());
+  (void)pos;
+  return st;
+}
+
+// CREATE FLOW name [COMMENT 'c'] AS INSERT INTO target BY NAME query.
+Result<Statement> Parser::ParseCreateFlow() {
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("CREATE"));
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("FLOW"));
+  Statement st;
+  st.kind = Statement::Kind::kCreateFlow;
+  SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+  if (MatchKeyword("COMMENT")) {
+    SPATE_ASSIGN_OR_RETURN(std::string c, ParseStringValue());
+    st.comment = std::move(c);
+  }
+  SPATE_RETURN_IF_ERROR(ExpectKeyword("AS"));
+  if (!Peek().Is("INSERT")) return SyntaxError(Peek());
+  SPATE_ASSIGN_OR_RETURN(Statement insert, ParseInsert());
+  st.inner = std::make_shared<const Statement>(std::move(insert));
   return st;
 }
 
@@ -856,6 +916,9 @@ Result<Statement> Parser::ParseInsert() {
   SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
   if (Peek().IsOp("(") && !IsQueryStart(Peek(1)) && !Peek(1).IsOp("(")) {
     SPATE_ASSIGN_OR_RETURN(st.insert_columns, ParseIdentifierList());
+  } else if (Peek().Is("BY") && Peek(1).Is("NAME")) {
+    pos_ += 2;
+    st.by_name = true;
   }
   if (!IsQueryStart(Peek()) && !Peek().IsOp("(")) return SyntaxError(Peek());
   SPATE_ASSIGN_OR_RETURN(st.plan, ParseQuery());
@@ -1555,6 +1618,11 @@ Result<PlanPtr> Parser::ParseRelationPrimary() {
   SPATE_RETURN_IF_ERROR(CheckDepth());
   const Token& t = Peek();
   int64_t pos = t.begin;
+  if (t.Is("STREAM") && (Peek(1).IsOp("(") || (IsIdentifierToken(Peek(1)) &&
+                                               !(Peek(1).IsWord() &&
+                                                 IsNotColumnKeyword(Peek(1).upper))))) {
+    return ParseStreamRelation();
+  }
   if (t.IsOp("(")) {
     // '(' query ')' or '(' relation ')': decide by the first token after the '(' run,
     // and retry as a relation when a query does not parse ("((SELECT 1) t JOIN u)").
@@ -1586,14 +1654,7 @@ Result<PlanPtr> Parser::ParseRelationPrimary() {
   }
   SPATE_ASSIGN_OR_RETURN(std::vector<std::string> name, ParseMultipartIdentifier());
   if (Peek().IsOp("(")) {
-    auto fn = NewPlan(PlanKind::kTableFunction, pos);
-    for (auto& part : name) part = ToLower(part);
-    fn->table_name = std::move(name);
-    Advance();
-    if (!Peek().IsOp(")")) {
-      SPATE_ASSIGN_OR_RETURN(fn->exprs, ParseExpressionList());
-    }
-    SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    SPATE_ASSIGN_OR_RETURN(PlanPtr fn, ParseTableFunction(std::move(name), pos));
     return ParseTableAlias(std::move(fn), false);
   }
   auto rel = NewPlan(PlanKind::kUnresolvedRelation, pos);
@@ -1621,6 +1682,51 @@ Result<PlanPtr> Parser::ParseRelationPrimary() {
       }
     }
   }
+  return ParseTableAlias(std::move(rel), false);
+}
+
+// name '(' [arg (',' arg)*] ')' with arg: expression | identifier '=>' expression.
+Result<PlanPtr> Parser::ParseTableFunction(std::vector<std::string> name, int64_t pos) {
+  auto fn = NewPlan(PlanKind::kTableFunction, pos);
+  for (auto& part : name) part = ToLower(part);
+  fn->table_name = std::move(name);
+  SPATE_RETURN_IF_ERROR(ExpectOp("("));
+  bool named = false;
+  std::vector<std::string> names;
+  if (!Peek().IsOp(")")) {
+    do {
+      std::string arg_name;
+      if (IsIdentifierToken(Peek()) && Peek(1).IsOp("=>")) {
+        arg_name = Advance().text;
+        Advance();
+        named = true;
+      }
+      SPATE_ASSIGN_OR_RETURN(ExprPtr e, ParseExpression());
+      fn->exprs.push_back(std::move(e));
+      names.push_back(std::move(arg_name));
+    } while (MatchOp(","));
+  }
+  SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+  if (named) fn->arg_names = std::move(names);
+  return PlanPtr(std::move(fn));
+}
+
+// STREAM name | STREAM '(' name ')' | STREAM fn(args): a table, view or table-valued
+// function read as a stream (Spark 4.1).
+Result<PlanPtr> Parser::ParseStreamRelation() {
+  int64_t pos = Advance().begin;  // STREAM
+  bool paren = MatchOp("(");
+  SPATE_ASSIGN_OR_RETURN(std::vector<std::string> name, ParseMultipartIdentifier());
+  std::shared_ptr<LogicalPlan> rel;
+  if (Peek().IsOp("(")) {
+    SPATE_ASSIGN_OR_RETURN(PlanPtr fn, ParseTableFunction(std::move(name), pos));
+    rel = std::make_shared<LogicalPlan>(*fn);
+  } else {
+    rel = NewPlan(PlanKind::kUnresolvedRelation, pos);
+    rel->table_name = std::move(name);
+  }
+  if (paren) SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+  rel->streaming = true;
   return ParseTableAlias(std::move(rel), false);
 }
 

@@ -662,6 +662,50 @@ TEST(ParserTest, TableFunctions) {
             "+- 'UnresolvedTableValuedFunction [range], [1, 10, 2], false");
 }
 
+TEST(ParserTest, StreamRelationsAndNamedTableFunctionArguments) {
+  for (const char* sql : {"SELECT * FROM STREAM t", "SELECT * FROM STREAM(t)",
+                          "SELECT * FROM STREAM db.t AS x"}) {
+    Statement st = Parse(sql);
+    PlanPtr rel = st.plan->child();
+    if (rel->kind == PlanKind::kSubqueryAlias) rel = rel->child();
+    EXPECT_EQ(rel->kind, PlanKind::kUnresolvedRelation) << sql;
+    EXPECT_TRUE(rel->streaming) << sql;
+  }
+  EXPECT_FALSE(Parse("SELECT * FROM stream").plan->child()->streaming);
+  Statement rf = Parse(
+      "SELECT * FROM STREAM read_files('/in', format => 'json', schema => 'a INT')");
+  const PlanPtr& fn = rf.plan->child();
+  EXPECT_EQ(fn->kind, PlanKind::kTableFunction);
+  EXPECT_TRUE(fn->streaming);
+  EXPECT_EQ(fn->arg_names, (std::vector<std::string>{"", "format", "schema"}));
+  EXPECT_TRUE(Parse("SELECT * FROM read_files('/in')").plan->child()->arg_names.empty());
+}
+
+TEST(ParserTest, PipelineDatasets) {
+  auto error = [](const char* sql) { return ParseStatement(sql).status().error_class(); };
+  Statement st = Parse(
+      "CREATE STREAMING TABLE bronze COMMENT 'raw' TBLPROPERTIES ('q' = 'b') AS "
+      "SELECT * FROM STREAM read_files('/in', format => 'json')");
+  EXPECT_EQ(st.kind, Statement::Kind::kCreateStreamingTable);
+  EXPECT_EQ(st.name, (std::vector<std::string>{"bronze"}));
+  EXPECT_EQ(st.comment, "raw");
+  ASSERT_EQ(st.properties.size(), 1u);
+  EXPECT_TRUE(st.plan != nullptr);
+  Statement target = Parse("CREATE STREAMING TABLE t");
+  EXPECT_EQ(target.kind, Statement::Kind::kCreateStreamingTable);
+  EXPECT_TRUE(target.plan == nullptr);
+  Statement mv = Parse("CREATE OR REFRESH MATERIALIZED VIEW g AS SELECT count(*) FROM s");
+  EXPECT_EQ(mv.kind, Statement::Kind::kCreateMaterializedView);
+  EXPECT_TRUE(mv.replace);
+  EXPECT_EQ(error("CREATE MATERIALIZED VIEW g"), "PARSE_SYNTAX_ERROR");
+  Statement flow = Parse("CREATE FLOW f AS INSERT INTO t BY NAME SELECT * FROM STREAM(s)");
+  EXPECT_EQ(flow.kind, Statement::Kind::kCreateFlow);
+  ASSERT_TRUE(flow.inner != nullptr);
+  EXPECT_EQ(flow.inner->kind, Statement::Kind::kInsert);
+  EXPECT_TRUE(flow.inner->by_name);
+  EXPECT_EQ(flow.inner->name, (std::vector<std::string>{"t"}));
+}
+
 TEST(ParserTest, JoinTypes) {
   auto join_type = [](std::string_view sql) {
     Statement st = Parse(sql);

@@ -1,0 +1,139 @@
+// Copyright spate authors.
+//
+// Bindings of declarative pipelines (spate/api/pipeline.h) for spate.pipelines: the graph
+// of datasets and flows, SQL files added as they are, Python flows as callables that
+// return a spate.sql DataFrame (called under the GIL when the flow runs).
+//
+// GIL: run() releases it (its streaming queries run on their threads); a Python flow's
+// callable takes it back. stop() is thread-safe.
+
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "spate/api/pipeline.h"
+
+namespace py = pybind11;
+
+namespace spate::python {
+
+using api::DataFrame;
+using api::Pipeline;
+using api::PipelineOptions;
+using api::SparkSession;
+
+void BindPipelines(py::module_& m) {
+  py::enum_<Pipeline::DatasetKind>(m, "PipelineDatasetKind")
+      .value("STREAMING_TABLE", Pipeline::DatasetKind::kStreamingTable)
+      .value("MATERIALIZED_VIEW", Pipeline::DatasetKind::kMaterializedView)
+      .value("TEMPORARY_VIEW", Pipeline::DatasetKind::kTemporaryView);
+  py::class_<Pipeline, std::shared_ptr<Pipeline>>(m, "Pipeline")
+      .def(py::init([](const SparkSession& spark, const std::string& storage,
+                       std::optional<std::string> database, bool continuous,
+                       const std::string& trigger_interval,
+                       const std::vector<std::string>& full_refresh, bool full_refresh_all,
+                       std::optional<py::function> on_event) {
+             PipelineOptions o;
+             o.storage = storage;
+             o.database = std::move(database);
+             o.continuous = continuous;
+             o.trigger_interval = trigger_interval;
+             o.full_refresh = full_refresh;
+             o.full_refresh_all = full_refresh_all;
+             if (on_event) {
+               auto fn = std::make_shared<py::function>(*on_event);
+               o.on_event = [fn](const std::string& line) {
+                 py::gil_scoped_acquire gil;
+                 (*fn)(line);
+               };
+             }
+             // Ctrl-C in Python: a continuous run polls for a pending KeyboardInterrupt.
+             o.should_stop = [] {
+               py::gil_scoped_acquire gil;
+               return PyErr_CheckSignals() != 0;
+             };
+             return std::make_shared<Pipeline>(spark, std::move(o));
+           }),
+           py::arg("spark"), py::arg("storage"), py::arg("database") = py::none(),
+           py::arg("continuous") = false, py::arg("trigger_interval") = "10 seconds",
+           py::arg("full_refresh") = std::vector<std::string>{},
+           py::arg("full_refresh_all") = false, py::arg("on_event") = py::none())
+      .def("add_sql", &Pipeline::addSql, py::arg("text"), py::arg("file") = "")
+      .def("define_dataset",
+           [](Pipeline& p, const std::string& name, Pipeline::DatasetKind kind,
+              std::optional<std::string> comment,
+              const std::vector<std::pair<std::string, std::string>>& properties,
+              const std::vector<std::string>& partition_columns,
+              std::optional<std::string> schema_ddl) {
+             Pipeline::Dataset d;
+             d.name = name;
+             d.kind = kind;
+             d.comment = std::move(comment);
+             d.properties = properties;
+             d.partition_columns = partition_columns;
+             if (schema_ddl) d.schema = api::StructType::fromDDL(*schema_ddl).ToSchema();
+             p.defineDataset(d);
+           },
+           py::arg("name"), py::arg("kind"), py::arg("comment") = py::none(),
+           py::arg("properties") = std::vector<std::pair<std::string, std::string>>{},
+           py::arg("partition_columns") = std::vector<std::string>{},
+           py::arg("schema") = py::none())
+      .def("define_flow",
+           [](Pipeline& p, const std::string& name, const std::string& target,
+              py::function query, bool by_name) {
+             auto fn = std::shared_ptr<py::function>(new py::function(std::move(query)),
+                                                     [](py::function* f) {
+                                                       py::gil_scoped_acquire gil;
+                                                       delete f;
+                                                     });
+             Pipeline::Flow f;
+             f.name = name;
+             f.target = target;
+             f.by_name = by_name;
+             f.query = [fn]() {
+               py::gil_scoped_acquire gil;
+               py::object df = (*fn)();
+               return df.attr("_jdf").cast<DataFrame>();
+             };
+             p.defineFlow(std::move(f));
+           },
+           py::arg("name"), py::arg("target"), py::arg("query"), py::arg("by_name") = false)
+      .def("flow_order", &Pipeline::flowOrder)
+      .def("run",
+           [](Pipeline& p) {
+             std::vector<Pipeline::FlowResult> results;
+             {
+               py::gil_scoped_release release;
+               results = p.run();
+             }
+             py::list out;
+             for (const auto& r : results) {
+               py::dict d;
+               d["flow"] = r.flow;
+               d["target"] = r.target;
+               d["kind"] = r.kind;
+               d["batches"] = r.batches;
+               d["rows"] = r.rows;
+               out.append(d);
+             }
+             return out;
+           })
+      .def("stop", &Pipeline::stop);
+  // spate.checkpoint.check on a pipeline's SQL file: (json text, text, exit code).
+  m.def(
+      "checkpointCheckSql",
+      [](const SparkSession& spark, const std::string& dir, const std::string& text,
+         const std::string& name) {
+        stream::CheckpointCheck c = api::CheckSqlFlowAgainstCheckpoint(spark, dir, text, name);
+        return std::make_tuple(c.ToJson().ToPrettyString(), c.ToText(), c.ExitCode());
+      },
+      py::arg("spark"), py::arg("dir"), py::arg("text"), py::arg("name") = "",
+      py::call_guard<py::gil_scoped_release>());
+}
+
+}  // namespace spate::python

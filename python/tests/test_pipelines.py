@@ -1,0 +1,350 @@
+"""Declarative pipelines (docs/pipelines.md): STREAM and read_files in SQL, `spate run`
+on SQL files and on a spark-pipeline.yml spec with Python definitions, and the course's
+bronze/silver/gold pipeline written in SQL giving the same tables as its Python version
+(examples/python/stateful_pipeline.py's run_job)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from spate.errors import AnalysisException, PySparkException
+from spate.sql import SparkSession, functions as F
+from test_monitoring import spate_cli
+
+SCHEMA = "event_id LONG, user_id INT, event_type STRING, event_ts TIMESTAMP, amount DOUBLE"
+
+
+def land_events(spark, src, batch, start, n=500):
+    """The course's generator: n events (ids start..) as JSON in src/batch_<batch>."""
+    (spark.range(start, start + n).select(
+        F.col("id").alias("event_id"),
+        (F.pmod(F.hash("id", F.lit(1)), F.lit(50)) + 1).alias("user_id"),
+        F.element_at(F.array(F.lit("view"), F.lit("click"), F.lit("buy")),
+                     (F.pmod(F.hash("id", F.lit(2)), F.lit(3)) + 1)).alias("event_type"),
+        F.timestamp_seconds(F.lit(1740787200) + F.col("id") * 10).alias("event_ts"),
+        F.round(F.pmod(F.hash("id", F.lit(3)), F.lit(10000)) / 100, 2).alias("amount"),
+    ).coalesce(1).write.mode("overwrite").json(f"{src}/batch_{batch}"))
+
+
+def land_late_event(spark, src):
+    """11.11: an event hours late (2025-03-01 00:01) in src/batch_3."""
+    (spark.createDataFrame([(99999, 7, "buy", "2025-03-01 00:01:00", 12.5)],
+                           "event_id LONG, user_id INT, event_type STRING, event_ts STRING, "
+                           "amount DOUBLE")
+     .withColumn("event_ts", F.to_timestamp("event_ts"))
+     .coalesce(1).write.mode("overwrite").json(f"{src}/batch_3"))
+
+
+# The course's job (stateful_pipeline.py's run_job without its prints): three availableNow
+# queries, each with its own checkpoint.
+PYTHON_JOB = textwrap.dedent('''
+    import sys
+    from pyspark.sql import SparkSession, functions as F
+    work, src = sys.argv[1], sys.argv[2]
+    spark = (SparkSession.builder.config("spark.sql.session.timeZone", "UTC")
+             .config("spark.sql.warehouse.dir", work + "/warehouse").getOrCreate())
+    schema = "%s"
+    def run_layer(df, table, cp, mode="append"):
+        (df.writeStream.outputMode(mode).option("checkpointLocation", f"{work}/_cp/{cp}")
+           .trigger(availableNow=True).toTable(table)).awaitTermination()
+    run_layer(spark.readStream.schema(schema).option("recursiveFileLookup", "true")
+              .option("pathGlobFilter", "*.json").json(src), "events_bronze", "bronze")
+    silver = (spark.readStream.table("events_bronze")
+              .filter("amount IS NOT NULL AND amount >= 0")
+              .withWatermark("event_ts", "10 minutes")
+              .dropDuplicatesWithinWatermark(["event_id"]))
+    run_layer(silver, "events_silver", "silver")
+    gold = (spark.readStream.table("events_silver")
+            .withWatermark("event_ts", "10 minutes")
+            .groupBy(F.window("event_ts", "30 minutes"), "event_type")
+            .agg(F.count("*").alias("events"), F.round(F.sum("amount"), 2).alias("amount")))
+    run_layer(gold, "events_by_type", "gold")
+''' % SCHEMA)
+
+BRONZE_SQL = """
+-- bronze: files -> table (keeps every row, however late)
+CREATE STREAMING TABLE events_bronze
+COMMENT 'raw events'
+AS SELECT * FROM STREAM read_files(
+  '{src}',
+  format => 'json',
+  schema => '%s',
+  recursiveFileLookup => true,
+  pathGlobFilter => '*.json');
+""" % SCHEMA
+
+SILVER_SQL = """
+-- silver: valid rows (SQL has no dropDuplicatesWithinWatermark: see docs/pipelines.md)
+CREATE STREAMING TABLE events_silver AS
+SELECT * FROM STREAM(events_bronze) WHERE amount IS NOT NULL AND amount >= 0;
+"""
+
+GOLD_SQL = """
+-- gold: windowed counts; append mode closes a window once the watermark passes its end
+CREATE STREAMING TABLE events_by_type AS
+SELECT window(event_ts, '30 minutes') AS window, event_type,
+       count(*) AS events, round(sum(amount), 2) AS amount
+FROM STREAM(events_silver) WATERMARK event_ts DELAY OF INTERVAL 10 MINUTES
+GROUP BY window(event_ts, '30 minutes'), event_type;
+
+-- a batch summary, recomputed each run
+CREATE MATERIALIZED VIEW events_per_type AS
+SELECT event_type, count(*) AS events FROM events_bronze GROUP BY event_type;
+"""
+
+SILVER_PY = textwrap.dedent('''
+    from pyspark import pipelines as dp
+
+    @dp.table(name="events_silver", comment="valid, deduplicated within the watermark")
+    def silver():
+        return (spark.readStream.table("events_bronze")
+                .filter("amount IS NOT NULL AND amount >= 0")
+                .withWatermark("event_ts", "10 minutes")
+                .dropDuplicatesWithinWatermark(["event_id"]))
+''')
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, **kw)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r
+
+
+def rows(spark, path, order):
+    return [tuple(r) for r in spark.read.format("delta").load(path).orderBy(*order).collect()]
+
+
+def landed(spark, tmp_path, n):
+    """(the spate command, a landing folder with n events, an empty work folder)."""
+    src = str(tmp_path / "events")
+    land_events(spark, src, 1, 0, n=n)
+    work = tmp_path / "w"
+    work.mkdir()
+    return spate_cli(), src, work
+
+
+def test_stream_and_read_files_in_sql(spark, tmp_path):
+    src = tmp_path / "in"
+    land_events(spark, str(src), 1, 0, n=20)
+    batch = spark.sql(f"SELECT count(*) AS n FROM read_files('{src}', format => 'json', "
+                      f"schema => '{SCHEMA}', recursiveFileLookup => true)")
+    assert not batch.isStreaming and batch.first().n == 20
+    stream = spark.sql(f"SELECT event_id FROM STREAM read_files('{src}', format => 'json', "
+                       f"schema => '{SCHEMA}', recursiveFileLookup => true)")
+    assert stream.isStreaming
+    q = (stream.writeStream.format("memory").queryName("rf_stream")
+         .option("checkpointLocation", str(tmp_path / "cp"))
+         .trigger(availableNow=True).start())
+    q.awaitTermination()
+    assert spark.table("rf_stream").count() == 20
+    spark.range(3).createOrReplaceTempView("batch_view")
+    with pytest.raises(Exception, match="not a temp view of streaming logical plan"):
+        spark.sql("SELECT * FROM STREAM(batch_view)")
+    with pytest.raises(AnalysisException, match="TABLE_OR_VIEW_NOT_FOUND"):
+        spark.sql("SELECT * FROM STREAM no_such_table_anywhere")
+    with pytest.raises(PySparkException,
+                       match="CREATE_PIPELINE_DATASET_QUERY_EXECUTION"):
+        spark.sql("CREATE STREAMING TABLE x AS SELECT 1")
+    with pytest.raises(PySparkException, match="CREATE_FLOW_QUERY_EXECUTION"):
+        spark.sql("CREATE FLOW f AS INSERT INTO t BY NAME SELECT 1 AS id")
+
+
+def test_course_pipeline_in_sql_equals_python(spark, tmp_path):
+    """The course's bronze/silver/gold job run three times (a late event in the third) as
+    Python (spate submit) and as SQL (spate run): the same bronze and gold tables; silver
+    differs only by the late row, which the Python version's dropDuplicatesWithinWatermark
+    drops and SQL (which has no such operator) keeps. With silver defined in Python in a
+    spec (spate run spark-pipeline.yml), silver is equal too."""
+    cli = spate_cli()
+    src = str(tmp_path / "events")
+    py_work, sql_work, spec_work = tmp_path / "py", tmp_path / "sql", tmp_path / "spec"
+    for d in (py_work, sql_work, spec_work / "transformations"):
+        d.mkdir(parents=True)
+    (tmp_path / "job.py").write_text(PYTHON_JOB)
+    (sql_work / "pipeline.sql").write_text(BRONZE_SQL.format(src=src) + SILVER_SQL + GOLD_SQL)
+    (spec_work / "spark-pipeline.yml").write_text(textwrap.dedent(f"""
+        name: course
+        storage: {spec_work}/storage
+        configuration:
+          spark.sql.session.timeZone: UTC
+          spark.sql.warehouse.dir: {spec_work}/warehouse
+        libraries:
+          - glob:
+              include: transformations/**
+    """))
+    (spec_work / "transformations" / "bronze.sql").write_text(BRONZE_SQL.format(src=src))
+    (spec_work / "transformations" / "silver.py").write_text(SILVER_PY)
+    (spec_work / "transformations" / "gold.sql").write_text(GOLD_SQL)
+
+    def run_all():
+        run([cli, "submit", str(tmp_path / "job.py"), str(py_work), src])
+        out = run([cli, "run", str(sql_work / "pipeline.sql"),
+                   "--conf", "spark.sql.session.timeZone=UTC",
+                   "--conf", f"spark.sql.warehouse.dir={sql_work}/warehouse"]).stdout
+        run([cli, "run", str(spec_work / "spark-pipeline.yml")])
+        return out
+
+    land_events(spark, src, 1, 0)
+    out = run_all()
+    assert "events_bronze: 500 rows in 1 batches" in out, out
+    assert "events_per_type: recomputed" in out, out
+    land_events(spark, src, 2, 500)
+    run_all()
+    land_late_event(spark, src)
+    land_events(spark, src, 4, 1000)
+    run_all()
+    out = run_all()  # nothing new: nothing reprocessed
+    assert "events_bronze: 0 rows in 0 batches" in out, out
+
+    def table(work, name, order):
+        return rows(spark, str(work / "warehouse" / name), order)
+
+    by_id = ["event_id"]
+    gold_order = ["window", "event_type"]
+    py_bronze = table(py_work, "events_bronze", by_id)
+    assert len(py_bronze) == 1501
+    for work in (sql_work, spec_work / "warehouse" / ".."):
+        assert table(work, "events_bronze", by_id) == py_bronze
+        assert table(work, "events_by_type", gold_order) == table(py_work, "events_by_type",
+                                                                  gold_order)
+    py_silver = table(py_work, "events_silver", by_id)
+    assert table(spec_work, "events_silver", by_id) == py_silver
+    sql_silver = table(sql_work, "events_silver", by_id)
+    assert [r for r in sql_silver if r[0] != 99999] == py_silver
+    assert len(sql_silver) == len(py_silver) + 1
+    # The materialized view equals the batch query over bronze.
+    per_type = sorted((r.event_type, r.events) for r in
+                      spark.read.format("delta").load(str(sql_work / "warehouse" / "events_bronze"))
+                      .groupBy("event_type").agg(F.count("*").alias("events")).collect())
+    assert sorted(tuple(r) for r in spark.read.format("delta").load(
+        str(sql_work / "warehouse" / "events_per_type")).collect()) == per_type
+    # Spark's checkpoint layout: <storage>/_checkpoints/<catalog>/<database>/<table>/<flow>/0.
+    assert (sql_work / "pipeline-storage" / "_checkpoints" / "spark_catalog" / "default" /
+            "events_bronze" / "events_bronze" / "0" / "commits").is_dir()
+    assert (spec_work / "storage" / "_checkpoints" / "spark_catalog" / "default" /
+            "events_silver" / "events_silver" / "0" / "offsets").is_dir()
+
+
+def test_flows_views_refresh_and_errors(spark, tmp_path):
+    cli, src, work = landed(spark, tmp_path, 30)
+    conf = ["--conf", f"spark.sql.warehouse.dir={work}/warehouse"]
+    (work / "p.sql").write_text(BRONZE_SQL.format(src=src) + """
+        CREATE TEMPORARY VIEW buys AS SELECT * FROM STREAM(events_bronze) WHERE event_type = 'buy';
+        CREATE STREAMING TABLE picked (event_id BIGINT, event_type STRING)
+          TBLPROPERTIES ('quality' = 'silver');
+        CREATE FLOW from_buys AS INSERT INTO picked BY NAME
+          SELECT event_type, event_id FROM STREAM(buys);
+        CREATE FLOW from_views AS INSERT INTO picked BY NAME
+          SELECT event_id, event_type FROM STREAM(events_bronze) WHERE event_type = 'view';
+    """)
+    out = run([cli, "run", str(work / "p.sql"), *conf]).stdout
+    assert "picked:" in out and "(flow from_buys)" in out, out
+    picked = spark.read.format("delta").load(str(work / "warehouse" / "picked"))
+    assert picked.columns == ["event_id", "event_type"]
+    bronze = spark.read.format("delta").load(str(work / "warehouse" / "events_bronze"))
+    assert picked.count() == bronze.where("event_type IN ('buy', 'view')").count()
+    # The table was created with the declared TBLPROPERTIES (the CREATE TABLE commit's).
+    log = (work / "warehouse" / "picked" / "_delta_log" / ("0" * 20 + ".json")).read_text()
+    assert '\\"quality\\":\\"silver\\"' in log, log
+    # --full-refresh-all: the tables start over from the files.
+    out = run([cli, "run", str(work / "p.sql"), "--full-refresh-all", *conf]).stdout
+    assert "events_bronze: 30 rows in 1 batches" in out, out
+    assert spark.read.format("delta").load(str(work / "warehouse" / "events_bronze")).count() == 30
+    # A cycle, and a batch query into a streaming table, are refused before anything runs.
+    (work / "cycle.sql").write_text("""
+        CREATE STREAMING TABLE a AS SELECT * FROM STREAM(b);
+        CREATE STREAMING TABLE b AS SELECT * FROM STREAM(a);
+    """)
+    r = subprocess.run([cli, "run", str(work / "cycle.sql"), *conf], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 1 and "cycle" in r.stderr, r.stderr
+    (work / "batch.sql").write_text("CREATE STREAMING TABLE s AS SELECT * FROM range(3);")
+    r = subprocess.run([cli, "run", str(work / "batch.sql"), *conf], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 1 and "batch query" in r.stderr, r.stderr
+
+
+def test_continuous_run_stops_on_sigint(spark, tmp_path):
+    import signal
+    import time
+    cli, src, work = landed(spark, tmp_path, 10)
+    (work / "p.sql").write_text(BRONZE_SQL.format(src=src))
+    p = subprocess.Popen([cli, "run", str(work / "p.sql"), "--continuous",
+                          "--trigger-interval", "200 milliseconds",
+                          "--conf", f"spark.sql.warehouse.dir={work}/warehouse"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        table = work / "warehouse" / "events_bronze"
+        # Waits on the table's content (no timing threshold: the test's own timeout bounds it).
+        while True:
+            if (table / "_delta_log").is_dir():
+                try:
+                    if spark.read.format("delta").load(str(table)).count() == 10:
+                        break
+                except Exception:
+                    pass
+            assert p.poll() is None, p.communicate()
+            time.sleep(0.1)
+        land_events(spark, src, 2, 10, n=5)
+        while spark.read.format("delta").load(str(table)).count() != 15:
+            assert p.poll() is None, p.communicate()
+            time.sleep(0.1)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        assert "Run is STOPPED." in err, err
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+def test_python_api_outside_a_pipeline():
+    from spate import pipelines as dp
+    with pytest.raises(PySparkException,
+                       match="GRAPH_ELEMENT_DEFINED_OUTSIDE_OF_DECLARATIVE_PIPELINE"):
+        @dp.table
+        def t():
+            return None
+
+
+def test_checkpoint_check_of_a_pipeline_sql_file(spark, tmp_path):
+    """`spate checkpoint check DIR --query pipeline.sql`: the flow DIR belongs to, started as
+    `spate run` starts it, checked against its checkpoint (docs/pipelines.md)."""
+    from spate import checkpoint
+    cli, src, work = landed(spark, tmp_path, 200)
+    conf = ["--conf", f"spark.sql.warehouse.dir={work}/warehouse"]
+    sql = BRONZE_SQL.format(src=src) + SILVER_SQL + GOLD_SQL
+    (work / "p.sql").write_text(sql)
+    run([cli, "run", str(work / "p.sql"), *conf])
+    cps = work / "pipeline-storage" / "_checkpoints" / "spark_catalog" / "default"
+    gold_cp = str(cps / "events_by_type" / "events_by_type" / "0")
+
+    def check(text, cp=gold_cp, *extra):
+        (work / "q.sql").write_text(text)
+        return subprocess.run([cli, "checkpoint", "check", cp, "--query", str(work / "q.sql"),
+                               *conf, *extra], capture_output=True, text=True, timeout=300)
+
+    r = check(sql)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "unchanged" in r.stdout, r.stdout
+    # A filter added to silver is safe.
+    r = check(sql.replace("amount >= 0;", "amount >= 1;"),
+              str(cps / "events_silver" / "events_silver" / "0"))
+    assert r.returncode == 0 and "filter" in r.stdout, r.stdout + r.stderr
+    # gold grouped by user instead of event type: Spark refuses the state.
+    changed = sql.replace("event_type,\n       count(*)", "user_id,\n       count(*)").replace(
+        "GROUP BY window(event_ts, '30 minutes'), event_type",
+        "GROUP BY window(event_ts, '30 minutes'), user_id")
+    assert changed != sql
+    r = check(changed)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE" in r.stdout, r.stdout
+    # --table picks the flow when DIR is not in the pipeline layout; JSON as for Python files.
+    r = check(sql, gold_cp, "--table", "events_by_type", "--json")
+    assert r.returncode == 0 and '"exitCode" : 0' in r.stdout, r.stdout + r.stderr
+    # From Python (the test session's warehouse differs: the tables are read by path).
+    doc = checkpoint.check(str(cps / "events_bronze" / "events_bronze" / "0"),
+                           str(work / "p.sql"))
+    assert doc["exitCode"] == 0, doc
