@@ -125,6 +125,43 @@ def parquet_streaming_sink_compacted_metadata(s, path):
     _land_and_stream(s, path, "parquet", 23)
 
 
+def _appends_then_only_the_checkpoint(s, path, commits):
+    """`commits` one-row appends (the table's checkpoint at version 10), then the commits
+    up to the checkpoint are deleted, so a reader must reconstruct the table from it."""
+    for i in range(commits):
+        s.spark.range(i * 3, i * 3 + 3).write.format("delta").mode("append").save(path)
+    for v in range(11):
+        name = os.path.join(path, "_delta_log", f"{v:020d}.json")
+        if os.path.exists(name):
+            os.remove(name)
+
+
+@writer
+def delta_multi_part_checkpoint(s, path):
+    # 10 files at version 10, 3 actions a part: a 4-part classic checkpoint.
+    s.spark.conf.set("spark.databricks.delta.checkpoint.partSize", "3")
+    _appends_then_only_the_checkpoint(s, path, 12)
+
+
+def _v2_checkpoint(s, path, top_level_format):
+    s.spark.conf.set("spark.databricks.delta.checkpoint.partSize", "4")
+    s.spark.conf.set("spark.databricks.delta.checkpointV2.topLevelFileFormat", top_level_format)
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id BIGINT) USING delta "
+                "TBLPROPERTIES ('delta.checkpointPolicy' = 'v2')")
+    _appends_then_only_the_checkpoint(s, path, 12)
+
+
+@writer
+def delta_v2_checkpoint_json(s, path):
+    # A V2 checkpoint at version 10: 10 files in 3 sidecars, a UUID-named JSON top-level file.
+    _v2_checkpoint(s, path, "json")
+
+
+@writer
+def delta_v2_checkpoint_parquet(s, path):
+    _v2_checkpoint(s, path, "parquet")
+
+
 @writer
 def delta_deletes_with_deletion_vectors(s, path):
     # Spark-only SQL (DELETE / table properties); on spate this writer fails, which the test shows.

@@ -230,8 +230,9 @@ void InsertInto(const std::shared_ptr<SessionState>& state, const std::vector<st
   if (!ref.exists) {
     ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
   }
-  table::DeltaLog log(io::LocalFileSystem::Get(), ref.path);
-  table::SnapshotPtr snapshot = ValueOrThrow(log.Latest());
+  // The process's log of the table: the insert's read and write reuse its snapshot.
+  auto log = table::DeltaLog::ForTable(io::LocalFileSystem::Get(), ref.path);
+  table::SnapshotPtr snapshot = ValueOrThrow(log->Latest());
   const SchemaPtr& target = snapshot->schema();
   SchemaPtr source = query.analyzed()->OutputSchema();
   std::vector<int> order;  // target column i <- query column order[i] (-1: NULL)

@@ -152,9 +152,22 @@ std::map<std::string, std::string> DeltaPropertyDefaults(const SessionState& sta
   return out;
 }
 
+table::CheckpointOptions SessionCheckpointOptions(const SessionState& state) {
+  table::CheckpointOptions o;
+  try {
+    std::string size = state.conf.GetOr("spark.databricks.delta.checkpoint.partSize", "");
+    if (!size.empty()) o.part_size = std::max<int64_t>(0, std::stoll(size));
+  } catch (const std::exception&) {
+  }
+  o.v2_top_level_format =
+      ToLower(state.conf.GetOr("spark.databricks.delta.checkpointV2.topLevelFileFormat", "json"));
+  return o;
+}
+
 table::DeltaWriteOptions SessionDeltaWriteOptions(const SessionState& state,
                                                   const std::string& mode) {
   table::DeltaWriteOptions o;
+  o.checkpoint = SessionCheckpointOptions(state);
   o.mode = mode;
   o.time_zone_id = state.conf.session_time_zone();
   o.default_codec = state.conf.GetOr("spark.sql.parquet.compression.codec", "snappy");

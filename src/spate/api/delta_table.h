@@ -110,6 +110,9 @@ DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::strin
 std::map<std::string, std::string> DeltaPropertyDefaults(const SessionState& state);
 /// Write options for a DataFrame write in `mode` with the session's settings (time zone,
 /// default Parquet codec, table property defaults).
+/// The session's spark.databricks.delta.checkpoint.partSize and
+/// spark.databricks.delta.checkpointV2.topLevelFileFormat.
+table::CheckpointOptions SessionCheckpointOptions(const SessionState& state);
 table::DeltaWriteOptions SessionDeltaWriteOptions(const SessionState& state,
                                                   const std::string& mode);
 /// Runs `df` into the Delta table at `path` (one commit).

@@ -48,6 +48,8 @@ struct DeltaSinkOptions {
   std::string display_name;
   /// Auto-compaction settings (from the session's spark.databricks.delta.autoCompact.*).
   table::AutoCompactConfig auto_compact;
+  /// How the table's checkpoints are written (spark.databricks.delta.checkpoint.*).
+  table::CheckpointOptions checkpoint;
 };
 
 class DeltaSink final : public stream::Sink {
@@ -55,7 +57,9 @@ class DeltaSink final : public stream::Sink {
   DeltaSink(io::FileSystemPtr fs, DeltaSinkOptions options)
       : fs_(std::move(fs)),
         o_(std::move(options)),
-        log_(std::make_shared<const table::DeltaLog>(fs_, o_.path)) {}
+        log_(std::make_shared<const table::DeltaLog>(fs_, o_.path)) {
+    log_->SetCheckpointOptions(o_.checkpoint);
+  }
   std::string Describe() const override {
     return "DeltaSink[" + (o_.display_name.empty() ? o_.path : o_.display_name) + "]";
   }

@@ -321,6 +321,8 @@ class DeltaStreamSource final : public stream::Source {
         return !starting;  // snapshot files precede commits
       return v > stop->version || (v == stop->version && i > stop->index);
     };
+    // Commits before the range are not read again.
+    commits_.erase(commits_.begin(), commits_.lower_bound(from.version));
     int64_t v = from.version;
     if (from.is_starting) {
       if (!starting_snapshot_ || starting_snapshot_->version() != from.version) {
@@ -347,7 +349,8 @@ class DeltaStreamSource final : public stream::Source {
       if (change_feed_) {
         // Every commit's changes (removes are deletes, not errors), file by file.
         SPATE_ASSIGN_OR_RETURN(auto commits, log_.ReadCommits(v, v));
-        if (commits.empty()) continue;
+        // Every version up to the latest had a commit: a missing one was cleaned up.
+        if (commits.empty()) return LogFileGone();
         int64_t index = -1;
         for (auto& c : table::CommitChangeFiles(commits[0])) {
           ++index;
@@ -358,7 +361,8 @@ class DeltaStreamSource final : public stream::Source {
         }
         continue;
       }
-      SPATE_ASSIGN_OR_RETURN(auto actions, log_.ReadCommit(v));
+      SPATE_ASSIGN_OR_RETURN(const std::vector<table::Action>* commit, CommitActions(v));
+      const std::vector<table::Action>& actions = *commit;
       const table::RemoveFile* removed = nullptr;
       bool has_add = false;
       for (const auto& a : actions) {
@@ -400,9 +404,34 @@ class DeltaStreamSource final : public stream::Source {
     return Status::OK();
   }
 
+  // Delta's error when a commit the query still has to read was removed by log cleanup
+  // (delta.logRetentionDuration): the query fell behind the retained log.
+  static Status LogFileGone() {
+    return Status::Error("DELTA_LOG_FILE_NOT_FOUND_FOR_STREAMING_SOURCE", {});
+  }
+
+  // The actions of commit `v`, read once: planning (LatestOffset) and GetBatch of the
+  // same range share them (kept until a later range starts past them).
+  Result<const std::vector<table::Action>*> CommitActions(int64_t v) {
+    auto it = commits_.find(v);
+    if (it == commits_.end()) {
+      auto actions = log_.ReadCommit(v);
+      if (!actions.ok()) {
+        if (actions.status().code() == StatusCode::kNotFound) return LogFileGone();
+        return actions.status();
+      }
+      // Bounded: a range of more commits than this is read again by GetBatch.
+      if (commits_.size() >= kMaxCachedCommits) commits_.erase(std::prev(commits_.end()));
+      it = commits_.emplace(v, std::move(*actions)).first;
+    }
+    return &it->second;
+  }
+  static constexpr size_t kMaxCachedCommits = 256;
+
   io::FileSystemPtr fs_;
   DeltaSourceOptions o_;
   SchemaPtr schema_;
+  std::map<int64_t, std::vector<table::Action>> commits_;
   std::vector<std::string> partition_cols_;
   std::string table_id_;
   table::DeltaLog log_;

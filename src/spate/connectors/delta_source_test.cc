@@ -49,7 +49,7 @@ TEST(DeltaStreamSourceTest, TriggersReadOnlyTheNewCommitsOfALongLog) {
   ASSERT_TRUE((*src)->GetBatch(start, **first).ok());
   start = *first;
   counting->Take();
-  int64_t rows = 5, max_ops = 0, lists = 0;
+  int64_t rows = 5, max_ops = 0, max_opens = 0, lists = 0;
   for (int t = 0; t < 18; ++t) {
     // Another commit lands between triggers now and then.
     if (t % 3 == 0) ASSERT_TRUE(table::WriteBatches(mem, "/t", {one(10000 + t)}, w).ok());
@@ -61,13 +61,52 @@ TEST(DeltaStreamSourceTest, TriggersReadOnlyTheNewCommitsOfALongLog) {
     start = *end;
     auto c = counting->Take();
     max_ops = std::max(max_ops, c.total());
+    max_opens = std::max(max_opens, c.opens);
     lists += c.lists;
   }
   EXPECT_EQ(lists, 0);
   // Per trigger: the cached tail's stat, the new commits (<= 2), the probe past them,
   // and each of the <= 6 commits the planning and the batch read: far from 1,200.
   EXPECT_LE(max_ops, 24);
+  // Each commit is read once per trigger (the batch reuses what the planning read): the
+  // new commit, the probe past it, the <= 6 commits of the range.
+  EXPECT_LE(max_opens, 8);
   EXPECT_EQ(rows, 5 + 18 * 5);
+}
+
+// A query that fell behind the retained log (its next commits cleaned up) fails with
+// Delta's DELTA_LOG_FILE_NOT_FOUND_FOR_STREAMING_SOURCE, not a file system error.
+TEST(DeltaStreamSourceTest, FallingBehindTheRetainedLogFailsWithDeltasError) {
+  auto mem = std::make_shared<io::MemoryFileSystem>();
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+  table::DeltaWriteOptions w;
+  w.mode = "append";
+  w.options["delta.checkpointInterval"] = "10";
+  w.log = std::make_shared<const table::DeltaLog>(mem, "/t");
+  for (int i = 0; i < 12; ++i) {
+    auto b = Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(i)})}, 1);
+    ASSERT_TRUE(table::WriteBatches(mem, "/t", {b}, w).ok());
+  }
+  DeltaSourceOptions o;
+  o.path = "/t";
+  o.options = {{"startingVersion", "0"}, {"maxFilesPerTrigger", "1"}};
+  auto made = MakeDeltaSourceFactory(mem, o);
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  stream::SourceContext ctx;
+  ctx.fs = mem;
+  ctx.metadata_path = "/chk/sources/0";
+  ctx.clock = SystemClock::Get();
+  ctx.conf = [](const std::string&, const std::string& dflt) { return dflt; };
+  auto src = made->second(ctx);
+  ASSERT_TRUE(src.ok()) << src.status().ToString();
+  auto first = (*src)->LatestOffset(std::nullopt);
+  ASSERT_TRUE(first.ok() && first->has_value()) << first.status().ToString();
+  ASSERT_TRUE((*src)->GetBatch(std::nullopt, **first).ok());
+  // Log cleanup removed the commits before the checkpoint at 10.
+  for (int v = 0; v < 10; ++v) ASSERT_TRUE(mem->Delete(w.log->CommitPath(v), false).ok());
+  auto next = (*src)->LatestOffset(*first);
+  ASSERT_FALSE(next.ok());
+  EXPECT_EQ(next.status().error_class(), "DELTA_LOG_FILE_NOT_FOUND_FOR_STREAMING_SOURCE");
 }
 
 }  // namespace

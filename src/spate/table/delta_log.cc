@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <list>
 #include <cstdio>
 #include <set>
 #include <thread>
@@ -33,8 +34,7 @@ namespace {
 // are checked: appendOnly forbids removes).
 const std::set<std::string>& SupportedReaderFeatures() {
   // typeWidening: files may hold narrower types than the table; they are cast on read.
-  // v2Checkpoint: UUID-named checkpoints with sidecars are read (spate writes classic
-  // checkpoints, so it does not write tables with this feature).
+  // v2Checkpoint: UUID-named checkpoints with sidecars are read and written.
   static const std::set<std::string> k = {"timestampNtz", "vacuumProtocolCheck",
                                           "deletionVectors", "typeWidening",
                                           "typeWidening-preview", "v2Checkpoint"};
@@ -46,7 +46,8 @@ const std::set<std::string>& SupportedWriterFeatures() {
   // deletionVectors: spate writes no DVs; removes of files with a DV carry it.
   static const std::set<std::string> k = {"appendOnly", "invariants", "timestampNtz",
                                           "domainMetadata", "vacuumProtocolCheck",
-                                          "deletionVectors", "changeDataFeed"};
+                                          "deletionVectors", "changeDataFeed",
+                                          "v2Checkpoint"};
   return k;
 }
 
@@ -189,6 +190,7 @@ Status NotDeltaTable(const std::string& path) {
 struct DeltaLog::Cache {
   std::mutex mu;
   SnapshotPtr latest;
+  CheckpointOptions checkpoint_options;
 
   std::mutex cp_mu;
   std::condition_variable cp_cv;
@@ -196,6 +198,7 @@ struct DeltaLog::Cache {
   bool stop = false;
   bool running = false;
   SnapshotPtr queued;
+  CheckpointOptions queued_options;
   Status last_status;
 
   ~Cache() {
@@ -218,6 +221,48 @@ DeltaLog::DeltaLog(io::FileSystemPtr fs, std::string table_path, NowFn now)
 }
 
 DeltaLog::~DeltaLog() = default;
+
+namespace {
+
+// The process-wide DeltaLog cache: most recently used first.
+struct ProcessLogCache {
+  std::mutex mu;
+  std::list<std::shared_ptr<const DeltaLog>> logs;
+};
+ProcessLogCache& ProcessLogs() {
+  static auto* c = new ProcessLogCache();  // never destroyed: used until exit
+  return *c;
+}
+
+}  // namespace
+
+std::shared_ptr<const DeltaLog> DeltaLog::ForTable(const io::FileSystemPtr& fs,
+                                                   const std::string& table_path) {
+  auto made = std::make_shared<const DeltaLog>(fs, table_path);
+  ProcessLogCache& c = ProcessLogs();
+  std::shared_ptr<const DeltaLog> dropped;  // destroyed outside the lock
+  std::lock_guard<std::mutex> l(c.mu);
+  for (auto it = c.logs.begin(); it != c.logs.end(); ++it) {
+    if ((*it)->fs_ == fs && (*it)->table_path_ == made->table_path_) {
+      auto found = *it;
+      c.logs.splice(c.logs.begin(), c.logs, it);
+      return found;
+    }
+  }
+  c.logs.push_front(made);
+  if (c.logs.size() > kProcessLogCacheSize) {
+    dropped = std::move(c.logs.back());
+    c.logs.pop_back();
+  }
+  return made;
+}
+
+void DeltaLog::ClearProcessCache() {
+  std::list<std::shared_ptr<const DeltaLog>> gone;
+  ProcessLogCache& c = ProcessLogs();
+  std::lock_guard<std::mutex> l(c.mu);
+  gone.swap(c.logs);
+}
 
 std::string DeltaLog::CommitPath(int64_t version) const {
   return io::JoinPath(log_path_, Pad20(version) + ".json");
@@ -607,98 +652,275 @@ Value CheckpointAddValue(const AddFile& f, const DataTypePtr& add_type) {
                  f.stats ? Value::String(*f.stats) : Value::Null(fields[7].type)});
 }
 
+// The V2 checkpoint's own actions (PROTOCOL.md "V2 Spec"): checkpointMetadata and sidecar.
+SchemaPtr WithV2Columns(const SchemaPtr& base) {
+  std::vector<Field> fields = base->fields();
+  fields.push_back(F("checkpointMetadata",
+                     DataType::Struct({F("version", DataType::Long()), F("tags", StrMap())})));
+  fields.push_back(F("sidecar", DataType::Struct({F("path", DataType::String()),
+                                                  F("sizeInBytes", DataType::Long()),
+                                                  F("modificationTime", DataType::Long()),
+                                                  F("tags", StrMap())})));
+  return std::make_shared<const Schema>(std::move(fields));
+}
+
+// A sidecar holds only file actions.
+SchemaPtr SidecarSchema() {
+  SchemaPtr full = CheckpointSchema();
+  return std::make_shared<const Schema>(
+      std::vector<Field>{full->field(1), full->field(2)});  // add, remove
+}
+
+// One checkpoint Parquet file written through a temporary name: rows stream through
+// column builders and are flushed in chunks, so a checkpoint of a large table never
+// holds all its rows as values at once.
+class CheckpointFileWriter {
+ public:
+  CheckpointFileWriter(io::FileSystemPtr fs, SchemaPtr schema, std::string final_path)
+      : fs_(std::move(fs)), schema_(std::move(schema)), final_path_(std::move(final_path)) {}
+  ~CheckpointFileWriter() {
+    if (!tmp_.empty()) (void)fs_->Delete(tmp_);
+  }
+
+  Status Open() {
+    tmp_ = io::JoinPath(io::ParentPath(final_path_),
+                        "." + io::BaseName(final_path_) + "." + formats::NewUuid() + ".tmp");
+    SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(tmp_));
+    formats::parquet::WriterOptions wo;
+    SPATE_ASSIGN_OR_RETURN(writer_, formats::parquet::ParquetWriter::Make(std::move(file), *schema_, wo));
+    Reset();
+    return Status::OK();
+  }
+  /// A row whose column `which` is `v` (every other column null).
+  void AddRow(int which, const Value& v) {
+    for (int c = 0; c < static_cast<int>(builders_.size()); ++c) {
+      if (c == which) builders_[c]->AppendValue(v);
+      else builders_[c]->AppendNull();
+    }
+    ++rows_;
+    if (++chunk_rows_ >= kChunkRows && st_.ok()) st_ = Flush();
+  }
+  void AddJson(int which, const Json& body) {
+    AddRow(which, JsonToValue(&body, schema_->field(which).type));
+  }
+  /// Closes the file and renames it to its final name.
+  Status Finish() {
+    if (st_.ok()) st_ = Flush();
+    if (st_.ok()) st_ = writer_->Close();
+    if (st_.ok()) bytes_ = writer_->bytes_written();
+    if (st_.ok()) st_ = fs_->Rename(tmp_, final_path_);
+    if (st_.ok()) tmp_.clear();
+    return st_;
+  }
+  int64_t rows() const { return rows_; }
+  int64_t bytes() const { return bytes_; }
+  const SchemaPtr& schema() const { return schema_; }
+
+ private:
+  static constexpr int64_t kChunkRows = 16384;
+  void Reset() {
+    builders_.clear();
+    for (int c = 0; c < schema_->num_fields(); ++c)
+      builders_.push_back(ColumnBuilder::Make(schema_->field(c).type));
+  }
+  Status Flush() {
+    if (chunk_rows_ == 0) return Status::OK();
+    std::vector<ColumnPtr> columns;
+    for (auto& b : builders_) columns.push_back(b->Finish());
+    Status w = writer_->Write(Batch::Make(schema_, columns, chunk_rows_));
+    chunk_rows_ = 0;
+    Reset();
+    return w;
+  }
+
+  io::FileSystemPtr fs_;
+  SchemaPtr schema_;
+  std::string final_path_, tmp_;
+  std::unique_ptr<formats::parquet::ParquetWriter> writer_;
+  std::vector<std::unique_ptr<ColumnBuilder>> builders_;
+  int64_t rows_ = 0, chunk_rows_ = 0, bytes_ = 0;
+  Status st_;
+};
+
+std::string Pad10(int64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%010lld", static_cast<long long>(v));
+  return buf;
+}
+
 }  // namespace
 
+bool UsesV2Checkpoints(const Metadata& m) {
+  for (const auto& [k, v] : m.configuration)
+    if (EqualsIgnoreCase(k, "delta.checkpointPolicy")) return ToLower(v) == "v2";
+  return false;
+}
+
 Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
-  SchemaPtr schema = CheckpointSchema();
-  const int ncols = schema->num_fields();
-  std::string final_path = io::JoinPath(log_path_, Pad20(s.version()) + ".checkpoint.parquet");
-  std::string tmp = io::JoinPath(log_path_, "." + Pad20(s.version()) + ".checkpoint." +
-                                                formats::NewUuid() + ".parquet.tmp");
-  SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(tmp));
-  formats::parquet::WriterOptions wo;
-  auto made = formats::parquet::ParquetWriter::Make(std::move(file), *schema, wo);
-  if (!made.ok()) {
-    (void)fs_->Delete(tmp);
-    return made.status();
-  }
-  auto& writer = *made;
-  // Rows stream through column builders and are written in chunks, so the checkpoint of
-  // a large table never holds all its rows as values at once.
-  constexpr int64_t kChunkRows = 16384;
-  std::vector<std::unique_ptr<ColumnBuilder>> builders;
-  auto reset = [&] {
-    builders.clear();
-    for (int c = 0; c < ncols; ++c) builders.push_back(ColumnBuilder::Make(schema->field(c).type));
-  };
-  reset();
-  int64_t rows = 0, chunk_rows = 0;
-  Status st;
-  auto flush = [&]() -> Status {
-    if (chunk_rows == 0) return Status::OK();
-    std::vector<ColumnPtr> columns;
-    for (auto& b : builders) columns.push_back(b->Finish());
-    Status w = writer->Write(Batch::Make(schema, columns, chunk_rows));
-    chunk_rows = 0;
-    reset();
-    return w;
-  };
-  auto add_row = [&](int which, const Value& v) {
-    for (int c = 0; c < ncols; ++c) {
-      if (c == which) builders[c]->AppendValue(v);
-      else builders[c]->AppendNull();
-    }
-    ++rows;
-    if (++chunk_rows >= kChunkRows && st.ok()) st = flush();
-  };
-  auto add_json = [&](int which, const Json& body) {
-    add_row(which, JsonToValue(&body, schema->field(which).type));
-  };
-  add_json(4, s.protocol().ToJson());
-  add_json(3, s.metadata().ToJson());
-  for (const auto& [id, t] : s.transactions()) add_json(0, t.ToJson());
-  for (const auto& [d, body] : s.domain_metadata()) add_json(5, body);
-  const DataTypePtr& add_type = schema->field(1).type;
-  for (const auto& f : s.files()) {
-    if (f.deletion_vector) {
-      AddFile a = f;
-      a.data_change = false;
-      add_json(1, a.ToJson());
-    } else {
-      add_row(1, CheckpointAddValue(f, add_type));
-    }
-  }
+  return WriteCheckpoint(s, checkpoint_options());
+}
+
+Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt) const {
+  const bool v2 = UsesV2Checkpoints(s.metadata());
   // Tombstones older than delta.deletedFileRetentionDuration (default 1 week) expire.
   const int64_t retention = RetentionMs(s.metadata(), "delta.deletedFileRetentionDuration",
                                         7LL * 24 * 3600 * 1000);
   const int64_t cutoff = now_() - retention;
-  for (const auto& r : s.tombstones()) {
-    if (r.deletion_timestamp && *r.deletion_timestamp < cutoff) continue;
-    RemoveFile x = r;
-    x.data_change = false;
-    add_json(2, x.ToJson());
-  }
-  if (st.ok()) st = flush();
-  if (st.ok()) st = writer->Close();
-  int64_t size_bytes = st.ok() ? writer->bytes_written() : 0;
-  if (st.ok()) st = fs_->Rename(tmp, final_path);
-  if (!st.ok()) {
-    (void)fs_->Delete(tmp);
-    return st;
-  }
+  std::vector<const RemoveFile*> removes;
+  for (const auto& r : s.tombstones())
+    if (!(r.deletion_timestamp && *r.deletion_timestamp < cutoff)) removes.push_back(&r);
+  const auto& files = s.files();
+  // Delta's part count: ceil((files + removes) / partSize), at least 1; the part size is
+  // spark.databricks.delta.checkpoint.partSize, 50,000 for V2 checkpoints when unset.
+  const int64_t file_actions = static_cast<int64_t>(files.size() + removes.size());
+  const int64_t part_size = opt.part_size > 0 ? opt.part_size : v2 ? 50000 : 0;
+  const int64_t parts =
+      part_size > 0 ? std::max<int64_t>(1, (file_actions + part_size - 1) / part_size) : 1;
+
+  // The file actions [begin, end) (adds, then removes) into `w`'s add / remove columns.
+  auto write_file_actions = [&](CheckpointFileWriter& w, int add_col, int remove_col,
+                                int64_t begin, int64_t end) {
+    const DataTypePtr& add_type = w.schema()->field(add_col).type;
+    for (int64_t i = begin; i < end; ++i) {
+      if (i < static_cast<int64_t>(files.size())) {
+        const AddFile& f = files[i];
+        if (f.deletion_vector) {
+          AddFile a = f;
+          a.data_change = false;
+          w.AddJson(add_col, a.ToJson());
+        } else {
+          w.AddRow(add_col, CheckpointAddValue(f, add_type));
+        }
+      } else {
+        RemoveFile x = *removes[i - files.size()];
+        x.data_change = false;
+        w.AddJson(remove_col, x.ToJson());
+      }
+    }
+  };
+  // protocol, metaData, txn, domainMetadata (column indexes of CheckpointSchema).
+  auto write_table_actions = [&](CheckpointFileWriter& w) {
+    w.AddJson(4, s.protocol().ToJson());
+    w.AddJson(3, s.metadata().ToJson());
+    for (const auto& [id, t] : s.transactions()) w.AddJson(0, t.ToJson());
+    for (const auto& [d, body] : s.domain_metadata()) w.AddJson(5, body);
+  };
+  auto part_range = [&](int64_t p) {  // parts hold consecutive, nearly equal ranges
+    return std::pair<int64_t, int64_t>{file_actions * p / parts, file_actions * (p + 1) / parts};
+  };
+
   Json last = Json::Object();
   last.Set("version", Json::Int(s.version()));
-  last.Set("size", Json::Int(rows));
-  last.Set("sizeInBytes", Json::Int(size_bytes));
-  last.Set("numOfAddFiles", Json::Int(static_cast<int64_t>(s.files().size())));
+  if (!v2) {
+    // Classic: one file, or `parts` files <v>.checkpoint.<i>.<n>.parquet (the first also
+    // holds the table actions); _last_checkpoint names the part count.
+    int64_t rows = 0, bytes = 0;
+    for (int64_t p = 0; p < parts; ++p) {
+      std::string name = parts == 1 ? Pad20(s.version()) + ".checkpoint.parquet"
+                                    : Pad20(s.version()) + ".checkpoint." + Pad10(p + 1) + "." +
+                                          Pad10(parts) + ".parquet";
+      CheckpointFileWriter w(fs_, CheckpointSchema(), io::JoinPath(log_path_, name));
+      SPATE_RETURN_IF_ERROR(w.Open());
+      if (p == 0) write_table_actions(w);
+      auto [b, e] = part_range(p);
+      write_file_actions(w, 1, 2, b, e);
+      SPATE_RETURN_IF_ERROR(w.Finish());
+      rows += w.rows();
+      bytes += w.bytes();
+    }
+    last.Set("size", Json::Int(rows));
+    if (parts > 1) last.Set("parts", Json::Int(parts));
+    last.Set("sizeInBytes", Json::Int(bytes));
+    last.Set("numOfAddFiles", Json::Int(static_cast<int64_t>(files.size())));
+    return fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString());
+  }
+
+  // V2: the file actions in `parts` sidecars (_sidecars/<v>.checkpoint.<i>.<n>.<uuid>.parquet),
+  // then the UUID-named top-level file (JSON or Parquet) with checkpointMetadata, one
+  // sidecar action per sidecar and the table actions.
+  const std::string sidecar_dir = io::JoinPath(log_path_, "_sidecars");
+  SPATE_RETURN_IF_ERROR(fs_->MakeDirs(sidecar_dir));
+  std::vector<Json> sidecars;
+  int64_t sidecar_rows = 0, sidecar_bytes = 0;
+  for (int64_t p = 0; p < parts; ++p) {
+    std::string name = Pad20(s.version()) + ".checkpoint." + Pad10(p + 1) + "." + Pad10(parts) +
+                       "." + formats::NewUuid() + ".parquet";
+    std::string path = io::JoinPath(sidecar_dir, name);
+    CheckpointFileWriter w(fs_, SidecarSchema(), path);
+    SPATE_RETURN_IF_ERROR(w.Open());
+    auto [b, e] = part_range(p);
+    write_file_actions(w, 0, 1, b, e);
+    SPATE_RETURN_IF_ERROR(w.Finish());
+    SPATE_ASSIGN_OR_RETURN(auto info, fs_->Stat(path));
+    Json sc = Json::Object();
+    sc.Set("path", Json::String(name));
+    sc.Set("sizeInBytes", Json::Int(info.size));
+    sc.Set("modificationTime", Json::Int(info.modification_time_ms));
+    sidecars.push_back(std::move(sc));
+    sidecar_rows += w.rows();
+    sidecar_bytes += info.size;
+  }
+  Json cm = Json::Object();
+  cm.Set("version", Json::Int(s.version()));
+  Json tags = Json::Object();
+  tags.Set("sidecarNumActions", Json::String(std::to_string(sidecar_rows)));
+  tags.Set("sidecarSizeInBytes", Json::String(std::to_string(sidecar_bytes)));
+  tags.Set("numOfAddFiles", Json::String(std::to_string(files.size())));
+  cm.Set("tags", std::move(tags));
+  const bool parquet_top = ToLower(opt.v2_top_level_format) == "parquet";
+  const std::string top_name =
+      Pad20(s.version()) + ".checkpoint." + formats::NewUuid() + (parquet_top ? ".parquet" : ".json");
+  const std::string top_path = io::JoinPath(log_path_, top_name);
+  int64_t top_rows = 0;
+  if (parquet_top) {
+    SchemaPtr schema = WithV2Columns(CheckpointSchema());
+    CheckpointFileWriter w(fs_, schema, top_path);
+    SPATE_RETURN_IF_ERROR(w.Open());
+    w.AddJson(6, cm);
+    for (const auto& sc : sidecars) w.AddJson(7, sc);
+    write_table_actions(w);
+    SPATE_RETURN_IF_ERROR(w.Finish());
+    top_rows = w.rows();
+  } else {
+    std::string text;
+    auto line = [&](const char* key, Json body) {
+      Json o = Json::Object();
+      o.Set(key, std::move(body));
+      text += o.ToString();
+      text += '\n';
+      ++top_rows;
+    };
+    line("checkpointMetadata", cm);
+    for (const auto& sc : sidecars) line("sidecar", sc);
+    line("protocol", s.protocol().ToJson());
+    line("metaData", s.metadata().ToJson());
+    for (const auto& [id, t] : s.transactions()) line("txn", t.ToJson());
+    for (const auto& [d, body] : s.domain_metadata()) line("domainMetadata", body);
+    SPATE_RETURN_IF_ERROR(fs_->WriteAtomic(top_path, text));
+  }
+  SPATE_ASSIGN_OR_RETURN(auto top, fs_->Stat(top_path));
+  // Every row written counts, the top-level file's too (as Delta's _last_checkpoint.size).
+  last.Set("size", Json::Int(sidecar_rows + top_rows));
+  last.Set("sizeInBytes", Json::Int(sidecar_bytes + top.size));
+  last.Set("numOfAddFiles", Json::Int(static_cast<int64_t>(files.size())));
+  Json v2info = Json::Object();
+  v2info.Set("path", Json::String(top_name));
+  v2info.Set("sizeInBytes", Json::Int(top.size));
+  v2info.Set("modificationTime", Json::Int(top.modification_time_ms));
+  last.Set("v2Checkpoint", std::move(v2info));
   return fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString());
 }
 
 void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot) const {
+  CheckpointInBackground(std::move(snapshot), checkpoint_options());
+}
+
+void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot, const CheckpointOptions& opt) const {
   Cache* c = cache_.get();
   std::lock_guard<std::mutex> l(c->cp_mu);
   if (c->stop) return;
   c->queued = std::move(snapshot);
+  c->queued_options = opt;
   if (!c->worker.joinable()) {
     // The thread works on a DeltaLog of its own (no cache; no reference to `c`'s owner).
     auto bare = std::make_shared<const DeltaLog>(fs_, table_path_, now_);
@@ -708,10 +930,11 @@ void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot) const {
         c->cp_cv.wait(lk, [&] { return c->stop || c->queued != nullptr; });
         if (!c->queued) return;  // stopping with nothing queued
         SnapshotPtr snap = std::move(c->queued);
+        CheckpointOptions opt = c->queued_options;
         c->queued = nullptr;
         c->running = true;
         lk.unlock();
-        Status st = bare->WriteCheckpoint(*snap);
+        Status st = bare->WriteCheckpoint(*snap, opt);
         if (st.ok()) {
           auto cleaned = bare->CleanUpExpiredLogs(*snap);
           if (!cleaned.ok()) st = cleaned.status();
@@ -782,6 +1005,24 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
     Status st = fs_->Delete(e.path, false);
     if (st.ok()) ++deleted;
     else if (st.code() != StatusCode::kNotFound) return st;
+  }
+  // Sidecars of the deleted V2 checkpoints: a sidecar is named after the version of the
+  // checkpoint that wrote it (<version>.checkpoint.<i>.<n>.<uuid>.parquet, delta-spark's
+  // and spate's), so those below keep_from are referenced by no remaining checkpoint.
+  // Files named otherwise are left alone.
+  auto sidecars = fs_->List(io::JoinPath(log_path_, "_sidecars"), false);
+  if (sidecars.ok()) {
+    for (const auto& e : *sidecars) {
+      if (e.is_directory) continue;
+      std::string name = io::BaseName(e.path);
+      if (name.size() < 21 || !AllDigits(std::string_view(name).substr(0, 20)) ||
+          std::string_view(name).substr(20, 12) != ".checkpoint.")
+        continue;
+      if (ParseVersion(std::string_view(name).substr(0, 20)) >= *keep_from) continue;
+      Status st = fs_->Delete(e.path, false);
+      if (st.ok()) ++deleted;
+      else if (st.code() != StatusCode::kNotFound) return st;
+    }
   }
   return deleted;
 }
@@ -985,6 +1226,16 @@ struct SnapshotApply {
     return SnapshotPtr(std::move(snap));
   }
 };
+
+CheckpointOptions DeltaLog::checkpoint_options() const {
+  std::lock_guard<std::mutex> l(cache_->mu);
+  return cache_->checkpoint_options;
+}
+
+void DeltaLog::SetCheckpointOptions(CheckpointOptions options) const {
+  std::lock_guard<std::mutex> l(cache_->mu);
+  cache_->checkpoint_options = std::move(options);
+}
 
 SnapshotPtr DeltaLog::Cached() const {
   std::lock_guard<std::mutex> l(cache_->mu);

@@ -10,12 +10,11 @@
 // commit after it, in order; versions must be contiguous. The latest protocol and
 // metaData win; add/remove reconcile on (path, deletion-vector id); txn keeps the latest
 // version per appId; removes are tombstones. Classic single-file and multi-part Parquet
-// checkpoints are read (V2/UUID checkpoints are not: tables that need them declare the
-// v2Checkpoint reader feature and are refused).
+// checkpoints are read, and V2 checkpoints (a UUID-named JSON or Parquet top-level file
+// whose sidecar actions name Parquet files in _delta_log/_sidecars).
 //
 // Features: spate reads and writes protocol (1, 1..2) and tables-features protocols
-// (3, 7) whose features it has (appendOnly, invariants, timestampNtz); anything else
-// (deletionVectors, columnMapping, v2Checkpoint, typeWidening, ...) is refused with
+// (3, 7) whose features it has (see CheckSupported); anything else is refused with
 // DELTA_UNSUPPORTED_FEATURES_FOR_READ / DELTA_INVALID_PROTOCOL_VERSION rather than read
 // wrongly.
 //
@@ -31,7 +30,8 @@
 // A fresh DeltaLog object starts with an empty cache: its first Latest() lists the log
 // and loads from the newest checkpoint, as before.
 //
-// Checkpoints (classic single-file Parquet plus `_last_checkpoint`) are written by
+// Checkpoints (classic single-file or multi-part Parquet, or V2 with sidecars, plus
+// `_last_checkpoint`; WriteCheckpoint) are written by
 // OptimisticTransaction after commits at multiples of delta.checkpointInterval, either
 // inline or, with CheckpointInBackground, on one background thread per DeltaLog object
 // (the newest pending snapshot wins; the destructor finishes the pending one). After a
@@ -150,9 +150,28 @@ struct FileChanges {
   std::string operation;
 };
 
+/// How checkpoints are written (Delta's session confs; the table's
+/// delta.checkpointPolicy chooses classic or V2).
+struct CheckpointOptions {
+  /// spark.databricks.delta.checkpoint.partSize: a checkpoint of more file actions (adds
+  /// plus unexpired removes) than this is split into ceil(actions / partSize) parts
+  /// (classic: multi-part files <v>.checkpoint.<i>.<n>.parquet; V2: that many sidecars).
+  /// 0 = unset: one classic file; 50,000 actions per sidecar for V2.
+  int64_t part_size = 0;
+  /// spark.databricks.delta.checkpointV2.topLevelFileFormat: "json" (default) or
+  /// "parquet", the format of a V2 checkpoint's UUID-named top-level file.
+  std::string v2_top_level_format = "json";
+};
+
+/// True when the table writes V2 checkpoints (delta.checkpointPolicy = 'v2').
+bool UsesV2Checkpoints(const Metadata& m);
+
 /// Checks that spate can read (and with `for_write`, write) a table with this protocol
 /// and metadata; the error names the unsupported features.
 Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write);
+
+/// How many tables DeltaLog::ForTable keeps (least recently used dropped first).
+inline constexpr size_t kProcessLogCacheSize = 32;
 
 /// How many snapshots built from their predecessor may share an unmaterialized file
 /// list before Latest() materializes one (bounds memory and materialization depth).
@@ -162,6 +181,16 @@ class DeltaLog {
  public:
   DeltaLog(io::FileSystemPtr fs, std::string table_path, NowFn now = SystemNow());
   ~DeltaLog();
+  /// The process's DeltaLog of a table (Delta's DeltaLog.forTable): one object per
+  /// (file system, table path), kept in a process-wide cache of the kProcessLogCacheSize
+  /// most recently used tables, so batch reads and writes of a table reuse its cached
+  /// snapshot and pay O(new commits), not O(table), per operation. Other writers'
+  /// commits are read on the next Latest(); a replaced table (its cached tail commit
+  /// changed or gone) is loaded afresh. System clock.
+  static std::shared_ptr<const DeltaLog> ForTable(const io::FileSystemPtr& fs,
+                                                  const std::string& table_path);
+  /// Drops every process-cached DeltaLog (tests).
+  static void ClearProcessCache();
   DeltaLog(const DeltaLog&) = default;
   DeltaLog& operator=(const DeltaLog&) = default;
 
@@ -204,11 +233,21 @@ class DeltaLog {
   /// The newest `limit` commits' commitInfo (limit <= 0: all), newest first.
   Result<std::vector<CommitEntry>> History(int limit = 0) const;
 
-  /// Writes a classic single-file Parquet checkpoint of `snapshot` and `_last_checkpoint`.
+  /// Writes a checkpoint of `snapshot` and `_last_checkpoint`, as delta-spark does:
+  /// classic (one Parquet file, or multi-part with options.part_size) or, for a table
+  /// with delta.checkpointPolicy = 'v2', a V2 checkpoint (sidecars in _delta_log/_sidecars
+  /// and a UUID-named top-level file). Every file is written under a temporary name and
+  /// renamed, `_last_checkpoint` last, so a reader never sees a partial checkpoint.
+  Status WriteCheckpoint(const Snapshot& snapshot, const CheckpointOptions& options) const;
+  /// With this log's checkpoint_options().
   Status WriteCheckpoint(const Snapshot& snapshot) const;
   /// WriteCheckpoint then CleanUpExpiredLogs, on this log's background thread; returns
   /// at once. A newer snapshot queued before the thread starts it replaces an older one.
+  void CheckpointInBackground(SnapshotPtr snapshot, const CheckpointOptions& options) const;
   void CheckpointInBackground(SnapshotPtr snapshot) const;
+  /// The checkpoint options of this log (shared by its copies; default: CheckpointOptions{}).
+  CheckpointOptions checkpoint_options() const;
+  void SetCheckpointOptions(CheckpointOptions options) const;
   /// Waits until no background checkpoint is queued or running; returns the status of
   /// the last one (OK when none ran).
   Status WaitForBackgroundCheckpoints() const;

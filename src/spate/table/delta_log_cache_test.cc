@@ -10,6 +10,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/io/forwarding_file_system.h"
 #include "spate/table/delta_log.h"
+#include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
 #include "spate/table/transaction.h"
 
@@ -296,6 +297,69 @@ TEST(DeltaLogCacheTest, LogCleanupKeepsEveryRetainedVersionReadable) {
   for (int i = 11; i <= 20; ++i) ASSERT_TRUE(CommitFake(keep, i).ok());
   EXPECT_TRUE(fs->Exists(keep->CommitPath(0)).value());
   EXPECT_EQ(keep->CleanUpExpiredLogs(*keep->Latest().value()).value(), 0);
+}
+
+// Batch appends and reads (WriteBatches / OpenSnapshot without a log of their own) go
+// through the process's DeltaLog of the table: on a table of many commits each append
+// touches a constant number of log files, and sees other writers' commits and a
+// replaced table.
+TEST(DeltaLogCacheTest, BatchAppendsThroughTheProcessLogReadOnlyNewCommits) {
+  DeltaLog::ClearProcessCache();
+  auto counting =
+      std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
+  io::FileSystemPtr fs = counting;
+  DeltaWriteOptions append;
+  append.mode = "append";
+  append.options = {{"delta.checkpointInterval", "1000"}};
+  constexpr int kCommits = 2000;
+  int64_t max_ops = 0, lists = 0;
+  for (int i = 0; i < kCommits; ++i) {
+    counting->Take();
+    auto r = WriteBatches(fs, "/w", {Ids(i, 1)}, append);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    ASSERT_EQ(r->version, i);
+    auto c = counting->Take();
+    if (i <= 1 || i % 1000 == 0) continue;  // the first load; checkpoint commits
+    max_ops = std::max(max_ops, c.total());
+    lists += c.lists;
+  }
+  // Per append: the cached tail's stat, the probe for a newer commit, our commit's
+  // put-if-absent and stat: a constant, whatever the log's length (a fresh log per
+  // append would list the log and read the checkpoint and up to 999 commits).
+  EXPECT_LE(max_ops, 5);
+  EXPECT_EQ(lists, 0);
+  // A read of the latest version: the tail's stat and one probe.
+  auto read = OpenSnapshot(fs, "/w", {});
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ((*read)->version(), kCommits - 1);
+  EXPECT_EQ((*read)->files().size(), static_cast<size_t>(kCommits));
+  EXPECT_LE(counting->Take().total(), 2);
+
+  // Another writer's 3 commits: the next append reads exactly those.
+  auto other = std::make_shared<const DeltaLog>(fs, "/w");
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(CommitFake(other, 50000 + i).ok());
+  counting->Take();
+  auto r = WriteBatches(fs, "/w", {Ids(-1, 1)}, append);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->version, kCommits + 3);
+  auto c = counting->Take();
+  EXPECT_EQ(c.lists, 0);
+  EXPECT_LE(c.opens, 3 + 1 + 1);  // the winners, the probe past them, our commit
+  EXPECT_EQ(OpenSnapshot(fs, "/w", {}).value()->files().size(),
+            static_cast<size_t>(kCommits + 4));
+
+  // The table deleted and written again: the process's log loads it afresh.
+  ASSERT_TRUE(fs->Delete("/w", true).ok());
+  DeltaWriteOptions create;
+  create.mode = "append";
+  ASSERT_TRUE(WriteBatches(fs, "/w", {Ids(0, 2)}, create, SystemNow()).ok());  // own log
+  auto again = WriteBatches(fs, "/w", {Ids(2, 1)}, append);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->version, 1);
+  auto snap = OpenSnapshot(fs, "/w", {}).value();
+  EXPECT_EQ(snap->version(), 1);
+  EXPECT_EQ(snap->files().size(), 2u);
+  DeltaLog::ClearProcessCache();
 }
 
 }  // namespace

@@ -499,13 +499,15 @@ namespace spate::table {
 Result<SnapshotPtr> OpenSnapshot(io::FileSystemPtr fs, const std::string& table_path,
                                  const TimeTravelSpec& travel) {
   if (travel.version && travel.timestamp_ms) return Status::Error("DELTA_ONEOF_IN_TIMETRAVEL");
-  DeltaLog log(std::move(fs), table_path);
-  if (travel.version) return log.At(*travel.version);
+  // The process's log of the table: a read of the latest version reuses its cached
+  // snapshot (O(new commits)).
+  auto log = DeltaLog::ForTable(fs, table_path);
+  if (travel.version) return log->At(*travel.version);
   if (travel.timestamp_ms) {
-    SPATE_ASSIGN_OR_RETURN(int64_t v, log.VersionAtTimestamp(*travel.timestamp_ms));
-    return log.At(v);
+    SPATE_ASSIGN_OR_RETURN(int64_t v, log->VersionAtTimestamp(*travel.timestamp_ms));
+    return log->At(v);
   }
-  return log.Latest();
+  return log->Latest();
 }
 
 Result<std::shared_ptr<DeltaDataSource>> OpenDeltaSource(io::FileSystemPtr fs,

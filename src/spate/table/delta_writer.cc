@@ -209,17 +209,29 @@ Protocol ProtocolFor(const Schema& schema) {
 // The protocol a new table's properties need on top of `p`: the change data feed is the
 // changeDataFeed writer feature (writer version 7, with the legacy invariants and
 // appendOnly features that version 2 implied), as delta-spark 4 writes it.
+// delta.checkpointPolicy = 'v2' is the v2Checkpoint reader-writer feature (reader
+// version 3, writer version 7).
 void AddPropertyFeatures(const Metadata& meta, Protocol* p) {
-  if (!ChangeDataFeedEnabled(meta)) return;
+  const bool cdf = ChangeDataFeedEnabled(meta);
+  const bool v2 = UsesV2Checkpoints(meta);
+  if (!cdf && !v2) return;
   if (p->min_writer_version < 7) {
     p->min_writer_version = 7;
     p->writer_features = std::vector<std::string>{};
   }
   if (!p->writer_features) p->writer_features = std::vector<std::string>{};
+  auto add = [](std::vector<std::string>& v, const char* f) {
+    if (std::find(v.begin(), v.end(), f) == v.end()) v.push_back(f);
+  };
   auto& w = *p->writer_features;
-  for (const char* f : {"changeDataFeed", "invariants", "appendOnly"}) {
-    if (std::find(w.begin(), w.end(), f) == w.end()) w.push_back(f);
+  if (v2) {
+    p->min_reader_version = 3;
+    if (!p->reader_features) p->reader_features = std::vector<std::string>{};
+    add(*p->reader_features, "v2Checkpoint");
+    add(w, "v2Checkpoint");
   }
+  if (cdf) add(w, "changeDataFeed");
+  for (const char* f : {"invariants", "appendOnly"}) add(w, f);
 }
 
 // Splits a batch whose last column is _change_type into the table's rows (without the
@@ -295,7 +307,13 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
                          {{"mode", opt.mode},
                           {"supportedModes", "append, overwrite, errorifexists, ignore"}});
   }
-  auto log = opt.log ? opt.log : std::make_shared<const DeltaLog>(fs, table_path, now);
+  // Without a log of the caller's: the process's log of the table (its cached snapshot
+  // makes the write O(new commits)), or one with the caller's clock.
+  std::shared_ptr<const DeltaLog> log = opt.log;
+  if (!log) {
+    log = now ? std::make_shared<const DeltaLog>(fs, table_path, now)
+              : DeltaLog::ForTable(fs, table_path);
+  }
   // One listing: a missing table is DELTA_MISSING_DELTA_TABLE from Latest().
   SnapshotPtr snapshot = opt.read_snapshot;
   if (!snapshot) {
@@ -316,6 +334,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   }
   OptimisticTransaction txn(log, snapshot);
   txn.set_async_checkpoint(opt.async_checkpoint);
+  if (opt.checkpoint) txn.set_checkpoint_options(*opt.checkpoint);
 
   std::optional<TxnId> txn_id = opt.txn;
   {

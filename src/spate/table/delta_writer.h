@@ -71,6 +71,9 @@ struct DeltaWriteOptions {
   std::shared_ptr<const DeltaLog> log;
   /// Write the post-commit checkpoint on the log's background thread.
   bool async_checkpoint = false;
+  /// How the post-commit checkpoint is written (multi-part size, V2 top-level format);
+  /// nullopt: the log's checkpoint_options().
+  std::optional<CheckpointOptions> checkpoint;
 
   /// A new table's schema keeps the data's NOT NULL columns (CREATE TABLE with a column
   /// list); otherwise it is made nullable, as Delta writes DataFrames (asNullable).
@@ -126,22 +129,24 @@ struct DeltaWriteResult {
 using BatchSink = std::function<Status(int partition, const BatchPtr& batch)>;
 using BatchProducer = std::function<Status(const BatchSink& sink)>;
 
-/// The general form: `schema` is the schema of the produced batches.
+/// The general form: `schema` is the schema of the produced batches. Without
+/// `options.log`, the table's process-wide DeltaLog (DeltaLog::ForTable) is used, or, when
+/// `now` is given (tests controlling commit times), a fresh one with that clock.
 Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& table_path,
                                     SchemaPtr schema, int num_partitions,
                                     const BatchProducer& produce, const DeltaWriteOptions& options,
-                                    NowFn now = SystemNow());
+                                    NowFn now = {});
 
 /// Writes in-memory batches (all of one schema; at least one batch, possibly empty).
 Result<DeltaWriteResult> WriteBatches(io::FileSystemPtr fs, const std::string& table_path,
                                       const std::vector<BatchPtr>& batches,
-                                      const DeltaWriteOptions& options, NowFn now = SystemNow());
+                                      const DeltaWriteOptions& options, NowFn now = {});
 
 /// Runs a physical plan into the table (one writer thread per result partition).
 Result<DeltaWriteResult> WritePlan(io::FileSystemPtr fs, const std::string& table_path,
                                    const exec::PhysicalPlan& plan,
                                    const exec::ExecOptions& exec_options,
-                                   const DeltaWriteOptions& options, NowFn now = SystemNow());
+                                   const DeltaWriteOptions& options, NowFn now = {});
 
 /// True when the table properties enable the change data feed
 /// (delta.enableChangeDataFeed = true).

@@ -178,9 +178,11 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions, 
           auto at = log_->At(version);
           snap = at.ok() ? *at : nullptr;
         }
+        const CheckpointOptions cp =
+            checkpoint_options_ ? *checkpoint_options_ : log_->checkpoint_options();
         if (snap && async_checkpoint_) {
-          log_->CheckpointInBackground(snap);
-        } else if (snap && log_->WriteCheckpoint(*snap).ok()) {
+          log_->CheckpointInBackground(snap, cp);
+        } else if (snap && log_->WriteCheckpoint(*snap, cp).ok()) {
           (void)log_->CleanUpExpiredLogs(*snap);
         }
       }

@@ -82,6 +82,8 @@ class OptimisticTransaction {
   /// Post-commit checkpoints on the log's background thread (the commit does not wait
   /// for them; DeltaLog::CheckpointInBackground) instead of inline.
   void set_async_checkpoint(bool on) { async_checkpoint_ = on; }
+  /// How the post-commit checkpoint is written (default: the log's checkpoint_options()).
+  void set_checkpoint_options(CheckpointOptions o) { checkpoint_options_ = std::move(o); }
 
  private:
   Status CheckConflicts(const CommitEntry& winner, const std::vector<Action>& ours) const;
@@ -100,6 +102,7 @@ class OptimisticTransaction {
   bool committed_ = false;
   int max_attempts_ = 1000;
   bool async_checkpoint_ = false;
+  std::optional<CheckpointOptions> checkpoint_options_;
 };
 
 /// delta.checkpointInterval of a table (default 10).
