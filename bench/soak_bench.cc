@@ -4,7 +4,8 @@
 //
 //  1. rate-micro-batch (10 rows a batch) -> Delta, default trigger, `rate_batches`
 //     batches.
-//  2. a file source over `files` small JSON files (maxFilesPerTrigger 5) -> Delta,
+//  2. a file source over `files` small JSON files (maxFilesPerTrigger 5, or
+//     SOAK_FILES_PER_TRIGGER) -> Delta,
 //     `file_batches` batches.
 //
 // For each, per-batch triggerExecution / addBatch / latestOffset p50/p99 over the 200
@@ -229,6 +230,25 @@ int main(int argc, char** argv) {
       io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-soak-bench-" + stream::RandomUuid());
   auto spark = api::SparkSession::builder().appName("soak-bench").getOrCreate();
   spark.conf().set("spark.sql.shuffle.partitions", "1");
+  // SOAK_CONF="key=value;key=value": session conf for the run (e.g. auto-compaction,
+  // spark.databricks.delta.properties.defaults.logRetentionDuration).
+  if (const char* c = std::getenv("SOAK_CONF"); c && *c) {
+    std::string all = c;
+    size_t start = 0;
+    while (start <= all.size()) {
+      size_t end = all.find(';', start);
+      if (end == std::string::npos) end = all.size();
+      std::string kv = all.substr(start, end - start);
+      if (size_t eq = kv.find('='); eq != std::string::npos) {
+        spark.conf().set(kv.substr(0, eq), kv.substr(eq + 1));
+        std::printf("conf %s\n", kv.c_str());
+      }
+      start = end + 1;
+    }
+  }
+  // SOAK_FILES_PER_TRIGGER: the file source's maxFilesPerTrigger (default 5).
+  const char* fpt_env = std::getenv("SOAK_FILES_PER_TRIGGER");
+  const int64_t files_per_trigger = fpt_env && *fpt_env ? std::atoll(fpt_env) : 5;
 
   // ---- 0. (SOAK_LOG_ONLY=N) the Delta log layer alone: N one-file commits through one
   // long-lived DeltaLog (as the sink), background checkpoints; commit p50/p99 and RSS.
@@ -319,7 +339,7 @@ int main(int argc, char** argv) {
     spark.streams().addListener(rec);
     auto q = spark.readStream()
                  .schema("id BIGINT, v STRING")
-                 .option("maxFilesPerTrigger", 5)
+                 .option("maxFilesPerTrigger", files_per_trigger)
                  .json(in)
                  .writeStream()
                  .format("delta")
@@ -330,7 +350,9 @@ int main(int argc, char** argv) {
     double secs = bench::Seconds(t0);
     q.stop();
     spark.streams().removeListener(rec);
-    Report(("json files (" + std::to_string(files) + ", maxFilesPerTrigger 5) -> Delta").c_str(),
+    Report(("json files (" + std::to_string(files) + ", maxFilesPerTrigger " +
+            std::to_string(files_per_trigger) + ") -> Delta")
+               .c_str(),
            *rec, window, points);
     std::printf("  %.1f s, %.0f batches/s\n", secs,
                 static_cast<double>(rec->samples().size()) / secs);

@@ -2,7 +2,9 @@
 Delta stream on real Spark + delta-spark (local[2], the machine's cores), per-batch
 triggerExecution / addBatch p50/p99 over the `window` batches before each point.
 
-    build/spark-venv/bin/python bench/soak_spark.py [batches=1000] [window=200]
+    build/spark-venv/bin/python bench/soak_spark.py [batches=1000] [window=200] [max_seconds]
+
+With max_seconds the run stops then and reports the batches it did.
 
 Needs scripts/install-spark.sh (build/spark-venv, build/spark-jars). Printed, not checked.
 """
@@ -27,6 +29,7 @@ def pct(v, q):
 def main():
     batches = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     window = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    max_seconds = float(sys.argv[3]) if len(sys.argv) > 3 else None
     jars = sorted(glob.glob(os.path.join(ROOT, "build", "spark-jars", "*.jar")))
     tmp = tempfile.mkdtemp(prefix="spark-soak-")
     spark = (SparkSession.builder.master("local[2]").appName("soak-reference")
@@ -68,8 +71,9 @@ def main():
     q = (spark.readStream.format("rate-micro-batch").option("rowsPerBatch", 10).load()
          .writeStream.format("delta").option("checkpointLocation", os.path.join(tmp, "chk"))
          .start(os.path.join(tmp, "table")))
-    done.wait()
+    done.wait(max_seconds)
     q.stop()
+    samples = samples[:]  # the listener may add one more while stopping
     print(f"\nSpark {spark.version} rate-micro-batch 10 rows/batch -> Delta ({len(samples)} batches)")
     print(f"{'batches':>10} {'trigger p50/p99':>18} {'addBatch p50/p99':>18} {'trig/ref':>9} {'add/ref':>9}")
     ref = None
