@@ -536,7 +536,13 @@ class SparkContext:
         return _checkpoint_dir
 
     def setLogLevel(self, logLevel: str) -> None:
-        pass
+        """The level of spate's log lines (spate.log.level: OFF, ERROR, WARN, INFO, DEBUG,
+        TRACE, ALL; docs/observability.md "Log lines")."""
+        if str(logLevel).upper() not in ("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG",
+                                         "TRACE", "ALL"):
+            raise ValueError(f"Unsupported log level {logLevel!r}: OFF, FATAL, ERROR, WARN, "
+                             "INFO, DEBUG, TRACE or ALL")
+        self._s.conf.set("spate.log.level", str(logLevel).upper())
 
     def setJobDescription(self, value: str) -> None:
         pass

@@ -1,5 +1,6 @@
 // Copyright spate authors.
 #include "spate/api/streaming.h"
+#include "spate/api/query_log.h"
 #include "spate/stream/streaming_plan.h"
 
 #include <algorithm>
@@ -139,6 +140,8 @@ std::shared_ptr<stream::StreamingQueryManager> StreamsOf(
     e = {session, std::make_shared<stream::StreamingQueryManager>()};
     // The monitoring server, when it runs, watches every session's queries.
     if (auto l = MonitoringListener()) e.second->AddListener(l);
+    // Log lines per query and batch as the session's spate.log.* confs ask (query_log.h).
+    e.second->AddListener(std::make_shared<QueryLogListener>(session));
   }
   return e.second;
 }

@@ -1,0 +1,181 @@
+// Copyright spate authors.
+#include "spate/api/query_log.h"
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <mutex>
+
+#include "spate/api/session_state.h"
+#include "spate/base/redact.h"
+#include "spate/types/data_type.h"
+
+namespace spate::api {
+
+namespace {
+
+std::mutex& SinkMu() {
+  static std::mutex mu;
+  return mu;
+}
+std::function<void(const std::string&)>& Sink() {
+  static std::function<void(const std::string&)> sink;
+  return sink;
+}
+
+void Emit(const std::string& line) {
+  std::lock_guard<std::mutex> lock(SinkMu());
+  if (Sink()) {
+    Sink()(line);
+  } else {
+    std::cerr << line << '\n' << std::flush;
+  }
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// One line: JSON ({"ts","level","logger","msg", fields...}) or text
+// ("2026-12-06 09:30:00.123 INFO spate.streaming: msg (k=v, ...)").
+void Write(bool json, LogLevel level, const std::string& msg, const stream::JsonValue& fields) {
+  const std::string ts = stream::FormatTimestampMs(NowMs());
+  if (json) {
+    stream::JsonValue o = stream::JsonValue::Object();
+    o.Set("ts", stream::JsonValue::String(ts));
+    o.Set("level", stream::JsonValue::String(LogLevelName(level)));
+    o.Set("logger", stream::JsonValue::String("spate.streaming"));
+    o.Set("msg", stream::JsonValue::String(msg));
+    for (const auto& [k, v] : fields.fields()) o.Set(k, v);
+    Emit(o.ToString());
+    return;
+  }
+  std::string line = ts.substr(0, 10) + " " + ts.substr(11, 12) + " " + LogLevelName(level) +
+                     " spate.streaming: " + msg;
+  std::string kv;
+  for (const auto& [k, v] : fields.fields()) {
+    if (v.is_object() || v.is_array()) continue;
+    kv += (kv.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.string_value() : v.ToString());
+  }
+  // One line per event: a multi-line message (a traceback) keeps its breaks as \n.
+  for (size_t i = 0; (i = kv.find('\n', i)) != std::string::npos; i += 2) kv.replace(i, 1, "\\n");
+  if (!kv.empty()) line += " (" + kv + ")";
+  Emit(line);
+}
+
+stream::JsonValue Ids(const std::string& id, const std::string& run_id,
+                      const std::optional<std::string>& name) {
+  stream::JsonValue o = stream::JsonValue::Object();
+  o.Set("queryId", stream::JsonValue::String(id));
+  o.Set("runId", stream::JsonValue::String(run_id));
+  o.Set("queryName", name ? stream::JsonValue::String(*name) : stream::JsonValue::Null());
+  return o;
+}
+
+stream::JsonValue Number(double v) {
+  return std::isfinite(v) ? stream::JsonValue::Double(v) : stream::JsonValue::Null();
+}
+
+}  // namespace
+
+std::optional<LogLevel> ParseLogLevel(const std::string& text) {
+  const std::string t = ToLower(text);
+  if (t == "off") return LogLevel::kOff;
+  if (t == "error" || t == "fatal") return LogLevel::kError;
+  if (t == "warn" || t == "warning") return LogLevel::kWarn;
+  if (t == "info") return LogLevel::kInfo;
+  if (t == "debug") return LogLevel::kDebug;
+  if (t == "trace" || t == "all") return LogLevel::kTrace;
+  return std::nullopt;
+}
+
+const char* LogLevelName(LogLevel level) {
+  switch (level) {
+    case LogLevel::kOff: return "OFF";
+    case LogLevel::kError: return "ERROR";
+    case LogLevel::kWarn: return "WARN";
+    case LogLevel::kInfo: return "INFO";
+    case LogLevel::kDebug: return "DEBUG";
+    default: return "TRACE";
+  }
+}
+
+void SetQueryLogSink(std::function<void(const std::string&)> sink) {
+  std::lock_guard<std::mutex> lock(SinkMu());
+  Sink() = std::move(sink);
+}
+
+QueryLogListener::Settings QueryLogListener::Current() const {
+  Settings s;
+  auto session = session_.lock();
+  if (!session) {
+    s.level = LogLevel::kOff;
+    return s;
+  }
+  if (auto l = ParseLogLevel(session->conf.GetOr("spate.log.level", "WARN"))) s.level = *l;
+  s.json = ToLower(session->conf.GetOr("spate.log.format", "text")) == "json";
+  return s;
+}
+
+void QueryLogListener::onQueryStarted(const stream::QueryStartedEvent& e) {
+  Settings s = Current();
+  if (s.level < LogLevel::kInfo) return;
+  Write(s.json, LogLevel::kInfo, "Streaming query started", Ids(e.id, e.run_id, e.name));
+}
+
+void QueryLogListener::onQueryProgress(const stream::QueryProgressEvent& e) {
+  Settings s = Current();
+  if (s.level < LogLevel::kInfo) return;
+  const stream::StreamingQueryProgress& p = e.progress;
+  stream::JsonValue o = Ids(p.id, p.run_id, p.name);
+  o.Set("batchId", stream::JsonValue::Int(p.batch_id));
+  o.Set("numInputRows", stream::JsonValue::Int(p.num_input_rows));
+  o.Set("inputRowsPerSecond", Number(p.input_rows_per_second));
+  o.Set("processedRowsPerSecond", Number(p.processed_rows_per_second));
+  o.Set("batchDurationMs", stream::JsonValue::Int(p.batch_duration));
+  auto wm = p.event_time.find("watermark");
+  if (wm != p.event_time.end()) o.Set("watermark", stream::JsonValue::String(wm->second));
+  int64_t state_rows = 0, dropped = 0;
+  for (const auto& op : p.state_operators) {
+    state_rows += op.num_rows_total;
+    dropped += op.num_rows_dropped_by_watermark;
+  }
+  if (!p.state_operators.empty()) {
+    o.Set("stateRows", stream::JsonValue::Int(state_rows));
+    o.Set("rowsDroppedByWatermark", stream::JsonValue::Int(dropped));
+  }
+  stream::JsonValue sources = stream::JsonValue::Array();
+  for (const auto& src : p.sources) sources.Append(stream::JsonValue::String(RedactText(src.description)));
+  o.Set("sources", std::move(sources));
+  o.Set("sink", stream::JsonValue::String(RedactText(p.sink.description)));
+  if (s.level >= LogLevel::kDebug) {
+    // The whole progress, as lastProgress shows it (its descriptions redacted).
+    o.Set("progress", stream::JsonValue::String(RedactText(p.json())));
+  }
+  Write(s.json, LogLevel::kInfo, "Streaming query made progress", o);
+}
+
+void QueryLogListener::onQueryIdle(const stream::QueryIdleEvent& e) {
+  Settings s = Current();
+  if (s.level < LogLevel::kDebug) return;
+  Write(s.json, LogLevel::kDebug, "Streaming query has been idle",
+        Ids(e.id, e.run_id, std::nullopt));
+}
+
+void QueryLogListener::onQueryTerminated(const stream::QueryTerminatedEvent& e) {
+  Settings s = Current();
+  const LogLevel level = e.exception ? LogLevel::kError : LogLevel::kInfo;
+  if (s.level < level) return;
+  stream::JsonValue o = Ids(e.id, e.run_id, std::nullopt);
+  if (e.exception) {
+    o.Set("exception", stream::JsonValue::String(RedactText(*e.exception)));
+    if (e.error_class_on_exception) {
+      o.Set("errorClass", stream::JsonValue::String(*e.error_class_on_exception));
+    }
+  }
+  Write(s.json, level, e.exception ? "Streaming query failed" : "Streaming query terminated", o);
+}
+
+}  // namespace spate::api
