@@ -4,12 +4,15 @@
 #include <editline/readline.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
+#include <optional>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "progress_bar.h"
 #include "spate/sql/parser.h"
 
 namespace spate::cli {
@@ -52,8 +55,20 @@ bool SqlShell::RunStatement(const std::string& statement) {
   if (options_.echo) out_ << statement << "\n";
   auto start = std::chrono::steady_clock::now();
   try {
+    // Spark's console progress bar while the statement runs, on a terminal only.
+    std::optional<ConsoleProgressBar> bar;
+    if (spark_.conf().get("spark.ui.showConsoleProgress", "true") != "false") {
+      auto ms = [&](const std::string& key, const char* dflt) {
+        std::string v = spark_.conf().get(key, dflt);
+        while (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back()))) v.pop_back();
+        return std::atoll(v.c_str());
+      };
+      bar.emplace(STDERR_FILENO, ms("spate.ui.consoleProgress.delayMs", "500"),
+                  ms("spark.ui.consoleProgress.update.interval", "200"));
+    }
     api::DataFrame df = spark_.sql(statement);
     std::vector<BatchPtr> batches = df.collectBatches();
+    bar.reset();
     int64_t rows = 0;
     for (const auto& b : batches) rows += b->num_rows();
     auto schema = df.analyzed()->OutputSchema();

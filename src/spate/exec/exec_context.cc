@@ -1,6 +1,11 @@
 // Copyright spate authors.
 #include "spate/exec/exec_context.h"
 
+#include <atomic>
+#include <mutex>
+
+#include "spate/exec/progress.h"
+
 namespace spate::exec {
 
 ExecContext::ExecContext(ExecOptions options)
@@ -10,10 +15,40 @@ ExecContext::ExecContext(ExecOptions options)
 Status ExecContext::ParallelFor(int64_t n, const std::function<Status(int64_t)>& fn) {
   int parallelism = options_.parallelism > 0 ? options_.parallelism : 1;
   const std::shared_ptr<MemoryTracker>& tracker = options_.memory;
-  return pool_->ParallelFor(n, parallelism, [&fn, &tracker](int64_t i) {
+  ProgressReporter report = GetProgressReporter();
+  if (!report) {
+    return pool_->ParallelFor(n, parallelism, [&fn, &tracker](int64_t i) {
+      ScopedMemoryTracker scope(tracker);
+      return fn(i);
+    });
+  }
+  // A stage for the console progress bar (exec/progress.h): its tasks as they start and end.
+  static std::atomic<int64_t> next_stage{0};
+  std::mutex mu;
+  StageProgress p;
+  p.stage_id = next_stage.fetch_add(1);
+  p.total = n;
+  report(p);
+  auto update = [&](int64_t running, int64_t done) {
+    StageProgress now;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      p.running += running;
+      p.done += done;
+      now = p;
+    }
+    report(now);
+  };
+  Status st = pool_->ParallelFor(n, parallelism, [&](int64_t i) {
     ScopedMemoryTracker scope(tracker);
-    return fn(i);
+    update(1, 0);
+    Status s = fn(i);
+    update(-1, 1);
+    return s;
   });
+  p.finished = true;
+  report(p);
+  return st;
 }
 
 Status ExecContext::PrepareTree(const PhysicalOp& op) {
