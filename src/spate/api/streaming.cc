@@ -706,13 +706,9 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     int interval = std::atoi(
         state->conf.GetOr("spark.sql.streaming.fileSink.log.compactInterval", "10")
             .c_str());
-    int64_t cleanup = -1;
-    if (Lower(state->conf.GetOr("spark.sql.streaming.fileSink.log.deletion", "true")) ==
-        "true") {
-      auto ms = stream::Trigger::ParseIntervalMs(
-          state->conf.GetOr("spark.sql.streaming.fileSink.log.cleanupDelay", "10m"));
-      cleanup = ms.ok() ? *ms : 600000;
-    }
+    const int64_t cleanup = stream::LogCleanupDelayMs(
+        state->conf.GetOr("spark.sql.streaming.fileSink.log.deletion", "true"),
+        state->conf.GetOr("spark.sql.streaming.fileSink.log.cleanupDelay", "10m"));
     sink = std::make_shared<connectors::FileStreamSink>(
         fs, path, factory, partition_by_, interval > 0 ? interval : 10, cleanup);
   } else if (fmt == "kafka") {

@@ -100,12 +100,9 @@ class FileStreamSource final : public stream::Source {
 
   /// spark.sql.streaming.fileSource.log.deletion / .cleanupDelay (default 10 minutes).
   static int64_t CleanupDelay(const stream::SourceContext& ctx) {
-    if (ToLower(ctx.conf("spark.sql.streaming.fileSource.log.deletion", "true")) !=
-        "true")
-      return -1;
-    auto ms = stream::Trigger::ParseIntervalMs(
+    return stream::LogCleanupDelayMs(
+        ctx.conf("spark.sql.streaming.fileSource.log.deletion", "true"),
         ctx.conf("spark.sql.streaming.fileSource.log.cleanupDelay", "10m"));
-    return ms.ok() ? *ms : 600000;
   }
 
   static int CompactInterval(const stream::SourceContext& ctx) {

@@ -2,10 +2,12 @@
 #include "spate/stream/checkpoint.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <random>
 
 #include "spate/base/clock.h"
+#include "spate/stream/trigger.h"
 
 namespace spate::stream {
 
@@ -44,6 +46,23 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 }
 
 }  // namespace
+
+int64_t LogCleanupDelayMs(const std::string& deletion, const std::string& delay,
+                          int64_t fallback_ms) {
+  std::string d = deletion;
+  std::transform(d.begin(), d.end(), d.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (d != "true") return -1;
+  if (!delay.empty() && std::all_of(delay.begin(), delay.end(),
+                                    [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    try {
+      return std::stoll(delay);
+    } catch (const std::exception&) {
+      return fallback_ms;
+    }
+  }
+  auto ms = Trigger::ParseIntervalMs(delay);
+  return ms.ok() ? *ms : fallback_ms;
+}
 
 std::string RandomUuid() {
   thread_local std::mt19937_64 rng(

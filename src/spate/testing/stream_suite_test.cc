@@ -1088,9 +1088,9 @@ TEST(FileStreamTest, CompactedAndCleanedLogs) {
   for (const char* k : {"spark.sql.streaming.fileSource.log.compactInterval",
                         "spark.sql.streaming.fileSink.log.compactInterval"})
     Spark().conf().set(k, "2");
-  for (const char* k : {"spark.sql.streaming.fileSource.log.cleanupDelay",
-                        "spark.sql.streaming.fileSink.log.cleanupDelay"})
-    Spark().conf().set(k, "0 ms");
+  // A bare number is milliseconds (Spark's timeConf), an interval has a unit.
+  Spark().conf().set("spark.sql.streaming.fileSource.log.cleanupDelay", "0");
+  Spark().conf().set("spark.sql.streaming.fileSink.log.cleanupDelay", "0 ms");
   auto run = [&] {
     Spark()
         .readStream()
