@@ -23,8 +23,11 @@ fail() {
   exit 1
 }
 
+PIPELINE_DEPS="pyyaml==$PYYAML_VERSION grpcio==$GRPCIO_VERSION grpcio-status==$GRPCIO_STATUS_VERSION googleapis-common-protos==$GOOGLEAPIS_COMMON_PROTOS_VERSION zstandard==$ZSTANDARD_VERSION"
+
 if [ "$(cat "$VENV/.installed" 2>/dev/null)" = "$VENV_STAMP" ] &&
    [ "$(cat "$JARS/.installed" 2>/dev/null)" = "$STAMP" ] &&
+   [ "$(cat "$VENV/.pipelines" 2>/dev/null)" = "$PIPELINE_DEPS" ] &&
    [ "$(cat "$KAFKA_JARS/.installed" 2>/dev/null)" = "$KAFKA_STAMP" ]; then
   exit 0
 fi
@@ -44,6 +47,14 @@ if [ "$(cat "$VENV/.installed" 2>/dev/null)" != "$VENV_STAMP" ]; then
     "pandas==$PANDAS_VERSION" "pyarrow==$PYARROW_VERSION" "protobuf==$PROTOBUF_VERSION" ||
     fail "pip cannot install pyspark==$PYSPARK_VERSION delta-spark==$DELTA_VERSION pandas==$PANDAS_VERSION pyarrow==$PYARROW_VERSION protobuf==$PROTOBUF_VERSION"
   echo "$VENV_STAMP" > "$VENV/.installed"
+fi
+
+if [ "$(cat "$VENV/.pipelines" 2>/dev/null)" != "$PIPELINE_DEPS" ]; then
+  echo "install-spark: spark-pipelines' packages into $VENV"
+  # shellcheck disable=SC2086
+  "$VENV/bin/pip" install -q --disable-pip-version-check $PIPELINE_DEPS ||
+    fail "pip cannot install $PIPELINE_DEPS"
+  echo "$PIPELINE_DEPS" > "$VENV/.pipelines"
 fi
 
 if [ "$(cat "$JARS/.installed" 2>/dev/null)" != "$STAMP" ]; then
