@@ -196,6 +196,62 @@ void RunBatchCallback(const PyRef& wrapper, const DataFrame& df, int64_t batch_i
   if (failure) api::ThrowStatus(Status::Error(error_class, {{"reason", *failure}}));
 }
 
+/// A Python foreach writer behind the C++ ForeachWriter contract, so Python and C++ share
+/// one foreach sink (real-time mode keeps it open across a batch's pieces). `adapter` is
+/// spate.sql.streaming's _ForeachAdapter: open(partition, epoch) -> bool, process(row) and
+/// close(error) -> None, or a traceback text when the user's code raised.
+class PyForeachWriter final : public api::ForeachWriter {
+ public:
+  PyForeachWriter(PyRef adapter, std::vector<std::string> names, TimeZone tz)
+      : adapter_(std::move(adapter)), names_(std::move(names)), tz_(std::move(tz)) {}
+  bool open(int64_t partition_id, int64_t epoch_id) override {
+    bool go = true;
+    Call([&] {
+      py::object r = adapter_->attr("open")(partition_id, epoch_id);
+      if (py::isinstance<py::str>(r)) return r.cast<std::string>();
+      go = r.cast<bool>();
+      return std::string();
+    });
+    return go;
+  }
+  void process(const api::Row& row) override {
+    Call([&] {
+      py::list names, values;
+      for (const auto& n : names_) names.append(n);
+      for (const auto& v : row.values()) values.append(ValueToPy(v, tz_));
+      py::object r = adapter_->attr("process")(names, values);
+      return r.is_none() ? std::string() : r.cast<std::string>();
+    });
+  }
+  void close(const std::optional<std::string>& error) override {
+    Call([&] {
+      py::object r = adapter_->attr("close")(error ? py::object(py::str(*error)) : py::none());
+      return r.is_none() ? std::string() : r.cast<std::string>();
+    });
+  }
+
+ private:
+  template <typename Fn>
+  void Call(Fn fn) {
+    std::string failure;
+    if (!PythonAlive()) {
+      failure = "the Python interpreter is shutting down";
+    } else {
+      py::gil_scoped_acquire gil;
+      try {
+        failure = fn();
+      } catch (py::error_already_set& e) {
+        failure = e.what();
+      }
+    }
+    if (!failure.empty())
+      api::ThrowStatus(Status::Error("FOREACH_USER_FUNCTION_ERROR", {{"reason", failure}}));
+  }
+  PyRef adapter_;
+  std::vector<std::string> names_;
+  TimeZone tz_;
+};
+
 /// A Python StreamingQueryListener: `adapter` is the listener's spate.sql.streaming
 /// dispatcher, called as adapter(kind, dict) under the GIL.
 class PyListener final : public stream::StreamingQueryListener {
@@ -468,6 +524,7 @@ stream::Trigger MakeTrigger(const std::string& kind, const std::string& interval
   if (kind == "once") return api::Trigger::Once();
   if (kind == "availableNow") return api::Trigger::AvailableNow();
   if (kind == "continuous") return api::Trigger::Continuous(interval);
+  if (kind == "realTime") return api::Trigger::RealTime(interval);
   return stream::Trigger::Default();
 }
 
@@ -501,6 +558,7 @@ void BindReadWrite(py::module_& m) {
   // outputMode, options, queryName, partitionBy, trigger (kind, interval), path, table.
   // batch_fn(native_df, batch_id) -> None | traceback text, for foreachBatch/foreach.
   m.def("writeStreamStart", [](const DataFrame& df, py::dict spec, py::object batch_fn, bool foreach_mode) {
+    // foreach_mode: batch_fn is a _ForeachAdapter (open/process/close), not a batch function.
     api::DataStreamWriter w = df.writeStream();
     std::optional<std::string> temp_checkpoint;
     auto format = spec["format"].cast<std::optional<std::string>>();
@@ -526,8 +584,17 @@ void BindReadWrite(py::module_& m) {
         w.option("checkpointLocation", *temp_checkpoint);
       }
       PyRef fn = MakeRef(std::move(batch_fn));
-      const char* error_class = foreach_mode ? "FOREACH_USER_FUNCTION_ERROR" : "FOREACH_BATCH_USER_FUNCTION_ERROR";
-      w.foreachBatch([fn, error_class](DataFrame batch, int64_t id) { RunBatchCallback(fn, batch, id, error_class); });
+      if (foreach_mode) {
+        std::vector<std::string> names;
+        const auto schema = df.schema();  // fields() refers into it: keep it alive
+        for (const auto& f : schema.fields()) names.push_back(f.name);
+        auto tz = TimeZone::Find(df.session()->conf.session_time_zone());
+        w.foreach(std::make_shared<PyForeachWriter>(fn, std::move(names), tz.ok() ? *tz : TimeZone()));
+      } else {
+        w.foreachBatch([fn](DataFrame batch, int64_t id) {
+          RunBatchCallback(fn, batch, id, "FOREACH_BATCH_USER_FUNCTION_ERROR");
+        });
+      }
     }
     auto path = spec["path"].cast<std::optional<std::string>>();
     auto table = spec["table"].cast<std::optional<std::string>>();

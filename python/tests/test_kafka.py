@@ -304,3 +304,65 @@ def test_kafka_parse_example(kafka, tmp_path):
                         str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout == EXPECTED_KAFKA_PARSE
+
+
+def test_real_time_mode_foreach(spark, kafka, tmp_path):
+    """trigger(realTime=...): records reach a Python foreach writer while the batch (an hour
+    long) is still open; the writer is opened once for the batch and closed when it ends
+    (stop), then the batch's offsets are logged (docs/real-time-mode.md)."""
+    import threading
+    import time
+    topic = topic_name("rtm")
+    kcat_produce(kafka, topic, 0, ["k0\tv0"])
+    seen, calls, lock = [], [], threading.Lock()
+
+    class Writer:
+        def open(self, partition_id, epoch_id):
+            calls.append(("open", partition_id, epoch_id))
+            return True
+
+        def process(self, row):
+            with lock:
+                seen.append(row.value)
+
+        def close(self, error):
+            calls.append(("close", error))
+
+    spark.conf.set("spark.sql.streaming.realTimeMode.minBatchDuration", "100")
+    try:
+        df = (spark.readStream.format("kafka").option("kafka.bootstrap.servers", kafka)
+              .option("subscribe", topic).option("startingOffsets", "earliest").load()
+              .selectExpr("CAST(value AS STRING) AS value"))
+        chk = str(tmp_path / "chk")
+        q = (df.writeStream.foreach(Writer()).outputMode("update")
+             .option("checkpointLocation", chk).trigger(realTime="1 hour").start())
+
+        def wait_for(n):
+            deadline = time.time() + 120
+            while time.time() < deadline:
+                with lock:
+                    if len(seen) >= n:
+                        return
+                time.sleep(0.01)
+            raise AssertionError("foreach saw %r" % seen)
+
+        wait_for(1)
+        kcat_produce(kafka, topic, 1, ["k1\tv1", "k2\tv2"])
+        wait_for(3)
+        assert q.recentProgress == []  # the batch is still open
+        assert not os.path.exists(os.path.join(chk, "offsets", "0"))
+        q.stop()
+        assert sorted(seen) == ["v0", "v1", "v2"]
+        assert calls == [("open", 0, 0), ("close", None)]
+        with open(os.path.join(chk, "offsets", "0")) as f:
+            logged = json.loads(f.read().splitlines()[-1])
+        assert logged == {topic: {"0": 1, "1": 2}}
+        # Spark's start checks: output mode first.
+        with pytest.raises(AnalysisException, match="STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED"):
+            df.writeStream.format("console").option("checkpointLocation", str(tmp_path / "c2")) \
+                .trigger(realTime="5 seconds").start()
+        with pytest.raises(Exception, match="INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL"):
+            df.writeStream.format("console").outputMode("update") \
+                .option("checkpointLocation", str(tmp_path / "c3")).trigger(realTime="50 milliseconds").start()
+    finally:
+        spark.conf.unset("spark.sql.streaming.realTimeMode.minBatchDuration")

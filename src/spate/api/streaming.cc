@@ -161,11 +161,77 @@ std::shared_ptr<connectors::MemorySink> MemorySinkOf(const StreamingQuery& query
   return it == MemorySinks().end() ? nullptr : it->second.lock();
 }
 
+// ---- the foreach sink
+
+// ForeachWriter's contract per batch: open(partition, epoch) -> process each row if it
+// returned true -> close(error). In real-time mode the writer stays open across the pieces
+// of a batch and is closed when the batch finishes, as Spark's long-running task does.
+class ForeachWriterSink final : public stream::Sink {
+ public:
+  explicit ForeachWriterSink(std::shared_ptr<ForeachWriter> writer)
+      : writer_(std::move(writer)) {}
+  std::string Describe() const override { return "ForeachSink"; }
+  bool SupportsRealTime() const override { return true; }
+
+  Result<int64_t> AddBatch(const stream::MicroBatch& mb) override {
+    SPATE_ASSIGN_OR_RETURN(auto batches, mb.Collect());
+    SchemaPtr schema = mb.analyzed->OutputSchema();
+    int64_t n = 0;
+    try {
+      if (open_epoch_ != mb.batch_id) {
+        if (open_epoch_ >= 0) SPATE_RETURN_IF_ERROR(Close(std::nullopt));
+        open_epoch_ = mb.batch_id;
+        process_ = writer_->open(0, mb.batch_id);
+      }
+      if (process_) {
+        for (const auto& b : batches) {
+          for (int64_t r = 0; r < b->num_rows(); ++r) {
+            std::vector<Value> vals;
+            for (int c = 0; c < b->num_columns(); ++c) vals.push_back(b->column(c)->GetValue(r));
+            writer_->process(Row(std::move(vals), schema));
+            ++n;
+          }
+        }
+      }
+    } catch (...) {
+      Status st = FromCurrentException();
+      (void)Close(st.ToString());  // the writer's own failure is the one reported
+      return st;
+    }
+    if (!mb.real_time_piece) SPATE_RETURN_IF_ERROR(Close(std::nullopt));
+    return n;
+  }
+  Status FinishRealTimeBatch(int64_t batch_id) override {
+    return open_epoch_ == batch_id ? Close(std::nullopt) : Status::OK();
+  }
+  void Stop() override {
+    if (open_epoch_ >= 0) (void)Close(std::nullopt);
+  }
+
+ private:
+  Status Close(const std::optional<std::string>& error) {
+    open_epoch_ = -1;
+    try {
+      writer_->close(error);
+    } catch (...) {
+      return FromCurrentException();
+    }
+    return Status::OK();
+  }
+  std::shared_ptr<ForeachWriter> writer_;
+  int64_t open_epoch_ = -1;  // the epoch the writer is open for
+  bool process_ = false;
+};
+
 // ---- Trigger
 
 stream::Trigger Trigger::ProcessingTime(const std::string& interval) {
   return stream::Trigger::ProcessingTime(
       ValueOrThrow(stream::Trigger::ParseIntervalMs(interval)));
+}
+
+stream::Trigger Trigger::RealTime(const std::string& duration) {
+  return stream::Trigger::RealTime(ValueOrThrow(stream::Trigger::ParseIntervalMs(duration)));
 }
 
 stream::Trigger Trigger::Continuous(const std::string& interval) {
@@ -657,31 +723,7 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
         });
   } else if (fmt == "foreach") {
     temp_allowed = true;
-    auto writer = foreach_;
-    sink = std::make_shared<connectors::ForeachBatchSink>(
-        [writer](const stream::MicroBatch& mb) -> Status {
-          SPATE_ASSIGN_OR_RETURN(auto batches, mb.Collect());
-          SchemaPtr schema = mb.analyzed->OutputSchema();
-          std::optional<std::string> error;
-          try {
-            if (writer->open(0, mb.batch_id)) {
-              for (const auto& b : batches) {
-                for (int64_t r = 0; r < b->num_rows(); ++r) {
-                  std::vector<Value> vals;
-                  for (int c = 0; c < b->num_columns(); ++c)
-                    vals.push_back(b->column(c)->GetValue(r));
-                  writer->process(Row(std::move(vals), schema));
-                }
-              }
-            }
-          } catch (...) {
-            Status st = FromCurrentException();
-            writer->close(st.ToString());
-            return st;
-          }
-          writer->close(std::nullopt);
-          return Status::OK();
-        });
+    sink = std::make_shared<ForeachWriterSink>(foreach_);
   } else if (fmt == "parquet" || fmt == "json" || fmt == "csv" || fmt == "text") {
     if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
     // The file sink appends files: no other output mode (Spark's FileStreamSink).

@@ -58,7 +58,7 @@ using StreamingQueryStatus = stream::StreamingQueryStatus;
 using StreamingQueryListener = stream::StreamingQueryListener;
 
 /// Trigger.ProcessingTime("30 seconds"), Trigger.Once(), Trigger.AvailableNow(),
-/// Trigger.Continuous("1 second") (refused at start: not supported).
+/// Trigger.Continuous("1 second") (refused at start: not supported), Trigger.RealTime(...).
 class Trigger {
  public:
   static stream::Trigger ProcessingTime(const std::string& interval);
@@ -68,6 +68,13 @@ class Trigger {
   static stream::Trigger Once() { return stream::Trigger::Once(); }
   static stream::Trigger AvailableNow() { return stream::Trigger::AvailableNow(); }
   static stream::Trigger Continuous(const std::string& interval);
+  /// Real-time mode (Spark 4.1): long-running batches of `duration` (default 5 minutes)
+  /// whose records reach the sink as they arrive; Kafka sources, and Kafka, foreach and
+  /// console sinks, output mode Update (docs/real-time-mode.md).
+  static stream::Trigger RealTime(const std::string& duration);
+  static stream::Trigger RealTime(int64_t duration_ms = stream::Trigger::kDefaultRealTimeMs) {
+    return stream::Trigger::RealTime(duration_ms);
+  }
 };
 
 class StreamingQuery {

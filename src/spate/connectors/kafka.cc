@@ -1206,6 +1206,7 @@ class KafkaMicroBatchSource final : public stream::Source {
   std::string Describe() const override {
     return "KafkaV2[" + reader_->strategy().Describe() + "]";
   }
+  bool SupportsRealTime() const override { return true; }
 
   Result<std::optional<JsonValue>> LatestOffset(const std::optional<JsonValue>& start) override {
     PartitionOffsets from;
@@ -1689,6 +1690,9 @@ class KafkaSink final : public stream::Sink {
   }
 
   std::string Describe() const override { return "KafkaSink"; }
+  // Real-time mode: each piece is produced and flushed as it comes (at least once). The
+  // exactly-once mode's one transaction per batch cannot take a batch in pieces.
+  bool SupportsRealTime() const override { return !exactly_once_; }
 
   Status Start(const std::string& query_id) override {
     if (!exactly_once_ || w_) return Status::OK();

@@ -95,9 +95,13 @@ Status MemoryStream::Commit(const JsonValue& end) {
 // ---- MemorySink
 
 Result<int64_t> MemorySink::AddBatch(const stream::MicroBatch& batch) {
+  // Real-time mode: the pieces of the open batch are appended to it.
+  bool piece_of_open = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (batch.batch_id <= latest_) return int64_t{0};  // already added: a replay
+    piece_of_open = batch.real_time_piece && batch.batch_id == open_real_time_ &&
+                    !batches_.empty() && batches_.back().first == batch.batch_id;
+    if (!piece_of_open && batch.batch_id <= latest_) return int64_t{0};  // a replay
   }
   SPATE_ASSIGN_OR_RETURN(auto rows, batch.Collect());
   int64_t n = 0;
@@ -107,13 +111,25 @@ Result<int64_t> MemorySink::AddBatch(const stream::MicroBatch& batch) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     schema_ = schema;
-    if (mode_ == stream::OutputMode::kComplete) batches_.clear();
-    batches_.emplace_back(batch.batch_id, std::move(rows));
+    if (piece_of_open) {
+      auto& open = batches_.back().second;
+      open.insert(open.end(), rows.begin(), rows.end());
+    } else {
+      if (mode_ == stream::OutputMode::kComplete) batches_.clear();
+      batches_.emplace_back(batch.batch_id, std::move(rows));
+      if (batch.real_time_piece) open_real_time_ = batch.batch_id;
+    }
     latest_ = batch.batch_id;
     for (const auto& [id, bs] : batches_) all.insert(all.end(), bs.begin(), bs.end());
   }
   if (publish_) SPATE_RETURN_IF_ERROR(publish_(schema, all));
   return n;
+}
+
+Status MemorySink::FinishRealTimeBatch(int64_t batch_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (open_real_time_ == batch_id) open_real_time_ = -1;
+  return Status::OK();
 }
 
 std::vector<BatchPtr> MemorySink::AllData() const {

@@ -48,6 +48,7 @@ class MemoryStream final : public stream::Source,
   Result<DataSourcePtr> GetBatch(const std::optional<stream::JsonValue>& start,
                                  const stream::JsonValue& end) override;
   Status Commit(const stream::JsonValue& end) override;
+  bool SupportsRealTime() const override { return true; }
 
  private:
   SchemaPtr schema_;
@@ -65,6 +66,8 @@ class MemorySink final : public stream::Sink {
       : mode_(mode), publish_(std::move(publish)) {}
   std::string Describe() const override { return "MemorySink"; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
+  bool SupportsRealTime() const override { return true; }
+  Status FinishRealTimeBatch(int64_t batch_id) override;
   /// Every row held (in batch order).
   std::vector<BatchPtr> AllData() const;
   SchemaPtr schema() const;
@@ -80,6 +83,7 @@ class MemorySink final : public stream::Sink {
   SchemaPtr schema_;
   std::vector<std::pair<int64_t, std::vector<BatchPtr>>> batches_;
   int64_t latest_ = -1;
+  int64_t open_real_time_ = -1;  // the real-time batch whose pieces are arriving
 };
 
 class ConsoleSink final : public stream::Sink {
@@ -91,6 +95,7 @@ class ConsoleSink final : public stream::Sink {
       const std::map<std::string, std::string>& options, std::ostream* out = nullptr);
   std::string Describe() const override { return "ConsoleSink"; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
+  bool SupportsRealTime() const override { return true; }
 
  private:
   int num_rows_;
@@ -113,6 +118,7 @@ class NoopSink final : public stream::Sink {
  public:
   std::string Describe() const override { return "NoopSink"; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
+  bool SupportsRealTime() const override { return true; }
 };
 
 /// Case-insensitive option lookup.

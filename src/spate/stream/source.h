@@ -84,6 +84,10 @@ class Source {
   /// Progress "metrics" of the source (string values).
   virtual std::vector<std::pair<std::string, std::string>> Metrics() const { return {}; }
   virtual void Stop() {}
+  /// Real-time mode (Trigger.RealTime) may read this source: it is asked for new data
+  /// continuously within one long batch (Spark: Kafka; spate also its MemoryStream, as
+  /// Spark's tests use LowLatencyMemoryStream).
+  virtual bool SupportsRealTime() const { return false; }
 };
 using SourcePtr = std::shared_ptr<Source>;
 using SourceFactory = std::function<Result<SourcePtr>(const SourceContext&)>;
@@ -141,6 +145,9 @@ struct MicroBatch {
   BatchRunner* runner = nullptr;
   OutputMode output_mode = OutputMode::kAppend;
   std::string query_id;
+  /// Real-time mode: this is one piece of batch `batch_id` (more may follow with the same
+  /// id; Sink::FinishRealTimeBatch ends the batch).
+  bool real_time_piece = false;
   /// Runs the plan and returns every row.
   Result<std::vector<BatchPtr>> Collect() const;
 };
@@ -160,6 +167,15 @@ class Sink {
     return Status::OK();
   }
   virtual void Stop() {}
+  /// Real-time mode may write to this sink (Spark: Kafka, foreach, console, memory). In
+  /// real-time mode AddBatch is called once per piece of the batch, all with the batch's
+  /// id, as records arrive, and FinishRealTimeBatch ends the batch (before its offsets are
+  /// logged).
+  virtual bool SupportsRealTime() const { return false; }
+  virtual Status FinishRealTimeBatch(int64_t batch_id) {
+    (void)batch_id;
+    return Status::OK();
+  }
 };
 using SinkPtr = std::shared_ptr<Sink>;
 

@@ -114,6 +114,15 @@ class StreamingQuery {
   /// Runs one trigger; *terminate set when the trigger type ends the query.
   Status RunTrigger(bool* has_data);
   Status RunBatch(int64_t trigger_start_ms, std::map<std::string, int64_t>* durations);
+  // Trigger.RealTime: one long-running batch (docs/real-time-mode.md), and the checks
+  // Spark makes when the first batch is planned (sources, operators).
+  Status RunRealTimeBatch();
+  Status CheckRealTimeQuery();
+  // The progress of the batch just committed (offsets committed_offsets_ ->
+  // available_offsets_), then the next batch id.
+  void FinishBatch(int64_t trigger_start, std::map<std::string, int64_t>* durations,
+                   const std::vector<int64_t>& input_rows, int64_t output_rows,
+                   sql::BoundPlanPtr executed);
   std::vector<std::pair<std::string, std::string>> PinnedConf() const;
   /// Advances the watermark from the event times the batch saw (Spark's
   /// WatermarkTracker): per withWatermark node max event time minus delay, combined by

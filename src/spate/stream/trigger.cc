@@ -82,6 +82,8 @@ std::string Trigger::ToString() const {
       return "AvailableNowTrigger";
     case Kind::kContinuous:
       return "ContinuousTrigger(" + std::to_string(interval_ms) + ")";
+    case Kind::kRealTime:
+      return "RealTimeTrigger(" + std::to_string(interval_ms) + ")";
   }
   return "";
 }

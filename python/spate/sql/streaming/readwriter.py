@@ -171,47 +171,61 @@ class DataStreamReader(_Options):
         return self._df(_spate.readStreamTable(self._spark._js, self._options, tableName))
 
 
-def _foreach_function(f: Any) -> Callable[[Any, int], None]:
-    """PySpark's foreach contract over one micro-batch: f(row) per row, or an object with
-    process(row) and optional open(partition_id, epoch_id) / close(error)."""
-    if callable(f):
-        def each_row(df: Any, epoch_id: int) -> None:
-            for row in df.collect():
-                f(row)
-        return each_row
+class _ForeachAdapter:
+    """PySpark's foreach contract, driven by the engine's foreach sink: f(row) per row, or an
+    object with process(row) and optional open(partition_id, epoch_id) / close(error).
+    Each call returns None, or the traceback text when the user's code raised (the query then
+    fails with FOREACH_USER_FUNCTION_ERROR); close(error) gets the exception process raised."""
 
-    if not hasattr(f, "process") or not callable(getattr(f, "process")):
-        raise PySparkAttributeError(
-            "[ATTRIBUTE_NOT_CALLABLE] Attribute `process` in provided object `f` is not callable.",
-            "ATTRIBUTE_NOT_CALLABLE", None, {"attr_name": "process", "obj_name": "f"})
-
-    def exists(name: str) -> bool:
-        if hasattr(f, name) and not callable(getattr(f, name)):
+    def __init__(self, f: Any) -> None:
+        self._f = f
+        self._error: Optional[BaseException] = None
+        if callable(f):
+            self._open = self._close = None
+            self._process = f
+            return
+        if not hasattr(f, "process") or not callable(getattr(f, "process")):
             raise PySparkAttributeError(
-                "[ATTRIBUTE_NOT_CALLABLE] Attribute `%s` in provided object `f` is not callable."
-                % name, "ATTRIBUTE_NOT_CALLABLE", None, {"attr_name": name, "obj_name": "f"})
-        return hasattr(f, name)
+                "[ATTRIBUTE_NOT_CALLABLE] Attribute `process` in provided object `f` is not callable.",
+                "ATTRIBUTE_NOT_CALLABLE", None, {"attr_name": "process", "obj_name": "f"})
 
-    open_exists, close_exists = exists("open"), exists("close")
+        def method(name: str) -> Optional[Callable[..., Any]]:
+            if hasattr(f, name) and not callable(getattr(f, name)):
+                raise PySparkAttributeError(
+                    "[ATTRIBUTE_NOT_CALLABLE] Attribute `%s` in provided object `f` is not callable."
+                    % name, "ATTRIBUTE_NOT_CALLABLE", None, {"attr_name": name, "obj_name": "f"})
+            return getattr(f, name) if hasattr(f, name) else None
 
-    def with_open_process_close(df: Any, epoch_id: int) -> None:
-        should_process = True
-        if open_exists:
-            should_process = f.open(0, epoch_id)
-        error = None
+        self._open, self._close = method("open"), method("close")
+        self._process = f.process
+
+    def open(self, partition_id: int, epoch_id: int) -> Any:
+        self._error = None
         try:
-            if should_process:
-                for row in df.collect():
-                    f.process(row)
-        except Exception as ex:
-            error = ex
-        finally:
-            if close_exists:
-                f.close(error)
-            if error:
-                raise error
+            return True if self._open is None else bool(self._open(partition_id, epoch_id))
+        except BaseException as ex:
+            self._error = ex
+            return traceback.format_exc()
 
-    return with_open_process_close
+    def process(self, names: List[str], values: List[Any]) -> Optional[str]:
+        from spate.sql.types import _create_row
+        try:
+            self._process(_create_row(names, values))
+        except BaseException as ex:
+            self._error = ex
+            return traceback.format_exc()
+        return None
+
+    def close(self, error: Optional[str]) -> Optional[str]:
+        raised = self._error if error is not None else None
+        self._error = None
+        if self._close is None:
+            return None
+        try:
+            self._close(raised)
+        except BaseException:
+            return traceback.format_exc()
+        return None
 
 
 class DataStreamWriter(_Options):
@@ -250,11 +264,13 @@ class DataStreamWriter(_Options):
 
     def trigger(self, *, processingTime: Optional[str] = None, once: Optional[bool] = None,
                 continuous: Optional[str] = None,
-                availableNow: Optional[bool] = None) -> "DataStreamWriter":
-        """Exactly one of processingTime='10 seconds', once=True, availableNow=True or
+                availableNow: Optional[bool] = None,
+                realTime: Optional[str] = None) -> "DataStreamWriter":
+        """Exactly one of processingTime='10 seconds', once=True, availableNow=True,
+        realTime='5 minutes' (real-time mode: docs/real-time-mode.md) or
         continuous='1 second' (refused when the query starts: not supported)."""
-        params = [processingTime, once, continuous, availableNow]
-        if params.count(None) != 3:
+        params = [processingTime, once, continuous, availableNow, realTime]
+        if params.count(None) != 4:
             raise PySparkValueError("[ONLY_ALLOW_SINGLE_TRIGGER] Only a single trigger is allowed.",
                                     "ONLY_ALLOW_SINGLE_TRIGGER", None, {})
         if processingTime is not None:
@@ -267,6 +283,10 @@ class DataStreamWriter(_Options):
                     "[VALUE_NOT_TRUE] Value for `once` must be True, got '%s'." % once,
                     "VALUE_NOT_TRUE", None, {"arg_name": "once", "arg_value": str(once)})
             self._trigger = ("once", "")
+        elif realTime is not None:
+            _non_empty_str("realTime", realTime)
+            _spate.triggerIntervalMs(realTime.strip())
+            self._trigger = ("realTime", realTime.strip())
         elif continuous is not None:
             _non_empty_str("continuous", continuous)
             _spate.triggerIntervalMs(continuous.strip())
@@ -282,7 +302,7 @@ class DataStreamWriter(_Options):
     def foreach(self, f: Any) -> "DataStreamWriter":
         """Each output row to ``f(row)``, or to ``f.process(row)`` between optional
         ``f.open(partition_id, epoch_id)`` and ``f.close(error)`` per micro-batch."""
-        self._batch_fn = _foreach_function(f)
+        self._batch_fn = _ForeachAdapter(f)
         self._foreach = True
         return self
 
@@ -295,6 +315,8 @@ class DataStreamWriter(_Options):
     def _native_batch_fn(self) -> Optional[Callable[[Any, int], Optional[str]]]:
         if self._batch_fn is None:
             return None
+        if self._foreach:
+            return self._batch_fn  # the _ForeachAdapter itself
         from spate.sql.dataframe import DataFrame
         fn, spark = self._batch_fn, self._spark
 
