@@ -4,12 +4,13 @@
 #include "spate/exec/exec_context.h"
 #include "spate/exec/physical_plan.h"
 #include "spate/exec/planner.h"
+#include "spate/exec/scan_pushdown.h"
 
 namespace spate::exec {
 
 Result<PhysicalPlanPtr> CreatePhysicalPlan(const sql::BoundPlanPtr& plan, const ExecOptions& options) {
   if (!plan) return Status::Invalid("CreatePhysicalPlan: null plan");
-  SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr root, Planner(options).Plan(plan));
+  SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr root, Planner(options).Plan(PruneColumns(plan)));
   return PhysicalPlanPtr(std::make_shared<const PhysicalPlan>(std::move(root)));
 }
 

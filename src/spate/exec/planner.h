@@ -22,6 +22,9 @@
 //
 // Thread safety: a Planner is immutable; Plan() may be called concurrently.
 
+#include <optional>
+#include <set>
+
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_op.h"
 #include "spate/sql/bound_plan.h"
@@ -36,6 +39,13 @@ class PhysicalExtension : public sql::BoundExtension {
  public:
   virtual Result<PhysicalOpPtr> PlanPhysical(std::vector<PhysicalOpPtr> children,
                                              const ExecOptions& options) const = 0;
+  /// Column pruning (scan_pushdown.h PruneColumns): the columns of the node's only child
+  /// it reads when its consumer reads `needed` of its output (nullptr: all of it), or
+  /// nullopt (the default) when it may read any child column.
+  virtual std::optional<std::set<int>> ChildColumnsRead(const std::set<int>* needed) const {
+    (void)needed;
+    return std::nullopt;
+  }
 };
 
 struct PlannerOptions {

@@ -3,6 +3,9 @@
 
 #include <set>
 
+#include "spate/compute/generators.h"
+#include "spate/exec/planner.h"
+
 namespace spate::exec {
 
 namespace {
@@ -10,11 +13,7 @@ namespace {
 using sql::BoundKind;
 using sql::BoundPlan;
 
-void CollectRefs(const BoundExprPtr& e, std::set<int>* out) {
-  if (!e) return;
-  if (e->column_index() >= 0) out->insert(e->column_index());
-  for (const auto& c : e->children()) CollectRefs(c, out);
-}
+void CollectRefs(const BoundExprPtr& e, std::set<int>* out) { CollectColumnRefs(e, out); }
 
 void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out) {
   if (e->children().size() == 2 &&
@@ -73,7 +72,114 @@ bool ToPredicate(const BoundExprPtr& e, const Schema& schema, ScanPredicate* p) 
   return false;
 }
 
+/// `p` rewritten for a consumer reading `needed` of its output (nullptr: all); `parent`
+/// is the consumer's kind (a scan right under a Project, Aggregate or Filter is left to
+/// PushDownIntoFileScan).
+sql::BoundPlanPtr Prune(const sql::BoundPlanPtr& p, const std::set<int>* needed,
+                        BoundKind parent) {
+  const BoundPlan& n = *p;
+  auto with_children = [&](std::vector<sql::BoundPlanPtr> kids) {
+    bool same = true;
+    for (size_t i = 0; i < kids.size(); ++i) same &= kids[i] == n.children[i];
+    if (same) return p;
+    auto copy = std::make_shared<BoundPlan>(n);
+    copy->children = std::move(kids);
+    return sql::BoundPlanPtr(copy);
+  };
+  auto one_child = [&](const std::set<int>* child_needed) {
+    return with_children({Prune(n.children[0], child_needed, n.kind)});
+  };
+  auto plus = [&](std::set<int> extra) {
+    if (needed) extra.insert(needed->begin(), needed->end());
+    return extra;
+  };
+  switch (n.kind) {
+    case BoundKind::kFileScan: {
+      if (!needed || n.scan_pruned || parent == BoundKind::kProject ||
+          parent == BoundKind::kAggregate || parent == BoundKind::kFilter ||
+          needed->size() >= n.output.size())
+        return p;
+      auto copy = std::make_shared<BoundPlan>(n);
+      copy->scan_pruned = true;
+      copy->scan_columns.assign(needed->begin(), needed->end());
+      return sql::BoundPlanPtr(copy);
+    }
+    case BoundKind::kProject: {
+      if (n.children.size() != 1) break;
+      std::set<int> child;
+      std::vector<BoundExprPtr> exprs = n.exprs;
+      bool changed = false;
+      for (size_t i = 0; i < exprs.size(); ++i) {
+        if (!needed || needed->count(static_cast<int>(i))) {
+          CollectRefs(exprs[i], &child);
+        } else if (!exprs[i]->literal_value()) {
+          exprs[i] = MakeLiteral(Value::Null(exprs[i]->type()));
+          changed = true;
+        }
+      }
+      auto kid = Prune(n.children[0], &child, n.kind);
+      if (!changed && kid == n.children[0]) return p;
+      auto copy = std::make_shared<BoundPlan>(n);
+      copy->exprs = std::move(exprs);
+      copy->children = {kid};
+      return sql::BoundPlanPtr(copy);
+    }
+    case BoundKind::kFilter: {
+      if (n.children.size() != 1 || !needed) break;
+      std::set<int> child = plus({});
+      CollectRefs(n.condition, &child);
+      return one_child(&child);
+    }
+    case BoundKind::kWatermark: {
+      if (n.children.size() != 1 || !needed) break;
+      std::set<int> child = plus({n.watermark_column});
+      return one_child(&child);
+    }
+    case BoundKind::kGenerate: {
+      if (n.children.size() != 1 || !needed || !n.generator) break;
+      const int width = static_cast<int>(n.children[0]->output.size());
+      std::set<int> child;
+      for (int c : *needed) {
+        if (c < width) child.insert(c);
+      }
+      CollectRefs(n.generator->arg, &child);
+      return one_child(&child);
+    }
+    case BoundKind::kAggregate: {
+      if (n.children.size() != 1) break;
+      std::set<int> child;
+      for (const auto& e : n.group_exprs) CollectRefs(e, &child);
+      for (const auto& a : n.aggregates) {
+        for (const auto& e : a.args) CollectRefs(e, &child);
+        CollectRefs(a.filter, &child);
+      }
+      return one_child(&child);
+    }
+    case BoundKind::kExtension: {
+      auto* ext = dynamic_cast<const PhysicalExtension*>(n.extension.get());
+      if (n.children.size() != 1 || !ext) break;
+      auto child = ext->ChildColumnsRead(needed);
+      if (!child) break;
+      return one_child(&*child);
+    }
+    default: break;
+  }
+  std::vector<sql::BoundPlanPtr> kids;
+  for (const auto& c : n.children) kids.push_back(c ? Prune(c, nullptr, n.kind) : c);
+  return with_children(std::move(kids));
+}
+
 }  // namespace
+
+void CollectColumnRefs(const BoundExprPtr& e, std::set<int>* out) {
+  if (!e) return;
+  if (e->column_index() >= 0) out->insert(e->column_index());
+  for (const auto& c : e->children()) CollectColumnRefs(c, out);
+}
+
+sql::BoundPlanPtr PruneColumns(const sql::BoundPlanPtr& plan) {
+  return plan ? Prune(plan, nullptr, BoundKind::kExtension) : plan;
+}
 
 sql::BoundPlanPtr PushDownIntoFileScan(const sql::BoundPlanPtr& plan) {
   const BoundPlan& top = *plan;

@@ -15,6 +15,7 @@
 #include "spate/exec/group_table.h"
 #include "spate/exec/hash_aggregate.h"
 #include "spate/exec/planner.h"
+#include "spate/exec/scan_pushdown.h"
 #include "spate/state/row_codec.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/stateful_processor.h"
@@ -826,6 +827,13 @@ class WatermarkExtension final : public exec::PhysicalExtension {
     return exec::PhysicalOpPtr(
         std::make_shared<WatermarkExec>(column_, report_, children.at(0), label_));
   }
+  // Passes its child's rows through, reading the event-time column.
+  std::optional<std::set<int>> ChildColumnsRead(const std::set<int>* needed) const override {
+    if (!needed) return std::nullopt;
+    std::set<int> child = *needed;
+    child.insert(column_);
+    return child;
+  }
 
  private:
   int column_;
@@ -875,6 +883,16 @@ class AggregateExtension final : public exec::PhysicalExtension {
           std::make_shared<SessionStateSaveExec>(*session_, op_, batch_, exchange));
     }
     return exec::PhysicalOpPtr(std::make_shared<StateStoreSaveExec>(s_, op_, batch_, exchange));
+  }
+  // The partial aggregation reads the keys' and the calls' columns only.
+  std::optional<std::set<int>> ChildColumnsRead(const std::set<int>*) const override {
+    std::set<int> child;
+    for (const auto& e : group_exprs_) exec::CollectColumnRefs(e, &child);
+    for (const auto& a : s_.calls) {
+      for (const auto& e : a.args) exec::CollectColumnRefs(e, &child);
+      exec::CollectColumnRefs(a.filter, &child);
+    }
+    return child;
   }
 
  private:
