@@ -10,7 +10,8 @@ with one core's worth of parallelism (Spark local[1]; one shuffle partition on b
 the process's CPU seconds (the JVM's for Spark) are measured around the query. The rate
 is all events of the run (persons, auctions and bids, as Nexmark counts them) over those
 CPU seconds. Also printed: spate reading its generator directly (no Parquet), the state
-rows and bytes of the last batch, and the process's resident memory at the end.
+rows and bytes of the last batch, and the process's resident memory at the end. Each
+engine first runs the first query once unmeasured (the JVM's warm-up).
 Needs scripts/install-spark.sh (build/spark-venv). Printed, never checked.
 """
 import json

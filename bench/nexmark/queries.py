@@ -66,13 +66,16 @@ def q5_df(F, t):
 
 def q7_df(F, t):
     # The highest bid of each 10 s window: the windows' max price joined back to the bids
-    # of that window with that price (Flink's q7; the bids keep one event-time column, so
-    # the window is matched by a range on dateTime as Flink's BETWEEN does).
-    maxes = (t["bid"].groupBy(F.window("dateTime", "10 seconds").alias("w"))
-             .agg(F.max("price").alias("maxprice")))
+    # of that window with that price (Flink's q7). The window is matched by a range on the
+    # bids' dateTime against window_time (the window's end - 1 µs, which keeps the
+    # watermark): an interval join, so both sides' state is dropped under the watermark.
+    maxes = (t["bid"].groupBy(F.window("dateTime", "10 seconds"))
+             .agg(F.max("price").alias("maxprice"))
+             .select(F.window_time("window").alias("wt"), "maxprice"))
     b = t["bid"]
     return (b.join(maxes, (b["price"] == maxes["maxprice"]) &
-                   (b["dateTime"] >= maxes["w.start"]) & (b["dateTime"] < maxes["w.end"]))
+                   (b["dateTime"] > maxes["wt"] - F.expr("INTERVAL 10 SECONDS")) &
+                   (b["dateTime"] <= maxes["wt"]))
             .select("auction", "price", "bidder", "dateTime", "extra"))
 
 
@@ -106,13 +109,14 @@ SQL = {
              best AS (SELECT window AS w, max(num) AS maxn FROM counts GROUP BY window)
              SELECT auction, num, window.start AS starttime
              FROM counts JOIN best ON counts.window = best.w AND counts.num >= best.maxn""",
-    "q7": """WITH maxes AS (
-               SELECT window(dateTime, '10 seconds') AS w, max(price) AS maxprice
-               FROM bid GROUP BY window(dateTime, '10 seconds'))
+    "q7": """WITH w AS (
+               SELECT window, max(price) AS maxprice
+               FROM bid GROUP BY window(dateTime, '10 seconds')),
+             maxes AS (SELECT window_time(window) AS wt, maxprice FROM w)
              SELECT B.auction, B.price, B.bidder, B.dateTime, B.extra
              FROM bid B JOIN maxes
                ON B.price = maxes.maxprice
-              AND B.dateTime >= maxes.w.start AND B.dateTime < maxes.w.end""",
+              AND B.dateTime > maxes.wt - INTERVAL 10 SECONDS AND B.dateTime <= maxes.wt""",
     "q8": """WITH p AS (SELECT id, name, window(dateTime, '10 seconds') AS pw FROM person),
              a AS (SELECT seller, window(dateTime, '10 seconds') AS aw FROM auction)
              SELECT id, name, pw.start AS starttime
