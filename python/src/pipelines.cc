@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "spate/api/exceptions.h"
 #include "spate/api/pipeline.h"
 
 namespace py = pybind11;
@@ -97,8 +98,25 @@ void BindPipelines(py::module_& m) {
              f.by_name = by_name;
              f.query = [fn]() {
                py::gil_scoped_acquire gil;
-               py::object df = (*fn)();
-               return df.attr("_jdf").cast<DataFrame>();
+               try {
+                 py::object df = (*fn)();
+                 return df.attr("_jdf").cast<DataFrame>();
+               } catch (py::error_already_set& e) {
+                 // An engine error raised in the function goes back as the engine's (the
+                 // runner defers a flow whose input does not exist yet).
+                 py::object v = e.value();
+                 if (py::hasattr(v, "getErrorClass")) {
+                   py::object cls = v.attr("getErrorClass")();
+                   if (!cls.is_none()) {
+                     std::vector<ErrorParam> params;
+                     for (auto item : v.attr("getMessageParameters")().cast<py::dict>()) {
+                       params.push_back({py::str(item.first), py::str(item.second)});
+                     }
+                     api::ThrowStatus(Status::Error(cls.cast<std::string>(), std::move(params)));
+                   }
+                 }
+                 throw;
+               }
              };
              p.defineFlow(std::move(f));
            },

@@ -17,6 +17,11 @@ The decorators register their dataset with the pipeline being loaded; outside on
 as PySpark's do (GRAPH_ELEMENT_DEFINED_OUTSIDE_OF_DECLARATIVE_PIPELINE). Query functions
 run when their flow runs, after the datasets they read.
 """
+import contextlib
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
+
+from spate import _spate
+from spate.pipelines.api import registration_context
 from spate.pipelines.api import (
     append_flow,
     create_auto_cdc_flow,
@@ -27,7 +32,49 @@ from spate.pipelines.api import (
     temporary_view,
 )
 
+
+
+class Pipeline:
+    """spate's pipeline runner from Python (what ``spate run`` does)::
+
+        p = Pipeline(spark, storage="/data/pipeline-storage")
+        p.add_sql(open("pipeline.sql").read(), "pipeline.sql")
+        with p.definitions():             # decorators here register with p
+            @dp.table
+            def bronze(): ...
+        for r in p.run(): print(r["target"], r["rows"])
+
+    ``run()`` processes what is available (availableNow) or, with ``continuous=True``, runs
+    until ``stop()`` or Ctrl-C. Datasets, checkpoints and refusals: docs/pipelines.md."""
+
+    def __init__(self, spark: Any, storage: str, *, database: Optional[str] = None,
+                 continuous: bool = False, trigger_interval: str = "10 seconds",
+                 full_refresh: Sequence[str] = (), full_refresh_all: bool = False,
+                 on_event: Optional[Callable[[str], None]] = None) -> None:
+        self._p = _spate.Pipeline(spark._js, storage, database, continuous, trigger_interval,
+                                  list(full_refresh), full_refresh_all, on_event)
+
+    def add_sql(self, text: str, file: str = "") -> "Pipeline":
+        self._p.add_sql(text, file)
+        return self
+
+    @contextlib.contextmanager
+    def definitions(self) -> Iterator["Pipeline"]:
+        with registration_context(self._p):
+            yield self
+
+    def flow_order(self) -> List[str]:
+        return self._p.flow_order()
+
+    def run(self) -> List[Dict[str, Any]]:
+        return self._p.run()
+
+    def stop(self) -> None:
+        self._p.stop()
+
+
 __all__ = [
+    "Pipeline",
     "append_flow",
     "create_auto_cdc_flow",
     "create_streaming_table",

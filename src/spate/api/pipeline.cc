@@ -272,61 +272,80 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
     SaveAsTable(df, QuoteName(d.name), "overwrite", "delta", d.partition_columns,
                 {{"overwriteSchema", "true"}});
   };
-  for (const std::string& name : order) {
-    size_t i = flow_index(name);
-    const Flow& f = flows_[i];
-    const Dataset& d = *FindDataset(f.target);
-    const std::string label = d.kind == DatasetKind::kTemporaryView ? f.name : qualified(f);
-    FlowResult r{f.name, f.target, d.kind, 0, 0};
-    try {
-      Event("Flow " + label + " is STARTING.");
-      if (d.kind == DatasetKind::kTemporaryView) {
-        DataFrame df = f.query();
-        CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
-      } else if (d.kind == DatasetKind::kMaterializedView) {
-        Event("Flow " + label + " is RUNNING.");
-        refresh_view(f, d);
-        views.push_back(i);
-      } else {
-        DataFrame df = f.query();
-        if (!df.isStreaming()) {
-          ThrowStatus(Status::Invalid(
-              "Streaming table " + d.name + " is written by flow " + f.name +
-              ", whose query is a batch query: read its input with STREAM(...) or "
-              "STREAM read_files(...)."));
-        }
-        ensure_table(d, df);
-        if (f.by_name) {
-          // BY NAME: the target's columns, picked from the query by name.
-          std::vector<Column> cols;
-          for (const auto& c : spark_.table(QuoteName(d.name)).columns()) {
-            cols.push_back(functions::col("`" + c + "`"));
+  // A code flow (reads unknown) that reads a dataset not yet written waits for the others
+  // and is tried again; a round without progress fails with its error.
+  std::vector<std::string> pending = order;
+  while (!pending.empty()) {
+    std::vector<std::string> deferred;
+    std::optional<SparkException> deferred_error;
+    for (const std::string& name : pending) {
+      size_t i = flow_index(name);
+      const Flow& f = flows_[i];
+      const Dataset& d = *FindDataset(f.target);
+      const std::string label = d.kind == DatasetKind::kTemporaryView ? f.name : qualified(f);
+      FlowResult r{f.name, f.target, d.kind, 0, 0};
+      try {
+        Event("Flow " + label + " is STARTING.");
+        if (d.kind == DatasetKind::kTemporaryView) {
+          DataFrame df = f.query();
+          CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
+        } else if (d.kind == DatasetKind::kMaterializedView) {
+          Event("Flow " + label + " is RUNNING.");
+          refresh_view(f, d);
+          views.push_back(i);
+        } else {
+          DataFrame df = f.query();
+          if (!df.isStreaming()) {
+            ThrowStatus(Status::Invalid(
+                "Streaming table " + d.name + " is written by flow " + f.name +
+                ", whose query is a batch query: read its input with STREAM(...) or "
+                "STREAM read_files(...)."));
           }
-          df = df.select(cols);
+          ensure_table(d, df);
+          if (f.by_name) {
+            // BY NAME: the target's columns, picked from the query by name.
+            std::vector<Column> cols;
+            for (const auto& c : spark_.table(QuoteName(d.name)).columns()) {
+              cols.push_back(functions::col("`" + c + "`"));
+            }
+            df = df.select(cols);
+          }
+          StreamingQuery q = StartStreamingFlow(
+              df, d.name, f.name, checkpointOf(f),
+              options_.continuous ? stream::Trigger::ProcessingTime(interval_ms)
+                                  : stream::Trigger::AvailableNow());
+          Event("Flow " + label + " is RUNNING.");
+          if (options_.continuous) {
+            running.emplace_back(i, q);
+            results.push_back(r);
+            continue;
+          }
+          q.awaitTermination();
+          for (const auto& p : q.recentProgress()) {
+            ++r.batches;
+            r.rows += p.num_input_rows;
+          }
         }
-        StreamingQuery q = StartStreamingFlow(
-            df, d.name, f.name, checkpointOf(f),
-            options_.continuous ? stream::Trigger::ProcessingTime(interval_ms)
-                                : stream::Trigger::AvailableNow());
-        Event("Flow " + label + " is RUNNING.");
-        if (options_.continuous) {
-          running.emplace_back(i, q);
-          results.push_back(r);
+        Event("Flow " + label + " has COMPLETED.");
+        results.push_back(r);
+      } catch (const SparkException& e) {
+        if (!f.reads_known && pending.size() > 1 &&
+            e.status().error_class() == "TABLE_OR_VIEW_NOT_FOUND") {
+          Event("Flow " + label + " waits for the datasets it reads.");
+          deferred.push_back(name);
+          deferred_error = e;
           continue;
         }
-        q.awaitTermination();
-        for (const auto& p : q.recentProgress()) {
-          ++r.batches;
-          r.rows += p.num_input_rows;
-        }
+        Event("Flow " + label + " has FAILED.");
+        for (auto& [j, q] : running) q.stop();
+        throw;
       }
-      Event("Flow " + label + " has COMPLETED.");
-      results.push_back(r);
-    } catch (const SparkException& e) {
-      Event("Flow " + label + " has FAILED.");
-      for (auto& [j, q] : running) q.stop();
-      throw;
     }
+    if (!deferred.empty() && deferred.size() == pending.size()) {
+      for (auto& [j, q] : running) q.stop();
+      throw *deferred_error;
+    }
+    pending = std::move(deferred);
   }
   if (options_.continuous) {
     Event("Run is RUNNING (continuous; stop to end).");
