@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -186,6 +187,50 @@ void AddPartitions(const std::string& topic, int total) {
   rd_kafka_NewPartitions_destroy(np);
   rd_kafka_queue_destroy(q);
   rd_kafka_destroy(rk);
+}
+
+/// Deletes `topic` and creates it again, empty, with `partitions` partitions; returns once
+/// the broker's metadata (all topics: a request naming the topic could auto-create it) lists
+/// the new partition count.
+void RecreateTopic(const std::string& topic, int partitions) {
+  char err[512];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
+  ASSERT_NE(rk, nullptr) << err;
+  rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
+  rd_kafka_DeleteTopic_t* dt = rd_kafka_DeleteTopic_new(topic.c_str());
+  rd_kafka_DeleteTopics(rk, &dt, 1, nullptr, q);
+  rd_kafka_event_t* ev = rd_kafka_queue_poll(q, 30000);
+  ASSERT_NE(ev, nullptr);
+  rd_kafka_event_destroy(ev);
+  rd_kafka_DeleteTopic_destroy(dt);
+  rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_UNKNOWN;
+  for (int attempt = 0; attempt < 100 && e != RD_KAFKA_RESP_ERR_NO_ERROR; ++attempt) {
+    if (attempt) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, err, sizeof(err));
+    rd_kafka_CreateTopics(rk, &nt, 1, nullptr, q);
+    ev = rd_kafka_queue_poll(q, 30000);
+    ASSERT_NE(ev, nullptr);
+    size_t n = 0;
+    const rd_kafka_topic_result_t** tr =
+        rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
+    e = n == 1 ? rd_kafka_topic_result_error(tr[0]) : RD_KAFKA_RESP_ERR_UNKNOWN;
+    rd_kafka_event_destroy(ev);
+    rd_kafka_NewTopic_destroy(nt);
+  }
+  ASSERT_EQ(e, RD_KAFKA_RESP_ERR_NO_ERROR);
+  rd_kafka_queue_destroy(q);
+  rd_kafka_destroy(rk);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string meta = Run("kcat -b " + Broker::Bootstrap() + " -L 2>/dev/null");
+    auto at = meta.find("topic \"" + topic + "\" with " + std::to_string(partitions) + " partitions");
+    if (at != std::string::npos && meta.find("Broker: Leader not available", at) == std::string::npos) {
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  FAIL() << "the metadata does not show " << topic << " with " << partitions << " partitions";
 }
 
 /// Produces (value, timestamp ms) records to one partition with librdkafka.
@@ -776,6 +821,50 @@ TEST(KafkaBroker, FailOnDataLoss) {
   EXPECT_NE(ErrorOf([&] { batch("true").collect(); }).find("KAFKA_DATA_LOSS.START_OFFSET_RESET"),
             std::string::npos);
   EXPECT_EQ(Values(batch("false")), (std::vector<std::string>{"7", "8", "9"}));
+}
+
+// Trigger.AvailableNow as Spark 4.2 checks it: a batch's end offsets (from the offsets
+// prefetched on the run's first latestOffset) against the latest offsets fetched when the
+// batch is planned. The topic is deleted and created again, empty, by the first batch.
+TEST(KafkaBroker, AvailableNowChecksEndOffsetsAgainstLatest) {
+  REQUIRE_BROKER();
+  struct Case {
+    int partitions_after;
+    const char* error;
+  };
+  for (const Case& c : {Case{1, "LOST_TOPIC_PARTITIONS_IN_END_OFFSET_WITH_TRIGGER_AVAILABLENOW"},
+                        Case{2, "END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_LATEST_WITH_"
+                                "TRIGGER_AVAILABLENOW"}}) {
+    TempDir dir;
+    std::string topic = NewTopic("avnow");
+    CreateTopic(topic, 2);
+    std::vector<std::string> lines;
+    for (int i = 0; i < 6; ++i) lines.push_back("k\t" + std::to_string(i));
+    KcatProduce(topic, 0, lines);
+    KcatProduce(topic, 1, lines);
+    std::vector<int64_t> batches;
+    auto q = Spark().readStream().format("kafka")
+                 .option("kafka.bootstrap.servers", Broker::Bootstrap())
+                 .option("subscribe", topic)
+                 .option("startingOffsets", "earliest")
+                 .option("maxOffsetsPerTrigger", "4")
+                 .load()
+                 .writeStream()
+                 .foreachBatch([&](api::DataFrame df, int64_t id) {
+                   batches.push_back(df.count());
+                   if (id == 0) RecreateTopic(topic, c.partitions_after);
+                 })
+                 .option("checkpointLocation", dir / "chk")
+                 .trigger(api::Trigger::AvailableNow())
+                 .start();
+    std::string err = ErrorOf([&] { q.awaitTermination(); });
+    EXPECT_NE(err.find(c.error), std::string::npos) << err;
+    const std::string end = c.partitions_after == 1
+                                ? "topic-partitions for end offset: Set(" + topic + "-0, " + topic + "-1)"
+                                : "end offset: Map(" + topic + "-0 -> 4, " + topic + "-1 -> 4)";
+    EXPECT_NE(err.find(end), std::string::npos) << err;
+    EXPECT_EQ(batches, std::vector<int64_t>{4});
+  }
 }
 
 /// Deletes the newest commits/N of a checkpoint (the batch is then replayed on restart);

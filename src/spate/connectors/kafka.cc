@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -316,10 +318,23 @@ struct Client {
   Client& operator=(const Client&) = delete;
   ~Client() {
     if (queue) rd_kafka_queue_destroy(queue);
-    if (rk) {
-      if (rd_kafka_type(rk) == RD_KAFKA_CONSUMER) rd_kafka_consumer_close(rk);
+    if (!rk) return;
+    if (rd_kafka_type(rk) != RD_KAFKA_CONSUMER) {
       rd_kafka_destroy(rk);
+      return;
     }
+    // librdkafka 2.0.2 can block for ever destroying a consumer whose partition's topic was
+    // deleted (its broker thread never lets go of the partition): the consumer is closed on
+    // a thread of its own, given up on (left to the process) after 5 s, so that stopping a
+    // query never hangs on it.
+    auto done = std::make_shared<std::promise<void>>();
+    std::future<void> closed = done->get_future();
+    std::thread([c = rk, done] {
+      rd_kafka_consumer_close(c);
+      rd_kafka_destroy(c);
+      done->set_value();
+    }).detach();
+    closed.wait_for(std::chrono::seconds(5));
   }
 };
 
@@ -597,6 +612,17 @@ std::string PartitionSet(const std::set<TopicPartition>& s) {
   bool first = true;
   for (const auto& tp : s) {
     out += (first ? "" : ", ") + tp.ToString();
+    first = false;
+  }
+  return out + ")";
+}
+
+/// A Scala Map of topic-partitions to offsets as Spark prints it: Map(t-0 -> 5, t-1 -> 3).
+std::string PartitionMap(const PartitionOffsets& m) {
+  std::string out = "Map(";
+  bool first = true;
+  for (const auto& [tp, o] : m) {
+    out += (first ? "" : ", ") + tp.ToString() + " -> " + std::to_string(o);
     first = false;
   }
   return out + ")";
@@ -1216,6 +1242,12 @@ class KafkaMicroBatchSource final : public stream::Source {
       SPATE_ASSIGN_OR_RETURN(from, InitialOffsets());
     }
     PartitionOffsets latest;
+    if (available_now_requested_ && !available_now_) {
+      // Spark 4.2 prefetches on the first latestOffset of the run, not when the trigger is
+      // prepared: a batch replayed from the offset log before it is not checked.
+      SPATE_ASSIGN_OR_RETURN(auto parts, reader_->Partitions());
+      SPATE_ASSIGN_OR_RETURN(available_now_, reader_->Fetch(parts, kLatest));
+    }
     if (available_now_) {
       latest = *available_now_;
     } else {
@@ -1234,9 +1266,7 @@ class KafkaMicroBatchSource final : public stream::Source {
   }
 
   Status PrepareForAvailableNow() override {
-    SPATE_ASSIGN_OR_RETURN(auto parts, reader_->Partitions());
-    SPATE_ASSIGN_OR_RETURN(auto latest, reader_->Fetch(parts, kLatest));
-    available_now_ = latest;
+    available_now_requested_ = true;
     return Status::OK();
   }
   void SetReadAllAvailable() override { read_all_ = true; }
@@ -1250,6 +1280,7 @@ class KafkaMicroBatchSource final : public stream::Source {
       SPATE_ASSIGN_OR_RETURN(from, InitialOffsets());
     }
     SPATE_ASSIGN_OR_RETURN(auto until, OffsetsFromJson(end));
+    if (available_now_) SPATE_RETURN_IF_ERROR(VerifyEndForAvailableNow(until));
     last_end_ = until;
     SPATE_ASSIGN_OR_RETURN(auto ranges,
                            ResolveRanges(reader_.get(), from, until, fail_on_data_loss_));
@@ -1290,6 +1321,46 @@ class KafkaMicroBatchSource final : public stream::Source {
   }
 
  private:
+  /// Spark's verifyEndOffsetForTriggerAvailableNow: a batch's end offsets cover the
+  /// partitions prefetched for the AvailableNow run and none is beyond them; then, against
+  /// the latest offsets fetched now, none of its partitions is gone and none is beyond.
+  Status VerifyEndForAvailableNow(const PartitionOffsets& end) {
+    const PartitionOffsets& pre = *available_now_;
+    auto keys = [](const PartitionOffsets& m) {
+      std::set<TopicPartition> s;
+      for (const auto& kv : m) s.insert(kv.first);
+      return s;
+    };
+    if (keys(pre) != keys(end)) {
+      return Status::Error("MISMATCHED_TOPIC_PARTITIONS_BETWEEN_END_OFFSET_AND_PREFETCHED",
+                           {{"tpsForPrefetched", PartitionSet(keys(pre))},
+                            {"tpsForEndOffset", PartitionSet(keys(end))}});
+    }
+    for (const auto& [tp, o] : pre) {
+      if (end.at(tp) > o) {
+        return Status::Error("END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_PREFETCHED",
+                             {{"prefetchedOffset", PartitionMap(pre)}, {"endOffset", PartitionMap(end)}});
+      }
+    }
+    SPATE_ASSIGN_OR_RETURN(auto parts, reader_->Partitions());
+    SPATE_ASSIGN_OR_RETURN(auto latest, reader_->Fetch(parts, kLatest));
+    for (const auto& kv : end) {
+      if (!latest.count(kv.first)) {
+        return Status::Error("LOST_TOPIC_PARTITIONS_IN_END_OFFSET_WITH_TRIGGER_AVAILABLENOW",
+                             {{"tpsForLatestOffset", PartitionSet(keys(latest))},
+                              {"tpsForEndOffset", PartitionSet(keys(end))}});
+      }
+    }
+    for (const auto& [tp, o] : end) {
+      if (latest.at(tp) < o) {
+        return Status::Error(
+            "END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_LATEST_WITH_TRIGGER_AVAILABLENOW",
+            {{"latestOffset", PartitionMap(latest)}, {"endOffset", PartitionMap(end)}});
+      }
+    }
+    return Status::OK();
+  }
+
   /// The offsets of the query's first batch: read from sources/<i>/0, or resolved from
   /// startingOffsets and written there (Spark's KafkaSourceInitialOffsetWriter format).
   Result<PartitionOffsets> InitialOffsets() {
@@ -1403,6 +1474,7 @@ class KafkaMicroBatchSource final : public stream::Source {
   std::shared_ptr<const ReadOptions> read_;
   std::optional<PartitionOffsets> initial_, latest_, last_end_, available_now_;
   bool read_all_ = false;
+  bool available_now_requested_ = false;  // PrepareForAvailableNow: prefetch on LatestOffset
 };
 
 // ---- Sink ------------------------------------------------------------------------------
