@@ -599,17 +599,7 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
       batch_metadata_.batch_watermark_ms = watermark_ms_;
       batch_metadata_.batch_timestamp_ms = trigger_start;
       batch_metadata_.conf = pinned_conf_;
-      t = SteadyClock::now();
-      SPATE_RETURN_IF_ERROR(offset_log_->Add(
-          current_batch_id_, OffsetSeq{available_offsets_, batch_metadata_}));
-      durations["walCommit"] = ElapsedMs(t);
-      FaultPoint("after_offsets_write");
-      if (current_batch_id_ >= min_batches_to_retain_) {
-        SPATE_RETURN_IF_ERROR(
-            offset_log_->Purge(current_batch_id_ - min_batches_to_retain_));
-        SPATE_RETURN_IF_ERROR(
-            commit_log_->Purge(current_batch_id_ - min_batches_to_retain_));
-      }
+      SPATE_RETURN_IF_ERROR(WriteOffsetLog(&durations));
       batch_constructed_ = true;
     }
   }
@@ -705,16 +695,7 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
   SPATE_RETURN_IF_ERROR(stateful_->CommitBatch());
   FaultPoint("after_state_commit");
   UpdateWatermark();
-  FaultPoint("before_commit_log");
-  t = SteadyClock::now();
-  SPATE_RETURN_IF_ERROR(commit_log_->Add(current_batch_id_, watermark_ms_));
-  (*durations)["commitOffsets"] = ElapsedMs(t);
-  FaultPoint("after_commit_log");
-  for (size_t i = 0; i < sources_.size(); ++i) {
-    if (available_offsets_[i])
-      SPATE_RETURN_IF_ERROR(sources_[i]->Commit(*available_offsets_[i]));
-  }
-  last_committed_ = current_batch_id_;
+  SPATE_RETURN_IF_ERROR(WriteCommitLog(durations));
   run_no_data_batch_ = stateful_->ShouldRunAnotherBatch(watermark_ms_);
   if (!record_written_) {
     // What `spate checkpoint check` compares a changed query with (sources, sink, output
@@ -917,29 +898,39 @@ Status StreamingQuery::RunRealTimeBatch() {
   SPATE_RETURN_IF_ERROR(config_.sink->FinishRealTimeBatch(current_batch_id_));
   durations["addBatch"] += ElapsedMs(t);
   FaultPoint("after_real_time_batch");
-  // The batch's offsets, logged at its end.
-  t = SteadyClock::now();
-  SPATE_RETURN_IF_ERROR(offset_log_->Add(
-      current_batch_id_, OffsetSeq{available_offsets_, batch_metadata_}));
-  durations["walCommit"] = ElapsedMs(t);
+  // The batch's offsets, logged at its end, then its commit.
+  SPATE_RETURN_IF_ERROR(WriteOffsetLog(&durations));
+  SPATE_RETURN_IF_ERROR(WriteCommitLog(&durations));
+  FinishBatch(trigger_start, &durations, input_rows, output_rows, executed);
+  last_trigger_start_ms_ = trigger_start;
+  SetStatus("Waiting for next trigger", false, false);
+  return Status::OK();
+}
+
+Status StreamingQuery::WriteOffsetLog(std::map<std::string, int64_t>* durations) {
+  auto t = SteadyClock::now();
+  SPATE_RETURN_IF_ERROR(
+      offset_log_->Add(current_batch_id_, OffsetSeq{available_offsets_, batch_metadata_}));
+  (*durations)["walCommit"] = ElapsedMs(t);
   FaultPoint("after_offsets_write");
   if (current_batch_id_ >= min_batches_to_retain_) {
     SPATE_RETURN_IF_ERROR(offset_log_->Purge(current_batch_id_ - min_batches_to_retain_));
     SPATE_RETURN_IF_ERROR(commit_log_->Purge(current_batch_id_ - min_batches_to_retain_));
   }
+  return Status::OK();
+}
+
+Status StreamingQuery::WriteCommitLog(std::map<std::string, int64_t>* durations) {
   FaultPoint("before_commit_log");
-  t = SteadyClock::now();
+  auto t = SteadyClock::now();
   SPATE_RETURN_IF_ERROR(commit_log_->Add(current_batch_id_, watermark_ms_));
-  durations["commitOffsets"] = ElapsedMs(t);
+  (*durations)["commitOffsets"] = ElapsedMs(t);
   FaultPoint("after_commit_log");
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (available_offsets_[i])
       SPATE_RETURN_IF_ERROR(sources_[i]->Commit(*available_offsets_[i]));
   }
   last_committed_ = current_batch_id_;
-  FinishBatch(trigger_start, &durations, input_rows, output_rows, executed);
-  last_trigger_start_ms_ = trigger_start;
-  SetStatus("Waiting for next trigger", false, false);
   return Status::OK();
 }
 

@@ -118,6 +118,10 @@ class StreamingQuery {
   // Spark makes when the first batch is planned (sources, operators).
   Status RunRealTimeBatch();
   Status CheckRealTimeQuery();
+  // offsets/N (then the logs' purge) and commits/N (then the sources' commit) of the
+  // current batch, timing walCommit / commitOffsets.
+  Status WriteOffsetLog(std::map<std::string, int64_t>* durations);
+  Status WriteCommitLog(std::map<std::string, int64_t>* durations);
   // The progress of the batch just committed (offsets committed_offsets_ ->
   // available_offsets_), then the next batch id.
   void FinishBatch(int64_t trigger_start, std::map<std::string, int64_t>* durations,
