@@ -9,6 +9,7 @@
 
 #include <re2/re2.h>
 
+#include <cstring>
 #include <memory>
 
 #include "spate/compute/coercion.h"
@@ -565,11 +566,37 @@ Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args, const Resolv
 
 // ---- split -----------------------------------------------------------------------------
 
+// A one-character pattern that is no regex metacharacter: String.split's own fast path
+// (the same result as the regex, found with memchr).
+bool IsLiteralSplitByte(std::string_view pattern) {
+  if (pattern.size() != 1) return false;
+  const auto ch = static_cast<unsigned char>(pattern[0]);
+  return ch < 0x80 && std::string_view(".$|()[{^?*+\\").find(pattern[0]) == std::string_view::npos;
+}
+
+void SplitAtByte(char sep, std::string_view s, int64_t limit, fn::StringArrayBuilder* out) {
+  size_t index = 0;
+  for (int64_t count = 0; limit <= 0 || count < limit - 1; ++count) {
+    const void* hit = index < s.size() ? std::memchr(s.data() + index, sep, s.size() - index) : nullptr;
+    if (!hit) break;
+    const size_t b = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
+    out->AddItem(s.substr(index, b - index));
+    index = b + 1;
+  }
+  out->AddItem(s.substr(index));
+  out->EndRow();
+}
+
 // Java's String.split(regex, limit) with Spark's tweaks (limit 0 behaves as -1; an empty
 // pattern splits into characters).
-void Split(const RE2& re, std::string_view s, bool empty_pattern, int64_t limit,
+void Split(const RE2& re, std::string_view s, std::string_view pattern, int64_t limit,
            std::vector<re2::StringPiece>* groups, fn::StringArrayBuilder* out) {
+  const bool empty_pattern = pattern.empty();
   if (limit == 0) limit = -1;
+  if (IsLiteralSplitByte(pattern)) {
+    SplitAtByte(pattern[0], s, limit, out);
+    return;
+  }
   if (!s.empty() && empty_pattern) {
     int64_t chars = fn::NumChars(s);
     int64_t parts = (limit > chars || limit <= 0) ? chars : limit;
@@ -633,7 +660,7 @@ Result<BoundExprPtr> ResolveSplit(std::vector<BoundExprPtr> args, const ResolveC
           }
           SPATE_ASSIGN_OR_RETURN(const RE2* re, cache.Get(*c[1], i));
           groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups() + 1), re2::StringPiece());
-          Split(*re, c[0]->GetView(i), c[1]->GetView(i).empty(), c[2]->raw_values<int32_t>()[i], &groups, &ab);
+          Split(*re, c[0]->GetView(i), c[1]->GetView(i), c[2]->raw_values<int32_t>()[i], &groups, &ab);
         }
         return ab.Finish();
       });
