@@ -596,7 +596,6 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
     }
     case K::kCreateTable: return CreateTable(state, st);
     case K::kInsert: return Insert(state, st);
-    default:
     // Pipeline datasets and flows run in a pipeline (api/pipeline.h), as in Spark 4.2.
     case K::kCreateStreamingTable:
     case K::kCreateMaterializedView:
@@ -606,6 +605,7 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
                                                              : "MATERIALIZED VIEW"}}));
     case K::kCreateFlow:
       ThrowStatus(Status::Error("UNSUPPORTED_FEATURE.CREATE_FLOW_QUERY_EXECUTION", {}));
+    default:
       return std::nullopt;
   }
 }
