@@ -209,8 +209,16 @@ class DeltaStreamSource final : public stream::Source {
 
   Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
                                  const JsonValue& end) override {
-    SPATE_ASSIGN_OR_RETURN(Position pos, StartPosition(start));
     Position stop = FromOffset(end);
+    Position pos;
+    if (!start && stop.is_starting) {
+      // The first batch read the snapshot of the version its end offset names (as Delta's
+      // getBatch does): when it runs again after a crash (or a replay), the table may have
+      // moved on since.
+      pos = Position{stop.version, -1, true};
+    } else {
+      SPATE_ASSIGN_OR_RETURN(pos, StartPosition(start));
+    }
     std::vector<FileRef> files;
     SPATE_RETURN_IF_ERROR(Collect(pos, stop.version, /*limited=*/false, stop, &files));
     if (change_feed_) {
