@@ -11,6 +11,7 @@
 #include "spate/api/exceptions.h"
 #include "spate/api/pipeline.h"
 #include "spate/api/session.h"
+#include "spate/stream/checkpoint_check.h"
 #include "submit_cmd.h"
 
 namespace spate::cli {
@@ -60,18 +61,30 @@ std::optional<std::string> ReadFile(const std::string& path, std::ostream& err) 
 
 }  // namespace
 
-int CheckSqlCheckpoint(const std::string& dir, const std::string& sql_file,
-                       const std::string& table, const std::vector<std::string>& confs,
-                       bool json, std::ostream& out, std::ostream& err) {
-  std::optional<std::string> text = ReadFile(sql_file, err);
-  if (!text) return 3;
+int RunSqlCheckpointCommand(const SqlCheckpointCommand& c, std::ostream& out,
+                            std::ostream& err) {
+  // The files' statements in one script (each file ends its last statement).
+  std::string text;
+  for (const auto& f : c.files) {
+    std::optional<std::string> t = ReadFile(f, err);
+    if (!t) return 3;
+    text += *t + "\n;\n";
+  }
   try {
     auto b = api::SparkSession::builder();
-    if (!ApplyConfs(confs, b, err)) return 3;
+    if (!ApplyConfs(c.confs, b, err)) return 3;
     api::SparkSession spark = b.getOrCreate();
-    stream::CheckpointCheck c = api::CheckSqlFlowAgainstCheckpoint(spark, dir, *text, table);
-    out << (json ? c.ToJson().ToPrettyString() + "\n" : c.ToText());
-    return c.ExitCode();
+    if (!c.database.empty()) spark.sql("USE " + c.database);
+    if (c.batch) {
+      std::optional<std::string> out_dir;
+      if (!c.out_dir.empty()) out_dir = c.out_dir;
+      api::BatchReplay r = api::ReplaySqlFlowBatch(spark, c.dir, text, c.table, *c.batch, out_dir);
+      out << (c.json ? r.ToJson().ToPrettyString() + "\n" : r.ToText());
+      return r.ExitCode();
+    }
+    stream::CheckpointCheck r = api::CheckSqlFlowAgainstCheckpoint(spark, c.dir, text, c.table);
+    out << (c.json ? r.ToJson().ToPrettyString() + "\n" : r.ToText());
+    return r.ExitCode();
   } catch (const std::exception& e) {
     err << "Error: " << e.what() << "\n";
     return 3;
@@ -111,6 +124,19 @@ int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& er
     if (args.ui) b.config("spark.ui.enabled", "true").config("spark.ui.port", std::to_string(args.ui_port));
     api::SparkSession spark = b.getOrCreate();
     if (auto url = spark.uiWebUrl()) err << "Spark Web UI available at " << *url << "\n";
+    // The checkpoints' query records name this run (`checkpoint replay DIR` without --query).
+    stream::QueryProgram program;
+    program.kind = "pipeline";
+    program.cwd = std::filesystem::current_path().string();
+    for (const auto& f : args.files) {
+      program.files.push_back(std::filesystem::absolute(f).lexically_normal().string());
+    }
+    for (const auto& kv : args.confs) {
+      size_t eq = kv.find('=');
+      program.confs.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    program.database = args.database;
+    stream::SetQueryProgram(program);
     api::PipelineOptions o;
     o.storage = args.storage.empty()
                     ? (std::filesystem::absolute(first).parent_path() / "pipeline-storage").string()

@@ -7,7 +7,9 @@
 // SQL files runs through the Python package (`python3 -m spate.pipelines run --spec ...`),
 // which also loads the spec's Python definitions.
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,11 +33,22 @@ struct RunPipelineArgs {
 /// `err`), 2 for bad arguments.
 int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& err);
 
-/// `spate checkpoint check DIR --query FILE.sql [--table T] [--conf k=v]`: the pipeline
-/// flow's pre-flight (api::CheckSqlFlowAgainstCheckpoint). Exit codes as for a Python
-/// query: 0 safe, 1 warnings, 2 Spark would refuse, 3 the check could not run.
-int CheckSqlCheckpoint(const std::string& dir, const std::string& sql_file,
-                       const std::string& table, const std::vector<std::string>& confs,
-                       bool json, std::ostream& out, std::ostream& err);
+/// `spate checkpoint check|replay DIR` on a pipeline's SQL files: the streaming table (or
+/// flow) `table` of `files` (default: the one DIR is the checkpoint of, else the first),
+/// in a session with `confs` (and `database` as the current one), handed to the pre-flight
+/// check (api::CheckSqlFlowAgainstCheckpoint) or, with `batch`, replayed
+/// (api::ReplaySqlFlowBatch). Exit codes as for a Python query (check: 0 safe, 1 warnings,
+/// 2 Spark would refuse; replay: 0 equal, 1 different), 3 it could not run.
+struct SqlCheckpointCommand {
+  std::string dir;
+  std::vector<std::string> files;
+  std::string table;
+  std::vector<std::string> confs;  // key=value
+  std::string database;
+  std::optional<int64_t> batch;  // replay
+  std::string out_dir;           // replay --out
+  bool json = false;
+};
+int RunSqlCheckpointCommand(const SqlCheckpointCommand& c, std::ostream& out, std::ostream& err);
 
 }  // namespace spate::cli

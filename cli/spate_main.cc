@@ -73,40 +73,35 @@ int main(int argc, char** argv) {
       "check",
       "Pre-flight a changed query against a checkpoint: each change with Spark's verdict "
       "(exit 0 safe, 1 warnings, 2 Spark would refuse, 3 the check could not run)");
-  std::string query_file;
-  std::vector<std::string> script_args;
-  check_cmd->add_option("DIR", checkpoint_dir, "The checkpoint folder")->required();
-  check_cmd->add_option("--query", query_file,
-                        "The new query: a Python script whose first writeStream...start() / "
-                        "toTable() is checked instead of started, or a pipeline's SQL file "
-                        "(its streaming table)")
-      ->required();
-  check_cmd->add_flag("--json", as_json, "Print the findings as JSON");
-  std::string check_table;
-  std::vector<std::string> check_confs;
-  check_cmd->add_option("--table", check_table,
-                        "With a SQL (pipeline) file: the streaming table or flow to check "
-                        "(default: the one DIR is the checkpoint of, else the first)");
-  check_cmd->add_option("--conf", check_confs,
-                        "With a SQL file: session conf key=value (e.g. the warehouse)");
-  check_cmd->add_option("ARGS", script_args, "Arguments for the script (after --)");
+  cli::CheckpointQueryArgs query_args;
   auto* replay_cmd = checkpoint_cmd->add_subcommand(
       "replay",
       "Re-run a committed batch from its logged offsets and state, and diff its output with "
       "what the sink committed (exit 0 equal, 1 different, 3 the replay could not run)");
   long long replay_batch = -1;
   std::string replay_out;
-  replay_cmd->add_option("DIR", checkpoint_dir, "The checkpoint folder")->required();
   replay_cmd->add_option("--batch", replay_batch, "The committed batch to replay")
       ->required()
       ->check(CLI::NonNegativeNumber);
-  replay_cmd->add_option("--query", query_file,
-                         "The query: a Python script whose first writeStream...start() / "
-                         "toTable() is replayed instead of started")
-      ->required();
   replay_cmd->add_option("--out", replay_out, "Also write the replayed rows there (Parquet)");
-  replay_cmd->add_flag("--json", as_json, "Print the result as JSON");
-  replay_cmd->add_option("ARGS", script_args, "Arguments for the script (after --)");
+  for (CLI::App* cmd : {check_cmd, replay_cmd}) {
+    const bool check = cmd == check_cmd;
+    cmd->add_option("DIR", query_args.dir, "The checkpoint folder")->required();
+    cmd->add_option("--query", query_args.query_file,
+                    std::string("The query: a Python script whose first writeStream...start() / "
+                                "toTable() is ") +
+                        (check ? "checked" : "replayed") +
+                        " instead of started, or a pipeline's SQL file (its streaming table). "
+                        "Default: the program the checkpoint's query record names");
+    cmd->add_flag("--json", query_args.json,
+                  check ? "Print the findings as JSON" : "Print the result as JSON");
+    cmd->add_option("--table", query_args.table,
+                    "With a SQL (pipeline) file: the streaming table or flow "
+                    "(default: the one DIR is the checkpoint of, else the first)");
+    cmd->add_option("--conf", query_args.confs,
+                    "With a SQL file: session conf key=value (e.g. the warehouse)");
+    cmd->add_option("ARGS", query_args.script_args, "Arguments for the script (after --)");
+  }
 
   auto* run_cmd = app.add_subcommand(
       "run",
@@ -146,15 +141,10 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand(run_cmd)) return cli::RunPipeline(run_args, std::cout, std::cerr);
   if (checkpoint_cmd->got_subcommand(replay_cmd)) {
-    return cli::ReplayCheckpointBatch(checkpoint_dir, replay_batch, query_file, replay_out,
-                                      as_json, script_args, std::cerr);
+    return cli::ReplayCheckpointBatch(query_args, replay_batch, replay_out, std::cout, std::cerr);
   }
   if (checkpoint_cmd->got_subcommand(check_cmd)) {
-    if (query_file.size() > 4 && query_file.compare(query_file.size() - 4, 4, ".sql") == 0) {
-      return cli::CheckSqlCheckpoint(checkpoint_dir, query_file, check_table, check_confs,
-                                     as_json, std::cout, std::cerr);
-    }
-    return cli::CheckCheckpoint(checkpoint_dir, query_file, as_json, script_args, std::cerr);
+    return cli::CheckCheckpoint(query_args, std::cout, std::cerr);
   }
   if (checkpoint_cmd->got_subcommand(describe_cmd)) {
     return cli::DescribeCheckpoint(checkpoint_dir, as_json, std::cout, std::cerr);

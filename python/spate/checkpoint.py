@@ -35,16 +35,66 @@ class QueryNotStartedError(Exception):
     """The query file ended without starting a streaming query: nothing to check."""
 
 
-def _run_check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
-               argv: Optional[List[str]]) -> Tuple[str, str, int]:
-    if not callable(query) and os.fspath(query).endswith(".sql"):
-        # A pipeline's SQL file (docs/pipelines.md): its streaming table, started as
-        # `spate run` starts it, is what the check sees.
-        from spate.sql import SparkSession
-        spark = SparkSession.builder.getOrCreate()
-        with open(os.fspath(query)) as f:
-            return _spate.checkpointCheckSql(spark._js, str(path), f.read(), "")
-    return _handed_over(query, argv, lambda: _spate.checkpointCheckEnd(str(path)))
+Query = Union[str, "os.PathLike[str]", Callable[[], Any]]
+
+
+@contextlib.contextmanager
+def _in_folder(cwd: Optional[str]):
+    old = os.getcwd()
+    if cwd:
+        os.chdir(cwd)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def _run(command: str, path: str, query: Optional[Query], argv: Optional[List[str]],
+         batch: Optional[int] = None, out: Optional[str] = None,
+         table: str = "") -> Tuple[str, str, int]:
+    """check (batch None) or replay of `query` against the checkpoint at `path`. Without
+    `query`, the program the checkpoint's query record names runs again, in its working
+    folder, with its arguments (a Python script) or its confs (a pipeline's SQL files)."""
+    path = os.path.abspath(str(path))
+    out = os.path.abspath(out) if out else None
+    cwd, texts, confs = None, None, {}
+    if query is None:
+        program = json.loads(_spate.recordedProgram(path))
+        cwd = program.get("cwd") or None
+        confs = {k: v for k, v in program.get("confs", {}).items() if "(redacted)" not in v}
+        if program["kind"] == "pipeline":
+            texts = program["files"]
+        else:
+            query, argv = program["files"][0], program.get("args", [])
+    elif not callable(query) and os.fspath(query).endswith(".sql"):
+        texts = [os.fspath(query)]
+    with _in_folder(cwd):
+        from spate.sql import SparkSession, session as _session
+        if texts is not None:
+            # A pipeline's SQL files (docs/pipelines.md): its streaming table, started as
+            # `spate run` starts it, is handed over.
+            builder = SparkSession.builder
+            for k, v in confs.items():
+                builder = builder.config(k, v)
+            spark = builder.getOrCreate()
+            text = ""
+            for t in texts:
+                with open(t) as f:
+                    text += f.read() + "\n;\n"
+            if batch is None:
+                return _spate.checkpointCheckSql(spark._js, path, text, table)
+            return _spate.checkpointReplaySql(spark._js, path, text, table, int(batch), out)
+        saved = dict(_session._submit_conf)
+        _session._submit_conf.update(confs)
+        try:
+            if batch is None:
+                return _handed_over(query, argv, lambda: _spate.checkpointCheckEnd(path))
+            spark = SparkSession.builder.getOrCreate()
+            return _handed_over(query, argv, lambda: _spate.checkpointReplayEnd(
+                spark._js, path, int(batch), out))
+        finally:
+            _session._submit_conf.clear()
+            _session._submit_conf.update(saved)
 
 
 def _handed_over(query: Union[str, "os.PathLike[str]", Callable[[], Any]],
@@ -59,9 +109,6 @@ def _handed_over(query: Union[str, "os.PathLike[str]", Callable[[], Any]],
                 query()
             else:
                 script = os.fspath(query)
-                if script.endswith(".sql"):
-                    raise ValueError("replay takes a Python script (a pipeline's SQL file: "
-                                     "check only)")
                 # A PySpark script runs as under `spate submit`: pyspark's imports are spate's.
                 if importlib.util.find_spec("pyspark") is None:
                     from spate.submit import install_aliases
@@ -86,8 +133,8 @@ def _handed_over(query: Union[str, "os.PathLike[str]", Callable[[], Any]],
     return result
 
 
-def check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
-          text: bool = False, argv: Optional[List[str]] = None) -> Union[Dict[str, Any], str]:
+def check(path: str, query: Optional[Query] = None, text: bool = False,
+          argv: Optional[List[str]] = None, table: str = "") -> Union[Dict[str, Any], str]:
     """Pre-flight of a changed query against the checkpoint at ``path``, before anything
     runs: each change with Spark's verdict (safe, warning, or refused with Spark's error
     class). ``query`` is a Python script (run as ``__main__`` with ``argv``) or a function;
@@ -95,14 +142,19 @@ def check(path: str, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
     it to the check (the call raises SPATE_QUERY_NOT_STARTED, which ends the script).
     Returns the ``--json`` document as a dict (``exitCode``: 0 safe, 1 warnings, 2 Spark
     would refuse), or with ``text=True`` the text ``spate checkpoint check`` prints.
+    ``query`` may also be a pipeline's SQL file (its streaming table ``table``, default the
+    one ``path`` is the checkpoint of); without it, the program the checkpoint's query
+    record names (the script with its arguments, or the pipeline's SQL files) is checked
+    as its code is now (the engine's SPATE_STREAMING_INVALID when it cannot run: a C++
+    program, no record).
     Raises QueryNotStartedError when no query was started, and the script's own errors."""
-    as_json, as_text, _ = _run_check(path, query, argv)
+    as_json, as_text, _ = _run("check", path, query, argv, table=table)
     return as_text if text else json.loads(as_json)
 
 
-def replay(path: str, batch: int, query: Union[str, "os.PathLike[str]", Callable[[], Any]],
+def replay(path: str, batch: int, query: Optional[Query] = None,
            out: Optional[str] = None, text: bool = False,
-           argv: Optional[List[str]] = None) -> Union[Dict[str, Any], str]:
+           argv: Optional[List[str]] = None, table: str = "") -> Union[Dict[str, Any], str]:
     """Runs committed batch ``batch`` of the checkpoint at ``path`` again — on the offsets,
     timestamp, watermark and state version it ran with, against the same sources — with the
     query ``query`` starts (a script or a function, handed over as for ``check``), and
@@ -111,11 +163,10 @@ def replay(path: str, batch: int, query: Union[str, "os.PathLike[str]", Callable
     ``out`` the replayed rows are written there as Parquet. Returns the ``--json`` document
     (``equal``; ``exitCode`` 0 equal or nothing to compare, 1 different; ``onlyReplayed`` /
     ``onlyCommitted`` rows) or, with ``text=True``, the text ``spate checkpoint replay``
-    prints. Nothing under ``path`` is written."""
-    from spate.sql import SparkSession
-    spark = SparkSession.builder.getOrCreate()
-    as_json, as_text, _ = _handed_over(
-        query, argv, lambda: _spate.checkpointReplayEnd(spark._js, str(path), int(batch), out))
+    prints. ``query`` may be a pipeline's SQL file, or omitted: the program the
+    checkpoint's query record names runs again (as for ``check``). Nothing under ``path``
+    is written."""
+    as_json, as_text, _ = _run("replay", path, query, argv, batch=batch, out=out, table=table)
     return as_text if text else json.loads(as_json)
 
 
@@ -125,9 +176,9 @@ def _main(args: List[str]) -> int:
         python -m spate.checkpoint replay DIR FILE --batch N [--out DIR] [--json] [-- ARGS...]
     Exit codes: check 0 safe, 1 warnings, 2 Spark would refuse; replay 0 equal (or nothing
     to compare with), 1 different; 3 the command could not run."""
-    usage = ("usage: python -m spate.checkpoint check DIR FILE [--json] [-- ARGS...]\n"
-             "       python -m spate.checkpoint replay DIR FILE --batch N [--out DIR] [--json] "
-             "[-- ARGS...]")
+    usage = ("usage: python -m spate.checkpoint check DIR [FILE] [--json] [-- ARGS...]\n"
+             "       python -m spate.checkpoint replay DIR [FILE] --batch N [--out DIR] "
+             "[--json] [-- ARGS...]\n(without FILE: the program the checkpoint's record names)")
     script_args: List[str] = []
     if "--" in args:
         i = args.index("--")
@@ -144,21 +195,17 @@ def _main(args: List[str]) -> int:
         else:
             rest.append(a)
     command = rest[0] if rest else ""
-    if len(rest) != 3 or command not in ("check", "replay") or \
+    if len(rest) not in (2, 3) or command not in ("check", "replay") or \
             (command == "replay" and (opts["--batch"] is None or not opts["--batch"].isdigit())):
         print(usage, file=sys.stderr)
         return 3
-    _, directory, script = rest
+    directory, script = rest[1], (rest[2] if len(rest) == 3 else None)
     try:
         # The script's prints go to stderr: stdout holds only the result.
         with contextlib.redirect_stdout(sys.stderr):
-            if command == "check":
-                doc, text, code = _run_check(directory, script, script_args)
-            else:
-                from spate.sql import SparkSession
-                spark = SparkSession.builder.getOrCreate()
-                doc, text, code = _handed_over(script, script_args, lambda: _spate.checkpointReplayEnd(
-                    spark._js, directory, int(opts["--batch"]), opts["--out"]))
+            batch = int(opts["--batch"]) if command == "replay" else None
+            doc, text, code = _run(command, directory, script, script_args if script else None,
+                                   batch=batch, out=opts["--out"])
     except BaseException as e:  # a broken script or checkpoint: the command could not run
         print("Error: %s" % e, file=sys.stderr)
         return 3

@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -152,6 +153,16 @@ void BindPipelines(py::module_& m) {
       },
       py::arg("spark"), py::arg("dir"), py::arg("text"), py::arg("name") = "",
       py::call_guard<py::gil_scoped_release>());
+  // spate.checkpoint.replay on a pipeline's SQL file: (json text, text, exit code).
+  m.def(
+      "checkpointReplaySql",
+      [](const SparkSession& spark, const std::string& dir, const std::string& text,
+         const std::string& name, int64_t batch, std::optional<std::string> out) {
+        api::BatchReplay r = api::ReplaySqlFlowBatch(spark, dir, text, name, batch, out);
+        return std::make_tuple(r.ToJson().ToPrettyString(), r.ToText(), r.ExitCode());
+      },
+      py::arg("spark"), py::arg("dir"), py::arg("text"), py::arg("name"), py::arg("batch"),
+      py::arg("out") = std::nullopt, py::call_guard<py::gil_scoped_release>());
 }
 
 }  // namespace spate::python

@@ -690,6 +690,22 @@ void BindStreaming(py::module_& m) {
         return std::make_tuple(r.ToJson().ToPrettyString(), r.ToText(), r.ExitCode());
       },
       py::call_guard<py::gil_scoped_release>());
+  // The program that starts this process's queries (its record names it; the JSON of
+  // stream::QueryProgram), set by spate's writeStream before each start.
+  m.def("setQueryProgram", [](const std::string& json) {
+    auto v = api::ValueOrThrow(stream::JsonValue::Parse(json));
+    stream::SetQueryProgram(api::ValueOrThrow(stream::QueryProgram::FromJson(v)));
+  });
+  // The program the checkpoint's record names when it can run again (JSON), else the
+  // engine's error naming what is missing.
+  m.def(
+      "recordedProgram",
+      [](const std::string& dir) {
+        return api::ValueOrThrow(stream::RecordedProgram(*io::LocalFileSystem::Get(), dir))
+            .ToJson()
+            .ToString();
+      },
+      py::call_guard<py::gil_scoped_release>());
   // spate.checkpoint.describe: `spate checkpoint describe` as (json text, text).
   m.def(
       "describeCheckpoint",

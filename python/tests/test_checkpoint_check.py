@@ -206,3 +206,79 @@ def test_replay(tmp_path, spark):
                         "--json", "--", str(tmp_path)], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 3 and "not a committed batch" in r.stderr
+
+
+def _submit(cli, script, *args, cwd):
+    r = subprocess.run([cli, "submit", str(script), *args], capture_output=True, text=True,
+                       timeout=180, cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_replay_and_check_of_the_recorded_script(tmp_path, spark):
+    """`spate checkpoint replay DIR --batch N` without --query: the run recorded its
+    program (the script, its arguments, working folder) and replay runs it again."""
+    work = tmp_path / "work"
+    (work / "in").mkdir(parents=True)
+    script = tmp_path / "job.py"
+    script.write_text(REPLAY_JOB)
+    cli = spate_cli()
+    for i, rows in enumerate([[("a", 1), ("b", 2)], [("a", 3)]]):
+        (work / "in" / f"f{i}.json").write_text(
+            "".join(json.dumps({"k": k, "v": v}) + "\n" for k, v in rows))
+        _submit(cli, script, ".", cwd=work)  # a relative root: the working folder matters
+    chk = str(work / "chk")
+    record = json.loads((work / "chk" / "spate-query.json").read_text())
+    assert record["program"]["kind"] == "python"
+    assert record["program"]["files"] == [str(script)]
+    assert record["program"]["args"] == ["."]
+    assert record["program"]["cwd"] == str(work)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for batch, rows in ((0, 2), (1, 2)):
+        r = subprocess.run([cli, "checkpoint", "replay", chk, "--batch", str(batch), "--json"],
+                           capture_output=True, text=True, timeout=120, cwd=elsewhere)
+        assert r.returncode == 0, r.stderr
+        doc = json.loads(r.stdout)
+        assert doc["equal"] is True and doc["sink"]["kind"] == "delta", doc
+        assert doc["committedRows"] == rows and doc["replayedRows"] == rows
+    doc = checkpoint.replay(chk, 1)  # the same from Python
+    assert doc["equal"] is True, doc
+    r = subprocess.run([cli, "checkpoint", "check", chk], capture_output=True, text=True,
+                       timeout=120, cwd=elsewhere)
+    assert r.returncode == 0 and "Verdict: safe" in r.stdout, r.stdout + r.stderr
+    # The check runs the program's current code: a changed grouping is refused.
+    script.write_text(REPLAY_JOB.replace('groupBy("k")', 'groupBy("k", "v")'))
+    r = subprocess.run([cli, "checkpoint", "check", chk], capture_output=True, text=True,
+                       timeout=120, cwd=elsewhere)
+    assert r.returncode == 2 and "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE" in r.stdout, r.stderr
+    assert checkpoint.check(chk)["verdict"] == "refused"
+    # --query still overrides the record.
+    r = subprocess.run([cli, "checkpoint", "replay", chk, "--batch", "1", "--query",
+                        str(script), "--", str(work)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 3 and "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE" in r.stderr, r.stderr
+    # A script that no longer exists is named.
+    script.unlink()
+    r = subprocess.run([cli, "checkpoint", "replay", chk, "--batch", "1"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 3 and f"{script} no longer exists" in r.stderr, r.stderr
+
+
+def test_replay_without_a_recorded_script(tmp_path, spark):
+    """A query started by code that is not a script (here: the test runner) cannot be run
+    again: replay without --query says what is missing."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "f.json").write_text('{"k": "a", "v": 1}\n')
+    (spark.readStream.schema("k STRING, v LONG").json(str(tmp_path / "in"))
+     .writeStream.format("delta").option("checkpointLocation", str(tmp_path / "chk"))
+     .trigger(availableNow=True).start(str(tmp_path / "t")).awaitTermination())
+    r = subprocess.run([spate_cli(), "checkpoint", "replay", str(tmp_path / "chk"), "--batch",
+                        "0"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 3, r.stderr
+    assert "not run from a script" in r.stderr and "Pass --query FILE" in r.stderr
+    with pytest.raises(AnalysisException, match="not run from a script"):
+        checkpoint.replay(str(tmp_path / "chk"), 0)
+    r = subprocess.run([spate_cli(), "checkpoint", "replay", str(tmp_path / "nothing"),
+                        "--batch", "0"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 3 and "no query record" in r.stderr, r.stderr

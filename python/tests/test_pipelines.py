@@ -3,6 +3,7 @@ on SQL files and on a spark-pipeline.yml spec with Python definitions, and the c
 bronze/silver/gold pipeline written in SQL giving the same tables as its Python version
 (examples/python/stateful_pipeline.py's run_job)."""
 import os
+import json
 import subprocess
 import sys
 import textwrap
@@ -348,6 +349,48 @@ def test_checkpoint_check_of_a_pipeline_sql_file(spark, tmp_path):
     doc = checkpoint.check(str(cps / "events_bronze" / "events_bronze" / "0"),
                            str(work / "p.sql"))
     assert doc["exitCode"] == 0, doc
+
+
+def test_checkpoint_replay_of_a_pipeline_without_query(spark, tmp_path):
+    """`spate run` records its SQL files, confs and working folder in each flow's query
+    record: `spate checkpoint replay DIR --batch N` (and `check DIR`) without --query run
+    the flow DIR belongs to again; every replayed batch equals what its table committed."""
+    from spate import checkpoint
+    cli, src, work = landed(spark, tmp_path, 200)
+    conf = ["--conf", "spark.sql.warehouse.dir=warehouse"]  # relative: the folder matters
+    (work / "p.sql").write_text(BRONZE_SQL.format(src=src) + SILVER_SQL + GOLD_SQL)
+    run([cli, "run", "p.sql", *conf], cwd=work)
+    land_events(spark, src, 2, 200, n=100)
+    run([cli, "run", "p.sql", *conf], cwd=work)
+    cps = work / "pipeline-storage" / "_checkpoints" / "spark_catalog" / "default"
+    record = json.loads((cps / "events_bronze" / "events_bronze" / "0" /
+                         "spate-query.json").read_text())
+    assert record["program"]["kind"] == "pipeline"
+    assert record["program"]["files"] == [str(work / "p.sql")]
+    assert record["program"]["cwd"] == str(work)
+    for table in ("events_bronze", "events_silver", "events_by_type"):
+        cp = str(cps / table / table / "0")
+        for batch in (0, 1):
+            r = subprocess.run([cli, "checkpoint", "replay", cp, "--batch", str(batch), "--json"],
+                               capture_output=True, text=True, timeout=300, cwd=tmp_path)
+            assert r.returncode == 0, (table, batch, r.stdout + r.stderr)
+            doc = json.loads(r.stdout)
+            assert doc["equal"] is True and doc["sink"]["kind"] == "delta", doc
+        r = subprocess.run([cli, "checkpoint", "check", cp], capture_output=True, text=True,
+                           timeout=300, cwd=tmp_path)
+        assert r.returncode == 0 and "unchanged" in r.stdout, r.stdout + r.stderr
+    bronze = json.loads(subprocess.run(
+        [cli, "checkpoint", "replay", str(cps / "events_bronze" / "events_bronze" / "0"),
+         "--batch", "1", "--json"], capture_output=True, text=True, timeout=300).stdout)
+    assert bronze["replayedRows"] == 100
+    # From Python (the test session's warehouse is its own: bronze reads files by path);
+    # and the SQL file as --query works for replay too.
+    doc = checkpoint.replay(str(cps / "events_bronze" / "events_bronze" / "0"), 1)
+    assert doc["equal"] is True, doc
+    r = subprocess.run([cli, "checkpoint", "replay", str(cps / "events_silver" / "events_silver"
+                        / "0"), "--batch", "0", "--query", "p.sql", *conf],
+                       capture_output=True, text=True, timeout=300, cwd=work)
+    assert r.returncode == 0 and "equals what the sink committed" in r.stdout, r.stderr
 
 
 def test_python_pipeline_class_with_decorators_and_sql(spark, tmp_path):

@@ -394,10 +394,8 @@ StreamingQuery StartStreamingFlow(const DataFrame& df, const std::string& table,
   return w.toTable(QuoteName(table));
 }
 
-stream::CheckpointCheck CheckSqlFlowAgainstCheckpoint(const SparkSession& spark,
-                                                      const std::string& dir,
-                                                      const std::string& sql_text,
-                                                      const std::string& name) {
+stream::QueryConfig CaptureSqlFlow(const SparkSession& spark, const std::string& dir,
+                                   const std::string& sql_text, const std::string& name) {
   const std::string root = stream::StripFileScheme(dir);
   std::string wanted = name;
   if (wanted.empty()) {
@@ -426,8 +424,23 @@ stream::CheckpointCheck CheckSqlFlowAgainstCheckpoint(const SparkSession& spark,
   }
   stream::SetQueryStartHook(nullptr);
   if (!captured) ThrowStatus(Status::Internal("the streaming table's query was not handed over"));
-  return ValueOrThrow(
-      stream::CheckQueryAgainstCheckpoint(io::LocalFileSystem::Get(), root, *captured));
+  return *captured;
+}
+
+stream::CheckpointCheck CheckSqlFlowAgainstCheckpoint(const SparkSession& spark,
+                                                      const std::string& dir,
+                                                      const std::string& sql_text,
+                                                      const std::string& name) {
+  stream::QueryConfig config = CaptureSqlFlow(spark, dir, sql_text, name);
+  return ValueOrThrow(stream::CheckQueryAgainstCheckpoint(
+      io::LocalFileSystem::Get(), stream::StripFileScheme(dir), config));
+}
+
+BatchReplay ReplaySqlFlowBatch(const SparkSession& spark, const std::string& dir,
+                               const std::string& sql_text, const std::string& name,
+                               int64_t batch_id, const std::optional<std::string>& out) {
+  stream::QueryConfig config = CaptureSqlFlow(spark, dir, sql_text, name);
+  return ReplayBatch(spark, config, stream::StripFileScheme(dir), batch_id, out);
 }
 
 DataFrame StreamingTableQuery(const SparkSession& spark, const std::string& text,

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "spate/api/checkpoint_replay.h"
 #include "spate/api/dataframe.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
@@ -127,15 +128,26 @@ StreamingQuery StartStreamingFlow(const DataFrame& df, const std::string& table,
                                   const std::string& flow, const std::string& checkpoint,
                                   const stream::Trigger& trigger);
 
-/// `spate checkpoint check DIR --query pipeline.sql [--table t]`: the streaming table (or
-/// flow) `name` of the SQL file — when empty, the one whose checkpoint DIR is in Spark's
-/// pipeline layout (`.../<table>/<flow>/<n>`), else the file's first — handed to the
-/// pre-flight check (stream/checkpoint_check.h) exactly as a pipeline run would start it.
-/// The tables it reads must exist (the session's warehouse). Throws on a SQL error.
+/// The query of the streaming table (or flow) `name` of a pipeline's SQL text — when
+/// empty, the one whose checkpoint DIR is in Spark's pipeline layout
+/// (`.../<table>/<flow>/<n>`), else the text's first — as a pipeline run would start it
+/// with its checkpoint at `dir`, caught by the start hook (nothing starts). The tables it
+/// reads must exist (the session's warehouse). Throws on a SQL error.
+stream::QueryConfig CaptureSqlFlow(const SparkSession& spark, const std::string& dir,
+                                   const std::string& sql_text, const std::string& name);
+
+/// `spate checkpoint check DIR --query pipeline.sql [--table t]`: CaptureSqlFlow's query
+/// handed to the pre-flight check (stream/checkpoint_check.h).
 stream::CheckpointCheck CheckSqlFlowAgainstCheckpoint(const SparkSession& spark,
                                                       const std::string& dir,
                                                       const std::string& sql_text,
                                                       const std::string& name);
+
+/// `spate checkpoint replay DIR --batch N --query pipeline.sql`: CaptureSqlFlow's query
+/// replaying batch `batch_id` (api/checkpoint_replay.h).
+BatchReplay ReplaySqlFlowBatch(const SparkSession& spark, const std::string& dir,
+                               const std::string& sql_text, const std::string& name,
+                               int64_t batch_id, const std::optional<std::string>& out);
 
 /// The pipeline's SQL statements as a plain spark.sql() refuses them
 /// (UNSUPPORTED_FEATURE.CREATE_PIPELINE_DATASET_QUERY_EXECUTION), for callers that run a

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 
@@ -214,7 +216,136 @@ std::optional<state::StateSchemas> SparkStateSchemas(io::FileSystem& fs,
 std::mutex g_hook_mu;
 QueryStartHook g_hook;
 
+std::mutex g_program_mu;
+std::optional<QueryProgram> g_program;
+
+JsonValue StringArray(const std::vector<std::string>& items) {
+  JsonValue a = JsonValue::Array();
+  for (const auto& i : items) a.Append(JsonValue::String(i));
+  return a;
+}
+
+std::vector<std::string> Strings(const JsonValue& v, std::string_view key) {
+  std::vector<std::string> out;
+  if (const JsonValue* a = v.Find(key); a && a->is_array()) {
+    for (const auto& j : a->items()) out.push_back(j.is_string() ? j.string_value() : "");
+  }
+  return out;
+}
+
+std::string Joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : " ") + i;
+  return out;
+}
+
+Status ProgramMissing(const std::string& dir, const std::string& what) {
+  return Status::Error("SPATE_STREAMING_INVALID",
+                       {{"msg", "Cannot run the query of " + dir + " again without --query: " +
+                                    what + ". Pass --query FILE (a Python script or a " +
+                                    "pipeline's SQL file that starts the same query)."}});
+}
+
 }  // namespace
+
+// ---- QueryProgram
+
+JsonValue QueryProgram::ToJson() const {
+  JsonValue o = JsonValue::Object();
+  o.Set("kind", JsonValue::String(kind));
+  o.Set("cwd", JsonValue::String(cwd));
+  if (!executable.empty()) o.Set("executable", JsonValue::String(executable));
+  o.Set("files", StringArray(files));
+  std::vector<std::string> redacted;
+  for (const auto& a : args) redacted.push_back(RedactText(a));
+  o.Set("args", StringArray(redacted));
+  JsonValue c = JsonValue::Object();
+  for (const auto& [k, v] : confs) c.Set(k, JsonValue::String(RedactValue(k, v)));
+  o.Set("confs", std::move(c));
+  if (!database.empty()) o.Set("database", JsonValue::String(database));
+  return o;
+}
+
+Result<QueryProgram> QueryProgram::FromJson(const JsonValue& v) {
+  if (!v.is_object()) return Status::Invalid("the query record's program is not an object");
+  QueryProgram p;
+  p.kind = Str(v, "kind");
+  p.cwd = Str(v, "cwd");
+  p.executable = Str(v, "executable");
+  p.files = Strings(v, "files");
+  p.args = Strings(v, "args");
+  if (const JsonValue* c = v.Find("confs"); c && c->is_object()) {
+    for (const auto& [k, val] : c->fields()) {
+      p.confs.emplace_back(k, val.is_string() ? val.string_value() : val.ToString());
+    }
+  }
+  p.database = Str(v, "database");
+  return p;
+}
+
+void SetQueryProgram(std::optional<QueryProgram> program) {
+  std::lock_guard<std::mutex> lock(g_program_mu);
+  g_program = std::move(program);
+}
+
+QueryProgram CurrentQueryProgram() {
+  {
+    std::lock_guard<std::mutex> lock(g_program_mu);
+    if (g_program) return *g_program;
+  }
+  QueryProgram p;
+  p.kind = "c++";
+  std::error_code ec;
+  p.cwd = std::filesystem::current_path(ec).string();
+  p.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string arg;
+  bool first = true;
+  while (std::getline(in, arg, '\0')) {
+    if (!first) p.args.push_back(arg);
+    first = false;
+  }
+  return p;
+}
+
+Result<QueryProgram> RecordedProgram(io::FileSystem& fs, const std::string& dir) {
+  const std::string path = QueryRecordPath(dir);
+  auto text = fs.ReadAll(path);
+  if (!text.ok()) {
+    if (text.status().code() != StatusCode::kNotFound) return text.status();
+    return ProgramMissing(dir, "it has no query record (spate-query.json; a checkpoint "
+                               "written by Spark, or by a run that committed no batch)");
+  }
+  SPATE_ASSIGN_OR_RETURN(JsonValue parsed, JsonValue::Parse(*text));
+  const JsonValue* program = parsed.Find("program");
+  if (program == nullptr) {
+    return ProgramMissing(dir, "its query record (" + path + ") does not name the program "
+                               "that ran it (written by an older spate)");
+  }
+  SPATE_ASSIGN_OR_RETURN(QueryProgram p, QueryProgram::FromJson(*program));
+  if (p.kind == "c++") {
+    return ProgramMissing(dir, "it was written by the compiled program " + p.executable +
+                                   (p.args.empty() ? "" : " " + Joined(p.args)) + " (in " +
+                                   p.cwd + "), which replay cannot re-run with its query "
+                                   "handed over");
+  }
+  if (p.kind != "python" && p.kind != "pipeline") {
+    return ProgramMissing(dir, "its query record names a program of unknown kind '" + p.kind + "'");
+  }
+  if (p.files.empty()) {
+    return ProgramMissing(dir, "its query was started by Python code not run from a script "
+                               "(an interactive session, python -c, a notebook or a test "
+                               "runner)");
+  }
+  for (const auto& f : p.files) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(f, ec)) {
+      return ProgramMissing(dir, "the recorded program file " + f + " no longer exists");
+    }
+  }
+  return p;
+}
+
 
 // ---- QueryShape
 
@@ -255,6 +386,7 @@ JsonValue QueryShape::ToJson() const {
   JsonValue plan_nodes = JsonValue::Array();
   for (const auto& n : plan) plan_nodes.Append(JsonValue::String(n));
   o.Set("plan", std::move(plan_nodes));
+  if (program) o.Set("program", program->ToJson());
   return o;
 }
 
@@ -287,6 +419,10 @@ Result<QueryShape> QueryShape::FromJson(const JsonValue& v) {
   s.output_schema = Str(v, "outputSchema");
   if (const JsonValue* a = v.Find("plan"); a && a->is_array()) {
     for (const auto& j : a->items()) s.plan.push_back(j.is_string() ? j.string_value() : "");
+  }
+  if (const JsonValue* p = v.Find("program"); p && p->is_object()) {
+    SPATE_ASSIGN_OR_RETURN(QueryProgram program, QueryProgram::FromJson(*p));
+    s.program = std::move(program);
   }
   return s;
 }
@@ -324,7 +460,9 @@ std::string QueryRecordPath(const std::string& checkpoint) {
 Status WriteQueryRecord(io::FileSystem& fs, const std::string& checkpoint,
                         const QueryShape& shape) {
   const std::string path = QueryRecordPath(checkpoint);
-  const std::string text = shape.ToJson().ToPrettyString() + "\n";
+  QueryShape recorded = shape;
+  if (!recorded.program) recorded.program = CurrentQueryProgram();
+  const std::string text = recorded.ToJson().ToPrettyString() + "\n";
   auto old = fs.ReadAll(path);
   if (old.ok() && *old == text) return Status::OK();
   return fs.WriteAtomic(path, text);

@@ -43,6 +43,42 @@
 
 namespace spate::stream {
 
+/// The program that started a query, recorded in its query record so that `spate
+/// checkpoint replay DIR --batch N` and `check DIR` can run it again without --query:
+///   * "python": a Python script (`python3 job.py`, `spate submit job.py`): `files` holds
+///     its absolute path (empty: Python code not run from a script — an interactive
+///     session, `python -c`, a test runner), `args` its sys.argv[1:], `confs` the
+///     `spate submit --conf` defaults;
+///   * "pipeline": `spate run` of SQL files (`files`, absolute), with its `--conf`s and
+///     `--database`; the flow is the one whose checkpoint DIR is;
+///   * "c++": a compiled program (`executable`, `args`): it cannot be re-run.
+/// `cwd` is the working folder it ran in. Secrets in confs and arguments are redacted.
+struct QueryProgram {
+  std::string kind;
+  std::string cwd;
+  std::string executable;
+  std::vector<std::string> files;
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> confs;
+  std::string database;
+
+  JsonValue ToJson() const;  // redacted
+  static Result<QueryProgram> FromJson(const JsonValue& v);
+};
+
+/// Sets the program this process runs (process-wide; thread-safe); nullopt clears it.
+/// `spate run` and the Python package set it before they start queries.
+void SetQueryProgram(std::optional<QueryProgram> program);
+/// The program set, else this process as a C++ program (/proc/self/exe, its arguments and
+/// working folder).
+QueryProgram CurrentQueryProgram();
+
+/// The program the query record of the checkpoint at `dir` names, when it can be run again
+/// (a Python script, a pipeline's SQL files). Otherwise SPATE_STREAMING_INVALID naming what
+/// is missing: no record, a record without the program (an older spate), a C++ program,
+/// Python code that was not a script, or files that no longer exist.
+Result<QueryProgram> RecordedProgram(io::FileSystem& fs, const std::string& dir);
+
 /// What a streaming query reads, keeps as state and writes: the part of a query a
 /// checkpoint depends on.
 struct QueryShape {
@@ -69,6 +105,9 @@ struct QueryShape {
   std::string output_schema;  // struct<...>
   /// The analyzed plan's node kinds in pre-order (Project, Filter, Aggregate, ...).
   std::vector<std::string> plan;
+  /// The program that started the run (WriteQueryRecord fills it from
+  /// CurrentQueryProgram() when unset).
+  std::optional<QueryProgram> program;
 
   JsonValue ToJson() const;
   static Result<QueryShape> FromJson(const JsonValue& v);
@@ -83,7 +122,8 @@ Result<QueryShape> ShapeOfQuery(const sql::BoundPlanPtr& analyzed, OutputMode mo
 
 /// `<checkpoint>/spate-query.json`.
 std::string QueryRecordPath(const std::string& checkpoint);
-/// Writes the record (atomically; unchanged content is not rewritten).
+/// Writes the record (atomically; unchanged content is not rewritten), with the program
+/// (CurrentQueryProgram() unless `shape.program` is set).
 Status WriteQueryRecord(io::FileSystem& fs, const std::string& checkpoint,
                         const QueryShape& shape);
 /// The record, nullopt when there is none.

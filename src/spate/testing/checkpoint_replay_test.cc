@@ -162,5 +162,84 @@ TEST(CheckpointReplay, StatefulUpdateWithoutABatchRecord) {
   EXPECT_NE(r.ToText().find("the replayed rows are shown, not compared"), std::string::npos);
 }
 
+
+// Batch 0 of a Delta source read the snapshot its end offset names: replayed (the
+// runtime's crash-restart path) after the source table moved on, it reads that snapshot
+// again, not the latest one.
+TEST(CheckpointReplay, FirstBatchOfADeltaSourceAfterTheTableMovedOn) {
+  Job job;
+  const std::string src = MakeTestDir("spate-replay", "src");
+  fs::remove_all(src);
+  auto append = [&](const std::string& rows) {
+    job.Land(0, rows);
+    Spark().read().schema("k STRING, v LONG").json(job.in).write().format("delta")
+        .mode("append").save(src);
+  };
+  auto start = [&] {
+    return Spark().readStream().format("delta").load(src).writeStream().format("delta")
+        .option("checkpointLocation", job.chk).trigger(api::Trigger::AvailableNow())
+        .start(job.out);
+  };
+  append("{\"k\":\"a\",\"v\":1}\n");
+  start().awaitTermination();
+  append("{\"k\":\"b\",\"v\":2}\n");
+  start().awaitTermination();
+  auto config = job.Capture([&] { start(); });
+  for (int64_t b : {0, 1}) {
+    auto r = api::ReplayBatch(Spark(), config, job.chk, b);
+    EXPECT_TRUE(r.equal()) << r.ToText();
+    EXPECT_EQ(r.replayed.size(), 1u) << r.ToText();
+  }
+}
+
+// The query record names the program that ran the query: here this C++ test binary, which
+// replay cannot run again (the error says what is missing).
+TEST(CheckpointReplay, RecordedProgramOfACppRun) {
+  Job job;
+  job.Land(0, "{\"k\":\"a\",\"v\":1}\n");
+  job.Src().writeStream().format("delta").option("checkpointLocation", job.chk)
+      .trigger(api::Trigger::AvailableNow()).start(job.out).awaitTermination();
+  auto& lfs = *io::LocalFileSystem::Get();
+  auto record = stream::ReadQueryRecord(lfs, job.chk);
+  ASSERT_TRUE(record.ok() && record->has_value()) << record.status().ToString();
+  ASSERT_TRUE((*record)->program.has_value());
+  EXPECT_EQ((*record)->program->kind, "c++");
+  EXPECT_EQ((*record)->program->executable, fs::read_symlink("/proc/self/exe").string());
+  auto program = stream::RecordedProgram(lfs, job.chk);
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.status().error_class(), "SPATE_STREAMING_INVALID");
+  EXPECT_NE(program.status().ToString().find("compiled program " +
+                                             fs::read_symlink("/proc/self/exe").string()),
+            std::string::npos)
+      << program.status().ToString();
+  EXPECT_NE(program.status().ToString().find("--query FILE"), std::string::npos);
+
+  // A program set by the process (as `spate run` and the Python package do) is recorded;
+  // a record without a program (an older spate) and no record are named as such.
+  stream::QueryProgram p;
+  p.kind = "pipeline";
+  p.cwd = "/somewhere";
+  p.files = {job.in + "/f0.json"};
+  p.confs = {{"spark.sql.warehouse.dir", "w"}, {"fs.s3a.secret.key", "s3cr3t"}};
+  stream::SetQueryProgram(p);
+  job.Land(1, "{\"k\":\"b\",\"v\":1}\n");
+  job.Src().writeStream().format("delta").option("checkpointLocation", job.chk)
+      .trigger(api::Trigger::AvailableNow()).start(job.out).awaitTermination();
+  stream::SetQueryProgram(std::nullopt);
+  auto again = stream::RecordedProgram(lfs, job.chk);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->kind, "pipeline");
+  EXPECT_EQ(again->files, p.files);
+  EXPECT_EQ(again->confs[0].second, "w");
+  EXPECT_NE(again->confs[1].second, "s3cr3t");  // redacted
+  auto text = lfs.ReadAll(stream::QueryRecordPath(job.chk));
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(text->find("s3cr3t"), std::string::npos);
+  fs::remove(stream::QueryRecordPath(job.chk));
+  auto none = stream::RecordedProgram(lfs, job.chk);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.status().ToString().find("no query record"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace spate::testing

@@ -9,6 +9,9 @@ STREAM_FAILED carrying the Python traceback.
 """
 
 import atexit
+import json
+import os
+import sys
 import traceback
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
@@ -228,6 +231,23 @@ class _ForeachAdapter:
         return None
 
 
+def _running_program() -> Dict[str, Any]:
+    """The program starting a query, for its checkpoint's query record (`spate checkpoint
+    replay DIR` runs it again): the script ``__main__`` runs from (``python3 job.py``,
+    ``spate submit job.py``; not ``python -m``, a session or a test runner) with its
+    arguments, working folder and ``spate submit --conf`` defaults."""
+    main = sys.modules.get("__main__")
+    script = getattr(main, "__file__", None)
+    files: List[str] = []
+    if isinstance(script, str) and script.endswith(".py") and \
+            getattr(main, "__spec__", None) is None and os.path.isfile(script):
+        files = [os.path.abspath(script)]
+    from spate.sql import session as _session
+    return {"kind": "python", "cwd": os.getcwd(), "executable": sys.executable,
+            "files": files, "args": list(sys.argv[1:]) if files else [],
+            "confs": {str(k): str(v) for k, v in _session._submit_conf.items()}}
+
+
 class DataStreamWriter(_Options):
     """Starts a streaming query writing a streaming DataFrame (``df.writeStream``)."""
 
@@ -345,6 +365,7 @@ class DataStreamWriter(_Options):
                 "options": self._options, "queryName": self._query_name,
                 "partitionBy": self._partition_by, "trigger": self._trigger, "path": path,
                 "table": table}
+        _spate.setQueryProgram(json.dumps(_running_program()))
         jsq = _spate.writeStreamStart(self._df._jdf, spec, self._native_batch_fn(), self._foreach)
         return StreamingQuery(jsq)
 
