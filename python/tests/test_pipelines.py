@@ -246,9 +246,12 @@ def test_flows_views_refresh_and_errors(spark, tmp_path):
     assert picked.columns == ["event_id", "event_type"]
     bronze = spark.read.format("delta").load(str(work / "warehouse" / "events_bronze"))
     assert picked.count() == bronze.where("event_type IN ('buy', 'view')").count()
-    # The table was created with the declared TBLPROPERTIES (the CREATE TABLE commit's).
+    # The table was created with the declared TBLPROPERTIES: in the CREATE TABLE commit's
+    # parameters and in the table's configuration, where Delta keeps them.
     log = (work / "warehouse" / "picked" / "_delta_log" / ("0" * 20 + ".json")).read_text()
     assert '\\"quality\\":\\"silver\\"' in log, log
+    detail = spark.sql(f"DESCRIBE DETAIL delta.`{work}/warehouse/picked`").collect()[0]
+    assert dict(detail["properties"]) == {"quality": "silver"}
     # --full-refresh-all: the tables start over from the files.
     out = run([cli, "run", str(work / "p.sql"), "--full-refresh-all", *conf]).stdout
     assert "events_bronze: 30 rows in 1 batches" in out, out

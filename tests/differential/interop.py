@@ -233,6 +233,23 @@ def delta_update_delete_optimize_restore(s, path):
 MIXED: Dict[str, Callable] = {}
 
 
+@writer
+def delta_table_properties(s, path):
+    """TBLPROPERTIES of any name are the table's metaData.configuration (DESCRIBE DETAIL's
+    properties), as Delta stores them."""
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id BIGINT, v STRING) USING delta "
+                "TBLPROPERTIES ('quality' = 'silver', 'owner.team' = 'data', "
+                "'delta.appendOnly' = 'false')")
+    s.spark.sql("SELECT id, concat('v', id) AS v FROM range(3)").write.format("delta") \
+        .mode("append").save(path)
+
+
+def table_properties(s, path):
+    """DESCRIBE DETAIL's properties of the Delta table at path, as sorted [key, value]."""
+    props = s.spark.sql(f"DESCRIBE DETAIL delta.`{path}`").collect()[0]["properties"]
+    return [[k, v] for k, v in sorted(dict(props).items())]
+
+
 def mixed(fn: Callable) -> Callable:
     MIXED[fn.__name__] = fn
     return fn
@@ -300,11 +317,14 @@ def history_length(s, path):
 
 
 def step(op: str, writer_name: str, path: str) -> Callable:
-    """The program of one interop step (both engines run the same): write, read or history."""
+    """The program of one interop step (both engines run the same): write, read, properties
+    or history."""
     if op == "write":
         return lambda s: (WRITERS.get(writer_name) or MIXED[writer_name])(s, path)
     if op == "read":
         return lambda s: read(s, path)
+    if op == "properties":
+        return lambda s: {"properties": table_properties(s, path)}
     return lambda s: {"versions": history_length(s, path)}
 
 

@@ -48,6 +48,22 @@ def test_interop(writer, by, oracle, spate_session):
         pytest.fail(why, pytrace=False)
 
 
+@pytest.mark.parametrize("by", ["spate", "spark"])
+def test_table_properties(by, oracle, spate_session):
+    """CREATE TABLE ... TBLPROPERTIES by either engine: both read every property back from
+    the table's metaData.configuration (delta-spark's DESCRIBE DETAIL included)."""
+    path = os.path.join(WORK, "interop", "table_properties-" + by)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    written = _run(by, oracle, spate_session, "write", "delta_table_properties", path)
+    assert "error" not in written, written["error"]
+    for side in ("spate", "spark"):
+        got = _run(side, oracle, spate_session, "properties", "delta_table_properties", path)
+        assert got.get("value") == {"properties": [
+            ["delta.appendOnly", "false"], ["owner.team", "data"], ["quality", "silver"]]}, \
+            (side, got)
+
+
 # One table, both engines writing in turn (appends, UPDATE, DELETE, MERGE by each side):
 # after every step both read the same rows, and the history has every commit.
 MIXED_STEPS = [("spate", "mixed_create"), ("spark", "mixed_append"), ("spate", "mixed_append"),

@@ -195,7 +195,7 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
   table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, ref.exists ? "overwrite" : "errorifexists");
   if (ref.exists) o.options["overwriteSchema"] = "true";
   o.partition_by = st.partition_columns;
-  for (const auto& [k, v] : st.properties) o.options[k] = v;
+  for (const auto& [k, v] : st.properties) o.table_properties[k] = v;
   o.operation = operation;
   o.operation_parameters["isManaged"] = ref.managed && ref.id ? "true" : "false";
   if (st.comment) o.operation_parameters["description"] = *st.comment;

@@ -393,6 +393,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     if (snapshot) meta.configuration = snapshot->metadata().configuration;
     for (const auto& [k, v] : opt.options)
       if (ToLower(k).rfind("delta.", 0) == 0) meta.configuration[k] = v;
+    for (const auto& [k, v] : opt.table_properties) meta.configuration[k] = v;
     meta.created_time = log->NowMs();
     new_metadata = true;
     protocol = ProtocolFor(*schema);

@@ -53,6 +53,10 @@ struct DeltaWriteOptions {
   std::string mode = "errorifexists";
   std::vector<std::string> partition_by;
   std::map<std::string, std::string> options;
+  /// A new table's properties (CREATE TABLE ... TBLPROPERTIES): all go to
+  /// metaData.configuration, whatever their prefix, as Delta stores them (of `options`,
+  /// only the `delta.*` keys do).
+  std::map<std::string, std::string> table_properties;
   std::optional<TxnId> txn;
   /// commitInfo.operation; empty = "WRITE" (or "CREATE TABLE AS SELECT"-free: spate
   /// writes "WRITE" for DataFrame writes, "STREAMING UPDATE" for the streaming sink).
