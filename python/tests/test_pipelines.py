@@ -358,7 +358,6 @@ def test_checkpoint_replay_of_a_pipeline_without_query(spark, tmp_path):
     """`spate run` records its SQL files, confs and working folder in each flow's query
     record: `spate checkpoint replay DIR --batch N` (and `check DIR`) without --query run
     the flow DIR belongs to again; every replayed batch equals what its table committed."""
-    from spate import checkpoint
     cli, src, work = landed(spark, tmp_path, 200)
     conf = ["--conf", "spark.sql.warehouse.dir=warehouse"]  # relative: the folder matters
     (work / "p.sql").write_text(BRONZE_SQL.format(src=src) + SILVER_SQL + GOLD_SQL)
@@ -386,10 +385,15 @@ def test_checkpoint_replay_of_a_pipeline_without_query(spark, tmp_path):
         [cli, "checkpoint", "replay", str(cps / "events_bronze" / "events_bronze" / "0"),
          "--batch", "1", "--json"], capture_output=True, text=True, timeout=300).stdout)
     assert bronze["replayedRows"] == 100
-    # From Python (the test session's warehouse is its own: bronze reads files by path);
-    # and the SQL file as --query works for replay too.
-    doc = checkpoint.replay(str(cps / "events_bronze" / "events_bronze" / "0"), 1)
-    assert doc["equal"] is True, doc
+    # From Python, in a fresh interpreter (a session that exists keeps its own warehouse:
+    # the recorded confs apply to the session the replay creates); and the SQL file as
+    # --query works for replay too.
+    code = ("import sys; from spate import checkpoint; "
+            "sys.exit(0 if checkpoint.replay(sys.argv[1], 1)['equal'] else 1)")
+    r = subprocess.run([sys.executable, "-c", code,
+                        str(cps / "events_silver" / "events_silver" / "0")],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
     r = subprocess.run([cli, "checkpoint", "replay", str(cps / "events_silver" / "events_silver"
                         / "0"), "--batch", "0", "--query", "p.sql", *conf],
                        capture_output=True, text=True, timeout=300, cwd=work)

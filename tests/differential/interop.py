@@ -242,6 +242,9 @@ def delta_table_properties(s, path):
                 "'delta.appendOnly' = 'false')")
     s.spark.sql("SELECT id, concat('v', id) AS v FROM range(3)").write.format("delta") \
         .mode("append").save(path)
+    s.spark.sql(f"ALTER TABLE delta.`{path}` SET TBLPROPERTIES ('stage' = 'two', "
+                "'quality' = 'gold')")
+    s.spark.sql(f"ALTER TABLE delta.`{path}` UNSET TBLPROPERTIES ('owner.team')")
 
 
 def table_properties(s, path):

@@ -50,8 +50,9 @@ def test_interop(writer, by, oracle, spate_session):
 
 @pytest.mark.parametrize("by", ["spate", "spark"])
 def test_table_properties(by, oracle, spate_session):
-    """CREATE TABLE ... TBLPROPERTIES by either engine: both read every property back from
-    the table's metaData.configuration (delta-spark's DESCRIBE DETAIL included)."""
+    """CREATE TABLE ... TBLPROPERTIES, then ALTER TABLE SET / UNSET TBLPROPERTIES, by either
+    engine: both read every property back from the table's metaData.configuration
+    (delta-spark's DESCRIBE DETAIL included)."""
     path = os.path.join(WORK, "interop", "table_properties-" + by)
     shutil.rmtree(path, ignore_errors=True)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -60,7 +61,7 @@ def test_table_properties(by, oracle, spate_session):
     for side in ("spate", "spark"):
         got = _run(side, oracle, spate_session, "properties", "delta_table_properties", path)
         assert got.get("value") == {"properties": [
-            ["delta.appendOnly", "false"], ["owner.team", "data"], ["quality", "silver"]]}, \
+            ["delta.appendOnly", "false"], ["quality", "gold"], ["stage", "two"]]}, \
             (side, got)
 
 

@@ -5,6 +5,7 @@
 // them against the warehouse catalog (table/warehouse.h) and Delta tables.
 
 #include <filesystem>
+#include <map>
 #include <regex>
 
 #include "spate/api/dataframe.h"
@@ -20,6 +21,7 @@
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
+#include "spate/table/transaction.h"
 
 namespace spate::api {
 
@@ -219,6 +221,83 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
     throw;
   }
   return Empty(state);
+}
+
+TableRef ExistingTable(SessionState& s, const std::vector<std::string>& name) {
+  TableRef ref = ResolveTableRef(s, name);
+  if (!ref.exists) {
+    ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+  }
+  return ref;
+}
+
+// ALTER TABLE t SET | UNSET TBLPROPERTIES: a commit of the table's metadata with its
+// configuration changed (and the protocol features a property needs), as Delta writes it.
+// Unsetting a property the table does not have is not an error (Delta 4.4 ignores it).
+DataFrame AlterTableProperties(const std::shared_ptr<SessionState>& state,
+                               const sql::Statement& st) {
+  TableRef ref = ExistingTable(*state, st.name);
+  auto log = table::DeltaLog::ForTable(io::LocalFileSystem::Get(), ref.path);
+  table::SnapshotPtr snapshot = ValueOrThrow(log->Latest());
+  table::Metadata meta = snapshot->metadata();
+  table::CommitInfo info;
+  const bool set = st.kind == sql::Statement::Kind::kAlterTableSetProperties;
+  if (set) {
+    for (const auto& [k, v] : st.properties) meta.configuration[k] = v;
+    info.operation = "SET TBLPROPERTIES";
+    info.operation_parameters["properties"] = JsonStringMap(st.properties);
+  } else {
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : st.properties) {
+      meta.configuration.erase(k);
+      keys.push_back(k);
+    }
+    info.operation = "UNSET TBLPROPERTIES";
+    info.operation_parameters["properties"] = JsonStringArray(keys);
+    info.operation_parameters["ifExists"] = "true";
+  }
+  table::OptimisticTransaction txn(log, snapshot);
+  txn.UpdateMetadata(meta);
+  table::Protocol protocol = snapshot->protocol();
+  table::AddPropertyFeatures(meta, &protocol);
+  if (!(protocol == snapshot->protocol())) txn.UpdateProtocol(protocol);
+  ValueOrThrow(txn.Commit({}, info));
+  return Empty(state);
+}
+
+// SHOW TBLPROPERTIES t [(key)]: the table's configuration and protocol versions, sorted by
+// key, as delta-spark shows them.
+DataFrame ShowTableProperties(const std::shared_ptr<SessionState>& state,
+                              const sql::Statement& st) {
+  TableRef ref = ExistingTable(*state, st.name);
+  auto log = table::DeltaLog::ForTable(io::LocalFileSystem::Get(), ref.path);
+  table::SnapshotPtr snapshot = ValueOrThrow(log->Latest());
+  std::map<std::string, std::string> props(snapshot->metadata().configuration.begin(),
+                                           snapshot->metadata().configuration.end());
+  const table::Protocol& protocol = snapshot->protocol();
+  props["delta.minReaderVersion"] = std::to_string(protocol.min_reader_version);
+  props["delta.minWriterVersion"] = std::to_string(protocol.min_writer_version);
+  std::vector<std::pair<std::string, std::string>> rows;
+  if (st.value) {
+    auto it = props.find(*st.value);
+    const std::string table = ref.id ? "spark_catalog." + ref.id->Unquoted()
+                                     : "spark_catalog.delta.`" + ref.path + "`";
+    rows.emplace_back(*st.value, it != props.end() ? it->second
+                                                   : "Table " + table +
+                                                         " does not have property: " + *st.value);
+  } else {
+    rows.assign(props.begin(), props.end());
+  }
+  // Spark's columns are not nullable.
+  auto schema = std::make_shared<const Schema>(std::vector<Field>{
+      Field{"key", DataType::String(), false}, Field{"value", DataType::String(), false}});
+  StringBuilder keys, values;
+  for (const auto& [k, v] : rows) {
+    keys.Append(k);
+    values.Append(v);
+  }
+  return DataFrame(state, LocalPlan(schema, {Batch::Make(schema, {keys.Finish(), values.Finish()},
+                                                         static_cast<int64_t>(rows.size()))}));
 }
 
 // INSERT INTO / OVERWRITE: by position (or by the column list), cast to the table's types.
@@ -463,6 +542,11 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
       }
       return Empty(state);
     }
+    case K::kAlterTableSetProperties:
+    case K::kAlterTableUnsetProperties:
+      return AlterTableProperties(state, st);
+    case K::kShowTblProperties:
+      return ShowTableProperties(state, st);
     case K::kShowSchemas: {
       std::vector<std::vector<std::optional<std::string>>> rows;
       for (const auto& n : ValueOrThrow(s.warehouse().ListSchemas())) {

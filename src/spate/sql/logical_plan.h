@@ -220,6 +220,10 @@ struct Statement {
     kCreateMaterializedView,  // CREATE [OR REFRESH] MATERIALIZED VIEW name ... AS query
     kCreateFlow,              // CREATE FLOW name [COMMENT] AS INSERT INTO t BY NAME query
                               //   (name: the flow; inner: the INSERT, by_name set)
+    kAlterTableSetProperties,    // ALTER TABLE name SET TBLPROPERTIES (k = v, ...)
+    kAlterTableUnsetProperties,  // ALTER TABLE name UNSET TBLPROPERTIES [IF EXISTS] (k, ...)
+                                 //   (properties: the keys, empty values)
+    kShowTblProperties,          // SHOW TBLPROPERTIES name [(key)] (value: the key)
   };
   Kind kind = Kind::kQuery;
   PlanPtr plan;                        // kQuery, kCreateView, kDescribe (query or relation)

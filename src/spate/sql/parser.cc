@@ -304,6 +304,8 @@ class Parser {
   Result<Statement> ParseDeltaCommand();
   Result<std::vector<std::string>> ParseDeltaTarget();
   Result<std::vector<std::pair<std::string, std::string>>> ParsePropertyList();
+  Result<std::string> ParsePropertyKey();
+  Result<Statement> ParseAlterTable(int64_t begin);
   Result<std::string> ParseStringValue();
   /// IF NOT EXISTS (true when present).
   Result<bool> MatchIfNotExists();
@@ -475,11 +477,13 @@ Result<Statement> Parser::ParseStatementBody() {
     SPATE_ASSIGN_OR_RETURN(st, ParseExplain());
   } else if (first.Is("SHOW")) {
     SPATE_ASSIGN_OR_RETURN(st, ParseShow());
+  } else if (first.Is("ALTER")) {
+    SPATE_ASSIGN_OR_RETURN(st, ParseAlterTable(begin));
   } else if (first.Is("USE")) {
     SPATE_ASSIGN_OR_RETURN(st, ParseUse());
   } else {
     static const auto* kUnsupported = new std::unordered_set<std::string_view>{
-        "DELETE",  "ALTER",    "CACHE",  "UNCACHE", "CLEAR",
+        "DELETE",  "CACHE",  "UNCACHE", "CLEAR",
         "REFRESH", "ANALYZE", "TRUNCATE", "MSCK",   "LOAD",    "ADD",
         "LIST",    "DECLARE", "REPAIR",  "COMMENT",
         "GRANT",   "REVOKE",  "CALL",     "EXECUTE"};
@@ -667,6 +671,16 @@ Result<Statement> Parser::ParseShow() {
     SPATE_RETURN_IF_ERROR(parse_pattern());
     return st;
   }
+  if (MatchKeyword("TBLPROPERTIES")) {
+    st.kind = Statement::Kind::kShowTblProperties;
+    SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+    if (MatchOp("(")) {
+      SPATE_ASSIGN_OR_RETURN(std::string key, ParsePropertyKey());
+      st.value = std::move(key);
+      SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    }
+    return st;
+  }
   if (Peek().Is("SCHEMAS") || Peek().Is("DATABASES") || Peek().Is("NAMESPACES")) {
     Advance();
     st.kind = Statement::Kind::kShowSchemas;
@@ -714,6 +728,54 @@ Result<std::string> Parser::ParseStringValue() {
   return out;
 }
 
+// A property key: a string or a dotted identifier.
+Result<std::string> Parser::ParsePropertyKey() {
+  if (Peek().kind == TokenKind::kString) return Advance().text;
+  std::string key;
+  SPATE_ASSIGN_OR_RETURN(std::vector<std::string> parts, ParseMultipartIdentifier());
+  for (const auto& part : parts) key += (key.empty() ? "" : ".") + part;
+  return key;
+}
+
+// ALTER TABLE name SET TBLPROPERTIES (k = v, ...) | UNSET TBLPROPERTIES [IF EXISTS] (k, ...);
+// other ALTER statements are not supported.
+Result<Statement> Parser::ParseAlterTable(int64_t begin) {
+  auto unsupported = [&] {
+    return Status::Error("INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT",
+                         {{"sqlText", std::string(text_.substr(begin))}})
+        .WithPosition(begin);
+  };
+  Advance();  // ALTER
+  if (!MatchKeyword("TABLE")) return unsupported();
+  Statement st;
+  SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
+  if (Peek().Is("SET") && Peek(1).Is("TBLPROPERTIES")) {
+    Advance();
+    Advance();
+    st.kind = Statement::Kind::kAlterTableSetProperties;
+    SPATE_ASSIGN_OR_RETURN(st.properties, ParsePropertyList());
+    return st;
+  }
+  if (Peek().Is("UNSET") && Peek(1).Is("TBLPROPERTIES")) {
+    Advance();
+    Advance();
+    st.kind = Statement::Kind::kAlterTableUnsetProperties;
+    if (Peek().Is("IF") && Peek(1).Is("EXISTS")) {
+      Advance();
+      Advance();
+      st.if_exists = true;
+    }
+    SPATE_RETURN_IF_ERROR(ExpectOp("("));
+    do {
+      SPATE_ASSIGN_OR_RETURN(std::string key, ParsePropertyKey());
+      st.properties.emplace_back(std::move(key), "");
+    } while (MatchOp(","));
+    SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    return st;
+  }
+  return unsupported();
+}
+
 // ( key = value, ... ): keys are strings or dotted identifiers, values strings, numbers,
 // booleans or identifiers (as Spark's propertyList).
 Result<std::vector<std::pair<std::string, std::string>>> Parser::ParsePropertyList() {
@@ -721,13 +783,7 @@ Result<std::vector<std::pair<std::string, std::string>>> Parser::ParsePropertyLi
   SPATE_RETURN_IF_ERROR(ExpectOp("("));
   if (MatchOp(")")) return out;
   do {
-    std::string key;
-    if (Peek().kind == TokenKind::kString) {
-      key = Advance().text;
-    } else {
-      SPATE_ASSIGN_OR_RETURN(std::vector<std::string> parts, ParseMultipartIdentifier());
-      for (const auto& part : parts) key += (key.empty() ? "" : ".") + part;
-    }
+    SPATE_ASSIGN_OR_RETURN(std::string key, ParsePropertyKey());
     MatchOp("=");
     const Token& v = Peek();
     std::string value;

@@ -206,6 +206,29 @@ Protocol ProtocolFor(const Schema& schema) {
   return p;
 }
 
+
+// Splits a batch whose last column is _change_type into the table's rows (without the
+// column; NULL change type) and the change rows (with it). Either may be nullptr (none).
+std::pair<BatchPtr, BatchPtr> SplitChangeRows(const BatchPtr& b, const SchemaPtr& data_schema) {
+  const int last = b->num_columns() - 1;
+  const Column& ct = *b->column(last);
+  std::vector<int32_t> data_rows, change_rows;
+  for (int64_t r = 0; r < b->num_rows(); ++r)
+    (ct.IsNull(r) ? data_rows : change_rows).push_back(static_cast<int32_t>(r));
+  BatchPtr data, change;
+  auto project = [&](const BatchPtr& x) {
+    std::vector<ColumnPtr> cols(x->columns().begin(), x->columns().end() - 1);
+    return Batch::Make(data_schema, std::move(cols), x->num_rows());
+  };
+  if (change_rows.empty()) return {project(b), nullptr};
+  if (data_rows.empty()) return {nullptr, b};
+  data = project(TakeBatch(*b, data_rows.data(), static_cast<int64_t>(data_rows.size())));
+  change = TakeBatch(*b, change_rows.data(), static_cast<int64_t>(change_rows.size()));
+  return {data, change};
+}
+
+}  // namespace
+
 // The protocol a new table's properties need on top of `p`: the change data feed is the
 // changeDataFeed writer feature (writer version 7, with the legacy invariants and
 // appendOnly features that version 2 implied), as delta-spark 4 writes it.
@@ -233,28 +256,6 @@ void AddPropertyFeatures(const Metadata& meta, Protocol* p) {
   if (cdf) add(w, "changeDataFeed");
   for (const char* f : {"invariants", "appendOnly"}) add(w, f);
 }
-
-// Splits a batch whose last column is _change_type into the table's rows (without the
-// column; NULL change type) and the change rows (with it). Either may be nullptr (none).
-std::pair<BatchPtr, BatchPtr> SplitChangeRows(const BatchPtr& b, const SchemaPtr& data_schema) {
-  const int last = b->num_columns() - 1;
-  const Column& ct = *b->column(last);
-  std::vector<int32_t> data_rows, change_rows;
-  for (int64_t r = 0; r < b->num_rows(); ++r)
-    (ct.IsNull(r) ? data_rows : change_rows).push_back(static_cast<int32_t>(r));
-  BatchPtr data, change;
-  auto project = [&](const BatchPtr& x) {
-    std::vector<ColumnPtr> cols(x->columns().begin(), x->columns().end() - 1);
-    return Batch::Make(data_schema, std::move(cols), x->num_rows());
-  };
-  if (change_rows.empty()) return {project(b), nullptr};
-  if (data_rows.empty()) return {nullptr, b};
-  data = project(TakeBatch(*b, data_rows.data(), static_cast<int64_t>(data_rows.size())));
-  change = TakeBatch(*b, change_rows.data(), static_cast<int64_t>(change_rows.size()));
-  return {data, change};
-}
-
-}  // namespace
 
 bool ChangeDataFeedEnabled(const Metadata& metadata) {
   for (const auto& [k, v] : metadata.configuration) {

@@ -49,6 +49,11 @@ struct TxnId {
   int64_t version = 0;
 };
 
+/// The protocol features the table properties of `meta` need (delta.enableChangeDataFeed:
+/// changeDataFeed; delta.checkpointPolicy = 'v2': v2Checkpoint), added to `p` as
+/// delta-spark 4 writes them (writer version 7 with its implied features).
+void AddPropertyFeatures(const Metadata& meta, Protocol* p);
+
 struct DeltaWriteOptions {
   std::string mode = "errorifexists";
   std::vector<std::string> partition_by;

@@ -132,3 +132,22 @@ def describe_detail_columns(s):
     s.spark.range(2).write.format("delta").partitionBy("id").save(path)
     d = s.spark.sql(f"DESCRIBE DETAIL delta.`{path}`")
     return d.select("format", "partitionColumns", "numFiles")
+
+
+@case(ordered=True)
+def table_properties_set_unset_show(s):
+    """TBLPROPERTIES are the table's configuration: CREATE, ALTER TABLE SET / UNSET
+    (a missing key without IF EXISTS is no error in Delta 4.4), SHOW TBLPROPERTIES [(key)],
+    DESCRIBE DETAIL's properties and the history's operations."""
+    path = os.path.join(s.tmp, "props")
+    t = f"delta.`{path}`"
+    s.spark.sql(f"CREATE TABLE {t} (id BIGINT) USING delta "
+                "TBLPROPERTIES ('quality' = 'silver', 'delta.appendOnly' = 'false')")
+    s.spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('owner.team' = 'data', 'quality' = 'gold')")
+    s.spark.sql(f"ALTER TABLE {t} UNSET TBLPROPERTIES ('delta.appendOnly', 'nope')")
+    s.spark.sql(f"ALTER TABLE {t} UNSET TBLPROPERTIES IF EXISTS ('nope')")
+    detail = s.spark.sql(f"DESCRIBE DETAIL {t}").collect()[0]["properties"]
+    return {"show": s.spark.sql(f"SHOW TBLPROPERTIES {t}"),
+            "one": s.spark.sql(f"SHOW TBLPROPERTIES {t} ('quality')"),
+            "detail": s.spark.createDataFrame(sorted(dict(detail).items()), "k string, v string"),
+            "history": _history(s, t)}
