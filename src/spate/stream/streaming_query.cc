@@ -625,28 +625,33 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
   return Status::OK();
 }
 
+Status StreamingQuery::BatchInputs(const std::vector<std::optional<JsonValue>>& from,
+                                   const std::vector<std::optional<JsonValue>>& to,
+                                   std::vector<DataSourcePtr>* inputs,
+                                   std::vector<std::shared_ptr<CountingDataSource>>* counters) {
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    DataSourcePtr ds;
+    if (!to[i] || SameOffset(from[i], to[i])) {
+      ds = std::make_shared<BatchesDataSource>(
+          sources_[i]->schema(), std::vector<BatchPtr>{}, sources_[i]->Describe());
+    } else {
+      SPATE_ASSIGN_OR_RETURN(ds, sources_[i]->GetBatch(from[i], *to[i]));
+    }
+    counters->push_back(std::make_shared<CountingDataSource>(ds));
+    inputs->push_back(counters->back());
+  }
+  return Status::OK();
+}
+
 Status StreamingQuery::RunBatch(int64_t trigger_start,
                                 std::map<std::string, int64_t>* durations) {
   std::vector<DataSourcePtr> inputs;
   std::vector<std::shared_ptr<CountingDataSource>> counters;
-  int64_t get_batch_ms = 0;
-  for (size_t i = 0; i < sources_.size(); ++i) {
-    const auto& start = committed_offsets_[i];
-    const auto& end = available_offsets_[i];
-    DataSourcePtr ds;
-    if (!end || SameOffset(start, end)) {
-      ds = std::make_shared<BatchesDataSource>(
-          sources_[i]->schema(), std::vector<BatchPtr>{}, sources_[i]->Describe());
-    } else {
-      auto t = SteadyClock::now();
-      SPATE_ASSIGN_OR_RETURN(ds, sources_[i]->GetBatch(start, *end));
-      get_batch_ms += ElapsedMs(t);
-    }
-    counters.push_back(std::make_shared<CountingDataSource>(ds));
-    inputs.push_back(counters.back());
-  }
-  (*durations)["getBatch"] = get_batch_ms;
   auto t = SteadyClock::now();
+  SPATE_RETURN_IF_ERROR(
+      BatchInputs(committed_offsets_, available_offsets_, &inputs, &counters));
+  (*durations)["getBatch"] = ElapsedMs(t);
+  t = SteadyClock::now();
   MicroBatch mb;
   mb.batch_id = current_batch_id_;
   // The plan is analyzed every batch (a static side is read again), then the streaming
@@ -855,17 +860,7 @@ Status StreamingQuery::RunRealTimeBatch() {
     t = SteadyClock::now();
     std::vector<DataSourcePtr> inputs;
     std::vector<std::shared_ptr<CountingDataSource>> counters;
-    for (size_t i = 0; i < sources_.size(); ++i) {
-      DataSourcePtr ds;
-      if (!next[i] || SameOffset(next[i], available_offsets_[i])) {
-        ds = std::make_shared<BatchesDataSource>(
-            sources_[i]->schema(), std::vector<BatchPtr>{}, sources_[i]->Describe());
-      } else {
-        SPATE_ASSIGN_OR_RETURN(ds, sources_[i]->GetBatch(available_offsets_[i], *next[i]));
-      }
-      counters.push_back(std::make_shared<CountingDataSource>(ds));
-      inputs.push_back(counters.back());
-    }
+    SPATE_RETURN_IF_ERROR(BatchInputs(available_offsets_, next, &inputs, &counters));
     durations["getBatch"] += ElapsedMs(t);
     t = SteadyClock::now();
     SPATE_ASSIGN_OR_RETURN(auto analyzed, config_.runner->Analyze(config_.plan));

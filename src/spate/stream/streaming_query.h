@@ -48,6 +48,8 @@
 
 namespace spate::stream {
 
+class CountingDataSource;
+
 struct QueryConfig {
   std::optional<std::string> name;
   /// Resolved checkpoint folder.
@@ -114,6 +116,11 @@ class StreamingQuery {
   /// Runs one trigger; *terminate set when the trigger type ends the query.
   Status RunTrigger(bool* has_data);
   Status RunBatch(int64_t trigger_start_ms, std::map<std::string, int64_t>* durations);
+  // Each source's rows in (from, to] (an empty source where nothing is new), counted.
+  Status BatchInputs(const std::vector<std::optional<JsonValue>>& from,
+                     const std::vector<std::optional<JsonValue>>& to,
+                     std::vector<DataSourcePtr>* inputs,
+                     std::vector<std::shared_ptr<CountingDataSource>>* counters);
   // Trigger.RealTime: one long-running batch (docs/real-time-mode.md), and the checks
   // Spark makes when the first batch is planned (sources, operators).
   Status RunRealTimeBatch();
