@@ -366,3 +366,39 @@ def test_real_time_mode_foreach(spark, kafka, tmp_path):
                 .option("checkpointLocation", str(tmp_path / "c3")).trigger(realTime="50 milliseconds").start()
     finally:
         spark.conf.unset("spark.sql.streaming.realTimeMode.minBatchDuration")
+
+
+def test_real_time_mode_kafka_to_kafka(spark, kafka, tmp_path):
+    """Kafka -> Kafka in real-time mode: records reach the output topic while the (hour-long)
+    batch is open; the exactly-once sink (one transaction per batch) is refused."""
+    import time
+    src, dst = topic_name("rtm-in"), topic_name("rtm-out")
+    kcat_produce(kafka, src, 0, ["a\t1", "b\t2"])
+    spark.conf.set("spark.sql.streaming.realTimeMode.minBatchDuration", "100")
+    try:
+        df = (spark.readStream.format("kafka").option("kafka.bootstrap.servers", kafka)
+              .option("subscribe", src).option("startingOffsets", "earliest").load()
+              .selectExpr("key", "CAST(CAST(value AS STRING) AS INT) * 10 AS v")
+              .selectExpr("key", "CAST(v AS STRING) AS value"))
+        q = (df.writeStream.format("kafka").option("kafka.bootstrap.servers", kafka)
+             .option("topic", dst).outputMode("update")
+             .option("checkpointLocation", str(tmp_path / "chk"))
+             .trigger(realTime="1 hour").start())
+        got, deadline = [], time.time() + 120
+        while time.time() < deadline:
+            got = kcat_consume(kafka, dst, "%k=%s\n") if subprocess.run(
+                ["kcat", "-b", kafka, "-L", "-t", dst], capture_output=True,
+                text=True).stdout.count("partition ") else []
+            if len(got) == 2:
+                break
+            time.sleep(0.2)
+        assert q.recentProgress == []  # the batch is still open
+        q.stop()
+        assert got == ["a=10", "b=20"]
+        with pytest.raises(Exception, match="STREAMING_REAL_TIME_MODE.SINK_NOT_SUPPORTED"):
+            (df.writeStream.format("kafka").option("kafka.bootstrap.servers", kafka)
+             .option("topic", dst).option("exactlyOnce", "true").outputMode("update")
+             .option("checkpointLocation", str(tmp_path / "chk2"))
+             .trigger(realTime="5 seconds").start())
+    finally:
+        spark.conf.unset("spark.sql.streaming.realTimeMode.minBatchDuration")
