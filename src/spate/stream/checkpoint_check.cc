@@ -724,11 +724,17 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
       if (stored.ok() && stored->has_value()) {
         st = state::CheckStateSchemaCompatibility(**stored, *p.key_schema, *p.value_schema);
       } else if (auto spark = SparkStateSchemas(fs, state_root, p.operator_id)) {
-        // Written by Spark: its keys are the grouping / dedup columns as spate's, but its
-        // aggregation buffers are Spark's own, so only the key schema is compared.
-        st = state::CheckStateSchemaCompatibility(
-            state::StateSchemas{spark->key, p.value_schema}, *p.key_schema, *p.value_schema);
-        spark_values.push_back(p.operator_id);
+        // Written by Spark: its keys are the grouping / dedup columns as spate's; its
+        // values are Spark's own aggregation buffers, compared with the buffers Spark
+        // would build for the new query where their layout is known (else keys only).
+        if (p.spark_value_schema) {
+          st = state::CheckStateSchemaCompatibility(*spark, *p.key_schema,
+                                                    *p.spark_value_schema);
+        } else {
+          st = state::CheckStateSchemaCompatibility(
+              state::StateSchemas{spark->key, p.value_schema}, *p.key_schema, *p.value_schema);
+          if (p.kind == StatefulKind::kAggregate) spark_values.push_back(p.operator_id);
+        }
       } else if (!stored.ok()) {
         return stored.status();
       } else {
@@ -750,9 +756,9 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
     out.push_back(Finding(
         Verdict::kSafe, "state_value_schema_not_compared",
         "Operator " + std::to_string(id) + "'s state was written by Spark: its key schema was "
-        "compared, its aggregation buffers (Spark's own layout) were not, so an aggregate "
-        "added or removed is not detected here (Spark refuses it with "
-        "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE)."));
+        "compared, but its aggregation buffers were not (an aggregate whose buffer layout in "
+        "Spark is not known here), so an aggregate added or removed is not detected (Spark "
+        "refuses it with STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE)."));
   }
 
   // ---- what only the record knows.

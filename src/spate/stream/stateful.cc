@@ -17,6 +17,7 @@
 #include "spate/exec/planner.h"
 #include "spate/exec/scan_pushdown.h"
 #include "spate/state/row_codec.h"
+#include "spate/stream/spark_state_schema.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/stateful_processor.h"
 #include "spate/stream/state_data_source.h"
@@ -1157,6 +1158,7 @@ struct StatefulRuntime::Rewriter {
     const int partitions = s.num_keys > 0 ? rt->num_partitions_ : 1;
     SPATE_ASSIGN_OR_RETURN(Operator * op, OperatorFor(id, StatefulKind::kAggregate, partitions,
                                                       s.event_key >= 0, key_schema, value_schema));
+    if (rt->dry_run_) rt->planned_.back().spark_value_schema = SparkAggregationBufferSchema(s.calls);
     auto ext = std::make_shared<AggregateExtension>(std::move(s), nullptr, node.group_exprs,
                                                     std::move(labels), std::move(key_fields), op,
                                                     &rt->batch_);

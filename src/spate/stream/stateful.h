@@ -86,6 +86,10 @@ struct PlannedStatefulOperator {
   int num_partitions = 1;
   std::vector<std::string> store_names = {"default"};
   SchemaPtr key_schema, value_schema;
+  /// An aggregation's state value as Spark writes it (its aggregation buffers; see
+  /// spark_state_schema.h), nullptr when not an aggregation or not known: compared with
+  /// the value schema of a checkpoint Spark wrote.
+  SchemaPtr spark_value_schema;
   bool event_time_key = false;
 };
 

@@ -37,8 +37,8 @@ def cause(e: Exception) -> dict:
             "message": inner[c.end():] if c else inner}
 
 
-def main() -> None:
-    work, jars = sys.argv[1], sys.argv[2]
+def session(jars: str) -> SparkSession:
+    """The local Spark both sides of the checkpoint-check test run on (UTC, 2 partitions)."""
     b = (SparkSession.builder.master("local[2]").appName("spate-checkpoint-check")
          .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
          .config("spark.sql.shuffle.partitions", "2")
@@ -48,6 +48,12 @@ def main() -> None:
         b = b.config("spark.jars", ",".join(jar_files))
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def main() -> None:
+    work, jars = sys.argv[1], sys.argv[2]
+    spark = session(jars)
     out = {}
     for spec in sys.argv[3:]:
         case, original, changed = spec.split(":")
