@@ -41,14 +41,21 @@ def test_case(name, oracle, spate_session):
     env = runner.new_env(spate_session, _spate_modules(), c, os.path.join(WORK, "spate", "cases"),
                          "spate")
     ours = runner.run(c, env)
-    theirs = oracle.answer(name)["result"]
+    answer = oracle.answer(name)
+    theirs = answer["result"]
+    if answer["mismatch"] is not None:
+        pytest.fail(f"the recorded answer of Spark differs from live Spark {oracle.version} "
+                    f"(tests/differential/answers/{name.split('/', 1)[0]}.json; re-record with "
+                    f"scripts/record-spark-answers.sh, or the case is not deterministic):\n"
+                    f"{compare.render(answer['mismatch'])}", pytrace=False)
     d = compare.first_difference(ours, theirs, c.ordered, c.show)
     if d is not None and (differs is None or (d[0], compare.pin(d)) != (differs.aspect, differs.pin)
                           or os.environ.get("SPATE_DIFF_RECORD_ALL")):
         _record(name, d, ours, theirs)
     if differs is None:
         if d is not None:
-            pytest.fail(f"spate differs from Spark {oracle.version}:\n{compare.render(d)}\n"
+            pytest.fail(f"spate differs from Spark {answer['spark']}"
+                        f"{' (its recorded answer)' if answer['recorded'] else ''}:\n{compare.render(d)}\n"
                         f"(pin: \"{name.split('/', 1)[1]}\": Differs(\"D?\", \"{d[0]}\", \"{compare.pin(d)}\"))"
                         + _traces(ours, theirs), pytrace=False)
         return

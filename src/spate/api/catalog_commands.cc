@@ -128,10 +128,11 @@ TableRef ResolveTableRef(SessionState& s, const std::vector<std::string>& name) 
 void CheckProvider(const std::string& provider) {
   std::string p = LowerAscii(provider);
   if (!p.empty() && p != "delta") {
-    ThrowStatus(Status::Invalid(
-        "spate's catalog keeps Delta tables only: USING " + provider +
-        " is not supported (write files with df.write.format(\"" + p +
-        "\") or query them as " + p + ".`path`)"));
+    ThrowStatus(Status::Error(
+        "SPATE_UNSUPPORTED_FEATURE",
+        {{"msg", "spate's catalog keeps Delta tables only: USING " + provider +
+                     " is not supported (write files with df.write.format(\"" + p +
+                     "\") or query them as " + p + ".`path`)"}}));
   }
 }
 

@@ -223,7 +223,7 @@ Result<AggregateFunctionPtr> MakeApproxCountDistinct(const std::vector<BoundExpr
     const Value* v = args[1]->literal_value();
     if (!v || v->is_null() ||
         (v->type()->id() != TypeId::kDouble && v->type()->id() != TypeId::kDecimal)) {
-      return Status::Invalid("The second argument should be a double literal.");
+      return Status::Error("_LEGACY_ERROR_TEMP_1104");
     }
     rsd = v->type()->id() == TypeId::kDouble
               ? v->f64()
@@ -231,8 +231,8 @@ Result<AggregateFunctionPtr> MakeApproxCountDistinct(const std::vector<BoundExpr
   }
   int p = HllPrecision(rsd);
   if (!(p >= 4)) {
-    return Status::Invalid("requirement failed: HLL++ requires at least 4 bits for addressing. "
-                           "Use a lower error, at most 39%.");
+    // Spark: FAILED_FUNCTION_CALL, whose cause is HyperLogLogPlusPlusHelper's require().
+    return Status::Error("FAILED_FUNCTION_CALL", {{"funcName", "`approx_count_distinct`"}});
   }
   if (p > 18) p = std::min(p, 30);  // beyond Spark's tables: plain HLL (as Spark for p >= 19)
   return AggregateFunctionPtr(std::make_shared<HllFn>(p));

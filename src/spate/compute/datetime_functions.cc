@@ -251,7 +251,7 @@ Status ParseError(const std::string& message, const char* func) {
 }
 
 Status FieldOutOfBounds(const std::string& message) {
-  return Status::Error("DATETIME_FIELD_OUT_OF_BOUNDS",
+  return Status::Error("DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION",
                        {{"rangeMessage", message}, {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
 }
 

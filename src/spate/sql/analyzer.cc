@@ -2404,15 +2404,10 @@ Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* 
     std::vector<std::string> aliases =
         item->name_parts.empty() ? std::vector<std::string>{item->name} : item->name_parts;
     if (aliases.size() != names.size()) {
-      return Status::Invalid("The number of aliases supplied in the AS clause does not match the "
-                             "number of columns output by the UDTF. Expected " +
-                             std::to_string(names.size()) + " aliases, but got " +
-                             [&] {
-                               std::string s;
-                               for (size_t i = 0; i < aliases.size(); ++i) s += (i ? ", " : "") + aliases[i];
-                               return s;
-                             }() +
-                             ".");
+      std::string got;
+      for (size_t i = 0; i < aliases.size(); ++i) got += (i ? "," : "") + aliases[i];
+      return Status::Error("UDTF_ALIAS_NUMBER_MISMATCH",
+                           {{"aliasesSize", std::to_string(names.size())}, {"aliasesNames", got}});
     }
     names = aliases;
   }

@@ -64,18 +64,16 @@ BoundExprPtr Ref(const BoundPlan& plan, size_t i) {
   return MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label());
 }
 
-const char kDurationError[] = "The duration and time inputs to window must be an integer, long or string literal.";
-
 // TimeWindow.parseExpression: string literals are interval strings (no months), integer
 // and long literals are microseconds. Day-time interval literals are accepted as well.
 Result<int64_t> Duration(const Value& v) {
-  if (v.is_null()) return Status::Invalid(kDurationError);
+  if (v.is_null()) return Status::Error("_LEGACY_ERROR_TEMP_1207");
   switch (v.type()->id()) {
     case TypeId::kString: {
       std::string s = v.str();
       SPATE_ASSIGN_OR_RETURN(Value iv, MakeIntervalFromString(s, s));
       if (iv.type()->id() == TypeId::kYearMonthInterval) {
-        if (iv.i64() != 0) return Status::Invalid("Intervals greater than a month is not supported (" + s + ").");
+        if (iv.i64() != 0) return Status::Error("_LEGACY_ERROR_TEMP_3231", {{"interval", s}});
         return int64_t{0};
       }
       return iv.i64();
@@ -85,7 +83,7 @@ Result<int64_t> Duration(const Value& v) {
     case TypeId::kInt:
     case TypeId::kLong:
     case TypeId::kDayTimeInterval: return v.i64();
-    default: return Status::Invalid(kDurationError);
+    default: return Status::Error("_LEGACY_ERROR_TEMP_1207");
   }
 }
 
@@ -105,8 +103,7 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
   const std::string text = calls[0]->DisplayName();
   for (const auto& c : calls) {
     if (c->DisplayName() != text) {
-      return Status::Invalid("Multiple time/session window expressions would result in a cartesian "
-                             "product of rows, therefore they are currently not supported.");
+      return Status::Error("_LEGACY_ERROR_TEMP_1039");
     }
   }
   const Expr& call = *calls[0];
@@ -149,7 +146,7 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
     std::vector<int64_t> d;
     for (size_t i = 1; i < nargs; ++i) {
       Result<Value> v = eval_constant(*call.children[i]);
-      if (!v.ok()) return Status::Invalid(kDurationError);
+      if (!v.ok()) return Status::Error("_LEGACY_ERROR_TEMP_1207");
       SPATE_ASSIGN_OR_RETURN(int64_t micros, Duration(*v));
       d.push_back(micros);
     }

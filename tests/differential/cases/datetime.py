@@ -87,9 +87,7 @@ def dataframe_date_functions(s):
 pins({
     'collect_timestamps_in_zone': Differs("D8", "rows", "dfb4c56bbb"),
     "datetime_literal/INTERVAL '1' YEAR * 3": Differs("D7", "error", "39d9db2e8d"),
-    'datetime_literal/make_date(2020, 2, 30)': Differs("D5", "error", "7ae22b7232"),
     'datetime_literal/make_dt_interval(1, 2, 3, 4.5)': Differs("D1", "nullability", "2bb818e5a4"),
-    'datetime_literal/make_timestamp(2020, 2, 30, 0, 0, 0)': Differs("D5", "error", "7ae22b7232"),
     'datetime_literal/make_ym_interval(1, 2)': Differs("D7", "error", "fb3ab34c4d"),
     "timestamp/date_format(ts, 'yyyy-MM-dd''T''HH:mm:ssXXX')": Differs("D6", "error", "3781f3ecbf"),
     "zone_+05:45/date_trunc('DAY', timestamp_seconds(1600000000))": Differs("D8", "rows", "a9d7701cba"),

@@ -4,11 +4,16 @@
 //
 //   spate_sqllogictest [--verbose] <file-or-dir>...
 //
-// File format (see tests/sql/README.md):
+// File format (tests/sql/README.md has the folder's conventions):
 //   # comment lines (also "# name:", "# description:", "# group:" headers)
 //   statement ok              SQL until a blank line; must succeed (queries are collected)
-//   statement error           SQL, then optionally "----" and the expected error text:
-//                             a substring of the exception's what(), or "<REGEX>:pattern"
+//   statement error           SQL, then "----" and the expected error: its error class
+//                             first ("[CLASS] rest" or "CLASS rest": the exception's class
+//                             must be CLASS and "rest", if any, a substring of its what()),
+//                             "<REGEX>:pattern" (a class must be raised and the pattern found
+//                             in "[CLASS] message"), or "<NO_CLASS> text" for an error that
+//                             Spark raises without a class (none may be raised; text is a
+//                             substring). A record that names no class fails.
 //   query <types> [nosort|rowsort]
 //                             SQL, "----", then the expected rows (values TAB-separated)
 //                             until a blank line. One type letter (I R T B) per column.
@@ -38,6 +43,7 @@
 // "N passed, M failed[, K skipped]". The exit code is 1 when anything failed.
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <cstdlib>
@@ -365,18 +371,51 @@ class FileRunner {
     return s;
   }
 
-  static bool ErrorMatches(const std::string& message, const std::vector<std::string>& expected) {
+  // Why an error does not match a statement error record's expectation ("" if it does).
+  static std::string ErrorMismatch(const std::string& error_class, const std::string& message,
+                                   const std::vector<std::string>& expected) {
     std::string want = Join(expected);
     if (!want.empty()) want.pop_back();
-    if (want.empty()) return true;
+    if (want.empty()) return "the record names no expected error class";
+    auto contains = [&](std::string_view text) {
+      return message.find(text) != std::string::npos;
+    };
+    if (want.rfind("<NO_CLASS>", 0) == 0) {
+      if (!error_class.empty()) return "an error without a class was expected";
+      std::string text = want.substr(10);
+      text.erase(0, text.find_first_not_of(' '));
+      return contains(text) ? "" : "the message differs";
+    }
     if (want.rfind("<REGEX>:", 0) == 0) {
+      if (error_class.empty()) return "an error class was expected";
+      std::string full = message.rfind("[" + error_class + "]", 0) == 0
+                             ? message
+                             : "[" + error_class + "] " + message;
       try {
-        return std::regex_search(message, std::regex(want.substr(8)));
+        return std::regex_search(full, std::regex(want.substr(8))) ? "" : "the pattern differs";
       } catch (const std::regex_error&) {
-        return false;
+        return "the record's pattern is not a regular expression";
       }
     }
-    return message.find(want) != std::string::npos;
+    // "[CLASS] rest" or "CLASS rest".
+    size_t start = want[0] == '[' ? 1 : 0;
+    size_t end = start;
+    while (end < want.size() && (std::isupper(static_cast<unsigned char>(want[end])) ||
+                                 std::isdigit(static_cast<unsigned char>(want[end])) ||
+                                 want[end] == '_' || want[end] == '.')) {
+      end++;
+    }
+    std::string want_class = want.substr(start, end - start);
+    bool closed = start == 0 || (end < want.size() && want[end] == ']');
+    if (want_class.find('_') == std::string::npos || !closed ||
+        (end + (start ? 1 : 0) < want.size() && want[end + (start ? 1 : 0)] != ' ' &&
+         want[end + (start ? 1 : 0)] != '\n')) {
+      return "the record names no expected error class (\"[CLASS] text\", or \"<NO_CLASS> text\")";
+    }
+    if (error_class != want_class) return "the error class differs";
+    std::string rest = want.substr(std::min(want.size(), end + (start ? 1 : 0)));
+    rest.erase(0, rest.find_first_not_of(" \n"));
+    return rest.empty() || contains(rest) ? "" : "the message differs";
   }
 
   void Execute(const Record& r) {
@@ -388,11 +427,16 @@ class FileRunner {
     std::vector<std::string> actual_rows;
     size_t num_columns = 0;
     std::string error;
+    std::string error_class;
     bool failed = false;
     try {
       api::DataFrame df = session_->sql(r.sql);
       num_columns = df.columns().size();
       for (const auto& row : df.collect()) actual_rows.push_back(RenderRow(row));
+    } catch (const api::SparkException& e) {
+      failed = true;
+      error = e.what();
+      error_class = e.getErrorClass();
     } catch (const std::exception& e) {
       failed = true;
       error = e.what();
@@ -412,8 +456,9 @@ class FileRunner {
           return Fail(r.line, r.sql, "statement succeeded, an error was expected", want,
                       "(success)\n" + Join(actual_rows));
         }
-        if (!ErrorMatches(error, r.expected)) {
-          return Fail(r.line, r.sql, "wrong error", want, error);
+        if (std::string why = ErrorMismatch(error_class, error, r.expected); !why.empty()) {
+          return Fail(r.line, r.sql, "wrong error: " + why, want,
+                      error_class.empty() ? "(no error class) " + error : error);
         }
         counts_->passed++;
         return;
