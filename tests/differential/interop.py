@@ -335,7 +335,6 @@ def step(op: str, writer_name: str, path: str) -> Callable:
 from dsl import Differs  # noqa: E402
 
 PINS: Dict[str, Differs] = {
-    "delta_all_types/written_by_spate": Differs("D14", "error", "b4aaa422a4"),
     "delta_column_mapping/written_by_spate": Differs("D6", "write", "1c4cdd3dd3"),
     "parquet_all_types/written_by_spate": Differs("D10", "nullability", "32b55d25b7"),
     "parquet_all_types/written_by_spark": Differs("D10", "nullability", "32b55d25b7"),

@@ -258,9 +258,9 @@ DataFrame AlterTableProperties(const std::shared_ptr<SessionState>& state,
     info.operation_parameters["ifExists"] = "true";
   }
   table::OptimisticTransaction txn(log, snapshot);
-  txn.UpdateMetadata(meta);
   table::Protocol protocol = snapshot->protocol();
-  table::AddPropertyFeatures(meta, &protocol);
+  if (Status st = table::AddPropertyFeatures(&meta, &protocol); !st.ok()) ThrowStatus(st);
+  txn.UpdateMetadata(meta);
   if (!(protocol == snapshot->protocol())) txn.UpdateProtocol(protocol);
   ValueOrThrow(txn.Commit({}, info));
   return Empty(state);
@@ -278,6 +278,11 @@ DataFrame ShowTableProperties(const std::shared_ptr<SessionState>& state,
   const table::Protocol& protocol = snapshot->protocol();
   props["delta.minReaderVersion"] = std::to_string(protocol.min_reader_version);
   props["delta.minWriterVersion"] = std::to_string(protocol.min_writer_version);
+  // A table-features protocol shows each of its features as delta-spark does.
+  for (const auto* features : {&protocol.reader_features, &protocol.writer_features}) {
+    if (*features)
+      for (const auto& f : **features) props["delta.feature." + f] = "supported";
+  }
   std::vector<std::pair<std::string, std::string>> rows;
   if (st.value) {
     auto it = props.find(*st.value);

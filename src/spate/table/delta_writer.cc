@@ -193,17 +193,87 @@ bool HasNtz(const DataType& t) {
   return false;
 }
 
-Protocol ProtocolFor(const Schema& schema) {
-  Protocol p;
-  bool ntz = false;
-  for (const auto& f : schema.fields()) ntz |= HasNtz(*f.type);
-  if (ntz) {
-    p.min_reader_version = 3;
-    p.min_writer_version = 7;
-    p.reader_features = std::vector<std::string>{"timestampNtz"};
-    p.writer_features = std::vector<std::string>{"timestampNtz"};
+bool SchemaHasNtz(const Schema& schema) {
+  for (const auto& f : schema.fields())
+    if (HasNtz(*f.type)) return true;
+  return false;
+}
+
+// The table features a legacy writer (reader) version implies, in the order delta-spark
+// lists them when the table moves to writer version 7 (reader version 3).
+std::vector<std::string> ImpliedWriterFeatures(int version) {
+  std::vector<std::string> out;
+  if (version >= 2) out = {"invariants", "appendOnly"};
+  if (version >= 3) out.push_back("checkConstraints");
+  if (version >= 4) out.insert(out.end(), {"changeDataFeed", "generatedColumns"});
+  if (version >= 5) out.push_back("columnMapping");
+  if (version >= 6) out.push_back("identityColumns");
+  return out;
+}
+
+// Features a table may declare with `delta.feature.<name>` = 'supported' (those spate
+// honours when it writes): reader-writer features, then writer-only ones.
+const std::vector<std::string> kReaderWriterFeatures = {"timestampNtz", "deletionVectors",
+                                                       "v2Checkpoint", "vacuumProtocolCheck"};
+const std::vector<std::string> kWriterFeatures = {"appendOnly", "invariants", "changeDataFeed",
+                                                  "domainMetadata"};
+
+bool Contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// Adds reader-writer features `rw` and writer features `w` to `p` as delta-spark does:
+// writer version 7 (reader version 3 when a reader feature is added), the new features
+// first, then those the former legacy versions implied.
+void AddFeatures(Protocol* p, const std::vector<std::string>& rw,
+                 const std::vector<std::string>& w) {
+  if (rw.empty() && w.empty()) return;
+  std::vector<std::string> legacy_w, legacy_r;
+  if (p->min_writer_version < 7) {
+    legacy_w = ImpliedWriterFeatures(p->min_writer_version);
+    p->min_writer_version = 7;
+    p->writer_features = std::vector<std::string>{};
   }
-  return p;
+  if (!p->writer_features) p->writer_features = std::vector<std::string>{};
+  if (!rw.empty() && p->min_reader_version < 3) {
+    if (p->min_reader_version == 2) legacy_r = {"columnMapping"};
+    p->min_reader_version = 3;
+    p->reader_features = std::vector<std::string>{};
+  }
+  auto add = [](std::vector<std::string>& v, const std::string& f) {
+    if (!Contains(v, f)) v.push_back(f);
+  };
+  for (const auto& f : rw) {
+    add(*p->reader_features, f);
+    add(*p->writer_features, f);
+  }
+  for (const auto& f : w) add(*p->writer_features, f);
+  for (const auto& f : legacy_r) add(*p->reader_features, f);
+  for (const auto& f : legacy_w) add(*p->writer_features, f);
+}
+
+// The features protocol `p` supports, sorted (its legacy versions' implied ones included),
+// as delta-spark's DELTA_FEATURES_REQUIRE_MANUAL_ENABLEMENT lists them.
+std::string SupportedFeatureList(const Protocol& p) {
+  std::vector<std::string> all = p.writer_features ? *p.writer_features
+                                                   : ImpliedWriterFeatures(p.min_writer_version);
+  if (p.reader_features)
+    for (const auto& f : *p.reader_features)
+      if (!Contains(all, f)) all.push_back(f);
+  std::sort(all.begin(), all.end());
+  std::string out;
+  for (const auto& f : all) out += (out.empty() ? "" : ", ") + f;
+  return out;
+}
+
+bool SupportsFeature(const Protocol& p, const std::string& f) {
+  return p.writer_features && Contains(*p.writer_features, f);
+}
+
+Status RequireManualEnablement(const Protocol& p) {
+  return Status::Error("DELTA_FEATURES_REQUIRE_MANUAL_ENABLEMENT",
+                       {{"unsupportedFeatures", "timestampNtz"},
+                        {"supportedFeatures", SupportedFeatureList(p)}});
 }
 
 
@@ -229,32 +299,38 @@ std::pair<BatchPtr, BatchPtr> SplitChangeRows(const BatchPtr& b, const SchemaPtr
 
 }  // namespace
 
-// The protocol a new table's properties need on top of `p`: the change data feed is the
-// changeDataFeed writer feature (writer version 7, with the legacy invariants and
-// appendOnly features that version 2 implied), as delta-spark 4 writes it.
-// delta.checkpointPolicy = 'v2' is the v2Checkpoint reader-writer feature (reader
-// version 3, writer version 7).
-void AddPropertyFeatures(const Metadata& meta, Protocol* p) {
-  const bool cdf = ChangeDataFeedEnabled(meta);
-  const bool v2 = UsesV2Checkpoints(meta);
-  if (!cdf && !v2) return;
-  if (p->min_writer_version < 7) {
-    p->min_writer_version = 7;
-    p->writer_features = std::vector<std::string>{};
+// The protocol features the properties of `meta` need, added to `p` as delta-spark 4
+// writes them (AddFeatures): delta.enableChangeDataFeed is changeDataFeed,
+// delta.checkpointPolicy = 'v2' the v2Checkpoint reader-writer feature, and
+// `delta.feature.<name>` = 'supported' (or 'enabled') the feature itself; those keys
+// live in the protocol only, so they leave the configuration.
+Status AddPropertyFeatures(Metadata* meta, Protocol* p) {
+  std::vector<std::string> rw, w;
+  if (UsesV2Checkpoints(*meta)) rw.push_back("v2Checkpoint");
+  if (ChangeDataFeedEnabled(*meta)) w.push_back("changeDataFeed");
+  static const std::string kPrefix = "delta.feature.";
+  for (auto it = meta->configuration.begin(); it != meta->configuration.end();) {
+    if (ToLower(it->first).rfind(kPrefix, 0) != 0) {
+      ++it;
+      continue;
+    }
+    const std::string name = it->first.substr(kPrefix.size());
+    const std::string status = ToLower(it->second);
+    if (status != "supported" && status != "enabled") {
+      return Status::Error("DELTA_UNSUPPORTED_FEATURE_STATUS",
+                           {{"feature", name}, {"status", it->second}});
+    }
+    if (Contains(kReaderWriterFeatures, name)) {
+      rw.push_back(name);
+    } else if (Contains(kWriterFeatures, name)) {
+      w.push_back(name);
+    } else {
+      return Status::Error("DELTA_UNSUPPORTED_FEATURES_IN_CONFIG", {{"configs", it->first}});
+    }
+    it = meta->configuration.erase(it);
   }
-  if (!p->writer_features) p->writer_features = std::vector<std::string>{};
-  auto add = [](std::vector<std::string>& v, const char* f) {
-    if (std::find(v.begin(), v.end(), f) == v.end()) v.push_back(f);
-  };
-  auto& w = *p->writer_features;
-  if (v2) {
-    p->min_reader_version = 3;
-    if (!p->reader_features) p->reader_features = std::vector<std::string>{};
-    add(*p->reader_features, "v2Checkpoint");
-    add(w, "v2Checkpoint");
-  }
-  if (cdf) add(w, "changeDataFeed");
-  for (const char* f : {"invariants", "appendOnly"}) add(w, f);
+  AddFeatures(p, rw, w);
+  return Status::OK();
 }
 
 bool ChangeDataFeedEnabled(const Metadata& metadata) {
@@ -397,14 +473,17 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     for (const auto& [k, v] : opt.table_properties) meta.configuration[k] = v;
     meta.created_time = log->NowMs();
     new_metadata = true;
-    protocol = ProtocolFor(*schema);
-    AddPropertyFeatures(meta, &protocol);
+    // A new table gets the features its schema needs (timestampNtz); an existing one,
+    // whose schema is replaced, keeps its protocol and must have them already, as in
+    // delta-spark.
     if (snapshot) {
-      const Protocol& cur = snapshot->protocol();
-      if (protocol.min_reader_version < cur.min_reader_version ||
-          protocol.min_writer_version < cur.min_writer_version)
-        protocol = cur;
+      protocol = snapshot->protocol();
+      if (SchemaHasNtz(*schema) && !SupportsFeature(protocol, "timestampNtz"))
+        return RequireManualEnablement(protocol);
+    } else if (SchemaHasNtz(*schema)) {
+      AddFeatures(&protocol, {"timestampNtz"}, {});
     }
+    SPATE_RETURN_IF_ERROR(AddPropertyFeatures(&meta, &protocol));
   } else {
     meta = snapshot->metadata();
     protocol = snapshot->protocol();
@@ -457,6 +536,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
                               {"tableSchema", ts.TreeString()},
                               {"dataSchema", schema->TreeString()}});
       }
+      if (SchemaHasNtz(*schema) && !SupportsFeature(protocol, "timestampNtz"))
+        return RequireManualEnablement(protocol);
       Schema ms(merged);
       meta.schema_string = SchemaToSparkJson(ms);
       new_metadata = true;
@@ -582,10 +663,12 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     result.num_output_rows += f.num_records;
     result.num_output_bytes += f.size_bytes;
     result.file_sizes.push_back(f.size_bytes);
-    if (std::find(result.partitions_written.begin(), result.partitions_written.end(),
-                  a.partition_values) == result.partitions_written.end()) {
+    auto part = std::find(result.partitions_written.begin(), result.partitions_written.end(),
+                          a.partition_values);
+    result.file_partitions.push_back(
+        static_cast<size_t>(part - result.partitions_written.begin()));
+    if (part == result.partitions_written.end())
       result.partitions_written.push_back(a.partition_values);
-    }
     actions.push_back(Action::Of(std::move(a)));
   }
   for (const auto& f : cdc_files) {

@@ -50,9 +50,11 @@ struct TxnId {
 };
 
 /// The protocol features the table properties of `meta` need (delta.enableChangeDataFeed:
-/// changeDataFeed; delta.checkpointPolicy = 'v2': v2Checkpoint), added to `p` as
-/// delta-spark 4 writes them (writer version 7 with its implied features).
-void AddPropertyFeatures(const Metadata& meta, Protocol* p);
+/// changeDataFeed; delta.checkpointPolicy = 'v2': v2Checkpoint; `delta.feature.<name>` =
+/// 'supported': that feature, the key leaving the configuration), added to `p` as
+/// delta-spark 4 writes them (writer version 7 with its implied features). Errors:
+/// DELTA_UNSUPPORTED_FEATURES_IN_CONFIG, DELTA_UNSUPPORTED_FEATURE_STATUS.
+Status AddPropertyFeatures(Metadata* meta, Protocol* p);
 
 struct DeltaWriteOptions {
   std::string mode = "errorifexists";
@@ -131,6 +133,8 @@ struct DeltaWriteResult {
   std::vector<int64_t> file_sizes;
   /// The distinct partition values of the written files (auto-compaction's scope).
   std::vector<PartitionValues> partitions_written;
+  /// Per written file (the order of file_sizes): its index in partitions_written.
+  std::vector<size_t> file_partitions;
 };
 
 /// Pushes the data: calls sink(partition, batch) from any number of threads, one

@@ -126,6 +126,89 @@ def replace_where(s):
     return s.spark.read.format("delta").load(path).orderBy("id")
 
 
+def _protocol(s, table_sql):
+    """The table's protocol as DESCRIBE DETAIL shows it (versions and features, sorted)."""
+    d = s.spark.sql(f"DESCRIBE DETAIL {table_sql}").collect()[0]
+    return s.spark.createDataFrame(
+        [(d["minReaderVersion"], d["minWriterVersion"], sorted(d["tableFeatures"]))],
+        "r int, w int, features array<string>")
+
+
+_NTZ = "CAST(TIMESTAMP'2020-01-02 03:04:05' AS timestamp_ntz)"
+
+
+@case(ordered=True)
+def timestamp_ntz_table_protocol(s):
+    """A table with a TIMESTAMP_NTZ column (top level or nested) declares the timestampNtz
+    feature: reader 3 / writer 7, with the legacy features writer version 2 implied."""
+    top, nested = os.path.join(s.tmp, "ntz"), os.path.join(s.tmp, "ntz_nested")
+    s.spark.sql(f"SELECT 1 AS id, {_NTZ} AS t").write.format("delta").save(top)
+    s.spark.sql(f"SELECT 1 AS id, array(named_struct('t', {_NTZ})) AS a").write.format("delta") \
+        .save(nested)
+    s.spark.sql(f"CREATE TABLE delta.`{s.tmp}/ntz_sql` (id INT NOT NULL, t TIMESTAMP_NTZ) USING delta")
+    s.spark.sql(f"INSERT INTO delta.`{s.tmp}/ntz_sql` VALUES (1, {_NTZ})")
+    return {"top": _protocol(s, f"delta.`{top}`"), "nested": _protocol(s, f"delta.`{nested}`"),
+            "sql": _protocol(s, f"delta.`{s.tmp}/ntz_sql`"),
+            "rows": s.spark.read.format("delta").load(top),
+            "props": s.spark.sql(f"SHOW TBLPROPERTIES delta.`{top}`")}
+
+
+@case
+def merge_schema_adds_timestamp_ntz(s):
+    """Adding a TIMESTAMP_NTZ column to a table without the feature is refused (the
+    feature must be enabled by hand first)."""
+    path = os.path.join(s.tmp, "m")
+    s.spark.range(2).write.format("delta").save(path)
+    s.spark.sql(f"SELECT 5L AS id, {_NTZ} AS t").write.format("delta").mode("append") \
+        .option("mergeSchema", "true").save(path)
+
+
+@case
+def overwrite_schema_to_timestamp_ntz(s):
+    path = os.path.join(s.tmp, "o")
+    s.spark.range(2).write.format("delta").save(path)
+    s.spark.sql(f"SELECT {_NTZ} AS t").write.format("delta").mode("overwrite") \
+        .option("overwriteSchema", "true").save(path)
+
+
+@case(ordered=True)
+def feature_enabled_by_property(s):
+    """ALTER TABLE SET TBLPROPERTIES ('delta.feature.timestampNtz' = 'supported') adds the
+    feature to the protocol (the key is not kept as a property); then the column merges in."""
+    path = os.path.join(s.tmp, "f")
+    t = f"delta.`{path}`"
+    s.spark.range(2).write.format("delta").save(path)
+    s.spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('delta.feature.timestampNtz' = 'supported')")
+    before = _protocol(s, t).collect()
+    s.spark.sql(f"SELECT 5L AS id, {_NTZ} AS t").write.format("delta").mode("append") \
+        .option("mergeSchema", "true").save(path)
+    return {"before": s.spark.createDataFrame(before, "r int, w int, features array<string>"),
+            "after": _protocol(s, t), "props": s.spark.sql(f"SHOW TBLPROPERTIES {t}"),
+            "rows": s.spark.read.format("delta").load(path).orderBy("id")}
+
+
+@case(ordered=True)
+def feature_property_at_create(s):
+    t = f"delta.`{s.tmp}/c`"
+    s.spark.sql(f"CREATE TABLE {t} (id BIGINT) USING delta "
+                "TBLPROPERTIES ('delta.feature.timestampNtz' = 'supported', 'q' = 'x')")
+    return {"protocol": _protocol(s, t), "props": s.spark.sql(f"SHOW TBLPROPERTIES {t}")}
+
+
+@case
+def feature_property_unknown(s):
+    path = os.path.join(s.tmp, "u")
+    s.spark.range(2).write.format("delta").save(path)
+    s.spark.sql(f"ALTER TABLE delta.`{path}` SET TBLPROPERTIES ('delta.feature.noSuchThing' = 'supported')")
+
+
+@case
+def feature_property_bad_status(s):
+    path = os.path.join(s.tmp, "b")
+    s.spark.range(2).write.format("delta").save(path)
+    s.spark.sql(f"ALTER TABLE delta.`{path}` SET TBLPROPERTIES ('delta.feature.timestampNtz' = 'on')")
+
+
 @case
 def describe_detail_columns(s):
     path = os.path.join(s.tmp, "dd")
