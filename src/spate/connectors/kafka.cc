@@ -722,6 +722,10 @@ class RangeReader final : public BatchReader {
     int64_t rows = 0;
     auto last_progress = std::chrono::steady_clock::now();
     msgs_.resize(1024);
+    // Only the columns the scan reads are built (the topic, one name per range, at the end).
+    bool built[8] = {};
+    for (int c : cols_) built[c] = true;
+    const bool built_ts = built[5] || built[6];
     while (rows < kRowsPerBatch && next_ < r_.until) {
       // Never more than the range still needs: what stays in the queue is the next
       // batch's (the consumer goes back to the pool knowing where its queue is).
@@ -730,6 +734,7 @@ class RangeReader final : public BatchReader {
       if (got < 0) return Status::IOError("Kafka consume failed for " + r_.tp.ToString());
       buffered_ = static_cast<size_t>(got);
       bool restart = false;
+      bool progressed = false;
       Status error;
       for (size_t i = 0; i < buffered_; ++i) {
         rd_kafka_message_t* m = msgs_[i];
@@ -765,26 +770,31 @@ class RangeReader final : public BatchReader {
           next_ = r_.until;
           continue;
         }
-        if (m->key) {
+        if (!built[0]) {
+        } else if (m->key) {
           key.Append({static_cast<const char*>(m->key), m->key_len});
         } else {
           key.AppendNull();
         }
-        if (m->payload) {
+        if (!built[1]) {
+        } else if (m->payload) {
           value.Append({static_cast<const char*>(m->payload), m->len});
         } else {
           value.AppendNull();
         }
-        topic.Append(r_.tp.topic);
-        part.Append(r_.tp.partition);
-        off.Append(m->offset);
-        rd_kafka_timestamp_type_t tt;
-        int64_t t = rd_kafka_message_timestamp(m, &tt);
-        ts.Append(t * 1000);
-        ts_type.Append(tt == RD_KAFKA_TIMESTAMP_CREATE_TIME ? 0
-                       : tt == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? 1
-                                                                 : -1);
-        if (o_->include_headers) {
+        if (built[3]) part.Append(r_.tp.partition);
+        if (built[4]) off.Append(m->offset);
+        if (built_ts) {
+          rd_kafka_timestamp_type_t tt;
+          int64_t t = rd_kafka_message_timestamp(m, &tt);
+          if (built[5]) ts.Append(t * 1000);
+          if (built[6]) {
+            ts_type.Append(tt == RD_KAFKA_TIMESTAMP_CREATE_TIME       ? 0
+                           : tt == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? 1
+                                                                      : -1);
+          }
+        }
+        if (o_->include_headers && built[7]) {
           rd_kafka_headers_t* hdrs = nullptr;
           size_t n = 0;
           if (rd_kafka_message_headers(m, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR && hdrs)
@@ -810,8 +820,9 @@ class RangeReader final : public BatchReader {
         }
         next_ = m->offset + 1;
         ++rows;
-        last_progress = std::chrono::steady_clock::now();
+        progressed = true;
       }
+      if (progressed) last_progress = std::chrono::steady_clock::now();
       for (size_t i = 0; i < buffered_; ++i) rd_kafka_message_destroy(msgs_[i]);
       buffered_ = 0;
       if (!error.ok()) {
@@ -835,9 +846,12 @@ class RangeReader final : public BatchReader {
       }
     }
     if (next_ >= r_.until) Release();
+    if (built[2]) {
+      for (int64_t i = 0; i < rows; ++i) topic.Append(r_.tp.topic);
+    }
     std::vector<ColumnPtr> all{key.Finish(), value.Finish(), topic.Finish(), part.Finish(),
                                off.Finish(), ts.Finish(), ts_type.Finish()};
-    if (o_->include_headers) {
+    if (o_->include_headers && built[7]) {
       auto hk = h_key.Finish();
       auto hv = h_value.Finish();
       auto st_type = full_->field(7).type->element_type();

@@ -7,10 +7,12 @@
 #include <random>
 #include <unordered_map>
 
+#include "spate/base/thread_pool.h"
 #include "spate/columnar/kernels.h"
 #include "spate/formats/parquet/compression.h"
 #include "spate/formats/parquet/writer.h"
 #include "spate/formats/parquet_source.h"
+#include "spate/formats/string_bounds.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -214,20 +216,13 @@ void MinMaxTyped(const Column& c, const std::vector<uint8_t>* valid, ColumnStats
 }
 
 void StringMinMax(const Column& c, const std::vector<uint8_t>* valid, ColumnStats* s) {
-  bool any = false;
-  std::string_view lo, hi;
+  StringBounds b;
   for (int64_t i = 0; i < c.length(); ++i) {
     if ((valid && !(*valid)[i]) || c.IsNull(i)) continue;
-    std::string_view x = c.GetView(i);
-    if (!any) {
-      lo = hi = x;
-      any = true;
-    } else {
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
+    b.Add(c.GetView(i));
   }
-  if (!any) return;
+  if (!b.any()) return;
+  const std::string_view lo = b.min(), hi = b.max();
   if (!s->min || lo < std::string_view(s->min->str())) s->min = Value::String(std::string(lo));
   if (!s->max || hi > std::string_view(s->max->str())) s->max = Value::String(std::string(hi));
 }
@@ -547,15 +542,28 @@ Result<std::vector<WrittenFile>> PartitionedWriteJob::Commit() {
   if (!any && part_cols_.empty() && options_.write_file_when_empty) {
     st = ToStatus(Open(0, "", nullptr));  // empty result: a file with the schema
   }
+  // Closing a file encodes what its writer buffered (a Parquet writer keeps a row group's
+  // batches and encodes them at the end): the partitions' files close in parallel, each
+  // partition's in key order; the first error by partition order wins.
+  if (st.ok()) {
+    std::vector<Status> closed(partitions_.size());
+    st = ThreadPool::Default().ParallelFor(
+        static_cast<int64_t>(partitions_.size()), ThreadPool::Default().num_threads(),
+        [&](int64_t p) {
+          PartitionState& ps = *partitions_[static_cast<size_t>(p)];
+          for (auto& [key, o] : ps.open) {
+            if (!o.writer) continue;
+            if (closed[p].ok()) {
+              closed[p] = CloseHelper::Close(o.writer, o.current, &o.file_count, &ps.done);
+            } else {
+              o.writer.reset();
+            }
+          }
+          return closed[p];
+        });
+  }
   for (auto& ps : partitions_) {
-    for (auto& [key, o] : ps->open) {
-      if (!o.writer) continue;
-      if (st.ok()) {
-        st = CloseHelper::Close(o.writer, o.current, &o.file_count, &ps->done);
-      } else {
-        o.writer.reset();
-      }
-    }
+    for (auto& [key, o] : ps->open) o.writer.reset();
     ps->open.clear();
   }
   std::vector<WrittenFile> files;

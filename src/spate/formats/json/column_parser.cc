@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/formats/json/column_parser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -47,6 +48,10 @@ struct Node {
   std::vector<std::unique_ptr<Node>> children;  // struct fields; array element; map key, value
   // Struct field lookup.
   std::vector<std::string> names;
+  // Per field: the name has no '"', '\\' or control character (a raw key equal to its
+  // bytes then '"' is that name), and its first (up to) 8 bytes as a little-endian word.
+  std::vector<uint8_t> plain_name;
+  std::vector<uint64_t> name_prefix;
   std::vector<uint8_t> seen;
   int corrupt_index = -1;  // root struct: the corrupt-record field, filled by the parser
 
@@ -112,6 +117,12 @@ std::unique_ptr<Node> MakeNode(const DataTypePtr& type) {
     case TypeId::kStruct:
       for (const auto& f : type->fields()) {
         n->names.push_back(f.name);
+        bool plain = true;
+        for (unsigned char c : f.name) plain &= c != '"' && c != '\\' && c >= 0x20;
+        n->plain_name.push_back(plain);
+        uint64_t prefix = 0;
+        std::memcpy(&prefix, f.name.data(), std::min<size_t>(8, f.name.size()));
+        n->name_prefix.push_back(prefix);
         n->children.push_back(MakeNode(f.type));
       }
       n->seen.assign(type->fields().size(), 0);

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/formats/parquet/encoding.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -34,55 +35,70 @@ bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
   return false;
 }
 
+// Appends values [b, b + count) bit-packed (LSB first, `bw` bits each) and padded with
+// zeros to a multiple of 8 values, as one bit-packed run.
+template <typename T>
+void PutBitPacked(const T* values, int64_t b, int64_t count, int bw, std::string* out) {
+  const int64_t groups = (count + 7) / 8;
+  PutVarint((static_cast<uint64_t>(groups) << 1) | 1, out);  // bit-packed run: LSB 1
+  const size_t at = out->size();
+  out->resize(at + static_cast<size_t>(groups * bw));
+  uint8_t* p = reinterpret_cast<uint8_t*>(out->data() + at);
+  if (bw == 0) return;
+  // Eight values fill exactly `bw` bytes: pack each group in a 64-bit accumulator
+  // (8 * bw <= 256 bits: flushed whole bytes at a time).
+  for (int64_t g = 0; g < groups; ++g) {
+    const int64_t base = b + g * 8;
+    const int64_t avail = std::min<int64_t>(8, b + count - base);
+    uint64_t acc = 0;
+    int bits = 0;
+    for (int k = 0; k < 8; ++k) {
+      const uint64_t v = k < avail ? static_cast<uint32_t>(values[base + k]) : 0;
+      acc |= v << bits;
+      bits += bw;
+      if (bits >= 32) {
+        std::memcpy(p, &acc, 4);
+        p += 4;
+        acc >>= 32;
+        bits -= 32;
+      }
+    }
+    while (bits > 0) {
+      *p++ = static_cast<uint8_t>(acc);
+      acc >>= 8;
+      bits -= 8;
+    }
+  }
+}
+
+// Runs of >= 8 equal values are RLE runs; the values between them are bit-packed, the
+// packed stretch first extended into the next run to a multiple of 8 values.
 template <typename T>
 void RleEncodeImpl(const T* values, int64_t n, int bw, std::string* out) {
   const int value_bytes = (bw + 7) / 8;
-  std::vector<uint32_t> pending;
-  auto flush_packed = [&](bool final_flush) {
-    if (pending.empty()) return;
-    size_t groups = (pending.size() + 7) / 8;
-    (void)final_flush;
-    pending.resize(groups * 8, 0);
-    PutVarint((groups << 1) | 1, out);  // bit-packed run: LSB 1
-    uint64_t acc = 0;
-    int bits = 0;
-    for (uint32_t v : pending) {
-      acc |= static_cast<uint64_t>(v) << bits;
-      bits += bw;
-      while (bits >= 8) {
-        out->push_back(static_cast<char>(acc & 0xFF));
-        acc >>= 8;
-        bits -= 8;
-      }
-    }
-    if (bits > 0) out->push_back(static_cast<char>(acc & 0xFF));
-    pending.clear();
-  };
+  int64_t packed_from = 0;  // the pending bit-packed values are [packed_from, i)
   int64_t i = 0;
   while (i < n) {
+    const T v = values[i];
     int64_t r = 1;
-    while (i + r < n && values[i + r] == values[i]) ++r;
-    if (r >= 8) {
-      if (!pending.empty()) {
-        int64_t k = (8 - static_cast<int64_t>(pending.size() % 8)) % 8;
-        for (int64_t j = 0; j < k; ++j)
-          pending.push_back(static_cast<uint32_t>(values[i]));
-        i += k;
-        r -= k;
-        flush_packed(false);
-      }
-      PutVarint(static_cast<uint64_t>(r) << 1, out);  // RLE run: LSB 0
-      uint32_t v = static_cast<uint32_t>(values[i]);
-      for (int b = 0; b < value_bytes; ++b)
-        out->push_back(static_cast<char>((v >> (8 * b)) & 0xFF));
+    while (i + r < n && values[i + r] == v) ++r;
+    if (r < 8) {
       i += r;
-    } else {
-      for (int64_t j = 0; j < r; ++j)
-        pending.push_back(static_cast<uint32_t>(values[i + j]));
-      i += r;
+      continue;
     }
+    if (packed_from < i) {
+      const int64_t k = (8 - (i - packed_from) % 8) % 8;
+      i += k;
+      r -= k;
+      PutBitPacked(values, packed_from, i - packed_from, bw, out);
+    }
+    PutVarint(static_cast<uint64_t>(r) << 1, out);  // RLE run: LSB 0
+    const uint32_t u = static_cast<uint32_t>(v);
+    for (int b = 0; b < value_bytes; ++b) out->push_back(static_cast<char>((u >> (8 * b)) & 0xFF));
+    i += r;
+    packed_from = i;
   }
-  flush_packed(true);
+  if (packed_from < n) PutBitPacked(values, packed_from, n - packed_from, bw, out);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "spate/columnar/kernels.h"
 #include "spate/formats/parquet/compression.h"
 #include "spate/formats/parquet/encoding.h"
+#include "spate/formats/string_bounds.h"
 
 namespace spate::formats::parquet {
 
@@ -115,6 +116,62 @@ struct Shredder {
     return Status::OK();
   }
 };
+
+// Whether `n` has no list or map below it (its leaves have one level per row).
+bool IsFlat(const LevelNode& n) {
+  if (n.kind == LevelNode::kList || n.kind == LevelNode::kMap) return false;
+  for (const auto& c : n.children) {
+    if (!IsFlat(c)) return false;
+  }
+  return true;
+}
+
+// Shreds rows [0, rows) of `col` (node `n`, IsFlat) column by column into its leaves'
+// definition levels and value segments. `up`: the definition level each row reached above
+// this node (nullptr: every row reached n.parent_def). Repetition levels are all 0 and not
+// stored (a flat leaf has max_rep 0).
+Status ShredFlat(const LevelNode& n, const Column& col, int64_t rows, const int16_t* up,
+                 std::vector<LeafData>* leaves) {
+  const bool optional = n.def > n.parent_def;
+  std::vector<int16_t> defs(static_cast<size_t>(rows));
+  int64_t present = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    int16_t d;
+    if (up && up[i] < n.parent_def) {
+      d = up[i];
+    } else if (col.IsNull(i)) {
+      if (!optional) return NullInRequired(n);
+      d = n.parent_def;
+    } else {
+      d = n.def;
+      ++present;
+    }
+    defs[static_cast<size_t>(i)] = d;
+  }
+  if (n.kind == LevelNode::kStruct) {
+    for (size_t c = 0; c < n.children.size(); ++c) {
+      SPATE_RETURN_IF_ERROR(
+          ShredFlat(n.children[c], *col.child(static_cast<int>(c)), rows, defs.data(), leaves));
+    }
+    return Status::OK();
+  }
+  LeafData& d = (*leaves)[n.leaf];
+  d.def.insert(d.def.end(), defs.begin(), defs.end());
+  d.num_levels += rows;
+  d.num_values += present;
+  LeafData::Segment s;
+  s.col = &col;
+  if (present == rows) {
+    s.all = rows;
+  } else {
+    s.idx.reserve(static_cast<size_t>(present));
+    for (int64_t i = 0; i < rows; ++i) {
+      if (defs[static_cast<size_t>(i)] == n.def) s.idx.push_back(static_cast<int32_t>(i));
+    }
+  }
+  d.segs.push_back(std::move(s));
+  return Status::OK();
+}
 
 // ---------------------------------------------------------------------------------------
 // Value materialization: leaf segments -> contiguous physical values.
@@ -238,12 +295,19 @@ template <typename T>
 void PlainEncode(const std::vector<T>& v, size_t b, size_t e, int flba_width,
                  std::string* out) {
   if constexpr (std::is_same_v<T, std::string_view>) {
+    size_t total = 0;
+    for (size_t i = b; i < e; ++i) total += v[i].size() + (flba_width == 0 ? 4 : 0);
+    size_t at = out->size();
+    out->resize(at + total);
+    char* p = out->data() + at;
     for (size_t i = b; i < e; ++i) {
       if (flba_width == 0) {
         uint32_t len = static_cast<uint32_t>(v[i].size());
-        out->append(reinterpret_cast<const char*>(&len), 4);
+        std::memcpy(p, &len, 4);
+        p += 4;
       }
-      out->append(v[i]);
+      std::memcpy(p, v[i].data(), v[i].size());
+      p += v[i].size();
     }
   } else if constexpr (std::is_same_v<T, bool>) {
     size_t n = e - b;
@@ -283,11 +347,9 @@ template <typename T>
 void ComputeStats(const std::vector<T>& v, Statistics* st) {
   if constexpr (std::is_same_v<T, std::string_view>) {
     if (v.empty()) return;
-    std::string_view mn = v[0], mx = v[0];
-    for (const auto& x : v) {
-      if (x < mn) mn = x;
-      if (x > mx) mx = x;
-    }
+    StringBounds b;
+    for (const auto& x : v) b.Add(x);
+    const std::string_view mn = b.min(), mx = b.max();
     if (mn.size() > 4096 || mx.size() > 4096) return;
     st->has_min_value = st->has_max_value = true;
     st->min_value = std::string(mn);
@@ -423,6 +485,10 @@ Status ParquetWriter::FlushRowGroup() {
         d.segs.push_back(std::move(s));
         continue;
       }
+      if (IsFlat(node)) {
+        SPATE_RETURN_IF_ERROR(ShredFlat(node, col, n, nullptr, &leaves));
+        continue;
+      }
       Shredder sh{&leaves, {}};
       for (int l = node.first_leaf; l < node.first_leaf + node.num_leaves; ++l)
         leaves[l].segs.emplace_back();
@@ -464,6 +530,9 @@ struct ChunkWriter {
   std::function<Status(std::string_view)> append;
   std::function<int64_t()> position;
   int flba_width = 0;
+  // Min/max statistics from the values (from the dictionary when there is one: the same
+  // set of values); false when the caller filled them (decimals as FIXED_LEN_BYTE_ARRAY).
+  bool compute_stats = true;
 
   std::string comp_buf;  // reused across pages (no zero-fill after the first)
 
@@ -544,6 +613,7 @@ struct ChunkWriter {
         }
       }
     }
+    if (compute_stats) ComputeStats(use_dict ? dict : vals, &stats);
     if (use_dict) {
       std::string body;
       PlainEncode(dict, 0, dict.size(), flba_width, &body);
@@ -645,21 +715,18 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       v.reserve(static_cast<size_t>(d.num_values));
       ForEachValue<bool>(d,
                          [&](const Column& c, int64_t i) { v.push_back(c.GetBool(i)); });
-      ComputeStats(v, &st);
       return ChunkWriter<bool>{leaf, d, options_, append, position}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kByte: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int8_t>(d, &v);
-      ComputeStats(v, &st);
       return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kShort: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int16_t>(d, &v);
-      ComputeStats(v, &st);
       return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
           v, std::move(st), chunk);
     }
@@ -667,7 +734,6 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
     case TypeId::kDate: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int32_t>(d, &v);
-      ComputeStats(v, &st);
       return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
           v, std::move(st), chunk);
     }
@@ -676,21 +742,18 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
     case TypeId::kTimestampNtz: {
       std::vector<int64_t> v;
       GatherFixed<int64_t, int64_t>(d, &v);
-      ComputeStats(v, &st);
       return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kFloat: {
       std::vector<float> v;
       GatherFixed<float, float>(d, &v);
-      ComputeStats(v, &st);
       return ChunkWriter<float>{leaf, d, options_, append, position}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kDouble: {
       std::vector<double> v;
       GatherFixed<double, double>(d, &v);
-      ComputeStats(v, &st);
       return ChunkWriter<double>{leaf, d, options_, append, position}.Write(
           v, std::move(st), chunk);
     }
@@ -698,15 +761,13 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       if (leaf.physical == PhysicalType::kInt32) {
         std::vector<int32_t> v;
         GatherFixed<int32_t, __int128>(d, &v);
-        ComputeStats(v, &st);
-        return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
+          return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
             v, std::move(st), chunk);
       }
       if (leaf.physical == PhysicalType::kInt64) {
         std::vector<int64_t> v;
         GatherFixed<int64_t, __int128>(d, &v);
-        ComputeStats(v, &st);
-        return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
+          return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
             v, std::move(st), chunk);
       }
       const int w = leaf.type_length;
@@ -733,6 +794,7 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       }
       ChunkWriter<std::string_view> cw{leaf, d, options_, append, position};
       cw.flba_width = w;
+      cw.compute_stats = false;
       return cw.Write(v, std::move(st), chunk);
     }
     case TypeId::kString:
@@ -741,7 +803,6 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       v.reserve(static_cast<size_t>(d.num_values));
       ForEachValue<std::string_view>(
           d, [&](const Column& c, int64_t i) { v.push_back(c.GetView(i)); });
-      ComputeStats(v, &st);
       return ChunkWriter<std::string_view>{leaf, d, options_, append, position}.Write(
           v, std::move(st), chunk);
     }
