@@ -80,6 +80,13 @@ class Recorder final : public api::StreamingQueryListener {
       rss_.push_back(RssMb());
       malloc_trim(0);  // what is live, not what the allocator keeps
       trimmed_.push_back(RssMb());
+      // A line as each point is reached (a long run stopped early still shows them).
+      std::vector<double> t;
+      for (int64_t b = std::max<int64_t>(0, n - 1000); b < n; ++b)
+        t.push_back(static_cast<double>(samples_[b].trigger));
+      std::sort(t.begin(), t.end());
+      std::fprintf(stderr, "  [%lld batches] trigger p50 of the last %zu: %.0f ms, RSS %.1f MB\n",
+                   static_cast<long long>(n), t.size(), t[t.size() / 2], trimmed_.back());
     }
     if (n >= target_) cv_.notify_all();
   }
@@ -139,7 +146,11 @@ DirStats Du(const std::string& dir) {
 
 std::vector<int64_t> Points(int64_t total, int64_t window) {
   std::vector<int64_t> p;
-  for (int64_t x : {window, int64_t{1000}, int64_t{10000}, int64_t{100000}, int64_t{1000000}})
+  // The first window, 1k, 5k, every 10k up to 100k, then every 100k.
+  std::vector<int64_t> at{window, 1000, 5000};
+  for (int64_t x = 10000; x <= 100000; x += 10000) at.push_back(x);
+  for (int64_t x = 200000; x <= 1000000; x += 100000) at.push_back(x);
+  for (int64_t x : at)
     if (x <= total && (p.empty() || x > p.back())) p.push_back(x);
   if (p.empty() || p.back() != total) p.push_back(total);
   return p;
@@ -161,10 +172,10 @@ void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_
     trimmed.push_back(RssMb());
   }
   std::printf("\n%s (%zu batches)\n", title, s.size());
-  std::printf("%10s %18s %18s %18s %9s %9s %8s %8s\n", "batches", "trigger p50/p99",
-              "addBatch p50/p99", "latestOff p50/p99", "trig/ref", "add/ref", "RSS MB",
-              "trimmed");
-  double ref_t = 0, ref_a = 0;
+  std::printf("%10s %18s %18s %18s %9s %9s %9s %8s %8s\n", "batches", "trigger p50/p99",
+              "addBatch p50/p99", "latestOff p50/p99", "p50/ref", "trig/ref", "add/ref",
+              "RSS MB", "trimmed");
+  double ref_t = 0, ref_a = 0, ref_p50 = 0;
   for (size_t i = 0; i < points.size(); ++i) {
     int64_t end = std::min<int64_t>(points[i], static_cast<int64_t>(s.size()));
     int64_t begin = std::max<int64_t>(0, end - window);
@@ -180,13 +191,15 @@ void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_
     for (double x : a) ma += x;
     mt /= std::max<size_t>(1, t.size());
     ma /= std::max<size_t>(1, a.size());
-    if (i == 0) ref_t = mt, ref_a = ma;
+    const double p50 = Pct(t, 0.5);
+    if (i == 0) ref_t = mt, ref_a = ma, ref_p50 = p50;
     char tb[32], ab[32], lb[32];
     std::snprintf(tb, sizeof(tb), "%.0f/%.0f ms", Pct(t, 0.5), Pct(t, 0.99));
     std::snprintf(ab, sizeof(ab), "%.0f/%.0f ms", Pct(a, 0.5), Pct(a, 0.99));
     std::snprintf(lb, sizeof(lb), "%.0f/%.0f ms", Pct(l, 0.5), Pct(l, 0.99));
-    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.1f %8.1f\n",
-                static_cast<long long>(end), tb, ab, lb, ref_t > 0 ? mt / ref_t : 0.0,
+    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.2fx %8.1f %8.1f\n",
+                static_cast<long long>(end), tb, ab, lb, ref_p50 > 0 ? p50 / ref_p50 : 0.0,
+                ref_t > 0 ? mt / ref_t : 0.0,
                 ref_a > 0 ? ma / ref_a : 0.0, i < rss.size() ? rss[i] : 0.0,
                 i < trimmed.size() ? trimmed[i] : 0.0);
   }
@@ -206,7 +219,8 @@ void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_
     for (const auto& [k, v] : last) std::printf(" %s %.1f->%.1f", k.c_str(), first[k], v);
     std::printf("\n");
   }
-  std::printf("  (ratios: mean of the %lld batches before the point / mean of the first %lld)\n",
+  std::printf("  (p50/ref: trigger median of the %lld batches before the point / median of the "
+              "first %lld; trig/ref, add/ref: the same with means)\n",
               static_cast<long long>(window), static_cast<long long>(window));
 }
 

@@ -30,9 +30,11 @@ Result<int64_t> DeltaSink::AddBatch(const stream::MicroBatch& batch) {
   stream::FaultPoint("after_sink_commit");
   if (result.already_committed) return int64_t{0};
   // Best effort: the batch is committed whatever happens to the compaction.
-  if (!result.partitions_written.empty()) {
+  // The full check (a pass over the active files) only when a partition the batch wrote
+  // may have reached minNumFiles small files (AutoCompactTracker).
+  if (!result.partitions_written.empty() && compact_.AfterWrite(result, o_.auto_compact)) {
     (void)table::MaybeAutoCompact(fs_, o_.path, o_.auto_compact, result.partitions_written,
-                                  o_.time_zone_id, o_.default_codec, log_);
+                                  o_.time_zone_id, o_.default_codec, log_, &compact_);
   }
   return result.num_output_rows;
 }

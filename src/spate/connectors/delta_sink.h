@@ -16,7 +16,10 @@
 // that readers of the table skip, so the live files stay bounded. The compaction runs on
 // the query thread between batches, so it never races the sink's own appends; when it
 // loses to another writer (a concurrent removal of a file it compacts) the batch stays
-// committed and the compaction is retried after the next batch.
+// committed and the compaction is retried after the next batch. The check itself (a
+// pass over the table's active files) runs only when a partition the batch wrote may
+// have reached minNumFiles small files (table::AutoCompactTracker counts the sink's own
+// small files since the last check; another writer's commit makes it check again).
 //
 // Long streams: the sink keeps one table::DeltaLog for its life, so each batch reads only
 // the commits made since the previous one (its own is installed without a read), and the
@@ -71,6 +74,7 @@ class DeltaSink final : public stream::Sink {
   io::FileSystemPtr fs_;
   DeltaSinkOptions o_;
   std::shared_ptr<const table::DeltaLog> log_;
+  table::AutoCompactTracker compact_;
 };
 
 }  // namespace spate::connectors

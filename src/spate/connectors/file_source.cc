@@ -2,6 +2,8 @@
 #include "spate/connectors/file_source.h"
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 #include <set>
 #include <unordered_map>
 
@@ -450,7 +452,9 @@ class FileStreamSource final : public stream::Source {
     return file_name_only_ ? io::BaseName(path) : path;
   }
   void Seen(const std::string& path, int64_t ts) {
-    seen_[Key(path)] = ts;
+    std::string key = Key(path);
+    seen_[key] = ts;
+    by_ts_.emplace(ts, std::move(key));
     max_seen_ts_ = std::max(max_seen_ts_, ts);
   }
   // Spark's SeenFilesMap: a file is new when it is not older than the last purge's
@@ -460,12 +464,17 @@ class FileStreamSource final : public stream::Source {
     if (f.mtime < last_purge_ts_) return false;
     return !seen_.count(Key(f.path));
   }
+  // The oldest entries are found through by_ts_ (timestamp order), so a purge costs
+  // O(entries purged), not a pass over every file seen (Spark's purge is such a pass, and
+  // runs every trigger as the newest timestamp moves).
   void PurgeSeen() {
     if (max_seen_ts_ == INT64_MIN || max_seen_ts_ - max_file_age_ms_ <= last_purge_ts_) return;
     last_purge_ts_ = max_seen_ts_ - max_file_age_ms_;
-    for (auto it = seen_.begin(); it != seen_.end();) {
-      if (it->second < last_purge_ts_) it = seen_.erase(it);
-      else ++it;
+    while (!by_ts_.empty() && by_ts_.top().first < last_purge_ts_) {
+      auto it = seen_.find(by_ts_.top().second);
+      // A file seen again later has a newer entry of its own.
+      if (it != seen_.end() && it->second < last_purge_ts_) seen_.erase(it);
+      by_ts_.pop();
     }
   }
   // Spark's unreadFiles: with maxFilesPerTrigger (or maxBytesPerTrigger) and without
@@ -518,6 +527,10 @@ class FileStreamSource final : public stream::Source {
   std::string glob_, clean_, archive_dir_;
   int64_t max_file_age_ms_ = 0;
   std::unordered_map<std::string, int64_t> seen_;
+  // (timestamp, key) of every Seen() call, oldest on top: what PurgeSeen drops next.
+  std::priority_queue<std::pair<int64_t, std::string>, std::vector<std::pair<int64_t, std::string>>,
+                      std::greater<>>
+      by_ts_;
   int64_t max_seen_ts_ = INT64_MIN;
   int64_t current_log_offset_ = -1;
   std::optional<std::set<std::string>> available_now_;

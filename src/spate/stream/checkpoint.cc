@@ -378,6 +378,8 @@ Status CompactibleLog::AddEntries(int64_t batch_id,
   } else {
     written_[batch_id] = std::move(lines);
   }
+  if (cleanup_delay_ms_ >= 0 && undeleted_listed_)
+    undeleted_[batch_id] = {SystemClock::Get()->NowMs(), IsCompactionBatch(batch_id)};
   if (IsCompactionBatch(batch_id) && cleanup_delay_ms_ >= 0) DeleteExpired(batch_id);
   return Status::OK();
 }
@@ -385,18 +387,27 @@ Status CompactibleLog::AddEntries(int64_t batch_id,
 void CompactibleLog::DeleteExpired(int64_t compacted_batch) {
   // Best effort: a failed delete leaves a file that readers skip anyway (they start from
   // the latest compact file).
-  auto listed = fs_->List(dir_, false);
-  if (!listed.ok()) return;
-  int64_t now = SystemClock::Get()->NowMs();
-  for (const auto& f : *listed) {
-    std::string name = io::BaseName(f.path);
-    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0) {
-      name.resize(name.size() - 8);
+  const int64_t now = SystemClock::Get()->NowMs();
+  if (!undeleted_listed_) {
+    auto listed = fs_->List(dir_, false);
+    if (!listed.ok()) return;
+    for (const auto& f : *listed) {
+      std::string name = io::BaseName(f.path);
+      const bool compact = name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0;
+      if (compact) name.resize(name.size() - 8);
+      int64_t id;
+      if (ParseBatchId(name, &id)) undeleted_[id] = {f.modification_time_ms, compact};
     }
-    int64_t id;
-    if (!ParseBatchId(name, &id) || id >= compacted_batch) continue;
-    if (now - f.modification_time_ms < cleanup_delay_ms_) continue;
-    (void)fs_->Delete(f.path, false);
+    undeleted_listed_ = true;
+  }
+  // Oldest first; the files of later batches are not older (a file not yet expired
+  // ends the pass).
+  for (auto it = undeleted_.begin(); it != undeleted_.end() && it->first < compacted_batch;) {
+    if (now - it->second.first < cleanup_delay_ms_) break;
+    std::string path = PathOf(it->first) + (it->second.second ? ".compact" : "");
+    Status st = fs_->Delete(path, false);
+    if (!st.ok() && st.code() != StatusCode::kNotFound) return;  // tried again next time
+    it = undeleted_.erase(it);
   }
 }
 

@@ -167,6 +167,12 @@ class CompactibleLog : public MetadataLog {
   std::map<int64_t, std::string> written_;
   int compact_interval_;
   int64_t cleanup_delay_ms_;
+  // The log's files not deleted yet (batch id -> {modification time, compact}), from one
+  // listing by the first cleanup of this object, then kept up to date by its own writes
+  // and deletions: a cleanup after each compaction lists nothing (O(expired files), not
+  // O(files within the cleanup delay)).
+  std::map<int64_t, std::pair<int64_t, bool>> undeleted_;
+  bool undeleted_listed_ = false;
 };
 
 /// "file:///abs/path" for a local path, made absolute against the working directory when

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "spate/io/forwarding_file_system.h"
 #include "spate/stream/json_value.h"
 #include "spate/stream/progress.h"
 #include "spate/stream/trigger.h"
@@ -156,6 +157,42 @@ TEST(CompactibleLogTest, DeletesEntriesBeforeACompaction) {
   auto all = log.AllEntries();
   ASSERT_TRUE(all.ok()) << all.status().ToString();
   EXPECT_EQ(all->size(), 7u);
+}
+
+// The cleanup after each compaction lists the log once per log object (the files of an
+// earlier run), then deletes from what it wrote: a long stream does not list thousands
+// of files within the cleanup delay every compaction.
+TEST(CompactibleLogTest, CleanupListsTheLogOncePerObject) {
+  auto counting = std::make_shared<io::CountingFileSystem>(Fs(), "/s/0/");
+  io::FileSystemPtr fs = counting;
+  auto entry = [](int b) {
+    JsonValue e = JsonValue::Object();
+    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b)));
+    e.Set("batchId", JsonValue::Int(b));
+    return e;
+  };
+  {
+    CompactibleLog keep_all(fs, "/s/0", 3);  // an earlier run that kept its files
+    for (int b = 0; b < 7; ++b) ASSERT_TRUE(keep_all.AddEntries(b, {entry(b)}).ok());
+  }
+  CompactibleLog log(fs, "/s/0", 3, /*cleanup_delay_ms=*/0);
+  counting->Take();
+  for (int b = 7; b < 301; ++b) {
+    ASSERT_TRUE(log.AddEntries(b, {entry(b)}).ok());
+    if (b == 8) {  // the first compaction: the earlier run's files are gone
+      // One listing to read the earlier run's entries back, one for the cleanup.
+      EXPECT_EQ(counting->Take().lists, 2);
+      EXPECT_TRUE(log.ListBatchIds()->empty());
+      EXPECT_TRUE(*fs->Exists("/s/0/8.compact"));
+      counting->Take();
+    }
+  }
+  EXPECT_EQ(counting->Take().lists, 0);  // 97 more compactions, no listing
+  EXPECT_EQ(*log.ListBatchIds(), (std::vector<int64_t>{300}));
+  EXPECT_FALSE(*fs->Exists("/s/0/296.compact"));
+  auto all = log.AllEntries();
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(all->size(), 301u);
 }
 
 // A compaction built from what the writer remembers is the file a writer reading the log

@@ -10,21 +10,56 @@
 
 namespace spate::table {
 
-namespace {
-
-std::string PartitionKey(const PartitionValues& pv) {
+std::string CompactionPartitionKey(const PartitionValues& pv) {
   std::string k;
   for (const auto& [c, v] : pv) k += c + "=" + (v ? "v" + *v : std::string("null")) + "/";
   return k;
 }
 
+namespace {
+
+const auto& PartitionKey = CompactionPartitionKey;
+
+bool IsSmall(const AddFile& f, int64_t max_file_size) {
+  return f.size < max_file_size || f.deletion_vector.has_value();
+}
+
 }  // namespace
+
+bool AutoCompactTracker::AfterWrite(const DeltaWriteResult& w, const AutoCompactConfig& config) {
+  // Another commit since the last known version: every bound is unknown.
+  if (version_ < 0 || w.version != version_ + 1) small_.clear();
+  version_ = w.version;
+  std::vector<int64_t> added(w.partitions_written.size(), 0);
+  for (size_t i = 0; i < w.file_partitions.size() && i < w.file_sizes.size(); ++i) {
+    if (w.file_sizes[i] < config.max_file_size && w.file_partitions[i] < added.size())
+      ++added[w.file_partitions[i]];
+  }
+  const int64_t min_files = std::max<int64_t>(2, config.min_num_files);
+  bool due = false;
+  for (size_t p = 0; p < w.partitions_written.size(); ++p) {
+    auto it = small_.find(PartitionKey(w.partitions_written[p]));
+    if (it == small_.end()) {
+      due = true;
+      continue;
+    }
+    it->second += added[p];
+    due |= it->second >= min_files;
+  }
+  if (due) ++checks_due_;
+  return due;
+}
+
+void AutoCompactTracker::Checked(int64_t version, std::map<std::string, int64_t> small_files) {
+  version_ = version;
+  small_ = std::move(small_files);
+}
 
 CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_file_size,
                               int64_t max_file_size, int64_t min_bin_files) {
   std::map<std::string, std::vector<AddFile>> by_partition;
   for (const auto& f : files) {
-    if (f.size < min_file_size || f.deletion_vector) {
+    if (IsSmall(f, min_file_size)) {
       by_partition[PartitionKey(f.partition_values)].push_back(f);
     }
   }
@@ -129,21 +164,28 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
                                                 const std::vector<PartitionValues>& partitions,
                                                 const std::string& time_zone_id,
                                                 const std::string& default_codec,
-                                                std::shared_ptr<const DeltaLog> log) {
+                                                std::shared_ptr<const DeltaLog> log,
+                                                AutoCompactTracker* tracker) {
   if (!log) log = std::make_shared<const DeltaLog>(fs, table_path);
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, log->Latest());
   if (!AutoCompactEnabled(config, snapshot->metadata())) return std::optional<int64_t>();
   std::vector<AddFile> files;
+  std::map<std::string, int64_t> small;  // per checked partition
+  for (const auto& p : partitions) small[PartitionKey(p)] = 0;
   for (const auto& f : snapshot->files()) {
     if (std::find(partitions.begin(), partitions.end(), f.partition_values) !=
         partitions.end()) {
+      if (IsSmall(f, config.max_file_size)) ++small[PartitionKey(f.partition_values)];
       files.push_back(f);
     }
   }
   CompactionBins bins = PlanCompaction(files, config.max_file_size,
                                        config.max_file_size,
                                        std::max<int64_t>(2, config.min_num_files));
-  if (bins.empty()) return std::optional<int64_t>();
+  if (bins.empty()) {
+    if (tracker) tracker->Checked(snapshot->version(), std::move(small));
+    return std::optional<int64_t>();
+  }
   DeltaWriteOptions o;
   o.time_zone_id = time_zone_id;
   o.default_codec = default_codec;
@@ -154,6 +196,15 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
   o.log = log;
   o.async_checkpoint = true;
   SPATE_ASSIGN_OR_RETURN(DeltaWriteResult r, CompactFiles(fs, table_path, snapshot, bins, o));
+  if (tracker) {
+    // The compacted partitions are checked again after the next write (their new
+    // files' count is not tracked); the others keep their counts when nobody else
+    // committed in between.
+    for (const auto& b : bins)
+      if (!b.empty()) small.erase(PartitionKey(b.front().partition_values));
+    if (r.version == snapshot->version() + 1) tracker->Checked(r.version, std::move(small));
+    else tracker->Checked(-1, {});
+  }
   return std::optional<int64_t>(r.version);
 }
 

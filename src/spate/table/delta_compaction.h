@@ -53,19 +53,48 @@ struct AutoCompactConfig {
 };
 bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadata);
 
+/// Auto-compaction's bookkeeping for one writer (the streaming Delta sink): an upper
+/// bound of the small files (smaller than maxFileSize) in each partition it wrote, taken
+/// from MaybeAutoCompact's last full check and raised by the writer's own commits since.
+/// The full check (a pass over the table's active files) is due only when a partition
+/// the write touched may have reached minNumFiles, when the partition was never checked,
+/// or when another writer committed in between (the bound is then unknown) — so a
+/// stream of tiny batches pays for it once per minNumFiles batches, not every batch.
+/// Thread safety: one writer's thread.
+class AutoCompactTracker {
+ public:
+  /// After this writer's commit `w`: true when MaybeAutoCompact should run.
+  bool AfterWrite(const DeltaWriteResult& w, const AutoCompactConfig& config);
+  /// MaybeAutoCompact's full check of table version `version`: the small files of each
+  /// checked partition (partitions missing here become unknown).
+  void Checked(int64_t version, std::map<std::string, int64_t> small_files);
+  /// How many times AfterWrite asked for the full check (tests).
+  int64_t checks_due() const { return checks_due_; }
+
+ private:
+  int64_t version_ = -1;
+  std::map<std::string, int64_t> small_;
+  int64_t checks_due_ = 0;
+};
+
+/// The key AutoCompactTracker uses for a partition.
+std::string CompactionPartitionKey(const PartitionValues& pv);
+
 /// After a write: when auto-compaction is enabled for the table, compacts those of
 /// `partitions` (the write's; Delta's scope) with at least min_num_files files smaller
 /// than max_file_size, as a commit with
 /// operation OPTIMIZE and operationParameters auto=true. Returns the committed version,
 /// or nullopt when nothing was compacted. `log` is the writer's cached log (the streaming
 /// sink's), so the check costs O(new commits), not a load of the table; null opens one.
+/// `tracker` (optional) is told what the check found (see AutoCompactTracker).
 Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
                                                 const std::string& table_path,
                                                 const AutoCompactConfig& config,
                                                 const std::vector<PartitionValues>& partitions,
                                                 const std::string& time_zone_id,
                                                 const std::string& default_codec,
-                                                std::shared_ptr<const DeltaLog> log = nullptr);
+                                                std::shared_ptr<const DeltaLog> log = nullptr,
+                                                AutoCompactTracker* tracker = nullptr);
 
 /// OPTIMIZE's operationMetrics for a compaction commit: numAddedFiles, numRemovedFiles,
 /// numAddedBytes, numRemovedBytes, min/p25/p50/p75/maxFileSize of the added files (Delta's

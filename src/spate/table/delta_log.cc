@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "spate/columnar/builder.h"
 #include "spate/formats/file_writer.h"
@@ -141,7 +142,7 @@ std::string Snapshot::DataFilePath(const AddFile& add) const {
 
 int64_t Snapshot::total_size_bytes() const {
   int64_t n = 0;
-  for (const auto& f : files_) n += f.size;
+  for (const auto& f : files()) n += f.size;
   return n;
 }
 
@@ -200,6 +201,11 @@ struct DeltaLog::Cache {
   SnapshotPtr queued;
   CheckpointOptions queued_options;
   Status last_status;
+
+  // CleanUpExpiredLogs' last cutoff, when it found the oldest retained commit: until the
+  // cutoff moves (once a UTC day) nothing more can expire, so no listing is needed.
+  std::mutex cleanup_mu;
+  int64_t settled_cutoff = INT64_MIN;
 
   ~Cache() {
     {
@@ -623,34 +629,150 @@ Result<std::vector<Action>> ReadCheckpointFile(const io::FileSystemPtr& fs,
 
 namespace {
 
-// A checkpoint `add` row built straight from the AddFile (the bulk of a checkpoint; no
-// JSON round trip). Rows with a deletion vector take the generic path.
-Value CheckpointAddValue(const AddFile& f, const DataTypePtr& add_type) {
-  const auto& fields = add_type->fields();  // path, partitionValues, size, modificationTime,
-                                            // dataChange, tags, deletionVector, stats
-  const DataTypePtr& map_type = fields[1].type;
-  std::vector<Value> keys, values;
-  keys.reserve(f.partition_values.size());
-  values.reserve(f.partition_values.size());
-  for (const auto& [k, v] : f.partition_values) {
-    keys.push_back(Value::String(k));
-    values.push_back(v ? Value::String(*v) : Value::Null(DataType::String()));
-  }
-  Value tags = Value::Null(fields[5].type);
-  if (f.tags) {
-    std::vector<Value> tk, tv;
-    for (const auto& [k, v] : *f.tags) {
-      tk.push_back(Value::String(k));
-      tv.push_back(Value::String(v));
+// One leaf of a checkpoint file-action struct: strings, longs and booleans are appended
+// typed (no Value); other types (maps, the deletion-vector struct) through a generic
+// builder.
+class ActionLeaf {
+ public:
+  explicit ActionLeaf(const DataTypePtr& t) : id_(t->id()) {
+    switch (id_) {
+      case TypeId::kString: str_ = std::make_unique<StringBuilder>(t); break;
+      case TypeId::kLong: i64_ = std::make_unique<FixedWidthBuilder<int64_t>>(t); break;
+      case TypeId::kBoolean: bool_ = std::make_unique<BooleanBuilder>(); break;
+      default: generic_ = ColumnBuilder::Make(t); break;
     }
-    tags = Value::Map(fields[5].type, std::move(tk), std::move(tv));
   }
-  return Value::Struct(
-      add_type, {Value::String(f.path), Value::Map(map_type, std::move(keys), std::move(values)),
-                 Value::Long(f.size), Value::Long(f.modification_time), Value::Boolean(false),
-                 std::move(tags), Value::Null(fields[6].type),
-                 f.stats ? Value::String(*f.stats) : Value::Null(fields[7].type)});
-}
+  void Str(std::string_view v) { str_ ? str_->Append(v) : generic_->AppendValue(Value::String(std::string(v))); }
+  void Long(int64_t v) { i64_ ? i64_->Append(v) : generic_->AppendValue(Value::Long(v)); }
+  void Bool(bool v) { bool_ ? bool_->Append(v) : generic_->AppendValue(Value::Boolean(v)); }
+  void Null() {
+    if (str_) str_->AppendNull();
+    else if (i64_) i64_->AppendNull();
+    else if (bool_) bool_->AppendNull();
+    else generic_->AppendNull();
+  }
+  void Generic(const Value& v) {
+    if (generic_) return generic_->AppendValue(v);
+    if (v.is_null()) return Null();
+    if (str_) str_->Append(v.str());
+    else if (i64_) i64_->Append(v.i64());
+    else bool_->Append(v.i64() != 0);
+  }
+  ColumnPtr Finish() {
+    if (str_) return str_->Finish();
+    if (i64_) return i64_->Finish();
+    if (bool_) return bool_->Finish();
+    return generic_->Finish();
+  }
+
+ private:
+  TypeId id_;
+  std::unique_ptr<StringBuilder> str_;
+  std::unique_ptr<FixedWidthBuilder<int64_t>> i64_;
+  std::unique_ptr<BooleanBuilder> bool_;
+  std::unique_ptr<ColumnBuilder> generic_;
+};
+
+// The `add` / `remove` column of a checkpoint: rows straight from AddFile / RemoveFile
+// into typed child builders (the bulk of a checkpoint: the active files and every
+// unexpired tombstone), without a JSON or Value round trip per row. Other rows (null
+// here) and generic values go through the same children.
+class FileActionBuilder final : public ColumnBuilder {
+ public:
+  explicit FileActionBuilder(DataTypePtr type) : ColumnBuilder(type) {
+    for (const auto& f : type_->fields()) {
+      kids_.emplace_back(f.type);
+      names_.push_back(f.name);
+    }
+  }
+  int64_t length() const override { return validity_.length(); }
+  void AppendNull() override {
+    validity_.AppendNull();
+    for (auto& k : kids_) k.Null();
+  }
+  void AppendValue(const Value& v) override {
+    if (v.is_null()) return AppendNull();
+    validity_.AppendValid();
+    for (size_t i = 0; i < kids_.size(); ++i) kids_[i].Generic(v.items()[i]);
+  }
+  void AppendFrom(const Column& c, int64_t i) override { AppendValue(c.GetValue(i)); }
+  ColumnPtr Finish() override {
+    std::vector<ColumnPtr> cols;
+    for (auto& k : kids_) cols.push_back(k.Finish());
+    const int64_t n = validity_.length(), nulls = validity_.null_count();
+    return std::make_shared<const Column>(type_, n, nulls, validity_.Finish(), nullptr, nullptr,
+                                          std::move(cols));
+  }
+  /// A checkpoint add row (dataChange false, as Delta writes them).
+  void AppendAdd(const AddFile& f) {
+    AppendFields([&](const std::string& n, ActionLeaf& k, size_t i) {
+      if (n == "path") k.Str(f.path);
+      else if (n == "partitionValues") k.Generic(PartitionMap(f.partition_values, i));
+      else if (n == "size") k.Long(f.size);
+      else if (n == "modificationTime") k.Long(f.modification_time);
+      else if (n == "dataChange") k.Bool(false);
+      else if (n == "tags" && f.tags) k.Generic(StringMap(*f.tags, i));
+      else if (n == "deletionVector" && f.deletion_vector) k.Generic(Dv(*f.deletion_vector, i));
+      else if (n == "stats" && f.stats) k.Str(*f.stats);
+      else if (n == "baseRowId" && f.base_row_id) k.Long(*f.base_row_id);
+      else if (n == "defaultRowCommitVersion" && f.default_row_commit_version)
+        k.Long(*f.default_row_commit_version);
+      else return false;
+      return true;
+    });
+  }
+  /// A checkpoint remove row (dataChange false).
+  void AppendRemove(const RemoveFile& r) {
+    AppendFields([&](const std::string& n, ActionLeaf& k, size_t i) {
+      if (n == "path") k.Str(r.path);
+      else if (n == "deletionTimestamp" && r.deletion_timestamp) k.Long(*r.deletion_timestamp);
+      else if (n == "dataChange") k.Bool(false);
+      else if (n == "extendedFileMetadata" && r.extended_file_metadata) k.Bool(*r.extended_file_metadata);
+      else if (n == "partitionValues" && r.partition_values) k.Generic(PartitionMap(*r.partition_values, i));
+      else if (n == "size" && r.size) k.Long(*r.size);
+      else if (n == "deletionVector" && r.deletion_vector) k.Generic(Dv(*r.deletion_vector, i));
+      else return false;
+      return true;
+    });
+  }
+
+ private:
+  // A valid row: `field(name, child, index)` appends each child's value, or returns false
+  // for a null.
+  template <typename Field>
+  void AppendFields(Field field) {
+    validity_.AppendValid();
+    for (size_t i = 0; i < kids_.size(); ++i)
+      if (!field(names_[i], kids_[i], i)) kids_[i].Null();
+  }
+  const DataTypePtr& FieldType(size_t i) const { return type_->fields()[i].type; }
+  Value PartitionMap(const PartitionValues& pv, size_t i) const {
+    std::vector<Value> keys, values;
+    keys.reserve(pv.size());
+    values.reserve(pv.size());
+    for (const auto& [k, v] : pv) {
+      keys.push_back(Value::String(k));
+      values.push_back(v ? Value::String(*v) : Value::Null(DataType::String()));
+    }
+    return Value::Map(FieldType(i), std::move(keys), std::move(values));
+  }
+  Value StringMap(const std::map<std::string, std::string>& m, size_t i) const {
+    std::vector<Value> keys, values;
+    for (const auto& [k, v] : m) {
+      keys.push_back(Value::String(k));
+      values.push_back(Value::String(v));
+    }
+    return Value::Map(FieldType(i), std::move(keys), std::move(values));
+  }
+  Value Dv(const DeletionVectorDescriptor& dv, size_t i) const {
+    Json j = dv.ToJson();
+    return JsonToValue(&j, FieldType(i));
+  }
+
+  std::vector<ActionLeaf> kids_;
+  std::vector<std::string> names_;
+  ValidityBuilder validity_;
+};
 
 // The V2 checkpoint's own actions (PROTOCOL.md "V2 Spec"): checkpointMetadata and sidecar.
 SchemaPtr WithV2Columns(const SchemaPtr& base) {
@@ -703,6 +825,13 @@ class CheckpointFileWriter {
   void AddJson(int which, const Json& body) {
     AddRow(which, JsonToValue(&body, schema_->field(which).type));
   }
+  /// A row whose column `which` (an add or remove column) holds `f` / `r`.
+  void AddFileRow(int which, const AddFile& f) {
+    AddTyped(which, [&](FileActionBuilder& b) { b.AppendAdd(f); });
+  }
+  void AddRemoveRow(int which, const RemoveFile& r) {
+    AddTyped(which, [&](FileActionBuilder& b) { b.AppendRemove(r); });
+  }
   /// Closes the file and renames it to its final name.
   Status Finish() {
     if (st_.ok()) st_ = Flush();
@@ -718,10 +847,28 @@ class CheckpointFileWriter {
 
  private:
   static constexpr int64_t kChunkRows = 16384;
+  template <typename Fill>
+  void AddTyped(int which, Fill fill) {
+    for (int c = 0; c < static_cast<int>(builders_.size()); ++c) {
+      if (c == which) fill(*typed_[c]);
+      else builders_[c]->AppendNull();
+    }
+    ++rows_;
+    if (++chunk_rows_ >= kChunkRows && st_.ok()) st_ = Flush();
+  }
   void Reset() {
     builders_.clear();
-    for (int c = 0; c < schema_->num_fields(); ++c)
-      builders_.push_back(ColumnBuilder::Make(schema_->field(c).type));
+    typed_.assign(schema_->num_fields(), nullptr);
+    for (int c = 0; c < schema_->num_fields(); ++c) {
+      const Field& f = schema_->field(c);
+      if ((f.name == "add" || f.name == "remove") && f.type->id() == TypeId::kStruct) {
+        auto b = std::make_unique<FileActionBuilder>(f.type);
+        typed_[c] = b.get();
+        builders_.push_back(std::move(b));
+      } else {
+        builders_.push_back(ColumnBuilder::Make(f.type));
+      }
+    }
   }
   Status Flush() {
     if (chunk_rows_ == 0) return Status::OK();
@@ -738,6 +885,7 @@ class CheckpointFileWriter {
   std::string final_path_, tmp_;
   std::unique_ptr<formats::parquet::ParquetWriter> writer_;
   std::vector<std::unique_ptr<ColumnBuilder>> builders_;
+  std::vector<FileActionBuilder*> typed_;  // the add / remove columns' builders
   int64_t rows_ = 0, chunk_rows_ = 0, bytes_ = 0;
   Status st_;
 };
@@ -780,22 +928,9 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
   // The file actions [begin, end) (adds, then removes) into `w`'s add / remove columns.
   auto write_file_actions = [&](CheckpointFileWriter& w, int add_col, int remove_col,
                                 int64_t begin, int64_t end) {
-    const DataTypePtr& add_type = w.schema()->field(add_col).type;
     for (int64_t i = begin; i < end; ++i) {
-      if (i < static_cast<int64_t>(files.size())) {
-        const AddFile& f = files[i];
-        if (f.deletion_vector) {
-          AddFile a = f;
-          a.data_change = false;
-          w.AddJson(add_col, a.ToJson());
-        } else {
-          w.AddRow(add_col, CheckpointAddValue(f, add_type));
-        }
-      } else {
-        RemoveFile x = *removes[i - files.size()];
-        x.data_change = false;
-        w.AddJson(remove_col, x.ToJson());
-      }
+      if (i < static_cast<int64_t>(files.size())) w.AddFileRow(add_col, files[i]);
+      else w.AddRemoveRow(remove_col, *removes[i - files.size()]);
     }
   };
   // protocol, metaData, txn, domainMetadata (column indexes of CheckpointSchema).
@@ -965,6 +1100,13 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
   const int64_t retention = RetentionMs(snapshot.metadata(), "delta.logRetentionDuration", 30 * day);
   int64_t cutoff = now_() - retention;
   cutoff = cutoff >= 0 ? cutoff / day * day : (cutoff - day + 1) / day * day;  // UTC midnight
+  {
+    // The same cutoff as a cleanup that found its oldest retained commit: that commit and
+    // the checkpoint before it are the same now (new commits and checkpoints are newer),
+    // so there is nothing more to delete (no listing of the log every checkpoint).
+    std::lock_guard<std::mutex> l(cache_->cleanup_mu);
+    if (cache_->settled_cutoff == cutoff) return int64_t{0};
+  }
   SPATE_ASSIGN_OR_RETURN(Listing l, List());
   // The oldest retained version: the first commit made at or after the cutoff. Commits
   // are read oldest first until one is (O(newly expired commits): the ones before were
@@ -986,12 +1128,21 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
       break;
     }
   }
+  const bool settled = oldest_retained < snapshot.version();
   // The newest complete checkpoint at or before it: every version from there on stays
   // reconstructible.
   std::optional<int64_t> keep_from;
   for (const auto& [v, cp] : l.checkpoints)
     if (v <= oldest_retained && v <= snapshot.version()) keep_from = v;
-  if (!keep_from || *keep_from <= 0) return int64_t{0};
+  auto settle = [&] {
+    if (!settled) return;
+    std::lock_guard<std::mutex> l(cache_->cleanup_mu);
+    cache_->settled_cutoff = cutoff;
+  };
+  if (!keep_from || *keep_from <= 0) {
+    settle();
+    return int64_t{0};
+  }
   SPATE_ASSIGN_OR_RETURN(auto entries, fs_->List(log_path_, false));
   int64_t deleted = 0;
   for (const auto& e : entries) {
@@ -1024,6 +1175,7 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
       else if (st.code() != StatusCode::kNotFound) return st;
     }
   }
+  settle();
   return deleted;
 }
 
@@ -1096,6 +1248,120 @@ struct ReplayState {
 
 }  // namespace
 
+namespace {
+
+std::atomic<int64_t> g_files_materialized{0};
+std::atomic<int64_t> g_tombstones_materialized{0};
+
+// Guards every TombstoneNode's contents (a node is built in place by tombstones()).
+std::mutex& TombstoneMu() {
+  static std::mutex mu;
+  return mu;
+}
+
+}  // namespace
+
+Snapshot::MaterializeStats Snapshot::ProcessMaterializeStats() {
+  return {g_files_materialized.load(), g_tombstones_materialized.load()};
+}
+
+struct Snapshot::TombstoneNode {
+  // full: `removes` is the snapshot's whole tombstone set, sorted (parent null). Else
+  // `removes` are the removes of the snapshot's own commits, in commit order, over
+  // `parent`'s set.
+  bool full = false;
+  std::vector<RemoveFile> removes;
+  std::shared_ptr<TombstoneNode> parent;
+  int depth = 0;  // nodes back to a full one when this one was made
+
+  ~TombstoneNode() {
+    // Releases a long chain iteratively (no recursion through the destructors).
+    while (parent && parent.use_count() == 1) {
+      std::shared_ptr<TombstoneNode> next = std::move(parent->parent);
+      parent = std::move(next);
+    }
+  }
+};
+
+namespace {
+
+// A tombstone as kept in memory: stats are not needed (checkpoint remove rows have none).
+RemoveFile Tombstone(RemoveFile r) {
+  r.stats.reset();
+  return r;
+}
+
+bool TombstoneLess(const RemoveFile& a, const RemoveFile& b) {
+  if (a.path != b.path) return a.path < b.path;
+  return a.Key() < b.Key();
+}
+
+}  // namespace
+
+const std::vector<RemoveFile>& Snapshot::tombstones() const {
+  static const std::vector<RemoveFile> kNone;
+  if (!tombs_) return kNone;
+  TombstoneNode* n = tombs_.get();
+  {
+    std::lock_guard<std::mutex> l(TombstoneMu());
+    if (n->full) return n->removes;
+  }
+  // The active files (their own lock): a re-added file is no tombstone.
+  const std::vector<AddFile>& live = files();
+  std::lock_guard<std::mutex> l(TombstoneMu());
+  if (n->full) return n->removes;
+  // Newest first, the latest remove of each file wins (a remove followed by an add is
+  // dropped below: the file is active).
+  std::vector<const TombstoneNode*> chain;
+  const TombstoneNode* base = n;
+  while (base && !base->full) {
+    chain.push_back(base);
+    base = base->parent.get();
+  }
+  std::unordered_map<std::string, const RemoveFile*> newer;
+  for (const TombstoneNode* c : chain)
+    for (auto it = c->removes.rbegin(); it != c->removes.rend(); ++it) newer.emplace(it->Key(), &*it);
+  std::unordered_set<std::string> live_keys;
+  if (!newer.empty() || (base && !base->removes.empty())) {
+    live_keys.reserve(live.size());
+    for (const auto& f : live) live_keys.insert(f.Key());
+  }
+  // Tombstones older than delta.deletedFileRetentionDuration (default 1 week) before this
+  // version's commit time expire, as Delta's log replay drops them (its
+  // minFileRetentionTimestamp): the set stays bounded by the retention.
+  const int64_t cutoff = TombstoneCutoff();
+  auto expired = [&](const RemoveFile& r) {
+    return r.deletion_timestamp && *r.deletion_timestamp < cutoff;
+  };
+  std::vector<RemoveFile> out;
+  out.reserve((base ? base->removes.size() : 0) + newer.size());
+  if (base) {
+    for (const auto& r : base->removes) {
+      if (expired(r)) continue;
+      std::string key = r.Key();
+      if (!newer.count(key) && !live_keys.count(key)) out.push_back(r);
+    }
+  }
+  const size_t sorted = out.size();
+  for (const auto& [key, r] : newer)
+    if (!live_keys.count(key) && !expired(*r)) out.push_back(*r);
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(sorted), out.end(), TombstoneLess);
+  std::inplace_merge(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(sorted), out.end(),
+                     TombstoneLess);
+  g_tombstones_materialized += static_cast<int64_t>(out.size());
+  n->removes = std::move(out);
+  n->full = true;
+  n->depth = 0;
+  n->parent.reset();
+  return n->removes;
+}
+
+int64_t Snapshot::TombstoneCutoff() const {
+  const int64_t retention =
+      RetentionMs(metadata_, "delta.deletedFileRetentionDuration", 7LL * 24 * 3600 * 1000);
+  return timestamp_ms_ > INT64_MIN + retention ? timestamp_ms_ - retention : INT64_MIN;
+}
+
 void Snapshot::Materialize() const {
   if (materialized_.load(std::memory_order_acquire)) return;
   // One lock for every snapshot: the chain walked below may be shared with other
@@ -1106,33 +1372,35 @@ void Snapshot::Materialize() const {
   if (materialized_.load(std::memory_order_relaxed)) return;
   // The unmaterialized snapshots from this one back to a materialized ancestor; their
   // pending actions apply oldest first to a copy of the ancestor's files. The
-  // intermediate snapshots stay as they are (they may still be read).
+  // intermediate snapshots stay as they are (they may still be read). Only the active
+  // files: tombstones are built apart (tombstones()).
   std::vector<const Snapshot*> chain;
   const Snapshot* p = this;
   while (!p->materialized_.load(std::memory_order_relaxed)) {
     chain.push_back(p);
     p = p->base_.get();
   }
-  ReplayState state;
-  state.active.reserve(p->files_.size() + chain.size());
-  for (const auto& f : p->files_) state.active.emplace(f.Key(), f);
-  for (const auto& r : p->tombstones_) state.tombstones.emplace(r.Key(), r);
+  std::unordered_map<std::string, const AddFile*> active;
+  active.reserve(p->files_.size() + chain.size());
+  for (const auto& f : p->files_) active.emplace(f.Key(), &f);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     for (const auto& a : (*it)->pending_) {
-      Action copy = a;
-      state.Apply(copy);
+      if (a.kind == Action::Kind::kAdd) active[a.add.Key()] = &a.add;
+      else if (a.kind == Action::Kind::kRemove) active.erase(a.remove.Key());
     }
   }
-  state.TakeFiles(&files_, &tombstones_);
+  std::vector<AddFile> files;
+  files.reserve(active.size());
+  for (const auto& [k, f] : active) files.push_back(*f);
+  std::sort(files.begin(), files.end(),
+            [](const AddFile& a, const AddFile& b) { return a.path < b.path; });
+  g_files_materialized += static_cast<int64_t>(files.size());
+  files_ = std::move(files);
   base_.reset();
   pending_.clear();
   pending_.shrink_to_fit();
   materialized_.store(true, std::memory_order_release);
 }
-
-namespace {
-
-}  // namespace
 
 namespace {
 
@@ -1186,9 +1454,11 @@ struct SnapshotApply {
     state.txns = prev->txns_;
     state.domains = prev->domains_;
     auto snap = std::make_shared<Snapshot>();
+    auto tombs = std::make_shared<Snapshot::TombstoneNode>();
     bool metadata_changed = false;
     for (auto& c : commits) {
       for (auto& a : c.actions) {
+        if (a.kind == Action::Kind::kRemove) tombs->removes.push_back(Tombstone(a.remove));
         if (a.kind == Action::Kind::kAdd || a.kind == Action::Kind::kRemove) {
           snap->pending_.push_back(std::move(a));
         } else {
@@ -1222,7 +1492,16 @@ struct SnapshotApply {
     snap->base_ = prev;
     snap->chain_ = prev->materialized_.load(std::memory_order_acquire) ? 1 : prev->chain_ + 1;
     snap->materialized_.store(false, std::memory_order_release);
+    {
+      std::lock_guard<std::mutex> l(TombstoneMu());
+      const Snapshot::TombstoneNode* parent = prev->tombs_.get();
+      tombs->depth = !parent || parent->full ? 1 : parent->depth + 1;
+      tombs->parent = prev->tombs_;
+    }
+    const bool long_tomb_chain = tombs->depth > kMaxTombstoneChain;
+    snap->tombs_ = std::move(tombs);
     if (snap->chain_ > kMaxSnapshotChain) snap->Materialize();
+    if (long_tomb_chain) (void)snap->tombstones();
     return SnapshotPtr(std::move(snap));
   }
 };
@@ -1420,14 +1699,23 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
   snap->version_ = target;
   snap->protocol_ = std::move(*state.protocol);
   snap->metadata_ = std::move(*state.metadata);
-  state.TakeFiles(&snap->files_, &snap->tombstones_);
+  auto tombs = std::make_shared<Snapshot::TombstoneNode>();
+  tombs->full = true;
+  state.TakeFiles(&snap->files_, &tombs->removes);
+  snap->txns_ = std::move(state.txns);
+  snap->domains_ = std::move(state.domains);
+  snap->timestamp_ms_ = ts;
+  const int64_t cutoff = snap->TombstoneCutoff();
+  std::erase_if(tombs->removes, [&](const RemoveFile& r) {
+    return r.deletion_timestamp && *r.deletion_timestamp < cutoff;
+  });
+  for (auto& r : tombs->removes) r.stats.reset();
+  std::sort(tombs->removes.begin(), tombs->removes.end(), TombstoneLess);
+  snap->tombs_ = std::move(tombs);
   if (auto it = l.commits.find(target); it != l.commits.end()) {
     snap->tail_size_ = it->second.size;
     snap->tail_mtime_ = it->second.modification_time_ms;
   }
-  snap->txns_ = std::move(state.txns);
-  snap->domains_ = std::move(state.domains);
-  snap->timestamp_ms_ = ts;
   snap->table_path_ = table_path_;
   snap->checkpoint_version_ = cp;
   return SnapshotPtr(std::move(snap));

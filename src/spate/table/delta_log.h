@@ -25,8 +25,11 @@
 // <version+1>.json, <version+2>.json, ... until one is missing (no listing), so a
 // long-lived DeltaLog (the streaming sink and source, a transaction's conflict check)
 // pays O(new commits) per call, not O(commits in the log). A snapshot built that way
-// shares its predecessor's file list and materializes its own (files(), tombstones())
-// on first use; the chain of unmaterialized snapshots is bounded (kMaxSnapshotChain).
+// shares its predecessor's file list and materializes its own (files()) on first use;
+// the chain of unmaterialized snapshots is bounded (kMaxSnapshotChain). Tombstones are
+// kept apart (tombstones() builds them on first use from the snapshot's own removes and
+// the nearest ancestor that built them), so the per-commit cost does not depend on how
+// many removes the retention keeps.
 // A fresh DeltaLog object starts with an empty cache: its first Latest() lists the log
 // and loads from the newest checkpoint, as before.
 //
@@ -75,15 +78,21 @@ class Snapshot {
   /// The full table schema (data and partition columns, in schemaString order).
   const SchemaPtr& schema() const { return schema_; }
   /// Active files sorted by path (materialized on first use for a snapshot built from
-  /// its predecessor by DeltaLog::Latest; thread safe).
+  /// its predecessor by DeltaLog::Latest; thread safe). O(active files + commits since
+  /// the last materialized ancestor): the tombstones are not touched.
   const std::vector<AddFile>& files() const {
     Materialize();
     return files_;
   }
-  const std::vector<RemoveFile>& tombstones() const {
-    Materialize();
-    return tombstones_;
-  }
+  /// The tombstones (remove actions not followed by an add of the same file; their
+  /// `stats` dropped), sorted by path, without those deleted more than
+  /// delta.deletedFileRetentionDuration (default 1 week) before this version's commit
+  /// time (Delta's log replay drops them too). Kept apart from the active files: a snapshot built
+  /// from its predecessor records only its own commits' removes, and the whole set is
+  /// built on first use (checkpoints, VACUUM) from the nearest ancestor that built it —
+  /// so a batch that never asks for them (the streaming sink's) pays nothing for the
+  /// tombstones a week of compactions leaves.
+  const std::vector<RemoveFile>& tombstones() const;
   /// appId -> latest txn.
   const std::map<std::string, SetTransaction>& transactions() const { return txns_; }
   /// domain -> domainMetadata action body ({"domain","configuration","removed":false}).
@@ -100,14 +109,24 @@ class Snapshot {
   std::string DataFilePath(const AddFile& add) const;
   int64_t total_size_bytes() const;
 
-  /// A snapshot built directly (tests, the first commit).
-  struct Builder;
+  /// Process-wide counts of entries copied while materializing snapshots (tests assert
+  /// that a batch's work does not grow with the table's history).
+  struct MaterializeStats {
+    int64_t files = 0;       // active-file entries built by files()
+    int64_t tombstones = 0;  // tombstone entries built by tombstones()
+  };
+  static MaterializeStats ProcessMaterializeStats();
+
+  /// The tombstone set of one snapshot: the removes of its own commits over its parent's
+  /// node, or (once built) the whole sorted set. Defined in delta_log.cc.
+  struct TombstoneNode;
 
  private:
   friend class DeltaLog;
-  friend struct Builder;
   friend struct SnapshotApply;
   void Materialize() const;
+  /// Tombstones deleted before this (commit time - deletedFileRetentionDuration) expire.
+  int64_t TombstoneCutoff() const;
   int64_t version_ = -1;
   Protocol protocol_;
   Metadata metadata_;
@@ -126,7 +145,9 @@ class Snapshot {
   mutable std::vector<Action> pending_;
   int chain_ = 0;  // unmaterialized ancestors when built
   mutable std::vector<AddFile> files_;
-  mutable std::vector<RemoveFile> tombstones_;
+  // Never null once built by DeltaLog (owned by this snapshot alone; descendants' nodes
+  // point to it).
+  std::shared_ptr<TombstoneNode> tombs_;
 };
 using SnapshotPtr = std::shared_ptr<const Snapshot>;
 
@@ -176,6 +197,11 @@ inline constexpr size_t kProcessLogCacheSize = 32;
 /// How many snapshots built from their predecessor may share an unmaterialized file
 /// list before Latest() materializes one (bounds memory and materialization depth).
 inline constexpr int kMaxSnapshotChain = 64;
+
+/// How many snapshots may record only their own removes over an ancestor whose tombstone
+/// set was never built (a reader that never checkpoints) before Latest() builds one
+/// (bounds the memory of the chain; amortized O(tombstones / this) per commit).
+inline constexpr int kMaxTombstoneChain = 4096;
 
 class DeltaLog {
  public:
@@ -260,7 +286,10 @@ class DeltaLog {
   /// timestamps uses the modification time, which a writer's clock makes the same) and
   /// at or before `snapshot`'s version, so
   /// every version >= C stays readable (time travel to C works, before C fails with
-  /// DELTA_VERSION_NOT_FOUND). Returns the number of files deleted.
+  /// DELTA_VERSION_NOT_FOUND). Returns the number of files deleted. A call with the same
+  /// cutoff as an earlier one (of this object) that found its oldest retained commit
+  /// returns 0 at once: nothing more can expire until the cutoff moves to the next day,
+  /// so a checkpoint every few commits does not list the log every time.
   Result<int64_t> CleanUpExpiredLogs(const Snapshot& snapshot) const;
 
   /// Writes `actions` as version `version` with put-if-absent; kAlreadyExists when a

@@ -9,6 +9,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/io/forwarding_file_system.h"
+#include "spate/table/delta_compaction.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
@@ -174,6 +175,128 @@ TEST(DeltaLogCacheTest, IncrementalSnapshotsMatchAFreshLoad) {
       1);
   ASSERT_TRUE(WriteBatches(fs, "/r", {wide}, o).ok());
   EXPECT_EQ(log->Latest().value()->schema()->num_fields(), 2);
+}
+
+// A long stream of one-file batches compacted every kSmall batches (the streaming sink
+// with auto-compaction): the tombstones of the compacted files pile up (a week's worth
+// in Delta), but a batch's work — Latest() and files(), the sink's compaction check —
+// copies only the active files, never the tombstones. Counted, not timed.
+TEST(DeltaLogCacheTest, PerCommitWorkDoesNotGrowWithTombstones) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  CreateTable(fs, "/s", {{"delta.checkpointInterval", "1000000"}});
+  auto log = std::make_shared<const DeltaLog>(fs, "/s");
+  constexpr int kSmall = 20;
+  const int commits = kMaxTombstoneChain + 500;
+  int64_t max_files = 0, tombstone_builds = 0;
+  std::vector<std::string> removed;
+  for (int i = 1; i <= commits; ++i) {
+    auto snap = log->Latest().value();
+    OptimisticTransaction txn(log, snap);
+    std::vector<Action> actions;
+    if (i % kSmall == 0) {
+      // Compaction: every active file replaced by one.
+      for (const auto& f : snap->files()) {
+        RemoveFile r;
+        r.path = f.path;
+        r.deletion_timestamp = log->NowMs();
+        r.data_change = false;
+        r.size = f.size;
+        actions.push_back(Action::Of(r));
+        removed.push_back(f.path);
+      }
+      txn.ReadWholeTable();
+    }
+    AddFile f;
+    // Now and then a file removed earlier comes back (no tombstone any more).
+    f.path = i % 97 == 0 && !removed.empty() ? removed[static_cast<size_t>(i) % removed.size()]
+                                             : "f-" + std::to_string(i) + ".parquet";
+    f.size = 10;
+    actions.push_back(Action::Of(f));
+    CommitInfo ci;
+    ci.operation = i % kSmall == 0 ? "OPTIMIZE" : "STREAMING UPDATE";
+    auto before = Snapshot::ProcessMaterializeStats();
+    ASSERT_TRUE(txn.Commit(std::move(actions), ci).ok());
+    auto latest = log->Latest().value();
+    EXPECT_LE(latest->files().size(), static_cast<size_t>(kSmall + 2));
+    auto after = Snapshot::ProcessMaterializeStats();
+    max_files = std::max(max_files, after.files - before.files);
+    if (after.tombstones != before.tombstones) ++tombstone_builds;
+  }
+  // Thousands of tombstones, yet a commit copied at most the few active files; the
+  // tombstone set was built only when the chain of unbuilt ones reached its bound.
+  auto latest = log->Latest().value();
+  EXPECT_GT(latest->tombstones().size(), static_cast<size_t>(commits / 2));
+  EXPECT_LE(max_files, 2 * (kSmall + 2));
+  EXPECT_EQ(tombstone_builds, commits / kMaxTombstoneChain);
+  // The incrementally built tombstones equal a fresh load's (from a checkpoint written
+  // from the cached snapshot, then from the JSON commits alone).
+  auto paths = [](const std::vector<RemoveFile>& v) {
+    std::vector<std::string> out;
+    for (const auto& r : v) out.push_back(r.path);
+    return out;
+  };
+  auto fresh = DeltaLog(fs, "/s").Latest().value();
+  EXPECT_EQ(paths(fresh->tombstones()), paths(latest->tombstones()));
+  ASSERT_TRUE(log->WriteCheckpoint(*latest).ok());
+  auto from_checkpoint = DeltaLog(fs, "/s").Latest().value();
+  ASSERT_EQ(from_checkpoint->checkpoint_version().value(), latest->version());
+  EXPECT_EQ(paths(from_checkpoint->tombstones()), paths(latest->tombstones()));
+  EXPECT_EQ(Paths(*from_checkpoint), Paths(*latest));
+  for (const auto& r : from_checkpoint->tombstones()) {
+    EXPECT_FALSE(r.data_change);
+    EXPECT_EQ(r.size.value_or(-1), 10);
+    ASSERT_TRUE(r.deletion_timestamp.has_value());
+  }
+}
+
+// The streaming sink's auto-compaction bookkeeping: the full check (a pass over the
+// active files) runs about twice per minNumFiles writes instead of after every write,
+// and compacts at the same versions as a check after every write would.
+TEST(DeltaLogCacheTest, AutoCompactTrackerChecksOnlyWhenMinNumFilesIsReachable) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  AutoCompactConfig config;
+  config.enabled = true;
+  config.min_num_files = 10;
+  auto compactions = [&](const std::string& path, bool track, int64_t* checks,
+                         int64_t* files_built_between_checks) {
+    CreateTable(fs, path, {});
+    auto log = std::make_shared<const DeltaLog>(fs, path);
+    AutoCompactTracker tracker;
+    std::vector<int64_t> versions;
+    for (int i = 1; i <= 100; ++i) {
+      if (i == 55) {  // another writer's append: the bound is unknown again
+        DeltaWriteOptions other;
+        other.mode = "append";
+        EXPECT_TRUE(WriteBatches(fs, path, {Ids(1000, 1)}, other).ok());
+      }
+      DeltaWriteOptions o;
+      o.mode = "append";
+      o.log = log;
+      auto w = WriteBatches(fs, path, {Ids(i * 10, 1)}, o);
+      EXPECT_TRUE(w.ok()) << w.status().ToString();
+      if (!w.ok()) return versions;
+      const auto before = Snapshot::ProcessMaterializeStats();
+      if (!track || tracker.AfterWrite(*w, config)) {
+        auto c = MaybeAutoCompact(fs, path, config, w->partitions_written, "UTC", "snappy", log,
+                                  track ? &tracker : nullptr);
+        EXPECT_TRUE(c.ok()) << c.status().ToString();
+        if (c.ok() && c->has_value()) versions.push_back(**c);
+      } else {
+        *files_built_between_checks +=
+            Snapshot::ProcessMaterializeStats().files - before.files;
+      }
+    }
+    *checks = tracker.checks_due();
+    EXPECT_EQ(log->Latest().value()->files().size() < 12, true);
+    return versions;
+  };
+  int64_t checks = 0, between = 0, unused = 0, unused2 = 0;
+  auto tracked = compactions("/tracked", true, &checks, &between);
+  auto every = compactions("/every", false, &unused, &unused2);
+  EXPECT_EQ(tracked, every);
+  EXPECT_GE(tracked.size(), 9u);
+  EXPECT_LE(checks, 100 / 4);
+  EXPECT_EQ(between, 0);  // writes without a check built no file list
 }
 
 TEST(DeltaLogCacheTest, ReplacedTableIsLoadedAfresh) {

@@ -328,6 +328,24 @@ TEST(DeltaLogTest, CheckpointDropsExpiredTombstones) {
   int removes = 0;
   for (const auto& a : cp) removes += a.kind == Action::Kind::kRemove;
   EXPECT_EQ(removes, 0);
+  // The snapshots drop them too (the tombstone was deleted more than the retention
+  // before version 2's commit), whether replayed from the commits or advanced in memory.
+  auto log = std::make_shared<const DeltaLog>(fs, "/tomb", now);
+  EXPECT_EQ(log->At(1).value()->tombstones().size(), 1u);
+  ASSERT_TRUE(fs->Delete("/tomb/_delta_log/00000000000000000002.checkpoint.parquet", false).ok());
+  ASSERT_TRUE(fs->Delete("/tomb/_delta_log/_last_checkpoint", false).ok());
+  EXPECT_EQ(DeltaLog(fs, "/tomb", now).At(2).value()->tombstones().size(), 0u);
+  // A cached snapshot with the tombstone, advanced past the retention.
+  o.options.erase("delta.checkpointInterval");
+  ASSERT_TRUE(WriteBatches(fs, "/tomb2", {Rows(0, 1)}, o, now).ok());
+  ASSERT_TRUE(WriteBatches(fs, "/tomb2", {Rows(1, 1)}, Mode("overwrite"), now).ok());
+  auto cached = std::make_shared<const DeltaLog>(fs, "/tomb2", now);
+  EXPECT_EQ(cached->Latest().value()->tombstones().size(), 1u);
+  clock += 2 * 3600 * 1000;
+  ASSERT_TRUE(WriteBatches(fs, "/tomb2", {Rows(3, 1)}, Mode("append"), now).ok());
+  auto advanced = cached->Latest().value();
+  EXPECT_EQ(advanced->version(), 2);
+  EXPECT_EQ(advanced->tombstones().size(), 0u);
   Metadata m;
   m.configuration["x"] = "interval 2 days";
   EXPECT_EQ(RetentionMs(m, "x", 0), 2 * 86400000LL);
