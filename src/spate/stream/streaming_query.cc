@@ -146,30 +146,34 @@ StreamingQuery::~StreamingQuery() {
 }
 
 std::vector<std::pair<std::string, std::string>> StreamingQuery::PinnedConf() const {
-  auto& r = *config_.runner;
-  return {
+  // The confs Spark 4.2 pins in every offsets/N (OffsetSeqMetadata's relevant confs), in the
+  // order its JSON lists them (a Scala HashMap's), with Spark's defaults; a value the session
+  // sets is recorded as set.
+  static const std::pair<const char*, const char*> kPinned[] = {
       {"spark.sql.streaming.stateStore.providerClass",
-       r.GetConf("spark.sql.streaming.stateStore.providerClass",
-                 "org.apache.spark.sql.execution.streaming.state."
-                 "HDFSBackedStateStoreProvider")},
-      {"spark.sql.streaming.join.stateFormatVersion",
-       r.GetConf("spark.sql.streaming.join.stateFormatVersion", "2")},
-      {"spark.sql.streaming.stateStore.compression.codec",
-       r.GetConf("spark.sql.streaming.stateStore.compression.codec", "lz4")},
-      {"spark.sql.streaming.stateStore.rocksdb.formatVersion",
-       r.GetConf("spark.sql.streaming.stateStore.rocksdb.formatVersion", "5")},
-      {"spark.sql.streaming.statefulOperator.useStrictDistribution",
-       r.GetConf("spark.sql.streaming.statefulOperator.useStrictDistribution", "true")},
-      {"spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion",
-       r.GetConf("spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion", "2")},
-      {"spark.sql.streaming.multipleWatermarkPolicy",
-       r.GetConf("spark.sql.streaming.multipleWatermarkPolicy", "min")},
-      {"spark.sql.streaming.aggregation.stateFormatVersion",
-       r.GetConf("spark.sql.streaming.aggregation.stateFormatVersion", "2")},
-      {"spark.sql.shuffle.partitions",
-       r.GetConf("spark.sql.shuffle.partitions",
-                 std::to_string(r.MakeExecOptions().shuffle_partitions))},
+       "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider"},
+      {"spark.sql.streaming.stateStore.rocksdb.mergeOperatorVersion", "2"},
+      {"spark.sql.streaming.stateStore.rocksdb.formatVersion", "5"},
+      {"spark.sql.streaming.queryEvolution.enableSourceEvolution", "false"},
+      {"spark.sql.streaming.stateStore.encodingFormat", "unsaferow"},
+      {"spark.sql.streaming.statefulOperator.useStrictDistribution", "true"},
+      {"spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion", "2"},
+      {"spark.sql.streaming.multipleWatermarkPolicy", "min"},
+      {"spark.sql.streaming.stateStore.rowChecksum.enabled", "false"},
+      {"spark.sql.streaming.aggregation.stateFormatVersion", "2"},
+      {"spark.sql.function.protobufExtensions.enabled", "false"},
+      {"spark.sql.shuffle.partitions", nullptr},
+      {"spark.sql.streaming.join.stateFormatVersion", "2"},
+      {"spark.sql.streaming.stateStore.compression.codec", "lz4"},
+      {"spark.sql.optimizer.pruneFiltersCanPruneStreamingSubplan", "false"},
   };
+  auto& r = *config_.runner;
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, dflt] : kPinned) {
+    std::string d = dflt ? dflt : std::to_string(r.MakeExecOptions().shuffle_partitions);
+    out.emplace_back(key, r.GetConf(key, d));
+  }
+  return out;
 }
 
 std::string StreamingQuery::PinnedValue(const std::string& key,
