@@ -338,6 +338,4 @@ PINS: Dict[str, Differs] = {
     "delta_column_mapping/written_by_spate": Differs("D6", "write", "1c4cdd3dd3"),
     "parquet_all_types/written_by_spate": Differs("D10", "nullability", "32b55d25b7"),
     "parquet_all_types/written_by_spark": Differs("D10", "nullability", "32b55d25b7"),
-    "parquet_partitioned/written_by_spate": Differs("D15", "schema", "25a220c99d"),
-    "parquet_partitioned/written_by_spark": Differs("D15", "schema", "25a220c99d"),
 }

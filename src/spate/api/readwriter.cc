@@ -120,9 +120,16 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
     // The output of a streaming file sink: read only the files its log committed.
     if (auto df = LoadFileSinkOutput(*this, paths[0])) return *df;
   }
+  // Partition discovery's type inference follows the session (as Spark, whatever a read
+  // option of that name says).
+  std::map<std::string, std::string> options;
+  const std::string infer_key = formats::kPartitionTypeInferenceOption;
+  for (const auto& [k, v] : options_)
+    if (Lower(k) != Lower(infer_key)) options[k] = v;
+  options[infer_key] = session_->conf.GetOr(infer_key, "true");
   if (fmt == "csv") {
     auto source = ValueOrThrow(formats::CsvDataSource::Make(
-        io::LocalFileSystem::Get(), paths, schema_, options_,
+        io::LocalFileSystem::Get(), paths, schema_, options,
         session_->conf.session_time_zone(),
         session_->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record"),
         formats::CsvDataSource::kDefaultSplitBytes, FilePackingOf(*session_)));
@@ -134,7 +141,7 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
     auto kind = fmt == "json" ? formats::LineFileDataSource::Format::kJson
                               : formats::LineFileDataSource::Format::kText;
     auto source = ValueOrThrow(formats::LineFileDataSource::Make(
-        io::LocalFileSystem::Get(), kind, paths, schema_, options_,
+        io::LocalFileSystem::Get(), kind, paths, schema_, options,
         session_->conf.session_time_zone()));
     auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
     plan->source = source;
@@ -146,8 +153,10 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
   for (const auto& [k, v] : options_) {
     if (Lower(k) == "mergeschema") merge = Lower(v) == "true";
   }
-  auto source = ValueOrThrow(formats::ParquetDataSource::Make(io::LocalFileSystem::Get(),
-                                                              paths, schema_, merge));
+  const bool infer = Lower(options[infer_key]) != "false";
+  auto source = ValueOrThrow(formats::ParquetDataSource::Make(
+      io::LocalFileSystem::Get(), paths, schema_, merge, infer,
+      session_->conf.session_time_zone()));
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = source;
   return DataFrame(session_, plan);

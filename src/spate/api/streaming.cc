@@ -927,16 +927,23 @@ std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader,
     parsed.emplace_back(folder, std::move(kv));
   }
   if (keys.empty() || listed->empty()) return DataFrameReader(reader).load(*listed);
+  std::map<std::string, DataFrame> parts;
+  for (const auto& [folder, kv] : parsed)
+    parts.emplace(folder, DataFrameReader(reader).load(groups[folder]));
+  const sql::SqlConf& conf = parts.begin()->second.session()->conf;
+  const bool infer =
+      Lower(conf.GetOr(formats::kPartitionTypeInferenceOption, "true")) != "false";
+  const std::string tz = conf.session_time_zone();
   std::map<std::string, DataTypePtr> types;
-  for (const auto& k : keys) types[k] = formats::InferPartitionType(raw_values[k]);
+  for (const auto& k : keys) types[k] = formats::InferPartitionType(raw_values[k], infer);
   std::optional<DataFrame> out;
   for (const auto& [folder, kv] : parsed) {
-    DataFrame part = DataFrameReader(reader).load(groups[folder]);
+    DataFrame part = parts.at(folder);
     for (const auto& k : keys) {
       Value v = Value::Null(types[k]);
       for (const auto& [pk, pv] : kv) {
         if (pk == k && pv != "__HIVE_DEFAULT_PARTITION__")
-          v = formats::PartitionValue(pv, types[k]);
+          v = formats::PartitionValue(pv, types[k], tz);
       }
       part = part.withColumn(k, functions::lit(v));
     }

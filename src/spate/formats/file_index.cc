@@ -140,10 +140,12 @@ Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::stri
                              " does not have the partition columns of " + kept[0]->path);
     }
   }
+  SPATE_ASSIGN_OR_RETURN(const bool infer_types,
+                         BoolOption(options, kPartitionTypeInferenceOption, true));
   for (size_t i = 0; i < keys.size(); ++i) {
     std::vector<std::string> raw;
     for (const Candidate* c : kept) raw.push_back(UnescapePathName(c->partitions[i].second));
-    DataTypePtr t = InferPartitionType(raw);
+    DataTypePtr t = InferPartitionType(raw, infer_types);
     if (user_schema) {
       int idx = user_schema->FieldIndex(keys[i]);
       if (idx >= 0) t = user_schema->field(idx).type;
@@ -153,7 +155,8 @@ Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::stri
   for (size_t fi = 0; fi < index.files.size(); ++fi) {
     for (size_t i = 0; i < keys.size(); ++i) {
       index.files[fi].partition_values.push_back(
-          PartitionValue(kept[fi]->partitions[i].second, index.partition_fields[i].type));
+          PartitionValue(kept[fi]->partitions[i].second, index.partition_fields[i].type,
+                         session_time_zone));
     }
   }
   return index;

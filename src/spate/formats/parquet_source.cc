@@ -11,6 +11,8 @@
 #include <optional>
 
 #include "spate/columnar/builder.h"
+#include "spate/types/format.h"
+#include "spate/types/timezone.h"
 
 namespace spate::formats {
 
@@ -46,39 +48,223 @@ Status ListFiles(io::FileSystem& fs, const std::string& root,
   return Status::OK();
 }
 
-// Spark's partition value type inference (integer, long, double, else string).
-DataTypePtr InferPartitionType(const std::vector<std::string>& raw) {
-  bool is_int = true, is_long = true, is_double = true, any = false;
-  for (const auto& s : raw) {
-    if (s == "__HIVE_DEFAULT_PARTITION__") continue;
-    any = true;
-    char* end = nullptr;
-    errno = 0;
-    long long v = std::strtoll(s.c_str(), &end, 10);
-    bool integral = !s.empty() && end && *end == '\0' && errno == 0;
-    if (!integral) is_int = is_long = false;
-    if (integral && (v < INT32_MIN || v > INT32_MAX)) is_int = false;
-    end = nullptr;
-    std::strtod(s.c_str(), &end);
-    if (s.empty() || !end || *end != '\0') is_double = false;
+namespace {
+
+constexpr std::string_view kDefaultPartition = "__HIVE_DEFAULT_PARTITION__";
+
+bool AllDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Java's Long.parseLong: an optional sign and decimal digits, nothing else.
+std::optional<int64_t> JavaLong(std::string_view s) {
+  std::string_view d = s;
+  if (!d.empty() && (d[0] == '+' || d[0] == '-')) d.remove_prefix(1);
+  if (!AllDigits(d)) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const std::string str(s);
+  long long v = std::strtoll(str.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return std::nullopt;
+  return static_cast<int64_t>(v);
+}
+
+// java.math.BigDecimal's string form with a scale <= 0 (no fraction once the exponent is
+// applied: "12", "1e3", "1.5e1"): its integer value's digits and sign; precision <= 38.
+struct IntegralDecimal {
+  bool negative = false;
+  std::string digits;  // no leading zeros ("0" for zero)
+};
+std::optional<IntegralDecimal> IntegralBigDecimal(std::string_view s) {
+  IntegralDecimal out;
+  size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) out.negative = s[i++] == '-';
+  std::string int_part, frac;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) int_part += s[i++];
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) frac += s[i++];
   }
-  if (!any) return DataType::String();
-  if (is_int) return DataType::Int();
-  if (is_long) return DataType::Long();
-  if (is_double) return DataType::Double();
+  if (int_part.empty() && frac.empty()) return std::nullopt;
+  int64_t exponent = 0;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    auto e = JavaLong(s.substr(i + 1));
+    if (!e || *e > 1000 || *e < -1000) return std::nullopt;
+    exponent = *e;
+    i = s.size();
+  }
+  if (i != s.size()) return std::nullopt;
+  const int64_t scale = static_cast<int64_t>(frac.size()) - exponent;
+  if (scale > 0) return std::nullopt;
+  std::string digits = int_part + frac + std::string(static_cast<size_t>(-scale), '0');
+  size_t nz = digits.find_first_not_of('0');
+  digits = nz == std::string::npos ? "0" : digits.substr(nz);
+  if (digits.size() > 38) return std::nullopt;
+  out.digits = std::move(digits);
+  return out;
+}
+
+// Java's Double.parseDouble: surrounding whitespace (chars <= ' '), a sign, "NaN",
+// "Infinity", decimal or hexadecimal (with a binary exponent) digits, an f/F/d/D suffix.
+std::optional<double> JavaDouble(std::string_view s) {
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= ' ') s.remove_prefix(1);
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= ' ') s.remove_suffix(1);
+  std::string_view body = s;
+  bool negative = false;
+  if (!body.empty() && (body[0] == '+' || body[0] == '-')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  if (body == "NaN") return std::nan("");
+  if (body == "Infinity") return negative ? -HUGE_VAL : HUGE_VAL;
+  if (!body.empty() && std::strchr("fFdD", body.back())) body.remove_suffix(1);
+  const bool hex = body.size() > 1 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X');
+  size_t i = hex ? 2 : 0, mantissa = 0;
+  auto is_digit = [&](char c) {
+    return hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0
+               : std::isdigit(static_cast<unsigned char>(c)) != 0;
+  };
+  while (i < body.size() && is_digit(body[i])) ++i, ++mantissa;
+  if (i < body.size() && body[i] == '.') {
+    ++i;
+    while (i < body.size() && is_digit(body[i])) ++i, ++mantissa;
+  }
+  if (mantissa == 0) return std::nullopt;
+  const char exp_char = hex ? 'p' : 'e';
+  if (i < body.size() && std::tolower(static_cast<unsigned char>(body[i])) == exp_char) {
+    ++i;
+    if (i < body.size() && (body[i] == '+' || body[i] == '-')) ++i;
+    if (!AllDigits(body.substr(i))) return std::nullopt;
+    i = body.size();
+  } else if (hex) {
+    return std::nullopt;  // Java requires the binary exponent of a hexadecimal float
+  }
+  if (i != body.size()) return std::nullopt;
+  const std::string text = (negative ? "-" : "") + std::string(body);
+  return std::strtod(text.c_str(), nullptr);
+}
+
+int Num(std::string_view s, size_t at, size_t n) {
+  int v = 0;
+  for (size_t k = 0; k < n; ++k) v = v * 10 + (s[at + k] - '0');
+  return v;
+}
+
+bool DigitsAt(std::string_view s, size_t at, size_t n) {
+  return at + n <= s.size() && AllDigits(s.substr(at, n));
+}
+
+// "yyyy-MM-dd" (strict: a real calendar day): days since the epoch.
+std::optional<int32_t> PartitionDate(std::string_view s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !DigitsAt(s, 0, 4) || !DigitsAt(s, 5, 2) ||
+      !DigitsAt(s, 8, 2))
+    return std::nullopt;
+  const int y = Num(s, 0, 4), m = Num(s, 5, 2), d = Num(s, 8, 2);
+  static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1 || d > kDays[m - 1]) return std::nullopt;
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (m == 2 && d == 29 && !leap) return std::nullopt;
+  return DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+}
+
+// "yyyy-MM-dd HH:mm:ss[.S]" (Spark's pattern: at most one fraction digit): the wall-clock
+// time as µs since the epoch (no zone applied).
+std::optional<int64_t> PartitionLocalTimestamp(std::string_view s) {
+  if (s.size() < 19 || s[10] != ' ' || s[13] != ':' || s[16] != ':') return std::nullopt;
+  auto day = PartitionDate(s.substr(0, 10));
+  if (!day || !DigitsAt(s, 11, 2) || !DigitsAt(s, 14, 2) || !DigitsAt(s, 17, 2))
+    return std::nullopt;
+  const int h = Num(s, 11, 2), mi = Num(s, 14, 2), sec = Num(s, 17, 2);
+  if (h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  int64_t micros = 0;
+  if (s.size() > 19) {
+    if (s.size() != 21 || s[19] != '.' || !DigitsAt(s, 20, 1)) return std::nullopt;
+    micros = Num(s, 20, 1) * 100000LL;
+  }
+  return (*day * 86400LL + h * 3600LL + mi * 60LL + sec) * 1000000LL + micros;
+}
+
+// The type of one raw value, in Spark's order: INT, BIGINT, DECIMAL(p, 0), DOUBLE, DATE,
+// TIMESTAMP, else STRING; VOID for the default (NULL) partition.
+DataTypePtr InferOne(const std::string& s) {
+  if (s == kDefaultPartition) return DataType::Null();
+  if (auto v = JavaLong(s)) {
+    return *v >= INT32_MIN && *v <= INT32_MAX ? DataType::Int() : DataType::Long();
+  }
+  if (auto d = IntegralBigDecimal(s)) return DataType::Decimal(static_cast<int>(d->digits.size()), 0);
+  if (JavaDouble(s)) return DataType::Double();
+  if (PartitionDate(s)) return DataType::Date();
+  if (PartitionLocalTimestamp(s)) return DataType::Timestamp();
   return DataType::String();
 }
 
-Value PartitionValue(const std::string& raw, const DataTypePtr& t) {
-  if (raw == "__HIVE_DEFAULT_PARTITION__") return Value::Null(t);
+int IntegralPrecision(const DataType& t) {
+  switch (t.id()) {
+    case TypeId::kInt: return 10;
+    case TypeId::kLong: return 20;
+    case TypeId::kDecimal: return t.precision();
+    default: return -1;
+  }
+}
+
+// Two values' types merged as Spark's partition discovery does: numeric widening (INT <
+// BIGINT < DECIMAL(p, 0) by precision; INT/BIGINT with DOUBLE is DOUBLE), DATE with
+// TIMESTAMP is TIMESTAMP, DECIMAL with DOUBLE and anything else is STRING.
+DataTypePtr Wider(const DataTypePtr& a, const DataTypePtr& b) {
+  if (a->id() == TypeId::kNull) return b;
+  if (b->id() == TypeId::kNull || a->SameType(*b)) return a;
+  const int pa = IntegralPrecision(*a), pb = IntegralPrecision(*b);
+  if (pa > 0 && pb > 0) {
+    if (a->id() == TypeId::kDecimal || b->id() == TypeId::kDecimal)
+      return DataType::Decimal(std::max(pa, pb), 0);
+    return DataType::Long();
+  }
+  const bool da = a->id() == TypeId::kDouble, db = b->id() == TypeId::kDouble;
+  if ((da && pb > 0 && b->id() != TypeId::kDecimal) || (db && pa > 0 && a->id() != TypeId::kDecimal))
+    return DataType::Double();
+  auto datetime = [](const DataType& t) {
+    return t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp;
+  };
+  if (datetime(*a) && datetime(*b)) return DataType::Timestamp();
+  return DataType::String();
+}
+
+}  // namespace
+
+DataTypePtr InferPartitionType(const std::vector<std::string>& raw, bool infer_types) {
+  if (!infer_types) return DataType::String();
+  DataTypePtr t = DataType::Null();
+  for (const auto& s : raw) t = Wider(t, InferOne(s));
+  return t;
+}
+
+Value PartitionValue(const std::string& raw, const DataTypePtr& t, std::string_view time_zone) {
+  if (raw == kDefaultPartition) return Value::Null(t);
   std::string s = UnescapePathName(raw);
   switch (t->id()) {
     case TypeId::kInt:
-      return Value::Int(static_cast<int32_t>(std::strtoll(s.c_str(), nullptr, 10)));
+      return Value::Int(static_cast<int32_t>(JavaLong(s).value_or(0)));
     case TypeId::kLong:
-      return Value::Long(std::strtoll(s.c_str(), nullptr, 10));
+      return Value::Long(JavaLong(s).value_or(0));
+    case TypeId::kDecimal: {
+      auto d = IntegralBigDecimal(s);
+      if (!d || t->scale() != 0) return Value::String(s);
+      int128_t v = 0;
+      for (char c : d->digits) v = v * 10 + (c - '0');
+      return Value::Decimal(d->negative ? -v : v, t->precision(), 0);
+    }
     case TypeId::kDouble:
-      return Value::Double(std::strtod(s.c_str(), nullptr));
+      return Value::Double(JavaDouble(s).value_or(0));
+    case TypeId::kDate:
+      return Value::Date(PartitionDate(s).value_or(0));
+    case TypeId::kTimestamp: {
+      std::optional<int64_t> local = PartitionLocalTimestamp(s);
+      if (!local) {
+        if (auto day = PartitionDate(s)) local = *day * 86400000000LL;
+      }
+      const TimeZone* zone = TimeZone::Lookup(time_zone);
+      return Value::Timestamp(zone ? zone->LocalToUtcMicros(local.value_or(0)) : local.value_or(0));
+    }
     default:
       return Value::String(s);
   }
@@ -253,7 +439,7 @@ std::string EscapePathName(std::string_view s) {
 
 Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
     io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
-    bool merge_schema) {
+    bool merge_schema, bool infer_partition_types, std::string time_zone) {
   std::shared_ptr<ParquetDataSource> src(new ParquetDataSource());
   src->paths_ = paths;
   std::vector<Candidate> cands;
@@ -301,7 +487,7 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
   for (size_t i = 0; i < keys.size(); ++i) {
     std::vector<std::string> raw;
     for (const auto& c : cands) raw.push_back(UnescapePathName(c.partitions[i].second));
-    part_types.push_back(InferPartitionType(raw));
+    part_types.push_back(InferPartitionType(raw, infer_partition_types));
   }
   // Data schema: the user's (minus partition columns) or the first file's.
   std::vector<Field> data_fields;
@@ -354,7 +540,7 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
     }
     for (size_t i = 0; i < keys.size(); ++i)
       f.partition_values.push_back(
-          PartitionValue(cands[fi].partitions[i].second, part_types[i]));
+          PartitionValue(cands[fi].partitions[i].second, part_types[i], time_zone));
     int groups = f.reader->num_row_groups();
     for (int rg = 0; rg < groups; ++rg)
       src->splits_.push_back({static_cast<int>(fi), rg});

@@ -33,7 +33,9 @@ class ParquetDataSource final : public DataSource {
   static Result<std::shared_ptr<ParquetDataSource>> Make(io::FileSystemPtr fs,
                                                          std::vector<std::string> paths,
                                                          SchemaPtr user_schema = nullptr,
-                                                         bool merge_schema = false);
+                                                         bool merge_schema = false,
+                                                         bool infer_partition_types = true,
+                                                         std::string time_zone = "UTC");
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
@@ -80,10 +82,23 @@ struct Candidate {
 /// Lists the data files under `root` (recursively; names starting with '_' or '.' and
 /// everything below such folders are skipped) with their partition folders.
 Status ListFiles(io::FileSystem& fs, const std::string& root, std::vector<Candidate>* out);
-/// Spark's partition value type inference (INT, BIGINT, DOUBLE, else STRING).
-DataTypePtr InferPartitionType(const std::vector<std::string>& raw);
-/// A partition folder's raw value as a value of `t` (NULL for __HIVE_DEFAULT_PARTITION__).
-Value PartitionValue(const std::string& raw, const DataTypePtr& t);
+/// Spark's partition column type inference over a column's raw (unescaped) folder values:
+/// each value is INT, BIGINT, DECIMAL(p, 0) (an integral value beyond BIGINT, "1e3"),
+/// DOUBLE (Java's number forms), DATE ("yyyy-MM-dd"), TIMESTAMP ("yyyy-MM-dd
+/// HH:mm:ss[.S]") or STRING, and the column's type is their widest (VOID when every
+/// value is __HIVE_DEFAULT_PARTITION__; STRING when they do not widen). `infer_types`
+/// false (spark.sql.sources.partitionColumnTypeInference.enabled) makes every column
+/// STRING.
+DataTypePtr InferPartitionType(const std::vector<std::string>& raw, bool infer_types = true);
+/// A partition folder's raw value as a value of `t` (NULL for __HIVE_DEFAULT_PARTITION__);
+/// a TIMESTAMP is the wall-clock time in `time_zone` (the session's).
+Value PartitionValue(const std::string& raw, const DataTypePtr& t,
+                     std::string_view time_zone = "UTC");
+/// The reader option that carries spark.sql.sources.partitionColumnTypeInference.enabled
+/// (DataFrameReader sets it from the session; a read's own option of that name is
+/// replaced, as Spark reads the session's setting only).
+inline constexpr const char* kPartitionTypeInferenceOption =
+    "spark.sql.sources.partitionColumnTypeInference.enabled";
 
 /// Parses a Hive partition folder value ("a%2Fb" -> "a/b").
 std::string UnescapePathName(std::string_view s);

@@ -187,6 +187,61 @@ def parquet_partitioned(s):
     return s.spark.read.parquet(path)
 
 
+# Partition discovery's type inference (spark.sql.sources.partitionColumnTypeInference):
+# each case is one folder per raw value `k=<value>` holding a JSON file (and a Parquet
+# read of the same layout); the column's type is the widest of its values' types.
+PARTITION_VALUES = {
+    "ints": ["1", "-2"], "long": ["1", "3000000000"], "decimal": ["1", "123456789012345678901234"],
+    "below_long": ["-9223372036854775809", "0"], "exponent": ["1e3", "2"], "signs": ["+1", "-0", "01"],
+    "double": ["1.5", "2"], "double_forms": [" 1", "1.5d", "NaN", "-Infinity"], "hex": ["0x10", "2"],
+    "too_wide": ["1" + "0" * 38, "0"], "decimal_and_double": ["1.5", "123456789012345678901234"],
+    "date": ["2020-01-01", "2021-12-31"], "not_dates": ["2020-1-1", "2020-02-30", "2020-01-01T"],
+    "timestamp": ["2020-01-01 00%3A00%3A00", "2020-01-01 01%3A02%3A03.5"],
+    "date_and_timestamp": ["2020-01-01", "2020-03-08 10%3A00%3A00.1"],
+    "not_timestamps": ["2020-01-01T00%3A00%3A00", "2020-01-01 00%3A00%3A00.12",
+                       "2020-01-01 00%3A00%3A00+01%3A00"],
+    "int_and_date": ["1", "2020-01-01"], "booleans": ["true", "false"],
+    "with_null": ["__HIVE_DEFAULT_PARTITION__", "3"],
+    "all_null": ["__HIVE_DEFAULT_PARTITION__"], "escaped": ["a%2Fb", "c%3Dd"],
+}
+
+
+def _partition_case(name, values, fmt, conf=None, select=None):
+    def run(s):
+        for i, v in enumerate(values):
+            _write(s, f"p/k={v}/part-{i}.json", f'{{"id": {i}}}\n')
+        if fmt == "parquet":
+            s.spark.read.json(os.path.join(s.tmp, "p")).write.partitionBy("k").parquet(
+                os.path.join(s.tmp, "pq"))
+            return s.spark.read.parquet(os.path.join(s.tmp, "pq"))
+        df = s.spark.read.json(os.path.join(s.tmp, "p"))
+        return df.selectExpr(*select) if select else df
+    run.__name__ = name
+    case(run, conf=conf)
+
+
+for _name, _values in PARTITION_VALUES.items():
+    _partition_case(f"partition_inference/{_name}", _values, "json")
+_partition_case("partition_inference/disabled", PARTITION_VALUES["date"], "json",
+                {"spark.sql.sources.partitionColumnTypeInference.enabled": "false"})
+_partition_case("partition_inference/disabled_parquet", PARTITION_VALUES["ints"], "parquet",
+                {"spark.sql.sources.partitionColumnTypeInference.enabled": "false"})
+_partition_case("partition_inference/parquet_rewritten", ["2020-01-01", "1e3"], "parquet")
+# Wall-clock times in the session's zone (compared as instants and text: collect() differs, D8).
+_partition_case("partition_inference/timestamp_session_zone", PARTITION_VALUES["timestamp"], "json",
+                {"spark.sql.session.timeZone": "America/Los_Angeles"},
+                ["id", "unix_micros(k) AS micros", "CAST(k AS STRING) AS text"])
+
+
+@case
+def partition_inference_read_option(s):
+    """The conf's name as a read option is no setting (Spark reads the session's only)."""
+    for i, v in enumerate(["1", "2"]):
+        _write(s, f"p/k={v}/part-{i}.json", f'{{"id": {i}}}\n')
+    return s.spark.read.option("spark.sql.sources.partitionColumnTypeInference.enabled", "false") \
+        .json(os.path.join(s.tmp, "p"))
+
+
 @case
 def parquet_filter_pushdown(s):
     path = os.path.join(s.tmp, "pf")
