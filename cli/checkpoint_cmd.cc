@@ -24,6 +24,9 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+/// A spark-pipeline.yml spec (run by spate.pipelines in Python).
+bool IsSpec(const std::string& path) { return EndsWith(path, ".yml") || EndsWith(path, ".yaml"); }
+
 std::string Absolute(const std::string& path) {
   return path.empty() ? path : std::filesystem::absolute(path).lexically_normal().string();
 }
@@ -54,7 +57,10 @@ int RunQuery(const std::string& command, CheckpointQueryArgs a, const SqlCheckpo
       err << "Error: " << program.status().ToString() << "\n";
       return 3;
     }
-    if (program->kind == "python") return RunPython(command, a, py_options);
+    // A Python script, or a spark-pipeline.yml spec (its Python definitions): in Python.
+    if (program->kind == "python" || IsSpec(program->files.front())) {
+      return RunPython(command, a, py_options);
+    }
     // A pipeline's SQL files, run again in the folder (and with the confs) they ran with.
     SqlCheckpointCommand recorded = sql;
     recorded.dir = Absolute(stream::StripFileScheme(a.dir));
@@ -77,8 +83,9 @@ int RunQuery(const std::string& command, CheckpointQueryArgs a, const SqlCheckpo
     s.files = {a.query_file};
     return RunSqlCheckpointCommand(s, out, err);
   }
-  if (!EndsWith(a.query_file, ".py")) {
-    err << "Error: --query takes a Python script (.py) or a pipeline's SQL file (.sql)\n";
+  if (!EndsWith(a.query_file, ".py") && !IsSpec(a.query_file)) {
+    err << "Error: --query takes a Python script (.py), a pipeline's SQL file (.sql) or its "
+           "spec (spark-pipeline.yml)\n";
     return 3;
   }
   return RunPython(command, a, py_options);

@@ -49,6 +49,9 @@ def _in_folder(cwd: Optional[str]):
         os.chdir(old)
 
 
+_SPEC_SUFFIXES = (".yml", ".yaml")
+
+
 def _run(command: str, path: str, query: Optional[Query], argv: Optional[List[str]],
          batch: Optional[int] = None, out: Optional[str] = None,
          table: str = "") -> Tuple[str, str, int]:
@@ -57,17 +60,27 @@ def _run(command: str, path: str, query: Optional[Query], argv: Optional[List[st
     folder, with its arguments (a Python script) or its confs (a pipeline's SQL files)."""
     path = os.path.abspath(str(path))
     out = os.path.abspath(out) if out else None
-    cwd, texts, confs = None, None, {}
+    cwd, texts, confs, spec_args = None, None, {}, []
     if query is None:
         program = json.loads(_spate.recordedProgram(path))
         cwd = program.get("cwd") or None
         confs = {k: v for k, v in program.get("confs", {}).items() if "(redacted)" not in v}
-        if program["kind"] == "pipeline":
+        if program["kind"] == "pipeline" and program["files"][0].endswith(_SPEC_SUFFIXES):
+            query, spec_args = program["files"][0], program.get("args", [])
+        elif program["kind"] == "pipeline":
             texts = program["files"]
         else:
             query, argv = program["files"][0], program.get("args", [])
     elif not callable(query) and os.fspath(query).endswith(".sql"):
         texts = [os.fspath(query)]
+    if not callable(query) and query is not None and os.fspath(query).endswith(_SPEC_SUFFIXES):
+        # A spark-pipeline.yml spec (docs/pipelines.md): the flow whose checkpoint this is.
+        from pathlib import Path
+        from spate.pipelines.cli import checkpoint_command
+        storage = spec_args[1] if spec_args[:1] == ["--storage"] else None
+        with _in_folder(cwd):
+            return checkpoint_command(Path(os.fspath(query)).resolve(), path, batch, out,
+                                      storage, [f"{k}={v}" for k, v in confs.items()])
     with _in_folder(cwd):
         from spate.sql import SparkSession, session as _session
         if texts is not None:
@@ -143,8 +156,9 @@ def check(path: str, query: Optional[Query] = None, text: bool = False,
     Returns the ``--json`` document as a dict (``exitCode``: 0 safe, 1 warnings, 2 Spark
     would refuse), or with ``text=True`` the text ``spate checkpoint check`` prints.
     ``query`` may also be a pipeline's SQL file (its streaming table ``table``, default the
-    one ``path`` is the checkpoint of); without it, the program the checkpoint's query
-    record names (the script with its arguments, or the pipeline's SQL files) is checked
+    one ``path`` is the checkpoint of) or a ``spark-pipeline.yml`` spec (its flow whose
+    checkpoint ``path`` is); without it, the program the checkpoint's query record names
+    (the script with its arguments, the pipeline's SQL files or spec) is checked
     as its code is now (the engine's SPATE_STREAMING_INVALID when it cannot run: a C++
     program, no record).
     Raises QueryNotStartedError when no query was started, and the script's own errors."""
@@ -163,7 +177,7 @@ def replay(path: str, batch: int, query: Optional[Query] = None,
     ``out`` the replayed rows are written there as Parquet. Returns the ``--json`` document
     (``equal``; ``exitCode`` 0 equal or nothing to compare, 1 different; ``onlyReplayed`` /
     ``onlyCommitted`` rows) or, with ``text=True``, the text ``spate checkpoint replay``
-    prints. ``query`` may be a pipeline's SQL file, or omitted: the program the
+    prints. ``query`` may be a pipeline's SQL file or spec, or omitted: the program the
     checkpoint's query record names runs again (as for ``check``). Nothing under ``path``
     is written."""
     as_json, as_text, _ = _run("replay", path, query, argv, batch=batch, out=out, table=table)

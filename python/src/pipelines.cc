@@ -29,6 +29,27 @@ using api::Pipeline;
 using api::PipelineOptions;
 using api::SparkSession;
 
+namespace {
+
+/// A run's per-flow results as dicts (flow, target, kind, batches, rows, status, error).
+py::list FlowResults(const std::vector<Pipeline::FlowResult>& results) {
+  py::list out;
+  for (const auto& r : results) {
+    py::dict d;
+    d["flow"] = r.flow;
+    d["target"] = r.target;
+    d["kind"] = r.kind;
+    d["batches"] = r.batches;
+    d["rows"] = r.rows;
+    d["status"] = r.status;
+    d["error"] = r.error.empty() ? py::object(py::none()) : py::object(py::str(r.error));
+    out.append(d);
+  }
+  return out;
+}
+
+}  // namespace
+
 void BindPipelines(py::module_& m) {
   py::enum_<Pipeline::DatasetKind>(m, "PipelineDatasetKind")
       .value("STREAMING_TABLE", Pipeline::DatasetKind::kStreamingTable)
@@ -130,18 +151,25 @@ void BindPipelines(py::module_& m) {
                py::gil_scoped_release release;
                results = p.run();
              }
-             py::list out;
-             for (const auto& r : results) {
-               py::dict d;
-               d["flow"] = r.flow;
-               d["target"] = r.target;
-               d["kind"] = r.kind;
-               d["batches"] = r.batches;
-               d["rows"] = r.rows;
-               out.append(d);
-             }
-             return out;
+             return FlowResults(results);
            })
+      .def("last_run", [](const Pipeline& p) { return FlowResults(p.lastRun()); })
+      // spate.checkpoint.check / replay of a spec's flow: (json text, text, exit code).
+      .def(
+          "checkpoint_check",
+          [](Pipeline& p, const std::string& dir) {
+            stream::CheckpointCheck c = p.checkCheckpoint(dir);
+            return std::make_tuple(c.ToJson().ToPrettyString(), c.ToText(), c.ExitCode());
+          },
+          py::arg("dir"), py::call_guard<py::gil_scoped_release>())
+      .def(
+          "checkpoint_replay",
+          [](Pipeline& p, const std::string& dir, int64_t batch, std::optional<std::string> out) {
+            api::BatchReplay r = p.replayCheckpoint(dir, batch, out);
+            return std::make_tuple(r.ToJson().ToPrettyString(), r.ToText(), r.ExitCode());
+          },
+          py::arg("dir"), py::arg("batch"), py::arg("out") = std::nullopt,
+          py::call_guard<py::gil_scoped_release>())
       .def("stop", &Pipeline::stop);
   // spate.checkpoint.check on a pipeline's SQL file: (json text, text, exit code).
   m.def(

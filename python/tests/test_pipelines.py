@@ -107,6 +107,25 @@ SILVER_PY = textwrap.dedent('''
 ''')
 
 
+def course_spec(work, src, storage, warehouse):
+    """The course pipeline as a spec project in `work`: bronze and gold in SQL, silver in
+    Python (transformations/), storage and warehouse as given."""
+    (work / "transformations").mkdir(parents=True, exist_ok=True)
+    (work / "spark-pipeline.yml").write_text(textwrap.dedent(f"""
+        name: course
+        storage: {storage}
+        configuration:
+          spark.sql.session.timeZone: UTC
+          spark.sql.warehouse.dir: {warehouse}
+        libraries:
+          - glob:
+              include: transformations/**
+    """))
+    (work / "transformations" / "bronze.sql").write_text(BRONZE_SQL.format(src=src))
+    (work / "transformations" / "silver.py").write_text(SILVER_PY)
+    (work / "transformations" / "gold.sql").write_text(GOLD_SQL)
+
+
 def run(cmd, **kw):
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, **kw)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -165,19 +184,7 @@ def test_course_pipeline_in_sql_equals_python(spark, tmp_path):
         d.mkdir(parents=True)
     (tmp_path / "job.py").write_text(PYTHON_JOB)
     (sql_work / "pipeline.sql").write_text(BRONZE_SQL.format(src=src) + SILVER_SQL + GOLD_SQL)
-    (spec_work / "spark-pipeline.yml").write_text(textwrap.dedent(f"""
-        name: course
-        storage: {spec_work}/storage
-        configuration:
-          spark.sql.session.timeZone: UTC
-          spark.sql.warehouse.dir: {spec_work}/warehouse
-        libraries:
-          - glob:
-              include: transformations/**
-    """))
-    (spec_work / "transformations" / "bronze.sql").write_text(BRONZE_SQL.format(src=src))
-    (spec_work / "transformations" / "silver.py").write_text(SILVER_PY)
-    (spec_work / "transformations" / "gold.sql").write_text(GOLD_SQL)
+    course_spec(spec_work, src, f"{spec_work}/storage", f"{spec_work}/warehouse")
 
     def run_all():
         run([cli, "submit", str(tmp_path / "job.py"), str(py_work), src])
@@ -270,6 +277,43 @@ def test_flows_views_refresh_and_errors(spark, tmp_path):
     assert r.returncode == 1 and "batch query" in r.stderr, r.stderr
 
 
+def test_a_failed_flow_skips_its_dependents_and_the_others_run_on(spark, tmp_path):
+    """As spark-pipelines 4.2 (checked on build/spark-venv): a flow that fails is retried
+    (spark.sql.pipelines.maxFlowRetryAttempts), its dependents are SKIPPED, independent
+    flows complete, and the run fails with the flow's error."""
+    cli, src, work = landed(spark, tmp_path, 20)
+    conf = ["--conf", f"spark.sql.warehouse.dir={work}/warehouse",
+            "--conf", "spark.sql.pipelines.maxFlowRetryAttempts=1",
+            "--conf", "spark.sql.pipelines.execution.watchdog.minRetryTime=1"]
+    failing = """
+        CREATE MATERIALIZED VIEW broken AS SELECT raise_error('boom') AS x FROM range(3);
+        CREATE MATERIALIZED VIEW after_broken AS SELECT * FROM broken;
+    """
+    (work / "p.sql").write_text(failing + BRONZE_SQL.format(src=src) + SILVER_SQL)
+    r = subprocess.run([cli, "run", str(work / "p.sql"), *conf], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "USER_RAISED_EXCEPTION" in r.stderr and "boom" in r.stderr, r.stderr
+    assert r.stderr.count("Flow 'spark_catalog.default.broken' has FAILED.") == 2, r.stderr
+    assert ("Flow 'spark_catalog.default.after_broken' SKIPPED due to upstream failure(s)."
+            in r.stderr), r.stderr
+    assert "Flow spark_catalog.default.events_silver has COMPLETED." in r.stderr, r.stderr
+    silver = spark.read.format("delta").load(str(work / "warehouse" / "events_silver"))
+    assert silver.count() == spark.read.json(src).where("amount >= 0").count() > 0
+
+    # The same from Python: run() raises, last_run() has each flow's fate.
+    from spate.pipelines import Pipeline
+    spark.conf.set("spark.sql.pipelines.maxFlowRetryAttempts", "0")
+    p = Pipeline(spark, str(work / "storage2"))
+    p.add_sql(failing + "CREATE MATERIALIZED VIEW fine AS SELECT 1 AS one;")
+    with pytest.raises(PySparkException, match="USER_RAISED_EXCEPTION"):
+        p.run()
+    fates = {f["flow"]: (f["status"], f["error"] is not None) for f in p.last_run()}
+    assert fates == {"broken": ("FAILED", True), "after_broken": ("SKIPPED", False),
+                     "fine": ("COMPLETED", False)}, fates
+    assert spark.table("fine").collect()[0][0] == 1
+
+
 def test_continuous_run_stops_on_sigint(spark, tmp_path):
     import signal
     import time
@@ -354,6 +398,22 @@ def test_checkpoint_check_of_a_pipeline_sql_file(spark, tmp_path):
     assert doc["exitCode"] == 0, doc
 
 
+def replay_and_check_without_query(cli, cps, cwd):
+    """`spate checkpoint replay DIR --batch 0|1` and `check DIR` without --query on each
+    streaming table's checkpoint under `cps`: equal to the committed output, unchanged."""
+    for table in ("events_bronze", "events_silver", "events_by_type"):
+        cp = str(cps / table / table / "0")
+        for batch in (0, 1):
+            r = subprocess.run([cli, "checkpoint", "replay", cp, "--batch", str(batch), "--json"],
+                               capture_output=True, text=True, timeout=300, cwd=cwd)
+            assert r.returncode == 0, (table, batch, r.stdout + r.stderr)
+            doc = json.loads(r.stdout)
+            assert doc["equal"] is True and doc["sink"]["kind"] == "delta", doc
+        r = subprocess.run([cli, "checkpoint", "check", cp], capture_output=True, text=True,
+                           timeout=300, cwd=cwd)
+        assert r.returncode == 0 and "unchanged" in r.stdout, r.stdout + r.stderr
+
+
 def test_checkpoint_replay_of_a_pipeline_without_query(spark, tmp_path):
     """`spate run` records its SQL files, confs and working folder in each flow's query
     record: `spate checkpoint replay DIR --batch N` (and `check DIR`) without --query run
@@ -370,17 +430,7 @@ def test_checkpoint_replay_of_a_pipeline_without_query(spark, tmp_path):
     assert record["program"]["kind"] == "pipeline"
     assert record["program"]["files"] == [str(work / "p.sql")]
     assert record["program"]["cwd"] == str(work)
-    for table in ("events_bronze", "events_silver", "events_by_type"):
-        cp = str(cps / table / table / "0")
-        for batch in (0, 1):
-            r = subprocess.run([cli, "checkpoint", "replay", cp, "--batch", str(batch), "--json"],
-                               capture_output=True, text=True, timeout=300, cwd=tmp_path)
-            assert r.returncode == 0, (table, batch, r.stdout + r.stderr)
-            doc = json.loads(r.stdout)
-            assert doc["equal"] is True and doc["sink"]["kind"] == "delta", doc
-        r = subprocess.run([cli, "checkpoint", "check", cp], capture_output=True, text=True,
-                           timeout=300, cwd=tmp_path)
-        assert r.returncode == 0 and "unchanged" in r.stdout, r.stdout + r.stderr
+    replay_and_check_without_query(cli, cps, tmp_path)
     bronze = json.loads(subprocess.run(
         [cli, "checkpoint", "replay", str(cps / "events_bronze" / "events_bronze" / "0"),
          "--batch", "1", "--json"], capture_output=True, text=True, timeout=300).stdout)
@@ -398,6 +448,46 @@ def test_checkpoint_replay_of_a_pipeline_without_query(spark, tmp_path):
                         / "0"), "--batch", "0", "--query", "p.sql", *conf],
                        capture_output=True, text=True, timeout=300, cwd=work)
     assert r.returncode == 0 and "equals what the sink committed" in r.stdout, r.stderr
+
+
+def test_checkpoint_replay_of_a_spec_pipeline_without_query(spark, tmp_path):
+    """`spate run spark-pipeline.yml` (SQL and Python definitions) records the spec in each
+    flow's query record: `spate checkpoint replay DIR --batch N` and `check DIR` without
+    --query load the spec again and run the flow DIR belongs to — a Python flow (silver)
+    and SQL flows alike — and every replayed batch equals what its table committed."""
+    cli, src, work = landed(spark, tmp_path, 200)
+    course_spec(work, src, "storage", "warehouse")  # relative: the folder matters
+    run([cli, "run", "spark-pipeline.yml"], cwd=work)
+    land_events(spark, src, 2, 200, n=100)
+    run([cli, "run", "spark-pipeline.yml"], cwd=work)
+    cps = work / "storage" / "_checkpoints" / "spark_catalog" / "default"
+    record = json.loads((cps / "events_silver" / "events_silver" / "0" /
+                         "spate-query.json").read_text())
+    assert record["program"]["kind"] == "pipeline", record
+    assert record["program"]["files"] == [str(work / "spark-pipeline.yml")], record
+    replay_and_check_without_query(cli, cps, tmp_path)
+    # Every committed batch of the Python flow (silver), replayed, gives the whole table.
+    silver_cp = cps / "events_silver" / "events_silver" / "0"
+    replayed = 0
+    for batch in sorted(int(f.name) for f in (silver_cp / "commits").iterdir()
+                        if f.name.isdigit()):
+        doc = json.loads(subprocess.run(
+            [cli, "checkpoint", "replay", str(silver_cp), "--batch", str(batch), "--json"],
+            capture_output=True, text=True, timeout=300).stdout)
+        assert doc["equal"] is True, doc
+        replayed += doc["replayedRows"]
+    assert replayed == spark.read.format("delta").load(
+        str(work / "warehouse" / "events_silver")).count() > 0
+    # The spec as --query, and a folder that is no flow's checkpoint.
+    r = subprocess.run([cli, "checkpoint", "check", str(cps / "events_by_type" /
+                        "events_by_type" / "0"), "--query", "spark-pipeline.yml"],
+                       capture_output=True, text=True, timeout=300, cwd=work)
+    assert r.returncode == 0 and "unchanged" in r.stdout, r.stdout + r.stderr
+    r = subprocess.run([cli, "checkpoint", "check", str(tmp_path), "--query",
+                        str(work / "spark-pipeline.yml")],
+                       capture_output=True, text=True, timeout=300, cwd=work)
+    assert r.returncode == 3 and "No streaming flow of the pipeline" in r.stderr, \
+        r.stdout + r.stderr
 
 
 def test_python_pipeline_class_with_decorators_and_sql(spark, tmp_path):

@@ -67,7 +67,16 @@ class Pipeline:
         return self._p.flow_order()
 
     def run(self) -> List[Dict[str, Any]]:
+        """Runs the pipeline; returns per flow ``flow``, ``target``, ``kind``, ``batches``,
+        ``rows``, ``status`` (COMPLETED). A flow that fails (after
+        ``spark.sql.pipelines.maxFlowRetryAttempts`` retries) has its dependents SKIPPED
+        while the other flows run on; the run then raises the first failure, and
+        ``last_run()`` has every flow's status (FAILED ones with their ``error``)."""
         return self._p.run()
+
+    def last_run(self) -> List[Dict[str, Any]]:
+        """The per-flow results of the last run, also of one that raised."""
+        return self._p.last_run()
 
     def stop(self) -> None:
         self._p.stop()

@@ -111,10 +111,10 @@ def register_definitions(spec_path: Path, spec: Mapping[str, Any], pipeline: Any
         os.chdir(prev)
 
 
-def run(spec_path: Path, *, continuous: bool = False, storage: Optional[str] = None,
-        trigger_interval: str = "10 seconds", confs: Sequence[str] = (),
-        full_refresh: Sequence[str] = (), full_refresh_all: bool = False) -> List[Dict[str, Any]]:
-    """Runs the pipeline of ``spec_path``; returns what each flow did."""
+def _pipeline(spec_path: Path, *, continuous: bool = False, storage: Optional[str] = None,
+              trigger_interval: str = "10 seconds", confs: Sequence[str] = (),
+              full_refresh: Sequence[str] = (), full_refresh_all: bool = False) -> Any:
+    """The spec's session and pipeline, its definitions registered (nothing run)."""
     # Unmodified pyspark pipeline files: `from pyspark import pipelines as dp` is spate's.
     from spate.submit import install_aliases
     from spate.sql import SparkSession
@@ -140,8 +140,35 @@ def run(spec_path: Path, *, continuous: bool = False, storage: Optional[str] = N
                                list(full_refresh), full_refresh_all, log)
     log("Registering graph elements...")
     register_definitions(spec_path, spec, pipeline, spark)
+    return pipeline
+
+
+def run(spec_path: Path, *, continuous: bool = False, storage: Optional[str] = None,
+        trigger_interval: str = "10 seconds", confs: Sequence[str] = (),
+        full_refresh: Sequence[str] = (), full_refresh_all: bool = False) -> List[Dict[str, Any]]:
+    """Runs the pipeline of ``spec_path``; returns what each flow did."""
+    import json
+    pipeline = _pipeline(spec_path, continuous=continuous, storage=storage,
+                         trigger_interval=trigger_interval, confs=confs,
+                         full_refresh=full_refresh, full_refresh_all=full_refresh_all)
+    # The flows' checkpoints record this run (`spate checkpoint replay DIR` without --query).
+    _spate.setQueryProgram(json.dumps({
+        "kind": "pipeline", "cwd": os.getcwd(), "files": [str(spec_path.resolve())],
+        "args": ["--storage", os.path.abspath(storage)] if storage else [],
+        "confs": dict(c.partition("=")[::2] for c in confs)}))
     log("Starting run...")
     return pipeline.run()
+
+
+def checkpoint_command(spec_path: Path, checkpoint: str, batch: Optional[int] = None,
+                       out: Optional[str] = None, storage: Optional[str] = None,
+                       confs: Sequence[str] = ()) -> Any:
+    """``spate checkpoint check DIR`` (batch None) or ``replay DIR --batch N`` of the flow of
+    ``spec_path``'s pipeline whose checkpoint is DIR: (json text, text, exit code)."""
+    pipeline = _pipeline(spec_path, storage=storage, confs=confs)
+    if batch is None:
+        return pipeline.checkpoint_check(checkpoint)
+    return pipeline.checkpoint_replay(checkpoint, int(batch), out)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

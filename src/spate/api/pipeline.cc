@@ -46,6 +46,26 @@ void CollectReads(const sql::PlanPtr& p, const std::set<std::string>& ctes,
   for (const auto& c : p->children) CollectReads(c, inner, out);
 }
 
+/// The config of the query `start` starts, caught by the start hook (nothing starts).
+stream::QueryConfig CaptureStart(const std::function<void()>& start) {
+  std::optional<stream::QueryConfig> captured;
+  stream::SetQueryStartHook([&captured](const stream::QueryConfig& c) {
+    if (!captured) captured = c;
+    return Status::OK();
+  });
+  try {
+    start();
+  } catch (const SparkException& e) {
+    if (e.status().error_class() != stream::kQueryNotStarted) {
+      stream::SetQueryStartHook(nullptr);
+      throw;
+    }
+  }
+  stream::SetQueryStartHook(nullptr);
+  if (!captured) ThrowStatus(Status::Internal("the streaming table's query was not handed over"));
+  return *captured;
+}
+
 }  // namespace
 
 Pipeline::Pipeline(SparkSession spark, PipelineOptions options)
@@ -153,7 +173,7 @@ void Pipeline::addSql(const std::string& text, const std::string& file) {
   }
 }
 
-std::vector<std::string> Pipeline::flowOrder() const {
+std::vector<std::vector<size_t>> Pipeline::Dependencies() const {
   // Flows writing each dataset; a flow waits for every flow of the datasets it reads.
   std::vector<std::vector<size_t>> deps(flows_.size());
   for (size_t i = 0; i < flows_.size(); ++i) {
@@ -165,6 +185,11 @@ std::vector<std::string> Pipeline::flowOrder() const {
       }
     }
   }
+  return deps;
+}
+
+std::vector<std::string> Pipeline::flowOrder() const {
+  const std::vector<std::vector<size_t>> deps = Dependencies();
   std::vector<int> mark(flows_.size(), 0);  // 0 new, 1 visiting, 2 done
   std::vector<std::string> order;
   std::function<void(size_t, std::vector<std::string>&)> visit =
@@ -199,8 +224,63 @@ std::string Pipeline::checkpointOf(const Flow& flow) const {
          flow.name + "/0";
 }
 
+stream::QueryConfig Pipeline::captureFlow(const std::string& dir) {
+  auto normal = [](const std::string& path) {
+    std::string p = std::filesystem::path(stream::StripFileScheme(path)).lexically_normal().string();
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    return p;
+  };
+  const std::string wanted = normal(std::filesystem::absolute(stream::StripFileScheme(dir)).string());
+  const Flow* flow = nullptr;
+  for (const auto& f : flows_) {
+    const Dataset* d = FindDataset(f.target);
+    if (d && d->kind == DatasetKind::kStreamingTable && normal(checkpointOf(f)) == wanted) flow = &f;
+  }
+  if (!flow) {
+    ThrowStatus(Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", "No streaming flow of the pipeline has its checkpoint at " + wanted +
+                     " (a flow's checkpoint is <storage>/_checkpoints/<catalog>/<database>/"
+                     "<table>/<flow>/0)."}}));
+  }
+  // The temporary views it may read, as a run registers them.
+  auto state = spark_.state();
+  for (const std::string& name : flowOrder()) {
+    for (const auto& f : flows_) {
+      const Dataset* d = FindDataset(f.target);
+      if (f.name != name || !d || d->kind != DatasetKind::kTemporaryView) continue;
+      CheckOrThrow(state->catalog.CreateTempView(d->name, f.query().analyzed(), /*replace=*/true));
+    }
+  }
+  const Dataset& d = *FindDataset(flow->target);
+  DataFrame df = flow->query();
+  if (flow->by_name) {
+    std::vector<Column> cols;
+    for (const auto& c : spark_.table(QuoteName(d.name)).columns()) {
+      cols.push_back(functions::col("`" + c + "`"));
+    }
+    df = df.select(cols);
+  }
+  return CaptureStart([&] {
+    StartStreamingFlow(df, d.name, flow->name, checkpointOf(*flow), stream::Trigger::AvailableNow());
+  });
+}
+
+stream::CheckpointCheck Pipeline::checkCheckpoint(const std::string& dir) {
+  stream::QueryConfig config = captureFlow(dir);
+  return ValueOrThrow(stream::CheckQueryAgainstCheckpoint(
+      io::LocalFileSystem::Get(), stream::StripFileScheme(dir), config));
+}
+
+BatchReplay Pipeline::replayCheckpoint(const std::string& dir, int64_t batch_id,
+                                       const std::optional<std::string>& out) {
+  stream::QueryConfig config = captureFlow(dir);
+  return ReplayBatch(spark_, config, stream::StripFileScheme(dir), batch_id, out);
+}
+
 std::vector<Pipeline::FlowResult> Pipeline::run() {
   stop_.store(false);
+  last_run_.clear();
   auto state = spark_.state();
   std::vector<std::string> order = flowOrder();
   // Definitions first: every flow writes a dataset of the pipeline.
@@ -235,9 +315,51 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
     interval_ms = ValueOrThrow(stream::Trigger::ParseIntervalMs(options_.trigger_interval));
   }
 
+  // Failures (as spark-pipelines): a flow that fails to run is retried
+  // spark.sql.pipelines.maxFlowRetryAttempts times, waiting minRetryTime seconds, doubled
+  // each time up to maxRetryTime; a flow that cannot be planned (its query does not
+  // analyze, a batch query into a streaming table, ...) is not retried. A failed flow's
+  // dependents are SKIPPED; the other flows run on, and the run then fails with the first
+  // failure.
+  auto conf_int = [&](const std::string& key, int64_t dflt) {
+    std::string v = spark_.conf().get(key, std::to_string(dflt));
+    try {
+      return std::max<int64_t>(0, std::stoll(v));
+    } catch (...) {
+      ThrowStatus(Status::Invalid("The value of " + key + " must be an integer, not '" + v + "'."));
+    }
+  };
+  const int64_t max_retries = conf_int("spark.sql.pipelines.maxFlowRetryAttempts", 2);
+  const int64_t min_retry_s =
+      std::max<int64_t>(1, conf_int("spark.sql.pipelines.execution.watchdog.minRetryTime", 5));
+  const int64_t max_retry_s = std::max<int64_t>(
+      min_retry_s, conf_int("spark.sql.pipelines.execution.watchdog.maxRetryTime", 3600));
+  auto stopped = [&] { return stop_.load() || (options_.should_stop && options_.should_stop()); };
+  auto retry_delay = [&](int64_t retry) {  // retry 1, 2, ...
+    int64_t s = min_retry_s;
+    for (int64_t k = 1; k < retry && s < max_retry_s; ++k) s *= 2;
+    return std::chrono::seconds(std::min(s, max_retry_s));
+  };
+  auto wait_until = [&](std::chrono::steady_clock::time_point t) {  // false when stopped
+    while (std::chrono::steady_clock::now() < t) {
+      if (stopped()) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return !stopped();
+  };
+  const std::vector<std::vector<size_t>> deps = Dependencies();
+  std::vector<bool> broken(flows_.size(), false);  // failed or skipped
+  std::optional<SparkException> failure;
+
   std::vector<FlowResult> results;
-  std::vector<std::pair<size_t, StreamingQuery>> running;  // continuous
-  std::vector<size_t> views;                               // materialized views, by flow
+  struct Running {
+    size_t flow;
+    StreamingQuery query;
+    int64_t retries = 0;
+    std::optional<std::chrono::steady_clock::time_point> restart_at;
+  };
+  std::vector<Running> running;  // continuous
+  std::vector<size_t> views;     // materialized views, by flow
   auto flow_index = [&](const std::string& name) {
     for (size_t i = 0; i < flows_.size(); ++i) {
       if (flows_[i].name == name) return i;
@@ -248,6 +370,10 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
     std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(f.target));
     auto id = ValueOrThrow(state->warehouse().QualifyTable(parts, state->catalog.current_database()));
     return id.Unquoted();
+  };
+  auto label_of = [&](size_t i) {
+    const Flow& f = flows_[i];
+    return FindDataset(f.target)->kind == DatasetKind::kTemporaryView ? f.name : qualified(f);
   };
   auto ensure_table = [&](const Dataset& d, const DataFrame& df) {
     sql::Statement create;
@@ -261,127 +387,213 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
     create.table_schema = d.schema ? d.schema : df.schema().ToSchema();
     RunCatalogStatement(state, create);
   };
-  auto refresh_view = [&](const Flow& f, const Dataset& d) {
+  // A flow's query, checked against its dataset's kind (planning: not retried).
+  auto plan_flow = [&](const Flow& f, const Dataset& d) {
     DataFrame df = f.query();
-    if (df.isStreaming()) {
+    if (d.kind == DatasetKind::kMaterializedView && df.isStreaming()) {
       ThrowStatus(Status::Invalid("Materialized view " + d.name +
                                   " reads a stream (STREAM ...): a materialized view is a batch "
                                   "query; declare a streaming table instead."));
     }
+    if (d.kind == DatasetKind::kStreamingTable && !df.isStreaming()) {
+      ThrowStatus(Status::Invalid(
+          "Streaming table " + d.name + " is written by flow " + f.name +
+          ", whose query is a batch query: read its input with STREAM(...) or "
+          "STREAM read_files(...)."));
+    }
+    return df;
+  };
+  auto refresh_view = [&](const Dataset& d, const DataFrame& df) {
     ensure_table(d, df);
     SaveAsTable(df, QuoteName(d.name), "overwrite", "delta", d.partition_columns,
                 {{"overwriteSchema", "true"}});
   };
+  auto start_stream = [&](const Flow& f, const Dataset& d, DataFrame df) {
+    ensure_table(d, df);
+    if (f.by_name) {
+      // BY NAME: the target's columns, picked from the query by name.
+      std::vector<Column> cols;
+      for (const auto& c : spark_.table(QuoteName(d.name)).columns()) {
+        cols.push_back(functions::col("`" + c + "`"));
+      }
+      df = df.select(cols);
+    }
+    return StartStreamingFlow(df, d.name, f.name, checkpointOf(f),
+                              options_.continuous ? stream::Trigger::ProcessingTime(interval_ms)
+                                                  : stream::Trigger::AvailableNow());
+  };
+  auto flow_failed = [&](size_t i, const SparkException& e) {
+    Event("Flow '" + label_of(i) + "' has FAILED.");
+    Event(std::string("Error: ") + e.what());
+  };
+  auto give_up = [&](size_t i, const SparkException& e, FlowResult* r) {
+    broken[i] = true;
+    if (!failure) failure = e;
+    r->status = "FAILED";
+    r->error = e.what();
+  };
   // A code flow (reads unknown) that reads a dataset not yet written waits for the others
-  // and is tried again; a round without progress fails with its error.
+  // and is tried again; a round without progress fails those flows with their errors.
   std::vector<std::string> pending = order;
   while (!pending.empty()) {
     std::vector<std::string> deferred;
-    std::optional<SparkException> deferred_error;
+    std::vector<SparkException> deferred_errors;
     for (const std::string& name : pending) {
       size_t i = flow_index(name);
       const Flow& f = flows_[i];
       const Dataset& d = *FindDataset(f.target);
-      const std::string label = d.kind == DatasetKind::kTemporaryView ? f.name : qualified(f);
+      const std::string label = label_of(i);
       FlowResult r{f.name, f.target, d.kind, 0, 0};
-      try {
-        Event("Flow " + label + " is STARTING.");
-        if (d.kind == DatasetKind::kTemporaryView) {
-          DataFrame df = f.query();
-          CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
-        } else if (d.kind == DatasetKind::kMaterializedView) {
-          Event("Flow " + label + " is RUNNING.");
-          refresh_view(f, d);
-          views.push_back(i);
-        } else {
-          DataFrame df = f.query();
-          if (!df.isStreaming()) {
-            ThrowStatus(Status::Invalid(
-                "Streaming table " + d.name + " is written by flow " + f.name +
-                ", whose query is a batch query: read its input with STREAM(...) or "
-                "STREAM read_files(...)."));
-          }
-          ensure_table(d, df);
-          if (f.by_name) {
-            // BY NAME: the target's columns, picked from the query by name.
-            std::vector<Column> cols;
-            for (const auto& c : spark_.table(QuoteName(d.name)).columns()) {
-              cols.push_back(functions::col("`" + c + "`"));
+      bool upstream_failed = false;
+      for (size_t j : deps[i]) upstream_failed = upstream_failed || broken[j];
+      if (upstream_failed) {
+        broken[i] = true;
+        r.status = "SKIPPED";
+        Event("Flow '" + label + "' SKIPPED due to upstream failure(s).");
+        results.push_back(r);
+        continue;
+      }
+      bool defer = false;
+      for (int64_t retry = 0;; ++retry) {
+        bool planned = false;
+        try {
+          Event("Flow " + label + " is STARTING.");
+          DataFrame df = plan_flow(f, d);
+          planned = true;
+          if (d.kind == DatasetKind::kTemporaryView) {
+            CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
+          } else if (d.kind == DatasetKind::kMaterializedView) {
+            Event("Flow " + label + " is RUNNING.");
+            refresh_view(d, df);
+            views.push_back(i);
+          } else {
+            StreamingQuery q = start_stream(f, d, df);
+            Event("Flow " + label + " is RUNNING.");
+            if (options_.continuous) {
+              running.push_back(Running{i, q});
+              break;
             }
-            df = df.select(cols);
+            q.awaitTermination();
+            for (const auto& p : q.recentProgress()) {
+              ++r.batches;
+              r.rows += p.num_input_rows;
+            }
           }
-          StreamingQuery q = StartStreamingFlow(
-              df, d.name, f.name, checkpointOf(f),
-              options_.continuous ? stream::Trigger::ProcessingTime(interval_ms)
-                                  : stream::Trigger::AvailableNow());
-          Event("Flow " + label + " is RUNNING.");
-          if (options_.continuous) {
-            running.emplace_back(i, q);
-            results.push_back(r);
+          Event("Flow " + label + " has COMPLETED.");
+          break;
+        } catch (const SparkException& e) {
+          if (!planned && !f.reads_known && pending.size() > 1 &&
+              e.status().error_class() == "TABLE_OR_VIEW_NOT_FOUND") {
+            Event("Flow " + label + " waits for the datasets it reads.");
+            deferred.push_back(name);
+            deferred_errors.push_back(e);
+            defer = true;
+            break;
+          }
+          flow_failed(i, e);
+          if (planned && retry < max_retries &&
+              wait_until(std::chrono::steady_clock::now() + retry_delay(retry + 1))) {
             continue;
           }
-          q.awaitTermination();
-          for (const auto& p : q.recentProgress()) {
-            ++r.batches;
-            r.rows += p.num_input_rows;
-          }
+          give_up(i, e, &r);
+          break;
         }
-        Event("Flow " + label + " has COMPLETED.");
-        results.push_back(r);
-      } catch (const SparkException& e) {
-        if (!f.reads_known && pending.size() > 1 &&
-            e.status().error_class() == "TABLE_OR_VIEW_NOT_FOUND") {
-          Event("Flow " + label + " waits for the datasets it reads.");
-          deferred.push_back(name);
-          deferred_error = e;
-          continue;
-        }
-        Event("Flow " + label + " has FAILED.");
-        for (auto& [j, q] : running) q.stop();
-        throw;
       }
+      if (!defer) results.push_back(r);
     }
     if (!deferred.empty() && deferred.size() == pending.size()) {
-      for (auto& [j, q] : running) q.stop();
-      throw *deferred_error;
+      // No progress: the datasets they read are not the pipeline's.
+      for (size_t k = 0; k < deferred.size(); ++k) {
+        size_t i = flow_index(deferred[k]);
+        FlowResult r{flows_[i].name, flows_[i].target, FindDataset(flows_[i].target)->kind, 0, 0};
+        flow_failed(i, deferred_errors[k]);
+        give_up(i, deferred_errors[k], &r);
+        results.push_back(r);
+      }
+      break;
     }
     pending = std::move(deferred);
   }
+  auto result_of = [&](size_t i) -> FlowResult& {
+    for (auto& r : results) {
+      if (r.flow == flows_[i].name) return r;
+    }
+    return results.front();  // every flow has a result
+  };
   if (options_.continuous) {
     Event("Run is RUNNING (continuous; stop to end).");
     auto next_refresh = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
-    std::optional<SparkException> failure;
-    while (!stop_.load() && !(options_.should_stop && options_.should_stop())) {
-      for (auto& [j, q] : running) {
-        if (!q.isActive()) {
-          if (auto e = q.exception()) failure = SparkException(e->status());
-        }
+    auto collect = [&](Running& run) {
+      for (const auto& p : run.query.recentProgress()) {
+        ++result_of(run.flow).batches;
+        result_of(run.flow).rows += p.num_input_rows;
       }
-      if (failure) break;
-      if (std::chrono::steady_clock::now() >= next_refresh) {
-        for (size_t j : views) refresh_view(flows_[j], *FindDataset(flows_[j].target));
-        next_refresh = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
+    };
+    while (!stopped() && (!running.empty() || !views.empty())) {
+      const auto now = std::chrono::steady_clock::now();
+      for (size_t k = 0; k < running.size();) {
+        Running& run = running[k];
+        const Flow& f = flows_[run.flow];
+        if (run.restart_at && now >= *run.restart_at) {
+          run.restart_at.reset();
+          try {
+            Event("Flow " + label_of(run.flow) + " is STARTING.");
+            collect(run);
+            run.query = start_stream(f, *FindDataset(f.target), plan_flow(f, *FindDataset(f.target)));
+            Event("Flow " + label_of(run.flow) + " is RUNNING.");
+          } catch (const SparkException& e) {
+            flow_failed(run.flow, e);
+            give_up(run.flow, e, &result_of(run.flow));
+            running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+            continue;
+          }
+        }
+        if (!run.restart_at && !run.query.isActive()) {
+          auto error = run.query.exception();
+          if (!error) {  // stopped from elsewhere
+            ++k;
+            continue;
+          }
+          SparkException e(error->status());
+          flow_failed(run.flow, e);
+          if (run.retries < max_retries) {
+            ++run.retries;
+            run.restart_at = now + retry_delay(run.retries);
+          } else {
+            collect(run);
+            give_up(run.flow, e, &result_of(run.flow));
+            running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
+            continue;
+          }
+        }
+        ++k;
+      }
+      if (now >= next_refresh) {
+        for (size_t k = 0; k < views.size();) {
+          const Flow& f = flows_[views[k]];
+          const Dataset& d = *FindDataset(f.target);
+          try {
+            refresh_view(d, plan_flow(f, d));
+            ++k;
+          } catch (const SparkException& e) {
+            flow_failed(views[k], e);
+            give_up(views[k], e, &result_of(views[k]));
+            views.erase(views.begin() + static_cast<std::ptrdiff_t>(k));
+          }
+        }
+        next_refresh = now + std::chrono::milliseconds(interval_ms);
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    for (auto& [j, q] : running) q.stop();
-    for (auto& [j, q] : running) {
-      for (auto& r : results) {
-        if (r.flow != flows_[j].name) continue;
-        for (const auto& p : q.recentProgress()) {
-          ++r.batches;
-          r.rows += p.num_input_rows;
-        }
-      }
-    }
-    if (failure) {
-      Event("Run has FAILED.");
-      ThrowStatus(failure->status());
-    }
-    Event("Run is STOPPED.");
-    return results;
+    for (auto& run : running) run.query.stop();
+    for (auto& run : running) collect(run);
   }
-  Event("Run is COMPLETED.");
+  last_run_ = results;
+  if (failure) {
+    Event("Run has FAILED.");
+    throw *failure;
+  }
+  Event(options_.continuous ? "Run is STOPPED." : "Run is COMPLETED.");
   return results;
 }
 
@@ -408,23 +620,10 @@ stream::QueryConfig CaptureSqlFlow(const SparkSession& spark, const std::string&
   }
   std::string table;
   DataFrame df = StreamingTableQuery(spark, sql_text, wanted, &table);
-  std::optional<stream::QueryConfig> captured;
-  stream::SetQueryStartHook([&captured](const stream::QueryConfig& c) {
-    if (!captured) captured = c;
-    return Status::OK();
-  });
-  try {
+  return CaptureStart([&] {
     StartStreamingFlow(df, table, wanted.empty() ? table : wanted, root,
                        stream::Trigger::AvailableNow());
-  } catch (const SparkException& e) {
-    if (e.status().error_class() != stream::kQueryNotStarted) {
-      stream::SetQueryStartHook(nullptr);
-      throw;
-    }
-  }
-  stream::SetQueryStartHook(nullptr);
-  if (!captured) ThrowStatus(Status::Internal("the streaming table's query was not handed over"));
-  return *captured;
+  });
 }
 
 stream::CheckpointCheck CheckSqlFlowAgainstCheckpoint(const SparkSession& spark,

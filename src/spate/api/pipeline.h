@@ -23,8 +23,10 @@
 // thread defines and runs a pipeline; stop() may be called from any thread (or a signal
 // handler's flag through should_stop). Failure: definitions fail with Spark's classes
 // (UNSUPPORTED_FEATURE..., PARSE_SYNTAX_ERROR, a duplicate dataset, a cycle); a flow that
-// fails stops the run, which throws its error (the flows already run keep their output and
-// checkpoints, so the next run continues from there).
+// fails is retried (spark.sql.pipelines.maxFlowRetryAttempts, as spark-pipelines), then its
+// dependents are skipped and the independent flows run on; the run then throws the first
+// failure (flows that ran keep their output and checkpoints, so the next run continues
+// from there).
 
 #include <atomic>
 #include <functional>
@@ -89,6 +91,9 @@ class Pipeline {
     std::string flow, target;
     DatasetKind kind = DatasetKind::kStreamingTable;
     int64_t batches = 0, rows = 0;  // streaming: batches run and their input rows
+    /// COMPLETED, FAILED (its error in `error`) or SKIPPED (a dataset it reads failed).
+    std::string status = "COMPLETED";
+    std::string error;
   };
 
   Pipeline(SparkSession spark, PipelineOptions options);
@@ -102,16 +107,36 @@ class Pipeline {
 
   /// The flows in the order a run starts them.
   std::vector<std::string> flowOrder() const;
-  /// Runs the pipeline (once, or continuously until stopped).
+  /// Runs the pipeline (once, or continuously until stopped). A flow that fails (after
+  /// its retries, see run()'s comment in pipeline.cc) has its dependents skipped while
+  /// the other flows run on; the run then throws the first failure (on_event has each
+  /// flow's fate, and lastRun() its results).
   std::vector<FlowResult> run();
+  /// The per-flow results of the last run (also of one that threw).
+  const std::vector<FlowResult>& lastRun() const { return last_run_; }
   /// Asks a continuous run to stop (thread-safe).
   void stop() { stop_.store(true); }
 
   /// `<storage>/_checkpoints/<catalog>/<database>/<table>/<flow>/0`.
   std::string checkpointOf(const Flow& flow) const;
 
+  /// The query of the streaming flow whose checkpoint is `dir`, as a run would start it
+  /// (temporary views registered, BY NAME applied), caught by the start hook: nothing
+  /// starts. The datasets it reads must exist (a run made them). SPATE_STREAMING_INVALID
+  /// when no flow has that checkpoint.
+  stream::QueryConfig captureFlow(const std::string& dir);
+  /// `spate checkpoint check DIR` of a pipeline (a spark-pipeline.yml spec's run): that
+  /// flow's query pre-flighted against its checkpoint (stream/checkpoint_check.h).
+  stream::CheckpointCheck checkCheckpoint(const std::string& dir);
+  /// `spate checkpoint replay DIR --batch N` of a pipeline: that flow's batch re-run and
+  /// compared with what its table committed (api/checkpoint_replay.h).
+  BatchReplay replayCheckpoint(const std::string& dir, int64_t batch_id,
+                               const std::optional<std::string>& out);
+
  private:
   std::string Key(const std::string& name) const;  // catalog.database.table, lowercased
+  /// Per flow, the flows writing the datasets it reads (SQL flows; code flows: none).
+  std::vector<std::vector<size_t>> Dependencies() const;
   const Dataset* FindDataset(const std::string& name) const;
   void Event(const std::string& line) const;
 
@@ -120,6 +145,7 @@ class Pipeline {
   std::vector<Dataset> datasets_;
   std::vector<Flow> flows_;
   std::atomic<bool> stop_{false};
+  std::vector<FlowResult> last_run_;
 };
 
 /// Starts a streaming flow as a pipeline run does: `df` appended to the Delta table

@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "spate/api/exceptions.h"
 #include "spate/api/readwriter.h"
@@ -116,6 +118,56 @@ TEST_F(PipelineTest, CodeFlowsAndRefusals) {
   batch.addSql("CREATE STREAMING TABLE s AS SELECT * FROM range(3);");
   EXPECT_THROW(batch.run(), SparkException);
   EXPECT_THROW(Pipeline(*spark_, Options()).addSql("SELECT 1"), SparkException);
+}
+
+TEST_F(PipelineTest, AFailedFlowSkipsItsDependentsAndTheOthersRunOn) {
+  Land("a.json", 0, 6);
+  spark_->conf().set("spark.sql.pipelines.maxFlowRetryAttempts", "1");
+  spark_->conf().set("spark.sql.pipelines.execution.watchdog.minRetryTime", "1");
+  std::vector<std::string> events;
+  PipelineOptions o = Options();
+  o.on_event = [&](const std::string& e) { events.push_back(e); };
+  Pipeline p(*spark_, o);
+  p.addSql("CREATE MATERIALIZED VIEW broken AS SELECT raise_error('boom') AS x FROM range(3);\n"
+           "CREATE MATERIALIZED VIEW after_broken AS SELECT * FROM broken;\n"
+           "CREATE MATERIALIZED VIEW after_after AS SELECT count(*) AS n FROM after_broken;\n" +
+           Sql());
+  try {
+    p.run();
+    FAIL() << "the run succeeded";
+  } catch (const SparkException& e) {
+    EXPECT_EQ(e.status().error_class(), "USER_RAISED_EXCEPTION") << e.what();
+  }
+  // The independent flows ran.
+  EXPECT_EQ(Count("bronze"), 6);
+  EXPECT_EQ(Count("silver"), 3);
+  EXPECT_EQ(spark_->sql("SELECT n FROM per_k").collect()[0][0].i64(), 3);
+  std::map<std::string, std::string> status;
+  for (const auto& r : p.lastRun()) status[r.flow] = r.status;
+  EXPECT_EQ(status, (std::map<std::string, std::string>{{"broken", "FAILED"},
+                                                        {"after_broken", "SKIPPED"},
+                                                        {"after_after", "SKIPPED"},
+                                                        {"bronze", "COMPLETED"},
+                                                        {"evens", "COMPLETED"},
+                                                        {"silver", "COMPLETED"},
+                                                        {"per_k", "COMPLETED"}}));
+  // Tried twice (one retry), dependents skipped in spark-pipelines' words.
+  auto count = [&](const std::string& line) {
+    return std::count(events.begin(), events.end(), line);
+  };
+  EXPECT_EQ(count("Flow 'spark_catalog.default.broken' has FAILED."), 2);
+  EXPECT_EQ(count("Flow 'spark_catalog.default.after_broken' SKIPPED due to upstream failure(s)."), 1);
+  EXPECT_EQ(count("Flow 'spark_catalog.default.after_after' SKIPPED due to upstream failure(s)."), 1);
+  EXPECT_EQ(count("Run has FAILED."), 1);
+
+  // A flow that cannot be planned (a batch query into a streaming table) is not retried.
+  events.clear();
+  Pipeline q(*spark_, o);
+  q.addSql("CREATE STREAMING TABLE s AS SELECT * FROM range(3);\n"
+           "CREATE MATERIALIZED VIEW fine AS SELECT 1 AS one;");
+  EXPECT_THROW(q.run(), SparkException);
+  EXPECT_EQ(count("Flow 'spark_catalog.default.s' has FAILED."), 1);
+  EXPECT_EQ(Count("fine"), 1);
 }
 
 }  // namespace
