@@ -584,6 +584,94 @@ INSTANTIATE_TEST_SUITE_P(Codecs, RoundTripCodecTest,
                            return std::string(CodecName(info.param));
                          });
 
+// Lists of flat elements and structs without lists are shredded column by column; a NULL
+// list whose offsets still span child elements (Arrow allows it) and list offsets that do
+// not start at 0 must shred as the row-by-row path does: the NULL row holds no elements.
+TEST(RoundTripTest, ColumnWiseShreddingOfListsAndStructs) {
+  auto elem_t = DataType::Struct(
+      {Field{"a", DataType::Int(), true}, Field{"b", DataType::String(), true}});
+  auto list_t = DataType::Array(elem_t);
+  auto deep_t = DataType::Struct(
+      {Field{"s", elem_t, true}, Field{"c", DataType::Long(), false}});
+  std::mt19937 rng(5);
+  // Elements 0..(2 + n*3); row i's list is [o[i], o[i+1]) starting at element 2.
+  const int64_t n = 500;
+  std::vector<Value> as, bs;
+  std::vector<uint8_t> svalid;
+  std::vector<int32_t> offsets{2};
+  std::vector<uint8_t> row_valid;
+  std::vector<std::vector<Value>> expected_lists;
+  for (int64_t e = 0; e < 2; ++e) {
+    as.push_back(Value::Int(-1));
+    bs.push_back(Value::String("unused"));
+    svalid.push_back(1);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const int k = static_cast<int>(rng() % 4);
+    const bool null_row = rng() % 5 == 0;
+    std::vector<Value> items;
+    for (int j = 0; j < k; ++j) {
+      Value a = rng() % 4 == 0 ? Value::Null(DataType::Int()) : Value::Int(static_cast<int32_t>(rng() % 9));
+      Value b = rng() % 4 == 0 ? Value::Null(DataType::String())
+                               : Value::String("v" + std::to_string(rng() % 7));
+      const bool null_elem = rng() % 6 == 0;
+      as.push_back(a);
+      bs.push_back(b);
+      svalid.push_back(!null_elem);
+      items.push_back(null_elem ? Value::Null(elem_t) : Value::Struct(elem_t, {a, b}));
+    }
+    offsets.push_back(offsets.back() + k);
+    row_valid.push_back(!null_row);
+    expected_lists.push_back(items);
+  }
+  // The element struct column: validity from svalid.
+  const int64_t ne = static_cast<int64_t>(as.size());
+  auto ea = ColumnFromValues(DataType::Int(), as);
+  auto eb = ColumnFromValues(DataType::String(), bs);
+  BufferPtr ev = Buffer::Allocate(bits::BytesFor(ne));
+  int64_t enulls = 0;
+  for (int64_t e = 0; e < ne; ++e) {
+    if (svalid[e]) bits::Set(ev->mutable_data(), e); else ++enulls;
+  }
+  auto elems = std::make_shared<const Column>(elem_t, ne, enulls, ev, nullptr, nullptr,
+                                              std::vector<ColumnPtr>{ea, eb});
+  BufferPtr lv = Buffer::Allocate(bits::BytesFor(n));
+  int64_t lnulls = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (row_valid[i]) bits::Set(lv->mutable_data(), i); else ++lnulls;
+  }
+  BufferPtr lo = Buffer::Allocate(static_cast<int64_t>(offsets.size()) * 4);
+  std::memcpy(lo->mutable_data(), offsets.data(), offsets.size() * 4);
+  auto lists = std::make_shared<const Column>(list_t, n, lnulls, lv, lo, nullptr,
+                                              std::vector<ColumnPtr>{elems});
+  // A struct column with a nested struct and a required field.
+  std::vector<Value> deep;
+  for (int64_t i = 0; i < n; ++i) {
+    Value inner = rng() % 3 == 0 ? Value::Null(elem_t)
+                                 : Value::Struct(elem_t, {Value::Int(static_cast<int32_t>(i)),
+                                                          rng() % 2 ? Value::Null(DataType::String())
+                                                                    : Value::String("d")});
+    deep.push_back(rng() % 4 == 0 ? Value::Null(deep_t)
+                                  : Value::Struct(deep_t, {inner, Value::Long(i)}));
+  }
+  auto deep_col = ColumnFromValues(deep_t, deep);
+  std::vector<Field> fields = {{"l", list_t}, {"d", deep_t}};
+  auto batch = Batch::Make(std::make_shared<const Schema>(fields), {lists, deep_col}, n);
+  WriterOptions opt;
+  opt.page_bytes = 512;  // many pages
+  RoundTrip rt;
+  auto out = rt.Run({batch, batch}, opt);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  auto rows = Rows(*out);
+  ASSERT_EQ(rows.size(), static_cast<size_t>(2 * n));
+  for (int64_t r = 0; r < 2 * n; ++r) {
+    const int64_t i = r % n;
+    Value want = row_valid[i] ? Value::ArrayOf(list_t, expected_lists[i]) : Value::Null(list_t);
+    EXPECT_EQ(rows[r][0], want) << "row " << r << ": " << rows[r][0].ToString();
+    EXPECT_EQ(rows[r][1], deep[i]) << "row " << r;
+  }
+}
+
 TEST(RoundTripTest, SchemaAsSparkWritesIt) {
   auto b = AllTypesBatch(10, 1);
   RoundTrip rt;

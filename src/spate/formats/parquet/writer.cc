@@ -126,12 +126,12 @@ bool IsFlat(const LevelNode& n) {
   return true;
 }
 
-// Shreds rows [0, rows) of `col` (node `n`, IsFlat) column by column into its leaves'
-// definition levels and value segments. `up`: the definition level each row reached above
-// this node (nullptr: every row reached n.parent_def). Repetition levels are all 0 and not
-// stored (a flat leaf has max_rep 0).
-Status ShredFlat(const LevelNode& n, const Column& col, int64_t rows, const int16_t* up,
-                 std::vector<LeafData>* leaves) {
+// Shreds rows [begin, begin + rows) of `col` (node `n`, IsFlat) column by column into
+// its leaves' definition levels and value segments. `up`: the definition level each row
+// reached above this node (nullptr: every row reached n.parent_def). Repetition levels are
+// not stored (the caller adds them when the node is inside a list).
+Status ShredFlat(const LevelNode& n, const Column& col, int64_t begin, int64_t rows,
+                 const int16_t* up, std::vector<LeafData>* leaves) {
   const bool optional = n.def > n.parent_def;
   std::vector<int16_t> defs(static_cast<size_t>(rows));
   int64_t present = 0;
@@ -139,7 +139,7 @@ Status ShredFlat(const LevelNode& n, const Column& col, int64_t rows, const int1
     int16_t d;
     if (up && up[i] < n.parent_def) {
       d = up[i];
-    } else if (col.IsNull(i)) {
+    } else if (col.IsNull(begin + i)) {
       if (!optional) return NullInRequired(n);
       d = n.parent_def;
     } else {
@@ -150,8 +150,8 @@ Status ShredFlat(const LevelNode& n, const Column& col, int64_t rows, const int1
   }
   if (n.kind == LevelNode::kStruct) {
     for (size_t c = 0; c < n.children.size(); ++c) {
-      SPATE_RETURN_IF_ERROR(
-          ShredFlat(n.children[c], *col.child(static_cast<int>(c)), rows, defs.data(), leaves));
+      SPATE_RETURN_IF_ERROR(ShredFlat(n.children[c], *col.child(static_cast<int>(c)), begin,
+                                      rows, defs.data(), leaves));
     }
     return Status::OK();
   }
@@ -161,15 +161,54 @@ Status ShredFlat(const LevelNode& n, const Column& col, int64_t rows, const int1
   d.num_values += present;
   LeafData::Segment s;
   s.col = &col;
-  if (present == rows) {
+  if (present == rows && begin == 0) {
     s.all = rows;
   } else {
     s.idx.reserve(static_cast<size_t>(present));
     for (int64_t i = 0; i < rows; ++i) {
-      if (defs[static_cast<size_t>(i)] == n.def) s.idx.push_back(static_cast<int32_t>(i));
+      if (defs[static_cast<size_t>(i)] == n.def) s.idx.push_back(static_cast<int32_t>(begin + i));
     }
   }
   d.segs.push_back(std::move(s));
+  return Status::OK();
+}
+
+// Shreds rows [0, rows) of a top-level list `n` whose element is flat: the elements' levels
+// column by column (elements of NULL lists marked absent), then one pass over the rows
+// placing them with their repetition levels (0 at a row's first element, elem_rep after).
+Status ShredFlatList(const LevelNode& n, const Column& col, int64_t rows,
+                     std::vector<LeafData>* leaves) {
+  const int32_t* o = col.offsets();
+  const int64_t e0 = o[0], count = o[rows] - o[0];
+  const bool optional = n.def > n.parent_def;
+  std::vector<int16_t> up(static_cast<size_t>(count), n.parent_def);
+  for (int64_t i = 0; i < rows; ++i) {
+    if (col.IsNull(i)) {
+      if (!optional) return NullInRequired(n);
+      continue;
+    }
+    std::fill(up.begin() + (o[i] - e0), up.begin() + (o[i + 1] - e0), n.elem_def);
+  }
+  std::vector<LeafData> elems(leaves->size());
+  SPATE_RETURN_IF_ERROR(ShredFlat(n.children[0], *col.child(0), e0, count, up.data(), &elems));
+  for (int l = n.first_leaf; l < n.first_leaf + n.num_leaves; ++l) {
+    const LeafData& t = elems[l];
+    LeafData& d = (*leaves)[l];
+    for (int64_t i = 0; i < rows; ++i) {
+      if (col.IsNull(i) || o[i] == o[i + 1]) {
+        d.def.push_back(col.IsNull(i) ? n.parent_def : n.def);
+        d.rep.push_back(0);
+        ++d.num_levels;
+        continue;
+      }
+      d.def.insert(d.def.end(), t.def.begin() + (o[i] - e0), t.def.begin() + (o[i + 1] - e0));
+      d.rep.push_back(0);
+      d.rep.insert(d.rep.end(), static_cast<size_t>(o[i + 1] - o[i] - 1), n.elem_rep);
+      d.num_levels += o[i + 1] - o[i];
+    }
+    d.num_values += t.num_values;
+    for (const auto& s : t.segs) d.segs.push_back(s);
+  }
   return Status::OK();
 }
 
@@ -486,7 +525,11 @@ Status ParquetWriter::FlushRowGroup() {
         continue;
       }
       if (IsFlat(node)) {
-        SPATE_RETURN_IF_ERROR(ShredFlat(node, col, n, nullptr, &leaves));
+        SPATE_RETURN_IF_ERROR(ShredFlat(node, col, 0, n, nullptr, &leaves));
+        continue;
+      }
+      if (node.kind == LevelNode::kList && IsFlat(node.children[0])) {
+        SPATE_RETURN_IF_ERROR(ShredFlatList(node, col, n, &leaves));
         continue;
       }
       Shredder sh{&leaves, {}};
