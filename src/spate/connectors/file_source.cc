@@ -309,7 +309,9 @@ class FileStreamSource final : public stream::Source {
         if (id == b) files.push_back(StripPath(e));
       }
     }
-    last_batch_files_[to] = files;
+    // Kept for cleanSource only (Commit drops them; without cleaning nothing would, and
+    // a long stream would keep every batch's file list).
+    if (Cleaning()) last_batch_files_[to] = files;
     if (files.empty()) {
       return DataSourcePtr(std::make_shared<stream::BatchesDataSource>(
           o_.schema, std::vector<BatchPtr>{}, Describe()));
@@ -396,7 +398,7 @@ class FileStreamSource final : public stream::Source {
   }
 
   Status Commit(const JsonValue& end) override {
-    if (clean_ == "off" || clean_.empty()) return Status::OK();
+    if (!Cleaning()) return Status::OK();
     int64_t to = LogOffset(end);
     std::vector<std::string> files;
     for (auto it = last_batch_files_.begin(); it != last_batch_files_.end();) {
@@ -448,6 +450,7 @@ class FileStreamSource final : public stream::Source {
     const JsonValue* p = e.Find("path");
     return p ? io::AbsolutePath(stream::StripFileScheme(p->string_value())) : "";
   }
+  bool Cleaning() const { return clean_ != "off" && !clean_.empty(); }
   std::string Key(const std::string& path) const {
     return file_name_only_ ? io::BaseName(path) : path;
   }
