@@ -191,7 +191,18 @@ void MinMaxTyped(const Column& c, const std::vector<uint8_t>* valid, ColumnStats
   const int64_t n = c.length();
   bool any = false;
   T lo{}, hi{};
-  for (int64_t i = 0; i < n; ++i) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    if (!valid && !c.may_have_nulls() && n > 0) {
+      // No NULL to skip: a plain min/max loop (vectorized).
+      lo = hi = v[0];
+      for (int64_t i = 1; i < n; ++i) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+      }
+      any = true;
+    }
+  }
+  for (int64_t i = any ? n : 0; i < n; ++i) {
     if ((valid && !(*valid)[i]) || c.IsNull(i)) continue;
     T x = v[i];
     if constexpr (std::is_floating_point_v<T>) {

@@ -80,6 +80,18 @@ struct Node {
     valid.push_back(1);
     ++length;
   }
+  // Empties the node and its children, keeping their capacity for the next batch.
+  void Clear() {
+    length = 0;
+    valid.clear();
+    i64.clear();
+    f64.clear();
+    i128.clear();
+    bools.clear();
+    offsets.assign(1, 0);
+    bytes.clear();
+    for (auto& c : children) c->Clear();
+  }
   // Drops entries from `len` on (and their children's entries).
   void Truncate(int64_t len) {
     if (len >= length) return;
@@ -138,15 +150,20 @@ std::unique_ptr<Node> MakeNode(const DataTypePtr& type) {
 }
 
 BufferPtr ValidityOf(const Node& n, int64_t* nulls) {
-  int64_t count = 0;
-  for (uint8_t v : n.valid) count += v == 0;
+  const int64_t count = std::count(n.valid.begin(), n.valid.end(), uint8_t{0});
   *nulls = count;
   if (count == 0) return nullptr;
   BufferPtr b = Buffer::Allocate(bits::BytesFor(n.length));
   uint8_t* bits = b->mutable_data();
-  std::memset(bits, 0, static_cast<size_t>(bits::BytesFor(n.length)));
-  for (int64_t i = 0; i < n.length; ++i) {
-    if (n.valid[i]) bits::Set(bits, i);
+  const uint8_t* v = n.valid.data();
+  int64_t i = 0;
+  for (; i + 8 <= n.length; i += 8) {
+    uint8_t byte = 0;
+    for (int k = 0; k < 8; ++k) byte |= static_cast<uint8_t>((v[i + k] != 0) << k);
+    bits[i >> 3] = byte;
+  }
+  for (; i < n.length; ++i) {
+    if (v[i]) bits::Set(bits, i);
   }
   return b;
 }
@@ -155,7 +172,11 @@ template <typename T, typename S>
 BufferPtr CopyValues(const std::vector<S>& v) {
   BufferPtr b = Buffer::Allocate(static_cast<int64_t>(std::max<size_t>(v.size(), 1) * sizeof(T)));
   T* out = b->mutable_data_as<T>();
-  for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<T>(v[i]);
+  if constexpr (std::is_same_v<T, S>) {
+    if (!v.empty()) std::memcpy(out, v.data(), v.size() * sizeof(T));
+  } else {
+    for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<T>(v[i]);
+  }
   b->set_size(static_cast<int64_t>(v.size() * sizeof(T)));
   return b;
 }
@@ -221,10 +242,7 @@ ColumnPtr FinishNode(Node& n) {
       out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<int64_t>(n.i64));
       break;
   }
-  // Reset.
-  auto fresh = MakeNode(n.type);
-  fresh->corrupt_index = n.corrupt_index;
-  n = std::move(*fresh);
+  n.Clear();
   return out;
 }
 

@@ -396,17 +396,27 @@ void ComputeStats(const std::vector<T>& v, Statistics* st) {
   } else {
     bool any = false;
     T mn{}, mx{};
-    for (const auto& x : v) {
-      if constexpr (std::is_floating_point_v<T>) {
-        if (std::isnan(x)) continue;
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) {
+      for (const auto& x : v) {
+        if constexpr (std::is_floating_point_v<T>) {
+          if (std::isnan(x)) continue;
+        }
+        if (!any) {
+          mn = mx = x;
+          any = true;
+        } else {
+          if (x < mn) mn = x;
+          if (mx < x) mx = x;
+        }
       }
-      if (!any) {
-        mn = mx = x;
-        any = true;
-      } else {
-        if (x < mn) mn = x;
-        if (mx < x) mx = x;
+    } else if (!v.empty()) {
+      // Integers: a plain min/max loop (vectorized).
+      mn = mx = v[0];
+      for (size_t i = 1; i < v.size(); ++i) {
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
       }
+      any = true;
     }
     if (!any) return;
     if constexpr (std::is_floating_point_v<T>) {
