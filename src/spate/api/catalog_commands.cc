@@ -255,7 +255,9 @@ DataFrame AlterTableProperties(const std::shared_ptr<SessionState>& state,
     }
     info.operation = "UNSET TBLPROPERTIES";
     info.operation_parameters["properties"] = JsonStringArray(keys);
+    // delta-spark 4.4 writes ifExists as a JSON boolean, true with or without IF EXISTS.
     info.operation_parameters["ifExists"] = "true";
+    info.boolean_parameters.insert("ifExists");
   }
   table::OptimisticTransaction txn(log, snapshot);
   table::Protocol protocol = snapshot->protocol();

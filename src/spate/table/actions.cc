@@ -233,7 +233,13 @@ Json CommitInfo::ToJson() const {
   Json o = Json::Object();
   if (timestamp) o.Set("timestamp", Json::Int(*timestamp));
   o.Set("operation", Json::String(operation));
-  o.Set("operationParameters", StringMap(operation_parameters));
+  Json params = StringMap(operation_parameters);
+  for (const auto& k : boolean_parameters) {
+    auto it = operation_parameters.find(k);
+    if (it != operation_parameters.end() && (it->second == "true" || it->second == "false"))
+      params.Set(k, Json::Bool(it->second == "true"));
+  }
+  o.Set("operationParameters", std::move(params));
   if (read_version) o.Set("readVersion", Json::Int(*read_version));
   if (isolation_level) o.Set("isolationLevel", Json::String(*isolation_level));
   if (is_blind_append) o.Set("isBlindAppend", Json::Bool(*is_blind_append));
@@ -252,6 +258,10 @@ CommitInfo CommitInfo::FromJson(const Json& j) {
   c.timestamp = j.GetInt("timestamp");
   c.operation = j.GetString("operation").value_or("");
   c.operation_parameters = StringMapFrom(j.Find("operationParameters"));
+  if (const Json* p = j.Find("operationParameters"); p && p->is_object()) {
+    for (const auto& [k, v] : p->fields())
+      if (v.is_bool()) c.boolean_parameters.insert(k);
+  }
   c.read_version = j.GetInt("readVersion");
   c.isolation_level = j.GetString("isolationLevel");
   c.is_blind_append = j.GetBool("isBlindAppend");

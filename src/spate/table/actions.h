@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -125,6 +126,10 @@ struct CommitInfo {
   std::string operation;
   /// Values are JSON-encoded strings as Delta writes them ("[]", "\"Append\"", "true").
   std::map<std::string, std::string> operation_parameters;
+  /// Parameters Delta writes as JSON booleans, not strings (UNSET TBLPROPERTIES'
+  /// `ifExists`): their "true" / "false" values are written as true / false (and read
+  /// back into this set).
+  std::set<std::string> boolean_parameters;
   std::optional<int64_t> read_version;
   std::optional<std::string> isolation_level;
   std::optional<bool> is_blind_append;

@@ -221,7 +221,8 @@ def describe_detail_columns(s):
 def table_properties_set_unset_show(s):
     """TBLPROPERTIES are the table's configuration: CREATE, ALTER TABLE SET / UNSET
     (a missing key without IF EXISTS is no error in Delta 4.4), SHOW TBLPROPERTIES [(key)],
-    DESCRIBE DETAIL's properties and the history's operations."""
+    DESCRIBE DETAIL's properties, the history's operations and the UNSET commits'
+    parameters (their types as written)."""
     path = os.path.join(s.tmp, "props")
     t = f"delta.`{path}`"
     s.spark.sql(f"CREATE TABLE {t} (id BIGINT) USING delta "
@@ -230,7 +231,13 @@ def table_properties_set_unset_show(s):
     s.spark.sql(f"ALTER TABLE {t} UNSET TBLPROPERTIES ('delta.appendOnly', 'nope')")
     s.spark.sql(f"ALTER TABLE {t} UNSET TBLPROPERTIES IF EXISTS ('nope')")
     detail = s.spark.sql(f"DESCRIBE DETAIL {t}").collect()[0]["properties"]
+    # The UNSET commits' parameters as written (ifExists is a JSON boolean in Delta 4.4).
+    unsets = (s.spark.read.json([os.path.join(path, "_delta_log", "%020d.json" % v)
+                                 for v in (2, 3)])
+              .where("commitInfo IS NOT NULL")
+              .select("commitInfo.operation", "commitInfo.operationParameters.*"))
     return {"show": s.spark.sql(f"SHOW TBLPROPERTIES {t}"),
+            "unsets": unsets,
             "one": s.spark.sql(f"SHOW TBLPROPERTIES {t} ('quality')"),
             "detail": s.spark.createDataFrame(sorted(dict(detail).items()), "k string, v string"),
             "history": _history(s, t)}
