@@ -711,10 +711,18 @@ class RangeReader final : public BatchReader {
   Result<BatchPtr> Next() override {
     if (next_ >= r_.until) return BatchPtr();
     if (!client_) SPATE_RETURN_IF_ERROR(Start(next_));
-    StringBuilder key(DataType::Binary(), kRowsPerBatch), value(DataType::Binary(), kRowsPerBatch),
-        topic(DataType::String(), kRowsPerBatch);
-    FixedWidthBuilder<int32_t> part(DataType::Int(), kRowsPerBatch), ts_type(DataType::Int(), kRowsPerBatch);
-    FixedWidthBuilder<int64_t> off(DataType::Long(), kRowsPerBatch), ts(DataType::Timestamp(), kRowsPerBatch);
+    // Only the columns the scan reads are built (the topic, one name per range, at the end);
+    // keys and values go into buffers sized from the previous batch (no regrowth copies).
+    bool built[8] = {};
+    for (int c : cols_) built[c] = true;
+    const bool built_ts = built[5] || built[6];
+    auto rows_for = [&](int c) { return built[c] ? kRowsPerBatch : int64_t{1}; };
+    StringBuilder key(DataType::Binary(), rows_for(0), built[0] ? key_bytes_ : 64),
+        value(DataType::Binary(), rows_for(1), built[1] ? value_bytes_ : 64),
+        topic(DataType::String(), rows_for(2));
+    FixedWidthBuilder<int32_t> part(DataType::Int(), rows_for(3)), ts_type(DataType::Int(), rows_for(6));
+    FixedWidthBuilder<int64_t> off(DataType::Long(), rows_for(4)), ts(DataType::Timestamp(), rows_for(5));
+    int64_t key_bytes = 0, value_bytes = 0;
     // headers: array<struct<key,value>> built from its parts.
     std::vector<int32_t> h_offsets{0};
     ValidityBuilder h_valid;
@@ -722,10 +730,6 @@ class RangeReader final : public BatchReader {
     int64_t rows = 0;
     auto last_progress = std::chrono::steady_clock::now();
     msgs_.resize(1024);
-    // Only the columns the scan reads are built (the topic, one name per range, at the end).
-    bool built[8] = {};
-    for (int c : cols_) built[c] = true;
-    const bool built_ts = built[5] || built[6];
     while (rows < kRowsPerBatch && next_ < r_.until) {
       // Never more than the range still needs: what stays in the queue is the next
       // batch's (the consumer goes back to the pool knowing where its queue is).
@@ -773,12 +777,14 @@ class RangeReader final : public BatchReader {
         if (!built[0]) {
         } else if (m->key) {
           key.Append({static_cast<const char*>(m->key), m->key_len});
+          key_bytes += static_cast<int64_t>(m->key_len);
         } else {
           key.AppendNull();
         }
         if (!built[1]) {
         } else if (m->payload) {
           value.Append({static_cast<const char*>(m->payload), m->len});
+          value_bytes += static_cast<int64_t>(m->len);
         } else {
           value.AppendNull();
         }
@@ -846,6 +852,10 @@ class RangeReader final : public BatchReader {
       }
     }
     if (next_ >= r_.until) Release();
+    if (rows == kRowsPerBatch) {
+      key_bytes_ = std::max<int64_t>(64, key_bytes + key_bytes / 8);
+      value_bytes_ = std::max<int64_t>(64, value_bytes + value_bytes / 8);
+    }
     if (built[2]) {
       for (int64_t i = 0; i < rows; ++i) topic.Append(r_.tp.topic);
     }
@@ -932,6 +942,8 @@ class RangeReader final : public BatchReader {
   std::shared_ptr<const ReadOptions> o_;
   SchemaPtr full_, schema_;
   std::vector<int> cols_;
+  // Key and value bytes of the last full batch and an eighth more: the next batch's buffers.
+  int64_t key_bytes_ = 8192, value_bytes_ = 8192;
   std::unique_ptr<Client> client_;
   std::vector<rd_kafka_message_t*> msgs_;
   size_t buffered_ = 0;
