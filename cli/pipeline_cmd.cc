@@ -98,11 +98,12 @@ int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& er
   }
   const std::string& first = args.files[0];
   if (EndsWith(first, ".yml") || EndsWith(first, ".yaml")) {
-    std::vector<std::string> py = {"run", "--spec", first};
-    if (args.continuous) py.push_back("--continuous");
+    std::vector<std::string> py = {args.dry_run ? "dry-run" : "run", "--spec", first};
     if (!args.storage.empty()) py.insert(py.end(), {"--storage", args.storage});
-    py.insert(py.end(), {"--trigger-interval", args.trigger_interval});
     for (const auto& c : args.confs) py.insert(py.end(), {"--conf", c});
+    if (args.dry_run) return ExecPythonModule("spate.pipelines", py);
+    if (args.continuous) py.push_back("--continuous");
+    py.insert(py.end(), {"--trigger-interval", args.trigger_interval});
     for (const auto& f : args.full_refresh) py.insert(py.end(), {"--full-refresh", f});
     if (args.full_refresh_all) py.push_back("--full-refresh-all");
     return ExecPythonModule("spate.pipelines", py);
@@ -146,6 +147,7 @@ int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& er
     o.trigger_interval = args.trigger_interval;
     o.full_refresh = args.full_refresh;
     o.full_refresh_all = args.full_refresh_all;
+    o.dry_run = args.dry_run;
     o.on_event = [&err](const std::string& line) { err << Stamp() << line << "\n"; };
     o.should_stop = [] { return g_interrupted != 0; };
     std::signal(SIGINT, OnInterrupt);
@@ -154,7 +156,9 @@ int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& er
     for (const auto& [file, text] : sources) pipeline.addSql(text, file);
     for (const auto& r : pipeline.run()) {
       out << r.target;
-      if (r.kind == api::Pipeline::DatasetKind::kStreamingTable) {
+      if (args.dry_run) {
+        out << ": resolved";
+      } else if (r.kind == api::Pipeline::DatasetKind::kStreamingTable) {
         out << ": " << r.rows << " rows in " << r.batches << " batches";
         if (r.flow != r.target) out << " (flow " << r.flow << ")";
       } else if (r.kind == api::Pipeline::DatasetKind::kMaterializedView) {

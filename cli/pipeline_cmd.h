@@ -25,6 +25,7 @@ struct RunPipelineArgs {
   std::vector<std::string> confs;  // key=value
   std::vector<std::string> full_refresh;
   bool full_refresh_all = false;
+  bool dry_run = false;  // resolve every flow, run nothing (spark-pipelines dry-run)
   bool ui = false;
   int ui_port = 4040;
 };

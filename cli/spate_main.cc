@@ -124,6 +124,9 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   run_cmd->add_flag("--full-refresh-all", run_args.full_refresh_all,
                     "Reset and recompute every dataset");
+  run_cmd->add_flag("--dry-run", run_args.dry_run,
+                    "Resolve every flow and report errors without running anything "
+                    "(spark-pipelines dry-run)");
   run_cmd->add_flag("--ui", run_args.ui, "Serve the monitoring server while the pipeline runs");
   run_cmd->add_option("--ui-port", run_args.ui_port, "Port of the monitoring server");
 

@@ -60,8 +60,9 @@ void BindPipelines(py::module_& m) {
                        std::optional<std::string> database, bool continuous,
                        const std::string& trigger_interval,
                        const std::vector<std::string>& full_refresh, bool full_refresh_all,
-                       std::optional<py::function> on_event) {
+                       std::optional<py::function> on_event, bool dry_run) {
              PipelineOptions o;
+             o.dry_run = dry_run;
              o.storage = storage;
              o.database = std::move(database);
              o.continuous = continuous;
@@ -85,7 +86,8 @@ void BindPipelines(py::module_& m) {
            py::arg("spark"), py::arg("storage"), py::arg("database") = py::none(),
            py::arg("continuous") = false, py::arg("trigger_interval") = "10 seconds",
            py::arg("full_refresh") = std::vector<std::string>{},
-           py::arg("full_refresh_all") = false, py::arg("on_event") = py::none())
+           py::arg("full_refresh_all") = false, py::arg("on_event") = py::none(),
+           py::arg("dry_run") = false)
       .def("add_sql", &Pipeline::addSql, py::arg("text"), py::arg("file") = "")
       .def("define_dataset",
            [](Pipeline& p, const std::string& name, Pipeline::DatasetKind kind,

@@ -314,6 +314,55 @@ def test_a_failed_flow_skips_its_dependents_and_the_others_run_on(spark, tmp_pat
     assert spark.table("fine").collect()[0][0] == 1
 
 
+def test_dry_run_resolves_without_writing(spark, tmp_path):
+    """`spate run --dry-run` (SQL files) and on a spec (`spate.pipelines dry-run`), as
+    spark-pipelines dry-run: every flow resolved against the graph, nothing written; an
+    unresolvable flow and its dependents reported, exit code 1."""
+    cli, src, work = landed(spark, tmp_path, 10)
+    conf = ["--conf", f"spark.sql.warehouse.dir={work}/warehouse"]
+    (work / "p.sql").write_text(BRONZE_SQL.format(src=src) + SILVER_SQL + GOLD_SQL)
+    r = run([cli, "run", "--dry-run", str(work / "p.sql"), *conf])
+    assert "Run is COMPLETED." in r.stderr, r.stderr
+    assert "events_by_type: resolved" in r.stdout, r.stdout
+    assert not (work / "warehouse").exists() and not (work / "pipeline-storage").exists()
+    (work / "bad.sql").write_text(BRONZE_SQL.format(src=src) + """
+        CREATE MATERIALIZED VIEW broken AS SELECT nope FROM events_bronze;
+        CREATE MATERIALIZED VIEW after_broken AS SELECT * FROM broken;
+    """)
+    r = subprocess.run([cli, "run", "--dry-run", str(work / "bad.sql"), *conf],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "Failed to resolve flow: 'spark_catalog.default.broken'." in r.stderr, r.stderr
+    assert "UNRESOLVED_COLUMN" in r.stderr, r.stderr
+    assert ("Failed to resolve flow due to upstream failure: "
+            "'spark_catalog.default.after_broken'." in r.stderr), r.stderr
+    assert "Flows with errors: spark_catalog.default.broken" in r.stderr, r.stderr
+    assert not (work / "warehouse").exists()
+    # A spec with a Python flow: resolved in Python, nothing written either.
+    spec_work = tmp_path / "spec"
+    course_spec(spec_work, src, "storage", "warehouse")
+    r = run([cli, "run", "--dry-run", "spark-pipeline.yml"], cwd=spec_work)
+    assert "events_silver: resolved" in r.stdout and "Run is COMPLETED." in r.stderr, \
+        r.stdout + r.stderr
+    assert not (spec_work / "warehouse").exists() and not (spec_work / "storage").exists()
+
+
+def test_read_stream_table_of_a_temp_view(spark, tmp_path):
+    """readStream.table of a temporary view over a stream reads it (as Spark; what a Python
+    flow reading another dataset sees in a dry run); a batch view is refused."""
+    _, src, _ = landed(spark, tmp_path, 10)
+    spark.readStream.schema(SCHEMA).json(f"{src}/batch_1").createOrReplaceTempView("s_view")
+    df = spark.readStream.table("s_view").where("amount >= 0")
+    assert df.isStreaming
+    q = df.writeStream.format("memory").queryName("from_view").trigger(availableNow=True).start()
+    q.awaitTermination()
+    assert spark.table("from_view").count() == spark.read.json(f"{src}/batch_1").where(
+        "amount >= 0").count() > 0
+    spark.range(3).createOrReplaceTempView("b_view")
+    with pytest.raises(PySparkException, match="not a temp view of streaming logical plan"):
+        spark.readStream.table("b_view")
+
+
 def test_continuous_run_stops_on_sigint(spark, tmp_path):
     import signal
     import time

@@ -45,14 +45,16 @@ class Pipeline:
         for r in p.run(): print(r["target"], r["rows"])
 
     ``run()`` processes what is available (availableNow) or, with ``continuous=True``, runs
-    until ``stop()`` or Ctrl-C. Datasets, checkpoints and refusals: docs/pipelines.md."""
+    until ``stop()`` or Ctrl-C; with ``dry_run=True`` it only resolves every flow (as
+    ``spark-pipelines dry-run``: nothing is written; unresolvable flows raise). Datasets, checkpoints and refusals: docs/pipelines.md."""
 
     def __init__(self, spark: Any, storage: str, *, database: Optional[str] = None,
                  continuous: bool = False, trigger_interval: str = "10 seconds",
                  full_refresh: Sequence[str] = (), full_refresh_all: bool = False,
-                 on_event: Optional[Callable[[str], None]] = None) -> None:
+                 on_event: Optional[Callable[[str], None]] = None,
+                 dry_run: bool = False) -> None:
         self._p = _spate.Pipeline(spark._js, storage, database, continuous, trigger_interval,
-                                  list(full_refresh), full_refresh_all, on_event)
+                                  list(full_refresh), full_refresh_all, on_event, dry_run)
 
     def add_sql(self, text: str, file: str = "") -> "Pipeline":
         self._p.add_sql(text, file)

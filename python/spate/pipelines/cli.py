@@ -113,7 +113,8 @@ def register_definitions(spec_path: Path, spec: Mapping[str, Any], pipeline: Any
 
 def _pipeline(spec_path: Path, *, continuous: bool = False, storage: Optional[str] = None,
               trigger_interval: str = "10 seconds", confs: Sequence[str] = (),
-              full_refresh: Sequence[str] = (), full_refresh_all: bool = False) -> Any:
+              full_refresh: Sequence[str] = (), full_refresh_all: bool = False,
+              dry_run: bool = False) -> Any:
     """The spec's session and pipeline, its definitions registered (nothing run)."""
     # Unmodified pyspark pipeline files: `from pyspark import pipelines as dp` is spate's.
     from spate.submit import install_aliases
@@ -137,7 +138,7 @@ def _pipeline(spec_path: Path, *, continuous: bool = False, storage: Optional[st
         root = str(spec_path.parent.resolve() / root)
     log("Creating dataflow graph...")
     pipeline = _spate.Pipeline(spark._js, root, spec["database"], continuous, trigger_interval,
-                               list(full_refresh), full_refresh_all, log)
+                               list(full_refresh), full_refresh_all, log, dry_run)
     log("Registering graph elements...")
     register_definitions(spec_path, spec, pipeline, spark)
     return pipeline
@@ -145,12 +146,15 @@ def _pipeline(spec_path: Path, *, continuous: bool = False, storage: Optional[st
 
 def run(spec_path: Path, *, continuous: bool = False, storage: Optional[str] = None,
         trigger_interval: str = "10 seconds", confs: Sequence[str] = (),
-        full_refresh: Sequence[str] = (), full_refresh_all: bool = False) -> List[Dict[str, Any]]:
-    """Runs the pipeline of ``spec_path``; returns what each flow did."""
+        full_refresh: Sequence[str] = (), full_refresh_all: bool = False,
+        dry_run: bool = False) -> List[Dict[str, Any]]:
+    """Runs the pipeline of ``spec_path`` (with ``dry_run``, only resolves its flows);
+    returns what each flow did."""
     import json
     pipeline = _pipeline(spec_path, continuous=continuous, storage=storage,
                          trigger_interval=trigger_interval, confs=confs,
-                         full_refresh=full_refresh, full_refresh_all=full_refresh_all)
+                         full_refresh=full_refresh, full_refresh_all=full_refresh_all,
+                         dry_run=dry_run)
     # The flows' checkpoints record this run (`spate checkpoint replay DIR` without --query).
     _spate.setQueryProgram(json.dumps({
         "kind": "pipeline", "cwd": os.getcwd(), "files": [str(spec_path.resolve())],
@@ -175,20 +179,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="spate run", description="Pipelines CLI")
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="Run a pipeline")
-    r.add_argument("--spec", help="Path to the pipeline spec.")
-    r.add_argument("--storage", help="Overrides the spec's storage root.")
+    d = sub.add_parser("dry-run", help="Resolve every flow of a pipeline without running it")
+    for p in (r, d):
+        p.add_argument("--spec", help="Path to the pipeline spec.")
+        p.add_argument("--storage", help="Overrides the spec's storage root.")
+        p.add_argument("--conf", action="append", default=[])
     r.add_argument("--continuous", action="store_true")
     r.add_argument("--trigger-interval", default="10 seconds")
-    r.add_argument("--conf", action="append", default=[])
     r.add_argument("--full-refresh", action="append", default=[])
     r.add_argument("--full-refresh-all", action="store_true")
     args = parser.parse_args(argv)
     spec = Path(args.spec) if args.spec else find_pipeline_spec(Path.cwd())
-    refresh = [t.strip() for v in args.full_refresh for t in v.split(",") if t.strip()]
+    dry = args.command == "dry-run"
+    refresh = [] if dry else [t.strip() for v in args.full_refresh for t in v.split(",")
+                              if t.strip()]
     try:
-        results = run(spec, continuous=args.continuous, storage=args.storage,
-                      trigger_interval=args.trigger_interval, confs=args.conf,
-                      full_refresh=refresh, full_refresh_all=args.full_refresh_all)
+        results = run(spec, continuous=not dry and args.continuous, storage=args.storage,
+                      trigger_interval="10 seconds" if dry else args.trigger_interval,
+                      confs=args.conf, full_refresh=refresh,
+                      full_refresh_all=not dry and args.full_refresh_all, dry_run=dry)
     except KeyboardInterrupt:
         return 0
     except PySparkException as e:
@@ -196,7 +205,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 1
     for res in results:
         kind = res["kind"]
-        if kind == _spate.PipelineDatasetKind.STREAMING_TABLE:
+        if dry:
+            print(f"{res['target']}: resolved")
+        elif kind == _spate.PipelineDatasetKind.STREAMING_TABLE:
             print(f"{res['target']}: {res['rows']} rows in {res['batches']} batches")
         elif kind == _spate.PipelineDatasetKind.MATERIALIZED_VIEW:
             print(f"{res['target']}: recomputed")

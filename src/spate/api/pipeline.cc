@@ -46,6 +46,19 @@ void CollectReads(const sql::PlanPtr& p, const std::set<std::string>& ctes,
   for (const auto& c : p->children) CollectReads(c, inner, out);
 }
 
+// Whether a plan reads a stream (STREAM t, STREAM read_files(...)), CTEs included.
+bool ReadsStream(const sql::PlanPtr& p) {
+  if (!p) return false;
+  if (p->streaming) return true;
+  for (const auto& [name, cte] : p->ctes) {
+    if (ReadsStream(cte)) return true;
+  }
+  for (const auto& c : p->children) {
+    if (ReadsStream(c)) return true;
+  }
+  return false;
+}
+
 /// The config of the query `start` starts, caught by the start hook (nothing starts).
 stream::QueryConfig CaptureStart(const std::function<void()>& start) {
   std::optional<stream::QueryConfig> captured;
@@ -129,6 +142,7 @@ void Pipeline::addSql(const std::string& text, const std::string& file) {
     f.by_name = by_name;
     CollectReads(plan, {}, &f.reads);
     f.reads_known = true;
+    f.reads_stream = ReadsStream(plan);
     defineFlow(std::move(f));
   };
   for (const sql::Statement& st : statements) {
@@ -278,6 +292,138 @@ BatchReplay Pipeline::replayCheckpoint(const std::string& dir, int64_t batch_id,
   return ReplayBatch(spark_, config, stream::StripFileScheme(dir), batch_id, out);
 }
 
+std::string Pipeline::Label(const Flow& flow) const {
+  const Dataset* d = FindDataset(flow.target);
+  if (d && d->kind == DatasetKind::kTemporaryView) return flow.name;
+  auto state = spark_.state();
+  std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(flow.target));
+  return ValueOrThrow(state->warehouse().QualifyTable(parts, state->catalog.current_database()))
+      .Unquoted();
+}
+
+DataFrame Pipeline::PlanFlow(const Flow& f, const Dataset& d) const {
+  DataFrame df = f.query();
+  if (d.kind == DatasetKind::kMaterializedView && df.isStreaming()) {
+    ThrowStatus(Status::Invalid("Materialized view " + d.name +
+                                " reads a stream (STREAM ...): a materialized view is a batch "
+                                "query; declare a streaming table instead."));
+  }
+  if (d.kind == DatasetKind::kStreamingTable && !df.isStreaming()) {
+    ThrowStatus(Status::Invalid(
+        "Streaming table " + d.name + " is written by flow " + f.name +
+        ", whose query is a batch query: read its input with STREAM(...) or "
+        "STREAM read_files(...)."));
+  }
+  return df;
+}
+
+std::vector<Pipeline::FlowResult> Pipeline::DryRun(const std::vector<std::string>& order) {
+  // As spark-pipelines dry-run: each flow resolved in order against the graph — a dataset
+  // defined earlier is read as its query defines it (a temporary view standing for it
+  // while the dry run lasts), so nothing has to exist and nothing is written.
+  auto state = spark_.state();
+  const std::vector<std::vector<size_t>> deps = Dependencies();
+  std::vector<bool> broken(flows_.size(), false);
+  std::vector<std::string> with_errors, upstream, stand_ins;
+  std::vector<FlowResult> results;
+  auto index_of = [&](const std::string& name) {
+    size_t i = 0;
+    while (i < flows_.size() && flows_[i].name != name) ++i;
+    return i;
+  };
+  std::vector<bool> waiting(flows_.size(), false);  // deferred code flows
+  auto resolve = [&](size_t i, std::vector<size_t>* deferred) {
+    const Flow& f = flows_[i];
+    const Dataset& d = *FindDataset(f.target);
+    const std::string label = Label(f);
+    FlowResult r{f.name, f.target, d.kind, 0, 0};
+    r.status = "RESOLVED";
+    waiting[i] = false;
+    for (size_t j : deps[i]) {
+      if (waiting[j] && deferred) {  // it reads a code flow that waits: it waits too
+        waiting[i] = true;
+        deferred->push_back(i);
+        return;
+      }
+    }
+    for (size_t j : deps[i]) {
+      if (!broken[j] || broken[i]) continue;
+      broken[i] = true;
+      r.status = "SKIPPED";
+      Event("Failed to resolve flow due to upstream failure: '" + label + "'.");
+      Event("Error: Failed to read dataset '" + Label(flows_[j]) +
+            "'. Dataset is defined in the pipeline but could not be resolved.");
+      upstream.push_back(label);
+    }
+    if (!broken[i]) {
+      try {
+        // A streaming table's stand-in is its (streaming) query: a SQL materialized view
+        // that reads it without STREAM is still a batch query.
+        const bool batch_view = d.kind == DatasetKind::kMaterializedView && f.reads_known &&
+                                !f.reads_stream;
+        DataFrame df = batch_view ? f.query() : PlanFlow(f, d);
+        if (batch_view) df.schema();  // analyzed
+        const bool qualified = ValueOrThrow(sql::ParseMultipartIdentifier(d.name)).size() > 1;
+        if (d.kind == DatasetKind::kTemporaryView) {
+          CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
+        } else if (!qualified && !state->catalog.LookupView({d.name})) {
+          CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/false));
+          stand_ins.push_back(d.name);
+        }
+      } catch (const SparkException& e) {
+        if (deferred && !f.reads_known && e.status().error_class() == "TABLE_OR_VIEW_NOT_FOUND") {
+          waiting[i] = true;
+          deferred->push_back(i);
+          return;
+        }
+        broken[i] = true;
+        r.status = "FAILED";
+        r.error = e.what();
+        Event("Failed to resolve flow: '" + label + "'.");
+        Event(std::string("Error: ") + e.what());
+        with_errors.push_back(label);
+      }
+    }
+    results.push_back(r);
+  };
+  try {
+    // Code flows whose reads are unknown wait for the others, as in a run; a round
+    // without progress resolves them for good (their errors are theirs).
+    std::vector<size_t> pending;
+    for (const std::string& name : order) pending.push_back(index_of(name));
+    while (!pending.empty()) {
+      std::vector<size_t> deferred;
+      for (size_t i : pending) resolve(i, &deferred);
+      if (deferred.size() == pending.size()) {
+        for (size_t i : deferred) resolve(i, nullptr);
+        break;
+      }
+      pending = std::move(deferred);
+    }
+  } catch (...) {
+    for (const auto& v : stand_ins) state->catalog.DropTempView({v});
+    throw;
+  }
+  for (const auto& v : stand_ins) state->catalog.DropTempView({v});
+  last_run_ = results;
+  if (!with_errors.empty()) {
+    auto joined = [](const std::vector<std::string>& names) {
+      std::string out;
+      for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+      return out;
+    };
+    ThrowStatus(Status::Invalid(
+        "Failed to resolve flows in the pipeline.\n\nA flow can fail to resolve because the "
+        "flow itself contains errors or because it reads\nfrom an upstream flow which failed "
+        "to resolve.\n\nFlows with errors: " + joined(with_errors) +
+        "\nFlows that failed due to upstream errors: " + joined(upstream) +
+        "\n\nTo view the exceptions that were raised while resolving these flows, look for "
+        "flow\nfailures that precede this log."));
+  }
+  Event("Run is COMPLETED.");
+  return results;
+}
+
 std::vector<Pipeline::FlowResult> Pipeline::run() {
   stop_.store(false);
   last_run_.clear();
@@ -310,6 +456,7 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
       std::filesystem::remove_all(std::filesystem::path(checkpointOf(f)).parent_path(), ec);
     }
   }
+  if (options_.dry_run) return DryRun(order);
   int64_t interval_ms = 0;
   if (options_.continuous) {
     interval_ms = ValueOrThrow(stream::Trigger::ParseIntervalMs(options_.trigger_interval));
@@ -366,15 +513,7 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
     }
     return flows_.size();
   };
-  auto qualified = [&](const Flow& f) {
-    std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(f.target));
-    auto id = ValueOrThrow(state->warehouse().QualifyTable(parts, state->catalog.current_database()));
-    return id.Unquoted();
-  };
-  auto label_of = [&](size_t i) {
-    const Flow& f = flows_[i];
-    return FindDataset(f.target)->kind == DatasetKind::kTemporaryView ? f.name : qualified(f);
-  };
+  auto label_of = [&](size_t i) { return Label(flows_[i]); };
   auto ensure_table = [&](const Dataset& d, const DataFrame& df) {
     sql::Statement create;
     create.kind = sql::Statement::Kind::kCreateTable;
@@ -388,21 +527,7 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
     RunCatalogStatement(state, create);
   };
   // A flow's query, checked against its dataset's kind (planning: not retried).
-  auto plan_flow = [&](const Flow& f, const Dataset& d) {
-    DataFrame df = f.query();
-    if (d.kind == DatasetKind::kMaterializedView && df.isStreaming()) {
-      ThrowStatus(Status::Invalid("Materialized view " + d.name +
-                                  " reads a stream (STREAM ...): a materialized view is a batch "
-                                  "query; declare a streaming table instead."));
-    }
-    if (d.kind == DatasetKind::kStreamingTable && !df.isStreaming()) {
-      ThrowStatus(Status::Invalid(
-          "Streaming table " + d.name + " is written by flow " + f.name +
-          ", whose query is a batch query: read its input with STREAM(...) or "
-          "STREAM read_files(...)."));
-    }
-    return df;
-  };
+  auto plan_flow = [&](const Flow& f, const Dataset& d) { return PlanFlow(f, d); };
   auto refresh_view = [&](const Dataset& d, const DataFrame& df) {
     ensure_table(d, df);
     SaveAsTable(df, QuoteName(d.name), "overwrite", "delta", d.partition_columns,
@@ -475,6 +600,7 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
             }
             q.awaitTermination();
             for (const auto& p : q.recentProgress()) {
+              if (!p.duration_ms.count("addBatch")) continue;  // a trigger without a batch
               ++r.batches;
               r.rows += p.num_input_rows;
             }
@@ -525,6 +651,7 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
     auto next_refresh = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
     auto collect = [&](Running& run) {
       for (const auto& p : run.query.recentProgress()) {
+        if (!p.duration_ms.count("addBatch")) continue;  // a trigger without a batch
         ++result_of(run.flow).batches;
         result_of(run.flow).rows += p.num_input_rows;
       }

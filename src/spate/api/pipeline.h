@@ -58,6 +58,10 @@ struct PipelineOptions {
   /// full_refresh_all resets every one.
   std::vector<std::string> full_refresh;
   bool full_refresh_all = false;
+  /// Validate only (spark-pipelines dry-run): every flow's query is analyzed in order,
+  /// later flows reading the datasets as the earlier flows' queries define them; nothing
+  /// is written, no table created or refreshed, no checkpoint touched.
+  bool dry_run = false;
   /// Polled by a continuous run (every 100 ms): true stops it.
   std::function<bool()> should_stop;
   /// Event lines ("Flow spark_catalog.default.bronze is RUNNING."), as spark-pipelines logs.
@@ -84,6 +88,7 @@ class Pipeline {
     /// flows, which are then retried until the datasets they read exist.
     std::vector<std::string> reads;
     bool reads_known = false;
+    bool reads_stream = false;  // SQL: the query reads STREAM(...) / STREAM read_files(...)
     bool by_name = false;  // INSERT INTO ... BY NAME
   };
   /// What a run did per flow.
@@ -137,6 +142,12 @@ class Pipeline {
   std::string Key(const std::string& name) const;  // catalog.database.table, lowercased
   /// Per flow, the flows writing the datasets it reads (SQL flows; code flows: none).
   std::vector<std::vector<size_t>> Dependencies() const;
+  /// catalog.database.table of a flow's dataset; a temporary view's flow name.
+  std::string Label(const Flow& flow) const;
+  /// The flow's query, checked against its dataset's kind (a stream into a streaming
+  /// table, a batch query into a materialized view).
+  DataFrame PlanFlow(const Flow& flow, const Dataset& dataset) const;
+  std::vector<FlowResult> DryRun(const std::vector<std::string>& order);
   const Dataset* FindDataset(const std::string& name) const;
   void Event(const std::string& line) const;
 

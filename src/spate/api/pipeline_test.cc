@@ -170,5 +170,57 @@ TEST_F(PipelineTest, AFailedFlowSkipsItsDependentsAndTheOthersRunOn) {
   EXPECT_EQ(Count("fine"), 1);
 }
 
+TEST_F(PipelineTest, DryRunResolvesEveryFlowAndWritesNothing) {
+  Land("a.json", 0, 4);
+  std::vector<std::string> events;
+  PipelineOptions o = Options();
+  o.dry_run = true;
+  o.on_event = [&](const std::string& e) { events.push_back(e); };
+  // Nothing exists yet: later flows read the datasets as the earlier ones define them.
+  Pipeline ok(*spark_, o);
+  ok.addSql(Sql());
+  auto results = ok.run();
+  ASSERT_EQ(results.size(), 4u);
+  for (const auto& r : results) EXPECT_EQ(r.status, "RESOLVED") << r.flow;
+  EXPECT_EQ(events.back(), "Run is COMPLETED.");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/storage"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/warehouse/bronze"));
+  EXPECT_THROW(spark_->table("silver"), SparkException);  // no stand-in is left behind
+
+  // A flow that does not resolve, and one reading it: spark-pipelines dry-run's report.
+  events.clear();
+  Pipeline bad(*spark_, o);
+  bad.addSql(Sql() +
+             "CREATE MATERIALIZED VIEW broken AS SELECT nope FROM per_k;\n"
+             "CREATE MATERIALIZED VIEW after_broken AS SELECT * FROM broken;");
+  try {
+    bad.run();
+    FAIL() << "the dry run passed";
+  } catch (const SparkException& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("Failed to resolve flows in the pipeline."), std::string::npos) << what;
+    EXPECT_NE(what.find("Flows with errors: spark_catalog.default.broken\n"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("Flows that failed due to upstream errors: "
+                        "spark_catalog.default.after_broken"),
+              std::string::npos)
+        << what;
+  }
+  auto has = [&](const std::string& line) {
+    return std::find(events.begin(), events.end(), line) != events.end();
+  };
+  EXPECT_TRUE(has("Failed to resolve flow: 'spark_catalog.default.broken'."));
+  EXPECT_TRUE(has("Failed to resolve flow due to upstream failure: "
+                  "'spark_catalog.default.after_broken'."));
+  EXPECT_TRUE(has("Error: Failed to read dataset 'spark_catalog.default.broken'. Dataset is "
+                  "defined in the pipeline but could not be resolved."));
+  std::map<std::string, std::string> status;
+  for (const auto& r : bad.lastRun()) status[r.flow] = r.status;
+  EXPECT_EQ(status["broken"], "FAILED");
+  EXPECT_EQ(status["after_broken"], "SKIPPED");
+  EXPECT_EQ(status["per_k"], "RESOLVED");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/warehouse/bronze"));
+}
+
 }  // namespace
 }  // namespace spate::api

@@ -9,7 +9,6 @@
 #include "spate/api/session_state.h"
 #include "spate/api/streaming.h"
 #include "spate/sql/analyzer.h"
-#include "spate/stream/streaming_plan.h"
 
 namespace spate::api {
 
@@ -34,25 +33,9 @@ std::string FormatOfPath(const std::string& path) {
   return "";
 }
 
-sql::PlanPtr Aliased(const sql::PlanPtr& plan, const std::string& alias) {
-  auto a = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kSubqueryAlias);
-  a->alias = alias;
-  a->children.push_back(plan);
-  return a;
-}
-
+// STREAM name: a streaming temp view or a table, as readStream.table reads it.
 sql::PlanPtr StreamOfName(const std::shared_ptr<SessionState>& state,
                           const std::vector<std::string>& name) {
-  if (sql::BoundPlanPtr view = state->catalog.LookupView(name)) {
-    if (!stream::IsStreamingBound(*view)) {
-      ThrowStatus(Status::Invalid(
-          name.back() + " is not a temp view of streaming logical plan, please use batch API "
-                        "such as `DataFrameReader.table` to read it."));
-    }
-    auto analyzed = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kAnalyzed);
-    analyzed->bound = view;
-    return Aliased(analyzed, name.back());
-  }
   return DataStreamReader(state).table(sql::QuoteIdentifier(name)).plan();
 }
 

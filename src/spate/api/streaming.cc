@@ -574,9 +574,25 @@ DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::str
 }  // namespace
 
 DataFrame DataStreamReader::table(const std::string& name) const {
+  // A temporary view of a streaming plan is read as that stream (as Spark resolves
+  // readStream.table and SQL's STREAM name); one of a batch plan is refused.
+  const std::vector<std::string> parts = SplitTableName(name);
+  if (sql::BoundPlanPtr view = session_->catalog.LookupView(parts)) {
+    if (!stream::IsStreamingBound(*view)) {
+      ThrowStatus(Status::Invalid(
+          parts.back() + " is not a temp view of streaming logical plan, please use batch API "
+                         "such as `DataFrameReader.table` to read it."));
+    }
+    auto analyzed = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kAnalyzed);
+    analyzed->bound = view;
+    auto alias = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kSubqueryAlias);
+    alias->alias = parts.back();
+    alias->children.push_back(analyzed);
+    return DataFrame(session_, alias);
+  }
   auto& wh = session_->warehouse();
   auto id = ValueOrThrow(
-      wh.QualifyTable(SplitTableName(name), session_->catalog.current_database()));
+      wh.QualifyTable(parts, session_->catalog.current_database()));
   auto loc = ValueOrThrow(wh.LookupTable(id));
   if (!loc)
     ThrowStatus(
