@@ -122,7 +122,9 @@ class LineReader final : public BatchReader {
           data.insert(data.begin() + rescued_index_, Rescue(next_, stop, data, rows));
         }
       } else {
-        StringBuilder b(DataType::String(), static_cast<int64_t>(stop - next_));
+        int64_t bytes = 0;  // the batch's bytes, so the builder never regrows
+        for (size_t i = next_; i < stop; ++i) bytes += static_cast<int64_t>(lines_[i].size());
+        StringBuilder b(DataType::String(), static_cast<int64_t>(stop - next_), std::max<int64_t>(bytes, 1));
         for (size_t i = next_; i < stop; ++i) b.Append(lines_[i]);
         rows = static_cast<int64_t>(stop - next_);
         data.push_back(b.Finish());
