@@ -60,7 +60,11 @@ asan_build() {
 }
 
 # Real Spark as the oracle: the pinned pyspark/delta-spark (installed once into build/,
-# failing with its reason when it cannot be) runs the same cases as spate.
+# failing with its reason when it cannot be) runs the same cases as spate. Cases whose
+# recorded Spark answer is still valid (tests/differential/answers.py: the case module,
+# the suite's code and the pinned versions unchanged) are answered from the recording,
+# except a sample per commit that Spark answers live and that must equal it;
+# SPATE_DIFF_LIVE=all asks Spark for every case.
 differential() {
   bash scripts/install-spark.sh &&
     PYTHONPATH=build/release/python /usr/bin/python3 -m pytest -q -p no:cacheprovider \

@@ -15,8 +15,9 @@ Spark again, as long as that fingerprint is unchanged. What keeps the recordings
 * `SPATE_DIFF_RECORD=1` writes the live answers of the run into the recordings
   (scripts/record-spark-answers.sh runs every case live and records them all).
 
-Interop steps, Kafka steps, the pipelines, examples and checkpoint-check tests are never
-recorded: they run against live Spark every time.
+Whole tests that are not cases record Spark's outcome the same way (`spark_outcome`: the
+declarative pipeline project, the Nexmark queries). Interop steps, Kafka steps, the examples
+and the checkpoint-check tests (which read the files Spark writes) run live every time.
 
 One JSON file per case module: {"key": fingerprint, "spark": version, "answers": {case:
 outcome}}; error outcomes keep their class, type and first message line (not the trace)."""
@@ -139,9 +140,50 @@ class Store:
         return len(self.fresh)
 
 
+TESTS_FILE = os.path.join(STORE, "_tests.json")
+
+
+def spark_outcome(name: str, inputs: Iterable[str], live, extra: str = "") -> Any:
+    """Real Spark's outcome (JSON data) of a test that is not a case (a whole pipeline, the
+    Nexmark queries): recorded in answers/_tests.json under `name`, valid while the files
+    `inputs` (the test and what it runs, besides the suite's shared code and the pinned
+    versions) and `extra` (a digest of generated input data, say) are unchanged. `live()`
+    runs Spark and returns the outcome: called when there is no valid recording, for the
+    verified sample (SPATE_DIFF_VERIFY; the outcome must then equal the recording) and under
+    SPATE_DIFF_LIVE=all; SPATE_DIFF_RECORD=1 records what it returns."""
+    store = Store([])
+    key = _digest(SHARED + sorted(inputs)) + hashlib.sha256(extra.encode()).hexdigest()[:8]
+    try:
+        with open(TESTS_FILE) as f:
+            recorded = json.load(f)
+    except FileNotFoundError:
+        recorded = {}
+    entry = recorded.get(name)
+    valid = entry is not None and entry.get("key") == key
+    if valid and not store.verified(name):
+        return entry["outcome"]
+    outcome = json.loads(json.dumps(live()))  # the outcome as the recording would hold it
+    if valid and outcome != entry["outcome"]:
+        raise AssertionError(
+            f"the recorded outcome of Spark for {name} ({TESTS_FILE}) differs from live Spark:"
+            f" re-record with SPATE_DIFF_RECORD=1, or the test is not deterministic\n"
+            f"recorded: {json.dumps(entry['outcome'])[:3000]}\nlive: {json.dumps(outcome)[:3000]}")
+    if store.record:
+        recorded[name] = {"key": key, "outcome": outcome}
+        os.makedirs(STORE, exist_ok=True)
+        lines = [f"{json.dumps(n)}: {json.dumps(e, sort_keys=True)}"
+                 for n, e in sorted(recorded.items())]
+        with open(TESTS_FILE, "w") as f:
+            f.write("{\n" + ",\n".join(lines) + "\n}\n")
+    return outcome
+
+
 if __name__ == "__main__":
     # `python3 tests/differential/answers.py`: which modules' recordings are valid.
     sys.path.insert(0, HERE)
+    if os.path.exists(TESTS_FILE):
+        with open(TESTS_FILE) as f:
+            print(f"{'(tests)':24s} {len(json.load(f))} outcomes (validity checked by each test)")
     for m in sorted(f[:-3] for f in os.listdir(os.path.join(HERE, "cases"))
                     if f.endswith(".py") and not f.startswith("_")):
         p = os.path.join(STORE, m + ".json")

@@ -3,7 +3,8 @@ pyspark.pipelines, silver, gold and a materialized view in SQL with STREAM(...) 
 WATERMARK clause) run by real Spark's `spark-pipelines` and by `spate run`: twice, with files landed
 in between (the second time an event hours late among them), giving the same tables, and
 the checkpoints in the same places. Spark writes Delta (its jars and catalog passed to
-spark-pipelines); both sides' tables are read by spate. About 3 minutes of Spark.
+spark-pipelines); both sides' tables are read by spate. About 3 minutes of Spark, whose
+outcome is recorded (answers.spark_outcome) and asked again when this file changes.
 docs/pipelines.md."""
 import glob
 import json
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+import answers
 from conftest import JARS, ROOT, _missing, missing_peer
 
 SPARK_BIN = os.path.join(ROOT, "build", "spark-venv", "bin")
@@ -115,43 +117,63 @@ def run_spate(spec):
     assert r.returncode == 0, r.stderr[-5000:]
 
 
+ORDERS = {"events_bronze": ["event_id"], "events_silver": ["event_id"],
+          "events_by_type": ["window", "event_type"], "events_per_type": ["event_type"]}
+STREAMING_TABLES = ("events_bronze", "events_silver", "events_by_type")
+
+
+def run_twice(root, run, warehouse=None):
+    """The project's two runs in root/: the first over batch 1, the second after batch 2 (an
+    event hours behind the watermark) and batch 3 landed."""
+    src = f"{root}/events"
+    spec = project(root, src, f"{root}/storage", warehouse=warehouse)
+    land(src, 1, range(0, 400))
+    run(spec)
+    land(src, 2, [99999], late=True)    # hours behind the watermark
+    land(src, 3, range(400, 700))
+    run(spec)
+
+
+def tables(warehouse):
+    """Each table's rows in order, read by spate, as JSON data."""
+    import runner
+    from spate.sql import SparkSession
+    spark = SparkSession.builder.getOrCreate()
+    return {t: [runner.normalize(tuple(r)) for r in
+                spark.read.format("delta").load(f"{warehouse}/{t}").orderBy(*o).collect()]
+            for t, o in ORDERS.items()}
+
+
+def checkpoints(root):
+    return sorted(t for t in STREAMING_TABLES
+                  if os.path.isdir(f"{root}/storage/_checkpoints/spark_catalog/default/{t}/{t}/0/commits"))
+
+
 def test_pipeline_project_gives_the_same_tables_on_spark(tmp_path):
     why = _missing()
     if why:
         missing_peer(f"real Spark is not set up: {why} (run scripts/install-spark.sh)")
-    try:
-        subprocess.run([os.path.join(SPARK_BIN, "python"), "-c", "import yaml, grpc"],
-                       check=True, capture_output=True)
-    except subprocess.CalledProcessError:
-        missing_peer("spark-pipelines needs PyYAML and grpcio in build/spark-venv "
-                     "(run scripts/install-spark.sh)")
-    from spate.sql import SparkSession
-    src = str(tmp_path / "events")
-    spark_wh, spate_wh = str(tmp_path / "spark" / "wh"), str(tmp_path / "spate" / "wh")
-    spark_spec = project(str(tmp_path / "spark"), src, str(tmp_path / "spark" / "storage"))
-    spate_spec = project(str(tmp_path / "spate"), src, str(tmp_path / "spate" / "storage"),
-                         warehouse=spate_wh)
-    land(src, 1, range(0, 400))
-    conf_dir = str(tmp_path / "spark" / "conf")
-    run_spark(spark_spec, spark_wh, conf_dir)
-    run_spate(spate_spec)
-    land(src, 2, [99999], late=True)    # hours behind the watermark
-    land(src, 3, range(400, 700))
-    run_spark(spark_spec, spark_wh, conf_dir)
-    run_spate(spate_spec)
 
-    spark = SparkSession.builder.getOrCreate()
-    orders = {"events_bronze": ["event_id"], "events_silver": ["event_id"],
-              "events_by_type": ["window", "event_type"], "events_per_type": ["event_type"]}
-    for table, order in orders.items():
-        theirs = spark.read.format("delta").load(f"{spark_wh}/{table}").orderBy(*order).collect()
-        ours = spark.read.format("delta").load(f"{spate_wh}/{table}").orderBy(*order).collect()
-        assert [tuple(r) for r in ours] == [tuple(r) for r in theirs], table
-        assert len(ours) > 0, table
+    def live():
+        try:
+            subprocess.run([os.path.join(SPARK_BIN, "python"), "-c", "import yaml, grpc"],
+                           check=True, capture_output=True)
+        except subprocess.CalledProcessError:
+            missing_peer("spark-pipelines needs PyYAML and grpcio in build/spark-venv "
+                         "(run scripts/install-spark.sh)")
+        root = str(tmp_path / "spark")
+        wh = f"{root}/wh"
+        run_twice(root, lambda spec: run_spark(spec, wh, f"{root}/conf"))
+        return {"tables": tables(wh), "checkpoints": checkpoints(root)}
+
+    # Spark's side: recorded (answers.spark_outcome), asked again when this file changes.
+    theirs = answers.spark_outcome("pipelines_on_spark", [os.path.abspath(__file__)], live)
+    root = str(tmp_path / "spate")
+    run_twice(root, run_spate, warehouse=f"{root}/wh")
+    ours = tables(f"{root}/wh")
+    for table in ORDERS:
+        assert ours[table] == theirs["tables"][table], table
+        assert len(ours[table]) > 0, table
     # The late event is in silver (SQL has no dropDuplicatesWithinWatermark) but not in gold.
-    silver = spark.read.format("delta").load(f"{spate_wh}/events_silver")
-    assert silver.where("event_id = 99999").count() == 1
-    for side in ("spark", "spate"):
-        for table in ("events_bronze", "events_silver", "events_by_type"):
-            assert os.path.isdir(tmp_path / side / "storage" / "_checkpoints" / "spark_catalog" /
-                                 "default" / table / table / "0" / "commits"), (side, table)
+    assert [r for r in ours["events_silver"] if r[0] == 99999], "late event not in silver"
+    assert checkpoints(root) == theirs["checkpoints"] == sorted(STREAMING_TABLES)
