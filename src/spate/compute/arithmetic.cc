@@ -378,6 +378,25 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
   return BoundExprPtr();
 }
 
+// The decimal type an operand of decimal arithmetic takes: an integral literal beside a
+// decimal is DECIMAL(its digits, 0) (Spark's DecimalPrecision with
+// spark.sql.legacy.literal.pickMinimumPrecision, the default: `x + 1` is x's precision + 1,
+// not + 10); any other integral operand its type's full precision.
+DataTypePtr OperandDecimal(const BoundExprPtr& e, const DataTypePtr& t, const DataTypePtr& other) {
+  if (t->IsIntegral() && other->id() == TypeId::kDecimal) {
+    if (const Value* v = e->literal_value(); v && !v->is_null()) {
+      uint64_t m = v->i64() < 0 ? 0 - static_cast<uint64_t>(v->i64()) : static_cast<uint64_t>(v->i64());
+      int digits = 1;
+      while (m >= 10) {
+        m /= 10;
+        ++digits;
+      }
+      return DataType::Decimal(digits, 0);
+    }
+  }
+  return DecimalForIntegral(*t);
+}
+
 Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
                                   const ResolveContext& rc) {
   if (args.size() != 2) return Status::Internal("binary operator needs 2 arguments");
@@ -411,8 +430,8 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
   }
   if (common->id() == TypeId::kDecimal) {
     // Spark's decimal result types; operands keep their own precision/scale.
-    const DataTypePtr da = DecimalForIntegral(ta->id() == TypeId::kNull ? *common : *ta);
-    const DataTypePtr db = DecimalForIntegral(tb->id() == TypeId::kNull ? *common : *tb);
+    const DataTypePtr da = OperandDecimal(a, ta->id() == TypeId::kNull ? common : ta, tb);
+    const DataTypePtr db = OperandDecimal(b, tb->id() == TypeId::kNull ? common : tb, ta);
     int p1 = da ? da->precision() : common->precision(), s1 = da ? da->scale() : common->scale();
     int p2 = db ? db->precision() : common->precision(), s2 = db ? db->scale() : common->scale();
     switch (op) {

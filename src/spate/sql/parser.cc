@@ -2401,6 +2401,13 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, int64_t pos) {
     }
   }
   SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+  // SQL's two-argument trim / ltrim / rtrim take the characters first (Spark's
+  // `this(trimStr, srcStr)`); the call node, as the DataFrame functions build it, holds the
+  // string first.
+  if (call->children.size() == 2 &&
+      (EqualsIgnoreCase(call->name, "trim") || EqualsIgnoreCase(call->name, "ltrim") ||
+       EqualsIgnoreCase(call->name, "rtrim")))
+    std::swap(call->children[0], call->children[1]);
   if (Peek().Is("WITHIN")) return SyntaxError(Peek());
   if (Peek().Is("FILTER") && Peek(1).IsOp("(")) {
     Advance();

@@ -33,14 +33,5 @@ expr_cases("decimal_ansi_off", "", [
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    'decimal/pmod(x, 1)': Differs("D2", "schema", "f013258cd6"),
-    'decimal/typeof(x + 1L)': Differs("D2", "rows", "59cf8e5315"),
-    'decimal/x * 1000000': Differs("D2", "schema", "57bb1c12eb"),
-    'decimal/x + 1': Differs("D2", "schema", "ee21363f8c"),
-    'decimal/x / 3': Differs("D2", "schema", "c0e9ac35fd"),
-    'decimal_literal/1.0 / 3': Differs("D2", "schema", "17937a1783"),
     'decimal_literal/1.000 = 1': Differs("D2", "nullability", "a008182a0c"),
-    'decimal_literal/12345678901234567890.123 * 1000': Differs("D2", "schema", "17b1cbb107"),
-    'decimal_literal/2 / 3.00': Differs("D2", "schema", "6dd399ed5e"),
-    'decimal_literal/typeof(1.0 / 3)': Differs("D2", "rows", "20f5d449c9"),
 })

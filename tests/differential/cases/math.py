@@ -54,8 +54,5 @@ pins({
     'int/exp(i)': Differs("D3", "rows", "56dbf6dc17"),
     'int/i % 0': Differs("D5", "error", "6c7f73fec7"),
     'math_literal/1 = 1.0': Differs("D1", "nullability", "a008182a0c"),
-    'math_literal/10 / 4.0': Differs("D2", "schema", "41aa50f4a3"),
     'math_literal/mod(7, 0)': Differs("D5", "error", "6c7f73fec7"),
-    'math_literal/typeof(1 + 1.5)': Differs("D2", "rows", "11dd5a3b4b"),
-    'math_literal/typeof(2.5 * 3)': Differs("D2", "rows", "934bc4190e"),
 })
