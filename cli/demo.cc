@@ -73,7 +73,8 @@ void RunBronzeStream(std::ostream& out, const SparkSession& spark, const fs::pat
   auto progress = query.recentProgress();
   int batches = 0;
   for (const auto& p : progress) {
-    if (p.num_input_rows == 0 && p.sources.empty()) continue;
+    // A run that finds nothing new reports, as Spark, one progress without a batch.
+    if (!p.duration_ms.count("addBatch")) continue;
     ++batches;
     out << "  batch " << p.batch_id << ": " << p.num_input_rows << " rows in "
         << p.batch_duration << " ms";

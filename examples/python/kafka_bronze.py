@@ -62,7 +62,8 @@ for p in q.recentProgress:
     src = p["sources"][0]
     print("batch %d: %s rows=%d end=%s" % (p["batchId"], src["description"].replace(topic, "orders"),
                                            p["numInputRows"],
-                                           json.dumps(src["endOffset"][topic], sort_keys=True)))
+                                           json.dumps(json.loads(src["endOffset"])[topic],
+                                                      sort_keys=True)))
 print("behind latest after the last batch:", q.lastProgress["sources"][0]["metrics"]["maxOffsetsBehindLatest"])
 
 spark.read.format("delta").load(os.path.join(work, "bronze")) \

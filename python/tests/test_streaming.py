@@ -24,10 +24,11 @@ from spate.sql.types import LongType, StringType, StructField, StructType
 
 SCHEMA = "id LONG, kind STRING"
 
-# Spark's StreamingQueryProgress JSON field order (progress.scala jsonValue).
-PROGRESS_KEYS = ["id", "runId", "name", "timestamp", "batchId", "batchDuration", "numInputRows",
-                 "inputRowsPerSecond", "processedRowsPerSecond", "durationMs", "stateOperators",
-                 "sources", "sink"]
+# PySpark 4.2's StreamingQueryProgress keys, in its order (every field, eventTime and
+# observedMetrics too).
+PROGRESS_KEYS = ["id", "runId", "name", "timestamp", "batchId", "batchDuration", "durationMs",
+                 "eventTime", "stateOperators", "sources", "sink", "numInputRows",
+                 "inputRowsPerSecond", "processedRowsPerSecond", "observedMetrics"]
 SOURCE_KEYS = ["description", "startOffset", "endOffset", "latestOffset", "numInputRows",
                "inputRowsPerSecond", "processedRowsPerSecond"]
 
@@ -95,19 +96,19 @@ def test_memory_sink_available_now_progress(spark, landing, tmp_path):
     assert [p["numInputRows"] for p in progress] == [10, 15]
     last = q.lastProgress
     assert last == progress[-1]
-    # A dict equal to json.loads of Spark's JSON (PySpark's dict), with attribute access
-    # as PySpark 4's StreamingQueryProgress.
+    # PySpark 4.2's StreamingQueryProgress: a dict built by fromJson of Spark's JSON (json
+    # is json.dumps of that JSON), offsets as JSON text, attribute access.
     assert isinstance(last, dict) and isinstance(last, StreamingQueryProgress)
     plain = json.loads(last.json)
-    assert last == plain and list(last) == list(plain)
-    assert json.loads(json.dumps(last)) == plain
+    assert list(last) == PROGRESS_KEYS
     assert last.batchId == 1 and last.numInputRows == 15 and last.name == "evens"
     assert last.id == uuid.UUID(q.id) and last["id"] == q.id
     assert last.sources[0].numInputRows == 15 and last.sink.description.startswith("MemorySink")
-    assert last.sources[0]["endOffset"] == plain["sources"][0]["endOffset"]
+    assert last.sources[0]["endOffset"] == json.dumps(plain["sources"][0]["endOffset"])
+    assert last.sources[0]["endOffset"] == '{"logOffset": 1}'
+    assert progress[0].sources[0].startOffset == "null"
     assert json.loads(last.prettyJson) == plain and str(last) == last.prettyJson
     assert last.eventTime == {} and last.observedMetrics == {}
-    assert [k for k in last if k in PROGRESS_KEYS] == PROGRESS_KEYS
     assert last["id"] == q.id and last["runId"] == q.runId and last["name"] == "evens"
     assert last["timestamp"].endswith("Z")
     assert isinstance(last["durationMs"], dict) and "triggerExecution" in last["durationMs"]
@@ -308,8 +309,12 @@ def test_listener_events(spark, tmp_path):
     assert p.batchId == 0 and p.numInputRows == 6 and p.name == "listened"
     assert isinstance(p.sources[0], SourceProgress) and p.sources[0].numInputRows == 6
     assert isinstance(p.sink, SinkProgress) and p.sink.description
-    assert json.loads(p.json) == q.lastProgress
-    assert json.loads(p.prettyJson) == q.lastProgress
+    assert json.loads(p.json) == json.loads(q.lastProgress.json)
+    assert json.loads(p.prettyJson) == json.loads(q.lastProgress.json)
+    # A listener's offsets are the source's own JSON text (PySpark's JVM progress).
+    end = json.loads(p.json)["sources"][0]["endOffset"]
+    assert p.sources[0].endOffset == json.dumps(end, separators=(",", ":"))
+    assert p.sources[0].startOffset == "None"
     assert "\n" in p.prettyJson and str(p) == p.prettyJson
     assert p.durationMs["triggerExecution"] >= 0
     t = terminated[0]
@@ -409,8 +414,11 @@ def test_processing_time_await_timeout_and_manager(spark, capsys):
             q.awaitTermination("1")
         spark.streams.resetTerminated()
         assert spark.streams.awaitAnyTermination(0.1) is False
+        # A trigger without data before any batch reports a progress with no rows (as
+        # Spark's): wait for a batch that ran.
         deadline = time.time() + 10
-        while q.lastProgress is None and time.time() < deadline:
+        while (not any(p.numInputRows > 0 for p in q.recentProgress)
+               and time.time() < deadline):
             time.sleep(0.05)
         assert q.lastProgress is not None
         assert set(q.status) == {"message", "isDataAvailable", "isTriggerActive"}

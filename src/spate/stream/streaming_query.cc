@@ -613,10 +613,19 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
         ParseLong(config_.runner->GetConf(
                       "spark.sql.streaming.noDataProgressEventInterval", "10000"),
                   10000);
+    // As Spark's ProgressReporter: at most once per noDataProgressEventInterval, an idle
+    // event once a batch ran in this run, else a progress without input (a restart that
+    // finds nothing new reports the next batch id with 0 rows).
     if (last_idle_event_ms_ < 0 || trigger_start - last_idle_event_ms_ >= interval) {
       last_idle_event_ms_ = trigger_start;
-      QueryIdleEvent ev{id_, run_id_, FormatTimestampMs(trigger_start)};
-      Post([&](StreamingQueryListener& l) { l.onQueryIdle(ev); });
+      if (executed_batch_) {
+        QueryIdleEvent ev{id_, run_id_, FormatTimestampMs(trigger_start)};
+        Post([&](StreamingQueryListener& l) { l.onQueryIdle(ev); });
+      } else {
+        QueryProgressEvent ev{MakeProgress(trigger_start, &durations, {}, -1, false)};
+        KeepProgress(ev.progress, nullptr);
+        Post([&](StreamingQueryListener& l) { l.onQueryProgress(ev); });
+      }
     }
     last_trigger_start_ms_ = trigger_start;
     return Status::OK();
@@ -937,6 +946,23 @@ void StreamingQuery::FinishBatch(int64_t trigger_start,
                                  std::map<std::string, int64_t>* durations,
                                  const std::vector<int64_t>& input_rows, int64_t output_rows,
                                  sql::BoundPlanPtr executed) {
+  QueryProgressEvent ev{MakeProgress(trigger_start, durations, input_rows, output_rows, true)};
+  executed_batch_ = true;
+  KeepProgress(ev.progress, std::move(executed));
+  committed_offsets_ = available_offsets_;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    committed_snapshot_ = committed_offsets_;
+  }
+  ++current_batch_id_;
+  batch_constructed_ = false;
+  Post([&](StreamingQueryListener& l) { l.onQueryProgress(ev); });
+}
+
+StreamingQueryProgress StreamingQuery::MakeProgress(int64_t trigger_start,
+                                                    std::map<std::string, int64_t>* durations,
+                                                    const std::vector<int64_t>& input_rows,
+                                                    int64_t output_rows, bool executed) {
   (*durations)["triggerExecution"] = ElapsedMs(trigger_begin_);
   double input_sec = last_trigger_start_ms_ >= 0
                          ? (trigger_start - last_trigger_start_ms_) / 1000.0
@@ -967,7 +993,7 @@ void StreamingQuery::FinishBatch(int64_t trigger_start,
   p.processed_rows_per_second = p.num_input_rows / processing_sec;
   p.sink.description = config_.sink->Describe();
   p.sink.num_output_rows = output_rows;
-  p.state_operators = stateful_->Progress();
+  if (executed) p.state_operators = stateful_->Progress();
   {
     EventTimeStats all;
     for (const auto& st : last_event_stats_) all.Merge(st);
@@ -982,6 +1008,10 @@ void StreamingQuery::FinishBatch(int64_t trigger_start,
     if (!stateful_->watermark_delays().empty())
       p.event_time["watermark"] = FormatTimestampMs(batch_metadata_.batch_watermark_ms);
   }
+  return p;
+}
+
+void StreamingQuery::KeepProgress(const StreamingQueryProgress& p, sql::BoundPlanPtr executed) {
   int64_t keep = ParseLong(
       config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"),
       100);
@@ -992,15 +1022,6 @@ void StreamingQuery::FinishBatch(int64_t trigger_start,
     while (static_cast<int64_t>(progress_.size()) > std::max<int64_t>(1, keep))
       progress_.pop_front();
   }
-  committed_offsets_ = available_offsets_;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    committed_snapshot_ = committed_offsets_;
-  }
-  ++current_batch_id_;
-  batch_constructed_ = false;
-  QueryProgressEvent ev{std::move(p)};
-  Post([&](StreamingQueryListener& l) { l.onQueryProgress(ev); });
 }
 
 // ---- StreamingQueryManager

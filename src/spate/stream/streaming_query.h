@@ -134,6 +134,15 @@ class StreamingQuery {
   void FinishBatch(int64_t trigger_start, std::map<std::string, int64_t>* durations,
                    const std::vector<int64_t>& input_rows, int64_t output_rows,
                    sql::BoundPlanPtr executed);
+  /// The progress of the trigger that started at `trigger_start`: the batch that ran
+  /// (`executed`), or, as Spark's, a trigger without a batch before any ran in this run
+  /// (the next batch id, no input rows, numOutputRows -1, no state operators).
+  StreamingQueryProgress MakeProgress(int64_t trigger_start,
+                                      std::map<std::string, int64_t>* durations,
+                                      const std::vector<int64_t>& input_rows,
+                                      int64_t output_rows, bool executed);
+  /// Keeps `p` in the recent progress (and `executed`, when given, as the last plan).
+  void KeepProgress(const StreamingQueryProgress& p, sql::BoundPlanPtr executed);
   std::vector<std::pair<std::string, std::string>> PinnedConf() const;
   /// Advances the watermark from the event times the batch saw (Spark's
   /// WatermarkTracker): per withWatermark node max event time minus delay, combined by
@@ -170,6 +179,7 @@ class StreamingQuery {
   int64_t last_trigger_start_ms_ = -1;
   std::chrono::steady_clock::time_point trigger_begin_;
   int64_t last_idle_event_ms_ = -1;
+  bool executed_batch_ = false;  // a batch ran in this run (later empty triggers are idle)
   int64_t min_batches_to_retain_ = 100;
   int record_partitions_ = 1;   // shuffle partitions of the stateful operators
   bool record_written_ = false;  // spate-query.json written by this run

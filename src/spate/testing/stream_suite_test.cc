@@ -904,7 +904,14 @@ TEST(FileStreamTest, TutorialAvailableNowIntoFiles) {
   EXPECT_EQ(q2.lastProgress()->num_input_rows, 500);
   EXPECT_EQ(CountSinkRows(out), 1000);
   auto q3 = run();
-  EXPECT_FALSE(q3.lastProgress().has_value());  // nothing new: no batch
+  // Nothing new: no batch; as Spark, the run reports one progress without rows (the
+  // next batch id, the same start and end offsets, no sink rows).
+  ASSERT_TRUE(q3.lastProgress().has_value());
+  EXPECT_EQ(q3.recentProgress().size(), 1u);
+  EXPECT_EQ(q3.lastProgress()->batch_id, 2);
+  EXPECT_EQ(q3.lastProgress()->num_input_rows, 0);
+  EXPECT_EQ(q3.lastProgress()->sink.num_output_rows, -1);
+  EXPECT_EQ(q3.lastProgress()->duration_ms.count("addBatch"), 0u);
   EXPECT_EQ(CountSinkRows(out), 1000);
   // The checkpoint: offsets/1 names logOffset 1, the source log lists batch_2's file.
   std::string off1 = ReadFile(chk + "/offsets/1");
@@ -1195,7 +1202,9 @@ TEST(DeltaStreamTest, TutorialAvailableNowIntoTable) {
   EXPECT_EQ(q2.lastProgress()->sink.num_output_rows, 500);
   EXPECT_EQ(Spark().table("events_bronze").count(), 1000);
   auto q3 = run();
-  EXPECT_FALSE(q3.lastProgress().has_value());
+  ASSERT_TRUE(q3.lastProgress().has_value());  // Spark's progress without a batch
+  EXPECT_EQ(q3.lastProgress()->batch_id, 2);
+  EXPECT_EQ(q3.lastProgress()->num_input_rows, 0);
   EXPECT_EQ(Spark().table("events_bronze").count(), 1000);
   Spark().sql("DROP TABLE events_bronze");
 }

@@ -311,10 +311,13 @@ StreamTest::Action StreamTest::AssertOnQuery(
   return {"AssertOnQuery(" + message + ")", false,
           [fn, message](Context& c) -> std::string {
             if (!c.query) return "no query";
-            // Right after a restart the new run has no progress yet: the assertion is
-            // about the run that processed the data (kept by StopStream).
-            const api::StreamingQuery& q =
-                !c.query->lastProgress() && c.stopped ? *c.stopped : *c.query;
+            // Right after a restart the new run has run no batch yet (at most Spark's
+            // progress of a trigger without data): the assertion is about the run that
+            // processed the data (kept by StopStream).
+            bool ran = false;
+            for (const auto& p : c.query->recentProgress())
+              ran |= p.duration_ms.count("addBatch") > 0;
+            const api::StreamingQuery& q = !ran && c.stopped ? *c.stopped : *c.query;
             return fn(q) ? "" : "assertion failed: " + message;
           }};
 }

@@ -735,13 +735,6 @@ def stateful_error_two_aggregations_update(s):
 pins({
     'error_delta_sink_without_checkpoint': Differs("D5", "error", "5831c2e893"),
     'error_file_source_without_schema': Differs("D5", "error", "346a4072a9"),
-    'progress_keys': Differs("D12", "top.value", "4913260151"),
-    'progress_values': Differs("D12", "value", "64fc80e2ab"),
     'rate_micro_batch_once': Differs("D13", "rows", "60c2a17b26"),
     'rate_micro_batch_transform': Differs("D13", "rows", "dd4d420331"),
-    'restart/delta': Differs("D12", "third.value", "4e720f1bc9"),
-    'restart/foreachBatch': Differs("D12", "third.value", "4e720f1bc9"),
-    'restart/json': Differs("D12", "third.value", "4e720f1bc9"),
-    'restart/parquet': Differs("D12", "third.value", "4e720f1bc9"),
-    'restart_with_max_files': Differs("D12", "ids.value", "c3b5fd79b1"),
 })

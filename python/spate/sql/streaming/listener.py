@@ -56,8 +56,16 @@ def _dispatcher(listener: StreamingQueryListener):
                                                       d["name"], d["timestamp"], set()))
         elif kind == "progress":
             progress = StreamingQueryProgress.fromJson(json.loads(d["json"]))
+            # A listener gets PySpark's progress of the JVM object: the JSON texts as the
+            # engine wrote them and each offset as the source's own JSON text ("None" before
+            # the first offset).
             progress._json = d["json"]
             progress._pretty = d["prettyJson"]
+            for s in progress.sources:
+                for k in ("startOffset", "endOffset", "latestOffset"):
+                    v = s._jdict.get(k)
+                    dict.__setitem__(s, k, v if isinstance(v, str) else
+                                     "None" if v is None else json.dumps(v, separators=(",", ":")))
             listener.onQueryProgress(QueryProgressEvent(progress))
         elif kind == "idle":
             listener.onQueryIdle(QueryIdleEvent(uuid.UUID(d["id"]), uuid.UUID(d["runId"]),
@@ -206,14 +214,6 @@ class _ProgressDict(dict):
         return self.prettyJson
 
 
-def _as(cls: Any, j: Dict[str, Any]) -> Any:
-    """A dict subclass `cls` holding exactly the items of `j`."""
-    p = dict.__new__(cls)
-    dict.update(p, j)
-    p._jdict = j
-    return p
-
-
 class StreamingQueryProgress(_ProgressDict):
     """The progress of one micro-batch (a dict subclass, as in PySpark 4): fields by key or
     attribute (``p.batchId``, ``p["numInputRows"]``, ``p.sources[0].description``)."""
@@ -246,23 +246,6 @@ class StreamingQueryProgress(_ProgressDict):
             inputRowsPerSecond=j.get("inputRowsPerSecond"),
             processedRowsPerSecond=j.get("processedRowsPerSecond"),
             observedMetrics={k: Row(**v) for k, v in j.get("observedMetrics", {}).items()})
-
-    @classmethod
-    def _fromJsonText(cls, text: str, pretty: Optional[str] = None) -> "StreamingQueryProgress":
-        """The progress as ``json.loads(text)`` (equal to PySpark's dict, same keys, values
-        and nesting) with attribute access on it and its sources, sink and operators."""
-        j = json.loads(text)
-        p = dict.__new__(cls)
-        for k, v in j.items():
-            if k == "sources":
-                v = [_as(SourceProgress, s) for s in v]
-            elif k == "sink":
-                v = _as(SinkProgress, v)
-            elif k == "stateOperators":
-                v = [_as(StateOperatorProgress, s) for s in v]
-            dict.__setitem__(p, k, v)
-        p._jdict, p._json, p._pretty = j, text, pretty
-        return p
 
     def __getitem__(self, key: str) -> Any:
         # As PySpark: item access gives id/runId as str, attribute access as uuid.UUID.
@@ -377,8 +360,12 @@ class SourceProgress(_ProgressDict):
 
     @classmethod
     def fromJson(cls, j: Dict[str, Any]) -> "SourceProgress":
-        return cls(jdict=j, description=j["description"], startOffset=str(j.get("startOffset")),
-                   endOffset=str(j.get("endOffset")), latestOffset=str(j.get("latestOffset")),
+        def text(v: Any) -> str:
+            # PySpark 4: an offset is JSON text (json.dumps of the parsed value; "null"
+            # before the first offset).
+            return v if isinstance(v, str) else json.dumps(v)
+        return cls(jdict=j, description=j["description"], startOffset=text(j.get("startOffset")),
+                   endOffset=text(j.get("endOffset")), latestOffset=text(j.get("latestOffset")),
                    numInputRows=j["numInputRows"], inputRowsPerSecond=j.get("inputRowsPerSecond"),
                    processedRowsPerSecond=j.get("processedRowsPerSecond"),
                    metrics=dict(j.get("metrics", {})))

@@ -63,16 +63,17 @@ class StreamingQuery:
     @property
     def recentProgress(self) -> List[StreamingQueryProgress]:
         """The most recent progress updates (see lastProgress)."""
-        return [StreamingQueryProgress._fromJsonText(j, pretty)
-                for j, pretty in self._jsq.recentProgressJson()]
+        return [StreamingQueryProgress.fromJson(json.loads(j))
+                for j, _ in self._jsq.recentProgressJson()]
 
     @property
     def lastProgress(self) -> Optional[StreamingQueryProgress]:
-        """The last progress update, or None: a dict equal to ``json.loads`` of Spark's
-        progress JSON (PySpark's dict), with attribute access as PySpark 4's
-        StreamingQueryProgress (``p.batchId``, ``p.sources[0].numInputRows``)."""
+        """The last progress update, or None: PySpark 4.2's StreamingQueryProgress (a dict
+        with attribute access, built by ``fromJson`` of the progress JSON: every field
+        present, eventTime and observedMetrics ``{}`` when empty, each source's offsets as
+        JSON text; ``json`` / ``prettyJson`` are ``json.dumps`` of the parsed JSON)."""
         p = self._jsq.lastProgressJson()
-        return StreamingQueryProgress._fromJsonText(*p) if p is not None else None
+        return StreamingQueryProgress.fromJson(json.loads(p[0])) if p is not None else None
 
     def processAllAvailable(self) -> None:
         """Blocks until everything available at the call is processed and committed."""
