@@ -107,8 +107,11 @@ Result<BoundExprPtr> ResolveMakeDtInterval(Args args, const ResolveContext&) {
   while (args.size() < 3) args.push_back(MakeLiteral(Value::Int(0)));
   if (args.size() < 4) args.push_back(MakeLiteral(Value::Decimal(0, 18, 6)));
   DataTypePtr type = DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kSecond);
+  // Spark's MakeDTInterval: NULL only from an input (with ANSI on or off).
+  bool nullable = false;
+  for (const auto& a : args) nullable |= a->nullable();
   return MakeScalarCall(
-      "make_dt_interval", type, true, std::move(args),
+      "make_dt_interval", type, nullable, std::move(args),
       [type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         fn::NullMask mask({c[0].get(), c[1].get(), c[2].get(), c[3].get()}, n);
         kernel::Out<int64_t> out(n);

@@ -83,11 +83,18 @@ def dataframe_date_functions(s):
                      F.year(F.col("s")).alias("y"), F.last_day(F.col("s")).alias("l"))
 
 
+# make_dt_interval's result is NULL only from an input, with ANSI on or off.
+expr_cases("datetime_non_ansi", "(SELECT 1 AS d, CAST(NULL AS INT) AS n)", [
+    "make_dt_interval(1, 2, 3, 4.5)", "make_dt_interval(d, 2)", "make_dt_interval(n)"],
+    conf={"spark.sql.ansi.enabled": "false"})
+expr_cases("datetime_ansi_nullability", "(SELECT 1 AS d, CAST(NULL AS INT) AS n)", [
+    "make_dt_interval(d, 2)", "make_dt_interval(n)"])
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'collect_timestamps_in_zone': Differs("D8", "rows", "dfb4c56bbb"),
     "datetime_literal/INTERVAL '1' YEAR * 3": Differs("D7", "error", "39d9db2e8d"),
-    'datetime_literal/make_dt_interval(1, 2, 3, 4.5)': Differs("D1", "nullability", "2bb818e5a4"),
     'datetime_literal/make_ym_interval(1, 2)': Differs("D7", "error", "fb3ab34c4d"),
     "timestamp/date_format(ts, 'yyyy-MM-dd''T''HH:mm:ssXXX')": Differs("D6", "error", "3781f3ecbf"),
     "zone_+05:45/date_trunc('DAY', timestamp_seconds(1600000000))": Differs("D8", "rows", "a9d7701cba"),
