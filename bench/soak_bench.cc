@@ -56,9 +56,23 @@ double RssMb() {
   return static_cast<double>(rss) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e6;
 }
 
+// Phase names of durationMs, interned: a sample keeps (name index, ms) pairs, so 100,000
+// samples cost a few MB of the RSS the bench reports, not a map per batch.
+std::vector<std::string>& PhaseNames() {
+  static std::vector<std::string> names;
+  return names;
+}
+int32_t PhaseIndex(const std::string& name) {
+  auto& names = PhaseNames();
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<int32_t>(i);
+  names.push_back(name);
+  return static_cast<int32_t>(names.size() - 1);
+}
+
 struct Sample {
   int64_t trigger = 0, add_batch = 0, latest_offset = 0;
-  std::map<std::string, int64_t> all;
+  std::vector<std::pair<int32_t, int32_t>> all;  // (PhaseIndex, ms)
 };
 
 // Records every progress event; wakes the main thread once `target` batches are done.
@@ -74,7 +88,10 @@ class Recorder final : public api::StreamingQueryListener {
     };
     if (e.progress.num_input_rows == 0) return;  // idle triggers are not batches
     std::lock_guard<std::mutex> l(mu_);
-    samples_.push_back({get("triggerExecution"), get("addBatch"), get("latestOffset"), d});
+    std::vector<std::pair<int32_t, int32_t>> phases;
+    for (const auto& [k, v] : d) phases.emplace_back(PhaseIndex(k), static_cast<int32_t>(v));
+    samples_.push_back(
+        {get("triggerExecution"), get("addBatch"), get("latestOffset"), std::move(phases)});
     int64_t n = static_cast<int64_t>(samples_.size());
     if (std::find(points_.begin(), points_.end(), n) != points_.end()) {
       rss_.push_back(RssMb());
@@ -207,7 +224,8 @@ void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_
   auto phases = [&](int64_t begin, int64_t end) {
     std::map<std::string, double> m;
     for (int64_t b = begin; b < end; ++b)
-      for (const auto& [k, v] : s[b].all) m[k] += static_cast<double>(v) / static_cast<double>(end - begin);
+      for (const auto& [k, v] : s[b].all)
+        m[PhaseNames()[k]] += static_cast<double>(v) / static_cast<double>(end - begin);
     return m;
   };
   if (!s.empty()) {
