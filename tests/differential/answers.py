@@ -48,6 +48,13 @@ def _digest(paths: Iterable[str]) -> str:
     return h.hexdigest()[:16]
 
 
+def _entries(entries: Dict[str, Any]) -> str:
+    """A JSON object with one entry a line, sorted, so a re-recording's diff names the
+    entries it changed."""
+    lines = [f"{json.dumps(n)}: {json.dumps(o, sort_keys=True)}" for n, o in sorted(entries.items())]
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
 def module_of(case_name: str) -> str:
     return case_name.split("/", 1)[0]
 
@@ -131,12 +138,9 @@ class Store:
             old = self.files.get(m)
             kept = old["answers"] if old and old.get("key") == self.keys[m] else {}
             merged = {n: o for n, o in {**kept, **fresh}.items() if n in defined}
-            # One line per case, so a re-recording's diff names the cases it changed.
-            lines = [f"{json.dumps(n)}: {json.dumps(o, sort_keys=True)}"
-                     for n, o in sorted(merged.items())]
             with open(os.path.join(STORE, m + ".json"), "w") as f:
                 f.write(f'{{"key": {json.dumps(self.keys[m])}, "spark": {json.dumps(version)},'
-                        f' "answers": {{\n' + ",\n".join(lines) + "\n}}\n")
+                        f' "answers": {_entries(merged)}}}\n')
         return len(self.fresh)
 
 
@@ -171,10 +175,8 @@ def spark_outcome(name: str, inputs: Iterable[str], live, extra: str = "") -> An
     if store.record:
         recorded[name] = {"key": key, "outcome": outcome}
         os.makedirs(STORE, exist_ok=True)
-        lines = [f"{json.dumps(n)}: {json.dumps(e, sort_keys=True)}"
-                 for n, e in sorted(recorded.items())]
         with open(TESTS_FILE, "w") as f:
-            f.write("{\n" + ",\n".join(lines) + "\n}\n")
+            f.write(_entries(recorded) + "\n")
     return outcome
 
 

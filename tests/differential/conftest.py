@@ -42,7 +42,7 @@ class Oracle:
 
     def __init__(self, names: List[str]):
         self.store = recordings.Store(names)
-        self.names = list(names)
+        self.names = set(names)
         self.recorded: Dict[str, dict] = {}
         live = []
         for n in names:

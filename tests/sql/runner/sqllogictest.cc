@@ -398,22 +398,22 @@ class FileRunner {
       }
     }
     // "[CLASS] rest" or "CLASS rest".
-    size_t start = want[0] == '[' ? 1 : 0;
-    size_t end = start;
+    const bool bracketed = want[0] == '[';
+    size_t end = bracketed ? 1 : 0;
     while (end < want.size() && (std::isupper(static_cast<unsigned char>(want[end])) ||
                                  std::isdigit(static_cast<unsigned char>(want[end])) ||
                                  want[end] == '_' || want[end] == '.')) {
       end++;
     }
-    std::string want_class = want.substr(start, end - start);
-    bool closed = start == 0 || (end < want.size() && want[end] == ']');
-    if (want_class.find('_') == std::string::npos || !closed ||
-        (end + (start ? 1 : 0) < want.size() && want[end + (start ? 1 : 0)] != ' ' &&
-         want[end + (start ? 1 : 0)] != '\n')) {
+    std::string want_class = want.substr(bracketed ? 1 : 0, end - (bracketed ? 1 : 0));
+    if (bracketed && (end == want.size() || want[end] != ']')) want_class.clear();
+    const size_t after = end + (bracketed ? 1 : 0);  // past the class (and its "]")
+    if (want_class.find('_') == std::string::npos ||
+        (after < want.size() && want[after] != ' ' && want[after] != '\n')) {
       return "the record names no expected error class (\"[CLASS] text\", or \"<NO_CLASS> text\")";
     }
     if (error_class != want_class) return "the error class differs";
-    std::string rest = want.substr(std::min(want.size(), end + (start ? 1 : 0)));
+    std::string rest = want.substr(std::min(want.size(), after));
     rest.erase(0, rest.find_first_not_of(" \n"));
     return rest.empty() || contains(rest) ? "" : "the message differs";
   }
