@@ -140,8 +140,11 @@
 
   // ---- charts ----
   // The plotted data of one run's progress (oldest first): per chart the batch ids and
-  // the series, as Spark's statistics page computes them.
-  function chartData(progress) {
+  // the series, as Spark's statistics page computes them. Only batches that ran are
+  // plotted: a trigger that found no data before the run's first batch reports a progress
+  // (Spark's too) with the next batch's id and no addBatch, which is not a batch.
+  function chartData(allProgress) {
+    const progress = allProgress.filter((p) => 'addBatch' in (p.durationMs || {}));
     const x = progress.map((p) => p.batchId);
     const num = (v) => (typeof v === 'number' && isFinite(v) ? v : null);
     const ms = (t) => { const v = Date.parse(t); return isNaN(v) ? null : v; };
