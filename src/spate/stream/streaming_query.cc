@@ -613,19 +613,19 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
         ParseLong(config_.runner->GetConf(
                       "spark.sql.streaming.noDataProgressEventInterval", "10000"),
                   10000);
-    // As Spark's ProgressReporter: at most once per noDataProgressEventInterval, an idle
-    // event once a batch ran in this run, else a progress without input (a restart that
-    // finds nothing new reports the next batch id with 0 rows).
-    if (last_idle_event_ms_ < 0 || trigger_start - last_idle_event_ms_ >= interval) {
-      last_idle_event_ms_ = trigger_start;
-      if (executed_batch_) {
+    // As Spark 4.2's ProgressReporter.updateIdleness: at most once per
+    // noDataProgressEventInterval (counted from the last executed batch or the last idle
+    // report) a trigger without a batch adds a progress without input to recentProgress
+    // (the next batch id, 0 rows) and posts no progress event; listeners get a
+    // QueryIdleEvent, except for the run's very first report.
+    const int64_t now = config_.clock->NowMs();
+    if (!last_no_execution_report_ms_ || now - interval >= *last_no_execution_report_ms_) {
+      KeepProgress(MakeProgress(trigger_start, &durations, {}, -1, false), nullptr);
+      if (last_no_execution_report_ms_) {
         QueryIdleEvent ev{id_, run_id_, FormatTimestampMs(trigger_start)};
         Post([&](StreamingQueryListener& l) { l.onQueryIdle(ev); });
-      } else {
-        QueryProgressEvent ev{MakeProgress(trigger_start, &durations, {}, -1, false)};
-        KeepProgress(ev.progress, nullptr);
-        Post([&](StreamingQueryListener& l) { l.onQueryProgress(ev); });
       }
+      last_no_execution_report_ms_ = now;
     }
     last_trigger_start_ms_ = trigger_start;
     return Status::OK();
@@ -947,7 +947,8 @@ void StreamingQuery::FinishBatch(int64_t trigger_start,
                                  const std::vector<int64_t>& input_rows, int64_t output_rows,
                                  sql::BoundPlanPtr executed) {
   QueryProgressEvent ev{MakeProgress(trigger_start, durations, input_rows, output_rows, true)};
-  executed_batch_ = true;
+  last_no_execution_report_ms_ = config_.clock->NowMs();  // idle reports count from here
+  last_executed_ = ev.progress;
   KeepProgress(ev.progress, std::move(executed));
   committed_offsets_ = available_offsets_;
   {
@@ -993,7 +994,24 @@ StreamingQueryProgress StreamingQuery::MakeProgress(int64_t trigger_start,
   p.processed_rows_per_second = p.num_input_rows / processing_sec;
   p.sink.description = config_.sink->Describe();
   p.sink.num_output_rows = output_rows;
-  if (executed) p.state_operators = stateful_->Progress();
+  if (!executed) {
+    // A trigger without a batch (Spark's resetExecStatsForNoExecution): before any batch of
+    // the run nothing but the offsets; after one, that batch's state operators with the
+    // per-batch counts zeroed, the watermark alone and 0 output rows.
+    if (last_executed_) {
+      p.state_operators = last_executed_->state_operators;
+      for (auto& op : p.state_operators) {
+        op.num_rows_updated = 0;
+        op.num_rows_dropped_by_watermark = 0;
+      }
+      auto wm = last_executed_->event_time.find("watermark");
+      if (wm != last_executed_->event_time.end())
+        p.event_time["watermark"] = FormatTimestampMs(batch_metadata_.batch_watermark_ms);
+      p.sink.num_output_rows = 0;
+    }
+    return p;
+  }
+  p.state_operators = stateful_->Progress();
   {
     EventTimeStats all;
     for (const auto& st : last_event_stats_) all.Merge(st);
@@ -1018,8 +1036,10 @@ void StreamingQuery::KeepProgress(const StreamingQueryProgress& p, sql::BoundPla
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (executed) last_plan_ = executed;  // the batch plan (stateful operators), not its rows
+    // As Spark's ProgressReporter.addNewProgress: append, then drop from the front while
+    // the buffer holds at least numRecentProgressUpdates (so it keeps one fewer).
     progress_.push_back(p);
-    while (static_cast<int64_t>(progress_.size()) > std::max<int64_t>(1, keep))
+    while (!progress_.empty() && static_cast<int64_t>(progress_.size()) >= keep)
       progress_.pop_front();
   }
 }

@@ -178,8 +178,10 @@ class StreamingQuery {
   std::vector<std::pair<std::string, std::string>> pinned_conf_;
   int64_t last_trigger_start_ms_ = -1;
   std::chrono::steady_clock::time_point trigger_begin_;
-  int64_t last_idle_event_ms_ = -1;
-  bool executed_batch_ = false;  // a batch ran in this run (later empty triggers are idle)
+  // When the last batch finished or the last idle trigger was reported (Spark's
+  // lastNoExecutionProgressEventTime; none before the run's first report).
+  std::optional<int64_t> last_no_execution_report_ms_;
+  std::optional<StreamingQueryProgress> last_executed_;  // the run's last batch's progress
   int64_t min_batches_to_retain_ = 100;
   int record_partitions_ = 1;   // shuffle partitions of the stateful operators
   bool record_written_ = false;  // spate-query.json written by this run

@@ -714,20 +714,101 @@ TEST(StreamTest, ListenersAndProgress) {
             "arrive\",\"isDataAvailable\":false,\"isTriggerActive\":false}");
   input.addData({{I(4)}});
   q.processAllAvailable();
-  EXPECT_EQ(q.recentProgress().size(), 2u);
+  // A trigger that found no data before the first batch may have added a progress without
+  // a batch (Spark's idle report); the batches are the progresses with addBatch.
+  std::vector<int64_t> batches;
+  for (const auto& rp : q.recentProgress())
+    if (rp.duration_ms.count("addBatch")) batches.push_back(rp.batch_id);
+  EXPECT_EQ(batches, (std::vector<int64_t>{0, 1}));
   EXPECT_EQ(q.lastProgress()->sources[0].start_offset->ToString(), "0");
   q.stop();
   EXPECT_TRUE(Spark().streams().awaitAnyTermination(1.0));
   Spark().streams().resetTerminated();
   Spark().streams().removeListener(listener);
   auto ev = listener->Events();
-  ASSERT_GE(ev.size(), 4u);
-  EXPECT_EQ(ev.front(), "started " + q.id());
-  EXPECT_EQ(ev[1], "progress 0");
-  EXPECT_EQ(ev[2], "progress 1");
-  EXPECT_EQ(ev.back(), "terminated ok");
-  EXPECT_GE(listener->idle.load(), 1);
+  // Listeners get a progress per batch only (idle triggers are idle events, below).
+  EXPECT_EQ(ev, (std::vector<std::string>{"started " + q.id(), "progress 0", "progress 1",
+                                          "terminated ok"}));
   EXPECT_TRUE(Spark().streams().active().empty());
+}
+
+// Spark 4.2's idle reporting (ProgressReporter.updateIdleness, checked against real Spark):
+// a trigger without a batch adds a progress to recentProgress at most once per
+// noDataProgressEventInterval counted from the last report or executed batch, with the
+// next batch id; listeners get no progress for it, and an idle event except for the run's
+// first report. After a batch, the idle progress keeps its state operators (per-batch
+// counts zeroed), the watermark alone and 0 output rows.
+TEST(StreamTest, IdleTriggersReportAsSpark) {
+  auto listener = std::make_shared<RecordingListener>();
+  Spark().streams().addListener(listener);
+  MemoryStream input(Spark(), "a INT, ts TIMESTAMP");
+  auto clock = std::make_shared<ManualClock>(0);
+  auto q = input.toDF()
+               .withWatermark("ts", "1 minute")
+               .dropDuplicates({"a", "ts"})
+               .writeStream()
+               .format("noop")
+               .outputMode("append")
+               .trigger(api::Trigger::ProcessingTime(1000))
+               .clock(clock)
+               .start();
+  auto impl = q.impl();
+  // Moves the clock to `at` while the query sleeps, so its next trigger runs at `at`, and
+  // waits until that trigger is over (the query sleeps towards the one after it).
+  auto trigger_at = [&](int64_t at) {
+    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaiting(); }, 30000)) << at;
+    clock->Set(at);
+    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(at + 1000); }, 30000)) << at;
+  };
+  auto summary = [&] {
+    std::vector<std::string> out;
+    for (const auto& p : q.recentProgress())
+      out.push_back(std::to_string(p.batch_id) + ":" + std::to_string(p.num_input_rows) +
+                    ":" + std::to_string(p.sink.num_output_rows) + ":" +
+                    std::to_string(p.state_operators.size()));
+    return out;
+  };
+  auto batches = [&] {
+    int n = 0;
+    for (const auto& p : q.recentProgress()) n += p.duration_ms.count("addBatch") ? 1 : 0;
+    return n;
+  };
+  // The trigger at 0 found nothing: the run's first report, without an idle event.
+  ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(1000); }, 30000));
+  EXPECT_EQ(summary(), (std::vector<std::string>{"0:0:-1:0"}));
+  trigger_at(1000);  // within the interval: nothing
+  EXPECT_EQ(summary().size(), 1u);
+  trigger_at(10000);  // the interval passed: a report and an idle event
+  EXPECT_EQ(summary(), (std::vector<std::string>{"0:0:-1:0", "0:0:-1:0"}));
+  EXPECT_EQ(listener->idle.load(), 1);
+  const Value ts = Value::Timestamp(1767226200LL * 1000000LL);  // 2026-01-01 00:10:00
+  input.addData({{I(1), ts}, {I(1), ts}});
+  trigger_at(11000);  // batch 0
+  ASSERT_EQ(batches(), 1);
+  trigger_at(12000);  // a no-data batch if the moved watermark lets the operator evict
+  const int64_t last_batch_ms = batches() == 2 ? 12000 : 11000;
+  const auto after_batches = summary();
+  trigger_at(last_batch_ms + 9000);
+  EXPECT_EQ(summary(), after_batches) << "no report within the interval after a batch";
+  trigger_at(last_batch_ms + 10000);
+  auto all = q.recentProgress();
+  ASSERT_EQ(all.size(), after_batches.size() + 1);
+  const auto& idle = all.back();
+  EXPECT_EQ(idle.batch_id, all[all.size() - 2].batch_id + 1);
+  EXPECT_EQ(idle.num_input_rows, 0);
+  EXPECT_EQ(idle.sink.num_output_rows, 0);
+  ASSERT_EQ(idle.state_operators.size(), 1u);
+  EXPECT_EQ(idle.state_operators[0].num_rows_total, 1);
+  EXPECT_EQ(idle.state_operators[0].num_rows_updated, 0);
+  EXPECT_EQ(idle.event_time.size(), 1u);
+  EXPECT_EQ(idle.event_time.count("watermark"), 1u);
+  EXPECT_FALSE(idle.duration_ms.count("addBatch"));
+  EXPECT_EQ(listener->idle.load(), 2);
+  q.stop();
+  Spark().streams().removeListener(listener);
+  int progress_events = 0;
+  for (const auto& e : listener->Events()) progress_events += e.rfind("progress", 0) == 0;
+  EXPECT_EQ(progress_events, batches());
 }
 
 TEST(StreamTest, RatePerMicroBatchSource) {
