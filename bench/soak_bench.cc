@@ -19,6 +19,12 @@
 //                                        [max_seconds_per_phase=0 (no limit)]
 //
 // scripts/soak.sh HOURS runs it in a loop with large counts.
+//
+// Environment: SOAK_CONF="k=v;k=v" (session conf, e.g. auto-compaction),
+// SOAK_FRESH_BATCHES=N (at each report point of phase 1, the same query on a fresh table
+// runs N batches beside the long one, in the same process and minutes; the table at the
+// end sets the long run's trigger p50/p99 over those minutes against the fresh one's),
+// SOAK_RATE_SINK=noop, SOAK_FILES_PER_TRIGGER, SOAK_LOG_ONLY=N (see main()).
 
 #include <malloc.h>
 #include <unistd.h>
@@ -72,15 +78,20 @@ int32_t PhaseIndex(const std::string& name) {
 
 struct Sample {
   int64_t trigger = 0, add_batch = 0, latest_offset = 0;
+  double at = 0;  // seconds since the process started, when the progress came
   std::vector<std::pair<int32_t, int32_t>> all;  // (PhaseIndex, ms)
 };
 
-// Records every progress event; wakes the main thread once `target` batches are done.
+const bench::Steady::time_point kStart = bench::Steady::now();
+
+// Records every progress event of the query named `name`; wakes the main thread once
+// `target` batches are done (or as each batch comes, for WaitFor).
 class Recorder final : public api::StreamingQueryListener {
  public:
-  explicit Recorder(int64_t target, std::vector<int64_t> points)
-      : target_(target), points_(std::move(points)) {}
+  Recorder(int64_t target, std::vector<int64_t> points, std::string name, bool quiet = false)
+      : target_(target), points_(std::move(points)), name_(std::move(name)), quiet_(quiet) {}
   void onQueryProgress(const stream::QueryProgressEvent& e) override {
+    if (e.progress.name.value_or("") != name_) return;
     const auto& d = e.progress.duration_ms;
     auto get = [&](const char* k) {
       auto it = d.find(k);
@@ -90,10 +101,10 @@ class Recorder final : public api::StreamingQueryListener {
     std::lock_guard<std::mutex> l(mu_);
     std::vector<std::pair<int32_t, int32_t>> phases;
     for (const auto& [k, v] : d) phases.emplace_back(PhaseIndex(k), static_cast<int32_t>(v));
-    samples_.push_back(
-        {get("triggerExecution"), get("addBatch"), get("latestOffset"), std::move(phases)});
+    samples_.push_back({get("triggerExecution"), get("addBatch"), get("latestOffset"),
+                        bench::Seconds(kStart), std::move(phases)});
     int64_t n = static_cast<int64_t>(samples_.size());
-    if (std::find(points_.begin(), points_.end(), n) != points_.end()) {
+    if (!quiet_ && std::find(points_.begin(), points_.end(), n) != points_.end()) {
       rss_.push_back(RssMb());
       malloc_trim(0);  // what is live, not what the allocator keeps
       trimmed_.push_back(RssMb());
@@ -105,7 +116,18 @@ class Recorder final : public api::StreamingQueryListener {
       std::fprintf(stderr, "  [%lld batches] trigger p50 of the last %zu: %.0f ms, RSS %.1f MB\n",
                    static_cast<long long>(n), t.size(), t[t.size() / 2], trimmed_.back());
     }
-    if (n >= target_) cv_.notify_all();
+    cv_.notify_all();
+  }
+  /// Until `n` batches ran; false when `deadline` (seconds since start, > 0) came first.
+  bool WaitFor(int64_t n, double deadline) {
+    std::unique_lock<std::mutex> l(mu_);
+    auto done = [&] { return static_cast<int64_t>(samples_.size()) >= n; };
+    if (deadline <= 0) {
+      cv_.wait(l, done);
+      return true;
+    }
+    return cv_.wait_for(l, std::chrono::duration<double>(deadline - bench::Seconds(kStart)),
+                        done);
   }
   /// Until `target` batches ran, or `max_seconds` passed (> 0).
   void Wait(double max_seconds) {
@@ -133,6 +155,8 @@ class Recorder final : public api::StreamingQueryListener {
  private:
   int64_t target_;
   std::vector<int64_t> points_;
+  std::string name_;
+  bool quiet_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Sample> samples_;
@@ -327,28 +351,74 @@ int main(int argc, char** argv) {
   // ---- 1. rate-micro-batch -> Delta
   if (rate_batches > 0) {
     auto points = Points(rate_batches, window);
-    auto rec = std::make_shared<Recorder>(rate_batches, points);
+    auto rec = std::make_shared<Recorder>(rate_batches, points, "soak-rate");
     spark.streams().addListener(rec);
     // SOAK_RATE_SINK=noop: the same stream into the noop sink (what the engine itself
     // costs per batch, without Delta).
     const char* sink_env = std::getenv("SOAK_RATE_SINK");
     std::string sink = sink_env && *sink_env ? sink_env : "delta";
-    auto w = spark.readStream()
-                 .format("rate-micro-batch")
-                 .option("rowsPerBatch", 10)
-                 .load()
-                 .writeStream()
-                 .format(sink)
-                 .option("checkpointLocation", io::JoinPath(root, "rate-chk"));
-    auto q = sink == "delta" ? w.start(io::JoinPath(root, "rate-table")) : w.start();
+    auto rate_stream = [&](const std::string& name, const std::string& dir) {
+      auto w = spark.readStream()
+                   .format("rate-micro-batch")
+                   .option("rowsPerBatch", 10)
+                   .load()
+                   .writeStream()
+                   .format(sink)
+                   .queryName(name)
+                   .option("checkpointLocation", io::JoinPath(dir, "rate-chk"));
+      return sink == "delta" ? w.start(io::JoinPath(dir, "rate-table")) : w.start();
+    };
+    auto q = rate_stream("soak-rate", root);
     auto t0 = bench::Steady::now();
-    rec->Wait(max_seconds);
+    const double deadline = max_seconds > 0 ? bench::Seconds(kStart) + max_seconds : 0;
+    // SOAK_FRESH_BATCHES=N: at each report point, the same query on a fresh table and
+    // checkpoint runs N batches beside the long one (same process, same minutes); its
+    // trigger p50/p99 is set against the long run's batches of those minutes.
+    const char* fresh_env = std::getenv("SOAK_FRESH_BATCHES");
+    const int64_t fresh_batches = fresh_env && *fresh_env ? std::atoll(fresh_env) : 0;
+    std::vector<std::string> fresh_rows;
+    for (size_t i = 0; fresh_batches > 0 && i < points.size(); ++i) {
+      if (!rec->WaitFor(points[i], deadline)) break;
+      const std::string name = "soak-fresh-" + std::to_string(points[i]);
+      const std::string dir = io::JoinPath(root, name);
+      auto fresh = std::make_shared<Recorder>(fresh_batches, std::vector<int64_t>{}, name, true);
+      spark.streams().addListener(fresh);
+      const double from = bench::Seconds(kStart);
+      const int64_t long_from = static_cast<int64_t>(rec->samples().size());
+      auto fq = rate_stream(name, dir);
+      fresh->WaitFor(fresh_batches, deadline);
+      const double to = bench::Seconds(kStart);
+      fq.stop();
+      spark.streams().removeListener(fresh);
+      std::vector<double> f, l;
+      for (const auto& x : fresh->samples()) f.push_back(static_cast<double>(x.trigger));
+      for (const auto& x : rec->samples())
+        if (x.at >= from && x.at <= to) l.push_back(static_cast<double>(x.trigger));
+      char line[256];
+      std::snprintf(line, sizeof(line),
+                    "%10lld %8zu %14.0f/%-5.0f %8zu %14.0f/%-5.0f %7.2fx %7.2fx",
+                    static_cast<long long>(long_from), l.size(), Pct(l, 0.5), Pct(l, 0.99),
+                    f.size(), Pct(f, 0.5), Pct(f, 0.99),
+                    Pct(f, 0.5) > 0 ? Pct(l, 0.5) / Pct(f, 0.5) : 0.0,
+                    Pct(f, 0.99) > 0 ? Pct(l, 0.99) / Pct(f, 0.99) : 0.0);
+      std::fprintf(stderr, "  [side by side] %s\n", line);
+      fresh_rows.push_back(line);
+      std::filesystem::remove_all(dir);
+    }
+    rec->WaitFor(rate_batches, deadline);
     double secs = bench::Seconds(t0);
     q.stop();
     spark.streams().removeListener(rec);
     Report(("rate-micro-batch 10 rows/batch -> " + sink).c_str(), *rec, window, points);
     std::printf("  %.1f s, %.0f batches/s\n", secs,
                 static_cast<double>(rec->samples().size()) / secs);
+    if (!fresh_rows.empty()) {
+      std::printf("  side by side with a fresh table (%lld batches each, same minutes), "
+                  "trigger ms:\n%10s %8s %20s %8s %20s %8s %8s\n",
+                  static_cast<long long>(fresh_batches), "at batch", "long n", "long p50/p99",
+                  "fresh n", "fresh p50/p99", "p50 x", "p99 x");
+      for (const auto& r : fresh_rows) std::printf("%s\n", r.c_str());
+    }
     PrintDisk("table (data + _delta_log)", io::JoinPath(root, "rate-table"));
     PrintDisk("table _delta_log", io::JoinPath(root, "rate-table/_delta_log"));
     PrintDisk("checkpoint", io::JoinPath(root, "rate-chk"));
@@ -367,7 +437,7 @@ int main(int argc, char** argv) {
     std::printf("\nwrote %lld files in %.1f s\n", static_cast<long long>(files),
                 bench::Seconds(t0));
     auto points = Points(file_batches, window);
-    auto rec = std::make_shared<Recorder>(file_batches, points);
+    auto rec = std::make_shared<Recorder>(file_batches, points, "soak-files");
     spark.streams().addListener(rec);
     auto q = spark.readStream()
                  .schema("id BIGINT, v STRING")
@@ -375,6 +445,7 @@ int main(int argc, char** argv) {
                  .json(in)
                  .writeStream()
                  .format("delta")
+                 .queryName("soak-files")
                  .option("checkpointLocation", io::JoinPath(root, "file-chk"))
                  .start(io::JoinPath(root, "file-table"));
     t0 = bench::Steady::now();

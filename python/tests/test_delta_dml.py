@@ -286,6 +286,45 @@ def test_streaming_sink_auto_compaction(dspark, tmp_path):
     assert t3.detail().collect()[0].numFiles < 4
 
 
+def test_streaming_auto_compaction_min_file_size(dspark, tmp_path):
+    """spark.databricks.delta.autoCompact.minFileSize as delta-spark 4.4: only files of at
+    most that size count toward minNumFiles and only smaller ones are compacted, so a
+    compaction's output above it is never re-packed; 1 byte compacts nothing."""
+    import hashlib
+    src = str(tmp_path / "src")
+    for i in range(9):  # 200 incompressible rows a file: a file's size is mostly its rows
+        data = [(j, hashlib.sha256(str(j).encode()).hexdigest())
+                for j in range(i * 200, i * 200 + 200)]
+        dspark.createDataFrame(data, "id INT, v STRING").coalesce(1) \
+            .write.format("delta").mode("append").save(src)
+
+    def run(name, min_file_size):
+        s = dspark.newSession()
+        s.conf.set("spark.databricks.delta.autoCompact.enabled", "true")
+        s.conf.set("spark.databricks.delta.autoCompact.minNumFiles", "3")
+        s.conf.set("spark.databricks.delta.autoCompact.minFileSize", str(min_file_size))
+        out = str(tmp_path / name)
+        (s.readStream.format("delta").option("maxFilesPerTrigger", 1).load(src)
+         .writeStream.format("delta").option("checkpointLocation", str(tmp_path / (name + "c")))
+         .trigger(availableNow=True).start(out)).awaitTermination()
+        t = DeltaTable.forPath(dspark, out)
+        assert t.toDF().count() == 1800
+        return [dict(h.operationMetrics) for h in t.history().collect()
+                if h.operation == "OPTIMIZE"]
+
+    assert run("none", 1) == []
+    one = os.path.getsize(next(os.path.join(src, f) for f in os.listdir(src)
+                               if f.endswith(".parquet")))
+    # Between one file and a 3-file output: every compaction takes 3 new files only.
+    opts = run("bounded", one + one // 2)
+    assert len(opts) == 3
+    assert all(o["numRemovedFiles"] == "3" and o["numAddedFiles"] == "1" for o in opts)
+    # Large: the output is re-packed with the next files (3 files, then 1 + 2, 1 + 2).
+    opts = run("large", 1 << 30)
+    assert len(opts) == 4
+    assert all(o["numRemovedFiles"] == "3" for o in opts)
+
+
 def test_kill_during_update_or_merge_leaves_before_or_after(dspark, tmp_path):
     """A process killed (SIGKILL) at any point of an UPDATE or a MERGE leaves the table at
     the version before or after it, never between: the commit is one put-if-absent log

@@ -805,6 +805,9 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
           number("spark.databricks.delta.autoCompact.maxFileSize", 128LL << 20);
       o.auto_compact.min_num_files =
           number("spark.databricks.delta.autoCompact.minNumFiles", 50);
+      if (int64_t min_size = number("spark.databricks.delta.autoCompact.minFileSize", -1);
+          min_size > 0)
+        o.auto_compact.min_file_size = min_size;
     }
     sink = std::make_shared<connectors::DeltaSink>(fs, o);
   } else {

@@ -28,18 +28,18 @@ bool IsSmall(const AddFile& f, int64_t max_file_size) {
 
 bool AutoCompactTracker::AfterWrite(const DeltaWriteResult& w, const AutoCompactConfig& config) {
   // Another commit since the last known version: every bound is unknown.
-  if (version_ < 0 || w.version != version_ + 1) small_.clear();
+  if (version_ < 0 || w.version != version_ + 1) counted_.clear();
   version_ = w.version;
   std::vector<int64_t> added(w.partitions_written.size(), 0);
   for (size_t i = 0; i < w.file_partitions.size() && i < w.file_sizes.size(); ++i) {
-    if (w.file_sizes[i] < config.max_file_size && w.file_partitions[i] < added.size())
+    if (w.file_sizes[i] <= config.count_up_to() && w.file_partitions[i] < added.size())
       ++added[w.file_partitions[i]];
   }
-  const int64_t min_files = std::max<int64_t>(2, config.min_num_files);
+  const int64_t min_files = std::max<int64_t>(1, config.min_num_files);
   bool due = false;
   for (size_t p = 0; p < w.partitions_written.size(); ++p) {
-    auto it = small_.find(PartitionKey(w.partitions_written[p]));
-    if (it == small_.end()) {
+    auto it = counted_.find(PartitionKey(w.partitions_written[p]));
+    if (it == counted_.end()) {
       due = true;
       continue;
     }
@@ -50,9 +50,10 @@ bool AutoCompactTracker::AfterWrite(const DeltaWriteResult& w, const AutoCompact
   return due;
 }
 
-void AutoCompactTracker::Checked(int64_t version, std::map<std::string, int64_t> small_files) {
+void AutoCompactTracker::Checked(int64_t version,
+                                 std::map<std::string, int64_t> counted_files) {
   version_ = version;
-  small_ = std::move(small_files);
+  counted_ = std::move(counted_files);
 }
 
 CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_file_size,
@@ -169,21 +170,31 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
   if (!log) log = std::make_shared<const DeltaLog>(fs, table_path);
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, log->Latest());
   if (!AutoCompactEnabled(config, snapshot->metadata())) return std::optional<int64_t>();
-  std::vector<AddFile> files;
-  std::map<std::string, int64_t> small;  // per checked partition
-  for (const auto& p : partitions) small[PartitionKey(p)] = 0;
+  // Delta's AutoCompactPartitionStats count (files of at most minFileSize, every file
+  // when it is unset) decides which partitions are due; their files smaller than
+  // compact_below() are bin-packed (Delta's OPTIMIZE with minFileSize / maxFileSize).
+  std::map<std::string, int64_t> counted;  // per checked partition
+  for (const auto& p : partitions) counted[PartitionKey(p)] = 0;
+  std::map<std::string, std::vector<AddFile>> candidates;
   for (const auto& f : snapshot->files()) {
-    if (std::find(partitions.begin(), partitions.end(), f.partition_values) !=
-        partitions.end()) {
-      if (IsSmall(f, config.max_file_size)) ++small[PartitionKey(f.partition_values)];
-      files.push_back(f);
-    }
+    if (std::find(partitions.begin(), partitions.end(), f.partition_values) ==
+        partitions.end())
+      continue;
+    const std::string key = PartitionKey(f.partition_values);
+    if (f.size <= config.count_up_to()) ++counted[key];
+    if (IsSmall(f, config.compact_below())) candidates[key].push_back(f);
   }
-  CompactionBins bins = PlanCompaction(files, config.max_file_size,
-                                       config.max_file_size,
-                                       std::max<int64_t>(2, config.min_num_files));
+  std::vector<AddFile> files;
+  const int64_t min_files = std::max<int64_t>(1, config.min_num_files);
+  for (auto& [key, fs_of] : candidates) {
+    if (counted[key] < min_files) continue;
+    files.insert(files.end(), std::make_move_iterator(fs_of.begin()),
+                 std::make_move_iterator(fs_of.end()));
+  }
+  CompactionBins bins =
+      PlanCompaction(files, config.compact_below(), config.max_file_size);
   if (bins.empty()) {
-    if (tracker) tracker->Checked(snapshot->version(), std::move(small));
+    if (tracker) tracker->Checked(snapshot->version(), std::move(counted));
     return std::optional<int64_t>();
   }
   DeltaWriteOptions o;
@@ -201,8 +212,8 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
     // files' count is not tracked); the others keep their counts when nobody else
     // committed in between.
     for (const auto& b : bins)
-      if (!b.empty()) small.erase(PartitionKey(b.front().partition_values));
-    if (r.version == snapshot->version() + 1) tracker->Checked(r.version, std::move(small));
+      if (!b.empty()) counted.erase(PartitionKey(b.front().partition_values));
+    if (r.version == snapshot->version() + 1) tracker->Checked(r.version, std::move(counted));
     else tracker->Checked(-1, {});
   }
   return std::optional<int64_t>(r.version);

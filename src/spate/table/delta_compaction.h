@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,36 +45,53 @@ Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& t
 
 /// Delta's auto-compaction settings: the session conf spark.databricks.delta.autoCompact.
 /// enabled when given, else the table property delta.autoOptimize.autoCompact
-/// (true / auto / legacy); autoCompact.maxFileSize (default 128 MB) and minNumFiles
-/// (default 50).
+/// (true / auto / legacy); autoCompact.maxFileSize (default 128 MB), minNumFiles
+/// (default 50) and minFileSize (unset by default), as delta-spark 4.4 uses them:
+///   - a partition is due once it holds at least minNumFiles counted files: files of at
+///     most minFileSize bytes, every file when minFileSize is unset (Delta's
+///     AutoCompactPartitionStats counter);
+///   - a due partition's files smaller than minFileSize (unset: maxFileSize / 2) are
+///     bin-packed into files of at most maxFileSize (Delta's OPTIMIZE with those bounds).
+/// So a compaction's output is picked again only while it is smaller than minFileSize:
+/// with the default (64 MB) a stream of tiny batches re-packs its growing output every
+/// minNumFiles batches until that output reaches 64 MB, as Delta does; a smaller
+/// minFileSize bounds what one auto-compaction rewrites.
 struct AutoCompactConfig {
   std::optional<bool> enabled;  // the session conf, when set
   int64_t max_file_size = 128LL << 20;
   int64_t min_num_files = 50;
+  std::optional<int64_t> min_file_size;  // spark.databricks.delta.autoCompact.minFileSize
+  /// Files smaller than this are compacted (minFileSize, else maxFileSize / 2).
+  int64_t compact_below() const { return min_file_size.value_or(max_file_size / 2); }
+  /// Files of at most this size count toward minNumFiles (minFileSize, else all).
+  int64_t count_up_to() const {
+    return min_file_size.value_or(std::numeric_limits<int64_t>::max());
+  }
 };
 bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadata);
 
 /// Auto-compaction's bookkeeping for one writer (the streaming Delta sink): an upper
-/// bound of the small files (smaller than maxFileSize) in each partition it wrote, taken
-/// from MaybeAutoCompact's last full check and raised by the writer's own commits since.
-/// The full check (a pass over the table's active files) is due only when a partition
-/// the write touched may have reached minNumFiles, when the partition was never checked,
-/// or when another writer committed in between (the bound is then unknown) — so a
-/// stream of tiny batches pays for it once per minNumFiles batches, not every batch.
+/// bound of the counted files (AutoCompactConfig::count_up_to) in each partition it
+/// wrote, taken from MaybeAutoCompact's last full check and raised by the writer's own
+/// commits since. The full check (a pass over the table's active files) is due only when
+/// a partition the write touched may have reached minNumFiles, when the partition was
+/// never checked, or when another writer committed in between (the bound is then
+/// unknown) — so a stream of tiny batches pays for it once per minNumFiles batches, not
+/// every batch.
 /// Thread safety: one writer's thread.
 class AutoCompactTracker {
  public:
   /// After this writer's commit `w`: true when MaybeAutoCompact should run.
   bool AfterWrite(const DeltaWriteResult& w, const AutoCompactConfig& config);
-  /// MaybeAutoCompact's full check of table version `version`: the small files of each
+  /// MaybeAutoCompact's full check of table version `version`: the counted files of each
   /// checked partition (partitions missing here become unknown).
-  void Checked(int64_t version, std::map<std::string, int64_t> small_files);
+  void Checked(int64_t version, std::map<std::string, int64_t> counted_files);
   /// How many times AfterWrite asked for the full check (tests).
   int64_t checks_due() const { return checks_due_; }
 
  private:
   int64_t version_ = -1;
-  std::map<std::string, int64_t> small_;
+  std::map<std::string, int64_t> counted_;
   int64_t checks_due_ = 0;
 };
 
@@ -81,10 +99,11 @@ class AutoCompactTracker {
 std::string CompactionPartitionKey(const PartitionValues& pv);
 
 /// After a write: when auto-compaction is enabled for the table, compacts those of
-/// `partitions` (the write's; Delta's scope) with at least min_num_files files smaller
-/// than max_file_size, as a commit with
-/// operation OPTIMIZE and operationParameters auto=true. Returns the committed version,
-/// or nullopt when nothing was compacted. `log` is the writer's cached log (the streaming
+/// `partitions` (the write's; Delta's scope) that hold at least min_num_files counted
+/// files (see AutoCompactConfig): their files smaller than compact_below() packed into
+/// bins of at most max_file_size, as a commit with operation OPTIMIZE and
+/// operationParameters auto=true. Returns the committed version, or nullopt when
+/// nothing was compacted. `log` is the writer's cached log (the streaming
 /// sink's), so the check costs O(new commits), not a load of the table; null opens one.
 /// `tracker` (optional) is told what the check found (see AutoCompactTracker).
 Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,

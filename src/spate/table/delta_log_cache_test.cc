@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <set>
 
 #include "spate/columnar/builder.h"
 #include "spate/io/forwarding_file_system.h"
@@ -38,6 +39,15 @@ void CreateTable(const io::FileSystemPtr& fs, const std::string& path,
   o.options = std::move(props);
   auto r = WriteBatches(fs, path, {Ids(0, 3)}, o, std::move(now));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
+}
+
+/// An append of `batch` through `log` (null: the writer opens its own), as the sink writes.
+Result<DeltaWriteResult> Append(const io::FileSystemPtr& fs, const std::string& path,
+                                const std::shared_ptr<const DeltaLog>& log, BatchPtr batch) {
+  DeltaWriteOptions o;
+  o.mode = "append";
+  o.log = log;
+  return WriteBatches(fs, path, {std::move(batch)}, o);
 }
 
 /// One cheap commit: a fake add (and optionally a remove of `remove`).
@@ -269,10 +279,7 @@ TEST(DeltaLogCacheTest, AutoCompactTrackerChecksOnlyWhenMinNumFilesIsReachable) 
         other.mode = "append";
         EXPECT_TRUE(WriteBatches(fs, path, {Ids(1000, 1)}, other).ok());
       }
-      DeltaWriteOptions o;
-      o.mode = "append";
-      o.log = log;
-      auto w = WriteBatches(fs, path, {Ids(i * 10, 1)}, o);
+      auto w = Append(fs, path, log, Ids(i * 10, 1));
       EXPECT_TRUE(w.ok()) << w.status().ToString();
       if (!w.ok()) return versions;
       const auto before = Snapshot::ProcessMaterializeStats();
@@ -297,6 +304,91 @@ TEST(DeltaLogCacheTest, AutoCompactTrackerChecksOnlyWhenMinNumFilesIsReachable) 
   EXPECT_GE(tracked.size(), 9u);
   EXPECT_LE(checks, 100 / 4);
   EXPECT_EQ(between, 0);  // writes without a check built no file list
+}
+
+// Which files auto-compaction picks, as delta-spark 4.4 (observed on real Spark: 16
+// appends of one ~equal-sized file with autoCompact.minNumFiles 5, each followed by the
+// sink's check). Files smaller than minFileSize (default maxFileSize / 2) are packed; a
+// partition is due at minNumFiles files of at most minFileSize (all files when unset):
+//   - defaults: OPTIMIZE at versions 5, 10, 15, each re-packing the previous output with
+//     the 4 new files (it is below 64 MB);
+//   - minFileSize between one file and a compaction's output: versions 5, 11, 17, each
+//     packing only the 5 new files (the outputs are neither picked nor counted), so one
+//     compaction's bytes stay bounded however long the stream runs;
+//   - maxFileSize 2.8 files (minFileSize 1.4): bins of two, at 5, 8, 10, 13, 16, 19, 22.
+TEST(DeltaLogCacheTest, AutoCompactPicksFilesAsDelta) {
+  struct Optimize {
+    int64_t version;
+    std::set<std::string> removed, added;
+  };
+  auto run = [](const std::string& path, AutoCompactConfig config, int64_t* one_file) {
+    auto fs = std::make_shared<io::MemoryFileSystem>();
+    std::shared_ptr<const DeltaLog> log;
+    AutoCompactTracker tracker;
+    std::vector<Optimize> out;
+    for (int i = 0; i < 16; ++i) {
+      auto w = Append(fs, path, log, Ids(i * 1000, 1000));
+      EXPECT_TRUE(w.ok()) << w.status().ToString();
+      if (!w.ok()) return out;
+      if (!log) log = std::make_shared<const DeltaLog>(fs, path);
+      if (i == 0) {
+        *one_file = w->file_sizes.at(0);
+        if (config.max_file_size == 0) config.max_file_size = *one_file * 28 / 10;
+        if (config.min_file_size == 0) config.min_file_size = *one_file * 2;
+      }
+      if (!tracker.AfterWrite(*w, config)) continue;
+      auto c = MaybeAutoCompact(fs, path, config, w->partitions_written, "UTC", "snappy", log,
+                                &tracker);
+      EXPECT_TRUE(c.ok()) << c.status().ToString();
+      if (!c.ok() || !c->has_value()) continue;
+      Optimize opt{**c, {}, {}};
+      auto actions = log->ReadCommit(**c);
+      EXPECT_TRUE(actions.ok());
+      if (!actions.ok()) continue;
+      for (const auto& a : *actions) {
+        if (a.kind == Action::Kind::kRemove) opt.removed.insert(a.remove.path);
+        if (a.kind == Action::Kind::kAdd) opt.added.insert(a.add.path);
+      }
+      out.push_back(std::move(opt));
+    }
+    return out;
+  };
+  auto versions = [](const std::vector<Optimize>& v) {
+    std::vector<int64_t> out;
+    for (const auto& o : v) out.push_back(o.version);
+    return out;
+  };
+  int64_t one = 0;
+  AutoCompactConfig config;
+  config.enabled = true;
+  config.min_num_files = 5;
+
+  auto defaults = run("/d", config, &one);
+  EXPECT_EQ(versions(defaults), (std::vector<int64_t>{5, 10, 15}));
+  for (size_t k = 1; k < defaults.size(); ++k) {
+    EXPECT_EQ(defaults[k].removed.size(), 5u);
+    // The previous compaction's output is re-packed.
+    EXPECT_EQ(defaults[k].removed.count(*defaults[k - 1].added.begin()), 1u);
+  }
+
+  AutoCompactConfig bounded = config;
+  bounded.min_file_size = 0;  // run(): twice one file
+  auto b = run("/b", bounded, &one);
+  EXPECT_EQ(versions(b), (std::vector<int64_t>{5, 11, 17}));
+  for (size_t k = 0; k < b.size(); ++k) {
+    EXPECT_EQ(b[k].removed.size(), 5u);
+    for (size_t j = 0; j < k; ++j)
+      for (const auto& added : b[j].added) EXPECT_EQ(b[k].removed.count(added), 0u);
+  }
+
+  AutoCompactConfig pairs = config;
+  pairs.max_file_size = 0;  // run(): 2.8 files; minFileSize unset: 1.4 files
+  auto p = run("/p", pairs, &one);
+  EXPECT_EQ(versions(p), (std::vector<int64_t>{5, 8, 10, 13, 16, 19, 22}));
+  ASSERT_FALSE(p.empty());
+  EXPECT_EQ(p[0].removed.size(), 4u);  // [1,1] [1,1]; the fifth file alone is left
+  EXPECT_EQ(p[0].added.size(), 2u);
+  for (size_t k = 1; k < p.size(); ++k) EXPECT_EQ(p[k].removed.size(), 2u);
 }
 
 TEST(DeltaLogCacheTest, ReplacedTableIsLoadedAfresh) {
