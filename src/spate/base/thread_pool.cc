@@ -17,7 +17,7 @@ ThreadPool::ThreadPool(int num_threads) {
 
 ThreadPool::~ThreadPool() {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stop_ = true;
   }
   cv_.notify_all();
@@ -36,7 +36,7 @@ bool ThreadPool::InWorker() const { return tls_pool == this; }
 
 void ThreadPool::Submit(std::function<void()> task) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     queue_.push_back(std::move(task));
   }
   cv_.notify_one();
@@ -47,8 +47,8 @@ void ThreadPool::WorkerLoop() {
   for (;;) {
     std::function<void()> task;
     {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      MutexLock lock(mu_);
+      lock.Wait(cv_, [this]() SPATE_REQUIRES(mu_) { return stop_ || !queue_.empty(); });
       if (queue_.empty()) return;
       task = std::move(queue_.front());
       queue_.pop_front();
@@ -62,9 +62,9 @@ Status ThreadPool::ParallelFor(int64_t n, int parallelism,
   if (n <= 0) return Status::OK();
   struct Shared {
     std::atomic<int64_t> next{0};
-    std::mutex mu;
+    Mutex mu;
     std::condition_variable done_cv;
-    int running = 0;
+    int running SPATE_GUARDED_BY(mu) = 0;
     std::vector<Status> errors;
   };
   auto shared = std::make_shared<Shared>();
@@ -82,18 +82,21 @@ Status ThreadPool::ParallelFor(int64_t n, int parallelism,
     helpers = static_cast<int>(std::min<int64_t>(n, parallelism) - 1);
     if (helpers > num_threads()) helpers = num_threads();
   }
-  shared->running = helpers;
+  {
+    MutexLock lock(shared->mu);
+    shared->running = helpers;
+  }
   for (int h = 0; h < helpers; ++h) {
     Submit([shared, drain] {
       drain();
-      std::lock_guard<std::mutex> lock(shared->mu);
+      MutexLock lock(shared->mu);
       if (--shared->running == 0) shared->done_cv.notify_all();
     });
   }
   drain();
   {
-    std::unique_lock<std::mutex> lock(shared->mu);
-    shared->done_cv.wait(lock, [&] { return shared->running == 0; });
+    MutexLock lock(shared->mu);
+    lock.Wait(shared->done_cv, [&]() SPATE_REQUIRES(shared->mu) { return shared->running == 0; });
   }
   for (auto& st : shared->errors) {
     if (!st.ok()) return st;

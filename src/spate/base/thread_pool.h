@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
 #include <vector>
 
+#include "spate/base/mutex.h"
 #include "spate/base/status.h"
 
 namespace spate {
@@ -44,10 +44,10 @@ class ThreadPool {
  private:
   void WorkerLoop();
 
-  std::mutex mu_;
+  Mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::function<void()>> queue_;
-  bool stop_ = false;
+  std::deque<std::function<void()>> queue_ SPATE_GUARDED_BY(mu_);
+  bool stop_ SPATE_GUARDED_BY(mu_) = false;
   std::vector<std::thread> workers_;
 };
 

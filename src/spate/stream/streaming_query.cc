@@ -242,30 +242,30 @@ Status StreamingQuery::Initialize() {
 }
 
 bool StreamingQuery::IsActive() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return active_;
 }
 
 StreamingQueryStatus StreamingQuery::status() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return status_;
 }
 
 std::optional<StreamingQueryProgress> StreamingQuery::LastProgress() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (progress_.empty()) return std::nullopt;
   return progress_.back();
 }
 
 std::vector<StreamingQueryProgress> StreamingQuery::RecentProgress() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return {progress_.begin(), progress_.end()};
 }
 
 std::string StreamingQuery::ExplainString() const {
   sql::BoundPlanPtr plan;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     plan = last_plan_;
   }
   if (!plan) return "No physical plan. Waiting for data.";
@@ -275,32 +275,34 @@ std::string StreamingQuery::ExplainString() const {
 }
 
 std::optional<Status> StreamingQuery::exception() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return exception_;
 }
 
 Status StreamingQuery::AwaitTermination() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return terminated_; });
+  MutexLock lock(mu_);
+  lock.Wait(cv_, [&]() SPATE_REQUIRES(mu_) { return terminated_; });
   return exception_ ? *exception_ : Status::OK();
 }
 
 Result<bool> StreamingQuery::AwaitTermination(int64_t timeout_ms) {
-  std::unique_lock<std::mutex> lock(mu_);
-  bool done = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                           [&] { return terminated_; });
+  MutexLock lock(mu_);
+  bool done = lock.WaitFor(cv_, std::chrono::milliseconds(timeout_ms),
+                           [&]() SPATE_REQUIRES(mu_) { return terminated_; });
   if (done && exception_) return *exception_;
   return done;
 }
 
 Status StreamingQuery::ProcessAllAvailable() {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   // Done when a trigger that started after this call found nothing new.
   int64_t called_at = trigger_seq_;
   poll_wake_ = true;
   config_.clock->Wake();
   cv_.notify_all();
-  cv_.wait(lock, [&] { return last_no_data_seq_ > called_at || terminated_; });
+  lock.Wait(cv_, [&]() SPATE_REQUIRES(mu_) {
+    return last_no_data_seq_ > called_at || terminated_;
+  });
   return exception_ ? *exception_ : Status::OK();
 }
 
@@ -315,7 +317,7 @@ void StreamingQuery::Stop() {
 
 void StreamingQuery::SetStatus(const std::string& message, bool data_available,
                                bool trigger_active) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   status_.message = message;
   status_.is_data_available = data_available;
   status_.is_trigger_active = trigger_active;
@@ -358,7 +360,7 @@ void StreamingQuery::Run() {
   if (!error && config_.temp_checkpoint)
     (void)config_.fs->Delete(config_.checkpoint, true);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     exception_ = error;
     status_.message = "Stopped";
     status_.is_data_available = false;
@@ -374,7 +376,7 @@ void StreamingQuery::Run() {
   Post([&](StreamingQueryListener& l) { l.onQueryTerminated(ev); });
   if (manager_) manager_->NotifyTerminated(this, error);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     active_ = false;
     terminated_ = true;
   }
@@ -445,7 +447,7 @@ Status StreamingQuery::PopulateStartOffsets() {
 }
 
 std::optional<JsonValue> StreamingQuery::CommittedOffset(const Source* source) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   for (size_t i = 0; i < sources_.size() && i < committed_snapshot_.size(); ++i) {
     if (sources_[i].get() == source) return committed_snapshot_[i];
   }
@@ -456,10 +458,10 @@ bool StreamingQuery::WaitFor(const std::function<bool()>& pred, int64_t timeout_
   auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
     if (pred()) return true;
-    std::unique_lock<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (terminated_) break;
-    if (cv_.wait_until(lock, std::min(deadline, SteadyClock::now() +
-                                                    std::chrono::milliseconds(5))) ==
+    if (lock.WaitUntil(cv_, std::min(deadline, SteadyClock::now() +
+                                                   std::chrono::milliseconds(5))) ==
             std::cv_status::timeout &&
         SteadyClock::now() >= deadline) {
       break;
@@ -495,7 +497,7 @@ Status StreamingQuery::RunActivated() {
   SetStatus("Initializing sources", false, false);
   SPATE_RETURN_IF_ERROR(PopulateStartOffsets());
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     committed_snapshot_ = committed_offsets_;
   }
   int shuffle = 0;
@@ -547,14 +549,14 @@ Status StreamingQuery::RunActivated() {
     int64_t trigger_start = config_.clock->NowMs();
     int64_t seq;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       seq = ++trigger_seq_;
       poll_wake_ = false;
     }
     bool has_data = false;
     SPATE_RETURN_IF_ERROR(RunTrigger(&has_data));
     if (!has_data) {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       last_no_data_seq_ = seq;
     }
     cv_.notify_all();
@@ -568,9 +570,9 @@ Status StreamingQuery::RunActivated() {
       config_.clock->WaitUntil(next, [this] { return StopRequested(); });
     } else if (!has_data) {
       // spark.sql.streaming.pollingDelay: a short real-time pause before polling again.
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, std::chrono::milliseconds(10),
-                   [this] { return StopRequested() || poll_wake_; });
+      MutexLock lock(mu_);
+      lock.WaitFor(cv_, std::chrono::milliseconds(10),
+                   [this]() SPATE_REQUIRES(mu_) { return StopRequested() || poll_wake_; });
     }
   }
 }
@@ -843,7 +845,7 @@ Status StreamingQuery::RunRealTimeBatch() {
   while (!StopRequested() && SteadyClock::now() < deadline) {
     int64_t seq;
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       seq = ++trigger_seq_;
       poll_wake_ = false;
     }
@@ -860,14 +862,14 @@ Status StreamingQuery::RunRealTimeBatch() {
     durations["latestOffset"] += ElapsedMs(t);
     if (!any) {
       {
-        std::lock_guard<std::mutex> lock(mu_);
+        MutexLock lock(mu_);
         last_no_data_seq_ = seq;
       }
       cv_.notify_all();
       // Poll again soon: a short real-time pause, cut short by ProcessAllAvailable/Stop.
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait_for(lock, std::chrono::microseconds(500),
-                   [this] { return StopRequested() || poll_wake_; });
+      MutexLock lock(mu_);
+      lock.WaitFor(cv_, std::chrono::microseconds(500),
+                   [this]() SPATE_REQUIRES(mu_) { return StopRequested() || poll_wake_; });
       continue;
     }
     t = SteadyClock::now();
@@ -952,7 +954,7 @@ void StreamingQuery::FinishBatch(int64_t trigger_start,
   KeepProgress(ev.progress, std::move(executed));
   committed_offsets_ = available_offsets_;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     committed_snapshot_ = committed_offsets_;
   }
   ++current_batch_id_;
@@ -1034,7 +1036,7 @@ void StreamingQuery::KeepProgress(const StreamingQueryProgress& p, sql::BoundPla
       config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"),
       100);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (executed) last_plan_ = executed;  // the batch plan (stateful operators), not its rows
     // As Spark's ProgressReporter.addNewProgress: append, then drop from the front while
     // the buffer holds at least numRecentProgressUpdates (so it keeps one fewer).
@@ -1078,7 +1080,7 @@ Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) 
   auto query =
       std::shared_ptr<StreamingQuery>(new StreamingQuery(std::move(config), id, this));
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (query->name()) {
       for (const auto& [qid, q] : active_) {
         if (q->name() == query->name()) {
@@ -1093,12 +1095,12 @@ Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) 
   }
   Status st = query->Initialize();
   if (!st.ok()) {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     active_.erase(id);
     return st;
   }
   {
-    std::lock_guard<std::mutex> lock(query->mu_);
+    MutexLock lock(query->mu_);
     query->active_ = true;
   }
   QueryStartedEvent ev{query->id(), query->run_id(), query->name(),
@@ -1118,51 +1120,51 @@ Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) 
 }
 
 std::vector<StreamingQueryPtr> StreamingQueryManager::Active() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   std::vector<StreamingQueryPtr> out;
   for (const auto& [id, q] : active_) out.push_back(q);
   return out;
 }
 
 StreamingQueryPtr StreamingQueryManager::Get(const std::string& id) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto it = active_.find(id);
   return it == active_.end() ? nullptr : it->second;
 }
 
 Status StreamingQueryManager::AwaitAnyTermination() {
-  std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return any_terminated_; });
+  MutexLock lock(mu_);
+  lock.Wait(cv_, [&]() SPATE_REQUIRES(mu_) { return any_terminated_; });
   return last_terminated_error_ ? *last_terminated_error_ : Status::OK();
 }
 
 Result<bool> StreamingQueryManager::AwaitAnyTermination(int64_t timeout_ms) {
-  std::unique_lock<std::mutex> lock(mu_);
-  bool done = cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
-                           [&] { return any_terminated_; });
+  MutexLock lock(mu_);
+  bool done = lock.WaitFor(cv_, std::chrono::milliseconds(timeout_ms),
+                           [&]() SPATE_REQUIRES(mu_) { return any_terminated_; });
   if (done && last_terminated_error_) return *last_terminated_error_;
   return done;
 }
 
 void StreamingQueryManager::ResetTerminated() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   any_terminated_ = false;
   last_terminated_error_.reset();
 }
 
 void StreamingQueryManager::AddListener(StreamingQueryListenerPtr listener) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   listeners_.push_back(std::move(listener));
 }
 
 void StreamingQueryManager::RemoveListener(const StreamingQueryListenerPtr& listener) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener),
                    listeners_.end());
 }
 
 std::vector<StreamingQueryListenerPtr> StreamingQueryManager::Listeners() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return listeners_;
 }
 
@@ -1174,7 +1176,7 @@ void StreamingQueryManager::NotifyTerminated(StreamingQuery* q,
                                              const std::optional<Status>& error) {
   StreamingQueryPtr keep;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = active_.find(q->id());
     if (it != active_.end() && it->second.get() == q) {
       keep = it->second;

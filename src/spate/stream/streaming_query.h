@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "spate/base/clock.h"
+#include "spate/base/mutex.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/progress.h"
@@ -135,8 +136,8 @@ class StreamingQuery {
                    const std::vector<int64_t>& input_rows, int64_t output_rows,
                    sql::BoundPlanPtr executed);
   /// The progress of the trigger that started at `trigger_start`: the batch that ran
-  /// (`executed`), or, as Spark's, a trigger without a batch before any ran in this run
-  /// (the next batch id, no input rows, numOutputRows -1, no state operators).
+  /// (`executed`), or, as Spark's, a trigger that ran none (the next batch id, no input
+  /// rows; see the idle reporting in RunTrigger).
   StreamingQueryProgress MakeProgress(int64_t trigger_start,
                                       std::map<std::string, int64_t>* durations,
                                       const std::vector<int64_t>& input_rows,
@@ -190,19 +191,20 @@ class StreamingQuery {
   std::atomic<bool> stop_requested_{false};
   std::atomic<int64_t> last_committed_{-1};
 
-  mutable std::mutex mu_;
+  // Shared with callers (status, progress, awaitTermination, processAllAvailable).
+  mutable Mutex mu_;
   std::condition_variable cv_;
-  bool active_ = false;
-  bool terminated_ = false;
-  int64_t trigger_seq_ = 0;       // triggers started
-  int64_t last_no_data_seq_ = 0;  // the latest trigger that found no new data
-  bool poll_wake_ = false;        // ProcessAllAvailable asks the polling loop to look now
-  std::optional<Status> exception_;
-  StreamingQueryStatus status_;
-  std::deque<StreamingQueryProgress> progress_;
-  sql::BoundPlanPtr last_plan_;
-  std::vector<std::optional<JsonValue>>
-      committed_snapshot_;  // committed offsets, for readers
+  bool active_ SPATE_GUARDED_BY(mu_) = false;
+  bool terminated_ SPATE_GUARDED_BY(mu_) = false;
+  int64_t trigger_seq_ SPATE_GUARDED_BY(mu_) = 0;       // triggers started
+  int64_t last_no_data_seq_ SPATE_GUARDED_BY(mu_) = 0;  // the latest trigger without data
+  bool poll_wake_ SPATE_GUARDED_BY(mu_) = false;  // ProcessAllAvailable: look now
+  std::optional<Status> exception_ SPATE_GUARDED_BY(mu_);
+  StreamingQueryStatus status_ SPATE_GUARDED_BY(mu_);
+  std::deque<StreamingQueryProgress> progress_ SPATE_GUARDED_BY(mu_);
+  sql::BoundPlanPtr last_plan_ SPATE_GUARDED_BY(mu_);
+  // The committed offsets, for readers.
+  std::vector<std::optional<JsonValue>> committed_snapshot_ SPATE_GUARDED_BY(mu_);
 };
 using StreamingQueryPtr = std::shared_ptr<StreamingQuery>;
 
@@ -230,12 +232,12 @@ class StreamingQueryManager {
   friend class StreamingQuery;
   void NotifyTerminated(StreamingQuery* q, const std::optional<Status>& error);
 
-  mutable std::mutex mu_;
+  mutable Mutex mu_;
   std::condition_variable cv_;
-  std::map<std::string, StreamingQueryPtr> active_;
-  std::vector<StreamingQueryListenerPtr> listeners_;
-  bool any_terminated_ = false;
-  std::optional<Status> last_terminated_error_;
+  std::map<std::string, StreamingQueryPtr> active_ SPATE_GUARDED_BY(mu_);
+  std::vector<StreamingQueryListenerPtr> listeners_ SPATE_GUARDED_BY(mu_);
+  bool any_terminated_ SPATE_GUARDED_BY(mu_) = false;
+  std::optional<Status> last_terminated_error_ SPATE_GUARDED_BY(mu_);
 };
 
 }  // namespace spate::stream
