@@ -7,13 +7,14 @@
 
 #include "spate/base/error_classes.h"
 #include "spate/base/thread_pool.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate {
 namespace {
 
 TEST(StatusTest, RendersSparkErrorClass) {
   Status st = Status::Error("DIVIDE_BY_ZERO", {{"config", "\"spark.sql.ansi.enabled\""}});
-  EXPECT_FALSE(st.ok());
+  EXPECT_ERROR_CLASS(st, "DIVIDE_BY_ZERO");
   EXPECT_EQ(st.error_class(), "DIVIDE_BY_ZERO");
   EXPECT_EQ(st.sql_state(), "22012");
   EXPECT_EQ(st.kind(), ErrorKind::kArithmetic);
@@ -49,7 +50,7 @@ Result<int> Quarter(int x) {
 
 TEST(StatusTest, ResultMacros) {
   EXPECT_EQ(*Quarter(8), 2);
-  EXPECT_FALSE(Quarter(6).ok());
+  EXPECT_ERROR_HAS(Quarter(6), "odd");
   EXPECT_EQ(Quarter(6).status().message(), "odd");
 }
 

@@ -12,6 +12,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/columnar/pretty.h"
 #include "spate/types/format.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate {
 namespace {
@@ -355,7 +356,7 @@ TEST(ArrowCTest, ImportReleasesProducerExactlyOnce) {
     ASSERT_TRUE(ExportType(Field{"h", DataType::Int()}, &half).ok());
     half.format = "e";  // float16
     Result<ColumnPtr> column = ImportColumn(&a, &half);
-    EXPECT_FALSE(column.ok());
+    EXPECT_ERROR_HAS(column, "Arrow format 'e' is not supported");
     EXPECT_EQ(column.status().code(), StatusCode::kUnimplemented);
     EXPECT_EQ(releases, 1);
     half.format = "i";
@@ -469,8 +470,8 @@ TEST(ArrowCTest, UnsupportedAndMalformedTypes) {
   EXPECT_EQ(import_format("U").status().code(), StatusCode::kUnimplemented);
   EXPECT_EQ(import_format("tsn:").status().code(), StatusCode::kUnimplemented);
   EXPECT_EQ(import_format("d:10,2,256").status().code(), StatusCode::kUnimplemented);
-  EXPECT_FALSE(import_format("d:x,2").ok());
-  EXPECT_FALSE(import_format("+l").ok());  // no child
+  EXPECT_ERROR_HAS(import_format("d:x,2"), "bad number 'x' in an Arrow format string");
+  EXPECT_ERROR_HAS(import_format("+l"), "Arrow format '+l' needs 1 children, has 0");  // no child
   ASSERT_TRUE(import_format("d:10,2,128").ok());
   EXPECT_TRUE((*import_format("d:10,2,128"))->Equals(*DataType::Decimal(10, 2)));
   EXPECT_TRUE((*import_format("tsu:America/New_York"))->Equals(*DataType::Timestamp()));

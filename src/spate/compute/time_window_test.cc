@@ -5,6 +5,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/generators.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate {
 namespace {
@@ -56,7 +57,7 @@ TEST(TimeWindowTest, WindowTimeIsEndMinusOneMicro) {
   auto col = (*wt)->Evaluate(*one, EvalContext{});
   ASSERT_TRUE(col.ok());
   EXPECT_EQ((*col)->raw_values<int64_t>()[0], 5 * kMinute - 1);
-  EXPECT_FALSE(MakeWindowTimeExpr(MakeLiteral(Value::Int(1))).ok());
+  EXPECT_ERROR_CLASS(MakeWindowTimeExpr(MakeLiteral(Value::Int(1))), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "spate/exec/test_plans.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::exec {
 namespace {
@@ -45,7 +46,7 @@ TEST(FilterTest, ProjectErrorPropagates) {
   auto in = RangeOf(0, 10);
   auto p = ProjectOf(in, {{"x", Call("/", {Lit(I(1)), Call("-", {Col(in, 0), Lit(I(5))})})}});
   auto r = Collect(p, Options());
-  EXPECT_FALSE(r.ok());
+  EXPECT_ERROR_CLASS(r, "DIVIDE_BY_ZERO");
 }
 
 }  // namespace

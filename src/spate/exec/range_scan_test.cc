@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "spate/exec/test_plans.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::exec {
 namespace {
@@ -27,7 +28,7 @@ TEST(RangeScanTest, EmptyWhenStepPointsAway) {
 
 TEST(RangeScanTest, StepZeroIsAnError) {
   auto r = Collect(RangeOf(0, 5, 0), Options());
-  EXPECT_FALSE(r.ok());
+  EXPECT_ERROR_HAS(r, "the step must not be 0");
 }
 
 TEST(RangeScanTest, SplitsAndBatchSize) {

@@ -41,6 +41,11 @@ std::string Join(const std::vector<std::string>& v) {
   return s;
 }
 
+// CSVHeaderChecker's error (a SparkIllegalArgumentException of a legacy class).
+Status HeaderError(std::string msg) {
+  return Status::Error("_LEGACY_ERROR_TEMP_3241", {{"msg", std::move(msg)}});
+}
+
 // CSVHeaderChecker with enforceSchema=false: the header must name the schema's columns.
 Status CheckHeader(const std::vector<std::string>& header, const Schema& data_schema,
                    const csv::CsvOptions& o, const std::string& path) {
@@ -51,17 +56,16 @@ Status CheckHeader(const std::vector<std::string>& header, const Schema& data_sc
       names.push_back(f.name);
   }
   if (header.size() != names.size()) {
-    return Status::Invalid(
+    return HeaderError(
         "Number of column in CSV header is not equal to number of fields in the schema:\n"
         " Header length: " + std::to_string(header.size()) +
         ", schema size: " + std::to_string(names.size()) + "\nCSV file: file:" + path);
   }
   for (size_t i = 0; i < names.size(); ++i) {
     if (!EqualsIgnoreCase(header[i], names[i])) {
-      return Status::Invalid("CSV header does not conform to the schema.\n Header: " +
-                             Join(header) + "\n Schema: " + Join(names) +
-                             "\nExpected: " + names[i] + " but found: " + header[i] +
-                             "\nCSV file: file:" + path);
+      return HeaderError("CSV header does not conform to the schema.\n Header: " +
+                         Join(header) + "\n Schema: " + Join(names) + "\nExpected: " +
+                         names[i] + " but found: " + header[i] + "\nCSV file: file:" + path);
     }
   }
   return Status::OK();

@@ -32,9 +32,8 @@ Result<int64_t> ModifiedThreshold(const std::string& strategy, const std::string
   ctx.time_zone = TimeZone::Lookup(zone);
   int64_t micros = 0;
   if (!CastStringToTimestamp(text, ctx, &micros)) {
-    return Status::Invalid("The timestamp provided for the '" + strategy +
-                           "' option is invalid. The expected format is "
-                           "'YYYY-MM-DDTHH:mm:ss', but the provided timestamp: " + text);
+    return Status::Error("_LEGACY_ERROR_TEMP_1294",
+                         {{"strategy", ToLower(strategy)}, {"timeString", text}});
   }
   return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
 }
@@ -60,7 +59,7 @@ Result<bool> BoolOption(const OptionMap& options, std::string_view key, bool def
   std::string l = ToLower(*v);
   if (l == "true") return true;
   if (l == "false") return false;
-  return Status::Invalid(std::string(key) + " flag can be true or false.");
+  return Status::Error("_LEGACY_ERROR_TEMP_2147", {{"paramName", std::string(key)}});
 }
 
 Status FileError(const Status& st, const std::string& path) {

@@ -353,8 +353,9 @@ Result<std::unique_ptr<PartitionedWriteJob>> PartitionedWriteJob::Make(
   for (const auto& name : options.partition_columns) {
     int idx = schema->FieldIndex(name);
     if (idx < 0) {
-      return Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
-                           {{"objectName", "`" + name + "`"}, {"proposal", ""}});
+      // Spark's PartitioningUtils.partitionColumnsSchema error.
+      return Status::Error("_LEGACY_ERROR_TEMP_1155",
+                           {{"col", name}, {"schemaCatalog", schema->ToString()}});
     }
     job->part_cols_.push_back(idx);
   }

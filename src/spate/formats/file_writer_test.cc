@@ -10,6 +10,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/io/forwarding_file_system.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::formats {
 namespace {
@@ -206,8 +207,8 @@ TEST(FileWriterTest, UnknownPartitionColumn) {
   o.output_dir = "/e";
   o.partition_columns = {"nope"};
   auto job = PartitionedWriteJob::Make(fs, factory, TestSchema(), o, 1);
-  EXPECT_FALSE(job.ok());
-  EXPECT_FALSE(MakeParquetWriterFactory({{"compression", "bogus"}}).ok());
+  EXPECT_ERROR_CLASS(job, "_LEGACY_ERROR_TEMP_1155");
+  EXPECT_ERROR_CLASS(MakeParquetWriterFactory({{"compression", "bogus"}}), "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
 }
 
 }  // namespace

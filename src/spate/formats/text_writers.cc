@@ -81,8 +81,10 @@ Result<bool> ParseCompression(const std::map<std::string, std::string>& options)
   }
   if (c.empty() || c == "none" || c == "uncompressed") return false;
   if (c == "gzip") return true;
-  return Status::Invalid("Codec [" + c +
-                         "] is not available. Known codecs are none, uncompressed, gzip.");
+  // Spark's class; the codecs named are the ones spate writes (Spark also has bzip2,
+  // deflate, lz4 and snappy for text formats).
+  return Status::Error("CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION",
+                       {{"codecName", c}, {"availableCodecs", "none, uncompressed, gzip"}});
 }
 
 std::string OptionOr(const std::map<std::string, std::string>& options, std::string_view key,

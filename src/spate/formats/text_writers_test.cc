@@ -8,6 +8,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::formats {
 namespace {
@@ -130,9 +131,8 @@ TEST(TextWritersTest, JsonAndText) {
   EXPECT_NE(t[0].relative_path.find("-c000.txt"), std::string::npos);
   EXPECT_EQ(fs->ReadAll("/text/" + t[0].relative_path).value(),
             "plain|a,b|q\"uote|line\nbreak|back\\|  pad  |\xc3\xa9t\xc3\xa9||");
-  EXPECT_FALSE(CheckWriteSchema("text", *Schema3()).ok());
-  EXPECT_EQ(CheckWriteSchema("text", *Schema3()).error_class(), "_LEGACY_ERROR_TEMP_1290");
-  EXPECT_FALSE(MakeTextWriterFactory({{"compression", "lz4"}}).ok());
+  EXPECT_ERROR_CLASS(CheckWriteSchema("text", *Schema3()), "_LEGACY_ERROR_TEMP_1290");
+  EXPECT_ERROR_CLASS(MakeTextWriterFactory({{"compression", "lz4"}}), "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
 }
 
 }  // namespace

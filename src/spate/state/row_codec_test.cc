@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "spate/columnar/builder.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::state {
 namespace {
@@ -220,13 +221,15 @@ TEST(RowCodecTest, MalformedInputIsAnErrorAndLeavesTheBuilderConsistent) {
   // Every strict prefix is malformed.
   for (size_t n = 0; n < good.size(); ++n) {
     Status s = b.Append(std::string_view(good).substr(0, n));
-    EXPECT_FALSE(s.ok()) << "prefix " << n;
+    EXPECT_ERROR_HAS(s, "malformed encoded state row (" + std::to_string(n) + " bytes)")
+        << "prefix " << n;
   }
-  EXPECT_FALSE(b.Append(good + "x").ok());     // trailing bytes
+  EXPECT_ERROR_HAS(b.Append(good + "x"),  // trailing bytes
+                   "malformed encoded state row (" + std::to_string(good.size() + 1) + " bytes)");
   std::string huge_count = good.substr(0, 9);  // null bits + id
   huge_count.push_back('\xff');
   huge_count.append("\xff\xff\xff\xff\xff\xff\xff\x7f");
-  EXPECT_FALSE(b.Append(huge_count).ok());
+  EXPECT_ERROR_HAS(b.Append(huge_count), "malformed encoded state row (18 bytes)");
   ASSERT_TRUE(b.Append(good).ok());
   EXPECT_EQ(b.num_rows(), 2);
   auto batch = b.Finish();

@@ -1,5 +1,6 @@
 // Copyright spate authors.
 #include "spate/state/state_store.h"
+#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -366,9 +367,7 @@ TEST_P(StateStoreTest, PurgeKeepsRetainedVersionsLoadable) {
     EXPECT_EQ(Contents(*s), states[v]);
   }
   auto old = NewProvider()->GetStore(3);
-  ASSERT_FALSE(old.ok());
-  EXPECT_EQ(old.status().error_class(),
-            "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");
+  ASSERT_ERROR_CLASS(old, "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");
 }
 
 TEST_P(StateStoreTest, MissingDeltaNamesTheFile) {
@@ -377,13 +376,11 @@ TEST_P(StateStoreTest, MissingDeltaNamesTheFile) {
   std::string path = FilePath(3, GetParam().incremental);
   ASSERT_TRUE(fs_->Delete(path).ok());
   auto s = NewProvider()->GetStore(4);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.status().error_class(),
-            "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");
+  ASSERT_ERROR_CLASS(s, "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");
   EXPECT_NE(s.status().message().find(path), std::string::npos) << s.status().ToString();
   // A version that was never written is missing too, never empty state.
   auto never = NewProvider()->GetStore(9);
-  ASSERT_FALSE(never.ok());
+  ASSERT_ERROR_CLASS(never, "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");
   EXPECT_NE(never.status().message().find(path), std::string::npos);
 }
 
@@ -410,10 +407,8 @@ TEST_P(StateStoreTest, CorruptOrTruncatedDeltaNamesTheFile) {
     ASSERT_TRUE(fs_->WriteAtomic(path, original).ok());
     Rewrite(*fs_, path, damages[d]);
     auto s = NewProvider()->GetStore(3);
-    ASSERT_FALSE(s.ok()) << "damage " << d;
+    ASSERT_ERROR_HAS(s, path) << "damage " << d;
     EXPECT_EQ(s.status().error_class().rfind("CANNOT_LOAD_STATE_STORE", 0), 0u)
-        << s.status().ToString();
-    EXPECT_NE(s.status().message().find(path), std::string::npos)
         << s.status().ToString();
   }
 }
@@ -430,9 +425,7 @@ TEST_P(StateStoreTest, EveryFlippedBitOfADeltaIsDetected) {
     bad[i] ^= static_cast<char>(1 << (i % 8));
     ASSERT_TRUE(fs_->WriteAtomic(path, bad).ok());
     auto s = reader->GetStore(2);
-    ASSERT_FALSE(s.ok()) << "byte " << i;
-    EXPECT_NE(s.status().message().find(path), std::string::npos)
-        << s.status().ToString();
+    ASSERT_ERROR_HAS(s, path) << "byte " << i;
   }
   ASSERT_TRUE(fs_->WriteAtomic(path, original).ok());
   EXPECT_TRUE(reader->GetStore(2).ok());
@@ -445,9 +438,8 @@ TEST_P(StateStoreTest, CorruptSnapshotNamesTheFile) {
   ASSERT_TRUE(Exists(path));
   Rewrite(*fs_, path, [](std::string* b) { (*b)[b->size() / 2] ^= 1; });
   auto s = NewProvider()->GetStore(4);
-  ASSERT_FALSE(s.ok());
+  ASSERT_ERROR_HAS(s, path);
   EXPECT_EQ(s.status().error_class().rfind("CANNOT_LOAD_STATE_STORE", 0), 0u);
-  EXPECT_NE(s.status().message().find(path), std::string::npos) << s.status().ToString();
 }
 
 /// A MemoryFileSystem whose WriteAtomic fails while `fail` is set.
@@ -499,7 +491,7 @@ TEST_P(StateStoreTest, FailedCommitAbortsAndKeepsTheLoadedVersion) {
   EXPECT_NE(commit.message().find("injected failure"), std::string::npos);
   failing->fail = false;
   EXPECT_EQ(Contents(*p->GetStore(2)), states[2]);
-  EXPECT_FALSE(NewProvider()->GetStore(3).ok());  // version 3 was never written
+  EXPECT_ERROR_CLASS(NewProvider()->GetStore(3), "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");  // version 3 was never written
   st = *p->GetStore(2);
   st->Put("kept", "y");
   ASSERT_TRUE(st->Commit().ok());
@@ -545,8 +537,7 @@ TEST_P(StateStoreTest, MaintenanceOnAnotherThread) {
 
 TEST_P(StateStoreTest, NegativeVersionIsAnError) {
   auto s = NewProvider()->GetStore(-1);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.status().error_class(), "CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION");
+  ASSERT_ERROR_CLASS(s, "CANNOT_LOAD_STATE_STORE.UNEXPECTED_VERSION");
 }
 
 TEST_P(StateStoreTest, CommitTwiceIsOutOfOrder) {
@@ -707,7 +698,7 @@ TEST_P(StateStoreTest, BoundedMemoryAndCodecOptions) {
     EXPECT_EQ(Contents(*NewProvider()->GetStore(4)), states[4]) << codec;
   }
   conf_.compression_codec = "snappy-ish";
-  EXPECT_FALSE(CreateStateStoreProvider(id_, conf_, fs_).ok());
+  EXPECT_ERROR_HAS(CreateStateStoreProvider(id_, conf_, fs_), "unsupported state store compression codec 'snappy-ish'");
 }
 
 // Settings of the RocksDB provider only.
@@ -787,9 +778,7 @@ TEST_P(RocksDbStateStoreTest, MalformedSettingsAreErrors) {
     StateStoreConf conf = conf_;
     conf.extra[name] = value;
     auto p = CreateStateStoreProvider(id_, conf, fs_);
-    ASSERT_FALSE(p.ok()) << name;
-    EXPECT_NE(p.status().message().find(name), std::string::npos)
-        << p.status().ToString();
+    ASSERT_ERROR_HAS(p, name) << name;
   }
 }
 
@@ -856,8 +845,7 @@ TEST(StateStoreConfTest, ProviderClassNames) {
   EXPECT_EQ(*ParseProviderClass("RocksDB"), "rocksdb");
   EXPECT_EQ(*ParseProviderClass("memory"), "memory");
   auto bad = ParseProviderClass("com.example.MyProvider");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().error_class(), "STATE_STORE_INVALID_PROVIDER");
+  ASSERT_ERROR_CLASS(bad, "STATE_STORE_INVALID_PROVIDER");
   EXPECT_NE(bad.status().message().find("com.example.MyProvider"), std::string::npos);
 }
 
@@ -890,7 +878,7 @@ TEST(StateStoreConfTest, FromConf) {
   EXPECT_EQ(c->extra["changelogCheckpointing.enabled"], "true");
   EXPECT_EQ(c->extra["localDir"], "/work/rocks");
   set["spark.sql.streaming.minBatchesToRetain"] = "many";
-  EXPECT_FALSE(StateStoreConf::FromConf(get).ok());
+  EXPECT_ERROR_HAS(StateStoreConf::FromConf(get), "spark.sql.streaming.minBatchesToRetain");
 }
 
 TEST(StateSchemaTest, WrittenOnceThenChecked) {

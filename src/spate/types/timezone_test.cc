@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "spate/types/format.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate {
 namespace {
@@ -171,8 +172,7 @@ TEST(TimeZoneTest, BadZoneIds) {
        {"Mars/Olympus", "utc", "", "z", "+25:00", "+18:01", "+1:2:3", "GMT+", "UTC+8:0x",
         "+08:60", "08:00", "America/", "localtime", "../etc"}) {
     Result<TimeZone> tz = TimeZone::Find(id);
-    ASSERT_FALSE(tz.ok()) << id;
-    EXPECT_EQ(tz.status().error_class(), "INVALID_CONF_VALUE.TIME_ZONE") << id;
+    ASSERT_ERROR_CLASS(tz, "INVALID_CONF_VALUE.TIME_ZONE") << id;
     EXPECT_EQ(TimeZone::Lookup(id), nullptr) << id;
   }
   EXPECT_EQ(

@@ -10,6 +10,7 @@
 #include "spate/formats/csv/parser.h"
 #include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::formats::csv {
 namespace {
@@ -93,7 +94,7 @@ TEST(CsvTokenizerTest, UnescapedQuoteHandling) {
             "[a\"b,c]|d\n");
   EXPECT_EQ(Tokens(text, Opts({{"unescapedQuoteHandling", "SKIP_VALUE"}})), "<skip>|c\n");
   EXPECT_EQ(Tokens(text, Opts({{"unescapedQuoteHandling", "RAISE_ERROR"}})), "<skip>|c !1\n");
-  EXPECT_FALSE(CsvOptions::FromMap({{"unescapedQuoteHandling", "nope"}}).ok());
+  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"unescapedQuoteHandling", "nope"}}), "No enum constant com.univocity.parsers.csv.UnescapedQuoteHandling.NOPE");
 }
 
 TEST(CsvTokenizerTest, LimitsAndHugeFields) {
@@ -104,14 +105,14 @@ TEST(CsvTokenizerTest, LimitsAndHugeFields) {
 }
 
 TEST(CsvOptionsTest, Errors) {
-  EXPECT_FALSE(CsvOptions::FromMap({{"quote", "ab"}}).ok());
-  EXPECT_FALSE(CsvOptions::FromMap({{"header", "yes"}}).ok());
-  EXPECT_FALSE(CsvOptions::FromMap({{"sep", ""}}).ok());
-  EXPECT_FALSE(CsvOptions::FromMap({{"sep", "\\"}}).ok());
-  EXPECT_FALSE(CsvOptions::FromMap({{"encoding", "UTF-16"}}).ok());
+  EXPECT_ERROR_CLASS(CsvOptions::FromMap({{"quote", "ab"}}), "OPTION_VALUE_EXCEEDS_ONE_CHARACTER");
+  EXPECT_ERROR_CLASS(CsvOptions::FromMap({{"header", "yes"}}), "_LEGACY_ERROR_TEMP_2147");
+  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"sep", ""}}), "Delimiter cannot be empty");
+  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"sep", "\\"}}), "Single backslash is prohibited");
+  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"encoding", "UTF-16"}}), "The CSV encoding 'UTF-16' is not supported");
   EXPECT_TRUE(CsvOptions::FromMap({{"encoding", "utf-8"}}).ok());
-  EXPECT_FALSE(CsvOptions::FromMap({{"maxColumns", "x"}}).ok());
-  EXPECT_FALSE(CsvOptions::FromMap({{"lineSep", "abc"}}).ok());
+  EXPECT_ERROR_CLASS(CsvOptions::FromMap({{"maxColumns", "x"}}), "_LEGACY_ERROR_TEMP_2146");
+  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"lineSep", "abc"}}), "'lineSep' can contain only 1 character");
 }
 
 TEST(CsvParseTest, JavaNumbers) {
@@ -311,11 +312,10 @@ TEST_F(CsvSourceTest, ParseModes) {
             "1|a|null\nnull|b|x,b\n3|null|3\n4|d|4,d,extra\n5|e|null\n");
   EXPECT_EQ(*ReadAll(**Source("/m.csv", ddl, {{"mode", "DROPMALFORMED"}})), "1|a\n5|e\n");
   auto ff = ReadAll(**Source("/m.csv", ddl, {{"mode", "FAILFAST"}}));
-  ASSERT_FALSE(ff.ok());
-  EXPECT_EQ(ff.status().error_class(), "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
+  ASSERT_ERROR_CLASS(ff, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
+  EXPECT_ERROR_HAS(ff, "file:/m.csv");
   // The partially converted row, as Spark's InternalRow prints it.
-  EXPECT_NE(ff.status().ToString().find("record parsing: [null,b]"), std::string::npos)
-      << ff.status().ToString();
+  EXPECT_ERROR_HAS(ff, "record parsing: [null,b]");
   auto ff2 = ReadAll(**Source("/m.csv", "s:string,i:int,_corrupt_record:string", {{"mode", "FAILFAST"}}));
   EXPECT_NE(ff2.status().ToString().find("[1,null,1,a]"), std::string::npos)
       << ff2.status().ToString();
@@ -371,10 +371,8 @@ TEST_F(CsvSourceTest, EnforceSchemaFalseChecksHeaders) {
   EXPECT_EQ(*ReadAll(**ok), "1|2\n");
   auto bad = Source("/h", "a:int,b:int", {{"header", "true"}, {"enforceSchema", "false"}});
   auto r = ReadAll(**bad);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().ToString().find("CSV header does not conform to the schema"),
-            std::string::npos);
-  EXPECT_NE(r.status().ToString().find("b.csv"), std::string::npos);
+  ASSERT_ERROR_CLASS(r, "_LEGACY_ERROR_TEMP_3241");
+  EXPECT_ERROR_HAS(r, "file:/h/b.csv: CSV header does not conform to the schema");
   // enforceSchema=true (default): positional.
   EXPECT_EQ(*ReadAll(**Source("/h", "a:int,b:int", {{"header", "true"}})), "1|2\n3|4\n");
 }
@@ -401,7 +399,7 @@ TEST_F(CsvSourceTest, PartitionsSplitsAndFileOptions) {
   auto all_files = Source("/p", "", {{"modifiedBefore", "2999-01-01T00:00:00"},
                                      {"pathGlobFilter", "*.csv"}});
   EXPECT_EQ((*all_files)->num_splits(), 2);
-  EXPECT_FALSE(Source("/p", "", {{"modifiedBefore", "yesterday"}}).ok());
+  EXPECT_ERROR_CLASS(Source("/p", "", {{"modifiedBefore", "yesterday"}}), "_LEGACY_ERROR_TEMP_1294");
   EXPECT_EQ(Source("/nope", "", {}).status().error_class(), "PATH_NOT_FOUND");
 }
 
@@ -476,18 +474,28 @@ TEST_F(CsvSourceTest, HeaderEdgeCasesAndSampling) {
   ASSERT_TRUE(src.ok()) << src.status().ToString();
   EXPECT_EQ(Names(**src), "x0:int,X1:int,_c2:int,y:int");
   EXPECT_EQ(*ReadAll(**src), "1|2|3|4\n");
-  // enforceSchema=false with an inferred schema checks every file's header.
-  Write("/e/c.csv", "x,X,,z\n5,6,7,8\n");
-  auto bad = Source("/e", "", {{"header", "true"}, {"enforceSchema", "false"}});
+  // enforceSchema=false checks a file's header against the safe names, so b.csv's own
+  // "x,X,,y" fails (as in Spark 4.2: the schema says x0, X1, _c2).
+  auto safe = Source("/e", "", {{"header", "true"}, {"enforceSchema", "false"}});
+  ASSERT_TRUE(safe.ok());
+  EXPECT_ERROR_HAS(ReadAll(**safe), "file:/e/b.csv: CSV header does not conform to the schema");
+  // enforceSchema=false with an inferred schema checks every file's header, not only the
+  // one the schema came from.
+  Write("/e2/b.csv", "x,y\n1,2\n");
+  Write("/e2/c.csv", "x,z\n5,6\n");
+  auto bad = Source("/e2", "", {{"header", "true"}, {"enforceSchema", "false"}});
   ASSERT_TRUE(bad.ok());
-  EXPECT_FALSE(ReadAll(**bad).ok());
+  auto r = ReadAll(**bad);
+  EXPECT_ERROR_CLASS(r, "_LEGACY_ERROR_TEMP_3241");
+  EXPECT_ERROR_HAS(r, "file:/e2/c.csv: CSV header does not conform to the schema");
+  EXPECT_ERROR_HAS(r, "Expected: y but found: z");
   // samplingRatio: a sample still sees the column count; types from sampled rows only.
   std::string many;
   for (int i = 0; i < 2000; ++i) many += std::to_string(i) + "\n";
   Write("/s.csv", many);
   auto sampled = Source("/s.csv", "", {{"inferSchema", "true"}, {"samplingRatio", "0.1"}});
   EXPECT_EQ(Names(**sampled), "_c0:int");
-  EXPECT_FALSE(Source("/s.csv", "", {{"samplingRatio", "0"}}).ok());
+  EXPECT_ERROR_HAS(Source("/s.csv", "", {{"samplingRatio", "0"}}), "samplingRatio (0) should be greater than 0");
   // An empty file without a schema: no columns, no rows (Spark infers an empty schema).
   Write("/empty.csv", "");
   auto empty = Source("/empty.csv", "", {});
@@ -507,7 +515,7 @@ TEST_F(CsvSourceTest, InferenceMergesFiles) {
   // b.csv (largest) and a.csv are one partition: TIMESTAMP then a date stays TIMESTAMP.
   EXPECT_EQ(Names(**src), "k:int,x:double,y:string,z_with_a_long_name:timestamp");
   auto bad = Source("/mf", "", {{"inferSchema", "true"}, {"maxColumns", "2"}});
-  ASSERT_FALSE(bad.ok());
+  ASSERT_ERROR_HAS(bad, "Number of columns processed may have exceeded limit of 2 columns");
   EXPECT_NE(bad.status().ToString().find("/mf/b.csv"), std::string::npos) << bad.status().ToString();
 }
 

@@ -48,12 +48,18 @@ Result<std::string> DelimiterString(const std::string& s) {
   return out;
 }
 
+// Spark's CSVOptions.getChar error (quote, escape, comment, charToEscapeQuoteEscaping).
+Status ExceedsOneChar(std::string_view key, const std::string& value) {
+  return Status::Error("OPTION_VALUE_EXCEEDS_ONE_CHARACTER",
+                       {{"paramName", std::string(key)}, {"actualValue", value}});
+}
+
 Result<char> CharOption(const OptionMap& m, std::string_view key, char def) {
   const std::string* v = FindOption(m, key);
   if (!v) return def;
   if (v->empty()) return '\0';
   if (v->size() == 1) return (*v)[0];
-  return Status::Invalid(std::string(key) + " cannot be more than one character");
+  return ExceedsOneChar(key, *v);
 }
 
 Result<int64_t> IntOption(const OptionMap& m, std::string_view key, int64_t def) {
@@ -62,7 +68,8 @@ Result<int64_t> IntOption(const OptionMap& m, std::string_view key, int64_t def)
   char* end = nullptr;
   long long x = std::strtoll(v->c_str(), &end, 10);
   if (v->empty() || *end != '\0' || x < INT32_MIN || x > INT32_MAX)
-    return Status::Invalid(std::string(key) + " should be an integer. Found " + *v);
+    return Status::Error("_LEGACY_ERROR_TEMP_2146",
+                         {{"paramName", std::string(key)}, {"value", *v}});
   return x;
 }
 
@@ -95,11 +102,11 @@ Result<CsvOptions> CsvOptions::FromMap(const std::map<std::string, std::string>&
   if (const std::string* v = FindOption(m, "charToEscapeQuoteEscaping")) {
     if (v->size() == 1) o.char_to_escape_quote_escaping = (*v)[0];
     else if (v->size() > 1)
-      return Status::Invalid("charToEscapeQuoteEscaping cannot be more than one character");
+      return ExceedsOneChar("charToEscapeQuoteEscaping", *v);
   }
   if (const std::string* v = FindOption(m, "comment"); v && v->size() == 1) o.comment = (*v)[0];
   else if (v && v->size() > 1)
-    return Status::Invalid("comment cannot be more than one character");
+    return ExceedsOneChar("comment", *v);
   SPATE_ASSIGN_OR_RETURN(o.header, BoolOption(m, "header"));
   SPATE_ASSIGN_OR_RETURN(o.infer_schema, BoolOption(m, "inferSchema"));
   SPATE_ASSIGN_OR_RETURN(o.prefer_date, BoolOption(m, "preferDate", true));

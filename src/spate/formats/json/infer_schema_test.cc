@@ -7,6 +7,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/formats/json/writer.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::formats::json {
 namespace {
@@ -45,7 +46,7 @@ TEST(JsonInferSchemaTest, InferTypeOfAnyRoot) {
   EXPECT_EQ((*InferType("1.5", o))->Sql(), "DOUBLE");
   o.primitives_as_string = true;
   EXPECT_EQ((*InferType("{\"a\":true}", o))->Sql(), "STRUCT<a: STRING>");
-  EXPECT_FALSE(InferType(std::string(5000, '['), o).ok());
+  EXPECT_ERROR_CLASS(InferType(std::string(5000, '['), o), "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
 }
 
 TEST(JsonWriterTest, WritesSparkText) {

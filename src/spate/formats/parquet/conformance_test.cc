@@ -12,6 +12,7 @@
 
 #include "spate/base/test_data.h"
 #include "spate/formats/parquet/reader.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::formats::parquet {
 namespace {
@@ -213,9 +214,7 @@ TEST_F(ConformanceTest, EveryFileIsReadOrRefusedClearly) {
     ASSERT_TRUE(Refused().count(rel) || IsRefusedByPattern(rel))
         << "unclassified file " << rel;
     auto l = Load(rel);
-    ASSERT_FALSE(l.ok()) << "expected an error";
-    std::string msg = l.status().ToString();
-    EXPECT_NE(msg.find(f.path), std::string::npos) << msg;
+    ASSERT_ERROR_HAS(l, f.path) << "expected an error naming the file";
     ++refused;
   }
   EXPECT_EQ(read, static_cast<int>(Supported().size()));

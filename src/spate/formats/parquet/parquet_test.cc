@@ -13,6 +13,7 @@
 #include "spate/formats/parquet/reader.h"
 #include "spate/formats/parquet/thrift.h"
 #include "spate/formats/parquet/writer.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::formats::parquet {
 namespace {
@@ -86,7 +87,7 @@ TEST(ThriftTest, TruncatedInputFailsCleanly) {
     FileMetaData out;
     Status st = ReadFileMetaData(reinterpret_cast<const uint8_t*>(buf.data()),
                                  static_cast<int64_t>(cut), &out);
-    EXPECT_FALSE(st.ok()) << cut;
+    EXPECT_ERROR_HAS(st, "corrupt Thrift data") << cut;
   }
   // Random garbage never crashes.
   std::mt19937 rng(1);
@@ -210,7 +211,7 @@ TEST(EncodingTest, RleHybridRoundTrip) {
     EXPECT_EQ(out, v) << bw;
     // Asking for more than there is fails cleanly.
     uint32_t extra[16];
-    EXPECT_FALSE(dec.Get(extra, 16).ok());
+    EXPECT_ERROR_HAS(dec.Get(extra, 16), "RLE/bit-packed data ends after");
   }
 }
 
@@ -404,7 +405,7 @@ TEST(CompressionTest, EveryCodecRoundTrips) {
   }
   EXPECT_EQ(*ParseCodecName("SNAPPY"), Codec::kSnappy);
   EXPECT_EQ(*ParseCodecName("none"), Codec::kUncompressed);
-  EXPECT_FALSE(ParseCodecName("bzip9").ok());
+  EXPECT_ERROR_CLASS(ParseCodecName("bzip9"), "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -840,7 +841,7 @@ TEST(RoundTripTest, NullInNonNullableFieldFails) {
                      {{Value::Long(1), Value::Null(DataType::Long())}});
   RoundTrip rt;
   auto out = rt.Run({b});
-  EXPECT_FALSE(out.ok());
+  EXPECT_ERROR_HAS(out, "cannot write a null value into the non-nullable Parquet field 'x'");
 }
 
 TEST(RoundTripTest, UnsupportedTypeIsRefused) {
@@ -848,8 +849,7 @@ TEST(RoundTripTest, UnsupportedTypeIsRefused) {
                      {{Value::FromI64(DataType::DayTimeInterval(), 5)}});
   RoundTrip rt;
   auto out = rt.Run({b});
-  ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.status().error_class(), "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE");
+  ASSERT_ERROR_CLASS(out, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE");
 }
 
 TEST(RoundTripTest, CorruptedFilesFailWithTheFileName) {
