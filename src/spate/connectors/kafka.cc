@@ -1810,6 +1810,7 @@ class KafkaSink final : public stream::Sink {
 
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override {
     if (!exactly_once_) {
+      if (!w_) SPATE_RETURN_IF_ERROR(Init());  // a run after Stop()
       return WritePlan(w_.get(), batch.analyzed, batch.runner->MakeExecOptions());
     }
     if (!w_) SPATE_RETURN_IF_ERROR(Start(batch.query_id));
@@ -1835,6 +1836,14 @@ class KafkaSink final : public stream::Sink {
       return st;
     }
     return written;
+  }
+
+  // The query stopped: its producer and marker reader are destroyed now, on the query
+  // thread before termination is reported, not whenever the query object goes (which can
+  // be while the process exits, with librdkafka's threads half torn down).
+  void Stop() override {
+    marker_reader_.reset();
+    w_.reset();
   }
 
  private:
