@@ -24,7 +24,8 @@
 // SOAK_FRESH_BATCHES=N (at each report point of phase 1, the same query on a fresh table
 // runs N batches beside the long one, in the same process and minutes; the table at the
 // end sets the long run's trigger p50/p99 over those minutes against the fresh one's),
-// SOAK_RATE_SINK=noop, SOAK_FILES_PER_TRIGGER, SOAK_LOG_ONLY=N (see main()).
+// SOAK_RATE_SINK=noop, SOAK_FILES_PER_TRIGGER, SOAK_LOG_ONLY=N,
+// SOAK_TOMBSTONES=N (memory per tombstone) (see main()).
 
 #include <malloc.h>
 #include <unistd.h>
@@ -305,6 +306,90 @@ int main(int argc, char** argv) {
   // SOAK_FILES_PER_TRIGGER: the file source's maxFilesPerTrigger (default 5).
   const char* fpt_env = std::getenv("SOAK_FILES_PER_TRIGGER");
   const int64_t files_per_trigger = fpt_env && *fpt_env ? std::atoll(fpt_env) : 5;
+
+  // ---- 0a. (SOAK_TOMBSTONES=N) the memory a snapshot's tombstones hold: N files added
+  // (1,000 a commit) and removed as auto-compaction removes them, in memory; a fresh
+  // load of the log keeps them all (within the retention); bytes per tombstone =
+  // allocated bytes while the loaded snapshot is held / N.
+  if (const char* n_env = std::getenv("SOAK_TOMBSTONES"); n_env && *n_env) {
+    const int64_t n = std::atoll(n_env);
+    auto mem = std::make_shared<io::MemoryFileSystem>();
+    std::string path = "/tombstones";
+    auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+    auto batch = Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
+    table::DeltaWriteOptions create;
+    create.mode = "append";
+    create.options = {{"delta.checkpointInterval", "1000000000"}};
+    if (!table::WriteBatches(mem, path, {batch}, create).ok()) return 1;
+    {
+      auto log = std::make_shared<const table::DeltaLog>(mem, path);
+      for (int64_t done = 0; done < n;) {
+        const int64_t k = std::min<int64_t>(1000, n - done);
+        std::vector<table::AddFile> adds;
+        for (int64_t i = 0; i < k; ++i) {
+          table::AddFile f;
+          f.path = "part-00000-" + stream::RandomUuid() + "-c000.snappy.parquet";
+          f.size = 500;
+          adds.push_back(f);
+        }
+        for (int pass = 0; pass < 2; ++pass) {
+          auto snap = log->Latest();
+          if (!snap.ok()) return 1;
+          table::OptimisticTransaction txn(log, *snap);
+          std::vector<table::Action> actions;
+          for (const auto& f : adds) {
+            if (pass == 0) {
+              actions.push_back(table::Action::Of(f));
+              continue;
+            }
+            table::RemoveFile r;  // as the writer removes a compacted file
+            r.path = f.path;
+            r.deletion_timestamp = log->NowMs();
+            r.data_change = false;
+            r.extended_file_metadata = true;
+            r.partition_values = f.partition_values;
+            r.size = f.size;
+            actions.push_back(table::Action::Of(std::move(r)));
+          }
+          table::CommitInfo ci;
+          ci.operation = pass == 0 ? "STREAMING UPDATE" : "OPTIMIZE";
+          if (!txn.Commit(std::move(actions), ci).ok()) return 1;
+        }
+        done += k;
+      }
+    }
+    table::DeltaLog::ClearProcessCache();
+    malloc_trim(0);
+    // Allocated bytes: small chunks in every arena plus mmapped large ones.
+    auto allocated = [] {
+      auto m = mallinfo2();
+      return m.uordblks + m.hblkhd;
+    };
+    const auto before = allocated();
+    size_t count = 0, held = 0, as_values = 0;
+    {
+      auto snap = table::DeltaLog(mem, path).Latest();
+      if (!snap.ok()) return 1;
+      const auto& tombstones = (*snap)->tombstones();
+      count = tombstones.size();
+      held = allocated() - before;
+      // The same tombstones as RemoveFile values (how snapshots held them before
+      // TombstoneList), measured beside it.
+      const auto values_before = allocated();
+      std::vector<table::RemoveFile> values;
+      values.reserve(count);
+      for (const auto& r : tombstones) values.push_back(r);
+      as_values = allocated() - values_before;
+    }
+    auto per = [&](size_t bytes) {
+      return count ? static_cast<double>(bytes) / static_cast<double>(count) : 0.0;
+    };
+    std::printf("\ntombstones: %zu held by a loaded snapshot: %.1f MB allocated, %.0f bytes "
+                "each; as RemoveFile values: %.1f MB, %.0f bytes each (%.1fx)\n",
+                count, static_cast<double>(held) / 1e6, per(held),
+                static_cast<double>(as_values) / 1e6, per(as_values),
+                held ? static_cast<double>(as_values) / static_cast<double>(held) : 0.0);
+  }
 
   // ---- 0. (SOAK_LOG_ONLY=N) the Delta log layer alone: N one-file commits through one
   // long-lived DeltaLog (as the sink), background checkpoints; commit p50/p99 and RSS.

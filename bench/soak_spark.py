@@ -4,7 +4,8 @@ triggerExecution / addBatch p50/p99 over the `window` batches before each point.
 
     build/spark-venv/bin/python bench/soak_spark.py [batches=1000] [window=200] [max_seconds]
 
-With max_seconds the run stops then and reports the batches it did.
+With max_seconds the run stops then and reports the batches it did. SOAK_CONF="k=v;k=v"
+sets session conf (auto-compaction, ...) as bench/soak_bench.cc does.
 
 Needs scripts/install-spark.sh (build/spark-venv, build/spark-jars). Printed, not checked.
 """
@@ -45,6 +46,11 @@ def main():
              .config("spark.sql.streaming.numRecentProgressUpdates", "10")
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
+    # SOAK_CONF="key=value;key=value": session conf, as bench/soak_bench.cc reads it.
+    for kv in filter(None, os.environ.get("SOAK_CONF", "").split(";")):
+        k, _, v = kv.partition("=")
+        spark.conf.set(k, v)
+        print(f"conf {kv}")
     samples = []
     done = threading.Event()
 

@@ -914,9 +914,12 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
   const int64_t retention = RetentionMs(s.metadata(), "delta.deletedFileRetentionDuration",
                                         7LL * 24 * 3600 * 1000);
   const int64_t cutoff = now_() - retention;
-  std::vector<const RemoveFile*> removes;
-  for (const auto& r : s.tombstones())
-    if (!(r.deletion_timestamp && *r.deletion_timestamp < cutoff)) removes.push_back(&r);
+  const TombstoneList& tombstones = s.tombstones();
+  std::vector<size_t> removes;  // indexes into tombstones
+  for (size_t i = 0; i < tombstones.size(); ++i) {
+    const auto ts = tombstones.deletion_timestamp(i);
+    if (!(ts && *ts < cutoff)) removes.push_back(i);
+  }
   const auto& files = s.files();
   // Delta's part count: ceil((files + removes) / partSize), at least 1; the part size is
   // spark.databricks.delta.checkpoint.partSize, 50,000 for V2 checkpoints when unset.
@@ -930,7 +933,7 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
                                 int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       if (i < static_cast<int64_t>(files.size())) w.AddFileRow(add_col, files[i]);
-      else w.AddRemoveRow(remove_col, *removes[i - files.size()]);
+      else w.AddRemoveRow(remove_col, tombstones.Get(removes[i - files.size()]));
     }
   };
   // protocol, metaData, txn, domainMetadata (column indexes of CheckpointSchema).
@@ -1270,7 +1273,7 @@ struct Snapshot::TombstoneNode {
   // `removes` are the removes of the snapshot's own commits, in commit order, over
   // `parent`'s set.
   bool full = false;
-  std::vector<RemoveFile> removes;
+  TombstoneList removes;
   std::shared_ptr<TombstoneNode> parent;
   int depth = 0;  // nodes back to a full one when this one was made
 
@@ -1285,21 +1288,29 @@ struct Snapshot::TombstoneNode {
 
 namespace {
 
-// A tombstone as kept in memory: stats are not needed (checkpoint remove rows have none).
-RemoveFile Tombstone(RemoveFile r) {
-  r.stats.reset();
-  return r;
-}
-
 bool TombstoneLess(const RemoveFile& a, const RemoveFile& b) {
   if (a.path != b.path) return a.path < b.path;
   return a.Key() < b.Key();
 }
 
+// Heterogeneous lookup of keys by string_view (no string built per probe).
+struct KeyHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+using KeySet = std::unordered_set<std::string, KeyHash, std::equal_to<>>;
+
+// Entry `i`'s key: its path as it is, or (with a deletion vector) built in `scratch`.
+std::string_view KeyOf(const TombstoneList& l, size_t i, std::string* scratch) {
+  if (!l.has_deletion_vector(i)) return l.path(i);
+  *scratch = l.Key(i);
+  return *scratch;
+}
+
 }  // namespace
 
-const std::vector<RemoveFile>& Snapshot::tombstones() const {
-  static const std::vector<RemoveFile> kNone;
+const TombstoneList& Snapshot::tombstones() const {
+  static const TombstoneList kNone;
   if (!tombs_) return kNone;
   TombstoneNode* n = tombs_.get();
   {
@@ -1318,10 +1329,11 @@ const std::vector<RemoveFile>& Snapshot::tombstones() const {
     chain.push_back(base);
     base = base->parent.get();
   }
-  std::unordered_map<std::string, const RemoveFile*> newer;
+  using Ref = std::pair<const TombstoneList*, size_t>;
+  std::unordered_map<std::string, Ref, KeyHash, std::equal_to<>> newer;
   for (const TombstoneNode* c : chain)
-    for (auto it = c->removes.rbegin(); it != c->removes.rend(); ++it) newer.emplace(it->Key(), &*it);
-  std::unordered_set<std::string> live_keys;
+    for (size_t i = c->removes.size(); i-- > 0;) newer.emplace(c->removes.Key(i), Ref{&c->removes, i});
+  KeySet live_keys;
   if (!newer.empty() || (base && !base->removes.empty())) {
     live_keys.reserve(live.size());
     for (const auto& f : live) live_keys.insert(f.Key());
@@ -1330,24 +1342,45 @@ const std::vector<RemoveFile>& Snapshot::tombstones() const {
   // version's commit time expire, as Delta's log replay drops them (its
   // minFileRetentionTimestamp): the set stays bounded by the retention.
   const int64_t cutoff = TombstoneCutoff();
-  auto expired = [&](const RemoveFile& r) {
-    return r.deletion_timestamp && *r.deletion_timestamp < cutoff;
+  auto expired = [&](const TombstoneList& t, size_t i) {
+    const auto ts = t.deletion_timestamp(i);
+    return ts && *ts < cutoff;
   };
-  std::vector<RemoveFile> out;
-  out.reserve((base ? base->removes.size() : 0) + newer.size());
+  // The base's survivors (in order) and the newer ones (sorted), merged.
+  std::vector<size_t> kept;
+  std::string scratch;
   if (base) {
-    for (const auto& r : base->removes) {
-      if (expired(r)) continue;
-      std::string key = r.Key();
-      if (!newer.count(key) && !live_keys.count(key)) out.push_back(r);
+    kept.reserve(base->removes.size());
+    for (size_t i = 0; i < base->removes.size(); ++i) {
+      if (expired(base->removes, i)) continue;
+      std::string_view key = KeyOf(base->removes, i, &scratch);
+      if (newer.find(key) == newer.end() && live_keys.find(key) == live_keys.end())
+        kept.push_back(i);
     }
   }
-  const size_t sorted = out.size();
-  for (const auto& [key, r] : newer)
-    if (!live_keys.count(key) && !expired(*r)) out.push_back(*r);
-  std::sort(out.begin() + static_cast<std::ptrdiff_t>(sorted), out.end(), TombstoneLess);
-  std::inplace_merge(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(sorted), out.end(),
-                     TombstoneLess);
+  std::vector<Ref> added;
+  for (const auto& [key, ref] : newer)
+    if (live_keys.find(key) == live_keys.end() && !expired(*ref.first, ref.second))
+      added.push_back(ref);
+  auto less = [](const Ref& a, const Ref& b) {
+    return TombstoneList::Less(*a.first, a.second, *b.first, b.second);
+  };
+  std::sort(added.begin(), added.end(), less);
+  TombstoneList out;
+  size_t path_bytes = 0;
+  for (size_t i : kept) path_bytes += base->removes.path(i).size();
+  for (const auto& r : added) path_bytes += r.first->path(r.second).size();
+  out.Reserve(kept.size() + added.size(), path_bytes);
+  size_t a = 0;
+  for (size_t k = 0; k < kept.size() || a < added.size();) {
+    if (a == added.size() ||
+        (k < kept.size() && !less(added[a], Ref{&base->removes, kept[k]}))) {
+      out.AddFrom(base->removes, kept[k++]);
+    } else {
+      out.AddFrom(*added[a].first, added[a].second);
+      ++a;
+    }
+  }
   g_tombstones_materialized += static_cast<int64_t>(out.size());
   n->removes = std::move(out);
   n->full = true;
@@ -1458,7 +1491,7 @@ struct SnapshotApply {
     bool metadata_changed = false;
     for (auto& c : commits) {
       for (auto& a : c.actions) {
-        if (a.kind == Action::Kind::kRemove) tombs->removes.push_back(Tombstone(a.remove));
+        if (a.kind == Action::Kind::kRemove) tombs->removes.Add(a.remove);
         if (a.kind == Action::Kind::kAdd || a.kind == Action::Kind::kRemove) {
           snap->pending_.push_back(std::move(a));
         } else {
@@ -1701,16 +1734,20 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
   snap->metadata_ = std::move(*state.metadata);
   auto tombs = std::make_shared<Snapshot::TombstoneNode>();
   tombs->full = true;
-  state.TakeFiles(&snap->files_, &tombs->removes);
+  std::vector<RemoveFile> removes;
+  state.TakeFiles(&snap->files_, &removes);
   snap->txns_ = std::move(state.txns);
   snap->domains_ = std::move(state.domains);
   snap->timestamp_ms_ = ts;
   const int64_t cutoff = snap->TombstoneCutoff();
-  std::erase_if(tombs->removes, [&](const RemoveFile& r) {
+  std::erase_if(removes, [&](const RemoveFile& r) {
     return r.deletion_timestamp && *r.deletion_timestamp < cutoff;
   });
-  for (auto& r : tombs->removes) r.stats.reset();
-  std::sort(tombs->removes.begin(), tombs->removes.end(), TombstoneLess);
+  std::sort(removes.begin(), removes.end(), TombstoneLess);
+  size_t path_bytes = 0;
+  for (const auto& r : removes) path_bytes += r.path.size();
+  tombs->removes.Reserve(removes.size(), path_bytes);
+  for (const auto& r : removes) tombs->removes.Add(r);
   snap->tombs_ = std::move(tombs);
   if (auto it = l.commits.find(target); it != l.commits.end()) {
     snap->tail_size_ = it->second.size;

@@ -60,6 +60,7 @@
 #include "spate/base/status.h"
 #include "spate/io/file_system.h"
 #include "spate/table/actions.h"
+#include "spate/table/tombstone_list.h"
 
 namespace spate::table {
 
@@ -91,8 +92,9 @@ class Snapshot {
   /// from its predecessor records only its own commits' removes, and the whole set is
   /// built on first use (checkpoints, VACUUM) from the nearest ancestor that built it —
   /// so a batch that never asks for them (the streaming sink's) pays nothing for the
-  /// tombstones a week of compactions leaves.
-  const std::vector<RemoveFile>& tombstones() const;
+  /// tombstones a week of compactions leaves. Held compactly (TombstoneList: ~40 bytes
+  /// plus the path per entry); iterating yields RemoveFile values.
+  const TombstoneList& tombstones() const;
   /// appId -> latest txn.
   const std::map<std::string, SetTransaction>& transactions() const { return txns_; }
   /// domain -> domainMetadata action body ({"domain","configuration","removed":false}).

@@ -240,7 +240,7 @@ TEST(DeltaLogCacheTest, PerCommitWorkDoesNotGrowWithTombstones) {
   EXPECT_EQ(tombstone_builds, commits / kMaxTombstoneChain);
   // The incrementally built tombstones equal a fresh load's (from a checkpoint written
   // from the cached snapshot, then from the JSON commits alone).
-  auto paths = [](const std::vector<RemoveFile>& v) {
+  auto paths = [](const TombstoneList& v) {
     std::vector<std::string> out;
     for (const auto& r : v) out.push_back(r.path);
     return out;
