@@ -37,6 +37,7 @@
 #include "spate/monitor/status_listener.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/testing/status_matchers.h"
 
 #ifndef SPATE_SOURCE_DIR
 #error "SPATE_SOURCE_DIR must be defined"
@@ -347,13 +348,9 @@ TEST(KafkaOffsets, TopicAndPartitionOrderIsScalaHashMaps) {
 
 TEST(KafkaOffsets, BadJsonHasSparksMessage) {
   auto r = connectors::kafka::ParseOffsetsText("{\"t\":[1]}");
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("Expected e.g. {\"topicA\":{\"0\":23,\"1\":-1}"),
-            std::string::npos);
+  ASSERT_ERROR_HAS(r, "Expected e.g. {\"topicA\":{\"0\":23,\"1\":-1}");
   auto a = connectors::kafka::ParsePartitionsText("{\"t\":{\"0\":1}}");
-  ASSERT_FALSE(a.ok());
-  EXPECT_NE(a.status().message().find("Expected e.g. {\"topicA\":[0,1],\"topicB\":[0,1]}"),
-            std::string::npos);
+  ASSERT_ERROR_HAS(a, "Expected e.g. {\"topicA\":[0,1],\"topicB\":[0,1]}");
 }
 
 template <typename F>

@@ -12,6 +12,7 @@
 #include "spate/api/session.h"
 #include "spate/table/delta_compaction.h"
 #include "spate/table/delta_log.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -145,8 +146,7 @@ TEST_F(DeltaDmlTest, CompactionConflicts) {
   read = *log.Latest();
   spark.sql("DELETE FROM delta.`" + path_ + "` WHERE id = 6 OR id = 3");
   auto conflict = compact(read, 1);  // partition a: the compacted file and (6, a)
-  ASSERT_FALSE(conflict.ok());
-  EXPECT_EQ(conflict.status().error_class(), "DELTA_CONCURRENT_DELETE_DELETE");
+  ASSERT_ERROR_CLASS(conflict, "DELTA_CONCURRENT_DELETE_DELETE");
   EXPECT_EQ(Rows(spark.read().format("delta").load(path_)), "[1,a][2,b][4,b][5,c]");
 }
 

@@ -11,6 +11,7 @@
 #include "spate/api/session.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_writer.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -286,8 +287,7 @@ TEST_F(DeltaMergeTest, ConflictsWithConcurrentAppendToThePartitionItRead) {
   read = *log.Latest();
   insert_merge("9", "a");
   auto conflict = commit_merge(read);
-  ASSERT_FALSE(conflict.ok());
-  EXPECT_EQ(conflict.status().error_class(), "DELTA_CONCURRENT_APPEND");
+  ASSERT_ERROR_CLASS(conflict, "DELTA_CONCURRENT_APPEND");
   EXPECT_EQ(*log.LatestVersion(), 5);
 }
 

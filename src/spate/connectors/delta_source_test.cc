@@ -7,6 +7,7 @@
 #include "spate/connectors/delta_source.h"
 #include "spate/io/forwarding_file_system.h"
 #include "spate/table/delta_writer.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::connectors {
 namespace {
@@ -105,8 +106,7 @@ TEST(DeltaStreamSourceTest, FallingBehindTheRetainedLogFailsWithDeltasError) {
   // Log cleanup removed the commits before the checkpoint at 10.
   for (int v = 0; v < 10; ++v) ASSERT_TRUE(mem->Delete(w.log->CommitPath(v), false).ok());
   auto next = (*src)->LatestOffset(*first);
-  ASSERT_FALSE(next.ok());
-  EXPECT_EQ(next.status().error_class(), "DELTA_LOG_FILE_NOT_FOUND_FOR_STREAMING_SOURCE");
+  ASSERT_ERROR_CLASS(next, "DELTA_LOG_FILE_NOT_FOUND_FOR_STREAMING_SOURCE");
 }
 
 }  // namespace

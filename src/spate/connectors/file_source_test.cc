@@ -18,6 +18,7 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::connectors {
 namespace {
@@ -145,8 +146,8 @@ TEST_F(FileSourceTest, LogWrittenByAnotherProcessDuringStartIsNotTakenAgain) {
   ASSERT_TRUE(src.ok()) << src.status().ToString();
   ASSERT_TRUE(injected);
   auto end = (*src)->LatestOffset(std::nullopt);
-  ASSERT_FALSE(end.ok()) << "took a file another process had taken";
-  EXPECT_EQ(end.status().error_class(), "CONCURRENT_STREAM_LOG_UPDATE");
+  ASSERT_ERROR_CLASS(end, "CONCURRENT_STREAM_LOG_UPDATE")
+      << "took a file another process had taken";
   for (const auto& [path, n] : LoggedPaths()) EXPECT_EQ(n, 1) << path;
 }
 
@@ -299,8 +300,8 @@ TEST_F(FileSourceOptionsTest, MaxBytesPerTrigger) {
   auto both = Make({{"maxBytesPerTrigger", "100"}, {"maxFilesPerTrigger", "3"}});
   ASSERT_TRUE(both.ok());
   EXPECT_EQ(Drain(**both), (Batches{{"a.json", "b.json", "c.json"}, {"d.json"}}));
-  EXPECT_FALSE(Make({{"maxBytesPerTrigger", "0"}}).ok());
-  EXPECT_FALSE(Make({{"maxBytesPerTrigger", "10k"}}).ok());
+  EXPECT_ERROR_HAS(Make({{"maxBytesPerTrigger", "0"}}), "Invalid value '0' for option 'maxBytesPerTrigger', must be a positive integer");
+  EXPECT_ERROR_HAS(Make({{"maxBytesPerTrigger", "10k"}}), "Invalid value '10k' for option 'maxBytesPerTrigger'");
 }
 
 // maxFileAge is measured from the newest file seen, not from now: the first batch takes
@@ -364,8 +365,8 @@ TEST_F(FileSourceOptionsTest, CleanSourceDeleteAfterCommit) {
   EXPECT_TRUE(exists("b.json"));
   ASSERT_TRUE((*src)->Commit(**end).ok());
   EXPECT_FALSE(exists("b.json"));
-  EXPECT_FALSE(Make({{"cleanSource", "remove"}}).ok());
-  EXPECT_FALSE(Make({{"cleanSource", "archive"}}).ok()) << "needs sourceArchiveDir";
+  EXPECT_ERROR_HAS(Make({{"cleanSource", "remove"}}), "Invalid mode for clean source option remove");
+  EXPECT_ERROR_HAS(Make({{"cleanSource", "archive"}}), "Archive mode must be used with 'sourceArchiveDir' option") << "needs sourceArchiveDir";
 }
 
 }  // namespace

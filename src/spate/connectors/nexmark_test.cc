@@ -5,6 +5,7 @@
 // the same events).
 
 #include "spate/connectors/nexmark.h"
+#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
 
@@ -170,10 +171,10 @@ TEST(NexmarkTest, StreamOffsetsContinueAfterRestart) {
 }
 
 TEST(NexmarkTest, Options) {
-  EXPECT_FALSE(ParseNexmarkOptions({{"table", "bids"}}).ok());
-  EXPECT_FALSE(ParseNexmarkOptions({{"eventsPerSecond", "0"}}).ok());
-  EXPECT_FALSE(ParseNexmarkOptions({{"events", "-1"}}).ok());
-  EXPECT_FALSE(MakeNexmarkRelation({{"table", "person"}}).ok());  // batch needs events
+  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"table", "bids"}}), "Invalid value 'bids' for option 'table'");
+  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"eventsPerSecond", "0"}}), "Invalid value '0' for option 'eventsPerSecond'");
+  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"events", "-1"}}), "Invalid value '-1' for option 'events'");
+  EXPECT_ERROR_HAS(MakeNexmarkRelation({{"table", "person"}}), "The option 'events' must be positive for a batch read");  // batch needs events
   auto c = *ParseNexmarkOptions({{"TABLE", "Auction"}, {"rowsPerBatch", "10"}});
   EXPECT_EQ(c.table, NexmarkTable::kAuction);
   EXPECT_EQ(c.max_events_per_trigger, 10);

@@ -8,6 +8,7 @@
 #include "spate/monitor/render.h"
 #include "spate/monitor/server.h"
 #include "spate/monitor/ui_page.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::monitor {
 namespace {
@@ -292,10 +293,9 @@ TEST(Monitor, TakenPortMovesOn) {
   EXPECT_NE((*second)->port(), (*first)->port());
   o.max_port_retries = 0;
   auto third = MonitoringServer::Start(o);
-  ASSERT_FALSE(third.ok());
-  EXPECT_TRUE(Contains(third.status().ToString(), "spark.ui.port")) << third.status().ToString();
+  ASSERT_ERROR_HAS(third, "spark.ui.port");
   o.port = 70000;
-  EXPECT_FALSE(MonitoringServer::Start(o).ok());
+  EXPECT_ERROR_HAS(MonitoringServer::Start(o), "spark.ui.port must be between 0 and 65535, not 70000");
 }
 
 }  // namespace

@@ -265,7 +265,8 @@ class Parser {
   }
   Status CheckDepth() const {
     if (depth_ <= kMaxDepth) return Status::OK();
-    return SyntaxError(Peek(), ": the statement is nested too deeply");
+    // Spark's parser runs out of stack (a StackOverflowError) at such depths.
+    return Status::Error("FAILED_TO_PARSE_TOO_COMPLEX").WithPosition(Peek().begin);
   }
   std::string_view SourceBetween(int64_t begin, int64_t end) const {
     return text_.substr(begin, std::max<int64_t>(0, end - begin));
@@ -2764,9 +2765,13 @@ Result<DataTypePtr> Parser::ParseDataType() {
                            {{"precision", std::to_string(precision)}, {"maxPrecision", "38"}})
           .WithPosition(pos);
     }
-    if (precision < 1 || scale > precision) {
-      return unsupported(ToUpper(SourceBetween(pos, PrevEnd())));
+    if (scale > precision) {
+      return Status::Error("_LEGACY_ERROR_TEMP_1228", {{"scale", std::to_string(scale)},
+                                                       {"precision", std::to_string(precision)}})
+          .WithPosition(pos);
     }
+    // Spark 4.2 accepts DECIMAL(0) (DecimalType(0, 0)); spate has no zero-digit decimal.
+    if (precision < 1) return unsupported(ToUpper(SourceBetween(pos, PrevEnd())));
     return DataType::Decimal(static_cast<int>(precision), static_cast<int>(scale));
   }
   if (u == "CHAR" || u == "CHARACTER" || u == "VARCHAR") {
@@ -2782,6 +2787,7 @@ Result<DataTypePtr> Parser::ParseDataType() {
     if (!Peek().IsWord() || !IsIntervalUnit(Peek().upper)) return unsupported("INTERVAL");
     std::string from = Advance().upper;
     std::string to = from;
+    const Token& to_keyword = Peek();
     if (MatchKeyword("TO")) {
       if (!Peek().IsWord() || !IsIntervalUnit(Peek().upper)) return SyntaxError(Peek());
       to = Advance().upper;
@@ -2799,6 +2805,8 @@ Result<DataTypePtr> Parser::ParseDataType() {
     std::optional<IntervalField> e = field(to);
     bool year_month = f && e && *f <= IntervalField::kMonth && *e <= IntervalField::kMonth;
     bool day_time = f && e && *f >= IntervalField::kDay && *e >= IntervalField::kDay;
+    // Spark's grammar has no year-month to day-time range: "INTERVAL MONTH" ends the type.
+    if (f && e && !year_month && !day_time) return SyntaxError(to_keyword);
     if (!f || !e || *e < *f || (!year_month && !day_time)) {
       return unsupported(std::string(SourceBetween(pos, PrevEnd())));
     }
@@ -2866,7 +2874,7 @@ Result<Field> Parser::ParseColumnDefinition(bool struct_fields) {
 // ===================================================================================
 
 Result<ExprPtr> Parser::ParseSingleExpression() {
-  if (AtEnd()) return SyntaxError(Peek());
+  if (AtEnd()) return Status::Error("PARSE_EMPTY_STATEMENT").WithPosition(0);
   SPATE_ASSIGN_OR_RETURN(ExprPtr e, ParseNamedExpression());
   if (!AtEnd()) return SyntaxError(Peek());
   return e;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "spate/sql/lexer.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::sql {
 namespace {
@@ -47,7 +48,7 @@ std::string Tree(std::string_view sql) {
 
 Status Error(std::string_view sql) {
   Result<Statement> r = ParseStatement(sql);
-  EXPECT_FALSE(r.ok()) << sql;
+  EXPECT_FALSE(r.ok()) << sql;  // the callers check the class
   return r.ok() ? Status::OK() : r.status();
 }
 
@@ -129,8 +130,7 @@ TEST(ParserTest, SuffixedLiterals) {
 
 TEST(ParserTest, SuffixedLiteralOutOfRange) {
   Result<ExprPtr> r = ParseExpression("128Y");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "INVALID_NUMERIC_LITERAL_RANGE");
+  ASSERT_ERROR_CLASS(r, "INVALID_NUMERIC_LITERAL_RANGE");
   EXPECT_NE(r.status().message().find("tinyint"), std::string::npos);
 }
 
@@ -177,7 +177,7 @@ TEST(ParserTest, DateAndTimestampLiterals) {
   EXPECT_EQ((*ts)->name, "typed_literal");
   EXPECT_EQ((*ts)->cast_type->Sql(), "TIMESTAMP");
   EXPECT_EQ((*ts)->DisplayName(), "TIMESTAMP '2024-01-01 10:00:00'");
-  EXPECT_FALSE(ParseExpression("TIMESTAMP '2024-13-01 10:00:00'").ok());
+  EXPECT_ERROR_CLASS(ParseExpression("TIMESTAMP '2024-13-01 10:00:00'"), "INVALID_TYPED_LITERAL");
   Value ntz = LiteralOf("TIMESTAMP_NTZ '1970-01-02'");
   EXPECT_EQ(ntz.type()->Sql(), "TIMESTAMP_NTZ");
   EXPECT_EQ(ntz.i64(), 86400LL * 1000000);
@@ -185,16 +185,14 @@ TEST(ParserTest, DateAndTimestampLiterals) {
 
 TEST(ParserTest, InvalidTypedLiteral) {
   Result<ExprPtr> r = ParseExpression("DATE '2024-13-01'");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "INVALID_TYPED_LITERAL");
+  ASSERT_ERROR_CLASS(r, "INVALID_TYPED_LITERAL");
   EXPECT_EQ(r.status().message(),
             "The value of the typed literal \"DATE\" is invalid: '2024-13-01'.");
 }
 
 TEST(ParserTest, UnsupportedTypedLiteral) {
   Result<ExprPtr> r = ParseExpression("FOO 'x'");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "UNSUPPORTED_TYPED_LITERAL");
+  ASSERT_ERROR_CLASS(r, "UNSUPPORTED_TYPED_LITERAL");
 }
 
 TEST(ParserTest, DayTimeIntervalLiterals) {
@@ -230,8 +228,7 @@ TEST(ParserTest, YearMonthIntervalAndMixedUnits) {
   Value y = LiteralOf("INTERVAL 1 YEAR 2 MONTHS");
   EXPECT_EQ(y.i64(), 14);
   Result<ExprPtr> r = ParseExpression("INTERVAL 1 MONTH 2 HOURS");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "PARSE_SYNTAX_ERROR");
+  ASSERT_ERROR_CLASS(r, "PARSE_SYNTAX_ERROR");
   EXPECT_NE(r.status().message().find("cannot mix year-month and day-time"), std::string::npos);
 }
 
@@ -239,14 +236,12 @@ TEST(ParserTest, IntervalStringLiteralAndFractionError) {
   Value v = LiteralOf("INTERVAL '1 day 2 hours'");
   EXPECT_EQ(v.i64(), 26LL * 3600 * 1000000);
   Result<ExprPtr> r = ParseExpression("INTERVAL 1.5 HOURS");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "INVALID_INTERVAL_FORMAT.INVALID_FRACTION");
+  ASSERT_ERROR_CLASS(r, "INVALID_INTERVAL_FORMAT.INVALID_FRACTION");
 }
 
 TEST(ParserTest, IntervalMismatchedFormat) {
   Result<ExprPtr> r = ParseExpression("INTERVAL '1 02:03' DAY TO SECOND");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING");
+  ASSERT_ERROR_CLASS(r, "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING");
 }
 
 // --- Expressions -------------------------------------------------------------------
@@ -452,8 +447,9 @@ TEST(ParserTest, Stars) {
   EXPECT_EQ(q->kind, ExprKind::kStar);
   EXPECT_EQ(q->name_parts, (std::vector<std::string>{"j"}));
   EXPECT_EQ(Expr("db.t.*"), "db.t.*");
-  EXPECT_FALSE(ParseExpression("*.a").ok());
-  EXPECT_FALSE(ParseExpression("t.*[0]").ok());
+  // Spark parses these and refuses them in analysis (INVALID_USAGE_OF_STAR_OR_REGEX).
+  EXPECT_ERROR_CLASS(ParseExpression("*.a"), "PARSE_SYNTAX_ERROR");
+  EXPECT_ERROR_CLASS(ParseExpression("t.*[0]"), "PARSE_SYNTAX_ERROR");
 }
 
 TEST(ParserTest, Lambdas) {
@@ -994,17 +990,22 @@ TEST(ParserTest, EmptyStatement) {
 TEST(ParserTest, DeepNestingIsAnErrorNotACrash) {
   std::string deep(5000, '(');
   deep = "SELECT " + deep + "1" + std::string(5000, ')');
-  Status s = Error(deep);
-  EXPECT_EQ(s.error_class(), "PARSE_SYNTAX_ERROR");
-  EXPECT_NE(s.message().find("nested too deeply"), std::string::npos);
+  // Spark 4.2 raises FAILED_TO_PARSE_TOO_COMPLEX for the NOTs (its parser runs out of
+  // stack; 5000 parentheses overflow the JVM outright, with no class).
+  EXPECT_EQ(Error(deep).error_class(), "FAILED_TO_PARSE_TOO_COMPLEX");
   std::string nots = "SELECT ";
   for (int i = 0; i < 5000; ++i) nots += "NOT ";
-  EXPECT_EQ(Error(nots + "a").error_class(), "PARSE_SYNTAX_ERROR");
-  std::string minus = "SELECT " + std::string(5000, '-') + "a";
-  EXPECT_EQ(Error(minus).error_class(), "PARSE_SYNTAX_ERROR");
+  EXPECT_EQ(Error(nots + "a").error_class(), "FAILED_TO_PARSE_TOO_COMPLEX");
+  // "--" starts a comment, so 5000 '-' leave "SELECT" alone (a syntax error, as in Spark);
+  // nested unary minus needs the signs apart.
+  std::string dashes = "SELECT " + std::string(5000, '-') + "a";
+  EXPECT_EQ(Error(dashes).error_class(), "PARSE_SYNTAX_ERROR");
+  std::string minus = "SELECT ";
+  for (int i = 0; i < 5000; ++i) minus += "- ";
+  EXPECT_EQ(Error(minus + "a").error_class(), "FAILED_TO_PARSE_TOO_COMPLEX");
   std::string arrays;
   for (int i = 0; i < 2000; ++i) arrays += "array<";
-  EXPECT_FALSE(ParseDataType(arrays + "int").ok());
+  EXPECT_ERROR_CLASS(ParseDataType(arrays + "int"), "FAILED_TO_PARSE_TOO_COMPLEX");
 }
 
 TEST(ParserTest, ModerateNestingWorks) {
@@ -1013,9 +1014,9 @@ TEST(ParserTest, ModerateNestingWorks) {
 }
 
 TEST(ParserTest, TrailingTokensRejected) {
-  EXPECT_FALSE(ParseExpression("a +").ok());
-  EXPECT_FALSE(ParseExpression("a b c").ok());
-  EXPECT_FALSE(ParseExpression("").ok());
+  EXPECT_ERROR_CLASS(ParseExpression("a +"), "PARSE_SYNTAX_ERROR");
+  EXPECT_ERROR_CLASS(ParseExpression("a b c"), "PARSE_SYNTAX_ERROR");
+  EXPECT_ERROR_CLASS(ParseExpression(""), "PARSE_EMPTY_STATEMENT");
   EXPECT_EQ(Error("SELECT 1; SELECT 2").error_class(), "PARSE_SYNTAX_ERROR");
 }
 
@@ -1048,17 +1049,17 @@ TEST(ParserTest, DecimalDataTypes) {
   EXPECT_EQ(TypeString("dec(5)"), "decimal(5,0)");
   EXPECT_EQ(TypeString("numeric(38, 38)"), "decimal(38,38)");
   Result<DataTypePtr> r = ParseDataType("decimal(39,0)");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION");
-  EXPECT_FALSE(ParseDataType("decimal(5,6)").ok());
-  EXPECT_FALSE(ParseDataType("decimal(0)").ok());
+  ASSERT_ERROR_CLASS(r, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION");
+  EXPECT_ERROR_CLASS(ParseDataType("decimal(5,6)"), "_LEGACY_ERROR_TEMP_1228");
+  // Spark 4.2 accepts DECIMAL(0) as DecimalType(0, 0); spate refuses a zero-digit decimal.
+  EXPECT_ERROR_CLASS(ParseDataType("decimal(0)"), "UNSUPPORTED_DATATYPE");
 }
 
 TEST(ParserTest, IntervalDataTypes) {
   EXPECT_EQ(TypeString("interval day to second"), "interval day to second");
   EXPECT_EQ(TypeString("INTERVAL YEAR TO MONTH"), "interval year to month");
   EXPECT_EQ(TypeString("interval hour"), "interval hour");
-  EXPECT_FALSE(ParseDataType("interval month to day").ok());
+  EXPECT_ERROR_CLASS(ParseDataType("interval month to day"), "PARSE_SYNTAX_ERROR");
   EXPECT_EQ(ParseDataType("interval").status().error_class(), "UNSUPPORTED_DATATYPE");
 }
 
@@ -1083,8 +1084,7 @@ TEST(ParserTest, StructFieldNotNullAndComment) {
 
 TEST(ParserTest, DataTypeErrors) {
   Result<DataTypePtr> r = ParseDataType("foo");
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "UNSUPPORTED_DATATYPE");
+  ASSERT_ERROR_CLASS(r, "UNSUPPORTED_DATATYPE");
   EXPECT_EQ(r.status().message(), "Unsupported data type \"FOO\".");
   EXPECT_EQ(ParseDataType("array").status().error_class(), "INCOMPLETE_TYPE_DEFINITION.ARRAY");
   EXPECT_EQ(ParseDataType("map").status().error_class(), "INCOMPLETE_TYPE_DEFINITION.MAP");
@@ -1124,15 +1124,15 @@ TEST(ParserTest, DdlSchemaAlternativeForms) {
   ASSERT_TRUE(keywords.ok()) << keywords.status().ToString();
   EXPECT_EQ((*keywords)->names(), (std::vector<std::string>{"key", "value", "date", "end"}));
   EXPECT_EQ((*ParseDdlSchema(""))->num_fields(), 0);
-  EXPECT_FALSE(ParseDdlSchema("a INT,").ok());
-  EXPECT_FALSE(ParseDdlSchema("a").ok());
+  EXPECT_ERROR_CLASS(ParseDdlSchema("a INT,"), "PARSE_SYNTAX_ERROR");
+  EXPECT_ERROR_CLASS(ParseDdlSchema("a"), "PARSE_SYNTAX_ERROR");
 }
 
 TEST(ParserTest, MultipartIdentifiers) {
   EXPECT_EQ(*ParseMultipartIdentifier("db.tbl"), (std::vector<std::string>{"db", "tbl"}));
   EXPECT_EQ(*ParseMultipartIdentifier("`a.b`.c"), (std::vector<std::string>{"a.b", "c"}));
-  EXPECT_FALSE(ParseMultipartIdentifier("a b").ok());
-  EXPECT_FALSE(ParseMultipartIdentifier("a.").ok());
+  EXPECT_ERROR_CLASS(ParseMultipartIdentifier("a b"), "PARSE_SYNTAX_ERROR");
+  EXPECT_ERROR_CLASS(ParseMultipartIdentifier("a."), "PARSE_SYNTAX_ERROR");
 }
 
 // --- Scripts -----------------------------------------------------------------------
@@ -1174,7 +1174,7 @@ TEST(ParserTest, ParseScript) {
 
 TEST(ParserTest, ParseScriptErrorPositionIsGlobal) {
   Result<std::vector<Statement>> r = ParseScript("SELECT 1; SELECT * FROM");
-  ASSERT_FALSE(r.ok());
+  ASSERT_ERROR_CLASS(r, "PARSE_SYNTAX_ERROR");
   EXPECT_EQ(r.status().position(), 23);
 }
 
@@ -1257,7 +1257,7 @@ TEST(ParserTest, InsertIntoAndOverwrite) {
   auto paren = ParseStatement("INSERT INTO t (SELECT 1)");
   ASSERT_TRUE(paren.ok()) << paren.status().ToString();
   EXPECT_TRUE(paren->insert_columns.empty());
-  EXPECT_FALSE(ParseStatement("INSERT t SELECT 1").ok());
+  EXPECT_ERROR_CLASS(ParseStatement("INSERT t SELECT 1"), "PARSE_SYNTAX_ERROR");
 }
 
 TEST(ParserTest, DropTableAndDescribeHistory) {

@@ -7,6 +7,7 @@
 #include "spate/stream/json_value.h"
 #include "spate/stream/progress.h"
 #include "spate/stream/trigger.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::stream {
 namespace {
@@ -18,8 +19,8 @@ TEST(JsonValueTest, RoundTripKeepsOrderAndNumbers) {
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->ToString(), R"({"b":1,"a":[1,2.5,"x\n",null,true],"c":{"logOffset":3}})");
   EXPECT_EQ(v->Find("c")->Find("logOffset")->int_value(), 3);
-  EXPECT_FALSE(JsonValue::Parse("{\"a\":").ok());
-  EXPECT_FALSE(JsonValue::Parse("{} x").ok());
+  EXPECT_ERROR_HAS(JsonValue::Parse("{\"a\":"), "malformed JSON at offset 5: unexpected end");
+  EXPECT_ERROR_HAS(JsonValue::Parse("{} x"), "malformed JSON at offset 3: trailing characters");
 }
 
 TEST(JsonValueTest, PrettyAsJackson) {
@@ -75,22 +76,20 @@ TEST(CheckpointTest, CorruptAndFutureFilesNameTheFile) {
       fs->WriteAtomic("/chk/offsets/0", "v1\n{\"batchWatermarkMs\":0,\"batchTi").ok());
   OffsetSeqLog log(fs, "/chk/offsets");
   auto r = log.Get(0);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "MALFORMED_LOG_FILE");
-  EXPECT_NE(r.status().ToString().find("/chk/offsets/0"), std::string::npos);
+  ASSERT_ERROR_CLASS(r, "MALFORMED_LOG_FILE");
+  EXPECT_ERROR_HAS(r, "/chk/offsets/0");
   ASSERT_TRUE(fs->WriteAtomic("/chk/offsets/1", "v99999\n{}").ok());
   r = log.Get(1);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().error_class(), "INVALID_LOG_VERSION.MAX_SUPPORTED_VERSION");
-  EXPECT_NE(r.status().ToString().find("/chk/offsets/1"), std::string::npos);
+  ASSERT_ERROR_CLASS(r, "INVALID_LOG_VERSION.MAX_SUPPORTED_VERSION");
+  EXPECT_ERROR_HAS(r, "/chk/offsets/1");
   ASSERT_TRUE(fs->WriteAtomic("/chk/offsets/2", "").ok());
   EXPECT_EQ(log.Get(2).status().error_class(), "MALFORMED_LOG_FILE");
   ASSERT_TRUE(fs->MakeDirs("/chk/commits").ok());
   ASSERT_TRUE(fs->WriteAtomic("/chk/commits/0", "v1\n{\"nextBatch").ok());
   CommitLog commits(fs, "/chk/commits");
   auto c = commits.Get(0);
-  ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().ToString().find("/chk/commits/0"), std::string::npos);
+  ASSERT_ERROR_CLASS(c, "MALFORMED_LOG_FILE");
+  EXPECT_ERROR_HAS(c, "/chk/commits/0");
 }
 
 TEST(CheckpointTest, MetadataIdIsStable) {
@@ -104,8 +103,7 @@ TEST(CheckpointTest, MetadataIdIsStable) {
   EXPECT_EQ(*fs->ReadAll("/chk/metadata"), "{\"id\":\"id-1\"}\n");
   ASSERT_TRUE(fs->WriteAtomic("/chk2/metadata", "{\"i").ok());
   auto c = ReadOrCreateStreamMetadata(*fs, "/chk2", "x");
-  ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.status().ToString().find("/chk2/metadata"), std::string::npos);
+  ASSERT_ERROR_HAS(c, "/chk2/metadata");
 }
 
 TEST(CheckpointTest, PurgeKeepsRecent) {
@@ -229,8 +227,13 @@ TEST(TriggerTest, ParsesIntervals) {
   EXPECT_EQ(*Trigger::ParseIntervalMs("interval 2 hours"), 7200000);
   EXPECT_EQ(*Trigger::ParseIntervalMs("500 milliseconds"), 500);
   EXPECT_EQ(*Trigger::ParseIntervalMs("10s"), 10000);
-  EXPECT_FALSE(Trigger::ParseIntervalMs("1 month").ok());
-  EXPECT_FALSE(Trigger::ParseIntervalMs("soon").ok());
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("1 month"), "_LEGACY_ERROR_TEMP_3262");
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("soon"), "INVALID_INTERVAL_FORMAT.UNRECOGNIZED_NUMBER");
+  // Spark 4.2's classes for the same trigger strings.
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("interval"), "INVALID_INTERVAL_FORMAT.INPUT_IS_EMPTY");
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("5"), "INVALID_INTERVAL_FORMAT.MISSING_UNIT");
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("5 fortnights"), "INVALID_INTERVAL_FORMAT.INVALID_UNIT");
+  EXPECT_ERROR_HAS(Trigger::ParseIntervalMs("-5 seconds"), "should not be negative");
 }
 
 TEST(ProgressTest, JsonAsSpark) {

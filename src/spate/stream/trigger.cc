@@ -8,37 +8,37 @@
 
 namespace spate::stream {
 
+// Spark's IntervalUtils.stringToInterval errors (INVALID_INTERVAL_FORMAT.*), and
+// ProcessingTimeTrigger's own checks. spate also accepts a unit glued to the number
+// ("10s", as JavaUtils.timeStringAsMs does for real-time durations).
 Result<int64_t> Trigger::ParseIntervalMs(const std::string& text) {
+  auto format_error = [&](const char* sub, std::vector<ErrorParam> params) {
+    params.insert(params.begin(), {"input", text});
+    return Status::Error(std::string("INVALID_INTERVAL_FORMAT.") + sub, std::move(params));
+  };
   std::istringstream in(ToLower(text));
   std::string tok;
   std::vector<std::string> toks;
   while (in >> tok) toks.push_back(tok);
   size_t i = 0;
   if (i < toks.size() && toks[i] == "interval") ++i;
-  if (i >= toks.size()) {
-    return Status::Error("_LEGACY_ERROR_TEMP_3102",
-                         {{"msg", "Invalid interval: " + text}});
-  }
+  if (i >= toks.size()) return format_error("INPUT_IS_EMPTY", {});
   int64_t total = 0;
   while (i < toks.size()) {
     const std::string& num = toks[i];
     char* end = nullptr;
     double v = std::strtod(num.c_str(), &end);
+    if (end == num.c_str()) return format_error("UNRECOGNIZED_NUMBER", {{"number", num}});
+    const bool glued = *end != '\0';
     std::string unit;
-    if (end && *end != '\0') {
+    if (glued) {
       unit = std::string(end);  // "10s" style
     } else {
-      if (i + 1 >= toks.size()) {
-        return Status::Error("_LEGACY_ERROR_TEMP_3102",
-                             {{"msg", "Invalid interval: " + text}});
-      }
+      if (i + 1 >= toks.size()) return format_error("MISSING_UNIT", {{"word", num}});
       unit = toks[++i];
     }
+    const std::string given = unit;
     ++i;
-    if (end == num.c_str()) {
-      return Status::Error("_LEGACY_ERROR_TEMP_3102",
-                           {{"msg", "Invalid interval: " + text}});
-    }
     if (!unit.empty() && unit.back() == 's' && unit != "ms" && unit != "s")
       unit.pop_back();
     double mult;
@@ -56,18 +56,16 @@ Result<int64_t> Trigger::ParseIntervalMs(const std::string& text) {
       mult = 86400000;
     else if (unit == "week")
       mult = 7 * 86400000.0;
-    else if (unit == "month" || unit == "year") {
-      return Status::Error("_LEGACY_ERROR_TEMP_3102",
-                           {{"msg", "Doesn't support month or year interval: " + text}});
-    } else {
-      return Status::Error("_LEGACY_ERROR_TEMP_3102",
-                           {{"msg", "Invalid interval: " + text}});
-    }
+    else if (unit == "month" || unit == "year")
+      return Status::Error("_LEGACY_ERROR_TEMP_3262", {{"interval", text}});
+    else if (glued)
+      return format_error("INVALID_VALUE", {{"value", num}});
+    else
+      return format_error("INVALID_UNIT", {{"unit", given}});
     total += static_cast<int64_t>(v * mult);
   }
   if (total < 0) {
-    return Status::Error("_LEGACY_ERROR_TEMP_3102",
-                         {{"msg", "Interval cannot be negative: " + text}});
+    return Status::Invalid("requirement failed: the interval of trigger should not be negative");
   }
   return total;
 }

@@ -17,6 +17,7 @@
 #include "spate/table/delta_writer.h"
 #include "spate/table/transaction.h"
 #include "spate/types/schema_json.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::table {
 namespace {
@@ -114,8 +115,7 @@ TEST(DeltaActionsTest, JsonRoundTrip) {
   auto schema = parsed[2].metadata.ParseSchema().value();
   EXPECT_TRUE(schema->Equals(*IdSchema()));
   auto bad = ParseActions("{\"add\":{}}\n{not json\n", "/t/_delta_log/00.json");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("/t/_delta_log/00.json"), std::string::npos);
+  ASSERT_ERROR_HAS(bad, "/t/_delta_log/00.json");
 }
 
 TEST(DeltaActionsTest, SupportedFeatures) {
@@ -138,7 +138,7 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   old.min_reader_version = 1;
   old.min_writer_version = 4;  // CHECK constraints, generated columns, CDF
   EXPECT_TRUE(CheckSupported(old, nullptr, false).ok());
-  EXPECT_FALSE(CheckSupported(old, nullptr, true).ok());
+  EXPECT_ERROR_CLASS(CheckSupported(old, nullptr, true), "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
   // Writer version 4 is writable when the table uses CDF only, not CHECK constraints or
   // generated columns.
   Metadata cdf;
@@ -146,12 +146,12 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   EXPECT_TRUE(CheckSupported(old, &cdf, true).ok());
   Metadata checked = cdf;
   checked.configuration["delta.constraints.positive"] = "id > 0";
-  EXPECT_FALSE(CheckSupported(old, &checked, true).ok());
+  EXPECT_ERROR_CLASS(CheckSupported(old, &checked, true), "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
   Metadata generated = cdf;
   generated.schema_string =
       R"({"type":"struct","fields":[{"name":"g","type":"long","nullable":true,)"
       R"("metadata":{"delta.generationExpression":"id + 1"}}]})";
-  EXPECT_FALSE(CheckSupported(old, &generated, true).ok());
+  EXPECT_ERROR_CLASS(CheckSupported(old, &generated, true), "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
   Protocol features;
   features.min_writer_version = 7;
   features.writer_features = std::vector<std::string>{"changeDataFeed", "invariants", "appendOnly"};
@@ -159,7 +159,7 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   Metadata cm;
   cm.configuration["delta.columnMapping.mode"] = "name";
   EXPECT_TRUE(CheckSupported(Protocol{}, &cm, false).ok());  // read by physical names
-  EXPECT_FALSE(CheckSupported(Protocol{}, &cm, true).ok());  // not written
+  EXPECT_ERROR_CLASS(CheckSupported(Protocol{}, &cm, true), "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");  // not written
 }
 
 TEST(DeltaDeletionVectorTest, PortableRoaringContainers) {
@@ -194,12 +194,12 @@ TEST(DeltaDeletionVectorTest, PortableRoaringContainers) {
   auto rows = ParseDeletionVector(b, "test").value();
   const uint64_t hi = uint64_t{1} << 32;
   EXPECT_EQ(rows, (std::vector<uint64_t>{3, 7, 11, hi + 5, hi + 6, hi + 7, hi + 8}));
-  EXPECT_FALSE(ParseDeletionVector(b.substr(0, b.size() - 3), "test").ok());
-  EXPECT_FALSE(ParseDeletionVector("xx", "test").ok());
+  EXPECT_ERROR_HAS(ParseDeletionVector(b.substr(0, b.size() - 3), "test"), "Corrupt deletion vector (test): truncated runs");
+  EXPECT_ERROR_HAS(ParseDeletionVector("xx", "test"), "Corrupt deletion vector (test): too short");
   // Z85: the 4 bytes 0x86 0x4F 0xD2 0x6F are "Hello" (ZeroMQ RFC 32 test vector).
   EXPECT_EQ(Z85Decode("HelloWorld").value(),
             std::string("\x86\x4F\xD2\x6F\xB5\x59\xF7\x5B", 8));
-  EXPECT_FALSE(Z85Decode("abc").ok());
+  EXPECT_ERROR_HAS(Z85Decode("abc"), "length is not a multiple of 5");
   DeletionVectorDescriptor dv;
   dv.storage_type = "u";
   dv.path_or_inline_dv = "ab^-aqEH.-t@S}K{vb[*k^";
@@ -219,7 +219,7 @@ TEST(DeltaSchemaTest, SparkJsonNested) {
             std::string::npos);
   auto back = SchemaFromSparkJson(j).value();
   EXPECT_TRUE(back->Equals(s));
-  EXPECT_FALSE(SchemaFromSparkJson("{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"bogus\"}]}").ok());
+  EXPECT_ERROR_CLASS(SchemaFromSparkJson("{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"bogus\"}]}"), "INVALID_JSON_DATA_TYPE");
 }
 
 TEST(DeltaLogTest, AppendOverwriteReplayAndTimeTravel) {
@@ -232,8 +232,7 @@ TEST(DeltaLogTest, AppendOverwriteReplayAndTimeTravel) {
   clock = 3000;
   ASSERT_EQ(WriteBatches(fs, "/t", {Rows(100, 2)}, Mode("overwrite"), now)->version, 2);
   auto err = WriteBatches(fs, "/t", {Rows(0, 1)}, Mode("errorifexists"), now);
-  EXPECT_FALSE(err.ok());
-  EXPECT_NE(err.status().ToString().find("DELTA_PATH_EXISTS"), std::string::npos);
+  EXPECT_ERROR_CLASS(err, "DELTA_PATH_EXISTS");
   EXPECT_TRUE(WriteBatches(fs, "/t", {Rows(0, 1)}, Mode("ignore"), now)->skipped);
 
   DeltaLog log(fs, "/t", now);
@@ -243,12 +242,12 @@ TEST(DeltaLogTest, AppendOverwriteReplayAndTimeTravel) {
   EXPECT_EQ(latest->tombstones().size(), 2u);
   EXPECT_EQ(ReadRows(fs, log.At(0).value()).size(), 5u);
   EXPECT_EQ(ReadRows(fs, log.At(1).value()).size(), 10u);
-  EXPECT_FALSE(log.At(3).ok());
+  EXPECT_ERROR_CLASS(log.At(3), "DELTA_VERSION_NOT_FOUND");
   EXPECT_EQ(log.VersionAtTimestamp(1500).value(), 0);
   EXPECT_EQ(log.VersionAtTimestamp(2000).value(), 1);
   EXPECT_EQ(log.VersionAtTimestamp(3000).value(), 2);
-  EXPECT_FALSE(log.VersionAtTimestamp(999).ok());
-  EXPECT_FALSE(log.VersionAtTimestamp(3001).ok());
+  EXPECT_ERROR_CLASS(log.VersionAtTimestamp(999), "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION");
+  EXPECT_ERROR_CLASS(log.VersionAtTimestamp(3001), "DELTA_TIMESTAMP_GREATER_THAN_COMMIT");
   auto hist = log.History().value();
   ASSERT_EQ(hist.size(), 3u);
   EXPECT_EQ(hist[0].version, 2);
@@ -308,9 +307,7 @@ TEST(DeltaLogTest, CheckpointEveryTenCommits) {
   ASSERT_TRUE(fs->WriteAtomic("/c/_delta_log/00000000000000000010.checkpoint.parquet",
                               data.substr(0, data.size() / 2)).ok());
   auto bad = DeltaLog(fs, "/c").Latest();
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("00000000000000000010.checkpoint.parquet"),
-            std::string::npos);
+  ASSERT_ERROR_HAS(bad, "00000000000000000010.checkpoint.parquet");
 }
 
 TEST(DeltaLogTest, CheckpointDropsExpiredTombstones) {
@@ -376,15 +373,13 @@ TEST(DeltaLogTest, CorruptCommitNamesFile) {
   ASSERT_TRUE(WriteBatches(fs, "/k", {Rows(0, 2)}, Mode("append")).ok());
   ASSERT_TRUE(fs->PutIfAbsent("/k/_delta_log/00000000000000000001.json", "{\"add\":{\"pa").ok());
   auto r = DeltaLog(fs, "/k").Latest();
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("00000000000000000001.json"), std::string::npos);
+  ASSERT_ERROR_HAS(r, "00000000000000000001.json");
   // A missing version is a gap.
   ASSERT_TRUE(fs->Delete("/k/_delta_log/00000000000000000001.json", false).ok());
   ASSERT_TRUE(fs->PutIfAbsent("/k/_delta_log/00000000000000000002.json", "").ok());
   auto g = DeltaLog(fs, "/k").Latest();
-  ASSERT_FALSE(g.ok());
-  EXPECT_NE(g.status().ToString().find("DELTA_VERSIONS_NOT_CONTIGUOUS"), std::string::npos);
-  EXPECT_FALSE(DeltaLog(fs, "/nothing").Latest().ok());
+  ASSERT_ERROR_CLASS(g, "DELTA_VERSIONS_NOT_CONTIGUOUS");
+  EXPECT_ERROR_CLASS(DeltaLog(fs, "/nothing").Latest(), "DELTA_MISSING_DELTA_TABLE");
 }
 
 TEST(DeltaLogTest, CorruptDataFileNamesFile) {
@@ -399,13 +394,11 @@ TEST(DeltaLogTest, CorruptDataFileNamesFile) {
   spec.columns = {0};
   auto r = src->OpenSplit(0, spec);
   Status st = r.ok() ? (*r)->Next().status() : r.status();
-  ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.ToString().find(file), std::string::npos) << st.ToString();
+  ASSERT_ERROR_HAS(st, file);
   // A data file the log names but the file system lost.
   ASSERT_TRUE(fs->Delete(file, false).ok());
   auto gone = src->OpenSplit(0, spec);
-  ASSERT_FALSE(gone.ok());
-  EXPECT_NE(gone.status().ToString().find(file), std::string::npos);
+  ASSERT_ERROR_HAS(gone, file);
 }
 
 TEST(DeltaLogTest, OrphanFilesAreIgnored) {
@@ -487,8 +480,7 @@ TEST(DeltaTxnTest, ConflictRules) {
   d2.ReadFiles({f1});
   ASSERT_TRUE(d1.Commit({Action::Of(rm)}, ci).ok());
   auto dd = d2.Commit({Action::Of(rm)}, ci);
-  ASSERT_FALSE(dd.ok());
-  EXPECT_NE(dd.status().ToString().find("DELTA_CONCURRENT_DELETE_DELETE"), std::string::npos);
+  ASSERT_ERROR_CLASS(dd, "DELTA_CONCURRENT_DELETE_DELETE");
   // Read a file that a concurrent commit deleted.
   snap = log->Latest().value();
   OptimisticTransaction r1(log, snap), r2(log, snap);
@@ -499,8 +491,7 @@ TEST(DeltaTxnTest, ConflictRules) {
   AddFile f3;
   f3.path = "f3";
   auto dr = r2.Commit({Action::Of(f3)}, ci);
-  ASSERT_FALSE(dr.ok());
-  EXPECT_NE(dr.status().ToString().find("DELTA_CONCURRENT_DELETE_READ"), std::string::npos);
+  ASSERT_ERROR_CLASS(dr, "DELTA_CONCURRENT_DELETE_READ");
   // Metadata changed concurrently.
   snap = log->Latest().value();
   OptimisticTransaction m1(log, snap), m2(log, snap);
@@ -509,8 +500,7 @@ TEST(DeltaTxnTest, ConflictRules) {
   m1.UpdateMetadata(nm);
   ASSERT_TRUE(m1.Commit({}, ci).ok());
   auto mc = m2.Commit({Action::Of(f3)}, ci);
-  ASSERT_FALSE(mc.ok());
-  EXPECT_NE(mc.status().ToString().find("DELTA_METADATA_CHANGED"), std::string::npos);
+  ASSERT_ERROR_CLASS(mc, "DELTA_METADATA_CHANGED");
   // Non-blind append while we read the whole table.
   snap = log->Latest().value();
   OptimisticTransaction w1(log, snap), w2(log, snap);
@@ -520,8 +510,7 @@ TEST(DeltaTxnTest, ConflictRules) {
   ASSERT_TRUE(w1.Commit({Action::Of(f4)}, ci).ok());
   w2.ReadWholeTable();
   auto ca = w2.Commit({Action::Of(f3)}, ci);
-  ASSERT_FALSE(ca.ok());
-  EXPECT_NE(ca.status().ToString().find("DELTA_CONCURRENT_APPEND"), std::string::npos);
+  ASSERT_ERROR_CLASS(ca, "DELTA_CONCURRENT_APPEND");
   // Same appId from two writers.
   snap = log->Latest().value();
   OptimisticTransaction t1(log, snap), t2(log, snap);
@@ -529,8 +518,7 @@ TEST(DeltaTxnTest, ConflictRules) {
   t2.SetTransaction("app", 1);
   ASSERT_TRUE(t1.Commit({}, ci).ok());
   auto ct = t2.Commit({}, ci);
-  ASSERT_FALSE(ct.ok());
-  EXPECT_NE(ct.status().ToString().find("DELTA_CONCURRENT_TRANSACTION"), std::string::npos);
+  ASSERT_ERROR_CLASS(ct, "DELTA_CONCURRENT_TRANSACTION");
   // Two creators of one table.
   auto fresh = std::make_shared<const DeltaLog>(fs, "/new");
   OptimisticTransaction c1(fresh, nullptr), c2(fresh, nullptr);
@@ -538,8 +526,7 @@ TEST(DeltaTxnTest, ConflictRules) {
   c2.UpdateMetadata(snap->metadata());
   ASSERT_TRUE(c1.Commit({}, ci).ok());
   auto pc = c2.Commit({}, ci);
-  ASSERT_FALSE(pc.ok());
-  EXPECT_NE(pc.status().ToString().find("DELTA_PROTOCOL_CHANGED"), std::string::npos);
+  ASSERT_ERROR_CLASS(pc, "DELTA_PROTOCOL_CHANGED");
 }
 
 TEST(DeltaTxnTest, ReplaceWhereOfOtherPartitionsDoNotConflict) {
@@ -576,8 +563,7 @@ TEST(DeltaTxnTest, ReplaceWhereOfOtherPartitionsDoNotConflict) {
   ASSERT_TRUE(rb.ok()) << rb.status().ToString();
   EXPECT_EQ(rb->attempts, 2);
   auto rc = tc.Commit({}, ci);  // read partition a, which ta rewrote
-  ASSERT_FALSE(rc.ok());
-  EXPECT_NE(rc.status().ToString().find("DELTA_CONCURRENT"), std::string::npos);
+  ASSERT_ERROR_CLASS(rc, "DELTA_CONCURRENT_DELETE_READ");
 }
 
 TEST(DeltaTxnTest, ConcurrentThreadAppends) {
@@ -741,14 +727,12 @@ TEST(DeltaWriterTest, SchemaEnforcementAndMerge) {
                            ColumnFromValues(DataType::Int(), {Value::Int(9)})},
                           1);
   auto r = WriteBatches(fs, "/s", {wide}, Mode("append"));
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().ToString().find("DELTA_METADATA_MISMATCH"), std::string::npos);
+  ASSERT_ERROR_CLASS(r, "DELTA_METADATA_MISMATCH");
   auto bad_type = std::make_shared<const Schema>(std::vector<Field>{
       {"id", DataType::String(), true, ""}});
   auto bt = Batch::Make(bad_type, {ColumnFromValues(DataType::String(), {Value::String("x")})}, 1);
   auto r2 = WriteBatches(fs, "/s", {bt}, Mode("append"));
-  ASSERT_FALSE(r2.ok());
-  EXPECT_NE(r2.status().ToString().find("DELTA_FAILED_TO_MERGE_FIELDS"), std::string::npos);
+  ASSERT_ERROR_CLASS(r2, "DELTA_FAILED_TO_MERGE_FIELDS");
   DeltaWriteOptions merge = Mode("append");
   merge.options["mergeSchema"] = "true";
   ASSERT_TRUE(WriteBatches(fs, "/s", {wide}, merge).ok());
@@ -768,8 +752,7 @@ TEST(DeltaWriterTest, OverwriteSchema) {
                             ColumnFromValues(DataType::String(), {Value::String("p")})},
                            1);
   auto refused = WriteBatches(fs, "/ow", {other}, Mode("overwrite"));
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().ToString().find("DELTA_METADATA_MISMATCH"), std::string::npos);
+  ASSERT_ERROR_CLASS(refused, "DELTA_METADATA_MISMATCH");
   DeltaWriteOptions o = Mode("overwrite");
   o.options["overwriteSchema"] = "true";
   o.partition_by = {"part"};
@@ -989,8 +972,7 @@ TEST(DeltaGoldenTest, UnsupportedTablesRefused) {
   for (const auto& [name, expect] : refused) {
     SCOPED_TRACE(name);
     auto snap = DeltaLog(fs, kGolden + "/" + name).Latest();
-    ASSERT_FALSE(snap.ok());
-    EXPECT_NE(snap.status().ToString().find(expect), std::string::npos) << snap.status().ToString();
+    ASSERT_ERROR_HAS(snap, expect);
   }
 }
 

@@ -1,5 +1,6 @@
 // Copyright spate authors.
 #include "spate/table/warehouse.h"
+#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
 
@@ -30,13 +31,11 @@ TEST_F(WarehouseTest, QualifiesNamesLikeTheSessionCatalog) {
   ASSERT_TRUE(three.ok());
   EXPECT_EQ(three->schema, "s");
   auto other = wh_.QualifyTable({"main", "s", "t"}, "default");
-  ASSERT_FALSE(other.ok());
-  EXPECT_EQ(other.status().error_class(), "REQUIRES_SINGLE_PART_NAMESPACE");
+  ASSERT_ERROR_CLASS(other, "REQUIRES_SINGLE_PART_NAMESPACE");
   EXPECT_EQ(other.status().message(),
             "spark_catalog requires a single-part namespace, but got `main`.`s`.");
   auto bad = wh_.QualifyTable({"a/b"}, "default");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().error_class(), "INVALID_SCHEMA_OR_RELATION_NAME");
+  ASSERT_ERROR_CLASS(bad, "INVALID_SCHEMA_OR_RELATION_NAME");
   EXPECT_EQ(*wh_.QualifySchema({"spark_catalog", "X"}), "x");
 }
 

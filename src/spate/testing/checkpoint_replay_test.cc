@@ -20,6 +20,7 @@
 #include "spate/stream/checkpoint_check.h"
 #include "spate/testing/stream_test.h"
 #include "spate/testing/temp_files.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::testing {
 namespace {
@@ -206,8 +207,7 @@ TEST(CheckpointReplay, RecordedProgramOfACppRun) {
   EXPECT_EQ((*record)->program->kind, "c++");
   EXPECT_EQ((*record)->program->executable, fs::read_symlink("/proc/self/exe").string());
   auto program = stream::RecordedProgram(lfs, job.chk);
-  ASSERT_FALSE(program.ok());
-  EXPECT_EQ(program.status().error_class(), "SPATE_STREAMING_INVALID");
+  ASSERT_ERROR_CLASS(program, "SPATE_STREAMING_INVALID");
   EXPECT_NE(program.status().ToString().find("compiled program " +
                                              fs::read_symlink("/proc/self/exe").string()),
             std::string::npos)
@@ -237,8 +237,7 @@ TEST(CheckpointReplay, RecordedProgramOfACppRun) {
   EXPECT_EQ(text->find("s3cr3t"), std::string::npos);
   fs::remove(stream::QueryRecordPath(job.chk));
   auto none = stream::RecordedProgram(lfs, job.chk);
-  ASSERT_FALSE(none.ok());
-  EXPECT_NE(none.status().ToString().find("no query record"), std::string::npos);
+  ASSERT_ERROR_HAS(none, "no query record");
 }
 
 }  // namespace

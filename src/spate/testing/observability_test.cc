@@ -21,6 +21,7 @@
 #include "spate/stream/checkpoint_describe.h"
 #include "spate/testing/stream_test.h"
 #include "spate/testing/temp_files.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::testing {
 namespace {
@@ -201,13 +202,11 @@ TEST(Observability, DescribeStatelessCheckpoint) {
 
   // Not a checkpoint: an error naming the folder.
   auto bad = stream::DescribeCheckpoint(io::LocalFileSystem::Get(), landing);
-  ASSERT_FALSE(bad.ok());
-  EXPECT_TRUE(Contains(bad.status().ToString(), landing + " is not a streaming checkpoint"));
+  ASSERT_ERROR_HAS(bad, landing + " is not a streaming checkpoint");
   // A corrupt offsets file: the log's error naming the file.
   std::ofstream(chk + "/offsets/1", std::ios::trunc) << "garbage";
   auto corrupt = stream::DescribeCheckpoint(io::LocalFileSystem::Get(), chk);
-  ASSERT_FALSE(corrupt.ok());
-  EXPECT_TRUE(Contains(corrupt.status().ToString(), chk + "/offsets/1")) << corrupt.status().ToString();
+  ASSERT_ERROR_HAS(corrupt, chk + "/offsets/1");
   for (const auto& d2 : {landing, out, chk}) fs::remove_all(d2);
 }
 

@@ -40,9 +40,9 @@ Json FieldJson(const Field& f) {
   return o;
 }
 
+// Spark's DataType.fromJson error.
 Status Bad(const std::string& what) {
-  return Status::Invalid("Failed to convert the JSON string '" + what +
-                         "' to a data type.");
+  return Status::Error("INVALID_JSON_DATA_TYPE", {{"invalidType", what}});
 }
 
 Result<DataTypePtr> Primitive(const std::string& n) {
