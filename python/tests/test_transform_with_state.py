@@ -67,7 +67,7 @@ def test_pandas_processor_keeps_state_across_batches_and_restarts(spark, tmp_pat
     q = run(spark, query(), chk, "tws1")
     assert sorted(tuple(r) for r in spark.sql("SELECT * FROM tws1").collect()) == [
         ("a", 2, 1, 1), ("b", 1, 1, 1)]
-    assert q.lastProgress["stateOperators"][0]["operatorName"] == "transformWithStateExec"
+    assert q.lastProgress["stateOperators"][0]["operatorName"] == "transformWithStateInPandasExec"
     land(src, "1.json", [(3, "a", 2)])
     land(src, "2.json", [(4, "b", 7), (5, "c", 0)])
     run(spark, query(), chk, "tws2")  # a new run from the checkpoint: the state carries on

@@ -100,8 +100,9 @@ class GroupedData:
     def transformWithStateInPandas(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
                                    timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):
         """Runs `statefulProcessor` per grouping key; rows in and out as pandas DataFrames."""
+        # Spark 4.2's operator (progress, state-metadata) name for this API.
         return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, True,
-                                          initialState=initialState)
+                                          "transformWithStateInPandasExec", initialState=initialState)
 
     def applyInPandasWithState(self, func: Any, outputStructType: Any, stateStructType: Any,
                                outputMode: str, timeoutConf: str):
@@ -145,7 +146,7 @@ class GroupedData:
                            timeMode: str, initialState: Any = None, eventTimeColumnName: str = ""):
         """Runs `statefulProcessor` per grouping key; rows in and out as Row objects."""
         return self._transform_with_state(statefulProcessor, outputStructType, outputMode, timeMode, False,
-                                          initialState=initialState)
+                                          "transformWithStateInPySparkExec", initialState=initialState)
 
 
 class PivotedGroupedData:

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "spate/base/redact.h"
+#include "spate/stream/tws_state_schema.h"
 #include "spate/types/schema_json.h"
 #include "spate/stream/state_data_source.h"
 #include "spate/stream/streaming_plan.h"
@@ -171,39 +172,13 @@ std::optional<state::StateSchemas> SparkStateSchemas(io::FileSystem& fs,
       io::JoinPath(io::JoinPath(io::JoinPath(state_root, std::to_string(id)), "0"), "_metadata"),
       "schema"));
   if (!bytes.ok()) return std::nullopt;
-  const std::string& b = *bytes;
-  size_t at = 0;
-  auto u16 = [&](uint32_t* v) {
-    if (at + 2 > b.size()) return false;
-    *v = (static_cast<uint8_t>(b[at]) << 8) | static_cast<uint8_t>(b[at + 1]);
-    at += 2;
-    return true;
-  };
-  auto utf = [&](std::string* out) {
-    uint32_t n;
-    if (!u16(&n) || at + n > b.size()) return false;
-    out->append(b, at, n);
-    at += n;
-    return true;
-  };
-  auto i32 = [&](uint32_t* v) {
-    uint32_t hi, lo;
-    if (!u16(&hi) || !u16(&lo)) return false;
-    *v = (hi << 16) | lo;
-    return true;
-  };
+  JavaDataReader in(*bytes);
   std::string version, key, value;
-  if (!utf(&version)) return std::nullopt;
+  if (!in.Utf(&version)) return std::nullopt;
   if (version == "v1") {
-    if (!utf(&key) || !utf(&value)) return std::nullopt;
+    if (!in.Utf(&key) || !in.Utf(&value)) return std::nullopt;
   } else if (version == "v2") {
-    for (std::string* out : {&key, &value}) {
-      uint32_t chunks;
-      if (!i32(&chunks) || chunks > 1024) return std::nullopt;
-      for (uint32_t i = 0; i < chunks; ++i) {
-        if (!utf(out)) return std::nullopt;
-      }
-    }
+    if (!in.Chunked(&key) || !in.Chunked(&value)) return std::nullopt;
   } else {
     return std::nullopt;
   }

@@ -14,9 +14,11 @@
 #include "spate/stream/checkpoint_describe.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/stream_join.h"
+#include "spate/stream/tws_state_schema.h"
 
 namespace spate::stream {
 
+using stateful_internal::ForEachTwsEntry;
 using stateful_internal::GetInt64;
 
 namespace {
@@ -39,6 +41,7 @@ struct Options {
   // transformWithState: one state variable, or the registered timers.
   std::optional<std::string> state_var;
   bool read_timers = false;
+  bool flatten = true;  // flattenCollectionTypes: a list / map entry per row
 
   std::string ToString() const {
     std::string s = "{checkpointLocation=" + checkpoint;
@@ -115,8 +118,7 @@ Result<Options> ParseOptions(const std::string& checkpoint,
   };
   SPATE_RETURN_IF_ERROR(boolean("readchangefeed", "readChangeFeed", &o.change_feed));
   SPATE_RETURN_IF_ERROR(boolean("readregisteredtimers", "readRegisteredTimers", &o.read_timers));
-  bool flatten = true;
-  SPATE_RETURN_IF_ERROR(boolean("flattencollectiontypes", "flattenCollectionTypes", &flatten));
+  SPATE_RETURN_IF_ERROR(boolean("flattencollectiontypes", "flattenCollectionTypes", &o.flatten));
   if (auto v = get("statevarname")) {
     if (v->empty()) return InvalidOption("stateVarName", "IS_EMPTY");
     o.state_var = *v;
@@ -164,7 +166,7 @@ enum class Layout {
   kJoinSide,      // keyWithIndexToValue of one side: key, the side's row
   kJoinCounts,    // <side>-keyToNumValues as a store
   kJoinRows,      // <side>-keyWithIndexToValue as a store (index and matched shown)
-  kTransformWithState,
+  kTwsVariable,   // one transformWithState state variable (Decoder::tws)
   kTimers,        // transformWithState's timers: key "t" 0 + key RowCodec; value int64s (ms)
 };
 
@@ -175,6 +177,11 @@ struct Decoder {
   SchemaPtr key_schema;       // the stored key's RowCodec schema
   SchemaPtr value_schema;     // the stored value's RowCodec schema (where there is one)
   SchemaPtr out_key, out_value;  // the key and value columns' struct fields
+  // kTwsVariable: the variable (its type, TTL) and its column family (schemas).
+  // value_schema is the variable's own (a TTL's wrapper is out_value), user_key a map's.
+  TwsVariable tws;
+  SchemaPtr user_key;
+  bool flatten = true;
 };
 
 std::string GuessOperatorName(const CheckpointDescription::Operator& op) {
@@ -253,6 +260,18 @@ Result<ColumnPtr> DecodeStruct(const SchemaPtr& schema,
   ColumnPtr full = StructOf(schema, cols, next);
   if (next == n) return full;
   return Take(*full, take.data(), n);
+}
+
+/// The change feed's batch_id and change_type columns ("update" / "delete" per row).
+void ChangeFeedColumns(const std::vector<int64_t>& batch_ids, const std::vector<bool>& removed,
+                       std::vector<ColumnPtr>* cols) {
+  std::vector<Value> ids, types;
+  for (size_t i = 0; i < batch_ids.size(); ++i) {
+    ids.push_back(Value::Long(batch_ids[i]));
+    types.push_back(Value::String(removed[i] ? "delete" : "update"));
+  }
+  cols->push_back(ColumnFromValues(DataType::Long(), ids));
+  cols->push_back(ColumnFromValues(DataType::String(), types));
 }
 
 Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, int partition,
@@ -374,8 +393,8 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
       value_col = StructOf(d.out_value, {ColumnFromValues(DataType::Long(), vals)}, n);
       break;
     }
-    case Layout::kTransformWithState:
-      return Status::Internal("transformWithState state is not decoded");
+    case Layout::kTwsVariable:
+      return Status::Internal("state variables are decoded by DecodeTwsVariable");
     case Layout::kTimers:
       return Status::Internal("timers are decoded by DecodeTimers");
   }
@@ -386,15 +405,7 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
     value_col = Take(*value_col, idx.data(), n);
   }
   std::vector<ColumnPtr> cols;
-  if (change_feed) {
-    std::vector<Value> ids, types;
-    for (int64_t i = 0; i < n; ++i) {
-      ids.push_back(Value::Long(batch_ids[static_cast<size_t>(i)]));
-      types.push_back(Value::String(removed[static_cast<size_t>(i)] ? "delete" : "update"));
-    }
-    cols.push_back(ColumnFromValues(DataType::Long(), ids));
-    cols.push_back(ColumnFromValues(DataType::String(), types));
-  }
+  if (change_feed) ChangeFeedColumns(batch_ids, removed, &cols);
   cols.push_back(key_col);
   cols.push_back(value_col);
   cols.push_back(MakeConstantColumn(Value::Int(partition), n));
@@ -418,6 +429,101 @@ Result<BatchPtr> DecodeTimers(const Decoder& d, const std::vector<RawRow>& rows,
   SPATE_ASSIGN_OR_RETURN(ColumnPtr key_col, DecodeStruct(d.key_schema, keys, "key"));
   std::vector<ColumnPtr> cols{key_col, ColumnFromValues(DataType::Long(), expiries),
                               MakeConstantColumn(Value::Int(partition), n)};
+  return Batch::Make(out_schema, std::move(cols), n);
+}
+
+// One transformWithState state variable: spate's store entries `<kind> 0 <name> 0 <key>`
+// (stateful_processor.h) as Spark 4.2's rows — ValueState: key, value; ListState: key,
+// list_element per element (list_value, one row per key, unflattened); MapState: key,
+// user_map_key, user_map_value per entry (map_value unflattened). A variable with a TTL
+// shows its values as struct<value, ttlExpirationMs>, as Spark stores them.
+Result<BatchPtr> DecodeTwsVariable(const Decoder& d, const std::vector<RawRow>& rows,
+                                   int partition, bool change_feed,
+                                   const SchemaPtr& out_schema) {
+  using Type = TwsVariable::Type;
+  const TwsVariable& var = d.tws;
+  std::string prefix(1, var.type == Type::kList ? 'l' : var.type == Type::kMap ? 'm' : 'v');
+  prefix += '\0';
+  prefix += var.name;
+  prefix += '\0';
+  const bool map = var.type == Type::kMap;
+  // Elements (a value, a list element, a map entry) and the output rows that hold them.
+  std::vector<std::optional<std::string_view>> elems, map_keys, keys;
+  std::vector<Value> expiries;
+  std::vector<std::vector<int32_t>> row_elems;
+  std::vector<int64_t> batch_ids;
+  std::vector<bool> removed;
+  auto new_row = [&](const RawRow& r, std::string_view k) {
+    keys.push_back(k);
+    batch_ids.push_back(r.batch_id);
+    removed.push_back(r.removed);
+    row_elems.emplace_back();
+  };
+  auto add = [&](int64_t exp, std::string_view e, std::string_view mv) {
+    row_elems.back().push_back(static_cast<int32_t>(elems.size()));
+    expiries.push_back(Value::Long(exp));
+    if (map) {
+      map_keys.push_back(e);
+      elems.push_back(mv);
+    } else {
+      elems.push_back(e);
+    }
+  };
+  for (const RawRow& r : rows) {
+    if (r.key.size() < prefix.size() || r.key.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string_view k = std::string_view(r.key).substr(prefix.size());
+    if (!r.value) {
+      new_row(r, k);  // a removal of the change feed: NULL value
+      continue;
+    }
+    const std::string_view v = *r.value;
+    if (var.type == Type::kValue) {
+      if (v.size() < 8) return Status::Error("STDS_INTERNAL_ERROR", {{"message", "ValueState entry too short"}});
+      new_row(r, k);
+      add(GetInt64(v), v.substr(8), {});
+      continue;
+    }
+    if (!d.flatten) new_row(r, k);
+    ForEachTwsEntry(map, v, [&](int64_t exp, std::string_view e, std::string_view mv) {
+      if (d.flatten) new_row(r, k);
+      add(exp, e, mv);
+    });
+  }
+  const auto n = static_cast<int64_t>(keys.size());
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr key_col, DecodeStruct(d.key_schema, keys, "key"));
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr elem_col, DecodeStruct(d.value_schema, elems, "value"));
+  if (var.ttl) {
+    elem_col = StructOf(d.out_value, {elem_col, ColumnFromValues(DataType::Long(), expiries)},
+                        static_cast<int64_t>(elems.size()));
+  }
+  ColumnPtr user_key_col;
+  if (map) {
+    SPATE_ASSIGN_OR_RETURN(user_key_col, DecodeStruct(d.user_key, map_keys, "user map key"));
+  }
+  std::vector<ColumnPtr> cols;
+  if (change_feed) ChangeFeedColumns(batch_ids, removed, &cols);
+  cols.push_back(key_col);
+  if (d.flatten || var.type == Type::kValue) {
+    // One element per row (none: NULL).
+    std::vector<int32_t> take;
+    for (const auto& e : row_elems) take.push_back(e.empty() ? -1 : e[0]);
+    if (map) cols.push_back(Take(*user_key_col, take.data(), n));
+    cols.push_back(Take(*elem_col, take.data(), n));
+  } else {
+    const DataTypePtr& type = out_schema->field(out_schema->num_fields() - 2).type;
+    std::vector<Value> out;
+    for (const auto& e : row_elems) {
+      std::vector<Value> ks, vs;
+      for (int32_t i : e) {
+        if (map) ks.push_back(user_key_col->GetValue(i));
+        vs.push_back(elem_col->GetValue(i));
+      }
+      out.push_back(map ? Value::Map(type, std::move(ks), std::move(vs))
+                        : Value::ArrayOf(type, std::move(vs)));
+    }
+    cols.push_back(ColumnFromValues(type, out));
+  }
+  cols.push_back(MakeConstantColumn(Value::Int(partition), n));
   return Batch::Make(out_schema, std::move(cols), n);
 }
 
@@ -454,6 +560,63 @@ Result<std::vector<RawRow>> ReadStoreVersion(const state::StateStoreId& id,
   provider->Close();
   std::sort(rows.begin(), rows.end(), [](const RawRow& a, const RawRow& b) { return a.key < b.key; });
   return rows;
+}
+
+// stateVarName on a transformWithState operator: the variable's type and TTL from the
+// operator's properties, its schemas from the state schema file (tws_state_schema.h).
+Status TwsVariableDecoder(io::FileSystem& fs, const std::string& root, const Options& o,
+                          Decoder* d) {
+  const std::optional<int64_t> at = o.change_feed ? o.change_end : o.batch_id;
+  SPATE_ASSIGN_OR_RETURN(auto meta, ReadTwsStateMetadata(fs, root, o.operator_id, at));
+  if (!meta) {
+    return InvalidOption("stateVarName", "WITH_MESSAGE",
+                         "the checkpoint records no state schema of operator " +
+                             std::to_string(o.operator_id) +
+                             " (written by a spate older than its state schema files), so '" +
+                             *o.state_var +
+                             "' cannot be read as a table (readRegisteredTimers=true reads its "
+                             "timers)");
+  }
+  const TwsVariable* var = nullptr;
+  for (const auto& v : meta->variables) {
+    if (v.name == *o.state_var && v.type != TwsVariable::Type::kTimer) var = &v;
+  }
+  const TwsColumnFamily* cf = nullptr;
+  for (const auto& f : meta->families) {
+    if (f.name == *o.state_var) cf = &f;
+  }
+  if (!var || !cf) {
+    return InvalidOption("stateVarName", "WITH_MESSAGE",
+                         "State variable " + *o.state_var +
+                             " is not defined for the transformWithState operator.");
+  }
+  if (o.change_feed && var->type != TwsVariable::Type::kValue) {
+    return InvalidOption("readChangeFeed", "WITH_MESSAGE",
+                         "spate reads the change feed of a ValueState only ('" + *o.state_var +
+                             "' is a " + TwsVariableTypeName(var->type) + ")");
+  }
+  auto struct_field = [](const Schema& s, const char* name) -> SchemaPtr {
+    const int i = s.FieldIndex(name, /*case_sensitive=*/true);
+    if (i < 0 || s.field(i).type->id() != TypeId::kStruct) return nullptr;
+    return MakeSchema(s.field(i).type->fields());
+  };
+  d->layout = Layout::kTwsVariable;
+  d->tws = *var;
+  d->flatten = o.flatten;
+  d->out_value = cf->value;
+  d->value_schema = var->ttl ? struct_field(*cf->value, "value") : cf->value;
+  if (var->type == TwsVariable::Type::kMap) {
+    d->key_schema = struct_field(*cf->key, "key");
+    d->user_key = cf->user_key ? cf->user_key : struct_field(*cf->key, "userKey");
+  } else {
+    d->key_schema = cf->key;
+  }
+  if (!d->value_schema || !d->key_schema ||
+      (var->type == TwsVariable::Type::kMap && !d->user_key)) {
+    return Status::Error("STDS_FAILED_TO_READ_STATE_SCHEMA", {{"sourceOptions", o.ToString()}});
+  }
+  d->out_key = d->key_schema;
+  return Status::OK();
 }
 
 }  // namespace
@@ -587,17 +750,11 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
     d.layout = Layout::kDedupWithin;
   } else if (name == "globalLimit") {
     d.layout = Layout::kLimit;
-  } else if (name == "transformWithStateExec") {
+  } else if (name.rfind("transformWithState", 0) == 0) {
     if (o.read_timers) {
       d.layout = Layout::kTimers;
     } else if (o.state_var) {
-      return InvalidOption("stateVarName", "WITH_MESSAGE",
-                           "spate does not record the schemas of operator " +
-                               std::to_string(o.operator_id) +
-                               "'s transformWithState state variables yet, so '" +
-                               *o.state_var +
-                               "' cannot be read as a table (readRegisteredTimers=true reads "
-                               "its timers)");
+      SPATE_RETURN_IF_ERROR(TwsVariableDecoder(*fs, root, o, &d));
     } else {
       return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "stateVarName"}});
     }
@@ -606,7 +763,8 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
     d.value_prefix = meta ? meta->value_prefix_bytes : 0;
     d.guess_prefix = !meta;
   }
-  if ((o.state_var || o.read_timers) && d.layout != Layout::kTimers) {
+  if ((o.state_var || o.read_timers) && d.layout != Layout::kTimers &&
+      d.layout != Layout::kTwsVariable) {
     return InvalidOption(o.state_var ? "stateVarName" : "readRegisteredTimers", "WITH_MESSAGE",
                          "operator " + std::to_string(o.operator_id) + " is " + name +
                              ", not transformWithState");
@@ -638,6 +796,27 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
   out_fields.push_back(Field{"key", d.out_key->AsStruct(), true});
   if (d.layout == Layout::kTimers) {
     out_fields.push_back(Field{"expiration_timestamp_ms", DataType::Long(), true});
+  } else if (d.layout == Layout::kTwsVariable) {
+    const DataTypePtr value = d.out_value->AsStruct();
+    switch (d.tws.type) {
+      case TwsVariable::Type::kList:
+        if (d.flatten) {
+          out_fields.push_back(Field{"list_element", value, true});
+        } else {
+          out_fields.push_back(Field{"list_value", DataType::Array(value), true});
+        }
+        break;
+      case TwsVariable::Type::kMap:
+        if (d.flatten) {
+          out_fields.push_back(Field{"user_map_key", d.user_key->AsStruct(), true});
+          out_fields.push_back(Field{"user_map_value", value, true});
+        } else {
+          out_fields.push_back(Field{"map_value", DataType::Map(d.user_key->AsStruct(), value), true});
+        }
+        break;
+      default:
+        out_fields.push_back(Field{"value", value, true});
+    }
   } else {
     out_fields.push_back(Field{"value", d.out_value->AsStruct(), true});
   }
@@ -676,9 +855,10 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
   std::vector<BatchPtr> batches;
   for (int p = 0; p < op->num_partitions; ++p) {
     const auto& rows = per_partition[static_cast<size_t>(p)];
-    SPATE_ASSIGN_OR_RETURN(BatchPtr b, d.layout == Layout::kTimers
-                                           ? DecodeTimers(d, rows, p, out_schema)
-                                           : DecodeRows(d, rows, p, o.change_feed, out_schema));
+    SPATE_ASSIGN_OR_RETURN(
+        BatchPtr b, d.layout == Layout::kTimers         ? DecodeTimers(d, rows, p, out_schema)
+                    : d.layout == Layout::kTwsVariable ? DecodeTwsVariable(d, rows, p, o.change_feed, out_schema)
+                                                       : DecodeRows(d, rows, p, o.change_feed, out_schema));
     batches.push_back(std::move(b));
   }
   return DataSourcePtr(std::make_shared<BatchesDataSource>(
@@ -696,6 +876,12 @@ Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
   for (const auto& op : desc.operators) {
     SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(*fs, root, op.operator_id));
     const std::string name = meta ? meta->operator_name : GuessOperatorName(op);
+    // transformWithState: Spark's operator properties (its variables), when recorded.
+    Value properties = Value::Null(DataType::String());
+    if (name.rfind("transformWithState", 0) == 0) {
+      SPATE_ASSIGN_OR_RETURN(auto tws, ReadTwsStateMetadata(*fs, root, op.operator_id, std::nullopt));
+      if (tws) properties = Value::String(tws->properties_json);
+    }
     // Per store name: the oldest batch whose state every partition can still load (its
     // first delta is version 1, else its oldest base file) and the newest committed one.
     std::map<std::string, int64_t> min_version;
@@ -714,7 +900,7 @@ Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
       mins.push_back(Value::Long(std::max<int64_t>(0, minv - 1)));
       maxs.push_back(desc.last_committed_batch ? Value::Long(*desc.last_committed_batch)
                                                : Value::Long(-1));
-      props.push_back(Value::Null(DataType::String()));
+      props.push_back(properties);
     }
   }
   SchemaPtr schema = MakeSchema({Field{"operatorId", DataType::Long(), true},

@@ -16,8 +16,14 @@
 // partition_id (int); with readChangeFeed: batch_id (long), change_type ("update" /
 // "delete"), key, value (NULL for a delete), partition_id.
 //
+// transformWithState: readRegisteredTimers=true reads the timers; stateVarName one state
+// variable (ValueState: key, value; ListState: key, list_element, or list_value with
+// flattenCollectionTypes=false; MapState: key, user_map_key, user_map_value, or map_value),
+// its schema from the operator's state schema v3 / metadata v2 files (tws_state_schema.h).
+//
 // state-metadata columns: operatorId, operatorName, stateStoreName, numPartitions,
-// minBatchId, maxBatchId, operatorProperties (NULL: spate records none yet).
+// minBatchId, maxBatchId, operatorProperties (a transformWithState operator's Spark
+// properties JSON; NULL for the others).
 //
 // How values are decoded depends on the operator. The runtime records it in
 // state/<operatorId>/_metadata/operator (StateOperatorMetadata, JSON) after each run's

@@ -1068,6 +1068,10 @@ struct StatefulRuntime::Rewriter {
                     key_fields.empty() ? 1 : rt->num_partitions_,
                     tws->time_mode() == TimeMode::kEventTime, key_schema, value_schema));
     op->processing_time_timers = tws->time_mode() == TimeMode::kProcessingTime;
+    op->tws_time_mode = tws->time_mode() == TimeMode::kProcessingTime ? "ProcessingTime"
+                        : tws->time_mode() == TimeMode::kEventTime    ? "EventTime"
+                                                                      : "NoTime";
+    op->tws_output_mode = std::string(OutputModeName(tws->mode()));
     if (tws->operator_name() != StatefulKindName(StatefulKind::kTransformWithState))
       op->name = tws->operator_name();
     return PlanTransformWithState(node, op, &rt->batch_, std::move(child));
@@ -1349,6 +1353,25 @@ Status StatefulRuntime::CommitBatch() {
           op->kind == StatefulKind::kAggregate && !op->session && op->has_event_time_key ? 8 : 0;
       SPATE_RETURN_IF_ERROR(WriteOperatorMetadata(*fs_, root_, op->id, m));
       op->metadata_written = true;
+    }
+    if (op->kind == StatefulKind::kTransformWithState &&
+        p.operator_name.rfind("transformWithState", 0) == 0) {
+      // Spark's state schema v3 and operator metadata v2 files (the state variables'
+      // schemas, read by the statestore reader's stateVarName): after the first commit of
+      // each run, and again when a variable is declared for the first time.
+      std::vector<TwsVariable> vars;
+      {
+        std::lock_guard<std::mutex> lock(op->mu);
+        vars = op->tws_vars;
+      }
+      if (!op->tws_written || vars.size() != op->tws_vars_written) {
+        SPATE_RETURN_IF_ERROR(WriteTwsStateMetadata(
+            *fs_, root_, op->id, p.operator_name, op->num_partitions, batch_.batch_id,
+            TwsColumnFamilies(op->key_schema, vars, op->tws_time_mode),
+            TwsOperatorProperties(op->tws_time_mode, op->tws_output_mode, vars)));
+        op->tws_written = true;
+        op->tws_vars_written = vars.size();
+      }
     }
     if (op->kind == StatefulKind::kDeduplicate || op->kind == StatefulKind::kDedupWithinWatermark)
       p.custom_metrics["numDroppedDuplicateRows"] = op->dropped_duplicates;

@@ -23,6 +23,7 @@
 #include "spate/exec/physical_op.h"
 #include "spate/state/state_store.h"
 #include "spate/stream/stateful.h"
+#include "spate/stream/tws_state_schema.h"
 
 namespace spate::stream {
 
@@ -47,6 +48,40 @@ inline int64_t GetInt64(std::string_view v) {
   int64_t x = 0;
   if (v.size() >= 8) std::memcpy(&x, v.data(), 8);
   return x;
+}
+
+// transformWithState's ListState / MapState value (transform_with_state.cc): u32 count, then
+// per entry i64 expiry (ms), u32 length, the element's RowCodec bytes (a map entry: its user
+// key's, then u32 length + its value's). Calls fn(expiry, entry, map value) per entry; a
+// truncated value ends the walk.
+template <typename F>
+void ForEachTwsEntry(bool map, std::string_view v, F&& fn) {
+  auto u32 = [&](size_t pos) {
+    uint32_t x = 0;
+    if (v.size() >= pos + 4) std::memcpy(&x, v.data() + pos, 4);
+    return x;
+  };
+  const uint32_t n = u32(0);
+  size_t pos = 4;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (v.size() < pos + 12) return;
+    const int64_t exp = GetInt64(v.substr(pos));
+    const uint32_t len = u32(pos + 8);
+    pos += 12;
+    if (v.size() < pos + len) return;
+    std::string_view e = v.substr(pos, len);
+    pos += len;
+    std::string_view val;
+    if (map) {
+      if (v.size() < pos + 4) return;
+      const uint32_t vlen = u32(pos);
+      pos += 4;
+      if (v.size() < pos + vlen) return;
+      val = v.substr(pos, vlen);
+      pos += vlen;
+    }
+    fn(exp, e, val);
+  }
 }
 
 // The event time (µs) of a key column value: a window struct's end, or the timestamp.
@@ -141,6 +176,21 @@ struct StatefulRuntime::Operator {
   /// Processing-time timers: the earliest one registered in any partition (ms).
   int64_t next_timer_ms = std::numeric_limits<int64_t>::max();
   bool processing_time_timers = false;
+  /// transformWithState: the variables the processors declared (by name, first wins) and
+  /// Spark's names of the modes, for the state schema files (tws_state_schema.h).
+  std::vector<TwsVariable> tws_vars;
+  std::string tws_time_mode, tws_output_mode;
+  bool tws_written = false;  // this run wrote the files
+  size_t tws_vars_written = 0;
+
+  void NoteTwsVariables(const std::vector<TwsVariable>& vars) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& v : vars) {
+      const bool known = std::any_of(tws_vars.begin(), tws_vars.end(),
+                                     [&](const TwsVariable& t) { return t.name == v.name; });
+      if (!known) tws_vars.push_back(v);
+    }
+  }
 
   void NoteNextTimer(int64_t ms) {
     std::lock_guard<std::mutex> lock(mu);

@@ -124,6 +124,7 @@ struct Var {
   std::string name;
   std::string prefix;  // kind letter, 0, name, 0
   std::shared_ptr<RowBytes> value, key;  // key: MapState's user keys
+  SchemaPtr value_schema, key_schema;
   int64_t ttl_ms = 0;
 };
 
@@ -178,6 +179,22 @@ class Handle final : public StatefulProcessorHandle {
   int partitionId() const override { return partition_; }
 
   void SetKey(std::string key) { key_ = std::move(key); }
+  // The variables declared so far, for the operator's state schema files.
+  std::vector<TwsVariable> Declared() const {
+    std::vector<TwsVariable> out;
+    for (const Var& v : vars_) {
+      TwsVariable t;
+      t.name = v.name;
+      t.type = v.kind == VarKind::kValue  ? TwsVariable::Type::kValue
+               : v.kind == VarKind::kList ? TwsVariable::Type::kList
+                                          : TwsVariable::Type::kMap;
+      t.value = v.value_schema;
+      t.user_key = v.key_schema;
+      t.ttl = v.ttl_ms > 0;
+      out.push_back(std::move(t));
+    }
+    return out;
+  }
   const Status& status() const { return status_; }
   int64_t now_ms() const { return batch_.batch_timestamp_ms; }
 
@@ -347,8 +364,12 @@ class Handle final : public StatefulProcessorHandle {
     v.prefix += '\0';
     v.prefix += name;
     v.prefix += '\0';
-    v.value = std::make_shared<RowBytes>(std::make_shared<const Schema>(schema));
-    if (key_schema) v.key = std::make_shared<RowBytes>(std::make_shared<const Schema>(*key_schema));
+    v.value_schema = std::make_shared<const Schema>(schema);
+    v.value = std::make_shared<RowBytes>(v.value_schema);
+    if (key_schema) {
+      v.key_schema = std::make_shared<const Schema>(*key_schema);
+      v.key = std::make_shared<RowBytes>(v.key_schema);
+    }
     v.ttl_ms = ttl.ttl_ms;
     vars_.push_back(std::move(v));
     return static_cast<int>(vars_.size()) - 1;
@@ -371,27 +392,7 @@ class Handle final : public StatefulProcessorHandle {
   // Calls fn(expiry, entry, map value entry) per entry of a list (map) value.
   template <typename F>
   static void ForEntries(bool map, std::string_view v, F&& fn) {
-    const uint32_t n = GetU32(v, 0);
-    size_t pos = 4;
-    for (uint32_t i = 0; i < n; ++i) {
-      if (v.size() < pos + 12) return;
-      const int64_t exp = GetInt64(v.substr(pos));
-      const uint32_t len = GetU32(v, pos + 8);
-      pos += 12;
-      if (v.size() < pos + len) return;
-      std::string_view e = v.substr(pos, len);
-      pos += len;
-      std::string_view val;
-      if (map) {
-        if (v.size() < pos + 4) return;
-        const uint32_t vlen = GetU32(v, pos);
-        pos += 4;
-        if (v.size() < pos + vlen) return;
-        val = v.substr(pos, vlen);
-        pos += vlen;
-      }
-      fn(exp, e, val);
-    }
+    ForEachTwsEntry(map, v, std::forward<F>(fn));
   }
   static std::string FilterEntries(bool map, std::string_view v, int64_t now) {
     std::string body;
@@ -549,7 +550,8 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
                               const std::vector<BatchPtr>& batches,
                               const std::vector<BatchPtr>& init, const StatefulBatch& batch,
                               int64_t eviction_watermark_ms, int partition,
-                              const EvalContext& eval, int64_t* updated, int64_t* next_timer) {
+                              const EvalContext& eval, int64_t* updated, int64_t* next_timer,
+                              std::vector<TwsVariable>* declared = nullptr) {
   Handle h(store, batch, partition, batch.query_id);
   std::unique_ptr<StatefulProcessor> proc;
   try {
@@ -658,6 +660,7 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
     return UserError("close", e.what());
   }
   *updated = static_cast<int64_t>(keys.size() + init_only);
+  if (declared) *declared = h.Declared();
   // The output rows, as columns of the output schema.
   const SchemaPtr& schema = node.output();
   const auto n = static_cast<int64_t>(out.size());
@@ -727,12 +730,14 @@ class TransformWithStateExec final : public exec::PhysicalOp {
                                 &updated, &next_timer);
           }
           SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(partition));
+          std::vector<TwsVariable> declared;
           SPATE_ASSIGN_OR_RETURN(
               BatchPtr out, RunProcessor(*node_, store, batches, init, *batch_,
                                          op_->eviction_watermark_ms, partition, ctx->eval(),
-                                         &updated, &next_timer));
+                                         &updated, &next_timer, &declared));
           op_->AddMetrics(updated, 0, 0, NanosSince(t), 0, 0);
           op_->NoteNextTimer(next_timer);
+          op_->NoteTwsVariables(declared);
           return out;
         }));
   }

@@ -17,6 +17,7 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/stateful_processor.h"
+#include "spate/stream/tws_state_schema.h"
 #include "spate/testing/stream_test.h"
 
 namespace spate::testing {
@@ -270,7 +271,7 @@ class TimerProcessor final : public stream::StatefulProcessor {
 };
 
 // transformWithState: readRegisteredTimers lists (key, expiration_timestamp_ms) as Spark 4.2
-// does; stateVarName is refused with the reason; neither is Spark's required-option error.
+// does; stateVarName reads a variable; neither is Spark's required-option error.
 TEST_P(StateDataSource, TransformWithStateTimers) {
   SparkSession spark = NewSpark();
   const std::string chk = TempDir("tws");
@@ -298,13 +299,152 @@ TEST_P(StateDataSource, TransformWithStateTimers) {
   EXPECT_NE(LoadError(spark, "statestore", chk, {}).find(
                 "[STDS_REQUIRED_OPTION_UNSPECIFIED] 'stateVarName' must be specified."),
             std::string::npos);
-  EXPECT_NE(LoadError(spark, "statestore", chk, {{"stateVarName", "count"}})
-                .find("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE"),
-            std::string::npos);
+  EXPECT_EQ(Strings(spark.read().format("statestore").option("stateVarName", "count").load(chk)
+                        .selectExpr("key.k", "value.n")),
+            (std::vector<std::string>{"[a, 2]", "[b, 1]"}));
   EXPECT_NE(LoadError(spark, "statestore", chk,
                       {{"stateVarName", "count"}, {"readRegisteredTimers", "true"}})
                 .find("STDS_CONFLICT_OPTIONS"),
             std::string::npos);
+  fs::remove_all(chk);
+}
+
+// A processor with a ValueState, a ListState (with a TTL) and a MapState: per key the sum
+// of v, the v's seen, and per parity of v (user key) the count and sum.
+class VariablesProcessor final : public stream::StatefulProcessor {
+ public:
+  void init(stream::StatefulProcessorHandle& h, stream::OutputMode, stream::TimeMode) override {
+    auto schema = [](const char* ddl) { return *api::StructType::fromDDL(ddl).ToSchema(); };
+    total_.emplace(h.getValueState("total", schema("t BIGINT, note STRING")));
+    seen_.emplace(h.getListState("seen", schema("n INT"), stream::TTLConfig{3600000}));
+    per_.emplace(h.getMapState("per", schema("mk STRING"), schema("c INT, s BIGINT")));
+  }
+  std::vector<stream::ProcessorRow> handleInputRows(const stream::ProcessorRow& key,
+                                                    const std::vector<stream::ProcessorRow>& rows,
+                                                    const stream::TimerValues&) override {
+    int64_t t = total_->exists() ? total_->get()->at(0).i64() : 0;
+    for (const auto& r : rows) {
+      const int32_t v = static_cast<int32_t>(r[1].i64());
+      t += v;
+      seen_->appendValue({Value::Int(v)});
+      const stream::ProcessorRow mk = {Value::String(v % 2 ? "odd" : "even")};
+      auto old = per_->getValue(mk);
+      per_->updateValue(mk, {Value::Int(old ? static_cast<int32_t>(old->at(0).i64()) + 1 : 1),
+                             Value::Long((old ? old->at(1).i64() : 0) + v)});
+    }
+    total_->update({Value::Long(t), Value::String("w" + key[0].ToString())});
+    return {{key[0]}};
+  }
+
+ private:
+  std::optional<stream::ValueState> total_;
+  std::optional<stream::ListState> seen_;
+  std::optional<stream::MapState> per_;
+};
+
+// stateVarName reads each kind of variable with Spark 4.2's columns (flattened and not),
+// at a batch, as a change feed (ValueState), across a restart; the schema file lists the
+// variables as Spark's v3 file; state-metadata carries Spark's operator properties.
+TEST_P(StateDataSource, TransformWithStateVariables) {
+  SparkSession spark = NewSpark();
+  const std::string chk = TempDir("tws-vars");
+  MemoryStream input(spark, "k STRING, v INT");
+  auto start = [&] {
+    return input.toDF()
+        .groupBy(std::vector<std::string>{"k"})
+        .transformWithState([] { return std::make_unique<VariablesProcessor>(); },
+                            api::StructType::fromDDL("k STRING"), "update", "ProcessingTime")
+        .writeStream()
+        .format("memory")
+        .queryName("stds_tws_vars_" + GetParam())
+        .outputMode("update")
+        .option("checkpointLocation", chk)
+        .start();
+  };
+  auto q = start();
+  input.addData({{S("a"), I(1)}, {S("b"), I(2)}, {S("a"), I(3)}});
+  q.processAllAvailable();
+  q.stop();
+  q = start();  // a restart: the next batch reads and extends the same variables
+  input.addData({{S("a"), I(4)}, {S("c"), I(5)}});
+  q.processAllAvailable();
+  q.stop();
+  auto read = [&](std::map<std::string, std::string> opts) {
+    return spark.read().format("statestore").options(opts).load(chk);
+  };
+  DataFrame total = read({{"stateVarName", "total"}});
+  EXPECT_EQ(total.schema().simpleString(),
+            "struct<key:struct<k:string>,value:struct<t:bigint,note:string>,partition_id:int>");
+  EXPECT_EQ(Strings(total.selectExpr("key.k", "value.t", "value.note")),
+            (std::vector<std::string>{"[a, 8, wa]", "[b, 2, wb]", "[c, 5, wc]"}));
+  EXPECT_EQ(Strings(read({{"stateVarName", "total"}, {"batchId", "0"}})
+                        .selectExpr("key.k", "value.t")),
+            (std::vector<std::string>{"[a, 4]", "[b, 2]"}));
+  // A TTL's values are struct<value, ttlExpirationMs>, as Spark stores them.
+  DataFrame seen = read({{"stateVarName", "seen"}});
+  EXPECT_EQ(seen.schema().simpleString(),
+            "struct<key:struct<k:string>,list_element:struct<value:struct<n:int>,"
+            "ttlExpirationMs:bigint>,partition_id:int>");
+  EXPECT_EQ(Strings(seen.selectExpr("key.k", "list_element.value.n",
+                                    "list_element.ttlExpirationMs > 3600000")),
+            (std::vector<std::string>{"[a, 1, true]", "[a, 3, true]", "[a, 4, true]",
+                                      "[b, 2, true]", "[c, 5, true]"}));
+  DataFrame lists = read({{"stateVarName", "seen"}, {"flattenCollectionTypes", "false"}});
+  EXPECT_EQ(lists.schema().simpleString(),
+            "struct<key:struct<k:string>,list_value:array<struct<value:struct<n:int>,"
+            "ttlExpirationMs:bigint>>,partition_id:int>");
+  EXPECT_EQ(Strings(lists.selectExpr("key.k", "transform(list_value, e -> e.value.n)")),
+            (std::vector<std::string>{"[a, [1, 3, 4]]", "[b, [2]]", "[c, [5]]"}));
+  DataFrame per = read({{"stateVarName", "per"}});
+  EXPECT_EQ(per.schema().simpleString(),
+            "struct<key:struct<k:string>,user_map_key:struct<mk:string>,"
+            "user_map_value:struct<c:int,s:bigint>,partition_id:int>");
+  EXPECT_EQ(Strings(per.selectExpr("key.k", "user_map_key.mk", "user_map_value.c",
+                                   "user_map_value.s")),
+            (std::vector<std::string>{"[a, even, 1, 4]", "[a, odd, 2, 4]", "[b, even, 1, 2]",
+                                      "[c, odd, 1, 5]"}));
+  DataFrame maps = read({{"stateVarName", "per"}, {"flattenCollectionTypes", "false"}});
+  EXPECT_EQ(maps.schema().simpleString(),
+            "struct<key:struct<k:string>,map_value:map<struct<mk:string>,struct<c:int,s:bigint>>,"
+            "partition_id:int>");
+  EXPECT_EQ(Strings(maps.selectExpr("key.k", "map_value[named_struct('mk', 'odd')].s")),
+            (std::vector<std::string>{"[a, 4]", "[b, null]", "[c, 5]"}));
+  EXPECT_EQ(Strings(read({{"stateVarName", "total"}, {"readChangeFeed", "true"},
+                          {"changeStartBatchId", "1"}})
+                        .selectExpr("change_type", "key.k", "value.t")),
+            (std::vector<std::string>{"[update, a, 8]", "[update, c, 5]"}));
+  EXPECT_NE(LoadError(spark, "statestore", chk, {{"stateVarName", "nope"}})
+                .find("State variable nope is not defined for the transformWithState operator."),
+            std::string::npos);
+  EXPECT_NE(LoadError(spark, "statestore", chk,
+                      {{"stateVarName", "seen"}, {"readChangeFeed", "true"},
+                       {"changeStartBatchId", "0"}})
+                .find("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE"),
+            std::string::npos);
+  // The schema file: the variables and the timers' family, in Spark's v3 layout.
+  auto local = io::LocalFileSystem::Get();
+  auto meta = stream::ReadTwsStateMetadata(*local, io::JoinPath(chk, "state"), 0, std::nullopt);
+  ASSERT_TRUE(meta.ok() && meta->has_value()) << meta.status().ToString();
+  std::vector<std::string> families;
+  for (const auto& f : (*meta)->families) families.push_back(f.name);
+  EXPECT_EQ(families, (std::vector<std::string>{"$procTimers_keyToTimestamp", "per", "seen", "total"}));
+  EXPECT_GE((*meta)->batch_id, 1);  // the restart's first batch wrote the metadata again
+  auto bytes = local->ReadAll(io::JoinPath(
+      io::JoinPath(chk, "state/0/_stateSchema/default"),
+      io::BaseName(fs::directory_iterator(chk + "/state/0/_stateSchema/default")->path().string())));
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_EQ(stream::EncodeStateSchemaV3((*meta)->families), *bytes);
+  EXPECT_EQ(std::distance(fs::directory_iterator(chk + "/state/0/_stateSchema/default"),
+                          fs::directory_iterator()),
+            1);  // the same schema after the restart: no second file
+  EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk).select("operatorProperties")),
+            (std::vector<std::string>{
+                "[{\"timeMode\":\"ProcessingTime\",\"outputMode\":\"Update\",\"stateVariables\":["
+                "{\"stateName\":\"total\",\"stateVariableType\":\"ValueState\",\"ttlEnabled\":false},"
+                "{\"stateName\":\"$procTimers_keyToTimestamp\",\"stateVariableType\":\"TimerState\","
+                "\"ttlEnabled\":false},"
+                "{\"stateName\":\"per\",\"stateVariableType\":\"MapState\",\"ttlEnabled\":false},"
+                "{\"stateName\":\"seen\",\"stateVariableType\":\"ListState\",\"ttlEnabled\":true}]}]"}));
   fs::remove_all(chk);
 }
 

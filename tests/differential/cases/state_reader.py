@@ -173,3 +173,187 @@ def statestore_transform_with_state_timers(s):
 def statestore_transform_with_state_needs_a_variable(s):
     chk = _tws_timers_checkpoint(s)
     return s.spark.read.format("statestore").load(chk).select("key")
+
+
+def _tws_variables_checkpoint(s, ttl=False):
+    """transformWithStateInPandas with a ValueState, a ListState and a MapState over two
+    micro-batches (one file each); with `ttl` the variables have an hour's TTL (processing
+    time, run with trigger once: Spark keeps running no-data batches to expire TTL state
+    under availableNow)."""
+    import pandas as pd
+    base = _streaming_module(s).StatefulProcessor
+    ms = 3600000 if ttl else None
+
+    class Variables(base):
+        def init(self, handle):
+            extra = (ms,) if ms else ()
+            self.total = handle.getValueState("total", "t BIGINT, note STRING", *extra)
+            self.seen = handle.getListState("seen", "n INT", *extra)
+            self.per = handle.getMapState("per", "mk STRING", "c INT, s BIGINT", *extra)
+
+        def handleInputRows(self, key, rows, timerValues):
+            t = self.total.get()[0] if self.total.exists() else 0
+            for pdf in rows:
+                for n in pdf["n"]:
+                    n = int(n)
+                    t += n
+                    self.seen.appendValue((n,))
+                    mk = ("odd",) if n % 2 else ("even",)
+                    old = self.per.getValue(mk) if self.per.containsKey(mk) else (0, 0)
+                    self.per.updateValue(mk, (int(old[0]) + 1, int(old[1]) + n))
+            self.total.update((t, "w" + key[0]))
+            yield pd.DataFrame({"word": [key[0]]})
+
+        def close(self):
+            pass
+
+    src = os.path.join(s.tmp, "tws-vars-in")
+    os.makedirs(src, exist_ok=True)
+    chk = os.path.join(s.tmp, "tws-vars-chk")
+    for i, rows in enumerate(FILES[:2]):
+        with open(os.path.join(src, f"part-{i:04d}.json"), "w") as out:
+            out.write("".join(json.dumps({"word": w, "n": n}) + "\n" for w, n in rows))
+        w = (s.spark.readStream.schema(SCHEMA).json(src).groupBy("word")
+             .transformWithStateInPandas(Variables(), "word STRING", "Update",
+                                         "ProcessingTime" if ttl else "None")
+             .writeStream.format("noop").outputMode("update").option("checkpointLocation", chk))
+        q = w.trigger(once=True).start() if ttl else w.trigger(availableNow=True).start()
+        q.awaitTermination()
+    return chk
+
+
+def _streaming_module(s):
+    import importlib
+    return importlib.import_module(type(s.spark).__module__.split(".")[0] + ".sql.streaming")
+
+
+def _var(s, name, chk=None, **opts):
+    """State variable `name` read from `chk` (default: a fresh _tws_variables_checkpoint)."""
+    chk = chk or _tws_variables_checkpoint(s)
+    r = s.spark.read.format("statestore").option("stateVarName", name)
+    for k, v in opts.items():
+        r = r.option(k, v)
+    return r.load(chk)
+
+
+@case(conf=ROCKSDB)
+def statestore_tws_value_state(s):
+    return _var(s, "total").select("key", "value")
+
+
+@case(conf=ROCKSDB)
+def statestore_tws_value_state_batch_0(s):
+    return _var(s, "total", batchId=0).select("key", "value")
+
+
+@case(conf=ROCKSDB)
+def statestore_tws_list_state(s):
+    return _var(s, "seen").select("key", "list_element")
+
+
+@case(conf=ROCKSDB)
+def statestore_tws_list_state_unflattened(s):
+    return _var(s, "seen", flattenCollectionTypes="false").select("key", "list_value")
+
+
+@case(conf=ROCKSDB)
+def statestore_tws_map_state(s):
+    return _var(s, "per").select("key", "user_map_key", "user_map_value")
+
+
+@case(conf=ROCKSDB)
+def statestore_tws_map_state_unflattened(s):
+    df = _var(s, "per", flattenCollectionTypes="false")
+    return df.selectExpr("key", "size(map_value) AS n", "map_value[named_struct('mk', 'odd')] AS odd",
+                         "map_value[named_struct('mk', 'even')] AS even")
+
+
+@case(conf=ROCKSDB)
+def statestore_tws_unknown_variable(s):
+    return _var(s, "nope").select("key")
+
+
+@case(conf=ROCKSDB)
+def statestore_tws_ttl_values(s):
+    """With a TTL each value reads as struct<value, ttlExpirationMs> (the expiry is the run's
+    clock plus the TTL: compared as a bound)."""
+    chk = _tws_variables_checkpoint(s, ttl=True)
+    out = {}
+    for name, col in (("total", "value"), ("seen", "list_element"), ("per", "user_map_value")):
+        df = _var(s, name, chk)
+        out[name + "_schema"] = df.schema.simpleString()
+        out[name] = df.selectExpr("key", f"{col}.value",
+                                  f"{col}.ttlExpirationMs > unix_millis(current_timestamp()) AS live")
+    return out
+
+
+@case(conf=ROCKSDB)
+def state_metadata_tws(s):
+    chk = _tws_variables_checkpoint(s)
+    return (s.spark.read.format("state-metadata").load(chk)
+            .select("operatorId", "operatorName", "stateStoreName", "numPartitions",
+                    "minBatchId", "maxBatchId", "operatorProperties"))
+
+
+@case(conf=ROCKSDB)
+def state_metadata_tws_ttl_and_timers(s):
+    chk = _tws_variables_checkpoint(s, ttl=True)
+    return s.spark.read.format("state-metadata").load(chk).select("operatorName", "operatorProperties")
+
+
+def _schema_file(chk):
+    """Spark's state schema v3 file of operator 0, parsed: per column family its name, key
+    and value schema JSON, key encoder spec and user key schema. The secondary indexes only
+    Spark's RocksDB layout keeps ($ttl_*, $min_*, $count_*, $rowCounter_*, timestampToKey)
+    are left out (docs/state.md)."""
+    import struct
+    folder = os.path.join(chk, "state", "0", "_stateSchema", "default")
+    names = sorted(n for n in os.listdir(folder) if not n.startswith("."))
+    with open(os.path.join(folder, names[-1]), "rb") as f:
+        b = f.read()
+    at = [0]
+
+    def take(n):
+        at[0] += n
+        return b[at[0] - n:at[0]]
+
+    def utf():
+        return take(struct.unpack(">H", take(2))[0]).decode()
+
+    def chunked():
+        return "".join(utf() for _ in range(struct.unpack(">i", take(4))[0]))
+
+    out = {"version": utf(), "files": len(names)}
+    families = []
+    for _ in range(struct.unpack(">i", take(4))[0]):
+        fam = {"name": utf()}
+        fam["key_id"], fam["key"] = struct.unpack(">H", take(2))[0], chunked()
+        fam["value_id"], fam["value"] = struct.unpack(">H", take(2))[0], chunked()
+        fam["encoder"], fam["user_key"] = chunked(), chunked()
+        if not fam["name"].startswith("$") or fam["name"].endswith("_keyToTimestamp"):
+            families.append(fam)
+    out["families"] = families
+    out["trailing"] = len(b) - at[0]
+    return out
+
+
+@case(conf=ROCKSDB)
+def tws_state_schema_file(s):
+    """The state schema file both engines write for the variables (a restart with the same
+    variables writes no second file) and the v2 operator metadata around it."""
+    chk = _tws_variables_checkpoint(s)
+    out = _schema_file(chk)
+    meta = os.path.join(chk, "state", "0", "_metadata", "v2")
+    out["metadata_files"] = sorted(n for n in os.listdir(meta) if not n.endswith(".crc"))
+    with open(os.path.join(meta, out["metadata_files"][-1])) as f:
+        version, doc = f.read().split("\n", 1)
+    doc = json.loads(doc)
+    for st in doc["stateStoreInfo"]:
+        st["stateSchemaFilePaths"] = [os.path.basename(p).split("_")[0] for p in st["stateSchemaFilePaths"]]
+    out["metadata"] = [version, doc]
+    return out
+
+
+@case(conf=ROCKSDB)
+def tws_state_schema_file_ttl_and_timers(s):
+    return _schema_file(_tws_variables_checkpoint(s, ttl=True))
