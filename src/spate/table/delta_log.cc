@@ -1300,12 +1300,7 @@ struct KeyHash {
 };
 using KeySet = std::unordered_set<std::string, KeyHash, std::equal_to<>>;
 
-// Entry `i`'s key: its path as it is, or (with a deletion vector) built in `scratch`.
-std::string_view KeyOf(const TombstoneList& l, size_t i, std::string* scratch) {
-  if (!l.has_deletion_vector(i)) return l.path(i);
-  *scratch = l.Key(i);
-  return *scratch;
-}
+
 
 }  // namespace
 
@@ -1348,12 +1343,11 @@ const TombstoneList& Snapshot::tombstones() const {
   };
   // The base's survivors (in order) and the newer ones (sorted), merged.
   std::vector<size_t> kept;
-  std::string scratch;
   if (base) {
     kept.reserve(base->removes.size());
     for (size_t i = 0; i < base->removes.size(); ++i) {
       if (expired(base->removes, i)) continue;
-      std::string_view key = KeyOf(base->removes, i, &scratch);
+      const std::string key = base->removes.Key(i);
       if (newer.find(key) == newer.end() && live_keys.find(key) == live_keys.end())
         kept.push_back(i);
     }
@@ -1367,10 +1361,7 @@ const TombstoneList& Snapshot::tombstones() const {
   };
   std::sort(added.begin(), added.end(), less);
   TombstoneList out;
-  size_t path_bytes = 0;
-  for (size_t i : kept) path_bytes += base->removes.path(i).size();
-  for (const auto& r : added) path_bytes += r.first->path(r.second).size();
-  out.Reserve(kept.size() + added.size(), path_bytes);
+  out.Reserve(kept.size() + added.size());
   size_t a = 0;
   for (size_t k = 0; k < kept.size() || a < added.size();) {
     if (a == added.size() ||
@@ -1744,9 +1735,7 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
     return r.deletion_timestamp && *r.deletion_timestamp < cutoff;
   });
   std::sort(removes.begin(), removes.end(), TombstoneLess);
-  size_t path_bytes = 0;
-  for (const auto& r : removes) path_bytes += r.path.size();
-  tombs->removes.Reserve(removes.size(), path_bytes);
+  tombs->removes.Reserve(removes.size());
   for (const auto& r : removes) tombs->removes.Add(r);
   snap->tombs_ = std::move(tombs);
   if (auto it = l.commits.find(target); it != l.commits.end()) {

@@ -6,8 +6,10 @@
 // tiny batches with auto-compaction leaves one tombstone per file it ever wrote, so a
 // week of one-file batches keeps ~600,000 of them in memory; as RemoveFile values (a
 // path string, a partition-values vector, optionals, a deletion-vector descriptor) each
-// cost ~0.6 KB, here a fixed 40-byte record plus the path's bytes in one shared buffer.
-// Partition values are interned (a table has few distinct ones); deletion-vector
+// cost ~320 bytes, here a fixed 56-byte record. A path holding a UUID (Spark's data file
+// names: `[<partition dirs>/]part-<n>-<uuid>-c<n>.<codec>.parquet`) is kept as its UUID's
+// 16 bytes between an interned prefix and suffix (a table has few distinct ones); other
+// paths go to one shared buffer. Partition values are interned; deletion-vector
 // descriptors are kept apart (rare on removes). An entry reads back as the RemoveFile it
 // was added from, field for field, except `stats`, which is not kept (checkpoints write
 // remove rows without stats, and nothing else reads them), so checkpoints written from a
@@ -39,7 +41,7 @@ class TombstoneList {
 
   size_t size() const { return entries_.size(); }
   bool empty() const { return entries_.empty(); }
-  void Reserve(size_t entries, size_t path_bytes);
+  void Reserve(size_t entries);
   /// Appends `r` (without its stats).
   void Add(const RemoveFile& r);
   /// Appends entry `i` of `other`.
@@ -47,10 +49,8 @@ class TombstoneList {
 
   /// Entry `i` as the RemoveFile it was added from (stats unset).
   RemoveFile Get(size_t i) const;
-  std::string_view path(size_t i) const {
-    const Entry& e = entries_[i];
-    return std::string_view(paths_).substr(e.path_offset, e.path_length);
-  }
+  /// Entry `i`'s path (rebuilt from its UUID form when it has one).
+  std::string path(size_t i) const;
   std::optional<int64_t> deletion_timestamp(size_t i) const {
     const Entry& e = entries_[i];
     return e.flags & kHasTimestamp ? std::optional<int64_t>(e.deletion_timestamp)
@@ -101,16 +101,30 @@ class TombstoneList {
   struct Entry {
     int64_t deletion_timestamp = 0;
     int64_t size = 0;
-    uint64_t path_offset = 0;
-    uint32_t path_length = 0;
+    // kUuidPath: the UUID's bytes, and prefix_/suffix_ indexes in `a`/`b`. Else
+    // `offset` and `length` of the path in paths_.
+    union {
+      uint8_t uuid[16];
+      struct {
+        uint64_t offset;
+        uint64_t length;
+      } raw;
+    } path{};
+    uint32_t a = 0, b = 0;
     uint32_t partition = kNone;  // index into partitions_; kNone: no partitionValues
     uint32_t dv = kNone;         // index into dvs_
     uint8_t flags = 0;
   };
+  static constexpr uint8_t kUuidPath = 32;
   uint32_t Intern(const PartitionValues& pv);
+  static uint32_t InternText(std::string_view text, std::vector<std::string>* texts,
+                             std::map<std::string, uint32_t, std::less<>>* index);
+  void SetPath(Entry* e, std::string_view path);
 
   std::vector<Entry> entries_;
   std::string paths_;
+  std::vector<std::string> affixes_;  // interned prefixes and suffixes of UUID paths
+  std::map<std::string, uint32_t, std::less<>> affix_index_;
   std::vector<PartitionValues> partitions_;
   std::map<PartitionValues, uint32_t> partition_index_;
   std::vector<DeletionVectorDescriptor> dvs_;

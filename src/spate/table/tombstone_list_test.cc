@@ -48,6 +48,21 @@ std::vector<RemoveFile> Variety() {
   RemoveFile again = full;  // the interned partition values again
   again.path = "day=2024-01-01/part-00001-y.snappy.parquet";
   out.push_back(again);
+  // Paths holding a UUID (kept as 16 bytes between an interned prefix and suffix), and
+  // near misses kept as they are.
+  for (const char* p : {
+           "part-00000-0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b-c000.snappy.parquet",
+           "day=2024-01-01/part-00003-0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b-c000.snappy.parquet",
+           "0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b",  // the UUID alone
+           "a-0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b-b-ffffffff-ffff-ffff-ffff-ffffffffffff",
+           "part-0F8E1A2B-3C4D-4E5F-8A9B-0C1D2E3F4A5B.parquet",  // upper case: kept as is
+           "part-0f8e1a2b3c4d-4e5f-8a9b-0c1d2e3f4a5b0.parquet",  // dashes elsewhere
+           "s3://bucket/t/x%20y/part-00000-00000000-0000-0000-0000-000000000000.parquet",
+       }) {
+    RemoveFile r = bare;
+    r.path = p;
+    out.push_back(r);
+  }
   return out;
 }
 
@@ -94,9 +109,10 @@ TEST(TombstoneListTest, OrderIsPathThenKey) {
   }
 }
 
-// The streaming sink's tombstones (a compacted file's remove: a 67-character path,
-// timestamp, size, extendedFileMetadata, empty partition values): under 120 bytes each,
-// where a RemoveFile is ~0.6 KB.
+// The streaming sink's tombstones (a compacted file's remove: a 67-character Spark data
+// file name, timestamp, size, extendedFileMetadata, empty partition values): a 56-byte
+// record each (the name's UUID inside it, its prefix and suffix interned), where a
+// RemoveFile value with its path is ~320 bytes.
 TEST(TombstoneListTest, BytesPerTombstoneAreBounded) {
   constexpr size_t kN = 10000;
   std::vector<RemoveFile> removes;
@@ -115,13 +131,14 @@ TEST(TombstoneListTest, BytesPerTombstoneAreBounded) {
     removes.push_back(std::move(r));
   }
   TombstoneList list;
-  list.Reserve(kN, path_bytes);  // as Snapshot::tombstones() builds a set
+  list.Reserve(kN);  // as Snapshot::tombstones() builds a set
   for (const auto& r : removes) list.Add(r);
   EXPECT_EQ(path_bytes / kN, 67u);  // a Spark data file name
   const size_t per_entry = list.MemoryBytes() / kN;
-  EXPECT_LE(per_entry, 67u + 40u + 1u);  // path, record (the interned {} is shared)
-  EXPECT_GE(per_entry, 67u + 40u);
-  EXPECT_GT(sizeof(RemoveFile), 3 * 40u);  // the record it replaces, before its heap parts
+  EXPECT_LE(per_entry, 56u + 1u);  // the interned {}, prefix and suffix are shared
+  EXPECT_GE(per_entry, 56u);
+  for (size_t i = 0; i < kN; i += 997) EXPECT_EQ(list.path(i), removes[i].path);
+  EXPECT_GT(sizeof(RemoveFile), 4 * 56u);  // the value it replaces, before its path
 }
 
 }  // namespace
