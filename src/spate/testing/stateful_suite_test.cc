@@ -46,7 +46,7 @@ std::string Clock(int minutes) {
 }
 
 // (restart after every check, state store provider)
-class StatefulTest : public ::testing::TestWithParam<std::tuple<bool, std::string>> {
+class StatefulTest : public ::testing::TestWithParam<std::tuple<RunMode, std::string>> {
  protected:
   void SetUp() override {
     Spark().conf().set("spark.sql.streaming.stateStore.providerClass", provider());
@@ -54,7 +54,7 @@ class StatefulTest : public ::testing::TestWithParam<std::tuple<bool, std::strin
   void TearDown() override {
     Spark().conf().unset("spark.sql.streaming.stateStore.providerClass");
   }
-  bool restart() const { return std::get<0>(GetParam()); }
+  RunMode restart() const { return std::get<0>(GetParam()); }
   std::string provider() const {
     return StateStoreProviderClass(std::get<1>(GetParam()));
   }
@@ -373,9 +373,13 @@ TEST_P(StatefulTest, GlobalLimitAcrossBatches) {
   EXPECT_EQ(err, "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Restarts, StatefulTest,
-                         ::testing::Combine(::testing::Values(false, true),
-                                            ::testing::Values("memory", "rocksdb")));
+INSTANTIATE_TEST_SUITE_P(Modes, StatefulTest,
+                         ::testing::Combine(::testing::ValuesIn(AllRunModes()),
+                                            ::testing::Values("memory", "rocksdb")),
+                         [](const auto& info) {
+                           return RunModeName(std::get<0>(info.param)) + "_" +
+                                  std::get<1>(info.param);
+                         });
 
 // ---- Errors, as Spark raises them when the query starts.
 

@@ -71,7 +71,7 @@ std::string ReadFile(const std::string& path) {
 }
 
 /// A DSL suite that must pass as is and with a restart after every check.
-class StreamDslTest : public ::testing::TestWithParam<bool> {};
+class StreamDslTest : public ::testing::TestWithParam<RunMode> {};
 
 TEST_P(StreamDslTest, MapAndFilterAcrossRestarts) {
   MemoryStream input(Spark(), "a INT");
@@ -160,7 +160,8 @@ TEST_P(StreamDslTest, StreamStaticJoinRereadsAndBroadcastsTheStaticSide) {
   EXPECT_EQ(err, "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Restarts, StreamDslTest, ::testing::Values(false, true));
+INSTANTIATE_TEST_SUITE_P(Modes, StreamDslTest, ::testing::ValuesIn(AllRunModes()),
+                         [](const auto& info) { return RunModeName(info.param); });
 
 // Spark's runStressTest: a random sequence of AddData / CheckAnswer / StopStream /
 // StartStream over one query; ends with every row exactly once.

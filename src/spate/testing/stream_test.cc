@@ -2,6 +2,7 @@
 #include "spate/testing/stream_test.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/streaming_query.h"
+#include "spate/testing/fault_file_system.h"
 
 namespace spate::testing {
 
@@ -44,30 +46,64 @@ std::string Compare(const Rows& expected, const Rows& actual) {
   return "rows differ\nexpected:\n" + Join(e) + "actual:\n" + Join(a);
 }
 
+// Fault mode: how many injected faults at most, one every how many checkpoint writes.
+constexpr int kMaxFaults = 4;
+constexpr int kFaultEveryNthWrite = 5;
+// Restarts after injected faults within one action, at most (a bound against a loop).
+constexpr int kMaxRestartsPerAction = 2 * kMaxFaults + 2;
+
+bool IsInjected(const std::string& text) {
+  return text.find(kInjectedFault) != std::string::npos;
+}
+
+/// Fault mode: when the query stopped on an injected fault, starts it again from its
+/// checkpoint (the run that failed stays readable as `stopped`). "" when nothing was to do
+/// or the restart worked.
+std::string RecoverFromFault(StreamTest::Context& c, bool* restarted) {
+  *restarted = false;
+  if (!c.faults || !c.query || c.query->isActive()) return "";
+  auto e = c.query->exception();
+  if (!e || !IsInjected(e->what())) return "";
+  c.stopped = c.query;
+  c.query.reset();
+  ++c.fault_restarts;
+  *restarted = true;
+  return StreamTest::StartStream(c.trigger, c.clock).run(c);
+}
+
 /// Waits until every AddData offset is committed by the running query.
 std::string AwaitData(StreamTest::Context& c) {
-  if (!c.query) return "no query is running";
-  auto q = c.query->impl();
-  bool ok = q->WaitFor(
-      [&] {
-        for (const auto& [src, off] : c.awaited) {
-          auto committed = q->CommittedOffset(src.get());
-          if (!committed || committed->int_value() < off) return false;
-        }
-        return true;
-      },
-      kTimeoutMs);
-  if (!ok) {
-    if (auto e = q->exception()) return "query failed: " + e->ToString();
-    return "timed out waiting for the query to process the added data";
+  for (int attempt = 0;; ++attempt) {
+    if (!c.query) return "no query is running";
+    auto q = c.query->impl();
+    bool ok = q->WaitFor(
+        [&] {
+          for (const auto& [src, off] : c.awaited) {
+            auto committed = q->CommittedOffset(src.get());
+            if (!committed || committed->int_value() < off) return false;
+          }
+          return true;
+        },
+        kTimeoutMs);
+    std::string failure;
+    if (!ok) {
+      if (auto e = q->exception()) {
+        failure = "query failed: " + e->ToString();
+      } else {
+        return "timed out waiting for the query to process the added data";
+      }
+    } else if (!c.clock) {
+      // Also the batches that follow without new data (a moved watermark evicting
+      // state), as Spark's processAllAvailable. A manual clock decides triggers itself.
+      Status st = q->ProcessAllAvailable();
+      if (!st.ok()) failure = "query failed: " + st.ToString();
+    }
+    if (failure.empty()) return "";
+    bool restarted = false;
+    std::string err = RecoverFromFault(c, &restarted);
+    if (!err.empty()) return err;
+    if (!restarted || attempt >= kMaxRestartsPerAction) return failure;
   }
-  // Also the batches that follow without new data (a moved watermark evicting state),
-  // as Spark's processAllAvailable. A manual clock decides triggers itself.
-  if (!c.clock) {
-    Status st = q->ProcessAllAvailable();
-    if (!st.ok()) return "query failed: " + st.ToString();
-  }
-  return "";
 }
 
 }  // namespace
@@ -125,15 +161,37 @@ StreamTest::StreamTest(api::SparkSession spark, api::DataFrame df,
   ctx_->sink = std::make_shared<SinkData>();
 }
 
+std::vector<RunMode> AllRunModes() {
+  return {RunMode::kPlain, RunMode::kRestartAfterChecks, RunMode::kMemoryFileSystem,
+          RunMode::kInjectedFaults};
+}
+
+std::string RunModeName(RunMode mode) {
+  switch (mode) {
+    case RunMode::kPlain: return "Plain";
+    case RunMode::kRestartAfterChecks: return "RestartAfterChecks";
+    case RunMode::kMemoryFileSystem: return "MemoryFileSystem";
+    case RunMode::kInjectedFaults: return "InjectedFaults";
+  }
+  return "?";
+}
+
 StreamTest::~StreamTest() {
   if (ctx_->query) ctx_->query->stop();
-  (void)io::LocalFileSystem::Get()->Delete(ctx_->checkpoint, true);
+  (void)io::LocalFileSystem::Get()->Delete(ctx_->checkpoint, true);  // any mode's
 }
 
 const std::string& StreamTest::checkpoint() const { return ctx_->checkpoint; }
 
-std::string StreamTest::Run(const std::vector<Action>& actions,
-                            bool restart_after_checks) {
+std::string StreamTest::Run(const std::vector<Action>& actions, RunMode mode) {
+  if (mode == RunMode::kMemoryFileSystem && !ctx_->fs) {
+    ctx_->fs = std::make_shared<io::MemoryFileSystem>();
+  } else if (mode == RunMode::kInjectedFaults && !ctx_->faults) {
+    ctx_->faults = std::make_shared<FaultInjectingFileSystem>(
+        io::LocalFileSystem::Get(), kFaultEveryNthWrite, kMaxFaults);
+    ctx_->fs = ctx_->faults;
+  }
+  const bool restart_after_checks = mode == RunMode::kRestartAfterChecks;
   std::vector<Action> plan;
   for (const auto& a : actions) {
     plan.push_back(a);
@@ -159,10 +217,23 @@ std::string StreamTest::Run(const std::vector<Action>& actions,
       if (auto e = ctx_->query->exception())
         os << "== exception ==\n" << e->what() << "\n";
     }
+    if (ctx_->faults) {
+      os << "== injected faults ==\n" << ctx_->faults->faults() << " of "
+         << ctx_->faults->writes() << " writes, " << ctx_->fault_restarts << " restarts\n";
+    }
     if (ctx_->query) ctx_->query->stop();
     return os.str();
   }
   if (ctx_->query) ctx_->query->stop();
+  if (ctx_->faults) {
+    if (ctx_->faults->faults() == 0) {
+      return "stream test failed: no fault was injected (" +
+             std::to_string(ctx_->faults->writes()) + " checkpoint writes)";
+    }
+    std::printf("injected faults: %d of %lld checkpoint writes, %d restarts\n",
+                ctx_->faults->faults(), static_cast<long long>(ctx_->faults->writes()),
+                ctx_->fault_restarts);
+  }
   return "";
 }
 
@@ -195,7 +266,18 @@ StreamTest::Action StreamTest::StartStream(stream::Trigger trigger,
                     sink->latest = id;
                   });
               if (clock) w.clock(clock);
-              c.query = w.start();
+              if (c.fs) w.fileSystem(c.fs);
+              for (int attempt = 0;; ++attempt) {
+                try {
+                  c.query = w.start();
+                  break;
+                } catch (const std::exception& e) {
+                  // Fault mode: a checkpoint write of the start itself failed; again.
+                  if (!c.faults || !IsInjected(e.what()) || attempt >= kMaxRestartsPerAction)
+                    throw;
+                  ++c.fault_restarts;
+                }
+              }
             } catch (const std::exception& e) {
               return std::string("start failed: ") + e.what();
             }
@@ -209,8 +291,11 @@ StreamTest::Action StreamTest::StopStream() {
             c.query->stop();
             c.stopped = c.query;
             if (c.query->isActive()) return "query still active after stop()";
-            if (auto e = c.query->exception())
+            if (auto e = c.query->exception()) {
+              // Fault mode: a query stopped by an injected fault is stopped all the same.
+              if (c.faults && IsInjected(e->what())) return "";
               return std::string("query failed: ") + e->what();
+            }
             return "";
           }};
 }
@@ -275,6 +360,9 @@ StreamTest::Action StreamTest::AdvanceClock(int64_t ms) {
   return {"AdvanceClock(" + std::to_string(ms) + ")", false,
           [ms](Context& c) -> std::string {
             if (!c.clock) return "AdvanceClock needs StartStream with a manual clock";
+            bool restarted = false;
+            std::string recovered = RecoverFromFault(c, &restarted);
+            if (!recovered.empty()) return recovered;
             if (c.query && c.query->isActive()) {
               // Wait until the stream thread is parked on the clock (or ended).
               auto q = c.query->impl();
@@ -292,17 +380,22 @@ StreamTest::Action StreamTest::AdvanceClock(int64_t ms) {
 StreamTest::Action StreamTest::ExpectFailure(std::string substring) {
   return {"ExpectFailure(" + substring + ")", false,
           [substring](Context& c) -> std::string {
-            if (!c.query) return "no query";
-            try {
-              if (!c.query->awaitTermination(kTimeoutMs / 1000.0))
-                return "query did not terminate";
-            } catch (const api::StreamingQueryException& e) {
-              std::string what = e.what();
-              if (what.find(substring) == std::string::npos)
+            for (int attempt = 0;; ++attempt) {
+              if (!c.query) return "no query";
+              try {
+                if (!c.query->awaitTermination(kTimeoutMs / 1000.0))
+                  return "query did not terminate";
+              } catch (const api::StreamingQueryException& e) {
+                std::string what = e.what();
+                if (what.find(substring) != std::string::npos) return "";
+                bool restarted = false;
+                std::string err = RecoverFromFault(c, &restarted);
+                if (!err.empty()) return err;
+                if (restarted && attempt < kMaxRestartsPerAction) continue;
                 return "unexpected failure: " + what;
-              return "";
+              }
+              return "query terminated without failure";
             }
-            return "query terminated without failure";
           }};
 }
 

@@ -21,8 +21,13 @@
 // multisets. With a ManualClock and a ProcessingTime trigger, AdvanceClock moves time
 // once the query is parked on the clock. Run(actions, /*restart_after_checks=*/true)
 // inserts a StopStream + StartStream after every check: every suite must pass in that
-// mode too. A failure returns a report: the action list with "=>" at the failing action,
-// the expected and actual rows, the query's last progress and exception.
+// mode too. Run(actions, RunMode) also runs them with the checkpoint (logs and state) in a
+// MemoryFileSystem, or with injected faults: every few checkpoint writes one fails, the
+// query stops with that I/O error, and the harness starts it again from the checkpoint as
+// a user would — the answers must be the same (nothing lost, nothing twice), and a run in
+// which no fault was injected fails. A failure returns a report: the action list with
+// "=>" at the failing action, the expected and actual rows, the query's last progress and
+// exception.
 //
 // Ownership: the harness owns its checkpoint folder (a fresh temp folder, deleted at
 // destruction) and the running query. Thread safety: one thread runs a test.
@@ -40,6 +45,19 @@
 namespace spate::testing {
 
 using Rows = std::vector<std::vector<Value>>;
+
+class FaultInjectingFileSystem;
+
+/// How StreamTest::Run executes a test's actions.
+enum class RunMode {
+  kPlain,               // as written
+  kRestartAfterChecks,  // StopStream + StartStream after every check
+  kMemoryFileSystem,    // the checkpoint in an io::MemoryFileSystem
+  kInjectedFaults,      // checkpoint writes fail now and then; the query is restarted
+};
+/// Every mode, for parameterized suites.
+std::vector<RunMode> AllRunModes();
+std::string RunModeName(RunMode mode);
 
 /// The harness's sink: rows per batch id, shared by every run of the query; a batch id at
 /// or below the latest is skipped (as MemorySink does on a replay).
@@ -64,7 +82,10 @@ class StreamTest {
              std::string output_mode = "append");
   ~StreamTest();
 
-  std::string Run(const std::vector<Action>& actions, bool restart_after_checks = false);
+  std::string Run(const std::vector<Action>& actions, RunMode mode);
+  std::string Run(const std::vector<Action>& actions, bool restart_after_checks = false) {
+    return Run(actions, restart_after_checks ? RunMode::kRestartAfterChecks : RunMode::kPlain);
+  }
 
   static Action StartStream(stream::Trigger trigger = stream::Trigger::Default(),
                             std::shared_ptr<ManualClock> clock = nullptr);
@@ -104,6 +125,11 @@ struct StreamTest::Context {
   size_t rows_at_last_check = 0;
   // Offsets to wait for: (source, offset).
   std::vector<std::pair<std::shared_ptr<connectors::MemoryStream>, int64_t>> awaited;
+  // The checkpoint's FileSystem (null: the local one) and, in the fault mode, the
+  // injector and how often a failed query was started again.
+  std::shared_ptr<io::FileSystem> fs;
+  std::shared_ptr<FaultInjectingFileSystem> faults;
+  int fault_restarts = 0;
   Context(api::SparkSession s, api::DataFrame d)
       : spark(std::move(s)), df(std::move(d)) {}
 };

@@ -38,7 +38,7 @@ Value T(int minutes) { return Value::Timestamp(Ms(minutes) * 1000); }
 
 Schema Fields(const std::string& ddl) { return *api::StructType::fromDDL(ddl).ToSchema(); }
 
-class TwsTest : public ::testing::TestWithParam<std::tuple<bool, std::string>> {
+class TwsTest : public ::testing::TestWithParam<std::tuple<RunMode, std::string>> {
  protected:
   void SetUp() override {
     Spark().conf().set("spark.sql.streaming.stateStore.providerClass",
@@ -47,7 +47,7 @@ class TwsTest : public ::testing::TestWithParam<std::tuple<bool, std::string>> {
   void TearDown() override {
     Spark().conf().unset("spark.sql.streaming.stateStore.providerClass");
   }
-  bool restart() const { return std::get<0>(GetParam()); }
+  RunMode restart() const { return std::get<0>(GetParam()); }
 };
 
 // A running count and the distinct values of each key: ValueState, ListState, MapState.
@@ -480,9 +480,13 @@ TEST(TwsBatch, ABatchQueryAppliesTheInitialState) {
   EXPECT_EQ(rows[1].toString(), "Row(k='b', n=1)");
 }
 
-INSTANTIATE_TEST_SUITE_P(Restarts, TwsTest,
-                         ::testing::Combine(::testing::Values(false, true),
-                                            ::testing::Values("memory", "rocksdb")));
+INSTANTIATE_TEST_SUITE_P(Modes, TwsTest,
+                         ::testing::Combine(::testing::ValuesIn(AllRunModes()),
+                                            ::testing::Values("memory", "rocksdb")),
+                         [](const auto& info) {
+                           return RunModeName(std::get<0>(info.param)) + "_" +
+                                  std::get<1>(info.param);
+                         });
 
 class ThrowingProcessor final : public StatefulProcessor {
  public:
