@@ -4,10 +4,12 @@
 # RandomKill.Runs) and the stateful queries — windowed aggregation in append mode,
 # update-mode aggregation through foreachBatch, complete-mode aggregation into Delta,
 # dropDuplicates into files — each with the memory and the RocksDB state store
-# (StatefulRandomKill.Runs), then the totals of kills and of lost, duplicated and
-# mismatched rows. Fails unless every query reached its share with 0 lost, 0 duplicated
-# and 0 mismatched.
-# Usage: bash scripts/crash-campaign.sh N [all|stateless|stateful]   (default all;
+# (StatefulRandomKill.Runs), and Kafka -> Delta and Kafka -> Kafka with the exactly-once
+# sink against a local broker (tests/kafka, KafkaCrash: every (partition, offset) exactly
+# once in Delta, every record once for a read_committed consumer), then the totals of
+# kills and of lost, duplicated and mismatched rows. Fails unless every query reached its
+# share with 0 lost, 0 duplicated and 0 mismatched.
+# Usage: bash scripts/crash-campaign.sh N [all|stateless|stateful|kafka]   (default all;
 #        SPATE_PRESET=asan for the sanitizer build, SPATE_CRASH_SEED=<n> to repeat a
 #        campaign's kill schedule: it prints its seed)
 set -euo pipefail
@@ -19,6 +21,7 @@ preset=${SPATE_PRESET:-release}
 # name of the query in the result line | gtest filter
 stateless=("files|Sinks/RandomKill.Runs/0" "delta|Sinks/RandomKill.Runs/1"
   "foreachbatch|Sinks/RandomKill.Runs/2")
+kafka=("kafka|KafkaCrash.*")
 stateful=()
 for q in window update complete dedup; do
   for p in memory rocksdb; do
@@ -26,10 +29,11 @@ for q in window update complete dedup; do
   done
 done
 case "$which" in
-  all) queries=("${stateless[@]}" "${stateful[@]}") ;;
+  all) queries=("${stateless[@]}" "${stateful[@]}" "${kafka[@]}") ;;
   stateless) queries=("${stateless[@]}") ;;
   stateful) queries=("${stateful[@]}") ;;
-  *) echo "unknown query set '$which' (all, stateless or stateful)" >&2; exit 2 ;;
+  kafka) queries=("${kafka[@]}") ;;
+  *) echo "unknown query set '$which' (all, stateless, stateful or kafka)" >&2; exit 2 ;;
 esac
 share=$(((want + ${#queries[@]} - 1) / ${#queries[@]}))
 # A new kill schedule each campaign (SPATE_CRASH_SEED=<n> repeats one).
@@ -38,7 +42,8 @@ echo "seed $seed"
 
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j"${SPATE_JOBS:-2}" \
-  --target spate_stream_crash_test spate_stream_crash_driver >/dev/null
+  --target spate_stream_crash_test spate_stream_crash_driver spate_kafka_test \
+  spate_kafka_crash_driver >/dev/null
 bin=build/$preset/tests
 log=$(mktemp /tmp/spate-crash-campaign-XXXXXX.log)
 
@@ -48,6 +53,25 @@ for entry in "${queries[@]}"; do
   name=${entry%%|*}
   filter=${entry#*|}
   start=$SECONDS
+  if [ "$name" = kafka ]; then
+    # Two queries (Delta, exactly-once Kafka sink), each killed `share` times (most land
+    # inside a batch, the share counts landed kills of both); the test
+    # itself checks every row once and prints the kills that landed inside a batch.
+    if ! CI=true SPATE_KAFKA_CRASH_KILLS=$share SPATE_CRASH_SEED=$seed \
+        "$bin/spate_kafka_test" --gtest_filter="$filter" >>"$log" 2>&1; then
+      rc=1
+    fi
+    line=$(grep -F "kafka crash:" "$log" | tail -1 || true)
+    if [ -z "$line" ]; then
+      echo "kafka: no result line (see $log)"
+      rc=1
+      continue
+    fi
+    echo "$line ($((SECONDS - start)) s)"
+    read -r k1 l1 k2 l2 < <(sed -E 's/.*delta ([0-9]+) kills \(([0-9]+) inside a batch\), exactly-once kafka sink ([0-9]+) kills \(([0-9]+) inside.*/\1 \2 \3 \4/' <<<"$line")
+    landed=$((landed + l1 + l2)) kills=$((kills + k1 + k2))
+    continue
+  fi
   if ! SPATE_CRASH_LANDED_KILLS=$share SPATE_CRASH_SEED=$seed "$bin/spate_stream_crash_test" \
       "$bin/spate_stream_crash_driver" --gtest_filter="$filter" >>"$log" 2>&1; then
     rc=1
