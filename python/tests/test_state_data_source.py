@@ -58,3 +58,67 @@ def test_statestore_and_state_metadata(spark, tmp_path):
         spark.read.format("statestore").option("batchId", -1).load(chk)
     with pytest.raises(Exception, match="STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE"):
         spark.read.format("statestore").option("operatorId", 5).load(chk)
+
+
+def test_transform_with_state_variables(spark, tmp_path):
+    """stateVarName over a Row-based transformWithState: a ValueState, a ListState and a
+    MapState read as Spark 4.2's columns, flattened and not; state-metadata carries the
+    operator's properties."""
+    from spate.sql import Row
+    from spate.sql.streaming import StatefulProcessor
+
+    class Words(StatefulProcessor):
+        def init(self, handle):
+            self.total = handle.getValueState("total", "t BIGINT")
+            self.seen = handle.getListState("seen", "w STRING")
+            self.per = handle.getMapState("per", "first STRING", "c INT")
+
+        def handleInputRows(self, key, rows, timerValues):
+            t = self.total.get()[0] if self.total.exists() else 0
+            for r in rows:
+                t += 1
+                self.seen.appendValue((r.word,))
+                first = (r.word[0],)
+                old = self.per.getValue(first)[0] if self.per.containsKey(first) else 0
+                self.per.updateValue(first, (old + 1,))
+            self.total.update((t,))
+            yield Row(word=key[0], t=t)
+
+        def close(self):
+            pass
+
+    src, chk = str(tmp_path / "in"), str(tmp_path / "chk")
+    land(src, "a.json", ["ab", "b", "ab"])
+    land(src, "b.json", ["ab", "c"])
+    q = (spark.readStream.schema("word STRING").json(src).groupBy("word")
+         .transformWithState(Words(), "word STRING, t LONG", "Update", "None")
+         .writeStream.format("noop").outputMode("update")
+         .option("checkpointLocation", chk).trigger(availableNow=True).start())
+    q.awaitTermination()
+
+    def var(name, **opts):
+        r = spark.read.format("statestore").option("stateVarName", name)
+        for k, v in opts.items():
+            r = r.option(k, v)
+        return r.load(chk)
+
+    total = var("total")
+    assert total.columns == ["key", "value", "partition_id"]
+    assert sorted((r.key.word, r.value.t) for r in total.collect()) == [("ab", 3), ("b", 1), ("c", 1)]
+    seen = var("seen")
+    assert seen.columns == ["key", "list_element", "partition_id"]
+    assert sorted((r.key.word, r.list_element.w) for r in seen.collect()) == [
+        ("ab", "ab"), ("ab", "ab"), ("ab", "ab"), ("b", "b"), ("c", "c")]
+    lists = var("seen", flattenCollectionTypes="false")
+    assert sorted((r.key.word, len(r.list_value)) for r in lists.collect()) == [("ab", 3), ("b", 1), ("c", 1)]
+    per = var("per")
+    assert per.columns == ["key", "user_map_key", "user_map_value", "partition_id"]
+    assert sorted((r.key.word, r.user_map_key.first, r.user_map_value.c) for r in per.collect()) == [
+        ("ab", "a", 3), ("b", "b", 1), ("c", "c", 1)]
+    with pytest.raises(Exception, match="State variable nope is not defined"):
+        var("nope").collect()
+    meta = spark.read.format("state-metadata").load(chk).collect()
+    assert [m.operatorName for m in meta] == ["transformWithStateInPySparkExec"]
+    props = json.loads(meta[0].operatorProperties)
+    assert props["timeMode"] == "NoTime" and props["outputMode"] == "Update"
+    assert sorted(v["stateName"] for v in props["stateVariables"]) == ["per", "seen", "total"]
