@@ -12,6 +12,7 @@
 #include "spate/api/exceptions.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -61,7 +62,7 @@ TEST_F(CatalogApiTest, SaveAsTableModes) {
   EXPECT_EQ(spark.table("t").columns(), (std::vector<std::string>{"id", "tag"}));
   EXPECT_EQ(Ids(spark.table("t")), (std::vector<int64_t>{0, 1}));
   // parquet tables are not kept by the catalog.
-  EXPECT_THROW(spark.range(1).write().format("parquet").saveAsTable("p"), SparkException);
+  EXPECT_THROW_CLASS(spark.range(1).write().format("parquet").saveAsTable("p"), SparkException, "SPATE_UNSUPPORTED_FEATURE");
 }
 
 TEST_F(CatalogApiTest, SaveAsTablePartitionedInSchemaAndExternal) {
@@ -85,16 +86,15 @@ TEST_F(CatalogApiTest, InsertIntoIsByPosition) {
   EXPECT_EQ(Ids(spark.table("t")), (std::vector<int64_t>{1, 2}));
   spark.sql("SELECT 7L, 'z'").write().insertInto("t", /*overwrite=*/true);
   EXPECT_EQ(Ids(spark.table("t")), (std::vector<int64_t>{7}));
-  EXPECT_THROW(spark.sql("SELECT 1").write().insertInto("t"), AnalysisException);
-  EXPECT_THROW(spark.sql("SELECT 1L, 'x'").write().insertInto("missing"), AnalysisException);
+  EXPECT_THROW_CLASS(spark.sql("SELECT 1").write().insertInto("t"), AnalysisException, "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS");
+  EXPECT_THROW_CLASS(spark.sql("SELECT 1L, 'x'").write().insertInto("missing"), AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");
 }
 
 TEST_F(CatalogApiTest, DescribeHistoryAndDetailOfCatalogTables) {
   SparkSession& spark = *spark_;
   spark.sql("CREATE TABLE h (id BIGINT, p INT) USING delta PARTITIONED BY (p)");
-  EXPECT_THROW(spark.sql("CREATE TABLE h2 (id BIGINT) USING delta PARTITIONED BY (id)"),
-               AnalysisException);  // DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION
-  EXPECT_THROW(spark.table("h2"), AnalysisException);  // nothing was left behind
+  EXPECT_THROW_CLASS(spark.sql("CREATE TABLE h2 (id BIGINT) USING delta PARTITIONED BY (id)"), AnalysisException, "DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION");  // DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION
+  EXPECT_THROW_CLASS(spark.table("h2"), AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");  // nothing was left behind
   spark.sql("INSERT INTO h VALUES (1, 1)");
   spark.sql("INSERT OVERWRITE h VALUES (2, 2)");
   auto hist = spark.sql("DESCRIBE HISTORY h")
@@ -117,8 +117,8 @@ TEST_F(CatalogApiTest, DescribeHistoryAndDetailOfCatalogTables) {
   DeltaTable t = DeltaTable::forName(spark, "h");
   EXPECT_EQ(t.history().count(), 3);
   EXPECT_EQ(Ids(t.toDF().select("id")), (std::vector<int64_t>{2}));
-  EXPECT_THROW(DeltaTable::forName(spark, "nope"), AnalysisException);
-  EXPECT_THROW(spark.sql("DESCRIBE HISTORY nope"), AnalysisException);
+  EXPECT_THROW_CLASS(DeltaTable::forName(spark, "nope"), AnalysisException, "DELTA_MISSING_DELTA_TABLE");
+  EXPECT_THROW_CLASS(spark.sql("DESCRIBE HISTORY nope"), AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");
 }
 
 }  // namespace

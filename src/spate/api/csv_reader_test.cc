@@ -6,6 +6,7 @@
 
 #include "spate/io/file_system.h"
 #include "spate/spate.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -77,7 +78,7 @@ TEST_F(CsvReaderTest, RescuedDataColumn) {
   auto plain = spark.read().schema("id INT, name STRING, n INT").option("header", "true");
   EXPECT_EQ(Render(plain.csv(P("r")).orderBy("id").select("n").collect()),
             "Row(n=5)\nRow(n=None)\nRow(n=None)\n");
-  EXPECT_THROW(plain.option("mode", "FAILFAST").csv(P("r")).collect(), SparkException);
+  EXPECT_THROW_CLASS(plain.option("mode", "FAILFAST").csv(P("r")).collect(), SparkException, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
 }
 
 TEST_F(CsvReaderTest, PartitionsAndModes) {
@@ -88,8 +89,7 @@ TEST_F(CsvReaderTest, PartitionsAndModes) {
   EXPECT_EQ(df.schema().simpleString(), "struct<n:int,s:string,k:string>");
   EXPECT_EQ(Render(df.orderBy("n").collect()),
             "Row(n=1, s='x', k='a')\nRow(n=2, s='y', k='a')\nRow(n=3, s='z', k='b')\n");
-  EXPECT_THROW(spark.read().schema("n INT, s STRING").option("mode", "FAILFAST").csv(P("p")).collect(),
-               SparkException);
+  EXPECT_THROW_CLASS(spark.read().schema("n INT, s STRING").option("mode", "FAILFAST").csv(P("p")).collect(), SparkException, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
 }
 
 TEST_F(CsvReaderTest, CsvFunctions) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "spate/spate.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -77,8 +78,8 @@ TEST(DataFrameStatTest, SampleIsDeterministicPerSeedAndNearTheFraction) {
   // With replacement: Poisson(1.5) copies per row on average.
   const int64_t r = df.sample(true, 1.5, 3).count();
   EXPECT_NEAR(static_cast<double>(r), 30000.0, 1200.0);
-  EXPECT_THROW(df.sample(1.5, 1), IllegalArgumentException);
-  EXPECT_THROW(df.sample(true, -0.5, 1), IllegalArgumentException);
+  EXPECT_THROW_HAS(df.sample(1.5, 1), IllegalArgumentException, "Sampling fraction (1.5) must be on interval [0, 1] without replacement");
+  EXPECT_THROW_HAS(df.sample(true, -0.5, 1), IllegalArgumentException, "Sampling fraction (-0.5) must be nonnegative with replacement");
 }
 
 TEST(DataFrameStatTest, RandomSplitPartitionsTheRows) {
@@ -97,8 +98,8 @@ TEST(DataFrameStatTest, RandomSplitPartitionsTheRows) {
   EXPECT_EQ(total, 10000);
   EXPECT_EQ(seen.size(), 10000u);
   EXPECT_NEAR(static_cast<double>(parts[1].count()), 5000.0, 300.0);
-  EXPECT_THROW(df.randomSplit({1.0, -1.0}, 1), IllegalArgumentException);
-  EXPECT_THROW(df.randomSplit({0.0, 0.0}, 1), IllegalArgumentException);
+  EXPECT_THROW_HAS(df.randomSplit({1.0, -1.0}, 1), IllegalArgumentException, "Weights must be nonnegative, but got [1.0,-1.0]");
+  EXPECT_THROW_HAS(df.randomSplit({0.0, 0.0}, 1), IllegalArgumentException, "Sum of weights must be positive, but got [0.0,0.0]");
 }
 
 TEST(DataFrameStatTest, ReplaceByKindOfKey) {
@@ -112,8 +113,7 @@ TEST(DataFrameStatTest, ReplaceByKindOfKey) {
   auto strs = df.replace({{Value::String("a"), Value::Null(DataType::String())}}, {"s"});
   EXPECT_EQ(Sorted(strs.collect()),
             (std::vector<std::string>{"Row(x=1, s=None, d=2.0)", "Row(x=2, s='b', d=1.0)"}));
-  EXPECT_THROW(df.replace({{Value::Int(1), Value::Int(2)}, {Value::String("a"), Value::String("b")}}),
-               IllegalArgumentException);
+  EXPECT_THROW_HAS(df.replace({{Value::Int(1), Value::Int(2)}, {Value::String("a"), Value::String("b")}}), IllegalArgumentException, "the keys must all be numbers, all strings or all booleans");
 }
 
 TEST(DataFrameStatTest, ToJsonAndRenames) {
@@ -132,7 +132,7 @@ TEST(DataFrameStatTest, StatFunctions) {
                                   "x INT, y DOUBLE, s STRING");
   EXPECT_NEAR(df.stat().cov("x", "y"), 2.5, 1e-12);
   EXPECT_NEAR(df.stat().corr("x", "y"), 2.5 / std::sqrt(1.0 * 6.333333333333333), 1e-12);
-  EXPECT_THROW(df.stat().corr("x", "s"), IllegalArgumentException);
+  EXPECT_THROW_HAS(df.stat().corr("x", "s"), IllegalArgumentException, "correlation calculation for columns with dataType string not supported");
   auto q = df.stat().approxQuantile({"y"}, {0.0, 0.5, 1.0}, 0.0);
   EXPECT_EQ(q, (std::vector<std::vector<double>>{{2.0, 4.0, 7.0}}));
   auto ct = df.stat().crosstab("s", "x");

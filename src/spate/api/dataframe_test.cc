@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "spate/spate.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -88,7 +89,7 @@ TEST(DataFrameTest, UnresolvedColumnRaisesAnalysisException) {
 
 TEST(DataFrameTest, DivideByZeroIsArithmeticException) {
   auto spark = NewSession();
-  EXPECT_THROW(spark.sql("SELECT 1 / 0").collect(), ArithmeticException);
+  EXPECT_THROW_CLASS(spark.sql("SELECT 1 / 0").collect(), ArithmeticException, "DIVIDE_BY_ZERO");
   spark.conf().set("spark.sql.ansi.enabled", "false");
   auto rows = spark.sql("SELECT 1 / 0").collect();
   ASSERT_EQ(rows.size(), 1u);
@@ -145,8 +146,8 @@ TEST(DataFrameTest, TempViewsAndSql) {
   spark.range(5).createOrReplaceTempView("nums");
   auto rows = spark.sql("SELECT sum(id) AS s FROM nums WHERE id % 2 = 0").collect();
   EXPECT_EQ(rows[0]["s"].i64(), 6);
-  EXPECT_THROW(spark.range(1).createTempView("nums"), AnalysisException);
-  EXPECT_THROW(spark.sql("SELECT * FROM missing_view"), AnalysisException);
+  EXPECT_THROW_CLASS(spark.range(1).createTempView("nums"), AnalysisException, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS");
+  EXPECT_THROW_CLASS(spark.sql("SELECT * FROM missing_view"), AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");
 }
 
 TEST(DataFrameTest, WindowFunctions) {

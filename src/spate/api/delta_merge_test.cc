@@ -205,11 +205,10 @@ TEST_F(DeltaMergeTest, MultipleMatchesFailAndChangeNothing) {
   }
   EXPECT_EQ(Version(), version);
   // The builder refuses a second unconditional clause of a kind, as the parser does.
-  EXPECT_THROW(DeltaTable::forPath(spark, path_)
+  EXPECT_THROW_CLASS(DeltaTable::forPath(spark, path_)
                    .merge(dup, "t.id = s.id")
                    .whenMatchedDelete()
-                   .whenMatchedDelete(),
-               ParseException);
+                   .whenMatchedDelete(), ParseException, "NON_LAST_MATCHED_CLAUSE_OMIT_CONDITION");
 }
 
 // Delta's idempotent DML: the same txnAppId/txnVersion a second time changes nothing.

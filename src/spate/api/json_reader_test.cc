@@ -7,6 +7,7 @@
 
 #include "spate/formats/json_source.h"
 #include "spate/spate.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -108,12 +109,11 @@ TEST_F(JsonReaderTest, RescuedDataColumn) {
                       .option("mode", "FAILFAST");
   Write("ok.json", "{\"a\": \"one\"}\n{\"a\": 2}\n");
   EXPECT_EQ(Render(failfast.json(P("ok.json")).select("a").collect()), "Row(a=None)\nRow(a=2)\n");
-  EXPECT_THROW(failfast.json(P("r.json")).collect(), SparkException);
+  EXPECT_THROW_CLASS(failfast.json(P("r.json")).collect(), SparkException, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
   auto inferred = spark.read().option("rescuedDataColumn", "_rescued").json(P("r.json"));
   EXPECT_EQ(inferred.schema().fields().back().name, "_rescued");
-  EXPECT_THROW(spark.read().schema("a INT, _rescued INT").option("rescuedDataColumn", "_rescued")
-                   .json(P("r.json")).collect(),
-               SparkException);
+  EXPECT_THROW_HAS(spark.read().schema("a INT, _rescued INT").option("rescuedDataColumn", "_rescued")
+                   .json(P("r.json")).collect(), SparkException, "The rescued data column `_rescued` must be of type STRING, not INT");
 }
 
 TEST_F(JsonReaderTest, ParseModesAndCorruptRecordColumn) {
@@ -275,7 +275,7 @@ TEST_F(JsonReaderTest, ReaderOptions) {
                    .option("allowComments", "true")
                    .json(P("o"));
   EXPECT_EQ(Render(dated.collect()), "Row(d=2024-01-02)\n");
-  EXPECT_THROW(spark.read().json(P("missing")), AnalysisException);
+  EXPECT_THROW_CLASS(spark.read().json(P("missing")), AnalysisException, "PATH_NOT_FOUND");
 }
 
 TEST_F(JsonReaderTest, Text) {

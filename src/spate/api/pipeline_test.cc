@@ -15,6 +15,7 @@
 
 #include "spate/api/exceptions.h"
 #include "spate/api/readwriter.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -98,7 +99,7 @@ TEST_F(PipelineTest, CodeFlowsAndRefusals) {
   const std::string in = dir_ + "/in";
   f.query = [spark, in] { return spark.readStream().schema("id BIGINT, k STRING").json(in); };
   p.defineFlow(f);
-  EXPECT_THROW(p.defineDataset(d), SparkException);  // defined twice
+  EXPECT_THROW_HAS(p.defineDataset(d), SparkException, "Dataset raw has already been defined in the pipeline");  // defined twice
   EXPECT_EQ(p.run()[0].rows, 6);
   EXPECT_EQ(Count("raw"), 6);
 
@@ -113,11 +114,11 @@ TEST_F(PipelineTest, CodeFlowsAndRefusals) {
   }
   Pipeline orphan(*spark_, Options());
   orphan.addSql("CREATE FLOW f AS INSERT INTO nowhere BY NAME SELECT * FROM STREAM(raw);");
-  EXPECT_THROW(orphan.run(), SparkException);
+  EXPECT_THROW_HAS(orphan.run(), SparkException, "Flow f writes to nowhere");
   Pipeline batch(*spark_, Options());
   batch.addSql("CREATE STREAMING TABLE s AS SELECT * FROM range(3);");
-  EXPECT_THROW(batch.run(), SparkException);
-  EXPECT_THROW(Pipeline(*spark_, Options()).addSql("SELECT 1"), SparkException);
+  EXPECT_THROW_HAS(batch.run(), SparkException, "Streaming table s is written by flow s, whose query is a batch query");
+  EXPECT_THROW_HAS(Pipeline(*spark_, Options()).addSql("SELECT 1"), SparkException, "not: SELECT 1");
 }
 
 TEST_F(PipelineTest, AFailedFlowSkipsItsDependentsAndTheOthersRunOn) {
@@ -165,7 +166,7 @@ TEST_F(PipelineTest, AFailedFlowSkipsItsDependentsAndTheOthersRunOn) {
   Pipeline q(*spark_, o);
   q.addSql("CREATE STREAMING TABLE s AS SELECT * FROM range(3);\n"
            "CREATE MATERIALIZED VIEW fine AS SELECT 1 AS one;");
-  EXPECT_THROW(q.run(), SparkException);
+  EXPECT_THROW_HAS(q.run(), SparkException, "Streaming table s is written by flow s, whose query is a batch query");
   EXPECT_EQ(count("Flow 'spark_catalog.default.s' has FAILED."), 1);
   EXPECT_EQ(Count("fine"), 1);
 }
@@ -185,7 +186,7 @@ TEST_F(PipelineTest, DryRunResolvesEveryFlowAndWritesNothing) {
   EXPECT_EQ(events.back(), "Run is COMPLETED.");
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/storage"));
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/warehouse/bronze"));
-  EXPECT_THROW(spark_->table("silver"), SparkException);  // no stand-in is left behind
+  EXPECT_THROW_CLASS(spark_->table("silver"), SparkException, "TABLE_OR_VIEW_NOT_FOUND");  // no stand-in is left behind
 
   // A flow that does not resolve, and one reading it: spark-pipelines dry-run's report.
   events.clear();

@@ -8,6 +8,7 @@
 
 #include "spate/io/file_system.h"
 #include "spate/spate.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::api {
 namespace {
@@ -112,7 +113,7 @@ TEST_F(TextWritersTest, CsvWriterOptions) {
   auto ts = spark.sql("SELECT DATE'2024-03-04' AS d, TIMESTAMP'2024-03-04 05:06:07' AS t").coalesce(1);
   ts.write().option("dateFormat", "dd/MM/yyyy").option("timestampFormat", "yyyy-MM-dd HH:mm").csv(P("g"));
   EXPECT_EQ(ReadAllFiles("g", ".csv"), "04/03/2024,2024-03-04 05:06\n");
-  EXPECT_THROW(spark.sql("SELECT array(1) AS a").write().csv(P("h")), AnalysisException);
+  EXPECT_THROW_CLASS(spark.sql("SELECT array(1) AS a").write().csv(P("h")), AnalysisException, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE");
 }
 
 TEST_F(TextWritersTest, JsonRoundTripModesAndGzip) {
@@ -121,7 +122,7 @@ TEST_F(TextWritersTest, JsonRoundTripModesAndGzip) {
   df.write().json(P("j"));
   auto back = spark.read().schema(kDdl).json(P("j"));
   EXPECT_EQ(Render(back.orderBy("id").collect()), Render(df.orderBy("id").collect()));
-  EXPECT_THROW(df.write().json(P("j")), AnalysisException);
+  EXPECT_THROW_CLASS(df.write().json(P("j")), AnalysisException, "PATH_ALREADY_EXISTS");
   df.write().mode("ignore").json(P("j"));
   df.write().mode("append").json(P("j"));
   EXPECT_EQ(spark.read().schema(kDdl).json(P("j")).count(), 10);
@@ -130,7 +131,7 @@ TEST_F(TextWritersTest, JsonRoundTripModesAndGzip) {
   EXPECT_EQ(files.back().substr(files.back().size() - 13), "-c000.json.gz");
   auto gz = spark.read().schema(kDdl).json(P("j"));
   EXPECT_EQ(Render(gz.orderBy("id").collect()), Render(df.orderBy("id").collect()));
-  EXPECT_THROW(df.write().option("compression", "brotli").json(P("k")), SparkException);
+  EXPECT_THROW_CLASS(df.write().option("compression", "brotli").json(P("k")), SparkException, "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
   // ignoreNullFields=false keeps the NULL fields.
   spark.sql("SELECT 1 AS a, CAST(NULL AS STRING) AS b").coalesce(1).write()
       .option("ignoreNullFields", "false").json(P("n"));
@@ -152,9 +153,8 @@ TEST_F(TextWritersTest, PartitionByAndText) {
   EXPECT_EQ(Render(back.orderBy("value").collect()),
             "Row(value='0', k=0)\nRow(value='1', k=1)\nRow(value='2', k=0)\n"
             "Row(value='3', k=1)\nRow(value='4', k=0)\nRow(value='5', k=1)\n");
-  EXPECT_THROW(spark.range(3).selectExpr("id", "'x' AS s").write().text(P("x")),
-               AnalysisException);
-  EXPECT_THROW(spark.range(3).write().text(P("y")), AnalysisException);
+  EXPECT_THROW_CLASS(spark.range(3).selectExpr("id", "'x' AS s").write().text(P("x")), AnalysisException, "_LEGACY_ERROR_TEMP_1290");
+  EXPECT_THROW_CLASS(spark.range(3).write().text(P("y")), AnalysisException, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE");
   df.write().format("csv").partitionBy("k").option("header", "true").save(P("pc"));
   auto pc = spark.read().option("header", "true").option("inferSchema", "true").csv(P("pc"));
   EXPECT_EQ(pc.schema().simpleString(), "struct<v:int,k:int>");

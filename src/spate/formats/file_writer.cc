@@ -368,7 +368,7 @@ Result<std::unique_ptr<PartitionedWriteJob>> PartitionedWriteJob::Make(
     }
   }
   if (!job->part_cols_.empty() && data_fields.empty()) {
-    return Status::Invalid("Cannot use all columns for partition columns.");
+    return Status::Error("ALL_PARTITION_COLUMNS_NOT_ALLOWED");
   }
   job->data_schema_ = std::make_shared<const Schema>(std::move(data_fields));
   job->write_dir_ = options.use_staging

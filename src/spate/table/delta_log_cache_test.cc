@@ -15,6 +15,7 @@
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
 #include "spate/table/transaction.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::table {
 namespace {
@@ -489,17 +490,15 @@ TEST(DeltaLogCacheTest, LogCleanupKeepsEveryRetainedVersionReadable) {
     EXPECT_EQ((*s)->files().size(), static_cast<size_t>(v + 1));
   }
   auto old = reader.At(19);
-  ASSERT_FALSE(old.ok());
-  EXPECT_EQ(old.status().error_class(), "DELTA_VERSION_NOT_FOUND");
-  EXPECT_NE(old.status().ToString().find("20"), std::string::npos);
+  ASSERT_ERROR_CLASS(old, "DELTA_VERSION_NOT_FOUND");
+  EXPECT_ERROR_HAS(old, "20");
   EXPECT_EQ(reader.Latest().value()->files().size(), 36u);
   // Timestamps still resolve over the retained commits (25..35 share one clock value,
   // made monotonic: 25 is at `clock`); before the oldest listed commit they fail.
   EXPECT_EQ(reader.VersionAtTimestamp(clock).value(), 25);
   EXPECT_EQ(reader.VersionAtTimestamp(clock + 10).value(), 35);
   auto before = reader.VersionAtTimestamp(day);
-  ASSERT_FALSE(before.ok());
-  EXPECT_EQ(before.status().error_class(), "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION");
+  ASSERT_ERROR_CLASS(before, "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION");
 
   // delta.enableExpiredLogCleanup=false keeps everything.
   CreateTable(fs, "/k",

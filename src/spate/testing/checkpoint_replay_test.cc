@@ -102,7 +102,7 @@ TEST(CheckpointReplay, DeltaSinkAggregation) {
   EXPECT_EQ(r.ToJson().Find("equal")->bool_value(), false);
 
   // Not a committed batch.
-  EXPECT_THROW(api::ReplayBatch(Spark(), config, job.chk, 2), std::exception);
+  EXPECT_THROW_CLASS(api::ReplayBatch(Spark(), config, job.chk, 2), api::SparkException, "SPATE_STREAMING_INVALID");
 }
 
 TEST(CheckpointReplay, PartitionedDeltaTable) {

@@ -15,14 +15,22 @@
 // the file, row or column, or the specific cause.
 // On failure both print the expression and the actual status ("OK" when it succeeded).
 //
-// Header only, for tests (not installed); depends on gtest and base/status.h only, so any
-// module's test can include it. Thread safety: pure functions.
+//   EXPECT_THROW_CLASS(spark.sql("SELECT nope"), AnalysisException,
+//                      "UNRESOLVED_COLUMN.WITHOUT_SUGGESTION");
+// EXPECT/ASSERT_THROW_CLASS: the statement throws that api exception type (api/exceptions.h)
+// carrying exactly that error class; EXPECT/ASSERT_THROW_HAS: ... whose message contains the
+// text (for errors Spark raises without a class). On failure they print what was thrown.
+//
+// Header only, for tests (not installed); depends on gtest, base/status.h and the header
+// api/exceptions.h only, so any module's test can include it. Thread safety: pure functions.
 
+#include <exception>
 #include <string>
 #include <string_view>
 
 #include <gtest/gtest.h>
 
+#include "spate/api/exceptions.h"
 #include "spate/base/status.h"
 
 namespace spate::testing {
@@ -52,6 +60,32 @@ template <typename S>
          << "\n  actual:   " << (st.ok() ? std::string("OK") : st.ToString());
 }
 
+/// Behind EXPECT_THROW_CLASS / _HAS: runs `body`, which must throw E of class
+/// `error_class` (by_class) or whose message contains `text` (otherwise).
+template <typename E, typename Body>
+::testing::AssertionResult Throws(const char* statement, const char* type_name, Body&& body,
+                                  bool by_class, std::string_view text) {
+  std::string actual;
+  try {
+    body();
+    actual = "no exception";
+  } catch (const E& e) {
+    const std::string what = e.what();
+    if (by_class ? e.getCondition() == text : what.find(text) != std::string::npos) {
+      return ::testing::AssertionSuccess();
+    }
+    actual = std::string(type_name) + " of class " +
+             (e.getCondition().empty() ? std::string("(none)") : e.getCondition()) + ": " +
+             what;
+  } catch (const std::exception& e) {
+    actual = std::string("another exception: ") + e.what();
+  }
+  return ::testing::AssertionFailure()
+         << statement << "\n  expected: " << type_name
+         << (by_class ? " of class " : " with a message containing ") << text
+         << "\n  actual:   " << actual;
+}
+
 }  // namespace spate::testing
 
 #define EXPECT_ERROR_CLASS(value, error_class) \
@@ -60,3 +94,14 @@ template <typename S>
   ASSERT_PRED_FORMAT2(::spate::testing::ErrorClassIs, value, error_class)
 #define EXPECT_ERROR_HAS(value, text) EXPECT_PRED_FORMAT2(::spate::testing::ErrorHas, value, text)
 #define ASSERT_ERROR_HAS(value, text) ASSERT_PRED_FORMAT2(::spate::testing::ErrorHas, value, text)
+#define SPATE_THROWS_(statement, exception_type, by_class, text)               \
+  ::spate::testing::Throws<exception_type>(#statement, #exception_type, [&] { statement; }, \
+                                           by_class, text)
+#define EXPECT_THROW_CLASS(statement, exception_type, error_class) \
+  EXPECT_TRUE(SPATE_THROWS_(statement, exception_type, true, error_class))
+#define ASSERT_THROW_CLASS(statement, exception_type, error_class) \
+  ASSERT_TRUE(SPATE_THROWS_(statement, exception_type, true, error_class))
+#define EXPECT_THROW_HAS(statement, exception_type, text) \
+  EXPECT_TRUE(SPATE_THROWS_(statement, exception_type, false, text))
+#define ASSERT_THROW_HAS(statement, exception_type, text) \
+  ASSERT_TRUE(SPATE_THROWS_(statement, exception_type, false, text))

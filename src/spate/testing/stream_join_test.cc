@@ -17,6 +17,7 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/testing/stream_test.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::testing {
 namespace {
@@ -406,7 +407,7 @@ TEST(StreamJoinTableTest, ReadStreamTableQualifiesColumnsByTableName) {
   const std::string condition = R"(clicks.session_id = orders.session_id
             and orders.occurred_at between clicks.clicked_at
                                        and clicks.clicked_at + interval 1 hour)";
-  EXPECT_THROW(clicks.join(orders, F::expr(condition)).columns(), std::exception);
+  EXPECT_THROW_CLASS(clicks.join(orders, F::expr(condition)).columns(), api::SparkException, "UNRESOLVED_COLUMN.WITH_SUGGESTION");
   DataFrame by_table_names = clicks.join(
       orders, F::expr("clicks.session_id = orders_stream.session_id and "
                       "orders_stream.occurred_at between clicks.clicked_at and "
