@@ -4,7 +4,10 @@
 // read + write into a new table: the reference; (2) OPTIMIZEd (every file rewritten into
 // one per partition); (3) UPDATEd where 1 row in 1000 matches, spread over all files
 // (copy-on-write: every file rewritten); (4) UPDATEd where the matches sit in one
-// partition (only its files rewritten); (5) DELETEd by a partition predicate (no rewrite).
+// partition (only its files rewritten); (5) DELETEd where 1 row in 1000 matches, copy-on-
+// write, then the same on a copy with delta.enableDeletionVectors (rows marked in deletion
+// vectors), and UPDATEd there; (6) that copy OPTIMIZEd with ZORDER BY (n, id); (7) DELETEd
+// by a partition predicate (no rewrite).
 // Prints rows/s and each time as a ratio to the reference copy of the same rows, and the
 // rows rewritten per row changed.
 #include <cstdio>
@@ -39,8 +42,8 @@ int main(int argc, char** argv) {
   std::printf("%-44s %8.3f s  %10.0f rows/s  (reference)\n", "copy (read + write)", copy_s,
               rows / copy_s);
   // Rows the last commit wrote back (numCopiedRows + numUpdatedRows).
-  auto last_rewritten = [&]() -> int64_t {
-    auto m = t.history(1).select(std::vector<std::string>{"operationMetrics"}).collect()[0][0];
+  auto last_rewritten = [&](const DeltaTable& of) -> int64_t {
+    auto m = of.history(1).select(std::vector<std::string>{"operationMetrics"}).collect()[0][0];
     int64_t n = 0;
     for (size_t i = 0; i < m.items().size(); ++i) {
       const std::string k = m.items()[i].ToString();
@@ -67,14 +70,34 @@ int main(int argc, char** argv) {
   started = bench::Steady::now();
   DataFrame r = t.update("id % 997 = 7", {{"v", functions::lit("x")}});
   const int64_t changed = std::stoll(r.collect()[0][0].ToString());
-  report("UPDATE 0.1% of rows, all files touched", bench::Seconds(started), last_rewritten(),
+  report("UPDATE 0.1% of rows, all files touched", bench::Seconds(started), last_rewritten(t),
          changed);
 
   started = bench::Steady::now();
   r = t.update("p = '3' AND id % 997 = 3", {{"v", functions::lit("y")}});
   const int64_t changed_p = std::stoll(r.collect()[0][0].ToString());
-  report("UPDATE in one partition (1/8 rewritten)", bench::Seconds(started), last_rewritten(),
+  report("UPDATE in one partition (1/8 rewritten)", bench::Seconds(started), last_rewritten(t),
          changed_p);
+
+  const std::string dv_path = dir + "/dv";
+  spark.sql(gen).repartition(files).write().format("delta")
+      .option("delta.enableDeletionVectors", "true").partitionBy({"p"}).save(dv_path);
+  auto dv = DeltaTable::forPath(spark, dv_path);
+  started = bench::Steady::now();
+  r = t.delete_("id % 997 = 5");
+  report("DELETE 0.1% of rows, copy-on-write", bench::Seconds(started), last_rewritten(t),
+         std::stoll(r.collect()[0][0].ToString()));
+  started = bench::Steady::now();
+  r = dv.delete_("id % 997 = 5");
+  report("DELETE 0.1% of rows, deletion vectors", bench::Seconds(started), last_rewritten(dv),
+         std::stoll(r.collect()[0][0].ToString()));
+  started = bench::Steady::now();
+  r = dv.update("id % 997 = 7", {{"v", functions::lit("x")}});
+  report("UPDATE 0.1% of rows, deletion vectors", bench::Seconds(started), last_rewritten(dv),
+         std::stoll(r.collect()[0][0].ToString()));
+  started = bench::Steady::now();
+  dv.optimize().executeZOrderBy({"n", "id"});
+  report("OPTIMIZE ZORDER BY (n, id), DVs purged", bench::Seconds(started), rows, 0);
 
   started = bench::Steady::now();
   r = t.delete_("p = '5'");

@@ -164,11 +164,28 @@ def delta_v2_checkpoint_parquet(s, path):
 
 @writer
 def delta_deletes_with_deletion_vectors(s, path):
-    # Spark-only SQL (DELETE / table properties); on spate this writer fails, which the test shows.
+    # A DELETE that marks rows in deletion vectors (on either engine).
     s.spark.sql(f"CREATE TABLE delta.`{path}` (id BIGINT, v STRING) USING DELTA "
                 "TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')")
     s.spark.sql(f"INSERT INTO delta.`{path}` SELECT id, concat('v', id) FROM range(10)")
     s.spark.sql(f"DELETE FROM delta.`{path}` WHERE id % 3 = 0")
+
+
+@writer
+def delta_dml_with_deletion_vectors(s, path):
+    """DELETE, UPDATE and MERGE of a partitioned table with deletion vectors (a DV replaced,
+    a file emptied), then a whole-partition DELETE."""
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id BIGINT, v STRING, p STRING) USING DELTA "
+                "PARTITIONED BY (p) TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')")
+    s.spark.sql("SELECT id, concat('v', id) AS v, CAST(id % 3 AS STRING) AS p FROM range(12)") \
+        .coalesce(1).write.format("delta").mode("append").save(path)
+    s.spark.sql(f"DELETE FROM delta.`{path}` WHERE id % 4 = 1")
+    s.spark.sql(f"UPDATE delta.`{path}` SET v = upper(v) WHERE id > 6")
+    s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (2L, 'x', '2'), "
+                "(3L, 'y', '0'), (30L, 'z', '0') AS s(id, v, p)) s ON t.id = s.id "
+                "WHEN MATCHED AND s.v = 'x' THEN DELETE WHEN MATCHED THEN UPDATE SET v = s.v "
+                "WHEN NOT MATCHED THEN INSERT *")
+    s.spark.sql(f"DELETE FROM delta.`{path}` WHERE p = '1'")
 
 
 @writer
@@ -262,6 +279,15 @@ def mixed(fn: Callable) -> Callable:
 def mixed_create(s, path):
     s.spark.sql("SELECT id, CAST(id % 3 AS string) AS p, id * 1.5 AS v FROM range(6)") \
         .write.format("delta").partitionBy("p").save(path)
+
+
+@mixed
+def mixed_create_dv(s, path):
+    """mixed_create's table with deletion vectors: each engine's DML changes the other's DVs."""
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id BIGINT, p STRING, v DECIMAL(23,1)) USING DELTA "
+                "PARTITIONED BY (p) TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')")
+    s.spark.sql("SELECT id, CAST(id % 3 AS string) AS p, id * 1.5 AS v FROM range(6)") \
+        .write.format("delta").mode("append").save(path)
 
 
 @mixed

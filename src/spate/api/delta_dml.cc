@@ -14,9 +14,11 @@
 #include "spate/base/json.h"
 #include "spate/base/thread_pool.h"
 #include "spate/columnar/builder.h"
+#include "spate/columnar/kernels.h"
 #include "spate/exec/executor.h"
 #include "spate/sql/analyzer.h"
 #include "spate/sql/parser.h"
+#include "spate/table/deletion_vector.h"
 #include "spate/table/delta_compaction.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/transaction.h"
@@ -330,6 +332,69 @@ std::vector<AddFile> TouchedFiles(const std::shared_ptr<SessionState>& state,
   return touched;
 }
 
+// The positions of the rows of `files` where `cond` holds (nullptr: every row), per
+// file; *rows: how many.
+RowPositions MatchedPositions(const std::shared_ptr<SessionState>& state,
+                              const table::SnapshotPtr& snapshot,
+                              const std::vector<AddFile>& files, const ExprPtr& cond,
+                              const std::string& alias, int64_t* rows) {
+  RowPositions out;
+  if (files.empty()) return out;
+  DataFrame df = Aliased(DeltaFilesFrame(state, snapshot, files, /*with_row_index=*/true)
+                             .withColumn(kFileName, functions::expr("input_file_name()")),
+                         alias);
+  if (cond) df = df.filter(Column(cond));
+  for (const auto& b : df.select({functions::col(kFileName), functions::col(table::kRowIndexColumn)})
+                           .collectBatches()) {
+    const auto& names = b->column(0);
+    const int64_t* pos = b->column(1)->raw_values<int64_t>();
+    std::string last_uri, last_path;
+    for (int64_t r = 0; r < b->num_rows(); ++r) {
+      std::string_view uri = names->GetView(r);
+      if (uri != last_uri) {
+        last_uri = std::string(uri);
+        last_path = LocalFilePath(uri);
+      }
+      out[last_path].push_back(static_cast<uint64_t>(pos[r]));
+      ++*rows;
+    }
+  }
+  for (auto& [unused, v] : out) std::sort(v.begin(), v.end());
+  return out;
+}
+
+// The files of `candidates` that `positions` names.
+std::vector<AddFile> FilesWithPositions(const table::Snapshot& snapshot,
+                                        const std::vector<AddFile>& candidates,
+                                        const RowPositions& positions) {
+  std::vector<AddFile> out;
+  for (const auto& f : candidates) {
+    if (positions.count(LocalFilePath(snapshot.DataFilePath(f)))) out.push_back(f);
+  }
+  return out;
+}
+
+// UPDATE's / DELETE's metrics when rows are marked in deletion vectors: the DV counts,
+// no bytes removed, nothing copied; numRemovedFiles the files fully removed (DELETE) or
+// every touched file (UPDATE, as delta-spark counts them).
+using MetricsFn = std::function<std::map<std::string, std::string>(const table::DeltaWriteResult&)>;
+MetricsFn WithDeletionVectorMetrics(MetricsFn base, const DeletionVectorUpdate& dv,
+                                    bool count_touched) {
+  const int64_t removed =
+      count_touched ? static_cast<int64_t>(dv.removes.size()) : dv.fully_removed_files;
+  const int64_t added = dv.dvs_added, dropped = dv.dvs_removed, updated = dv.dvs_updated;
+  return [=](const table::DeltaWriteResult& w) {
+    std::map<std::string, std::string> mt = base(w);
+    mt["numRemovedFiles"] = std::to_string(removed);
+    mt["numRemovedBytes"] = "0";
+    mt["numCopiedRows"] = "0";
+    mt["numDeletionVectorsAdded"] = std::to_string(added);
+    mt["numDeletionVectorsRemoved"] = std::to_string(dropped);
+    mt["numDeletionVectorsUpdated"] = std::to_string(updated);
+    return mt;
+  };
+}
+
 std::string PredicateList(const ExprPtr& cond, const char* when_absent) {
   Json a = Json::Array();
   if (cond) {
@@ -403,7 +468,6 @@ table::DeltaWriteOptions DmlWriteOptions(const std::shared_ptr<SessionState>& st
 // UPDATE's / DELETE's operationMetrics: `rows_key` (numUpdatedRows / numDeletedRows) =
 // `rows`; numCopiedRows = the rows written less `rows_written_back` of them (UPDATE writes
 // its updated rows back); rewriteTimeMs 0 without a rewrite.
-using MetricsFn = std::function<std::map<std::string, std::string>(const table::DeltaWriteResult&)>;
 MetricsFn DmlMetrics(std::chrono::steady_clock::time_point started, int64_t scan_ms,
                      std::optional<std::chrono::steady_clock::time_point> rewrite_started,
                      const char* rows_key, int64_t rows, int64_t rows_written_back) {
@@ -463,9 +527,12 @@ std::optional<table::TxnId> SessionDmlTxn(const SessionState& s) {
 }
 
 DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
-                          const table::SnapshotPtr& snapshot, std::vector<AddFile> files) {
+                          const table::SnapshotPtr& snapshot, std::vector<AddFile> files,
+                          bool with_row_index) {
+  std::vector<Field> extra;
+  if (with_row_index) extra.push_back(Field{table::kRowIndexColumn, DataType::Long(), false, ""});
   auto src = ValueOrThrow(table::DeltaDataSource::MakeForFiles(
-      Fs(), snapshot, std::move(files), state->conf.session_time_zone()));
+      Fs(), snapshot, std::move(files), state->conf.session_time_zone(), extra));
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = src;
   return DataFrame(state, plan);
@@ -484,6 +551,76 @@ std::string LocalFilePath(std::string_view uri) {
     uri.remove_prefix(5);
   }
   return table::DecodePathUri(uri);
+}
+
+bool WritesDeletionVectors(const SessionState& s, const table::Snapshot& snapshot,
+                           const char* command) {
+  bool feature = false;
+  if (const auto& w = snapshot.protocol().writer_features) {
+    for (const auto& f : *w) feature |= f == "deletionVectors";
+  }
+  bool enabled = false;
+  for (const auto& [k, v] : snapshot.metadata().configuration) {
+    if (EqualsIgnoreCase(k, "delta.enableDeletionVectors")) enabled = ToLower(v) == "true";
+  }
+  return feature && enabled &&
+         ConfTrue(s, std::string("spark.databricks.delta.") + command +
+                         ".deletionVectors.persistent",
+                  true);
+}
+
+DeletionVectorUpdate MarkDeletedRows(const table::SnapshotPtr& snapshot,
+                                     const std::vector<AddFile>& files,
+                                     const RowPositions& rows) {
+  DeletionVectorUpdate u;
+  auto fs = Fs();
+  std::vector<std::vector<uint64_t>> dvs;
+  std::vector<const AddFile*> marked;
+  for (const auto& f : files) {
+    auto it = rows.find(LocalFilePath(snapshot->DataFilePath(f)));
+    if (it == rows.end() || it->second.empty()) continue;
+    std::vector<uint64_t> all = it->second;
+    if (f.deletion_vector) {
+      u.dvs_removed++;
+      if (f.deletion_vector->cardinality > 0) {
+        std::vector<uint64_t> old = ValueOrThrow(
+            table::LoadDeletionVector(*fs, *f.deletion_vector, snapshot->table_path()));
+        all.insert(all.end(), old.begin(), old.end());
+      }
+    }
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    u.removes.push_back(f);
+    const std::optional<int64_t> physical = NumRecords(f);
+    if (physical && static_cast<int64_t>(all.size()) >= *physical) {
+      // Every row is gone: the file is removed, without a DV.
+      u.fully_removed_files++;
+      u.fully_removed_bytes += f.size;
+      continue;
+    }
+    if (f.deletion_vector) u.dvs_updated++;
+    u.dvs_added++;
+    dvs.push_back(std::move(all));
+    marked.push_back(&f);
+  }
+  if (!dvs.empty()) {
+    std::vector<table::DeletionVectorDescriptor> written =
+        ValueOrThrow(table::WriteDeletionVectors(*fs, snapshot->table_path(), dvs, &u.dv_file));
+    for (size_t i = 0; i < written.size(); ++i) {
+      u.adds.push_back(table::WithDeletionVector(*marked[i], std::move(written[i])));
+    }
+  }
+  return u;
+}
+
+void CommitWithDeletionVectors(const DeletionVectorUpdate& dv,
+                               const std::function<void()>& write) {
+  try {
+    write();
+  } catch (...) {
+    if (!dv.dv_file.empty()) (void)Fs()->Delete(dv.dv_file);
+    throw;
+  }
 }
 
 std::vector<ExprPtr> ResolveSetAssignments(
@@ -607,19 +744,28 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
   const auto scan_started = std::chrono::steady_clock::now();
   std::vector<AddFile> candidates =
       FilterByPartitions(state, *snapshot, snapshot->files(), split.partition, target.alias);
-  // (1) The files holding rows to update and how many rows each.
+  // (1) The files holding rows to update and how many rows each (with deletion vectors:
+  // the rows' positions).
   int64_t updated = 0;
+  const bool dv_mode = WritesDeletionVectors(*state, *snapshot, "update");
+  RowPositions positions;
   const std::vector<AddFile> touched =
-      TouchedFiles(state, snapshot, candidates, split.data, target.alias, &updated);
+      dv_mode ? FilesWithPositions(*snapshot, candidates,
+                                   positions = MatchedPositions(state, snapshot, candidates,
+                                                                split.data, target.alias,
+                                                                &updated))
+              : TouchedFiles(state, snapshot, candidates, split.data, target.alias, &updated);
   const int64_t scan_ms = ElapsedMs(scan_started);
   if (touched.empty()) return AffectedRows(state, 0);
 
   // (2) Rewrite them: each assigned column takes its value where the condition holds.
+  // With deletion vectors only the updated rows are written; a DV marks the old ones.
   const auto rewrite_started = std::chrono::steady_clock::now();
   const bool cdf = table::ChangeDataFeedEnabled(snapshot->metadata());
-  auto rewrite = [&](const DataFrame& t) {
+  auto rewrite = [&](const DataFrame& all) {
     Column hit = split.data ? Column(split.data).eqNullSafe(functions::lit(true))
                             : functions::lit(true);
+    const DataFrame t = dv_mode ? all.filter(hit) : all;
     std::vector<Column> out;
     for (int i = 0; i < schema.num_fields(); ++i) {
       const Field& f = schema.field(i);
@@ -648,7 +794,17 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
   o.operation_parameters["predicate"] = PredicateList(condition, nullptr);
   o.operation_metrics =
       DmlMetrics(started, scan_ms, rewrite_started, "numUpdatedRows", updated, updated);
-  WriteBins(state, snapshot, target, SparkScanBins(*state, touched), rewrite, o);
+  if (!dv_mode) {
+    WriteBins(state, snapshot, target, SparkScanBins(*state, touched), rewrite, o);
+    return AffectedRows(state, updated);
+  }
+  const DeletionVectorUpdate dv = MarkDeletedRows(snapshot, touched, positions);
+  o.remove_files = dv.removes;
+  o.add_files = dv.adds;
+  o.operation_metrics = WithDeletionVectorMetrics(o.operation_metrics, dv, true);
+  CommitWithDeletionVectors(dv, [&] {
+    WriteBins(state, snapshot, target, SparkScanBins(*state, touched), rewrite, o);
+  });
   return AffectedRows(state, updated);
 }
 
@@ -676,7 +832,7 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
     int64_t deleted = 0;
     std::vector<AddFile> unknown;
     for (const auto& f : candidates) {
-      if (auto n = NumRecords(f)) {
+      if (auto n = table::LogicalRecords(f)) {
         deleted += *n;
       } else {
         unknown.push_back(f);
@@ -687,7 +843,34 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
     o.remove_files = candidates;
     o.operation_metrics =
         DmlMetrics(started, scan_ms, std::nullopt, "numDeletedRows", deleted, 0);
+    int64_t dvs = 0;  // the removed files' deletion vectors
+    for (const auto& f : candidates) dvs += f.deletion_vector ? 1 : 0;
+    if (dvs > 0) {
+      o.operation_metrics = [dvs, base = o.operation_metrics](const table::DeltaWriteResult& w) {
+        auto mt = base(w);
+        mt["numDeletionVectorsRemoved"] = std::to_string(dvs);
+        return mt;
+      };
+    }
     CommitRemoves(target, snapshot, o);
+    return AffectedRows(state, deleted);
+  }
+
+  if (WritesDeletionVectors(*state, *snapshot, "delete")) {
+    // The deleted rows are marked in deletion vectors; no data file is written (nor
+    // change data: as in Delta, the change feed reads the deleted rows off the DVs).
+    int64_t deleted = 0;
+    const RowPositions positions =
+        MatchedPositions(state, snapshot, candidates, split.data, target.alias, &deleted);
+    const int64_t scan_ms = ElapsedMs(scan_started);
+    if (positions.empty()) return AffectedRows(state, 0);
+    const std::vector<AddFile> touched = FilesWithPositions(*snapshot, candidates, positions);
+    const DeletionVectorUpdate dv = MarkDeletedRows(snapshot, touched, positions);
+    o.remove_files = dv.removes;
+    o.add_files = dv.adds;
+    o.operation_metrics = WithDeletionVectorMetrics(
+        DmlMetrics(started, scan_ms, std::nullopt, "numDeletedRows", deleted, 0), dv, false);
+    CommitWithDeletionVectors(dv, [&] { CommitRemoves(target, snapshot, o); });
     return AffectedRows(state, deleted);
   }
 
@@ -886,6 +1069,23 @@ constexpr const char* kOptimizeMetricsType =
     "numDeletionVectorRowsRemoved:bigint>,"
     "numTableColumns:bigint,numTableColumnsWithStats:bigint>";
 
+// Delta's ZOrderStats of a ZORDER BY: strategy "all" (every file is input), the input
+// files as inputOtherFiles and mergedFiles, one output cube per bin.
+Value ZOrderStats(const DataTypePtr& type, const std::vector<int64_t>& input_sizes,
+                  int64_t bins) {
+  auto pair_of = [&](const char* field, int64_t num, int64_t size) {
+    return Value::Struct(type->fields()[type->FieldIndex(field)].type,
+                         {Value::Long(num), Value::Long(size)});
+  };
+  int64_t total = 0;
+  for (int64_t s : input_sizes) total += s;
+  const auto files = static_cast<int64_t>(input_sizes.size());
+  return Value::Struct(type, {Value::String("all"), pair_of("inputCubeFiles", 0, 0),
+                              pair_of("inputOtherFiles", files, total), Value::Long(0),
+                              pair_of("mergedFiles", files, total), Value::Long(bins),
+                              Value::Null(DataType::Long())});
+}
+
 // filesAdded / filesRemoved: min, max, avg, totalFiles, totalSize.
 Value FileStats(const DataTypePtr& type, const std::vector<int64_t>& sizes) {
   int64_t total = 0;
@@ -901,6 +1101,159 @@ Value FileStats(const DataTypePtr& type, const std::vector<int64_t>& sizes) {
              Value::Long(static_cast<int64_t>(sizes.size())), Value::Long(total)});
 }
 
+
+// --- ZORDER BY ---
+
+constexpr const char* kZOrderId = "__spate_zorder_id_";  // + column index
+
+// delta.dataSkippingNumIndexedCols (default 32; -1: all).
+int NumIndexedCols(const table::Snapshot& snapshot) {
+  int indexed = 32;
+  for (const auto& [k, v] : snapshot.metadata().configuration) {
+    if (!EqualsIgnoreCase(k, "delta.dataSkippingNumIndexedCols")) continue;
+    try {
+      indexed = std::stoi(v);
+    } catch (const std::exception&) {
+    }
+  }
+  return indexed;
+}
+
+// Delta's checks of ZORDER BY columns: each a data column of the table with statistics
+// (among the first delta.dataSkippingNumIndexedCols leaf columns, unless
+// spark.databricks.delta.optimize.zorder.checkStatsCollection.enabled is false).
+std::vector<std::string> ZOrderColumns(const SessionState& s, const table::Snapshot& snapshot,
+                                       const std::vector<std::string>& zorder_by) {
+  const Schema& schema = *snapshot.schema();
+  const auto& part_cols = snapshot.metadata().partition_columns;
+  auto is_partition = [&](const std::string& c) {
+    for (const auto& p : part_cols)
+      if (EqualsIgnoreCase(p, c)) return true;
+    return false;
+  };
+  const int indexed = NumIndexedCols(snapshot);
+  // The first leaf index of each data column (the order stats are collected in).
+  std::function<int(const DataType&)> leaves = [&](const DataType& t) {
+    if (t.id() != TypeId::kStruct) return 1;
+    int n = 0;
+    for (const auto& f : t.fields()) n += leaves(*f.type);
+    return n;
+  };
+  std::map<std::string, int> first_leaf;
+  int leaf = 0;
+  for (const auto& f : schema.fields()) {
+    if (is_partition(f.name)) continue;
+    first_leaf[ToLower(f.name)] = leaf;
+    leaf += leaves(*f.type);
+  }
+  std::vector<std::string> out, without_stats;
+  for (const auto& z : zorder_by) {
+    if (is_partition(z)) {
+      ThrowStatus(Status::Error("DELTA_ZORDERING_ON_PARTITION_COLUMN", {{"colName", z}}));
+    }
+    const int idx = schema.FieldIndex(z);
+    if (idx < 0) {
+      ThrowStatus(Status::Error("DELTA_ZORDERING_COLUMN_DOES_NOT_EXIST", {{"columnName", z}}));
+    }
+    out.push_back(schema.field(idx).name);
+    if (indexed >= 0 && first_leaf[ToLower(z)] >= indexed) without_stats.push_back(z);
+  }
+  const char* check = "spark.databricks.delta.optimize.zorder.checkStatsCollection.enabled";
+  if (!without_stats.empty() && ConfTrue(s, check, true)) {
+    std::string cols;
+    for (const auto& c : without_stats) cols += (cols.empty() ? "" : ", ") + c;
+    ThrowStatus(Status::Error("DELTA_ZORDERING_ON_COLUMN_WITHOUT_STATS",
+                              {{"cols", "[" + cols + "]"}, {"zorderColStatKey", check}}));
+  }
+  return out;
+}
+
+// Every file of each partition, packed by size into bins of at most `max_size` bytes; a
+// bin of one file is Z-ordered too (Delta's OPTIMIZE ZORDER BY).
+table::CompactionBins ZOrderBins(const std::vector<AddFile>& files, int64_t max_size) {
+  std::map<table::PartitionValues, std::vector<AddFile>> by_partition;
+  for (const auto& f : files) by_partition[f.partition_values].push_back(f);
+  table::CompactionBins bins;
+  for (auto& [unused, group] : by_partition) {
+    std::stable_sort(group.begin(), group.end(),
+                     [](const AddFile& a, const AddFile& b) { return a.size < b.size; });
+    int64_t size = 0;
+    for (auto& f : group) {
+      if (bins.empty() || bins.back().front().partition_values != f.partition_values ||
+          (size + f.size > max_size && !bins.back().empty())) {
+        bins.emplace_back();
+        size = 0;
+      }
+      size += f.size;
+      bins.back().push_back(std::move(f));
+    }
+  }
+  return bins;
+}
+
+// The rows of `bin` (deletion vectors applied) in Z-order over `columns`, as Delta's
+// MultiDimClustering with the Z curve: each column's value becomes a range id in
+// [0, num_ranges) (its percent rank, NULLs first, so equal values share an id), the ids'
+// bits are interleaved (most significant first, columns in order: interleave_bits), and
+// the rows are ordered by that key and cut into `parts` contiguous runs (one file each).
+std::vector<BatchPtr> ZOrderBin(const std::shared_ptr<SessionState>& state,
+                                const table::SnapshotPtr& snapshot,
+                                const std::vector<AddFile>& bin,
+                                const std::vector<std::string>& columns, int num_ranges,
+                                int64_t parts) {
+  const Schema& schema = *snapshot->schema();
+  DataFrame df = DeltaFilesFrame(state, snapshot, bin);
+  std::vector<Column> out;
+  for (const auto& f : schema.fields()) out.push_back(df[f.name]);
+  for (size_t k = 0; k < columns.size(); ++k) {
+    Column rank =
+        functions::percent_rank().over(Window::orderBy({df[columns[k]].asc_nulls_first()}));
+    out.push_back((rank * functions::lit(static_cast<double>(num_ranges - 1)))
+                      .cast("int")
+                      .alias(kZOrderId + std::to_string(k)));
+  }
+  DataFrame ranked = df.select(out);
+  SchemaPtr ranked_schema = ranked.analyzed()->OutputSchema();
+  BatchPtr all = ConcatBatches(ranked_schema, ranked.collectBatches());
+  const int64_t n = all->num_rows();
+  int bits = 1;
+  while ((int64_t{1} << bits) < num_ranges) ++bits;
+  const int nf = schema.num_fields();
+  const size_t key_bytes = (static_cast<size_t>(bits) * columns.size() + 7) / 8;
+  std::vector<std::string> keys(static_cast<size_t>(n), std::string(key_bytes, '\0'));
+  for (size_t k = 0; k < columns.size(); ++k) {
+    const int32_t* ids = all->column(nf + static_cast<int>(k))->raw_values<int32_t>();
+    for (int64_t r = 0; r < n; ++r) {
+      std::string& key = keys[static_cast<size_t>(r)];
+      for (int b = bits - 1; b >= 0; --b) {
+        if (!((ids[r] >> b) & 1)) continue;
+        const size_t pos = static_cast<size_t>(bits - 1 - b) * columns.size() + k;
+        key[pos / 8] = static_cast<char>(key[pos / 8] | (0x80 >> (pos % 8)));
+      }
+    }
+  }
+  std::vector<int32_t> order(static_cast<size_t>(n));
+  for (int64_t r = 0; r < n; ++r) order[static_cast<size_t>(r)] = static_cast<int32_t>(r);
+  std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return keys[static_cast<size_t>(a)] < keys[static_cast<size_t>(b)];
+  });
+  std::vector<ColumnPtr> data_cols;
+  std::vector<Field> data_fields;
+  for (int c = 0; c < nf; ++c) {
+    data_cols.push_back(all->column(c));
+    data_fields.push_back(ranked_schema->field(c));
+  }
+  BatchPtr data = TakeBatch(
+      *Batch::Make(std::make_shared<const Schema>(std::move(data_fields)), data_cols, n),
+      order.data(), n);
+  std::vector<BatchPtr> runs;
+  parts = std::clamp<int64_t>(parts, 1, std::max<int64_t>(1, n));
+  for (int64_t i = 0; i < parts; ++i) {
+    const int64_t begin = n * i / parts, end = n * (i + 1) / parts;
+    runs.push_back(SliceBatch(*data, begin, end - begin));
+  }
+  return runs;
+}
 
 }  // namespace
 
@@ -920,18 +1273,7 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
     }
     CheckCondition(state, snapshot, target, partition_predicate, "OPTIMIZE");
   }
-  for (const auto& z : zorder_by) {
-    for (const auto& p : part_cols) {
-      if (EqualsIgnoreCase(p, z)) {
-        ThrowStatus(Status::Error("DELTA_ZORDERING_ON_PARTITION_COLUMN", {{"colName", z}}));
-      }
-    }
-  }
-  if (!zorder_by.empty()) {
-    ThrowStatus(Status::Unimplemented(
-        "OPTIMIZE ... ZORDER BY is not supported by spate yet (OPTIMIZE without ZORDER BY "
-        "bin-packs the files)"));
-  }
+  const std::vector<std::string> zorder = ZOrderColumns(*state, *snapshot, zorder_by);
   const int64_t min_size =
       ConfBytes(*state, "spark.databricks.delta.optimize.minFileSize", 1LL << 30);
   const int64_t max_size =
@@ -939,8 +1281,11 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
   std::vector<AddFile> considered =
       FilterByPartitions(state, *snapshot, snapshot->files(), partition_predicate,
                          target.alias);
-  // Small files per partition, by size, packed into bins of at most maxFileSize.
-  const table::CompactionBins bins = table::PlanCompaction(considered, min_size, max_size);
+  // Small files per partition, by size, packed into bins of at most maxFileSize (ZORDER
+  // BY: every file).
+  const table::CompactionBins bins = zorder.empty()
+                                         ? table::PlanCompaction(considered, min_size, max_size)
+                                         : ZOrderBins(considered, max_size);
   std::set<table::PartitionValues> partitions;
   std::vector<AddFile> removed;
   for (const auto& b : bins) {
@@ -948,19 +1293,61 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
     removed.insert(removed.end(), b.begin(), b.end());
   }
   std::vector<int64_t> added_sizes, removed_sizes;
-  for (const auto& f : removed) removed_sizes.push_back(f.size);
+  int64_t dvs_removed = 0, dv_rows_removed = 0;  // purged deletion vectors
+  for (const auto& f : removed) {
+    removed_sizes.push_back(f.size);
+    if (f.deletion_vector) {
+      dvs_removed++;
+      dv_rows_removed += f.deletion_vector->cardinality;
+    }
+  }
   if (!bins.empty()) {
     // One output file per bin, all in one commit with dataChange=false.
     table::DeltaWriteOptions o = SessionDeltaWriteOptions(*state, "append");
     o.operation = "OPTIMIZE";
     o.operation_parameters["predicate"] = PredicateList(partition_predicate, nullptr);
     o.operation_parameters["auto"] = "false";
-    o.operation_parameters["zOrderBy"] = "[]";
+    Json zjson = Json::Array();
+    for (const auto& z : zorder) zjson.Append(Json::String(z));
+    o.operation_parameters["zOrderBy"] = zjson.ToString();
     o.operation_parameters["clusterBy"] = "[]";
-    o.operation_metrics = table::OptimizeMetrics;
-    table::DeltaWriteResult w =
-        ValueOrThrow(table::CompactFiles(Fs(), target.path, snapshot, bins, o,
-                                         std::max(1, state->MakeExecOptions().parallelism)));
+    o.operation_metrics = [dvs_removed](const table::DeltaWriteResult& w) {
+      auto mt = table::OptimizeMetrics(w);
+      mt["numDeletionVectorsRemoved"] = std::to_string(dvs_removed);  // purged DVs
+      return mt;
+    };
+    table::DeltaWriteResult w;
+    if (zorder.empty()) {
+      w = ValueOrThrow(table::CompactFiles(Fs(), target.path, snapshot, bins, o,
+                                           std::max(1, state->MakeExecOptions().parallelism)));
+    } else {
+      // Each bin Z-ordered into max(1, its bytes / maxFileSize) files, one commit.
+      const int num_ranges = static_cast<int>(std::clamp<int64_t>(
+          ConfBytes(*state, "spark.databricks.io.skipping.mdc.rangeId.max", 1000), 2,
+          1 << 30));
+      std::vector<BatchPtr> runs;
+      for (const auto& b : bins) {
+        int64_t bytes = 0;
+        for (const auto& f : b) bytes += f.size;
+        for (auto& r : ZOrderBin(state, snapshot, b, zorder, num_ranges,
+                                 std::max<int64_t>(1, bytes / std::max<int64_t>(1, max_size))))
+          runs.push_back(std::move(r));
+        o.remove_files.insert(o.remove_files.end(), b.begin(), b.end());
+      }
+      o.mode = "append";
+      o.read_snapshot = snapshot;
+      o.data_change = false;
+      w = ValueOrThrow(table::WriteDelta(
+          Fs(), target.path, snapshot->schema(), static_cast<int>(runs.size()),
+          [&](const table::BatchSink& sink) -> Status {
+            for (size_t i = 0; i < runs.size(); ++i) {
+              if (runs[i]->num_rows() > 0)
+                SPATE_RETURN_IF_ERROR(sink(static_cast<int>(i), runs[i]));
+            }
+            return Status::OK();
+          },
+          o));
+    }
     added_sizes = w.file_sizes;
   }
   DataTypePtr type = ValueOrThrow(sql::ParseDataType(kOptimizeMetricsType));
@@ -973,7 +1360,9 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
       FileStats(ft("filesAdded"), added_sizes),
       FileStats(ft("filesRemoved"), removed_sizes),
       Value::Long(static_cast<int64_t>(partitions.size())),
-      Value::Null(ft("zOrderStats")),
+      zorder.empty() ? Value::Null(ft("zOrderStats"))
+                     : ZOrderStats(ft("zOrderStats"), removed_sizes,
+                                   static_cast<int64_t>(bins.size())),
       Value::Null(ft("clusteringStats")),
       Value::Long(static_cast<int64_t>(bins.size())),
       Value::Long(1),
@@ -987,9 +1376,13 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
       Value::Long(state->MakeExecOptions().parallelism),
       Value::Long(0),
       Value::Null(ft("autoCompactParallelismStats")),
-      Value::Null(ft("deletionVectorStats")),
+      dvs_removed == 0 ? Value::Null(ft("deletionVectorStats"))
+                       : Value::Struct(ft("deletionVectorStats"),
+                                       {Value::Long(dvs_removed), Value::Long(dv_rows_removed)}),
       Value::Long(n_columns),
-      Value::Long(std::min<int64_t>(n_columns, 32)),
+      Value::Long(NumIndexedCols(*snapshot) < 0
+                      ? n_columns
+                      : std::min<int64_t>(n_columns, NumIndexedCols(*snapshot))),
   };
   return OneRow(state, {{"path", Value::String("file:" + target.path)},
                         {"metrics", Value::Struct(type, std::move(m))}});
@@ -1003,7 +1396,7 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
   auto fs = Fs();
   auto log = std::make_shared<const table::DeltaLog>(fs, target.path);
   table::SnapshotPtr snapshot = ValueOrThrow(log->Latest());
-  // Files of tables spate cannot write (deletion vectors, ...) are not vacuumed either.
+  // Files of tables spate cannot write (column mapping, ...) are not vacuumed either.
   CheckOrThrow(table::CheckSupported(snapshot->protocol(), &snapshot->metadata(), true));
   constexpr int64_t kWeekMs = 7LL * 24 * 3600 * 1000;
   const int64_t default_ms =
@@ -1027,13 +1420,23 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
   const int64_t delete_before = log->NowMs() - retention_ms;
   // Files some version within the retention may read: the active ones and the
   // tombstones younger than the retention.
+  // Their deletion vectors' files too.
   std::set<std::string> valid;
-  for (const auto& f : snapshot->files()) valid.insert(snapshot->DataFilePath(f));
+  auto keep_dv = [&](const std::optional<table::DeletionVectorDescriptor>& dv) {
+    if (!dv) return;
+    auto p = table::DeletionVectorPath(*dv, snapshot->table_path());
+    if (p.ok() && !p->empty()) valid.insert(*p);
+  };
+  for (const auto& f : snapshot->files()) {
+    valid.insert(snapshot->DataFilePath(f));
+    keep_dv(f.deletion_vector);
+  }
   for (const auto& r : snapshot->tombstones()) {
     if (r.deletion_timestamp.value_or(0) > delete_before) {
       AddFile probe;
       probe.path = r.path;
       valid.insert(snapshot->DataFilePath(probe));
+      keep_dv(r.deletion_vector);
     }
   }
   const auto& part_cols = snapshot->metadata().partition_columns;

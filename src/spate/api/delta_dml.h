@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,10 +97,43 @@ std::vector<ExprPtr> ResolveSetAssignments(
 /// Delta's idempotent DML: the session confs spark.databricks.delta.write.txnAppId and
 /// txnVersion, when both are set.
 std::optional<table::TxnId> SessionDmlTxn(const SessionState& s);
-/// `files` of `snapshot` as a DataFrame (one split per file).
+/// `files` of `snapshot` as a DataFrame (one split per file); with `with_row_index`, a
+/// BIGINT column table::kRowIndexColumn holds each row's position in its file.
 DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
                           const table::SnapshotPtr& snapshot,
-                          std::vector<table::AddFile> files);
+                          std::vector<table::AddFile> files, bool with_row_index = false);
+
+/// True when `command` ("delete", "update", "merge") marks rows in deletion vectors
+/// instead of rewriting files, as delta-spark does: the table has the deletionVectors
+/// feature and delta.enableDeletionVectors = true, and the session conf
+/// spark.databricks.delta.<command>.deletionVectors.persistent is not false.
+bool WritesDeletionVectors(const SessionState& s, const table::Snapshot& snapshot,
+                           const char* command);
+
+/// Row positions to mark deleted, per data file (its local path).
+using RowPositions = std::map<std::string, std::vector<uint64_t>>;
+
+/// The actions of marking rows in deletion vectors: each touched file's add is removed
+/// and, unless all its rows are now deleted, added again with its old and new positions
+/// in one new DV file. Counts for the metrics.
+struct DeletionVectorUpdate {
+  std::vector<table::AddFile> removes;
+  std::vector<table::AddFile> adds;
+  std::string dv_file;  // the DV file written ("" when none)
+  int64_t fully_removed_files = 0;
+  int64_t fully_removed_bytes = 0;
+  int64_t dvs_added = 0;    // new DVs
+  int64_t dvs_removed = 0;  // the touched files' old DVs
+  int64_t dvs_updated = 0;  // files whose old DV a new one replaces
+};
+/// Marks `rows` (keys: LocalFilePath of snapshot->DataFilePath) of `files` deleted,
+/// writing the DV file now. Throws on I/O errors.
+DeletionVectorUpdate MarkDeletedRows(const table::SnapshotPtr& snapshot,
+                                     const std::vector<table::AddFile>& files,
+                                     const RowPositions& rows);
+/// Runs `write` (which commits); removes the DV file of `dv` when it throws.
+void CommitWithDeletionVectors(const DeletionVectorUpdate& dv,
+                               const std::function<void()>& write);
 /// `rows` with Delta's change type column (_change_type, a string) set to `change_type`
 /// (nullptr: NULL, the table's own rows), for a DML rewrite of a change data feed table.
 DataFrame WithChangeType(const DataFrame& rows, const char* change_type);

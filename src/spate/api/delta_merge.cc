@@ -212,9 +212,14 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     if (InPartitions(f.partition_values, partition_filter)) candidates.push_back(f);
   }
 
-  auto target_frame = [&](std::vector<table::AddFile> files, bool with_ids) {
-    DataFrame df = DeltaFilesFrame(state, snapshot, std::move(files))
+  // Tables with deletion vectors: matched rows are marked in DVs, only updated and
+  // inserted rows are written (no copies).
+  const bool dv_mode = WritesDeletionVectors(s, *snapshot, "merge");
+  auto target_frame = [&](std::vector<table::AddFile> files, bool with_ids,
+                          bool with_positions = false) {
+    DataFrame df = DeltaFilesFrame(state, snapshot, std::move(files), with_positions)
                        .withColumn(kTargetPresent, functions::lit(true));
+    if (with_positions) df = df.withColumn(kFileName, functions::expr("input_file_name()"));
     if (with_ids) {
       df = df.withColumns({{kRowId, functions::expr("monotonically_increasing_id()")},
                            {kFileName, functions::expr("input_file_name()")}});
@@ -336,7 +341,8 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   std::vector<int64_t> clause_rows(spec.clauses.size(), 0);
   int64_t copied = 0;
   if (!join_type.empty()) {
-    DataFrame tgt = target_frame(join_files, false);
+    const bool mark = dv_mode && rewrite;
+    DataFrame tgt = target_frame(join_files, false, mark);
     DataFrame joined = source.join(tgt, condition, join_type);
     if (!rewrite) joined = joined.filter(tgt[kTargetPresent].isNull());
     Column t_present = tgt[kTargetPresent].isNotNull();
@@ -446,22 +452,34 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                           .alias(std::string(kPreImage) + std::to_string(ci)));
       }
     }
+    if (mark) {
+      out.push_back(tgt[kFileName].alias(kFileName));
+      out.push_back(tgt[table::kRowIndexColumn].alias(table::kRowIndexColumn));
+    }
     DataFrame projected = joined.select(out);
     std::vector<BatchPtr> batches = projected.collectBatches();
+    RowPositions positions;  // target rows a clause updated or deleted (DV mode)
     for (const auto& bt : batches) {
       const auto& a = bt->column(0);
       const int32_t* code = a->raw_values<int32_t>();
+      const ColumnPtr* names = mark ? &bt->column(bt->num_columns() - 2) : nullptr;
+      const ColumnPtr* pos = mark ? &bt->column(bt->num_columns() - 1) : nullptr;
       for (int64_t r = 0; r < bt->num_rows(); ++r) {
         if (code[r] == kCopy) {
-          copied++;
+          if (!mark) copied++;
         } else if (code[r] > 0) {
           clause_rows[static_cast<size_t>(code[r] - 1)]++;
+          if (mark && (*pos)->IsValid(r)) {
+            positions[LocalFilePath((*names)->GetView(r))].push_back(
+                static_cast<uint64_t>((*pos)->raw_values<int64_t>()[r]));
+          }
         }
       }
     }
+    for (auto& [unused, v] : positions) std::sort(v.begin(), v.end());
     // Rows to write: copies, updates and inserts.
-    std::vector<Column> keep;
-    std::vector<Column> codes = {functions::lit(kCopy)};
+    std::vector<Column> codes;
+    if (!mark) codes.push_back(functions::lit(kCopy));
     for (size_t i = 0; i < spec.clauses.size(); ++i) {
       if (spec.clauses[i].action != Action::kDelete) {
         codes.push_back(functions::lit(static_cast<int32_t>(i + 1)));
@@ -512,6 +530,12 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, "append");
     o.read_snapshot = snapshot;
     o.remove_files = touched;
+    DeletionVectorUpdate dv;
+    if (mark) {
+      dv = MarkDeletedRows(snapshot, touched, positions);
+      o.remove_files = dv.removes;
+      o.add_files = dv.adds;
+    }
     o.operation = "MERGE";
     o.change_data = cdf;
     if (schema_changed) o.options["mergeSchema"] = "true";
@@ -563,20 +587,20 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
       set("numTargetRowsCopied", copied);
       set("numOutputRows", w.num_output_rows);
       set("numTargetFilesAdded", w.num_files);
-      set("numTargetFilesRemoved", w.num_removed_files);
+      set("numTargetFilesRemoved", mark ? dv.fully_removed_files : w.num_removed_files);
       set("numTargetBytesAdded", w.num_output_bytes);
-      set("numTargetBytesRemoved", w.num_removed_bytes);
+      set("numTargetBytesRemoved", mark ? dv.fully_removed_bytes : w.num_removed_bytes);
       set("numTargetChangeFilesAdded", w.num_cdc_files);
-      set("numTargetDeletionVectorsAdded", 0);
-      set("numTargetDeletionVectorsRemoved", 0);
-      set("numTargetDeletionVectorsUpdated", 0);
+      set("numTargetDeletionVectorsAdded", dv.dvs_added);
+      set("numTargetDeletionVectorsRemoved", dv.dvs_removed);
+      set("numTargetDeletionVectorsUpdated", dv.dvs_updated);
       set("executionTimeMs", ElapsedMs(started));
       set("materializeSourceTimeMs", 0);
       set("scanTimeMs", scan_ms);
       set("rewriteTimeMs", rewrite_ms);
       return mt;
     };
-    WriteDeltaFrame(data, spec.target_path, o);
+    CommitWithDeletionVectors(dv, [&] { WriteDeltaFrame(data, spec.target_path, o); });
     return result_frame(matched_updated + by_source_updated,
                         matched_deleted + by_source_deleted, inserted);
   }

@@ -33,6 +33,8 @@ struct FileRef {
   // readChangeFeed: what the file's rows are ("" = a change data file) and its commit.
   std::string change_type;
   int64_t timestamp_ms = 0;
+  // readChangeFeed: the change of a deletion vector (ChangeFile::dv_difference).
+  std::optional<table::ChangeFile> dv_change;
 };
 
 /// Reads a list of add files as a table: Parquet data columns matched by name, partition
@@ -225,7 +227,11 @@ class DeltaStreamSource final : public stream::Source {
       // The change rows of the files, with the latest snapshot's schema (as the query's).
       std::vector<table::ChangeFile> changes;
       for (auto& f : files) {
-        changes.push_back({std::move(f.add), f.change_type, f.version, f.timestamp_ms});
+        if (f.dv_change) {
+          changes.push_back(std::move(*f.dv_change));
+        } else {
+          changes.push_back({std::move(f.add), f.change_type, f.version, f.timestamp_ms});
+        }
       }
       SPATE_ASSIGN_OR_RETURN(auto snap, log_.Latest());
       SPATE_ASSIGN_OR_RETURN(auto ds, table::DeltaChangesSource::MakeForFiles(
@@ -365,7 +371,10 @@ class DeltaStreamSource final : public stream::Source {
           if (v == from.version && index <= from.index) continue;
           if (past_stop(v, index, false) || full()) return Status::OK();
           bytes += c.file.size;
-          out->push_back({v, index, false, std::move(c.file), c.change_type, c.timestamp_ms});
+          std::optional<table::ChangeFile> dv;
+          if (c.dv_difference) dv = c;
+          out->push_back(
+              {v, index, false, std::move(c.file), c.change_type, c.timestamp_ms, std::move(dv)});
         }
         continue;
       }

@@ -1,9 +1,14 @@
 // Copyright spate authors.
 #include "spate/table/deletion_vector.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+
+#include "spate/base/json.h"
+#include "spate/formats/file_writer.h"
 
 namespace spate::table {
 
@@ -125,11 +130,154 @@ std::string UuidString(const std::string& b) {
   return buf;
 }
 
+constexpr char kZ85Alphabet[] =
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
+
+void PutLe(std::string* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+void PutBe32(std::string* out, uint32_t v) {
+  for (int s = 24; s >= 0; s -= 8) out->push_back(static_cast<char>((v >> s) & 0xFF));
+}
+
+// One portable 32-bit Roaring bitmap of `values` (sorted, distinct), as Java's
+// RoaringBitmap.serialize writes it without run containers: cookie, container count,
+// (key, cardinality - 1) pairs, offsets from the bitmap's start, then the containers.
+void SerializeRoaring32(const uint32_t* values, size_t n, std::string* out) {
+  std::vector<std::pair<size_t, size_t>> containers;  // [begin, end) in values
+  for (size_t i = 0; i < n;) {
+    size_t j = i;
+    while (j < n && (values[j] >> 16) == (values[i] >> 16)) ++j;
+    containers.emplace_back(i, j);
+    i = j;
+  }
+  const size_t start = out->size();
+  PutLe(out, kSerialCookieNoRun, 4);
+  PutLe(out, containers.size(), 4);
+  for (const auto& [b, e] : containers) {
+    PutLe(out, values[b] >> 16, 2);
+    PutLe(out, e - b - 1, 2);
+  }
+  size_t offset = out->size() - start + 4 * containers.size();
+  for (const auto& [b, e] : containers) {
+    PutLe(out, offset, 4);
+    offset += e - b <= 4096 ? 2 * (e - b) : 8192;
+  }
+  for (const auto& [b, e] : containers) {
+    if (e - b <= 4096) {
+      for (size_t k = b; k < e; ++k) PutLe(out, values[k] & 0xFFFF, 2);
+    } else {
+      std::vector<uint64_t> words(1024, 0);
+      for (size_t k = b; k < e; ++k) {
+        const uint32_t low = values[k] & 0xFFFF;
+        words[low / 64] |= uint64_t{1} << (low % 64);
+      }
+      for (uint64_t w : words) PutLe(out, w, 8);
+    }
+  }
+}
+
+// "xxxxxxxx-xxxx-..." as its 16 bytes.
+std::string UuidBytes(const std::string& text) {
+  std::string hex;
+  for (char c : text)
+    if (c != '-') hex.push_back(c);
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  return out;
+}
+
 }  // namespace
 
+std::string Z85Encode(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size() / 4 * 5);
+  for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+    uint64_t v = 0;
+    for (size_t k = 0; k < 4; ++k) v = (v << 8) | static_cast<uint8_t>(bytes[i + k]);
+    char digits[5];
+    for (int k = 4; k >= 0; --k) {
+      digits[k] = kZ85Alphabet[v % 85];
+      v /= 85;
+    }
+    out.append(digits, 5);
+  }
+  return out;
+}
+
+std::string SerializeDeletionVector(const std::vector<uint64_t>& rows) {
+  std::string out;
+  PutLe(&out, kPortableMagic, 4);
+  const uint64_t bitmaps = rows.empty() ? 0 : (rows.back() >> 32) + 1;
+  PutLe(&out, bitmaps, 8);
+  size_t i = 0;
+  std::vector<uint32_t> low;
+  for (uint64_t key = 0; key < bitmaps; ++key) {
+    low.clear();
+    while (i < rows.size() && (rows[i] >> 32) == key) low.push_back(static_cast<uint32_t>(rows[i++]));
+    PutLe(&out, key, 4);
+    SerializeRoaring32(low.data(), low.size(), &out);
+  }
+  return out;
+}
+
+Result<std::vector<DeletionVectorDescriptor>> WriteDeletionVectors(
+    io::FileSystem& fs, const std::string& table_path,
+    const std::vector<std::vector<uint64_t>>& dvs, std::string* file_path) {
+  const std::string uuid = UuidBytes(formats::NewUuid());
+  const std::string path = io::JoinPath(table_path, "deletion_vector_" + UuidString(uuid) + ".bin");
+  const std::string encoded = Z85Encode(uuid);
+  std::string data(1, '\x01');  // format version
+  std::vector<DeletionVectorDescriptor> out;
+  for (const auto& rows : dvs) {
+    const std::string bitmap = SerializeDeletionVector(rows);
+    DeletionVectorDescriptor d;
+    d.storage_type = "u";
+    d.path_or_inline_dv = encoded;
+    d.offset = static_cast<int32_t>(data.size());
+    d.size_in_bytes = static_cast<int32_t>(bitmap.size());
+    d.cardinality = static_cast<int64_t>(rows.size());
+    PutBe32(&data, static_cast<uint32_t>(bitmap.size()));
+    data += bitmap;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(bitmap.data()),
+                static_cast<uInt>(bitmap.size()));
+    PutBe32(&data, static_cast<uint32_t>(crc));
+    out.push_back(std::move(d));
+  }
+  SPATE_ASSIGN_OR_RETURN(auto file, fs.Create(path));
+  if (file_path) *file_path = path;
+  SPATE_RETURN_IF_ERROR(file->Append(data));
+  SPATE_RETURN_IF_ERROR(file->Close());
+  return out;
+}
+
+AddFile WithDeletionVector(const AddFile& add, DeletionVectorDescriptor dv) {
+  AddFile a = add;
+  a.deletion_vector = std::move(dv);
+  a.data_change = true;
+  if (a.stats) {
+    auto j = Json::Parse(*a.stats);
+    if (j.ok() && j->is_object()) {
+      j->Set("tightBounds", Json::Bool(false));
+      a.stats = j->ToString();
+    }
+  }
+  return a;
+}
+
+std::optional<int64_t> LogicalRecords(const AddFile& add) {
+  if (!add.stats) return std::nullopt;
+  auto j = Json::Parse(*add.stats);
+  if (!j.ok() || !j->is_object()) return std::nullopt;
+  auto n = j->GetInt("numRecords");
+  if (!n) return std::nullopt;
+  return *n - (add.deletion_vector ? add.deletion_vector->cardinality : 0);
+}
+
 Result<std::string> Z85Decode(std::string_view text) {
-  static const char kAlphabet[] =
-      "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
+  const char* kAlphabet = kZ85Alphabet;
   int8_t map[256];
   std::memset(map, -1, sizeof(map));
   for (int i = 0; i < 85; ++i) map[static_cast<uint8_t>(kAlphabet[i])] = static_cast<int8_t>(i);

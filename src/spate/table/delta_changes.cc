@@ -2,6 +2,7 @@
 #include "spate/table/delta_changes.h"
 
 #include <algorithm>
+#include <map>
 
 #include "spate/columnar/builder.h"
 #include "spate/table/delta_writer.h"
@@ -149,14 +150,42 @@ Result<std::vector<ChangeFile>> CollectChangeFiles(const DeltaLog& log,
 std::vector<ChangeFile> CommitChangeFiles(const CommitEntry& c) {
   bool has_cdc = false;
   for (const auto& a : c.actions) has_cdc |= a.kind == Action::Kind::kCdc;
+  // Files both removed and added (with another deletion vector) by the commit.
+  std::map<std::string, const RemoveFile*> removed;
+  std::map<std::string, const AddFile*> added;
+  if (!has_cdc) {
+    for (const auto& a : c.actions) {
+      if (a.kind == Action::Kind::kRemove && a.remove.data_change) removed[a.remove.path] = &a.remove;
+      if (a.kind == Action::Kind::kAdd && a.add.data_change) added[a.add.path] = &a.add;
+    }
+  }
   std::vector<ChangeFile> out;
   for (const auto& a : c.actions) {
     ChangeFile f;
     f.version = c.version;
     f.timestamp_ms = c.timestamp_ms;
+    if (!has_cdc && a.kind == Action::Kind::kAdd && a.add.data_change &&
+        removed.count(a.add.path)) {
+      // The rows the new DV deletes, and those it no longer deletes.
+      const RemoveFile& r = *removed[a.add.path];
+      f.file = a.add;
+      f.dv_difference = true;
+      ChangeFile back = f;
+      f.change_type = "delete";
+      f.selected = a.add.deletion_vector;
+      f.unselected = r.deletion_vector;
+      back.change_type = "insert";
+      back.selected = r.deletion_vector;
+      back.unselected = a.add.deletion_vector;
+      if (f.selected) out.push_back(std::move(f));
+      if (back.selected) out.push_back(std::move(back));
+      continue;
+    }
     if (has_cdc) {
       if (a.kind != Action::Kind::kCdc) continue;
       f.file = FileOf(a.raw);
+    } else if (a.kind == Action::Kind::kRemove && added.count(a.remove.path)) {
+      continue;  // with its add above
     } else if (a.kind == Action::Kind::kAdd && a.add.data_change) {
       f.file = a.add;
       f.change_type = "insert";
@@ -229,7 +258,13 @@ Result<std::unique_ptr<BatchReader>> DeltaChangesSource::OpenSplit(int split,
   for (const auto& p : spec.predicates) {
     if (p.column >= 0 && p.column < n) inner.predicates.push_back(p);
   }
-  SPATE_ASSIGN_OR_RETURN(auto reader, inner_->OpenSplit(split, inner));
+  std::unique_ptr<BatchReader> reader;
+  if (f.dv_difference) {
+    SPATE_ASSIGN_OR_RETURN(reader, inner_->OpenSplitSelecting(split, inner, f.selected,
+                                                              f.unselected));
+  } else {
+    SPATE_ASSIGN_OR_RETURN(reader, inner_->OpenSplit(split, inner));
+  }
   std::vector<Field> fields;
   for (int c : spec.columns) fields.push_back(schema_->field(c));
   return std::unique_ptr<BatchReader>(

@@ -9,7 +9,9 @@
 // Per commit: when it has cdc actions (UPDATE, DELETE, MERGE rewrites), its change data
 // files are read (their own `_change_type` column) and its add/remove actions are not;
 // otherwise its adds with dataChange=true are inserts and its removes with dataChange=true
-// are deletes (appends, whole-file DELETEs, insert-only MERGEs, overwrites). Commits with
+// are deletes (appends, whole-file DELETEs, insert-only MERGEs, overwrites), except that a
+// file removed and added back with a different deletion vector (a DELETE with deletion
+// vectors) changes only by the rows the new DV adds (deletes) or drops (inserts). Commits with
 // dataChange=false actions only (OPTIMIZE) and metadata-only commits give no rows.
 // The range must lie where the change data feed was enabled (the table properties at the
 // start version and every metaData action in the range): else DELTA_MISSING_CHANGE_DATA.
@@ -58,6 +60,12 @@ struct ChangeFile {
   std::string change_type;
   int64_t version = 0;
   int64_t timestamp_ms = 0;
+  /// A deletion-vector change (a commit without change data that removes `file` with one
+  /// DV and adds it back with another, as DELETE with deletion vectors writes): only the
+  /// rows `selected` marks and `unselected` does not (nullopt: no DV) are changes.
+  bool dv_difference = false;
+  std::optional<DeletionVectorDescriptor> selected;
+  std::optional<DeletionVectorDescriptor> unselected;
 };
 
 /// The change files of commits [start, end] (DELTA_MISSING_CHANGE_DATA where the change

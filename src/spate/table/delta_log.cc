@@ -44,7 +44,8 @@ const std::set<std::string>& SupportedReaderFeatures() {
 const std::set<std::string>& SupportedWriterFeatures() {
   // domainMetadata: spate writes none and keeps the table's; vacuumProtocolCheck only
   // constrains VACUUM, which spate does not run.
-  // deletionVectors: spate writes no DVs; removes of files with a DV carry it.
+  // deletionVectors: DML writes DVs when delta.enableDeletionVectors is set (else
+  // copy-on-write); removes of files with a DV carry it.
   static const std::set<std::string> k = {"appendOnly", "invariants", "timestampNtz",
                                           "domainMetadata", "vacuumProtocolCheck",
                                           "deletionVectors", "changeDataFeed",

@@ -1,7 +1,9 @@
 // Copyright spate authors.
 #include "spate/table/delta_source.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
@@ -166,8 +168,9 @@ class DeltaFileReader final : public BatchReader {
   DeltaFileReader(std::shared_ptr<formats::parquet::ParquetFileReader> reader,
                   std::vector<int> file_cols, std::vector<int> out_source, SchemaPtr out_schema,
                   std::vector<Value> constants, std::string path, std::vector<uint64_t> deleted,
-                  bool relabel, std::vector<DataTypePtr> widen)
+                  bool relabel, std::vector<DataTypePtr> widen, int row_index_out)
       : relabel_(relabel),
+        row_index_out_(row_index_out),
         widen_(std::move(widen)),
         reader_(std::move(reader)),
         file_cols_(std::move(file_cols)),
@@ -210,7 +213,15 @@ class DeltaFileReader final : public BatchReader {
       std::vector<ColumnPtr> cols;
       for (size_t i = 0; i < out_source_.size(); ++i) {
         int src = out_source_[i];
-        if (src < 0) {
+        if (static_cast<int>(i) == row_index_out_) {
+          // Each row's position in the file.
+          FixedWidthBuilder<int64_t> pos(DataType::Long(), rows);
+          for (int64_t r = 0; r < rows; ++r) {
+            pos.Append(static_cast<int64_t>(base) +
+                       (any_deleted ? keep[static_cast<size_t>(r)] : r));
+          }
+          cols.push_back(pos.Finish());
+        } else if (src < 0) {
           cols.push_back(MakeConstantColumn(constants_[i], rows));
         } else if (widen_[i]) {
           // Type widening: the file holds a narrower type than the table (int -> long, ...).
@@ -234,6 +245,7 @@ class DeltaFileReader final : public BatchReader {
 
  private:
   bool relabel_;
+  int row_index_out_;  // the output column of row positions (-1: none)
   std::vector<DataTypePtr> widen_;  // per output column: cast the file column to this type
   std::shared_ptr<formats::parquet::ParquetFileReader> reader_;
   std::vector<int> file_cols_;
@@ -345,6 +357,7 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
   if (!extra_columns.empty()) {
     std::vector<Field> fields = s->schema_->fields();
     for (const auto& f : extra_columns) {
+      if (f.name == kRowIndexColumn) s->row_index_column_ = static_cast<int>(fields.size());
       fields.push_back(f);
       s->is_partition_.push_back(false);
       if (!s->physical_names_.empty()) {
@@ -424,6 +437,25 @@ bool DeltaDataSource::CanSkip(int i, const std::vector<ScanPredicate>& predicate
 
 Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
                                                                 const ScanSpec& spec) const {
+  return Open(split, spec, nullptr);
+}
+
+Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplitSelecting(
+    int split, const ScanSpec& spec, const std::optional<DeletionVectorDescriptor>& selected,
+    const std::optional<DeletionVectorDescriptor>& unselected) const {
+  std::vector<uint64_t> in, out, keep;
+  if (selected) {
+    SPATE_ASSIGN_OR_RETURN(in, LoadDeletionVector(*fs_, *selected, snapshot_->table_path()));
+  }
+  if (unselected) {
+    SPATE_ASSIGN_OR_RETURN(out, LoadDeletionVector(*fs_, *unselected, snapshot_->table_path()));
+  }
+  std::set_difference(in.begin(), in.end(), out.begin(), out.end(), std::back_inserter(keep));
+  return Open(split, spec, &keep);
+}
+
+Result<std::unique_ptr<BatchReader>> DeltaDataSource::Open(int split, const ScanSpec& spec,
+                                                           const std::vector<uint64_t>* keep) const {
   if (CanSkip(split, spec.predicates)) {
     skipped_->fetch_add(1);
     return MakeEmptyReader();
@@ -437,6 +469,7 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
   std::vector<Value> constants;
   std::vector<Field> out_fields;
   std::vector<DataTypePtr> widen;
+  int row_index_out = -1;
   bool widening = false;
   if (const auto& rf = snapshot_->protocol().reader_features) {
     for (const auto& f : *rf) widening |= f == "typeWidening" || f == "typeWidening-preview";
@@ -445,6 +478,12 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
     widen.emplace_back();
     const Field& f = schema_->field(c);
     out_fields.push_back(f);
+    if (c == row_index_column_) {
+      row_index_out = static_cast<int>(out_source.size());
+      out_source.push_back(-1);
+      constants.emplace_back();
+      continue;
+    }
     if (is_partition_[c]) {
       out_source.push_back(-1);
       constants.push_back(files_[split].partition[c]);
@@ -473,7 +512,17 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
   }
   auto out_schema = std::make_shared<const Schema>(std::move(out_fields));
   std::vector<uint64_t> deleted;
-  if (add.deletion_vector && add.deletion_vector->cardinality > 0) {
+  if (keep) {
+    // Every row but those kept.
+    int64_t rows = 0;
+    for (int rg = 0; rg < (*reader)->num_row_groups(); ++rg) rows += (*reader)->row_group_rows(rg);
+    size_t k = 0;
+    for (uint64_t r = 0; r < static_cast<uint64_t>(rows); ++r) {
+      while (k < keep->size() && (*keep)[k] < r) ++k;
+      if (k < keep->size() && (*keep)[k] == r) continue;
+      deleted.push_back(r);
+    }
+  } else if (add.deletion_vector && add.deletion_vector->cardinality > 0) {
     SPATE_ASSIGN_OR_RETURN(deleted, LoadDeletionVector(*fs_, *add.deletion_vector,
                                                        snapshot_->table_path()));
   }
@@ -482,7 +531,7 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
                                                           std::move(constants), path,
                                                           std::move(deleted),
                                                           !physical_names_.empty(),
-                                                          std::move(widen)));
+                                                          std::move(widen), row_index_out));
 }
 
 std::string DeltaDataSource::Describe() const {

@@ -25,6 +25,10 @@
 
 namespace spate::table {
 
+/// The extra column of DeltaDataSource::MakeForFiles holding each row's position in its
+/// data file (deleted rows count: they keep their positions).
+inline constexpr const char* kRowIndexColumn = "__delta_internal_row_index";
+
 class DeltaDataSource final : public DataSource {
  public:
   static Result<std::shared_ptr<DeltaDataSource>> Make(io::FileSystemPtr fs, SnapshotPtr snapshot,
@@ -32,7 +36,9 @@ class DeltaDataSource final : public DataSource {
   /// Only `files` (e.g. the adds of new commits, for a streaming source), read with the
   /// snapshot's schema and partitioning.
   /// `extra_columns` follow the table's columns and are read from the files by name
-  /// (change data files' _change_type; NULL where a file lacks one).
+  /// (change data files' _change_type; NULL where a file lacks one); one named
+  /// kRowIndexColumn (a BIGINT) is each row's position in its file instead (the
+  /// positions deletion vectors hold).
   static Result<std::shared_ptr<DeltaDataSource>> MakeForFiles(
       io::FileSystemPtr fs, SnapshotPtr snapshot, std::vector<AddFile> files,
       std::string time_zone_id = "UTC", const std::vector<Field>& extra_columns = {});
@@ -48,6 +54,11 @@ class DeltaDataSource final : public DataSource {
     return snapshot_->DataFilePath(adds_[static_cast<size_t>(split)]);
   }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  /// Only the rows of split `split` that DV `selected` marks and `unselected` does not
+  /// (nullopt: none), whatever the file's own DV (the change feed of a DV change).
+  Result<std::unique_ptr<BatchReader>> OpenSplitSelecting(
+      int split, const ScanSpec& spec, const std::optional<DeletionVectorDescriptor>& selected,
+      const std::optional<DeletionVectorDescriptor>& unselected) const;
   std::string Describe() const override;
 
   const SnapshotPtr& snapshot() const { return snapshot_; }
@@ -58,12 +69,16 @@ class DeltaDataSource final : public DataSource {
 
  private:
   DeltaDataSource() = default;
+  // OpenSplit with the rows `keep` (sorted positions) only, when given.
+  Result<std::unique_ptr<BatchReader>> Open(int split, const ScanSpec& spec,
+                                            const std::vector<uint64_t>* keep) const;
   io::FileSystemPtr fs_;
   SnapshotPtr snapshot_;
   std::vector<AddFile> adds_;  // the files read (one split each)
   SchemaPtr schema_;
   std::string tz_;
   std::vector<bool> is_partition_;  // per schema column
+  int row_index_column_ = -1;       // the kRowIndexColumn extra column, if any
   // Column mapping (delta.columnMapping.mode name/id): per schema column, the physical
   // name in data files, partition values and stats, and the type with physical nested
   // field names (as the Parquet file has it). Empty without column mapping.

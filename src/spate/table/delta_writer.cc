@@ -307,6 +307,10 @@ std::pair<BatchPtr, BatchPtr> SplitChangeRows(const BatchPtr& b, const SchemaPtr
 Status AddPropertyFeatures(Metadata* meta, Protocol* p) {
   std::vector<std::string> rw, w;
   if (UsesV2Checkpoints(*meta)) rw.push_back("v2Checkpoint");
+  for (const auto& [k, v] : meta->configuration) {
+    if (EqualsIgnoreCase(k, "delta.enableDeletionVectors") && ToLower(v) == "true")
+      rw.push_back("deletionVectors");
+  }
   if (ChangeDataFeedEnabled(*meta)) w.push_back("changeDataFeed");
   static const std::string kPrefix = "delta.feature.";
   for (auto it = meta->configuration.begin(); it != meta->configuration.end();) {
@@ -340,7 +344,8 @@ bool ChangeDataFeedEnabled(const Metadata& metadata) {
   return false;
 }
 
-std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols) {
+std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols,
+                      bool tight_bounds) {
   Json o = Json::Object();
   o.Set("numRecords", Json::Int(file.num_records));
   Json mins = Json::Object(), maxs = Json::Object(), nulls = Json::Object();
@@ -359,6 +364,7 @@ std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols) {
   o.Set("minValues", std::move(mins));
   o.Set("maxValues", std::move(maxs));
   o.Set("nullCount", std::move(nulls));
+  if (tight_bounds) o.Set("tightBounds", Json::Bool(true));
   return o.ToString();
 }
 
@@ -649,6 +655,12 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     } catch (...) {
     }
   }
+  // Tables with deletion vectors: stats say whether their bounds are tight (Delta's
+  // tightBounds; false once a DV removes rows).
+  bool dv_feature = false;
+  if (protocol.writer_features) {
+    for (const auto& f : *protocol.writer_features) dv_feature |= f == "deletionVectors";
+  }
   std::vector<Action> actions;
   for (const auto& f : files) {
     AddFile a;
@@ -658,7 +670,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     a.size = f.size_bytes;
     a.modification_time = f.modification_time_ms;
     a.data_change = opt.data_change;
-    a.stats = StatsJson(f, indexed_cols);
+    a.stats = StatsJson(f, indexed_cols, dv_feature);
     result.num_files++;
     result.num_output_rows += f.num_records;
     result.num_output_bytes += f.size_bytes;
@@ -671,6 +683,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
       result.partitions_written.push_back(a.partition_values);
     actions.push_back(Action::Of(std::move(a)));
   }
+  for (const auto& a : opt.add_files) actions.push_back(Action::Of(a));
   for (const auto& f : cdc_files) {
     // Delta's AddCDCFile: path relative to the table, partition values, size.
     Json c = Json::Object();

@@ -96,6 +96,9 @@ struct DeltaWriteOptions {
   SnapshotPtr read_snapshot;
   /// Files of `read_snapshot` that the commit removes (rewritten copy-on-write).
   std::vector<AddFile> remove_files;
+  /// Adds of files already in the table, committed beside the written files: a file of
+  /// `read_snapshot` with a new deletion vector (its old add is in `remove_files`).
+  std::vector<AddFile> add_files;
   /// What the operation read, for conflict detection: the whole table, or the
   /// partitions `read_partitions` accepts (a concurrent append there conflicts).
   bool read_whole_table = false;
@@ -174,7 +177,9 @@ Result<std::optional<int64_t>> LatestTxnVersion(io::FileSystemPtr fs,
 
 /// The stats JSON of an add action for a written file: min/max/nullCount of the first
 /// `num_indexed_cols` leaf columns (delta.dataSkippingNumIndexedCols, default 32; -1 =
-/// all), numRecords always.
-std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols = 32);
+/// all), numRecords always; `"tightBounds":true` with `tight_bounds` (tables with the
+/// deletionVectors feature, as Delta writes them).
+std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols = 32,
+                      bool tight_bounds = false);
 
 }  // namespace spate::table
