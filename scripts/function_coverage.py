@@ -55,9 +55,6 @@ PROBES = {
     "regexp": "SELECT 'a' REGEXP 'a'", "collate": "SELECT 'a' COLLATE UTF8_BINARY",
     "if": "SELECT if(true, 1, 2)",
 }
-# Names that only resolve inside a DataFrame operation (SQL has no CUBE/ROLLUP yet): the
-# expression, evaluated in `df.cube("id").agg(...)`.
-CUBE_PROBES = {"grouping": "grouping(id)", "grouping_id": "grouping_id(id)"}
 # Table-valued functions: called in FROM when a call in SELECT does not resolve.
 TABLE_PROBE = "SELECT * FROM {}()"
 
@@ -97,13 +94,6 @@ def collect_spate(names):
         elif n in PROBES:
             if not _unresolved(spark, PROBES[n]):
                 present.append(n)
-        elif n in CUBE_PROBES:
-            from spate.sql import functions as F
-            try:
-                spark.range(1).cube("id").agg(F.expr(CUBE_PROBES[n])).collect()
-                present.append(n)
-            except Exception:
-                pass
         elif re.fullmatch(r"[a-z_][a-z0-9_]*", n):
             if not _unresolved(spark, f"SELECT {n}()") or not _unresolved(spark, TABLE_PROBE.format(n)):
                 present.append(n)

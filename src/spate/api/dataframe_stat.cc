@@ -14,6 +14,7 @@
 #include "spate/api/dataframe.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
+#include "spate/sql/grouping_sets.h"
 #include "spate/types/format.h"
 
 namespace spate::api {
@@ -40,43 +41,6 @@ Column Quoted(const std::string& name) {
   std::string q = "`";
   for (char c : name) q += c == '`' ? std::string("``") : std::string(1, c);
   return F::col(q + "`");
-}
-
-// Replaces grouping(k) / grouping_id(k...) in an aggregate expression by their values for
-// the grouping set `in_set` (which keys it groups by); `names` are the keys' display names.
-ExprPtr SubstituteGrouping(const ExprPtr& e, const std::vector<std::string>& names,
-                           const std::vector<bool>& in_set) {
-  if (e->kind == ExprKind::kCall && (e->name == "grouping" || e->name == "grouping_id")) {
-    auto bit = [&](const ExprPtr& arg) -> int64_t {
-      const std::string n = arg->DisplayName();
-      for (size_t i = 0; i < names.size(); ++i) {
-        if (EqualsIgnoreCase(names[i], n)) return in_set[i] ? 0 : 1;
-      }
-      ThrowStatus(Status::Error("GROUPING_COLUMN_MISMATCH",
-                                {{"grouping", n}, {"groupingColumns", Join(names, ",")}}));
-    };
-    if (e->name == "grouping") {
-      if (e->children.size() != 1) {
-        ThrowStatus(Status::Invalid("grouping() takes exactly one argument"));
-      }
-      return Expr::Lit(Value::Byte(static_cast<int8_t>(bit(e->children[0]))));
-    }
-    int64_t id = 0;
-    if (e->children.empty()) {
-      for (bool b : in_set) id = (id << 1) | (b ? 0 : 1);
-    } else {
-      for (const auto& c : e->children) id = (id << 1) | bit(c);
-    }
-    return Expr::Lit(Value::Long(id));
-  }
-  if (e->children.empty()) return e;
-  std::vector<ExprPtr> children;
-  bool changed = false;
-  for (const auto& c : e->children) {
-    children.push_back(SubstituteGrouping(c, names, in_set));
-    changed |= children.back() != c;
-  }
-  return changed ? e->WithChildren(std::move(children)) : e;
 }
 
 // A uniform double in [0, 1) per row: a hash of the seed and the row's
@@ -127,29 +91,13 @@ double NumberOf(const Value& v) {
 // ---- cube / rollup / groupingSets -------------------------------------------------------
 
 GroupedData DataFrame::cube(const std::vector<Column>& cols) const {
-  std::vector<std::vector<size_t>> sets;
-  const size_t n = cols.size();
-  // Spark's order: the full set first, then subsets by the bits of the left-out keys.
-  for (uint64_t mask = 0; mask < (uint64_t{1} << n); ++mask) {
-    std::vector<size_t> set;
-    for (size_t i = 0; i < n; ++i) {
-      if (!(mask & (uint64_t{1} << (n - 1 - i)))) set.push_back(i);
-    }
-    sets.push_back(std::move(set));
-  }
-  return GroupedData(*this, cols, std::move(sets));
+  return GroupedData(*this, cols, sql::CubeSets(cols.size()));
 }
 
 GroupedData DataFrame::cube(const std::vector<std::string>& cols) const { return cube(Named(cols)); }
 
 GroupedData DataFrame::rollup(const std::vector<Column>& cols) const {
-  std::vector<std::vector<size_t>> sets;
-  for (size_t len = cols.size() + 1; len-- > 0;) {
-    std::vector<size_t> set;
-    for (size_t i = 0; i < len; ++i) set.push_back(i);
-    sets.push_back(std::move(set));
-  }
-  return GroupedData(*this, cols, std::move(sets));
+  return GroupedData(*this, cols, sql::RollupSets(cols.size()));
 }
 
 GroupedData DataFrame::rollup(const std::vector<std::string>& cols) const {
@@ -183,46 +131,23 @@ GroupedData DataFrame::groupingSets(const std::vector<std::vector<Column>>& sets
 }
 
 DataFrame GroupedData::AggGroupingSets(const std::vector<Column>& exprs) const {
-  // The keys' names and types, as a plain aggregate over all keys would name them.
-  DataFrame keys_only = df_.select(keys_);
-  const auto& key_attrs = keys_only.analyzed()->output;
-  const size_t num_output = std::min(num_output_keys_, keys_.size());
-  std::vector<std::string> names;
-  for (size_t i = 0; i < num_output; ++i) names.push_back(keys_[i].expr()->DisplayName());
-  sql::PlanPtr result;
+  // One aggregate over GROUP BY grouping_sets(keys, sets...), analyzed as SQL's GROUP BY
+  // ROLLUP / CUBE / GROUPING SETS is (sql/grouping_sets.h): the output keys, then `exprs`.
+  if (sets_.empty()) ThrowStatus(Status::Invalid("grouping sets must not be empty"));
+  std::vector<ExprPtr> keys;
+  for (const auto& k : keys_) keys.push_back(k.expr());
+  std::vector<ExprPtr> spec{Expr::Call(sql::kGroupingKeysCall, std::move(keys))};
   for (const auto& set : sets_) {
-    std::vector<bool> in_set(keys_.size(), false);
-    for (size_t i : set) in_set.at(i) = true;
-    in_set.resize(num_output);
-    auto p = Node(PlanKind::kAggregate, {df_.plan()});
-    for (size_t i : set) p->group_by.push_back(keys_[i].expr());
-    // The empty set still groups (by a constant), so an empty input gives no row, as Spark.
-    if (set.empty()) p->group_by.push_back(Expr::Lit(Value::Boolean(true)));
-    for (size_t i = 0; i < num_output; ++i) {
-      const auto& a = key_attrs[i];
-      p->exprs.push_back(in_set[i] ? Expr::Alias(keys_[i].expr(), a.name)
-                                   : Expr::Alias(Expr::Cast(Expr::Lit(Value::Null(a.type)), a.type),
-                                                 a.name));
-    }
-    for (const auto& c : exprs) {
-      const ExprPtr& e = c.expr();
-      if (e->kind == ExprKind::kAlias && e->name_parts.empty()) {
-        p->exprs.push_back(Expr::Alias(SubstituteGrouping(e->children[0], names, in_set), e->name));
-      } else {
-        p->exprs.push_back(Expr::Alias(SubstituteGrouping(e, names, in_set), e->DisplayName()));
-      }
-    }
-    if (!result) {
-      result = p;
-    } else {
-      auto u = Node(PlanKind::kSetOperation, {result, p});
-      u->set_op = sql::SetOpKind::kUnion;
-      u->set_all = true;
-      result = u;
-    }
+    std::vector<ExprPtr> members;
+    for (size_t i : set) members.push_back(keys_.at(i).expr());
+    spec.push_back(Expr::Call("struct", std::move(members)));
   }
-  if (!result) ThrowStatus(Status::Invalid("grouping sets must not be empty"));
-  return DataFrame(df_.session(), result);
+  auto p = Node(PlanKind::kAggregate, {df_.plan()});
+  p->group_by = {Expr::Call("grouping_sets", std::move(spec))};
+  const size_t num_output = std::min(num_output_keys_, keys_.size());
+  for (size_t i = 0; i < num_output; ++i) p->exprs.push_back(keys_[i].expr());
+  for (const auto& c : exprs) p->exprs.push_back(c.expr());
+  return DataFrame(df_.session(), p);
 }
 
 // ---- sampling -----------------------------------------------------------------------------

@@ -384,15 +384,7 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
 // not + 10); any other integral operand its type's full precision.
 DataTypePtr OperandDecimal(const BoundExprPtr& e, const DataTypePtr& t, const DataTypePtr& other) {
   if (t->IsIntegral() && other->id() == TypeId::kDecimal) {
-    if (const Value* v = e->literal_value(); v && !v->is_null()) {
-      uint64_t m = v->i64() < 0 ? 0 - static_cast<uint64_t>(v->i64()) : static_cast<uint64_t>(v->i64());
-      int digits = 1;
-      while (m >= 10) {
-        m /= 10;
-        ++digits;
-      }
-      return DataType::Decimal(digits, 0);
-    }
+    if (DataTypePtr lit = IntegralLiteralDecimal(e)) return lit;
   }
   return DecimalForIntegral(*t);
 }

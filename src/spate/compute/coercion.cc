@@ -90,13 +90,49 @@ DataTypePtr WiderDecimal(const DataType& a, const DataType& b) {
   return DataType::Decimal(range + scale, scale);
 }
 
-DataTypePtr CommonType(const DataTypePtr& a, const DataTypePtr& b) {
-  if (a->SameType(*b)) {
-    if (a->id() == TypeId::kArray) {
-      return DataType::Array(a->element_type(), a->contains_null() || b->contains_null());
+namespace {
+
+// Two types equal but for the nullability of their elements, values and fields: the type
+// whose every such flag allows NULL where either does (Spark's tightest common type).
+DataTypePtr WithEitherNulls(const DataTypePtr& a, const DataTypePtr& b) {
+  switch (a->id()) {
+    case TypeId::kArray:
+      return DataType::Array(WithEitherNulls(a->element_type(), b->element_type()),
+                             a->contains_null() || b->contains_null());
+    case TypeId::kMap:
+      return DataType::Map(WithEitherNulls(a->key_type(), b->key_type()),
+                           WithEitherNulls(a->value_type(), b->value_type()),
+                           a->value_contains_null() || b->value_contains_null());
+    case TypeId::kStruct: {
+      std::vector<Field> fields;
+      for (size_t i = 0; i < a->fields().size(); ++i) {
+        const Field& fa = a->fields()[i];
+        const Field& fb = b->fields()[i];
+        fields.push_back(Field{fa.name, WithEitherNulls(fa.type, fb.type), fa.nullable || fb.nullable});
+      }
+      return DataType::Struct(std::move(fields));
     }
-    return a;
+    default:
+      return a;
   }
+}
+
+}  // namespace
+
+DataTypePtr IntegralLiteralDecimal(const BoundExprPtr& e) {
+  const Value* v = e->literal_value();
+  if (!v || v->is_null() || !e->type()->IsIntegral()) return nullptr;
+  uint64_t m = v->i64() < 0 ? 0 - static_cast<uint64_t>(v->i64()) : static_cast<uint64_t>(v->i64());
+  int digits = 1;
+  while (m >= 10) {
+    m /= 10;
+    ++digits;
+  }
+  return DataType::Decimal(digits, 0);
+}
+
+DataTypePtr CommonType(const DataTypePtr& a, const DataTypePtr& b) {
+  if (a->SameType(*b)) return WithEitherNulls(a, b);
   if (a->id() == TypeId::kNull) return b;
   if (b->id() == TypeId::kNull) return a;
   if (a->IsNumeric() && b->IsNumeric()) return WiderNumeric(a, b);

@@ -14,6 +14,11 @@ namespace spate {
 /// Decimal type that holds every value of an integral type: byte -> decimal(3,0),
 /// short -> (5,0), int -> (10,0), long -> (20,0); decimals are returned unchanged.
 DataTypePtr DecimalForIntegral(const DataType& t);
+/// A non-null integral literal beside a decimal is DECIMAL(its digits, 0) (Spark's
+/// DecimalPrecision with spark.sql.legacy.literal.pickMinimumPrecision, the default);
+/// nullptr for any other expression. Spark's cast to that type is nullable when it is
+/// narrower than DecimalForIntegral of the literal's type (Cast.forceNullable).
+DataTypePtr IntegralLiteralDecimal(const BoundExprPtr& e);
 /// Spark's bounded decimal: precision capped at 38 losing scale down to 6
 /// (DecimalType.adjustPrecisionScale with allowPrecisionLoss=true).
 DataTypePtr AdjustedDecimal(int precision, int scale);

@@ -22,6 +22,7 @@
 #include "spate/compute/function_registry.h"
 #include "spate/compute/function_util.h"
 #include "spate/compute/generators.h"
+#include "spate/compute/nested.h"
 #include "spate/compute/higher_order.h"
 #include "spate/compute/kernel_util.h"
 #include "spate/compute/list_util.h"
@@ -357,7 +358,7 @@ Result<BoundExprPtr> ResolveElementAt(const std::string& name, bool try_mode, Ar
   SPATE_ASSIGN_OR_RETURN(args[1], ImplicitCast(args[1], DataType::Int()));
   DataTypePtr et = args[0]->type()->element_type();
   return MakeScalarCall(
-      name, et, true, args,
+      name, et, ElementNullable(args[0], args[1], true), args,
       [try_mode](const Cols& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& idx = *c[1];
@@ -897,7 +898,8 @@ Result<BoundExprPtr> ResolveMap(Args args, const ResolveContext&) {
                           {"docroot", "https://spark.apache.org/docs/latest"}});
   }
   if (args.empty()) {
-    return MakeLiteral(Value::Map(DataType::Map(DataType::Null(), DataType::Null()), {}, {}));
+    // map(): MAP<VOID, VOID> without NULL values, as Spark's CreateMap of no values.
+    return MakeLiteral(Value::Map(DataType::Map(DataType::Null(), DataType::Null(), false), {}, {}));
   }
   Args keys, values;
   for (size_t i = 0; i < args.size(); i += 2) {

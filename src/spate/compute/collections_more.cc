@@ -12,6 +12,7 @@
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_util.h"
 #include "spate/compute/list_util.h"
+#include "spate/compute/nested.h"
 #include "spate/compute/predicates.h"
 
 namespace spate {
@@ -387,7 +388,7 @@ Result<BoundExprPtr> ResolveGet(Args args, const ResolveContext& rc) {
   SPATE_ASSIGN_OR_RETURN(auto cw, MakeCaseWhen({negative, null_value}, at));
   std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString()};
   return MakeScalarCall(
-      "get", cw->type(), true, {cw},
+      "get", cw->type(), ElementNullable(args[0], args[1]), {cw},
       [](const Cols& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
       [texts](const std::vector<std::string>&) { return CallText("get", texts); });
 }
@@ -409,7 +410,11 @@ Result<BoundExprPtr> ResolveMapContainsKey(Args args, const ResolveContext& rc) 
 Result<BoundExprPtr> ResolveMapEntries(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_entries", args.size(), 1, 1, "1"));
   if (args[0]->type()->id() != TypeId::kMap) return fn::UnexpectedType("map_entries", args, 0, "\"MAP\"");
-  DataTypePtr type = DataType::Array(MapEntryType(args[0]->type()), false);
+  // The entries' values may be NULL only when the map's may (Spark's MapEntries).
+  const DataTypePtr& mt = args[0]->type();
+  DataTypePtr type = DataType::Array(DataType::Struct({Field{"key", mt->key_type(), false},
+                                                      Field{"value", mt->value_type(), mt->value_contains_null()}}),
+                                     false);
   return MakeScalarCall(
       "map_entries", type, args[0]->nullable(), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {

@@ -812,7 +812,9 @@ Result<BoundExprPtr> ResolveEncodeDecode(const std::string& name, bool encode, A
 }
 
 // decode(expr, search, result [, search, result]... [, default]): the result of the first
-// search equal to expr (NULL equals NULL), else default (NULL when absent).
+// search equal to expr (NULL equals NULL), else default. Without a default Spark's Decode
+// ends in ELSE CAST(NULL AS STRING), and so the results take their common type with STRING
+// (ints give BIGINT, decimals DOUBLE; an array fails with DATA_DIFF_TYPES): as Spark 4.2.
 Result<BoundExprPtr> ResolveDecodeCase(Args args, const ResolveContext& rc) {
   const ScalarResolver* eq = FunctionRegistry::Global().FindScalar("<=>");
   std::vector<BoundExprPtr> branches;
@@ -822,7 +824,7 @@ Result<BoundExprPtr> ResolveDecodeCase(Args args, const ResolveContext& rc) {
     branches.push_back(cond);
     branches.push_back(args[k + 1]);
   }
-  BoundExprPtr otherwise = k < args.size() ? args[k] : nullptr;
+  BoundExprPtr otherwise = k < args.size() ? args[k] : MakeLiteral(Value::Null(DataType::String()));
   SPATE_ASSIGN_OR_RETURN(auto cw, MakeCaseWhen(std::move(branches), otherwise));
   std::vector<std::string> texts;
   for (const auto& a : args) texts.push_back(a->ToString());

@@ -74,8 +74,10 @@ Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<Boun
     if (t->id() != TypeId::kArray || t->element_type()->id() != TypeId::kStruct) {
       return mismatch("\"ARRAY<STRUCT>\"");
     }
+    // A field is NULL when it may be, or when the array may hold a NULL struct (Spark's
+    // Inline: the element struct as it is, asNullable when containsNull), or in an outer row.
     for (const auto& f : t->element_type()->fields()) {
-      spec.output.push_back(Field{f.name, f.type, true});
+      spec.output.push_back(Field{f.name, f.type, f.nullable || t->contains_null() || spec.outer});
     }
   } else if (t->id() == TypeId::kArray) {
     spec.output.push_back(Field{"col", t->element_type(), t->contains_null() || spec.outer});

@@ -141,6 +141,14 @@ void RegisterMiscFunctions(FunctionRegistry& r) {
   r.RegisterScalar("uuid", ResolveUuid);
   r.RegisterScalar("nullif", ResolveNullif);
   r.RegisterScalar("nvl2", ResolveNvl2);
+  // grouping(k) / grouping_id(...): the analyzer binds them in the SELECT list, HAVING and
+  // ORDER BY of an aggregate over grouping sets (sql/grouping_sets.h); anywhere else they
+  // reach the registry and fail as in Spark.
+  for (const char* name : {"grouping", "grouping_id"}) {
+    r.RegisterScalar(name, [](Args, const ResolveContext&) -> Result<BoundExprPtr> {
+      return Status::Error("UNSUPPORTED_GROUPING_EXPRESSION", {});
+    });
+  }
 }
 
 }  // namespace spate

@@ -27,12 +27,22 @@ BoundExprPtr MakeGetStructField(BoundExprPtr child, int field_index) {
       [name](const std::vector<std::string>& s) { return s[0] + "." + name; });
 }
 
+bool ElementNullable(const BoundExprPtr& array, const BoundExprPtr& index, bool one_based) {
+  const Value* k = index->literal_value();
+  if (array->call_name() != "array" || !k || k->is_null() || !k->type()->IsIntegral()) return true;
+  const auto& elements = array->children();
+  const int64_t n = static_cast<int64_t>(elements.size());
+  int64_t i = k->i64();
+  if (one_based) i = i > 0 ? i - 1 : i < 0 ? n + i : -1;
+  return i < 0 || i >= n || elements[static_cast<size_t>(i)]->nullable();
+}
+
 Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key) {
   const DataTypePtr& t = child->type();
   if (t->id() == TypeId::kArray) {
     SPATE_ASSIGN_OR_RETURN(key, ImplicitCast(key, DataType::Int()));
     return MakeScalarCall(
-        "[]", t->element_type(), true, {child, key},
+        "[]", t->element_type(), ElementNullable(child, key), {child, key},
         [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
           const Column& arr = *c[0];
           const Column& idx = *c[1];

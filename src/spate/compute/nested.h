@@ -13,4 +13,10 @@ BoundExprPtr MakeGetStructField(BoundExprPtr child, int field_index);
 /// a[i] (0-based; ANSI out of range -> INVALID_ARRAY_INDEX, else NULL) or m[key].
 Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key);
 
+/// Whether an element read from `array` at `index` may be NULL, as Spark computes it
+/// (computeNullabilityFromArray): when `array` is an array(...) call and `index` a
+/// constant that names one of its arguments, that argument's nullability; otherwise true.
+/// `one_based`: element_at's index (1 is the first, -1 the last), else 0-based.
+bool ElementNullable(const BoundExprPtr& array, const BoundExprPtr& index, bool one_based = false);
+
 }  // namespace spate

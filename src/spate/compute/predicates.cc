@@ -191,12 +191,44 @@ Result<std::pair<BoundExprPtr, BoundExprPtr>> CoerceComparison(BoundExprPtr a, B
   return std::make_pair(a, b);
 }
 
+// Whether Spark's coercion of `lit` beside `other` casts it to a narrower decimal first:
+// an integral literal compared with a decimal becomes DECIMAL(its digits, 0), a cast Spark
+// marks nullable when the type cannot hold every value of the literal's type (`1 = 1.0`).
+bool NarrowedLiteral(const BoundExprPtr& lit, const BoundExprPtr& other) {
+  if (other->type()->id() != TypeId::kDecimal) return false;
+  DataTypePtr d = IntegralLiteralDecimal(lit);
+  return d && d->precision() < DecimalForIntegral(*lit->type())->precision();
+}
+
+// Spark's nullability of a comparison (the values do not depend on it): < <= > >= of an
+// integral expression and a decimal literal compare integers (DecimalPrecision's
+// integralAndDecimalLiteral: `i > 1.5` is `i > 1`, a constant beyond BIGINT's range), any
+// other comparison follows its coerced operands, an integral literal beside a decimal
+// narrowed as above.
+bool ComparisonNullable(CmpOp op, const BoundExprPtr& a, const BoundExprPtr& b,
+                        const std::pair<BoundExprPtr, BoundExprPtr>& coerced) {
+  if (op != CmpOp::kEq && op != CmpOp::kNe) {
+    for (const auto& [lit, other] : {std::pair{a, b}, std::pair{b, a}}) {
+      const Value* v = lit->literal_value();
+      if (!v || v->is_null() || lit->type()->id() != TypeId::kDecimal || !other->type()->IsIntegral()) {
+        continue;
+      }
+      const long double x = std::stold(v->ToString());
+      const bool in_range = x >= -9223372036854775808.0L && x <= 9223372036854775807.0L;
+      return in_range && other->nullable();
+    }
+  }
+  return NarrowedLiteral(a, b) || NarrowedLiteral(b, a) || coerced.first->nullable() ||
+         coerced.second->nullable();
+}
+
 Result<BoundExprPtr> ResolveCompare(CmpOp op, std::vector<BoundExprPtr> args) {
   const char* sym = CmpSymbol(op);
   SPATE_ASSIGN_OR_RETURN(auto ab, CoerceComparison(args[0], args[1], sym));
+  const bool nullable = ComparisonNullable(op, args[0], args[1], ab);
   bool ne = op == CmpOp::kNe;
   return MakeScalarCall(
-      sym, DataType::Boolean(), ab.first->nullable() || ab.second->nullable(),
+      sym, DataType::Boolean(), nullable,
       {ab.first, ab.second},
       [op](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) {
         return CompareColumns(op, *c[0], *c[1], n);
@@ -555,8 +587,10 @@ Result<BoundExprPtr> ResolveCoalesce(const std::string& name, std::vector<BoundE
 // value IN (list): true if any equal; NULL if no match and value or any item NULL.
 Result<BoundExprPtr> ResolveInList(std::vector<BoundExprPtr> args) {
   SPATE_ASSIGN_OR_RETURN(args, CoerceToCommon(std::move(args), "in"));
+  bool nullable = false;  // Spark's In: NULL only from a NULL value or list item
+  for (const auto& a : args) nullable |= a->nullable();
   return MakeScalarCall(
-      "in", DataType::Boolean(), true, args,
+      "in", DataType::Boolean(), nullable, args,
       [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         auto out = Buffer::Allocate(bits::BytesFor(n));
         auto valid = Buffer::Allocate(bits::BytesFor(n));

@@ -18,6 +18,7 @@
 #include "spate/compute/higher_order.h"
 #include "spate/compute/nested.h"
 #include "spate/compute/predicates.h"
+#include "spate/sql/grouping_sets.h"
 #include "spate/sql/parser_literals.h"
 #include "spate/sql/time_window.h"
 #include "spate/types/timezone.h"
@@ -135,7 +136,8 @@ class Analyzer::Impl {
                                 const BindHook* hook);
   Result<std::vector<ExprPtr>> ExpandStars(const std::vector<ExprPtr>& items,
                                            const std::vector<Attribute>& scope);
-  Result<Value> EvalConstant(const Expr& e, const char* what);
+  /// The value of a constant expression (`bound_out`: the bound expression).
+  Result<Value> EvalConstant(const Expr& e, const char* what, BoundExprPtr* bound_out = nullptr);
   Result<BoundPlanPtr> PlanRelation(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanTableFunction(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanDataSource(const LogicalPlan& p);
@@ -926,7 +928,7 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(const std::vector<ExprP
   return out;
 }
 
-Result<Value> Analyzer::Impl::EvalConstant(const Expr& e, const char* what) {
+Result<Value> Analyzer::Impl::EvalConstant(const Expr& e, const char* what, BoundExprPtr* bound_out) {
   std::vector<Attribute> empty;
   auto bound = Bind(e, empty, nullptr);
   if (!bound.ok()) {
@@ -934,6 +936,7 @@ Result<Value> Analyzer::Impl::EvalConstant(const Expr& e, const char* what) {
     return bound.status();
   }
   BoundExprPtr b = *bound;
+  if (bound_out) *bound_out = b;
   if (!b->IsConstant()) return NotConstant(e, what);
   auto one = Batch::Make(std::make_shared<const Schema>(), {}, 1);
   EvalContext ctx;
@@ -1106,6 +1109,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
 
 Result<BoundPlanPtr> Analyzer::Impl::PlanValues(const LogicalPlan& p) {
   std::vector<std::vector<Value>> rows;
+  std::vector<std::vector<BoundExprPtr>> cells;  // the bound expressions, for nullability
   size_t width = p.rows.empty() ? 0 : p.rows[0].size();
   for (const auto& row : p.rows) {
     if (row.size() != width) {
@@ -1115,11 +1119,15 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanValues(const LogicalPlan& p) {
                             {"rowIndex", std::to_string(rows.size())}});
     }
     std::vector<Value> vals;
+    std::vector<BoundExprPtr> bound;
     for (const auto& e : row) {
-      SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*e, "VALUES"));
+      BoundExprPtr b;
+      SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*e, "VALUES", &b));
       vals.push_back(std::move(v));
+      bound.push_back(std::move(b));
     }
     rows.push_back(std::move(vals));
+    cells.push_back(std::move(bound));
   }
   std::vector<Field> fields;
   std::vector<ColumnPtr> cols;
@@ -1138,9 +1146,13 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanValues(const LogicalPlan& p) {
                            {{"colName", QuoteIdentifier({"col" + std::to_string(c + 1)})}});
     }
     std::vector<Value> vals;
-    for (const auto& r : rows) {
-      SPATE_ASSIGN_OR_RETURN(auto v, CastValue(r[c], t, CastMode::kAnsi, ctx));
+    for (size_t i = 0; i < rows.size(); ++i) {
+      SPATE_ASSIGN_OR_RETURN(auto v, CastValue(rows[i][c], t, CastMode::kAnsi, ctx));
       vals.push_back(std::move(v));
+      // As Spark's inline tables: a column is nullable when an expression of it is, or its
+      // cast to the column's type (CAST(1 AS DECIMAL(4,2)), Cast.forceNullable).
+      auto cast = MakeCast(cells[i][c], t);
+      nullable |= cells[i][c]->nullable() || (cast.ok() && (*cast)->nullable());
     }
     std::string name = c < p.column_aliases.size() ? p.column_aliases[c] : "col" + std::to_string(c + 1);
     fields.push_back(Field{name, t, nullable});
@@ -1298,6 +1310,17 @@ class Analyzer::Impl::AggregateContext {
   std::vector<std::string> group_names;
   std::vector<AggregateCall> aggs;
   std::vector<std::string> agg_names;
+  /// Per group: whether its output column may be NULL (a key of grouping sets is NULL in
+  /// the sets without it).
+  std::vector<bool> group_nullable;
+  /// Grouping sets (ROLLUP / CUBE / GROUPING SETS): the first `num_keys` groups are the
+  /// keys, bound over the input; the next group is spark_grouping_id (then the set's
+  /// position when sets repeat). grouping() / grouping_id() read the id.
+  bool grouping_sets = false;
+  size_t num_keys = 0;
+  /// The id's column in the expanded input, which aggregate arguments read
+  /// (sum(grouping(k)) counts the rows of the sets without k).
+  BoundExprPtr input_grouping_id;
   /// Select-list aliases, which HAVING may reference (Spark resolves them there).
   std::vector<std::pair<std::string, ExprPtr>> aliases;
   bool has_group_by = true;
@@ -1308,6 +1331,15 @@ class Analyzer::Impl::AggregateContext {
   // The hook binding expressions of the SELECT list / HAVING / ORDER BY against the
   // aggregate's output.
   Result<std::optional<BoundExprPtr>> Hook(const Expr& e) {
+    if (grouping_sets && e.kind == ExprKind::kCall && (e.name == "grouping" || e.name == "grouping_id")) {
+      SPATE_ASSIGN_OR_RETURN(auto ref, BindGrouping(e, GroupRef(num_keys)));
+      return std::optional<BoundExprPtr>(ref);
+    }
+    if (grouping_sets && e.kind == ExprKind::kColumn && e.name_parts.size() == 1 &&
+        EqualsIgnoreCase(e.name_parts[0], "grouping__id") &&
+        !impl_->Bind(e, *child_scope_, nullptr).ok()) {
+      return std::optional<BoundExprPtr>(GroupRef(num_keys));  // Hive's name of grouping_id()
+    }
     if (e.kind == ExprKind::kCall &&
         FunctionRegistry::Global().KindOf(e.name) == FunctionKind::kAggregate) {
       SPATE_ASSIGN_OR_RETURN(auto ref, AddAggregate(e));
@@ -1320,11 +1352,7 @@ class Analyzer::Impl::AggregateContext {
       if (b.ok()) {
         std::string text = (*b)->ToString();
         for (size_t i = 0; i < group_texts.size(); ++i) {
-          if (group_texts[i] == text) {
-            return std::optional<BoundExprPtr>(
-                MakeColumnRef(static_cast<int>(i), groups[i]->type(), groups[i]->nullable(),
-                              OutputLabel(static_cast<int>(i))));
-          }
+          if (group_texts[i] == text) return std::optional<BoundExprPtr>(GroupRef(i));
         }
         if (e.kind == ExprKind::kColumn && e.name_parts.size() > 1) {
           // A struct field of a grouping key (`window.start` after GROUP BY window(...)).
@@ -1336,8 +1364,7 @@ class Analyzer::Impl::AggregateContext {
             std::string ptext = (*pb)->ToString();
             for (size_t i = 0; i < group_texts.size(); ++i) {
               if (group_texts[i] != ptext) continue;
-              BoundExprPtr out = MakeColumnRef(static_cast<int>(i), groups[i]->type(), groups[i]->nullable(),
-                                               OutputLabel(static_cast<int>(i)));
+              BoundExprPtr out = GroupRef(i);
               size_t f = k;
               for (; f < e.name_parts.size(); ++f) {
                 if (out->type()->id() != TypeId::kStruct) break;
@@ -1371,21 +1398,80 @@ class Analyzer::Impl::AggregateContext {
   }
 
  private:
-  std::string OutputLabel(int i) const { return group_texts[i]; }
+  // A reference to group i in the aggregate's output.
+  BoundExprPtr GroupRef(size_t i) const {
+    return MakeColumnRef(static_cast<int>(i), groups[i]->type(), group_nullable[i], group_texts[i]);
+  }
+
+  std::string KeyList(const std::vector<std::string>& texts) const {
+    std::string out;
+    for (size_t i = 0; i < texts.size(); ++i) out += (i ? "," : "") + texts[i];
+    return out;
+  }
+
+  // grouping(k): bit (n - 1 - i) of the grouping id for key i, a TINYINT; grouping_id()
+  // (or with the keys in order): the id (Spark's ResolveGroupingAnalytics).
+  Result<BoundExprPtr> BindGrouping(const Expr& e, const BoundExprPtr& id) {
+    std::vector<std::string> texts;
+    for (const auto& c : e.children) {
+      SPATE_ASSIGN_OR_RETURN(auto b, impl_->Bind(*c, *child_scope_, nullptr));
+      texts.push_back(b->ToString());
+    }
+    std::vector<std::string> keys(group_texts.begin(), group_texts.begin() + num_keys);
+    if (e.name == "grouping_id") {
+      if (!texts.empty() && texts != keys) {
+        return Status::Error("GROUPING_ID_COLUMN_MISMATCH",
+                             {{"groupingIdColumn", KeyList(texts)}, {"groupByColumns", KeyList(keys)}});
+      }
+      return id;
+    }
+    if (texts.size() != 1) {
+      return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                           {{"functionName", "`grouping`"}, {"expectedNum", "1"},
+                            {"actualNum", std::to_string(texts.size())},
+                            {"docroot", "https://spark.apache.org/docs/latest"}});
+    }
+    auto key = std::find(keys.begin(), keys.end(), texts[0]);
+    if (key == keys.end()) {
+      return Status::Error("GROUPING_COLUMN_MISMATCH",
+                           {{"grouping", texts[0]}, {"groupingColumns", KeyList(keys)}});
+    }
+    const int shift = static_cast<int>(keys.end() - key) - 1;
+    // CAST((shiftright(id, shift) & 1) AS TINYINT), bound with `id` for a placeholder.
+    ExprPtr placeholder = Expr::Col(std::string(kGroupingIdName));
+    ExprPtr bit = Expr::Cast(
+        Expr::Call("&", {Expr::Call("shiftright", {placeholder, Expr::Lit(Value::Int(shift))}),
+                         Expr::Lit(Value::Long(1))}),
+        DataType::Byte());
+    BindHook to_id = [&](const Expr& x) -> Result<std::optional<BoundExprPtr>> {
+      if (&x == placeholder.get()) return std::optional<BoundExprPtr>(id);
+      return std::optional<BoundExprPtr>();
+    };
+    return impl_->Bind(*bit, *child_scope_, &to_id);
+  }
 
   Result<BoundExprPtr> AddAggregate(const Expr& e) {
     for (const auto& c : e.children) {
       if (ContainsAggregate(*c)) return Status::Error("NESTED_AGGREGATE_FUNCTION", {});
     }
+    // Over grouping sets the arguments may read grouping() / grouping_id() of their row.
+    BindHook input_hook = [this](const Expr& x) -> Result<std::optional<BoundExprPtr>> {
+      if (x.kind == ExprKind::kCall && (x.name == "grouping" || x.name == "grouping_id")) {
+        SPATE_ASSIGN_OR_RETURN(auto ref, BindGrouping(x, input_grouping_id));
+        return std::optional<BoundExprPtr>(ref);
+      }
+      return std::optional<BoundExprPtr>();
+    };
+    const BindHook* arg_hook = grouping_sets ? &input_hook : nullptr;
     std::vector<BoundExprPtr> args;
     for (const auto& c : e.children) {
       if (c->kind == ExprKind::kStar) continue;  // count(*)
-      SPATE_ASSIGN_OR_RETURN(auto b, impl_->Bind(*c, *child_scope_, nullptr));
+      SPATE_ASSIGN_OR_RETURN(auto b, impl_->Bind(*c, *child_scope_, arg_hook));
       args.push_back(b);
     }
     BoundExprPtr filter;
     if (e.filter) {
-      SPATE_ASSIGN_OR_RETURN(filter, impl_->Bind(*e.filter, *child_scope_, nullptr));
+      SPATE_ASSIGN_OR_RETURN(filter, impl_->Bind(*e.filter, *child_scope_, arg_hook));
     }
     SPATE_ASSIGN_OR_RETURN(auto fn, MakeAggregate(e.name, args, e.is_distinct, e.ignore_nulls));
     std::vector<std::string> arg_text;
@@ -1519,13 +1605,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   for (const auto& it : items) names.push_back(ItemName(*it));
 
   BoundPlanPtr base = child;           // input of the window/projection
+  // Grouping sets: the input expanded per set, and the aggregate's grouping columns over it.
+  BoundPlanPtr expand;
+  std::vector<BoundExprPtr> expand_groups;
   std::optional<AggregateContext> agg;
   BindHook agg_hook;
   const BindHook* hook = nullptr;
   if (has_agg) {
     agg.emplace(this, &child_scope);
     // Grouping expressions: ordinals, select aliases, or expressions over the input.
-    for (const auto& g : group_by) {
+    auto resolve_group = [&](const ExprPtr& g) -> Result<std::pair<ExprPtr, BoundExprPtr>> {
       ExprPtr ge = g;
       if (g->kind == ExprKind::kLiteral && g->literal.type()->IsIntegral() &&
           conf_.GetOr("spark.sql.groupByOrdinal", "true") == "true") {
@@ -1558,9 +1647,62 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
         }
       }
       if (!b.ok()) return b.status();
-      agg->groups.push_back(*b);
-      agg->group_texts.push_back((*b)->ToString());
+      return std::make_pair(ge, *b);
+    };
+    auto add_group = [&](const ExprPtr& ge, const BoundExprPtr& b, bool nullable) {
+      agg->groups.push_back(b);
+      agg->group_texts.push_back(b->ToString());
       agg->group_names.push_back(ge->kind == ExprKind::kAlias ? ge->name : ge->DisplayName());
+      agg->group_nullable.push_back(nullable);
+    };
+    if (HasGroupingAnalytics(group_by)) {
+      // ROLLUP / CUBE / GROUPING SETS: one aggregate over the input expanded per set.
+      std::map<const Expr*, std::pair<ExprPtr, BoundExprPtr>> resolved;
+      auto identity = [&](const ExprPtr& g) -> Result<std::string> {
+        if (ContainsAggregate(*g)) {
+          // Spark's Expand computes the aggregate below its own grouping and fails so.
+          return Status::Error("MISSING_GROUP_BY", {});
+        }
+        SPATE_ASSIGN_OR_RETURN(auto r, resolve_group(g));
+        resolved[g.get()] = r;
+        return r.second->ToString();
+      };
+      SPATE_ASSIGN_OR_RETURN(GroupingSets sets, ExpandGroupingAnalytics(group_by, identity));
+      std::vector<BoundExprPtr> keys;
+      std::vector<std::string> key_names;
+      for (const auto& k : sets.keys) {
+        const auto& [ge, b] = resolved.at(k.get());
+        add_group(ge, b, true);
+        keys.push_back(b);
+        key_names.push_back(agg->group_names.back());
+      }
+      SPATE_ASSIGN_OR_RETURN(
+          expand, PlanGroupingExpand(child, keys, key_names, sets,
+                                     [this](std::string n, DataTypePtr t, bool nl) {
+                                       return MakeAttr(std::move(n), std::move(t), nl);
+                                     }));
+      agg->grouping_sets = true;
+      agg->num_keys = keys.size();
+      // The expanded keys, the id (and the position): the aggregate's grouping columns.
+      for (size_t i = child_scope.size(); i < expand->output.size(); ++i) {
+        const Attribute& a = expand->output[i];
+        expand_groups.push_back(MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()));
+        if (i - child_scope.size() < keys.size()) {
+          agg->group_nullable[i - child_scope.size()] = a.nullable;
+        } else {
+          if (!agg->input_grouping_id) agg->input_grouping_id = expand_groups.back();
+          // Not an expression of the input: no select item matches its text.
+          agg->groups.push_back(expand_groups.back());
+          agg->group_texts.push_back("\x01" + a.name);
+          agg->group_names.push_back(a.name);
+          agg->group_nullable.push_back(false);
+        }
+      }
+    } else {
+      for (const auto& g : group_by) {
+        SPATE_ASSIGN_OR_RETURN(auto r, resolve_group(g));
+        add_group(r.first, r.second, r.second->nullable());
+      }
     }
     agg_hook = [&agg](const Expr& e) { return agg->Hook(e); };
     hook = &agg_hook;
@@ -1666,12 +1808,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   // Build the plan: [Aggregate] -> [Filter having] -> [Window] -> Project -> [Sort] -> [Project]
   if (has_agg) {
     auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
-    a->children.push_back(child);
-    a->group_exprs = agg->groups;
+    a->children.push_back(expand ? expand : child);
+    a->group_exprs = expand ? expand_groups : agg->groups;
     a->aggregates = agg->aggs;
     for (size_t i = 0; i < agg->groups.size(); ++i) {
       int idx = agg->groups[i]->column_index();
-      if (idx >= 0) {
+      if (expand) {
+        a->output.push_back(i < agg->num_keys
+                                ? MakeAttr(agg->group_names[i], agg->groups[i]->type(), agg->group_nullable[i])
+                                : expand->output[child_scope.size() + i]);
+      } else if (idx >= 0) {
         Attribute attr = child_scope[idx];
         a->output.push_back(attr);
       } else {

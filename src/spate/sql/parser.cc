@@ -9,7 +9,10 @@
 //     kFilter(is_having) over kAggregate with no grouping, as AstBuilder does. GROUP BY ALL
 //     is a single kColumn {"ALL"} in group_by (as Spark's UnresolvedAttribute("ALL"); the
 //     analyzer expands it unless a column named ALL exists). GROUP BY () is a kAggregate
-//     with empty group_by. GROUPING SETS (...) is Call("grouping_sets", [struct(...)...]).
+//     with empty group_by. ROLLUP / CUBE / GROUPING SETS are Call("rollup" | "cube" |
+//     "grouping_sets", ...) whose arguments are the sets, each Call("struct", [exprs]) (a
+//     bare expression is a set of one), and inside GROUPING SETS also nested rollup / cube
+//     calls; `GROUP BY a, b WITH ROLLUP` is rollup(struct(a), struct(b)).
 //   - Named windows (OVER w + WINDOW w AS (...)) are substituted by the parser; a
 //     WindowDef with a non-empty ref_name never leaves the parser.
 //   - x IS [NOT] TRUE/FALSE -> [not](x <=> true/false); IS [NOT] UNKNOWN -> isnull /
@@ -319,6 +322,9 @@ class Parser {
   Result<PlanPtr> ParseQuerySpecification();
   Result<PlanPtr> ParseQueryOrganization(PlanPtr plan);
   Result<std::vector<ExprPtr>> ParseGroupBy();
+  Result<ExprPtr> ParseGroupingAnalytics();
+  Result<ExprPtr> ParseGroupingSet();
+  bool IsGroupingAnalyticsStart() const;
   Status ParseWindowClause(WindowDefs* defs);
   Result<PlanPtr> ApplyWindows(PlanPtr plan, const WindowDefs& defs, bool report_missing);
   Result<PlanPtr> ParseFromClause();
@@ -1391,6 +1397,58 @@ Result<PlanPtr> Parser::ParseQuerySpecification() {
   return plan;
 }
 
+Result<ExprPtr> Parser::ParseGroupingSet() {
+  // '(' [expression, ...] ')' | expression: a parenthesized list is a set unless more of an
+  // expression follows it (`(a + 1) * 2`), then it is parsed again as one expression.
+  int64_t pos = Peek().begin;
+  if (Peek().IsOp("(")) {
+    const size_t save = pos_;
+    Advance();
+    std::vector<ExprPtr> items;
+    Status st = Status::OK();
+    if (!Peek().IsOp(")")) {
+      auto list = ParseExpressionList();
+      if (list.ok()) items = std::move(*list); else st = list.status();
+    }
+    if (st.ok() && MatchOp(")") && (Peek().IsOp(",") || Peek().IsOp(")"))) {
+      return Positioned(Expr::Call("struct", std::move(items)), pos);
+    }
+    if (backtracks_left_-- <= 0) return st.ok() ? Status::Invalid("grouping set too ambiguous") : st;
+    pos_ = save;
+  }
+  SPATE_ASSIGN_OR_RETURN(ExprPtr e, ParseExpression());
+  return Positioned(Expr::Call("struct", {std::move(e)}), pos);
+}
+
+Result<ExprPtr> Parser::ParseGroupingAnalytics() {
+  // ROLLUP (set, ...) | CUBE (set, ...) | GROUPING SETS (element, ...), an element being a
+  // set or a nested ROLLUP / CUBE; the caller checked the leading words.
+  int64_t pos = Peek().begin;
+  std::string kind = ToLower(Advance().text);
+  if (kind == "grouping") {
+    Advance();
+    kind = "grouping_sets";
+  }
+  SPATE_RETURN_IF_ERROR(ExpectOp("("));
+  std::vector<ExprPtr> items;
+  do {
+    if (kind == "grouping_sets" && IsGroupingAnalyticsStart()) {
+      SPATE_ASSIGN_OR_RETURN(ExprPtr nested, ParseGroupingAnalytics());
+      items.push_back(std::move(nested));
+      continue;
+    }
+    SPATE_ASSIGN_OR_RETURN(ExprPtr set, ParseGroupingSet());
+    items.push_back(std::move(set));
+  } while (MatchOp(","));
+  SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+  return Positioned(Expr::Call(kind, std::move(items)), pos);
+}
+
+bool Parser::IsGroupingAnalyticsStart() const {
+  return ((Peek().Is("ROLLUP") || Peek().Is("CUBE")) && Peek(1).IsOp("(")) ||
+         (Peek().Is("GROUPING") && Peek(1).Is("SETS"));
+}
+
 Result<std::vector<ExprPtr>> Parser::ParseGroupBy() {
   std::vector<ExprPtr> exprs;
   // GROUP BY (): a global aggregate.
@@ -1400,27 +1458,9 @@ Result<std::vector<ExprPtr>> Parser::ParseGroupBy() {
     return exprs;
   }
   do {
-    if (Peek().Is("GROUPING") && Peek(1).Is("SETS")) {
-      int64_t pos = Advance().begin;
-      Advance();
-      SPATE_RETURN_IF_ERROR(ExpectOp("("));
-      std::vector<ExprPtr> sets;
-      do {
-        int64_t set_pos = Peek().begin;
-        std::vector<ExprPtr> items;
-        if (MatchOp("(")) {
-          if (!Peek().IsOp(")")) {
-            SPATE_ASSIGN_OR_RETURN(items, ParseExpressionList());
-          }
-          SPATE_RETURN_IF_ERROR(ExpectOp(")"));
-        } else {
-          SPATE_ASSIGN_OR_RETURN(ExprPtr e, ParseExpression());
-          items.push_back(std::move(e));
-        }
-        sets.push_back(Positioned(Expr::Call("struct", std::move(items)), set_pos));
-      } while (MatchOp(","));
-      SPATE_RETURN_IF_ERROR(ExpectOp(")"));
-      exprs.push_back(Positioned(Expr::Call("grouping_sets", std::move(sets)), pos));
+    if (IsGroupingAnalyticsStart()) {
+      SPATE_ASSIGN_OR_RETURN(ExprPtr e, ParseGroupingAnalytics());
+      exprs.push_back(std::move(e));
       continue;
     }
     SPATE_ASSIGN_OR_RETURN(ExprPtr e, ParseExpression());
@@ -1430,7 +1470,9 @@ Result<std::vector<ExprPtr>> Parser::ParseGroupBy() {
     Advance();
     int64_t pos = Peek().begin;
     std::string kind = ToLower(Advance().text);
-    exprs = {Positioned(Expr::Call(kind, std::move(exprs)), pos)};
+    std::vector<ExprPtr> sets;
+    for (auto& e : exprs) sets.push_back(Expr::Call("struct", {std::move(e)}));
+    exprs = {Positioned(Expr::Call(kind, std::move(sets)), pos)};
   }
   return exprs;
 }

@@ -567,13 +567,25 @@ TEST(ParserTest, GroupByOrdinalsAllAndEmpty) {
 }
 
 TEST(ParserTest, GroupByRollupCubeAndGroupingSets) {
-  EXPECT_EQ(Parse("SELECT a FROM t GROUP BY ROLLUP(a, b)").plan->group_by[0]->ToString(),
-            "rollup(a, b)");
-  EXPECT_EQ(Parse("SELECT a FROM t GROUP BY a, b WITH CUBE").plan->group_by[0]->ToString(),
-            "cube(a, b)");
-  EXPECT_EQ(
-      Parse("SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, ())").plan->group_by[0]->ToString(),
-      "grouping_sets(struct(a, b), struct(a), struct())");
+  auto group_by = [](const std::string& sql) {
+    const Statement st = Parse(sql);
+    std::string out;
+    for (const auto& e : st.plan->group_by) out += (out.empty() ? "" : " | ") + e->ToString();
+    return out;
+  };
+  EXPECT_EQ(group_by("SELECT a FROM t GROUP BY ROLLUP(a, b)"), "rollup(struct(a), struct(b))");
+  EXPECT_EQ(group_by("SELECT a FROM t GROUP BY a, b WITH CUBE"), "cube(struct(a), struct(b))");
+  EXPECT_EQ(group_by("SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, ())"),
+            "grouping_sets(struct(a, b), struct(a), struct())");
+  // A parenthesized list is a set; a parenthesized expression that goes on is one expression.
+  EXPECT_EQ(group_by("SELECT a FROM t GROUP BY CUBE((a, b), (a + 1) * 2, (c))"),
+            "cube(struct(a, b), struct(((a + 1) * 2)), struct(c))");
+  // Mixed and nested forms.
+  EXPECT_EQ(group_by("SELECT a FROM t GROUP BY a, ROLLUP(b, c), GROUPING SETS (ROLLUP(d), CUBE(e), ())"),
+            "a | rollup(struct(b), struct(c)) | "
+            "grouping_sets(rollup(struct(d)), cube(struct(e)), struct())");
+  EXPECT_FALSE(ParseStatement("SELECT a FROM t GROUP BY ROLLUP(a").ok());
+  EXPECT_FALSE(ParseStatement("SELECT a FROM t GROUP BY GROUPING SETS a").ok());
 }
 
 TEST(ParserTest, WindowTimeGroupBy) {

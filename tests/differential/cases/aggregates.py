@@ -34,6 +34,64 @@ sql_case("rollup", f"SELECT g, i > 1 AS big, count(*) AS n FROM {T} GROUP BY ROL
 sql_case("cube", f"SELECT g, i % 2 AS p, sum(i) FROM {T} GROUP BY CUBE(g, i % 2)")
 sql_case("grouping_sets", f"SELECT g, i, count(*) FROM {T} GROUP BY GROUPING SETS ((g), (i), ())")
 sql_case("grouping_function", f"SELECT g, grouping(g) AS gg, count(*) FROM {T} GROUP BY ROLLUP(g)")
+
+# Grouping sets in SQL: ROLLUP / CUBE / GROUPING SETS, WITH ROLLUP / WITH CUBE, mixed and
+# nested forms, grouping() / grouping_id() / grouping__id in the select list, HAVING,
+# ORDER BY, windows and aggregate arguments, and their errors.
+GS = "grouping_sets_sql"
+sql_case(f"{GS}/rollup_grouping_columns",
+         f"SELECT g, i, count(*), grouping(g), grouping_id(), grouping_id(g, i) FROM {T} GROUP BY ROLLUP(g, i)")
+sql_case(f"{GS}/repeated_set", f"SELECT g, i, count(*) FROM {T} GROUP BY GROUPING SETS ((g), (i), (), (g))")
+sql_case(f"{GS}/rollup_then_plain_key", f"SELECT i, g, grouping_id() FROM {T} GROUP BY ROLLUP(i), g")
+sql_case(f"{GS}/with_cube", f"SELECT g, i, grouping_id(), sum(d) FROM {T} GROUP BY g, i WITH CUBE")
+sql_case(f"{GS}/with_rollup", f"SELECT g, i > 1 AS big, count(*) FROM {T} GROUP BY g, i > 1 WITH ROLLUP")
+sql_case(f"{GS}/plain_key_times_grouping_sets", f"SELECT g, i, count(*) FROM {T} GROUP BY g, GROUPING SETS ((i), ())")
+sql_case(f"{GS}/cube_times_rollup", f"SELECT g, i, d, count(*) FROM {T} GROUP BY CUBE(g), ROLLUP(i, d)")
+sql_case(f"{GS}/nested_in_grouping_sets", f"SELECT g, i, count(*) FROM {T} GROUP BY GROUPING SETS (ROLLUP(g), CUBE(i))")
+sql_case(f"{GS}/rollup_tuple", f"SELECT g, i, count(*) FROM {T} GROUP BY ROLLUP((g, i))")
+sql_case(f"{GS}/cube_tuple_and_expression", f"SELECT g, i, i % 2, count(*) FROM {T} GROUP BY CUBE((g, i), (i % 2))")
+sql_case(f"{GS}/rollup_repeated_key", f"SELECT g, count(*) FROM {T} GROUP BY ROLLUP(g, g)")
+sql_case(f"{GS}/one_set", f"SELECT g, count(*) FROM {T} GROUP BY GROUPING SETS ((g, i))")
+sql_case(f"{GS}/empty_set_only", f"SELECT count(*), grouping_id() FROM {T} GROUP BY GROUPING SETS (())")
+sql_case(f"{GS}/empty_input", f"SELECT g, count(*) FROM {T} WHERE i > 100 GROUP BY ROLLUP(g)")
+sql_case(f"{GS}/count_of_key", f"SELECT g, count(g), min(g) FROM {T} GROUP BY CUBE(g)")
+sql_case(f"{GS}/key_in_expression", f"SELECT g, i + 1, upper(g), count(*) FROM {T} GROUP BY CUBE(g, i)")
+sql_case(f"{GS}/select_alias_key", f"SELECT upper(g) AS u, count(*) FROM {T} GROUP BY ROLLUP(u)")
+sql_case(f"{GS}/expression_key", f"SELECT upper(g), sum(m) FROM {T} GROUP BY ROLLUP(upper(g))")
+sql_case(f"{GS}/ordinal_key", f"SELECT g, count(*) FROM {T} GROUP BY ROLLUP(1)")
+sql_case(f"{GS}/ordinal_out_of_range", f"SELECT g, count(*) FROM {T} GROUP BY ROLLUP(5)")
+sql_case(f"{GS}/hive_grouping__id", f"SELECT g, grouping__id FROM {T} GROUP BY ROLLUP(g)")
+sql_case(f"{GS}/types", f"SELECT grouping(g) + 1 AS x, typeof(grouping(g)), typeof(grouping_id()) FROM {T} GROUP BY ROLLUP(g)")
+sql_case(f"{GS}/types_ansi_off", f"SELECT g, grouping(g), grouping_id(g) FROM {T} GROUP BY CUBE(g)",
+         conf={"spark.sql.ansi.enabled": "false"})
+sql_case(f"{GS}/having_and_order_by_grouping",
+         f"SELECT g, sum(i) FROM {T} GROUP BY ROLLUP(g) HAVING grouping(g) = 0 ORDER BY grouping(g), g")
+sql_case(f"{GS}/having_aggregate_and_grouping",
+         f"SELECT g, count(*) FROM {T} GROUP BY CUBE(g) HAVING count(*) > 1 AND grouping(g) = 1")
+sql_case(f"{GS}/having_grouping_id", f"SELECT g, i, count(*) FROM {T} GROUP BY CUBE(g, i) HAVING grouping_id(g, i) = 2")
+sql_case(f"{GS}/having_key", f"SELECT g AS x, count(*) FROM {T} GROUP BY CUBE(x) HAVING x IS NOT NULL")
+sql_case(f"{GS}/order_by_grouping_id",
+         f"SELECT g, i, count(*) FROM {T} GROUP BY GROUPING SETS ((g, i), (g), ()) ORDER BY grouping_id(), g, i")
+sql_case(f"{GS}/order_by_key_nulls_last", f"SELECT g, count(*) FROM {T} GROUP BY ROLLUP(g) ORDER BY g NULLS LAST")
+sql_case(f"{GS}/order_by_ordinal", f"SELECT g, grouping(g) FROM {T} GROUP BY ROLLUP(g) ORDER BY 2, 1")
+sql_case(f"{GS}/window_over_grouping",
+         f"SELECT g, sum(count(*)) OVER (PARTITION BY grouping(g)) AS w FROM {T} GROUP BY ROLLUP(g)")
+sql_case(f"{GS}/grouping_in_aggregate", f"SELECT g, sum(grouping(g)), max(grouping_id()) FROM {T} GROUP BY ROLLUP(g)")
+sql_case(f"{GS}/star", f"SELECT * FROM {T} GROUP BY ROLLUP(g, i, d, m)")
+sql_case(f"{GS}/decimal_and_double_keys", f"SELECT m, d, count(*) FROM {T} GROUP BY CUBE(m, d)")
+sql_case(f"{GS}/distinct_aggregate", f"SELECT g, count(DISTINCT i), sum(DISTINCT i) FROM {T} GROUP BY ROLLUP(g)")
+sql_case(f"{GS}/subquery_input",
+         f"SELECT k, count(*) FROM (SELECT g || '-' || i AS k FROM {T}) GROUP BY GROUPING SETS ((k), ())")
+sql_case(f"{GS}/over_range", "SELECT id % 3 AS a, id % 5 AS b, count(*), sum(id) FROM range(1000) GROUP BY CUBE(a, b)")
+sql_case(f"{GS}/error_grouping_without_sets", f"SELECT grouping(g) FROM {T} GROUP BY g")
+sql_case(f"{GS}/error_grouping_without_group_by", f"SELECT grouping(g) FROM {T}")
+sql_case(f"{GS}/error_grouping_in_where", f"SELECT g FROM {T} WHERE grouping(g) = 0")
+sql_case(f"{GS}/error_grouping_not_a_key", f"SELECT grouping(i) FROM {T} GROUP BY ROLLUP(g)")
+sql_case(f"{GS}/error_grouping_two_arguments", f"SELECT g, grouping(g, i) FROM {T} GROUP BY CUBE(g, i)")
+sql_case(f"{GS}/error_grouping_id_other_keys", f"SELECT grouping_id(i) FROM {T} GROUP BY ROLLUP(g, i)")
+sql_case(f"{GS}/error_grouping_id_other_order", f"SELECT g, grouping_id(i, g) FROM {T} GROUP BY CUBE(g, i)")
+sql_case(f"{GS}/error_not_grouped", f"SELECT g, i FROM {T} GROUP BY ROLLUP(g)")
+sql_case(f"{GS}/error_aggregate_in_rollup", f"SELECT g, count(*) FROM {T} GROUP BY ROLLUP(sum(i))")
 sql_case("aggregate_in_order_by", f"SELECT g FROM {T} GROUP BY g ORDER BY sum(i) DESC NULLS LAST, g")
 sql_case("distinct_and_plain", f"SELECT g, count(DISTINCT i), count(i), sum(i) FROM {T} GROUP BY g")
 sql_case("not_grouped_column", f"SELECT g, i FROM {T} GROUP BY g")
@@ -101,13 +159,9 @@ pins({
     'agg_global/stddev_pop(d)': Differs("D3", "rows", "4f3f8d2a1e"),
     'agg_global/var_pop(d)': Differs("D3", "rows", "4b8165e420"),
     'agg_global/var_samp(d)': Differs("D3", "rows", "e3cc44a551"),
-    'cube': Differs("D6", "error", "118e12bdb7"),
     'decimal_sum_precision': Differs("D7", "error", "535250357b"),
     'df_agg_dict': Differs("D9", "schema", "eed6aa6c12"),
     'df_agg_non_numeric_sum': Differs("D7", "error", "df07a5d136"),
     'group_by_all': Differs("D6", "error", "aeb39f120f"),
-    'grouping_function': Differs("D6", "error", "f1c1460fb0"),
-    'grouping_sets': Differs("D6", "error", "8435f5b877"),
     'percentile_interp': Differs("D9", "schema", "1785579d96"),
-    'rollup': Differs("D6", "error", "494397564f"),
 })

@@ -56,5 +56,4 @@ pins({
     'array/reverse(a)': Differs("D6", "error", "930dd268b5"),
     'collection_literal/array(struct(1 AS a), struct(2 AS a)).a': Differs("D6", "error", "e00bd8e8ea"),
     "collection_literal/array_distinct(array(1.0D, -0.0D, 0.0D, double('NaN'), double('NaN')))": Differs("D9", "rows", "dc400cacd8"),
-    'inline_structs': Differs("D1", "nullability", "e33975bef1"),
 })

@@ -86,6 +86,39 @@ def grouping_sets_bad_column(s):
     return _sales(s).groupingSets([["v"]], "g").agg(F.sum("v").alias("s"))
 
 
+@case
+def cube_grouping_functions(s):
+    F = s.F
+    return _sales(s).cube("g", "k").agg(F.grouping("g").alias("gg"), F.grouping_id().alias("gid"),
+                                        F.grouping_id("g", "k").alias("gid2"), F.sum("v").alias("s"))
+
+
+@case
+def rollup_grouping_id_mismatch(s):
+    F = s.F
+    return _sales(s).rollup("g", "k").agg(F.grouping_id("k").alias("gid"))
+
+
+@case(ordered=True)
+def rollup_sorted_by_grouping(s):
+    F = s.F
+    df = _sales(s).rollup("g").agg(F.grouping("g").alias("gg"), F.count("*").alias("n"))
+    return df.orderBy("gg", F.col("g").asc_nulls_last())
+
+
+@case
+def grouping_sets_reordered_keys(s):
+    F = s.F
+    return _sales(s).groupingSets([["k"], ["g", "k"]], "g", "k").agg(F.grouping_id().alias("gid"),
+                                                                      F.count("*").alias("n"))
+
+
+@case
+def grouping_without_sets(s):
+    F = s.F
+    return _sales(s).groupBy("g").agg(F.grouping("g"))
+
+
 # ---- sampling -----------------------------------------------------------------------------
 
 def _ids(df):
@@ -600,5 +633,4 @@ pins({
     'read_changes_delta': Differs("D7", "error", "5b79f3c823"),
     'read_stream_changes_delta': Differs("D7", "error", "865318f093"),
     'to_json_shape': Differs("D21", "value", "062340a647"),
-    'tvf_inline': Differs("D1", "nullability", "26cb501ba4"),
 })

@@ -24,6 +24,15 @@ expr_cases("decimal_literal", "", [
     "10.0 div 3", "try_add(CAST(9.9 AS decimal(2,1)), CAST(9.9 AS decimal(2,1)))",
     "CAST(1 AS decimal(3,0)) / CAST(7 AS decimal(3,0))", "1.000 = 1",
 ])
+# Comparisons of a decimal with an integral literal: Spark casts the literal to DECIMAL(its
+# digits, 0) first, a cast it marks nullable unless that holds every value of the type.
+expr_cases("decimal_compare_literal", "", [
+    "1 = 1.0", "1.5 > 2L", "1.0 = 1000000000", "1.0 = 10000000000", "1.0 <=> 1", "100 = 1.0",
+    "1.0 IN (1, 2)", "-7 < 1.5", "1.0 = CAST(1 AS TINYINT)",
+])
+expr_cases("decimal_compare_columns", "VALUES (CAST(1 AS DECIMAL(4,2)), 3, 2L) AS t(m, i, l)", [
+    "m = 1", "m + 1", "i = 1.5", "m = i", "m >= l", "m <> 99", "l < 2.5",
+])
 expr_cases("decimal_ansi_off", "", [
     "CAST(99999999999999999999999999999999999999 AS decimal(38,0)) + 1",
     "CAST(1e37 AS decimal(38,0)) * 100", "CAST(123.456 AS decimal(2,1))", "CAST('abc' AS decimal(5,2))",
@@ -33,5 +42,4 @@ expr_cases("decimal_ansi_off", "", [
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    'decimal_literal/1.000 = 1': Differs("D2", "nullability", "a008182a0c"),
 })

@@ -104,6 +104,10 @@ expr_cases("charsets", "", [
     "decode(encode('a', 'UTF-32'), 'UTF-32')", "decode(x'61', 'bar')", "decode(NULL, 'UTF-8')",
     "decode(2, 1, 'a', 2, 'b', 'c')", "decode(NULL, 6, 'Spark', NULL, 'SQL', 4, 'rocks')",
     "decode(5, 1, 'a')", "decode(5, 1, 'a', 'z')", "decode('x', 'x', 1, 'y', 2.5)",
+    "decode(2, 1, 1, 2, 2)", "decode(2, 1, 1, 2, 2.5)", "decode(2, 1, 1, 2.5)", "decode(2, 1, 1.5, 2, 2.55)",
+    "decode(2, 1, 1L, 2, 2.5, NULL)", "decode(2, 1, true)", "decode(2, 1, DATE'2020-01-01')",
+    "decode(2, 1, 1.5D)", "decode(2, 1, CAST(1 AS TINYINT))", "decode(2, 1, array(1))", "decode(2, 1, NULL)",
+    "decode(2, 1, 1.5, 2, 'a')",
     "is_valid_utf8(x'61ff')", "is_valid_utf8('abc')", "make_valid_utf8(x'61ff62')",
     "make_valid_utf8(x'e282')", "make_valid_utf8(x'eda080')", "validate_utf8(x'61ff')",
     "try_validate_utf8(x'61ff')", "try_validate_utf8('ok')",
@@ -178,6 +182,20 @@ expr_cases("arrays_more", ARRS, [
     "array_insert(a, -1, 9)", "array_insert(a, -5, 9)", "array_compact(a)", "array_size(a)",
     "array_union(a, b)", "array_intersect(a, b)", "array_except(a, b)", "arrays_overlap(a, b)",
     "get(a, 0)", "get(a, 2)", "get(a, -1)", "get(a, 9)", "array_repeat(a, 2)",
+])
+# An element read at a constant index of array(...) is NULL only when that argument may be.
+expr_cases("element_nullability", "", [
+    "element_at(array(1, NULL), 1)", "element_at(array(NULL, 1), 1)", "element_at(array(1, 2), -1)",
+    "element_at(array(NULL, 2), -2)", "try_element_at(array(1, 2), 1)", "try_element_at(array(1, 2), 3)",
+    "array(1, NULL)[0]", "array(1, NULL)[1]", "get(array(1, NULL), 0)", "get(array(1, 2), -1)",
+    "get(array(1, 2), 2)", "map_entries(map(1, 'x'))", "map_entries(map(1, NULL))", "map()",
+])
+sql_case("element_nullability/inline_null_element", "SELECT inline(array(struct(1, 'a'), NULL))")
+sql_case("element_nullability/inline_null_field", "SELECT inline(array(named_struct('x', 1, 'y', NULL)))")
+sql_case("element_nullability/inline_outer", "SELECT inline_outer(array(struct(1, 'a')))")
+expr_cases("element_nullability_columns", "VALUES (array(1, 2), map('k', 1)) AS t(a, m)", [
+    "element_at(a, 1)", "a[0]", "get(a, 0)", "try_element_at(a, 1)", "element_at(m, 'k')",
+    "map_entries(m)",
 ])
 expr_cases("arrays_literal", "", [
     "concat(array(1), array(2L))", "concat(array('a'), NULL)", "typeof(concat(array(1), array(2.5)))",
@@ -286,10 +304,6 @@ pins({
     'aggregates/regr_r2(y, x)': Differs("D3", "rows", "f11f4cfa29"),
     'aggregates/regr_sxy(y, x)': Differs("D3", "rows", "e36414e323"),
     'aggregates/skewness(x)': Differs("D3", "rows", "051fb04ebe"),
-    'arrays_dataframe': Differs("D1", "nullability", "1d8e3e0f3a"),
-    'arrays_literal/get(array(1, 2), 1)': Differs("D1", "nullability", "375e2e6be5"),
-    'arrays_literal/map_entries(map())': Differs("D1", "nullability", "53b8cff480"),
-    "charsets/decode('x', 'x', 1, 'y', 2.5)": Differs("D2", "schema", "2a9aec4232"),
     'rand/shuffle_seeded': Differs("D23", "rows", "272bf4db4c"),
     'rand_dataframe': Differs("D3", "rows", "00f18350e1"),
     "regexp_more/regexp_count(s, '')": Differs("D9", "rows", "d23a691e14"),

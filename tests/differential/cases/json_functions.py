@@ -33,6 +33,5 @@ sql_case("from_json_star", "SELECT from_json('{\"a\": 1, \"b\": \"x\"}', 'a INT,
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    'df_json_functions': Differs("D1", "nullability", "57c22f8673"),
     "json/from_json(j, 'MAP<STRING, STRING>')": Differs("D9", "rows", "aa9713cd3e"),
 })

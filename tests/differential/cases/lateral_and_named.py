@@ -42,5 +42,4 @@ sql_case("named_required_missing", "SELECT mask(upperChar => 'X')")
 
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
-    'named_inline': Differs("D1", "nullability", "e33975bef1"),
 })

@@ -53,6 +53,5 @@ pins({
     'double/power(2, d)': Differs("D3", "rows", "d38c00d977"),
     'int/exp(i)': Differs("D3", "rows", "56dbf6dc17"),
     'int/i % 0': Differs("D5", "error", "6c7f73fec7"),
-    'math_literal/1 = 1.0': Differs("D1", "nullability", "a008182a0c"),
     'math_literal/mod(7, 0)': Differs("D5", "error", "6c7f73fec7"),
 })
