@@ -1294,15 +1294,6 @@ bool TombstoneLess(const RemoveFile& a, const RemoveFile& b) {
   return a.Key() < b.Key();
 }
 
-// Heterogeneous lookup of keys by string_view (no string built per probe).
-struct KeyHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
-};
-using KeySet = std::unordered_set<std::string, KeyHash, std::equal_to<>>;
-
-
-
 }  // namespace
 
 const TombstoneList& Snapshot::tombstones() const {
@@ -1326,10 +1317,10 @@ const TombstoneList& Snapshot::tombstones() const {
     base = base->parent.get();
   }
   using Ref = std::pair<const TombstoneList*, size_t>;
-  std::unordered_map<std::string, Ref, KeyHash, std::equal_to<>> newer;
+  std::unordered_map<std::string, Ref> newer;
   for (const TombstoneNode* c : chain)
     for (size_t i = c->removes.size(); i-- > 0;) newer.emplace(c->removes.Key(i), Ref{&c->removes, i});
-  KeySet live_keys;
+  std::unordered_set<std::string> live_keys;
   if (!newer.empty() || (base && !base->removes.empty())) {
     live_keys.reserve(live.size());
     for (const auto& f : live) live_keys.insert(f.Key());
