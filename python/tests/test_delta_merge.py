@@ -199,3 +199,35 @@ def test_merge_schema_evolution(spark, tmp_path):
     assert t.toDF().columns == ["id", "v", "n", "flag"]
     assert rows(t.toDF()) == [(1, "A", 11, True), (2, "b", 20, None), (3, "c", 30, None),
                               (9, "new", 90, False)]
+
+
+def test_source_is_materialized_once(spark, tmp_path):
+    """The source is evaluated once (Delta's merge.materializeSource=auto), not once per
+    pass (count, matched files, rewrite); `none` evaluates it per pass."""
+    calls = []
+
+    @F.udf("bigint")
+    def tap(x):
+        calls.append(x)
+        return x
+
+    path = str(tmp_path / "t")
+    make_target(spark, path)
+    t = DeltaTable.forPath(spark, path)
+    src = spark.range(4).select(tap(F.col("id")).alias("id"), F.lit("s").alias("v"))
+
+    def merge():
+        t.alias("t").merge(src.alias("s"), "t.id = s.id") \
+            .whenMatchedUpdate(set={"v": "s.v"}) \
+            .whenNotMatchedInsert(values={"id": "s.id", "v": "s.v"}).execute()
+
+    merge()
+    assert sorted(calls) == [0, 1, 2, 3]
+    assert last_history(t).operationMetrics["numSourceRows"] == "4"
+    s = spark.newSession()
+    s.conf.set("spark.databricks.delta.merge.materializeSource", "none")
+    del calls[:]
+    src = s.range(4).select(tap(F.col("id")).alias("id"), F.lit("s").alias("v"))
+    t = DeltaTable.forPath(s, path)
+    merge()
+    assert len(calls) > 4

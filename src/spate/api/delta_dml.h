@@ -10,14 +10,16 @@
 //   OPTIMIZE t WHERE p = 'x'                    DeltaTable::optimize().where(...)...
 //   VACUUM t RETAIN 168 HOURS [DRY RUN]         DeltaTable::vacuum(168)
 //
-// UPDATE and DELETE are copy-on-write as Delta's UpdateCommand / DeleteCommand without
-// deletion vectors: a first pass finds the files holding matching rows (files ruled out
-// by the condition's partition conjuncts are not read), a second rewrites only those
-// files; a DELETE whose condition is on partition columns only (or absent) removes whole
-// files without reading them. A condition that matches nothing commits nothing.
+// UPDATE and DELETE are copy-on-write as Delta's UpdateCommand / DeleteCommand: a first
+// pass finds the files holding matching rows (files ruled out by the condition's
+// partition conjuncts are not read), a second rewrites only those files; a DELETE whose
+// condition is on partition columns only (or absent) removes whole files without reading
+// them. A condition that matches nothing commits nothing. On a table with deletion
+// vectors (WritesDeletionVectors) the first pass collects the matching rows' positions,
+// which a DV marks, and UPDATE writes only the updated rows.
 // OPTIMIZE bin-packs small files per partition (spark.databricks.delta.optimize.
 // minFileSize / maxFileSize) into one commit with dataChange=false, which streaming
-// readers skip. VACUUM deletes files no version within the retention references.
+// readers skip; with ZORDER BY every file is rewritten in Z-order of the columns. VACUUM deletes files no version within the retention references.
 //
 // Ownership: functions only; they hold nothing between calls. Thread safety: each may
 // run concurrently with other writers of the table (conflicts follow

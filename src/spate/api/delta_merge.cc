@@ -138,6 +138,23 @@ std::map<std::string, std::string> PartitionEqualities(
   return out;
 }
 
+// True when an expression of the MERGE refers to a column through a DataFrame (df["c"]).
+bool UsesDataFrameReferences(const MergeSpec& spec) {
+  std::vector<ExprPtr> stack = {spec.condition};
+  for (const auto& c : spec.clauses) {
+    stack.push_back(c.condition);
+    for (const auto& [unused, value] : c.assignments) stack.push_back(value);
+  }
+  while (!stack.empty()) {
+    ExprPtr e = stack.back();
+    stack.pop_back();
+    if (!e) continue;
+    if (e->kind == ExprKind::kColumn && e->plan_id >= 0) return true;
+    for (const auto& c : e->children) stack.push_back(c);
+  }
+  return false;
+}
+
 bool InPartitions(const table::PartitionValues& pv,
                   const std::map<std::string, std::string>& wanted) {
   for (const auto& [col, value] : wanted) {
@@ -272,7 +289,28 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     }
   }
 
-  const int64_t num_source_rows = source_df.count();
+  // Source materialization (Delta's spark.databricks.delta.merge.materializeSource, `auto`
+  // by default; `none` turns it off): the source is evaluated once, and every pass (the
+  // count, the matched files, the rewrite) reads the same rows, so a non-deterministic or
+  // concurrently changing source cannot make them disagree. Not when the MERGE's
+  // expressions name source columns by DataFrame references (df["c"]), which only the
+  // source's own plan resolves, nor for a source without an alias.
+  int64_t num_source_rows = 0;
+  int64_t materialize_ms = 0;
+  const bool materialize =
+      ToLower(s.conf.GetOr("spark.databricks.delta.merge.materializeSource", "auto")) !=
+          "none" &&
+      !source_alias.empty() && !UsesDataFrameReferences(spec);
+  if (materialize) {
+    const auto materialize_started = std::chrono::steady_clock::now();
+    std::vector<BatchPtr> rows = source_df.collectBatches();
+    for (const auto& b : rows) num_source_rows += b->num_rows();
+    source_df = DataFrame(state, LocalPlan(source_schema, std::move(rows)));
+    source = source_df.withColumn(kSourcePresent, functions::lit(true)).alias(source_alias);
+    materialize_ms = ElapsedMs(materialize_started);
+  } else {
+    num_source_rows = source_df.count();
+  }
 
   // (1) Touched files and the multiple-match check.
   const auto scan_started = std::chrono::steady_clock::now();
@@ -595,7 +633,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
       set("numTargetDeletionVectorsRemoved", dv.dvs_removed);
       set("numTargetDeletionVectorsUpdated", dv.dvs_updated);
       set("executionTimeMs", ElapsedMs(started));
-      set("materializeSourceTimeMs", 0);
+      set("materializeSourceTimeMs", materialize_ms);
       set("scanTimeMs", scan_ms);
       set("rewriteTimeMs", rewrite_ms);
       return mt;

@@ -21,6 +21,10 @@
 // insert-only MERGE rewrites nothing. With NOT MATCHED BY SOURCE clauses every file is
 // touched. Conjuncts of the ON condition that compare a target partition column with a
 // literal prune the files read and narrow the conflict check to those partitions.
+// On a table with deletion vectors (delta_dml.h) the target rows a clause updates or
+// deletes are marked in DVs and only updated and inserted rows are written. The source
+// is materialized first (spark.databricks.delta.merge.materializeSource, as Delta), so
+// every pass reads the same rows.
 //
 // Ownership: a DeltaMergeBuilder is a value holding the session, the target and the
 // clauses added so far (each when* call returns a new builder). Thread safety: builders
