@@ -1605,9 +1605,10 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   for (const auto& it : items) names.push_back(ItemName(*it));
 
   BoundPlanPtr base = child;           // input of the window/projection
-  // Grouping sets: the input expanded per set, and the aggregate's grouping columns over it.
-  BoundPlanPtr expand;
-  std::vector<BoundExprPtr> expand_groups;
+  // Grouping sets: the keys, the sets and the columns the aggregate reads (the expansion).
+  std::vector<BoundExprPtr> set_keys;
+  GroupingSets grouping_sets;
+  std::vector<Attribute> expansion;
   std::optional<AggregateContext> agg;
   BindHook agg_hook;
   const BindHook* hook = nullptr;
@@ -1667,36 +1668,34 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
         resolved[g.get()] = r;
         return r.second->ToString();
       };
-      SPATE_ASSIGN_OR_RETURN(GroupingSets sets, ExpandGroupingAnalytics(group_by, identity));
-      std::vector<BoundExprPtr> keys;
+      SPATE_ASSIGN_OR_RETURN(grouping_sets, ExpandGroupingAnalytics(group_by, identity));
       std::vector<std::string> key_names;
-      for (const auto& k : sets.keys) {
+      for (const auto& k : grouping_sets.keys) {
         const auto& [ge, b] = resolved.at(k.get());
         add_group(ge, b, true);
-        keys.push_back(b);
+        set_keys.push_back(b);
         key_names.push_back(agg->group_names.back());
       }
-      SPATE_ASSIGN_OR_RETURN(
-          expand, PlanGroupingExpand(child, keys, key_names, sets,
-                                     [this](std::string n, DataTypePtr t, bool nl) {
-                                       return MakeAttr(std::move(n), std::move(t), nl);
-                                     }));
+      expansion = GroupingExpansion(child_scope, set_keys, key_names, grouping_sets,
+                                    [this](std::string n, DataTypePtr t, bool nl) {
+                                      return MakeAttr(std::move(n), std::move(t), nl);
+                                    });
       agg->grouping_sets = true;
-      agg->num_keys = keys.size();
-      // The expanded keys, the id (and the position): the aggregate's grouping columns.
-      for (size_t i = child_scope.size(); i < expand->output.size(); ++i) {
-        const Attribute& a = expand->output[i];
-        expand_groups.push_back(MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()));
-        if (i - child_scope.size() < keys.size()) {
+      agg->num_keys = set_keys.size();
+      // The keys' nullability, then the id (and the position) as further groups.
+      for (size_t i = child_scope.size(); i < expansion.size(); ++i) {
+        const Attribute& a = expansion[i];
+        if (i - child_scope.size() < set_keys.size()) {
           agg->group_nullable[i - child_scope.size()] = a.nullable;
-        } else {
-          if (!agg->input_grouping_id) agg->input_grouping_id = expand_groups.back();
-          // Not an expression of the input: no select item matches its text.
-          agg->groups.push_back(expand_groups.back());
-          agg->group_texts.push_back("\x01" + a.name);
-          agg->group_names.push_back(a.name);
-          agg->group_nullable.push_back(false);
+          continue;
         }
+        BoundExprPtr ref = MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label());
+        if (!agg->input_grouping_id) agg->input_grouping_id = ref;
+        // Not an expression of the input: no select item matches its text.
+        agg->groups.push_back(ref);
+        agg->group_texts.push_back("\x01" + a.name);
+        agg->group_names.push_back(a.name);
+        agg->group_nullable.push_back(false);
       }
     } else {
       for (const auto& g : group_by) {
@@ -1808,15 +1807,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   // Build the plan: [Aggregate] -> [Filter having] -> [Window] -> Project -> [Sort] -> [Project]
   if (has_agg) {
     auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
-    a->children.push_back(expand ? expand : child);
-    a->group_exprs = expand ? expand_groups : agg->groups;
+    a->children.push_back(child);
+    a->group_exprs = agg->groups;
     a->aggregates = agg->aggs;
+    const bool over_sets = agg->grouping_sets;
     for (size_t i = 0; i < agg->groups.size(); ++i) {
       int idx = agg->groups[i]->column_index();
-      if (expand) {
+      if (over_sets) {
         a->output.push_back(i < agg->num_keys
                                 ? MakeAttr(agg->group_names[i], agg->groups[i]->type(), agg->group_nullable[i])
-                                : expand->output[child_scope.size() + i]);
+                                : expansion[child_scope.size() + i]);
       } else if (idx >= 0) {
         Attribute attr = child_scope[idx];
         a->output.push_back(attr);
@@ -1829,6 +1829,10 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
                                    agg->aggs[i].function->nullable()));
     }
     base = a;
+    if (over_sets) {
+      SPATE_ASSIGN_OR_RETURN(base, PlanGroupingAggregate(child, set_keys, grouping_sets, expansion,
+                                                         agg->aggs, a->output));
+    }
     if (has_window) {
       // Window columns were given placeholder indices (1<<20 + i); rebase them now that the
       // aggregate's width is known, by re-binding the select items with the real width.

@@ -9,8 +9,6 @@
 #include <map>
 #include <set>
 
-#include "spate/compute/function_registry.h"
-#include "spate/compute/generators.h"
 
 namespace spate::sql {
 
@@ -164,47 +162,89 @@ Result<GroupingSets> ExpandGroupingAnalytics(
   return out;
 }
 
-Result<BoundPlanPtr> PlanGroupingExpand(
-    const BoundPlanPtr& child, const std::vector<BoundExprPtr>& keys,
+std::vector<Attribute> GroupingExpansion(
+    const std::vector<Attribute>& input, const std::vector<BoundExprPtr>& keys,
     const std::vector<std::string>& key_names, const GroupingSets& sets,
     const std::function<Attribute(std::string, DataTypePtr, bool)>& make_attr) {
-  auto& registry = FunctionRegistry::Global();
-  const ScalarResolver* named_struct = registry.FindScalar("named_struct");
-  const ScalarResolver* array = registry.FindScalar("array");
-  if (!named_struct || !array) return Status::Internal("named_struct / array not registered");
-  const bool positions = sets.HasRepeats();
-  ResolveContext rc;
-  std::vector<BoundExprPtr> rows;
-  std::vector<bool> nullable(keys.size(), false);
-  for (size_t s = 0; s < sets.sets.size(); ++s) {
-    std::vector<BoundExprPtr> fields;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      const bool in = std::binary_search(sets.sets[s].begin(), sets.sets[s].end(), i);
-      nullable[i] = nullable[i] || !in || keys[i]->nullable();
-      fields.push_back(MakeLiteral(Value::String("k" + std::to_string(i))));
-      fields.push_back(in ? keys[i] : MakeLiteral(Value::Null(keys[i]->type())));
-    }
-    fields.push_back(MakeLiteral(Value::String("gid")));
-    fields.push_back(MakeLiteral(Value::Long(sets.IdOf(s))));
-    if (positions) {
-      fields.push_back(MakeLiteral(Value::String("pos")));
-      fields.push_back(MakeLiteral(Value::Int(static_cast<int32_t>(s))));
-    }
-    SPATE_ASSIGN_OR_RETURN(BoundExprPtr row, (*named_struct)(std::move(fields), rc));
-    rows.push_back(std::move(row));
-  }
-  SPATE_ASSIGN_OR_RETURN(BoundExprPtr all, (*array)(std::move(rows), rc));
-  SPATE_ASSIGN_OR_RETURN(GeneratorSpec spec, ResolveGenerator("inline", {all}));
-  auto g = std::make_shared<BoundPlan>(BoundKind::kGenerate);
-  g->children.push_back(child);
-  g->output = child->output;
+  std::vector<Attribute> out = input;
   for (size_t i = 0; i < keys.size(); ++i) {
-    g->output.push_back(make_attr(key_names[i], keys[i]->type(), nullable[i]));
+    bool nullable = keys[i]->nullable();
+    for (const auto& set : sets.sets) nullable |= !std::binary_search(set.begin(), set.end(), i);
+    out.push_back(make_attr(key_names[i], keys[i]->type(), nullable));
   }
-  g->output.push_back(make_attr(kGroupingIdName, DataType::Long(), false));
-  if (positions) g->output.push_back(make_attr(kGroupingPositionName, DataType::Int(), false));
-  g->generator = std::make_shared<const GeneratorSpec>(std::move(spec));
-  return BoundPlanPtr(g);
+  out.push_back(make_attr(kGroupingIdName, DataType::Long(), false));
+  if (sets.HasRepeats()) out.push_back(make_attr(kGroupingPositionName, DataType::Int(), false));
+  return out;
+}
+
+namespace {
+
+BoundExprPtr Ref(const std::vector<Attribute>& attrs, size_t i) {
+  const Attribute& a = attrs[i];
+  return MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label());
+}
+
+std::shared_ptr<BoundPlan> ProjectOf(const BoundPlanPtr& child, std::vector<BoundExprPtr> exprs,
+                                     std::vector<Attribute> output) {
+  auto p = std::make_shared<BoundPlan>(BoundKind::kProject);
+  p->children.push_back(child);
+  p->exprs = std::move(exprs);
+  p->output = std::move(output);
+  return p;
+}
+
+}  // namespace
+
+Result<BoundPlanPtr> PlanGroupingAggregate(const BoundPlanPtr& child,
+                                           const std::vector<BoundExprPtr>& keys,
+                                           const GroupingSets& sets,
+                                           const std::vector<Attribute>& expansion,
+                                           const std::vector<AggregateCall>& aggs,
+                                           const std::vector<Attribute>& output) {
+  const size_t width = child->output.size(), n = keys.size();
+  const bool positions = sets.HasRepeats();
+  const size_t id_column = width + n;
+  auto all = std::make_shared<BoundPlan>(BoundKind::kUnion);
+  all->output = output;
+  for (size_t s = 0; s < sets.sets.size(); ++s) {
+    const std::vector<size_t>& set = sets.sets[s];
+    auto in_set = [&](size_t i) { return std::binary_search(set.begin(), set.end(), i); };
+    const BoundExprPtr id = MakeLiteral(Value::Long(sets.IdOf(s)));
+    const BoundExprPtr position = MakeLiteral(Value::Int(static_cast<int32_t>(s)));
+    // The input in the expansion's layout, for this set.
+    std::vector<BoundExprPtr> expanded;
+    for (size_t i = 0; i < width; ++i) expanded.push_back(Ref(child->output, i));
+    for (size_t i = 0; i < n; ++i) {
+      expanded.push_back(in_set(i) ? keys[i] : MakeLiteral(Value::Null(keys[i]->type())));
+    }
+    expanded.push_back(id);
+    if (positions) expanded.push_back(position);
+    auto projected = ProjectOf(child, std::move(expanded), expansion);
+    // Aggregated by the set's keys.
+    auto agg = std::make_shared<BoundPlan>(BoundKind::kAggregate);
+    agg->children.push_back(projected);
+    std::vector<size_t> grouped(set.begin(), set.end());
+    for (size_t i : grouped) agg->group_exprs.push_back(Ref(expansion, width + i));
+    if (set.empty()) agg->group_exprs.push_back(Ref(expansion, id_column));
+    agg->aggregates = aggs;
+    for (size_t i : grouped) agg->output.push_back(expansion[width + i]);
+    if (set.empty()) agg->output.push_back(expansion[id_column]);
+    const size_t num_groups = agg->group_exprs.size();
+    for (size_t j = 0; j < aggs.size(); ++j) agg->output.push_back(output[output.size() - aggs.size() + j]);
+    // Laid out as the aggregate's output: [keys, id, (position), aggregates].
+    std::vector<BoundExprPtr> laid_out;
+    for (size_t i = 0; i < n; ++i) {
+      auto at = std::find(grouped.begin(), grouped.end(), i);
+      laid_out.push_back(at != grouped.end() ? Ref(agg->output, static_cast<size_t>(at - grouped.begin()))
+                                             : MakeLiteral(Value::Null(keys[i]->type())));
+    }
+    laid_out.push_back(id);
+    if (positions) laid_out.push_back(position);
+    for (size_t j = 0; j < aggs.size(); ++j) laid_out.push_back(Ref(agg->output, num_groups + j));
+    all->children.push_back(ProjectOf(agg, std::move(laid_out), output));
+  }
+  if (all->children.size() == 1) return all->children[0];
+  return BoundPlanPtr(all);
 }
 
 }  // namespace spate::sql

@@ -2,10 +2,11 @@
 #pragma once
 
 // Multi-dimensional aggregation (GROUP BY ROLLUP / CUBE / GROUPING SETS, and the DataFrame's
-// cube / rollup / groupingSets), as Spark's ResolveGroupingAnalytics plans it: the input is
-// expanded once per grouping set (each row repeated with the keys outside the set NULL and
-// a `spark_grouping_id` saying which set it is), then one ordinary aggregate groups by the
-// expanded keys and the id. grouping(k) / grouping_id() read the id.
+// cube / rollup / groupingSets), with Spark's ResolveGroupingAnalytics semantics: each row
+// counts once per grouping set, with the keys outside the set NULL and a
+// `spark_grouping_id` saying which set it is; grouping(k) / grouping_id() read the id. The
+// analyzer binds the query against one aggregate over that layout (Spark's Expand output)
+// and plans it as the union of one aggregate per set (PlanGroupingAggregate).
 //
 // Shapes (what the parser and the DataFrame API build in an aggregate's GROUP BY list):
 //   rollup(struct(a, ...), ...)   each argument a set of expressions (a tuple `(a, b)` or
@@ -66,14 +67,28 @@ Result<GroupingSets> ExpandGroupingAnalytics(
     const std::vector<ExprPtr>& group_by,
     const std::function<Result<std::string>(const ExprPtr&)>& identity);
 
-/// The expansion below the aggregate (Spark's Expand): `child`'s output, then one column
-/// per key (its value in the sets that hold it, NULL in the others; named by `key_names`),
-/// then `spark_grouping_id` (BIGINT), then `_gen_grouping_pos` (INT, the set's position)
-/// when sets repeat. `keys` are bound over `child`'s output. One pass over the input: a
-/// Generate of inline(array(named_struct(...) per set)).
-Result<BoundPlanPtr> PlanGroupingExpand(
-    const BoundPlanPtr& child, const std::vector<BoundExprPtr>& keys,
+/// The columns the aggregate reads over grouping sets (Spark's Expand output): the input's,
+/// then one per key (its value in the sets that hold it, NULL in the others; named by
+/// `key_names`, nullable when some set leaves it out or the key may be NULL), then
+/// `spark_grouping_id` (BIGINT), then `_gen_grouping_pos` (INT, the set's position) when
+/// sets repeat. `keys` are bound over the input.
+std::vector<Attribute> GroupingExpansion(
+    const std::vector<Attribute>& input, const std::vector<BoundExprPtr>& keys,
     const std::vector<std::string>& key_names, const GroupingSets& sets,
     const std::function<Attribute(std::string, DataTypePtr, bool)>& make_attr);
+
+/// The aggregate over grouping sets, whose `output` is [the keys, the id, (the position),
+/// the aggregates]: per set, `child` projected to the expansion's columns and aggregated
+/// by the set's keys (an empty set by the id, so that an empty input gives no row, as
+/// Spark), then laid out as `output` (the other keys NULL, the id and position constant);
+/// the union of the sets'. `aggs` read the expansion's columns (aggregate arguments see the
+/// input's values and the row's id). Each set reads `child` once: for the small inputs of
+/// a cube this is cheaper than expanding the rows (docs/architecture.md).
+Result<BoundPlanPtr> PlanGroupingAggregate(const BoundPlanPtr& child,
+                                           const std::vector<BoundExprPtr>& keys,
+                                           const GroupingSets& sets,
+                                           const std::vector<Attribute>& expansion,
+                                           const std::vector<AggregateCall>& aggs,
+                                           const std::vector<Attribute>& output);
 
 }  // namespace spate::sql
