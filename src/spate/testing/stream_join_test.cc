@@ -41,7 +41,7 @@ Value T(int minutes) {
 }
 
 // (restart after every check, state store provider)
-class StreamJoinTest : public ::testing::TestWithParam<std::tuple<bool, std::string>> {
+class StreamJoinTest : public ::testing::TestWithParam<std::tuple<RunMode, std::string>> {
  protected:
   void SetUp() override {
     Spark().conf().set("spark.sql.streaming.stateStore.providerClass", provider());
@@ -49,7 +49,7 @@ class StreamJoinTest : public ::testing::TestWithParam<std::tuple<bool, std::str
   void TearDown() override {
     Spark().conf().unset("spark.sql.streaming.stateStore.providerClass");
   }
-  bool restart() const { return std::get<0>(GetParam()); }
+  RunMode restart() const { return std::get<0>(GetParam()); }
   std::string provider() const {
     return StateStoreProviderClass(std::get<1>(GetParam()));
   }
@@ -316,9 +316,13 @@ TEST_P(StreamJoinTest, AggregationAfterARangeJoin) {
   EXPECT_EQ(err, "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Restarts, StreamJoinTest,
-                         ::testing::Combine(::testing::Values(false, true),
-                                            ::testing::Values("memory", "rocksdb")));
+INSTANTIATE_TEST_SUITE_P(Modes, StreamJoinTest,
+                         ::testing::Combine(::testing::ValuesIn(AllRunModes()),
+                                            ::testing::Values("memory", "rocksdb")),
+                         [](const auto& info) {
+                           return RunModeName(std::get<0>(info.param)) + "_" +
+                                  std::get<1>(info.param);
+                         });
 
 // ---- Errors, as Spark raises them when the query starts.
 
