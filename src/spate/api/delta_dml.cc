@@ -1312,9 +1312,7 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
     o.operation_parameters["zOrderBy"] = zjson.ToString();
     o.operation_parameters["clusterBy"] = "[]";
     o.operation_metrics = [dvs_removed](const table::DeltaWriteResult& w) {
-      auto mt = table::OptimizeMetrics(w);
-      mt["numDeletionVectorsRemoved"] = std::to_string(dvs_removed);  // purged DVs
-      return mt;
+      return table::OptimizeMetrics(w, dvs_removed);
     };
     table::DeltaWriteResult w;
     if (zorder.empty()) {

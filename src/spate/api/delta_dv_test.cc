@@ -13,6 +13,7 @@
 #include "spate/api/session.h"
 #include "spate/base/json.h"
 #include "spate/table/deletion_vector.h"
+#include "spate/table/delta_compaction.h"
 #include "spate/table/delta_log.h"
 
 namespace spate::api {
@@ -143,6 +144,34 @@ TEST_F(DeltaDvTest, DmlMarksRowsInDeletionVectors) {
   t.vacuum(0);
   EXPECT_EQ(Files("deletion_vector_").size(), 0u);
   EXPECT_EQ(Rows(t.toDF()), "[0,a][2,z][9,n]");
+}
+
+// Auto-compaction (the streaming sink's) purges deletion vectors too and counts them.
+TEST_F(DeltaDvTest, AutoCompactionPurgesDeletionVectors) {
+  auto spark = SparkSession::builder().getOrCreate().newSession();
+  spark.sql("CREATE TABLE delta.`" + path_ +
+            "` (id BIGINT, v STRING) USING DELTA "
+            "TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
+  for (int i = 0; i < 3; ++i) {
+    spark.sql("SELECT id, 'v' AS v FROM range(" + std::to_string(i * 3) + ", " +
+              std::to_string(i * 3 + 3) + ")")
+        .coalesce(1)
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(path_);
+  }
+  spark.sql("DELETE FROM delta.`" + path_ + "` WHERE id = 1 OR id = 4");
+  table::AutoCompactConfig config;
+  config.enabled = true;
+  config.min_num_files = 2;
+  auto version = table::MaybeAutoCompact(io::LocalFileSystem::Get(), path_, config,
+                                         {table::PartitionValues{}}, "UTC", "snappy");
+  ASSERT_TRUE(version.ok()) << version.status().ToString();
+  ASSERT_TRUE(version->has_value());
+  EXPECT_EQ(LastCommit().operation_metrics.at("numDeletionVectorsRemoved"), "2");
+  for (const auto& f : Latest()->files()) EXPECT_FALSE(f.deletion_vector.has_value());
+  EXPECT_EQ(spark.read().format("delta").load(path_).count(), 7);
 }
 
 // A DELETE whose second DV of a file replaces the first: the new one holds both positions.

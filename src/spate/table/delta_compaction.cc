@@ -125,7 +125,8 @@ Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& t
       o);
 }
 
-std::map<std::string, std::string> OptimizeMetrics(const DeltaWriteResult& w) {
+std::map<std::string, std::string> OptimizeMetrics(const DeltaWriteResult& w,
+                                                   int64_t dvs_removed) {
   std::vector<int64_t> sizes = w.file_sizes;
   std::sort(sizes.begin(), sizes.end());
   auto pct = [&](double p) -> int64_t {
@@ -144,7 +145,7 @@ std::map<std::string, std::string> OptimizeMetrics(const DeltaWriteResult& w) {
   set("p50FileSize", pct(0.5));
   set("p75FileSize", pct(0.75));
   set("maxFileSize", sizes.empty() ? 0 : sizes.back());
-  set("numDeletionVectorsRemoved", 0);
+  set("numDeletionVectorsRemoved", dvs_removed);
   return mt;
 }
 
@@ -203,7 +204,10 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
   o.operation = "OPTIMIZE";
   o.operation_parameters = {{"predicate", "[]"}, {"auto", "true"}, {"zOrderBy", "[]"},
                             {"clusterBy", "[]"}};
-  o.operation_metrics = OptimizeMetrics;
+  int64_t dvs = 0;
+  for (const auto& b : bins)
+    for (const auto& f : b) dvs += f.deletion_vector ? 1 : 0;
+  o.operation_metrics = [dvs](const DeltaWriteResult& w) { return OptimizeMetrics(w, dvs); };
   o.log = log;
   o.async_checkpoint = true;
   SPATE_ASSIGN_OR_RETURN(DeltaWriteResult r, CompactFiles(fs, table_path, snapshot, bins, o));

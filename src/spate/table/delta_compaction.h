@@ -117,7 +117,9 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
 
 /// OPTIMIZE's operationMetrics for a compaction commit: numAddedFiles, numRemovedFiles,
 /// numAddedBytes, numRemovedBytes, min/p25/p50/p75/maxFileSize of the added files (Delta's
-/// FileSizeStats: the p-th percentile is sorted[floor(n * p)]), numDeletionVectorsRemoved.
-std::map<std::string, std::string> OptimizeMetrics(const DeltaWriteResult& w);
+/// FileSizeStats: the p-th percentile is sorted[floor(n * p)]), numDeletionVectorsRemoved
+/// (`dvs_removed`: the compacted files' deletion vectors, which the rewrite purges).
+std::map<std::string, std::string> OptimizeMetrics(const DeltaWriteResult& w,
+                                                   int64_t dvs_removed = 0);
 
 }  // namespace spate::table
