@@ -376,10 +376,7 @@ TEST_P(StatefulTest, GlobalLimitAcrossBatches) {
 INSTANTIATE_TEST_SUITE_P(Modes, StatefulTest,
                          ::testing::Combine(::testing::ValuesIn(AllRunModes()),
                                             ::testing::Values("memory", "rocksdb")),
-                         [](const auto& info) {
-                           return RunModeName(std::get<0>(info.param)) + "_" +
-                                  std::get<1>(info.param);
-                         });
+                         ModeAndProviderName());
 
 // ---- Errors, as Spark raises them when the query starts.
 

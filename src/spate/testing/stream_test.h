@@ -37,6 +37,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "spate/api/session.h"
@@ -58,6 +59,15 @@ enum class RunMode {
 /// Every mode, for parameterized suites.
 std::vector<RunMode> AllRunModes();
 std::string RunModeName(RunMode mode);
+/// gtest's parameter names for suites over (RunMode, state store provider):
+/// INSTANTIATE_TEST_SUITE_P(Modes, Suite, Combine(ValuesIn(AllRunModes()), ...),
+/// ModeAndProviderName()) names them "InjectedFaults_rocksdb".
+struct ModeAndProviderName {
+  template <class ParamInfo>
+  std::string operator()(const ParamInfo& info) const {
+    return RunModeName(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+  }
+};
 
 /// The harness's sink: rows per batch id, shared by every run of the query; a batch id at
 /// or below the latest is skipped (as MemorySink does on a replay).

@@ -483,10 +483,7 @@ TEST(TwsBatch, ABatchQueryAppliesTheInitialState) {
 INSTANTIATE_TEST_SUITE_P(Modes, TwsTest,
                          ::testing::Combine(::testing::ValuesIn(AllRunModes()),
                                             ::testing::Values("memory", "rocksdb")),
-                         [](const auto& info) {
-                           return RunModeName(std::get<0>(info.param)) + "_" +
-                                  std::get<1>(info.param);
-                         });
+                         ModeAndProviderName());
 
 class ThrowingProcessor final : public StatefulProcessor {
  public:
