@@ -54,35 +54,28 @@ for entry in "${queries[@]}"; do
   filter=${entry#*|}
   start=$SECONDS
   if [ "$name" = kafka ]; then
-    # Two queries (Delta, exactly-once Kafka sink), each killed `share` times (most land
-    # inside a batch, the share counts landed kills of both); the test
-    # itself checks every row once and prints the kills that landed inside a batch.
-    if ! CI=true SPATE_KAFKA_CRASH_KILLS=$share SPATE_CRASH_SEED=$seed \
-        "$bin/spate_kafka_test" --gtest_filter="$filter" >>"$log" 2>&1; then
-      rc=1
-    fi
-    line=$(grep -F "kafka crash:" "$log" | tail -1 || true)
-    if [ -z "$line" ]; then
-      echo "kafka: no result line (see $log)"
-      rc=1
-      continue
-    fi
-    echo "$line ($((SECONDS - start)) s)"
-    read -r k1 l1 k2 l2 < <(sed -E 's/.*delta ([0-9]+) kills \(([0-9]+) inside a batch\), exactly-once kafka sink ([0-9]+) kills \(([0-9]+) inside.*/\1 \2 \3 \4/' <<<"$line")
-    landed=$((landed + l1 + l2)) kills=$((kills + k1 + k2))
-    continue
+    # Two queries (Delta, exactly-once Kafka sink), each killed `share` times; the test
+    # checks every row once itself and prints the kills that landed inside a batch.
+    marker="kafka crash:"
+    CI=true SPATE_KAFKA_CRASH_KILLS=$share SPATE_CRASH_SEED=$seed \
+      "$bin/spate_kafka_test" --gtest_filter="$filter" >>"$log" 2>&1 || rc=1
+  else
+    marker="random kills [$name]"
+    SPATE_CRASH_LANDED_KILLS=$share SPATE_CRASH_SEED=$seed "$bin/spate_stream_crash_test" \
+      "$bin/spate_stream_crash_driver" --gtest_filter="$filter" >>"$log" 2>&1 || rc=1
   fi
-  if ! SPATE_CRASH_LANDED_KILLS=$share SPATE_CRASH_SEED=$seed "$bin/spate_stream_crash_test" \
-      "$bin/spate_stream_crash_driver" --gtest_filter="$filter" >>"$log" 2>&1; then
-    rc=1
-  fi
-  line=$(grep -F "random kills [$name]" "$log" | tail -1 || true)
+  line=$(grep -F "$marker" "$log" | tail -1 || true)
   if [ -z "$line" ]; then
     echo "$name: no result line (see $log)"
     rc=1
     continue
   fi
   echo "$line ($((SECONDS - start)) s)"
+  if [ "$name" = kafka ]; then
+    read -r k1 l1 k2 l2 < <(sed -E 's/.*delta ([0-9]+) kills \(([0-9]+) inside a batch\), exactly-once kafka sink ([0-9]+) kills \(([0-9]+) inside.*/\1 \2 \3 \4/' <<<"$line")
+    landed=$((landed + l1 + l2)) kills=$((kills + k1 + k2))
+    continue
+  fi
   read -r l k r < <(sed -E 's/.*: ([0-9]+) landed mid-batch of ([0-9]+) kills in ([0-9]+) runs.*/\1 \2 \3/' <<<"$line")
   lo=$(sed -E 's/.*rows lost ([0-9]+).*/\1/' <<<"$line")
   du=$(sed -E 's/.*duplicated ([0-9]+).*/\1/' <<<"$line")

@@ -41,7 +41,10 @@
 
 namespace spate {
 
-/// std::mutex as a capability. Not recursive; not copyable or movable.
+/// std::mutex as a capability. Ownership: a member of the object whose state it guards;
+/// not copyable or movable. Thread safety: Lock/Unlock from any thread; not recursive (a
+/// second Lock on the same thread deadlocks, and clang's analysis reports it where it can
+/// see it). Failure: none reported (std::mutex::lock's system errors terminate).
 class SPATE_CAPABILITY("mutex") Mutex {
  public:
   Mutex() = default;
@@ -57,6 +60,8 @@ class SPATE_CAPABILITY("mutex") Mutex {
 
 /// Holds a Mutex for its scope (or until Unlock), and waits on condition variables with
 /// it: the mutex is released while waiting and held again when a wait returns.
+/// Ownership: borrows the Mutex, which must outlive it. Thread safety: used by the one
+/// thread that created it. Failure: none (the waits return on their predicate or time).
 class SPATE_SCOPED_CAPABILITY MutexLock {
  public:
   explicit MutexLock(Mutex& mu) SPATE_ACQUIRE(mu) : lock_(mu.mu_) {}
