@@ -1256,6 +1256,9 @@ namespace {
 
 std::atomic<int64_t> g_files_materialized{0};
 std::atomic<int64_t> g_tombstones_materialized{0};
+// The same counts for the calling thread only: what a batch's own work copied, without
+// the background checkpoint thread's reads of the snapshot it writes.
+thread_local Snapshot::MaterializeStats t_materialized;
 
 // Guards every TombstoneNode's contents (a node is built in place by tombstones()).
 std::mutex& TombstoneMu() {
@@ -1268,6 +1271,8 @@ std::mutex& TombstoneMu() {
 Snapshot::MaterializeStats Snapshot::ProcessMaterializeStats() {
   return {g_files_materialized.load(), g_tombstones_materialized.load()};
 }
+
+Snapshot::MaterializeStats Snapshot::ThreadMaterializeStats() { return t_materialized; }
 
 struct Snapshot::TombstoneNode {
   // full: `removes` is the snapshot's whole tombstone set, sorted (parent null). Else
@@ -1365,6 +1370,7 @@ const TombstoneList& Snapshot::tombstones() const {
     }
   }
   g_tombstones_materialized += static_cast<int64_t>(out.size());
+  t_materialized.tombstones += static_cast<int64_t>(out.size());
   n->removes = std::move(out);
   n->full = true;
   n->depth = 0;
@@ -1411,6 +1417,7 @@ void Snapshot::Materialize() const {
   std::sort(files.begin(), files.end(),
             [](const AddFile& a, const AddFile& b) { return a.path < b.path; });
   g_files_materialized += static_cast<int64_t>(files.size());
+  t_materialized.files += static_cast<int64_t>(files.size());
   files_ = std::move(files);
   base_.reset();
   pending_.clear();

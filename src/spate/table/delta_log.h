@@ -118,6 +118,9 @@ class Snapshot {
     int64_t tombstones = 0;  // tombstone entries built by tombstones()
   };
   static MaterializeStats ProcessMaterializeStats();
+  /// The same counts for entries built on the calling thread: a batch's own work, not
+  /// the background checkpoint writer's (which reads the snapshots it writes).
+  static MaterializeStats ThreadMaterializeStats();
 
   /// The tombstone set of one snapshot: the removes of its own commits over its parent's
   /// node, or (once built) the whole sorted set. Defined in delta_log.cc.

@@ -283,7 +283,7 @@ TEST(DeltaLogCacheTest, AutoCompactTrackerChecksOnlyWhenMinNumFilesIsReachable) 
       auto w = Append(fs, path, log, Ids(i * 10, 1));
       EXPECT_TRUE(w.ok()) << w.status().ToString();
       if (!w.ok()) return versions;
-      const auto before = Snapshot::ProcessMaterializeStats();
+      const auto before = Snapshot::ThreadMaterializeStats();
       if (!track || tracker.AfterWrite(*w, config)) {
         auto c = MaybeAutoCompact(fs, path, config, w->partitions_written, "UTC", "snappy", log,
                                   track ? &tracker : nullptr);
@@ -291,7 +291,7 @@ TEST(DeltaLogCacheTest, AutoCompactTrackerChecksOnlyWhenMinNumFilesIsReachable) 
         if (c.ok() && c->has_value()) versions.push_back(**c);
       } else {
         *files_built_between_checks +=
-            Snapshot::ProcessMaterializeStats().files - before.files;
+            Snapshot::ThreadMaterializeStats().files - before.files;
       }
     }
     *checks = tracker.checks_due();
