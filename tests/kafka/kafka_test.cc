@@ -820,6 +820,54 @@ TEST(KafkaBroker, FailOnDataLoss) {
   EXPECT_EQ(Values(batch("false")), (std::vector<std::string>{"7", "8", "9"}));
 }
 
+// A latest offset below the one a batch already ended at (a new leader whose high
+// watermark lags after a leader change, KAFKA-7703) is fetched again, as Spark's
+// fetchLatestOffsets(knownOffsets) does, instead of failing the query with
+// KAFKA_DATA_LOSS.PARTITION_OFFSET_CHANGED at once. The lag is made by recreating the
+// topic empty under the query; records produced while the query retries bring the latest
+// offset back above the known one, and the query goes on from there.
+TEST(KafkaBroker, LatestOffsetBelowTheKnownOneIsFetchedAgain) {
+  REQUIRE_BROKER();
+  TempDir dir;
+  std::string topic = NewTopic("lag");
+  CreateTopic(topic, 1);
+  KcatProduce(topic, 0, {"k\t0", "k\t1", "k\t2", "k\t3"});
+  std::string out = dir / "out", chk = dir / "chk";
+  auto start = [&] {
+    return Spark().readStream().format("kafka")
+        .option("kafka.bootstrap.servers", Broker::Bootstrap())
+        .option("subscribe", topic)
+        .option("startingOffsets", "earliest")
+        .option("fetchOffset.numRetries", "1000")
+        .option("fetchOffset.retryIntervalMs", "20")
+        .load()
+        .selectExpr("offset", "CAST(value AS STRING) AS v")
+        .writeStream()
+        .format("delta")
+        .option("checkpointLocation", chk)
+        .start(out);
+  };
+  auto q = start();
+  q.processAllAvailable();
+  q.stop();
+  RecreateTopic(topic, 1);  // latest offset 0, below the 4 the last batch ended at
+  auto q2 = start();
+  // The first trigger fetches the latest offsets; while they stay below 4 it keeps
+  // fetching (a query that failed instead stops here with the data-loss error).
+  for (int i = 0; i < 2000 && q2.isActive() && q2.status().message != "Getting offsets from sources";
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  KcatProduce(topic, 0, {"k\ta", "k\tb", "k\tc", "k\td", "k\te", "k\tf"});
+  q2.processAllAvailable();
+  ASSERT_FALSE(q2.exception().has_value()) << q2.exception()->what();
+  q2.stop();
+  std::vector<std::string> got;
+  for (const auto& r : Spark().read().format("delta").load(out).orderBy("offset").collect())
+    got.push_back(std::to_string(r[0].i64()) + ":" + Str(r[1]));
+  EXPECT_EQ(got, (std::vector<std::string>{"0:0", "1:1", "2:2", "3:3", "4:e", "5:f"}));
+}
+
 // Trigger.AvailableNow as Spark 4.2 checks it: a batch's end offsets (from the offsets
 // prefetched on the run's first latestOffset) against the latest offsets fetched when the
 // batch is planned. The topic is deleted and created again, empty, by the first batch.

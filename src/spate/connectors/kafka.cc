@@ -559,6 +559,25 @@ class OffsetReader {
     return FetchQuery(query);
   }
 
+  /// Spark's fetchLatestOffsets(knownOffsets): the latest offsets of `parts`, fetched again
+  /// (fetchOffset.retryIntervalMs apart, at most fetchOffset.numRetries fetches in all,
+  /// on the same client) while one is below the offset `known` holds for its partition —
+  /// a new leader whose high watermark still lags after a leader change (KAFKA-7703) —
+  /// then whatever the last fetch gave (a recreated topic looks the same and stays so).
+  Result<PartitionOffsets> FetchLatest(const std::vector<TopicPartition>& parts,
+                                       const PartitionOffsets& known) {
+    for (int attempt = 1;; ++attempt) {
+      SPATE_ASSIGN_OR_RETURN(auto latest, Fetch(parts, kLatest));
+      bool below = false;
+      for (const auto& [tp, o] : latest) {
+        auto it = known.find(tp);
+        below |= it != known.end() && it->second > o;
+      }
+      if (!below || attempt >= retries_) return latest;
+      std::this_thread::sleep_for(std::chrono::milliseconds(retry_interval_ms_));
+    }
+  }
+
   /// ListOffsets for each partition's value: -2 earliest, -1 latest, else a timestamp (the
   /// first offset whose timestamp is at or after it; -1 when there is none).
   Result<PartitionOffsets> FetchQuery(const PartitionOffsets& query) {
@@ -1272,13 +1291,14 @@ class KafkaMicroBatchSource final : public stream::Source {
       // Spark 4.2 prefetches on the first latestOffset of the run, not when the trigger is
       // prepared: a batch replayed from the offset log before it is not checked.
       SPATE_ASSIGN_OR_RETURN(auto parts, reader_->Partitions());
-      SPATE_ASSIGN_OR_RETURN(available_now_, reader_->Fetch(parts, kLatest));
+      SPATE_ASSIGN_OR_RETURN(auto initial, InitialOffsets());
+      SPATE_ASSIGN_OR_RETURN(available_now_, reader_->FetchLatest(parts, initial));
     }
     if (available_now_) {
       latest = *available_now_;
     } else {
       SPATE_ASSIGN_OR_RETURN(auto parts, reader_->Partitions());
-      SPATE_ASSIGN_OR_RETURN(latest, reader_->Fetch(parts, kLatest));
+      SPATE_ASSIGN_OR_RETURN(latest, reader_->FetchLatest(parts, from));
     }
     latest_ = latest;
     PartitionOffsets end = latest;
