@@ -11,7 +11,8 @@
 // Lifetime: a handle and its variables are valid during the processor calls of their batch
 // (the adapter drops them in close()). GIL: processor calls take it (partition threads);
 // state calls run with it held (they do not wait). Errors: a Python exception in a processor
-// method fails the batch with TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR and its text.
+// method fails the batch with TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR and its text; a state
+// declaration Spark refuses (a TTL outside processing time) raises PySparkRuntimeError in it.
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -81,6 +82,21 @@ stream::TTLConfig Ttl(py::handle ms) {
   stream::TTLConfig t;
   if (!ms.is_none()) t.ttl_ms = ms.cast<int64_t>();
   return t;
+}
+
+// A state variable's declaration; Spark's refusal of it (a TTL outside processing time, a
+// negative TTL) raises what PySpark's handle raises: PySparkRuntimeError("Error
+// initializing <kind> state: [CLASS] message SQLSTATE: 42802").
+template <typename F>
+auto Declare(const char* kind, F&& declare) {
+  try {
+    return declare();
+  } catch (const stream::StateVariableError& e) {
+    py::object cls = py::module_::import("spate.errors").attr("PySparkRuntimeError");
+    py::object exc = cls(std::string("Error initializing ") + kind + " state: " + e.what());
+    PyErr_SetObject(cls.ptr(), exc.ptr());
+    throw py::error_already_set();
+  }
 }
 
 // The C++ processor over a Python adapter.
@@ -238,13 +254,18 @@ void BindStateful(py::module_& m) {
       .def("getValueState",
            [](PyHandle& h, const std::string& name, py::handle schema, py::handle ttl) {
              auto fields = FieldsOf(schema);
-             return PyValueState{h.h->getValueState(name, Schema(fields), Ttl(ttl)), fields, h.tz};
+             return Declare("value", [&] {
+               return PyValueState{h.h->getValueState(name, Schema(fields), Ttl(ttl)), fields,
+                                   h.tz};
+             });
            },
            py::arg("stateName"), py::arg("schema"), py::arg("ttlDurationMs") = py::none())
       .def("getListState",
            [](PyHandle& h, const std::string& name, py::handle schema, py::handle ttl) {
              auto fields = FieldsOf(schema);
-             return PyListState{h.h->getListState(name, Schema(fields), Ttl(ttl)), fields, h.tz};
+             return Declare("list", [&] {
+               return PyListState{h.h->getListState(name, Schema(fields), Ttl(ttl)), fields, h.tz};
+             });
            },
            py::arg("stateName"), py::arg("schema"), py::arg("ttlDurationMs") = py::none())
       .def("getMapState",
@@ -252,8 +273,10 @@ void BindStateful(py::module_& m) {
               py::handle ttl) {
              auto kf = FieldsOf(key_schema);
              auto fields = FieldsOf(schema);
-             return PyMapState{h.h->getMapState(name, Schema(kf), Schema(fields), Ttl(ttl)), kf,
-                               fields, h.tz};
+             return Declare("map", [&] {
+               return PyMapState{h.h->getMapState(name, Schema(kf), Schema(fields), Ttl(ttl)),
+                                 kf, fields, h.tz};
+             });
            },
            py::arg("stateName"), py::arg("userKeySchema"), py::arg("valueSchema"),
            py::arg("ttlDurationMs") = py::none())

@@ -7,7 +7,7 @@ import os
 import pandas as pd
 import pytest
 
-from spate.errors import StreamingQueryException
+from spate.errors import PySparkRuntimeError, StreamingQueryException
 from spate.sql.streaming import StatefulProcessor
 from spate.sql.types import LongType, StringType, StructField, StructType
 
@@ -132,6 +132,70 @@ def test_processor_errors_fail_the_query(spark, tmp_path):
         q.awaitTermination()
     assert "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR" in str(e.value)
     assert "no thanks" in str(e.value)
+
+
+class TtlDeclaring(StatefulProcessor):
+    """Declares one variable with a TTL; with `catch` it keeps Spark's refusal as its output."""
+
+    def __init__(self, kind, ttl, catch=False):
+        self.kind, self.ttl, self.catch, self.refused = kind, ttl, catch, "declared"
+
+    def init(self, handle):
+        try:
+            if self.kind == "value":
+                handle.getValueState("cnt", "n BIGINT", self.ttl)
+            elif self.kind == "list":
+                handle.getListState("lst", "n BIGINT", self.ttl)
+            else:
+                handle.getMapState("mp", "k STRING", "n BIGINT", self.ttl)
+        except PySparkRuntimeError as e:
+            if not self.catch:
+                raise
+            self.refused = str(e)
+
+    def handleInputRows(self, key, rows, timerValues):
+        for _ in rows:
+            pass
+        yield pd.DataFrame({"k": [key[0]], "what": [self.refused]})
+
+
+@pytest.mark.parametrize("kind, time_mode, ttl, error", [
+    ("value", "None", 60000, "Error initializing value state: [STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL] "
+     "Cannot use TTL for state=cnt in timeMode=NoTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"),
+    ("list", "EventTime", 60000, "Error initializing list state: [STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL] "
+     "Cannot use TTL for state=lst in timeMode=EventTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"),
+    ("map", "ProcessingTime", -5, "Error initializing map state: [STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE] "
+     "TTL duration must be greater than zero for State store operation=update on state=mp. SQLSTATE: 42802"),
+    ("value", "None", 0, None),  # 0: no TTL, as PySpark's
+])
+def test_ttl_only_in_processing_time(spark, tmp_path, kind, time_mode, ttl, error):
+    """PySpark's handle raises PySparkRuntimeError for a TTL outside processing time (and a
+    negative one) when the variable is declared; uncaught, it fails the query."""
+    src = str(tmp_path / "in")
+    land(src, "0.json", [(0, "a", 1)])
+    df = spark.readStream.schema(SCHEMA).json(src)
+    if time_mode == "EventTime":
+        df = df.withWatermark("ts", "1 minute")
+    df = df.groupBy("k").transformWithStateInPandas(TtlDeclaring(kind, ttl), "k STRING, what STRING",
+                                                    "update", time_mode)
+    q = (df.writeStream.format("memory").queryName("ttl_" + kind).outputMode("update")
+         .option("checkpointLocation", str(tmp_path / "c")).trigger(once=True).start())
+    if error is None:
+        q.awaitTermination()
+        assert [tuple(r) for r in spark.sql("SELECT * FROM ttl_" + kind).collect()] == [("a", "declared")]
+        return
+    with pytest.raises(StreamingQueryException) as e:
+        q.awaitTermination()
+    assert e.value.getErrorClass() == "STREAM_FAILED"
+    assert "PySparkRuntimeError: " + error in str(e.value)
+    # Caught, the processor runs on without the variable.
+    q = (spark.readStream.schema(SCHEMA).json(src).withWatermark("ts", "1 minute").groupBy("k")
+         .transformWithStateInPandas(TtlDeclaring(kind, ttl, catch=True), "k STRING, what STRING",
+                                     "update", time_mode)
+         .writeStream.format("memory").queryName("ttl_caught").outputMode("update")
+         .option("checkpointLocation", str(tmp_path / "c2")).trigger(once=True).start())
+    q.awaitTermination()
+    assert [tuple(r) for r in spark.sql("SELECT * FROM ttl_caught").collect()] == [("a", error)]
 
 
 def test_apply_in_pandas_with_state_event_time_timeout(spark, tmp_path):

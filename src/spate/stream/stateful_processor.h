@@ -36,6 +36,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,9 +53,26 @@ enum class TimeMode : uint8_t { kNone, kProcessingTime, kEventTime };
 /// "None", "ProcessingTime", "EventTime" (case-insensitive), else nullopt.
 std::optional<TimeMode> ParseTimeMode(const std::string& s);
 
-/// Spark's TTLConfig: how long a value lives after its last update (0: forever).
+/// Spark's TTLConfig: how long a value lives after its last update (0: forever, Spark's
+/// TTLConfig.NONE). A TTL is allowed only in TimeMode ProcessingTime, and must be positive:
+/// declaring one otherwise throws StateVariableError (below), as Spark's handle does.
 struct TTLConfig {
   int64_t ttl_ms = 0;
+};
+
+/// Thrown by StatefulProcessorHandle::get*State when Spark refuses the declaration: a TTL
+/// in time mode None or EventTime (STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL),
+/// a negative TTL (STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE). A processor may catch
+/// it; uncaught, it fails the batch with `status()` itself (not wrapped in
+/// TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR), as Spark fails the query with its exception.
+class StateVariableError : public std::runtime_error {
+ public:
+  explicit StateVariableError(Status status)
+      : std::runtime_error(status.ToString()), status_(std::move(status)) {}
+  const Status& status() const { return status_; }
+
+ private:
+  Status status_;
 };
 
 /// The batch's clocks as the processor sees them (Spark's TimerValues).

@@ -133,8 +133,12 @@ struct Var {
 class Handle final : public StatefulProcessorHandle {
  public:
   Handle(state::StateStore* store, const StatefulBatch& batch, int partition,
-         std::string query_id)
-      : store_(store), batch_(batch), partition_(partition), query_id_(std::move(query_id)) {}
+         std::string query_id, TimeMode time_mode)
+      : store_(store),
+        batch_(batch),
+        partition_(partition),
+        query_id_(std::move(query_id)),
+        time_mode_(time_mode) {}
 
   ValueState getValueState(const std::string& name, const Schema& schema,
                            TTLConfig ttl) override {
@@ -354,6 +358,17 @@ class Handle final : public StatefulProcessorHandle {
  private:
   int Declare(VarKind kind, const std::string& name, const Schema& schema,
               const Schema* key_schema, TTLConfig ttl) {
+    // Spark's validateTTLConfig (0 is TTLConfig.NONE): the time mode first, then the sign.
+    if (ttl.ttl_ms != 0 && time_mode_ != TimeMode::kProcessingTime) {
+      throw StateVariableError(Status::Error(
+          "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
+          {{"stateName", name},
+           {"timeMode", time_mode_ == TimeMode::kNone ? "NoTime" : "EventTime"}}));
+    }
+    if (ttl.ttl_ms < 0) {
+      throw StateVariableError(Status::Error("STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+                                             {{"operationType", "update"}, {"stateName", name}}));
+    }
     for (size_t i = 0; i < vars_.size(); ++i) {
       if (vars_[i].name == name) return static_cast<int>(i);
     }
@@ -467,6 +482,7 @@ class Handle final : public StatefulProcessorHandle {
   StatefulBatch batch_;
   int partition_;
   std::string query_id_;
+  TimeMode time_mode_;
   std::string key_;
   std::vector<Var> vars_;
   Status status_;
@@ -503,6 +519,13 @@ class EphemeralStore final : public state::StateStore {
 Status UserError(const char* function, const std::string& reason) {
   return Status::Error("TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
                        {{"function", function}, {"reason", reason}});
+}
+
+// What an exception out of a processor call fails the batch with: a refused state variable
+// its own error (as Spark's task fails with it), anything else the user function error.
+Status ProcessorFailure(const char* function, const std::exception& e) {
+  if (const auto* sv = dynamic_cast<const StateVariableError*>(&e)) return sv->status();
+  return UserError(function, e.what());
 }
 
 // Runs the processor over one partition's rows against `store`.
@@ -552,14 +575,14 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
                               int64_t eviction_watermark_ms, int partition,
                               const EvalContext& eval, int64_t* updated, int64_t* next_timer,
                               std::vector<TwsVariable>* declared = nullptr) {
-  Handle h(store, batch, partition, batch.query_id);
+  Handle h(store, batch, partition, batch.query_id, node.time_mode());
   std::unique_ptr<StatefulProcessor> proc;
   try {
     proc = node.factory()();
     if (!proc) return UserError("init", "the processor factory returned no processor");
     proc->init(h, node.mode(), node.time_mode());
   } catch (const std::exception& e) {
-    return UserError("init", e.what());
+    return ProcessorFailure("init", e);
   }
   std::vector<Field> key_fields;
   for (const auto& a : node.key_attributes()) key_fields.push_back(a.ToField());
@@ -609,7 +632,7 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
       try {
         proc->handleInitialStateRows(k, init_rows[i], tv);
       } catch (const std::exception& e) {
-        return UserError("handleInitialState", e.what());
+        return ProcessorFailure("handleInitialState", e);
       }
       SPATE_RETURN_IF_ERROR(h.status());
       if (slot.count(init_keys[i])) continue;
@@ -627,7 +650,7 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
     try {
       take(proc->handleInputRows(key_rows[i], rows[i], tv));
     } catch (const std::exception& e) {
-      return UserError("handleInputRows", e.what());
+      return ProcessorFailure("handleInputRows", e);
     }
     SPATE_RETURN_IF_ERROR(h.status());
   }
@@ -647,7 +670,7 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
       try {
         take(proc->handleExpiredTimer(key_row, tv, ExpiredTimerInfo{t}));
       } catch (const std::exception& e) {
-        return UserError("handleExpiredTimer", e.what());
+        return ProcessorFailure("handleExpiredTimer", e);
       }
       SPATE_RETURN_IF_ERROR(h.status());
     }
@@ -657,7 +680,7 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
   try {
     proc->close();
   } catch (const std::exception& e) {
-    return UserError("close", e.what());
+    return ProcessorFailure("close", e);
   }
   *updated = static_cast<int64_t>(keys.size() + init_only);
   if (declared) *declared = h.Declared();

@@ -464,6 +464,103 @@ TEST(TwsErrors, InitialStateAndMapGroupsRules) {
   EXPECT_EQ(StartError(mg, "update"), "");
 }
 
+// Declares one state variable of `kind` ('v', 'l', 'm') with a TTL of `ttl_ms`; with
+// `catch_refusal` it catches Spark's refusal and counts the key's rows without state.
+class TtlDeclaringProcessor final : public StatefulProcessor {
+ public:
+  TtlDeclaringProcessor(char kind, int64_t ttl_ms, bool catch_refusal = false)
+      : kind_(kind), ttl_ms_(ttl_ms), catch_(catch_refusal) {}
+  void init(StatefulProcessorHandle& h, stream::OutputMode, stream::TimeMode) override {
+    try {
+      const stream::TTLConfig ttl{ttl_ms_};
+      if (kind_ == 'v') h.getValueState("cnt", Fields("n BIGINT"), ttl);
+      if (kind_ == 'l') h.getListState("lst", Fields("n BIGINT"), ttl);
+      if (kind_ == 'm') h.getMapState("mp", Fields("k STRING"), Fields("n BIGINT"), ttl);
+    } catch (const stream::StateVariableError& e) {
+      if (!catch_) throw;
+      refused_ = e.status().error_class();
+    }
+  }
+  std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
+                                            const TimerValues&) override {
+    return {{key[0], S(refused_.empty() ? "declared" : refused_)}};
+  }
+
+ private:
+  char kind_;
+  int64_t ttl_ms_;
+  bool catch_;
+  std::string refused_;
+};
+
+// Spark's StatefulProcessorHandle refuses a TTL outside processing time, and a negative one,
+// when the variable is declared; the query fails with that error itself (STREAM_FAILED's
+// cause). A TTL of 0 is Spark's TTLConfig.NONE: accepted in every mode.
+TEST(TwsErrors, TtlOnlyInProcessingTime) {
+  struct Case {
+    char kind;
+    const char* time_mode;
+    int64_t ttl;
+    std::string error;  // "" : the query runs
+  };
+  const std::string mode_error = "[STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL] Cannot use TTL for ";
+  const std::vector<Case> cases = {
+      {'v', "None", 60000, mode_error + "state=cnt in timeMode=NoTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"},
+      {'l', "None", 60000, mode_error + "state=lst in timeMode=NoTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"},
+      {'m', "None", -5, mode_error + "state=mp in timeMode=NoTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"},
+      {'v', "EventTime", 60000, mode_error + "state=cnt in timeMode=EventTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"},
+      {'m', "ProcessingTime", -5,
+       "[STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE] TTL duration must be greater than zero for State "
+       "store operation=update on state=mp. SQLSTATE: 42802"},
+      {'v', "None", 0, ""},
+      {'l', "EventTime", 0, ""},
+      {'v', "ProcessingTime", 60000, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(1, c.kind) + " " + c.time_mode + " " + std::to_string(c.ttl));
+    MemoryStream input(Spark(), "k STRING, ts TIMESTAMP");
+    DataFrame in = input.toDF();
+    if (std::string(c.time_mode) == "EventTime") in = in.withWatermark("ts", "1 minute");
+    const char kind = c.kind;
+    const int64_t ttl = c.ttl;
+    DataFrame df = in.groupBy(std::vector<std::string>{"k"})
+                       .transformWithState([kind, ttl] { return std::make_unique<TtlDeclaringProcessor>(kind, ttl); },
+                                           api::StructType::fromDDL("k STRING, what STRING"), "update",
+                                           c.time_mode);
+    StreamTest t(Spark(), df, "update");
+    if (c.error.empty()) {
+      EXPECT_EQ(t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
+                       StreamTest::CheckNewAnswer({{S("a"), S("declared")}})}),
+                "");
+    } else {
+      // Not wrapped in the user function error: the refusal is the failure itself.
+      EXPECT_EQ(t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
+                       StreamTest::ExpectFailure("terminated with exception: " + c.error)}),
+                "");
+    }
+  }
+  // A processor may catch the refusal (Spark's is an exception too) and run on.
+  MemoryStream input(Spark(), "k STRING, ts TIMESTAMP");
+  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).transformWithState(
+      [] { return std::make_unique<TtlDeclaringProcessor>('v', 1000, true); },
+      api::StructType::fromDDL("k STRING, what STRING"), "update", "None");
+  StreamTest t(Spark(), df, "update");
+  EXPECT_EQ(t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
+                   StreamTest::CheckNewAnswer({{S("a"), S("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL")}})}),
+            "");
+  // A batch query declares its variables through the same handle.
+  DataFrame batch = Spark().createDataFrame({{S("a"), T(0)}}, api::StructType::fromDDL("k STRING, ts TIMESTAMP"));
+  try {
+    batch.groupBy(std::vector<std::string>{"k"})
+        .transformWithState([] { return std::make_unique<TtlDeclaringProcessor>('v', 1000); },
+                            api::StructType::fromDDL("k STRING, what STRING"), "update", "None")
+        .collect();
+    ADD_FAILURE() << "a batch query declared a TTL in time mode None";
+  } catch (const api::SparkException& e) {
+    EXPECT_EQ(e.getErrorClass(), "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL") << e.what();
+  }
+}
+
 // A batch query with an initial state: handleInitialState, then the rows.
 TEST(TwsBatch, ABatchQueryAppliesTheInitialState) {
   DataFrame in = Spark().createDataFrame({{S("a"), I(1)}, {S("b"), I(1)}},
