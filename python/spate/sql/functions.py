@@ -943,6 +943,69 @@ def levenshtein(left: ColumnOrName, right: ColumnOrName, threshold: Optional[int
     return _call("levenshtein", _c(left), _c(right), _l(threshold))
 
 
+# ---- number and binary formats, URLs, mask, sentences (number_format.cc, text_functions.cc) ----
+
+def to_number(col: ColumnOrName, format: ColumnOrName) -> Column:
+    return _invoke("to_number", col, format)
+
+
+def try_to_number(col: ColumnOrName, format: ColumnOrName) -> Column:
+    return _invoke("try_to_number", col, format)
+
+
+def to_char(col: ColumnOrName, format: ColumnOrName) -> Column:
+    return _invoke("to_char", col, format)
+
+
+def to_varchar(col: ColumnOrName, format: ColumnOrName) -> Column:
+    return _invoke("to_varchar", col, format)
+
+
+def to_binary(col: ColumnOrName, format: Optional[ColumnOrName] = None) -> Column:
+    return _invoke("to_binary", col) if format is None else _invoke("to_binary", col, format)
+
+
+def try_to_binary(col: ColumnOrName, format: Optional[ColumnOrName] = None) -> Column:
+    return _invoke("try_to_binary", col) if format is None else _invoke("try_to_binary", col, format)
+
+
+def parse_url(url: ColumnOrName, partToExtract: ColumnOrName, key: Optional[ColumnOrName] = None) -> Column:
+    if key is None:
+        return _invoke("parse_url", url, partToExtract)
+    return _invoke("parse_url", url, partToExtract, key)
+
+
+def try_parse_url(url: ColumnOrName, partToExtract: ColumnOrName,
+                  key: Optional[ColumnOrName] = None) -> Column:
+    if key is None:
+        return _invoke("try_parse_url", url, partToExtract)
+    return _invoke("try_parse_url", url, partToExtract, key)
+
+
+def mask(col: ColumnOrName, upperChar: Optional[ColumnOrName] = None,
+         lowerChar: Optional[ColumnOrName] = None, digitChar: Optional[ColumnOrName] = None,
+         otherChar: Optional[ColumnOrName] = None) -> Column:
+    """Masks upper-case letters, lower-case letters and digits ('X', 'x', 'n' by default);
+    a None replacement other than `otherChar` takes its default, `otherChar` None keeps
+    other characters (as PySpark)."""
+    return _call("mask", _c(col), _c(upperChar) if upperChar is not None else _l("X"),
+                 _c(lowerChar) if lowerChar is not None else _l("x"),
+                 _c(digitChar) if digitChar is not None else _l("n"),
+                 _c(otherChar) if otherChar is not None else _l(None))
+
+
+def sentences(string: ColumnOrName, language: Optional[ColumnOrName] = None,
+              country: Optional[ColumnOrName] = None) -> Column:
+    return _call("sentences", _c(string), _c(language) if language is not None else _l(""),
+                 _c(country) if country is not None else _l(""))
+
+
+def convert_timezone(sourceTz: Optional[Column], targetTz: Column, sourceTs: ColumnOrName) -> Column:
+    if sourceTz is None:
+        return _call("convert_timezone", _c(targetTz), _c(sourceTs))
+    return _call("convert_timezone", _c(sourceTz), _c(targetTz), _c(sourceTs))
+
+
 def substring_index(str: ColumnOrName, delim: str, count: int) -> Column:
     return _call("substring_index", _c(str), _l(delim), _l(count))
 

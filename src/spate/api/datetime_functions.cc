@@ -93,6 +93,12 @@ Column from_utc_timestamp(const Column& timestamp, const std::string& tz) {
 Column from_utc_timestamp(const Column& timestamp, const Column& tz) {
   return Call("from_utc_timestamp", {timestamp, tz});
 }
+Column convert_timezone(const Column& source_tz, const Column& target_tz, const Column& source_ts) {
+  return Call("convert_timezone", {source_tz, target_tz, source_ts});
+}
+Column convert_timezone(const Column& target_tz, const Column& source_ts) {
+  return Call("convert_timezone", {target_tz, source_ts});
+}
 Column to_utc_timestamp(const Column& timestamp, const std::string& tz) {
   return Call("to_utc_timestamp", {timestamp, Str(tz)});
 }

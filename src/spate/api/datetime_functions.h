@@ -78,6 +78,11 @@ Column make_timestamp(const Column& years, const Column& months, const Column& d
                       const Column& timezone);
 Column from_utc_timestamp(const Column& timestamp, const std::string& tz);
 Column from_utc_timestamp(const Column& timestamp, const Column& tz);
+/// convert_timezone(sourceTz, targetTz, sourceTs): the TIMESTAMP_NTZ wall-clock time
+/// `sourceTs` in sourceTz, shown in targetTz; the two-argument form's source is the
+/// session time zone.
+Column convert_timezone(const Column& source_tz, const Column& target_tz, const Column& source_ts);
+Column convert_timezone(const Column& target_tz, const Column& source_ts);
 Column to_utc_timestamp(const Column& timestamp, const std::string& tz);
 Column to_utc_timestamp(const Column& timestamp, const Column& tz);
 

@@ -103,6 +103,28 @@ Column startswith(const Column& s, const Column& p) { return Fn("startswith", {s
 Column endswith(const Column& s, const Column& p) { return Fn("endswith", {s, p}); }
 Column contains(const Column& l, const Column& r) { return Fn("contains", {l, r}); }
 Column format_number(const Column& c, int d) { return Fn("format_number", {c, I(d)}); }
+Column to_number(const Column& str, const Column& format) { return Fn("to_number", {str, format}); }
+Column try_to_number(const Column& str, const Column& format) { return Fn("try_to_number", {str, format}); }
+Column to_char(const Column& x, const Column& format) { return Fn("to_char", {x, format}); }
+Column to_varchar(const Column& x, const Column& format) { return Fn("to_varchar", {x, format}); }
+Column to_binary(const Column& str) { return Fn("to_binary", {str}); }
+Column to_binary(const Column& str, const Column& format) { return Fn("to_binary", {str, format}); }
+Column try_to_binary(const Column& str) { return Fn("try_to_binary", {str}); }
+Column try_to_binary(const Column& str, const Column& format) { return Fn("try_to_binary", {str, format}); }
+Column parse_url(const Column& url, const Column& part) { return Fn("parse_url", {url, part}); }
+Column parse_url(const Column& url, const Column& part, const Column& key) { return Fn("parse_url", {url, part, key}); }
+Column try_parse_url(const Column& url, const Column& part) { return Fn("try_parse_url", {url, part}); }
+Column try_parse_url(const Column& url, const Column& part, const Column& key) {
+  return Fn("try_parse_url", {url, part, key});
+}
+Column mask(const Column& str) { return Fn("mask", {str}); }
+Column mask(const Column& str, const Column& upper, const Column& lower, const Column& digit, const Column& other) {
+  return Fn("mask", {str, upper, lower, digit, other});
+}
+Column sentences(const Column& str) { return Fn("sentences", {str}); }
+Column sentences(const Column& str, const Column& language, const Column& country) {
+  return Fn("sentences", {str, language, country});
+}
 Column format_string(const std::string& format, const std::vector<Column>& cols) {
   return Fn("format_string", Prepend(S(format), cols));
 }

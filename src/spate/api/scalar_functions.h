@@ -103,6 +103,39 @@ Column sha2(const Column& c, int num_bits);
 Column crc32(const Column& c);
 Column translate(const Column& src, const std::string& matching, const std::string& replace);
 
+// ---- number and binary formats (Spark's '$99,999.99PR' patterns; 'hex' / 'utf-8' / 'base64') ----
+/// to_number(str, format): the DECIMAL the pattern describes; INVALID_FORMAT.MISMATCH_INPUT
+/// when `str` does not match. try_to_number: NULL instead.
+Column to_number(const Column& str, const Column& format);
+Column try_to_number(const Column& str, const Column& format);
+/// to_char(x, format): a number by the same patterns, a date / timestamp by a datetime
+/// pattern, a binary value as 'hex', 'base64' or 'utf-8'. to_varchar is its alias.
+Column to_char(const Column& x, const Column& format);
+Column to_varchar(const Column& x, const Column& format);
+/// to_binary(str[, format]): 'hex' (the default), 'utf-8' / 'utf8' or 'base64';
+/// try_to_binary: NULL for malformed input or an unknown format.
+Column to_binary(const Column& str);
+Column to_binary(const Column& str, const Column& format);
+Column try_to_binary(const Column& str);
+Column try_to_binary(const Column& str, const Column& format);
+
+// ---- URLs and text ----
+/// parse_url(url, part[, key]): HOST, PATH, QUERY (with `key`: that parameter), REF,
+/// PROTOCOL, FILE, AUTHORITY or USERINFO of a java.net.URI; INVALID_URL for a malformed
+/// URL. try_parse_url: NULL instead.
+Column parse_url(const Column& url, const Column& part);
+Column parse_url(const Column& url, const Column& part, const Column& key);
+Column try_parse_url(const Column& url, const Column& part);
+Column try_parse_url(const Column& url, const Column& part, const Column& key);
+/// mask(str, upper='X', lower='x', digit='n', other=NULL): a NULL replacement keeps the
+/// character class unmasked.
+Column mask(const Column& str);
+Column mask(const Column& str, const Column& upper, const Column& lower, const Column& digit,
+            const Column& other);
+/// sentences(str[, language, country]): array of sentences, each an array of words.
+Column sentences(const Column& str);
+Column sentences(const Column& str, const Column& language, const Column& country);
+
 // ---- hashing ----
 Column hash(const std::vector<Column>& cols);
 Column xxhash64(const std::vector<Column>& cols);

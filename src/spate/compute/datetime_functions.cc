@@ -1170,6 +1170,59 @@ Result<BoundExprPtr> ResolveUtcConvert(const std::string& name, bool from_utc, s
 }
 
 // ---------------------------------------------------------------------------------------
+// convert_timezone([sourceTz, ]targetTz, sourceTs): the wall-clock time `sourceTs` (a
+// TIMESTAMP_NTZ) in sourceTz, shown in targetTz. The two-argument form's source is the
+// session time zone (current_timezone(), as Spark shows it).
+// ---------------------------------------------------------------------------------------
+
+Result<BoundExprPtr> ResolveConvertTimezone(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+  const std::string name = "convert_timezone";
+  if (args.size() != 2 && args.size() != 3) return WrongArgs(name, "[2, 3]", args.size());
+  if (args.size() == 2) {
+    const ScalarResolver* current = FunctionRegistry::Global().FindScalar("current_timezone");
+    SPATE_ASSIGN_OR_RETURN(auto zone, (*current)({}, rc));
+    args.insert(args.begin(), zone);
+  }
+  SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 0, DataType::String(), AcceptString));
+  SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 1, DataType::String(), AcceptString));
+  TypeId t = args[2]->type()->id();
+  if (t != TypeId::kTimestampNtz) {
+    if (!(IsStringLike(t) || t == TypeId::kDate || t == TypeId::kTimestamp)) {
+      return UnexpectedType(name, args, 2, "\"TIMESTAMP_NTZ\"");
+    }
+    SPATE_ASSIGN_OR_RETURN(args[2], ImplicitCast(args[2], DataType::TimestampNtz()));
+  }
+  return MakeScalarCall(
+      name, DataType::TimestampNtz(), AnyNullable(args), args,
+      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        const Column& from = *a[0];
+        const Column& to = *a[1];
+        const int64_t* x = a[2]->raw_values<int64_t>();
+        std::string_view from_name, to_name;
+        const TimeZone* from_tz = nullptr;
+        const TimeZone* to_tz = nullptr;
+        auto lookup = [](std::string_view id, std::string_view* last, const TimeZone** tz, Status* err) {
+          if (*tz != nullptr && id == *last) return true;
+          *tz = TimeZone::Lookup(id);
+          *last = id;
+          if (*tz == nullptr) {
+            *err = Status::Error("INVALID_TIMEZONE", {{"timeZone", std::string(id)}});
+            return false;
+          }
+          return true;
+        };
+        return BuildFixed<int64_t>(DataType::TimestampNtz(), a, n, [&](int64_t i, int64_t* out, Status* err) {
+          if (!lookup(from.GetView(i), &from_name, &from_tz, err) ||
+              !lookup(to.GetView(i), &to_name, &to_tz, err)) {
+            return false;
+          }
+          *out = ToLocal(to_tz, FromLocal(from_tz, x[i]));
+          return true;
+        });
+      });
+}
+
+// ---------------------------------------------------------------------------------------
 // unix_date / date_from_unix_date
 // ---------------------------------------------------------------------------------------
 
@@ -1460,6 +1513,7 @@ void RegisterDatetimeFunctions(FunctionRegistry& r) {
   reg_ansi("make_timestamp_ntz", [](const std::string& n, auto args, bool ansi) { return ResolveMakeTimestamp(n, true, std::move(args), ansi); });
   reg("from_utc_timestamp", [](const std::string& n, auto args) { return ResolveUtcConvert(n, true, std::move(args)); });
   reg("to_utc_timestamp", [](const std::string& n, auto args) { return ResolveUtcConvert(n, false, std::move(args)); });
+  r.RegisterScalar("convert_timezone", ResolveConvertTimezone);
 }
 
 }  // namespace spate

@@ -28,18 +28,7 @@ using Args = std::vector<BoundExprPtr>;
 using Cols = std::vector<ColumnPtr>;
 using kernel::Out;
 
-// Calls the registered scalar `name` and shows the result as `shown(args)`.
-Result<BoundExprPtr> Delegate(const std::string& shown, const std::string& name, Args args,
-                              const ResolveContext& rc, Args shown_args) {
-  const ScalarResolver* r = FunctionRegistry::Global().FindScalar(name);
-  SPATE_ASSIGN_OR_RETURN(auto inner, (*r)(std::move(args), rc));
-  std::vector<std::string> texts;
-  for (const auto& a : shown_args) texts.push_back(a->ToString());
-  return MakeScalarCall(
-      shown, inner->type(), inner->nullable(), {inner},
-      [](const Cols& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
-      [shown, texts](const std::vector<std::string>&) { return CallText(shown, texts); });
-}
+using fn::Delegate;
 
 // ---- bits ------------------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ FunctionRegistry::FunctionRegistry() {
   RegisterRandomFunctions(*this);
   RegisterExtraFunctions(*this);
   RegisterMoreCollectionFunctions(*this);
+  RegisterNumberFormatFunctions(*this);
+  RegisterTextFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

@@ -68,5 +68,7 @@ void RegisterTryFunctions(FunctionRegistry& r);  // try_functions.cc: try_*, cas
 void RegisterRandomFunctions(FunctionRegistry& r);  // random_functions.cc: rand, shuffle, ...
 void RegisterExtraFunctions(FunctionRegistry& r);   // extra_functions.cc: bits, strings, misc
 void RegisterMoreCollectionFunctions(FunctionRegistry& r);  // collections_more.cc
+void RegisterNumberFormatFunctions(FunctionRegistry& r);  // number_format.cc: to_number, to_char, to_binary
+void RegisterTextFunctions(FunctionRegistry& r);  // text_functions.cc: parse_url, mask, sentences
 
 }  // namespace spate

@@ -17,6 +17,59 @@ Status CheckArgs(const std::string& name, size_t actual, size_t min, size_t max,
                         {"actualNum", std::to_string(actual)}});
 }
 
+int HexDigitValue(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+  return -1;
+}
+
+int Base64DigitValue(char ch) {
+  if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+  if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+  if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+  if (ch == '+') return 62;
+  if (ch == '/') return 63;
+  return -1;
+}
+
+bool UnhexInto(std::string_view s, std::string* out) {
+  size_t k = 0;
+  if (s.size() % 2 == 1) {
+    int v = HexDigitValue(s[0]);
+    if (v < 0) return false;
+    out->push_back(static_cast<char>(v));
+    k = 1;
+  }
+  for (; k < s.size(); k += 2) {
+    int hi = HexDigitValue(s[k]), lo = HexDigitValue(s[k + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out->push_back(static_cast<char>(hi << 4 | lo));
+  }
+  return true;
+}
+
+Result<Value> FoldConstant(const BoundExprPtr& e) {
+  if (const Value* v = e->literal_value()) return *v;
+  auto batch = Batch::Make(std::make_shared<Schema>(), {}, 1);
+  EvalContext ctx;
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr c, e->Evaluate(*batch, ctx));
+  return c->GetValue(0);
+}
+
+Result<BoundExprPtr> Delegate(const std::string& shown, const std::string& name,
+                              std::vector<BoundExprPtr> args, const ResolveContext& rc,
+                              std::vector<BoundExprPtr> shown_args) {
+  const ScalarResolver* r = FunctionRegistry::Global().FindScalar(name);
+  SPATE_ASSIGN_OR_RETURN(auto inner, (*r)(std::move(args), rc));
+  std::vector<std::string> texts;
+  for (const auto& a : shown_args) texts.push_back(a->ToString());
+  return MakeScalarCall(
+      shown, inner->type(), inner->nullable(), {inner},
+      [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
+      [shown, texts](const std::vector<std::string>&) { return CallText(shown, texts); });
+}
+
 std::string Ordinal(size_t index) {
   static const char* kNames[] = {"first", "second", "third", "fourth", "fifth",
                                  "sixth", "seventh", "eighth", "ninth", "tenth"};

@@ -48,6 +48,15 @@ Result<BoundExprPtr> ToNumericArg(const std::string& name, const std::vector<Bou
 Result<BoundExprPtr> ToTypeArg(const std::string& name, const std::vector<BoundExprPtr>& args,
                                size_t index, const DataTypePtr& to, const std::string& required);
 
+/// The value of a foldable argument (a literal, or IsConstant() evaluated once on one row).
+Result<Value> FoldConstant(const BoundExprPtr& e);
+
+/// Resolves the registered scalar `name` over `args` and shows the call as
+/// `shown(shown_args)` (a function Spark rewrites to another, under its own name).
+Result<BoundExprPtr> Delegate(const std::string& shown, const std::string& name,
+                              std::vector<BoundExprPtr> args, const ResolveContext& rc,
+                              std::vector<BoundExprPtr> shown_args);
+
 /// Nullability of a call that is NULL when any argument is NULL.
 bool AnyNullable(const std::vector<BoundExprPtr>& args);
 
@@ -85,6 +94,14 @@ using ::spate::AppendUtf8;
 
 /// Spark's UTF8String.substringSQL(pos, len) on code points (bytes when `bytes`).
 std::string_view SubstringSql(std::string_view s, int64_t pos, int64_t len, bool bytes);
+
+/// Value of a hex digit (either case), or -1.
+int HexDigitValue(char ch);
+/// Value of a base64 digit (A-Z a-z 0-9 + /), or -1.
+int Base64DigitValue(char ch);
+/// Spark's unhex: pairs of hex digits to bytes, an odd first digit alone; false for a
+/// non-hex character.
+bool UnhexInto(std::string_view s, std::string* out);
 
 /// A string column from a per-row function `f(i, std::string* out) -> bool` (false = NULL),
 /// called only for rows valid in `mask`.

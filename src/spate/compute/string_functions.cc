@@ -665,15 +665,6 @@ Result<BoundExprPtr> ResolveBase64(std::vector<BoundExprPtr> args, const Resolve
                     });
 }
 
-int B64Value(char ch) {
-  if (ch >= 'A' && ch <= 'Z') return ch - 'A';
-  if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
-  if (ch >= '0' && ch <= '9') return ch - '0' + 52;
-  if (ch == '+') return 62;
-  if (ch == '/') return 63;
-  return -1;
-}
-
 Result<BoundExprPtr> ResolveUnbase64(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("unbase64", args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("unbase64", std::move(args)));
@@ -686,7 +677,7 @@ Result<BoundExprPtr> ResolveUnbase64(std::vector<BoundExprPtr> args, const Resol
                       int bits_in = 0;
                       for (char ch : s) {
                         if (ch == '=') break;
-                        int v = B64Value(ch);
+                        int v = fn::Base64DigitValue(ch);
                         if (v < 0) continue;
                         acc = (acc << 6) | static_cast<uint32_t>(v);
                         bits_in += 6;
@@ -731,13 +722,6 @@ Result<BoundExprPtr> ResolveHex(std::vector<BoundExprPtr> args, const ResolveCon
                     });
 }
 
-int HexValue(char ch) {
-  if (ch >= '0' && ch <= '9') return ch - '0';
-  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
-  return -1;
-}
-
 Result<BoundExprPtr> ResolveUnhex(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("unhex", args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("unhex", std::move(args)));
@@ -746,20 +730,7 @@ Result<BoundExprPtr> ResolveUnhex(std::vector<BoundExprPtr> args, const ResolveC
       [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get()}, n);
         return fn::MapToString(DataType::Binary(), mask, n, [&](int64_t i, std::string* out) {
-          std::string_view s = c[0]->GetView(i);
-          size_t k = 0;
-          if (s.size() % 2 == 1) {
-            int v = HexValue(s[0]);
-            if (v < 0) return false;
-            out->push_back(static_cast<char>(v));
-            k = 1;
-          }
-          for (; k < s.size(); k += 2) {
-            int hi = HexValue(s[k]), lo = HexValue(s[k + 1]);
-            if (hi < 0 || lo < 0) return false;
-            out->push_back(static_cast<char>(hi << 4 | lo));
-          }
-          return true;
+          return fn::UnhexInto(c[0]->GetView(i), out);
         });
       });
 }

@@ -87,8 +87,10 @@ Result<std::vector<ExprPtr>> ResolveCallArguments(const std::string& function,
       }
       if (positional >= n) {
         // More arguments than the signature has: the function's own arity check speaks.
+        // The first n were all positional and already moved into the slots.
         out.clear();
-        for (auto& b : args) out.push_back(std::move(b.value));
+        for (auto& slot : slots) out.push_back(std::move(slot));
+        for (size_t k = n; k < args.size(); ++k) out.push_back(std::move(args[k].value));
         return out;
       }
       slots[positional++] = std::move(a.value);
