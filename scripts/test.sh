@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test: installs dependencies, builds (release) and runs all CTest suites
 # (unit, sql, integration, ...), the differential suite against real Spark, then the unit
-# and stream tests under ASan+UBSan, then
-# each fuzz target for a short smoke run (ASan+UBSan; a sanitizer report or crash fails
-# the run). Prints the wall time of each stage at the end. Budget: 35 minutes on a
-# 2-core machine from a clean clone (ccache shared across clones, see below).
+# and stream tests under ASan+UBSan, the exec/table/state/stream tests under TSan
+# (scripts/tsan.sh), then each fuzz target for a short smoke run (ASan+UBSan; a sanitizer
+# report or crash fails the run). Prints the wall time of each stage at the end. Budget:
+# 35 minutes on a 2-core machine from a clean clone (ccache shared across clones, below).
 # Usage: bash scripts/test.sh
-#   SPATE_SKIP_ASAN=1 / SPATE_SKIP_FUZZ=1 / SPATE_SKIP_DIFFERENTIAL=1   skip a stage
+#   SPATE_SKIP_ASAN=1 / SPATE_SKIP_TSAN=1 / SPATE_SKIP_FUZZ=1 / SPATE_SKIP_DIFFERENTIAL=1
+#                                           skip a stage
 #   SPATE_FUZZ_SECONDS=N                    seconds per fuzz target (default 10)
 #   SPATE_JOBS=N                            build and test parallelism (default 2)
 # Long campaigns are separate scripts: scripts/fuzz.sh HOURS, scripts/crash-campaign.sh N.
@@ -112,6 +113,10 @@ fi
 wait_differential
 if [ "${SPATE_SKIP_ASAN:-0}" != "1" ]; then
   stage "tests (ASan+UBSan)" asan_tests
+fi
+if [ "${SPATE_SKIP_TSAN:-0}" != "1" ]; then
+  stage "TSan build" bash scripts/tsan.sh --build-only
+  stage "tests (TSan)" bash scripts/tsan.sh
 fi
 if [ "${SPATE_SKIP_FUZZ:-0}" != "1" ] && [ -f fuzz/CMakeLists.txt ]; then
   stage "fuzz build" bash scripts/fuzz.sh --build-only
