@@ -14,6 +14,7 @@
 #include "spate/api/dataframe.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
+#include "spate/base/text_parse.h"
 #include "spate/sql/grouping_sets.h"
 #include "spate/types/format.h"
 
@@ -82,7 +83,7 @@ char KindOf(const DataTypePtr& t) {
 
 double NumberOf(const Value& v) {
   return v.type()->IsFloating() ? v.f64() : v.type()->id() == TypeId::kDecimal
-                                                ? std::stod(v.ToString())
+                                                ? ParseDouble(v.ToString()).value_or(NAN)
                                                 : static_cast<double>(v.i64());
 }
 

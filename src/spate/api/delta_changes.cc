@@ -4,6 +4,7 @@
 #include "spate/api/delta_table.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
+#include "spate/base/text_parse.h"
 
 namespace spate::api {
 
@@ -13,15 +14,9 @@ io::FileSystemPtr Fs() { return io::LocalFileSystem::Get(); }
 
 // A version option (startingVersion, endingVersion) as a number.
 int64_t VersionOption(const std::string& name, const std::string& v) {
-  try {
-    size_t used = 0;
-    int64_t n = std::stoll(v, &used);
-    if (used != v.size()) throw std::invalid_argument(v);
-    return n;
-  } catch (const std::exception&) {
-    ThrowStatus(Status::Error("DELTA_ILLEGAL_OPTION", {{"input", v}, {"name", name},
-                                                      {"explain", "must be a version number"}}));
-  }
+  if (auto n = ParseInt64(v)) return *n;
+  ThrowStatus(Status::Error("DELTA_ILLEGAL_OPTION", {{"input", v}, {"name", name},
+                                                    {"explain", "must be a version number"}}));
 }
 
 // A table_changes bound: a version (integral) or a timestamp (string or timestamp).

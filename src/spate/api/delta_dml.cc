@@ -12,6 +12,7 @@
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
 #include "spate/base/json.h"
+#include "spate/base/text_parse.h"
 #include "spate/base/thread_pool.h"
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
@@ -180,20 +181,17 @@ table::OptimisticTransaction::PartitionFilter PartitionReader(
 int64_t ConfBytes(const SessionState& s, const std::string& key, int64_t fallback) {
   std::string v = s.conf.GetOr(key, "");
   if (v.empty()) return fallback;
-  try {
-    size_t used = 0;
-    double n = std::stod(v, &used);
-    std::string unit = ToLower(v.substr(used));
-    while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
-    int64_t mult = 1;
-    if (unit == "k" || unit == "kb") mult = 1LL << 10;
-    if (unit == "m" || unit == "mb") mult = 1LL << 20;
-    if (unit == "g" || unit == "gb") mult = 1LL << 30;
-    if (unit == "t" || unit == "tb") mult = 1LL << 40;
-    return static_cast<int64_t>(n * static_cast<double>(mult));
-  } catch (const std::exception&) {
-    return fallback;
-  }
+  size_t used = 0;
+  const auto n = ParseDoublePrefix(v, &used);
+  if (!n) return fallback;
+  std::string unit = ToLower(v.substr(used));
+  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+  int64_t mult = 1;
+  if (unit == "k" || unit == "kb") mult = 1LL << 10;
+  if (unit == "m" || unit == "mb") mult = 1LL << 20;
+  if (unit == "g" || unit == "gb") mult = 1LL << 30;
+  if (unit == "t" || unit == "tb") mult = 1LL << 40;
+  return static_cast<int64_t>(*n * static_cast<double>(mult));
 }
 
 bool ConfTrue(const SessionState& s, const std::string& key, bool fallback) {
@@ -209,12 +207,7 @@ formats::FilePacking FilePackingOf(const SessionState& s) {
   p.max_partition_bytes = ConfBytes(s, "spark.sql.files.maxPartitionBytes", 128LL << 20);
   for (const char* k : {"spark.sql.files.minPartitionNum", "spark.default.parallelism"}) {
     std::string v = s.conf.GetOr(k, "");
-    if (p.min_partitions == 0 && !v.empty()) {
-      try {
-        p.min_partitions = std::stoll(v);
-      } catch (const std::exception&) {
-      }
-    }
+    if (p.min_partitions == 0) p.min_partitions = ParseInt64(v).value_or(0);
   }
   if (p.min_partitions <= 0) p.min_partitions = std::max(1, s.MakeExecOptions().parallelism);
   return p;
@@ -518,12 +511,9 @@ std::optional<table::TxnId> SessionDmlTxn(const SessionState& s) {
   std::string app = s.conf.GetOr("spark.databricks.delta.write.txnAppId", "");
   std::string ver = s.conf.GetOr("spark.databricks.delta.write.txnVersion", "");
   if (app.empty() || ver.empty()) return std::nullopt;
-  try {
-    return table::TxnId{app, std::stoll(ver)};
-  } catch (const std::exception&) {
-    ThrowStatus(Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
-                              {{"reason", "txnVersion must be a number"}}));
-  }
+  if (auto v = ParseInt64(ver)) return table::TxnId{app, *v};
+  ThrowStatus(Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
+                            {{"reason", "txnVersion must be a number"}}));
 }
 
 DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
@@ -1111,10 +1101,7 @@ int NumIndexedCols(const table::Snapshot& snapshot) {
   int indexed = 32;
   for (const auto& [k, v] : snapshot.metadata().configuration) {
     if (!EqualsIgnoreCase(k, "delta.dataSkippingNumIndexedCols")) continue;
-    try {
-      indexed = std::stoi(v);
-    } catch (const std::exception&) {
-    }
+    indexed = ParseInt32(v).value_or(indexed);
   }
   return indexed;
 }

@@ -8,6 +8,7 @@
 
 #include "spate/api/delta_changes.h"
 #include "spate/api/session_state.h"
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
 #include "spate/exec/executor.h"
@@ -110,15 +111,13 @@ DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::strin
   table::TimeTravelSpec travel;
   for (const auto& [k, v] : options) {
     if (EqualsIgnoreCase(k, "versionAsOf")) {
-      try {
-        size_t used = 0;
-        travel.version = std::stoll(v, &used);
-        if (used != v.size()) throw std::invalid_argument(v);
-      } catch (const std::exception&) {
+      auto version = ParseInt64(v);
+      if (!version) {
         ThrowStatus(Status::Error("DELTA_ILLEGAL_OPTION",
                                   {{"input", v}, {"name", "versionAsOf"},
                                    {"explain", "must be a version number"}}));
       }
+      travel.version = *version;
     } else if (EqualsIgnoreCase(k, "timestampAsOf")) {
       travel.timestamp_ms = ValueOrThrow(ParseTimeTravelTimestamp(*state, v));
     }
@@ -154,10 +153,8 @@ std::map<std::string, std::string> DeltaPropertyDefaults(const SessionState& sta
 
 table::CheckpointOptions SessionCheckpointOptions(const SessionState& state) {
   table::CheckpointOptions o;
-  try {
-    std::string size = state.conf.GetOr("spark.databricks.delta.checkpoint.partSize", "");
-    if (!size.empty()) o.part_size = std::max<int64_t>(0, std::stoll(size));
-  } catch (const std::exception&) {
+  if (auto size = ParseInt64(state.conf.GetOr("spark.databricks.delta.checkpoint.partSize", ""))) {
+    o.part_size = std::max<int64_t>(0, *size);
   }
   o.v2_top_level_format =
       ToLower(state.conf.GetOr("spark.databricks.delta.checkpointV2.topLevelFileFormat", "json"));

@@ -10,6 +10,7 @@
 #include "spate/api/column.h"
 #include "spate/api/session_state.h"
 #include "spate/api/streaming.h"
+#include "spate/base/text_parse.h"
 #include "spate/sql/analyzer.h"
 #include "spate/sql/parser.h"
 #include "spate/stream/checkpoint.h"
@@ -470,11 +471,9 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
   // failure.
   auto conf_int = [&](const std::string& key, int64_t dflt) {
     std::string v = spark_.conf().get(key, std::to_string(dflt));
-    try {
-      return std::max<int64_t>(0, std::stoll(v));
-    } catch (...) {
-      ThrowStatus(Status::Invalid("The value of " + key + " must be an integer, not '" + v + "'."));
-    }
+    auto n = ParseInt64(v);
+    if (!n) ThrowStatus(Status::Invalid("The value of " + key + " must be an integer, not '" + v + "'."));
+    return std::max<int64_t>(0, *n);
   };
   const int64_t max_retries = conf_int("spark.sql.pipelines.maxFlowRetryAttempts", 2);
   const int64_t min_retry_s =

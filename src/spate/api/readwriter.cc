@@ -10,6 +10,7 @@
 #include "spate/api/delta_table.h"
 #include "spate/api/session_state.h"
 #include "spate/api/streaming.h"
+#include "spate/base/text_parse.h"
 #include "spate/columnar/kernels.h"
 #include "spate/connectors/kafka.h"
 #include "spate/connectors/nexmark.h"
@@ -299,7 +300,8 @@ void DataFrameWriter::save(const std::string& path) const {
   jopt.output_dir = path;
   jopt.partition_columns = partition_by_;
   for (const auto& [k, v] : options_) {
-    if (Lower(k) == "maxrecordsperfile") jopt.max_records_per_file = std::stoll(v);
+    // Spark: v.toLong, a NumberFormatException naming v.
+    if (Lower(k) == "maxrecordsperfile") jopt.max_records_per_file = ValueOrThrow(ParseLong(v));
   }
   SchemaPtr schema = df_.analyzed()->OutputSchema();
   auto physical =

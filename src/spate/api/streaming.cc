@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/api/streaming.h"
 #include "spate/api/query_log.h"
+#include "spate/base/text_parse.h"
 #include "spate/stream/streaming_plan.h"
 
 #include <algorithm>
@@ -794,12 +795,7 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
       const std::string on = state->conf.GetOr("spark.databricks.delta.autoCompact.enabled", "");
       if (!on.empty()) o.auto_compact.enabled = ToLower(on) == "true";
       auto number = [&](const char* key, int64_t fallback) {
-        try {
-          std::string v = state->conf.GetOr(key, "");
-          return v.empty() ? fallback : static_cast<int64_t>(std::stoll(v));
-        } catch (const std::exception&) {
-          return fallback;
-        }
+        return ParseInt64(state->conf.GetOr(key, "")).value_or(fallback);
       };
       o.auto_compact.max_file_size =
           number("spark.databricks.delta.autoCompact.maxFileSize", 128LL << 20);

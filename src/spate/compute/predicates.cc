@@ -7,6 +7,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "spate/base/text_parse.h"
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/row_encoding.h"
 #include "spate/compute/cast.h"
@@ -213,8 +214,8 @@ bool ComparisonNullable(CmpOp op, const BoundExprPtr& a, const BoundExprPtr& b,
       if (!v || v->is_null() || lit->type()->id() != TypeId::kDecimal || !other->type()->IsIntegral()) {
         continue;
       }
-      const long double x = std::stold(v->ToString());
-      const bool in_range = x >= -9223372036854775808.0L && x <= 9223372036854775807.0L;
+      const auto x = ParseLongDouble(v->ToString());
+      const bool in_range = x && *x >= -9223372036854775808.0L && *x <= 9223372036854775807.0L;
       return in_range && other->nullable();
     }
   }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "spate/base/json.h"
+#include "spate/base/text_parse.h"
 #include "spate/connectors/memory.h"
 #include "spate/formats/file_index.h"
 #include "spate/sql/parser.h"
@@ -202,12 +203,12 @@ Result<int64_t> ParseByteString(const std::string& text, const std::string& what
     }
     t.pop_back();
   }
-  if (mult == 0 || t.empty() || t.size() > 12 ||
-      t.find_first_not_of("0123456789") != std::string::npos || std::stoll(t) <= 0) {
+  if (mult == 0 || t.size() > 12 || t.find_first_not_of("0123456789") != std::string::npos ||
+      ParseInt64(t).value_or(0) <= 0) {
     return CloudFilesError("Invalid value '" + text + "' for " + what +
                            ", must be a positive byte string such as 10g, 512m or 1048576");
   }
-  const int64_t n = std::stoll(t);
+  const int64_t n = ParseInt64(t).value_or(0);
   if (n > INT64_MAX / mult) {
     return CloudFilesError("Invalid value '" + text + "' for " + what + ": too large");
   }
@@ -343,7 +344,7 @@ Result<std::optional<std::pair<int64_t, SchemaPtr>>> ReadLatestSchemaVersion(
     if (f.is_directory || name.empty() || name.size() > 18 ||
         name.find_first_not_of("0123456789") != std::string::npos)
       continue;
-    latest = std::max(latest, static_cast<int64_t>(std::stoll(name)));
+    latest = std::max(latest, ParseInt64(name).value_or(-1));
   }
   if (latest < 0) return none;
   const std::string file = io::JoinPath(SchemasDir(location), std::to_string(latest));

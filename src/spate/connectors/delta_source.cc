@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/connectors/memory.h"
 #include "spate/formats/parquet_source.h"
@@ -166,8 +167,8 @@ class DeltaStreamSource final : public stream::Source {
         table_id_(std::move(table_id)),
         log_(fs, o_.path) {
     max_files_ = 1000;
-    if (HasOption(o_.options, "maxFilesPerTrigger"))
-      max_files_ = std::stoll(GetOption(o_.options, "maxFilesPerTrigger"));
+    // Checked by the factory.
+    max_files_ = ParseInt64(GetOption(o_.options, "maxFilesPerTrigger", "")).value_or(max_files_);
     if (HasOption(o_.options, "maxBytesPerTrigger"))
       max_bytes_ = ParseBytes(GetOption(o_.options, "maxBytesPerTrigger"));
     ignore_deletes_ = ToLower(GetOption(o_.options, "ignoreDeletes", "false")) == "true";
@@ -266,11 +267,7 @@ class DeltaStreamSource final : public stream::Source {
       mult = 1024 * 1024, l.pop_back();
     else if (!l.empty() && l.back() == 'g')
       mult = 1024 * 1024 * 1024, l.pop_back();
-    try {
-      return std::stoll(l) * mult;
-    } catch (...) {
-      return 0;
-    }
+    return ParseInt64(l).value_or(0) * mult;
   }
 
   JsonValue Offset(int64_t version, int64_t index, bool starting) const {
@@ -310,7 +307,7 @@ class DeltaStreamSource final : public stream::Source {
         SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
         p.version = latest + 1;
       } else {
-        p.version = std::stoll(starting_version_);
+        p.version = ParseInt64(starting_version_).value_or(0);  // checked by the factory
       }
       p.index = -1;
       initial_ = p;
@@ -496,8 +493,8 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(
   for (const char* key : {"maxFilesPerTrigger"}) {
     if (HasOption(options.options, key)) {
       std::string v = GetOption(options.options, key);
-      if (v.empty() || v.size() > 17 ||
-          v.find_first_not_of("0123456789") != std::string::npos || std::stoll(v) <= 0) {
+      if (v.size() > 17 || v.find_first_not_of("0123456789") != std::string::npos ||
+          ParseInt64(v).value_or(0) <= 0) {
         return Status::Error(
             "DELTA_ILLEGAL_OPTION",
             {{"input", v}, {"name", key}, {"explain", "must be a positive integer"}});

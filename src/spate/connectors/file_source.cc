@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "spate/base/text_parse.h"
 #include "spate/connectors/memory.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/stream/batch_source.h"
@@ -115,10 +116,9 @@ class FileStreamSource final : public stream::Source {
 
   Status Init() {
     const auto& opt = o_.options;
-    if (HasOption(opt, "maxFilesPerTrigger"))
-      max_files_ = std::stoll(GetOption(opt, "maxFilesPerTrigger"));
-    if (HasOption(opt, "maxBytesPerTrigger"))
-      max_bytes_ = std::stoll(GetOption(opt, "maxBytesPerTrigger"));
+    // Both checked by MakeFileSourceFactory.
+    max_files_ = ParseInt64(GetOption(opt, "maxFilesPerTrigger", "")).value_or(max_files_);
+    max_bytes_ = ParseInt64(GetOption(opt, "maxBytesPerTrigger", "")).value_or(max_bytes_);
     latest_first_ = ToLower(GetOption(opt, "latestFirst", "false")) == "true";
     file_name_only_ = ToLower(GetOption(opt, "fileNameOnly", "false")) == "true";
     glob_ = GetOption(opt, "pathGlobFilter", "");
@@ -553,8 +553,8 @@ Result<stream::SourceFactory> MakeFileSourceFactory(FileSourceOptions options) {
   for (const char* key : {"maxFilesPerTrigger", "maxBytesPerTrigger"}) {
     if (!HasOption(opt, key)) continue;
     std::string v = GetOption(opt, key);
-    bool ok = !v.empty() && v.size() < 18 &&
-              v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) > 0;
+    bool ok = v.size() < 18 && v.find_first_not_of("0123456789") == std::string::npos &&
+              ParseInt64(v).value_or(0) > 0;
     if (!ok) {
       return Status::Invalid("Invalid value '" + v + "' for option '" + key +
                              "', must be a positive integer");

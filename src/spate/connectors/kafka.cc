@@ -18,6 +18,7 @@
 #include <set>
 #include <thread>
 
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/connectors/memory.h"
 #include "spate/exec/executor.h"
@@ -83,15 +84,8 @@ Result<bool> BoolOption(const Params& p, const std::string& key, bool dflt) {
 
 Result<std::optional<int64_t>> LongOption(const Params& p, const std::string& key) {
   if (!p.Has(key)) return std::optional<int64_t>();
-  std::string v = Trim(p.Get(key));
-  try {
-    size_t used = 0;
-    int64_t x = std::stoll(v, &used);
-    if (used != v.size()) throw std::invalid_argument(v);
-    return std::optional<int64_t>(x);
-  } catch (...) {
-    return Status::Invalid("For input string: \"" + v + "\"");
-  }
+  SPATE_ASSIGN_OR_RETURN(int64_t x, ParseLong(Trim(p.Get(key))));
+  return std::optional<int64_t>(x);
 }
 
 enum class StrategyKind : uint8_t { kSubscribe, kPattern, kAssign };
@@ -263,13 +257,9 @@ Result<RangeLimit> ParseRangeLimit(const Params& p, const std::string& prefix,
   r.no_match_latest = strategy == "latest";
   if (p.Has(prefix + "timestamp")) {
     std::string t = Trim(p.Get(prefix + "timestamp"));
-    try {
-      size_t used = 0;
-      r.timestamp = std::stoll(t, &used);
-      if (used != t.size()) throw std::invalid_argument(t);
-    } catch (...) {
-      return Status::Invalid("Expected a single long value, got " + t);
-    }
+    auto ts = ParseInt64(t);
+    if (!ts) return Status::Invalid("Expected a single long value, got " + t);
+    r.timestamp = *ts;
     r.kind = RangeLimit::Kind::kGlobalTimestamp;
     return r;
   }
@@ -1060,15 +1050,13 @@ Result<int64_t> TimeStringAsMs(const std::string& text) {
   size_t i = 0;
   while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || (i == 0 && t[i] == '-'))) ++i;
   std::string num = t.substr(0, i), unit = Trim(t.substr(i));
-  int64_t n = 0;
-  try {
-    if (num.empty()) throw std::invalid_argument(t);
-    n = std::stoll(num);
-  } catch (...) {
+  const std::optional<int64_t> parsed = ParseInt64(num);
+  if (!parsed) {
     return Status::Invalid("Time must be specified as seconds (s), milliseconds (ms), "
                            "microseconds (us), minutes (m or min), hour (h), or day (d). "
                            "E.g. 50s, 100ms, or 250us.\nInvalid time string: " + text);
   }
+  const int64_t n = *parsed;
   if (unit.empty() || unit == "ms") return n;
   if (unit == "us") return n / 1000;
   if (unit == "s") return n * 1000;
@@ -2004,14 +1992,9 @@ Result<PartitionOffsets> OffsetsFromJson(const JsonValue& json) {
     if (!parts.is_object()) return bad();
     for (const auto& [p, o] : parts.fields()) {
       if (!o.is_number()) return bad();
-      try {
-        size_t used = 0;
-        int v = std::stoi(p, &used);
-        if (used != p.size()) return bad();
-        out[{topic, v}] = o.int_value();
-      } catch (...) {
-        return bad();
-      }
+      const std::optional<int32_t> partition = ParseInt32(p);
+      if (!partition) return bad();
+      out[{topic, *partition}] = o.int_value();
     }
   }
   return out;

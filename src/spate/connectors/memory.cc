@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "spate/base/text_parse.h"
 #include "spate/stream/batch_source.h"
 #include "spate/types/data_type.h"
 
@@ -164,17 +165,15 @@ void MemorySink::Clear() {
 
 Result<std::shared_ptr<ConsoleSink>> ConsoleSink::Make(
     const std::map<std::string, std::string>& options, std::ostream* out) {
-  int num_rows = 20;
   std::string n = GetOption(options, "numRows", "20");
-  try {
-    num_rows = std::stoi(n);
-  } catch (...) {
+  const std::optional<int32_t> num_rows = ParseInt32(n);
+  if (!num_rows) {
     return Status::Invalid("Invalid value '" + n +
                            "' for option 'numRows', must be a positive integer");
   }
   std::string t = ToLower(GetOption(options, "truncate", "true"));
   int truncate = t == "false" ? 0 : 20;
-  return std::make_shared<ConsoleSink>(num_rows, truncate, out);
+  return std::make_shared<ConsoleSink>(*num_rows, truncate, out);
 }
 
 Result<int64_t> ConsoleSink::AddBatch(const stream::MicroBatch& batch) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/connectors/memory.h"
 #include "spate/stream/batch_source.h"
@@ -18,14 +19,8 @@ Result<int64_t> LongOption(const std::map<std::string, std::string>& o,
                            const std::string& key, int64_t dflt) {
   if (!HasOption(o, key)) return dflt;
   std::string v = GetOption(o, key);
-  try {
-    size_t used = 0;
-    int64_t x = std::stoll(v, &used);
-    if (used != v.size()) throw std::invalid_argument(v);
-    return x;
-  } catch (...) {
-    return Status::Invalid("Invalid value '" + v + "' for option '" + key + "'");
-  }
+  if (auto x = ParseInt64(v)) return *x;
+  return Status::Invalid("Invalid value '" + v + "' for option '" + key + "'");
 }
 
 /// Rows value in [from, to) with timestamps start_ms + round((v - from) * ms_per_value).
@@ -75,16 +70,15 @@ class RateSource final : public stream::Source {
     if (raw.ok()) {
       const std::string& t = *raw;
       size_t nl = t.find('\n');
-      if (t.rfind("v1", 0) != 0 || nl == std::string::npos) {
+      std::optional<int64_t> ms;
+      if (t.rfind("v1", 0) == 0 && nl != std::string::npos) {
+        ms = ParseInt64(std::string_view(t).substr(nl + 1));
+      }
+      if (!ms) {
         return Status::Error("MALFORMED_LOG_FILE", {{"text", t.substr(0, 40)}})
             .WithContext("Failed to read log file " + path);
       }
-      try {
-        creation_ms_ = std::stoll(t.substr(nl + 1));
-      } catch (...) {
-        return Status::Error("MALFORMED_LOG_FILE", {{"text", t.substr(0, 40)}})
-            .WithContext("Failed to read log file " + path);
-      }
+      creation_ms_ = *ms;
       return Status::OK();
     }
     if (raw.status().code() != StatusCode::kNotFound) return raw.status();

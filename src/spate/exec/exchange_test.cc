@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "spate/base/text_parse.h"
 #include "spate/exec/exec_context.h"
 #include "spate/exec/physical_plan.h"
 #include "spate/exec/test_plans.h"
@@ -36,7 +37,7 @@ TEST(ExchangeTest, HashRepartitionKeepsEqualKeysTogether) {
   size_t total = 0;
   for (size_t p = 0; p < parts.size(); ++p) {
     for (const auto& r : parts[p]) {
-      int k = std::stoi(r) % 7;
+      int k = ParseInt32(r).value() % 7;
       if (owner[k] < 0) owner[k] = static_cast<int>(p);
       EXPECT_EQ(owner[k], static_cast<int>(p));
       ++total;

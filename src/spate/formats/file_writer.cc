@@ -7,6 +7,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "spate/base/text_parse.h"
 #include "spate/base/thread_pool.h"
 #include "spate/columnar/kernels.h"
 #include "spate/formats/parquet/compression.h"
@@ -98,12 +99,7 @@ class ParquetWriterFactory final : public FileWriterFactory {
 };
 
 Result<int64_t> ParseLong(const std::string& key, const std::string& v) {
-  try {
-    size_t used = 0;
-    long long x = std::stoll(v, &used);
-    if (used == v.size()) return static_cast<int64_t>(x);
-  } catch (...) {
-  }
+  if (auto x = ParseInt64(v)) return *x;
   return Status::Invalid("Invalid value '" + v + "' for option " + key);
 }
 

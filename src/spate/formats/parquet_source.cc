@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
@@ -411,8 +412,7 @@ std::string UnescapePathName(std::string_view s) {
     if (s[i] == '%' && i + 2 < s.size() &&
         std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      out.push_back(
-          static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16)));
+      out.push_back(static_cast<char>(ParseInt32(s.substr(i + 1, 2), 16).value_or(0)));
       i += 2;
     } else {
       out.push_back(s[i]);

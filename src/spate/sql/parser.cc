@@ -44,6 +44,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "spate/base/text_parse.h"
 #include "spate/sql/lexer.h"
 #include "spate/sql/named_arguments.h"
 #include "spate/sql/parser_literals.h"
@@ -1093,13 +1094,9 @@ Result<Statement> Parser::ParseDeltaCommand() {
       const Token& v = Peek();
       std::string text = v.text;
       if (v.kind != TokenKind::kNumber && v.kind != TokenKind::kString) return SyntaxError(v);
-      try {
-        size_t used = 0;
-        cmd->version = std::stoll(text, &used);
-        if (used != text.size()) throw std::invalid_argument(text);
-      } catch (const std::exception&) {
-        return SyntaxError(v);
-      }
+      auto version = ParseInt64(text);
+      if (!version) return SyntaxError(v);
+      cmd->version = *version;
       Advance();
     } else if (MatchKeyword("TIMESTAMP") || MatchKeyword("SYSTEM_TIME")) {
       SPATE_RETURN_IF_ERROR(ExpectKeyword("AS"));
@@ -1130,11 +1127,10 @@ Result<Statement> Parser::ParseDeltaCommand() {
     if (MatchKeyword("RETAIN")) {
       const Token& n = Peek();
       if (n.kind != TokenKind::kNumber) return SyntaxError(n);
-      try {
-        cmd->retain_hours = std::stod(n.text);
-      } catch (const std::exception&) {
-        return SyntaxError(n);
-      }
+      size_t used = 0;  // the number before a type suffix (100D, 100L)
+      auto hours = ParseDoublePrefix(n.text, &used);
+      if (!hours) return SyntaxError(n);
+      cmd->retain_hours = *hours;
       Advance();
       SPATE_RETURN_IF_ERROR(ExpectKeyword("HOURS"));
     }
@@ -2765,7 +2761,7 @@ Result<DataTypePtr> Parser::ParseDataType() {
           n.text.find_first_not_of("0123456789") != std::string::npos) {
         return SyntaxError(n);
       }
-      params->push_back(std::stoll(n.text));
+      params->push_back(ParseInt64(n.text).value_or(0));
       Advance();
     } while (MatchOp(","));
     SPATE_RETURN_IF_ERROR(ExpectOp(")"));

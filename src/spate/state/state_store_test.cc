@@ -1,5 +1,6 @@
 // Copyright spate authors.
 #include "spate/state/state_store.h"
+#include "spate/base/text_parse.h"
 #include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
@@ -640,7 +641,7 @@ TEST_P(StateStoreTest, KilledWhileCommittingLosesNothing) {
     if (end != std::string::npos) {
       size_t begin = progress.rfind('\n', end - 1);
       begin = begin == std::string::npos ? 0 : begin + 1;
-      reported = std::stoll(progress.substr(begin, end - begin));
+      reported = ParseInt64(progress.substr(begin, end - begin)).value();
     }
     auto fresh =
         std::move(CreateStateStoreProvider(CrashId(root), CrashConf(GetParam().provider),

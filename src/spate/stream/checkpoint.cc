@@ -7,6 +7,7 @@
 #include <random>
 
 #include "spate/base/clock.h"
+#include "spate/base/text_parse.h"
 #include "spate/stream/trigger.h"
 
 namespace spate::stream {
@@ -54,11 +55,7 @@ int64_t LogCleanupDelayMs(const std::string& deletion, const std::string& delay,
   if (d != "true") return -1;
   if (!delay.empty() && std::all_of(delay.begin(), delay.end(),
                                     [](unsigned char c) { return std::isdigit(c) != 0; })) {
-    try {
-      return std::stoll(delay);
-    } catch (const std::exception&) {
-      return fallback_ms;
-    }
+    return ParseInt64(delay).value_or(fallback_ms);
   }
   auto ms = Trigger::ParseIntervalMs(delay);
   return ms.ok() ? *ms : fallback_ms;

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "spate/base/redact.h"
+#include "spate/base/text_parse.h"
 #include "spate/stream/tws_state_schema.h"
 #include "spate/types/schema_json.h"
 #include "spate/stream/state_data_source.h"
@@ -863,11 +864,8 @@ Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs, const 
     }
     break;
   }
-  int num_partitions = 200;
-  try {
-    num_partitions = std::max(1, std::stoi(parts));
-  } catch (...) {
-  }
+  const auto parsed_parts = ParseInt32(parts);
+  const int num_partitions = parsed_parts ? std::max(1, *parsed_parts) : 200;
   std::vector<PlannedStatefulOperator> planned;
   auto shape = ShapeOfQuery(analyzed, config.output_mode,
                             config.sink ? config.sink->Describe() : std::string(), num_partitions,

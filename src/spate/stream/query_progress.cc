@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "spate/stream/streaming_query.h"
+#include "spate/base/text_parse.h"
 #include "spate/stream/streaming_query_internal.h"
 
 namespace spate::stream {
@@ -79,9 +80,9 @@ StreamingQueryProgress StreamingQuery::MakeProgress(int64_t trigger_start,
 }
 
 void StreamingQuery::KeepProgress(const StreamingQueryProgress& p, sql::BoundPlanPtr executed) {
-  int64_t keep = ParseLong(
-      config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"),
-      100);
+  int64_t keep =
+      ParseInt64(config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"))
+          .value_or(100);
   {
     MutexLock lock(mu_);
     if (executed) last_plan_ = executed;  // the batch plan (stateful operators), not its rows

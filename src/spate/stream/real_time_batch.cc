@@ -6,6 +6,7 @@
 #include <set>
 
 #include "spate/exec/executor.h"
+#include "spate/base/text_parse.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/streaming_plan.h"
 #include "spate/stream/streaming_query.h"
@@ -49,7 +50,7 @@ Status CheckRealTimeStart(const QueryConfig& config) {
   }
   std::string min_text =
       config.runner->GetConf("spark.sql.streaming.realTimeMode.minBatchDuration", "5000");
-  int64_t min_ms = ParseLong(min_text, -1);
+  int64_t min_ms = ParseInt64(min_text).value_or(-1);
   if (min_ms < 0) {
     auto parsed = Trigger::ParseIntervalMs(min_text);
     min_ms = parsed.ok() ? *parsed : 5000;

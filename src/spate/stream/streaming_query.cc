@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "spate/base/text_parse.h"
 #include "spate/exec/executor.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/checkpoint_check.h"
@@ -42,14 +43,6 @@ class PinnedRunner final : public BatchRunner {
 };
 
 }  // namespace
-
-int64_t ParseLong(const std::string& s, int64_t dflt) {
-  try {
-    return std::stoll(s);
-  } catch (...) {
-    return dflt;
-  }
-}
 
 // ---- StreamingQuery
 
@@ -144,8 +137,8 @@ Status StreamingQuery::Initialize() {
       std::make_unique<CommitLog>(fs, io::JoinPath(config_.checkpoint, "commits"));
   min_batches_to_retain_ = std::max<int64_t>(
       1,
-      ParseLong(config_.runner->GetConf("spark.sql.streaming.minBatchesToRetain", "100"),
-                100));
+      ParseInt64(config_.runner->GetConf("spark.sql.streaming.minBatchesToRetain", "100"))
+          .value_or(100));
   pinned_conf_ = PinnedConf();
   SPATE_ASSIGN_OR_RETURN(auto analyzed, config_.runner->Analyze(config_.plan));
   relations_ = FindStreamingRelations(analyzed);
@@ -411,7 +404,7 @@ Status StreamingQuery::CheckStatefulOperators(const sql::BoundPlanPtr& analyzed)
       const std::string name = io::BaseName(f.path);
       if (f.is_directory && !name.empty() &&
           name.find_first_not_of("0123456789") == std::string::npos)
-        ids.push_back(ParseLong(name, -1));
+        ids.push_back(ParseInt64(name).value_or(-1));
     }
   } else if (listed.status().code() != StatusCode::kNotFound) {
     return listed.status();
@@ -428,7 +421,7 @@ Status StreamingQuery::RunActivated() {
   }
   int shuffle = 0;
   for (const auto& [k, v] : pinned_conf_) {
-    if (k == "spark.sql.shuffle.partitions") shuffle = static_cast<int>(ParseLong(v, 0));
+    if (k == "spark.sql.shuffle.partitions") shuffle = ParseInt32(v).value_or(0);
   }
   config_.runner = std::make_shared<PinnedRunner>(config_.runner, shuffle);
   {
@@ -538,9 +531,9 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
   if (!batch_constructed_) {
     SetStatus("Waiting for data to arrive", false, false);
     int64_t interval =
-        ParseLong(config_.runner->GetConf(
-                      "spark.sql.streaming.noDataProgressEventInterval", "10000"),
-                  10000);
+        ParseInt64(
+            config_.runner->GetConf("spark.sql.streaming.noDataProgressEventInterval", "10000"))
+            .value_or(10000);
     // As Spark 4.2's ProgressReporter.updateIdleness: at most once per
     // noDataProgressEventInterval (counted from the last executed batch or the last idle
     // report) a trigger without a batch adds a progress without input to recentProgress

@@ -29,9 +29,6 @@ inline bool SameOffset(const std::optional<JsonValue>& a, const std::optional<Js
   return !a || *a == *b;
 }
 
-/// A conf's integer value, `dflt` when it is not one.
-int64_t ParseLong(const std::string& s, int64_t dflt);
-
 /// Trigger.RealTime's checks when the query starts, in Spark 4.2's order and messages:
 /// output mode, batch duration, sink (real_time_batch.cc).
 Status CheckRealTimeStart(const QueryConfig& config);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "spate/base/json.h"
+#include "spate/base/text_parse.h"
 #include "spate/formats/file_writer.h"
 
 namespace spate::table {
@@ -184,7 +185,7 @@ std::string UuidBytes(const std::string& text) {
     if (c != '-') hex.push_back(c);
   std::string out;
   for (size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    out.push_back(static_cast<char>(ParseInt32(std::string_view(hex).substr(i, 2), 16).value_or(0)));
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "spate/base/test_data.h"
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/table/deletion_vector.h"
 #include "spate/table/delta_log.h"
@@ -213,7 +214,7 @@ TEST(DeltaDeletionVectorTest, SerializesAsDeltaSpark) {
   auto unhex = [](const std::string& h) {
     std::string out;
     for (size_t i = 0; i < h.size(); i += 2)
-      out.push_back(static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16)));
+      out.push_back(static_cast<char>(ParseInt32(h.substr(i, 2), 16).value()));
     return out;
   };
   const std::string spark_file = unhex(
@@ -970,7 +971,7 @@ TEST(DeltaGoldenTest, KnownValues) {
   for (const auto& r : dvp) {
     // part|col1|col2
     size_t a = r.find('|');
-    int64_t col1 = std::stoll(r.substr(a + 1, r.find('|', a + 1) - a - 1));
+    int64_t col1 = ParseInt64(r.substr(a + 1, r.find('|', a + 1) - a - 1)).value();
     EXPECT_FALSE(col1 < 30 && col1 % 2 == 0) << r;
   }
   // Column mapping: physical column names in the files, logical names in the schema.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "spate/base/text_parse.h"
 #include "spate/columnar/kernels.h"
 #include "spate/types/format.h"
 #include "spate/types/schema_json.h"
@@ -428,12 +429,12 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
         return Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
                              {{"reason", "Both txnAppId and txnVersion must be specified"}});
       }
-      try {
-        txn_id = TxnId{app, std::stoll(ver)};
-      } catch (...) {
+      auto v = ParseInt64(ver);
+      if (!v) {
         return Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
                              {{"reason", "txnVersion must be a number"}});
       }
+      txn_id = TxnId{app, *v};
     }
   }
   if (txn_id) {
@@ -570,12 +571,12 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   {
     std::string m = OptionOr(opt.options, "maxRecordsPerFile", "");
     if (!m.empty()) {
-      try {
-        jopt.max_records_per_file = std::stoll(m);
-      } catch (...) {
+      auto n = ParseInt64(m);
+      if (!n) {
         return Status::Error("DELTA_ILLEGAL_OPTION", {{"input", m}, {"name", "maxRecordsPerFile"},
                                                      {"explain", "must be a number"}});
       }
+      jopt.max_records_per_file = *n;
     }
   }
   SPATE_ASSIGN_OR_RETURN(auto job, formats::PartitionedWriteJob::Make(fs, factory, schema, jopt,
@@ -650,10 +651,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   int indexed_cols = 32;
   if (auto it = meta.configuration.find("delta.dataSkippingNumIndexedCols");
       it != meta.configuration.end()) {
-    try {
-      indexed_cols = std::stoi(it->second);
-    } catch (...) {
-    }
+    indexed_cols = ParseInt32(it->second).value_or(indexed_cols);
   }
   // Tables with deletion vectors: stats say whether their bounds are tight (Delta's
   // tightBounds; false once a DV removes rows).

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "spate/base/text_parse.h"
 #include "spate/formats/file_writer.h"
 
 namespace spate::table {
@@ -11,12 +12,8 @@ namespace spate::table {
 int CheckpointInterval(const Metadata& m) {
   auto it = m.configuration.find("delta.checkpointInterval");
   if (it == m.configuration.end()) return 10;
-  try {
-    int v = std::stoi(it->second);
-    return v > 0 ? v : 10;
-  } catch (...) {
-    return 10;
-  }
+  const int v = ParseInt32(it->second).value_or(10);
+  return v > 0 ? v : 10;
 }
 
 OptimisticTransaction::OptimisticTransaction(std::shared_ptr<const DeltaLog> log,

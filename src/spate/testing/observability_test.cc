@@ -16,6 +16,7 @@
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
 #include "spate/base/test_data.h"
+#include "spate/base/text_parse.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/checkpoint_describe.h"
@@ -55,7 +56,7 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
   auto url = spark.uiWebUrl();
   ASSERT_TRUE(url.has_value());
   ASSERT_EQ(url->rfind("http://127.0.0.1:", 0), 0u) << *url;  // loopback by default
-  int port = std::stoi(url->substr(url->rfind(':') + 1));
+  int port = ParseInt32(url->substr(url->rfind(':') + 1)).value();
   httplib::Client c("127.0.0.1", port);
 
   MemoryStream input(spark, "k STRING, v INT");

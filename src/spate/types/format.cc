@@ -1,5 +1,6 @@
 // Copyright spate authors.
 #include "spate/types/format.h"
+#include "spate/base/text_parse.h"
 
 #include <charconv>
 #include <cmath>
@@ -24,7 +25,7 @@ std::string JavaFloatingString(T v) {
   if (neg) sci.erase(0, 1);
   size_t epos = sci.find('e');
   std::string mant = sci.substr(0, epos);
-  int exp = std::stoi(sci.substr(epos + 1));
+  int exp = ParseInt32(std::string_view(sci).substr(epos + 1)).value_or(0);
   std::string digits;
   for (char c : mant) {
     if (c != '.') digits += c;
@@ -90,13 +91,13 @@ std::string FormatDecimal(int128_t unscaled, int scale) {
 }
 
 // Days <-> civil date: the classic era-based algorithm over 400-year cycles.
-int32_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
+int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;
   const int64_t era = (y >= 0 ? y : y - 399) / 400;
   const unsigned yoe = static_cast<unsigned>(y - era * 400);
   const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return static_cast<int32_t>(era * 146097 + static_cast<int64_t>(doe) - 719468);
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
 void CivilFromDays(int64_t z, int64_t* year, unsigned* month, unsigned* day) {

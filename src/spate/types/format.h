@@ -24,8 +24,9 @@ std::string FormatFloat(float v);
 std::string FormatDecimal(int128_t unscaled, int scale);
 std::string Int128ToString(int128_t v);
 
-/// Days since 1970-01-01 <-> proleptic Gregorian civil date.
-int32_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
+/// Days since 1970-01-01 <-> proleptic Gregorian civil date (the one implementation;
+/// int64 so that years past +-5.8 million do not wrap: casts take seven-digit years).
+int64_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
 void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day);
 /// "2024-01-31".
 std::string FormatDate(int32_t days);
