@@ -14,6 +14,7 @@
 #include "spate/api/delta_table.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
+#include "spate/base/json.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
 #include "spate/exec/physical_plan.h"
@@ -68,12 +69,9 @@ DataFrame Empty(const std::shared_ptr<SessionState>& state) {
 }
 
 std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
+  std::string out;
+  AppendJsonString(s, &out);
+  return out;
 }
 
 // ["a","b"] as Delta writes partitionBy in operationParameters.

@@ -86,7 +86,10 @@ class Json {
   std::vector<std::pair<std::string, Json>> fields_;
 };
 
-/// Appends `s` as a JSON string literal (quotes, escapes; UTF-8 passes through).
+/// Appends `s` as a JSON string literal with Jackson's escaping, the one escaper of every
+/// JSON spate writes (Delta log, checkpoint files, progress, to_json, the JSON writer):
+/// `"` and `\` backslashed, \b \f \n \r \t, other characters below 0x20 as \u00XX
+/// (upper-case hex, as Jackson writes); everything else, UTF-8 included, passes through.
 void AppendJsonString(std::string_view s, std::string* out);
 
 }  // namespace spate

@@ -30,6 +30,13 @@ TEST(JsonTest, StringsAndEscapes) {
   std::string out;
   AppendJsonString(std::string("q\"\x01"), &out);
   EXPECT_EQ(out, "\"q\\\"\\u0001\"");
+  // Jackson's escaping: upper-case hex, the short forms, DEL and UTF-8 unescaped.
+  out.clear();
+  AppendJsonString(std::string("\x1f\b\f\n\r\t\\/\x7f\xC3\xA9", 11), &out);
+  EXPECT_EQ(out, "\"\\u001F\\b\\f\\n\\r\\t\\\\/\x7f\xC3\xA9\"");
+  out.clear();
+  AppendJsonString(std::string("a\0b", 3), &out);
+  EXPECT_EQ(out, "\"a\\u0000b\"");
   EXPECT_EQ(Json::Double(1.5).ToString(), "1.5");
   EXPECT_EQ(Json::Double(std::numeric_limits<double>::quiet_NaN()).ToString(), "\"NaN\"");
 }

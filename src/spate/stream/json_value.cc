@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "spate/base/json.h"
 #include "spate/types/format.h"
 
 namespace spate::stream {
@@ -90,44 +91,6 @@ bool JsonValue::operator==(const JsonValue& o) const {
   }
 }
 
-void AppendJsonQuoted(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      case '\b':
-        out->append("\\b");
-        break;
-      case '\f':
-        out->append("\\f");
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          out->append(buf);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out->push_back('"');
-}
-
 namespace {
 void WriteNumber(const JsonValue& v, std::string* out) {
   if (v.type() == JsonValue::Type::kInt) {
@@ -151,7 +114,7 @@ void JsonValue::Write(std::string* out) const {
       WriteNumber(*this, out);
       break;
     case Type::kString:
-      AppendJsonQuoted(s_, out);
+      AppendJsonString(s_, out);
       break;
     case Type::kArray:
       out->push_back('[');
@@ -165,7 +128,7 @@ void JsonValue::Write(std::string* out) const {
       out->push_back('{');
       for (size_t i = 0; i < fields_.size(); ++i) {
         if (i) out->push_back(',');
-        AppendJsonQuoted(fields_[i].first, out);
+        AppendJsonString(fields_[i].first, out);
         out->push_back(':');
         fields_[i].second.Write(out);
       }
@@ -198,7 +161,7 @@ void JsonValue::WritePretty(std::string* out, int indent) const {
         if (i) out->push_back(',');
         out->push_back('\n');
         out->append(static_cast<size_t>(indent + 2), ' ');
-        AppendJsonQuoted(fields_[i].first, out);
+        AppendJsonString(fields_[i].first, out);
         out->append(" : ");
         fields_[i].second.WritePretty(out, indent + 2);
       }

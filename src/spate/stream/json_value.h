@@ -86,7 +86,4 @@ class JsonValue {
   std::vector<std::pair<std::string, JsonValue>> fields_;
 };
 
-/// Appends `s` as a JSON string literal.
-void AppendJsonQuoted(std::string_view s, std::string* out);
-
 }  // namespace spate::stream

@@ -128,31 +128,4 @@ bool RewriteLenient(std::string_view s, const JsonOptions& o, std::string* out) 
   return changed;
 }
 
-void AppendJsonString(std::string_view s, std::string* out) {
-  static const char kHex[] = "0123456789ABCDEF";
-  out->push_back('"');
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out->append(s.data() + start, i - start);
-    start = i + 1;
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\b': *out += "\\b"; break;
-      case '\f': *out += "\\f"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      default:
-        *out += "\\u00";
-        out->push_back(kHex[c >> 4]);
-        out->push_back(kHex[c & 15]);
-    }
-  }
-  out->append(s.data() + start, s.size() - start);
-  out->push_back('"');
-}
-
 }  // namespace spate::formats::json

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "spate/base/json.h"  // AppendJsonString, Jackson's string escaping
 #include "spate/formats/json/options.h"
 
 namespace spate::formats::json {
@@ -18,9 +19,5 @@ namespace spate::formats::json {
 /// character (allowBackslashEscapingAnyCharacter). Returns false when no enabled rule
 /// applies (the record stays malformed).
 bool RewriteLenient(std::string_view text, const JsonOptions& options, std::string* out);
-
-/// Appends `s` as a JSON string literal with Jackson's escaping ("\"", "\\", \b \f \n \r \t,
-/// other control characters as \u00XX).
-void AppendJsonString(std::string_view s, std::string* out);
 
 }  // namespace spate::formats::json
