@@ -1006,6 +1006,31 @@ def convert_timezone(sourceTz: Optional[Column], targetTz: Column, sourceTs: Col
     return _call("convert_timezone", _c(sourceTz), _c(targetTz), _c(sourceTs))
 
 
+def aes_encrypt(input: ColumnOrName, key: ColumnOrName, mode: Optional[ColumnOrName] = None,
+                padding: Optional[ColumnOrName] = None, iv: Optional[ColumnOrName] = None,
+                aad: Optional[ColumnOrName] = None) -> Column:
+    return _call("aes_encrypt", _c(input), _c(key), _c(mode) if mode is not None else _l("GCM"),
+                 _c(padding) if padding is not None else _l("DEFAULT"),
+                 _c(iv) if iv is not None else _l(""), _c(aad) if aad is not None else _l(""))
+
+
+def _aes_decrypt(name: str, input: ColumnOrName, key: ColumnOrName, mode: Optional[ColumnOrName],
+                 padding: Optional[ColumnOrName], aad: Optional[ColumnOrName]) -> Column:
+    return _call(name, _c(input), _c(key), _c(mode) if mode is not None else _l("GCM"),
+                 _c(padding) if padding is not None else _l("DEFAULT"),
+                 _c(aad) if aad is not None else _l(""))
+
+
+def aes_decrypt(input: ColumnOrName, key: ColumnOrName, mode: Optional[ColumnOrName] = None,
+                padding: Optional[ColumnOrName] = None, aad: Optional[ColumnOrName] = None) -> Column:
+    return _aes_decrypt("aes_decrypt", input, key, mode, padding, aad)
+
+
+def try_aes_decrypt(input: ColumnOrName, key: ColumnOrName, mode: Optional[ColumnOrName] = None,
+                    padding: Optional[ColumnOrName] = None, aad: Optional[ColumnOrName] = None) -> Column:
+    return _aes_decrypt("try_aes_decrypt", input, key, mode, padding, aad)
+
+
 def substring_index(str: ColumnOrName, delim: str, count: int) -> Column:
     return _call("substring_index", _c(str), _l(delim), _l(count))
 

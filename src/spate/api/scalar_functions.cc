@@ -125,6 +125,21 @@ Column sentences(const Column& str) { return Fn("sentences", {str}); }
 Column sentences(const Column& str, const Column& language, const Column& country) {
   return Fn("sentences", {str, language, country});
 }
+Column aes_encrypt(const Column& input, const Column& key) { return Fn("aes_encrypt", {input, key}); }
+Column aes_encrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
+                   const Column& iv, const Column& aad) {
+  return Fn("aes_encrypt", {input, key, mode, padding, iv, aad});
+}
+Column aes_decrypt(const Column& input, const Column& key) { return Fn("aes_decrypt", {input, key}); }
+Column aes_decrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
+                   const Column& aad) {
+  return Fn("aes_decrypt", {input, key, mode, padding, aad});
+}
+Column try_aes_decrypt(const Column& input, const Column& key) { return Fn("try_aes_decrypt", {input, key}); }
+Column try_aes_decrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
+                       const Column& aad) {
+  return Fn("try_aes_decrypt", {input, key, mode, padding, aad});
+}
 Column format_string(const std::string& format, const std::vector<Column>& cols) {
   return Fn("format_string", Prepend(S(format), cols));
 }

@@ -136,6 +136,19 @@ Column mask(const Column& str, const Column& upper, const Column& lower, const C
 Column sentences(const Column& str);
 Column sentences(const Column& str, const Column& language, const Column& country);
 
+// ---- AES (GCM by default; CBC, ECB) in Spark's byte layout ----
+/// aes_encrypt(input, key[, mode, padding, iv, aad]): an empty `iv` is random.
+Column aes_encrypt(const Column& input, const Column& key);
+Column aes_encrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
+                   const Column& iv, const Column& aad);
+/// aes_decrypt(input, key[, mode, padding, aad]); try_aes_decrypt: NULL instead of errors.
+Column aes_decrypt(const Column& input, const Column& key);
+Column aes_decrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
+                   const Column& aad);
+Column try_aes_decrypt(const Column& input, const Column& key);
+Column try_aes_decrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
+                       const Column& aad);
+
 // ---- hashing ----
 Column hash(const std::vector<Column>& cols);
 Column xxhash64(const std::vector<Column>& cols);

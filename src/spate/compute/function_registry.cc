@@ -23,6 +23,7 @@ FunctionRegistry::FunctionRegistry() {
   RegisterMoreCollectionFunctions(*this);
   RegisterNumberFormatFunctions(*this);
   RegisterTextFunctions(*this);
+  RegisterAesFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

@@ -70,5 +70,6 @@ void RegisterExtraFunctions(FunctionRegistry& r);   // extra_functions.cc: bits,
 void RegisterMoreCollectionFunctions(FunctionRegistry& r);  // collections_more.cc
 void RegisterNumberFormatFunctions(FunctionRegistry& r);  // number_format.cc: to_number, to_char, to_binary
 void RegisterTextFunctions(FunctionRegistry& r);  // text_functions.cc: parse_url, mask, sentences
+void RegisterAesFunctions(FunctionRegistry& r);  // aes_functions.cc: aes_encrypt, aes_decrypt
 
 }  // namespace spate

@@ -200,3 +200,43 @@ def functions_format_dataframe(s):
         F.convert_timezone(None, F.lit("Asia/Tokyo"), F.lit("2021-01-01 00:00:00").cast("timestamp_ntz")).alias("tz2"),
         F.sentences(F.lit("Hi there. Bye now")).alias("sen"),
     )
+
+# ---- aes_encrypt / aes_decrypt / try_aes_decrypt (explicit IVs make encryption deterministic) ----
+expr_cases("aes", "", [
+    "hex(aes_encrypt('Spark', '0000111122223333', 'GCM', 'DEFAULT', unhex('000000000000000000000000')))",
+    "hex(aes_encrypt('Spark', '0000111122223333', 'GCM', 'DEFAULT', unhex('000000000000000000000000'), 'an AAD'))",
+    "hex(aes_encrypt('Spark', '0000111122223333', 'CBC', 'DEFAULT', unhex('00000000000000000000000000000000')))",
+    "hex(aes_encrypt('Spark', 'abcdefghijklmnopqrstuvwx', 'cbc', 'pkcs', unhex('0102030405060708090a0b0c0d0e0f10')))",
+    "hex(aes_encrypt('Spark', 'abcdefghijklmnopqrstuvwxyz012345', 'ECB'))",
+    "hex(aes_encrypt('', '0000111122223333', 'ECB', 'PKCS'))",
+    "hex(aes_encrypt('Spark', '0000111122223333', 'CBC', 'NONE'))", "hex(aes_encrypt('Spark', '0000111122223333', 'GCM', 'PKCS'))",
+    "aes_encrypt('Spark', '000011112222333')", "aes_encrypt('Spark', '0000111122223333', 'XYZ')",
+    "aes_encrypt('Spark', '0000111122223333', 'ECB', 'DEFAULT', unhex('00000000000000000000000000000000'))",
+    "aes_encrypt('Spark', '0000111122223333', 'CBC', 'DEFAULT', unhex('0000'))",
+    "aes_encrypt('Spark', '0000111122223333', 'CBC', 'DEFAULT', unhex('00000000000000000000000000000000'), 'aad')",
+    "cast(aes_decrypt(unhex('83F16B2AA704794132802D248E6BFD4E380078182D1544813898AC97E709B28A94'), '0000111122223333') AS STRING)",
+    "cast(aes_decrypt(unhex('6E7CA17BBB468D3084B5744BCA729FB7B2B7BCB8E4472847D02670489D95FA97DBBA7D3210'), '0000111122223333', 'GCM') AS STRING)",
+    "cast(aes_decrypt(unbase64('3lmwu+Mw0H3fi5NDvcu9lg=='), '1234567890abcdef', 'ECB', 'PKCS') AS STRING)",
+    "cast(aes_decrypt(unbase64('2NYmDCjgXTbbxGA3/SnJEfFC/JQ7olk2VQWReIAAFKo='), '1234567890abcdef', 'CBC') AS STRING)",
+    "cast(aes_decrypt(unhex('00000000000000000000000046C4EF1C6A51487FED3CAC184086329C72D48C83F7'), '0000111122223333', 'GCM', 'DEFAULT', 'wrong aad') AS STRING)",
+    "cast(try_aes_decrypt(unhex('00000000000000000000000046C4EF1C6A51487FED3CAC184086329C72D48C83F7'), '0000111122223333', 'GCM', 'DEFAULT', 'wrong aad') AS STRING)",
+    "aes_decrypt(unhex('00'), '0000111122223333')", "try_aes_decrypt(unhex('00'), '0000111122223333')",
+    "aes_decrypt(unhex('00'), '000011112222333')", "try_aes_decrypt(unhex('00'), '000011112222333')",
+    "aes_encrypt(NULL, '0000111122223333')", "aes_decrypt('x', NULL)", "typeof(aes_encrypt('a', 'b'))",
+    "aes_encrypt(1, '0000111122223333')", "aes_encrypt('a')",
+])
+sql_case("aes/roundtrip_random_iv",
+         "SELECT m, cast(aes_decrypt(aes_encrypt(s, k, m), k, m) AS STRING) = s ok, "
+         "length(aes_encrypt(s, k, m)) n FROM VALUES ('GCM', '0000111122223333', 'Spark SQL'), "
+         "('CBC', 'abcdefghijklmnopqrstuvwx', 'Apache Spark'), ('ECB', 'abcdefghijklmnopqrstuvwxyz012345', ''), "
+         "('GCM', 'abcdefghijklmnopqrstuvwxyz012345', NULL) t(m, k, s)")
+
+
+@case
+def aes_dataframe(s):
+    F = s.F
+    df = s.spark.createDataFrame([("Spark", "0000111122223333")], "v string, k string")
+    enc = F.aes_encrypt("v", "k", F.lit("GCM"), F.lit("DEFAULT"), F.unhex(F.lit("000000000000000000000000")))
+    return df.select(F.hex(enc).alias("e"),
+                     F.aes_decrypt(enc, "k").cast("string").alias("d"),
+                     F.try_aes_decrypt(F.lit("xx").cast("binary"), "k").alias("t"))
