@@ -54,6 +54,17 @@ class MemoryProvider final : public StateStoreProvider {
     return static_cast<StateStore*>(&store_);
   }
 
+  Result<StateStore*> GetStoreFromSnapshot(int64_t snapshot_version, int64_t version) override {
+    std::lock_guard lock(mu_);
+    SPATE_RETURN_IF_ERROR(CheckVersion(version));
+    if (store_.uncommitted()) AbortLocked();
+    ++cache_misses_;
+    loaded_version_ = -1;  // a full load from the named snapshot
+    SPATE_RETURN_IF_ERROR(Load(version, snapshot_version));
+    store_.Open(version);
+    return static_cast<StateStore*>(&store_);
+  }
+
   Status DoMaintenance() override {
     std::lock_guard lock(mu_);
     // A store open on another thread may be writing: then only purge.
@@ -209,8 +220,8 @@ class MemoryProvider final : public StateStoreProvider {
                          });
   }
 
-  /// Makes the map hold `version`.
-  Status Load(int64_t version) {
+  /// Makes the map hold `version` (from the snapshot of version `base` when given).
+  Status Load(int64_t version, std::optional<int64_t> base = std::nullopt) {
     ClearUndo();
     DropPrevious();
     if (version == 0) {
@@ -227,8 +238,15 @@ class MemoryProvider final : public StateStoreProvider {
       loaded_version_ = -1;
       from = 0;
       const auto& snapshots = files.Of(kSnapshot);
-      auto it = snapshots.upper_bound(version);
-      if (it != snapshots.begin()) {
+      if (base) {
+        auto it = snapshots.find(*base);
+        if (it == snapshots.end()) {
+          return MissingStateFile(StateFileKind::kSnapshot, VersionFile(dir_, *base, kSnapshot),
+                                  owner_);
+        }
+        SPATE_RETURN_IF_ERROR(ApplyFile(it->second, StateFileKind::kSnapshot));
+        from = *base;
+      } else if (auto it = snapshots.upper_bound(version); it != snapshots.begin()) {
         --it;
         SPATE_RETURN_IF_ERROR(ApplyFile(it->second, StateFileKind::kSnapshot));
         from = it->first;

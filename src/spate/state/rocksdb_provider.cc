@@ -218,12 +218,21 @@ class RocksDbProvider final : public StateStoreProvider {
   }
 
   Result<StateStore*> GetStore(int64_t version) override {
+    return OpenStore(version, std::nullopt);
+  }
+  Result<StateStore*> GetStoreFromSnapshot(int64_t snapshot_version, int64_t version) override {
+    return OpenStore(version, snapshot_version);
+  }
+
+  /// GetStore; with `base`, a full load from the checkpoint of that version.
+  Result<StateStore*> OpenStore(int64_t version, std::optional<int64_t> base) {
     std::lock_guard lock(mu_);
     SPATE_RETURN_IF_ERROR(CheckVersion(version));
     if (store_.uncommitted()) AbortLocked();
+    if (base) CloseDb();
     auto start = Clock::now();
     if (!(db_ && loaded_version_ == version)) {
-      Status st = Load(version);
+      Status st = Load(version, base);
       if (!st.ok()) {
         CloseDb();
         return st;
@@ -490,7 +499,8 @@ class RocksDbProvider final : public StateStoreProvider {
     return Status::OK();
   }
 
-  Status Load(int64_t version) {
+  /// Makes the DB hold `version` (from the checkpoint of version `base` when given).
+  Status Load(int64_t version, std::optional<int64_t> base = std::nullopt) {
     ClearChanges();
     int64_t from = db_ ? loaded_version_ : -1;
     if (from < 0 || from > version) {
@@ -505,8 +515,15 @@ class RocksDbProvider final : public StateStoreProvider {
         SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs_, dir_));
         files_ = files;
         const auto& checkpoints = files.Of(kCheckpoint);
-        auto it = checkpoints.upper_bound(version);
-        if (it != checkpoints.begin()) {
+        if (base) {
+          auto it = checkpoints.find(*base);
+          if (it == checkpoints.end()) {
+            return MissingStateFile(StateFileKind::kCheckpoint,
+                                    VersionFile(dir_, *base, kCheckpoint), owner_);
+          }
+          SPATE_RETURN_IF_ERROR(RestoreCheckpoint(it->second));
+          from = *base;
+        } else if (auto it = checkpoints.upper_bound(version); it != checkpoints.begin()) {
           --it;
           SPATE_RETURN_IF_ERROR(RestoreCheckpoint(it->second));
           from = it->first;

@@ -104,6 +104,13 @@ class StateStoreProvider {
   virtual ~StateStoreProvider() = default;
   /// Loads `version` (0 = empty; otherwise it must exist: CANNOT_LOAD_STATE_STORE).
   virtual Result<StateStore*> GetStore(int64_t version) = 0;
+  /// Loads `version` from the base file of version `snapshot_version` (memory: its
+  /// .snapshot, rocksdb: its .checkpoint) and the delta / changelog files after it, never
+  /// from another base (the statestore reader's snapshotStartBatchId). REQUIRES: 1 <=
+  /// snapshot_version <= version. A missing base file is
+  /// CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE naming it.
+  virtual Result<StateStore*> GetStoreFromSnapshot(int64_t snapshot_version,
+                                                   int64_t version) = 0;
   /// Snapshots and purges files of versions older than min_versions_to_retain. Safe to call
   /// between batches; may be called from a background thread when no store is open.
   virtual Status DoMaintenance() = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <deque>
+#include <limits>
 #include <set>
 
 #include "spate/columnar/builder.h"
@@ -42,6 +43,10 @@ struct Options {
   std::optional<std::string> state_var;
   bool read_timers = false;
   bool flatten = true;  // flattenCollectionTypes: a list / map entry per row
+  // snapshotStartBatchId / snapshotPartitionId as given (checked against the batch read).
+  std::optional<std::string> snapshot_start_text, snapshot_partition_text;
+  std::optional<int64_t> snapshot_start;
+  std::optional<int> snapshot_partition;
 
   std::string ToString() const {
     std::string s = "{checkpointLocation=" + checkpoint;
@@ -51,6 +56,10 @@ struct Options {
     s += ", joinSide=" + join_side;
     if (state_var) s += ", stateVarName=" + *state_var;
     if (read_timers) s += ", readRegisteredTimers=true";
+    if (snapshot_start) {
+      s += ", snapshotStartBatchId=" + std::to_string(*snapshot_start) +
+           ", snapshotPartitionId=" + std::to_string(snapshot_partition.value_or(0));
+    }
     if (change_feed) {
       s += ", readChangeFeed=true";
       if (change_start) s += ", changeStartBatchId=" + std::to_string(*change_start);
@@ -135,9 +144,19 @@ Result<Options> ParseOptions(const std::string& checkpoint,
   if (auto v = get("changeendbatchid")) {
     SPATE_ASSIGN_OR_RETURN(o.change_end, NonNegative("changeEndBatchId", *v));
   }
+  if (auto v = get("snapshotstartbatchid")) o.snapshot_start_text = *v;
+  if (auto v = get("snapshotpartitionid")) o.snapshot_partition_text = *v;
   if (o.change_feed) {
     if (o.batch_id)
       return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['batchId', 'readChangeFeed']"}});
+    if (o.snapshot_start_text) {
+      return Status::Error("STDS_CONFLICT_OPTIONS",
+                           {{"options", "['snapshotStartBatchId', 'readChangeFeed']"}});
+    }
+    if (o.snapshot_partition_text) {
+      return Status::Error("STDS_CONFLICT_OPTIONS",
+                           {{"options", "['snapshotPartitionId', 'readChangeFeed']"}});
+    }
     if (!o.change_start)
       return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED",
                            {{"optionName", "changeStartBatchId"}});
@@ -153,6 +172,33 @@ Result<Options> ParseOptions(const std::string& checkpoint,
     }
   }
   return o;
+}
+
+// snapshotStartBatchId / snapshotPartitionId against the batch read, in Spark's order:
+// the start's sign and bound, the partition's sign, then both or neither.
+Status CheckSnapshotOptions(int64_t batch, Options* o) {
+  if (o->snapshot_start_text) {
+    SPATE_ASSIGN_OR_RETURN(o->snapshot_start, NonNegative("snapshotStartBatchId", *o->snapshot_start_text));
+    if (*o->snapshot_start > batch) {
+      return InvalidOption("snapshotStartBatchId", "WITH_MESSAGE",
+                           "value should be less than or equal to " + std::to_string(batch));
+    }
+  }
+  if (o->snapshot_partition_text) {
+    SPATE_ASSIGN_OR_RETURN(int64_t p, NonNegative("snapshotPartitionId", *o->snapshot_partition_text));
+    if (p > std::numeric_limits<int>::max()) {
+      return InvalidOption("snapshotPartitionId", "WITH_MESSAGE",
+                           "'" + *o->snapshot_partition_text + "' is not an int");
+    }
+    o->snapshot_partition = static_cast<int>(p);
+  }
+  if (o->snapshot_partition && !o->snapshot_start) {
+    return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "snapshotStartBatchId"}});
+  }
+  if (o->snapshot_start && !o->snapshot_partition) {
+    return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "snapshotPartitionId"}});
+  }
+  return Status::OK();
 }
 
 // ---- layouts
@@ -540,13 +586,21 @@ bool ValuesDecode(const SchemaPtr& schema, const std::vector<RawRow>& rows, size
   return true;
 }
 
+// Version `version` of store `id` (with `snapshot`: rebuilt from that version's base file).
 Result<std::vector<RawRow>> ReadStoreVersion(const state::StateStoreId& id,
                                              const state::StateStoreConf& conf,
-                                             io::FileSystemPtr fs, int64_t version) {
+                                             io::FileSystemPtr fs, int64_t version,
+                                             std::optional<int64_t> snapshot = std::nullopt) {
   SPATE_ASSIGN_OR_RETURN(auto provider, state::CreateStateStoreProvider(id, conf, fs));
-  auto store = provider->GetStore(version);
+  auto store = snapshot ? provider->GetStoreFromSnapshot(*snapshot, version)
+                        : provider->GetStore(version);
   if (!store.ok()) {
     provider->Close();
+    // Spark's reader fails a load from a snapshot with UNCATEGORIZED caused by the error.
+    if (snapshot) {
+      return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
+          .WithContext(store.status().ToString());
+    }
     return store.status();
   }
   std::vector<RawRow> rows;
@@ -684,6 +738,7 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
   if (o.batch_id) SPATE_RETURN_IF_ERROR(check_committed("batchId", *o.batch_id));
   if (o.change_end) SPATE_RETURN_IF_ERROR(check_committed("changeEndBatchId", *o.change_end));
   if (o.change_start) SPATE_RETURN_IF_ERROR(check_committed("changeStartBatchId", *o.change_start));
+  if (!o.change_feed) SPATE_RETURN_IF_ERROR(CheckSnapshotOptions(o.batch_id.value_or(last), &o));
 
   const CheckpointDescription::Operator* op = nullptr;
   for (const auto& x : desc.operators) {
@@ -823,8 +878,19 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
   out_fields.push_back(Field{"partition_id", DataType::Int(), true});
   SchemaPtr out_schema = MakeSchema(std::move(out_fields));
 
-  std::vector<std::vector<RawRow>> per_partition(static_cast<size_t>(op->num_partitions));
+  // snapshotPartitionId: that partition only, rebuilt from its snapshot.
+  if (o.snapshot_partition && *o.snapshot_partition >= op->num_partitions) {
+    return Status::Error("CANNOT_LOAD_STATE_STORE.SNAPSHOT_PARTITION_ID_NOT_FOUND",
+                         {{"snapshotPartitionId", std::to_string(*o.snapshot_partition)},
+                          {"operatorId", std::to_string(o.operator_id)},
+                          {"checkpointLocation", root}});
+  }
+  std::vector<int> partitions;
   for (int p = 0; p < op->num_partitions; ++p) {
+    if (!o.snapshot_partition || p == *o.snapshot_partition) partitions.push_back(p);
+  }
+  std::vector<std::vector<RawRow>> per_partition(static_cast<size_t>(op->num_partitions));
+  for (int p : partitions) {
     state::StateStoreId id{root, o.operator_id, p, store};
     auto& rows = per_partition[static_cast<size_t>(p)];
     if (o.change_feed) {
@@ -842,7 +908,11 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
         }
       }
     } else {
-      SPATE_ASSIGN_OR_RETURN(rows, ReadStoreVersion(id, desc.state_conf, fs, o.batch_id.value_or(last) + 1));
+      // Batch b's state is version b+1; snapshotStartBatchId s names version s+1's base file.
+      std::optional<int64_t> base;
+      if (o.snapshot_start) base = *o.snapshot_start + 1;
+      SPATE_ASSIGN_OR_RETURN(rows, ReadStoreVersion(id, desc.state_conf, fs, o.batch_id.value_or(last) + 1,
+                                                    base));
     }
   }
   if (d.guess_prefix) {
@@ -853,7 +923,7 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
     d.value_prefix = plain ? 0 : 8;
   }
   std::vector<BatchPtr> batches;
-  for (int p = 0; p < op->num_partitions; ++p) {
+  for (int p : partitions) {
     const auto& rows = per_partition[static_cast<size_t>(p)];
     SPATE_ASSIGN_OR_RETURN(
         BatchPtr b, d.layout == Layout::kTimers         ? DecodeTimers(d, rows, p, out_schema)

@@ -11,7 +11,12 @@
 // statestore options (case-insensitive, as Spark): batchId (default: the last committed
 // batch), operatorId (0), storeName ("default"), joinSide ("left" / "right" / "none":
 // a stream-stream join's side, read from its keyWithIndexToValue store),
-// readChangeFeed + changeStartBatchId / changeEndBatchId (default the last committed).
+// readChangeFeed + changeStartBatchId / changeEndBatchId (default the last committed),
+// snapshotStartBatchId + snapshotPartitionId (both or neither, as Spark: that partition
+// only, its state at batchId rebuilt from the base file of version snapshotStartBatchId+1
+// — memory: .snapshot, rocksdb: .checkpoint — and the delta / changelog files after it;
+// a missing base file is CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE, a
+// partition the operator lacks CANNOT_LOAD_STATE_STORE.SNAPSHOT_PARTITION_ID_NOT_FOUND).
 // Columns: key (struct of the key schema), value (struct of the value schema),
 // partition_id (int); with readChangeFeed: batch_id (long), change_type ("update" /
 // "delete"), key, value (NULL for a delete), partition_id.

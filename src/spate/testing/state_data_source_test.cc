@@ -181,6 +181,109 @@ TEST_P(StateDataSource, Aggregation) {
 }
 
 // An event-time grouping key: the value starts with the key's event time.
+// snapshotStartBatchId + snapshotPartitionId: one partition's state at batchId rebuilt from
+// the base file of version snapshotStartBatchId+1 (memory .snapshot, rocksdb .checkpoint,
+// written every 2 versions here) and the delta / changelog files after it; Spark's errors.
+TEST_P(StateDataSource, SnapshotStartBatchId) {
+  SparkSession spark = NewSpark();
+  spark.conf().set("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2");
+  const std::string chk = TempDir("snap");
+  MemoryStream input(spark, "k STRING, v INT");
+  auto q = input.toDF()
+               .groupBy("k")
+               .agg(F::count(F::col("v")).alias("n"))
+               .writeStream()
+               .format("memory")
+               .queryName("stds_snap_" + GetParam())
+               .outputMode("update")
+               .option("checkpointLocation", chk)
+               .start();
+  for (int batch = 0; batch < 5; ++batch) {
+    std::vector<std::vector<Value>> rows;
+    for (int i = 0; i <= batch * 2; ++i) rows.push_back({S("key" + std::to_string(i)), I(i)});
+    input.addData(rows);
+    q.processAllAvailable();
+  }
+  q.stop();
+  const bool memory = GetParam() == "memory";
+  const std::string base = memory ? ".snapshot" : ".checkpoint";
+  const std::string incremental = memory ? ".delta" : ".changelog";
+  auto part_dir = [&](int p) { return chk + "/state/0/" + std::to_string(p); };
+  // Version 2's base file is written after batch 1, before batch 2 starts.
+  for (int p = 0; p < 3; ++p) ASSERT_TRUE(fs::exists(part_dir(p) + "/2" + base)) << part_dir(p);
+
+  auto read = [&](const std::map<std::string, std::string>& opts) {
+    return Strings(spark.read().format("statestore").options(opts).load(chk)
+                       .selectExpr("key.k", "value.count", "partition_id"));
+  };
+  auto filter = [](const std::vector<std::string>& rows, int p) {
+    std::vector<std::string> out;
+    const std::string tail = ", " + std::to_string(p) + "]";
+    for (const auto& r : rows) {
+      if (r.size() >= tail.size() && r.compare(r.size() - tail.size(), tail.size(), tail) == 0)
+        out.push_back(r);
+    }
+    return out;
+  };
+  const auto all = read({});
+  const auto at_1 = read({{"batchId", "1"}});
+  ASSERT_EQ(all.size(), 9u);
+  size_t total = 0;
+  for (int p = 0; p < 3; ++p) {
+    SCOPED_TRACE(p);
+    const std::string part = std::to_string(p);
+    const auto rows = read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", part}});
+    EXPECT_EQ(rows, filter(all, p));
+    total += rows.size();
+    EXPECT_EQ(read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", part}, {"batchId", "1"}}),
+              filter(at_1, p));
+    EXPECT_EQ(read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", part}, {"batchId", "2"}}),
+              filter(read({{"batchId", "2"}}), p));
+  }
+  EXPECT_EQ(total, all.size());
+  // Rebuilt from version 2's base and the files after it: versions 1-2's incremental files
+  // are not read, version 3's is.
+  fs::remove(part_dir(0) + "/1" + incremental);
+  fs::remove(part_dir(0) + "/2" + incremental);
+  EXPECT_EQ(read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", "0"}}), filter(all, 0));
+  fs::remove(part_dir(0) + "/3" + incremental);
+  EXPECT_NE(LoadError(spark, "statestore", chk, {{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", "0"}})
+                .find("3" + incremental + " does not exist"),
+            std::string::npos);
+
+  // Spark's errors.
+  auto error = [&](const std::map<std::string, std::string>& opts) { return LoadError(spark, "statestore", chk, opts); };
+  EXPECT_NE(error({{"snapshotStartBatchId", "0"}, {"snapshotPartitionId", "1"}})
+                .find("[CANNOT_LOAD_STATE_STORE.UNCATEGORIZED] [CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE] "
+                      "An error occurred during loading "
+                      "state. Error reading snapshot file " + part_dir(1) + "/1" + base),
+            std::string::npos);
+  EXPECT_NE(error({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", "3"}})
+                .find("[CANNOT_LOAD_STATE_STORE.SNAPSHOT_PARTITION_ID_NOT_FOUND] An error occurred during loading "
+                      "state. Partition id 3 not found for state of operator 0 at " + chk + "/state."),
+            std::string::npos);
+  EXPECT_NE(error({{"snapshotStartBatchId", "1"}}).find("[STDS_REQUIRED_OPTION_UNSPECIFIED] 'snapshotPartitionId' must be specified."),
+            std::string::npos);
+  EXPECT_NE(error({{"snapshotPartitionId", "1"}}).find("[STDS_REQUIRED_OPTION_UNSPECIFIED] 'snapshotStartBatchId' must be specified."),
+            std::string::npos);
+  EXPECT_NE(error({{"snapshotStartBatchId", "3"}, {"snapshotPartitionId", "0"}, {"batchId", "2"}})
+                .find("[STDS_INVALID_OPTION_VALUE.WITH_MESSAGE] Invalid value for source option 'snapshotStartBatchId': "
+                      "value should be less than or equal to 2"),
+            std::string::npos);
+  EXPECT_NE(error({{"snapshotStartBatchId", "-1"}, {"snapshotPartitionId", "0"}})
+                .find("[STDS_INVALID_OPTION_VALUE.IS_NEGATIVE] Invalid value for source option 'snapshotStartBatchId': "
+                      "cannot be negative."),
+            std::string::npos);
+  EXPECT_NE(error({{"snapshotStartBatchId", "0"}, {"snapshotPartitionId", "-1"}}).find("'snapshotPartitionId': cannot be negative."),
+            std::string::npos);
+  EXPECT_NE(error({{"snapshotStartBatchId", "0"}, {"snapshotPartitionId", "0"}, {"readChangeFeed", "true"},
+                   {"changeStartBatchId", "0"}})
+                .find("[STDS_CONFLICT_OPTIONS] The options ['snapshotStartBatchId', 'readChangeFeed'] cannot be "
+                      "specified together."),
+            std::string::npos);
+  fs::remove_all(chk);
+}
+
 TEST_P(StateDataSource, AggregationByEventTime) {
   SparkSession spark = NewSpark();
   const std::string chk = TempDir("wm");

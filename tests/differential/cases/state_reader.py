@@ -357,3 +357,65 @@ def tws_state_schema_file(s):
 @case(conf=ROCKSDB)
 def tws_state_schema_file_ttl_and_timers(s):
     return _schema_file(_tws_variables_checkpoint(s, ttl=True))
+
+
+def _snapshot_error(s, chk, with_message, **opts):
+    """The error of reading `chk` with `opts`: Spark's error class, and with `with_message`
+    its message (up to the SQLSTATE); a load error Spark raises in the task arrives wrapped
+    (Py4JJavaError), so the class is found in the text."""
+    import re
+    r = s.spark.read.format("statestore")
+    for k, v in opts.items():
+        r = r.option(k, v)
+    try:
+        r.load(chk).collect()
+        return "loaded"
+    except Exception as e:
+        text = str(e)
+        m = re.search(r"\[((?:STDS|CANNOT_LOAD_STATE_STORE)[A-Z_.]*)\]", text)
+        if not m:
+            return "unexpected: " + text.splitlines()[0][:200]
+        if not with_message:
+            return m.group(1)
+        return text[m.start():].split(" SQLSTATE")[0]
+
+
+@case
+def statestore_snapshot_option_errors(s):
+    """snapshotStartBatchId / snapshotPartitionId: both or neither, non-negative, the start
+    at most the batch read, not with readChangeFeed."""
+    chk = _run(s, _counts)
+    return {
+        "no_partition": _snapshot_error(s, chk, True, snapshotStartBatchId=1),
+        "no_start": _snapshot_error(s, chk, True, snapshotPartitionId=0),
+        "negative_start": _snapshot_error(s, chk, True, snapshotStartBatchId=-1, snapshotPartitionId=0),
+        "negative_partition": _snapshot_error(s, chk, True, snapshotStartBatchId=0, snapshotPartitionId=-1),
+        "after_batch": _snapshot_error(s, chk, True, snapshotStartBatchId=2, snapshotPartitionId=0, batchId=1),
+        "with_change_feed": _snapshot_error(s, chk, True, snapshotStartBatchId=0, snapshotPartitionId=0,
+                                            readChangeFeed="true", changeStartBatchId=0),
+    }
+
+
+@case
+def statestore_snapshot_missing(s):
+    """The memory / HDFS provider writes a snapshot every minDeltasForSnapshot (10) versions:
+    none after three batches, so reading from one fails; a partition the operator lacks too
+    (the messages name each engine's own files)."""
+    chk = _run(s, _counts)
+    return {"missing": _snapshot_error(s, chk, False, snapshotStartBatchId=1, snapshotPartitionId=0),
+            "partition": _snapshot_error(s, chk, False, snapshotStartBatchId=1, snapshotPartitionId=5)}
+
+
+ROCKSDB_SNAPSHOTS = dict(ROCKSDB, **{
+    "spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled": "false"})
+
+
+@case(conf=ROCKSDB_SNAPSHOTS)
+def statestore_snapshot_rocksdb_last_batch(s):
+    """RocksDB without changelog checkpointing (Spark's default) keeps a snapshot of every
+    version: each partition read from the last batch's equals the state (the partitions'
+    union; which key lands in which partition differs, D18)."""
+    chk = _run(s, _counts)
+    parts = [s.spark.read.format("statestore").option("snapshotStartBatchId", 2)
+             .option("snapshotPartitionId", p).load(chk) for p in range(2)]
+    return parts[0].union(parts[1]).select("key.*", "value.*").toDF("word", "count")
