@@ -506,6 +506,18 @@ Result<BoundExprPtr> ResolveMask(Args args) {
           std::string_view s = c[0]->GetView(i);
           size_t pos = 0;
           while (pos < s.size()) {
+            unsigned char b = static_cast<unsigned char>(s[pos]);
+            if (b < 0x80) {  // ASCII without ICU
+              int64_t r = b >= 'A' && b <= 'Z' ? repl[0] : b >= 'a' && b <= 'z' ? repl[1]
+                          : b >= '0' && b <= '9' ? repl[2] : repl[3];
+              if (r < 0) {
+                out->push_back(static_cast<char>(b));
+              } else {
+                fn::AppendUtf8(static_cast<uint32_t>(r), out);
+              }
+              ++pos;
+              continue;
+            }
             size_t start = pos;
             uint32_t cp = fn::DecodeUtf8(s, &pos);
             int64_t r;
