@@ -645,6 +645,13 @@ void BindFunctions(py::module_& m) {
   m.def("lead", [](const Column& c, int offset, std::optional<Column> d) {
     return F::lead(c, offset, d ? &*d : nullptr);
   });
+  m.def("nth_value", &F::nth_value);
+  // listagg / string_agg [DISTINCT](c, delimiter): `name` is "listagg" or "string_agg".
+  m.def("listagg", [](const std::string& name, const Column& c, std::optional<Column> d, bool distinct) {
+    const Column* dp = d ? &*d : nullptr;
+    if (name == "string_agg") return distinct ? F::string_agg_distinct(c, dp) : F::string_agg(c, dp);
+    return distinct ? F::listagg_distinct(c, dp) : F::listagg(c, dp);
+  });
   m.def("struct", &F::struct_);
   m.def("register_udf", &RegisterUdf, py::arg("fn"), py::arg("return_type"), py::arg("name"),
         py::arg("deterministic"), py::arg("sql_name") = "");

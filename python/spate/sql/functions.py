@@ -195,6 +195,35 @@ def approx_percentile(col: ColumnOrName, percentage: Any, accuracy: Any = 10000)
     return _call("approx_percentile", _c(col), _cl(percentage), _cl(accuracy))
 
 
+def try_sum(col: ColumnOrName) -> Column:
+    return _invoke("try_sum", col)
+
+
+def try_avg(col: ColumnOrName) -> Column:
+    return _invoke("try_avg", col)
+
+
+def _listagg(name: str, col: ColumnOrName, delimiter: Any, distinct: bool) -> Column:
+    d = None if delimiter is None else _cl(delimiter)
+    return Column(_spate.listagg(name, _c(col), d, distinct))
+
+
+def listagg(col: ColumnOrName, delimiter: Any = None) -> Column:
+    return _listagg("listagg", col, delimiter, False)
+
+
+def listagg_distinct(col: ColumnOrName, delimiter: Any = None) -> Column:
+    return _listagg("listagg", col, delimiter, True)
+
+
+def string_agg(col: ColumnOrName, delimiter: Any = None) -> Column:
+    return _listagg("string_agg", col, delimiter, False)
+
+
+def string_agg_distinct(col: ColumnOrName, delimiter: Any = None) -> Column:
+    return _listagg("string_agg", col, delimiter, True)
+
+
 # ---- window functions -------------------------------------------------------------------------
 
 def row_number() -> Column:
@@ -227,6 +256,10 @@ def lag(col: ColumnOrName, offset: int = 1, default: Optional[Any] = None) -> Co
 
 def lead(col: ColumnOrName, offset: int = 1, default: Optional[Any] = None) -> Column:
     return Column(_spate.lead(_c(col), offset, None if default is None else _cl(default)))
+
+
+def nth_value(col: ColumnOrName, offset: int, ignoreNulls: Optional[bool] = False) -> Column:
+    return Column(_spate.nth_value(_c(col), int(offset), bool(ignoreNulls)))
 
 
 # ---- math -------------------------------------------------------------------------------------

@@ -115,6 +115,7 @@ Column posexplode(const Column& c) { return F("posexplode", {c}); }
 Column posexplode_outer(const Column& c) { return F("posexplode_outer", {c}); }
 Column inline_(const Column& c) { return F("inline", {c}); }
 Column inline_outer(const Column& c) { return F("inline_outer", {c}); }
+Column stack(const std::vector<Column>& cols) { return F("stack", cols); }
 Column collect_list(const Column& c) { return F("collect_list", {c}); }
 Column collect_set(const Column& c) { return F("collect_set", {c}); }
 Column approx_count_distinct(const Column& c, double rsd) {
@@ -141,6 +142,47 @@ Column percentile_approx(const Column& c, const Column& percentage, int accuracy
 }
 Column approx_percentile(const Column& c, const Column& percentage, int accuracy) {
   return F("approx_percentile", {c, percentage, lit(accuracy)});
+}
+
+namespace {
+// A call of `name` with WITHIN GROUP (ORDER BY order...): a sort order column keeps its
+// direction; a plain column sorts ascending, NULLs first.
+Column WithinGroup(const char* name, std::vector<ExprPtr> args, const std::vector<Column>& order,
+                   bool distinct) {
+  auto call = std::make_shared<Expr>(*Expr::Call(name, std::move(args), distinct));
+  for (const Column& o : order) {
+    const ExprPtr& e = o.expr();
+    call->within_group.push_back(e->kind == ExprKind::kSortOrder ? e->sort : SortSpec{e, true, true});
+  }
+  return Column(call);
+}
+Column ListAgg(const char* name, const Column& c, const Column* delimiter,
+               const std::vector<Column>& order, bool distinct) {
+  // Spark names the delimiter NULL when there is none: listagg(s, NULL).
+  ExprPtr d = delimiter ? delimiter->expr() : Expr::Lit(Value::Null(DataType::Null()));
+  return WithinGroup(name, {c.expr(), d}, order, distinct);
+}
+}  // namespace
+
+Column percentile_cont(const Column& percentage, const Column& order) {
+  return WithinGroup("percentile_cont", {percentage.expr()}, {order}, false);
+}
+Column percentile_disc(const Column& percentage, const Column& order) {
+  return WithinGroup("percentile_disc", {percentage.expr()}, {order}, false);
+}
+Column try_sum(const Column& c) { return F("try_sum", {c}); }
+Column try_avg(const Column& c) { return F("try_avg", {c}); }
+Column listagg(const Column& c, const Column* delimiter, const std::vector<Column>& order) {
+  return ListAgg("listagg", c, delimiter, order, false);
+}
+Column listagg_distinct(const Column& c, const Column* delimiter, const std::vector<Column>& order) {
+  return ListAgg("listagg", c, delimiter, order, true);
+}
+Column string_agg(const Column& c, const Column* delimiter, const std::vector<Column>& order) {
+  return ListAgg("string_agg", c, delimiter, order, false);
+}
+Column string_agg_distinct(const Column& c, const Column* delimiter, const std::vector<Column>& order) {
+  return ListAgg("string_agg", c, delimiter, order, true);
 }
 
 Column skewness(const Column& c) { return F("skewness", {c}); }

@@ -75,6 +75,9 @@ Column posexplode(const Column& c);
 Column posexplode_outer(const Column& c);
 Column inline_(const Column& c);  // functions.inline (a C++ keyword)
 Column inline_outer(const Column& c);
+/// stack(n, v1, v2, ...): `cols[0]` is the literal row count n; the values fill n rows of
+/// ceil((cols.size() - 1) / n) columns col0, col1, ... (NULL-padded).
+Column stack(const std::vector<Column>& cols);
 // aggregates
 Column collect_list(const Column& c);
 Column collect_set(const Column& c);
@@ -97,6 +100,23 @@ Column median(const Column& c);
 Column percentile(const Column& c, const Column& percentage);
 Column percentile_approx(const Column& c, const Column& percentage, int accuracy = 10000);
 Column approx_percentile(const Column& c, const Column& percentage, int accuracy = 10000);
+/// percentile_cont / percentile_disc(percentage) WITHIN GROUP (ORDER BY order): `order` is
+/// a column, or a sort order (col.desc()) to rank the values descending.
+Column percentile_cont(const Column& percentage, const Column& order);
+Column percentile_disc(const Column& percentage, const Column& order);
+/// try_sum / try_avg: sum / avg, NULL instead of an overflow.
+Column try_sum(const Column& c);
+Column try_avg(const Column& c);
+/// listagg / string_agg(c[, delimiter]) [WITHIN GROUP (ORDER BY order...)]: the non-NULL
+/// values (STRING or BINARY) concatenated with the delimiter (none without one).
+Column listagg(const Column& c, const Column* delimiter = nullptr,
+               const std::vector<Column>& order = {});
+Column listagg_distinct(const Column& c, const Column* delimiter = nullptr,
+                        const std::vector<Column>& order = {});
+Column string_agg(const Column& c, const Column* delimiter = nullptr,
+                  const std::vector<Column>& order = {});
+Column string_agg_distinct(const Column& c, const Column* delimiter = nullptr,
+                           const std::vector<Column>& order = {});
 Column skewness(const Column& c);
 Column kurtosis(const Column& c);
 Column corr(const Column& x, const Column& y);

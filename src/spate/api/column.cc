@@ -270,6 +270,9 @@ Column lag(const Column& c, int offset, const Column* d) {
   if (d) args.push_back(d->expr());
   return Call("lag", args);
 }
+Column nth_value(const Column& c, int64_t offset, bool ignore_nulls) {
+  return Call("nth_value", {c.expr(), Expr::Lit(Value::Long(offset)), Expr::Lit(Value::Boolean(ignore_nulls))});
+}
 Column lead(const Column& c, int offset, const Column* d) {
   std::vector<ExprPtr> args{c.expr(), Expr::Lit(Value::Int(offset))};
   if (d) args.push_back(d->expr());

@@ -245,6 +245,8 @@ Column cume_dist();
 Column ntile(int n);
 Column lag(const Column& c, int offset = 1, const Column* default_value = nullptr);
 Column lead(const Column& c, int offset = 1, const Column* default_value = nullptr);
+/// nth_value(c, offset[, ignoreNulls]): the offset-th row (from 1) of the window frame.
+Column nth_value(const Column& c, int64_t offset, bool ignore_nulls = false);
 }  // namespace functions
 
 }  // namespace spate::api

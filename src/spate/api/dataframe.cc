@@ -644,7 +644,15 @@ DataFrame GroupedData::Numeric(const std::string& fn, const std::vector<std::str
       if (!is_key) exprs.push_back(functions::call_function(fn, {functions::col(a.name)}));
     }
   } else {
-    for (const auto& c : cols) exprs.push_back(functions::call_function(fn, {functions::col(c)}));
+    for (const auto& c : cols) {
+      // Spark's RelationalGroupedDataset: named columns must be numeric.
+      for (const auto& a : df_.analyzed()->output) {
+        if (EqualsIgnoreCase(a.name, c) && !a.type->IsNumeric()) {
+          ThrowStatus(Status::Error("_LEGACY_ERROR_TEMP_1323", {{"colName", c}}));
+        }
+      }
+      exprs.push_back(functions::call_function(fn, {functions::col(c)}));
+    }
   }
   return agg(exprs);
 }

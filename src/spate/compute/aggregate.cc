@@ -10,6 +10,7 @@
 #include "spate/columnar/row_encoding.h"
 #include "spate/compute/aggregate_extra.h"
 #include "spate/compute/approx_count_distinct.h"
+#include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_util.h"
@@ -86,47 +87,76 @@ class CountFn final : public AggregateFunction {
   }
 };
 
-// ---- sum / avg ---------------------------------------------------------------------
-// Acc: int64_t (integral sums), double, or __int128 (decimal).
+// ---- sum / avg / try_sum / try_avg -----------------------------------------------------
+// Acc: int64_t (integral sums, DAY TO SECOND intervals), int32_t (YEAR TO MONTH
+// intervals), double, or __int128 (decimal). A group whose sum overflowed is flagged:
+// try_* and decimals give NULL for it; an ANSI integral sum fails; a non-ANSI integral
+// sum wraps (Spark's LEGACY Sum); an interval sum always fails (Spark's IntervalMathUtils).
+struct SumAvgOptions {
+  bool avg = false;
+  bool try_mode = false;  // try_sum / try_avg: NULL on overflow, never an error
+  bool interval = false;  // ANSI interval input
+};
+
+Status IntervalOverflow() {
+  return Status::Error("INTERVAL_ARITHMETIC_OVERFLOW.WITH_SUGGESTION",
+                       {{"functionName", "`try_add`"}});
+}
+
 template <typename Acc>
 class SumAvgAcc final : public GroupedAccumulator {
  public:
-  SumAvgAcc(bool avg, DataTypePtr in_type, DataTypePtr sum_type, DataTypePtr result_type)
-      : avg_(avg), in_(std::move(in_type)), sum_type_(std::move(sum_type)),
+  SumAvgAcc(SumAvgOptions opt, DataTypePtr in_type, DataTypePtr sum_type, DataTypePtr result_type)
+      : opt_(opt), in_(std::move(in_type)), sum_type_(std::move(sum_type)),
         result_(std::move(result_type)) {}
   void Resize(int64_t g) override {
     sums_.resize(static_cast<size_t>(g), Acc{});
     counts_.resize(static_cast<size_t>(g), 0);
+    over_.resize(static_cast<size_t>(g), 0);
   }
   Status Update(const std::vector<ColumnPtr>& args, const uint32_t* gid, int64_t n,
                 const EvalContext& ctx) override {
-    const Column& c = *args[0];
-    if (c.type_id() == TypeId::kNull) return Status::OK();
+    if (args[0]->type_id() == TypeId::kNull) return Status::OK();
+    ColumnPtr input = args[0];
+    if (input->type_id() == TypeId::kString) {
+      // Strings are summed as doubles (Spark's implicit cast).
+      SPATE_ASSIGN_OR_RETURN(input, CastColumn(input, DataType::Double(),
+                                               ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx));
+    }
+    const Column& c = *input;
     return kernel::DispatchFixed(*c.type(), [&]<typename T>() -> Status {
       const T* v = c.raw_values<T>();
       bool overflow = false;
       if (c.null_count() == 0) {
-        for (int64_t i = 0; i < n; ++i) overflow |= Add(gid[i], static_cast<Acc>(v[i]));
+        for (int64_t i = 0; i < n; ++i) {
+          if (Add(gid[i], static_cast<Acc>(v[i]), 1)) [[unlikely]] overflow = over_[gid[i]] = 1;
+        }
       } else {
         for (int64_t i = 0; i < n; ++i) {
-          if (c.IsValid(i)) overflow |= Add(gid[i], static_cast<Acc>(v[i]));
+          if (c.IsValid(i) && Add(gid[i], static_cast<Acc>(v[i]), 1)) [[unlikely]] {
+            overflow = over_[gid[i]] = 1;
+          }
         }
       }
-      if (overflow && ctx.ansi) return SumOverflow();
-      return Status::OK();
+      return overflow ? OnOverflow(ctx) : Status::OK();
     });
   }
   Status Merge(const std::vector<ColumnPtr>& st, const uint32_t* gid, int64_t n,
                const EvalContext& ctx) override {
-    const Acc* s = st[0]->raw_values<Acc>();
+    const Column& sc = *st[0];
+    const Acc* s = sc.raw_values<Acc>();
     const int64_t* c = st[1]->raw_values<int64_t>();
     bool overflow = false;
     for (int64_t i = 0; i < n; ++i) {
+      if (sc.null_count() && sc.IsNull(i)) {  // a partial sum that overflowed (try_*)
+        counts_[gid[i]] += c[i];
+        over_[gid[i]] = 1;
+        continue;
+      }
       if (c[i] == 0) continue;
-      overflow |= AddN(gid[i], s[i], c[i]);
+      if (Add(gid[i], s[i], c[i])) [[unlikely]] overflow = over_[gid[i]] = 1;
     }
-    if (overflow && ctx.ansi) return SumOverflow();
-    return Status::OK();
+    return overflow ? OnOverflow(ctx) : Status::OK();
   }
   std::vector<ColumnPtr> State() override {
     int64_t n = static_cast<int64_t>(sums_.size());
@@ -136,68 +166,46 @@ class SumAvgAcc final : public GroupedAccumulator {
       std::memcpy(s.data, sums_.data(), sums_.size() * sizeof(Acc));
       std::memcpy(c.data, counts_.data(), counts_.size() * 8);
     }
-    return {kernel::MakeColumn(sum_type_, n, 0, nullptr, s.buf),
+    int64_t nulls = 0;
+    BufferPtr validity;
+    if (opt_.try_mode) {
+      // try_*: a sum that overflowed, or a decimal sum past its type's precision, is NULL
+      // (Spark's buffer holds the sum in the sum type).
+      validity = Buffer::Allocate(bits::BytesFor(n));
+      for (int64_t g = 0; g < n; ++g) {
+        if (Lost(g, sum_type_)) {
+          ++nulls;
+        } else {
+          bits::Set(validity->mutable_data(), g);
+        }
+      }
+    }
+    return {kernel::MakeColumn(sum_type_, n, nulls, nulls ? validity : nullptr, s.buf),
             kernel::MakeColumn(DataType::Long(), n, 0, nullptr, c.buf)};
   }
   Result<ColumnPtr> Finalize(const EvalContext& ctx) override {
     int64_t n = static_cast<int64_t>(sums_.size());
+    Out<Acc> out(n);
     auto validity = Buffer::Allocate(bits::BytesFor(n));
     int64_t nulls = 0;
     for (int64_t g = 0; g < n; ++g) {
-      if (counts_[g] > 0) {
+      bool valid = counts_[g] > 0;
+      if (valid) {
+        SPATE_ASSIGN_OR_RETURN(valid, ResultOf(g, ctx, &out.data[g]));
+      }
+      if (valid) {
         bits::Set(validity->mutable_data(), g);
       } else {
         ++nulls;
       }
     }
-    BufferPtr vbuf = nulls ? validity : nullptr;
-    if (!avg_) {
-      if constexpr (std::is_same_v<Acc, __int128>) {
-        for (int64_t g = 0; g < n; ++g) {
-          if (counts_[g] && !kernel::FitsPrecision(sums_[g], result_->precision())) {
-            if (ctx.ansi) {
-              return Status::Error("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
-                                   {{"value", FormatDecimal(sums_[g], result_->scale())},
-                                    {"precision", std::to_string(result_->precision())},
-                                    {"scale", std::to_string(result_->scale())},
-                                    {"config", "\"spark.sql.ansi.enabled\""}});
-            }
-          }
-        }
-      }
-      Out<Acc> s(n);
-      if (n) std::memcpy(s.data, sums_.data(), sums_.size() * sizeof(Acc));
-      return kernel::MakeColumn(result_, n, nulls, vbuf, s.buf);
-    }
-    if constexpr (std::is_same_v<Acc, __int128>) {
-      // avg(decimal(p,s)) -> decimal(p+4, s+4): sum scaled up then divided, half-up.
-      Out<__int128> out(n);
-      int shift = result_->scale() - sum_type_->scale();
-      for (int64_t g = 0; g < n; ++g) {
-        if (!counts_[g]) continue;
-        out.data[g] = kernel::DivRoundHalfUp(sums_[g] * kernel::Pow10(shift), counts_[g]);
-      }
-      return kernel::MakeColumn(result_, n, nulls, vbuf, out.buf);
-    } else {
-      Out<double> out(n);
-      for (int64_t g = 0; g < n; ++g) {
-        if (counts_[g]) out.data[g] = static_cast<double>(sums_[g]) / static_cast<double>(counts_[g]);
-      }
-      return kernel::MakeColumn(result_, n, nulls, vbuf, out.buf);
-    }
+    return kernel::MakeColumn(result_, n, nulls, nulls ? validity : nullptr, out.buf);
   }
 
  private:
-  bool Add(uint32_t g, Acc v) {
-    ++counts_[g];
-    if constexpr (std::is_floating_point_v<Acc>) {
-      sums_[g] += v;
-      return false;
-    } else {
-      return __builtin_add_overflow(sums_[g], v, &sums_[g]);
-    }
-  }
-  bool AddN(uint32_t g, Acc v, int64_t count) {
+  static constexpr bool kDecimal = std::is_same_v<Acc, __int128>;
+  // True when `count` values summing to `v` overflow group g's sum.
+  bool Add(uint32_t g, Acc v, int64_t count) {
     counts_[g] += count;
     if constexpr (std::is_floating_point_v<Acc>) {
       sums_[g] += v;
@@ -206,27 +214,84 @@ class SumAvgAcc final : public GroupedAccumulator {
       return __builtin_add_overflow(sums_[g], v, &sums_[g]);
     }
   }
-  bool avg_;
+  Status OnOverflow(const EvalContext& ctx) const {
+    if (opt_.try_mode) return Status::OK();
+    if (opt_.interval) return IntervalOverflow();
+    if (ctx.ansi && !kDecimal) return SumOverflow();
+    return Status::OK();  // non-ANSI: integral sums wrap, decimal sums become NULL
+  }
+  // Group g's sum is lost: it overflowed (try_* and decimals), or a decimal sum does not
+  // fit `type`'s precision.
+  bool Lost(int64_t g, const DataTypePtr& type) const {
+    if (over_[g] && (opt_.try_mode || kDecimal)) return true;
+    if constexpr (kDecimal) return !kernel::FitsPrecision(sums_[g], type->precision());
+    return false;
+  }
+  // Group g's result into *out; false for NULL. Errors (ANSI decimals) as Spark's.
+  Result<bool> ResultOf(int64_t g, const EvalContext& ctx, Acc* out) const {
+    auto out_of_range = [&](const std::string& value) -> Result<bool> {
+      if (opt_.try_mode || !ctx.ansi) return false;
+      return Status::Error("NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
+                           {{"value", value},
+                            {"precision", std::to_string(result_->precision())},
+                            {"scale", std::to_string(result_->scale())},
+                            {"config", "\"spark.sql.ansi.enabled\""}});
+    };
+    if (opt_.try_mode && over_[g]) return false;
+    if constexpr (kDecimal) {
+      if (over_[g]) return out_of_range("NULL");
+      if (!opt_.avg) {
+        if (!kernel::FitsPrecision(sums_[g], result_->precision())) {
+          return out_of_range(FormatDecimal(sums_[g], result_->scale()));
+        }
+        *out = sums_[g];
+        return true;
+      }
+      if (opt_.try_mode && !kernel::FitsPrecision(sums_[g], sum_type_->precision())) return false;
+      // avg(decimal(p, s)) -> decimal(p + 4, s + 4): the sum scaled up, divided half-up.
+      __int128 scaled;
+      int shift = result_->scale() - sum_type_->scale();
+      if (__builtin_mul_overflow(sums_[g], kernel::Pow10(shift), &scaled)) {
+        return out_of_range(FormatDecimal(sums_[g], sum_type_->scale()));
+      }
+      *out = kernel::DivRoundHalfUp(scaled, counts_[g]);
+      if (!kernel::FitsPrecision(*out, result_->precision())) {
+        return out_of_range(FormatDecimal(*out, result_->scale()));
+      }
+      return true;
+    } else if constexpr (std::is_floating_point_v<Acc>) {
+      *out = opt_.avg ? sums_[g] / static_cast<double>(counts_[g]) : sums_[g];
+      return true;
+    } else {
+      // Integral sums; interval averages round half up (Spark's Divide*Interval).
+      *out = opt_.avg ? static_cast<Acc>(kernel::DivRoundHalfUp(sums_[g], counts_[g])) : sums_[g];
+      return true;
+    }
+  }
+  SumAvgOptions opt_;
   DataTypePtr in_, sum_type_, result_;
   std::vector<Acc> sums_;
   std::vector<int64_t> counts_;
+  std::vector<uint8_t> over_;
 };
 
 template <typename Acc>
 class SumAvgFn final : public AggregateFunction {
  public:
-  SumAvgFn(std::string name, bool avg, DataTypePtr in, DataTypePtr sum_type, DataTypePtr result)
-      : avg_(avg), in_(std::move(in)), sum_type_(std::move(sum_type)) {
+  SumAvgFn(std::string name, SumAvgOptions opt, DataTypePtr in, DataTypePtr sum_type,
+           DataTypePtr result)
+      : opt_(opt), in_(std::move(in)), sum_type_(std::move(sum_type)) {
     name_ = std::move(name);
     result_type_ = std::move(result);
-    state_fields_ = {Field{"sum", sum_type_, false}, Field{"count", DataType::Long(), false}};
+    state_fields_ = {Field{"sum", sum_type_, opt.try_mode},
+                     Field{"count", DataType::Long(), false}};
   }
   std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
-    return std::make_unique<SumAvgAcc<Acc>>(avg_, in_, sum_type_, result_type_);
+    return std::make_unique<SumAvgAcc<Acc>>(opt_, in_, sum_type_, result_type_);
   }
 
  private:
-  bool avg_;
+  SumAvgOptions opt_;
   DataTypePtr in_, sum_type_;
 };
 
@@ -484,7 +549,8 @@ Status NumericRequired(const std::string& name, const BoundExprPtr& arg) {
   return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                        {{"sqlExpr", "\"" + name + "(" + arg->ToString() + ")\""},
                         {"paramIndex", "first"},
-                        {"requiredType", "(\"NUMERIC\" or \"ANSI INTERVAL\")"},
+                        {"requiredType", name.starts_with("try_") ? "\"NUMERIC\" or \"ANSI INTERVAL\""
+                                                                  : "(\"NUMERIC\" or \"ANSI INTERVAL\")"},
                         {"inputSql", "\"" + arg->ToString() + "\""},
                         {"inputType", QuoteType(*arg->type())}});
 }
@@ -494,7 +560,7 @@ Status NumericRequired(const std::string& name, const BoundExprPtr& arg) {
 bool IsAggregateName(const std::string& name) {
   static const std::unordered_set<std::string> kNames = {
       "count", "sum", "avg", "mean", "min", "max", "first", "last", "first_value",
-      "last_value", "any_value", "approx_count_distinct"};
+      "last_value", "any_value", "approx_count_distinct", "try_sum", "try_avg"};
   if (kNames.count(name) > 0) return true;
   const auto& extra = ExtraAggregateNames();
   return std::find(extra.begin(), extra.end(), name) != extra.end();
@@ -507,25 +573,36 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
   if (name == "count") {
     if (args.empty() && distinct) return WrongArgs(name, "> 0", 0);
     fn = std::make_shared<CountFn>(name);
-  } else if (name == "sum" || name == "avg" || name == "mean") {
+  } else if (name == "sum" || name == "avg" || name == "mean" || name == "try_sum" ||
+             name == "try_avg") {
     if (args.size() != 1) return WrongArgs(name, "1", args.size());
     DataTypePtr t = args[0]->type();
-    bool avg = name != "sum";
+    SumAvgOptions opt;
+    opt.avg = name != "sum" && name != "try_sum";
+    opt.try_mode = name.starts_with("try_");
     if (t->id() == TypeId::kString) t = DataType::Double();
     if (t->id() == TypeId::kNull) t = DataType::Double();
     if (t->IsIntegral()) {
-      if (avg) {
-        fn = std::make_shared<SumAvgFn<double>>(name, true, t, DataType::Double(), DataType::Double());
+      if (opt.avg) {
+        fn = std::make_shared<SumAvgFn<double>>(name, opt, t, DataType::Double(), DataType::Double());
       } else {
-        fn = std::make_shared<SumAvgFn<int64_t>>(name, false, t, DataType::Long(), DataType::Long());
+        fn = std::make_shared<SumAvgFn<int64_t>>(name, opt, t, DataType::Long(), DataType::Long());
       }
     } else if (t->IsFloating()) {
-      fn = std::make_shared<SumAvgFn<double>>(name, avg, t, DataType::Double(), DataType::Double());
+      fn = std::make_shared<SumAvgFn<double>>(name, opt, t, DataType::Double(), DataType::Double());
     } else if (t->id() == TypeId::kDecimal) {
       int p = t->precision(), s = t->scale();
       auto sum_t = DataType::Decimal(std::min(38, p + 10), s);
-      auto res = avg ? AdjustedDecimal(p + 4, s + 4) : sum_t;
-      fn = std::make_shared<SumAvgFn<__int128>>(name, avg, t, sum_t, res);
+      // Spark's Average: DecimalType.bounded(p + 4, s + 4) (no scale adjustment).
+      auto res = opt.avg ? DataType::Decimal(std::min(38, p + 4), std::min(38, s + 4)) : sum_t;
+      fn = std::make_shared<SumAvgFn<__int128>>(name, opt, t, sum_t, res);
+    } else if (t->id() == TypeId::kDayTimeInterval) {
+      // The sum keeps the input's fields; the average is INTERVAL DAY TO SECOND.
+      opt.interval = true;
+      fn = std::make_shared<SumAvgFn<int64_t>>(name, opt, t, t, opt.avg ? DataType::DayTimeInterval() : t);
+    } else if (t->id() == TypeId::kYearMonthInterval) {
+      opt.interval = true;
+      fn = std::make_shared<SumAvgFn<int32_t>>(name, opt, t, t, opt.avg ? DataType::YearMonthInterval() : t);
     } else {
       return NumericRequired(name, args[0]);
     }
@@ -571,17 +648,28 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
   return fn;
 }
 
+Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
+                                           const std::vector<BoundExprPtr>& args, bool distinct,
+                                           bool ignore_nulls,
+                                           const std::vector<OrderDirection>& within_group) {
+  if (within_group.empty()) return MakeAggregate(name, args, distinct, ignore_nulls);
+  SPATE_ASSIGN_OR_RETURN(AggregateFunctionPtr fn, MakeWithinGroupAggregate(name, args, distinct, within_group));
+  if (distinct) return AggregateFunctionPtr(std::make_shared<DistinctFn>(fn));
+  return fn;
+}
+
 }  // namespace spate
 
 namespace spate {
 void RegisterAggregateFunctionNames(FunctionRegistry& r) {
   for (const char* n : {"count", "sum", "avg", "mean", "min", "max", "first", "last",
-                        "first_value", "last_value", "any_value", "approx_count_distinct"}) {
+                        "first_value", "last_value", "any_value", "approx_count_distinct",
+                        "try_sum", "try_avg"}) {
     r.RegisterKind(n, FunctionKind::kAggregate);
   }
   for (const auto& n : ExtraAggregateNames()) r.RegisterKind(n, FunctionKind::kAggregate);
   for (const char* n : {"row_number", "rank", "dense_rank", "percent_rank", "ntile", "lag",
-                        "lead", "cume_dist"}) {
+                        "lead", "cume_dist", "nth_value"}) {
     r.RegisterKind(n, FunctionKind::kWindow);
   }
 }

@@ -11,6 +11,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/row_encoding.h"
+#include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/kernel_util.h"
 #include "spate/compute/list_util.h"
@@ -74,9 +75,11 @@ using agg::TypeMismatch;
 using agg::WrongArgs;
 
 // ---- collect_list / collect_set --------------------------------------------------------
+// `null_field` >= 0: the elements are structs, skipped when that field is NULL (listagg).
 class CollectAcc final : public GroupedAccumulator {
  public:
-  CollectAcc(bool set, DataTypePtr type) : set_(set), type_(std::move(type)) {}
+  CollectAcc(bool set, DataTypePtr type, int null_field = -1)
+      : set_(set), type_(std::move(type)), null_field_(null_field) {}
   void Resize(int64_t g) override {
     refs_.resize(static_cast<size_t>(g));
     if (set_) seen_.resize(static_cast<size_t>(g));
@@ -113,7 +116,7 @@ class CollectAcc final : public GroupedAccumulator {
     if (set_) encoder_.Encode({c.get()}, c->length());
     for (int64_t k = 0; k < n; ++k) {
       int32_t i = rows[k];
-      if (c->IsNull(i)) continue;
+      if (null_field_ >= 0 ? c->child(null_field_)->IsNull(i) : c->IsNull(i)) continue;
       if (set_ && !seen_[gid[k]].insert(std::string(encoder_.key(i))).second) continue;
       refs_[gid[k]].push_back((src << 32) | static_cast<uint32_t>(i));
     }
@@ -135,6 +138,7 @@ class CollectAcc final : public GroupedAccumulator {
   }
   bool set_;
   DataTypePtr type_;
+  int null_field_;
   std::vector<ColumnPtr> sources_;
   std::vector<std::vector<uint64_t>> refs_;
   std::vector<std::unordered_set<std::string>> seen_;
@@ -155,6 +159,105 @@ class CollectFn final : public AggregateFunction {
 
  private:
   bool set_;
+};
+
+// ---- listagg / string_agg ---------------------------------------------------------------
+// Collects (value, ordering keys...) per group as an array of structs (the partial state),
+// then sorts each group's rows by the WITHIN GROUP keys (stable: without keys, or among
+// equal keys, rows stay in arrival order) and joins the values with the delimiter.
+class ListAggAcc final : public GroupedAccumulator {
+ public:
+  ListAggAcc(DataTypePtr state_type, DataTypePtr result, std::string delimiter,
+             std::vector<OrderDirection> order)
+      : inner_(false, state_type, 0), elem_(state_type->element_type()), result_(std::move(result)),
+        delimiter_(std::move(delimiter)), order_(std::move(order)) {}
+  void Resize(int64_t g) override { inner_.Resize(g); }
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext& ctx) override {
+    // args: value, delimiter, ordering keys.
+    ColumnPtr value = args[0];
+    if (!value->type()->Equals(*result_)) {
+      SPATE_ASSIGN_OR_RETURN(value, CastColumn(value, result_, ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx));
+    }
+    Cols fields{value};
+    fields.insert(fields.end(), args.begin() + 2, args.end());
+    auto row = std::make_shared<const Column>(elem_, n, 0, nullptr, nullptr, nullptr, std::move(fields));
+    return inner_.Update({row}, gid, n, ctx);
+  }
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext& ctx) override {
+    return inner_.Merge(st, gid, n, ctx);
+  }
+  std::vector<ColumnPtr> State() override { return inner_.State(); }
+  Result<ColumnPtr> Finalize(const EvalContext&) override {
+    ColumnPtr all = inner_.State()[0];
+    const int32_t* o = all->offsets();
+    const Column& rows = *all->child(0);
+    const Column& values = *rows.child(0);
+    StringBuilder out(result_);
+    std::vector<int64_t> idx;
+    std::string joined;
+    for (int64_t g = 0; g < all->length(); ++g) {
+      if (o[g] == o[g + 1]) {
+        out.AppendNull();
+        continue;
+      }
+      idx.resize(static_cast<size_t>(o[g + 1] - o[g]));
+      std::iota(idx.begin(), idx.end(), o[g]);
+      if (!order_.empty()) std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
+        return Before(rows, a, b);
+      });
+      joined.clear();
+      for (size_t k = 0; k < idx.size(); ++k) {
+        if (k) joined += delimiter_;
+        joined += values.GetView(idx[k]);
+      }
+      out.Append(joined);
+    }
+    return out.Finish();
+  }
+
+ private:
+  // Row a sorts before row b by the WITHIN GROUP keys (struct fields 1..).
+  bool Before(const Column& rows, int64_t a, int64_t b) const {
+    for (size_t k = 0; k < order_.size(); ++k) {
+      const Column& key = *rows.child(static_cast<int>(k) + 1);
+      bool an = key.IsNull(a), bn = key.IsNull(b);
+      if (an || bn) {
+        if (an == bn) continue;
+        return an == order_[k].nulls_first;
+      }
+      int c = CompareValuesAt(key, a, key, b);
+      if (c != 0) return order_[k].ascending ? c < 0 : c > 0;
+    }
+    return false;
+  }
+  CollectAcc inner_;
+  DataTypePtr elem_, result_;
+  std::string delimiter_;
+  std::vector<OrderDirection> order_;
+};
+
+class ListAggFn final : public AggregateFunction {
+ public:
+  ListAggFn(std::string name, DataTypePtr result, std::string delimiter,
+            const std::vector<BoundExprPtr>& keys, std::vector<OrderDirection> order)
+      : delimiter_(std::move(delimiter)), order_(std::move(order)) {
+    name_ = std::move(name);
+    result_type_ = result;
+    std::vector<Field> fields{Field{"value", result, true}};
+    for (size_t k = 0; k < keys.size(); ++k) {
+      fields.push_back(Field{"key" + std::to_string(k), keys[k]->type(), true});
+    }
+    state_type_ = DataType::Array(DataType::Struct(std::move(fields)), false);
+    state_fields_ = {Field{"buf", state_type_, false}};
+  }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<ListAggAcc>(state_type_, result_type_, delimiter_, order_);
+  }
+
+ private:
+  DataTypePtr state_type_;
+  std::string delimiter_;
+  std::vector<OrderDirection> order_;
 };
 
 // ---- central moments: stddev / variance ---------------------------------------------
@@ -417,17 +520,20 @@ class ByFn final : public AggregateFunction {
 
 // ---- median / percentile / percentile_approx ----------------------------------------
 // Keeps every value of a group (as double, like Spark's Percentile and QuantileSummaries).
-enum class PctKind { kExact, kApprox };
+// kExact: percentile / median / percentile_cont; kDisc: percentile_disc; `reverse`: the
+// values ranked descending (WITHIN GROUP (ORDER BY x DESC)), whose key is the last
+// argument (the first otherwise).
+enum class PctKind { kExact, kApprox, kDisc };
 
 class PercentileAcc final : public GroupedAccumulator {
  public:
   PercentileAcc(PctKind kind, std::vector<double> pcts, bool array_result, double rel_error,
-                DataTypePtr result)
+                DataTypePtr result, bool reverse, bool key_last)
       : kind_(kind), pcts_(std::move(pcts)), array_(array_result), rel_error_(rel_error),
-        result_(std::move(result)) {}
+        result_(std::move(result)), reverse_(reverse), key_last_(key_last) {}
   void Resize(int64_t g) override { vals_.resize(static_cast<size_t>(g)); }
   Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
-    const Column& c = *args[0];
+    const Column& c = key_last_ ? *args.back() : *args[0];
     if (c.type_id() == TypeId::kNull) return Status::OK();
     for (int64_t i = 0; i < n; ++i) {
       if (!c.IsNull(i)) vals_[gid[i]].push_back(AsDouble(c, i));
@@ -481,13 +587,20 @@ class PercentileAcc final : public GroupedAccumulator {
  private:
   double Pick(const std::vector<double>& s, double p) const {
     int64_t n = static_cast<int64_t>(s.size());
+    // WITHIN GROUP (ORDER BY x DESC) ranks the values descending (Spark's `reverse`).
+    auto at = [&](int64_t i) { return reverse_ ? s[n - 1 - i] : s[i]; };
+    if (kind_ == PctKind::kDisc) {
+      // Spark's PercentileDisc: the first value (in the WITHIN GROUP order) whose cumulative
+      // distribution reaches p.
+      return at(std::clamp<int64_t>(static_cast<int64_t>(std::ceil(p * static_cast<double>(n))) - 1, 0, n - 1));
+    }
     if (kind_ == PctKind::kExact) {
       // Spark's Percentile: linear interpolation between the closest ranks.
       double pos = static_cast<double>(n - 1) * p;
       int64_t lo = static_cast<int64_t>(std::floor(pos));
       int64_t hi = static_cast<int64_t>(std::ceil(pos));
-      if (lo == hi) return s[lo];
-      return (static_cast<double>(hi) - pos) * s[lo] + (pos - static_cast<double>(lo)) * s[hi];
+      if (lo == hi || at(lo) == at(hi)) return at(lo);
+      return (static_cast<double>(hi) - pos) * at(lo) + (pos - static_cast<double>(lo)) * at(hi);
     }
     // QuantileSummaries.query on an uncompressed summary: the value at rank ceil(p * n).
     if (p <= rel_error_) return s.front();
@@ -513,20 +626,23 @@ class PercentileAcc final : public GroupedAccumulator {
   bool array_;
   double rel_error_;
   DataTypePtr result_;
+  bool reverse_, key_last_;
   std::vector<std::vector<double>> vals_;
 };
 
 class PercentileFn final : public AggregateFunction {
  public:
   PercentileFn(std::string name, PctKind kind, std::vector<double> pcts, bool array_result,
-               double rel_error, DataTypePtr result)
-      : kind_(kind), pcts_(std::move(pcts)), array_(array_result), rel_error_(rel_error) {
+               double rel_error, DataTypePtr result, bool reverse = false, bool key_last = false)
+      : kind_(kind), pcts_(std::move(pcts)), array_(array_result), rel_error_(rel_error),
+        reverse_(reverse), key_last_(key_last) {
     name_ = std::move(name);
     result_type_ = std::move(result);
     state_fields_ = {Field{"values", DataType::Array(DataType::Double(), false), false}};
   }
   std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
-    return std::make_unique<PercentileAcc>(kind_, pcts_, array_, rel_error_, result_type_);
+    return std::make_unique<PercentileAcc>(kind_, pcts_, array_, rel_error_, result_type_, reverse_,
+                                           key_last_);
   }
 
  private:
@@ -534,6 +650,7 @@ class PercentileFn final : public AggregateFunction {
   std::vector<double> pcts_;
   bool array_;
   double rel_error_;
+  bool reverse_, key_last_;
 };
 
 bool NumericOrNull(const DataType& t) { return t.IsNumeric() || t.id() == TypeId::kNull; }
@@ -584,14 +701,128 @@ Status ReadPercentages(const std::string& name, const std::vector<BoundExprPtr>&
   return Status::OK();
 }
 
+// Intervals are ranked as their months / microseconds; median and percentile give the
+// widest interval of the kind (DAY TO SECOND, YEAR TO MONTH), truncated.
+bool IsInterval(const DataType& t) {
+  return t.id() == TypeId::kDayTimeInterval || t.id() == TypeId::kYearMonthInterval;
+}
+DataTypePtr WidestInterval(const DataType& t) {
+  return t.id() == TypeId::kDayTimeInterval ? DataType::DayTimeInterval() : DataType::YearMonthInterval();
+}
+constexpr const char* kPercentileTypes =
+    "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")";
+
+/// percentile_cont / percentile_disc(pct) WITHIN GROUP (ORDER BY key [DESC]); named
+/// percentile_cont(key, pct) in errors, as Spark's.
+Result<AggregateFunctionPtr> MakePercentileWithin(const std::string& name, const BoundExprPtr& key,
+                                                  const BoundExprPtr& pct, bool reverse) {
+  std::vector<BoundExprPtr> args{key, pct};
+  const DataType& t = *key->type();
+  if (!NumericOrNull(t) && !IsInterval(t)) return TypeMismatch(name, args, 0, kPercentileTypes);
+  std::vector<double> p;
+  bool is_array = false;
+  SPATE_RETURN_IF_ERROR(ReadPercentages(name, args, &p, &is_array));
+  DataTypePtr elem = IsInterval(t) ? WidestInterval(t) : DataType::Double();
+  DataTypePtr rt = is_array ? DataType::Array(elem, false) : elem;
+  PctKind kind = name == "percentile_cont" ? PctKind::kExact : PctKind::kDisc;
+  // The key is evaluated after the percentage (the WITHIN GROUP key follows the arguments).
+  return AggregateFunctionPtr(std::make_shared<PercentileFn>(name, kind, p, is_array, 0.0, rt, reverse, true));
+}
+
+/// listagg / string_agg(value, delimiter) with the WITHIN GROUP `keys` (maybe none).
+Result<AggregateFunctionPtr> MakeListAgg(const std::string& name, const std::vector<BoundExprPtr>& args,
+                                         const std::vector<BoundExprPtr>& keys,
+                                         const std::vector<OrderDirection>& order) {
+  if (args.empty() || args.size() > 2) return WrongArgs(name, "[1, 2]", args.size());
+  const DataType& t = *args[0]->type();
+  bool binary = t.id() == TypeId::kBinary;
+  bool to_string = t.id() == TypeId::kString || t.id() == TypeId::kNull || t.IsNumeric() ||
+                   t.id() == TypeId::kBoolean || t.id() == TypeId::kDate ||
+                   t.id() == TypeId::kTimestamp || t.id() == TypeId::kTimestampNtz ||
+                   IsInterval(t);
+  if (!binary && !to_string) return TypeMismatch(name, args, 0, "(\"STRING\" or \"BINARY\")");
+  DataTypePtr result = binary ? DataType::Binary() : DataType::String();
+  std::string delimiter;
+  if (args.size() == 2) {
+    const Value* d = args[1]->literal_value();
+    if (!d) {
+      return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")\""},
+                            {"inputName", "`delimiter`"},
+                            {"inputType", "\"STRING\""},
+                            {"inputExpr", "\"" + args[1]->ToString() + "\""}});
+    }
+    TypeId dt = d->type()->id();
+    if (dt != TypeId::kNull && (dt == TypeId::kBinary) != binary) {
+      return Status::Error("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")\""},
+                            {"functionName", "`" + name + "`"},
+                            {"dataType", "(" + QuoteType(t) + " or " + QuoteType(*d->type()) + ")"}});
+    }
+    if (!d->is_null()) {
+      SPATE_ASSIGN_OR_RETURN(Value s, CastValue(*d, result, CastMode::kLegacy, EvalContext{}));
+      delimiter = std::string(s.str());
+    }
+  }
+  for (const auto& k : keys) {
+    if (!IsOrderable(*k->type())) {
+      return Status::Error("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
+                           {{"sqlExpr", "\"" + k->ToString() + "\""},
+                            {"functionName", "`sortorder`"},
+                            {"dataType", QuoteType(*k->type())}});
+    }
+  }
+  return AggregateFunctionPtr(std::make_shared<ListAggFn>(name, result, delimiter, keys, order));
+}
+
 }  // namespace
+
+Result<AggregateFunctionPtr> MakeWithinGroupAggregate(const std::string& name,
+                                                      const std::vector<BoundExprPtr>& args,
+                                                      bool distinct,
+                                                      const std::vector<OrderDirection>& order) {
+  const size_t nkeys = std::min(order.size(), args.size());
+  std::vector<BoundExprPtr> values(args.begin(), args.end() - static_cast<std::ptrdiff_t>(nkeys));
+  std::vector<BoundExprPtr> keys(args.end() - static_cast<std::ptrdiff_t>(nkeys), args.end());
+  const std::string fn = "`" + name + "`";
+  if (name == "percentile_cont" || name == "percentile_disc") {
+    if (distinct) return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", {{"funcName", fn}});
+    if (keys.size() != 1) {
+      return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WRONG_NUM_ORDERINGS",
+                           {{"funcName", fn}, {"expectedNum", "1"}, {"actualNum", std::to_string(keys.size())}});
+    }
+    if (values.size() != 1) return WrongArgs(name, "1", values.size());
+    return MakePercentileWithin(name, keys[0], values[0], !order[0].ascending);
+  }
+  if (name == "listagg" || name == "string_agg") {
+    if (distinct && !values.empty()) {
+      // DISTINCT dedups the values cast to STRING while the keys order the originals:
+      // Spark refuses inputs whose string form is not one-to-one with them.
+      const DataType& vt = *values[0]->type();
+      if (!keys.empty() && (vt.IsFloating() || vt.id() == TypeId::kDecimal)) {
+        return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.MISMATCH_WITH_DISTINCT_INPUT_UNSAFE_CAST",
+                             {{"funcName", fn}, {"inputType", QuoteType(vt)}, {"castType", "\"STRING\""}});
+      }
+      for (const auto& k : keys) {
+        if (k->ToString() != values[0]->ToString()) {
+          return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.MISMATCH_WITH_DISTINCT_INPUT",
+                               {{"funcName", fn},
+                                {"funcArg", "\"" + values[0]->ToString() + "\""},
+                                {"orderingExpr", "\"" + k->ToString() + "\""}});
+        }
+      }
+    }
+    return MakeListAgg(name, values, keys, order);
+  }
+  return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", {{"funcName", fn}});
+}
 
 const std::vector<std::string>& ExtraAggregateNames() {
   static const std::vector<std::string> kNames = {
       "collect_list", "array_agg", "collect_set", "stddev", "stddev_samp", "std", "stddev_pop",
       "variance", "var_samp", "var_pop", "count_if", "bool_and", "every", "bool_or", "some",
       "any", "min_by", "max_by", "median", "percentile", "percentile_approx",
-      "approx_percentile"};
+      "approx_percentile", "percentile_cont", "percentile_disc", "listagg", "string_agg"};
   static const auto* kAll = [] {
     auto* all = new std::vector<std::string>(kNames);
     for (const auto& n : StatsAggregateNames()) all->push_back(n);
@@ -640,14 +871,12 @@ Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
     return AggregateFunctionPtr(
         std::make_shared<ByFn>(name, name == "max_by", args[0]->type(), args[1]->type()));
   }
-  // Intervals are ranked as their months / microseconds; median and percentile give the
-  // widest interval of the kind (DAY TO SECOND, YEAR TO MONTH), truncated.
-  auto is_interval = [](const DataType& t) {
-    return t.id() == TypeId::kDayTimeInterval || t.id() == TypeId::kYearMonthInterval;
-  };
-  auto widest = [](const DataType& t) {
-    return t.id() == TypeId::kDayTimeInterval ? DataType::DayTimeInterval() : DataType::YearMonthInterval();
-  };
+  auto is_interval = IsInterval;
+  auto widest = WidestInterval;
+  if (name == "percentile_cont" || name == "percentile_disc") {
+    return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", {{"funcName", "`" + name + "`"}});
+  }
+  if (name == "listagg" || name == "string_agg") return MakeListAgg(name, args, {}, {});
   if (name == "median") {
     if (args.size() != 1) return WrongArgs(name, "1", args.size());
     const DataType& t = *args[0]->type();

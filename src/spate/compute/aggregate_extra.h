@@ -3,7 +3,8 @@
 
 // More aggregate functions (aggregate_extra.cc): collect_list, collect_set, the central
 // moment family (stddev, variance, ...), count_if, bool_and/bool_or, min_by/max_by,
-// median, percentile and percentile_approx. MakeAggregate (aggregate.cc) delegates to
+// median, percentile and percentile_approx, and the WITHIN GROUP (ORDER BY ...) aggregates
+// percentile_cont, percentile_disc and listagg / string_agg. MakeAggregate (aggregate.cc) delegates to
 // MakeExtraAggregate for these names. Thread safety: as aggregate.h.
 
 #include <string>
@@ -30,6 +31,14 @@ const std::vector<std::string>& ExtraAggregateNames();
 /// Binds an aggregate of ExtraAggregateNames(); nullptr for other names.
 Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
                                                 const std::vector<BoundExprPtr>& args);
+
+/// percentile_cont / percentile_disc / listagg / string_agg with WITHIN GROUP (ORDER BY
+/// ...): `args` end with one ordering key per `order` entry (see MakeAggregate). DISTINCT
+/// is checked here and applied by the caller.
+Result<AggregateFunctionPtr> MakeWithinGroupAggregate(const std::string& name,
+                                                      const std::vector<BoundExprPtr>& args,
+                                                      bool distinct,
+                                                      const std::vector<OrderDirection>& order);
 
 /// The statistical and bitwise aggregates of aggregate_stats.cc (skewness, kurtosis, corr,
 /// covar_*, regr_*, bit_and/or/xor, mode), which MakeExtraAggregate delegates to.

@@ -7,8 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
+
+#include "spate/columnar/builder.h"
 
 namespace spate {
 namespace {
@@ -26,6 +29,8 @@ TEST(AggregateTest, NoGroupsGiveEmptyStateAndResult) {
       {"min", DataType::String()},          {"first", DataType::Long()},
       {"last", DataType::String()},         {"collect_list", DataType::Long()},
       {"stddev", DataType::Double()},       {"approx_count_distinct", DataType::Long()},
+      {"try_sum", DataType::Long()},        {"try_avg", DataType::Decimal(38, 0)},
+      {"try_sum", DataType::YearMonthInterval()}, {"listagg", DataType::String()},
   };
   EvalContext ctx;
   for (const auto& c : cases) {
@@ -43,6 +48,53 @@ TEST(AggregateTest, NoGroupsGiveEmptyStateAndResult) {
       EXPECT_EQ((*out)->length(), 0);
     }
   }
+}
+
+// try_sum's partial states: a partial that overflowed is a NULL sum, and merging it (or
+// merging partials whose total overflows) gives NULL for that group only; sum fails
+// under ANSI where try_sum gives NULL.
+TEST(AggregateTest, TrySumOverflowThroughPartialStates) {
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  auto arg = MakeColumnRef(0, DataType::Long(), true, "x#0");
+  auto fn = MakeAggregate("try_sum", {arg}, false, false);
+  ASSERT_TRUE(fn.ok()) << fn.status().ToString();
+  EvalContext ctx;
+  auto longs = [](std::vector<int64_t> v) {
+    std::vector<Value> vals;
+    for (int64_t x : v) vals.push_back(Value::Long(x));
+    return ColumnFromValues(DataType::Long(), vals);
+  };
+  // Partial 1: group 0 overflows inside the partial; group 1 holds kMax.
+  auto p1 = (*fn)->MakeAccumulator();
+  p1->Resize(3);
+  uint32_t g1[] = {0, 0, 1, 2};
+  ASSERT_TRUE(p1->Update({longs({kMax, 1, kMax, 1})}, g1, 4, ctx).ok());
+  // Partial 2: group 1 gets 1 (the merge overflows), group 2 gets 2.
+  auto p2 = (*fn)->MakeAccumulator();
+  p2->Resize(3);
+  uint32_t g2[] = {1, 2};
+  ASSERT_TRUE(p2->Update({longs({1, 2})}, g2, 2, ctx).ok());
+  auto s1 = p1->State();
+  EXPECT_TRUE(s1[0]->IsNull(0));
+  EXPECT_FALSE(s1[0]->IsNull(1));
+  auto final_acc = (*fn)->MakeAccumulator();
+  final_acc->Resize(3);
+  uint32_t ids[] = {0, 1, 2};
+  ASSERT_TRUE(final_acc->Merge(s1, ids, 3, ctx).ok());
+  ASSERT_TRUE(final_acc->Merge(p2->State(), ids, 3, ctx).ok());
+  auto out = final_acc->Finalize(ctx);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_TRUE((*out)->IsNull(0));
+  EXPECT_TRUE((*out)->IsNull(1));
+  EXPECT_EQ((*out)->GetValue(2).i64(), 3);
+
+  auto sum = MakeAggregate("sum", {arg}, false, false);
+  ASSERT_TRUE(sum.ok());
+  auto acc = (*sum)->MakeAccumulator();
+  acc->Resize(1);
+  uint32_t zero[] = {0, 0};
+  ctx.ansi = true;
+  EXPECT_EQ(acc->Update({longs({kMax, 1})}, zero, 2, ctx).error_class(), "ARITHMETIC_OVERFLOW");
 }
 
 }  // namespace

@@ -280,8 +280,30 @@ std::string Render(const Expr& e, bool display) {
           args += ", '" + sub(e.children[0]) + "' is not true!";
         }
       }
+      bool ignore_nulls = e.ignore_nulls;
+      if (ToLower(e.name) == "nth_value" && e.children.size() == 3 &&
+          e.children[2]->kind == ExprKind::kLiteral) {
+        // nth_value(x, n, true) is named as nth_value(x, n) IGNORE NULLS.
+        const Value& v = e.children[2]->literal;
+        ignore_nulls |= !v.is_null() && v.type()->id() == TypeId::kBoolean && v.i64() != 0;
+        args = Join(e.children, display, 0, 2);
+      }
+      bool listagg = !e.within_group.empty() && (ToLower(e.name) == "listagg" ||
+                                                 ToLower(e.name) == "string_agg");
+      if (listagg) name = "listagg";  // string_agg ... WITHIN GROUP is named as listagg
       std::string out = name + "(" + (e.is_distinct ? "DISTINCT " : "") + args + ")";
-      if (e.ignore_nulls) out += " IGNORE NULLS";
+      if (ignore_nulls) out += ToLower(e.name) == "nth_value" ? " ignore nulls" : " IGNORE NULLS";
+      if (!e.within_group.empty()) {
+        // Spark names percentile_cont / percentile_disc's key with DESC only; listagg's
+        // with its whole sort order.
+        out += " WITHIN GROUP (ORDER BY ";
+        for (size_t i = 0; i < e.within_group.size(); ++i) {
+          const SortSpec& s = e.within_group[i];
+          if (i) out += ", ";
+          out += listagg ? SortText(s, display) : sub(s.expr) + (s.ascending ? "" : " DESC");
+        }
+        out += ")";
+      }
       if (e.filter) out += " FILTER (WHERE " + sub(e.filter) + ")";
       return out;
     }

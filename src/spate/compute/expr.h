@@ -102,6 +102,7 @@ class Expr {
   bool negated = false;             // kIn/kInSubquery: NOT IN; kExists: NOT EXISTS
   bool ignore_nulls = false;        // kCall: first(x) IGNORE NULLS
   ExprPtr filter;                   // kCall: agg(x) FILTER (WHERE filter)
+  std::vector<SortSpec> within_group;  // kCall: agg(x) WITHIN GROUP (ORDER BY ...)
   std::shared_ptr<const WindowDef> window;  // kWindow
   SortSpec sort;                    // kSortOrder
   std::shared_ptr<const SubqueryHandle> subquery;  // kScalarSubquery / kExists / kInSubquery

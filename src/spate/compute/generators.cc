@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "spate/columnar/kernels.h"
+#include "spate/compute/aggregate_extra.h"
+#include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_util.h"
@@ -14,7 +16,82 @@ namespace spate {
 namespace {
 
 const char* const kGenerators[] = {"explode", "explode_outer", "posexplode", "posexplode_outer",
-                                   "inline", "inline_outer", "json_tuple"};
+                                   "inline", "inline_outer", "json_tuple", "stack"};
+
+Result<BoundExprPtr> CallScalar(const std::string& name, std::vector<BoundExprPtr> args) {
+  const ScalarResolver* r = FunctionRegistry::Global().FindScalar(name);
+  if (!r) return Status::Internal(name + " is not registered");
+  return (*r)(std::move(args), ResolveContext{});
+}
+
+// stack(n, v1, ..., vk) as Spark's Stack: n rows of ceil(k / n) columns col0, col1, ...,
+// filled row by row and padded with NULLs. It runs as inline(array(named_struct(row 1),
+// ..., named_struct(row n))).
+Result<GeneratorSpec> ResolveStack(std::vector<BoundExprPtr> args) {
+  GeneratorSpec spec;
+  spec.name = "stack";
+  if (args.size() < 2) return agg::WrongArgs("stack", "> 1", args.size());
+  std::string text = "stack(";
+  for (size_t i = 0; i < args.size(); ++i) text += (i ? ", " : "") + args[i]->ToString();
+  text = "\"" + text + ")\"";
+  if (args[0]->type()->id() != TypeId::kInt) {
+    return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                         {{"sqlExpr", text}, {"paramIndex", "first"}, {"requiredType", "\"INT\""},
+                          {"inputSql", "\"" + args[0]->ToString() + "\""},
+                          {"inputType", QuoteType(*args[0]->type())}});
+  }
+  const Value* nv = args[0]->literal_value();
+  if (!nv) {
+    return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                         {{"sqlExpr", text}, {"inputName", "`n`"}, {"inputType", "\"INT\""},
+                          {"inputExpr", "\"" + args[0]->ToString() + "\""}});
+  }
+  int64_t rows = nv->is_null() ? 0 : nv->i64();
+  if (rows <= 0) {
+    return Status::Error("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
+                         {{"sqlExpr", text}, {"exprName", "`n`"}, {"valueRange", "(0, 2147483647]"},
+                          {"currentValue", std::to_string(rows)}});
+  }
+  const int64_t k = static_cast<int64_t>(args.size()) - 1;
+  const int64_t cols = (k + rows - 1) / rows;
+  // Each column's type: its values' common type, where NULLs take the others' type (Spark's
+  // StackCoercion); any other difference is STACK_COLUMN_DIFF_TYPES.
+  std::vector<DataTypePtr> types(static_cast<size_t>(cols), DataType::Null());
+  std::vector<int64_t> first(static_cast<size_t>(cols), -1);
+  for (int64_t i = 1; i <= k; ++i) {
+    int64_t c = (i - 1) % cols;
+    const DataTypePtr& t = args[i]->type();
+    if (t->id() == TypeId::kNull) continue;
+    if (first[c] < 0) {
+      first[c] = i;
+      types[c] = t;
+    } else if (!t->Equals(*types[c])) {
+      return Status::Error("DATATYPE_MISMATCH.STACK_COLUMN_DIFF_TYPES",
+                           {{"sqlExpr", text}, {"columnIndex", std::to_string(c)},
+                            {"leftType", QuoteType(*types[c])}, {"leftParamIndex", std::to_string(first[c])},
+                            {"rightType", QuoteType(*t)}, {"rightParamIndex", std::to_string(i)}});
+    }
+  }
+  std::vector<BoundExprPtr> structs;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<BoundExprPtr> fields;
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t i = 1 + r * cols + c;
+      BoundExprPtr v = i <= k ? args[i] : MakeLiteral(Value::Null(types[c]));
+      if (!v->type()->Equals(*types[c])) {
+        SPATE_ASSIGN_OR_RETURN(v, MakeCast(v, types[c]));
+      }
+      fields.push_back(MakeLiteral(Value::String("col" + std::to_string(c))));
+      fields.push_back(std::move(v));
+    }
+    SPATE_ASSIGN_OR_RETURN(auto s, CallScalar("named_struct", std::move(fields)));
+    structs.push_back(std::move(s));
+  }
+  SPATE_ASSIGN_OR_RETURN(spec.arg, CallScalar("array", std::move(structs)));
+  spec.is_inline = true;
+  for (int64_t c = 0; c < cols; ++c) spec.output.push_back(Field{"col" + std::to_string(c), types[c], true});
+  return spec;
+}
 
 }  // namespace
 
@@ -36,6 +113,7 @@ std::string GeneratorSpec::ToString() const {
 Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<BoundExprPtr> args) {
   GeneratorSpec spec;
   spec.name = name;
+  if (name == "stack") return ResolveStack(std::move(args));
   if (name == "json_tuple") {
     // The registry's json_tuple resolver builds the struct<c0, c1, ...> of one row.
     const ScalarResolver* r = FunctionRegistry::Global().FindScalar(name);

@@ -3,7 +3,8 @@
 
 // Table-generating functions of the SELECT list (Spark's Generator expressions): explode,
 // explode_outer, posexplode, posexplode_outer, inline, inline_outer, json_tuple (whose struct
-// value comes from the registry's "json_tuple" resolver, registered by formats/json). The analyzer resolves
+// value comes from the registry's "json_tuple" resolver, registered by formats/json), and
+// stack (run as inline of an array of named_structs, one per generated row). The analyzer resolves
 // a generator call into a GeneratorSpec (argument bound over the input, generated columns
 // with Spark's default names); the exec Generate operator runs it per batch.
 //

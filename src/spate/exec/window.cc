@@ -149,6 +149,40 @@ Result<ColumnPtr> LagLead(const sql::WindowCall& call, const Batch& sorted, cons
   return TakeMulti(sources, refs.data(), n);
 }
 
+// nth_value: the offset-th row of each row's frame (with IGNORE NULLS, the offset-th
+// non-NULL row), or NULL when the frame is shorter.
+Result<ColumnPtr> NthValue(const sql::WindowCall& call, const Batch& sorted, const WindowLayout& lay,
+                           const EvalContext& eval) {
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr input, call.args[0]->Evaluate(sorted, eval));
+  SPATE_ASSIGN_OR_RETURN(int64_t offset, LiteralInt(call.args[1], "nth_value's offset"));
+  const Value* ignore = call.args[2]->literal_value();
+  const bool ignore_nulls = ignore && !ignore->is_null() && ignore->i64() != 0;
+  std::vector<int64_t> lo, hi;
+  SPATE_RETURN_IF_ERROR(ComputeFrameBounds(call.frame, lay, &lo, &hi));
+  const int64_t n = lay.num_rows;
+  std::vector<uint64_t> refs(static_cast<size_t>(n), ~uint64_t{0});
+  if (!ignore_nulls || input->null_count() == 0) {
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t r = lo[i] + offset - 1;
+      if (lo[i] <= hi[i] && r <= hi[i]) refs[i] = static_cast<uint64_t>(r);
+    }
+  } else {
+    // before[i]: the non-NULL rows before row i; valid: their positions.
+    std::vector<int64_t> before(static_cast<size_t>(n) + 1, 0), valid;
+    for (int64_t i = 0; i < n; ++i) {
+      bool ok = input->IsValid(i);
+      before[i + 1] = before[i] + (ok ? 1 : 0);
+      if (ok) valid.push_back(i);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (lo[i] > hi[i]) continue;
+      int64_t k = before[lo[i]] + offset - 1;
+      if (k < before[hi[i] + 1]) refs[i] = static_cast<uint64_t>(valid[k]);
+    }
+  }
+  return TakeMulti({input}, refs.data(), n);
+}
+
 class WindowStream final : public BatchStream {
  public:
   WindowStream(const Window* op, int partition, ExecContext* ctx)
@@ -225,6 +259,10 @@ Result<BatchPtr> Window::Apply(const BatchPtr& input, const EvalContext& eval) c
       case WindowFunctionKind::kLag:
       case WindowFunctionKind::kLead: {
         SPATE_ASSIGN_OR_RETURN(out, LagLead(call, sorted, lay, eval));
+        break;
+      }
+      case WindowFunctionKind::kNthValue: {
+        SPATE_ASSIGN_OR_RETURN(out, NthValue(call, sorted, lay, eval));
         break;
       }
       case WindowFunctionKind::kAggregate: {

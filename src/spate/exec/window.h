@@ -5,8 +5,9 @@
 // is already hash-partitioned by the partition keys (or a single partition); each
 // partition is sorted by (partition keys ASC NULLS FIRST, order keys), split into window
 // partitions and peer groups, and every call computes one column: row_number, rank,
-// dense_rank, percent_rank, cume_dist, ntile, lag/lead (with default), or an aggregate
-// over its frame (window_aggregate.h). Output: the child's columns ++ one column per
+// dense_rank, percent_rank, cume_dist, ntile, lag/lead (with default), nth_value (the
+// frame's n-th row, or n-th non-NULL row with IGNORE NULLS), or an aggregate over its frame
+// (window_aggregate.h). Output: the child's columns ++ one column per
 // call, rows in the sorted order.
 //
 // Thread safety: immutable; per-partition work happens in the streams.

@@ -254,6 +254,50 @@ Result<bool> TypedScan(const AggregateFunction& fn, std::vector<ColumnPtr>* stat
     if (overflow && eval.ansi) return RunningSumOverflow();
     return true;
   }
+  if ((name == "try_sum" || name == "try_avg") && states->size() == 2) {
+    // try_*: a running sum that overflows stays NULL (Spark adds the frame's rows in
+    // order), so the scan is sequential rather than the Merge scan's tree.
+    ColumnPtr& sum = (*states)[0];
+    ColumnPtr& count = (*states)[1];
+    const bool decimal = sum->type_id() == TypeId::kDecimal;
+    const int precision = decimal ? sum->type()->precision() : 0;
+    auto validity = Buffer::Allocate(bits::BytesFor(n));
+    int64_t nulls = 0;
+    kernel::Out<int64_t> counts(n);
+    const int64_t* cin = count->raw_values<int64_t>();
+    BufferPtr buf = kernel::DispatchFixed(*sum->type(), [&]<typename T>() -> BufferPtr {
+      kernel::Out<T> out(n);
+      const T* in = sum->raw_values<T>();
+      for_each_partition([&](int64_t b, int64_t e) {
+        T acc{};
+        int64_t cnt = 0;
+        bool lost = false;
+        for (int64_t k = 0; k < e - b; ++k) {
+          int64_t i = suffix ? e - 1 - k : b + k;
+          cnt += cin[i];
+          if (sum->IsNull(i)) {
+            lost = true;
+          } else if constexpr (std::is_floating_point_v<T>) {
+            acc += in[i];
+          } else {
+            lost |= __builtin_add_overflow(acc, in[i], &acc);
+            if constexpr (std::is_same_v<T, __int128>) lost |= decimal && !kernel::FitsPrecision(acc, precision);
+          }
+          out.data[i] = acc;
+          counts.data[i] = cnt;
+          if (lost) {
+            ++nulls;
+          } else {
+            bits::Set(validity->mutable_data(), i);
+          }
+        }
+      });
+      return out.buf;
+    });
+    sum = kernel::MakeColumn(sum->type(), n, nulls, nulls ? validity : nullptr, buf);
+    count = kernel::MakeColumn(DataType::Long(), n, 0, nullptr, counts.buf);
+    return true;
+  }
   if ((name == "min" || name == "max") && states->size() == 1 && (*states)[0]->type()->ByteWidth() > 0 &&
       (*states)[0]->type_id() != TypeId::kBoolean) {
     const bool is_max = name == "max";

@@ -171,6 +171,9 @@ class Analyzer::Impl {
                                             const BindHook* hook);
   Result<WindowCall> BindWindow(const Expr& e, const std::vector<Attribute>& scope,
                                 const BindHook* hook);
+  /// nth_value(x, offset[, ignoreNulls]) [IGNORE NULLS]: checks its arguments as Spark's
+  /// NthValue and makes w's arguments [x, offset as BIGINT, ignoreNulls].
+  Status BindNthValue(const Expr& fn, WindowCall* w);
 
   const Catalog& catalog_;
   const SqlConf& conf_;
@@ -1072,6 +1075,18 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
         return PlanDataSource(files);
       }
     }
+    if (p.table_name.size() == 1 && IsGeneratorName(fname)) {
+      // A generator in FROM (SELECT * FROM stack(2, 1, 2)): it runs over one empty row.
+      BoundPlanPtr child = std::make_shared<BoundPlan>(BoundKind::kOneRow);
+      std::vector<ExprPtr> items{Expr::Call(fname, p.exprs)};
+      SPATE_RETURN_IF_ERROR(PlanGenerator(&child, &items));
+      auto q = std::make_shared<BoundPlan>(*child);
+      for (auto& a : q->output) {
+        a.qualifier = p.alias;
+        a.plan_ids.clear();
+      }
+      return Finish(q);
+    }
     return Status::Error("UNRESOLVABLE_TABLE_VALUED_FUNCTION", {{"name", QuoteIdentifier(p.table_name)}});
   }
   std::vector<int64_t> args;
@@ -1185,6 +1200,31 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     w.args.push_back(b);
   }
   const std::string& name = fn.name;
+  // WITHIN GROUP aggregates (percentile_cont / _disc, listagg) take neither ORDER BY nor a
+  // frame in OVER; their keys follow the arguments.
+  std::vector<OrderDirection> within;
+  if (!fn.within_group.empty() || name == "percentile_cont" || name == "percentile_disc") {
+    if (!spec.order_by.empty() || spec.frame) {
+      std::string text = name + "(";
+      std::vector<std::string> parts;
+      if (name.starts_with("percentile") && !fn.within_group.empty() && !w.args.empty()) {
+        parts = {fn.within_group[0].expr->DisplayName(), fn.children[0]->DisplayName()};
+      } else {
+        for (const auto& c : fn.children) parts.push_back(c->DisplayName());
+        for (const auto& s : fn.within_group) {
+          parts.push_back(s.expr->DisplayName() + (s.ascending ? " ASC" : " DESC") +
+                          (s.nulls_first ? " NULLS FIRST" : " NULLS LAST"));
+        }
+      }
+      for (size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
+      return Status::Error("INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC", {{"aggFunc", "\"" + text + ")\""}});
+    }
+    for (const auto& s : fn.within_group) {
+      SPATE_ASSIGN_OR_RETURN(auto k, Bind(*s.expr, scope, hook));
+      w.args.push_back(std::move(k));
+      within.push_back(OrderDirection{s.ascending, s.nulls_first});
+    }
+  }
   w.nullable = false;  // the ranking functions; lag/lead and aggregates set their own
   if (name == "row_number") {
     w.kind = WindowFunctionKind::kRowNumber, w.type = DataType::Int();
@@ -1220,9 +1260,19 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     if (w.args.size() < 3) w.args.push_back(MakeLiteral(Value::Null(w.type)));
     SPATE_ASSIGN_OR_RETURN(w.args[2], ImplicitCast(w.args[2], w.type));
     w.nullable = true;  // past the partition's edge without a default
+  } else if (name == "nth_value") {
+    SPATE_RETURN_IF_ERROR(BindNthValue(fn, &w));
+    if (w.order_by.empty()) {
+      std::string call = fn.DisplayName();
+      return Status::Error("WINDOW_FUNCTION_FRAME_NOT_ORDERED",
+                           {{"wf_name", name}, {"wf_expr", call}});
+    }
   } else if (FunctionRegistry::Global().KindOf(name) == FunctionKind::kAggregate) {
     w.kind = WindowFunctionKind::kAggregate;
-    SPATE_ASSIGN_OR_RETURN(w.aggregate, MakeAggregate(name, w.args, fn.is_distinct, fn.ignore_nulls));
+    if (fn.is_distinct && !within.empty()) {
+      return Status::Error("DISTINCT_WINDOW_FUNCTION_UNSUPPORTED", {{"windowExpr", "\"" + e.DisplayName() + "\""}});
+    }
+    SPATE_ASSIGN_OR_RETURN(w.aggregate, MakeAggregate(name, w.args, fn.is_distinct, fn.ignore_nulls, within));
     w.type = w.aggregate->result_type();
     w.nullable = w.aggregate->nullable();
   } else {
@@ -1280,6 +1330,54 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     w.frame.upper_current = false;
   }
   return w;
+}
+
+Status Analyzer::Impl::BindNthValue(const Expr& fn, WindowCall* w) {
+  if (w->args.size() < 2 || w->args.size() > 3) {
+    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                         {{"functionName", "`nth_value`"}, {"expectedNum", "[2, 3]"},
+                          {"actualNum", std::to_string(w->args.size())},
+                          {"docroot", "https://spark.apache.org/docs/latest"}});
+  }
+  const std::string text = "\"nth_value(" + fn.children[0]->DisplayName() + ", " +
+                           fn.children[1]->DisplayName() + ")\"";
+  const BoundExprPtr& off = w->args[1];
+  if (!off->IsConstant()) {
+    return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                         {{"sqlExpr", text}, {"inputName", "`offset`"}, {"inputType", "\"INT\""},
+                          {"inputExpr", "\"" + fn.children[1]->DisplayName() + "\""}});
+  }
+  EvalContext ctx;
+  ctx.ansi = true;  // the offset is cast to INT as an ANSI cast (CAST_OVERFLOW past INT)
+  auto one = Batch::Make(std::make_shared<const Schema>(), {}, 1);
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr col, off->Evaluate(*one, ctx));
+  Value v = col->GetValue(0);
+  int64_t offset = 0;
+  if (!v.is_null()) {
+    SPATE_ASSIGN_OR_RETURN(Value i, CastValue(v, DataType::Int(), CastMode::kAnsi, ctx));
+    offset = i.is_null() ? 0 : i.i64();
+  }
+  if (offset <= 0) {
+    return Status::Error("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
+                         {{"sqlExpr", text}, {"exprName", "offset"},
+                          {"valueRange", "(0, 9223372036854775807]"},
+                          {"currentValue", std::to_string(offset) + "L"}});
+  }
+  bool ignore = fn.ignore_nulls;
+  if (w->args.size() == 3) {
+    const Value* b = w->args[2]->literal_value();
+    if (!b || b->is_null() || b->type()->id() != TypeId::kBoolean) {
+      return Status::Error("INVALID_PARAMETER_VALUE.BOOLEAN",
+                           {{"parameter", "`ignoreNulls`"}, {"functionName", "`nth_value`"},
+                            {"invalidValue", "\"" + fn.children[2]->DisplayName() + "\""}});
+    }
+    ignore |= b->i64() != 0;
+  }
+  w->kind = WindowFunctionKind::kNthValue;
+  w->type = w->args[0]->type();
+  w->nullable = true;
+  w->args = {w->args[0], MakeLiteral(Value::Long(offset)), MakeLiteral(Value::Boolean(ignore))};
+  return Status::OK();
 }
 
 Result<std::vector<SortKey>> Analyzer::Impl::BindSortKeys(const std::vector<SortSpec>& specs,
@@ -1473,13 +1571,24 @@ class Analyzer::Impl::AggregateContext {
     if (e.filter) {
       SPATE_ASSIGN_OR_RETURN(filter, impl_->Bind(*e.filter, *child_scope_, arg_hook));
     }
-    SPATE_ASSIGN_OR_RETURN(auto fn, MakeAggregate(e.name, args, e.is_distinct, e.ignore_nulls));
+    // WITHIN GROUP (ORDER BY ...): the keys follow the arguments.
+    std::vector<OrderDirection> within;
+    std::string within_text;
+    for (const auto& s : e.within_group) {
+      SPATE_ASSIGN_OR_RETURN(auto k, impl_->Bind(*s.expr, *child_scope_, arg_hook));
+      within_text += std::string(within.empty() ? " WITHIN GROUP (ORDER BY " : ", ") + k->ToString() +
+                     (s.ascending ? " ASC" : " DESC") + (s.nulls_first ? " NULLS FIRST" : " NULLS LAST");
+      args.push_back(std::move(k));
+      within.push_back(OrderDirection{s.ascending, s.nulls_first});
+    }
+    if (!within.empty()) within_text += ")";
+    SPATE_ASSIGN_OR_RETURN(auto fn, MakeAggregate(e.name, args, e.is_distinct, e.ignore_nulls, within));
     std::vector<std::string> arg_text;
-    for (const auto& a : args) arg_text.push_back(a->ToString());
+    for (size_t i = 0; i < args.size() - within.size(); ++i) arg_text.push_back(args[i]->ToString());
     if (args.empty()) arg_text.push_back("1");
     std::string text = e.name + "(" + (e.is_distinct ? "DISTINCT " : "");
     for (size_t i = 0; i < arg_text.size(); ++i) text += (i ? ", " : "") + arg_text[i];
-    text += ")";
+    text += ")" + within_text;
     if (filter) text += " FILTER (WHERE " + filter->ToString() + ")";
     int index = -1;
     for (size_t i = 0; i < aggs.size(); ++i) {

@@ -66,6 +66,7 @@ enum class WindowFunctionKind : uint8_t {
   kLag,        // args = [input, offset literal, default]
   kLead,
   kAggregate,  // aggregate over the frame
+  kNthValue,   // args = [input, offset literal (> 0), ignore-nulls boolean literal]; over the frame
 };
 
 /// A resolved window frame. Offsets are row counts (ROWS) or values added to the single

@@ -1629,7 +1629,8 @@ Result<PlanPtr> Parser::ParseFromClause() {
     std::string name = fname.back();
     for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     const bool has_outer = name.size() > 6 && name.compare(name.size() - 6, 6, "_outer") == 0;
-    if (outer && !has_outer) name += "_outer";
+    // stack always makes its n rows: OUTER changes nothing.
+    if (outer && !has_outer && name != "stack") name += "_outer";
     SPATE_ASSIGN_OR_RETURN(ExprPtr call, ParseFunctionCall(name, fpos));
     auto lv = NewPlan(PlanKind::kLateralView, pos);
     lv->exprs.push_back(std::move(call));
@@ -2447,7 +2448,32 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, int64_t pos) {
       (EqualsIgnoreCase(call->name, "trim") || EqualsIgnoreCase(call->name, "ltrim") ||
        EqualsIgnoreCase(call->name, "rtrim")))
     std::swap(call->children[0], call->children[1]);
-  if (Peek().Is("WITHIN")) return SyntaxError(Peek());
+  // listagg / string_agg without a delimiter: Spark's NULL delimiter, named listagg(s, NULL).
+  if (call->children.size() == 1 && call->children[0]->kind != ExprKind::kStar &&
+      (EqualsIgnoreCase(call->name, "listagg") || EqualsIgnoreCase(call->name, "string_agg"))) {
+    call->children.push_back(Expr::Lit(Value::Null(DataType::Null())));
+  }
+  // agg(...) WITHIN GROUP (ORDER BY key [, ...]) (percentile_cont, percentile_disc, listagg).
+  if (Peek().Is("WITHIN") && Peek(1).Is("GROUP")) {
+    Advance();
+    Advance();
+    SPATE_RETURN_IF_ERROR(ExpectOp("("));
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("ORDER"));
+    SPATE_RETURN_IF_ERROR(ExpectKeyword("BY"));
+    SPATE_ASSIGN_OR_RETURN(call->within_group, ParseSortItems());
+    SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+    static const char* const kWithinGroup[] = {"percentile_cont", "percentile_disc", "listagg", "string_agg"};
+    bool supported = false;
+    for (const char* n : kWithinGroup) supported |= EqualsIgnoreCase(call->name, n);
+    if (!supported) {
+      return Status::Error("INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX",
+                           {{"prettyName", "`" + ToLower(call->name) + "`"},
+                            {"syntax", "WITHIN GROUP (ORDER BY ...)"}})
+          .WithPosition(pos);
+    }
+  } else if (Peek().Is("WITHIN")) {
+    return SyntaxError(Peek());
+  }
   if (Peek().Is("FILTER") && Peek(1).IsOp("(")) {
     Advance();
     Advance();

@@ -21,6 +21,7 @@ std::string Canonical(const std::string& name) {
   if (name == "first_value" || name == "any_value") return "first";
   if (name == "last_value") return "last";
   if (name == "array_agg") return "collect_list";
+  if (name == "string_agg") return "listagg";
   if (name == "approx_percentile") return "percentile_approx";
   return name;
 }
@@ -65,6 +66,24 @@ bool BufferOf(const sql::AggregateCall& call, std::vector<Field>* out) {
     }
     return true;
   }
+  if (name == "try_sum" || name == "try_avg") {
+    // TrySum / TryAverage: the buffers of Sum / Average, without DecimalAggregates' rewrite
+    // of small decimals (it matches only Sum and Average); TrySum tracks isEmpty for decimals.
+    if (t->IsIntegral()) {
+      add("sum", name == "try_sum" ? DataType::Long() : DataType::Double());
+    } else if (t->IsFloating() || t->id() == TypeId::kString) {
+      add("sum", DataType::Double());
+    } else if (t->id() == TypeId::kDecimal) {
+      add("sum", DataType::Decimal(std::min(38, t->precision() + 10), t->scale()));
+      if (name == "try_sum") add("isEmpty", DataType::Boolean(), false);
+    } else if (IsInterval(*t)) {
+      add("sum", t);
+    } else {
+      return false;
+    }
+    if (name == "try_avg") add("count", DataType::Long());
+    return true;
+  }
   if (name == "avg") {
     if (t->IsIntegral() || t->IsFloating() ||
         (t->id() == TypeId::kDecimal && t->precision() + 4 <= kMaxDoubleDigits)) {
@@ -102,7 +121,8 @@ bool BufferOf(const sql::AggregateCall& call, std::vector<Field>* out) {
     return true;
   }
   if (name == "collect_list" || name == "collect_set" || name == "percentile" ||
-      name == "median" || name == "percentile_approx" || name == "mode") {
+      name == "median" || name == "percentile_approx" || name == "mode" ||
+      name == "percentile_cont" || name == "percentile_disc" || name == "listagg") {
     add("buf", DataType::Binary());
     return true;
   }
