@@ -265,15 +265,10 @@ int64_t TodayInZone(const EvalContext& ctx) {
 
 bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
-// Days since 1970-01-01 of a proleptic Gregorian date, without narrowing (years of up to
-// seven digits exceed an int32 day count).
+// Days since 1970-01-01 of a valid proleptic Gregorian date, without narrowing (years of
+// up to seven digits exceed an int32 day count).
 int64_t CivilDays(int64_t y, int m, int d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
+  return DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
 }
 
 bool ValidDate(int64_t y, int m, int d) {
