@@ -157,8 +157,17 @@ Status Lexer::SkipBlanks() {
 
 Result<Token> Lexer::LexQuoted(char quote, bool raw, int64_t begin) {
   // pos_ is at the opening quote.
+  // A doubled quote inside a (non-raw) literal is one quote character, as Spark 4's lexer
+  // reads it: 'don''t' is "don't", "a""b" is a"b; r'a''b' stays two raw literals.
   size_t body_start = ++pos_;
-  while (pos_ < text_.size() && text_[pos_] != quote) {
+  bool doubled = false;
+  while (pos_ < text_.size()) {
+    if (text_[pos_] == quote) {
+      if (raw || pos_ + 1 >= text_.size() || text_[pos_ + 1] != quote) break;
+      doubled = true;
+      pos_ += 2;
+      continue;
+    }
     if (!raw && text_[pos_] == '\\') ++pos_;
     ++pos_;
   }
@@ -169,7 +178,28 @@ Result<Token> Lexer::LexQuoted(char quote, bool raw, int64_t begin) {
   ++pos_;
   Token t;
   t.kind = TokenKind::kString;
-  t.text = raw ? std::string(body) : Unescape(body);
+  if (raw) {
+    t.text = std::string(body);
+  } else if (doubled) {
+    // Each doubled quote becomes a backslash-escaped one before unescaping.
+    std::string escaped;
+    escaped.reserve(body.size());
+    for (size_t i = 0; i < body.size(); ++i) {
+      if (body[i] == '\\' && i + 1 < body.size()) {
+        escaped += body.substr(i, 2);
+        ++i;
+      } else if (body[i] == quote && i + 1 < body.size() && body[i + 1] == quote) {
+        escaped += '\\';
+        escaped += quote;
+        ++i;
+      } else {
+        escaped += body[i];
+      }
+    }
+    t.text = Unescape(escaped);
+  } else {
+    t.text = Unescape(body);
+  }
   t.begin = begin;
   t.end = static_cast<int64_t>(pos_);
   return t;

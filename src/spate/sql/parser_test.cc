@@ -151,9 +151,18 @@ TEST(ParserTest, ExponentLiteralIsDouble) {
   EXPECT_DOUBLE_EQ(LiteralOf("1.5E-2").f64(), 0.015);
 }
 
+// Separated by a space, quoted strings concatenate; a doubled quote inside one is one
+// quote character (Spark 4.2: 'It''s' is "It's", "a""b" is a"b), except in a raw string
+// (r'a''b' is two raw literals: "ab").
 TEST(ParserTest, AdjacentStringsConcatenate) {
   EXPECT_EQ(LiteralOf("'a' 'b'").str(), "ab");
-  EXPECT_EQ(LiteralOf("'It''s'").str(), "Its");
+  EXPECT_EQ(LiteralOf("'It''s'").str(), "It's");
+  EXPECT_EQ(LiteralOf("'It''s' 'x'").str(), "It'sx");
+  EXPECT_EQ(LiteralOf("''''").str(), "'");
+  EXPECT_EQ(LiteralOf("'ab'''").str(), "ab'");
+  EXPECT_EQ(LiteralOf("'a\\'''b'").str(), "a''b");
+  EXPECT_EQ(LiteralOf("\"don\"\"t\"").str(), "don\"t");
+  EXPECT_EQ(LiteralOf("r'don''t'").str(), "dont");
 }
 
 TEST(ParserTest, BooleanNullAndHexLiterals) {

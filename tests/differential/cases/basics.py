@@ -21,3 +21,9 @@ def group_by_sum(s):
 
 sql_case("divide_by_zero", "SELECT 1 / 0 AS x")
 sql_case("unresolved_column", "SELECT nope FROM range(3)")
+
+# A doubled quote inside a quoted literal is one quote (Spark 4's lexer); a raw literal
+# has no such escape, so r'don''t' is two adjacent literals.
+sql_case("string_literal_doubled_quotes",
+         "SELECT 'It''s' AS a, \"don\"\"t\" AS b, '''' AS c, 'ab''' 'x' AS d, "
+         "'a\\'''b' AS e, r'don''t' AS f")
