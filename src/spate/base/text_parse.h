@@ -37,5 +37,9 @@ std::optional<double> ParseDoublePrefix(std::string_view text, size_t* used);
 /// ParseInt64 as a Result: the error is Java's NumberFormatException text,
 /// `For input string: "<text>"` (what Spark shows for a malformed long option).
 Result<int64_t> ParseLong(std::string_view text);
+/// Spark's time confs and options (JavaUtils.timeStringAsMs): "250ms", "10s", "15m" /
+/// "15min", "1h", "2d", "500us" (truncated to ms), case and surrounding spaces ignored; a
+/// bare number is milliseconds. The error is Java's text naming the string or suffix.
+Result<int64_t> TimeStringAsMs(std::string_view text);
 
 }  // namespace spate

@@ -50,5 +50,21 @@ TEST(TextParseTest, ParseLongNamesTheTextAsJavaDoes) {
   EXPECT_ERROR_HAS(ParseLong("7x"), "For input string: \"7x\"");
 }
 
+// JavaUtils.timeStringAsMs, the reading of Spark's time confs and Kafka's maxTriggerDelay.
+TEST(TextParseTest, TimeStringAsMs) {
+  EXPECT_EQ(TimeStringAsMs("250").ValueOr(-1), 250);
+  EXPECT_EQ(TimeStringAsMs("250ms").ValueOr(-1), 250);
+  EXPECT_EQ(TimeStringAsMs(" 10S ").ValueOr(-1), 10000);
+  EXPECT_EQ(TimeStringAsMs("15m").ValueOr(-1), 900000);
+  EXPECT_EQ(TimeStringAsMs("15min").ValueOr(-1), 900000);
+  EXPECT_EQ(TimeStringAsMs("2h").ValueOr(-1), 7200000);
+  EXPECT_EQ(TimeStringAsMs("1d").ValueOr(-1), 86400000);
+  EXPECT_EQ(TimeStringAsMs("1500us").ValueOr(-1), 1);
+  EXPECT_EQ(TimeStringAsMs("-5s").ValueOr(0), -5000);
+  EXPECT_ERROR_HAS(TimeStringAsMs("10 seconds"), "Invalid suffix: \" seconds\"");
+  EXPECT_ERROR_HAS(TimeStringAsMs("ten"), "Invalid time string: ten");
+  EXPECT_ERROR_HAS(TimeStringAsMs("1.5s"), "Invalid suffix: \".5s\"");
+}
+
 }  // namespace
 }  // namespace spate

@@ -1044,28 +1044,6 @@ std::vector<OffsetRange> SplitRanges(const std::vector<OffsetRange>& in,
   return out;
 }
 
-/// Spark's Utils.timeStringAsMs: "15m", "10s", "250ms", "1h", "2d"; a bare number is ms.
-Result<int64_t> TimeStringAsMs(const std::string& text) {
-  std::string t = Lower(Trim(text));
-  size_t i = 0;
-  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || (i == 0 && t[i] == '-'))) ++i;
-  std::string num = t.substr(0, i), unit = Trim(t.substr(i));
-  const std::optional<int64_t> parsed = ParseInt64(num);
-  if (!parsed) {
-    return Status::Invalid("Time must be specified as seconds (s), milliseconds (ms), "
-                           "microseconds (us), minutes (m or min), hour (h), or day (d). "
-                           "E.g. 50s, 100ms, or 250us.\nInvalid time string: " + text);
-  }
-  const int64_t n = *parsed;
-  if (unit.empty() || unit == "ms") return n;
-  if (unit == "us") return n / 1000;
-  if (unit == "s") return n * 1000;
-  if (unit == "m" || unit == "min") return n * 60000;
-  if (unit == "h") return n * 3600000;
-  if (unit == "d") return n * 86400000;
-  return Status::Invalid("Invalid suffix: \"" + unit + "\"");
-}
-
 /// Spark's KafkaOffsetReader.getOffsetRangesFromResolvedOffsets: the ranges of a batch
 /// from its start and end offsets; partitions new in `until` start at their earliest.
 Result<std::vector<OffsetRange>> ResolveRanges(OffsetReader* reader,

@@ -530,10 +530,11 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
   }
   if (!batch_constructed_) {
     SetStatus("Waiting for data to arrive", false, false);
+    // A time conf: "10s", "10000" (ms), as Spark's timeConf.
     int64_t interval =
-        ParseInt64(
-            config_.runner->GetConf("spark.sql.streaming.noDataProgressEventInterval", "10000"))
-            .value_or(10000);
+        TimeStringAsMs(
+            config_.runner->GetConf("spark.sql.streaming.noDataProgressEventInterval", "10s"))
+            .ValueOr(10000);
     // As Spark 4.2's ProgressReporter.updateIdleness: at most once per
     // noDataProgressEventInterval (counted from the last executed batch or the last idle
     // report) a trigger without a batch adds a progress without input to recentProgress
