@@ -96,7 +96,6 @@ pins({
     'collect_timestamps_in_zone': Differs("D8", "rows", "dfb4c56bbb"),
     "datetime_literal/INTERVAL '1' YEAR * 3": Differs("D7", "error", "39d9db2e8d"),
     'datetime_literal/make_ym_interval(1, 2)': Differs("D7", "error", "fb3ab34c4d"),
-    "timestamp/date_format(ts, 'yyyy-MM-dd''T''HH:mm:ssXXX')": Differs("D6", "error", "3781f3ecbf"),
     "zone_+05:45/date_trunc('DAY', timestamp_seconds(1600000000))": Differs("D8", "rows", "a9d7701cba"),
     "zone_+05:45/to_utc_timestamp(TIMESTAMP'2020-06-01 00:00:00', 'UTC')": Differs("D8", "rows", "2dae2b7f41"),
     "zone_America/Los_Angeles/date_trunc('DAY', timestamp_seconds(1600000000))": Differs("D8", "rows", "c25cd6b789"),
