@@ -66,7 +66,7 @@ std::string TokenName(const Token& t) {
 
 Status FormatError(const std::string& cls, const std::string& text, const std::string& token = "") {
   std::vector<ErrorParam> params{{"format", "'" + text + "'"}};
-  if (!token.empty()) params.emplace_back("token", token);
+  if (!token.empty()) params.push_back({"token", token});
   return Status::Error(cls, params);
 }
 
