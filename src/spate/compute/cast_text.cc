@@ -694,18 +694,6 @@ bool ParseTimestampNtz(std::string_view s, int64_t* out) {
 // Interval strings (IntervalUtils.castStringToDTInterval / castStringToYMInterval)
 // ---------------------------------------------------------------------------------------
 
-const char* FieldName(IntervalField f) {
-  switch (f) {
-    case IntervalField::kYear: return "YEAR";
-    case IntervalField::kMonth: return "MONTH";
-    case IntervalField::kDay: return "DAY";
-    case IntervalField::kHour: return "HOUR";
-    case IntervalField::kMinute: return "MINUTE";
-    case IntervalField::kSecond: return "SECOND";
-  }
-  return "";
-}
-
 // The `[+|-]d h:m:s.n` pattern of the interval type's fields.
 std::string FieldsPattern(IntervalField start, IntervalField end) {
   static const char* kParts[] = {"y", "m", "d", "h", "m", "s.n"};
@@ -721,10 +709,7 @@ std::string FieldsPattern(IntervalField start, IntervalField end) {
 
 Status UnmatchedIntervalError(std::string_view input, const DataType& to) {
   bool day_time = to.id() == TypeId::kDayTimeInterval;
-  std::string fields = to.start_field() == to.end_field()
-                           ? FieldName(to.start_field())
-                           : std::string(FieldName(to.start_field())) + " TO " +
-                                 FieldName(to.end_field());
+  const std::string fields = IntervalFieldsText(to.start_field(), to.end_field());
   std::string pattern = FieldsPattern(to.start_field(), to.end_field());
   std::string formats =
       "`[+|-]" + pattern + "`, `INTERVAL [+|-]'[+|-]" + pattern + "' " + fields + "`";
@@ -894,8 +879,9 @@ IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to, int
       int outer = lit.Sign();
       IntervalBody b2;
       if (lit.Char('\'') && ScanDayTimeBody(&lit, start, end, &b2) && lit.Char('\'') &&
-          lit.Spaces() && lit.Keyword(FieldName(start)) && lit.Spaces() && lit.Keyword("TO") &&
-          lit.Spaces() && lit.Keyword(FieldName(end)) && lit.AtEnd()) {
+          lit.Spaces() && lit.Keyword(IntervalFieldName(start)) && lit.Spaces() &&
+          lit.Keyword("TO") && lit.Spaces() && lit.Keyword(IntervalFieldName(end)) &&
+          lit.AtEnd()) {
         return convert(b2, FinalSign(outer, b2.sign), out);
       }
     }
@@ -945,7 +931,7 @@ IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to, int
             for (IntervalField unit : {IntervalField::kDay, IntervalField::kHour,
                                        IntervalField::kMinute, IntervalField::kSecond}) {
               IntervalScanner u = sc;
-              if (u.Keyword(FieldName(unit)) && u.AtEnd()) {
+              if (u.Keyword(IntervalFieldName(unit)) && u.AtEnd()) {
                 return single(FinalSign(outer, inner), value, fraction, unit);
               }
             }
@@ -1025,7 +1011,7 @@ IntervalParse ParseYearMonthInterval(std::string_view raw, const DataType& to, i
         if (sc.Digits(1, 1000, &v) && sc.Char('\'') && sc.Spaces()) {
           for (IntervalField unit : {IntervalField::kYear, IntervalField::kMonth}) {
             IntervalScanner u = sc;
-            if (u.Keyword(FieldName(unit)) && u.AtEnd()) {
+            if (u.Keyword(IntervalFieldName(unit)) && u.AtEnd()) {
               if (start != unit || end != unit) return IntervalParse::kUnmatched;
               return unit_value(FinalSign(outer, inner), v, unit);
             }

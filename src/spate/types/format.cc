@@ -158,8 +158,7 @@ std::string FormatTimestampMicros(int64_t micros, int64_t offset_seconds) {
   return out;
 }
 
-namespace {
-const char* FieldUpper(IntervalField f) {
+const char* IntervalFieldName(IntervalField f) {
   switch (f) {
     case IntervalField::kYear: return "YEAR";
     case IntervalField::kMonth: return "MONTH";
@@ -170,6 +169,13 @@ const char* FieldUpper(IntervalField f) {
   }
   return "?";
 }
+
+std::string IntervalFieldsText(IntervalField start, IntervalField end) {
+  return start == end ? IntervalFieldName(start)
+                      : fmt::format("{} TO {}", IntervalFieldName(start), IntervalFieldName(end));
+}
+
+namespace {
 
 std::string SecondsText(int64_t micros_in_minute) {
   // seconds with optional fraction, 2-digit integer part
@@ -231,8 +237,7 @@ std::string FormatDayTimeInterval(int64_t micros, IntervalField start, IntervalF
       break;
     }
   }
-  std::string fields = start == end ? FieldUpper(start)
-                                    : fmt::format("{} TO {}", FieldUpper(start), FieldUpper(end));
+  const std::string fields = IntervalFieldsText(start, end);
   return fmt::format("INTERVAL '{}{}' {}", sign, body, fields);
 }
 
@@ -247,8 +252,7 @@ std::string FormatYearMonthInterval(int32_t months, IntervalField start, Interva
   } else {
     body = std::to_string(a);
   }
-  std::string fields = start == end ? FieldUpper(start)
-                                    : fmt::format("{} TO {}", FieldUpper(start), FieldUpper(end));
+  const std::string fields = IntervalFieldsText(start, end);
   return fmt::format("INTERVAL '{}{}' {}", neg ? "-" : "", body, fields);
 }
 

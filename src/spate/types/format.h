@@ -33,6 +33,10 @@ std::string FormatDate(int32_t days);
 /// "2024-01-31 12:00:00" with ".123456" fraction trimmed of trailing zeros, as Spark.
 /// `offset_seconds` is added before formatting (session time zone offset).
 std::string FormatTimestampMicros(int64_t micros, int64_t offset_seconds = 0);
+/// An interval field's SQL name: "YEAR" ... "SECOND".
+const char* IntervalFieldName(IntervalField f);
+/// The fields of an interval type as SQL writes them: "MINUTE", "DAY TO SECOND".
+std::string IntervalFieldsText(IntervalField start, IntervalField end);
 /// Spark's interval text: "INTERVAL '0 00:10:00' DAY TO SECOND", "INTERVAL '10' MINUTE".
 std::string FormatDayTimeInterval(int64_t micros, IntervalField start, IntervalField end);
 std::string FormatYearMonthInterval(int32_t months, IntervalField start, IntervalField end);
