@@ -45,12 +45,18 @@ int64_t Hex4(std::string_view s, size_t i) {
   return v;
 }
 
-// Spark's unescapeSQLString applied to the body of a quoted literal.
-std::string Unescape(std::string_view body) {
+// Spark's unescapeSQLString applied to the body of a literal quoted with `quote`; a
+// doubled quote in the body (the lexer let it through) is one quote character.
+std::string Unescape(std::string_view body, char quote) {
   std::string out;
   out.reserve(body.size());
   for (size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
+    if (c == quote) {
+      out.push_back(c);
+      ++i;  // the second of the pair
+      continue;
+    }
     if (c != '\\' || i + 1 >= body.size()) {
       out.push_back(c);
       continue;
@@ -160,11 +166,9 @@ Result<Token> Lexer::LexQuoted(char quote, bool raw, int64_t begin) {
   // A doubled quote inside a (non-raw) literal is one quote character, as Spark 4's lexer
   // reads it: 'don''t' is "don't", "a""b" is a"b; r'a''b' stays two raw literals.
   size_t body_start = ++pos_;
-  bool doubled = false;
   while (pos_ < text_.size()) {
     if (text_[pos_] == quote) {
       if (raw || pos_ + 1 >= text_.size() || text_[pos_ + 1] != quote) break;
-      doubled = true;
       pos_ += 2;
       continue;
     }
@@ -178,28 +182,7 @@ Result<Token> Lexer::LexQuoted(char quote, bool raw, int64_t begin) {
   ++pos_;
   Token t;
   t.kind = TokenKind::kString;
-  if (raw) {
-    t.text = std::string(body);
-  } else if (doubled) {
-    // Each doubled quote becomes a backslash-escaped one before unescaping.
-    std::string escaped;
-    escaped.reserve(body.size());
-    for (size_t i = 0; i < body.size(); ++i) {
-      if (body[i] == '\\' && i + 1 < body.size()) {
-        escaped += body.substr(i, 2);
-        ++i;
-      } else if (body[i] == quote && i + 1 < body.size() && body[i + 1] == quote) {
-        escaped += '\\';
-        escaped += quote;
-        ++i;
-      } else {
-        escaped += body[i];
-      }
-    }
-    t.text = Unescape(escaped);
-  } else {
-    t.text = Unescape(body);
-  }
+  t.text = raw ? std::string(body) : Unescape(body, quote);
   t.begin = begin;
   t.end = static_cast<int64_t>(pos_);
   return t;
