@@ -733,6 +733,35 @@ TEST(StreamTest, ListenersAndProgress) {
   EXPECT_TRUE(Spark().streams().active().empty());
 }
 
+// spark.sql.streaming.noDataProgressEventInterval is a time conf: "3s" is 3000 ms (read as
+// a bare number or not at all, it would be 3 ms or the 10 s default).
+TEST(StreamTest, NoDataProgressIntervalIsATimeConf) {
+  auto session = Spark().newSession();
+  session.conf().set("spark.sql.streaming.noDataProgressEventInterval", "3s");
+  MemoryStream input(session, "a INT");
+  auto clock = std::make_shared<ManualClock>(0);
+  auto q = input.toDF()
+               .writeStream()
+               .format("noop")
+               .trigger(api::Trigger::ProcessingTime(1000))
+               .clock(clock)
+               .start();
+  auto impl = q.impl();
+  auto trigger_at = [&](int64_t at) {
+    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaiting(); }, 30000)) << at;
+    clock->Set(at);
+    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(at + 1000); }, 30000)) << at;
+  };
+  ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(1000); }, 30000));
+  EXPECT_EQ(q.recentProgress().size(), 1u);  // the run's first report
+  trigger_at(1000);
+  trigger_at(2000);
+  EXPECT_EQ(q.recentProgress().size(), 1u) << "within 3 s of the last report";
+  trigger_at(3000);
+  EXPECT_EQ(q.recentProgress().size(), 2u) << "3 s after the last report";
+  q.stop();
+}
+
 // Spark 4.2's idle reporting (ProgressReporter.updateIdleness, checked against real Spark):
 // a trigger without a batch adds a progress to recentProgress at most once per
 // noDataProgressEventInterval counted from the last report or executed batch, with the
