@@ -1,8 +1,10 @@
 // Copyright spate authors.
-// CSV -> columns throughput: `build/release/bench/spate_csv_bench [megabytes] [repetitions]`.
-// Generates CSV rows in memory (ints, a quoted string with a comma now and then, a
-// timestamp, a double, a boolean) and reports, in the same run, MB/s on one core of
-//   1. a plain memchr-style scan: newline by newline, counting the delimiters of each line
+// CSV -> columns throughput: `build/release/bench/spate_csv_bench [megabytes]
+// [repetitions]`. Generates CSV rows in memory (ints, a quoted string with a comma now
+// and then, a timestamp, a double, a boolean) and reports, in the same run, MB/s on one
+// core of
+//   1. a plain memchr-style scan: newline by newline, counting the delimiters of each
+//   line
 //      (no quotes, no conversion: a lower bound on the work of any CSV reader);
 //   2. spate's CsvTokenizer alone (fields found, quotes handled, nothing converted);
 //   3. spate's tokenizer + CsvConverter building typed columns (the reader's hot path);
@@ -20,29 +22,31 @@
 #include "spate/formats/csv/parser.h"
 #include "spate/formats/csv_source.h"
 
-using namespace spate;  // NOLINT
+using namespace spate;                // NOLINT
 using namespace spate::formats::csv;  // NOLINT
 
 namespace {
 
-double Seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+double Seconds(std::chrono::steady_clock::time_point a,
+               std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
 std::string MakeRows(size_t bytes, size_t* rows) {
   std::mt19937_64 rng(42);
-  const char* kNames[] = {"alpha", "\"beta, gamma\"", "delta", "epsilon zeta", "\"eta \"\"x\"\"\""};
+  const char* kNames[] = {"alpha", "\"beta, gamma\"", "delta", "epsilon zeta",
+                          "\"eta \"\"x\"\"\""};
   std::string out;
   out.reserve(bytes + 256);
   char buf[256];
   int64_t id = 0;
   while (out.size() < bytes) {
-    int n = std::snprintf(buf, sizeof(buf), "%lld,%llu,%s,2024-05-%02d %02d:%02d:%02d,%.2f,%s\n",
-                          static_cast<long long>(id++),
-                          static_cast<unsigned long long>(rng() % 1000000), kNames[rng() % 5],
-                          static_cast<int>(1 + rng() % 28), static_cast<int>(rng() % 24),
-                          static_cast<int>(rng() % 60), static_cast<int>(rng() % 60),
-                          (rng() % 100000) / 100.0, rng() % 2 ? "true" : "false");
+    int n = std::snprintf(
+        buf, sizeof(buf), "%lld,%llu,%s,2024-05-%02d %02d:%02d:%02d,%.2f,%s\n",
+        static_cast<long long>(id++), static_cast<unsigned long long>(rng() % 1000000),
+        kNames[rng() % 5], static_cast<int>(1 + rng() % 28), static_cast<int>(rng() % 24),
+        static_cast<int>(rng() % 60), static_cast<int>(rng() % 60),
+        (rng() % 100000) / 100.0, rng() % 2 ? "true" : "false");
     out.append(buf, static_cast<size_t>(n));
     ++*rows;
   }
@@ -78,9 +82,10 @@ int main(int argc, char** argv) {
   double best_scan = 1e9, best_tok = 1e9, best_conv = 1e9, best_file = 1e9;
   auto mem = std::make_shared<io::MemoryFileSystem>();
   if (!mem->WriteAtomic("/bench/data.csv", data).ok()) return 1;
-  auto source = std::move(formats::CsvDataSource::Make(mem, {"/bench/data.csv"}, schema, {}, "UTC",
-                                                       "_corrupt_record", 32ll << 20))
-                    .value();
+  auto source =
+      std::move(formats::CsvDataSource::Make(mem, {"/bench/data.csv"}, schema, {}, "UTC",
+                                             "_corrupt_record", 32ll << 20))
+          .value();
   uint64_t sink = 0;
   for (int r = 0; r < reps; ++r) {
     {
@@ -89,10 +94,12 @@ int main(int argc, char** argv) {
       const char* end = p + data.size();
       uint64_t fields = 0, lines = 0;
       while (p < end) {
-        const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+        const char* nl =
+            static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
         if (!nl) nl = end;
         const char* q = p;
-        while ((q = static_cast<const char*>(std::memchr(q, ',', static_cast<size_t>(nl - q))))) {
+        while ((q = static_cast<const char*>(
+                    std::memchr(q, ',', static_cast<size_t>(nl - q))))) {
           ++fields;
           ++q;
         }
@@ -130,7 +137,8 @@ int main(int argc, char** argv) {
         if (!cols.ok()) return 1;
         total += rows;
       }
-      if (total != static_cast<int64_t>(nrows)) std::printf("row count mismatch: %lld\n", static_cast<long long>(total));
+      if (total != static_cast<int64_t>(nrows))
+        std::printf("row count mismatch: %lld\n", static_cast<long long>(total));
       best_conv = std::min(best_conv, Seconds(t0, std::chrono::steady_clock::now()));
     }
     {
@@ -146,19 +154,23 @@ int main(int argc, char** argv) {
           total += b->num_rows();
         }
       }
-      if (total != static_cast<int64_t>(nrows)) std::printf("reader row count mismatch: %lld\n", static_cast<long long>(total));
+      if (total != static_cast<int64_t>(nrows))
+        std::printf("reader row count mismatch: %lld\n", static_cast<long long>(total));
       best_file = std::min(best_file, Seconds(t0, std::chrono::steady_clock::now()));
     }
   }
-  std::printf("memchr line + field scan (no quotes/conversion): %8.1f MB/s\n", size_mb / best_scan);
-  std::printf("spate CsvTokenizer (fields only):                %8.1f MB/s\n", size_mb / best_tok);
-  std::printf("spate tokenizer + typed columns (%zu cols):        %8.1f MB/s\n", needed.size(),
-              size_mb / best_conv);
+  std::printf("memchr line + field scan (no quotes/conversion): %8.1f MB/s\n",
+              size_mb / best_scan);
+  std::printf("spate CsvTokenizer (fields only):                %8.1f MB/s\n",
+              size_mb / best_tok);
+  std::printf("spate tokenizer + typed columns (%zu cols):        %8.1f MB/s\n",
+              needed.size(), size_mb / best_conv);
   std::printf("spate CsvDataSource file -> batches (%d splits):    %8.1f MB/s\n",
               source->num_splits(), size_mb / best_file);
-  std::printf("ratio spate columns / memchr scan: %.2fx slower; whole reader / scan: %.2fx; "
-              "tokenizer / scan: %.2fx (sink %llu)\n",
-              best_conv / best_scan, best_file / best_scan, best_tok / best_scan,
-              static_cast<unsigned long long>(sink % 7));
+  std::printf(
+      "ratio spate columns / memchr scan: %.2fx slower; whole reader / scan: %.2fx; "
+      "tokenizer / scan: %.2fx (sink %llu)\n",
+      best_conv / best_scan, best_file / best_scan, best_tok / best_scan,
+      static_cast<unsigned long long>(sink % 7));
   return 0;
 }

@@ -34,11 +34,13 @@ void Report(const char* what, const std::vector<double>& ms) {
 
 int main(int argc, char** argv) {
   int commits = argc > 1 ? std::atoi(argv[1]) : 200;
-  std::string dir = argc > 2 ? argv[2]
-                             : (std::filesystem::temp_directory_path() / "spate_delta_bench").string();
+  std::string dir =
+      argc > 2 ? argv[2]
+               : (std::filesystem::temp_directory_path() / "spate_delta_bench").string();
   std::filesystem::remove_all(dir);
   auto fs = io::LocalFileSystem::Get();
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""}});
   std::vector<Value> ids;
   for (int i = 0; i < 1000; ++i) ids.push_back(Value::Long(i));
   auto batch = Batch::Make(schema, {ColumnFromValues(DataType::Long(), ids)}, 1000);
@@ -63,7 +65,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", r.status().ToString().c_str());
       return 1;
     }
-    log_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    log_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+            .count());
   }
   Report("snapshot+commit (log only)", log_ms);
 
@@ -72,7 +76,9 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     auto r = table::WriteBatches(fs, dir + "/with_data", {batch}, append);
     if (!r.ok()) return 1;
-    write_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    write_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+            .count());
   }
   Report("append 1000 rows + commit", write_ms);
   std::filesystem::remove_all(dir);

@@ -5,22 +5,22 @@
 // one per partition); (3) UPDATEd where 1 row in 1000 matches, spread over all files
 // (copy-on-write: every file rewritten); (4) UPDATEd where the matches sit in one
 // partition (only its files rewritten); (5) DELETEd where 1 row in 1000 matches, copy-on-
-// write, then the same on a copy with delta.enableDeletionVectors (rows marked in deletion
-// vectors), and UPDATEd there; (6) that copy OPTIMIZEd with ZORDER BY (n, id); (7) DELETEd
-// by a partition predicate (no rewrite).
-// Prints rows/s and each time as a ratio to the reference copy of the same rows, and the
-// rows rewritten per row changed.
+// write, then the same on a copy with delta.enableDeletionVectors (rows marked in
+// deletion vectors), and UPDATEd there; (6) that copy OPTIMIZEd with ZORDER BY (n, id);
+// (7) DELETEd by a partition predicate (no rewrite). Prints rows/s and each time as a
+// ratio to the reference copy of the same rows, and the rows rewritten per row changed.
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
 #include "timing.h"
+
 #include "spate/api/delta_table.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 
-using namespace spate;        // NOLINT
-using namespace spate::api;   // NOLINT
+using namespace spate;       // NOLINT
+using namespace spate::api;  // NOLINT
 
 int main(int argc, char** argv) {
   const int64_t rows = argc > 1 ? std::atoll(argv[1]) : 2'000'000;
@@ -30,24 +30,29 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(dir);
   auto spark = SparkSession::builder().getOrCreate();
   const std::string path = dir + "/t";
-  const std::string gen = "SELECT id, CAST(id % 8 AS STRING) AS p, concat('v', id) AS v, "
-                          "id * 2 AS n FROM range(" + std::to_string(rows) + ")";
+  const std::string gen =
+      "SELECT id, CAST(id % 8 AS STRING) AS p, concat('v', id) AS v, "
+      "id * 2 AS n FROM range(" +
+      std::to_string(rows) + ")";
   spark.sql(gen).repartition(files).write().format("delta").partitionBy({"p"}).save(path);
   auto t = DeltaTable::forPath(spark, path);
 
   auto started = bench::Steady::now();
-  spark.read().format("delta").load(path).write().format("delta").partitionBy({"p"})
-      .save(dir + "/copy");
+  spark.read().format("delta").load(path).write().format("delta").partitionBy({"p"}).save(
+      dir + "/copy");
   const double copy_s = bench::Seconds(started);
-  std::printf("%-44s %8.3f s  %10.0f rows/s  (reference)\n", "copy (read + write)", copy_s,
-              rows / copy_s);
+  std::printf("%-44s %8.3f s  %10.0f rows/s  (reference)\n", "copy (read + write)",
+              copy_s, rows / copy_s);
   // Rows the last commit wrote back (numCopiedRows + numUpdatedRows).
   auto last_rewritten = [&](const DeltaTable& of) -> int64_t {
-    auto m = of.history(1).select(std::vector<std::string>{"operationMetrics"}).collect()[0][0];
+    auto m = of.history(1)
+                 .select(std::vector<std::string>{"operationMetrics"})
+                 .collect()[0][0];
     int64_t n = 0;
     for (size_t i = 0; i < m.items().size(); ++i) {
       const std::string k = m.items()[i].ToString();
-      if (k == "numCopiedRows" || k == "numUpdatedRows") n += std::stoll(m.values()[i].ToString());
+      if (k == "numCopiedRows" || k == "numUpdatedRows")
+        n += std::stoll(m.values()[i].ToString());
     }
     return n;
   };
@@ -70,18 +75,23 @@ int main(int argc, char** argv) {
   started = bench::Steady::now();
   DataFrame r = t.update("id % 997 = 7", {{"v", functions::lit("x")}});
   const int64_t changed = std::stoll(r.collect()[0][0].ToString());
-  report("UPDATE 0.1% of rows, all files touched", bench::Seconds(started), last_rewritten(t),
-         changed);
+  report("UPDATE 0.1% of rows, all files touched", bench::Seconds(started),
+         last_rewritten(t), changed);
 
   started = bench::Steady::now();
   r = t.update("p = '3' AND id % 997 = 3", {{"v", functions::lit("y")}});
   const int64_t changed_p = std::stoll(r.collect()[0][0].ToString());
-  report("UPDATE in one partition (1/8 rewritten)", bench::Seconds(started), last_rewritten(t),
-         changed_p);
+  report("UPDATE in one partition (1/8 rewritten)", bench::Seconds(started),
+         last_rewritten(t), changed_p);
 
   const std::string dv_path = dir + "/dv";
-  spark.sql(gen).repartition(files).write().format("delta")
-      .option("delta.enableDeletionVectors", "true").partitionBy({"p"}).save(dv_path);
+  spark.sql(gen)
+      .repartition(files)
+      .write()
+      .format("delta")
+      .option("delta.enableDeletionVectors", "true")
+      .partitionBy({"p"})
+      .save(dv_path);
   auto dv = DeltaTable::forPath(spark, dv_path);
   started = bench::Steady::now();
   r = t.delete_("id % 997 = 5");
@@ -89,12 +99,12 @@ int main(int argc, char** argv) {
          std::stoll(r.collect()[0][0].ToString()));
   started = bench::Steady::now();
   r = dv.delete_("id % 997 = 5");
-  report("DELETE 0.1% of rows, deletion vectors", bench::Seconds(started), last_rewritten(dv),
-         std::stoll(r.collect()[0][0].ToString()));
+  report("DELETE 0.1% of rows, deletion vectors", bench::Seconds(started),
+         last_rewritten(dv), std::stoll(r.collect()[0][0].ToString()));
   started = bench::Steady::now();
   r = dv.update("id % 997 = 7", {{"v", functions::lit("x")}});
-  report("UPDATE 0.1% of rows, deletion vectors", bench::Seconds(started), last_rewritten(dv),
-         std::stoll(r.collect()[0][0].ToString()));
+  report("UPDATE 0.1% of rows, deletion vectors", bench::Seconds(started),
+         last_rewritten(dv), std::stoll(r.collect()[0][0].ToString()));
   started = bench::Steady::now();
   dv.optimize().executeZOrderBy({"n", "id"});
   report("OPTIMIZE ZORDER BY (n, id), DVs purged", bench::Seconds(started), rows, 0);

@@ -11,12 +11,14 @@
 //            batches), the per-core yardstick of the issue;
 //         5. spark.read.json(file) with inference + an aggregate over every column, all
 //            cores (file -> schema -> batches);
-//   CSV   the same (the old CSV inference was one thread per file: 2. is it for one file).
+//   CSV   the same (the old CSV inference was one thread per file: 2. is it for one
+//   file).
 // and DuckDB (the npm build installed by tests/interop `npm ci`) on the same files:
 // DESCRIBE over read_json / read_csv with sample_size=-1 (inference over every record, as
 // samplingRatio=1.0), on 1 thread and on all cores, and the same aggregate query.
-// Then the issue's ingest into tables: JSON -> Delta (inferred), the bronze stream (schema
-// given) and CSV -> Delta, beside DuckDB's COPY of the same reads into Parquet files.
+// Then the issue's ingest into tables: JSON -> Delta (inferred), the bronze stream
+// (schema given) and CSV -> Delta, beside DuckDB's COPY of the same reads into Parquet
+// files.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -29,10 +31,11 @@
 
 #include "legacy_json_infer.h"
 #include "timing.h"
+
+#include "spate/api/streaming.h"
 #include "spate/base/thread_pool.h"
 #include "spate/formats/csv_source.h"
 #include "spate/formats/json_source.h"
-#include "spate/api/streaming.h"
 #include "spate/spate.h"
 
 using namespace spate;  // NOLINT
@@ -46,8 +49,8 @@ namespace {
 
 constexpr int64_t kWholeFiles = int64_t{1} << 60;
 
-void WriteEvents(const std::string& json_path, size_t json_bytes, const std::string& csv_path,
-                 size_t csv_bytes) {
+void WriteEvents(const std::string& json_path, size_t json_bytes,
+                 const std::string& csv_path, size_t csv_bytes) {
   std::mt19937_64 rng(42);
   const char* kTypes[] = {"click", "view", "purchase", "signup"};
   char buf[640];
@@ -59,14 +62,20 @@ void WriteEvents(const std::string& json_path, size_t json_bytes, const std::str
       const uint64_t r = rng();
       int n = std::snprintf(
           buf, sizeof(buf),
-          "{\"event_id\":%lld,\"user_id\":%llu,\"type\":\"%s\",\"ts\":\"2024-05-%02d %02d:%02d:%02d\","
-          "\"amount\":%.2f,\"tags\":[\"a%llu\",\"b\"],\"ok\":%s,\"device\":{\"os\":\"linux\",\"ver\":%llu}%s}\n",
+          "{\"event_id\":%lld,\"user_id\":%llu,\"type\":\"%s\",\"ts\":\"2024-05-%02d "
+          "%02d:%02d:%02d\","
+          "\"amount\":%.2f,\"tags\":[\"a%llu\",\"b\"],\"ok\":%s,\"device\":{\"os\":"
+          "\"linux\",\"ver\":%llu}%s}\n",
           static_cast<long long>(id), static_cast<unsigned long long>(rng() % 1000000),
-          kTypes[rng() % 4], static_cast<int>(1 + rng() % 28), static_cast<int>(rng() % 24),
-          static_cast<int>(rng() % 60), static_cast<int>(rng() % 60), (rng() % 100000) / 100.0,
+          kTypes[rng() % 4], static_cast<int>(1 + rng() % 28),
+          static_cast<int>(rng() % 24), static_cast<int>(rng() % 60),
+          static_cast<int>(rng() % 60), (rng() % 100000) / 100.0,
           static_cast<unsigned long long>(rng() % 10), rng() % 2 ? "true" : "false",
           static_cast<unsigned long long>(rng() % 20),
-          r % 1000 == 0 ? ",\"coupon\":null" : r % 1000 == 2 ? ",\"coupon\":\"c1\"" : r % 1000 == 1 ? ",\"ref\":{\"id\":12345678901234567890}" : "");
+          r % 1000 == 0   ? ",\"coupon\":null"
+          : r % 1000 == 2 ? ",\"coupon\":\"c1\""
+          : r % 1000 == 1 ? ",\"ref\":{\"id\":12345678901234567890}"
+                          : "");
       out.write(buf, n);
       written += static_cast<size_t>(n);
     }
@@ -75,13 +84,15 @@ void WriteEvents(const std::string& json_path, size_t json_bytes, const std::str
   out << "event_id,user_id,type,ts,amount,ok,day,note\n";
   size_t written = 0;
   for (int64_t id = 0; written < csv_bytes; ++id) {
-    int n = std::snprintf(buf, sizeof(buf), "%lld,%llu,%s,2024-05-%02d %02d:%02d:%02d,%.2f,%s,2024-05-%02d,%s\n",
-                          static_cast<long long>(id), static_cast<unsigned long long>(rng() % 5000000000ull),
-                          kTypes[rng() % 4], static_cast<int>(1 + rng() % 28),
-                          static_cast<int>(rng() % 24), static_cast<int>(rng() % 60),
-                          static_cast<int>(rng() % 60), (rng() % 100000) / 100.0,
-                          rng() % 2 ? "true" : "false", static_cast<int>(1 + rng() % 28),
-                          rng() % 50 == 0 ? "\"a, quoted note\"" : "");
+    int n = std::snprintf(
+        buf, sizeof(buf),
+        "%lld,%llu,%s,2024-05-%02d %02d:%02d:%02d,%.2f,%s,2024-05-%02d,%s\n",
+        static_cast<long long>(id),
+        static_cast<unsigned long long>(rng() % 5000000000ull), kTypes[rng() % 4],
+        static_cast<int>(1 + rng() % 28), static_cast<int>(rng() % 24),
+        static_cast<int>(rng() % 60), static_cast<int>(rng() % 60),
+        (rng() % 100000) / 100.0, rng() % 2 ? "true" : "false",
+        static_cast<int>(1 + rng() % 28), rng() % 50 == 0 ? "\"a, quoted note\"" : "");
     out.write(buf, n);
     written += static_cast<size_t>(n);
   }
@@ -143,22 +154,25 @@ int main(int argc, char** argv) {
   const size_t json_mb = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 160;
   const size_t csv_mb = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 100;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 3;
-  const std::string dir = (std::filesystem::temp_directory_path() / "spate_infer_bench").string();
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / "spate_infer_bench").string();
   std::filesystem::create_directories(dir);
   const std::string json_file = dir + "/events.json", csv_file = dir + "/events.csv";
   WriteEvents(json_file, json_mb << 20, csv_file, csv_mb << 20);
   auto fs = io::LocalFileSystem::Get();
   const int threads = ThreadPool::Default().num_threads();
-  std::printf("%u hardware threads, pool %d\n", std::thread::hardware_concurrency(), threads);
+  std::printf("%u hardware threads, pool %d\n", std::thread::hardware_concurrency(),
+              threads);
 
   // ---- JSON ----
-  const auto json_files = ValueOrThrow(formats::ListInputFiles(*fs, {json_file}, {}, nullptr, "UTC")).files;
+  const auto json_files =
+      ValueOrThrow(formats::ListInputFiles(*fs, {json_file}, {}, nullptr, "UTC")).files;
   const double jmb = static_cast<double>(json_files[0].size) / 1e6;
   formats::json::JsonOptions jo;
   std::string legacy_schema, seq_schema, par_schema;
   Timing legacy = Best(reps, [&] {
-    std::string text = ValueOrThrow(formats::ReadSplitText(*fs, json_file, 0, json_files[0].size,
-                                                           json_files[0].size, "\n"));
+    std::string text = ValueOrThrow(formats::ReadSplitText(
+        *fs, json_file, 0, json_files[0].size, json_files[0].size, "\n"));
     std::vector<std::string_view> lines;
     for (size_t pos = 0; pos < text.size();) {
       size_t nl = text.find('\n', pos);
@@ -169,28 +183,36 @@ int main(int argc, char** argv) {
     legacy_schema = ValueOrThrow(bench::legacy::InferSchemaSequential(lines, jo))->Sql();
   });
   Timing seq = Best(reps, [&] {
-    seq_schema = ValueOrThrow(formats::LineFileDataSource::InferJsonSchema(
-                                  *fs, json_files, jo, false, "\n", true, {}, 1, kWholeFiles))->Sql();
+    seq_schema =
+        ValueOrThrow(formats::LineFileDataSource::InferJsonSchema(
+                         *fs, json_files, jo, false, "\n", true, {}, 1, kWholeFiles))
+            ->Sql();
   });
   Timing par = Best(reps, [&] {
     par_schema = ValueOrThrow(formats::LineFileDataSource::InferJsonSchema(
-                                  *fs, json_files, jo, false, "\n", true, {}, threads, 0))->Sql();
+                                  *fs, json_files, jo, false, "\n", true, {}, threads, 0))
+                     ->Sql();
   });
   const auto jschema = std::make_shared<const Schema>(
-      ValueOrThrow(formats::LineFileDataSource::InferJsonSchema(*fs, json_files, jo, false, "\n", true,
-                                                                {}, threads, 0))->fields());
+      ValueOrThrow(formats::LineFileDataSource::InferJsonSchema(
+                       *fs, json_files, jo, false, "\n", true, {}, threads, 0))
+          ->fields());
   Timing typed = Best(reps, [&] {
-    auto src = ValueOrThrow(formats::LineFileDataSource::Make(
-        fs, formats::LineFileDataSource::Format::kJson, {json_file}, jschema, {}, "UTC", kWholeFiles));
+    auto src = ValueOrThrow(
+        formats::LineFileDataSource::Make(fs, formats::LineFileDataSource::Format::kJson,
+                                          {json_file}, jschema, {}, "UTC", kWholeFiles));
     ReadAll(*src);
   });
   auto spark = api::SparkSession::builder().getOrCreate().newSession();
   Timing e2e = Best(reps, [&] {
-    spark.read().json(json_file).agg({F::count("*"), F::sum("event_id"), F::max("type"),
-                                      F::sum("amount"), F::max(F::size(F::col("tags"))),
-                                      F::max(F::col("device").getField("os"))}).collect();
+    spark.read()
+        .json(json_file)
+        .agg({F::count("*"), F::sum("event_id"), F::max("type"), F::sum("amount"),
+              F::max(F::size(F::col("tags"))), F::max(F::col("device").getField("os"))})
+        .collect();
   });
-  std::printf("JSON %s: %.1f MB, schema %s\n", json_file.c_str(), jmb, seq_schema.c_str());
+  std::printf("JSON %s: %.1f MB, schema %s\n", json_file.c_str(), jmb,
+              seq_schema.c_str());
   std::printf("  schemas equal (old, sequential, parallel): %s\n",
               legacy_schema == seq_schema && seq_schema == par_schema ? "yes" : "NO");
   Line("old inference (whole file, parser per record, 1 thread)", jmb, legacy);
@@ -198,16 +220,20 @@ int main(int argc, char** argv) {
   Line("new inference, all cores, splits", jmb, par);
   Line("typed parse, schema known, 1 thread", jmb, typed);
   Line("spark.read.json(file) + agg, inferred, all cores", jmb, e2e);
-  std::printf("  ratios: parallel/old %.2fx, sequential/old %.2fx, parallel/sequential %.2fx,\n"
-              "          inference per core / typed parse per core %.2fx\n",
-              legacy.wall / par.wall, legacy.wall / seq.wall, seq.wall / par.wall,
-              (jmb / par.cpu) / (jmb / typed.cpu));
+  std::printf(
+      "  ratios: parallel/old %.2fx, sequential/old %.2fx, parallel/sequential %.2fx,\n"
+      "          inference per core / typed parse per core %.2fx\n",
+      legacy.wall / par.wall, legacy.wall / seq.wall, seq.wall / par.wall,
+      (jmb / par.cpu) / (jmb / typed.cpu));
 
   // ---- CSV ----
-  const auto csv_files = ValueOrThrow(formats::ListInputFiles(*fs, {csv_file}, {}, nullptr, "UTC")).files;
+  const auto csv_files =
+      ValueOrThrow(formats::ListInputFiles(*fs, {csv_file}, {}, nullptr, "UTC")).files;
   const double cmb = static_cast<double>(csv_files[0].size) / 1e6;
-  const std::map<std::string, std::string> copts = {{"header", "true"}, {"inferSchema", "true"}};
-  const auto co = ValueOrThrow(formats::csv::CsvOptions::FromMap(copts, "UTC", "_corrupt_record"));
+  const std::map<std::string, std::string> copts = {{"header", "true"},
+                                                    {"inferSchema", "true"}};
+  const auto co =
+      ValueOrThrow(formats::csv::CsvOptions::FromMap(copts, "UTC", "_corrupt_record"));
   std::string cseq_schema, cpar_schema;
   auto describe = [](const std::vector<Field>& f) {
     std::string s;
@@ -215,31 +241,40 @@ int main(int argc, char** argv) {
     return s;
   };
   Timing cseq = Best(reps, [&] {
-    cseq_schema = describe(ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, 1, kWholeFiles)));
+    cseq_schema = describe(ValueOrThrow(
+        formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, 1, kWholeFiles)));
   });
   Timing cpar = Best(reps, [&] {
-    cpar_schema = describe(ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, threads, 0)));
+    cpar_schema = describe(ValueOrThrow(
+        formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, threads, 0)));
   });
-  const auto cschema = std::make_shared<const Schema>(
-      ValueOrThrow(formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, threads, 0)));
+  const auto cschema = std::make_shared<const Schema>(ValueOrThrow(
+      formats::CsvDataSource::InferDataFields(*fs, csv_files, co, {}, threads, 0)));
   Timing ctyped = Best(reps, [&] {
-    auto src = ValueOrThrow(formats::CsvDataSource::Make(fs, {csv_file}, cschema, copts, "UTC",
-                                                         "_corrupt_record", kWholeFiles));
+    auto src = ValueOrThrow(formats::CsvDataSource::Make(
+        fs, {csv_file}, cschema, copts, "UTC", "_corrupt_record", kWholeFiles));
     ReadAll(*src);
   });
   Timing ce2e = Best(reps, [&] {
-    spark.read().option("header", "true").option("inferSchema", "true").csv(csv_file)
-        .agg({F::count("*"), F::sum("event_id"), F::max("type"), F::sum("amount"), F::max("day")})
+    spark.read()
+        .option("header", "true")
+        .option("inferSchema", "true")
+        .csv(csv_file)
+        .agg({F::count("*"), F::sum("event_id"), F::max("type"), F::sum("amount"),
+              F::max("day")})
         .collect();
   });
   std::printf("CSV %s: %.1f MB, schema %s\n", csv_file.c_str(), cmb, cseq_schema.c_str());
-  std::printf("  schemas equal (sequential, parallel): %s\n", cseq_schema == cpar_schema ? "yes" : "NO");
+  std::printf("  schemas equal (sequential, parallel): %s\n",
+              cseq_schema == cpar_schema ? "yes" : "NO");
   Line("inference, 1 thread (the old inference's work for one file)", cmb, cseq);
   Line("inference, all cores, splits", cmb, cpar);
   Line("typed parse, schema known, 1 thread", cmb, ctyped);
   Line("spark.read.csv(file) + agg, inferred, all cores", cmb, ce2e);
-  std::printf("  ratios: parallel/sequential %.2fx, inference per core / typed parse per core %.2fx\n",
-              cseq.wall / cpar.wall, (cmb / cpar.cpu) / (cmb / ctyped.cpu));
+  std::printf(
+      "  ratios: parallel/sequential %.2fx, inference per core / typed parse per core "
+      "%.2fx\n",
+      cseq.wall / cpar.wall, (cmb / cpar.cpu) / (cmb / ctyped.cpu));
 
   // ---- Into tables: the issue's ingest targets ----
   // JSON -> Delta with inference (the CTAS of the issue: read.json + write.delta), the
@@ -273,8 +308,13 @@ int main(int argc, char** argv) {
         .awaitTermination();
   });
   Timing cdelta = Best(reps, [&] {
-    spark.read().option("header", "true").option("inferSchema", "true").csv(csv_file)
-        .write().format("delta").save(fresh("csv_ctas"));
+    spark.read()
+        .option("header", "true")
+        .option("inferSchema", "true")
+        .csv(csv_file)
+        .write()
+        .format("delta")
+        .save(fresh("csv_ctas"));
   });
   int64_t events = 0;
   {
@@ -295,11 +335,15 @@ int main(int argc, char** argv) {
     std::printf("(DuckDB comparison skipped: run `npm ci` in tests/interop)\n");
     return 0;
   }
-  const std::string out = Run("node " + interop + "/duckdb_infer_bench.mjs '" + json_file + "' '" +
-                              csv_file + "' " + std::to_string(threads) + " " + std::to_string(reps));
-  const double dj1 = Num(out, "json_infer_1"), djn = Num(out, "json_infer_n"), djr = Num(out, "json_read_n");
-  const double dc1 = Num(out, "csv_infer_1"), dcn = Num(out, "csv_infer_n"), dcr = Num(out, "csv_read_n");
-  const double djp = Num(out, "json_to_parquet_n"), djs = Num(out, "json_schema_to_parquet_n"),
+  const std::string out =
+      Run("node " + interop + "/duckdb_infer_bench.mjs '" + json_file + "' '" + csv_file +
+          "' " + std::to_string(threads) + " " + std::to_string(reps));
+  const double dj1 = Num(out, "json_infer_1"), djn = Num(out, "json_infer_n"),
+               djr = Num(out, "json_read_n");
+  const double dc1 = Num(out, "csv_infer_1"), dcn = Num(out, "csv_infer_n"),
+               dcr = Num(out, "csv_read_n");
+  const double djp = Num(out, "json_to_parquet_n"),
+               djs = Num(out, "json_schema_to_parquet_n"),
                dcp = Num(out, "csv_to_parquet_n");
   if (dj1 <= 0 || dc1 <= 0) {
     std::printf("DuckDB comparison failed: %s\n", out.c_str());
@@ -309,18 +353,30 @@ int main(int argc, char** argv) {
   std::regex_search(out, version, std::regex("\"version\":\"([^\"]*)\""));
   std::printf("DuckDB %s (npm build), sample_size=-1 (every record):\n",
               version.size() > 1 ? version[1].str().c_str() : "?");
-  std::printf("  JSON inference: 1 thread %.3f s, %d threads %.3f s; read_json + agg %.3f s\n", dj1, threads, djn, djr);
-  std::printf("  CSV  inference: 1 thread %.3f s, %d threads %.3f s; read_csv + agg %.3f s\n", dc1, threads, dcn, dcr);
+  std::printf(
+      "  JSON inference: 1 thread %.3f s, %d threads %.3f s; read_json + agg %.3f s\n",
+      dj1, threads, djn, djr);
+  std::printf(
+      "  CSV  inference: 1 thread %.3f s, %d threads %.3f s; read_csv + agg %.3f s\n",
+      dc1, threads, dcn, dcr);
   std::printf("  ratio spate/DuckDB speed (DuckDB time / spate time):\n");
-  std::printf("    JSON inference 1 thread %.2fx (old spate %.2fx), all cores %.2fx (old spate %.2fx); infer+read+agg %.2fx\n",
-              dj1 / seq.wall, dj1 / legacy.wall, djn / par.wall, djn / legacy.wall, djr / e2e.wall);
-  std::printf("    CSV  inference 1 thread %.2fx, all cores %.2fx (old spate, one file: %.2fx); infer+read+agg %.2fx\n",
-              dc1 / cseq.wall, dcn / cpar.wall, dcn / cseq.wall, dcr / ce2e.wall);
-  std::printf("  into files, %d threads: JSON inferred -> Parquet %.3f s, JSON columns given -> "
-              "Parquet %.3f s, CSV inferred -> Parquet %.3f s\n", threads, djp, djs, dcp);
-  std::printf("    JSON -> Delta inferred %.2fx (target >= 1.5x), bronze stream %.2fx (>= 1.5x), "
-              "CSV -> Delta %.2fx (>= 1.5x)\n",
-              djp / jdelta.wall, djs / bronze.wall, dcp / cdelta.wall);
+  std::printf(
+      "    JSON inference 1 thread %.2fx (old spate %.2fx), all cores %.2fx (old spate "
+      "%.2fx); infer+read+agg %.2fx\n",
+      dj1 / seq.wall, dj1 / legacy.wall, djn / par.wall, djn / legacy.wall,
+      djr / e2e.wall);
+  std::printf(
+      "    CSV  inference 1 thread %.2fx, all cores %.2fx (old spate, one file: %.2fx); "
+      "infer+read+agg %.2fx\n",
+      dc1 / cseq.wall, dcn / cpar.wall, dcn / cseq.wall, dcr / ce2e.wall);
+  std::printf(
+      "  into files, %d threads: JSON inferred -> Parquet %.3f s, JSON columns given -> "
+      "Parquet %.3f s, CSV inferred -> Parquet %.3f s\n",
+      threads, djp, djs, dcp);
+  std::printf(
+      "    JSON -> Delta inferred %.2fx (target >= 1.5x), bronze stream %.2fx (>= 1.5x), "
+      "CSV -> Delta %.2fx (>= 1.5x)\n",
+      djp / jdelta.wall, djs / bronze.wall, dcp / cdelta.wall);
   std::filesystem::remove_all(dir);
   return 0;
 }

@@ -8,12 +8,13 @@
 //     article's bronze shape) of the same topic;
 //  4. latency: one record produced, then processAllAvailable of a running Kafka -> noop
 //     query, p50/p99 of produce-to-processed and of the batch's triggerExecution;
-//  5. latency at a fixed input rate: a producer thread at RATE events/s, a running Kafka ->
+//  5. latency at a fixed input rate: a producer thread at RATE events/s, a running Kafka
+//  ->
 //     Delta query (foreachBatch: append to Delta, then each row's latency = the time the
 //     append returned - the record's Kafka timestamp), SECONDS after its first batch;
 //  6. local Spark (bench/kafka_spark.py, local[2], Spark's own Kafka source from
-//     build/spark-kafka-jars) on the same broker: 3. on the same topic and 5. on a topic of
-//     its own at the same rate, with the spate/Spark ratios.
+//     build/spark-kafka-jars) on the same broker: 3. on the same topic and 5. on a topic
+//     of its own at the same rate, with the spate/Spark ratios.
 // Each line gives events/s of wall time and per CPU-second of the process, and the ratio
 // to the bare consumer measured in the same run.
 //
@@ -38,12 +39,13 @@
 #include <thread>
 #include <vector>
 
+#include "timing.h"
+
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
-#include "timing.h"
 
 #ifndef SPATE_SOURCE_DIR
 #error "SPATE_SOURCE_DIR must be defined"
@@ -75,7 +77,8 @@ rd_kafka_t* NewClient(rd_kafka_type_t type, const std::string& bootstrap,
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.c_str(), err, sizeof(err));
   for (const auto& [k, v] : conf_kv) {
-    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) != RD_KAFKA_CONF_OK) {
+    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err)) !=
+        RD_KAFKA_CONF_OK) {
       std::fprintf(stderr, "conf %s: %s\n", k.c_str(), err);
       std::exit(1);
     }
@@ -95,8 +98,8 @@ void Report(const char* what, int64_t events, double wall, double cpu, double re
   std::printf("\n");
 }
 
-/// Produces small JSON events to `topic` at `rate` events/s (paced every millisecond) until
-/// stop() is called; the Kafka timestamp (CreateTime) is the produce time.
+/// Produces small JSON events to `topic` at `rate` events/s (paced every millisecond)
+/// until stop() is called; the Kafka timestamp (CreateTime) is the produce time.
 class RateProducer {
  public:
   RateProducer(const std::string& bootstrap, std::string topic, int64_t rate)
@@ -122,7 +125,8 @@ class RateProducer {
       double elapsed = std::chrono::duration<double>(Steady::now() - t0).count();
       auto due = static_cast<int64_t>(elapsed * static_cast<double>(rate_));
       for (; sent_ < due; ++sent_) {
-        std::string v = "{\"order_id\":\"l" + std::to_string(sent_) + "\",\"amount\":1.5}";
+        std::string v =
+            "{\"order_id\":\"l" + std::to_string(sent_) + "\",\"amount\":1.5}";
         while (rd_kafka_producev(p_, RD_KAFKA_V_TOPIC(topic_.c_str()),
                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
                                  RD_KAFKA_V_VALUE(v.data(), v.size()),
@@ -156,11 +160,13 @@ int main(int argc, char** argv) {
   int64_t rate = argc > 3 ? std::atoll(argv[3]) : 10000;
   double seconds = argc > 4 ? std::atof(argv[4]) : 10;
   const char* tmp = std::getenv("TMPDIR");
-  std::string root = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-kafka-bench-" + stream::RandomUuid());
+  std::string root = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                  "spate-kafka-bench-" + stream::RandomUuid());
   int rc = 0;
-  std::string out = Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh start --dir " + root +
-                            "/broker --port 0 --owner " + std::to_string(getpid()) + " 2>&1",
-                        &rc);
+  std::string out =
+      Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh start --dir " + root +
+              "/broker --port 0 --owner " + std::to_string(getpid()) + " 2>&1",
+          &rc);
   if (rc != 0) {
     std::fprintf(stderr, "the broker did not start: %s\n", out.c_str());
     return 1;
@@ -173,7 +179,8 @@ int main(int argc, char** argv) {
   {
     rd_kafka_t* admin = NewClient(RD_KAFKA_PRODUCER, bootstrap, {});
     char err[512];
-    rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, err, sizeof(err));
+    rd_kafka_NewTopic_t* nt =
+        rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, err, sizeof(err));
     rd_kafka_queue_t* q = rd_kafka_queue_new(admin);
     rd_kafka_CreateTopics(admin, &nt, 1, nullptr, q);
     rd_kafka_event_t* ev = rd_kafka_queue_poll(q, 30000);
@@ -185,21 +192,24 @@ int main(int argc, char** argv) {
   int64_t bytes = 0;
   {
     rd_kafka_t* p = NewClient(RD_KAFKA_PRODUCER, bootstrap,
-                              {{"linger.ms", "20"}, {"batch.size", "1000000"},
+                              {{"linger.ms", "20"},
+                               {"batch.size", "1000000"},
                                {"queue.buffering.max.messages", "1000000"}});
     auto t0 = Steady::now();
     for (int64_t i = 0; i < events; ++i) {
-      std::string v = "{\"order_id\":\"o" + std::to_string(i) + "\",\"user_id\":" +
-                      std::to_string(i % 9973) + ",\"amount\":" + std::to_string((i % 1000) / 10.0) +
+      std::string v = "{\"order_id\":\"o" + std::to_string(i) +
+                      "\",\"user_id\":" + std::to_string(i % 9973) +
+                      ",\"amount\":" + std::to_string((i % 1000) / 10.0) +
                       ",\"country\":\"" + (i % 3 ? "DE" : "FR") + "\"}";
       std::string k = "o" + std::to_string(i);
       bytes += static_cast<int64_t>(v.size());
       for (;;) {
-        auto e = rd_kafka_producev(p, RD_KAFKA_V_TOPIC(topic.c_str()),
-                                   RD_KAFKA_V_PARTITION(static_cast<int32_t>(i % partitions)),
-                                   RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                                   RD_KAFKA_V_VALUE(v.data(), v.size()),
-                                   RD_KAFKA_V_KEY(k.data(), k.size()), RD_KAFKA_V_END);
+        auto e =
+            rd_kafka_producev(p, RD_KAFKA_V_TOPIC(topic.c_str()),
+                              RD_KAFKA_V_PARTITION(static_cast<int32_t>(i % partitions)),
+                              RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                              RD_KAFKA_V_VALUE(v.data(), v.size()),
+                              RD_KAFKA_V_KEY(k.data(), k.size()), RD_KAFKA_V_END);
         if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
         rd_kafka_poll(p, 10);
       }
@@ -217,7 +227,8 @@ int main(int argc, char** argv) {
     double c0 = CpuSeconds();
     auto t0 = Steady::now();
     rd_kafka_t* c = NewClient(RD_KAFKA_CONSUMER, bootstrap,
-                              {{"group.id", "bench-bare"}, {"enable.auto.commit", "false"},
+                              {{"group.id", "bench-bare"},
+                               {"enable.auto.commit", "false"},
                                {"enable.partition.eof", "true"}});
     rd_kafka_poll_set_consumer(c);
     rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
@@ -247,8 +258,9 @@ int main(int argc, char** argv) {
     bare_rate = got / wall;
     bare_cpu_rate = got / cpu;
     Report("bare librdkafka consumer (assign + batch)", got, wall, cpu, 0);
-    if (got != events) std::printf("  (read %lld of %lld)\n", static_cast<long long>(got),
-                                   static_cast<long long>(events));
+    if (got != events)
+      std::printf("  (read %lld of %lld)\n", static_cast<long long>(got),
+                  static_cast<long long>(events));
     (void)sum;
   }
 
@@ -274,22 +286,24 @@ int main(int argc, char** argv) {
     std::string delta = io::JoinPath(root, "bronze"), chk = io::JoinPath(root, "chk");
     double c0 = CpuSeconds();
     auto t0 = Steady::now();
-    auto q = spark.readStream()
-                 .format("kafka")
-                 .option("kafka.bootstrap.servers", bootstrap)
-                 .option("subscribe", topic)
-                 .option("startingOffsets", "earliest")
-                 .option("maxOffsetsPerTrigger", "500000")
-                 .load()
-                 .selectExpr("from_json(CAST(value AS STRING), "
-                             "'order_id STRING, user_id BIGINT, amount DOUBLE, country STRING') AS o",
-                             "timestamp AS kafka_ts")
-                 .selectExpr("o.*", "kafka_ts", "current_timestamp() AS _ingested_at")
-                 .writeStream()
-                 .format("delta")
-                 .option("checkpointLocation", chk)
-                 .trigger(api::Trigger::AvailableNow())
-                 .start(delta);
+    auto q =
+        spark.readStream()
+            .format("kafka")
+            .option("kafka.bootstrap.servers", bootstrap)
+            .option("subscribe", topic)
+            .option("startingOffsets", "earliest")
+            .option("maxOffsetsPerTrigger", "500000")
+            .load()
+            .selectExpr(
+                "from_json(CAST(value AS STRING), "
+                "'order_id STRING, user_id BIGINT, amount DOUBLE, country STRING') AS o",
+                "timestamp AS kafka_ts")
+            .selectExpr("o.*", "kafka_ts", "current_timestamp() AS _ingested_at")
+            .writeStream()
+            .format("delta")
+            .option("checkpointLocation", chk)
+            .trigger(api::Trigger::AvailableNow())
+            .start(delta);
     q.awaitTermination();
     double wall = Seconds(t0), cpu = CpuSeconds() - c0;
     int64_t n = 0;
@@ -330,7 +344,8 @@ int main(int argc, char** argv) {
     std::vector<double> trig;
     for (const auto& pr : q.recentProgress()) {
       auto it = pr.duration_ms.find("triggerExecution");
-      if (pr.num_input_rows == 1 && it != pr.duration_ms.end()) trig.push_back(it->second * 1000.0);
+      if (pr.num_input_rows == 1 && it != pr.duration_ms.end())
+        trig.push_back(it->second * 1000.0);
     }
     q.stop();
     rd_kafka_destroy(p);
@@ -358,7 +373,8 @@ int main(int argc, char** argv) {
                    int64_t now = NowMs();
                    std::lock_guard<std::mutex> lock(mu);
                    if (!rows.empty() && first_ms == 0) first_ms = now;
-                   for (const auto& r : rows) spate_lat.push_back((now - r[0].i64()) * 1000.0);
+                   for (const auto& r : rows)
+                     spate_lat.push_back((now - r[0].i64()) * 1000.0);
                  })
                  .option("checkpointLocation", io::JoinPath(root, "chk-rate"))
                  .start();
@@ -372,10 +388,11 @@ int main(int argc, char** argv) {
     q.stop();
     int64_t sent = producer.stop();
     char what[128];
-    std::snprintf(what, sizeof(what), "spate Kafka -> Delta at %lld events/s", static_cast<long long>(rate));
+    std::snprintf(what, sizeof(what), "spate Kafka -> Delta at %lld events/s",
+                  static_cast<long long>(rate));
     bench::Percentiles(what, spate_lat);
-    std::printf("  (%lld produced, %zu measured over %.0f s)\n", static_cast<long long>(sent),
-                spate_lat.size(), seconds);
+    std::printf("  (%lld produced, %zu measured over %.0f s)\n",
+                static_cast<long long>(sent), spate_lat.size(), seconds);
   }
   // 6. Local Spark's Kafka source on the same broker.
   const std::string py = std::string(SPATE_SOURCE_DIR) + "/build/spark-venv/bin/python";
@@ -384,9 +401,10 @@ int main(int argc, char** argv) {
   } else if (access(py.c_str(), X_OK) != 0) {
     std::printf("Spark run skipped (no %s: scripts/install-spark.sh)\n", py.c_str());
   } else {
-    const std::string cmd = py + " " + SPATE_SOURCE_DIR + "/bench/kafka_spark.py " + bootstrap + " " +
-                            topic + " " + std::to_string(events) + " " + io::JoinPath(root, "spark") +
-                            " bench-rate-spark " + std::to_string(seconds) + " 2>/dev/null";
+    const std::string cmd = py + " " + SPATE_SOURCE_DIR + "/bench/kafka_spark.py " +
+                            bootstrap + " " + topic + " " + std::to_string(events) + " " +
+                            io::JoinPath(root, "spark") + " bench-rate-spark " +
+                            std::to_string(seconds) + " 2>/dev/null";
     { RateProducer(bootstrap, "bench-rate-spark", 1).stop(); }
     std::fflush(stdout);
     FILE* pipe = popen(cmd.c_str(), "r");
@@ -405,23 +423,28 @@ int main(int argc, char** argv) {
     if (pipe) pclose(pipe);
     if (producer) producer->stop();
     if (spark_rate > 0 && spate_delta_per_cpu > 0) {
-      std::printf("%-46s spate %.0f / Spark %.0f events/cpu-s = %.2fx (bare consumer %.2fx of Spark)\n",
-                  "ratio Kafka -> Delta per core", spate_delta_per_cpu, spark_rate,
-                  spate_delta_per_cpu / spark_rate, bare_cpu_rate / spark_rate);
+      std::printf(
+          "%-46s spate %.0f / Spark %.0f events/cpu-s = %.2fx (bare consumer %.2fx of "
+          "Spark)\n",
+          "ratio Kafka -> Delta per core", spate_delta_per_cpu, spark_rate,
+          spate_delta_per_cpu / spark_rate, bare_cpu_rate / spark_rate);
     } else {
       std::printf("Spark run failed (see bench/kafka_spark.py)\n");
     }
     if (p50 > 0 && !spate_lat.empty()) {
       std::sort(spate_lat.begin(), spate_lat.end());
       auto at = [&](double f) {
-        return spate_lat[std::min(spate_lat.size() - 1, static_cast<size_t>(f * spate_lat.size()))] / 1000;
+        return spate_lat[std::min(spate_lat.size() - 1,
+                                  static_cast<size_t>(f * spate_lat.size()))] /
+               1000;
       };
       std::printf("%-46s p50 %.1f / %.1f ms = %.2fx, p99 %.1f / %.1f ms = %.2fx\n",
-                  "ratio latency spate / Spark", at(0.5), p50, at(0.5) / p50, at(0.99), p99,
-                  at(0.99) / p99);
+                  "ratio latency spate / Spark", at(0.5), p50, at(0.5) / p50, at(0.99),
+                  p99, at(0.99) / p99);
     }
   }
-  Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh stop --dir " + root + "/broker 2>&1", &rc);
+  Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh stop --dir " + root + "/broker 2>&1",
+      &rc);
   (void)io::LocalFileSystem::Get()->Delete(root, true);
   return 0;
 }

@@ -1,10 +1,13 @@
 // Copyright spate authors.
 #pragma once
 
-// The JSON schema inference spate had before issue 17 (commit 55dc33c), frozen here as the
-// baseline of bench/infer_bench.cc: every record parsed by a new simdjson parser into a
-// DataType tree, merged record by record with MergeTypes, on one thread, after reading
-// every file into memory. Not used by the library (formats/json/infer_schema.h replaced it).
+// The JSON schema inference spate had before issue 17 (commit 55dc33c), frozen here as
+// the baseline of bench/infer_bench.cc: every record parsed by a new simdjson parser into
+// a DataType tree, merged record by record with MergeTypes, on one thread, after reading
+// every file into memory. Not used by the library (formats/json/infer_schema.h replaced
+// it).
+
+#include <simdjson.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -12,8 +15,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <simdjson.h>
 
 #include "spate/formats/json/infer_schema.h"
 #include "spate/formats/json/json_text.h"
@@ -23,7 +24,8 @@ namespace spate::bench::legacy {
 using namespace spate::formats::json;  // NOLINT
 namespace od = simdjson::ondemand;
 
-inline constexpr int kMaxDepth = 1000;  // Jackson's default StreamReadConstraints nesting limit
+inline constexpr int kMaxDepth =
+    1000;  // Jackson's default StreamReadConstraints nesting limit
 
 inline bool ParseDecimalDigits(std::string_view raw, int* precision, int* scale) {
   // Precision and scale of a BigDecimal read from a JSON number text.
@@ -95,7 +97,8 @@ inline Result<DataTypePtr> InferArray(od::array arr, const JsonOptions& o, int d
   return DataType::Array(elem);
 }
 
-inline Result<DataTypePtr> InferNumber(std::string_view raw, bool is_integer, const JsonOptions& o) {
+inline Result<DataTypePtr> InferNumber(std::string_view raw, bool is_integer,
+                                       const JsonOptions& o) {
   if (o.primitives_as_string) return DataType::String();
   if (is_integer) {
     int p, s;
@@ -150,7 +153,9 @@ inline Result<DataTypePtr> InferValue(od::value v, const JsonOptions& o, int dep
     }
     case od::json_type::number: {
       std::string_view raw = v.raw_json_token();
-      while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) raw.remove_suffix(1);
+      while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' ||
+                              raw.back() == '\r' || raw.back() == '\t'))
+        raw.remove_suffix(1);
       double d;
       bool is_int = raw.find_first_of(".eE") == std::string_view::npos;
       if (v.get_double().get(d) && !is_int) return Malformed();
@@ -161,7 +166,8 @@ inline Result<DataTypePtr> InferValue(od::value v, const JsonOptions& o, int dep
 }
 
 // Infers the root value of `text`; `*is_blank` for whitespace-only text.
-inline Result<DataTypePtr> InferRoot(std::string_view text, const JsonOptions& o, bool* is_blank) {
+inline Result<DataTypePtr> InferRoot(std::string_view text, const JsonOptions& o,
+                                     bool* is_blank) {
   *is_blank = text.find_first_not_of(" \t\r\n") == std::string_view::npos;
   if (*is_blank) return DataType::Null();
   auto attempt = [&](std::string_view t) -> Result<DataTypePtr> {
@@ -196,7 +202,9 @@ inline Result<DataTypePtr> InferRoot(std::string_view text, const JsonOptions& o
       default: {
         std::string_view raw;
         if (doc.raw_json_token().get(raw)) return Malformed();
-        while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) raw.remove_suffix(1);
+        while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' ||
+                                raw.back() == '\r' || raw.back() == '\t'))
+          raw.remove_suffix(1);
         bool is_int = raw.find_first_of(".eE") == std::string_view::npos;
         double d;
         if (doc.get_double().get(d) && !is_int) return Malformed();
@@ -211,8 +219,8 @@ inline Result<DataTypePtr> InferRoot(std::string_view text, const JsonOptions& o
   return r;
 }
 
-inline Result<DataTypePtr> InferSchemaSequential(const std::vector<std::string_view>& texts,
-                                const JsonOptions& options) {
+inline Result<DataTypePtr> InferSchemaSequential(
+    const std::vector<std::string_view>& texts, const JsonOptions& options) {
   DataTypePtr merged = DataType::Struct({});
   bool corrupt = false;
   for (std::string_view text : texts) {
@@ -225,14 +233,19 @@ inline Result<DataTypePtr> InferSchemaSequential(const std::vector<std::string_v
     } else if (r.ok() && (*r)->id() == TypeId::kArray &&
                ((*r)->element_type()->id() == TypeId::kStruct ||
                 (*r)->element_type()->id() == TypeId::kNull)) {
-      t = (*r)->element_type()->id() == TypeId::kNull ? DataType::Struct({}) : (*r)->element_type();
+      t = (*r)->element_type()->id() == TypeId::kNull ? DataType::Struct({})
+                                                      : (*r)->element_type();
     } else {
       switch (options.mode) {
-        case ParseMode::kDropMalformed: continue;
+        case ParseMode::kDropMalformed:
+          continue;
         case ParseMode::kFailFast:
-          return Status::Error("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
-                               {{"badRecord", std::string(text)}, {"failFastMode", "FAILFAST"}});
-        case ParseMode::kPermissive: corrupt = true; continue;
+          return Status::Error(
+              "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
+              {{"badRecord", std::string(text)}, {"failFastMode", "FAILFAST"}});
+        case ParseMode::kPermissive:
+          corrupt = true;
+          continue;
       }
     }
     merged = MergeTypes(merged, t);

@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
   // DuckDB on the same file, in the same run.
   const std::string interop = SPATE_SOURCE_DIR "/tests/interop";
   if (std::filesystem::exists(interop + "/node_modules/@duckdb/node-api")) {
-    std::string cmd = "node " + interop + "/duckdb_parquet_bench.mjs '" + file + "' '" + dir + "'";
+    std::string cmd =
+        "node " + interop + "/duckdb_parquet_bench.mjs '" + file + "' '" + dir + "'";
     std::string json;
     if (FILE* p = popen(cmd.c_str(), "r")) {
       char buf[512];
@@ -107,9 +108,10 @@ int main(int argc, char** argv) {
     double dread = num("read_s"), dwrite = num("write_s");
     double dbytes = num("out_bytes");
     if (dread > 0 && dwrite > 0) {
-      std::printf("DuckDB %s (npm build, 1 thread): read %.0f rows/s, write %.0f rows/s "
-                  "(%.1f MB file)\n",
-                  "1.5", rows / dread, rows / dwrite, dbytes / 1e6);
+      std::printf(
+          "DuckDB %s (npm build, 1 thread): read %.0f rows/s, write %.0f rows/s "
+          "(%.1f MB file)\n",
+          "1.5", rows / dread, rows / dwrite, dbytes / 1e6);
       std::printf("  ratio spate/DuckDB rows per second: read %.2f, write %.2f\n",
                   dread / rsec, dwrite / wsec);
       int64_t dgot = 0;

@@ -42,6 +42,8 @@
 #include <string>
 #include <vector>
 
+#include "timing.h"
+
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
@@ -50,7 +52,6 @@
 #include "spate/stream/checkpoint.h"
 #include "spate/table/delta_writer.h"
 #include "spate/table/transaction.h"
-#include "timing.h"
 
 using namespace spate;  // NOLINT
 
@@ -89,8 +90,12 @@ const bench::Steady::time_point kStart = bench::Steady::now();
 // `target` batches are done (or as each batch comes, for WaitFor).
 class Recorder final : public api::StreamingQueryListener {
  public:
-  Recorder(int64_t target, std::vector<int64_t> points, std::string name, bool quiet = false)
-      : target_(target), points_(std::move(points)), name_(std::move(name)), quiet_(quiet) {}
+  Recorder(int64_t target, std::vector<int64_t> points, std::string name,
+           bool quiet = false)
+      : target_(target),
+        points_(std::move(points)),
+        name_(std::move(name)),
+        quiet_(quiet) {}
   void onQueryProgress(const stream::QueryProgressEvent& e) override {
     if (e.progress.name.value_or("") != name_) return;
     const auto& d = e.progress.duration_ms;
@@ -101,7 +106,8 @@ class Recorder final : public api::StreamingQueryListener {
     if (e.progress.num_input_rows == 0) return;  // idle triggers are not batches
     std::lock_guard<std::mutex> l(mu_);
     std::vector<std::pair<int32_t, int32_t>> phases;
-    for (const auto& [k, v] : d) phases.emplace_back(PhaseIndex(k), static_cast<int32_t>(v));
+    for (const auto& [k, v] : d)
+      phases.emplace_back(PhaseIndex(k), static_cast<int32_t>(v));
     samples_.push_back({get("triggerExecution"), get("addBatch"), get("latestOffset"),
                         bench::Seconds(kStart), std::move(phases)});
     int64_t n = static_cast<int64_t>(samples_.size());
@@ -114,7 +120,8 @@ class Recorder final : public api::StreamingQueryListener {
       for (int64_t b = std::max<int64_t>(0, n - 1000); b < n; ++b)
         t.push_back(static_cast<double>(samples_[b].trigger));
       std::sort(t.begin(), t.end());
-      std::fprintf(stderr, "  [%lld batches] trigger p50 of the last %zu: %.0f ms, RSS %.1f MB\n",
+      std::fprintf(stderr,
+                   "  [%lld batches] trigger p50 of the last %zu: %.0f ms, RSS %.1f MB\n",
                    static_cast<long long>(n), t.size(), t[t.size() / 2], trimmed_.back());
     }
     cv_.notify_all();
@@ -127,8 +134,8 @@ class Recorder final : public api::StreamingQueryListener {
       cv_.wait(l, done);
       return true;
     }
-    return cv_.wait_for(l, std::chrono::duration<double>(deadline - bench::Seconds(kStart)),
-                        done);
+    return cv_.wait_for(
+        l, std::chrono::duration<double>(deadline - bench::Seconds(kStart)), done);
   }
   /// Until `target` batches ran, or `max_seconds` passed (> 0).
   void Wait(double max_seconds) {
@@ -167,7 +174,8 @@ class Recorder final : public api::StreamingQueryListener {
 double Pct(std::vector<double> v, double q) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
+  return v[std::min(v.size() - 1,
+                    static_cast<size_t>(q * static_cast<double>(v.size())))];
 }
 
 struct DirStats {
@@ -198,7 +206,8 @@ std::vector<int64_t> Points(int64_t total, int64_t window) {
   return p;
 }
 
-void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_t> points) {
+void Report(const char* title, Recorder& rec, int64_t window,
+            std::vector<int64_t> points) {
   auto s = rec.samples();
   auto rss = rec.rss();
   auto trimmed = rec.trimmed();
@@ -240,8 +249,8 @@ void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_
     std::snprintf(ab, sizeof(ab), "%.0f/%.0f ms", Pct(a, 0.5), Pct(a, 0.99));
     std::snprintf(lb, sizeof(lb), "%.0f/%.0f ms", Pct(l, 0.5), Pct(l, 0.99));
     std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.2fx %8.1f %8.1f\n",
-                static_cast<long long>(end), tb, ab, lb, ref_p50 > 0 ? p50 / ref_p50 : 0.0,
-                ref_t > 0 ? mt / ref_t : 0.0,
+                static_cast<long long>(end), tb, ab, lb,
+                ref_p50 > 0 ? p50 / ref_p50 : 0.0, ref_t > 0 ? mt / ref_t : 0.0,
                 ref_a > 0 ? ma / ref_a : 0.0, i < rss.size() ? rss[i] : 0.0,
                 i < trimmed.size() ? trimmed[i] : 0.0);
   }
@@ -257,20 +266,21 @@ void Report(const char* title, Recorder& rec, int64_t window, std::vector<int64_
     int64_t n = static_cast<int64_t>(s.size());
     auto first = phases(0, std::min(window, n));
     auto last = phases(std::max<int64_t>(0, n - window), n);
-    std::printf("  phase means (first %lld -> last %lld batches):", static_cast<long long>(window),
-                static_cast<long long>(window));
+    std::printf("  phase means (first %lld -> last %lld batches):",
+                static_cast<long long>(window), static_cast<long long>(window));
     for (const auto& [k, v] : last) std::printf(" %s %.1f->%.1f", k.c_str(), first[k], v);
     std::printf("\n");
   }
-  std::printf("  (p50/ref: trigger median of the %lld batches before the point / median of the "
-              "first %lld; trig/ref, add/ref: the same with means)\n",
-              static_cast<long long>(window), static_cast<long long>(window));
+  std::printf(
+      "  (p50/ref: trigger median of the %lld batches before the point / median of the "
+      "first %lld; trig/ref, add/ref: the same with means)\n",
+      static_cast<long long>(window), static_cast<long long>(window));
 }
 
 void PrintDisk(const std::string& what, const std::string& dir) {
   auto d = Du(dir);
-  std::printf("  %-34s %8lld files %10.1f MB\n", what.c_str(), static_cast<long long>(d.files),
-              static_cast<double>(d.bytes) / 1e6);
+  std::printf("  %-34s %8lld files %10.1f MB\n", what.c_str(),
+              static_cast<long long>(d.files), static_cast<double>(d.bytes) / 1e6);
 }
 
 }  // namespace
@@ -283,8 +293,8 @@ int main(int argc, char** argv) {
   double max_seconds = argc > 5 ? std::atof(argv[5]) : 0;
   auto fs = io::LocalFileSystem::Get();
   const char* tmp = std::getenv("TMPDIR");
-  std::string root =
-      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-soak-bench-" + stream::RandomUuid());
+  std::string root = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                  "spate-soak-bench-" + stream::RandomUuid());
   auto spark = api::SparkSession::builder().appName("soak-bench").getOrCreate();
   spark.conf().set("spark.sql.shuffle.partitions", "1");
   // SOAK_CONF="key=value;key=value": session conf for the run (e.g. auto-compaction,
@@ -315,8 +325,10 @@ int main(int argc, char** argv) {
     const int64_t n = std::atoll(n_env);
     auto mem = std::make_shared<io::MemoryFileSystem>();
     std::string path = "/tombstones";
-    auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
-    auto batch = Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
+    auto schema = std::make_shared<const Schema>(
+        std::vector<Field>{{"id", DataType::Long(), true, ""}});
+    auto batch =
+        Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
     table::DeltaWriteOptions create;
     create.mode = "append";
     create.options = {{"delta.checkpointInterval", "1000000000"}};
@@ -384,11 +396,12 @@ int main(int argc, char** argv) {
     auto per = [&](size_t bytes) {
       return count ? static_cast<double>(bytes) / static_cast<double>(count) : 0.0;
     };
-    std::printf("\ntombstones: %zu held by a loaded snapshot: %.1f MB allocated, %.0f bytes "
-                "each; as RemoveFile values: %.1f MB, %.0f bytes each (%.1fx)\n",
-                count, static_cast<double>(held) / 1e6, per(held),
-                static_cast<double>(as_values) / 1e6, per(as_values),
-                held ? static_cast<double>(as_values) / static_cast<double>(held) : 0.0);
+    std::printf(
+        "\ntombstones: %zu held by a loaded snapshot: %.1f MB allocated, %.0f bytes "
+        "each; as RemoveFile values: %.1f MB, %.0f bytes each (%.1fx)\n",
+        count, static_cast<double>(held) / 1e6, per(held),
+        static_cast<double>(as_values) / 1e6, per(as_values),
+        held ? static_cast<double>(as_values) / static_cast<double>(held) : 0.0);
   }
 
   // ---- 0. (SOAK_LOG_ONLY=N) the Delta log layer alone: N one-file commits through one
@@ -396,15 +409,18 @@ int main(int argc, char** argv) {
   if (const char* n_env = std::getenv("SOAK_LOG_ONLY"); n_env && *n_env) {
     const int64_t n = std::atoll(n_env);
     std::string path = io::JoinPath(root, "log-only");
-    auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
-    auto batch = Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
+    auto schema = std::make_shared<const Schema>(
+        std::vector<Field>{{"id", DataType::Long(), true, ""}});
+    auto batch =
+        Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
     table::DeltaWriteOptions append;
     append.mode = "append";
     if (!table::WriteBatches(fs, path, {batch}, append).ok()) return 1;
     auto log = std::make_shared<const table::DeltaLog>(fs, path);
     std::vector<double> us;
-    std::printf("\nDelta log only: %lld commits of one fake file (background checkpoints)\n",
-                static_cast<long long>(n));
+    std::printf(
+        "\nDelta log only: %lld commits of one fake file (background checkpoints)\n",
+        static_cast<long long>(n));
     for (int64_t i = 1; i <= n; ++i) {
       auto t0 = bench::Steady::now();
       auto snap = log->Latest();
@@ -414,9 +430,10 @@ int main(int argc, char** argv) {
       table::AddFile f;
       f.path = "part-00000-" + stream::RandomUuid() + "-c000.snappy.parquet";
       f.size = 500;
-      f.stats = "{\"numRecords\":10,\"minValues\":{\"timestamp\":\"2026-01-01T00:00:00.000Z\","
-                "\"value\":0},\"maxValues\":{\"timestamp\":\"2026-01-01T00:00:09.000Z\","
-                "\"value\":9},\"nullCount\":{\"timestamp\":0,\"value\":0}}";
+      f.stats =
+          "{\"numRecords\":10,\"minValues\":{\"timestamp\":\"2026-01-01T00:00:00.000Z\","
+          "\"value\":0},\"maxValues\":{\"timestamp\":\"2026-01-01T00:00:09.000Z\","
+          "\"value\":9},\"nullCount\":{\"timestamp\":0,\"value\":0}}";
       table::CommitInfo ci;
       ci.operation = "STREAMING UPDATE";
       if (!txn.Commit({table::Action::Of(f)}, ci).ok()) return 1;
@@ -425,10 +442,13 @@ int main(int argc, char** argv) {
         (void)log->WaitForBackgroundCheckpoints();
         double rss = RssMb();
         malloc_trim(0);
-        std::vector<double> last(us.end() - std::min<int64_t>(static_cast<int64_t>(us.size()), 500), us.end());
-        std::printf("  %8lld commits: commit p50 %.2f ms p99 %.2f ms, RSS %.1f MB (trimmed %.1f)\n",
-                    static_cast<long long>(i), Pct(last, 0.5) / 1000, Pct(last, 0.99) / 1000, rss,
-                    RssMb());
+        std::vector<double> last(
+            us.end() - std::min<int64_t>(static_cast<int64_t>(us.size()), 500), us.end());
+        std::printf(
+            "  %8lld commits: commit p50 %.2f ms p99 %.2f ms, RSS %.1f MB (trimmed "
+            "%.1f)\n",
+            static_cast<long long>(i), Pct(last, 0.5) / 1000, Pct(last, 0.99) / 1000, rss,
+            RssMb());
       }
     }
   }
@@ -466,7 +486,8 @@ int main(int argc, char** argv) {
       if (!rec->WaitFor(points[i], deadline)) break;
       const std::string name = "soak-fresh-" + std::to_string(points[i]);
       const std::string dir = io::JoinPath(root, name);
-      auto fresh = std::make_shared<Recorder>(fresh_batches, std::vector<int64_t>{}, name, true);
+      auto fresh =
+          std::make_shared<Recorder>(fresh_batches, std::vector<int64_t>{}, name, true);
       spark.streams().addListener(fresh);
       const double from = bench::Seconds(kStart);
       const int64_t long_from = static_cast<int64_t>(rec->samples().size());
@@ -482,8 +503,8 @@ int main(int argc, char** argv) {
       char line[256];
       std::snprintf(line, sizeof(line),
                     "%10lld %8zu %14.0f/%-5.0f %8zu %14.0f/%-5.0f %7.2fx %7.2fx",
-                    static_cast<long long>(long_from), l.size(), Pct(l, 0.5), Pct(l, 0.99),
-                    f.size(), Pct(f, 0.5), Pct(f, 0.99),
+                    static_cast<long long>(long_from), l.size(), Pct(l, 0.5),
+                    Pct(l, 0.99), f.size(), Pct(f, 0.5), Pct(f, 0.99),
                     Pct(f, 0.5) > 0 ? Pct(l, 0.5) / Pct(f, 0.5) : 0.0,
                     Pct(f, 0.99) > 0 ? Pct(l, 0.99) / Pct(f, 0.99) : 0.0);
       std::fprintf(stderr, "  [side by side] %s\n", line);
@@ -498,10 +519,11 @@ int main(int argc, char** argv) {
     std::printf("  %.1f s, %.0f batches/s\n", secs,
                 static_cast<double>(rec->samples().size()) / secs);
     if (!fresh_rows.empty()) {
-      std::printf("  side by side with a fresh table (%lld batches each, same minutes), "
-                  "trigger ms:\n%10s %8s %20s %8s %20s %8s %8s\n",
-                  static_cast<long long>(fresh_batches), "at batch", "long n", "long p50/p99",
-                  "fresh n", "fresh p50/p99", "p50 x", "p99 x");
+      std::printf(
+          "  side by side with a fresh table (%lld batches each, same minutes), "
+          "trigger ms:\n%10s %8s %20s %8s %20s %8s %8s\n",
+          static_cast<long long>(fresh_batches), "at batch", "long n", "long p50/p99",
+          "fresh n", "fresh p50/p99", "p50 x", "p99 x");
       for (const auto& r : fresh_rows) std::printf("%s\n", r.c_str());
     }
     PrintDisk("table (data + _delta_log)", io::JoinPath(root, "rate-table"));

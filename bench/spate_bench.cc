@@ -3,9 +3,11 @@
 // 1 thread and with all threads, and compares it with a bound measured in the same run on
 // the same machine (a plain loop over the same values, memcpy bandwidth, std::sort):
 //
-//   workload            rows     threads  ms     Mrows/s  Mrows/s/core  bound Mrows/s  ratio
+//   workload            rows     threads  ms     Mrows/s  Mrows/s/core  bound Mrows/s
+//   ratio
 //
-// Ratios, not absolute times, are the figures to compare across runs. Never a pass/fail test.
+// Ratios, not absolute times, are the figures to compare across runs. Never a pass/fail
+// test.
 
 #include <algorithm>
 #include <chrono>
@@ -55,8 +57,8 @@ void Report(const Workload& w, int threads, double secs) {
   double mrows = static_cast<double>(w.rows) / secs / 1e6;
   double bound = static_cast<double>(w.rows) / w.bound_seconds / 1e6;
   std::printf("%-28s %10lld %7d %9.1f %9.1f %12.1f %14.1f %7.3f  (%s)\n", w.name,
-              static_cast<long long>(w.rows), threads, secs * 1e3, mrows, mrows / threads, bound,
-              mrows / threads / bound, w.bound_name);
+              static_cast<long long>(w.rows), threads, secs * 1e3, mrows, mrows / threads,
+              bound, mrows / threads / bound, w.bound_name);
 }
 
 }  // namespace
@@ -114,25 +116,34 @@ int main(int argc, char** argv) {
 
   std::string N = std::to_string(n);
   std::vector<Workload> workloads = {
-      {"filter+project", "SELECT count(*), sum(x) FROM (SELECT id * 2 AS x FROM range(" + N +
-                             ") WHERE id % 3 <> 0)", n, "sum loop", sum_loop},
-      {"hash agg, 10 groups", "SELECT k, count(*), sum(id) FROM (SELECT id % 10 AS k, id FROM range(" +
-                                  N + ")) GROUP BY k", n, "array group loop", group10_loop},
-      {"hash agg, n/4 groups", "SELECT count(*) FROM (SELECT id % " + std::to_string(n / 4) +
-                                   " AS k, sum(id) FROM range(" + N + ") GROUP BY 1)", n,
-       "unordered_map loop", group_high_loop},
-      {"hash join (n x n/10)", "SELECT count(*) FROM range(" + N + ") a JOIN range(" +
-                                   std::to_string(build) + ") b ON a.id % " + std::to_string(build) +
-                                   " = b.id", n, "unordered_map probe", join_loop},
-      {"sort", "SELECT id FROM (SELECT (id * 7919) % " + N + " AS id FROM range(" + N +
-                   ")) ORDER BY id LIMIT 1 OFFSET " + std::to_string(n - 1), n, "std::sort", sort_secs},
+      {"filter+project",
+       "SELECT count(*), sum(x) FROM (SELECT id * 2 AS x FROM range(" + N +
+           ") WHERE id % 3 <> 0)",
+       n, "sum loop", sum_loop},
+      {"hash agg, 10 groups",
+       "SELECT k, count(*), sum(id) FROM (SELECT id % 10 AS k, id FROM range(" + N +
+           ")) GROUP BY k",
+       n, "array group loop", group10_loop},
+      {"hash agg, n/4 groups",
+       "SELECT count(*) FROM (SELECT id % " + std::to_string(n / 4) +
+           " AS k, sum(id) FROM range(" + N + ") GROUP BY 1)",
+       n, "unordered_map loop", group_high_loop},
+      {"hash join (n x n/10)",
+       "SELECT count(*) FROM range(" + N + ") a JOIN range(" + std::to_string(build) +
+           ") b ON a.id % " + std::to_string(build) + " = b.id",
+       n, "unordered_map probe", join_loop},
+      {"sort",
+       "SELECT id FROM (SELECT (id * 7919) % " + N + " AS id FROM range(" + N +
+           ")) ORDER BY id LIMIT 1 OFFSET " + std::to_string(n - 1),
+       n, "std::sort", sort_secs},
   };
 
   std::printf("spate bench: n=%lld, %d cores; memcpy %.1f GB/s, sum loop %.0f Mrows/s\n",
               static_cast<long long>(n), cores,
-              static_cast<double>(n) * 8 / memcpy_secs / 1e9, static_cast<double>(n) / sum_loop / 1e6);
-  std::printf("%-28s %10s %7s %9s %9s %12s %14s %7s\n", "workload", "rows", "threads", "ms",
-              "Mrows/s", "Mrows/s/core", "bound Mrows/s", "ratio");
+              static_cast<double>(n) * 8 / memcpy_secs / 1e9,
+              static_cast<double>(n) / sum_loop / 1e6);
+  std::printf("%-28s %10s %7s %9s %9s %12s %14s %7s\n", "workload", "rows", "threads",
+              "ms", "Mrows/s", "Mrows/s/core", "bound Mrows/s", "ratio");
   auto spark = SparkSession::builder().appName("bench").getOrCreate();
   for (int threads : {1, cores}) {
     spark.conf().set("spark.default.parallelism", static_cast<int64_t>(threads));
@@ -140,7 +151,8 @@ int main(int argc, char** argv) {
     for (const auto& w : workloads) {
       try {
         auto df = spark.sql(w.sql);
-        double secs = Best(reps, [&] { g_sink = static_cast<int64_t>(df.collect().size()); });
+        double secs =
+            Best(reps, [&] { g_sink = static_cast<int64_t>(df.collect().size()); });
         Report(w, threads, secs);
       } catch (const std::exception& e) {
         std::printf("%-28s failed: %s\n", w.name, e.what());

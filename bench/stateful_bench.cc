@@ -1,13 +1,14 @@
 // Copyright spate authors.
-// Stateful streaming benchmarks (printed, never pass/fail), each beside a reference in the
-// same run:
+// Stateful streaming benchmarks (printed, never pass/fail), each beside a reference in
+// the same run:
 //  1. windowed aggregation: N events in Parquet files, 5-minute windows x 100 keys, count
 //     and sum, watermark 10 minutes, append mode, one file per micro-batch -> noop sink;
-//     beside the batch engine's GROUP BY window over the same files (the reference), and the
-//     same stream into a Delta table (end to end).
+//     beside the batch engine's GROUP BY window over the same files (the reference), and
+//     the same stream into a Delta table (end to end).
 //  2. state bounded: numRowsTotal and the state's memory after every batch, with and
 //     without a watermark.
-//  3. per-batch overhead: 1-row batches of a streaming aggregation (state commit included)
+//  3. per-batch overhead: 1-row batches of a streaming aggregation (state commit
+//  included)
 //     beside a stateless query, p50/p99.
 //
 //   build/release/bench/spate_stateful_bench [events=10000000] [files=20] [batches=300]
@@ -19,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "timing.h"
+
 #include "spate/api/datetime_functions.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
@@ -26,7 +29,6 @@
 #include "spate/connectors/memory.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
-#include "timing.h"
 
 using namespace spate;
 using bench::Percentiles;
@@ -73,9 +75,9 @@ int main(int argc, char** argv) {
   std::printf("events: %lld in %d files, %lld per micro-batch\n",
               static_cast<long long>(events), files, static_cast<long long>(per_file));
 
-  // ---- 0. the aggregation itself: the same events as in-memory columnar batches (no file
-  // scan), one batch per micro-batch, events per CPU second of the whole process (all
-  // threads) beside the batch engine's GROUP BY over the same Parquet files.
+  // ---- 0. the aggregation itself: the same events as in-memory columnar batches (no
+  // file scan), one batch per micro-batch, events per CPU second of the whole process
+  // (all threads) beside the batch engine's GROUP BY over the same Parquet files.
   {
     api::MemoryStream mem(spark, schema);
     auto q = Windowed(mem.toDF(), true)
@@ -107,10 +109,11 @@ int main(int argc, char** argv) {
     double ref_cpu = bench::ProcessCpuSeconds() - c0, ref_wall = Seconds(w0);
     std::printf("%-44s %.2f s wall %.2f s cpu  %.2f M events/cpu-s\n",
                 "stream windowed agg, in-memory source", wall, cpu, events / cpu / 1e6);
-    std::printf("%-44s %.2f s wall %.2f s cpu  %.2f M events/cpu-s  (%lld groups; "
-                "stream %.2fx per cpu-s)\n",
-                "batch GROUP BY window over Parquet (ref)", ref_wall, ref_cpu,
-                events / ref_cpu / 1e6, static_cast<long long>(ref_groups), ref_cpu / cpu);
+    std::printf(
+        "%-44s %.2f s wall %.2f s cpu  %.2f M events/cpu-s  (%lld groups; "
+        "stream %.2fx per cpu-s)\n",
+        "batch GROUP BY window over Parquet (ref)", ref_wall, ref_cpu,
+        events / ref_cpu / 1e6, static_cast<long long>(ref_groups), ref_cpu / cpu);
     if (std::getenv("SPATE_BENCH_AGG_ONLY")) return 0;
   }
 
@@ -122,12 +125,11 @@ int main(int argc, char** argv) {
               "batch GROUP BY window (reference)", batch_s, events / batch_s / 1e6,
               static_cast<long long>(groups));
 
-  auto run_stream = [&](const std::string& sink, const std::string& name, bool watermark) {
-    api::DataFrame df = Windowed(spark.readStream()
-                                     .schema(schema)
-                                     .option("maxFilesPerTrigger", 1)
-                                     .parquet(in),
-                                 watermark);
+  auto run_stream = [&](const std::string& sink, const std::string& name,
+                        bool watermark) {
+    api::DataFrame df = Windowed(
+        spark.readStream().schema(schema).option("maxFilesPerTrigger", 1).parquet(in),
+        watermark);
     auto w = df.writeStream()
                  .outputMode(watermark ? "append" : "update")
                  .option("checkpointLocation", io::JoinPath(root, "chk-" + name))
@@ -148,7 +150,8 @@ int main(int argc, char** argv) {
   std::printf("%-44s %.2f s  %.2f M events/s  (%.2fx batch; %zu batches)\n",
               "stream windowed agg, watermark -> noop", noop_s, events / noop_s / 1e6,
               batch_s / noop_s, noop_batches);
-  auto [delta_s, delta_rows, delta_mem, delta_batches] = run_stream("delta", "win_delta", true);
+  auto [delta_s, delta_rows, delta_mem, delta_batches] =
+      run_stream("delta", "win_delta", true);
   std::printf("%-44s %.2f s  %.2f M events/s  (%.2fx batch)\n",
               "stream windowed agg, watermark -> Delta", delta_s, events / delta_s / 1e6,
               batch_s / delta_s);
@@ -157,8 +160,9 @@ int main(int argc, char** argv) {
   auto [nw_s, nw_rows, nw_mem, nw_batches] = run_stream("noop", "noop_nowm", false);
   std::printf("%-44s peak state rows %lld, %.1f MB\n", "with watermark (append)",
               static_cast<long long>(noop_rows), noop_mem / 1e6);
-  std::printf("%-44s peak state rows %lld, %.1f MB (%.2f s)\n", "without watermark (update)",
-              static_cast<long long>(nw_rows), nw_mem / 1e6, nw_s);
+  std::printf("%-44s peak state rows %lld, %.1f MB (%.2f s)\n",
+              "without watermark (update)", static_cast<long long>(nw_rows), nw_mem / 1e6,
+              nw_s);
 
   // ---- 3. per-batch overhead: 1-row batches
   auto overhead = [&](bool stateful) {

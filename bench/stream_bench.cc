@@ -17,22 +17,20 @@
 #include <string>
 #include <vector>
 
+#include "timing.h"
+
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
-#include "timing.h"
 
 using namespace spate;
 using bench::Percentiles;
 using bench::Seconds;
 using bench::Steady;
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 int main(int argc, char** argv) {
   int64_t rows = argc > 1 ? std::atoll(argv[1]) : 1000000;
@@ -145,7 +143,8 @@ int main(int argc, char** argv) {
         (void)(*f)->Close();
       }
       (void)fs->SyncDir(dir);
-      (void)fs->PutIfAbsent(io::JoinPath(dir, "commit-" + id + ".json"), std::string(800, 'c'));
+      (void)fs->PutIfAbsent(io::JoinPath(dir, "commit-" + id + ".json"),
+                            std::string(800, 'c'));
       (void)fs->PutIfAbsent(io::JoinPath(dir, "commits-" + id), std::string(40, 'v'));
       us.push_back(Seconds(t) * 1e6);
     }
@@ -165,7 +164,7 @@ int main(int argc, char** argv) {
     api::MemoryStream input(spark, "a BIGINT");
     auto lq = input.toDF()
                   .writeStream()
-                  .foreach(counter)
+                  .foreach (counter)
                   .outputMode("update")
                   .option("checkpointLocation", io::JoinPath(root, "lat-chk-rtm"))
                   .trigger(api::Trigger::RealTime("1 hour"))

@@ -1,29 +1,32 @@
 // Copyright spate authors.
 // Stream-stream interval join benchmark (printed, never pass/fail):
 //
-//   SELECT * FROM a JOIN b ON a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + INTERVAL 1 MINUTE
+//   SELECT * FROM a JOIN b ON a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + INTERVAL 1
+//   MINUTE
 //
-// with withWatermark("ts", "10 seconds") on both sides, an inner join in append mode, over
-// many micro-batches. Events: side a's i-th row has k = i % keys, ts = 2026-01-01 + i ms,
-// v = i and a 24-byte payload; side b's i-th row the same key, ts 30 s later: every b row
-// matches exactly one a row (the a rows of a key are keys ms apart, far more than a minute
-// with the default 100000 keys), found across micro-batches when a batch boundary falls
-// between them. Each micro-batch takes the next slice of both sides.
+// with withWatermark("ts", "10 seconds") on both sides, an inner join in append mode,
+// over many micro-batches. Events: side a's i-th row has k = i % keys, ts = 2026-01-01 +
+// i ms, v = i and a 24-byte payload; side b's i-th row the same key, ts 30 s later: every
+// b row matches exactly one a row (the a rows of a key are keys ms apart, far more than a
+// minute with the default 100000 keys), found across micro-batches when a batch boundary
+// falls between them. Each micro-batch takes the next slice of both sides.
 //
 //  1. the join itself: in-memory columnar batches (no scan, no sink), events (a + b rows)
 //     per CPU second of the whole process, all threads;
-//  2. state: numRowsTotal and memoryUsedBytes of the join operator (and the process's RSS)
+//  2. state: numRowsTotal and memoryUsedBytes of the join operator (and the process's
+//  RSS)
 //     after a few batches, at each quarter and at the end: bytes per buffered row beside
 //     the raw row bytes (fixed widths + payload length) and the stores' entry bytes alone
 //     (keys and values of the four stores, without hash slots and undo logs), and whether
 //     the state stays flat under the watermarks;
-//  3. the same join reading Parquet files (one file per side per micro-batch, AvailableNow,
+//  3. the same join reading Parquet files (one file per side per micro-batch,
+//  AvailableNow,
 //     maxFilesPerTrigger=1) -> noop, beside local Spark (bench/stream_join_spark.py, run
 //     from build/spark-venv when present) over the same files: spate/Spark events per
 //     CPU second (Spark: the JVM's CPU time), both with spark.sql.shuffle.partitions=2.
 //
-//   build/release/bench/spate_stream_join_bench [events=4000000] [batches=40] [keys=100000]
-//   SPATE_BENCH_NO_SPARK=1 skips the Spark run.
+//   build/release/bench/spate_stream_join_bench [events=4000000] [batches=40]
+//   [keys=100000] SPATE_BENCH_NO_SPARK=1 skips the Spark run.
 
 #include <unistd.h>
 
@@ -35,13 +38,14 @@
 #include <string>
 #include <vector>
 
+#include "timing.h"
+
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
 #include "spate/connectors/memory.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
-#include "timing.h"
 
 using namespace spate;
 using bench::Seconds;
@@ -63,8 +67,10 @@ api::DataFrame Slice(const api::SparkSession& spark, int side, int64_t from, int
   const std::string shift = side == 0 ? "0" : "30000";
   return spark.range(from, to).selectExpr(
       "id % " + std::to_string(keys) + " AS " + p + "k",
-      "timestamp_millis(1767225600000 + " + shift + " + id) AS " + p + "ts", "id AS " + p + "v",
-      "lpad(CAST(id AS STRING), " + std::to_string(kPayload) + ", 'x') AS " + p + "payload");
+      "timestamp_millis(1767225600000 + " + shift + " + id) AS " + p + "ts",
+      "id AS " + p + "v",
+      "lpad(CAST(id AS STRING), " + std::to_string(kPayload) + ", 'x') AS " + p +
+          "payload");
 }
 
 api::DataFrame Join(const api::DataFrame& a, const api::DataFrame& b) {
@@ -74,7 +80,8 @@ api::DataFrame Join(const api::DataFrame& a, const api::DataFrame& b) {
 
 struct StatePoint {
   int64_t batch, rows, bytes, rss;
-  int64_t live;  // the entries' own bytes (stateOnCurrentVersionSizeBytes): no slots, undo
+  int64_t
+      live;  // the entries' own bytes (stateOnCurrentVersionSizeBytes): no slots, undo
 };
 
 int64_t LiveBytes(const stream::StateOperatorProgress& op) {
@@ -97,8 +104,8 @@ int64_t RssBytes() {
 // (the second half's peak within 10 % of the first half's).
 void PrintState(const char* what, const std::vector<StatePoint>& points) {
   std::printf("state, %s\n", what);
-  std::printf("%30s %8s %7s %10s %8s %12s %10s\n", "after batch", "rows", "MB", "bytes/row",
-              "x raw", "entry B/row", "RSS MB");
+  std::printf("%30s %8s %7s %10s %8s %12s %10s\n", "after batch", "rows", "MB",
+              "bytes/row", "x raw", "entry B/row", "RSS MB");
   for (size_t j = 0; j < points.size(); ++j) {
     if (!(j == 2 || j == points.size() / 4 || j == points.size() / 2 ||
           j == 3 * points.size() / 4 || j + 1 == points.size()))
@@ -115,10 +122,11 @@ void PrintState(const char* what, const std::vector<StatePoint>& points) {
     int64_t& peak = j < points.size() / 2 ? early_peak : late_peak;
     peak = std::max(peak, points[j].rows);
   }
-  std::printf("%-46s first half peak %lld rows, second half peak %lld rows (%s; raw row %d B)\n",
-              "state bounded by the watermarks", static_cast<long long>(early_peak),
-              static_cast<long long>(late_peak),
-              late_peak <= early_peak * 11 / 10 ? "flat" : "GROWING", kRawRowBytes);
+  std::printf(
+      "%-46s first half peak %lld rows, second half peak %lld rows (%s; raw row %d B)\n",
+      "state bounded by the watermarks", static_cast<long long>(early_peak),
+      static_cast<long long>(late_peak),
+      late_peak <= early_peak * 11 / 10 ? "flat" : "GROWING", kRawRowBytes);
 }
 
 // Records the join's state after every batch of a query.
@@ -151,23 +159,26 @@ int main(int argc, char** argv) {
   const int64_t per_side = events / 2;
   const int64_t per_batch = per_side / batches;
   const char* tmp = std::getenv("TMPDIR");
-  const std::string root =
-      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-join-bench-" + stream::RandomUuid());
+  const std::string root = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                        "spate-join-bench-" + stream::RandomUuid());
   auto spark = api::SparkSession::builder()
                    .appName("stream-join-bench")
                    .config("spark.sql.shuffle.partitions", "2")
                    .config("spark.sql.streaming.numRecentProgressUpdates", "100000")
                    .config("spark.sql.warehouse.dir", io::JoinPath(root, "wh"))
                    .getOrCreate();
-  std::printf("events: %lld (%lld per side), %d micro-batches of %lld + %lld, %lld keys\n",
-              static_cast<long long>(events), static_cast<long long>(per_side), batches,
-              static_cast<long long>(per_batch), static_cast<long long>(per_batch),
-              static_cast<long long>(keys));
+  std::printf(
+      "events: %lld (%lld per side), %d micro-batches of %lld + %lld, %lld keys\n",
+      static_cast<long long>(events), static_cast<long long>(per_side), batches,
+      static_cast<long long>(per_batch), static_cast<long long>(per_batch),
+      static_cast<long long>(keys));
 
   // ---- 1 + 2. in-memory sources
   {
-    const std::string schema_a = "a_k BIGINT, a_ts TIMESTAMP, a_v BIGINT, a_payload STRING";
-    const std::string schema_b = "b_k BIGINT, b_ts TIMESTAMP, b_v BIGINT, b_payload STRING";
+    const std::string schema_a =
+        "a_k BIGINT, a_ts TIMESTAMP, a_v BIGINT, a_payload STRING";
+    const std::string schema_b =
+        "b_k BIGINT, b_ts TIMESTAMP, b_v BIGINT, b_payload STRING";
     api::MemoryStream ma(spark, schema_a), mb(spark, schema_b);
     auto q = Join(ma.toDF(), mb.toDF())
                  .writeStream()
@@ -179,8 +190,10 @@ int main(int argc, char** argv) {
     int64_t out_rows = 0;
     std::vector<StatePoint> points;
     for (int i = 0; i < batches; ++i) {
-      auto sa = Slice(spark, 0, i * per_batch, (i + 1) * per_batch, keys).collectBatches();
-      auto sb = Slice(spark, 1, i * per_batch, (i + 1) * per_batch, keys).collectBatches();
+      auto sa =
+          Slice(spark, 0, i * per_batch, (i + 1) * per_batch, keys).collectBatches();
+      auto sb =
+          Slice(spark, 1, i * per_batch, (i + 1) * per_batch, keys).collectBatches();
       const double c0 = bench::ProcessCpuSeconds();
       const auto w0 = Steady::now();
       for (const auto& b : sa) ma.impl()->AddData(b);
@@ -195,17 +208,21 @@ int main(int argc, char** argv) {
                           LiveBytes(p->state_operators[0])});
       }
     }
-    for (const auto& p : q.recentProgress()) out_rows += std::max<int64_t>(0, p.sink.num_output_rows);
+    for (const auto& p : q.recentProgress())
+      out_rows += std::max<int64_t>(0, p.sink.num_output_rows);
     q.stop();
     const int64_t in_events = per_batch * batches * 2;
-    std::printf("%-46s %.2f s wall %.2f s cpu  %.2f M events/cpu-s  %.2f M events/s wall\n",
-                "interval join, in-memory sources -> noop", wall, cpu, in_events / cpu / 1e6,
-                in_events / wall / 1e6);
-    std::printf("%-46s %lld (expected %lld)\n", "joined rows", static_cast<long long>(out_rows),
+    std::printf(
+        "%-46s %.2f s wall %.2f s cpu  %.2f M events/cpu-s  %.2f M events/s wall\n",
+        "interval join, in-memory sources -> noop", wall, cpu, in_events / cpu / 1e6,
+        in_events / wall / 1e6);
+    std::printf("%-46s %lld (expected %lld)\n", "joined rows",
+                static_cast<long long>(out_rows),
                 static_cast<long long>(per_batch * batches));
-    PrintState("in-memory sources (RSS includes the MemoryStreams' input: kept for replay, "
-               "as Spark's)",
-               points);
+    PrintState(
+        "in-memory sources (RSS includes the MemoryStreams' input: kept for replay, "
+        "as Spark's)",
+        points);
   }
 
   // ---- 3. Parquet files, beside Spark

@@ -1,15 +1,15 @@
 // Copyright spate authors.
 #pragma once
 
-// Timing helpers shared by the benchmarks: wall seconds since a point, process CPU seconds,
-// and p50/p99 lines.
+// Timing helpers shared by the benchmarks: wall seconds since a point, process CPU
+// seconds, and p50/p99 lines.
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <vector>
-
-#include <sys/resource.h>
 
 namespace spate::bench {
 

@@ -10,10 +10,11 @@
 #include <ostream>
 
 #include "pipeline_cmd.h"
+#include "submit_cmd.h"
+
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/checkpoint_check.h"
 #include "spate/stream/checkpoint_describe.h"
-#include "submit_cmd.h"
 
 namespace spate::cli {
 
@@ -25,14 +26,17 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 }
 
 /// A spark-pipeline.yml spec (run by spate.pipelines in Python).
-bool IsSpec(const std::string& path) { return EndsWith(path, ".yml") || EndsWith(path, ".yaml"); }
-
-std::string Absolute(const std::string& path) {
-  return path.empty() ? path : std::filesystem::absolute(path).lexically_normal().string();
+bool IsSpec(const std::string& path) {
+  return EndsWith(path, ".yml") || EndsWith(path, ".yaml");
 }
 
-// `python3 -m spate.checkpoint <command> DIR [FILE] [options] [--json] [-- ARGS]`; without
-// FILE the package runs the recorded Python program (spate/checkpoint.py).
+std::string Absolute(const std::string& path) {
+  return path.empty() ? path
+                      : std::filesystem::absolute(path).lexically_normal().string();
+}
+
+// `python3 -m spate.checkpoint <command> DIR [FILE] [options] [--json] [-- ARGS]`;
+// without FILE the package runs the recorded Python program (spate/checkpoint.py).
 int RunPython(const std::string& command, const CheckpointQueryArgs& a,
               const std::vector<std::string>& options) {
   std::vector<std::string> args = {command, stream::StripFileScheme(a.dir)};
@@ -48,8 +52,9 @@ int RunPython(const std::string& command, const CheckpointQueryArgs& a,
 
 // Runs `command` on the query: a SQL file here, a Python script in Python, and without
 // --query the checkpoint's recorded program.
-int RunQuery(const std::string& command, CheckpointQueryArgs a, const SqlCheckpointCommand& sql,
-             const std::vector<std::string>& py_options, std::ostream& out, std::ostream& err) {
+int RunQuery(const std::string& command, CheckpointQueryArgs a,
+             const SqlCheckpointCommand& sql, const std::vector<std::string>& py_options,
+             std::ostream& out, std::ostream& err) {
   if (a.query_file.empty()) {
     auto program = stream::RecordedProgram(*io::LocalFileSystem::Get(),
                                            stream::StripFileScheme(a.dir));
@@ -68,12 +73,13 @@ int RunQuery(const std::string& command, CheckpointQueryArgs a, const SqlCheckpo
     recorded.files = program->files;
     recorded.database = program->database;
     for (const auto& [k, v] : program->confs) {
-      if (v.find("(redacted)") == std::string::npos) recorded.confs.push_back(k + "=" + v);
+      if (v.find("(redacted)") == std::string::npos)
+        recorded.confs.push_back(k + "=" + v);
     }
     recorded.confs.insert(recorded.confs.end(), a.confs.begin(), a.confs.end());
     if (!program->cwd.empty() && ::chdir(program->cwd.c_str()) != 0) {
-      err << "Error: cannot enter " << program->cwd << " (the folder the pipeline ran in): "
-          << std::strerror(errno) << "\n";
+      err << "Error: cannot enter " << program->cwd
+          << " (the folder the pipeline ran in): " << std::strerror(errno) << "\n";
       return 3;
     }
     return RunSqlCheckpointCommand(recorded, out, err);
@@ -84,7 +90,8 @@ int RunQuery(const std::string& command, CheckpointQueryArgs a, const SqlCheckpo
     return RunSqlCheckpointCommand(s, out, err);
   }
   if (!EndsWith(a.query_file, ".py") && !IsSpec(a.query_file)) {
-    err << "Error: --query takes a Python script (.py), a pipeline's SQL file (.sql) or its "
+    err << "Error: --query takes a Python script (.py), a pipeline's SQL file (.sql) or "
+           "its "
            "spec (spark-pipeline.yml)\n";
     return 3;
   }
@@ -93,9 +100,11 @@ int RunQuery(const std::string& command, CheckpointQueryArgs a, const SqlCheckpo
 
 }  // namespace
 
-int DescribeCheckpoint(const std::string& dir, bool json, std::ostream& out, std::ostream& err) {
+int DescribeCheckpoint(const std::string& dir, bool json, std::ostream& out,
+                       std::ostream& err) {
   // file:///abs/path as Spark's logs write it is the folder itself.
-  auto d = stream::DescribeCheckpoint(io::LocalFileSystem::Get(), stream::StripFileScheme(dir));
+  auto d = stream::DescribeCheckpoint(io::LocalFileSystem::Get(),
+                                      stream::StripFileScheme(dir));
   if (!d.ok()) {
     err << "Error: " << d.status().ToString() << "\n";
     return 1;
@@ -104,7 +113,8 @@ int DescribeCheckpoint(const std::string& dir, bool json, std::ostream& out, std
   return 0;
 }
 
-int CheckCheckpoint(const CheckpointQueryArgs& args, std::ostream& out, std::ostream& err) {
+int CheckCheckpoint(const CheckpointQueryArgs& args, std::ostream& out,
+                    std::ostream& err) {
   SqlCheckpointCommand sql;
   sql.dir = args.dir;
   sql.table = args.table;
@@ -114,7 +124,8 @@ int CheckCheckpoint(const CheckpointQueryArgs& args, std::ostream& out, std::ost
 }
 
 int ReplayCheckpointBatch(const CheckpointQueryArgs& args, int64_t batch,
-                          const std::string& out_dir, std::ostream& out, std::ostream& err) {
+                          const std::string& out_dir, std::ostream& out,
+                          std::ostream& err) {
   SqlCheckpointCommand sql;
   sql.dir = args.dir;
   sql.table = args.table;

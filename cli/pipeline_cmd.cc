@@ -8,11 +8,12 @@
 #include <optional>
 #include <sstream>
 
+#include "submit_cmd.h"
+
 #include "spate/api/exceptions.h"
 #include "spate/api/pipeline.h"
 #include "spate/api/session.h"
 #include "spate/stream/checkpoint_check.h"
-#include "submit_cmd.h"
 
 namespace spate::cli {
 
@@ -22,7 +23,8 @@ volatile std::sig_atomic_t g_interrupted = 0;
 extern "C" void OnInterrupt(int) { g_interrupted = 1; }
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // "2026-12-06 08:36:34: " as spark-pipelines prefixes its lines.
@@ -78,11 +80,13 @@ int RunSqlCheckpointCommand(const SqlCheckpointCommand& c, std::ostream& out,
     if (c.batch) {
       std::optional<std::string> out_dir;
       if (!c.out_dir.empty()) out_dir = c.out_dir;
-      api::BatchReplay r = api::ReplaySqlFlowBatch(spark, c.dir, text, c.table, *c.batch, out_dir);
+      api::BatchReplay r =
+          api::ReplaySqlFlowBatch(spark, c.dir, text, c.table, *c.batch, out_dir);
       out << (c.json ? r.ToJson().ToPrettyString() + "\n" : r.ToText());
       return r.ExitCode();
     }
-    stream::CheckpointCheck r = api::CheckSqlFlowAgainstCheckpoint(spark, c.dir, text, c.table);
+    stream::CheckpointCheck r =
+        api::CheckSqlFlowAgainstCheckpoint(spark, c.dir, text, c.table);
     out << (c.json ? r.ToJson().ToPrettyString() + "\n" : r.ToText());
     return r.ExitCode();
   } catch (const std::exception& e) {
@@ -111,7 +115,8 @@ int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& er
   std::vector<std::pair<std::string, std::string>> sources;
   for (const auto& f : args.files) {
     if (!EndsWith(f, ".sql")) {
-      err << "Error: " << f << ": spate run takes .sql files; Python definitions run from a "
+      err << "Error: " << f
+          << ": spate run takes .sql files; Python definitions run from a "
           << "spark-pipeline.yml spec (spate run spark-pipeline.yml)\n";
       return 2;
     }
@@ -122,10 +127,13 @@ int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& er
   try {
     auto b = api::SparkSession::builder().appName("spate-pipeline");
     if (!ApplyConfs(args.confs, b, err)) return 2;
-    if (args.ui) b.config("spark.ui.enabled", "true").config("spark.ui.port", std::to_string(args.ui_port));
+    if (args.ui)
+      b.config("spark.ui.enabled", "true")
+          .config("spark.ui.port", std::to_string(args.ui_port));
     api::SparkSession spark = b.getOrCreate();
     if (auto url = spark.uiWebUrl()) err << "Spark Web UI available at " << *url << "\n";
-    // The checkpoints' query records name this run (`checkpoint replay DIR` without --query).
+    // The checkpoints' query records name this run (`checkpoint replay DIR` without
+    // --query).
     stream::QueryProgram program;
     program.kind = "pipeline";
     program.cwd = std::filesystem::current_path().string();
@@ -139,9 +147,11 @@ int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& er
     program.database = args.database;
     stream::SetQueryProgram(program);
     api::PipelineOptions o;
-    o.storage = args.storage.empty()
-                    ? (std::filesystem::absolute(first).parent_path() / "pipeline-storage").string()
-                    : std::filesystem::absolute(args.storage).string();
+    o.storage =
+        args.storage.empty()
+            ? (std::filesystem::absolute(first).parent_path() / "pipeline-storage")
+                  .string()
+            : std::filesystem::absolute(args.storage).string();
     if (!args.database.empty()) o.database = args.database;
     o.continuous = args.continuous;
     o.trigger_interval = args.trigger_interval;

@@ -3,9 +3,9 @@
 
 // `spate run pipeline.sql [more.sql ...] [--storage DIR] [--continuous]`: a declarative
 // pipeline (Spark 4.1's spark-pipelines; api/pipeline.h, docs/pipelines.md) run once
-// (availableNow) or continuously until Ctrl-C. A spec file (spark-pipeline.yml) instead of
-// SQL files runs through the Python package (`python3 -m spate.pipelines run --spec ...`),
-// which also loads the spec's Python definitions.
+// (availableNow) or continuously until Ctrl-C. A spec file (spark-pipeline.yml) instead
+// of SQL files runs through the Python package (`python3 -m spate.pipelines run --spec
+// ...`), which also loads the spec's Python definitions.
 
 #include <cstdint>
 #include <map>
@@ -36,10 +36,10 @@ int RunPipeline(const RunPipelineArgs& args, std::ostream& out, std::ostream& er
 
 /// `spate checkpoint check|replay DIR` on a pipeline's SQL files: the streaming table (or
 /// flow) `table` of `files` (default: the one DIR is the checkpoint of, else the first),
-/// in a session with `confs` (and `database` as the current one), handed to the pre-flight
-/// check (api::CheckSqlFlowAgainstCheckpoint) or, with `batch`, replayed
-/// (api::ReplaySqlFlowBatch). Exit codes as for a Python query (check: 0 safe, 1 warnings,
-/// 2 Spark would refuse; replay: 0 equal, 1 different), 3 it could not run.
+/// in a session with `confs` (and `database` as the current one), handed to the
+/// pre-flight check (api::CheckSqlFlowAgainstCheckpoint) or, with `batch`, replayed
+/// (api::ReplaySqlFlowBatch). Exit codes as for a Python query (check: 0 safe, 1
+/// warnings, 2 Spark would refuse; replay: 0 equal, 1 different), 3 it could not run.
 struct SqlCheckpointCommand {
   std::string dir;
   std::vector<std::string> files;
@@ -50,6 +50,7 @@ struct SqlCheckpointCommand {
   std::string out_dir;           // replay --out
   bool json = false;
 };
-int RunSqlCheckpointCommand(const SqlCheckpointCommand& c, std::ostream& out, std::ostream& err);
+int RunSqlCheckpointCommand(const SqlCheckpointCommand& c, std::ostream& out,
+                            std::ostream& err);
 
 }  // namespace spate::cli

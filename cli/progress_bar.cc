@@ -5,7 +5,8 @@
 
 namespace spate::cli {
 
-ConsoleProgressBar::ConsoleProgressBar(int fd, int64_t delay_ms, int64_t update_ms, int width)
+ConsoleProgressBar::ConsoleProgressBar(int fd, int64_t delay_ms, int64_t update_ms,
+                                       int width)
     : fd_(fd), delay_ms_(delay_ms), update_ms_(update_ms), width_(width) {
   if (::isatty(fd) != 1) return;
   active_ = true;
@@ -19,15 +20,16 @@ ConsoleProgressBar::~ConsoleProgressBar() {
   if (drawn_) Write("\r" + std::string(static_cast<size_t>(width_), ' ') + "\r");
 }
 
-std::string ConsoleProgressBar::Render(const std::map<int64_t, exec::StageProgress>& stages,
-                                       int width) {
+std::string ConsoleProgressBar::Render(
+    const std::map<int64_t, exec::StageProgress>& stages, int width) {
   if (stages.empty()) return "";
   const int64_t each = width / static_cast<int64_t>(stages.size());
   std::string out;
   for (const auto& [id, s] : stages) {
     const std::string header = "[Stage " + std::to_string(id) + ":";
-    const std::string tailer = "(" + std::to_string(s.done) + " + " + std::to_string(s.running) +
-                               ") / " + std::to_string(s.total) + "]";
+    const std::string tailer = "(" + std::to_string(s.done) + " + " +
+                               std::to_string(s.running) + ") / " +
+                               std::to_string(s.total) + "]";
     const int64_t w = each - static_cast<int64_t>(header.size() + tailer.size());
     std::string bar;
     if (w > 0) {

@@ -2,16 +2,16 @@
 #pragma once
 
 // Spark's console progress bar for the shell's long batch work (a CTAS over many files,
-// OPTIMIZE, a big query): while a stage (exec/progress.h) runs longer than `delay_ms`, the
-// terminal's last line shows `[Stage 3:=======>           (12 + 2) / 40]` (finished +
+// OPTIMIZE, a big query): while a stage (exec/progress.h) runs longer than `delay_ms`,
+// the terminal's last line shows `[Stage 3:=======>           (12 + 2) / 40]` (finished +
 // running tasks of the total), redrawn at most every `update_ms`, and is cleared when the
 // stages end. Only on a terminal: the constructor does nothing unless `fd` is a tty.
 // Confs: spark.ui.showConsoleProgress (true), spark.ui.consoleProgress.update.interval
 // (200 ms, Spark's), spate.ui.consoleProgress.delayMs (500, Spark's fixed first delay).
 //
-// Ownership: one at a time, installed as the process's progress reporter for its lifetime.
-// Thread safety: reports arrive from worker threads; drawing is serialized by a mutex.
-// Failure: write errors are ignored.
+// Ownership: one at a time, installed as the process's progress reporter for its
+// lifetime. Thread safety: reports arrive from worker threads; drawing is serialized by a
+// mutex. Failure: write errors are ignored.
 
 #include <chrono>
 #include <cstdint>
@@ -32,7 +32,8 @@ class ConsoleProgressBar {
   bool active() const { return active_; }
 
   /// The bar's text for stages (Spark's ConsoleProgressBar format), for tests.
-  static std::string Render(const std::map<int64_t, exec::StageProgress>& stages, int width);
+  static std::string Render(const std::map<int64_t, exec::StageProgress>& stages,
+                            int width);
 
  private:
   void OnProgress(const exec::StageProgress& p);

@@ -14,13 +14,27 @@ std::string JsonEscape(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -43,7 +57,8 @@ std::string JsonValue(const Value& v) {
     case TypeId::kShort:
     case TypeId::kInt:
     case TypeId::kLong:
-    case TypeId::kDecimal: return v.ToString();
+    case TypeId::kDecimal:
+      return v.ToString();
     case TypeId::kFloat:
     case TypeId::kDouble: {
       std::string s = v.ToString();
@@ -52,24 +67,28 @@ std::string JsonValue(const Value& v) {
     }
     case TypeId::kArray: {
       std::string s = "[";
-      for (size_t i = 0; i < v.items().size(); ++i) s += (i ? "," : "") + JsonValue(v.items()[i]);
+      for (size_t i = 0; i < v.items().size(); ++i)
+        s += (i ? "," : "") + JsonValue(v.items()[i]);
       return s + "]";
     }
     case TypeId::kMap: {
       std::string s = "{";
       for (size_t i = 0; i < v.items().size(); ++i) {
-        s += (i ? "," : "") + JsonEscape(v.items()[i].ToString()) + ":" + JsonValue(v.values()[i]);
+        s += (i ? "," : "") + JsonEscape(v.items()[i].ToString()) + ":" +
+             JsonValue(v.values()[i]);
       }
       return s + "}";
     }
     case TypeId::kStruct: {
       std::string s = "{";
       for (size_t i = 0; i < v.items().size(); ++i) {
-        s += (i ? "," : "") + JsonEscape(t.fields()[i].name) + ":" + JsonValue(v.items()[i]);
+        s += (i ? "," : "") + JsonEscape(t.fields()[i].name) + ":" +
+             JsonValue(v.items()[i]);
       }
       return s + "}";
     }
-    default: return JsonEscape(v.ToString());
+    default:
+      return JsonEscape(v.ToString());
   }
 }
 
@@ -84,7 +103,8 @@ std::string FormatResult(const Schema& schema, const std::vector<BatchPtr>& batc
     return ShowString(batches, schema, static_cast<int>(rows), 0, false, false, opts);
   }
   if (format == OutputFormat::kTsv && header) {
-    for (int c = 0; c < schema.num_fields(); ++c) out += (c ? "\t" : "") + schema.field(c).name;
+    for (int c = 0; c < schema.num_fields(); ++c)
+      out += (c ? "\t" : "") + schema.field(c).name;
     out += "\n";
   }
   const TimeZone* tz = TimeZone::Lookup(time_zone);
@@ -100,7 +120,8 @@ std::string FormatResult(const Schema& schema, const std::vector<BatchPtr>& batc
           if (c) out += ",";
           out += JsonEscape(schema.field(c).name) + ":";
           if (!v.is_null() && v.type()->id() == TypeId::kTimestamp && tz) {
-            out += "\"" + FormatTimestampMicros(v.i64(), tz->OffsetSeconds(v.i64())) + "\"";
+            out +=
+                "\"" + FormatTimestampMicros(v.i64(), tz->OffsetSeconds(v.i64())) + "\"";
           } else {
             out += JsonValue(v);
           }

@@ -6,13 +6,14 @@
 
 #include <cctype>
 #include <chrono>
-#include <optional>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "progress_bar.h"
+
 #include "spate/sql/parser.h"
 
 namespace spate::cli {
@@ -32,18 +33,20 @@ std::string FormatShellError(const std::string& statement, const std::exception&
         line_start = i + 1;
       }
     }
-    out += " (line " + std::to_string(line) + ", pos " + std::to_string(pos - line_start) + ")";
+    out += " (line " + std::to_string(line) + ", pos " +
+           std::to_string(pos - line_start) + ")";
     if (se->getErrorClass().rfind("PARSE_", 0) == 0) {
       int64_t line_end = static_cast<int64_t>(statement.find('\n', line_start));
       if (line_end < 0) line_end = static_cast<int64_t>(statement.size());
-      out += "\n\n== SQL ==\n" + statement.substr(line_start, line_end - line_start) + "\n" +
-             std::string(static_cast<size_t>(pos - line_start), '-') + "^^^";
+      out += "\n\n== SQL ==\n" + statement.substr(line_start, line_end - line_start) +
+             "\n" + std::string(static_cast<size_t>(pos - line_start), '-') + "^^^";
     }
   }
   return out;
 }
 
-SqlShell::SqlShell(api::SparkSession spark, ShellOptions options, std::ostream& out, std::ostream& err)
+SqlShell::SqlShell(api::SparkSession spark, ShellOptions options, std::ostream& out,
+                   std::ostream& err)
     : spark_(std::move(spark)), options_(options), out_(out), err_(err) {}
 
 void SqlShell::PrintError(const std::string& statement, const std::exception& e) {
@@ -60,7 +63,8 @@ bool SqlShell::RunStatement(const std::string& statement) {
     if (spark_.conf().get("spark.ui.showConsoleProgress", "true") != "false") {
       auto ms = [&](const std::string& key, const char* dflt) {
         std::string v = spark_.conf().get(key, dflt);
-        while (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back()))) v.pop_back();
+        while (!v.empty() && std::isalpha(static_cast<unsigned char>(v.back())))
+          v.pop_back();
         return std::atoll(v.c_str());
       };
       bar.emplace(STDERR_FILENO, ms("spate.ui.consoleProgress.delayMs", "500"),
@@ -73,12 +77,14 @@ bool SqlShell::RunStatement(const std::string& statement) {
     for (const auto& b : batches) rows += b->num_rows();
     auto schema = df.analyzed()->OutputSchema();
     if (schema->num_fields() > 0) {
-      std::string text = FormatResult(*schema, batches, options_.format, options_.header,
-                                      spark_.conf().get("spark.sql.session.timeZone", "UTC"));
+      std::string text =
+          FormatResult(*schema, batches, options_.format, options_.header,
+                       spark_.conf().get("spark.sql.session.timeZone", "UTC"));
       out_ << text;
       out_.flush();
     }
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!options_.silent && options_.timer) {
       char buf[64];
       std::snprintf(buf, sizeof(buf), "%.3f", secs);
@@ -147,7 +153,8 @@ bool SqlShell::RunDotCommand(const std::string& line) {
 int SqlShell::RunInteractive() {
   bool tty = isatty(STDIN_FILENO);
   std::string history;
-  if (const char* home = std::getenv("HOME")) history = std::string(home) + "/.spate_history";
+  if (const char* home = std::getenv("HOME"))
+    history = std::string(home) + "/.spate_history";
   if (tty) {
     using_history();
     if (!history.empty()) read_history(history.c_str());
@@ -174,7 +181,8 @@ int SqlShell::RunInteractive() {
         continue;
       }
       std::string lower = ToLower(trimmed);
-      if (lower == "quit" || lower == "exit" || lower == "quit;" || lower == "exit;") break;
+      if (lower == "quit" || lower == "exit" || lower == "quit;" || lower == "exit;")
+        break;
     }
     buffer += (buffer.empty() ? "" : "\n") + line;
     if (sql::NeedsMoreInput(buffer)) continue;

@@ -1,7 +1,8 @@
 // Copyright spate authors.
 #pragma once
 
-// The `spate sql` shell: runs SQL from -e, -f or an interactive prompt (libedit, history in
+// The `spate sql` shell: runs SQL from -e, -f or an interactive prompt (libedit, history
+// in
 // ~/.spate_history), prints results as a Spark show() grid, spark-sql TSV or JSON lines,
 // and errors as "[ERROR_CLASS] message SQLSTATE: xxxxx" with a non-zero exit code.
 // Thread safety: one shell per thread.
@@ -11,21 +12,23 @@
 #include <vector>
 
 #include "result_format.h"
+
 #include "spate/spate.h"
 
 namespace spate::cli {
 
 struct ShellOptions {
   OutputFormat format = OutputFormat::kTable;
-  bool silent = false;      // -S: no timing lines
-  bool echo = false;        // -v: print each statement
-  bool header = false;      // tsv header line
+  bool silent = false;  // -S: no timing lines
+  bool echo = false;    // -v: print each statement
+  bool header = false;  // tsv header line
   bool timer = true;
 };
 
 class SqlShell {
  public:
-  SqlShell(api::SparkSession spark, ShellOptions options, std::ostream& out, std::ostream& err);
+  SqlShell(api::SparkSession spark, ShellOptions options, std::ostream& out,
+           std::ostream& err);
 
   /// Runs every statement of a script; stops at the first error. Returns 0 or 1.
   int RunScript(const std::string& text);

@@ -12,7 +12,7 @@
 
 #include "spate/formats/csv/parser.h"
 
-using namespace spate;  // NOLINT
+using namespace spate;                // NOLINT
 using namespace spate::formats::csv;  // NOLINT
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -44,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (sel & 1) m["multiLine"] = "true";
     if (sel & 2) m["escape"] = "\"";
     if (sel & 4) m["lineSep"] = (sel & 8) ? ";" : "\r\n";
-    if (sel & 16) m["ignoreLeadingWhiteSpace"] = "true", m["ignoreTrailingWhiteSpace"] = "true";
+    if (sel & 16)
+      m["ignoreLeadingWhiteSpace"] = "true", m["ignoreTrailingWhiteSpace"] = "true";
     if (sel & 32) m["maxColumns"] = "4", m["maxCharsPerColumn"] = "16";
     if (sel & 64) m["comment"] = "#", m["sep"] = "||";
     if (rescue) m["rescuedDataColumn"] = "_rescued";

@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       fuzz::SplitAtNul(std::string_view(reinterpret_cast<const char*>(data), size), 3);
   const std::string& text = parts[0];
   std::string redacted = RedactText(text);
-  if (redacted.find(kRedactedText) == std::string::npos && redacted != text) __builtin_trap();
+  if (redacted.find(kRedactedText) == std::string::npos && redacted != text)
+    __builtin_trap();
   (void)IsSecretKey(text);
   if (auto ms = stream::ParseTimestampMs(text)) (void)stream::FormatTimestampMs(*ms);
   auto a = stream::JsonValue::Parse(parts.size() > 1 ? parts[1] : text);

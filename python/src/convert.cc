@@ -1,13 +1,12 @@
 // Copyright spate authors.
 #include "convert.h"
 
+#include <date/date.h>
 #include <datetime.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
-
-#include <date/date.h>
 
 namespace spate::python {
 
@@ -28,12 +27,15 @@ void EnsureDateTimeApi() {
   }
 }
 
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t FloorDiv(int64_t a, int64_t b) {
+  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+}
 
 py::object DateFromDays(int64_t days) {
   date::year_month_day ymd{date::sys_days{date::days{days}}};
-  PyObject* o = PyDate_FromDate(static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                                static_cast<unsigned>(ymd.day()));
+  PyObject* o =
+      PyDate_FromDate(static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+                      static_cast<unsigned>(ymd.day()));
   if (o == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(o);
 }
@@ -44,17 +46,19 @@ py::object DateTimeFromLocalMicros(int64_t local) {
   date::year_month_day ymd{date::sys_days{date::days{days}}};
   int64_t secs = rem / kMicrosPerSecond;
   PyObject* o = PyDateTime_FromDateAndTime(
-      static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()),
-      static_cast<int>(secs / 3600), static_cast<int>(secs / 60 % 60), static_cast<int>(secs % 60),
+      static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
+      static_cast<unsigned>(ymd.day()), static_cast<int>(secs / 3600),
+      static_cast<int>(secs / 60 % 60), static_cast<int>(secs % 60),
       static_cast<int>(rem % kMicrosPerSecond));
   if (o == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(o);
 }
 
 int64_t DaysFromPyDate(py::handle obj) {
-  date::year_month_day ymd{date::year{PyDateTime_GET_YEAR(obj.ptr())},
-                           date::month{static_cast<unsigned>(PyDateTime_GET_MONTH(obj.ptr()))},
-                           date::day{static_cast<unsigned>(PyDateTime_GET_DAY(obj.ptr()))}};
+  date::year_month_day ymd{
+      date::year{PyDateTime_GET_YEAR(obj.ptr())},
+      date::month{static_cast<unsigned>(PyDateTime_GET_MONTH(obj.ptr()))},
+      date::day{static_cast<unsigned>(PyDateTime_GET_DAY(obj.ptr()))}};
   return date::sys_days{ymd}.time_since_epoch().count();
 }
 
@@ -62,7 +66,8 @@ int64_t DaysFromPyDate(py::handle obj) {
 int64_t LocalMicrosFromPy(py::handle obj) {
   int64_t micros = DaysFromPyDate(obj) * kMicrosPerDay;
   if (PyDateTime_Check(obj.ptr())) {
-    micros += (PyDateTime_DATE_GET_HOUR(obj.ptr()) * 3600LL + PyDateTime_DATE_GET_MINUTE(obj.ptr()) * 60LL +
+    micros += (PyDateTime_DATE_GET_HOUR(obj.ptr()) * 3600LL +
+               PyDateTime_DATE_GET_MINUTE(obj.ptr()) * 60LL +
                PyDateTime_DATE_GET_SECOND(obj.ptr())) *
                   kMicrosPerSecond +
               PyDateTime_DATE_GET_MICROSECOND(obj.ptr());
@@ -72,15 +77,19 @@ int64_t LocalMicrosFromPy(py::handle obj) {
 
 int64_t MicrosFromTimedelta(py::handle obj) {
   return PyDateTime_DELTA_GET_DAYS(obj.ptr()) * kMicrosPerDay +
-         PyDateTime_DELTA_GET_SECONDS(obj.ptr()) * kMicrosPerSecond + PyDateTime_DELTA_GET_MICROSECONDS(obj.ptr());
+         PyDateTime_DELTA_GET_SECONDS(obj.ptr()) * kMicrosPerSecond +
+         PyDateTime_DELTA_GET_MICROSECONDS(obj.ptr());
 }
 
-std::string TypeRepr(const DataTypePtr& type) { return py::repr(TypeToPy(type)).cast<std::string>(); }
+std::string TypeRepr(const DataTypePtr& type) {
+  return py::repr(TypeToPy(type)).cast<std::string>();
+}
 
 // Raises spate.errors.<cls> (PySpark's error classes for client-side conversion errors).
-[[noreturn]] void RaisePySpark(const char* cls, const std::string& error_class,
-                               const std::vector<std::pair<std::string, std::string>>& params,
-                               const std::string& message) {
+[[noreturn]] void RaisePySpark(
+    const char* cls, const std::string& error_class,
+    const std::vector<std::pair<std::string, std::string>>& params,
+    const std::string& message) {
   py::object type = py::module_::import("spate.errors").attr(cls);
   py::dict p;
   for (const auto& [k, v] : params) p[py::str(k)] = v;
@@ -89,14 +98,16 @@ std::string TypeRepr(const DataTypePtr& type) { return py::repr(TypeToPy(type)).
   throw py::error_already_set();
 }
 
-[[noreturn]] void CannotAccept(py::handle obj, const DataTypePtr& type, const std::string& where) {
+[[noreturn]] void CannotAccept(py::handle obj, const DataTypePtr& type,
+                               const std::string& where) {
   std::string t = TypeRepr(type);
   std::string o = py::str(obj).cast<std::string>();
   std::string ot = py::type::of(obj).attr("__name__").cast<std::string>();
   if (!where.empty()) {
-    RaisePySpark("PySparkTypeError", "FIELD_DATA_TYPE_UNACCEPTABLE_WITH_NAME",
-                 {{"field_name", where}, {"data_type", t}, {"obj", o}, {"obj_type", ot}},
-                 where + ": " + t + " can not accept object " + o + " in type " + ot + ".");
+    RaisePySpark(
+        "PySparkTypeError", "FIELD_DATA_TYPE_UNACCEPTABLE_WITH_NAME",
+        {{"field_name", where}, {"data_type", t}, {"obj", o}, {"obj_type", ot}},
+        where + ": " + t + " can not accept object " + o + " in type " + ot + ".");
   }
   RaisePySpark("PySparkTypeError", "CANNOT_ACCEPT_OBJECT_IN_TYPE",
                {{"data_type", t}, {"obj_name", o}, {"obj_type", ot}},
@@ -104,7 +115,8 @@ std::string TypeRepr(const DataTypePtr& type) { return py::repr(TypeToPy(type)).
 }
 
 [[noreturn]] void NotNullable(const std::string& where) {
-  RaisePySpark("PySparkValueError", "FIELD_NOT_NULLABLE_WITH_NAME", {{"field_name", where}},
+  RaisePySpark("PySparkValueError", "FIELD_NOT_NULLABLE_WITH_NAME",
+               {{"field_name", where}},
                where + ": This field is not nullable, but got None.");
 }
 
@@ -128,53 +140,73 @@ int DecimalDigits(int128_t v) {
 
 bool IsInt(py::handle obj) { return PyLong_Check(obj.ptr()) && !PyBool_Check(obj.ptr()); }
 
-int64_t CheckedLong(py::handle obj, int64_t lo, int64_t hi, const DataTypePtr& type, const std::string& where) {
+int64_t CheckedLong(py::handle obj, int64_t lo, int64_t hi, const DataTypePtr& type,
+                    const std::string& where) {
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   if (overflow != 0 || v < lo || v > hi) {
     std::string actual = py::str(obj).cast<std::string>();
     RaisePySpark("PySparkValueError", "VALUE_OUT_OF_BOUND",
-                 {{"arg_name", "obj"}, {"lower_bound", std::to_string(lo)}, {"upper_bound", std::to_string(hi)},
+                 {{"arg_name", "obj"},
+                  {"lower_bound", std::to_string(lo)},
+                  {"upper_bound", std::to_string(hi)},
                   {"actual", actual}},
-                 "Value for `obj` must be greater than " + std::to_string(lo) + " or less than " +
-                     std::to_string(hi) + ", got " + actual);
+                 "Value for `obj` must be greater than " + std::to_string(lo) +
+                     " or less than " + std::to_string(hi) + ", got " + actual);
   }
   return v;
 }
 
 }  // namespace
 
-// ---- types ---------------------------------------------------------------------------------
+// ---- types
+// ---------------------------------------------------------------------------------
 
 py::object TypeToPy(const DataTypePtr& type) {
   py::module_& T = TypesModule();
   switch (type->id()) {
-    case TypeId::kNull: return T.attr("NullType")();
-    case TypeId::kBoolean: return T.attr("BooleanType")();
-    case TypeId::kByte: return T.attr("ByteType")();
-    case TypeId::kShort: return T.attr("ShortType")();
-    case TypeId::kInt: return T.attr("IntegerType")();
-    case TypeId::kLong: return T.attr("LongType")();
-    case TypeId::kFloat: return T.attr("FloatType")();
-    case TypeId::kDouble: return T.attr("DoubleType")();
-    case TypeId::kDecimal: return T.attr("DecimalType")(type->precision(), type->scale());
-    case TypeId::kString: return T.attr("StringType")();
-    case TypeId::kBinary: return T.attr("BinaryType")();
-    case TypeId::kDate: return T.attr("DateType")();
-    case TypeId::kTimestamp: return T.attr("TimestampType")();
-    case TypeId::kTimestampNtz: return T.attr("TimestampNTZType")();
+    case TypeId::kNull:
+      return T.attr("NullType")();
+    case TypeId::kBoolean:
+      return T.attr("BooleanType")();
+    case TypeId::kByte:
+      return T.attr("ByteType")();
+    case TypeId::kShort:
+      return T.attr("ShortType")();
+    case TypeId::kInt:
+      return T.attr("IntegerType")();
+    case TypeId::kLong:
+      return T.attr("LongType")();
+    case TypeId::kFloat:
+      return T.attr("FloatType")();
+    case TypeId::kDouble:
+      return T.attr("DoubleType")();
+    case TypeId::kDecimal:
+      return T.attr("DecimalType")(type->precision(), type->scale());
+    case TypeId::kString:
+      return T.attr("StringType")();
+    case TypeId::kBinary:
+      return T.attr("BinaryType")();
+    case TypeId::kDate:
+      return T.attr("DateType")();
+    case TypeId::kTimestamp:
+      return T.attr("TimestampType")();
+    case TypeId::kTimestampNtz:
+      return T.attr("TimestampNTZType")();
     case TypeId::kDayTimeInterval:
       return T.attr("DayTimeIntervalType")(static_cast<int>(type->start_field()) - 2,
                                            static_cast<int>(type->end_field()) - 2);
     case TypeId::kYearMonthInterval:
       return T.attr("YearMonthIntervalType")(static_cast<int>(type->start_field()),
                                              static_cast<int>(type->end_field()));
-    case TypeId::kArray: return T.attr("ArrayType")(TypeToPy(type->element_type()), type->contains_null());
+    case TypeId::kArray:
+      return T.attr("ArrayType")(TypeToPy(type->element_type()), type->contains_null());
     case TypeId::kMap:
       return T.attr("MapType")(TypeToPy(type->key_type()), TypeToPy(type->value_type()),
                                type->value_contains_null());
-    case TypeId::kStruct: return SchemaToPy(type->fields());
+    case TypeId::kStruct:
+      return SchemaToPy(type->fields());
   }
   throw py::type_error("unsupported data type " + type->SimpleString());
 }
@@ -204,7 +236,8 @@ DataTypePtr TypeFromPy(py::handle t) {
   if (name == "float") return DataType::Float();
   if (name == "double") return DataType::Double();
   if (name == "decimal") {
-    return DataType::Decimal(t.attr("precision").cast<int>(), t.attr("scale").cast<int>());
+    return DataType::Decimal(t.attr("precision").cast<int>(),
+                             t.attr("scale").cast<int>());
   }
   if (name == "string" || name == "char" || name == "varchar") return DataType::String();
   if (name == "binary") return DataType::Binary();
@@ -212,15 +245,18 @@ DataTypePtr TypeFromPy(py::handle t) {
   if (name == "timestamp") return DataType::Timestamp();
   if (name == "timestamp_ntz") return DataType::TimestampNtz();
   if (name == "daytimeinterval") {
-    return DataType::DayTimeInterval(static_cast<IntervalField>(t.attr("startField").cast<int>() + 2),
-                                     static_cast<IntervalField>(t.attr("endField").cast<int>() + 2));
+    return DataType::DayTimeInterval(
+        static_cast<IntervalField>(t.attr("startField").cast<int>() + 2),
+        static_cast<IntervalField>(t.attr("endField").cast<int>() + 2));
   }
   if (name == "yearmonthinterval") {
-    return DataType::YearMonthInterval(static_cast<IntervalField>(t.attr("startField").cast<int>()),
-                                       static_cast<IntervalField>(t.attr("endField").cast<int>()));
+    return DataType::YearMonthInterval(
+        static_cast<IntervalField>(t.attr("startField").cast<int>()),
+        static_cast<IntervalField>(t.attr("endField").cast<int>()));
   }
   if (name == "array") {
-    return DataType::Array(TypeFromPy(t.attr("elementType")), t.attr("containsNull").cast<bool>());
+    return DataType::Array(TypeFromPy(t.attr("elementType")),
+                           t.attr("containsNull").cast<bool>());
   }
   if (name == "map") {
     return DataType::Map(TypeFromPy(t.attr("keyType")), TypeFromPy(t.attr("valueType")),
@@ -229,7 +265,8 @@ DataTypePtr TypeFromPy(py::handle t) {
   if (name == "struct") {
     std::vector<Field> fields;
     for (py::handle f : t.attr("fields")) {
-      fields.push_back(Field{f.attr("name").cast<std::string>(), TypeFromPy(f.attr("dataType")),
+      fields.push_back(Field{f.attr("name").cast<std::string>(),
+                             TypeFromPy(f.attr("dataType")),
                              f.attr("nullable").cast<bool>(), ""});
     }
     return DataType::Struct(std::move(fields));
@@ -237,43 +274,56 @@ DataTypePtr TypeFromPy(py::handle t) {
   throw py::type_error("unsupported data type " + py::repr(t).cast<std::string>());
 }
 
-// ---- values --------------------------------------------------------------------------------
+// ---- values
+// --------------------------------------------------------------------------------
 
 py::object ValueToPy(const Value& v, const TimeZone& tz) {
   if (v.is_null()) return py::none();
   EnsureDateTimeApi();
   const DataTypePtr& t = v.type();
   switch (t->id()) {
-    case TypeId::kNull: return py::none();
-    case TypeId::kBoolean: return py::bool_(v.i64() != 0);
+    case TypeId::kNull:
+      return py::none();
+    case TypeId::kBoolean:
+      return py::bool_(v.i64() != 0);
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:
     case TypeId::kLong:
-    case TypeId::kYearMonthInterval: return py::int_(v.i64());
+    case TypeId::kYearMonthInterval:
+      return py::int_(v.i64());
     case TypeId::kFloat:
-    case TypeId::kDouble: return py::float_(v.f64());
+    case TypeId::kDouble:
+      return py::float_(v.f64());
     case TypeId::kDecimal: {
-      static py::object* decimal = new py::object(py::module_::import("decimal").attr("Decimal"));
+      static py::object* decimal =
+          new py::object(py::module_::import("decimal").attr("Decimal"));
       return (*decimal)(v.ToString());
     }
     case TypeId::kString: {
-      PyObject* o = PyUnicode_DecodeUTF8(v.str().data(), static_cast<Py_ssize_t>(v.str().size()), "replace");
+      PyObject* o = PyUnicode_DecodeUTF8(
+          v.str().data(), static_cast<Py_ssize_t>(v.str().size()), "replace");
       if (o == nullptr) throw py::error_already_set();
       return py::reinterpret_steal<py::object>(o);
     }
     case TypeId::kBinary: {
-      PyObject* o = PyByteArray_FromStringAndSize(v.str().data(), static_cast<Py_ssize_t>(v.str().size()));
+      PyObject* o = PyByteArray_FromStringAndSize(
+          v.str().data(), static_cast<Py_ssize_t>(v.str().size()));
       if (o == nullptr) throw py::error_already_set();
       return py::reinterpret_steal<py::object>(o);
     }
-    case TypeId::kDate: return DateFromDays(v.i64());
-    case TypeId::kTimestamp: return DateTimeFromLocalMicros(v.i64() + tz.OffsetSeconds(v.i64()) * kMicrosPerSecond);
-    case TypeId::kTimestampNtz: return DateTimeFromLocalMicros(v.i64());
+    case TypeId::kDate:
+      return DateFromDays(v.i64());
+    case TypeId::kTimestamp:
+      return DateTimeFromLocalMicros(v.i64() +
+                                     tz.OffsetSeconds(v.i64()) * kMicrosPerSecond);
+    case TypeId::kTimestampNtz:
+      return DateTimeFromLocalMicros(v.i64());
     case TypeId::kDayTimeInterval: {
       int64_t days = FloorDiv(v.i64(), kMicrosPerDay);
       int64_t rem = v.i64() - days * kMicrosPerDay;
-      PyObject* o = PyDelta_FromDSU(static_cast<int>(days), static_cast<int>(rem / kMicrosPerSecond),
+      PyObject* o = PyDelta_FromDSU(static_cast<int>(days),
+                                    static_cast<int>(rem / kMicrosPerSecond),
                                     static_cast<int>(rem % kMicrosPerSecond));
       if (o == nullptr) throw py::error_already_set();
       return py::reinterpret_steal<py::object>(o);
@@ -285,7 +335,8 @@ py::object ValueToPy(const Value& v, const TimeZone& tz) {
     }
     case TypeId::kMap: {
       py::dict out;
-      for (size_t i = 0; i < v.items().size(); ++i) out[ValueToPy(v.items()[i], tz)] = ValueToPy(v.values()[i], tz);
+      for (size_t i = 0; i < v.items().size(); ++i)
+        out[ValueToPy(v.items()[i], tz)] = ValueToPy(v.values()[i], tz);
       return out;
     }
     case TypeId::kStruct: {
@@ -299,7 +350,8 @@ py::object ValueToPy(const Value& v, const TimeZone& tz) {
   throw py::type_error("unsupported value type " + t->SimpleString());
 }
 
-py::list RowsToPy(const std::vector<api::Row>& rows, const std::vector<Field>& fields, const TimeZone& tz) {
+py::list RowsToPy(const std::vector<api::Row>& rows, const std::vector<Field>& fields,
+                  const TimeZone& tz) {
   py::list names;
   for (const Field& f : fields) names.append(f.name);
   py::object create = TypesModule().attr("_create_row");
@@ -330,55 +382,65 @@ void ColumnToPy(const Column& col, const TimeZone& tz, std::vector<PyObject*>& o
   };
   switch (col.type_id()) {
     case TypeId::kBoolean:
-      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyBool_FromLong(col.GetBool(k)); });
+      for (int64_t i = 0; i < n; ++i)
+        emit(i, [&](int64_t k) { return PyBool_FromLong(col.GetBool(k)); });
       return;
     case TypeId::kByte: {
       const int8_t* v = col.raw_values<int8_t>();
-      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
+      for (int64_t i = 0; i < n; ++i)
+        emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
       return;
     }
     case TypeId::kShort: {
       const int16_t* v = col.raw_values<int16_t>();
-      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
+      for (int64_t i = 0; i < n; ++i)
+        emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
       return;
     }
     case TypeId::kInt: {
       const int32_t* v = col.raw_values<int32_t>();
-      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
+      for (int64_t i = 0; i < n; ++i)
+        emit(i, [&](int64_t k) { return PyLong_FromLong(v[k]); });
       return;
     }
     case TypeId::kLong: {
       const int64_t* v = col.raw_values<int64_t>();
-      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyLong_FromLongLong(v[k]); });
+      for (int64_t i = 0; i < n; ++i)
+        emit(i, [&](int64_t k) { return PyLong_FromLongLong(v[k]); });
       return;
     }
     case TypeId::kFloat: {
       const float* v = col.raw_values<float>();
-      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyFloat_FromDouble(v[k]); });
+      for (int64_t i = 0; i < n; ++i)
+        emit(i, [&](int64_t k) { return PyFloat_FromDouble(v[k]); });
       return;
     }
     case TypeId::kDouble: {
       const double* v = col.raw_values<double>();
-      for (int64_t i = 0; i < n; ++i) emit(i, [&](int64_t k) { return PyFloat_FromDouble(v[k]); });
+      for (int64_t i = 0; i < n; ++i)
+        emit(i, [&](int64_t k) { return PyFloat_FromDouble(v[k]); });
       return;
     }
     case TypeId::kString:
       for (int64_t i = 0; i < n; ++i) {
         emit(i, [&](int64_t k) {
           std::string_view sv = col.GetView(k);
-          return PyUnicode_DecodeUTF8(sv.data(), static_cast<Py_ssize_t>(sv.size()), "replace");
+          return PyUnicode_DecodeUTF8(sv.data(), static_cast<Py_ssize_t>(sv.size()),
+                                      "replace");
         });
       }
       return;
     default:
-      for (int64_t i = 0; i < n; ++i) out.push_back(ValueToPy(col.GetValue(i), tz).release().ptr());
+      for (int64_t i = 0; i < n; ++i)
+        out.push_back(ValueToPy(col.GetValue(i), tz).release().ptr());
       return;
   }
 }
 
 }  // namespace
 
-py::list BatchesToPy(const std::vector<BatchPtr>& batches, const std::vector<Field>& fields, const TimeZone& tz) {
+py::list BatchesToPy(const std::vector<BatchPtr>& batches,
+                     const std::vector<Field>& fields, const TimeZone& tz) {
   py::list names;
   for (const Field& f : fields) names.append(f.name);
   py::object cls = TypesModule().attr("_row_class")(py::tuple(names));
@@ -407,7 +469,8 @@ py::list BatchesToPy(const std::vector<BatchPtr>& batches, const std::vector<Fie
     for (int64_t r = 0; r < n; ++r) {
       PyObject* values = PyTuple_New(static_cast<Py_ssize_t>(ncols));
       if (values == nullptr) throw py::error_already_set();
-      for (size_t c = 0; c < ncols; ++c) PyTuple_SET_ITEM(values, c, cols[c][r]);  // steals
+      for (size_t c = 0; c < ncols; ++c)
+        PyTuple_SET_ITEM(values, c, cols[c][r]);  // steals
       py::tuple args = py::make_tuple(py::reinterpret_steal<py::object>(values));
       // tuple.__new__(RowClass, values): a tuple subclass instance, without Python code.
       PyObject* obj = PyTuple_Type.tp_new(type, args.ptr(), nullptr);
@@ -418,11 +481,13 @@ py::list BatchesToPy(const std::vector<BatchPtr>& batches, const std::vector<Fie
   return out;
 }
 
-Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, const std::string& where) {
+Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz,
+                  const std::string& where) {
   if (obj.is_none()) return Value::Null(type);
   EnsureDateTimeApi();
   switch (type->id()) {
-    case TypeId::kNull: CannotAccept(obj, type, where);
+    case TypeId::kNull:
+      CannotAccept(obj, type, where);
     case TypeId::kBoolean:
       if (!PyBool_Check(obj.ptr())) CannotAccept(obj, type, where);
       return Value::Boolean(obj.ptr() == Py_True);
@@ -431,11 +496,13 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       return Value::Byte(static_cast<int8_t>(CheckedLong(obj, -128, 127, type, where)));
     case TypeId::kShort:
       if (!IsInt(obj)) CannotAccept(obj, type, where);
-      return Value::Short(static_cast<int16_t>(CheckedLong(obj, -32768, 32767, type, where)));
+      return Value::Short(
+          static_cast<int16_t>(CheckedLong(obj, -32768, 32767, type, where)));
     case TypeId::kInt:
       if (!IsInt(obj)) CannotAccept(obj, type, where);
-      return Value::Int(static_cast<int32_t>(CheckedLong(obj, std::numeric_limits<int32_t>::min(),
-                                                         std::numeric_limits<int32_t>::max(), type, where)));
+      return Value::Int(static_cast<int32_t>(
+          CheckedLong(obj, std::numeric_limits<int32_t>::min(),
+                      std::numeric_limits<int32_t>::max(), type, where)));
     case TypeId::kLong:
       if (!IsInt(obj)) CannotAccept(obj, type, where);
       return Value::Long(CheckedLong(obj, std::numeric_limits<int64_t>::min(),
@@ -445,10 +512,12 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       if (!PyFloat_Check(obj.ptr()) && !IsInt(obj)) CannotAccept(obj, type, where);
       double d = PyFloat_AsDouble(obj.ptr());
       if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-      return type->id() == TypeId::kFloat ? Value::Float(static_cast<float>(d)) : Value::Double(d);
+      return type->id() == TypeId::kFloat ? Value::Float(static_cast<float>(d))
+                                          : Value::Double(d);
     }
     case TypeId::kDecimal: {
-      static py::object* decimal = new py::object(py::module_::import("decimal").attr("Decimal"));
+      static py::object* decimal =
+          new py::object(py::module_::import("decimal").attr("Decimal"));
       if (!IsInt(obj) && !py::isinstance(obj, *decimal)) CannotAccept(obj, type, where);
       py::object unscaled = TypesModule().attr("_decimal_unscaled")(obj, type->scale());
       if (unscaled.is_none()) CannotAccept(obj, type, where);
@@ -458,7 +527,8 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
           DecimalDigits(u) > type->precision()) {
         RaisePySpark("PySparkValueError", "VALUE_OUT_OF_BOUND",
                      {{"arg_name", "obj"}, {"actual", py::str(obj).cast<std::string>()}},
-                     "Value " + py::str(obj).cast<std::string>() + " does not fit in " + TypeRepr(type));
+                     "Value " + py::str(obj).cast<std::string>() + " does not fit in " +
+                         TypeRepr(type));
       }
       return Value::Decimal(u, type->precision(), type->scale());
     }
@@ -466,11 +536,16 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       if (!py::isinstance<py::str>(obj)) CannotAccept(obj, type, where);
       return Value::String(obj.cast<std::string>());
     case TypeId::kBinary: {
-      if (PyBytes_Check(obj.ptr())) return Value::Binary(std::string(PyBytes_AS_STRING(obj.ptr()), PyBytes_GET_SIZE(obj.ptr())));
+      if (PyBytes_Check(obj.ptr()))
+        return Value::Binary(
+            std::string(PyBytes_AS_STRING(obj.ptr()), PyBytes_GET_SIZE(obj.ptr())));
       if (PyByteArray_Check(obj.ptr())) {
-        return Value::Binary(std::string(PyByteArray_AS_STRING(obj.ptr()), PyByteArray_GET_SIZE(obj.ptr())));
+        return Value::Binary(std::string(PyByteArray_AS_STRING(obj.ptr()),
+                                         PyByteArray_GET_SIZE(obj.ptr())));
       }
-      if (PyMemoryView_Check(obj.ptr())) return Value::Binary(py::bytes(py::reinterpret_borrow<py::object>(obj)).cast<std::string>());
+      if (PyMemoryView_Check(obj.ptr()))
+        return Value::Binary(
+            py::bytes(py::reinterpret_borrow<py::object>(obj)).cast<std::string>());
       CannotAccept(obj, type, where);
     }
     case TypeId::kDate:
@@ -481,7 +556,8 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       if (!PyDate_Check(obj.ptr())) CannotAccept(obj, type, where);
       int64_t local = LocalMicrosFromPy(obj);
       if (type->id() == TypeId::kTimestampNtz) return Value::TimestampNtz(local);
-      py::object offset = PyDateTime_Check(obj.ptr()) ? obj.attr("utcoffset")() : py::none();
+      py::object offset =
+          PyDateTime_Check(obj.ptr()) ? obj.attr("utcoffset")() : py::none();
       if (!offset.is_none()) return Value::Timestamp(local - MicrosFromTimedelta(offset));
       return Value::Timestamp(tz.LocalToUtcMicros(local));
     }
@@ -490,10 +566,12 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       return Value::FromI64(type, MicrosFromTimedelta(obj));
     case TypeId::kYearMonthInterval:
       if (!IsInt(obj)) CannotAccept(obj, type, where);
-      return Value::FromI64(type, CheckedLong(obj, std::numeric_limits<int32_t>::min(),
-                                              std::numeric_limits<int32_t>::max(), type, where));
+      return Value::FromI64(
+          type, CheckedLong(obj, std::numeric_limits<int32_t>::min(),
+                            std::numeric_limits<int32_t>::max(), type, where));
     case TypeId::kArray: {
-      if (!py::isinstance<py::list>(obj) && !py::isinstance<py::tuple>(obj)) CannotAccept(obj, type, where);
+      if (!py::isinstance<py::list>(obj) && !py::isinstance<py::tuple>(obj))
+        CannotAccept(obj, type, where);
       std::vector<Value> items;
       for (py::handle item : obj) {
         if (item.is_none() && !type->contains_null()) {
@@ -507,7 +585,8 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       if (!py::isinstance<py::dict>(obj)) CannotAccept(obj, type, where);
       std::vector<Value> keys, values;
       for (auto kv : py::reinterpret_borrow<py::dict>(obj)) {
-        if (kv.first.is_none()) throw py::value_error("field " + where + ": map keys can not be None");
+        if (kv.first.is_none())
+          throw py::value_error("field " + where + ": map keys can not be None");
         keys.push_back(ValueFromPy(kv.first, type->key_type(), tz, where));
         values.push_back(ValueFromPy(kv.second, type->value_type(), tz, where));
       }
@@ -519,16 +598,20 @@ Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, c
       if (py::isinstance<py::dict>(obj)) {
         py::dict d = py::reinterpret_borrow<py::dict>(obj);
         for (const Field& f : fields) {
-          py::object item = d.contains(f.name) ? py::reinterpret_borrow<py::object>(d[py::str(f.name)]) : py::none();
+          py::object item = d.contains(f.name)
+                                ? py::reinterpret_borrow<py::object>(d[py::str(f.name)])
+                                : py::none();
           items.push_back(ValueFromPy(item, f.type, tz, f.name));
         }
       } else if (py::isinstance<py::tuple>(obj) || py::isinstance<py::list>(obj)) {
         py::sequence seq = py::reinterpret_borrow<py::sequence>(obj);
         if (seq.size() != fields.size()) {
           throw py::value_error("Length of object (" + std::to_string(seq.size()) +
-                                ") does not match with length of fields (" + std::to_string(fields.size()) + ")");
+                                ") does not match with length of fields (" +
+                                std::to_string(fields.size()) + ")");
         }
-        for (size_t i = 0; i < fields.size(); ++i) items.push_back(ValueFromPy(seq[i], fields[i].type, tz, fields[i].name));
+        for (size_t i = 0; i < fields.size(); ++i)
+          items.push_back(ValueFromPy(seq[i], fields[i].type, tz, fields[i].name));
       } else {
         CannotAccept(obj, type, where);
       }

@@ -37,14 +37,17 @@ py::object SchemaToPy(const std::vector<Field>& fields);
 py::object ValueToPy(const Value& v, const TimeZone& tz);
 /// `obj` converted to a value of `type` (naive datetimes are wall-clock times in `tz`).
 /// `where` names the field in error messages.
-Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz, const std::string& where);
+Value ValueFromPy(py::handle obj, const DataTypePtr& type, const TimeZone& tz,
+                  const std::string& where);
 
 /// The rows of `batches` as Python Row objects named by `fields`, converted column by
 /// column (fast paths for flat types). Rows are instances of a Row subclass that carries
 /// the field names (spate.sql.types._row_class).
-py::list BatchesToPy(const std::vector<BatchPtr>& batches, const std::vector<Field>& fields, const TimeZone& tz);
+py::list BatchesToPy(const std::vector<BatchPtr>& batches,
+                     const std::vector<Field>& fields, const TimeZone& tz);
 
 /// Rows as Python Row objects named by `fields`.
-py::list RowsToPy(const std::vector<api::Row>& rows, const std::vector<Field>& fields, const TimeZone& tz);
+py::list RowsToPy(const std::vector<api::Row>& rows, const std::vector<Field>& fields,
+                  const TimeZone& tz);
 
 }  // namespace spate::python

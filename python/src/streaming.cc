@@ -1,21 +1,23 @@
 // Copyright spate authors.
 //
-// Bindings of the Structured Streaming API (spate/api/streaming.h) for spate.sql.streaming:
-// readStream, writeStream (with Python foreachBatch/foreach callbacks), StreamingQuery,
-// StreamingQueryManager and Python StreamingQueryListeners.
+// Bindings of the Structured Streaming API (spate/api/streaming.h) for
+// spate.sql.streaming: readStream, writeStream (with Python foreachBatch/foreach
+// callbacks), StreamingQuery, StreamingQueryManager and Python StreamingQueryListeners.
 //
 // GIL: every call that may wait for a query thread (start, stop, awaitTermination,
-// processAllAvailable, status, progress, ...) releases the GIL; Python callbacks run on the
-// query thread and take the GIL (py::gil_scoped_acquire). Python objects held by C++
+// processAllAvailable, status, progress, ...) releases the GIL; Python callbacks run on
+// the query thread and take the GIL (py::gil_scoped_acquire). Python objects held by C++
 // (callbacks, listeners) are released under the GIL, or leaked when the interpreter is
-// finalizing. Queries started from Python are stopped by an atexit hook (stop_all_queries)
-// before the interpreter finalizes, so no query thread waits for a GIL that no longer
-// exists.
+// finalizing. Queries started from Python are stopped by an atexit hook
+// (stop_all_queries) before the interpreter finalizes, so no query thread waits for a GIL
+// that no longer exists.
 //
 // Errors: a Python callback that raises fails its query with STREAM_FAILED whose cause is
 // FOREACH_BATCH_USER_FUNCTION_ERROR / FOREACH_USER_FUNCTION_ERROR carrying the Python
 // traceback text. Exceptions raised by listeners are reported as unraisable (printed) and
 // ignored, as Spark's listener bus logs and ignores them.
+
+#include "spate/api/streaming.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -32,10 +34,10 @@
 #include <vector>
 
 #include "convert.h"
+
 #include "spate/api/checkpoint_replay.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
-#include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/checkpoint_check.h"
@@ -48,7 +50,8 @@ namespace {
 using api::DataFrame;
 using api::SparkSession;
 
-// ---- Python objects owned by C++ ------------------------------------------------------------
+// ---- Python objects owned by C++
+// ------------------------------------------------------------
 
 bool PythonAlive() { return Py_IsInitialized() != 0 && _Py_IsFinalizing() == 0; }
 
@@ -68,7 +71,8 @@ PyRef MakeRef(py::object o) {
   });
 }
 
-// ---- queries started from Python (stopped at exit) ------------------------------------------
+// ---- queries started from Python (stopped at exit)
+// ------------------------------------------
 
 std::mutex g_started_mu;
 std::vector<std::weak_ptr<stream::StreamingQuery>>& Started() {
@@ -114,7 +118,8 @@ void StopAllQueries() {
   qs.clear();  // a last reference joins the query's thread: without the GIL
 }
 
-// ---- temporary checkpoints of foreach/foreachBatch queries ----------------------------------
+// ---- temporary checkpoints of foreach/foreachBatch queries
+// ----------------------------------
 
 /// Deletes the temporary checkpoint of a query started by writeStreamStart when it ends
 /// without error (as Spark deletes temporary checkpoint locations). One per manager.
@@ -165,7 +170,8 @@ class TempCheckpointCleaner final : public stream::StreamingQueryListener {
 
 std::mutex g_cleaners_mu;
 std::shared_ptr<TempCheckpointCleaner> CleanerOf(const api::StreamingQueryManager& m) {
-  using Entry = std::pair<std::weak_ptr<stream::StreamingQueryManager>, std::shared_ptr<TempCheckpointCleaner>>;
+  using Entry = std::pair<std::weak_ptr<stream::StreamingQueryManager>,
+                          std::shared_ptr<TempCheckpointCleaner>>;
   static auto* cleaners = new std::map<const stream::StreamingQueryManager*, Entry>();
   std::lock_guard<std::mutex> lock(g_cleaners_mu);
   std::erase_if(*cleaners, [](const auto& e) { return e.second.first.expired(); });
@@ -177,11 +183,13 @@ std::shared_ptr<TempCheckpointCleaner> CleanerOf(const api::StreamingQueryManage
   return e.second;
 }
 
-// ---- callbacks ----------------------------------------------------------------------------
+// ---- callbacks
+// ----------------------------------------------------------------------------
 
 /// Runs `wrapper(native_df, batch_id)` under the GIL. The wrapper (spate.sql.streaming)
 /// returns None, or the formatted traceback of the exception the user function raised.
-void RunBatchCallback(const PyRef& wrapper, const DataFrame& df, int64_t batch_id, const char* error_class) {
+void RunBatchCallback(const PyRef& wrapper, const DataFrame& df, int64_t batch_id,
+                      const char* error_class) {
   std::optional<std::string> failure;
   if (!PythonAlive()) failure = "the Python interpreter is shutting down";
   if (!failure) {
@@ -198,8 +206,8 @@ void RunBatchCallback(const PyRef& wrapper, const DataFrame& df, int64_t batch_i
 
 /// A Python foreach writer behind the C++ ForeachWriter contract, so Python and C++ share
 /// one foreach sink (real-time mode keeps it open across a batch's pieces). `adapter` is
-/// spate.sql.streaming's _ForeachAdapter: open(partition, epoch) -> bool, process(row) and
-/// close(error) -> None, or a traceback text when the user's code raised.
+/// spate.sql.streaming's _ForeachAdapter: open(partition, epoch) -> bool, process(row)
+/// and close(error) -> None, or a traceback text when the user's code raised.
 class PyForeachWriter final : public api::ForeachWriter {
  public:
   PyForeachWriter(PyRef adapter, std::vector<std::string> names, TimeZone tz)
@@ -225,7 +233,8 @@ class PyForeachWriter final : public api::ForeachWriter {
   }
   void close(const std::optional<std::string>& error) override {
     Call([&] {
-      py::object r = adapter_->attr("close")(error ? py::object(py::str(*error)) : py::none());
+      py::object r =
+          adapter_->attr("close")(error ? py::object(py::str(*error)) : py::none());
       return r.is_none() ? std::string() : r.cast<std::string>();
     });
   }
@@ -245,7 +254,8 @@ class PyForeachWriter final : public api::ForeachWriter {
       }
     }
     if (!failure.empty())
-      api::ThrowStatus(Status::Error("FOREACH_USER_FUNCTION_ERROR", {{"reason", failure}}));
+      api::ThrowStatus(
+          Status::Error("FOREACH_USER_FUNCTION_ERROR", {{"reason", failure}}));
   }
   PyRef adapter_;
   std::vector<std::string> names_;
@@ -256,7 +266,8 @@ class PyForeachWriter final : public api::ForeachWriter {
 /// dispatcher, called as adapter(kind, dict) under the GIL.
 class PyListener final : public stream::StreamingQueryListener {
  public:
-  PyListener(PyRef listener, PyRef adapter) : listener_(std::move(listener)), adapter_(std::move(adapter)) {}
+  PyListener(PyRef listener, PyRef adapter)
+      : listener_(std::move(listener)), adapter_(std::move(adapter)) {}
   const PyRef& listener() const { return listener_; }
 
   void onQueryStarted(const stream::QueryStartedEvent& e) override {
@@ -285,9 +296,11 @@ class PyListener final : public stream::StreamingQueryListener {
     Call("terminated", [&](py::dict& d) {
       d["id"] = e.id;
       d["runId"] = e.run_id;
-      d["exception"] = e.exception ? py::object(py::str(*e.exception)) : py::object(py::none());
-      d["errorClassOnException"] =
-          e.error_class_on_exception ? py::object(py::str(*e.error_class_on_exception)) : py::object(py::none());
+      d["exception"] =
+          e.exception ? py::object(py::str(*e.exception)) : py::object(py::none());
+      d["errorClassOnException"] = e.error_class_on_exception
+                                       ? py::object(py::str(*e.error_class_on_exception))
+                                       : py::object(py::none());
     });
   }
 
@@ -311,11 +324,12 @@ class PyListener final : public stream::StreamingQueryListener {
   PyRef adapter_;
 };
 
-// ---- StreamingQuery -------------------------------------------------------------------------
+// ---- StreamingQuery
+// -------------------------------------------------------------------------
 
 /// Python holds queries through this shared_ptr: dropping the last reference of a query
-/// joins its thread, which may be waiting for the GIL in a callback, so the GIL is released
-/// first.
+/// joins its thread, which may be waiting for the GIL in a callback, so the GIL is
+/// released first.
 using QueryPtr = std::shared_ptr<api::StreamingQuery>;
 
 QueryPtr Wrap(api::StreamingQuery q) {
@@ -370,7 +384,8 @@ py::object ExceptionTuple(const std::optional<api::StreamingQueryException>& e) 
   if (!e) return py::none();
   py::dict params;
   for (const auto& [k, v] : e->getMessageParameters()) params[py::str(k)] = v;
-  return py::make_tuple(std::string(e->what()), e->getErrorClass(), e->getSqlState(), params);
+  return py::make_tuple(std::string(e->what()), e->getErrorClass(), e->getSqlState(),
+                        params);
 }
 
 void BindQuery(py::module_& m) {
@@ -379,74 +394,86 @@ void BindQuery(py::module_& m) {
       .def("id", &StreamingQuery::id)
       .def("runId", &StreamingQuery::runId)
       .def("name", &StreamingQuery::name)
-      .def("isActive", &StreamingQuery::isActive, py::call_guard<py::gil_scoped_release>())
-      .def("statusJson", [](const StreamingQuery& q) {
-        py::gil_scoped_release release;
-        return q.status().json();
-      })
+      .def("isActive", &StreamingQuery::isActive,
+           py::call_guard<py::gil_scoped_release>())
+      .def("statusJson",
+           [](const StreamingQuery& q) {
+             py::gil_scoped_release release;
+             return q.status().json();
+           })
       // (json, prettyJson) of the last progress, or None.
-      .def("lastProgressJson", [](const StreamingQuery& q) -> std::optional<std::pair<std::string, std::string>> {
-        py::gil_scoped_release release;
-        auto p = q.lastProgress();
-        if (!p) return std::nullopt;
-        return std::make_pair(p->json(), p->prettyJson());
-      })
-      .def("recentProgressJson", [](const StreamingQuery& q) {
-        py::gil_scoped_release release;
-        std::vector<std::pair<std::string, std::string>> out;
-        for (const auto& p : q.recentProgress()) out.emplace_back(p.json(), p.prettyJson());
-        return out;
-      })
+      .def("lastProgressJson",
+           [](const StreamingQuery& q)
+               -> std::optional<std::pair<std::string, std::string>> {
+             py::gil_scoped_release release;
+             auto p = q.lastProgress();
+             if (!p) return std::nullopt;
+             return std::make_pair(p->json(), p->prettyJson());
+           })
+      .def("recentProgressJson",
+           [](const StreamingQuery& q) {
+             py::gil_scoped_release release;
+             std::vector<std::pair<std::string, std::string>> out;
+             for (const auto& p : q.recentProgress())
+               out.emplace_back(p.json(), p.prettyJson());
+             return out;
+           })
       // awaitTermination(timeout_seconds or None): None -> waits; Ctrl-C stops the query.
-      .def("awaitTermination", [](const StreamingQuery& q, std::optional<double> timeout) -> py::object {
-        bool done = InterruptibleWait([&](double s) { return q.awaitTermination(s); }, timeout ? *timeout : -1, &q);
-        if (!timeout) return py::none();
-        return py::bool_(done);
-      })
+      .def("awaitTermination",
+           [](const StreamingQuery& q, std::optional<double> timeout) -> py::object {
+             bool done =
+                 InterruptibleWait([&](double s) { return q.awaitTermination(s); },
+                                   timeout ? *timeout : -1, &q);
+             if (!timeout) return py::none();
+             return py::bool_(done);
+           })
       // processAllAvailable(): waits on a helper thread so that Ctrl-C can stop the query
       // (which ends the wait) and propagate.
-      .def("processAllAvailable", [](const StreamingQuery& q) {
-        struct Wait {
-          std::mutex mu;
-          std::condition_variable cv;
-          bool done = false;
-          Status st;
-        };
-        auto w = std::make_shared<Wait>();
-        std::thread t([impl = q.impl(), w] {
-          Status st = impl->ProcessAllAvailable();
-          std::lock_guard<std::mutex> lock(w->mu);
-          w->st = st;
-          w->done = true;
-          w->cv.notify_all();
-        });
-        auto join = [&] {
-          py::gil_scoped_release release;
-          t.join();
-        };
-        try {
-          InterruptibleWait(
-              [&](double s) {
-                std::unique_lock<std::mutex> lock(w->mu);
-                return w->cv.wait_for(lock, std::chrono::duration<double>(s), [&] { return w->done; });
-              },
-              -1, &q);
-        } catch (...) {
-          join();  // the query was stopped: the wait ends
-          throw;
-        }
-        join();
-        api::CheckOrThrow(w->st);
-      })
+      .def("processAllAvailable",
+           [](const StreamingQuery& q) {
+             struct Wait {
+               std::mutex mu;
+               std::condition_variable cv;
+               bool done = false;
+               Status st;
+             };
+             auto w = std::make_shared<Wait>();
+             std::thread t([impl = q.impl(), w] {
+               Status st = impl->ProcessAllAvailable();
+               std::lock_guard<std::mutex> lock(w->mu);
+               w->st = st;
+               w->done = true;
+               w->cv.notify_all();
+             });
+             auto join = [&] {
+               py::gil_scoped_release release;
+               t.join();
+             };
+             try {
+               InterruptibleWait(
+                   [&](double s) {
+                     std::unique_lock<std::mutex> lock(w->mu);
+                     return w->cv.wait_for(lock, std::chrono::duration<double>(s),
+                                           [&] { return w->done; });
+                   },
+                   -1, &q);
+             } catch (...) {
+               join();  // the query was stopped: the wait ends
+               throw;
+             }
+             join();
+             api::CheckOrThrow(w->st);
+           })
       .def("stop", &StreamingQuery::stop, py::call_guard<py::gil_scoped_release>())
-      .def("exception", [](const StreamingQuery& q) {
-        std::optional<api::StreamingQueryException> e;
-        {
-          py::gil_scoped_release release;
-          e = q.exception();
-        }
-        return ExceptionTuple(e);
-      })
+      .def("exception",
+           [](const StreamingQuery& q) {
+             std::optional<api::StreamingQueryException> e;
+             {
+               py::gil_scoped_release release;
+               e = q.exception();
+             }
+             return ExceptionTuple(e);
+           })
       .def("explainString", [](const StreamingQuery& q, bool extended) {
         std::optional<DataFrame> df;
         {
@@ -455,48 +482,57 @@ void BindQuery(py::module_& m) {
           if (it != Plans().end()) df = it->second;
         }
         // As Spark's explainInternal: nothing before the first micro-batch ran.
-        if (!df || !q.lastProgress()) return std::string("No physical plan. Waiting for data.");
+        if (!df || !q.lastProgress())
+          return std::string("No physical plan. Waiting for data.");
         py::gil_scoped_release release;
-        // The last micro-batch's physical plan (stateful operators included); extended adds
-        // the streaming DataFrame's logical plans.
+        // The last micro-batch's physical plan (stateful operators included); extended
+        // adds the streaming DataFrame's logical plans.
         if (!extended) return q.explainString();
         return df->explainString("extended");
       });
 
   using api::StreamingQueryManager;
   py::class_<StreamingQueryManager>(m, "StreamingQueryManager")
-      .def("active", [](const StreamingQueryManager& sqm) {
-        std::vector<api::StreamingQuery> qs;
-        {
-          py::gil_scoped_release release;
-          qs = sqm.active();
-        }
-        std::vector<QueryPtr> out;
-        for (auto& q : qs) out.push_back(Wrap(std::move(q)));
-        return out;
-      })
-      .def("get", [](const StreamingQueryManager& sqm, const std::string& id) -> QueryPtr {
-        std::optional<api::StreamingQuery> q;
-        {
-          py::gil_scoped_release release;
-          q = sqm.get(id);
-        }
-        if (!q) return nullptr;
-        return Wrap(std::move(*q));
-      })
-      .def("awaitAnyTermination", [](const StreamingQueryManager& sqm, std::optional<double> timeout) -> py::object {
-        bool done = InterruptibleWait([&](double s) { return sqm.awaitAnyTermination(s); },
-                                      timeout ? *timeout : -1, nullptr);
-        if (!timeout) return py::none();
-        return py::bool_(done);
-      })
-      .def("resetTerminated", &StreamingQueryManager::resetTerminated, py::call_guard<py::gil_scoped_release>())
+      .def("active",
+           [](const StreamingQueryManager& sqm) {
+             std::vector<api::StreamingQuery> qs;
+             {
+               py::gil_scoped_release release;
+               qs = sqm.active();
+             }
+             std::vector<QueryPtr> out;
+             for (auto& q : qs) out.push_back(Wrap(std::move(q)));
+             return out;
+           })
+      .def("get",
+           [](const StreamingQueryManager& sqm, const std::string& id) -> QueryPtr {
+             std::optional<api::StreamingQuery> q;
+             {
+               py::gil_scoped_release release;
+               q = sqm.get(id);
+             }
+             if (!q) return nullptr;
+             return Wrap(std::move(*q));
+           })
+      .def("awaitAnyTermination",
+           [](const StreamingQueryManager& sqm,
+              std::optional<double> timeout) -> py::object {
+             bool done =
+                 InterruptibleWait([&](double s) { return sqm.awaitAnyTermination(s); },
+                                   timeout ? *timeout : -1, nullptr);
+             if (!timeout) return py::none();
+             return py::bool_(done);
+           })
+      .def("resetTerminated", &StreamingQueryManager::resetTerminated,
+           py::call_guard<py::gil_scoped_release>())
       // addListener(listener, adapter): adapter(kind, dict) is called for each event.
-      .def("addListener", [](const StreamingQueryManager& sqm, py::object listener, py::object adapter) {
-        auto l = std::make_shared<PyListener>(MakeRef(std::move(listener)), MakeRef(std::move(adapter)));
-        py::gil_scoped_release release;
-        sqm.addListener(l);
-      })
+      .def("addListener",
+           [](const StreamingQueryManager& sqm, py::object listener, py::object adapter) {
+             auto l = std::make_shared<PyListener>(MakeRef(std::move(listener)),
+                                                   MakeRef(std::move(adapter)));
+             py::gil_scoped_release release;
+             sqm.addListener(l);
+           })
       .def("removeListener", [](const StreamingQueryManager& sqm, py::object listener) {
         for (const auto& l : sqm.impl()->Listeners()) {
           auto pl = std::dynamic_pointer_cast<PyListener>(l);
@@ -508,7 +544,8 @@ void BindQuery(py::module_& m) {
       });
 }
 
-// ---- readStream / writeStream -------------------------------------------------------------
+// ---- readStream / writeStream
+// -------------------------------------------------------------
 
 void ApplySchema(api::DataStreamReader& r, py::handle schema) {
   if (schema.is_none()) return;
@@ -530,8 +567,8 @@ stream::Trigger MakeTrigger(const std::string& kind, const std::string& interval
 
 void BindReadWrite(py::module_& m) {
   m.def("readStreamLoad", [](const SparkSession& s, const std::string& format,
-                             const std::map<std::string, std::string>& options, py::handle schema,
-                             std::optional<std::string> path) {
+                             const std::map<std::string, std::string>& options,
+                             py::handle schema, std::optional<std::string> path) {
     api::DataStreamReader r = s.readStream();
     if (!format.empty()) r.format(format);
     r.options(options);
@@ -539,15 +576,17 @@ void BindReadWrite(py::module_& m) {
     py::gil_scoped_release release;
     return path ? r.load(*path) : r.load();
   });
-  m.def("readStreamTable", [](const SparkSession& s, const std::map<std::string, std::string>& options,
-                              const std::string& name) {
-    api::DataStreamReader r = s.readStream();
-    r.options(options);
-    py::gil_scoped_release release;
-    return r.table(name);
-  });
+  m.def("readStreamTable",
+        [](const SparkSession& s, const std::map<std::string, std::string>& options,
+           const std::string& name) {
+          api::DataStreamReader r = s.readStream();
+          r.options(options);
+          py::gil_scoped_release release;
+          return r.table(name);
+        });
   m.def("isStreaming", [](const DataFrame& d) { return d.isStreaming(); });
-  // Trigger intervals are checked when trigger() is called, as Trigger.ProcessingTime does.
+  // Trigger intervals are checked when trigger() is called, as Trigger.ProcessingTime
+  // does.
   m.def("triggerIntervalMs", [](const std::string& interval) {
     return api::ValueOrThrow(stream::Trigger::ParseIntervalMs(interval));
   });
@@ -557,8 +596,10 @@ void BindReadWrite(py::module_& m) {
   // writeStreamStart(df, spec, batch_fn, foreach_mode): spec is a dict with format,
   // outputMode, options, queryName, partitionBy, trigger (kind, interval), path, table.
   // batch_fn(native_df, batch_id) -> None | traceback text, for foreachBatch/foreach.
-  m.def("writeStreamStart", [](const DataFrame& df, py::dict spec, py::object batch_fn, bool foreach_mode) {
-    // foreach_mode: batch_fn is a _ForeachAdapter (open/process/close), not a batch function.
+  m.def("writeStreamStart", [](const DataFrame& df, py::dict spec, py::object batch_fn,
+                               bool foreach_mode) {
+    // foreach_mode: batch_fn is a _ForeachAdapter (open/process/close), not a batch
+    // function.
     api::DataStreamWriter w = df.writeStream();
     std::optional<std::string> temp_checkpoint;
     auto format = spec["format"].cast<std::optional<std::string>>();
@@ -577,10 +618,14 @@ void BindReadWrite(py::module_& m) {
       // without a checkpoint location: a temporary one is used (kept after the query).
       auto opts = spec["options"].cast<std::map<std::string, std::string>>();
       bool has_location = false;
-      for (const auto& [k, v] : opts) has_location |= ToLower(k) == "checkpointlocation" && !v.empty();
-      if (!has_location && df.session()->conf.GetOr("spark.sql.streaming.checkpointLocation", "").empty()) {
+      for (const auto& [k, v] : opts)
+        has_location |= ToLower(k) == "checkpointlocation" && !v.empty();
+      if (!has_location && df.session()
+                               ->conf.GetOr("spark.sql.streaming.checkpointLocation", "")
+                               .empty()) {
         const char* tmp = std::getenv("TMPDIR");
-        temp_checkpoint = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "temporary-" + stream::RandomUuid());
+        temp_checkpoint =
+            io::JoinPath(tmp && *tmp ? tmp : "/tmp", "temporary-" + stream::RandomUuid());
         w.option("checkpointLocation", *temp_checkpoint);
       }
       PyRef fn = MakeRef(std::move(batch_fn));
@@ -589,7 +634,8 @@ void BindReadWrite(py::module_& m) {
         const auto schema = df.schema();  // fields() refers into it: keep it alive
         for (const auto& f : schema.fields()) names.push_back(f.name);
         auto tz = TimeZone::Find(df.session()->conf.session_time_zone());
-        w.foreach(std::make_shared<PyForeachWriter>(fn, std::move(names), tz.ok() ? *tz : TimeZone()));
+        w.foreach (std::make_shared<PyForeachWriter>(fn, std::move(names),
+                                                     tz.ok() ? *tz : TimeZone()));
       } else {
         w.foreachBatch([fn](DataFrame batch, int64_t id) {
           RunBatchCallback(fn, batch, id, "FOREACH_BATCH_USER_FUNCTION_ERROR");
@@ -669,16 +715,18 @@ void BindStreaming(py::module_& m) {
   // -> None (no query was started) or (json text, text, exit code).
   m.def(
       "checkpointCheckEnd",
-      [](const std::string& dir) -> std::optional<std::tuple<std::string, std::string, int>> {
+      [](const std::string& dir)
+          -> std::optional<std::tuple<std::string, std::string, int>> {
         std::optional<stream::QueryConfig> config = TakeCaptured();
         if (!config) return std::nullopt;
-        auto c = api::ValueOrThrow(
-            stream::CheckQueryAgainstCheckpoint(io::LocalFileSystem::Get(), dir, *config));
+        auto c = api::ValueOrThrow(stream::CheckQueryAgainstCheckpoint(
+            io::LocalFileSystem::Get(), dir, *config));
         return std::make_tuple(c.ToJson().ToPrettyString(), c.ToText(), c.ExitCode());
       },
       py::call_guard<py::gil_scoped_release>());
-  // spate.checkpoint.replay: the query handed over as for the check, then batch N replayed
-  // (api/checkpoint_replay.h). -> None (no query was started) or (json text, text, exit code).
+  // spate.checkpoint.replay: the query handed over as for the check, then batch N
+  // replayed (api/checkpoint_replay.h). -> None (no query was started) or (json text,
+  // text, exit code).
   m.def(
       "checkpointReplayEnd",
       [](const SparkSession& spark, const std::string& dir, int64_t batch,
@@ -701,7 +749,8 @@ void BindStreaming(py::module_& m) {
   m.def(
       "recordedProgram",
       [](const std::string& dir) {
-        return api::ValueOrThrow(stream::RecordedProgram(*io::LocalFileSystem::Get(), dir))
+        return api::ValueOrThrow(
+                   stream::RecordedProgram(*io::LocalFileSystem::Get(), dir))
             .ToJson()
             .ToString();
       },
@@ -710,7 +759,8 @@ void BindStreaming(py::module_& m) {
   m.def(
       "describeCheckpoint",
       [](const std::string& dir) {
-        auto d = api::ValueOrThrow(stream::DescribeCheckpoint(io::LocalFileSystem::Get(), dir));
+        auto d = api::ValueOrThrow(
+            stream::DescribeCheckpoint(io::LocalFileSystem::Get(), dir));
         return std::make_pair(d.ToJson().ToString(), d.ToText());
       },
       py::call_guard<py::gil_scoped_release>());

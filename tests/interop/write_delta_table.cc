@@ -18,10 +18,10 @@ int main(int argc, char** argv) {
   if (argc < 2) return 2;
   const std::string path = argv[1];
   auto fs = io::LocalFileSystem::Get();
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{
-      {"id", DataType::Long(), true, ""},
-      {"name", DataType::String(), true, ""},
-      {"part", DataType::String(), true, ""}});
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""},
+                         {"name", DataType::String(), true, ""},
+                         {"part", DataType::String(), true, ""}});
   std::map<int64_t, std::string> expected;  // id -> part
   auto batch = [&](int64_t from, int64_t n, const std::string* fixed_part) {
     std::vector<Value> ids, names, parts;
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     n_p0 += p == "p0";
   }
   std::printf("{\"version\":%lld,\"rows\":%zu,\"sum\":%lld,\"p0\":%lld}\n",
-              static_cast<long long>(r->version), expected.size(), static_cast<long long>(sum),
-              static_cast<long long>(n_p0));
+              static_cast<long long>(r->version), expected.size(),
+              static_cast<long long>(sum), static_cast<long long>(n_p0));
   return 0;
 }

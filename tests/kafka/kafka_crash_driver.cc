@@ -22,14 +22,16 @@
 
 int main(int argc, char** argv) {
   if (argc != 6) {
-    std::fprintf(stderr, "usage: %s delta|kafka <bootstrap> <topic> <output> <checkpoint>\n",
+    std::fprintf(stderr,
+                 "usage: %s delta|kafka <bootstrap> <topic> <output> <checkpoint>\n",
                  argv[0]);
     return 2;
   }
   std::string mode = argv[1], bootstrap = argv[2], topic = argv[3], output = argv[4],
               checkpoint = argv[5];
   try {
-    auto spark = spate::api::SparkSession::builder().appName("kafka-crash-driver").getOrCreate();
+    auto spark =
+        spate::api::SparkSession::builder().appName("kafka-crash-driver").getOrCreate();
     auto df = spark.readStream()
                   .format("kafka")
                   .option("kafka.bootstrap.servers", bootstrap)

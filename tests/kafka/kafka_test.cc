@@ -8,6 +8,8 @@
 // Spark's offsets JSON; the article's Kafka -> bronze Delta pipeline. When the broker
 // cannot start the tests fail under CI=true and are skipped otherwise.
 
+#include "spate/connectors/kafka.h"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <librdkafka/rdkafka.h>
@@ -32,10 +34,9 @@
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
-#include "spate/connectors/kafka.h"
+#include "spate/io/file_system.h"
 #include "spate/monitor/render.h"
 #include "spate/monitor/status_listener.h"
-#include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/testing/status_matchers.h"
 
@@ -86,12 +87,14 @@ class Broker : public ::testing::Environment {
   }
   void SetUp() override {
     const char* tmp = std::getenv("TMPDIR");
-    dir_ = std::string(tmp && *tmp ? tmp : "/tmp") + "/spate-kafka-test-" + stream::RandomUuid();
+    dir_ = std::string(tmp && *tmp ? tmp : "/tmp") + "/spate-kafka-test-" +
+           stream::RandomUuid();
     Dir() = dir_;
     int rc = 0;
-    std::string out = Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh start --dir " + dir_ +
-                              " --port 0 --owner " + std::to_string(getpid()) + " 2>&1",
-                          &rc);
+    std::string out =
+        Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh start --dir " + dir_ +
+                " --port 0 --owner " + std::to_string(getpid()) + " 2>&1",
+            &rc);
     if (rc != 0) {
       Error() = "the Kafka broker did not start: " + out;
       return;
@@ -110,12 +113,12 @@ class Broker : public ::testing::Environment {
   std::string dir_;
 };
 
-#define REQUIRE_BROKER()                                            \
-  do {                                                              \
-    if (Broker::Bootstrap().empty()) {                              \
-      if (InCi()) FAIL() << Broker::Error();                        \
-      GTEST_SKIP() << Broker::Error();                              \
-    }                                                               \
+#define REQUIRE_BROKER()                     \
+  do {                                       \
+    if (Broker::Bootstrap().empty()) {       \
+      if (InCi()) FAIL() << Broker::Error(); \
+      GTEST_SKIP() << Broker::Error();       \
+    }                                        \
   } while (0)
 
 SparkSession Spark() {
@@ -123,8 +126,8 @@ SparkSession Spark() {
     const char* tmp = std::getenv("TMPDIR");
     return SparkSession::builder()
         .appName("kafka-tests")
-        .config("spark.sql.warehouse.dir",
-                std::string(tmp && *tmp ? tmp : "/tmp") + "/spate-kafka-wh-" + stream::RandomUuid())
+        .config("spark.sql.warehouse.dir", std::string(tmp && *tmp ? tmp : "/tmp") +
+                                               "/spate-kafka-wh-" + stream::RandomUuid())
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate();
   }();
@@ -135,11 +138,14 @@ class TempDir {
  public:
   TempDir() {
     const char* tmp = std::getenv("TMPDIR");
-    path_ = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-kafka-" + stream::RandomUuid());
+    path_ =
+        io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-kafka-" + stream::RandomUuid());
     (void)io::LocalFileSystem::Get()->MakeDirs(path_);
   }
   ~TempDir() { (void)io::LocalFileSystem::Get()->Delete(path_, true); }
-  std::string operator/(const std::string& name) const { return io::JoinPath(path_, name); }
+  std::string operator/(const std::string& name) const {
+    return io::JoinPath(path_, name);
+  }
 
  private:
   std::string path_;
@@ -153,10 +159,12 @@ std::string NewTopic(const std::string& prefix) {
 void CreateTopic(const std::string& topic, int partitions) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err,
+                    sizeof(err));
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
   ASSERT_NE(rk, nullptr) << err;
-  rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, err, sizeof(err));
+  rd_kafka_NewTopic_t* nt =
+      rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, err, sizeof(err));
   rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
   rd_kafka_CreateTopics(rk, &nt, 1, nullptr, q);
   rd_kafka_event_t* ev = rd_kafka_queue_poll(q, 30000);
@@ -176,10 +184,12 @@ void CreateTopic(const std::string& topic, int partitions) {
 void AddPartitions(const std::string& topic, int total) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err,
+                    sizeof(err));
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
   ASSERT_NE(rk, nullptr) << err;
-  rd_kafka_NewPartitions_t* np = rd_kafka_NewPartitions_new(topic.c_str(), total, err, sizeof(err));
+  rd_kafka_NewPartitions_t* np =
+      rd_kafka_NewPartitions_new(topic.c_str(), total, err, sizeof(err));
   rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
   rd_kafka_CreatePartitions(rk, &np, 1, nullptr, q);
   rd_kafka_event_t* ev = rd_kafka_queue_poll(q, 30000);
@@ -190,13 +200,14 @@ void AddPartitions(const std::string& topic, int total) {
   rd_kafka_destroy(rk);
 }
 
-/// Deletes `topic` and creates it again, empty, with `partitions` partitions; returns once
-/// the broker's metadata (all topics: a request naming the topic could auto-create it) lists
-/// the new partition count.
+/// Deletes `topic` and creates it again, empty, with `partitions` partitions; returns
+/// once the broker's metadata (all topics: a request naming the topic could auto-create
+/// it) lists the new partition count.
 void RecreateTopic(const std::string& topic, int partitions) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err,
+                    sizeof(err));
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
   ASSERT_NE(rk, nullptr) << err;
   rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
@@ -209,7 +220,8 @@ void RecreateTopic(const std::string& topic, int partitions) {
   rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_UNKNOWN;
   for (int attempt = 0; attempt < 100 && e != RD_KAFKA_RESP_ERR_NO_ERROR; ++attempt) {
     if (attempt) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, err, sizeof(err));
+    rd_kafka_NewTopic_t* nt =
+        rd_kafka_NewTopic_new(topic.c_str(), partitions, 1, err, sizeof(err));
     rd_kafka_CreateTopics(rk, &nt, 1, nullptr, q);
     ev = rd_kafka_queue_poll(q, 30000);
     ASSERT_NE(ev, nullptr);
@@ -225,13 +237,16 @@ void RecreateTopic(const std::string& topic, int partitions) {
   rd_kafka_destroy(rk);
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string meta = Run("kcat -b " + Broker::Bootstrap() + " -L 2>/dev/null");
-    auto at = meta.find("topic \"" + topic + "\" with " + std::to_string(partitions) + " partitions");
-    if (at != std::string::npos && meta.find("Broker: Leader not available", at) == std::string::npos) {
+    auto at = meta.find("topic \"" + topic + "\" with " + std::to_string(partitions) +
+                        " partitions");
+    if (at != std::string::npos &&
+        meta.find("Broker: Leader not available", at) == std::string::npos) {
       return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  FAIL() << "the metadata does not show " << topic << " with " << partitions << " partitions";
+  FAIL() << "the metadata does not show " << topic << " with " << partitions
+         << " partitions";
 }
 
 /// Produces (value, timestamp ms) records to one partition with librdkafka.
@@ -239,11 +254,13 @@ void ProduceWithTimestamps(const std::string& topic, int partition,
                            const std::vector<std::pair<std::string, int64_t>>& records) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err,
+                    sizeof(err));
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
   ASSERT_NE(rk, nullptr) << err;
   for (const auto& [v, ts] : records) {
-    ASSERT_EQ(rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(partition),
+    ASSERT_EQ(rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic.c_str()),
+                                RD_KAFKA_V_PARTITION(partition),
                                 RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
                                 RD_KAFKA_V_VALUE(const_cast<char*>(v.data()), v.size()),
                                 RD_KAFKA_V_TIMESTAMP(ts), RD_KAFKA_V_END),
@@ -257,7 +274,8 @@ void ProduceWithTimestamps(const std::string& topic, int partition,
 void DeleteRecordsBefore(const std::string& topic, int64_t offset) {
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err,
+                    sizeof(err));
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof(err));
   ASSERT_NE(rk, nullptr) << err;
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
@@ -268,7 +286,8 @@ void DeleteRecordsBefore(const std::string& topic, int64_t offset) {
   rd_kafka_DeleteRecords(rk, &dr, 1, nullptr, q);
   rd_kafka_event_t* ev = rd_kafka_queue_poll(q, 30000);
   ASSERT_NE(ev, nullptr);
-  EXPECT_EQ(rd_kafka_event_error(ev), RD_KAFKA_RESP_ERR_NO_ERROR) << rd_kafka_event_error_string(ev);
+  EXPECT_EQ(rd_kafka_event_error(ev), RD_KAFKA_RESP_ERR_NO_ERROR)
+      << rd_kafka_event_error_string(ev);
   rd_kafka_event_destroy(ev);
   rd_kafka_DeleteRecords_destroy(dr);
   rd_kafka_queue_destroy(q);
@@ -277,7 +296,8 @@ void DeleteRecordsBefore(const std::string& topic, int64_t offset) {
 
 /// Produces `lines` ("key<TAB>value") with kcat to one partition, with headers `headers`
 /// (kcat -H name=value, applied to every record).
-void KcatProduce(const std::string& topic, int partition, const std::vector<std::string>& lines,
+void KcatProduce(const std::string& topic, int partition,
+                 const std::vector<std::string>& lines,
                  const std::vector<std::string>& headers = {}) {
   TempDir d;
   std::string file = d / "in.txt";
@@ -289,15 +309,17 @@ void KcatProduce(const std::string& topic, int partition, const std::vector<std:
   for (const auto& x : headers) h += " -H '" + x + "'";
   int rc = 0;
   // Idempotent, so a retried request cannot reorder the partition's records.
-  std::string out = Run("kcat -b " + Broker::Bootstrap() + " -P -t " + topic + " -p " +
-                            std::to_string(partition) + " -K '\t' -Z -X enable.idempotence=true" +
-                            h + " < " + file + " 2>&1",
-                        &rc);
+  std::string out =
+      Run("kcat -b " + Broker::Bootstrap() + " -P -t " + topic + " -p " +
+              std::to_string(partition) + " -K '\t' -Z -X enable.idempotence=true" + h +
+              " < " + file + " 2>&1",
+          &rc);
   ASSERT_EQ(rc, 0) << out;
 }
 
 /// kcat's view of a topic: one line per record, sorted.
-std::vector<std::string> KcatConsume(const std::string& topic, const std::string& format) {
+std::vector<std::string> KcatConsume(const std::string& topic,
+                                     const std::string& format) {
   std::string out = Run("kcat -b " + Broker::Bootstrap() + " -C -t " + topic +
                         " -e -q -Z -f '" + format + "' 2>&1");
   std::vector<std::string> lines;
@@ -329,16 +351,20 @@ TEST(KafkaOffsets, SparkJsonShape) {
 // broker's jar) iterates after inserting the keys in sorted order, as Spark's JsonUtils
 // does (checked by running it once; the values are facts, not code).
 TEST(KafkaOffsets, TopicAndPartitionOrderIsScalaHashMaps) {
-  std::vector<std::string> topics{"alpha", "beta",  "clicks", "events", "orders", "orders-eu",
-                                  "orders-us", "payments", "t", "t1", "t2", "users", "zeta"};
+  std::vector<std::string> topics{
+      "alpha",    "beta", "clicks", "events", "orders", "orders-eu", "orders-us",
+      "payments", "t",    "t1",     "t2",     "users",  "zeta"};
   std::vector<int32_t> th;
   for (const auto& t : topics) th.push_back(connectors::kafka::JavaStringHash(t));
   std::string got;
   for (size_t i : connectors::kafka::ScalaHashMapOrder(th)) got += topics[i] + " ";
-  EXPECT_EQ(got, "zeta payments orders-eu users orders-us t alpha clicks orders t1 events t2 beta ");
+  EXPECT_EQ(
+      got,
+      "zeta payments orders-eu users orders-us t alpha clicks orders t1 events t2 beta ");
   std::vector<int32_t> parts{0, 2, 17, 100, 65536, 65537, 70000};
   got.clear();
-  for (size_t i : connectors::kafka::ScalaHashMapOrder(parts)) got += std::to_string(parts[i]) + " ";
+  for (size_t i : connectors::kafka::ScalaHashMapOrder(parts))
+    got += std::to_string(parts[i]) + " ";
   EXPECT_EQ(got, "0 65537 17 65536 70000 2 100 ");
   std::vector<int32_t> forty;
   for (int i = 0; i < 40; ++i) forty.push_back(i);
@@ -376,10 +402,11 @@ TEST(KafkaOptions, SparksMessages) {
                   .load();
             }).find("Only one of the following options can be specified"),
             std::string::npos);
-  EXPECT_NE(ErrorOf([&] { rs().option("subscribe", "a").load(); })
-                .find("Option 'kafka.bootstrap.servers' must be specified for configuring "
-                      "Kafka consumer"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf([&] { rs().option("subscribe", "a").load(); })
+          .find("Option 'kafka.bootstrap.servers' must be specified for configuring "
+                "Kafka consumer"),
+      std::string::npos);
   EXPECT_NE(ErrorOf([&] {
               rs().option("kafka.bootstrap.servers", "x:1")
                   .option("subscribe", "a")
@@ -395,7 +422,9 @@ TEST(KafkaOptions, SparksMessages) {
             }).find("Kafka option 'auto.offset.reset' is not supported."),
             std::string::npos);
   EXPECT_NE(ErrorOf([&] {
-              Spark().read().format("kafka")
+              Spark()
+                  .read()
+                  .format("kafka")
                   .option("kafka.bootstrap.servers", "x:1")
                   .option("subscribe", "a")
                   .option("startingOffsets", "latest")
@@ -403,7 +432,9 @@ TEST(KafkaOptions, SparksMessages) {
             }).find("starting offset can't be latest for batch queries on Kafka"),
             std::string::npos);
   EXPECT_NE(ErrorOf([&] {
-              Spark().read().format("kafka")
+              Spark()
+                  .read()
+                  .format("kafka")
                   .option("kafka.bootstrap.servers", "x:1")
                   .option("subscribe", "t")
                   .option("endingOffsets", R"({"t":{"0":-2}})")
@@ -413,28 +444,46 @@ TEST(KafkaOptions, SparksMessages) {
   // The write side: Spark's KafkaWriter.validateQuery messages.
   auto df = Spark().createDataFrame({{Value::Long(1)}}, "n BIGINT");
   EXPECT_NE(ErrorOf([&] {
-              df.write().format("kafka").option("kafka.bootstrap.servers", "x:1")
-                  .option("topic", "t").save();
+              df.write()
+                  .format("kafka")
+                  .option("kafka.bootstrap.servers", "x:1")
+                  .option("topic", "t")
+                  .save();
             }).find("Required attribute 'value' not found"),
             std::string::npos);
   EXPECT_NE(ErrorOf([&] {
-              df.selectExpr("n AS value").write().format("kafka")
-                  .option("kafka.bootstrap.servers", "x:1").option("topic", "t").save();
-            }).find("value attribute unsupported type bigint. value must be a(n) string or binary"),
+              df.selectExpr("n AS value")
+                  .write()
+                  .format("kafka")
+                  .option("kafka.bootstrap.servers", "x:1")
+                  .option("topic", "t")
+                  .save();
+            })
+                .find("value attribute unsupported type bigint. value must be a(n) "
+                      "string or binary"),
             std::string::npos);
   EXPECT_NE(ErrorOf([&] {
-              df.selectExpr("'a' AS value").write().format("kafka")
-                  .option("kafka.bootstrap.servers", "x:1").save();
+              df.selectExpr("'a' AS value")
+                  .write()
+                  .format("kafka")
+                  .option("kafka.bootstrap.servers", "x:1")
+                  .save();
             }).find("topic option required when no 'topic' attribute is present"),
             std::string::npos);
   EXPECT_NE(ErrorOf([&] {
-              df.selectExpr("'a' AS value").write().format("kafka").mode("overwrite")
-                  .option("kafka.bootstrap.servers", "x:1").option("topic", "t").save();
+              df.selectExpr("'a' AS value")
+                  .write()
+                  .format("kafka")
+                  .mode("overwrite")
+                  .option("kafka.bootstrap.servers", "x:1")
+                  .option("topic", "t")
+                  .save();
             }).find("Save mode Overwrite not allowed for Kafka"),
             std::string::npos);
 }
 
-// ---- Against the broker ----------------------------------------------------------------
+// ---- Against the broker
+// ----------------------------------------------------------------
 
 TEST(KafkaBroker, BatchReadOfKcatRecordsIsExact) {
   REQUIRE_BROKER();
@@ -445,7 +494,9 @@ TEST(KafkaBroker, BatchReadOfKcatRecordsIsExact) {
   // kcat's own view: partition, offset, timestamp (ms), key, value.
   auto expected = KcatConsume(topic, "%p|%o|%T|%k|%s\\n");
   ASSERT_EQ(expected.size(), 5u);
-  auto df = Spark().read().format("kafka")
+  auto df = Spark()
+                .read()
+                .format("kafka")
                 .option("kafka.bootstrap.servers", Broker::Bootstrap())
                 .option("subscribe", topic)
                 .option("includeHeaders", "true")
@@ -477,7 +528,9 @@ TEST(KafkaBroker, BatchReadOfKcatRecordsIsExact) {
   // kcat -Z prints NULL keys/values as "NULL".
   EXPECT_EQ(got, expected);
   // startingOffsets / endingOffsets JSON: offsets [1, 2) of partition 0 and [0, 1) of 1.
-  auto part = Spark().read().format("kafka")
+  auto part = Spark()
+                  .read()
+                  .format("kafka")
                   .option("kafka.bootstrap.servers", Broker::Bootstrap())
                   .option("assign", "{\"" + topic + "\":[0,1]}")
                   .option("startingOffsets", "{\"" + topic + "\":{\"0\":1,\"1\":-2}}")
@@ -486,10 +539,10 @@ TEST(KafkaBroker, BatchReadOfKcatRecordsIsExact) {
                   .selectExpr("CAST(value AS STRING) AS v")
                   .orderBy("v")
                   .collect();
-  // The records at those offsets as kcat reads them. A non-idempotent producer that retries
-  // a request the new topic's leader refused can reorder a partition's records (seen once
-  // under load: "null-key" at offset 1); KcatProduce is idempotent now, and the test
-  // compares with kcat's view either way.
+  // The records at those offsets as kcat reads them. A non-idempotent producer that
+  // retries a request the new topic's leader refused can reorder a partition's records
+  // (seen once under load: "null-key" at offset 1); KcatProduce is idempotent now, and
+  // the test compares with kcat's view either way.
   std::vector<std::string> want;
   for (const auto& line : expected) {
     if (line.rfind("0|1|", 0) == 0 || line.rfind("1|0|", 0) == 0) {
@@ -512,8 +565,11 @@ TEST(KafkaBroker, SpateWritesKcatReadsBack) {
        {Value::Null(DataType::String()), Value::String("2"), Value::Int(1)},
        {Value::String("c"), Value::Null(DataType::String()), Value::Int(1)}},
       "key STRING, value STRING, partition INT");
-  df.write().format("kafka").option("kafka.bootstrap.servers", Broker::Bootstrap())
-      .option("topic", topic).save();
+  df.write()
+      .format("kafka")
+      .option("kafka.bootstrap.servers", Broker::Bootstrap())
+      .option("topic", topic)
+      .save();
   auto lines = KcatConsume(topic, "%p|%k|%s|%h\\n");
   std::vector<std::string> want{"0|a|1|", "1|NULL|2|", "1|c|NULL|"};
   std::sort(want.begin(), want.end());
@@ -521,20 +577,31 @@ TEST(KafkaBroker, SpateWritesKcatReadsBack) {
   // Headers and a topic column (binary value).
   std::string topic2 = NewTopic("spate-out-h");
   CreateTopic(topic2, 1);
-  Spark().createDataFrame({{Value::String(topic2), Value::String("x")}}, "topic STRING, v STRING")
-      .selectExpr("topic", "CAST(v AS BINARY) AS value",
-                  "array(named_struct('key', 'hk', 'value', CAST('hv' AS BINARY))) AS headers")
-      .write().format("kafka").option("kafka.bootstrap.servers", Broker::Bootstrap()).save();
+  Spark()
+      .createDataFrame({{Value::String(topic2), Value::String("x")}},
+                       "topic STRING, v STRING")
+      .selectExpr(
+          "topic", "CAST(v AS BINARY) AS value",
+          "array(named_struct('key', 'hk', 'value', CAST('hv' AS BINARY))) AS headers")
+      .write()
+      .format("kafka")
+      .option("kafka.bootstrap.servers", Broker::Bootstrap())
+      .save();
   EXPECT_EQ(KcatConsume(topic2, "%s|%h\\n"), std::vector<std::string>{"x|hk=hv"});
 }
 
 /// All (partition, offset, value) rows of a Delta table, sorted.
 std::vector<std::string> DeltaRows(const std::string& path) {
-  auto rows = Spark().read().format("delta").load(path)
-                  .selectExpr("partition", "offset", "v").collect();
+  auto rows = Spark()
+                  .read()
+                  .format("delta")
+                  .load(path)
+                  .selectExpr("partition", "offset", "v")
+                  .collect();
   std::vector<std::string> out;
   for (const auto& r : rows)
-    out.push_back(std::to_string(r[0].i64()) + ":" + std::to_string(r[1].i64()) + ":" + Str(r[2]));
+    out.push_back(std::to_string(r[0].i64()) + ":" + std::to_string(r[1].i64()) + ":" +
+                  Str(r[2]));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -551,7 +618,9 @@ TEST(KafkaBroker, StreamToDeltaWithRateLimitAndRestarts) {
   KcatProduce(topic, 1, p1);
   std::string out = dir / "bronze", chk = dir / "chk";
   auto start = [&] {
-    return Spark().readStream().format("kafka")
+    return Spark()
+        .readStream()
+        .format("kafka")
         .option("kafka.bootstrap.servers", Broker::Bootstrap())
         .option("subscribe", topic)
         .option("startingOffsets", "earliest")
@@ -592,7 +661,8 @@ TEST(KafkaBroker, StreamToDeltaWithRateLimitAndRestarts) {
   ASSERT_TRUE(log0.ok());
   EXPECT_EQ(log0->substr(log0->rfind('\n') + 1), "{\"" + topic + "\":{\"0\":2,\"1\":1}}");
   std::vector<std::string> want;
-  for (int i = 0; i < 6; ++i) want.push_back("0:" + std::to_string(i) + ":" + std::to_string(i));
+  for (int i = 0; i < 6; ++i)
+    want.push_back("0:" + std::to_string(i) + ":" + std::to_string(i));
   for (int i = 0; i < 4; ++i)
     want.push_back("1:" + std::to_string(i) + ":" + std::to_string(100 + i));
   std::sort(want.begin(), want.end());
@@ -644,14 +714,17 @@ TEST(KafkaBroker, BronzePipelineAndKafkaSink) {
               {"o1\t{\"order_id\":\"o1\",\"amount\":12.5,\"country\":\"DE\"}",
                "o2\t{\"order_id\":\"o2\",\"amount\":3.0,\"country\":\"FR\"}"});
   std::string bronze = dir / "bronze";
-  auto q = Spark().readStream().format("kafka")
+  auto q = Spark()
+               .readStream()
+               .format("kafka")
                .option("kafka.bootstrap.servers", Broker::Bootstrap())
                .option("subscribe", topic)
                .option("startingOffsets", "earliest")
                .load()
-               .selectExpr("from_json(CAST(value AS STRING), "
-                           "'order_id STRING, amount DOUBLE, country STRING') AS o",
-                           "timestamp AS kafka_ts", "current_timestamp() AS _ingested_at")
+               .selectExpr(
+                   "from_json(CAST(value AS STRING), "
+                   "'order_id STRING, amount DOUBLE, country STRING') AS o",
+                   "timestamp AS kafka_ts", "current_timestamp() AS _ingested_at")
                .selectExpr("o.*", "kafka_ts", "_ingested_at")
                .writeStream()
                .format("delta")
@@ -670,7 +743,9 @@ TEST(KafkaBroker, BronzePipelineAndKafkaSink) {
   // Streaming Kafka sink: bronze rows back to another topic.
   std::string out_topic = NewTopic("orders-out");
   CreateTopic(out_topic, 1);
-  auto q2 = Spark().readStream().format("kafka")
+  auto q2 = Spark()
+                .readStream()
+                .format("kafka")
                 .option("kafka.bootstrap.servers", Broker::Bootstrap())
                 .option("subscribe", topic)
                 .option("startingOffsets", "earliest")
@@ -694,7 +769,8 @@ TEST(KafkaBroker, BronzePipelineAndKafkaSink) {
 
 std::vector<std::string> Values(const api::DataFrame& df) {
   std::vector<std::string> out;
-  for (const auto& r : df.selectExpr("CAST(value AS STRING) AS v").collect()) out.push_back(Str(r[0]));
+  for (const auto& r : df.selectExpr("CAST(value AS STRING) AS v").collect())
+    out.push_back(Str(r[0]));
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -705,12 +781,17 @@ TEST(KafkaBroker, TimestampOffsetsAndMinPartitions) {
   CreateTopic(topic, 1);
   ProduceWithTimestamps(topic, 0, {{"a", 1000}, {"b", 2000}, {"c", 3000}, {"d", 4000}});
   auto read = [&] {
-    return Spark().read().format("kafka")
+    return Spark()
+        .read()
+        .format("kafka")
         .option("kafka.bootstrap.servers", Broker::Bootstrap())
         .option("subscribe", topic);
   };
-  EXPECT_EQ(Values(read().option("startingOffsetsByTimestamp", "{\"" + topic + "\":{\"0\":1500}}").load()),
-            (std::vector<std::string>{"b", "c", "d"}));
+  EXPECT_EQ(
+      Values(read()
+                 .option("startingOffsetsByTimestamp", "{\"" + topic + "\":{\"0\":1500}}")
+                 .load()),
+      (std::vector<std::string>{"b", "c", "d"}));
   EXPECT_EQ(Values(read().option("startingTimestamp", "3000").load()),
             (std::vector<std::string>{"c", "d"}));
   // The ending offset is the first record at or after the timestamp (exclusive).
@@ -724,15 +805,19 @@ TEST(KafkaBroker, TimestampOffsetsAndMinPartitions) {
                 .find("No offset matched from request of topic-partition " + topic +
                       "-0 and timestamp 9000."),
             std::string::npos);
-  EXPECT_TRUE(Values(read().option("startingTimestamp", "9000")
-                         .option("startingOffsetsByTimestampStrategy", "latest").load()).empty());
+  EXPECT_TRUE(Values(read()
+                         .option("startingTimestamp", "9000")
+                         .option("startingOffsetsByTimestampStrategy", "latest")
+                         .load())
+                  .empty());
   // minPartitions / maxRecordsPerPartition split the range; the rows are the same.
   EXPECT_EQ(Values(read().option("minPartitions", "3").load()),
             (std::vector<std::string>{"a", "b", "c", "d"}));
   EXPECT_EQ(Values(read().option("maxRecordsPerPartition", "1").load()),
             (std::vector<std::string>{"a", "b", "c", "d"}));
-  EXPECT_NE(ErrorOf([&] { read().option("maxRecordsPerPartition", "0").load(); })
-                .find("maxRecordsPerPartition must be positive"),
+  EXPECT_NE(ErrorOf([&] {
+              read().option("maxRecordsPerPartition", "0").load();
+            }).find("maxRecordsPerPartition must be positive"),
             std::string::npos);
 }
 
@@ -742,7 +827,9 @@ TEST(KafkaBroker, MinOffsetsPerTriggerDelaysBatches) {
   std::string topic = NewTopic("minrows");
   CreateTopic(topic, 1);
   KcatProduce(topic, 0, {"k\t1", "k\t2", "k\t3"});
-  auto q = Spark().readStream().format("kafka")
+  auto q = Spark()
+               .readStream()
+               .format("kafka")
                .option("kafka.bootstrap.servers", Broker::Bootstrap())
                .option("subscribe", topic)
                .option("startingOffsets", "earliest")
@@ -758,7 +845,8 @@ TEST(KafkaBroker, MinOffsetsPerTriggerDelaysBatches) {
   EXPECT_EQ(Spark().sql("SELECT * FROM minrows").collect().size(), 3u);
   KcatProduce(topic, 0, {"k\t4", "k\t5"});
   q.processAllAvailable();
-  EXPECT_EQ(Spark().sql("SELECT * FROM minrows").collect().size(), 3u) << "2 < 4 new: delayed";
+  EXPECT_EQ(Spark().sql("SELECT * FROM minrows").collect().size(), 3u)
+      << "2 < 4 new: delayed";
   KcatProduce(topic, 0, {"k\t6", "k\t7"});
   q.processAllAvailable();
   EXPECT_EQ(Spark().sql("SELECT * FROM minrows").collect().size(), 7u);
@@ -775,7 +863,9 @@ TEST(KafkaBroker, FailOnDataLoss) {
   KcatProduce(topic, 0, first);
   std::string out = dir / "out", chk = dir / "chk";
   auto start = [&](const std::string& fail) {
-    return Spark().readStream().format("kafka")
+    return Spark()
+        .readStream()
+        .format("kafka")
         .option("kafka.bootstrap.servers", Broker::Bootstrap())
         .option("subscribe", topic)
         .option("startingOffsets", "earliest")
@@ -803,19 +893,25 @@ TEST(KafkaBroker, FailOnDataLoss) {
   q3.processAllAvailable();
   q3.stop();
   std::vector<std::string> got;
-  for (const auto& r : Spark().read().format("delta").load(out).orderBy("offset").collect())
+  for (const auto& r :
+       Spark().read().format("delta").load(out).orderBy("offset").collect())
     got.push_back(std::to_string(r[0].i64()) + ":" + Str(r[1]));
-  EXPECT_EQ(got, (std::vector<std::string>{"0:0", "1:1", "2:2", "3:3", "7:7", "8:8", "9:9"}));
+  EXPECT_EQ(got,
+            (std::vector<std::string>{"0:0", "1:1", "2:2", "3:3", "7:7", "8:8", "9:9"}));
   // Batch reads: a starting offset that is gone.
   auto batch = [&](const std::string& fail) {
-    return Spark().read().format("kafka")
+    return Spark()
+        .read()
+        .format("kafka")
         .option("kafka.bootstrap.servers", Broker::Bootstrap())
         .option("subscribe", topic)
         .option("failOnDataLoss", fail)
         .option("startingOffsets", "{\"" + topic + "\":{\"0\":2}}")
         .load();
   };
-  EXPECT_NE(ErrorOf([&] { batch("true").collect(); }).find("KAFKA_DATA_LOSS.START_OFFSET_RESET"),
+  EXPECT_NE(ErrorOf([&] {
+              batch("true").collect();
+            }).find("KAFKA_DATA_LOSS.START_OFFSET_RESET"),
             std::string::npos);
   EXPECT_EQ(Values(batch("false")), (std::vector<std::string>{"7", "8", "9"}));
 }
@@ -834,7 +930,9 @@ TEST(KafkaBroker, LatestOffsetBelowTheKnownOneIsFetchedAgain) {
   KcatProduce(topic, 0, {"k\t0", "k\t1", "k\t2", "k\t3"});
   std::string out = dir / "out", chk = dir / "chk";
   auto start = [&] {
-    return Spark().readStream().format("kafka")
+    return Spark()
+        .readStream()
+        .format("kafka")
         .option("kafka.bootstrap.servers", Broker::Bootstrap())
         .option("subscribe", topic)
         .option("startingOffsets", "earliest")
@@ -854,7 +952,8 @@ TEST(KafkaBroker, LatestOffsetBelowTheKnownOneIsFetchedAgain) {
   auto q2 = start();
   // The first trigger fetches the latest offsets; while they stay below 4 it keeps
   // fetching (a query that failed instead stops here with the data-loss error).
-  for (int i = 0; i < 2000 && q2.isActive() && q2.status().message != "Getting offsets from sources";
+  for (int i = 0;
+       i < 2000 && q2.isActive() && q2.status().message != "Getting offsets from sources";
        ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -863,7 +962,8 @@ TEST(KafkaBroker, LatestOffsetBelowTheKnownOneIsFetchedAgain) {
   ASSERT_FALSE(q2.exception().has_value()) << q2.exception()->what();
   q2.stop();
   std::vector<std::string> got;
-  for (const auto& r : Spark().read().format("delta").load(out).orderBy("offset").collect())
+  for (const auto& r :
+       Spark().read().format("delta").load(out).orderBy("offset").collect())
     got.push_back(std::to_string(r[0].i64()) + ":" + Str(r[1]));
   EXPECT_EQ(got, (std::vector<std::string>{"0:0", "1:1", "2:2", "3:3", "4:e", "5:f"}));
 }
@@ -877,9 +977,11 @@ TEST(KafkaBroker, AvailableNowChecksEndOffsetsAgainstLatest) {
     int partitions_after;
     const char* error;
   };
-  for (const Case& c : {Case{1, "LOST_TOPIC_PARTITIONS_IN_END_OFFSET_WITH_TRIGGER_AVAILABLENOW"},
-                        Case{2, "END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_LATEST_WITH_"
-                                "TRIGGER_AVAILABLENOW"}}) {
+  for (const Case& c :
+       {Case{1, "LOST_TOPIC_PARTITIONS_IN_END_OFFSET_WITH_TRIGGER_AVAILABLENOW"},
+        Case{2,
+             "END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_LATEST_WITH_"
+             "TRIGGER_AVAILABLENOW"}}) {
     TempDir dir;
     std::string topic = NewTopic("avnow");
     CreateTopic(topic, 2);
@@ -888,7 +990,9 @@ TEST(KafkaBroker, AvailableNowChecksEndOffsetsAgainstLatest) {
     KcatProduce(topic, 0, lines);
     KcatProduce(topic, 1, lines);
     std::vector<int64_t> batches;
-    auto q = Spark().readStream().format("kafka")
+    auto q = Spark()
+                 .readStream()
+                 .format("kafka")
                  .option("kafka.bootstrap.servers", Broker::Bootstrap())
                  .option("subscribe", topic)
                  .option("startingOffsets", "earliest")
@@ -904,9 +1008,10 @@ TEST(KafkaBroker, AvailableNowChecksEndOffsetsAgainstLatest) {
                  .start();
     std::string err = ErrorOf([&] { q.awaitTermination(); });
     EXPECT_NE(err.find(c.error), std::string::npos) << err;
-    const std::string end = c.partitions_after == 1
-                                ? "topic-partitions for end offset: Set(" + topic + "-0, " + topic + "-1)"
-                                : "end offset: Map(" + topic + "-0 -> 4, " + topic + "-1 -> 4)";
+    const std::string end =
+        c.partitions_after == 1
+            ? "topic-partitions for end offset: Set(" + topic + "-0, " + topic + "-1)"
+            : "end offset: Map(" + topic + "-0 -> 4, " + topic + "-1 -> 4)";
     EXPECT_NE(err.find(end), std::string::npos) << err;
     EXPECT_EQ(batches, std::vector<int64_t>{4});
   }
@@ -923,20 +1028,25 @@ int64_t DropLastCommit(const std::string& chk) {
     if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0])))
       last_id = std::max<int64_t>(last_id, std::stoll(name));
   }
-  if (last_id >= 0) (void)io::LocalFileSystem::Get()->Delete(chk + "/commits/" + std::to_string(last_id), false);
+  if (last_id >= 0)
+    (void)io::LocalFileSystem::Get()->Delete(chk + "/commits/" + std::to_string(last_id),
+                                             false);
   return last_id;
 }
 
 TEST(KafkaBroker, ExactlyOnceSinkSurvivesReplay) {
   REQUIRE_BROKER();
   TempDir dir;
-  std::string in = NewTopic("eos-in"), out_eos = NewTopic("eos-out"), out_alo = NewTopic("alo-out");
+  std::string in = NewTopic("eos-in"), out_eos = NewTopic("eos-out"),
+              out_alo = NewTopic("alo-out");
   CreateTopic(in, 1);
   CreateTopic(out_eos, 1);
   CreateTopic(out_alo, 1);
   KcatProduce(in, 0, {"a\t1", "b\t2", "c\t3"});
   auto start = [&](const std::string& out, const std::string& chk, bool eos) {
-    auto w = Spark().readStream().format("kafka")
+    auto w = Spark()
+                 .readStream()
+                 .format("kafka")
                  .option("kafka.bootstrap.servers", Broker::Bootstrap())
                  .option("subscribe", in)
                  .option("startingOffsets", "earliest")
@@ -956,14 +1066,16 @@ TEST(KafkaBroker, ExactlyOnceSinkSurvivesReplay) {
     auto q = start(out, chk, eos);
     q.processAllAvailable();
     q.stop();
-    // The last batch's records are in Kafka but its commit is lost: the restart replays it.
+    // The last batch's records are in Kafka but its commit is lost: the restart replays
+    // it.
     ASSERT_GE(DropLastCommit(chk), 0);
     auto q2 = start(out, chk, eos);
     q2.processAllAvailable();
     q2.stop();
   }
   // kcat (librdkafka's default isolation.level is read_committed).
-  EXPECT_EQ(KcatConsume(out_eos, "%k=%s\\n"), (std::vector<std::string>{"a=1", "b=2", "c=3"}));
+  EXPECT_EQ(KcatConsume(out_eos, "%k=%s\\n"),
+            (std::vector<std::string>{"a=1", "b=2", "c=3"}));
   // At-least-once (Spark's sink) writes the replayed batch again.
   EXPECT_EQ(KcatConsume(out_alo, "%k=%s\\n"),
             (std::vector<std::string>{"a=1", "b=2", "c=3", "c=3"}));
@@ -977,14 +1089,18 @@ TEST(KafkaBroker, CommitOffsetsToGroupForLagMonitoring) {
   KcatProduce(topic, 0, {"k\t1", "k\t2", "k\t3"});
   KcatProduce(topic, 1, {"k\t4"});
   EXPECT_NE(ErrorOf([&] {
-              Spark().readStream().format("kafka")
+              Spark()
+                  .readStream()
+                  .format("kafka")
                   .option("kafka.bootstrap.servers", Broker::Bootstrap())
                   .option("subscribe", topic)
                   .option("commitOffsetsToGroup", "true")
                   .load();
             }).find("commitOffsetsToGroup needs the consumer group to commit to"),
             std::string::npos);
-  auto q = Spark().readStream().format("kafka")
+  auto q = Spark()
+               .readStream()
+               .format("kafka")
                .option("kafka.bootstrap.servers", Broker::Bootstrap())
                .option("subscribe", topic)
                .option("startingOffsets", "earliest")
@@ -1003,7 +1119,8 @@ TEST(KafkaBroker, CommitOffsetsToGroupForLagMonitoring) {
   // The group's committed offsets, as lag monitoring reads them.
   char err[512];
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err, sizeof(err));
+  rd_kafka_conf_set(conf, "bootstrap.servers", Broker::Bootstrap().c_str(), err,
+                    sizeof(err));
   rd_kafka_conf_set(conf, "group.id", group.c_str(), err, sizeof(err));
   rd_kafka_t* c = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof(err));
   ASSERT_NE(c, nullptr);
@@ -1020,7 +1137,9 @@ TEST(KafkaBroker, CommitOffsetsToGroupForLagMonitoring) {
 TEST(KafkaOptions, SecretsStayOutOfErrors) {
   // The error names the bad option; the password set beside it never appears.
   std::string e = ErrorOf([&] {
-    Spark().read().format("kafka")
+    Spark()
+        .read()
+        .format("kafka")
         .option("kafka.bootstrap.servers", "127.0.0.1:1")
         .option("subscribe", "t")
         .option("kafka.sasl.password", "hunter2-secret")
@@ -1031,7 +1150,9 @@ TEST(KafkaOptions, SecretsStayOutOfErrors) {
   EXPECT_EQ(e.find("hunter2"), std::string::npos) << e;
   // A login module librdkafka cannot take: named, without the options' values.
   std::string k = ErrorOf([&] {
-    Spark().read().format("kafka")
+    Spark()
+        .read()
+        .format("kafka")
         .option("kafka.bootstrap.servers", "127.0.0.1:1")
         .option("subscribe", "t")
         .option("kafka.sasl.jaas.config",
@@ -1039,7 +1160,8 @@ TEST(KafkaOptions, SecretsStayOutOfErrors) {
         .load();
   });
   EXPECT_NE(k.find("login module com.example.CustomLoginModule is not supported"),
-            std::string::npos) << k;
+            std::string::npos)
+      << k;
   EXPECT_EQ(k.find("hunter2"), std::string::npos) << k;
 }
 
@@ -1060,12 +1182,18 @@ TEST(KafkaBroker, SaslPlainWithJavasJaasConfig) {
       {"kafka.sasl.jaas.config",
        "org.apache.kafka.common.security.plain.PlainLoginModule required "
        "username=\"spate\" password=\"spate-secret\";"}};
-  auto df = Spark().read().format("kafka").options(security).option("subscribe", topic).load();
+  auto df =
+      Spark().read().format("kafka").options(security).option("subscribe", topic).load();
   EXPECT_EQ(Values(df), std::vector<std::string>{"secured"});
   std::string out = NewTopic("sasl-out");
   CreateTopic(out, 1);
-  Spark().createDataFrame({{Value::String("w")}}, "value STRING")
-      .write().format("kafka").options(security).option("topic", out).save();
+  Spark()
+      .createDataFrame({{Value::String("w")}}, "value STRING")
+      .write()
+      .format("kafka")
+      .options(security)
+      .option("topic", out)
+      .save();
   EXPECT_EQ(KcatConsume(out, "%s\\n"), std::vector<std::string>{"w"});
 }
 
@@ -1118,13 +1246,15 @@ class MockCluster {
 constexpr int16_t kProduceApi = 0, kFetchApi = 1, kListOffsetsApi = 2, kMetadataApi = 3;
 
 // The monitoring server's offsets-behind-latest metric on Kafka's progress: per batch the
-// sum over partitions of latestOffset - endOffset, which is Spark's avgOffsetsBehindLatest
-// times the partitions; 0 once everything is read.
+// sum over partitions of latestOffset - endOffset, which is Spark's
+// avgOffsetsBehindLatest times the partitions; 0 once everything is read.
 TEST(KafkaMock, MonitoringSourceLagIsOffsetsBehindLatest) {
   MockCluster m(600);
   auto status = std::make_shared<monitor::StreamingQueryStatusListener>();
   Spark().streams().addListener(status);
-  auto q = Spark().readStream().format("kafka")
+  auto q = Spark()
+               .readStream()
+               .format("kafka")
                .option("kafka.bootstrap.servers", m.bootstrap())
                .option("subscribe", "t")
                .option("startingOffsets", "earliest")
@@ -1153,10 +1283,11 @@ TEST(KafkaMock, MonitoringSourceLagIsOffsetsBehindLatest) {
     lags.push_back(*behind);
   }
   EXPECT_EQ(lags, (std::vector<double>{500, 400, 300, 200, 100, 0}));
-  EXPECT_NE(monitor::RenderPrometheus(snap).find(
-                "spate_stream_source_lag_records{query_id=\"" + q.id() +
-                "\",query_name=\"\",source=\"KafkaV2[Subscribe[t]]\",source_index=\"0\"} 0\n"),
-            std::string::npos);
+  EXPECT_NE(
+      monitor::RenderPrometheus(snap).find(
+          "spate_stream_source_lag_records{query_id=\"" + q.id() +
+          "\",query_name=\"\",source=\"KafkaV2[Subscribe[t]]\",source_index=\"0\"} 0\n"),
+      std::string::npos);
 }
 
 TEST(KafkaMock, RequestErrorsAndLeaderChangesLoseNothing) {
@@ -1164,7 +1295,9 @@ TEST(KafkaMock, RequestErrorsAndLeaderChangesLoseNothing) {
   TempDir dir;
   std::string out = dir / "out", chk = dir / "chk";
   auto start = [&] {
-    return Spark().readStream().format("kafka")
+    return Spark()
+        .readStream()
+        .format("kafka")
         .option("kafka.bootstrap.servers", m.bootstrap())
         .option("subscribe", "t")
         .option("startingOffsets", "earliest")
@@ -1181,11 +1314,11 @@ TEST(KafkaMock, RequestErrorsAndLeaderChangesLoseNothing) {
   rd_kafka_mock_push_request_errors(m.mc(), kListOffsetsApi, 2,
                                     RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION,
                                     RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE);
-  rd_kafka_mock_push_request_errors(m.mc(), kFetchApi, 3,
-                                    RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION,
-                                    RD_KAFKA_RESP_ERR__TRANSPORT,
-                                    RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART);
-  rd_kafka_mock_push_request_errors(m.mc(), kMetadataApi, 1, RD_KAFKA_RESP_ERR__TRANSPORT);
+  rd_kafka_mock_push_request_errors(
+      m.mc(), kFetchApi, 3, RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION,
+      RD_KAFKA_RESP_ERR__TRANSPORT, RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART);
+  rd_kafka_mock_push_request_errors(m.mc(), kMetadataApi, 1,
+                                    RD_KAFKA_RESP_ERR__TRANSPORT);
   std::thread mover([&] {
     for (int i = 0; i < 6; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(150));
@@ -1213,9 +1346,19 @@ TEST(KafkaMock, RequestErrorsAndLeaderChangesLoseNothing) {
   rd_kafka_mock_push_request_errors(m.mc(), kProduceApi, 2,
                                     RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS,
                                     RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT);
-  Spark().read().format("delta").load(out).selectExpr("v AS value").write().format("kafka")
-      .option("kafka.bootstrap.servers", m.bootstrap()).option("topic", "out").save();
-  auto back = Spark().read().format("kafka")
+  Spark()
+      .read()
+      .format("delta")
+      .load(out)
+      .selectExpr("v AS value")
+      .write()
+      .format("kafka")
+      .option("kafka.bootstrap.servers", m.bootstrap())
+      .option("topic", "out")
+      .save();
+  auto back = Spark()
+                  .read()
+                  .format("kafka")
                   .option("kafka.bootstrap.servers", m.bootstrap())
                   .option("subscribe", "out")
                   .load();
@@ -1261,8 +1404,9 @@ Kills CrashLoop(const std::string& mode, const std::string& topic, const std::st
       setenv("SPATE_FAULT_TRACE_FD", fd.c_str(), 1);
       int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (err >= 0) dup2(err, 2);
-      execl(SPATE_KAFKA_CRASH_DRIVER, SPATE_KAFKA_CRASH_DRIVER, mode.c_str(), bootstrap.c_str(),
-            topic.c_str(), out.c_str(), chk.c_str(), static_cast<char*>(nullptr));
+      execl(SPATE_KAFKA_CRASH_DRIVER, SPATE_KAFKA_CRASH_DRIVER, mode.c_str(),
+            bootstrap.c_str(), topic.c_str(), out.c_str(), chk.c_str(),
+            static_cast<char*>(nullptr));
       _exit(127);
     }
     close(fds[1]);
@@ -1276,9 +1420,9 @@ Kills CrashLoop(const std::string& mode, const std::string& topic, const std::st
         for (ssize_t i = 0; i < n; ++i) seen += buf[i] == '\n';
       }
       if (seen >= points) {
-        // A short delay: a 100-row batch into Delta takes a few milliseconds, so a delay of
-        // tens of milliseconds let one run pass several batches and the whole topic went
-        // through in two or three runs (CI saw 2 of 12 kills happen).
+        // A short delay: a 100-row batch into Delta takes a few milliseconds, so a delay
+        // of tens of milliseconds let one run pass several batches and the whole topic
+        // went through in two or three runs (CI saw 2 of 12 kills happen).
         std::this_thread::sleep_for(
             std::chrono::microseconds(std::uniform_int_distribution<int>(0, 2000)(*rng)));
         ::kill(pid, SIGKILL);
@@ -1334,26 +1478,28 @@ TEST(KafkaCrash, SigkillMidBatchLosesAndDuplicatesNothing) {
   std::mt19937 rng(seed_env ? static_cast<unsigned>(std::atoi(seed_env)) : 20261201u);
 
   // Kafka -> Delta.
-  Kills delta =
-      CrashLoop("delta", topic, dir / "out", dir / "chk", dir / "err-delta", delta_kills, &rng);
+  Kills delta = CrashLoop("delta", topic, dir / "out", dir / "chk", dir / "err-delta",
+                          delta_kills, &rng);
   EXPECT_EQ(DeltaRows(dir / "out"), want) << "every (partition, offset) exactly once";
   // Kafka -> Kafka, exactly-once sink; read back read_committed (kcat's default).
   std::string out_topic = NewTopic("crash-out");
   CreateTopic(out_topic, 1);
-  Kills eos =
-      CrashLoop("kafka", topic, out_topic, dir / "chk-eos", dir / "err-eos", eos_kills, &rng);
+  Kills eos = CrashLoop("kafka", topic, out_topic, dir / "chk-eos", dir / "err-eos",
+                        eos_kills, &rng);
   std::vector<std::string> want_values;
   for (const auto& w : want) want_values.push_back(w.substr(w.rfind(':') + 1));
   std::sort(want_values.begin(), want_values.end());
   EXPECT_EQ(KcatConsume(out_topic, "%s\\n"), want_values);
-  std::printf("kafka crash: delta %d kills (%d inside a batch), exactly-once kafka sink %d kills "
-              "(%d inside a batch)\n",
-              delta.kills, delta.landed, eos.kills, eos.landed);
+  std::printf(
+      "kafka crash: delta %d kills (%d inside a batch), exactly-once kafka sink %d kills "
+      "(%d inside a batch)\n",
+      delta.kills, delta.landed, eos.kills, eos.landed);
   EXPECT_GE(delta.landed, 3);
   EXPECT_GE(eos.landed, 2);
 }
 
-// ---- Last: the shared broker restarts under a running query ----------------------------
+// ---- Last: the shared broker restarts under a running query
+// ----------------------------
 
 TEST(KafkaRestart, BrokerRestartUnderARunningQuery) {
   REQUIRE_BROKER();
@@ -1373,12 +1519,15 @@ TEST(KafkaRestart, BrokerRestartUnderARunningQuery) {
   };
   produce(0, 50);
   std::string out = dir / "out";
-  auto q = Spark().readStream().format("kafka")
+  auto q = Spark()
+               .readStream()
+               .format("kafka")
                .option("kafka.bootstrap.servers", Broker::Bootstrap())
                .option("subscribe", topic)
                .option("startingOffsets", "earliest")
                .option("maxOffsetsPerTrigger", "30")
-               .option("fetchOffset.numRetries", "30")  // ride out the restart (Spark's option)
+               .option("fetchOffset.numRetries",
+                       "30")  // ride out the restart (Spark's option)
                .load()
                .selectExpr("CAST(value AS STRING) AS v")
                .writeStream()
@@ -1387,19 +1536,22 @@ TEST(KafkaRestart, BrokerRestartUnderARunningQuery) {
                .start(out);
   q.processAllAvailable();
   int rc = 0;
-  std::string log = spate::Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh stop --dir " + Broker::Dir() + " 2>&1", &rc);
+  std::string log = spate::Run(
+      "bash " SPATE_SOURCE_DIR "/scripts/kafka.sh stop --dir " + Broker::Dir() + " 2>&1",
+      &rc);
   ASSERT_EQ(rc, 0) << log;
   std::this_thread::sleep_for(std::chrono::seconds(2));  // the query polls a dead broker
-  log = spate::Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh start --keep-data --dir " + Broker::Dir() +
-                " --owner " + std::to_string(getpid()) + " 2>&1",
-            &rc);
+  log = spate::Run("bash " SPATE_SOURCE_DIR "/scripts/kafka.sh start --keep-data --dir " +
+                       Broker::Dir() + " --owner " + std::to_string(getpid()) + " 2>&1",
+                   &rc);
   ASSERT_EQ(rc, 0) << log;
   produce(50, 80);
   q.processAllAvailable();
   ASSERT_TRUE(q.isActive()) << "the query survived the restart";
   q.stop();
   std::vector<std::string> got;
-  for (const auto& r : Spark().read().format("delta").load(out).collect()) got.push_back(Str(r[0]));
+  for (const auto& r : Spark().read().format("delta").load(out).collect())
+    got.push_back(Str(r[0]));
   std::sort(got.begin(), got.end());
   std::sort(want.begin(), want.end());
   EXPECT_EQ(got, want);

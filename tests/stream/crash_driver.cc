@@ -18,13 +18,15 @@
 //   window    withWatermark(ts, 10 s) -> groupBy(window(ts, 20 s, 10 s), k)
 //             .agg(count, sum(v)), append mode -> the Delta sink;
 //   update    groupBy(k).agg(count, sum(v)) without a watermark, update mode ->
-//             foreachBatch appending (batch id, k, n, s) to Delta with txnAppId/txnVersion;
-//   complete  the same aggregation in complete mode -> the Delta sink (overwrite per batch);
-//   dedup     withWatermark(ts, 10 s) -> dropDuplicates(id, ts) -> the file sink;
+//             foreachBatch appending (batch id, k, n, s) to Delta with
+//             txnAppId/txnVersion;
+//   complete  the same aggregation in complete mode -> the Delta sink (overwrite per
+//   batch); dedup     withWatermark(ts, 10 s) -> dropDuplicates(id, ts) -> the file sink;
 //   join      the input read as two streams (views: even v, buys: odd v; watermark 10 s
 //             each), a left outer range join `vk = bk AND bts BETWEEN vts AND vts +
 //             INTERVAL 5 SECONDS` (a stream-stream join, append mode) -> the Delta sink.
-// The state lives in <checkpoint>/state; RocksDB's working folders under <output>-rocksdb.
+// The state lives in <checkpoint>/state; RocksDB's working folders under
+// <output>-rocksdb.
 //
 // SPATE_FAULT_TRACE_FD reports the protocol points passed (stream/batch_source.h). Exit
 // codes: 0 done, 2 usage, 3 error (its message on stderr).
@@ -103,10 +105,11 @@ int RunStateful(const std::string& query, const std::string& provider,
                     .json(input);
   DataStreamWriter writer = events.writeStream();
   if (query == "window") {
-    auto df = events.withWatermark("ts", "10 seconds")
-                  .groupBy(F::window(F::col("ts"), "20 seconds", "10 seconds"), F::col("k"))
-                  .agg(F::count(F::lit(1)).alias("n"), F::sum(F::col("v")).alias("s"))
-                  .selectExpr("CAST(window.start AS STRING) AS start", "k", "n", "s");
+    auto df =
+        events.withWatermark("ts", "10 seconds")
+            .groupBy(F::window(F::col("ts"), "20 seconds", "10 seconds"), F::col("k"))
+            .agg(F::count(F::lit(1)).alias("n"), F::sum(F::col("v")).alias("s"))
+            .selectExpr("CAST(window.start AS STRING) AS start", "k", "n", "s");
     writer = df.writeStream().outputMode("append").format("delta");
   } else if (query == "update" || query == "complete") {
     auto df = events.groupBy("k").agg(F::count(F::lit(1)).alias("n"),
@@ -133,11 +136,13 @@ int RunStateful(const std::string& query, const std::string& provider,
                     .where("v % 2 = 1")
                     .selectExpr("id AS bid", "k AS bk", "ts AS bts")
                     .withWatermark("bts", "10 seconds");
-    auto df = views
-                  .join(buys, F::expr("vk = bk AND bts BETWEEN vts AND vts + INTERVAL 5 SECONDS"),
-                        "left_outer")
-                  .selectExpr("vid", "vk", "CAST(vts AS STRING) AS vts", "bid",
-                              "CAST(bts AS STRING) AS bts");
+    auto df =
+        views
+            .join(buys,
+                  F::expr("vk = bk AND bts BETWEEN vts AND vts + INTERVAL 5 SECONDS"),
+                  "left_outer")
+            .selectExpr("vid", "vk", "CAST(vts AS STRING) AS vts", "bid",
+                        "CAST(bts AS STRING) AS bts");
     writer = df.writeStream().outputMode("append").format("delta");
   } else {
     std::fprintf(stderr, "unknown query %s\n", query.c_str());
@@ -153,10 +158,11 @@ int RunStateful(const std::string& query, const std::string& provider,
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr,
-                 "usage: %s <files|delta|foreachbatch|window:P|update:P|complete:P|dedup:P|join:P>"
-                 " <input> <output> <checkpoint>   (P: memory|rocksdb)\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s <files|delta|foreachbatch|window:P|update:P|complete:P|dedup:P|join:P>"
+        " <input> <output> <checkpoint>   (P: memory|rocksdb)\n",
+        argv[0]);
     return 2;
   }
   std::string query = argv[1], input = argv[2], output = argv[3], checkpoint = argv[4];

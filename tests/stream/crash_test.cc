@@ -299,13 +299,15 @@ TEST_P(NamedPoint, KillAndRecover) {
 }
 
 // Every (sink, point) a run passes: `after_sink_files` exists only in the file sink and
-// `after_sink_commit` not in foreachBatch, so those pairs are not generated (not skipped).
+// `after_sink_commit` not in foreachBatch, so those pairs are not generated (not
+// skipped).
 std::vector<std::tuple<std::string, std::string>> SinkPoints() {
   std::vector<std::tuple<std::string, std::string>> out;
   for (const char* sink : {"files", "delta", "foreachbatch"}) {
-    for (const char* point : {"after_planning", "after_offsets_write", "during_processing",
-                              "after_sink_files", "after_sink_commit", "before_commit_log",
-                              "after_commit_log"}) {
+    for (const char* point :
+         {"after_planning", "after_offsets_write", "during_processing",
+          "after_sink_files", "after_sink_commit", "before_commit_log",
+          "after_commit_log"}) {
       const std::string s = sink, p = point;
       if (p == "after_sink_files" && s != "files") continue;
       if (p == "after_sink_commit" && s == "foreachbatch") continue;
@@ -321,8 +323,9 @@ INSTANTIATE_TEST_SUITE_P(Protocol, NamedPoint, ::testing::ValuesIn(SinkPoints())
 /// passes a new one each time, so campaigns do not repeat one schedule).
 uint32_t Seed(uint32_t base) {
   const char* v = std::getenv("SPATE_CRASH_SEED");
-  return v && *v ? base ^ static_cast<uint32_t>(std::strtoul(v, nullptr, 10) * 2654435761u)
-                 : base;
+  return v && *v
+             ? base ^ static_cast<uint32_t>(std::strtoul(v, nullptr, 10) * 2654435761u)
+             : base;
 }
 
 class RandomKill : public ::testing::TestWithParam<std::string> {};
@@ -463,7 +466,6 @@ TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
   EXPECT_GE(losers, min_losers) << "the processes seldom raced";
 }
 
-
 // ---- Stateful queries
 
 // Events of input file k (crash_driver.cc's stateful schema: id, k, v, ts): kRows rows
@@ -502,7 +504,8 @@ struct Event {
 
 std::vector<Event> EventsOfFile(int k) {
   std::vector<Event> ev;
-  for (int j = 0; j < kRows; ++j) ev.push_back({int64_t{k} * kRows + j, int64_t{k} * 10 + j, false});
+  for (int j = 0; j < kRows; ++j)
+    ev.push_back({int64_t{k} * kRows + j, int64_t{k} * 10 + j, false});
   if (k >= 1) ev.push_back({int64_t{k - 1} * kRows, int64_t{k - 1} * 10, false});
   if (k >= 10) ev.push_back({100000 + int64_t{k}, int64_t{k % 10}, true});
   return ev;
@@ -546,7 +549,8 @@ Answer StatefulOutput(const Dir& d, const std::string& query) {
     auto files = spate::connectors::SinkLogFiles(*fs, d / "out");
     if (!files.ok() || !files->has_value() || (*files)->empty()) return out;
     for (const auto& row : spark.read().parquet(**files).select("id", "k", "v").collect())
-      out[std::to_string(row[0].i64())].push_back(row[1].str() + " " + std::to_string(row[2].i64()));
+      out[std::to_string(row[0].i64())].push_back(row[1].str() + " " +
+                                                  std::to_string(row[2].i64()));
     return out;
   }
   if (!*fs->Exists(d / "out/_delta_log")) return out;
@@ -563,8 +567,8 @@ Answer StatefulOutput(const Dir& d, const std::string& query) {
   }
   if (query == "window") {
     for (const auto& row : table.select("start", "k", "n", "s").collect())
-      out[row[0].str() + " " + row[1].str()].push_back(std::to_string(row[2].i64()) + " " +
-                                                       std::to_string(row[3].i64()));
+      out[row[0].str() + " " + row[1].str()].push_back(
+          std::to_string(row[2].i64()) + " " + std::to_string(row[3].i64()));
   } else if (query == "update") {
     for (const auto& row : table.select("batch", "k", "n", "s").collect())
       out[std::to_string(row[0].i64()) + " " + row[1].str()].push_back(
@@ -595,7 +599,8 @@ Answer JoinModel(int files) {
   const int64_t watermark = std::min(max_view, max_buy) - 10;
   Answer want;
   for (const Event& v : views) {
-    const std::string head = std::to_string(v.id) + " " + Key(v.id) + " " + Clock(v.ts) + " ";
+    const std::string head =
+        std::to_string(v.id) + " " + Key(v.id) + " " + Clock(v.ts) + " ";
     bool matched = false;
     for (const Event& b : buys) {
       if (Key(b.id) != Key(v.id) || b.ts < v.ts || b.ts > v.ts + 5) continue;
@@ -611,7 +616,9 @@ Answer JoinModel(int files) {
 /// file b; no row's lateness depends on the schedule).
 Answer Model(const std::string& query, int files) {
   Answer want;
-  auto nv = [](int64_t n, int64_t s) { return std::to_string(n) + " " + std::to_string(s); };
+  auto nv = [](int64_t n, int64_t s) {
+    return std::to_string(n) + " " + std::to_string(s);
+  };
   std::map<std::string, std::pair<int64_t, int64_t>> per_key;
   if (query == "update" || query == "complete") {
     for (int b = 0; b < files; ++b) {
@@ -624,7 +631,8 @@ Answer Model(const std::string& query, int files) {
       }
       if (query == "update") {
         for (const auto& k : changed)
-          want[std::to_string(b) + " " + k].push_back(nv(per_key[k].first, per_key[k].second));
+          want[std::to_string(b) + " " + k].push_back(
+              nv(per_key[k].first, per_key[k].second));
       }
     }
     if (query == "complete") {
@@ -681,7 +689,8 @@ StatefulTally Compare(const Answer& got, const Answer& truth, const std::string&
       shown += " duplicated(" + key + ")";
     } else if (it->second.size() < want.size()) {
       t.lost += static_cast<int>(want.size() - it->second.size());
-      shown += " lost(" + key + " x" + std::to_string(want.size() - it->second.size()) + ")";
+      shown +=
+          " lost(" + key + " x" + std::to_string(want.size() - it->second.size()) + ")";
     }
     for (const auto& v : it->second) {
       if (v != want.front()) {
@@ -696,7 +705,8 @@ StatefulTally Compare(const Answer& got, const Answer& truth, const std::string&
       shown += " unexpected(" + key + ")";
     }
   }
-  EXPECT_EQ(t.lost + t.duplicated + t.mismatched, 0) << what << ":" << shown.substr(0, 2000);
+  EXPECT_EQ(t.lost + t.duplicated + t.mismatched, 0)
+      << what << ":" << shown.substr(0, 2000);
   return t;
 }
 
@@ -797,8 +807,8 @@ bool StateCommittedNotLogged(const Dir& d) {
 }
 
 const std::vector<std::string> kStatefulQueries = {
-    "window:memory", "window:rocksdb", "update:memory", "update:rocksdb",
-    "complete:memory", "complete:rocksdb", "dedup:memory", "dedup:rocksdb",
+    "window:memory",   "window:rocksdb",   "update:memory", "update:rocksdb",
+    "complete:memory", "complete:rocksdb", "dedup:memory",  "dedup:rocksdb",
     "join:memory",     "join:rocksdb"};
 
 class StatefulNamedPoints : public ::testing::TestWithParam<std::string> {};
@@ -811,9 +821,9 @@ class StatefulNamedPoints : public ::testing::TestWithParam<std::string> {};
 TEST_P(StatefulNamedPoints, KillAtEachPointAndRecover) {
   g_sink = GetParam();
   const std::string query = QueryOf(g_sink);
-  std::vector<std::string> points = {"after_planning",      "after_offsets_write",
-                                     "during_processing",   "before_state_commit",
-                                     "after_state_commit",  "before_commit_log",
+  std::vector<std::string> points = {"after_planning",     "after_offsets_write",
+                                     "during_processing",  "before_state_commit",
+                                     "after_state_commit", "before_commit_log",
                                      "after_commit_log"};
   if (query != "update") points.insert(points.begin() + 3, "after_sink_commit");
   if (query == "dedup") points.insert(points.begin() + 3, "after_sink_files");
@@ -838,7 +848,8 @@ TEST_P(StatefulNamedPoints, KillAtEachPointAndRecover) {
     Child c = Start(d, {.fault = point + ":" + std::to_string(hit)});
     int st = Wait(c);
     EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
-        << point << ":" << hit << " was not reached: " << st << ": " << ReadText(c.err_path);
+        << point << ":" << hit << " was not reached: " << st << ": "
+        << ReadText(c.err_path);
     EXPECT_TRUE(point == "after_commit_log" || BatchInFlight(d))
         << "killed at " << point << " but no batch is in flight";
     if (point == "after_state_commit") {
@@ -863,8 +874,8 @@ std::string ParamName(const ::testing::TestParamInfo<std::string>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Protocol, StatefulNamedPoints, ::testing::ValuesIn(kStatefulQueries),
-                         ParamName);
+INSTANTIATE_TEST_SUITE_P(Protocol, StatefulNamedPoints,
+                         ::testing::ValuesIn(kStatefulQueries), ParamName);
 
 class StatefulRandomKill : public ::testing::TestWithParam<std::string> {};
 
@@ -878,7 +889,8 @@ int StatefulLandedKillsWanted() {
 TEST_P(StatefulRandomKill, Runs) {
   g_sink = GetParam();
   const std::string query = QueryOf(g_sink);
-  std::mt19937 rng(Seed(20261201 ^ static_cast<uint32_t>(std::hash<std::string>{}(g_sink))));
+  std::mt19937 rng(
+      Seed(20261201 ^ static_cast<uint32_t>(std::hash<std::string>{}(g_sink))));
   const int wanted = StatefulLandedKillsWanted();
   const int kFiles = 3 + 5 + 4;
   const Answer& truth = GroundTruth(g_sink, kFiles);
@@ -911,7 +923,8 @@ TEST_P(StatefulRandomKill, Runs) {
     if (::testing::Test::HasFailure()) break;
   }
   std::printf(
-      "stateful random kills [%s]: %d landed mid-batch of %d kills in %d runs (%d between "
+      "stateful random kills [%s]: %d landed mid-batch of %d kills in %d runs (%d "
+      "between "
       "state commit and commit log); rows lost %d, duplicated %d, mismatched %d\n",
       g_sink.c_str(), landed, kills, runs, in_state_window, total.lost, total.duplicated,
       total.mismatched);
@@ -920,8 +933,8 @@ TEST_P(StatefulRandomKill, Runs) {
   EXPECT_GE(landed, wanted) << "too few kills landed inside a batch";
 }
 
-INSTANTIATE_TEST_SUITE_P(Queries, StatefulRandomKill, ::testing::ValuesIn(kStatefulQueries),
-                         ParamName);
+INSTANTIATE_TEST_SUITE_P(Queries, StatefulRandomKill,
+                         ::testing::ValuesIn(kStatefulQueries), ParamName);
 
 }  // namespace
 

@@ -6,9 +6,9 @@
 // (stateful, append mode) -> memory sink, triggered every 500 ms, so every chart of the
 // page (rates, rows, durations, watermark gap, state rows) has data.
 //
-// Prints, one per line: "URL <url>", "FINISHED <runId>", "RUNNING <runId>", then waits for
-// EOF on stdin (the test closes it, or dies), stops the query and exits 0. Any failure:
-// a message on stderr and exit code 1.
+// Prints, one per line: "URL <url>", "FINISHED <runId>", "RUNNING <runId>", then waits
+// for EOF on stdin (the test closes it, or dies), stops the query and exits 0. Any
+// failure: a message on stderr and exit code 1.
 
 #include <iostream>
 #include <string>
@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
                      .config("spark.sql.shuffle.partitions", "2")
                      .getOrCreate();
     auto url = spark.uiWebUrl();
-    if (!url) throw std::runtime_error("spark.ui.enabled=true started no monitoring server");
+    if (!url)
+      throw std::runtime_error("spark.ui.enabled=true started no monitoring server");
     std::cout << "URL " << *url << std::endl;
 
     // A query that finished: two batches over a memory stream, then stop().

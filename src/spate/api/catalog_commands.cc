@@ -43,7 +43,8 @@ bool MatchesPattern(const std::string& name, const std::optional<std::string>& p
   size_t start = 0;
   while (start <= p.size()) {
     size_t bar = p.find('|', start);
-    std::string alt = p.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+    std::string alt =
+        p.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
     while (!alt.empty() && alt.front() == ' ') alt.erase(alt.begin());
     while (!alt.empty() && alt.back() == ' ') alt.pop_back();
     std::string re;
@@ -136,32 +137,38 @@ void CheckProvider(const std::string& provider) {
 
 std::vector<ColumnPtr> EmptyColumns(const Schema& schema) {
   std::vector<ColumnPtr> cols;
-  for (const auto& f : schema.fields()) cols.push_back(MakeConstantColumn(Value::Null(f.type), 0));
+  for (const auto& f : schema.fields())
+    cols.push_back(MakeConstantColumn(Value::Null(f.type), 0));
   return cols;
 }
 
 // CREATE [OR REPLACE] TABLE / REPLACE TABLE, with a column list or AS query.
-DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Statement& st) {
+DataFrame CreateTable(const std::shared_ptr<SessionState>& state,
+                      const sql::Statement& st) {
   SessionState& s = *state;
   CheckProvider(st.provider);
   TableRef ref = ResolveTableRef(s, st.name);
   if (ref.exists && !st.replace) {
     if (st.if_not_exists) return Empty(state);
-    ThrowStatus(Status::Error("TABLE_OR_VIEW_ALREADY_EXISTS", {{"relationName", ref.Quoted()}}));
+    ThrowStatus(
+        Status::Error("TABLE_OR_VIEW_ALREADY_EXISTS", {{"relationName", ref.Quoted()}}));
   }
   if (!ref.exists && !st.create) {
-    ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+    ThrowStatus(
+        Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
   }
   if (st.location && ref.id && ref.exists && ref.path != *st.location) {
-    ThrowStatus(Status::Invalid("table " + ref.Quoted() + " already exists at " + ref.path));
+    ThrowStatus(
+        Status::Invalid("table " + ref.Quoted() + " already exists at " + ref.path));
   }
   // The data: the query, or no rows of the declared columns.
   std::optional<DataFrame> data;
   if (st.plan) {
     if (st.table_schema) {
-      ThrowStatus(Status::Invalid(
-          "Operation not allowed: Schema may not be specified in a Create Table As Select "
-          "(CTAS) statement."));
+      ThrowStatus(
+          Status::Invalid("Operation not allowed: Schema may not be specified in a "
+                          "Create Table As Select "
+                          "(CTAS) statement."));
     }
     data = DataFrame(state, st.plan);
   } else if (st.table_schema) {
@@ -177,13 +184,15 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
     }
   }
   if (!data) {
-    ThrowStatus(Status::Invalid("CREATE TABLE " + ref.Quoted() +
-                                " needs a column list or an AS query (or a LOCATION holding a "
-                                "Delta table)."));
+    ThrowStatus(
+        Status::Invalid("CREATE TABLE " + ref.Quoted() +
+                        " needs a column list or an AS query (or a LOCATION holding a "
+                        "Delta table)."));
   }
   if (!ref.exists) {
     if (ref.id) {
-      table::TableLocation loc = ValueOrThrow(s.warehouse().PrepareTable(*ref.id, st.location));
+      table::TableLocation loc =
+          ValueOrThrow(s.warehouse().PrepareTable(*ref.id, st.location));
       ref.path = loc.path;
       ref.managed = loc.managed;
     }
@@ -193,7 +202,8 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
     operation = std::string(st.create ? "CREATE OR REPLACE TABLE" : "REPLACE TABLE") +
                 (st.plan ? " AS SELECT" : "");
   }
-  table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, ref.exists ? "overwrite" : "errorifexists");
+  table::DeltaWriteOptions o =
+      SessionDeltaWriteOptions(s, ref.exists ? "overwrite" : "errorifexists");
   if (ref.exists) o.options["overwriteSchema"] = "true";
   o.partition_by = st.partition_columns;
   for (const auto& [k, v] : st.properties) o.table_properties[k] = v;
@@ -225,7 +235,8 @@ DataFrame CreateTable(const std::shared_ptr<SessionState>& state, const sql::Sta
 TableRef ExistingTable(SessionState& s, const std::vector<std::string>& name) {
   TableRef ref = ResolveTableRef(s, name);
   if (!ref.exists) {
-    ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+    ThrowStatus(
+        Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
   }
   return ref;
 }
@@ -266,8 +277,8 @@ DataFrame AlterTableProperties(const std::shared_ptr<SessionState>& state,
   return Empty(state);
 }
 
-// SHOW TBLPROPERTIES t [(key)]: the table's configuration and protocol versions, sorted by
-// key, as delta-spark shows them.
+// SHOW TBLPROPERTIES t [(key)]: the table's configuration and protocol versions, sorted
+// by key, as delta-spark shows them.
 DataFrame ShowTableProperties(const std::shared_ptr<SessionState>& state,
                               const sql::Statement& st) {
   TableRef ref = ExistingTable(*state, st.name);
@@ -288,32 +299,37 @@ DataFrame ShowTableProperties(const std::shared_ptr<SessionState>& state,
     auto it = props.find(*st.value);
     const std::string table = ref.id ? "spark_catalog." + ref.id->Unquoted()
                                      : "spark_catalog.delta.`" + ref.path + "`";
-    rows.emplace_back(*st.value, it != props.end() ? it->second
-                                                   : "Table " + table +
-                                                         " does not have property: " + *st.value);
+    rows.emplace_back(*st.value,
+                      it != props.end()
+                          ? it->second
+                          : "Table " + table + " does not have property: " + *st.value);
   } else {
     rows.assign(props.begin(), props.end());
   }
   // Spark's columns are not nullable.
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{
-      Field{"key", DataType::String(), false}, Field{"value", DataType::String(), false}});
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{Field{"key", DataType::String(), false},
+                         Field{"value", DataType::String(), false}});
   StringBuilder keys, values;
   for (const auto& [k, v] : rows) {
     keys.Append(k);
     values.Append(v);
   }
-  return DataFrame(state, LocalPlan(schema, {Batch::Make(schema, {keys.Finish(), values.Finish()},
-                                                         static_cast<int64_t>(rows.size()))}));
+  return DataFrame(
+      state, LocalPlan(schema, {Batch::Make(schema, {keys.Finish(), values.Finish()},
+                                            static_cast<int64_t>(rows.size()))}));
 }
 
-// INSERT INTO / OVERWRITE: by position (or by the column list), cast to the table's types.
-void InsertInto(const std::shared_ptr<SessionState>& state, const std::vector<std::string>& name,
-                const DataFrame& query, const std::vector<std::string>& insert_columns,
-                bool overwrite) {
+// INSERT INTO / OVERWRITE: by position (or by the column list), cast to the table's
+// types.
+void InsertInto(const std::shared_ptr<SessionState>& state,
+                const std::vector<std::string>& name, const DataFrame& query,
+                const std::vector<std::string>& insert_columns, bool overwrite) {
   SessionState& s = *state;
   TableRef ref = ResolveTableRef(s, name);
   if (!ref.exists) {
-    ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+    ThrowStatus(
+        Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
   }
   // The process's log of the table: the insert's read and write reuse its snapshot.
   auto log = table::DeltaLog::ForTable(io::LocalFileSystem::Get(), ref.path);
@@ -324,14 +340,17 @@ void InsertInto(const std::shared_ptr<SessionState>& state, const std::vector<st
   if (insert_columns.empty()) {
     if (source->num_fields() != target->num_fields()) {
       std::string table_cols, data_cols;
-      for (const auto& f : target->fields()) table_cols += (table_cols.empty() ? "`" : ", `") + f.name + "`";
-      for (const auto& f : source->fields()) data_cols += (data_cols.empty() ? "`" : ", `") + f.name + "`";
-      ThrowStatus(Status::Error(source->num_fields() < target->num_fields()
-                                    ? "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS"
-                                    : "INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS",
-                                {{"tableName", ref.Quoted()},
-                                 {"tableColumns", table_cols},
-                                 {"dataColumns", data_cols}}));
+      for (const auto& f : target->fields())
+        table_cols += (table_cols.empty() ? "`" : ", `") + f.name + "`";
+      for (const auto& f : source->fields())
+        data_cols += (data_cols.empty() ? "`" : ", `") + f.name + "`";
+      ThrowStatus(
+          Status::Error(source->num_fields() < target->num_fields()
+                            ? "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS"
+                            : "INSERT_COLUMN_ARITY_MISMATCH.TOO_MANY_DATA_COLUMNS",
+                        {{"tableName", ref.Quoted()},
+                         {"tableColumns", table_cols},
+                         {"dataColumns", data_cols}}));
     }
     for (int i = 0; i < target->num_fields(); ++i) order.push_back(i);
   } else {
@@ -348,9 +367,9 @@ void InsertInto(const std::shared_ptr<SessionState>& state, const std::vector<st
         if (LowerAscii(target->field(i).name) == LowerAscii(insert_columns[k])) idx = i;
       }
       if (idx < 0) {
-        ThrowStatus(Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
-                                  {{"objectName", "`" + insert_columns[k] + "`"},
-                                   {"proposal", ""}}));
+        ThrowStatus(Status::Error(
+            "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+            {{"objectName", "`" + insert_columns[k] + "`"}, {"proposal", ""}}));
       }
       order[static_cast<size_t>(idx)] = static_cast<int>(k);
     }
@@ -365,7 +384,8 @@ void InsertInto(const std::shared_ptr<SessionState>& state, const std::vector<st
     cols.push_back(c.cast(f.type).alias(f.name));
   }
   DataFrame data = query.select(cols);
-  table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, overwrite ? "overwrite" : "append");
+  table::DeltaWriteOptions o =
+      SessionDeltaWriteOptions(s, overwrite ? "overwrite" : "append");
   o.partition_by = snapshot->metadata().partition_columns;
   WriteDeltaFrame(data, ref.path, o);
 }
@@ -378,7 +398,6 @@ DataFrame Insert(const std::shared_ptr<SessionState>& state, const sql::Statemen
   return Empty(state);
 }
 
-
 // DESCRIBE [EXTENDED] of a Delta table, as Spark's DescribeTableExec prints a v2 table:
 // the columns, "# Partitioning" when partitioned, and with EXTENDED "# Detailed Table
 // Information" (Name, Type, Comment, Location, Provider, Table Properties).
@@ -388,8 +407,9 @@ DataFrame DescribeTable(const std::shared_ptr<SessionState>& state, const TableR
   table::SnapshotPtr snap = ValueOrThrow(log.Latest());
   std::vector<std::vector<std::optional<std::string>>> rows;
   for (const auto& f : snap->schema()->fields()) {
-    rows.push_back({f.name, f.type->SimpleString(),
-                    f.comment.empty() ? std::nullopt : std::optional<std::string>(f.comment)});
+    rows.push_back(
+        {f.name, f.type->SimpleString(),
+         f.comment.empty() ? std::nullopt : std::optional<std::string>(f.comment)});
   }
   const auto& parts = snap->metadata().partition_columns;
   if (!parts.empty()) {
@@ -402,9 +422,11 @@ DataFrame DescribeTable(const std::shared_ptr<SessionState>& state, const TableR
   if (extended) {
     rows.push_back({"", "", ""});
     rows.push_back({"# Detailed Table Information", "", ""});
-    rows.push_back({"Name", ref.id ? ref.id->Unquoted() : "delta.`" + ref.path + "`", ""});
+    rows.push_back(
+        {"Name", ref.id ? ref.id->Unquoted() : "delta.`" + ref.path + "`", ""});
     rows.push_back({"Type", ref.managed && ref.id ? "MANAGED" : "EXTERNAL", ""});
-    if (snap->metadata().description) rows.push_back({"Comment", *snap->metadata().description, ""});
+    if (snap->metadata().description)
+      rows.push_back({"Comment", *snap->metadata().description, ""});
     rows.push_back({"Location", "file:" + ref.path, ""});
     rows.push_back({"Provider", "delta", ""});
     std::map<std::string, std::string> props = snap->metadata().configuration;
@@ -444,18 +466,21 @@ void SaveAsTable(const DataFrame& df, const std::string& name, const std::string
   if (ref.exists) {
     if (m == "ignore") return;
     if (m == "errorifexists") {
-      ThrowStatus(Status::Error("TABLE_OR_VIEW_ALREADY_EXISTS", {{"relationName", ref.Quoted()}}));
+      ThrowStatus(Status::Error("TABLE_OR_VIEW_ALREADY_EXISTS",
+                                {{"relationName", ref.Quoted()}}));
     }
   } else if (ref.id) {
     std::optional<std::string> location;
     for (const auto& [k, v] : options) {
       if (LowerAscii(k) == "path") location = v;
     }
-    table::TableLocation loc = ValueOrThrow(s.warehouse().PrepareTable(*ref.id, location));
+    table::TableLocation loc =
+        ValueOrThrow(s.warehouse().PrepareTable(*ref.id, location));
     ref.path = loc.path;
     ref.managed = loc.managed;
   }
-  table::DeltaWriteOptions o = SessionDeltaWriteOptions(s, ref.exists ? m : "errorifexists");
+  table::DeltaWriteOptions o =
+      SessionDeltaWriteOptions(s, ref.exists ? m : "errorifexists");
   o.partition_by = partition_by;
   for (const auto& [k, v] : options) {
     if (LowerAscii(k) != "path") o.options[k] = v;
@@ -488,16 +513,19 @@ void InsertIntoTable(const DataFrame& df, const std::string& name, bool overwrit
   InsertInto(df.session(), parts, df, {}, overwrite);
 }
 
-std::string TablePath(const std::shared_ptr<SessionState>& state, const std::string& name) {
+std::string TablePath(const std::shared_ptr<SessionState>& state,
+                      const std::string& name) {
   std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(name));
   TableRef ref = ResolveTableRef(*state, parts);
   if (!ref.exists) {
-    ThrowStatus(Status::Error("DELTA_MISSING_DELTA_TABLE", {{"tableName", ref.Quoted()}}));
+    ThrowStatus(
+        Status::Error("DELTA_MISSING_DELTA_TABLE", {{"tableName", ref.Quoted()}}));
   }
   return ref.path;
 }
 
-Result<DataSourcePtr> ResolveCatalogTable(SessionState& s, const std::vector<std::string>& name,
+Result<DataSourcePtr> ResolveCatalogTable(SessionState& s,
+                                          const std::vector<std::string>& name,
                                           const sql::Catalog::TimeTravel& travel) {
   std::string path;
   if (IsDeltaPathName(name)) {
@@ -521,10 +549,11 @@ Result<DataSourcePtr> ResolveCatalogTable(SessionState& s, const std::vector<std
   table::TimeTravelSpec spec;
   spec.version = travel.version;
   if (travel.timestamp) {
-    SPATE_ASSIGN_OR_RETURN(spec.timestamp_ms, ParseTimeTravelTimestamp(s, *travel.timestamp));
+    SPATE_ASSIGN_OR_RETURN(spec.timestamp_ms,
+                           ParseTimeTravelTimestamp(s, *travel.timestamp));
   }
-  SPATE_ASSIGN_OR_RETURN(auto source,
-                         table::OpenDeltaSource(fs, path, spec, s.conf.session_time_zone()));
+  SPATE_ASSIGN_OR_RETURN(
+      auto source, table::OpenDeltaSource(fs, path, spec, s.conf.session_time_zone()));
   return DataSourcePtr(std::move(source));
 }
 
@@ -577,8 +606,8 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
                                            : ValueOrThrow(wh.QualifySchema(st.name));
       if (st.key != "views") {
         if (!ValueOrThrow(wh.SchemaExists(schema))) {
-          ThrowStatus(Status::Error("SCHEMA_NOT_FOUND",
-                                    {{"schemaName", "`spark_catalog`.`" + schema + "`"}}));
+          ThrowStatus(Status::Error(
+              "SCHEMA_NOT_FOUND", {{"schemaName", "`spark_catalog`.`" + schema + "`"}}));
         }
         for (const auto& t : ValueOrThrow(wh.ListTables(schema))) {
           if (MatchesPattern(t, st.value)) rows.push_back({schema, t, "false"});
@@ -588,18 +617,22 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
         if (MatchesPattern(n, st.value)) rows.push_back({"", n, "true"});
       }
       // isTemporary is a boolean column in Spark.
-      auto df = DataFrame(state, StringRows({"namespace", "tableName", "isTemporary"}, rows));
-      return df.select(functions::col("namespace"), functions::col("tableName"),
-                       functions::col("isTemporary").cast(DataType::Boolean()).alias("isTemporary"));
+      auto df =
+          DataFrame(state, StringRows({"namespace", "tableName", "isTemporary"}, rows));
+      return df.select(
+          functions::col("namespace"), functions::col("tableName"),
+          functions::col("isTemporary").cast(DataType::Boolean()).alias("isTemporary"));
     }
     case K::kDropTable: {
       table::Warehouse& wh = s.warehouse();
       // DROP TABLE also drops a temp view of that name, as Spark does.
       if (st.name.size() == 1 && s.catalog.DropTempView(st.name)) return Empty(state);
-      table::TableIdentifier id = ValueOrThrow(wh.QualifyTable(st.name, s.catalog.current_database()));
+      table::TableIdentifier id =
+          ValueOrThrow(wh.QualifyTable(st.name, s.catalog.current_database()));
       bool dropped = ValueOrThrow(wh.DropTable(id));
       if (!dropped && !st.if_exists) {
-        ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", id.Quoted()}}));
+        ThrowStatus(
+            Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", id.Quoted()}}));
       }
       return Empty(state);
     }
@@ -616,7 +649,8 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
     case K::kDescribeHistory: {
       TableRef ref = ResolveTableRef(s, st.name);
       if (!ref.exists) {
-        ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
+        ThrowStatus(
+            Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", ref.Quoted()}}));
       }
       DeltaTable t = DeltaTable::forPath(SparkSession(state), ref.path);
       if (st.key == "detail") {
@@ -673,19 +707,25 @@ std::optional<DataFrame> RunCatalogStatement(const std::shared_ptr<SessionState>
       // Without an alias, columns may be qualified by the table's name.
       target.alias = !c.alias.empty() ? c.alias : ref.id ? c.target.back() : "";
       switch (st.kind) {
-        case K::kUpdate: return ExecuteUpdate(state, target, c.assignments, c.condition);
-        case K::kDelete: return ExecuteDelete(state, target, c.condition);
-        case K::kRestore: return ExecuteRestore(state, target, c.version, c.timestamp);
+        case K::kUpdate:
+          return ExecuteUpdate(state, target, c.assignments, c.condition);
+        case K::kDelete:
+          return ExecuteDelete(state, target, c.condition);
+        case K::kRestore:
+          return ExecuteRestore(state, target, c.version, c.timestamp);
         case K::kOptimize: {
           std::vector<std::string> z;
           for (const auto& parts : c.zorder_by) z.push_back(parts.back());
           return ExecuteOptimize(state, target, c.condition, z);
         }
-        default: return ExecuteVacuum(state, target, c.retain_hours, c.dry_run);
+        default:
+          return ExecuteVacuum(state, target, c.retain_hours, c.dry_run);
       }
     }
-    case K::kCreateTable: return CreateTable(state, st);
-    case K::kInsert: return Insert(state, st);
+    case K::kCreateTable:
+      return CreateTable(state, st);
+    case K::kInsert:
+      return Insert(state, st);
     // Pipeline datasets and flows run in a pipeline (api/pipeline.h), as in Spark 4.2.
     case K::kCreateStreamingTable:
     case K::kCreateMaterializedView:

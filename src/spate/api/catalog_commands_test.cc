@@ -27,7 +27,8 @@ class CatalogApiTest : public ::testing::Test {
              ::testing::UnitTest::GetInstance()->current_test_info()->name()))
                .string();
     std::filesystem::remove_all(dir_);
-    spark_ = std::make_unique<SparkSession>(SparkSession::builder().getOrCreate().newSession());
+    spark_ = std::make_unique<SparkSession>(
+        SparkSession::builder().getOrCreate().newSession());
     spark_->conf().set("spark.sql.warehouse.dir", dir_ + "/warehouse");
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -58,19 +59,29 @@ TEST_F(CatalogApiTest, SaveAsTableModes) {
   spark.range(9, 10).write().mode("ignore").saveAsTable("t");
   EXPECT_EQ(spark.table("t").count(), 4);
   // overwrite replaces contents and schema.
-  spark.range(2).selectExpr("id", "'x' AS tag").write().mode("overwrite").saveAsTable("t");
+  spark.range(2)
+      .selectExpr("id", "'x' AS tag")
+      .write()
+      .mode("overwrite")
+      .saveAsTable("t");
   EXPECT_EQ(spark.table("t").columns(), (std::vector<std::string>{"id", "tag"}));
   EXPECT_EQ(Ids(spark.table("t")), (std::vector<int64_t>{0, 1}));
   // parquet tables are not kept by the catalog.
-  EXPECT_THROW_CLASS(spark.range(1).write().format("parquet").saveAsTable("p"), SparkException, "SPATE_UNSUPPORTED_FEATURE");
+  EXPECT_THROW_CLASS(spark.range(1).write().format("parquet").saveAsTable("p"),
+                     SparkException, "SPATE_UNSUPPORTED_FEATURE");
 }
 
 TEST_F(CatalogApiTest, SaveAsTablePartitionedInSchemaAndExternal) {
   SparkSession& spark = *spark_;
   spark.sql("CREATE SCHEMA s");
-  spark.range(4).selectExpr("id", "id % 2 AS k").write().partitionBy("k").saveAsTable("s.parts");
+  spark.range(4)
+      .selectExpr("id", "id % 2 AS k")
+      .write()
+      .partitionBy("k")
+      .saveAsTable("s.parts");
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/warehouse/s.db/parts/k=0"));
-  EXPECT_EQ(spark.sql("SELECT count(*) FROM s.parts WHERE k = 1").collect()[0][0].i64(), 2);
+  EXPECT_EQ(spark.sql("SELECT count(*) FROM s.parts WHERE k = 1").collect()[0][0].i64(),
+            2);
   spark.range(2).write().option("path", dir_ + "/ext").saveAsTable("ext");
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/ext/_delta_log"));
   spark.sql("DROP TABLE ext");
@@ -86,15 +97,21 @@ TEST_F(CatalogApiTest, InsertIntoIsByPosition) {
   EXPECT_EQ(Ids(spark.table("t")), (std::vector<int64_t>{1, 2}));
   spark.sql("SELECT 7L, 'z'").write().insertInto("t", /*overwrite=*/true);
   EXPECT_EQ(Ids(spark.table("t")), (std::vector<int64_t>{7}));
-  EXPECT_THROW_CLASS(spark.sql("SELECT 1").write().insertInto("t"), AnalysisException, "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS");
-  EXPECT_THROW_CLASS(spark.sql("SELECT 1L, 'x'").write().insertInto("missing"), AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");
+  EXPECT_THROW_CLASS(spark.sql("SELECT 1").write().insertInto("t"), AnalysisException,
+                     "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS");
+  EXPECT_THROW_CLASS(spark.sql("SELECT 1L, 'x'").write().insertInto("missing"),
+                     AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");
 }
 
 TEST_F(CatalogApiTest, DescribeHistoryAndDetailOfCatalogTables) {
   SparkSession& spark = *spark_;
   spark.sql("CREATE TABLE h (id BIGINT, p INT) USING delta PARTITIONED BY (p)");
-  EXPECT_THROW_CLASS(spark.sql("CREATE TABLE h2 (id BIGINT) USING delta PARTITIONED BY (id)"), AnalysisException, "DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION");  // DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION
-  EXPECT_THROW_CLASS(spark.table("h2"), AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");  // nothing was left behind
+  EXPECT_THROW_CLASS(
+      spark.sql("CREATE TABLE h2 (id BIGINT) USING delta PARTITIONED BY (id)"),
+      AnalysisException,
+      "DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION");  // DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION
+  EXPECT_THROW_CLASS(spark.table("h2"), AnalysisException,
+                     "TABLE_OR_VIEW_NOT_FOUND");  // nothing was left behind
   spark.sql("INSERT INTO h VALUES (1, 1)");
   spark.sql("INSERT OVERWRITE h VALUES (2, 2)");
   auto hist = spark.sql("DESCRIBE HISTORY h")
@@ -109,7 +126,8 @@ TEST_F(CatalogApiTest, DescribeHistoryAndDetailOfCatalogTables) {
   EXPECT_EQ(hist[2][1].str(), "CREATE TABLE");
   EXPECT_EQ(spark.sql("DESCRIBE HISTORY h LIMIT 1").count(), 1);
   EXPECT_EQ(spark.sql("DESCRIBE HISTORY delta.`" + dir_ + "/warehouse/h`").count(), 3);
-  auto detail = spark.sql("DESCRIBE DETAIL h").select("format", "name", "numFiles").collect();
+  auto detail =
+      spark.sql("DESCRIBE DETAIL h").select("format", "name", "numFiles").collect();
   ASSERT_EQ(detail.size(), 1u);
   EXPECT_EQ(detail[0][0].str(), "delta");
   EXPECT_EQ(detail[0][1].str(), "spark_catalog.default.h");
@@ -117,8 +135,10 @@ TEST_F(CatalogApiTest, DescribeHistoryAndDetailOfCatalogTables) {
   DeltaTable t = DeltaTable::forName(spark, "h");
   EXPECT_EQ(t.history().count(), 3);
   EXPECT_EQ(Ids(t.toDF().select("id")), (std::vector<int64_t>{2}));
-  EXPECT_THROW_CLASS(DeltaTable::forName(spark, "nope"), AnalysisException, "DELTA_MISSING_DELTA_TABLE");
-  EXPECT_THROW_CLASS(spark.sql("DESCRIBE HISTORY nope"), AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");
+  EXPECT_THROW_CLASS(DeltaTable::forName(spark, "nope"), AnalysisException,
+                     "DELTA_MISSING_DELTA_TABLE");
+  EXPECT_THROW_CLASS(spark.sql("DESCRIBE HISTORY nope"), AnalysisException,
+                     "TABLE_OR_VIEW_NOT_FOUND");
 }
 
 }  // namespace

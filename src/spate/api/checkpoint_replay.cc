@@ -76,7 +76,8 @@ std::vector<std::vector<Value>> Values(const std::vector<BatchPtr>& batches) {
 Status CopyTree(io::FileSystem& fs, const std::string& from, const std::string& to) {
   auto listed = fs.List(from, /*recursive=*/true);
   if (!listed.ok()) {
-    return listed.status().code() == StatusCode::kNotFound ? Status::OK() : listed.status();
+    return listed.status().code() == StatusCode::kNotFound ? Status::OK()
+                                                           : listed.status();
   }
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(to));
   for (const io::FileInfo& f : *listed) {
@@ -146,14 +147,17 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
                         const std::string& dir_in, int64_t batch_id,
                         const std::optional<std::string>& out) {
   const std::string dir = stream::StripFileScheme(dir_in);
-  io::FileSystemPtr fs = config.fs ? config.fs : io::FileSystemPtr(io::LocalFileSystem::Get());
+  io::FileSystemPtr fs =
+      config.fs ? config.fs : io::FileSystemPtr(io::LocalFileSystem::Get());
   auto invalid = [&](const std::string& why) {
     ThrowStatus(Status::Error("SPATE_STREAMING_INVALID", {{"msg", why}}));
   };
-  const std::string offsets = io::JoinPath(dir, "offsets"), commits = io::JoinPath(dir, "commits");
+  const std::string offsets = io::JoinPath(dir, "offsets"),
+                    commits = io::JoinPath(dir, "commits");
   auto exists = [&](const std::string& p) { return ValueOrThrow(fs->Exists(p)); };
   const std::string n = std::to_string(batch_id);
-  if (batch_id < 0 || !exists(io::JoinPath(commits, n)) || !exists(io::JoinPath(offsets, n))) {
+  if (batch_id < 0 || !exists(io::JoinPath(commits, n)) ||
+      !exists(io::JoinPath(offsets, n))) {
     invalid("Batch " + n + " is not a committed batch of " + dir +
             " with its offsets (commits/" + n + " and offsets/" + n + " are needed)");
   }
@@ -170,8 +174,8 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
 
   // The scratch checkpoint: batch N logged and not committed, N-1 committed.
   const char* tmp = std::getenv("TMPDIR");
-  const std::string scratch = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
-                                           "spate-replay-" + stream::RandomUuid());
+  const std::string scratch =
+      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-replay-" + stream::RandomUuid());
   struct Cleanup {
     std::string path;
     ~Cleanup() {
@@ -180,16 +184,18 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
     }
   } cleanup{scratch};
   auto copy = [&] {
-    SPATE_RETURN_IF_ERROR(CopyFile(*fs, io::JoinPath(dir, "metadata"),
-                                   io::JoinPath(scratch, "metadata")));
+    SPATE_RETURN_IF_ERROR(
+        CopyFile(*fs, io::JoinPath(dir, "metadata"), io::JoinPath(scratch, "metadata")));
     SPATE_RETURN_IF_ERROR(CopyFile(*fs, io::JoinPath(offsets, n),
                                    io::JoinPath(io::JoinPath(scratch, "offsets"), n)));
     SPATE_RETURN_IF_ERROR(fs->MakeDirs(io::JoinPath(scratch, "commits")));
     if (batch_id > 0) {
-      SPATE_RETURN_IF_ERROR(CopyFile(*fs, io::JoinPath(offsets, prev),
-                                     io::JoinPath(io::JoinPath(scratch, "offsets"), prev)));
-      SPATE_RETURN_IF_ERROR(CopyFile(*fs, io::JoinPath(commits, prev),
-                                     io::JoinPath(io::JoinPath(scratch, "commits"), prev)));
+      SPATE_RETURN_IF_ERROR(
+          CopyFile(*fs, io::JoinPath(offsets, prev),
+                   io::JoinPath(io::JoinPath(scratch, "offsets"), prev)));
+      SPATE_RETURN_IF_ERROR(
+          CopyFile(*fs, io::JoinPath(commits, prev),
+                   io::JoinPath(io::JoinPath(scratch, "commits"), prev)));
     }
     SPATE_RETURN_IF_ERROR(
         CopyTree(*fs, io::JoinPath(dir, "sources"), io::JoinPath(scratch, "sources")));
@@ -261,18 +267,20 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
       for (const auto& [name, value] : add.partition_values) {
         auto field = schema->FieldIndex(name);
         DataTypePtr type = field >= 0 ? schema->field(field).type : DataType::String();
-        df = df.withColumn(name, (value ? functions::lit(*value) : functions::lit(Value()))
-                                     .cast(type));
+        df = df.withColumn(
+            name, (value ? functions::lit(*value) : functions::lit(Value())).cast(type));
       }
       std::vector<Column> ordered;
       for (const Field& f : schema->fields()) ordered.push_back(functions::col(f.name));
-      for (const Row& row : df.select(ordered).collect()) committed.push_back(row.values());
+      for (const Row& row : df.select(ordered).collect())
+        committed.push_back(row.values());
     }
   } else if (const auto* files_sink =
                  dynamic_cast<const connectors::FileStreamSink*>(config.sink.get())) {
     r.sink_kind = "files";
     r.sink_location = files_sink->path();
-    stream::CompactibleLog log(fs, io::JoinPath(files_sink->path(), "_spark_metadata"), 10);
+    stream::CompactibleLog log(fs, io::JoinPath(files_sink->path(), "_spark_metadata"),
+                               10);
     auto paths_of = [&](std::optional<int64_t> up_to) {
       std::vector<std::string> out;
       if (up_to && *up_to < 0) return out;
@@ -319,7 +327,8 @@ JsonValue BatchReplay::ToJson() const {
   o.Set("batchId", JsonValue::Int(batch_id));
   JsonValue sink = JsonValue::Object();
   sink.Set("kind", JsonValue::String(sink_kind));
-  sink.Set("location", sink_location.empty() ? JsonValue::Null() : JsonValue::String(sink_location));
+  sink.Set("location",
+           sink_location.empty() ? JsonValue::Null() : JsonValue::String(sink_location));
   sink.Set("version", sink_version ? JsonValue::Int(*sink_version) : JsonValue::Null());
   o.Set("sink", std::move(sink));
   o.Set("compared", JsonValue::Bool(compared()));
@@ -343,8 +352,8 @@ std::string BatchReplay::ToText() const {
     out += "Delta table " + sink_location + ", version " + std::to_string(*sink_version) +
            " (txn " + query_id + ", " + std::to_string(batch_id) + ")\n";
   } else if (sink_kind == "files") {
-    out += "files " + sink_location + " (_spark_metadata batch " + std::to_string(batch_id) +
-           ")\n";
+    out += "files " + sink_location + " (_spark_metadata batch " +
+           std::to_string(batch_id) + ")\n";
   } else {
     out += "none that records batches: the replayed rows are shown, not compared\n";
   }

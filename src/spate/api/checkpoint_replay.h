@@ -1,8 +1,8 @@
 // Copyright spate authors.
 #pragma once
 
-// `spate checkpoint replay DIR --batch N --query FILE [--out DIR]`: runs committed batch N
-// of a streaming query again — on exactly the offsets, batch timestamp, watermark and
+// `spate checkpoint replay DIR --batch N --query FILE [--out DIR]`: runs committed batch
+// N of a streaming query again — on exactly the offsets, batch timestamp, watermark and
 // pinned confs `offsets/N` logged, the end offsets of N-1 as its start, and the state
 // version N — against the same sources, and compares its output with what the sink
 // committed for batch N:
@@ -10,18 +10,21 @@
 //   * Delta sink: the files added by the table version whose txn is (query id, N);
 //   * file sink: the files `_spark_metadata` lists for batch N (those of the log up to N
 //     but not up to N-1, so compacted logs work too);
-//   * other sinks keep no record of a batch: the replayed rows are only shown (and written
+//   * other sinks keep no record of a batch: the replayed rows are only shown (and
+//   written
 //     with --out).
 //
 // How: the runtime's own restart path does it. A scratch checkpoint gets the query id,
-// offsets/N-1 + commits/N-1, offsets/N (uncommitted), the sources' logs and the state; the
-// query (a QueryConfig caught by the start hook, as `checkpoint check` does) starts on it
-// with Trigger.Once into a sink that keeps the rows, so the runtime replays batch N as it
-// does after a crash and stops. Nothing under DIR is written; the scratch folder is removed.
+// offsets/N-1 + commits/N-1, offsets/N (uncommitted), the sources' logs and the state;
+// the query (a QueryConfig caught by the start hook, as `checkpoint check` does) starts
+// on it with Trigger.Once into a sink that keeps the rows, so the runtime replays batch N
+// as it does after a crash and stops. Nothing under DIR is written; the scratch folder is
+// removed.
 //
-// Thread safety: one replay at a time per query. Failure: a batch that is not committed (or
-// whose offsets were purged) is SPATE_STREAMING_INVALID; source and state errors are the
-// runtime's (e.g. input files deleted since: the file source's error naming the file).
+// Thread safety: one replay at a time per query. Failure: a batch that is not committed
+// (or whose offsets were purged) is SPATE_STREAMING_INVALID; source and state errors are
+// the runtime's (e.g. input files deleted since: the file source's error naming the
+// file).
 
 #include <cstdint>
 #include <optional>

@@ -8,7 +8,8 @@ namespace spate::api::functions {
 namespace {
 Column F(const char* name, std::vector<Column> args) { return call_function(name, args); }
 
-// Variable names unique in the process, so that nested lambdas never capture each other's.
+// Variable names unique in the process, so that nested lambdas never capture each
+// other's.
 std::vector<std::string> FreshNames(std::initializer_list<const char*> bases) {
   static std::atomic<int64_t> counter{0};
   int64_t id = ++counter;
@@ -36,22 +37,30 @@ Column lambda_function(const std::vector<std::string>& names, const Column& body
   return Column(e);
 }
 
-Column transform(const Column& c, const Fn1& f) { return F("transform", {c, Lambda1(f)}); }
-Column transform(const Column& c, const Fn2& f) { return F("transform", {c, Lambda2(f, "x", "i")}); }
+Column transform(const Column& c, const Fn1& f) {
+  return F("transform", {c, Lambda1(f)});
+}
+Column transform(const Column& c, const Fn2& f) {
+  return F("transform", {c, Lambda2(f, "x", "i")});
+}
 Column filter(const Column& c, const Fn1& f) { return F("filter", {c, Lambda1(f)}); }
-Column filter(const Column& c, const Fn2& f) { return F("filter", {c, Lambda2(f, "x", "i")}); }
+Column filter(const Column& c, const Fn2& f) {
+  return F("filter", {c, Lambda2(f, "x", "i")});
+}
 Column exists(const Column& c, const Fn1& f) { return F("exists", {c, Lambda1(f)}); }
 Column forall(const Column& c, const Fn1& f) { return F("forall", {c, Lambda1(f)}); }
 Column aggregate(const Column& c, const Column& initial, const Fn2& merge) {
   return F("aggregate", {c, initial, Lambda2(merge, "acc", "x")});
 }
-Column aggregate(const Column& c, const Column& initial, const Fn2& merge, const Fn1& finish) {
+Column aggregate(const Column& c, const Column& initial, const Fn2& merge,
+                 const Fn1& finish) {
   return F("aggregate", {c, initial, Lambda2(merge, "acc", "x"), Lambda1(finish, "acc")});
 }
 Column reduce(const Column& c, const Column& initial, const Fn2& merge) {
   return F("reduce", {c, initial, Lambda2(merge, "acc", "x")});
 }
-Column reduce(const Column& c, const Column& initial, const Fn2& merge, const Fn1& finish) {
+Column reduce(const Column& c, const Column& initial, const Fn2& merge,
+              const Fn1& finish) {
   return F("reduce", {c, initial, Lambda2(merge, "acc", "x"), Lambda1(finish, "acc")});
 }
 Column zip_with(const Column& left, const Column& right, const Fn2& f) {
@@ -60,7 +69,9 @@ Column zip_with(const Column& left, const Column& right, const Fn2& f) {
 Column array_sort(const Column& c, const Fn2& comparator) {
   return F("array_sort", {c, Lambda2(comparator, "l", "r")});
 }
-Column map_filter(const Column& c, const Fn2& f) { return F("map_filter", {c, Lambda2(f, "k", "v")}); }
+Column map_filter(const Column& c, const Fn2& f) {
+  return F("map_filter", {c, Lambda2(f, "k", "v")});
+}
 Column transform_keys(const Column& c, const Fn2& f) {
   return F("transform_keys", {c, Lambda2(f, "k", "v")});
 }
@@ -69,36 +80,52 @@ Column transform_values(const Column& c, const Fn2& f) {
 }
 Column map_zip_with(const Column& left, const Column& right, const Fn3& f) {
   auto n = FreshNames({"k", "v1", "v2"});
-  return F("map_zip_with", {left, right, lambda_function(n, f(Var(n[0]), Var(n[1]), Var(n[2])))});
+  return F("map_zip_with",
+           {left, right, lambda_function(n, f(Var(n[0]), Var(n[1]), Var(n[2])))});
 }
 
 Column array(const std::vector<Column>& cols) { return F("array", cols); }
-Column array_contains(const Column& arr, const Column& value) { return F("array_contains", {arr, value}); }
-Column element_at(const Column& c, const Column& key) { return F("element_at", {c, key}); }
-Column try_element_at(const Column& c, const Column& key) { return F("try_element_at", {c, key}); }
+Column array_contains(const Column& arr, const Column& value) {
+  return F("array_contains", {arr, value});
+}
+Column element_at(const Column& c, const Column& key) {
+  return F("element_at", {c, key});
+}
+Column try_element_at(const Column& c, const Column& key) {
+  return F("try_element_at", {c, key});
+}
 Column size(const Column& c) { return F("size", {c}); }
 Column cardinality(const Column& c) { return F("cardinality", {c}); }
 Column array_distinct(const Column& c) { return F("array_distinct", {c}); }
 Column array_join(const Column& c, const std::string& delimiter) {
   return F("array_join", {c, lit(delimiter)});
 }
-Column array_join(const Column& c, const std::string& delimiter, const std::string& null_replacement) {
+Column array_join(const Column& c, const std::string& delimiter,
+                  const std::string& null_replacement) {
   return F("array_join", {c, lit(delimiter), lit(null_replacement)});
 }
 Column array_max(const Column& c) { return F("array_max", {c}); }
 Column array_min(const Column& c) { return F("array_min", {c}); }
-Column array_position(const Column& c, const Column& value) { return F("array_position", {c, value}); }
-Column array_remove(const Column& c, const Column& value) { return F("array_remove", {c, value}); }
+Column array_position(const Column& c, const Column& value) {
+  return F("array_position", {c, value});
+}
+Column array_remove(const Column& c, const Column& value) {
+  return F("array_remove", {c, value});
+}
 Column array_sort(const Column& c) { return F("array_sort", {c}); }
 Column sort_array(const Column& c, bool asc) { return F("sort_array", {c, lit(asc)}); }
-Column sequence(const Column& start, const Column& stop) { return F("sequence", {start, stop}); }
+Column sequence(const Column& start, const Column& stop) {
+  return F("sequence", {start, stop});
+}
 Column sequence(const Column& start, const Column& stop, const Column& step) {
   return F("sequence", {start, stop, step});
 }
 Column slice(const Column& c, const Column& start, const Column& length) {
   return F("slice", {c, start, length});
 }
-Column slice(const Column& c, int start, int length) { return F("slice", {c, lit(start), lit(length)}); }
+Column slice(const Column& c, int start, int length) {
+  return F("slice", {c, lit(start), lit(length)});
+}
 Column flatten(const Column& c) { return F("flatten", {c}); }
 Column arrays_zip(const std::vector<Column>& cols) { return F("arrays_zip", cols); }
 Column create_map(const std::vector<Column>& cols) { return F("map", cols); }
@@ -136,7 +163,9 @@ Column some(const Column& c) { return F("some", {c}); }
 Column min_by(const Column& c, const Column& ord) { return F("min_by", {c, ord}); }
 Column max_by(const Column& c, const Column& ord) { return F("max_by", {c, ord}); }
 Column median(const Column& c) { return F("median", {c}); }
-Column percentile(const Column& c, const Column& percentage) { return F("percentile", {c, percentage}); }
+Column percentile(const Column& c, const Column& percentage) {
+  return F("percentile", {c, percentage});
+}
 Column percentile_approx(const Column& c, const Column& percentage, int accuracy) {
   return F("percentile_approx", {c, percentage, lit(accuracy)});
 }
@@ -147,12 +176,13 @@ Column approx_percentile(const Column& c, const Column& percentage, int accuracy
 namespace {
 // A call of `name` with WITHIN GROUP (ORDER BY order...): a sort order column keeps its
 // direction; a plain column sorts ascending, NULLs first.
-Column WithinGroup(const char* name, std::vector<ExprPtr> args, const std::vector<Column>& order,
-                   bool distinct) {
+Column WithinGroup(const char* name, std::vector<ExprPtr> args,
+                   const std::vector<Column>& order, bool distinct) {
   auto call = std::make_shared<Expr>(*Expr::Call(name, std::move(args), distinct));
   for (const Column& o : order) {
     const ExprPtr& e = o.expr();
-    call->within_group.push_back(e->kind == ExprKind::kSortOrder ? e->sort : SortSpec{e, true, true});
+    call->within_group.push_back(
+        e->kind == ExprKind::kSortOrder ? e->sort : SortSpec{e, true, true});
   }
   return Column(call);
 }
@@ -172,16 +202,20 @@ Column percentile_disc(const Column& percentage, const Column& order) {
 }
 Column try_sum(const Column& c) { return F("try_sum", {c}); }
 Column try_avg(const Column& c) { return F("try_avg", {c}); }
-Column listagg(const Column& c, const Column* delimiter, const std::vector<Column>& order) {
+Column listagg(const Column& c, const Column* delimiter,
+               const std::vector<Column>& order) {
   return ListAgg("listagg", c, delimiter, order, false);
 }
-Column listagg_distinct(const Column& c, const Column* delimiter, const std::vector<Column>& order) {
+Column listagg_distinct(const Column& c, const Column* delimiter,
+                        const std::vector<Column>& order) {
   return ListAgg("listagg", c, delimiter, order, true);
 }
-Column string_agg(const Column& c, const Column* delimiter, const std::vector<Column>& order) {
+Column string_agg(const Column& c, const Column* delimiter,
+                  const std::vector<Column>& order) {
   return ListAgg("string_agg", c, delimiter, order, false);
 }
-Column string_agg_distinct(const Column& c, const Column* delimiter, const std::vector<Column>& order) {
+Column string_agg_distinct(const Column& c, const Column* delimiter,
+                           const std::vector<Column>& order) {
   return ListAgg("string_agg", c, delimiter, order, true);
 }
 
@@ -192,26 +226,46 @@ Column covar_pop(const Column& x, const Column& y) { return F("covar_pop", {x, y
 Column covar_samp(const Column& x, const Column& y) { return F("covar_samp", {x, y}); }
 Column regr_count(const Column& y, const Column& x) { return F("regr_count", {y, x}); }
 Column regr_slope(const Column& y, const Column& x) { return F("regr_slope", {y, x}); }
-Column regr_intercept(const Column& y, const Column& x) { return F("regr_intercept", {y, x}); }
+Column regr_intercept(const Column& y, const Column& x) {
+  return F("regr_intercept", {y, x});
+}
 Column regr_r2(const Column& y, const Column& x) { return F("regr_r2", {y, x}); }
 Column bit_and(const Column& c) { return F("bit_and", {c}); }
 Column bit_or(const Column& c) { return F("bit_or", {c}); }
 Column bit_xor(const Column& c) { return F("bit_xor", {c}); }
 Column mode(const Column& c) { return F("mode", {c}); }
-Column array_append(const Column& a, const Column& e) { return F("array_append", {a, e}); }
-Column array_prepend(const Column& a, const Column& e) { return F("array_prepend", {a, e}); }
-Column array_insert(const Column& a, const Column& pos, const Column& e) { return F("array_insert", {a, pos, e}); }
+Column array_append(const Column& a, const Column& e) {
+  return F("array_append", {a, e});
+}
+Column array_prepend(const Column& a, const Column& e) {
+  return F("array_prepend", {a, e});
+}
+Column array_insert(const Column& a, const Column& pos, const Column& e) {
+  return F("array_insert", {a, pos, e});
+}
 Column array_compact(const Column& a) { return F("array_compact", {a}); }
 Column array_size(const Column& a) { return F("array_size", {a}); }
-Column array_repeat(const Column& e, const Column& count) { return F("array_repeat", {e, count}); }
+Column array_repeat(const Column& e, const Column& count) {
+  return F("array_repeat", {e, count});
+}
 Column array_union(const Column& a, const Column& b) { return F("array_union", {a, b}); }
-Column array_intersect(const Column& a, const Column& b) { return F("array_intersect", {a, b}); }
-Column array_except(const Column& a, const Column& b) { return F("array_except", {a, b}); }
-Column arrays_overlap(const Column& a, const Column& b) { return F("arrays_overlap", {a, b}); }
+Column array_intersect(const Column& a, const Column& b) {
+  return F("array_intersect", {a, b});
+}
+Column array_except(const Column& a, const Column& b) {
+  return F("array_except", {a, b});
+}
+Column arrays_overlap(const Column& a, const Column& b) {
+  return F("arrays_overlap", {a, b});
+}
 Column get(const Column& a, const Column& index) { return F("get", {a, index}); }
-Column shuffle(const Column& a, int64_t seed) { return F("shuffle", {a, lit(Value::Long(seed))}); }
+Column shuffle(const Column& a, int64_t seed) {
+  return F("shuffle", {a, lit(Value::Long(seed))});
+}
 Column map_concat(const std::vector<Column>& maps) { return F("map_concat", maps); }
-Column map_contains_key(const Column& m, const Column& key) { return F("map_contains_key", {m, key}); }
+Column map_contains_key(const Column& m, const Column& key) {
+  return F("map_contains_key", {m, key});
+}
 Column map_entries(const Column& m) { return F("map_entries", {m}); }
 Column map_from_entries(const Column& e) { return F("map_from_entries", {e}); }
 

@@ -24,7 +24,8 @@ Column size(const Column& c);
 Column cardinality(const Column& c);
 Column array_distinct(const Column& c);
 Column array_join(const Column& c, const std::string& delimiter);
-Column array_join(const Column& c, const std::string& delimiter, const std::string& null_replacement);
+Column array_join(const Column& c, const std::string& delimiter,
+                  const std::string& null_replacement);
 Column array_max(const Column& c);
 Column array_min(const Column& c);
 Column array_position(const Column& c, const Column& value);
@@ -49,15 +50,18 @@ Column filter(const Column& c, const Fn2& f);  // (element, index)
 Column exists(const Column& c, const Fn1& f);
 Column forall(const Column& c, const Fn1& f);
 Column aggregate(const Column& c, const Column& initial, const Fn2& merge);
-Column aggregate(const Column& c, const Column& initial, const Fn2& merge, const Fn1& finish);
+Column aggregate(const Column& c, const Column& initial, const Fn2& merge,
+                 const Fn1& finish);
 Column reduce(const Column& c, const Column& initial, const Fn2& merge);
-Column reduce(const Column& c, const Column& initial, const Fn2& merge, const Fn1& finish);
+Column reduce(const Column& c, const Column& initial, const Fn2& merge,
+              const Fn1& finish);
 Column zip_with(const Column& left, const Column& right, const Fn2& f);
 Column array_sort(const Column& c, const Fn2& comparator);
 Column map_filter(const Column& c, const Fn2& f);  // (key, value)
 Column transform_keys(const Column& c, const Fn2& f);
 Column transform_values(const Column& c, const Fn2& f);
-Column map_zip_with(const Column& left, const Column& right, const Fn3& f);  // (key, v1, v2)
+Column map_zip_with(const Column& left, const Column& right,
+                    const Fn3& f);  // (key, v1, v2)
 /// A lambda of `names.size()` variables over `body` (what the builders above make; also
 /// for bindings that build the body themselves, e.g. from Python).
 Column lambda_function(const std::vector<std::string>& names, const Column& body);
@@ -100,8 +104,8 @@ Column median(const Column& c);
 Column percentile(const Column& c, const Column& percentage);
 Column percentile_approx(const Column& c, const Column& percentage, int accuracy = 10000);
 Column approx_percentile(const Column& c, const Column& percentage, int accuracy = 10000);
-/// percentile_cont / percentile_disc(percentage) WITHIN GROUP (ORDER BY order): `order` is
-/// a column, or a sort order (col.desc()) to rank the values descending.
+/// percentile_cont / percentile_disc(percentage) WITHIN GROUP (ORDER BY order): `order`
+/// is a column, or a sort order (col.desc()) to rank the values descending.
 Column percentile_cont(const Column& percentage, const Column& order);
 Column percentile_disc(const Column& percentage, const Column& order);
 /// try_sum / try_avg: sum / avg, NULL instead of an overflow.
@@ -122,7 +126,8 @@ Column kurtosis(const Column& c);
 Column corr(const Column& x, const Column& y);
 Column covar_pop(const Column& x, const Column& y);
 Column covar_samp(const Column& x, const Column& y);
-Column regr_count(const Column& y, const Column& x);  // also regr_avgx, ... by call_function
+Column regr_count(const Column& y,
+                  const Column& x);  // also regr_avgx, ... by call_function
 Column regr_slope(const Column& y, const Column& x);
 Column regr_intercept(const Column& y, const Column& x);
 Column regr_r2(const Column& y, const Column& x);

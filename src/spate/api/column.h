@@ -1,10 +1,10 @@
 // Copyright spate authors.
 #pragma once
 
-// Column: an expression over a DataFrame's columns, built with operators and methods named
-// as in PySpark (alias, cast, isNull, isin, between, like, getField, asc/desc, over, ...).
-// A Column is an immutable value wrapping an unresolved expression; it is resolved when a
-// DataFrame uses it. Thread safety: immutable; safe to share.
+// Column: an expression over a DataFrame's columns, built with operators and methods
+// named as in PySpark (alias, cast, isNull, isin, between, like, getField, asc/desc,
+// over, ...). A Column is an immutable value wrapping an unresolved expression; it is
+// resolved when a DataFrame uses it. Thread safety: immutable; safe to share.
 
 #include <concepts>
 #include <cstdint>
@@ -24,7 +24,7 @@ class WindowSpec;
 /// Types that become literals when mixed with Columns (PySpark's automatic lit()).
 template <typename T>
 concept LiteralType = std::is_arithmetic_v<std::remove_cvref_t<T>> ||
-                      std::is_convertible_v<T, std::string_view>;
+    std::is_convertible_v<T, std::string_view>;
 
 Value ToValue(bool v);
 Value ToValue(int v);
@@ -127,14 +127,14 @@ Column operator!(const Column& a);
 Column operator~(const Column& a);  // PySpark's ~ is NOT
 Column operator-(const Column& a);
 
-#define SPATE_COLUMN_LITERAL_OPS(op)                                  \
-  template <LiteralType T>                                            \
-  Column operator op(const Column& a, T b) {                          \
-    return a op Column::Lit(ToValue(b));                              \
-  }                                                                   \
-  template <LiteralType T>                                            \
-  Column operator op(T a, const Column& b) {                          \
-    return Column::Lit(ToValue(a)) op b;                              \
+#define SPATE_COLUMN_LITERAL_OPS(op)         \
+  template <LiteralType T>                   \
+  Column operator op(const Column& a, T b) { \
+    return a op Column::Lit(ToValue(b));     \
+  }                                          \
+  template <LiteralType T>                   \
+  Column operator op(T a, const Column& b) { \
+    return Column::Lit(ToValue(a)) op b;     \
   }
 SPATE_COLUMN_LITERAL_OPS(+)
 SPATE_COLUMN_LITERAL_OPS(-)
@@ -159,8 +159,8 @@ class WindowSpec {
   WindowSpec partitionBy(const std::vector<std::string>& cols) const;
   WindowSpec orderBy(const std::vector<Column>& cols) const;
   WindowSpec orderBy(const std::vector<std::string>& cols) const;
-  /// Offsets relative to the current row; Window::unboundedPreceding/unboundedFollowing and
-  /// Window::currentRow as in PySpark.
+  /// Offsets relative to the current row; Window::unboundedPreceding/unboundedFollowing
+  /// and Window::currentRow as in PySpark.
   WindowSpec rowsBetween(int64_t start, int64_t end) const;
   WindowSpec rangeBetween(int64_t start, int64_t end) const;
   const WindowDef& definition() const { return def_; }
@@ -174,17 +174,28 @@ struct Window {
   static constexpr int64_t unboundedPreceding = std::numeric_limits<int64_t>::min();
   static constexpr int64_t unboundedFollowing = std::numeric_limits<int64_t>::max();
   static constexpr int64_t currentRow = 0;
-  static WindowSpec partitionBy(const std::vector<Column>& cols) { return WindowSpec().partitionBy(cols); }
+  static WindowSpec partitionBy(const std::vector<Column>& cols) {
+    return WindowSpec().partitionBy(cols);
+  }
   static WindowSpec partitionBy(const std::vector<std::string>& cols) {
     return WindowSpec().partitionBy(cols);
   }
-  static WindowSpec orderBy(const std::vector<Column>& cols) { return WindowSpec().orderBy(cols); }
-  static WindowSpec orderBy(const std::vector<std::string>& cols) { return WindowSpec().orderBy(cols); }
-  static WindowSpec rowsBetween(int64_t s, int64_t e) { return WindowSpec().rowsBetween(s, e); }
-  static WindowSpec rangeBetween(int64_t s, int64_t e) { return WindowSpec().rangeBetween(s, e); }
+  static WindowSpec orderBy(const std::vector<Column>& cols) {
+    return WindowSpec().orderBy(cols);
+  }
+  static WindowSpec orderBy(const std::vector<std::string>& cols) {
+    return WindowSpec().orderBy(cols);
+  }
+  static WindowSpec rowsBetween(int64_t s, int64_t e) {
+    return WindowSpec().rowsBetween(s, e);
+  }
+  static WindowSpec rangeBetween(int64_t s, int64_t e) {
+    return WindowSpec().rangeBetween(s, e);
+  }
 };
 
-/// pyspark.sql.functions: `namespace F = spate::functions;` then F::col("a"), F::sum(...).
+/// pyspark.sql.functions: `namespace F = spate::functions;` then F::col("a"),
+/// F::sum(...).
 namespace functions {
 Column col(const std::string& name);
 Column column(const std::string& name);
@@ -199,8 +210,8 @@ Column expr(const std::string& sql);
 Column call_function(const std::string& name, const std::vector<Column>& args);
 /// `args` plus, when `options` is not empty, the options argument of from_json /
 /// from_csv / to_json / to_csv: map('key1', 'value1', ...).
-std::vector<Column> WithOptionsArgument(std::vector<Column> args,
-                                        const std::map<std::string, std::string>& options);
+std::vector<Column> WithOptionsArgument(
+    std::vector<Column> args, const std::map<std::string, std::string>& options);
 
 Column count(const Column& c);
 Column count(const std::string& name);  // "*" counts rows

@@ -3,7 +3,8 @@
 
 namespace spate::api::functions {
 
-Column from_csv(const Column& csv, const std::string& schema, const CsvOptionMap& options) {
+Column from_csv(const Column& csv, const std::string& schema,
+                const CsvOptionMap& options) {
   return call_function("from_csv", WithOptionsArgument({csv, lit(schema)}, options));
 }
 Column to_csv(const Column& c, const CsvOptionMap& options) {

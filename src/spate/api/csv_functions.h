@@ -15,7 +15,8 @@ namespace spate::api::functions {
 using CsvOptionMap = std::map<std::string, std::string>;
 
 /// `schema`: a DDL string of a struct ("a INT, b STRING").
-Column from_csv(const Column& csv, const std::string& schema, const CsvOptionMap& options = {});
+Column from_csv(const Column& csv, const std::string& schema,
+                const CsvOptionMap& options = {});
 Column to_csv(const Column& c, const CsvOptionMap& options = {});
 Column schema_of_csv(const std::string& csv, const CsvOptionMap& options = {});
 Column schema_of_csv(const Column& csv, const CsvOptionMap& options = {});

@@ -1,10 +1,9 @@
 // Copyright spate authors.
 #include "spate/api/dataframe.h"
 
-#include "spate/api/readwriter.h"
-
 #include <iostream>
 
+#include "spate/api/readwriter.h"
 #include "spate/api/session_state.h"
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/pretty.h"
@@ -18,12 +17,15 @@ using sql::LogicalPlan;
 using sql::PlanKind;
 using sql::PlanPtr;
 
-// ---- StructType -------------------------------------------------------------------------
+// ---- StructType
+// -------------------------------------------------------------------------
 
-StructType& StructType::add(const std::string& name, const std::string& ddl_type, bool nullable) {
+StructType& StructType::add(const std::string& name, const std::string& ddl_type,
+                            bool nullable) {
   return add(Field{name, ValueOrThrow(sql::ParseDataType(ddl_type)), nullable});
 }
-StructType& StructType::add(const std::string& name, const DataTypePtr& type, bool nullable) {
+StructType& StructType::add(const std::string& name, const DataTypePtr& type,
+                            bool nullable) {
   return add(Field{name, type, nullable});
 }
 StructType& StructType::add(Field field) {
@@ -40,9 +42,12 @@ std::vector<std::string> StructType::fieldNames() const {
 }
 std::string StructType::simpleString() const { return Schema(fields_).ToString(); }
 std::string StructType::treeString() const { return Schema(fields_).TreeString(); }
-bool StructType::operator==(const StructType& o) const { return Schema(fields_).Equals(Schema(o.fields_)); }
+bool StructType::operator==(const StructType& o) const {
+  return Schema(fields_).Equals(Schema(o.fields_));
+}
 
-// ---- Row --------------------------------------------------------------------------------
+// ---- Row
+// --------------------------------------------------------------------------------
 
 const Value& Row::operator[](const std::string& name) const {
   if (schema_) {
@@ -57,7 +62,8 @@ std::string Row::toString() const {
   std::string out = "Row(";
   for (size_t i = 0; i < values_.size(); ++i) {
     if (i) out += ", ";
-    if (schema_ && i < static_cast<size_t>(schema_->num_fields())) out += schema_->field(static_cast<int>(i)).name + "=";
+    if (schema_ && i < static_cast<size_t>(schema_->num_fields()))
+      out += schema_->field(static_cast<int>(i)).name + "=";
     const Value& v = values_[i];
     if (v.is_null()) {
       out += "None";
@@ -72,7 +78,8 @@ std::string Row::toString() const {
   return out + ")";
 }
 
-// ---- DataFrame ----------------------------------------------------------------------------
+// ---- DataFrame
+// ----------------------------------------------------------------------------
 
 namespace {
 
@@ -88,7 +95,9 @@ std::vector<ExprPtr> Exprs(const std::vector<Column>& cols) {
   return out;
 }
 
-ExprPtr ColumnByName(const std::string& name) { return Expr::Col(std::vector<std::string>{name}); }
+ExprPtr ColumnByName(const std::string& name) {
+  return Expr::Col(std::vector<std::string>{name});
+}
 
 }  // namespace
 
@@ -128,7 +137,8 @@ DataFrame DataFrame::filter(const std::string& condition) const {
   return filter(functions::expr(condition));
 }
 
-DataFrame DataFrame::withColumns(const std::vector<std::pair<std::string, Column>>& cols) const {
+DataFrame DataFrame::withColumns(
+    const std::vector<std::pair<std::string, Column>>& cols) const {
   std::vector<ExprPtr> exprs;
   std::vector<bool> used(cols.size(), false);
   for (const auto& a : bound_->output) {
@@ -158,12 +168,14 @@ DataFrame DataFrame::withColumn(const std::string& name, const Column& col) cons
   return withColumns({{name, col}});
 }
 
-DataFrame DataFrame::withColumnRenamed(const std::string& existing, const std::string& name) const {
+DataFrame DataFrame::withColumnRenamed(const std::string& existing,
+                                       const std::string& name) const {
   std::vector<ExprPtr> exprs;
   for (const auto& a : bound_->output) {
     auto e = std::make_shared<Expr>(*ColumnByName(a.name));
     e->plan_id = id_;
-    exprs.push_back(EqualsIgnoreCase(a.name, existing) ? Expr::Alias(e, name) : ExprPtr(e));
+    exprs.push_back(EqualsIgnoreCase(a.name, existing) ? Expr::Alias(e, name)
+                                                       : ExprPtr(e));
   }
   auto p = Node(PlanKind::kProject, {plan_});
   p->exprs = std::move(exprs);
@@ -191,7 +203,9 @@ DataFrame DataFrame::alias(const std::string& a) const {
   return With(p);
 }
 
-GroupedData DataFrame::groupBy(const std::vector<Column>& cols) const { return GroupedData(*this, cols); }
+GroupedData DataFrame::groupBy(const std::vector<Column>& cols) const {
+  return GroupedData(*this, cols);
+}
 
 GroupedData DataFrame::groupBy(const std::vector<std::string>& cols) const {
   std::vector<Column> c;
@@ -199,7 +213,9 @@ GroupedData DataFrame::groupBy(const std::vector<std::string>& cols) const {
   return GroupedData(*this, c);
 }
 
-DataFrame DataFrame::agg(const std::vector<Column>& exprs) const { return groupBy(std::vector<Column>{}).agg(exprs); }
+DataFrame DataFrame::agg(const std::vector<Column>& exprs) const {
+  return groupBy(std::vector<Column>{}).agg(exprs);
+}
 
 DataFrame DataFrame::join(const DataFrame& other, const std::vector<std::string>& on,
                           const std::string& how) const {
@@ -207,8 +223,10 @@ DataFrame DataFrame::join(const DataFrame& other, const std::vector<std::string>
   if (!type) {
     ThrowStatus(Status::Invalid(
         "Unsupported join type '" + how +
-        "'. Supported join types include: 'inner', 'outer', 'full', 'fullouter', 'full_outer', "
-        "'leftouter', 'left', 'left_outer', 'rightouter', 'right', 'right_outer', 'leftsemi', "
+        "'. Supported join types include: 'inner', 'outer', 'full', 'fullouter', "
+        "'full_outer', "
+        "'leftouter', 'left', 'left_outer', 'rightouter', 'right', 'right_outer', "
+        "'leftsemi', "
         "'left_semi', 'semi', 'leftanti', 'left_anti', 'anti', 'cross'."));
   }
   auto p = Node(PlanKind::kJoin, {plan_, other.plan_});
@@ -217,7 +235,8 @@ DataFrame DataFrame::join(const DataFrame& other, const std::vector<std::string>
   return With(p);
 }
 
-DataFrame DataFrame::join(const DataFrame& other, const Column& on, const std::string& how) const {
+DataFrame DataFrame::join(const DataFrame& other, const Column& on,
+                          const std::string& how) const {
   auto type = sql::ParseJoinType(how);
   if (!type) return join(other, std::vector<std::string>{}, how);  // throws
   auto p = Node(PlanKind::kJoin, {plan_, other.plan_});
@@ -238,7 +257,8 @@ DataFrame DataFrame::orderBy(const std::vector<Column>& cols) const {
   auto p = Node(PlanKind::kSort, {plan_});
   for (const auto& c : cols) {
     const ExprPtr& e = c.expr();
-    p->sort.push_back(e->kind == ExprKind::kSortOrder ? e->sort : SortSpec{e, true, true});
+    p->sort.push_back(e->kind == ExprKind::kSortOrder ? e->sort
+                                                      : SortSpec{e, true, true});
   }
   return With(p);
 }
@@ -261,8 +281,8 @@ DataFrame DataFrame::offset(int64_t n) const {
   return With(p);
 }
 
-DataFrame DataFrame::SetOp(const DataFrame& other, sql::SetOpKind kind, bool all, bool by_name,
-                           bool allow_missing) const {
+DataFrame DataFrame::SetOp(const DataFrame& other, sql::SetOpKind kind, bool all,
+                           bool by_name, bool allow_missing) const {
   auto p = Node(PlanKind::kSetOperation, {plan_, other.plan_});
   p->set_op = kind;
   p->set_all = all;
@@ -271,7 +291,9 @@ DataFrame DataFrame::SetOp(const DataFrame& other, sql::SetOpKind kind, bool all
   return With(p);
 }
 
-DataFrame DataFrame::union_(const DataFrame& other) const { return SetOp(other, sql::SetOpKind::kUnion, true); }
+DataFrame DataFrame::union_(const DataFrame& other) const {
+  return SetOp(other, sql::SetOpKind::kUnion, true);
+}
 DataFrame DataFrame::unionByName(const DataFrame& other, bool allow_missing) const {
   return SetOp(other, sql::SetOpKind::kUnion, true, true, allow_missing);
 }
@@ -281,8 +303,12 @@ DataFrame DataFrame::intersect(const DataFrame& other) const {
 DataFrame DataFrame::intersectAll(const DataFrame& other) const {
   return SetOp(other, sql::SetOpKind::kIntersect, true);
 }
-DataFrame DataFrame::subtract(const DataFrame& other) const { return SetOp(other, sql::SetOpKind::kExcept, false); }
-DataFrame DataFrame::exceptAll(const DataFrame& other) const { return SetOp(other, sql::SetOpKind::kExcept, true); }
+DataFrame DataFrame::subtract(const DataFrame& other) const {
+  return SetOp(other, sql::SetOpKind::kExcept, false);
+}
+DataFrame DataFrame::exceptAll(const DataFrame& other) const {
+  return SetOp(other, sql::SetOpKind::kExcept, true);
+}
 
 DataFrame DataFrame::distinct() const { return With(Node(PlanKind::kDistinct, {plan_})); }
 
@@ -292,7 +318,8 @@ DataFrame DataFrame::dropDuplicates(const std::vector<std::string>& subset) cons
   return With(p);
 }
 
-DataFrame DataFrame::dropDuplicatesWithinWatermark(const std::vector<std::string>& subset) const {
+DataFrame DataFrame::dropDuplicatesWithinWatermark(
+    const std::vector<std::string>& subset) const {
   auto p = Node(PlanKind::kDeduplicate, {plan_});
   for (const auto& n : subset) p->exprs.push_back(functions::col(n).expr());
   p->within_watermark = true;
@@ -331,7 +358,8 @@ DataFrame DataFrame::repartition(int n, const std::vector<Column>& cols) const {
 
 DataFrameWriter DataFrame::write() const {
   if (isStreaming()) {
-    ThrowStatus(Status::Error("CALL_ON_STREAMING_DATASET_UNSUPPORTED", {{"methodName", "`write`"}}));
+    ThrowStatus(Status::Error("CALL_ON_STREAMING_DATASET_UNSUPPORTED",
+                              {{"methodName", "`write`"}}));
   }
   return DataFrameWriter(*this);
 }
@@ -383,7 +411,8 @@ std::string DataFrame::showString(int n, int truncate, bool vertical) const {
   }
   CellFormatOptions opts;
   opts.time_zone = TimeZone::Lookup(session_->conf.session_time_zone());
-  return ShowString(batches, *bound_->OutputSchema(), n, truncate, vertical, has_more, opts);
+  return ShowString(batches, *bound_->OutputSchema(), n, truncate, vertical, has_more,
+                    opts);
 }
 
 void DataFrame::show(int n, int truncate, bool vertical) const {
@@ -396,9 +425,13 @@ void DataFrame::printSchema() const {
   std::cout.flush();
 }
 
-StructType DataFrame::schema() const { return StructType(bound_->OutputSchema()->fields()); }
+StructType DataFrame::schema() const {
+  return StructType(bound_->OutputSchema()->fields());
+}
 
-std::vector<std::string> DataFrame::columns() const { return bound_->OutputSchema()->names(); }
+std::vector<std::string> DataFrame::columns() const {
+  return bound_->OutputSchema()->names();
+}
 
 std::vector<std::pair<std::string, std::string>> DataFrame::dtypes() const {
   std::vector<std::pair<std::string, std::string>> out;
@@ -408,7 +441,8 @@ std::vector<std::pair<std::string, std::string>> DataFrame::dtypes() const {
 
 Column DataFrame::operator[](const std::string& name) const {
   auto parts = sql::ParseMultipartIdentifier(name);
-  auto e = std::make_shared<Expr>(*Expr::Col(parts.ok() ? *parts : std::vector<std::string>{name}));
+  auto e = std::make_shared<Expr>(
+      *Expr::Col(parts.ok() ? *parts : std::vector<std::string>{name}));
   e->plan_id = id_;
   // Resolve now so a bad name fails here, as in PySpark.
   sql::Analyzer analyzer(session_->catalog, session_->conf);
@@ -432,13 +466,16 @@ void DataFrame::createOrReplaceGlobalTempView(const std::string& name) const {
 std::string DataFrame::explainString(const std::string& mode) const {
   return ValueOrThrow(session_->Explain(plan_, mode));
 }
-void DataFrame::explain(bool extended) const { explain(std::string(extended ? "extended" : "simple")); }
+void DataFrame::explain(bool extended) const {
+  explain(std::string(extended ? "extended" : "simple"));
+}
 void DataFrame::explain(const std::string& mode) const {
   std::cout << explainString(mode) << "\n";
   std::cout.flush();
 }
 
-// ---- GroupedData ------------------------------------------------------------------------------
+// ---- GroupedData
+// ------------------------------------------------------------------------------
 
 DataFrame GroupedData::agg(const std::vector<Column>& exprs) const {
   if (has_sets_) return AggGroupingSets(exprs);
@@ -466,19 +503,22 @@ DataFrame GroupedData::TransformWithState(stream::StatefulProcessorFactory facto
                                           const GroupedData* initial_state) const {
   const stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode));
   if (mode == stream::OutputMode::kComplete) {
-    CheckOrThrow(Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
-                               {{"outputMode", "complete"}, {"operation", "transformWithState"}}));
+    CheckOrThrow(
+        Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+                      {{"outputMode", "complete"}, {"operation", "transformWithState"}}));
   }
   auto tm = stream::ParseTimeMode(time_mode);
   if (!tm) {
-    CheckOrThrow(Status::Error("STATEFUL_PROCESSOR_UNKNOWN_TIME_MODE", {{"timeMode", time_mode}}));
+    CheckOrThrow(
+        Status::Error("STATEFUL_PROCESSOR_UNKNOWN_TIME_MODE", {{"timeMode", time_mode}}));
   }
   auto p = Node(PlanKind::kGroupedExtension, {df_.plan()});
   p->group_by = Exprs(keys_);
   p->schema = output_schema.ToSchema();
-  auto node = std::make_shared<stream::TransformWithStateNode>(std::move(factory), p->schema,
-                                                               mode, *tm, operator_name);
-  if (initial_state) node->set_initial_state(InitialStateOf(*initial_state, {}, {}, false));
+  auto node = std::make_shared<stream::TransformWithStateNode>(
+      std::move(factory), p->schema, mode, *tm, operator_name);
+  if (initial_state)
+    node->set_initial_state(InitialStateOf(*initial_state, {}, {}, false));
   p->extension = std::move(node);
   return DataFrame(df_.session(), p);
 }
@@ -497,8 +537,8 @@ DataFrame GroupedData::flatMapGroupsWithState(stream::GroupStateFunction fn,
                                               const StructType& state_schema,
                                               const std::string& output_mode,
                                               const std::string& timeout) const {
-  return WithGroupState(std::move(fn), output_schema, state_schema, output_mode, timeout, nullptr,
-                        false);
+  return WithGroupState(std::move(fn), output_schema, state_schema, output_mode, timeout,
+                        nullptr, false);
 }
 
 DataFrame GroupedData::flatMapGroupsWithState(stream::GroupStateFunction fn,
@@ -521,44 +561,47 @@ stream::GroupStateFunction OneRowPerCall(GroupedData::MapGroupsFunction fn) {
 }
 }  // namespace
 
-DataFrame GroupedData::mapGroupsWithState(MapGroupsFunction fn, const StructType& output_schema,
+DataFrame GroupedData::mapGroupsWithState(MapGroupsFunction fn,
+                                          const StructType& output_schema,
                                           const StructType& state_schema,
                                           const std::string& timeout) const {
-  return WithGroupState(OneRowPerCall(std::move(fn)), output_schema, state_schema, "update",
-                        timeout, nullptr, true);
+  return WithGroupState(OneRowPerCall(std::move(fn)), output_schema, state_schema,
+                        "update", timeout, nullptr, true);
 }
 
-DataFrame GroupedData::mapGroupsWithState(MapGroupsFunction fn, const StructType& output_schema,
+DataFrame GroupedData::mapGroupsWithState(MapGroupsFunction fn,
+                                          const StructType& output_schema,
                                           const StructType& state_schema,
                                           const std::string& timeout,
                                           const GroupedData& initial_state) const {
-  return WithGroupState(OneRowPerCall(std::move(fn)), output_schema, state_schema, "update",
-                        timeout, &initial_state, true);
+  return WithGroupState(OneRowPerCall(std::move(fn)), output_schema, state_schema,
+                        "update", timeout, &initial_state, true);
 }
 
-DataFrame GroupedData::WithGroupState(stream::GroupStateFunction fn,
-                                      const StructType& output_schema,
-                                      const StructType& state_schema,
-                                      const std::string& output_mode, const std::string& timeout,
-                                      const GroupedData* initial_state, bool map_groups) const {
+DataFrame GroupedData::WithGroupState(
+    stream::GroupStateFunction fn, const StructType& output_schema,
+    const StructType& state_schema, const std::string& output_mode,
+    const std::string& timeout, const GroupedData* initial_state, bool map_groups) const {
   auto t = stream::ParseGroupStateTimeout(timeout);
   if (!t) {
-    CheckOrThrow(Status::Error("_LEGACY_ERROR_TEMP_3102",
-                               {{"msg", "Unknown timeout conf " + timeout +
-                                            ": expected NoTimeout, ProcessingTimeTimeout or "
-                                            "EventTimeTimeout"}}));
+    CheckOrThrow(
+        Status::Error("_LEGACY_ERROR_TEMP_3102",
+                      {{"msg", "Unknown timeout conf " + timeout +
+                                   ": expected NoTimeout, ProcessingTimeTimeout or "
+                                   "EventTimeTimeout"}}));
   }
   const stream::TimeMode time_mode =
-      *t == stream::GroupStateTimeout::kProcessingTimeTimeout ? stream::TimeMode::kProcessingTime
-      : *t == stream::GroupStateTimeout::kEventTimeTimeout    ? stream::TimeMode::kEventTime
-                                                              : stream::TimeMode::kNone;
+      *t == stream::GroupStateTimeout::kProcessingTimeTimeout
+          ? stream::TimeMode::kProcessingTime
+      : *t == stream::GroupStateTimeout::kEventTimeTimeout ? stream::TimeMode::kEventTime
+                                                           : stream::TimeMode::kNone;
   const stream::OutputMode mode = ValueOrThrow(stream::ParseOutputMode(output_mode));
   auto p = Node(PlanKind::kGroupedExtension, {df_.plan()});
   p->group_by = Exprs(keys_);
   p->schema = output_schema.ToSchema();
   auto node = std::make_shared<stream::TransformWithStateNode>(
-      stream::GroupStateProcessorFactory(std::move(fn), state_schema.ToSchema(), *t), p->schema,
-      mode, time_mode, "flatMapGroupsWithState");
+      stream::GroupStateProcessorFactory(std::move(fn), state_schema.ToSchema(), *t),
+      p->schema, mode, time_mode, "flatMapGroupsWithState");
   node->set_map_groups_with_state(map_groups);
   if (initial_state) {
     std::vector<std::string> names;
@@ -593,7 +636,8 @@ std::shared_ptr<const stream::InitialState> GroupedData::InitialStateOf(
   const auto& init_keys = init_key_df.analyzed()->output;
   bool same = in_keys.size() == init_keys.size();
   std::string want, got;
-  for (size_t i = 0; i < in_keys.size(); ++i) want += (i ? ", " : "") + in_keys[i].type->SimpleString();
+  for (size_t i = 0; i < in_keys.size(); ++i)
+    want += (i ? ", " : "") + in_keys[i].type->SimpleString();
   for (size_t i = 0; i < init_keys.size(); ++i) {
     got += (i ? ", " : "") + init_keys[i].type->SimpleString();
     same = same && i < in_keys.size() && init_keys[i].type->Equals(*in_keys[i].type);
@@ -602,10 +646,12 @@ std::shared_ptr<const stream::InitialState> GroupedData::InitialStateOf(
     CheckOrThrow(Status::Error(
         "SPATE_STREAMING_INVALID",
         {{"msg", "The initial state's grouping keys (" + got +
-                     ") must have the types of the input's grouping keys (" + want + ")"}}));
+                     ") must have the types of the input's grouping keys (" + want +
+                     ")"}}));
   }
   if (columns.empty()) {
-    for (const auto& a : initial.df_.analyzed()->output) sel.push_back(functions::col(a.name));
+    for (const auto& a : initial.df_.analyzed()->output)
+      sel.push_back(functions::col(a.name));
   } else {
     for (size_t i = 0; i < columns.size(); ++i) {
       Column c = functions::col(columns[i]);
@@ -620,7 +666,8 @@ std::shared_ptr<const stream::InitialState> GroupedData::InitialStateOf(
   is->group_state = group_state;
   is->skip_keys_without_rows = EqualsIgnoreCase(
       df_.session()->conf.GetOr(
-          "spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys", "false"),
+          "spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys",
+          "false"),
       "true");
   std::shared_ptr<SessionState> session = rows.session();
   sql::BoundPlanPtr plan = rows.analyzed();
@@ -632,16 +679,19 @@ DataFrame GroupedData::count() const {
   return agg({functions::count(functions::lit(1)).alias("count")});
 }
 
-DataFrame GroupedData::Numeric(const std::string& fn, const std::vector<std::string>& cols) const {
+DataFrame GroupedData::Numeric(const std::string& fn,
+                               const std::vector<std::string>& cols) const {
   std::vector<Column> exprs;
   if (cols.empty()) {
     for (const auto& a : df_.analyzed()->output) {
       if (!a.type->IsNumeric()) continue;
       bool is_key = false;
       for (const auto& k : keys_) {
-        is_key |= k.expr()->kind == ExprKind::kColumn && EqualsIgnoreCase(k.expr()->name_parts.back(), a.name);
+        is_key |= k.expr()->kind == ExprKind::kColumn &&
+                  EqualsIgnoreCase(k.expr()->name_parts.back(), a.name);
       }
-      if (!is_key) exprs.push_back(functions::call_function(fn, {functions::col(a.name)}));
+      if (!is_key)
+        exprs.push_back(functions::call_function(fn, {functions::col(a.name)}));
     }
   } else {
     for (const auto& c : cols) {
@@ -657,9 +707,17 @@ DataFrame GroupedData::Numeric(const std::string& fn, const std::vector<std::str
   return agg(exprs);
 }
 
-DataFrame GroupedData::sum(const std::vector<std::string>& cols) const { return Numeric("sum", cols); }
-DataFrame GroupedData::avg(const std::vector<std::string>& cols) const { return Numeric("avg", cols); }
-DataFrame GroupedData::min(const std::vector<std::string>& cols) const { return Numeric("min", cols); }
-DataFrame GroupedData::max(const std::vector<std::string>& cols) const { return Numeric("max", cols); }
+DataFrame GroupedData::sum(const std::vector<std::string>& cols) const {
+  return Numeric("sum", cols);
+}
+DataFrame GroupedData::avg(const std::vector<std::string>& cols) const {
+  return Numeric("avg", cols);
+}
+DataFrame GroupedData::min(const std::vector<std::string>& cols) const {
+  return Numeric("min", cols);
+}
+DataFrame GroupedData::max(const std::vector<std::string>& cols) const {
+  return Numeric("max", cols);
+}
 
 }  // namespace spate::api

@@ -3,11 +3,11 @@
 
 // DataFrame, GroupedData, Row and StructType: the batch API, named as in PySpark.
 //
-// A DataFrame is an immutable handle on an unresolved logical plan plus its session. It is
-// analyzed when created, so mistakes (unknown columns, type errors) throw
-// AnalysisException at the call that introduced them, like Spark; actions (collect, count,
-// show, ...) execute the plan on all cores. Thread safety: immutable; actions may run
-// concurrently from several threads.
+// A DataFrame is an immutable handle on an unresolved logical plan plus its session. It
+// is analyzed when created, so mistakes (unknown columns, type errors) throw
+// AnalysisException at the call that introduced them, like Spark; actions (collect,
+// count, show, ...) execute the plan on all cores. Thread safety: immutable; actions may
+// run concurrently from several threads.
 
 #include <cstdint>
 #include <memory>
@@ -35,7 +35,8 @@ class StructType {
   StructType() = default;
   explicit StructType(std::vector<Field> fields) : fields_(std::move(fields)) {}
   /// add("a", "int"), add("b", DataType::String(), false).
-  StructType& add(const std::string& name, const std::string& ddl_type, bool nullable = true);
+  StructType& add(const std::string& name, const std::string& ddl_type,
+                  bool nullable = true);
   StructType& add(const std::string& name, const DataTypePtr& type, bool nullable = true);
   StructType& add(Field field);
   /// Parses a DDL string ("a INT, b STRING"); throws ParseException.
@@ -104,9 +105,12 @@ class DataFrame {
   DataFrame withColumns(const std::vector<std::pair<std::string, Column>>& cols) const;
   DataFrame withColumnRenamed(const std::string& existing, const std::string& name) const;
   /// Renames several columns at once ({existing, new} pairs; unknown names are ignored).
-  DataFrame withColumnsRenamed(const std::vector<std::pair<std::string, std::string>>& renames) const;
+  DataFrame withColumnsRenamed(
+      const std::vector<std::pair<std::string, std::string>>& renames) const;
   DataFrame drop(const std::vector<std::string>& cols) const;
-  DataFrame drop(const std::string& col) const { return drop(std::vector<std::string>{col}); }
+  DataFrame drop(const std::string& col) const {
+    return drop(std::vector<std::string>{col});
+  }
   DataFrame alias(const std::string& alias) const;
   GroupedData groupBy(const std::vector<Column>& cols) const;
   GroupedData groupBy(const std::vector<std::string>& cols) const;
@@ -127,10 +131,12 @@ class DataFrame {
   /// (cross product when how is "inner"/"cross"); how as PySpark's strings.
   DataFrame join(const DataFrame& other, const std::vector<std::string>& on,
                  const std::string& how = "inner") const;
-  DataFrame join(const DataFrame& other, const std::string& on, const std::string& how = "inner") const {
+  DataFrame join(const DataFrame& other, const std::string& on,
+                 const std::string& how = "inner") const {
     return join(other, std::vector<std::string>{on}, how);
   }
-  DataFrame join(const DataFrame& other, const Column& on, const std::string& how = "inner") const;
+  DataFrame join(const DataFrame& other, const Column& on,
+                 const std::string& how = "inner") const;
   DataFrame join(const DataFrame& other) const;
   DataFrame crossJoin(const DataFrame& other) const;
   DataFrame orderBy(const std::vector<Column>& cols) const;
@@ -157,21 +163,27 @@ class DataFrame {
   DataFrame dropDuplicates(const std::vector<std::string>& subset = {}) const;
   /// Streaming: drops a row whose key was seen while the key's event time is within the
   /// watermark (Spark 3.5's dropDuplicatesWithinWatermark); batch: dropDuplicates.
-  DataFrame dropDuplicatesWithinWatermark(const std::vector<std::string>& subset = {}) const;
+  DataFrame dropDuplicatesWithinWatermark(
+      const std::vector<std::string>& subset = {}) const;
   /// Event-time watermark on `eventTime` (a timestamp column) with `delayThreshold` (an
   /// interval string such as "10 minutes"): streaming stateful operators drop rows older
   /// than the watermark and evict state past it. Does nothing in a batch query.
-  DataFrame withWatermark(const std::string& eventTime, const std::string& delayThreshold) const;
+  DataFrame withWatermark(const std::string& eventTime,
+                          const std::string& delayThreshold) const;
   DataFrame drop_duplicates(const std::vector<std::string>& subset = {}) const {
     return dropDuplicates(subset);
   }
   /// A Bernoulli sample: each row kept with probability `fraction` (without replacement),
   /// or repeated a Poisson(`fraction`) number of times (with replacement). The draw of a
   /// row is a hash of `seed` and the row's monotonically_increasing_id(), so a seed gives
-  /// the same rows on the same input (not the rows Spark's XORShiftRandom picks); no seed:
-  /// a random one.
-  DataFrame sample(double fraction) const { return Sample(false, fraction, std::nullopt); }
-  DataFrame sample(double fraction, int64_t seed) const { return Sample(false, fraction, seed); }
+  /// the same rows on the same input (not the rows Spark's XORShiftRandom picks); no
+  /// seed: a random one.
+  DataFrame sample(double fraction) const {
+    return Sample(false, fraction, std::nullopt);
+  }
+  DataFrame sample(double fraction, int64_t seed) const {
+    return Sample(false, fraction, seed);
+  }
   DataFrame sample(bool withReplacement, double fraction) const {
     return Sample(withReplacement, fraction, std::nullopt);
   }
@@ -182,17 +194,18 @@ class DataFrame {
   /// rows, each row's share drawn as in sample().
   std::vector<DataFrame> randomSplit(const std::vector<double>& weights,
                                      std::optional<int64_t> seed = std::nullopt) const;
-  /// df.replace / df.na.replace: values equal to a key become its value, in the columns of
-  /// the keys' kind (numeric keys: numeric columns, strings: string columns, booleans:
+  /// df.replace / df.na.replace: values equal to a key become its value, in the columns
+  /// of the keys' kind (numeric keys: numeric columns, strings: string columns, booleans:
   /// boolean columns), restricted to `subset` when given. Keys must all be of one kind;
   /// a value may be NULL. The replacement is cast to the column's type.
   DataFrame replace(const std::vector<std::pair<Value, Value>>& replacements,
                     const std::vector<std::string>& subset = {}) const;
-  /// One JSON string per row, in a column `value` (Spark Connect's toJSON: spate has no RDDs).
+  /// One JSON string per row, in a column `value` (Spark Connect's toJSON: spate has no
+  /// RDDs).
   DataFrame toJSON() const;
   /// This DataFrame as a scalar subquery (its one column, at most one row; NULL without
-  /// rows) or an EXISTS subquery, for use in another DataFrame's expressions. Uncorrelated:
-  /// the DataFrame is analyzed on its own (spate has no Column.outer()).
+  /// rows) or an EXISTS subquery, for use in another DataFrame's expressions.
+  /// Uncorrelated: the DataFrame is analyzed on its own (spate has no Column.outer()).
   Column scalar() const;
   Column exists() const;
   /// df.stat (DataFrameStatFunctions).
@@ -200,7 +213,9 @@ class DataFrame {
   DataFrame coalesce(int num_partitions) const;
   DataFrame repartition(int num_partitions) const;
   DataFrame repartition(int num_partitions, const std::vector<Column>& cols) const;
-  DataFrame repartition(const std::vector<Column>& cols) const { return repartition(0, cols); }
+  DataFrame repartition(const std::vector<Column>& cols) const {
+    return repartition(0, cols);
+  }
 
   // -- actions --
   std::vector<Row> collect() const;
@@ -214,7 +229,9 @@ class DataFrame {
   bool isEmpty() const;
   /// Prints Spark's show() grid to stdout (truncate: 0 = off, k = cut at k chars).
   void show(int n = 20, int truncate = 20, bool vertical = false) const;
-  void show(int n, bool truncate, bool vertical = false) const { show(n, truncate ? 20 : 0, vertical); }
+  void show(int n, bool truncate, bool vertical = false) const {
+    show(n, truncate ? 20 : 0, vertical);
+  }
   /// The text show() prints (without the extra newline println adds).
   std::string showString(int n = 20, int truncate = 20, bool vertical = false) const;
   void printSchema() const;
@@ -253,9 +270,10 @@ class DataFrame {
   static Column ToColumn(const std::string& s) { return functions::col(s); }
   static Column ToColumn(const char* s) { return functions::col(s); }
   DataFrame With(sql::PlanPtr plan) const { return DataFrame(session_, std::move(plan)); }
-  DataFrame Sample(bool withReplacement, double fraction, std::optional<int64_t> seed) const;
-  DataFrame SetOp(const DataFrame& other, sql::SetOpKind kind, bool all, bool by_name = false,
-                  bool allow_missing = false) const;
+  DataFrame Sample(bool withReplacement, double fraction,
+                   std::optional<int64_t> seed) const;
+  DataFrame SetOp(const DataFrame& other, sql::SetOpKind kind, bool all,
+                  bool by_name = false, bool allow_missing = false) const;
 
   std::shared_ptr<SessionState> session_;
   sql::PlanPtr plan_;
@@ -266,12 +284,17 @@ class DataFrame {
 /// The result of groupBy (pyspark.sql.GroupedData).
 class GroupedData {
  public:
-  GroupedData(DataFrame df, std::vector<Column> keys) : df_(std::move(df)), keys_(std::move(keys)) {}
-  /// Grouping sets (cube, rollup, groupingSets): each set the indexes of its keys in `keys`,
-  /// of which the first `num_output_keys` are output columns (the others only grouped by).
-  GroupedData(DataFrame df, std::vector<Column> keys, std::vector<std::vector<size_t>> sets,
-              size_t num_output_keys = SIZE_MAX)
-      : df_(std::move(df)), keys_(std::move(keys)), sets_(std::move(sets)), has_sets_(true),
+  GroupedData(DataFrame df, std::vector<Column> keys)
+      : df_(std::move(df)), keys_(std::move(keys)) {}
+  /// Grouping sets (cube, rollup, groupingSets): each set the indexes of its keys in
+  /// `keys`, of which the first `num_output_keys` are output columns (the others only
+  /// grouped by).
+  GroupedData(DataFrame df, std::vector<Column> keys,
+              std::vector<std::vector<size_t>> sets, size_t num_output_keys = SIZE_MAX)
+      : df_(std::move(df)),
+        keys_(std::move(keys)),
+        sets_(std::move(sets)),
+        has_sets_(true),
         num_output_keys_(num_output_keys) {}
   DataFrame agg(const std::vector<Column>& exprs) const;
   template <typename... T>
@@ -285,32 +308,37 @@ class GroupedData {
   DataFrame min(const std::vector<std::string>& cols = {}) const;
   DataFrame max(const std::vector<std::string>& cols = {}) const;
   /// transformWithState (Spark 4): per grouping key a stream::StatefulProcessor made by
-  /// `factory` (one per partition and batch; see spate/stream/stateful_processor.h) turns the
-  /// key's new rows, its state and its timers into rows of `output_schema`. `output_mode`:
-  /// "append" or "update"; `time_mode`: "None", "ProcessingTime" or "EventTime".
-  /// `operator_name`: its name in progress (the GroupState APIs built on it pass
-  /// "flatMapGroupsWithState").
-  DataFrame transformWithState(stream::StatefulProcessorFactory factory,
-                               const StructType& output_schema, const std::string& output_mode,
-                               const std::string& time_mode = "None",
-                               const std::string& operator_name = "transformWithStateExec") const;
-  /// flatMapGroupsWithState / applyInPandasWithState: per grouping key `fn` gets the key's
-  /// new rows and its GroupState (a value of `state_schema`, a timeout per `timeout`:
-  /// "NoTimeout", "ProcessingTimeTimeout", "EventTimeTimeout"; see
+  /// `factory` (one per partition and batch; see spate/stream/stateful_processor.h) turns
+  /// the key's new rows, its state and its timers into rows of `output_schema`.
+  /// `output_mode`: "append" or "update"; `time_mode`: "None", "ProcessingTime" or
+  /// "EventTime". `operator_name`: its name in progress (the GroupState APIs built on it
+  /// pass "flatMapGroupsWithState").
+  DataFrame transformWithState(
+      stream::StatefulProcessorFactory factory, const StructType& output_schema,
+      const std::string& output_mode, const std::string& time_mode = "None",
+      const std::string& operator_name = "transformWithStateExec") const;
+  /// flatMapGroupsWithState / applyInPandasWithState: per grouping key `fn` gets the
+  /// key's new rows and its GroupState (a value of `state_schema`, a timeout per
+  /// `timeout`: "NoTimeout", "ProcessingTimeTimeout", "EventTimeTimeout"; see
   /// spate/stream/group_state.h) and returns rows of `output_schema`.
-  DataFrame flatMapGroupsWithState(stream::GroupStateFunction fn, const StructType& output_schema,
-                                   const StructType& state_schema, const std::string& output_mode,
+  DataFrame flatMapGroupsWithState(stream::GroupStateFunction fn,
+                                   const StructType& output_schema,
+                                   const StructType& state_schema,
+                                   const std::string& output_mode,
                                    const std::string& timeout = "NoTimeout") const;
-  /// With an initial state: a batch DataFrame grouped by keys of the input's key types. In
-  /// the query's first batch a key's row of `initial_state` is its state (its columns named
-  /// as `state_schema`'s fields); a key found only there is called with no rows unless
-  /// spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys is true.
-  DataFrame flatMapGroupsWithState(stream::GroupStateFunction fn, const StructType& output_schema,
-                                   const StructType& state_schema, const std::string& output_mode,
+  /// With an initial state: a batch DataFrame grouped by keys of the input's key types.
+  /// In the query's first batch a key's row of `initial_state` is its state (its columns
+  /// named as `state_schema`'s fields); a key found only there is called with no rows
+  /// unless spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys is
+  /// true.
+  DataFrame flatMapGroupsWithState(stream::GroupStateFunction fn,
+                                   const StructType& output_schema,
+                                   const StructType& state_schema,
+                                   const std::string& output_mode,
                                    const std::string& timeout,
                                    const GroupedData& initial_state) const;
-  /// mapGroupsWithState: `fn` returns exactly one row per call; a streaming query must use
-  /// Update output mode and no aggregation (Spark's rules).
+  /// mapGroupsWithState: `fn` returns exactly one row per call; a streaming query must
+  /// use Update output mode and no aggregation (Spark's rules).
   using MapGroupsFunction = std::function<stream::ProcessorRow(
       const stream::ProcessorRow& key, const std::vector<stream::ProcessorRow>& rows,
       stream::GroupState& state)>;
@@ -321,23 +349,26 @@ class GroupedData {
                                const StructType& state_schema, const std::string& timeout,
                                const GroupedData& initial_state) const;
   /// transformWithState with an initial state (a batch DataFrame grouped by keys of the
-  /// input's key types): in the query's first batch the processor's handleInitialState runs
-  /// once per row of it (the whole row), before any input.
+  /// input's key types): in the query's first batch the processor's handleInitialState
+  /// runs once per row of it (the whole row), before any input.
   DataFrame transformWithState(stream::StatefulProcessorFactory factory,
-                               const StructType& output_schema, const std::string& output_mode,
+                               const StructType& output_schema,
+                               const std::string& output_mode,
                                const std::string& time_mode,
                                const GroupedData& initial_state) const;
 
  private:
   DataFrame Numeric(const std::string& fn, const std::vector<std::string>& cols) const;
   DataFrame TransformWithState(stream::StatefulProcessorFactory factory,
-                               const StructType& output_schema, const std::string& output_mode,
-                               const std::string& time_mode, const std::string& operator_name,
+                               const StructType& output_schema,
+                               const std::string& output_mode,
+                               const std::string& time_mode,
+                               const std::string& operator_name,
                                const GroupedData* initial_state) const;
   DataFrame WithGroupState(stream::GroupStateFunction fn, const StructType& output_schema,
-                       const StructType& state_schema, const std::string& output_mode,
-                       const std::string& timeout, const GroupedData* initial_state,
-                       bool map_groups) const;
+                           const StructType& state_schema, const std::string& output_mode,
+                           const std::string& timeout, const GroupedData* initial_state,
+                           bool map_groups) const;
   // The initial state's rows for the node: the grouping keys (checked against the input's
   // key types), then `columns` (all of them when empty) cast to `types` where given.
   std::shared_ptr<const stream::InitialState> InitialStateOf(
@@ -356,7 +387,8 @@ class GroupedData {
 class DataFrameStatFunctions {
  public:
   explicit DataFrameStatFunctions(DataFrame df) : df_(std::move(df)) {}
-  /// Pearson correlation of two numeric columns (NaN when undefined); method "pearson" only.
+  /// Pearson correlation of two numeric columns (NaN when undefined); method "pearson"
+  /// only.
   double corr(const std::string& col1, const std::string& col2,
               const std::string& method = "pearson") const;
   /// Sample covariance of two numeric columns.
@@ -366,18 +398,21 @@ class DataFrameStatFunctions {
   DataFrame crosstab(const std::string& col1, const std::string& col2) const;
   /// Quantiles of numeric columns (NULLs ignored; an empty column gives no values) with
   /// relative error `relativeError` (0: exact).
-  std::vector<std::vector<double>> approxQuantile(const std::vector<std::string>& cols,
-                                                  const std::vector<double>& probabilities,
-                                                  double relativeError) const;
+  std::vector<std::vector<double>> approxQuantile(
+      const std::vector<std::string>& cols, const std::vector<double>& probabilities,
+      double relativeError) const;
   /// One row: per column `<col>_freqItems`, the values (NULL included) found in more than
   /// `support` of the rows. Exact, where Spark's one-pass algorithm may add less frequent
   /// values (docs/spark-differences.md D21).
   DataFrame freqItems(const std::vector<std::string>& cols, double support = 0.01) const;
-  /// A stratified sample: the rows whose `col` equals a key of `fractions`, each kept with
-  /// that key's fraction (drawn as DataFrame::sample); rows of other values are dropped.
-  DataFrame sampleBy(const Column& col, const std::vector<std::pair<Value, double>>& fractions,
+  /// A stratified sample: the rows whose `col` equals a key of `fractions`, each kept
+  /// with that key's fraction (drawn as DataFrame::sample); rows of other values are
+  /// dropped.
+  DataFrame sampleBy(const Column& col,
+                     const std::vector<std::pair<Value, double>>& fractions,
                      int64_t seed) const;
-  DataFrame sampleBy(const std::string& col, const std::vector<std::pair<Value, double>>& fractions,
+  DataFrame sampleBy(const std::string& col,
+                     const std::vector<std::pair<Value, double>>& fractions,
                      int64_t seed) const {
     return sampleBy(functions::col(col), fractions, seed);
   }

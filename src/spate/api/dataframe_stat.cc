@@ -1,8 +1,8 @@
 // Copyright spate authors.
 //
-// DataFrame's multi-dimensional aggregates (cube, rollup, groupingSets), sampling (sample,
-// randomSplit), replace, toJSON, withColumnsRenamed and df.stat, all built from the plans
-// the rest of the API makes (see dataframe.h for the contracts).
+// DataFrame's multi-dimensional aggregates (cube, rollup, groupingSets), sampling
+// (sample, randomSplit), replace, toJSON, withColumnsRenamed and df.stat, all built from
+// the plans the rest of the API makes (see dataframe.h for the contracts).
 
 #include <algorithm>
 #include <cmath>
@@ -48,7 +48,8 @@ Column Quoted(const std::string& name) {
 // monotonically_increasing_id() (53 bits of it, as a double's mantissa).
 Column UniformOf(int64_t seed) {
   constexpr int64_t kBits = int64_t{1} << 53;
-  Column h = F::call_function("xxhash64", {F::lit(seed), F::call_function("monotonically_increasing_id", {})});
+  Column h = F::call_function(
+      "xxhash64", {F::lit(seed), F::call_function("monotonically_increasing_id", {})});
   return F::call_function("pmod", {h, F::lit(kBits)}).cast(DataType::Double()) /
          F::lit(static_cast<double>(kBits));
 }
@@ -82,20 +83,23 @@ char KindOf(const DataTypePtr& t) {
 }
 
 double NumberOf(const Value& v) {
-  return v.type()->IsFloating() ? v.f64() : v.type()->id() == TypeId::kDecimal
-                                                ? ParseDouble(v.ToString()).value_or(NAN)
-                                                : static_cast<double>(v.i64());
+  return v.type()->IsFloating()               ? v.f64()
+         : v.type()->id() == TypeId::kDecimal ? ParseDouble(v.ToString()).value_or(NAN)
+                                              : static_cast<double>(v.i64());
 }
 
 }  // namespace
 
-// ---- cube / rollup / groupingSets -------------------------------------------------------
+// ---- cube / rollup / groupingSets
+// -------------------------------------------------------
 
 GroupedData DataFrame::cube(const std::vector<Column>& cols) const {
   return GroupedData(*this, cols, sql::CubeSets(cols.size()));
 }
 
-GroupedData DataFrame::cube(const std::vector<std::string>& cols) const { return cube(Named(cols)); }
+GroupedData DataFrame::cube(const std::vector<std::string>& cols) const {
+  return cube(Named(cols));
+}
 
 GroupedData DataFrame::rollup(const std::vector<Column>& cols) const {
   return GroupedData(*this, cols, sql::RollupSets(cols.size()));
@@ -107,8 +111,8 @@ GroupedData DataFrame::rollup(const std::vector<std::string>& cols) const {
 
 GroupedData DataFrame::groupingSets(const std::vector<std::vector<Column>>& sets,
                                     const std::vector<Column>& cols) const {
-  // The keys: `cols` (in the output), then any other expression a set groups by (grouped by,
-  // not output, as Spark's GroupingSets).
+  // The keys: `cols` (in the output), then any other expression a set groups by (grouped
+  // by, not output, as Spark's GroupingSets).
   std::vector<Column> keys = cols;
   std::vector<std::string> names;
   for (const auto& c : cols) names.push_back(c.expr()->DisplayName());
@@ -117,8 +121,9 @@ GroupedData DataFrame::groupingSets(const std::vector<std::vector<Column>>& sets
     std::vector<size_t> s;
     for (const auto& c : set) {
       const std::string n = c.expr()->DisplayName();
-      auto it = std::find_if(names.begin(), names.end(),
-                             [&](const std::string& k) { return EqualsIgnoreCase(k, n); });
+      auto it = std::find_if(names.begin(), names.end(), [&](const std::string& k) {
+        return EqualsIgnoreCase(k, n);
+      });
       if (it == names.end()) {
         keys.push_back(c);
         names.push_back(n);
@@ -133,7 +138,8 @@ GroupedData DataFrame::groupingSets(const std::vector<std::vector<Column>>& sets
 
 DataFrame GroupedData::AggGroupingSets(const std::vector<Column>& exprs) const {
   // One aggregate over GROUP BY grouping_sets(keys, sets...), analyzed as SQL's GROUP BY
-  // ROLLUP / CUBE / GROUPING SETS is (sql/grouping_sets.h): the output keys, then `exprs`.
+  // ROLLUP / CUBE / GROUPING SETS is (sql/grouping_sets.h): the output keys, then
+  // `exprs`.
   if (sets_.empty()) ThrowStatus(Status::Invalid("grouping sets must not be empty"));
   std::vector<ExprPtr> keys;
   for (const auto& k : keys_) keys.push_back(k.expr());
@@ -151,15 +157,19 @@ DataFrame GroupedData::AggGroupingSets(const std::vector<Column>& exprs) const {
   return DataFrame(df_.session(), p);
 }
 
-// ---- sampling -----------------------------------------------------------------------------
+// ---- sampling
+// -----------------------------------------------------------------------------
 
-DataFrame DataFrame::Sample(bool withReplacement, double fraction, std::optional<int64_t> seed) const {
+DataFrame DataFrame::Sample(bool withReplacement, double fraction,
+                            std::optional<int64_t> seed) const {
   if (withReplacement && !(fraction >= 0.0)) {
-    ThrowStatus(Status::Invalid("requirement failed: Sampling fraction (" + FormatDouble(fraction) +
+    ThrowStatus(Status::Invalid("requirement failed: Sampling fraction (" +
+                                FormatDouble(fraction) +
                                 ") must be nonnegative with replacement"));
   }
   if (!withReplacement && !(fraction >= 0.0 && fraction <= 1.0)) {
-    ThrowStatus(Status::Invalid("requirement failed: Sampling fraction (" + FormatDouble(fraction) +
+    ThrowStatus(Status::Invalid("requirement failed: Sampling fraction (" +
+                                FormatDouble(fraction) +
                                 ") must be on interval [0, 1] without replacement"));
   }
   const int64_t s = SeedOr(seed);
@@ -168,7 +178,8 @@ DataFrame DataFrame::Sample(bool withReplacement, double fraction, std::optional
   if (!withReplacement) {
     return drawn.filter(F::col(kDrawColumn) < F::lit(fraction)).select(cols);
   }
-  // With replacement: each row repeated k ~ Poisson(fraction) times (k by the inverse CDF).
+  // With replacement: each row repeated k ~ Poisson(fraction) times (k by the inverse
+  // CDF).
   double p = std::exp(-fraction), cdf = p;
   Column cases = F::when(F::col(kDrawColumn) < F::lit(cdf), int32_t{0});
   int32_t j = 1;
@@ -178,10 +189,12 @@ DataFrame DataFrame::Sample(bool withReplacement, double fraction, std::optional
     cases = cases.when(F::col(kDrawColumn) < F::lit(cdf), F::lit(j));
   }
   const char* kCount = "__spate_sample_k";
-  DataFrame counted = drawn.withColumn(kCount, cases.otherwise(F::lit(j))).filter(F::col(kCount) > 0);
+  DataFrame counted =
+      drawn.withColumn(kCount, cases.otherwise(F::lit(j))).filter(F::col(kCount) > 0);
   std::vector<Column> with_copies = cols;
   with_copies.push_back(
-      F::call_function("explode", {F::call_function("sequence", {F::lit(int32_t{1}), F::col(kCount)})})
+      F::call_function(
+          "explode", {F::call_function("sequence", {F::lit(int32_t{1}), F::col(kCount)})})
           .alias("__spate_sample_copy"));
   return counted.select(with_copies).select(cols);
 }
@@ -196,13 +209,15 @@ std::vector<DataFrame> DataFrame::randomSplit(const std::vector<double>& weights
   }
   for (double w : weights) {
     if (!(w >= 0.0)) {
-      ThrowStatus(Status::Invalid("requirement failed: Weights must be nonnegative, but got [" +
-                                  Join(shown, ",") + "]"));
+      ThrowStatus(
+          Status::Invalid("requirement failed: Weights must be nonnegative, but got [" +
+                          Join(shown, ",") + "]"));
     }
   }
   if (!(total > 0.0)) {
-    ThrowStatus(Status::Invalid("requirement failed: Sum of weights must be positive, but got [" +
-                                Join(shown, ",") + "]"));
+    ThrowStatus(
+        Status::Invalid("requirement failed: Sum of weights must be positive, but got [" +
+                        Join(shown, ",") + "]"));
   }
   const int64_t s = SeedOr(seed);
   std::vector<Column> cols = ColumnsOf(*this);
@@ -218,7 +233,8 @@ std::vector<DataFrame> DataFrame::randomSplit(const std::vector<double>& weights
   return out;
 }
 
-// ---- replace, toJSON, withColumnsRenamed ----------------------------------------------------
+// ---- replace, toJSON, withColumnsRenamed
+// ----------------------------------------------------
 
 DataFrame DataFrame::replace(const std::vector<std::pair<Value, Value>>& replacements,
                              const std::vector<std::string>& subset) const {
@@ -227,8 +243,9 @@ DataFrame DataFrame::replace(const std::vector<std::pair<Value, Value>>& replace
     if (key.is_null()) continue;
     char k = KindOf(key.type());
     if (!k || (kind && k != kind)) {
-      ThrowStatus(Status::Invalid("requirement failed: replace: the keys must all be numbers, "
-                                  "all strings or all booleans"));
+      ThrowStatus(
+          Status::Invalid("requirement failed: replace: the keys must all be numbers, "
+                          "all strings or all booleans"));
     }
     kind = k;
   }
@@ -262,7 +279,9 @@ DataFrame DataFrame::replace(const std::vector<std::pair<Value, Value>>& replace
 }
 
 DataFrame DataFrame::toJSON() const {
-  return select({F::call_function("to_json", {F::call_function("struct", ColumnsOf(*this))}).alias("value")});
+  return select(
+      {F::call_function("to_json", {F::call_function("struct", ColumnsOf(*this))})
+           .alias("value")});
 }
 
 DataFrame DataFrame::withColumnsRenamed(
@@ -279,7 +298,8 @@ DataFrame DataFrame::withColumnsRenamed(
   return select(cols);
 }
 
-// ---- subqueries ---------------------------------------------------------------------------
+// ---- subqueries
+// ---------------------------------------------------------------------------
 
 Column DataFrame::scalar() const {
   auto e = std::make_shared<Expr>(ExprKind::kScalarSubquery);
@@ -293,13 +313,15 @@ Column DataFrame::exists() const {
   return Column(e);
 }
 
-// ---- df.stat ------------------------------------------------------------------------------
+// ---- df.stat
+// ------------------------------------------------------------------------------
 
 DataFrameStatFunctions DataFrame::stat() const { return DataFrameStatFunctions(*this); }
 
 namespace {
 
-void RequireNumeric(const DataFrame& df, const std::string& name, const std::string& what) {
+void RequireNumeric(const DataFrame& df, const std::string& name,
+                    const std::string& what) {
   for (const auto& a : df.analyzed()->output) {
     if (EqualsIgnoreCase(a.name, name)) {
       if (!a.type->IsNumeric()) {
@@ -318,23 +340,29 @@ void RequireNumeric(const DataFrame& df, const std::string& name, const std::str
 namespace {
 
 // The centred sums of two numeric columns: count, sum((x - mean x) * (y - mean y)),
-// sum((x - mean x)^2), sum((y - mean y)^2), a NULL counting as 0 (as Spark's df.stat does).
-// Two passes (the means, then the sums), so the result is as exact as Spark's update.
+// sum((x - mean x)^2), sum((y - mean y)^2), a NULL counting as 0 (as Spark's df.stat
+// does). Two passes (the means, then the sums), so the result is as exact as Spark's
+// update.
 struct Moments {
   int64_t n = 0;
   double cxy = 0, cxx = 0, cyy = 0;
 };
 
-Moments CentredSums(const DataFrame& df, const std::string& col1, const std::string& col2) {
+Moments CentredSums(const DataFrame& df, const std::string& col1,
+                    const std::string& col2) {
   Column x = F::coalesce({Quoted(col1).cast(DataType::Double()), F::lit(0.0)});
   Column y = F::coalesce({Quoted(col2).cast(DataType::Double()), F::lit(0.0)});
   DataFrame both = df.select({x.alias("x"), y.alias("y")});
-  auto means = both.agg({F::count(F::lit(1)), F::avg(F::col("x")), F::avg(F::col("y"))}).collect().at(0);
+  auto means = both.agg({F::count(F::lit(1)), F::avg(F::col("x")), F::avg(F::col("y"))})
+                   .collect()
+                   .at(0);
   Moments m;
   m.n = means[0].i64();
   if (m.n == 0) return m;
-  Column dx = F::col("x") - F::lit(means[1].f64()), dy = F::col("y") - F::lit(means[2].f64());
-  auto sums = both.agg({F::sum(dx * dy), F::sum(dx * dx), F::sum(dy * dy)}).collect().at(0);
+  Column dx = F::col("x") - F::lit(means[1].f64()),
+         dy = F::col("y") - F::lit(means[2].f64());
+  auto sums =
+      both.agg({F::sum(dx * dy), F::sum(dx * dx), F::sum(dy * dy)}).collect().at(0);
   m.cxy = sums[0].f64();
   m.cxx = sums[1].f64();
   m.cyy = sums[2].f64();
@@ -346,8 +374,9 @@ Moments CentredSums(const DataFrame& df, const std::string& col1, const std::str
 double DataFrameStatFunctions::corr(const std::string& col1, const std::string& col2,
                                     const std::string& method) const {
   if (!EqualsIgnoreCase(method, "pearson")) {
-    ThrowStatus(Status::Invalid("requirement failed: Currently only the calculation of the Pearson "
-                                "Correlation coefficient is supported."));
+    ThrowStatus(Status::Invalid(
+        "requirement failed: Currently only the calculation of the Pearson "
+        "Correlation coefficient is supported."));
   }
   RequireNumeric(df_, col1, "correlation");
   RequireNumeric(df_, col2, "correlation");
@@ -356,7 +385,8 @@ double DataFrameStatFunctions::corr(const std::string& col1, const std::string& 
   return m.cxy / std::sqrt(m.cxx * m.cyy);
 }
 
-double DataFrameStatFunctions::cov(const std::string& col1, const std::string& col2) const {
+double DataFrameStatFunctions::cov(const std::string& col1,
+                                   const std::string& col2) const {
   RequireNumeric(df_, col1, "covariance");
   RequireNumeric(df_, col2, "covariance");
   Moments m = CentredSums(df_, col1, col2);
@@ -364,7 +394,8 @@ double DataFrameStatFunctions::cov(const std::string& col1, const std::string& c
   return m.cxy / static_cast<double>(m.n - 1);
 }
 
-DataFrame DataFrameStatFunctions::crosstab(const std::string& col1, const std::string& col2) const {
+DataFrame DataFrameStatFunctions::crosstab(const std::string& col1,
+                                           const std::string& col2) const {
   auto counts = df_.groupBy(std::vector<Column>{Quoted(col1).cast(DataType::String()),
                                                 Quoted(col2).cast(DataType::String())})
                     .agg({F::count(F::lit(1))})
@@ -399,24 +430,27 @@ std::vector<std::vector<double>> DataFrameStatFunctions::approxQuantile(
     double relativeError) const {
   for (double p : probabilities) {
     if (!(p >= 0.0 && p <= 1.0)) {
-      ThrowStatus(Status::Invalid("requirement failed: percentile should be in the range [0.0, 1.0]"));
+      ThrowStatus(Status::Invalid(
+          "requirement failed: percentile should be in the range [0.0, 1.0]"));
     }
   }
   if (!(relativeError >= 0.0)) {
-    ThrowStatus(Status::Invalid("requirement failed: Relative Error must be non-negative but got " +
-                                FormatDouble(relativeError)));
+    ThrowStatus(Status::Invalid(
+        "requirement failed: Relative Error must be non-negative but got " +
+        FormatDouble(relativeError)));
   }
   const int32_t accuracy =
-      relativeError == 0.0 ? std::numeric_limits<int32_t>::max()
-                           : static_cast<int32_t>(std::min<double>(
-                                 std::ceil(1.0 / relativeError), std::numeric_limits<int32_t>::max()));
+      relativeError == 0.0
+          ? std::numeric_limits<int32_t>::max()
+          : static_cast<int32_t>(std::min<double>(std::ceil(1.0 / relativeError),
+                                                  std::numeric_limits<int32_t>::max()));
   std::vector<Column> probs;
   for (double p : probabilities) probs.push_back(F::lit(p));
   std::vector<Column> aggs;
   for (const auto& c : cols) {
-    aggs.push_back(F::call_function("percentile_approx",
-                                    {Quoted(c).cast(DataType::Double()),
-                                     F::call_function("array", probs), F::lit(accuracy)}));
+    aggs.push_back(F::call_function(
+        "percentile_approx", {Quoted(c).cast(DataType::Double()),
+                              F::call_function("array", probs), F::lit(accuracy)}));
   }
   std::vector<std::vector<double>> out;
   if (aggs.empty()) return out;
@@ -432,7 +466,8 @@ std::vector<std::vector<double>> DataFrameStatFunctions::approxQuantile(
   return out;
 }
 
-DataFrame DataFrameStatFunctions::freqItems(const std::vector<std::string>& cols, double support) const {
+DataFrame DataFrameStatFunctions::freqItems(const std::vector<std::string>& cols,
+                                            double support) const {
   if (!(support >= 1e-4)) {
     ThrowStatus(Status::Invalid("requirement failed: Support (" + FormatDouble(support) +
                                 ") must be greater than 1e-4."));
@@ -446,24 +481,27 @@ DataFrame DataFrameStatFunctions::freqItems(const std::vector<std::string>& cols
     std::vector<Value> items;
     auto counts = one.groupBy(std::vector<Column>{Quoted(field.name)})
                       .agg({F::count(F::lit(1)).alias("__spate_n")});
-    for (const auto& r : counts.filter(F::col("__spate_n") > F::lit(threshold)).collect()) {
+    for (const auto& r :
+         counts.filter(F::col("__spate_n") > F::lit(threshold)).collect()) {
       items.push_back(r[0]);
     }
     auto type = DataType::Array(field.type, true);
     schema.add(c + "_freqItems", type, false);
     row.push_back(Value::ArrayOf(type, std::move(items)));
   }
-  return SparkSession(df_.session()).createDataFrame(std::vector<std::vector<Value>>{row}, schema);
+  return SparkSession(df_.session())
+      .createDataFrame(std::vector<std::vector<Value>>{row}, schema);
 }
 
-DataFrame DataFrameStatFunctions::sampleBy(const Column& col,
-                                           const std::vector<std::pair<Value, double>>& fractions,
-                                           int64_t seed) const {
+DataFrame DataFrameStatFunctions::sampleBy(
+    const Column& col, const std::vector<std::pair<Value, double>>& fractions,
+    int64_t seed) const {
   std::optional<DataFrame> out;
   for (const auto& [key, fraction] : fractions) {
     if (!(fraction >= 0.0 && fraction <= 1.0)) {
-      ThrowStatus(Status::Invalid("requirement failed: Fractions must be in [0, 1], but got " +
-                                  FormatDouble(fraction) + "."));
+      ThrowStatus(
+          Status::Invalid("requirement failed: Fractions must be in [0, 1], but got " +
+                          FormatDouble(fraction) + "."));
     }
     DataFrame stratum = df_.filter(col == Column::Lit(key)).sample(fraction, seed);
     out = out ? out->union_(stratum) : stratum;

@@ -19,7 +19,9 @@ std::string Render(const std::vector<Row>& rows) {
 
 TEST(DataFrameTest, RangeGroupByAggregates) {
   auto spark = NewSession();
-  auto df = spark.range(100).withColumn("k", F::col("id") % 3).groupBy("k")
+  auto df = spark.range(100)
+                .withColumn("k", F::col("id") % 3)
+                .groupBy("k")
                 .agg(F::count("*").alias("n"), F::sum("id").alias("total"), F::avg("id"))
                 .orderBy("k");
   EXPECT_EQ(df.columns(), (std::vector<std::string>{"k", "n", "total", "avg(id)"}));
@@ -39,10 +41,11 @@ TEST(DataFrameTest, ColQualifiedStarExpandsStructFields) {
 
 TEST(DataFrameTest, ShowMatchesSpark) {
   auto spark = NewSession();
-  auto df = spark.createDataFrame({{Value::Int(1), Value::String("a"), Value::Null(DataType::String())},
-                                   {Value::Int(2), Value::String("abcdefghijklmnopqrstuvwxyz"), Value::String("x")},
-                                   {Value::Int(3), Value::String("c"), Value::String("y")}},
-                                  "id INT, name STRING, tag STRING");
+  auto df = spark.createDataFrame(
+      {{Value::Int(1), Value::String("a"), Value::Null(DataType::String())},
+       {Value::Int(2), Value::String("abcdefghijklmnopqrstuvwxyz"), Value::String("x")},
+       {Value::Int(3), Value::String("c"), Value::String("y")}},
+      "id INT, name STRING, tag STRING");
   EXPECT_EQ(df.showString(2),
             "+---+--------------------+----+\n"
             "| id|                name| tag|\n"
@@ -56,8 +59,9 @@ TEST(DataFrameTest, ShowMatchesSpark) {
 TEST(DataFrameTest, PrintSchemaTree) {
   auto spark = NewSession();
   auto df = spark.createDataFrame(
-      {}, "event_id LONG, user_id INT, amount DECIMAL(10,2), tags ARRAY<STRING>, "
-          "w STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
+      {},
+      "event_id LONG, user_id INT, amount DECIMAL(10,2), tags ARRAY<STRING>, "
+      "w STRUCT<start: TIMESTAMP, end: TIMESTAMP>");
   EXPECT_EQ(df.schema().treeString(),
             "root\n"
             " |-- event_id: long (nullable = true)\n"
@@ -89,7 +93,8 @@ TEST(DataFrameTest, UnresolvedColumnRaisesAnalysisException) {
 
 TEST(DataFrameTest, DivideByZeroIsArithmeticException) {
   auto spark = NewSession();
-  EXPECT_THROW_CLASS(spark.sql("SELECT 1 / 0").collect(), ArithmeticException, "DIVIDE_BY_ZERO");
+  EXPECT_THROW_CLASS(spark.sql("SELECT 1 / 0").collect(), ArithmeticException,
+                     "DIVIDE_BY_ZERO");
   spark.conf().set("spark.sql.ansi.enabled", "false");
   auto rows = spark.sql("SELECT 1 / 0").collect();
   ASSERT_EQ(rows.size(), 1u);
@@ -109,14 +114,17 @@ TEST(DataFrameTest, ParseErrorIsParseException) {
 
 TEST(DataFrameTest, JoinOnDataFrameColumns) {
   auto spark = NewSession();
-  auto a = spark.createDataFrame({{Value::Int(1), Value::String("x")}, {Value::Int(2), Value::String("y")}},
-                                 "id INT, v STRING");
-  auto b = spark.createDataFrame({{Value::Int(2), Value::String("z")}, {Value::Int(3), Value::String("w")}},
-                                 "id INT, w STRING");
+  auto a = spark.createDataFrame(
+      {{Value::Int(1), Value::String("x")}, {Value::Int(2), Value::String("y")}},
+      "id INT, v STRING");
+  auto b = spark.createDataFrame(
+      {{Value::Int(2), Value::String("z")}, {Value::Int(3), Value::String("w")}},
+      "id INT, w STRING");
   auto inner = a.join(b, a["id"] == b["id"]).select(a["id"], F::col("v"), F::col("w"));
   EXPECT_EQ(Render(inner.collect()), "Row(id=2, v='y', w='z')\n");
   auto left = a.join(b, "id", "left").orderBy("id");
-  EXPECT_EQ(Render(left.collect()), "Row(id=1, v='x', w=None)\nRow(id=2, v='y', w='z')\n");
+  EXPECT_EQ(Render(left.collect()),
+            "Row(id=1, v='x', w=None)\nRow(id=2, v='y', w='z')\n");
   auto full = a.join(b, std::vector<std::string>{"id"}, "full_outer").orderBy("id");
   EXPECT_EQ(full.count(), 3);
   EXPECT_EQ(a.join(b, "id", "left_anti").count(), 1);
@@ -125,9 +133,12 @@ TEST(DataFrameTest, JoinOnDataFrameColumns) {
 
 TEST(DataFrameTest, TransformationsAndActions) {
   auto spark = NewSession();
-  auto df = spark.range(10).filter("id > 2").where(F::col("id") < 8)
+  auto df = spark.range(10)
+                .filter("id > 2")
+                .where(F::col("id") < 8)
                 .withColumn("sq", F::col("id") * F::col("id"))
-                .withColumnRenamed("id", "n").drop("sq");
+                .withColumnRenamed("id", "n")
+                .drop("sq");
   EXPECT_EQ(df.columns(), std::vector<std::string>{"n"});
   EXPECT_EQ(df.count(), 5);
   EXPECT_FALSE(df.isEmpty());
@@ -138,7 +149,8 @@ TEST(DataFrameTest, TransformationsAndActions) {
   EXPECT_EQ(u.count(), 5);
   EXPECT_EQ(df.union_(df).count(), 10);
   EXPECT_EQ(df.limit(3).count(), 3);
-  EXPECT_EQ(df.selectExpr("n * 2 AS m", "n").columns(), (std::vector<std::string>{"m", "n"}));
+  EXPECT_EQ(df.selectExpr("n * 2 AS m", "n").columns(),
+            (std::vector<std::string>{"m", "n"}));
 }
 
 TEST(DataFrameTest, TempViewsAndSql) {
@@ -146,14 +158,17 @@ TEST(DataFrameTest, TempViewsAndSql) {
   spark.range(5).createOrReplaceTempView("nums");
   auto rows = spark.sql("SELECT sum(id) AS s FROM nums WHERE id % 2 = 0").collect();
   EXPECT_EQ(rows[0]["s"].i64(), 6);
-  EXPECT_THROW_CLASS(spark.range(1).createTempView("nums"), AnalysisException, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS");
-  EXPECT_THROW_CLASS(spark.sql("SELECT * FROM missing_view"), AnalysisException, "TABLE_OR_VIEW_NOT_FOUND");
+  EXPECT_THROW_CLASS(spark.range(1).createTempView("nums"), AnalysisException,
+                     "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS");
+  EXPECT_THROW_CLASS(spark.sql("SELECT * FROM missing_view"), AnalysisException,
+                     "TABLE_OR_VIEW_NOT_FOUND");
 }
 
 TEST(DataFrameTest, WindowFunctions) {
   auto spark = NewSession();
   auto w = Window::partitionBy({"k"}).orderBy({"id"});
-  auto df = spark.range(6).withColumn("k", F::col("id") % 2)
+  auto df = spark.range(6)
+                .withColumn("k", F::col("id") % 2)
                 .withColumn("rn", F::row_number().over(w))
                 .withColumn("running", F::sum("id").over(w))
                 .orderBy("id");
@@ -164,9 +179,11 @@ TEST(DataFrameTest, WindowFunctions) {
 
 TEST(DataFrameTest, WhenOtherwiseAndIsin) {
   auto spark = NewSession();
-  auto df = spark.range(4).select(
-      F::when(F::col("id") == 0, "zero").when(F::col("id") == 1, "one").otherwise("many").alias("w"),
-      F::col("id").isin(1, 3).alias("odd"));
+  auto df = spark.range(4).select(F::when(F::col("id") == 0, "zero")
+                                      .when(F::col("id") == 1, "one")
+                                      .otherwise("many")
+                                      .alias("w"),
+                                  F::col("id").isin(1, 3).alias("odd"));
   EXPECT_EQ(Render(df.collect()),
             "Row(w='zero', odd=False)\nRow(w='one', odd=True)\nRow(w='many', odd=False)\n"
             "Row(w='many', odd=True)\n");

@@ -23,17 +23,31 @@ Column localtimestamp() { return Call("localtimestamp", {}); }
 Column current_timezone() { return Call("current_timezone", {}); }
 
 Column to_timestamp(const Column& c) { return Call("to_timestamp", {c}); }
-Column to_timestamp(const Column& c, const std::string& format) { return Call("to_timestamp", {c, Str(format)}); }
+Column to_timestamp(const Column& c, const std::string& format) {
+  return Call("to_timestamp", {c, Str(format)});
+}
 Column try_to_timestamp(const Column& c) { return Call("try_to_timestamp", {c}); }
-Column try_to_timestamp(const Column& c, const Column& format) { return Call("try_to_timestamp", {c, format}); }
+Column try_to_timestamp(const Column& c, const Column& format) {
+  return Call("try_to_timestamp", {c, format});
+}
 Column to_timestamp_ntz(const Column& c) { return Call("to_timestamp_ntz", {c}); }
-Column to_timestamp_ntz(const Column& c, const Column& format) { return Call("to_timestamp_ntz", {c, format}); }
+Column to_timestamp_ntz(const Column& c, const Column& format) {
+  return Call("to_timestamp_ntz", {c, format});
+}
 Column to_date(const Column& c) { return Call("to_date", {c}); }
-Column to_date(const Column& c, const std::string& format) { return Call("to_date", {c, Str(format)}); }
+Column to_date(const Column& c, const std::string& format) {
+  return Call("to_date", {c, Str(format)});
+}
 Column unix_timestamp() { return Call("unix_timestamp", {}); }
-Column unix_timestamp(const Column& c, const std::string& format) { return Call("unix_timestamp", {c, Str(format)}); }
-Column date_format(const Column& c, const std::string& format) { return Call("date_format", {c, Str(format)}); }
-Column from_unixtime(const Column& c, const std::string& format) { return Call("from_unixtime", {c, Str(format)}); }
+Column unix_timestamp(const Column& c, const std::string& format) {
+  return Call("unix_timestamp", {c, Str(format)});
+}
+Column date_format(const Column& c, const std::string& format) {
+  return Call("date_format", {c, Str(format)});
+}
+Column from_unixtime(const Column& c, const std::string& format) {
+  return Call("from_unixtime", {c, Str(format)});
+}
 
 Column timestamp_seconds(const Column& c) { return Call("timestamp_seconds", {c}); }
 Column timestamp_millis(const Column& c) { return Call("timestamp_millis", {c}); }
@@ -56,24 +70,50 @@ Column weekofyear(const Column& c) { return Call("weekofyear", {c}); }
 Column hour(const Column& c) { return Call("hour", {c}); }
 Column minute(const Column& c) { return Call("minute", {c}); }
 Column second(const Column& c) { return Call("second", {c}); }
-Column extract(const Column& field, const Column& source) { return Call("extract", {field, source}); }
-Column date_part(const Column& field, const Column& source) { return Call("date_part", {field, source}); }
+Column extract(const Column& field, const Column& source) {
+  return Call("extract", {field, source});
+}
+Column date_part(const Column& field, const Column& source) {
+  return Call("date_part", {field, source});
+}
 
-Column date_add(const Column& start, int days) { return Call("date_add", {start, lit(days)}); }
-Column date_add(const Column& start, const Column& days) { return Call("date_add", {start, days}); }
-Column date_sub(const Column& start, int days) { return Call("date_sub", {start, lit(days)}); }
-Column date_sub(const Column& start, const Column& days) { return Call("date_sub", {start, days}); }
-Column dateadd(const Column& start, const Column& days) { return Call("dateadd", {start, days}); }
-Column datediff(const Column& end, const Column& start) { return Call("datediff", {end, start}); }
-Column add_months(const Column& start, int months) { return Call("add_months", {start, lit(months)}); }
-Column add_months(const Column& start, const Column& months) { return Call("add_months", {start, months}); }
+Column date_add(const Column& start, int days) {
+  return Call("date_add", {start, lit(days)});
+}
+Column date_add(const Column& start, const Column& days) {
+  return Call("date_add", {start, days});
+}
+Column date_sub(const Column& start, int days) {
+  return Call("date_sub", {start, lit(days)});
+}
+Column date_sub(const Column& start, const Column& days) {
+  return Call("date_sub", {start, days});
+}
+Column dateadd(const Column& start, const Column& days) {
+  return Call("dateadd", {start, days});
+}
+Column datediff(const Column& end, const Column& start) {
+  return Call("datediff", {end, start});
+}
+Column add_months(const Column& start, int months) {
+  return Call("add_months", {start, lit(months)});
+}
+Column add_months(const Column& start, const Column& months) {
+  return Call("add_months", {start, months});
+}
 Column months_between(const Column& date1, const Column& date2, bool round_off) {
   return Call("months_between", {date1, date2, lit(round_off)});
 }
 Column last_day(const Column& c) { return Call("last_day", {c}); }
-Column next_day(const Column& c, const std::string& day_of_week) { return Call("next_day", {c, Str(day_of_week)}); }
-Column date_trunc(const std::string& format, const Column& timestamp) { return Call("date_trunc", {Str(format), timestamp}); }
-Column trunc(const Column& date, const std::string& format) { return Call("trunc", {date, Str(format)}); }
+Column next_day(const Column& c, const std::string& day_of_week) {
+  return Call("next_day", {c, Str(day_of_week)});
+}
+Column date_trunc(const std::string& format, const Column& timestamp) {
+  return Call("date_trunc", {Str(format), timestamp});
+}
+Column trunc(const Column& date, const std::string& format) {
+  return Call("trunc", {date, Str(format)});
+}
 
 Column make_date(const Column& year, const Column& month, const Column& day) {
   return Call("make_date", {year, month, day});
@@ -93,7 +133,8 @@ Column from_utc_timestamp(const Column& timestamp, const std::string& tz) {
 Column from_utc_timestamp(const Column& timestamp, const Column& tz) {
   return Call("from_utc_timestamp", {timestamp, tz});
 }
-Column convert_timezone(const Column& source_tz, const Column& target_tz, const Column& source_ts) {
+Column convert_timezone(const Column& source_tz, const Column& target_tz,
+                        const Column& source_ts) {
   return Call("convert_timezone", {source_tz, target_tz, source_ts});
 }
 Column convert_timezone(const Column& target_tz, const Column& source_ts) {
@@ -115,7 +156,8 @@ Column window(const Column& time_column, const std::string& window_duration,
 }
 Column window(const Column& time_column, const std::string& window_duration,
               const std::string& slide_duration, const std::string& start_time) {
-  return Call("window", {time_column, Str(window_duration), Str(slide_duration), Str(start_time)});
+  return Call("window",
+              {time_column, Str(window_duration), Str(slide_duration), Str(start_time)});
 }
 Column session_window(const Column& time_column, const std::string& gap_duration) {
   return Call("session_window", {time_column, Str(gap_duration)});
@@ -123,6 +165,8 @@ Column session_window(const Column& time_column, const std::string& gap_duration
 Column session_window(const Column& time_column, const Column& gap_duration) {
   return Call("session_window", {time_column, gap_duration});
 }
-Column window_time(const Column& window_column) { return Call("window_time", {window_column}); }
+Column window_time(const Column& window_column) {
+  return Call("window_time", {window_column});
+}
 
 }  // namespace spate::api::functions

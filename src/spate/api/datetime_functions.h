@@ -2,9 +2,10 @@
 #pragma once
 
 // The date/time functions of pyspark.sql.functions (included by column.h; use through
-// `namespace F = spate::api::functions;`). Each builds an unresolved call of the SQL function
-// of the same name; arguments are checked when the plan is analyzed, with the same errors as
-// in SQL. Python literal parameters (formats, day counts, zone ids) are plain C++ values.
+// `namespace F = spate::api::functions;`). Each builds an unresolved call of the SQL
+// function of the same name; arguments are checked when the plan is analyzed, with the
+// same errors as in SQL. Python literal parameters (formats, day counts, zone ids) are
+// plain C++ values.
 
 #include <string>
 
@@ -81,7 +82,8 @@ Column from_utc_timestamp(const Column& timestamp, const Column& tz);
 /// convert_timezone(sourceTz, targetTz, sourceTs): the TIMESTAMP_NTZ wall-clock time
 /// `sourceTs` in sourceTz, shown in targetTz; the two-argument form's source is the
 /// session time zone.
-Column convert_timezone(const Column& source_tz, const Column& target_tz, const Column& source_ts);
+Column convert_timezone(const Column& source_tz, const Column& target_tz,
+                        const Column& source_ts);
 Column convert_timezone(const Column& target_tz, const Column& source_ts);
 Column to_utc_timestamp(const Column& timestamp, const std::string& tz);
 Column to_utc_timestamp(const Column& timestamp, const Column& tz);

@@ -15,13 +15,14 @@ io::FileSystemPtr Fs() { return io::LocalFileSystem::Get(); }
 // A version option (startingVersion, endingVersion) as a number.
 int64_t VersionOption(const std::string& name, const std::string& v) {
   if (auto n = ParseInt64(v)) return *n;
-  ThrowStatus(Status::Error("DELTA_ILLEGAL_OPTION", {{"input", v}, {"name", name},
-                                                    {"explain", "must be a version number"}}));
+  ThrowStatus(Status::Error(
+      "DELTA_ILLEGAL_OPTION",
+      {{"input", v}, {"name", name}, {"explain", "must be a version number"}}));
 }
 
 // A table_changes bound: a version (integral) or a timestamp (string or timestamp).
-Status SetBound(const SessionState& state, const Value& v, std::optional<int64_t>* version,
-                std::optional<int64_t>* timestamp_ms) {
+Status SetBound(const SessionState& state, const Value& v,
+                std::optional<int64_t>* version, std::optional<int64_t>* timestamp_ms) {
   if (v.is_null()) return Status::OK();
   if (v.type()->IsIntegral()) {
     *version = v.i64();
@@ -41,8 +42,8 @@ Status SetBound(const SessionState& state, const Value& v, std::optional<int64_t
 
 }  // namespace
 
-table::ChangeRangeSpec ChangeRangeOptions(const SessionState& state,
-                                          const std::map<std::string, std::string>& options) {
+table::ChangeRangeSpec ChangeRangeOptions(
+    const SessionState& state, const std::map<std::string, std::string>& options) {
   table::ChangeRangeSpec spec;
   for (const auto& [k, v] : options) {
     if (EqualsIgnoreCase(k, "startingVersion")) {
@@ -58,10 +59,10 @@ table::ChangeRangeSpec ChangeRangeOptions(const SessionState& state,
   return spec;
 }
 
-DataFrame LoadDeltaChanges(const std::shared_ptr<SessionState>& state, const std::string& path,
-                           const table::ChangeRangeSpec& range) {
-  auto src = ValueOrThrow(table::DeltaChangesSource::Make(Fs(), path, range,
-                                                         state->conf.session_time_zone()));
+DataFrame LoadDeltaChanges(const std::shared_ptr<SessionState>& state,
+                           const std::string& path, const table::ChangeRangeSpec& range) {
+  auto src = ValueOrThrow(table::DeltaChangesSource::Make(
+      Fs(), path, range, state->conf.session_time_zone()));
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = src;
   return DataFrame(state, plan);
@@ -89,14 +90,15 @@ Result<DataSourcePtr> ResolveTableChanges(const std::shared_ptr<SessionState>& s
     return e.status();
   }
   table::ChangeRangeSpec spec;
-  SPATE_RETURN_IF_ERROR(SetBound(*state, args[1], &spec.starting_version,
-                                 &spec.starting_timestamp_ms));
+  SPATE_RETURN_IF_ERROR(
+      SetBound(*state, args[1], &spec.starting_version, &spec.starting_timestamp_ms));
   if (args.size() == 3) {
-    SPATE_RETURN_IF_ERROR(SetBound(*state, args[2], &spec.ending_version,
-                                   &spec.ending_timestamp_ms));
+    SPATE_RETURN_IF_ERROR(
+        SetBound(*state, args[2], &spec.ending_version, &spec.ending_timestamp_ms));
   }
-  SPATE_ASSIGN_OR_RETURN(auto src, table::DeltaChangesSource::Make(
-                                       Fs(), path, spec, state->conf.session_time_zone()));
+  SPATE_ASSIGN_OR_RETURN(
+      auto src,
+      table::DeltaChangesSource::Make(Fs(), path, spec, state->conf.session_time_zone()));
   return DataSourcePtr(std::move(src));
 }
 

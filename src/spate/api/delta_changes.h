@@ -27,11 +27,11 @@ struct SessionState;
 
 /// The range options of a change feed read (startingVersion, startingTimestamp,
 /// endingVersion, endingTimestamp; timestamps in the session time zone).
-table::ChangeRangeSpec ChangeRangeOptions(const SessionState& state,
-                                          const std::map<std::string, std::string>& options);
+table::ChangeRangeSpec ChangeRangeOptions(
+    const SessionState& state, const std::map<std::string, std::string>& options);
 /// The change feed of the Delta table at `path` over `range`.
-DataFrame LoadDeltaChanges(const std::shared_ptr<SessionState>& state, const std::string& path,
-                           const table::ChangeRangeSpec& range);
+DataFrame LoadDeltaChanges(const std::shared_ptr<SessionState>& state,
+                           const std::string& path, const table::ChangeRangeSpec& range);
 /// The session catalog's table-valued functions table_changes(name, start[, end]) and
 /// table_changes_by_path(path, start[, end]) (a version number or a timestamp each);
 /// nullptr for other names.

@@ -112,7 +112,8 @@ bool RefsOnly(const ExprPtr& e, const std::vector<std::string>& cols,
 // One row per file with its typed partition values (under the alias) and its index.
 DataFrame PartitionValuesFrame(const std::shared_ptr<SessionState>& state,
                                const table::Snapshot& snapshot,
-                               const std::vector<AddFile>& files, const std::string& alias) {
+                               const std::vector<AddFile>& files,
+                               const std::string& alias) {
   const Schema& schema = *snapshot.schema();
   std::vector<Field> fields;
   std::vector<ColumnPtr> cols;
@@ -133,12 +134,14 @@ DataFrame PartitionValuesFrame(const std::shared_ptr<SessionState>& state,
     typed.emplace_back(schema.field(idx).name, schema.field(idx).type);
   }
   std::vector<Value> index;
-  for (size_t i = 0; i < files.size(); ++i) index.push_back(Value::Long(static_cast<int64_t>(i)));
+  for (size_t i = 0; i < files.size(); ++i)
+    index.push_back(Value::Long(static_cast<int64_t>(i)));
   fields.push_back(Field{kFileIndex, DataType::Long(), false, ""});
   cols.push_back(ColumnFromValues(DataType::Long(), index));
   auto raw_schema = std::make_shared<const Schema>(fields);
-  DataFrame raw(state, LocalPlan(raw_schema, {Batch::Make(raw_schema, cols,
-                                                          static_cast<int64_t>(files.size()))}));
+  DataFrame raw(state,
+                LocalPlan(raw_schema, {Batch::Make(raw_schema, cols,
+                                                   static_cast<int64_t>(files.size()))}));
   std::vector<Column> out;
   for (const auto& [name, type] : typed) out.push_back(raw[name].cast(type).alias(name));
   out.push_back(raw[kFileIndex]);
@@ -155,10 +158,11 @@ std::vector<AddFile> FilterByPartitions(const std::shared_ptr<SessionState>& sta
   if (!pred || files.empty()) return files;
   DataFrame pv = PartitionValuesFrame(state, snapshot, files, alias);
   std::vector<AddFile> out;
-  for (const auto& b : pv.filter(Column(pred)).select({functions::col(kFileIndex)})
-                           .collectBatches()) {
+  for (const auto& b :
+       pv.filter(Column(pred)).select({functions::col(kFileIndex)}).collectBatches()) {
     const int64_t* idx = b->column(0)->raw_values<int64_t>();
-    for (int64_t r = 0; r < b->num_rows(); ++r) out.push_back(files[static_cast<size_t>(idx[r])]);
+    for (int64_t r = 0; r < b->num_rows(); ++r)
+      out.push_back(files[static_cast<size_t>(idx[r])]);
   }
   return out;
 }
@@ -209,7 +213,8 @@ formats::FilePacking FilePackingOf(const SessionState& s) {
     std::string v = s.conf.GetOr(k, "");
     if (p.min_partitions == 0) p.min_partitions = ParseInt64(v).value_or(0);
   }
-  if (p.min_partitions <= 0) p.min_partitions = std::max(1, s.MakeExecOptions().parallelism);
+  if (p.min_partitions <= 0)
+    p.min_partitions = std::max(1, s.MakeExecOptions().parallelism);
   return p;
 }
 
@@ -225,8 +230,8 @@ std::vector<std::vector<AddFile>> SparkScanBins(const SessionState& s,
   const formats::FilePacking packing = FilePackingOf(s);
   std::vector<int64_t> sizes;
   for (const auto& f : files) sizes.push_back(f.size);
-  for (const auto& bin : formats::PackLikeSpark(sizes, formats::SparkMaxSplitBytes(sizes, packing),
-                                                packing.open_cost_bytes)) {
+  for (const auto& bin : formats::PackLikeSpark(
+           sizes, formats::SparkMaxSplitBytes(sizes, packing), packing.open_cost_bytes)) {
     bins.emplace_back();
     for (size_t i : bin) bins.back().push_back(std::move(files[i]));
   }
@@ -235,8 +240,9 @@ std::vector<std::vector<AddFile>> SparkScanBins(const SessionState& s,
 
 // Writes each bin of files, transformed by `transform`, as one task (one file per
 // partition value it holds), all in one commit with `o`.
-void WriteBins(const std::shared_ptr<SessionState>& state, const table::SnapshotPtr& snapshot,
-               const DeltaDmlTarget& target, const std::vector<std::vector<AddFile>>& bins,
+void WriteBins(const std::shared_ptr<SessionState>& state,
+               const table::SnapshotPtr& snapshot, const DeltaDmlTarget& target,
+               const std::vector<std::vector<AddFile>>& bins,
                const std::function<DataFrame(const DataFrame&)>& transform,
                const table::DeltaWriteOptions& o) {
   std::vector<std::shared_ptr<const exec::PhysicalPlan>> plans;
@@ -257,12 +263,11 @@ void WriteBins(const std::shared_ptr<SessionState>& state, const table::Snapshot
         return ThreadPool::Default().ParallelFor(
             static_cast<int64_t>(plans.size()), std::max(1, exec_options.parallelism),
             [&](int64_t i) {
-              return exec::ExecuteToSink(
-                  *plans[static_cast<size_t>(i)], exec_options,
-                  [&, i](int, const BatchPtr& b) -> Status {
-                    if (b->num_rows() == 0) return Status::OK();
-                    return sink(static_cast<int>(i), b);
-                  });
+              return exec::ExecuteToSink(*plans[static_cast<size_t>(i)], exec_options,
+                                         [&, i](int, const BatchPtr& b) -> Status {
+                                           if (b->num_rows() == 0) return Status::OK();
+                                           return sink(static_cast<int>(i), b);
+                                         });
             });
       },
       o));
@@ -294,7 +299,8 @@ DataFrame Aliased(const DataFrame& df, const std::string& alias) {
 std::map<std::string, int64_t> MatchCounts(const std::shared_ptr<SessionState>& state,
                                            const table::SnapshotPtr& snapshot,
                                            const std::vector<AddFile>& files,
-                                           const ExprPtr& cond, const std::string& alias) {
+                                           const ExprPtr& cond,
+                                           const std::string& alias) {
   std::map<std::string, int64_t> out;
   if (files.empty()) return out;
   DataFrame df = WithFileNames(state, snapshot, files, alias);
@@ -312,9 +318,11 @@ std::map<std::string, int64_t> MatchCounts(const std::shared_ptr<SessionState>& 
 // The files among `candidates` holding rows that match `cond`; *rows: how many rows.
 std::vector<AddFile> TouchedFiles(const std::shared_ptr<SessionState>& state,
                                   const table::SnapshotPtr& snapshot,
-                                  const std::vector<AddFile>& candidates, const ExprPtr& cond,
-                                  const std::string& alias, int64_t* rows) {
-  std::map<std::string, int64_t> counts = MatchCounts(state, snapshot, candidates, cond, alias);
+                                  const std::vector<AddFile>& candidates,
+                                  const ExprPtr& cond, const std::string& alias,
+                                  int64_t* rows) {
+  std::map<std::string, int64_t> counts =
+      MatchCounts(state, snapshot, candidates, cond, alias);
   std::vector<AddFile> touched;
   for (const auto& f : candidates) {
     auto it = counts.find(LocalFilePath(snapshot->DataFilePath(f)));
@@ -337,8 +345,9 @@ RowPositions MatchedPositions(const std::shared_ptr<SessionState>& state,
                              .withColumn(kFileName, functions::expr("input_file_name()")),
                          alias);
   if (cond) df = df.filter(Column(cond));
-  for (const auto& b : df.select({functions::col(kFileName), functions::col(table::kRowIndexColumn)})
-                           .collectBatches()) {
+  for (const auto& b :
+       df.select({functions::col(kFileName), functions::col(table::kRowIndexColumn)})
+           .collectBatches()) {
     const auto& names = b->column(0);
     const int64_t* pos = b->column(1)->raw_values<int64_t>();
     std::string last_uri, last_path;
@@ -370,7 +379,8 @@ std::vector<AddFile> FilesWithPositions(const table::Snapshot& snapshot,
 // UPDATE's / DELETE's metrics when rows are marked in deletion vectors: the DV counts,
 // no bytes removed, nothing copied; numRemovedFiles the files fully removed (DELETE) or
 // every touched file (UPDATE, as delta-spark counts them).
-using MetricsFn = std::function<std::map<std::string, std::string>(const table::DeltaWriteResult&)>;
+using MetricsFn =
+    std::function<std::map<std::string, std::string>(const table::DeltaWriteResult&)>;
 MetricsFn WithDeletionVectorMetrics(MetricsFn base, const DeletionVectorUpdate& dv,
                                     bool count_touched) {
   const int64_t removed =
@@ -432,7 +442,9 @@ SplitCondition Split(const ExprPtr& cond, const table::Snapshot& snapshot,
   for (const auto& e : parts) {
     std::vector<std::string> none;
     // A conjunct without column references (`1 = 1`) is evaluated per file too.
-    (!cols.empty() && RefsOnly(e, cols, alias) ? p : RefsOnly(e, none, alias) ? p : d)
+    (!cols.empty() && RefsOnly(e, cols, alias) ? p
+     : RefsOnly(e, none, alias)                ? p
+                                               : d)
         .push_back(e);
   }
   out.partition = AndAll(p);
@@ -444,7 +456,8 @@ SplitCondition Split(const ExprPtr& cond, const table::Snapshot& snapshot,
 table::DeltaWriteOptions DmlWriteOptions(const std::shared_ptr<SessionState>& state,
                                          const table::SnapshotPtr& snapshot,
                                          const DeltaDmlTarget& target,
-                                         const SplitCondition& split, const char* operation,
+                                         const SplitCondition& split,
+                                         const char* operation,
                                          const std::optional<table::TxnId>& txn) {
   table::DeltaWriteOptions o = SessionDeltaWriteOptions(*state, "append");
   o.read_snapshot = snapshot;
@@ -459,8 +472,8 @@ table::DeltaWriteOptions DmlWriteOptions(const std::shared_ptr<SessionState>& st
 }
 
 // UPDATE's / DELETE's operationMetrics: `rows_key` (numUpdatedRows / numDeletedRows) =
-// `rows`; numCopiedRows = the rows written less `rows_written_back` of them (UPDATE writes
-// its updated rows back); rewriteTimeMs 0 without a rewrite.
+// `rows`; numCopiedRows = the rows written less `rows_written_back` of them (UPDATE
+// writes its updated rows back); rewriteTimeMs 0 without a rewrite.
 MetricsFn DmlMetrics(std::chrono::steady_clock::time_point started, int64_t scan_ms,
                      std::optional<std::chrono::steady_clock::time_point> rewrite_started,
                      const char* rows_key, int64_t rows, int64_t rows_written_back) {
@@ -497,7 +510,8 @@ table::SnapshotPtr LatestSnapshot(const DeltaDmlTarget& target) {
   return ValueOrThrow(log.Latest());
 }
 
-bool AlreadyApplied(const table::Snapshot& snapshot, const std::optional<table::TxnId>& txn) {
+bool AlreadyApplied(const table::Snapshot& snapshot,
+                    const std::optional<table::TxnId>& txn) {
   if (!txn) return false;
   auto latest = snapshot.TxnVersion(txn->app_id);
   return latest && *latest >= txn->version;
@@ -520,7 +534,8 @@ DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
                           const table::SnapshotPtr& snapshot, std::vector<AddFile> files,
                           bool with_row_index) {
   std::vector<Field> extra;
-  if (with_row_index) extra.push_back(Field{table::kRowIndexColumn, DataType::Long(), false, ""});
+  if (with_row_index)
+    extra.push_back(Field{table::kRowIndexColumn, DataType::Long(), false, ""});
   auto src = ValueOrThrow(table::DeltaDataSource::MakeForFiles(
       Fs(), snapshot, std::move(files), state->conf.session_time_zone(), extra));
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
@@ -551,11 +566,13 @@ bool WritesDeletionVectors(const SessionState& s, const table::Snapshot& snapsho
   }
   bool enabled = false;
   for (const auto& [k, v] : snapshot.metadata().configuration) {
-    if (EqualsIgnoreCase(k, "delta.enableDeletionVectors")) enabled = ToLower(v) == "true";
+    if (EqualsIgnoreCase(k, "delta.enableDeletionVectors"))
+      enabled = ToLower(v) == "true";
   }
   return feature && enabled &&
-         ConfTrue(s, std::string("spark.databricks.delta.") + command +
-                         ".deletionVectors.persistent",
+         ConfTrue(s,
+                  std::string("spark.databricks.delta.") + command +
+                      ".deletionVectors.persistent",
                   true);
 }
 
@@ -594,8 +611,8 @@ DeletionVectorUpdate MarkDeletedRows(const table::SnapshotPtr& snapshot,
     marked.push_back(&f);
   }
   if (!dvs.empty()) {
-    std::vector<table::DeletionVectorDescriptor> written =
-        ValueOrThrow(table::WriteDeletionVectors(*fs, snapshot->table_path(), dvs, &u.dv_file));
+    std::vector<table::DeletionVectorDescriptor> written = ValueOrThrow(
+        table::WriteDeletionVectors(*fs, snapshot->table_path(), dvs, &u.dv_file));
     for (size_t i = 0; i < written.size(); ++i) {
       u.adds.push_back(table::WithDeletionVector(*marked[i], std::move(written[i])));
     }
@@ -664,19 +681,21 @@ std::vector<ExprPtr> ResolveSetAssignments(
                        resolved.begin())) {
           std::string list;
           for (const auto& x : seen) list += (list.empty() ? "" : ", ") + x;
-          ThrowStatus(
-              Status::Error("DELTA_CONFLICT_SET_COLUMN", {{"columnList", "[" + list + "]"}}));
+          ThrowStatus(Status::Error("DELTA_CONFLICT_SET_COLUMN",
+                                    {{"columnList", "[" + list + "]"}}));
         }
       }
       mine.emplace_back(resolved, value);
     }
-    // A struct with assigned fields is rebuilt: named_struct(field, new value or old, ...).
-    std::function<ExprPtr(const DataType&, const Column&,
-                          const std::vector<std::pair<std::vector<std::string>, ExprPtr>>&,
-                          size_t)>
-        build = [&](const DataType& type, const Column& base,
-                    const std::vector<std::pair<std::vector<std::string>, ExprPtr>>& assigned,
-                    size_t depth) -> ExprPtr {
+    // A struct with assigned fields is rebuilt: named_struct(field, new value or old,
+    // ...).
+    std::function<ExprPtr(
+        const DataType&, const Column&,
+        const std::vector<std::pair<std::vector<std::string>, ExprPtr>>&, size_t)>
+        build =
+            [&](const DataType& type, const Column& base,
+                const std::vector<std::pair<std::vector<std::string>, ExprPtr>>& assigned,
+                size_t depth) -> ExprPtr {
       for (const auto& [path, value] : assigned) {
         if (path.size() == depth) return value;
       }
@@ -688,10 +707,10 @@ std::vector<ExprPtr> ResolveSetAssignments(
         }
         Column old = base.getField(f.name);
         args.push_back(functions::lit(f.name).expr());
-        args.push_back(below.empty() ? old.expr()
-                                     : Column(build(*f.type, old, below, depth + 1))
-                                           .cast(f.type)
-                                           .expr());
+        args.push_back(
+            below.empty()
+                ? old.expr()
+                : Column(build(*f.type, old, below, depth + 1)).cast(f.type).expr());
       }
       return Expr::Call("named_struct", std::move(args));
     };
@@ -724,7 +743,8 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
     DataFrame probe = Aliased(DeltaFilesFrame(state, snapshot, {}), target.alias);
     std::vector<Column> cols;
     for (size_t i = 0; i < values.size(); ++i) {
-      if (values[i]) cols.push_back(Column(values[i]).cast(schema.field(static_cast<int>(i)).type));
+      if (values[i])
+        cols.push_back(Column(values[i]).cast(schema.field(static_cast<int>(i)).type));
     }
     (void)probe.select(cols);
   }
@@ -732,19 +752,20 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
 
   const SplitCondition split = Split(condition, *snapshot, target.alias);
   const auto scan_started = std::chrono::steady_clock::now();
-  std::vector<AddFile> candidates =
-      FilterByPartitions(state, *snapshot, snapshot->files(), split.partition, target.alias);
+  std::vector<AddFile> candidates = FilterByPartitions(
+      state, *snapshot, snapshot->files(), split.partition, target.alias);
   // (1) The files holding rows to update and how many rows each (with deletion vectors:
   // the rows' positions).
   int64_t updated = 0;
   const bool dv_mode = WritesDeletionVectors(*state, *snapshot, "update");
   RowPositions positions;
   const std::vector<AddFile> touched =
-      dv_mode ? FilesWithPositions(*snapshot, candidates,
-                                   positions = MatchedPositions(state, snapshot, candidates,
-                                                                split.data, target.alias,
-                                                                &updated))
-              : TouchedFiles(state, snapshot, candidates, split.data, target.alias, &updated);
+      dv_mode
+          ? FilesWithPositions(
+                *snapshot, candidates,
+                positions = MatchedPositions(state, snapshot, candidates, split.data,
+                                             target.alias, &updated))
+          : TouchedFiles(state, snapshot, candidates, split.data, target.alias, &updated);
   const int64_t scan_ms = ElapsedMs(scan_started);
   if (touched.empty()) return AffectedRows(state, 0);
 
@@ -766,7 +787,8 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
       }
       Column nv = Column(v).cast(f.type);
       out.push_back(
-          (split.data ? Column(Expr::CaseWhen({hit.expr(), nv.expr()}, t[f.name].expr())) : nv)
+          (split.data ? Column(Expr::CaseWhen({hit.expr(), nv.expr()}, t[f.name].expr()))
+                      : nv)
               .alias(f.name));
     }
     if (!cdf) return t.select(out);
@@ -778,7 +800,8 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
         .unionAll(WithChangeType(updated_rows.select(old), "update_preimage"))
         .unionAll(WithChangeType(updated_rows.select(out), "update_postimage"));
   };
-  table::DeltaWriteOptions o = DmlWriteOptions(state, snapshot, target, split, "UPDATE", txn);
+  table::DeltaWriteOptions o =
+      DmlWriteOptions(state, snapshot, target, split, "UPDATE", txn);
   o.change_data = cdf;
   o.remove_files = touched;
   o.operation_parameters["predicate"] = PredicateList(condition, nullptr);
@@ -810,9 +833,10 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
 
   const SplitCondition split = Split(condition, *snapshot, target.alias);
   const auto scan_started = std::chrono::steady_clock::now();
-  std::vector<AddFile> candidates =
-      FilterByPartitions(state, *snapshot, snapshot->files(), split.partition, target.alias);
-  table::DeltaWriteOptions o = DmlWriteOptions(state, snapshot, target, split, "DELETE", txn);
+  std::vector<AddFile> candidates = FilterByPartitions(
+      state, *snapshot, snapshot->files(), split.partition, target.alias);
+  table::DeltaWriteOptions o =
+      DmlWriteOptions(state, snapshot, target, split, "DELETE", txn);
   o.operation_parameters["predicate"] = PredicateList(condition, "true");
 
   if (!split.data) {
@@ -836,11 +860,12 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
     int64_t dvs = 0;  // the removed files' deletion vectors
     for (const auto& f : candidates) dvs += f.deletion_vector ? 1 : 0;
     if (dvs > 0) {
-      o.operation_metrics = [dvs, base = o.operation_metrics](const table::DeltaWriteResult& w) {
-        auto mt = base(w);
-        mt["numDeletionVectorsRemoved"] = std::to_string(dvs);
-        return mt;
-      };
+      o.operation_metrics =
+          [dvs, base = o.operation_metrics](const table::DeltaWriteResult& w) {
+            auto mt = base(w);
+            mt["numDeletionVectorsRemoved"] = std::to_string(dvs);
+            return mt;
+          };
     }
     CommitRemoves(target, snapshot, o);
     return AffectedRows(state, deleted);
@@ -854,12 +879,14 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
         MatchedPositions(state, snapshot, candidates, split.data, target.alias, &deleted);
     const int64_t scan_ms = ElapsedMs(scan_started);
     if (positions.empty()) return AffectedRows(state, 0);
-    const std::vector<AddFile> touched = FilesWithPositions(*snapshot, candidates, positions);
+    const std::vector<AddFile> touched =
+        FilesWithPositions(*snapshot, candidates, positions);
     const DeletionVectorUpdate dv = MarkDeletedRows(snapshot, touched, positions);
     o.remove_files = dv.removes;
     o.add_files = dv.adds;
     o.operation_metrics = WithDeletionVectorMetrics(
-        DmlMetrics(started, scan_ms, std::nullopt, "numDeletedRows", deleted, 0), dv, false);
+        DmlMetrics(started, scan_ms, std::nullopt, "numDeletedRows", deleted, 0), dv,
+        false);
     CommitWithDeletionVectors(dv, [&] { CommitRemoves(target, snapshot, o); });
     return AffectedRows(state, deleted);
   }
@@ -943,11 +970,10 @@ DataFrame ExecuteRestore(const std::shared_ptr<SessionState>& state,
     version = ValueOrThrow(log->VersionAtTimestamp(ms));
   }
   if (!version || *version < earliest || *version > latest->version()) {
-    ThrowStatus(Status::Error(
-        "DELTA_CANNOT_RESTORE_TABLE_VERSION",
-        {{"version", version ? std::to_string(*version) : "?"},
-         {"startVersion", std::to_string(earliest)},
-         {"endVersion", std::to_string(latest->version())}}));
+    ThrowStatus(Status::Error("DELTA_CANNOT_RESTORE_TABLE_VERSION",
+                              {{"version", version ? std::to_string(*version) : "?"},
+                               {"startVersion", std::to_string(earliest)},
+                               {"endVersion", std::to_string(latest->version())}}));
   }
   table::SnapshotPtr old = ValueOrThrow(log->At(*version));
 
@@ -994,7 +1020,8 @@ DataFrame ExecuteRestore(const std::shared_ptr<SessionState>& state,
   txn.ReadWholeTable();
   const table::Metadata& om = old->metadata();
   const table::Metadata& nm = latest->metadata();
-  if (om.schema_string != nm.schema_string || om.partition_columns != nm.partition_columns ||
+  if (om.schema_string != nm.schema_string ||
+      om.partition_columns != nm.partition_columns ||
       om.configuration != nm.configuration) {
     table::Metadata m = om;
     txn.UpdateMetadata(m);
@@ -1016,7 +1043,9 @@ DataFrame ExecuteRestore(const std::shared_ptr<SessionState>& state,
   info.operation = "RESTORE";
   info.operation_parameters["version"] = std::to_string(*version);
   if (timestamp) info.operation_parameters["timestamp"] = *timestamp;
-  auto set = [&](const char* k, int64_t v) { info.operation_metrics[k] = std::to_string(v); };
+  auto set = [&](const char* k, int64_t v) {
+    info.operation_metrics[k] = std::to_string(v);
+  };
   set("numRestoredFiles", restored);
   set("restoredFilesSize", restored_bytes);
   set("numRemovedFiles", removed);
@@ -1039,18 +1068,24 @@ namespace {
 // Delta's OptimizeMetrics as OPTIMIZE's result column (its schema, field for field).
 constexpr const char* kOptimizeMetricsType =
     "struct<numFilesAdded:bigint,numFilesRemoved:bigint,"
-    "filesAdded:struct<min:bigint,max:bigint,avg:double,totalFiles:bigint,totalSize:bigint>,"
-    "filesRemoved:struct<min:bigint,max:bigint,avg:double,totalFiles:bigint,totalSize:bigint>,"
+    "filesAdded:struct<min:bigint,max:bigint,avg:double,totalFiles:bigint,totalSize:"
+    "bigint>,"
+    "filesRemoved:struct<min:bigint,max:bigint,avg:double,totalFiles:bigint,totalSize:"
+    "bigint>,"
     "partitionsOptimized:bigint,"
-    "zOrderStats:struct<strategyName:string,inputCubeFiles:struct<num:bigint,size:bigint>,"
+    "zOrderStats:struct<strategyName:string,inputCubeFiles:struct<num:bigint,size:bigint>"
+    ","
     "inputOtherFiles:struct<num:bigint,size:bigint>,inputNumCubes:bigint,"
-    "mergedFiles:struct<num:bigint,size:bigint>,numOutputCubes:bigint,mergedNumCubes:bigint>,"
+    "mergedFiles:struct<num:bigint,size:bigint>,numOutputCubes:bigint,mergedNumCubes:"
+    "bigint>,"
     "clusteringStats:struct<inputZCubeFiles:struct<numFiles:bigint,size:bigint>,"
     "inputOtherFiles:struct<numFiles:bigint,size:bigint>,inputNumZCubes:bigint,"
     "mergedFiles:struct<numFiles:bigint,size:bigint>,numOutputZCubes:bigint>,"
-    "numBins:bigint,numBatches:bigint,totalConsideredFiles:bigint,totalFilesSkipped:bigint,"
+    "numBins:bigint,numBatches:bigint,totalConsideredFiles:bigint,totalFilesSkipped:"
+    "bigint,"
     "preserveInsertionOrder:boolean,numFilesSkippedToReduceWriteAmplification:bigint,"
-    "numBytesSkippedToReduceWriteAmplification:bigint,startTimeMs:bigint,endTimeMs:bigint,"
+    "numBytesSkippedToReduceWriteAmplification:bigint,startTimeMs:bigint,endTimeMs:"
+    "bigint,"
     "totalClusterParallelism:bigint,totalScheduledTasks:bigint,"
     "autoCompactParallelismStats:struct<maxClusterActiveParallelism:bigint,"
     "minClusterActiveParallelism:bigint,maxSessionActiveParallelism:bigint,"
@@ -1082,15 +1117,15 @@ Value FileStats(const DataTypePtr& type, const std::vector<int64_t>& sizes) {
   for (int64_t s : sizes) total += s;
   const bool none = sizes.empty();
   return Value::Struct(
-      type, {none ? Value::Null(DataType::Long())
-                  : Value::Long(*std::min_element(sizes.begin(), sizes.end())),
-             none ? Value::Null(DataType::Long())
-                  : Value::Long(*std::max_element(sizes.begin(), sizes.end())),
-             Value::Double(none ? 0.0 : static_cast<double>(total) /
-                                            static_cast<double>(sizes.size())),
-             Value::Long(static_cast<int64_t>(sizes.size())), Value::Long(total)});
+      type,
+      {none ? Value::Null(DataType::Long())
+            : Value::Long(*std::min_element(sizes.begin(), sizes.end())),
+       none ? Value::Null(DataType::Long())
+            : Value::Long(*std::max_element(sizes.begin(), sizes.end())),
+       Value::Double(
+           none ? 0.0 : static_cast<double>(total) / static_cast<double>(sizes.size())),
+       Value::Long(static_cast<int64_t>(sizes.size())), Value::Long(total)});
 }
-
 
 // --- ZORDER BY ---
 
@@ -1109,7 +1144,8 @@ int NumIndexedCols(const table::Snapshot& snapshot) {
 // Delta's checks of ZORDER BY columns: each a data column of the table with statistics
 // (among the first delta.dataSkippingNumIndexedCols leaf columns, unless
 // spark.databricks.delta.optimize.zorder.checkStatsCollection.enabled is false).
-std::vector<std::string> ZOrderColumns(const SessionState& s, const table::Snapshot& snapshot,
+std::vector<std::string> ZOrderColumns(const SessionState& s,
+                                       const table::Snapshot& snapshot,
                                        const std::vector<std::string>& zorder_by) {
   const Schema& schema = *snapshot.schema();
   const auto& part_cols = snapshot.metadata().partition_columns;
@@ -1140,12 +1176,14 @@ std::vector<std::string> ZOrderColumns(const SessionState& s, const table::Snaps
     }
     const int idx = schema.FieldIndex(z);
     if (idx < 0) {
-      ThrowStatus(Status::Error("DELTA_ZORDERING_COLUMN_DOES_NOT_EXIST", {{"columnName", z}}));
+      ThrowStatus(
+          Status::Error("DELTA_ZORDERING_COLUMN_DOES_NOT_EXIST", {{"columnName", z}}));
     }
     out.push_back(schema.field(idx).name);
     if (indexed >= 0 && first_leaf[ToLower(z)] >= indexed) without_stats.push_back(z);
   }
-  const char* check = "spark.databricks.delta.optimize.zorder.checkStatsCollection.enabled";
+  const char* check =
+      "spark.databricks.delta.optimize.zorder.checkStatsCollection.enabled";
   if (!without_stats.empty() && ConfTrue(s, check, true)) {
     std::string cols;
     for (const auto& c : without_stats) cols += (cols.empty() ? "" : ", ") + c;
@@ -1193,8 +1231,8 @@ std::vector<BatchPtr> ZOrderBin(const std::shared_ptr<SessionState>& state,
   std::vector<Column> out;
   for (const auto& f : schema.fields()) out.push_back(df[f.name]);
   for (size_t k = 0; k < columns.size(); ++k) {
-    Column rank =
-        functions::percent_rank().over(Window::orderBy({df[columns[k]].asc_nulls_first()}));
+    Column rank = functions::percent_rank().over(
+        Window::orderBy({df[columns[k]].asc_nulls_first()}));
     out.push_back((rank * functions::lit(static_cast<double>(num_ranges - 1)))
                       .cast("int")
                       .alias(kZOrderId + std::to_string(k)));
@@ -1245,7 +1283,8 @@ std::vector<BatchPtr> ZOrderBin(const std::shared_ptr<SessionState>& state,
 }  // namespace
 
 DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
-                          const DeltaDmlTarget& target, const ExprPtr& partition_predicate,
+                          const DeltaDmlTarget& target,
+                          const ExprPtr& partition_predicate,
                           const std::vector<std::string>& zorder_by) {
   const int64_t start_ms = table::SystemNow()();
   table::SnapshotPtr snapshot = LatestSnapshot(target);
@@ -1265,14 +1304,13 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
       ConfBytes(*state, "spark.databricks.delta.optimize.minFileSize", 1LL << 30);
   const int64_t max_size =
       ConfBytes(*state, "spark.databricks.delta.optimize.maxFileSize", 1LL << 30);
-  std::vector<AddFile> considered =
-      FilterByPartitions(state, *snapshot, snapshot->files(), partition_predicate,
-                         target.alias);
+  std::vector<AddFile> considered = FilterByPartitions(
+      state, *snapshot, snapshot->files(), partition_predicate, target.alias);
   // Small files per partition, by size, packed into bins of at most maxFileSize (ZORDER
   // BY: every file).
-  const table::CompactionBins bins = zorder.empty()
-                                         ? table::PlanCompaction(considered, min_size, max_size)
-                                         : ZOrderBins(considered, max_size);
+  const table::CompactionBins bins =
+      zorder.empty() ? table::PlanCompaction(considered, min_size, max_size)
+                     : ZOrderBins(considered, max_size);
   std::set<table::PartitionValues> partitions;
   std::vector<AddFile> removed;
   for (const auto& b : bins) {
@@ -1303,8 +1341,9 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
     };
     table::DeltaWriteResult w;
     if (zorder.empty()) {
-      w = ValueOrThrow(table::CompactFiles(Fs(), target.path, snapshot, bins, o,
-                                           std::max(1, state->MakeExecOptions().parallelism)));
+      w = ValueOrThrow(
+          table::CompactFiles(Fs(), target.path, snapshot, bins, o,
+                              std::max(1, state->MakeExecOptions().parallelism)));
     } else {
       // Each bin Z-ordered into max(1, its bytes / maxFileSize) files, one commit.
       const int num_ranges = static_cast<int>(std::clamp<int64_t>(
@@ -1314,8 +1353,9 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
       for (const auto& b : bins) {
         int64_t bytes = 0;
         for (const auto& f : b) bytes += f.size;
-        for (auto& r : ZOrderBin(state, snapshot, b, zorder, num_ranges,
-                                 std::max<int64_t>(1, bytes / std::max<int64_t>(1, max_size))))
+        for (auto& r :
+             ZOrderBin(state, snapshot, b, zorder, num_ranges,
+                       std::max<int64_t>(1, bytes / std::max<int64_t>(1, max_size))))
           runs.push_back(std::move(r));
         o.remove_files.insert(o.remove_files.end(), b.begin(), b.end());
       }
@@ -1361,9 +1401,10 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
       Value::Long(state->MakeExecOptions().parallelism),
       Value::Long(0),
       Value::Null(ft("autoCompactParallelismStats")),
-      dvs_removed == 0 ? Value::Null(ft("deletionVectorStats"))
-                       : Value::Struct(ft("deletionVectorStats"),
-                                       {Value::Long(dvs_removed), Value::Long(dv_rows_removed)}),
+      dvs_removed == 0
+          ? Value::Null(ft("deletionVectorStats"))
+          : Value::Struct(ft("deletionVectorStats"),
+                          {Value::Long(dvs_removed), Value::Long(dv_rows_removed)}),
       Value::Long(n_columns),
       Value::Long(NumIndexedCols(*snapshot) < 0
                       ? n_columns
@@ -1384,8 +1425,8 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
   // Files of tables spate cannot write (column mapping, ...) are not vacuumed either.
   CheckOrThrow(table::CheckSupported(snapshot->protocol(), &snapshot->metadata(), true));
   constexpr int64_t kWeekMs = 7LL * 24 * 3600 * 1000;
-  const int64_t default_ms =
-      table::RetentionMs(snapshot->metadata(), "delta.deletedFileRetentionDuration", kWeekMs);
+  const int64_t default_ms = table::RetentionMs(
+      snapshot->metadata(), "delta.deletedFileRetentionDuration", kWeekMs);
   const bool check =
       ConfTrue(*state, "spark.databricks.delta.retentionDurationCheck.enabled", true);
   const int64_t retention_ms =
@@ -1398,9 +1439,9 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
                                {"explain", "the retention must not be negative"}}));
   }
   if (check && retention_ms < default_ms) {
-    ThrowStatus(Status::Error("DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT",
-                              {{"configuredRetentionHours",
-                                std::to_string(default_ms / (3600 * 1000))}}));
+    ThrowStatus(Status::Error(
+        "DELTA_VACUUM_RETENTION_PERIOD_TOO_SHORT",
+        {{"configuredRetentionHours", std::to_string(default_ms / (3600 * 1000))}}));
   }
   const int64_t delete_before = log->NowMs() - retention_ms;
   // Files some version within the retention may read: the active ones and the
@@ -1443,8 +1484,8 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
     size_t begin = 0;
     while (!skip && begin <= rel.size()) {
       size_t end = rel.find('/', begin);
-      std::string part = rel.substr(begin, end == std::string::npos ? std::string::npos
-                                                                     : end - begin);
+      std::string part =
+          rel.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
       if (hidden(part)) skip = true;
       if (end == std::string::npos) break;
       begin = end + 1;
@@ -1462,12 +1503,14 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
     for (const auto& [p, size] : to_delete) paths.push_back(Value::String("file:" + p));
     auto schema = std::make_shared<const Schema>(
         std::vector<Field>{Field{"path", DataType::String(), true, ""}});
-    return DataFrame(state,
-                     LocalPlan(schema, {Batch::Make(schema,
-                                                    {ColumnFromValues(DataType::String(), paths)},
-                                                    static_cast<int64_t>(paths.size()))}));
+    return DataFrame(
+        state,
+        LocalPlan(schema,
+                  {Batch::Make(schema, {ColumnFromValues(DataType::String(), paths)},
+                               static_cast<int64_t>(paths.size()))}));
   }
-  const bool logging = ConfTrue(*state, "spark.databricks.delta.vacuum.logging.enabled", true);
+  const bool logging =
+      ConfTrue(*state, "spark.databricks.delta.vacuum.logging.enabled", true);
   int64_t bytes = 0;
   for (const auto& [p, size] : to_delete) bytes += size;
   if (logging) {
@@ -1477,7 +1520,8 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
     info.operation_parameters["retentionCheckEnabled"] = check ? "true" : "false";
     info.operation_parameters["defaultRetentionMillis"] = std::to_string(default_ms);
     if (retain_hours) {
-      info.operation_parameters["specifiedRetentionMillis"] = std::to_string(retention_ms);
+      info.operation_parameters["specifiedRetentionMillis"] =
+          std::to_string(retention_ms);
     }
     info.operation_metrics["numFilesToDelete"] = std::to_string(to_delete.size());
     info.operation_metrics["sizeOfDataToDelete"] = std::to_string(bytes);

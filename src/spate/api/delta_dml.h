@@ -19,7 +19,8 @@
 // which a DV marks, and UPDATE writes only the updated rows.
 // OPTIMIZE bin-packs small files per partition (spark.databricks.delta.optimize.
 // minFileSize / maxFileSize) into one commit with dataChange=false, which streaming
-// readers skip; with ZORDER BY every file is rewritten in Z-order of the columns. VACUUM deletes files no version within the retention references.
+// readers skip; with ZORDER BY every file is rewritten in Z-order of the columns. VACUUM
+// deletes files no version within the retention references.
 //
 // Ownership: functions only; they hold nothing between calls. Thread safety: each may
 // run concurrently with other writers of the table (conflicts follow
@@ -75,7 +76,8 @@ DataFrame ExecuteRestore(const std::shared_ptr<SessionState>& state,
 /// OPTIMIZE (bin-packing) of the files matching `partition_predicate` (nullptr: all).
 /// Returns Delta's row: path, metrics struct.
 DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
-                          const DeltaDmlTarget& target, const ExprPtr& partition_predicate,
+                          const DeltaDmlTarget& target,
+                          const ExprPtr& partition_predicate,
                           const std::vector<std::string>& zorder_by);
 /// VACUUM with `retain_hours` (nullopt: delta.deletedFileRetentionDuration). Returns the
 /// files it would delete (dry run) or the table path, as Delta does.
@@ -86,10 +88,10 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
 // --- Shared with MERGE ---
 
 /// SET assignments resolved against `schema`: per column, its new value (nullptr: not
-/// assigned). A name may be qualified by `alias`; a nested struct field (`s.b.c`) rebuilds
-/// the struct from `column_ref(column)` with named_struct. The same field twice, or a field
-/// and its struct, is DELTA_CONFLICT_SET_COLUMN; a name that does not resolve calls
-/// `unresolved` (when given; it may throw its own error), else is
+/// assigned). A name may be qualified by `alias`; a nested struct field (`s.b.c`)
+/// rebuilds the struct from `column_ref(column)` with named_struct. The same field twice,
+/// or a field and its struct, is DELTA_CONFLICT_SET_COLUMN; a name that does not resolve
+/// calls `unresolved` (when given; it may throw its own error), else is
 /// UNRESOLVED_COLUMN.WITH_SUGGESTION.
 std::vector<ExprPtr> ResolveSetAssignments(
     const Schema& schema, const std::string& alias, const UpdateAssignments& set,

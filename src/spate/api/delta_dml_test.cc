@@ -87,8 +87,9 @@ TEST_F(DeltaDmlTest, CppApi) {
   EXPECT_EQ(LastCommit().operation, "OPTIMIZE");
   EXPECT_EQ(LastCommit().operation_metrics.at("numAddedFiles"), "1");
   EXPECT_EQ(Rows(t.toDF()), "[1,a][2,b][3,a][4,b][5,c]");
-  EXPECT_EQ(t.detail().select(std::vector<std::string>{"numFiles"}).collect()[0][0].ToString(),
-            "1");
+  EXPECT_EQ(
+      t.detail().select(std::vector<std::string>{"numFiles"}).collect()[0][0].ToString(),
+      "1");
 
   try {
     t.vacuum(1);
@@ -130,7 +131,8 @@ TEST_F(DeltaDmlTest, CompactionConflicts) {
   auto fs = io::LocalFileSystem::Get();
   table::DeltaLog log(fs, path_);
   auto compact = [&](const table::SnapshotPtr& read, size_t expected_bins) {
-    table::CompactionBins bins = table::PlanCompaction(read->files(), 1LL << 30, 1LL << 30);
+    table::CompactionBins bins =
+        table::PlanCompaction(read->files(), 1LL << 30, 1LL << 30);
     EXPECT_EQ(bins.size(), expected_bins);
     table::DeltaWriteOptions o;
     o.operation = "OPTIMIZE";

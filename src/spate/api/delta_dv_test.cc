@@ -1,5 +1,6 @@
 // Copyright spate authors.
-// DML with deletion vectors (tables with delta.enableDeletionVectors) and OPTIMIZE ZORDER BY.
+// DML with deletion vectors (tables with delta.enableDeletionVectors) and OPTIMIZE ZORDER
+// BY.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +57,8 @@ class DeltaDvTest : public ::testing::Test {
   // "[id,v]..." ordered by id.
   static std::string Rows(const DataFrame& df) {
     std::string out;
-    for (const auto& r : df.orderBy("id").selectExpr("concat('[', id, ',', v, ']')").collect())
+    for (const auto& r :
+         df.orderBy("id").selectExpr("concat('[', id, ',', v, ']')").collect())
       out += r[0].ToString();
     return out;
   }
@@ -64,8 +66,8 @@ class DeltaDvTest : public ::testing::Test {
 };
 
 // DELETE, UPDATE and MERGE mark rows in deletion vectors: the data files stay, each
-// touched add comes back with a DV (stats no longer tight), a file whose rows are all gone
-// is removed, and only updated / inserted rows are written.
+// touched add comes back with a DV (stats no longer tight), a file whose rows are all
+// gone is removed, and only updated / inserted rows are written.
 TEST_F(DeltaDvTest, DmlMarksRowsInDeletionVectors) {
   auto spark = SparkSession::builder().getOrCreate().newSession();
   spark.sql("CREATE TABLE delta.`" + path_ +
@@ -98,8 +100,8 @@ TEST_F(DeltaDvTest, DmlMarksRowsInDeletionVectors) {
     EXPECT_EQ(f.deletion_vector->cardinality, 1);
     EXPECT_NE(f.stats->find("\"tightBounds\":false"), std::string::npos);
     // The DV holds the deleted row's position in its file.
-    auto rows = table::LoadDeletionVector(*io::LocalFileSystem::Get(), *f.deletion_vector,
-                                          path_);
+    auto rows =
+        table::LoadDeletionVector(*io::LocalFileSystem::Get(), *f.deletion_vector, path_);
     ASSERT_TRUE(rows.ok());
     EXPECT_EQ(*rows, std::vector<uint64_t>{1}) << f.path;
   }
@@ -153,8 +155,9 @@ TEST_F(DeltaDvTest, AutoCompactionPurgesDeletionVectors) {
             "` (id BIGINT, v STRING) USING DELTA "
             "TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
   for (int i = 0; i < 3; ++i) {
-    spark.sql("SELECT id, 'v' AS v FROM range(" + std::to_string(i * 3) + ", " +
-              std::to_string(i * 3 + 3) + ")")
+    spark
+        .sql("SELECT id, 'v' AS v FROM range(" + std::to_string(i * 3) + ", " +
+             std::to_string(i * 3 + 3) + ")")
         .coalesce(1)
         .write()
         .format("delta")
@@ -174,7 +177,8 @@ TEST_F(DeltaDvTest, AutoCompactionPurgesDeletionVectors) {
   EXPECT_EQ(spark.read().format("delta").load(path_).count(), 7);
 }
 
-// A DELETE whose second DV of a file replaces the first: the new one holds both positions.
+// A DELETE whose second DV of a file replaces the first: the new one holds both
+// positions.
 TEST_F(DeltaDvTest, SecondDeleteMergesTheDeletionVector) {
   auto spark = SparkSession::builder().getOrCreate().newSession();
   spark.sql("CREATE TABLE delta.`" + path_ +
@@ -194,8 +198,8 @@ TEST_F(DeltaDvTest, SecondDeleteMergesTheDeletionVector) {
   std::vector<uint64_t> all;
   for (const auto& f : Latest()->files()) {
     if (!f.deletion_vector) continue;
-    auto rows = *table::LoadDeletionVector(*io::LocalFileSystem::Get(), *f.deletion_vector,
-                                           path_);
+    auto rows = *table::LoadDeletionVector(*io::LocalFileSystem::Get(),
+                                           *f.deletion_vector, path_);
     all.insert(all.end(), rows.begin(), rows.end());
   }
   EXPECT_EQ(all.size(), 2u);
@@ -213,13 +217,16 @@ TEST_F(DeltaDvTest, SecondDeleteMergesTheDeletionVector) {
 // range in every file).
 TEST_F(DeltaDvTest, ZOrderClustersEveryColumn) {
   auto spark = SparkSession::builder().getOrCreate().newSession();
-  spark.sql("SELECT CAST(id % 16 AS INT) AS x, CAST(id DIV 16 AS INT) AS y FROM range(256)")
+  spark
+      .sql(
+          "SELECT CAST(id % 16 AS INT) AS x, CAST(id DIV 16 AS INT) AS y FROM range(256)")
       .coalesce(1)
       .write()
       .format("delta")
       .save(path_);
   const int64_t size = Latest()->files()[0].size;
-  spark.conf().set("spark.databricks.delta.optimize.maxFileSize", std::to_string(size / 4));
+  spark.conf().set("spark.databricks.delta.optimize.maxFileSize",
+                   std::to_string(size / 4));
   spark.conf().set("spark.databricks.io.skipping.mdc.rangeId.max", "1024");
   auto out = DeltaTable::forPath(spark, path_).optimize().executeZOrderBy({"x", "y"});
   EXPECT_EQ(out.selectExpr("metrics.zOrderStats.strategyName", "metrics.numFilesAdded")

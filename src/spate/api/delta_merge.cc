@@ -236,7 +236,8 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                           bool with_positions = false) {
     DataFrame df = DeltaFilesFrame(state, snapshot, std::move(files), with_positions)
                        .withColumn(kTargetPresent, functions::lit(true));
-    if (with_positions) df = df.withColumn(kFileName, functions::expr("input_file_name()"));
+    if (with_positions)
+      df = df.withColumn(kFileName, functions::expr("input_file_name()"));
     if (with_ids) {
       df = df.withColumns({{kRowId, functions::expr("monotonically_increasing_id()")},
                            {kFileName, functions::expr("input_file_name()")}});
@@ -289,12 +290,12 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     }
   }
 
-  // Source materialization (Delta's spark.databricks.delta.merge.materializeSource, `auto`
-  // by default; `none` turns it off): the source is evaluated once, and every pass (the
-  // count, the matched files, the rewrite) reads the same rows, so a non-deterministic or
-  // concurrently changing source cannot make them disagree. Not when the MERGE's
-  // expressions name source columns by DataFrame references (df["c"]), which only the
-  // source's own plan resolves, nor for a source without an alias.
+  // Source materialization (Delta's spark.databricks.delta.merge.materializeSource,
+  // `auto` by default; `none` turns it off): the source is evaluated once, and every pass
+  // (the count, the matched files, the rewrite) reads the same rows, so a
+  // non-deterministic or concurrently changing source cannot make them disagree. Not when
+  // the MERGE's expressions name source columns by DataFrame references (df["c"]), which
+  // only the source's own plan resolves, nor for a source without an alias.
   int64_t num_source_rows = 0;
   int64_t materialize_ms = 0;
   const bool materialize =
@@ -306,7 +307,8 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     std::vector<BatchPtr> rows = source_df.collectBatches();
     for (const auto& b : rows) num_source_rows += b->num_rows();
     source_df = DataFrame(state, LocalPlan(source_schema, std::move(rows)));
-    source = source_df.withColumn(kSourcePresent, functions::lit(true)).alias(source_alias);
+    source =
+        source_df.withColumn(kSourcePresent, functions::lit(true)).alias(source_alias);
     materialize_ms = ElapsedMs(materialize_started);
   } else {
     num_source_rows = source_df.count();
@@ -415,14 +417,15 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     // source's columns the target lacks, at the end, nullable; other rows get NULL there.
     const bool evolve =
         spec.schema_evolution ||
-        ToLower(s.conf.GetOr("spark.databricks.delta.schema.autoMerge.enabled", "false")) ==
-            "true";
+        ToLower(s.conf.GetOr("spark.databricks.delta.schema.autoMerge.enabled",
+                             "false")) == "true";
     std::vector<Field> write_fields = target_schema.fields();
     bool has_star = false;
     for (const auto& c : spec.clauses) has_star |= c.star;
     if (evolve && has_star) {
       for (const auto& sf : source_schema->fields()) {
-        if (sf.name.rfind("__spate_merge_", 0) == 0 || target_schema.FieldIndex(sf.name) >= 0)
+        if (sf.name.rfind("__spate_merge_", 0) == 0 ||
+            target_schema.FieldIndex(sf.name) >= 0)
           continue;
         write_fields.push_back(Field{sf.name, sf.type, true, ""});
       }
@@ -457,10 +460,12 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
         } else if (new_column) {
           // Only star clauses fill a new column.
         } else if (!insert) {
-          if (const ExprPtr& v = update_values[i][static_cast<size_t>(ci)]) value = Column(v);
+          if (const ExprPtr& v = update_values[i][static_cast<size_t>(ci)])
+            value = Column(v);
         } else {
           for (const auto& [parts, expr] : c.assignments) {
-            if (TargetColumn(target_schema, parts, spec.target_alias, "INSERT clause") == ci) {
+            if (TargetColumn(target_schema, parts, spec.target_alias, "INSERT clause") ==
+                ci) {
               value = Column(expr);
             }
           }
@@ -485,8 +490,9 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     if (cdf) {
       for (int ci = 0; ci < static_cast<int>(write_fields.size()); ++ci) {
         const Field& f = write_fields[static_cast<size_t>(ci)];
-        out.push_back((ci >= target_schema.num_fields() ? functions::lit(Value::Null(f.type))
-                                                        : tgt[f.name].cast(f.type))
+        out.push_back((ci >= target_schema.num_fields()
+                           ? functions::lit(Value::Null(f.type))
+                           : tgt[f.name].cast(f.type))
                           .alias(std::string(kPreImage) + std::to_string(ci)));
       }
     }
@@ -548,12 +554,14 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
       for (size_t i = 0; i < spec.clauses.size(); ++i) {
         auto code = functions::lit(static_cast<int32_t>(i + 1));
         const Action a = spec.clauses[i].action;
-        (a == Action::kUpdate ? updates : a == Action::kDelete ? deletes : inserts)
+        (a == Action::kUpdate   ? updates
+         : a == Action::kDelete ? deletes
+                                : inserts)
             .push_back(code);
       }
       data = WithChangeType(data, nullptr);
-      auto add = [&](const std::vector<Column>& codes_of, const std::vector<Column>& values,
-                     const char* change_type) {
+      auto add = [&](const std::vector<Column>& codes_of,
+                     const std::vector<Column>& values, const char* change_type) {
         if (codes_of.empty()) return;
         data = data.unionAll(WithChangeType(
             rows.filter(rows[kAction].isin(codes_of)).select(values), change_type));

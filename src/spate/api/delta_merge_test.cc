@@ -206,9 +206,10 @@ TEST_F(DeltaMergeTest, MultipleMatchesFailAndChangeNothing) {
   EXPECT_EQ(Version(), version);
   // The builder refuses a second unconditional clause of a kind, as the parser does.
   EXPECT_THROW_CLASS(DeltaTable::forPath(spark, path_)
-                   .merge(dup, "t.id = s.id")
-                   .whenMatchedDelete()
-                   .whenMatchedDelete(), ParseException, "NON_LAST_MATCHED_CLAUSE_OMIT_CONDITION");
+                         .merge(dup, "t.id = s.id")
+                         .whenMatchedDelete()
+                         .whenMatchedDelete(),
+                     ParseException, "NON_LAST_MATCHED_CLAUSE_OMIT_CONDITION");
 }
 
 // Delta's idempotent DML: the same txnAppId/txnVersion a second time changes nothing.

@@ -1,9 +1,8 @@
 // Copyright spate authors.
 #include "spate/api/delta_table.h"
 
-#include <filesystem>
-
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "spate/api/delta_changes.h"
@@ -25,7 +24,9 @@ namespace {
 io::FileSystemPtr Fs() { return io::LocalFileSystem::Get(); }
 
 Field F(const std::string& n, DataTypePtr t) { return Field{n, std::move(t), true, ""}; }
-DataTypePtr StrMap() { return DataType::Map(DataType::String(), DataType::String(), true); }
+DataTypePtr StrMap() {
+  return DataType::Map(DataType::String(), DataType::String(), true);
+}
 Value MapValue(const std::map<std::string, std::string>& m) {
   std::vector<Value> k, v;
   for (const auto& [a, b] : m) {
@@ -43,7 +44,8 @@ Value OptStr(const std::optional<std::string>& s) {
   return s ? Value::String(*s) : Value::Null(DataType::String());
 }
 
-DataFrame LocalFrame(const std::shared_ptr<SessionState>& state, std::vector<Field> fields,
+DataFrame LocalFrame(const std::shared_ptr<SessionState>& state,
+                     std::vector<Field> fields,
                      const std::vector<std::vector<Value>>& rows) {
   auto schema = std::make_shared<const Schema>(std::move(fields));
   std::vector<ColumnPtr> cols;
@@ -75,7 +77,8 @@ std::vector<std::string> TableFeatures(const table::Protocol& p) {
 
 }  // namespace
 
-Result<int64_t> ParseTimeTravelTimestamp(const SessionState& state, const std::string& text) {
+Result<int64_t> ParseTimeTravelTimestamp(const SessionState& state,
+                                         const std::string& text) {
   EvalContext ctx;
   ctx.time_zone_id = state.conf.session_time_zone();
   ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
@@ -87,9 +90,10 @@ Result<int64_t> ParseTimeTravelTimestamp(const SessionState& state, const std::s
   return micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
 }
 
-Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state, const std::string& path) {
-  SPATE_ASSIGN_OR_RETURN(auto src, table::OpenDeltaSource(Fs(), path, {},
-                                                          state.conf.session_time_zone()));
+Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state,
+                                       const std::string& path) {
+  SPATE_ASSIGN_OR_RETURN(
+      auto src, table::OpenDeltaSource(Fs(), path, {}, state.conf.session_time_zone()));
   return DataSourcePtr(std::move(src));
 }
 
@@ -105,7 +109,8 @@ bool OptionIsTrue(const std::map<std::string, std::string>& options, const char*
 
 DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::string& path,
                     const std::map<std::string, std::string>& options) {
-  if (OptionIsTrue(options, "readChangeFeed") || OptionIsTrue(options, "readChangeData")) {
+  if (OptionIsTrue(options, "readChangeFeed") ||
+      OptionIsTrue(options, "readChangeData")) {
     return LoadDeltaChanges(state, path, ChangeRangeOptions(*state, options));
   }
   table::TimeTravelSpec travel;
@@ -114,7 +119,8 @@ DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::strin
       auto version = ParseInt64(v);
       if (!version) {
         ThrowStatus(Status::Error("DELTA_ILLEGAL_OPTION",
-                                  {{"input", v}, {"name", "versionAsOf"},
+                                  {{"input", v},
+                                   {"name", "versionAsOf"},
                                    {"explain", "must be a version number"}}));
       }
       travel.version = *version;
@@ -153,11 +159,12 @@ std::map<std::string, std::string> DeltaPropertyDefaults(const SessionState& sta
 
 table::CheckpointOptions SessionCheckpointOptions(const SessionState& state) {
   table::CheckpointOptions o;
-  if (auto size = ParseInt64(state.conf.GetOr("spark.databricks.delta.checkpoint.partSize", ""))) {
+  if (auto size = ParseInt64(
+          state.conf.GetOr("spark.databricks.delta.checkpoint.partSize", ""))) {
     o.part_size = std::max<int64_t>(0, *size);
   }
-  o.v2_top_level_format =
-      ToLower(state.conf.GetOr("spark.databricks.delta.checkpointV2.topLevelFileFormat", "json"));
+  o.v2_top_level_format = ToLower(
+      state.conf.GetOr("spark.databricks.delta.checkpointV2.topLevelFileFormat", "json"));
   return o;
 }
 
@@ -192,7 +199,8 @@ void SaveDelta(const DataFrame& df, const std::string& path, const std::string& 
 DeltaTable DeltaTable::forPath(const SparkSession& spark, const std::string& path) {
   table::DeltaLog log(Fs(), path);
   if (!ValueOrThrow(log.TableExists())) {
-    ThrowStatus(Status::Error("DELTA_MISSING_DELTA_TABLE", {{"tableName", "`" + path + "`"}}));
+    ThrowStatus(
+        Status::Error("DELTA_MISSING_DELTA_TABLE", {{"tableName", "`" + path + "`"}}));
   }
   return DeltaTable(spark.state(), path);
 }
@@ -262,15 +270,18 @@ std::vector<std::pair<std::string, Column>> FromExprs(
 
 }  // namespace
 
-DataFrame DeltaTable::update(const std::vector<std::pair<std::string, Column>>& set) const {
+DataFrame DeltaTable::update(
+    const std::vector<std::pair<std::string, Column>>& set) const {
   return ExecuteUpdate(state_, Target(), Assignments(set), nullptr);
 }
-DataFrame DeltaTable::update(const Column& condition,
-                             const std::vector<std::pair<std::string, Column>>& set) const {
+DataFrame DeltaTable::update(
+    const Column& condition,
+    const std::vector<std::pair<std::string, Column>>& set) const {
   return ExecuteUpdate(state_, Target(), Assignments(set), condition.expr());
 }
-DataFrame DeltaTable::update(const std::string& condition,
-                             const std::vector<std::pair<std::string, Column>>& set) const {
+DataFrame DeltaTable::update(
+    const std::string& condition,
+    const std::vector<std::pair<std::string, Column>>& set) const {
   return update(functions::expr(condition), set);
 }
 DataFrame DeltaTable::updateExpr(
@@ -322,36 +333,43 @@ DataFrame DeltaTable::OptimizeBuilder::executeZOrderBy(
 DataFrame DeltaTable::history(int limit) const {
   table::DeltaLog log(Fs(), path_);
   auto commits = ValueOrThrow(log.History(limit));
-  auto job = DataType::Struct({F("jobId", DataType::String()), F("jobName", DataType::String()),
-                               F("jobRunId", DataType::String()), F("runId", DataType::String()),
-                               F("jobOwnerId", DataType::String()),
-                               F("triggerType", DataType::String())});
+  auto job = DataType::Struct(
+      {F("jobId", DataType::String()), F("jobName", DataType::String()),
+       F("jobRunId", DataType::String()), F("runId", DataType::String()),
+       F("jobOwnerId", DataType::String()), F("triggerType", DataType::String())});
   auto notebook = DataType::Struct({F("notebookId", DataType::String())});
-  std::vector<Field> fields = {
-      F("version", DataType::Long()),         F("timestamp", DataType::Timestamp()),
-      F("userId", DataType::String()),        F("userName", DataType::String()),
-      F("operation", DataType::String()),     F("operationParameters", StrMap()),
-      F("job", job),                          F("notebook", notebook),
-      F("clusterId", DataType::String()),     F("readVersion", DataType::Long()),
-      F("isolationLevel", DataType::String()), F("isBlindAppend", DataType::Boolean()),
-      F("operationMetrics", StrMap()),        F("userMetadata", DataType::String()),
-      F("engineInfo", DataType::String())};
+  std::vector<Field> fields = {F("version", DataType::Long()),
+                               F("timestamp", DataType::Timestamp()),
+                               F("userId", DataType::String()),
+                               F("userName", DataType::String()),
+                               F("operation", DataType::String()),
+                               F("operationParameters", StrMap()),
+                               F("job", job),
+                               F("notebook", notebook),
+                               F("clusterId", DataType::String()),
+                               F("readVersion", DataType::Long()),
+                               F("isolationLevel", DataType::String()),
+                               F("isBlindAppend", DataType::Boolean()),
+                               F("operationMetrics", StrMap()),
+                               F("userMetadata", DataType::String()),
+                               F("engineInfo", DataType::String())};
   std::vector<std::vector<Value>> rows;
   for (const auto& c : commits) {
     table::CommitInfo ci;
     for (const auto& a : c.actions)
       if (a.kind == table::Action::Kind::kCommitInfo) ci = a.commit_info;
     const Json& raw = ci.raw;
-    rows.push_back({Value::Long(c.version), Value::Timestamp(c.timestamp_ms * 1000),
-                    OptStr(raw.GetString("userId")), OptStr(raw.GetString("userName")),
-                    Value::String(ci.operation), MapValue(ci.operation_parameters),
-                    Value::Null(job), Value::Null(notebook), OptStr(raw.GetString("clusterId")),
-                    ci.read_version ? Value::Long(*ci.read_version) : Value::Null(DataType::Long()),
-                    OptStr(ci.isolation_level),
-                    ci.is_blind_append ? Value::Boolean(*ci.is_blind_append)
-                                       : Value::Null(DataType::Boolean()),
-                    MapValue(ci.operation_metrics), OptStr(ci.user_metadata),
-                    OptStr(ci.engine_info)});
+    rows.push_back(
+        {Value::Long(c.version), Value::Timestamp(c.timestamp_ms * 1000),
+         OptStr(raw.GetString("userId")), OptStr(raw.GetString("userName")),
+         Value::String(ci.operation), MapValue(ci.operation_parameters), Value::Null(job),
+         Value::Null(notebook), OptStr(raw.GetString("clusterId")),
+         ci.read_version ? Value::Long(*ci.read_version) : Value::Null(DataType::Long()),
+         OptStr(ci.isolation_level),
+         ci.is_blind_append ? Value::Boolean(*ci.is_blind_append)
+                            : Value::Null(DataType::Boolean()),
+         MapValue(ci.operation_metrics), OptStr(ci.user_metadata),
+         OptStr(ci.engine_info)});
   }
   return LocalFrame(state_, std::move(fields), rows);
 }
@@ -361,24 +379,32 @@ DataFrame DeltaTable::detail() const {
   auto snap = ValueOrThrow(log.Latest());
   const auto& m = snap->metadata();
   std::vector<Field> fields = {
-      F("format", DataType::String()),      F("id", DataType::String()),
-      F("name", DataType::String()),        F("description", DataType::String()),
-      F("location", DataType::String()),    F("createdAt", DataType::Timestamp()),
+      F("format", DataType::String()),
+      F("id", DataType::String()),
+      F("name", DataType::String()),
+      F("description", DataType::String()),
+      F("location", DataType::String()),
+      F("createdAt", DataType::Timestamp()),
       F("lastModified", DataType::Timestamp()),
       F("partitionColumns", DataType::Array(DataType::String(), true)),
       F("clusteringColumns", DataType::Array(DataType::String(), true)),
-      F("numFiles", DataType::Long()),      F("sizeInBytes", DataType::Long()),
-      F("properties", StrMap()),            F("minReaderVersion", DataType::Int()),
+      F("numFiles", DataType::Long()),
+      F("sizeInBytes", DataType::Long()),
+      F("properties", StrMap()),
+      F("minReaderVersion", DataType::Int()),
       F("minWriterVersion", DataType::Int()),
       F("tableFeatures", DataType::Array(DataType::String(), true))};
-  std::vector<std::vector<Value>> rows = {{
-      Value::String("delta"), Value::String(m.id), OptStr(m.name), OptStr(m.description),
-      Value::String("file:" + snap->table_path()),
-      m.created_time ? Value::Timestamp(*m.created_time * 1000) : Value::Null(DataType::Timestamp()),
-      Value::Timestamp(snap->timestamp_ms() * 1000), StrList(m.partition_columns), StrList({}),
-      Value::Long(static_cast<int64_t>(snap->files().size())), Value::Long(snap->total_size_bytes()),
-      MapValue(m.configuration), Value::Int(snap->protocol().min_reader_version),
-      Value::Int(snap->protocol().min_writer_version), StrList(TableFeatures(snap->protocol()))}};
+  std::vector<std::vector<Value>> rows = {
+      {Value::String("delta"), Value::String(m.id), OptStr(m.name), OptStr(m.description),
+       Value::String("file:" + snap->table_path()),
+       m.created_time ? Value::Timestamp(*m.created_time * 1000)
+                      : Value::Null(DataType::Timestamp()),
+       Value::Timestamp(snap->timestamp_ms() * 1000), StrList(m.partition_columns),
+       StrList({}), Value::Long(static_cast<int64_t>(snap->files().size())),
+       Value::Long(snap->total_size_bytes()), MapValue(m.configuration),
+       Value::Int(snap->protocol().min_reader_version),
+       Value::Int(snap->protocol().min_writer_version),
+       StrList(TableFeatures(snap->protocol()))}};
   return LocalFrame(state_, std::move(fields), rows);
 }
 

@@ -106,7 +106,8 @@ class DeltaTable {
 DataFrame LoadDelta(const std::shared_ptr<SessionState>& state, const std::string& path,
                     const std::map<std::string, std::string>& options);
 /// Delta's table property defaults for new tables: each session conf
-/// spark.databricks.delta.properties.defaults.<key> as delta.<key> (e.g. enableChangeDataFeed).
+/// spark.databricks.delta.properties.defaults.<key> as delta.<key> (e.g.
+/// enableChangeDataFeed).
 std::map<std::string, std::string> DeltaPropertyDefaults(const SessionState& state);
 /// Write options for a DataFrame write in `mode` with the session's settings (time zone,
 /// default Parquet codec, table property defaults).
@@ -124,8 +125,10 @@ void SaveDelta(const DataFrame& df, const std::string& path, const std::string& 
                const std::map<std::string, std::string>& options);
 /// A time-travel timestamp ('2024-01-01 10:00:00', in the session time zone) as the
 /// epoch millisecond whose commits it names (DELTA_TIMESTAMP_INVALID when malformed).
-Result<int64_t> ParseTimeTravelTimestamp(const SessionState& state, const std::string& text);
+Result<int64_t> ParseTimeTravelTimestamp(const SessionState& state,
+                                         const std::string& text);
 /// The `delta`.`/path` relation of SQL (FileSourceResolver).
-Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state, const std::string& path);
+Result<DataSourcePtr> ResolveDeltaPath(const SessionState& state,
+                                       const std::string& path);
 
 }  // namespace spate::api

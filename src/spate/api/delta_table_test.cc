@@ -34,8 +34,10 @@ TEST_F(DeltaApiTest, WriteReadTimeTravelHistoryDetail) {
   spark.range(10).write().format("delta").save(path);
   spark.range(5).write().format("delta").mode("append").save(path);
   EXPECT_EQ(Count(spark.read().format("delta").load(path)), 15);
-  EXPECT_EQ(Count(spark.read().format("delta").option("versionAsOf", "0").load(path)), 10);
-  EXPECT_THROW_CLASS(spark.range(1).write().format("delta").save(path), AnalysisException, "DELTA_PATH_EXISTS");
+  EXPECT_EQ(Count(spark.read().format("delta").option("versionAsOf", "0").load(path)),
+            10);
+  EXPECT_THROW_CLASS(spark.range(1).write().format("delta").save(path), AnalysisException,
+                     "DELTA_PATH_EXISTS");
   spark.range(3).write().format("delta").mode("overwrite").save(path);
   EXPECT_EQ(Count(spark.read().format("delta").load(path)), 3);
   EXPECT_EQ(Count(spark.sql("SELECT * FROM delta.`" + path + "` WHERE id >= 1")), 2);
@@ -52,34 +54,49 @@ TEST_F(DeltaApiTest, WriteReadTimeTravelHistoryDetail) {
   EXPECT_EQ(det[0][0].str(), "delta");
   EXPECT_EQ(det[0][12].i64(), 1);
   EXPECT_EQ(det[0][13].i64(), 2);
-  EXPECT_THROW_CLASS(DeltaTable::forPath(spark, dir_ + "/nope"), AnalysisException, "DELTA_MISSING_DELTA_TABLE");
+  EXPECT_THROW_CLASS(DeltaTable::forPath(spark, dir_ + "/nope"), AnalysisException,
+                     "DELTA_MISSING_DELTA_TABLE");
   EXPECT_EQ(DeltaTable::forName(spark, "delta.`" + path + "`").toDF().count(), 3);
-  EXPECT_THROW_CLASS(DeltaTable::forName(spark, "no_such_table_xyz"), AnalysisException, "DELTA_MISSING_DELTA_TABLE");
+  EXPECT_THROW_CLASS(DeltaTable::forName(spark, "no_such_table_xyz"), AnalysisException,
+                     "DELTA_MISSING_DELTA_TABLE");
 }
 
 TEST_F(DeltaApiTest, TimestampAsOfAndErrors) {
   auto spark = SparkSession::builder().getOrCreate();
   const std::string path = dir_ + "/tt";
   spark.range(2).write().format("delta").save(path);
-  EXPECT_THROW_CLASS(spark.read().format("delta").option("timestampAsOf", "2000-01-01 00:00:00").load(path), AnalysisException, "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION");
-  EXPECT_THROW_CLASS(spark.read().format("delta").option("timestampAsOf", "3000-01-01").load(path), AnalysisException, "DELTA_TIMESTAMP_GREATER_THAN_COMMIT");
-  EXPECT_THROW_CLASS(spark.read().format("delta").option("versionAsOf", "7").load(path), AnalysisException, "DELTA_VERSION_NOT_FOUND");
-  EXPECT_THROW_CLASS(spark.read().format("delta").load(dir_ + "/missing"), AnalysisException, "DELTA_MISSING_DELTA_TABLE");
+  EXPECT_THROW_CLASS(spark.read()
+                         .format("delta")
+                         .option("timestampAsOf", "2000-01-01 00:00:00")
+                         .load(path),
+                     AnalysisException, "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION");
+  EXPECT_THROW_CLASS(
+      spark.read().format("delta").option("timestampAsOf", "3000-01-01").load(path),
+      AnalysisException, "DELTA_TIMESTAMP_GREATER_THAN_COMMIT");
+  EXPECT_THROW_CLASS(spark.read().format("delta").option("versionAsOf", "7").load(path),
+                     AnalysisException, "DELTA_VERSION_NOT_FOUND");
+  EXPECT_THROW_CLASS(spark.read().format("delta").load(dir_ + "/missing"),
+                     AnalysisException, "DELTA_MISSING_DELTA_TABLE");
   auto hist = DeltaTable::forPath(spark, path).history().collect();
   // The commit's own timestamp names version 0.
   std::string ts = hist[0][1].ToString();
-  EXPECT_EQ(spark.read().format("delta").option("timestampAsOf", ts).load(path).count(), 2);
+  EXPECT_EQ(spark.read().format("delta").option("timestampAsOf", ts).load(path).count(),
+            2);
 }
 
 TEST_F(DeltaApiTest, PartitionedAndMergeSchema) {
   auto spark = SparkSession::builder().getOrCreate();
   const std::string path = dir_ + "/p";
   spark.sql("SELECT id, CAST(id % 3 AS STRING) AS k FROM range(9)")
-      .write().format("delta").partitionBy("k").save(path);
+      .write()
+      .format("delta")
+      .partitionBy("k")
+      .save(path);
   EXPECT_TRUE(std::filesystem::exists(path + "/k=0"));
   EXPECT_EQ(Count(spark.read().format("delta").load(path).filter("k = '1'")), 3);
   auto wider = spark.sql("SELECT 100L AS id, '1' AS k, 'x' AS extra");
-  EXPECT_THROW_CLASS(wider.write().format("delta").mode("append").save(path), AnalysisException, "DELTA_METADATA_MISMATCH");
+  EXPECT_THROW_CLASS(wider.write().format("delta").mode("append").save(path),
+                     AnalysisException, "DELTA_METADATA_MISMATCH");
   wider.write().format("delta").mode("append").option("mergeSchema", "true").save(path);
   EXPECT_EQ(spark.read().format("delta").load(path).columns().size(), 3u);
   EXPECT_EQ(Count(spark.read().format("delta").load(path)), 10);

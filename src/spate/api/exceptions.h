@@ -1,8 +1,8 @@
 // Copyright spate authors.
 #pragma once
 
-// Exceptions of the public C++ API, mirroring PySpark's (pyspark.errors): each carries the
-// Spark error class, SQLSTATE and message parameters. Only the api facade throws; the
+// Exceptions of the public C++ API, mirroring PySpark's (pyspark.errors): each carries
+// the Spark error class, SQLSTATE and message parameters. Only the api facade throws; the
 // engine below reports failures as Status values.
 
 #include <map>
@@ -20,7 +20,9 @@ class SparkException : public std::runtime_error {
   const std::string& getErrorClass() const { return error_class_; }
   const std::string& getCondition() const { return error_class_; }
   const std::string& getSqlState() const { return sql_state_; }
-  const std::map<std::string, std::string>& getMessageParameters() const { return params_; }
+  const std::map<std::string, std::string>& getMessageParameters() const {
+    return params_;
+  }
   const Status& status() const { return status_; }
 
  private:
@@ -30,16 +32,36 @@ class SparkException : public std::runtime_error {
   std::map<std::string, std::string> params_;
 };
 
-class AnalysisException : public SparkException { using SparkException::SparkException; };
-class ParseException : public AnalysisException { using AnalysisException::AnalysisException; };
-class ArithmeticException : public SparkException { using SparkException::SparkException; };
-class NumberFormatException : public SparkException { using SparkException::SparkException; };
-class DateTimeException : public SparkException { using SparkException::SparkException; };
-class IllegalArgumentException : public SparkException { using SparkException::SparkException; };
-class UnsupportedOperationException : public SparkException { using SparkException::SparkException; };
-class SparkRuntimeException : public SparkException { using SparkException::SparkException; };
-class ArrayIndexOutOfBoundsException : public SparkException { using SparkException::SparkException; };
-class StreamingQueryException : public SparkException { using SparkException::SparkException; };
+class AnalysisException : public SparkException {
+  using SparkException::SparkException;
+};
+class ParseException : public AnalysisException {
+  using AnalysisException::AnalysisException;
+};
+class ArithmeticException : public SparkException {
+  using SparkException::SparkException;
+};
+class NumberFormatException : public SparkException {
+  using SparkException::SparkException;
+};
+class DateTimeException : public SparkException {
+  using SparkException::SparkException;
+};
+class IllegalArgumentException : public SparkException {
+  using SparkException::SparkException;
+};
+class UnsupportedOperationException : public SparkException {
+  using SparkException::SparkException;
+};
+class SparkRuntimeException : public SparkException {
+  using SparkException::SparkException;
+};
+class ArrayIndexOutOfBoundsException : public SparkException {
+  using SparkException::SparkException;
+};
+class StreamingQueryException : public SparkException {
+  using SparkException::SparkException;
+};
 
 /// Throws the exception type matching the status's ErrorKind. REQUIRES: !status.ok().
 [[noreturn]] void ThrowStatus(const Status& status);

@@ -3,10 +3,12 @@
 
 namespace spate::api::functions {
 
-Column from_json(const Column& json, const std::string& schema, const JsonOptionMap& options) {
+Column from_json(const Column& json, const std::string& schema,
+                 const JsonOptionMap& options) {
   return call_function("from_json", WithOptionsArgument({json, lit(schema)}, options));
 }
-Column from_json(const Column& json, const DataTypePtr& schema, const JsonOptionMap& options) {
+Column from_json(const Column& json, const DataTypePtr& schema,
+                 const JsonOptionMap& options) {
   return from_json(json, schema->Sql(), options);
 }
 Column from_json(const Column& json, const Column& schema, const JsonOptionMap& options) {
@@ -29,7 +31,11 @@ Column json_tuple(const Column& json, const std::vector<std::string>& fields) {
   for (const auto& f : fields) args.push_back(lit(f));
   return call_function("json_tuple", args);
 }
-Column json_array_length(const Column& json) { return call_function("json_array_length", {json}); }
-Column json_object_keys(const Column& json) { return call_function("json_object_keys", {json}); }
+Column json_array_length(const Column& json) {
+  return call_function("json_array_length", {json});
+}
+Column json_object_keys(const Column& json) {
+  return call_function("json_object_keys", {json});
+}
 
 }  // namespace spate::api::functions

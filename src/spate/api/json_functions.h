@@ -18,10 +18,13 @@ namespace spate::api::functions {
 using JsonOptionMap = std::map<std::string, std::string>;
 
 /// `schema`: a DDL string ("a INT, b STRING") or a type string ("ARRAY<INT>").
-Column from_json(const Column& json, const std::string& schema, const JsonOptionMap& options = {});
-Column from_json(const Column& json, const DataTypePtr& schema, const JsonOptionMap& options = {});
+Column from_json(const Column& json, const std::string& schema,
+                 const JsonOptionMap& options = {});
+Column from_json(const Column& json, const DataTypePtr& schema,
+                 const JsonOptionMap& options = {});
 /// `schema`: a foldable string column, e.g. schema_of_json(lit("...")).
-Column from_json(const Column& json, const Column& schema, const JsonOptionMap& options = {});
+Column from_json(const Column& json, const Column& schema,
+                 const JsonOptionMap& options = {});
 Column to_json(const Column& c, const JsonOptionMap& options = {});
 Column schema_of_json(const std::string& json, const JsonOptionMap& options = {});
 Column schema_of_json(const Column& json, const JsonOptionMap& options = {});

@@ -61,7 +61,8 @@ TEST_F(JsonReaderTest, ExplicitDdlSchema) {
 
 TEST_F(JsonReaderTest, InferredSchemaIsSortedAndMergedOverAllFiles) {
   Write("d/1.json", "{\"z\": 1, \"a\": \"s\", \"n\": {\"q\": 1, \"p\": [1, 2]}}\n");
-  Write("d/2.json", "{\"z\": 2.5, \"m\": null, \"n\": {\"q\": 2}}\n\n  \n{\"b\": true}\n");
+  Write("d/2.json",
+        "{\"z\": 2.5, \"m\": null, \"n\": {\"q\": 2}}\n\n  \n{\"b\": true}\n");
   auto spark = NewSession();
   auto df = spark.read().json(P("d"));
   EXPECT_EQ(df.schema().simpleString(),
@@ -94,10 +95,14 @@ TEST_F(JsonReaderTest, RescuedDataColumn) {
   EXPECT_EQ(Render(df.collect()),
             "Row(a=1, b='x', _corrupt_record=None, _rescued=None)\n"
             "Row(a=None, b='y', _corrupt_record=None, _rescued='{\"a\":\"one\",\"B\":2,"
-            "\"n\":{\"k\":[1.50,null]},\"_file_path\":\"" + file + "\"}')\n"
-            "Row(a=None, b=None, _corrupt_record='{bad', _rescued=None)\n"
-            "Row(a=3, b=None, _corrupt_record=None, _rescued='{\"_corrupt_record\":\"kept out\","
-            "\"_file_path\":\"" + file + "\"}')\n");
+            "\"n\":{\"k\":[1.50,null]},\"_file_path\":\"" +
+                file +
+                "\"}')\n"
+                "Row(a=None, b=None, _corrupt_record='{bad', _rescued=None)\n"
+                "Row(a=3, b=None, _corrupt_record=None, "
+                "_rescued='{\"_corrupt_record\":\"kept out\","
+                "\"_file_path\":\"" +
+                file + "\"}')\n");
   // A projection of the rescued column alone, and inference adds the column last.
   EXPECT_EQ(Render(df.select("_rescued").where("_rescued IS NULL").collect()),
             "Row(_rescued=None)\nRow(_rescued=None)\n");
@@ -108,12 +113,19 @@ TEST_F(JsonReaderTest, RescuedDataColumn) {
                       .option("rescuedDataColumn", "_rescued")
                       .option("mode", "FAILFAST");
   Write("ok.json", "{\"a\": \"one\"}\n{\"a\": 2}\n");
-  EXPECT_EQ(Render(failfast.json(P("ok.json")).select("a").collect()), "Row(a=None)\nRow(a=2)\n");
-  EXPECT_THROW_CLASS(failfast.json(P("r.json")).collect(), SparkException, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
+  EXPECT_EQ(Render(failfast.json(P("ok.json")).select("a").collect()),
+            "Row(a=None)\nRow(a=2)\n");
+  EXPECT_THROW_CLASS(failfast.json(P("r.json")).collect(), SparkException,
+                     "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
   auto inferred = spark.read().option("rescuedDataColumn", "_rescued").json(P("r.json"));
   EXPECT_EQ(inferred.schema().fields().back().name, "_rescued");
-  EXPECT_THROW_HAS(spark.read().schema("a INT, _rescued INT").option("rescuedDataColumn", "_rescued")
-                   .json(P("r.json")).collect(), SparkException, "The rescued data column `_rescued` must be of type STRING, not INT");
+  EXPECT_THROW_HAS(spark.read()
+                       .schema("a INT, _rescued INT")
+                       .option("rescuedDataColumn", "_rescued")
+                       .json(P("r.json"))
+                       .collect(),
+                   SparkException,
+                   "The rescued data column `_rescued` must be of type STRING, not INT");
 }
 
 TEST_F(JsonReaderTest, ParseModesAndCorruptRecordColumn) {
@@ -205,16 +217,20 @@ TEST_F(JsonReaderTest, LargeFilesAreSplitByLines) {
     EXPECT_GT((*src)->num_splits(), split < 4096 ? 1 : 0);
   }
   auto spark = NewSession();
-  EXPECT_EQ(spark.read().json(P("big.json")).selectExpr({"sum(i) AS s"}).collect()[0]
+  EXPECT_EQ(spark.read()
+                .json(P("big.json"))
+                .selectExpr({"sum(i) AS s"})
+                .collect()[0]
                 .toString(),
             "Row(s=499500)");
 }
 
 // Every split size gives each line exactly once, in order (text format, any separator).
 TEST_F(JsonReaderTest, SplitsAtEverySizeAndSeparator) {
-  for (std::string sep : {std::string("\n"), std::string("|"), std::string("||"),
-                          std::string("abc")}) {
-    std::vector<std::string> expected = {"", "x", "", "yy", "zzz long line", "q", "", "end"};
+  for (std::string sep :
+       {std::string("\n"), std::string("|"), std::string("||"), std::string("abc")}) {
+    std::vector<std::string> expected = {"",  "x", "",   "yy", "zzz long line",
+                                         "q", "",  "end"};
     std::string text;
     for (size_t i = 0; i < expected.size(); ++i)
       text += expected[i] + (i + 1 < expected.size() ? sep : "");
@@ -258,8 +274,7 @@ TEST_F(JsonReaderTest, MultiLine) {
 }
 
 TEST_F(JsonReaderTest, ReaderOptions) {
-  Write("o/x.json",
-        "{\"n\": 1, /* a comment */ \"f\": true, \"d\": \"01/02/2024\"}\n");
+  Write("o/x.json", "{\"n\": 1, /* a comment */ \"f\": true, \"d\": \"01/02/2024\"}\n");
   Write("o/skip.txt", "not json\n");
   auto spark = NewSession();
   auto df = spark.read()
@@ -275,7 +290,8 @@ TEST_F(JsonReaderTest, ReaderOptions) {
                    .option("allowComments", "true")
                    .json(P("o"));
   EXPECT_EQ(Render(dated.collect()), "Row(d=2024-01-02)\n");
-  EXPECT_THROW_CLASS(spark.read().json(P("missing")), AnalysisException, "PATH_NOT_FOUND");
+  EXPECT_THROW_CLASS(spark.read().json(P("missing")), AnalysisException,
+                     "PATH_NOT_FOUND");
 }
 
 TEST_F(JsonReaderTest, Text) {
@@ -300,11 +316,13 @@ TEST_F(JsonReaderTest, SqlOnFiles) {
                             "` GROUP BY k ORDER BY k")
                        .collect()),
             "Row(k=1, s=15)\nRow(k=2, s=1)\n");
-  EXPECT_EQ(Render(spark.sql("SELECT upper(value) AS u FROM text.`" + P("q.txt") + "`")
-                       .collect()),
-            "Row(u='A')\nRow(u='B')\n");
-  std::string plan =
-      spark.sql("EXPLAIN SELECT v FROM json.`" + P("q.json") + "`").collect()[0].toString();
+  EXPECT_EQ(
+      Render(
+          spark.sql("SELECT upper(value) AS u FROM text.`" + P("q.txt") + "`").collect()),
+      "Row(u='A')\nRow(u='B')\n");
+  std::string plan = spark.sql("EXPLAIN SELECT v FROM json.`" + P("q.json") + "`")
+                         .collect()[0]
+                         .toString();
   EXPECT_NE(plan.find("FileScan json [k#"), std::string::npos) << plan;
   EXPECT_NE(plan.find("1 files, 1 splits"), std::string::npos) << plan;
 }

@@ -28,13 +28,15 @@ int IntConf(const SessionState& s, const std::string& key, int dflt, int min, in
   int v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max) {
-    ThrowStatus(Status::Invalid(key + " should be an integer between " + std::to_string(min) +
-                                " and " + std::to_string(max) + ", but was " + text));
+    ThrowStatus(Status::Invalid(key + " should be an integer between " +
+                                std::to_string(min) + " and " + std::to_string(max) +
+                                ", but was " + text));
   }
   return v;
 }
 
-void AddOnce(stream::StreamingQueryManager& m, const stream::StreamingQueryListenerPtr& l) {
+void AddOnce(stream::StreamingQueryManager& m,
+             const stream::StreamingQueryListenerPtr& l) {
   auto ls = m.Listeners();
   if (std::find(ls.begin(), ls.end(), l) == ls.end()) m.AddListener(l);
 }
@@ -58,12 +60,13 @@ void StartMonitoringIfEnabled(const std::shared_ptr<SessionState>& state) {
     o.max_port_retries = IntConf(*state, "spark.port.maxRetries", 16, 0, 65535);
     o.retained_queries =
         IntConf(*state, "spark.sql.streaming.ui.retainedQueries", 100, 0, 1 << 30);
-    o.retained_progress =
-        IntConf(*state, "spark.sql.streaming.ui.retainedProgressUpdates", 100, 1, 1 << 30);
+    o.retained_progress = IntConf(
+        *state, "spark.sql.streaming.ui.retainedProgressUpdates", 100, 1, 1 << 30);
     o.app_name = state->app_name;
-    o.app_id = "local-" + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                             std::chrono::system_clock::now().time_since_epoch())
-                                             .count());
+    o.app_id =
+        "local-" + std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count());
     std::weak_ptr<SessionState> weak = state;
     o.environment = [weak] {
       std::vector<std::pair<std::string, std::string>> confs;
@@ -75,9 +78,12 @@ void StartMonitoringIfEnabled(const std::shared_ptr<SessionState>& state) {
   }
   // A server still running when the program exits stops before the static objects its
   // requests use are destroyed.
-  static const bool registered = [] { return std::atexit([] { StopMonitoring(); }) == 0; }();
+  static const bool registered = [] {
+    return std::atexit([] { StopMonitoring(); }) == 0;
+  }();
   (void)registered;
-  // Outside g_monitor_mu: StreamsOf takes its own lock and then asks MonitoringListener().
+  // Outside g_monitor_mu: StreamsOf takes its own lock and then asks
+  // MonitoringListener().
   for (const auto& m : AllStreamsManagers()) AddOnce(*m, listener);
 }
 

@@ -6,8 +6,8 @@
 // queries of every session (its StreamingQueryStatusListener is added to every session's
 // StreamingQueryManager). docs/observability.md.
 //
-//   spark.ui.enabled                                 true starts it (spate's default: false)
-//   spark.ui.port                                    4040; 0 = any free port
+//   spark.ui.enabled                                 true starts it (spate's default:
+//   false) spark.ui.port                                    4040; 0 = any free port
 //   spate.ui.host                                    127.0.0.1 (loopback)
 //   spark.port.maxRetries                            16 (port+1, ... when taken)
 //   spark.sql.streaming.ui.retainedQueries           100 finished runs kept
@@ -33,7 +33,8 @@ void StartMonitoringIfEnabled(const std::shared_ptr<SessionState>& state);
 std::optional<std::string> MonitoringUrl();
 /// The server's listener while it runs, else nullptr (StreamsOf adds it to new managers).
 stream::StreamingQueryListenerPtr MonitoringListener();
-/// Stops the server (SparkSession.stop()); a later getOrCreate with the conf starts a new one.
+/// Stops the server (SparkSession.stop()); a later getOrCreate with the conf starts a new
+/// one.
 void StopMonitoring();
 
 }  // namespace spate::api

@@ -6,8 +6,8 @@
 #include <set>
 #include <thread>
 
-#include "spate/api/exceptions.h"
 #include "spate/api/column.h"
+#include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
 #include "spate/api/streaming.h"
 #include "spate/base/text_parse.h"
@@ -76,7 +76,8 @@ stream::QueryConfig CaptureStart(const std::function<void()>& start) {
     }
   }
   stream::SetQueryStartHook(nullptr);
-  if (!captured) ThrowStatus(Status::Internal("the streaming table's query was not handed over"));
+  if (!captured)
+    ThrowStatus(Status::Internal("the streaming table's query was not handed over"));
   return *captured;
 }
 
@@ -85,7 +86,8 @@ stream::QueryConfig CaptureStart(const std::function<void()>& start) {
 Pipeline::Pipeline(SparkSession spark, PipelineOptions options)
     : spark_(std::move(spark)), options_(std::move(options)) {
   if (options_.storage.empty()) {
-    ThrowStatus(Status::Error("PIPELINE_SPEC_MISSING_REQUIRED_FIELD", {{"field_name", "storage"}}));
+    ThrowStatus(Status::Error("PIPELINE_SPEC_MISSING_REQUIRED_FIELD",
+                              {{"field_name", "storage"}}));
   }
   if (options_.database) spark_.sql("USE " + QuoteName(*options_.database));
 }
@@ -97,7 +99,8 @@ void Pipeline::Event(const std::string& line) const {
 std::string Pipeline::Key(const std::string& name) const {
   std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(name));
   auto& wh = spark_.state()->warehouse();
-  auto id = ValueOrThrow(wh.QualifyTable(parts, spark_.state()->catalog.current_database()));
+  auto id =
+      ValueOrThrow(wh.QualifyTable(parts, spark_.state()->catalog.current_database()));
   return ToLower(id.Unquoted());
 }
 
@@ -124,7 +127,8 @@ void Pipeline::defineDataset(const Dataset& dataset) {
 void Pipeline::defineFlow(Flow flow) {
   for (const auto& f : flows_) {
     if (ToLower(f.name) == ToLower(flow.name)) {
-      ThrowStatus(Status::Invalid("Flow " + flow.name + " was found in multiple datasets."));
+      ThrowStatus(
+          Status::Invalid("Flow " + flow.name + " was found in multiple datasets."));
     }
   }
   flows_.push_back(std::move(flow));
@@ -173,17 +177,19 @@ void Pipeline::addSql(const std::string& text, const std::string& file) {
         break;
       }
       case K::kCreateFlow:
-        define_sql_flow(name, JoinName(st.inner->name), st.inner->plan, st.inner->by_name);
+        define_sql_flow(name, JoinName(st.inner->name), st.inner->plan,
+                        st.inner->by_name);
         break;
       case K::kSetConf:
       case K::kUseDatabase:
         spark_.sql(st.text);
         break;
       default:
-        ThrowStatus(Status::Invalid(
-            (file.empty() ? std::string() : file + ": ") +
-            "a pipeline's SQL takes CREATE STREAMING TABLE, CREATE MATERIALIZED VIEW, CREATE "
-            "TEMPORARY VIEW, CREATE FLOW, SET and USE; not: " + st.text));
+        ThrowStatus(Status::Invalid((file.empty() ? std::string() : file + ": ") +
+                                    "a pipeline's SQL takes CREATE STREAMING TABLE, "
+                                    "CREATE MATERIALIZED VIEW, CREATE "
+                                    "TEMPORARY VIEW, CREATE FLOW, SET and USE; not: " +
+                                    st.text));
     }
   }
 }
@@ -214,7 +220,8 @@ std::vector<std::string> Pipeline::flowOrder() const {
         if (mark[i] == 1) {
           std::string cycle;
           for (const auto& p : path) cycle += (cycle.empty() ? "" : " -> ") + p;
-          ThrowStatus(Status::Invalid("The pipeline's flows read each other in a cycle: " + cycle));
+          ThrowStatus(Status::Invalid(
+              "The pipeline's flows read each other in a cycle: " + cycle));
         }
         mark[i] = 1;
         for (size_t j : deps[i]) visit(j, path);
@@ -232,31 +239,37 @@ std::vector<std::string> Pipeline::flowOrder() const {
 std::string Pipeline::checkpointOf(const Flow& flow) const {
   std::string root = stream::StripFileScheme(options_.storage);
   while (root.size() > 1 && root.back() == '/') root.pop_back();
-  std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(flow.target));
+  std::vector<std::string> parts =
+      ValueOrThrow(sql::ParseMultipartIdentifier(flow.target));
   auto& wh = spark_.state()->warehouse();
-  auto id = ValueOrThrow(wh.QualifyTable(parts, spark_.state()->catalog.current_database()));
+  auto id =
+      ValueOrThrow(wh.QualifyTable(parts, spark_.state()->catalog.current_database()));
   return root + "/_checkpoints/" + id.catalog + "/" + id.schema + "/" + id.table + "/" +
          flow.name + "/0";
 }
 
 stream::QueryConfig Pipeline::captureFlow(const std::string& dir) {
   auto normal = [](const std::string& path) {
-    std::string p = std::filesystem::path(stream::StripFileScheme(path)).lexically_normal().string();
+    std::string p =
+        std::filesystem::path(stream::StripFileScheme(path)).lexically_normal().string();
     while (p.size() > 1 && p.back() == '/') p.pop_back();
     return p;
   };
-  const std::string wanted = normal(std::filesystem::absolute(stream::StripFileScheme(dir)).string());
+  const std::string wanted =
+      normal(std::filesystem::absolute(stream::StripFileScheme(dir)).string());
   const Flow* flow = nullptr;
   for (const auto& f : flows_) {
     const Dataset* d = FindDataset(f.target);
-    if (d && d->kind == DatasetKind::kStreamingTable && normal(checkpointOf(f)) == wanted) flow = &f;
+    if (d && d->kind == DatasetKind::kStreamingTable && normal(checkpointOf(f)) == wanted)
+      flow = &f;
   }
   if (!flow) {
     ThrowStatus(Status::Error(
         "SPATE_STREAMING_INVALID",
-        {{"msg", "No streaming flow of the pipeline has its checkpoint at " + wanted +
-                     " (a flow's checkpoint is <storage>/_checkpoints/<catalog>/<database>/"
-                     "<table>/<flow>/0)."}}));
+        {{"msg",
+          "No streaming flow of the pipeline has its checkpoint at " + wanted +
+              " (a flow's checkpoint is <storage>/_checkpoints/<catalog>/<database>/"
+              "<table>/<flow>/0)."}}));
   }
   // The temporary views it may read, as a run registers them.
   auto state = spark_.state();
@@ -264,7 +277,8 @@ stream::QueryConfig Pipeline::captureFlow(const std::string& dir) {
     for (const auto& f : flows_) {
       const Dataset* d = FindDataset(f.target);
       if (f.name != name || !d || d->kind != DatasetKind::kTemporaryView) continue;
-      CheckOrThrow(state->catalog.CreateTempView(d->name, f.query().analyzed(), /*replace=*/true));
+      CheckOrThrow(
+          state->catalog.CreateTempView(d->name, f.query().analyzed(), /*replace=*/true));
     }
   }
   const Dataset& d = *FindDataset(flow->target);
@@ -277,7 +291,8 @@ stream::QueryConfig Pipeline::captureFlow(const std::string& dir) {
     df = df.select(cols);
   }
   return CaptureStart([&] {
-    StartStreamingFlow(df, d.name, flow->name, checkpointOf(*flow), stream::Trigger::AvailableNow());
+    StartStreamingFlow(df, d.name, flow->name, checkpointOf(*flow),
+                       stream::Trigger::AvailableNow());
   });
 }
 
@@ -297,17 +312,20 @@ std::string Pipeline::Label(const Flow& flow) const {
   const Dataset* d = FindDataset(flow.target);
   if (d && d->kind == DatasetKind::kTemporaryView) return flow.name;
   auto state = spark_.state();
-  std::vector<std::string> parts = ValueOrThrow(sql::ParseMultipartIdentifier(flow.target));
-  return ValueOrThrow(state->warehouse().QualifyTable(parts, state->catalog.current_database()))
+  std::vector<std::string> parts =
+      ValueOrThrow(sql::ParseMultipartIdentifier(flow.target));
+  return ValueOrThrow(
+             state->warehouse().QualifyTable(parts, state->catalog.current_database()))
       .Unquoted();
 }
 
 DataFrame Pipeline::PlanFlow(const Flow& f, const Dataset& d) const {
   DataFrame df = f.query();
   if (d.kind == DatasetKind::kMaterializedView && df.isStreaming()) {
-    ThrowStatus(Status::Invalid("Materialized view " + d.name +
-                                " reads a stream (STREAM ...): a materialized view is a batch "
-                                "query; declare a streaming table instead."));
+    ThrowStatus(
+        Status::Invalid("Materialized view " + d.name +
+                        " reads a stream (STREAM ...): a materialized view is a batch "
+                        "query; declare a streaming table instead."));
   }
   if (d.kind == DatasetKind::kStreamingTable && !df.isStreaming()) {
     ThrowStatus(Status::Invalid(
@@ -318,7 +336,8 @@ DataFrame Pipeline::PlanFlow(const Flow& f, const Dataset& d) const {
   return df;
 }
 
-std::vector<Pipeline::FlowResult> Pipeline::DryRun(const std::vector<std::string>& order) {
+std::vector<Pipeline::FlowResult> Pipeline::DryRun(
+    const std::vector<std::string>& order) {
   // As spark-pipelines dry-run: each flow resolved in order against the graph — a dataset
   // defined earlier is read as its query defines it (a temporary view standing for it
   // while the dry run lasts), so nothing has to exist and nothing is written.
@@ -360,19 +379,23 @@ std::vector<Pipeline::FlowResult> Pipeline::DryRun(const std::vector<std::string
       try {
         // A streaming table's stand-in is its (streaming) query: a SQL materialized view
         // that reads it without STREAM is still a batch query.
-        const bool batch_view = d.kind == DatasetKind::kMaterializedView && f.reads_known &&
-                                !f.reads_stream;
+        const bool batch_view =
+            d.kind == DatasetKind::kMaterializedView && f.reads_known && !f.reads_stream;
         DataFrame df = batch_view ? f.query() : PlanFlow(f, d);
         if (batch_view) df.schema();  // analyzed
-        const bool qualified = ValueOrThrow(sql::ParseMultipartIdentifier(d.name)).size() > 1;
+        const bool qualified =
+            ValueOrThrow(sql::ParseMultipartIdentifier(d.name)).size() > 1;
         if (d.kind == DatasetKind::kTemporaryView) {
-          CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
+          CheckOrThrow(
+              state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
         } else if (!qualified && !state->catalog.LookupView({d.name})) {
-          CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/false));
+          CheckOrThrow(
+              state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/false));
           stand_ins.push_back(d.name);
         }
       } catch (const SparkException& e) {
-        if (deferred && !f.reads_known && e.status().error_class() == "TABLE_OR_VIEW_NOT_FOUND") {
+        if (deferred && !f.reads_known &&
+            e.status().error_class() == "TABLE_OR_VIEW_NOT_FOUND") {
           waiting[i] = true;
           deferred->push_back(i);
           return;
@@ -414,11 +437,15 @@ std::vector<Pipeline::FlowResult> Pipeline::DryRun(const std::vector<std::string
       return out;
     };
     ThrowStatus(Status::Invalid(
-        "Failed to resolve flows in the pipeline.\n\nA flow can fail to resolve because the "
-        "flow itself contains errors or because it reads\nfrom an upstream flow which failed "
-        "to resolve.\n\nFlows with errors: " + joined(with_errors) +
+        "Failed to resolve flows in the pipeline.\n\nA flow can fail to resolve because "
+        "the "
+        "flow itself contains errors or because it reads\nfrom an upstream flow which "
+        "failed "
+        "to resolve.\n\nFlows with errors: " +
+        joined(with_errors) +
         "\nFlows that failed due to upstream errors: " + joined(upstream) +
-        "\n\nTo view the exceptions that were raised while resolving these flows, look for "
+        "\n\nTo view the exceptions that were raised while resolving these flows, look "
+        "for "
         "flow\nfailures that precede this log."));
   }
   Event("Run is COMPLETED.");
@@ -454,13 +481,15 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
     for (const auto& f : flows_) {
       if (FindDataset(f.target) != &d) continue;
       std::error_code ec;
-      std::filesystem::remove_all(std::filesystem::path(checkpointOf(f)).parent_path(), ec);
+      std::filesystem::remove_all(std::filesystem::path(checkpointOf(f)).parent_path(),
+                                  ec);
     }
   }
   if (options_.dry_run) return DryRun(order);
   int64_t interval_ms = 0;
   if (options_.continuous) {
-    interval_ms = ValueOrThrow(stream::Trigger::ParseIntervalMs(options_.trigger_interval));
+    interval_ms =
+        ValueOrThrow(stream::Trigger::ParseIntervalMs(options_.trigger_interval));
   }
 
   // Failures (as spark-pipelines): a flow that fails to run is retried
@@ -472,15 +501,19 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
   auto conf_int = [&](const std::string& key, int64_t dflt) {
     std::string v = spark_.conf().get(key, std::to_string(dflt));
     auto n = ParseInt64(v);
-    if (!n) ThrowStatus(Status::Invalid("The value of " + key + " must be an integer, not '" + v + "'."));
+    if (!n)
+      ThrowStatus(Status::Invalid("The value of " + key + " must be an integer, not '" +
+                                  v + "'."));
     return std::max<int64_t>(0, *n);
   };
   const int64_t max_retries = conf_int("spark.sql.pipelines.maxFlowRetryAttempts", 2);
-  const int64_t min_retry_s =
-      std::max<int64_t>(1, conf_int("spark.sql.pipelines.execution.watchdog.minRetryTime", 5));
+  const int64_t min_retry_s = std::max<int64_t>(
+      1, conf_int("spark.sql.pipelines.execution.watchdog.minRetryTime", 5));
   const int64_t max_retry_s = std::max<int64_t>(
       min_retry_s, conf_int("spark.sql.pipelines.execution.watchdog.maxRetryTime", 3600));
-  auto stopped = [&] { return stop_.load() || (options_.should_stop && options_.should_stop()); };
+  auto stopped = [&] {
+    return stop_.load() || (options_.should_stop && options_.should_stop());
+  };
   auto retry_delay = [&](int64_t retry) {  // retry 1, 2, ...
     int64_t s = min_retry_s;
     for (int64_t k = 1; k < retry && s < max_retry_s; ++k) s *= 2;
@@ -543,8 +576,9 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
       df = df.select(cols);
     }
     return StartStreamingFlow(df, d.name, f.name, checkpointOf(f),
-                              options_.continuous ? stream::Trigger::ProcessingTime(interval_ms)
-                                                  : stream::Trigger::AvailableNow());
+                              options_.continuous
+                                  ? stream::Trigger::ProcessingTime(interval_ms)
+                                  : stream::Trigger::AvailableNow());
   };
   auto flow_failed = [&](size_t i, const SparkException& e) {
     Event("Flow '" + label_of(i) + "' has FAILED.");
@@ -585,7 +619,8 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
           DataFrame df = plan_flow(f, d);
           planned = true;
           if (d.kind == DatasetKind::kTemporaryView) {
-            CheckOrThrow(state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
+            CheckOrThrow(
+                state->catalog.CreateTempView(d.name, df.analyzed(), /*replace=*/true));
           } else if (d.kind == DatasetKind::kMaterializedView) {
             Event("Flow " + label + " is RUNNING.");
             refresh_view(d, df);
@@ -599,7 +634,8 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
             }
             q.awaitTermination();
             for (const auto& p : q.recentProgress()) {
-              if (!p.duration_ms.count("addBatch")) continue;  // a trigger without a batch
+              if (!p.duration_ms.count("addBatch"))
+                continue;  // a trigger without a batch
               ++r.batches;
               r.rows += p.num_input_rows;
             }
@@ -630,7 +666,8 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
       // No progress: the datasets they read are not the pipeline's.
       for (size_t k = 0; k < deferred.size(); ++k) {
         size_t i = flow_index(deferred[k]);
-        FlowResult r{flows_[i].name, flows_[i].target, FindDataset(flows_[i].target)->kind, 0, 0};
+        FlowResult r{flows_[i].name, flows_[i].target,
+                     FindDataset(flows_[i].target)->kind, 0, 0};
         flow_failed(i, deferred_errors[k]);
         give_up(i, deferred_errors[k], &r);
         results.push_back(r);
@@ -647,7 +684,8 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
   };
   if (options_.continuous) {
     Event("Run is RUNNING (continuous; stop to end).");
-    auto next_refresh = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
+    auto next_refresh =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
     auto collect = [&](Running& run) {
       for (const auto& p : run.query.recentProgress()) {
         if (!p.duration_ms.count("addBatch")) continue;  // a trigger without a batch
@@ -665,7 +703,8 @@ std::vector<Pipeline::FlowResult> Pipeline::run() {
           try {
             Event("Flow " + label_of(run.flow) + " is STARTING.");
             collect(run);
-            run.query = start_stream(f, *FindDataset(f.target), plan_flow(f, *FindDataset(f.target)));
+            run.query = start_stream(f, *FindDataset(f.target),
+                                     plan_flow(f, *FindDataset(f.target)));
             Event("Flow " + label_of(run.flow) + " is RUNNING.");
           } catch (const SparkException& e) {
             flow_failed(run.flow, e);
@@ -740,8 +779,8 @@ stream::QueryConfig CaptureSqlFlow(const SparkSession& spark, const std::string&
     // <storage>/_checkpoints/<catalog>/<database>/<table>/<flow>/<n>: the flow.
     std::filesystem::path p = std::filesystem::path(root).lexically_normal();
     if (p.filename().empty()) p = p.parent_path();
-    std::filesystem::path up = p.parent_path().parent_path().parent_path().parent_path()
-                                   .parent_path();
+    std::filesystem::path up =
+        p.parent_path().parent_path().parent_path().parent_path().parent_path();
     if (up.filename() == "_checkpoints") wanted = p.parent_path().filename().string();
   }
   std::string table;

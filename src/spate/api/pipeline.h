@@ -4,29 +4,29 @@
 // Declarative pipelines, as Spark 4.1's `spark-pipelines` runs them (docs/pipelines.md):
 // datasets declared in SQL (or registered from code, as pyspark.pipelines' decorators do)
 //
-//   CREATE STREAMING TABLE bronze AS SELECT * FROM STREAM read_files('/in', format => 'json');
-//   CREATE TEMPORARY VIEW valid AS SELECT * FROM STREAM(bronze) WHERE amount >= 0;
-//   CREATE STREAMING TABLE silver AS SELECT * FROM STREAM(valid);
-//   CREATE MATERIALIZED VIEW gold AS SELECT event_type, count(*) FROM silver GROUP BY 1;
-//   CREATE STREAMING TABLE all_events;
-//   CREATE FLOW f AS INSERT INTO all_events BY NAME SELECT * FROM STREAM(silver);
+//   CREATE STREAMING TABLE bronze AS SELECT * FROM STREAM read_files('/in', format =>
+//   'json'); CREATE TEMPORARY VIEW valid AS SELECT * FROM STREAM(bronze) WHERE amount >=
+//   0; CREATE STREAMING TABLE silver AS SELECT * FROM STREAM(valid); CREATE MATERIALIZED
+//   VIEW gold AS SELECT event_type, count(*) FROM silver GROUP BY 1; CREATE STREAMING
+//   TABLE all_events; CREATE FLOW f AS INSERT INTO all_events BY NAME SELECT * FROM
+//   STREAM(silver);
 //
 // become a graph of flows, run in dependency order (a dataset read by another is updated
 // first): each streaming flow is a streaming query into its Delta table with its own
 // checkpoint at `<storage>/_checkpoints/<catalog>/<database>/<table>/<flow>/0` (Spark's
 // layout), a materialized view is recomputed and its table replaced, a temporary view is
 // registered for the flows that read it. A run processes what is available (availableNow,
-// the default) or runs continuously (processing-time triggers; materialized views refreshed
-// each interval) until stop() or the should_stop callback says so.
+// the default) or runs continuously (processing-time triggers; materialized views
+// refreshed each interval) until stop() or the should_stop callback says so.
 //
-// Ownership: a Pipeline holds its session (shared) and its definitions. Thread safety: one
-// thread defines and runs a pipeline; stop() may be called from any thread (or a signal
-// handler's flag through should_stop). Failure: definitions fail with Spark's classes
-// (UNSUPPORTED_FEATURE..., PARSE_SYNTAX_ERROR, a duplicate dataset, a cycle); a flow that
-// fails is retried (spark.sql.pipelines.maxFlowRetryAttempts, as spark-pipelines), then its
-// dependents are skipped and the independent flows run on; the run then throws the first
-// failure (flows that ran keep their output and checkpoints, so the next run continues
-// from there).
+// Ownership: a Pipeline holds its session (shared) and its definitions. Thread safety:
+// one thread defines and runs a pipeline; stop() may be called from any thread (or a
+// signal handler's flag through should_stop). Failure: definitions fail with Spark's
+// classes (UNSUPPORTED_FEATURE..., PARSE_SYNTAX_ERROR, a duplicate dataset, a cycle); a
+// flow that fails is retried (spark.sql.pipelines.maxFlowRetryAttempts, as
+// spark-pipelines), then its dependents are skipped and the independent flows run on; the
+// run then throws the first failure (flows that ran keep their output and checkpoints, so
+// the next run continues from there).
 
 #include <atomic>
 #include <functional>
@@ -45,7 +45,8 @@
 namespace spate::api {
 
 struct PipelineOptions {
-  /// Root of the pipeline's checkpoints (spark-pipeline.yml's `storage`; file:// allowed).
+  /// Root of the pipeline's checkpoints (spark-pipeline.yml's `storage`; file://
+  /// allowed).
   std::string storage;
   /// Database of unqualified dataset names (the spec's `database` / `schema`); the
   /// session's current database when unset.
@@ -64,7 +65,8 @@ struct PipelineOptions {
   bool dry_run = false;
   /// Polled by a continuous run (every 100 ms): true stops it.
   std::function<bool()> should_stop;
-  /// Event lines ("Flow spark_catalog.default.bronze is RUNNING."), as spark-pipelines logs.
+  /// Event lines ("Flow spark_catalog.default.bronze is RUNNING."), as spark-pipelines
+  /// logs.
   std::function<void(const std::string&)> on_event;
 };
 
@@ -88,7 +90,8 @@ class Pipeline {
     /// flows, which are then retried until the datasets they read exist.
     std::vector<std::string> reads;
     bool reads_known = false;
-    bool reads_stream = false;  // SQL: the query reads STREAM(...) / STREAM read_files(...)
+    bool reads_stream =
+        false;             // SQL: the query reads STREAM(...) / STREAM read_files(...)
     bool by_name = false;  // INSERT INTO ... BY NAME
   };
   /// What a run did per flow.
@@ -103,9 +106,9 @@ class Pipeline {
 
   Pipeline(SparkSession spark, PipelineOptions options);
 
-  /// Adds the statements of a SQL file (`file` names it in errors): CREATE STREAMING TABLE,
-  /// CREATE MATERIALIZED VIEW, CREATE TEMPORARY VIEW, CREATE FLOW ... AS INSERT INTO ... BY
-  /// NAME, SET and USE.
+  /// Adds the statements of a SQL file (`file` names it in errors): CREATE STREAMING
+  /// TABLE, CREATE MATERIALIZED VIEW, CREATE TEMPORARY VIEW, CREATE FLOW ... AS INSERT
+  /// INTO ... BY NAME, SET and USE.
   void addSql(const std::string& text, const std::string& file = "");
   void defineDataset(const Dataset& dataset);
   void defineFlow(Flow flow);
@@ -160,7 +163,8 @@ class Pipeline {
 };
 
 /// Starts a streaming flow as a pipeline run does: `df` appended to the Delta table
-/// `table` (quoted as written) by a query named `flow` with its checkpoint at `checkpoint`.
+/// `table` (quoted as written) by a query named `flow` with its checkpoint at
+/// `checkpoint`.
 StreamingQuery StartStreamingFlow(const DataFrame& df, const std::string& table,
                                   const std::string& flow, const std::string& checkpoint,
                                   const stream::Trigger& trigger);

@@ -1,6 +1,6 @@
 // Copyright spate authors.
-// Declarative pipelines (api/pipeline.h): the graph's order, refusals, a run once and again
-// with new files, a flow defined in code. The CLI and the course pipeline:
+// Declarative pipelines (api/pipeline.h): the graph's order, refusals, a run once and
+// again with new files, a flow defined in code. The CLI and the course pipeline:
 // python/tests/test_pipelines.py; against spark-pipelines: tests/differential.
 
 #include "spate/api/pipeline.h"
@@ -29,7 +29,8 @@ class PipelineTest : public ::testing::Test {
                .string();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_ + "/in");
-    spark_ = std::make_unique<SparkSession>(SparkSession::builder().getOrCreate().newSession());
+    spark_ = std::make_unique<SparkSession>(
+        SparkSession::builder().getOrCreate().newSession());
     spark_->conf().set("spark.sql.warehouse.dir", dir_ + "/warehouse");
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -45,11 +46,13 @@ class PipelineTest : public ::testing::Test {
     return o;
   }
   std::string Sql() {
-    return "CREATE MATERIALIZED VIEW per_k AS SELECT k, count(*) AS n FROM silver GROUP BY k;\n"
+    return "CREATE MATERIALIZED VIEW per_k AS SELECT k, count(*) AS n FROM silver GROUP "
+           "BY k;\n"
            "CREATE STREAMING TABLE silver AS SELECT * FROM STREAM(evens);\n"
-           "CREATE TEMPORARY VIEW evens AS SELECT * FROM STREAM(bronze) WHERE k = 'even';\n"
-           "CREATE STREAMING TABLE bronze AS SELECT * FROM STREAM read_files('" + dir_ +
-           "/in', format => 'json', schema => 'id BIGINT, k STRING');\n";
+           "CREATE TEMPORARY VIEW evens AS SELECT * FROM STREAM(bronze) WHERE k = "
+           "'even';\n"
+           "CREATE STREAMING TABLE bronze AS SELECT * FROM STREAM read_files('" +
+           dir_ + "/in', format => 'json', schema => 'id BIGINT, k STRING');\n";
   }
   int64_t Count(const std::string& table) { return spark_->table(table).count(); }
   std::string dir_;
@@ -59,7 +62,8 @@ class PipelineTest : public ::testing::Test {
 TEST_F(PipelineTest, FlowsRunAfterTheDatasetsTheyRead) {
   Pipeline p(*spark_, Options());
   p.addSql(Sql(), "p.sql");
-  EXPECT_EQ(p.flowOrder(), (std::vector<std::string>{"bronze", "evens", "silver", "per_k"}));
+  EXPECT_EQ(p.flowOrder(),
+            (std::vector<std::string>{"bronze", "evens", "silver", "per_k"}));
 }
 
 TEST_F(PipelineTest, RunsOnceThenOnlyWhatIsNew) {
@@ -82,7 +86,8 @@ TEST_F(PipelineTest, RunsOnceThenOnlyWhatIsNew) {
   Pipeline::Flow bronze;
   bronze.name = "bronze";
   bronze.target = "bronze";
-  EXPECT_EQ(p.checkpointOf(bronze), dir_ + "/storage/_checkpoints/spark_catalog/default/bronze/bronze/0");
+  EXPECT_EQ(p.checkpointOf(bronze),
+            dir_ + "/storage/_checkpoints/spark_catalog/default/bronze/bronze/0");
   EXPECT_TRUE(std::filesystem::is_directory(p.checkpointOf(bronze) + "/commits"));
 }
 
@@ -97,15 +102,20 @@ TEST_F(PipelineTest, CodeFlowsAndRefusals) {
   f.target = "raw";
   SparkSession spark = *spark_;
   const std::string in = dir_ + "/in";
-  f.query = [spark, in] { return spark.readStream().schema("id BIGINT, k STRING").json(in); };
+  f.query = [spark, in] {
+    return spark.readStream().schema("id BIGINT, k STRING").json(in);
+  };
   p.defineFlow(f);
-  EXPECT_THROW_HAS(p.defineDataset(d), SparkException, "Dataset raw has already been defined in the pipeline");  // defined twice
+  EXPECT_THROW_HAS(
+      p.defineDataset(d), SparkException,
+      "Dataset raw has already been defined in the pipeline");  // defined twice
   EXPECT_EQ(p.run()[0].rows, 6);
   EXPECT_EQ(Count("raw"), 6);
 
   Pipeline cycle(*spark_, Options());
-  cycle.addSql("CREATE STREAMING TABLE a AS SELECT * FROM STREAM(b);\n"
-               "CREATE STREAMING TABLE b AS SELECT * FROM STREAM(a);");
+  cycle.addSql(
+      "CREATE STREAMING TABLE a AS SELECT * FROM STREAM(b);\n"
+      "CREATE STREAMING TABLE b AS SELECT * FROM STREAM(a);");
   try {
     cycle.flowOrder();
     FAIL() << "a cycle was accepted";
@@ -113,12 +123,16 @@ TEST_F(PipelineTest, CodeFlowsAndRefusals) {
     EXPECT_NE(std::string(e.what()).find("cycle"), std::string::npos) << e.what();
   }
   Pipeline orphan(*spark_, Options());
-  orphan.addSql("CREATE FLOW f AS INSERT INTO nowhere BY NAME SELECT * FROM STREAM(raw);");
+  orphan.addSql(
+      "CREATE FLOW f AS INSERT INTO nowhere BY NAME SELECT * FROM STREAM(raw);");
   EXPECT_THROW_HAS(orphan.run(), SparkException, "Flow f writes to nowhere");
   Pipeline batch(*spark_, Options());
   batch.addSql("CREATE STREAMING TABLE s AS SELECT * FROM range(3);");
-  EXPECT_THROW_HAS(batch.run(), SparkException, "Streaming table s is written by flow s, whose query is a batch query");
-  EXPECT_THROW_HAS(Pipeline(*spark_, Options()).addSql("SELECT 1"), SparkException, "not: SELECT 1");
+  EXPECT_THROW_HAS(
+      batch.run(), SparkException,
+      "Streaming table s is written by flow s, whose query is a batch query");
+  EXPECT_THROW_HAS(Pipeline(*spark_, Options()).addSql("SELECT 1"), SparkException,
+                   "not: SELECT 1");
 }
 
 TEST_F(PipelineTest, AFailedFlowSkipsItsDependentsAndTheOthersRunOn) {
@@ -129,10 +143,13 @@ TEST_F(PipelineTest, AFailedFlowSkipsItsDependentsAndTheOthersRunOn) {
   PipelineOptions o = Options();
   o.on_event = [&](const std::string& e) { events.push_back(e); };
   Pipeline p(*spark_, o);
-  p.addSql("CREATE MATERIALIZED VIEW broken AS SELECT raise_error('boom') AS x FROM range(3);\n"
-           "CREATE MATERIALIZED VIEW after_broken AS SELECT * FROM broken;\n"
-           "CREATE MATERIALIZED VIEW after_after AS SELECT count(*) AS n FROM after_broken;\n" +
-           Sql());
+  p.addSql(
+      "CREATE MATERIALIZED VIEW broken AS SELECT raise_error('boom') AS x FROM "
+      "range(3);\n"
+      "CREATE MATERIALIZED VIEW after_broken AS SELECT * FROM broken;\n"
+      "CREATE MATERIALIZED VIEW after_after AS SELECT count(*) AS n FROM "
+      "after_broken;\n" +
+      Sql());
   try {
     p.run();
     FAIL() << "the run succeeded";
@@ -157,16 +174,24 @@ TEST_F(PipelineTest, AFailedFlowSkipsItsDependentsAndTheOthersRunOn) {
     return std::count(events.begin(), events.end(), line);
   };
   EXPECT_EQ(count("Flow 'spark_catalog.default.broken' has FAILED."), 2);
-  EXPECT_EQ(count("Flow 'spark_catalog.default.after_broken' SKIPPED due to upstream failure(s)."), 1);
-  EXPECT_EQ(count("Flow 'spark_catalog.default.after_after' SKIPPED due to upstream failure(s)."), 1);
+  EXPECT_EQ(count("Flow 'spark_catalog.default.after_broken' SKIPPED due to upstream "
+                  "failure(s)."),
+            1);
+  EXPECT_EQ(
+      count(
+          "Flow 'spark_catalog.default.after_after' SKIPPED due to upstream failure(s)."),
+      1);
   EXPECT_EQ(count("Run has FAILED."), 1);
 
   // A flow that cannot be planned (a batch query into a streaming table) is not retried.
   events.clear();
   Pipeline q(*spark_, o);
-  q.addSql("CREATE STREAMING TABLE s AS SELECT * FROM range(3);\n"
-           "CREATE MATERIALIZED VIEW fine AS SELECT 1 AS one;");
-  EXPECT_THROW_HAS(q.run(), SparkException, "Streaming table s is written by flow s, whose query is a batch query");
+  q.addSql(
+      "CREATE STREAMING TABLE s AS SELECT * FROM range(3);\n"
+      "CREATE MATERIALIZED VIEW fine AS SELECT 1 AS one;");
+  EXPECT_THROW_HAS(
+      q.run(), SparkException,
+      "Streaming table s is written by flow s, whose query is a batch query");
   EXPECT_EQ(count("Flow 'spark_catalog.default.s' has FAILED."), 1);
   EXPECT_EQ(Count("fine"), 1);
 }
@@ -186,7 +211,8 @@ TEST_F(PipelineTest, DryRunResolvesEveryFlowAndWritesNothing) {
   EXPECT_EQ(events.back(), "Run is COMPLETED.");
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/storage"));
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/warehouse/bronze"));
-  EXPECT_THROW_CLASS(spark_->table("silver"), SparkException, "TABLE_OR_VIEW_NOT_FOUND");  // no stand-in is left behind
+  EXPECT_THROW_CLASS(spark_->table("silver"), SparkException,
+                     "TABLE_OR_VIEW_NOT_FOUND");  // no stand-in is left behind
 
   // A flow that does not resolve, and one reading it: spark-pipelines dry-run's report.
   events.clear();
@@ -199,8 +225,10 @@ TEST_F(PipelineTest, DryRunResolvesEveryFlowAndWritesNothing) {
     FAIL() << "the dry run passed";
   } catch (const SparkException& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("Failed to resolve flows in the pipeline."), std::string::npos) << what;
-    EXPECT_NE(what.find("Flows with errors: spark_catalog.default.broken\n"), std::string::npos)
+    EXPECT_NE(what.find("Failed to resolve flows in the pipeline."), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("Flows with errors: spark_catalog.default.broken\n"),
+              std::string::npos)
         << what;
     EXPECT_NE(what.find("Flows that failed due to upstream errors: "
                         "spark_catalog.default.after_broken"),
@@ -211,10 +239,12 @@ TEST_F(PipelineTest, DryRunResolvesEveryFlowAndWritesNothing) {
     return std::find(events.begin(), events.end(), line) != events.end();
   };
   EXPECT_TRUE(has("Failed to resolve flow: 'spark_catalog.default.broken'."));
-  EXPECT_TRUE(has("Failed to resolve flow due to upstream failure: "
-                  "'spark_catalog.default.after_broken'."));
-  EXPECT_TRUE(has("Error: Failed to read dataset 'spark_catalog.default.broken'. Dataset is "
-                  "defined in the pipeline but could not be resolved."));
+  EXPECT_TRUE(
+      has("Failed to resolve flow due to upstream failure: "
+          "'spark_catalog.default.after_broken'."));
+  EXPECT_TRUE(
+      has("Error: Failed to read dataset 'spark_catalog.default.broken'. Dataset is "
+          "defined in the pipeline but could not be resolved."));
   std::map<std::string, std::string> status;
   for (const auto& r : bad.lastRun()) status[r.flow] = r.status;
   EXPECT_EQ(status["broken"], "FAILED");

@@ -40,7 +40,8 @@ int64_t NowMs() {
 
 // One line: JSON ({"ts","level","logger","msg", fields...}) or text
 // ("2026-12-06 09:30:00.123 INFO spate.streaming: msg (k=v, ...)").
-void Write(bool json, LogLevel level, const std::string& msg, const stream::JsonValue& fields) {
+void Write(bool json, LogLevel level, const std::string& msg,
+           const stream::JsonValue& fields) {
   const std::string ts = stream::FormatTimestampMs(NowMs());
   if (json) {
     stream::JsonValue o = stream::JsonValue::Object();
@@ -52,15 +53,17 @@ void Write(bool json, LogLevel level, const std::string& msg, const stream::Json
     Emit(o.ToString());
     return;
   }
-  std::string line = ts.substr(0, 10) + " " + ts.substr(11, 12) + " " + LogLevelName(level) +
-                     " spate.streaming: " + msg;
+  std::string line = ts.substr(0, 10) + " " + ts.substr(11, 12) + " " +
+                     LogLevelName(level) + " spate.streaming: " + msg;
   std::string kv;
   for (const auto& [k, v] : fields.fields()) {
     if (v.is_object() || v.is_array()) continue;
-    kv += (kv.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.string_value() : v.ToString());
+    kv += (kv.empty() ? "" : ", ") + k + "=" +
+          (v.is_string() ? v.string_value() : v.ToString());
   }
   // One line per event: a multi-line message (a traceback) keeps its breaks as \n.
-  for (size_t i = 0; (i = kv.find('\n', i)) != std::string::npos; i += 2) kv.replace(i, 1, "\\n");
+  for (size_t i = 0; (i = kv.find('\n', i)) != std::string::npos; i += 2)
+    kv.replace(i, 1, "\\n");
   if (!kv.empty()) line += " (" + kv + ")";
   Emit(line);
 }
@@ -93,12 +96,18 @@ std::optional<LogLevel> ParseLogLevel(const std::string& text) {
 
 const char* LogLevelName(LogLevel level) {
   switch (level) {
-    case LogLevel::kOff: return "OFF";
-    case LogLevel::kError: return "ERROR";
-    case LogLevel::kWarn: return "WARN";
-    case LogLevel::kInfo: return "INFO";
-    case LogLevel::kDebug: return "DEBUG";
-    default: return "TRACE";
+    case LogLevel::kOff:
+      return "OFF";
+    case LogLevel::kError:
+      return "ERROR";
+    case LogLevel::kWarn:
+      return "WARN";
+    case LogLevel::kInfo:
+      return "INFO";
+    case LogLevel::kDebug:
+      return "DEBUG";
+    default:
+      return "TRACE";
   }
 }
 
@@ -114,7 +123,8 @@ QueryLogListener::Settings QueryLogListener::Current() const {
     s.level = LogLevel::kOff;
     return s;
   }
-  if (auto l = ParseLogLevel(session->conf.GetOr("spate.log.level", "WARN"))) s.level = *l;
+  if (auto l = ParseLogLevel(session->conf.GetOr("spate.log.level", "WARN")))
+    s.level = *l;
   s.json = ToLower(session->conf.GetOr("spate.log.format", "text")) == "json";
   return s;
 }
@@ -147,7 +157,8 @@ void QueryLogListener::onQueryProgress(const stream::QueryProgressEvent& e) {
     o.Set("rowsDroppedByWatermark", stream::JsonValue::Int(dropped));
   }
   stream::JsonValue sources = stream::JsonValue::Array();
-  for (const auto& src : p.sources) sources.Append(stream::JsonValue::String(RedactText(src.description)));
+  for (const auto& src : p.sources)
+    sources.Append(stream::JsonValue::String(RedactText(src.description)));
   o.Set("sources", std::move(sources));
   o.Set("sink", stream::JsonValue::String(RedactText(p.sink.description)));
   if (s.level >= LogLevel::kDebug) {
@@ -175,7 +186,8 @@ void QueryLogListener::onQueryTerminated(const stream::QueryTerminatedEvent& e) 
       o.Set("errorClass", stream::JsonValue::String(*e.error_class_on_exception));
     }
   }
-  Write(s.json, level, e.exception ? "Streaming query failed" : "Streaming query terminated", o);
+  Write(s.json, level,
+        e.exception ? "Streaming query failed" : "Streaming query terminated", o);
 }
 
 }  // namespace spate::api

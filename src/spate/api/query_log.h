@@ -3,13 +3,14 @@
 
 // Structured log lines of streaming queries (docs/observability.md "Log lines"): a query
 // started, each batch (the progress's numbers), idle triggers, the end (or the failure).
-// Every session's StreamingQueryManager has one QueryLogListener; what it writes, and how,
-// comes from the session's conf, read at each event:
+// Every session's StreamingQueryManager has one QueryLogListener; what it writes, and
+// how, comes from the session's conf, read at each event:
 //
 //   spate.log.level   OFF | ERROR | WARN (default) | INFO | DEBUG | TRACE | ALL — log4j's
 //                     names, as SparkContext.setLogLevel takes them. A batch is an INFO
 //                     line; a failed query an ERROR line; DEBUG adds the full progress.
-//   spate.log.format  text (default): `2026-12-06 09:30:00.123 INFO spate.streaming: ...`;
+//   spate.log.format  text (default): `2026-12-06 09:30:00.123 INFO spate.streaming:
+//   ...`;
 //                     json: one JSON object per line ({"ts", "level", "logger", "msg",
 //                     "queryId", "runId", "queryName", "batchId", "numInputRows", ...}).
 //

@@ -16,8 +16,8 @@
 #include "spate/connectors/nexmark.h"
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
-#include "spate/formats/file_writer.h"
 #include "spate/formats/csv_source.h"
+#include "spate/formats/file_writer.h"
 #include "spate/formats/json_source.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/formats/text_writers.h"
@@ -93,12 +93,14 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
     // State as a table (stream/state_data_source.h): the checkpoint is the path, or the
     // "path" option as Spark's.
     if (schema_) {
-      ThrowStatus(Status::Error("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE",
-                                {{"optionName", "schema"},
-                                 {"message", "the " + fmt + " source has a fixed schema"}}));
+      ThrowStatus(
+          Status::Error("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE",
+                        {{"optionName", "schema"},
+                         {"message", "the " + fmt + " source has a fixed schema"}}));
     }
     if (paths.size() > 1)
-      ThrowStatus(Status::Invalid("format(\"" + fmt + "\").load() takes one checkpoint path"));
+      ThrowStatus(
+          Status::Invalid("format(\"" + fmt + "\").load() takes one checkpoint path"));
     std::string path = paths.empty() ? "" : paths[0];
     for (const auto& [k, v] : options_) {
       if (path.empty() && Lower(k) == "path") path = v;
@@ -117,7 +119,8 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
       ThrowStatus(Status::Invalid("format(\"delta\").load() takes exactly one path"));
     return LoadDelta(session_, paths[0], options_);
   }
-  if (paths.size() == 1 && (fmt == "csv" || fmt == "json" || fmt == "text" || fmt == "parquet")) {
+  if (paths.size() == 1 &&
+      (fmt == "csv" || fmt == "json" || fmt == "text" || fmt == "parquet")) {
     // The output of a streaming file sink: read only the files its log committed.
     if (auto df = LoadFileSinkOutput(*this, paths[0])) return *df;
   }
@@ -155,9 +158,9 @@ DataFrame DataFrameReader::load(const std::vector<std::string>& paths) const {
     if (Lower(k) == "mergeschema") merge = Lower(v) == "true";
   }
   const bool infer = Lower(options[infer_key]) != "false";
-  auto source = ValueOrThrow(formats::ParquetDataSource::Make(
-      io::LocalFileSystem::Get(), paths, schema_, merge, infer,
-      session_->conf.session_time_zone()));
+  auto source = ValueOrThrow(
+      formats::ParquetDataSource::Make(io::LocalFileSystem::Get(), paths, schema_, merge,
+                                       infer, session_->conf.session_time_zone()));
   auto plan = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kDataSource);
   plan->source = source;
   return DataFrame(session_, plan);
@@ -245,7 +248,8 @@ void DataFrameWriter::insertInto(const std::string& name, bool overwrite) const 
 
 DataFrame DataFrameReader::table(const std::string& name) const {
   for (const auto& [k, v] : options_) {
-    if ((Lower(k) == "readchangefeed" || Lower(k) == "readchangedata") && Lower(v) == "true") {
+    if ((Lower(k) == "readchangefeed" || Lower(k) == "readchangedata") &&
+        Lower(v) == "true") {
       // The table's change data feed (delta-spark: spark.read.option(...).table(name)).
       return LoadDelta(session_, TablePath(session_, name), options_);
     }
@@ -301,7 +305,8 @@ void DataFrameWriter::save(const std::string& path) const {
   jopt.partition_columns = partition_by_;
   for (const auto& [k, v] : options_) {
     // Spark: v.toLong, a NumberFormatException naming v.
-    if (Lower(k) == "maxrecordsperfile") jopt.max_records_per_file = ValueOrThrow(ParseLong(v));
+    if (Lower(k) == "maxrecordsperfile")
+      jopt.max_records_per_file = ValueOrThrow(ParseLong(v));
   }
   SchemaPtr schema = df_.analyzed()->OutputSchema();
   auto physical =

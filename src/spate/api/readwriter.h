@@ -51,7 +51,8 @@ class DataFrameReader {
   DataFrame text(const std::string& path) const;
   DataFrame text(const std::vector<std::string>& paths) const;
   /// CSV files (header, sep, quote, escape, inferSchema, mode, ...: see
-  /// formats/csv_source.h and formats/csv/options.h); columns _c0, _c1, ... without header.
+  /// formats/csv_source.h and formats/csv/options.h); columns _c0, _c1, ... without
+  /// header.
   DataFrame csv(const std::string& path) const;
   DataFrame csv(const std::vector<std::string>& paths) const;
   /// A table of the catalog (spark.read.table), as spark.table(name).

@@ -73,7 +73,8 @@ TEST_F(ReadWriteTest, RoundTripEveryTypeAndSchema) {
 TEST_F(ReadWriteTest, SaveModes) {
   auto spark = NewSession();
   spark.range(10).write().parquet(P("m"));
-  EXPECT_THROW_CLASS(spark.range(5).write().parquet(P("m")), AnalysisException, "PATH_ALREADY_EXISTS");
+  EXPECT_THROW_CLASS(spark.range(5).write().parquet(P("m")), AnalysisException,
+                     "PATH_ALREADY_EXISTS");
   try {
     spark.range(5).write().mode("error").parquet(P("m"));
   } catch (const AnalysisException& e) {
@@ -85,9 +86,12 @@ TEST_F(ReadWriteTest, SaveModes) {
   EXPECT_EQ(spark.read().parquet(P("m")).count(), 15);
   spark.range(3).write().mode("overwrite").parquet(P("m"));
   EXPECT_EQ(spark.read().parquet(P("m")).count(), 3);
-  EXPECT_THROW_CLASS(spark.range(3).write().mode("sometimes"), IllegalArgumentException, "INVALID_SAVE_MODE");
-  EXPECT_THROW_CLASS(spark.read().parquet(P("missing")), AnalysisException, "PATH_NOT_FOUND");
-  EXPECT_THROW_CLASS(spark.read().format("avro").load(P("m")), AnalysisException, "DATA_SOURCE_NOT_FOUND");
+  EXPECT_THROW_CLASS(spark.range(3).write().mode("sometimes"), IllegalArgumentException,
+                     "INVALID_SAVE_MODE");
+  EXPECT_THROW_CLASS(spark.read().parquet(P("missing")), AnalysisException,
+                     "PATH_NOT_FOUND");
+  EXPECT_THROW_CLASS(spark.read().format("avro").load(P("m")), AnalysisException,
+                     "DATA_SOURCE_NOT_FOUND");
 }
 
 TEST_F(ReadWriteTest, EveryCodec) {
@@ -107,7 +111,9 @@ TEST_F(ReadWriteTest, EveryCodec) {
     EXPECT_EQ(Render(spark.read().parquet(P(codec)).orderBy("id").collect()),
               Render(df.orderBy("id").collect()));
   }
-  EXPECT_THROW_CLASS(df.write().option("compression", "brotli9").parquet(P("x")), SparkException, "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
+  EXPECT_THROW_CLASS(df.write().option("compression", "brotli9").parquet(P("x")),
+                     SparkException,
+                     "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
 }
 
 TEST_F(ReadWriteTest, PartitionFoldersBecomeColumns) {
@@ -159,8 +165,10 @@ TEST_F(ReadWriteTest, PartitionByWritesHiveFolders) {
                        .orderBy("id")
                        .collect()));
   EXPECT_EQ(back.filter(F::col("city") == F::lit("c/1")).count(), 3);
-  EXPECT_THROW_CLASS(df.write().partitionBy("nope").parquet(P("pb2")), SparkException, "_LEGACY_ERROR_TEMP_1155");
-  EXPECT_THROW_CLASS(spark.range(3).write().partitionBy("id").parquet(P("pb3")), SparkException, "ALL_PARTITION_COLUMNS_NOT_ALLOWED");
+  EXPECT_THROW_CLASS(df.write().partitionBy("nope").parquet(P("pb2")), SparkException,
+                     "_LEGACY_ERROR_TEMP_1155");
+  EXPECT_THROW_CLASS(spark.range(3).write().partitionBy("id").parquet(P("pb3")),
+                     SparkException, "ALL_PARTITION_COLUMNS_NOT_ALLOWED");
 }
 
 TEST_F(ReadWriteTest, PruningAndRowGroupSkipping) {
@@ -227,7 +235,8 @@ TEST_F(ReadWriteTest, SqlOnFiles) {
                   .collect();
   EXPECT_EQ(Render(rows),
             "Row(k=0, n=3, s=18)\nRow(k=1, n=3, s=12)\nRow(k=2, n=3, s=15)\n");
-  EXPECT_THROW_CLASS(spark.sql("SELECT * FROM parquet.`" + P("nothing") + "`"), AnalysisException, "PATH_NOT_FOUND");
+  EXPECT_THROW_CLASS(spark.sql("SELECT * FROM parquet.`" + P("nothing") + "`"),
+                     AnalysisException, "PATH_NOT_FOUND");
 }
 
 TEST_F(ReadWriteTest, MergeSchema) {
@@ -242,7 +251,8 @@ TEST_F(ReadWriteTest, MergeSchema) {
             "Row(id=0, a='x', b=None, k=1)\nRow(id=1, a='x', b=None, k=1)\nRow(id=2, "
             "a=None, b=1.5, k=2)\n");
   spark.range(1).selectExpr({"CAST(id AS STRING) AS id"}).write().parquet(P("ms/k=3"));
-  EXPECT_THROW_CLASS(spark.read().option("mergeSchema", "true").parquet(P("ms")), SparkException, "CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE");
+  EXPECT_THROW_CLASS(spark.read().option("mergeSchema", "true").parquet(P("ms")),
+                     SparkException, "CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE");
 }
 
 TEST_F(ReadWriteTest, EmptyResultStillWritesSchema) {

@@ -2,10 +2,10 @@
 #pragma once
 
 // The math, string, regexp, hash and misc functions of pyspark.sql.functions (included by
-// column.h; use through `namespace F = spate::api::functions;`). Each builds an unresolved
-// call of the SQL function of the same name; arguments are checked when the plan is
-// analyzed, with the same errors as in SQL. Python literal parameters (scales, patterns,
-// lengths) are plain C++ values here.
+// column.h; use through `namespace F = spate::api::functions;`). Each builds an
+// unresolved call of the SQL function of the same name; arguments are checked when the
+// plan is analyzed, with the same errors as in SQL. Python literal parameters (scales,
+// patterns, lengths) are plain C++ values here.
 
 #include <cstdint>
 #include <optional>
@@ -80,8 +80,10 @@ Column regexp_like(const Column& str, const Column& regexp);
 Column regexp_extract(const Column& str, const std::string& pattern, int idx);
 Column regexp_extract_all(const Column& str, const Column& regexp);
 Column regexp_extract_all(const Column& str, const Column& regexp, const Column& idx);
-Column regexp_replace(const Column& str, const std::string& pattern, const std::string& replacement);
-Column regexp_replace(const Column& str, const Column& pattern, const Column& replacement);
+Column regexp_replace(const Column& str, const std::string& pattern,
+                      const std::string& replacement);
+Column regexp_replace(const Column& str, const Column& pattern,
+                      const Column& replacement);
 Column repeat(const Column& c, int n);
 Column reverse(const Column& c);
 Column initcap(const Column& c);
@@ -101,11 +103,13 @@ Column md5(const Column& c);
 Column sha1(const Column& c);
 Column sha2(const Column& c, int num_bits);
 Column crc32(const Column& c);
-Column translate(const Column& src, const std::string& matching, const std::string& replace);
+Column translate(const Column& src, const std::string& matching,
+                 const std::string& replace);
 
-// ---- number and binary formats (Spark's '$99,999.99PR' patterns; 'hex' / 'utf-8' / 'base64') ----
-/// to_number(str, format): the DECIMAL the pattern describes; INVALID_FORMAT.MISMATCH_INPUT
-/// when `str` does not match. try_to_number: NULL instead.
+// ---- number and binary formats (Spark's '$99,999.99PR' patterns; 'hex' / 'utf-8' /
+// 'base64') ----
+/// to_number(str, format): the DECIMAL the pattern describes;
+/// INVALID_FORMAT.MISMATCH_INPUT when `str` does not match. try_to_number: NULL instead.
 Column to_number(const Column& str, const Column& format);
 Column try_to_number(const Column& str, const Column& format);
 /// to_char(x, format): a number by the same patterns, a date / timestamp by a datetime
@@ -130,8 +134,8 @@ Column try_parse_url(const Column& url, const Column& part, const Column& key);
 /// mask(str, upper='X', lower='x', digit='n', other=NULL): a NULL replacement keeps the
 /// character class unmasked.
 Column mask(const Column& str);
-Column mask(const Column& str, const Column& upper, const Column& lower, const Column& digit,
-            const Column& other);
+Column mask(const Column& str, const Column& upper, const Column& lower,
+            const Column& digit, const Column& other);
 /// sentences(str[, language, country]): array of sentences, each an array of words.
 Column sentences(const Column& str);
 Column sentences(const Column& str, const Column& language, const Column& country);
@@ -139,15 +143,16 @@ Column sentences(const Column& str, const Column& language, const Column& countr
 // ---- AES (GCM by default; CBC, ECB) in Spark's byte layout ----
 /// aes_encrypt(input, key[, mode, padding, iv, aad]): an empty `iv` is random.
 Column aes_encrypt(const Column& input, const Column& key);
-Column aes_encrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
-                   const Column& iv, const Column& aad);
-/// aes_decrypt(input, key[, mode, padding, aad]); try_aes_decrypt: NULL instead of errors.
+Column aes_encrypt(const Column& input, const Column& key, const Column& mode,
+                   const Column& padding, const Column& iv, const Column& aad);
+/// aes_decrypt(input, key[, mode, padding, aad]); try_aes_decrypt: NULL instead of
+/// errors.
 Column aes_decrypt(const Column& input, const Column& key);
-Column aes_decrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
-                   const Column& aad);
+Column aes_decrypt(const Column& input, const Column& key, const Column& mode,
+                   const Column& padding, const Column& aad);
 Column try_aes_decrypt(const Column& input, const Column& key);
-Column try_aes_decrypt(const Column& input, const Column& key, const Column& mode, const Column& padding,
-                       const Column& aad);
+Column try_aes_decrypt(const Column& input, const Column& key, const Column& mode,
+                       const Column& padding, const Column& aad);
 
 // ---- hashing ----
 Column hash(const std::vector<Column>& cols);
@@ -209,7 +214,8 @@ Column shiftrightunsigned(const Column& c, int num_bits);
 Column bit_count(const Column& c);
 Column bit_get(const Column& c, const Column& pos);
 Column getbit(const Column& c, const Column& pos);
-Column width_bucket(const Column& v, const Column& min, const Column& max, const Column& num_buckets);
+Column width_bucket(const Column& v, const Column& min, const Column& max,
+                    const Column& num_buckets);
 
 // ---- random: Spark's values for a seed (per partition: seed + partition index) ----
 Column rand(int64_t seed);
@@ -240,14 +246,16 @@ Column decode(const Column& c, const std::string& charset);  // BINARY -> STRING
 Column regexp_count(const Column& str, const Column& regexp);
 Column regexp_substr(const Column& str, const Column& regexp);
 Column regexp_instr(const Column& str, const Column& regexp);
-Column str_to_map(const Column& text, const std::string& pair_delim = ",", const std::string& key_value_delim = ":");
+Column str_to_map(const Column& text, const std::string& pair_delim = ",",
+                  const std::string& key_value_delim = ":");
 Column bitmap_bucket_number(const Column& c);
 Column bitmap_bit_position(const Column& c);
 Column bitmap_count(const Column& bitmap);
 Column overlay(const Column& src, const Column& replace, int pos, int len = -1);
 Column conv(const Column& num, int from_base, int to_base);
-/// try_make_timestamp(years, months, days, hours, mins, secs[, timezone]): NULL for invalid
-/// fields; likewise try_make_timestamp_ltz / try_make_timestamp_ntz (no time zone).
+/// try_make_timestamp(years, months, days, hours, mins, secs[, timezone]): NULL for
+/// invalid fields; likewise try_make_timestamp_ltz / try_make_timestamp_ntz (no time
+/// zone).
 Column try_make_timestamp(const std::vector<Column>& parts);
 Column try_make_timestamp_ltz(const std::vector<Column>& parts);
 Column try_make_timestamp_ntz(const std::vector<Column>& parts);

@@ -2,29 +2,27 @@
 #include "spate/api/session.h"
 
 #include <cctype>
-
-#include "spate/api/delta_table.h"
-#include "spate/api/readwriter.h"
-#include "spate/formats/parquet_source.h"
-
 #include <chrono>
 #include <mutex>
 
-#include "spate/api/monitoring.h"
 #include "spate/api/delta_changes.h"
+#include "spate/api/delta_table.h"
+#include "spate/api/monitoring.h"
+#include "spate/api/readwriter.h"
 #include "spate/api/session_state.h"
-#include "spate/base/redact.h"
+#include "spate/api/sql_relations.h"
 #include "spate/api/streaming.h"
-#include "spate/stream/streaming_query.h"
+#include "spate/base/redact.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/function_registry.h"
-#include "spate/formats/json/json_functions.h"
 #include "spate/formats/csv/csv_functions.h"
 #include "spate/formats/csv_source.h"
+#include "spate/formats/json/json_functions.h"
 #include "spate/formats/json_source.h"
-#include "spate/api/sql_relations.h"
+#include "spate/formats/parquet_source.h"
 #include "spate/sql/parser.h"
+#include "spate/stream/streaming_query.h"
 #include "spate/types/timezone.h"
 
 namespace spate::api {
@@ -33,56 +31,63 @@ namespace {
 // A session whose catalog resolves parquet.`path` relations.
 std::shared_ptr<SessionState> NewSessionState() {
   auto state = std::make_shared<SessionState>();
-  SessionState* state_ptr = state.get();  // the state owns the catalog holding the resolver
-  state->catalog.SetFileSourceResolver([state_ptr](const std::string& format, const std::string& path) -> Result<DataSourcePtr> {
-    if (format == "delta") return ResolveDeltaPath(*state_ptr, path);
-    if (format == "json" || format == "text") {
-      SPATE_ASSIGN_OR_RETURN(
-          auto src, formats::LineFileDataSource::Make(
-                        io::LocalFileSystem::Get(),
-                        format == "json" ? formats::LineFileDataSource::Format::kJson
-                                         : formats::LineFileDataSource::Format::kText,
-                        {path}, nullptr, {}));
-      return DataSourcePtr(std::move(src));
-    }
-    if (format == "csv") {
-      SPATE_ASSIGN_OR_RETURN(auto src, formats::CsvDataSource::Make(
-                                           io::LocalFileSystem::Get(), {path}, nullptr, {},
-                                           "UTC", "_corrupt_record",
-                                           formats::CsvDataSource::kDefaultSplitBytes,
-                                           FilePackingOf(*state_ptr)));
-      return DataSourcePtr(std::move(src));
-    }
-    if (format != "parquet") return DataSourcePtr();
-    SPATE_ASSIGN_OR_RETURN(auto src, formats::ParquetDataSource::Make(io::LocalFileSystem::Get(), {path}));
-    return DataSourcePtr(std::move(src));
-  });
+  SessionState* state_ptr =
+      state.get();  // the state owns the catalog holding the resolver
+  state->catalog.SetFileSourceResolver(
+      [state_ptr](const std::string& format,
+                  const std::string& path) -> Result<DataSourcePtr> {
+        if (format == "delta") return ResolveDeltaPath(*state_ptr, path);
+        if (format == "json" || format == "text") {
+          SPATE_ASSIGN_OR_RETURN(
+              auto src, formats::LineFileDataSource::Make(
+                            io::LocalFileSystem::Get(),
+                            format == "json" ? formats::LineFileDataSource::Format::kJson
+                                             : formats::LineFileDataSource::Format::kText,
+                            {path}, nullptr, {}));
+          return DataSourcePtr(std::move(src));
+        }
+        if (format == "csv") {
+          SPATE_ASSIGN_OR_RETURN(
+              auto src, formats::CsvDataSource::Make(
+                            io::LocalFileSystem::Get(), {path}, nullptr, {}, "UTC",
+                            "_corrupt_record", formats::CsvDataSource::kDefaultSplitBytes,
+                            FilePackingOf(*state_ptr)));
+          return DataSourcePtr(std::move(src));
+        }
+        if (format != "parquet") return DataSourcePtr();
+        SPATE_ASSIGN_OR_RETURN(auto src, formats::ParquetDataSource::Make(
+                                             io::LocalFileSystem::Get(), {path}));
+        return DataSourcePtr(std::move(src));
+      });
   // Tables: the state owns the catalog that holds this resolver, so a raw pointer.
   SessionState* raw = state.get();
   // Subquery expressions run through the session's executor.
   state->catalog.SetSubqueryExecutor(
       [raw](const sql::BoundPlanPtr& plan) { return raw->Execute(plan); });
-  state->catalog.SetTableResolver(
-      [raw](const std::vector<std::string>& name, const sql::Catalog::TimeTravel& travel) {
-        return ResolveCatalogTable(*raw, name, travel);
-      });
+  state->catalog.SetTableResolver([raw](const std::vector<std::string>& name,
+                                        const sql::Catalog::TimeTravel& travel) {
+    return ResolveCatalogTable(*raw, name, travel);
+  });
   // STREAM name and read_files(...) (api/sql_relations.h; a non-owning pointer).
   state->catalog.SetRelationPlanResolver(
-      [raw](const sql::LogicalPlan& node, const std::vector<std::pair<std::string, Value>>& args) {
+      [raw](const sql::LogicalPlan& node,
+            const std::vector<std::pair<std::string, Value>>& args) {
         return ResolveSqlRelation(
-            std::shared_ptr<SessionState>(std::shared_ptr<SessionState>(), raw), node, args);
+            std::shared_ptr<SessionState>(std::shared_ptr<SessionState>(), raw), node,
+            args);
       });
   // table_changes / table_changes_by_path (a non-owning pointer to the state).
-  state->catalog.SetTableFunctionResolver(
-      [raw](const std::string& name, const std::vector<Value>& args) {
-        return ResolveTableChanges(std::shared_ptr<SessionState>(std::shared_ptr<SessionState>(), raw),
-                                   name, args);
-      });
+  state->catalog.SetTableFunctionResolver([raw](const std::string& name,
+                                                const std::vector<Value>& args) {
+    return ResolveTableChanges(
+        std::shared_ptr<SessionState>(std::shared_ptr<SessionState>(), raw), name, args);
+  });
   return state;
 }
 }  // namespace
 
-// ---- SessionState ------------------------------------------------------------------------
+// ---- SessionState
+// ------------------------------------------------------------------------
 
 namespace {
 // A byte size as Spark's conf reads one ("10485760", "10MB", "512k", "-1"); `def` when
@@ -99,7 +104,8 @@ int64_t ByteSizeConf(const std::string& v, int64_t def) {
   if (digits == 0) return def;
   if (v[0] == '-') return -n;
   std::string unit;
-  for (; i < v.size(); ++i) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(v[i])));
+  for (; i < v.size(); ++i)
+    unit += static_cast<char>(std::tolower(static_cast<unsigned char>(v[i])));
   if (unit.empty() || unit == "b") return n;
   if (unit == "k" || unit == "kb") return n << 10;
   if (unit == "m" || unit == "mb") return n << 20;
@@ -111,12 +117,13 @@ int64_t ByteSizeConf(const std::string& v, int64_t def) {
 exec::ExecOptions SessionState::MakeExecOptions() const {
   exec::ExecOptions o;
   o.shuffle_partitions = conf.shuffle_partitions();
-  o.auto_broadcast_threshold =
-      ByteSizeConf(conf.GetOr("spark.sql.autoBroadcastJoinThreshold", ""), 10 * 1024 * 1024);
+  o.auto_broadcast_threshold = ByteSizeConf(
+      conf.GetOr("spark.sql.autoBroadcastJoinThreshold", ""), 10 * 1024 * 1024);
   o.pool = &ThreadPool::Default();
   // spark.default.parallelism caps the threads a query uses (default: all cores).
-  o.parallelism = std::max(1, std::min(o.pool->num_threads(),
-                                       std::atoi(conf.GetOr("spark.default.parallelism", "2").c_str())));
+  o.parallelism = std::max(
+      1, std::min(o.pool->num_threads(),
+                  std::atoi(conf.GetOr("spark.default.parallelism", "2").c_str())));
   o.eval.ansi = conf.ansi();
   o.eval.time_zone_id = conf.session_time_zone();
   o.eval.time_zone = TimeZone::Lookup(o.eval.time_zone_id);
@@ -136,23 +143,28 @@ Result<std::vector<BatchPtr>> SessionState::Execute(const sql::BoundPlanPtr& pla
   return exec::Collect(plan, MakeExecOptions());
 }
 
-Result<std::string> SessionState::Explain(const sql::PlanPtr& plan, const std::string& mode) const {
+Result<std::string> SessionState::Explain(const sql::PlanPtr& plan,
+                                          const std::string& mode) const {
   SPATE_ASSIGN_OR_RETURN(auto bound, Analyze(plan));
-  SPATE_ASSIGN_OR_RETURN(auto physical, exec::CreatePhysicalPlan(bound, MakeExecOptions()));
+  SPATE_ASSIGN_OR_RETURN(auto physical,
+                         exec::CreatePhysicalPlan(bound, MakeExecOptions()));
   std::string physical_text = exec::ExplainString(*physical);
   if (mode == "extended") {
-    return "== Parsed Logical Plan ==\n" + plan->TreeString() + "\n== Analyzed Logical Plan ==\n" +
-           bound->TreeString() + "\n== Optimized Logical Plan ==\n" + bound->TreeString() +
+    return "== Parsed Logical Plan ==\n" + plan->TreeString() +
+           "\n== Analyzed Logical Plan ==\n" + bound->TreeString() +
+           "\n== Optimized Logical Plan ==\n" + bound->TreeString() +
            "\n== Physical Plan ==\n" + physical_text;
   }
   return "== Physical Plan ==\n" + physical_text;
 }
 
-// ---- helpers -------------------------------------------------------------------------------
+// ---- helpers
+// -------------------------------------------------------------------------------
 
 namespace {
 
-// Schema strings of from_json: a type ("ARRAY<INT>", "STRUCT<a: INT>") or a DDL column list
+// Schema strings of from_json: a type ("ARRAY<INT>", "STRUCT<a: INT>") or a DDL column
+// list
 // ("a INT, b STRING"), as Spark's DataType.fromDDL tries them.
 Result<DataTypePtr> ParseSchemaString(std::string_view text) {
   auto type = sql::ParseDataType(text);
@@ -172,8 +184,6 @@ void InstallFormatFunctions() {
   });
 }
 
-
-
 std::mutex g_active_mu;
 std::shared_ptr<SessionState> g_active;
 
@@ -187,8 +197,9 @@ sql::PlanPtr LocalPlan(SchemaPtr schema, std::vector<BatchPtr> batches) {
 }
 
 // A LocalRelation of string columns.
-sql::PlanPtr StringRows(const std::vector<std::string>& names,
-                        const std::vector<std::vector<std::optional<std::string>>>& rows) {
+sql::PlanPtr StringRows(
+    const std::vector<std::string>& names,
+    const std::vector<std::vector<std::optional<std::string>>>& rows) {
   std::vector<Field> fields;
   for (const auto& n : names) fields.push_back(Field{n, DataType::String(), true});
   auto schema = std::make_shared<const Schema>(fields);
@@ -204,28 +215,35 @@ sql::PlanPtr StringRows(const std::vector<std::string>& names,
     }
     cols.push_back(b.Finish());
   }
-  return LocalPlan(schema, {Batch::Make(schema, cols, static_cast<int64_t>(rows.size()))});
+  return LocalPlan(schema,
+                   {Batch::Make(schema, cols, static_cast<int64_t>(rows.size()))});
 }
 
 sql::PlanPtr EmptyResult() { return LocalPlan(std::make_shared<const Schema>(), {}); }
 
-// ---- RuntimeConfig -------------------------------------------------------------------------
+// ---- RuntimeConfig
+// -------------------------------------------------------------------------
 
 void RuntimeConfig::set(const std::string& key, const std::string& value) {
   CheckOrThrow(state_->conf.Set(key, value));
 }
 std::string RuntimeConfig::get(const std::string& key) const {
   auto v = state_->conf.Get(key);
-  if (!v) ThrowStatus(Status::Error("SQL_CONF_NOT_FOUND", {{"sqlConf", "\"" + key + "\""}}));
+  if (!v)
+    ThrowStatus(Status::Error("SQL_CONF_NOT_FOUND", {{"sqlConf", "\"" + key + "\""}}));
   return *v;
 }
-std::string RuntimeConfig::get(const std::string& key, const std::string& default_value) const {
+std::string RuntimeConfig::get(const std::string& key,
+                               const std::string& default_value) const {
   return state_->conf.GetOr(key, default_value);
 }
 void RuntimeConfig::unset(const std::string& key) { state_->conf.Unset(key); }
-bool RuntimeConfig::isModifiable(const std::string& key) const { return key.rfind("spark.sql.", 0) == 0; }
+bool RuntimeConfig::isModifiable(const std::string& key) const {
+  return key.rfind("spark.sql.", 0) == 0;
+}
 
-// ---- SparkSession ----------------------------------------------------------------------------
+// ---- SparkSession
+// ----------------------------------------------------------------------------
 
 SparkSession::Builder SparkSession::builder() { return Builder(); }
 
@@ -237,7 +255,8 @@ SparkSession::Builder& SparkSession::Builder::master(const std::string& m) {
   options_["spark.master"] = m;
   return *this;
 }
-SparkSession::Builder& SparkSession::Builder::config(const std::string& k, const std::string& v) {
+SparkSession::Builder& SparkSession::Builder::config(const std::string& k,
+                                                     const std::string& v) {
   options_[k] = v;
   return *this;
 }
@@ -279,10 +298,12 @@ const std::string& SparkSession::version() const {
 
 DataFrame SparkSession::range(int64_t end) const { return range(0, end, 1, 0); }
 
-DataFrame SparkSession::range(int64_t start, int64_t end, int64_t step, int num_partitions) const {
+DataFrame SparkSession::range(int64_t start, int64_t end, int64_t step,
+                              int num_partitions) const {
   auto p = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kTableFunction);
   p->table_name = {"range"};
-  p->exprs = {Expr::Lit(Value::Long(start)), Expr::Lit(Value::Long(end)), Expr::Lit(Value::Long(step))};
+  p->exprs = {Expr::Lit(Value::Long(start)), Expr::Lit(Value::Long(end)),
+              Expr::Lit(Value::Long(step))};
   if (num_partitions > 0) p->exprs.push_back(Expr::Lit(Value::Long(num_partitions)));
   return DataFrame(state_, p);
 }
@@ -299,13 +320,15 @@ DataFrame SparkSession::createDataFrame(const std::vector<std::vector<Value>>& r
     for (size_t r = 0; r < rows.size(); ++r) {
       if (rows[r].size() != static_cast<size_t>(s->num_fields())) {
         ThrowStatus(Status::Invalid("Length mismatch: Expected axis has " +
-                                    std::to_string(s->num_fields()) + " elements, new values have " +
+                                    std::to_string(s->num_fields()) +
+                                    " elements, new values have " +
                                     std::to_string(rows[r].size()) + " elements"));
       }
       const Value& v = rows[r][c];
       if (v.is_null()) {
         if (!f.nullable) {
-          ThrowStatus(Status::Invalid("field " + f.name + ": This field is not nullable, but got None"));
+          ThrowStatus(Status::Invalid("field " + f.name +
+                                      ": This field is not nullable, but got None"));
         }
         vals.push_back(Value::Null(f.type));
       } else if (v.type()->Equals(*f.type)) {
@@ -316,7 +339,8 @@ DataFrame SparkSession::createDataFrame(const std::vector<std::vector<Value>>& r
     }
     cols.push_back(ColumnFromValues(f.type, vals));
   }
-  return DataFrame(state_, LocalPlan(s, {Batch::Make(s, cols, static_cast<int64_t>(rows.size()))}));
+  return DataFrame(
+      state_, LocalPlan(s, {Batch::Make(s, cols, static_cast<int64_t>(rows.size()))}));
 }
 
 DataFrame SparkSession::createDataFrame(const std::vector<std::vector<Value>>& rows,
@@ -324,7 +348,8 @@ DataFrame SparkSession::createDataFrame(const std::vector<std::vector<Value>>& r
   return createDataFrame(rows, StructType::fromDDL(ddl));
 }
 
-DataFrame SparkSession::createDataFrame(const std::vector<Row>& rows, const StructType& schema) const {
+DataFrame SparkSession::createDataFrame(const std::vector<Row>& rows,
+                                        const StructType& schema) const {
   std::vector<std::vector<Value>> vals;
   for (const auto& r : rows) vals.push_back(r.values());
   return createDataFrame(vals, schema);
@@ -360,29 +385,34 @@ DataFrame SparkSession::sql(const std::string& query) const {
   using K = sql::Statement::Kind;
   if (std::optional<DataFrame> out = RunCatalogStatement(state_, st)) return *out;
   switch (st.kind) {
-    case K::kQuery: return DataFrame(state_, st.plan);
+    case K::kQuery:
+      return DataFrame(state_, st.plan);
     case K::kSetConf: {
       if (st.key.empty()) {
         std::vector<std::vector<std::optional<std::string>>> rows;
         // Secrets are shown redacted, as Spark's SET redacts by spark.redaction.regex.
-        for (const auto& [k, v] : s.conf.SetEntries()) rows.push_back({k, RedactValue(k, v)});
+        for (const auto& [k, v] : s.conf.SetEntries())
+          rows.push_back({k, RedactValue(k, v)});
         return DataFrame(state_, StringRows({"key", "value"}, rows));
       }
       if (st.key == "-v") {
         std::vector<std::vector<std::optional<std::string>>> rows;
         for (const auto& e : sql::SqlConf::KnownEntries()) {
-          rows.push_back({e.key, s.conf.GetOr(e.key, e.default_value), e.doc, std::nullopt});
+          rows.push_back(
+              {e.key, s.conf.GetOr(e.key, e.default_value), e.doc, std::nullopt});
         }
-        return DataFrame(state_, StringRows({"key", "value", "meaning", "Since version"}, rows));
+        return DataFrame(state_,
+                         StringRows({"key", "value", "meaning", "Since version"}, rows));
       }
       if (!st.value) {
         auto v = s.conf.Get(st.key);
-        return DataFrame(state_, StringRows({"key", "value"},
-                                            {{st.key, v ? RedactValue(st.key, *v) : "<undefined>"}}));
+        return DataFrame(
+            state_, StringRows({"key", "value"},
+                               {{st.key, v ? RedactValue(st.key, *v) : "<undefined>"}}));
       }
       CheckOrThrow(s.conf.Set(st.key, *st.value));
-      return DataFrame(state_,
-                       StringRows({"key", "value"}, {{st.key, RedactValue(st.key, *st.value)}}));
+      return DataFrame(state_, StringRows({"key", "value"},
+                                          {{st.key, RedactValue(st.key, *st.value)}}));
     }
     case K::kResetConf:
       if (st.key.empty()) {
@@ -395,24 +425,28 @@ DataFrame SparkSession::sql(const std::string& query) const {
       sql::BoundPlanPtr bound = ValueOrThrow(s.Analyze(st.plan));
       if (!st.column_names.empty()) {
         if (st.column_names.size() != bound->output.size()) {
-          ThrowStatus(Status::Error("CREATE_VIEW_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
-                                    {{"viewName", sql::QuoteIdentifier(st.name)},
-                                     {"viewColumns", std::to_string(st.column_names.size())},
-                                     {"dataColumns", std::to_string(bound->output.size())}}));
+          ThrowStatus(
+              Status::Error("CREATE_VIEW_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
+                            {{"viewName", sql::QuoteIdentifier(st.name)},
+                             {"viewColumns", std::to_string(st.column_names.size())},
+                             {"dataColumns", std::to_string(bound->output.size())}}));
         }
         auto renamed = std::make_shared<sql::BoundPlan>(*bound);
-        for (size_t i = 0; i < st.column_names.size(); ++i) renamed->output[i].name = st.column_names[i];
+        for (size_t i = 0; i < st.column_names.size(); ++i)
+          renamed->output[i].name = st.column_names[i];
         bound = renamed;
       }
       if (st.if_exists && !st.replace && s.catalog.LookupView(st.name)) {
         return DataFrame(state_, EmptyResult());  // CREATE VIEW IF NOT EXISTS
       }
-      CheckOrThrow(s.catalog.CreateTempView(st.name.back(), bound, st.replace, st.global));
+      CheckOrThrow(
+          s.catalog.CreateTempView(st.name.back(), bound, st.replace, st.global));
       return DataFrame(state_, EmptyResult());
     }
     case K::kDropView:
       if (!s.catalog.DropTempView(st.name) && !st.if_exists) {
-        ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", sql::QuoteIdentifier(st.name)}}));
+        ThrowStatus(Status::Error("TABLE_OR_VIEW_NOT_FOUND",
+                                  {{"relationName", sql::QuoteIdentifier(st.name)}}));
       }
       return DataFrame(state_, EmptyResult());
     case K::kDescribe: {
@@ -424,7 +458,8 @@ DataFrame SparkSession::sql(const std::string& query) const {
       }
       sql::BoundPlanPtr bound = ValueOrThrow(s.Analyze(target));
       std::vector<std::vector<std::optional<std::string>>> rows;
-      for (const auto& a : bound->output) rows.push_back({a.name, a.type->SimpleString(), std::nullopt});
+      for (const auto& a : bound->output)
+        rows.push_back({a.name, a.type->SimpleString(), std::nullopt});
       return DataFrame(state_, StringRows({"col_name", "data_type", "comment"}, rows));
     }
     case K::kExplain: {

@@ -32,10 +32,13 @@ class StreamingQueryManager;
 /// spark.conf (pyspark.sql.conf.RuntimeConfig).
 class RuntimeConfig {
  public:
-  explicit RuntimeConfig(std::shared_ptr<SessionState> state) : state_(std::move(state)) {}
+  explicit RuntimeConfig(std::shared_ptr<SessionState> state)
+      : state_(std::move(state)) {}
   void set(const std::string& key, const std::string& value);
   void set(const std::string& key, const char* value) { set(key, std::string(value)); }
-  void set(const std::string& key, bool value) { set(key, std::string(value ? "true" : "false")); }
+  void set(const std::string& key, bool value) {
+    set(key, std::string(value ? "true" : "false"));
+  }
   void set(const std::string& key, int64_t value) { set(key, std::to_string(value)); }
   /// Throws SQL_CONF_NOT_FOUND for unknown unset keys.
   std::string get(const std::string& key) const;
@@ -54,7 +57,9 @@ class SparkSession {
     Builder& appName(const std::string& name);
     Builder& master(const std::string& master);
     Builder& config(const std::string& key, const std::string& value);
-    Builder& config(const std::string& key, const char* value) { return config(key, std::string(value)); }
+    Builder& config(const std::string& key, const char* value) {
+      return config(key, std::string(value));
+    }
     Builder& config(const std::string& key, bool value);
     Builder& config(const std::string& key, int64_t value);
     /// The active session (created on first use) with this builder's settings applied.
@@ -69,14 +74,17 @@ class SparkSession {
   SparkSession newSession() const;
 
   RuntimeConfig conf() const { return RuntimeConfig(state_); }
-  /// Runs a SQL statement: queries return their result lazily; commands (SET, CREATE VIEW,
-  /// DESCRIBE, EXPLAIN, SHOW ...) run now and return their output rows.
+  /// Runs a SQL statement: queries return their result lazily; commands (SET, CREATE
+  /// VIEW, DESCRIBE, EXPLAIN, SHOW ...) run now and return their output rows.
   DataFrame sql(const std::string& query) const;
   DataFrame range(int64_t end) const;
-  DataFrame range(int64_t start, int64_t end, int64_t step = 1, int num_partitions = 0) const;
+  DataFrame range(int64_t start, int64_t end, int64_t step = 1,
+                  int num_partitions = 0) const;
   /// Rows of values matching `schema` (DDL string "a INT, b STRING" or StructType).
-  DataFrame createDataFrame(const std::vector<std::vector<Value>>& rows, const StructType& schema) const;
-  DataFrame createDataFrame(const std::vector<std::vector<Value>>& rows, const std::string& ddl) const;
+  DataFrame createDataFrame(const std::vector<std::vector<Value>>& rows,
+                            const StructType& schema) const;
+  DataFrame createDataFrame(const std::vector<std::vector<Value>>& rows,
+                            const std::string& ddl) const;
   DataFrame createDataFrame(const std::vector<Row>& rows, const StructType& schema) const;
   /// Rows with column names; types are inferred from the values.
   DataFrame createDataFrame(const std::vector<std::vector<Value>>& rows,

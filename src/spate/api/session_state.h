@@ -46,7 +46,8 @@ struct SessionState {
 };
 
 /// Spark's file-scan partitioning from the conf: spark.sql.files.maxPartitionBytes,
-/// openCostInBytes, minPartitionNum (else spark.default.parallelism, else the executor's).
+/// openCostInBytes, minPartitionNum (else spark.default.parallelism, else the
+/// executor's).
 formats::FilePacking FilePackingOf(const SessionState& s);
 
 /// A LocalRelation over `batches`.
@@ -70,10 +71,12 @@ void SaveAsTable(const DataFrame& df, const std::string& name, const std::string
 /// DataFrameWriter.insertInto: by position, cast to the table's column types.
 void InsertIntoTable(const DataFrame& df, const std::string& name, bool overwrite);
 /// The folder of a catalog table or delta.`path` (DELTA_MISSING_DELTA_TABLE if absent).
-std::string TablePath(const std::shared_ptr<SessionState>& state, const std::string& name);
+std::string TablePath(const std::shared_ptr<SessionState>& state,
+                      const std::string& name);
 /// The catalog's table resolver: a warehouse table or delta.`/path` (optionally at a
 /// version or timestamp) as a Delta DataSource; nullptr when there is no such table.
-Result<DataSourcePtr> ResolveCatalogTable(SessionState& s, const std::vector<std::string>& name,
+Result<DataSourcePtr> ResolveCatalogTable(SessionState& s,
+                                          const std::vector<std::string>& name,
                                           const sql::Catalog::TimeTravel& travel);
 
 }  // namespace spate::api

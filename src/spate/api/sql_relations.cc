@@ -48,8 +48,9 @@ sql::PlanPtr ReadFiles(const std::shared_ptr<SessionState>& state, bool streamin
     const std::string key = ToLower(name);
     if (key.empty() || key == "path") {
       if (has_path) {
-        ThrowStatus(Status::Error("DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE",
-                                  {{"routineName", "`read_files`"}, {"parameterName", "`path`"}}));
+        ThrowStatus(Status::Error(
+            "DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE",
+            {{"routineName", "`read_files`"}, {"parameterName", "`path`"}}));
       }
       path = ArgText(value);
       has_path = true;
@@ -62,15 +63,16 @@ sql::PlanPtr ReadFiles(const std::shared_ptr<SessionState>& state, bool streamin
     }
   }
   if (!has_path) {
-    ThrowStatus(Status::Error("REQUIRED_PARAMETER_NOT_FOUND",
-                              {{"routineName", "`read_files`"}, {"parameterName", "`path`"},
-                               {"index", "0"}}));
+    ThrowStatus(Status::Error(
+        "REQUIRED_PARAMETER_NOT_FOUND",
+        {{"routineName", "`read_files`"}, {"parameterName", "`path`"}, {"index", "0"}}));
   }
   if (format.empty()) format = FormatOfPath(path);
   if (format.empty()) {
-    ThrowStatus(Status::Invalid("read_files: the format of '" + path +
-                                "' cannot be told from its name; give format => 'json' (or "
-                                "'csv', 'parquet', 'text')"));
+    ThrowStatus(
+        Status::Invalid("read_files: the format of '" + path +
+                        "' cannot be told from its name; give format => 'json' (or "
+                        "'csv', 'parquet', 'text')"));
   }
   if (!streaming) {
     DataFrameReader r(state);
@@ -86,9 +88,10 @@ sql::PlanPtr ReadFiles(const std::shared_ptr<SessionState>& state, bool streamin
       const std::string l = ToLower(k);
       if (l.rfind("cloudfiles.", 0) == 0 || l == "rescueddatacolumn") {
         cf[k] = v;
-      } else if (l == "schemalocation" || l == "schemahints" || l == "schemaevolutionmode" ||
-                 l == "infercolumntypes" || l == "maxfilespertrigger" ||
-                 l == "maxbytespertrigger" || l == "includeexistingfiles") {
+      } else if (l == "schemalocation" || l == "schemahints" ||
+                 l == "schemaevolutionmode" || l == "infercolumntypes" ||
+                 l == "maxfilespertrigger" || l == "maxbytespertrigger" ||
+                 l == "includeexistingfiles") {
         cf["cloudFiles." + k] = v;
       } else {
         cf[k] = v;
@@ -102,9 +105,9 @@ sql::PlanPtr ReadFiles(const std::shared_ptr<SessionState>& state, bool streamin
 
 }  // namespace
 
-Result<sql::PlanPtr> ResolveSqlRelation(const std::shared_ptr<SessionState>& state,
-                                        const sql::LogicalPlan& node,
-                                        const std::vector<std::pair<std::string, Value>>& args) {
+Result<sql::PlanPtr> ResolveSqlRelation(
+    const std::shared_ptr<SessionState>& state, const sql::LogicalPlan& node,
+    const std::vector<std::pair<std::string, Value>>& args) {
   try {
     if (node.kind == sql::PlanKind::kUnresolvedRelation && node.streaming) {
       return StreamOfName(state, node.table_name);

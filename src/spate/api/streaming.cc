@@ -1,8 +1,5 @@
 // Copyright spate authors.
 #include "spate/api/streaming.h"
-#include "spate/api/query_log.h"
-#include "spate/base/text_parse.h"
-#include "spate/stream/streaming_plan.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -11,9 +8,11 @@
 
 #include "spate/api/delta_table.h"
 #include "spate/api/monitoring.h"
+#include "spate/api/query_log.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/connectors/auto_loader.h"
 #include "spate/connectors/delta_sink.h"
@@ -32,6 +31,7 @@
 #include "spate/formats/text_writers.h"
 #include "spate/sql/parser.h"
 #include "spate/stream/batch_source.h"
+#include "spate/stream/streaming_plan.h"
 #include "spate/stream/streaming_query.h"
 #include "spate/stream/unsupported_checker.h"
 
@@ -165,8 +165,9 @@ std::shared_ptr<connectors::MemorySink> MemorySinkOf(const StreamingQuery& query
 // ---- the foreach sink
 
 // ForeachWriter's contract per batch: open(partition, epoch) -> process each row if it
-// returned true -> close(error). In real-time mode the writer stays open across the pieces
-// of a batch and is closed when the batch finishes, as Spark's long-running task does.
+// returned true -> close(error). In real-time mode the writer stays open across the
+// pieces of a batch and is closed when the batch finishes, as Spark's long-running task
+// does.
 class ForeachWriterSink final : public stream::Sink {
  public:
   explicit ForeachWriterSink(std::shared_ptr<ForeachWriter> writer)
@@ -188,7 +189,8 @@ class ForeachWriterSink final : public stream::Sink {
         for (const auto& b : batches) {
           for (int64_t r = 0; r < b->num_rows(); ++r) {
             std::vector<Value> vals;
-            for (int c = 0; c < b->num_columns(); ++c) vals.push_back(b->column(c)->GetValue(r));
+            for (int c = 0; c < b->num_columns(); ++c)
+              vals.push_back(b->column(c)->GetValue(r));
             writer_->process(Row(std::move(vals), schema));
             ++n;
           }
@@ -232,7 +234,8 @@ stream::Trigger Trigger::ProcessingTime(const std::string& interval) {
 }
 
 stream::Trigger Trigger::RealTime(const std::string& duration) {
-  return stream::Trigger::RealTime(ValueOrThrow(stream::Trigger::ParseIntervalMs(duration)));
+  return stream::Trigger::RealTime(
+      ValueOrThrow(stream::Trigger::ParseIntervalMs(duration)));
 }
 
 stream::Trigger Trigger::Continuous(const std::string& interval) {
@@ -326,9 +329,9 @@ DataStreamReader& DataStreamReader::options(
 namespace {
 
 /// The batch reader of a file stream: the files of one batch with the stream's schema.
-connectors::FileBatchReader FileStreamReader(io::FileSystemPtr fs, const std::string& fmt,
-                                             const std::map<std::string, std::string>& opts,
-                                             std::shared_ptr<SessionState> state) {
+connectors::FileBatchReader FileStreamReader(
+    io::FileSystemPtr fs, const std::string& fmt,
+    const std::map<std::string, std::string>& opts, std::shared_ptr<SessionState> state) {
   return [fs, fmt, opts, state](const std::vector<std::string>& files,
                                 const SchemaPtr& schema) -> Result<DataSourcePtr> {
     std::string tz = state->conf.session_time_zone();
@@ -340,13 +343,12 @@ connectors::FileBatchReader FileStreamReader(io::FileSystemPtr fs, const std::st
       return DataSourcePtr(ds);
     }
     if (fmt == "csv") {
-      SPATE_ASSIGN_OR_RETURN(auto ds,
-                             formats::CsvDataSource::Make(
-                                 fs, files, schema, opts, tz,
-                                 state->conf.GetOr("spark.sql.columnNameOfCorruptRecord",
-                                                   "_corrupt_record"),
-                                 formats::CsvDataSource::kDefaultSplitBytes,
-                                 FilePackingOf(*state)));
+      SPATE_ASSIGN_OR_RETURN(
+          auto ds,
+          formats::CsvDataSource::Make(
+              fs, files, schema, opts, tz,
+              state->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record"),
+              formats::CsvDataSource::kDefaultSplitBytes, FilePackingOf(*state)));
       return DataSourcePtr(ds);
     }
     SPATE_ASSIGN_OR_RETURN(auto ds,
@@ -356,10 +358,11 @@ connectors::FileBatchReader FileStreamReader(io::FileSystemPtr fs, const std::st
 }
 
 /// Infers the schema of files (or folders) the way the batch readers do.
-connectors::FileSchemaInferrer FileSchemaInference(io::FileSystemPtr fs, const std::string& fmt,
-                                                   std::map<std::string, std::string> opts,
-                                                   std::shared_ptr<SessionState> state) {
-  return [fs, fmt, opts, state](const std::vector<std::string>& paths) -> Result<SchemaPtr> {
+connectors::FileSchemaInferrer FileSchemaInference(
+    io::FileSystemPtr fs, const std::string& fmt, std::map<std::string, std::string> opts,
+    std::shared_ptr<SessionState> state) {
+  return [fs, fmt, opts,
+          state](const std::vector<std::string>& paths) -> Result<SchemaPtr> {
     std::string tz = state->conf.session_time_zone();
     if (fmt == "json") {
       SPATE_ASSIGN_OR_RETURN(auto ds, formats::LineFileDataSource::Make(
@@ -369,42 +372,49 @@ connectors::FileSchemaInferrer FileSchemaInference(io::FileSystemPtr fs, const s
     }
     if (fmt == "csv") {
       SPATE_ASSIGN_OR_RETURN(
-          auto ds, formats::CsvDataSource::Make(
-                       fs, paths, nullptr, opts, tz,
-                       state->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record"),
-                       formats::CsvDataSource::kDefaultSplitBytes, FilePackingOf(*state)));
+          auto ds,
+          formats::CsvDataSource::Make(
+              fs, paths, nullptr, opts, tz,
+              state->conf.GetOr("spark.sql.columnNameOfCorruptRecord", "_corrupt_record"),
+              formats::CsvDataSource::kDefaultSplitBytes, FilePackingOf(*state)));
       return ds->schema();
     }
-    SPATE_ASSIGN_OR_RETURN(auto ds, formats::ParquetDataSource::Make(fs, paths, nullptr, true));
+    SPATE_ASSIGN_OR_RETURN(auto ds,
+                           formats::ParquetDataSource::Make(fs, paths, nullptr, true));
     return ds->schema();
   };
 }
 
 /// readStream.format("cloudFiles").load(path): Auto Loader (connectors/auto_loader.h).
-DataFrame AutoLoaderStreamOf(const std::shared_ptr<SessionState>& state, const std::string& path,
+DataFrame AutoLoaderStreamOf(const std::shared_ptr<SessionState>& state,
+                             const std::string& path,
                              const std::map<std::string, std::string>& options,
                              const SchemaPtr& user_schema) {
   auto fs = io::LocalFileSystem::Get();
-  auto o = ValueOrThrow(connectors::ParseAutoLoaderOptions(options, path, user_schema != nullptr));
+  auto o = ValueOrThrow(
+      connectors::ParseAutoLoaderOptions(options, path, user_schema != nullptr));
   o.time_zone = state->conf.session_time_zone();
   const std::string files_conf = state->conf.GetOr(
       "spark.databricks.cloudFiles.schemaInference.sampleSize.numFiles", "1000");
   o.sample_files = std::max<int64_t>(1, std::atoll(files_conf.c_str()));
   const std::string bytes_conf = state->conf.GetOr(
       "spark.databricks.cloudFiles.schemaInference.sampleSize.numBytes", "");
-  if (!bytes_conf.empty()) o.sample_bytes = ValueOrThrow(connectors::ParseByteString(
+  if (!bytes_conf.empty())
+    o.sample_bytes = ValueOrThrow(connectors::ParseByteString(
         bytes_conf, "spark.databricks.cloudFiles.schemaInference.sampleSize.numBytes"));
   // Inference reads with the reader's options, minus what only concerns reading, plus
   // Databricks' string typing of JSON / CSV columns unless inferColumnTypes.
   std::map<std::string, std::string> infer_opts;
   for (const auto& [k, v] : o.reader_options) {
     const std::string l = Lower(k);
-    if (l != "rescueddatacolumn" && l != "maxfilespertrigger" && l != "maxbytespertrigger" &&
-        l != "primitivesasstring" && l != "inferschema")
+    if (l != "rescueddatacolumn" && l != "maxfilespertrigger" &&
+        l != "maxbytespertrigger" && l != "primitivesasstring" && l != "inferschema")
       infer_opts[k] = v;
   }
-  if (o.format == "json") infer_opts["primitivesAsString"] = o.infer_column_types ? "false" : "true";
-  if (o.format == "csv") infer_opts["inferSchema"] = o.infer_column_types ? "true" : "false";
+  if (o.format == "json")
+    infer_opts["primitivesAsString"] = o.infer_column_types ? "false" : "true";
+  if (o.format == "csv")
+    infer_opts["inferSchema"] = o.infer_column_types ? "true" : "false";
   auto stream = ValueOrThrow(connectors::MakeAutoLoaderStream(
       fs, o, user_schema, FileStreamReader(fs, o.format, o.reader_options, state),
       FileSchemaInference(fs, o.format, infer_opts, state)));
@@ -581,8 +591,9 @@ DataFrame DataStreamReader::table(const std::string& name) const {
   if (sql::BoundPlanPtr view = session_->catalog.LookupView(parts)) {
     if (!stream::IsStreamingBound(*view)) {
       ThrowStatus(Status::Invalid(
-          parts.back() + " is not a temp view of streaming logical plan, please use batch API "
-                         "such as `DataFrameReader.table` to read it."));
+          parts.back() +
+          " is not a temp view of streaming logical plan, please use batch API "
+          "such as `DataFrameReader.table` to read it."));
     }
     auto analyzed = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kAnalyzed);
     analyzed->bound = view;
@@ -592,8 +603,7 @@ DataFrame DataStreamReader::table(const std::string& name) const {
     return DataFrame(session_, alias);
   }
   auto& wh = session_->warehouse();
-  auto id = ValueOrThrow(
-      wh.QualifyTable(parts, session_->catalog.current_database()));
+  auto id = ValueOrThrow(wh.QualifyTable(parts, session_->catalog.current_database()));
   auto loc = ValueOrThrow(wh.LookupTable(id));
   if (!loc)
     ThrowStatus(
@@ -723,7 +733,8 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     temp_allowed = true;
   } else if (fmt == "foreachbatch") {
     // foreachBatch and foreach may run without a checkpoint location, as Spark's
-    // SOURCES_ALLOW_ONE_TIME_QUERY (a temporary one is used and deleted after a clean end).
+    // SOURCES_ALLOW_ONE_TIME_QUERY (a temporary one is used and deleted after a clean
+    // end).
     temp_allowed = true;
     auto fn = foreach_batch_;
     std::weak_ptr<SessionState> weak = state;
@@ -745,9 +756,10 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     if (path.empty()) ThrowStatus(Status::Invalid("'path' is not specified"));
     // The file sink appends files: no other output mode (Spark's FileStreamSink).
     if (mode != stream::OutputMode::kAppend) {
-      ThrowStatus(Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE",
-                                {{"outputMode", Lower(std::string(stream::OutputModeName(mode)))},
-                                 {"className", fmt}}));
+      ThrowStatus(
+          Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE",
+                        {{"outputMode", Lower(std::string(stream::OutputModeName(mode)))},
+                         {"className", fmt}}));
     }
     formats::FileWriterFactoryPtr factory;
     if (fmt == "parquet") {
@@ -792,7 +804,8 @@ StreamingQuery DataStreamWriter::start(const std::string& path) const {
     o.display_name = table_name_.empty() ? path : table_name_;
     o.checkpoint = SessionCheckpointOptions(*state);
     {
-      const std::string on = state->conf.GetOr("spark.databricks.delta.autoCompact.enabled", "");
+      const std::string on =
+          state->conf.GetOr("spark.databricks.delta.autoCompact.enabled", "");
       if (!on.empty()) o.auto_compact.enabled = ToLower(on) == "true";
       auto number = [&](const char* key, int64_t fallback) {
         return ParseInt64(state->conf.GetOr(key, "")).value_or(fallback);

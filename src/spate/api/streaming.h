@@ -58,7 +58,8 @@ using StreamingQueryStatus = stream::StreamingQueryStatus;
 using StreamingQueryListener = stream::StreamingQueryListener;
 
 /// Trigger.ProcessingTime("30 seconds"), Trigger.Once(), Trigger.AvailableNow(),
-/// Trigger.Continuous("1 second") (refused at start: not supported), Trigger.RealTime(...).
+/// Trigger.Continuous("1 second") (refused at start: not supported),
+/// Trigger.RealTime(...).
 class Trigger {
  public:
   static stream::Trigger ProcessingTime(const std::string& interval);
@@ -72,7 +73,8 @@ class Trigger {
   /// whose records reach the sink as they arrive; Kafka sources, and Kafka, foreach and
   /// console sinks, output mode Update (docs/real-time-mode.md).
   static stream::Trigger RealTime(const std::string& duration);
-  static stream::Trigger RealTime(int64_t duration_ms = stream::Trigger::kDefaultRealTimeMs) {
+  static stream::Trigger RealTime(
+      int64_t duration_ms = stream::Trigger::kDefaultRealTimeMs) {
     return stream::Trigger::RealTime(duration_ms);
   }
 };
@@ -251,7 +253,8 @@ std::optional<DataFrame> LoadFileSinkOutput(const DataFrameReader& reader,
 /// The streaming query manager of a session (created on first use).
 std::shared_ptr<stream::StreamingQueryManager> StreamsOf(
     const std::shared_ptr<SessionState>& session);
-/// The streaming query managers of every live session (the monitoring server watches them).
+/// The streaming query managers of every live session (the monitoring server watches
+/// them).
 std::vector<std::shared_ptr<stream::StreamingQueryManager>> AllStreamsManagers();
 /// The memory sink of a query started with format("memory") (tests), or nullptr.
 std::shared_ptr<connectors::MemorySink> MemorySinkOf(const StreamingQuery& query);

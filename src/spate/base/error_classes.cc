@@ -7,7 +7,8 @@
 namespace spate {
 
 namespace {
-#define SPATE_ERROR_CLASS(name, sqlstate, kind, tmpl) {name, sqlstate, ErrorKind::kind, tmpl},
+#define SPATE_ERROR_CLASS(name, sqlstate, kind, tmpl) \
+  {name, sqlstate, ErrorKind::kind, tmpl},
 const std::vector<ErrorClassInfo> kClasses = {
 #include "spate/base/error_classes.inc"
 };
@@ -31,7 +32,8 @@ const ErrorClassInfo* FindErrorClass(std::string_view name) {
 
 const std::vector<ErrorClassInfo>& AllErrorClasses() { return kClasses; }
 
-std::string RenderErrorTemplate(std::string_view tmpl, const std::vector<ErrorParam>& params) {
+std::string RenderErrorTemplate(std::string_view tmpl,
+                                const std::vector<ErrorParam>& params) {
   std::string out;
   out.reserve(tmpl.size() + 32);
   size_t i = 0;

@@ -28,6 +28,7 @@ const ErrorClassInfo* FindErrorClass(std::string_view name);
 const std::vector<ErrorClassInfo>& AllErrorClasses();
 
 /// Replaces each <name> in `tmpl` by the parameter's value; unknown names stay as is.
-std::string RenderErrorTemplate(std::string_view tmpl, const std::vector<ErrorParam>& params);
+std::string RenderErrorTemplate(std::string_view tmpl,
+                                const std::vector<ErrorParam>& params);
 
 }  // namespace spate

@@ -1,12 +1,12 @@
 // Copyright spate authors.
 #include "spate/base/json.h"
 
-#include "spate/base/utf8.h"
-
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+
+#include "spate/base/utf8.h"
 
 namespace spate {
 
@@ -121,13 +121,27 @@ void AppendJsonString(std::string_view s, std::string* out) {
     out->append(s.data() + start, i - start);
     start = i + 1;
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
       default:
         out->append("\\u00");
         out->push_back(kHex[c >> 4]);
@@ -140,10 +154,18 @@ void AppendJsonString(std::string_view s, std::string* out) {
 
 void Json::AppendTo(std::string* out) const {
   switch (type_) {
-    case Type::kNull: out->append("null"); break;
-    case Type::kBool: out->append(b_ ? "true" : "false"); break;
-    case Type::kNumber: out->append(s_); break;
-    case Type::kString: AppendJsonString(s_, out); break;
+    case Type::kNull:
+      out->append("null");
+      break;
+    case Type::kBool:
+      out->append(b_ ? "true" : "false");
+      break;
+    case Type::kNumber:
+      out->append(s_);
+      break;
+    case Type::kString:
+      AppendJsonString(s_, out);
+      break;
     case Type::kArray:
       out->push_back('[');
       for (size_t i = 0; i < items_.size(); ++i) {
@@ -174,13 +196,18 @@ std::string Json::ToString() const {
 bool Json::operator==(const Json& o) const {
   if (type_ != o.type_) return false;
   switch (type_) {
-    case Type::kNull: return true;
-    case Type::kBool: return b_ == o.b_;
+    case Type::kNull:
+      return true;
+    case Type::kBool:
+      return b_ == o.b_;
     case Type::kNumber:
       return s_ == o.s_ || double_value() == o.double_value();
-    case Type::kString: return s_ == o.s_;
-    case Type::kArray: return items_ == o.items_;
-    case Type::kObject: return fields_ == o.fields_;
+    case Type::kString:
+      return s_ == o.s_;
+    case Type::kArray:
+      return items_ == o.items_;
+    case Type::kObject:
+      return fields_ == o.fields_;
   }
   return false;
 }
@@ -208,17 +235,20 @@ class Parser {
     return false;
   }
 
-
   Result<uint32_t> Hex4() {
     if (pos_ + 4 > t_.size()) return Fail("truncated \\u escape");
     uint32_t v = 0;
     for (int i = 0; i < 4; ++i) {
       char c = t_[pos_++];
       v <<= 4;
-      if (c >= '0' && c <= '9') v |= c - '0';
-      else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-      else return Fail("bad \\u escape");
+      if (c >= '0' && c <= '9')
+        v |= c - '0';
+      else if (c >= 'a' && c <= 'f')
+        v |= c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F')
+        v |= c - 'A' + 10;
+      else
+        return Fail("bad \\u escape");
     }
     return v;
   }
@@ -230,7 +260,8 @@ class Parser {
       if (pos_ >= t_.size()) return Fail("unterminated string");
       char c = t_[pos_++];
       if (c == '"') return out;
-      if (static_cast<unsigned char>(c) < 0x20) return Fail("control character in string");
+      if (static_cast<unsigned char>(c) < 0x20)
+        return Fail("control character in string");
       if (c != '\\') {
         out.push_back(c);
         continue;
@@ -238,14 +269,30 @@ class Parser {
       if (pos_ >= t_.size()) return Fail("unterminated escape");
       char e = t_[pos_++];
       switch (e) {
-        case '"': out.push_back('"'); break;
-        case '\\': out.push_back('\\'); break;
-        case '/': out.push_back('/'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
+        case '"':
+          out.push_back('"');
+          break;
+        case '\\':
+          out.push_back('\\');
+          break;
+        case '/':
+          out.push_back('/');
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'f':
+          out.push_back('\f');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
         case 'u': {
           SPATE_ASSIGN_OR_RETURN(uint32_t cp, Hex4());
           if (cp >= 0xD800 && cp < 0xDC00 && t_.substr(pos_, 2) == "\\u") {

@@ -1,10 +1,11 @@
 // Copyright spate authors.
 #include "spate/base/json.h"
-#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
+
+#include "spate/testing/status_matchers.h"
 
 namespace spate {
 namespace {
@@ -42,12 +43,14 @@ TEST(JsonTest, StringsAndEscapes) {
 }
 
 TEST(JsonTest, MalformedInputIsAnErrorWithOffset) {
-  for (const char* bad : {"", "{", "[1,]", "{\"a\" 1}", "\"abc", "01x", "tru", "{} x", "\"\\x\""}) {
+  for (const char* bad :
+       {"", "{", "[1,]", "{\"a\" 1}", "\"abc", "01x", "tru", "{} x", "\"\\x\""}) {
     auto r = Json::Parse(bad);
     EXPECT_ERROR_HAS(r, "malformed JSON at byte") << bad;
   }
   std::string deep(100000, '[');
-  EXPECT_ERROR_HAS(Json::Parse(deep), "nesting too deep");  // depth limit, no stack overflow
+  EXPECT_ERROR_HAS(Json::Parse(deep),
+                   "nesting too deep");  // depth limit, no stack overflow
   EXPECT_TRUE(Json::Parse(" {\"a\" : [ 1 , 2 ] } ").ok());
 }
 

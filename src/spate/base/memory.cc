@@ -10,7 +10,8 @@ thread_local std::shared_ptr<MemoryTracker> tls_tracker;
 void MemoryTracker::Consume(int64_t bytes) {
   int64_t now = current_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   int64_t prev = peak_.load(std::memory_order_relaxed);
-  while (now > prev && !peak_.compare_exchange_weak(prev, now, std::memory_order_relaxed)) {
+  while (now > prev &&
+         !peak_.compare_exchange_weak(prev, now, std::memory_order_relaxed)) {
   }
   if (parent_) parent_->Consume(bytes);
 }

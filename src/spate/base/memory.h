@@ -19,7 +19,8 @@ namespace spate {
 
 class MemoryTracker {
  public:
-  explicit MemoryTracker(std::string label, std::shared_ptr<MemoryTracker> parent = nullptr,
+  explicit MemoryTracker(std::string label,
+                         std::shared_ptr<MemoryTracker> parent = nullptr,
                          int64_t limit = 0)
       : label_(std::move(label)), parent_(std::move(parent)), limit_(limit) {}
   MemoryTracker(const MemoryTracker&) = delete;
@@ -46,7 +47,8 @@ class MemoryTracker {
   std::atomic<int64_t> peak_{0};
 };
 
-/// Installs a tracker (buffers keep a reference to the tracker they were charged to) on the current thread for the scope's lifetime.
+/// Installs a tracker (buffers keep a reference to the tracker they were charged to) on
+/// the current thread for the scope's lifetime.
 class ScopedMemoryTracker {
  public:
   explicit ScopedMemoryTracker(std::shared_ptr<MemoryTracker> tracker);

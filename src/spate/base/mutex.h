@@ -78,7 +78,8 @@ class SPATE_SCOPED_CAPABILITY MutexLock {
   }
   /// pred() once the wait ended (it holds, or the time ran out).
   template <class Rep, class Period, class Pred>
-  bool WaitFor(std::condition_variable& cv, std::chrono::duration<Rep, Period> d, Pred pred) {
+  bool WaitFor(std::condition_variable& cv, std::chrono::duration<Rep, Period> d,
+               Pred pred) {
     return cv.wait_for(lock_, d, pred);
   }
   template <class Clock, class Duration>

@@ -18,13 +18,16 @@ bool IsKeyChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
 }
 
-bool IsJaasKey(std::string_view key) { return Lower(key).find("jaas") != std::string::npos; }
+bool IsJaasKey(std::string_view key) {
+  return Lower(key).find("jaas") != std::string::npos;
+}
 
 }  // namespace
 
 bool IsSecretKey(std::string_view key) {
   static constexpr std::array<std::string_view, 7> kWords = {
-      "secret", "password", "token", "access.key", "accesskey", "credential", "jaas.config"};
+      "secret",    "password",   "token",      "access.key",
+      "accesskey", "credential", "jaas.config"};
   const std::string l = Lower(key);
   for (std::string_view w : kWords) {
     if (l.find(w) != std::string::npos) return true;

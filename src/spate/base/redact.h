@@ -25,9 +25,9 @@ bool IsSecretKey(std::string_view key);
 std::string RedactValue(std::string_view key, std::string_view value);
 
 /// Free text (an error message, a source description) with the value of every
-/// `<secret key>=<value>`, `<secret key>: <value>` and `"<secret key>":"<value>"` replaced
-/// by kRedactedText. A value runs to the next blank, quote, ',', ';', ')', ']' or '}' (a
-/// quoted value to its closing quote; a JAAS config to the end of its line).
+/// `<secret key>=<value>`, `<secret key>: <value>` and `"<secret key>":"<value>"`
+/// replaced by kRedactedText. A value runs to the next blank, quote, ',', ';', ')', ']'
+/// or '}' (a quoted value to its closing quote; a JAAS config to the end of its line).
 std::string RedactText(std::string_view text);
 
 }  // namespace spate

@@ -40,8 +40,9 @@ TEST(Redact, Text) {
 // values by the marker, so text without a marker in the output is unchanged, and every
 // secret value that follows `password=` is gone.
 TEST(Redact, RandomTextOnlyReplacesValues) {
-  const std::vector<std::string> pieces = {"password", "token", "jaas.config", "a", "=", ":",
-                                           "\"", "'", " ", ",", ";", "\n", "\\", "x.y", "}"};
+  const std::vector<std::string> pieces = {
+      "password", "token", "jaas.config", "a",  "=",  ":",   "\"", "'",
+      " ",        ",",     ";",           "\n", "\\", "x.y", "}"};
   std::mt19937 rng(16);
   for (int i = 0; i < 20000; ++i) {
     std::string text;

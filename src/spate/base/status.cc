@@ -13,18 +13,30 @@ const std::vector<ErrorParam> kNoParams;
 
 std::string_view CodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "OK";
-    case StatusCode::kInvalidArgument: return "Invalid argument";
-    case StatusCode::kNotFound: return "Not found";
-    case StatusCode::kAlreadyExists: return "Already exists";
-    case StatusCode::kFailedPrecondition: return "Failed precondition";
-    case StatusCode::kOutOfRange: return "Out of range";
-    case StatusCode::kUnimplemented: return "Not implemented";
-    case StatusCode::kCancelled: return "Cancelled";
-    case StatusCode::kResourceExhausted: return "Resource exhausted";
-    case StatusCode::kIOError: return "IO error";
-    case StatusCode::kDataCorruption: return "Data corruption";
-    case StatusCode::kInternal: return "Internal error";
+    case StatusCode::kOk:
+      return "OK";
+    case StatusCode::kInvalidArgument:
+      return "Invalid argument";
+    case StatusCode::kNotFound:
+      return "Not found";
+    case StatusCode::kAlreadyExists:
+      return "Already exists";
+    case StatusCode::kFailedPrecondition:
+      return "Failed precondition";
+    case StatusCode::kOutOfRange:
+      return "Out of range";
+    case StatusCode::kUnimplemented:
+      return "Not implemented";
+    case StatusCode::kCancelled:
+      return "Cancelled";
+    case StatusCode::kResourceExhausted:
+      return "Resource exhausted";
+    case StatusCode::kIOError:
+      return "IO error";
+    case StatusCode::kDataCorruption:
+      return "Data corruption";
+    case StatusCode::kInternal:
+      return "Internal error";
   }
   return "Unknown";
 }
@@ -32,17 +44,28 @@ std::string_view CodeName(StatusCode code) {
 
 std::string_view ErrorKindName(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kInternal: return "SparkException";
-    case ErrorKind::kParse: return "ParseException";
-    case ErrorKind::kAnalysis: return "AnalysisException";
-    case ErrorKind::kArithmetic: return "ArithmeticException";
-    case ErrorKind::kNumberFormat: return "NumberFormatException";
-    case ErrorKind::kDateTime: return "DateTimeException";
-    case ErrorKind::kIllegalArgument: return "IllegalArgumentException";
-    case ErrorKind::kUnsupported: return "UnsupportedOperationException";
-    case ErrorKind::kRuntime: return "RuntimeException";
-    case ErrorKind::kArrayIndex: return "ArrayIndexOutOfBoundsException";
-    case ErrorKind::kStreamingQuery: return "StreamingQueryException";
+    case ErrorKind::kInternal:
+      return "SparkException";
+    case ErrorKind::kParse:
+      return "ParseException";
+    case ErrorKind::kAnalysis:
+      return "AnalysisException";
+    case ErrorKind::kArithmetic:
+      return "ArithmeticException";
+    case ErrorKind::kNumberFormat:
+      return "NumberFormatException";
+    case ErrorKind::kDateTime:
+      return "DateTimeException";
+    case ErrorKind::kIllegalArgument:
+      return "IllegalArgumentException";
+    case ErrorKind::kUnsupported:
+      return "UnsupportedOperationException";
+    case ErrorKind::kRuntime:
+      return "RuntimeException";
+    case ErrorKind::kArrayIndex:
+      return "ArrayIndexOutOfBoundsException";
+    case ErrorKind::kStreamingQuery:
+      return "StreamingQueryException";
   }
   return "SparkException";
 }
@@ -68,7 +91,7 @@ Status Status::Error(std::string_view error_class, std::vector<ErrorParam> param
     return Status(std::move(st));
   }
   st->code = info->kind == ErrorKind::kInternal ? StatusCode::kInternal
-                                                 : StatusCode::kInvalidArgument;
+                                                : StatusCode::kInvalidArgument;
   st->kind = info->kind;
   st->error_class = std::string(error_class);
   st->sql_state = std::string(info->sql_state);
@@ -81,7 +104,9 @@ const std::string& Status::message() const { return state_ ? state_->message : k
 const std::string& Status::error_class() const {
   return state_ ? state_->error_class : kEmpty;
 }
-const std::string& Status::sql_state() const { return state_ ? state_->sql_state : kEmpty; }
+const std::string& Status::sql_state() const {
+  return state_ ? state_->sql_state : kEmpty;
+}
 const std::vector<ErrorParam>& Status::params() const {
   return state_ ? state_->params : kNoParams;
 }

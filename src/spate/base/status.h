@@ -8,7 +8,8 @@
 // parameters. Exceptions are used only at the outer edges (the api facade, the CLI,
 // the Python binding), which turn a Status into AnalysisException, ParseException, ...
 //
-// Thread safety: Status and Result are values; a const Status may be read from any thread.
+// Thread safety: Status and Result are values; a const Status may be read from any
+// thread.
 
 #include <cstdint>
 #include <memory>
@@ -39,17 +40,17 @@ enum class StatusCode : uint8_t {
 /// The family an error belongs to; the api layer maps it to an exception type
 /// (AnalysisException, ParseException, ArithmeticException, ...).
 enum class ErrorKind : uint8_t {
-  kInternal = 0,       // SparkException / internal errors
-  kParse,              // ParseException
-  kAnalysis,           // AnalysisException
-  kArithmetic,         // SparkArithmeticException
-  kNumberFormat,       // SparkNumberFormatException
-  kDateTime,           // SparkDateTimeException
-  kIllegalArgument,    // SparkIllegalArgumentException
-  kUnsupported,        // SparkUnsupportedOperationException
-  kRuntime,            // SparkRuntimeException
-  kArrayIndex,         // SparkArrayIndexOutOfBoundsException
-  kStreamingQuery,     // StreamingQueryException
+  kInternal = 0,     // SparkException / internal errors
+  kParse,            // ParseException
+  kAnalysis,         // AnalysisException
+  kArithmetic,       // SparkArithmeticException
+  kNumberFormat,     // SparkNumberFormatException
+  kDateTime,         // SparkDateTimeException
+  kIllegalArgument,  // SparkIllegalArgumentException
+  kUnsupported,      // SparkUnsupportedOperationException
+  kRuntime,          // SparkRuntimeException
+  kArrayIndex,       // SparkArrayIndexOutOfBoundsException
+  kStreamingQuery,   // StreamingQueryException
 };
 
 std::string_view ErrorKindName(ErrorKind kind);
@@ -66,14 +67,24 @@ class [[nodiscard]] Status {
   Status(StatusCode code, std::string message);
 
   static Status OK() { return Status(); }
-  static Status Invalid(std::string msg) { return {StatusCode::kInvalidArgument, std::move(msg)}; }
-  static Status NotFound(std::string msg) { return {StatusCode::kNotFound, std::move(msg)}; }
-  static Status IOError(std::string msg) { return {StatusCode::kIOError, std::move(msg)}; }
-  static Status Internal(std::string msg) { return {StatusCode::kInternal, std::move(msg)}; }
+  static Status Invalid(std::string msg) {
+    return {StatusCode::kInvalidArgument, std::move(msg)};
+  }
+  static Status NotFound(std::string msg) {
+    return {StatusCode::kNotFound, std::move(msg)};
+  }
+  static Status IOError(std::string msg) {
+    return {StatusCode::kIOError, std::move(msg)};
+  }
+  static Status Internal(std::string msg) {
+    return {StatusCode::kInternal, std::move(msg)};
+  }
   static Status Unimplemented(std::string msg) {
     return {StatusCode::kUnimplemented, std::move(msg)};
   }
-  static Status Cancelled(std::string msg) { return {StatusCode::kCancelled, std::move(msg)}; }
+  static Status Cancelled(std::string msg) {
+    return {StatusCode::kCancelled, std::move(msg)};
+  }
   static Status ResourceExhausted(std::string msg) {
     return {StatusCode::kResourceExhausted, std::move(msg)};
   }
@@ -120,12 +131,14 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}              // NOLINT(google-explicit-constructor)
-  Result(Status status) : v_(std::move(status)) {}       // NOLINT(google-explicit-constructor)
-  template <typename U, typename = std::enable_if_t<std::is_convertible_v<U, T> &&
-                                                    !std::is_same_v<std::decay_t<U>, T> &&
-                                                    !std::is_same_v<std::decay_t<U>, Status>>>
-  Result(U&& value) : v_(T(std::forward<U>(value))) {}   // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT(google-explicit-constructor)
+  template <typename U,
+            typename = std::enable_if_t<std::is_convertible_v<U, T> &&
+                                        !std::is_same_v<std::decay_t<U>, T> &&
+                                        !std::is_same_v<std::decay_t<U>, Status>>>
+  Result(U&& value)
+      : v_(T(std::forward<U>(value))) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return v_.index() == 0; }
   const Status& status() const {
@@ -151,10 +164,10 @@ class [[nodiscard]] Result {
 #define SPATE_CONCAT(a, b) SPATE_CONCAT_IMPL(a, b)
 
 /// Returns the Status from the enclosing function if `expr` is not OK.
-#define SPATE_RETURN_IF_ERROR(expr)              \
-  do {                                           \
+#define SPATE_RETURN_IF_ERROR(expr)                \
+  do {                                             \
     ::spate::Status _st = ::spate::ToStatus(expr); \
-    if (!_st.ok()) return _st;                   \
+    if (!_st.ok()) return _st;                     \
   } while (0)
 
 #define SPATE_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \

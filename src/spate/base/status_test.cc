@@ -1,9 +1,9 @@
 // Copyright spate authors.
 #include "spate/base/status.h"
 
-#include <atomic>
-
 #include <gtest/gtest.h>
+
+#include <atomic>
 
 #include "spate/base/error_classes.h"
 #include "spate/base/thread_pool.h"
@@ -18,10 +18,11 @@ TEST(StatusTest, RendersSparkErrorClass) {
   EXPECT_EQ(st.error_class(), "DIVIDE_BY_ZERO");
   EXPECT_EQ(st.sql_state(), "22012");
   EXPECT_EQ(st.kind(), ErrorKind::kArithmetic);
-  EXPECT_EQ(st.ToString(),
-            "[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 "
-            "and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to "
-            "\"false\" to bypass this error. SQLSTATE: 22012");
+  EXPECT_EQ(
+      st.ToString(),
+      "[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 "
+      "and return NULL instead. If necessary set \"spark.sql.ansi.enabled\" to "
+      "\"false\" to bypass this error. SQLSTATE: 22012");
 }
 
 TEST(StatusTest, UnknownClassIsInternal) {
@@ -57,10 +58,12 @@ TEST(StatusTest, ResultMacros) {
 TEST(ThreadPoolTest, ParallelForRunsAllAndReportsFirstError) {
   ThreadPool pool(2);
   std::atomic<int64_t> sum{0};
-  ASSERT_TRUE(pool.ParallelFor(1000, 4, [&](int64_t i) {
-                    sum += i;
-                    return Status::OK();
-                  }).ok());
+  ASSERT_TRUE(pool.ParallelFor(1000, 4,
+                               [&](int64_t i) {
+                                 sum += i;
+                                 return Status::OK();
+                               })
+                  .ok());
   EXPECT_EQ(sum.load(), 999 * 1000 / 2);
   Status st = pool.ParallelFor(10, 2, [&](int64_t i) {
     return i >= 3 ? Status::Invalid("bad " + std::to_string(i)) : Status::OK();

@@ -59,11 +59,12 @@ inline std::string FindOnPath(const std::string& name) {
   while (start <= dirs.size()) {
     size_t end = dirs.find(':', start);
     if (end == std::string::npos) end = dirs.size();
-    std::filesystem::path p = std::filesystem::path(dirs.substr(start, end - start)) / name;
+    std::filesystem::path p =
+        std::filesystem::path(dirs.substr(start, end - start)) / name;
     std::error_code ec;
     if (end > start && std::filesystem::is_regular_file(p, ec) &&
-        (std::filesystem::status(p, ec).permissions() & std::filesystem::perms::owner_exec) !=
-            std::filesystem::perms::none) {
+        (std::filesystem::status(p, ec).permissions() &
+         std::filesystem::perms::owner_exec) != std::filesystem::perms::none) {
       return p.string();
     }
     start = end + 1;
@@ -73,7 +74,7 @@ inline std::string FindOnPath(const std::string& name) {
 
 /// Runs `tool check metrics` (promtool) on a Prometheus text body: {exit code, output}.
 inline std::pair<int, std::string> PromtoolCheckMetrics(const std::string& promtool,
-                                                       const std::string& text) {
+                                                        const std::string& text) {
   std::filesystem::path file = std::filesystem::temp_directory_path() /
                                ("spate-promtool-" + std::to_string(::getpid()) + "-" +
                                 std::to_string(std::hash<std::string>{}(text)) + ".txt");

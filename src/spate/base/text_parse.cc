@@ -76,18 +76,23 @@ Result<int64_t> ParseLong(std::string_view text) {
 
 Result<int64_t> TimeStringAsMs(std::string_view text) {
   std::string t;
-  for (char c : text) t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  for (char c : text)
+    t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   const size_t b = t.find_first_not_of(" \t\n\r");
-  t = b == std::string::npos ? std::string() : t.substr(b, t.find_last_not_of(" \t\n\r") - b + 1);
+  t = b == std::string::npos ? std::string()
+                             : t.substr(b, t.find_last_not_of(" \t\n\r") - b + 1);
   size_t i = 0;
-  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || (i == 0 && t[i] == '-'))) ++i;
+  while (i < t.size() &&
+         (std::isdigit(static_cast<unsigned char>(t[i])) || (i == 0 && t[i] == '-')))
+    ++i;
   const std::optional<int64_t> n = ParseInt64(std::string_view(t).substr(0, i));
   const std::string unit = t.substr(i);
   if (!n) {
     return Status::Invalid(
         "Time must be specified as seconds (s), milliseconds (ms), microseconds (us), "
         "minutes (m or min), hour (h), or day (d). E.g. 50s, 100ms, or 250us.\n"
-        "Invalid time string: " + std::string(text));
+        "Invalid time string: " +
+        std::string(text));
   }
   if (unit.empty() || unit == "ms") return *n;
   if (unit == "us") return *n / 1000;

@@ -29,7 +29,8 @@ std::optional<int32_t> ParseInt32(std::string_view text, int base = 10);
 /// A finite or non-finite double: decimal or scientific ("1.5", "-2e10", ".5"), "inf",
 /// "infinity" or "nan" (any case); no hex floats.
 std::optional<double> ParseDouble(std::string_view text);
-/// As ParseDouble, in long double precision (a decimal's text compared with int64 limits).
+/// As ParseDouble, in long double precision (a decimal's text compared with int64
+/// limits).
 std::optional<long double> ParseLongDouble(std::string_view text);
 /// The longest leading number of `text` (as ParseDouble takes it) and in *used the
 /// characters it spans: "1.5 GB" -> 1.5, *used = 3. nullopt when text starts with none.

@@ -1,10 +1,11 @@
 // Copyright spate authors.
 #include "spate/base/text_parse.h"
-#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+
+#include "spate/testing/status_matchers.h"
 
 namespace spate {
 namespace {
@@ -50,7 +51,8 @@ TEST(TextParseTest, ParseLongNamesTheTextAsJavaDoes) {
   EXPECT_ERROR_HAS(ParseLong("7x"), "For input string: \"7x\"");
 }
 
-// JavaUtils.timeStringAsMs, the reading of Spark's time confs and Kafka's maxTriggerDelay.
+// JavaUtils.timeStringAsMs, the reading of Spark's time confs and Kafka's
+// maxTriggerDelay.
 TEST(TextParseTest, TimeStringAsMs) {
   EXPECT_EQ(TimeStringAsMs("250").ValueOr(-1), 250);
   EXPECT_EQ(TimeStringAsMs("250ms").ValueOr(-1), 250);

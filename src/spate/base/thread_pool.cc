@@ -96,7 +96,8 @@ Status ThreadPool::ParallelFor(int64_t n, int parallelism,
   drain();
   {
     MutexLock lock(shared->mu);
-    lock.Wait(shared->done_cv, [&]() SPATE_REQUIRES(shared->mu) { return shared->running == 0; });
+    lock.Wait(shared->done_cv,
+              [&]() SPATE_REQUIRES(shared->mu) { return shared->running == 0; });
   }
   for (auto& st : shared->errors) {
     if (!st.ok()) return st;

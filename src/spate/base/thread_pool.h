@@ -34,9 +34,10 @@ class ThreadPool {
 
   void Submit(std::function<void()> task);
 
-  /// Runs fn(i) for i in [0, n) on up to `parallelism` threads (the caller's included) and
-  /// waits. Returns the first non-OK status (by index order); others are dropped.
-  Status ParallelFor(int64_t n, int parallelism, const std::function<Status(int64_t)>& fn);
+  /// Runs fn(i) for i in [0, n) on up to `parallelism` threads (the caller's included)
+  /// and waits. Returns the first non-OK status (by index order); others are dropped.
+  Status ParallelFor(int64_t n, int parallelism,
+                     const std::function<Status(int64_t)>& fn);
 
   /// True when called from one of this pool's worker threads.
   bool InWorker() const;

@@ -29,9 +29,9 @@ inline void AppendUtf8(uint32_t cp, std::string* out) {
   }
 }
 
-/// The length of the well-formed UTF-8 sequence at `p` (`avail` bytes readable), or 0 when
-/// it is ill-formed, with *bad = the length of its maximal ill-formed subpart (the bytes
-/// one U+FFFD replaces, as Java's decoder and Unicode's "best practice").
+/// The length of the well-formed UTF-8 sequence at `p` (`avail` bytes readable), or 0
+/// when it is ill-formed, with *bad = the length of its maximal ill-formed subpart (the
+/// bytes one U+FFFD replaces, as Java's decoder and Unicode's "best practice").
 inline size_t Utf8Sequence(const unsigned char* p, size_t avail, size_t* bad) {
   const unsigned char c = p[0];
   size_t len;

@@ -11,8 +11,8 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/columnar/pretty.h"
-#include "spate/types/format.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/types/format.h"
 
 namespace spate {
 namespace {
@@ -471,7 +471,8 @@ TEST(ArrowCTest, UnsupportedAndMalformedTypes) {
   EXPECT_EQ(import_format("tsn:").status().code(), StatusCode::kUnimplemented);
   EXPECT_EQ(import_format("d:10,2,256").status().code(), StatusCode::kUnimplemented);
   EXPECT_ERROR_HAS(import_format("d:x,2"), "bad number 'x' in an Arrow format string");
-  EXPECT_ERROR_HAS(import_format("+l"), "Arrow format '+l' needs 1 children, has 0");  // no child
+  EXPECT_ERROR_HAS(import_format("+l"),
+                   "Arrow format '+l' needs 1 children, has 0");  // no child
   ASSERT_TRUE(import_format("d:10,2,128").ok());
   EXPECT_TRUE((*import_format("d:10,2,128"))->Equals(*DataType::Decimal(10, 2)));
   EXPECT_TRUE((*import_format("tsu:America/New_York"))->Equals(*DataType::Timestamp()));

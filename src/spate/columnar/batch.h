@@ -13,15 +13,16 @@ namespace spate {
 class Batch;
 using BatchPtr = std::shared_ptr<const Batch>;
 
-/// A set of equal-length columns with a schema: the unit operators exchange (a few thousand
-/// rows, or more for materialized results).
+/// A set of equal-length columns with a schema: the unit operators exchange (a few
+/// thousand rows, or more for materialized results).
 ///
-/// Ownership: immutable; columns are shared, so projecting or renaming a batch copies no data.
-/// Thread safety: safe to share across threads.
+/// Ownership: immutable; columns are shared, so projecting or renaming a batch copies no
+/// data. Thread safety: safe to share across threads.
 class Batch {
  public:
   Batch(SchemaPtr schema, std::vector<ColumnPtr> columns, int64_t num_rows);
-  static BatchPtr Make(SchemaPtr schema, std::vector<ColumnPtr> columns, int64_t num_rows) {
+  static BatchPtr Make(SchemaPtr schema, std::vector<ColumnPtr> columns,
+                       int64_t num_rows) {
     return std::make_shared<const Batch>(std::move(schema), std::move(columns), num_rows);
   }
   /// An empty batch of the schema (zero rows, all columns present).

@@ -64,12 +64,15 @@ using BufferPtr = std::shared_ptr<Buffer>;
 
 namespace bits {
 inline bool Get(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-inline void Set(uint8_t* bits, int64_t i) { bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7)); }
+inline void Set(uint8_t* bits, int64_t i) {
+  bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+}
 inline void Clear(uint8_t* bits, int64_t i) {
   bits[i >> 3] &= static_cast<uint8_t>(~(1u << (i & 7)));
 }
 inline void SetTo(uint8_t* bits, int64_t i, bool v) {
-  bits[i >> 3] = static_cast<uint8_t>((bits[i >> 3] & ~(1u << (i & 7))) | (static_cast<unsigned>(v) << (i & 7)));
+  bits[i >> 3] = static_cast<uint8_t>((bits[i >> 3] & ~(1u << (i & 7))) |
+                                      (static_cast<unsigned>(v) << (i & 7)));
 }
 inline int64_t BytesFor(int64_t n) { return (n + 7) / 8; }
 /// Number of set bits among the first n.

@@ -12,7 +12,8 @@ void ValidityBuilder::Materialize() {
   bits_ = Buffer::Allocate(cap);
   // All earlier rows are valid.
   std::memset(bits_->mutable_data(), 0xff, static_cast<size_t>(length_ / 8));
-  for (int64_t i = (length_ / 8) * 8; i < length_; ++i) bits::Set(bits_->mutable_data(), i);
+  for (int64_t i = (length_ / 8) * 8; i < length_; ++i)
+    bits::Set(bits_->mutable_data(), i);
 }
 
 BufferPtr ValidityBuilder::Finish() {
@@ -47,8 +48,8 @@ ColumnPtr StringBuilder::Finish() {
   offsets_->set_size((length_ + 1) * 4);
   data_->set_size(bytes_used_);
   int64_t nulls = validity_.null_count();
-  auto col = std::make_shared<const Column>(type_, length_, nulls, validity_.Finish(), offsets_,
-                                            data_);
+  auto col = std::make_shared<const Column>(type_, length_, nulls, validity_.Finish(),
+                                            offsets_, data_);
   offsets_ = Buffer::Allocate(1024 * 4);
   data_ = Buffer::Allocate(8192);
   length_ = 0;
@@ -142,7 +143,8 @@ class NullColumnBuilder final : public ColumnBuilder {
 class StructColumnBuilder final : public ColumnBuilder {
  public:
   explicit StructColumnBuilder(DataTypePtr type) : ColumnBuilder(type) {
-    for (const auto& f : type_->fields()) children_.push_back(ColumnBuilder::Make(f.type));
+    for (const auto& f : type_->fields())
+      children_.push_back(ColumnBuilder::Make(f.type));
   }
   int64_t length() const override { return validity_.length(); }
   void AppendNull() override {
@@ -157,15 +159,16 @@ class StructColumnBuilder final : public ColumnBuilder {
   void AppendFrom(const Column& c, int64_t i) override {
     if (c.IsNull(i)) return AppendNull();
     validity_.AppendValid();
-    for (size_t k = 0; k < children_.size(); ++k) children_[k]->AppendFrom(*c.child(k), i);
+    for (size_t k = 0; k < children_.size(); ++k)
+      children_[k]->AppendFrom(*c.child(k), i);
   }
   ColumnPtr Finish() override {
     std::vector<ColumnPtr> kids;
     for (auto& c : children_) kids.push_back(c->Finish());
     int64_t n = validity_.length();
     int64_t nulls = validity_.null_count();
-    return std::make_shared<const Column>(type_, n, nulls, validity_.Finish(), nullptr, nullptr,
-                                          std::move(kids));
+    return std::make_shared<const Column>(type_, n, nulls, validity_.Finish(), nullptr,
+                                          nullptr, std::move(kids));
   }
 
  private:
@@ -223,16 +226,17 @@ class ListColumnBuilder final : public ColumnBuilder {
       auto vals = values_->Finish();
       auto entry_type = DataType::Struct({Field{"key", type_->key_type(), false},
                                           Field{"value", type_->value_type(), true}});
-      child = std::make_shared<const Column>(entry_type, keys->length(), 0, nullptr, nullptr,
-                                             nullptr, std::vector<ColumnPtr>{keys, vals});
+      child =
+          std::make_shared<const Column>(entry_type, keys->length(), 0, nullptr, nullptr,
+                                         nullptr, std::vector<ColumnPtr>{keys, vals});
     } else {
       child = elements_->Finish();
     }
     int64_t n = validity_.length();
     int64_t nulls = validity_.null_count();
     offsets_.assign(1, 0);
-    return std::make_shared<const Column>(type_, n, nulls, validity_.Finish(), off, nullptr,
-                                          std::vector<ColumnPtr>{child});
+    return std::make_shared<const Column>(type_, n, nulls, validity_.Finish(), off,
+                                          nullptr, std::vector<ColumnPtr>{child});
   }
 
  private:
@@ -246,25 +250,37 @@ class ListColumnBuilder final : public ColumnBuilder {
 
 std::unique_ptr<ColumnBuilder> ColumnBuilder::Make(DataTypePtr type) {
   switch (type->id()) {
-    case TypeId::kNull: return std::make_unique<NullColumnBuilder>();
-    case TypeId::kBoolean: return std::make_unique<BoolColumnBuilder>();
-    case TypeId::kByte: return std::make_unique<FixedColumnBuilder<int8_t>>(type);
-    case TypeId::kShort: return std::make_unique<FixedColumnBuilder<int16_t>>(type);
+    case TypeId::kNull:
+      return std::make_unique<NullColumnBuilder>();
+    case TypeId::kBoolean:
+      return std::make_unique<BoolColumnBuilder>();
+    case TypeId::kByte:
+      return std::make_unique<FixedColumnBuilder<int8_t>>(type);
+    case TypeId::kShort:
+      return std::make_unique<FixedColumnBuilder<int16_t>>(type);
     case TypeId::kInt:
     case TypeId::kDate:
-    case TypeId::kYearMonthInterval: return std::make_unique<FixedColumnBuilder<int32_t>>(type);
+    case TypeId::kYearMonthInterval:
+      return std::make_unique<FixedColumnBuilder<int32_t>>(type);
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
-    case TypeId::kDayTimeInterval: return std::make_unique<FixedColumnBuilder<int64_t>>(type);
-    case TypeId::kFloat: return std::make_unique<FixedColumnBuilder<float>>(type);
-    case TypeId::kDouble: return std::make_unique<FixedColumnBuilder<double>>(type);
-    case TypeId::kDecimal: return std::make_unique<FixedColumnBuilder<__int128>>(type);
+    case TypeId::kDayTimeInterval:
+      return std::make_unique<FixedColumnBuilder<int64_t>>(type);
+    case TypeId::kFloat:
+      return std::make_unique<FixedColumnBuilder<float>>(type);
+    case TypeId::kDouble:
+      return std::make_unique<FixedColumnBuilder<double>>(type);
+    case TypeId::kDecimal:
+      return std::make_unique<FixedColumnBuilder<__int128>>(type);
     case TypeId::kString:
-    case TypeId::kBinary: return std::make_unique<StringColumnBuilder>(type);
-    case TypeId::kStruct: return std::make_unique<StructColumnBuilder>(type);
+    case TypeId::kBinary:
+      return std::make_unique<StringColumnBuilder>(type);
+    case TypeId::kStruct:
+      return std::make_unique<StructColumnBuilder>(type);
     case TypeId::kArray:
-    case TypeId::kMap: return std::make_unique<ListColumnBuilder>(type);
+    case TypeId::kMap:
+      return std::make_unique<ListColumnBuilder>(type);
   }
   return std::make_unique<NullColumnBuilder>();
 }
@@ -282,8 +298,12 @@ ColumnPtr MakeConstantColumn(const Value& v, int64_t n) {
   if (width > 0) {
     auto buf = Buffer::Allocate(n * width);
     switch (width) {
-      case 1: std::fill_n(buf->mutable_data_as<int8_t>(), n, static_cast<int8_t>(v.i64())); break;
-      case 2: std::fill_n(buf->mutable_data_as<int16_t>(), n, static_cast<int16_t>(v.i64())); break;
+      case 1:
+        std::fill_n(buf->mutable_data_as<int8_t>(), n, static_cast<int8_t>(v.i64()));
+        break;
+      case 2:
+        std::fill_n(buf->mutable_data_as<int16_t>(), n, static_cast<int16_t>(v.i64()));
+        break;
       case 4:
         if (t.id() == TypeId::kFloat) {
           std::fill_n(buf->mutable_data_as<float>(), n, static_cast<float>(v.f64()));
@@ -298,13 +318,16 @@ ColumnPtr MakeConstantColumn(const Value& v, int64_t n) {
           std::fill_n(buf->mutable_data_as<int64_t>(), n, v.i64());
         }
         break;
-      case 16: std::fill_n(buf->mutable_data_as<__int128>(), n, v.i128()); break;
+      case 16:
+        std::fill_n(buf->mutable_data_as<__int128>(), n, v.i128());
+        break;
     }
     return std::make_shared<const Column>(v.type(), n, 0, nullptr, buf);
   }
   if (t.id() == TypeId::kBoolean) {
     auto buf = Buffer::Allocate(bits::BytesFor(n));
-    if (v.i64()) std::memset(buf->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(n)));
+    if (v.i64())
+      std::memset(buf->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(n)));
     return std::make_shared<const Column>(v.type(), n, 0, nullptr, buf);
   }
   if (t.IsBinaryLike()) {

@@ -51,7 +51,8 @@ class ValidityBuilder {
 template <typename T>
 class FixedWidthBuilder {
  public:
-  explicit FixedWidthBuilder(DataTypePtr type, int64_t capacity = 1024) : type_(std::move(type)) {
+  explicit FixedWidthBuilder(DataTypePtr type, int64_t capacity = 1024)
+      : type_(std::move(type)) {
     values_ = Buffer::Allocate(capacity * static_cast<int64_t>(sizeof(T)));
   }
   void Reserve(int64_t n) {
@@ -72,7 +73,8 @@ class FixedWidthBuilder {
   ColumnPtr Finish() {
     values_->set_size(length_ * static_cast<int64_t>(sizeof(T)));
     int64_t nulls = validity_.null_count();
-    auto col = std::make_shared<const Column>(type_, length_, nulls, validity_.Finish(), values_);
+    auto col = std::make_shared<const Column>(type_, length_, nulls, validity_.Finish(),
+                                              values_);
     values_ = Buffer::Allocate(64);
     length_ = 0;
     return col;
@@ -89,12 +91,14 @@ class BooleanBuilder {
  public:
   BooleanBuilder() { values_ = Buffer::Allocate(128); }
   void Append(bool v) {
-    if (bits::BytesFor(length_ + 1) > values_->size()) values_->Resize(bits::BytesFor(length_ + 1) * 2);
+    if (bits::BytesFor(length_ + 1) > values_->size())
+      values_->Resize(bits::BytesFor(length_ + 1) * 2);
     bits::SetTo(values_->mutable_data(), length_++, v);
     validity_.AppendValid();
   }
   void AppendNull() {
-    if (bits::BytesFor(length_ + 1) > values_->size()) values_->Resize(bits::BytesFor(length_ + 1) * 2);
+    if (bits::BytesFor(length_ + 1) > values_->size())
+      values_->Resize(bits::BytesFor(length_ + 1) * 2);
     bits::Clear(values_->mutable_data(), length_++);
     validity_.AppendNull();
   }

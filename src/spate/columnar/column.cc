@@ -24,7 +24,9 @@ ColumnPtr Column::MakeNull(DataTypePtr type, int64_t length) {
   BufferPtr data;
   std::vector<ColumnPtr> children;
   switch (type->id()) {
-    case TypeId::kBoolean: values = Buffer::Allocate(bits::BytesFor(length)); break;
+    case TypeId::kBoolean:
+      values = Buffer::Allocate(bits::BytesFor(length));
+      break;
     case TypeId::kString:
     case TypeId::kBinary:
       values = Buffer::Allocate((length + 1) * 4);
@@ -43,10 +45,13 @@ ColumnPtr Column::MakeNull(DataTypePtr type, int64_t length) {
                                      Field{"value", type->value_type(), true}});
       children.push_back(std::make_shared<const Column>(
           entry, 0, 0, nullptr, nullptr, nullptr,
-          std::vector<ColumnPtr>{MakeNull(type->key_type(), 0), MakeNull(type->value_type(), 0)}));
+          std::vector<ColumnPtr>{MakeNull(type->key_type(), 0),
+                                 MakeNull(type->value_type(), 0)}));
       break;
     }
-    default: values = Buffer::Allocate(length * type->ByteWidth()); break;
+    default:
+      values = Buffer::Allocate(length * type->ByteWidth());
+      break;
   }
   return std::make_shared<const Column>(type, length, length, validity, values, data,
                                         std::move(children));
@@ -55,23 +60,34 @@ ColumnPtr Column::MakeNull(DataTypePtr type, int64_t length) {
 Value Column::GetValue(int64_t i) const {
   if (IsNull(i)) return Value::Null(type_);
   switch (type_->id()) {
-    case TypeId::kNull: return Value::Null(type_);
-    case TypeId::kBoolean: return Value::Boolean(GetBool(i));
-    case TypeId::kByte: return Value::FromI64(type_, raw_values<int8_t>()[i]);
-    case TypeId::kShort: return Value::FromI64(type_, raw_values<int16_t>()[i]);
+    case TypeId::kNull:
+      return Value::Null(type_);
+    case TypeId::kBoolean:
+      return Value::Boolean(GetBool(i));
+    case TypeId::kByte:
+      return Value::FromI64(type_, raw_values<int8_t>()[i]);
+    case TypeId::kShort:
+      return Value::FromI64(type_, raw_values<int16_t>()[i]);
     case TypeId::kInt:
     case TypeId::kDate:
-    case TypeId::kYearMonthInterval: return Value::FromI64(type_, raw_values<int32_t>()[i]);
+    case TypeId::kYearMonthInterval:
+      return Value::FromI64(type_, raw_values<int32_t>()[i]);
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
-    case TypeId::kDayTimeInterval: return Value::FromI64(type_, raw_values<int64_t>()[i]);
-    case TypeId::kFloat: return Value::Float(raw_values<float>()[i]);
-    case TypeId::kDouble: return Value::Double(raw_values<double>()[i]);
+    case TypeId::kDayTimeInterval:
+      return Value::FromI64(type_, raw_values<int64_t>()[i]);
+    case TypeId::kFloat:
+      return Value::Float(raw_values<float>()[i]);
+    case TypeId::kDouble:
+      return Value::Double(raw_values<double>()[i]);
     case TypeId::kDecimal:
-      return Value::Decimal(raw_values<__int128>()[i], type_->precision(), type_->scale());
-    case TypeId::kString: return Value::String(std::string(GetView(i)));
-    case TypeId::kBinary: return Value::Binary(std::string(GetView(i)));
+      return Value::Decimal(raw_values<__int128>()[i], type_->precision(),
+                            type_->scale());
+    case TypeId::kString:
+      return Value::String(std::string(GetView(i)));
+    case TypeId::kBinary:
+      return Value::Binary(std::string(GetView(i)));
     case TypeId::kStruct: {
       std::vector<Value> fields;
       for (const auto& c : children_) fields.push_back(c->GetValue(i));
@@ -80,7 +96,8 @@ Value Column::GetValue(int64_t i) const {
     case TypeId::kArray: {
       std::vector<Value> items;
       const int32_t* o = offsets();
-      for (int32_t k = o[i]; k < o[i + 1]; ++k) items.push_back(children_[0]->GetValue(k));
+      for (int32_t k = o[i]; k < o[i + 1]; ++k)
+        items.push_back(children_[0]->GetValue(k));
       return Value::ArrayOf(type_, std::move(items));
     }
     case TypeId::kMap: {

@@ -15,8 +15,8 @@ namespace spate {
 class Column;
 using ColumnPtr = std::shared_ptr<const Column>;
 
-/// One column of values of one DataType in the Arrow memory layout (see data_type.h for the
-/// buffers of each type). Columns never carry an offset: slices are copies, so every
+/// One column of values of one DataType in the Arrow memory layout (see data_type.h for
+/// the buffers of each type). Columns never carry an offset: slices are copies, so every
 /// kernel reads buffers from index 0.
 ///
 /// Buffers:
@@ -31,7 +31,8 @@ using ColumnPtr = std::shared_ptr<const Column>;
 class Column {
  public:
   Column(DataTypePtr type, int64_t length, int64_t null_count, BufferPtr validity,
-         BufferPtr values, BufferPtr data = nullptr, std::vector<ColumnPtr> children = {});
+         BufferPtr values, BufferPtr data = nullptr,
+         std::vector<ColumnPtr> children = {});
 
   const DataTypePtr& type() const { return type_; }
   TypeId type_id() const { return type_->id(); }

@@ -44,11 +44,13 @@ TEST(ColumnTest, NoValidityBufferWithoutNulls) {
 }
 
 TEST(ColumnTest, NestedValuesRoundTrip) {
-  auto type = DataType::Struct({Field{"tags", DataType::Array(DataType::String())},
-                                Field{"m", DataType::Map(DataType::String(), DataType::Int())}});
+  auto type =
+      DataType::Struct({Field{"tags", DataType::Array(DataType::String())},
+                        Field{"m", DataType::Map(DataType::String(), DataType::Int())}});
   std::vector<Value> vals;
   vals.push_back(Value::Struct(
-      type, {Value::ArrayOf(type->fields()[0].type, {Value::String("x"), Value::Null(DataType::String())}),
+      type, {Value::ArrayOf(type->fields()[0].type,
+                            {Value::String("x"), Value::Null(DataType::String())}),
              Value::Map(type->fields()[1].type, {Value::String("a")}, {Value::Int(1)})}));
   vals.push_back(Value::Null(type));
   ColumnPtr c = ColumnFromValues(type, vals);

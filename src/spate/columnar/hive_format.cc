@@ -36,7 +36,8 @@ std::string HiveDayTimeString(int64_t micros) {
   uint64_t seconds = seconds_with_fraction / 1000000ULL;
   uint64_t nanos = (seconds_with_fraction % 1000000ULL) * 1000ULL;
   return sign + std::to_string(days) + " " + Pad(static_cast<int64_t>(hours), 2) + ":" +
-         Pad(static_cast<int64_t>(minutes), 2) + ":" + Pad(static_cast<int64_t>(seconds), 2) + "." +
+         Pad(static_cast<int64_t>(minutes), 2) + ":" +
+         Pad(static_cast<int64_t>(seconds), 2) + "." +
          Pad(static_cast<int64_t>(nanos), 9);
 }
 
@@ -55,25 +56,35 @@ std::string HiveString(const Value& v, bool nested, const TimeZone* tz) {
   if (v.is_null()) return nested ? "null" : "NULL";
   const DataType& t = *v.type();
   switch (t.id()) {
-    case TypeId::kNull: return nested ? "null" : "NULL";
-    case TypeId::kBoolean: return v.i64() ? "true" : "false";
+    case TypeId::kNull:
+      return nested ? "null" : "NULL";
+    case TypeId::kBoolean:
+      return v.i64() ? "true" : "false";
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:
-    case TypeId::kLong: return std::to_string(v.i64());
-    case TypeId::kFloat: return FormatFloat(static_cast<float>(v.f64()));
-    case TypeId::kDouble: return FormatDouble(v.f64());
-    case TypeId::kDecimal: return FormatDecimal(v.i128(), t.scale());
+    case TypeId::kLong:
+      return std::to_string(v.i64());
+    case TypeId::kFloat:
+      return FormatFloat(static_cast<float>(v.f64()));
+    case TypeId::kDouble:
+      return FormatDouble(v.f64());
+    case TypeId::kDecimal:
+      return FormatDecimal(v.i128(), t.scale());
     case TypeId::kString:
       return nested ? "\"" + v.str() + "\"" : v.str();
     case TypeId::kBinary:  // spark.sql.binaryOutputStyle defaults to UTF8 in HiveResult
       return v.str();
-    case TypeId::kDate: return FormatDate(static_cast<int32_t>(v.i64()));
+    case TypeId::kDate:
+      return FormatDate(static_cast<int32_t>(v.i64()));
     case TypeId::kTimestamp:
       return FormatTimestampMicros(v.i64(), tz ? tz->OffsetSeconds(v.i64()) : 0);
-    case TypeId::kTimestampNtz: return FormatTimestampMicros(v.i64());
-    case TypeId::kDayTimeInterval: return HiveDayTimeString(v.i64());
-    case TypeId::kYearMonthInterval: return HiveYearMonthString(v.i64());
+    case TypeId::kTimestampNtz:
+      return FormatTimestampMicros(v.i64());
+    case TypeId::kDayTimeInterval:
+      return HiveDayTimeString(v.i64());
+    case TypeId::kYearMonthInterval:
+      return HiveYearMonthString(v.i64());
     case TypeId::kArray: {
       std::string s = "[";
       for (size_t i = 0; i < v.items().size(); ++i) {
@@ -85,7 +96,8 @@ std::string HiveString(const Value& v, bool nested, const TimeZone* tz) {
     case TypeId::kMap: {
       std::vector<std::string> entries;
       for (size_t i = 0; i < v.items().size(); ++i) {
-        entries.push_back(HiveString(v.items()[i], true, tz) + ":" + HiveString(v.values()[i], true, tz));
+        entries.push_back(HiveString(v.items()[i], true, tz) + ":" +
+                          HiveString(v.values()[i], true, tz));
       }
       std::sort(entries.begin(), entries.end());
       std::string s = "{";
@@ -100,7 +112,8 @@ std::string HiveString(const Value& v, bool nested, const TimeZone* tz) {
       const auto& fields = t.fields();
       for (size_t i = 0; i < v.items().size(); ++i) {
         if (i) s += ",";
-        std::string name = i < fields.size() ? fields[i].name : "col" + std::to_string(i + 1);
+        std::string name =
+            i < fields.size() ? fields[i].name : "col" + std::to_string(i + 1);
         s += "\"" + name + "\":" + HiveString(v.items()[i], true, tz);
       }
       return s + "}";

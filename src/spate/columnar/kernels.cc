@@ -82,22 +82,27 @@ ColumnPtr Gather(const DataTypePtr& type, const Loc& loc, int64_t n, bool any_nu
       return std::make_shared<const Column>(type, n, null_count, validity, buf);
     }
     case TypeId::kByte:
-      return std::make_shared<const Column>(type, n, null_count, validity, GatherFixed<int8_t>(loc, n));
+      return std::make_shared<const Column>(type, n, null_count, validity,
+                                            GatherFixed<int8_t>(loc, n));
     case TypeId::kShort:
-      return std::make_shared<const Column>(type, n, null_count, validity, GatherFixed<int16_t>(loc, n));
+      return std::make_shared<const Column>(type, n, null_count, validity,
+                                            GatherFixed<int16_t>(loc, n));
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kFloat:
     case TypeId::kYearMonthInterval:
-      return std::make_shared<const Column>(type, n, null_count, validity, GatherFixed<int32_t>(loc, n));
+      return std::make_shared<const Column>(type, n, null_count, validity,
+                                            GatherFixed<int32_t>(loc, n));
     case TypeId::kLong:
     case TypeId::kDouble:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
     case TypeId::kDayTimeInterval:
-      return std::make_shared<const Column>(type, n, null_count, validity, GatherFixed<int64_t>(loc, n));
+      return std::make_shared<const Column>(type, n, null_count, validity,
+                                            GatherFixed<int64_t>(loc, n));
     case TypeId::kDecimal:
-      return std::make_shared<const Column>(type, n, null_count, validity, GatherFixed<__int128>(loc, n));
+      return std::make_shared<const Column>(type, n, null_count, validity,
+                                            GatherFixed<__int128>(loc, n));
     case TypeId::kString:
     case TypeId::kBinary: {
       auto off = Buffer::Allocate((n + 1) * 4);
@@ -123,10 +128,11 @@ ColumnPtr Gather(const DataTypePtr& type, const Loc& loc, int64_t n, bool any_nu
       std::vector<ColumnPtr> kids;
       for (size_t f = 0; f < type->fields().size(); ++f) {
         // Children of all sources at field f, located by the same rows.
-        kids.push_back(Gather(type->fields()[f].type, loc.Child(static_cast<int>(f)), n, true));
+        kids.push_back(
+            Gather(type->fields()[f].type, loc.Child(static_cast<int>(f)), n, true));
       }
-      return std::make_shared<const Column>(type, n, null_count, validity, nullptr, nullptr,
-                                            std::move(kids));
+      return std::make_shared<const Column>(type, n, null_count, validity, nullptr,
+                                            nullptr, std::move(kids));
     }
     case TypeId::kArray:
     case TypeId::kMap: {
@@ -156,14 +162,16 @@ ColumnPtr Gather(const DataTypePtr& type, const Loc& loc, int64_t n, bool any_nu
       }
       o[n] = static_cast<int32_t>(total);
       const DataTypePtr& child_type =
-          child_sources.empty() ? (type->id() == TypeId::kArray
-                                       ? type->element_type()
-                                       : DataType::Struct({Field{"key", type->key_type(), false},
-                                                           Field{"value", type->value_type(), true}}))
-                                : child_sources[0]->type();
-      ColumnPtr child = child_sources.empty()
-                            ? Column::MakeNull(child_type, 0)
-                            : TakeMulti(child_sources, refs.data(), static_cast<int64_t>(refs.size()));
+          child_sources.empty()
+              ? (type->id() == TypeId::kArray
+                     ? type->element_type()
+                     : DataType::Struct({Field{"key", type->key_type(), false},
+                                         Field{"value", type->value_type(), true}}))
+              : child_sources[0]->type();
+      ColumnPtr child =
+          child_sources.empty()
+              ? Column::MakeNull(child_type, 0)
+              : TakeMulti(child_sources, refs.data(), static_cast<int64_t>(refs.size()));
       if (child_sources.empty() && type->id() == TypeId::kMap) {
         child = std::make_shared<const Column>(
             child_type, 0, 0, nullptr, nullptr, nullptr,
@@ -201,7 +209,8 @@ BatchPtr TakeBatch(const Batch& b, const int32_t* indices, int64_t n) {
   return Batch::Make(b.schema(), std::move(cols), n);
 }
 
-ColumnPtr TakeMulti(const std::vector<ColumnPtr>& sources, const uint64_t* refs, int64_t n) {
+ColumnPtr TakeMulti(const std::vector<ColumnPtr>& sources, const uint64_t* refs,
+                    int64_t n) {
   bool any_nulls = false;
   for (const auto& s : sources) any_nulls |= s->null_count() > 0;
   if (!any_nulls) {
@@ -258,7 +267,8 @@ BatchPtr SliceBatch(const Batch& b, int64_t offset, int64_t length) {
   return TakeBatch(b, idx.data(), length);
 }
 
-std::vector<int32_t> SelectionFromBits(const uint8_t* sel, const uint8_t* validity, int64_t n) {
+std::vector<int32_t> SelectionFromBits(const uint8_t* sel, const uint8_t* validity,
+                                       int64_t n) {
   std::vector<int32_t> out;
   out.reserve(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {

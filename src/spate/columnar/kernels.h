@@ -17,7 +17,8 @@ ColumnPtr Take(const Column& c, const int32_t* indices, int64_t n);
 BatchPtr TakeBatch(const Batch& b, const int32_t* indices, int64_t n);
 /// Like Take with 64-bit indices into several source columns: source = idx >> 32,
 /// row = idx & 0xffffffff (used to gather from many batches at once).
-ColumnPtr TakeMulti(const std::vector<ColumnPtr>& sources, const uint64_t* refs, int64_t n);
+ColumnPtr TakeMulti(const std::vector<ColumnPtr>& sources, const uint64_t* refs,
+                    int64_t n);
 /// Concatenates columns of the same type.
 ColumnPtr Concat(const std::vector<ColumnPtr>& columns);
 /// Concatenates batches of the same schema into one (copying); `schema` names the result.
@@ -25,7 +26,9 @@ BatchPtr ConcatBatches(const SchemaPtr& schema, const std::vector<BatchPtr>& bat
 /// Copies rows [offset, offset + length).
 ColumnPtr Slice(const Column& c, int64_t offset, int64_t length);
 BatchPtr SliceBatch(const Batch& b, int64_t offset, int64_t length);
-/// Keeps rows whose bit is set in `selection` bitmap (n bits) and valid (if validity given).
-std::vector<int32_t> SelectionFromBits(const uint8_t* bits, const uint8_t* validity, int64_t n);
+/// Keeps rows whose bit is set in `selection` bitmap (n bits) and valid (if validity
+/// given).
+std::vector<int32_t> SelectionFromBits(const uint8_t* bits, const uint8_t* validity,
+                                       int64_t n);
 
 }  // namespace spate

@@ -1,12 +1,11 @@
 // Copyright spate authors.
 #include "spate/columnar/pretty.h"
 
-#include "spate/base/utf8.h"
-
 #include <algorithm>
 #include <charconv>
 #include <limits>
 
+#include "spate/base/utf8.h"
 #include "spate/types/format.h"
 
 namespace spate {
@@ -209,7 +208,9 @@ char32_t DecodeUtf8(std::string_view s, size_t* pos) {
   return cp;
 }
 
-void EncodeUtf8(char32_t cp, std::string* out) { AppendUtf8(static_cast<uint32_t>(cp), out); }
+void EncodeUtf8(char32_t cp, std::string* out) {
+  AppendUtf8(static_cast<uint32_t>(cp), out);
+}
 
 // Utils.fullWidthRegex.
 bool IsFullWidth(char32_t cp) {

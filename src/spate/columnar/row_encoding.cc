@@ -22,17 +22,28 @@ void EncodeValue(const Column& c, int64_t i, std::string* out) {
   }
   out->push_back('\1');
   switch (c.type_id()) {
-    case TypeId::kNull: break;
-    case TypeId::kBoolean: out->push_back(c.GetBool(i) ? '\1' : '\0'); break;
-    case TypeId::kByte: AppendRaw(out, c.raw_values<int8_t>()[i]); break;
-    case TypeId::kShort: AppendRaw(out, c.raw_values<int16_t>()[i]); break;
+    case TypeId::kNull:
+      break;
+    case TypeId::kBoolean:
+      out->push_back(c.GetBool(i) ? '\1' : '\0');
+      break;
+    case TypeId::kByte:
+      AppendRaw(out, c.raw_values<int8_t>()[i]);
+      break;
+    case TypeId::kShort:
+      AppendRaw(out, c.raw_values<int16_t>()[i]);
+      break;
     case TypeId::kInt:
     case TypeId::kDate:
-    case TypeId::kYearMonthInterval: AppendRaw(out, c.raw_values<int32_t>()[i]); break;
+    case TypeId::kYearMonthInterval:
+      AppendRaw(out, c.raw_values<int32_t>()[i]);
+      break;
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
-    case TypeId::kDayTimeInterval: AppendRaw(out, c.raw_values<int64_t>()[i]); break;
+    case TypeId::kDayTimeInterval:
+      AppendRaw(out, c.raw_values<int64_t>()[i]);
+      break;
     case TypeId::kFloat: {
       float f = c.raw_values<float>()[i];
       if (f == 0) f = 0;
@@ -47,7 +58,9 @@ void EncodeValue(const Column& c, int64_t i, std::string* out) {
       AppendRaw(out, d);
       break;
     }
-    case TypeId::kDecimal: AppendRaw(out, c.raw_values<__int128>()[i]); break;
+    case TypeId::kDecimal:
+      AppendRaw(out, c.raw_values<__int128>()[i]);
+      break;
     case TypeId::kString:
     case TypeId::kBinary: {
       std::string_view v = c.GetView(i);
@@ -70,9 +83,9 @@ void EncodeValue(const Column& c, int64_t i, std::string* out) {
 
 namespace {
 
-// Column-at-a-time encoding: the bytes are the same as EncodeValue's, row by row, but each
-// column is sized and then written in one typed loop. `active` (nullable) limits the rows a
-// struct's children are encoded for (rows where the struct itself is present).
+// Column-at-a-time encoding: the bytes are the same as EncodeValue's, row by row, but
+// each column is sized and then written in one typed loop. `active` (nullable) limits the
+// rows a struct's children are encoded for (rows where the struct itself is present).
 
 bool HasNested(const Column& c) {
   if (c.type_id() == TypeId::kArray || c.type_id() == TypeId::kMap) return true;
@@ -85,23 +98,30 @@ bool HasNested(const Column& c) {
 int FixedWidth(TypeId id) {
   switch (id) {
     case TypeId::kBoolean:
-    case TypeId::kByte: return 1;
-    case TypeId::kShort: return 2;
+    case TypeId::kByte:
+      return 1;
+    case TypeId::kShort:
+      return 2;
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kYearMonthInterval:
-    case TypeId::kFloat: return 4;
+    case TypeId::kFloat:
+      return 4;
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
     case TypeId::kDayTimeInterval:
-    case TypeId::kDouble: return 8;
-    case TypeId::kDecimal: return 16;
-    default: return -1;
+    case TypeId::kDouble:
+      return 8;
+    case TypeId::kDecimal:
+      return 16;
+    default:
+      return -1;
   }
 }
 
-// Rows of c that are present: active (or all) and not null; nullptr when that is all rows.
+// Rows of c that are present: active (or all) and not null; nullptr when that is all
+// rows.
 const uint8_t* PresentRows(const Column& c, int64_t n, const uint8_t* active,
                            std::vector<uint8_t>* storage) {
   if (c.null_count() == 0 && c.type_id() != TypeId::kNull) return active;
@@ -165,7 +185,8 @@ void WriteFixed(const Column& c, int64_t n, const uint8_t* active, const uint8_t
   });
 }
 
-void WriteColumn(const Column& c, int64_t n, const uint8_t* active, char* buf, int64_t* pos) {
+void WriteColumn(const Column& c, int64_t n, const uint8_t* active, char* buf,
+                 int64_t* pos) {
   std::vector<uint8_t> present_storage;
   const uint8_t* present = PresentRows(c, n, active, &present_storage);
   switch (c.type_id()) {
@@ -179,8 +200,10 @@ void WriteColumn(const Column& c, int64_t n, const uint8_t* active, char* buf, i
         *out = c.GetBool(i) ? '\1' : '\0';
         return int64_t{1};
       });
-    case TypeId::kByte: return WriteFixed<int8_t>(c, n, active, present, buf, pos);
-    case TypeId::kShort: return WriteFixed<int16_t>(c, n, active, present, buf, pos);
+    case TypeId::kByte:
+      return WriteFixed<int8_t>(c, n, active, present, buf, pos);
+    case TypeId::kShort:
+      return WriteFixed<int16_t>(c, n, active, present, buf, pos);
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kYearMonthInterval:
@@ -190,13 +213,17 @@ void WriteColumn(const Column& c, int64_t n, const uint8_t* active, char* buf, i
     case TypeId::kTimestampNtz:
     case TypeId::kDayTimeInterval:
       return WriteFixed<int64_t>(c, n, active, present, buf, pos);
-    case TypeId::kFloat: return WriteFixed<float>(c, n, active, present, buf, pos);
-    case TypeId::kDouble: return WriteFixed<double>(c, n, active, present, buf, pos);
-    case TypeId::kDecimal: return WriteFixed<__int128>(c, n, active, present, buf, pos);
+    case TypeId::kFloat:
+      return WriteFixed<float>(c, n, active, present, buf, pos);
+    case TypeId::kDouble:
+      return WriteFixed<double>(c, n, active, present, buf, pos);
+    case TypeId::kDecimal:
+      return WriteFixed<__int128>(c, n, active, present, buf, pos);
     case TypeId::kString:
     case TypeId::kBinary: {
       const int32_t* o = c.offsets();
-      const char* data = c.data() ? reinterpret_cast<const char*>(c.data()->data()) : nullptr;
+      const char* data =
+          c.data() ? reinterpret_cast<const char*>(c.data()->data()) : nullptr;
       return WriteRows(n, active, present, buf, pos, [o, data](int64_t i, char* out) {
         uint32_t len = static_cast<uint32_t>(o[i + 1] - o[i]);
         std::memcpy(out, &len, 4);
@@ -211,7 +238,8 @@ void WriteColumn(const Column& c, int64_t n, const uint8_t* active, char* buf, i
       for (const auto& ch : c.children()) WriteColumn(*ch, n, present, buf, pos);
       return;
     case TypeId::kArray:
-    case TypeId::kMap: break;  // callers take the row-wise path for these
+    case TypeId::kMap:
+      break;  // callers take the row-wise path for these
   }
 }
 
@@ -235,13 +263,15 @@ void RowEncoder::Encode(const std::vector<const Column*>& columns, int64_t n) {
     }
     return;
   }
-  // Sizes into offsets_[1..n], prefix sums, then each column written at each row's cursor.
+  // Sizes into offsets_[1..n], prefix sums, then each column written at each row's
+  // cursor.
   offsets_.assign(static_cast<size_t>(n + 1), 0);
   for (const Column* c : columns) AddSizes(*c, n, nullptr, offsets_.data() + 1);
   for (int64_t i = 0; i < n; ++i) offsets_[i + 1] += offsets_[i];
   data_.resize(static_cast<size_t>(offsets_[n]));
   cursor_.assign(offsets_.begin(), offsets_.end() - 1);
-  for (const Column* c : columns) WriteColumn(*c, n, nullptr, data_.data(), cursor_.data());
+  for (const Column* c : columns)
+    WriteColumn(*c, n, nullptr, data_.data(), cursor_.data());
 }
 
 uint64_t HashBytes(std::string_view b) {

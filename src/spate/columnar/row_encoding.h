@@ -2,8 +2,9 @@
 #pragma once
 
 // Encodes the values of several columns at one row into a byte string that is equal for
-// equal keys (Spark grouping semantics: NULL equals NULL, -0.0 equals 0.0, all NaNs equal).
-// Used for hash aggregation keys, DISTINCT and join keys. Also a 64-bit hash of keys.
+// equal keys (Spark grouping semantics: NULL equals NULL, -0.0 equals 0.0, all NaNs
+// equal). Used for hash aggregation keys, DISTINCT and join keys. Also a 64-bit hash of
+// keys.
 //
 // Thread safety: a RowEncoder is used by one thread; it owns a reusable buffer.
 
@@ -22,7 +23,8 @@ class RowEncoder {
   /// the next call).
   void Encode(const std::vector<const Column*>& columns, int64_t n);
   std::string_view key(int64_t i) const {
-    return {data_.data() + offsets_[i], static_cast<size_t>(offsets_[i + 1] - offsets_[i])};
+    return {data_.data() + offsets_[i],
+            static_cast<size_t>(offsets_[i + 1] - offsets_[i])};
   }
   /// True if row i has a NULL in any key column (joins drop such rows).
   bool any_null(int64_t i) const { return any_null_[i] != 0; }

@@ -24,10 +24,11 @@ namespace {
 using kernel::Out;
 
 Status SumOverflow() {
-  return Status::Error("ARITHMETIC_OVERFLOW",
-                       {{"message", "long overflow"},
-                        {"alternative", " Use 'try_sum' to tolerate overflow and return NULL instead."},
-                        {"config", "\"spark.sql.ansi.enabled\""}});
+  return Status::Error(
+      "ARITHMETIC_OVERFLOW",
+      {{"message", "long overflow"},
+       {"alternative", " Use 'try_sum' to tolerate overflow and return NULL instead."},
+       {"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 bool AllValid(const std::vector<ColumnPtr>& args, int64_t i) {
@@ -87,11 +88,12 @@ class CountFn final : public AggregateFunction {
   }
 };
 
-// ---- sum / avg / try_sum / try_avg -----------------------------------------------------
-// Acc: int64_t (integral sums, DAY TO SECOND intervals), int32_t (YEAR TO MONTH
-// intervals), double, or __int128 (decimal). A group whose sum overflowed is flagged:
-// try_* and decimals give NULL for it; an ANSI integral sum fails; a non-ANSI integral
-// sum wraps (Spark's LEGACY Sum); an interval sum always fails (Spark's IntervalMathUtils).
+// ---- sum / avg / try_sum / try_avg
+// ----------------------------------------------------- Acc: int64_t (integral sums, DAY
+// TO SECOND intervals), int32_t (YEAR TO MONTH intervals), double, or __int128 (decimal).
+// A group whose sum overflowed is flagged: try_* and decimals give NULL for it; an ANSI
+// integral sum fails; a non-ANSI integral sum wraps (Spark's LEGACY Sum); an interval sum
+// always fails (Spark's IntervalMathUtils).
 struct SumAvgOptions {
   bool avg = false;
   bool try_mode = false;  // try_sum / try_avg: NULL on overflow, never an error
@@ -106,8 +108,11 @@ Status IntervalOverflow() {
 template <typename Acc>
 class SumAvgAcc final : public GroupedAccumulator {
  public:
-  SumAvgAcc(SumAvgOptions opt, DataTypePtr in_type, DataTypePtr sum_type, DataTypePtr result_type)
-      : opt_(opt), in_(std::move(in_type)), sum_type_(std::move(sum_type)),
+  SumAvgAcc(SumAvgOptions opt, DataTypePtr in_type, DataTypePtr sum_type,
+            DataTypePtr result_type)
+      : opt_(opt),
+        in_(std::move(in_type)),
+        sum_type_(std::move(sum_type)),
         result_(std::move(result_type)) {}
   void Resize(int64_t g) override {
     sums_.resize(static_cast<size_t>(g), Acc{});
@@ -120,8 +125,9 @@ class SumAvgAcc final : public GroupedAccumulator {
     ColumnPtr input = args[0];
     if (input->type_id() == TypeId::kString) {
       // Strings are summed as doubles (Spark's implicit cast).
-      SPATE_ASSIGN_OR_RETURN(input, CastColumn(input, DataType::Double(),
-                                               ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx));
+      SPATE_ASSIGN_OR_RETURN(
+          input, CastColumn(input, DataType::Double(),
+                            ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx));
     }
     const Column& c = *input;
     return kernel::DispatchFixed(*c.type(), [&]<typename T>() -> Status {
@@ -129,7 +135,8 @@ class SumAvgAcc final : public GroupedAccumulator {
       bool overflow = false;
       if (c.null_count() == 0) {
         for (int64_t i = 0; i < n; ++i) {
-          if (Add(gid[i], static_cast<Acc>(v[i]), 1)) [[unlikely]] overflow = over_[gid[i]] = 1;
+          if (Add(gid[i], static_cast<Acc>(v[i]), 1)) [[unlikely]]
+            overflow = over_[gid[i]] = 1;
         }
       } else {
         for (int64_t i = 0; i < n; ++i) {
@@ -154,7 +161,8 @@ class SumAvgAcc final : public GroupedAccumulator {
         continue;
       }
       if (c[i] == 0) continue;
-      if (Add(gid[i], s[i], c[i])) [[unlikely]] overflow = over_[gid[i]] = 1;
+      if (Add(gid[i], s[i], c[i])) [[unlikely]]
+        overflow = over_[gid[i]] = 1;
     }
     return overflow ? OnOverflow(ctx) : Status::OK();
   }
@@ -247,7 +255,8 @@ class SumAvgAcc final : public GroupedAccumulator {
         *out = sums_[g];
         return true;
       }
-      if (opt_.try_mode && !kernel::FitsPrecision(sums_[g], sum_type_->precision())) return false;
+      if (opt_.try_mode && !kernel::FitsPrecision(sums_[g], sum_type_->precision()))
+        return false;
       // avg(decimal(p, s)) -> decimal(p + 4, s + 4): the sum scaled up, divided half-up.
       __int128 scaled;
       int shift = result_->scale() - sum_type_->scale();
@@ -264,7 +273,8 @@ class SumAvgAcc final : public GroupedAccumulator {
       return true;
     } else {
       // Integral sums; interval averages round half up (Spark's Divide*Interval).
-      *out = opt_.avg ? static_cast<Acc>(kernel::DivRoundHalfUp(sums_[g], counts_[g])) : sums_[g];
+      *out = opt_.avg ? static_cast<Acc>(kernel::DivRoundHalfUp(sums_[g], counts_[g]))
+                      : sums_[g];
       return true;
     }
   }
@@ -301,7 +311,8 @@ class SumAvgFn final : public AggregateFunction {
 template <typename T>
 class MinMaxFixedAcc final : public GroupedAccumulator {
  public:
-  MinMaxFixedAcc(bool is_max, DataTypePtr type) : is_max_(is_max), type_(std::move(type)) {}
+  MinMaxFixedAcc(bool is_max, DataTypePtr type)
+      : is_max_(is_max), type_(std::move(type)) {}
   void Resize(int64_t g) override {
     vals_.resize(static_cast<size_t>(g), T{});
     has_.resize(static_cast<size_t>(g), 0);
@@ -334,7 +345,8 @@ class MinMaxFixedAcc final : public GroupedAccumulator {
     int c;
     if constexpr (std::is_floating_point_v<T>) {
       bool an = std::isnan(v), bn = std::isnan(vals_[g]);
-      c = (an || bn) ? (an == bn ? 0 : (an ? 1 : -1)) : (v < vals_[g] ? -1 : (v > vals_[g] ? 1 : 0));
+      c = (an || bn) ? (an == bn ? 0 : (an ? 1 : -1))
+                     : (v < vals_[g] ? -1 : (v > vals_[g] ? 1 : 0));
     } else {
       c = v < vals_[g] ? -1 : (v > vals_[g] ? 1 : 0);
     }
@@ -384,7 +396,8 @@ class PickAcc final : public GroupedAccumulator {
         if (null) continue;
         if (refs_[g] != ~uint64_t{0}) {
           const Column& cur = *sources_[refs_[g] >> 32];
-          int cmp = CompareValuesAt(*c, i, cur, static_cast<int64_t>(refs_[g] & 0xffffffffu));
+          int cmp =
+              CompareValuesAt(*c, i, cur, static_cast<int64_t>(refs_[g] & 0xffffffffu));
           if (mode_ == Mode::kMin ? cmp >= 0 : cmp <= 0) continue;
         }
       } else {
@@ -434,7 +447,8 @@ class PickAcc final : public GroupedAccumulator {
 
  private:
   ColumnPtr Emit() {
-    if (sources_.empty()) return Column::MakeNull(type_, static_cast<int64_t>(refs_.size()));
+    if (sources_.empty())
+      return Column::MakeNull(type_, static_cast<int64_t>(refs_.size()));
     return TakeMulti(sources_, refs_.data(), static_cast<int64_t>(refs_.size()));
   }
   void Compact() {
@@ -468,9 +482,10 @@ class PickFn final : public AggregateFunction {
                  result_type_->ByteWidth() > 0;
     if (fixed) {
       bool is_max = mode_ == PickAcc::Mode::kMax;
-      return kernel::DispatchFixed(*result_type_, [&]<typename T>() -> std::unique_ptr<GroupedAccumulator> {
-        return std::make_unique<MinMaxFixedAcc<T>>(is_max, result_type_);
-      });
+      return kernel::DispatchFixed(
+          *result_type_, [&]<typename T>() -> std::unique_ptr<GroupedAccumulator> {
+            return std::make_unique<MinMaxFixedAcc<T>>(is_max, result_type_);
+          });
     }
     return std::make_unique<PickAcc>(mode_, ignore_nulls_, result_type_);
   }
@@ -480,10 +495,12 @@ class PickFn final : public AggregateFunction {
   bool ignore_nulls_;
 };
 
-// ---- DISTINCT wrapper: feed each distinct (group, args) once into the inner function ----
+// ---- DISTINCT wrapper: feed each distinct (group, args) once into the inner function
+// ----
 class DistinctAcc final : public GroupedAccumulator {
  public:
-  explicit DistinctAcc(std::unique_ptr<GroupedAccumulator> inner) : inner_(std::move(inner)) {}
+  explicit DistinctAcc(std::unique_ptr<GroupedAccumulator> inner)
+      : inner_(std::move(inner)) {}
   void Resize(int64_t g) override {
     groups_ = g;
     inner_->Resize(g);
@@ -506,14 +523,18 @@ class DistinctAcc final : public GroupedAccumulator {
     }
     if (rows.empty()) return Status::OK();
     std::vector<ColumnPtr> picked;
-    for (const auto& a : args) picked.push_back(Take(*a, rows.data(), static_cast<int64_t>(rows.size())));
+    for (const auto& a : args)
+      picked.push_back(Take(*a, rows.data(), static_cast<int64_t>(rows.size())));
     return inner_->Update(picked, gids.data(), static_cast<int64_t>(rows.size()), ctx);
   }
-  Status Merge(const std::vector<ColumnPtr>&, const uint32_t*, int64_t, const EvalContext&) override {
+  Status Merge(const std::vector<ColumnPtr>&, const uint32_t*, int64_t,
+               const EvalContext&) override {
     return Status::Internal("DISTINCT aggregates are not mergeable");
   }
   std::vector<ColumnPtr> State() override { return {}; }
-  Result<ColumnPtr> Finalize(const EvalContext& ctx) override { return inner_->Finalize(ctx); }
+  Result<ColumnPtr> Finalize(const EvalContext& ctx) override {
+    return inner_->Finalize(ctx);
+  }
 
  private:
   std::unique_ptr<GroupedAccumulator> inner_;
@@ -546,29 +567,32 @@ Status WrongArgs(const std::string& name, const std::string& expected, size_t ac
 }
 
 Status NumericRequired(const std::string& name, const BoundExprPtr& arg) {
-  return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                       {{"sqlExpr", "\"" + name + "(" + arg->ToString() + ")\""},
-                        {"paramIndex", "first"},
-                        {"requiredType", name.starts_with("try_") ? "\"NUMERIC\" or \"ANSI INTERVAL\""
-                                                                  : "(\"NUMERIC\" or \"ANSI INTERVAL\")"},
-                        {"inputSql", "\"" + arg->ToString() + "\""},
-                        {"inputType", QuoteType(*arg->type())}});
+  return Status::Error(
+      "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+      {{"sqlExpr", "\"" + name + "(" + arg->ToString() + ")\""},
+       {"paramIndex", "first"},
+       {"requiredType", name.starts_with("try_") ? "\"NUMERIC\" or \"ANSI INTERVAL\""
+                                                 : "(\"NUMERIC\" or \"ANSI INTERVAL\")"},
+       {"inputSql", "\"" + arg->ToString() + "\""},
+       {"inputType", QuoteType(*arg->type())}});
 }
 
 }  // namespace
 
 bool IsAggregateName(const std::string& name) {
   static const std::unordered_set<std::string> kNames = {
-      "count", "sum", "avg", "mean", "min", "max", "first", "last", "first_value",
-      "last_value", "any_value", "approx_count_distinct", "try_sum", "try_avg"};
+      "count",       "sum",        "avg",       "mean",
+      "min",         "max",        "first",     "last",
+      "first_value", "last_value", "any_value", "approx_count_distinct",
+      "try_sum",     "try_avg"};
   if (kNames.count(name) > 0) return true;
   const auto& extra = ExtraAggregateNames();
   return std::find(extra.begin(), extra.end(), name) != extra.end();
 }
 
 Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
-                                           const std::vector<BoundExprPtr>& args, bool distinct,
-                                           bool ignore_nulls) {
+                                           const std::vector<BoundExprPtr>& args,
+                                           bool distinct, bool ignore_nulls) {
   AggregateFunctionPtr fn;
   if (name == "count") {
     if (args.empty() && distinct) return WrongArgs(name, "> 0", 0);
@@ -584,25 +608,31 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
     if (t->id() == TypeId::kNull) t = DataType::Double();
     if (t->IsIntegral()) {
       if (opt.avg) {
-        fn = std::make_shared<SumAvgFn<double>>(name, opt, t, DataType::Double(), DataType::Double());
+        fn = std::make_shared<SumAvgFn<double>>(name, opt, t, DataType::Double(),
+                                                DataType::Double());
       } else {
-        fn = std::make_shared<SumAvgFn<int64_t>>(name, opt, t, DataType::Long(), DataType::Long());
+        fn = std::make_shared<SumAvgFn<int64_t>>(name, opt, t, DataType::Long(),
+                                                 DataType::Long());
       }
     } else if (t->IsFloating()) {
-      fn = std::make_shared<SumAvgFn<double>>(name, opt, t, DataType::Double(), DataType::Double());
+      fn = std::make_shared<SumAvgFn<double>>(name, opt, t, DataType::Double(),
+                                              DataType::Double());
     } else if (t->id() == TypeId::kDecimal) {
       int p = t->precision(), s = t->scale();
       auto sum_t = DataType::Decimal(std::min(38, p + 10), s);
       // Spark's Average: DecimalType.bounded(p + 4, s + 4) (no scale adjustment).
-      auto res = opt.avg ? DataType::Decimal(std::min(38, p + 4), std::min(38, s + 4)) : sum_t;
+      auto res =
+          opt.avg ? DataType::Decimal(std::min(38, p + 4), std::min(38, s + 4)) : sum_t;
       fn = std::make_shared<SumAvgFn<__int128>>(name, opt, t, sum_t, res);
     } else if (t->id() == TypeId::kDayTimeInterval) {
       // The sum keeps the input's fields; the average is INTERVAL DAY TO SECOND.
       opt.interval = true;
-      fn = std::make_shared<SumAvgFn<int64_t>>(name, opt, t, t, opt.avg ? DataType::DayTimeInterval() : t);
+      fn = std::make_shared<SumAvgFn<int64_t>>(name, opt, t, t,
+                                               opt.avg ? DataType::DayTimeInterval() : t);
     } else if (t->id() == TypeId::kYearMonthInterval) {
       opt.interval = true;
-      fn = std::make_shared<SumAvgFn<int32_t>>(name, opt, t, t, opt.avg ? DataType::YearMonthInterval() : t);
+      fn = std::make_shared<SumAvgFn<int32_t>>(
+          name, opt, t, t, opt.avg ? DataType::YearMonthInterval() : t);
     } else {
       return NumericRequired(name, args[0]);
     }
@@ -614,46 +644,51 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
                             {"functionName", "`" + name + "`"},
                             {"dataType", QuoteType(*args[0]->type())}});
     }
-    fn = std::make_shared<PickFn>(name, name == "min" ? PickAcc::Mode::kMin : PickAcc::Mode::kMax,
-                                  false, args[0]->type());
-  } else if (name == "first" || name == "first_value" || name == "any_value" || name == "last" ||
-             name == "last_value") {
+    fn = std::make_shared<PickFn>(
+        name, name == "min" ? PickAcc::Mode::kMin : PickAcc::Mode::kMax, false,
+        args[0]->type());
+  } else if (name == "first" || name == "first_value" || name == "any_value" ||
+             name == "last" || name == "last_value") {
     if (args.empty() || args.size() > 2) return WrongArgs(name, "[1, 2]", args.size());
     bool ign = ignore_nulls;
     if (args.size() == 2) {
       const Value* v = args[1]->literal_value();
       if (!v || v->type()->id() != TypeId::kBoolean) {
-        return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                             {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ")\""},
-                              {"paramIndex", "second"},
-                              {"requiredType", "\"BOOLEAN\""},
-                              {"inputSql", "\"" + args[1]->ToString() + "\""},
-                              {"inputType", QuoteType(*args[1]->type())}});
+        return Status::Error(
+            "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+            {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ")\""},
+             {"paramIndex", "second"},
+             {"requiredType", "\"BOOLEAN\""},
+             {"inputSql", "\"" + args[1]->ToString() + "\""},
+             {"inputType", QuoteType(*args[1]->type())}});
       }
       ign = !v->is_null() && v->i64() != 0;
     }
     bool last = name == "last" || name == "last_value";
-    fn = std::make_shared<PickFn>(name, last ? PickAcc::Mode::kLast : PickAcc::Mode::kFirst, ign,
-                                  args[0]->type());
+    fn = std::make_shared<PickFn>(
+        name, last ? PickAcc::Mode::kLast : PickAcc::Mode::kFirst, ign, args[0]->type());
   } else if (name == "approx_count_distinct") {
     SPATE_ASSIGN_OR_RETURN(fn, MakeApproxCountDistinct(args));
   } else {
     SPATE_ASSIGN_OR_RETURN(fn, MakeExtraAggregate(name, args));
   }
   if (!fn) {
-    return Status::Error("UNRESOLVED_ROUTINE", {{"routineName", "`" + name + "`"},
-                                                 {"searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}});
+    return Status::Error(
+        "UNRESOLVED_ROUTINE",
+        {{"routineName", "`" + name + "`"},
+         {"searchPath",
+          "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}});
   }
   if (distinct && name != "min" && name != "max") return std::make_shared<DistinctFn>(fn);
   return fn;
 }
 
-Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
-                                           const std::vector<BoundExprPtr>& args, bool distinct,
-                                           bool ignore_nulls,
-                                           const std::vector<OrderDirection>& within_group) {
+Result<AggregateFunctionPtr> MakeAggregate(
+    const std::string& name, const std::vector<BoundExprPtr>& args, bool distinct,
+    bool ignore_nulls, const std::vector<OrderDirection>& within_group) {
   if (within_group.empty()) return MakeAggregate(name, args, distinct, ignore_nulls);
-  SPATE_ASSIGN_OR_RETURN(AggregateFunctionPtr fn, MakeWithinGroupAggregate(name, args, distinct, within_group));
+  SPATE_ASSIGN_OR_RETURN(AggregateFunctionPtr fn,
+                         MakeWithinGroupAggregate(name, args, distinct, within_group));
   if (distinct) return AggregateFunctionPtr(std::make_shared<DistinctFn>(fn));
   return fn;
 }
@@ -662,14 +697,14 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
 
 namespace spate {
 void RegisterAggregateFunctionNames(FunctionRegistry& r) {
-  for (const char* n : {"count", "sum", "avg", "mean", "min", "max", "first", "last",
-                        "first_value", "last_value", "any_value", "approx_count_distinct",
-                        "try_sum", "try_avg"}) {
+  for (const char* n :
+       {"count", "sum", "avg", "mean", "min", "max", "first", "last", "first_value",
+        "last_value", "any_value", "approx_count_distinct", "try_sum", "try_avg"}) {
     r.RegisterKind(n, FunctionKind::kAggregate);
   }
   for (const auto& n : ExtraAggregateNames()) r.RegisterKind(n, FunctionKind::kAggregate);
-  for (const char* n : {"row_number", "rank", "dense_rank", "percent_rank", "ntile", "lag",
-                        "lead", "cume_dist", "nth_value"}) {
+  for (const char* n : {"row_number", "rank", "dense_rank", "percent_rank", "ntile",
+                        "lag", "lead", "cume_dist", "nth_value"}) {
     r.RegisterKind(n, FunctionKind::kWindow);
   }
 }

@@ -61,8 +61,8 @@ using AggregateFunctionPtr = std::shared_ptr<const AggregateFunction>;
 /// Binds aggregate `name` to argument types. Errors follow Spark (DATATYPE_MISMATCH...,
 /// WRONG_NUM_ARGS...). `distinct` wraps the function to see each distinct value once.
 Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
-                                           const std::vector<BoundExprPtr>& args, bool distinct,
-                                           bool ignore_nulls);
+                                           const std::vector<BoundExprPtr>& args,
+                                           bool distinct, bool ignore_nulls);
 
 /// The direction of one WITHIN GROUP (ORDER BY ...) key.
 struct OrderDirection {
@@ -72,10 +72,9 @@ struct OrderDirection {
 /// An aggregate with WITHIN GROUP (ORDER BY ...) (percentile_cont, percentile_disc,
 /// listagg / string_agg): `args` end with one ordering key per `within_group` entry.
 /// Errors follow Spark (INVALID_WITHIN_GROUP_EXPRESSION.*).
-Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
-                                           const std::vector<BoundExprPtr>& args, bool distinct,
-                                           bool ignore_nulls,
-                                           const std::vector<OrderDirection>& within_group);
+Result<AggregateFunctionPtr> MakeAggregate(
+    const std::string& name, const std::vector<BoundExprPtr>& args, bool distinct,
+    bool ignore_nulls, const std::vector<OrderDirection>& within_group);
 bool IsAggregateName(const std::string& name);
 
 }  // namespace spate

@@ -34,7 +34,8 @@ ColumnPtr DoubleColumn(const std::vector<double>& v, const std::vector<uint8_t>*
 /// Reads row i of a numeric column as a double (decimals scaled).
 double AsDouble(const Column& c, int64_t i) {
   if (c.type_id() == TypeId::kDecimal) {
-    return static_cast<double>(c.raw_values<__int128>()[i]) / std::pow(10.0, c.type()->scale());
+    return static_cast<double>(c.raw_values<__int128>()[i]) /
+           std::pow(10.0, c.type()->scale());
   }
   return kernel::DispatchFixed(*c.type(), [&]<typename T>() -> double {
     return static_cast<double>(c.raw_values<T>()[i]);
@@ -49,8 +50,8 @@ Status WrongArgs(const std::string& name, const std::string& expected, size_t ac
                         {"docroot", "https://spark.apache.org/docs/latest"}});
 }
 
-Status TypeMismatch(const std::string& name, const std::vector<BoundExprPtr>& args, size_t i,
-                    const std::string& required) {
+Status TypeMismatch(const std::string& name, const std::vector<BoundExprPtr>& args,
+                    size_t i, const std::string& required) {
   static const char* kOrd[] = {"first", "second", "third"};
   std::string text = name + "(";
   for (size_t k = 0; k < args.size(); ++k) text += (k ? ", " : "") + args[k]->ToString();
@@ -74,8 +75,9 @@ using agg::DoubleColumn;
 using agg::TypeMismatch;
 using agg::WrongArgs;
 
-// ---- collect_list / collect_set --------------------------------------------------------
-// `null_field` >= 0: the elements are structs, skipped when that field is NULL (listagg).
+// ---- collect_list / collect_set
+// -------------------------------------------------------- `null_field` >= 0: the
+// elements are structs, skipped when that field is NULL (listagg).
 class CollectAcc final : public GroupedAccumulator {
  public:
   CollectAcc(bool set, DataTypePtr type, int null_field = -1)
@@ -84,14 +86,16 @@ class CollectAcc final : public GroupedAccumulator {
     refs_.resize(static_cast<size_t>(g));
     if (set_) seen_.resize(static_cast<size_t>(g));
   }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     const ColumnPtr& c = args[0];
     std::vector<int32_t> rows(static_cast<size_t>(n));
     std::iota(rows.begin(), rows.end(), 0);
     Add(c, gid, rows.data(), n);
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
     const Column& a = *st[0];
     const int32_t* o = a.offsets();
     std::vector<uint32_t> gids;
@@ -130,7 +134,8 @@ class CollectAcc final : public GroupedAccumulator {
       offsets.push_back(static_cast<int32_t>(all.size()));
     }
     ColumnPtr child = sources_.empty() ? Column::MakeNull(type_->element_type(), 0)
-                                       : TakeMulti(sources_, all.data(), static_cast<int64_t>(all.size()));
+                                       : TakeMulti(sources_, all.data(),
+                                                   static_cast<int64_t>(all.size()));
     auto off = Buffer::Allocate(static_cast<int64_t>(offsets.size()) * 4);
     std::memcpy(off->mutable_data(), offsets.data(), offsets.size() * 4);
     return std::make_shared<const Column>(type_, groups, 0, nullptr, off, nullptr,
@@ -161,29 +166,38 @@ class CollectFn final : public AggregateFunction {
   bool set_;
 };
 
-// ---- listagg / string_agg ---------------------------------------------------------------
-// Collects (value, ordering keys...) per group as an array of structs (the partial state),
-// then sorts each group's rows by the WITHIN GROUP keys (stable: without keys, or among
-// equal keys, rows stay in arrival order) and joins the values with the delimiter.
+// ---- listagg / string_agg
+// --------------------------------------------------------------- Collects (value,
+// ordering keys...) per group as an array of structs (the partial state), then sorts each
+// group's rows by the WITHIN GROUP keys (stable: without keys, or among equal keys, rows
+// stay in arrival order) and joins the values with the delimiter.
 class ListAggAcc final : public GroupedAccumulator {
  public:
   ListAggAcc(DataTypePtr state_type, DataTypePtr result, std::string delimiter,
              std::vector<OrderDirection> order)
-      : inner_(false, state_type, 0), elem_(state_type->element_type()), result_(std::move(result)),
-        delimiter_(std::move(delimiter)), order_(std::move(order)) {}
+      : inner_(false, state_type, 0),
+        elem_(state_type->element_type()),
+        result_(std::move(result)),
+        delimiter_(std::move(delimiter)),
+        order_(std::move(order)) {}
   void Resize(int64_t g) override { inner_.Resize(g); }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext& ctx) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext& ctx) override {
     // args: value, delimiter, ordering keys.
     ColumnPtr value = args[0];
     if (!value->type()->Equals(*result_)) {
-      SPATE_ASSIGN_OR_RETURN(value, CastColumn(value, result_, ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx));
+      SPATE_ASSIGN_OR_RETURN(
+          value, CastColumn(value, result_,
+                            ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx));
     }
     Cols fields{value};
     fields.insert(fields.end(), args.begin() + 2, args.end());
-    auto row = std::make_shared<const Column>(elem_, n, 0, nullptr, nullptr, nullptr, std::move(fields));
+    auto row = std::make_shared<const Column>(elem_, n, 0, nullptr, nullptr, nullptr,
+                                              std::move(fields));
     return inner_.Update({row}, gid, n, ctx);
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext& ctx) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
     return inner_.Merge(st, gid, n, ctx);
   }
   std::vector<ColumnPtr> State() override { return inner_.State(); }
@@ -202,9 +216,9 @@ class ListAggAcc final : public GroupedAccumulator {
       }
       idx.resize(static_cast<size_t>(o[g + 1] - o[g]));
       std::iota(idx.begin(), idx.end(), o[g]);
-      if (!order_.empty()) std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
-        return Before(rows, a, b);
-      });
+      if (!order_.empty())
+        std::stable_sort(idx.begin(), idx.end(),
+                         [&](int64_t a, int64_t b) { return Before(rows, a, b); });
       joined.clear();
       for (size_t k = 0; k < idx.size(); ++k) {
         if (k) joined += delimiter_;
@@ -271,7 +285,8 @@ class MomentAcc final : public GroupedAccumulator {
     avg_.resize(static_cast<size_t>(g), 0.0);
     m2_.resize(static_cast<size_t>(g), 0.0);
   }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     const Column& c = *args[0];
     if (c.type_id() == TypeId::kNull) return Status::OK();
     auto add = [&](uint32_t g, double x) {
@@ -295,7 +310,8 @@ class MomentAcc final : public GroupedAccumulator {
     }
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
     const double* n2 = st[0]->raw_values<double>();
     const double* a2 = st[1]->raw_values<double>();
     const double* m2 = st[2]->raw_values<double>();
@@ -312,7 +328,8 @@ class MomentAcc final : public GroupedAccumulator {
     return Status::OK();
   }
   std::vector<ColumnPtr> State() override {
-    return {DoubleColumn(n_, nullptr), DoubleColumn(avg_, nullptr), DoubleColumn(m2_, nullptr)};
+    return {DoubleColumn(n_, nullptr), DoubleColumn(avg_, nullptr),
+            DoubleColumn(m2_, nullptr)};
   }
   Result<ColumnPtr> Finalize(const EvalContext&) override {
     size_t groups = n_.size();
@@ -327,7 +344,9 @@ class MomentAcc final : public GroupedAccumulator {
         continue;
       }
       double var = m2_[g] / (samp ? n - 1.0 : n);
-      out[g] = (kind_ == MomentKind::kStddevSamp || kind_ == MomentKind::kStddevPop) ? std::sqrt(var) : var;
+      out[g] = (kind_ == MomentKind::kStddevSamp || kind_ == MomentKind::kStddevPop)
+                   ? std::sqrt(var)
+                   : var;
     }
     return DoubleColumn(out, &valid);
   }
@@ -342,7 +361,8 @@ class MomentFn final : public AggregateFunction {
   MomentFn(std::string name, MomentKind kind) : kind_(kind) {
     name_ = std::move(name);
     result_type_ = DataType::Double();
-    state_fields_ = {Field{"n", DataType::Double(), false}, Field{"avg", DataType::Double(), false},
+    state_fields_ = {Field{"n", DataType::Double(), false},
+                     Field{"avg", DataType::Double(), false},
                      Field{"m2", DataType::Double(), false}};
   }
   std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
@@ -357,7 +377,8 @@ class MomentFn final : public AggregateFunction {
 class CountIfAcc final : public GroupedAccumulator {
  public:
   void Resize(int64_t g) override { counts_.resize(static_cast<size_t>(g), 0); }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     const Column& c = *args[0];
     if (c.type_id() == TypeId::kNull) return Status::OK();
     for (int64_t i = 0; i < n; ++i) {
@@ -365,7 +386,8 @@ class CountIfAcc final : public GroupedAccumulator {
     }
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
     const int64_t* c = st[0]->raw_values<int64_t>();
     for (int64_t i = 0; i < n; ++i) counts_[gid[i]] += c[i];
     return Status::OK();
@@ -404,7 +426,8 @@ class BoolAcc final : public GroupedAccumulator {
     has_.resize(static_cast<size_t>(g), 0);
     val_.resize(static_cast<size_t>(g), and_ ? 1 : 0);
   }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     const Column& c = *args[0];
     if (c.type_id() == TypeId::kNull) return Status::OK();
     for (int64_t i = 0; i < n; ++i) {
@@ -416,7 +439,8 @@ class BoolAcc final : public GroupedAccumulator {
     }
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext& ctx) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
     return Update(st, gid, n, ctx);
   }
   std::vector<ColumnPtr> State() override { return {Emit()}; }
@@ -459,7 +483,8 @@ class ByAcc final : public GroupedAccumulator {
   ByAcc(bool is_max, DataTypePtr vt, DataTypePtr ot)
       : max_(is_max), vt_(std::move(vt)), ot_(std::move(ot)) {}
   void Resize(int64_t g) override { refs_.resize(static_cast<size_t>(g), ~uint64_t{0}); }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     uint64_t src = vals_.size();
     vals_.push_back(args[0]);
     ords_.push_back(args[1]);
@@ -477,7 +502,8 @@ class ByAcc final : public GroupedAccumulator {
     if (vals_.size() > 64) Compact();
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext& ctx) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
     return Update(st, gid, n, ctx);
   }
   std::vector<ColumnPtr> State() override { return {Emit(vals_, vt_), Emit(ords_, ot_)}; }
@@ -504,7 +530,8 @@ class ByAcc final : public GroupedAccumulator {
 
 class ByFn final : public AggregateFunction {
  public:
-  ByFn(std::string name, bool is_max, DataTypePtr vt, DataTypePtr ot) : max_(is_max), ot_(ot) {
+  ByFn(std::string name, bool is_max, DataTypePtr vt, DataTypePtr ot)
+      : max_(is_max), ot_(ot) {
     name_ = std::move(name);
     result_type_ = vt;
     state_fields_ = {Field{"value", vt, true}, Field{"ordering", ot, true}};
@@ -519,20 +546,26 @@ class ByFn final : public AggregateFunction {
 };
 
 // ---- median / percentile / percentile_approx ----------------------------------------
-// Keeps every value of a group (as double, like Spark's Percentile and QuantileSummaries).
-// kExact: percentile / median / percentile_cont; kDisc: percentile_disc; `reverse`: the
-// values ranked descending (WITHIN GROUP (ORDER BY x DESC)), whose key is the last
-// argument (the first otherwise).
+// Keeps every value of a group (as double, like Spark's Percentile and
+// QuantileSummaries). kExact: percentile / median / percentile_cont; kDisc:
+// percentile_disc; `reverse`: the values ranked descending (WITHIN GROUP (ORDER BY x
+// DESC)), whose key is the last argument (the first otherwise).
 enum class PctKind { kExact, kApprox, kDisc };
 
 class PercentileAcc final : public GroupedAccumulator {
  public:
-  PercentileAcc(PctKind kind, std::vector<double> pcts, bool array_result, double rel_error,
-                DataTypePtr result, bool reverse, bool key_last)
-      : kind_(kind), pcts_(std::move(pcts)), array_(array_result), rel_error_(rel_error),
-        result_(std::move(result)), reverse_(reverse), key_last_(key_last) {}
+  PercentileAcc(PctKind kind, std::vector<double> pcts, bool array_result,
+                double rel_error, DataTypePtr result, bool reverse, bool key_last)
+      : kind_(kind),
+        pcts_(std::move(pcts)),
+        array_(array_result),
+        rel_error_(rel_error),
+        result_(std::move(result)),
+        reverse_(reverse),
+        key_last_(key_last) {}
   void Resize(int64_t g) override { vals_.resize(static_cast<size_t>(g)); }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     const Column& c = key_last_ ? *args.back() : *args[0];
     if (c.type_id() == TypeId::kNull) return Status::OK();
     for (int64_t i = 0; i < n; ++i) {
@@ -540,7 +573,8 @@ class PercentileAcc final : public GroupedAccumulator {
     }
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
     const Column& a = *st[0];
     const int32_t* o = a.offsets();
     const double* v = a.child(0)->raw_values<double>();
@@ -559,9 +593,9 @@ class PercentileAcc final : public GroupedAccumulator {
     }
     auto off = Buffer::Allocate(static_cast<int64_t>(offsets.size()) * 4);
     std::memcpy(off->mutable_data(), offsets.data(), offsets.size() * 4);
-    return {std::make_shared<const Column>(DataType::Array(DataType::Double(), false),
-                                           static_cast<int64_t>(vals_.size()), 0, nullptr, off, nullptr,
-                                           std::vector<ColumnPtr>{DoubleColumn(all, nullptr)})};
+    return {std::make_shared<const Column>(
+        DataType::Array(DataType::Double(), false), static_cast<int64_t>(vals_.size()), 0,
+        nullptr, off, nullptr, std::vector<ColumnPtr>{DoubleColumn(all, nullptr)})};
   }
   Result<ColumnPtr> Finalize(const EvalContext&) override {
     auto b = ColumnBuilder::Make(result_);
@@ -590,9 +624,10 @@ class PercentileAcc final : public GroupedAccumulator {
     // WITHIN GROUP (ORDER BY x DESC) ranks the values descending (Spark's `reverse`).
     auto at = [&](int64_t i) { return reverse_ ? s[n - 1 - i] : s[i]; };
     if (kind_ == PctKind::kDisc) {
-      // Spark's PercentileDisc: the first value (in the WITHIN GROUP order) whose cumulative
-      // distribution reaches p.
-      return at(std::clamp<int64_t>(static_cast<int64_t>(std::ceil(p * static_cast<double>(n))) - 1, 0, n - 1));
+      // Spark's PercentileDisc: the first value (in the WITHIN GROUP order) whose
+      // cumulative distribution reaches p.
+      return at(std::clamp<int64_t>(
+          static_cast<int64_t>(std::ceil(p * static_cast<double>(n))) - 1, 0, n - 1));
     }
     if (kind_ == PctKind::kExact) {
       // Spark's Percentile: linear interpolation between the closest ranks.
@@ -600,7 +635,8 @@ class PercentileAcc final : public GroupedAccumulator {
       int64_t lo = static_cast<int64_t>(std::floor(pos));
       int64_t hi = static_cast<int64_t>(std::ceil(pos));
       if (lo == hi || at(lo) == at(hi)) return at(lo);
-      return (static_cast<double>(hi) - pos) * at(lo) + (pos - static_cast<double>(lo)) * at(hi);
+      return (static_cast<double>(hi) - pos) * at(lo) +
+             (pos - static_cast<double>(lo)) * at(hi);
     }
     // QuantileSummaries.query on an uncompressed summary: the value at rank ceil(p * n).
     if (p <= rel_error_) return s.front();
@@ -610,15 +646,22 @@ class PercentileAcc final : public GroupedAccumulator {
   }
   static Value ToValue(const DataTypePtr& t, double v) {
     switch (t->id()) {
-      case TypeId::kDouble: return Value::Double(v);
-      case TypeId::kFloat: return Value::Float(static_cast<float>(v));
-      case TypeId::kByte: return Value::Byte(static_cast<int8_t>(v));
-      case TypeId::kShort: return Value::Short(static_cast<int16_t>(v));
-      case TypeId::kInt: return Value::Int(static_cast<int32_t>(v));
+      case TypeId::kDouble:
+        return Value::Double(v);
+      case TypeId::kFloat:
+        return Value::Float(static_cast<float>(v));
+      case TypeId::kByte:
+        return Value::Byte(static_cast<int8_t>(v));
+      case TypeId::kShort:
+        return Value::Short(static_cast<int16_t>(v));
+      case TypeId::kInt:
+        return Value::Int(static_cast<int32_t>(v));
       case TypeId::kDecimal:
-        return Value::Decimal(static_cast<__int128>(std::llround(v * std::pow(10.0, t->scale()))),
-                              t->precision(), t->scale());
-      default: return Value::FromI64(t, static_cast<int64_t>(v));
+        return Value::Decimal(
+            static_cast<__int128>(std::llround(v * std::pow(10.0, t->scale()))),
+            t->precision(), t->scale());
+      default:
+        return Value::FromI64(t, static_cast<int64_t>(v));
     }
   }
   PctKind kind_;
@@ -632,17 +675,22 @@ class PercentileAcc final : public GroupedAccumulator {
 
 class PercentileFn final : public AggregateFunction {
  public:
-  PercentileFn(std::string name, PctKind kind, std::vector<double> pcts, bool array_result,
-               double rel_error, DataTypePtr result, bool reverse = false, bool key_last = false)
-      : kind_(kind), pcts_(std::move(pcts)), array_(array_result), rel_error_(rel_error),
-        reverse_(reverse), key_last_(key_last) {
+  PercentileFn(std::string name, PctKind kind, std::vector<double> pcts,
+               bool array_result, double rel_error, DataTypePtr result,
+               bool reverse = false, bool key_last = false)
+      : kind_(kind),
+        pcts_(std::move(pcts)),
+        array_(array_result),
+        rel_error_(rel_error),
+        reverse_(reverse),
+        key_last_(key_last) {
     name_ = std::move(name);
     result_type_ = std::move(result);
     state_fields_ = {Field{"values", DataType::Array(DataType::Double(), false), false}};
   }
   std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
-    return std::make_unique<PercentileAcc>(kind_, pcts_, array_, rel_error_, result_type_, reverse_,
-                                           key_last_);
+    return std::make_unique<PercentileAcc>(kind_, pcts_, array_, rel_error_, result_type_,
+                                           reverse_, key_last_);
   }
 
  private:
@@ -671,7 +719,8 @@ Status ReadPercentages(const std::string& name, const std::vector<BoundExprPtr>&
   }
   if (!v) {
     return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                         {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")\""},
+                         {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " +
+                                          args[1]->ToString() + ")\""},
                           {"inputName", "`percentage`"},
                           {"inputType", "\"DOUBLE\""},
                           {"inputExpr", "\"" + args[1]->ToString() + "\""}});
@@ -679,7 +728,8 @@ Status ReadPercentages(const std::string& name, const std::vector<BoundExprPtr>&
   auto num = [](const Value& x) -> std::optional<double> {
     if (x.is_null()) return std::nullopt;
     const DataType& t = *x.type();
-    if (t.id() == TypeId::kDecimal) return static_cast<double>(x.i128()) / std::pow(10.0, t.scale());
+    if (t.id() == TypeId::kDecimal)
+      return static_cast<double>(x.i128()) / std::pow(10.0, t.scale());
     if (t.IsFloating()) return x.f64();
     if (t.IsIntegral()) return static_cast<double>(x.i64());
     return std::nullopt;
@@ -691,7 +741,8 @@ Status ReadPercentages(const std::string& name, const std::vector<BoundExprPtr>&
     if (!d) return TypeMismatch(name, args, 1, "\"DOUBLE\"");
     if (*d < 0.0 || *d > 1.0) {
       return Status::Error("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
-                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")\""},
+                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " +
+                                            args[1]->ToString() + ")\""},
                             {"exprName", "percentage"},
                             {"valueRange", "[0.0, 1.0]"},
                             {"currentValue", FormatDouble(*d)}});
@@ -707,60 +758,71 @@ bool IsInterval(const DataType& t) {
   return t.id() == TypeId::kDayTimeInterval || t.id() == TypeId::kYearMonthInterval;
 }
 DataTypePtr WidestInterval(const DataType& t) {
-  return t.id() == TypeId::kDayTimeInterval ? DataType::DayTimeInterval() : DataType::YearMonthInterval();
+  return t.id() == TypeId::kDayTimeInterval ? DataType::DayTimeInterval()
+                                            : DataType::YearMonthInterval();
 }
 constexpr const char* kPercentileTypes =
     "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")";
 
 /// percentile_cont / percentile_disc(pct) WITHIN GROUP (ORDER BY key [DESC]); named
 /// percentile_cont(key, pct) in errors, as Spark's.
-Result<AggregateFunctionPtr> MakePercentileWithin(const std::string& name, const BoundExprPtr& key,
+Result<AggregateFunctionPtr> MakePercentileWithin(const std::string& name,
+                                                  const BoundExprPtr& key,
                                                   const BoundExprPtr& pct, bool reverse) {
   std::vector<BoundExprPtr> args{key, pct};
   const DataType& t = *key->type();
-  if (!NumericOrNull(t) && !IsInterval(t)) return TypeMismatch(name, args, 0, kPercentileTypes);
+  if (!NumericOrNull(t) && !IsInterval(t))
+    return TypeMismatch(name, args, 0, kPercentileTypes);
   std::vector<double> p;
   bool is_array = false;
   SPATE_RETURN_IF_ERROR(ReadPercentages(name, args, &p, &is_array));
   DataTypePtr elem = IsInterval(t) ? WidestInterval(t) : DataType::Double();
   DataTypePtr rt = is_array ? DataType::Array(elem, false) : elem;
   PctKind kind = name == "percentile_cont" ? PctKind::kExact : PctKind::kDisc;
-  // The key is evaluated after the percentage (the WITHIN GROUP key follows the arguments).
-  return AggregateFunctionPtr(std::make_shared<PercentileFn>(name, kind, p, is_array, 0.0, rt, reverse, true));
+  // The key is evaluated after the percentage (the WITHIN GROUP key follows the
+  // arguments).
+  return AggregateFunctionPtr(
+      std::make_shared<PercentileFn>(name, kind, p, is_array, 0.0, rt, reverse, true));
 }
 
 /// listagg / string_agg(value, delimiter) with the WITHIN GROUP `keys` (maybe none).
-Result<AggregateFunctionPtr> MakeListAgg(const std::string& name, const std::vector<BoundExprPtr>& args,
+Result<AggregateFunctionPtr> MakeListAgg(const std::string& name,
+                                         const std::vector<BoundExprPtr>& args,
                                          const std::vector<BoundExprPtr>& keys,
                                          const std::vector<OrderDirection>& order) {
   if (args.empty() || args.size() > 2) return WrongArgs(name, "[1, 2]", args.size());
   const DataType& t = *args[0]->type();
   bool binary = t.id() == TypeId::kBinary;
-  bool to_string = t.id() == TypeId::kString || t.id() == TypeId::kNull || t.IsNumeric() ||
-                   t.id() == TypeId::kBoolean || t.id() == TypeId::kDate ||
-                   t.id() == TypeId::kTimestamp || t.id() == TypeId::kTimestampNtz ||
-                   IsInterval(t);
-  if (!binary && !to_string) return TypeMismatch(name, args, 0, "(\"STRING\" or \"BINARY\")");
+  bool to_string = t.id() == TypeId::kString || t.id() == TypeId::kNull ||
+                   t.IsNumeric() || t.id() == TypeId::kBoolean ||
+                   t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp ||
+                   t.id() == TypeId::kTimestampNtz || IsInterval(t);
+  if (!binary && !to_string)
+    return TypeMismatch(name, args, 0, "(\"STRING\" or \"BINARY\")");
   DataTypePtr result = binary ? DataType::Binary() : DataType::String();
   std::string delimiter;
   if (args.size() == 2) {
     const Value* d = args[1]->literal_value();
     if (!d) {
       return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")\""},
+                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " +
+                                            args[1]->ToString() + ")\""},
                             {"inputName", "`delimiter`"},
                             {"inputType", "\"STRING\""},
                             {"inputExpr", "\"" + args[1]->ToString() + "\""}});
     }
     TypeId dt = d->type()->id();
     if (dt != TypeId::kNull && (dt == TypeId::kBinary) != binary) {
-      return Status::Error("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
-                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")\""},
-                            {"functionName", "`" + name + "`"},
-                            {"dataType", "(" + QuoteType(t) + " or " + QuoteType(*d->type()) + ")"}});
+      return Status::Error(
+          "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+          {{"sqlExpr",
+            "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")\""},
+           {"functionName", "`" + name + "`"},
+           {"dataType", "(" + QuoteType(t) + " or " + QuoteType(*d->type()) + ")"}});
     }
     if (!d->is_null()) {
-      SPATE_ASSIGN_OR_RETURN(Value s, CastValue(*d, result, CastMode::kLegacy, EvalContext{}));
+      SPATE_ASSIGN_OR_RETURN(Value s,
+                             CastValue(*d, result, CastMode::kLegacy, EvalContext{}));
       delimiter = std::string(s.str());
     }
   }
@@ -772,24 +834,30 @@ Result<AggregateFunctionPtr> MakeListAgg(const std::string& name, const std::vec
                             {"dataType", QuoteType(*k->type())}});
     }
   }
-  return AggregateFunctionPtr(std::make_shared<ListAggFn>(name, result, delimiter, keys, order));
+  return AggregateFunctionPtr(
+      std::make_shared<ListAggFn>(name, result, delimiter, keys, order));
 }
 
 }  // namespace
 
-Result<AggregateFunctionPtr> MakeWithinGroupAggregate(const std::string& name,
-                                                      const std::vector<BoundExprPtr>& args,
-                                                      bool distinct,
-                                                      const std::vector<OrderDirection>& order) {
+Result<AggregateFunctionPtr> MakeWithinGroupAggregate(
+    const std::string& name, const std::vector<BoundExprPtr>& args, bool distinct,
+    const std::vector<OrderDirection>& order) {
   const size_t nkeys = std::min(order.size(), args.size());
-  std::vector<BoundExprPtr> values(args.begin(), args.end() - static_cast<std::ptrdiff_t>(nkeys));
-  std::vector<BoundExprPtr> keys(args.end() - static_cast<std::ptrdiff_t>(nkeys), args.end());
+  std::vector<BoundExprPtr> values(args.begin(),
+                                   args.end() - static_cast<std::ptrdiff_t>(nkeys));
+  std::vector<BoundExprPtr> keys(args.end() - static_cast<std::ptrdiff_t>(nkeys),
+                                 args.end());
   const std::string fn = "`" + name + "`";
   if (name == "percentile_cont" || name == "percentile_disc") {
-    if (distinct) return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED", {{"funcName", fn}});
+    if (distinct)
+      return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.DISTINCT_UNSUPPORTED",
+                           {{"funcName", fn}});
     if (keys.size() != 1) {
       return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WRONG_NUM_ORDERINGS",
-                           {{"funcName", fn}, {"expectedNum", "1"}, {"actualNum", std::to_string(keys.size())}});
+                           {{"funcName", fn},
+                            {"expectedNum", "1"},
+                            {"actualNum", std::to_string(keys.size())}});
     }
     if (values.size() != 1) return WrongArgs(name, "1", values.size());
     return MakePercentileWithin(name, keys[0], values[0], !order[0].ascending);
@@ -800,29 +868,53 @@ Result<AggregateFunctionPtr> MakeWithinGroupAggregate(const std::string& name,
       // Spark refuses inputs whose string form is not one-to-one with them.
       const DataType& vt = *values[0]->type();
       if (!keys.empty() && (vt.IsFloating() || vt.id() == TypeId::kDecimal)) {
-        return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.MISMATCH_WITH_DISTINCT_INPUT_UNSAFE_CAST",
-                             {{"funcName", fn}, {"inputType", QuoteType(vt)}, {"castType", "\"STRING\""}});
+        return Status::Error(
+            "INVALID_WITHIN_GROUP_EXPRESSION.MISMATCH_WITH_DISTINCT_INPUT_UNSAFE_CAST",
+            {{"funcName", fn}, {"inputType", QuoteType(vt)}, {"castType", "\"STRING\""}});
       }
       for (const auto& k : keys) {
         if (k->ToString() != values[0]->ToString()) {
-          return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.MISMATCH_WITH_DISTINCT_INPUT",
-                               {{"funcName", fn},
-                                {"funcArg", "\"" + values[0]->ToString() + "\""},
-                                {"orderingExpr", "\"" + k->ToString() + "\""}});
+          return Status::Error(
+              "INVALID_WITHIN_GROUP_EXPRESSION.MISMATCH_WITH_DISTINCT_INPUT",
+              {{"funcName", fn},
+               {"funcArg", "\"" + values[0]->ToString() + "\""},
+               {"orderingExpr", "\"" + k->ToString() + "\""}});
         }
       }
     }
     return MakeListAgg(name, values, keys, order);
   }
-  return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", {{"funcName", fn}});
+  return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING",
+                       {{"funcName", fn}});
 }
 
 const std::vector<std::string>& ExtraAggregateNames() {
-  static const std::vector<std::string> kNames = {
-      "collect_list", "array_agg", "collect_set", "stddev", "stddev_samp", "std", "stddev_pop",
-      "variance", "var_samp", "var_pop", "count_if", "bool_and", "every", "bool_or", "some",
-      "any", "min_by", "max_by", "median", "percentile", "percentile_approx",
-      "approx_percentile", "percentile_cont", "percentile_disc", "listagg", "string_agg"};
+  static const std::vector<std::string> kNames = {"collect_list",
+                                                  "array_agg",
+                                                  "collect_set",
+                                                  "stddev",
+                                                  "stddev_samp",
+                                                  "std",
+                                                  "stddev_pop",
+                                                  "variance",
+                                                  "var_samp",
+                                                  "var_pop",
+                                                  "count_if",
+                                                  "bool_and",
+                                                  "every",
+                                                  "bool_or",
+                                                  "some",
+                                                  "any",
+                                                  "min_by",
+                                                  "max_by",
+                                                  "median",
+                                                  "percentile",
+                                                  "percentile_approx",
+                                                  "approx_percentile",
+                                                  "percentile_cont",
+                                                  "percentile_disc",
+                                                  "listagg",
+                                                  "string_agg"};
   static const auto* kAll = [] {
     auto* all = new std::vector<std::string>(kNames);
     for (const auto& n : StatsAggregateNames()) all->push_back(n);
@@ -841,21 +933,24 @@ Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
     }
     return AggregateFunctionPtr(std::make_shared<CollectFn>(name, set, args[0]->type()));
   }
-  if (name == "stddev" || name == "stddev_samp" || name == "std" || name == "stddev_pop" ||
-      name == "variance" || name == "var_samp" || name == "var_pop") {
+  if (name == "stddev" || name == "stddev_samp" || name == "std" ||
+      name == "stddev_pop" || name == "variance" || name == "var_samp" ||
+      name == "var_pop") {
     if (args.size() != 1) return WrongArgs(name, "1", args.size());
-    if (!NumericOrNull(*args[0]->type())) return TypeMismatch(name, args, 0, "\"DOUBLE\"");
-    MomentKind k = name == "stddev_pop"                      ? MomentKind::kStddevPop
-                   : name == "var_pop"                       ? MomentKind::kVarPop
+    if (!NumericOrNull(*args[0]->type()))
+      return TypeMismatch(name, args, 0, "\"DOUBLE\"");
+    MomentKind k = name == "stddev_pop"                         ? MomentKind::kStddevPop
+                   : name == "var_pop"                          ? MomentKind::kVarPop
                    : (name == "variance" || name == "var_samp") ? MomentKind::kVarSamp
-                                                              : MomentKind::kStddevSamp;
+                                                                : MomentKind::kStddevSamp;
     return AggregateFunctionPtr(std::make_shared<MomentFn>(name, k));
   }
   if (name == "count_if" || name == "bool_and" || name == "every" || name == "bool_or" ||
       name == "some" || name == "any") {
     if (args.size() != 1) return WrongArgs(name, "1", args.size());
     TypeId t = args[0]->type()->id();
-    if (t != TypeId::kBoolean && t != TypeId::kNull) return TypeMismatch(name, args, 0, "\"BOOLEAN\"");
+    if (t != TypeId::kBoolean && t != TypeId::kNull)
+      return TypeMismatch(name, args, 0, "\"BOOLEAN\"");
     if (name == "count_if") return AggregateFunctionPtr(std::make_shared<CountIfFn>());
     bool is_and = name == "bool_and" || name == "every";
     return AggregateFunctionPtr(std::make_shared<BoolFn>(name, is_and));
@@ -864,7 +959,8 @@ Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
     if (args.size() != 2) return WrongArgs(name, "2", args.size());
     if (!IsOrderable(*args[1]->type())) {
       return Status::Error("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
-                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")\""},
+                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " +
+                                            args[1]->ToString() + ")\""},
                             {"functionName", "`" + name + "`"},
                             {"dataType", QuoteType(*args[1]->type())}});
     }
@@ -874,36 +970,43 @@ Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
   auto is_interval = IsInterval;
   auto widest = WidestInterval;
   if (name == "percentile_cont" || name == "percentile_disc") {
-    return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING", {{"funcName", "`" + name + "`"}});
+    return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING",
+                         {{"funcName", "`" + name + "`"}});
   }
   if (name == "listagg" || name == "string_agg") return MakeListAgg(name, args, {}, {});
   if (name == "median") {
     if (args.size() != 1) return WrongArgs(name, "1", args.size());
     const DataType& t = *args[0]->type();
     if (!NumericOrNull(t) && !is_interval(t)) {
-      return TypeMismatch(name, args, 0, "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")");
+      return TypeMismatch(
+          name, args, 0,
+          "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")");
     }
     DataTypePtr rt = is_interval(t) ? widest(t) : DataType::Double();
-    return AggregateFunctionPtr(
-        std::make_shared<PercentileFn>(name, PctKind::kExact, std::vector<double>{0.5}, false, 0.0, rt));
+    return AggregateFunctionPtr(std::make_shared<PercentileFn>(
+        name, PctKind::kExact, std::vector<double>{0.5}, false, 0.0, rt));
   }
   if (name == "percentile") {
     if (args.size() != 2) return WrongArgs(name, "2", args.size());
     const DataType& t = *args[0]->type();
     if (!NumericOrNull(t) && !is_interval(t)) {
-      return TypeMismatch(name, args, 0, "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")");
+      return TypeMismatch(
+          name, args, 0,
+          "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")");
     }
     std::vector<double> p;
     bool is_array = false;
     SPATE_RETURN_IF_ERROR(ReadPercentages(name, args, &p, &is_array));
     DataTypePtr elem = is_interval(t) ? widest(t) : DataType::Double();
     DataTypePtr rt = is_array ? DataType::Array(elem, false) : elem;
-    return AggregateFunctionPtr(std::make_shared<PercentileFn>(name, PctKind::kExact, p, is_array, 0.0, rt));
+    return AggregateFunctionPtr(
+        std::make_shared<PercentileFn>(name, PctKind::kExact, p, is_array, 0.0, rt));
   }
   if (name == "percentile_approx" || name == "approx_percentile") {
     if (args.size() < 2 || args.size() > 3) return WrongArgs(name, "[2, 3]", args.size());
     const DataTypePtr& t = args[0]->type();
-    if (!t->IsNumeric() && t->id() != TypeId::kDate && t->id() != TypeId::kTimestamp && !is_interval(*t)) {
+    if (!t->IsNumeric() && t->id() != TypeId::kDate && t->id() != TypeId::kTimestamp &&
+        !is_interval(*t)) {
       return TypeMismatch(name, args, 0, "(\"NUMERIC\" or \"DATE\" or \"TIMESTAMP\")");
     }
     std::vector<double> p;
@@ -912,14 +1015,17 @@ Result<AggregateFunctionPtr> MakeExtraAggregate(const std::string& name,
     int64_t accuracy = 10000;
     if (args.size() == 3) {
       const Value* a = args[2]->literal_value();
-      if (!a || a->is_null() || !a->type()->IsIntegral()) return TypeMismatch(name, args, 2, "\"INT\"");
+      if (!a || a->is_null() || !a->type()->IsIntegral())
+        return TypeMismatch(name, args, 2, "\"INT\"");
       accuracy = a->i64();
       if (accuracy <= 0) {
-        return Status::Error("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
-                             {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ", " + args[2]->ToString() + ")\""},
-                              {"exprName", "accuracy"},
-                              {"valueRange", "(0, 2147483647]"},
-                              {"currentValue", std::to_string(accuracy)}});
+        return Status::Error(
+            "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
+            {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " +
+                             args[1]->ToString() + ", " + args[2]->ToString() + ")\""},
+             {"exprName", "accuracy"},
+             {"valueRange", "(0, 2147483647]"},
+             {"currentValue", std::to_string(accuracy)}});
       }
     }
     DataTypePtr rt = is_array ? DataType::Array(t, false) : t;

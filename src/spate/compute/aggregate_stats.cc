@@ -25,19 +25,23 @@ namespace {
 
 using Cols = std::vector<ColumnPtr>;
 
-ColumnPtr Doubles(const std::vector<double>& v, const std::vector<uint8_t>* valid) { return agg::DoubleColumn(v, valid); }
+ColumnPtr Doubles(const std::vector<double>& v, const std::vector<uint8_t>* valid) {
+  return agg::DoubleColumn(v, valid);
+}
 double NumberAt(const Column& c, int64_t i) { return agg::AsDouble(c, i); }
 using ArgsRef = const std::vector<BoundExprPtr>&;
 Status ArgCount(const std::string& name, const std::string& expected, size_t actual) {
   return agg::WrongArgs(name, expected, actual);
 }
-Status ArgType(const std::string& name, ArgsRef args, size_t i, const std::string& required) {
+Status ArgType(const std::string& name, ArgsRef args, size_t i,
+               const std::string& required) {
   return agg::TypeMismatch(name, args, i, required);
 }
 
 bool NumberOrNull(const DataType& t) { return t.IsNumeric() || t.id() == TypeId::kNull; }
 
-// ---- skewness / kurtosis -----------------------------------------------------------------
+// ---- skewness / kurtosis
+// -----------------------------------------------------------------
 
 class HighMomentAcc final : public GroupedAccumulator {
  public:
@@ -45,7 +49,8 @@ class HighMomentAcc final : public GroupedAccumulator {
   void Resize(int64_t g) override {
     for (auto* v : {&n_, &avg_, &m2_, &m3_, &m4_}) v->resize(static_cast<size_t>(g), 0.0);
   }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     const Column& c = *args[0];
     if (c.type_id() == TypeId::kNull) return Status::OK();
     for (int64_t i = 0; i < n; ++i) {
@@ -57,14 +62,16 @@ class HighMomentAcc final : public GroupedAccumulator {
       double dn = delta / nn, dn2 = dn * dn;
       double term = delta * dn * n1;
       avg_[g] += dn;
-      m4_[g] += term * dn2 * (nn * nn - 3.0 * nn + 3.0) + 6.0 * dn2 * m2_[g] - 4.0 * dn * m3_[g];
+      m4_[g] += term * dn2 * (nn * nn - 3.0 * nn + 3.0) + 6.0 * dn2 * m2_[g] -
+                4.0 * dn * m3_[g];
       m3_[g] += term * dn * (nn - 2.0) - 3.0 * dn * m2_[g];
       m2_[g] += term;
       n_[g] = nn;
     }
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
     const double *nb = st[0]->raw_values<double>(), *ab = st[1]->raw_values<double>();
     const double *m2b = st[2]->raw_values<double>(), *m3b = st[3]->raw_values<double>();
     const double* m4b = st[4]->raw_values<double>();
@@ -76,16 +83,19 @@ class HighMomentAcc final : public GroupedAccumulator {
       double m2a = m2_[g], m3a = m3_[g];
       avg_[g] += dn * n2;
       m2_[g] = m2a + m2b[i] + delta * dn * n1 * n2;
-      m3_[g] = m3a + m3b[i] + dn * dn * delta * n1 * n2 * (n1 - n2) + 3.0 * dn * (n1 * m2b[i] - n2 * m2a);
-      m4_[g] = m4_[g] + m4b[i] + dn * dn * dn * delta * n1 * n2 * (n1 * n1 - n1 * n2 + n2 * n2) +
-               6.0 * dn * dn * (n1 * n1 * m2b[i] + n2 * n2 * m2a) + 4.0 * dn * (n1 * m3b[i] - n2 * m3a);
+      m3_[g] = m3a + m3b[i] + dn * dn * delta * n1 * n2 * (n1 - n2) +
+               3.0 * dn * (n1 * m2b[i] - n2 * m2a);
+      m4_[g] = m4_[g] + m4b[i] +
+               dn * dn * dn * delta * n1 * n2 * (n1 * n1 - n1 * n2 + n2 * n2) +
+               6.0 * dn * dn * (n1 * n1 * m2b[i] + n2 * n2 * m2a) +
+               4.0 * dn * (n1 * m3b[i] - n2 * m3a);
       n_[g] = nn;
     }
     return Status::OK();
   }
   std::vector<ColumnPtr> State() override {
-    return {Doubles(n_, nullptr), Doubles(avg_, nullptr), Doubles(m2_, nullptr), Doubles(m3_, nullptr),
-            Doubles(m4_, nullptr)};
+    return {Doubles(n_, nullptr), Doubles(avg_, nullptr), Doubles(m2_, nullptr),
+            Doubles(m3_, nullptr), Doubles(m4_, nullptr)};
   }
   Result<ColumnPtr> Finalize(const EvalContext&) override {
     std::vector<double> out(n_.size(), 0.0);
@@ -96,8 +106,9 @@ class HighMomentAcc final : public GroupedAccumulator {
         valid[g] = 0;
         continue;
       }
-      out[g] = kurtosis_ ? n_[g] * m4_[g] / (m2_[g] * m2_[g]) - 3.0
-                         : std::sqrt(n_[g]) * m3_[g] / std::sqrt(m2_[g] * m2_[g] * m2_[g]);
+      out[g] = kurtosis_
+                   ? n_[g] * m4_[g] / (m2_[g] * m2_[g]) - 3.0
+                   : std::sqrt(n_[g]) * m3_[g] / std::sqrt(m2_[g] * m2_[g] * m2_[g]);
     }
     return Doubles(out, &valid);
   }
@@ -112,7 +123,8 @@ class HighMomentFn final : public AggregateFunction {
   explicit HighMomentFn(const std::string& name) {
     name_ = name;
     result_type_ = DataType::Double();
-    for (const char* f : {"n", "avg", "m2", "m3", "m4"}) state_fields_.push_back(Field{f, DataType::Double(), false});
+    for (const char* f : {"n", "avg", "m2", "m3", "m4"})
+      state_fields_.push_back(Field{f, DataType::Double(), false});
   }
   std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
     return std::make_unique<HighMomentAcc>(name_ == "kurtosis");
@@ -122,12 +134,22 @@ class HighMomentFn final : public AggregateFunction {
 // ---- corr / covar_* / regr_* ---------------------------------------------------------
 
 enum class Bivariate : uint8_t {
-  kCorr, kCovarPop, kCovarSamp, kRegrCount, kRegrAvgX, kRegrAvgY, kRegrSxx, kRegrSyy, kRegrSxy,
-  kRegrSlope, kRegrIntercept, kRegrR2
+  kCorr,
+  kCovarPop,
+  kCovarSamp,
+  kRegrCount,
+  kRegrAvgX,
+  kRegrAvgY,
+  kRegrSxx,
+  kRegrSyy,
+  kRegrSxy,
+  kRegrSlope,
+  kRegrIntercept,
+  kRegrR2
 };
 
-// State over pairs (a, b): corr/covar_*(a, b) as called; regr_*(y, x) as (x, y), the order
-// of Spark's covariance inside them. Sums give the regr_avg* (Spark's avg).
+// State over pairs (a, b): corr/covar_*(a, b) as called; regr_*(y, x) as (x, y), the
+// order of Spark's covariance inside them. Sums give the regr_avg* (Spark's avg).
 class BivariateAcc final : public GroupedAccumulator {
  public:
   explicit BivariateAcc(Bivariate kind) : kind_(kind) {}
@@ -136,7 +158,8 @@ class BivariateAcc final : public GroupedAccumulator {
       v->resize(static_cast<size_t>(g), 0.0);
     }
   }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     const Column &a = *args[0], &b = *args[1];
     if (a.type_id() == TypeId::kNull || b.type_id() == TypeId::kNull) return Status::OK();
     for (int64_t i = 0; i < n; ++i) {
@@ -156,7 +179,8 @@ class BivariateAcc final : public GroupedAccumulator {
     }
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
     const double *nb = st[0]->raw_values<double>(), *ab = st[1]->raw_values<double>();
     const double *bb = st[2]->raw_values<double>(), *ckb = st[3]->raw_values<double>();
     const double *amb = st[4]->raw_values<double>(), *bmb = st[5]->raw_values<double>();
@@ -178,8 +202,8 @@ class BivariateAcc final : public GroupedAccumulator {
     return Status::OK();
   }
   std::vector<ColumnPtr> State() override {
-    return {Doubles(n_, nullptr),    Doubles(a_avg_, nullptr), Doubles(b_avg_, nullptr),
-            Doubles(ck_, nullptr),   Doubles(a_mk_, nullptr),  Doubles(b_mk_, nullptr),
+    return {Doubles(n_, nullptr),     Doubles(a_avg_, nullptr), Doubles(b_avg_, nullptr),
+            Doubles(ck_, nullptr),    Doubles(a_mk_, nullptr),  Doubles(b_mk_, nullptr),
             Doubles(a_sum_, nullptr), Doubles(b_sum_, nullptr)};
   }
   Result<ColumnPtr> Finalize(const EvalContext& ctx) override {
@@ -187,7 +211,8 @@ class BivariateAcc final : public GroupedAccumulator {
     if (kind_ == Bivariate::kRegrCount) {
       kernel::Out<int64_t> out(static_cast<int64_t>(groups));
       for (size_t g = 0; g < groups; ++g) out.data[g] = static_cast<int64_t>(n_[g]);
-      return kernel::MakeColumn(DataType::Long(), static_cast<int64_t>(groups), 0, nullptr, out.buf);
+      return kernel::MakeColumn(DataType::Long(), static_cast<int64_t>(groups), 0,
+                                nullptr, out.buf);
     }
     std::vector<double> out(groups, 0.0);
     std::vector<uint8_t> valid(groups, 1);
@@ -202,21 +227,35 @@ class BivariateAcc final : public GroupedAccumulator {
           null = null || n == 1.0;
           if (!null && a_mk_[g] * b_mk_[g] == 0.0) {
             // ck / sqrt(0): Spark's ANSI division by zero, NULL without ANSI.
-            if (ctx.ansi) return Status::Error("DIVIDE_BY_ZERO", {{"config", "\"spark.sql.ansi.enabled\""}});
+            if (ctx.ansi)
+              return Status::Error("DIVIDE_BY_ZERO",
+                                   {{"config", "\"spark.sql.ansi.enabled\""}});
             null = true;
           }
           v = ck_[g] / std::sqrt(a_mk_[g] * b_mk_[g]);
           break;
-        case Bivariate::kCovarPop: v = ck_[g] / n; break;
+        case Bivariate::kCovarPop:
+          v = ck_[g] / n;
+          break;
         case Bivariate::kCovarSamp:
           null = null || n == 1.0;
           v = ck_[g] / (n - 1.0);
           break;
-        case Bivariate::kRegrAvgX: v = a_sum_[g] / n; break;
-        case Bivariate::kRegrAvgY: v = b_sum_[g] / n; break;
-        case Bivariate::kRegrSxx: v = x_mk; break;
-        case Bivariate::kRegrSyy: v = y_mk; break;
-        case Bivariate::kRegrSxy: v = ck_[g]; break;
+        case Bivariate::kRegrAvgX:
+          v = a_sum_[g] / n;
+          break;
+        case Bivariate::kRegrAvgY:
+          v = b_sum_[g] / n;
+          break;
+        case Bivariate::kRegrSxx:
+          v = x_mk;
+          break;
+        case Bivariate::kRegrSyy:
+          v = y_mk;
+          break;
+        case Bivariate::kRegrSxy:
+          v = ck_[g];
+          break;
         case Bivariate::kRegrSlope:
           null = null || x_mk == 0.0;
           v = (ck_[g] / n) / (x_mk / n);
@@ -231,7 +270,8 @@ class BivariateAcc final : public GroupedAccumulator {
           v = y_mk == 0.0 ? 1.0 : r * r;
           break;
         }
-        default: break;
+        default:
+          break;
       }
       if (null) {
         valid[g] = 0;
@@ -253,11 +293,14 @@ class BivariateFn final : public AggregateFunction {
     name_ = name;
     result_type_ = kind == Bivariate::kRegrCount ? DataType::Long() : DataType::Double();
     nullable_ = kind != Bivariate::kRegrCount;
-    for (const char* f : {"n", "a_avg", "b_avg", "ck", "a_mk", "b_mk", "a_sum", "b_sum"}) {
+    for (const char* f :
+         {"n", "a_avg", "b_avg", "ck", "a_mk", "b_mk", "a_sum", "b_sum"}) {
       state_fields_.push_back(Field{f, DataType::Double(), false});
     }
   }
-  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override { return std::make_unique<BivariateAcc>(kind_); }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<BivariateAcc>(kind_);
+  }
 
  private:
   Bivariate kind_;
@@ -266,16 +309,21 @@ class BivariateFn final : public AggregateFunction {
 // regr_*(y, x) accumulates the pairs as (x, y).
 class SwappedAcc final : public GroupedAccumulator {
  public:
-  explicit SwappedAcc(std::unique_ptr<GroupedAccumulator> inner) : inner_(std::move(inner)) {}
+  explicit SwappedAcc(std::unique_ptr<GroupedAccumulator> inner)
+      : inner_(std::move(inner)) {}
   void Resize(int64_t g) override { inner_->Resize(g); }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext& ctx) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext& ctx) override {
     return inner_->Update({args[1], args[0]}, gid, n, ctx);
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext& ctx) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
     return inner_->Merge(st, gid, n, ctx);
   }
   std::vector<ColumnPtr> State() override { return inner_->State(); }
-  Result<ColumnPtr> Finalize(const EvalContext& ctx) override { return inner_->Finalize(ctx); }
+  Result<ColumnPtr> Finalize(const EvalContext& ctx) override {
+    return inner_->Finalize(ctx);
+  }
 
  private:
   std::unique_ptr<GroupedAccumulator> inner_;
@@ -283,7 +331,8 @@ class SwappedAcc final : public GroupedAccumulator {
 
 class SwappedFn final : public AggregateFunction {
  public:
-  explicit SwappedFn(std::shared_ptr<const AggregateFunction> inner) : inner_(std::move(inner)) {
+  explicit SwappedFn(std::shared_ptr<const AggregateFunction> inner)
+      : inner_(std::move(inner)) {
     name_ = inner_->name();
     result_type_ = inner_->result_type();
     nullable_ = inner_->nullable();
@@ -298,23 +347,24 @@ class SwappedFn final : public AggregateFunction {
 };
 
 const std::map<std::string, Bivariate>& BivariateNames() {
-  static const auto* kNames = new std::map<std::string, Bivariate>{
-      {"corr", Bivariate::kCorr},
-      {"covar_pop", Bivariate::kCovarPop},
-      {"covar_samp", Bivariate::kCovarSamp},
-      {"regr_count", Bivariate::kRegrCount},
-      {"regr_avgx", Bivariate::kRegrAvgX},
-      {"regr_avgy", Bivariate::kRegrAvgY},
-      {"regr_sxx", Bivariate::kRegrSxx},
-      {"regr_syy", Bivariate::kRegrSyy},
-      {"regr_sxy", Bivariate::kRegrSxy},
-      {"regr_slope", Bivariate::kRegrSlope},
-      {"regr_intercept", Bivariate::kRegrIntercept},
-      {"regr_r2", Bivariate::kRegrR2}};
+  static const auto* kNames =
+      new std::map<std::string, Bivariate>{{"corr", Bivariate::kCorr},
+                                           {"covar_pop", Bivariate::kCovarPop},
+                                           {"covar_samp", Bivariate::kCovarSamp},
+                                           {"regr_count", Bivariate::kRegrCount},
+                                           {"regr_avgx", Bivariate::kRegrAvgX},
+                                           {"regr_avgy", Bivariate::kRegrAvgY},
+                                           {"regr_sxx", Bivariate::kRegrSxx},
+                                           {"regr_syy", Bivariate::kRegrSyy},
+                                           {"regr_sxy", Bivariate::kRegrSxy},
+                                           {"regr_slope", Bivariate::kRegrSlope},
+                                           {"regr_intercept", Bivariate::kRegrIntercept},
+                                           {"regr_r2", Bivariate::kRegrR2}};
   return *kNames;
 }
 
-// ---- bit_and / bit_or / bit_xor --------------------------------------------------------
+// ---- bit_and / bit_or / bit_xor
+// --------------------------------------------------------
 
 enum class BitOp : uint8_t { kAnd, kOr, kXor };
 
@@ -330,7 +380,8 @@ class BitAcc final : public GroupedAccumulator {
     v = op_ == BitOp::kAnd ? (v & x) : op_ == BitOp::kOr ? (v | x) : (v ^ x);
     seen_[g] = 1;
   }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     const Column& c = *args[0];
     if (c.type_id() == TypeId::kNull) return Status::OK();
     for (int64_t i = 0; i < n; ++i) {
@@ -338,7 +389,8 @@ class BitAcc final : public GroupedAccumulator {
     }
     return Status::OK();
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
     const int64_t* v = st[0]->raw_values<int64_t>();
     for (int64_t i = 0; i < n; ++i) {
       if (!st[0]->IsNull(i)) Add(gid[i], v[i]);
@@ -347,15 +399,19 @@ class BitAcc final : public GroupedAccumulator {
   }
   std::vector<ColumnPtr> State() override { return {Longs()}; }
   Result<ColumnPtr> Finalize(const EvalContext&) override {
-    SPATE_ASSIGN_OR_RETURN(auto cast, MakeCast(MakeColumnRef(0, DataType::Long(), true, "v"), type_));
-    auto batch = Batch::Make(std::make_shared<const Schema>(std::vector<Field>{Field{"v", DataType::Long(), true}}),
+    SPATE_ASSIGN_OR_RETURN(
+        auto cast, MakeCast(MakeColumnRef(0, DataType::Long(), true, "v"), type_));
+    auto batch = Batch::Make(std::make_shared<const Schema>(
+                                 std::vector<Field>{Field{"v", DataType::Long(), true}}),
                              {Longs()}, static_cast<int64_t>(value_.size()));
     return cast->Evaluate(*batch, EvalContext{});
   }
 
  private:
   static int64_t NumberValue(const Column& c, int64_t i) {
-    return kernel::DispatchFixed(*c.type(), [&]<typename T>() -> int64_t { return static_cast<int64_t>(c.raw_values<T>()[i]); });
+    return kernel::DispatchFixed(*c.type(), [&]<typename T>() -> int64_t {
+      return static_cast<int64_t>(c.raw_values<T>()[i]);
+    });
   }
   ColumnPtr Longs() {
     auto n = static_cast<int64_t>(value_.size());
@@ -386,7 +442,8 @@ class BitFn final : public AggregateFunction {
   BitOp op_;
 };
 
-// ---- mode ------------------------------------------------------------------------------
+// ---- mode
+// ------------------------------------------------------------------------------
 
 // Counts each distinct value per group (keyed by its text); the state is the values and
 // their counts as two arrays per group.
@@ -394,10 +451,12 @@ class ModeAcc final : public GroupedAccumulator {
  public:
   explicit ModeAcc(DataTypePtr type) : type_(std::move(type)) {}
   void Resize(int64_t g) override { counts_.resize(static_cast<size_t>(g)); }
-  Status Update(const Cols& args, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
     return Add(*args[0], nullptr, gid, n);
   }
-  Status Merge(const Cols& st, const uint32_t* gid, int64_t n, const EvalContext&) override {
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
     // State: an array of the values and an array of their counts per group.
     const Column& vals = *st[0];
     const Column& cnts = *st[1];
@@ -412,7 +471,8 @@ class ModeAcc final : public GroupedAccumulator {
       }
     }
     auto child = vals.child(0);
-    return Add(*child, weights.data(), gids.data(), static_cast<int64_t>(gids.size()), off[0]);
+    return Add(*child, weights.data(), gids.data(), static_cast<int64_t>(gids.size()),
+               off[0]);
   }
   std::vector<ColumnPtr> State() override {
     std::vector<int32_t> offsets{0};
@@ -430,8 +490,10 @@ class ModeAcc final : public GroupedAccumulator {
     }
     ColumnPtr vals = Take(*all, take.data(), static_cast<int64_t>(take.size()));
     kernel::Out<int64_t> c(static_cast<int64_t>(counts.size()));
-    if (!counts.empty()) std::memcpy(c.data, counts.data(), counts.size() * sizeof(int64_t));
-    ColumnPtr cc = kernel::MakeColumn(DataType::Long(), static_cast<int64_t>(counts.size()), 0, nullptr, c.buf);
+    if (!counts.empty())
+      std::memcpy(c.data, counts.data(), counts.size() * sizeof(int64_t));
+    ColumnPtr cc = kernel::MakeColumn(
+        DataType::Long(), static_cast<int64_t>(counts.size()), 0, nullptr, c.buf);
     return {MakeListColumn(DataType::Array(type_), offsets, valid, vals),
             MakeListColumn(DataType::Array(DataType::Long()), offsets, valid, cc)};
   }
@@ -443,7 +505,8 @@ class ModeAcc final : public GroupedAccumulator {
       int64_t best_count = 0;
       for (auto& [key, entry] : group) {
         if (entry.count > best_count ||
-            (entry.count == best_count && CompareValuesAt(*all, entry.index, *all, best) < 0)) {
+            (entry.count == best_count &&
+             CompareValuesAt(*all, entry.index, *all, best) < 0)) {
           best = entry.index;
           best_count = entry.count;
         }
@@ -458,7 +521,8 @@ class ModeAcc final : public GroupedAccumulator {
     int32_t index;  // row of values_ holding the value
     int64_t count;
   };
-  Status Add(const Column& c, const int64_t* weights, const uint32_t* gid, int64_t n, int64_t base = 0) {
+  Status Add(const Column& c, const int64_t* weights, const uint32_t* gid, int64_t n,
+             int64_t base = 0) {
     if (c.type_id() == TypeId::kNull) return Status::OK();
     for (int64_t i = 0; i < n; ++i) {
       int64_t row = base + i;
@@ -469,7 +533,8 @@ class ModeAcc final : public GroupedAccumulator {
       auto it = group.find(key);
       if (it == group.end()) {
         kept_.push_back(std::move(v));
-        group.emplace(key, Entry{static_cast<int32_t>(kept_.size() - 1), weights ? weights[i] : 1});
+        group.emplace(
+            key, Entry{static_cast<int32_t>(kept_.size() - 1), weights ? weights[i] : 1});
       } else {
         it->second.count += weights ? weights[i] : 1;
       }
@@ -492,23 +557,28 @@ class ModeFn final : public AggregateFunction {
   explicit ModeFn(DataTypePtr type) {
     name_ = "mode";
     result_type_ = type;
-    state_fields_ = {Field{"values", DataType::Array(type), false}, Field{"counts", DataType::Array(DataType::Long()), false}};
+    state_fields_ = {Field{"values", DataType::Array(type), false},
+                     Field{"counts", DataType::Array(DataType::Long()), false}};
   }
-  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override { return std::make_unique<ModeAcc>(result_type_); }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<ModeAcc>(result_type_);
+  }
 };
 
 }  // namespace
 
 const std::vector<std::string>& StatsAggregateNames() {
   static const auto* kNames = [] {
-    auto* v = new std::vector<std::string>{"skewness", "kurtosis", "bit_and", "bit_or", "bit_xor", "mode"};
+    auto* v = new std::vector<std::string>{"skewness", "kurtosis", "bit_and",
+                                           "bit_or",   "bit_xor",  "mode"};
     for (const auto& [name, kind] : BivariateNames()) v->push_back(name);
     return v;
   }();
   return *kNames;
 }
 
-Result<AggregateFunctionPtr> MakeStatsAggregate(const std::string& name, const std::vector<BoundExprPtr>& args) {
+Result<AggregateFunctionPtr> MakeStatsAggregate(const std::string& name,
+                                                const std::vector<BoundExprPtr>& args) {
   if (name == "skewness" || name == "kurtosis") {
     if (args.size() != 1) return ArgCount(name, "1", args.size());
     if (!NumberOrNull(*args[0]->type())) return ArgType(name, args, 0, "\"DOUBLE\"");
@@ -520,14 +590,17 @@ Result<AggregateFunctionPtr> MakeStatsAggregate(const std::string& name, const s
       if (!NumberOrNull(*args[k]->type())) return ArgType(name, args, k, "\"DOUBLE\"");
     }
     auto fn = std::make_shared<BivariateFn>(name, it->second);
-    if (name.rfind("regr_", 0) == 0) return AggregateFunctionPtr(std::make_shared<SwappedFn>(fn));
+    if (name.rfind("regr_", 0) == 0)
+      return AggregateFunctionPtr(std::make_shared<SwappedFn>(fn));
     return AggregateFunctionPtr(fn);
   }
   if (name == "bit_and" || name == "bit_or" || name == "bit_xor") {
     if (args.size() != 1) return ArgCount(name, "1", args.size());
     const DataType& t = *args[0]->type();
     if (!t.IsIntegral()) return ArgType(name, args, 0, "\"INTEGRAL\"");
-    BitOp op = name == "bit_and" ? BitOp::kAnd : name == "bit_or" ? BitOp::kOr : BitOp::kXor;
+    BitOp op = name == "bit_and"  ? BitOp::kAnd
+               : name == "bit_or" ? BitOp::kOr
+                                  : BitOp::kXor;
     return AggregateFunctionPtr(std::make_shared<BitFn>(name, op, args[0]->type()));
   }
   if (name == "mode") {

@@ -22,15 +22,24 @@ TEST(AggregateTest, NoGroupsGiveEmptyStateAndResult) {
     DataTypePtr arg;
   };
   const std::vector<Case> cases = {
-      {"count", DataType::Long()},          {"sum", DataType::Long()},
-      {"sum", DataType::Double()},          {"sum", DataType::Decimal(10, 2)},
-      {"avg", DataType::Long()},            {"avg", DataType::Decimal(10, 2)},
-      {"min", DataType::Long()},            {"max", DataType::Double()},
-      {"min", DataType::String()},          {"first", DataType::Long()},
-      {"last", DataType::String()},         {"collect_list", DataType::Long()},
-      {"stddev", DataType::Double()},       {"approx_count_distinct", DataType::Long()},
-      {"try_sum", DataType::Long()},        {"try_avg", DataType::Decimal(38, 0)},
-      {"try_sum", DataType::YearMonthInterval()}, {"listagg", DataType::String()},
+      {"count", DataType::Long()},
+      {"sum", DataType::Long()},
+      {"sum", DataType::Double()},
+      {"sum", DataType::Decimal(10, 2)},
+      {"avg", DataType::Long()},
+      {"avg", DataType::Decimal(10, 2)},
+      {"min", DataType::Long()},
+      {"max", DataType::Double()},
+      {"min", DataType::String()},
+      {"first", DataType::Long()},
+      {"last", DataType::String()},
+      {"collect_list", DataType::Long()},
+      {"stddev", DataType::Double()},
+      {"approx_count_distinct", DataType::Long()},
+      {"try_sum", DataType::Long()},
+      {"try_avg", DataType::Decimal(38, 0)},
+      {"try_sum", DataType::YearMonthInterval()},
+      {"listagg", DataType::String()},
   };
   EvalContext ctx;
   for (const auto& c : cases) {
@@ -94,7 +103,8 @@ TEST(AggregateTest, TrySumOverflowThroughPartialStates) {
   acc->Resize(1);
   uint32_t zero[] = {0, 0};
   ctx.ansi = true;
-  EXPECT_EQ(acc->Update({longs({kMax, 1})}, zero, 2, ctx).error_class(), "ARITHMETIC_OVERFLOW");
+  EXPECT_EQ(acc->Update({longs({kMax, 1})}, zero, 2, ctx).error_class(),
+            "ARITHMETIC_OVERFLOW");
 }
 
 }  // namespace

@@ -19,7 +19,8 @@
 
 namespace spate {
 
-Result<AggregateFunctionPtr> MakeApproxCountDistinct(const std::vector<BoundExprPtr>& args);
+Result<AggregateFunctionPtr> MakeApproxCountDistinct(
+    const std::vector<BoundExprPtr>& args);
 
 /// The HLL++ estimate of `registers` (2^p of them) as Spark's query(); exposed for tests.
 int64_t HllEstimate(const uint8_t* registers, int p);

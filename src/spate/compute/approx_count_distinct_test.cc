@@ -39,7 +39,9 @@ TEST(HllTest, BiasCorrectedBetweenTwoAndAHalfAndFiveM) {
   // .. 1500.6128 at indices 111..116, biases 19.9228 .. 15.6128).
   std::vector<uint8_t> regs(512, 2);
   double e = 0.7213 / (1.0 + 1.079 / 512) * 512 * 512 / 128.0;
-  double bias = (19.9228000000001 + 19.9292 + 16.617 + 17.05 + 18.2996000000001 + 15.6128000000001) / 6;
+  double bias = (19.9228000000001 + 19.9292 + 16.617 + 17.05 + 18.2996000000001 +
+                 15.6128000000001) /
+                6;
   EXPECT_EQ(HllEstimate(regs.data(), 9), static_cast<int64_t>(e - bias + 0.5));
 }
 

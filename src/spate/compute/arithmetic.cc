@@ -17,31 +17,42 @@ namespace spate {
 
 namespace {
 
-using kernel::Out;
 using fn::NullMask;
+using kernel::Out;
 
 enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMod, kIntDiv };
 
 const char* OpSymbol(ArithOp op) {
   switch (op) {
-    case ArithOp::kAdd: return "+";
-    case ArithOp::kSub: return "-";
-    case ArithOp::kMul: return "*";
-    case ArithOp::kDiv: return "/";
-    case ArithOp::kMod: return "%";
-    case ArithOp::kIntDiv: return "div";
+    case ArithOp::kAdd:
+      return "+";
+    case ArithOp::kSub:
+      return "-";
+    case ArithOp::kMul:
+      return "*";
+    case ArithOp::kDiv:
+      return "/";
+    case ArithOp::kMod:
+      return "%";
+    case ArithOp::kIntDiv:
+      return "div";
   }
   return "?";
 }
 
 const char* TryName(ArithOp op) {
   switch (op) {
-    case ArithOp::kAdd: return "try_add";
-    case ArithOp::kSub: return "try_subtract";
-    case ArithOp::kMul: return "try_multiply";
+    case ArithOp::kAdd:
+      return "try_add";
+    case ArithOp::kSub:
+      return "try_subtract";
+    case ArithOp::kMul:
+      return "try_multiply";
     case ArithOp::kDiv:
-    case ArithOp::kIntDiv: return "try_divide";
-    case ArithOp::kMod: return "try_mod";
+    case ArithOp::kIntDiv:
+      return "try_divide";
+    case ArithOp::kMod:
+      return "try_mod";
   }
   return "try_add";
 }
@@ -60,18 +71,23 @@ Status NarrowOverflowError(const DataType& t, ArithOp op, T x, T y) {
 
 Status OverflowError(const DataType& t, ArithOp op) {
   if (op == ArithOp::kIntDiv) {
-    return Status::Error("ARITHMETIC_OVERFLOW",
-                         {{"message", "Overflow in integral divide"},
-                          {"alternative", " Use 'try_divide' to tolerate overflow and return NULL instead."},
-                          {"config", "\"spark.sql.ansi.enabled\""}});
+    return Status::Error(
+        "ARITHMETIC_OVERFLOW",
+        {{"message", "Overflow in integral divide"},
+         {"alternative",
+          " Use 'try_divide' to tolerate overflow and return NULL instead."},
+         {"config", "\"spark.sql.ansi.enabled\""}});
   }
-  std::string what = t.id() == TypeId::kLong ? "long" : t.id() == TypeId::kShort ? "short"
-                     : t.id() == TypeId::kByte ? "byte" : "integer";
-  return Status::Error("ARITHMETIC_OVERFLOW",
-                       {{"message", what + " overflow"},
-                        {"alternative", std::string(" Use '") + TryName(op) +
-                                            "' to tolerate overflow and return NULL instead."},
-                        {"config", "\"spark.sql.ansi.enabled\""}});
+  std::string what = t.id() == TypeId::kLong    ? "long"
+                     : t.id() == TypeId::kShort ? "short"
+                     : t.id() == TypeId::kByte  ? "byte"
+                                                : "integer";
+  return Status::Error(
+      "ARITHMETIC_OVERFLOW",
+      {{"message", what + " overflow"},
+       {"alternative", std::string(" Use '") + TryName(op) +
+                           "' to tolerate overflow and return NULL instead."},
+       {"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 Status DivideByZeroError() {
@@ -90,9 +106,12 @@ Status DecimalOverflowError(__int128 v, const DataType& t) {
 template <typename T>
 bool IntOp(ArithOp op, T a, T b, T* out) {
   switch (op) {
-    case ArithOp::kAdd: return !__builtin_add_overflow(a, b, out);
-    case ArithOp::kSub: return !__builtin_sub_overflow(a, b, out);
-    case ArithOp::kMul: return !__builtin_mul_overflow(a, b, out);
+    case ArithOp::kAdd:
+      return !__builtin_add_overflow(a, b, out);
+    case ArithOp::kSub:
+      return !__builtin_sub_overflow(a, b, out);
+    case ArithOp::kMul:
+      return !__builtin_mul_overflow(a, b, out);
     case ArithOp::kMod:
       if (b == -1) {
         *out = 0;
@@ -107,7 +126,8 @@ bool IntOp(ArithOp op, T a, T b, T* out) {
       }
       *out = static_cast<T>(a / b);
       return true;
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -130,7 +150,8 @@ Result<ColumnPtr> IntegralKernel(ArithOp op, const DataTypePtr& type, const Colu
       out.data[i] = r;
     }
     if (overflow >= 0) {
-      if (ansi && sizeof(T) < 4) return NarrowOverflowError<T>(*type, op, x[overflow], y[overflow]);
+      if (ansi && sizeof(T) < 4)
+        return NarrowOverflowError<T>(*type, op, x[overflow], y[overflow]);
       if (ansi) return OverflowError(*type, op);
       // Legacy: wrap-around, which is what the builtins stored.
     }
@@ -183,7 +204,8 @@ Result<ColumnPtr> FloatKernel(ArithOp op, const DataTypePtr& type, const Column&
       }
       return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
     }
-    default: break;
+    default:
+      break;
   }
   return kernel::MakeColumn(type, n, nulls, validity, out.buf);
 }
@@ -273,14 +295,22 @@ Result<ColumnPtr> DecimalKernel(ArithOp op, const DataTypePtr& type, const Colum
 Result<ColumnPtr> RunArith(ArithOp op, const DataTypePtr& type, const ColumnPtr& a,
                            const ColumnPtr& b, int64_t n, bool ansi) {
   switch (kernel::PhysicalOf(*type)) {
-    case kernel::Phys::kI8: return IntegralKernel<int8_t>(op, type, *a, *b, n, ansi);
-    case kernel::Phys::kI16: return IntegralKernel<int16_t>(op, type, *a, *b, n, ansi);
-    case kernel::Phys::kI32: return IntegralKernel<int32_t>(op, type, *a, *b, n, ansi);
-    case kernel::Phys::kI64: return IntegralKernel<int64_t>(op, type, *a, *b, n, ansi);
-    case kernel::Phys::kF32: return FloatKernel<float>(op, type, *a, *b, n, ansi);
-    case kernel::Phys::kF64: return FloatKernel<double>(op, type, *a, *b, n, ansi);
-    case kernel::Phys::kI128: return DecimalKernel(op, type, *a, *b, n, ansi);
-    default: return Status::Internal("arithmetic on unsupported type " + type->SimpleString());
+    case kernel::Phys::kI8:
+      return IntegralKernel<int8_t>(op, type, *a, *b, n, ansi);
+    case kernel::Phys::kI16:
+      return IntegralKernel<int16_t>(op, type, *a, *b, n, ansi);
+    case kernel::Phys::kI32:
+      return IntegralKernel<int32_t>(op, type, *a, *b, n, ansi);
+    case kernel::Phys::kI64:
+      return IntegralKernel<int64_t>(op, type, *a, *b, n, ansi);
+    case kernel::Phys::kF32:
+      return FloatKernel<float>(op, type, *a, *b, n, ansi);
+    case kernel::Phys::kF64:
+      return FloatKernel<double>(op, type, *a, *b, n, ansi);
+    case kernel::Phys::kI128:
+      return DecimalKernel(op, type, *a, *b, n, ansi);
+    default:
+      return Status::Internal("arithmetic on unsupported type " + type->SimpleString());
   }
 }
 
@@ -294,7 +324,9 @@ Status TypeMismatch(ArithOp op, const BoundExprPtr& a, const BoundExprPtr& b) {
   }
   return Status::Error("DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE",
                        {{"sqlExpr", "\"" + sql + "\""},
-                        {"inputType", "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL\")"},
+                        {"inputType",
+                         "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR "
+                         "TO MONTH\" or \"INTERVAL\")"},
                         {"actualDataType", QuoteType(*a->type())}});
 }
 
@@ -308,13 +340,16 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
   };
   bool is_ts = ta == TypeId::kTimestamp || ta == TypeId::kTimestampNtz;
   // timestamp +/- day-time interval
-  if ((op == ArithOp::kAdd || op == ArithOp::kSub) && is_ts && tb == TypeId::kDayTimeInterval) {
+  if ((op == ArithOp::kAdd || op == ArithOp::kSub) && is_ts &&
+      tb == TypeId::kDayTimeInterval) {
     bool sub = op == ArithOp::kSub;
     return MakeScalarCall(
         sym, a->type(), a->nullable() || b->nullable(), {a, b},
-        [sub](const std::vector<ColumnPtr>& args, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+        [sub](const std::vector<ColumnPtr>& args, int64_t n,
+              const EvalContext& ctx) -> Result<ColumnPtr> {
           int64_t nulls = 0;
-          BufferPtr validity = kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
+          BufferPtr validity =
+              kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
           Out<int64_t> out(n);
           const int64_t* x = args[0]->raw_values<int64_t>();
           const int64_t* y = args[1]->raw_values<int64_t>();
@@ -335,10 +370,13 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
     SPATE_ASSIGN_OR_RETURN(auto bi, ImplicitCast(b, DataType::Int()));
     bool sub = op == ArithOp::kSub;
     return MakeScalarCall(
-        sub ? "date_sub" : "date_add", DataType::Date(), a->nullable() || bi->nullable(), {a, bi},
-        [sub](const std::vector<ColumnPtr>& args, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        sub ? "date_sub" : "date_add", DataType::Date(), a->nullable() || bi->nullable(),
+        {a, bi},
+        [sub](const std::vector<ColumnPtr>& args, int64_t n,
+              const EvalContext&) -> Result<ColumnPtr> {
           int64_t nulls = 0;
-          BufferPtr validity = kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
+          BufferPtr validity =
+              kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
           Out<int32_t> out(n);
           const int32_t* x = args[0]->raw_values<int32_t>();
           const int32_t* y = args[1]->raw_values<int32_t>();
@@ -351,21 +389,26 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
     bool dates = ta == TypeId::kDate && tb == TypeId::kDate;
     BoundExprPtr x = a, y = b;
     if (!dates) {
-      SPATE_ASSIGN_OR_RETURN(x, ImplicitCast(a, is_ts ? a->type() : DataType::Timestamp()));
+      SPATE_ASSIGN_OR_RETURN(x,
+                             ImplicitCast(a, is_ts ? a->type() : DataType::Timestamp()));
       SPATE_ASSIGN_OR_RETURN(y, ImplicitCast(b, x->type()));
     }
-    DataTypePtr rt = dates ? DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kDay)
-                           : DataType::DayTimeInterval();
+    DataTypePtr rt =
+        dates ? DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kDay)
+              : DataType::DayTimeInterval();
     return MakeScalarCall(
         "-", rt, x->nullable() || y->nullable(), {x, y},
-        [dates, rt](const std::vector<ColumnPtr>& args, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        [dates, rt](const std::vector<ColumnPtr>& args, int64_t n,
+                    const EvalContext&) -> Result<ColumnPtr> {
           int64_t nulls = 0;
-          BufferPtr validity = kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
+          BufferPtr validity =
+              kernel::AndValidity({args[0].get(), args[1].get()}, n, &nulls);
           Out<int64_t> out(n);
           if (dates) {
             const int32_t* p = args[0]->raw_values<int32_t>();
             const int32_t* q = args[1]->raw_values<int32_t>();
-            for (int64_t i = 0; i < n; ++i) out.data[i] = (int64_t{p[i]} - q[i]) * kMicrosPerDay;
+            for (int64_t i = 0; i < n; ++i)
+              out.data[i] = (int64_t{p[i]} - q[i]) * kMicrosPerDay;
           } else {
             const int64_t* p = args[0]->raw_values<int64_t>();
             const int64_t* q = args[1]->raw_values<int64_t>();
@@ -380,9 +423,10 @@ Result<BoundExprPtr> ResolveDatetimeArith(ArithOp op, const BoundExprPtr& a,
 
 // The decimal type an operand of decimal arithmetic takes: an integral literal beside a
 // decimal is DECIMAL(its digits, 0) (Spark's DecimalPrecision with
-// spark.sql.legacy.literal.pickMinimumPrecision, the default: `x + 1` is x's precision + 1,
-// not + 10); any other integral operand its type's full precision.
-DataTypePtr OperandDecimal(const BoundExprPtr& e, const DataTypePtr& t, const DataTypePtr& other) {
+// spark.sql.legacy.literal.pickMinimumPrecision, the default: `x + 1` is x's precision +
+// 1, not + 10); any other integral operand its type's full precision.
+DataTypePtr OperandDecimal(const BoundExprPtr& e, const DataTypePtr& t,
+                           const DataTypePtr& other) {
   if (t->IsIntegral() && other->id() == TypeId::kDecimal) {
     if (DataTypePtr lit = IntegralLiteralDecimal(e)) return lit;
   }
@@ -413,7 +457,8 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
   }
   DataTypePtr result = common;
   DataTypePtr operand = common;
-  if (op == ArithOp::kDiv && common->id() != TypeId::kDouble && common->id() != TypeId::kDecimal) {
+  if (op == ArithOp::kDiv && common->id() != TypeId::kDouble &&
+      common->id() != TypeId::kDecimal) {
     result = operand = DataType::Double();
   }
   if (op == ArithOp::kIntDiv) {
@@ -424,8 +469,10 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
     // Spark's decimal result types; operands keep their own precision/scale.
     const DataTypePtr da = OperandDecimal(a, ta->id() == TypeId::kNull ? common : ta, tb);
     const DataTypePtr db = OperandDecimal(b, tb->id() == TypeId::kNull ? common : tb, ta);
-    int p1 = da ? da->precision() : common->precision(), s1 = da ? da->scale() : common->scale();
-    int p2 = db ? db->precision() : common->precision(), s2 = db ? db->scale() : common->scale();
+    int p1 = da ? da->precision() : common->precision(),
+        s1 = da ? da->scale() : common->scale();
+    int p2 = db ? db->precision() : common->precision(),
+        s2 = db ? db->scale() : common->scale();
     switch (op) {
       case ArithOp::kAdd:
       case ArithOp::kSub: {
@@ -433,7 +480,9 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
         result = AdjustedDecimal(std::max(p1 - s1, p2 - s2) + s + 1, s);
         break;
       }
-      case ArithOp::kMul: result = AdjustedDecimal(p1 + p2 + 1, s1 + s2); break;
+      case ArithOp::kMul:
+        result = AdjustedDecimal(p1 + p2 + 1, s1 + s2);
+        break;
       case ArithOp::kDiv: {
         int s = std::max(6, s1 + p2 + 1);
         result = AdjustedDecimal(p1 - s1 + s2 + s, s);
@@ -444,7 +493,9 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
         result = AdjustedDecimal(std::min(p1 - s1, p2 - s2) + s, s);
         break;
       }
-      case ArithOp::kIntDiv: result = DataType::Long(); break;
+      case ArithOp::kIntDiv:
+        result = DataType::Long();
+        break;
     }
     if (da) {
       SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, da));
@@ -465,44 +516,59 @@ Result<BoundExprPtr> ResolveArith(ArithOp op, std::vector<BoundExprPtr> args,
   std::string sym = OpSymbol(op);
   bool int_div_decimal = op == ArithOp::kIntDiv && common->id() == TypeId::kDecimal;
   DataTypePtr kernel_type = int_div_decimal ? DataType::Decimal(38, 0) : result;
-  // Spark's: division and remainder may be NULL (by zero outside ANSI; Spark says nullable
-  // either way); +, - and * only from NULL inputs, or a decimal overflow outside ANSI.
-  const bool divides = op == ArithOp::kDiv || op == ArithOp::kIntDiv || op == ArithOp::kMod;
+  // Spark's: division and remainder may be NULL (by zero outside ANSI; Spark says
+  // nullable either way); +, - and * only from NULL inputs, or a decimal overflow outside
+  // ANSI.
+  const bool divides =
+      op == ArithOp::kDiv || op == ArithOp::kIntDiv || op == ArithOp::kMod;
   const bool nullable = divides || a->nullable() || b->nullable() ||
                         (!rc.ansi && result->id() == TypeId::kDecimal);
   return MakeScalarCall(
       sym, result, nullable, {a, b},
-      [op, kernel_type, result, int_div_decimal](const std::vector<ColumnPtr>& cols, int64_t n,
-                                                 const EvalContext& ctx) -> Result<ColumnPtr> {
-        SPATE_ASSIGN_OR_RETURN(auto r, RunArith(op, kernel_type, cols[0], cols[1], n, ctx.ansi));
-        if (int_div_decimal) return CastColumn(r, result, ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx);
+      [op, kernel_type, result, int_div_decimal](
+          const std::vector<ColumnPtr>& cols, int64_t n,
+          const EvalContext& ctx) -> Result<ColumnPtr> {
+        SPATE_ASSIGN_OR_RETURN(auto r,
+                               RunArith(op, kernel_type, cols[0], cols[1], n, ctx.ansi));
+        if (int_div_decimal)
+          return CastColumn(r, result, ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy,
+                            ctx);
         return r;
       },
-      [sym](const std::vector<std::string>& s) { return "(" + s[0] + " " + sym + " " + s[1] + ")"; });
+      [sym](const std::vector<std::string>& s) {
+        return "(" + s[0] + " " + sym + " " + s[1] + ")";
+      });
 }
 
-Result<BoundExprPtr> ResolveNegate(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveNegate(std::vector<BoundExprPtr> args,
+                                   const ResolveContext&) {
   BoundExprPtr a = args[0];
   if (a->type()->id() == TypeId::kString || a->type()->id() == TypeId::kNull) {
     SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, DataType::Double()));
   }
   const DataTypePtr& t = a->type();
-  if (!t->IsNumeric() && t->id() != TypeId::kDayTimeInterval && t->id() != TypeId::kYearMonthInterval) {
+  if (!t->IsNumeric() && t->id() != TypeId::kDayTimeInterval &&
+      t->id() != TypeId::kYearMonthInterval) {
     return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                          {{"sqlExpr", "\"(- " + a->ToString() + ")\""},
                           {"paramIndex", "first"},
-                          {"requiredType", "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL\")"},
+                          {"requiredType",
+                           "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL "
+                           "YEAR TO MONTH\" or \"INTERVAL\")"},
                           {"inputSql", "\"" + a->ToString() + "\""},
                           {"inputType", QuoteType(*t)}});
   }
   DataTypePtr type = t;
   return MakeScalarCall(
       "negative", type, a->nullable(), {a},
-      [type](const std::vector<ColumnPtr>& cols, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [type](const std::vector<ColumnPtr>& cols, int64_t n,
+             const EvalContext& ctx) -> Result<ColumnPtr> {
         ColumnPtr zero = MakeConstantColumn(
-            type->id() == TypeId::kDecimal ? Value::Decimal(0, type->precision(), type->scale())
-            : type->IsFloating()           ? (type->id() == TypeId::kFloat ? Value::Float(0) : Value::Double(0))
-                                           : Value::FromI64(type, 0),
+            type->id() == TypeId::kDecimal
+                ? Value::Decimal(0, type->precision(), type->scale())
+            : type->IsFloating()
+                ? (type->id() == TypeId::kFloat ? Value::Float(0) : Value::Double(0))
+                : Value::FromI64(type, 0),
             n);
         if (type->IsFloating()) {
           // -x, not 0 - x (keeps -0.0 and NaN sign semantics).
@@ -529,7 +595,8 @@ Result<BoundExprPtr> ResolveNegate(std::vector<BoundExprPtr> args, const Resolve
 // BitwiseNot): operands at their common integral type, which is the result type; NULL in,
 // NULL out.
 template <typename T>
-ColumnPtr BitwiseKernel(char op, const DataTypePtr& type, const std::vector<ColumnPtr>& c, int64_t n) {
+ColumnPtr BitwiseKernel(char op, const DataTypePtr& type, const std::vector<ColumnPtr>& c,
+                        int64_t n) {
   std::vector<const Column*> cols;
   for (const auto& col : c) cols.push_back(col.get());
   int64_t nulls = 0;
@@ -538,12 +605,16 @@ ColumnPtr BitwiseKernel(char op, const DataTypePtr& type, const std::vector<Colu
   const T* x = c[0]->raw_values<T>();
   const T* y = c.size() > 1 ? c[1]->raw_values<T>() : nullptr;
   for (int64_t i = 0; i < n; ++i) {
-    out.data[i] = op == '&' ? T(x[i] & y[i]) : op == '|' ? T(x[i] | y[i]) : op == '^' ? T(x[i] ^ y[i]) : T(~x[i]);
+    out.data[i] = op == '&'   ? T(x[i] & y[i])
+                  : op == '|' ? T(x[i] | y[i])
+                  : op == '^' ? T(x[i] ^ y[i])
+                              : T(~x[i]);
   }
   return kernel::MakeColumn(type, n, nulls, validity, out.buf);
 }
 
-Result<BoundExprPtr> ResolveBitwise(char op, std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveBitwise(char op, std::vector<BoundExprPtr> args,
+                                    const ResolveContext&) {
   size_t arity = op == '~' ? 1 : 2;
   if (args.size() != arity) return Status::Internal("bitwise operator arity");
   DataTypePtr common = args[0]->type();
@@ -553,7 +624,8 @@ Result<BoundExprPtr> ResolveBitwise(char op, std::vector<BoundExprPtr> args, con
     if (!common || !common->IsIntegral() ||
         !(a->type()->IsIntegral() || a->type()->id() == TypeId::kNull)) {
       std::string sql = arity == 1 ? "~" + a->ToString()
-                                   : "(" + args[0]->ToString() + " " + op + " " + args[1]->ToString() + ")";
+                                   : "(" + args[0]->ToString() + " " + op + " " +
+                                         args[1]->ToString() + ")";
       return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                            {{"sqlExpr", "\"" + sql + "\""},
                             {"paramIndex", a == args[0] ? "first" : "second"},
@@ -570,12 +642,17 @@ Result<BoundExprPtr> ResolveBitwise(char op, std::vector<BoundExprPtr> args, con
   DataTypePtr type = common;
   return MakeScalarCall(
       std::string(1, op), type, nullable, args,
-      [op, type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [op, type](const std::vector<ColumnPtr>& c, int64_t n,
+                 const EvalContext&) -> Result<ColumnPtr> {
         switch (type->id()) {
-          case TypeId::kByte: return BitwiseKernel<int8_t>(op, type, c, n);
-          case TypeId::kShort: return BitwiseKernel<int16_t>(op, type, c, n);
-          case TypeId::kInt: return BitwiseKernel<int32_t>(op, type, c, n);
-          default: return BitwiseKernel<int64_t>(op, type, c, n);
+          case TypeId::kByte:
+            return BitwiseKernel<int8_t>(op, type, c, n);
+          case TypeId::kShort:
+            return BitwiseKernel<int16_t>(op, type, c, n);
+          case TypeId::kInt:
+            return BitwiseKernel<int32_t>(op, type, c, n);
+          default:
+            return BitwiseKernel<int64_t>(op, type, c, n);
         }
       },
       [op](const std::vector<std::string>& s) {
@@ -584,20 +661,36 @@ Result<BoundExprPtr> ResolveBitwise(char op, std::vector<BoundExprPtr> args, con
 }
 
 void RegisterArithmeticFunctions(FunctionRegistry& r) {
-  r.RegisterScalar("+", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kAdd, std::move(args), rc); });
-  r.RegisterScalar("-", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kSub, std::move(args), rc); });
-  r.RegisterScalar("*", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kMul, std::move(args), rc); });
-  r.RegisterScalar("/", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kDiv, std::move(args), rc); });
-  r.RegisterScalar("%", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kMod, std::move(args), rc); });
-  r.RegisterScalar("mod", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kMod, std::move(args), rc); });
-  r.RegisterScalar("div", [](auto args, const ResolveContext& rc) { return ResolveArith(ArithOp::kIntDiv, std::move(args), rc); });
+  r.RegisterScalar("+", [](auto args, const ResolveContext& rc) {
+    return ResolveArith(ArithOp::kAdd, std::move(args), rc);
+  });
+  r.RegisterScalar("-", [](auto args, const ResolveContext& rc) {
+    return ResolveArith(ArithOp::kSub, std::move(args), rc);
+  });
+  r.RegisterScalar("*", [](auto args, const ResolveContext& rc) {
+    return ResolveArith(ArithOp::kMul, std::move(args), rc);
+  });
+  r.RegisterScalar("/", [](auto args, const ResolveContext& rc) {
+    return ResolveArith(ArithOp::kDiv, std::move(args), rc);
+  });
+  r.RegisterScalar("%", [](auto args, const ResolveContext& rc) {
+    return ResolveArith(ArithOp::kMod, std::move(args), rc);
+  });
+  r.RegisterScalar("mod", [](auto args, const ResolveContext& rc) {
+    return ResolveArith(ArithOp::kMod, std::move(args), rc);
+  });
+  r.RegisterScalar("div", [](auto args, const ResolveContext& rc) {
+    return ResolveArith(ArithOp::kIntDiv, std::move(args), rc);
+  });
   r.RegisterScalar("negative", ResolveNegate);
   for (char op : {'&', '|', '^', '~'}) {
-    r.RegisterScalar(std::string(1, op), [op](auto args, const ResolveContext& rc) { return ResolveBitwise(op, std::move(args), rc); });
+    r.RegisterScalar(std::string(1, op), [op](auto args, const ResolveContext& rc) {
+      return ResolveBitwise(op, std::move(args), rc);
+    });
   }
-  r.RegisterScalar("positive", [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
-    return args[0];
-  });
+  r.RegisterScalar("positive",
+                   [](std::vector<BoundExprPtr> args,
+                      const ResolveContext&) -> Result<BoundExprPtr> { return args[0]; });
 }
 
 }  // namespace spate

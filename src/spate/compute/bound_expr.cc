@@ -55,8 +55,9 @@ class Literal final : public BoundExpr {
 
 class ScalarCall final : public BoundExpr {
  public:
-  ScalarCall(std::string name, DataTypePtr type, bool nullable, std::vector<BoundExprPtr> args,
-             ScalarKernel kernel, std::function<std::string(const std::vector<std::string>&)> display,
+  ScalarCall(std::string name, DataTypePtr type, bool nullable,
+             std::vector<BoundExprPtr> args, ScalarKernel kernel,
+             std::function<std::string(const std::vector<std::string>&)> display,
              bool nondeterministic)
       : BoundExpr(std::move(type), nullable, std::move(args)),
         name_(std::move(name)),
@@ -91,18 +92,21 @@ class ScalarCall final : public BoundExpr {
 
 }  // namespace
 
-BoundExprPtr MakeColumnRef(int index, DataTypePtr type, bool nullable, std::string label) {
+BoundExprPtr MakeColumnRef(int index, DataTypePtr type, bool nullable,
+                           std::string label) {
   return std::make_shared<ColumnRef>(index, std::move(type), nullable, std::move(label));
 }
 
 BoundExprPtr MakeLiteral(Value v) { return std::make_shared<Literal>(std::move(v)); }
 
-BoundExprPtr MakeScalarCall(std::string name, DataTypePtr type, bool nullable,
-                            std::vector<BoundExprPtr> args, ScalarKernel kernel,
-                            std::function<std::string(const std::vector<std::string>&)> display,
-                            bool nondeterministic) {
-  return std::make_shared<ScalarCall>(std::move(name), std::move(type), nullable, std::move(args),
-                                      std::move(kernel), std::move(display), nondeterministic);
+BoundExprPtr MakeScalarCall(
+    std::string name, DataTypePtr type, bool nullable, std::vector<BoundExprPtr> args,
+    ScalarKernel kernel,
+    std::function<std::string(const std::vector<std::string>&)> display,
+    bool nondeterministic) {
+  return std::make_shared<ScalarCall>(std::move(name), std::move(type), nullable,
+                                      std::move(args), std::move(kernel),
+                                      std::move(display), nondeterministic);
 }
 
 std::string CallText(const std::string& name, const std::vector<std::string>& args) {

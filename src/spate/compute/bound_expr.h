@@ -23,7 +23,7 @@ class TimeZone;
 
 /// Per-query evaluation settings.
 struct EvalContext {
-  bool ansi = true;                    // spark.sql.ansi.enabled
+  bool ansi = true;                     // spark.sql.ansi.enabled
   const TimeZone* time_zone = nullptr;  // session zone; nullptr = UTC
   std::string time_zone_id = "UTC";
   /// The query's start instant (µs since the epoch) that current_timestamp() & co. return
@@ -50,7 +50,8 @@ class BoundExpr {
   const std::vector<BoundExprPtr>& children() const { return children_; }
 
   /// Evaluates over all rows of `input`; the result has input.num_rows() rows.
-  virtual Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const = 0;
+  virtual Result<ColumnPtr> Evaluate(const Batch& input,
+                                     const EvalContext& ctx) const = 0;
   /// True when the value does not depend on the input rows (literals and deterministic
   /// functions of literals).
   virtual bool IsConstant() const;
@@ -79,17 +80,17 @@ BoundExprPtr MakeColumnRef(int index, DataTypePtr type, bool nullable, std::stri
 BoundExprPtr MakeLiteral(Value v);
 
 /// A scalar function over evaluated argument columns (all of input length).
-using ScalarKernel = std::function<Result<ColumnPtr>(const std::vector<ColumnPtr>& args,
-                                                     int64_t num_rows, const EvalContext& ctx)>;
+using ScalarKernel = std::function<Result<ColumnPtr>(
+    const std::vector<ColumnPtr>& args, int64_t num_rows, const EvalContext& ctx)>;
 
 /// A call of a scalar kernel. `display` formats EXPLAIN text from the children's texts.
 /// `null_intolerant`: result is NULL whenever an input is NULL (lets the kernel skip
 /// nulls; documentation only).
-BoundExprPtr MakeScalarCall(std::string name, DataTypePtr type, bool nullable,
-                            std::vector<BoundExprPtr> args, ScalarKernel kernel,
-                            std::function<std::string(const std::vector<std::string>&)> display =
-                                nullptr,
-                            bool nondeterministic = false);
+BoundExprPtr MakeScalarCall(
+    std::string name, DataTypePtr type, bool nullable, std::vector<BoundExprPtr> args,
+    ScalarKernel kernel,
+    std::function<std::string(const std::vector<std::string>&)> display = nullptr,
+    bool nondeterministic = false);
 
 /// Text form of a call: "name(a, b)".
 std::string CallText(const std::string& name, const std::vector<std::string>& args);

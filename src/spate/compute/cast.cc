@@ -12,9 +12,9 @@
 
 #include <array>
 #include <charconv>
-#include <cstdlib>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -82,10 +82,11 @@ ColumnPtr MapInfallible(const Column& in, const DataTypePtr& to, Fn&& fn) {
   return std::make_shared<const Column>(to, n, in.null_count(), in.validity(), values);
 }
 
-// fn(i, OutT*) -> Outcome for each valid row; err(i) -> Status for kError rows (kTry: NULL).
+// fn(i, OutT*) -> Outcome for each valid row; err(i) -> Status for kError rows (kTry:
+// NULL).
 template <typename OutT, typename Fn, typename ErrFn>
-Result<ColumnPtr> MapFixed(const Column& in, const DataTypePtr& to, CastMode mode, Fn&& fn,
-                           ErrFn&& err) {
+Result<ColumnPtr> MapFixed(const Column& in, const DataTypePtr& to, CastMode mode,
+                           Fn&& fn, ErrFn&& err) {
   const int64_t n = in.length();
   BufferPtr values = Buffer::Allocate(n * static_cast<int64_t>(sizeof(OutT)));
   OutT* out = values->mutable_data_as<OutT>();
@@ -169,23 +170,32 @@ struct CastContext {
   bool ansi() const { return mode != CastMode::kLegacy; }
 };
 
-Result<ColumnPtr> Cast(const ColumnPtr& input, const DataTypePtr& to, const CastContext& cc);
+Result<ColumnPtr> Cast(const ColumnPtr& input, const DataTypePtr& to,
+                       const CastContext& cc);
 
 // Dispatches fn.template operator()<T>() on the C++ type of a fixed-width numeric column.
 template <typename Fn>
 auto DispatchNumeric(TypeId id, Fn&& fn) {
   switch (id) {
-    case TypeId::kByte: return fn.template operator()<int8_t>();
-    case TypeId::kShort: return fn.template operator()<int16_t>();
-    case TypeId::kInt: return fn.template operator()<int32_t>();
-    case TypeId::kFloat: return fn.template operator()<float>();
-    case TypeId::kDouble: return fn.template operator()<double>();
-    case TypeId::kDecimal: return fn.template operator()<int128_t>();
-    default: return fn.template operator()<int64_t>();
+    case TypeId::kByte:
+      return fn.template operator()<int8_t>();
+    case TypeId::kShort:
+      return fn.template operator()<int16_t>();
+    case TypeId::kInt:
+      return fn.template operator()<int32_t>();
+    case TypeId::kFloat:
+      return fn.template operator()<float>();
+    case TypeId::kDouble:
+      return fn.template operator()<double>();
+    case TypeId::kDecimal:
+      return fn.template operator()<int128_t>();
+    default:
+      return fn.template operator()<int64_t>();
   }
 }
 
-// ---- to string --------------------------------------------------------------------------
+// ---- to string
+// --------------------------------------------------------------------------
 
 void AppendInt(std::string* out, int64_t v) {
   char buf[24];
@@ -208,7 +218,8 @@ Result<ColumnPtr> CastToString(const ColumnPtr& input, const DataTypePtr& to,
   const DataType& from = *in.type();
   switch (from.id()) {
     case TypeId::kString:
-    case TypeId::kBinary: return Relabel(in, to);
+    case TypeId::kBinary:
+      return Relabel(in, to);
     case TypeId::kBoolean:
       return MapToString(in, to, [&](int64_t i, std::string* s) {
         s->append(in.GetBool(i) ? "true" : "false");
@@ -220,33 +231,39 @@ Result<ColumnPtr> CastToString(const ColumnPtr& input, const DataTypePtr& to,
       return DispatchNumeric(from.id(), [&]<typename T>() -> Result<ColumnPtr> {
         if constexpr (std::is_integral_v<T>) {
           const T* v = in.raw_values<T>();
-          return MapToString(in, to, [&](int64_t i, std::string* s) { AppendInt(s, v[i]); });
+          return MapToString(in, to,
+                             [&](int64_t i, std::string* s) { AppendInt(s, v[i]); });
         } else {
           return Status::Internal("unreachable");
         }
       });
     case TypeId::kFloat: {
       const float* v = in.raw_values<float>();
-      return MapToString(in, to, [&](int64_t i, std::string* s) { *s = FormatFloat(v[i]); });
+      return MapToString(in, to,
+                         [&](int64_t i, std::string* s) { *s = FormatFloat(v[i]); });
     }
     case TypeId::kDouble: {
       const double* v = in.raw_values<double>();
-      return MapToString(in, to, [&](int64_t i, std::string* s) { *s = FormatDouble(v[i]); });
+      return MapToString(in, to,
+                         [&](int64_t i, std::string* s) { *s = FormatDouble(v[i]); });
     }
     case TypeId::kDecimal: {
       const int128_t* v = in.raw_values<int128_t>();
       int scale = from.scale();
-      // In ANSI (and try) mode Spark prints decimals plain; legacy uses BigDecimal.toString.
+      // In ANSI (and try) mode Spark prints decimals plain; legacy uses
+      // BigDecimal.toString.
       if (cc.ansi()) {
-        return MapToString(in, to,
-                           [&](int64_t i, std::string* s) { *s = FormatDecimal(v[i], scale); });
+        return MapToString(
+            in, to, [&](int64_t i, std::string* s) { *s = FormatDecimal(v[i], scale); });
       }
-      return MapToString(in, to,
-                         [&](int64_t i, std::string* s) { *s = JavaDecimalString(v[i], scale); });
+      return MapToString(in, to, [&](int64_t i, std::string* s) {
+        *s = JavaDecimalString(v[i], scale);
+      });
     }
     case TypeId::kDate: {
       const int32_t* v = in.raw_values<int32_t>();
-      return MapToString(in, to, [&](int64_t i, std::string* s) { *s = FormatDate(v[i]); });
+      return MapToString(in, to,
+                         [&](int64_t i, std::string* s) { *s = FormatDate(v[i]); });
     }
     case TypeId::kTimestamp: {
       const int64_t* v = in.raw_values<int64_t>();
@@ -257,8 +274,8 @@ Result<ColumnPtr> CastToString(const ColumnPtr& input, const DataTypePtr& to,
     }
     case TypeId::kTimestampNtz: {
       const int64_t* v = in.raw_values<int64_t>();
-      return MapToString(in, to,
-                         [&](int64_t i, std::string* s) { *s = FormatTimestampMicros(v[i]); });
+      return MapToString(
+          in, to, [&](int64_t i, std::string* s) { *s = FormatTimestampMicros(v[i]); });
     }
     case TypeId::kDayTimeInterval: {
       const int64_t* v = in.raw_values<int64_t>();
@@ -288,8 +305,10 @@ Result<ColumnPtr> CastToString(const ColumnPtr& input, const DataTypePtr& to,
     }
     case TypeId::kMap: {
       const Column& entries = *in.child(0);
-      SPATE_ASSIGN_OR_RETURN(ColumnPtr keys, Cast(entries.child(0), DataType::String(), cc));
-      SPATE_ASSIGN_OR_RETURN(ColumnPtr vals, Cast(entries.child(1), DataType::String(), cc));
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr keys,
+                             Cast(entries.child(0), DataType::String(), cc));
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr vals,
+                             Cast(entries.child(1), DataType::String(), cc));
       const int32_t* o = in.offsets();
       return MapToString(in, to, [&](int64_t i, std::string* s) {
         s->push_back('{');
@@ -317,12 +336,14 @@ Result<ColumnPtr> CastToString(const ColumnPtr& input, const DataTypePtr& to,
         s->push_back('}');
       });
     }
-    default: break;
+    default:
+      break;
   }
   return Status::Internal("cast to string from " + from.SimpleString());
 }
 
-// ---- to binary --------------------------------------------------------------------------
+// ---- to binary
+// --------------------------------------------------------------------------
 
 Result<ColumnPtr> CastToBinary(const ColumnPtr& input, const DataTypePtr& to,
                                const CastContext& cc) {
@@ -344,7 +365,8 @@ Result<ColumnPtr> CastToBinary(const ColumnPtr& input, const DataTypePtr& to,
   });
 }
 
-// ---- to boolean -------------------------------------------------------------------------
+// ---- to boolean
+// -------------------------------------------------------------------------
 
 Result<ColumnPtr> CastToBoolean(const ColumnPtr& input, const CastContext& cc) {
   const Column& in = *input;
@@ -364,8 +386,9 @@ Result<ColumnPtr> CastToBoolean(const ColumnPtr& input, const CastContext& cc) {
     }
     case TypeId::kDate:
       // Hive returns NULL for date -> boolean (legacy mode only).
-      return MapBoolean(in, cc.mode, [](int64_t, bool*) { return Outcome::kNull; },
-                        [](int64_t) { return Status::OK(); });
+      return MapBoolean(
+          in, cc.mode, [](int64_t, bool*) { return Outcome::kNull; },
+          [](int64_t) { return Status::OK(); });
     case TypeId::kTimestamp:
     case TypeId::kByte:
     case TypeId::kShort:
@@ -386,29 +409,39 @@ Result<ColumnPtr> CastToBoolean(const ColumnPtr& input, const CastContext& cc) {
             [](int64_t) { return Status::OK(); });
       });
     }
-    default: break;
+    default:
+      break;
   }
   return Status::Internal("cast to boolean from " + in.type()->SimpleString());
 }
 
-// ---- to integral ------------------------------------------------------------------------
+// ---- to integral
+// ------------------------------------------------------------------------
 
 // Micros of a day-time interval in units of its end field (truncating toward zero).
 int64_t DayTimeToEndUnits(int64_t micros, IntervalField end) {
   switch (end) {
-    case IntervalField::kDay: return micros / kMicrosPerDay;
-    case IntervalField::kHour: return micros / kMicrosPerHour;
-    case IntervalField::kMinute: return micros / kMicrosPerMinute;
-    default: return micros / kMicrosPerSecond;
+    case IntervalField::kDay:
+      return micros / kMicrosPerDay;
+    case IntervalField::kHour:
+      return micros / kMicrosPerHour;
+    case IntervalField::kMinute:
+      return micros / kMicrosPerMinute;
+    default:
+      return micros / kMicrosPerSecond;
   }
 }
 
 int64_t EndUnitMicros(IntervalField end) {
   switch (end) {
-    case IntervalField::kDay: return kMicrosPerDay;
-    case IntervalField::kHour: return kMicrosPerHour;
-    case IntervalField::kMinute: return kMicrosPerMinute;
-    default: return kMicrosPerSecond;
+    case IntervalField::kDay:
+      return kMicrosPerDay;
+    case IntervalField::kHour:
+      return kMicrosPerHour;
+    case IntervalField::kMinute:
+      return kMicrosPerMinute;
+    default:
+      return kMicrosPerSecond;
   }
 }
 
@@ -422,7 +455,8 @@ Result<ColumnPtr> CastToIntegral(const ColumnPtr& input, const DataTypePtr& to,
   auto overflow = [&](int64_t i) { return OverflowAt(in, i, *to, ctx); };
   switch (from.id()) {
     case TypeId::kBoolean:
-      return MapInfallible<T>(in, to, [&](int64_t i) { return static_cast<T>(in.GetBool(i)); });
+      return MapInfallible<T>(in, to,
+                              [&](int64_t i) { return static_cast<T>(in.GetBool(i)); });
     case TypeId::kString:
       return MapFixed<T>(
           in, to, cc.mode,
@@ -437,8 +471,9 @@ Result<ColumnPtr> CastToIntegral(const ColumnPtr& input, const DataTypePtr& to,
           },
           [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
     case TypeId::kDate:
-      return MapFixed<T>(in, to, cc.mode, [](int64_t, T*) { return Outcome::kNull; },
-                         [](int64_t) { return Status::OK(); });
+      return MapFixed<T>(
+          in, to, cc.mode, [](int64_t, T*) { return Outcome::kNull; },
+          [](int64_t) { return Status::OK(); });
     case TypeId::kTimestamp: {
       const int64_t* v = in.raw_values<int64_t>();
       return MapFixed<T>(
@@ -477,7 +512,8 @@ Result<ColumnPtr> CastToIntegral(const ColumnPtr& input, const DataTypePtr& to,
           },
           overflow);
     }
-    default: break;
+    default:
+      break;
   }
   return DispatchNumeric(from.id(), [&]<typename S>() -> Result<ColumnPtr> {
     const S* v = in.raw_values<S>();
@@ -492,8 +528,8 @@ Result<ColumnPtr> CastToIntegral(const ColumnPtr& input, const DataTypePtr& to,
               *out = static_cast<T>(whole);
             } else {
               // Decimal.toLong keeps the low 64 bits, then narrows like Java.
-              *out = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(
-                  static_cast<uint128_t>(whole))));
+              *out = static_cast<T>(static_cast<int64_t>(
+                  static_cast<uint64_t>(static_cast<uint128_t>(whole))));
             }
             return Outcome::kOk;
           },
@@ -509,7 +545,8 @@ Result<ColumnPtr> CastToIntegral(const ColumnPtr& input, const DataTypePtr& to,
           [&](int64_t i, T* out) {
             S x = v[i];
             if (ansi) {
-              if (!(std::floor(x) <= upper && std::ceil(x) >= lower)) return Outcome::kError;
+              if (!(std::floor(x) <= upper && std::ceil(x) >= lower))
+                return Outcome::kError;
               if constexpr (std::is_same_v<T, int64_t>) {
                 *out = JavaDoubleToLong(x);
               } else {
@@ -540,7 +577,8 @@ Result<ColumnPtr> CastToIntegral(const ColumnPtr& input, const DataTypePtr& to,
   });
 }
 
-// ---- to float / double ------------------------------------------------------------------
+// ---- to float / double
+// ------------------------------------------------------------------
 
 // BigDecimal.doubleValue / floatValue: correctly rounded.
 template <typename F>
@@ -566,7 +604,8 @@ Result<ColumnPtr> CastToFloating(const ColumnPtr& input, const DataTypePtr& to,
   const DataType& from = *in.type();
   switch (from.id()) {
     case TypeId::kBoolean:
-      return MapInfallible<F>(in, to, [&](int64_t i) { return F(in.GetBool(i) ? 1 : 0); });
+      return MapInfallible<F>(in, to,
+                              [&](int64_t i) { return F(in.GetBool(i) ? 1 : 0); });
     case TypeId::kString: {
       // try_cast uses the legacy cast for string -> fractional (NULL on bad input).
       bool ansi = cc.mode == CastMode::kAnsi;
@@ -579,29 +618,32 @@ Result<ColumnPtr> CastToFloating(const ColumnPtr& input, const DataTypePtr& to,
           [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
     }
     case TypeId::kDate:
-      return MapFixed<F>(in, to, cc.mode, [](int64_t, F*) { return Outcome::kNull; },
-                         [](int64_t) { return Status::OK(); });
+      return MapFixed<F>(
+          in, to, cc.mode, [](int64_t, F*) { return Outcome::kNull; },
+          [](int64_t) { return Status::OK(); });
     case TypeId::kTimestamp: {
       const int64_t* v = in.raw_values<int64_t>();
       return MapInfallible<F>(in, to, [&](int64_t i) {
         return static_cast<F>(static_cast<double>(v[i]) / 1e6);
       });
     }
-    default: break;
+    default:
+      break;
   }
   return DispatchNumeric(from.id(), [&]<typename S>() -> Result<ColumnPtr> {
     const S* v = in.raw_values<S>();
     if constexpr (kIsInt128<S>) {
       int scale = from.scale();
-      return MapInfallible<F>(in, to,
-                              [&](int64_t i) { return DecimalToFloating<F>(v[i], scale); });
+      return MapInfallible<F>(
+          in, to, [&](int64_t i) { return DecimalToFloating<F>(v[i], scale); });
     } else {
       return MapInfallible<F>(in, to, [&](int64_t i) { return static_cast<F>(v[i]); });
     }
   });
 }
 
-// ---- to decimal -------------------------------------------------------------------------
+// ---- to decimal
+// -------------------------------------------------------------------------
 
 Result<ColumnPtr> CastToDecimal(const ColumnPtr& input, const DataTypePtr& to,
                                 const CastContext& cc) {
@@ -623,7 +665,9 @@ Result<ColumnPtr> CastToDecimal(const ColumnPtr& input, const DataTypePtr& to,
           [&](int64_t i, int128_t* out) {
             return scale_up(in.GetBool(i) ? 1 : 0, out) ? Outcome::kOk : on_overflow;
           },
-          [&](int64_t i) { return DecimalOutOfRangeError(in.GetBool(i) ? "1" : "0", *to); });
+          [&](int64_t i) {
+            return DecimalOutOfRangeError(in.GetBool(i) ? "1" : "0", *to);
+          });
     case TypeId::kString: {
       enum class Failure { kNone, kMalformed, kTooManyDigits, kOutOfRange };
       Failure failure = Failure::kNone;
@@ -648,17 +692,20 @@ Result<ColumnPtr> CastToDecimal(const ColumnPtr& input, const DataTypePtr& to,
           [&](int64_t i) {
             std::string_view sv = in.GetView(i);
             switch (failure) {
-              case Failure::kMalformed: return InvalidInputError(sv, *to);
+              case Failure::kMalformed:
+                return InvalidInputError(sv, *to);
               case Failure::kTooManyDigits:
                 return Status::Error("NUMERIC_OUT_OF_SUPPORTED_RANGE",
                                      {{"value", std::string(sv)}});
-              default: return DecimalOutOfRangeError(text.Plain(), *to);
+              default:
+                return DecimalOutOfRangeError(text.Plain(), *to);
             }
           });
     }
     case TypeId::kDate:
-      return MapFixed<int128_t>(in, to, cc.mode, [](int64_t, int128_t*) { return Outcome::kNull; },
-                                [](int64_t) { return Status::OK(); });
+      return MapFixed<int128_t>(
+          in, to, cc.mode, [](int64_t, int128_t*) { return Outcome::kNull; },
+          [](int64_t) { return Status::OK(); });
     case TypeId::kTimestamp: {
       // Through the double value of seconds (Spark notes the precision loss).
       const int64_t* v = in.raw_values<int64_t>();
@@ -679,12 +726,14 @@ Result<ColumnPtr> CastToDecimal(const ColumnPtr& input, const DataTypePtr& to,
           in, to, cc.mode,
           [&](int64_t i, int128_t* out) {
             if (end == IntervalField::kSecond) {
-              int128_t r = s >= 6 ? int128_t(v[i]) * Pow10(s - 6) : DivPow10HalfUp(v[i], 6 - s);
+              int128_t r =
+                  s >= 6 ? int128_t(v[i]) * Pow10(s - 6) : DivPow10HalfUp(v[i], 6 - s);
               if (!FitsPrecision(r, p)) return Outcome::kError;
               *out = r;
               return Outcome::kOk;
             }
-            return scale_up(DayTimeToEndUnits(v[i], end), out) ? Outcome::kOk : Outcome::kError;
+            return scale_up(DayTimeToEndUnits(v[i], end), out) ? Outcome::kOk
+                                                               : Outcome::kError;
           },
           [&](int64_t i) {
             std::string plain = end == IntervalField::kSecond
@@ -699,13 +748,15 @@ Result<ColumnPtr> CastToDecimal(const ColumnPtr& input, const DataTypePtr& to,
       return MapFixed<int128_t>(
           in, to, cc.mode,
           [&](int64_t i, int128_t* out) {
-            return scale_up(years ? v[i] / 12 : v[i], out) ? Outcome::kOk : Outcome::kError;
+            return scale_up(years ? v[i] / 12 : v[i], out) ? Outcome::kOk
+                                                           : Outcome::kError;
           },
           [&](int64_t i) {
             return DecimalOutOfRangeError(std::to_string(years ? v[i] / 12 : v[i]), *to);
           });
     }
-    default: break;
+    default:
+      break;
   }
   return DispatchNumeric(from.id(), [&]<typename S>() -> Result<ColumnPtr> {
     const S* v = in.raw_values<S>();
@@ -727,10 +778,13 @@ Result<ColumnPtr> CastToDecimal(const ColumnPtr& input, const DataTypePtr& to,
             }
             return Outcome::kOk;
           },
-          [&](int64_t i) { return DecimalOutOfRangeError(FormatDecimal(v[i], fs), *to); });
+          [&](int64_t i) {
+            return DecimalOutOfRangeError(FormatDecimal(v[i], fs), *to);
+          });
     } else if constexpr (std::is_floating_point_v<S>) {
-      // Decimal(double) goes through Double.toString; NaN and infinities are NULL in every
-      // mode (BigDecimal rejects them with NumberFormatException, which Cast catches).
+      // Decimal(double) goes through Double.toString; NaN and infinities are NULL in
+      // every mode (BigDecimal rejects them with NumberFormatException, which Cast
+      // catches).
       DecimalText text;
       return MapFixed<int128_t>(
           in, to, cc.mode,
@@ -745,14 +799,16 @@ Result<ColumnPtr> CastToDecimal(const ColumnPtr& input, const DataTypePtr& to,
       return MapFixed<int128_t>(
           in, to, cc.mode,
           [&](int64_t i, int128_t* out) {
-            return scale_up(static_cast<int128_t>(v[i]), out) ? Outcome::kOk : on_overflow;
+            return scale_up(static_cast<int128_t>(v[i]), out) ? Outcome::kOk
+                                                              : on_overflow;
           },
           [&](int64_t i) { return DecimalOutOfRangeError(std::to_string(v[i]), *to); });
     }
   });
 }
 
-// ---- to date ----------------------------------------------------------------------------
+// ---- to date
+// ----------------------------------------------------------------------------
 
 Result<ColumnPtr> CastToDate(const ColumnPtr& input, const DataTypePtr& to,
                              const CastContext& cc) {
@@ -783,12 +839,14 @@ Result<ColumnPtr> CastToDate(const ColumnPtr& input, const DataTypePtr& to,
         return static_cast<int32_t>(FloorDiv(v[i], kMicrosPerDay));
       });
     }
-    default: break;
+    default:
+      break;
   }
   return Status::Internal("cast to date from " + in.type()->SimpleString());
 }
 
-// ---- to timestamp / timestamp_ntz -------------------------------------------------------
+// ---- to timestamp / timestamp_ntz
+// -------------------------------------------------------
 
 Result<ColumnPtr> CastToTimestamp(const ColumnPtr& input, const DataTypePtr& to,
                                   const CastContext& cc) {
@@ -808,7 +866,8 @@ Result<ColumnPtr> CastToTimestamp(const ColumnPtr& input, const DataTypePtr& to,
     }
     case TypeId::kBoolean:
       // Legacy only: true is one microsecond after the epoch.
-      return MapInfallible<int64_t>(in, to, [&](int64_t i) { return int64_t{in.GetBool(i)}; });
+      return MapInfallible<int64_t>(in, to,
+                                    [&](int64_t i) { return int64_t{in.GetBool(i)}; });
     case TypeId::kDate: {
       const int32_t* v = in.raw_values<int32_t>();
       ParsedZone zone = SessionZone(ctx);
@@ -825,7 +884,8 @@ Result<ColumnPtr> CastToTimestamp(const ColumnPtr& input, const DataTypePtr& to,
         return LocalToUtc(zone, v[i], &overflow);
       });
     }
-    default: break;
+    default:
+      break;
   }
   const bool ansi = cc.ansi();
   return DispatchNumeric(from.id(), [&]<typename S>() -> Result<ColumnPtr> {
@@ -835,7 +895,8 @@ Result<ColumnPtr> CastToTimestamp(const ColumnPtr& input, const DataTypePtr& to,
       int fs = from.scale();
       return MapInfallible<int64_t>(in, to, [&](int64_t i) {
         uint128_t m = fs >= 6 ? static_cast<uint128_t>(v[i] / Pow10(fs - 6))
-                              : static_cast<uint128_t>(v[i]) * static_cast<uint128_t>(Pow10(6 - fs));
+                              : static_cast<uint128_t>(v[i]) *
+                                    static_cast<uint128_t>(Pow10(6 - fs));
         return static_cast<int64_t>(static_cast<uint64_t>(m));
       });
     } else if constexpr (std::is_floating_point_v<S>) {
@@ -844,7 +905,8 @@ Result<ColumnPtr> CastToTimestamp(const ColumnPtr& input, const DataTypePtr& to,
           in, to, cc.mode,
           [&](int64_t i, int64_t* out) {
             double d = static_cast<double>(v[i]);
-            if (std::isnan(d) || std::isinf(d)) return ansi ? Outcome::kError : Outcome::kNull;
+            if (std::isnan(d) || std::isinf(d))
+              return ansi ? Outcome::kError : Outcome::kNull;
             product = d * 1e6;
             if (ansi && !(std::floor(product) <= 9223372036854775807.0 &&
                           std::ceil(product) >= -9223372036854775808.0)) {
@@ -862,8 +924,8 @@ Result<ColumnPtr> CastToTimestamp(const ColumnPtr& input, const DataTypePtr& to,
                                     {"sourceType", SqlType(*DataType::Double())},
                                     {"targetType", SqlType(*to)}});
             }
-            return OverflowError(SqlValue(Value::Double(product), ctx), *DataType::Double(),
-                                 *DataType::Long());
+            return OverflowError(SqlValue(Value::Double(product), ctx),
+                                 *DataType::Double(), *DataType::Long());
           });
     } else {
       // SECONDS.toMicros saturates.
@@ -895,8 +957,8 @@ Result<ColumnPtr> CastToTimestampNtz(const ColumnPtr& input, const DataTypePtr& 
     }
     case TypeId::kDate: {
       const int32_t* v = in.raw_values<int32_t>();
-      return MapInfallible<int64_t>(in, to,
-                                    [&](int64_t i) { return int64_t{v[i]} * kMicrosPerDay; });
+      return MapInfallible<int64_t>(
+          in, to, [&](int64_t i) { return int64_t{v[i]} * kMicrosPerDay; });
     }
     case TypeId::kTimestamp: {
       const int64_t* v = in.raw_values<int64_t>();
@@ -905,12 +967,14 @@ Result<ColumnPtr> CastToTimestampNtz(const ColumnPtr& input, const DataTypePtr& 
         return v[i] + ZoneOffsetSeconds(ctx, v[i]) * kMicrosPerSecond;
       });
     }
-    default: break;
+    default:
+      break;
   }
   return Status::Internal("cast to timestamp_ntz from " + in.type()->SimpleString());
 }
 
-// ---- to intervals -----------------------------------------------------------------------
+// ---- to intervals
+// -----------------------------------------------------------------------
 
 Result<ColumnPtr> CastToDayTimeInterval(const ColumnPtr& input, const DataTypePtr& to,
                                         const CastContext& cc) {
@@ -935,7 +999,8 @@ Result<ColumnPtr> CastToDayTimeInterval(const ColumnPtr& input, const DataTypePt
           });
     }
     case TypeId::kDayTimeInterval: {
-      // durationToMicros(microsToDuration(v), end): whole end units of the floored seconds.
+      // durationToMicros(microsToDuration(v), end): whole end units of the floored
+      // seconds.
       const int64_t* v = in.raw_values<int64_t>();
       if (end == IntervalField::kSecond) {
         return MapInfallible<int64_t>(in, to, [&](int64_t i) { return v[i]; });
@@ -963,7 +1028,8 @@ Result<ColumnPtr> CastToDayTimeInterval(const ColumnPtr& input, const DataTypePt
           },
           [&](int64_t i) { return OverflowAt(in, i, *to, ctx); });
     }
-    default: break;
+    default:
+      break;
   }
   return DispatchNumeric(from.id(), [&]<typename S>() -> Result<ColumnPtr> {
     if constexpr (std::is_integral_v<S> && !kIsInt128<S>) {
@@ -1005,8 +1071,8 @@ Result<ColumnPtr> CastToYearMonthInterval(const ColumnPtr& input, const DataType
     }
     case TypeId::kYearMonthInterval: {
       const int32_t* v = in.raw_values<int32_t>();
-      return MapInfallible<int32_t>(in, to,
-                                    [&](int64_t i) { return years ? v[i] / 12 * 12 : v[i]; });
+      return MapInfallible<int32_t>(
+          in, to, [&](int64_t i) { return years ? v[i] / 12 * 12 : v[i]; });
     }
     case TypeId::kDecimal: {
       const int128_t* v = in.raw_values<int128_t>();
@@ -1025,7 +1091,8 @@ Result<ColumnPtr> CastToYearMonthInterval(const ColumnPtr& input, const DataType
           },
           [&](int64_t i) { return OverflowAt(in, i, *to, ctx); });
     }
-    default: break;
+    default:
+      break;
   }
   return DispatchNumeric(from.id(), [&]<typename S>() -> Result<ColumnPtr> {
     if constexpr (std::is_integral_v<S> && !kIsInt128<S>) {
@@ -1043,8 +1110,8 @@ Result<ColumnPtr> CastToYearMonthInterval(const ColumnPtr& input, const DataType
             if (std::is_same_v<S, int64_t> && !InRange<int32_t>(v[i])) {
               return OverflowAt(in, i, *to, ctx);
             }
-            return OverflowError(std::to_string(static_cast<int64_t>(v[i])), *DataType::Int(),
-                                 *to);
+            return OverflowError(std::to_string(static_cast<int64_t>(v[i])),
+                                 *DataType::Int(), *to);
           });
     } else {
       return Status::Internal("cast to interval from " + from.SimpleString());
@@ -1052,16 +1119,20 @@ Result<ColumnPtr> CastToYearMonthInterval(const ColumnPtr& input, const DataType
   });
 }
 
-// ---- nested -----------------------------------------------------------------------------
+// ---- nested
+// -----------------------------------------------------------------------------
 
-Result<ColumnPtr> CastArray(const ColumnPtr& input, const DataTypePtr& to, const CastContext& cc) {
+Result<ColumnPtr> CastArray(const ColumnPtr& input, const DataTypePtr& to,
+                            const CastContext& cc) {
   const Column& in = *input;
   SPATE_ASSIGN_OR_RETURN(ColumnPtr elems, Cast(in.child(0), to->element_type(), cc));
   return std::make_shared<const Column>(to, in.length(), in.null_count(), in.validity(),
-                                        in.values(), nullptr, std::vector<ColumnPtr>{elems});
+                                        in.values(), nullptr,
+                                        std::vector<ColumnPtr>{elems});
 }
 
-Result<ColumnPtr> CastMap(const ColumnPtr& input, const DataTypePtr& to, const CastContext& cc) {
+Result<ColumnPtr> CastMap(const ColumnPtr& input, const DataTypePtr& to,
+                          const CastContext& cc) {
   const Column& in = *input;
   const Column& entries = *in.child(0);
   SPATE_ASSIGN_OR_RETURN(ColumnPtr keys, Cast(entries.child(0), to->key_type(), cc));
@@ -1069,8 +1140,8 @@ Result<ColumnPtr> CastMap(const ColumnPtr& input, const DataTypePtr& to, const C
   auto entry_type = DataType::Struct(
       {Field{"key", to->key_type(), false}, Field{"value", to->value_type(), true}});
   auto new_entries = std::make_shared<const Column>(
-      entry_type, entries.length(), entries.null_count(), entries.validity(), nullptr, nullptr,
-      std::vector<ColumnPtr>{keys, vals});
+      entry_type, entries.length(), entries.null_count(), entries.validity(), nullptr,
+      nullptr, std::vector<ColumnPtr>{keys, vals});
   return std::make_shared<const Column>(to, in.length(), in.null_count(), in.validity(),
                                         in.values(), nullptr,
                                         std::vector<ColumnPtr>{new_entries});
@@ -1081,41 +1152,64 @@ Result<ColumnPtr> CastStruct(const ColumnPtr& input, const DataTypePtr& to,
   const Column& in = *input;
   std::vector<ColumnPtr> children;
   for (size_t f = 0; f < to->fields().size(); ++f) {
-    SPATE_ASSIGN_OR_RETURN(ColumnPtr c, Cast(in.child(static_cast<int>(f)), to->fields()[f].type, cc));
+    SPATE_ASSIGN_OR_RETURN(ColumnPtr c,
+                           Cast(in.child(static_cast<int>(f)), to->fields()[f].type, cc));
     children.push_back(std::move(c));
   }
-  return std::make_shared<const Column>(to, in.length(), in.null_count(), in.validity(), nullptr,
-                                        nullptr, std::move(children));
+  return std::make_shared<const Column>(to, in.length(), in.null_count(), in.validity(),
+                                        nullptr, nullptr, std::move(children));
 }
 
-// ---- dispatch ---------------------------------------------------------------------------
+// ---- dispatch
+// ---------------------------------------------------------------------------
 
-Result<ColumnPtr> Cast(const ColumnPtr& input, const DataTypePtr& to, const CastContext& cc) {
+Result<ColumnPtr> Cast(const ColumnPtr& input, const DataTypePtr& to,
+                       const CastContext& cc) {
   const DataType& from = *input->type();
   if (from.Equals(*to)) return input;
   if (from.id() == TypeId::kNull) return Column::MakeNull(to, input->length());
   switch (to->id()) {
-    case TypeId::kString: return CastToString(input, to, cc);
-    case TypeId::kBinary: return CastToBinary(input, to, cc);
-    case TypeId::kBoolean: return CastToBoolean(input, cc);
-    case TypeId::kByte: return CastToIntegral<int8_t>(input, to, cc);
-    case TypeId::kShort: return CastToIntegral<int16_t>(input, to, cc);
-    case TypeId::kInt: return CastToIntegral<int32_t>(input, to, cc);
-    case TypeId::kLong: return CastToIntegral<int64_t>(input, to, cc);
-    case TypeId::kFloat: return CastToFloating<float>(input, to, cc);
-    case TypeId::kDouble: return CastToFloating<double>(input, to, cc);
-    case TypeId::kDecimal: return CastToDecimal(input, to, cc);
-    case TypeId::kDate: return CastToDate(input, to, cc);
-    case TypeId::kTimestamp: return CastToTimestamp(input, to, cc);
-    case TypeId::kTimestampNtz: return CastToTimestampNtz(input, to, cc);
-    case TypeId::kDayTimeInterval: return CastToDayTimeInterval(input, to, cc);
-    case TypeId::kYearMonthInterval: return CastToYearMonthInterval(input, to, cc);
-    case TypeId::kArray: return CastArray(input, to, cc);
-    case TypeId::kMap: return CastMap(input, to, cc);
-    case TypeId::kStruct: return CastStruct(input, to, cc);
-    case TypeId::kNull: break;
+    case TypeId::kString:
+      return CastToString(input, to, cc);
+    case TypeId::kBinary:
+      return CastToBinary(input, to, cc);
+    case TypeId::kBoolean:
+      return CastToBoolean(input, cc);
+    case TypeId::kByte:
+      return CastToIntegral<int8_t>(input, to, cc);
+    case TypeId::kShort:
+      return CastToIntegral<int16_t>(input, to, cc);
+    case TypeId::kInt:
+      return CastToIntegral<int32_t>(input, to, cc);
+    case TypeId::kLong:
+      return CastToIntegral<int64_t>(input, to, cc);
+    case TypeId::kFloat:
+      return CastToFloating<float>(input, to, cc);
+    case TypeId::kDouble:
+      return CastToFloating<double>(input, to, cc);
+    case TypeId::kDecimal:
+      return CastToDecimal(input, to, cc);
+    case TypeId::kDate:
+      return CastToDate(input, to, cc);
+    case TypeId::kTimestamp:
+      return CastToTimestamp(input, to, cc);
+    case TypeId::kTimestampNtz:
+      return CastToTimestampNtz(input, to, cc);
+    case TypeId::kDayTimeInterval:
+      return CastToDayTimeInterval(input, to, cc);
+    case TypeId::kYearMonthInterval:
+      return CastToYearMonthInterval(input, to, cc);
+    case TypeId::kArray:
+      return CastArray(input, to, cc);
+    case TypeId::kMap:
+      return CastMap(input, to, cc);
+    case TypeId::kStruct:
+      return CastStruct(input, to, cc);
+    case TypeId::kNull:
+      break;
   }
-  return Status::Internal("cast from " + from.SimpleString() + " to " + to->SimpleString());
+  return Status::Internal("cast from " + from.SimpleString() + " to " +
+                          to->SimpleString());
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1126,10 +1220,18 @@ Result<ColumnPtr> Cast(const ColumnPtr& input, const DataTypePtr& to, const Cast
 void IntegralDecimal(TypeId id, int* p, int* s) {
   *s = 0;
   switch (id) {
-    case TypeId::kByte: *p = 3; break;
-    case TypeId::kShort: *p = 5; break;
-    case TypeId::kInt: *p = 10; break;
-    default: *p = 20; break;
+    case TypeId::kByte:
+      *p = 3;
+      break;
+    case TypeId::kShort:
+      *p = 5;
+      break;
+    case TypeId::kInt:
+      *p = 10;
+      break;
+    default:
+      *p = 20;
+      break;
   }
 }
 
@@ -1179,7 +1281,9 @@ bool ForceNullable(const DataType& from, const DataType& to) {
   return false;
 }
 
-bool Resolvable(bool from_nullable, bool to_nullable) { return !from_nullable || to_nullable; }
+bool Resolvable(bool from_nullable, bool to_nullable) {
+  return !from_nullable || to_nullable;
+}
 
 bool CanLegacyCast(const DataType& from, const DataType& to);
 bool CanAnsiCast(const DataType& from, const DataType& to);
@@ -1221,7 +1325,8 @@ bool CanLegacyCast(const DataType& from, const DataType& to) {
   if (f == TypeId::kNull) return true;
   if (t == TypeId::kString) return true;
   switch (t) {
-    case TypeId::kBinary: return f == TypeId::kString || from.IsIntegral();
+    case TypeId::kBinary:
+      return f == TypeId::kString || from.IsIntegral();
     case TypeId::kBoolean:
       return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestamp ||
              from.IsNumeric();
@@ -1231,13 +1336,14 @@ bool CanLegacyCast(const DataType& from, const DataType& to) {
     case TypeId::kTimestampNtz:
       return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestamp;
     case TypeId::kDate:
-      return f == TypeId::kString || f == TypeId::kTimestamp || f == TypeId::kTimestampNtz;
+      return f == TypeId::kString || f == TypeId::kTimestamp ||
+             f == TypeId::kTimestampNtz;
     case TypeId::kDayTimeInterval:
       return f == TypeId::kString || f == TypeId::kDayTimeInterval || from.IsIntegral() ||
              f == TypeId::kDecimal;
     case TypeId::kYearMonthInterval:
-      return f == TypeId::kString || f == TypeId::kYearMonthInterval || from.IsIntegral() ||
-             f == TypeId::kDecimal;
+      return f == TypeId::kString || f == TypeId::kYearMonthInterval ||
+             from.IsIntegral() || f == TypeId::kDecimal;
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:
@@ -1251,8 +1357,10 @@ bool CanLegacyCast(const DataType& from, const DataType& to) {
              f == TypeId::kTimestamp || from.IsNumeric();
     case TypeId::kArray:
     case TypeId::kMap:
-    case TypeId::kStruct: return CanLegacyCastNested(from, to);
-    default: return false;
+    case TypeId::kStruct:
+      return CanLegacyCastNested(from, to);
+    default:
+      return false;
   }
 }
 
@@ -1262,21 +1370,24 @@ bool CanAnsiCast(const DataType& from, const DataType& to) {
   if (f == TypeId::kNull) return true;
   if (t == TypeId::kString) return true;
   switch (t) {
-    case TypeId::kBinary: return f == TypeId::kString;
-    case TypeId::kBoolean: return f == TypeId::kString || from.IsNumeric();
+    case TypeId::kBinary:
+      return f == TypeId::kString;
+    case TypeId::kBoolean:
+      return f == TypeId::kString || from.IsNumeric();
     case TypeId::kTimestamp:
       return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestampNtz ||
              from.IsNumeric();
     case TypeId::kTimestampNtz:
       return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestamp;
     case TypeId::kDate:
-      return f == TypeId::kString || f == TypeId::kTimestamp || f == TypeId::kTimestampNtz;
+      return f == TypeId::kString || f == TypeId::kTimestamp ||
+             f == TypeId::kTimestampNtz;
     case TypeId::kDayTimeInterval:
       return f == TypeId::kString || f == TypeId::kDayTimeInterval || from.IsIntegral() ||
              f == TypeId::kDecimal;
     case TypeId::kYearMonthInterval:
-      return f == TypeId::kString || f == TypeId::kYearMonthInterval || from.IsIntegral() ||
-             f == TypeId::kDecimal;
+      return f == TypeId::kString || f == TypeId::kYearMonthInterval ||
+             from.IsIntegral() || f == TypeId::kDecimal;
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:
@@ -1289,22 +1400,26 @@ bool CanAnsiCast(const DataType& from, const DataType& to) {
       return f == TypeId::kString || f == TypeId::kBoolean || f == TypeId::kTimestamp ||
              from.IsNumeric();
     case TypeId::kArray:
-      return f == TypeId::kArray && CanAnsiCast(*from.element_type(), *to.element_type()) &&
+      return f == TypeId::kArray &&
+             CanAnsiCast(*from.element_type(), *to.element_type()) &&
              Resolvable(from.contains_null(), to.contains_null());
     case TypeId::kMap:
       return f == TypeId::kMap && CanAnsiCast(*from.key_type(), *to.key_type()) &&
              CanAnsiCast(*from.value_type(), *to.value_type()) &&
              Resolvable(from.value_contains_null(), to.value_contains_null());
     case TypeId::kStruct: {
-      if (f != TypeId::kStruct || from.fields().size() != to.fields().size()) return false;
+      if (f != TypeId::kStruct || from.fields().size() != to.fields().size())
+        return false;
       for (size_t i = 0; i < from.fields().size(); ++i) {
         const Field& a = from.fields()[i];
         const Field& b = to.fields()[i];
-        if (!CanAnsiCast(*a.type, *b.type) || !Resolvable(a.nullable, b.nullable)) return false;
+        if (!CanAnsiCast(*a.type, *b.type) || !Resolvable(a.nullable, b.nullable))
+          return false;
       }
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -1321,16 +1436,24 @@ bool DecimalTighterThan(const DataType& dec, const DataType& other) {
   return dec.precision() - dec.scale() <= p - s && dec.scale() <= s;
 }
 
-// Position in TypeCoercion.numericPrecedence (byte < short < int < long < float < double).
+// Position in TypeCoercion.numericPrecedence (byte < short < int < long < float <
+// double).
 int NumericPrecedence(TypeId id) {
   switch (id) {
-    case TypeId::kByte: return 0;
-    case TypeId::kShort: return 1;
-    case TypeId::kInt: return 2;
-    case TypeId::kLong: return 3;
-    case TypeId::kFloat: return 4;
-    case TypeId::kDouble: return 5;
-    default: return -1;
+    case TypeId::kByte:
+      return 0;
+    case TypeId::kShort:
+      return 1;
+    case TypeId::kInt:
+      return 2;
+    case TypeId::kLong:
+      return 3;
+    case TypeId::kFloat:
+      return 4;
+    case TypeId::kDouble:
+      return 5;
+    default:
+      return -1;
   }
 }
 
@@ -1338,7 +1461,8 @@ int NumericPrecedence(TypeId id) {
 bool CanUpCast(const DataType& from, const DataType& to) {
   if (from.Equals(to)) return true;
   TypeId f = from.id(), t = to.id();
-  if (from.IsNumeric() && t == TypeId::kDecimal && DecimalWiderThan(to, from)) return true;
+  if (from.IsNumeric() && t == TypeId::kDecimal && DecimalWiderThan(to, from))
+    return true;
   if (f == TypeId::kDecimal && to.IsIntegral()) {
     // SPARK-40389: decimal(10,0) does not fit an int; fewer integral digits than the
     // integral type's decimal form are safe.
@@ -1346,10 +1470,12 @@ bool CanUpCast(const DataType& from, const DataType& to) {
     IntegralDecimal(t, &p, &sc);
     return from.precision() - from.scale() < p;
   }
-  if (f == TypeId::kDecimal && to.IsNumeric() && DecimalTighterThan(from, to)) return true;
+  if (f == TypeId::kDecimal && to.IsNumeric() && DecimalTighterThan(from, to))
+    return true;
   int fp = NumericPrecedence(f), tp = NumericPrecedence(t);
   if (fp >= 0 && tp >= 0 && fp < tp) return true;
-  if (f == TypeId::kDate && (t == TypeId::kTimestamp || t == TypeId::kTimestampNtz)) return true;
+  if (f == TypeId::kDate && (t == TypeId::kTimestamp || t == TypeId::kTimestampNtz))
+    return true;
   if ((f == TypeId::kTimestamp && t == TypeId::kTimestampNtz) ||
       (f == TypeId::kTimestampNtz && t == TypeId::kTimestamp)) {
     return true;
@@ -1379,13 +1505,16 @@ bool CanUpCast(const DataType& from, const DataType& to) {
       }
       return true;
     case TypeId::kDayTimeInterval:
-    case TypeId::kYearMonthInterval: return true;
-    default: return false;
+    case TypeId::kYearMonthInterval:
+      return true;
+    default:
+      return false;
   }
 }
 
 // Cast.nullable, including try_cast's rule.
-bool CastNullable(const DataType& from, const DataType& to, bool child_nullable, bool is_try) {
+bool CastNullable(const DataType& from, const DataType& to, bool child_nullable,
+                  bool is_try) {
   if (!is_try) return child_nullable || ForceNullable(from, to);
   if (from.id() == TypeId::kString && to.id() == TypeId::kBinary) return child_nullable;
   if (from.id() == TypeId::kDecimal && to.IsIntegral()) return true;
@@ -1407,21 +1536,22 @@ class CastExpr final : public BoundExpr {
 
   Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const override {
     SPATE_ASSIGN_OR_RETURN(ColumnPtr c, children_[0]->Evaluate(input, ctx));
-    CastMode mode = is_try_ ? CastMode::kTry : (ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy);
+    CastMode mode =
+        is_try_ ? CastMode::kTry : (ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy);
     if (mode == CastMode::kAnsi && !CanCast(*children_[0]->type(), *type_, mode)) {
       return CheckCast(*children_[0]->type(), *type_, mode, SqlText());
     }
     return CastColumn(c, type_, mode, ctx);
   }
   std::string ToString() const override {
-    return std::string(is_try_ ? "try_cast(" : "cast(") + children_[0]->ToString() + " as " +
-           type_->SimpleString() + ")";
+    return std::string(is_try_ ? "try_cast(" : "cast(") + children_[0]->ToString() +
+           " as " + type_->SimpleString() + ")";
   }
 
  private:
   std::string SqlText() const {
-    return std::string(is_try_ ? "TRY_CAST(" : "CAST(") + children_[0]->ToString() + " AS " +
-           type_->Sql() + ")";
+    return std::string(is_try_ ? "TRY_CAST(" : "CAST(") + children_[0]->ToString() +
+           " AS " + type_->Sql() + ")";
   }
   bool is_try_;
 };
@@ -1430,9 +1560,12 @@ class CastExpr final : public BoundExpr {
 
 bool CanCast(const DataType& from, const DataType& to, CastMode mode) {
   switch (mode) {
-    case CastMode::kAnsi: return CanAnsiCast(from, to);
-    case CastMode::kTry: return CanTryCast(from, to);
-    case CastMode::kLegacy: return CanLegacyCast(from, to);
+    case CastMode::kAnsi:
+      return CanAnsiCast(from, to);
+    case CastMode::kTry:
+      return CanTryCast(from, to);
+    case CastMode::kLegacy:
+      return CanLegacyCast(from, to);
   }
   return false;
 }
@@ -1458,12 +1591,14 @@ Status CheckCast(const DataType& from, const DataType& to, CastMode mode,
     }
     if (functions != nullptr) {
       params.push_back({"functionNames", functions});
-      return Status::Error("DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION", std::move(params));
+      return Status::Error("DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION",
+                           std::move(params));
     }
     if (mode == CastMode::kAnsi && CanLegacyCast(from, to)) {
       params.push_back({"config", "\"spark.sql.ansi.enabled\""});
       params.push_back({"configVal", "'false'"});
-      return Status::Error("DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION", std::move(params));
+      return Status::Error("DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION",
+                           std::move(params));
     }
   }
   return Status::Error("DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", std::move(params));
@@ -1485,17 +1620,20 @@ Result<BoundExprPtr> MakeCast(BoundExprPtr child, DataTypePtr to, bool is_try) {
   // The ANSI flag is known only at evaluation; the widest (legacy) rules apply here and
   // Evaluate() rejects what ANSI mode forbids.
   CastMode check = is_try ? CastMode::kTry : CastMode::kLegacy;
-  std::string sql = std::string(is_try ? "TRY_CAST(" : "CAST(") + child->ToString() + " AS " +
-                    to->Sql() + ")";
+  std::string sql = std::string(is_try ? "TRY_CAST(" : "CAST(") + child->ToString() +
+                    " AS " + to->Sql() + ")";
   SPATE_RETURN_IF_ERROR(CheckCast(from, *to, check, sql));
   bool nullable = CastNullable(from, *to, child->nullable(), is_try);
-  return BoundExprPtr(std::make_shared<CastExpr>(std::move(child), std::move(to), is_try, nullable));
+  return BoundExprPtr(
+      std::make_shared<CastExpr>(std::move(child), std::move(to), is_try, nullable));
 }
 
-Result<BoundExprPtr> MakeExplicitCast(BoundExprPtr child, DataTypePtr to, bool is_try, bool ansi) {
+Result<BoundExprPtr> MakeExplicitCast(BoundExprPtr child, DataTypePtr to, bool is_try,
+                                      bool ansi) {
   if (!is_try && child->type()->id() != TypeId::kNull) {
     std::string sql = "CAST(" + child->ToString() + " AS " + to->Sql() + ")";
-    SPATE_RETURN_IF_ERROR(CheckCast(*child->type(), *to, ansi ? CastMode::kAnsi : CastMode::kLegacy, sql));
+    SPATE_RETURN_IF_ERROR(
+        CheckCast(*child->type(), *to, ansi ? CastMode::kAnsi : CastMode::kLegacy, sql));
   }
   return MakeCast(std::move(child), std::move(to), is_try);
 }

@@ -18,9 +18,10 @@ enum class CastMode : uint8_t { kAnsi, kTry, kLegacy };
 /// True if Spark allows CAST(from AS to) at all (Cast.canCast / canAnsiCast).
 bool CanCast(const DataType& from, const DataType& to, CastMode mode);
 
-/// OK if CanCast(from, to, mode); otherwise Spark's DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION
-/// / CAST_WITH_CONF_SUGGESTION / CAST_WITH_FUNC_SUGGESTION for the expression `sql_expr`
-/// (e.g. "CAST(a AS DATE)", quoted in the message as Spark's toSQLExpr does).
+/// OK if CanCast(from, to, mode); otherwise Spark's
+/// DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION / CAST_WITH_CONF_SUGGESTION /
+/// CAST_WITH_FUNC_SUGGESTION for the expression `sql_expr` (e.g. "CAST(a AS DATE)",
+/// quoted in the message as Spark's toSQLExpr does).
 Status CheckCast(const DataType& from, const DataType& to, CastMode mode,
                  std::string_view sql_expr);
 
@@ -36,15 +37,17 @@ Result<BoundExprPtr> MakeCast(BoundExprPtr child, DataTypePtr to, bool is_try = 
 /// An explicit CAST checked at analysis time with the session's rules (`ansi` =
 /// spark.sql.ansi.enabled), so forbidden casts fail with Spark's DATATYPE_MISMATCH.CAST_*
 /// error (and its suggestion) before anything runs.
-Result<BoundExprPtr> MakeExplicitCast(BoundExprPtr child, DataTypePtr to, bool is_try, bool ansi);
+Result<BoundExprPtr> MakeExplicitCast(BoundExprPtr child, DataTypePtr to, bool is_try,
+                                      bool ansi);
 
 /// Casts a single value (constant folding, literals in DDL defaults, tests).
 Result<Value> CastValue(const Value& v, const DataTypePtr& to, CastMode mode,
                         const EvalContext& ctx);
 
 /// One string value parsed as CAST(s AS DATE / TIMESTAMP / TIMESTAMP_NTZ) does (Spark's
-/// stringToDate, stringToTimestamp in ctx's session zone, stringToTimestampWithoutTimeZone);
-/// false when the text is not valid. For parsers of outside text (JSON, CSV).
+/// stringToDate, stringToTimestamp in ctx's session zone,
+/// stringToTimestampWithoutTimeZone); false when the text is not valid. For parsers of
+/// outside text (JSON, CSV).
 bool CastStringToDate(std::string_view s, int32_t* days);
 bool CastStringToTimestamp(std::string_view s, const EvalContext& ctx, int64_t* micros);
 bool CastStringToTimestampNtz(std::string_view s, int64_t* micros);

@@ -84,8 +84,12 @@ inline bool InRange(int128_t v) {
          v <= static_cast<int128_t>(std::numeric_limits<T>::max());
 }
 
-inline bool AddOverflow(int64_t a, int64_t b, int64_t* out) { return __builtin_add_overflow(a, b, out); }
-inline bool MulOverflow(int64_t a, int64_t b, int64_t* out) { return __builtin_mul_overflow(a, b, out); }
+inline bool AddOverflow(int64_t a, int64_t b, int64_t* out) {
+  return __builtin_add_overflow(a, b, out);
+}
+inline bool MulOverflow(int64_t a, int64_t b, int64_t* out) {
+  return __builtin_mul_overflow(a, b, out);
+}
 
 // A zone named in a timestamp string: a fixed offset or a zone of the tz database.
 struct ParsedZone {
@@ -102,7 +106,9 @@ struct DecimalText {
   int64_t exponent = 0;
 
   // precision - scale of the BigDecimal (digits left of the point).
-  int64_t IntegralDigits() const { return static_cast<int64_t>(digits.size()) + exponent; }
+  int64_t IntegralDigits() const {
+    return static_cast<int64_t>(digits.size()) + exponent;
+  }
   bool IsZero() const { return digits == "0"; }
 
   // BigDecimal.toPlainString after Spark's Decimal.set (negative scales become 0).
@@ -152,8 +158,10 @@ struct DecimalText {
 std::string SqlType(const DataType& t);
 std::string SqlValue(const Value& v, const EvalContext& ctx);
 std::string JavaDecimalString(int128_t unscaled, int scale);
-Status OverflowError(const std::string& value_sql, const DataType& from, const DataType& to);
-Status OverflowAt(const Column& in, int64_t i, const DataType& to, const EvalContext& ctx);
+Status OverflowError(const std::string& value_sql, const DataType& from,
+                     const DataType& to);
+Status OverflowAt(const Column& in, int64_t i, const DataType& to,
+                  const EvalContext& ctx);
 Status InvalidInputError(std::string_view s, const DataType& to);
 Status DecimalOutOfRangeError(const std::string& plain_value, const DataType& to);
 Status UnmatchedIntervalError(std::string_view input, const DataType& to);
@@ -175,14 +183,16 @@ bool ParseBigDecimal(std::string_view s, DecimalText* out);
 DecimalText DoubleToDecimalText(double v);
 template <typename F>
 bool ParseFloating(std::string_view raw, F* out);  // float and double
-int ParseBoolean(std::string_view raw);             // 1, 0, or -1 when neither
+int ParseBoolean(std::string_view raw);            // 1, 0, or -1 when neither
 bool ParseDate(std::string_view raw, int32_t* out);
 bool ParseTimestamp(std::string_view s, const EvalContext& ctx, int64_t* out);
 bool ParseTimestampNtz(std::string_view s, int64_t* out);
 
 enum class IntervalParse : uint8_t { kOk, kUnmatched, kRangeError };
-IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to, int64_t* out);
-IntervalParse ParseYearMonthInterval(std::string_view raw, const DataType& to, int32_t* out);
+IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to,
+                                   int64_t* out);
+IntervalParse ParseYearMonthInterval(std::string_view raw, const DataType& to,
+                                     int32_t* out);
 
 }  // namespace cast_detail
 }  // namespace spate

@@ -1,18 +1,18 @@
 // Copyright spate authors.
 #include "spate/compute/cast.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 
-#include <gtest/gtest.h>
-
 #include "spate/columnar/builder.h"
+#include "spate/testing/status_matchers.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
-#include "spate/testing/status_matchers.h"
 
-// Expected values come from Spark 4's Cast.scala / CastSuiteBase / sql-ref docs: each test
-// names the Spark behaviour it pins.
+// Expected values come from Spark 4's Cast.scala / CastSuiteBase / sql-ref docs: each
+// test names the Spark behaviour it pins.
 
 namespace spate {
 namespace {
@@ -50,7 +50,8 @@ std::string Text(const Value& v) {
   return s.ok() ? s->str() : s.status().ToString();
 }
 
-std::string CastText(const Value& v, const DataTypePtr& to, CastMode mode = CastMode::kAnsi) {
+std::string CastText(const Value& v, const DataTypePtr& to,
+                     CastMode mode = CastMode::kAnsi) {
   return Text(Cast(v, to, mode));
 }
 
@@ -96,7 +97,8 @@ TEST(CastTest, LongOverflowValueHasLongSuffix) {
 
 TEST(CastTest, ShortAndByteOverflowValuesHaveSuffixes) {
   EXPECT_EQ(Param(CastError(Value::Short(300), DataType::Byte()), "value"), "300S");
-  EXPECT_EQ(Param(CastError(Value::Short(300), DataType::Byte()), "sourceType"), "\"SMALLINT\"");
+  EXPECT_EQ(Param(CastError(Value::Short(300), DataType::Byte()), "sourceType"),
+            "\"SMALLINT\"");
 }
 
 TEST(CastTest, WideningNeverFails) {
@@ -115,7 +117,8 @@ TEST(CastTest, DoubleNaNToIntOverflowsInAnsiAndIsZeroInLegacy) {
   EXPECT_EQ(st.error_class(), "CAST_OVERFLOW");
   EXPECT_EQ(Param(st, "value"), "NaN");
   EXPECT_EQ(Param(st, "sourceType"), "\"DOUBLE\"");
-  EXPECT_EQ(Cast(Value::Double(std::nan("")), DataType::Int(), CastMode::kLegacy).i64(), 0);
+  EXPECT_EQ(Cast(Value::Double(std::nan("")), DataType::Int(), CastMode::kLegacy).i64(),
+            0);
 }
 
 TEST(CastTest, DoubleOverflowRendersJavaDoubleWithSuffix) {
@@ -145,7 +148,9 @@ TEST(CastTest, DoubleToLongAnsiBoundary) {
   // floor(2^63) <= Long.MaxValue.toDouble passes and saturates, as DoubleExactNumeric.
   EXPECT_EQ(Cast(Value::Double(9223372036854775807.0), DataType::Long()).i64(),
             std::numeric_limits<int64_t>::max());
-  EXPECT_ERROR_CLASS(CastValue(Value::Double(1.9e19), DataType::Long(), CastMode::kAnsi, Ctx()), "CAST_OVERFLOW");
+  EXPECT_ERROR_CLASS(
+      CastValue(Value::Double(1.9e19), DataType::Long(), CastMode::kAnsi, Ctx()),
+      "CAST_OVERFLOW");
 }
 
 TEST(CastTest, DecimalToIntTruncates) {
@@ -185,7 +190,8 @@ TEST(CastTest, DecimalToDoubleIsCorrectlyRounded) {
   EXPECT_EQ(Cast(Dec(big, 38, 30), DataType::Double()).f64(), 0.1);
 }
 
-// ---- decimals ---------------------------------------------------------------------------
+// ---- decimals
+// ---------------------------------------------------------------------------
 
 TEST(CastTest, DecimalRescaleRoundsHalfUp) {
   EXPECT_EQ(CastText(Dec(125, 3, 2), DataType::Decimal(2, 1)), "1.3");
@@ -201,7 +207,8 @@ TEST(CastTest, DecimalPrecisionOverflow) {
   EXPECT_EQ(Param(st, "precision"), "4");
   EXPECT_EQ(Param(st, "scale"), "2");
   EXPECT_EQ(Param(st, "config"), "\"spark.sql.ansi.enabled\"");
-  EXPECT_TRUE(Cast(Dec(12345, 5, 2), DataType::Decimal(4, 2), CastMode::kLegacy).is_null());
+  EXPECT_TRUE(
+      Cast(Dec(12345, 5, 2), DataType::Decimal(4, 2), CastMode::kLegacy).is_null());
   EXPECT_TRUE(Cast(Dec(12345, 5, 2), DataType::Decimal(4, 2), CastMode::kTry).is_null());
 }
 
@@ -214,16 +221,19 @@ TEST(CastTest, IntegralToDecimal) {
   EXPECT_EQ(CastText(Value::Int(42), DataType::Decimal(5, 2)), "42.00");
   Status st = CastError(Value::Int(1000), DataType::Decimal(3, 0));
   EXPECT_EQ(Param(st, "value"), "1000");
-  EXPECT_TRUE(Cast(Value::Int(1000), DataType::Decimal(3, 0), CastMode::kLegacy).is_null());
+  EXPECT_TRUE(
+      Cast(Value::Int(1000), DataType::Decimal(3, 0), CastMode::kLegacy).is_null());
 }
 
 TEST(CastTest, DoubleToDecimalUsesShortestDigits) {
   // Decimal(0.1D) is BigDecimal("0.1"), not the binary expansion.
-  EXPECT_EQ(CastText(Value::Double(0.1), DataType::Decimal(38, 20)), "0.10000000000000000000");
+  EXPECT_EQ(CastText(Value::Double(0.1), DataType::Decimal(38, 20)),
+            "0.10000000000000000000");
   EXPECT_EQ(CastText(Value::Double(1e10), DataType::Decimal(12, 1)), "10000000000.0");
   EXPECT_EQ(CastText(Value::Double(2.5), DataType::Decimal(2, 0)), "3");
   // A float is widened to double first: 0.1f is 0.10000000149011612.
-  EXPECT_EQ(CastText(Value::Float(0.1f), DataType::Decimal(20, 17)), "0.10000000149011612");
+  EXPECT_EQ(CastText(Value::Float(0.1f), DataType::Decimal(20, 17)),
+            "0.10000000149011612");
 }
 
 TEST(CastTest, DoubleNaNToDecimalIsNullEvenInAnsi) {
@@ -252,11 +262,12 @@ TEST(CastTest, StringWithFractionToIntFailsInAnsi) {
   EXPECT_EQ(Param(st, "sourceType"), "\"STRING\"");
   EXPECT_EQ(Param(st, "targetType"), "\"INT\"");
   EXPECT_EQ(st.sql_state(), "22018");
-  EXPECT_EQ(st.ToString(),
-            "[CAST_INVALID_INPUT] The value '1.5' of the type \"STRING\" cannot be cast to "
-            "\"INT\" because it is malformed. Correct the value as per the syntax, or change "
-            "its target type. Use `try_cast` to tolerate malformed input and return NULL "
-            "instead. SQLSTATE: 22018");
+  EXPECT_EQ(
+      st.ToString(),
+      "[CAST_INVALID_INPUT] The value '1.5' of the type \"STRING\" cannot be cast to "
+      "\"INT\" because it is malformed. Correct the value as per the syntax, or change "
+      "its target type. Use `try_cast` to tolerate malformed input and return NULL "
+      "instead. SQLSTATE: 22018");
 }
 
 TEST(CastTest, StringWithFractionToIntTruncatesInLegacy) {
@@ -353,7 +364,8 @@ TEST(CastTest, StringWithMoreThan38IntegralDigitsToDecimal) {
   EXPECT_EQ(Param(st, "value"), "1e50");
 }
 
-// ---- boolean ------------------------------------------------------------------------------
+// ---- boolean
+// ------------------------------------------------------------------------------
 
 TEST(CastTest, StringToBoolean) {
   for (const char* t : {"t", "TRUE", " yes ", "1", "Y"}) {
@@ -376,7 +388,8 @@ TEST(CastTest, NumbersToBoolean) {
   EXPECT_EQ(CastText(Value::Boolean(true), DataType::String()), "true");
 }
 
-// ---- dates --------------------------------------------------------------------------------
+// ---- dates
+// --------------------------------------------------------------------------------
 
 TEST(CastTest, StringToDateForms) {
   EXPECT_EQ(CastText(Str("2024-01-15"), DataType::Date()), "2024-01-15");
@@ -393,16 +406,18 @@ TEST(CastTest, SparkCastSuiteDateStrings) {
   // CastSuiteBase "cast string to date".
   EXPECT_EQ(CastText(Str("12345"), DataType::Date()), "+12345-01-01");
   EXPECT_EQ(CastText(Str("12345-12-18"), DataType::Date()), "+12345-12-18");
-  for (const char* s : {"2015-03-18 ", "2015-03-18 123142", "2015-03-18T123123", "2015-03-18T"}) {
+  for (const char* s :
+       {"2015-03-18 ", "2015-03-18 123142", "2015-03-18T123123", "2015-03-18T"}) {
     EXPECT_EQ(CastText(Str(s), DataType::Date()), "2015-03-18") << s;
   }
 }
 
 TEST(CastTest, InvalidDateStrings) {
   // The last ones overflow 64 bits if digits were accumulated unchecked (csv_fuzzer).
-  for (const char* s : {"2024-02-30", "24-01-01", "2024-01x", "2024-13-01", "", "2024-01 10",
-                        "10444444444444444444", "2024-444444444444444444444-01",
-                        "-99999999999999999999999-1-1"}) {
+  for (const char* s :
+       {"2024-02-30", "24-01-01", "2024-01x", "2024-13-01", "", "2024-01 10",
+        "10444444444444444444", "2024-444444444444444444444-01",
+        "-99999999999999999999999-1-1"}) {
     EXPECT_TRUE(Cast(Str(s), DataType::Date(), CastMode::kLegacy).is_null()) << s;
   }
   EXPECT_EQ(CastText(Str("2024-02-29"), DataType::Date()), "2024-02-29");
@@ -426,14 +441,18 @@ TEST(CastTest, DateToNumericIsNullInLegacyOnly) {
   EXPECT_FALSE(CanCast(*DataType::Date(), *DataType::Int(), CastMode::kAnsi));
 }
 
-// ---- timestamps ---------------------------------------------------------------------------
+// ---- timestamps
+// ---------------------------------------------------------------------------
 
 TEST(CastTest, StringToTimestamp) {
-  EXPECT_EQ(CastText(Str("2024-01-15 10:30:00"), DataType::Timestamp()), "2024-01-15 10:30:00");
-  EXPECT_EQ(CastText(Str("2024-01-15T10:30"), DataType::Timestamp()), "2024-01-15 10:30:00");
+  EXPECT_EQ(CastText(Str("2024-01-15 10:30:00"), DataType::Timestamp()),
+            "2024-01-15 10:30:00");
+  EXPECT_EQ(CastText(Str("2024-01-15T10:30"), DataType::Timestamp()),
+            "2024-01-15 10:30:00");
   EXPECT_EQ(CastText(Str("2024-01-15"), DataType::Timestamp()), "2024-01-15 00:00:00");
   EXPECT_EQ(CastText(Str("2024"), DataType::Timestamp()), "2024-01-01 00:00:00");
-  EXPECT_EQ(Cast(Str("1970-01-01 00:00:01"), DataType::Timestamp()).i64(), kMicrosPerSecond);
+  EXPECT_EQ(Cast(Str("1970-01-01 00:00:01"), DataType::Timestamp()).i64(),
+            kMicrosPerSecond);
 }
 
 TEST(CastTest, StringToTimestampFractionIsTruncatedToMicros) {
@@ -444,7 +463,8 @@ TEST(CastTest, StringToTimestampFractionIsTruncatedToMicros) {
 }
 
 TEST(CastTest, StringToTimestampWithZoneSuffix) {
-  EXPECT_EQ(CastText(Str("2024-01-15 10:30:00Z"), DataType::Timestamp()), "2024-01-15 10:30:00");
+  EXPECT_EQ(CastText(Str("2024-01-15 10:30:00Z"), DataType::Timestamp()),
+            "2024-01-15 10:30:00");
   EXPECT_EQ(CastText(Str("2024-01-15 10:30:00+08:00"), DataType::Timestamp()),
             "2024-01-15 02:30:00");
   EXPECT_EQ(CastText(Str("2024-01-15 10:30:00.25-05:30"), DataType::Timestamp()),
@@ -464,8 +484,9 @@ TEST(CastTest, StringToTimestampWithZoneSuffix) {
 // the accumulator (undefined behaviour) before its length was checked. Such strings are
 // simply not timestamps.
 TEST(CastTest, StringToTimestampWithHugeSegmentIsInvalid) {
-  for (const char* s : {"26666666666666666666666666", "2024-01-15 1066666666666666666666:30",
-                        "2024-01-15 10:30:00+0666666666666666666666"}) {
+  for (const char* s :
+       {"26666666666666666666666666", "2024-01-15 1066666666666666666666:30",
+        "2024-01-15 10:30:00+0666666666666666666666"}) {
     EXPECT_EQ(CastText(Str(s), DataType::Timestamp(), CastMode::kTry), "NULL") << s;
     EXPECT_EQ(CastText(Str(s), DataType::TimestampNtz(), CastMode::kTry), "NULL") << s;
   }
@@ -493,10 +514,12 @@ TEST(CastTest, SparkCastSuiteTimestampToNumbers) {
   EXPECT_EQ(Cast(ts, DataType::Long()).i64(), 15);
   EXPECT_EQ(static_cast<float>(Cast(ts, DataType::Float()).f64()), 15.003f);
   EXPECT_EQ(Cast(ts, DataType::Double()).f64(), 15.003);
-  EXPECT_EQ(Cast(Cast(Value::Double(0.000001), DataType::Timestamp()), DataType::Double()).f64(),
+  EXPECT_EQ(Cast(Cast(Value::Double(0.000001), DataType::Timestamp()), DataType::Double())
+                .f64(),
             0.000001);
-  EXPECT_EQ(CastText(Cast(Dec(1, 38, 0), DataType::Timestamp()), DataType::Decimal(38, 18)),
-            "1.000000000000000000");
+  EXPECT_EQ(
+      CastText(Cast(Dec(1, 38, 0), DataType::Timestamp()), DataType::Decimal(38, 18)),
+      "1.000000000000000000");
 }
 
 TEST(CastTest, InvalidTimestampStrings) {
@@ -532,8 +555,9 @@ TEST(CastTest, NumbersToTimestampAreSeconds) {
   EXPECT_EQ(CastText(Value::Int(1), DataType::Timestamp()), "1970-01-01 00:00:01");
   EXPECT_EQ(CastText(Value::Double(1.5), DataType::Timestamp()), "1970-01-01 00:00:01.5");
   EXPECT_EQ(CastText(Dec(-15, 2, 1), DataType::Timestamp()), "1969-12-31 23:59:58.5");
-  EXPECT_EQ(Cast(Value::Long(std::numeric_limits<int64_t>::max()), DataType::Timestamp()).i64(),
-            std::numeric_limits<int64_t>::max());  // SECONDS.toMicros saturates
+  EXPECT_EQ(
+      Cast(Value::Long(std::numeric_limits<int64_t>::max()), DataType::Timestamp()).i64(),
+      std::numeric_limits<int64_t>::max());  // SECONDS.toMicros saturates
 }
 
 TEST(CastTest, DoubleNaNToTimestamp) {
@@ -547,7 +571,8 @@ TEST(CastTest, DoubleNaNToTimestamp) {
 }
 
 TEST(CastTest, BooleanAndTimestampAreLegacyOnly) {
-  EXPECT_EQ(Cast(Value::Boolean(true), DataType::Timestamp(), CastMode::kLegacy).i64(), 1);
+  EXPECT_EQ(Cast(Value::Boolean(true), DataType::Timestamp(), CastMode::kLegacy).i64(),
+            1);
   EXPECT_TRUE(Cast(Value::Timestamp(5), DataType::Boolean(), CastMode::kLegacy).i64());
   EXPECT_FALSE(CanCast(*DataType::Boolean(), *DataType::Timestamp(), CastMode::kAnsi));
   EXPECT_FALSE(CanCast(*DataType::Timestamp(), *DataType::Boolean(), CastMode::kAnsi));
@@ -556,7 +581,8 @@ TEST(CastTest, BooleanAndTimestampAreLegacyOnly) {
 TEST(CastTest, TimestampNtz) {
   Value ntz = Cast(Str("2024-01-15 10:30:00+08:00"), DataType::TimestampNtz());
   EXPECT_EQ(CastText(ntz, DataType::String()), "2024-01-15 10:30:00");  // zone is ignored
-  EXPECT_TRUE(Cast(Str("10:30:00"), DataType::TimestampNtz(), CastMode::kLegacy).is_null());
+  EXPECT_TRUE(
+      Cast(Str("10:30:00"), DataType::TimestampNtz(), CastMode::kLegacy).is_null());
   EXPECT_EQ(CastText(ntz, DataType::Date()), "2024-01-15");
   // In UTC, wall clock and instant coincide.
   EXPECT_EQ(Cast(ntz, DataType::Timestamp()).i64(), ntz.i64());
@@ -564,7 +590,8 @@ TEST(CastTest, TimestampNtz) {
   EXPECT_EQ(Cast(ts, DataType::TimestampNtz()).i64(), ts.i64());
 }
 
-// ---- session time zone --------------------------------------------------------------------
+// ---- session time zone
+// --------------------------------------------------------------------
 
 // Casts in ANSI mode with spark.sql.session.timeZone = `zone`.
 Value CastIn(const char* zone, const Value& v, const DataTypePtr& to) {
@@ -582,22 +609,27 @@ TEST(CastTest, TimestampTextUsesTheSessionZone) {
   const char* la = "America/Los_Angeles";
   Value ts = Value::Timestamp(Utc("2024-01-15 10:30:00"));
   EXPECT_EQ(CastIn(la, ts, DataType::String()).str(), "2024-01-15 02:30:00");
-  EXPECT_EQ(CastIn(la, Str("2024-01-15 02:30:00"), DataType::Timestamp()).i64(), ts.i64());
+  EXPECT_EQ(CastIn(la, Str("2024-01-15 02:30:00"), DataType::Timestamp()).i64(),
+            ts.i64());
   // Date-only strings are midnight in the session zone.
   EXPECT_EQ(CastIn(la, Str("2024-01-15"), DataType::Timestamp()).i64(),
             Utc("2024-01-15 08:00:00"));
   // An explicit zone wins over the session zone.
-  EXPECT_EQ(CastIn(la, Str("2024-01-15 10:30:00Z"), DataType::Timestamp()).i64(), ts.i64());
-  EXPECT_EQ(CastIn(la, Str("2024-07-01 12:00:00 Europe/Paris"), DataType::Timestamp()).i64(),
-            Utc("2024-07-01 10:00:00"));
+  EXPECT_EQ(CastIn(la, Str("2024-01-15 10:30:00Z"), DataType::Timestamp()).i64(),
+            ts.i64());
+  EXPECT_EQ(
+      CastIn(la, Str("2024-07-01 12:00:00 Europe/Paris"), DataType::Timestamp()).i64(),
+      Utc("2024-07-01 10:00:00"));
   EXPECT_EQ(CastIn("UTC", Str("2024-01-15 10:30:00 PST"), DataType::Timestamp()).i64(),
             Utc("2024-01-15 18:30:00"));
 }
 
 TEST(CastTest, DaylightSavingGapMovesForward) {
   // 02:30 does not exist on 2024-03-10 in Los Angeles: java.time gives 03:30 PDT.
-  EXPECT_EQ(CastIn("America/Los_Angeles", Str("2024-03-10 02:30:00"), DataType::Timestamp()).i64(),
-            Utc("2024-03-10 10:30:00"));
+  EXPECT_EQ(
+      CastIn("America/Los_Angeles", Str("2024-03-10 02:30:00"), DataType::Timestamp())
+          .i64(),
+      Utc("2024-03-10 10:30:00"));
   EXPECT_EQ(CastIn("America/Los_Angeles", Value::Timestamp(Utc("2024-07-01 12:00:00")),
                    DataType::String())
                 .str(),
@@ -625,11 +657,13 @@ TEST(CastTest, TimestampNtzConvertsThroughTheSessionZone) {
 }
 
 TEST(CastTest, NestedTimestampsUseTheSessionZone) {
-  Value arr = Value::Array(DataType::Timestamp(), {Value::Timestamp(Utc("2024-01-15 10:30:00"))});
+  Value arr =
+      Value::Array(DataType::Timestamp(), {Value::Timestamp(Utc("2024-01-15 10:30:00"))});
   EXPECT_EQ(CastIn("+08:00", arr, DataType::String()).str(), "[2024-01-15 18:30:00]");
 }
 
-// ---- to string ----------------------------------------------------------------------------
+// ---- to string
+// ----------------------------------------------------------------------------
 
 TEST(CastTest, FloatingToStringAsJava) {
   EXPECT_EQ(CastText(Value::Double(0.1), DataType::String()), "0.1");
@@ -650,8 +684,9 @@ TEST(CastTest, DecimalToStringPlainInAnsiScientificInLegacy) {
 }
 
 TEST(CastTest, IntegralToString) {
-  EXPECT_EQ(CastText(Value::Long(std::numeric_limits<int64_t>::min()), DataType::String()),
-            "-9223372036854775808");
+  EXPECT_EQ(
+      CastText(Value::Long(std::numeric_limits<int64_t>::min()), DataType::String()),
+      "-9223372036854775808");
   EXPECT_EQ(CastText(Value::Byte(-1), DataType::String()), "-1");
 }
 
@@ -665,12 +700,14 @@ TEST(CastTest, BinaryAndStringConvertAsUtf8Bytes) {
 TEST(CastTest, IntegralToBinaryIsBigEndian) {
   EXPECT_EQ(Cast(Value::Int(1), DataType::Binary(), CastMode::kLegacy).str(),
             std::string("\0\0\0\1", 4));
-  EXPECT_EQ(Cast(Value::Short(-2), DataType::Binary(), CastMode::kLegacy).str(), "\xff\xfe");
+  EXPECT_EQ(Cast(Value::Short(-2), DataType::Binary(), CastMode::kLegacy).str(),
+            "\xff\xfe");
   EXPECT_FALSE(CanCast(*DataType::Int(), *DataType::Binary(), CastMode::kAnsi));
 }
 
 TEST(CastTest, ArrayToStringPrintsLowercaseNull) {
-  Value arr = Value::Array(DataType::Int(), {Value::Int(1), Value::Null(DataType::Int())});
+  Value arr =
+      Value::Array(DataType::Int(), {Value::Int(1), Value::Null(DataType::Int())});
   EXPECT_EQ(CastText(arr, DataType::String()), "[1, null]");
   EXPECT_EQ(CastText(Value::Array(DataType::Int(), {}), DataType::String()), "[]");
   Value nested = Value::Array(DataType::Array(DataType::String()),
@@ -681,25 +718,31 @@ TEST(CastTest, ArrayToStringPrintsLowercaseNull) {
 
 TEST(CastTest, SparkCastSuiteArraysToString) {
   // SPARK-22825 / SPARK-33291.
-  Value strs = Value::Array(DataType::String(), {Str("ab"), Value::Null(DataType::String()), Str("c")});
+  Value strs = Value::Array(DataType::String(),
+                            {Str("ab"), Value::Null(DataType::String()), Str("c")});
   EXPECT_EQ(CastText(strs, DataType::String()), "[ab, null, c]");
-  Value nulls = Value::Array(DataType::Int(), {Value::Null(DataType::Int()), Value::Null(DataType::Int())});
+  Value nulls = Value::Array(
+      DataType::Int(), {Value::Null(DataType::Int()), Value::Null(DataType::Int())});
   EXPECT_EQ(CastText(nulls, DataType::String()), "[null, null]");
   auto inner = DataType::Array(DataType::Int());
-  Value nested = Value::Array(inner, {Value::Array(DataType::Int(), {Value::Int(1), Value::Int(2)}),
-                                      Value::Array(DataType::Int(), {Value::Int(4)})});
+  Value nested =
+      Value::Array(inner, {Value::Array(DataType::Int(), {Value::Int(1), Value::Int(2)}),
+                           Value::Array(DataType::Int(), {Value::Int(4)})});
   EXPECT_EQ(CastText(nested, DataType::String()), "[[1, 2], [4]]");
 }
 
 TEST(CastTest, StructAndMapToString) {
-  auto st_type = DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
-  EXPECT_EQ(CastText(Value::Struct(st_type, {Value::Int(1), Str("a")}), DataType::String()),
-            "{1, a}");
+  auto st_type =
+      DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
+  EXPECT_EQ(
+      CastText(Value::Struct(st_type, {Value::Int(1), Str("a")}), DataType::String()),
+      "{1, a}");
   EXPECT_EQ(CastText(Value::Struct(st_type, {Value::Null(DataType::Int()), Str("a")}),
                      DataType::String()),
             "{null, a}");
   auto map_type = DataType::Map(DataType::String(), DataType::Int());
-  Value m = Value::Map(map_type, {Str("a"), Str("b")}, {Value::Int(1), Value::Null(DataType::Int())});
+  Value m = Value::Map(map_type, {Str("a"), Str("b")},
+                       {Value::Int(1), Value::Null(DataType::Int())});
   EXPECT_EQ(CastText(m, DataType::String()), "{a -> 1, b -> null}");
 }
 
@@ -710,26 +753,30 @@ TEST(CastTest, NestedElementsUseCastToStringRules) {
   EXPECT_EQ(CastText(ts, DataType::String()), "[1970-01-01 00:00:01.5]");
 }
 
-// ---- intervals ----------------------------------------------------------------------------
+// ---- intervals
+// ----------------------------------------------------------------------------
 
 TEST(CastTest, DayTimeIntervalToString) {
-  int64_t micros = kMicrosPerDay + 2 * 3600 * kMicrosPerSecond + 3 * 60 * kMicrosPerSecond +
-                   4 * kMicrosPerSecond;
+  int64_t micros = kMicrosPerDay + 2 * 3600 * kMicrosPerSecond +
+                   3 * 60 * kMicrosPerSecond + 4 * kMicrosPerSecond;
   EXPECT_EQ(CastText(DayTime(micros), DataType::String()),
             "INTERVAL '1 02:03:04' DAY TO SECOND");
-  EXPECT_EQ(CastText(Value::FromI64(DataType::YearMonthInterval(), 14), DataType::String()),
-            "INTERVAL '1-2' YEAR TO MONTH");
+  EXPECT_EQ(
+      CastText(Value::FromI64(DataType::YearMonthInterval(), 14), DataType::String()),
+      "INTERVAL '1-2' YEAR TO MONTH");
 }
 
 TEST(CastTest, StringToDayTimeInterval) {
   auto dts = DataType::DayTimeInterval();
   EXPECT_EQ(CastText(Str("1 02:03:04.5"), dts), "INTERVAL '1 02:03:04.5' DAY TO SECOND");
-  EXPECT_EQ(CastText(Str("-2 10:00:00.5"), dts), "INTERVAL '-2 10:00:00.5' DAY TO SECOND");
+  EXPECT_EQ(CastText(Str("-2 10:00:00.5"), dts),
+            "INTERVAL '-2 10:00:00.5' DAY TO SECOND");
   EXPECT_EQ(CastText(Str("INTERVAL '1 02:03:04' DAY TO SECOND"), dts),
             "INTERVAL '1 02:03:04' DAY TO SECOND");
   EXPECT_EQ(CastText(Str("interval -'1 02:03:04' day to second"), dts),
             "INTERVAL '-1 02:03:04' DAY TO SECOND");
-  EXPECT_EQ(CastText(Str("1 02:03:04.123456789"), dts), "INTERVAL '1 02:03:04.123456' DAY TO SECOND");
+  EXPECT_EQ(CastText(Str("1 02:03:04.123456789"), dts),
+            "INTERVAL '1 02:03:04.123456' DAY TO SECOND");
   auto day = DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kDay);
   EXPECT_EQ(CastText(Str("-10"), day), "INTERVAL '-10' DAY");
   EXPECT_EQ(CastText(Str("INTERVAL '3' DAY"), day), "INTERVAL '3' DAY");
@@ -744,7 +791,8 @@ TEST(CastTest, MalformedDayTimeIntervalFailsInEveryModeButTry) {
   auto dts = DataType::DayTimeInterval();
   for (CastMode mode : {CastMode::kAnsi, CastMode::kLegacy}) {
     Status st = CastError(Str("abc"), dts, mode);
-    EXPECT_EQ(st.error_class(), "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING_WITH_NOTICE");
+    EXPECT_EQ(st.error_class(),
+              "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING_WITH_NOTICE");
     EXPECT_EQ(Param(st, "intervalStr"), "day-time");
     EXPECT_EQ(Param(st, "typeName"), "interval day to second");
     EXPECT_EQ(Param(st, "supportedFormat"),
@@ -779,20 +827,26 @@ TEST(CastTest, IntervalsToNumbersUseTheEndField) {
   // 1 day 12 hours as DAY TO SECOND is 129600 seconds; as DAY TO HOUR, 36 hours.
   int64_t micros = kMicrosPerDay + 12 * 3600 * kMicrosPerSecond;
   EXPECT_EQ(Cast(DayTime(micros), DataType::Long()).i64(), 129600);
-  EXPECT_EQ(Cast(DayTime(micros, IntervalField::kDay, IntervalField::kHour), DataType::Int()).i64(),
-            36);
-  EXPECT_EQ(Cast(DayTime(-micros, IntervalField::kDay, IntervalField::kDay), DataType::Int()).i64(),
-            -1);
-  EXPECT_EQ(Cast(Value::FromI64(DataType::YearMonthInterval(), 14), DataType::Int()).i64(), 14);
+  EXPECT_EQ(
+      Cast(DayTime(micros, IntervalField::kDay, IntervalField::kHour), DataType::Int())
+          .i64(),
+      36);
+  EXPECT_EQ(
+      Cast(DayTime(-micros, IntervalField::kDay, IntervalField::kDay), DataType::Int())
+          .i64(),
+      -1);
+  EXPECT_EQ(
+      Cast(Value::FromI64(DataType::YearMonthInterval(), 14), DataType::Int()).i64(), 14);
   EXPECT_EQ(Cast(Value::FromI64(DataType::YearMonthInterval(IntervalField::kYear,
-                                                              IntervalField::kYear),
+                                                            IntervalField::kYear),
                                 24),
                  DataType::Short())
                 .i64(),
             2);
   EXPECT_EQ(CastText(DayTime(1'500'000), DataType::Decimal(10, 6)), "1.500000");
   // Overflow fails in every mode.
-  Status st = CastError(DayTime(1000 * kMicrosPerSecond), DataType::Byte(), CastMode::kLegacy);
+  Status st =
+      CastError(DayTime(1000 * kMicrosPerSecond), DataType::Byte(), CastMode::kLegacy);
   EXPECT_EQ(st.error_class(), "CAST_OVERFLOW");
   EXPECT_EQ(Param(st, "value"), "INTERVAL '0 00:16:40' DAY TO SECOND");
 }
@@ -804,7 +858,8 @@ TEST(CastTest, NumbersToIntervalsUseTheEndField) {
   EXPECT_EQ(Cast(Value::Long(2), hour).i64(), 2 * 3600 * kMicrosPerSecond);
   auto month = DataType::YearMonthInterval(IntervalField::kMonth, IntervalField::kMonth);
   EXPECT_EQ(CastText(Value::Int(14), month), "INTERVAL '14' MONTH");
-  Status st = CastError(Value::Long(std::numeric_limits<int64_t>::max()), day, CastMode::kLegacy);
+  Status st =
+      CastError(Value::Long(std::numeric_limits<int64_t>::max()), day, CastMode::kLegacy);
   EXPECT_EQ(st.error_class(), "CAST_OVERFLOW");
   EXPECT_EQ(Param(st, "value"), "9223372036854775807L");
   EXPECT_EQ(Param(st, "targetType"), "\"INTERVAL DAY\"");
@@ -814,17 +869,20 @@ TEST(CastTest, NumbersToIntervalsUseTheEndField) {
 }
 
 TEST(CastTest, IntervalToNarrowerIntervalTruncates) {
-  int64_t micros = kMicrosPerDay + 2 * 3600 * kMicrosPerSecond + 3 * 60 * kMicrosPerSecond;
+  int64_t micros =
+      kMicrosPerDay + 2 * 3600 * kMicrosPerSecond + 3 * 60 * kMicrosPerSecond;
   auto day_hour = DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kHour);
   EXPECT_EQ(CastText(DayTime(micros), day_hour), "INTERVAL '1 02' DAY TO HOUR");
   auto year = DataType::YearMonthInterval(IntervalField::kYear, IntervalField::kYear);
   EXPECT_EQ(Cast(Value::FromI64(DataType::YearMonthInterval(), -14), year).i64(), -12);
 }
 
-// ---- nested casts -------------------------------------------------------------------------
+// ---- nested casts
+// -------------------------------------------------------------------------
 
 TEST(CastTest, ArrayElementsAreCastOneByOne) {
-  Value arr = Value::Array(DataType::String(), {Str("1"), Str("x"), Value::Null(DataType::String())});
+  Value arr = Value::Array(DataType::String(),
+                           {Str("1"), Str("x"), Value::Null(DataType::String())});
   Value out = Cast(arr, DataType::Array(DataType::Int()), CastMode::kLegacy);
   EXPECT_EQ(Text(out), "[1, null, null]");
   Status st = CastError(arr, DataType::Array(DataType::Int()));
@@ -833,8 +891,10 @@ TEST(CastTest, ArrayElementsAreCastOneByOne) {
 }
 
 TEST(CastTest, StructAndMapCasts) {
-  auto from = DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
-  auto to = DataType::Struct({Field{"x", DataType::Long()}, Field{"y", DataType::Double()}});
+  auto from =
+      DataType::Struct({Field{"a", DataType::Int()}, Field{"b", DataType::String()}});
+  auto to =
+      DataType::Struct({Field{"x", DataType::Long()}, Field{"y", DataType::Double()}});
   Value out = Cast(Value::Struct(from, {Value::Int(1), Str("2.5")}), to);
   EXPECT_EQ(out.type()->SimpleString(), "struct<x:bigint,y:double>");
   EXPECT_EQ(Text(out), "{1, 2.5}");
@@ -847,7 +907,8 @@ TEST(CastTest, StructAndMapCasts) {
 TEST(CastTest, NestedNullabilityRules) {
   // array<string> -> array<int not null> may produce NULL elements: rejected.
   auto to = DataType::Array(DataType::Int(), /*contains_null=*/false);
-  EXPECT_FALSE(CanCast(*DataType::Array(DataType::String(), false), *to, CastMode::kLegacy));
+  EXPECT_FALSE(
+      CanCast(*DataType::Array(DataType::String(), false), *to, CastMode::kLegacy));
   EXPECT_TRUE(CanCast(*DataType::Array(DataType::Int(), false),
                       *DataType::Array(DataType::Long(), false), CastMode::kAnsi));
   EXPECT_FALSE(CanCast(*DataType::Array(DataType::Int(), true), *to, CastMode::kAnsi));
@@ -863,54 +924,64 @@ TEST(CastTest, NullTypeCastsToAnything) {
   EXPECT_TRUE(CanCast(*DataType::Null(), *DataType::Date(), CastMode::kAnsi));
 }
 
-// ---- which casts are allowed --------------------------------------------------------------
+// ---- which casts are allowed
+// --------------------------------------------------------------
 
 TEST(CastTest, DateToIntSuggestsUnixDate) {
-  Status st = CheckCast(*DataType::Date(), *DataType::Int(), CastMode::kAnsi, "CAST(d AS INT)");
+  Status st =
+      CheckCast(*DataType::Date(), *DataType::Int(), CastMode::kAnsi, "CAST(d AS INT)");
   EXPECT_EQ(st.error_class(), "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION");
   EXPECT_EQ(Param(st, "functionNames"), "`UNIX_DATE`");
   EXPECT_EQ(Param(st, "sqlExpr"), "\"CAST(d AS INT)\"");
   EXPECT_EQ(Param(st, "srcType"), "\"DATE\"");
   EXPECT_EQ(Param(st, "targetType"), "\"INT\"");
-  EXPECT_TRUE(CheckCast(*DataType::Date(), *DataType::Int(), CastMode::kLegacy, "x").ok());
+  EXPECT_TRUE(
+      CheckCast(*DataType::Date(), *DataType::Int(), CastMode::kLegacy, "x").ok());
   Status num = CheckCast(*DataType::Int(), *DataType::Date(), CastMode::kAnsi, "x");
   EXPECT_EQ(Param(num, "functionNames"), "`DATE_FROM_UNIX_DATE`");
 }
 
 TEST(CastTest, LegacyOnlyCastSuggestsTheAnsiConfig) {
-  Status st =
-      CheckCast(*DataType::Boolean(), *DataType::Timestamp(), CastMode::kAnsi, "CAST(b AS TIMESTAMP)");
+  Status st = CheckCast(*DataType::Boolean(), *DataType::Timestamp(), CastMode::kAnsi,
+                        "CAST(b AS TIMESTAMP)");
   EXPECT_EQ(st.error_class(), "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION");
   EXPECT_EQ(Param(st, "config"), "\"spark.sql.ansi.enabled\"");
   EXPECT_EQ(Param(st, "configVal"), "'false'");
   // try_cast gets no config suggestion.
-  Status try_st = CheckCast(*DataType::Boolean(), *DataType::Timestamp(), CastMode::kTry, "x");
+  Status try_st =
+      CheckCast(*DataType::Boolean(), *DataType::Timestamp(), CastMode::kTry, "x");
   EXPECT_EQ(try_st.error_class(), "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION");
 }
 
 TEST(CastTest, ImpossibleCastHasNoSuggestion) {
-  Status st = CheckCast(*DataType::Array(DataType::Int()), *DataType::Int(), CastMode::kAnsi,
-                        "CAST(a AS INT)");
+  Status st = CheckCast(*DataType::Array(DataType::Int()), *DataType::Int(),
+                        CastMode::kAnsi, "CAST(a AS INT)");
   EXPECT_EQ(st.error_class(), "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION");
   EXPECT_EQ(st.kind(), ErrorKind::kAnalysis);
   EXPECT_FALSE(CanCast(*DataType::Date(), *DataType::Binary(), CastMode::kLegacy));
-  EXPECT_FALSE(CanCast(*DataType::String(), *DataType::Array(DataType::Int()), CastMode::kLegacy));
+  EXPECT_FALSE(
+      CanCast(*DataType::String(), *DataType::Array(DataType::Int()), CastMode::kLegacy));
 }
 
 TEST(CastTest, AnsiAllowsNumericTimestampAndIntervalCasts) {
   EXPECT_TRUE(CanCast(*DataType::Long(), *DataType::Timestamp(), CastMode::kAnsi));
   EXPECT_TRUE(CanCast(*DataType::Timestamp(), *DataType::Double(), CastMode::kAnsi));
-  EXPECT_TRUE(CanCast(*DataType::Decimal(10, 2), *DataType::DayTimeInterval(), CastMode::kAnsi));
-  EXPECT_FALSE(CanCast(*DataType::Double(), *DataType::DayTimeInterval(), CastMode::kLegacy));
-  EXPECT_TRUE(CanCast(*DataType::TimestampNtz(), *DataType::Timestamp(), CastMode::kAnsi));
+  EXPECT_TRUE(
+      CanCast(*DataType::Decimal(10, 2), *DataType::DayTimeInterval(), CastMode::kAnsi));
+  EXPECT_FALSE(
+      CanCast(*DataType::Double(), *DataType::DayTimeInterval(), CastMode::kLegacy));
+  EXPECT_TRUE(
+      CanCast(*DataType::TimestampNtz(), *DataType::Timestamp(), CastMode::kAnsi));
   EXPECT_FALSE(CanCast(*DataType::TimestampNtz(), *DataType::Long(), CastMode::kLegacy));
 }
 
-// ---- columns and the CAST expression ------------------------------------------------------
+// ---- columns and the CAST expression
+// ------------------------------------------------------
 
 TEST(CastTest, ColumnValidityIsPropagatedAndExtended) {
-  ColumnPtr col = ColumnFromValues(
-      DataType::String(), {Str("1"), Value::Null(DataType::String()), Str("x"), Str(" 4 ")});
+  ColumnPtr col =
+      ColumnFromValues(DataType::String(),
+                       {Str("1"), Value::Null(DataType::String()), Str("x"), Str(" 4 ")});
   Result<ColumnPtr> out = CastColumn(col, DataType::Int(), CastMode::kLegacy, Ctx(false));
   ASSERT_TRUE(out.ok());
   const Column& c = **out;
@@ -950,11 +1021,13 @@ TEST(CastTest, MakeCastTextAndEvaluation) {
   Result<BoundExprPtr> cast = MakeCast(ref, DataType::Int());
   ASSERT_TRUE(cast.ok());
   EXPECT_EQ((*cast)->ToString(), "cast(s#3 as int)");
-  Result<BoundExprPtr> try_cast = MakeCast(ref, DataType::Decimal(10, 2), /*is_try=*/true);
+  Result<BoundExprPtr> try_cast =
+      MakeCast(ref, DataType::Decimal(10, 2), /*is_try=*/true);
   ASSERT_TRUE(try_cast.ok());
   EXPECT_EQ((*try_cast)->ToString(), "try_cast(s#3 as decimal(10,2))");
 
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{Field{"s", DataType::String()}});
+  auto schema =
+      std::make_shared<const Schema>(std::vector<Field>{Field{"s", DataType::String()}});
   ColumnPtr col = ColumnFromValues(DataType::String(), {Str("7"), Str("1.5")});
   Batch batch(schema, {col}, 2);
   Result<ColumnPtr> ansi = (*cast)->Evaluate(batch, Ctx(true));
@@ -971,26 +1044,30 @@ TEST(CastTest, MakeCastRejectsWhatAnsiForbidsAtEvaluation) {
   BoundExprPtr ref = MakeColumnRef(0, DataType::Date(), true, "d#1");
   Result<BoundExprPtr> cast = MakeCast(ref, DataType::Int());
   ASSERT_TRUE(cast.ok());  // allowed with ANSI off
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{Field{"d", DataType::Date()}});
+  auto schema =
+      std::make_shared<const Schema>(std::vector<Field>{Field{"d", DataType::Date()}});
   Batch batch(schema, {ColumnFromValues(DataType::Date(), {Value::Date(0)})}, 1);
   Result<ColumnPtr> ansi = (*cast)->Evaluate(batch, Ctx(true));
   ASSERT_ERROR_CLASS(ansi, "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION");
   Result<ColumnPtr> legacy = (*cast)->Evaluate(batch, Ctx(false));
   ASSERT_TRUE(legacy.ok());
   EXPECT_TRUE((*legacy)->IsNull(0));
-  EXPECT_ERROR_CLASS(MakeCast(MakeColumnRef(0, DataType::Date(), true, "d#1"), DataType::Binary()), "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION");
+  EXPECT_ERROR_CLASS(
+      MakeCast(MakeColumnRef(0, DataType::Date(), true, "d#1"), DataType::Binary()),
+      "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION");
 }
 
 TEST(CastTest, SameStructureWithOtherNamesCastsFieldByField) {
-  // SPARK-20302: struct<a:int,b:struct<b1:bigint>> -> struct<a1:int,b1:struct<b11:bigint>>.
-  auto from = DataType::Struct(
-      {Field{"a", DataType::Int()},
-       Field{"b", DataType::Struct({Field{"b1", DataType::Long()}})}});
-  auto to = DataType::Struct(
-      {Field{"a1", DataType::Int()},
-       Field{"b1", DataType::Struct({Field{"b11", DataType::Long()}})}});
-  Value v = Value::Struct(from, {Value::Int(10), Value::Struct(from->fields()[1].type,
-                                                               {Value::Long(12)})});
+  // SPARK-20302: struct<a:int,b:struct<b1:bigint>> ->
+  // struct<a1:int,b1:struct<b11:bigint>>.
+  auto from =
+      DataType::Struct({Field{"a", DataType::Int()},
+                        Field{"b", DataType::Struct({Field{"b1", DataType::Long()}})}});
+  auto to =
+      DataType::Struct({Field{"a1", DataType::Int()},
+                        Field{"b1", DataType::Struct({Field{"b11", DataType::Long()}})}});
+  Value v = Value::Struct(
+      from, {Value::Int(10), Value::Struct(from->fields()[1].type, {Value::Long(12)})});
   Value out = Cast(v, to);
   EXPECT_TRUE(out.type()->Equals(*to));
   EXPECT_EQ(Text(out), "{10, {12}}");
@@ -1006,10 +1083,12 @@ TEST(CastTest, MakeCastNullability) {
   EXPECT_TRUE((*MakeCast(d, DataType::Int()))->nullable());  // NaN
   // try_cast: nullable unless the cast is an up-cast.
   EXPECT_FALSE((*MakeCast(not_null, DataType::Long(), /*is_try=*/true))->nullable());
-  EXPECT_TRUE((*MakeCast(MakeColumnRef(0, DataType::Long(), false, "l#0"), DataType::Int(),
-                         /*is_try=*/true))
-                  ->nullable());
-  EXPECT_FALSE((*MakeCast(not_null, DataType::Decimal(10, 0), /*is_try=*/true))->nullable());
+  EXPECT_TRUE(
+      (*MakeCast(MakeColumnRef(0, DataType::Long(), false, "l#0"), DataType::Int(),
+                 /*is_try=*/true))
+          ->nullable());
+  EXPECT_FALSE(
+      (*MakeCast(not_null, DataType::Decimal(10, 0), /*is_try=*/true))->nullable());
   // SPARK-40389: decimal(10,0) -> int may overflow.
   BoundExprPtr dec = MakeColumnRef(0, DataType::Decimal(10, 0), false, "x#0");
   EXPECT_TRUE((*MakeCast(dec, DataType::Int(), /*is_try=*/true))->nullable());

@@ -8,9 +8,9 @@
 
 #include <array>
 #include <charconv>
-#include <cstdlib>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -95,10 +95,14 @@ std::string SqlValue(const Value& v, const EvalContext& ctx) {
   if (v.is_null()) return "NULL";
   const DataType& t = *v.type();
   switch (t.id()) {
-    case TypeId::kByte: return std::to_string(v.i64()) + "Y";
-    case TypeId::kShort: return std::to_string(v.i64()) + "S";
-    case TypeId::kInt: return std::to_string(v.i64());
-    case TypeId::kLong: return std::to_string(v.i64()) + "L";
+    case TypeId::kByte:
+      return std::to_string(v.i64()) + "Y";
+    case TypeId::kShort:
+      return std::to_string(v.i64()) + "S";
+    case TypeId::kInt:
+      return std::to_string(v.i64());
+    case TypeId::kLong:
+      return std::to_string(v.i64()) + "L";
     case TypeId::kFloat: {
       float f = static_cast<float>(v.f64());
       if (std::isnan(f)) return "NaN";
@@ -111,31 +115,39 @@ std::string SqlValue(const Value& v, const EvalContext& ctx) {
       if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
       return FormatDouble(d) + "D";
     }
-    case TypeId::kDecimal: return JavaDecimalString(v.i128(), t.scale()) + "BD";
-    case TypeId::kString: return SqlString(v.str());
-    case TypeId::kDate: return "DATE '" + FormatDate(static_cast<int32_t>(v.i64())) + "'";
+    case TypeId::kDecimal:
+      return JavaDecimalString(v.i128(), t.scale()) + "BD";
+    case TypeId::kString:
+      return SqlString(v.str());
+    case TypeId::kDate:
+      return "DATE '" + FormatDate(static_cast<int32_t>(v.i64())) + "'";
     case TypeId::kTimestamp:
       return "TIMESTAMP '" +
              FormatTimestampMicros(v.i64(), ZoneOffsetSeconds(ctx, v.i64())) + "'";
-    case TypeId::kTimestampNtz: return "TIMESTAMP_NTZ '" + FormatTimestampMicros(v.i64()) + "'";
-    default: return v.ToSql();
+    case TypeId::kTimestampNtz:
+      return "TIMESTAMP_NTZ '" + FormatTimestampMicros(v.i64()) + "'";
+    default:
+      return v.ToSql();
   }
 }
 
-Status OverflowError(const std::string& value_sql, const DataType& from, const DataType& to) {
-  return Status::Error("CAST_OVERFLOW", {{"value", value_sql},
-                                         {"sourceType", SqlType(from)},
-                                         {"targetType", SqlType(to)}});
+Status OverflowError(const std::string& value_sql, const DataType& from,
+                     const DataType& to) {
+  return Status::Error(
+      "CAST_OVERFLOW",
+      {{"value", value_sql}, {"sourceType", SqlType(from)}, {"targetType", SqlType(to)}});
 }
 
-Status OverflowAt(const Column& in, int64_t i, const DataType& to, const EvalContext& ctx) {
+Status OverflowAt(const Column& in, int64_t i, const DataType& to,
+                  const EvalContext& ctx) {
   return OverflowError(SqlValue(in.GetValue(i), ctx), *in.type(), to);
 }
 
 Status InvalidInputError(std::string_view s, const DataType& to) {
-  return Status::Error("CAST_INVALID_INPUT", {{"expression", SqlString(s)},
-                                              {"sourceType", SqlType(*DataType::String())},
-                                              {"targetType", SqlType(to)}});
+  return Status::Error("CAST_INVALID_INPUT",
+                       {{"expression", SqlString(s)},
+                        {"sourceType", SqlType(*DataType::String())},
+                        {"targetType", SqlType(to)}});
 }
 
 Status DecimalOutOfRangeError(const std::string& plain_value, const DataType& to) {
@@ -153,7 +165,6 @@ Status DecimalOutOfRangeError(const std::string& plain_value, const DataType& to
 int64_t ZoneOffsetSeconds(const EvalContext& ctx, int64_t utc_micros) {
   return ctx.time_zone ? ctx.time_zone->OffsetSeconds(utc_micros) : 0;
 }
-
 
 // ZoneOffset.of: +h, +hh, +hh:mm, +hhmm, +hh:mm:ss, +hhmmss (sign included in `s`).
 bool ParseOffset(std::string_view s, int64_t* seconds) {
@@ -190,13 +201,14 @@ bool ParseOffset(std::string_view s, int64_t* seconds) {
       h = two(0), m = two(2), sec = two(4);
       break;
     case 8:
-      if (!digit(0) || !digit(1) || t[2] != ':' || !digit(3) || !digit(4) || t[5] != ':' ||
-          !digit(6) || !digit(7)) {
+      if (!digit(0) || !digit(1) || t[2] != ':' || !digit(3) || !digit(4) ||
+          t[5] != ':' || !digit(6) || !digit(7)) {
         return false;
       }
       h = two(0), m = two(3), sec = two(6);
       break;
-    default: return false;
+    default:
+      return false;
   }
   if (h > 18 || m > 59 || sec > 59) return false;
   int64_t total = h * 3600 + m * 60 + sec;
@@ -232,7 +244,8 @@ bool ResolveZoneName(std::string_view id, ParsedZone* out) {
 int64_t LocalToUtc(const ParsedZone& zone, int64_t local_micros, bool* overflow) {
   if (zone.fixed) {
     int64_t out;
-    *overflow = __builtin_sub_overflow(local_micros, zone.offset_seconds * kMicrosPerSecond, &out);
+    *overflow = __builtin_sub_overflow(local_micros,
+                                       zone.offset_seconds * kMicrosPerSecond, &out);
     return out;
   }
   *overflow = false;
@@ -250,8 +263,8 @@ ParsedZone SessionZone(const EvalContext& ctx) {
 
 // Today's date in the session zone, for time-only timestamp strings ('10:30:00'), as
 // Spark's LocalDate.now(zone).
-// TODO(spate): take the query's current timestamp from EvalContext once it carries one, so
-// that this follows an injected Clock.
+// TODO(spate): take the query's current timestamp from EvalContext once it carries one,
+// so that this follows an injected Clock.
 int64_t TodayInZone(const EvalContext& ctx) {
   int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
                     std::chrono::system_clock::now().time_since_epoch())
@@ -318,7 +331,6 @@ bool ParseLong(std::string_view raw, bool allow_decimal, int64_t* out) {
   return true;
 }
 
-
 // The exact value unscaled * 10^-scale.
 DecimalText DecimalTextOf(int128_t unscaled, int scale) {
   DecimalText d;
@@ -346,7 +358,8 @@ void MultiplyBy(DecimalText* d, uint64_t factor) {
   d->digits.assign(out.rbegin(), out.rend());
 }
 
-// new java.math.BigDecimal(s): [+-] digits [. digits] [eE [+-] digits], at least one digit.
+// new java.math.BigDecimal(s): [+-] digits [. digits] [eE [+-] digits], at least one
+// digit.
 bool ParseBigDecimal(std::string_view s, DecimalText* out) {
   size_t i = 0;
   DecimalText d;
@@ -415,7 +428,8 @@ bool ParseFloating(std::string_view raw, F* out) {
     return true;
   }
   if (body == "Infinity") {
-    *out = negative ? -std::numeric_limits<F>::infinity() : std::numeric_limits<F>::infinity();
+    *out = negative ? -std::numeric_limits<F>::infinity()
+                    : std::numeric_limits<F>::infinity();
     return true;
   }
   // digits [. digits] [eE [+-] digits] [fFdD]
@@ -444,7 +458,8 @@ bool ParseFloating(std::string_view raw, F* out) {
     F v{};
     auto res = std::from_chars(body.data(), body.data() + body.size(), v);
     if (res.ec == std::errc::result_out_of_range) {
-      // Overflow or underflow: Java gives +-Infinity, zero or a subnormal, as strtod does.
+      // Overflow or underflow: Java gives +-Infinity, zero or a subnormal, as strtod
+      // does.
       std::string text(body);
       if constexpr (std::is_same_v<F, float>) {
         v = std::strtof(text.c_str(), nullptr);
@@ -651,8 +666,8 @@ bool ParseTimestampText(std::string_view raw, TimestampText* out) {
 }
 
 int64_t TimeOfDayMicros(const TimestampText& t) {
-  return t.hour * kMicrosPerHour + t.minute * kMicrosPerMinute + t.second * kMicrosPerSecond +
-         t.micros;
+  return t.hour * kMicrosPerHour + t.minute * kMicrosPerMinute +
+         t.second * kMicrosPerSecond + t.micros;
 }
 
 // Wall-clock micros of the date and time fields, or false if out of range.
@@ -681,8 +696,8 @@ bool ParseTimestamp(std::string_view s, const EvalContext& ctx, int64_t* out) {
   return !overflow;
 }
 
-// stringToTimestampWithoutTimeZone(s, allowTimeZone = true): a zone suffix is validated and
-// ignored; time-only strings are invalid.
+// stringToTimestampWithoutTimeZone(s, allowTimeZone = true): a zone suffix is validated
+// and ignored; time-only strings are invalid.
 bool ParseTimestampNtz(std::string_view s, int64_t* out) {
   TimestampText t;
   if (!ParseTimestampText(s, &t) || t.just_time) return false;
@@ -713,8 +728,9 @@ Status UnmatchedIntervalError(std::string_view input, const DataType& to) {
   std::string pattern = FieldsPattern(to.start_field(), to.end_field());
   std::string formats =
       "`[+|-]" + pattern + "`, `INTERVAL [+|-]'[+|-]" + pattern + "' " + fields + "`";
-  return Status::Error(day_time ? "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING_WITH_NOTICE"
-                                : "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING",
+  return Status::Error(day_time
+                           ? "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING_WITH_NOTICE"
+                           : "INVALID_INTERVAL_FORMAT.UNMATCHED_FORMAT_STRING",
                        {{"input", std::string(input)},
                         {"intervalStr", day_time ? "day-time" : "year-month"},
                         {"supportedFormat", formats},
@@ -722,10 +738,10 @@ Status UnmatchedIntervalError(std::string_view input, const DataType& to) {
 }
 
 Status IntervalParsingError(std::string_view input, const DataType& to) {
-  return Status::Error("INVALID_INTERVAL_FORMAT.INTERVAL_PARSING",
-                       {{"input", std::string(input)},
-                        {"interval", to.id() == TypeId::kDayTimeInterval ? "day-time"
-                                                                         : "year-month"}});
+  return Status::Error(
+      "INVALID_INTERVAL_FORMAT.INTERVAL_PARSING",
+      {{"input", std::string(input)},
+       {"interval", to.id() == TypeId::kDayTimeInterval ? "day-time" : "year-month"}});
 }
 
 bool IsRegexSpace(char c) {
@@ -823,7 +839,8 @@ bool ScanDayTimeBody(IntervalScanner* sc, IntervalField start, IntervalField end
 }
 
 // Seconds with a fraction of up to 9 digits, truncated to micros (parseSecondNano).
-int64_t SecondNanoMicros(std::string_view secs, std::string_view fraction, bool negative) {
+int64_t SecondNanoMicros(std::string_view secs, std::string_view fraction,
+                         bool negative) {
   int64_t micros = ToLongDigits(secs) * kMicrosPerSecond;
   if (!fraction.empty()) {
     std::string nanos(fraction);
@@ -833,18 +850,23 @@ int64_t SecondNanoMicros(std::string_view secs, std::string_view fraction, bool 
   return negative ? -micros : micros;
 }
 
-IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to, int64_t* out) {
+IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to,
+                                   int64_t* out) {
   std::string_view s = TrimAll(raw);
   IntervalField start = to.start_field(), end = to.end_field();
   int si = static_cast<int>(start), ei = static_cast<int>(end);
-  static const int64_t kUnit[] = {0, 0, kMicrosPerDay, kMicrosPerHour, kMicrosPerMinute,
-                                  kMicrosPerSecond};
-  static const int64_t kMaxLead[] = {0, 0, std::numeric_limits<int64_t>::max() / kMicrosPerDay,
-                                     std::numeric_limits<int64_t>::max() / kMicrosPerHour,
-                                     std::numeric_limits<int64_t>::max() / kMicrosPerMinute,
-                                     std::numeric_limits<int64_t>::max() / kMicrosPerSecond};
+  static const int64_t kUnit[] = {
+      0, 0, kMicrosPerDay, kMicrosPerHour, kMicrosPerMinute, kMicrosPerSecond};
+  static const int64_t kMaxLead[] = {
+      0,
+      0,
+      std::numeric_limits<int64_t>::max() / kMicrosPerDay,
+      std::numeric_limits<int64_t>::max() / kMicrosPerHour,
+      std::numeric_limits<int64_t>::max() / kMicrosPerMinute,
+      std::numeric_limits<int64_t>::max() / kMicrosPerSecond};
   // Converts the matched fields (start..end) with Spark's per-field ranges.
-  auto convert = [&](const IntervalBody& body, int sign, int64_t* micros) -> IntervalParse {
+  auto convert = [&](const IntervalBody& body, int sign,
+                     int64_t* micros) -> IntervalParse {
     int64_t total = 0;
     for (int f = si, k = 0; f <= ei; ++f, ++k) {
       std::string_view d = body.fields[k];
@@ -895,16 +917,17 @@ IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to, int
     if (value.size() > kMaxLen[u]) return IntervalParse::kUnmatched;
     if (unit != IntervalField::kSecond) {
       if (!fraction.empty()) return IntervalParse::kUnmatched;
-      return MulOverflow(sign * ToLongDigits(value), kUnit[u], out) ? IntervalParse::kRangeError
-                                                                    : IntervalParse::kOk;
+      return MulOverflow(sign * ToLongDigits(value), kUnit[u], out)
+                 ? IntervalParse::kRangeError
+                 : IntervalParse::kOk;
     }
     int64_t secs = ToLongDigits(value);
     if (secs > kMaxLead[5]) return IntervalParse::kRangeError;
     // parseSecondNano("-s.n") negates the fraction only when the whole seconds are
     // negative, so '-0.5' is +0.5 seconds in Spark; reproduced as is.
     int64_t fraction_micros = SecondNanoMicros("0", fraction, false);
-    *out = sign * secs * kMicrosPerSecond + (sign < 0 && secs != 0 ? -fraction_micros
-                                                                   : fraction_micros);
+    *out = sign * secs * kMicrosPerSecond +
+           (sign < 0 && secs != 0 ? -fraction_micros : fraction_micros);
     return IntervalParse::kOk;
   };
   {
@@ -943,10 +966,12 @@ IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to, int
   return IntervalParse::kUnmatched;
 }
 
-IntervalParse ParseYearMonthInterval(std::string_view raw, const DataType& to, int32_t* out) {
+IntervalParse ParseYearMonthInterval(std::string_view raw, const DataType& to,
+                                     int32_t* out) {
   std::string_view s = TrimAll(raw);
   IntervalField start = to.start_field(), end = to.end_field();
-  auto year_month = [&](int sign, std::string_view y, std::string_view m) -> IntervalParse {
+  auto year_month = [&](int sign, std::string_view y,
+                        std::string_view m) -> IntervalParse {
     if (y.size() > 10 || m.size() > 10) return IntervalParse::kRangeError;
     int64_t years = ToLongDigits(y), months = ToLongDigits(m);
     if (years > std::numeric_limits<int32_t>::max() / 12 || months > 11) {
@@ -957,7 +982,8 @@ IntervalParse ParseYearMonthInterval(std::string_view raw, const DataType& to, i
     *out = static_cast<int32_t>(total);
     return IntervalParse::kOk;
   };
-  auto unit_value = [&](int sign, std::string_view v, IntervalField unit) -> IntervalParse {
+  auto unit_value = [&](int sign, std::string_view v,
+                        IntervalField unit) -> IntervalParse {
     if (v.size() > 19) return IntervalParse::kRangeError;
     int128_t n = 0;
     for (char c : v) n = n * 10 + (c - '0');
@@ -994,7 +1020,8 @@ IntervalParse ParseYearMonthInterval(std::string_view raw, const DataType& to, i
     int sign = sc.Sign();
     std::string_view v;
     if (sc.Digits(1, 1000, &v) && sc.AtEnd()) {
-      if (end == IntervalField::kYear) return unit_value(FinalSign(sign, 0), v, IntervalField::kYear);
+      if (end == IntervalField::kYear)
+        return unit_value(FinalSign(sign, 0), v, IntervalField::kYear);
       if (start == IntervalField::kMonth) {
         return unit_value(FinalSign(sign, 0), v, IntervalField::kMonth);
       }

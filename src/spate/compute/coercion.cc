@@ -10,26 +10,41 @@ namespace spate {
 namespace {
 int NumericRank(TypeId id) {
   switch (id) {
-    case TypeId::kByte: return 1;
-    case TypeId::kShort: return 2;
-    case TypeId::kInt: return 3;
-    case TypeId::kLong: return 4;
-    case TypeId::kDecimal: return 5;
-    case TypeId::kFloat: return 6;
-    case TypeId::kDouble: return 7;
-    default: return 0;
+    case TypeId::kByte:
+      return 1;
+    case TypeId::kShort:
+      return 2;
+    case TypeId::kInt:
+      return 3;
+    case TypeId::kLong:
+      return 4;
+    case TypeId::kDecimal:
+      return 5;
+    case TypeId::kFloat:
+      return 6;
+    case TypeId::kDouble:
+      return 7;
+    default:
+      return 0;
   }
 }
 
 DataTypePtr PrimitiveFor(TypeId id) {
   switch (id) {
-    case TypeId::kByte: return DataType::Byte();
-    case TypeId::kShort: return DataType::Short();
-    case TypeId::kInt: return DataType::Int();
-    case TypeId::kLong: return DataType::Long();
-    case TypeId::kFloat: return DataType::Float();
-    case TypeId::kDouble: return DataType::Double();
-    default: return nullptr;
+    case TypeId::kByte:
+      return DataType::Byte();
+    case TypeId::kShort:
+      return DataType::Short();
+    case TypeId::kInt:
+      return DataType::Int();
+    case TypeId::kLong:
+      return DataType::Long();
+    case TypeId::kFloat:
+      return DataType::Float();
+    case TypeId::kDouble:
+      return DataType::Double();
+    default:
+      return nullptr;
   }
 }
 
@@ -40,7 +55,7 @@ DataTypePtr WiderNumeric(const DataTypePtr& a, const DataTypePtr& b) {
     return WiderDecimal(*DecimalForIntegral(*a), *DecimalForIntegral(*b));
   }
   return NumericRank(a->id()) >= NumericRank(b->id()) ? PrimitiveFor(a->id())
-                                                       : PrimitiveFor(b->id());
+                                                      : PrimitiveFor(b->id());
 }
 
 // The type a string operand is promoted to when the other side has type `other`
@@ -55,20 +70,28 @@ DataTypePtr StringPromotion(const DataTypePtr& other) {
     case TypeId::kBoolean:
     case TypeId::kBinary:
     case TypeId::kDayTimeInterval:
-    case TypeId::kYearMonthInterval: return other;
-    default: return nullptr;
+    case TypeId::kYearMonthInterval:
+      return other;
+    default:
+      return nullptr;
   }
 }
 }  // namespace
 
 DataTypePtr DecimalForIntegral(const DataType& t) {
   switch (t.id()) {
-    case TypeId::kByte: return DataType::Decimal(3, 0);
-    case TypeId::kShort: return DataType::Decimal(5, 0);
-    case TypeId::kInt: return DataType::Decimal(10, 0);
-    case TypeId::kLong: return DataType::Decimal(20, 0);
-    case TypeId::kDecimal: return DataType::Decimal(t.precision(), t.scale());
-    default: return nullptr;
+    case TypeId::kByte:
+      return DataType::Decimal(3, 0);
+    case TypeId::kShort:
+      return DataType::Decimal(5, 0);
+    case TypeId::kInt:
+      return DataType::Decimal(10, 0);
+    case TypeId::kLong:
+      return DataType::Decimal(20, 0);
+    case TypeId::kDecimal:
+      return DataType::Decimal(t.precision(), t.scale());
+    default:
+      return nullptr;
   }
 }
 
@@ -108,7 +131,8 @@ DataTypePtr WithEitherNulls(const DataTypePtr& a, const DataTypePtr& b) {
       for (size_t i = 0; i < a->fields().size(); ++i) {
         const Field& fa = a->fields()[i];
         const Field& fb = b->fields()[i];
-        fields.push_back(Field{fa.name, WithEitherNulls(fa.type, fb.type), fa.nullable || fb.nullable});
+        fields.push_back(Field{fa.name, WithEitherNulls(fa.type, fb.type),
+                               fa.nullable || fb.nullable});
       }
       return DataType::Struct(std::move(fields));
     }
@@ -122,7 +146,8 @@ DataTypePtr WithEitherNulls(const DataTypePtr& a, const DataTypePtr& b) {
 DataTypePtr IntegralLiteralDecimal(const BoundExprPtr& e) {
   const Value* v = e->literal_value();
   if (!v || v->is_null() || !e->type()->IsIntegral()) return nullptr;
-  uint64_t m = v->i64() < 0 ? 0 - static_cast<uint64_t>(v->i64()) : static_cast<uint64_t>(v->i64());
+  uint64_t m = v->i64() < 0 ? 0 - static_cast<uint64_t>(v->i64())
+                            : static_cast<uint64_t>(v->i64());
   int digits = 1;
   while (m >= 10) {
     m /= 10;
@@ -145,7 +170,8 @@ DataTypePtr CommonType(const DataTypePtr& a, const DataTypePtr& b) {
     return p ? CommonType(a, p) : nullptr;
   }
   if (a->IsDatetime() && b->IsDatetime()) {
-    if (a->id() == TypeId::kTimestamp || b->id() == TypeId::kTimestamp) return DataType::Timestamp();
+    if (a->id() == TypeId::kTimestamp || b->id() == TypeId::kTimestamp)
+      return DataType::Timestamp();
     return DataType::TimestampNtz();
   }
   if (a->id() == TypeId::kDayTimeInterval && b->id() == TypeId::kDayTimeInterval) {
@@ -163,8 +189,9 @@ DataTypePtr CommonType(const DataTypePtr& a, const DataTypePtr& b) {
   if (a->id() == TypeId::kMap && b->id() == TypeId::kMap) {
     auto k = CommonType(a->key_type(), b->key_type());
     auto v = CommonType(a->value_type(), b->value_type());
-    return k && v ? DataType::Map(k, v, a->value_contains_null() || b->value_contains_null())
-                  : nullptr;
+    return k && v
+               ? DataType::Map(k, v, a->value_contains_null() || b->value_contains_null())
+               : nullptr;
   }
   if (a->id() == TypeId::kStruct && b->id() == TypeId::kStruct &&
       a->fields().size() == b->fields().size()) {

@@ -34,7 +34,8 @@ DataTypePtr CommonType(const std::vector<DataTypePtr>& types);
 /// Casts `e` to `to` if its type differs (no-op otherwise).
 Result<BoundExprPtr> ImplicitCast(BoundExprPtr e, const DataTypePtr& to);
 
-/// Casts every expression to their common type; DATATYPE_MISMATCH.DATA_DIFF_TYPES when none.
+/// Casts every expression to their common type; DATATYPE_MISMATCH.DATA_DIFF_TYPES when
+/// none.
 Result<std::vector<BoundExprPtr>> CoerceToCommon(std::vector<BoundExprPtr> exprs,
                                                  const std::string& function_name);
 

@@ -6,8 +6,8 @@
 // column and gather the elements with Take (one typed loop per layout).
 //
 // Thread safety: resolvers and kernels are pure. Failure: type errors at resolve time
-// (DATATYPE_MISMATCH.*), runtime errors as Spark's classes (INVALID_ARRAY_INDEX_IN_ELEMENT_AT,
-// NULL_MAP_KEY, DUPLICATED_MAP_KEY, ...).
+// (DATATYPE_MISMATCH.*), runtime errors as Spark's classes
+// (INVALID_ARRAY_INDEX_IN_ELEMENT_AT, NULL_MAP_KEY, DUPLICATED_MAP_KEY, ...).
 
 #include <algorithm>
 #include <cstring>
@@ -22,10 +22,10 @@
 #include "spate/compute/function_registry.h"
 #include "spate/compute/function_util.h"
 #include "spate/compute/generators.h"
-#include "spate/compute/nested.h"
 #include "spate/compute/higher_order.h"
 #include "spate/compute/kernel_util.h"
 #include "spate/compute/list_util.h"
+#include "spate/compute/nested.h"
 #include "spate/compute/predicates.h"
 #include "spate/types/format.h"
 
@@ -120,11 +120,14 @@ Status CheckOrderable(const std::string& name, const Args& args, const DataTypeP
   return Status::OK();
 }
 
-// ---- array(...) ------------------------------------------------------------------------
+// ---- array(...)
+// ------------------------------------------------------------------------
 
 Result<BoundExprPtr> ResolveArray(Args args, const ResolveContext&) {
-  // array() is a constant (foldable, e.g. in VALUES): array<void> without NULLs, as Spark.
-  if (args.empty()) return MakeLiteral(Value::ArrayOf(DataType::Array(DataType::Null(), false), {}));
+  // array() is a constant (foldable, e.g. in VALUES): array<void> without NULLs, as
+  // Spark.
+  if (args.empty())
+    return MakeLiteral(Value::ArrayOf(DataType::Array(DataType::Null(), false), {}));
   DataTypePtr elem = DataType::Null();
   bool contains_null = false;
   if (!args.empty()) {
@@ -140,11 +143,13 @@ Result<BoundExprPtr> ResolveArray(Args args, const ResolveContext&) {
         std::vector<int32_t> offsets(static_cast<size_t>(n + 1));
         for (int64_t i = 0; i <= n; ++i) offsets[i] = static_cast<int32_t>(i * k);
         std::vector<uint8_t> valid(static_cast<size_t>(n), 1);
-        if (k == 0) return MakeListColumn(type, offsets, valid, Column::MakeNull(elem, 0));
+        if (k == 0)
+          return MakeListColumn(type, offsets, valid, Column::MakeNull(elem, 0));
         ColumnPtr all = Concat(c);
         std::vector<int32_t> take(static_cast<size_t>(n * k));
         for (int64_t i = 0; i < n; ++i) {
-          for (int64_t j = 0; j < k; ++j) take[i * k + j] = static_cast<int32_t>(j * n + i);
+          for (int64_t j = 0; j < k; ++j)
+            take[i * k + j] = static_cast<int32_t>(j * n + i);
         }
         return MakeListColumn(type, offsets, valid, Take(*all, take.data(), n * k));
       });
@@ -152,7 +157,8 @@ Result<BoundExprPtr> ResolveArray(Args args, const ResolveContext&) {
 
 // ---- size / cardinality --------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveSize(const std::string& name, Args args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveSize(const std::string& name, Args args,
+                                 const ResolveContext& rc) {
   if (args.size() != 1) return WrongNumArgs(name, "1", args.size());
   if (!IsArray(args[0]) && !IsMap(args[0]) && !IsNullType(args[0])) {
     return UnexpectedType(name, args, 0, "(\"ARRAY\" or \"MAP\")");
@@ -209,7 +215,8 @@ Status CoerceArrayAndValue(const std::string& name, Args* args) {
                           {"leftType", QuoteType(*a[0]->type())},
                           {"rightType", QuoteType(*a[1]->type())}});
   }
-  SPATE_ASSIGN_OR_RETURN(a[0], ImplicitCast(a[0], DataType::Array(common, a[0]->type()->contains_null())));
+  SPATE_ASSIGN_OR_RETURN(
+      a[0], ImplicitCast(a[0], DataType::Array(common, a[0]->type()->contains_null())));
   SPATE_ASSIGN_OR_RETURN(a[1], ImplicitCast(a[1], common));
   return Status::OK();
 }
@@ -219,8 +226,9 @@ Result<BoundExprPtr> ResolveArrayContains(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(CoerceArrayAndValue("array_contains", &args));
   SPATE_RETURN_IF_ERROR(CheckOrderable("array_contains", args, args[1]->type()));
   return MakeScalarCall(
-      "array_contains", DataType::Boolean(), args[0]->nullable() || args[1]->nullable() || args[0]->type()->contains_null(), args,
-      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      "array_contains", DataType::Boolean(),
+      args[0]->nullable() || args[1]->nullable() || args[0]->type()->contains_null(),
+      args, [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& v = *c[1];
         const Column& e = *a.child(0);
@@ -329,7 +337,8 @@ Result<BoundExprPtr> ResolveElementAt(const std::string& name, bool try_mode, Ar
     }
     DataTypePtr vt = args[0]->type()->value_type();
     return MakeScalarCall(
-        name, vt, true, args, [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        name, vt, true, args,
+        [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
           const Column& m = *c[0];
           const Column& key = *c[1];
           const Column& keys = *m.child(0)->child(0);
@@ -420,11 +429,14 @@ Result<BoundExprPtr> ResolveArrayDistinct(Args args, const ResolveContext&) {
 // ---- array_join ----------------------------------------------------------------------
 
 Result<BoundExprPtr> ResolveArrayJoin(Args args, const ResolveContext&) {
-  if (args.size() < 2 || args.size() > 3) return WrongNumArgs("array_join", "[2, 3]", args.size());
+  if (args.size() < 2 || args.size() > 3)
+    return WrongNumArgs("array_join", "[2, 3]", args.size());
   SPATE_ASSIGN_OR_RETURN(args[0], NullTo(args[0], DataType::Array(DataType::String())));
-  if (!IsArray(args[0])) return UnexpectedType("array_join", args, 0, "\"ARRAY<STRING>\"");
+  if (!IsArray(args[0]))
+    return UnexpectedType("array_join", args, 0, "\"ARRAY<STRING>\"");
   if (args[0]->type()->element_type()->id() != TypeId::kString) {
-    SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Array(DataType::String())));
+    SPATE_ASSIGN_OR_RETURN(args[0],
+                           ImplicitCast(args[0], DataType::Array(DataType::String())));
   }
   for (size_t i = 1; i < args.size(); ++i) {
     SPATE_ASSIGN_OR_RETURN(args[i], ImplicitCast(args[i], DataType::String()));
@@ -475,7 +487,8 @@ Result<BoundExprPtr> ResolveArrayMinMax(const std::string& name, bool is_max, Ar
   DataTypePtr et = args[0]->type()->element_type();
   SPATE_RETURN_IF_ERROR(CheckOrderable(name, args, et));
   return MakeScalarCall(
-      name, et, true, args, [is_max](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      name, et, true, args,
+      [is_max](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& e = *a.child(0);
         const int32_t* o = a.offsets();
@@ -525,7 +538,8 @@ ColumnPtr SortArrays(const DataTypePtr& type, const Column& a, int64_t n, bool a
                        return ascending ? cmp < 0 : cmp > 0;
                      });
     if (nulls_first) {
-      lo.take.insert(lo.take.begin() + static_cast<std::ptrdiff_t>(begin), nulls.begin(), nulls.end());
+      lo.take.insert(lo.take.begin() + static_cast<std::ptrdiff_t>(begin), nulls.begin(),
+                     nulls.end());
     } else {
       lo.take.insert(lo.take.end(), nulls.begin(), nulls.end());
     }
@@ -544,19 +558,23 @@ Result<BoundExprPtr> ResolveArraySort(Args args, const ResolveContext&) {
   }
   SPATE_ASSIGN_OR_RETURN(args[0], NullTo(args[0], DataType::Array(DataType::Null())));
   if (!IsArray(args[0])) return UnexpectedType("array_sort", args, 0, "\"ARRAY\"");
-  SPATE_RETURN_IF_ERROR(CheckOrderable("array_sort", args, args[0]->type()->element_type()));
+  SPATE_RETURN_IF_ERROR(
+      CheckOrderable("array_sort", args, args[0]->type()->element_type()));
   DataTypePtr type = args[0]->type();
-  return MakeScalarCall("array_sort", type, args[0]->nullable(), args,
-                        [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-                          return SortArrays(type, *c[0], n, true, false);
-                        });
+  return MakeScalarCall(
+      "array_sort", type, args[0]->nullable(), args,
+      [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        return SortArrays(type, *c[0], n, true, false);
+      });
 }
 
 Result<BoundExprPtr> ResolveSortArray(Args args, const ResolveContext&) {
-  if (args.empty() || args.size() > 2) return WrongNumArgs("sort_array", "[1, 2]", args.size());
+  if (args.empty() || args.size() > 2)
+    return WrongNumArgs("sort_array", "[1, 2]", args.size());
   SPATE_ASSIGN_OR_RETURN(args[0], NullTo(args[0], DataType::Array(DataType::Null())));
   if (!IsArray(args[0])) return UnexpectedType("sort_array", args, 0, "\"ARRAY\"");
-  SPATE_RETURN_IF_ERROR(CheckOrderable("sort_array", args, args[0]->type()->element_type()));
+  SPATE_RETURN_IF_ERROR(
+      CheckOrderable("sort_array", args, args[0]->type()->element_type()));
   bool asc = true;
   if (args.size() == 2) {
     const Value* v = args[1]->literal_value();
@@ -572,10 +590,11 @@ Result<BoundExprPtr> ResolveSortArray(Args args, const ResolveContext&) {
   }
   DataTypePtr type = args[0]->type();
   Args call_args = {args[0]};
-  return MakeScalarCall("sort_array", type, args[0]->nullable(), call_args,
-                        [type, asc](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-                          return SortArrays(type, *c[0], n, asc, asc);
-                        });
+  return MakeScalarCall(
+      "sort_array", type, args[0]->nullable(), call_args,
+      [type, asc](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        return SortArrays(type, *c[0], n, asc, asc);
+      });
 }
 
 // ---- slice ---------------------------------------------------------------------------
@@ -592,7 +611,8 @@ Result<BoundExprPtr> ResolveSlice(Args args, const ResolveContext&) {
   }
   DataTypePtr type = args[0]->type();
   return MakeScalarCall(
-      "slice", type, fn::AnyNullable(args), args, [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      "slice", type, fn::AnyNullable(args), args,
+      [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& st = *c[1];
         const Column& ln = *c[2];
@@ -619,7 +639,8 @@ Result<BoundExprPtr> ResolveSlice(Args args, const ResolveContext&) {
           int64_t from = start > 0 ? start - 1 : start + size;
           if (from >= 0 && from < size) {
             int64_t to = std::min(size, from + length);
-            for (int64_t k = from; k < to; ++k) lo.take.push_back(static_cast<int32_t>(o[i] + k));
+            for (int64_t k = from; k < to; ++k)
+              lo.take.push_back(static_cast<int32_t>(o[i] + k));
           }
           lo.EndRow(true);
         }
@@ -636,7 +657,8 @@ Result<BoundExprPtr> ResolveFlatten(Args args, const ResolveContext&) {
   }
   DataTypePtr type = args[0]->type()->element_type();
   return MakeScalarCall(
-      "flatten", type, args[0]->nullable() || args[0]->type()->contains_null(), args, [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      "flatten", type, args[0]->nullable() || args[0]->type()->contains_null(), args,
+      [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& inner = *a.child(0);
         const int32_t* o = a.offsets();
@@ -693,21 +715,25 @@ Result<BoundExprPtr> ResolveArraysZip(Args args, const ResolveContext&) {
           for (size_t j = 0; j < k; ++j) {
             if (null) break;
             const int32_t* o = c[j]->offsets();
-            for (int32_t e = 0; e < len; ++e) takes[j].push_back(e < o[i + 1] - o[i] ? o[i] + e : -1);
+            for (int32_t e = 0; e < len; ++e)
+              takes[j].push_back(e < o[i + 1] - o[i] ? o[i] + e : -1);
           }
           offsets.push_back(offsets.back() + len);
           valid.push_back(null ? 0 : 1);
         }
         int64_t total = offsets.back();
         std::vector<ColumnPtr> kids;
-        for (size_t j = 0; j < k; ++j) kids.push_back(Take(*c[j]->child(0), takes[j].data(), total));
-        return MakeListColumn(type, offsets, valid, MakeStructColumn(st, total, std::move(kids)));
+        for (size_t j = 0; j < k; ++j)
+          kids.push_back(Take(*c[j]->child(0), takes[j].data(), total));
+        return MakeListColumn(type, offsets, valid,
+                              MakeStructColumn(st, total, std::move(kids)));
       });
 }
 
 // ---- sequence ------------------------------------------------------------------------
 
-/// days + months with the day clamped to the month's end (Spark's DateTimeUtils.dateAddMonths).
+/// days + months with the day clamped to the month's end (Spark's
+/// DateTimeUtils.dateAddMonths).
 int64_t AddMonthsToDays(int64_t days, int64_t months) {
   int64_t y;
   unsigned m, d;
@@ -723,9 +749,10 @@ int64_t AddMonthsToDays(int64_t days, int64_t months) {
 
 constexpr int64_t kMaxArrayLength = 2147483647LL - 15;
 
-Status IllegalBoundaries(const std::string& start, const std::string& stop, const std::string& step) {
-  return Status::Invalid("requirement failed: Illegal sequence boundaries: " + start + " to " + stop +
-                         " by " + step);
+Status IllegalBoundaries(const std::string& start, const std::string& stop,
+                         const std::string& step) {
+  return Status::Invalid("requirement failed: Illegal sequence boundaries: " + start +
+                         " to " + stop + " by " + step);
 }
 
 Status TooLong(int64_t count) {
@@ -737,22 +764,25 @@ Status TooLong(int64_t count) {
 }
 
 Result<BoundExprPtr> ResolveSequence(Args args, const ResolveContext&) {
-  if (args.size() < 2 || args.size() > 3) return WrongNumArgs("sequence", "[2, 3]", args.size());
+  if (args.size() < 2 || args.size() > 3)
+    return WrongNumArgs("sequence", "[2, 3]", args.size());
   DataTypePtr st = args[0]->type();
   DataTypePtr sp = args[1]->type();
   auto wrong_types = [&]() {
-    return Status::Error("DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES",
-                         {{"sqlExpr", SqlExpr("sequence", args)},
-                          {"functionName", "`sequence`"},
-                          {"startType", QuoteType(*st)},
-                          {"stepType", args.size() > 2 ? QuoteType(*args[2]->type()) : "\"NULL\""},
-                          {"otherStartType", "\"TIMESTAMP\", \"TIMESTAMP_NTZ\" or \"DATE\""}});
+    return Status::Error(
+        "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES",
+        {{"sqlExpr", SqlExpr("sequence", args)},
+         {"functionName", "`sequence`"},
+         {"startType", QuoteType(*st)},
+         {"stepType", args.size() > 2 ? QuoteType(*args[2]->type()) : "\"NULL\""},
+         {"otherStartType", "\"TIMESTAMP\", \"TIMESTAMP_NTZ\" or \"DATE\""}});
   };
   DataTypePtr common = CommonType(st, sp);
   if (!common) return wrong_types();
   TypeId id = common->id();
   bool integral = common->IsIntegral();
-  bool temporal = id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampNtz;
+  bool temporal =
+      id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTimestampNtz;
   if (!integral && !temporal) return wrong_types();
   SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], common));
   SPATE_ASSIGN_OR_RETURN(args[1], ImplicitCast(args[1], common));
@@ -774,7 +804,8 @@ Result<BoundExprPtr> ResolveSequence(Args args, const ResolveContext&) {
   DataTypePtr type = DataType::Array(common, false);
   return MakeScalarCall(
       "sequence", type, fn::AnyNullable(args), args,
-      [type, common, step_kind](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [type, common, step_kind](const Cols& c, int64_t n,
+                                const EvalContext&) -> Result<ColumnPtr> {
         auto builder = ColumnBuilder::Make(common);
         std::vector<int32_t> offsets{0};
         std::vector<uint8_t> valid;
@@ -800,11 +831,14 @@ Result<BoundExprPtr> ResolveSequence(Args args, const ResolveContext&) {
             int64_t step = c.size() > 2 ? get(*c[2], i) : (start <= stop ? 1 : -1);
             if (!((step > 0 && start <= stop) || (step < 0 && start >= stop) ||
                   (step == 0 && start == stop))) {
-              return IllegalBoundaries(std::to_string(start), std::to_string(stop), std::to_string(step));
+              return IllegalBoundaries(std::to_string(start), std::to_string(stop),
+                                       std::to_string(step));
             }
-            __int128 count = step == 0 ? 1 : (static_cast<__int128>(stop) - start) / step + 1;
+            __int128 count =
+                step == 0 ? 1 : (static_cast<__int128>(stop) - start) / step + 1;
             if (count > kMaxArrayLength) return TooLong(static_cast<int64_t>(count));
-            for (__int128 k = 0; k < count; ++k) values.push_back(static_cast<int64_t>(start + k * step));
+            for (__int128 k = 0; k < count; ++k)
+              values.push_back(static_cast<int64_t>(start + k * step));
           } else {
             // Temporal: work in micros (dates: days * micros per day) in UTC.
             int64_t scale = is_date ? kMicrosPerDay : 1;
@@ -821,13 +855,15 @@ Result<BoundExprPtr> ResolveSequence(Args args, const ResolveContext&) {
             }
             int64_t dir = micros_step != 0 ? micros_step : months_step;
             if (!((dir > 0 && s <= e) || (dir < 0 && s >= e) || (dir == 0 && s == e))) {
-              std::string step_text = step_kind == 2 ? std::to_string(months_step) + " months"
-                                                     : std::to_string(micros_step);
+              std::string step_text = step_kind == 2
+                                          ? std::to_string(months_step) + " months"
+                                          : std::to_string(micros_step);
               return IllegalBoundaries(std::to_string(s), std::to_string(e), step_text);
             }
             if (is_date && step_kind == 1 && micros_step % kMicrosPerDay != 0) {
               return Status::Invalid(
-                  "sequence step must be an interval day to second of day granularity if start and "
+                  "sequence step must be an interval day to second of day granularity if "
+                  "start and "
                   "end values are dates");
             }
             for (int64_t k = 0;; ++k) {
@@ -877,7 +913,8 @@ Result<BoundExprPtr> ResolveMap(Args args, const ResolveContext&) {
   }
   if (args.empty()) {
     // map(): MAP<VOID, VOID> without NULL values, as Spark's CreateMap of no values.
-    return MakeLiteral(Value::Map(DataType::Map(DataType::Null(), DataType::Null(), false), {}, {}));
+    return MakeLiteral(
+        Value::Map(DataType::Map(DataType::Null(), DataType::Null(), false), {}, {}));
   }
   Args keys, values;
   for (size_t i = 0; i < args.size(); i += 2) {
@@ -901,17 +938,19 @@ Result<BoundExprPtr> ResolveMap(Args args, const ResolveContext&) {
     all.push_back(values[i]);
   }
   return MakeScalarCall(
-      "map", type, false, all, [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      "map", type, false, all,
+      [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         int64_t k = static_cast<int64_t>(c.size() / 2);
         std::vector<int32_t> offsets(static_cast<size_t>(n + 1));
         for (int64_t i = 0; i <= n; ++i) offsets[i] = static_cast<int32_t>(i * k);
         std::vector<uint8_t> valid(static_cast<size_t>(n), 1);
         DataTypePtr entry = MapEntryType(type);
         if (k == 0) {
-          return MakeListColumn(type, offsets, valid,
-                                MakeStructColumn(entry, 0,
-                                                 {Column::MakeNull(type->key_type(), 0),
-                                                  Column::MakeNull(type->value_type(), 0)}));
+          return MakeListColumn(
+              type, offsets, valid,
+              MakeStructColumn(entry, 0,
+                               {Column::MakeNull(type->key_type(), 0),
+                                Column::MakeNull(type->value_type(), 0)}));
         }
         Cols kc, vc;
         for (int64_t j = 0; j < k; ++j) {
@@ -920,12 +959,14 @@ Result<BoundExprPtr> ResolveMap(Args args, const ResolveContext&) {
         }
         std::vector<int32_t> take(static_cast<size_t>(n * k));
         for (int64_t i = 0; i < n; ++i) {
-          for (int64_t j = 0; j < k; ++j) take[i * k + j] = static_cast<int32_t>(j * n + i);
+          for (int64_t j = 0; j < k; ++j)
+            take[i * k + j] = static_cast<int32_t>(j * n + i);
         }
         ColumnPtr keys = Take(*Concat(kc), take.data(), n * k);
         ColumnPtr vals = Take(*Concat(vc), take.data(), n * k);
         SPATE_RETURN_IF_ERROR(ValidateMapKeys(*keys, offsets));
-        return MakeListColumn(type, offsets, valid, MakeStructColumn(entry, n * k, {keys, vals}));
+        return MakeListColumn(type, offsets, valid,
+                              MakeStructColumn(entry, n * k, {keys, vals}));
       });
 }
 
@@ -936,7 +977,8 @@ Result<BoundExprPtr> ResolveMapFromArrays(Args args, const ResolveContext&) {
   }
   DataTypePtr kt = args[0]->type()->element_type();
   SPATE_RETURN_IF_ERROR(CheckMapKeyType("map_from_arrays", args, kt));
-  DataTypePtr type = DataType::Map(kt, args[1]->type()->element_type(), args[1]->type()->contains_null());
+  DataTypePtr type = DataType::Map(kt, args[1]->type()->element_type(),
+                                   args[1]->type()->contains_null());
   return MakeScalarCall(
       "map_from_arrays", type, fn::AnyNullable(args), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
@@ -970,26 +1012,29 @@ Result<BoundExprPtr> ResolveMapFromArrays(Args args, const ResolveContext&) {
       });
 }
 
-Result<BoundExprPtr> ResolveMapPart(const std::string& name, int part, Args args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveMapPart(const std::string& name, int part, Args args,
+                                    const ResolveContext&) {
   if (args.size() != 1) return WrongNumArgs(name, "1", args.size());
   if (!IsMap(args[0])) return UnexpectedType(name, args, 0, "\"MAP\"");
   const DataTypePtr& mt = args[0]->type();
   // map_keys: ArrayType(keyType) as Spark, whose containsNull defaults to true.
-  DataTypePtr type = part == 0 ? DataType::Array(mt->key_type(), true)
-                               : DataType::Array(mt->value_type(), mt->value_contains_null());
+  DataTypePtr type = part == 0
+                         ? DataType::Array(mt->key_type(), true)
+                         : DataType::Array(mt->value_type(), mt->value_contains_null());
   return MakeScalarCall(
       name, type, args[0]->nullable(), args,
       [type, part](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const Column& m = *c[0];
-        return std::make_shared<const Column>(type, n, m.null_count(), m.validity(), m.values(),
-                                              nullptr, std::vector<ColumnPtr>{m.child(0)->child(part)});
+        return std::make_shared<const Column>(
+            type, n, m.null_count(), m.validity(), m.values(), nullptr,
+            std::vector<ColumnPtr>{m.child(0)->child(part)});
       });
 }
 
 // ---- struct / named_struct -----------------------------------------------------------
 
-BoundExprPtr MakeStructCall(const std::string& name, std::vector<Field> fields, Args values,
-                            Args call_args) {
+BoundExprPtr MakeStructCall(const std::string& name, std::vector<Field> fields,
+                            Args values, Args call_args) {
   DataTypePtr type = DataType::Struct(std::move(fields));
   // named_struct: arguments alternate name, value.
   bool named = call_args.size() != values.size();
@@ -997,7 +1042,8 @@ BoundExprPtr MakeStructCall(const std::string& name, std::vector<Field> fields, 
       name, type, false, call_args,
       [type, named](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         std::vector<ColumnPtr> kids;
-        for (size_t i = named ? 1 : 0; i < c.size(); i += named ? 2 : 1) kids.push_back(c[i]);
+        for (size_t i = named ? 1 : 0; i < c.size(); i += named ? 2 : 1)
+          kids.push_back(c[i]);
         return MakeStructColumn(type, n, std::move(kids));
       });
 }
@@ -1035,8 +1081,9 @@ Result<BoundExprPtr> ResolveNamedStruct(Args args, const ResolveContext&) {
   if (!bad.empty()) {
     std::string list;
     for (size_t i = 0; i < bad.size(); ++i) list += (i ? ", " : "") + bad[i];
-    return Status::Error("DATATYPE_MISMATCH.CREATE_NAMED_STRUCT_WITHOUT_FOLDABLE_STRING",
-                         {{"sqlExpr", SqlExpr("named_struct", args)}, {"inputExprs", "[" + list + "]"}});
+    return Status::Error(
+        "DATATYPE_MISMATCH.CREATE_NAMED_STRUCT_WITHOUT_FOLDABLE_STRING",
+        {{"sqlExpr", SqlExpr("named_struct", args)}, {"inputExprs", "[" + list + "]"}});
   }
   return MakeStructCall("named_struct", std::move(fields), values, args);
 }
@@ -1045,9 +1092,12 @@ Result<BoundExprPtr> ResolveNamedStruct(Args args, const ResolveContext&) {
 
 void RegisterCollectionFunctions(FunctionRegistry& r) {
   r.RegisterScalar("array", ResolveArray);
-  r.RegisterScalar("size", [](Args a, const ResolveContext& rc) { return ResolveSize("size", std::move(a), rc); });
-  r.RegisterScalar("cardinality",
-                   [](Args a, const ResolveContext& rc) { return ResolveSize("cardinality", std::move(a), rc); });
+  r.RegisterScalar("size", [](Args a, const ResolveContext& rc) {
+    return ResolveSize("size", std::move(a), rc);
+  });
+  r.RegisterScalar("cardinality", [](Args a, const ResolveContext& rc) {
+    return ResolveSize("cardinality", std::move(a), rc);
+  });
   r.RegisterScalar("array_contains", ResolveArrayContains);
   r.RegisterScalar("array_position", ResolveArrayPosition);
   r.RegisterScalar("array_remove", ResolveArrayRemove);
@@ -1059,10 +1109,12 @@ void RegisterCollectionFunctions(FunctionRegistry& r) {
   });
   r.RegisterScalar("array_distinct", ResolveArrayDistinct);
   r.RegisterScalar("array_join", ResolveArrayJoin);
-  r.RegisterScalar("array_max",
-                   [](Args a, const ResolveContext& rc) { return ResolveArrayMinMax("array_max", true, std::move(a), rc); });
-  r.RegisterScalar("array_min",
-                   [](Args a, const ResolveContext& rc) { return ResolveArrayMinMax("array_min", false, std::move(a), rc); });
+  r.RegisterScalar("array_max", [](Args a, const ResolveContext& rc) {
+    return ResolveArrayMinMax("array_max", true, std::move(a), rc);
+  });
+  r.RegisterScalar("array_min", [](Args a, const ResolveContext& rc) {
+    return ResolveArrayMinMax("array_min", false, std::move(a), rc);
+  });
   r.RegisterScalar("array_sort", ResolveArraySort);
   r.RegisterScalar("sort_array", ResolveSortArray);
   r.RegisterScalar("slice", ResolveSlice);
@@ -1071,10 +1123,12 @@ void RegisterCollectionFunctions(FunctionRegistry& r) {
   r.RegisterScalar("sequence", ResolveSequence);
   r.RegisterScalar("map", ResolveMap);
   r.RegisterScalar("map_from_arrays", ResolveMapFromArrays);
-  r.RegisterScalar("map_keys",
-                   [](Args a, const ResolveContext& rc) { return ResolveMapPart("map_keys", 0, std::move(a), rc); });
-  r.RegisterScalar("map_values",
-                   [](Args a, const ResolveContext& rc) { return ResolveMapPart("map_values", 1, std::move(a), rc); });
+  r.RegisterScalar("map_keys", [](Args a, const ResolveContext& rc) {
+    return ResolveMapPart("map_keys", 0, std::move(a), rc);
+  });
+  r.RegisterScalar("map_values", [](Args a, const ResolveContext& rc) {
+    return ResolveMapPart("map_values", 1, std::move(a), rc);
+  });
   r.RegisterScalar("struct", ResolveStruct);
   r.RegisterScalar("named_struct", ResolveNamedStruct);
   RegisterGeneratorNames(r);

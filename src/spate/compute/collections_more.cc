@@ -3,7 +3,8 @@
 // arrays, array_append, array_prepend, array_insert, array_compact, array_size,
 // array_repeat, arrays_overlap, array_union, array_intersect, array_except, get,
 // map_contains_key, map_entries and map_concat. Element equality is Spark's ordering
-// equality (CompareValuesAt); set results keep first occurrences in order, one NULL at most.
+// equality (CompareValuesAt); set results keep first occurrences in order, one NULL at
+// most.
 
 #include <algorithm>
 
@@ -24,10 +25,12 @@ using Cols = std::vector<ColumnPtr>;
 
 constexpr uint64_t kNullRef = ~uint64_t{0};
 
-uint64_t Ref(size_t source, int64_t row) { return (static_cast<uint64_t>(source) << 32) | static_cast<uint64_t>(row); }
+uint64_t Ref(size_t source, int64_t row) {
+  return (static_cast<uint64_t>(source) << 32) | static_cast<uint64_t>(row);
+}
 
-// Output of a kernel over lists: per-row offsets, validity and element references into the
-// element columns of its sources (kNullRef = a NULL element).
+// Output of a kernel over lists: per-row offsets, validity and element references into
+// the element columns of its sources (kNullRef = a NULL element).
 struct ListRefs {
   std::vector<int32_t> offsets{0};
   std::vector<uint8_t> valid;
@@ -51,39 +54,50 @@ Status NotArray(const std::string& name, const Args& args, size_t i) {
 DataTypePtr TightestType(const DataTypePtr& a, const DataTypePtr& b) {
   if (a->Equals(*b) || b->id() == TypeId::kNull) return a;
   if (a->id() == TypeId::kNull) return b;
-  auto plain_number = [](const DataType& t) { return t.IsNumeric() && t.id() != TypeId::kDecimal; };
+  auto plain_number = [](const DataType& t) {
+    return t.IsNumeric() && t.id() != TypeId::kDecimal;
+  };
   if (plain_number(*a) && plain_number(*b)) return CommonType(a, b);
   if (a->IsNested() && a->id() == b->id()) return CommonType(a, b);
   return nullptr;
 }
 
 // The common element type of array arguments (the tightest one for the two-array
-// functions, `binary`): BINARY_ARRAY_DIFF_TYPES or DATA_DIFF_TYPES when there is none or an
-// argument is not an array.
-Result<Args> CoerceArrays(const std::string& name, Args args, size_t count, bool binary = false) {
+// functions, `binary`): BINARY_ARRAY_DIFF_TYPES or DATA_DIFF_TYPES when there is none or
+// an argument is not an array.
+Result<Args> CoerceArrays(const std::string& name, Args args, size_t count,
+                          bool binary = false) {
   DataTypePtr elem = DataType::Null();
   for (size_t k = 0; k < count; ++k) {
     TypeId t = args[k]->type()->id();
     DataTypePtr c = t != TypeId::kArray ? nullptr
-                    : binary            ? TightestType(elem, args[k]->type()->element_type())
-                                        : CommonType(elem, args[k]->type()->element_type());
+                    : binary ? TightestType(elem, args[k]->type()->element_type())
+                             : CommonType(elem, args[k]->type()->element_type());
     if (!c) {
       std::string sql = "\"" + fn::CallSql(name, args) + "\"";
       if (binary) {
         return Status::Error("DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES",
-                             {{"sqlExpr", sql}, {"functionName", "`" + name + "`"}, {"arrayType", "\"ARRAY\""},
-                              {"leftType", QuoteType(*args[0]->type())}, {"rightType", QuoteType(*args[1]->type())}});
+                             {{"sqlExpr", sql},
+                              {"functionName", "`" + name + "`"},
+                              {"arrayType", "\"ARRAY\""},
+                              {"leftType", QuoteType(*args[0]->type())},
+                              {"rightType", QuoteType(*args[1]->type())}});
       }
       std::string types;
-      for (size_t j = 0; j < count; ++j) types += (j ? " or " : "") + QuoteType(*args[j]->type());
+      for (size_t j = 0; j < count; ++j)
+        types += (j ? " or " : "") + QuoteType(*args[j]->type());
       return Status::Error("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
-                           {{"functionName", "`" + name + "`"}, {"sqlExpr", sql}, {"dataType", "(" + types + ")"}});
+                           {{"functionName", "`" + name + "`"},
+                            {"sqlExpr", sql},
+                            {"dataType", "(" + types + ")"}});
     }
     elem = c;
   }
   for (size_t k = 0; k < count; ++k) {
-    bool contains_null = args[k]->type()->id() == TypeId::kArray && args[k]->type()->contains_null();
-    SPATE_ASSIGN_OR_RETURN(args[k], ImplicitCast(args[k], DataType::Array(elem, contains_null)));
+    bool contains_null =
+        args[k]->type()->id() == TypeId::kArray && args[k]->type()->contains_null();
+    SPATE_ASSIGN_OR_RETURN(args[k],
+                           ImplicitCast(args[k], DataType::Array(elem, contains_null)));
   }
   return args;
 }
@@ -95,7 +109,8 @@ bool ContainsNull(const Args& arrays) {
   return false;
 }
 
-// ---- concat of arrays / array_append / array_prepend / array_insert ----------------------
+// ---- concat of arrays / array_append / array_prepend / array_insert
+// ----------------------
 
 Result<BoundExprPtr> ResolveArrayConcat(const std::string& name, Args args) {
   SPATE_ASSIGN_OR_RETURN(args, CoerceArrays(name, std::move(args), args.size()));
@@ -122,8 +137,10 @@ Result<BoundExprPtr> ResolveArrayConcat(const std::string& name, Args args) {
 }
 
 // The array and the element coerced to a common element type.
-Result<Args> CoerceArrayAndElement(const std::string& name, Args args, size_t array_index, size_t elem_index) {
-  if (args[array_index]->type()->id() != TypeId::kArray) return NotArray(name, args, array_index);
+Result<Args> CoerceArrayAndElement(const std::string& name, Args args, size_t array_index,
+                                   size_t elem_index) {
+  if (args[array_index]->type()->id() != TypeId::kArray)
+    return NotArray(name, args, array_index);
   const DataTypePtr& at = args[array_index]->type();
   DataTypePtr elem = CommonType(at->element_type(), args[elem_index]->type());
   if (!elem) {
@@ -134,7 +151,9 @@ Result<Args> CoerceArrayAndElement(const std::string& name, Args args, size_t ar
                           {"leftType", QuoteType(*at)},
                           {"rightType", QuoteType(*args[elem_index]->type())}});
   }
-  SPATE_ASSIGN_OR_RETURN(args[array_index], ImplicitCast(args[array_index], DataType::Array(elem, at->contains_null())));
+  SPATE_ASSIGN_OR_RETURN(
+      args[array_index],
+      ImplicitCast(args[array_index], DataType::Array(elem, at->contains_null())));
   SPATE_ASSIGN_OR_RETURN(args[elem_index], ImplicitCast(args[elem_index], elem));
   return args;
 }
@@ -146,9 +165,11 @@ enum class Place : uint8_t { kAppend, kPrepend, kInsert };
 
 Result<BoundExprPtr> ResolveArrayPlace(const std::string& name, Place place, Args args) {
   size_t want = place == Place::kInsert ? 3 : 2;
-  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), want, want, std::to_string(want)));
+  SPATE_RETURN_IF_ERROR(
+      fn::CheckArgs(name, args.size(), want, want, std::to_string(want)));
   size_t elem_index = want - 1;
-  SPATE_ASSIGN_OR_RETURN(args, CoerceArrayAndElement(name, std::move(args), 0, elem_index));
+  SPATE_ASSIGN_OR_RETURN(args,
+                         CoerceArrayAndElement(name, std::move(args), 0, elem_index));
   if (place == Place::kInsert) {
     SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
   }
@@ -157,7 +178,8 @@ Result<BoundExprPtr> ResolveArrayPlace(const std::string& name, Place place, Arg
   bool nullable = args[0]->nullable() || (place == Place::kInsert && args[1]->nullable());
   return MakeScalarCall(
       name, type, nullable, args,
-      [type, place, elem_index](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [type, place, elem_index](const Cols& c, int64_t n,
+                                const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& e = *c[elem_index];
         const int32_t* off = a.offsets();
@@ -183,7 +205,8 @@ Result<BoundExprPtr> ResolveArrayPlace(const std::string& name, Place place, Arg
           // The 0-based index the element lands at, and the padding before/after.
           if (pos > 0) {
             int64_t at = pos - 1;
-            for (int64_t j = 0; j < std::min<int64_t>(at, len); ++j) out.refs.push_back(Ref(0, off[i] + j));
+            for (int64_t j = 0; j < std::min<int64_t>(at, len); ++j)
+              out.refs.push_back(Ref(0, off[i] + j));
             for (int64_t j = len; j < at; ++j) out.refs.push_back(kNullRef);
             out.refs.push_back(elem);
             for (int64_t j = at; j < len; ++j) out.refs.push_back(Ref(0, off[i] + j));
@@ -206,7 +229,8 @@ Result<BoundExprPtr> ResolveArrayPlace(const std::string& name, Place place, Arg
       });
 }
 
-// ---- array_compact / array_size / array_repeat ------------------------------------------
+// ---- array_compact / array_size / array_repeat
+// ------------------------------------------
 
 Result<BoundExprPtr> ResolveArrayCompact(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("array_compact", args.size(), 1, 1, "1"));
@@ -234,7 +258,8 @@ Result<BoundExprPtr> ResolveArrayCompact(Args args, const ResolveContext&) {
 Result<BoundExprPtr> ResolveArraySize(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("array_size", args.size(), 1, 1, "1"));
   if (args[0]->type()->id() == TypeId::kNull) {
-    SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Array(DataType::Null())));
+    SPATE_ASSIGN_OR_RETURN(args[0],
+                           ImplicitCast(args[0], DataType::Array(DataType::Null())));
   }
   if (args[0]->type()->id() != TypeId::kArray) return NotArray("array_size", args, 0);
   return MakeScalarCall(
@@ -243,7 +268,8 @@ Result<BoundExprPtr> ResolveArraySize(Args args, const ResolveContext&) {
         const int32_t* off = c[0]->offsets();
         kernel::Out<int32_t> out(n);
         for (int64_t i = 0; i < n; ++i) out.data[i] = off[i + 1] - off[i];
-        return kernel::MakeColumn(DataType::Int(), n, c[0]->null_count(), c[0]->validity(), out.buf);
+        return kernel::MakeColumn(DataType::Int(), n, c[0]->null_count(),
+                                  c[0]->validity(), out.buf);
       });
 }
 
@@ -267,16 +293,20 @@ Result<BoundExprPtr> ResolveArrayRepeat(Args args, const ResolveContext&) {
       });
 }
 
-// ---- set functions -----------------------------------------------------------------------
+// ---- set functions
+// -----------------------------------------------------------------------
 
 enum class SetOp : uint8_t { kUnion, kIntersect, kExcept, kOverlap };
 
 // Whether element `j` of `col` equals one of `refs` (non-NULL elements only).
-bool ContainsRef(const Cols& elems, const std::vector<uint64_t>& refs, size_t from, const Column& col, int64_t j) {
+bool ContainsRef(const Cols& elems, const std::vector<uint64_t>& refs, size_t from,
+                 const Column& col, int64_t j) {
   for (size_t k = from; k < refs.size(); ++k) {
     uint64_t r = refs[k];
     if (r == kNullRef) continue;
-    if (CompareValuesAt(*elems[r >> 32], static_cast<int64_t>(r & 0xFFFFFFFF), col, j) == 0) return true;
+    if (CompareValuesAt(*elems[r >> 32], static_cast<int64_t>(r & 0xFFFFFFFF), col, j) ==
+        0)
+      return true;
   }
   return false;
 }
@@ -284,11 +314,14 @@ bool ContainsRef(const Cols& elems, const std::vector<uint64_t>& refs, size_t fr
 Result<BoundExprPtr> ResolveSetOp(const std::string& name, SetOp op, Args args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   SPATE_ASSIGN_OR_RETURN(args, CoerceArrays(name, std::move(args), 2, /*binary=*/true));
-  bool contains_null = op == SetOp::kUnion      ? ContainsNull(args)
-                       : op == SetOp::kIntersect ? args[0]->type()->contains_null() && args[1]->type()->contains_null()
+  bool contains_null = op == SetOp::kUnion       ? ContainsNull(args)
+                       : op == SetOp::kIntersect ? args[0]->type()->contains_null() &&
+                                                       args[1]->type()->contains_null()
                                                  : args[0]->type()->contains_null();
-  DataTypePtr type = op == SetOp::kOverlap ? DataType::Boolean()
-                                           : DataType::Array(args[0]->type()->element_type(), contains_null);
+  DataTypePtr type =
+      op == SetOp::kOverlap
+          ? DataType::Boolean()
+          : DataType::Array(args[0]->type()->element_type(), contains_null);
   bool nullable = fn::AnyNullable(args) || (op == SetOp::kOverlap && ContainsNull(args));
   return MakeScalarCall(
       name, type, nullable, args,
@@ -298,7 +331,8 @@ Result<BoundExprPtr> ResolveSetOp(const std::string& name, SetOp op, Args args) 
         const Column &ea = *elems[0], &eb = *elems[1];
         const int32_t *oa = a.offsets(), *ob = b.offsets();
         ListRefs out;
-        std::vector<uint8_t> result(static_cast<size_t>(n), 0), valid(static_cast<size_t>(n), 1);
+        std::vector<uint8_t> result(static_cast<size_t>(n), 0),
+            valid(static_cast<size_t>(n), 1);
         for (int64_t i = 0; i < n; ++i) {
           if (a.IsNull(i) || b.IsNull(i)) {
             valid[static_cast<size_t>(i)] = 0;
@@ -373,7 +407,8 @@ Result<BoundExprPtr> ResolveSetOp(const std::string& name, SetOp op, Args args) 
       });
 }
 
-// ---- get / map_contains_key / map_entries / map_concat ---------------------------------
+// ---- get / map_contains_key / map_entries / map_concat
+// ---------------------------------
 
 // get(array, index): the element at 0-based `index`, NULL outside the array.
 Result<BoundExprPtr> ResolveGet(Args args, const ResolveContext& rc) {
@@ -381,40 +416,56 @@ Result<BoundExprPtr> ResolveGet(Args args, const ResolveContext& rc) {
   if (args[0]->type()->id() != TypeId::kArray) return NotArray("get", args, 0);
   SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg("get", args, 1));
   const auto& reg = FunctionRegistry::Global();
-  SPATE_ASSIGN_OR_RETURN(auto plus1, (*reg.FindScalar("+"))({args[1], MakeLiteral(Value::Int(1))}, rc));
-  SPATE_ASSIGN_OR_RETURN(auto at, (*reg.FindScalar("try_element_at"))({args[0], plus1}, rc));
-  SPATE_ASSIGN_OR_RETURN(auto negative, (*reg.FindScalar("<"))({args[1], MakeLiteral(Value::Int(0))}, rc));
-  SPATE_ASSIGN_OR_RETURN(auto null_value, ImplicitCast(MakeLiteral(Value::Null(DataType::Null())), at->type()));
+  SPATE_ASSIGN_OR_RETURN(
+      auto plus1, (*reg.FindScalar("+"))({args[1], MakeLiteral(Value::Int(1))}, rc));
+  SPATE_ASSIGN_OR_RETURN(auto at,
+                         (*reg.FindScalar("try_element_at"))({args[0], plus1}, rc));
+  SPATE_ASSIGN_OR_RETURN(
+      auto negative, (*reg.FindScalar("<"))({args[1], MakeLiteral(Value::Int(0))}, rc));
+  SPATE_ASSIGN_OR_RETURN(
+      auto null_value,
+      ImplicitCast(MakeLiteral(Value::Null(DataType::Null())), at->type()));
   SPATE_ASSIGN_OR_RETURN(auto cw, MakeCaseWhen({negative, null_value}, at));
   std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString()};
   return MakeScalarCall(
       "get", cw->type(), ElementNullable(args[0], args[1]), {cw},
-      [](const Cols& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
+      [](const Cols& c, int64_t, const EvalContext&) -> Result<ColumnPtr> {
+        return c[0];
+      },
       [texts](const std::vector<std::string>&) { return CallText("get", texts); });
 }
 
 Result<BoundExprPtr> ResolveMapContainsKey(Args args, const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_contains_key", args.size(), 2, 2, "2"));
-  if (args[0]->type()->id() != TypeId::kMap) return fn::UnexpectedType("map_contains_key", args, 0, "\"MAP\"");
+  if (args[0]->type()->id() != TypeId::kMap)
+    return fn::UnexpectedType("map_contains_key", args, 0, "\"MAP\"");
   const auto& reg = FunctionRegistry::Global();
   SPATE_ASSIGN_OR_RETURN(auto keys, (*reg.FindScalar("map_keys"))({args[0]}, rc));
-  SPATE_ASSIGN_OR_RETURN(auto has, (*reg.FindScalar("array_contains"))({keys, args[1]}, rc));
+  SPATE_ASSIGN_OR_RETURN(auto has,
+                         (*reg.FindScalar("array_contains"))({keys, args[1]}, rc));
   std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString()};
   return MakeScalarCall(
       "map_contains_key", has->type(), has->nullable(), {has},
-      [](const Cols& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
-      [texts](const std::vector<std::string>&) { return CallText("map_contains_key", texts); });
+      [](const Cols& c, int64_t, const EvalContext&) -> Result<ColumnPtr> {
+        return c[0];
+      },
+      [texts](const std::vector<std::string>&) {
+        return CallText("map_contains_key", texts);
+      });
 }
 
-// map_entries(map): the map's entries as an array of struct<key, value> (the map's layout).
+// map_entries(map): the map's entries as an array of struct<key, value> (the map's
+// layout).
 Result<BoundExprPtr> ResolveMapEntries(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_entries", args.size(), 1, 1, "1"));
-  if (args[0]->type()->id() != TypeId::kMap) return fn::UnexpectedType("map_entries", args, 0, "\"MAP\"");
+  if (args[0]->type()->id() != TypeId::kMap)
+    return fn::UnexpectedType("map_entries", args, 0, "\"MAP\"");
   // The entries' values may be NULL only when the map's may (Spark's MapEntries).
   const DataTypePtr& mt = args[0]->type();
-  DataTypePtr type = DataType::Array(DataType::Struct({Field{"key", mt->key_type(), false},
-                                                      Field{"value", mt->value_type(), mt->value_contains_null()}}),
-                                     false);
+  DataTypePtr type = DataType::Array(
+      DataType::Struct({Field{"key", mt->key_type(), false},
+                        Field{"value", mt->value_type(), mt->value_contains_null()}}),
+      false);
   return MakeScalarCall(
       "map_entries", type, args[0]->nullable(), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
@@ -422,25 +473,29 @@ Result<BoundExprPtr> ResolveMapEntries(Args args, const ResolveContext&) {
         const int32_t* off = m.offsets();
         std::vector<int32_t> offsets(off, off + n + 1);
         std::vector<uint8_t> valid(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i) valid[static_cast<size_t>(i)] = m.IsValid(i) ? 1 : 0;
+        for (int64_t i = 0; i < n; ++i)
+          valid[static_cast<size_t>(i)] = m.IsValid(i) ? 1 : 0;
         const ColumnPtr& entries = m.child(0);
-        ColumnPtr child = MakeStructColumn(type->element_type(), entries->length(), entries->children());
+        ColumnPtr child = MakeStructColumn(type->element_type(), entries->length(),
+                                           entries->children());
         return MakeListColumn(type, offsets, valid, child);
       });
 }
 
-// map_concat(m1, m2, ...): all entries; a key twice is DUPLICATED_MAP_KEY (Spark's default
-// spark.sql.mapKeyDedupPolicy=EXCEPTION).
+// map_concat(m1, m2, ...): all entries; a key twice is DUPLICATED_MAP_KEY (Spark's
+// default spark.sql.mapKeyDedupPolicy=EXCEPTION).
 Result<BoundExprPtr> ResolveMapConcat(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_concat", args.size(), 1, SIZE_MAX, "> 0"));
   DataTypePtr type;
   for (size_t k = 0; k < args.size(); ++k) {
     if (args[k]->type()->id() != TypeId::kMap) {
       std::string types;
-      for (size_t j = 0; j < args.size(); ++j) types += (j ? ", " : "") + QuoteType(*args[j]->type());
+      for (size_t j = 0; j < args.size(); ++j)
+        types += (j ? ", " : "") + QuoteType(*args[j]->type());
       return Status::Error("DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES",
                            {{"sqlExpr", "\"" + fn::CallSql("map_concat", args) + "\""},
-                            {"functionName", "`map_concat`"}, {"dataType", "[" + types + "]"}});
+                            {"functionName", "`map_concat`"},
+                            {"dataType", "[" + types + "]"}});
     }
     if (!type) {
       type = args[k]->type();
@@ -450,7 +505,8 @@ Result<BoundExprPtr> ResolveMapConcat(Args args, const ResolveContext&) {
         return Status::Error("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
                              {{"functionName", "`map_concat`"},
                               {"sqlExpr", "\"" + fn::CallSql("map_concat", args) + "\""},
-                              {"dataType", "(" + QuoteType(*type) + " or " + QuoteType(*args[k]->type()) + ")"}});
+                              {"dataType", "(" + QuoteType(*type) + " or " +
+                                               QuoteType(*args[k]->type()) + ")"}});
       }
       type = c;
     }
@@ -477,20 +533,22 @@ Result<BoundExprPtr> ResolveMapConcat(Args args, const ResolveContext&) {
           }
           out.EndRow(ok);
         }
-        ColumnPtr child = TakeMulti(entries, out.refs.data(), static_cast<int64_t>(out.refs.size()));
+        ColumnPtr child =
+            TakeMulti(entries, out.refs.data(), static_cast<int64_t>(out.refs.size()));
         SPATE_RETURN_IF_ERROR(ValidateMapKeys(*child->child(0), out.offsets));
         return MakeListColumn(type, out.offsets, out.valid, child);
       });
 }
 
-// map_from_entries(array<struct<k, v>>): the map of the entries; NULL when the array or an
-// entry is NULL; NULL_MAP_KEY / DUPLICATED_MAP_KEY as Spark's defaults.
+// map_from_entries(array<struct<k, v>>): the map of the entries; NULL when the array or
+// an entry is NULL; NULL_MAP_KEY / DUPLICATED_MAP_KEY as Spark's defaults.
 Result<BoundExprPtr> ResolveMapFromEntries(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_from_entries", args.size(), 1, 1, "1"));
   const DataTypePtr& t = args[0]->type();
   if (t->id() != TypeId::kArray || t->element_type()->id() != TypeId::kStruct ||
       t->element_type()->fields().size() != 2) {
-    return fn::UnexpectedType("map_from_entries", args, 0, "\"ARRAY\" of pair \"STRUCT\"");
+    return fn::UnexpectedType("map_from_entries", args, 0,
+                              "\"ARRAY\" of pair \"STRUCT\"");
   }
   const auto& fields = t->element_type()->fields();
   DataTypePtr type = DataType::Map(fields[0].type, fields[1].type, fields[1].nullable);
@@ -516,7 +574,8 @@ Result<BoundExprPtr> ResolveMapFromEntries(Args args, const ResolveContext&) {
         ColumnPtr keys = Take(*structs.child(0), take.data(), m);
         ColumnPtr values = Take(*structs.child(1), take.data(), m);
         SPATE_RETURN_IF_ERROR(ValidateMapKeys(*keys, offsets));
-        return MakeListColumn(type, offsets, valid, MakeStructColumn(entry, m, {keys, values}));
+        return MakeListColumn(type, offsets, valid,
+                              MakeStructColumn(entry, m, {keys, values}));
       });
 }
 
@@ -528,12 +587,14 @@ void RegisterMoreCollectionFunctions(FunctionRegistry& r) {
     const ScalarResolver* previous = r.FindScalar(name);
     ScalarResolver strings = previous ? *previous : ScalarResolver();
     std::string n = name;
-    r.RegisterScalar(n, [n, strings](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
-      bool any_array = false;
-      for (const auto& x : a) any_array |= x->type()->id() == TypeId::kArray;
-      if (any_array) return ResolveArrayConcat(n == "||" ? "concat" : n, std::move(a));
-      return strings(std::move(a), rc);
-    });
+    r.RegisterScalar(
+        n, [n, strings](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
+          bool any_array = false;
+          for (const auto& x : a) any_array |= x->type()->id() == TypeId::kArray;
+          if (any_array)
+            return ResolveArrayConcat(n == "||" ? "concat" : n, std::move(a));
+          return strings(std::move(a), rc);
+        });
   }
   r.RegisterScalar("array_append", [](Args a, const ResolveContext&) {
     return ResolveArrayPlace("array_append", Place::kAppend, std::move(a));
@@ -551,9 +612,13 @@ void RegisterMoreCollectionFunctions(FunctionRegistry& r) {
     const char* name;
     SetOp op;
   };
-  for (SetDef d : {SetDef{"array_union", SetOp::kUnion}, SetDef{"array_intersect", SetOp::kIntersect},
-                   SetDef{"array_except", SetOp::kExcept}, SetDef{"arrays_overlap", SetOp::kOverlap}}) {
-    r.RegisterScalar(d.name, [d](Args a, const ResolveContext&) { return ResolveSetOp(d.name, d.op, std::move(a)); });
+  for (SetDef d : {SetDef{"array_union", SetOp::kUnion},
+                   SetDef{"array_intersect", SetOp::kIntersect},
+                   SetDef{"array_except", SetOp::kExcept},
+                   SetDef{"arrays_overlap", SetOp::kOverlap}}) {
+    r.RegisterScalar(d.name, [d](Args a, const ResolveContext&) {
+      return ResolveSetOp(d.name, d.op, std::move(a));
+    });
   }
   r.RegisterScalar("get", ResolveGet);
   r.RegisterScalar("map_contains_key", ResolveMapContainsKey);

@@ -25,14 +25,15 @@ using Kind = DateTimePattern::OpKind;
 constexpr std::array<const char*, 12> kMonthFull = {
     "January", "February", "March",     "April",   "May",      "June",
     "July",    "August",   "September", "October", "November", "December"};
-constexpr std::array<const char*, 12> kMonthShort = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                                     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+constexpr std::array<const char*, 12> kMonthShort = {
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 // Monday = index 0 (ISO day 1).
-constexpr std::array<const char*, 7> kDowFull = {"Monday", "Tuesday",  "Wednesday", "Thursday",
-                                                 "Friday", "Saturday", "Sunday"};
-constexpr std::array<const char*, 7> kDowShort = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
-constexpr std::array<const char*, 4> kQuarterFull = {"1st quarter", "2nd quarter", "3rd quarter",
-                                                     "4th quarter"};
+constexpr std::array<const char*, 7> kDowFull = {
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
+constexpr std::array<const char*, 7> kDowShort = {"Mon", "Tue", "Wed", "Thu",
+                                                  "Fri", "Sat", "Sun"};
+constexpr std::array<const char*, 4> kQuarterFull = {"1st quarter", "2nd quarter",
+                                                     "3rd quarter", "4th quarter"};
 
 Status RecognitionError(std::string_view pattern) {
   return Status::Error("INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION",
@@ -42,8 +43,9 @@ Status RecognitionError(std::string_view pattern) {
 }
 
 Status IllegalCharError(std::string_view pattern, char c) {
-  return Status::Error("INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER",
-                       {{"pattern", "'" + std::string(pattern) + "'"}, {"c", std::string(1, c)}});
+  return Status::Error(
+      "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER",
+      {{"pattern", "'" + std::string(pattern) + "'"}, {"c", std::string(1, c)}});
 }
 
 Status LengthError(std::string_view pattern) {
@@ -152,8 +154,9 @@ std::string ZoneShortName(const TimeZone* zone, int64_t micros) {
   std::error_code ec;
   if (!std::filesystem::is_directory("/usr/share/zoneinfo", ec)) return id;
   const date::tzdb& db = date::get_tzdb();
-  auto it = std::lower_bound(db.zones.begin(), db.zones.end(), id,
-                             [](const date::time_zone& z, const std::string& n) { return z.name() < n; });
+  auto it = std::lower_bound(
+      db.zones.begin(), db.zones.end(), id,
+      [](const date::time_zone& z, const std::string& n) { return z.name() < n; });
   if (it == db.zones.end() || it->name() != id) return id;
   date::sys_seconds t{std::chrono::seconds{FloorDiv(micros, kMicrosPerSecond)}};
   return it->get_info(t).abbrev;
@@ -175,8 +178,10 @@ constexpr ZoneNameEntry kZoneNames[] = {
     {"CDT", "Central Standard Time", "Central Daylight Time", "America/Chicago"},
     {"EST", "Eastern Standard Time", "Eastern Daylight Time", "America/New_York"},
     {"EDT", "Eastern Standard Time", "Eastern Daylight Time", "America/New_York"},
-    {"CET", "Central European Standard Time", "Central European Summer Time", "Europe/Paris"},
-    {"CEST", "Central European Standard Time", "Central European Summer Time", "Europe/Paris"},
+    {"CET", "Central European Standard Time", "Central European Summer Time",
+     "Europe/Paris"},
+    {"CEST", "Central European Standard Time", "Central European Summer Time",
+     "Europe/Paris"},
     {"GMT", "Greenwich Mean Time", "Greenwich Mean Time", "GMT"},
     {"BST", "Greenwich Mean Time", "British Summer Time", "Europe/London"},
     {"JST", "Japan Standard Time", "Japan Standard Time", "Asia/Tokyo"},
@@ -224,8 +229,10 @@ Width ParseWidth(const DateTimePattern::Op& op) {
     case Kind::kMinute:
     case Kind::kSecond:
       return c == 1 ? Width{true, 1, 19} : Width{true, 2, 2};
-    case Kind::kAlignedDow: return {true, 1, 19};
-    default: return {};
+    case Kind::kAlignedDow:
+      return {true, 1, 19};
+    default:
+      return {};
   }
 }
 
@@ -339,7 +346,8 @@ class Parser {
     if (v < lo || v > hi) {
       if (range_error_.empty()) {
         range_error_ = std::string("Invalid value for ") + field + " (valid values " +
-                       std::to_string(lo) + " - " + std::to_string(hi) + "): " + std::to_string(v);
+                       std::to_string(lo) + " - " + std::to_string(hi) +
+                       "): " + std::to_string(v);
       }
     }
     return true;
@@ -359,14 +367,17 @@ class Parser {
     bool neg = s_[pos_] == '-';
     size_t p0 = pos_ + 1;
     auto two = [&](size_t at, int* v) {
-      if (at + 2 > s_.size() || s_[at] < '0' || s_[at] > '9' || s_[at + 1] < '0' || s_[at + 1] > '9') return false;
+      if (at + 2 > s_.size() || s_[at] < '0' || s_[at] > '9' || s_[at + 1] < '0' ||
+          s_[at + 1] > '9')
+        return false;
       *v = (s_[at] - '0') * 10 + (s_[at + 1] - '0');
       return true;
     };
     int h = 0, m = 0, sec = 0;
     if (!two(p0, &h)) return false;
     size_t q = p0 + 2;
-    bool colon = (letter != 'Z' && (count == 3 || count == 5)) || (letter == 'Z' && count == 5);
+    bool colon =
+        (letter != 'Z' && (count == 3 || count == 5)) || (letter == 'Z' && count == 5);
     bool minutes_required = (letter == 'Z' && count <= 3) || count == 2 || count == 3 ||
                             (letter == 'Z' && count == 5);
     size_t mq = q + (colon ? 1 : 0);
@@ -405,8 +416,8 @@ class Parser {
     q += d;
     int m = 0, sec = 0;
     auto dd = [this](size_t at) {
-      return at + 2 < s_.size() && s_[at] == ':' && s_[at + 1] >= '0' && s_[at + 1] <= '9' &&
-             s_[at + 2] >= '0' && s_[at + 2] <= '9';
+      return at + 2 < s_.size() && s_[at] == ':' && s_[at + 1] >= '0' &&
+             s_[at + 1] <= '9' && s_[at + 2] >= '0' && s_[at + 2] <= '9';
     };
     if (dd(q)) {
       m = (s_[q + 1] - '0') * 10 + (s_[q + 2] - '0');
@@ -425,8 +436,8 @@ class Parser {
   bool ZoneId(Parsed* p) {
     size_t q = pos_;
     auto ok = [](char c) {
-      return IsAsciiLetter(c) || (c >= '0' && c <= '9') || c == '~' || c == '/' || c == '.' ||
-             c == '_' || c == '+' || c == '-' || c == ':';
+      return IsAsciiLetter(c) || (c >= '0' && c <= '9') || c == '~' || c == '/' ||
+             c == '.' || c == '_' || c == '+' || c == '-' || c == ':';
     };
     while (q < s_.size() && ok(s_[q])) ++q;
     // Longest prefix that names a zone.
@@ -479,7 +490,8 @@ class Parser {
       }
       case Kind::kEra: {
         static constexpr std::array<const char*, 2> kShort = {"BC", "AD"};
-        static constexpr std::array<const char*, 2> kFull = {"Before Christ", "Anno Domini"};
+        static constexpr std::array<const char*, 2> kFull = {"Before Christ",
+                                                             "Anno Domini"};
         int k = op.count == 4 ? Word(kFull) : Word(kShort);
         if (k < 0) return false;
         p->era = k;
@@ -564,13 +576,20 @@ class Parser {
         p->nanos = n;
         return true;
       }
-      case Kind::kZoneId: return ZoneId(p);
-      case Kind::kZoneName: return ZoneName(p);
-      case Kind::kOffsetO: return Localized(p);
-      case Kind::kOffsetX: return Offset(op.count, 'X', p);
-      case Kind::kOffsetLowerX: return Offset(op.count, 'x', p);
-      case Kind::kOffsetZ: return Offset(op.count, 'Z', p);
-      default: break;
+      case Kind::kZoneId:
+        return ZoneId(p);
+      case Kind::kZoneName:
+        return ZoneName(p);
+      case Kind::kOffsetO:
+        return Localized(p);
+      case Kind::kOffsetX:
+        return Offset(op.count, 'X', p);
+      case Kind::kOffsetLowerX:
+        return Offset(op.count, 'x', p);
+      case Kind::kOffsetZ:
+        return Offset(op.count, 'Z', p);
+      default:
+        break;
     }
     Width w = ParseWidth(op);
     if (!Number(i, w.min, w.max, false, &v)) return false;
@@ -583,7 +602,9 @@ class Parser {
         Range(v, 1, 31, "DayOfMonth");
         p->day = static_cast<int>(v);
         break;
-      case Kind::kAlignedDow: Range(v, 1, 7, "AlignedDayOfWeekInMonth"); break;
+      case Kind::kAlignedDow:
+        Range(v, 1, 7, "AlignedDayOfWeekInMonth");
+        break;
       case Kind::kHour24:
         Range(v, 0, 23, "HourOfDay");
         p->hour24 = static_cast<int>(v);
@@ -608,7 +629,8 @@ class Parser {
         Range(v, 0, 59, "SecondOfMinute");
         p->second = static_cast<int>(v);
         break;
-      default: break;
+      default:
+        break;
     }
     return true;
   }
@@ -647,8 +669,9 @@ Result<DateTimePattern> DateTimePattern::Compile(std::string_view pattern) {
       if (quoted) continue;
       if (c == 'Y' || c == 'w' || c == 'W' || c == 'u') return RecognitionError(pattern);
       if (c == 'e' || c == 'c') {
-        return Status::Error("INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN",
-                             {{"c", std::string(1, c)}});
+        return Status::Error(
+            "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN",
+            {{"c", std::string(1, c)}});
       }
     }
   }
@@ -698,7 +721,8 @@ Result<DateTimePattern> DateTimePattern::Compile(std::string_view pattern) {
     }
     if (c == ']') {
       if (open.empty()) return IllegalCharError(pattern, ']');
-      out.ops_[static_cast<size_t>(open.back())].match = static_cast<int>(out.ops_.size());
+      out.ops_[static_cast<size_t>(open.back())].match =
+          static_cast<int>(out.ops_.size());
       open.pop_back();
       out.ops_.push_back(Op{Kind::kOptEnd});
       ++i;
@@ -720,37 +744,82 @@ Result<DateTimePattern> DateTimePattern::Compile(std::string_view pattern) {
       return n > max ? RecognitionError(pattern) : Status::OK();
     };
     switch (c) {
-      case 'G': SPATE_RETURN_IF_ERROR(limit(4)); op.kind = Kind::kEra; break;
-      case 'y': SPATE_RETURN_IF_ERROR(limit(6)); op.kind = Kind::kYear; break;
-      case 'D': SPATE_RETURN_IF_ERROR(limit(3)); op.kind = Kind::kDayOfYear; break;
+      case 'G':
+        SPATE_RETURN_IF_ERROR(limit(4));
+        op.kind = Kind::kEra;
+        break;
+      case 'y':
+        SPATE_RETURN_IF_ERROR(limit(6));
+        op.kind = Kind::kYear;
+        break;
+      case 'D':
+        SPATE_RETURN_IF_ERROR(limit(3));
+        op.kind = Kind::kDayOfYear;
+        break;
       case 'M':
       case 'L':
         SPATE_RETURN_IF_ERROR(limit(4));
         op.kind = Kind::kMonth;
         op.standalone = c == 'L';
         break;
-      case 'd': SPATE_RETURN_IF_ERROR(limit(2)); op.kind = Kind::kDay; break;
+      case 'd':
+        SPATE_RETURN_IF_ERROR(limit(2));
+        op.kind = Kind::kDay;
+        break;
       case 'Q':
       case 'q':
         if (n > 4) return LengthError(pattern);
         op.kind = Kind::kQuarter;
         op.standalone = c == 'q';
         break;
-      case 'E': SPATE_RETURN_IF_ERROR(limit(4)); op.kind = Kind::kDayOfWeek; break;
-      case 'F': SPATE_RETURN_IF_ERROR(limit(1)); op.kind = Kind::kAlignedDow; break;
-      case 'a': SPATE_RETURN_IF_ERROR(limit(1)); op.kind = Kind::kAmPm; break;
-      case 'h': SPATE_RETURN_IF_ERROR(limit(2)); op.kind = Kind::kHour12; break;
-      case 'K': SPATE_RETURN_IF_ERROR(limit(2)); op.kind = Kind::kHour0To11; break;
-      case 'k': SPATE_RETURN_IF_ERROR(limit(2)); op.kind = Kind::kHour1To24; break;
-      case 'H': SPATE_RETURN_IF_ERROR(limit(2)); op.kind = Kind::kHour24; break;
-      case 'm': SPATE_RETURN_IF_ERROR(limit(2)); op.kind = Kind::kMinute; break;
-      case 's': SPATE_RETURN_IF_ERROR(limit(2)); op.kind = Kind::kSecond; break;
-      case 'S': SPATE_RETURN_IF_ERROR(limit(9)); op.kind = Kind::kFraction; break;
+      case 'E':
+        SPATE_RETURN_IF_ERROR(limit(4));
+        op.kind = Kind::kDayOfWeek;
+        break;
+      case 'F':
+        SPATE_RETURN_IF_ERROR(limit(1));
+        op.kind = Kind::kAlignedDow;
+        break;
+      case 'a':
+        SPATE_RETURN_IF_ERROR(limit(1));
+        op.kind = Kind::kAmPm;
+        break;
+      case 'h':
+        SPATE_RETURN_IF_ERROR(limit(2));
+        op.kind = Kind::kHour12;
+        break;
+      case 'K':
+        SPATE_RETURN_IF_ERROR(limit(2));
+        op.kind = Kind::kHour0To11;
+        break;
+      case 'k':
+        SPATE_RETURN_IF_ERROR(limit(2));
+        op.kind = Kind::kHour1To24;
+        break;
+      case 'H':
+        SPATE_RETURN_IF_ERROR(limit(2));
+        op.kind = Kind::kHour24;
+        break;
+      case 'm':
+        SPATE_RETURN_IF_ERROR(limit(2));
+        op.kind = Kind::kMinute;
+        break;
+      case 's':
+        SPATE_RETURN_IF_ERROR(limit(2));
+        op.kind = Kind::kSecond;
+        break;
+      case 'S':
+        SPATE_RETURN_IF_ERROR(limit(9));
+        op.kind = Kind::kFraction;
+        break;
       case 'V':
         if (n != 2) return LengthError(pattern);
         op.kind = Kind::kZoneId;
         break;
-      case 'z': SPATE_RETURN_IF_ERROR(limit(4)); op.kind = Kind::kZoneName; break;
+      case 'z':
+        SPATE_RETURN_IF_ERROR(limit(4));
+        op.kind = Kind::kZoneName;
+        break;
       case 'O':
         if (n != 1 && n != 4) return LengthError(pattern);
         op.kind = Kind::kOffsetO;
@@ -760,11 +829,16 @@ Result<DateTimePattern> DateTimePattern::Compile(std::string_view pattern) {
         if (n > 5) return LengthError(pattern);
         op.kind = c == 'X' ? Kind::kOffsetX : Kind::kOffsetLowerX;
         break;
-      case 'Z': SPATE_RETURN_IF_ERROR(limit(5)); op.kind = Kind::kOffsetZ; break;
-      default: return IllegalCharError(pattern, c);
+      case 'Z':
+        SPATE_RETURN_IF_ERROR(limit(5));
+        op.kind = Kind::kOffsetZ;
+        break;
+      default:
+        return IllegalCharError(pattern, c);
     }
-    if (op.kind == Kind::kZoneId || op.kind == Kind::kZoneName || op.kind == Kind::kOffsetO ||
-        op.kind == Kind::kOffsetX || op.kind == Kind::kOffsetLowerX || op.kind == Kind::kOffsetZ) {
+    if (op.kind == Kind::kZoneId || op.kind == Kind::kZoneName ||
+        op.kind == Kind::kOffsetO || op.kind == Kind::kOffsetX ||
+        op.kind == Kind::kOffsetLowerX || op.kind == Kind::kOffsetZ) {
       out.has_zone_ = true;
     }
     out.ops_.push_back(std::move(op));
@@ -772,7 +846,8 @@ Result<DateTimePattern> DateTimePattern::Compile(std::string_view pattern) {
   if (!open.empty()) {
     // java.time closes unterminated optional sections at the end.
     while (!open.empty()) {
-      out.ops_[static_cast<size_t>(open.back())].match = static_cast<int>(out.ops_.size());
+      out.ops_[static_cast<size_t>(open.back())].match =
+          static_cast<int>(out.ops_.size());
       open.pop_back();
       out.ops_.push_back(Op{Kind::kOptEnd});
     }
@@ -780,7 +855,8 @@ Result<DateTimePattern> DateTimePattern::Compile(std::string_view pattern) {
   return out;
 }
 
-void DateTimePattern::Format(int64_t micros, const TimeZone* zone, std::string* out) const {
+void DateTimePattern::Format(int64_t micros, const TimeZone* zone,
+                             std::string* out) const {
   int64_t offset = zone ? zone->OffsetSeconds(micros) : 0;
   int64_t local = micros + offset * kMicrosPerSecond;
   int64_t days = FloorDiv(local, kMicrosPerDay);
@@ -797,11 +873,15 @@ void DateTimePattern::Format(int64_t micros, const TimeZone* zone, std::string* 
   for (const auto& op : ops_) {
     int n = op.count;
     switch (op.kind) {
-      case Kind::kLiteral: out->append(op.literal); break;
+      case Kind::kLiteral:
+        out->append(op.literal);
+        break;
       case Kind::kOptStart:
-      case Kind::kOptEnd: break;
+      case Kind::kOptEnd:
+        break;
       case Kind::kEra:
-        out->append(y > 0 ? (n == 4 ? "Anno Domini" : "AD") : (n == 4 ? "Before Christ" : "BC"));
+        out->append(y > 0 ? (n == 4 ? "Anno Domini" : "AD")
+                          : (n == 4 ? "Before Christ" : "BC"));
         break;
       case Kind::kYear: {
         int64_t v = has_g && y <= 0 ? 1 - y : y;
@@ -828,7 +908,9 @@ void DateTimePattern::Format(int64_t micros, const TimeZone* zone, std::string* 
           AppendPadded(out, m, n);
         }
         break;
-      case Kind::kDay: AppendPadded(out, d, n); break;
+      case Kind::kDay:
+        AppendPadded(out, d, n);
+        break;
       case Kind::kQuarter: {
         int q = static_cast<int>((m - 1) / 3 + 1);
         if (n == 3) {
@@ -846,14 +928,30 @@ void DateTimePattern::Format(int64_t micros, const TimeZone* zone, std::string* 
         out->append(n == 4 ? kDowFull[dow] : kDowShort[dow]);
         break;
       }
-      case Kind::kAlignedDow: AppendPadded(out, (d - 1) % 7 + 1, n); break;
-      case Kind::kAmPm: out->append(hour < 12 ? "AM" : "PM"); break;
-      case Kind::kHour12: AppendPadded(out, hour % 12 == 0 ? 12 : hour % 12, n); break;
-      case Kind::kHour24: AppendPadded(out, hour, n); break;
-      case Kind::kHour1To24: AppendPadded(out, hour == 0 ? 24 : hour, n); break;
-      case Kind::kHour0To11: AppendPadded(out, hour % 12, n); break;
-      case Kind::kMinute: AppendPadded(out, minute, n); break;
-      case Kind::kSecond: AppendPadded(out, second, n); break;
+      case Kind::kAlignedDow:
+        AppendPadded(out, (d - 1) % 7 + 1, n);
+        break;
+      case Kind::kAmPm:
+        out->append(hour < 12 ? "AM" : "PM");
+        break;
+      case Kind::kHour12:
+        AppendPadded(out, hour % 12 == 0 ? 12 : hour % 12, n);
+        break;
+      case Kind::kHour24:
+        AppendPadded(out, hour, n);
+        break;
+      case Kind::kHour1To24:
+        AppendPadded(out, hour == 0 ? 24 : hour, n);
+        break;
+      case Kind::kHour0To11:
+        AppendPadded(out, hour % 12, n);
+        break;
+      case Kind::kMinute:
+        AppendPadded(out, minute, n);
+        break;
+      case Kind::kSecond:
+        AppendPadded(out, second, n);
+        break;
       case Kind::kFraction: {
         char buf[10];
         int64_t v = nanos;
@@ -864,11 +962,15 @@ void DateTimePattern::Format(int64_t micros, const TimeZone* zone, std::string* 
         out->append(buf, static_cast<size_t>(n));
         break;
       }
-      case Kind::kZoneId: out->append(zone ? zone->zone_id() : "UTC"); break;
+      case Kind::kZoneId:
+        out->append(zone ? zone->zone_id() : "UTC");
+        break;
       case Kind::kZoneName:
         out->append(n == 4 ? ZoneFullName(zone, micros) : ZoneShortName(zone, micros));
         break;
-      case Kind::kOffsetO: AppendLocalizedOffset(out, offset, n == 4); break;
+      case Kind::kOffsetO:
+        AppendLocalizedOffset(out, offset, n == 4);
+        break;
       case Kind::kOffsetX:
       case Kind::kOffsetLowerX:
         if (offset == 0 && op.kind == Kind::kOffsetX) {
@@ -902,7 +1004,8 @@ bool DateTimePattern::Parse(std::string_view text, const TimeZone* zone, bool lo
   Parsed p;
   std::string quoted = "Text '" + std::string(text) + "' could not be parsed";
   if (!parser.Run(0, ops_.size(), &p)) {
-    *error = quoted + " at index " + std::to_string(std::max<int64_t>(0, parser.error_pos()));
+    *error =
+        quoted + " at index " + std::to_string(std::max<int64_t>(0, parser.error_pos()));
     return false;
   }
   if (parser.pos() != text.size()) {
@@ -932,7 +1035,8 @@ bool DateTimePattern::Parse(std::string_view text, const TimeZone* zone, bool lo
     CivilFromDays(days, &yy, &mm, &dd);
     if ((p.month > 0 && static_cast<unsigned>(p.month) != mm) ||
         (p.day > 0 && static_cast<unsigned>(p.day) != dd)) {
-      *error = quoted + ": Conflict found: fields differ from the date derived from DayOfYear " +
+      *error = quoted +
+               ": Conflict found: fields differ from the date derived from DayOfYear " +
                std::to_string(p.doy);
       return false;
     }
@@ -944,15 +1048,18 @@ bool DateTimePattern::Parse(std::string_view text, const TimeZone* zone, bool lo
         *error = quoted + ": Invalid date 'February 29' as '" + std::to_string(year) +
                  "' is not a leap year";
       } else {
-        *error = quoted + ": Invalid date '" + UpperMonth(month) + " " + std::to_string(day) + "'";
+        *error = quoted + ": Invalid date '" + UpperMonth(month) + " " +
+                 std::to_string(day) + "'";
       }
       return false;
     }
     days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   }
   if (p.dow > 0 && FloorMod(days + 3, 7) + 1 != p.dow) {
-    *error = quoted + ": Conflict found: Field DayOfWeek " + std::to_string(FloorMod(days + 3, 7) + 1) +
-             " differs from DayOfWeek " + std::to_string(p.dow) + " derived from " + FormatDate(static_cast<int32_t>(days));
+    *error = quoted + ": Conflict found: Field DayOfWeek " +
+             std::to_string(FloorMod(days + 3, 7) + 1) + " differs from DayOfWeek " +
+             std::to_string(p.dow) + " derived from " +
+             FormatDate(static_cast<int32_t>(days));
     return false;
   }
   int hour = 0;
@@ -961,9 +1068,10 @@ bool DateTimePattern::Parse(std::string_view text, const TimeZone* zone, bool lo
   } else if (p.hour_ampm >= 0) {
     hour = p.hour_ampm + (p.ampm == 1 ? 12 : 0);
   }
-  int64_t tod = (int64_t{hour} * 3600 + std::max(0, p.minute) * 60 + std::max(0, p.second)) *
-                    kMicrosPerSecond +
-                std::max<int64_t>(0, p.nanos) / 1000;
+  int64_t tod =
+      (int64_t{hour} * 3600 + std::max(0, p.minute) * 60 + std::max(0, p.second)) *
+          kMicrosPerSecond +
+      std::max<int64_t>(0, p.nanos) / 1000;
   int64_t lm = days * kMicrosPerDay + tod;
   if (local) {
     *micros = lm;

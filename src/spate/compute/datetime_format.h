@@ -1,9 +1,9 @@
 // Copyright spate authors.
 #pragma once
 
-// Spark's datetime patterns (sql-ref-datetime-pattern.html, the CORRECTED parser policy that
-// is Spark 4's default): a pattern such as "yyyy-MM-dd HH:mm:ss.SSS" is compiled once into a
-// small program of field/literal ops, then applied to many values.
+// Spark's datetime patterns (sql-ref-datetime-pattern.html, the CORRECTED parser policy
+// that is Spark 4's default): a pattern such as "yyyy-MM-dd HH:mm:ss.SSS" is compiled
+// once into a small program of field/literal ops, then applied to many values.
 //
 // Supported letters: G y D M L d Q q E F a h K k H m s S V z O X x Z, quoted literals
 // ('text', '' for a quote) and optional sections [ ]. Pattern errors follow Spark 4:
@@ -56,16 +56,38 @@ class DateTimePattern {
              std::string* error) const;
 
   enum class OpKind : uint8_t {
-    kLiteral, kEra, kYear, kDayOfYear, kMonth, kDay, kQuarter, kDayOfWeek, kAlignedDow,
-    kAmPm, kHour12, kHour24, kHour1To24, kHour0To11, kMinute, kSecond, kFraction,
-    kZoneId, kZoneName, kOffsetO, kOffsetX, kOffsetLowerX, kOffsetZ, kOptStart, kOptEnd
+    kLiteral,
+    kEra,
+    kYear,
+    kDayOfYear,
+    kMonth,
+    kDay,
+    kQuarter,
+    kDayOfWeek,
+    kAlignedDow,
+    kAmPm,
+    kHour12,
+    kHour24,
+    kHour1To24,
+    kHour0To11,
+    kMinute,
+    kSecond,
+    kFraction,
+    kZoneId,
+    kZoneName,
+    kOffsetO,
+    kOffsetX,
+    kOffsetLowerX,
+    kOffsetZ,
+    kOptStart,
+    kOptEnd
   };
   struct Op {
     OpKind kind;
-    int count = 0;        // letter count
+    int count = 0;            // letter count
     bool standalone = false;  // L / q
-    int match = -1;       // kOptStart: index of its kOptEnd
-    std::string literal;  // kLiteral
+    int match = -1;           // kOptStart: index of its kOptEnd
+    std::string literal;      // kLiteral
   };
 
  private:

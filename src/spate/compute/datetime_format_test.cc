@@ -6,8 +6,9 @@
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
-// Expected texts follow Spark 4's sql-ref-datetime-pattern.html, datetime-formatting.sql.out,
-// datetime-parsing*.sql.out and datetime-formatting-invalid.sql.out.
+// Expected texts follow Spark 4's sql-ref-datetime-pattern.html,
+// datetime-formatting.sql.out, datetime-parsing*.sql.out and
+// datetime-formatting-invalid.sql.out.
 
 namespace spate {
 namespace {
@@ -15,12 +16,14 @@ namespace {
 // 2018-11-17 13:33:33.123456 UTC.
 constexpr int64_t kTs = 1542461613123456;
 
-int64_t Micros(int64_t y, unsigned m, unsigned d, int64_t h = 0, int64_t mi = 0, int64_t s = 0,
-               int64_t us = 0) {
-  return int64_t{DaysFromCivil(y, m, d)} * kMicrosPerDay + ((h * 60 + mi) * 60 + s) * kMicrosPerSecond + us;
+int64_t Micros(int64_t y, unsigned m, unsigned d, int64_t h = 0, int64_t mi = 0,
+               int64_t s = 0, int64_t us = 0) {
+  return int64_t{DaysFromCivil(y, m, d)} * kMicrosPerDay +
+         ((h * 60 + mi) * 60 + s) * kMicrosPerSecond + us;
 }
 
-std::string Fmt(std::string_view pattern, int64_t micros, const TimeZone* zone = nullptr) {
+std::string Fmt(std::string_view pattern, int64_t micros,
+                const TimeZone* zone = nullptr) {
   auto p = DateTimePattern::Compile(pattern);
   EXPECT_TRUE(p.ok()) << p.status().ToString();
   if (!p.ok()) return "";
@@ -84,7 +87,8 @@ TEST(DateTimeFormat, YearSigns) {
 TEST(DateTimeFormat, Zones) {
   const TimeZone* la = TimeZone::Lookup("America/Los_Angeles");
   ASSERT_NE(la, nullptr);
-  EXPECT_EQ(Fmt("yyyy-MM-dd HH:mm:ss VV", kTs, la), "2018-11-17 05:33:33 America/Los_Angeles");
+  EXPECT_EQ(Fmt("yyyy-MM-dd HH:mm:ss VV", kTs, la),
+            "2018-11-17 05:33:33 America/Los_Angeles");
   EXPECT_EQ(Fmt("z zzzz", kTs, la), "PST Pacific Standard Time");
   EXPECT_EQ(Fmt("z", Micros(2018, 7, 1), la), "PDT");
   EXPECT_EQ(Fmt("O OOOO", kTs, la), "GMT-8 GMT-08:00");
@@ -97,14 +101,18 @@ TEST(DateTimeFormat, Zones) {
 }
 
 TEST(DateTimeFormat, InvalidPatterns) {
-  const char* kRecognition = "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION";
-  for (const char* p : {"GGGGG", "yyyyyyy", "MMMMM", "LLLLL", "EEEEE", "FF", "ddd", "DDDD", "HHH",
-                        "hhh", "kkk", "KKK", "mmm", "sss", "SSSSSSSSSS", "aa", "zzzzz", "ZZZZZZ",
-                        "Y", "w", "W", "u"}) {
+  const char* kRecognition =
+      "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION";
+  for (const char* p :
+       {"GGGGG", "yyyyyyy", "MMMMM", "LLLLL", "EEEEE", "FF",  "ddd",        "DDDD",
+        "HHH",   "hhh",     "kkk",   "KKK",   "mmm",   "sss", "SSSSSSSSSS", "aa",
+        "zzzzz", "ZZZZZZ",  "Y",     "w",     "W",     "u"}) {
     EXPECT_EQ(CompileError(p), kRecognition) << p;
   }
-  EXPECT_EQ(CompileError("e"), "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN");
-  EXPECT_EQ(CompileError("c"), "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN");
+  EXPECT_EQ(CompileError("e"),
+            "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN");
+  EXPECT_EQ(CompileError("c"),
+            "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN");
   for (const char* p : {"A", "n", "N", "p", "B", "C", "I"}) {
     EXPECT_EQ(CompileError(p), "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER") << p;
   }
@@ -116,7 +124,8 @@ TEST(DateTimeFormat, InvalidPatterns) {
 }
 
 TEST(DateTimeParse, Basic) {
-  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss", "2016-12-31 00:12:00"), Micros(2016, 12, 31, 0, 12));
+  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss", "2016-12-31 00:12:00"),
+            Micros(2016, 12, 31, 0, 12));
   EXPECT_EQ(Parse("yyyy-MM-dd", "2016-12-31"), Micros(2016, 12, 31));
   EXPECT_EQ(Parse("dd/MM/yyyy HH:mm", "31/12/2016 10:30"), Micros(2016, 12, 31, 10, 30));
   EXPECT_EQ(Parse("yyyyMMddHHmmss", "20161231101112"), Micros(2016, 12, 31, 10, 11, 12));
@@ -140,23 +149,32 @@ TEST(DateTimeParse, Fractions) {
   EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss[.SSSSSS]", "2020-01-27 20:06:11"),
             Micros(2020, 1, 27, 20, 6, 11));
   std::string err;
-  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss.SSS", "2020-01-27 20:06:11.8475", &err), INT64_MIN);
-  EXPECT_EQ(err, "Text '2020-01-27 20:06:11.8475' could not be parsed, unparsed text found at index 23");
+  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss.SSS", "2020-01-27 20:06:11.8475", &err),
+            INT64_MIN);
+  EXPECT_EQ(err,
+            "Text '2020-01-27 20:06:11.8475' could not be parsed, unparsed text found at "
+            "index 23");
 }
 
 TEST(DateTimeParse, Zones) {
-  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss XXX", "2020-01-01 08:00:00 +08:00"), Micros(2020, 1, 1));
+  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss XXX", "2020-01-01 08:00:00 +08:00"),
+            Micros(2020, 1, 1));
   EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ssX", "2020-01-01 08:00:00Z"), Micros(2020, 1, 1, 8));
-  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss Z", "2020-01-01 08:00:00 +0800"), Micros(2020, 1, 1));
+  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss Z", "2020-01-01 08:00:00 +0800"),
+            Micros(2020, 1, 1));
   EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss VV", "2020-01-01 00:00:00 America/Los_Angeles"),
             Micros(2020, 1, 1, 8));
   EXPECT_EQ(Parse("yyyy-MM-dd HH:mm z", "2020-07-01 00:00 PDT"), Micros(2020, 7, 1, 7));
-  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm O", "2020-01-01 00:00 GMT+8"), Micros(2019, 12, 31, 16));
+  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm O", "2020-01-01 00:00 GMT+8"),
+            Micros(2019, 12, 31, 16));
   // The session zone applies when the text has none.
   const TimeZone* la = TimeZone::Lookup("America/Los_Angeles");
-  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm", "2020-01-01 00:00", nullptr, la), Micros(2020, 1, 1, 8));
-  // DST gap: 02:30 does not exist on 2020-03-08 in Los Angeles; java.time moves it forward.
-  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm", "2020-03-08 02:30", nullptr, la), Micros(2020, 3, 8, 10, 30));
+  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm", "2020-01-01 00:00", nullptr, la),
+            Micros(2020, 1, 1, 8));
+  // DST gap: 02:30 does not exist on 2020-03-08 in Los Angeles; java.time moves it
+  // forward.
+  EXPECT_EQ(Parse("yyyy-MM-dd HH:mm", "2020-03-08 02:30", nullptr, la),
+            Micros(2020, 3, 8, 10, 30));
 }
 
 TEST(DateTimeParse, Failures) {
@@ -166,11 +184,15 @@ TEST(DateTimeParse, Failures) {
   EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss.SSS", "2020-01-27T20:06:11.847", &err), INT64_MIN);
   EXPECT_EQ(err, "Text '2020-01-27T20:06:11.847' could not be parsed at index 10");
   EXPECT_EQ(Parse("yyyy-MM-dd", "2019-02-29", &err), INT64_MIN);
-  EXPECT_EQ(err, "Text '2019-02-29' could not be parsed: Invalid date 'February 29' as '2019' is not a leap year");
+  EXPECT_EQ(err,
+            "Text '2019-02-29' could not be parsed: Invalid date 'February 29' as '2019' "
+            "is not a leap year");
   EXPECT_EQ(Parse("yyyy-MM-dd", "2019-04-31", &err), INT64_MIN);
   EXPECT_EQ(err, "Text '2019-04-31' could not be parsed: Invalid date 'APRIL 31'");
   EXPECT_EQ(Parse("yyyy-MM-dd", "2019-13-01", &err), INT64_MIN);
-  EXPECT_EQ(err, "Text '2019-13-01' could not be parsed: Invalid value for MonthOfYear (valid values 1 - 12): 13");
+  EXPECT_EQ(err,
+            "Text '2019-13-01' could not be parsed: Invalid value for MonthOfYear (valid "
+            "values 1 - 12): 13");
   EXPECT_EQ(Parse("yy", "1"), INT64_MIN);
   EXPECT_EQ(Parse("yy", "123"), INT64_MIN);
   EXPECT_EQ(Parse("yyy", "1"), INT64_MIN);
@@ -186,7 +208,8 @@ TEST(DateTimeParse, RoundTrip) {
   const char* patterns[] = {"yyyy-MM-dd HH:mm:ss.SSSSSS", "dd MMM yyyy hh:mm:ss.SSS a",
                             "EEEE, MMMM d, yyyy HH:mm:ss.SSSSSS XXX"};
   for (const char* pat : patterns) {
-    for (int64_t t : {int64_t{0}, kTs - 456, Micros(1582, 10, 15, 23, 59, 59, 999000), Micros(2100, 2, 28, 12)}) {
+    for (int64_t t : {int64_t{0}, kTs - 456, Micros(1582, 10, 15, 23, 59, 59, 999000),
+                      Micros(2100, 2, 28, 12)}) {
       std::string text = Fmt(pat, t);
       EXPECT_EQ(Parse(pat, text), t) << pat << " " << text;
     }

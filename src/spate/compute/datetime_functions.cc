@@ -6,6 +6,8 @@
 // Timestamps are µs since the epoch (UTC); their calendar fields are taken in the session
 // time zone (EvalContext::time_zone). TIMESTAMP_NTZ values are local micros.
 
+#include "spate/compute/datetime_functions.h"
+
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -14,7 +16,6 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/datetime_format.h"
-#include "spate/compute/datetime_functions.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/function_util.h"
 #include "spate/compute/kernel_util.h"
@@ -89,12 +90,13 @@ Status WrongArgs(const std::string& name, const std::string& expected, size_t ac
 }
 
 const char* Ordinal(size_t i) {
-  static const char* kNames[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh"};
+  static const char* kNames[] = {"first", "second", "third",  "fourth",
+                                 "fifth", "sixth",  "seventh"};
   return i < 7 ? kNames[i] : "eighth";
 }
 
-Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& args, size_t i,
-                      const std::string& required) {
+Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& args,
+                      size_t i, const std::string& required) {
   std::vector<std::string> texts;
   for (const auto& a : args) texts.push_back(a->ToString());
   return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
@@ -118,10 +120,12 @@ Status ToDateArg(const std::string& name, std::vector<BoundExprPtr>* args, size_
 }
 
 // Casts argument i to TIMESTAMP unless it is TIMESTAMP or TIMESTAMP_NTZ.
-Status ToTimestampArg(const std::string& name, std::vector<BoundExprPtr>* args, size_t i) {
+Status ToTimestampArg(const std::string& name, std::vector<BoundExprPtr>* args,
+                      size_t i) {
   TypeId t = (*args)[i]->type()->id();
   if (IsTs(t)) return Status::OK();
-  if (!(t == TypeId::kDate || IsStringLike(t))) return UnexpectedType(name, *args, i, "\"TIMESTAMP\"");
+  if (!(t == TypeId::kDate || IsStringLike(t)))
+    return UnexpectedType(name, *args, i, "\"TIMESTAMP\"");
   SPATE_ASSIGN_OR_RETURN((*args)[i], ImplicitCast((*args)[i], DataType::Timestamp()));
   return Status::OK();
 }
@@ -130,13 +134,18 @@ Status ToTypeArg(const std::string& name, std::vector<BoundExprPtr>* args, size_
                  const DataTypePtr& to, bool (*accept)(const DataType&)) {
   const DataType& t = *(*args)[i]->type();
   if (t.SameType(*to)) return Status::OK();
-  if (!(accept(t) || t.id() == TypeId::kNull)) return UnexpectedType(name, *args, i, QuoteType(*to));
+  if (!(accept(t) || t.id() == TypeId::kNull))
+    return UnexpectedType(name, *args, i, QuoteType(*to));
   SPATE_ASSIGN_OR_RETURN((*args)[i], ImplicitCast((*args)[i], to));
   return Status::OK();
 }
 
-bool AcceptIntegral(const DataType& t) { return t.IsIntegral() || t.id() == TypeId::kString; }
-bool AcceptNumeric(const DataType& t) { return t.IsNumeric() || t.id() == TypeId::kString; }
+bool AcceptIntegral(const DataType& t) {
+  return t.IsIntegral() || t.id() == TypeId::kString;
+}
+bool AcceptNumeric(const DataType& t) {
+  return t.IsNumeric() || t.id() == TypeId::kString;
+}
 bool AcceptString(const DataType& t) { return t.id() == TypeId::kString; }
 bool AcceptBoolean(const DataType& t) { return t.id() == TypeId::kBoolean; }
 
@@ -154,7 +163,8 @@ ColumnPtr Map1(const ColumnPtr& a, const DataTypePtr& type, int64_t n, Fn&& fn) 
 }
 
 template <typename A, typename B, typename OutT, typename Fn>
-ColumnPtr Map2(const ColumnPtr& a, const ColumnPtr& b, const DataTypePtr& type, int64_t n, Fn&& fn) {
+ColumnPtr Map2(const ColumnPtr& a, const ColumnPtr& b, const DataTypePtr& type, int64_t n,
+               Fn&& fn) {
   int64_t nulls = 0;
   BufferPtr validity = kernel::AndValidity({a.get(), b.get()}, n, &nulls);
   Out<OutT> out(n);
@@ -164,8 +174,8 @@ ColumnPtr Map2(const ColumnPtr& a, const ColumnPtr& b, const DataTypePtr& type, 
   return kernel::MakeColumn(type, n, nulls, validity, out.buf);
 }
 
-// Row-wise builder for results that may become NULL per row: fn(i, &out) returns false for
-// NULL; *err set aborts.
+// Row-wise builder for results that may become NULL per row: fn(i, &out) returns false
+// for NULL; *err set aborts.
 template <typename OutT, typename Fn>
 Result<ColumnPtr> BuildFixed(const DataTypePtr& type, const std::vector<ColumnPtr>& args,
                              int64_t n, Fn&& fn) {
@@ -219,7 +229,8 @@ Result<ColumnPtr> BuildString(const std::vector<ColumnPtr>& args, int64_t n, Fn&
 // A pattern argument: compiled once when constant, else per distinct row value.
 class PatternCache {
  public:
-  explicit PatternCache(std::shared_ptr<const DateTimePattern> fixed) : fixed_(std::move(fixed)) {}
+  explicit PatternCache(std::shared_ptr<const DateTimePattern> fixed)
+      : fixed_(std::move(fixed)) {}
   Result<const DateTimePattern*> Get(std::string_view text) {
     if (fixed_) return fixed_.get();
     if (!last_ || last_->pattern() != text) {
@@ -234,8 +245,8 @@ class PatternCache {
   std::shared_ptr<DateTimePattern> last_;
 };
 
-// Compiles a constant pattern argument at analysis time (errors surface early, as Spark's).
-// Returns nullptr for non-literal or NULL patterns.
+// Compiles a constant pattern argument at analysis time (errors surface early, as
+// Spark's). Returns nullptr for non-literal or NULL patterns.
 Result<std::shared_ptr<const DateTimePattern>> ConstantPattern(const BoundExprPtr& e) {
   const Value* v = e->literal_value();
   if (v == nullptr || v->is_null() || v->type()->id() != TypeId::kString) {
@@ -251,8 +262,9 @@ Status ParseError(const std::string& message, const char* func) {
 }
 
 Status FieldOutOfBounds(const std::string& message) {
-  return Status::Error("DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION",
-                       {{"rangeMessage", message}, {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+  return Status::Error(
+      "DATETIME_FIELD_OUT_OF_BOUNDS.WITH_SUGGESTION",
+      {{"rangeMessage", message}, {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
 }
 
 // ---------------------------------------------------------------------------------------
@@ -261,34 +273,52 @@ Status FieldOutOfBounds(const std::string& message) {
 
 void RegisterCurrent(FunctionRegistry& r) {
   auto no_args = [](const std::string& name, DataTypePtr type, ScalarKernel k) {
-    return [name, type, k](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
+    return [name, type, k](std::vector<BoundExprPtr> args,
+                           const ResolveContext&) -> Result<BoundExprPtr> {
       if (!args.empty()) return WrongArgs(name, "0", args.size());
       return MakeScalarCall(name, type, false, {}, k);
     };
   };
-  ScalarKernel now = [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+  ScalarKernel now = [](const std::vector<ColumnPtr>&, int64_t n,
+                        const EvalContext& ctx) -> Result<ColumnPtr> {
     return MakeConstantColumn(Value::Timestamp(QueryStart(ctx)), n);
   };
-  r.RegisterScalar("current_timestamp", no_args("current_timestamp", DataType::Timestamp(), now));
+  r.RegisterScalar("current_timestamp",
+                   no_args("current_timestamp", DataType::Timestamp(), now));
   r.RegisterScalar("now", no_args("now", DataType::Timestamp(), now));
-  r.RegisterScalar("current_date", no_args("current_date", DataType::Date(),
-      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-        int64_t local = ToLocal(ctx.time_zone, QueryStart(ctx));
-        return MakeConstantColumn(Value::Date(static_cast<int32_t>(FloorDiv(local, kMicrosPerDay))), n);
-      }));
-  r.RegisterScalar("curdate", no_args("curdate", DataType::Date(),
-      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-        int64_t local = ToLocal(ctx.time_zone, QueryStart(ctx));
-        return MakeConstantColumn(Value::Date(static_cast<int32_t>(FloorDiv(local, kMicrosPerDay))), n);
-      }));
-  r.RegisterScalar("localtimestamp", no_args("localtimestamp", DataType::TimestampNtz(),
-      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-        return MakeConstantColumn(Value::TimestampNtz(ToLocal(ctx.time_zone, QueryStart(ctx))), n);
-      }));
-  r.RegisterScalar("current_timezone", no_args("current_timezone", DataType::String(),
-      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-        return MakeConstantColumn(Value::String(ctx.time_zone_id), n);
-      }));
+  r.RegisterScalar(
+      "current_date",
+      no_args("current_date", DataType::Date(),
+              [](const std::vector<ColumnPtr>&, int64_t n,
+                 const EvalContext& ctx) -> Result<ColumnPtr> {
+                int64_t local = ToLocal(ctx.time_zone, QueryStart(ctx));
+                return MakeConstantColumn(
+                    Value::Date(static_cast<int32_t>(FloorDiv(local, kMicrosPerDay))), n);
+              }));
+  r.RegisterScalar(
+      "curdate",
+      no_args("curdate", DataType::Date(),
+              [](const std::vector<ColumnPtr>&, int64_t n,
+                 const EvalContext& ctx) -> Result<ColumnPtr> {
+                int64_t local = ToLocal(ctx.time_zone, QueryStart(ctx));
+                return MakeConstantColumn(
+                    Value::Date(static_cast<int32_t>(FloorDiv(local, kMicrosPerDay))), n);
+              }));
+  r.RegisterScalar(
+      "localtimestamp",
+      no_args("localtimestamp", DataType::TimestampNtz(),
+              [](const std::vector<ColumnPtr>&, int64_t n,
+                 const EvalContext& ctx) -> Result<ColumnPtr> {
+                return MakeConstantColumn(
+                    Value::TimestampNtz(ToLocal(ctx.time_zone, QueryStart(ctx))), n);
+              }));
+  r.RegisterScalar("current_timezone",
+                   no_args("current_timezone", DataType::String(),
+                           [](const std::vector<ColumnPtr>&, int64_t n,
+                              const EvalContext& ctx) -> Result<ColumnPtr> {
+                             return MakeConstantColumn(Value::String(ctx.time_zone_id),
+                                                       n);
+                           }));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -299,10 +329,14 @@ enum class ParseTarget : uint8_t { kTimestamp, kTimestampNtz, kDate, kUnixSecond
 
 DataTypePtr TargetType(ParseTarget t) {
   switch (t) {
-    case ParseTarget::kTimestamp: return DataType::Timestamp();
-    case ParseTarget::kTimestampNtz: return DataType::TimestampNtz();
-    case ParseTarget::kDate: return DataType::Date();
-    case ParseTarget::kUnixSeconds: return DataType::Long();
+    case ParseTarget::kTimestamp:
+      return DataType::Timestamp();
+    case ParseTarget::kTimestampNtz:
+      return DataType::TimestampNtz();
+    case ParseTarget::kDate:
+      return DataType::Date();
+    case ParseTarget::kUnixSeconds:
+      return DataType::Long();
   }
   return DataType::Timestamp();
 }
@@ -311,18 +345,21 @@ DataTypePtr TargetType(ParseTarget t) {
 inline int64_t FromInstant(ParseTarget t, int64_t micros, const TimeZone* tz) {
   switch (t) {
     case ParseTarget::kTimestamp:
-    case ParseTarget::kTimestampNtz: return micros;
-    case ParseTarget::kDate: return FloorDiv(ToLocal(tz, micros), kMicrosPerDay);
-    case ParseTarget::kUnixSeconds: return FloorDiv(micros, kMicrosPerSecond);
+    case ParseTarget::kTimestampNtz:
+      return micros;
+    case ParseTarget::kDate:
+      return FloorDiv(ToLocal(tz, micros), kMicrosPerDay);
+    case ParseTarget::kUnixSeconds:
+      return FloorDiv(micros, kMicrosPerSecond);
   }
   return micros;
 }
 
 // f(string, pattern) for the pattern-based parsers. `try_mode`: never raise parse errors.
 // Nullable as Spark's ToTimestamp: NULL on a parse failure unless ANSI raises instead.
-Result<BoundExprPtr> MakeParseCall(const std::string& name, ParseTarget target, BoundExprPtr text,
-                                   BoundExprPtr fmt, bool try_mode, bool ansi,
-                                   std::vector<BoundExprPtr> shown) {
+Result<BoundExprPtr> MakeParseCall(const std::string& name, ParseTarget target,
+                                   BoundExprPtr text, BoundExprPtr fmt, bool try_mode,
+                                   bool ansi, std::vector<BoundExprPtr> shown) {
   const bool nullable = try_mode || !ansi || text->nullable() || fmt->nullable();
   SPATE_ASSIGN_OR_RETURN(auto fixed, ConstantPattern(fmt));
   DataTypePtr type = TargetType(target);
@@ -351,12 +388,13 @@ Result<BoundExprPtr> MakeParseCall(const std::string& name, ParseTarget target, 
           return true;
         };
         if (target == ParseTarget::kDate) {
-          return BuildFixed<int32_t>(type, args, n, [&](int64_t i, int32_t* out, Status* err) {
-            int64_t v;
-            if (!row(i, &v, err)) return false;
-            *out = static_cast<int32_t>(v);
-            return true;
-          });
+          return BuildFixed<int32_t>(type, args, n,
+                                     [&](int64_t i, int32_t* out, Status* err) {
+                                       int64_t v;
+                                       if (!row(i, &v, err)) return false;
+                                       *out = static_cast<int32_t>(v);
+                                       return true;
+                                     });
         }
         return BuildFixed<int64_t>(type, args, n, row);
       },
@@ -364,31 +402,38 @@ Result<BoundExprPtr> MakeParseCall(const std::string& name, ParseTarget target, 
 }
 
 // Converts a date/timestamp input (the format is ignored) to the target.
-Result<BoundExprPtr> ConvertTemporal(const std::string& name, ParseTarget target, BoundExprPtr a) {
+Result<BoundExprPtr> ConvertTemporal(const std::string& name, ParseTarget target,
+                                     BoundExprPtr a) {
   DataTypePtr type = TargetType(target);
   if (target != ParseTarget::kUnixSeconds) {
-    return MakeScalarCall(
-        name, type, a->nullable(), {a},
-        [type](const std::vector<ColumnPtr>& args, int64_t, const EvalContext& ctx) -> Result<ColumnPtr> {
-          return CastColumn(args[0], type, ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx);
-        });
+    return MakeScalarCall(name, type, a->nullable(), {a},
+                          [type](const std::vector<ColumnPtr>& args, int64_t,
+                                 const EvalContext& ctx) -> Result<ColumnPtr> {
+                            return CastColumn(
+                                args[0], type,
+                                ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx);
+                          });
   }
   TypeId t = a->type()->id();
   return MakeScalarCall(
       name, type, a->nullable(), {a},
-      [t](const std::vector<ColumnPtr>& args, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [t](const std::vector<ColumnPtr>& args, int64_t n,
+          const EvalContext& ctx) -> Result<ColumnPtr> {
         if (t == TypeId::kDate) {
           return Map1<int32_t, int64_t>(args[0], DataType::Long(), n, [&](int32_t d) {
-            return FloorDiv(FromLocal(ctx.time_zone, int64_t{d} * kMicrosPerDay), kMicrosPerSecond);
+            return FloorDiv(FromLocal(ctx.time_zone, int64_t{d} * kMicrosPerDay),
+                            kMicrosPerSecond);
           });
         }
-        return Map1<int64_t, int64_t>(args[0], DataType::Long(), n,
-                                      [](int64_t v) { return FloorDiv(v, kMicrosPerSecond); });
+        return Map1<int64_t, int64_t>(args[0], DataType::Long(), n, [](int64_t v) {
+          return FloorDiv(v, kMicrosPerSecond);
+        });
       });
 }
 
-Result<BoundExprPtr> ResolveParse(const std::string& name, ParseTarget target, bool try_mode,
-                                  bool ansi, std::vector<BoundExprPtr> args,
+Result<BoundExprPtr> ResolveParse(const std::string& name, ParseTarget target,
+                                  bool try_mode, bool ansi,
+                                  std::vector<BoundExprPtr> args,
                                   const char* default_fmt) {
   size_t min_args = default_fmt != nullptr && target == ParseTarget::kUnixSeconds ? 0 : 1;
   if (args.size() < min_args || args.size() > 2) {
@@ -396,9 +441,12 @@ Result<BoundExprPtr> ResolveParse(const std::string& name, ParseTarget target, b
   }
   if (args.empty()) {  // unix_timestamp()
     return MakeScalarCall(name, DataType::Long(), false, {},
-        [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-          return MakeConstantColumn(Value::Long(FloorDiv(QueryStart(ctx), kMicrosPerSecond)), n);
-        });
+                          [](const std::vector<ColumnPtr>&, int64_t n,
+                             const EvalContext& ctx) -> Result<ColumnPtr> {
+                            return MakeConstantColumn(
+                                Value::Long(FloorDiv(QueryStart(ctx), kMicrosPerSecond)),
+                                n);
+                          });
   }
   std::vector<BoundExprPtr> shown = args;
   TypeId t = args[0]->type()->id();
@@ -409,7 +457,8 @@ Result<BoundExprPtr> ResolveParse(const std::string& name, ParseTarget target, b
     return ConvertTemporal(name, target, args[0]);
   }
   if (!IsStringLike(t)) {
-    return UnexpectedType(name, args, 0, "(\"STRING\" or \"DATE\" or \"TIMESTAMP\" or \"TIMESTAMP_NTZ\")");
+    return UnexpectedType(
+        name, args, 0, "(\"STRING\" or \"DATE\" or \"TIMESTAMP\" or \"TIMESTAMP_NTZ\")");
   }
   SPATE_ASSIGN_OR_RETURN(auto text, ImplicitCast(args[0], DataType::String()));
   if (args.size() == 1 && default_fmt == nullptr) {
@@ -417,9 +466,15 @@ Result<BoundExprPtr> ResolveParse(const std::string& name, ParseTarget target, b
     DataTypePtr type = TargetType(target);
     bool is_try = try_mode;
     return MakeScalarCall(
-        name, type, true, {text},  // Spark: a string cast to a date or timestamp is nullable
-        [type, is_try](const std::vector<ColumnPtr>& a, int64_t, const EvalContext& ctx) -> Result<ColumnPtr> {
-          return CastColumn(a[0], type, is_try ? CastMode::kTry : ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy, ctx);
+        name, type, true,
+        {text},  // Spark: a string cast to a date or timestamp is nullable
+        [type, is_try](const std::vector<ColumnPtr>& a, int64_t,
+                       const EvalContext& ctx) -> Result<ColumnPtr> {
+          return CastColumn(a[0], type,
+                            is_try     ? CastMode::kTry
+                            : ctx.ansi ? CastMode::kAnsi
+                                       : CastMode::kLegacy,
+                            ctx);
         });
   }
   BoundExprPtr fmt = args.size() == 2 ? args[1] : MakeLiteral(Value::String(default_fmt));
@@ -437,23 +492,24 @@ Result<BoundExprPtr> ResolveDateFormat(std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 1, DataType::String(), AcceptString));
   SPATE_ASSIGN_OR_RETURN(auto fixed, ConstantPattern(args[1]));
   bool ntz = args[0]->type()->id() == TypeId::kTimestampNtz;
-  return MakeScalarCall(
-      name, DataType::String(), AnyNullable(args), args,
-      [fixed, ntz](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-        PatternCache cache(fixed);
-        const int64_t* ts = a[0]->raw_values<int64_t>();
-        const Column& f = *a[1];
-        const TimeZone* tz = ntz ? nullptr : ctx.time_zone;
-        return BuildString(a, n, [&](int64_t i, std::string* out, Status* err) {
-          auto pat = cache.Get(f.GetView(i));
-          if (!pat.ok()) {
-            *err = pat.status();
-            return false;
-          }
-          (*pat)->Format(ts[i], tz, out);
-          return true;
-        });
-      });
+  return MakeScalarCall(name, DataType::String(), AnyNullable(args), args,
+                        [fixed, ntz](const std::vector<ColumnPtr>& a, int64_t n,
+                                     const EvalContext& ctx) -> Result<ColumnPtr> {
+                          PatternCache cache(fixed);
+                          const int64_t* ts = a[0]->raw_values<int64_t>();
+                          const Column& f = *a[1];
+                          const TimeZone* tz = ntz ? nullptr : ctx.time_zone;
+                          return BuildString(
+                              a, n, [&](int64_t i, std::string* out, Status* err) {
+                                auto pat = cache.Get(f.GetView(i));
+                                if (!pat.ok()) {
+                                  *err = pat.status();
+                                  return false;
+                                }
+                                (*pat)->Format(ts[i], tz, out);
+                                return true;
+                              });
+                        });
 }
 
 Result<BoundExprPtr> ResolveFromUnixtime(std::vector<BoundExprPtr> args) {
@@ -465,7 +521,8 @@ Result<BoundExprPtr> ResolveFromUnixtime(std::vector<BoundExprPtr> args) {
   SPATE_ASSIGN_OR_RETURN(auto fixed, ConstantPattern(args[1]));
   return MakeScalarCall(
       name, DataType::String(), true, args,
-      [fixed](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [fixed](const std::vector<ColumnPtr>& a, int64_t n,
+              const EvalContext& ctx) -> Result<ColumnPtr> {
         PatternCache cache(fixed);
         const int64_t* secs = a[0]->raw_values<int64_t>();
         const Column& f = *a[1];
@@ -488,9 +545,9 @@ Result<BoundExprPtr> ResolveFromUnixtime(std::vector<BoundExprPtr> args) {
 // ---------------------------------------------------------------------------------------
 
 Status LongOverflow() {
-  return Status::Error("ARITHMETIC_OVERFLOW",
-                       {{"message", "long overflow"}, {"alternative", ""},
-                        {"config", "\"spark.sql.ansi.enabled\""}});
+  return Status::Error("ARITHMETIC_OVERFLOW", {{"message", "long overflow"},
+                                               {"alternative", ""},
+                                               {"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 // timestamp_seconds / timestamp_millis / timestamp_micros.
@@ -498,81 +555,95 @@ Result<BoundExprPtr> ResolveTimestampFrom(const std::string& name, int64_t unit,
                                           std::vector<BoundExprPtr> args) {
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   const DataType& t = *args[0]->type();
-  bool fractional = unit == kMicrosPerSecond && (t.IsFloating() || t.id() == TypeId::kDecimal);
+  bool fractional =
+      unit == kMicrosPerSecond && (t.IsFloating() || t.id() == TypeId::kDecimal);
   if (!fractional) {
     if (!(t.IsIntegral() || t.id() == TypeId::kNull)) {
-      return UnexpectedType(name, args, 0, unit == kMicrosPerSecond ? "\"NUMERIC\"" : "\"INTEGRAL\"");
+      return UnexpectedType(name, args, 0,
+                            unit == kMicrosPerSecond ? "\"NUMERIC\"" : "\"INTEGRAL\"");
     }
     SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Long()));
     return MakeScalarCall(
         name, DataType::Timestamp(), AnyNullable(args), args,
-        [unit](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        [unit](const std::vector<ColumnPtr>& a, int64_t n,
+               const EvalContext&) -> Result<ColumnPtr> {
           const int64_t* x = a[0]->raw_values<int64_t>();
           Out<int64_t> out(n);
           for (int64_t i = 0; i < n; ++i) {
-            if (__builtin_mul_overflow(x[i], unit, &out.data[i]) && a[0]->IsValid(i)) return LongOverflow();
+            if (__builtin_mul_overflow(x[i], unit, &out.data[i]) && a[0]->IsValid(i))
+              return LongOverflow();
           }
-          return kernel::MakeColumn(DataType::Timestamp(), n, a[0]->null_count(), a[0]->validity(), out.buf);
+          return kernel::MakeColumn(DataType::Timestamp(), n, a[0]->null_count(),
+                                    a[0]->validity(), out.buf);
         });
   }
   if (t.id() == TypeId::kDecimal) {
     int scale = t.scale();
-    return MakeScalarCall(
-        name, DataType::Timestamp(), AnyNullable(args), args,
-        [scale](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-          const __int128* x = a[0]->raw_values<__int128>();
-          return BuildFixed<int64_t>(DataType::Timestamp(), a, n, [&](int64_t i, int64_t* out, Status* err) {
-            // v * 10^6 / 10^scale, exact (longValueExact after setScale(0, DOWN)).
-            __int128 v = x[i];
-            if (scale <= 6) {
-              v *= kernel::Pow10(6 - scale);
-            } else {
-              v /= kernel::Pow10(scale - 6);
-            }
-            if (v > std::numeric_limits<int64_t>::max() || v < std::numeric_limits<int64_t>::min()) {
-              *err = LongOverflow();
-              return false;
-            }
-            *out = static_cast<int64_t>(v);
-            return true;
-          });
-        });
+    return MakeScalarCall(name, DataType::Timestamp(), AnyNullable(args), args,
+                          [scale](const std::vector<ColumnPtr>& a, int64_t n,
+                                  const EvalContext&) -> Result<ColumnPtr> {
+                            const __int128* x = a[0]->raw_values<__int128>();
+                            return BuildFixed<int64_t>(
+                                DataType::Timestamp(), a, n,
+                                [&](int64_t i, int64_t* out, Status* err) {
+                                  // v * 10^6 / 10^scale, exact (longValueExact after
+                                  // setScale(0, DOWN)).
+                                  __int128 v = x[i];
+                                  if (scale <= 6) {
+                                    v *= kernel::Pow10(6 - scale);
+                                  } else {
+                                    v /= kernel::Pow10(scale - 6);
+                                  }
+                                  if (v > std::numeric_limits<int64_t>::max() ||
+                                      v < std::numeric_limits<int64_t>::min()) {
+                                    *err = LongOverflow();
+                                    return false;
+                                  }
+                                  *out = static_cast<int64_t>(v);
+                                  return true;
+                                });
+                          });
   }
   SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Double()));
-  return MakeScalarCall(
-      name, DataType::Timestamp(), true, args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        const double* x = a[0]->raw_values<double>();
-        return BuildFixed<int64_t>(DataType::Timestamp(), a, n, [&](int64_t i, int64_t* out, Status*) {
-          if (std::isnan(x[i]) || std::isinf(x[i])) return false;
-          double v = x[i] * static_cast<double>(kMicrosPerSecond);
-          // Java's double-to-long conversion saturates.
-          if (v >= 9.2233720368547758e18) {
-            *out = std::numeric_limits<int64_t>::max();
-          } else if (v <= -9.2233720368547758e18) {
-            *out = std::numeric_limits<int64_t>::min();
-          } else {
-            *out = static_cast<int64_t>(v);
-          }
-          return true;
-        });
-      });
+  return MakeScalarCall(name, DataType::Timestamp(), true, args,
+                        [](const std::vector<ColumnPtr>& a, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          const double* x = a[0]->raw_values<double>();
+                          return BuildFixed<int64_t>(
+                              DataType::Timestamp(), a, n,
+                              [&](int64_t i, int64_t* out, Status*) {
+                                if (std::isnan(x[i]) || std::isinf(x[i])) return false;
+                                double v = x[i] * static_cast<double>(kMicrosPerSecond);
+                                // Java's double-to-long conversion saturates.
+                                if (v >= 9.2233720368547758e18) {
+                                  *out = std::numeric_limits<int64_t>::max();
+                                } else if (v <= -9.2233720368547758e18) {
+                                  *out = std::numeric_limits<int64_t>::min();
+                                } else {
+                                  *out = static_cast<int64_t>(v);
+                                }
+                                return true;
+                              });
+                        });
 }
 
 // unix_seconds / unix_millis / unix_micros: floor division of µs.
-Result<BoundExprPtr> ResolveUnixFrom(const std::string& name, int64_t unit, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveUnixFrom(const std::string& name, int64_t unit,
+                                     std::vector<BoundExprPtr> args) {
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   TypeId t = args[0]->type()->id();
   if (t != TypeId::kTimestamp) {
-    if (!(IsStringLike(t) || t == TypeId::kDate)) return UnexpectedType(name, args, 0, "\"TIMESTAMP\"");
+    if (!(IsStringLike(t) || t == TypeId::kDate))
+      return UnexpectedType(name, args, 0, "\"TIMESTAMP\"");
     SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Timestamp()));
   }
-  return MakeScalarCall(
-      name, DataType::Long(), AnyNullable(args), args,
-      [unit](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        return Map1<int64_t, int64_t>(a[0], DataType::Long(), n,
-                                      [unit](int64_t v) { return FloorDiv(v, unit); });
-      });
+  return MakeScalarCall(name, DataType::Long(), AnyNullable(args), args,
+                        [unit](const std::vector<ColumnPtr>& a, int64_t n,
+                               const EvalContext&) -> Result<ColumnPtr> {
+                          return Map1<int64_t, int64_t>(
+                              a[0], DataType::Long(), n,
+                              [unit](int64_t v) { return FloorDiv(v, unit); });
+                        });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -580,19 +651,34 @@ Result<BoundExprPtr> ResolveUnixFrom(const std::string& name, int64_t unit, std:
 // ---------------------------------------------------------------------------------------
 
 enum class DateField : uint8_t {
-  kYear, kQuarter, kMonth, kDay, kDayOfWeek, kDayOfWeekIso, kWeekday, kDayOfYear, kWeekOfYear,
+  kYear,
+  kQuarter,
+  kMonth,
+  kDay,
+  kDayOfWeek,
+  kDayOfWeekIso,
+  kWeekday,
+  kDayOfYear,
+  kWeekOfYear,
   kYearOfWeek
 };
 
 inline int32_t DateFieldOf(DateField f, int64_t days) {
   switch (f) {
-    case DateField::kYear: return static_cast<int32_t>(CivilOf(days).y);
-    case DateField::kQuarter: return static_cast<int32_t>((CivilOf(days).m - 1) / 3 + 1);
-    case DateField::kMonth: return static_cast<int32_t>(CivilOf(days).m);
-    case DateField::kDay: return static_cast<int32_t>(CivilOf(days).d);
-    case DateField::kDayOfWeek: return IsoDow(days) % 7 + 1;  // Sunday = 1
-    case DateField::kDayOfWeekIso: return IsoDow(days);
-    case DateField::kWeekday: return IsoDow(days) - 1;  // Monday = 0
+    case DateField::kYear:
+      return static_cast<int32_t>(CivilOf(days).y);
+    case DateField::kQuarter:
+      return static_cast<int32_t>((CivilOf(days).m - 1) / 3 + 1);
+    case DateField::kMonth:
+      return static_cast<int32_t>(CivilOf(days).m);
+    case DateField::kDay:
+      return static_cast<int32_t>(CivilOf(days).d);
+    case DateField::kDayOfWeek:
+      return IsoDow(days) % 7 + 1;  // Sunday = 1
+    case DateField::kDayOfWeekIso:
+      return IsoDow(days);
+    case DateField::kWeekday:
+      return IsoDow(days) - 1;  // Monday = 0
     case DateField::kDayOfYear: {
       Civil c = CivilOf(days);
       return static_cast<int32_t>(days - DaysFromCivil(c.y, 1, 1) + 1);
@@ -608,19 +694,22 @@ inline int32_t DateFieldOf(DateField f, int64_t days) {
   return 0;
 }
 
-Result<BoundExprPtr> MakeDateField(const std::string& name, DateField f, BoundExprPtr date,
-                                   std::function<std::string(const std::vector<std::string>&)> display = nullptr) {
+Result<BoundExprPtr> MakeDateField(
+    const std::string& name, DateField f, BoundExprPtr date,
+    std::function<std::string(const std::vector<std::string>&)> display = nullptr) {
   const bool nullable = date->nullable();
   return MakeScalarCall(
       name, DataType::Int(), nullable, {std::move(date)},
-      [f](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [f](const std::vector<ColumnPtr>& a, int64_t n,
+          const EvalContext&) -> Result<ColumnPtr> {
         return Map1<int32_t, int32_t>(a[0], DataType::Int(), n,
                                       [f](int32_t d) { return DateFieldOf(f, d); });
       },
       std::move(display));
 }
 
-Result<BoundExprPtr> ResolveDateField(const std::string& name, DateField f, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveDateField(const std::string& name, DateField f,
+                                      std::vector<BoundExprPtr> args) {
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
   return MakeDateField(name, f, args[0]);
@@ -628,20 +717,26 @@ Result<BoundExprPtr> ResolveDateField(const std::string& name, DateField f, std:
 
 enum class TimeField : uint8_t { kHour, kMinute, kSecond };
 
-Result<BoundExprPtr> MakeTimeField(const std::string& name, TimeField f, BoundExprPtr ts,
-                                   std::function<std::string(const std::vector<std::string>&)> display = nullptr) {
+Result<BoundExprPtr> MakeTimeField(
+    const std::string& name, TimeField f, BoundExprPtr ts,
+    std::function<std::string(const std::vector<std::string>&)> display = nullptr) {
   bool ntz = ts->type()->id() == TypeId::kTimestampNtz;
   const bool nullable = ts->nullable();
   return MakeScalarCall(
       name, DataType::Int(), nullable, {std::move(ts)},
-      [f, ntz](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [f, ntz](const std::vector<ColumnPtr>& a, int64_t n,
+               const EvalContext& ctx) -> Result<ColumnPtr> {
         const TimeZone* tz = ntz ? nullptr : ctx.time_zone;
         return Map1<int64_t, int32_t>(a[0], DataType::Int(), n, [f, tz](int64_t v) {
-          int64_t secs = FloorDiv(FloorMod(ToLocal(tz, v), kMicrosPerDay), kMicrosPerSecond);
+          int64_t secs =
+              FloorDiv(FloorMod(ToLocal(tz, v), kMicrosPerDay), kMicrosPerSecond);
           switch (f) {
-            case TimeField::kHour: return static_cast<int32_t>(secs / 3600);
-            case TimeField::kMinute: return static_cast<int32_t>(secs / 60 % 60);
-            case TimeField::kSecond: return static_cast<int32_t>(secs % 60);
+            case TimeField::kHour:
+              return static_cast<int32_t>(secs / 3600);
+            case TimeField::kMinute:
+              return static_cast<int32_t>(secs / 60 % 60);
+            case TimeField::kSecond:
+              return static_cast<int32_t>(secs % 60);
           }
           return 0;
         });
@@ -649,21 +744,24 @@ Result<BoundExprPtr> MakeTimeField(const std::string& name, TimeField f, BoundEx
       std::move(display));
 }
 
-Result<BoundExprPtr> ResolveTimeField(const std::string& name, TimeField f, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveTimeField(const std::string& name, TimeField f,
+                                      std::vector<BoundExprPtr> args) {
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   SPATE_RETURN_IF_ERROR(ToTimestampArg(name, &args, 0));
   return MakeTimeField(name, f, args[0]);
 }
 
 // SECOND with fraction as decimal(8,6) (extract(SECOND FROM ts)).
-Result<BoundExprPtr> MakeSecondWithFraction(const std::string& name, BoundExprPtr ts,
-                                            std::function<std::string(const std::vector<std::string>&)> display) {
+Result<BoundExprPtr> MakeSecondWithFraction(
+    const std::string& name, BoundExprPtr ts,
+    std::function<std::string(const std::vector<std::string>&)> display) {
   bool ntz = ts->type()->id() == TypeId::kTimestampNtz;
   DataTypePtr type = DataType::Decimal(8, 6);
   const bool nullable = ts->nullable();
   return MakeScalarCall(
       name, type, nullable, {std::move(ts)},
-      [ntz, type](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [ntz, type](const std::vector<ColumnPtr>& a, int64_t n,
+                  const EvalContext& ctx) -> Result<ColumnPtr> {
         const TimeZone* tz = ntz ? nullptr : ctx.time_zone;
         return Map1<int64_t, __int128>(a[0], type, n, [tz](int64_t v) {
           return static_cast<__int128>(FloorMod(ToLocal(tz, v), 60 * kMicrosPerSecond));
@@ -682,7 +780,8 @@ std::string UpperAscii(std::string_view s) {
   return out;
 }
 
-Result<BoundExprPtr> ResolveExtract(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveExtract(const std::string& name,
+                                    std::vector<BoundExprPtr> args) {
   if (args.size() != 2) return WrongArgs(name, "2", args.size());
   const Value* fv = args[0]->literal_value();
   if (fv == nullptr || fv->is_null() || fv->type()->id() != TypeId::kString) {
@@ -708,43 +807,73 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, std::vector<BoundEx
   if (t == TypeId::kYearMonthInterval || t == TypeId::kDayTimeInterval) {
     bool ym = t == TypeId::kYearMonthInterval;
     int which = -1;  // 0 year 1 month 2 day 3 hour 4 minute 5 second
-    if (ym && (f == "YEAR" || f == "Y" || f == "YEARS" || f == "YR" || f == "YRS")) which = 0;
+    if (ym && (f == "YEAR" || f == "Y" || f == "YEARS" || f == "YR" || f == "YRS"))
+      which = 0;
     if (ym && (f == "MONTH" || f == "MON" || f == "MONS" || f == "MONTHS")) which = 1;
     if (!ym && (f == "DAY" || f == "D" || f == "DAYS")) which = 2;
-    if (!ym && (f == "HOUR" || f == "H" || f == "HOURS" || f == "HR" || f == "HRS")) which = 3;
-    if (!ym && (f == "MINUTE" || f == "M" || f == "MIN" || f == "MINS" || f == "MINUTES")) which = 4;
-    if (!ym && (f == "SECOND" || f == "S" || f == "SEC" || f == "SECONDS" || f == "SECS")) which = 5;
+    if (!ym && (f == "HOUR" || f == "H" || f == "HOURS" || f == "HR" || f == "HRS"))
+      which = 3;
+    if (!ym && (f == "MINUTE" || f == "M" || f == "MIN" || f == "MINS" || f == "MINUTES"))
+      which = 4;
+    if (!ym && (f == "SECOND" || f == "S" || f == "SEC" || f == "SECONDS" || f == "SECS"))
+      which = 5;
     if (which < 0) return invalid();
-    DataTypePtr type = which == 0 ? DataType::Int()
+    DataTypePtr type = which == 0   ? DataType::Int()
                        : which == 1 ? DataType::Byte()
                        : which == 2 ? DataType::Int()
                        : which == 5 ? DataType::Decimal(8, 6)
                                     : DataType::Byte();
     return MakeScalarCall(
         name, type, src->nullable(), {src},
-        [which, type](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        [which, type](const std::vector<ColumnPtr>& a, int64_t n,
+                      const EvalContext&) -> Result<ColumnPtr> {
           switch (which) {
-            case 0: return Map1<int32_t, int32_t>(a[0], type, n, [](int32_t m) { return m / 12; });
-            case 1: return Map1<int32_t, int8_t>(a[0], type, n, [](int32_t m) { return static_cast<int8_t>(m % 12); });
-            case 2: return Map1<int64_t, int32_t>(a[0], type, n, [](int64_t v) { return static_cast<int32_t>(v / kMicrosPerDay); });
-            case 3: return Map1<int64_t, int8_t>(a[0], type, n, [](int64_t v) { return static_cast<int8_t>(v / (3600 * kMicrosPerSecond) % 24); });
-            case 4: return Map1<int64_t, int8_t>(a[0], type, n, [](int64_t v) { return static_cast<int8_t>(v / (60 * kMicrosPerSecond) % 60); });
-            default: return Map1<int64_t, __int128>(a[0], type, n, [](int64_t v) { return static_cast<__int128>(v % (60 * kMicrosPerSecond)); });
+            case 0:
+              return Map1<int32_t, int32_t>(a[0], type, n,
+                                            [](int32_t m) { return m / 12; });
+            case 1:
+              return Map1<int32_t, int8_t>(
+                  a[0], type, n, [](int32_t m) { return static_cast<int8_t>(m % 12); });
+            case 2:
+              return Map1<int64_t, int32_t>(a[0], type, n, [](int64_t v) {
+                return static_cast<int32_t>(v / kMicrosPerDay);
+              });
+            case 3:
+              return Map1<int64_t, int8_t>(a[0], type, n, [](int64_t v) {
+                return static_cast<int8_t>(v / (3600 * kMicrosPerSecond) % 24);
+              });
+            case 4:
+              return Map1<int64_t, int8_t>(a[0], type, n, [](int64_t v) {
+                return static_cast<int8_t>(v / (60 * kMicrosPerSecond) % 60);
+              });
+            default:
+              return Map1<int64_t, __int128>(a[0], type, n, [](int64_t v) {
+                return static_cast<__int128>(v % (60 * kMicrosPerSecond));
+              });
           }
         },
         display);
   }
   if (!(t == TypeId::kDate || IsTs(t) || IsStringLike(t))) return invalid();
   std::optional<DateField> df;
-  if (f == "YEAR" || f == "Y" || f == "YEARS" || f == "YR" || f == "YRS") df = DateField::kYear;
-  else if (f == "YEAROFWEEK") df = DateField::kYearOfWeek;
-  else if (f == "QUARTER" || f == "QTR") df = DateField::kQuarter;
-  else if (f == "MONTH" || f == "MON" || f == "MONS" || f == "MONTHS") df = DateField::kMonth;
-  else if (f == "WEEK" || f == "W" || f == "WEEKS") df = DateField::kWeekOfYear;
-  else if (f == "DAY" || f == "D" || f == "DAYS") df = DateField::kDay;
-  else if (f == "DAYOFWEEK" || f == "DOW") df = DateField::kDayOfWeek;
-  else if (f == "DAYOFWEEK_ISO" || f == "DOW_ISO") df = DateField::kDayOfWeekIso;
-  else if (f == "DOY") df = DateField::kDayOfYear;
+  if (f == "YEAR" || f == "Y" || f == "YEARS" || f == "YR" || f == "YRS")
+    df = DateField::kYear;
+  else if (f == "YEAROFWEEK")
+    df = DateField::kYearOfWeek;
+  else if (f == "QUARTER" || f == "QTR")
+    df = DateField::kQuarter;
+  else if (f == "MONTH" || f == "MON" || f == "MONS" || f == "MONTHS")
+    df = DateField::kMonth;
+  else if (f == "WEEK" || f == "W" || f == "WEEKS")
+    df = DateField::kWeekOfYear;
+  else if (f == "DAY" || f == "D" || f == "DAYS")
+    df = DateField::kDay;
+  else if (f == "DAYOFWEEK" || f == "DOW")
+    df = DateField::kDayOfWeek;
+  else if (f == "DAYOFWEEK_ISO" || f == "DOW_ISO")
+    df = DateField::kDayOfWeekIso;
+  else if (f == "DOY")
+    df = DateField::kDayOfYear;
   if (df) {
     std::vector<BoundExprPtr> one = {src};
     SPATE_RETURN_IF_ERROR(ToDateArg(name, &one, 0));
@@ -770,7 +899,8 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, std::vector<BoundEx
 // Date arithmetic
 // ---------------------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveDateAdd(const std::string& name, bool sub, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveDateAdd(const std::string& name, bool sub,
+                                    std::vector<BoundExprPtr> args) {
   if (args.size() != 2) return WrongArgs(name, "2", args.size());
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
   const DataType& t = *args[1]->type();
@@ -781,24 +911,29 @@ Result<BoundExprPtr> ResolveDateAdd(const std::string& name, bool sub, std::vect
   SPATE_ASSIGN_OR_RETURN(args[1], ImplicitCast(args[1], DataType::Int()));
   return MakeScalarCall(
       name, DataType::Date(), AnyNullable(args), args,
-      [sub](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        return Map2<int32_t, int32_t, int32_t>(a[0], a[1], DataType::Date(), n, [sub](int32_t d, int32_t k) {
-          return static_cast<int32_t>(sub ? static_cast<uint32_t>(d) - static_cast<uint32_t>(k)
-                                          : static_cast<uint32_t>(d) + static_cast<uint32_t>(k));
-        });
+      [sub](const std::vector<ColumnPtr>& a, int64_t n,
+            const EvalContext&) -> Result<ColumnPtr> {
+        return Map2<int32_t, int32_t, int32_t>(
+            a[0], a[1], DataType::Date(), n, [sub](int32_t d, int32_t k) {
+              return static_cast<int32_t>(
+                  sub ? static_cast<uint32_t>(d) - static_cast<uint32_t>(k)
+                      : static_cast<uint32_t>(d) + static_cast<uint32_t>(k));
+            });
       });
 }
 
-Result<BoundExprPtr> ResolveDateDiff(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveDateDiff(const std::string& name,
+                                     std::vector<BoundExprPtr> args) {
   if (args.size() != 2) return WrongArgs(name, "2", args.size());
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 1));
-  return MakeScalarCall(
-      name, DataType::Int(), AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        return Map2<int32_t, int32_t, int32_t>(a[0], a[1], DataType::Int(), n,
-                                               [](int32_t e, int32_t s) { return e - s; });
-      });
+  return MakeScalarCall(name, DataType::Int(), AnyNullable(args), args,
+                        [](const std::vector<ColumnPtr>& a, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          return Map2<int32_t, int32_t, int32_t>(
+                              a[0], a[1], DataType::Int(), n,
+                              [](int32_t e, int32_t s) { return e - s; });
+                        });
 }
 
 Result<BoundExprPtr> ResolveAddMonths(std::vector<BoundExprPtr> args) {
@@ -811,12 +946,13 @@ Result<BoundExprPtr> ResolveAddMonths(std::vector<BoundExprPtr> args) {
     return UnexpectedType(name, args, 1, "\"INT\"");
   }
   SPATE_ASSIGN_OR_RETURN(args[1], ImplicitCast(args[1], DataType::Int()));
-  return MakeScalarCall(
-      name, DataType::Date(), AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        return Map2<int32_t, int32_t, int32_t>(a[0], a[1], DataType::Date(), n,
-                                               [](int32_t d, int32_t m) { return AddMonthsToDays(d, m); });
-      });
+  return MakeScalarCall(name, DataType::Date(), AnyNullable(args), args,
+                        [](const std::vector<ColumnPtr>& a, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          return Map2<int32_t, int32_t, int32_t>(
+                              a[0], a[1], DataType::Date(), n,
+                              [](int32_t d, int32_t m) { return AddMonthsToDays(d, m); });
+                        });
 }
 
 // DateTimeUtils.monthsBetween.
@@ -829,12 +965,14 @@ double MonthsBetween(int64_t t1, int64_t t2, bool round_off, const TimeZone* tz)
                        static_cast<int>(c2.d) == DaysInMonth(c2.y, c2.m))) {
     return static_cast<double>(month_diff);
   }
-  // Time of day measured from the zone's start of that day, in whole seconds as Spark (and
-  // Hive) count it: fractions of a second do not move the result.
+  // Time of day measured from the zone's start of that day, in whole seconds as Spark
+  // (and Hive) count it: fractions of a second do not move the result.
   constexpr int64_t kSecondsPerDay = kMicrosPerDay / 1'000'000;
   int64_t tod1 = (t1 - FromLocal(tz, d1 * kMicrosPerDay)) / 1'000'000;
   int64_t tod2 = (t2 - FromLocal(tz, d2 * kMicrosPerDay)) / 1'000'000;
-  int64_t between = (static_cast<int64_t>(c1.d) - static_cast<int64_t>(c2.d)) * kSecondsPerDay + tod1 - tod2;
+  int64_t between =
+      (static_cast<int64_t>(c1.d) - static_cast<int64_t>(c2.d)) * kSecondsPerDay + tod1 -
+      tod2;
   double diff = static_cast<double>(month_diff) +
                 static_cast<double>(between) / static_cast<double>(31 * kSecondsPerDay);
   if (round_off) return std::floor(diff * 1e8 + 0.5) / 1e8;
@@ -860,17 +998,21 @@ Result<BoundExprPtr> ResolveMonthsBetween(std::vector<BoundExprPtr> args) {
   size_t nshown = shown.size();
   return MakeScalarCall(
       name, DataType::Double(), AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& a, int64_t n,
+         const EvalContext& ctx) -> Result<ColumnPtr> {
         const int64_t* x = a[0]->raw_values<int64_t>();
         const int64_t* y = a[1]->raw_values<int64_t>();
         const Column& r = *a[2];
-        return BuildFixed<double>(DataType::Double(), a, n, [&](int64_t i, double* out, Status*) {
-          *out = MonthsBetween(x[i], y[i], bits::Get(r.values()->data(), i), ctx.time_zone);
-          return true;
-        });
+        return BuildFixed<double>(
+            DataType::Double(), a, n, [&](int64_t i, double* out, Status*) {
+              *out = MonthsBetween(x[i], y[i], bits::Get(r.values()->data(), i),
+                                   ctx.time_zone);
+              return true;
+            });
       },
       [name, nshown](const std::vector<std::string>& s) {
-        return CallText(name, std::vector<std::string>(s.begin(), s.begin() + static_cast<long>(nshown)));
+        return CallText(name, std::vector<std::string>(
+                                  s.begin(), s.begin() + static_cast<long>(nshown)));
       });
 }
 
@@ -880,7 +1022,8 @@ Result<BoundExprPtr> ResolveLastDay(std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
   return MakeScalarCall(
       name, DataType::Date(), AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& a, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         return Map1<int32_t, int32_t>(a[0], DataType::Date(), n, [](int32_t d) {
           Civil c = CivilOf(d);
           return DaysFromCivil(c.y, c.m, static_cast<unsigned>(DaysInMonth(c.y, c.m)));
@@ -891,7 +1034,8 @@ Result<BoundExprPtr> ResolveLastDay(std::vector<BoundExprPtr> args) {
 // SU/SUN/SUNDAY ... -> ISO day (Monday = 1); -1 if invalid.
 int ParseDayOfWeek(std::string_view s) {
   std::string u = UpperAscii(s);
-  static const char* kFull[7] = {"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"};
+  static const char* kFull[7] = {"MONDAY", "TUESDAY",  "WEDNESDAY", "THURSDAY",
+                                 "FRIDAY", "SATURDAY", "SUNDAY"};
   for (int k = 0; k < 7; ++k) {
     std::string full = kFull[k];
     if (u == full || u == full.substr(0, 2) || u == full.substr(0, 3)) return k + 1;
@@ -906,20 +1050,24 @@ Result<BoundExprPtr> ResolveNextDay(std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 1, DataType::String(), AcceptString));
   return MakeScalarCall(
       name, DataType::Date(), true, args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& a, int64_t n,
+         const EvalContext& ctx) -> Result<ColumnPtr> {
         const int32_t* d = a[0]->raw_values<int32_t>();
         const Column& s = *a[1];
-        return BuildFixed<int32_t>(DataType::Date(), a, n, [&](int64_t i, int32_t* out, Status* err) {
-          int target = ParseDayOfWeek(s.GetView(i));
-          if (target < 0) {
-            if (ctx.ansi) *err = Status::Error("ILLEGAL_DAY_OF_WEEK", {{"string", std::string(s.GetView(i))}});
-            return false;
-          }
-          int cur = IsoDow(d[i]);
-          int delta = (target - cur + 7) % 7;
-          *out = d[i] + (delta == 0 ? 7 : delta);
-          return true;
-        });
+        return BuildFixed<int32_t>(
+            DataType::Date(), a, n, [&](int64_t i, int32_t* out, Status* err) {
+              int target = ParseDayOfWeek(s.GetView(i));
+              if (target < 0) {
+                if (ctx.ansi)
+                  *err = Status::Error("ILLEGAL_DAY_OF_WEEK",
+                                       {{"string", std::string(s.GetView(i))}});
+                return false;
+              }
+              int cur = IsoDow(d[i]);
+              int delta = (target - cur + 7) % 7;
+              *out = d[i] + (delta == 0 ? 7 : delta);
+              return true;
+            });
       });
 }
 
@@ -928,8 +1076,17 @@ Result<BoundExprPtr> ResolveNextDay(std::vector<BoundExprPtr> args) {
 // ---------------------------------------------------------------------------------------
 
 enum class TruncLevel : int8_t {
-  kInvalid = -1, kMicrosecond, kMillisecond, kSecond, kMinute, kHour, kDay, kWeek, kMonth,
-  kQuarter, kYear
+  kInvalid = -1,
+  kMicrosecond,
+  kMillisecond,
+  kSecond,
+  kMinute,
+  kHour,
+  kDay,
+  kWeek,
+  kMonth,
+  kQuarter,
+  kYear
 };
 
 TruncLevel ParseTruncLevel(std::string_view s, bool date_only) {
@@ -950,7 +1107,8 @@ TruncLevel ParseTruncLevel(std::string_view s, bool date_only) {
 
 int64_t TruncDays(int64_t days, TruncLevel level) {
   switch (level) {
-    case TruncLevel::kWeek: return days - (IsoDow(days) - 1);
+    case TruncLevel::kWeek:
+      return days - (IsoDow(days) - 1);
     case TruncLevel::kMonth: {
       Civil c = CivilOf(days);
       return DaysFromCivil(c.y, c.m, 1);
@@ -959,18 +1117,25 @@ int64_t TruncDays(int64_t days, TruncLevel level) {
       Civil c = CivilOf(days);
       return DaysFromCivil(c.y, (c.m - 1) / 3 * 3 + 1, 1);
     }
-    case TruncLevel::kYear: return DaysFromCivil(CivilOf(days).y, 1, 1);
-    default: return days;
+    case TruncLevel::kYear:
+      return DaysFromCivil(CivilOf(days).y, 1, 1);
+    default:
+      return days;
   }
 }
 
 int64_t TruncTimestamp(int64_t t, TruncLevel level, const TimeZone* tz) {
   switch (level) {
-    case TruncLevel::kMicrosecond: return t;
-    case TruncLevel::kMillisecond: return t - FloorMod(t, 1000);
-    case TruncLevel::kSecond: return t - FloorMod(t, kMicrosPerSecond);
-    case TruncLevel::kMinute: return t - FloorMod(ToLocal(tz, t), 60 * kMicrosPerSecond);
-    case TruncLevel::kHour: return t - FloorMod(ToLocal(tz, t), 3600 * kMicrosPerSecond);
+    case TruncLevel::kMicrosecond:
+      return t;
+    case TruncLevel::kMillisecond:
+      return t - FloorMod(t, 1000);
+    case TruncLevel::kSecond:
+      return t - FloorMod(t, kMicrosPerSecond);
+    case TruncLevel::kMinute:
+      return t - FloorMod(ToLocal(tz, t), 60 * kMicrosPerSecond);
+    case TruncLevel::kHour:
+      return t - FloorMod(ToLocal(tz, t), 3600 * kMicrosPerSecond);
     default: {
       int64_t days = FloorDiv(ToLocal(tz, t), kMicrosPerDay);
       return FromLocal(tz, TruncDays(days, level) * kMicrosPerDay);
@@ -985,19 +1150,20 @@ Result<BoundExprPtr> ResolveDateTrunc(std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(ToTimestampArg(name, &args, 1));
   bool ntz = args[1]->type()->id() == TypeId::kTimestampNtz;
   DataTypePtr type = args[1]->type();
-  return MakeScalarCall(
-      name, type, true, args,
-      [ntz, type](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-        const Column& f = *a[0];
-        const int64_t* t = a[1]->raw_values<int64_t>();
-        const TimeZone* tz = ntz ? nullptr : ctx.time_zone;
-        return BuildFixed<int64_t>(type, a, n, [&](int64_t i, int64_t* out, Status*) {
-          TruncLevel level = ParseTruncLevel(f.GetView(i), false);
-          if (level == TruncLevel::kInvalid) return false;
-          *out = TruncTimestamp(t[i], level, tz);
-          return true;
-        });
-      });
+  return MakeScalarCall(name, type, true, args,
+                        [ntz, type](const std::vector<ColumnPtr>& a, int64_t n,
+                                    const EvalContext& ctx) -> Result<ColumnPtr> {
+                          const Column& f = *a[0];
+                          const int64_t* t = a[1]->raw_values<int64_t>();
+                          const TimeZone* tz = ntz ? nullptr : ctx.time_zone;
+                          return BuildFixed<int64_t>(
+                              type, a, n, [&](int64_t i, int64_t* out, Status*) {
+                                TruncLevel level = ParseTruncLevel(f.GetView(i), false);
+                                if (level == TruncLevel::kInvalid) return false;
+                                *out = TruncTimestamp(t[i], level, tz);
+                                return true;
+                              });
+                        });
 }
 
 Result<BoundExprPtr> ResolveTrunc(std::vector<BoundExprPtr> args) {
@@ -1005,18 +1171,20 @@ Result<BoundExprPtr> ResolveTrunc(std::vector<BoundExprPtr> args) {
   if (args.size() != 2) return WrongArgs(name, "2", args.size());
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
   SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 1, DataType::String(), AcceptString));
-  return MakeScalarCall(
-      name, DataType::Date(), true, args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        const int32_t* d = a[0]->raw_values<int32_t>();
-        const Column& f = *a[1];
-        return BuildFixed<int32_t>(DataType::Date(), a, n, [&](int64_t i, int32_t* out, Status*) {
-          TruncLevel level = ParseTruncLevel(f.GetView(i), true);
-          if (level == TruncLevel::kInvalid) return false;
-          *out = static_cast<int32_t>(TruncDays(d[i], level));
-          return true;
-        });
-      });
+  return MakeScalarCall(name, DataType::Date(), true, args,
+                        [](const std::vector<ColumnPtr>& a, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          const int32_t* d = a[0]->raw_values<int32_t>();
+                          const Column& f = *a[1];
+                          return BuildFixed<int32_t>(
+                              DataType::Date(), a, n,
+                              [&](int64_t i, int32_t* out, Status*) {
+                                TruncLevel level = ParseTruncLevel(f.GetView(i), true);
+                                if (level == TruncLevel::kInvalid) return false;
+                                *out = static_cast<int32_t>(TruncDays(d[i], level));
+                                return true;
+                              });
+                        });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1026,7 +1194,8 @@ Result<BoundExprPtr> ResolveTrunc(std::vector<BoundExprPtr> args) {
 // Validates civil fields as java.time's LocalDate.of; message on failure.
 bool CheckDate(int64_t y, int64_t m, int64_t d, std::string* msg) {
   if (y < -999999999 || y > 999999999) {
-    *msg = "Invalid value for Year (valid values -999999999 - 999999999): " + std::to_string(y);
+    *msg = "Invalid value for Year (valid values -999999999 - 999999999): " +
+           std::to_string(y);
     return false;
   }
   if (m < 1 || m > 12) {
@@ -1038,12 +1207,15 @@ bool CheckDate(int64_t y, int64_t m, int64_t d, std::string* msg) {
     return false;
   }
   if (d > DaysInMonth(y, static_cast<unsigned>(m))) {
-    static const char* kMonths[12] = {"JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY",
-                                      "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"};
+    static const char* kMonths[12] = {"JANUARY",   "FEBRUARY", "MARCH",    "APRIL",
+                                      "MAY",       "JUNE",     "JULY",     "AUGUST",
+                                      "SEPTEMBER", "OCTOBER",  "NOVEMBER", "DECEMBER"};
     if (m == 2 && d == 29) {
-      *msg = "Invalid date 'February 29' as '" + std::to_string(y) + "' is not a leap year";
+      *msg =
+          "Invalid date 'February 29' as '" + std::to_string(y) + "' is not a leap year";
     } else {
-      *msg = std::string("Invalid date '") + kMonths[m - 1] + " " + std::to_string(d) + "'";
+      *msg =
+          std::string("Invalid date '") + kMonths[m - 1] + " " + std::to_string(d) + "'";
     }
     return false;
   }
@@ -1053,35 +1225,45 @@ bool CheckDate(int64_t y, int64_t m, int64_t d, std::string* msg) {
 Result<BoundExprPtr> ResolveMakeDate(std::vector<BoundExprPtr> args, bool ansi) {
   const std::string name = "make_date";
   if (args.size() != 3) return WrongArgs(name, "3", args.size());
-  for (size_t i = 0; i < 3; ++i) SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, i, DataType::Int(), AcceptIntegral));
-  return MakeScalarCall(
-      name, DataType::Date(), !ansi || AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-        const int32_t* y = a[0]->raw_values<int32_t>();
-        const int32_t* m = a[1]->raw_values<int32_t>();
-        const int32_t* d = a[2]->raw_values<int32_t>();
-        std::string msg;
-        return BuildFixed<int32_t>(DataType::Date(), a, n, [&](int64_t i, int32_t* out, Status* err) {
-          if (!CheckDate(y[i], m[i], d[i], &msg) || y[i] < -5877641 || y[i] > 5881580) {
-            if (ctx.ansi) *err = FieldOutOfBounds(msg);
-            return false;
-          }
-          *out = DaysFromCivil(y[i], static_cast<unsigned>(m[i]), static_cast<unsigned>(d[i]));
-          return true;
-        });
-      });
+  for (size_t i = 0; i < 3; ++i)
+    SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, i, DataType::Int(), AcceptIntegral));
+  return MakeScalarCall(name, DataType::Date(), !ansi || AnyNullable(args), args,
+                        [](const std::vector<ColumnPtr>& a, int64_t n,
+                           const EvalContext& ctx) -> Result<ColumnPtr> {
+                          const int32_t* y = a[0]->raw_values<int32_t>();
+                          const int32_t* m = a[1]->raw_values<int32_t>();
+                          const int32_t* d = a[2]->raw_values<int32_t>();
+                          std::string msg;
+                          return BuildFixed<int32_t>(
+                              DataType::Date(), a, n,
+                              [&](int64_t i, int32_t* out, Status* err) {
+                                if (!CheckDate(y[i], m[i], d[i], &msg) ||
+                                    y[i] < -5877641 || y[i] > 5881580) {
+                                  if (ctx.ansi) *err = FieldOutOfBounds(msg);
+                                  return false;
+                                }
+                                *out = DaysFromCivil(y[i], static_cast<unsigned>(m[i]),
+                                                     static_cast<unsigned>(d[i]));
+                                return true;
+                              });
+                        });
 }
 
-Result<BoundExprPtr> ResolveMakeTimestamp(const std::string& name, bool ntz, std::vector<BoundExprPtr> args,
-                                          bool ansi) {
-  if (args.size() < 6 || args.size() > (ntz ? 6u : 7u)) return WrongArgs(name, ntz ? "6" : "[6, 7]", args.size());
-  for (size_t i = 0; i < 5; ++i) SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, i, DataType::Int(), AcceptIntegral));
-  SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 5, DataType::Decimal(16, 6), AcceptNumeric));
-  if (args.size() == 7) SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 6, DataType::String(), AcceptString));
+Result<BoundExprPtr> ResolveMakeTimestamp(const std::string& name, bool ntz,
+                                          std::vector<BoundExprPtr> args, bool ansi) {
+  if (args.size() < 6 || args.size() > (ntz ? 6u : 7u))
+    return WrongArgs(name, ntz ? "6" : "[6, 7]", args.size());
+  for (size_t i = 0; i < 5; ++i)
+    SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, i, DataType::Int(), AcceptIntegral));
+  SPATE_RETURN_IF_ERROR(
+      ToTypeArg(name, &args, 5, DataType::Decimal(16, 6), AcceptNumeric));
+  if (args.size() == 7)
+    SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 6, DataType::String(), AcceptString));
   DataTypePtr type = ntz ? DataType::TimestampNtz() : DataType::Timestamp();
   return MakeScalarCall(
       name, type, !ansi || AnyNullable(args), args,
-      [ntz, type](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [ntz, type](const std::vector<ColumnPtr>& a, int64_t n,
+                  const EvalContext& ctx) -> Result<ColumnPtr> {
         const int32_t* f[5];
         for (size_t k = 0; k < 5; ++k) f[k] = a[k]->raw_values<int32_t>();
         const __int128* sec = a[5]->raw_values<__int128>();
@@ -1095,8 +1277,14 @@ Result<BoundExprPtr> ResolveMakeTimestamp(const std::string& name, bool ntz, std
           int64_t y = f[0][i], mo = f[1][i], d = f[2][i], h = f[3][i], mi = f[4][i];
           __int128 s = sec[i];
           if (!CheckDate(y, mo, d, &msg)) return fail(FieldOutOfBounds(msg));
-          if (h < 0 || h > 23) return fail(FieldOutOfBounds("Invalid value for HourOfDay (valid values 0 - 23): " + std::to_string(h)));
-          if (mi < 0 || mi > 59) return fail(FieldOutOfBounds("Invalid value for MinuteOfHour (valid values 0 - 59): " + std::to_string(mi)));
+          if (h < 0 || h > 23)
+            return fail(
+                FieldOutOfBounds("Invalid value for HourOfDay (valid values 0 - 23): " +
+                                 std::to_string(h)));
+          if (mi < 0 || mi > 59)
+            return fail(FieldOutOfBounds(
+                "Invalid value for MinuteOfHour (valid values 0 - 59): " +
+                std::to_string(mi)));
           int64_t secs = static_cast<int64_t>(s / kMicrosPerSecond);
           int64_t frac = static_cast<int64_t>(s % kMicrosPerSecond);
           bool carry = false;
@@ -1109,9 +1297,13 @@ Result<BoundExprPtr> ResolveMakeTimestamp(const std::string& name, bool ntz, std
             carry = true;
             secs = 0;
           } else if (s < 0 || secs > 60) {
-            return fail(FieldOutOfBounds("Invalid value for SecondOfMinute (valid values 0 - 59): " + std::to_string(secs)));
+            return fail(FieldOutOfBounds(
+                "Invalid value for SecondOfMinute (valid values 0 - 59): " +
+                std::to_string(secs)));
           }
-          int64_t local = int64_t{DaysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d))} * kMicrosPerDay +
+          int64_t local = int64_t{DaysFromCivil(y, static_cast<unsigned>(mo),
+                                                static_cast<unsigned>(d))} *
+                              kMicrosPerDay +
                           ((h * 60 + mi) * 60 + secs) * kMicrosPerSecond + frac;
           if (carry) local += 60 * kMicrosPerSecond;
           if (ntz) {
@@ -1122,7 +1314,8 @@ Result<BoundExprPtr> ResolveMakeTimestamp(const std::string& name, bool ntz, std
           if (zone != nullptr) {
             tz = TimeZone::Lookup(zone->GetView(i));
             if (tz == nullptr) {
-              *err = Status::Error("INVALID_TIMEZONE", {{"timeZone", std::string(zone->GetView(i))}});
+              *err = Status::Error("INVALID_TIMEZONE",
+                                   {{"timeZone", std::string(zone->GetView(i))}});
               return false;
             }
           }
@@ -1136,7 +1329,8 @@ Result<BoundExprPtr> ResolveMakeTimestamp(const std::string& name, bool ntz, std
 // from_utc_timestamp / to_utc_timestamp
 // ---------------------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveUtcConvert(const std::string& name, bool from_utc, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveUtcConvert(const std::string& name, bool from_utc,
+                                       std::vector<BoundExprPtr> args) {
   if (args.size() != 2) return WrongArgs(name, "2", args.size());
   TypeId t = args[0]->type()->id();
   if (t != TypeId::kTimestamp) {
@@ -1148,24 +1342,27 @@ Result<BoundExprPtr> ResolveUtcConvert(const std::string& name, bool from_utc, s
   SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 1, DataType::String(), AcceptString));
   return MakeScalarCall(
       name, DataType::Timestamp(), AnyNullable(args), args,
-      [from_utc](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [from_utc](const std::vector<ColumnPtr>& a, int64_t n,
+                 const EvalContext&) -> Result<ColumnPtr> {
         const int64_t* x = a[0]->raw_values<int64_t>();
         const Column& z = *a[1];
         std::string_view last_name;
         const TimeZone* tz = nullptr;
-        return BuildFixed<int64_t>(DataType::Timestamp(), a, n, [&](int64_t i, int64_t* out, Status* err) {
-          std::string_view id = z.GetView(i);
-          if (tz == nullptr || id != last_name) {
-            tz = TimeZone::Lookup(id);
-            last_name = id;
-            if (tz == nullptr) {
-              *err = Status::Error("INVALID_TIMEZONE", {{"timeZone", std::string(id)}});
-              return false;
-            }
-          }
-          *out = from_utc ? ToLocal(tz, x[i]) : FromLocal(tz, x[i]);
-          return true;
-        });
+        return BuildFixed<int64_t>(
+            DataType::Timestamp(), a, n, [&](int64_t i, int64_t* out, Status* err) {
+              std::string_view id = z.GetView(i);
+              if (tz == nullptr || id != last_name) {
+                tz = TimeZone::Lookup(id);
+                last_name = id;
+                if (tz == nullptr) {
+                  *err =
+                      Status::Error("INVALID_TIMEZONE", {{"timeZone", std::string(id)}});
+                  return false;
+                }
+              }
+              *out = from_utc ? ToLocal(tz, x[i]) : FromLocal(tz, x[i]);
+              return true;
+            });
       });
 }
 
@@ -1175,11 +1372,13 @@ Result<BoundExprPtr> ResolveUtcConvert(const std::string& name, bool from_utc, s
 // session time zone (current_timezone(), as Spark shows it).
 // ---------------------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveConvertTimezone(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveConvertTimezone(std::vector<BoundExprPtr> args,
+                                            const ResolveContext& rc) {
   const std::string name = "convert_timezone";
   if (args.size() != 2 && args.size() != 3) return WrongArgs(name, "[2, 3]", args.size());
   if (args.size() == 2) {
-    const ScalarResolver* current = FunctionRegistry::Global().FindScalar("current_timezone");
+    const ScalarResolver* current =
+        FunctionRegistry::Global().FindScalar("current_timezone");
     SPATE_ASSIGN_OR_RETURN(auto zone, (*current)({}, rc));
     args.insert(args.begin(), zone);
   }
@@ -1194,14 +1393,16 @@ Result<BoundExprPtr> ResolveConvertTimezone(std::vector<BoundExprPtr> args, cons
   }
   return MakeScalarCall(
       name, DataType::TimestampNtz(), AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& a, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         const Column& from = *a[0];
         const Column& to = *a[1];
         const int64_t* x = a[2]->raw_values<int64_t>();
         std::string_view from_name, to_name;
         const TimeZone* from_tz = nullptr;
         const TimeZone* to_tz = nullptr;
-        auto lookup = [](std::string_view id, std::string_view* last, const TimeZone** tz, Status* err) {
+        auto lookup = [](std::string_view id, std::string_view* last, const TimeZone** tz,
+                         Status* err) {
           if (*tz != nullptr && id == *last) return true;
           *tz = TimeZone::Lookup(id);
           *last = id;
@@ -1211,14 +1412,15 @@ Result<BoundExprPtr> ResolveConvertTimezone(std::vector<BoundExprPtr> args, cons
           }
           return true;
         };
-        return BuildFixed<int64_t>(DataType::TimestampNtz(), a, n, [&](int64_t i, int64_t* out, Status* err) {
-          if (!lookup(from.GetView(i), &from_name, &from_tz, err) ||
-              !lookup(to.GetView(i), &to_name, &to_tz, err)) {
-            return false;
-          }
-          *out = ToLocal(to_tz, FromLocal(from_tz, x[i]));
-          return true;
-        });
+        return BuildFixed<int64_t>(
+            DataType::TimestampNtz(), a, n, [&](int64_t i, int64_t* out, Status* err) {
+              if (!lookup(from.GetView(i), &from_name, &from_tz, err) ||
+                  !lookup(to.GetView(i), &to_name, &to_tz, err)) {
+                return false;
+              }
+              *out = ToLocal(to_tz, FromLocal(from_tz, x[i]));
+              return true;
+            });
       });
 }
 
@@ -1231,9 +1433,11 @@ Result<BoundExprPtr> ResolveUnixDate(std::vector<BoundExprPtr> args) {
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   SPATE_RETURN_IF_ERROR(ToDateArg(name, &args, 0));
   return MakeScalarCall(name, DataType::Int(), AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        return Map1<int32_t, int32_t>(a[0], DataType::Int(), n, [](int32_t d) { return d; });
-      });
+                        [](const std::vector<ColumnPtr>& a, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          return Map1<int32_t, int32_t>(a[0], DataType::Int(), n,
+                                                        [](int32_t d) { return d; });
+                        });
 }
 
 Result<BoundExprPtr> ResolveDateFromUnixDate(std::vector<BoundExprPtr> args) {
@@ -1241,9 +1445,11 @@ Result<BoundExprPtr> ResolveDateFromUnixDate(std::vector<BoundExprPtr> args) {
   if (args.size() != 1) return WrongArgs(name, "1", args.size());
   SPATE_RETURN_IF_ERROR(ToTypeArg(name, &args, 0, DataType::Int(), AcceptIntegral));
   return MakeScalarCall(name, DataType::Date(), AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        return Map1<int32_t, int32_t>(a[0], DataType::Date(), n, [](int32_t d) { return d; });
-      });
+                        [](const std::vector<ColumnPtr>& a, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          return Map1<int32_t, int32_t>(a[0], DataType::Date(), n,
+                                                        [](int32_t d) { return d; });
+                        });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1258,12 +1464,15 @@ Status IntervalOverflow(bool months) {
 }
 
 // round(x) half-up on a double as Guava's DoubleMath.roundToLong(x, HALF_UP).
-inline double RoundHalfUp(double x) { return x < 0 ? -std::floor(-x + 0.5) : std::floor(x + 0.5); }
+inline double RoundHalfUp(double x) {
+  return x < 0 ? -std::floor(-x + 0.5) : std::floor(x + 0.5);
+}
 
 // Half-up integer division (LongMath.divide(a, b, HALF_UP)).
 inline int64_t DivHalfUp(int64_t a, int64_t b) {
   int64_t q = a / b, r = a % b;
-  if (r != 0 && 2 * (r < 0 ? -r : r) >= (b < 0 ? -b : b)) q += ((a < 0) != (b < 0)) ? -1 : 1;
+  if (r != 0 && 2 * (r < 0 ? -r : r) >= (b < 0 ? -b : b))
+    q += ((a < 0) != (b < 0)) ? -1 : 1;
   return q;
 }
 
@@ -1271,13 +1480,16 @@ Result<BoundExprPtr> IntervalTimesNumber(char op, BoundExprPtr iv, BoundExprPtr 
   bool ym = iv->type()->id() == TypeId::kYearMonthInterval;
   DataTypePtr rt = ym ? DataType::YearMonthInterval() : DataType::DayTimeInterval();
   const DataType& nt = *num->type();
-  bool fractional = nt.IsFloating() || nt.id() == TypeId::kDecimal || nt.id() == TypeId::kString;
-  SPATE_ASSIGN_OR_RETURN(num, ImplicitCast(num, fractional ? DataType::Double() : DataType::Long()));
+  bool fractional =
+      nt.IsFloating() || nt.id() == TypeId::kDecimal || nt.id() == TypeId::kString;
+  SPATE_ASSIGN_OR_RETURN(
+      num, ImplicitCast(num, fractional ? DataType::Double() : DataType::Long()));
   bool div = op == '/';
   std::string sym(1, op);
   return MakeScalarCall(
       sym, rt, iv->nullable() || num->nullable(), {iv, num},
-      [ym, rt, fractional, div](const std::vector<ColumnPtr>& a, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [ym, rt, fractional, div](const std::vector<ColumnPtr>& a, int64_t n,
+                                const EvalContext&) -> Result<ColumnPtr> {
         auto compute = [&](int64_t v, int64_t i, int64_t* out, Status* err) -> bool {
           if (fractional) {
             double k = a[1]->raw_values<double>()[i];
@@ -1285,7 +1497,8 @@ Result<BoundExprPtr> IntervalTimesNumber(char op, BoundExprPtr iv, BoundExprPtr 
               *err = Status::Error("INTERVAL_DIVIDED_BY_ZERO");
               return false;
             }
-            double r = RoundHalfUp(div ? static_cast<double>(v) / k : static_cast<double>(v) * k);
+            double r = RoundHalfUp(div ? static_cast<double>(v) / k
+                                       : static_cast<double>(v) * k);
             double lim = ym ? 2147483647.0 : 9.2233720368547758e18;
             if (std::isnan(r) || r >= lim + (ym ? 1 : 0) || r < -lim - 1) {
               *err = IntervalOverflow(ym);
@@ -1308,7 +1521,8 @@ Result<BoundExprPtr> IntervalTimesNumber(char op, BoundExprPtr iv, BoundExprPtr 
             return true;
           }
           if (__builtin_mul_overflow(v, k, out) ||
-              (ym && (*out > std::numeric_limits<int32_t>::max() || *out < std::numeric_limits<int32_t>::min()))) {
+              (ym && (*out > std::numeric_limits<int32_t>::max() ||
+                      *out < std::numeric_limits<int32_t>::min()))) {
             *err = IntervalOverflow(ym);
             return false;
           }
@@ -1328,15 +1542,20 @@ Result<BoundExprPtr> IntervalTimesNumber(char op, BoundExprPtr iv, BoundExprPtr 
           return compute(x[i], i, out, err);
         });
       },
-      [sym](const std::vector<std::string>& s) { return "(" + s[0] + " " + sym + " " + s[1] + ")"; });
+      [sym](const std::vector<std::string>& s) {
+        return "(" + s[0] + " " + sym + " " + s[1] + ")";
+      });
 }
 
 }  // namespace
 
-Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, const BoundExprPtr& b0) {
+Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0,
+                                               const BoundExprPtr& b0) {
   BoundExprPtr a = a0, b = b0;
   TypeId ta = a->type()->id(), tb = b->type()->id();
-  auto is_iv = [](TypeId t) { return t == TypeId::kYearMonthInterval || t == TypeId::kDayTimeInterval; };
+  auto is_iv = [](TypeId t) {
+    return t == TypeId::kYearMonthInterval || t == TypeId::kDayTimeInterval;
+  };
   auto is_num = [](const DataType& t) { return t.IsNumeric(); };
   if (op == '*' || op == '/') {
     if (is_iv(ta) && is_num(*b->type())) return IntervalTimesNumber(op, a, b);
@@ -1349,7 +1568,9 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
   }
   if (op != '+' && op != '-') return BoundExprPtr();
   std::string sym(1, op);
-  auto display = [sym](const std::vector<std::string>& s) { return "(" + s[0] + " " + sym + " " + s[1] + ")"; };
+  auto display = [sym](const std::vector<std::string>& s) {
+    return "(" + s[0] + " " + sym + " " + s[1] + ")";
+  };
   bool swapped = false;
   if (op == '+' && is_iv(ta) && (tb == TypeId::kDate || IsTs(tb))) {
     std::swap(a, b);
@@ -1367,7 +1588,8 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
     bool ntz = ta == TypeId::kTimestampNtz;
     return MakeScalarCall(
         sym, rt, a->nullable() || b->nullable(), {a, b},
-        [rt, date, ntz, sub](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+        [rt, date, ntz, sub](const std::vector<ColumnPtr>& c, int64_t n,
+                             const EvalContext& ctx) -> Result<ColumnPtr> {
           const int32_t* m = c[1]->raw_values<int32_t>();
           if (date) {
             const int32_t* d = c[0]->raw_values<int32_t>();
@@ -1392,30 +1614,37 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
   // date +/- day-time interval.
   if (ta == TypeId::kDate && tb == TypeId::kDayTimeInterval) {
     const DataType& it = *b->type();
-    if (it.start_field() == IntervalField::kDay && it.end_field() == IntervalField::kDay) {
+    if (it.start_field() == IntervalField::kDay &&
+        it.end_field() == IntervalField::kDay) {
       return MakeScalarCall(
           sym, DataType::Date(), a->nullable() || b->nullable(), {a, b},
-          [sub](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-            return Map2<int32_t, int64_t, int32_t>(c[0], c[1], DataType::Date(), n, [sub](int32_t d, int64_t v) {
-              int64_t k = v / kMicrosPerDay;
-              return static_cast<int32_t>(sub ? d - k : d + k);
-            });
+          [sub](const std::vector<ColumnPtr>& c, int64_t n,
+                const EvalContext&) -> Result<ColumnPtr> {
+            return Map2<int32_t, int64_t, int32_t>(
+                c[0], c[1], DataType::Date(), n, [sub](int32_t d, int64_t v) {
+                  int64_t k = v / kMicrosPerDay;
+                  return static_cast<int32_t>(sub ? d - k : d + k);
+                });
           },
           shown);
     }
     SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, DataType::Timestamp()));
     return MakeScalarCall(
         sym, DataType::Timestamp(), a->nullable() || b->nullable(), {a, b},
-        [sub](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        [sub](const std::vector<ColumnPtr>& c, int64_t n,
+              const EvalContext&) -> Result<ColumnPtr> {
           const int64_t* x = c[0]->raw_values<int64_t>();
           const int64_t* y = c[1]->raw_values<int64_t>();
-          return BuildFixed<int64_t>(DataType::Timestamp(), c, n, [&](int64_t i, int64_t* out, Status* err) {
-            if (sub ? __builtin_sub_overflow(x[i], y[i], out) : __builtin_add_overflow(x[i], y[i], out)) {
-              *err = Status::Error("DATETIME_OVERFLOW", {{"operation", "add interval"}});
-              return false;
-            }
-            return true;
-          });
+          return BuildFixed<int64_t>(
+              DataType::Timestamp(), c, n, [&](int64_t i, int64_t* out, Status* err) {
+                if (sub ? __builtin_sub_overflow(x[i], y[i], out)
+                        : __builtin_add_overflow(x[i], y[i], out)) {
+                  *err =
+                      Status::Error("DATETIME_OVERFLOW", {{"operation", "add interval"}});
+                  return false;
+                }
+                return true;
+              });
         },
         shown);
   }
@@ -1426,7 +1655,8 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
     (void)ntz;
     return MakeScalarCall(
         sym, rt, a->nullable() || b->nullable(), {a, b},
-        [rt](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        [rt](const std::vector<ColumnPtr>& c, int64_t n,
+             const EvalContext&) -> Result<ColumnPtr> {
           const int64_t* x = c[0]->raw_values<int64_t>();
           const int64_t* y = c[1]->raw_values<int64_t>();
           return BuildFixed<int64_t>(rt, c, n, [&](int64_t i, int64_t* out, Status* err) {
@@ -1445,74 +1675,155 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0, 
 void RegisterDatetimeFunctions(FunctionRegistry& r) {
   RegisterCurrent(r);
   auto reg = [&r](const std::string& name, auto fn) {
-    r.RegisterScalar(name, [name, fn](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
-      return fn(name, std::move(args));
-    });
+    r.RegisterScalar(name,
+                     [name, fn](std::vector<BoundExprPtr> args, const ResolveContext&)
+                         -> Result<BoundExprPtr> { return fn(name, std::move(args)); });
   };
   // Functions whose nullability depends on ANSI mode (NULL on bad input, or an error).
   auto reg_ansi = [&r](const std::string& name, auto fn) {
-    r.RegisterScalar(name, [name, fn](std::vector<BoundExprPtr> args, const ResolveContext& ctx) -> Result<BoundExprPtr> {
-      return fn(name, std::move(args), ctx.ansi);
-    });
+    r.RegisterScalar(name,
+                     [name, fn](std::vector<BoundExprPtr> args,
+                                const ResolveContext& ctx) -> Result<BoundExprPtr> {
+                       return fn(name, std::move(args), ctx.ansi);
+                     });
   };
   // Parsing.
-  reg_ansi("to_timestamp", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kTimestamp, false, ansi, std::move(args), nullptr); });
-  reg_ansi("to_timestamp_ltz", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kTimestamp, false, ansi, std::move(args), nullptr); });
-  reg_ansi("try_to_timestamp", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kTimestamp, true, ansi, std::move(args), nullptr); });
-  reg_ansi("to_timestamp_ntz", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kTimestampNtz, false, ansi, std::move(args), nullptr); });
-  reg_ansi("to_date", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kDate, false, ansi, std::move(args), nullptr); });
-  reg_ansi("try_to_date", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kDate, true, ansi, std::move(args), nullptr); });
-  reg_ansi("unix_timestamp", [](const std::string& n, auto args, bool ansi) { return ResolveParse(n, ParseTarget::kUnixSeconds, false, ansi, std::move(args), "yyyy-MM-dd HH:mm:ss"); });
-  reg_ansi("to_unix_timestamp", [](const std::string& n, auto args, bool ansi) -> Result<BoundExprPtr> {
-    if (args.empty()) return WrongArgs(n, "[1, 2]", 0);
-    return ResolveParse(n, ParseTarget::kUnixSeconds, false, ansi, std::move(args), "yyyy-MM-dd HH:mm:ss");
+  reg_ansi("to_timestamp", [](const std::string& n, auto args, bool ansi) {
+    return ResolveParse(n, ParseTarget::kTimestamp, false, ansi, std::move(args),
+                        nullptr);
   });
+  reg_ansi("to_timestamp_ltz", [](const std::string& n, auto args, bool ansi) {
+    return ResolveParse(n, ParseTarget::kTimestamp, false, ansi, std::move(args),
+                        nullptr);
+  });
+  reg_ansi("try_to_timestamp", [](const std::string& n, auto args, bool ansi) {
+    return ResolveParse(n, ParseTarget::kTimestamp, true, ansi, std::move(args), nullptr);
+  });
+  reg_ansi("to_timestamp_ntz", [](const std::string& n, auto args, bool ansi) {
+    return ResolveParse(n, ParseTarget::kTimestampNtz, false, ansi, std::move(args),
+                        nullptr);
+  });
+  reg_ansi("to_date", [](const std::string& n, auto args, bool ansi) {
+    return ResolveParse(n, ParseTarget::kDate, false, ansi, std::move(args), nullptr);
+  });
+  reg_ansi("try_to_date", [](const std::string& n, auto args, bool ansi) {
+    return ResolveParse(n, ParseTarget::kDate, true, ansi, std::move(args), nullptr);
+  });
+  reg_ansi("unix_timestamp", [](const std::string& n, auto args, bool ansi) {
+    return ResolveParse(n, ParseTarget::kUnixSeconds, false, ansi, std::move(args),
+                        "yyyy-MM-dd HH:mm:ss");
+  });
+  reg_ansi("to_unix_timestamp",
+           [](const std::string& n, auto args, bool ansi) -> Result<BoundExprPtr> {
+             if (args.empty()) return WrongArgs(n, "[1, 2]", 0);
+             return ResolveParse(n, ParseTarget::kUnixSeconds, false, ansi,
+                                 std::move(args), "yyyy-MM-dd HH:mm:ss");
+           });
   // Formatting.
-  reg("date_format", [](const std::string&, auto args) { return ResolveDateFormat(std::move(args)); });
-  reg("from_unixtime", [](const std::string&, auto args) { return ResolveFromUnixtime(std::move(args)); });
+  reg("date_format",
+      [](const std::string&, auto args) { return ResolveDateFormat(std::move(args)); });
+  reg("from_unixtime",
+      [](const std::string&, auto args) { return ResolveFromUnixtime(std::move(args)); });
   // Epoch conversions.
-  reg("timestamp_seconds", [](const std::string& n, auto args) { return ResolveTimestampFrom(n, kMicrosPerSecond, std::move(args)); });
-  reg("timestamp_millis", [](const std::string& n, auto args) { return ResolveTimestampFrom(n, 1000, std::move(args)); });
-  reg("timestamp_micros", [](const std::string& n, auto args) { return ResolveTimestampFrom(n, 1, std::move(args)); });
-  reg("unix_seconds", [](const std::string& n, auto args) { return ResolveUnixFrom(n, kMicrosPerSecond, std::move(args)); });
-  reg("unix_millis", [](const std::string& n, auto args) { return ResolveUnixFrom(n, 1000, std::move(args)); });
-  reg("unix_micros", [](const std::string& n, auto args) { return ResolveUnixFrom(n, 1, std::move(args)); });
-  reg("unix_date", [](const std::string&, auto args) { return ResolveUnixDate(std::move(args)); });
-  reg("date_from_unix_date", [](const std::string&, auto args) { return ResolveDateFromUnixDate(std::move(args)); });
+  reg("timestamp_seconds", [](const std::string& n, auto args) {
+    return ResolveTimestampFrom(n, kMicrosPerSecond, std::move(args));
+  });
+  reg("timestamp_millis", [](const std::string& n, auto args) {
+    return ResolveTimestampFrom(n, 1000, std::move(args));
+  });
+  reg("timestamp_micros", [](const std::string& n, auto args) {
+    return ResolveTimestampFrom(n, 1, std::move(args));
+  });
+  reg("unix_seconds", [](const std::string& n, auto args) {
+    return ResolveUnixFrom(n, kMicrosPerSecond, std::move(args));
+  });
+  reg("unix_millis", [](const std::string& n, auto args) {
+    return ResolveUnixFrom(n, 1000, std::move(args));
+  });
+  reg("unix_micros", [](const std::string& n, auto args) {
+    return ResolveUnixFrom(n, 1, std::move(args));
+  });
+  reg("unix_date",
+      [](const std::string&, auto args) { return ResolveUnixDate(std::move(args)); });
+  reg("date_from_unix_date", [](const std::string&, auto args) {
+    return ResolveDateFromUnixDate(std::move(args));
+  });
   // Fields.
   const std::pair<const char*, DateField> date_fields[] = {
-      {"year", DateField::kYear},           {"quarter", DateField::kQuarter},
-      {"month", DateField::kMonth},         {"dayofmonth", DateField::kDay},
-      {"day", DateField::kDay},             {"dayofweek", DateField::kDayOfWeek},
-      {"weekday", DateField::kWeekday},     {"dayofyear", DateField::kDayOfYear},
+      {"year", DateField::kYear},
+      {"quarter", DateField::kQuarter},
+      {"month", DateField::kMonth},
+      {"dayofmonth", DateField::kDay},
+      {"day", DateField::kDay},
+      {"dayofweek", DateField::kDayOfWeek},
+      {"weekday", DateField::kWeekday},
+      {"dayofyear", DateField::kDayOfYear},
       {"weekofyear", DateField::kWeekOfYear}};
   for (const auto& [fname, f] : date_fields) {
     DateField field = f;
-    reg(fname, [field](const std::string& n, auto args) { return ResolveDateField(n, field, std::move(args)); });
+    reg(fname, [field](const std::string& n, auto args) {
+      return ResolveDateField(n, field, std::move(args));
+    });
   }
-  reg("hour", [](const std::string& n, auto args) { return ResolveTimeField(n, TimeField::kHour, std::move(args)); });
-  reg("minute", [](const std::string& n, auto args) { return ResolveTimeField(n, TimeField::kMinute, std::move(args)); });
-  reg("second", [](const std::string& n, auto args) { return ResolveTimeField(n, TimeField::kSecond, std::move(args)); });
-  reg("extract", [](const std::string& n, auto args) { return ResolveExtract(n, std::move(args)); });
-  reg("date_part", [](const std::string& n, auto args) { return ResolveExtract(n, std::move(args)); });
-  reg("datepart", [](const std::string& n, auto args) { return ResolveExtract(n, std::move(args)); });
+  reg("hour", [](const std::string& n, auto args) {
+    return ResolveTimeField(n, TimeField::kHour, std::move(args));
+  });
+  reg("minute", [](const std::string& n, auto args) {
+    return ResolveTimeField(n, TimeField::kMinute, std::move(args));
+  });
+  reg("second", [](const std::string& n, auto args) {
+    return ResolveTimeField(n, TimeField::kSecond, std::move(args));
+  });
+  reg("extract",
+      [](const std::string& n, auto args) { return ResolveExtract(n, std::move(args)); });
+  reg("date_part",
+      [](const std::string& n, auto args) { return ResolveExtract(n, std::move(args)); });
+  reg("datepart",
+      [](const std::string& n, auto args) { return ResolveExtract(n, std::move(args)); });
   // Arithmetic.
-  reg("date_add", [](const std::string& n, auto args) { return ResolveDateAdd(n, false, std::move(args)); });
-  reg("dateadd", [](const std::string& n, auto args) { return ResolveDateAdd(n, false, std::move(args)); });
-  reg("date_sub", [](const std::string& n, auto args) { return ResolveDateAdd(n, true, std::move(args)); });
-  reg("datediff", [](const std::string& n, auto args) { return ResolveDateDiff(n, std::move(args)); });
-  reg("add_months", [](const std::string&, auto args) { return ResolveAddMonths(std::move(args)); });
-  reg("months_between", [](const std::string&, auto args) { return ResolveMonthsBetween(std::move(args)); });
-  reg("last_day", [](const std::string&, auto args) { return ResolveLastDay(std::move(args)); });
-  reg("next_day", [](const std::string&, auto args) { return ResolveNextDay(std::move(args)); });
-  reg("date_trunc", [](const std::string&, auto args) { return ResolveDateTrunc(std::move(args)); });
-  reg("trunc", [](const std::string&, auto args) { return ResolveTrunc(std::move(args)); });
-  reg_ansi("make_date", [](const std::string&, auto args, bool ansi) { return ResolveMakeDate(std::move(args), ansi); });
-  reg_ansi("make_timestamp", [](const std::string& n, auto args, bool ansi) { return ResolveMakeTimestamp(n, false, std::move(args), ansi); });
-  reg_ansi("make_timestamp_ltz", [](const std::string& n, auto args, bool ansi) { return ResolveMakeTimestamp(n, false, std::move(args), ansi); });
-  reg_ansi("make_timestamp_ntz", [](const std::string& n, auto args, bool ansi) { return ResolveMakeTimestamp(n, true, std::move(args), ansi); });
-  reg("from_utc_timestamp", [](const std::string& n, auto args) { return ResolveUtcConvert(n, true, std::move(args)); });
-  reg("to_utc_timestamp", [](const std::string& n, auto args) { return ResolveUtcConvert(n, false, std::move(args)); });
+  reg("date_add", [](const std::string& n, auto args) {
+    return ResolveDateAdd(n, false, std::move(args));
+  });
+  reg("dateadd", [](const std::string& n, auto args) {
+    return ResolveDateAdd(n, false, std::move(args));
+  });
+  reg("date_sub", [](const std::string& n, auto args) {
+    return ResolveDateAdd(n, true, std::move(args));
+  });
+  reg("datediff", [](const std::string& n, auto args) {
+    return ResolveDateDiff(n, std::move(args));
+  });
+  reg("add_months",
+      [](const std::string&, auto args) { return ResolveAddMonths(std::move(args)); });
+  reg("months_between", [](const std::string&, auto args) {
+    return ResolveMonthsBetween(std::move(args));
+  });
+  reg("last_day",
+      [](const std::string&, auto args) { return ResolveLastDay(std::move(args)); });
+  reg("next_day",
+      [](const std::string&, auto args) { return ResolveNextDay(std::move(args)); });
+  reg("date_trunc",
+      [](const std::string&, auto args) { return ResolveDateTrunc(std::move(args)); });
+  reg("trunc",
+      [](const std::string&, auto args) { return ResolveTrunc(std::move(args)); });
+  reg_ansi("make_date", [](const std::string&, auto args, bool ansi) {
+    return ResolveMakeDate(std::move(args), ansi);
+  });
+  reg_ansi("make_timestamp", [](const std::string& n, auto args, bool ansi) {
+    return ResolveMakeTimestamp(n, false, std::move(args), ansi);
+  });
+  reg_ansi("make_timestamp_ltz", [](const std::string& n, auto args, bool ansi) {
+    return ResolveMakeTimestamp(n, false, std::move(args), ansi);
+  });
+  reg_ansi("make_timestamp_ntz", [](const std::string& n, auto args, bool ansi) {
+    return ResolveMakeTimestamp(n, true, std::move(args), ansi);
+  });
+  reg("from_utc_timestamp", [](const std::string& n, auto args) {
+    return ResolveUtcConvert(n, true, std::move(args));
+  });
+  reg("to_utc_timestamp", [](const std::string& n, auto args) {
+    return ResolveUtcConvert(n, false, std::move(args));
+  });
   r.RegisterScalar("convert_timezone", ResolveConvertTimezone);
 }
 

@@ -11,8 +11,8 @@
 
 namespace spate {
 
-/// `op` is one of '+', '-', '*', '/'. Returns nullptr when the operand types are not one of
-/// the combinations above (the caller then tries its other rules).
+/// `op` is one of '+', '-', '*', '/'. Returns nullptr when the operand types are not one
+/// of the combinations above (the caller then tries its other rules).
 Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a,
                                                const BoundExprPtr& b);
 

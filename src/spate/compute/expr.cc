@@ -107,10 +107,10 @@ namespace {
 
 const std::unordered_map<std::string, std::string>& BinaryOperators() {
   static const auto* ops = new std::unordered_map<std::string, std::string>{
-      {"+", "+"},   {"-", "-"},     {"*", "*"},   {"/", "/"},   {"%", "%"},
-      {"div", "div"}, {"=", "="},   {"<=>", "<=>"}, {"<", "<"}, {"<=", "<="},
-      {">", ">"},   {">=", ">="},   {"and", "AND"}, {"or", "OR"}, {"&", "&"},
-      {"|", "|"},   {"^", "^"}};
+      {"+", "+"},     {"-", "-"},   {"*", "*"},     {"/", "/"},   {"%", "%"},
+      {"div", "div"}, {"=", "="},   {"<=>", "<=>"}, {"<", "<"},   {"<=", "<="},
+      {">", ">"},     {">=", ">="}, {"and", "AND"}, {"or", "OR"}, {"&", "&"},
+      {"|", "|"},     {"^", "^"}};
   return *ops;
 }
 
@@ -127,9 +127,12 @@ std::string Join(const std::vector<ExprPtr>& xs, bool display, size_t from = 0,
 
 std::string BoundText(const FrameBound& b, bool display) {
   switch (b.type) {
-    case FrameBound::Type::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
-    case FrameBound::Type::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
-    case FrameBound::Type::kCurrentRow: return "CURRENT ROW";
+    case FrameBound::Type::kUnboundedPreceding:
+      return "UNBOUNDED PRECEDING";
+    case FrameBound::Type::kUnboundedFollowing:
+      return "UNBOUNDED FOLLOWING";
+    case FrameBound::Type::kCurrentRow:
+      return "CURRENT ROW";
     case FrameBound::Type::kPreceding:
       return (display ? b.offset->DisplayName() : b.offset->ToString()) + " PRECEDING";
     case FrameBound::Type::kFollowing:
@@ -140,7 +143,8 @@ std::string BoundText(const FrameBound& b, bool display) {
 
 std::string SortText(const SortSpec& s, bool display) {
   return (display ? s.expr->DisplayName() : s.expr->ToString()) +
-         (s.ascending ? " ASC" : " DESC") + (s.nulls_first ? " NULLS FIRST" : " NULLS LAST");
+         (s.ascending ? " ASC" : " DESC") +
+         (s.nulls_first ? " NULLS FIRST" : " NULLS LAST");
 }
 
 // The variables of the lambdas being rendered, so that their references display as Spark
@@ -169,7 +173,8 @@ std::string Render(const Expr& e, bool display) {
       if (display && e.literal.type()->id() == TypeId::kString && !e.literal.is_null()) {
         return e.literal.str();
       }
-      if (display && (e.literal.type()->IsNumeric() || e.literal.type()->id() == TypeId::kBoolean)) {
+      if (display &&
+          (e.literal.type()->IsNumeric() || e.literal.type()->id() == TypeId::kBoolean)) {
         return e.literal.ToString();
       }
       return e.literal.ToSql();
@@ -199,7 +204,8 @@ std::string Render(const Expr& e, bool display) {
       const auto& ops = BinaryOperators();
       auto it = ops.find(e.name);
       if (it != ops.end() && e.children.size() == 2) {
-        return "(" + sub(e.children[0]) + " " + it->second + " " + sub(e.children[1]) + ")";
+        return "(" + sub(e.children[0]) + " " + it->second + " " + sub(e.children[1]) +
+               ")";
       }
       if (e.children.size() == 1) {
         if (e.name == "not") return "(NOT " + sub(e.children[0]) + ")";
@@ -212,7 +218,8 @@ std::string Render(const Expr& e, bool display) {
       if (e.name == "!=" && e.children.size() == 2) {
         return "(NOT (" + sub(e.children[0]) + " = " + sub(e.children[1]) + "))";
       }
-      if ((e.name == "like" || e.name == "ilike" || e.name == "rlike") && e.children.size() == 2) {
+      if ((e.name == "like" || e.name == "ilike" || e.name == "rlike") &&
+          e.children.size() == 2) {
         return sub(e.children[0]) + " " + ToUpper(e.name) + " " + sub(e.children[1]);
       }
       if (e.name == "between" && e.children.size() == 3) {
@@ -229,7 +236,8 @@ std::string Render(const Expr& e, bool display) {
         for (size_t i = 0; i < e.children.size(); ++i) {
           const ExprPtr& c = e.children[i];
           if (i) args += ", ";
-          args += c->kind == ExprKind::kAlias ? sub(c->children[0]) + " AS " + c->name : sub(c);
+          args += c->kind == ExprKind::kAlias ? sub(c->children[0]) + " AS " + c->name
+                                              : sub(c);
         }
       } else if (display && IsHigherOrderFunction(e.name) &&
                  e.children.size() > HigherOrderArity(e.name).value_args) {
@@ -240,7 +248,8 @@ std::string Render(const Expr& e, bool display) {
           const ExprPtr& c = e.children[i];
           if (i) args += ", ";
           bool function = i >= arity.value_args && c->kind != ExprKind::kLambda;
-          args += function ? HiddenLambda(sub(c), HigherOrderDefaultParams(e.name, i - arity.value_args))
+          args += function ? HiddenLambda(sub(c), HigherOrderDefaultParams(
+                                                      e.name, i - arity.value_args))
                            : sub(c);
         }
         if (arity.max_lambdas > e.children.size() - arity.value_args) {
@@ -251,31 +260,61 @@ std::string Render(const Expr& e, bool display) {
       }
       // Cast aliases (int(x), date(x) ...) are named as the CAST they are.
       static const auto* kCastAliases = new std::map<std::string, std::string>{
-          {"boolean", "BOOLEAN"}, {"tinyint", "TINYINT"}, {"smallint", "SMALLINT"},
-          {"int", "INT"},         {"bigint", "BIGINT"},   {"float", "FLOAT"},
-          {"double", "DOUBLE"},   {"decimal", "DECIMAL(10,0)"}, {"date", "DATE"},
-          {"timestamp", "TIMESTAMP"}, {"binary", "BINARY"}, {"string", "STRING"}};
+          {"boolean", "BOOLEAN"},   {"tinyint", "TINYINT"},
+          {"smallint", "SMALLINT"}, {"int", "INT"},
+          {"bigint", "BIGINT"},     {"float", "FLOAT"},
+          {"double", "DOUBLE"},     {"decimal", "DECIMAL(10,0)"},
+          {"date", "DATE"},         {"timestamp", "TIMESTAMP"},
+          {"binary", "BINARY"},     {"string", "STRING"}};
       if (e.children.size() == 1 && !e.is_distinct && !e.filter) {
         auto alias = kCastAliases->find(ToLower(e.name));
-        if (alias != kCastAliases->end()) return "CAST(" + args + " AS " + alias->second + ")";
+        if (alias != kCastAliases->end())
+          return "CAST(" + args + " AS " + alias->second + ")";
       }
       std::string name = e.name;
       if (display) {
         // Spark's names of these calls: upper case (its math expressions), an alias named
         // as its target, shuffle without its seed, assert_true with its message.
-        static const auto* kDisplay = new std::map<std::string, std::string>{
-            {"ceil", "CEIL"},     {"floor", "FLOOR"},     {"sqrt", "SQRT"},   {"cbrt", "CBRT"},
-            {"exp", "EXP"},       {"log10", "LOG10"},     {"log2", "LOG2"},   {"log", "LOG"},
-            {"signum", "SIGNUM"}, {"power", "POWER"},     {"e", "E"},         {"pi", "PI"},
-            {"sin", "SIN"},       {"cos", "COS"},         {"tan", "TAN"},     {"asin", "ASIN"},
-            {"acos", "ACOS"},     {"atan", "ATAN"},       {"atan2", "ATAN2"}, {"sinh", "SINH"},
-            {"cosh", "COSH"},     {"tanh", "TANH"},       {"asinh", "ASINH"}, {"acosh", "ACOSH"},
-            {"atanh", "ATANH"},   {"cot", "COT"},         {"csc", "CSC"},     {"sec", "SEC"},
-            {"degrees", "DEGREES"}, {"radians", "RADIANS"}, {"expm1", "EXPM1"}, {"log1p", "LOG1P"},
-            {"hypot", "HYPOT"},   {"random", "rand"}};
+        static const auto* kDisplay =
+            new std::map<std::string, std::string>{{"ceil", "CEIL"},
+                                                   {"floor", "FLOOR"},
+                                                   {"sqrt", "SQRT"},
+                                                   {"cbrt", "CBRT"},
+                                                   {"exp", "EXP"},
+                                                   {"log10", "LOG10"},
+                                                   {"log2", "LOG2"},
+                                                   {"log", "LOG"},
+                                                   {"signum", "SIGNUM"},
+                                                   {"power", "POWER"},
+                                                   {"e", "E"},
+                                                   {"pi", "PI"},
+                                                   {"sin", "SIN"},
+                                                   {"cos", "COS"},
+                                                   {"tan", "TAN"},
+                                                   {"asin", "ASIN"},
+                                                   {"acos", "ACOS"},
+                                                   {"atan", "ATAN"},
+                                                   {"atan2", "ATAN2"},
+                                                   {"sinh", "SINH"},
+                                                   {"cosh", "COSH"},
+                                                   {"tanh", "TANH"},
+                                                   {"asinh", "ASINH"},
+                                                   {"acosh", "ACOSH"},
+                                                   {"atanh", "ATANH"},
+                                                   {"cot", "COT"},
+                                                   {"csc", "CSC"},
+                                                   {"sec", "SEC"},
+                                                   {"degrees", "DEGREES"},
+                                                   {"radians", "RADIANS"},
+                                                   {"expm1", "EXPM1"},
+                                                   {"log1p", "LOG1P"},
+                                                   {"hypot", "HYPOT"},
+                                                   {"random", "rand"}};
         auto d = kDisplay->find(ToLower(e.name));
-        if (d != kDisplay->end() && !(d->first == "log" && e.children.size() != 2)) name = d->second;
-        if (ToLower(e.name) == "shuffle" && e.children.size() == 2) args = sub(e.children[0]);
+        if (d != kDisplay->end() && !(d->first == "log" && e.children.size() != 2))
+          name = d->second;
+        if (ToLower(e.name) == "shuffle" && e.children.size() == 2)
+          args = sub(e.children[0]);
         if (ToLower(e.name) == "assert_true" && e.children.size() == 1) {
           args += ", '" + sub(e.children[0]) + "' is not true!";
         }
@@ -285,14 +324,16 @@ std::string Render(const Expr& e, bool display) {
           e.children[2]->kind == ExprKind::kLiteral) {
         // nth_value(x, n, true) is named as nth_value(x, n) IGNORE NULLS.
         const Value& v = e.children[2]->literal;
-        ignore_nulls |= !v.is_null() && v.type()->id() == TypeId::kBoolean && v.i64() != 0;
+        ignore_nulls |=
+            !v.is_null() && v.type()->id() == TypeId::kBoolean && v.i64() != 0;
         args = Join(e.children, display, 0, 2);
       }
-      bool listagg = !e.within_group.empty() && (ToLower(e.name) == "listagg" ||
-                                                 ToLower(e.name) == "string_agg");
+      bool listagg = !e.within_group.empty() &&
+                     (ToLower(e.name) == "listagg" || ToLower(e.name) == "string_agg");
       if (listagg) name = "listagg";  // string_agg ... WITHIN GROUP is named as listagg
       std::string out = name + "(" + (e.is_distinct ? "DISTINCT " : "") + args + ")";
-      if (ignore_nulls) out += ToLower(e.name) == "nth_value" ? " ignore nulls" : " IGNORE NULLS";
+      if (ignore_nulls)
+        out += ToLower(e.name) == "nth_value" ? " ignore nulls" : " IGNORE NULLS";
       if (!e.within_group.empty()) {
         // Spark names percentile_cont / percentile_disc's key with DESC only; listagg's
         // with its whole sort order.
@@ -300,7 +341,8 @@ std::string Render(const Expr& e, bool display) {
         for (size_t i = 0; i < e.within_group.size(); ++i) {
           const SortSpec& s = e.within_group[i];
           if (i) out += ", ";
-          out += listagg ? SortText(s, display) : sub(s.expr) + (s.ascending ? "" : " DESC");
+          out +=
+              listagg ? SortText(s, display) : sub(s.expr) + (s.ascending ? "" : " DESC");
         }
         out += ")";
       }
@@ -323,16 +365,19 @@ std::string Render(const Expr& e, bool display) {
       return out + " END";
     }
     case ExprKind::kIn: {
-      std::string out = "(" + sub(e.children[0]) + " IN (" + Join(e.children, display, 1) + "))";
+      std::string out =
+          "(" + sub(e.children[0]) + " IN (" + Join(e.children, display, 1) + "))";
       return e.negated ? "(NOT " + out + ")" : out;
     }
     case ExprKind::kExtractValue:
-      if (e.children.size() == 1) return display ? e.name : sub(e.children[0]) + "." + e.name;
+      if (e.children.size() == 1)
+        return display ? e.name : sub(e.children[0]) + "." + e.name;
       return sub(e.children[0]) + "[" + sub(e.children[1]) + "]";
     case ExprKind::kWindow: {
       std::string spec;
       const WindowDef& w = *e.window;
-      if (!w.partition_by.empty()) spec += "PARTITION BY " + Join(w.partition_by, display);
+      if (!w.partition_by.empty())
+        spec += "PARTITION BY " + Join(w.partition_by, display);
       if (!w.order_by.empty()) {
         if (!spec.empty()) spec += " ";
         spec += "ORDER BY ";
@@ -343,17 +388,22 @@ std::string Render(const Expr& e, bool display) {
       }
       if (w.frame) {
         if (!spec.empty()) spec += " ";
-        spec += std::string(w.frame->kind == WindowFrame::Kind::kRows ? "ROWS" : "RANGE") +
-                " BETWEEN " + BoundText(w.frame->lower, display) + " AND " +
-                BoundText(w.frame->upper, display);
+        spec +=
+            std::string(w.frame->kind == WindowFrame::Kind::kRows ? "ROWS" : "RANGE") +
+            " BETWEEN " + BoundText(w.frame->lower, display) + " AND " +
+            BoundText(w.frame->upper, display);
       }
       return sub(e.children[0]) + " OVER (" + spec + ")";
     }
-    case ExprKind::kSortOrder: return SortText(e.sort, display);
-    case ExprKind::kScalarSubquery: return "scalarsubquery()";
-    case ExprKind::kExists: return e.negated ? "(NOT exists())" : "exists()";
+    case ExprKind::kSortOrder:
+      return SortText(e.sort, display);
+    case ExprKind::kScalarSubquery:
+      return "scalarsubquery()";
+    case ExprKind::kExists:
+      return e.negated ? "(NOT exists())" : "exists()";
     case ExprKind::kInSubquery:
-      return "(" + sub(e.children[0]) + (e.negated ? " NOT IN " : " IN ") + "(listquery()))";
+      return "(" + sub(e.children[0]) + (e.negated ? " NOT IN " : " IN ") +
+             "(listquery()))";
     case ExprKind::kLambda: {
       if (display) {
         lambda_names.push_back(&e.name_parts);

@@ -28,18 +28,18 @@ class Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
 enum class ExprKind : uint8_t {
-  kLiteral,       // value
-  kColumn,        // name_parts: ["a"], ["t", "a"], ["w", "start"] (resolution decides)
-  kStar,          // name_parts = qualifier (possibly empty): *, t.*, j.*
-  kAlias,         // children[0] AS name (name_parts for multi-alias, e.g. posexplode)
-  kCall,          // name(children...), with distinct / filter / is_try flags
-  kCast,          // CAST(children[0] AS type); is_try for try_cast; name "typed_literal"
-                  // for TIMESTAMP '...' literals, folded by the analyzer in the session zone
-  kCaseWhen,      // children = [cond1, val1, cond2, val2, ...] + else_value if has_else
-  kIn,            // children[0] IN (children[1..])
-  kExtractValue,  // children[0][children[1]] or children[0].name (name in `name`)
-  kWindow,        // children[0] OVER window
-  kSortOrder,     // children[0] ASC|DESC NULLS FIRST|LAST (only inside ORDER BY lists)
+  kLiteral,   // value
+  kColumn,    // name_parts: ["a"], ["t", "a"], ["w", "start"] (resolution decides)
+  kStar,      // name_parts = qualifier (possibly empty): *, t.*, j.*
+  kAlias,     // children[0] AS name (name_parts for multi-alias, e.g. posexplode)
+  kCall,      // name(children...), with distinct / filter / is_try flags
+  kCast,      // CAST(children[0] AS type); is_try for try_cast; name "typed_literal"
+              // for TIMESTAMP '...' literals, folded by the analyzer in the session zone
+  kCaseWhen,  // children = [cond1, val1, cond2, val2, ...] + else_value if has_else
+  kIn,        // children[0] IN (children[1..])
+  kExtractValue,    // children[0][children[1]] or children[0].name (name in `name`)
+  kWindow,          // children[0] OVER window
+  kSortOrder,       // children[0] ASC|DESC NULLS FIRST|LAST (only inside ORDER BY lists)
   kScalarSubquery,  // (SELECT ...) as a value; plan in `subquery` (opaque here)
   kExists,          // EXISTS (SELECT ...)
   kInSubquery,      // children[0] IN (SELECT ...)
@@ -80,10 +80,11 @@ struct WindowDef {
   std::vector<ExprPtr> partition_by;
   std::vector<SortSpec> order_by;
   std::optional<WindowFrame> frame;  // absent = Spark's default frame
-  std::string ref_name;              // OVER w with WINDOW w AS (...) (resolved by the parser)
+  std::string ref_name;  // OVER w with WINDOW w AS (...) (resolved by the parser)
 };
 
-/// Opaque handle to a parsed subquery plan (sql::LogicalPlan); compute does not look inside.
+/// Opaque handle to a parsed subquery plan (sql::LogicalPlan); compute does not look
+/// inside.
 struct SubqueryHandle {
   virtual ~SubqueryHandle() = default;
 };
@@ -91,22 +92,23 @@ struct SubqueryHandle {
 class Expr {
  public:
   ExprKind kind;
-  Value literal;                    // kLiteral
+  Value literal;                        // kLiteral
   std::vector<std::string> name_parts;  // kColumn / kStar / kAlias (multi) / kLambda
-  std::string name;                 // kCall function name (lowercase), kAlias name, kExtractValue field
+  std::string name;  // kCall function name (lowercase), kAlias name, kExtractValue field
   std::vector<ExprPtr> children;
-  DataTypePtr cast_type;            // kCast
-  bool is_distinct = false;         // kCall: count(DISTINCT x)
-  bool is_try = false;              // kCast: try_cast
-  bool has_else = false;            // kCaseWhen
-  bool negated = false;             // kIn/kInSubquery: NOT IN; kExists: NOT EXISTS
-  bool ignore_nulls = false;        // kCall: first(x) IGNORE NULLS
-  ExprPtr filter;                   // kCall: agg(x) FILTER (WHERE filter)
+  DataTypePtr cast_type;               // kCast
+  bool is_distinct = false;            // kCall: count(DISTINCT x)
+  bool is_try = false;                 // kCast: try_cast
+  bool has_else = false;               // kCaseWhen
+  bool negated = false;                // kIn/kInSubquery: NOT IN; kExists: NOT EXISTS
+  bool ignore_nulls = false;           // kCall: first(x) IGNORE NULLS
+  ExprPtr filter;                      // kCall: agg(x) FILTER (WHERE filter)
   std::vector<SortSpec> within_group;  // kCall: agg(x) WITHIN GROUP (ORDER BY ...)
   std::shared_ptr<const WindowDef> window;  // kWindow
-  SortSpec sort;                    // kSortOrder
-  std::shared_ptr<const SubqueryHandle> subquery;  // kScalarSubquery / kExists / kInSubquery
-  int64_t position = -1;            // char offset in the SQL text, for error messages
+  SortSpec sort;                            // kSortOrder
+  std::shared_ptr<const SubqueryHandle>
+      subquery;           // kScalarSubquery / kExists / kInSubquery
+  int64_t position = -1;  // char offset in the SQL text, for error messages
   /// kColumn created by DataFrame["name"]: resolve only among attributes tagged with this
   /// DataFrame id (-1 = any).
   int64_t plan_id = -1;
@@ -123,7 +125,7 @@ class Expr {
   static ExprPtr Cast(ExprPtr child, DataTypePtr type, bool is_try = false);
   static ExprPtr CaseWhen(std::vector<ExprPtr> branches, ExprPtr else_value);
   static ExprPtr In(ExprPtr value, std::vector<ExprPtr> list, bool negated = false);
-  static ExprPtr Extract(ExprPtr child, ExprPtr key);          // child[key]
+  static ExprPtr Extract(ExprPtr child, ExprPtr key);           // child[key]
   static ExprPtr Field(ExprPtr child, std::string field_name);  // child.field
   static ExprPtr Window(ExprPtr function, WindowDef spec);
   static ExprPtr Sort(ExprPtr child, bool ascending, bool nulls_first);
@@ -132,7 +134,8 @@ class Expr {
   ExprPtr WithChildren(std::vector<ExprPtr> children) const;
 
   /// Spark's auto-generated column name for this expression, e.g. "(a + 1)", "count(1)",
-  /// "sum(v)", "CAST(x AS INT)", "CASE WHEN (x > 1) THEN a ELSE b END", "start" for w.start.
+  /// "sum(v)", "CAST(x AS INT)", "CASE WHEN (x > 1) THEN a ELSE b END", "start" for
+  /// w.start.
   std::string DisplayName() const;
   /// SQL-ish text used in error messages and EXPLAIN (quotes identifiers with backticks).
   std::string ToString() const;

@@ -6,8 +6,8 @@
 // Aggregate and window functions are described separately (aggregate.h, window.h);
 // the registry only records which names they are.
 //
-// Thread safety: registration happens once at static-init time (RegisterBuiltins); lookups
-// are read-only afterwards and safe from any thread.
+// Thread safety: registration happens once at static-init time (RegisterBuiltins);
+// lookups are read-only afterwards and safe from any thread.
 
 #include <functional>
 #include <string>
@@ -28,8 +28,8 @@ struct ResolveContext {
   std::string current_schema = "default";
 };
 
-using ScalarResolver =
-    std::function<Result<BoundExprPtr>(std::vector<BoundExprPtr> args, const ResolveContext&)>;
+using ScalarResolver = std::function<Result<BoundExprPtr>(std::vector<BoundExprPtr> args,
+                                                          const ResolveContext&)>;
 
 enum class FunctionKind : uint8_t { kScalar, kAggregate, kWindow };
 
@@ -57,19 +57,24 @@ void RegisterArithmeticFunctions(FunctionRegistry& r);
 void RegisterPredicateFunctions(FunctionRegistry& r);
 void RegisterAggregateFunctionNames(FunctionRegistry& r);
 void RegisterCollectionFunctions(FunctionRegistry& r);  // collections.cc, generators.cc
-void RegisterDatetimeFunctions(FunctionRegistry& r);  // datetime_functions.cc
-void RegisterMathFunctions(FunctionRegistry& r);     // math_functions.cc
-void RegisterStringFunctions(FunctionRegistry& r);   // string_functions.cc
-void RegisterRegexpFunctions(FunctionRegistry& r);   // regexp_functions.cc
-void RegisterHashFunctions(FunctionRegistry& r);     // hash_functions.cc
-void RegisterMiscFunctions(FunctionRegistry& r);     // misc_functions.cc
+void RegisterDatetimeFunctions(FunctionRegistry& r);    // datetime_functions.cc
+void RegisterMathFunctions(FunctionRegistry& r);        // math_functions.cc
+void RegisterStringFunctions(FunctionRegistry& r);      // string_functions.cc
+void RegisterRegexpFunctions(FunctionRegistry& r);      // regexp_functions.cc
+void RegisterHashFunctions(FunctionRegistry& r);        // hash_functions.cc
+void RegisterMiscFunctions(FunctionRegistry& r);        // misc_functions.cc
 void RegisterTimeWindowFunctions(FunctionRegistry& r);  // time_window.cc
 void RegisterTryFunctions(FunctionRegistry& r);  // try_functions.cc: try_*, cast aliases
-void RegisterRandomFunctions(FunctionRegistry& r);  // random_functions.cc: rand, shuffle, ...
-void RegisterExtraFunctions(FunctionRegistry& r);   // extra_functions.cc: bits, strings, misc
+void RegisterRandomFunctions(
+    FunctionRegistry& r);  // random_functions.cc: rand, shuffle, ...
+void RegisterExtraFunctions(
+    FunctionRegistry& r);  // extra_functions.cc: bits, strings, misc
 void RegisterMoreCollectionFunctions(FunctionRegistry& r);  // collections_more.cc
-void RegisterNumberFormatFunctions(FunctionRegistry& r);  // number_format.cc: to_number, to_char, to_binary
-void RegisterTextFunctions(FunctionRegistry& r);  // text_functions.cc: parse_url, mask, sentences
-void RegisterAesFunctions(FunctionRegistry& r);  // aes_functions.cc: aes_encrypt, aes_decrypt
+void RegisterNumberFormatFunctions(
+    FunctionRegistry& r);  // number_format.cc: to_number, to_char, to_binary
+void RegisterTextFunctions(
+    FunctionRegistry& r);  // text_functions.cc: parse_url, mask, sentences
+void RegisterAesFunctions(
+    FunctionRegistry& r);  // aes_functions.cc: aes_encrypt, aes_decrypt
 
 }  // namespace spate

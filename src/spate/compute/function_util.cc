@@ -66,13 +66,14 @@ Result<BoundExprPtr> Delegate(const std::string& shown, const std::string& name,
   for (const auto& a : shown_args) texts.push_back(a->ToString());
   return MakeScalarCall(
       shown, inner->type(), inner->nullable(), {inner},
-      [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
+      [](const std::vector<ColumnPtr>& c, int64_t,
+         const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
       [shown, texts](const std::vector<std::string>&) { return CallText(shown, texts); });
 }
 
 std::string Ordinal(size_t index) {
-  static const char* kNames[] = {"first", "second", "third", "fourth", "fifth",
-                                 "sixth", "seventh", "eighth", "ninth", "tenth"};
+  static const char* kNames[] = {"first", "second",  "third",  "fourth", "fifth",
+                                 "sixth", "seventh", "eighth", "ninth",  "tenth"};
   if (index < 10) return kNames[index];
   return std::to_string(index + 1) + "th";
 }
@@ -83,8 +84,8 @@ std::string CallSql(const std::string& name, const std::vector<BoundExprPtr>& ar
   return CallText(name, s);
 }
 
-Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& args, size_t index,
-                      const std::string& required) {
+Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& args,
+                      size_t index, const std::string& required) {
   return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                        {{"sqlExpr", "\"" + CallSql(name, args) + "\""},
                         {"paramIndex", Ordinal(index)},
@@ -93,8 +94,9 @@ Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& 
                         {"inputType", QuoteType(*args[index]->type())}});
 }
 
-Result<BoundExprPtr> ToTypeArg(const std::string& name, const std::vector<BoundExprPtr>& args,
-                               size_t index, const DataTypePtr& to, const std::string& required) {
+Result<BoundExprPtr> ToTypeArg(const std::string& name,
+                               const std::vector<BoundExprPtr>& args, size_t index,
+                               const DataTypePtr& to, const std::string& required) {
   const BoundExprPtr& a = args[index];
   if (a->type()->Equals(*to)) return a;
   if (a->type()->IsNested() || !CanCast(*a->type(), *to, CastMode::kAnsi)) {
@@ -105,13 +107,13 @@ Result<BoundExprPtr> ToTypeArg(const std::string& name, const std::vector<BoundE
   return r;
 }
 
-Result<BoundExprPtr> ToStringArg(const std::string& name, const std::vector<BoundExprPtr>& args,
-                                 size_t index) {
+Result<BoundExprPtr> ToStringArg(const std::string& name,
+                                 const std::vector<BoundExprPtr>& args, size_t index) {
   return ToTypeArg(name, args, index, DataType::String(), "\"STRING\"");
 }
 
-Result<BoundExprPtr> ToIntArg(const std::string& name, const std::vector<BoundExprPtr>& args,
-                              size_t index) {
+Result<BoundExprPtr> ToIntArg(const std::string& name,
+                              const std::vector<BoundExprPtr>& args, size_t index) {
   const DataType& t = *args[index]->type();
   if (!(t.IsIntegral() || t.id() == TypeId::kNull || t.id() == TypeId::kString)) {
     return UnexpectedType(name, args, index, "\"INT\"");
@@ -119,8 +121,8 @@ Result<BoundExprPtr> ToIntArg(const std::string& name, const std::vector<BoundEx
   return ToTypeArg(name, args, index, DataType::Int(), "\"INT\"");
 }
 
-Result<BoundExprPtr> ToNumericArg(const std::string& name, const std::vector<BoundExprPtr>& args,
-                                  size_t index) {
+Result<BoundExprPtr> ToNumericArg(const std::string& name,
+                                  const std::vector<BoundExprPtr>& args, size_t index) {
   const DataType& t = *args[index]->type();
   if (t.IsNumeric()) return args[index];
   if (t.id() == TypeId::kNull || t.id() == TypeId::kString) {
@@ -140,7 +142,8 @@ void NullMask::SetNull(int64_t i) {
   if (!owned_) {
     auto v = Buffer::Allocate(bits::BytesFor(n_));
     if (validity_) {
-      std::memcpy(v->mutable_data(), validity_->data(), static_cast<size_t>(bits::BytesFor(n_)));
+      std::memcpy(v->mutable_data(), validity_->data(),
+                  static_cast<size_t>(bits::BytesFor(n_)));
     } else {
       std::memset(v->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(n_)));
     }
@@ -174,8 +177,12 @@ uint32_t DecodeUtf8(std::string_view s, size_t* pos) {
   if (*pos + static_cast<size_t>(len) > s.size()) len = 1;
   uint32_t cp;
   switch (len) {
-    case 1: cp = c; break;
-    case 2: cp = (c & 0x1Fu) << 6 | (static_cast<unsigned char>(s[*pos + 1]) & 0x3Fu); break;
+    case 1:
+      cp = c;
+      break;
+    case 2:
+      cp = (c & 0x1Fu) << 6 | (static_cast<unsigned char>(s[*pos + 1]) & 0x3Fu);
+      break;
     case 3:
       cp = (c & 0x0Fu) << 12 | (static_cast<unsigned char>(s[*pos + 1]) & 0x3Fu) << 6 |
            (static_cast<unsigned char>(s[*pos + 2]) & 0x3Fu);
@@ -190,7 +197,6 @@ uint32_t DecodeUtf8(std::string_view s, size_t* pos) {
   return cp;
 }
 
-
 std::string_view SubstringSql(std::string_view s, int64_t pos, int64_t len, bool bytes) {
   int64_t total = bytes ? static_cast<int64_t>(s.size()) : NumChars(s);
   int64_t start = pos > 0 ? pos - 1 : (pos < 0 ? total + pos : 0);
@@ -199,13 +205,15 @@ std::string_view SubstringSql(std::string_view s, int64_t pos, int64_t len, bool
   start = std::max<int64_t>(start, 0);
   if (start >= end || start >= total) return {};
   end = std::min(end, total);
-  if (bytes) return s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
+  if (bytes)
+    return s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
   size_t b = ByteOffsetOfChar(s, start);
   size_t e = b + ByteOffsetOfChar(s.substr(b), end - start);
   return s.substr(b, e - b);
 }
 
-StringArrayBuilder::StringArrayBuilder(int64_t n) : child_(DataType::String(), n * 2, n * 16) {
+StringArrayBuilder::StringArrayBuilder(int64_t n)
+    : child_(DataType::String(), n * 2, n * 16) {
   offsets_.reserve(static_cast<size_t>(n + 1));
   offsets_.push_back(0);
 }
@@ -215,8 +223,8 @@ ColumnPtr StringArrayBuilder::Finish() {
   auto off = Buffer::Allocate((n + 1) * 4);
   std::memcpy(off->mutable_data(), offsets_.data(), offsets_.size() * 4);
   int64_t nulls = validity_.null_count();
-  return std::make_shared<const Column>(DataType::Array(DataType::String(), false), n, nulls,
-                                        validity_.Finish(), off, nullptr,
+  return std::make_shared<const Column>(DataType::Array(DataType::String(), false), n,
+                                        nulls, validity_.Finish(), off, nullptr,
                                         std::vector<ColumnPtr>{child_.Finish()});
 }
 

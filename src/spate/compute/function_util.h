@@ -24,8 +24,8 @@ Status CheckArgs(const std::string& name, size_t actual, size_t min, size_t max,
                  const std::string& expected);
 
 /// DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for argument `index` (0-based) of `name`.
-Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& args, size_t index,
-                      const std::string& required);
+Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& args,
+                      size_t index, const std::string& required);
 
 /// "first", "second", ... as Spark's ordinalNumber.
 std::string Ordinal(size_t index);
@@ -35,20 +35,22 @@ std::string CallSql(const std::string& name, const std::vector<BoundExprPtr>& ar
 
 /// Casts a string-compatible argument (string, binary for `allow_binary`, null, atomic
 /// types that cast to string) to STRING; errors for nested types.
-Result<BoundExprPtr> ToStringArg(const std::string& name, const std::vector<BoundExprPtr>& args,
-                                 size_t index);
+Result<BoundExprPtr> ToStringArg(const std::string& name,
+                                 const std::vector<BoundExprPtr>& args, size_t index);
 /// Casts an argument to INT (integral types, null, strings); errors otherwise.
-Result<BoundExprPtr> ToIntArg(const std::string& name, const std::vector<BoundExprPtr>& args,
-                              size_t index);
-/// Casts an argument to a numeric type: integral/decimal/floating unchanged, string/null ->
-/// double; errors otherwise.
-Result<BoundExprPtr> ToNumericArg(const std::string& name, const std::vector<BoundExprPtr>& args,
-                                  size_t index);
+Result<BoundExprPtr> ToIntArg(const std::string& name,
+                              const std::vector<BoundExprPtr>& args, size_t index);
+/// Casts an argument to a numeric type: integral/decimal/floating unchanged, string/null
+/// -> double; errors otherwise.
+Result<BoundExprPtr> ToNumericArg(const std::string& name,
+                                  const std::vector<BoundExprPtr>& args, size_t index);
 /// Casts an argument to `to` if an implicit cast exists, else UNEXPECTED_INPUT_TYPE.
-Result<BoundExprPtr> ToTypeArg(const std::string& name, const std::vector<BoundExprPtr>& args,
-                               size_t index, const DataTypePtr& to, const std::string& required);
+Result<BoundExprPtr> ToTypeArg(const std::string& name,
+                               const std::vector<BoundExprPtr>& args, size_t index,
+                               const DataTypePtr& to, const std::string& required);
 
-/// The value of a foldable argument (a literal, or IsConstant() evaluated once on one row).
+/// The value of a foldable argument (a literal, or IsConstant() evaluated once on one
+/// row).
 Result<Value> FoldConstant(const BoundExprPtr& e);
 
 /// Resolves the registered scalar `name` over `args` and shows the call as
@@ -103,8 +105,8 @@ int Base64DigitValue(char ch);
 /// non-hex character.
 bool UnhexInto(std::string_view s, std::string* out);
 
-/// A string column from a per-row function `f(i, std::string* out) -> bool` (false = NULL),
-/// called only for rows valid in `mask`.
+/// A string column from a per-row function `f(i, std::string* out) -> bool` (false =
+/// NULL), called only for rows valid in `mask`.
 template <typename F>
 ColumnPtr MapToString(const DataTypePtr& type, const NullMask& mask, int64_t n, F&& f) {
   StringBuilder sb(type, n, n * 8);
@@ -133,7 +135,10 @@ class StringArrayBuilder {
     child_.Append(s);
     ++count_;
   }
-  void EndRow() { offsets_.push_back(static_cast<int32_t>(count_)); validity_.AppendValid(); }
+  void EndRow() {
+    offsets_.push_back(static_cast<int32_t>(count_));
+    validity_.AppendValid();
+  }
   void AppendNull() {
     offsets_.push_back(static_cast<int32_t>(count_));
     validity_.AppendNull();

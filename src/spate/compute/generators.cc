@@ -15,8 +15,9 @@ namespace spate {
 
 namespace {
 
-const char* const kGenerators[] = {"explode", "explode_outer", "posexplode", "posexplode_outer",
-                                   "inline", "inline_outer", "json_tuple", "stack"};
+const char* const kGenerators[] = {"explode",          "explode_outer", "posexplode",
+                                   "posexplode_outer", "inline",        "inline_outer",
+                                   "json_tuple",       "stack"};
 
 Result<BoundExprPtr> CallScalar(const std::string& name, std::vector<BoundExprPtr> args) {
   const ScalarResolver* r = FunctionRegistry::Global().FindScalar(name);
@@ -36,26 +37,32 @@ Result<GeneratorSpec> ResolveStack(std::vector<BoundExprPtr> args) {
   text = "\"" + text + ")\"";
   if (args[0]->type()->id() != TypeId::kInt) {
     return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                         {{"sqlExpr", text}, {"paramIndex", "first"}, {"requiredType", "\"INT\""},
+                         {{"sqlExpr", text},
+                          {"paramIndex", "first"},
+                          {"requiredType", "\"INT\""},
                           {"inputSql", "\"" + args[0]->ToString() + "\""},
                           {"inputType", QuoteType(*args[0]->type())}});
   }
   const Value* nv = args[0]->literal_value();
   if (!nv) {
     return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                         {{"sqlExpr", text}, {"inputName", "`n`"}, {"inputType", "\"INT\""},
+                         {{"sqlExpr", text},
+                          {"inputName", "`n`"},
+                          {"inputType", "\"INT\""},
                           {"inputExpr", "\"" + args[0]->ToString() + "\""}});
   }
   int64_t rows = nv->is_null() ? 0 : nv->i64();
   if (rows <= 0) {
     return Status::Error("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
-                         {{"sqlExpr", text}, {"exprName", "`n`"}, {"valueRange", "(0, 2147483647]"},
+                         {{"sqlExpr", text},
+                          {"exprName", "`n`"},
+                          {"valueRange", "(0, 2147483647]"},
                           {"currentValue", std::to_string(rows)}});
   }
   const int64_t k = static_cast<int64_t>(args.size()) - 1;
   const int64_t cols = (k + rows - 1) / rows;
-  // Each column's type: its values' common type, where NULLs take the others' type (Spark's
-  // StackCoercion); any other difference is STACK_COLUMN_DIFF_TYPES.
+  // Each column's type: its values' common type, where NULLs take the others' type
+  // (Spark's StackCoercion); any other difference is STACK_COLUMN_DIFF_TYPES.
   std::vector<DataTypePtr> types(static_cast<size_t>(cols), DataType::Null());
   std::vector<int64_t> first(static_cast<size_t>(cols), -1);
   for (int64_t i = 1; i <= k; ++i) {
@@ -67,9 +74,12 @@ Result<GeneratorSpec> ResolveStack(std::vector<BoundExprPtr> args) {
       types[c] = t;
     } else if (!t->Equals(*types[c])) {
       return Status::Error("DATATYPE_MISMATCH.STACK_COLUMN_DIFF_TYPES",
-                           {{"sqlExpr", text}, {"columnIndex", std::to_string(c)},
-                            {"leftType", QuoteType(*types[c])}, {"leftParamIndex", std::to_string(first[c])},
-                            {"rightType", QuoteType(*t)}, {"rightParamIndex", std::to_string(i)}});
+                           {{"sqlExpr", text},
+                            {"columnIndex", std::to_string(c)},
+                            {"leftType", QuoteType(*types[c])},
+                            {"leftParamIndex", std::to_string(first[c])},
+                            {"rightType", QuoteType(*t)},
+                            {"rightParamIndex", std::to_string(i)}});
     }
   }
   std::vector<BoundExprPtr> structs;
@@ -89,7 +99,8 @@ Result<GeneratorSpec> ResolveStack(std::vector<BoundExprPtr> args) {
   }
   SPATE_ASSIGN_OR_RETURN(spec.arg, CallScalar("array", std::move(structs)));
   spec.is_inline = true;
-  for (int64_t c = 0; c < cols; ++c) spec.output.push_back(Field{"col" + std::to_string(c), types[c], true});
+  for (int64_t c = 0; c < cols; ++c)
+    spec.output.push_back(Field{"col" + std::to_string(c), types[c], true});
   return spec;
 }
 
@@ -110,7 +121,8 @@ std::string GeneratorSpec::ToString() const {
   return name + "(" + arg->ToString() + ")";
 }
 
-Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<GeneratorSpec> ResolveGenerator(const std::string& name,
+                                       std::vector<BoundExprPtr> args) {
   GeneratorSpec spec;
   spec.name = name;
   if (name == "stack") return ResolveStack(std::move(args));
@@ -125,7 +137,8 @@ Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<Boun
                            {{"expression", "\"json_tuple\""}});
     }
     spec.struct_row = true;
-    for (const auto& f : spec.arg->type()->fields()) spec.output.push_back(Field{f.name, f.type, true});
+    for (const auto& f : spec.arg->type()->fields())
+      spec.output.push_back(Field{f.name, f.type, true});
     return spec;
   }
   spec.outer = name.ends_with("_outer");
@@ -153,15 +166,19 @@ Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<Boun
       return mismatch("\"ARRAY<STRUCT>\"");
     }
     // A field is NULL when it may be, or when the array may hold a NULL struct (Spark's
-    // Inline: the element struct as it is, asNullable when containsNull), or in an outer row.
+    // Inline: the element struct as it is, asNullable when containsNull), or in an outer
+    // row.
     for (const auto& f : t->element_type()->fields()) {
-      spec.output.push_back(Field{f.name, f.type, f.nullable || t->contains_null() || spec.outer});
+      spec.output.push_back(
+          Field{f.name, f.type, f.nullable || t->contains_null() || spec.outer});
     }
   } else if (t->id() == TypeId::kArray) {
-    spec.output.push_back(Field{"col", t->element_type(), t->contains_null() || spec.outer});
+    spec.output.push_back(
+        Field{"col", t->element_type(), t->contains_null() || spec.outer});
   } else if (t->id() == TypeId::kMap) {
     spec.output.push_back(Field{"key", t->key_type(), spec.outer});
-    spec.output.push_back(Field{"value", t->value_type(), t->value_contains_null() || spec.outer});
+    spec.output.push_back(
+        Field{"value", t->value_type(), t->value_contains_null() || spec.outer});
   } else {
     return mismatch("(\"ARRAY\" or \"MAP\")");
   }
@@ -172,8 +189,9 @@ Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<Boun
 Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input,
                                    const EvalContext& ctx) {
   if (spec.time_window) {
-    return RunTimeWindowGenerator(*spec.arg, {spec.window_micros, spec.slide_micros, spec.start_micros},
-                                  spec.output[0].type, input, ctx);
+    return RunTimeWindowGenerator(
+        *spec.arg, {spec.window_micros, spec.slide_micros, spec.start_micros},
+        spec.output[0].type, input, ctx);
   }
   SPATE_ASSIGN_OR_RETURN(ColumnPtr arg, spec.arg->Evaluate(input, ctx));
   const Column& a = *arg;
@@ -220,7 +238,8 @@ Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input
       if (pos[r] < 0) {
         if (!validity) {
           validity = Buffer::Allocate(bits::BytesFor(total));
-          std::memset(validity->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(total)));
+          std::memset(validity->mutable_data(), 0xff,
+                      static_cast<size_t>(bits::BytesFor(total)));
         }
         bits::Clear(validity->mutable_data(), r);
         ++nulls;
@@ -228,7 +247,8 @@ Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input
         p.data[r] = pos[r];
       }
     }
-    out.columns.push_back(kernel::MakeColumn(DataType::Int(), total, nulls, validity, p.buf));
+    out.columns.push_back(
+        kernel::MakeColumn(DataType::Int(), total, nulls, validity, p.buf));
   }
   const Column& child = *a.child(0);
   if (spec.is_inline) {
@@ -238,7 +258,8 @@ Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input
         if (e >= 0 && child.IsNull(e)) e = -1;
       }
     }
-    for (const auto& f : child.children()) out.columns.push_back(Take(*f, idx.data(), total));
+    for (const auto& f : child.children())
+      out.columns.push_back(Take(*f, idx.data(), total));
   } else if (a.type_id() == TypeId::kMap) {
     out.columns.push_back(Take(*child.child(0), elems.data(), total));
     out.columns.push_back(Take(*child.child(1), elems.data(), total));
@@ -251,12 +272,13 @@ Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input
 void RegisterGeneratorNames(FunctionRegistry& r) {
   for (const char* g : kGenerators) {
     std::string name = g;
-    r.RegisterScalar(name, [name](std::vector<BoundExprPtr> args,
-                                  const ResolveContext& rc) -> Result<BoundExprPtr> {
-      std::string text = rc.call_text.empty() ? name : rc.call_text;
-      return Status::Error("UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
-                           {{"expression", "\"" + text + "\""}});
-    });
+    r.RegisterScalar(name,
+                     [name](std::vector<BoundExprPtr> args,
+                            const ResolveContext& rc) -> Result<BoundExprPtr> {
+                       std::string text = rc.call_text.empty() ? name : rc.call_text;
+                       return Status::Error("UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
+                                            {{"expression", "\"" + text + "\""}});
+                     });
   }
 }
 

@@ -2,15 +2,16 @@
 #pragma once
 
 // Table-generating functions of the SELECT list (Spark's Generator expressions): explode,
-// explode_outer, posexplode, posexplode_outer, inline, inline_outer, json_tuple (whose struct
-// value comes from the registry's "json_tuple" resolver, registered by formats/json), and
-// stack (run as inline of an array of named_structs, one per generated row). The analyzer resolves
-// a generator call into a GeneratorSpec (argument bound over the input, generated columns
-// with Spark's default names); the exec Generate operator runs it per batch.
+// explode_outer, posexplode, posexplode_outer, inline, inline_outer, json_tuple (whose
+// struct value comes from the registry's "json_tuple" resolver, registered by
+// formats/json), and stack (run as inline of an array of named_structs, one per generated
+// row). The analyzer resolves a generator call into a GeneratorSpec (argument bound over
+// the input, generated columns with Spark's default names); the exec Generate operator
+// runs it per batch.
 //
 // Thread safety: GeneratorSpec is immutable once built; RunGenerator is pure.
-// Failure: type errors at resolve time (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE); argument
-// evaluation errors are returned from RunGenerator.
+// Failure: type errors at resolve time (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE);
+// argument evaluation errors are returned from RunGenerator.
 
 #include <string>
 #include <string_view>
@@ -23,13 +24,13 @@ namespace spate {
 class FunctionRegistry;
 
 struct GeneratorSpec {
-  std::string name;         // "explode", "posexplode_outer", ...
-  bool outer = false;       // NULL/empty input still yields one row of NULLs
-  bool position = false;    // posexplode: leading int `pos` column
-  bool is_inline = false;   // inline: array<struct> -> one column per field
-  bool struct_row = false;  // json_tuple: `arg` is a struct; one row per input row, one
-                            // column per field
-  BoundExprPtr arg;         // over the generator's input
+  std::string name;           // "explode", "posexplode_outer", ...
+  bool outer = false;         // NULL/empty input still yields one row of NULLs
+  bool position = false;      // posexplode: leading int `pos` column
+  bool is_inline = false;     // inline: array<struct> -> one column per field
+  bool struct_row = false;    // json_tuple: `arg` is a struct; one row per input row, one
+                              // column per field
+  BoundExprPtr arg;           // over the generator's input
   std::vector<Field> output;  // generated columns, Spark's default names
   /// Sliding window(ts, ...) (Spark's Expand + Filter): `arg` is the time column and the
   /// one output column is struct<start, end>; see compute/time_window.h.
@@ -49,7 +50,8 @@ struct GeneratedRows {
 
 bool IsGeneratorName(std::string_view name);
 /// Binds generator `name` to its (bound) arguments.
-Result<GeneratorSpec> ResolveGenerator(const std::string& name, std::vector<BoundExprPtr> args);
+Result<GeneratorSpec> ResolveGenerator(const std::string& name,
+                                       std::vector<BoundExprPtr> args);
 Result<GeneratedRows> RunGenerator(const GeneratorSpec& spec, const Batch& input,
                                    const EvalContext& ctx);
 

@@ -87,7 +87,8 @@ std::string BigIntegerBytes(__int128 v) {
       break;
     }
   }
-  return std::string(reinterpret_cast<const char*>(be + start), static_cast<size_t>(16 - start));
+  return std::string(reinterpret_cast<const char*>(be + start),
+                     static_cast<size_t>(16 - start));
 }
 
 struct Murmur3 {
@@ -123,26 +124,35 @@ template <typename Hs>
 typename Hs::H HashAt(const Column& col, int64_t i, typename Hs::H h) {
   const DataType& t = *col.type();
   switch (t.id()) {
-    case TypeId::kNull: return h;
-    case TypeId::kBoolean: return Hs::Int(col.GetBool(i) ? 1 : 0, h);
-    case TypeId::kByte: return Hs::Int(col.raw_values<int8_t>()[i], h);
-    case TypeId::kShort: return Hs::Int(col.raw_values<int16_t>()[i], h);
+    case TypeId::kNull:
+      return h;
+    case TypeId::kBoolean:
+      return Hs::Int(col.GetBool(i) ? 1 : 0, h);
+    case TypeId::kByte:
+      return Hs::Int(col.raw_values<int8_t>()[i], h);
+    case TypeId::kShort:
+      return Hs::Int(col.raw_values<int16_t>()[i], h);
     case TypeId::kInt:
     case TypeId::kDate:
-    case TypeId::kYearMonthInterval: return Hs::Int(col.raw_values<int32_t>()[i], h);
+    case TypeId::kYearMonthInterval:
+      return Hs::Int(col.raw_values<int32_t>()[i], h);
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
-    case TypeId::kDayTimeInterval: return Hs::Long(col.raw_values<int64_t>()[i], h);
-    case TypeId::kFloat: return Hs::Int(FloatBits(col.raw_values<float>()[i]), h);
-    case TypeId::kDouble: return Hs::Long(DoubleBits(col.raw_values<double>()[i]), h);
+    case TypeId::kDayTimeInterval:
+      return Hs::Long(col.raw_values<int64_t>()[i], h);
+    case TypeId::kFloat:
+      return Hs::Int(FloatBits(col.raw_values<float>()[i]), h);
+    case TypeId::kDouble:
+      return Hs::Long(DoubleBits(col.raw_values<double>()[i]), h);
     case TypeId::kDecimal: {
       __int128 v = col.raw_values<__int128>()[i];
       if (t.precision() <= 18) return Hs::Long(static_cast<int64_t>(v), h);
       return Hs::Bytes(BigIntegerBytes(v), h);
     }
     case TypeId::kString:
-    case TypeId::kBinary: return Hs::Bytes(col.GetView(i), h);
+    case TypeId::kBinary:
+      return Hs::Bytes(col.GetView(i), h);
     case TypeId::kArray: {
       const int32_t* o = col.offsets();
       const Column& e = *col.child(0);
@@ -190,23 +200,35 @@ void HashColumn(const Column& col, typename Hs::H* hashes, int64_t n) {
   using H = typename Hs::H;
   const DataType& t = *col.type();
   switch (t.id()) {
-    case TypeId::kNull: return;
-    case TypeId::kByte: HashFixed<Hs, int8_t>(col, hashes, n, [](int8_t x, H h) { return Hs::Int(x, h); }); return;
-    case TypeId::kShort: HashFixed<Hs, int16_t>(col, hashes, n, [](int16_t x, H h) { return Hs::Int(x, h); }); return;
+    case TypeId::kNull:
+      return;
+    case TypeId::kByte:
+      HashFixed<Hs, int8_t>(col, hashes, n, [](int8_t x, H h) { return Hs::Int(x, h); });
+      return;
+    case TypeId::kShort:
+      HashFixed<Hs, int16_t>(col, hashes, n,
+                             [](int16_t x, H h) { return Hs::Int(x, h); });
+      return;
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kYearMonthInterval:
-      HashFixed<Hs, int32_t>(col, hashes, n, [](int32_t x, H h) { return Hs::Int(x, h); });
+      HashFixed<Hs, int32_t>(col, hashes, n,
+                             [](int32_t x, H h) { return Hs::Int(x, h); });
       return;
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
     case TypeId::kDayTimeInterval:
-      HashFixed<Hs, int64_t>(col, hashes, n, [](int64_t x, H h) { return Hs::Long(x, h); });
+      HashFixed<Hs, int64_t>(col, hashes, n,
+                             [](int64_t x, H h) { return Hs::Long(x, h); });
       return;
-    case TypeId::kFloat: HashFixed<Hs, float>(col, hashes, n, [](float x, H h) { return Hs::Int(FloatBits(x), h); }); return;
+    case TypeId::kFloat:
+      HashFixed<Hs, float>(col, hashes, n,
+                           [](float x, H h) { return Hs::Int(FloatBits(x), h); });
+      return;
     case TypeId::kDouble:
-      HashFixed<Hs, double>(col, hashes, n, [](double x, H h) { return Hs::Long(DoubleBits(x), h); });
+      HashFixed<Hs, double>(col, hashes, n,
+                            [](double x, H h) { return Hs::Long(DoubleBits(x), h); });
       return;
     case TypeId::kString:
     case TypeId::kBinary: {
@@ -226,40 +248,46 @@ void HashColumn(const Column& col, typename Hs::H* hashes, int64_t n) {
 
 bool HasMap(const DataType& t) {
   switch (t.id()) {
-    case TypeId::kMap: return true;
-    case TypeId::kArray: return HasMap(*t.element_type());
+    case TypeId::kMap:
+      return true;
+    case TypeId::kArray:
+      return HasMap(*t.element_type());
     case TypeId::kStruct:
       for (const auto& f : t.fields()) {
         if (HasMap(*f.type)) return true;
       }
       return false;
-    default: return false;
+    default:
+      return false;
   }
 }
 
 template <typename Hs>
-Result<BoundExprPtr> ResolveHash(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveHash(const std::string& name,
+                                 std::vector<BoundExprPtr> args) {
   using H = typename Hs::H;
   if (args.empty()) {
-    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                         {{"functionName", "`" + name + "`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
+    return Status::Error(
+        "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+        {{"functionName", "`" + name + "`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
   }
   for (size_t k = 0; k < args.size(); ++k) {
     // Spark refuses maps in hash expressions (HASH_MAP_TYPE) unless a legacy flag is set.
     if (HasMap(*args[k]->type())) {
       return Status::Error("DATATYPE_MISMATCH.HASH_MAP_TYPE",
-                           {{"sqlExpr", "\"" + fn::CallSql(name, args) + "\""}, {"functionName", "`" + name + "`"}});
+                           {{"sqlExpr", "\"" + fn::CallSql(name, args) + "\""},
+                            {"functionName", "`" + name + "`"}});
     }
   }
   DataTypePtr type = std::is_same_v<H, int32_t> ? DataType::Int() : DataType::Long();
-  return MakeScalarCall(
-      name, type, false, args,
-      [type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        kernel::Out<H> out(n);
-        for (int64_t i = 0; i < n; ++i) out.data[i] = 42;
-        for (const auto& col : c) HashColumn<Hs>(*col, out.data, n);
-        return kernel::MakeColumn(type, n, 0, nullptr, out.buf);
-      });
+  return MakeScalarCall(name, type, false, args,
+                        [type](const std::vector<ColumnPtr>& c, int64_t n,
+                               const EvalContext&) -> Result<ColumnPtr> {
+                          kernel::Out<H> out(n);
+                          for (int64_t i = 0; i < n; ++i) out.data[i] = 42;
+                          for (const auto& col : c) HashColumn<Hs>(*col, out.data, n);
+                          return kernel::MakeColumn(type, n, 0, nullptr, out.buf);
+                        });
 }
 
 }  // namespace
@@ -347,8 +375,12 @@ int64_t XxHash64Long(int64_t v, int64_t seed) {
   return static_cast<int64_t>(XxAvalanche(h));
 }
 
-void Murmur3HashColumn(const Column& col, int32_t* hashes, int64_t n) { HashColumn<Murmur3>(col, hashes, n); }
-void XxHash64Column(const Column& col, int64_t* hashes, int64_t n) { HashColumn<Xx64>(col, hashes, n); }
+void Murmur3HashColumn(const Column& col, int32_t* hashes, int64_t n) {
+  HashColumn<Murmur3>(col, hashes, n);
+}
+void XxHash64Column(const Column& col, int64_t* hashes, int64_t n) {
+  HashColumn<Xx64>(col, hashes, n);
+}
 
 void RegisterHashFunctions(FunctionRegistry& r) {
   r.RegisterScalar("hash", [](std::vector<BoundExprPtr> args, const ResolveContext&) {

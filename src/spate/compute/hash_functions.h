@@ -2,11 +2,12 @@
 #pragma once
 
 // Spark's hash functions, bit-exact: `hash` (Murmur3_x86_32 with Spark's legacy byte-tail
-// handling, seed 42, 32-bit) and `xxhash64` (XXH64, seed 42, 64-bit). Columns combine left
-// to right: the hash of each value seeds the next; a NULL value leaves the running hash
-// unchanged. Types are hashed as Spark's HashExpression does: booleans/bytes/shorts/ints/
-// dates/year-month intervals as ints, longs/timestamps/day-time intervals as longs, floats
-// and doubles by their bit patterns with -0.0 as 0 and canonical NaN, decimals of precision
+// handling, seed 42, 32-bit) and `xxhash64` (XXH64, seed 42, 64-bit). Columns combine
+// left to right: the hash of each value seeds the next; a NULL value leaves the running
+// hash unchanged. Types are hashed as Spark's HashExpression does:
+// booleans/bytes/shorts/ints/ dates/year-month intervals as ints,
+// longs/timestamps/day-time intervals as longs, floats and doubles by their bit patterns
+// with -0.0 as 0 and canonical NaN, decimals of precision
 // <= 18 as their unscaled long and wider ones as the unscaled two's-complement big-endian
 // bytes, strings/binary by their bytes, arrays/maps/structs element by element.
 //

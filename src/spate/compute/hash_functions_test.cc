@@ -23,7 +23,8 @@ TEST(Murmur3Test, BytesWithLegacyTail) {
   EXPECT_EQ(Murmur3HashBytes("abc", 42), 1322437556);
   EXPECT_EQ(Murmur3HashBytes("hello", 42), static_cast<int32_t>(3286402344u));
   // A 4-byte string hashes like the int with the same little-endian bytes.
-  EXPECT_EQ(Murmur3HashBytes(std::string_view("\x01\x00\x00\x00", 4), 42), Murmur3HashInt(1, 42));
+  EXPECT_EQ(Murmur3HashBytes(std::string_view("\x01\x00\x00\x00", 4), 42),
+            Murmur3HashInt(1, 42));
 }
 
 ColumnPtr IntArrayColumn(std::vector<int32_t> items) {
@@ -35,16 +36,16 @@ ColumnPtr IntArrayColumn(std::vector<int32_t> items) {
   auto off = Buffer::Allocate(8);
   off->mutable_data_as<int32_t>()[0] = 0;
   off->mutable_data_as<int32_t>()[1] = static_cast<int32_t>(items.size());
-  return std::make_shared<const Column>(DataType::Array(DataType::Int()), 1, 0, nullptr, off, nullptr,
-                                        std::vector<ColumnPtr>{child});
+  return std::make_shared<const Column>(DataType::Array(DataType::Int()), 1, 0, nullptr,
+                                        off, nullptr, std::vector<ColumnPtr>{child});
 }
 
 // SELECT hash('Spark', array(123), 2) = -1321691492 and
 // SELECT xxhash64('Spark', array(123), 2) = 5602566077635097486 (Spark's docs).
 TEST(HashColumnTest, SparkDocumentedExamples) {
-  std::vector<ColumnPtr> cols{ColumnFromValues(DataType::String(), {Value::String("Spark")}),
-                              IntArrayColumn({123}),
-                              ColumnFromValues(DataType::Int(), {Value::Int(2)})};
+  std::vector<ColumnPtr> cols{
+      ColumnFromValues(DataType::String(), {Value::String("Spark")}),
+      IntArrayColumn({123}), ColumnFromValues(DataType::Int(), {Value::Int(2)})};
   int32_t h = 42;
   int64_t x = 42;
   for (const auto& c : cols) {
@@ -56,13 +57,15 @@ TEST(HashColumnTest, SparkDocumentedExamples) {
 }
 
 TEST(HashColumnTest, NullsKeepTheSeedAndFloatsNormalize) {
-  auto ints = ColumnFromValues(DataType::Int(), {Value::Int(1), Value::Null(DataType::Int())});
+  auto ints =
+      ColumnFromValues(DataType::Int(), {Value::Int(1), Value::Null(DataType::Int())});
   int32_t h[2] = {42, 42};
   Murmur3HashColumn(*ints, h, 2);
   EXPECT_EQ(h[0], Murmur3HashInt(1, 42));
   EXPECT_EQ(h[1], 42);
 
-  auto d = ColumnFromValues(DataType::Double(), {Value::Double(-0.0), Value::Double(0.0)});
+  auto d =
+      ColumnFromValues(DataType::Double(), {Value::Double(-0.0), Value::Double(0.0)});
   int64_t x[2] = {42, 42};
   XxHash64Column(*d, x, 2);
   EXPECT_EQ(x[0], x[1]);
@@ -70,7 +73,8 @@ TEST(HashColumnTest, NullsKeepTheSeedAndFloatsNormalize) {
 
 TEST(HashColumnTest, WideDecimalsHashTheirBigEndianBytes) {
   // decimal(20, 0) value 1 hashes as the single byte 0x01 (BigInteger.toByteArray).
-  auto dec = ColumnFromValues(DataType::Decimal(20, 0), {Value::Decimal(1, 20, 0), Value::Decimal(-1, 20, 0)});
+  auto dec = ColumnFromValues(DataType::Decimal(20, 0),
+                              {Value::Decimal(1, 20, 0), Value::Decimal(-1, 20, 0)});
   int32_t h[2] = {42, 42};
   Murmur3HashColumn(*dec, h, 2);
   EXPECT_EQ(h[0], Murmur3HashBytes(std::string_view("\x01", 1), 42));
@@ -86,8 +90,10 @@ TEST(XxHash64Test, LongInputsMatchTheStreamingPath) {
   std::string big(100, 'x');
   // Inputs over 32 bytes take the 4-lane path; hashing must be stable and differ by seed.
   EXPECT_NE(XxHash64Bytes(big, 42), XxHash64Bytes(big, 43));
-  EXPECT_EQ(XxHash64Int(7, 42), XxHash64Bytes(std::string_view("\x07\x00\x00\x00", 4), 42));
-  EXPECT_EQ(XxHash64Long(7, 42), XxHash64Bytes(std::string_view("\x07\x00\x00\x00\x00\x00\x00\x00", 8), 42));
+  EXPECT_EQ(XxHash64Int(7, 42),
+            XxHash64Bytes(std::string_view("\x07\x00\x00\x00", 4), 42));
+  EXPECT_EQ(XxHash64Long(7, 42),
+            XxHash64Bytes(std::string_view("\x07\x00\x00\x00\x00\x00\x00\x00", 8), 42));
 }
 
 }  // namespace

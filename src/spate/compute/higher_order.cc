@@ -61,8 +61,9 @@ const char* Ordinal(size_t i) {
   return i < 5 ? kNames[i] : "next";
 }
 
-Status UnexpectedInput(const std::string& sql_text, size_t index, const std::string& required,
-                       const std::string& input_sql, const DataType& input_type) {
+Status UnexpectedInput(const std::string& sql_text, size_t index,
+                       const std::string& required, const std::string& input_sql,
+                       const DataType& input_type) {
   return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                        {{"sqlExpr", "\"" + sql_text + "\""},
                         {"paramIndex", Ordinal(index)},
@@ -82,10 +83,13 @@ Status RequireKind(const std::string& sql_text, const Args& args, size_t i, Type
 class LambdaVariable final : public BoundExpr {
  public:
   LambdaVariable(int from_end, DataTypePtr type, bool nullable, std::string name)
-      : BoundExpr(std::move(type), nullable), from_end_(from_end), name_(std::move(name)) {}
+      : BoundExpr(std::move(type), nullable),
+        from_end_(from_end),
+        name_(std::move(name)) {}
   Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext&) const override {
     int i = input.num_columns() - from_end_;
-    if (i < 0 || !input.column(i)) return Status::Internal("lambda variable outside its lambda");
+    if (i < 0 || !input.column(i))
+      return Status::Internal("lambda variable outside its lambda");
     return input.column(i);
   }
   bool IsConstant() const override { return false; }
@@ -160,8 +164,9 @@ ColumnPtr MaskNulls(const ColumnPtr& c, const Column& mask) {
   if (mask.null_count() == 0) return c;
   int64_t nulls = 0;
   BufferPtr validity = kernel::AndValidity({c.get(), &mask}, c->length(), &nulls);
-  return std::make_shared<const Column>(c->type(), c->length(), nulls, std::move(validity),
-                                        c->values(), c->data(), c->children());
+  return std::make_shared<const Column>(c->type(), c->length(), nulls,
+                                        std::move(validity), c->values(), c->data(),
+                                        c->children());
 }
 
 // ---- the call -------------------------------------------------------------------------
@@ -197,17 +202,25 @@ class HigherOrderCall final : public BoundExpr {
 
   Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const override {
     switch (kind_) {
-      case Hof::kTransform: return EvalTransform(input, ctx);
-      case Hof::kFilter: return EvalFilter(input, ctx);
+      case Hof::kTransform:
+        return EvalTransform(input, ctx);
+      case Hof::kFilter:
+        return EvalFilter(input, ctx);
       case Hof::kExists:
-      case Hof::kForall: return EvalQuantifier(input, ctx);
-      case Hof::kAggregate: return EvalAggregate(input, ctx);
-      case Hof::kZipWith: return EvalZipWith(input, ctx);
-      case Hof::kArraySort: return EvalArraySort(input, ctx);
+      case Hof::kForall:
+        return EvalQuantifier(input, ctx);
+      case Hof::kAggregate:
+        return EvalAggregate(input, ctx);
+      case Hof::kZipWith:
+        return EvalZipWith(input, ctx);
+      case Hof::kArraySort:
+        return EvalArraySort(input, ctx);
       case Hof::kMapFilter:
       case Hof::kTransformKeys:
-      case Hof::kTransformValues: return EvalMapFunction(input, ctx);
-      case Hof::kMapZipWith: return EvalMapZipWith(input, ctx);
+      case Hof::kTransformValues:
+        return EvalMapFunction(input, ctx);
+      case Hof::kMapZipWith:
+        return EvalMapZipWith(input, ctx);
     }
     return Status::Internal("unknown higher-order function");
   }
@@ -256,7 +269,8 @@ class HigherOrderCall final : public BoundExpr {
   }
 
   /// The batch lambda `l` is evaluated on: the input columns it reads gathered by `rows`
-  /// (nullptr: the input rows as they are), NULL-typed columns for the others, then `vars`.
+  /// (nullptr: the input rows as they are), NULL-typed columns for the others, then
+  /// `vars`.
   Batch LambdaBatch(const Batch& input, size_t l, const int32_t* rows, int64_t m,
                     std::vector<ColumnPtr> vars) const {
     const int w = input.num_columns();
@@ -290,7 +304,8 @@ class HigherOrderCall final : public BoundExpr {
     Flat f = Flatten(*a);
     std::vector<ColumnPtr> vars{f.values};
     if (lambdas_[0].params.size() == 2) vars.push_back(IndexColumn(f));
-    SPATE_ASSIGN_OR_RETURN(auto out, EvalBody(0, input, f.row.data(), f.size(), std::move(vars), ctx));
+    SPATE_ASSIGN_OR_RETURN(
+        auto out, EvalBody(0, input, f.row.data(), f.size(), std::move(vars), ctx));
     return MakeListColumn(type_, f.offsets, f.valid, std::move(out));
   }
 
@@ -299,7 +314,8 @@ class HigherOrderCall final : public BoundExpr {
     Flat f = Flatten(*a);
     std::vector<ColumnPtr> vars{f.values};
     if (lambdas_[0].params.size() == 2) vars.push_back(IndexColumn(f));
-    SPATE_ASSIGN_OR_RETURN(auto keep, EvalBody(0, input, f.row.data(), f.size(), std::move(vars), ctx));
+    SPATE_ASSIGN_OR_RETURN(
+        auto keep, EvalBody(0, input, f.row.data(), f.size(), std::move(vars), ctx));
     return KeepWhereTrue(f, *keep);
   }
 
@@ -313,8 +329,9 @@ class HigherOrderCall final : public BoundExpr {
       }
       offsets.push_back(static_cast<int32_t>(take.size()));
     }
-    return MakeListColumn(type_, offsets, f.valid,
-                          Take(*f.values, take.data(), static_cast<int64_t>(take.size())));
+    return MakeListColumn(
+        type_, offsets, f.valid,
+        Take(*f.values, take.data(), static_cast<int64_t>(take.size())));
   }
 
   // exists: true if any element satisfies, else NULL if any test was NULL, else false;
@@ -339,7 +356,8 @@ class HigherOrderCall final : public BoundExpr {
     Result<ColumnPtr> all = EvalBody(0, input, f.row.data(), f.size(), {f.values}, ctx);
     if (all.ok()) {
       for (int64_t r = 0; r < n; ++r) {
-        for (int32_t k = f.offsets[r]; k < f.offsets[r + 1] && state[r] != 2; ++k) fold(r, **all, k);
+        for (int32_t k = f.offsets[r]; k < f.offsets[r + 1] && state[r] != 2; ++k)
+          fold(r, **all, k);
       }
     } else {
       for (int32_t k = 0;; ++k) {
@@ -353,7 +371,8 @@ class HigherOrderCall final : public BoundExpr {
         if (rows.empty()) break;
         const auto m = static_cast<int64_t>(rows.size());
         SPATE_ASSIGN_OR_RETURN(
-            auto test, EvalBody(0, input, rows.data(), m, {Take(*f.values, elems.data(), m)}, ctx));
+            auto test,
+            EvalBody(0, input, rows.data(), m, {Take(*f.values, elems.data(), m)}, ctx));
         for (int64_t q = 0; q < m; ++q) fold(rows[q], *test, q);
       }
     }
@@ -389,7 +408,8 @@ class HigherOrderCall final : public BoundExpr {
       for (size_t p = 0; p < active.size(); ++p) {
         int32_t r = active[p];
         if (f.length(r) == k) {
-          refs[r] = (static_cast<uint64_t>(chunks.size()) << 32) | static_cast<uint32_t>(p);
+          refs[r] =
+              (static_cast<uint64_t>(chunks.size()) << 32) | static_cast<uint32_t>(p);
           finished_any = true;
         } else {
           still.push_back(static_cast<int32_t>(p));
@@ -402,7 +422,8 @@ class HigherOrderCall final : public BoundExpr {
       const auto m = static_cast<int64_t>(still.size());
       ColumnPtr acc_still = Take(*acc, still.data(), m);
       ColumnPtr x = Take(*f.values, elems.data(), m);
-      SPATE_ASSIGN_OR_RETURN(acc, EvalBody(0, input, rows.data(), m, {acc_still, x}, ctx));
+      SPATE_ASSIGN_OR_RETURN(acc,
+                             EvalBody(0, input, rows.data(), m, {acc_still, x}, ctx));
       active = std::move(rows);
     }
     ColumnPtr result = TakeMulti(chunks, refs.data(), n);
@@ -431,8 +452,10 @@ class HigherOrderCall final : public BoundExpr {
       offsets.push_back(offsets.back() + len);
     }
     const auto m = static_cast<int64_t>(rows.size());
-    std::vector<ColumnPtr> vars{Take(*l.values, li.data(), m), Take(*r.values, ri.data(), m)};
-    SPATE_ASSIGN_OR_RETURN(auto out, EvalBody(0, input, rows.data(), m, std::move(vars), ctx));
+    std::vector<ColumnPtr> vars{Take(*l.values, li.data(), m),
+                                Take(*r.values, ri.data(), m)};
+    SPATE_ASSIGN_OR_RETURN(auto out,
+                           EvalBody(0, input, rows.data(), m, std::move(vars), ctx));
     return MakeListColumn(type_, offsets, valid, std::move(out));
   }
 
@@ -445,7 +468,8 @@ class HigherOrderCall final : public BoundExpr {
     std::vector<int32_t> perm(static_cast<size_t>(m)), next(static_cast<size_t>(m));
     std::iota(perm.begin(), perm.end(), 0);
     int32_t longest = 0;
-    for (size_t r = 0; r + 1 < f.offsets.size(); ++r) longest = std::max(longest, f.length(r));
+    for (size_t r = 0; r + 1 < f.offsets.size(); ++r)
+      longest = std::max(longest, f.length(r));
     struct Merge {
       int32_t i, mid, j, hi, out, row;
     };
@@ -470,8 +494,10 @@ class HigherOrderCall final : public BoundExpr {
           rv.push_back(perm[g.j]);
         }
         const auto q = static_cast<int64_t>(merges.size());
-        std::vector<ColumnPtr> vars{Take(*f.values, lv.data(), q), Take(*f.values, rv.data(), q)};
-        SPATE_ASSIGN_OR_RETURN(auto cmp, EvalBody(0, input, rows.data(), q, std::move(vars), ctx));
+        std::vector<ColumnPtr> vars{Take(*f.values, lv.data(), q),
+                                    Take(*f.values, rv.data(), q)};
+        SPATE_ASSIGN_OR_RETURN(auto cmp,
+                               EvalBody(0, input, rows.data(), q, std::move(vars), ctx));
         const int32_t* c = cmp->raw_values<int32_t>();
         size_t kept = 0;
         for (size_t k = 0; k < merges.size(); ++k) {
@@ -502,7 +528,8 @@ class HigherOrderCall final : public BoundExpr {
     Flat f = Flatten(*map);
     const ColumnPtr& keys = f.values->child(0);
     const ColumnPtr& values = f.values->child(1);
-    SPATE_ASSIGN_OR_RETURN(auto out, EvalBody(0, input, f.row.data(), f.size(), {keys, values}, ctx));
+    SPATE_ASSIGN_OR_RETURN(
+        auto out, EvalBody(0, input, f.row.data(), f.size(), {keys, values}, ctx));
     DataTypePtr entry = MapEntryType(type_);
     if (kind_ == Hof::kMapFilter) return KeepWhereTrue(f, *out);
     if (kind_ == Hof::kTransformKeys) {
@@ -552,12 +579,15 @@ class HigherOrderCall final : public BoundExpr {
       offsets.push_back(static_cast<int32_t>(rows.size()));
     }
     const auto m = static_cast<int64_t>(rows.size());
-    ColumnPtr keys = TakeMulti({a.values->child(0), b.values->child(0)}, key_refs.data(), m);
+    ColumnPtr keys =
+        TakeMulti({a.values->child(0), b.values->child(0)}, key_refs.data(), m);
     std::vector<ColumnPtr> vars{keys, Take(*a.values->child(1), ia.data(), m),
                                 Take(*b.values->child(1), ib.data(), m)};
-    SPATE_ASSIGN_OR_RETURN(auto out, EvalBody(0, input, rows.data(), m, std::move(vars), ctx));
-    return MakeListColumn(type_, offsets, valid,
-                          MakeStructColumn(MapEntryType(type_), m, {keys, std::move(out)}));
+    SPATE_ASSIGN_OR_RETURN(auto out,
+                           EvalBody(0, input, rows.data(), m, std::move(vars), ctx));
+    return MakeListColumn(
+        type_, offsets, valid,
+        MakeStructColumn(MapEntryType(type_), m, {keys, std::move(out)}));
   }
 
   Hof kind_;
@@ -575,10 +605,13 @@ LambdaArity HigherOrderArity(std::string_view name) {
   Hof h = Hof::kTransform;
   LookUp(name, &h);
   switch (h) {
-    case Hof::kAggregate: return {1, 2, 2};
+    case Hof::kAggregate:
+      return {1, 2, 2};
     case Hof::kZipWith:
-    case Hof::kMapZipWith: return {1, 1, 2};
-    default: return {1, 1, 1};
+    case Hof::kMapZipWith:
+      return {1, 1, 2};
+    default:
+      return {1, 1, 1};
   }
 }
 
@@ -589,14 +622,19 @@ size_t HigherOrderDefaultParams(std::string_view name, size_t lambda_index) {
     case Hof::kTransform:
     case Hof::kFilter:
     case Hof::kExists:
-    case Hof::kForall: return 1;
-    case Hof::kAggregate: return lambda_index == 0 ? 2 : 1;
-    case Hof::kMapZipWith: return 3;
-    default: return 2;
+    case Hof::kForall:
+      return 1;
+    case Hof::kAggregate:
+      return lambda_index == 0 ? 2 : 1;
+    case Hof::kMapZipWith:
+      return 3;
+    default:
+      return 2;
   }
 }
 
-Status CoerceHigherOrderArgs(const std::string& name, Args* args, const std::string& sql_text) {
+Status CoerceHigherOrderArgs(const std::string& name, Args* args,
+                             const std::string& sql_text) {
   if (name != "map_zip_with" || args->size() != 2) return Status::OK();
   SPATE_RETURN_IF_ERROR(RequireKind(sql_text, *args, 0, TypeId::kMap));
   SPATE_RETURN_IF_ERROR(RequireKind(sql_text, *args, 1, TypeId::kMap));
@@ -618,7 +656,7 @@ Status CoerceHigherOrderArgs(const std::string& name, Args* args, const std::str
     const DataTypePtr& t = a->type();
     if (t->key_type()->SameType(*common)) continue;
     SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, DataType::Map(common, t->value_type(),
-                                                             t->value_contains_null())));
+                                                            t->value_contains_null())));
   }
   return Status::OK();
 }
@@ -628,11 +666,14 @@ const std::string* LambdaVariableName(const BoundExpr& e) {
   return v ? &v->name() : nullptr;
 }
 
-BoundExprPtr MakeLambdaVariable(int from_end, DataTypePtr type, bool nullable, std::string name) {
-  return std::make_shared<LambdaVariable>(from_end, std::move(type), nullable, std::move(name));
+BoundExprPtr MakeLambdaVariable(int from_end, DataTypePtr type, bool nullable,
+                                std::string name) {
+  return std::make_shared<LambdaVariable>(from_end, std::move(type), nullable,
+                                          std::move(name));
 }
 
-Result<std::vector<LambdaParam>> HigherOrderLambdaParams(const std::string& name, const Args& args,
+Result<std::vector<LambdaParam>> HigherOrderLambdaParams(const std::string& name,
+                                                         const Args& args,
                                                          size_t lambda_index,
                                                          size_t declared_params,
                                                          const std::string& sql_text) {
@@ -719,7 +760,8 @@ Result<BoundExprPtr> MakeHigherOrderCall(const std::string& name, Args args,
   auto require_boolean = [&]() -> Status {
     TypeId t = body->type()->id();
     if (t == TypeId::kBoolean || t == TypeId::kNull) return Status::OK();
-    return UnexpectedInput(sql_text, args.size(), "\"BOOLEAN\"", fn.display, *body->type());
+    return UnexpectedInput(sql_text, args.size(), "\"BOOLEAN\"", fn.display,
+                           *body->type());
   };
   DataTypePtr type;
   bool nullable = args[0]->nullable();
@@ -772,8 +814,8 @@ Result<BoundExprPtr> MakeHigherOrderCall(const std::string& name, Args args,
       nullable = nullable || args[1]->nullable();
       break;
   }
-  return BoundExprPtr(std::make_shared<HigherOrderCall>(h, name, std::move(type), nullable,
-                                                        std::move(args), std::move(lambdas)));
+  return BoundExprPtr(std::make_shared<HigherOrderCall>(
+      h, name, std::move(type), nullable, std::move(args), std::move(lambdas)));
 }
 
 }  // namespace spate

@@ -18,12 +18,13 @@
 //
 // The analyzer binds the non-lambda arguments first, asks HigherOrderLambdaParams for the
 // variables each lambda gets, binds the lambda bodies with them in scope, then calls
-// MakeHigherOrderCall, which checks types (Spark's DATATYPE_MISMATCH.* classes) and returns
-// the bound call.
+// MakeHigherOrderCall, which checks types (Spark's DATATYPE_MISMATCH.* classes) and
+// returns the bound call.
 //
 // Thread safety: bound calls are immutable; Evaluate may run concurrently on different
 // batches. Failure: errors of the lambda body (ANSI arithmetic, casts) fail the batch;
-// NULL_MAP_KEY / DUPLICATED_MAP_KEY for transform_keys; a comparator returning NULL fails.
+// NULL_MAP_KEY / DUPLICATED_MAP_KEY for transform_keys; a comparator returning NULL
+// fails.
 
 #include <string>
 #include <string_view>
@@ -50,17 +51,16 @@ struct BoundLambda {
   std::string display;  // Spark's text of the lambda, for error messages
 };
 
-/// The variables higher-order function `name` gives its `lambda_index`-th lambda, given the
-/// bound non-lambda arguments and the number of variables the lambda declares (transform
-/// and filter give (element, index) to a two-variable lambda, the element otherwise).
-/// `declared_params` 0: the argument is not a lambda (hidden variables, any count).
-/// Errors: the argument types Spark refuses (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE),
+/// The variables higher-order function `name` gives its `lambda_index`-th lambda, given
+/// the bound non-lambda arguments and the number of variables the lambda declares
+/// (transform and filter give (element, index) to a two-variable lambda, the element
+/// otherwise). `declared_params` 0: the argument is not a lambda (hidden variables, any
+/// count). Errors: the argument types Spark refuses
+/// (DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE),
 /// INVALID_LAMBDA_FUNCTION_CALL.NUM_ARGS_MISMATCH.
-Result<std::vector<LambdaParam>> HigherOrderLambdaParams(const std::string& name,
-                                                         const std::vector<BoundExprPtr>& args,
-                                                         size_t lambda_index,
-                                                         size_t declared_params,
-                                                         const std::string& sql_text);
+Result<std::vector<LambdaParam>> HigherOrderLambdaParams(
+    const std::string& name, const std::vector<BoundExprPtr>& args, size_t lambda_index,
+    size_t declared_params, const std::string& sql_text);
 
 /// Number of lambdas `name` takes given its number of non-lambda arguments (aggregate: 1
 /// or 2 -- the finish lambda is optional -- others 1).
@@ -83,14 +83,16 @@ Status CoerceHigherOrderArgs(const std::string& name, std::vector<BoundExprPtr>*
 
 /// A reference to lambda variable `slot` of a lambda whose variables end `from_end`
 /// columns before the end of the evaluated batch (see the header comment).
-BoundExprPtr MakeLambdaVariable(int from_end, DataTypePtr type, bool nullable, std::string name);
+BoundExprPtr MakeLambdaVariable(int from_end, DataTypePtr type, bool nullable,
+                                std::string name);
 
 /// The name of a lambda variable reference (struct fields built from it are named so, as
 /// Spark names them); nullptr for other expressions.
 const std::string* LambdaVariableName(const BoundExpr& e);
 
 /// The bound call. `sql_text` is the call's display text for error messages.
-Result<BoundExprPtr> MakeHigherOrderCall(const std::string& name, std::vector<BoundExprPtr> args,
+Result<BoundExprPtr> MakeHigherOrderCall(const std::string& name,
+                                         std::vector<BoundExprPtr> args,
                                          std::vector<BoundLambda> lambdas,
                                          const std::string& sql_text);
 

@@ -13,7 +13,8 @@
 namespace spate::kernel {
 
 /// Validity of rows valid in all `cols` (nullptr if all valid); sets *null_count.
-BufferPtr AndValidity(const std::vector<const Column*>& cols, int64_t n, int64_t* null_count);
+BufferPtr AndValidity(const std::vector<const Column*>& cols, int64_t n,
+                      int64_t* null_count);
 
 /// True if row i is valid given a combined validity buffer (nullptr = all valid).
 inline bool Valid(const BufferPtr& validity, int64_t i) {
@@ -29,8 +30,8 @@ struct Out {
   }
 };
 
-inline ColumnPtr MakeColumn(DataTypePtr type, int64_t n, int64_t nulls, BufferPtr validity,
-                            BufferPtr values) {
+inline ColumnPtr MakeColumn(DataTypePtr type, int64_t n, int64_t nulls,
+                            BufferPtr validity, BufferPtr values) {
   return std::make_shared<const Column>(std::move(type), n, nulls, std::move(validity),
                                         std::move(values));
 }
@@ -50,20 +51,38 @@ inline bool FitsPrecision(__int128 v, int precision) {
 }
 
 /// Physical storage class of a type, to share kernels between logical types.
-enum class Phys : uint8_t { kNone, kBool, kI8, kI16, kI32, kI64, kF32, kF64, kI128, kBytes };
+enum class Phys : uint8_t {
+  kNone,
+  kBool,
+  kI8,
+  kI16,
+  kI32,
+  kI64,
+  kF32,
+  kF64,
+  kI128,
+  kBytes
+};
 Phys PhysicalOf(const DataType& t);
 
 /// Dispatches `fn.template operator()<T>()` on the fixed-width C++ type of `t`.
 template <typename Fn>
 auto DispatchFixed(const DataType& t, Fn&& fn) {
   switch (PhysicalOf(t)) {
-    case Phys::kI8: return fn.template operator()<int8_t>();
-    case Phys::kI16: return fn.template operator()<int16_t>();
-    case Phys::kI32: return fn.template operator()<int32_t>();
-    case Phys::kF32: return fn.template operator()<float>();
-    case Phys::kF64: return fn.template operator()<double>();
-    case Phys::kI128: return fn.template operator()<__int128>();
-    default: return fn.template operator()<int64_t>();
+    case Phys::kI8:
+      return fn.template operator()<int8_t>();
+    case Phys::kI16:
+      return fn.template operator()<int16_t>();
+    case Phys::kI32:
+      return fn.template operator()<int32_t>();
+    case Phys::kF32:
+      return fn.template operator()<float>();
+    case Phys::kF64:
+      return fn.template operator()<double>();
+    case Phys::kI128:
+      return fn.template operator()<__int128>();
+    default:
+      return fn.template operator()<int64_t>();
   }
 }
 

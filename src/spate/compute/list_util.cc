@@ -29,15 +29,15 @@ ColumnPtr MakeListColumn(DataTypePtr type, const std::vector<int32_t>& offsets,
                          const std::vector<uint8_t>& valid, ColumnPtr child) {
   int64_t nulls = 0;
   BufferPtr validity = ValidityFromFlags(valid, &nulls);
-  return std::make_shared<const Column>(std::move(type), static_cast<int64_t>(valid.size()), nulls,
-                                        std::move(validity), OffsetsBuffer(offsets), nullptr,
-                                        std::vector<ColumnPtr>{std::move(child)});
+  return std::make_shared<const Column>(
+      std::move(type), static_cast<int64_t>(valid.size()), nulls, std::move(validity),
+      OffsetsBuffer(offsets), nullptr, std::vector<ColumnPtr>{std::move(child)});
 }
 
 ColumnPtr MakeStructColumn(DataTypePtr type, int64_t n, std::vector<ColumnPtr> children,
                            BufferPtr validity, int64_t nulls) {
-  return std::make_shared<const Column>(std::move(type), n, nulls, std::move(validity), nullptr,
-                                        nullptr, std::move(children));
+  return std::make_shared<const Column>(std::move(type), n, nulls, std::move(validity),
+                                        nullptr, nullptr, std::move(children));
 }
 
 DataTypePtr MapEntryType(const DataTypePtr& map_type) {
@@ -51,9 +51,10 @@ Status ValidateMapKeys(const Column& keys, const std::vector<int32_t>& offsets) 
       if (keys.IsNull(k)) return Status::Error("NULL_MAP_KEY", {});
       for (int32_t j = offsets[r]; j < k; ++j) {
         if (CompareValuesAt(keys, j, keys, k) == 0) {
-          return Status::Error("DUPLICATED_MAP_KEY",
-                               {{"key", keys.GetValue(k).ToString()},
-                                {"mapKeyDedupPolicy", "\"spark.sql.mapKeyDedupPolicy\""}});
+          return Status::Error(
+              "DUPLICATED_MAP_KEY",
+              {{"key", keys.GetValue(k).ToString()},
+               {"mapKeyDedupPolicy", "\"spark.sql.mapKeyDedupPolicy\""}});
         }
       }
     }

@@ -2,8 +2,8 @@
 #pragma once
 
 // Building blocks shared by the array/map kernels (collections.cc) and the higher-order
-// functions (higher_order.cc): list columns from offsets, validity from per-row flags, map
-// entry types and key checks. Internal to compute.
+// functions (higher_order.cc): list columns from offsets, validity from per-row flags,
+// map entry types and key checks. Internal to compute.
 
 #include <cstdint>
 #include <vector>

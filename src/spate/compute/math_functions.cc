@@ -1,10 +1,10 @@
 // Copyright spate authors.
-// Math functions: pmod abs round bround ceil ceiling floor sqrt cbrt exp ln log log10 log2
-// pow power sign signum greatest least isnan nanvl, with Spark 4's result types
+// Math functions: pmod abs round bround ceil ceiling floor sqrt cbrt exp ln log log10
+// log2 pow power sign signum greatest least isnan nanvl, with Spark 4's result types
 // (ceil/floor of double -> bigint, round of decimal keeps a decimal with adjusted
-// precision), rounding modes (round HALF_UP, bround HALF_EVEN on the shortest decimal form
-// of a double, as Scala's BigDecimal(d)), NULL for logarithms of non-positive numbers and
-// ANSI overflow errors.
+// precision), rounding modes (round HALF_UP, bround HALF_EVEN on the shortest decimal
+// form of a double, as Scala's BigDecimal(d)), NULL for logarithms of non-positive
+// numbers and ANSI overflow errors.
 
 #include <charconv>
 #include <cmath>
@@ -25,29 +25,36 @@ namespace {
 
 using kernel::Out;
 
-// ---- unary double functions ------------------------------------------------------------
+// ---- unary double functions
+// ------------------------------------------------------------
 
 enum class NullRule : uint8_t { kNone, kNonPositive, kLeMinusOne };
 
 // Spark prints these math calls in upper case (SIN(x)); the older names keep their case.
-std::function<std::string(const std::vector<std::string>&)> UpperDisplay(const std::string& name) {
-  static const std::set<std::string> kUpper = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
-                                               "tanh", "asinh", "acosh", "atanh", "cot", "csc", "sec", "degrees",
-                                               "radians", "expm1", "log1p", "atan2", "hypot"};
+std::function<std::string(const std::vector<std::string>&)> UpperDisplay(
+    const std::string& name) {
+  static const std::set<std::string> kUpper = {
+      "sin",  "cos",     "tan",     "asin",  "acos",  "atan",  "sinh",
+      "cosh", "tanh",    "asinh",   "acosh", "atanh", "cot",   "csc",
+      "sec",  "degrees", "radians", "expm1", "log1p", "atan2", "hypot"};
   if (!kUpper.count(name)) return nullptr;
   std::string upper;
-  for (char ch : name) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+  for (char ch : name)
+    upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
   return [upper](const std::vector<std::string>& a) { return CallText(upper, a); };
 }
 
-Result<BoundExprPtr> ResolveDoubleUnary(const std::string& name, std::vector<BoundExprPtr> args,
+Result<BoundExprPtr> ResolveDoubleUnary(const std::string& name,
+                                        std::vector<BoundExprPtr> args,
                                         double (*f)(double), NullRule rule) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
-  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToTypeArg(name, args, 0, DataType::Double(), "\"DOUBLE\""));
+  SPATE_ASSIGN_OR_RETURN(args[0],
+                         fn::ToTypeArg(name, args, 0, DataType::Double(), "\"DOUBLE\""));
   // Nullable whatever the input, as Spark's UnaryMathExpression.
   return MakeScalarCall(
       name, DataType::Double(), true, args,
-      [f, rule](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [f, rule](const std::vector<ColumnPtr>& c, int64_t n,
+                const EvalContext&) -> Result<ColumnPtr> {
         fn::NullMask mask({c[0].get()}, n);
         Out<double> out(n);
         const double* x = c[0]->raw_values<double>();
@@ -58,7 +65,8 @@ Result<BoundExprPtr> ResolveDoubleUnary(const std::string& name, std::vector<Bou
             if (x[i] <= limit && mask.Valid(i)) mask.SetNull(i);
           }
         }
-        return kernel::MakeColumn(DataType::Double(), n, mask.null_count(), mask.validity(), out.buf);
+        return kernel::MakeColumn(DataType::Double(), n, mask.null_count(),
+                                  mask.validity(), out.buf);
       },
       UpperDisplay(name));
 }
@@ -69,7 +77,9 @@ double Log10(double x) { return std::log10(x); }
 double Log2(double x) { return std::log2(x); }
 double Sqrt(double x) { return std::sqrt(x); }
 // Through long double: glibc's double cbrt is not correctly rounded (cbrt(27) != 3).
-double Cbrt(double x) { return static_cast<double>(std::cbrt(static_cast<long double>(x))); }
+double Cbrt(double x) {
+  return static_cast<double>(std::cbrt(static_cast<long double>(x)));
+}
 double Exp(double x) { return std::exp(x); }
 double Sin(double x) { return std::sin(x); }
 double Cos(double x) { return std::cos(x); }
@@ -97,16 +107,19 @@ double Rint(double x) { return std::nearbyint(x); }
 double Atan2(double y, double x) { return std::atan2(y + 0.0, x + 0.0); }
 double Hypot(double x, double y) { return std::hypot(x, y); }
 
-Result<BoundExprPtr> ResolveDoubleBinary(const std::string& name, std::vector<BoundExprPtr> args,
-                                         bool is_log, double (*f)(double, double) = nullptr) {
+Result<BoundExprPtr> ResolveDoubleBinary(const std::string& name,
+                                         std::vector<BoundExprPtr> args, bool is_log,
+                                         double (*f)(double, double) = nullptr) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   for (size_t k = 0; k < 2; ++k) {
-    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToTypeArg(name, args, k, DataType::Double(), "\"DOUBLE\""));
+    SPATE_ASSIGN_OR_RETURN(
+        args[k], fn::ToTypeArg(name, args, k, DataType::Double(), "\"DOUBLE\""));
   }
   bool nullable = is_log || fn::AnyNullable(args);
   return MakeScalarCall(
       name, DataType::Double(), nullable, args,
-      [is_log, f](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [is_log, f](const std::vector<ColumnPtr>& c, int64_t n,
+                  const EvalContext&) -> Result<ColumnPtr> {
         fn::NullMask mask({c[0].get(), c[1].get()}, n);
         Out<double> out(n);
         const double* x = c[0]->raw_values<double>();
@@ -122,12 +135,14 @@ Result<BoundExprPtr> ResolveDoubleBinary(const std::string& name, std::vector<Bo
         } else {
           for (int64_t i = 0; i < n; ++i) out.data[i] = std::pow(x[i], y[i]);
         }
-        return kernel::MakeColumn(DataType::Double(), n, mask.null_count(), mask.validity(), out.buf);
+        return kernel::MakeColumn(DataType::Double(), n, mask.null_count(),
+                                  mask.validity(), out.buf);
       },
       UpperDisplay(name));
 }
 
-// ---- abs -------------------------------------------------------------------------------
+// ---- abs
+// -------------------------------------------------------------------------------
 
 Result<BoundExprPtr> ResolveAbs(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("abs", args.size(), 1, 1, "1"));
@@ -137,14 +152,16 @@ Result<BoundExprPtr> ResolveAbs(std::vector<BoundExprPtr> args, const ResolveCon
     if (t0.id() == TypeId::kNull || t0.id() == TypeId::kString) {
       SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Double()));
     } else {
-      return fn::UnexpectedType("abs", args, 0,
-                                "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")");
+      return fn::UnexpectedType(
+          "abs", args, 0,
+          "(\"NUMERIC\" or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\")");
     }
   }
   DataTypePtr type = args[0]->type();
   return MakeScalarCall(
       "abs", type, args[0]->nullable(), args,
-      [type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [type](const std::vector<ColumnPtr>& c, int64_t n,
+             const EvalContext& ctx) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         return kernel::DispatchFixed(*type, [&]<typename T>() -> Result<ColumnPtr> {
           Out<T> out(n);
@@ -159,18 +176,22 @@ Result<BoundExprPtr> ResolveAbs(std::vector<BoundExprPtr> args, const ResolveCon
             }
           }
           if (overflow && ctx.ansi && !std::is_same_v<T, __int128>) {
-            std::string what = type->id() == TypeId::kLong ? "long" : type->id() == TypeId::kShort ? "short"
-                               : type->id() == TypeId::kByte ? "byte" : "integer";
-            return Status::Error("ARITHMETIC_OVERFLOW", {{"message", what + " overflow"},
-                                                         {"alternative", ""},
-                                                         {"config", "\"spark.sql.ansi.enabled\""}});
+            std::string what = type->id() == TypeId::kLong    ? "long"
+                               : type->id() == TypeId::kShort ? "short"
+                               : type->id() == TypeId::kByte  ? "byte"
+                                                              : "integer";
+            return Status::Error("ARITHMETIC_OVERFLOW",
+                                 {{"message", what + " overflow"},
+                                  {"alternative", ""},
+                                  {"config", "\"spark.sql.ansi.enabled\""}});
           }
           return kernel::MakeColumn(type, n, a.null_count(), a.validity(), out.buf);
         });
       });
 }
 
-// ---- rounding --------------------------------------------------------------------------
+// ---- rounding
+// --------------------------------------------------------------------------
 
 enum class RoundMode : uint8_t { kHalfUp, kHalfEven, kCeiling, kFloor };
 
@@ -222,23 +243,31 @@ double RoundDouble(double x, int scale, RoundMode mode) {
   } else {
     prefix = digits.substr(0, static_cast<size_t>(keep));
     char next = digits[static_cast<size_t>(keep)];
-    bool rest = digits.find_first_not_of('0', static_cast<size_t>(keep) + 1) != std::string::npos;
+    bool rest =
+        digits.find_first_not_of('0', static_cast<size_t>(keep) + 1) != std::string::npos;
     switch (mode) {
-      case RoundMode::kHalfUp: up = next >= '5'; break;
+      case RoundMode::kHalfUp:
+        up = next >= '5';
+        break;
       case RoundMode::kHalfEven: {
         bool odd = !prefix.empty() && ((prefix.back() - '0') % 2 == 1);
         up = next > '5' || (next == '5' && (rest || odd));
         break;
       }
-      case RoundMode::kCeiling: up = !neg; break;
-      default: up = neg; break;
+      case RoundMode::kCeiling:
+        up = !neg;
+        break;
+      default:
+        up = neg;
+        break;
     }
   }
   // The result is prefix (+1 if up) * 10^(-scale).
   if (prefix.empty()) prefix = "0";
   if (up) {
     int k = static_cast<int>(prefix.size()) - 1;
-    while (k >= 0 && prefix[static_cast<size_t>(k)] == '9') prefix[static_cast<size_t>(k--)] = '0';
+    while (k >= 0 && prefix[static_cast<size_t>(k)] == '9')
+      prefix[static_cast<size_t>(k--)] = '0';
     if (k < 0) {
       prefix.insert(prefix.begin(), '1');
     } else {
@@ -260,13 +289,14 @@ Status RoundOverflow() {
 DataTypePtr RoundedDecimalType(const DataType& t, int scale) {
   int p = t.precision(), s = t.scale();
   int integral = p - s + 1;
-  if (scale < 0) return DataType::Decimal(std::min(std::max(integral, -scale + 1), 38), 0);
+  if (scale < 0)
+    return DataType::Decimal(std::min(std::max(integral, -scale + 1), 38), 0);
   int ns = std::min(s, scale);
   return DataType::Decimal(std::min(integral + ns, 38), ns);
 }
 
-Result<ColumnPtr> RoundColumn(const Column& a, const DataTypePtr& type, int scale, RoundMode mode,
-                              int64_t n, bool ansi) {
+Result<ColumnPtr> RoundColumn(const Column& a, const DataTypePtr& type, int scale,
+                              RoundMode mode, int64_t n, bool ansi) {
   const DataType& in = *a.type();
   if (in.id() == TypeId::kDecimal) {
     fn::NullMask mask({&a}, n);
@@ -315,7 +345,8 @@ Result<ColumnPtr> RoundColumn(const Column& a, const DataTypePtr& type, int scal
       Out<float> out(n);
       const float* x = a.raw_values<float>();
       for (int64_t i = 0; i < n; ++i) {
-        out.data[i] = static_cast<float>(RoundDouble(static_cast<double>(x[i]), scale, mode));
+        out.data[i] =
+            static_cast<float>(RoundDouble(static_cast<double>(x[i]), scale, mode));
       }
       return kernel::MakeColumn(type, n, a.null_count(), a.validity(), out.buf);
     }
@@ -420,30 +451,38 @@ Result<BoundExprPtr> ResolveCeilFloor(const std::string& name, bool ceil,
   }
   if (t.IsIntegral()) return ImplicitCast(args[0], DataType::Long());
   SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Double()));
-  return MakeScalarCall(
-      name, DataType::Long(), true, args,
-      [ceil](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        Out<int64_t> out(n);
-        const double* x = c[0]->raw_values<double>();
-        // Java's (long) conversion: saturating, NaN -> 0.
-        auto to_long = [](double d) -> int64_t {
-          if (std::isnan(d)) return 0;
-          if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
-          if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
-          return static_cast<int64_t>(d);
-        };
-        if (ceil) {
-          for (int64_t i = 0; i < n; ++i) out.data[i] = to_long(std::ceil(x[i]));
-        } else {
-          for (int64_t i = 0; i < n; ++i) out.data[i] = to_long(std::floor(x[i]));
-        }
-        return kernel::MakeColumn(DataType::Long(), n, c[0]->null_count(), c[0]->validity(), out.buf);
-      });
+  return MakeScalarCall(name, DataType::Long(), true, args,
+                        [ceil](const std::vector<ColumnPtr>& c, int64_t n,
+                               const EvalContext&) -> Result<ColumnPtr> {
+                          Out<int64_t> out(n);
+                          const double* x = c[0]->raw_values<double>();
+                          // Java's (long) conversion: saturating, NaN -> 0.
+                          auto to_long = [](double d) -> int64_t {
+                            if (std::isnan(d)) return 0;
+                            if (d >= 9223372036854775807.0)
+                              return std::numeric_limits<int64_t>::max();
+                            if (d <= -9223372036854775808.0)
+                              return std::numeric_limits<int64_t>::min();
+                            return static_cast<int64_t>(d);
+                          };
+                          if (ceil) {
+                            for (int64_t i = 0; i < n; ++i)
+                              out.data[i] = to_long(std::ceil(x[i]));
+                          } else {
+                            for (int64_t i = 0; i < n; ++i)
+                              out.data[i] = to_long(std::floor(x[i]));
+                          }
+                          return kernel::MakeColumn(DataType::Long(), n,
+                                                    c[0]->null_count(), c[0]->validity(),
+                                                    out.buf);
+                        });
 }
 
-// ---- pmod ------------------------------------------------------------------------------
+// ---- pmod
+// ------------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolvePmod(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolvePmod(std::vector<BoundExprPtr> args,
+                                 const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("pmod", args.size(), 2, 2, "2"));
   const auto* mod = FunctionRegistry::Global().FindScalar("%");
   SPATE_ASSIGN_OR_RETURN(auto r, (*mod)(args, rc));
@@ -460,7 +499,8 @@ Result<BoundExprPtr> ResolvePmod(std::vector<BoundExprPtr> args, const ResolveCo
     SPATE_ASSIGN_OR_RETURN(cw, ImplicitCast(cw, type));
     return MakeScalarCall(
         "pmod", type, true, {cw},
-        [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
+        [](const std::vector<ColumnPtr>& c, int64_t,
+           const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
         [s = std::vector<std::string>{args[0]->ToString(), args[1]->ToString()}](
             const std::vector<std::string>&) { return CallText("pmod", s); });
   }
@@ -468,7 +508,8 @@ Result<BoundExprPtr> ResolvePmod(std::vector<BoundExprPtr> args, const ResolveCo
   SPATE_ASSIGN_OR_RETURN(auto b, ImplicitCast(args[1], type));
   return MakeScalarCall(
       "pmod", type, true, {r, b},
-      [type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [type](const std::vector<ColumnPtr>& c, int64_t n,
+             const EvalContext&) -> Result<ColumnPtr> {
         const Column& rc = *c[0];
         return kernel::DispatchFixed(*type, [&]<typename T>() -> Result<ColumnPtr> {
           Out<T> out(n);
@@ -497,7 +538,8 @@ Result<BoundExprPtr> ResolvePmod(std::vector<BoundExprPtr> args, const ResolveCo
       });
 }
 
-// ---- greatest / least ------------------------------------------------------------------
+// ---- greatest / least
+// ------------------------------------------------------------------
 
 template <typename T>
 inline bool Better(T a, T b, bool greatest) {
@@ -528,7 +570,8 @@ Result<BoundExprPtr> ResolveGreatestLeast(const std::string& name, bool greatest
   for (const auto& a : args) nullable = nullable && a->nullable();
   return MakeScalarCall(
       name, type, nullable, args,
-      [type, greatest](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [type, greatest](const std::vector<ColumnPtr>& c, int64_t n,
+                       const EvalContext&) -> Result<ColumnPtr> {
         // best[i] = index of the winning argument (or -1 when all are NULL).
         std::vector<int32_t> best(static_cast<size_t>(n), -1);
         kernel::Phys phys = kernel::PhysicalOf(*type);
@@ -565,19 +608,23 @@ Result<BoundExprPtr> ResolveGreatestLeast(const std::string& name, bool greatest
               continue;
             }
             int cmp = CompareValuesAt(*c[k], i, *c[static_cast<size_t>(b)], i);
-            if (greatest ? cmp > 0 : cmp < 0) best[static_cast<size_t>(i)] = static_cast<int32_t>(k);
+            if (greatest ? cmp > 0 : cmp < 0)
+              best[static_cast<size_t>(i)] = static_cast<int32_t>(k);
           }
         }
         std::vector<uint64_t> refs(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) {
           int32_t b = best[static_cast<size_t>(i)];
-          refs[static_cast<size_t>(i)] = b < 0 ? ~uint64_t{0} : (static_cast<uint64_t>(b) << 32) | static_cast<uint64_t>(i);
+          refs[static_cast<size_t>(i)] =
+              b < 0 ? ~uint64_t{0}
+                    : (static_cast<uint64_t>(b) << 32) | static_cast<uint64_t>(i);
         }
         return TakeMulti(c, refs.data(), n);
       });
 }
 
-// ---- isnan / nanvl ---------------------------------------------------------------------
+// ---- isnan / nanvl
+// ---------------------------------------------------------------------
 
 Result<BoundExprPtr> ResolveIsNan(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("isnan", args.size(), 1, 1, "1"));
@@ -585,39 +632,43 @@ Result<BoundExprPtr> ResolveIsNan(std::vector<BoundExprPtr> args, const ResolveC
     SPATE_ASSIGN_OR_RETURN(args[0], fn::ToTypeArg("isnan", args, 0, DataType::Double(),
                                                   "(\"DOUBLE\" or \"FLOAT\")"));
   }
-  return MakeScalarCall(
-      "isnan", DataType::Boolean(), false, args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        const Column& a = *c[0];
-        auto out = Buffer::Allocate(bits::BytesFor(n));
-        uint8_t* o = out->mutable_data();
-        if (a.type_id() == TypeId::kFloat) {
-          const float* x = a.raw_values<float>();
-          for (int64_t i = 0; i < n; ++i) {
-            if (std::isnan(x[i]) && a.IsValid(i)) bits::Set(o, i);
-          }
-        } else {
-          const double* x = a.raw_values<double>();
-          for (int64_t i = 0; i < n; ++i) {
-            if (std::isnan(x[i]) && a.IsValid(i)) bits::Set(o, i);
-          }
-        }
-        return kernel::MakeColumn(DataType::Boolean(), n, 0, nullptr, out);
-      });
+  return MakeScalarCall("isnan", DataType::Boolean(), false, args,
+                        [](const std::vector<ColumnPtr>& c, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          const Column& a = *c[0];
+                          auto out = Buffer::Allocate(bits::BytesFor(n));
+                          uint8_t* o = out->mutable_data();
+                          if (a.type_id() == TypeId::kFloat) {
+                            const float* x = a.raw_values<float>();
+                            for (int64_t i = 0; i < n; ++i) {
+                              if (std::isnan(x[i]) && a.IsValid(i)) bits::Set(o, i);
+                            }
+                          } else {
+                            const double* x = a.raw_values<double>();
+                            for (int64_t i = 0; i < n; ++i) {
+                              if (std::isnan(x[i]) && a.IsValid(i)) bits::Set(o, i);
+                            }
+                          }
+                          return kernel::MakeColumn(DataType::Boolean(), n, 0, nullptr,
+                                                    out);
+                        });
 }
 
 Result<BoundExprPtr> ResolveNanvl(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("nanvl", args.size(), 2, 2, "2"));
-  DataTypePtr type = (args[0]->type()->id() == TypeId::kFloat && args[1]->type()->id() == TypeId::kFloat)
-                         ? DataType::Float()
-                         : DataType::Double();
+  DataTypePtr type =
+      (args[0]->type()->id() == TypeId::kFloat && args[1]->type()->id() == TypeId::kFloat)
+          ? DataType::Float()
+          : DataType::Double();
   for (size_t k = 0; k < 2; ++k) {
-    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToTypeArg("nanvl", args, k, type, "(\"DOUBLE\" or \"FLOAT\")"));
+    SPATE_ASSIGN_OR_RETURN(
+        args[k], fn::ToTypeArg("nanvl", args, k, type, "(\"DOUBLE\" or \"FLOAT\")"));
   }
   bool nullable = fn::AnyNullable(args);
   return MakeScalarCall(
       "nanvl", type, nullable, args,
-      [type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [type](const std::vector<ColumnPtr>& c, int64_t n,
+             const EvalContext&) -> Result<ColumnPtr> {
         return kernel::DispatchFixed(*type, [&]<typename T>() -> Result<ColumnPtr> {
           const Column& a = *c[0];
           const Column& b = *c[1];
@@ -649,35 +700,50 @@ void RegisterMathFunctions(FunctionRegistry& r) {
     double (*f)(double);
     NullRule rule;
   };
-  for (const UnaryDef& d : {UnaryDef{"sqrt", Sqrt, NullRule::kNone}, UnaryDef{"cbrt", Cbrt, NullRule::kNone},
-                            UnaryDef{"exp", Exp, NullRule::kNone}, UnaryDef{"ln", Ln, NullRule::kNonPositive},
+  for (const UnaryDef& d : {UnaryDef{"sqrt", Sqrt, NullRule::kNone},
+                            UnaryDef{"cbrt", Cbrt, NullRule::kNone},
+                            UnaryDef{"exp", Exp, NullRule::kNone},
+                            UnaryDef{"ln", Ln, NullRule::kNonPositive},
                             UnaryDef{"log10", Log10, NullRule::kNonPositive},
                             UnaryDef{"log2", Log2, NullRule::kNonPositive},
                             UnaryDef{"sign", Signum, NullRule::kNone},
                             UnaryDef{"signum", Signum, NullRule::kNone},
-                            UnaryDef{"sin", Sin, NullRule::kNone}, UnaryDef{"cos", Cos, NullRule::kNone},
-                            UnaryDef{"tan", Tan, NullRule::kNone}, UnaryDef{"asin", Asin, NullRule::kNone},
-                            UnaryDef{"acos", Acos, NullRule::kNone}, UnaryDef{"atan", Atan, NullRule::kNone},
-                            UnaryDef{"sinh", Sinh, NullRule::kNone}, UnaryDef{"cosh", Cosh, NullRule::kNone},
-                            UnaryDef{"tanh", Tanh, NullRule::kNone}, UnaryDef{"asinh", Asinh, NullRule::kNone},
-                            UnaryDef{"acosh", Acosh, NullRule::kNone}, UnaryDef{"atanh", Atanh, NullRule::kNone},
-                            UnaryDef{"cot", Cot, NullRule::kNone}, UnaryDef{"csc", Csc, NullRule::kNone},
-                            UnaryDef{"sec", Sec, NullRule::kNone}, UnaryDef{"degrees", Degrees, NullRule::kNone},
-                            UnaryDef{"radians", Radians, NullRule::kNone}, UnaryDef{"expm1", Expm1, NullRule::kNone},
+                            UnaryDef{"sin", Sin, NullRule::kNone},
+                            UnaryDef{"cos", Cos, NullRule::kNone},
+                            UnaryDef{"tan", Tan, NullRule::kNone},
+                            UnaryDef{"asin", Asin, NullRule::kNone},
+                            UnaryDef{"acos", Acos, NullRule::kNone},
+                            UnaryDef{"atan", Atan, NullRule::kNone},
+                            UnaryDef{"sinh", Sinh, NullRule::kNone},
+                            UnaryDef{"cosh", Cosh, NullRule::kNone},
+                            UnaryDef{"tanh", Tanh, NullRule::kNone},
+                            UnaryDef{"asinh", Asinh, NullRule::kNone},
+                            UnaryDef{"acosh", Acosh, NullRule::kNone},
+                            UnaryDef{"atanh", Atanh, NullRule::kNone},
+                            UnaryDef{"cot", Cot, NullRule::kNone},
+                            UnaryDef{"csc", Csc, NullRule::kNone},
+                            UnaryDef{"sec", Sec, NullRule::kNone},
+                            UnaryDef{"degrees", Degrees, NullRule::kNone},
+                            UnaryDef{"radians", Radians, NullRule::kNone},
+                            UnaryDef{"expm1", Expm1, NullRule::kNone},
                             UnaryDef{"log1p", Log1p, NullRule::kLeMinusOne},
                             UnaryDef{"rint", Rint, NullRule::kNone}}) {
     std::string name = d.name;
     auto f = d.f;
     auto rule = d.rule;
-    r.RegisterScalar(name, [name, f, rule](std::vector<BoundExprPtr> args, const ResolveContext&) {
-      return ResolveDoubleUnary(name, args, f, rule);
-    });
+    r.RegisterScalar(
+        name, [name, f, rule](std::vector<BoundExprPtr> args, const ResolveContext&) {
+          return ResolveDoubleUnary(name, args, f, rule);
+        });
   }
-  r.RegisterScalar("log", [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
-    SPATE_RETURN_IF_ERROR(fn::CheckArgs("log", args.size(), 1, 2, "[1, 2]"));
-    if (args.size() == 1) return ResolveDoubleUnary("ln", args, Ln, NullRule::kNonPositive);
-    return ResolveDoubleBinary("log", args, true);
-  });
+  r.RegisterScalar(
+      "log",
+      [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
+        SPATE_RETURN_IF_ERROR(fn::CheckArgs("log", args.size(), 1, 2, "[1, 2]"));
+        if (args.size() == 1)
+          return ResolveDoubleUnary("ln", args, Ln, NullRule::kNonPositive);
+        return ResolveDoubleBinary("log", args, true);
+      });
   for (const char* name : {"pow", "power"}) {
     r.RegisterScalar(name, [name](std::vector<BoundExprPtr> args, const ResolveContext&) {
       return ResolveDoubleBinary(name, args, false);
@@ -692,15 +758,20 @@ void RegisterMathFunctions(FunctionRegistry& r) {
   for (auto [name, value] : {std::pair<const char*, double>{"pi", M_PI}, {"e", M_E}}) {
     std::string n = name;
     double v = value;
-    r.RegisterScalar(n, [n, v](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
-      SPATE_RETURN_IF_ERROR(fn::CheckArgs(n, args.size(), 0, 0, "0"));
-      return MakeScalarCall(
-          n, DataType::Double(), false, {},
-          [v](const std::vector<ColumnPtr>&, int64_t rows, const EvalContext&) -> Result<ColumnPtr> {
-            return MakeConstantColumn(Value::Double(v), rows);
-          },
-          [n](const std::vector<std::string>&) { return std::string(n == "pi" ? "PI()" : "E()"); });
-    });
+    r.RegisterScalar(n,
+                     [n, v](std::vector<BoundExprPtr> args,
+                            const ResolveContext&) -> Result<BoundExprPtr> {
+                       SPATE_RETURN_IF_ERROR(fn::CheckArgs(n, args.size(), 0, 0, "0"));
+                       return MakeScalarCall(
+                           n, DataType::Double(), false, {},
+                           [v](const std::vector<ColumnPtr>&, int64_t rows,
+                               const EvalContext&) -> Result<ColumnPtr> {
+                             return MakeConstantColumn(Value::Double(v), rows);
+                           },
+                           [n](const std::vector<std::string>&) {
+                             return std::string(n == "pi" ? "PI()" : "E()");
+                           });
+                     });
   }
   r.RegisterScalar("abs", ResolveAbs);
   r.RegisterScalar("round", [](std::vector<BoundExprPtr> args, const ResolveContext&) {

@@ -17,13 +17,13 @@ namespace {
 using Args = std::vector<BoundExprPtr>;
 
 // A function of no arguments producing a constant string.
-Result<BoundExprPtr> ConstString(const std::string& name, const Args& args, std::string value) {
+Result<BoundExprPtr> ConstString(const std::string& name, const Args& args,
+                                 std::string value) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 0, 0, "0"));
   return MakeScalarCall(
       name, DataType::String(), false, {},
-      [value](const std::vector<ColumnPtr>&, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        return MakeConstantColumn(Value::String(value), n);
-      },
+      [value](const std::vector<ColumnPtr>&, int64_t n, const EvalContext&)
+          -> Result<ColumnPtr> { return MakeConstantColumn(Value::String(value), n); },
       [name](const std::vector<std::string>&) { return name + "()"; });
 }
 
@@ -32,7 +32,8 @@ Result<BoundExprPtr> ResolveInputFileName(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("input_file_name", args.size(), 0, 0, "0"));
   return MakeScalarCall(
       "input_file_name", DataType::String(), false, {},
-      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>&, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         return MakeConstantColumn(Value::String(InputFileName()), n);
       },
       [](const std::vector<std::string>&) { return std::string("input_file_name()"); },
@@ -46,16 +47,20 @@ Result<BoundExprPtr> ResolveTypeof(Args args, const ResolveContext&) {
 }
 
 Result<BoundExprPtr> ResolveMonotonicId(Args args, const ResolveContext&) {
-  SPATE_RETURN_IF_ERROR(fn::CheckArgs("monotonically_increasing_id", args.size(), 0, 0, "0"));
+  SPATE_RETURN_IF_ERROR(
+      fn::CheckArgs("monotonically_increasing_id", args.size(), 0, 0, "0"));
   return MakeScalarCall(
       "monotonically_increasing_id", DataType::Long(), false, {},
-      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>&, int64_t n,
+         const EvalContext& ctx) -> Result<ColumnPtr> {
         kernel::Out<int64_t> out(n);
         int64_t base = (static_cast<int64_t>(ctx.partition_id) << 33) + ctx.row_offset;
         for (int64_t i = 0; i < n; ++i) out.data[i] = base + i;
         return kernel::MakeColumn(DataType::Long(), n, 0, nullptr, out.buf);
       },
-      [](const std::vector<std::string>&) { return std::string("monotonically_increasing_id()"); },
+      [](const std::vector<std::string>&) {
+        return std::string("monotonically_increasing_id()");
+      },
       /*nondeterministic=*/true);
 }
 
@@ -63,7 +68,8 @@ Result<BoundExprPtr> ResolvePartitionId(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("spark_partition_id", args.size(), 0, 0, "0"));
   return MakeScalarCall(
       "spark_partition_id", DataType::Int(), false, {},
-      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>&, int64_t n,
+         const EvalContext& ctx) -> Result<ColumnPtr> {
         return MakeConstantColumn(Value::Int(ctx.partition_id), n);
       },
       [](const std::vector<std::string>&) { return std::string("SPARK_PARTITION_ID()"); },
@@ -74,15 +80,16 @@ Result<BoundExprPtr> ResolveUuid(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("uuid", args.size(), 0, 1, "[0, 1]"));
   return MakeScalarCall(
       "uuid", DataType::String(), false, {},
-      [](const std::vector<ColumnPtr>&, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>&, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         thread_local std::mt19937_64 rng(std::random_device{}());
         StringBuilder sb(DataType::String(), n, n * 36);
         static const char kHex[] = "0123456789abcdef";
         char buf[36];
         for (int64_t i = 0; i < n; ++i) {
           uint64_t hi = rng(), lo = rng();
-          hi = (hi & ~0xF000ULL) | 0x4000ULL;                          // version 4
-          lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);               // IETF variant
+          hi = (hi & ~0xF000ULL) | 0x4000ULL;              // version 4
+          lo = (lo & ~(0xC0ULL << 56)) | (0x80ULL << 56);  // IETF variant
           int p = 0;
           for (int k = 0; k < 16; ++k) {
             uint64_t word = k < 8 ? hi : lo;
@@ -102,24 +109,31 @@ Result<BoundExprPtr> ResolveUuid(Args args, const ResolveContext&) {
 
 Result<BoundExprPtr> ResolveNullif(Args args, const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("nullif", args.size(), 2, 2, "2"));
-  SPATE_ASSIGN_OR_RETURN(auto eq, (*FunctionRegistry::Global().FindScalar("="))({args[0], args[1]}, rc));
-  SPATE_ASSIGN_OR_RETURN(auto null_value, ImplicitCast(MakeLiteral(Value::Null(DataType::Null())), args[0]->type()));
+  SPATE_ASSIGN_OR_RETURN(
+      auto eq, (*FunctionRegistry::Global().FindScalar("="))({args[0], args[1]}, rc));
+  SPATE_ASSIGN_OR_RETURN(
+      auto null_value,
+      ImplicitCast(MakeLiteral(Value::Null(DataType::Null())), args[0]->type()));
   SPATE_ASSIGN_OR_RETURN(auto cw, MakeCaseWhen({eq, null_value}, args[0]));
   std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString()};
   return MakeScalarCall(
       "nullif", cw->type(), true, {cw},
-      [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
+      [](const std::vector<ColumnPtr>& c, int64_t,
+         const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
       [texts](const std::vector<std::string>&) { return CallText("nullif", texts); });
 }
 
 Result<BoundExprPtr> ResolveNvl2(Args args, const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("nvl2", args.size(), 3, 3, "3"));
-  SPATE_ASSIGN_OR_RETURN(auto nn, (*FunctionRegistry::Global().FindScalar("isnotnull"))({args[0]}, rc));
+  SPATE_ASSIGN_OR_RETURN(
+      auto nn, (*FunctionRegistry::Global().FindScalar("isnotnull"))({args[0]}, rc));
   SPATE_ASSIGN_OR_RETURN(auto cw, MakeCaseWhen({nn, args[1]}, args[2]));
-  std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString(), args[2]->ToString()};
+  std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString(),
+                                 args[2]->ToString()};
   return MakeScalarCall(
       "nvl2", cw->type(), cw->nullable(), {cw},
-      [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
+      [](const std::vector<ColumnPtr>& c, int64_t,
+         const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
       [texts](const std::vector<std::string>&) { return CallText("nvl2", texts); });
 }
 
@@ -141,9 +155,9 @@ void RegisterMiscFunctions(FunctionRegistry& r) {
   r.RegisterScalar("uuid", ResolveUuid);
   r.RegisterScalar("nullif", ResolveNullif);
   r.RegisterScalar("nvl2", ResolveNvl2);
-  // grouping(k) / grouping_id(...): the analyzer binds them in the SELECT list, HAVING and
-  // ORDER BY of an aggregate over grouping sets (sql/grouping_sets.h); anywhere else they
-  // reach the registry and fail as in Spark.
+  // grouping(k) / grouping_id(...): the analyzer binds them in the SELECT list, HAVING
+  // and ORDER BY of an aggregate over grouping sets (sql/grouping_sets.h); anywhere else
+  // they reach the registry and fail as in Spark.
   for (const char* name : {"grouping", "grouping_id"}) {
     r.RegisterScalar(name, [](Args, const ResolveContext&) -> Result<BoundExprPtr> {
       return Status::Error("UNSUPPORTED_GROUPING_EXPRESSION", {});

@@ -15,21 +15,25 @@ BoundExprPtr MakeGetStructField(BoundExprPtr child, int field_index) {
   std::string name = f.name;
   return MakeScalarCall(
       "getstructfield", f.type, child->nullable() || f.nullable, {child},
-      [field_index](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [field_index](const std::vector<ColumnPtr>& c, int64_t n,
+                    const EvalContext&) -> Result<ColumnPtr> {
         const ColumnPtr& s = c[0];
         ColumnPtr field = s->child(field_index);
         if (s->null_count() == 0) return field;
         // Rows where the struct is NULL become NULL.
         std::vector<int32_t> idx(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i) idx[i] = s->IsNull(i) ? -1 : static_cast<int32_t>(i);
+        for (int64_t i = 0; i < n; ++i)
+          idx[i] = s->IsNull(i) ? -1 : static_cast<int32_t>(i);
         return Take(*field, idx.data(), n);
       },
       [name](const std::vector<std::string>& s) { return s[0] + "." + name; });
 }
 
-bool ElementNullable(const BoundExprPtr& array, const BoundExprPtr& index, bool one_based) {
+bool ElementNullable(const BoundExprPtr& array, const BoundExprPtr& index,
+                     bool one_based) {
   const Value* k = index->literal_value();
-  if (array->call_name() != "array" || !k || k->is_null() || !k->type()->IsIntegral()) return true;
+  if (array->call_name() != "array" || !k || k->is_null() || !k->type()->IsIntegral())
+    return true;
   const auto& elements = array->children();
   const int64_t n = static_cast<int64_t>(elements.size());
   int64_t i = k->i64();
@@ -43,7 +47,8 @@ Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key) {
     SPATE_ASSIGN_OR_RETURN(key, ImplicitCast(key, DataType::Int()));
     return MakeScalarCall(
         "[]", t->element_type(), ElementNullable(child, key), {child, key},
-        [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+        [](const std::vector<ColumnPtr>& c, int64_t n,
+           const EvalContext& ctx) -> Result<ColumnPtr> {
           const Column& arr = *c[0];
           const Column& idx = *c[1];
           std::vector<int32_t> take(static_cast<size_t>(n), -1);
@@ -71,7 +76,8 @@ Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key) {
     SPATE_ASSIGN_OR_RETURN(key, ImplicitCast(key, t->key_type()));
     return MakeScalarCall(
         "[]", t->value_type(), true, {child, key},
-        [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        [](const std::vector<ColumnPtr>& c, int64_t n,
+           const EvalContext&) -> Result<ColumnPtr> {
           const Column& m = *c[0];
           const Column& k = *c[1];
           const Column& keys = *m.child(0)->child(0);
@@ -90,8 +96,9 @@ Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key) {
         },
         [](const std::vector<std::string>& s) { return s[0] + "[" + s[1] + "]"; });
   }
-  return Status::Error("INVALID_EXTRACT_BASE_FIELD_TYPE",
-                       {{"base", "\"" + child->ToString() + "\""}, {"other", QuoteType(*t)}});
+  return Status::Error(
+      "INVALID_EXTRACT_BASE_FIELD_TYPE",
+      {{"base", "\"" + child->ToString() + "\""}, {"other", QuoteType(*t)}});
 }
 
 }  // namespace spate

@@ -17,6 +17,7 @@ Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key);
 /// (computeNullabilityFromArray): when `array` is an array(...) call and `index` a
 /// constant that names one of its arguments, that argument's nullability; otherwise true.
 /// `one_based`: element_at's index (1 is the first, -1 the last), else 0-based.
-bool ElementNullable(const BoundExprPtr& array, const BoundExprPtr& index, bool one_based = false);
+bool ElementNullable(const BoundExprPtr& array, const BoundExprPtr& index,
+                     bool one_based = false);
 
 }  // namespace spate

@@ -1,14 +1,14 @@
 // Copyright spate authors.
 // Spark's number-format patterns and the binary formats: to_number / try_to_number (a
-// string to a DECIMAL by a pattern such as '$99,999.99PR'), to_char / to_varchar (a number
-// by the same pattern; a date or timestamp by a datetime pattern as date_format; a binary
-// value as 'hex', 'base64' or 'utf-8'), to_binary / try_to_binary ('hex', 'utf-8', 'utf8',
-// 'base64').
+// string to a DECIMAL by a pattern such as '$99,999.99PR'), to_char / to_varchar (a
+// number by the same pattern; a date or timestamp by a datetime pattern as date_format; a
+// binary value as 'hex', 'base64' or 'utf-8'), to_binary / try_to_binary ('hex', 'utf-8',
+// 'utf8', 'base64').
 //
 // A pattern is `[MI|S] [$] [0|9|G|,]* [.|D] [0|9]* [$] [PR|MI|S]` (case-insensitive; PR
-// wraps a negative number in angle brackets). Its digits give the DECIMAL type: precision =
-// every 0 and 9, scale = those after the decimal point. Behaviour observed in Spark 4.2 and
-// pinned in tests/differential/cases/functions_format.py.
+// wraps a negative number in angle brackets). Its digits give the DECIMAL type: precision
+// = every 0 and 9, scale = those after the decimal point. Behaviour observed in Spark 4.2
+// and pinned in tests/differential/cases/functions_format.py.
 
 #include <algorithm>
 #include <cctype>
@@ -25,9 +25,19 @@ namespace {
 using Args = std::vector<BoundExprPtr>;
 using Cols = std::vector<ColumnPtr>;
 
-// ---- the pattern -----------------------------------------------------------------------
+// ---- the pattern
+// -----------------------------------------------------------------------
 
-enum class Tok : uint8_t { kDigits, kPoint, kDollar, kSign, kMinus, kOpen, kClose, kInvalid };
+enum class Tok : uint8_t {
+  kDigits,
+  kPoint,
+  kDollar,
+  kSign,
+  kMinus,
+  kOpen,
+  kClose,
+  kInvalid
+};
 
 struct Token {
   Tok kind;
@@ -52,19 +62,27 @@ struct NumberFormat {
 
 std::string TokenName(const Token& t) {
   switch (t.kind) {
-    case Tok::kDigits: return "digit sequence";
-    case Tok::kPoint: return ". or D";
-    case Tok::kDollar: return "$";
-    case Tok::kSign: return "S";
-    case Tok::kMinus: return "MI";
+    case Tok::kDigits:
+      return "digit sequence";
+    case Tok::kPoint:
+      return ". or D";
+    case Tok::kDollar:
+      return "$";
+    case Tok::kSign:
+      return "S";
+    case Tok::kMinus:
+      return "MI";
     case Tok::kOpen:
-    case Tok::kClose: return "PR";
-    case Tok::kInvalid: break;
+    case Tok::kClose:
+      return "PR";
+    case Tok::kInvalid:
+      break;
   }
   return std::string("character '") + t.invalid + "''";
 }
 
-Status FormatError(const std::string& cls, const std::string& text, const std::string& token = "") {
+Status FormatError(const std::string& cls, const std::string& text,
+                   const std::string& token = "") {
   std::vector<ErrorParam> params{{"format", "'" + text + "'"}};
   if (!token.empty()) params.push_back({"token", token});
   return Status::Error(cls, params);
@@ -72,14 +90,16 @@ Status FormatError(const std::string& cls, const std::string& text, const std::s
 
 Result<NumberFormat> ParseNumberFormat(std::string_view pattern) {
   NumberFormat f;
-  for (char c : pattern) f.text.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  for (char c : pattern)
+    f.text.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   const std::string& s = f.text;
   if (s.empty()) return FormatError("INVALID_FORMAT.EMPTY", s);
   bool pr = false;
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (c == '0' || c == '9' || c == ',' || c == 'G') {
-      if (f.tokens.empty() || f.tokens.back().kind != Tok::kDigits) f.tokens.push_back({Tok::kDigits, "", 0});
+      if (f.tokens.empty() || f.tokens.back().kind != Tok::kDigits)
+        f.tokens.push_back({Tok::kDigits, "", 0});
       f.tokens.back().digits.push_back(c == 'G' ? ',' : c);
     } else if (c == '.' || c == 'D') {
       f.tokens.push_back({Tok::kPoint, "", 0});
@@ -101,7 +121,8 @@ Result<NumberFormat> ParseNumberFormat(std::string_view pattern) {
   // PR's opening bracket belongs before everything (Spark prepends the token).
   if (pr) f.tokens.insert(f.tokens.begin(), Token{Tok::kOpen, "", 0});
   auto count = [&](Tok k) {
-    return std::count_if(f.tokens.begin(), f.tokens.end(), [k](const Token& t) { return t.kind == k; });
+    return std::count_if(f.tokens.begin(), f.tokens.end(),
+                         [k](const Token& t) { return t.kind == k; });
   };
   auto first = [&](Tok k) -> int {
     for (size_t i = 0; i < f.tokens.size(); ++i) {
@@ -109,17 +130,25 @@ Result<NumberFormat> ParseNumberFormat(std::string_view pattern) {
     }
     return -1;
   };
-  const int first_digit = first(Tok::kDigits), first_dollar = first(Tok::kDollar), point = first(Tok::kPoint);
+  const int first_digit = first(Tok::kDigits), first_dollar = first(Tok::kDollar),
+            point = first(Tok::kPoint);
   if (first_digit < 0) return FormatError("INVALID_FORMAT.WRONG_NUM_DIGIT", s);
-  if (count(Tok::kPoint) > 1) return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, ". or D");
+  if (count(Tok::kPoint) > 1)
+    return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, ". or D");
   if (count(Tok::kSign) > 1) return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, "S");
-  if (count(Tok::kDollar) > 1) return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, "$");
-  if (count(Tok::kMinus) > 1) return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, "MI");
-  if (count(Tok::kClose) > 1 || (count(Tok::kClose) == 1 && f.tokens.back().kind != Tok::kClose)) {
-    if (count(Tok::kClose) > 1) return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, "PR");
+  if (count(Tok::kDollar) > 1)
+    return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, "$");
+  if (count(Tok::kMinus) > 1)
+    return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, "MI");
+  if (count(Tok::kClose) > 1 ||
+      (count(Tok::kClose) == 1 && f.tokens.back().kind != Tok::kClose)) {
+    if (count(Tok::kClose) > 1)
+      return FormatError("INVALID_FORMAT.WRONG_NUM_TOKEN", s, "PR");
   }
-  if (first_digit < first_dollar) return FormatError("INVALID_FORMAT.CUR_MUST_BEFORE_DIGIT", s);
-  if (point >= 0 && point < first_dollar) return FormatError("INVALID_FORMAT.CUR_MUST_BEFORE_DEC", s);
+  if (first_digit < first_dollar)
+    return FormatError("INVALID_FORMAT.CUR_MUST_BEFORE_DIGIT", s);
+  if (point >= 0 && point < first_dollar)
+    return FormatError("INVALID_FORMAT.CUR_MUST_BEFORE_DEC", s);
   for (size_t i = 0; i < f.tokens.size(); ++i) {
     const Token& t = f.tokens[i];
     if (t.kind != Tok::kDigits) continue;
@@ -134,13 +163,18 @@ Result<NumberFormat> ParseNumberFormat(std::string_view pattern) {
   }
   // The order: [PR-open] [MI|S] [$] [digits] [.] [digits] [$] [PR-close|MI|S].
   static const std::vector<std::vector<Tok>> kSlots = {
-      {Tok::kOpen}, {Tok::kMinus, Tok::kSign}, {Tok::kDollar}, {Tok::kDigits}, {Tok::kPoint},
-      {Tok::kDigits}, {Tok::kDollar}, {Tok::kMinus, Tok::kSign, Tok::kClose}};
+      {Tok::kOpen},   {Tok::kMinus, Tok::kSign},
+      {Tok::kDollar}, {Tok::kDigits},
+      {Tok::kPoint},  {Tok::kDigits},
+      {Tok::kDollar}, {Tok::kMinus, Tok::kSign, Tok::kClose}};
   size_t k = 0;
   for (const auto& slot : kSlots) {
-    if (k < f.tokens.size() && std::find(slot.begin(), slot.end(), f.tokens[k].kind) != slot.end()) ++k;
+    if (k < f.tokens.size() &&
+        std::find(slot.begin(), slot.end(), f.tokens[k].kind) != slot.end())
+      ++k;
   }
-  if (k < f.tokens.size()) return FormatError("INVALID_FORMAT.UNEXPECTED_TOKEN", s, TokenName(f.tokens[k]));
+  if (k < f.tokens.size())
+    return FormatError("INVALID_FORMAT.UNEXPECTED_TOKEN", s, TokenName(f.tokens[k]));
   // Digit groups relative to the decimal point.
   f.has_point = point >= 0;
   for (size_t i = 0; i < f.tokens.size(); ++i) {
@@ -166,17 +200,21 @@ Result<NumberFormat> ParseNumberFormat(std::string_view pattern) {
     }
     f.groups.push_back(run);
   }
-  if (f.after >= 0) f.after_digits = static_cast<int>(f.tokens[static_cast<size_t>(f.after)].digits.size());
+  if (f.after >= 0)
+    f.after_digits =
+        static_cast<int>(f.tokens[static_cast<size_t>(f.after)].digits.size());
   f.scale = f.after_digits;
   f.precision = f.before_digits + f.after_digits;
   if (f.precision > 38) {
-    return Status::Error("DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
-                         {{"precision", std::to_string(f.precision)}, {"maxPrecision", "38"}});
+    return Status::Error(
+        "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
+        {{"precision", std::to_string(f.precision)}, {"maxPrecision", "38"}});
   }
   return f;
 }
 
-// ---- to_number ---------------------------------------------------------------------------
+// ---- to_number
+// ---------------------------------------------------------------------------
 
 // Parses `in` by `f` into the unscaled value of DECIMAL(f.precision, f.scale); false when
 // the input does not match.
@@ -184,7 +222,9 @@ bool ParseNumber(const NumberFormat& f, std::string_view in, __int128* out) {
   size_t pos = 0;
   bool negate = false, opened = false;
   std::string before, after;
-  auto peek = [&]() -> int { return pos < in.size() ? static_cast<unsigned char>(in[pos]) : -1; };
+  auto peek = [&]() -> int {
+    return pos < in.size() ? static_cast<unsigned char>(in[pos]) : -1;
+  };
   for (size_t t = 0; t < f.tokens.size(); ++t) {
     const Token& tok = f.tokens[t];
     int c = peek();
@@ -194,7 +234,8 @@ bool ParseNumber(const NumberFormat& f, std::string_view in, __int128* out) {
         std::string& digits = is_before ? before : after;
         std::vector<int> parsed;
         int run = 0;
-        while (pos < in.size() && (std::isdigit(static_cast<unsigned char>(in[pos])) || in[pos] == ',' || in[pos] == ' ')) {
+        while (pos < in.size() && (std::isdigit(static_cast<unsigned char>(in[pos])) ||
+                                   in[pos] == ',' || in[pos] == ' ')) {
           if (in[pos] == ',') {
             parsed.push_back(run);
             run = 0;
@@ -252,7 +293,8 @@ bool ParseNumber(const NumberFormat& f, std::string_view in, __int128* out) {
           ++pos;
         }
         break;
-      case Tok::kInvalid: return false;
+      case Tok::kInvalid:
+        return false;
     }
   }
   if (pos < in.size() || opened || (before.empty() && after.empty())) return false;
@@ -264,7 +306,8 @@ bool ParseNumber(const NumberFormat& f, std::string_view in, __int128* out) {
   return true;
 }
 
-Status NonFoldable(const std::string& name, const Args& args, size_t index, const std::string& input_name) {
+Status NonFoldable(const std::string& name, const Args& args, size_t index,
+                   const std::string& input_name) {
   return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
                        {{"sqlExpr", "\"" + fn::CallSql(name, args) + "\""},
                         {"inputName", "`" + input_name + "`"},
@@ -286,11 +329,13 @@ Result<BoundExprPtr> ResolveToNumber(const std::string& name, bool try_mode, Arg
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg(name, args, 0));
   SPATE_ASSIGN_OR_RETURN(auto format, PatternArg(name, args));
-  DataTypePtr type = format ? DataType::Decimal(format->precision, format->scale) : DataType::Decimal(10, 0);
+  DataTypePtr type = format ? DataType::Decimal(format->precision, format->scale)
+                            : DataType::Decimal(10, 0);
   const bool nullable = try_mode || !format || fn::AnyNullable(args);
   return MakeScalarCall(
       name, type, nullable, args,
-      [format, type, try_mode](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [format, type, try_mode](const Cols& c, int64_t n,
+                               const EvalContext&) -> Result<ColumnPtr> {
         FixedWidthBuilder<__int128> b(type, n);
         const Column& s = *c[0];
         for (int64_t i = 0; i < n; ++i) {
@@ -305,7 +350,8 @@ Result<BoundExprPtr> ResolveToNumber(const std::string& name, bool try_mode, Arg
             b.AppendNull();
           } else {
             return Status::Error("INVALID_FORMAT.MISMATCH_INPUT",
-                                 {{"format", format->text}, {"inputType", "\"STRING\""},
+                                 {{"format", format->text},
+                                  {"inputType", "\"STRING\""},
                                   {"input", std::string(s.GetView(i))}});
           }
         }
@@ -313,7 +359,8 @@ Result<BoundExprPtr> ResolveToNumber(const std::string& name, bool try_mode, Arg
       });
 }
 
-// ---- to_char of numbers ------------------------------------------------------------------
+// ---- to_char of numbers
+// ------------------------------------------------------------------
 
 // Inserts `c` before the trailing blanks of `out` that a lone decimal point left.
 void InsertBeforeTrailing(std::string* out, char c, size_t trailing) {
@@ -323,16 +370,20 @@ void InsertBeforeTrailing(std::string* out, char c, size_t trailing) {
 // Formats the decimal unscaled*10^-scale by `f` as Spark's to_char.
 void FormatNumber(const NumberFormat& f, __int128 unscaled, int scale, std::string* out) {
   const bool neg = unscaled < 0;
-  unsigned __int128 u = neg ? static_cast<unsigned __int128>(-unscaled) : static_cast<unsigned __int128>(unscaled);
+  unsigned __int128 u = neg ? static_cast<unsigned __int128>(-unscaled)
+                            : static_cast<unsigned __int128>(unscaled);
   std::string all;
   do {
     all.insert(all.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
     u /= 10;
   } while (u);
-  if (static_cast<int>(all.size()) <= scale) all.insert(0, static_cast<size_t>(scale + 1) - all.size(), '0');
+  if (static_cast<int>(all.size()) <= scale)
+    all.insert(0, static_cast<size_t>(scale + 1) - all.size(), '0');
   std::string before = all.substr(0, all.size() - static_cast<size_t>(scale));
   std::string after = all.substr(all.size() - static_cast<size_t>(scale));
-  before.erase(0, before.find_first_not_of('0') == std::string::npos ? before.size() : before.find_first_not_of('0'));
+  before.erase(0, before.find_first_not_of('0') == std::string::npos
+                      ? before.size()
+                      : before.find_first_not_of('0'));
   while (!after.empty() && after.back() == '0') after.pop_back();
   const bool overflow = static_cast<int>(before.size()) > f.before_digits ||
                         static_cast<int>(after.size()) > f.after_digits;
@@ -355,7 +406,7 @@ void FormatNumber(const NumberFormat& f, __int128 unscaled, int scale, std::stri
         if (static_cast<int>(t) == f.before) {
           const std::string& d = tok.digits;
           int remaining = f.before_digits;  // digit positions left, including this one
-          bool zero_pad = false;  // from a '0' on, to the next separator
+          bool zero_pad = false;            // from a '0' on, to the next separator
           for (char fc : d) {
             if (fc == ',') {
               char prev = out->empty() ? ' ' : out->back();
@@ -376,7 +427,10 @@ void FormatNumber(const NumberFormat& f, __int128 unscaled, int scale, std::stri
           place_lead();
         } else {
           for (int k = 0; k < f.after_digits; ++k) {
-            out->push_back(overflow ? '#' : k < static_cast<int>(after.size()) ? after[static_cast<size_t>(k)] : '0');
+            out->push_back(overflow ? '#'
+                           : k < static_cast<int>(after.size())
+                               ? after[static_cast<size_t>(k)]
+                               : '0');
           }
         }
         break;
@@ -391,11 +445,14 @@ void FormatNumber(const NumberFormat& f, __int128 unscaled, int scale, std::stri
           trailing = 1;
         }
         break;
-      case Tok::kDollar: out->push_back('$'); break;
+      case Tok::kDollar:
+        out->push_back('$');
+        break;
       case Tok::kSign:
       case Tok::kMinus: {
         char c = tok.kind == Tok::kSign ? (neg ? '-' : '+') : (neg ? '-' : ' ');
-        if (static_cast<int>(t) < f.before || (f.before < 0 && static_cast<int>(t) < f.after)) {
+        if (static_cast<int>(t) < f.before ||
+            (f.before < 0 && static_cast<int>(t) < f.after)) {
           lead = c;
           lead_pending = true;
         } else if (c == ' ') {
@@ -416,7 +473,8 @@ void FormatNumber(const NumberFormat& f, __int128 unscaled, int scale, std::stri
           out->append("  ");
         }
         break;
-      case Tok::kInvalid: break;
+      case Tok::kInvalid:
+        break;
     }
   }
   place_lead();
@@ -449,25 +507,31 @@ std::string Lower(std::string s) {
 }
 
 // to_char(binary, 'hex' | 'base64' | 'utf-8'): Spark's hex, base64 and decode.
-Result<BoundExprPtr> BinaryToChar(const std::string& name, Args args, const ResolveContext& rc) {
+Result<BoundExprPtr> BinaryToChar(const std::string& name, Args args,
+                                  const ResolveContext& rc) {
   if (!args[1]->IsConstant() || args[1]->type()->id() == TypeId::kNull) {
-    return Status::Error("NON_FOLDABLE_ARGUMENT", {{"funcName", "`" + name + "`"},
-                                                   {"paramName", "`format`"},
-                                                   {"paramType", QuoteType(*args[1]->type())}});
+    return Status::Error("NON_FOLDABLE_ARGUMENT",
+                         {{"funcName", "`" + name + "`"},
+                          {"paramName", "`format`"},
+                          {"paramType", QuoteType(*args[1]->type())}});
   }
   SPATE_ASSIGN_OR_RETURN(args[1], fn::ToStringArg(name, args, 1));
   SPATE_ASSIGN_OR_RETURN(Value v, fn::FoldConstant(args[1]));
   std::string fmt = v.is_null() ? "" : Lower(v.str());
-  if (fmt == "hex" || fmt == "base64") return fn::Delegate(name, fmt, {args[0]}, rc, args);
+  if (fmt == "hex" || fmt == "base64")
+    return fn::Delegate(name, fmt, {args[0]}, rc, args);
   if (fmt == "utf-8") {
-    return fn::Delegate(name, "decode", {args[0], MakeLiteral(Value::String("utf-8"))}, rc, args);
+    return fn::Delegate(name, "decode", {args[0], MakeLiteral(Value::String("utf-8"))},
+                        rc, args);
   }
   return Status::Error("INVALID_PARAMETER_VALUE.BINARY_FORMAT",
-                       {{"parameter", "`format`"}, {"functionName", "`" + name + "`"},
+                       {{"parameter", "`format`"},
+                        {"functionName", "`" + name + "`"},
                         {"invalidFormat", v.is_null() ? "NULL" : "'" + v.str() + "'"}});
 }
 
-Result<BoundExprPtr> ResolveToChar(const std::string& name, Args args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveToChar(const std::string& name, Args args,
+                                   const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   TypeId t = args[0]->type()->id();
   if (t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestampNtz) {
@@ -497,7 +561,8 @@ Result<BoundExprPtr> ResolveToChar(const std::string& name, Args args, const Res
       });
 }
 
-// ---- to_binary ---------------------------------------------------------------------------
+// ---- to_binary
+// ---------------------------------------------------------------------------
 
 // Strict base64 (Spark's to_binary): whitespace is skipped; '=' only as 1-2 characters of
 // padding that complete a 4-character block; a dangling single character is malformed.
@@ -551,7 +616,8 @@ Result<BoundExprPtr> ResolveToBinary(const std::string& name, bool try_mode, Arg
   const bool nullable = try_mode || always_null || fmt != "base64" || args[0]->nullable();
   return MakeScalarCall(
       name, DataType::Binary(), nullable, args,
-      [fmt, try_mode, always_null](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [fmt, try_mode, always_null](const Cols& c, int64_t n,
+                                   const EvalContext&) -> Result<ColumnPtr> {
         StringBuilder b(DataType::Binary(), n);
         const Column& s = *c[0];
         std::string buf;
@@ -577,8 +643,10 @@ Result<BoundExprPtr> ResolveToBinary(const std::string& name, bool try_mode, Arg
           } else {
             std::string upper = fmt == "hex" ? "HEX" : "BASE64";
             return Status::Error("CONVERSION_INVALID_INPUT",
-                                 {{"str", "'" + std::string(in) + "'"}, {"fmt", "'" + upper + "'"},
-                                  {"targetType", "\"BINARY\""}, {"suggestion", "`try_to_binary`"}});
+                                 {{"str", "'" + std::string(in) + "'"},
+                                  {"fmt", "'" + upper + "'"},
+                                  {"targetType", "\"BINARY\""},
+                                  {"suggestion", "`try_to_binary`"}});
           }
         }
         return b.Finish();
@@ -588,13 +656,23 @@ Result<BoundExprPtr> ResolveToBinary(const std::string& name, bool try_mode, Arg
 }  // namespace
 
 void RegisterNumberFormatFunctions(FunctionRegistry& r) {
-  r.RegisterScalar("to_number", [](Args a, const ResolveContext&) { return ResolveToNumber("to_number", false, std::move(a)); });
-  r.RegisterScalar("try_to_number", [](Args a, const ResolveContext&) { return ResolveToNumber("try_to_number", true, std::move(a)); });
+  r.RegisterScalar("to_number", [](Args a, const ResolveContext&) {
+    return ResolveToNumber("to_number", false, std::move(a));
+  });
+  r.RegisterScalar("try_to_number", [](Args a, const ResolveContext&) {
+    return ResolveToNumber("try_to_number", true, std::move(a));
+  });
   for (const char* name : {"to_char", "to_varchar"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext& rc) { return ResolveToChar(name, std::move(a), rc); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext& rc) {
+      return ResolveToChar(name, std::move(a), rc);
+    });
   }
-  r.RegisterScalar("to_binary", [](Args a, const ResolveContext&) { return ResolveToBinary("to_binary", false, std::move(a)); });
-  r.RegisterScalar("try_to_binary", [](Args a, const ResolveContext&) { return ResolveToBinary("try_to_binary", true, std::move(a)); });
+  r.RegisterScalar("to_binary", [](Args a, const ResolveContext&) {
+    return ResolveToBinary("to_binary", false, std::move(a));
+  });
+  r.RegisterScalar("try_to_binary", [](Args a, const ResolveContext&) {
+    return ResolveToBinary("try_to_binary", true, std::move(a));
+  });
 }
 
 }  // namespace spate

@@ -3,6 +3,8 @@
 // (CASE WHEN, IF, COALESCE, NVL...) with lazy evaluation of branches, as Spark does, so
 // that `CASE WHEN d = 0 THEN 0 ELSE n / d END` never divides by zero.
 
+#include "spate/compute/predicates.h"
+
 #include <cmath>
 #include <cstring>
 #include <unordered_set>
@@ -14,7 +16,6 @@
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_util.h"
-#include "spate/compute/predicates.h"
 
 namespace spate {
 
@@ -36,12 +37,18 @@ inline int Compare3(T a, T b) {
 
 inline bool Apply(CmpOp op, int c) {
   switch (op) {
-    case CmpOp::kEq: return c == 0;
-    case CmpOp::kNe: return c != 0;
-    case CmpOp::kLt: return c < 0;
-    case CmpOp::kLe: return c <= 0;
-    case CmpOp::kGt: return c > 0;
-    case CmpOp::kGe: return c >= 0;
+    case CmpOp::kEq:
+      return c == 0;
+    case CmpOp::kNe:
+      return c != 0;
+    case CmpOp::kLt:
+      return c < 0;
+    case CmpOp::kLe:
+      return c <= 0;
+    case CmpOp::kGt:
+      return c > 0;
+    case CmpOp::kGe:
+      return c >= 0;
   }
   return false;
 }
@@ -49,12 +56,12 @@ inline bool Apply(CmpOp op, int c) {
 template <typename T>
 void CompareFixed(CmpOp op, const T* x, const T* y, int64_t n, uint8_t* out) {
   switch (op) {
-#define SPATE_CMP_LOOP(OP, EXPR)                                          \
-  case CmpOp::OP:                                                        \
-    for (int64_t i = 0; i < n; ++i) {                                    \
-      int c = Compare3<T>(x[i], y[i]);                                   \
-      if (EXPR) out[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));      \
-    }                                                                    \
+#define SPATE_CMP_LOOP(OP, EXPR)                                    \
+  case CmpOp::OP:                                                   \
+    for (int64_t i = 0; i < n; ++i) {                               \
+      int c = Compare3<T>(x[i], y[i]);                              \
+      if (EXPR) out[i >> 3] |= static_cast<uint8_t>(1u << (i & 7)); \
+    }                                                               \
     break;
     SPATE_CMP_LOOP(kEq, c == 0)
     SPATE_CMP_LOOP(kNe, c != 0)
@@ -70,20 +77,29 @@ void CompareFixed(CmpOp op, const T* x, const T* y, int64_t n, uint8_t* out) {
 
 int CompareValuesAt(const Column& a, int64_t i, const Column& b, int64_t j) {
   switch (kernel::PhysicalOf(*a.type())) {
-    case kernel::Phys::kBool: return Compare3<int>(a.GetBool(i), b.GetBool(j));
-    case kernel::Phys::kI8: return Compare3(a.raw_values<int8_t>()[i], b.raw_values<int8_t>()[j]);
-    case kernel::Phys::kI16: return Compare3(a.raw_values<int16_t>()[i], b.raw_values<int16_t>()[j]);
-    case kernel::Phys::kI32: return Compare3(a.raw_values<int32_t>()[i], b.raw_values<int32_t>()[j]);
-    case kernel::Phys::kI64: return Compare3(a.raw_values<int64_t>()[i], b.raw_values<int64_t>()[j]);
-    case kernel::Phys::kF32: return Compare3(a.raw_values<float>()[i], b.raw_values<float>()[j]);
-    case kernel::Phys::kF64: return Compare3(a.raw_values<double>()[i], b.raw_values<double>()[j]);
-    case kernel::Phys::kI128: return Compare3(a.raw_values<__int128>()[i], b.raw_values<__int128>()[j]);
+    case kernel::Phys::kBool:
+      return Compare3<int>(a.GetBool(i), b.GetBool(j));
+    case kernel::Phys::kI8:
+      return Compare3(a.raw_values<int8_t>()[i], b.raw_values<int8_t>()[j]);
+    case kernel::Phys::kI16:
+      return Compare3(a.raw_values<int16_t>()[i], b.raw_values<int16_t>()[j]);
+    case kernel::Phys::kI32:
+      return Compare3(a.raw_values<int32_t>()[i], b.raw_values<int32_t>()[j]);
+    case kernel::Phys::kI64:
+      return Compare3(a.raw_values<int64_t>()[i], b.raw_values<int64_t>()[j]);
+    case kernel::Phys::kF32:
+      return Compare3(a.raw_values<float>()[i], b.raw_values<float>()[j]);
+    case kernel::Phys::kF64:
+      return Compare3(a.raw_values<double>()[i], b.raw_values<double>()[j]);
+    case kernel::Phys::kI128:
+      return Compare3(a.raw_values<__int128>()[i], b.raw_values<__int128>()[j]);
     case kernel::Phys::kBytes: {
       std::string_view x = a.GetView(i), y = b.GetView(j);
       int c = x.compare(y);
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
-    default: break;
+    default:
+      break;
   }
   // Nested: element-wise with nulls first.
   switch (a.type_id()) {
@@ -117,20 +133,24 @@ int CompareValuesAt(const Column& a, int64_t i, const Column& b, int64_t j) {
       }
       return la < lb ? -1 : (la > lb ? 1 : 0);
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
 bool IsOrderable(const DataType& t) {
   switch (t.id()) {
-    case TypeId::kMap: return false;
-    case TypeId::kArray: return IsOrderable(*t.element_type());
+    case TypeId::kMap:
+      return false;
+    case TypeId::kArray:
+      return IsOrderable(*t.element_type());
     case TypeId::kStruct:
       for (const auto& f : t.fields()) {
         if (!IsOrderable(*f.type)) return false;
       }
       return true;
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -142,13 +162,27 @@ Result<ColumnPtr> CompareColumns(CmpOp op, const Column& a, const Column& b, int
   auto out = Buffer::Allocate(bits::BytesFor(n));
   uint8_t* o = out->mutable_data();
   switch (kernel::PhysicalOf(*a.type())) {
-    case kernel::Phys::kI8: CompareFixed(op, a.raw_values<int8_t>(), b.raw_values<int8_t>(), n, o); break;
-    case kernel::Phys::kI16: CompareFixed(op, a.raw_values<int16_t>(), b.raw_values<int16_t>(), n, o); break;
-    case kernel::Phys::kI32: CompareFixed(op, a.raw_values<int32_t>(), b.raw_values<int32_t>(), n, o); break;
-    case kernel::Phys::kI64: CompareFixed(op, a.raw_values<int64_t>(), b.raw_values<int64_t>(), n, o); break;
-    case kernel::Phys::kF32: CompareFixed(op, a.raw_values<float>(), b.raw_values<float>(), n, o); break;
-    case kernel::Phys::kF64: CompareFixed(op, a.raw_values<double>(), b.raw_values<double>(), n, o); break;
-    case kernel::Phys::kI128: CompareFixed(op, a.raw_values<__int128>(), b.raw_values<__int128>(), n, o); break;
+    case kernel::Phys::kI8:
+      CompareFixed(op, a.raw_values<int8_t>(), b.raw_values<int8_t>(), n, o);
+      break;
+    case kernel::Phys::kI16:
+      CompareFixed(op, a.raw_values<int16_t>(), b.raw_values<int16_t>(), n, o);
+      break;
+    case kernel::Phys::kI32:
+      CompareFixed(op, a.raw_values<int32_t>(), b.raw_values<int32_t>(), n, o);
+      break;
+    case kernel::Phys::kI64:
+      CompareFixed(op, a.raw_values<int64_t>(), b.raw_values<int64_t>(), n, o);
+      break;
+    case kernel::Phys::kF32:
+      CompareFixed(op, a.raw_values<float>(), b.raw_values<float>(), n, o);
+      break;
+    case kernel::Phys::kF64:
+      CompareFixed(op, a.raw_values<double>(), b.raw_values<double>(), n, o);
+      break;
+    case kernel::Phys::kI128:
+      CompareFixed(op, a.raw_values<__int128>(), b.raw_values<__int128>(), n, o);
+      break;
     default:
       if (a.type_id() == TypeId::kNull) break;
       for (int64_t i = 0; i < n; ++i) {
@@ -162,30 +196,39 @@ Result<ColumnPtr> CompareColumns(CmpOp op, const Column& a, const Column& b, int
 
 const char* CmpSymbol(CmpOp op) {
   switch (op) {
-    case CmpOp::kEq: return "=";
-    case CmpOp::kNe: return "!=";
-    case CmpOp::kLt: return "<";
-    case CmpOp::kLe: return "<=";
-    case CmpOp::kGt: return ">";
-    case CmpOp::kGe: return ">=";
+    case CmpOp::kEq:
+      return "=";
+    case CmpOp::kNe:
+      return "!=";
+    case CmpOp::kLt:
+      return "<";
+    case CmpOp::kLe:
+      return "<=";
+    case CmpOp::kGt:
+      return ">";
+    case CmpOp::kGe:
+      return ">=";
   }
   return "?";
 }
 
-Result<std::pair<BoundExprPtr, BoundExprPtr>> CoerceComparison(BoundExprPtr a, BoundExprPtr b,
-                                                                const char* sym) {
+Result<std::pair<BoundExprPtr, BoundExprPtr>> CoerceComparison(BoundExprPtr a,
+                                                               BoundExprPtr b,
+                                                               const char* sym) {
   DataTypePtr common = CommonType(a->type(), b->type());
   if (!common) {
-    return Status::Error("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
-                         {{"sqlExpr", "\"(" + a->ToString() + " " + sym + " " + b->ToString() + ")\""},
-                          {"left", QuoteType(*a->type())},
-                          {"right", QuoteType(*b->type())}});
+    return Status::Error(
+        "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+        {{"sqlExpr", "\"(" + a->ToString() + " " + sym + " " + b->ToString() + ")\""},
+         {"left", QuoteType(*a->type())},
+         {"right", QuoteType(*b->type())}});
   }
   if (!IsOrderable(*common)) {
-    return Status::Error("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
-                         {{"sqlExpr", "\"(" + a->ToString() + " " + sym + " " + b->ToString() + ")\""},
-                          {"functionName", std::string("`") + sym + "`"},
-                          {"dataType", QuoteType(*common)}});
+    return Status::Error(
+        "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
+        {{"sqlExpr", "\"(" + a->ToString() + " " + sym + " " + b->ToString() + ")\""},
+         {"functionName", std::string("`") + sym + "`"},
+         {"dataType", QuoteType(*common)}});
   }
   SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, common));
   SPATE_ASSIGN_OR_RETURN(b, ImplicitCast(b, common));
@@ -193,8 +236,9 @@ Result<std::pair<BoundExprPtr, BoundExprPtr>> CoerceComparison(BoundExprPtr a, B
 }
 
 // Whether Spark's coercion of `lit` beside `other` casts it to a narrower decimal first:
-// an integral literal compared with a decimal becomes DECIMAL(its digits, 0), a cast Spark
-// marks nullable when the type cannot hold every value of the literal's type (`1 = 1.0`).
+// an integral literal compared with a decimal becomes DECIMAL(its digits, 0), a cast
+// Spark marks nullable when the type cannot hold every value of the literal's type (`1
+// = 1.0`).
 bool NarrowedLiteral(const BoundExprPtr& lit, const BoundExprPtr& other) {
   if (other->type()->id() != TypeId::kDecimal) return false;
   DataTypePtr d = IntegralLiteralDecimal(lit);
@@ -211,11 +255,13 @@ bool ComparisonNullable(CmpOp op, const BoundExprPtr& a, const BoundExprPtr& b,
   if (op != CmpOp::kEq && op != CmpOp::kNe) {
     for (const auto& [lit, other] : {std::pair{a, b}, std::pair{b, a}}) {
       const Value* v = lit->literal_value();
-      if (!v || v->is_null() || lit->type()->id() != TypeId::kDecimal || !other->type()->IsIntegral()) {
+      if (!v || v->is_null() || lit->type()->id() != TypeId::kDecimal ||
+          !other->type()->IsIntegral()) {
         continue;
       }
       const auto x = ParseLongDouble(v->ToString());
-      const bool in_range = x && *x >= -9223372036854775808.0L && *x <= 9223372036854775807.0L;
+      const bool in_range =
+          x && *x >= -9223372036854775808.0L && *x <= 9223372036854775807.0L;
       return in_range && other->nullable();
     }
   }
@@ -229,8 +275,7 @@ Result<BoundExprPtr> ResolveCompare(CmpOp op, std::vector<BoundExprPtr> args) {
   const bool nullable = ComparisonNullable(op, args[0], args[1], ab);
   bool ne = op == CmpOp::kNe;
   return MakeScalarCall(
-      sym, DataType::Boolean(), nullable,
-      {ab.first, ab.second},
+      sym, DataType::Boolean(), nullable, {ab.first, ab.second},
       [op](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) {
         return CompareColumns(op, *c[0], *c[1], n);
       },
@@ -244,7 +289,8 @@ Result<BoundExprPtr> ResolveNullSafeEq(std::vector<BoundExprPtr> args) {
   SPATE_ASSIGN_OR_RETURN(auto ab, CoerceComparison(args[0], args[1], "<=>"));
   return MakeScalarCall(
       "<=>", DataType::Boolean(), false, {ab.first, ab.second},
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& c, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         auto out = Buffer::Allocate(bits::BytesFor(n));
         uint8_t* o = out->mutable_data();
         for (int64_t i = 0; i < n; ++i) {
@@ -254,11 +300,15 @@ Result<BoundExprPtr> ResolveNullSafeEq(std::vector<BoundExprPtr> args) {
         }
         return kernel::MakeColumn(DataType::Boolean(), n, 0, nullptr, out);
       },
-      [](const std::vector<std::string>& s) { return "(" + s[0] + " <=> " + s[1] + ")"; });
+      [](const std::vector<std::string>& s) {
+        return "(" + s[0] + " <=> " + s[1] + ")";
+      });
 }
 
-Status RequireBoolean(const BoundExprPtr& e, const std::string& sql, const char* param_index) {
-  if (e->type()->id() == TypeId::kBoolean || e->type()->id() == TypeId::kNull) return Status::OK();
+Status RequireBoolean(const BoundExprPtr& e, const std::string& sql,
+                      const char* param_index) {
+  if (e->type()->id() == TypeId::kBoolean || e->type()->id() == TypeId::kNull)
+    return Status::OK();
   return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                        {{"sqlExpr", "\"" + sql + "\""},
                         {"paramIndex", param_index},
@@ -269,15 +319,18 @@ Status RequireBoolean(const BoundExprPtr& e, const std::string& sql, const char*
 
 Result<BoundExprPtr> ResolveLogic(bool is_and, std::vector<BoundExprPtr> args) {
   std::string sym = is_and ? "AND" : "OR";
-  std::string sql = "(" + args[0]->ToString() + " " + sym + " " + args[1]->ToString() + ")";
+  std::string sql =
+      "(" + args[0]->ToString() + " " + sym + " " + args[1]->ToString() + ")";
   SPATE_RETURN_IF_ERROR(RequireBoolean(args[0], sql, "first"));
   SPATE_RETURN_IF_ERROR(RequireBoolean(args[1], sql, "second"));
   for (auto& a : args) {
     SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, DataType::Boolean()));
   }
   return MakeScalarCall(
-      is_and ? "and" : "or", DataType::Boolean(), args[0]->nullable() || args[1]->nullable(), args,
-      [is_and](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      is_and ? "and" : "or", DataType::Boolean(),
+      args[0]->nullable() || args[1]->nullable(), args,
+      [is_and](const std::vector<ColumnPtr>& c, int64_t n,
+               const EvalContext&) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const Column& b = *c[1];
         auto out = Buffer::Allocate(bits::BytesFor(n));
@@ -286,7 +339,8 @@ Result<BoundExprPtr> ResolveLogic(bool is_and, std::vector<BoundExprPtr> args) {
         const uint8_t* av = a.values()->data();
         const uint8_t* bv = b.values()->data();
         if (a.null_count() == 0 && b.null_count() == 0) {
-          for (int64_t k = 0; k < nbytes; ++k) o[k] = is_and ? (av[k] & bv[k]) : (av[k] | bv[k]);
+          for (int64_t k = 0; k < nbytes; ++k)
+            o[k] = is_and ? (av[k] & bv[k]) : (av[k] | bv[k]);
           return kernel::MakeColumn(DataType::Boolean(), n, 0, nullptr, out);
         }
         auto valid = Buffer::Allocate(nbytes);
@@ -320,24 +374,31 @@ Result<BoundExprPtr> ResolveLogic(bool is_and, std::vector<BoundExprPtr> args) {
             bits::Set(vo, i);
           }
         }
-        return kernel::MakeColumn(DataType::Boolean(), n, nulls, nulls ? valid : nullptr, out);
+        return kernel::MakeColumn(DataType::Boolean(), n, nulls, nulls ? valid : nullptr,
+                                  out);
       },
-      [sym](const std::vector<std::string>& s) { return "(" + s[0] + " " + sym + " " + s[1] + ")"; });
+      [sym](const std::vector<std::string>& s) {
+        return "(" + s[0] + " " + sym + " " + s[1] + ")";
+      });
 }
 
 Result<BoundExprPtr> ResolveNot(std::vector<BoundExprPtr> args) {
-  SPATE_RETURN_IF_ERROR(RequireBoolean(args[0], "(NOT " + args[0]->ToString() + ")", "first"));
+  SPATE_RETURN_IF_ERROR(
+      RequireBoolean(args[0], "(NOT " + args[0]->ToString() + ")", "first"));
   SPATE_ASSIGN_OR_RETURN(auto a, ImplicitCast(args[0], DataType::Boolean()));
   return MakeScalarCall(
       "not", DataType::Boolean(), a->nullable(), {a},
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& c, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         auto out = Buffer::Allocate(bits::BytesFor(n));
         const uint8_t* v = c[0]->values() ? c[0]->values()->data() : nullptr;
         uint8_t* o = out->mutable_data();
         if (v) {
-          for (int64_t k = 0; k < bits::BytesFor(n); ++k) o[k] = static_cast<uint8_t>(~v[k]);
+          for (int64_t k = 0; k < bits::BytesFor(n); ++k)
+            o[k] = static_cast<uint8_t>(~v[k]);
         }
-        return kernel::MakeColumn(DataType::Boolean(), n, c[0]->null_count(), c[0]->validity(), out);
+        return kernel::MakeColumn(DataType::Boolean(), n, c[0]->null_count(),
+                                  c[0]->validity(), out);
       },
       [](const std::vector<std::string>& s) { return "NOT " + s[0]; });
 }
@@ -345,7 +406,8 @@ Result<BoundExprPtr> ResolveNot(std::vector<BoundExprPtr> args) {
 Result<BoundExprPtr> ResolveIsNull(bool want_null, std::vector<BoundExprPtr> args) {
   return MakeScalarCall(
       want_null ? "isnull" : "isnotnull", DataType::Boolean(), false, args,
-      [want_null](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [want_null](const std::vector<ColumnPtr>& c, int64_t n,
+                  const EvalContext&) -> Result<ColumnPtr> {
         auto out = Buffer::Allocate(bits::BytesFor(n));
         uint8_t* o = out->mutable_data();
         const Column& x = *c[0];
@@ -367,9 +429,13 @@ Result<BoundExprPtr> ResolveIsNull(bool want_null, std::vector<BoundExprPtr> arg
 // LIKE matching on UTF-8 with % and _ and an escape character.
 bool LikeMatch(std::string_view s, std::string_view p, char escape, bool ci) {
   size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
-  auto cp_len = [](unsigned char c) { return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4; };
+  auto cp_len = [](unsigned char c) {
+    return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+  };
   auto eq = [ci](char a, char b) {
-    return ci ? std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)) : a == b;
+    return ci ? std::tolower(static_cast<unsigned char>(a)) ==
+                    std::tolower(static_cast<unsigned char>(b))
+              : a == b;
   };
   while (si < s.size()) {
     if (pi < p.size()) {
@@ -409,12 +475,14 @@ Status ValidateLikePattern(std::string_view p, char escape) {
   for (size_t i = 0; i < p.size(); ++i) {
     if (p[i] != escape) continue;
     if (i + 1 == p.size()) {
-      return Status::Error("INVALID_FORMAT.ESC_AT_THE_END", {{"format", "'" + std::string(p) + "'"}});
+      return Status::Error("INVALID_FORMAT.ESC_AT_THE_END",
+                           {{"format", "'" + std::string(p) + "'"}});
     }
     char next = p[i + 1];
     if (next != '_' && next != '%' && next != escape) {
       return Status::Error("INVALID_FORMAT.ESC_IN_THE_MIDDLE",
-                           {{"format", "'" + std::string(p) + "'"}, {"char", std::string("'") + next + "'"}});
+                           {{"format", "'" + std::string(p) + "'"},
+                            {"char", std::string("'") + next + "'"}});
     }
     ++i;
   }
@@ -434,7 +502,8 @@ Result<BoundExprPtr> ResolveLike(bool ci, std::vector<BoundExprPtr> args) {
   std::string name = ci ? "ilike" : "like";
   return MakeScalarCall(
       name, DataType::Boolean(), args[0]->nullable() || args[1]->nullable(), args,
-      [ci, escape](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [ci, escape](const std::vector<ColumnPtr>& c, int64_t n,
+                   const EvalContext&) -> Result<ColumnPtr> {
         int64_t nulls = 0;
         BufferPtr validity = kernel::AndValidity({c[0].get(), c[1].get()}, n, &nulls);
         auto out = Buffer::Allocate(bits::BytesFor(n));
@@ -453,15 +522,19 @@ Result<BoundExprPtr> ResolveLike(bool ci, std::vector<BoundExprPtr> args) {
         }
         return kernel::MakeColumn(DataType::Boolean(), n, nulls, validity, out);
       },
-      [name](const std::vector<std::string>& s) { return s[0] + " " + ToUpper(name) + " " + s[1]; });
+      [name](const std::vector<std::string>& s) {
+        return s[0] + " " + ToUpper(name) + " " + s[1];
+      });
 }
 
 // --- Lazily evaluated conditionals -------------------------------------------------
 
 // Evaluates `e` on the given rows of `input` only.
 Result<ColumnPtr> EvaluateOnRows(const BoundExpr& e, const Batch& input,
-                                 const std::vector<int32_t>& rows, const EvalContext& ctx) {
-  if (static_cast<int64_t>(rows.size()) == input.num_rows()) return e.Evaluate(input, ctx);
+                                 const std::vector<int32_t>& rows,
+                                 const EvalContext& ctx) {
+  if (static_cast<int64_t>(rows.size()) == input.num_rows())
+    return e.Evaluate(input, ctx);
   BatchPtr sub = TakeBatch(input, rows.data(), static_cast<int64_t>(rows.size()));
   return e.Evaluate(*sub, ctx);
 }
@@ -491,14 +564,17 @@ class CaseWhenExpr final : public BoundExpr {
     std::vector<uint64_t> refs(static_cast<size_t>(n), ~uint64_t{0});
     size_t branches = (children_.size() - (has_else_ ? 1 : 0)) / 2;
     for (size_t b = 0; b < branches && !remaining.empty(); ++b) {
-      SPATE_ASSIGN_OR_RETURN(auto cond, EvaluateOnRows(*children_[2 * b], input, remaining, ctx));
+      SPATE_ASSIGN_OR_RETURN(auto cond,
+                             EvaluateOnRows(*children_[2 * b], input, remaining, ctx));
       std::vector<int32_t> hit, miss;
       for (size_t k = 0; k < remaining.size(); ++k) {
-        bool t = cond->IsValid(static_cast<int64_t>(k)) && cond->GetBool(static_cast<int64_t>(k));
+        bool t = cond->IsValid(static_cast<int64_t>(k)) &&
+                 cond->GetBool(static_cast<int64_t>(k));
         (t ? hit : miss).push_back(remaining[k]);
       }
       if (!hit.empty()) {
-        SPATE_ASSIGN_OR_RETURN(auto val, EvaluateOnRows(*children_[2 * b + 1], input, hit, ctx));
+        SPATE_ASSIGN_OR_RETURN(auto val,
+                               EvaluateOnRows(*children_[2 * b + 1], input, hit, ctx));
         uint64_t part = parts.size();
         parts.push_back(val);
         for (size_t k = 0; k < hit.size(); ++k) refs[hit[k]] = (part << 32) | k;
@@ -506,7 +582,8 @@ class CaseWhenExpr final : public BoundExpr {
       remaining = std::move(miss);
     }
     if (has_else_ && !remaining.empty()) {
-      SPATE_ASSIGN_OR_RETURN(auto val, EvaluateOnRows(*children_.back(), input, remaining, ctx));
+      SPATE_ASSIGN_OR_RETURN(auto val,
+                             EvaluateOnRows(*children_.back(), input, remaining, ctx));
       uint64_t part = parts.size();
       parts.push_back(val);
       for (size_t k = 0; k < remaining.size(); ++k) refs[remaining[k]] = (part << 32) | k;
@@ -518,7 +595,8 @@ class CaseWhenExpr final : public BoundExpr {
     std::string out = "CASE";
     size_t branches = (children_.size() - (has_else_ ? 1 : 0)) / 2;
     for (size_t b = 0; b < branches; ++b) {
-      out += " WHEN " + children_[2 * b]->ToString() + " THEN " + children_[2 * b + 1]->ToString();
+      out += " WHEN " + children_[2 * b]->ToString() + " THEN " +
+             children_[2 * b + 1]->ToString();
     }
     if (has_else_) out += " ELSE " + children_.back()->ToString();
     return out + " END";
@@ -531,8 +609,10 @@ class CaseWhenExpr final : public BoundExpr {
 // COALESCE(a, b, ...): evaluates each next argument only on rows still NULL.
 class CoalesceExpr final : public BoundExpr {
  public:
-  CoalesceExpr(DataTypePtr type, bool nullable, std::vector<BoundExprPtr> children, std::string name)
-      : BoundExpr(std::move(type), nullable, std::move(children)), name_(std::move(name)) {}
+  CoalesceExpr(DataTypePtr type, bool nullable, std::vector<BoundExprPtr> children,
+               std::string name)
+      : BoundExpr(std::move(type), nullable, std::move(children)),
+        name_(std::move(name)) {}
   Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const override {
     int64_t n = input.num_rows();
     SPATE_ASSIGN_OR_RETURN(auto first, children_[0]->Evaluate(input, ctx));
@@ -548,7 +628,8 @@ class CoalesceExpr final : public BoundExpr {
       }
     }
     for (size_t c = 1; c < children_.size() && !remaining.empty(); ++c) {
-      SPATE_ASSIGN_OR_RETURN(auto val, EvaluateOnRows(*children_[c], input, remaining, ctx));
+      SPATE_ASSIGN_OR_RETURN(auto val,
+                             EvaluateOnRows(*children_[c], input, remaining, ctx));
       uint64_t part = parts.size();
       parts.push_back(val);
       std::vector<int32_t> still;
@@ -573,10 +654,12 @@ class CoalesceExpr final : public BoundExpr {
   std::string name_;
 };
 
-Result<BoundExprPtr> ResolveCoalesce(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveCoalesce(const std::string& name,
+                                     std::vector<BoundExprPtr> args) {
   if (args.empty()) {
-    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                         {{"functionName", "`" + name + "`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
+    return Status::Error(
+        "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+        {{"functionName", "`" + name + "`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
   }
   SPATE_ASSIGN_OR_RETURN(args, CoerceToCommon(std::move(args), name));
   bool nullable = true;
@@ -592,7 +675,8 @@ Result<BoundExprPtr> ResolveInList(std::vector<BoundExprPtr> args) {
   for (const auto& a : args) nullable |= a->nullable();
   return MakeScalarCall(
       "in", DataType::Boolean(), nullable, args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& c, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         auto out = Buffer::Allocate(bits::BytesFor(n));
         auto valid = Buffer::Allocate(bits::BytesFor(n));
         uint8_t* o = out->mutable_data();
@@ -621,7 +705,8 @@ Result<BoundExprPtr> ResolveInList(std::vector<BoundExprPtr> args) {
             bits::Set(v, i);
           }
         }
-        return kernel::MakeColumn(DataType::Boolean(), n, nulls, nulls ? valid : nullptr, out);
+        return kernel::MakeColumn(DataType::Boolean(), n, nulls, nulls ? valid : nullptr,
+                                  out);
       },
       [](const std::vector<std::string>& s) {
         std::string out = s[0] + " IN (";
@@ -632,7 +717,8 @@ Result<BoundExprPtr> ResolveInList(std::vector<BoundExprPtr> args) {
 
 }  // namespace
 
-Result<BoundExprPtr> MakeCaseWhen(std::vector<BoundExprPtr> branches, BoundExprPtr else_value) {
+Result<BoundExprPtr> MakeCaseWhen(std::vector<BoundExprPtr> branches,
+                                  BoundExprPtr else_value) {
   std::vector<BoundExprPtr> values;
   for (size_t i = 0; i + 1 < branches.size(); i += 2) {
     SPATE_RETURN_IF_ERROR(RequireBoolean(branches[i], "CASE WHEN", "first"));
@@ -648,7 +734,8 @@ Result<BoundExprPtr> MakeCaseWhen(std::vector<BoundExprPtr> branches, BoundExprP
     children.push_back(values[vi++]);
   }
   if (else_value) children.push_back(values[vi]);
-  return std::make_shared<CaseWhenExpr>(values[0]->type(), std::move(children), else_value != nullptr);
+  return std::make_shared<CaseWhenExpr>(values[0]->type(), std::move(children),
+                                        else_value != nullptr);
 }
 
 namespace {
@@ -687,7 +774,8 @@ class InSetExpr final : public BoundExpr {
         bits::Set(ok, i);
       }
     }
-    return kernel::MakeColumn(DataType::Boolean(), n, nulls, nulls ? valid : nullptr, out);
+    return kernel::MakeColumn(DataType::Boolean(), n, nulls, nulls ? valid : nullptr,
+                              out);
   }
   std::string ToString() const override {
     return "(" + children_[0]->ToString() + " IN (" + display_ + "))";
@@ -704,11 +792,12 @@ class InSetExpr final : public BoundExpr {
 Result<BoundExprPtr> MakeInSet(BoundExprPtr value, ColumnPtr set, std::string display) {
   DataTypePtr common = CommonType(value->type(), set->type());
   if (!common) {
-    return Status::Error("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
-                         {{"sqlExpr", "\"(" + value->ToString() + " IN (" + display + "))\""},
-                          {"functionName", "`in`"},
-                          {"dataType", "[" + QuoteType(*value->type()) + ", " +
-                                           QuoteType(*set->type()) + "]"}});
+    return Status::Error(
+        "DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+        {{"sqlExpr", "\"(" + value->ToString() + " IN (" + display + "))\""},
+         {"functionName", "`in`"},
+         {"dataType",
+          "[" + QuoteType(*value->type()) + ", " + QuoteType(*set->type()) + "]"}});
   }
   SPATE_ASSIGN_OR_RETURN(value, ImplicitCast(value, common));
   if (!set->type()->SameType(*common)) {
@@ -726,8 +815,8 @@ Result<BoundExprPtr> MakeInSet(BoundExprPtr value, ColumnPtr set, std::string di
       keys.emplace(enc.key(i));
     }
   }
-  return BoundExprPtr(
-      std::make_shared<InSetExpr>(std::move(value), std::move(keys), has_null, std::move(display)));
+  return BoundExprPtr(std::make_shared<InSetExpr>(std::move(value), std::move(keys),
+                                                  has_null, std::move(display)));
 }
 
 Result<BoundExprPtr> MakeInList(BoundExprPtr value, std::vector<BoundExprPtr> list) {
@@ -764,9 +853,10 @@ void RegisterPredicateFunctions(FunctionRegistry& r) {
   r.RegisterScalar("isnull", [](std::vector<BoundExprPtr> args, const ResolveContext&) {
     return ResolveIsNull(true, std::move(args));
   });
-  r.RegisterScalar("isnotnull", [](std::vector<BoundExprPtr> args, const ResolveContext&) {
-    return ResolveIsNull(false, std::move(args));
-  });
+  r.RegisterScalar("isnotnull",
+                   [](std::vector<BoundExprPtr> args, const ResolveContext&) {
+                     return ResolveIsNull(false, std::move(args));
+                   });
   r.RegisterScalar("like", [](std::vector<BoundExprPtr> args, const ResolveContext&) {
     return ResolveLike(false, std::move(args));
   });
@@ -777,32 +867,40 @@ void RegisterPredicateFunctions(FunctionRegistry& r) {
     return ResolveCoalesce("coalesce", std::move(args));
   });
   for (const char* name : {"nvl", "ifnull"}) {
-    r.RegisterScalar(name, [name](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
-      if (args.size() != 2) {
-        return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+    r.RegisterScalar(name,
+                     [name](std::vector<BoundExprPtr> args,
+                            const ResolveContext&) -> Result<BoundExprPtr> {
+                       if (args.size() != 2) {
+                         return Status::Error(
+                             "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
                              {{"functionName", std::string("`") + name + "`"},
                               {"expectedNum", "2"},
                               {"actualNum", std::to_string(args.size())}});
-      }
-      return ResolveCoalesce(name, std::move(args));
-    });
+                       }
+                       return ResolveCoalesce(name, std::move(args));
+                     });
   }
-  r.RegisterScalar("if", [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
-    if (args.size() != 3) {
-      return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                           {{"functionName", "`if`"}, {"expectedNum", "3"},
-                            {"actualNum", std::to_string(args.size())}});
-    }
-    return MakeCaseWhen({args[0], args[1]}, args[2]);
-  });
+  r.RegisterScalar(
+      "if",
+      [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
+        if (args.size() != 3) {
+          return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                               {{"functionName", "`if`"},
+                                {"expectedNum", "3"},
+                                {"actualNum", std::to_string(args.size())}});
+        }
+        return MakeCaseWhen({args[0], args[1]}, args[2]);
+      });
   r.RegisterScalar("in", [](std::vector<BoundExprPtr> args, const ResolveContext&) {
     return ResolveInList(std::move(args));
   });
-  r.RegisterScalar("between", [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
-    SPATE_ASSIGN_OR_RETURN(auto ge, ResolveCompare(CmpOp::kGe, {args[0], args[1]}));
-    SPATE_ASSIGN_OR_RETURN(auto le, ResolveCompare(CmpOp::kLe, {args[0], args[2]}));
-    return ResolveLogic(true, {ge, le});
-  });
+  r.RegisterScalar(
+      "between",
+      [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
+        SPATE_ASSIGN_OR_RETURN(auto ge, ResolveCompare(CmpOp::kGe, {args[0], args[1]}));
+        SPATE_ASSIGN_OR_RETURN(auto le, ResolveCompare(CmpOp::kLe, {args[0], args[2]}));
+        return ResolveLogic(true, {ge, le});
+      });
 }
 
 }  // namespace spate

@@ -3,12 +3,13 @@
 // uniform(min, max[, seed]), randstr(length[, seed]) and shuffle(array[, seed]).
 //
 // rand, randn, uniform and randstr draw exactly Spark's values: each partition draws from
-// Spark's XORShiftRandom seeded with seed + partition index (the seed hashed by MurmurHash3
-// of its 8 big-endian bytes, then xorshift 21/35/4), through java.util.Random's nextDouble,
-// nextGaussian and nextInt. Row k of a partition takes the k-th draw, so a batch that starts
-// at row offset r continues the partition's generator (or replays it from the seed when
-// batches arrive out of order). Without a seed the seed is drawn once when the call is
-// resolved, so the values differ per query (nondeterministic, as Spark's).
+// Spark's XORShiftRandom seeded with seed + partition index (the seed hashed by
+// MurmurHash3 of its 8 big-endian bytes, then xorshift 21/35/4), through
+// java.util.Random's nextDouble, nextGaussian and nextInt. Row k of a partition takes the
+// k-th draw, so a batch that starts at row offset r continues the partition's generator
+// (or replays it from the seed when batches arrive out of order). Without a seed the seed
+// is drawn once when the call is resolved, so the values differ per query
+// (nondeterministic, as Spark's).
 
 #include <cmath>
 #include <mutex>
@@ -48,7 +49,8 @@ class XorShiftRandom {
     s ^= s >> 35;
     s ^= s << 4;
     state_ = s;
-    return static_cast<int32_t>(static_cast<uint32_t>(s & ((uint64_t{2} << (bits - 1)) - 1)));
+    return static_cast<int32_t>(
+        static_cast<uint32_t>(s & ((uint64_t{2} << (bits - 1)) - 1)));
   }
   double NextDouble() {
     int64_t a = Next(26), b = Next(27);
@@ -138,7 +140,8 @@ Result<int64_t> SeedArg(const std::string& name, const Args& args, size_t index)
     std::string seed_expr = "\"", with_seed = "\"";
     seed_expr.append(a->ToString()).append("\"");
     with_seed.append(fn::CallSql(name, args)).append("\"");
-    return Status::Error("SEED_EXPRESSION_IS_UNFOLDABLE", {{"seedExpr", seed_expr}, {"exprWithSeed", with_seed}});
+    return Status::Error("SEED_EXPRESSION_IS_UNFOLDABLE",
+                         {{"seedExpr", seed_expr}, {"exprWithSeed", with_seed}});
   }
   auto one = Batch::Make(std::make_shared<const Schema>(), {}, 1);
   SPATE_ASSIGN_OR_RETURN(ColumnPtr c, a->Evaluate(*one, EvalContext{}));
@@ -157,9 +160,12 @@ Result<BoundExprPtr> ResolveRand(const std::string& name, bool gaussian, Args ar
   auto gens = std::make_shared<PartitionGenerators>(seed);
   return MakeScalarCall(
       name, DataType::Double(), false, args,
-      [gens, gaussian](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [gens, gaussian](const std::vector<ColumnPtr>&, int64_t n,
+                       const EvalContext& ctx) -> Result<ColumnPtr> {
         kernel::Out<double> out(n);
-        auto draw = [gaussian](XorShiftRandom& r) { return gaussian ? r.NextGaussian() : r.NextDouble(); };
+        auto draw = [gaussian](XorShiftRandom& r) {
+          return gaussian ? r.NextGaussian() : r.NextDouble();
+        };
         gens->Run(ctx.partition_id, ctx.row_offset, n, draw, [&](XorShiftRandom& r) {
           for (int64_t i = 0; i < n; ++i) out.data[i] = draw(r);
         });
@@ -168,14 +174,16 @@ Result<BoundExprPtr> ResolveRand(const std::string& name, bool gaussian, Args ar
       Display(name == "random" ? "rand" : name), /*nondeterministic=*/true);
 }
 
-Status NonFoldable(const std::string& name, const Args& args, size_t index, const std::string& input,
-                   const std::string& type) {
+Status NonFoldable(const std::string& name, const Args& args, size_t index,
+                   const std::string& input, const std::string& type) {
   std::string sql = "\"", input_name = "`", expr = "\"";
   sql.append(fn::CallSql(name, args)).append("\"");
   input_name.append(input).append("`");
   expr.append(args[index]->ToString()).append("\"");
-  return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                       {{"sqlExpr", sql}, {"inputName", input_name}, {"inputType", type}, {"inputExpr", expr}});
+  return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", {{"sqlExpr", sql},
+                                                                {"inputName", input_name},
+                                                                {"inputType", type},
+                                                                {"inputExpr", expr}});
 }
 
 // uniform(min, max[, seed]): min + (max - min) * nextDouble, cast to the wider of the
@@ -187,7 +195,8 @@ Result<BoundExprPtr> ResolveUniform(Args args, const ResolveContext&) {
     if (!(t.IsNumeric() || t.id() == TypeId::kNull)) {
       return fn::UnexpectedType("uniform", args, k, "\"NUMERIC\"");
     }
-    if (!args[k]->IsConstant()) return NonFoldable("uniform", args, k, k == 0 ? "min" : "max", "\"NUMERIC\"");
+    if (!args[k]->IsConstant())
+      return NonFoldable("uniform", args, k, k == 0 ? "min" : "max", "\"NUMERIC\"");
   }
   SPATE_ASSIGN_OR_RETURN(int64_t seed, SeedArg("uniform", args, 2));
   auto one = Batch::Make(std::make_shared<const Schema>(), {}, 1);
@@ -206,7 +215,8 @@ Result<BoundExprPtr> ResolveUniform(Args args, const ResolveContext&) {
   double lo = bounds[0], hi = bounds[1];
   auto draws = MakeScalarCall(
       "uniform", DataType::Double(), null_bound, {},
-      [gens, lo, hi, null_bound](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [gens, lo, hi, null_bound](const std::vector<ColumnPtr>&, int64_t n,
+                                 const EvalContext& ctx) -> Result<ColumnPtr> {
         if (null_bound) return MakeConstantColumn(Value::Null(DataType::Double()), n);
         kernel::Out<double> out(n);
         auto draw = [](XorShiftRandom& r) { return r.NextDouble(); };
@@ -219,7 +229,8 @@ Result<BoundExprPtr> ResolveUniform(Args args, const ResolveContext&) {
   SPATE_ASSIGN_OR_RETURN(auto cast, MakeCast(draws, type, /*is_try=*/true));
   return MakeScalarCall(
       "uniform", type, null_bound, args,
-      [cast](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [cast](const std::vector<ColumnPtr>&, int64_t n,
+             const EvalContext& ctx) -> Result<ColumnPtr> {
         auto empty = Batch::Make(std::make_shared<const Schema>(), {}, n);
         return cast->Evaluate(*empty, ctx);
       },
@@ -242,14 +253,17 @@ Result<BoundExprPtr> ResolveRandstr(Args args, const ResolveContext&) {
   int64_t len = lv.is_null() ? 0 : lv.i64();
   if (len < 0) {
     return Status::Error("INVALID_PARAMETER_VALUE.LENGTH",
-                         {{"parameter", "`length`"}, {"functionName", "`randstr`"},
+                         {{"parameter", "`length`"},
+                          {"functionName", "`randstr`"},
                           {"length", std::to_string(len)}});
   }
   auto gens = std::make_shared<PartitionGenerators>(seed);
   return MakeScalarCall(
       "randstr", DataType::String(), false, args,
-      [gens, len](const std::vector<ColumnPtr>&, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
-        static const char kChars[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+      [gens, len](const std::vector<ColumnPtr>&, int64_t n,
+                  const EvalContext& ctx) -> Result<ColumnPtr> {
+        static const char kChars[] =
+            "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
         StringBuilder sb(DataType::String(), n, n * len);
         std::string s;
         // Each character is |nextInt() % 62|.
@@ -260,7 +274,8 @@ Result<BoundExprPtr> ResolveRandstr(Args args, const ResolveContext&) {
         gens->Run(ctx.partition_id, ctx.row_offset, n, draw, [&](XorShiftRandom& r) {
           for (int64_t i = 0; i < n; ++i) {
             s.clear();
-            for (int64_t k = 0; k < len; ++k) s.push_back(kChars[std::abs(r.Next(32) % 62)]);
+            for (int64_t k = 0; k < len; ++k)
+              s.push_back(kChars[std::abs(r.Next(32) % 62)]);
             sb.Append(s);
           }
         });
@@ -274,7 +289,8 @@ Result<BoundExprPtr> ResolveRandstr(Args args, const ResolveContext&) {
 Result<BoundExprPtr> ResolveShuffle(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("shuffle", args.size(), 1, 2, "[1, 2]"));
   if (args[0]->type()->id() == TypeId::kNull) {
-    SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Array(DataType::Null())));
+    SPATE_ASSIGN_OR_RETURN(args[0],
+                           ImplicitCast(args[0], DataType::Array(DataType::Null())));
   }
   if (args[0]->type()->id() != TypeId::kArray) {
     return fn::UnexpectedType("shuffle", args, 0, "\"ARRAY\"");
@@ -286,7 +302,8 @@ Result<BoundExprPtr> ResolveShuffle(Args args, const ResolveContext&) {
   std::string arg_text = args[0]->ToString();
   return MakeScalarCall(
       "shuffle", type, args[0]->nullable(), data,
-      [gens](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+      [gens](const std::vector<ColumnPtr>& c, int64_t n,
+             const EvalContext& ctx) -> Result<ColumnPtr> {
         const Column& a = *c[0];
         const int32_t* off = a.offsets();
         std::vector<int32_t> offsets{0}, take;
@@ -294,23 +311,25 @@ Result<BoundExprPtr> ResolveShuffle(Args args, const ResolveContext&) {
         take.reserve(static_cast<size_t>(off[n] - off[0]));
         // A batch is shuffled by its partition's generator from where the previous batch
         // left it; a partition replayed out of order restarts from the seed.
-        gens->Run(ctx.partition_id, ctx.row_offset, n, [](XorShiftRandom&) { return 0; },
-                  [&](XorShiftRandom& r) {
-                    for (int64_t i = 0; i < n; ++i) {
-                      size_t base = take.size();
-                      if (a.IsNull(i)) {
-                        valid[static_cast<size_t>(i)] = 0;
-                      } else {
-                        for (int32_t k = off[i]; k < off[i + 1]; ++k) take.push_back(k);
-                      }
-                      for (size_t k = take.size() - base; k > 1; --k) {
-                        auto j = static_cast<size_t>(r.NextInt(static_cast<int32_t>(k)));
-                        std::swap(take[base + k - 1], take[base + j]);
-                      }
-                      offsets.push_back(static_cast<int32_t>(take.size()));
-                    }
-                  });
-        ColumnPtr child = Take(*a.child(0), take.data(), static_cast<int64_t>(take.size()));
+        gens->Run(
+            ctx.partition_id, ctx.row_offset, n, [](XorShiftRandom&) { return 0; },
+            [&](XorShiftRandom& r) {
+              for (int64_t i = 0; i < n; ++i) {
+                size_t base = take.size();
+                if (a.IsNull(i)) {
+                  valid[static_cast<size_t>(i)] = 0;
+                } else {
+                  for (int32_t k = off[i]; k < off[i + 1]; ++k) take.push_back(k);
+                }
+                for (size_t k = take.size() - base; k > 1; --k) {
+                  auto j = static_cast<size_t>(r.NextInt(static_cast<int32_t>(k)));
+                  std::swap(take[base + k - 1], take[base + j]);
+                }
+                offsets.push_back(static_cast<int32_t>(take.size()));
+              }
+            });
+        ColumnPtr child =
+            Take(*a.child(0), take.data(), static_cast<int64_t>(take.size()));
         return MakeListColumn(a.type(), offsets, valid, std::move(child));
       },
       [arg_text](const std::vector<std::string>&) { return "shuffle(" + arg_text + ")"; },
@@ -321,9 +340,13 @@ Result<BoundExprPtr> ResolveShuffle(Args args, const ResolveContext&) {
 
 void RegisterRandomFunctions(FunctionRegistry& r) {
   for (const char* name : {"rand", "random"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveRand(name, false, a); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveRand(name, false, a);
+    });
   }
-  r.RegisterScalar("randn", [](Args a, const ResolveContext&) { return ResolveRand("randn", true, a); });
+  r.RegisterScalar("randn", [](Args a, const ResolveContext&) {
+    return ResolveRand("randn", true, a);
+  });
   r.RegisterScalar("uniform", ResolveUniform);
   r.RegisterScalar("randstr", ResolveRandstr);
   r.RegisterScalar("shuffle", ResolveShuffle);

@@ -10,8 +10,8 @@
 namespace spate {
 namespace {
 
-ColumnPtr Call(const std::string& name, std::vector<BoundExprPtr> args, int64_t rows, int partition = 0,
-               int64_t offset = 0) {
+ColumnPtr Call(const std::string& name, std::vector<BoundExprPtr> args, int64_t rows,
+               int partition = 0, int64_t offset = 0) {
   const ScalarResolver* r = FunctionRegistry::Global().FindScalar(name);
   EXPECT_NE(r, nullptr);
   auto e = (*r)(std::move(args), ResolveContext{});
@@ -46,7 +46,10 @@ TEST(RandomFunctionsTest, RandAndRandnAsSpark) {
 TEST(RandomFunctionsTest, RandstrAndUniform) {
   auto s = Call("randstr", {MakeLiteral(Value::Int(12)), MakeLiteral(Value::Int(7))}, 1);
   EXPECT_EQ(s->GetView(0), "6Ogz59i3TI1A");
-  auto u = Call("uniform", {MakeLiteral(Value::Int(0)), MakeLiteral(Value::Int(10)), MakeLiteral(Value::Int(0))}, 1);
+  auto u = Call("uniform",
+                {MakeLiteral(Value::Int(0)), MakeLiteral(Value::Int(10)),
+                 MakeLiteral(Value::Int(0))},
+                1);
   EXPECT_EQ(u->GetValue(0).i64(), 7);
 }
 

@@ -22,11 +22,14 @@ namespace {
 
 using fn::NullMask;
 
-Status PatternError(const std::string& function, std::string_view pattern, const std::string& why) {
+Status PatternError(const std::string& function, std::string_view pattern,
+                    const std::string& why) {
   std::string value = "'" + std::string(pattern) + "'";
   if (!why.empty()) value += " (" + why + ")";
   return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                       {{"parameter", "`regexp`"}, {"functionName", "`" + function + "`"}, {"value", value}});
+                       {{"parameter", "`regexp`"},
+                        {"functionName", "`" + function + "`"},
+                        {"value", value}});
 }
 
 // Java regex -> RE2 syntax, or an error naming the unsupported feature.
@@ -56,10 +59,18 @@ Result<std::string> TranslateJavaRegex(const std::string& function, std::string_
         if (e != std::string_view::npos) {
           std::string name(p.substr(i + 3, e - i - 3));
           static const std::pair<const char*, const char*> kPosix[] = {
-              {"Lower", "a-z"},       {"Upper", "A-Z"},       {"ASCII", "\\x00-\\x7F"},
-              {"Alpha", "a-zA-Z"},    {"Digit", "0-9"},       {"Alnum", "a-zA-Z0-9"},
-              {"Punct", "!-/:-@\\[-`{-~"}, {"Graph", "!-~"},  {"Print", " -~"},
-              {"Blank", " \\t"},      {"Cntrl", "\\x00-\\x1F\\x7F"}, {"XDigit", "0-9a-fA-F"},
+              {"Lower", "a-z"},
+              {"Upper", "A-Z"},
+              {"ASCII", "\\x00-\\x7F"},
+              {"Alpha", "a-zA-Z"},
+              {"Digit", "0-9"},
+              {"Alnum", "a-zA-Z0-9"},
+              {"Punct", "!-/:-@\\[-`{-~"},
+              {"Graph", "!-~"},
+              {"Print", " -~"},
+              {"Blank", " \\t"},
+              {"Cntrl", "\\x00-\\x1F\\x7F"},
+              {"XDigit", "0-9a-fA-F"},
               {"Space", " \\t\\n\\x0B\\f\\r"}};
           const char* cls = nullptr;
           for (const auto& [k, v] : kPosix) {
@@ -68,7 +79,9 @@ Result<std::string> TranslateJavaRegex(const std::string& function, std::string_
           if (cls) {
             bool neg = d == 'P';
             if (in_class) {
-              if (neg) return PatternError(function, p, "negated POSIX class inside a class is not supported");
+              if (neg)
+                return PatternError(
+                    function, p, "negated POSIX class inside a class is not supported");
               out += cls;
             } else {
               out += std::string(neg ? "[^" : "[") + cls + "]";
@@ -76,7 +89,8 @@ Result<std::string> TranslateJavaRegex(const std::string& function, std::string_
             i = e;
             continue;
           }
-          // Unicode categories/scripts (\p{L}, \p{Greek}, \p{IsAlphabetic}...) pass through.
+          // Unicode categories/scripts (\p{L}, \p{Greek}, \p{IsAlphabetic}...) pass
+          // through.
           if (name.rfind("Is", 0) == 0 || name.rfind("In", 0) == 0) {
             out += std::string("\\") + d + "{" + name.substr(2) + "}";
             i = e;
@@ -90,8 +104,11 @@ Result<std::string> TranslateJavaRegex(const std::string& function, std::string_
         continue;
       }
       if (d == 'h') {
-        out += in_class ? " \\t\\x{A0}\\x{1680}\\x{180e}\\x{2000}-\\x{200a}\\x{202f}\\x{205f}\\x{3000}"
-                        : "[ \\t\\x{A0}\\x{1680}\\x{180e}\\x{2000}-\\x{200a}\\x{202f}\\x{205f}\\x{3000}]";
+        out += in_class ? " \\t\\x{A0}\\x{1680}\\x{180e}\\x{2000}-\\x{200a}\\x{202f}\\x{"
+                          "205f}\\x{3000}"
+                        : "[ "
+                          "\\t\\x{A0}\\x{1680}\\x{180e}\\x{2000}-\\x{200a}\\x{202f}\\x{"
+                          "205f}\\x{3000}]";
         ++i;
         continue;
       }
@@ -102,7 +119,7 @@ Result<std::string> TranslateJavaRegex(const std::string& function, std::string_
     }
     if (in_class) {
       if (c == ']') in_class = false;
-      if (c == '[' ) {
+      if (c == '[') {
         // Java class union/intersection ([a-z&&[^b]]) has no RE2 equivalent.
         return PatternError(function, p, "nested character classes are not supported");
       }
@@ -125,10 +142,12 @@ Result<std::string> TranslateJavaRegex(const std::string& function, std::string_
     }
     if (c == '(' && i + 2 < p.size() && p[i + 1] == '?') {
       char k = p[i + 2];
-      if (k == '=' || k == '!') return PatternError(function, p, "lookahead is not supported");
+      if (k == '=' || k == '!')
+        return PatternError(function, p, "lookahead is not supported");
       if (k == '>') return PatternError(function, p, "atomic groups are not supported");
       if (k == '<' && i + 3 < p.size()) {
-        if (p[i + 3] == '=' || p[i + 3] == '!') return PatternError(function, p, "lookbehind is not supported");
+        if (p[i + 3] == '=' || p[i + 3] == '!')
+          return PatternError(function, p, "lookbehind is not supported");
         out += "(?P<";
         i += 2;
         continue;
@@ -146,7 +165,8 @@ Result<std::string> TranslateJavaRegex(const std::string& function, std::string_
   return out;
 }
 
-Result<std::shared_ptr<const RE2>> Compile(const std::string& function, std::string_view pattern) {
+Result<std::shared_ptr<const RE2>> Compile(const std::string& function,
+                                           std::string_view pattern) {
   SPATE_ASSIGN_OR_RETURN(std::string translated, TranslateJavaRegex(function, pattern));
   RE2::Options opts;
   opts.set_log_errors(false);
@@ -178,28 +198,31 @@ class PatternCache {
 };
 
 // Compiles a literal pattern argument at resolve time (nullptr for column patterns).
-Result<std::shared_ptr<const RE2>> CompileLiteral(const std::string& function, const BoundExprPtr& e) {
+Result<std::shared_ptr<const RE2>> CompileLiteral(const std::string& function,
+                                                  const BoundExprPtr& e) {
   const Value* v = e->literal_value();
   if (!v || v->is_null()) return std::shared_ptr<const RE2>();
   return Compile(function, v->str());
 }
 
 // Next match at or after `from`; false if none. Groups has 1 + NumberOfCapturingGroups.
-bool Find(const RE2& re, std::string_view s, size_t from, std::vector<re2::StringPiece>* groups) {
+bool Find(const RE2& re, std::string_view s, size_t from,
+          std::vector<re2::StringPiece>* groups) {
   if (from > s.size()) return false;
-  return re.Match(re2::StringPiece(s.data(), s.size()), from, s.size(), RE2::UNANCHORED, groups->data(),
-                  static_cast<int>(groups->size()));
+  return re.Match(re2::StringPiece(s.data(), s.size()), from, s.size(), RE2::UNANCHORED,
+                  groups->data(), static_cast<int>(groups->size()));
 }
 
-// Start of the next search after a match [b, e): Java's find() steps one character past an
-// empty match.
+// Start of the next search after a match [b, e): Java's find() steps one character past
+// an empty match.
 size_t NextFrom(std::string_view s, size_t b, size_t e) {
   if (e > b) return e;
   if (e >= s.size()) return s.size() + 1;
   return e + static_cast<size_t>(fn::Utf8Len(static_cast<unsigned char>(s[e])));
 }
 
-Result<std::vector<BoundExprPtr>> StringArgs(const std::string& name, std::vector<BoundExprPtr> args,
+Result<std::vector<BoundExprPtr>> StringArgs(const std::string& name,
+                                             std::vector<BoundExprPtr> args,
                                              size_t count) {
   for (size_t k = 0; k < count && k < args.size(); ++k) {
     SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg(name, args, k));
@@ -207,15 +230,18 @@ Result<std::vector<BoundExprPtr>> StringArgs(const std::string& name, std::vecto
   return args;
 }
 
-// ---- rlike -----------------------------------------------------------------------------
+// ---- rlike
+// -----------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveRlike(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveRlike(const std::string& name,
+                                  std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   SPATE_ASSIGN_OR_RETURN(args, StringArgs(name, args, 2));
   SPATE_ASSIGN_OR_RETURN(auto fixed, CompileLiteral(name, args[1]));
   return MakeScalarCall(
       name, DataType::Boolean(), fn::AnyNullable(args), args,
-      [name, fixed](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [name, fixed](const std::vector<ColumnPtr>& c, int64_t n,
+                    const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get()}, n);
         auto out = Buffer::Allocate(bits::BytesFor(n));
         uint8_t* o = out->mutable_data();
@@ -224,9 +250,11 @@ Result<BoundExprPtr> ResolveRlike(const std::string& name, std::vector<BoundExpr
           if (!mask.Valid(i)) continue;
           SPATE_ASSIGN_OR_RETURN(const RE2* re, cache.Get(*c[1], i));
           std::string_view s = c[0]->GetView(i);
-          if (RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), *re)) bits::Set(o, i);
+          if (RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), *re))
+            bits::Set(o, i);
         }
-        return kernel::MakeColumn(DataType::Boolean(), n, mask.null_count(), mask.validity(), out);
+        return kernel::MakeColumn(DataType::Boolean(), n, mask.null_count(),
+                                  mask.validity(), out);
       },
       [name](const std::vector<std::string>& s) {
         if (name == "rlike") return s[0] + " RLIKE " + s[1];
@@ -234,7 +262,8 @@ Result<BoundExprPtr> ResolveRlike(const std::string& name, std::vector<BoundExpr
       });
 }
 
-// ---- regexp_extract(_all) --------------------------------------------------------------
+// ---- regexp_extract(_all)
+// --------------------------------------------------------------
 
 Status GroupIndexError(const std::string& name, int groups, int64_t idx) {
   return Status::Error("INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX",
@@ -244,15 +273,18 @@ Status GroupIndexError(const std::string& name, int groups, int64_t idx) {
                         {"groupIndex", std::to_string(idx)}});
 }
 
-// ---- regexp_count / regexp_substr / regexp_instr ---------------------------------------
+// ---- regexp_count / regexp_substr / regexp_instr
+// ---------------------------------------
 
 enum class FindKind : uint8_t { kCount, kSubstr, kInstr };
 
 // regexp_count: the number of matches; regexp_substr: the first match (NULL without one);
 // regexp_instr: the 1-based character position of the first match (0 without one).
-Result<BoundExprPtr> ResolveFind(const std::string& name, FindKind kind, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveFind(const std::string& name, FindKind kind,
+                                 std::vector<BoundExprPtr> args) {
   size_t max_args = kind == FindKind::kInstr ? 3 : 2;
-  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, max_args, max_args == 3 ? "[2, 3]" : "2"));
+  SPATE_RETURN_IF_ERROR(
+      fn::CheckArgs(name, args.size(), 2, max_args, max_args == 3 ? "[2, 3]" : "2"));
   SPATE_ASSIGN_OR_RETURN(args, StringArgs(name, args, 2));
   if (args.size() == 3) {
     SPATE_ASSIGN_OR_RETURN(args[2], fn::ToIntArg(name, args, 2));
@@ -262,7 +294,8 @@ Result<BoundExprPtr> ResolveFind(const std::string& name, FindKind kind, std::ve
   bool nullable = kind == FindKind::kSubstr || fn::AnyNullable(args);
   return MakeScalarCall(
       name, type, nullable, args,
-      [name, fixed, kind, type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [name, fixed, kind, type](const std::vector<ColumnPtr>& c, int64_t n,
+                                const EvalContext&) -> Result<ColumnPtr> {
         std::vector<const Column*> in;
         for (const auto& x : c) in.push_back(x.get());
         NullMask mask(in, n);
@@ -306,11 +339,13 @@ Result<BoundExprPtr> ResolveFind(const std::string& name, FindKind kind, std::ve
             out.data[i] = static_cast<int32_t>(fn::NumChars(s.substr(0, b)) + 1);
           }
         }
-        return kernel::MakeColumn(DataType::Int(), n, mask.null_count(), mask.validity(), out.buf);
+        return kernel::MakeColumn(DataType::Int(), n, mask.null_count(), mask.validity(),
+                                  out.buf);
       });
 }
 
-// ---- str_to_map ------------------------------------------------------------------------
+// ---- str_to_map
+// ------------------------------------------------------------------------
 
 // Java's String.split(regex, limit): the pieces between matches (a leading empty match
 // yields no empty first piece; with limit 0 trailing empty pieces are dropped).
@@ -318,7 +353,8 @@ std::vector<std::string_view> SplitJava(const RE2& re, std::string_view s, int l
   std::vector<std::string_view> out;
   std::vector<re2::StringPiece> g(1);
   size_t start = 0;
-  for (size_t from = 0; (limit <= 0 || static_cast<int>(out.size()) < limit - 1) && Find(re, s, from, &g);) {
+  for (size_t from = 0; (limit <= 0 || static_cast<int>(out.size()) < limit - 1) &&
+                        Find(re, s, from, &g);) {
     size_t b = static_cast<size_t>(g[0].data() - s.data()), e = b + g[0].size();
     if (e == 0) {  // an empty match at the start splits nothing
       from = NextFrom(s, b, e);
@@ -335,9 +371,11 @@ std::vector<std::string_view> SplitJava(const RE2& re, std::string_view s, int l
   return out;
 }
 
-// str_to_map(text[, pairDelim[, keyValueDelim]]): a map<string, string> from text split by
-// the regexes pairDelim (',') and keyValueDelim (':'); a key without a value maps to NULL.
-Result<BoundExprPtr> ResolveStrToMap(std::vector<BoundExprPtr> args, const ResolveContext&) {
+// str_to_map(text[, pairDelim[, keyValueDelim]]): a map<string, string> from text split
+// by the regexes pairDelim (',') and keyValueDelim (':'); a key without a value maps to
+// NULL.
+Result<BoundExprPtr> ResolveStrToMap(std::vector<BoundExprPtr> args,
+                                     const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("str_to_map", args.size(), 1, 3, "[1, 2, 3]"));
   SPATE_ASSIGN_OR_RETURN(args, StringArgs("str_to_map", args, args.size()));
   if (args.size() < 2) args.push_back(MakeLiteral(Value::String(",")));
@@ -347,10 +385,12 @@ Result<BoundExprPtr> ResolveStrToMap(std::vector<BoundExprPtr> args, const Resol
   DataTypePtr type = DataType::Map(DataType::String(), DataType::String(), true);
   return MakeScalarCall(
       "str_to_map", type, fn::AnyNullable(args), args,
-      [pair_re, kv_re, type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [pair_re, kv_re, type](const std::vector<ColumnPtr>& c, int64_t n,
+                             const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
         PatternCache pairs("str_to_map", pair_re), kvs("str_to_map", kv_re);
-        StringBuilder keys(DataType::String(), n, n * 8), values(DataType::String(), n, n * 8);
+        StringBuilder keys(DataType::String(), n, n * 8),
+            values(DataType::String(), n, n * 8);
         std::vector<int32_t> offsets{0};
         std::vector<uint8_t> valid;
         int32_t count = 0;
@@ -374,11 +414,13 @@ Result<BoundExprPtr> ResolveStrToMap(std::vector<BoundExprPtr> args, const Resol
         }
         ColumnPtr k = keys.Finish(), v = values.Finish();
         SPATE_RETURN_IF_ERROR(ValidateMapKeys(*k, offsets));
-        return MakeListColumn(type, offsets, valid, MakeStructColumn(MapEntryType(type), count, {k, v}));
+        return MakeListColumn(type, offsets, valid,
+                              MakeStructColumn(MapEntryType(type), count, {k, v}));
       });
 }
 
-Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all,
+                                    std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 3, "[2, 3]"));
   SPATE_ASSIGN_OR_RETURN(args, StringArgs(name, args, 2));
   if (args.size() == 3) {
@@ -397,7 +439,8 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all, std::vect
   auto display = [name](const std::vector<std::string>& s) { return CallText(name, s); };
   return MakeScalarCall(
       name, type, fn::AnyNullable(args), args,
-      [name, fixed, all](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [name, fixed, all](const std::vector<ColumnPtr>& c, int64_t n,
+                         const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
         PatternCache cache(name, fixed);
         std::vector<re2::StringPiece> groups;
@@ -417,7 +460,8 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all, std::vect
           if (!all) {
             if (Find(*re, s, 0, &groups)) {
               const auto& g = groups[static_cast<size_t>(idx)];
-              sb.Append(g.data() ? std::string_view(g.data(), g.size()) : std::string_view());
+              sb.Append(g.data() ? std::string_view(g.data(), g.size())
+                                 : std::string_view());
             } else {
               sb.Append("");
             }
@@ -426,7 +470,8 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all, std::vect
           size_t from = 0;
           while (Find(*re, s, from, &groups)) {
             const auto& g = groups[static_cast<size_t>(idx)];
-            ab.AddItem(g.data() ? std::string_view(g.data(), g.size()) : std::string_view());
+            ab.AddItem(g.data() ? std::string_view(g.data(), g.size())
+                                : std::string_view());
             size_t b = static_cast<size_t>(groups[0].data() - s.data());
             from = NextFrom(s, b, b + groups[0].size());
           }
@@ -437,17 +482,20 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all, std::vect
       display);
 }
 
-// ---- regexp_replace --------------------------------------------------------------------
+// ---- regexp_replace
+// --------------------------------------------------------------------
 
 // Appends Java's Matcher.appendReplacement expansion of `rep`.
-Status AppendReplacement(std::string_view rep, const std::vector<re2::StringPiece>& groups, const RE2& re,
+Status AppendReplacement(std::string_view rep,
+                         const std::vector<re2::StringPiece>& groups, const RE2& re,
                          std::string* out) {
   for (size_t k = 0; k < rep.size(); ++k) {
     char ch = rep[k];
     if (ch == '\\') {
       if (k + 1 >= rep.size()) {
         return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                             {{"parameter", "`rep`"}, {"functionName", "`regexp_replace`"},
+                             {{"parameter", "`rep`"},
+                              {"functionName", "`regexp_replace`"},
                               {"value", "character to be escaped is missing"}});
       }
       out->push_back(rep[++k]);
@@ -458,23 +506,28 @@ Status AppendReplacement(std::string_view rep, const std::vector<re2::StringPiec
       continue;
     }
     if (k + 1 >= rep.size()) {
-      return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                           {{"parameter", "`rep`"}, {"functionName", "`regexp_replace`"},
-                            {"value", "Illegal group reference: group index is missing"}});
+      return Status::Error(
+          "INVALID_PARAMETER_VALUE.PATTERN",
+          {{"parameter", "`rep`"},
+           {"functionName", "`regexp_replace`"},
+           {"value", "Illegal group reference: group index is missing"}});
     }
     int group = -1;
     if (rep[k + 1] == '{') {
       size_t e = rep.find('}', k + 2);
       if (e == std::string_view::npos) {
-        return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                             {{"parameter", "`rep`"}, {"functionName", "`regexp_replace`"},
-                              {"value", "named capturing group is missing trailing '}'"}});
+        return Status::Error(
+            "INVALID_PARAMETER_VALUE.PATTERN",
+            {{"parameter", "`rep`"},
+             {"functionName", "`regexp_replace`"},
+             {"value", "named capturing group is missing trailing '}'"}});
       }
       std::string gname(rep.substr(k + 2, e - k - 2));
       auto it = re.NamedCapturingGroups().find(gname);
       if (it == re.NamedCapturingGroups().end()) {
         return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                             {{"parameter", "`rep`"}, {"functionName", "`regexp_replace`"},
+                             {{"parameter", "`rep`"},
+                              {"functionName", "`regexp_replace`"},
                               {"value", "No group with name {" + gname + "}"}});
       }
       group = it->second;
@@ -482,13 +535,15 @@ Status AppendReplacement(std::string_view rep, const std::vector<re2::StringPiec
     } else {
       if (!std::isdigit(static_cast<unsigned char>(rep[k + 1]))) {
         return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                             {{"parameter", "`rep`"}, {"functionName", "`regexp_replace`"},
+                             {{"parameter", "`rep`"},
+                              {"functionName", "`regexp_replace`"},
                               {"value", "Illegal group reference"}});
       }
       group = rep[++k] - '0';
       if (group >= static_cast<int>(groups.size())) {
         return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                             {{"parameter", "`rep`"}, {"functionName", "`regexp_replace`"},
+                             {{"parameter", "`rep`"},
+                              {"functionName", "`regexp_replace`"},
                               {"value", "No group " + std::to_string(group)}});
       }
       // Greedy: more digits while the group exists.
@@ -505,7 +560,8 @@ Status AppendReplacement(std::string_view rep, const std::vector<re2::StringPiec
   return Status::OK();
 }
 
-Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args,
+                                    const ResolveContext&) {
   const std::string name = "regexp_replace";
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 3, 4, "[3, 4]"));
   SPATE_ASSIGN_OR_RETURN(args, StringArgs(name, args, 3));
@@ -523,7 +579,8 @@ Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args, const Resolv
   SPATE_ASSIGN_OR_RETURN(auto fixed, CompileLiteral(name, args[1]));
   return MakeScalarCall(
       name, DataType::String(), fn::AnyNullable(args), args,
-      [name, fixed](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [name, fixed](const std::vector<ColumnPtr>& c, int64_t n,
+                    const EvalContext&) -> Result<ColumnPtr> {
         std::vector<const Column*> cols;
         for (const auto& col : c) cols.push_back(col.get());
         NullMask mask(cols, n);
@@ -547,7 +604,8 @@ Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args, const Resolv
           }
           out.append(full.substr(0, prefix));
           std::string_view s = full.substr(prefix);
-          groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups() + 1), re2::StringPiece());
+          groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups() + 1),
+                        re2::StringPiece());
           size_t from = 0, copied = 0;
           while (Find(*re, s, from, &groups)) {
             size_t b = static_cast<size_t>(groups[0].data() - s.data());
@@ -564,20 +622,24 @@ Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args, const Resolv
       });
 }
 
-// ---- split -----------------------------------------------------------------------------
+// ---- split
+// -----------------------------------------------------------------------------
 
 // A one-character pattern that is no regex metacharacter: String.split's own fast path
 // (the same result as the regex, found with memchr).
 bool IsLiteralSplitByte(std::string_view pattern) {
   if (pattern.size() != 1) return false;
   const auto ch = static_cast<unsigned char>(pattern[0]);
-  return ch < 0x80 && std::string_view(".$|()[{^?*+\\").find(pattern[0]) == std::string_view::npos;
+  return ch < 0x80 &&
+         std::string_view(".$|()[{^?*+\\").find(pattern[0]) == std::string_view::npos;
 }
 
-void SplitAtByte(char sep, std::string_view s, int64_t limit, fn::StringArrayBuilder* out) {
+void SplitAtByte(char sep, std::string_view s, int64_t limit,
+                 fn::StringArrayBuilder* out) {
   size_t index = 0;
   for (int64_t count = 0; limit <= 0 || count < limit - 1; ++count) {
-    const void* hit = index < s.size() ? std::memchr(s.data() + index, sep, s.size() - index) : nullptr;
+    const void* hit =
+        index < s.size() ? std::memchr(s.data() + index, sep, s.size() - index) : nullptr;
     if (!hit) break;
     const size_t b = static_cast<size_t>(static_cast<const char*>(hit) - s.data());
     out->AddItem(s.substr(index, b - index));
@@ -648,7 +710,8 @@ Result<BoundExprPtr> ResolveSplit(std::vector<BoundExprPtr> args, const ResolveC
   SPATE_ASSIGN_OR_RETURN(auto fixed, CompileLiteral("split", args[1]));
   return MakeScalarCall(
       "split", DataType::Array(DataType::String(), false), fn::AnyNullable(args), args,
-      [fixed](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [fixed](const std::vector<ColumnPtr>& c, int64_t n,
+              const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
         PatternCache cache("split", fixed);
         std::vector<re2::StringPiece> groups;
@@ -659,8 +722,10 @@ Result<BoundExprPtr> ResolveSplit(std::vector<BoundExprPtr> args, const ResolveC
             continue;
           }
           SPATE_ASSIGN_OR_RETURN(const RE2* re, cache.Get(*c[1], i));
-          groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups() + 1), re2::StringPiece());
-          Split(*re, c[0]->GetView(i), c[1]->GetView(i), c[2]->raw_values<int32_t>()[i], &groups, &ab);
+          groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups() + 1),
+                        re2::StringPiece());
+          Split(*re, c[0]->GetView(i), c[1]->GetView(i), c[2]->raw_values<int32_t>()[i],
+                &groups, &ab);
         }
         return ab.Finish();
       });
@@ -671,7 +736,9 @@ Result<BoundExprPtr> ResolveSplit(std::vector<BoundExprPtr> args, const ResolveC
 void RegisterRegexpFunctions(FunctionRegistry& r) {
   using Args = std::vector<BoundExprPtr>;
   for (const char* name : {"rlike", "regexp", "regexp_like"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveRlike(name, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveRlike(name, std::move(a));
+    });
   }
   r.RegisterScalar("regexp_extract", [](Args a, const ResolveContext&) {
     return ResolveExtract("regexp_extract", false, std::move(a));

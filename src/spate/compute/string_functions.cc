@@ -1,10 +1,11 @@
 // Copyright spate authors.
 // String functions over UTF-8 (positions and lengths in code points, as Spark): concat ||
 // concat_ws length char_length character_length upper lower substring substr left right
-// trim ltrim rtrim lpad rpad replace split_part instr locate position repeat reverse initcap
-// startswith endswith contains format_number format_string printf ascii chr base64
-// unbase64 hex unhex md5 sha1 sha2 crc32 translate.
+// trim ltrim rtrim lpad rpad replace split_part instr locate position repeat reverse
+// initcap startswith endswith contains format_number format_string printf ascii chr
+// base64 unbase64 hex unhex md5 sha1 sha2 crc32 translate.
 
+#include <locale.h>
 #include <openssl/evp.h>
 #include <wctype.h>
 
@@ -13,7 +14,6 @@
 #include <clocale>
 #include <cmath>
 #include <cstring>
-#include <locale.h>
 #include <unordered_map>
 
 #include "spate/compute/cast.h"
@@ -35,19 +35,24 @@ using StringFn = std::function<bool(int64_t, std::string*)>;
 // Nullable when an argument is, unless `always_nullable` (Spark's rule for the function).
 template <typename Body>
 Result<BoundExprPtr> StringCall(const std::string& name, std::vector<BoundExprPtr> args,
-                                DataTypePtr out_type, Body body, bool always_nullable = false) {
+                                DataTypePtr out_type, Body body,
+                                bool always_nullable = false) {
   const bool nullable = always_nullable || fn::AnyNullable(args);
-  return MakeScalarCall(
-      name, out_type, nullable, args,
-      [out_type, body](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        std::vector<const Column*> cols;
-        for (const auto& col : c) cols.push_back(col.get());
-        NullMask mask(cols, n);
-        return fn::MapToString(out_type, mask, n, [&](int64_t i, std::string* out) { return body(c, i, out); });
-      });
+  return MakeScalarCall(name, out_type, nullable, args,
+                        [out_type, body](const std::vector<ColumnPtr>& c, int64_t n,
+                                         const EvalContext&) -> Result<ColumnPtr> {
+                          std::vector<const Column*> cols;
+                          for (const auto& col : c) cols.push_back(col.get());
+                          NullMask mask(cols, n);
+                          return fn::MapToString(out_type, mask, n,
+                                                 [&](int64_t i, std::string* out) {
+                                                   return body(c, i, out);
+                                                 });
+                        });
 }
 
-Result<std::vector<BoundExprPtr>> AllStrings(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<std::vector<BoundExprPtr>> AllStrings(const std::string& name,
+                                             std::vector<BoundExprPtr> args) {
   for (size_t k = 0; k < args.size(); ++k) {
     SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg(name, args, k));
   }
@@ -56,10 +61,12 @@ Result<std::vector<BoundExprPtr>> AllStrings(const std::string& name, std::vecto
 
 bool IsBinary(const BoundExprPtr& e) { return e->type()->id() == TypeId::kBinary; }
 
-// ---- case mapping ----------------------------------------------------------------------
+// ---- case mapping
+// ----------------------------------------------------------------------
 
 locale_t Utf8Locale() {
-  static locale_t loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
+  static locale_t loc =
+      newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
   return loc;
 }
 
@@ -93,9 +100,11 @@ void MapCase(std::string_view s, bool upper, std::string* out) {
   }
 }
 
-// ---- concat ----------------------------------------------------------------------------
+// ---- concat
+// ----------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveConcat(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveConcat(const std::string& name,
+                                   std::vector<BoundExprPtr> args) {
   bool all_binary = !args.empty();
   for (const auto& a : args) all_binary = all_binary && IsBinary(a);
   DataTypePtr type = all_binary ? DataType::Binary() : DataType::String();
@@ -112,7 +121,8 @@ Result<BoundExprPtr> ResolveConcat(const std::string& name, std::vector<BoundExp
   };
   return MakeScalarCall(
       name, type, fn::AnyNullable(args), args,
-      [type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [type](const std::vector<ColumnPtr>& c, int64_t n,
+             const EvalContext&) -> Result<ColumnPtr> {
         if (c.empty()) return MakeConstantColumn(Value::String(""), n);
         std::vector<const Column*> cols;
         for (const auto& col : c) cols.push_back(col.get());
@@ -125,52 +135,60 @@ Result<BoundExprPtr> ResolveConcat(const std::string& name, std::vector<BoundExp
       display);
 }
 
-Result<BoundExprPtr> ResolveConcatWs(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveConcatWs(std::vector<BoundExprPtr> args,
+                                     const ResolveContext&) {
   if (args.empty()) {
-    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                         {{"functionName", "`concat_ws`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
+    return Status::Error(
+        "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+        {{"functionName", "`concat_ws`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
   }
   for (size_t k = 0; k < args.size(); ++k) {
     const DataType& t = *args[k]->type();
-    if (k > 0 && t.id() == TypeId::kArray && t.element_type()->id() == TypeId::kString) continue;
+    if (k > 0 && t.id() == TypeId::kArray && t.element_type()->id() == TypeId::kString)
+      continue;
     if (t.IsNested()) {
-      return fn::UnexpectedType("concat_ws", args, k, "(\"ARRAY<STRING>\" or \"STRING\")");
+      return fn::UnexpectedType("concat_ws", args, k,
+                                "(\"ARRAY<STRING>\" or \"STRING\")");
     }
     SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg("concat_ws", args, k));
   }
-  return MakeScalarCall(
-      "concat_ws", DataType::String(), args[0]->nullable(), args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        NullMask mask({c[0].get()}, n);
-        return fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
-          std::string_view sep = c[0]->GetView(i);
-          bool first = true;
-          auto add = [&](std::string_view v) {
-            if (!first) out->append(sep);
-            out->append(v);
-            first = false;
-          };
-          for (size_t k = 1; k < c.size(); ++k) {
-            const Column& col = *c[k];
-            if (col.IsNull(i)) continue;
-            if (col.type_id() == TypeId::kArray) {
-              const int32_t* o = col.offsets();
-              const Column& e = *col.child(0);
-              for (int32_t j = o[i]; j < o[i + 1]; ++j) {
-                if (e.IsValid(j)) add(e.GetView(j));
-              }
-            } else {
-              add(col.GetView(i));
-            }
-          }
-          return true;
-        });
-      });
+  return MakeScalarCall("concat_ws", DataType::String(), args[0]->nullable(), args,
+                        [](const std::vector<ColumnPtr>& c, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          NullMask mask({c[0].get()}, n);
+                          return fn::MapToString(
+                              DataType::String(), mask, n,
+                              [&](int64_t i, std::string* out) {
+                                std::string_view sep = c[0]->GetView(i);
+                                bool first = true;
+                                auto add = [&](std::string_view v) {
+                                  if (!first) out->append(sep);
+                                  out->append(v);
+                                  first = false;
+                                };
+                                for (size_t k = 1; k < c.size(); ++k) {
+                                  const Column& col = *c[k];
+                                  if (col.IsNull(i)) continue;
+                                  if (col.type_id() == TypeId::kArray) {
+                                    const int32_t* o = col.offsets();
+                                    const Column& e = *col.child(0);
+                                    for (int32_t j = o[i]; j < o[i + 1]; ++j) {
+                                      if (e.IsValid(j)) add(e.GetView(j));
+                                    }
+                                  } else {
+                                    add(col.GetView(i));
+                                  }
+                                }
+                                return true;
+                              });
+                        });
 }
 
-// ---- length / case ---------------------------------------------------------------------
+// ---- length / case
+// ---------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveLength(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveLength(const std::string& name,
+                                   std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
   bool bytes = IsBinary(args[0]);
   if (!bytes) {
@@ -178,30 +196,36 @@ Result<BoundExprPtr> ResolveLength(const std::string& name, std::vector<BoundExp
   }
   return MakeScalarCall(
       name, DataType::Int(), args[0]->nullable(), args,
-      [bytes](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [bytes](const std::vector<ColumnPtr>& c, int64_t n,
+              const EvalContext&) -> Result<ColumnPtr> {
         Out<int32_t> out(n);
         const Column& a = *c[0];
         if (a.type_id() != TypeId::kNull) {
           for (int64_t i = 0; i < n; ++i) {
             std::string_view v = a.GetView(i);
-            out.data[i] = static_cast<int32_t>(bytes ? static_cast<int64_t>(v.size()) : fn::NumChars(v));
+            out.data[i] = static_cast<int32_t>(bytes ? static_cast<int64_t>(v.size())
+                                                     : fn::NumChars(v));
           }
         }
-        return kernel::MakeColumn(DataType::Int(), n, a.null_count(), a.validity(), out.buf);
+        return kernel::MakeColumn(DataType::Int(), n, a.null_count(), a.validity(),
+                                  out.buf);
       });
 }
 
-Result<BoundExprPtr> ResolveCase(const std::string& name, bool upper, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveCase(const std::string& name, bool upper,
+                                 std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings(name, std::move(args)));
-  return StringCall(name, args, DataType::String(),
-                    [upper](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
-                      MapCase(c[0]->GetView(i), upper, out);
-                      return true;
-                    });
+  return StringCall(
+      name, args, DataType::String(),
+      [upper](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
+        MapCase(c[0]->GetView(i), upper, out);
+        return true;
+      });
 }
 
-Result<BoundExprPtr> ResolveInitcap(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveInitcap(std::vector<BoundExprPtr> args,
+                                    const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("initcap", args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("initcap", std::move(args)));
   return StringCall("initcap", args, DataType::String(),
@@ -218,9 +242,11 @@ Result<BoundExprPtr> ResolveInitcap(std::vector<BoundExprPtr> args, const Resolv
                     });
 }
 
-// ---- substring / left / right ----------------------------------------------------------
+// ---- substring / left / right
+// ----------------------------------------------------------
 
-Result<BoundExprPtr> ResolveSubstring(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveSubstring(const std::string& name,
+                                      std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 3, "[2, 3]"));
   bool bytes = IsBinary(args[0]);
   if (!bytes) {
@@ -229,17 +255,20 @@ Result<BoundExprPtr> ResolveSubstring(const std::string& name, std::vector<Bound
   for (size_t k = 1; k < args.size(); ++k) {
     SPATE_ASSIGN_OR_RETURN(args[k], fn::ToIntArg(name, args, k));
   }
-  DataTypePtr type = args[0]->type()->id() == TypeId::kBinary ? DataType::Binary() : DataType::String();
-  return StringCall(name, args, type,
-                    [bytes](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
-                      int64_t pos = c[1]->raw_values<int32_t>()[i];
-                      int64_t len = c.size() > 2 ? c[2]->raw_values<int32_t>()[i] : INT32_MAX;
-                      out->append(fn::SubstringSql(c[0]->GetView(i), pos, len, bytes));
-                      return true;
-                    });
+  DataTypePtr type =
+      args[0]->type()->id() == TypeId::kBinary ? DataType::Binary() : DataType::String();
+  return StringCall(
+      name, args, type,
+      [bytes](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
+        int64_t pos = c[1]->raw_values<int32_t>()[i];
+        int64_t len = c.size() > 2 ? c[2]->raw_values<int32_t>()[i] : INT32_MAX;
+        out->append(fn::SubstringSql(c[0]->GetView(i), pos, len, bytes));
+        return true;
+      });
 }
 
-Result<BoundExprPtr> ResolveLeftRight(const std::string& name, bool left, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveLeftRight(const std::string& name, bool left,
+                                      std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   bool bytes = IsBinary(args[0]);
   if (!bytes) {
@@ -247,23 +276,26 @@ Result<BoundExprPtr> ResolveLeftRight(const std::string& name, bool left, std::v
   }
   SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
   DataTypePtr type = bytes ? DataType::Binary() : DataType::String();
-  return StringCall(name, args, type,
-                    [bytes, left](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
-                      int64_t len = c[1]->raw_values<int32_t>()[i];
-                      if (len <= 0) return true;
-                      std::string_view s = c[0]->GetView(i);
-                      out->append(left ? fn::SubstringSql(s, 1, len, bytes)
-                                       : fn::SubstringSql(s, -len, INT32_MAX, bytes));
-                      return true;
-                    },
-                    /*always_nullable=*/!left);  // Spark's right(): If(IsNull(str), NULL, ...)
+  return StringCall(
+      name, args, type,
+      [bytes, left](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
+        int64_t len = c[1]->raw_values<int32_t>()[i];
+        if (len <= 0) return true;
+        std::string_view s = c[0]->GetView(i);
+        out->append(left ? fn::SubstringSql(s, 1, len, bytes)
+                         : fn::SubstringSql(s, -len, INT32_MAX, bytes));
+        return true;
+      },
+      /*always_nullable=*/!left);  // Spark's right(): If(IsNull(str), NULL, ...)
 }
 
-// ---- trim / pad ------------------------------------------------------------------------
+// ---- trim / pad
+// ------------------------------------------------------------------------
 
 enum class TrimSide : uint8_t { kBoth, kLeft, kRight };
 
-void Trim(std::string_view s, std::string_view chars, TrimSide side, bool default_space, std::string* out) {
+void Trim(std::string_view s, std::string_view chars, TrimSide side, bool default_space,
+          std::string* out) {
   size_t b = 0, e = s.size();
   if (default_space) {
     if (side != TrimSide::kRight) {
@@ -278,7 +310,9 @@ void Trim(std::string_view s, std::string_view chars, TrimSide side, bool defaul
   // Trim characters are code points of `chars`.
   std::vector<uint32_t> set;
   for (size_t p = 0; p < chars.size();) set.push_back(fn::DecodeUtf8(chars, &p));
-  auto in_set = [&set](uint32_t cp) { return std::find(set.begin(), set.end(), cp) != set.end(); };
+  auto in_set = [&set](uint32_t cp) {
+    return std::find(set.begin(), set.end(), cp) != set.end();
+  };
   if (side != TrimSide::kRight) {
     while (b < e) {
       size_t p = b;
@@ -298,18 +332,21 @@ void Trim(std::string_view s, std::string_view chars, TrimSide side, bool defaul
   out->append(s.substr(b, e - b));
 }
 
-Result<BoundExprPtr> ResolveTrim(const std::string& name, TrimSide side, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveTrim(const std::string& name, TrimSide side,
+                                 std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 2, "[1, 2]"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings(name, std::move(args)));
   return StringCall(name, args, DataType::String(),
                     [side](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
                       bool def = c.size() == 1;
-                      Trim(c[0]->GetView(i), def ? std::string_view() : c[1]->GetView(i), side, def, out);
+                      Trim(c[0]->GetView(i), def ? std::string_view() : c[1]->GetView(i),
+                           side, def, out);
                       return true;
                     });
 }
 
-Result<BoundExprPtr> ResolvePad(const std::string& name, bool left, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolvePad(const std::string& name, bool left,
+                                std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 3, "[2, 3]"));
   SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg(name, args, 0));
   SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
@@ -320,7 +357,8 @@ Result<BoundExprPtr> ResolvePad(const std::string& name, bool left, std::vector<
                     [left](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
                       std::string_view s = c[0]->GetView(i);
                       int64_t len = c[1]->raw_values<int32_t>()[i];
-                      std::string_view pad = c.size() > 2 ? c[2]->GetView(i) : std::string_view(" ");
+                      std::string_view pad =
+                          c.size() > 2 ? c[2]->GetView(i) : std::string_view(" ");
                       if (len <= 0) return true;
                       int64_t chars = fn::NumChars(s);
                       int64_t spaces = len - chars;
@@ -344,15 +382,18 @@ Result<BoundExprPtr> ResolvePad(const std::string& name, bool left, std::vector<
                     });
 }
 
-// ---- search ----------------------------------------------------------------------------
+// ---- search
+// ----------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args,
+                                    const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("replace", args.size(), 2, 3, "[2, 3]"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("replace", std::move(args)));
   return StringCall("replace", args, DataType::String(),
                     [](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
                       std::string_view s = c[0]->GetView(i), search = c[1]->GetView(i);
-                      std::string_view rep = c.size() > 2 ? c[2]->GetView(i) : std::string_view();
+                      std::string_view rep =
+                          c.size() > 2 ? c[2]->GetView(i) : std::string_view();
                       if (search.empty()) {
                         out->append(s);
                         return true;
@@ -370,8 +411,8 @@ Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args, const Resolv
                     });
 }
 
-// 1-based code point position of `needle` in `s` at or after code point `start` (0-based);
-// 0 when absent. An empty needle is found at 1 (Spark's UTF8String.indexOf).
+// 1-based code point position of `needle` in `s` at or after code point `start`
+// (0-based); 0 when absent. An empty needle is found at 1 (Spark's UTF8String.indexOf).
 int32_t IndexOfChars(std::string_view s, std::string_view needle, int64_t start) {
   if (needle.empty()) return 1;
   size_t b = fn::ByteOffsetOfChar(s, start);
@@ -381,34 +422,39 @@ int32_t IndexOfChars(std::string_view s, std::string_view needle, int64_t start)
   return static_cast<int32_t>(fn::NumChars(s.substr(0, f)) + 1);
 }
 
-Result<BoundExprPtr> IntResultCall(const std::string& name, std::vector<BoundExprPtr> args,
-                                   std::function<int32_t(const std::vector<ColumnPtr>&, int64_t)> body,
-                                   bool nullable) {
-  return MakeScalarCall(
-      name, DataType::Int(), nullable, args,
-      [body](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        std::vector<const Column*> cols;
-        for (const auto& col : c) cols.push_back(col.get());
-        NullMask mask(cols, n);
-        Out<int32_t> out(n);
-        for (int64_t i = 0; i < n; ++i) {
-          if (mask.Valid(i)) out.data[i] = body(c, i);
-        }
-        return kernel::MakeColumn(DataType::Int(), n, mask.null_count(), mask.validity(), out.buf);
-      });
+Result<BoundExprPtr> IntResultCall(
+    const std::string& name, std::vector<BoundExprPtr> args,
+    std::function<int32_t(const std::vector<ColumnPtr>&, int64_t)> body, bool nullable) {
+  return MakeScalarCall(name, DataType::Int(), nullable, args,
+                        [body](const std::vector<ColumnPtr>& c, int64_t n,
+                               const EvalContext&) -> Result<ColumnPtr> {
+                          std::vector<const Column*> cols;
+                          for (const auto& col : c) cols.push_back(col.get());
+                          NullMask mask(cols, n);
+                          Out<int32_t> out(n);
+                          for (int64_t i = 0; i < n; ++i) {
+                            if (mask.Valid(i)) out.data[i] = body(c, i);
+                          }
+                          return kernel::MakeColumn(DataType::Int(), n, mask.null_count(),
+                                                    mask.validity(), out.buf);
+                        });
 }
 
 Result<BoundExprPtr> ResolveInstr(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("instr", args.size(), 2, 2, "2"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("instr", std::move(args)));
   bool nullable = fn::AnyNullable(args);
-  return IntResultCall("instr", args, [](const std::vector<ColumnPtr>& c, int64_t i) {
-    return IndexOfChars(c[0]->GetView(i), c[1]->GetView(i), 0);
-  }, nullable);
+  return IntResultCall(
+      "instr", args,
+      [](const std::vector<ColumnPtr>& c, int64_t i) {
+        return IndexOfChars(c[0]->GetView(i), c[1]->GetView(i), 0);
+      },
+      nullable);
 }
 
 // locate(substr, str[, pos]): 0 when pos is NULL or < 1.
-Result<BoundExprPtr> ResolveLocate(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveLocate(const std::string& name,
+                                   std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 3, "[2, 3]"));
   for (size_t k = 0; k < 2; ++k) {
     SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg(name, args, k));
@@ -419,7 +465,8 @@ Result<BoundExprPtr> ResolveLocate(const std::string& name, std::vector<BoundExp
   bool nullable = args[0]->nullable() || args[1]->nullable();
   return MakeScalarCall(
       name, DataType::Int(), nullable, args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& c, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get()}, n);
         Out<int32_t> out(n);
         for (int64_t i = 0; i < n; ++i) {
@@ -436,7 +483,8 @@ Result<BoundExprPtr> ResolveLocate(const std::string& name, std::vector<BoundExp
             start = c[2]->raw_values<int32_t>()[i];
           }
           if (!mask.Valid(i)) continue;
-          out.data[i] = start < 1 ? 0 : IndexOfChars(c[1]->GetView(i), c[0]->GetView(i), start - 1);
+          out.data[i] =
+              start < 1 ? 0 : IndexOfChars(c[1]->GetView(i), c[0]->GetView(i), start - 1);
         }
         if (c.size() == 3 && c[2]->null_count() > 0) {
           // Rows with a NULL start are 0, never NULL.
@@ -449,13 +497,16 @@ Result<BoundExprPtr> ResolveLocate(const std::string& name, std::vector<BoundExp
               ++nulls;
             }
           }
-          return kernel::MakeColumn(DataType::Int(), n, nulls, nulls ? v : nullptr, out.buf);
+          return kernel::MakeColumn(DataType::Int(), n, nulls, nulls ? v : nullptr,
+                                    out.buf);
         }
-        return kernel::MakeColumn(DataType::Int(), n, mask.null_count(), mask.validity(), out.buf);
+        return kernel::MakeColumn(DataType::Int(), n, mask.null_count(), mask.validity(),
+                                  out.buf);
       });
 }
 
-Result<BoundExprPtr> ResolveSplitPart(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveSplitPart(std::vector<BoundExprPtr> args,
+                                      const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("split_part", args.size(), 3, 3, "3"));
   for (size_t k = 0; k < 2; ++k) {
     SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg("split_part", args, k));
@@ -463,7 +514,8 @@ Result<BoundExprPtr> ResolveSplitPart(std::vector<BoundExprPtr> args, const Reso
   SPATE_ASSIGN_OR_RETURN(args[2], fn::ToIntArg("split_part", args, 2));
   return MakeScalarCall(
       "split_part", DataType::String(), fn::AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& c, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
         for (int64_t i = 0; i < n; ++i) {
           if (mask.Valid(i) && c[2]->raw_values<int32_t>()[i] == 0) {
@@ -471,55 +523,63 @@ Result<BoundExprPtr> ResolveSplitPart(std::vector<BoundExprPtr> args, const Reso
           }
         }
         std::vector<std::string_view> parts;
-        return fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
-          std::string_view s = c[0]->GetView(i), d = c[1]->GetView(i);
-          int64_t k = c[2]->raw_values<int32_t>()[i];
-          parts.clear();
-          if (d.empty()) {
-            parts.push_back(s);
-          } else {
-            size_t pos = 0;
-            for (;;) {
-              size_t f = s.find(d, pos);
-              if (f == std::string_view::npos) break;
-              parts.push_back(s.substr(pos, f - pos));
-              pos = f + d.size();
-            }
-            parts.push_back(s.substr(pos));
-          }
-          int64_t idx = k > 0 ? k - 1 : static_cast<int64_t>(parts.size()) + k;
-          if (idx >= 0 && idx < static_cast<int64_t>(parts.size())) out->append(parts[static_cast<size_t>(idx)]);
-          return true;
-        });
+        return fn::MapToString(
+            DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+              std::string_view s = c[0]->GetView(i), d = c[1]->GetView(i);
+              int64_t k = c[2]->raw_values<int32_t>()[i];
+              parts.clear();
+              if (d.empty()) {
+                parts.push_back(s);
+              } else {
+                size_t pos = 0;
+                for (;;) {
+                  size_t f = s.find(d, pos);
+                  if (f == std::string_view::npos) break;
+                  parts.push_back(s.substr(pos, f - pos));
+                  pos = f + d.size();
+                }
+                parts.push_back(s.substr(pos));
+              }
+              int64_t idx = k > 0 ? k - 1 : static_cast<int64_t>(parts.size()) + k;
+              if (idx >= 0 && idx < static_cast<int64_t>(parts.size()))
+                out->append(parts[static_cast<size_t>(idx)]);
+              return true;
+            });
       });
 }
 
-Result<BoundExprPtr> ResolveStartsEnds(const std::string& name, int which, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveStartsEnds(const std::string& name, int which,
+                                       std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   if (!(IsBinary(args[0]) && IsBinary(args[1]))) {
     SPATE_ASSIGN_OR_RETURN(args, AllStrings(name, std::move(args)));
   }
   return MakeScalarCall(
       name, DataType::Boolean(), fn::AnyNullable(args), args,
-      [which](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [which](const std::vector<ColumnPtr>& c, int64_t n,
+              const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get()}, n);
         auto out = Buffer::Allocate(bits::BytesFor(n));
         uint8_t* o = out->mutable_data();
         for (int64_t i = 0; i < n; ++i) {
           if (!mask.Valid(i)) continue;
           std::string_view s = c[0]->GetView(i), p = c[1]->GetView(i);
-          bool r = which == 0   ? s.substr(0, p.size()) == p
-                   : which == 1 ? (s.size() >= p.size() && s.substr(s.size() - p.size()) == p)
-                                : s.find(p) != std::string_view::npos;
+          bool r = which == 0 ? s.substr(0, p.size()) == p
+                   : which == 1
+                       ? (s.size() >= p.size() && s.substr(s.size() - p.size()) == p)
+                       : s.find(p) != std::string_view::npos;
           if (r) bits::Set(o, i);
         }
-        return kernel::MakeColumn(DataType::Boolean(), n, mask.null_count(), mask.validity(), out);
+        return kernel::MakeColumn(DataType::Boolean(), n, mask.null_count(),
+                                  mask.validity(), out);
       });
 }
 
-// ---- repeat / reverse / translate ------------------------------------------------------
+// ---- repeat / reverse / translate
+// ------------------------------------------------------
 
-Result<BoundExprPtr> ResolveRepeat(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveRepeat(std::vector<BoundExprPtr> args,
+                                   const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("repeat", args.size(), 2, 2, "2"));
   SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg("repeat", args, 0));
   SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg("repeat", args, 1));
@@ -532,10 +592,12 @@ Result<BoundExprPtr> ResolveRepeat(std::vector<BoundExprPtr> args, const Resolve
                     });
 }
 
-Result<BoundExprPtr> ResolveReverse(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveReverse(std::vector<BoundExprPtr> args,
+                                    const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("reverse", args.size(), 1, 1, "1"));
   if (args[0]->type()->id() == TypeId::kArray) {
-    return fn::UnexpectedType("reverse", args, 0, "\"STRING\"");  // arrays: collection functions
+    return fn::UnexpectedType("reverse", args, 0,
+                              "\"STRING\"");  // arrays: collection functions
   }
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("reverse", std::move(args)));
   return StringCall("reverse", args, DataType::String(),
@@ -544,7 +606,8 @@ Result<BoundExprPtr> ResolveReverse(std::vector<BoundExprPtr> args, const Resolv
                       size_t e = s.size();
                       while (e > 0) {
                         size_t b = e - 1;
-                        while (b > 0 && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80) --b;
+                        while (b > 0 && (static_cast<unsigned char>(s[b]) & 0xC0) == 0x80)
+                          --b;
                         out->append(s.substr(b, e - b));
                         e = b;
                       }
@@ -552,65 +615,74 @@ Result<BoundExprPtr> ResolveReverse(std::vector<BoundExprPtr> args, const Resolv
                     });
 }
 
-Result<BoundExprPtr> ResolveTranslate(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveTranslate(std::vector<BoundExprPtr> args,
+                                      const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("translate", args.size(), 3, 3, "3"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("translate", std::move(args)));
   return MakeScalarCall(
       "translate", DataType::String(), fn::AnyNullable(args), args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& c, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
         // Dictionary cached while the matching / replacement strings stay the same.
         std::string last_from, last_to;
         bool have = false;
         std::unordered_map<uint32_t, int64_t> dict;  // cp -> replacement cp, -1 = delete
-        return fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
-          std::string_view from = c[1]->GetView(i), to = c[2]->GetView(i);
-          if (!have || from != last_from || to != last_to) {
-            dict.clear();
-            std::vector<uint32_t> tos;
-            for (size_t p = 0; p < to.size();) tos.push_back(fn::DecodeUtf8(to, &p));
-            size_t idx = 0;
-            for (size_t p = 0; p < from.size(); ++idx) {
-              uint32_t cp = fn::DecodeUtf8(from, &p);
-              if (!dict.count(cp)) dict[cp] = idx < tos.size() ? static_cast<int64_t>(tos[idx]) : -1;
-            }
-            last_from.assign(from);
-            last_to.assign(to);
-            have = true;
-          }
-          std::string_view s = c[0]->GetView(i);
-          for (size_t p = 0; p < s.size();) {
-            size_t b = p;
-            uint32_t cp = fn::DecodeUtf8(s, &p);
-            auto it = dict.find(cp);
-            if (it == dict.end()) {
-              out->append(s.substr(b, p - b));
-            } else if (it->second >= 0) {
-              fn::AppendUtf8(static_cast<uint32_t>(it->second), out);
-            }
-          }
-          return true;
-        });
+        return fn::MapToString(
+            DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+              std::string_view from = c[1]->GetView(i), to = c[2]->GetView(i);
+              if (!have || from != last_from || to != last_to) {
+                dict.clear();
+                std::vector<uint32_t> tos;
+                for (size_t p = 0; p < to.size();) tos.push_back(fn::DecodeUtf8(to, &p));
+                size_t idx = 0;
+                for (size_t p = 0; p < from.size(); ++idx) {
+                  uint32_t cp = fn::DecodeUtf8(from, &p);
+                  if (!dict.count(cp))
+                    dict[cp] = idx < tos.size() ? static_cast<int64_t>(tos[idx]) : -1;
+                }
+                last_from.assign(from);
+                last_to.assign(to);
+                have = true;
+              }
+              std::string_view s = c[0]->GetView(i);
+              for (size_t p = 0; p < s.size();) {
+                size_t b = p;
+                uint32_t cp = fn::DecodeUtf8(s, &p);
+                auto it = dict.find(cp);
+                if (it == dict.end()) {
+                  out->append(s.substr(b, p - b));
+                } else if (it->second >= 0) {
+                  fn::AppendUtf8(static_cast<uint32_t>(it->second), out);
+                }
+              }
+              return true;
+            });
       });
 }
 
-// ---- ascii / chr -----------------------------------------------------------------------
+// ---- ascii / chr
+// -----------------------------------------------------------------------
 
 Result<BoundExprPtr> ResolveAscii(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("ascii", args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("ascii", std::move(args)));
   bool nullable = args[0]->nullable();
-  return IntResultCall("ascii", args, [](const std::vector<ColumnPtr>& c, int64_t i) {
-    std::string_view s = c[0]->GetView(i);
-    if (s.empty()) return int32_t{0};
-    size_t p = 0;
-    return static_cast<int32_t>(fn::DecodeUtf8(s, &p));
-  }, nullable);
+  return IntResultCall(
+      "ascii", args,
+      [](const std::vector<ColumnPtr>& c, int64_t i) {
+        std::string_view s = c[0]->GetView(i);
+        if (s.empty()) return int32_t{0};
+        size_t p = 0;
+        return static_cast<int32_t>(fn::DecodeUtf8(s, &p));
+      },
+      nullable);
 }
 
 Result<BoundExprPtr> ResolveChr(const std::string& name, std::vector<BoundExprPtr> args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
-  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToTypeArg(name, args, 0, DataType::Long(), "\"BIGINT\""));
+  SPATE_ASSIGN_OR_RETURN(args[0],
+                         fn::ToTypeArg(name, args, 0, DataType::Long(), "\"BIGINT\""));
   return StringCall(name, args, DataType::String(),
                     [](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
                       int64_t v = c[0]->raw_values<int64_t>()[i];
@@ -625,47 +697,54 @@ Result<BoundExprPtr> ResolveChr(const std::string& name, std::vector<BoundExprPt
                     });
 }
 
-// ---- binary encodings ------------------------------------------------------------------
+// ---- binary encodings
+// ------------------------------------------------------------------
 
 const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-Result<BoundExprPtr> BinaryArg(const std::string& name, std::vector<BoundExprPtr>& args, size_t k) {
+Result<BoundExprPtr> BinaryArg(const std::string& name, std::vector<BoundExprPtr>& args,
+                               size_t k) {
   if (IsBinary(args[k])) return args[k];
   const DataType& t = *args[k]->type();
-  if (t.id() == TypeId::kString || t.id() == TypeId::kNull) return ImplicitCast(args[k], DataType::Binary());
+  if (t.id() == TypeId::kString || t.id() == TypeId::kNull)
+    return ImplicitCast(args[k], DataType::Binary());
   return fn::UnexpectedType(name, args, k, "\"BINARY\"");
 }
 
-Result<BoundExprPtr> ResolveBase64(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveBase64(std::vector<BoundExprPtr> args,
+                                   const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("base64", args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args[0], BinaryArg("base64", args, 0));
-  return StringCall("base64", args, DataType::String(),
-                    [](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
-                      std::string_view s = c[0]->GetView(i);
-                      size_t k = 0;
-                      for (; k + 3 <= s.size(); k += 3) {
-                        uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(s[k])) << 16 |
-                                     static_cast<uint32_t>(static_cast<unsigned char>(s[k + 1])) << 8 |
-                                     static_cast<unsigned char>(s[k + 2]);
-                        out->push_back(kB64[v >> 18]);
-                        out->push_back(kB64[(v >> 12) & 63]);
-                        out->push_back(kB64[(v >> 6) & 63]);
-                        out->push_back(kB64[v & 63]);
-                      }
-                      size_t rest = s.size() - k;
-                      if (rest) {
-                        uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(s[k])) << 16;
-                        if (rest == 2) v |= static_cast<uint32_t>(static_cast<unsigned char>(s[k + 1])) << 8;
-                        out->push_back(kB64[v >> 18]);
-                        out->push_back(kB64[(v >> 12) & 63]);
-                        out->push_back(rest == 2 ? kB64[(v >> 6) & 63] : '=');
-                        out->push_back('=');
-                      }
-                      return true;
-                    });
+  return StringCall(
+      "base64", args, DataType::String(),
+      [](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
+        std::string_view s = c[0]->GetView(i);
+        size_t k = 0;
+        for (; k + 3 <= s.size(); k += 3) {
+          uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(s[k])) << 16 |
+                       static_cast<uint32_t>(static_cast<unsigned char>(s[k + 1])) << 8 |
+                       static_cast<unsigned char>(s[k + 2]);
+          out->push_back(kB64[v >> 18]);
+          out->push_back(kB64[(v >> 12) & 63]);
+          out->push_back(kB64[(v >> 6) & 63]);
+          out->push_back(kB64[v & 63]);
+        }
+        size_t rest = s.size() - k;
+        if (rest) {
+          uint32_t v = static_cast<uint32_t>(static_cast<unsigned char>(s[k])) << 16;
+          if (rest == 2)
+            v |= static_cast<uint32_t>(static_cast<unsigned char>(s[k + 1])) << 8;
+          out->push_back(kB64[v >> 18]);
+          out->push_back(kB64[(v >> 12) & 63]);
+          out->push_back(rest == 2 ? kB64[(v >> 6) & 63] : '=');
+          out->push_back('=');
+        }
+        return true;
+      });
 }
 
-Result<BoundExprPtr> ResolveUnbase64(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveUnbase64(std::vector<BoundExprPtr> args,
+                                     const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("unbase64", args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("unbase64", std::move(args)));
   return StringCall("unbase64", args, DataType::Binary(),
@@ -695,95 +774,113 @@ Result<BoundExprPtr> ResolveHex(std::vector<BoundExprPtr> args, const ResolveCon
   const DataType& t = *args[0]->type();
   bool integral = t.IsIntegral() || t.IsFloating() || t.id() == TypeId::kDecimal;
   if (integral) {
-    SPATE_ASSIGN_OR_RETURN(args[0], fn::ToTypeArg("hex", args, 0, DataType::Long(),
-                                                  "(\"BIGINT\" or \"BINARY\" or \"STRING\")"));
+    SPATE_ASSIGN_OR_RETURN(args[0],
+                           fn::ToTypeArg("hex", args, 0, DataType::Long(),
+                                         "(\"BIGINT\" or \"BINARY\" or \"STRING\")"));
   } else if (!IsBinary(args[0])) {
     SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg("hex", args, 0));
   }
-  return StringCall("hex", args, DataType::String(),
-                    [integral](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
-                      static const char kHex[] = "0123456789ABCDEF";
-                      if (integral) {
-                        uint64_t v = static_cast<uint64_t>(c[0]->raw_values<int64_t>()[i]);
-                        char buf[17];
-                        int p = 16;
-                        do {
-                          buf[--p] = kHex[v & 15];
-                          v >>= 4;
-                        } while (v);
-                        out->append(buf + p, static_cast<size_t>(16 - p));
-                        return true;
-                      }
-                      for (unsigned char ch : c[0]->GetView(i)) {
-                        out->push_back(kHex[ch >> 4]);
-                        out->push_back(kHex[ch & 15]);
-                      }
-                      return true;
-                    });
+  return StringCall(
+      "hex", args, DataType::String(),
+      [integral](const std::vector<ColumnPtr>& c, int64_t i, std::string* out) {
+        static const char kHex[] = "0123456789ABCDEF";
+        if (integral) {
+          uint64_t v = static_cast<uint64_t>(c[0]->raw_values<int64_t>()[i]);
+          char buf[17];
+          int p = 16;
+          do {
+            buf[--p] = kHex[v & 15];
+            v >>= 4;
+          } while (v);
+          out->append(buf + p, static_cast<size_t>(16 - p));
+          return true;
+        }
+        for (unsigned char ch : c[0]->GetView(i)) {
+          out->push_back(kHex[ch >> 4]);
+          out->push_back(kHex[ch & 15]);
+        }
+        return true;
+      });
 }
 
 Result<BoundExprPtr> ResolveUnhex(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("unhex", args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args, AllStrings("unhex", std::move(args)));
-  return MakeScalarCall(
-      "unhex", DataType::Binary(), true, args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        NullMask mask({c[0].get()}, n);
-        return fn::MapToString(DataType::Binary(), mask, n, [&](int64_t i, std::string* out) {
-          return fn::UnhexInto(c[0]->GetView(i), out);
-        });
-      });
+  return MakeScalarCall("unhex", DataType::Binary(), true, args,
+                        [](const std::vector<ColumnPtr>& c, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          NullMask mask({c[0].get()}, n);
+                          return fn::MapToString(DataType::Binary(), mask, n,
+                                                 [&](int64_t i, std::string* out) {
+                                                   return fn::UnhexInto(c[0]->GetView(i),
+                                                                        out);
+                                                 });
+                        });
 }
 
-// ---- digests ---------------------------------------------------------------------------
+// ---- digests
+// ---------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveDigest(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveDigest(const std::string& name,
+                                   std::vector<BoundExprPtr> args) {
   bool is_sha2 = name == "sha2";
-  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), is_sha2 ? 2 : 1, is_sha2 ? 2 : 1, is_sha2 ? "2" : "1"));
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), is_sha2 ? 2 : 1, is_sha2 ? 2 : 1,
+                                      is_sha2 ? "2" : "1"));
   SPATE_ASSIGN_OR_RETURN(args[0], BinaryArg(name, args, 0));
   if (is_sha2) {
     SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
   }
   // md5/sha1 are NULL only for a NULL input; sha2 also for an unsupported bit length.
-  return MakeScalarCall(
-      name, DataType::String(), is_sha2 || fn::AnyNullable(args), args,
-      [name](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        std::vector<const Column*> cols;
-        for (const auto& col : c) cols.push_back(col.get());
-        NullMask mask(cols, n);
-        EVP_MD_CTX* md = EVP_MD_CTX_new();
-        auto r = fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
-          const EVP_MD* algo;
-          if (name == "md5") {
-            algo = EVP_md5();
-          } else if (name == "sha1" || name == "sha") {
-            algo = EVP_sha1();
-          } else {
-            switch (c[1]->raw_values<int32_t>()[i]) {
-              case 224: algo = EVP_sha224(); break;
-              case 0:
-              case 256: algo = EVP_sha256(); break;
-              case 384: algo = EVP_sha384(); break;
-              case 512: algo = EVP_sha512(); break;
-              default: return false;
-            }
-          }
-          std::string_view s = c[0]->GetView(i);
-          unsigned char digest[EVP_MAX_MD_SIZE];
-          unsigned int len = 0;
-          EVP_DigestInit_ex(md, algo, nullptr);
-          EVP_DigestUpdate(md, s.data(), s.size());
-          EVP_DigestFinal_ex(md, digest, &len);
-          static const char kHex[] = "0123456789abcdef";
-          for (unsigned int k = 0; k < len; ++k) {
-            out->push_back(kHex[digest[k] >> 4]);
-            out->push_back(kHex[digest[k] & 15]);
-          }
-          return true;
-        });
-        EVP_MD_CTX_free(md);
-        return r;
-      });
+  return MakeScalarCall(name, DataType::String(), is_sha2 || fn::AnyNullable(args), args,
+                        [name](const std::vector<ColumnPtr>& c, int64_t n,
+                               const EvalContext&) -> Result<ColumnPtr> {
+                          std::vector<const Column*> cols;
+                          for (const auto& col : c) cols.push_back(col.get());
+                          NullMask mask(cols, n);
+                          EVP_MD_CTX* md = EVP_MD_CTX_new();
+                          auto r = fn::MapToString(
+                              DataType::String(), mask, n,
+                              [&](int64_t i, std::string* out) {
+                                const EVP_MD* algo;
+                                if (name == "md5") {
+                                  algo = EVP_md5();
+                                } else if (name == "sha1" || name == "sha") {
+                                  algo = EVP_sha1();
+                                } else {
+                                  switch (c[1]->raw_values<int32_t>()[i]) {
+                                    case 224:
+                                      algo = EVP_sha224();
+                                      break;
+                                    case 0:
+                                    case 256:
+                                      algo = EVP_sha256();
+                                      break;
+                                    case 384:
+                                      algo = EVP_sha384();
+                                      break;
+                                    case 512:
+                                      algo = EVP_sha512();
+                                      break;
+                                    default:
+                                      return false;
+                                  }
+                                }
+                                std::string_view s = c[0]->GetView(i);
+                                unsigned char digest[EVP_MAX_MD_SIZE];
+                                unsigned int len = 0;
+                                EVP_DigestInit_ex(md, algo, nullptr);
+                                EVP_DigestUpdate(md, s.data(), s.size());
+                                EVP_DigestFinal_ex(md, digest, &len);
+                                static const char kHex[] = "0123456789abcdef";
+                                for (unsigned int k = 0; k < len; ++k) {
+                                  out->push_back(kHex[digest[k] >> 4]);
+                                  out->push_back(kHex[digest[k] & 15]);
+                                }
+                                return true;
+                              });
+                          EVP_MD_CTX_free(md);
+                          return r;
+                        });
 }
 
 uint32_t Crc32(std::string_view s) {
@@ -804,19 +901,22 @@ uint32_t Crc32(std::string_view s) {
 Result<BoundExprPtr> ResolveCrc32(std::vector<BoundExprPtr> args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("crc32", args.size(), 1, 1, "1"));
   SPATE_ASSIGN_OR_RETURN(args[0], BinaryArg("crc32", args, 0));
-  return MakeScalarCall(
-      "crc32", DataType::Long(), args[0]->nullable(), args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        Out<int64_t> out(n);
-        const Column& a = *c[0];
-        if (a.type_id() != TypeId::kNull) {
-          for (int64_t i = 0; i < n; ++i) out.data[i] = Crc32(a.GetView(i));
-        }
-        return kernel::MakeColumn(DataType::Long(), n, a.null_count(), a.validity(), out.buf);
-      });
+  return MakeScalarCall("crc32", DataType::Long(), args[0]->nullable(), args,
+                        [](const std::vector<ColumnPtr>& c, int64_t n,
+                           const EvalContext&) -> Result<ColumnPtr> {
+                          Out<int64_t> out(n);
+                          const Column& a = *c[0];
+                          if (a.type_id() != TypeId::kNull) {
+                            for (int64_t i = 0; i < n; ++i)
+                              out.data[i] = Crc32(a.GetView(i));
+                          }
+                          return kernel::MakeColumn(DataType::Long(), n, a.null_count(),
+                                                    a.validity(), out.buf);
+                        });
 }
 
-// ---- format_number ---------------------------------------------------------------------
+// ---- format_number
+// ---------------------------------------------------------------------
 
 // |value| = digits * 10^-scale, rounded HALF_EVEN to `d` fraction digits: the integer
 // digits (no leading zeros, "" for zero) and exactly `d` fraction digits.
@@ -841,7 +941,8 @@ void RoundHalfEven(std::string digits, int64_t scale, int d, std::string* int_pa
     }
     if (up) {
       int k = static_cast<int>(keep.size()) - 1;
-      while (k >= 0 && keep[static_cast<size_t>(k)] == '9') keep[static_cast<size_t>(k--)] = '0';
+      while (k >= 0 && keep[static_cast<size_t>(k)] == '9')
+        keep[static_cast<size_t>(k--)] = '0';
       if (k < 0) {
         keep.insert(keep.begin(), '1');
       } else {
@@ -856,7 +957,8 @@ void RoundHalfEven(std::string digits, int64_t scale, int d, std::string* int_pa
     scale = d;
   }
   if (static_cast<int64_t>(digits.size()) <= scale) {
-    digits.insert(0, static_cast<size_t>(scale - static_cast<int64_t>(digits.size()) + 1), '0');
+    digits.insert(0, static_cast<size_t>(scale - static_cast<int64_t>(digits.size()) + 1),
+                  '0');
   }
   *int_part = digits.substr(0, digits.size() - static_cast<size_t>(scale));
   *frac = digits.substr(digits.size() - static_cast<size_t>(scale));
@@ -864,9 +966,9 @@ void RoundHalfEven(std::string digits, int64_t scale, int d, std::string* int_pa
   *int_part = nz == std::string::npos ? "" : int_part->substr(nz);
 }
 
-// The subset of java.text.DecimalFormat patterns format_number accepts: literal prefix and
-// suffix, '#' / '0' integer digits with ',' grouping, '.' and '0' / '#' fraction digits,
-// a trailing '%' (times 100). The default (d as a number) is "#,##0.00...".
+// The subset of java.text.DecimalFormat patterns format_number accepts: literal prefix
+// and suffix, '#' / '0' integer digits with ',' grouping, '.' and '0' / '#' fraction
+// digits, a trailing '%' (times 100). The default (d as a number) is "#,##0.00...".
 struct NumberPattern {
   std::string prefix, suffix;
   int min_int = 1;
@@ -912,7 +1014,8 @@ Result<NumberPattern> ParseNumberPattern(std::string_view pat) {
       if (pat[i] == '0') {
         if (p.max_frac != p.min_frac) {
           return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                               {{"parameter", "`format`"}, {"functionName", "`format_number`"},
+                               {{"parameter", "`format`"},
+                                {"functionName", "`format_number`"},
                                 {"value", std::string(pat)}});
         }
         ++p.min_frac;
@@ -924,7 +1027,8 @@ Result<NumberPattern> ParseNumberPattern(std::string_view pat) {
   while (i < pat.size()) {
     if (is_num(pat[i])) {
       return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                           {{"parameter", "`format`"}, {"functionName", "`format_number`"},
+                           {{"parameter", "`format`"},
+                            {"functionName", "`format_number`"},
                             {"value", std::string(pat)}});
     }
     if (pat[i] == '%') p.percent = true;
@@ -940,15 +1044,18 @@ void FormatDigits(bool neg, std::string digits, int64_t scale, const NumberPatte
   if (p.percent) scale -= 2;
   std::string int_part, frac;
   RoundHalfEven(std::move(digits), scale, p.max_frac, &int_part, &frac);
-  while (static_cast<int>(frac.size()) > p.min_frac && frac.back() == '0') frac.pop_back();
+  while (static_cast<int>(frac.size()) > p.min_frac && frac.back() == '0')
+    frac.pop_back();
   if (static_cast<int>(int_part.size()) < p.min_int) {
-    int_part.insert(0, static_cast<size_t>(p.min_int - static_cast<int>(int_part.size())), '0');
+    int_part.insert(0, static_cast<size_t>(p.min_int - static_cast<int>(int_part.size())),
+                    '0');
   }
   if (int_part.empty() && frac.empty()) int_part = "0";  // DecimalFormat shows one digit
   if (neg) out->push_back('-');  // as Java: -0.001 with "0.00" is "-0.00"
   out->append(p.prefix);
   for (size_t k = 0; k < int_part.size(); ++k) {
-    if (p.group > 0 && k > 0 && (int_part.size() - k) % static_cast<size_t>(p.group) == 0) {
+    if (p.group > 0 && k > 0 &&
+        (int_part.size() - k) % static_cast<size_t>(p.group) == 0) {
       out->push_back(',');
     }
     out->push_back(int_part[k]);
@@ -960,9 +1067,10 @@ void FormatDigits(bool neg, std::string digits, int64_t scale, const NumberPatte
   out->append(p.suffix);
 }
 
-// The digits of x[i] (no sign) and their scale; false for NaN / infinity, written to `out`.
-bool NumberDigits(const Column& x, int64_t i, bool* neg, std::string* digits, int64_t* scale,
-                  std::string* out) {
+// The digits of x[i] (no sign) and their scale; false for NaN / infinity, written to
+// `out`.
+bool NumberDigits(const Column& x, int64_t i, bool* neg, std::string* digits,
+                  int64_t* scale, std::string* out) {
   TypeId id = x.type_id();
   if (id == TypeId::kDouble || id == TypeId::kFloat) {
     double v = id == TypeId::kDouble ? x.raw_values<double>()[i]
@@ -995,7 +1103,8 @@ bool NumberDigits(const Column& x, int64_t i, bool* neg, std::string* digits, in
                : id == TypeId::kShort ? x.raw_values<int16_t>()[i]
                                       : x.raw_values<int8_t>()[i];
   *neg = v < 0;
-  unsigned __int128 u = *neg ? static_cast<unsigned __int128>(-v) : static_cast<unsigned __int128>(v);
+  unsigned __int128 u =
+      *neg ? static_cast<unsigned __int128>(-v) : static_cast<unsigned __int128>(v);
   digits->clear();
   do {
     digits->insert(digits->begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
@@ -1006,52 +1115,57 @@ bool NumberDigits(const Column& x, int64_t i, bool* neg, std::string* digits, in
 }
 
 // format_number(x, d): "#,##0" with d fraction digits (NULL for d < 0);
-// format_number(x, 'pattern'): a DecimalFormat pattern ('' = "#,###,###,###,###,###,##0").
-Result<BoundExprPtr> ResolveFormatNumber(std::vector<BoundExprPtr> args, const ResolveContext&) {
+// format_number(x, 'pattern'): a DecimalFormat pattern ('' =
+// "#,###,###,###,###,###,##0").
+Result<BoundExprPtr> ResolveFormatNumber(std::vector<BoundExprPtr> args,
+                                         const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("format_number", args.size(), 2, 2, "2"));
   SPATE_ASSIGN_OR_RETURN(args[0], fn::ToNumericArg("format_number", args, 0));
   const bool pattern = args[1]->type()->id() == TypeId::kString;
   if (!pattern) {
     SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg("format_number", args, 1));
   }
-  return MakeScalarCall(
-      "format_number", DataType::String(), true, args,
-      [pattern](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        NullMask mask({c[0].get(), c[1].get()}, n);
-        const Column& x = *c[0];
-        std::string cached_text;
-        NumberPattern cached;
-        bool have = false;
-        Status error;
-        std::string digits;
-        auto result = fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
-          NumberPattern p;
-          if (pattern) {
-            std::string_view text = c[1]->GetView(i);
-            if (!have || text != cached_text) {
-              auto parsed = ParseNumberPattern(text);
-              if (!parsed.ok()) {
-                error = parsed.status();
-                return false;
-              }
-              cached = *parsed;
-              cached_text = std::string(text);
-              have = true;
-            }
-            p = cached;
-          } else {
-            int d = c[1]->raw_values<int32_t>()[i];
-            if (d < 0) return false;
-            p = GroupedPattern(d);
-          }
-          bool neg = false;
-          int64_t scale = 0;
-          if (NumberDigits(x, i, &neg, &digits, &scale, out)) FormatDigits(neg, digits, scale, p, out);
-          return true;
-        });
-        if (!error.ok()) return error;
-        return result;
-      });
+  return MakeScalarCall("format_number", DataType::String(), true, args,
+                        [pattern](const std::vector<ColumnPtr>& c, int64_t n,
+                                  const EvalContext&) -> Result<ColumnPtr> {
+                          NullMask mask({c[0].get(), c[1].get()}, n);
+                          const Column& x = *c[0];
+                          std::string cached_text;
+                          NumberPattern cached;
+                          bool have = false;
+                          Status error;
+                          std::string digits;
+                          auto result = fn::MapToString(
+                              DataType::String(), mask, n,
+                              [&](int64_t i, std::string* out) {
+                                NumberPattern p;
+                                if (pattern) {
+                                  std::string_view text = c[1]->GetView(i);
+                                  if (!have || text != cached_text) {
+                                    auto parsed = ParseNumberPattern(text);
+                                    if (!parsed.ok()) {
+                                      error = parsed.status();
+                                      return false;
+                                    }
+                                    cached = *parsed;
+                                    cached_text = std::string(text);
+                                    have = true;
+                                  }
+                                  p = cached;
+                                } else {
+                                  int d = c[1]->raw_values<int32_t>()[i];
+                                  if (d < 0) return false;
+                                  p = GroupedPattern(d);
+                                }
+                                bool neg = false;
+                                int64_t scale = 0;
+                                if (NumberDigits(x, i, &neg, &digits, &scale, out))
+                                  FormatDigits(neg, digits, scale, p, out);
+                                return true;
+                              });
+                          if (!error.ok()) return error;
+                          return result;
+                        });
 }
 
 // ---- format_string / printf (java.util.Formatter subset) ------------------------------
@@ -1059,19 +1173,25 @@ Result<BoundExprPtr> ResolveFormatNumber(std::vector<BoundExprPtr> args, const R
 std::string JavaString(const Value& v) {
   if (v.is_null()) return "null";
   switch (v.type()->id()) {
-    case TypeId::kString: return v.str();
-    case TypeId::kDouble: return FormatDouble(v.f64());
-    case TypeId::kFloat: return FormatFloat(static_cast<float>(v.f64()));
-    default: return v.ToString();
+    case TypeId::kString:
+      return v.str();
+    case TypeId::kDouble:
+      return FormatDouble(v.f64());
+    case TypeId::kFloat:
+      return FormatFloat(static_cast<float>(v.f64()));
+    default:
+      return v.ToString();
   }
 }
 
 Status FormatError(const std::string& msg) {
-  return Status::Error("INVALID_PARAMETER_VALUE.PATTERN",
-                       {{"parameter", "`strfmt`"}, {"functionName", "`format_string`"}, {"value", msg}});
+  return Status::Error(
+      "INVALID_PARAMETER_VALUE.PATTERN",
+      {{"parameter", "`strfmt`"}, {"functionName", "`format_string`"}, {"value", msg}});
 }
 
-Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c, int64_t row, std::string* out) {
+Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c,
+                        int64_t row, std::string* out) {
   size_t next_arg = 1;
   size_t p = 0;
   while (p < fmt.size()) {
@@ -1105,7 +1225,8 @@ Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c, i
       while (p < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[p]))) ++p;
       precision = std::atoi(std::string(fmt.substr(q, p - q)).c_str());
     }
-    if (p >= fmt.size()) return FormatError("Format specifier '%" + std::string(fmt.substr(start)) + "'");
+    if (p >= fmt.size())
+      return FormatError("Format specifier '%" + std::string(fmt.substr(start)) + "'");
     char conv = fmt[p++];
     if (conv == '%') {
       out->push_back('%');
@@ -1123,18 +1244,29 @@ Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c, i
     } else {
       arg = next_arg++;
     }
-    if (arg >= c.size()) return FormatError("Format specifier '%" + std::string(fmt.substr(start, p - start)) + "'");
+    if (arg >= c.size())
+      return FormatError("Format specifier '%" +
+                         std::string(fmt.substr(start, p - start)) + "'");
     Value v = c[arg]->GetValue(row);
     std::string body;
-    bool upper = std::isupper(static_cast<unsigned char>(conv)) && conv != 'X' && conv != 'E' && conv != 'G';
+    bool upper = std::isupper(static_cast<unsigned char>(conv)) && conv != 'X' &&
+                 conv != 'E' && conv != 'G';
     char lc = static_cast<char>(std::tolower(static_cast<unsigned char>(conv)));
-    bool numeric_conv = lc == 'd' || lc == 'x' || lc == 'o' || lc == 'f' || lc == 'e' || lc == 'g';
+    bool numeric_conv =
+        lc == 'd' || lc == 'x' || lc == 'o' || lc == 'f' || lc == 'e' || lc == 'g';
     if (v.is_null() && numeric_conv) {
       body = "null";
     } else {
       switch (lc) {
-        case 's': body = JavaString(v); break;
-        case 'b': body = v.is_null() ? "false" : (v.type()->id() == TypeId::kBoolean ? (v.i64() ? "true" : "false") : "true"); break;
+        case 's':
+          body = JavaString(v);
+          break;
+        case 'b':
+          body = v.is_null()
+                     ? "false"
+                     : (v.type()->id() == TypeId::kBoolean ? (v.i64() ? "true" : "false")
+                                                           : "true");
+          break;
         case 'c': {
           if (v.type()->IsIntegral()) {
             fn::AppendUtf8(static_cast<uint32_t>(v.i64()), &body);
@@ -1144,9 +1276,11 @@ Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c, i
           break;
         }
         case 'd': {
-          if (!v.type()->IsIntegral()) return FormatError("d != " + v.type()->SimpleString());
+          if (!v.type()->IsIntegral())
+            return FormatError("d != " + v.type()->SimpleString());
           __int128 iv = v.i64();
-          std::string digits = std::to_string(static_cast<unsigned long long>(iv < 0 ? -iv : iv));
+          std::string digits =
+              std::to_string(static_cast<unsigned long long>(iv < 0 ? -iv : iv));
           if (flags.find(',') != std::string::npos) {
             std::string g;
             for (size_t k = 0; k < digits.size(); ++k) {
@@ -1157,30 +1291,42 @@ Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c, i
           }
           bool neg = v.i64() < 0;
           std::string sign = neg ? (flags.find('(') != std::string::npos ? "(" : "-")
-                                 : flags.find('+') != std::string::npos ? "+"
-                                 : flags.find(' ') != std::string::npos ? " " : "";
+                             : flags.find('+') != std::string::npos ? "+"
+                             : flags.find(' ') != std::string::npos ? " "
+                                                                    : "";
           std::string tail = neg && flags.find('(') != std::string::npos ? ")" : "";
           if (flags.find('0') != std::string::npos && width > 0) {
-            while (static_cast<int>(sign.size() + digits.size() + tail.size()) < width) digits.insert(digits.begin(), '0');
+            while (static_cast<int>(sign.size() + digits.size() + tail.size()) < width)
+              digits.insert(digits.begin(), '0');
           }
           body = sign + digits + tail;
           break;
         }
         case 'x':
         case 'o': {
-          if (!v.type()->IsIntegral()) return FormatError(std::string(1, conv) + " != " + v.type()->SimpleString());
+          if (!v.type()->IsIntegral())
+            return FormatError(std::string(1, conv) + " != " + v.type()->SimpleString());
           uint64_t u = static_cast<uint64_t>(v.i64());
           switch (v.type()->id()) {
-            case TypeId::kByte: u &= 0xFF; break;
-            case TypeId::kShort: u &= 0xFFFF; break;
-            case TypeId::kInt: u &= 0xFFFFFFFFu; break;
-            default: break;
+            case TypeId::kByte:
+              u &= 0xFF;
+              break;
+            case TypeId::kShort:
+              u &= 0xFFFF;
+              break;
+            case TypeId::kInt:
+              u &= 0xFFFFFFFFu;
+              break;
+            default:
+              break;
           }
           char buf[32];
-          std::snprintf(buf, sizeof(buf), lc == 'x' ? (conv == 'X' ? "%llX" : "%llx") : "%llo",
+          std::snprintf(buf, sizeof(buf),
+                        lc == 'x' ? (conv == 'X' ? "%llX" : "%llx") : "%llo",
                         static_cast<unsigned long long>(u));
           body = buf;
-          if (flags.find('#') != std::string::npos) body = (lc == 'x' ? (conv == 'X' ? "0X" : "0x") : "0") + body;
+          if (flags.find('#') != std::string::npos)
+            body = (lc == 'x' ? (conv == 'X' ? "0X" : "0x") : "0") + body;
           if (flags.find('0') != std::string::npos && width > 0) {
             while (static_cast<int>(body.size()) < width) body.insert(body.begin(), '0');
           }
@@ -1199,7 +1345,11 @@ Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c, i
             return FormatError(std::string(1, conv) + " != " + v.type()->SimpleString());
           }
           if (std::isnan(d) || std::isinf(d)) {
-            body = std::isnan(d) ? "NaN" : (d < 0 ? "-Infinity" : (flags.find('+') != std::string::npos ? "+Infinity" : "Infinity"));
+            body = std::isnan(d)
+                       ? "NaN"
+                       : (d < 0 ? "-Infinity"
+                                : (flags.find('+') != std::string::npos ? "+Infinity"
+                                                                        : "Infinity"));
             break;
           }
           std::string spec = "%";
@@ -1225,7 +1375,8 @@ Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c, i
           }
           break;
         }
-        default: return FormatError("Conversion = '" + std::string(1, conv) + "'");
+        default:
+          return FormatError("Conversion = '" + std::string(1, conv) + "'");
       }
     }
     if (precision >= 0 && (lc == 's' || lc == 'b')) {
@@ -1246,15 +1397,18 @@ Result<bool> JavaFormat(std::string_view fmt, const std::vector<ColumnPtr>& c, i
   return true;
 }
 
-Result<BoundExprPtr> ResolveFormatString(const std::string& name, std::vector<BoundExprPtr> args) {
+Result<BoundExprPtr> ResolveFormatString(const std::string& name,
+                                         std::vector<BoundExprPtr> args) {
   if (args.empty()) {
-    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                         {{"functionName", "`" + name + "`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
+    return Status::Error(
+        "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+        {{"functionName", "`" + name + "`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
   }
   SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg(name, args, 0));
   return MakeScalarCall(
       name, DataType::String(), args[0]->nullable(), args,
-      [](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [](const std::vector<ColumnPtr>& c, int64_t n,
+         const EvalContext&) -> Result<ColumnPtr> {
         NullMask mask({c[0].get()}, n);
         StringBuilder sb(DataType::String(), n);
         std::string buf;
@@ -1276,57 +1430,97 @@ Result<BoundExprPtr> ResolveFormatString(const std::string& name, std::vector<Bo
 void RegisterStringFunctions(FunctionRegistry& r) {
   using Args = std::vector<BoundExprPtr>;
   for (const char* name : {"concat", "||"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveConcat(name, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveConcat(name, std::move(a));
+    });
   }
   r.RegisterScalar("concat_ws", ResolveConcatWs);
   for (const char* name : {"length", "char_length", "character_length", "len"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveLength(name, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveLength(name, std::move(a));
+    });
   }
   for (const char* name : {"upper", "ucase"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveCase(name, true, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveCase(name, true, std::move(a));
+    });
   }
   for (const char* name : {"lower", "lcase"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveCase(name, false, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveCase(name, false, std::move(a));
+    });
   }
   r.RegisterScalar("initcap", ResolveInitcap);
   for (const char* name : {"substring", "substr"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveSubstring(name, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveSubstring(name, std::move(a));
+    });
   }
-  r.RegisterScalar("left", [](Args a, const ResolveContext&) { return ResolveLeftRight("left", true, std::move(a)); });
-  r.RegisterScalar("right", [](Args a, const ResolveContext&) { return ResolveLeftRight("right", false, std::move(a)); });
-  r.RegisterScalar("trim", [](Args a, const ResolveContext&) { return ResolveTrim("trim", TrimSide::kBoth, std::move(a)); });
-  r.RegisterScalar("btrim", [](Args a, const ResolveContext&) { return ResolveTrim("btrim", TrimSide::kBoth, std::move(a)); });
-  r.RegisterScalar("ltrim", [](Args a, const ResolveContext&) { return ResolveTrim("ltrim", TrimSide::kLeft, std::move(a)); });
-  r.RegisterScalar("rtrim", [](Args a, const ResolveContext&) { return ResolveTrim("rtrim", TrimSide::kRight, std::move(a)); });
-  r.RegisterScalar("lpad", [](Args a, const ResolveContext&) { return ResolvePad("lpad", true, std::move(a)); });
-  r.RegisterScalar("rpad", [](Args a, const ResolveContext&) { return ResolvePad("rpad", false, std::move(a)); });
+  r.RegisterScalar("left", [](Args a, const ResolveContext&) {
+    return ResolveLeftRight("left", true, std::move(a));
+  });
+  r.RegisterScalar("right", [](Args a, const ResolveContext&) {
+    return ResolveLeftRight("right", false, std::move(a));
+  });
+  r.RegisterScalar("trim", [](Args a, const ResolveContext&) {
+    return ResolveTrim("trim", TrimSide::kBoth, std::move(a));
+  });
+  r.RegisterScalar("btrim", [](Args a, const ResolveContext&) {
+    return ResolveTrim("btrim", TrimSide::kBoth, std::move(a));
+  });
+  r.RegisterScalar("ltrim", [](Args a, const ResolveContext&) {
+    return ResolveTrim("ltrim", TrimSide::kLeft, std::move(a));
+  });
+  r.RegisterScalar("rtrim", [](Args a, const ResolveContext&) {
+    return ResolveTrim("rtrim", TrimSide::kRight, std::move(a));
+  });
+  r.RegisterScalar("lpad", [](Args a, const ResolveContext&) {
+    return ResolvePad("lpad", true, std::move(a));
+  });
+  r.RegisterScalar("rpad", [](Args a, const ResolveContext&) {
+    return ResolvePad("rpad", false, std::move(a));
+  });
   r.RegisterScalar("replace", ResolveReplace);
   r.RegisterScalar("instr", ResolveInstr);
   for (const char* name : {"locate", "position"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveLocate(name, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveLocate(name, std::move(a));
+    });
   }
   r.RegisterScalar("split_part", ResolveSplitPart);
-  r.RegisterScalar("startswith", [](Args a, const ResolveContext&) { return ResolveStartsEnds("startswith", 0, std::move(a)); });
-  r.RegisterScalar("endswith", [](Args a, const ResolveContext&) { return ResolveStartsEnds("endswith", 1, std::move(a)); });
-  r.RegisterScalar("contains", [](Args a, const ResolveContext&) { return ResolveStartsEnds("contains", 2, std::move(a)); });
+  r.RegisterScalar("startswith", [](Args a, const ResolveContext&) {
+    return ResolveStartsEnds("startswith", 0, std::move(a));
+  });
+  r.RegisterScalar("endswith", [](Args a, const ResolveContext&) {
+    return ResolveStartsEnds("endswith", 1, std::move(a));
+  });
+  r.RegisterScalar("contains", [](Args a, const ResolveContext&) {
+    return ResolveStartsEnds("contains", 2, std::move(a));
+  });
   r.RegisterScalar("repeat", ResolveRepeat);
   r.RegisterScalar("reverse", ResolveReverse);
   r.RegisterScalar("translate", ResolveTranslate);
   r.RegisterScalar("ascii", ResolveAscii);
   for (const char* name : {"chr", "char"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveChr(name, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveChr(name, std::move(a));
+    });
   }
   r.RegisterScalar("base64", ResolveBase64);
   r.RegisterScalar("unbase64", ResolveUnbase64);
   r.RegisterScalar("hex", ResolveHex);
   r.RegisterScalar("unhex", ResolveUnhex);
   for (const char* name : {"md5", "sha1", "sha", "sha2"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveDigest(name, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveDigest(name, std::move(a));
+    });
   }
   r.RegisterScalar("crc32", ResolveCrc32);
   r.RegisterScalar("format_number", ResolveFormatNumber);
   for (const char* name : {"format_string", "printf"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) { return ResolveFormatString(name, std::move(a)); });
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ResolveFormatString(name, std::move(a));
+    });
   }
 }
 

@@ -27,14 +27,19 @@ namespace {
 using Args = std::vector<BoundExprPtr>;
 using Cols = std::vector<ColumnPtr>;
 
-// ---- java.net.URI ------------------------------------------------------------------------
+// ---- java.net.URI
+// ------------------------------------------------------------------------
 
 // Character classes of java.net.URI's parser, as 128-bit masks over ASCII.
 struct CharMask {
   uint64_t lo = 0, hi = 0;
   bool escaped = false;  // "%hh" escapes and visible non-ASCII characters are allowed
-  bool Has(unsigned char c) const { return c < 64 ? (lo >> c) & 1 : c < 128 ? (hi >> (c - 64)) & 1 : false; }
-  CharMask operator|(const CharMask& o) const { return {lo | o.lo, hi | o.hi, escaped || o.escaped}; }
+  bool Has(unsigned char c) const {
+    return c < 64 ? (lo >> c) & 1 : c < 128 ? (hi >> (c - 64)) & 1 : false;
+  }
+  CharMask operator|(const CharMask& o) const {
+    return {lo | o.lo, hi | o.hi, escaped || o.escaped};
+  }
 };
 
 constexpr CharMask Chars(const char* s) {
@@ -67,7 +72,11 @@ struct UriMasks {
   CharMask alpha = Range('a', 'z') | Range('A', 'Z');
   CharMask alphanum = digit | alpha;
   CharMask hex = digit | Range('a', 'f') | Range('A', 'F');
-  CharMask escaped = [] { CharMask m; m.escaped = true; return m; }();
+  CharMask escaped = [] {
+    CharMask m;
+    m.escaped = true;
+    return m;
+  }();
   CharMask unreserved = alphanum | Chars("-_.!~*'()");
   CharMask reserved = Chars(";/?:@&=+$,[]");
   CharMask uric = reserved | unreserved | escaped;
@@ -88,12 +97,13 @@ const UriMasks& M() {
 
 // Java's Character.isSpaceChar (Zs, Zl, Zp) for the BMP.
 bool IsJavaSpace(uint32_t c) {
-  return c == 0x20 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+  return c == 0x20 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 struct Uri {
-  std::optional<std::string_view> scheme, authority, userinfo, host, path, query, fragment;
+  std::optional<std::string_view> scheme, authority, userinfo, host, path, query,
+      fragment;
 };
 
 // java.net.URI.Parser over one string; Parse() is false for a URISyntaxException.
@@ -247,7 +257,9 @@ class UriParser {
       if (!(q > p && q < n && s_[q] == ']')) return false;
       size_t scope = Find(p, q, '%');
       if (!IPv6(p, scope)) return false;
-      if (scope < q && (scope + 1 == q || Scan(scope + 1, q, M().alphanum | Chars("_.")) < q)) return false;
+      if (scope < q &&
+          (scope + 1 == q || Scan(scope + 1, q, M().alphanum | Chars("_.")) < q))
+        return false;
       u_->host = s_.substr(p - 1, q + 2 - p);
       p = q + 1;
     } else {
@@ -283,7 +295,8 @@ class UriParser {
       }
       size_t q = p;
       int v = 0;
-      while (q < m && q - p < 3 && s_[q] >= '0' && s_[q] <= '9') v = v * 10 + (s_[q++] - '0');
+      while (q < m && q - p < 3 && s_[q] >= '0' && s_[q] <= '9')
+        v = v * 10 + (s_[q++] - '0');
       if (q == p || v > 255 || (q < m && s_[q] >= '0' && s_[q] <= '9')) return 0;
       p = q;
     }
@@ -334,7 +347,8 @@ class UriParser {
     }
     while (i < v.size()) {
       size_t j = i;
-      while (j < v.size() && j - i < 5 && M().hex.Has(static_cast<unsigned char>(v[j]))) ++j;
+      while (j < v.size() && j - i < 5 && M().hex.Has(static_cast<unsigned char>(v[j])))
+        ++j;
       if (j < v.size() && v[j] == '.') {  // IPv4 tail
         std::string_view tail = v.substr(i);
         int dots = 0, num = -1;
@@ -378,7 +392,8 @@ class UriParser {
   bool failed_ = false;
 };
 
-std::optional<std::string_view> UrlPart(const Uri& u, std::string_view part, std::string* buf) {
+std::optional<std::string_view> UrlPart(const Uri& u, std::string_view part,
+                                        std::string* buf) {
   if (part == "HOST") return u.host;
   if (part == "PATH") return u.scheme && !u.path ? std::nullopt : u.path;
   if (part == "QUERY") return u.query;
@@ -420,47 +435,52 @@ Result<BoundExprPtr> ResolveParseUrl(const std::string& name, bool try_mode, Arg
         std::unique_ptr<RE2> key_re;
         std::string file;
         Status error;
-        auto result = fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
-          std::string_view url = c[0]->GetView(i);
-          Uri u;
-          if (!UriParser(url).Parse(&u)) {
-            if (!try_mode) error = Status::Error("INVALID_URL", {{"url", std::string(url)}});
-            return false;
-          }
-          std::string_view part = c[1]->GetView(i);
-          if (with_key) {
-            if (part != "QUERY" || !u.query) return false;
-            std::string_view key = c[2]->GetView(i);
-            if (!key_re || key != cached_key) {
-              cached_key = std::string(key);
-              RE2::Options opts;
-              opts.set_log_errors(false);
-              key_re = std::make_unique<RE2>("(&|^)" + cached_key + "=([^&]*)", opts);
-            }
-            if (!key_re->ok() || key_re->NumberOfCapturingGroups() < 2) return false;
-            std::vector<re2::StringPiece> groups(static_cast<size_t>(key_re->NumberOfCapturingGroups()) + 1);
-            re2::StringPiece text(u.query->data(), u.query->size());
-            if (!key_re->Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(),
-                               static_cast<int>(groups.size()))) {
-              return false;
-            }
-            if (groups[2].data() == nullptr) return false;
-            out->assign(groups[2].data(), groups[2].size());
-            return true;
-          }
-          auto v = UrlPart(u, part, &file);
-          if (!v) return false;
-          out->assign(*v);
-          return true;
-        });
+        auto result = fn::MapToString(
+            DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+              std::string_view url = c[0]->GetView(i);
+              Uri u;
+              if (!UriParser(url).Parse(&u)) {
+                if (!try_mode)
+                  error = Status::Error("INVALID_URL", {{"url", std::string(url)}});
+                return false;
+              }
+              std::string_view part = c[1]->GetView(i);
+              if (with_key) {
+                if (part != "QUERY" || !u.query) return false;
+                std::string_view key = c[2]->GetView(i);
+                if (!key_re || key != cached_key) {
+                  cached_key = std::string(key);
+                  RE2::Options opts;
+                  opts.set_log_errors(false);
+                  key_re = std::make_unique<RE2>("(&|^)" + cached_key + "=([^&]*)", opts);
+                }
+                if (!key_re->ok() || key_re->NumberOfCapturingGroups() < 2) return false;
+                std::vector<re2::StringPiece> groups(
+                    static_cast<size_t>(key_re->NumberOfCapturingGroups()) + 1);
+                re2::StringPiece text(u.query->data(), u.query->size());
+                if (!key_re->Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(),
+                                   static_cast<int>(groups.size()))) {
+                  return false;
+                }
+                if (groups[2].data() == nullptr) return false;
+                out->assign(groups[2].data(), groups[2].size());
+                return true;
+              }
+              auto v = UrlPart(u, part, &file);
+              if (!v) return false;
+              out->assign(*v);
+              return true;
+            });
         if (!error.ok()) return error;
         return result;
       });
 }
 
-// ---- mask --------------------------------------------------------------------------------
+// ---- mask
+// --------------------------------------------------------------------------------
 
-const char* const kMaskParams[] = {"str", "upperChar", "lowerChar", "digitChar", "otherChar"};
+const char* const kMaskParams[] = {"str", "upperChar", "lowerChar", "digitChar",
+                                   "otherChar"};
 
 Result<BoundExprPtr> ResolveMask(Args args) {
   const std::string name = "mask";
@@ -502,48 +522,55 @@ Result<BoundExprPtr> ResolveMask(Args args) {
       name, DataType::String(), true, args,
       [repl](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         fn::NullMask mask({c[0].get()}, n);
-        return fn::MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
-          std::string_view s = c[0]->GetView(i);
-          size_t pos = 0;
-          while (pos < s.size()) {
-            unsigned char b = static_cast<unsigned char>(s[pos]);
-            if (b < 0x80) {  // ASCII without ICU
-              int64_t r = b >= 'A' && b <= 'Z' ? repl[0] : b >= 'a' && b <= 'z' ? repl[1]
-                          : b >= '0' && b <= '9' ? repl[2] : repl[3];
-              if (r < 0) {
-                out->push_back(static_cast<char>(b));
-              } else {
-                fn::AppendUtf8(static_cast<uint32_t>(r), out);
+        return fn::MapToString(
+            DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+              std::string_view s = c[0]->GetView(i);
+              size_t pos = 0;
+              while (pos < s.size()) {
+                unsigned char b = static_cast<unsigned char>(s[pos]);
+                if (b < 0x80) {  // ASCII without ICU
+                  int64_t r = b >= 'A' && b <= 'Z'   ? repl[0]
+                              : b >= 'a' && b <= 'z' ? repl[1]
+                              : b >= '0' && b <= '9' ? repl[2]
+                                                     : repl[3];
+                  if (r < 0) {
+                    out->push_back(static_cast<char>(b));
+                  } else {
+                    fn::AppendUtf8(static_cast<uint32_t>(r), out);
+                  }
+                  ++pos;
+                  continue;
+                }
+                size_t start = pos;
+                uint32_t cp = fn::DecodeUtf8(s, &pos);
+                int64_t r;
+                if (cp > 0xFFFF) {  // two UTF-16 units, each "other"
+                  if (repl[3] < 0) {
+                    out->append(s.substr(start, pos - start));
+                  } else {
+                    fn::AppendUtf8(static_cast<uint32_t>(repl[3]), out);
+                    fn::AppendUtf8(static_cast<uint32_t>(repl[3]), out);
+                  }
+                  continue;
+                }
+                UChar32 u = static_cast<UChar32>(cp);
+                r = u_isUUppercase(u)   ? repl[0]
+                    : u_isULowercase(u) ? repl[1]
+                    : u_isdigit(u)      ? repl[2]
+                                        : repl[3];
+                if (r < 0) {
+                  out->append(s.substr(start, pos - start));
+                } else {
+                  fn::AppendUtf8(static_cast<uint32_t>(r), out);
+                }
               }
-              ++pos;
-              continue;
-            }
-            size_t start = pos;
-            uint32_t cp = fn::DecodeUtf8(s, &pos);
-            int64_t r;
-            if (cp > 0xFFFF) {  // two UTF-16 units, each "other"
-              if (repl[3] < 0) {
-                out->append(s.substr(start, pos - start));
-              } else {
-                fn::AppendUtf8(static_cast<uint32_t>(repl[3]), out);
-                fn::AppendUtf8(static_cast<uint32_t>(repl[3]), out);
-              }
-              continue;
-            }
-            UChar32 u = static_cast<UChar32>(cp);
-            r = u_isUUppercase(u) ? repl[0] : u_isULowercase(u) ? repl[1] : u_isdigit(u) ? repl[2] : repl[3];
-            if (r < 0) {
-              out->append(s.substr(start, pos - start));
-            } else {
-              fn::AppendUtf8(static_cast<uint32_t>(r), out);
-            }
-          }
-          return true;
-        });
+              return true;
+            });
       });
 }
 
-// ---- sentences ---------------------------------------------------------------------------
+// ---- sentences
+// ---------------------------------------------------------------------------
 
 bool StartsWithLetterOrDigit(const icu::UnicodeString& w) {
   if (w.isEmpty()) return false;
@@ -584,35 +611,45 @@ Result<BoundExprPtr> ResolveSentences(Args args) {
             continue;
           }
           // A NULL or missing language / country is Java's default locale (en_US here).
-          std::string lang = c.size() > 1 && !c[1]->IsNull(i) ? std::string(c[1]->GetView(i)) : "en";
-          std::string country = c.size() > 2 && !c[2]->IsNull(i) ? std::string(c[2]->GetView(i)) : "US";
+          std::string lang =
+              c.size() > 1 && !c[1]->IsNull(i) ? std::string(c[1]->GetView(i)) : "en";
+          std::string country =
+              c.size() > 2 && !c[2]->IsNull(i) ? std::string(c[2]->GetView(i)) : "US";
           std::string key = lang + "_" + country;
           if (key != cached_locale) {
             UErrorCode status = U_ZERO_ERROR;
             icu::Locale loc(lang.c_str(), country.c_str());
             sentence_it.reset(icu::BreakIterator::createSentenceInstance(loc, status));
             word_it.reset(icu::BreakIterator::createWordInstance(loc, status));
-            if (U_FAILURE(status)) return Status::Error("INTERNAL_ERROR", {{"message", "ICU break iterator"}});
+            if (U_FAILURE(status))
+              return Status::Error("INTERNAL_ERROR", {{"message", "ICU break iterator"}});
             cached_locale = key;
           }
           std::string_view text = c[0]->GetView(i);
-          icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+          icu::UnicodeString u = icu::UnicodeString::fromUTF8(
+              icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
           // Java's sentence instance does not end a sentence at a line break; ICU's does.
           icu::UnicodeString flat(u);
           for (int32_t k = 0; k < flat.length(); ++k) {
             UChar ch = flat.charAt(k);
-            if (ch == '\n' || ch == '\r' || ch == 0x85 || ch == 0x2028 || ch == 0x2029) flat.setCharAt(k, ' ');
+            if (ch == '\n' || ch == '\r' || ch == 0x85 || ch == 0x2028 || ch == 0x2029)
+              flat.setCharAt(k, ' ');
           }
           sentence_it->setText(flat);
           int32_t start = sentence_it->first();
-          for (int32_t end = sentence_it->next(); end != icu::BreakIterator::DONE; end = sentence_it->next()) {
-            if (end < u.length() && u_isdigit(u.charAt(end)) && EndsWithPeriod(u, start, end)) continue;
+          for (int32_t end = sentence_it->next(); end != icu::BreakIterator::DONE;
+               end = sentence_it->next()) {
+            if (end < u.length() && u_isdigit(u.charAt(end)) &&
+                EndsWithPeriod(u, start, end))
+              continue;
             icu::UnicodeString sentence(u, start, end - start);
             start = end;
             word_it->setText(sentence);
             int32_t ws = word_it->first();
-            for (int32_t we = word_it->next(); we != icu::BreakIterator::DONE; we = word_it->next()) {
-              // Java's word instance keeps a currency sign with the number after it ("$5").
+            for (int32_t we = word_it->next(); we != icu::BreakIterator::DONE;
+                 we = word_it->next()) {
+              // Java's word instance keeps a currency sign with the number after it
+              // ("$5").
               if (we - ws == 1 && u_charType(sentence.charAt(ws)) == U_CURRENCY_SYMBOL &&
                   we < sentence.length() && u_isdigit(sentence.charAt(we))) {
                 continue;
@@ -633,7 +670,8 @@ Result<BoundExprPtr> ResolveSentences(Args args) {
         auto off = Buffer::Allocate((n + 1) * 4);
         std::memcpy(off->mutable_data(), offsets.data(), offsets.size() * 4);
         int64_t nulls = validity.null_count();
-        return std::make_shared<const Column>(type, n, nulls, validity.Finish(), off, nullptr,
+        return std::make_shared<const Column>(type, n, nulls, validity.Finish(), off,
+                                              nullptr,
                                               std::vector<ColumnPtr>{sentences.Finish()});
       });
 }
@@ -641,10 +679,17 @@ Result<BoundExprPtr> ResolveSentences(Args args) {
 }  // namespace
 
 void RegisterTextFunctions(FunctionRegistry& r) {
-  r.RegisterScalar("parse_url", [](Args a, const ResolveContext&) { return ResolveParseUrl("parse_url", false, std::move(a)); });
-  r.RegisterScalar("try_parse_url", [](Args a, const ResolveContext&) { return ResolveParseUrl("try_parse_url", true, std::move(a)); });
-  r.RegisterScalar("mask", [](Args a, const ResolveContext&) { return ResolveMask(std::move(a)); });
-  r.RegisterScalar("sentences", [](Args a, const ResolveContext&) { return ResolveSentences(std::move(a)); });
+  r.RegisterScalar("parse_url", [](Args a, const ResolveContext&) {
+    return ResolveParseUrl("parse_url", false, std::move(a));
+  });
+  r.RegisterScalar("try_parse_url", [](Args a, const ResolveContext&) {
+    return ResolveParseUrl("try_parse_url", true, std::move(a));
+  });
+  r.RegisterScalar(
+      "mask", [](Args a, const ResolveContext&) { return ResolveMask(std::move(a)); });
+  r.RegisterScalar("sentences", [](Args a, const ResolveContext&) {
+    return ResolveSentences(std::move(a));
+  });
 }
 
 }  // namespace spate

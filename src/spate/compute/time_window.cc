@@ -32,8 +32,9 @@ inline int64_t LastStart(int64_t ts, const TimeWindowParams& p) {
 }
 
 ColumnPtr StructOf(const DataTypePtr& type, int64_t n, ColumnPtr start, ColumnPtr end) {
-  return std::make_shared<const Column>(type, n, 0, nullptr, nullptr, nullptr,
-                                        std::vector<ColumnPtr>{std::move(start), std::move(end)});
+  return std::make_shared<const Column>(
+      type, n, 0, nullptr, nullptr, nullptr,
+      std::vector<ColumnPtr>{std::move(start), std::move(end)});
 }
 
 bool IsTimestamp(const DataType& t) {
@@ -63,16 +64,19 @@ BoundExprPtr MakeTimeWindowExpr(BoundExprPtr ts, TimeWindowParams params, int i,
           s.data[r] = start;
           e.data[r] = WrapAdd(start, params.window);
         }
-        auto start_col = kernel::MakeColumn(ts_type, n, t.null_count(), t.validity(), s.buf);
-        auto end_col = kernel::MakeColumn(ts_type, n, t.null_count(), t.validity(), e.buf);
+        auto start_col =
+            kernel::MakeColumn(ts_type, n, t.null_count(), t.validity(), s.buf);
+        auto end_col =
+            kernel::MakeColumn(ts_type, n, t.null_count(), t.validity(), e.buf);
         return StructOf(type, n, std::move(start_col), std::move(end_col));
       },
       [display](const std::vector<std::string>&) { return display; });
 }
 
-Result<GeneratedRows> RunTimeWindowGenerator(const BoundExpr& ts, const TimeWindowParams& params,
-                                             const DataTypePtr& struct_type, const Batch& input,
-                                             const EvalContext& ctx) {
+Result<GeneratedRows> RunTimeWindowGenerator(const BoundExpr& ts,
+                                             const TimeWindowParams& params,
+                                             const DataTypePtr& struct_type,
+                                             const Batch& input, const EvalContext& ctx) {
   SPATE_ASSIGN_OR_RETURN(ColumnPtr col, ts.Evaluate(input, ctx));
   const Column& t = *col;
   const int64_t* v = t.raw_values<int64_t>();
@@ -102,15 +106,16 @@ Result<GeneratedRows> RunTimeWindowGenerator(const BoundExpr& ts, const TimeWind
     e.data[j] = WrapAdd(starts[j], params.window);
   }
   const DataTypePtr& ts_type = struct_type->fields()[0].type;
-  out.columns.push_back(StructOf(struct_type, m, kernel::MakeColumn(ts_type, m, 0, nullptr, s.buf),
+  out.columns.push_back(StructOf(struct_type, m,
+                                 kernel::MakeColumn(ts_type, m, 0, nullptr, s.buf),
                                  kernel::MakeColumn(ts_type, m, 0, nullptr, e.buf)));
   return out;
 }
 
 Result<BoundExprPtr> MakeWindowTimeExpr(BoundExprPtr w) {
   const DataTypePtr& t = w->type();
-  if (t->id() != TypeId::kStruct || t->fields().size() != 2 || !IsTimestamp(*t->fields()[0].type) ||
-      !IsTimestamp(*t->fields()[1].type)) {
+  if (t->id() != TypeId::kStruct || t->fields().size() != 2 ||
+      !IsTimestamp(*t->fields()[0].type) || !IsTimestamp(*t->fields()[1].type)) {
     return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                          {{"sqlExpr", "\"window_time(" + w->ToString() + ")\""},
                           {"paramIndex", "first"},
@@ -121,7 +126,8 @@ Result<BoundExprPtr> MakeWindowTimeExpr(BoundExprPtr w) {
   DataTypePtr out_type = t->fields()[0].type;
   return MakeScalarCall(
       "window_time", out_type, true, {std::move(w)},
-      [out_type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [out_type](const std::vector<ColumnPtr>& c, int64_t n,
+                 const EvalContext&) -> Result<ColumnPtr> {
         const Column& s = *c[0];
         const Column& end = *s.child(1);
         const int64_t* v = end.raw_values<int64_t>();
@@ -138,8 +144,10 @@ Result<BoundExprPtr> MakeSessionEndExpr(BoundExprPtr ts, BoundExprPtr gap,
                                         IntervalStringParser parser) {
   TypeId gid = gap->type()->id();
   if (gid != TypeId::kString && gid != TypeId::kDayTimeInterval && gid != TypeId::kNull) {
-    return Status::Invalid("Gap duration expression used in session window must be "
-                           "CalendarIntervalType, but got " + gap->type()->SimpleString() + ".");
+    return Status::Invalid(
+        "Gap duration expression used in session window must be "
+        "CalendarIntervalType, but got " +
+        gap->type()->SimpleString() + ".");
   }
   DataTypePtr type = ts->type();
   return MakeScalarCall(
@@ -170,7 +178,8 @@ Result<BoundExprPtr> MakeSessionEndExpr(BoundExprPtr ts, BoundExprPtr gap,
           if (it == cache.end()) {
             std::optional<int64_t> micros;
             Result<Value> parsed = parser(text, text);
-            if (parsed.ok() && !parsed->is_null() && parsed->type()->id() == TypeId::kDayTimeInterval) {
+            if (parsed.ok() && !parsed->is_null() &&
+                parsed->type()->id() == TypeId::kDayTimeInterval) {
               micros = parsed->i64();
             }
             it = cache.emplace(text, micros).first;
@@ -178,7 +187,8 @@ Result<BoundExprPtr> MakeSessionEndExpr(BoundExprPtr ts, BoundExprPtr gap,
           if (!it->second) {
             if (!validity) {
               validity = Buffer::Allocate(bits::BytesFor(n));
-              std::memset(validity->mutable_data(), 0xff, static_cast<size_t>(bits::BytesFor(n)));
+              std::memset(validity->mutable_data(), 0xff,
+                          static_cast<size_t>(bits::BytesFor(n)));
             }
             bits::Clear(validity->mutable_data(), r);
             ++nulls;
@@ -193,25 +203,29 @@ Result<BoundExprPtr> MakeSessionEndExpr(BoundExprPtr ts, BoundExprPtr gap,
 }
 
 void RegisterTimeWindowFunctions(FunctionRegistry& r) {
-  r.RegisterScalar("window_time", [](std::vector<BoundExprPtr> args,
-                                     const ResolveContext&) -> Result<BoundExprPtr> {
-    if (args.size() != 1) {
-      return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                           {{"functionName", "`window_time`"},
-                            {"expectedNum", "1"},
-                            {"actualNum", std::to_string(args.size())},
-                            {"docroot", "https://spark.apache.org/docs/latest"}});
-    }
-    return MakeWindowTimeExpr(std::move(args[0]));
-  });
+  r.RegisterScalar(
+      "window_time",
+      [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
+        if (args.size() != 1) {
+          return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                               {{"functionName", "`window_time`"},
+                                {"expectedNum", "1"},
+                                {"actualNum", std::to_string(args.size())},
+                                {"docroot", "https://spark.apache.org/docs/latest"}});
+        }
+        return MakeWindowTimeExpr(std::move(args[0]));
+      });
   for (const char* name : {"window", "session_window"}) {
     std::string n = name;
-    r.RegisterScalar(n, [n](std::vector<BoundExprPtr>, const ResolveContext& rc) -> Result<BoundExprPtr> {
-      // The analyzer rewrites these in SELECT lists and GROUP BY; anywhere else they are
-      // unresolvable, as Spark's TimeWindow is outside those operators.
-      return Status::Invalid("The " + n + " expression " + (rc.call_text.empty() ? n : rc.call_text) +
-                             " is only supported in the SELECT list and GROUP BY of a query.");
-    });
+    r.RegisterScalar(
+        n,
+        [n](std::vector<BoundExprPtr>, const ResolveContext& rc) -> Result<BoundExprPtr> {
+          // The analyzer rewrites these in SELECT lists and GROUP BY; anywhere else they
+          // are unresolvable, as Spark's TimeWindow is outside those operators.
+          return Status::Invalid(
+              "The " + n + " expression " + (rc.call_text.empty() ? n : rc.call_text) +
+              " is only supported in the SELECT list and GROUP BY of a query.");
+        });
   }
 }
 

@@ -13,13 +13,16 @@ namespace {
 constexpr int64_t kMinute = 60'000'000;
 
 BatchPtr TimesBatch(const std::vector<Value>& ts) {
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{Field{"ts", DataType::Timestamp(), true}});
-  return Batch::Make(schema, {ColumnFromValues(DataType::Timestamp(), ts)}, static_cast<int64_t>(ts.size()));
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{Field{"ts", DataType::Timestamp(), true}});
+  return Batch::Make(schema, {ColumnFromValues(DataType::Timestamp(), ts)},
+                     static_cast<int64_t>(ts.size()));
 }
 
 TEST(TimeWindowTest, TumblingWindowOfEachRow) {
-  auto batch = TimesBatch({Value::Timestamp(7 * kMinute), Value::Timestamp(-3 * kMinute),
-                           Value::Null(DataType::Timestamp()), Value::Timestamp(10 * kMinute)});
+  auto batch =
+      TimesBatch({Value::Timestamp(7 * kMinute), Value::Timestamp(-3 * kMinute),
+                  Value::Null(DataType::Timestamp()), Value::Timestamp(10 * kMinute)});
   auto ts = MakeColumnRef(0, DataType::Timestamp(), true, "ts#0");
   auto w = MakeTimeWindowExpr(ts, {5 * kMinute, 5 * kMinute, 0}, 0, "window(ts)");
   EvalContext ctx;
@@ -35,12 +38,15 @@ TEST(TimeWindowTest, TumblingWindowOfEachRow) {
 }
 
 TEST(TimeWindowTest, SlidingWindowsFilterOverEstimates) {
-  auto batch = TimesBatch({Value::Timestamp(5 * kMinute), Value::Null(DataType::Timestamp())});
+  auto batch =
+      TimesBatch({Value::Timestamp(5 * kMinute), Value::Null(DataType::Timestamp())});
   auto ts = MakeColumnRef(0, DataType::Timestamp(), true, "ts#0");
-  // window 12m, slide 5m, start 2m at 00:05: [23:57, 00:09) and [00:02, 00:14) ([23:52, 00:04) is dropped).
+  // window 12m, slide 5m, start 2m at 00:05: [23:57, 00:09) and [00:02, 00:14) ([23:52,
+  // 00:04) is dropped).
   TimeWindowParams p{12 * kMinute, 5 * kMinute, 2 * kMinute};
   EXPECT_EQ(p.overlapping(), 3);
-  auto rows = RunTimeWindowGenerator(*ts, p, WindowStructType(DataType::Timestamp()), *batch, EvalContext{});
+  auto rows = RunTimeWindowGenerator(*ts, p, WindowStructType(DataType::Timestamp()),
+                                     *batch, EvalContext{});
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->input_rows.size(), 2u);
   const Column& s = *rows->columns[0]->child(0);
@@ -57,7 +63,8 @@ TEST(TimeWindowTest, WindowTimeIsEndMinusOneMicro) {
   auto col = (*wt)->Evaluate(*one, EvalContext{});
   ASSERT_TRUE(col.ok());
   EXPECT_EQ((*col)->raw_values<int64_t>()[0], 5 * kMinute - 1);
-  EXPECT_ERROR_CLASS(MakeWindowTimeExpr(MakeLiteral(Value::Int(1))), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+  EXPECT_ERROR_CLASS(MakeWindowTimeExpr(MakeLiteral(Value::Int(1))),
+                     "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
 }
 
 }  // namespace

@@ -65,24 +65,28 @@ class TryEvalExpr final : public BoundExpr {
 // try_<name>: the registered function `inner` resolved with ANSI on, wrapped in TryEval.
 void RegisterTry(FunctionRegistry& r, const std::string& name, const std::string& inner,
                  size_t min_args, size_t max_args, const char* expected) {
-  r.RegisterScalar(name, [&r, name, inner, min_args, max_args, expected](
-                             Args args, const ResolveContext& rc) -> Result<BoundExprPtr> {
-    SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), min_args, max_args, expected));
-    const ScalarResolver* resolver = r.FindScalar(inner);
-    if (resolver == nullptr) return Status::Internal("no function " + inner);
-    ResolveContext ansi = rc;
-    ansi.ansi = true;
-    SPATE_ASSIGN_OR_RETURN(BoundExprPtr call, (*resolver)(std::move(args), ansi));
-    return BoundExprPtr(std::make_shared<TryEvalExpr>(name, std::move(call)));
-  });
+  r.RegisterScalar(
+      name,
+      [&r, name, inner, min_args, max_args, expected](
+          Args args, const ResolveContext& rc) -> Result<BoundExprPtr> {
+        SPATE_RETURN_IF_ERROR(
+            fn::CheckArgs(name, args.size(), min_args, max_args, expected));
+        const ScalarResolver* resolver = r.FindScalar(inner);
+        if (resolver == nullptr) return Status::Internal("no function " + inner);
+        ResolveContext ansi = rc;
+        ansi.ansi = true;
+        SPATE_ASSIGN_OR_RETURN(BoundExprPtr call, (*resolver)(std::move(args), ansi));
+        return BoundExprPtr(std::make_shared<TryEvalExpr>(name, std::move(call)));
+      });
 }
 
 // boolean(x), int(x), ...: CAST(x AS type).
 void RegisterCastAlias(FunctionRegistry& r, const std::string& name, DataTypePtr type) {
-  r.RegisterScalar(name, [name, type](Args args, const ResolveContext&) -> Result<BoundExprPtr> {
-    SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
-    return MakeCast(std::move(args[0]), type);
-  });
+  r.RegisterScalar(
+      name, [name, type](Args args, const ResolveContext&) -> Result<BoundExprPtr> {
+        SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
+        return MakeCast(std::move(args[0]), type);
+      });
 }
 
 constexpr int64_t kMicrosPerSecond = 1000000;
@@ -91,9 +95,9 @@ constexpr int64_t kMicrosPerHour = 60 * kMicrosPerMinute;
 constexpr int64_t kMicrosPerDay = 24 * kMicrosPerHour;
 
 Status IntervalOverflow(const std::string& what) {
-  return Status::Error("ARITHMETIC_OVERFLOW",
-                       {{"message", what + " overflow"}, {"alternative", ""},
-                        {"config", "\"spark.sql.ansi.enabled\""}});
+  return Status::Error("ARITHMETIC_OVERFLOW", {{"message", what + " overflow"},
+                                               {"alternative", ""},
+                                               {"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 // make_dt_interval([days[, hours[, mins[, secs]]]]): INTERVAL DAY TO SECOND; days, hours
@@ -102,17 +106,20 @@ Result<BoundExprPtr> ResolveMakeDtInterval(Args args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("make_dt_interval", args.size(), 0, 4, "[0, 4]"));
   const DataTypePtr kSecs = DataType::Decimal(18, 6);
   for (size_t i = 0; i < args.size(); ++i) {
-    SPATE_ASSIGN_OR_RETURN(args[i], ImplicitCast(args[i], i == 3 ? kSecs : DataType::Int()));
+    SPATE_ASSIGN_OR_RETURN(args[i],
+                           ImplicitCast(args[i], i == 3 ? kSecs : DataType::Int()));
   }
   while (args.size() < 3) args.push_back(MakeLiteral(Value::Int(0)));
   if (args.size() < 4) args.push_back(MakeLiteral(Value::Decimal(0, 18, 6)));
-  DataTypePtr type = DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kSecond);
+  DataTypePtr type =
+      DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kSecond);
   // Spark's MakeDTInterval: NULL only from an input (with ANSI on or off).
   bool nullable = false;
   for (const auto& a : args) nullable |= a->nullable();
   return MakeScalarCall(
       "make_dt_interval", type, nullable, std::move(args),
-      [type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+      [type](const std::vector<ColumnPtr>& c, int64_t n,
+             const EvalContext&) -> Result<ColumnPtr> {
         fn::NullMask mask({c[0].get(), c[1].get(), c[2].get(), c[3].get()}, n);
         kernel::Out<int64_t> out(n);
         const int32_t* d = c[0]->raw_values<int32_t>();
@@ -145,28 +152,30 @@ Result<BoundExprPtr> ResolveMakeYmInterval(Args args, const ResolveContext&) {
     SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, DataType::Int()));
   }
   while (args.size() < 2) args.push_back(MakeLiteral(Value::Int(0)));
-  DataTypePtr type = DataType::YearMonthInterval(IntervalField::kYear, IntervalField::kMonth);
-  return MakeScalarCall(
-      "make_ym_interval", type, true, std::move(args),
-      [type](const std::vector<ColumnPtr>& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        fn::NullMask mask({c[0].get(), c[1].get()}, n);
-        kernel::Out<int32_t> out(n);
-        const int32_t* y = c[0]->raw_values<int32_t>();
-        const int32_t* m = c[1]->raw_values<int32_t>();
-        for (int64_t i = 0; i < n; ++i) {
-          if (!mask.Valid(i)) {
-            out.data[i] = 0;
-            continue;
-          }
-          int32_t months;
-          if (__builtin_mul_overflow(y[i], 12, &months) ||
-              __builtin_add_overflow(months, m[i], &months)) {
-            return IntervalOverflow("integer");
-          }
-          out.data[i] = months;
-        }
-        return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
-      });
+  DataTypePtr type =
+      DataType::YearMonthInterval(IntervalField::kYear, IntervalField::kMonth);
+  return MakeScalarCall("make_ym_interval", type, true, std::move(args),
+                        [type](const std::vector<ColumnPtr>& c, int64_t n,
+                               const EvalContext&) -> Result<ColumnPtr> {
+                          fn::NullMask mask({c[0].get(), c[1].get()}, n);
+                          kernel::Out<int32_t> out(n);
+                          const int32_t* y = c[0]->raw_values<int32_t>();
+                          const int32_t* m = c[1]->raw_values<int32_t>();
+                          for (int64_t i = 0; i < n; ++i) {
+                            if (!mask.Valid(i)) {
+                              out.data[i] = 0;
+                              continue;
+                            }
+                            int32_t months;
+                            if (__builtin_mul_overflow(y[i], 12, &months) ||
+                                __builtin_add_overflow(months, m[i], &months)) {
+                              return IntervalOverflow("integer");
+                            }
+                            out.data[i] = months;
+                          }
+                          return kernel::MakeColumn(type, n, mask.null_count(),
+                                                    mask.validity(), out.buf);
+                        });
 }
 
 }  // namespace

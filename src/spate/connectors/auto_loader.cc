@@ -99,12 +99,14 @@ std::vector<std::string> SplitPath(const std::string& s) {
 }
 
 // Sets the type at `path` inside `fields` (adding missing fields and structs).
-void SetPathType(std::vector<Field>* fields, const std::vector<std::string>& path, size_t at,
-                 const DataTypePtr& type) {
-  auto it = std::find_if(fields->begin(), fields->end(),
-                         [&](const Field& f) { return EqualsIgnoreCase(f.name, path[at]); });
+void SetPathType(std::vector<Field>* fields, const std::vector<std::string>& path,
+                 size_t at, const DataTypePtr& type) {
+  auto it = std::find_if(fields->begin(), fields->end(), [&](const Field& f) {
+    return EqualsIgnoreCase(f.name, path[at]);
+  });
   if (it == fields->end()) {
-    fields->push_back(Field{path[at], at + 1 == path.size() ? type : DataType::Struct({}), true});
+    fields->push_back(
+        Field{path[at], at + 1 == path.size() ? type : DataType::Struct({}), true});
     it = fields->end() - 1;
   }
   if (at + 1 == path.size()) {
@@ -120,8 +122,9 @@ void SetPathType(std::vector<Field>* fields, const std::vector<std::string>& pat
 void AddMissing(std::vector<Field>* fields, const std::vector<Field>& seen,
                 const std::string& prefix, std::vector<std::string>* added) {
   for (const auto& s : seen) {
-    auto it = std::find_if(fields->begin(), fields->end(),
-                           [&](const Field& f) { return EqualsIgnoreCase(f.name, s.name); });
+    auto it = std::find_if(fields->begin(), fields->end(), [&](const Field& f) {
+      return EqualsIgnoreCase(f.name, s.name);
+    });
     if (it == fields->end()) {
       fields->push_back(s);
       added->push_back(prefix + s.name);
@@ -151,8 +154,8 @@ std::vector<Field> DataFields(const Schema& schema, const std::string& rescued) 
   return out;
 }
 
-// The initial schema: the data columns of a sample of the path's files (the first by name,
-// up to sample_files / sample_bytes), then the partition columns of all of them.
+// The initial schema: the data columns of a sample of the path's files (the first by
+// name, up to sample_files / sample_bytes), then the partition columns of all of them.
 Result<SchemaPtr> InferSample(io::FileSystem& fs, const AutoLoaderOptions& o,
                               const FileSchemaInferrer& infer) {
   std::map<std::string, std::string> listing;
@@ -162,11 +165,14 @@ Result<SchemaPtr> InferSample(io::FileSystem& fs, const AutoLoaderOptions& o,
         l == "modifiedafter")
       listing[k] = v;
   }
-  SPATE_ASSIGN_OR_RETURN(formats::FileIndex index,
-                         formats::ListInputFiles(fs, {o.path}, listing, nullptr, o.time_zone));
+  SPATE_ASSIGN_OR_RETURN(
+      formats::FileIndex index,
+      formats::ListInputFiles(fs, {o.path}, listing, nullptr, o.time_zone));
   if (index.files.empty()) return SchemaPtr();
   std::sort(index.files.begin(), index.files.end(),
-            [](const formats::InputFile& a, const formats::InputFile& b) { return a.path < b.path; });
+            [](const formats::InputFile& a, const formats::InputFile& b) {
+              return a.path < b.path;
+            });
   std::vector<std::string> sample;
   int64_t bytes = 0;
   for (const auto& f : index.files) {
@@ -189,24 +195,38 @@ Result<SchemaPtr> InferSample(io::FileSystem& fs, const AutoLoaderOptions& o,
 
 Result<int64_t> ParseByteString(const std::string& text, const std::string& what) {
   std::string t = ToLower(Trim(text));
-  if (t.size() > 1 && t.back() == 'b' && !std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
+  if (t.size() > 1 && t.back() == 'b' &&
+      !std::isdigit(static_cast<unsigned char>(t[t.size() - 2])))
     t.pop_back();
   int64_t mult = 1;
   if (!t.empty() && !std::isdigit(static_cast<unsigned char>(t.back()))) {
     switch (t.back()) {
-      case 'b': mult = 1; break;
-      case 'k': mult = 1ll << 10; break;
-      case 'm': mult = 1ll << 20; break;
-      case 'g': mult = 1ll << 30; break;
-      case 't': mult = 1ll << 40; break;
-      default: mult = 0;
+      case 'b':
+        mult = 1;
+        break;
+      case 'k':
+        mult = 1ll << 10;
+        break;
+      case 'm':
+        mult = 1ll << 20;
+        break;
+      case 'g':
+        mult = 1ll << 30;
+        break;
+      case 't':
+        mult = 1ll << 40;
+        break;
+      default:
+        mult = 0;
     }
     t.pop_back();
   }
-  if (mult == 0 || t.size() > 12 || t.find_first_not_of("0123456789") != std::string::npos ||
+  if (mult == 0 || t.size() > 12 ||
+      t.find_first_not_of("0123456789") != std::string::npos ||
       ParseInt64(t).value_or(0) <= 0) {
-    return CloudFilesError("Invalid value '" + text + "' for " + what +
-                           ", must be a positive byte string such as 10g, 512m or 1048576");
+    return CloudFilesError(
+        "Invalid value '" + text + "' for " + what +
+        ", must be a positive byte string such as 10g, 512m or 1048576");
   }
   const int64_t n = ParseInt64(t).value_or(0);
   if (n > INT64_MAX / mult) {
@@ -215,8 +235,9 @@ Result<int64_t> ParseByteString(const std::string& text, const std::string& what
   return n * mult;
 }
 
-Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std::string>& options,
-                                                 std::string path, bool has_user_schema) {
+Result<AutoLoaderOptions> ParseAutoLoaderOptions(
+    const std::map<std::string, std::string>& options, std::string path,
+    bool has_user_schema) {
   AutoLoaderOptions o;
   o.path = std::move(path);
   o.user_schema = has_user_schema;
@@ -231,10 +252,18 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
       o.reader_options[k] = v;
     }
   }
-  static const std::set<std::string> kKnown = {
-      "format",          "schemalocation",     "infercolumntypes",   "schemahints",
-      "schemaevolutionmode", "rescueddatacolumn", "maxfilespertrigger", "maxbytespertrigger",
-      "includeexistingfiles", "usenotifications", "validateoptions", "maxfileage"};
+  static const std::set<std::string> kKnown = {"format",
+                                               "schemalocation",
+                                               "infercolumntypes",
+                                               "schemahints",
+                                               "schemaevolutionmode",
+                                               "rescueddatacolumn",
+                                               "maxfilespertrigger",
+                                               "maxbytespertrigger",
+                                               "includeexistingfiles",
+                                               "usenotifications",
+                                               "validateoptions",
+                                               "maxfileage"};
   for (const auto& [k, v] : cf) {
     if (!kKnown.count(k)) {
       return Status::Unimplemented("The Auto Loader option '" + spelled[k] +
@@ -243,38 +272,45 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
   }
   o.format = ToLower(cf.count("format") ? cf["format"] : "");
   if (o.format.empty()) {
-    return CloudFilesError("The option cloudFiles.format is required (json, csv or parquet)");
+    return CloudFilesError(
+        "The option cloudFiles.format is required (json, csv or parquet)");
   }
   if (o.format != "json" && o.format != "csv" && o.format != "parquet") {
-    return Status::Unimplemented("cloudFiles.format '" + cf["format"] +
-                                 "' is not supported by spate (json, csv and parquet are)");
+    return Status::Unimplemented(
+        "cloudFiles.format '" + cf["format"] +
+        "' is not supported by spate (json, csv and parquet are)");
   }
-  SPATE_ASSIGN_OR_RETURN(bool notifications,
-                         BoolValue("cloudFiles.useNotifications", cf["usenotifications"], false));
+  SPATE_ASSIGN_OR_RETURN(bool notifications, BoolValue("cloudFiles.useNotifications",
+                                                       cf["usenotifications"], false));
   if (notifications) {
     return Status::Unimplemented(
-        "cloudFiles.useNotifications=true (file notification mode) is not supported by spate; "
+        "cloudFiles.useNotifications=true (file notification mode) is not supported by "
+        "spate; "
         "Auto Loader lists the directory");
   }
   o.schema_location = cf["schemalocation"];
   SPATE_ASSIGN_OR_RETURN(o.infer_column_types, BoolValue("cloudFiles.inferColumnTypes",
                                                          cf["infercolumntypes"], false));
-  SPATE_ASSIGN_OR_RETURN(o.include_existing_files,
-                         BoolValue("cloudFiles.includeExistingFiles",
-                                   cf["includeexistingfiles"], true));
+  SPATE_ASSIGN_OR_RETURN(
+      o.include_existing_files,
+      BoolValue("cloudFiles.includeExistingFiles", cf["includeexistingfiles"], true));
   o.schema_hints = cf["schemahints"];
-  o.mode = has_user_schema ? SchemaEvolutionMode::kNone : SchemaEvolutionMode::kAddNewColumns;
+  o.mode =
+      has_user_schema ? SchemaEvolutionMode::kNone : SchemaEvolutionMode::kAddNewColumns;
   if (!cf["schemaevolutionmode"].empty()) {
     SPATE_ASSIGN_OR_RETURN(o.mode, ParseMode(cf["schemaevolutionmode"]));
   }
   if (has_user_schema && o.mode == SchemaEvolutionMode::kAddNewColumns) {
     return CloudFilesError(
-        "Schema evolution mode addNewColumns is not supported when the schema is specified. "
-        "To use this mode, you can provide the schema through cloudFiles.schemaHints instead.");
+        "Schema evolution mode addNewColumns is not supported when the schema is "
+        "specified. "
+        "To use this mode, you can provide the schema through cloudFiles.schemaHints "
+        "instead.");
   }
   if (!has_user_schema && o.schema_location.empty()) {
     return CloudFilesError(
-        "Schema inference needs a place to keep the schema: set cloudFiles.schemaLocation "
+        "Schema inference needs a place to keep the schema: set "
+        "cloudFiles.schemaLocation "
         "(it may be the checkpoint location), or give the stream a schema.");
   }
   // The rescued column: named explicitly, or _rescued_data by default when inferring
@@ -298,26 +334,33 @@ Result<AutoLoaderOptions> ParseAutoLoaderOptions(const std::map<std::string, std
   }
   o.rescued_column = rescued;
   for (auto it = o.reader_options.begin(); it != o.reader_options.end();) {
-    if (ToLower(it->first) == "rescueddatacolumn") it = o.reader_options.erase(it);
-    else ++it;
+    if (ToLower(it->first) == "rescueddatacolumn")
+      it = o.reader_options.erase(it);
+    else
+      ++it;
   }
   if (!rescued.empty()) o.reader_options["rescuedDataColumn"] = rescued;
   // Rate limits: Databricks' defaults (1000 files, no byte limit).
   if (cf.count("maxfilespertrigger")) {
     for (auto it = o.reader_options.begin(); it != o.reader_options.end();) {
-      if (ToLower(it->first) == "maxfilespertrigger") it = o.reader_options.erase(it);
-      else ++it;
+      if (ToLower(it->first) == "maxfilespertrigger")
+        it = o.reader_options.erase(it);
+      else
+        ++it;
     }
     o.reader_options["maxFilesPerTrigger"] = cf["maxfilespertrigger"];
   } else if (!HasOption(o.reader_options, "maxFilesPerTrigger")) {
     o.reader_options["maxFilesPerTrigger"] = "1000";
   }
-  // Databricks tracks files forever unless cloudFiles.maxFileAge is set (the file source's
-  // maxFileAge is 7 days: a late file with an old modification time would be skipped).
+  // Databricks tracks files forever unless cloudFiles.maxFileAge is set (the file
+  // source's maxFileAge is 7 days: a late file with an old modification time would be
+  // skipped).
   if (cf.count("maxfileage")) {
     for (auto it = o.reader_options.begin(); it != o.reader_options.end();) {
-      if (ToLower(it->first) == "maxfileage") it = o.reader_options.erase(it);
-      else ++it;
+      if (ToLower(it->first) == "maxfileage")
+        it = o.reader_options.erase(it);
+      else
+        ++it;
     }
     o.reader_options["maxFileAge"] = cf["maxfileage"];
   } else if (!HasOption(o.reader_options, "maxFileAge")) {
@@ -356,7 +399,8 @@ Result<std::optional<std::pair<int64_t, SchemaPtr>>> ReadLatestSchemaVersion(
   const size_t nl = text.find('\n');
   if (text.rfind("v1", 0) != 0 || nl == std::string::npos) return corrupt("no v1 header");
   auto entry = Json::Parse(std::string_view(text).substr(nl + 1));
-  if (!entry.ok() || !entry->is_object()) return corrupt("the entry is not a JSON object");
+  if (!entry.ok() || !entry->is_object())
+    return corrupt("the entry is not a JSON object");
   auto data = entry->GetString("dataSchemaJson");
   if (!data) return corrupt("no dataSchemaJson");
   auto schema = SchemaFromSparkJson(*data);
@@ -371,11 +415,12 @@ Result<std::optional<std::pair<int64_t, SchemaPtr>>> ReadLatestSchemaVersion(
       std::make_pair(latest, std::make_shared<const Schema>(std::move(fields))));
 }
 
-Status WriteSchemaVersion(io::FileSystem& fs, const std::string& location, int64_t version,
-                          const Schema& schema) {
+Status WriteSchemaVersion(io::FileSystem& fs, const std::string& location,
+                          int64_t version, const Schema& schema) {
   Json entry = Json::Object();
   entry.Set("dataSchemaJson", Json::String(SchemaToSparkJson(schema)));
-  entry.Set("partitionSchemaJson", Json::String(SchemaToSparkJson(Schema(std::vector<Field>{}))));
+  entry.Set("partitionSchemaJson",
+            Json::String(SchemaToSparkJson(Schema(std::vector<Field>{}))));
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(SchemasDir(location)));
   Status st = fs.PutIfAbsent(io::JoinPath(SchemasDir(location), std::to_string(version)),
                              "v1\n" + entry.ToString());
@@ -407,14 +452,17 @@ Result<SchemaPtr> ApplySchemaHints(const Schema& schema, const std::string& hint
   return std::make_shared<const Schema>(std::move(fields));
 }
 
-SchemaPtr AddNewFields(const Schema& schema, const Schema& seen, std::vector<std::string>* added) {
+SchemaPtr AddNewFields(const Schema& schema, const Schema& seen,
+                       std::vector<std::string>* added) {
   std::vector<Field> fields = schema.fields();
   AddMissing(&fields, seen.fields(), "", added);
   return std::make_shared<const Schema>(std::move(fields));
 }
 
-Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLoaderOptions& o,
-                                              SchemaPtr user_schema, FileBatchReader reader,
+Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs,
+                                              const AutoLoaderOptions& o,
+                                              SchemaPtr user_schema,
+                                              FileBatchReader reader,
                                               FileSchemaInferrer infer) {
   // The data schema and its version in the schema location.
   SchemaPtr data;
@@ -425,7 +473,8 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
     SPATE_ASSIGN_OR_RETURN(auto stored, ReadLatestSchemaVersion(*fs, o.schema_location));
     if (stored) {
       version = stored->first;
-      data = std::make_shared<const Schema>(DataFields(*stored->second, o.rescued_column));
+      data =
+          std::make_shared<const Schema>(DataFields(*stored->second, o.rescued_column));
     } else {
       SPATE_ASSIGN_OR_RETURN(SchemaPtr inferred, InferSample(*fs, o, infer));
       if (!inferred || inferred->num_fields() == 0) {
@@ -433,8 +482,7 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
       }
       SPATE_ASSIGN_OR_RETURN(inferred, ApplySchemaHints(*inferred, o.schema_hints));
       SPATE_RETURN_IF_ERROR(WriteSchemaVersion(
-          *fs, o.schema_location, 0,
-          Schema(DataFields(*inferred, o.rescued_column))));
+          *fs, o.schema_location, 0, Schema(DataFields(*inferred, o.rescued_column))));
       // Read back: a stream defined at the same time may have stored version 0 first.
       SPATE_ASSIGN_OR_RETURN(stored, ReadLatestSchemaVersion(*fs, o.schema_location));
       if (!stored) {
@@ -442,11 +490,13 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
                                 " cannot be read back");
       }
       version = stored->first;
-      data = std::make_shared<const Schema>(DataFields(*stored->second, o.rescued_column));
+      data =
+          std::make_shared<const Schema>(DataFields(*stored->second, o.rescued_column));
     }
   }
   std::vector<Field> all = data->fields();
-  if (!o.rescued_column.empty()) all.push_back(Field{o.rescued_column, DataType::String(), true});
+  if (!o.rescued_column.empty())
+    all.push_back(Field{o.rescued_column, DataType::String(), true});
   auto schema = std::make_shared<const Schema>(std::move(all));
 
   FileSourceOptions fo;
@@ -473,7 +523,7 @@ Result<AutoLoaderStream> MakeAutoLoaderStream(io::FileSystemPtr fs, const AutoLo
       const std::string corrupt =
           GetOption(o.reader_options, "columnNameOfCorruptRecord", "_corrupt_record");
       auto look = [&](const std::vector<std::string>& paths, SchemaPtr* evolved,
-                            std::vector<std::string>* added) -> Status {
+                      std::vector<std::string>* added) -> Status {
         SPATE_ASSIGN_OR_RETURN(SchemaPtr seen, infer(paths));
         if (!seen) return Status::OK();
         if (data->FieldIndex(corrupt, true) < 0 && seen->FieldIndex(corrupt, true) >= 0) {

@@ -11,14 +11,15 @@ namespace {
 
 SchemaPtr Ddl(const std::string& ddl) { return *sql::ParseDdlSchema(ddl); }
 
-std::map<std::string, std::string> JsonOpts(std::map<std::string, std::string> more = {}) {
+std::map<std::string, std::string> JsonOpts(
+    std::map<std::string, std::string> more = {}) {
   more["cloudFiles.format"] = "json";
   return more;
 }
 
 TEST(AutoLoaderOptions, DefaultsWithoutASchema) {
-  auto o = ParseAutoLoaderOptions(JsonOpts({{"cloudFiles.schemaLocation", "/s"}, {"header", "x"}}),
-                                  "/in", false);
+  auto o = ParseAutoLoaderOptions(
+      JsonOpts({{"cloudFiles.schemaLocation", "/s"}, {"header", "x"}}), "/in", false);
   ASSERT_TRUE(o.ok()) << o.status().ToString();
   EXPECT_EQ(o->format, "json");
   EXPECT_EQ(o->mode, SchemaEvolutionMode::kAddNewColumns);
@@ -39,15 +40,15 @@ TEST(AutoLoaderOptions, DefaultsWithASchema) {
   EXPECT_EQ(o->mode, SchemaEvolutionMode::kNone);
   EXPECT_EQ(o->rescued_column, "");
   EXPECT_EQ(o->reader_options.count("rescuedDataColumn"), 0u);
-  auto r = ParseAutoLoaderOptions(JsonOpts({{"cloudFiles.schemaEvolutionMode", "RESCUE"}}), "/in",
-                                  true);
+  auto r = ParseAutoLoaderOptions(
+      JsonOpts({{"cloudFiles.schemaEvolutionMode", "RESCUE"}}), "/in", true);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->mode, SchemaEvolutionMode::kRescue);
   EXPECT_EQ(r->rescued_column, "_rescued_data");
-  auto n = ParseAutoLoaderOptions(
-      JsonOpts({{"cloudFiles.schemaLocation", "/s"}, {"cloudFiles.schemaEvolutionMode", "none"},
-            {"rescuedDataColumn", "_r"}}),
-      "/in", false);
+  auto n = ParseAutoLoaderOptions(JsonOpts({{"cloudFiles.schemaLocation", "/s"},
+                                            {"cloudFiles.schemaEvolutionMode", "none"},
+                                            {"rescuedDataColumn", "_r"}}),
+                                  "/in", false);
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(n->rescued_column, "_r");
 }
@@ -60,34 +61,38 @@ TEST(AutoLoaderOptions, Errors) {
   EXPECT_NE(message({}, true).find("cloudFiles.format is required"), std::string::npos);
   EXPECT_NE(message({{"cloudFiles.format", "orc"}}, true).find("not supported"),
             std::string::npos);
-  EXPECT_NE(message(JsonOpts(), false).find("SPATE_CLOUD_FILES_INVALID"), std::string::npos);
-  EXPECT_NE(message(JsonOpts(), false).find("cloudFiles.schemaLocation"), std::string::npos);
+  EXPECT_NE(message(JsonOpts(), false).find("SPATE_CLOUD_FILES_INVALID"),
+            std::string::npos);
+  EXPECT_NE(message(JsonOpts(), false).find("cloudFiles.schemaLocation"),
+            std::string::npos);
   EXPECT_NE(message(JsonOpts({{"cloudFiles.schemaEvolutionMode", "addNewColumns"}}), true)
                 .find("addNewColumns is not supported when the schema is specified"),
             std::string::npos);
   EXPECT_NE(message(JsonOpts({{"cloudFiles.schemaEvolutionMode", "sometimes"}}), true)
                 .find("cloudFiles.schemaEvolutionMode"),
             std::string::npos);
-  EXPECT_NE(message(JsonOpts({{"cloudFiles.inferColumnTypes", "yes"}}), true).find("true or false"),
+  EXPECT_NE(message(JsonOpts({{"cloudFiles.inferColumnTypes", "yes"}}), true)
+                .find("true or false"),
             std::string::npos);
   EXPECT_NE(message(JsonOpts({{"cloudFiles.allowOverwrites", "true"}}), true)
                 .find("cloudFiles.allowOverwrites' is not supported"),
             std::string::npos);
-  EXPECT_NE(message(JsonOpts({{"cloudFiles.useNotifications", "true"}}), true).find("notification"),
+  EXPECT_NE(message(JsonOpts({{"cloudFiles.useNotifications", "true"}}), true)
+                .find("notification"),
             std::string::npos);
   // The rescued column: JSON and CSV, not Parquet.
-  EXPECT_NE(message({{"cloudFiles.format", "parquet"}, {"cloudFiles.rescuedDataColumn", "_r"}},
-                    true)
-                .find("not parquet"),
-            std::string::npos);
-  auto pq = ParseAutoLoaderOptions({{"cloudFiles.format", "parquet"},
-                                    {"cloudFiles.schemaLocation", "/s"}},
-                                   "/in", false);
+  EXPECT_NE(
+      message({{"cloudFiles.format", "parquet"}, {"cloudFiles.rescuedDataColumn", "_r"}},
+              true)
+          .find("not parquet"),
+      std::string::npos);
+  auto pq = ParseAutoLoaderOptions(
+      {{"cloudFiles.format", "parquet"}, {"cloudFiles.schemaLocation", "/s"}}, "/in",
+      false);
   ASSERT_TRUE(pq.ok());
   EXPECT_EQ(pq->rescued_column, "");
-  auto csv = ParseAutoLoaderOptions({{"cloudFiles.format", "csv"},
-                                     {"cloudFiles.schemaLocation", "/s"}},
-                                    "/in", false);
+  auto csv = ParseAutoLoaderOptions(
+      {{"cloudFiles.format", "csv"}, {"cloudFiles.schemaLocation", "/s"}}, "/in", false);
   ASSERT_TRUE(csv.ok());
   EXPECT_EQ(csv->rescued_column, "_rescued_data");
 }
@@ -103,7 +108,7 @@ TEST(AutoLoaderOptions, ByteStrings) {
     EXPECT_ERROR_CLASS(ParseByteString(bad), "SPATE_CLOUD_FILES_INVALID") << bad;
   }
   auto o = ParseAutoLoaderOptions(JsonOpts({{"cloudFiles.maxBytesPerTrigger", "2m"},
-                                        {"cloudFiles.maxFilesPerTrigger", "5"}}),
+                                            {"cloudFiles.maxFilesPerTrigger", "5"}}),
                                   "/in", true);
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->reader_options.at("maxBytesPerTrigger"), std::to_string(2 << 20));
@@ -126,13 +131,15 @@ TEST(AutoLoaderSchemaLog, WritesAndReadsVersions) {
   EXPECT_EQ((*latest)->second->ToString(), "struct<a:string,b:bigint>");
   auto text = fs.ReadAll("/loc/_schemas/0");
   ASSERT_TRUE(text.ok());
-  EXPECT_EQ(*text,
-            "v1\n{\"dataSchemaJson\":\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{\\\"name\\\":"
-            "\\\"a\\\",\\\"type\\\":\\\"string\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}},"
-            "{\\\"name\\\":\\\"s\\\",\\\"type\\\":{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":"
-            "[{\\\"name\\\":\\\"p\\\",\\\"type\\\":\\\"integer\\\",\\\"nullable\\\":true,"
-            "\\\"metadata\\\":{}}]},\\\"nullable\\\":true,\\\"metadata\\\":{}}]}\","
-            "\"partitionSchemaJson\":\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[]}\"}");
+  EXPECT_EQ(
+      *text,
+      "v1\n{\"dataSchemaJson\":\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[{"
+      "\\\"name\\\":"
+      "\\\"a\\\",\\\"type\\\":\\\"string\\\",\\\"nullable\\\":true,\\\"metadata\\\":{}},"
+      "{\\\"name\\\":\\\"s\\\",\\\"type\\\":{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":"
+      "[{\\\"name\\\":\\\"p\\\",\\\"type\\\":\\\"integer\\\",\\\"nullable\\\":true,"
+      "\\\"metadata\\\":{}}]},\\\"nullable\\\":true,\\\"metadata\\\":{}}]}\","
+      "\"partitionSchemaJson\":\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[]}\"}");
 }
 
 TEST(AutoLoaderSchemaLog, CorruptFileNamesIt) {
@@ -145,21 +152,25 @@ TEST(AutoLoaderSchemaLog, CorruptFileNamesIt) {
 }
 
 TEST(AutoLoaderSchemaHints, OverrideAddAndNest) {
-  auto s = ApplySchemaHints(*Ddl("a STRING, s STRUCT<p: STRING, q: STRING>, m STRING"),
-                            "a INT, s.p DOUBLE,`new col` DECIMAL(10, 2), t.u DATE, M BIGINT");
+  auto s =
+      ApplySchemaHints(*Ddl("a STRING, s STRUCT<p: STRING, q: STRING>, m STRING"),
+                       "a INT, s.p DOUBLE,`new col` DECIMAL(10, 2), t.u DATE, M BIGINT");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ((*s)->ToString(),
             "struct<a:int,s:struct<p:double,q:string>,m:bigint,new col:decimal(10,2),"
             "t:struct<u:date>>");
   EXPECT_EQ((*ApplySchemaHints(*Ddl("a STRING"), " "))->ToString(), "struct<a:string>");
-  EXPECT_ERROR_CLASS(ApplySchemaHints(*Ddl("a STRING"), "a"), "SPATE_CLOUD_FILES_INVALID");
-  EXPECT_ERROR_HAS(ApplySchemaHints(*Ddl("a STRING"), "a NOPE"), "not a valid schema hint: a NOPE");
+  EXPECT_ERROR_CLASS(ApplySchemaHints(*Ddl("a STRING"), "a"),
+                     "SPATE_CLOUD_FILES_INVALID");
+  EXPECT_ERROR_HAS(ApplySchemaHints(*Ddl("a STRING"), "a NOPE"),
+                   "not a valid schema hint: a NOPE");
 }
 
 TEST(AutoLoaderEvolution, AddsNewFieldsOnly) {
   std::vector<std::string> added;
-  auto s = AddNewFields(*Ddl("a STRING, s STRUCT<p: STRING>"),
-                        *Ddl("A BIGINT, c STRING, s STRUCT<p: BIGINT, q: STRING>"), &added);
+  auto s =
+      AddNewFields(*Ddl("a STRING, s STRUCT<p: STRING>"),
+                   *Ddl("A BIGINT, c STRING, s STRUCT<p: BIGINT, q: STRING>"), &added);
   // Existing names (any case) keep their type; new fields are appended.
   EXPECT_EQ(s->ToString(), "struct<a:string,s:struct<p:string,q:string>,c:string>");
   EXPECT_EQ(added, (std::vector<std::string>{"c", "s.q"}));

@@ -32,9 +32,11 @@ Result<int64_t> DeltaSink::AddBatch(const stream::MicroBatch& batch) {
   // Best effort: the batch is committed whatever happens to the compaction.
   // The full check (a pass over the active files) only when a partition the batch wrote
   // may have reached minNumFiles small files (AutoCompactTracker).
-  if (!result.partitions_written.empty() && compact_.AfterWrite(result, o_.auto_compact)) {
-    (void)table::MaybeAutoCompact(fs_, o_.path, o_.auto_compact, result.partitions_written,
-                                  o_.time_zone_id, o_.default_codec, log_, &compact_);
+  if (!result.partitions_written.empty() &&
+      compact_.AfterWrite(result, o_.auto_compact)) {
+    (void)table::MaybeAutoCompact(fs_, o_.path, o_.auto_compact,
+                                  result.partitions_written, o_.time_zone_id,
+                                  o_.default_codec, log_, &compact_);
   }
   return result.num_output_rows;
 }

@@ -168,7 +168,8 @@ class DeltaStreamSource final : public stream::Source {
         log_(fs, o_.path) {
     max_files_ = 1000;
     // Checked by the factory.
-    max_files_ = ParseInt64(GetOption(o_.options, "maxFilesPerTrigger", "")).value_or(max_files_);
+    max_files_ =
+        ParseInt64(GetOption(o_.options, "maxFilesPerTrigger", "")).value_or(max_files_);
     if (HasOption(o_.options, "maxBytesPerTrigger"))
       max_bytes_ = ParseBytes(GetOption(o_.options, "maxBytesPerTrigger"));
     ignore_deletes_ = ToLower(GetOption(o_.options, "ignoreDeletes", "false")) == "true";
@@ -216,8 +217,8 @@ class DeltaStreamSource final : public stream::Source {
     Position pos;
     if (!start && stop.is_starting) {
       // The first batch read the snapshot of the version its end offset names (as Delta's
-      // getBatch does): when it runs again after a crash (or a replay), the table may have
-      // moved on since.
+      // getBatch does): when it runs again after a crash (or a replay), the table may
+      // have moved on since.
       pos = Position{stop.version, -1, true};
     } else {
       SPATE_ASSIGN_OR_RETURN(pos, StartPosition(start));
@@ -235,8 +236,9 @@ class DeltaStreamSource final : public stream::Source {
         }
       }
       SPATE_ASSIGN_OR_RETURN(auto snap, log_.Latest());
-      SPATE_ASSIGN_OR_RETURN(auto ds, table::DeltaChangesSource::MakeForFiles(
-                                          fs_, snap, std::move(changes), o_.time_zone_id));
+      SPATE_ASSIGN_OR_RETURN(
+          auto ds, table::DeltaChangesSource::MakeForFiles(fs_, snap, std::move(changes),
+                                                           o_.time_zone_id));
       return DataSourcePtr(ds);
     }
     std::vector<table::AddFile> adds;
@@ -370,8 +372,8 @@ class DeltaStreamSource final : public stream::Source {
           bytes += c.file.size;
           std::optional<table::ChangeFile> dv;
           if (c.dv_difference) dv = c;
-          out->push_back(
-              {v, index, false, std::move(c.file), c.change_type, c.timestamp_ms, std::move(dv)});
+          out->push_back({v, index, false, std::move(c.file), c.change_type,
+                          c.timestamp_ms, std::move(dv)});
         }
         continue;
       }
@@ -456,7 +458,8 @@ class DeltaStreamSource final : public stream::Source {
   std::optional<Position> initial_;
   std::optional<int64_t> available_now_;
   int64_t latest_seen_ = -1;
-  table::SnapshotPtr starting_snapshot_;  // the snapshot an isStartingVersion offset reads
+  table::SnapshotPtr
+      starting_snapshot_;  // the snapshot an isStartingVersion offset reads
 };
 
 }  // namespace

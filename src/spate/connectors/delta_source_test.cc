@@ -1,10 +1,11 @@
 // Copyright spate authors.
 // The Delta streaming source over a long log (issue 18): a trigger touches the commits
 // after its position only, counted through the file system (no timing).
+#include "spate/connectors/delta_source.h"
+
 #include <gtest/gtest.h>
 
 #include "spate/columnar/builder.h"
-#include "spate/connectors/delta_source.h"
 #include "spate/io/forwarding_file_system.h"
 #include "spate/table/delta_writer.h"
 #include "spate/testing/status_matchers.h"
@@ -17,7 +18,8 @@ using stream::JsonValue;
 TEST(DeltaStreamSourceTest, TriggersReadOnlyTheNewCommitsOfALongLog) {
   auto mem = std::make_shared<io::MemoryFileSystem>();
   auto counting = std::make_shared<io::CountingFileSystem>(mem, "/_delta_log/");
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""}});
   auto one = [&](int64_t v) {
     return Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(v)})}, 1);
   };
@@ -79,13 +81,15 @@ TEST(DeltaStreamSourceTest, TriggersReadOnlyTheNewCommitsOfALongLog) {
 // Delta's DELTA_LOG_FILE_NOT_FOUND_FOR_STREAMING_SOURCE, not a file system error.
 TEST(DeltaStreamSourceTest, FallingBehindTheRetainedLogFailsWithDeltasError) {
   auto mem = std::make_shared<io::MemoryFileSystem>();
-  auto schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+  auto schema = std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""}});
   table::DeltaWriteOptions w;
   w.mode = "append";
   w.options["delta.checkpointInterval"] = "10";
   w.log = std::make_shared<const table::DeltaLog>(mem, "/t");
   for (int i = 0; i < 12; ++i) {
-    auto b = Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(i)})}, 1);
+    auto b =
+        Batch::Make(schema, {ColumnFromValues(DataType::Long(), {Value::Long(i)})}, 1);
     ASSERT_TRUE(table::WriteBatches(mem, "/t", {b}, w).ok());
   }
   DeltaSourceOptions o;

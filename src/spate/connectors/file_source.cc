@@ -117,8 +117,10 @@ class FileStreamSource final : public stream::Source {
   Status Init() {
     const auto& opt = o_.options;
     // Both checked by MakeFileSourceFactory.
-    max_files_ = ParseInt64(GetOption(opt, "maxFilesPerTrigger", "")).value_or(max_files_);
-    max_bytes_ = ParseInt64(GetOption(opt, "maxBytesPerTrigger", "")).value_or(max_bytes_);
+    max_files_ =
+        ParseInt64(GetOption(opt, "maxFilesPerTrigger", "")).value_or(max_files_);
+    max_bytes_ =
+        ParseInt64(GetOption(opt, "maxBytesPerTrigger", "")).value_or(max_bytes_);
     latest_first_ = ToLower(GetOption(opt, "latestFirst", "false")) == "true";
     file_name_only_ = ToLower(GetOption(opt, "fileNameOnly", "false")) == "true";
     glob_ = GetOption(opt, "pathGlobFilter", "");
@@ -167,8 +169,9 @@ class FileStreamSource final : public stream::Source {
       if (line.empty()) continue;
       auto e = JsonValue::Parse(line);
       if (!e.ok()) {
-        return Status(StatusCode::kDataCorruption, "Corrupt existing-files list " + marker + ": " +
-                                      e.status().message());
+        return Status(
+            StatusCode::kDataCorruption,
+            "Corrupt existing-files list " + marker + ": " + e.status().message());
       }
       Seen(StripPath(*e), e->Find("timestamp") ? e->Find("timestamp")->int_value() : 0);
     }
@@ -239,8 +242,8 @@ class FileStreamSource final : public stream::Source {
     }
     if (o_.report_backlog) {
       // Listed and not taken (also those an AvailableNow run leaves to a later one).
-      backlog_files_ = static_cast<int64_t>(files.size() - first) -
-                       static_cast<int64_t>(take.size());
+      backlog_files_ =
+          static_cast<int64_t>(files.size() - first) - static_cast<int64_t>(take.size());
       backlog_bytes_ = -bytes;
       for (size_t i = first; i < files.size(); ++i) backlog_bytes_ += files[i].size;
     }
@@ -471,7 +474,8 @@ class FileStreamSource final : public stream::Source {
   // O(entries purged), not a pass over every file seen (Spark's purge is such a pass, and
   // runs every trigger as the newest timestamp moves).
   void PurgeSeen() {
-    if (max_seen_ts_ == INT64_MIN || max_seen_ts_ - max_file_age_ms_ <= last_purge_ts_) return;
+    if (max_seen_ts_ == INT64_MIN || max_seen_ts_ - max_file_age_ms_ <= last_purge_ts_)
+      return;
     last_purge_ts_ = max_seen_ts_ - max_file_age_ms_;
     while (!by_ts_.empty() && by_ts_.top().first < last_purge_ts_) {
       auto it = seen_.find(by_ts_.top().second);
@@ -490,13 +494,17 @@ class FileStreamSource final : public stream::Source {
     if (latest_first_ || (max_files_ <= 0 && max_bytes_ <= 0)) return;
     const size_t left = files->size() - taken;
     if (max_files_ > 0) {
-      if (static_cast<double>(left) < static_cast<double>(max_files_) * kDiscardUnseenRatio) return;
+      if (static_cast<double>(left) <
+          static_cast<double>(max_files_) * kDiscardUnseenRatio)
+        return;
     } else {
       int64_t bytes = 0;  // stops counting at the threshold
       const double need = static_cast<double>(max_bytes_) * kDiscardUnseenRatio;
       for (size_t i = taken; i < files->size() && static_cast<double>(bytes) < need; ++i)
         bytes += (*files)[i].size;
-      if (static_cast<double>(bytes) < static_cast<double>(max_bytes_) * kDiscardUnseenRatio) return;
+      if (static_cast<double>(bytes) <
+          static_cast<double>(max_bytes_) * kDiscardUnseenRatio)
+        return;
     }
     // The vector is kept whole; unread_begin_ marks the first file not taken.
     files->resize(taken + std::min(left, kMaxCachedUnseenFiles));
@@ -531,15 +539,16 @@ class FileStreamSource final : public stream::Source {
   int64_t max_file_age_ms_ = 0;
   std::unordered_map<std::string, int64_t> seen_;
   // (timestamp, key) of every Seen() call, oldest on top: what PurgeSeen drops next.
-  std::priority_queue<std::pair<int64_t, std::string>, std::vector<std::pair<int64_t, std::string>>,
-                      std::greater<>>
+  std::priority_queue<std::pair<int64_t, std::string>,
+                      std::vector<std::pair<int64_t, std::string>>, std::greater<>>
       by_ts_;
   int64_t max_seen_ts_ = INT64_MIN;
   int64_t current_log_offset_ = -1;
   std::optional<std::set<std::string>> available_now_;
   std::map<int64_t, std::vector<std::string>> last_batch_files_;
   int64_t last_purge_ts_ = INT64_MIN;
-  std::vector<Listed> unread_;  // listed; [unread_begin_, end) not yet taken (unreadFiles)
+  std::vector<Listed>
+      unread_;  // listed; [unread_begin_, end) not yet taken (unreadFiles)
   size_t unread_begin_ = 0;
   std::map<int64_t, std::vector<std::string>> logged_batches_;  // batches logged here
   int64_t listings_ = 0;

@@ -14,8 +14,8 @@
 #include <set>
 
 #include "spate/base/clock.h"
-#include "spate/io/forwarding_file_system.h"
 #include "spate/io/file_system.h"
+#include "spate/io/forwarding_file_system.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/testing/status_matchers.h"
@@ -300,8 +300,11 @@ TEST_F(FileSourceOptionsTest, MaxBytesPerTrigger) {
   auto both = Make({{"maxBytesPerTrigger", "100"}, {"maxFilesPerTrigger", "3"}});
   ASSERT_TRUE(both.ok());
   EXPECT_EQ(Drain(**both), (Batches{{"a.json", "b.json", "c.json"}, {"d.json"}}));
-  EXPECT_ERROR_HAS(Make({{"maxBytesPerTrigger", "0"}}), "Invalid value '0' for option 'maxBytesPerTrigger', must be a positive integer");
-  EXPECT_ERROR_HAS(Make({{"maxBytesPerTrigger", "10k"}}), "Invalid value '10k' for option 'maxBytesPerTrigger'");
+  EXPECT_ERROR_HAS(
+      Make({{"maxBytesPerTrigger", "0"}}),
+      "Invalid value '0' for option 'maxBytesPerTrigger', must be a positive integer");
+  EXPECT_ERROR_HAS(Make({{"maxBytesPerTrigger", "10k"}}),
+                   "Invalid value '10k' for option 'maxBytesPerTrigger'");
 }
 
 // maxFileAge is measured from the newest file seen, not from now: the first batch takes
@@ -365,8 +368,11 @@ TEST_F(FileSourceOptionsTest, CleanSourceDeleteAfterCommit) {
   EXPECT_TRUE(exists("b.json"));
   ASSERT_TRUE((*src)->Commit(**end).ok());
   EXPECT_FALSE(exists("b.json"));
-  EXPECT_ERROR_HAS(Make({{"cleanSource", "remove"}}), "Invalid mode for clean source option remove");
-  EXPECT_ERROR_HAS(Make({{"cleanSource", "archive"}}), "Archive mode must be used with 'sourceArchiveDir' option") << "needs sourceArchiveDir";
+  EXPECT_ERROR_HAS(Make({{"cleanSource", "remove"}}),
+                   "Invalid mode for clean source option remove");
+  EXPECT_ERROR_HAS(Make({{"cleanSource", "archive"}}),
+                   "Archive mode must be used with 'sourceArchiveDir' option")
+      << "needs sourceArchiveDir";
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -103,7 +103,8 @@ struct Strategy {
         out = "Subscribe[";
         for (size_t i = 0; i < topics.size(); ++i) out += (i ? ", " : "") + topics[i];
         return out + "]";
-      case StrategyKind::kPattern: return "SubscribePattern[" + pattern + "]";
+      case StrategyKind::kPattern:
+        return "SubscribePattern[" + pattern + "]";
       case StrategyKind::kAssign:
         out = "Assign[";
         for (size_t i = 0; i < assigned.size(); ++i)
@@ -125,7 +126,8 @@ Status ValidateGeneral(const Params& p) {
   }
   if (n > 1) {
     return Status::Invalid(
-        std::string("Only one of the following options can be specified for Kafka source: ") +
+        std::string(
+            "Only one of the following options can be specified for Kafka source: ") +
         kStrategyKeys + ". See the docs for more details.");
   }
   if (p.Has("assign") && Trim(p.Get("assign")).rfind('{', 0) != 0) {
@@ -151,29 +153,36 @@ Status ValidateGeneral(const Params& p) {
   }
   if (p.Has("subscribepattern") && Trim(p.Get("subscribepattern")).empty()) {
     return Status::Invalid(
-        "Pattern to subscribe is empty as specified value for option 'subscribePattern' is "
+        "Pattern to subscribe is empty as specified value for option 'subscribePattern' "
+        "is "
         "'" +
         p.Get("subscribepattern") + "'");
   }
   if (p.Has("kafka.auto.offset.reset")) {
     return Status::Invalid(
-        "\nKafka option 'auto.offset.reset' is not supported.\nInstead set the source option "
-        "'startingoffsets' to 'earliest' or 'latest'\nto specify where to start. Structured "
-        "Streaming manages which offsets are consumed\ninternally, rather than relying on the "
+        "\nKafka option 'auto.offset.reset' is not supported.\nInstead set the source "
+        "option "
+        "'startingoffsets' to 'earliest' or 'latest'\nto specify where to start. "
+        "Structured "
+        "Streaming manages which offsets are consumed\ninternally, rather than relying "
+        "on the "
         "kafkaConsumer to do it. This will ensure that no\ndata is missed when new "
         "topics/partitions are dynamically subscribed. Note that\n'startingoffsets' only "
-        "applies when a new Streaming query is started, and\nthat resuming will always pick "
+        "applies when a new Streaming query is started, and\nthat resuming will always "
+        "pick "
         "up from where the query left off. See the docs for more\ndetails.\n");
   }
   if (p.Has("kafka.key.deserializer")) {
     return Status::Invalid(
-        "Kafka option 'key.deserializer' is not supported as keys are deserialized as byte "
+        "Kafka option 'key.deserializer' is not supported as keys are deserialized as "
+        "byte "
         "arrays with ByteArrayDeserializer. Use DataFrame operations to explicitly "
         "deserialize the keys.");
   }
   if (p.Has("kafka.value.deserializer")) {
     return Status::Invalid(
-        "Kafka option 'value.deserializer' is not supported as values are deserialized as "
+        "Kafka option 'value.deserializer' is not supported as values are deserialized "
+        "as "
         "byte arrays with ByteArrayDeserializer. Use DataFrame operations to explicitly "
         "deserialize the values.");
   }
@@ -183,12 +192,14 @@ Status ValidateGeneral(const Params& p) {
   }
   if (!p.Has("kafka.bootstrap.servers")) {
     return Status::Invalid(
-        "Option 'kafka.bootstrap.servers' must be specified for configuring Kafka consumer");
+        "Option 'kafka.bootstrap.servers' must be specified for configuring Kafka "
+        "consumer");
   }
   SPATE_ASSIGN_OR_RETURN(auto min_p, LongOption(p, "minpartitions"));
   if (min_p && *min_p <= 0) return Status::Invalid("minPartitions must be positive");
   SPATE_ASSIGN_OR_RETURN(auto max_r, LongOption(p, "maxrecordsperpartition"));
-  if (max_r && *max_r <= 0) return Status::Invalid("maxRecordsPerPartition must be positive");
+  if (max_r && *max_r <= 0)
+    return Status::Invalid("maxRecordsPerPartition must be positive");
   SPATE_ASSIGN_OR_RETURN(auto max_t, LongOption(p, "maxoffsetspertrigger"));
   SPATE_ASSIGN_OR_RETURN(auto min_t, LongOption(p, "minoffsetspertrigger"));
   if (max_t && min_t && *min_t > *max_t) {
@@ -222,7 +233,8 @@ Result<Strategy> ParseStrategy(const Params& p) {
     s.pattern = Trim(p.Get("subscribepattern"));
     RE2 re(s.pattern);
     if (!re.ok()) {
-      return Status::Invalid("Invalid subscribePattern '" + s.pattern + "': " + re.error());
+      return Status::Invalid("Invalid subscribePattern '" + s.pattern +
+                             "': " + re.error());
     }
   }
   return s;
@@ -234,12 +246,12 @@ struct RangeLimit {
   enum class Kind : uint8_t {
     kEarliest,
     kLatest,
-    kSpecific,           // offsets per partition (-2 / -1 allowed)
-    kTimestamps,         // timestamps per partition (startingOffsetsByTimestamp)
-    kGlobalTimestamp,    // one timestamp for every partition (startingTimestamp)
+    kSpecific,         // offsets per partition (-2 / -1 allowed)
+    kTimestamps,       // timestamps per partition (startingOffsetsByTimestamp)
+    kGlobalTimestamp,  // one timestamp for every partition (startingTimestamp)
   } kind = Kind::kEarliest;
-  PartitionOffsets specific;  // offsets, or timestamps for kTimestamps
-  int64_t timestamp = 0;      // kGlobalTimestamp
+  PartitionOffsets specific;     // offsets, or timestamps for kTimestamps
+  int64_t timestamp = 0;         // kGlobalTimestamp
   bool no_match_latest = false;  // startingOffsetsByTimestampStrategy=latest
 };
 
@@ -249,10 +261,11 @@ Result<RangeLimit> ParseRangeLimit(const Params& p, const std::string& prefix,
                                    RangeLimit::Kind dflt) {
   RangeLimit r;
   r.kind = dflt;
-  std::string strategy = Lower(Trim(p.Get("startingoffsetsbytimestampstrategy", "error")));
+  std::string strategy =
+      Lower(Trim(p.Get("startingoffsetsbytimestampstrategy", "error")));
   if (strategy != "error" && strategy != "latest") {
-    return Status::Invalid("No value found for '" + p.Get("startingoffsetsbytimestampstrategy") +
-                           "'");
+    return Status::Invalid("No value found for '" +
+                           p.Get("startingoffsetsbytimestampstrategy") + "'");
   }
   r.no_match_latest = strategy == "latest";
   if (p.Has(prefix + "timestamp")) {
@@ -269,7 +282,8 @@ Result<RangeLimit> ParseRangeLimit(const Params& p, const std::string& prefix,
     if (!parsed.ok()) {
       return Status::Invalid(
           "Expected e.g. {\"topicA\": {\"0\": 123456789, \"1\": 123456789},\n\"topicB\": "
-          "{\"0\": 123456789, \"1\": 123456789}}, got " + t);
+          "{\"0\": 123456789, \"1\": 123456789}}, got " +
+          t);
     }
     r.specific = *parsed;
     r.kind = RangeLimit::Kind::kTimestamps;
@@ -313,10 +327,10 @@ struct Client {
       rd_kafka_destroy(rk);
       return;
     }
-    // librdkafka 2.0.2 can block for ever destroying a consumer whose partition's topic was
-    // deleted (its broker thread never lets go of the partition): the consumer is closed on
-    // a thread of its own, given up on (left to the process) after 5 s, so that stopping a
-    // query never hangs on it.
+    // librdkafka 2.0.2 can block for ever destroying a consumer whose partition's topic
+    // was deleted (its broker thread never lets go of the partition): the consumer is
+    // closed on a thread of its own, given up on (left to the process) after 5 s, so that
+    // stopping a query never hangs on it.
     auto done = std::make_shared<std::promise<void>>();
     std::future<void> closed = done->get_future();
     std::thread([c = rk, done] {
@@ -402,13 +416,16 @@ Result<ConfList> TranslateJavaConf(const ConfList& user) {
     if (kw != std::string::npos) key = key.substr(kw + 1);  // drops "required"
     kv[key] = val;
   }
-  if (!has_user && kv.count("username")) out.emplace_back("sasl.username", kv["username"]);
-  if (!has_password && kv.count("password")) out.emplace_back("sasl.password", kv["password"]);
+  if (!has_user && kv.count("username"))
+    out.emplace_back("sasl.username", kv["username"]);
+  if (!has_password && kv.count("password"))
+    out.emplace_back("sasl.password", kv["password"]);
   return out;
 }
 
 Result<std::unique_ptr<Client>> NewClient(rd_kafka_type_t type, const ConfList& java_user,
-                                          const ConfList& defaults, const ConfList& forced,
+                                          const ConfList& defaults,
+                                          const ConfList& forced,
                                           rd_kafka_conf_t* base = nullptr) {
   auto translated = TranslateJavaConf(java_user);
   if (!translated.ok()) {
@@ -420,14 +437,17 @@ Result<std::unique_ptr<Client>> NewClient(rd_kafka_type_t type, const ConfList& 
   rd_kafka_conf_set_log_cb(conf, &LogLine);
   char err[512];
   auto set = [&](const std::string& k, const std::string& v) -> Status {
-    rd_kafka_conf_res_t r = rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err));
+    rd_kafka_conf_res_t r =
+        rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof(err));
     if (r == RD_KAFKA_CONF_OK) return Status::OK();
     if (r == RD_KAFKA_CONF_UNKNOWN) {
-      return Status::Invalid("Kafka option 'kafka." + k +
-                             "' is not a librdkafka configuration property (spate's Kafka "
-                             "client is librdkafka, see docs/kafka.md)");
+      return Status::Invalid(
+          "Kafka option 'kafka." + k +
+          "' is not a librdkafka configuration property (spate's Kafka "
+          "client is librdkafka, see docs/kafka.md)");
     }
-    if (SecretLike(k)) return Status::Invalid("Invalid value for Kafka option 'kafka." + k + "'");
+    if (SecretLike(k))
+      return Status::Invalid("Invalid value for Kafka option 'kafka." + k + "'");
     return Status::Invalid("Invalid value for Kafka option 'kafka." + k + "': " + err);
   };
   auto user_has = [&](const std::string& k) {
@@ -492,7 +512,8 @@ class OffsetReader {
     SPATE_ASSIGN_OR_RETURN(
         client_, NewClient(RD_KAFKA_CONSUMER, kafka_, ConsumerDefaults(),
                            {{"group.id", group_id_}, {"enable.auto.commit", "false"}}));
-    if (strategy_.kind == StrategyKind::kPattern) pattern_ = std::make_unique<RE2>(strategy_.pattern);
+    if (strategy_.kind == StrategyKind::kPattern)
+      pattern_ = std::make_unique<RE2>(strategy_.pattern);
     return Status::OK();
   }
 
@@ -518,8 +539,8 @@ class OffsetReader {
       if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;
     }
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      return Status::IOError("Cannot fetch Kafka metadata for " + strategy_.Describe() + ": " +
-                             ErrName(e));
+      return Status::IOError("Cannot fetch Kafka metadata for " + strategy_.Describe() +
+                             ": " + ErrName(e));
     }
     std::vector<TopicPartition> out;
     for (int i = 0; i < md->topic_cnt; ++i) {
@@ -531,7 +552,8 @@ class OffsetReader {
         want = std::find(strategy_.topics.begin(), strategy_.topics.end(), name) !=
                strategy_.topics.end();
       } else {
-        // Java's consumer leaves internal topics (__consumer_offsets, ...) out of patterns.
+        // Java's consumer leaves internal topics (__consumer_offsets, ...) out of
+        // patterns.
         want = name.rfind("__", 0) != 0 && RE2::FullMatch(name, *pattern_);
       }
       if (!want) continue;
@@ -543,17 +565,19 @@ class OffsetReader {
   }
 
   /// Offsets of `parts` at `which` (kEarliest / kLatest), one ListOffsets per leader.
-  Result<PartitionOffsets> Fetch(const std::vector<TopicPartition>& parts, int64_t which) {
+  Result<PartitionOffsets> Fetch(const std::vector<TopicPartition>& parts,
+                                 int64_t which) {
     PartitionOffsets query;
     for (const auto& tp : parts) query[tp] = which;
     return FetchQuery(query);
   }
 
-  /// Spark's fetchLatestOffsets(knownOffsets): the latest offsets of `parts`, fetched again
-  /// (fetchOffset.retryIntervalMs apart, at most fetchOffset.numRetries fetches in all,
-  /// on the same client) while one is below the offset `known` holds for its partition —
-  /// a new leader whose high watermark still lags after a leader change (KAFKA-7703) —
-  /// then whatever the last fetch gave (a recreated topic looks the same and stays so).
+  /// Spark's fetchLatestOffsets(knownOffsets): the latest offsets of `parts`, fetched
+  /// again (fetchOffset.retryIntervalMs apart, at most fetchOffset.numRetries fetches in
+  /// all, on the same client) while one is below the offset `known` holds for its
+  /// partition — a new leader whose high watermark still lags after a leader change
+  /// (KAFKA-7703) — then whatever the last fetch gave (a recreated topic looks the same
+  /// and stays so).
   Result<PartitionOffsets> FetchLatest(const std::vector<TopicPartition>& parts,
                                        const PartitionOffsets& known) {
     for (int attempt = 1;; ++attempt) {
@@ -568,8 +592,8 @@ class OffsetReader {
     }
   }
 
-  /// ListOffsets for each partition's value: -2 earliest, -1 latest, else a timestamp (the
-  /// first offset whose timestamp is at or after it; -1 when there is none).
+  /// ListOffsets for each partition's value: -2 earliest, -1 latest, else a timestamp
+  /// (the first offset whose timestamp is at or after it; -1 when there is none).
   Result<PartitionOffsets> FetchQuery(const PartitionOffsets& query) {
     SPATE_RETURN_IF_ERROR(Open());
     PartitionOffsets out;
@@ -580,20 +604,22 @@ class OffsetReader {
       rd_kafka_topic_partition_list_t* list =
           rd_kafka_topic_partition_list_new(static_cast<int>(query.size()));
       for (const auto& [tp, q] : query) {
-        rd_kafka_topic_partition_list_add(list, tp.topic.c_str(), tp.partition)->offset = q;
+        rd_kafka_topic_partition_list_add(list, tp.topic.c_str(), tp.partition)->offset =
+            q;
       }
-      rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(client_->rk, list, kMetadataTimeoutMs);
+      rd_kafka_resp_err_t e =
+          rd_kafka_offsets_for_times(client_->rk, list, kMetadataTimeoutMs);
       last = Status::OK();
       if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        last = Status::IOError("Cannot fetch Kafka offsets for " + strategy_.Describe() + ": " +
-                               ErrName(e));
+        last = Status::IOError("Cannot fetch Kafka offsets for " + strategy_.Describe() +
+                               ": " + ErrName(e));
       } else {
         for (int i = 0; i < list->cnt; ++i) {
           const auto& el = list->elems[i];
           if (el.err != RD_KAFKA_RESP_ERR_NO_ERROR) {
             last = Status::IOError("Cannot fetch the offsets of Kafka topic partition " +
-                                   std::string(el.topic) + "-" + std::to_string(el.partition) +
-                                   ": " + ErrName(el.err));
+                                   std::string(el.topic) + "-" +
+                                   std::to_string(el.partition) + ": " + ErrName(el.err));
             break;
           }
           out[{el.topic, el.partition}] = el.offset;
@@ -626,7 +652,8 @@ std::string PartitionSet(const std::set<TopicPartition>& s) {
   return out + ")";
 }
 
-/// A Scala Map of topic-partitions to offsets as Spark prints it: Map(t-0 -> 5, t-1 -> 3).
+/// A Scala Map of topic-partitions to offsets as Spark prints it: Map(t-0 -> 5, t-1 ->
+/// 3).
 std::string PartitionMap(const PartitionOffsets& m) {
   std::string out = "Map(";
   bool first = true;
@@ -689,8 +716,10 @@ struct ReadOptions {
 const std::string& InstructionFailOnDataLossTrue() {
   static const std::string s =
       "\nSome data may have been lost because they are not available in Kafka any more; "
-      "either the\n data was aged out by Kafka or the topic may have been deleted before all "
-      "the data in the\n topic was processed. If you don't want your streaming query to fail "
+      "either the\n data was aged out by Kafka or the topic may have been deleted before "
+      "all "
+      "the data in the\n topic was processed. If you don't want your streaming query to "
+      "fail "
       "on such cases, set the\n source option \"failOnDataLoss\" to \"false\".\n";
   return s;
 }
@@ -701,12 +730,16 @@ SchemaPtr ProjectSchema(const SchemaPtr& full, const std::vector<int>& cols) {
   return std::make_shared<const Schema>(f);
 }
 
-/// Reads [from, until) of one partition into columnar batches of up to kRowsPerBatch rows.
+/// Reads [from, until) of one partition into columnar batches of up to kRowsPerBatch
+/// rows.
 class RangeReader final : public BatchReader {
  public:
   RangeReader(OffsetRange r, std::shared_ptr<const ReadOptions> o, SchemaPtr full,
               std::vector<int> cols)
-      : r_(std::move(r)), o_(std::move(o)), full_(std::move(full)), cols_(std::move(cols)) {
+      : r_(std::move(r)),
+        o_(std::move(o)),
+        full_(std::move(full)),
+        cols_(std::move(cols)) {
     next_ = r_.from;
     schema_ = ProjectSchema(full_, cols_);
   }
@@ -720,8 +753,9 @@ class RangeReader final : public BatchReader {
   Result<BatchPtr> Next() override {
     if (next_ >= r_.until) return BatchPtr();
     if (!client_) SPATE_RETURN_IF_ERROR(Start(next_));
-    // Only the columns the scan reads are built (the topic, one name per range, at the end);
-    // keys and values go into buffers sized from the previous batch (no regrowth copies).
+    // Only the columns the scan reads are built (the topic, one name per range, at the
+    // end); keys and values go into buffers sized from the previous batch (no regrowth
+    // copies).
     bool built[8] = {};
     for (int c : cols_) built[c] = true;
     const bool built_ts = built[5] || built[6];
@@ -729,8 +763,10 @@ class RangeReader final : public BatchReader {
     StringBuilder key(DataType::Binary(), rows_for(0), built[0] ? key_bytes_ : 64),
         value(DataType::Binary(), rows_for(1), built[1] ? value_bytes_ : 64),
         topic(DataType::String(), rows_for(2));
-    FixedWidthBuilder<int32_t> part(DataType::Int(), rows_for(3)), ts_type(DataType::Int(), rows_for(6));
-    FixedWidthBuilder<int64_t> off(DataType::Long(), rows_for(4)), ts(DataType::Timestamp(), rows_for(5));
+    FixedWidthBuilder<int32_t> part(DataType::Int(), rows_for(3)),
+        ts_type(DataType::Int(), rows_for(6));
+    FixedWidthBuilder<int64_t> off(DataType::Long(), rows_for(4)),
+        ts(DataType::Timestamp(), rows_for(5));
     int64_t key_bytes = 0, value_bytes = 0;
     // headers: array<struct<key,value>> built from its parts.
     std::vector<int32_t> h_offsets{0};
@@ -772,10 +808,12 @@ class RangeReader final : public BatchReader {
             if (!st.ok()) error = st;
             continue;
           }
-          if (m->err == RD_KAFKA_RESP_ERR__TRANSPORT || m->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
+          if (m->err == RD_KAFKA_RESP_ERR__TRANSPORT ||
+              m->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
             continue;  // librdkafka reconnects; the poll timeout bounds the wait
-          error = Status::IOError("Kafka error reading " + r_.tp.ToString() + " at offset " +
-                                  std::to_string(next_) + ": " + rd_kafka_message_errstr(m));
+          error =
+              Status::IOError("Kafka error reading " + r_.tp.ToString() + " at offset " +
+                              std::to_string(next_) + ": " + rd_kafka_message_errstr(m));
           continue;
         }
         if (m->offset < next_) continue;
@@ -868,14 +906,16 @@ class RangeReader final : public BatchReader {
     if (built[2]) {
       for (int64_t i = 0; i < rows; ++i) topic.Append(r_.tp.topic);
     }
-    std::vector<ColumnPtr> all{key.Finish(), value.Finish(), topic.Finish(), part.Finish(),
-                               off.Finish(), ts.Finish(), ts_type.Finish()};
+    std::vector<ColumnPtr> all{key.Finish(),    value.Finish(), topic.Finish(),
+                               part.Finish(),   off.Finish(),   ts.Finish(),
+                               ts_type.Finish()};
     if (o_->include_headers && built[7]) {
       auto hk = h_key.Finish();
       auto hv = h_value.Finish();
       auto st_type = full_->field(7).type->element_type();
-      auto entries = std::make_shared<const Column>(st_type, hk->length(), 0, nullptr, nullptr,
-                                                    nullptr, std::vector<ColumnPtr>{hk, hv});
+      auto entries =
+          std::make_shared<const Column>(st_type, hk->length(), 0, nullptr, nullptr,
+                                         nullptr, std::vector<ColumnPtr>{hk, hv});
       auto offs = Buffer::Allocate(static_cast<int64_t>(h_offsets.size()) * 4);
       std::memcpy(offs->mutable_data(), h_offsets.data(), h_offsets.size() * 4);
       int64_t nulls = h_valid.null_count();
@@ -890,7 +930,8 @@ class RangeReader final : public BatchReader {
   }
 
  private:
-  /// Back to the pool (streaming) when the consumer's queue position is known, else closed.
+  /// Back to the pool (streaming) when the consumer's queue position is known, else
+  /// closed.
   void Release() {
     if (!client_) return;
     if (o_->pool && healthy_ && queue_next_ >= 0) {
@@ -910,20 +951,21 @@ class RangeReader final : public BatchReader {
     }
     healthy_ = true;
     queue_next_ = -1;
-    SPATE_ASSIGN_OR_RETURN(
-        client_, NewClient(RD_KAFKA_CONSUMER, o_->kafka, ConsumerDefaults(),
-                           {{"group.id", o_->group_id},
-                            {"enable.auto.commit", "false"},
-                            {"enable.auto.offset.store", "false"},
-                            {"enable.partition.eof", "true"},
-                            {"auto.offset.reset", "error"}}));
+    SPATE_ASSIGN_OR_RETURN(client_,
+                           NewClient(RD_KAFKA_CONSUMER, o_->kafka, ConsumerDefaults(),
+                                     {{"group.id", o_->group_id},
+                                      {"enable.auto.commit", "false"},
+                                      {"enable.auto.offset.store", "false"},
+                                      {"enable.partition.eof", "true"},
+                                      {"auto.offset.reset", "error"}}));
     rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
-    rd_kafka_topic_partition_list_add(list, r_.tp.topic.c_str(), r_.tp.partition)->offset = from;
+    rd_kafka_topic_partition_list_add(list, r_.tp.topic.c_str(), r_.tp.partition)
+        ->offset = from;
     rd_kafka_resp_err_t e = rd_kafka_assign(client_->rk, list);
     rd_kafka_topic_partition_list_destroy(list);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-      return Status::IOError("Cannot assign Kafka topic partition " + r_.tp.ToString() + ": " +
-                             ErrName(e));
+      return Status::IOError("Cannot assign Kafka topic partition " + r_.tp.ToString() +
+                             ": " + ErrName(e));
     return Status::OK();
   }
 
@@ -940,8 +982,8 @@ class RangeReader final : public BatchReader {
     rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(
         client_->rk, r_.tp.topic.c_str(), r_.tp.partition, &lo, &hi, kMetadataTimeoutMs);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-      return Status::IOError("Cannot fetch the earliest offset of " + r_.tp.ToString() + ": " +
-                             ErrName(e));
+      return Status::IOError("Cannot fetch the earliest offset of " + r_.tp.ToString() +
+                             ": " + ErrName(e));
     next_ = std::max(next_, std::min(lo, r_.until));
     *restart = true;
     return Status::OK();
@@ -951,14 +993,16 @@ class RangeReader final : public BatchReader {
   std::shared_ptr<const ReadOptions> o_;
   SchemaPtr full_, schema_;
   std::vector<int> cols_;
-  // Key and value bytes of the last full batch and an eighth more: the next batch's buffers.
+  // Key and value bytes of the last full batch and an eighth more: the next batch's
+  // buffers.
   int64_t key_bytes_ = 8192, value_bytes_ = 8192;
   std::unique_ptr<Client> client_;
   std::vector<rd_kafka_message_t*> msgs_;
   size_t buffered_ = 0;
   int64_t next_ = 0;
-  int64_t queue_next_ = -1;  // the offset the consumer's queue delivers next (-1: unknown)
-  bool healthy_ = true;      // no error seen: the consumer may be pooled
+  int64_t queue_next_ =
+      -1;                // the offset the consumer's queue delivers next (-1: unknown)
+  bool healthy_ = true;  // no error seen: the consumer may be pooled
 };
 
 class RangesDataSource final : public DataSource {
@@ -971,10 +1015,11 @@ class RangesDataSource final : public DataSource {
         description_(std::move(description)) {}
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(ranges_.size()); }
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override {
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override {
     std::vector<int> cols = spec.columns;
-    return std::unique_ptr<BatchReader>(
-        std::make_unique<RangeReader>(ranges_[static_cast<size_t>(split)], o_, schema_, cols));
+    return std::unique_ptr<BatchReader>(std::make_unique<RangeReader>(
+        ranges_[static_cast<size_t>(split)], o_, schema_, cols));
   }
   std::string Describe() const override { return description_; }
 
@@ -1059,8 +1104,9 @@ Result<std::vector<OffsetRange>> ResolveRanges(OffsetReader* reader,
     SPATE_ASSIGN_OR_RETURN(auto earliest, reader->Fetch(added, kEarliest));
     for (const auto& [tp, o] : earliest) {
       if (o != 0 && fail_on_data_loss) {
-        return Status::Error("KAFKA_DATA_LOSS.ADDED_PARTITION_DOES_NOT_START_FROM_OFFSET_ZERO",
-                             {{"topicPartition", tp.ToString()}, {"startOffset", std::to_string(o)}});
+        return Status::Error(
+            "KAFKA_DATA_LOSS.ADDED_PARTITION_DOES_NOT_START_FROM_OFFSET_ZERO",
+            {{"topicPartition", tp.ToString()}, {"startOffset", std::to_string(o)}});
       }
       start[tp] = o;
     }
@@ -1070,7 +1116,8 @@ Result<std::vector<OffsetRange>> ResolveRanges(OffsetReader* reader,
     if (!until.count(tp)) deleted.insert(tp);
   }
   if (!deleted.empty() && fail_on_data_loss) {
-    return Status::Error("KAFKA_DATA_LOSS.PARTITIONS_DELETED", {{"partitions", PartitionSet(deleted)}});
+    return Status::Error("KAFKA_DATA_LOSS.PARTITIONS_DELETED",
+                         {{"partitions", PartitionSet(deleted)}});
   }
   std::vector<OffsetRange> out;
   for (const auto& [tp, end] : until) {
@@ -1150,7 +1197,8 @@ Result<PartitionOffsets> ResolveLimit(OffsetReader* reader, const RangeLimit& li
     } else if (o == kLatest) {
       out[tp] = latest[tp];
     } else if (o < earliest[tp] || o > latest[tp]) {
-      // Java's consumer (auto.offset.reset=earliest on the driver) resets to the earliest.
+      // Java's consumer (auto.offset.reset=earliest on the driver) resets to the
+      // earliest.
       if (fail_on_data_loss) {
         return Status::Error("KAFKA_DATA_LOSS.START_OFFSET_RESET",
                              {{"topicPartition", tp.ToString()},
@@ -1165,7 +1213,8 @@ Result<PartitionOffsets> ResolveLimit(OffsetReader* reader, const RangeLimit& li
   return out;
 }
 
-std::string UniqueGroupId(const Params& p, const std::string& kind, const std::string& path) {
+std::string UniqueGroupId(const Params& p, const std::string& kind,
+                          const std::string& path) {
   if (p.Has("kafka.group.id")) return p.Get("kafka.group.id");
   std::string prefix = p.Get("groupidprefix", "spark-kafka-" + kind);
   std::string id = prefix + "-" + stream::RandomUuid();
@@ -1179,7 +1228,8 @@ class KafkaMicroBatchSource final : public stream::Source {
  public:
   KafkaMicroBatchSource(const stream::SourceContext& ctx, Strategy strategy, Params p,
                         RangeLimit starting, std::optional<int64_t> max_offsets,
-                        std::optional<MinRows> min_rows, std::optional<int64_t> min_partitions,
+                        std::optional<MinRows> min_rows,
+                        std::optional<int64_t> min_partitions,
                         std::optional<int64_t> max_records, bool fail_on_data_loss,
                         bool include_headers)
       : ctx_(ctx),
@@ -1245,7 +1295,8 @@ class KafkaMicroBatchSource final : public stream::Source {
   }
   bool SupportsRealTime() const override { return true; }
 
-  Result<std::optional<JsonValue>> LatestOffset(const std::optional<JsonValue>& start) override {
+  Result<std::optional<JsonValue>> LatestOffset(
+      const std::optional<JsonValue>& start) override {
     PartitionOffsets from;
     if (start) {
       SPATE_ASSIGN_OR_RETURN(from, OffsetsFromJson(*start));
@@ -1254,8 +1305,8 @@ class KafkaMicroBatchSource final : public stream::Source {
     }
     PartitionOffsets latest;
     if (available_now_requested_ && !available_now_) {
-      // Spark 4.2 prefetches on the first latestOffset of the run, not when the trigger is
-      // prepared: a batch replayed from the offset log before it is not checked.
+      // Spark 4.2 prefetches on the first latestOffset of the run, not when the trigger
+      // is prepared: a batch replayed from the offset log before it is not checked.
       SPATE_ASSIGN_OR_RETURN(auto parts, reader_->Partitions());
       SPATE_ASSIGN_OR_RETURN(auto initial, InitialOffsets());
       SPATE_ASSIGN_OR_RETURN(available_now_, reader_->FetchLatest(parts, initial));
@@ -1328,14 +1379,16 @@ class KafkaMicroBatchSource final : public stream::Source {
         {"avgOffsetsBehindLatest", FormatDouble(avg)},
         {"maxOffsetsBehindLatest", std::to_string(mx)},
         {"minOffsetsBehindLatest", std::to_string(mn)}};
-    if (commit_group_) out.emplace_back("offsetCommitFailures", std::to_string(commit_failures_));
+    if (commit_group_)
+      out.emplace_back("offsetCommitFailures", std::to_string(commit_failures_));
     return out;
   }
 
  private:
   /// Spark's verifyEndOffsetForTriggerAvailableNow: a batch's end offsets cover the
-  /// partitions prefetched for the AvailableNow run and none is beyond them; then, against
-  /// the latest offsets fetched now, none of its partitions is gone and none is beyond.
+  /// partitions prefetched for the AvailableNow run and none is beyond them; then,
+  /// against the latest offsets fetched now, none of its partitions is gone and none is
+  /// beyond.
   Status VerifyEndForAvailableNow(const PartitionOffsets& end) {
     const PartitionOffsets& pre = *available_now_;
     auto keys = [](const PartitionOffsets& m) {
@@ -1344,29 +1397,33 @@ class KafkaMicroBatchSource final : public stream::Source {
       return s;
     };
     if (keys(pre) != keys(end)) {
-      return Status::Error("MISMATCHED_TOPIC_PARTITIONS_BETWEEN_END_OFFSET_AND_PREFETCHED",
-                           {{"tpsForPrefetched", PartitionSet(keys(pre))},
-                            {"tpsForEndOffset", PartitionSet(keys(end))}});
+      return Status::Error(
+          "MISMATCHED_TOPIC_PARTITIONS_BETWEEN_END_OFFSET_AND_PREFETCHED",
+          {{"tpsForPrefetched", PartitionSet(keys(pre))},
+           {"tpsForEndOffset", PartitionSet(keys(end))}});
     }
     for (const auto& [tp, o] : pre) {
       if (end.at(tp) > o) {
-        return Status::Error("END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_PREFETCHED",
-                             {{"prefetchedOffset", PartitionMap(pre)}, {"endOffset", PartitionMap(end)}});
+        return Status::Error(
+            "END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_PREFETCHED",
+            {{"prefetchedOffset", PartitionMap(pre)}, {"endOffset", PartitionMap(end)}});
       }
     }
     SPATE_ASSIGN_OR_RETURN(auto parts, reader_->Partitions());
     SPATE_ASSIGN_OR_RETURN(auto latest, reader_->Fetch(parts, kLatest));
     for (const auto& kv : end) {
       if (!latest.count(kv.first)) {
-        return Status::Error("LOST_TOPIC_PARTITIONS_IN_END_OFFSET_WITH_TRIGGER_AVAILABLENOW",
-                             {{"tpsForLatestOffset", PartitionSet(keys(latest))},
-                              {"tpsForEndOffset", PartitionSet(keys(end))}});
+        return Status::Error(
+            "LOST_TOPIC_PARTITIONS_IN_END_OFFSET_WITH_TRIGGER_AVAILABLENOW",
+            {{"tpsForLatestOffset", PartitionSet(keys(latest))},
+             {"tpsForEndOffset", PartitionSet(keys(end))}});
       }
     }
     for (const auto& [tp, o] : end) {
       if (latest.at(tp) < o) {
         return Status::Error(
-            "END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_LATEST_WITH_TRIGGER_AVAILABLENOW",
+            "END_OFFSET_HAS_GREATER_OFFSET_FOR_TOPIC_PARTITION_THAN_LATEST_WITH_TRIGGER_"
+            "AVAILABLENOW",
             {{"latestOffset", PartitionMap(latest)}, {"endOffset", PartitionMap(end)}});
       }
     }
@@ -1393,7 +1450,8 @@ class KafkaMicroBatchSource final : public stream::Source {
       return offsets;
     }
     if (raw.status().code() != StatusCode::kNotFound) return raw.status();
-    SPATE_ASSIGN_OR_RETURN(auto offsets, ResolveLimit(reader_.get(), starting_, fail_on_data_loss_));
+    SPATE_ASSIGN_OR_RETURN(auto offsets,
+                           ResolveLimit(reader_.get(), starting_, fail_on_data_loss_));
     SPATE_RETURN_IF_ERROR(ctx_.fs->MakeDirs(ctx_.metadata_path));
     std::string text = std::string(1, '\0') + "v1\n" + OffsetsToJson(offsets).ToString();
     Status st = ctx_.fs->PutIfAbsent(path, text);
@@ -1406,8 +1464,8 @@ class KafkaMicroBatchSource final : public stream::Source {
     return offsets;
   }
 
-  /// Spark's delayBatch: skip this trigger while fewer than minOffsetsPerTrigger records are
-  /// new, until maxTriggerDelay has passed since the last batch.
+  /// Spark's delayBatch: skip this trigger while fewer than minOffsetsPerTrigger records
+  /// are new, until maxTriggerDelay has passed since the last batch.
   bool DelayBatch(const PartitionOffsets& from, const PartitionOffsets& latest) {
     int64_t now = ctx_.clock->NowMs();
     if (now - last_trigger_ms_ >= min_rows_->max_delay_ms) {
@@ -1460,8 +1518,10 @@ class KafkaMicroBatchSource final : public stream::Source {
         continue;
       }
       int64_t begin = *begin_of(tp);
-      double prorate = static_cast<double>(limit) * (static_cast<double>(it->second) / total);
-      auto prorate_long = static_cast<int64_t>(prorate < 1 ? std::ceil(prorate) : std::floor(prorate));
+      double prorate =
+          static_cast<double>(limit) * (static_cast<double>(it->second) / total);
+      auto prorate_long =
+          static_cast<int64_t>(prorate < 1 ? std::ceil(prorate) : std::floor(prorate));
       int64_t o = prorate_long > INT64_MAX - begin ? INT64_MAX : begin + prorate_long;
       out[tp] = std::min(end, o);
     }
@@ -1486,19 +1546,23 @@ class KafkaMicroBatchSource final : public stream::Source {
   std::shared_ptr<const ReadOptions> read_;
   std::optional<PartitionOffsets> initial_, latest_, last_end_, available_now_;
   bool read_all_ = false;
-  bool available_now_requested_ = false;  // PrepareForAvailableNow: prefetch on LatestOffset
+  bool available_now_requested_ =
+      false;  // PrepareForAvailableNow: prefetch on LatestOffset
 };
 
-// ---- Sink ------------------------------------------------------------------------------
+// ---- Sink
+// ------------------------------------------------------------------------------
 
 struct SinkColumns {
   int topic = -1, key = -1, value = -1, headers = -1, partition = -1;
 };
 
-Status Unsupported(const std::string& name, const DataTypePtr& type, const std::string& want) {
-  return Status::Error("_LEGACY_ERROR_TEMP_3080",
-                       {{"msg", name + " attribute unsupported type " + type->CatalogString() +
-                                    ". " + name + " must be a(n) " + want}});
+Status Unsupported(const std::string& name, const DataTypePtr& type,
+                   const std::string& want) {
+  return Status::Error(
+      "_LEGACY_ERROR_TEMP_3080",
+      {{"msg", name + " attribute unsupported type " + type->CatalogString() + ". " +
+                   name + " must be a(n) " + want}});
 }
 
 /// Spark's KafkaWriter.validateQuery.
@@ -1514,11 +1578,11 @@ Result<SinkColumns> ValidateWriteSchema(const Schema& schema, bool has_topic_opt
   }
   if (!has_topic_option) {
     if (c.topic < 0) {
-      return Status::Error(
-          "_LEGACY_ERROR_TEMP_3080",
-          {{"msg",
-            "topic option required when no 'topic' attribute is present. Use the topic option "
-            "for setting a topic."}});
+      return Status::Error("_LEGACY_ERROR_TEMP_3080",
+                           {{"msg",
+                             "topic option required when no 'topic' attribute is "
+                             "present. Use the topic option "
+                             "for setting a topic."}});
     }
     const auto& t = schema.field(c.topic).type;
     if (t->id() != TypeId::kString) return Unsupported("topic", t, "string");
@@ -1555,32 +1619,36 @@ Result<SinkColumns> ValidateWriteSchema(const Schema& schema, bool has_topic_opt
 class Writer {
  public:
   /// `forced`: producer settings that override the user's (the transactional id).
-  static Result<std::unique_ptr<Writer>> Make(const Params& p, const ConfList& forced = {}) {
+  static Result<std::unique_ptr<Writer>> Make(const Params& p,
+                                              const ConfList& forced = {}) {
     auto w = std::unique_ptr<Writer>(new Writer());
     if (p.Has("topic")) w->topic_ = Trim(p.Get("topic"));
     if (!p.Has("kafka.bootstrap.servers")) {
       return Status::Invalid(
-          "Option 'kafka.bootstrap.servers' must be specified for configuring Kafka producer");
+          "Option 'kafka.bootstrap.servers' must be specified for configuring Kafka "
+          "producer");
     }
     for (const char* k : {"key.serializer", "value.serializer"}) {
       if (p.Has(std::string("kafka.") + k)) {
-        return Status::Invalid(std::string("Kafka option '") + k +
-                               "' is not supported as keys and values are serialized with "
-                               "ByteArraySerializer. Use DataFrame operations to explicitly "
-                               "serialize them.");
+        return Status::Invalid(
+            std::string("Kafka option '") + k +
+            "' is not supported as keys and values are serialized with "
+            "ByteArraySerializer. Use DataFrame operations to explicitly "
+            "serialize them.");
       }
     }
     rd_kafka_conf_t* conf = rd_kafka_conf_new();
     rd_kafka_conf_set_opaque(conf, w.get());
     rd_kafka_conf_set_dr_msg_cb(conf, &Writer::OnDelivery);
     // Java's producer defaults where librdkafka's differ: acks=all, idempotence off.
-    SPATE_ASSIGN_OR_RETURN(w->client_,
-                           NewClient(RD_KAFKA_PRODUCER, p.kafka,
-                                     {{"acks", "all"}, {"linger.ms", "5"},
-                                      {"message.timeout.ms", "120000"},
-                                      // librdkafka requires message <= transaction timeout
-                                      {"transaction.timeout.ms", "120000"}},
-                                     forced, conf));
+    SPATE_ASSIGN_OR_RETURN(
+        w->client_, NewClient(RD_KAFKA_PRODUCER, p.kafka,
+                              {{"acks", "all"},
+                               {"linger.ms", "5"},
+                               {"message.timeout.ms", "120000"},
+                               // librdkafka requires message <= transaction timeout
+                               {"transaction.timeout.ms", "120000"}},
+                              forced, conf));
     return w;
   }
 
@@ -1626,11 +1694,13 @@ class Writer {
             rd_kafka_header_add(h, name_z.c_str(), -1, nullptr, 0);
           } else {
             auto val = hv.GetView(e);
-            rd_kafka_header_add(h, name_z.c_str(), -1, val.data(), static_cast<ssize_t>(val.size()));
+            rd_kafka_header_add(h, name_z.c_str(), -1, val.data(),
+                                static_cast<ssize_t>(val.size()));
           }
         }
       }
-      // librdkafka wants a NUL-terminated name: the option's string, or a copy of the row's.
+      // librdkafka wants a NUL-terminated name: the option's string, or a copy of the
+      // row's.
       if (topic) topic_z.assign(t);
       const char* topic_c = topic ? topic_z.c_str() : topic_->c_str();
       for (;;) {
@@ -1638,16 +1708,17 @@ class Writer {
             client_->rk, RD_KAFKA_V_TOPIC(topic_c), RD_KAFKA_V_PARTITION(partition),
             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
             RD_KAFKA_V_VALUE(v_null ? nullptr : const_cast<char*>(v.data()), v.size()),
-            RD_KAFKA_V_KEY(k_null ? nullptr : k.data(), k.size()),
-            RD_KAFKA_V_HEADERS(h), RD_KAFKA_V_END);
-        if (e == RD_KAFKA_RESP_ERR_NO_ERROR) break;  // the headers now belong to librdkafka
+            RD_KAFKA_V_KEY(k_null ? nullptr : k.data(), k.size()), RD_KAFKA_V_HEADERS(h),
+            RD_KAFKA_V_END);
+        if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
+          break;  // the headers now belong to librdkafka
         if (e == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
           rd_kafka_poll(client_->rk, 10);
           continue;
         }
         if (h) rd_kafka_headers_destroy(h);
-        return Status::IOError("Cannot send a record to Kafka topic " + std::string(topic_c) +
-                               ": " + ErrName(e));
+        return Status::IOError("Cannot send a record to Kafka topic " +
+                               std::string(topic_c) + ": " + ErrName(e));
       }
       sent_.fetch_add(1, std::memory_order_relaxed);
       if ((i & 1023) == 0) rd_kafka_poll(client_->rk, 0);
@@ -1707,7 +1778,8 @@ Result<int64_t> WritePlan(Writer* w, const sql::BoundPlanPtr& plan,
 /// A librdkafka error object as a Status (and frees it).
 Status TxnStatus(rd_kafka_error_t* e, const std::string& what) {
   if (!e) return Status::OK();
-  Status st = Status::IOError("Kafka transaction " + what + " failed: " + rd_kafka_error_string(e));
+  Status st = Status::IOError("Kafka transaction " + what +
+                              " failed: " + rd_kafka_error_string(e));
   rd_kafka_error_destroy(e);
   return st;
 }
@@ -1728,7 +1800,8 @@ Status EnsureTopic(rd_kafka_t* rk, const std::string& topic) {
     size_t n = 0;
     const rd_kafka_topic_result_t** r =
         rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
-    rd_kafka_resp_err_t e = n ? rd_kafka_topic_result_error(r[0]) : rd_kafka_event_error(ev);
+    rd_kafka_resp_err_t e =
+        n ? rd_kafka_topic_result_error(r[0]) : rd_kafka_event_error(ev);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR && e != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
       st = Status::IOError("Cannot create Kafka topic " + topic + ": " + ErrName(e));
     }
@@ -1763,7 +1836,9 @@ Status EnsureTopic(rd_kafka_t* rk, const std::string& topic) {
 class KafkaSink final : public stream::Sink {
  public:
   KafkaSink(Params p, bool exactly_once, std::string txn_prefix)
-      : p_(std::move(p)), exactly_once_(exactly_once), txn_prefix_(std::move(txn_prefix)) {
+      : p_(std::move(p)),
+        exactly_once_(exactly_once),
+        txn_prefix_(std::move(txn_prefix)) {
     marker_topic_ = Trim(p_.Get("exactlyoncemarkertopic", "spate-kafka-sink-batches"));
   }
 
@@ -1782,15 +1857,14 @@ class KafkaSink final : public stream::Sink {
     if (!exactly_once_ || w_) return Status::OK();
     txn_id_ = txn_prefix_ + "-" + query_id;
     SPATE_ASSIGN_OR_RETURN(w_, Writer::Make(p_, {{"transactional.id", txn_id_},
-                                                  {"enable.idempotence", "true"}}));
+                                                 {"enable.idempotence", "true"}}));
     SPATE_RETURN_IF_ERROR(EnsureTopic(w_->rk(), marker_topic_));
     SPATE_RETURN_IF_ERROR(TxnStatus(rd_kafka_init_transactions(w_->rk(), 60000), "init"));
-    SPATE_ASSIGN_OR_RETURN(
-        marker_reader_,
-        NewClient(RD_KAFKA_CONSUMER, p_.kafka, ConsumerDefaults(),
-                  {{"group.id", txn_id_},
-                   {"enable.auto.commit", "false"},
-                   {"isolation.level", "read_committed"}}));
+    SPATE_ASSIGN_OR_RETURN(marker_reader_,
+                           NewClient(RD_KAFKA_CONSUMER, p_.kafka, ConsumerDefaults(),
+                                     {{"group.id", txn_id_},
+                                      {"enable.auto.commit", "false"},
+                                      {"isolation.level", "read_committed"}}));
     return Status::OK();
   }
 
@@ -1801,7 +1875,8 @@ class KafkaSink final : public stream::Sink {
     }
     if (!w_) SPATE_RETURN_IF_ERROR(Start(batch.query_id));
     SPATE_ASSIGN_OR_RETURN(int64_t done, CommittedBatches());
-    if (done > batch.batch_id) return 0;  // this batch's transaction committed before a crash
+    if (done > batch.batch_id)
+      return 0;  // this batch's transaction committed before a crash
     SPATE_RETURN_IF_ERROR(TxnStatus(rd_kafka_begin_transaction(w_->rk()), "begin"));
     auto written = WritePlan(w_.get(), batch.analyzed, batch.runner->MakeExecOptions());
     if (!written.ok()) {
@@ -1811,9 +1886,11 @@ class KafkaSink final : public stream::Sink {
     rd_kafka_topic_partition_list_t* offsets = rd_kafka_topic_partition_list_new(1);
     rd_kafka_topic_partition_list_add(offsets, marker_topic_.c_str(), 0)->offset =
         batch.batch_id + 1;
-    rd_kafka_consumer_group_metadata_t* group = rd_kafka_consumer_group_metadata_new(txn_id_.c_str());
-    Status st = TxnStatus(
-        rd_kafka_send_offsets_to_transaction(w_->rk(), offsets, group, 60000), "send offsets");
+    rd_kafka_consumer_group_metadata_t* group =
+        rd_kafka_consumer_group_metadata_new(txn_id_.c_str());
+    Status st =
+        TxnStatus(rd_kafka_send_offsets_to_transaction(w_->rk(), offsets, group, 60000),
+                  "send offsets");
     rd_kafka_consumer_group_metadata_destroy(group);
     rd_kafka_topic_partition_list_destroy(offsets);
     if (st.ok()) st = TxnStatus(rd_kafka_commit_transaction(w_->rk(), 120000), "commit");
@@ -1842,8 +1919,9 @@ class KafkaSink final : public stream::Sink {
     rd_kafka_resp_err_t pe = list->elems[0].err;
     rd_kafka_topic_partition_list_destroy(list);
     if (e != RD_KAFKA_RESP_ERR_NO_ERROR || pe != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      return Status::IOError("Cannot read the committed batches of Kafka transactional sink " +
-                             txn_id_ + ": " + ErrName(e != RD_KAFKA_RESP_ERR_NO_ERROR ? e : pe));
+      return Status::IOError(
+          "Cannot read the committed batches of Kafka transactional sink " + txn_id_ +
+          ": " + ErrName(e != RD_KAFKA_RESP_ERR_NO_ERROR ? e : pe));
     }
     return off < 0 ? 0 : off;
   }
@@ -1857,17 +1935,18 @@ class KafkaSink final : public stream::Sink {
 
 }  // namespace
 
-// ---- Public --------------------------------------------------------------------------------
+// ---- Public
+// --------------------------------------------------------------------------------
 
 SchemaPtr KafkaSchema(bool include_headers) {
-  static const SchemaPtr plain = std::make_shared<const Schema>(std::vector<Field>{
-      {"key", DataType::Binary(), true, ""},
-      {"value", DataType::Binary(), true, ""},
-      {"topic", DataType::String(), true, ""},
-      {"partition", DataType::Int(), true, ""},
-      {"offset", DataType::Long(), true, ""},
-      {"timestamp", DataType::Timestamp(), true, ""},
-      {"timestampType", DataType::Int(), true, ""}});
+  static const SchemaPtr plain = std::make_shared<const Schema>(
+      std::vector<Field>{{"key", DataType::Binary(), true, ""},
+                         {"value", DataType::Binary(), true, ""},
+                         {"topic", DataType::String(), true, ""},
+                         {"partition", DataType::Int(), true, ""},
+                         {"offset", DataType::Long(), true, ""},
+                         {"timestamp", DataType::Timestamp(), true, ""},
+                         {"timestampType", DataType::Int(), true, ""}});
   static const SchemaPtr with_headers = [] {
     std::vector<Field> f = plain->fields();
     auto entry = DataType::Struct({Field{"key", DataType::String(), true, ""},
@@ -1899,7 +1978,8 @@ int32_t JavaStringHash(const std::string& utf8) {
       len = 4;
     }
     for (int k = 1; k < len && i + static_cast<size_t>(k) < utf8.size(); ++k)
-      cp = (cp << 6) | (static_cast<unsigned char>(utf8[i + static_cast<size_t>(k)]) & 0x3F);
+      cp = (cp << 6) |
+           (static_cast<unsigned char>(utf8[i + static_cast<size_t>(k)]) & 0x3F);
     i += static_cast<size_t>(len);
     if (cp >= 0x10000) {
       cp -= 0x10000;
@@ -1928,7 +2008,8 @@ std::vector<size_t> ScalaHashMapOrder(const std::vector<int32_t>& hashes) {
   };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     int32_t ha = improved(a), hb = improved(b);
-    size_t ba = static_cast<uint32_t>(ha) & (len - 1), bb = static_cast<uint32_t>(hb) & (len - 1);
+    size_t ba = static_cast<uint32_t>(ha) & (len - 1),
+           bb = static_cast<uint32_t>(hb) & (len - 1);
     if (ba != bb) return ba < bb;
     return ha < hb;
   });
@@ -1946,7 +2027,8 @@ JsonValue OffsetsToJson(const PartitionOffsets& offsets) {
   for (size_t ti : ScalaHashMapOrder(th)) {
     const std::string& t = topics[ti];
     std::vector<std::pair<int32_t, int64_t>> parts;
-    for (auto it = offsets.lower_bound({t, INT32_MIN}); it != offsets.end() && it->first.topic == t; ++it)
+    for (auto it = offsets.lower_bound({t, INT32_MIN});
+         it != offsets.end() && it->first.topic == t; ++it)
       parts.emplace_back(it->first.partition, it->second);
     std::vector<int32_t> ph;
     for (const auto& [p, o] : parts) ph.push_back(p);  // Int's hash is the value
@@ -1982,18 +2064,21 @@ Result<PartitionOffsets> ParseOffsetsText(const std::string& text) {
   auto json = JsonValue::Parse(text);
   if (!json.ok()) {
     return Status::Invalid(
-        "Expected e.g. {\"topicA\":{\"0\":23,\"1\":-1},\"topicB\":{\"0\":-2}}, got " + text);
+        "Expected e.g. {\"topicA\":{\"0\":23,\"1\":-1},\"topicB\":{\"0\":-2}}, got " +
+        text);
   }
   auto r = OffsetsFromJson(*json);
   if (!r.ok()) {
     return Status::Invalid(
-        "Expected e.g. {\"topicA\":{\"0\":23,\"1\":-1},\"topicB\":{\"0\":-2}}, got " + text);
+        "Expected e.g. {\"topicA\":{\"0\":23,\"1\":-1},\"topicB\":{\"0\":-2}}, got " +
+        text);
   }
   return r;
 }
 
 Result<std::vector<TopicPartition>> ParsePartitionsText(const std::string& text) {
-  auto bad = Status::Invalid("Expected e.g. {\"topicA\":[0,1],\"topicB\":[0,1]}, got " + text);
+  auto bad =
+      Status::Invalid("Expected e.g. {\"topicA\":[0,1],\"topicB\":[0,1]}, got " + text);
   auto json = JsonValue::Parse(text);
   if (!json.ok() || !json->is_object()) return bad;
   std::vector<TopicPartition> out;
@@ -2026,7 +2111,8 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeKafkaSourceFactory(
   if (min_offsets) {
     MinRows m;
     m.min_rows = *min_offsets;
-    SPATE_ASSIGN_OR_RETURN(m.max_delay_ms, TimeStringAsMs(p.Get("maxtriggerdelay", "15m")));
+    SPATE_ASSIGN_OR_RETURN(m.max_delay_ms,
+                           TimeStringAsMs(p.Get("maxtriggerdelay", "15m")));
     min_rows = m;
   }
   SPATE_ASSIGN_OR_RETURN(bool fail, BoolOption(p, "failondataloss", true));
@@ -2039,16 +2125,17 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeKafkaSourceFactory(
   SchemaPtr schema = KafkaSchema(headers);
   stream::SourceFactory factory =
       [=](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
-    auto src = std::make_shared<KafkaMicroBatchSource>(ctx, strategy, p, starting, max_offsets,
-                                                       min_rows, min_partitions, max_records,
-                                                       fail, headers);
+    auto src = std::make_shared<KafkaMicroBatchSource>(
+        ctx, strategy, p, starting, max_offsets, min_rows, min_partitions, max_records,
+        fail, headers);
     SPATE_RETURN_IF_ERROR(src->Init());
     return stream::SourcePtr(src);
   };
   return std::make_pair(schema, factory);
 }
 
-Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>& options) {
+Result<DataSourcePtr> MakeKafkaRelation(
+    const std::map<std::string, std::string>& options) {
   Params p = ParseParams(options);
   SPATE_ASSIGN_OR_RETURN(auto starting,
                          ParseRangeLimit(p, "starting", RangeLimit::Kind::kEarliest));
@@ -2071,20 +2158,24 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
     }
   }
   SPATE_RETURN_IF_ERROR(ValidateGeneral(p));
-  if (starting.kind == RangeLimit::Kind::kSpecific && ending.kind == RangeLimit::Kind::kSpecific) {
+  if (starting.kind == RangeLimit::Kind::kSpecific &&
+      ending.kind == RangeLimit::Kind::kSpecific) {
     std::set<TopicPartition> a, b;
     for (const auto& [tp, o] : starting.specific) a.insert(tp);
     for (const auto& [tp, o] : ending.specific) b.insert(tp);
     if (a != b) {
-      return Status::Error("MISMATCHED_TOPIC_PARTITIONS_BETWEEN_START_OFFSET_AND_END_OFFSET",
-                           {{"tpsForStartOffset", PartitionSet(a)}, {"tpsForEndOffset", PartitionSet(b)}});
+      return Status::Error(
+          "MISMATCHED_TOPIC_PARTITIONS_BETWEEN_START_OFFSET_AND_END_OFFSET",
+          {{"tpsForStartOffset", PartitionSet(a)}, {"tpsForEndOffset", PartitionSet(b)}});
     }
     for (const auto& [tp, s] : starting.specific) {
       int64_t e = ending.specific[tp];
       if (s > e && s >= 0 && e >= 0) {
         return Status::Error("UNRESOLVED_START_OFFSET_GREATER_THAN_END_OFFSET",
-                             {{"startOffset", std::to_string(s)}, {"endOffset", std::to_string(e)},
-                              {"topic", tp.topic}, {"partition", std::to_string(tp.partition)}});
+                             {{"startOffset", std::to_string(s)},
+                              {"endOffset", std::to_string(e)},
+                              {"topic", tp.topic},
+                              {"partition", std::to_string(tp.partition)}});
       }
     }
   }
@@ -2094,10 +2185,12 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
   std::string group = UniqueGroupId(p, "relation", "");
   SPATE_ASSIGN_OR_RETURN(auto retries, LongOption(p, "fetchoffset.numretries"));
   SPATE_ASSIGN_OR_RETURN(auto interval, LongOption(p, "fetchoffset.retryintervalms"));
-  OffsetReader reader(strategy, p.kafka, group + "-driver", retries ? static_cast<int>(*retries) : 3,
+  OffsetReader reader(strategy, p.kafka, group + "-driver",
+                      retries ? static_cast<int>(*retries) : 3,
                       interval ? *interval : 1000);
   SPATE_ASSIGN_OR_RETURN(auto from, ResolveLimit(&reader, starting, fail));
-  SPATE_ASSIGN_OR_RETURN(auto until, ResolveLimit(&reader, ending, fail, /*is_start=*/false));
+  SPATE_ASSIGN_OR_RETURN(auto until,
+                         ResolveLimit(&reader, ending, fail, /*is_start=*/false));
   // Spark's KafkaRelation: both ends over the same partitions (the end's set wins).
   std::vector<OffsetRange> ranges;
   for (const auto& [tp, e] : until) {
@@ -2105,8 +2198,10 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
     int64_t s = it == from.end() ? 0 : it->second;
     if (s > e) {
       return Status::Error("UNRESOLVED_START_OFFSET_GREATER_THAN_END_OFFSET",
-                           {{"startOffset", std::to_string(s)}, {"endOffset", std::to_string(e)},
-                            {"topic", tp.topic}, {"partition", std::to_string(tp.partition)}});
+                           {{"startOffset", std::to_string(s)},
+                            {"endOffset", std::to_string(e)},
+                            {"topic", tp.topic},
+                            {"partition", std::to_string(tp.partition)}});
     }
     if (e > s) ranges.push_back({tp, s, e});
   }
@@ -2120,7 +2215,8 @@ Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>
   SPATE_ASSIGN_OR_RETURN(auto min_partitions, LongOption(p, "minpartitions"));
   SPATE_ASSIGN_OR_RETURN(auto max_records, LongOption(p, "maxrecordsperpartition"));
   return DataSourcePtr(std::make_shared<RangesDataSource>(
-      SplitRanges(ranges, min_partitions, max_records), o, "KafkaRelation(strategy=" + strategy.Describe() + ")"));
+      SplitRanges(ranges, min_partitions, max_records), o,
+      "KafkaRelation(strategy=" + strategy.Describe() + ")"));
 }
 
 Result<stream::SinkPtr> MakeKafkaSink(const std::map<std::string, std::string>& options,
@@ -2133,14 +2229,15 @@ Result<stream::SinkPtr> MakeKafkaSink(const std::map<std::string, std::string>& 
         "Kafka option 'kafka.transactional.id' cannot be set with exactlyOnce: the sink "
         "derives it from transactionalIdPrefix and the query id");
   }
-  auto sink = std::make_shared<KafkaSink>(p, exactly_once,
-                                          p.Get("transactionalidprefix", "spate-kafka-sink"));
+  auto sink = std::make_shared<KafkaSink>(
+      p, exactly_once, p.Get("transactionalidprefix", "spate-kafka-sink"));
   SPATE_RETURN_IF_ERROR(sink->Init());
   return stream::SinkPtr(sink);
 }
 
 Status WriteKafka(const sql::BoundPlanPtr& plan, const exec::ExecOptions& exec_options,
-                  const std::map<std::string, std::string>& options, const std::string& mode) {
+                  const std::map<std::string, std::string>& options,
+                  const std::string& mode) {
   std::string m = Lower(mode);
   if (m == "overwrite" || m == "ignore") {
     return Status::Error("_LEGACY_ERROR_TEMP_3081",

@@ -6,24 +6,25 @@
 // Source (`readStream.format("kafka")`, `read.format("kafka")`): options as Spark's
 // KafkaSourceProvider — kafka.bootstrap.servers (required) and every other `kafka.*`
 // option handed to librdkafka with the prefix removed; exactly one of subscribe /
-// subscribePattern / assign; startingOffsets (earliest, latest, or per-partition JSON with
-// -2 = earliest, -1 = latest), startingOffsetsByTimestamp / startingTimestamp, the
-// ending forms (batch reads), maxOffsetsPerTrigger, minOffsetsPerTrigger + maxTriggerDelay,
-// minPartitions, maxRecordsPerPartition, failOnDataLoss, includeHeaders, groupIdPrefix,
-// kafkaConsumer.pollTimeoutMs, fetchOffset.numRetries / retryIntervalMs; beyond Spark,
-// commitOffsetsToGroup (end offsets of committed batches to kafka.group.id, for lag
-// monitoring only). Rows have Spark's schema: key BINARY, value BINARY, topic STRING, partition INT, offset BIGINT,
-// timestamp TIMESTAMP, timestampType INT [, headers ARRAY<STRUCT<key:STRING,value:BINARY>>].
+// subscribePattern / assign; startingOffsets (earliest, latest, or per-partition JSON
+// with -2 = earliest, -1 = latest), startingOffsetsByTimestamp / startingTimestamp, the
+// ending forms (batch reads), maxOffsetsPerTrigger, minOffsetsPerTrigger +
+// maxTriggerDelay, minPartitions, maxRecordsPerPartition, failOnDataLoss, includeHeaders,
+// groupIdPrefix, kafkaConsumer.pollTimeoutMs, fetchOffset.numRetries / retryIntervalMs;
+// beyond Spark, commitOffsetsToGroup (end offsets of committed batches to kafka.group.id,
+// for lag monitoring only). Rows have Spark's schema: key BINARY, value BINARY, topic
+// STRING, partition INT, offset BIGINT, timestamp TIMESTAMP, timestampType INT [, headers
+// ARRAY<STRUCT<key:STRING,value:BINARY>>].
 //
 // Offsets are Spark's KafkaSourceOffset JSON ({"orders":{"0":41254102,"1":41242411}},
-// topics in the order Scala's HashMap iterates them, as Spark's JsonUtils writes them); the
-// initial offsets are kept in <checkpoint>/sources/<i>/0 as Spark writes them (a zero
+// topics in the order Scala's HashMap iterates them, as Spark's JsonUtils writes them);
+// the initial offsets are kept in <checkpoint>/sources/<i>/0 as Spark writes them (a zero
 // byte, "v1\n", the JSON), so a restart starts where the first run decided to. A batch is
 // the offset range [start, end) of each partition; each (partition, range) is one split,
-// read by its own consumer with assign() at the range's start: the same batch re-run after
-// a restart reads exactly the same records. A streaming source pools the consumers of
-// finished splits (one per partition, with the offset their queue delivers next) for the
-// next batch's split of that partition. Partitions that appear later are read from
+// read by its own consumer with assign() at the range's start: the same batch re-run
+// after a restart reads exactly the same records. A streaming source pools the consumers
+// of finished splits (one per partition, with the offset their queue delivers next) for
+// the next batch's split of that partition. Partitions that appear later are read from
 // their earliest offset; the progress reports the uncapped latest offsets and Spark's
 // min/max/avgOffsetsBehindLatest metrics.
 //
@@ -31,18 +32,19 @@
 // STRING or BINARY), key (STRING or BINARY), topic (STRING; the `topic` option wins),
 // partition (INT), headers; at-least-once: every record of a batch is delivered (flush,
 // delivery reports checked) before the batch counts as written. exactlyOnce=true (beyond
-// Spark): one Kafka transaction per batch, transactional.id from the query id, the batch id
-// committed inside it as a group offset of a marker topic, so a replayed batch that
+// Spark): one Kafka transaction per batch, transactional.id from the query id, the batch
+// id committed inside it as a group offset of a marker topic, so a replayed batch that
 // reached Kafka is skipped and read_committed consumers see each row once.
 //
 // Ownership: sources and sinks are owned by the query (shared_ptr); the source holds a
 // metadata/offset consumer and its consumer pool, the sink a producer (exactly-once: plus
-// a consumer reading the marker offsets), for their lifetime. Thread safety: a source is driven by its query thread; the batch DataSource it
-// returns may be read from several threads (one consumer per split); the sink's producer
-// is shared by the partitions writing a batch (librdkafka handles are thread-safe).
-// Failure: option errors are IllegalArgumentException-style Status values with Spark's
-// messages; broker errors name the topic-partition; data loss (offsets aged out, a
-// partition gone) fails with Spark's message unless failOnDataLoss=false.
+// a consumer reading the marker offsets), for their lifetime. Thread safety: a source is
+// driven by its query thread; the batch DataSource it returns may be read from several
+// threads (one consumer per split); the sink's producer is shared by the partitions
+// writing a batch (librdkafka handles are thread-safe). Failure: option errors are
+// IllegalArgumentException-style Status values with Spark's messages; broker errors name
+// the topic-partition; data loss (offsets aged out, a partition gone) fails with Spark's
+// message unless failOnDataLoss=false.
 
 #include <cstdint>
 #include <map>
@@ -97,7 +99,8 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeKafkaSourceFactory(
 /// `read.format("kafka").load()`: validates the batch options, resolves the offset range
 /// (startingOffsets default earliest, endingOffsets default latest) and returns the rows'
 /// source.
-Result<DataSourcePtr> MakeKafkaRelation(const std::map<std::string, std::string>& options);
+Result<DataSourcePtr> MakeKafkaRelation(
+    const std::map<std::string, std::string>& options);
 
 /// `writeStream.format("kafka")` for a query whose rows have `schema` (checked as Spark's
 /// KafkaWriter.validateQuery does, before the query starts).

@@ -2,13 +2,12 @@
 #include "spate/connectors/nexmark.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <thread>
-
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <thread>
 
 #include "spate/columnar/builder.h"
 #include "spate/connectors/memory.h"
@@ -28,13 +27,14 @@ constexpr int64_t kChunkEvents = 16384;  // events per generated batch
 constexpr int64_t kDefaultUnboundedTrigger = 1000000;
 
 constexpr const char* kStates[] = {"AZ", "CA", "ID", "OR", "WA", "WY"};
-constexpr const char* kCities[] = {"Phoenix", "Los Angeles", "San Francisco", "Boise",
-                                   "Portland", "Bend", "Redmond", "Seattle", "Kent",
-                                   "Cheyenne"};
-constexpr const char* kFirstNames[] = {"Peter", "Paul", "Luke", "John", "Saul", "Vicky",
-                                       "Kate", "Julie", "Sarah", "Deiter", "Walter"};
+constexpr const char* kCities[] = {"Phoenix",  "Los Angeles", "San Francisco", "Boise",
+                                   "Portland", "Bend",        "Redmond",       "Seattle",
+                                   "Kent",     "Cheyenne"};
+constexpr const char* kFirstNames[] = {"Peter", "Paul",   "Luke",  "John",
+                                       "Saul",  "Vicky",  "Kate",  "Julie",
+                                       "Sarah", "Deiter", "Walter"};
 constexpr const char* kLastNames[] = {"Shultz", "Abrams", "Spencer", "White", "Bartels",
-                                      "Walton", "Smith", "Jones", "Noris"};
+                                      "Walton", "Smith",  "Jones",   "Noris"};
 constexpr const char* kHotChannels[] = {"Google", "Facebook", "Baidu", "Apple"};
 
 inline uint64_t Mix64(uint64_t z) {
@@ -68,7 +68,8 @@ class Rng {
   uint64_t s_;
 };
 
-// ---- the id arithmetic of Nexmark's generators (GeneratorConfig, Person/AuctionGenerator)
+// ---- the id arithmetic of Nexmark's generators (GeneratorConfig,
+// Person/AuctionGenerator)
 
 int64_t LastBase0PersonId(const NexmarkConfig& c, int64_t event) {
   int64_t epoch = event / c.total_proportion(), offset = event % c.total_proportion();
@@ -103,7 +104,8 @@ int64_t NextBase0AuctionId(const NexmarkConfig& c, int64_t event, Rng& rng) {
 
 /// The generators' hot/cold choice: with probability 1 - 1/ratio the hot id, else a
 /// random recent one (plus the lead).
-int64_t HotOrRandomId(const NexmarkConfig& c, int64_t n, int field, int ratio, int64_t hot,
+int64_t HotOrRandomId(const NexmarkConfig& c, int64_t n, int field, int ratio,
+                      int64_t hot,
                       int64_t (*random)(const NexmarkConfig&, int64_t, Rng&)) {
   Rng rng(c.seed, n, field);
   return rng.Below(ratio) > 0 ? hot : random(c, n, rng);
@@ -172,7 +174,8 @@ struct Channels {
       if (rng.Below(10) > 0) {
         uint32_t x = static_cast<uint32_t>(n), r = 0;
         for (int b = 0; b < 32; ++b) r |= ((x >> b) & 1U) << (31 - b);
-        url += "&channel_id=" + std::to_string(std::llabs(static_cast<int64_t>(static_cast<int32_t>(r))));
+        url += "&channel_id=" +
+               std::to_string(std::llabs(static_cast<int64_t>(static_cast<int32_t>(r))));
       }
       urls.push_back(std::move(url));
     }
@@ -190,8 +193,16 @@ const Channels& TheChannels() {
 
 // Field stream numbers (any fixed distinct numbers per table).
 enum PersonField { kPName = 1, kPEmail, kPCard, kPCity, kPState, kPExtra };
-enum AuctionField { kASeller = 1, kACategory, kAInitialBid, kAExpires, kAName, kADesc,
-                    kAReserve, kAExtra };
+enum AuctionField {
+  kASeller = 1,
+  kACategory,
+  kAInitialBid,
+  kAExpires,
+  kAName,
+  kADesc,
+  kAReserve,
+  kAExtra
+};
 enum BidField { kBAuction = 1, kBBidder, kBPrice, kBChannel, kBExtra };
 
 struct PersonText {
@@ -241,7 +252,8 @@ void PersonExtra(const NexmarkConfig& c, int64_t n, std::string* out) {
   size += static_cast<int64_t>(tmp.size());
   PersonCard(c, n, &tmp);
   size += static_cast<int64_t>(tmp.size());
-  size += static_cast<int64_t>(std::strlen(PersonCity(c, n)) + std::strlen(PersonState(c, n)));
+  size += static_cast<int64_t>(std::strlen(PersonCity(c, n)) +
+                               std::strlen(PersonState(c, n)));
   Rng rng(c.seed, n, kPExtra);
   NextExtra(rng, size, c.avg_person_bytes, out);
 }
@@ -263,11 +275,15 @@ void ForEachEvent(const NexmarkConfig& c, int64_t from, int64_t to, F&& f) {
   const int64_t total = c.total_proportion();
   int64_t lo = 0, hi = total;  // offsets within an epoch that belong to the table
   switch (c.table) {
-    case NexmarkTable::kPerson: lo = 0, hi = c.person_proportion; break;
+    case NexmarkTable::kPerson:
+      lo = 0, hi = c.person_proportion;
+      break;
     case NexmarkTable::kAuction:
       lo = c.person_proportion, hi = c.person_proportion + c.auction_proportion;
       break;
-    case NexmarkTable::kBid: lo = c.person_proportion + c.auction_proportion, hi = total; break;
+    case NexmarkTable::kBid:
+      lo = c.person_proportion + c.auction_proportion, hi = total;
+      break;
   }
   int64_t n = from;
   while (n < to) {
@@ -321,8 +337,9 @@ ColumnPtr PersonColumn(const NexmarkConfig& c, int col, int64_t from, int64_t to
                        int64_t rows) {
   switch (col) {
     case 0:
-      return LongColumn(c, from, to, rows, DataType::Long(),
-                        [&](int64_t n) { return LastBase0PersonId(c, n) + kFirstPersonId; });
+      return LongColumn(c, from, to, rows, DataType::Long(), [&](int64_t n) {
+        return LastBase0PersonId(c, n) + kFirstPersonId;
+      });
     case 1:
       return StringColumn(c, from, to, rows, 12, [&](int64_t n, std::string* s) {
         PersonName(c, n, s);
@@ -422,21 +439,24 @@ ColumnPtr AuctionColumn(const NexmarkConfig& c, int col, int64_t from, int64_t t
   }
 }
 
-ColumnPtr BidColumn(const NexmarkConfig& c, int col, int64_t from, int64_t to, int64_t rows) {
+ColumnPtr BidColumn(const NexmarkConfig& c, int col, int64_t from, int64_t to,
+                    int64_t rows) {
   switch (col) {
     case 0:
       return LongColumn(c, from, to, rows, DataType::Long(), [&](int64_t n) {
-        return HotOrRandomId(c, n, kBAuction, c.hot_auction_ratio,
-                             LastBase0AuctionId(c, n) / kHotAuctionBatch * kHotAuctionBatch,
-                             NextBase0AuctionId) +
+        return HotOrRandomId(
+                   c, n, kBAuction, c.hot_auction_ratio,
+                   LastBase0AuctionId(c, n) / kHotAuctionBatch * kHotAuctionBatch,
+                   NextBase0AuctionId) +
                kFirstAuctionId;
       });
     case 1:
       return LongColumn(c, from, to, rows, DataType::Long(), [&](int64_t n) {
         // Hot: the second person of the last batch of 100 (not a hot seller).
-        return HotOrRandomId(c, n, kBBidder, c.hot_bidders_ratio,
-                             LastBase0PersonId(c, n) / kHotBidderBatch * kHotBidderBatch + 1,
-                             NextBase0PersonId) +
+        return HotOrRandomId(
+                   c, n, kBBidder, c.hot_bidders_ratio,
+                   LastBase0PersonId(c, n) / kHotBidderBatch * kHotBidderBatch + 1,
+                   NextBase0PersonId) +
                kFirstPersonId;
       });
     case 2:
@@ -474,7 +494,8 @@ ColumnPtr BidColumn(const NexmarkConfig& c, int col, int64_t from, int64_t to, i
 
 class NexmarkReader final : public BatchReader {
  public:
-  NexmarkReader(const NexmarkConfig& c, int64_t from, int64_t to, std::vector<int> columns)
+  NexmarkReader(const NexmarkConfig& c, int64_t from, int64_t to,
+                std::vector<int> columns)
       : config_(c), next_(from), to_(to), columns_(std::move(columns)) {}
   Result<BatchPtr> Next() override {
     while (next_ < to_) {
@@ -496,9 +517,14 @@ class NexmarkDataSource final : public DataSource {
  public:
   NexmarkDataSource(const NexmarkConfig& c, int64_t from, int64_t to, int parts,
                     std::string description)
-      : config_(c), from_(from), to_(to), parts_(std::max(1, parts)),
-        description_(std::move(description)), schema_(NexmarkSchema(c.table)) {
-    if (to_ - from_ < parts_) parts_ = static_cast<int>(std::max<int64_t>(1, to_ - from_));
+      : config_(c),
+        from_(from),
+        to_(to),
+        parts_(std::max(1, parts)),
+        description_(std::move(description)),
+        schema_(NexmarkSchema(c.table)) {
+    if (to_ - from_ < parts_)
+      parts_ = static_cast<int>(std::max<int64_t>(1, to_ - from_));
   }
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return to_ > from_ ? parts_ : 0; }
@@ -521,20 +547,22 @@ class NexmarkDataSource final : public DataSource {
 
 std::string Describe(const NexmarkConfig& c) {
   return "NexmarkSource[table=" + NexmarkTableName(c.table) +
-         ", events=" + std::to_string(c.events) + ", seed=" + std::to_string(c.seed) + "]";
+         ", events=" + std::to_string(c.events) + ", seed=" + std::to_string(c.seed) +
+         "]";
 }
 
 class NexmarkSource final : public stream::Source {
  public:
-  explicit NexmarkSource(const NexmarkConfig& c) : config_(c), schema_(NexmarkSchema(c.table)) {}
+  explicit NexmarkSource(const NexmarkConfig& c)
+      : config_(c), schema_(NexmarkSchema(c.table)) {}
   const SchemaPtr& schema() const override { return schema_; }
   std::string Describe() const override { return connectors::Describe(config_); }
   Result<std::optional<JsonValue>> LatestOffset(
       const std::optional<JsonValue>& start) override {
     int64_t s = start ? start->int_value() : 0;
     int64_t cap = config_.max_events_per_trigger > 0 ? config_.max_events_per_trigger
-                  : config_.events > 0              ? config_.events
-                                                    : kDefaultUnboundedTrigger;
+                  : config_.events > 0               ? config_.events
+                                                     : kDefaultUnboundedTrigger;
     if (available_now_pending_) {
       available_now_ = config_.events > 0 ? config_.events : s + cap;
       available_now_pending_ = false;
@@ -575,8 +603,8 @@ Status BadValue(const std::string& key, const std::string& v, const std::string&
                          (why.empty() ? "" : ": " + why));
 }
 
-Result<int64_t> IntOption(const std::map<std::string, std::string>& o, const std::string& key,
-                          int64_t dflt, int64_t min) {
+Result<int64_t> IntOption(const std::map<std::string, std::string>& o,
+                          const std::string& key, int64_t dflt, int64_t min) {
   if (!HasOption(o, key)) return dflt;
   std::string v = GetOption(o, key);
   char* end = nullptr;
@@ -596,15 +624,20 @@ int64_t NexmarkConfig::TimestampMs(int64_t n) const {
 
 std::string NexmarkTableName(NexmarkTable t) {
   switch (t) {
-    case NexmarkTable::kPerson: return "person";
-    case NexmarkTable::kAuction: return "auction";
-    case NexmarkTable::kBid: return "bid";
+    case NexmarkTable::kPerson:
+      return "person";
+    case NexmarkTable::kAuction:
+      return "auction";
+    case NexmarkTable::kBid:
+      return "bid";
   }
   return "bid";
 }
 
 SchemaPtr NexmarkSchema(NexmarkTable table) {
-  auto f = [](const char* name, const DataTypePtr& t) { return Field{name, t, true, ""}; };
+  auto f = [](const char* name, const DataTypePtr& t) {
+    return Field{name, t, true, ""};
+  };
   const auto& L = DataType::Long();
   const auto& S = DataType::String();
   const auto& T = DataType::Timestamp();
@@ -612,15 +645,19 @@ SchemaPtr NexmarkSchema(NexmarkTable table) {
       f("id", L), f("name", S), f("emailAddress", S), f("creditCard", S), f("city", S),
       f("state", S), f("dateTime", T), f("extra", S)});
   static const SchemaPtr auction = std::make_shared<const Schema>(std::vector<Field>{
-      f("id", L), f("itemName", S), f("description", S), f("initialBid", L), f("reserve", L),
-      f("dateTime", T), f("expires", T), f("seller", L), f("category", L), f("extra", S)});
+      f("id", L), f("itemName", S), f("description", S), f("initialBid", L),
+      f("reserve", L), f("dateTime", T), f("expires", T), f("seller", L),
+      f("category", L), f("extra", S)});
   static const SchemaPtr bid = std::make_shared<const Schema>(
       std::vector<Field>{f("auction", L), f("bidder", L), f("price", L), f("channel", S),
                          f("url", S), f("dateTime", T), f("extra", S)});
   switch (table) {
-    case NexmarkTable::kPerson: return person;
-    case NexmarkTable::kAuction: return auction;
-    case NexmarkTable::kBid: return bid;
+    case NexmarkTable::kPerson:
+      return person;
+    case NexmarkTable::kAuction:
+      return auction;
+    case NexmarkTable::kBid:
+      return bid;
   }
   return bid;
 }
@@ -667,20 +704,29 @@ BatchPtr GenerateNexmark(const NexmarkConfig& c, int64_t from, int64_t to,
   for (int col : columns) {
     fields.push_back(full->field(col));
     switch (c.table) {
-      case NexmarkTable::kPerson: cols.push_back(PersonColumn(c, col, from, to, rows)); break;
-      case NexmarkTable::kAuction: cols.push_back(AuctionColumn(c, col, from, to, rows)); break;
-      case NexmarkTable::kBid: cols.push_back(BidColumn(c, col, from, to, rows)); break;
+      case NexmarkTable::kPerson:
+        cols.push_back(PersonColumn(c, col, from, to, rows));
+        break;
+      case NexmarkTable::kAuction:
+        cols.push_back(AuctionColumn(c, col, from, to, rows));
+        break;
+      case NexmarkTable::kBid:
+        cols.push_back(BidColumn(c, col, from, to, rows));
+        break;
     }
   }
-  return Batch::Make(std::make_shared<const Schema>(std::move(fields)), std::move(cols), rows);
+  return Batch::Make(std::make_shared<const Schema>(std::move(fields)), std::move(cols),
+                     rows);
 }
 
 DataSourcePtr MakeNexmarkDataSource(const NexmarkConfig& config, int64_t from, int64_t to,
                                     int parts, std::string description) {
-  return std::make_shared<NexmarkDataSource>(config, from, to, parts, std::move(description));
+  return std::make_shared<NexmarkDataSource>(config, from, to, parts,
+                                             std::move(description));
 }
 
-Result<DataSourcePtr> MakeNexmarkRelation(const std::map<std::string, std::string>& options) {
+Result<DataSourcePtr> MakeNexmarkRelation(
+    const std::map<std::string, std::string>& options) {
   SPATE_ASSIGN_OR_RETURN(NexmarkConfig c, ParseNexmarkOptions(options));
   if (c.events <= 0) {
     return Status::Invalid(

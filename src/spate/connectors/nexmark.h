@@ -9,14 +9,14 @@
 // n % 50 in 1..3, else a bid (1:3:46); ids, the hot sellers/bidders/auctions, prices
 // (round(10^(6u) * 100) cents), auction lengths, channels and urls, the names, cities and
 // states, and the `extra` padding follow the same rules; event n's time is
-// startTime + floor(n * 1e6 / eventsPerSecond µs) in ms. Every field of event n comes from
-// its own random stream seeded by (seed, n, field), so an event is the same whichever
-// batch, split or subset of columns reads it (values are distributed as Flink's, not
-// bit-identical to Flink's java.util.Random draws).
+// startTime + floor(n * 1e6 / eventsPerSecond µs) in ms. Every field of event n comes
+// from its own random stream seeded by (seed, n, field), so an event is the same
+// whichever batch, split or subset of columns reads it (values are distributed as
+// Flink's, not bit-identical to Flink's java.util.Random draws).
 //
-// Options: table (person | auction | bid; default bid), events (0 = unbounded; default 0),
-// eventsPerSecond (event time rate, default 10000), seed (default 0), startTime (ms since
-// the epoch, default 1436918400000 = 2015-07-15T00:00:00Z, Beam's base time),
+// Options: table (person | auction | bid; default bid), events (0 = unbounded; default
+// 0), eventsPerSecond (event time rate, default 10000), seed (default 0), startTime (ms
+// since the epoch, default 1436918400000 = 2015-07-15T00:00:00Z, Beam's base time),
 // maxEventsPerTrigger / rowsPerBatch (events per micro-batch; default: all of a bounded
 // source, 1,000,000 of an unbounded one), numPartitions (splits per batch; default: the
 // machine's cores). The stream's offset is the number of events consumed (a JSON number):
@@ -47,7 +47,7 @@ struct NexmarkConfig {
   int64_t events = 0;  // 0: unbounded
   double events_per_second = 10000;
   uint64_t seed = 0;
-  int64_t start_ms = 1436918400000;  // 2015-07-15T00:00:00Z
+  int64_t start_ms = 1436918400000;    // 2015-07-15T00:00:00Z
   int64_t max_events_per_trigger = 0;  // 0: the default (see file comment)
   int num_partitions = 0;              // 0: the machine's cores
   // The benchmark's constants (NexmarkConfiguration's defaults).
@@ -56,13 +56,16 @@ struct NexmarkConfig {
   int hot_auction_ratio = 2, hot_bidders_ratio = 4, hot_sellers_ratio = 4;
   int avg_person_bytes = 200, avg_auction_bytes = 500, avg_bid_bytes = 100;
 
-  int total_proportion() const { return person_proportion + auction_proportion + bid_proportion; }
+  int total_proportion() const {
+    return person_proportion + auction_proportion + bid_proportion;
+  }
   /// Event time of event n, in ms since the epoch.
   int64_t TimestampMs(int64_t n) const;
 };
 
 /// Parses the reader options (file comment).
-Result<NexmarkConfig> ParseNexmarkOptions(const std::map<std::string, std::string>& options);
+Result<NexmarkConfig> ParseNexmarkOptions(
+    const std::map<std::string, std::string>& options);
 
 /// The table's schema (Flink's nexmark field names and types):
 ///  person:  id, name, emailAddress, creditCard, city, state, dateTime, extra
@@ -83,7 +86,8 @@ DataSourcePtr MakeNexmarkDataSource(const NexmarkConfig& config, int64_t from, i
                                     int parts, std::string description);
 
 /// `read.format("nexmark")`: a bounded table (`events` is required).
-Result<DataSourcePtr> MakeNexmarkRelation(const std::map<std::string, std::string>& options);
+Result<DataSourcePtr> MakeNexmarkRelation(
+    const std::map<std::string, std::string>& options);
 
 /// `readStream.format("nexmark")`: the schema and the source factory.
 Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeNexmarkSourceFactory(

@@ -5,13 +5,14 @@
 // the same events).
 
 #include "spate/connectors/nexmark.h"
-#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <numeric>
 #include <set>
+
+#include "spate/testing/status_matchers.h"
 
 namespace spate::connectors {
 namespace {
@@ -96,7 +97,8 @@ TEST(NexmarkTest, ProportionsAndIds) {
     EXPECT_GE(price[i], 100);
     EXPECT_LE(price[i], 100000000);
     std::string ch(b->column(3)->GetView(i));
-    if (ch == "Google" || ch == "Facebook" || ch == "Baidu" || ch == "Apple") ++hot_channel;
+    if (ch == "Google" || ch == "Facebook" || ch == "Baidu" || ch == "Apple")
+      ++hot_channel;
   }
   double rows = static_cast<double>(b->num_rows());
   EXPECT_NEAR(hot / rows, 0.5, 0.03);
@@ -126,7 +128,8 @@ TEST(NexmarkTest, ColumnsAndSplitsDoNotChangeTheEvents) {
     auto whole = Rows(GenerateNexmark(c, 0, 7000, AllColumns(t)));
     // Any number of splits, the same rows in the same order.
     for (int parts : {1, 3, 16}) {
-      EXPECT_EQ(ReadAll(MakeNexmarkDataSource(c, 0, 7000, parts, "x"), AllColumns(t)), whole);
+      EXPECT_EQ(ReadAll(MakeNexmarkDataSource(c, 0, 7000, parts, "x"), AllColumns(t)),
+                whole);
     }
     // A column read alone equals that column of the full read.
     auto last = static_cast<int>(AllColumns(t).size()) - 1;
@@ -134,14 +137,16 @@ TEST(NexmarkTest, ColumnsAndSplitsDoNotChangeTheEvents) {
     auto full = GenerateNexmark(c, 0, 7000, AllColumns(t));
     ASSERT_EQ(alone.size(), static_cast<size_t>(full->num_rows()));
     for (int64_t r = 0; r < full->num_rows(); ++r)
-      EXPECT_EQ(alone[static_cast<size_t>(r)], full->column(last)->GetValue(r).ToString() + "|");
+      EXPECT_EQ(alone[static_cast<size_t>(r)],
+                full->column(last)->GetValue(r).ToString() + "|");
   }
 }
 
 TEST(NexmarkTest, StreamOffsetsContinueAfterRestart) {
-  auto [schema, factory] =
-      *MakeNexmarkSourceFactory({{"events", "10000"}, {"maxEventsPerTrigger", "3000"},
-                                 {"seed", "5"}, {"numPartitions", "2"}});
+  auto [schema, factory] = *MakeNexmarkSourceFactory({{"events", "10000"},
+                                                      {"maxEventsPerTrigger", "3000"},
+                                                      {"seed", "5"},
+                                                      {"numPartitions", "2"}});
   stream::SourceContext ctx;
   auto src = *factory(ctx);
   std::vector<std::string> streamed;
@@ -171,10 +176,15 @@ TEST(NexmarkTest, StreamOffsetsContinueAfterRestart) {
 }
 
 TEST(NexmarkTest, Options) {
-  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"table", "bids"}}), "Invalid value 'bids' for option 'table'");
-  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"eventsPerSecond", "0"}}), "Invalid value '0' for option 'eventsPerSecond'");
-  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"events", "-1"}}), "Invalid value '-1' for option 'events'");
-  EXPECT_ERROR_HAS(MakeNexmarkRelation({{"table", "person"}}), "The option 'events' must be positive for a batch read");  // batch needs events
+  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"table", "bids"}}),
+                   "Invalid value 'bids' for option 'table'");
+  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"eventsPerSecond", "0"}}),
+                   "Invalid value '0' for option 'eventsPerSecond'");
+  EXPECT_ERROR_HAS(ParseNexmarkOptions({{"events", "-1"}}),
+                   "Invalid value '-1' for option 'events'");
+  EXPECT_ERROR_HAS(
+      MakeNexmarkRelation({{"table", "person"}}),
+      "The option 'events' must be positive for a batch read");  // batch needs events
   auto c = *ParseNexmarkOptions({{"TABLE", "Auction"}, {"rowsPerBatch", "10"}});
   EXPECT_EQ(c.table, NexmarkTable::kAuction);
   EXPECT_EQ(c.max_events_per_trigger, 10);

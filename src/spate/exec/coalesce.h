@@ -16,7 +16,9 @@ class Coalesce final : public PhysicalOp {
 
   int num_partitions() const override { return num_partitions_; }
   Result<BatchStreamPtr> Open(int partition, ExecContext* ctx) const override;
-  std::string Describe() const override { return "Coalesce " + std::to_string(num_partitions_); }
+  std::string Describe() const override {
+    return "Coalesce " + std::to_string(num_partitions_);
+  }
 
  private:
   int num_partitions_;

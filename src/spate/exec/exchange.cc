@@ -26,7 +26,10 @@ struct ExchangeState {
 class Scatter {
  public:
   Scatter(const SchemaPtr& schema, uint32_t num_partitions, int64_t batch_size)
-      : schema_(schema), out_(num_partitions), refs_(num_partitions), batch_size_(batch_size) {}
+      : schema_(schema),
+        out_(num_partitions),
+        refs_(num_partitions),
+        batch_size_(batch_size) {}
 
   void Add(BatchPtr batch, const uint32_t* pids) {
     int64_t n = batch->num_rows();
@@ -36,7 +39,8 @@ class Scatter {
     }
     uint64_t src = sources_.size();
     sources_.push_back(std::move(batch));
-    for (int64_t i = 0; i < n; ++i) refs_[pids[i]].push_back((src << 32) | static_cast<uint64_t>(i));
+    for (int64_t i = 0; i < n; ++i)
+      refs_[pids[i]].push_back((src << 32) | static_cast<uint64_t>(i));
     for (size_t p = 0; p < refs_.size(); ++p) {
       if (static_cast<int64_t>(refs_[p].size()) >= batch_size_) Flush(p);
     }
@@ -86,11 +90,14 @@ std::string KeyText(const std::vector<BoundExprPtr>& keys) {
 
 }  // namespace
 
-Exchange::Exchange(Partitioning partitioning, std::vector<BoundExprPtr> keys, int num_partitions,
-                   PhysicalOpPtr child)
-    : PhysicalOp(child->schema(), {child}), partitioning_(partitioning), keys_(std::move(keys)),
+Exchange::Exchange(Partitioning partitioning, std::vector<BoundExprPtr> keys,
+                   int num_partitions, PhysicalOpPtr child)
+    : PhysicalOp(child->schema(), {child}),
+      partitioning_(partitioning),
+      keys_(std::move(keys)),
       num_partitions_(num_partitions < 1 ? 1 : num_partitions) {
-  if (partitioning_ == Partitioning::kSingle || partitioning_ == Partitioning::kBroadcast) {
+  if (partitioning_ == Partitioning::kSingle ||
+      partitioning_ == Partitioning::kBroadcast) {
     num_partitions_ = 1;
   }
 }
@@ -99,7 +106,8 @@ Status Exchange::Prepare(ExecContext* ctx) const {
   const PhysicalOp& in = child();
   const int64_t inputs = in.num_partitions();
   auto state = std::make_shared<ExchangeState>();
-  if (partitioning_ == Partitioning::kSingle || partitioning_ == Partitioning::kBroadcast) {
+  if (partitioning_ == Partitioning::kSingle ||
+      partitioning_ == Partitioning::kBroadcast) {
     std::vector<std::vector<BatchPtr>> parts(static_cast<size_t>(inputs));
     SPATE_RETURN_IF_ERROR(ctx->ParallelFor(inputs, [&](int64_t p) {
       return DrainPartition(in, static_cast<int>(p), ctx, &parts[p]);
@@ -132,7 +140,8 @@ Status Exchange::Prepare(ExecContext* ctx) const {
       if (rows == 0) continue;
       pids.resize(static_cast<size_t>(rows));
       if (partitioning_ == Partitioning::kHash) {
-        SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> keys, EvaluateAll(keys_, *b, ctx->eval()));
+        SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> keys,
+                               EvaluateAll(keys_, *b, ctx->eval()));
         std::vector<const Column*> cols;
         for (const auto& k : keys) cols.push_back(k.get());
         hashes.resize(static_cast<size_t>(rows));
@@ -161,12 +170,15 @@ Status Exchange::Prepare(ExecContext* ctx) const {
 Result<BatchStreamPtr> Exchange::Open(int partition, ExecContext* ctx) const {
   auto state = ctx->GetState<ExchangeState>(this);
   if (!state) return Status::Internal("Exchange opened before it was prepared");
-  if (state->broadcast) return BatchStreamPtr(std::make_unique<VectorStream>(std::vector<BatchPtr>{state->broadcast}));
+  if (state->broadcast)
+    return BatchStreamPtr(
+        std::make_unique<VectorStream>(std::vector<BatchPtr>{state->broadcast}));
   std::vector<BatchPtr> batches;
   {
     std::lock_guard<std::mutex> lock(state->mu);
     size_t p = static_cast<size_t>(partition);
-    if (state->taken[p]) return Status::Internal("Exchange partition read twice in one execution");
+    if (state->taken[p])
+      return Status::Internal("Exchange partition read twice in one execution");
     state->taken[p] = 1;
     batches.swap(state->partitions[p]);
   }
@@ -175,14 +187,16 @@ Result<BatchStreamPtr> Exchange::Open(int partition, ExecContext* ctx) const {
 
 Result<BatchPtr> Exchange::BroadcastBatch(ExecContext* ctx) const {
   auto state = ctx->GetState<ExchangeState>(this);
-  if (!state || !state->broadcast) return Status::Internal("broadcast read before it was prepared");
+  if (!state || !state->broadcast)
+    return Status::Internal("broadcast read before it was prepared");
   return state->broadcast;
 }
 
 std::string Exchange::Describe() const {
   switch (partitioning_) {
     case Partitioning::kHash:
-      return "Exchange hashpartitioning(" + KeyText(keys_) + ", " + std::to_string(num_partitions_) + ")";
+      return "Exchange hashpartitioning(" + KeyText(keys_) + ", " +
+             std::to_string(num_partitions_) + ")";
     case Partitioning::kRoundRobin:
       return "Exchange RoundRobinPartitioning(" + std::to_string(num_partitions_) + ")";
     case Partitioning::kSingle:

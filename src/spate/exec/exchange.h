@@ -3,9 +3,9 @@
 
 // Exchange: a stage boundary that redistributes the child's rows into new partitions.
 //   kHash        hashpartitioning(keys, n): rows with equal keys land in one partition
-//   kRoundRobin  RoundRobinPartitioning(n): row k of input partition p goes to (p + k) % n
-//   kSingle      SinglePartition: all batches, in child partition order
-//   kBroadcast   one partition that every consumer task reads (nested-loop join build);
+//   kRoundRobin  RoundRobinPartitioning(n): row k of input partition p goes to (p + k) %
+//   n kSingle      SinglePartition: all batches, in child partition order kBroadcast one
+//   partition that every consumer task reads (nested-loop join build);
 //                also available as one concatenated batch (BroadcastBatch)
 // The child is run once per execution by Prepare() (input partitions in parallel) and
 // the result kept in the ExecContext; Open(p) streams partition p. Output batches of the

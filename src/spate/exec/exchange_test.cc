@@ -14,7 +14,8 @@ namespace {
 using namespace test_plans;  // NOLINT
 
 // Rows of each output partition of the plan's root.
-std::vector<std::vector<std::string>> Partitions(const BoundPlanPtr& plan, const ExecOptions& opts) {
+std::vector<std::vector<std::string>> Partitions(const BoundPlanPtr& plan,
+                                                 const ExecOptions& opts) {
   auto physical = Must(CreatePhysicalPlan(plan, opts));
   ExecContext ctx(opts);
   EXPECT_TRUE(ctx.PrepareTree(*physical->root()).ok());
@@ -63,20 +64,27 @@ TEST(ExchangeTest, CoalesceMergesAdjacentPartitions) {
   auto plan = Must(CreatePhysicalPlan(rep, Options()));
   EXPECT_EQ(ExplainString(*plan), "Coalesce 2\n+- Range (0, 12, step=1, splits=6)\n");
   // coalesce cannot add partitions.
-  EXPECT_EQ(Partitions(RepartitionOf(RangeOf(0, 4, 1, 2), 5, {}, false), Options()).size(), 2u);
+  EXPECT_EQ(
+      Partitions(RepartitionOf(RangeOf(0, 4, 1, 2), 5, {}, false), Options()).size(), 2u);
 }
 
 TEST(ExchangeTest, ExplainNamesPartitioning) {
   auto in = RangeOf(0, 10);
   auto plan = Must(CreatePhysicalPlan(RepartitionOf(in, 5, {Col(in, 0)}), Options()));
-  EXPECT_EQ(ExplainString(*plan), "Exchange hashpartitioning(id#0L, 5)\n+- Range (0, 10, step=1, splits=2)\n");
+  EXPECT_EQ(ExplainString(*plan),
+            "Exchange hashpartitioning(id#0L, 5)\n+- Range (0, 10, step=1, splits=2)\n");
   plan = Must(CreatePhysicalPlan(RepartitionOf(in, 0, {}), Options(2, 7)));
-  EXPECT_EQ(ExplainString(*plan), "Exchange RoundRobinPartitioning(7)\n+- Range (0, 10, step=1, splits=2)\n");
+  EXPECT_EQ(ExplainString(*plan),
+            "Exchange RoundRobinPartitioning(7)\n+- Range (0, 10, step=1, splits=2)\n");
 }
 
 TEST(ExchangeTest, ParallelAndSerialRunsGiveSameMultiset) {
   auto in = LocalOf({Attr("k", DataType::String()), Attr("v", DataType::Long())},
-                  {{S("x"), I(1)}, {S("y"), I(2)}, {NullOf(DataType::String()), I(3)}, {S("x"), I(4)}}, 4);
+                    {{S("x"), I(1)},
+                     {S("y"), I(2)},
+                     {NullOf(DataType::String()), I(3)},
+                     {S("x"), I(4)}},
+                    4);
   auto rep = RepartitionOf(in, 3, {Col(in, 0)});
   auto agg = AggregateOf(rep, {{"k", Col(rep, 0)}}, {{"s", "sum", {Col(rep, 1)}}});
   EXPECT_EQ(ExecSorted(agg, Options(2, 3)), ExecSorted(agg, Options(1, 1)));

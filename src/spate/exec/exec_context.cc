@@ -22,7 +22,8 @@ Status ExecContext::ParallelFor(int64_t n, const std::function<Status(int64_t)>&
       return fn(i);
     });
   }
-  // A stage for the console progress bar (exec/progress.h): its tasks as they start and end.
+  // A stage for the console progress bar (exec/progress.h): its tasks as they start and
+  // end.
   static std::atomic<int64_t> next_stage{0};
   std::mutex mu;
   StageProgress p;

@@ -29,7 +29,9 @@ class ExecContext {
 
   const ExecOptions& options() const { return options_; }
   const EvalContext& eval() const { return options_.eval; }
-  int64_t batch_size() const { return options_.batch_size > 0 ? options_.batch_size : 8192; }
+  int64_t batch_size() const {
+    return options_.batch_size > 0 ? options_.batch_size : 8192;
+  }
   ThreadPool& pool() const { return *pool_; }
 
   /// Runs fn(i) for i in [0, n) on up to options().parallelism threads, each with the

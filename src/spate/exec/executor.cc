@@ -8,7 +8,8 @@
 
 namespace spate::exec {
 
-Result<PhysicalPlanPtr> CreatePhysicalPlan(const sql::BoundPlanPtr& plan, const ExecOptions& options) {
+Result<PhysicalPlanPtr> CreatePhysicalPlan(const sql::BoundPlanPtr& plan,
+                                           const ExecOptions& options) {
   if (!plan) return Status::Invalid("CreatePhysicalPlan: null plan");
   SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr root, Planner(options).Plan(PruneColumns(plan)));
   return PhysicalPlanPtr(std::make_shared<const PhysicalPlan>(std::move(root)));
@@ -16,7 +17,8 @@ Result<PhysicalPlanPtr> CreatePhysicalPlan(const sql::BoundPlanPtr& plan, const 
 
 std::string ExplainString(const PhysicalPlan& plan) { return RenderTree(*plan.root()); }
 
-Result<std::vector<BatchPtr>> Execute(const PhysicalPlan& plan, const ExecOptions& options) {
+Result<std::vector<BatchPtr>> Execute(const PhysicalPlan& plan,
+                                      const ExecOptions& options) {
   ScopedMemoryTracker scope(options.memory);
   std::vector<BatchPtr> out;
   {
@@ -30,15 +32,17 @@ Result<std::vector<BatchPtr>> Execute(const PhysicalPlan& plan, const ExecOption
     }));
     for (auto& part : parts) {
       for (auto& b : part) {
-        out.push_back(b->schema() == root.schema() ? std::move(b) : b->WithSchema(root.schema()));
+        out.push_back(b->schema() == root.schema() ? std::move(b)
+                                                   : b->WithSchema(root.schema()));
       }
     }
   }
   return out;
 }
 
-Status ExecuteToSink(const PhysicalPlan& plan, const ExecOptions& options,
-                     const std::function<Status(int partition, const BatchPtr& batch)>& sink) {
+Status ExecuteToSink(
+    const PhysicalPlan& plan, const ExecOptions& options,
+    const std::function<Status(int partition, const BatchPtr& batch)>& sink) {
   ScopedMemoryTracker scope(options.memory);
   ExecContext ctx(options);
   const PhysicalOp& root = *plan.root();
@@ -50,12 +54,15 @@ Status ExecuteToSink(const PhysicalPlan& plan, const ExecOptions& options,
       SPATE_ASSIGN_OR_RETURN(BatchPtr b, stream->Next());
       if (!b) return Status::OK();
       if (b->num_rows() == 0) continue;
-      SPATE_RETURN_IF_ERROR(sink(static_cast<int>(p), b->schema() == root.schema() ? b : b->WithSchema(root.schema())));
+      SPATE_RETURN_IF_ERROR(
+          sink(static_cast<int>(p),
+               b->schema() == root.schema() ? b : b->WithSchema(root.schema())));
     }
   });
 }
 
-Result<std::vector<BatchPtr>> Collect(const sql::BoundPlanPtr& plan, const ExecOptions& options) {
+Result<std::vector<BatchPtr>> Collect(const sql::BoundPlanPtr& plan,
+                                      const ExecOptions& options) {
   SPATE_ASSIGN_OR_RETURN(PhysicalPlanPtr physical, CreatePhysicalPlan(plan, options));
   return Execute(*physical, options);
 }

@@ -44,7 +44,8 @@ struct ExecOptions {
 class PhysicalPlan;
 using PhysicalPlanPtr = std::shared_ptr<const PhysicalPlan>;
 
-Result<PhysicalPlanPtr> CreatePhysicalPlan(const sql::BoundPlanPtr& plan, const ExecOptions& options);
+Result<PhysicalPlanPtr> CreatePhysicalPlan(const sql::BoundPlanPtr& plan,
+                                           const ExecOptions& options);
 
 /// Spark-style physical plan text, e.g.
 ///   HashAggregate(keys=[k#2L], functions=[count(1), sum(id#0L)])
@@ -55,16 +56,19 @@ Result<PhysicalPlanPtr> CreatePhysicalPlan(const sql::BoundPlanPtr& plan, const 
 std::string ExplainString(const PhysicalPlan& plan);
 
 /// Runs the plan to completion and returns all result batches in order.
-Result<std::vector<BatchPtr>> Execute(const PhysicalPlan& plan, const ExecOptions& options);
+Result<std::vector<BatchPtr>> Execute(const PhysicalPlan& plan,
+                                      const ExecOptions& options);
 
 /// Runs the plan and hands every result batch to `sink(partition, batch)` as it is
-/// produced, from the thread running that partition (partitions run in parallel; calls for
-/// one partition are sequential and in order). Stops at the first error (of a partition or
-/// of the sink). For writers that stream each partition to its own file.
-Status ExecuteToSink(const PhysicalPlan& plan, const ExecOptions& options,
-                     const std::function<Status(int partition, const BatchPtr& batch)>& sink);
+/// produced, from the thread running that partition (partitions run in parallel; calls
+/// for one partition are sequential and in order). Stops at the first error (of a
+/// partition or of the sink). For writers that stream each partition to its own file.
+Status ExecuteToSink(
+    const PhysicalPlan& plan, const ExecOptions& options,
+    const std::function<Status(int partition, const BatchPtr& batch)>& sink);
 
 /// CreatePhysicalPlan + Execute.
-Result<std::vector<BatchPtr>> Collect(const sql::BoundPlanPtr& plan, const ExecOptions& options);
+Result<std::vector<BatchPtr>> Collect(const sql::BoundPlanPtr& plan,
+                                      const ExecOptions& options);
 
 }  // namespace spate::exec

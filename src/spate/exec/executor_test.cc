@@ -17,9 +17,11 @@ BoundPlanPtr MixedPlan() {
   auto in = RangeOf(0, 5000, 1, 3);
   auto key = Call("%", {Col(in, 0), Lit(I(13))});
   auto proj = ProjectOf(in, {{"k", key}, {"", Col(in, 0)}});
-  auto agg = AggregateOf(proj, {{"k", Col(proj, 0)}}, {{"n", "count", {}}, {"s", "sum", {Col(proj, 1)}}});
-  auto other = LocalOf({Attr("k", DataType::Long()), Attr("name", DataType::String())},
-                       {{I(1), S("one")}, {I(2), S("two")}, {I(12), S("twelve")}, {I(99), S("none")}}, 2);
+  auto agg = AggregateOf(proj, {{"k", Col(proj, 0)}},
+                         {{"n", "count", {}}, {"s", "sum", {Col(proj, 1)}}});
+  auto other = LocalOf(
+      {Attr("k", DataType::Long()), Attr("name", DataType::String())},
+      {{I(1), S("one")}, {I(2), S("two")}, {I(12), S("twelve")}, {I(99), S("none")}}, 2);
   auto j = JoinOf(agg, other, sql::JoinType::kLeftOuter, {Col(agg, 0)}, {Col(other, 0)});
   return SortOf(j, {Key(Col(j, 0))});
 }
@@ -36,7 +38,8 @@ TEST(ExecutorTest, MemoryTrackingReturnsToZero) {
   }
   EXPECT_EQ(tracker->current(), 0);
   {
-    auto w = Must(Collect(AggregateOf(RangeOf(0, 100'000), {}, {{"n", "count", {}}}), opts));
+    auto w =
+        Must(Collect(AggregateOf(RangeOf(0, 100'000), {}, {{"n", "count", {}}}), opts));
     EXPECT_EQ(Rows(w), (std::vector<std::string>{"100000"}));
   }
   EXPECT_EQ(tracker->current(), 0);
@@ -58,7 +61,8 @@ TEST(ExecutorTest, PlanRunsConcurrently) {
   std::vector<std::vector<std::string>> results(3);
   std::vector<std::thread> threads;
   for (int t = 0; t < 3; ++t) {
-    threads.emplace_back([&, t] { results[t] = Rows(Must(Execute(*physical, Options(2, 3, 50)))); });
+    threads.emplace_back(
+        [&, t] { results[t] = Rows(Must(Execute(*physical, Options(2, 3, 50)))); });
   }
   for (auto& th : threads) th.join();
   for (const auto& r : results) EXPECT_EQ(r, expected);

@@ -1,9 +1,9 @@
 // Copyright spate authors.
 #include "spate/exec/file_scan.h"
 
-#include "spate/compute/input_file.h"
-
 #include <algorithm>
+
+#include "spate/compute/input_file.h"
 
 namespace spate::exec {
 
@@ -75,9 +75,8 @@ Result<BatchStreamPtr> FileScan::Open(int partition, ExecContext*) const {
         std::make_unique<FileScanStream>(nullptr, schema(), spec_.columns));
   }
   SPATE_ASSIGN_OR_RETURN(auto reader, source_->OpenSplit(partition, spec_));
-  return BatchStreamPtr(std::make_unique<FileScanStream>(std::move(reader), schema(),
-                                                        spec_.columns,
-                                                        source_->SplitPath(partition)));
+  return BatchStreamPtr(std::make_unique<FileScanStream>(
+      std::move(reader), schema(), spec_.columns, source_->SplitPath(partition)));
 }
 
 }  // namespace spate::exec

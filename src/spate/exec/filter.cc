@@ -28,7 +28,8 @@ namespace {
 
 class FilterStream final : public BatchStream {
  public:
-  FilterStream(const BoundExpr* condition, BatchStreamPtr input, const EvalContext& eval, int partition)
+  FilterStream(const BoundExpr* condition, BatchStreamPtr input, const EvalContext& eval,
+               int partition)
       : condition_(condition), input_(std::move(input)), eval_(eval) {
     eval_.partition_id = partition;
     eval_.row_offset = 0;
@@ -39,7 +40,8 @@ class FilterStream final : public BatchStream {
       if (!b) return b;
       if (b->num_rows() == 0) continue;
       bool all = false;
-      SPATE_ASSIGN_OR_RETURN(std::vector<int32_t> rows, SelectRows(*condition_, *b, eval_, &all));
+      SPATE_ASSIGN_OR_RETURN(std::vector<int32_t> rows,
+                             SelectRows(*condition_, *b, eval_, &all));
       eval_.row_offset += b->num_rows();
       if (all) return b;
       if (rows.empty()) continue;
@@ -60,7 +62,8 @@ Filter::Filter(BoundExprPtr condition, PhysicalOpPtr child)
 
 Result<BatchStreamPtr> Filter::Open(int partition, ExecContext* ctx) const {
   SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child().Open(partition, ctx));
-  return BatchStreamPtr(std::make_unique<FilterStream>(condition_.get(), std::move(in), ctx->eval(), partition));
+  return BatchStreamPtr(std::make_unique<FilterStream>(condition_.get(), std::move(in),
+                                                       ctx->eval(), partition));
 }
 
 }  // namespace spate::exec

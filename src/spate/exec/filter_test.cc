@@ -37,14 +37,16 @@ TEST(FilterTest, FilterThenProjectStreams) {
   EXPECT_EQ(Exec(p), (std::vector<std::string>{"0,0", "30,3", "60,6", "90,9"}));
   auto plan = Must(CreatePhysicalPlan(p, Options()));
   std::string x = p->output[0].Label();
-  EXPECT_EQ(ExplainString(*plan), "Project [(id#0L * 10) AS " + x + ", id#0L]\n"
-                                  "+- Filter ((id#0L % 3) = 0)\n"
-                                  "   +- Range (0, 10, step=1, splits=2)\n");
+  EXPECT_EQ(ExplainString(*plan), "Project [(id#0L * 10) AS " + x +
+                                      ", id#0L]\n"
+                                      "+- Filter ((id#0L % 3) = 0)\n"
+                                      "   +- Range (0, 10, step=1, splits=2)\n");
 }
 
 TEST(FilterTest, ProjectErrorPropagates) {
   auto in = RangeOf(0, 10);
-  auto p = ProjectOf(in, {{"x", Call("/", {Lit(I(1)), Call("-", {Col(in, 0), Lit(I(5))})})}});
+  auto p =
+      ProjectOf(in, {{"x", Call("/", {Lit(I(1)), Call("-", {Col(in, 0), Lit(I(5))})})}});
   auto r = Collect(p, Options());
   EXPECT_ERROR_CLASS(r, "DIVIDE_BY_ZERO");
 }

@@ -36,10 +36,12 @@ std::string Join(const std::vector<std::string>& xs) {
 }  // namespace
 
 Generate::Generate(SchemaPtr schema, std::shared_ptr<const GeneratorSpec> generator,
-                   std::vector<std::string> child_labels, std::vector<std::string> output_labels,
-                   PhysicalOpPtr child)
-    : PhysicalOp(std::move(schema), {std::move(child)}), generator_(std::move(generator)),
-      child_labels_(std::move(child_labels)), output_labels_(std::move(output_labels)) {}
+                   std::vector<std::string> child_labels,
+                   std::vector<std::string> output_labels, PhysicalOpPtr child)
+    : PhysicalOp(std::move(schema), {std::move(child)}),
+      generator_(std::move(generator)),
+      child_labels_(std::move(child_labels)),
+      output_labels_(std::move(output_labels)) {}
 
 Result<BatchPtr> Generate::Apply(const Batch& input, const EvalContext& eval) const {
   SPATE_ASSIGN_OR_RETURN(GeneratedRows gen, RunGenerator(*generator_, input, eval));
@@ -55,7 +57,8 @@ Result<BatchPtr> Generate::Apply(const Batch& input, const EvalContext& eval) co
 
 Result<BatchStreamPtr> Generate::Open(int partition, ExecContext* ctx) const {
   SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child().Open(partition, ctx));
-  return BatchStreamPtr(std::make_unique<GenerateStream>(this, std::move(in), &ctx->eval()));
+  return BatchStreamPtr(
+      std::make_unique<GenerateStream>(this, std::move(in), &ctx->eval()));
 }
 
 std::string Generate::Describe() const {

@@ -34,7 +34,8 @@ void GroupTable::FindOrInsert(const std::vector<ColumnPtr>& keys, int64_t n,
   }
 }
 
-void GroupTable::Find(const std::vector<ColumnPtr>& keys, int64_t n, uint32_t* group_ids) {
+void GroupTable::Find(const std::vector<ColumnPtr>& keys, int64_t n,
+                      uint32_t* group_ids) {
   if (integer_mode_) {
     LookupInteger<false>(*keys[0], n, group_ids);
   } else {

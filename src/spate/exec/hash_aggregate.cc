@@ -68,7 +68,9 @@ class AggregateStream final : public BatchStream {
       int col = num_keys();
       for (size_t a = 0; a < accs_.size(); ++a) {
         size_t nstates = op_->calls()[a].function->state_fields().size();
-        std::vector<ColumnPtr> states(b.columns().begin() + col, b.columns().begin() + col + static_cast<int>(nstates));
+        std::vector<ColumnPtr> states(
+            b.columns().begin() + col,
+            b.columns().begin() + col + static_cast<int>(nstates));
         col += static_cast<int>(nstates);
         SPATE_RETURN_IF_ERROR(accs_[a]->Merge(states, gids_.data(), n, eval));
       }
@@ -76,10 +78,12 @@ class AggregateStream final : public BatchStream {
     }
     for (size_t a = 0; a < accs_.size(); ++a) {
       const sql::AggregateCall& call = op_->calls()[a];
-      SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> args, EvaluateAll(call.args, b, eval));
+      SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> args,
+                             EvaluateAll(call.args, b, eval));
       if (call.filter) {
         bool all = false;
-        SPATE_ASSIGN_OR_RETURN(std::vector<int32_t> rows, SelectRows(*call.filter, b, eval, &all));
+        SPATE_ASSIGN_OR_RETURN(std::vector<int32_t> rows,
+                               SelectRows(*call.filter, b, eval, &all));
         if (!all) {
           if (rows.empty()) continue;
           int64_t m = static_cast<int64_t>(rows.size());
@@ -130,8 +134,10 @@ HashAggregate::HashAggregate(AggregateMode mode, SchemaPtr schema,
                              std::vector<BoundExprPtr> group_exprs,
                              std::vector<std::string> key_labels,
                              std::vector<sql::AggregateCall> calls, PhysicalOpPtr child)
-    : PhysicalOp(std::move(schema), {std::move(child)}), mode_(mode),
-      group_exprs_(std::move(group_exprs)), key_labels_(std::move(key_labels)),
+    : PhysicalOp(std::move(schema), {std::move(child)}),
+      mode_(mode),
+      group_exprs_(std::move(group_exprs)),
+      key_labels_(std::move(key_labels)),
       calls_(std::move(calls)) {}
 
 SchemaPtr HashAggregate::PartialSchema(const std::vector<Field>& key_fields,

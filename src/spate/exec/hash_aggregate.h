@@ -29,9 +29,10 @@ class HashAggregate final : public PhysicalOp {
   /// `group_exprs` and the calls' args/filters are over the child's rows (kPartial,
   /// kComplete); in kFinal mode the child is the partial output and only the number of
   /// keys and the calls' functions are used. `key_labels` name the keys in EXPLAIN.
-  HashAggregate(AggregateMode mode, SchemaPtr schema, std::vector<BoundExprPtr> group_exprs,
-                std::vector<std::string> key_labels, std::vector<sql::AggregateCall> calls,
-                PhysicalOpPtr child);
+  HashAggregate(AggregateMode mode, SchemaPtr schema,
+                std::vector<BoundExprPtr> group_exprs,
+                std::vector<std::string> key_labels,
+                std::vector<sql::AggregateCall> calls, PhysicalOpPtr child);
 
   /// Schema of the partial output: keys ++ state fields of every call.
   static SchemaPtr PartialSchema(const std::vector<Field>& key_fields,

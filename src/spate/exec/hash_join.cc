@@ -25,13 +25,14 @@ std::string ExprList(const std::vector<BoundExprPtr>& es) {
 
 // Keys of one side's rows, ready for hashing and comparison.
 struct KeyRows {
-  std::vector<int64_t> ints;     // integer mode
-  RowEncoder encoder;            // encoded mode
+  std::vector<int64_t> ints;  // integer mode
+  RowEncoder encoder;         // encoded mode
   std::vector<uint64_t> hashes;
-  std::vector<uint8_t> usable;   // 0 = has a NULL in a non-null-safe key (never matches)
+  std::vector<uint8_t> usable;  // 0 = has a NULL in a non-null-safe key (never matches)
 
   Status Compute(const Batch& batch, const std::vector<BoundExprPtr>& exprs,
-                 const std::vector<bool>& null_safe, bool integer_mode, const EvalContext& eval) {
+                 const std::vector<bool>& null_safe, bool integer_mode,
+                 const EvalContext& eval) {
     int64_t n = batch.num_rows();
     SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> keys, EvaluateAll(exprs, batch, eval));
     usable.assign(static_cast<size_t>(n), 1);
@@ -119,7 +120,9 @@ Result<std::shared_ptr<BuildTable>> MakeBuildTable(const HashJoin& op, BatchPtr 
 class HashJoinStream final : public BatchStream {
  public:
   HashJoinStream(const HashJoin* op, int partition, ExecContext* ctx)
-      : op_(op), partition_(partition), ctx_(ctx),
+      : op_(op),
+        partition_(partition),
+        ctx_(ctx),
         output_(op->type(), op->condition(), op->child(0).schema(), op->child(1).schema(),
                 op->schema()) {
     integer_mode_ = IntegerMode(*op);
@@ -145,14 +148,16 @@ class HashJoinStream final : public BatchStream {
       if (!b) {
         done_ = true;
         if (output_.tracks_right()) {
-          if (BatchPtr rest = output_.UnmatchedRight(*table_->build, right_matched_.data())) {
+          if (BatchPtr rest =
+                  output_.UnmatchedRight(*table_->build, right_matched_.data())) {
             queue_.push_back(std::move(rest));
           }
         }
         continue;
       }
       if (b->num_rows() == 0) continue;
-      SPATE_RETURN_IF_ERROR(probe_.Compute(*b, op_->left_keys(), op_->null_safe(), integer_mode_, ctx_->eval()));
+      SPATE_RETURN_IF_ERROR(probe_.Compute(*b, op_->left_keys(), op_->null_safe(),
+                                           integer_mode_, ctx_->eval()));
       left_ = std::move(b);
       left_matched_.assign(static_cast<size_t>(left_->num_rows()), 0);
       row_ = 0;
@@ -165,12 +170,16 @@ class HashJoinStream final : public BatchStream {
   Status Build() {
     if (op_->broadcast_build()) {
       table_ = ctx_->GetState<BuildTable>(op_);
-      if (!table_) return Status::Internal("broadcast hash join opened before it was prepared");
+      if (!table_)
+        return Status::Internal("broadcast hash join opened before it was prepared");
     } else {
-      SPATE_ASSIGN_OR_RETURN(BatchPtr build, DrainPartitionToBatch(op_->child(1), partition_, ctx_));
-      SPATE_ASSIGN_OR_RETURN(table_, MakeBuildTable(*op_, std::move(build), ctx_->eval()));
+      SPATE_ASSIGN_OR_RETURN(BatchPtr build,
+                             DrainPartitionToBatch(op_->child(1), partition_, ctx_));
+      SPATE_ASSIGN_OR_RETURN(table_,
+                             MakeBuildTable(*op_, std::move(build), ctx_->eval()));
     }
-    if (output_.tracks_right()) right_matched_.assign(static_cast<size_t>(table_->build->num_rows()), 0);
+    if (output_.tracks_right())
+      right_matched_.assign(static_cast<size_t>(table_->build->num_rows()), 0);
     SPATE_ASSIGN_OR_RETURN(left_input_, op_->child(0).Open(partition_, ctx_));
     return Status::OK();
   }
@@ -221,12 +230,15 @@ class HashJoinStream final : public BatchStream {
         chain_ = kChainStart;
       }
     }
-    SPATE_ASSIGN_OR_RETURN(BatchPtr out, output_.Pairs(*left_, *table_->build, li_, ri_, left_matched_.data(),
-                                                       output_.tracks_right() ? right_matched_.data() : nullptr,
-                                                       ctx_->eval()));
+    SPATE_ASSIGN_OR_RETURN(
+        BatchPtr out,
+        output_.Pairs(*left_, *table_->build, li_, ri_, left_matched_.data(),
+                      output_.tracks_right() ? right_matched_.data() : nullptr,
+                      ctx_->eval()));
     if (out) queue_.push_back(std::move(out));
     if (row_ >= n) {
-      if (BatchPtr rest = output_.FinishLeft(*left_, left_matched_.data())) queue_.push_back(std::move(rest));
+      if (BatchPtr rest = output_.FinishLeft(*left_, left_matched_.data()))
+        queue_.push_back(std::move(rest));
       left_.reset();
     }
     return Status::OK();
@@ -257,11 +269,14 @@ class HashJoinStream final : public BatchStream {
 
 HashJoin::HashJoin(sql::JoinType type, std::vector<BoundExprPtr> left_keys,
                    std::vector<BoundExprPtr> right_keys, std::vector<bool> null_safe,
-                   BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left, PhysicalOpPtr right,
-                   bool broadcast_build)
-    : PhysicalOp(std::move(schema), {std::move(left), std::move(right)}), type_(type),
-      left_keys_(std::move(left_keys)), right_keys_(std::move(right_keys)),
-      null_safe_(std::move(null_safe)), condition_(std::move(condition)),
+                   BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left,
+                   PhysicalOpPtr right, bool broadcast_build)
+    : PhysicalOp(std::move(schema), {std::move(left), std::move(right)}),
+      type_(type),
+      left_keys_(std::move(left_keys)),
+      right_keys_(std::move(right_keys)),
+      null_safe_(std::move(null_safe)),
+      condition_(std::move(condition)),
       broadcast_build_(broadcast_build) {
   null_safe_.resize(left_keys_.size(), false);
 }
@@ -269,7 +284,8 @@ HashJoin::HashJoin(sql::JoinType type, std::vector<BoundExprPtr> left_keys,
 Status HashJoin::Prepare(ExecContext* ctx) const {
   if (!broadcast_build_) return Status::OK();
   SPATE_ASSIGN_OR_RETURN(BatchPtr build, DrainPartitionToBatch(child(1), 0, ctx));
-  SPATE_ASSIGN_OR_RETURN(auto table, MakeBuildTable(*this, std::move(build), ctx->eval()));
+  SPATE_ASSIGN_OR_RETURN(auto table,
+                         MakeBuildTable(*this, std::move(build), ctx->eval()));
   ctx->SetState(this, std::shared_ptr<const void>(std::move(table)));
   return Status::OK();
 }
@@ -279,9 +295,10 @@ Result<BatchStreamPtr> HashJoin::Open(int partition, ExecContext* ctx) const {
 }
 
 std::string HashJoin::Describe() const {
-  std::string s = std::string(broadcast_build_ ? "BroadcastHashJoin [" : "ShuffledHashJoin [") +
-                  ExprList(left_keys_) + "], [" + ExprList(right_keys_) + "], " +
-                  JoinTypeText(type_) + ", BuildRight";
+  std::string s =
+      std::string(broadcast_build_ ? "BroadcastHashJoin [" : "ShuffledHashJoin [") +
+      ExprList(left_keys_) + "], [" + ExprList(right_keys_) + "], " +
+      JoinTypeText(type_) + ", BuildRight";
   if (condition_) s += ", " + condition_->ToString();
   return s;
 }

@@ -10,10 +10,10 @@
 // (semi/anti: left only). A single integer key uses an int64 table; other keys are
 // compared as RowEncoder bytes.
 //
-// Broadcast build (Spark's BroadcastHashJoin, build right): the right child is a broadcast
-// exchange of a small side; Prepare() builds its table once per execution and every left
-// partition (not exchanged) probes the same table. Only for join types that never emit
-// unmatched right rows (inner, left outer, left semi, left anti).
+// Broadcast build (Spark's BroadcastHashJoin, build right): the right child is a
+// broadcast exchange of a small side; Prepare() builds its table once per execution and
+// every left partition (not exchanged) probes the same table. Only for join types that
+// never emit unmatched right rows (inner, left outer, left semi, left anti).
 //
 // Thread safety: immutable; per-partition tables live in the streams.
 
@@ -30,8 +30,8 @@ class HashJoin final : public PhysicalOp {
   /// left_keys / right_keys; or `broadcast_build` and right a broadcast exchange.
   HashJoin(sql::JoinType type, std::vector<BoundExprPtr> left_keys,
            std::vector<BoundExprPtr> right_keys, std::vector<bool> null_safe,
-           BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left, PhysicalOpPtr right,
-           bool broadcast_build = false);
+           BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left,
+           PhysicalOpPtr right, bool broadcast_build = false);
 
   int num_partitions() const override { return child(0).num_partitions(); }
   Status Prepare(ExecContext* ctx) const override;

@@ -17,13 +17,19 @@ using sql::JoinType;
 // left: (k, lv), right: (k, rv); NULL keys and duplicates on both sides.
 BoundPlanPtr Left() {
   return LocalOf({Attr("k", DataType::Long()), Attr("lv", DataType::String())},
-                 {{I(1), S("l1")}, {I(2), S("l2")}, {I(2), S("l2b")}, {NullL(), S("lnull")},
+                 {{I(1), S("l1")},
+                  {I(2), S("l2")},
+                  {I(2), S("l2b")},
+                  {NullL(), S("lnull")},
                   {I(4), S("l4")}},
                  2);
 }
 BoundPlanPtr Right() {
   return LocalOf({Attr("k", DataType::Long()), Attr("rv", DataType::String())},
-                 {{I(2), S("r2")}, {I(2), S("r2b")}, {I(3), S("r3")}, {NullL(), S("rnull")},
+                 {{I(2), S("r2")},
+                  {I(2), S("r2b")},
+                  {I(3), S("r3")},
+                  {NullL(), S("rnull")},
                   {I(1), S("r1")}},
                  3);
 }
@@ -35,7 +41,8 @@ ExecOptions Broadcasting(ExecOptions o) {
 
 // The join shuffled and, for the types that can build a broadcast right side, broadcast:
 // both must give the same rows.
-std::vector<std::string> JoinRows(JoinType type, BoundExprPtr residual = nullptr, bool null_safe = false,
+std::vector<std::string> JoinRows(JoinType type, BoundExprPtr residual = nullptr,
+                                  bool null_safe = false,
                                   const ExecOptions& opts = Options()) {
   auto l = Left(), r = Right();
   auto plan = JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)}, residual, {null_safe});
@@ -51,38 +58,46 @@ std::vector<std::string> JoinRows(JoinType type, BoundExprPtr residual = nullptr
 
 TEST(HashJoinTest, Inner) {
   EXPECT_EQ(JoinRows(JoinType::kInner),
-            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b"}));
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b",
+                                      "2,l2b,2,r2", "2,l2b,2,r2b"}));
 }
 
 TEST(HashJoinTest, NullSafeKeysMatchNulls) {
-  EXPECT_EQ(JoinRows(JoinType::kInner, nullptr, true),
-            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b",
-                                      "NULL,lnull,NULL,rnull"}));
+  EXPECT_EQ(
+      JoinRows(JoinType::kInner, nullptr, true),
+      (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2",
+                                "2,l2b,2,r2b", "NULL,lnull,NULL,rnull"}));
 }
 
 TEST(HashJoinTest, LeftOuter) {
   EXPECT_EQ(JoinRows(JoinType::kLeftOuter),
-            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b",
-                                      "4,l4,NULL,NULL", "NULL,lnull,NULL,NULL"}));
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b",
+                                      "2,l2b,2,r2", "2,l2b,2,r2b", "4,l4,NULL,NULL",
+                                      "NULL,lnull,NULL,NULL"}));
 }
 
 TEST(HashJoinTest, RightOuter) {
   EXPECT_EQ(JoinRows(JoinType::kRightOuter),
-            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b",
-                                      "NULL,NULL,3,r3", "NULL,NULL,NULL,rnull"}));
+            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b",
+                                      "2,l2b,2,r2", "2,l2b,2,r2b", "NULL,NULL,3,r3",
+                                      "NULL,NULL,NULL,rnull"}));
 }
 
 TEST(HashJoinTest, FullOuter) {
-  EXPECT_EQ(JoinRows(JoinType::kFullOuter),
-            (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2", "2,l2b,2,r2b",
-                                      "4,l4,NULL,NULL", "NULL,NULL,3,r3", "NULL,NULL,NULL,rnull",
-                                      "NULL,lnull,NULL,NULL"}));
+  EXPECT_EQ(
+      JoinRows(JoinType::kFullOuter),
+      (std::vector<std::string>{"1,l1,1,r1", "2,l2,2,r2", "2,l2,2,r2b", "2,l2b,2,r2",
+                                "2,l2b,2,r2b", "4,l4,NULL,NULL", "NULL,NULL,3,r3",
+                                "NULL,NULL,NULL,rnull", "NULL,lnull,NULL,NULL"}));
 }
 
 TEST(HashJoinTest, SemiAndAnti) {
-  EXPECT_EQ(JoinRows(JoinType::kLeftSemi), (std::vector<std::string>{"1,l1", "2,l2", "2,l2b"}));
-  EXPECT_EQ(JoinRows(JoinType::kLeftAnti), (std::vector<std::string>{"4,l4", "NULL,lnull"}));
-  EXPECT_EQ(JoinRows(JoinType::kLeftSemi, nullptr, true), (std::vector<std::string>{"1,l1", "2,l2", "2,l2b", "NULL,lnull"}));
+  EXPECT_EQ(JoinRows(JoinType::kLeftSemi),
+            (std::vector<std::string>{"1,l1", "2,l2", "2,l2b"}));
+  EXPECT_EQ(JoinRows(JoinType::kLeftAnti),
+            (std::vector<std::string>{"4,l4", "NULL,lnull"}));
+  EXPECT_EQ(JoinRows(JoinType::kLeftSemi, nullptr, true),
+            (std::vector<std::string>{"1,l1", "2,l2", "2,l2b", "NULL,lnull"}));
 }
 
 TEST(HashJoinTest, ResidualCondition) {
@@ -94,48 +109,74 @@ TEST(HashJoinTest, ResidualCondition) {
   // A left row whose candidates all fail the residual is still emitted by a left join.
   auto only_r2b = Call("=", {JoinCol(l, r, 3), Lit(S("r2b"))});
   EXPECT_EQ(JoinRows(JoinType::kLeftOuter, only_r2b),
-            (std::vector<std::string>{"1,l1,NULL,NULL", "2,l2,2,r2b", "2,l2b,2,r2b", "4,l4,NULL,NULL",
-                                      "NULL,lnull,NULL,NULL"}));
+            (std::vector<std::string>{"1,l1,NULL,NULL", "2,l2,2,r2b", "2,l2b,2,r2b",
+                                      "4,l4,NULL,NULL", "NULL,lnull,NULL,NULL"}));
   EXPECT_EQ(JoinRows(JoinType::kRightOuter, only_r2b),
-            (std::vector<std::string>{"2,l2,2,r2b", "2,l2b,2,r2b", "NULL,NULL,1,r1", "NULL,NULL,2,r2",
-                                      "NULL,NULL,3,r3", "NULL,NULL,NULL,rnull"}));
+            (std::vector<std::string>{"2,l2,2,r2b", "2,l2b,2,r2b", "NULL,NULL,1,r1",
+                                      "NULL,NULL,2,r2", "NULL,NULL,3,r3",
+                                      "NULL,NULL,NULL,rnull"}));
   EXPECT_EQ(JoinRows(JoinType::kFullOuter, only_r2b).size(), 9u);
-  EXPECT_EQ(JoinRows(JoinType::kLeftSemi, only_r2b), (std::vector<std::string>{"2,l2", "2,l2b"}));
+  EXPECT_EQ(JoinRows(JoinType::kLeftSemi, only_r2b),
+            (std::vector<std::string>{"2,l2", "2,l2b"}));
   EXPECT_EQ(JoinRows(JoinType::kLeftAnti, only_r2b),
             (std::vector<std::string>{"1,l1", "4,l4", "NULL,lnull"}));
   // Residual referencing the left side: lv = 'l2b'.
   auto left_only = Call("=", {JoinCol(l, r, 1), Lit(S("l2b"))});
-  EXPECT_EQ(JoinRows(JoinType::kInner, left_only), (std::vector<std::string>{"2,l2b,2,r2", "2,l2b,2,r2b"}));
+  EXPECT_EQ(JoinRows(JoinType::kInner, left_only),
+            (std::vector<std::string>{"2,l2b,2,r2", "2,l2b,2,r2b"}));
 }
 
 TEST(HashJoinTest, EmptySides) {
   auto l = Left(), r = Right();
   auto empty_r = FilterOf(r, Lit(Value::Boolean(false)));
   auto empty_l = FilterOf(l, Lit(Value::Boolean(false)));
-  EXPECT_TRUE(ExecSorted(JoinOf(l, empty_r, JoinType::kInner, {Col(l, 0)}, {Col(empty_r, 0)})).empty());
-  EXPECT_EQ(ExecSorted(JoinOf(l, empty_r, JoinType::kLeftOuter, {Col(l, 0)}, {Col(empty_r, 0)})).size(), 5u);
-  EXPECT_EQ(ExecSorted(JoinOf(l, empty_r, JoinType::kLeftAnti, {Col(l, 0)}, {Col(empty_r, 0)})).size(), 5u);
-  EXPECT_EQ(ExecSorted(JoinOf(empty_l, r, JoinType::kRightOuter, {Col(empty_l, 0)}, {Col(r, 0)})),
-            (std::vector<std::string>{"NULL,NULL,1,r1", "NULL,NULL,2,r2", "NULL,NULL,2,r2b", "NULL,NULL,3,r3",
-                                      "NULL,NULL,NULL,rnull"}));
-  EXPECT_EQ(ExecSorted(JoinOf(empty_l, r, JoinType::kFullOuter, {Col(empty_l, 0)}, {Col(r, 0)})).size(), 5u);
-  EXPECT_TRUE(ExecSorted(JoinOf(empty_l, r, JoinType::kLeftSemi, {Col(empty_l, 0)}, {Col(r, 0)})).empty());
+  EXPECT_TRUE(
+      ExecSorted(JoinOf(l, empty_r, JoinType::kInner, {Col(l, 0)}, {Col(empty_r, 0)}))
+          .empty());
+  EXPECT_EQ(
+      ExecSorted(JoinOf(l, empty_r, JoinType::kLeftOuter, {Col(l, 0)}, {Col(empty_r, 0)}))
+          .size(),
+      5u);
+  EXPECT_EQ(
+      ExecSorted(JoinOf(l, empty_r, JoinType::kLeftAnti, {Col(l, 0)}, {Col(empty_r, 0)}))
+          .size(),
+      5u);
+  EXPECT_EQ(
+      ExecSorted(
+          JoinOf(empty_l, r, JoinType::kRightOuter, {Col(empty_l, 0)}, {Col(r, 0)})),
+      (std::vector<std::string>{"NULL,NULL,1,r1", "NULL,NULL,2,r2", "NULL,NULL,2,r2b",
+                                "NULL,NULL,3,r3", "NULL,NULL,NULL,rnull"}));
+  EXPECT_EQ(
+      ExecSorted(JoinOf(empty_l, r, JoinType::kFullOuter, {Col(empty_l, 0)}, {Col(r, 0)}))
+          .size(),
+      5u);
+  EXPECT_TRUE(
+      ExecSorted(JoinOf(empty_l, r, JoinType::kLeftSemi, {Col(empty_l, 0)}, {Col(r, 0)}))
+          .empty());
 }
 
 TEST(HashJoinTest, MultipleAndStringKeys) {
   auto l = LocalOf({Attr("a", DataType::String()), Attr("b", DataType::Long())},
-                   {{S("x"), I(1)}, {S("x"), I(2)}, {S("y"), I(1)}, {NullOf(DataType::String()), I(1)}});
-  auto r = LocalOf({Attr("a", DataType::String()), Attr("b", DataType::Long()), Attr("c", DataType::Long())},
-                   {{S("x"), I(2), I(10)}, {S("y"), I(1), I(20)}, {S("y"), I(2), I(30)},
+                   {{S("x"), I(1)},
+                    {S("x"), I(2)},
+                    {S("y"), I(1)},
+                    {NullOf(DataType::String()), I(1)}});
+  auto r = LocalOf({Attr("a", DataType::String()), Attr("b", DataType::Long()),
+                    Attr("c", DataType::Long())},
+                   {{S("x"), I(2), I(10)},
+                    {S("y"), I(1), I(20)},
+                    {S("y"), I(2), I(30)},
                     {NullOf(DataType::String()), I(1), I(40)}});
   auto j = JoinOf(l, r, JoinType::kInner, {Col(l, 0), Col(l, 1)}, {Col(r, 0), Col(r, 1)});
   EXPECT_EQ(ExecSorted(j), (std::vector<std::string>{"x,2,x,2,10", "y,1,y,1,20"}));
-  auto ns = JoinOf(l, r, JoinType::kInner, {Col(l, 0), Col(l, 1)}, {Col(r, 0), Col(r, 1)}, nullptr, {true, false});
-  EXPECT_EQ(ExecSorted(ns), (std::vector<std::string>{"NULL,1,NULL,1,40", "x,2,x,2,10", "y,1,y,1,20"}));
+  auto ns = JoinOf(l, r, JoinType::kInner, {Col(l, 0), Col(l, 1)}, {Col(r, 0), Col(r, 1)},
+                   nullptr, {true, false});
+  EXPECT_EQ(ExecSorted(ns),
+            (std::vector<std::string>{"NULL,1,NULL,1,40", "x,2,x,2,10", "y,1,y,1,20"}));
 }
 
-// range(3000) % 100 joined with range(2000) % 50 (left, right, the join, count/sum of it):
-// 50 matching keys, each 30 left rows x 40 right rows.
+// range(3000) % 100 joined with range(2000) % 50 (left, right, the join, count/sum of
+// it): 50 matching keys, each 30 left rows x 40 right rows.
 struct ManyToMany {
   BoundPlanPtr lk, rk, join, agg;
 };
@@ -163,20 +204,29 @@ TEST(HashJoinTest, ManyToManyParallelMatchesSerial) {
 TEST(HashJoinTest, Explain) {
   auto l = Left(), r = Right();
   auto cond = Call("!=", {JoinCol(l, r, 3), Lit(S("x"))});
-  auto plan = Must(CreatePhysicalPlan(JoinOf(l, r, JoinType::kLeftOuter, {Col(l, 0)}, {Col(r, 0)}, cond), Options()));
+  auto plan = Must(CreatePhysicalPlan(
+      JoinOf(l, r, JoinType::kLeftOuter, {Col(l, 0)}, {Col(r, 0)}, cond), Options()));
   std::string lk = l->output[0].Label(), rk = r->output[0].Label();
   std::string text = ExplainString(*plan);
-  EXPECT_EQ(text.substr(0, text.find('\n')),
-            "ShuffledHashJoin [" + lk + "], [" + rk + "], LeftOuter, BuildRight, " + cond->ToString());
-  EXPECT_NE(text.find(":- Exchange hashpartitioning(" + lk + ", 3)\n:  +- LocalTableScan"), std::string::npos) << text;
-  EXPECT_NE(text.find("+- Exchange hashpartitioning(" + rk + ", 3)\n   +- LocalTableScan"), std::string::npos) << text;
+  EXPECT_EQ(text.substr(0, text.find('\n')), "ShuffledHashJoin [" + lk + "], [" + rk +
+                                                 "], LeftOuter, BuildRight, " +
+                                                 cond->ToString());
+  EXPECT_NE(
+      text.find(":- Exchange hashpartitioning(" + lk + ", 3)\n:  +- LocalTableScan"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("+- Exchange hashpartitioning(" + rk + ", 3)\n   +- LocalTableScan"),
+      std::string::npos)
+      << text;
 }
 
 // A small right side is broadcast: the left side keeps its partitions (no exchange) and
 // every partition probes the one table built in Prepare.
 TEST(HashJoinTest, BroadcastBuildRight) {
   auto [lk, rk, j, agg] = MakeManyToMany();
-  EXPECT_EQ(Exec(agg, Broadcasting(Options(2, 3, 500))), (std::vector<std::string>{"60000,59970000"}));
+  EXPECT_EQ(Exec(agg, Broadcasting(Options(2, 3, 500))),
+            (std::vector<std::string>{"60000,59970000"}));
   auto plan = Must(CreatePhysicalPlan(j, Broadcasting(Options(2, 3, 500))));
   std::string text = ExplainString(*plan);
   EXPECT_EQ(text.rfind("BroadcastHashJoin [", 0), 0u) << text;
@@ -185,7 +235,9 @@ TEST(HashJoinTest, BroadcastBuildRight) {
   // Over the threshold (2000 rows x 8 bytes > 1 KB): shuffled.
   ExecOptions small = Options(2, 3, 500);
   small.auto_broadcast_threshold = 1024;
-  EXPECT_EQ(ExplainString(*Must(CreatePhysicalPlan(j, small))).rfind("ShuffledHashJoin", 0), 0u);
+  EXPECT_EQ(
+      ExplainString(*Must(CreatePhysicalPlan(j, small))).rfind("ShuffledHashJoin", 0),
+      0u);
 }
 
 // 1M x 1M rows on a unique bigint key; prints input rows/s (not a timed assertion).
@@ -202,35 +254,47 @@ TEST(HashJoinTest, MillionRowJoinThroughput) {
   for (int rep = 0; rep < 3; ++rep) {
     auto t0 = std::chrono::steady_clock::now();
     auto rows = Rows(Must(Execute(*plan, opts)));
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best = std::min(
+        best,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     EXPECT_EQ(rows, (std::vector<std::string>{"1000000,999999000000"}));
   }
-  std::printf("[ perf ] 1M x 1M hash join (bigint key) + count: %.1f ms, %.1f M input rows/s\n", best * 1e3,
-              2.0 * n / best / 1e6);
+  std::printf(
+      "[ perf ] 1M x 1M hash join (bigint key) + count: %.1f ms, %.1f M input rows/s\n",
+      best * 1e3, 2.0 * n / best / 1e6);
 }
 
 TEST(NestedLoopJoinTest, CrossJoin) {
   auto l = RangeOf(0, 3, 1, 2);
   auto r = LocalOf({Attr("s", DataType::String())}, {{S("a")}, {S("b")}});
   auto j = JoinOf(l, r, JoinType::kCross, {}, {});
-  EXPECT_EQ(ExecSorted(j), (std::vector<std::string>{"0,a", "0,b", "1,a", "1,b", "2,a", "2,b"}));
+  EXPECT_EQ(ExecSorted(j),
+            (std::vector<std::string>{"0,a", "0,b", "1,a", "1,b", "2,a", "2,b"}));
   auto plan = Must(CreatePhysicalPlan(j, Options()));
-  EXPECT_EQ(ExplainString(*plan), "BroadcastNestedLoopJoin BuildRight, Cross\n"
-                                  ":- Range (0, 3, step=1, splits=2)\n"
-                                  "+- BroadcastExchange IdentityBroadcastMode\n"
-                                  "   +- LocalTableScan [" + r->output[0].Label() + "]\n");
+  EXPECT_EQ(ExplainString(*plan),
+            "BroadcastNestedLoopJoin BuildRight, Cross\n"
+            ":- Range (0, 3, step=1, splits=2)\n"
+            "+- BroadcastExchange IdentityBroadcastMode\n"
+            "   +- LocalTableScan [" +
+                r->output[0].Label() + "]\n");
 }
 
 TEST(NestedLoopJoinTest, NonEquiConditionAllTypes) {
-  auto l = LocalOf({Attr("a", DataType::Long())}, {{I(1)}, {I(5)}, {NullL()}, {I(10)}}, 2);
+  auto l =
+      LocalOf({Attr("a", DataType::Long())}, {{I(1)}, {I(5)}, {NullL()}, {I(10)}}, 2);
   auto r = LocalOf({Attr("b", DataType::Long())}, {{I(3)}, {I(7)}, {I(0)}}, 2);
   auto lt = Call("<", {JoinCol(l, r, 0), JoinCol(l, r, 1)});
-  auto run = [&](JoinType t) { return ExecSorted(JoinOf(l, r, t, {}, {}, lt), Options(2, 3, 2)); };
+  auto run = [&](JoinType t) {
+    return ExecSorted(JoinOf(l, r, t, {}, {}, lt), Options(2, 3, 2));
+  };
   EXPECT_EQ(run(JoinType::kInner), (std::vector<std::string>{"1,3", "1,7", "5,7"}));
-  EXPECT_EQ(run(JoinType::kLeftOuter), (std::vector<std::string>{"1,3", "1,7", "10,NULL", "5,7", "NULL,NULL"}));
-  EXPECT_EQ(run(JoinType::kRightOuter), (std::vector<std::string>{"1,3", "1,7", "5,7", "NULL,0"}));
-  EXPECT_EQ(run(JoinType::kFullOuter),
-            (std::vector<std::string>{"1,3", "1,7", "10,NULL", "5,7", "NULL,0", "NULL,NULL"}));
+  EXPECT_EQ(run(JoinType::kLeftOuter),
+            (std::vector<std::string>{"1,3", "1,7", "10,NULL", "5,7", "NULL,NULL"}));
+  EXPECT_EQ(run(JoinType::kRightOuter),
+            (std::vector<std::string>{"1,3", "1,7", "5,7", "NULL,0"}));
+  EXPECT_EQ(
+      run(JoinType::kFullOuter),
+      (std::vector<std::string>{"1,3", "1,7", "10,NULL", "5,7", "NULL,0", "NULL,NULL"}));
   EXPECT_EQ(run(JoinType::kLeftSemi), (std::vector<std::string>{"1", "5"}));
   EXPECT_EQ(run(JoinType::kLeftAnti), (std::vector<std::string>{"10", "NULL"}));
   // Without a condition: semi keeps all rows when the right side is not empty.
@@ -245,7 +309,8 @@ TEST(NestedLoopJoinTest, NonEquiConditionAllTypes) {
 TEST(NestedLoopJoinTest, OneRowRelationJoin) {
   auto one = Node(BoundKind::kOneRow);
   auto r = RangeOf(0, 2);
-  EXPECT_EQ(ExecSorted(JoinOf(one, r, JoinType::kInner, {}, {})), (std::vector<std::string>{"0", "1"}));
+  EXPECT_EQ(ExecSorted(JoinOf(one, r, JoinType::kInner, {}, {})),
+            (std::vector<std::string>{"0", "1"}));
 }
 
 }  // namespace

@@ -10,21 +10,31 @@ using sql::JoinType;
 
 std::string JoinTypeText(JoinType type) {
   switch (type) {
-    case JoinType::kInner: return "Inner";
-    case JoinType::kLeftOuter: return "LeftOuter";
-    case JoinType::kRightOuter: return "RightOuter";
-    case JoinType::kFullOuter: return "FullOuter";
-    case JoinType::kLeftSemi: return "LeftSemi";
-    case JoinType::kLeftAnti: return "LeftAnti";
-    case JoinType::kCross: return "Cross";
+    case JoinType::kInner:
+      return "Inner";
+    case JoinType::kLeftOuter:
+      return "LeftOuter";
+    case JoinType::kRightOuter:
+      return "RightOuter";
+    case JoinType::kFullOuter:
+      return "FullOuter";
+    case JoinType::kLeftSemi:
+      return "LeftSemi";
+    case JoinType::kLeftAnti:
+      return "LeftAnti";
+    case JoinType::kCross:
+      return "Cross";
   }
   return "?";
 }
 
 JoinOutput::JoinOutput(JoinType type, BoundExprPtr residual, SchemaPtr left_schema,
                        SchemaPtr right_schema, SchemaPtr output_schema)
-    : type_(type), residual_(std::move(residual)), left_schema_(std::move(left_schema)),
-      right_schema_(std::move(right_schema)), output_schema_(std::move(output_schema)) {
+    : type_(type),
+      residual_(std::move(residual)),
+      left_schema_(std::move(left_schema)),
+      right_schema_(std::move(right_schema)),
+      output_schema_(std::move(output_schema)) {
   std::vector<Field> fields = left_schema_->fields();
   for (const auto& f : right_schema_->fields()) fields.push_back(f);
   combined_schema_ = std::make_shared<const Schema>(std::move(fields));
@@ -33,8 +43,9 @@ JoinOutput::JoinOutput(JoinType type, BoundExprPtr residual, SchemaPtr left_sche
 }
 
 Result<BatchPtr> JoinOutput::Pairs(const Batch& left, const Batch& right,
-                                   const std::vector<int32_t>& li, const std::vector<int32_t>& ri,
-                                   uint8_t* left_matched, uint8_t* right_matched,
+                                   const std::vector<int32_t>& li,
+                                   const std::vector<int32_t>& ri, uint8_t* left_matched,
+                                   uint8_t* right_matched,
                                    const EvalContext& eval) const {
   int64_t n = static_cast<int64_t>(li.size());
   if (n == 0) return BatchPtr();
@@ -100,12 +111,14 @@ BatchPtr JoinOutput::FinishLeft(const Batch& left, const uint8_t* left_matched) 
     for (const auto& c : left.columns()) cols.push_back(Take(*c, rows.data(), m));
   }
   if (emits_pairs_) {
-    for (const auto& f : right_schema_->fields()) cols.push_back(Column::MakeNull(f.type, m));
+    for (const auto& f : right_schema_->fields())
+      cols.push_back(Column::MakeNull(f.type, m));
   }
   return Batch::Make(output_schema_, std::move(cols), m);
 }
 
-BatchPtr JoinOutput::UnmatchedRight(const Batch& right, const uint8_t* right_matched) const {
+BatchPtr JoinOutput::UnmatchedRight(const Batch& right,
+                                    const uint8_t* right_matched) const {
   if (!tracks_right_) return nullptr;
   std::vector<int32_t> rows;
   for (int64_t i = 0; i < right.num_rows(); ++i) {
@@ -114,7 +127,8 @@ BatchPtr JoinOutput::UnmatchedRight(const Batch& right, const uint8_t* right_mat
   if (rows.empty()) return nullptr;
   int64_t m = static_cast<int64_t>(rows.size());
   std::vector<ColumnPtr> cols;
-  for (const auto& f : left_schema_->fields()) cols.push_back(Column::MakeNull(f.type, m));
+  for (const auto& f : left_schema_->fields())
+    cols.push_back(Column::MakeNull(f.type, m));
   for (const auto& c : right.columns()) cols.push_back(Take(*c, rows.data(), m));
   return Batch::Make(output_schema_, std::move(cols), m);
 }

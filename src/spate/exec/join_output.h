@@ -38,13 +38,15 @@ class JoinOutput {
   /// Applies the residual to the pairs (li[k], ri[k]); sets left_matched[li[k]] and
   /// right_matched[ri[k]] (either may be null) for the pairs that pass and returns their
   /// joined rows when emits_pairs() (else, or when none pass, nullptr).
-  Result<BatchPtr> Pairs(const Batch& left, const Batch& right, const std::vector<int32_t>& li,
-                         const std::vector<int32_t>& ri, uint8_t* left_matched,
-                         uint8_t* right_matched, const EvalContext& eval) const;
-  /// After all pairs of `left` were seen: unmatched rows with NULL right columns (left and
-  /// full outer), matched rows (semi), unmatched rows (anti); nullptr when nothing.
+  Result<BatchPtr> Pairs(const Batch& left, const Batch& right,
+                         const std::vector<int32_t>& li, const std::vector<int32_t>& ri,
+                         uint8_t* left_matched, uint8_t* right_matched,
+                         const EvalContext& eval) const;
+  /// After all pairs of `left` were seen: unmatched rows with NULL right columns (left
+  /// and full outer), matched rows (semi), unmatched rows (anti); nullptr when nothing.
   BatchPtr FinishLeft(const Batch& left, const uint8_t* left_matched) const;
-  /// Right rows with no match, with NULL left columns (right/full outer); nullptr if none.
+  /// Right rows with no match, with NULL left columns (right/full outer); nullptr if
+  /// none.
   BatchPtr UnmatchedRight(const Batch& right, const uint8_t* right_matched) const;
 
  private:

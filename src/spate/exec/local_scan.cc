@@ -7,8 +7,11 @@ namespace spate::exec {
 
 LocalScan::LocalScan(SchemaPtr schema, std::vector<BatchPtr> batches, int partitions,
                      std::string label)
-    : PhysicalOp(std::move(schema), {}), batches_(std::move(batches)), label_(std::move(label)) {
-  partitions_ = std::clamp<int>(partitions, 1, std::max<int>(1, static_cast<int>(batches_.size())));
+    : PhysicalOp(std::move(schema), {}),
+      batches_(std::move(batches)),
+      label_(std::move(label)) {
+  partitions_ =
+      std::clamp<int>(partitions, 1, std::max<int>(1, static_cast<int>(batches_.size())));
 }
 
 Result<BatchStreamPtr> LocalScan::Open(int partition, ExecContext*) const {

@@ -16,7 +16,8 @@ namespace spate::exec {
 class LocalScan final : public PhysicalOp {
  public:
   /// `partitions` is clamped to [1, number of batches]. `label` is the EXPLAIN line.
-  LocalScan(SchemaPtr schema, std::vector<BatchPtr> batches, int partitions, std::string label);
+  LocalScan(SchemaPtr schema, std::vector<BatchPtr> batches, int partitions,
+            std::string label);
 
   int num_partitions() const override { return partitions_; }
   Result<BatchStreamPtr> Open(int partition, ExecContext* ctx) const override;

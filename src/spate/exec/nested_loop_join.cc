@@ -14,10 +14,14 @@ class NestedLoopStream final : public BatchStream {
  public:
   NestedLoopStream(const NestedLoopJoin* op, BatchStreamPtr left_input, BatchPtr right,
                    ExecContext* ctx)
-      : op_(op), ctx_(ctx), left_input_(std::move(left_input)), right_(std::move(right)),
+      : op_(op),
+        ctx_(ctx),
+        left_input_(std::move(left_input)),
+        right_(std::move(right)),
         output_(op->type(), op->condition(), op->child(0).schema(), op->child(1).schema(),
                 op->schema()) {
-    if (output_.tracks_right()) right_matched_.assign(static_cast<size_t>(right_->num_rows()), 0);
+    if (output_.tracks_right())
+      right_matched_.assign(static_cast<size_t>(right_->num_rows()), 0);
   }
 
   Result<BatchPtr> Next() override {
@@ -77,12 +81,15 @@ class NestedLoopStream final : public BatchStream {
         ++row_;
       }
     }
-    SPATE_ASSIGN_OR_RETURN(BatchPtr out, output_.Pairs(*left_, *right_, li_, ri_, left_matched_.data(),
-                                                       output_.tracks_right() ? right_matched_.data() : nullptr,
-                                                       ctx_->eval()));
+    SPATE_ASSIGN_OR_RETURN(
+        BatchPtr out,
+        output_.Pairs(*left_, *right_, li_, ri_, left_matched_.data(),
+                      output_.tracks_right() ? right_matched_.data() : nullptr,
+                      ctx_->eval()));
     if (out) queue_.push_back(std::move(out));
     if (row_ >= n) {
-      if (BatchPtr rest = output_.FinishLeft(*left_, left_matched_.data())) queue_.push_back(std::move(rest));
+      if (BatchPtr rest = output_.FinishLeft(*left_, left_matched_.data()))
+        queue_.push_back(std::move(rest));
       left_.reset();
     }
     return Status::OK();
@@ -104,15 +111,19 @@ class NestedLoopStream final : public BatchStream {
 
 }  // namespace
 
-NestedLoopJoin::NestedLoopJoin(sql::JoinType type, BoundExprPtr condition, SchemaPtr schema,
-                               PhysicalOpPtr left, std::shared_ptr<const Exchange> right)
-    : PhysicalOp(std::move(schema), {std::move(left), right}), type_(type),
-      condition_(std::move(condition)), broadcast_(std::move(right)) {}
+NestedLoopJoin::NestedLoopJoin(sql::JoinType type, BoundExprPtr condition,
+                               SchemaPtr schema, PhysicalOpPtr left,
+                               std::shared_ptr<const Exchange> right)
+    : PhysicalOp(std::move(schema), {std::move(left), right}),
+      type_(type),
+      condition_(std::move(condition)),
+      broadcast_(std::move(right)) {}
 
 Result<BatchStreamPtr> NestedLoopJoin::Open(int partition, ExecContext* ctx) const {
   SPATE_ASSIGN_OR_RETURN(BatchPtr right, broadcast_->BroadcastBatch(ctx));
   SPATE_ASSIGN_OR_RETURN(BatchStreamPtr left, child(0).Open(partition, ctx));
-  return BatchStreamPtr(std::make_unique<NestedLoopStream>(this, std::move(left), std::move(right), ctx));
+  return BatchStreamPtr(
+      std::make_unique<NestedLoopStream>(this, std::move(left), std::move(right), ctx));
 }
 
 std::string NestedLoopJoin::Describe() const {

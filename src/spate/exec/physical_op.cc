@@ -27,7 +27,8 @@ Status DrainPartition(const PhysicalOp& op, int partition, ExecContext* ctx,
   return Status::OK();
 }
 
-Result<BatchPtr> DrainPartitionToBatch(const PhysicalOp& op, int partition, ExecContext* ctx) {
+Result<BatchPtr> DrainPartitionToBatch(const PhysicalOp& op, int partition,
+                                       ExecContext* ctx) {
   std::vector<BatchPtr> batches;
   SPATE_RETURN_IF_ERROR(DrainPartition(op, partition, ctx, &batches));
   return ConcatBatches(op.schema(), batches);

@@ -88,7 +88,8 @@ Status DrainPartition(const PhysicalOp& op, int partition, ExecContext* ctx,
                       std::vector<BatchPtr>* out);
 /// Reads partition `partition` of `op` into one batch of `op`'s schema (copying when the
 /// partition has several batches).
-Result<BatchPtr> DrainPartitionToBatch(const PhysicalOp& op, int partition, ExecContext* ctx);
+Result<BatchPtr> DrainPartitionToBatch(const PhysicalOp& op, int partition,
+                                       ExecContext* ctx);
 
 /// The tree under `op` drawn like Spark's physical plans ("+- ", ":- ").
 std::string RenderTree(const PhysicalOp& op);

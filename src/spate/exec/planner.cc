@@ -32,7 +32,8 @@ using sql::BoundPlan;
 std::vector<std::string> Labels(const std::vector<sql::Attribute>& attrs, size_t from = 0,
                                 size_t count = SIZE_MAX) {
   std::vector<std::string> out;
-  for (size_t i = from; i < attrs.size() && out.size() < count; ++i) out.push_back(attrs[i].Label());
+  for (size_t i = from; i < attrs.size() && out.size() < count; ++i)
+    out.push_back(attrs[i].Label());
   return out;
 }
 
@@ -82,11 +83,13 @@ std::optional<int64_t> EstimatedBytes(const BoundPlan& p) {
       for (const auto& b : p.batches) rows += b ? b->num_rows() : 0;
       return rows * row;
     }
-    case BoundKind::kOneRow: return 8;
+    case BoundKind::kOneRow:
+      return 8;
     case BoundKind::kRange: {
       if (p.range_step == 0) return std::nullopt;
-      const double n = (static_cast<double>(p.range_end) - static_cast<double>(p.range_start)) /
-                       static_cast<double>(p.range_step);
+      const double n =
+          (static_cast<double>(p.range_end) - static_cast<double>(p.range_start)) /
+          static_cast<double>(p.range_step);
       return n <= 0 ? 0 : static_cast<int64_t>(std::min(n, 1e15)) * 8;
     }
     case BoundKind::kProject:
@@ -97,7 +100,7 @@ std::optional<int64_t> EstimatedBytes(const BoundPlan& p) {
     case BoundKind::kWatermark:
     case BoundKind::kAggregate:
       return p.children.size() == 1 && p.children[0] ? EstimatedBytes(*p.children[0])
-                                                      : std::nullopt;
+                                                     : std::nullopt;
     case BoundKind::kUnion: {
       int64_t sum = 0;
       for (const auto& c : p.children) {
@@ -107,7 +110,8 @@ std::optional<int64_t> EstimatedBytes(const BoundPlan& p) {
       }
       return sum;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -141,20 +145,24 @@ Result<PhysicalOpPtr> Planner::Plan(const sql::BoundPlanPtr& plan_ptr) const {
       }
       int splits = node.num_partitions > 0 ? node.num_partitions
                                            : std::max(1, options_.parallelism);
-      return PhysicalOpPtr(std::make_shared<RangeScan>(node.OutputSchema(), node.range_start,
-                                                       node.range_end, node.range_step, splits));
+      return PhysicalOpPtr(std::make_shared<RangeScan>(node.OutputSchema(),
+                                                       node.range_start, node.range_end,
+                                                       node.range_step, splits));
     }
     case BoundKind::kLocal: {
-      std::string label = node.batches.empty() ? "LocalTableScan <empty>, [" + LabelList(node.output) + "]"
-                                               : "LocalTableScan [" + LabelList(node.output) + "]";
-      return PhysicalOpPtr(std::make_shared<LocalScan>(node.OutputSchema(), node.batches,
-                                                       std::max(1, options_.parallelism), label));
+      std::string label = node.batches.empty()
+                              ? "LocalTableScan <empty>, [" + LabelList(node.output) + "]"
+                              : "LocalTableScan [" + LabelList(node.output) + "]";
+      return PhysicalOpPtr(std::make_shared<LocalScan>(
+          node.OutputSchema(), node.batches, std::max(1, options_.parallelism), label));
     }
-    case BoundKind::kFileScan: return PlanFileScan(node);
+    case BoundKind::kFileScan:
+      return PlanFileScan(node);
     case BoundKind::kOneRow: {
       SchemaPtr schema = node.OutputSchema();
       std::vector<BatchPtr> one = {Batch::Make(schema, {}, 1)};
-      return PhysicalOpPtr(std::make_shared<LocalScan>(schema, std::move(one), 1, "Scan OneRowRelation[]"));
+      return PhysicalOpPtr(std::make_shared<LocalScan>(schema, std::move(one), 1,
+                                                       "Scan OneRowRelation[]"));
     }
     case BoundKind::kProject:
       SPATE_RETURN_IF_ERROR(need_children(1));
@@ -186,15 +194,16 @@ Result<PhysicalOpPtr> Planner::Plan(const sql::BoundPlanPtr& plan_ptr) const {
     case BoundKind::kGenerate: {
       SPATE_RETURN_IF_ERROR(need_children(1));
       size_t width = node.child()->output.size();
-      return PhysicalOpPtr(std::make_shared<Generate>(node.OutputSchema(), node.generator,
-                                                      Labels(node.output, 0, width),
-                                                      Labels(node.output, width), kids[0]));
+      return PhysicalOpPtr(std::make_shared<Generate>(
+          node.OutputSchema(), node.generator, Labels(node.output, 0, width),
+          Labels(node.output, width), kids[0]));
     }
     case BoundKind::kRepartition: {
       SPATE_RETURN_IF_ERROR(need_children(1));
       int n = node.num_partitions > 0 ? node.num_partitions : shuffle_partitions();
       if (!node.shuffle) return PhysicalOpPtr(std::make_shared<Coalesce>(n, kids[0]));
-      Partitioning p = node.exprs.empty() ? Partitioning::kRoundRobin : Partitioning::kHash;
+      Partitioning p =
+          node.exprs.empty() ? Partitioning::kRoundRobin : Partitioning::kHash;
       return PhysicalOpPtr(std::make_shared<Exchange>(p, node.exprs, n, kids[0]));
     }
     case BoundKind::kWatermark:
@@ -209,7 +218,8 @@ Result<PhysicalOpPtr> Planner::Plan(const sql::BoundPlanPtr& plan_ptr) const {
   return Status::Internal("unknown plan node kind");
 }
 
-Result<PhysicalOpPtr> Planner::PlanAggregate(const BoundPlan& node, PhysicalOpPtr child) const {
+Result<PhysicalOpPtr> Planner::PlanAggregate(const BoundPlan& node,
+                                             PhysicalOpPtr child) const {
   const size_t k = node.group_exprs.size();
   if (node.output.size() != k + node.aggregates.size()) {
     return Status::Internal("Aggregate output does not match its keys and calls");
@@ -226,30 +236,35 @@ Result<PhysicalOpPtr> Planner::PlanAggregate(const BoundPlan& node, PhysicalOpPt
   SchemaPtr out_schema = node.OutputSchema();
   if (decomposable && !planner_options_.force_single_phase_aggregate) {
     SchemaPtr partial_schema = HashAggregate::PartialSchema(key_fields, node.aggregates);
-    auto partial = std::make_shared<HashAggregate>(AggregateMode::kPartial, partial_schema,
-                                                   node.group_exprs, labels, node.aggregates, child);
+    auto partial =
+        std::make_shared<HashAggregate>(AggregateMode::kPartial, partial_schema,
+                                        node.group_exprs, labels, node.aggregates, child);
     std::vector<BoundExprPtr> key_refs;
     for (size_t i = 0; i < k; ++i) {
-      key_refs.push_back(MakeColumnRef(static_cast<int>(i), key_fields[i].type, key_fields[i].nullable,
-                                       labels[i]));
+      key_refs.push_back(MakeColumnRef(static_cast<int>(i), key_fields[i].type,
+                                       key_fields[i].nullable, labels[i]));
     }
     PhysicalOpPtr exchange =
-        k > 0 ? std::make_shared<Exchange>(Partitioning::kHash, key_refs, shuffle_partitions(), partial)
-              : std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, partial);
-    return PhysicalOpPtr(std::make_shared<HashAggregate>(AggregateMode::kFinal, out_schema, key_refs,
-                                                         labels, node.aggregates, exchange));
+        k > 0 ? std::make_shared<Exchange>(Partitioning::kHash, key_refs,
+                                           shuffle_partitions(), partial)
+              : std::make_shared<Exchange>(Partitioning::kSingle,
+                                           std::vector<BoundExprPtr>{}, 1, partial);
+    return PhysicalOpPtr(std::make_shared<HashAggregate>(
+        AggregateMode::kFinal, out_schema, key_refs, labels, node.aggregates, exchange));
   }
   PhysicalOpPtr exchange;
   if (k > 0) {
-    exchange = std::make_shared<Exchange>(Partitioning::kHash, node.group_exprs, shuffle_partitions(), child);
+    exchange = std::make_shared<Exchange>(Partitioning::kHash, node.group_exprs,
+                                          shuffle_partitions(), child);
   } else if (child->num_partitions() > 1) {
-    exchange = std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, child);
+    exchange = std::make_shared<Exchange>(Partitioning::kSingle,
+                                          std::vector<BoundExprPtr>{}, 1, child);
   } else {
     exchange = child;
   }
-  return PhysicalOpPtr(std::make_shared<HashAggregate>(AggregateMode::kComplete, out_schema,
-                                                       node.group_exprs, labels, node.aggregates,
-                                                       exchange));
+  return PhysicalOpPtr(std::make_shared<HashAggregate>(
+      AggregateMode::kComplete, out_schema, node.group_exprs, labels, node.aggregates,
+      exchange));
 }
 
 Result<PhysicalOpPtr> Planner::PlanJoin(const BoundPlan& node, PhysicalOpPtr left,
@@ -267,33 +282,36 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const BoundPlan& node, PhysicalOpPtr lef
                                 node.join_type == sql::JoinType::kLeftOuter ||
                                 node.join_type == sql::JoinType::kLeftSemi ||
                                 node.join_type == sql::JoinType::kLeftAnti;
-    if (build_right_ok && options_.auto_broadcast_threshold >= 0 && node.children.size() == 2 &&
-        node.children[1]) {
+    if (build_right_ok && options_.auto_broadcast_threshold >= 0 &&
+        node.children.size() == 2 && node.children[1]) {
       auto bytes = EstimatedBytes(*node.children[1]);
       if (bytes && *bytes <= options_.auto_broadcast_threshold) {
-        auto b = std::make_shared<Exchange>(Partitioning::kBroadcast, std::vector<BoundExprPtr>{},
-                                            1, right);
+        auto b = std::make_shared<Exchange>(Partitioning::kBroadcast,
+                                            std::vector<BoundExprPtr>{}, 1, right);
         return PhysicalOpPtr(std::make_shared<HashJoin>(
-            node.join_type, node.left_keys, node.right_keys, std::move(null_safe), node.condition,
-            out_schema, left, b, /*broadcast_build=*/true));
+            node.join_type, node.left_keys, node.right_keys, std::move(null_safe),
+            node.condition, out_schema, left, b, /*broadcast_build=*/true));
       }
     }
     int n = shuffle_partitions();
     auto l = std::make_shared<Exchange>(Partitioning::kHash, node.left_keys, n, left);
     auto r = std::make_shared<Exchange>(Partitioning::kHash, node.right_keys, n, right);
-    sql::JoinType type = node.join_type == sql::JoinType::kCross ? sql::JoinType::kInner : node.join_type;
+    sql::JoinType type =
+        node.join_type == sql::JoinType::kCross ? sql::JoinType::kInner : node.join_type;
     return PhysicalOpPtr(std::make_shared<HashJoin>(type, node.left_keys, node.right_keys,
                                                     std::move(null_safe), node.condition,
                                                     out_schema, l, r));
   }
-  auto broadcast = std::make_shared<Exchange>(Partitioning::kBroadcast, std::vector<BoundExprPtr>{}, 1, right);
+  auto broadcast = std::make_shared<Exchange>(Partitioning::kBroadcast,
+                                              std::vector<BoundExprPtr>{}, 1, right);
   bool right_side_outer = node.join_type == sql::JoinType::kRightOuter ||
                           node.join_type == sql::JoinType::kFullOuter;
   if (right_side_outer && left->num_partitions() > 1) {
-    left = std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, left);
+    left = std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{},
+                                      1, left);
   }
-  return PhysicalOpPtr(std::make_shared<NestedLoopJoin>(node.join_type, node.condition, out_schema,
-                                                        left, broadcast));
+  return PhysicalOpPtr(std::make_shared<NestedLoopJoin>(node.join_type, node.condition,
+                                                        out_schema, left, broadcast));
 }
 
 Result<PhysicalOpPtr> Planner::PlanLimit(const BoundPlan& node) const {
@@ -301,17 +319,18 @@ Result<PhysicalOpPtr> Planner::PlanLimit(const BoundPlan& node) const {
   const sql::BoundPlanPtr& child_plan = node.child();
   if (node.limit >= 0 && child_plan->kind == BoundKind::kSort) {
     SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr input, Plan(child_plan->child()));
-    return PhysicalOpPtr(std::make_shared<TopN>(child_plan->sort_keys, node.limit, node.offset,
-                                                Labels(node.output), input));
+    return PhysicalOpPtr(std::make_shared<TopN>(child_plan->sort_keys, node.limit,
+                                                node.offset, Labels(node.output), input));
   }
   // ORDER BY with hidden sort columns: Limit -> Project -> Sort becomes Project -> TopN.
   if (node.limit >= 0 && child_plan->kind == BoundKind::kProject &&
       child_plan->children.size() == 1 && child_plan->child()->kind == BoundKind::kSort) {
     const BoundPlan& sort = *child_plan->child();
     SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr input, Plan(sort.child()));
-    auto top = std::make_shared<TopN>(sort.sort_keys, node.limit, node.offset, Labels(sort.output), input);
-    return PhysicalOpPtr(std::make_shared<Project>(child_plan->OutputSchema(), child_plan->exprs,
-                                                   Labels(child_plan->output), top));
+    auto top = std::make_shared<TopN>(sort.sort_keys, node.limit, node.offset,
+                                      Labels(sort.output), input);
+    return PhysicalOpPtr(std::make_shared<Project>(
+        child_plan->OutputSchema(), child_plan->exprs, Labels(child_plan->output), top));
   }
   SPATE_ASSIGN_OR_RETURN(PhysicalOpPtr child, Plan(child_plan));
   if (child->num_partitions() > 1) {
@@ -320,7 +339,8 @@ Result<PhysicalOpPtr> Planner::PlanLimit(const BoundPlan& node) const {
       if (__builtin_add_overflow(node.limit, node.offset, &keep)) keep = INT64_MAX;
       child = std::make_shared<LocalLimit>(keep, child);
     }
-    child = std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, child);
+    child = std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{},
+                                       1, child);
   }
   return PhysicalOpPtr(std::make_shared<GlobalLimit>(node.limit, node.offset, child));
 }
@@ -328,15 +348,20 @@ Result<PhysicalOpPtr> Planner::PlanLimit(const BoundPlan& node) const {
 Result<PhysicalOpPtr> Planner::PlanSetOp(const BoundPlan& node, PhysicalOpPtr left,
                                          PhysicalOpPtr right) const {
   if (node.set_op == sql::SetOpKind::kUnion) {
-    return PhysicalOpPtr(std::make_shared<Union>(node.OutputSchema(), std::vector<PhysicalOpPtr>{left, right}));
+    return PhysicalOpPtr(std::make_shared<Union>(
+        node.OutputSchema(), std::vector<PhysicalOpPtr>{left, right}));
   }
   int n = shuffle_partitions();
-  auto l = std::make_shared<Exchange>(Partitioning::kHash, AllColumns(*left->schema()), n, left);
-  auto r = std::make_shared<Exchange>(Partitioning::kHash, AllColumns(*right->schema()), n, right);
-  return PhysicalOpPtr(std::make_shared<SetOperation>(node.set_op, node.set_all, node.OutputSchema(), l, r));
+  auto l = std::make_shared<Exchange>(Partitioning::kHash, AllColumns(*left->schema()), n,
+                                      left);
+  auto r = std::make_shared<Exchange>(Partitioning::kHash, AllColumns(*right->schema()),
+                                      n, right);
+  return PhysicalOpPtr(std::make_shared<SetOperation>(node.set_op, node.set_all,
+                                                      node.OutputSchema(), l, r));
 }
 
-Result<PhysicalOpPtr> Planner::PlanWindow(const BoundPlan& node, PhysicalOpPtr child) const {
+Result<PhysicalOpPtr> Planner::PlanWindow(const BoundPlan& node,
+                                          PhysicalOpPtr child) const {
   const size_t num_child = static_cast<size_t>(child->schema()->num_fields());
   if (node.output.size() != num_child + node.windows.size()) {
     return Status::Internal("Window output does not match its input and calls");
@@ -352,14 +377,17 @@ Result<PhysicalOpPtr> Planner::PlanWindow(const BoundPlan& node, PhysicalOpPtr c
   }
   if (spec_order.size() <= 1) {
     PhysicalOpPtr input = child;
-    const auto& part = node.windows.empty() ? std::vector<BoundExprPtr>{} : node.windows[0].partition_by;
+    const auto& part =
+        node.windows.empty() ? std::vector<BoundExprPtr>{} : node.windows[0].partition_by;
     if (!part.empty()) {
-      input = std::make_shared<Exchange>(Partitioning::kHash, part, shuffle_partitions(), child);
+      input = std::make_shared<Exchange>(Partitioning::kHash, part, shuffle_partitions(),
+                                         child);
     } else if (child->num_partitions() > 1) {
-      input = std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, child);
+      input = std::make_shared<Exchange>(Partitioning::kSingle,
+                                         std::vector<BoundExprPtr>{}, 1, child);
     }
-    return PhysicalOpPtr(std::make_shared<Window>(node.windows, Labels(node.output, num_child),
-                                                  node.OutputSchema(), input));
+    return PhysicalOpPtr(std::make_shared<Window>(
+        node.windows, Labels(node.output, num_child), node.OutputSchema(), input));
   }
   PhysicalOpPtr cur = child;
   std::vector<int> position(node.windows.size());
@@ -377,24 +405,29 @@ Result<PhysicalOpPtr> Planner::PlanWindow(const BoundPlan& node, PhysicalOpPtr c
     const auto& part = calls[0].partition_by;
     PhysicalOpPtr input;
     if (!part.empty()) {
-      input = std::make_shared<Exchange>(Partitioning::kHash, part, shuffle_partitions(), cur);
+      input = std::make_shared<Exchange>(Partitioning::kHash, part, shuffle_partitions(),
+                                         cur);
     } else if (cur->num_partitions() > 1) {
-      input = std::make_shared<Exchange>(Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, cur);
+      input = std::make_shared<Exchange>(Partitioning::kSingle,
+                                         std::vector<BoundExprPtr>{}, 1, cur);
     } else {
       input = cur;
     }
     cur = std::make_shared<Window>(std::move(calls), std::move(labels),
-                                   std::make_shared<const Schema>(std::move(fields)), input);
+                                   std::make_shared<const Schema>(std::move(fields)),
+                                   input);
   }
   std::vector<BoundExprPtr> exprs;
   const Schema& s = *cur->schema();
   for (size_t i = 0; i < num_child; ++i) {
     exprs.push_back(MakeColumnRef(static_cast<int>(i), s.field(static_cast<int>(i)).type,
-                                  s.field(static_cast<int>(i)).nullable, node.output[i].Label()));
+                                  s.field(static_cast<int>(i)).nullable,
+                                  node.output[i].Label()));
   }
   for (size_t i = 0; i < node.windows.size(); ++i) {
     const Field& f = s.field(position[i]);
-    exprs.push_back(MakeColumnRef(position[i], f.type, f.nullable, node.output[num_child + i].Label()));
+    exprs.push_back(MakeColumnRef(position[i], f.type, f.nullable,
+                                  node.output[num_child + i].Label()));
   }
   return PhysicalOpPtr(std::make_shared<Project>(node.OutputSchema(), std::move(exprs),
                                                  Labels(node.output), cur));
@@ -412,10 +445,12 @@ Result<PhysicalOpPtr> Planner::PlanFileScan(const sql::BoundPlan& node) const {
     for (int c : node.scan_columns) read.push_back(node.output[static_cast<size_t>(c)]);
     label += " ReadSchema: [" + LabelList(read) + "]";
   }
-  if (!node.scan_predicates.empty()) label += ", PushedFilters: " + std::to_string(node.scan_predicates.size());
+  if (!node.scan_predicates.empty())
+    label += ", PushedFilters: " + std::to_string(node.scan_predicates.size());
   label += ", " + desc;
-  return PhysicalOpPtr(std::make_shared<FileScan>(node.OutputSchema(), node.source, !node.scan_pruned,
-                                                  node.scan_columns, node.scan_predicates, label));
+  return PhysicalOpPtr(std::make_shared<FileScan>(node.OutputSchema(), node.source,
+                                                  !node.scan_pruned, node.scan_columns,
+                                                  node.scan_predicates, label));
 }
 
 }  // namespace spate::exec

@@ -4,17 +4,21 @@
 // Planner: turns a resolved BoundPlan into physical operators.
 //
 //   Range/Local/OneRow -> RangeScan / LocalScan
-//   Project, Filter    -> Project, Filter (streamed, so Filter -> Project fuses per batch)
-//   Aggregate          -> HashAggregate(partial) -> Exchange hash(keys) -> HashAggregate(final)
-//                         when every call is decomposable; otherwise Exchange hash(keys) ->
-//                         HashAggregate(complete). No keys: SinglePartition instead of hash.
-//   Join               -> Exchange hash(keys) on both sides -> ShuffledHashJoin (build right);
+//   Project, Filter    -> Project, Filter (streamed, so Filter -> Project fuses per
+//   batch) Aggregate          -> HashAggregate(partial) -> Exchange hash(keys) ->
+//   HashAggregate(final)
+//                         when every call is decomposable; otherwise Exchange hash(keys)
+//                         -> HashAggregate(complete). No keys: SinglePartition instead of
+//                         hash.
+//   Join               -> Exchange hash(keys) on both sides -> ShuffledHashJoin (build
+//   right);
 //                         without equi-keys: BroadcastNestedLoopJoin (right broadcast; a
 //                         single left partition for right/full outer joins)
 //   Sort               -> Sort (parallel run sort + merge); Limit over Sort -> TopN
 //   Limit              -> LocalLimit -> Exchange SinglePartition -> GlobalLimit
-//   Union              -> Union;  SetOp -> Exchange hash(all columns) both sides -> SetOperation
-//   Window             -> per distinct (partition, order) spec: Exchange hash(partition keys) ->
+//   Union              -> Union;  SetOp -> Exchange hash(all columns) both sides ->
+//   SetOperation Window             -> per distinct (partition, order) spec: Exchange
+//   hash(partition keys) ->
 //                         Window; a final Project restores the call order when needed
 //   Repartition        -> Exchange hash / round robin, or Coalesce (shuffle = false)
 //   Watermark          -> its child (withWatermark does nothing in a batch plan)
@@ -42,7 +46,8 @@ class PhysicalExtension : public sql::BoundExtension {
   /// Column pruning (scan_pushdown.h PruneColumns): the columns of the node's only child
   /// it reads when its consumer reads `needed` of its output (nullptr: all of it), or
   /// nullopt (the default) when it may read any child column.
-  virtual std::optional<std::set<int>> ChildColumnsRead(const std::set<int>* needed) const {
+  virtual std::optional<std::set<int>> ChildColumnsRead(
+      const std::set<int>* needed) const {
     (void)needed;
     return std::nullopt;
   }
@@ -61,7 +66,8 @@ class Planner {
   Result<PhysicalOpPtr> Plan(const sql::BoundPlanPtr& plan) const;
 
  private:
-  Result<PhysicalOpPtr> PlanAggregate(const sql::BoundPlan& node, PhysicalOpPtr child) const;
+  Result<PhysicalOpPtr> PlanAggregate(const sql::BoundPlan& node,
+                                      PhysicalOpPtr child) const;
   Result<PhysicalOpPtr> PlanJoin(const sql::BoundPlan& node, PhysicalOpPtr left,
                                  PhysicalOpPtr right) const;
   Result<PhysicalOpPtr> PlanLimit(const sql::BoundPlan& node) const;

@@ -16,11 +16,11 @@
 namespace spate::exec {
 
 struct StageProgress {
-  int64_t stage_id = 0;  // process-wide, increasing
-  int64_t total = 0;     // tasks
-  int64_t done = 0;      // finished tasks
-  int64_t running = 0;   // tasks running now
-  bool finished = false; // the stage's last report
+  int64_t stage_id = 0;   // process-wide, increasing
+  int64_t total = 0;      // tasks
+  int64_t done = 0;       // finished tasks
+  int64_t running = 0;    // tasks running now
+  bool finished = false;  // the stage's last report
 };
 
 using ProgressReporter = std::function<void(const StageProgress&)>;

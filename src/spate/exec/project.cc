@@ -9,7 +9,8 @@ namespace {
 
 class ProjectStream final : public BatchStream {
  public:
-  ProjectStream(const Project* op, BatchStreamPtr input, const EvalContext& eval, int partition)
+  ProjectStream(const Project* op, BatchStreamPtr input, const EvalContext& eval,
+                int partition)
       : op_(op), input_(std::move(input)), eval_(eval) {
     eval_.partition_id = partition;
     eval_.row_offset = 0;
@@ -32,7 +33,8 @@ class ProjectStream final : public BatchStream {
 
 Project::Project(SchemaPtr schema, std::vector<BoundExprPtr> exprs,
                  std::vector<std::string> labels, PhysicalOpPtr child)
-    : PhysicalOp(std::move(schema), {std::move(child)}), exprs_(std::move(exprs)),
+    : PhysicalOp(std::move(schema), {std::move(child)}),
+      exprs_(std::move(exprs)),
       labels_(std::move(labels)) {}
 
 Result<BatchPtr> Project::Apply(const Batch& input, const EvalContext& eval) const {
@@ -42,7 +44,8 @@ Result<BatchPtr> Project::Apply(const Batch& input, const EvalContext& eval) con
 
 Result<BatchStreamPtr> Project::Open(int partition, ExecContext* ctx) const {
   SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child().Open(partition, ctx));
-  return BatchStreamPtr(std::make_unique<ProjectStream>(this, std::move(in), ctx->eval(), partition));
+  return BatchStreamPtr(
+      std::make_unique<ProjectStream>(this, std::move(in), ctx->eval(), partition));
 }
 
 std::string Project::Describe() const {

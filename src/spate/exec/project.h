@@ -17,8 +17,8 @@ namespace spate::exec {
 class Project final : public PhysicalOp {
  public:
   /// `labels[i]` names output column i in EXPLAIN ("k#2L").
-  Project(SchemaPtr schema, std::vector<BoundExprPtr> exprs, std::vector<std::string> labels,
-          PhysicalOpPtr child);
+  Project(SchemaPtr schema, std::vector<BoundExprPtr> exprs,
+          std::vector<std::string> labels, PhysicalOpPtr child);
 
   int num_partitions() const override { return child().num_partitions(); }
   Result<BatchStreamPtr> Open(int partition, ExecContext* ctx) const override;

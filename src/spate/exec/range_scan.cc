@@ -10,8 +10,12 @@ namespace {
 
 class RangeStream final : public BatchStream {
  public:
-  RangeStream(SchemaPtr schema, int64_t first, int64_t step, int64_t count, int64_t batch_size)
-      : schema_(std::move(schema)), next_(first), step_(step), remaining_(count),
+  RangeStream(SchemaPtr schema, int64_t first, int64_t step, int64_t count,
+              int64_t batch_size)
+      : schema_(std::move(schema)),
+        next_(first),
+        step_(step),
+        remaining_(count),
         batch_size_(batch_size) {}
   Result<BatchPtr> Next() override {
     if (remaining_ <= 0) return BatchPtr();
@@ -40,8 +44,12 @@ class RangeStream final : public BatchStream {
 
 }  // namespace
 
-RangeScan::RangeScan(SchemaPtr schema, int64_t start, int64_t end, int64_t step, int splits)
-    : PhysicalOp(std::move(schema), {}), start_(start), end_(end), step_(step),
+RangeScan::RangeScan(SchemaPtr schema, int64_t start, int64_t end, int64_t step,
+                     int splits)
+    : PhysicalOp(std::move(schema), {}),
+      start_(start),
+      end_(end),
+      step_(step),
       splits_(splits < 1 ? 1 : splits) {
   __int128 span = static_cast<__int128>(end_) - start_;
   __int128 n = 0;

@@ -51,8 +51,9 @@ TEST(RangeScanTest, OneRowAndLocalRelation) {
   auto one = Node(BoundKind::kOneRow);
   auto proj = ProjectOf(one, {{"x", Lit(Value::Int(7))}});
   EXPECT_EQ(Exec(proj), (std::vector<std::string>{"7"}));
-  auto local = LocalOf({Attr("a", DataType::Long()), Attr("b", DataType::String())},
-                     {{I(1), S("x")}, {I(2), NullOf(DataType::String())}, {I(3), S("z")}}, 3);
+  auto local =
+      LocalOf({Attr("a", DataType::Long()), Attr("b", DataType::String())},
+              {{I(1), S("x")}, {I(2), NullOf(DataType::String())}, {I(3), S("z")}}, 3);
   EXPECT_EQ(Exec(local), (std::vector<std::string>{"1,x", "2,NULL", "3,z"}));
   auto empty = LocalOf({Attr("a", DataType::Long())}, {});
   EXPECT_TRUE(Exec(empty).empty());

@@ -29,9 +29,11 @@ std::vector<int32_t> SortFixed(const T* v, int64_t n, bool ascending) {
   std::vector<int32_t> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   if (ascending) {
-    std::stable_sort(order.begin(), order.end(), [v](int32_t a, int32_t b) { return v[a] < v[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [v](int32_t a, int32_t b) { return v[a] < v[b]; });
   } else {
-    std::stable_sort(order.begin(), order.end(), [v](int32_t a, int32_t b) { return v[a] > v[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [v](int32_t a, int32_t b) { return v[a] > v[b]; });
   }
   return order;
 }
@@ -42,16 +44,36 @@ RowComparator::RowComparator(std::vector<Key> keys) : keys_(std::move(keys)) {
   for (const auto& k : keys_) {
     Kind kind = Kind::kOther;
     switch (kernel::PhysicalOf(*k.column->type())) {
-      case kernel::Phys::kI8: kind = Kind::kI8; break;
-      case kernel::Phys::kI16: kind = Kind::kI16; break;
-      case kernel::Phys::kI32: kind = Kind::kI32; break;
-      case kernel::Phys::kI64: kind = Kind::kI64; break;
-      case kernel::Phys::kF32: kind = Kind::kF32; break;
-      case kernel::Phys::kF64: kind = Kind::kF64; break;
-      case kernel::Phys::kI128: kind = Kind::kI128; break;
-      case kernel::Phys::kBool: kind = Kind::kBool; break;
-      case kernel::Phys::kBytes: kind = Kind::kBytes; break;
-      default: kind = Kind::kOther; break;
+      case kernel::Phys::kI8:
+        kind = Kind::kI8;
+        break;
+      case kernel::Phys::kI16:
+        kind = Kind::kI16;
+        break;
+      case kernel::Phys::kI32:
+        kind = Kind::kI32;
+        break;
+      case kernel::Phys::kI64:
+        kind = Kind::kI64;
+        break;
+      case kernel::Phys::kF32:
+        kind = Kind::kF32;
+        break;
+      case kernel::Phys::kF64:
+        kind = Kind::kF64;
+        break;
+      case kernel::Phys::kI128:
+        kind = Kind::kI128;
+        break;
+      case kernel::Phys::kBool:
+        kind = Kind::kBool;
+        break;
+      case kernel::Phys::kBytes:
+        kind = Kind::kBytes;
+        break;
+      default:
+        kind = Kind::kOther;
+        break;
     }
     if (k.column->type_id() == TypeId::kNull) kind = Kind::kOther;
     kinds_.push_back(kind);
@@ -70,20 +92,38 @@ int RowComparator::CompareWith(int64_t i, const RowComparator& other, int64_t j)
     }
     int c;
     switch (kinds_[k]) {
-      case Kind::kI8: c = Cmp3(a.raw_values<int8_t>()[i], b.raw_values<int8_t>()[j]); break;
-      case Kind::kI16: c = Cmp3(a.raw_values<int16_t>()[i], b.raw_values<int16_t>()[j]); break;
-      case Kind::kI32: c = Cmp3(a.raw_values<int32_t>()[i], b.raw_values<int32_t>()[j]); break;
-      case Kind::kI64: c = Cmp3(a.raw_values<int64_t>()[i], b.raw_values<int64_t>()[j]); break;
-      case Kind::kF32: c = CmpFloat(a.raw_values<float>()[i], b.raw_values<float>()[j]); break;
-      case Kind::kF64: c = CmpFloat(a.raw_values<double>()[i], b.raw_values<double>()[j]); break;
-      case Kind::kI128: c = Cmp3(a.raw_values<__int128>()[i], b.raw_values<__int128>()[j]); break;
-      case Kind::kBool: c = Cmp3(static_cast<int>(a.GetBool(i)), static_cast<int>(b.GetBool(j))); break;
+      case Kind::kI8:
+        c = Cmp3(a.raw_values<int8_t>()[i], b.raw_values<int8_t>()[j]);
+        break;
+      case Kind::kI16:
+        c = Cmp3(a.raw_values<int16_t>()[i], b.raw_values<int16_t>()[j]);
+        break;
+      case Kind::kI32:
+        c = Cmp3(a.raw_values<int32_t>()[i], b.raw_values<int32_t>()[j]);
+        break;
+      case Kind::kI64:
+        c = Cmp3(a.raw_values<int64_t>()[i], b.raw_values<int64_t>()[j]);
+        break;
+      case Kind::kF32:
+        c = CmpFloat(a.raw_values<float>()[i], b.raw_values<float>()[j]);
+        break;
+      case Kind::kF64:
+        c = CmpFloat(a.raw_values<double>()[i], b.raw_values<double>()[j]);
+        break;
+      case Kind::kI128:
+        c = Cmp3(a.raw_values<__int128>()[i], b.raw_values<__int128>()[j]);
+        break;
+      case Kind::kBool:
+        c = Cmp3(static_cast<int>(a.GetBool(i)), static_cast<int>(b.GetBool(j)));
+        break;
       case Kind::kBytes: {
         int r = a.GetView(i).compare(b.GetView(j));
         c = r < 0 ? -1 : (r > 0 ? 1 : 0);
         break;
       }
-      default: c = CompareValuesAt(a, i, b, j); break;
+      default:
+        c = CompareValuesAt(a, i, b, j);
+        break;
     }
     if (c != 0) return keys_[k].ascending ? c : -c;
   }
@@ -95,9 +135,12 @@ std::vector<int32_t> RowComparator::SortedOrder(int64_t n) const {
     const Column& c = *keys_[0].column;
     bool asc = keys_[0].ascending;
     switch (kinds_[0]) {
-      case Kind::kI32: return SortFixed(c.raw_values<int32_t>(), n, asc);
-      case Kind::kI64: return SortFixed(c.raw_values<int64_t>(), n, asc);
-      default: break;
+      case Kind::kI32:
+        return SortFixed(c.raw_values<int32_t>(), n, asc);
+      case Kind::kI64:
+        return SortFixed(c.raw_values<int64_t>(), n, asc);
+      default:
+        break;
     }
   }
   std::vector<int32_t> order(static_cast<size_t>(n));

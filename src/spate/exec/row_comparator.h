@@ -36,7 +36,18 @@ class RowComparator {
   const std::vector<Key>& keys() const { return keys_; }
 
  private:
-  enum class Kind : uint8_t { kI8, kI16, kI32, kI64, kF32, kF64, kI128, kBool, kBytes, kOther };
+  enum class Kind : uint8_t {
+    kI8,
+    kI16,
+    kI32,
+    kI64,
+    kF32,
+    kF64,
+    kI128,
+    kBool,
+    kBytes,
+    kOther
+  };
   std::vector<Key> keys_;
   std::vector<Kind> kinds_;
 };

@@ -24,10 +24,14 @@ bool IsIntegerKeyType(const DataType& t) {
 
 int64_t IntegerKeyAt(const Column& c, int64_t i) {
   switch (c.type()->ByteWidth()) {
-    case 1: return c.raw_values<int8_t>()[i];
-    case 2: return c.raw_values<int16_t>()[i];
-    case 4: return c.raw_values<int32_t>()[i];
-    default: return c.raw_values<int64_t>()[i];
+    case 1:
+      return c.raw_values<int8_t>()[i];
+    case 2:
+      return c.raw_values<int16_t>()[i];
+    case 4:
+      return c.raw_values<int32_t>()[i];
+    default:
+      return c.raw_values<int64_t>()[i];
   }
 }
 
@@ -63,18 +67,29 @@ void HashRows(const std::vector<const Column*>& keys, int64_t n, RowEncoder* enc
     const Column& c = *keys[0];
     auto hash_all = [&]<typename T>(const T* v) {
       if (c.null_count() == 0) {
-        for (int64_t i = 0; i < n; ++i) hashes[i] = HashInt(static_cast<uint64_t>(static_cast<int64_t>(v[i])));
+        for (int64_t i = 0; i < n; ++i)
+          hashes[i] = HashInt(static_cast<uint64_t>(static_cast<int64_t>(v[i])));
       } else {
         for (int64_t i = 0; i < n; ++i) {
-          hashes[i] = c.IsNull(i) ? kNullKeyHash : HashInt(static_cast<uint64_t>(static_cast<int64_t>(v[i])));
+          hashes[i] = c.IsNull(i)
+                          ? kNullKeyHash
+                          : HashInt(static_cast<uint64_t>(static_cast<int64_t>(v[i])));
         }
       }
     };
     switch (c.type()->ByteWidth()) {
-      case 1: hash_all(c.raw_values<int8_t>()); break;
-      case 2: hash_all(c.raw_values<int16_t>()); break;
-      case 4: hash_all(c.raw_values<int32_t>()); break;
-      default: hash_all(c.raw_values<int64_t>()); break;
+      case 1:
+        hash_all(c.raw_values<int8_t>());
+        break;
+      case 2:
+        hash_all(c.raw_values<int16_t>());
+        break;
+      case 4:
+        hash_all(c.raw_values<int32_t>());
+        break;
+      default:
+        hash_all(c.raw_values<int64_t>());
+        break;
     }
     return;
   }

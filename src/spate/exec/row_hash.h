@@ -26,13 +26,15 @@ int64_t IntegerKeyAt(const Column& c, int64_t i);
 /// Widens all values of an integer key column to int64 (nulls as 0).
 void IntegerKeys(const Column& c, int64_t* out);
 
-/// hashes[i] = hash of row i of `keys` (n rows). `encoder` is scratch for the general path.
+/// hashes[i] = hash of row i of `keys` (n rows). `encoder` is scratch for the general
+/// path.
 void HashRows(const std::vector<const Column*>& keys, int64_t n, RowEncoder* encoder,
               uint64_t* hashes);
 
 /// Maps a hash to [0, num_partitions) using its high bits (tables use the low bits).
 inline uint32_t PartitionOf(uint64_t hash, uint32_t num_partitions) {
-  return static_cast<uint32_t>((static_cast<unsigned __int128>(hash) * num_partitions) >> 64);
+  return static_cast<uint32_t>((static_cast<unsigned __int128>(hash) * num_partitions) >>
+                               64);
 }
 
 constexpr uint64_t kNullKeyHash = 0x2545F4914F6CDD1DULL;

@@ -162,7 +162,8 @@ sql::BoundPlanPtr Prune(const sql::BoundPlanPtr& p, const std::set<int>* needed,
       if (!child) break;
       return one_child(&*child);
     }
-    default: break;
+    default:
+      break;
   }
   std::vector<sql::BoundPlanPtr> kids;
   for (const auto& c : n.children) kids.push_back(c ? Prune(c, nullptr, n.kind) : c);

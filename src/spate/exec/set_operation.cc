@@ -93,16 +93,20 @@ class SetOperationStream final : public BatchStream {
 
 }  // namespace
 
-SetOperation::SetOperation(sql::SetOpKind kind, bool all, SchemaPtr schema, PhysicalOpPtr left,
-                           PhysicalOpPtr right)
-    : PhysicalOp(std::move(schema), {std::move(left), std::move(right)}), kind_(kind), all_(all) {}
+SetOperation::SetOperation(sql::SetOpKind kind, bool all, SchemaPtr schema,
+                           PhysicalOpPtr left, PhysicalOpPtr right)
+    : PhysicalOp(std::move(schema), {std::move(left), std::move(right)}),
+      kind_(kind),
+      all_(all) {}
 
 Result<BatchStreamPtr> SetOperation::Open(int partition, ExecContext* ctx) const {
-  return BatchStreamPtr(std::make_unique<SetOperationStream>(this, kind_, all_, partition, ctx));
+  return BatchStreamPtr(
+      std::make_unique<SetOperationStream>(this, kind_, all_, partition, ctx));
 }
 
 std::string SetOperation::Describe() const {
-  std::string s = kind_ == sql::SetOpKind::kIntersect ? "HashSetOperation Intersect" : "HashSetOperation Except";
+  std::string s = kind_ == sql::SetOpKind::kIntersect ? "HashSetOperation Intersect"
+                                                      : "HashSetOperation Except";
   return s + (all_ ? " All" : "");
 }
 

@@ -13,13 +13,21 @@ using sql::SetOpKind;
 
 BoundPlanPtr L() {
   return LocalOf({Attr("a", DataType::Long()), Attr("b", DataType::String())},
-                 {{I(1), S("x")}, {I(1), S("x")}, {I(1), S("x")}, {I(2), S("y")}, {NullL(), S("n")},
-                  {NullL(), S("n")}, {I(3), NullOf(DataType::String())}},
+                 {{I(1), S("x")},
+                  {I(1), S("x")},
+                  {I(1), S("x")},
+                  {I(2), S("y")},
+                  {NullL(), S("n")},
+                  {NullL(), S("n")},
+                  {I(3), NullOf(DataType::String())}},
                  3);
 }
 BoundPlanPtr R() {
   return LocalOf({Attr("c", DataType::Long()), Attr("d", DataType::String())},
-                 {{I(1), S("x")}, {I(1), S("x")}, {NullL(), S("n")}, {I(3), NullOf(DataType::String())},
+                 {{I(1), S("x")},
+                  {I(1), S("x")},
+                  {NullL(), S("n")},
+                  {I(3), NullOf(DataType::String())},
                   {I(4), S("z")}},
                  2);
 }
@@ -35,8 +43,10 @@ TEST(SetOperationTest, IntersectAll) {
 }
 
 TEST(SetOperationTest, ExceptDistinct) {
-  EXPECT_EQ(ExecSorted(SetOpOf(L(), R(), SetOpKind::kExcept, false)), (std::vector<std::string>{"2,y"}));
-  EXPECT_EQ(ExecSorted(SetOpOf(R(), L(), SetOpKind::kExcept, false)), (std::vector<std::string>{"4,z"}));
+  EXPECT_EQ(ExecSorted(SetOpOf(L(), R(), SetOpKind::kExcept, false)),
+            (std::vector<std::string>{"2,y"}));
+  EXPECT_EQ(ExecSorted(SetOpOf(R(), L(), SetOpKind::kExcept, false)),
+            (std::vector<std::string>{"4,z"}));
 }
 
 TEST(SetOperationTest, ExceptAll) {

@@ -1,9 +1,8 @@
 // Copyright spate authors.
 #include "spate/exec/sort.h"
 
-#include <queue>
-
 #include <mutex>
+#include <queue>
 
 #include "spate/columnar/kernels.h"
 #include "spate/exec/exec_context.h"
@@ -94,10 +93,12 @@ Result<SortedRun> SortBatch(const BatchPtr& batch, const std::vector<sql::SortKe
   for (int64_t i = 0; i < n && identity; ++i) identity = order[i] == i;
   if (identity && n == batch->num_rows()) return SortedRun{batch, std::move(cmp)};
   for (auto& k : cmp_keys) k.column = Take(*k.column, order.data(), n);
-  return SortedRun{TakeBatch(*batch, order.data(), n), RowComparator(std::move(cmp_keys))};
+  return SortedRun{TakeBatch(*batch, order.data(), n),
+                   RowComparator(std::move(cmp_keys))};
 }
 
-BatchStreamPtr MakeMergeStream(std::vector<SortedRun> runs, SchemaPtr schema, int64_t batch_size) {
+BatchStreamPtr MakeMergeStream(std::vector<SortedRun> runs, SchemaPtr schema,
+                               int64_t batch_size) {
   return std::make_unique<MergeStream>(std::move(runs), std::move(schema), batch_size);
 }
 
@@ -120,7 +121,8 @@ Status Sort::Prepare(ExecContext* ctx) const {
   auto state = std::make_shared<SortState>();
   state->runs.resize(static_cast<size_t>(m));
   SPATE_RETURN_IF_ERROR(ctx->ParallelFor(m, [&](int64_t p) -> Status {
-    SPATE_ASSIGN_OR_RETURN(BatchPtr all, DrainPartitionToBatch(in, static_cast<int>(p), ctx));
+    SPATE_ASSIGN_OR_RETURN(BatchPtr all,
+                           DrainPartitionToBatch(in, static_cast<int>(p), ctx));
     SPATE_ASSIGN_OR_RETURN(state->runs[p], SortBatch(all, keys_, ctx->eval()));
     return Status::OK();
   }));
@@ -141,6 +143,8 @@ Result<BatchStreamPtr> Sort::Open(int, ExecContext* ctx) const {
   return MakeMergeStream(std::move(runs), schema(), ctx->batch_size());
 }
 
-std::string Sort::Describe() const { return "Sort [" + SortKeysText(keys_) + "], true, 0"; }
+std::string Sort::Describe() const {
+  return "Sort [" + SortKeysText(keys_) + "], true, 0";
+}
 
 }  // namespace spate::exec

@@ -28,7 +28,8 @@ Result<SortedRun> SortBatch(const BatchPtr& batch, const std::vector<sql::SortKe
                             const EvalContext& eval, int64_t limit = -1);
 
 /// Merges sorted runs into batches of about `batch_size` rows in global order.
-BatchStreamPtr MakeMergeStream(std::vector<SortedRun> runs, SchemaPtr schema, int64_t batch_size);
+BatchStreamPtr MakeMergeStream(std::vector<SortedRun> runs, SchemaPtr schema,
+                               int64_t batch_size);
 
 /// "k#2L ASC NULLS FIRST, v#3 DESC NULLS LAST"
 std::string SortKeysText(const std::vector<sql::SortKey>& keys);

@@ -14,11 +14,16 @@ namespace {
 using namespace test_plans;  // NOLINT
 
 BoundPlanPtr People() {
-  return LocalOf({Attr("name", DataType::String()), Attr("age", DataType::Long()), Attr("score", DataType::Double())},
-               {{S("ann"), I(30), D(1.5)}, {S("bob"), NullL(), D(2.0)}, {S("cat"), I(25), NullOf(DataType::Double())},
-                {S("dan"), I(30), D(-1.0)}, {S("eve"), I(25), D(std::nan(""))}, {S("fay"), NullL(), D(0.0)},
-                {S("gus"), I(40), D(3.0)}},
-               3);
+  return LocalOf({Attr("name", DataType::String()), Attr("age", DataType::Long()),
+                  Attr("score", DataType::Double())},
+                 {{S("ann"), I(30), D(1.5)},
+                  {S("bob"), NullL(), D(2.0)},
+                  {S("cat"), I(25), NullOf(DataType::Double())},
+                  {S("dan"), I(30), D(-1.0)},
+                  {S("eve"), I(25), D(std::nan(""))},
+                  {S("fay"), NullL(), D(0.0)},
+                  {S("gus"), I(40), D(3.0)}},
+                 3);
 }
 
 std::vector<std::string> Names(const std::vector<std::string>& rows) {
@@ -30,23 +35,28 @@ std::vector<std::string> Names(const std::vector<std::string>& rows) {
 TEST(SortTest, AscendingNullsFirstIsStable) {
   auto in = People();
   auto s = SortOf(in, {Key(Col(in, 1), true, true)});
-  EXPECT_EQ(Names(Exec(s)), (std::vector<std::string>{"bob", "fay", "cat", "eve", "ann", "dan", "gus"}));
+  EXPECT_EQ(Names(Exec(s)),
+            (std::vector<std::string>{"bob", "fay", "cat", "eve", "ann", "dan", "gus"}));
 }
 
 TEST(SortTest, DescendingNullsLast) {
   auto in = People();
   auto s = SortOf(in, {Key(Col(in, 1), false, false)});
-  EXPECT_EQ(Names(Exec(s)), (std::vector<std::string>{"gus", "ann", "dan", "cat", "eve", "bob", "fay"}));
+  EXPECT_EQ(Names(Exec(s)),
+            (std::vector<std::string>{"gus", "ann", "dan", "cat", "eve", "bob", "fay"}));
   auto s2 = SortOf(in, {Key(Col(in, 1), false, true)});
-  EXPECT_EQ(Names(Exec(s2)), (std::vector<std::string>{"bob", "fay", "gus", "ann", "dan", "cat", "eve"}));
+  EXPECT_EQ(Names(Exec(s2)),
+            (std::vector<std::string>{"bob", "fay", "gus", "ann", "dan", "cat", "eve"}));
 }
 
 TEST(SortTest, MultipleKeysAndNaNLargest) {
   auto in = People();
   auto s = SortOf(in, {Key(Col(in, 1), true, false), Key(Col(in, 2), false, true)});
-  EXPECT_EQ(Names(Exec(s)), (std::vector<std::string>{"cat", "eve", "ann", "dan", "gus", "bob", "fay"}));
+  EXPECT_EQ(Names(Exec(s)),
+            (std::vector<std::string>{"cat", "eve", "ann", "dan", "gus", "bob", "fay"}));
   auto by_score = SortOf(in, {Key(Col(in, 2), true, false)});
-  EXPECT_EQ(Names(Exec(by_score)), (std::vector<std::string>{"dan", "fay", "ann", "bob", "gus", "eve", "cat"}));
+  EXPECT_EQ(Names(Exec(by_score)),
+            (std::vector<std::string>{"dan", "fay", "ann", "bob", "gus", "eve", "cat"}));
 }
 
 TEST(SortTest, StringKeysAndLargeMergeAcrossPartitions) {
@@ -56,10 +66,15 @@ TEST(SortTest, StringKeysAndLargeMergeAcrossPartitions) {
   auto s = SortOf(proj, {Key(Col(proj, 0), false)});
   auto rows = Exec(s, Options(2, 3, 1000));
   ASSERT_EQ(rows.size(), 50'000u);
-  auto key_of = [](const std::string& row) { return ParseInt64(row.substr(0, row.find(','))).value(); };
-  for (size_t i = 1; i < rows.size(); ++i) ASSERT_GE(key_of(rows[i - 1]), key_of(rows[i]));
-  auto str = LocalOf({Attr("s", DataType::String())}, {{S("b")}, {S("ab")}, {S("")}, {S("a")}, {S("\xc3\xa9")}}, 2);
-  EXPECT_EQ(Exec(SortOf(str, {Key(Col(str, 0))})), (std::vector<std::string>{"", "a", "ab", "b", "\xc3\xa9"}));
+  auto key_of = [](const std::string& row) {
+    return ParseInt64(row.substr(0, row.find(','))).value();
+  };
+  for (size_t i = 1; i < rows.size(); ++i)
+    ASSERT_GE(key_of(rows[i - 1]), key_of(rows[i]));
+  auto str = LocalOf({Attr("s", DataType::String())},
+                     {{S("b")}, {S("ab")}, {S("")}, {S("a")}, {S("\xc3\xa9")}}, 2);
+  EXPECT_EQ(Exec(SortOf(str, {Key(Col(str, 0))})),
+            (std::vector<std::string>{"", "a", "ab", "b", "\xc3\xa9"}));
 }
 
 TEST(SortTest, TopNAndOffset) {
@@ -71,7 +86,8 @@ TEST(SortTest, TopNAndOffset) {
   EXPECT_EQ(Exec(LimitOf(s, 5, 998)), (std::vector<std::string>{"1", "0"}));
   auto plan = Must(CreatePhysicalPlan(LimitOf(s, 3, 2), Options()));
   EXPECT_EQ(ExplainString(*plan),
-            "TakeOrderedAndProject(limit=3, offset=2, orderBy=[id#0L DESC NULLS FIRST], output=[id#0L])\n"
+            "TakeOrderedAndProject(limit=3, offset=2, orderBy=[id#0L DESC NULLS FIRST], "
+            "output=[id#0L])\n"
             "+- Range (0, 1000, step=1, splits=3)\n");
   // Top-N keeps stability among ties.
   auto people = People();
@@ -81,7 +97,8 @@ TEST(SortTest, TopNAndOffset) {
 
 TEST(SortTest, TopNUnderProjectOfHiddenSortColumn) {
   auto in = RangeOf(0, 100, 1, 3);
-  auto proj = ProjectOf(in, {{"neg", Call("-", {Lit(I(0)), Col(in, 0)})}, {"", Col(in, 0)}});
+  auto proj =
+      ProjectOf(in, {{"neg", Call("-", {Lit(I(0)), Col(in, 0)})}, {"", Col(in, 0)}});
   auto sorted = SortOf(proj, {Key(Col(proj, 1), false)});
   auto visible = ProjectOf(sorted, {{"", Col(sorted, 0)}});
   auto top = LimitOf(visible, 3, 1);
@@ -89,7 +106,8 @@ TEST(SortTest, TopNUnderProjectOfHiddenSortColumn) {
   auto plan = Must(CreatePhysicalPlan(top, Options()));
   std::string text = ExplainString(*plan);
   EXPECT_EQ(text.rfind("Project [", 0), 0u) << text;
-  EXPECT_NE(text.find("+- TakeOrderedAndProject(limit=3, offset=1"), std::string::npos) << text;
+  EXPECT_NE(text.find("+- TakeOrderedAndProject(limit=3, offset=1"), std::string::npos)
+      << text;
 }
 
 TEST(SortTest, OffsetWithoutLimitAfterSort) {
@@ -97,7 +115,9 @@ TEST(SortTest, OffsetWithoutLimitAfterSort) {
   auto s = SortOf(in, {Key(Col(in, 0), false)});
   EXPECT_EQ(Exec(LimitOf(s, -1, 7)), (std::vector<std::string>{"2", "1", "0"}));
   auto plan = Must(CreatePhysicalPlan(s, Options()));
-  EXPECT_EQ(ExplainString(*plan), "Sort [id#0L DESC NULLS FIRST], true, 0\n+- Range (0, 10, step=1, splits=2)\n");
+  EXPECT_EQ(
+      ExplainString(*plan),
+      "Sort [id#0L DESC NULLS FIRST], true, 0\n+- Range (0, 10, step=1, splits=2)\n");
 }
 
 TEST(LimitTest, LocalThenGlobalLimit) {
@@ -108,10 +128,11 @@ TEST(LimitTest, LocalThenGlobalLimit) {
   EXPECT_EQ(Exec(LimitOf(in, 1000)).size(), 100u);
   EXPECT_EQ(Exec(LimitOf(in, -1, 98)), (std::vector<std::string>{"98", "99"}));
   auto plan = Must(CreatePhysicalPlan(LimitOf(in, 3, 1), Options()));
-  EXPECT_EQ(ExplainString(*plan), "GlobalLimit 3, 1\n"
-                                  "+- Exchange SinglePartition\n"
-                                  "   +- LocalLimit 4\n"
-                                  "      +- Range (0, 100, step=1, splits=4)\n");
+  EXPECT_EQ(ExplainString(*plan),
+            "GlobalLimit 3, 1\n"
+            "+- Exchange SinglePartition\n"
+            "   +- LocalLimit 4\n"
+            "      +- Range (0, 100, step=1, splits=4)\n");
 }
 
 TEST(UnionTest, ConcatenatesPartitionsAndRelabels) {
@@ -119,13 +140,17 @@ TEST(UnionTest, ConcatenatesPartitionsAndRelabels) {
   auto b = LocalOf({Attr("other", DataType::Long(), false)}, {{I(10)}, {I(11)}});
   auto u = UnionOf({a, b, a});
   auto batches = Must(Collect(u, Options()));
-  EXPECT_EQ(Rows(batches), (std::vector<std::string>{"0", "1", "2", "10", "11", "0", "1", "2"}));
+  EXPECT_EQ(Rows(batches),
+            (std::vector<std::string>{"0", "1", "2", "10", "11", "0", "1", "2"}));
   for (const auto& batch : batches) EXPECT_EQ(batch->schema()->field(0).name, "id");
   auto plan = Must(CreatePhysicalPlan(u, Options()));
-  EXPECT_EQ(ExplainString(*plan), "Union\n"
-                                  ":- Range (0, 3, step=1, splits=2)\n"
-                                  ":- LocalTableScan [" + b->output[0].Label() + "]\n"
-                                  "+- Range (0, 3, step=1, splits=2)\n");
+  EXPECT_EQ(ExplainString(*plan),
+            "Union\n"
+            ":- Range (0, 3, step=1, splits=2)\n"
+            ":- LocalTableScan [" +
+                b->output[0].Label() +
+                "]\n"
+                "+- Range (0, 3, step=1, splits=2)\n");
 }
 
 }  // namespace

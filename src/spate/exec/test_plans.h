@@ -51,13 +51,15 @@ inline Attribute Attr(std::string name, DataTypePtr type, bool nullable = true) 
   return a;
 }
 
-inline std::shared_ptr<BoundPlan> Node(BoundKind kind, std::vector<BoundPlanPtr> children = {}) {
+inline std::shared_ptr<BoundPlan> Node(BoundKind kind,
+                                       std::vector<BoundPlanPtr> children = {}) {
   auto p = std::make_shared<BoundPlan>(kind);
   p->children = std::move(children);
   return p;
 }
 
-inline BoundPlanPtr RangeOf(int64_t start, int64_t end, int64_t step = 1, int splits = 0) {
+inline BoundPlanPtr RangeOf(int64_t start, int64_t end, int64_t step = 1,
+                            int splits = 0) {
   auto p = Node(BoundKind::kRange);
   p->range_start = start;
   p->range_end = end;
@@ -70,8 +72,9 @@ inline BoundPlanPtr RangeOf(int64_t start, int64_t end, int64_t step = 1, int sp
 }
 
 /// Local rows split into `num_batches` batches (round robin by row blocks).
-inline BoundPlanPtr LocalOf(std::vector<Attribute> attrs, const std::vector<std::vector<Value>>& rows,
-                          int num_batches = 1) {
+inline BoundPlanPtr LocalOf(std::vector<Attribute> attrs,
+                            const std::vector<std::vector<Value>>& rows,
+                            int num_batches = 1) {
   auto p = Node(BoundKind::kLocal);
   p->output = std::move(attrs);
   SchemaPtr schema = p->OutputSchema();
@@ -85,7 +88,8 @@ inline BoundPlanPtr LocalOf(std::vector<Attribute> attrs, const std::vector<std:
       for (size_t r = lo; r < hi; ++r) vals.push_back(rows[r][c]);
       cols.push_back(ColumnFromValues(schema->field(c).type, vals));
     }
-    p->batches.push_back(Batch::Make(schema, std::move(cols), static_cast<int64_t>(hi - lo)));
+    p->batches.push_back(
+        Batch::Make(schema, std::move(cols), static_cast<int64_t>(hi - lo)));
   }
   return p;
 }
@@ -104,7 +108,8 @@ inline BoundExprPtr Col(const BoundPlanPtr& input, int i) {
 /// Column i of the concatenation left ++ right (join conditions).
 inline BoundExprPtr JoinCol(const BoundPlanPtr& left, const BoundPlanPtr& right, int i) {
   int nl = static_cast<int>(left->output.size());
-  const Attribute& a = i < nl ? left->output[static_cast<size_t>(i)] : right->output[static_cast<size_t>(i - nl)];
+  const Attribute& a = i < nl ? left->output[static_cast<size_t>(i)]
+                              : right->output[static_cast<size_t>(i - nl)];
   return MakeColumnRef(i, a.type, a.nullable, a.Label());
 }
 inline BoundExprPtr Lit(Value v) { return MakeLiteral(std::move(v)); }
@@ -124,7 +129,7 @@ inline Attribute AttrOf(const std::string& name, const BoundExprPtr& e) {
 }
 
 inline BoundPlanPtr ProjectOf(const BoundPlanPtr& child,
-                            std::vector<std::pair<std::string, BoundExprPtr>> exprs) {
+                              std::vector<std::pair<std::string, BoundExprPtr>> exprs) {
   auto p = Node(BoundKind::kProject, {child});
   for (auto& [name, e] : exprs) {
     if (e->column_index() >= 0 && name.empty()) {
@@ -164,8 +169,8 @@ inline sql::AggregateCall MakeCall(const AggSpec& s) {
 }
 
 inline BoundPlanPtr AggregateOf(const BoundPlanPtr& child,
-                              std::vector<std::pair<std::string, BoundExprPtr>> groups,
-                              std::vector<AggSpec> aggs) {
+                                std::vector<std::pair<std::string, BoundExprPtr>> groups,
+                                std::vector<AggSpec> aggs) {
   auto p = Node(BoundKind::kAggregate, {child});
   for (auto& [name, e] : groups) {
     p->group_exprs.push_back(e);
@@ -177,15 +182,18 @@ inline BoundPlanPtr AggregateOf(const BoundPlanPtr& child,
   }
   for (auto& s : aggs) {
     sql::AggregateCall call = MakeCall(s);
-    p->output.push_back(Attr(s.out_name, call.function->result_type(), call.function->nullable()));
+    p->output.push_back(
+        Attr(s.out_name, call.function->result_type(), call.function->nullable()));
     p->aggregates.push_back(std::move(call));
   }
   return p;
 }
 
-inline BoundPlanPtr JoinOf(const BoundPlanPtr& left, const BoundPlanPtr& right, sql::JoinType type,
-                         std::vector<BoundExprPtr> left_keys, std::vector<BoundExprPtr> right_keys,
-                         BoundExprPtr condition = nullptr, std::vector<bool> null_safe = {}) {
+inline BoundPlanPtr JoinOf(const BoundPlanPtr& left, const BoundPlanPtr& right,
+                           sql::JoinType type, std::vector<BoundExprPtr> left_keys,
+                           std::vector<BoundExprPtr> right_keys,
+                           BoundExprPtr condition = nullptr,
+                           std::vector<bool> null_safe = {}) {
   auto p = Node(BoundKind::kJoin, {left, right});
   p->join_type = type;
   p->left_keys = std::move(left_keys);
@@ -193,8 +201,10 @@ inline BoundPlanPtr JoinOf(const BoundPlanPtr& left, const BoundPlanPtr& right, 
   p->condition = std::move(condition);
   p->null_safe_keys = std::move(null_safe);
   p->null_safe_keys.resize(p->left_keys.size(), false);
-  bool left_nullable = type == sql::JoinType::kRightOuter || type == sql::JoinType::kFullOuter;
-  bool right_nullable = type == sql::JoinType::kLeftOuter || type == sql::JoinType::kFullOuter;
+  bool left_nullable =
+      type == sql::JoinType::kRightOuter || type == sql::JoinType::kFullOuter;
+  bool right_nullable =
+      type == sql::JoinType::kLeftOuter || type == sql::JoinType::kFullOuter;
   for (Attribute a : left->output) {
     a.nullable |= left_nullable;
     p->output.push_back(a);
@@ -219,7 +229,8 @@ inline BoundPlanPtr SortOf(const BoundPlanPtr& child, std::vector<sql::SortKey> 
   return p;
 }
 
-inline BoundPlanPtr LimitOf(const BoundPlanPtr& child, int64_t limit, int64_t offset = 0) {
+inline BoundPlanPtr LimitOf(const BoundPlanPtr& child, int64_t limit,
+                            int64_t offset = 0) {
   auto p = Node(BoundKind::kLimit, {child});
   p->output = child->output;
   p->limit = limit;
@@ -233,7 +244,8 @@ inline BoundPlanPtr UnionOf(std::vector<BoundPlanPtr> children) {
   return p;
 }
 
-inline BoundPlanPtr SetOpOf(const BoundPlanPtr& l, const BoundPlanPtr& r, sql::SetOpKind kind, bool all) {
+inline BoundPlanPtr SetOpOf(const BoundPlanPtr& l, const BoundPlanPtr& r,
+                            sql::SetOpKind kind, bool all) {
   auto p = Node(BoundKind::kSetOp, {l, r});
   p->output = l->output;
   p->set_op = kind;
@@ -241,8 +253,8 @@ inline BoundPlanPtr SetOpOf(const BoundPlanPtr& l, const BoundPlanPtr& r, sql::S
   return p;
 }
 
-inline BoundPlanPtr RepartitionOf(const BoundPlanPtr& child, int n, std::vector<BoundExprPtr> exprs,
-                                bool shuffle = true) {
+inline BoundPlanPtr RepartitionOf(const BoundPlanPtr& child, int n,
+                                  std::vector<BoundExprPtr> exprs, bool shuffle = true) {
   auto p = Node(BoundKind::kRepartition, {child});
   p->output = child->output;
   p->num_partitions = n;
@@ -252,7 +264,7 @@ inline BoundPlanPtr RepartitionOf(const BoundPlanPtr& child, int n, std::vector<
 }
 
 inline BoundPlanPtr WindowOf(const BoundPlanPtr& child,
-                           std::vector<std::pair<std::string, sql::WindowCall>> calls) {
+                             std::vector<std::pair<std::string, sql::WindowCall>> calls) {
   auto p = Node(BoundKind::kWindow, {child});
   p->output = child->output;
   for (auto& [name, call] : calls) {
@@ -263,7 +275,8 @@ inline BoundPlanPtr WindowOf(const BoundPlanPtr& child,
   return p;
 }
 
-inline ExecOptions Options(int parallelism = 2, int shuffle_partitions = 3, int64_t batch_size = 8192) {
+inline ExecOptions Options(int parallelism = 2, int shuffle_partitions = 3,
+                           int64_t batch_size = 8192) {
   ExecOptions o;
   o.parallelism = parallelism;
   o.shuffle_partitions = shuffle_partitions;
@@ -293,11 +306,13 @@ inline std::vector<std::string> Sorted(std::vector<std::string> rows) {
 }
 
 /// Runs `plan` and returns its rows in result order.
-inline std::vector<std::string> Exec(const BoundPlanPtr& plan, const ExecOptions& options = Options()) {
+inline std::vector<std::string> Exec(const BoundPlanPtr& plan,
+                                     const ExecOptions& options = Options()) {
   return Rows(Must(Collect(plan, options)));
 }
 /// Runs `plan` and returns its rows sorted (for unordered results).
-inline std::vector<std::string> ExecSorted(const BoundPlanPtr& plan, const ExecOptions& options = Options()) {
+inline std::vector<std::string> ExecSorted(const BoundPlanPtr& plan,
+                                           const ExecOptions& options = Options()) {
   return Sorted(Exec(plan, options));
 }
 

@@ -21,14 +21,18 @@ struct TopNState {
 
 TopN::TopN(std::vector<sql::SortKey> keys, int64_t limit, int64_t offset,
            std::vector<std::string> labels, PhysicalOpPtr child)
-    : PhysicalOp(child->schema(), {child}), keys_(std::move(keys)), limit_(limit),
-      offset_(offset), labels_(std::move(labels)) {}
+    : PhysicalOp(child->schema(), {child}),
+      keys_(std::move(keys)),
+      limit_(limit),
+      offset_(offset),
+      labels_(std::move(labels)) {}
 
 Status TopN::Prepare(ExecContext* ctx) const {
   const PhysicalOp& in = child();
   int64_t m = in.num_partitions();
   int64_t keep = 0;
-  if (__builtin_add_overflow(limit_, offset_, &keep) || keep > (int64_t{1} << 40)) keep = int64_t{1} << 40;
+  if (__builtin_add_overflow(limit_, offset_, &keep) || keep > (int64_t{1} << 40))
+    keep = int64_t{1} << 40;
   auto state = std::make_shared<TopNState>();
   state->runs.resize(static_cast<size_t>(m));
   SPATE_RETURN_IF_ERROR(ctx->ParallelFor(m, [&](int64_t p) -> Status {
@@ -43,14 +47,14 @@ Status TopN::Prepare(ExecContext* ctx) const {
       pending_rows += b->num_rows();
       pending.push_back(std::move(b));
       if (pending_rows >= compact_at) {
-        SPATE_ASSIGN_OR_RETURN(SortedRun run, SortBatch(ConcatBatches(schema(), pending), keys_,
-                                                         ctx->eval(), keep));
+        SPATE_ASSIGN_OR_RETURN(SortedRun run, SortBatch(ConcatBatches(schema(), pending),
+                                                        keys_, ctx->eval(), keep));
         pending = {run.batch};
         pending_rows = run.batch->num_rows();
       }
     }
-    SPATE_ASSIGN_OR_RETURN(state->runs[p], SortBatch(ConcatBatches(schema(), pending), keys_,
-                                                     ctx->eval(), keep));
+    SPATE_ASSIGN_OR_RETURN(state->runs[p], SortBatch(ConcatBatches(schema(), pending),
+                                                     keys_, ctx->eval(), keep));
     return Status::OK();
   }));
   ctx->SetState(this, std::move(state));
@@ -67,7 +71,8 @@ Result<BatchStreamPtr> TopN::Open(int, ExecContext* ctx) const {
     state->taken = true;
     runs.swap(state->runs);
   }
-  return MakeLimitStream(MakeMergeStream(std::move(runs), schema(), ctx->batch_size()), limit_, offset_);
+  return MakeLimitStream(MakeMergeStream(std::move(runs), schema(), ctx->batch_size()),
+                         limit_, offset_);
 }
 
 std::string TopN::Describe() const {

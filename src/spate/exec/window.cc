@@ -37,7 +37,8 @@ ColumnPtr IntegerColumn(const DataTypePtr& type, const std::vector<int64_t>& val
   }
   kernel::Out<int32_t> out(n);
   for (int64_t i = 0; i < n; ++i) out.data[i] = static_cast<int32_t>(values[i]);
-  return kernel::MakeColumn(type->id() == TypeId::kInt ? type : DataType::Int(), n, 0, nullptr, out.buf);
+  return kernel::MakeColumn(type->id() == TypeId::kInt ? type : DataType::Int(), n, 0,
+                            nullptr, out.buf);
 }
 
 ColumnPtr DoubleColumn(const std::vector<double>& values) {
@@ -64,7 +65,8 @@ Result<ColumnPtr> Ranking(const sql::WindowCall& call, const WindowLayout& lay) 
       for (int64_t i = 0; i < n; ++i) ints[i] = i - lay.part_begin[lay.part_id[i]] + 1;
       return IntegerColumn(call.type, ints);
     case WindowFunctionKind::kRank:
-      for (int64_t i = 0; i < n; ++i) ints[i] = lay.peer_begin[i] - lay.part_begin[lay.part_id[i]] + 1;
+      for (int64_t i = 0; i < n; ++i)
+        ints[i] = lay.peer_begin[i] - lay.part_begin[lay.part_id[i]] + 1;
       return IntegerColumn(call.type, ints);
     case WindowFunctionKind::kDenseRank: {
       int64_t rank = 0;
@@ -81,7 +83,8 @@ Result<ColumnPtr> Ranking(const sql::WindowCall& call, const WindowLayout& lay) 
         int64_t p = lay.part_id[i];
         int64_t size = lay.part_end[p] - lay.part_begin[p];
         int64_t rank = lay.peer_begin[i] - lay.part_begin[p];
-        doubles[i] = size <= 1 ? 0.0 : static_cast<double>(rank) / static_cast<double>(size - 1);
+        doubles[i] =
+            size <= 1 ? 0.0 : static_cast<double>(rank) / static_cast<double>(size - 1);
       }
       return DoubleColumn(doubles);
     case WindowFunctionKind::kCumeDist:
@@ -89,14 +92,17 @@ Result<ColumnPtr> Ranking(const sql::WindowCall& call, const WindowLayout& lay) 
       for (int64_t i = 0; i < n; ++i) {
         int64_t p = lay.part_id[i];
         int64_t size = lay.part_end[p] - lay.part_begin[p];
-        doubles[i] = static_cast<double>(lay.peer_end[i] - lay.part_begin[p]) / static_cast<double>(size);
+        doubles[i] = static_cast<double>(lay.peer_end[i] - lay.part_begin[p]) /
+                     static_cast<double>(size);
       }
       return DoubleColumn(doubles);
     case WindowFunctionKind::kNtile: {
       if (call.args.empty()) return Status::Invalid("ntile needs a bucket count");
-      SPATE_ASSIGN_OR_RETURN(int64_t buckets, LiteralInt(call.args[0], "ntile's bucket count"));
+      SPATE_ASSIGN_OR_RETURN(int64_t buckets,
+                             LiteralInt(call.args[0], "ntile's bucket count"));
       if (buckets <= 0) {
-        return Status::Invalid("ntile's bucket count must be positive, got " + std::to_string(buckets));
+        return Status::Invalid("ntile's bucket count must be positive, got " +
+                               std::to_string(buckets));
       }
       for (int64_t i = 0; i < n; ++i) {
         int64_t p = lay.part_id[i];
@@ -113,8 +119,8 @@ Result<ColumnPtr> Ranking(const sql::WindowCall& call, const WindowLayout& lay) 
   }
 }
 
-Result<ColumnPtr> LagLead(const sql::WindowCall& call, const Batch& sorted, const WindowLayout& lay,
-                          const EvalContext& eval) {
+Result<ColumnPtr> LagLead(const sql::WindowCall& call, const Batch& sorted,
+                          const WindowLayout& lay, const EvalContext& eval) {
   if (call.args.empty()) return Status::Invalid("lag/lead needs an input");
   int64_t offset = 1;
   if (call.args.size() > 1) {
@@ -129,8 +135,9 @@ Result<ColumnPtr> LagLead(const sql::WindowCall& call, const Batch& sorted, cons
       fallback.reset();
     } else if (!fallback->type()->Equals(*input->type())) {
       // The analyzer normally casts the default; cast here if it did not.
-      SPATE_ASSIGN_OR_RETURN(fallback, CastColumn(fallback, input->type(),
-                                                  eval.ansi ? CastMode::kAnsi : CastMode::kLegacy, eval));
+      SPATE_ASSIGN_OR_RETURN(
+          fallback, CastColumn(fallback, input->type(),
+                               eval.ansi ? CastMode::kAnsi : CastMode::kLegacy, eval));
     }
   }
   const int64_t n = lay.num_rows;
@@ -141,7 +148,8 @@ Result<ColumnPtr> LagLead(const sql::WindowCall& call, const Batch& sorted, cons
     if (src >= lay.part_begin[p] && src < lay.part_end[p]) {
       refs[i] = static_cast<uint64_t>(src);
     } else {
-      refs[i] = fallback ? ((uint64_t{1} << 32) | static_cast<uint64_t>(i)) : ~uint64_t{0};
+      refs[i] =
+          fallback ? ((uint64_t{1} << 32) | static_cast<uint64_t>(i)) : ~uint64_t{0};
     }
   }
   std::vector<ColumnPtr> sources = {input};
@@ -151,8 +159,8 @@ Result<ColumnPtr> LagLead(const sql::WindowCall& call, const Batch& sorted, cons
 
 // nth_value: the offset-th row of each row's frame (with IGNORE NULLS, the offset-th
 // non-NULL row), or NULL when the frame is shorter.
-Result<ColumnPtr> NthValue(const sql::WindowCall& call, const Batch& sorted, const WindowLayout& lay,
-                           const EvalContext& eval) {
+Result<ColumnPtr> NthValue(const sql::WindowCall& call, const Batch& sorted,
+                           const WindowLayout& lay, const EvalContext& eval) {
   SPATE_ASSIGN_OR_RETURN(ColumnPtr input, call.args[0]->Evaluate(sorted, eval));
   SPATE_ASSIGN_OR_RETURN(int64_t offset, LiteralInt(call.args[1], "nth_value's offset"));
   const Value* ignore = call.args[2]->literal_value();
@@ -190,7 +198,8 @@ class WindowStream final : public BatchStream {
   Result<BatchPtr> Next() override {
     if (done_) return BatchPtr();
     done_ = true;
-    SPATE_ASSIGN_OR_RETURN(BatchPtr all, DrainPartitionToBatch(op_->child(), partition_, ctx_));
+    SPATE_ASSIGN_OR_RETURN(BatchPtr all,
+                           DrainPartitionToBatch(op_->child(), partition_, ctx_));
     if (all->num_rows() == 0) return BatchPtr();
     return op_->Apply(all, ctx_->eval());
   }
@@ -206,7 +215,8 @@ class WindowStream final : public BatchStream {
 
 Window::Window(std::vector<sql::WindowCall> calls, std::vector<std::string> labels,
                SchemaPtr schema, PhysicalOpPtr child)
-    : PhysicalOp(std::move(schema), {std::move(child)}), calls_(std::move(calls)),
+    : PhysicalOp(std::move(schema), {std::move(child)}),
+      calls_(std::move(calls)),
       labels_(std::move(labels)) {}
 
 Result<BatchPtr> Window::Apply(const BatchPtr& input, const EvalContext& eval) const {
@@ -266,9 +276,12 @@ Result<BatchPtr> Window::Apply(const BatchPtr& input, const EvalContext& eval) c
         break;
       }
       case WindowFunctionKind::kAggregate: {
-        if (!call.aggregate) return Status::Internal("window aggregate without a function");
-        SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> args, EvaluateAll(call.args, sorted, eval));
-        SPATE_ASSIGN_OR_RETURN(out, EvaluateFrameAggregate(*call.aggregate, args, call.frame, lay, eval));
+        if (!call.aggregate)
+          return Status::Internal("window aggregate without a function");
+        SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> args,
+                               EvaluateAll(call.args, sorted, eval));
+        SPATE_ASSIGN_OR_RETURN(
+            out, EvaluateFrameAggregate(*call.aggregate, args, call.frame, lay, eval));
         break;
       }
       default: {

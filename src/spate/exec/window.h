@@ -6,9 +6,9 @@
 // partition is sorted by (partition keys ASC NULLS FIRST, order keys), split into window
 // partitions and peer groups, and every call computes one column: row_number, rank,
 // dense_rank, percent_rank, cume_dist, ntile, lag/lead (with default), nth_value (the
-// frame's n-th row, or n-th non-NULL row with IGNORE NULLS), or an aggregate over its frame
-// (window_aggregate.h). Output: the child's columns ++ one column per
-// call, rows in the sorted order.
+// frame's n-th row, or n-th non-NULL row with IGNORE NULLS), or an aggregate over its
+// frame (window_aggregate.h). Output: the child's columns ++ one column per call, rows in
+// the sorted order.
 //
 // Thread safety: immutable; per-partition work happens in the streams.
 
@@ -24,8 +24,8 @@ class Window final : public PhysicalOp {
  public:
   /// REQUIRES all calls have the same partition_by and order_by; `labels` name the
   /// calls' output columns in EXPLAIN; schema = child's fields ++ one per call.
-  Window(std::vector<sql::WindowCall> calls, std::vector<std::string> labels, SchemaPtr schema,
-         PhysicalOpPtr child);
+  Window(std::vector<sql::WindowCall> calls, std::vector<std::string> labels,
+         SchemaPtr schema, PhysicalOpPtr child);
 
   int num_partitions() const override { return child().num_partitions(); }
   Result<BatchStreamPtr> Open(int partition, ExecContext* ctx) const override;

@@ -25,8 +25,9 @@ struct MergePart {
   std::vector<uint32_t> gids;
 };
 
-Result<std::vector<ColumnPtr>> Combine(const AggregateFunction& fn, std::vector<MergePart>& parts,
-                                       int64_t num_groups, const EvalContext& eval) {
+Result<std::vector<ColumnPtr>> Combine(const AggregateFunction& fn,
+                                       std::vector<MergePart>& parts, int64_t num_groups,
+                                       const EvalContext& eval) {
   auto acc = fn.MakeAccumulator();
   acc->Resize(num_groups);
   for (auto& part : parts) {
@@ -54,8 +55,9 @@ std::vector<uint32_t> Iota(int64_t n) {
 // scan positions').
 Result<std::vector<ColumnPtr>> ScanStates(const AggregateFunction& fn,
                                           std::vector<ColumnPtr> states,
-                                          const std::vector<int64_t>& seg_begin, int64_t n,
-                                          bool reverse_merge, const EvalContext& eval) {
+                                          const std::vector<int64_t>& seg_begin,
+                                          int64_t n, bool reverse_merge,
+                                          const EvalContext& eval) {
   std::vector<ColumnPtr> w = std::move(states);
   // Doubling within 64-row blocks.
   for (int64_t d = 1; d < kBlock && d < n; d *= 2) {
@@ -91,8 +93,9 @@ Result<std::vector<ColumnPtr>> ScanStates(const AggregateFunction& fn,
   }
   std::vector<ColumnPtr> end_states;
   for (const auto& c : w) end_states.push_back(Take(*c, ends.data(), blocks));
-  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> full,
-                         ScanStates(fn, std::move(end_states), end_seg, blocks, reverse_merge, eval));
+  SPATE_ASSIGN_OR_RETURN(
+      std::vector<ColumnPtr> full,
+      ScanStates(fn, std::move(end_states), end_seg, blocks, reverse_merge, eval));
   MergePart carry{&full, {}, false, {}};
   for (int64_t i = kBlock; i < n; ++i) {
     int64_t k = i / kBlock;
@@ -127,8 +130,9 @@ Result<std::vector<ColumnPtr>> RowStates(const AggregateFunction& fn,
 
 // Finalizes `states` (n groups) plus one empty group (index n) and picks, for each row,
 // group pick[i] (or n when pick[i] < 0).
-Result<ColumnPtr> FinalizePicked(const AggregateFunction& fn, const std::vector<ColumnPtr>& states,
-                                 int64_t n, const std::vector<int64_t>& pick,
+Result<ColumnPtr> FinalizePicked(const AggregateFunction& fn,
+                                 const std::vector<ColumnPtr>& states, int64_t n,
+                                 const std::vector<int64_t>& pick,
                                  const EvalContext& eval) {
   auto acc = fn.MakeAccumulator();
   acc->Resize(n + 1);
@@ -136,11 +140,13 @@ Result<ColumnPtr> FinalizePicked(const AggregateFunction& fn, const std::vector<
   SPATE_RETURN_IF_ERROR(acc->Merge(states, gids.data(), n, eval));
   SPATE_ASSIGN_OR_RETURN(ColumnPtr fin, acc->Finalize(eval));
   std::vector<int32_t> idx(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) idx[i] = static_cast<int32_t>(pick[i] < 0 ? n : pick[i]);
+  for (int64_t i = 0; i < n; ++i)
+    idx[i] = static_cast<int32_t>(pick[i] < 0 ? n : pick[i]);
   return Take(*fin, idx.data(), n);
 }
 
-Result<ColumnPtr> WholePartition(const AggregateFunction& fn, const std::vector<ColumnPtr>& args,
+Result<ColumnPtr> WholePartition(const AggregateFunction& fn,
+                                 const std::vector<ColumnPtr>& args,
                                  const WindowLayout& layout, const EvalContext& eval) {
   int64_t n = layout.num_rows;
   auto acc = fn.MakeAccumulator();
@@ -167,7 +173,8 @@ Result<ColumnPtr> Sliding(const AggregateFunction& fn, const std::vector<ColumnP
     std::vector<int32_t> rows;
     std::vector<uint32_t> gids;
     int64_t end = start;
-    while (end < n && (end == start || static_cast<int64_t>(rows.size()) < kMaxGathered)) {
+    while (end < n &&
+           (end == start || static_cast<int64_t>(rows.size()) < kMaxGathered)) {
       for (int64_t r = lo[end]; r <= hi[end]; ++r) {
         rows.push_back(static_cast<int32_t>(r));
         gids.push_back(static_cast<uint32_t>(end - start));
@@ -195,10 +202,11 @@ Result<ColumnPtr> Sliding(const AggregateFunction& fn, const std::vector<ColumnP
 }
 
 Status RunningSumOverflow() {
-  return Status::Error("ARITHMETIC_OVERFLOW",
-                       {{"message", "long overflow"},
-                        {"alternative", " Use 'try_sum' to tolerate overflow and return NULL instead."},
-                        {"config", "\"spark.sql.ansi.enabled\""}});
+  return Status::Error(
+      "ARITHMETIC_OVERFLOW",
+      {{"message", "long overflow"},
+       {"alternative", " Use 'try_sum' to tolerate overflow and return NULL instead."},
+       {"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 template <typename T>
@@ -221,7 +229,8 @@ struct Segments {
 // scans from the end of each segment. Returns false when `fn`
 // has no such fast path (the generic Merge-based scan is used instead).
 Result<bool> TypedScan(const AggregateFunction& fn, std::vector<ColumnPtr>* states,
-                       const Segments& segs, int64_t n, bool suffix, const EvalContext& eval) {
+                       const Segments& segs, int64_t n, bool suffix,
+                       const EvalContext& eval) {
   const std::string& name = fn.name();
   auto for_each_partition = [&](auto&& body) {
     for (size_t p = 0; p < segs.begin.size(); ++p) body(segs.begin[p], segs.end[p]);
@@ -281,7 +290,8 @@ Result<bool> TypedScan(const AggregateFunction& fn, std::vector<ColumnPtr>* stat
             acc += in[i];
           } else {
             lost |= __builtin_add_overflow(acc, in[i], &acc);
-            if constexpr (std::is_same_v<T, __int128>) lost |= decimal && !kernel::FitsPrecision(acc, precision);
+            if constexpr (std::is_same_v<T, __int128>)
+              lost |= decimal && !kernel::FitsPrecision(acc, precision);
           }
           out.data[i] = acc;
           counts.data[i] = cnt;
@@ -298,7 +308,8 @@ Result<bool> TypedScan(const AggregateFunction& fn, std::vector<ColumnPtr>* stat
     count = kernel::MakeColumn(DataType::Long(), n, 0, nullptr, counts.buf);
     return true;
   }
-  if ((name == "min" || name == "max") && states->size() == 1 && (*states)[0]->type()->ByteWidth() > 0 &&
+  if ((name == "min" || name == "max") && states->size() == 1 &&
+      (*states)[0]->type()->ByteWidth() > 0 &&
       (*states)[0]->type_id() != TypeId::kBoolean) {
     const bool is_max = name == "max";
     ColumnPtr& c = (*states)[0];
@@ -341,13 +352,15 @@ struct RangeKeys {
 };
 
 Status LoadRangeKeys(const WindowLayout& layout, RangeKeys* keys) {
-  if (!layout.order_key) return Status::Invalid("a RANGE frame with offsets needs one ORDER BY key");
+  if (!layout.order_key)
+    return Status::Invalid("a RANGE frame with offsets needs one ORDER BY key");
   const Column& c = *layout.order_key;
   int64_t n = layout.num_rows;
   int sign = layout.order_ascending ? 1 : -1;
   if (IsIntegerKeyType(*c.type())) {
     keys->ints.resize(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) keys->ints[i] = sign * static_cast<__int128>(IntegerKeyAt(c, i));
+    for (int64_t i = 0; i < n; ++i)
+      keys->ints[i] = sign * static_cast<__int128>(IntegerKeyAt(c, i));
   } else if (c.type_id() == TypeId::kDecimal) {
     keys->ints.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) keys->ints[i] = sign * c.raw_values<__int128>()[i];
@@ -356,19 +369,22 @@ Status LoadRangeKeys(const WindowLayout& layout, RangeKeys* keys) {
     keys->floating = true;
     keys->doubles.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
-      double v = c.type_id() == TypeId::kDouble ? c.raw_values<double>()[i] : c.raw_values<float>()[i];
+      double v = c.type_id() == TypeId::kDouble ? c.raw_values<double>()[i]
+                                                : c.raw_values<float>()[i];
       keys->doubles[i] = sign * v;
     }
   } else {
-    return Status::Invalid("a RANGE frame with offsets needs a numeric or datetime ORDER BY key, got " +
-                           c.type()->SimpleString());
+    return Status::Invalid(
+        "a RANGE frame with offsets needs a numeric or datetime ORDER BY key, got " +
+        c.type()->SimpleString());
   }
   return Status::OK();
 }
 
 // Inclusive running states over each segment: from its start (prefix) or, with
 // `suffix`, to its end.
-Result<std::vector<ColumnPtr>> ScanSegments(const AggregateFunction& fn, std::vector<ColumnPtr> states,
+Result<std::vector<ColumnPtr>> ScanSegments(const AggregateFunction& fn,
+                                            std::vector<ColumnPtr> states,
                                             const Segments& segs, int64_t n, bool suffix,
                                             const EvalContext& eval) {
   SPATE_ASSIGN_OR_RETURN(bool typed, TypedScan(fn, &states, segs, n, suffix, eval));
@@ -386,7 +402,8 @@ Result<std::vector<ColumnPtr>> ScanSegments(const AggregateFunction& fn, std::ve
   std::vector<ColumnPtr> rev_states;
   for (const auto& c : states) rev_states.push_back(Take(*c, reverse.data(), n));
   for (size_t k = 0; k < segs.begin.size(); ++k) {
-    for (int64_t i = segs.begin[k]; i < segs.end[k]; ++i) seg[n - 1 - i] = n - segs.end[k];
+    for (int64_t i = segs.begin[k]; i < segs.end[k]; ++i)
+      seg[n - 1 - i] = n - segs.end[k];
   }
   SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> rev_suffix,
                          ScanStates(fn, std::move(rev_states), seg, n, true, eval));
@@ -395,13 +412,14 @@ Result<std::vector<ColumnPtr>> ScanSegments(const AggregateFunction& fn, std::ve
   return out;
 }
 
-// ROWS BETWEEN a AND b with both bounds at fixed offsets (width w = b - a + 1): blocks of w
-// rows from each partition start; a frame is a whole block prefix, a block suffix, or a
+// ROWS BETWEEN a AND b with both bounds at fixed offsets (width w = b - a + 1): blocks of
+// w rows from each partition start; a frame is a whole block prefix, a block suffix, or a
 // block suffix followed by the next block's prefix. O(n) for any width.
-Result<ColumnPtr> BlockedRows(const AggregateFunction& fn, const std::vector<ColumnPtr>& args,
+Result<ColumnPtr> BlockedRows(const AggregateFunction& fn,
+                              const std::vector<ColumnPtr>& args,
                               const sql::BoundFrame& frame, const WindowLayout& layout,
-                              const std::vector<int64_t>& lo, const std::vector<int64_t>& hi,
-                              const EvalContext& eval) {
+                              const std::vector<int64_t>& lo,
+                              const std::vector<int64_t>& hi, const EvalContext& eval) {
   const int64_t n = layout.num_rows;
   const int64_t w = frame.upper_offset - frame.lower_offset + 1;
   Segments blocks;
@@ -412,13 +430,16 @@ Result<ColumnPtr> BlockedRows(const AggregateFunction& fn, const std::vector<Col
     }
   }
   SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> states, RowStates(fn, args, n, eval));
-  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> prefix, ScanSegments(fn, states, blocks, n, false, eval));
-  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> suffix, ScanSegments(fn, std::move(states), blocks, n, true, eval));
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> prefix,
+                         ScanSegments(fn, states, blocks, n, false, eval));
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> suffix,
+                         ScanSegments(fn, std::move(states), blocks, n, true, eval));
   MergePart from_suffix{&suffix, {}, false, {}};
   MergePart from_prefix{&prefix, {}, false, {}};
   for (int64_t i = 0; i < n; ++i) {
     if (lo[i] > hi[i]) continue;
-    int64_t pb = layout.part_begin[layout.part_id[i]], pe = layout.part_end[layout.part_id[i]];
+    int64_t pb = layout.part_begin[layout.part_id[i]],
+            pe = layout.part_end[layout.part_id[i]];
     int64_t blo = (lo[i] - pb) / w, bhi = (hi[i] - pb) / w;
     int64_t lo_start = pb + blo * w;
     int64_t hi_end = std::min(pb + (bhi + 1) * w, pe) - 1;
@@ -479,19 +500,22 @@ Status ComputeFrameBounds(const sql::BoundFrame& frame, const WindowLayout& layo
       int64_t nb = pb, ne = pe;  // non-null range of the partition
       if (need_values && !null_key) {
         while (nb < ne && layout.order_key->IsNull(nb)) nb = layout.peer_end[nb];
-        while (ne > nb && layout.order_key->IsNull(ne - 1)) ne = layout.peer_begin[ne - 1];
+        while (ne > nb && layout.order_key->IsNull(ne - 1))
+          ne = layout.peer_begin[ne - 1];
       }
       auto bound_index = [&](int64_t offset, bool lower) -> int64_t {
         if (null_key) return lower ? layout.peer_begin[i] : layout.peer_end[i] - 1;
         if (keys.floating) {
           double target = keys.doubles[i] + static_cast<double>(offset);
           auto first = keys.doubles.begin() + nb, last = keys.doubles.begin() + ne;
-          auto it = lower ? std::lower_bound(first, last, target) : std::upper_bound(first, last, target);
+          auto it = lower ? std::lower_bound(first, last, target)
+                          : std::upper_bound(first, last, target);
           return (it - keys.doubles.begin()) - (lower ? 0 : 1);
         }
         __int128 target = keys.ints[i] + static_cast<__int128>(offset) * keys.scale;
         auto first = keys.ints.begin() + nb, last = keys.ints.begin() + ne;
-        auto it = lower ? std::lower_bound(first, last, target) : std::upper_bound(first, last, target);
+        auto it = lower ? std::lower_bound(first, last, target)
+                        : std::upper_bound(first, last, target);
         return (it - keys.ints.begin()) - (lower ? 0 : 1);
       };
       if (frame.lower_unbounded) {
@@ -517,10 +541,12 @@ Status ComputeFrameBounds(const sql::BoundFrame& frame, const WindowLayout& layo
 
 Result<ColumnPtr> EvaluateFrameAggregate(const AggregateFunction& fn,
                                          const std::vector<ColumnPtr>& args,
-                                         const sql::BoundFrame& frame, const WindowLayout& layout,
+                                         const sql::BoundFrame& frame,
+                                         const WindowLayout& layout,
                                          const EvalContext& eval) {
   const int64_t n = layout.num_rows;
-  if (frame.lower_unbounded && frame.upper_unbounded) return WholePartition(fn, args, layout, eval);
+  if (frame.lower_unbounded && frame.upper_unbounded)
+    return WholePartition(fn, args, layout, eval);
   std::vector<int64_t> lo, hi;
   SPATE_RETURN_IF_ERROR(ComputeFrameBounds(frame, layout, &lo, &hi));
   if (!fn.decomposable()) return Sliding(fn, args, lo, hi, n, eval);
@@ -535,9 +561,11 @@ Result<ColumnPtr> EvaluateFrameAggregate(const AggregateFunction& fn,
   SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> states, RowStates(fn, args, n, eval));
   Segments parts{layout.part_begin, layout.part_end};
   const bool prefix = frame.lower_unbounded;
-  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> scanned, ScanSegments(fn, states, parts, n, !prefix, eval));
+  SPATE_ASSIGN_OR_RETURN(std::vector<ColumnPtr> scanned,
+                         ScanSegments(fn, states, parts, n, !prefix, eval));
   std::vector<int64_t> pick(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) pick[i] = hi[i] >= lo[i] ? (prefix ? hi[i] : lo[i]) : -1;
+  for (int64_t i = 0; i < n; ++i)
+    pick[i] = hi[i] >= lo[i] ? (prefix ? hi[i] : lo[i]) : -1;
   return FinalizePicked(fn, scanned, n, pick, eval);
 }
 

@@ -31,10 +31,10 @@ namespace spate::exec {
 /// Partition and peer-group boundaries of rows sorted for a window spec.
 struct WindowLayout {
   int64_t num_rows = 0;
-  std::vector<int64_t> part_id;                 // per row
-  std::vector<int64_t> part_begin, part_end;    // per partition, [begin, end)
-  std::vector<int64_t> peer_begin, peer_end;    // per row, [begin, end)
-  ColumnPtr order_key;                          // first order key (RANGE offset frames)
+  std::vector<int64_t> part_id;               // per row
+  std::vector<int64_t> part_begin, part_end;  // per partition, [begin, end)
+  std::vector<int64_t> peer_begin, peer_end;  // per row, [begin, end)
+  ColumnPtr order_key;                        // first order key (RANGE offset frames)
   bool order_ascending = true;
 };
 
@@ -46,7 +46,8 @@ Status ComputeFrameBounds(const sql::BoundFrame& frame, const WindowLayout& layo
 /// sorted rows.
 Result<ColumnPtr> EvaluateFrameAggregate(const AggregateFunction& fn,
                                          const std::vector<ColumnPtr>& args,
-                                         const sql::BoundFrame& frame, const WindowLayout& layout,
+                                         const sql::BoundFrame& frame,
+                                         const WindowLayout& layout,
                                          const EvalContext& eval);
 
 }  // namespace spate::exec

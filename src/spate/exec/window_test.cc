@@ -15,14 +15,21 @@ using sql::WindowFunctionKind;
 
 // (g, v, name): groups a (3 rows, a tie), b (4 rows), NULL group (1 row).
 BoundPlanPtr Data() {
-  return LocalOf({Attr("g", DataType::String()), Attr("v", DataType::Long()), Attr("n", DataType::String())},
-                 {{S("a"), I(10), S("a1")}, {S("b"), I(5), S("b1")}, {S("a"), I(20), S("a2")},
-                  {S("b"), I(5), S("b2")}, {S("a"), I(10), S("a3")}, {S("b"), I(7), S("b3")},
-                  {NullOf(DataType::String()), I(1), S("n1")}, {S("b"), NullL(), S("b4")}},
+  return LocalOf({Attr("g", DataType::String()), Attr("v", DataType::Long()),
+                  Attr("n", DataType::String())},
+                 {{S("a"), I(10), S("a1")},
+                  {S("b"), I(5), S("b1")},
+                  {S("a"), I(20), S("a2")},
+                  {S("b"), I(5), S("b2")},
+                  {S("a"), I(10), S("a3")},
+                  {S("b"), I(7), S("b3")},
+                  {NullOf(DataType::String()), I(1), S("n1")},
+                  {S("b"), NullL(), S("b4")}},
                  3);
 }
 
-WindowCall Ranking(WindowFunctionKind kind, const BoundPlanPtr& in, DataTypePtr type = DataType::Int()) {
+WindowCall Ranking(WindowFunctionKind kind, const BoundPlanPtr& in,
+                   DataTypePtr type = DataType::Int()) {
   WindowCall c;
   c.kind = kind;
   c.partition_by = {Col(in, 0)};
@@ -31,8 +38,8 @@ WindowCall Ranking(WindowFunctionKind kind, const BoundPlanPtr& in, DataTypePtr 
   return c;
 }
 
-WindowCall Agg(const std::string& fn, std::vector<BoundExprPtr> args, const BoundPlanPtr& in, BoundFrame frame,
-               bool ordered = true) {
+WindowCall Agg(const std::string& fn, std::vector<BoundExprPtr> args,
+               const BoundPlanPtr& in, BoundFrame frame, bool ordered = true) {
   WindowCall c;
   c.kind = WindowFunctionKind::kAggregate;
   c.aggregate = Must(MakeAggregate(fn, args, false, false));
@@ -57,26 +64,30 @@ BoundFrame Rows(int64_t lo, int64_t hi, bool lo_unb = false, bool hi_unb = false
 }
 
 // Projects (n, window columns...) and sorts by n for stable comparison.
-std::vector<std::string> ByName(const BoundPlanPtr& w, const ExecOptions& opts = Options()) {
+std::vector<std::string> ByName(const BoundPlanPtr& w,
+                                const ExecOptions& opts = Options()) {
   std::vector<std::pair<std::string, BoundExprPtr>> cols = {{"", Col(w, 2)}};
-  for (size_t i = 3; i < w->output.size(); ++i) cols.push_back({"", Col(w, static_cast<int>(i))});
+  for (size_t i = 3; i < w->output.size(); ++i)
+    cols.push_back({"", Col(w, static_cast<int>(i))});
   auto p = ProjectOf(w, cols);
   return ExecSorted(p, opts);
 }
 
 TEST(WindowTest, RankingFunctionsWithTies) {
   auto in = Data();
-  auto w = WindowOf(in, {{"rn", Ranking(WindowFunctionKind::kRowNumber, in)},
-                         {"rk", Ranking(WindowFunctionKind::kRank, in)},
-                         {"dr", Ranking(WindowFunctionKind::kDenseRank, in)},
-                         {"pr", Ranking(WindowFunctionKind::kPercentRank, in, DataType::Double())},
-                         {"cd", Ranking(WindowFunctionKind::kCumeDist, in, DataType::Double())}});
+  auto w = WindowOf(
+      in, {{"rn", Ranking(WindowFunctionKind::kRowNumber, in)},
+           {"rk", Ranking(WindowFunctionKind::kRank, in)},
+           {"dr", Ranking(WindowFunctionKind::kDenseRank, in)},
+           {"pr", Ranking(WindowFunctionKind::kPercentRank, in, DataType::Double())},
+           {"cd", Ranking(WindowFunctionKind::kCumeDist, in, DataType::Double())}});
   // a: 10(a1), 10(a3), 20(a2) ; b: NULL(b4), 5(b1), 5(b2), 7(b3) ; NULL: 1(n1)
-  EXPECT_EQ(ByName(w), (std::vector<std::string>{
-                           "a1,1,1,1,0.0,0.6666666666666666", "a2,3,3,2,1.0,1.0",
-                           "a3,2,1,1,0.0,0.6666666666666666", "b1,2,2,2,0.3333333333333333,0.75",
-                           "b2,3,2,2,0.3333333333333333,0.75", "b3,4,4,3,1.0,1.0", "b4,1,1,1,0.0,0.25",
-                           "n1,1,1,1,0.0,1.0"}));
+  EXPECT_EQ(ByName(w),
+            (std::vector<std::string>{
+                "a1,1,1,1,0.0,0.6666666666666666", "a2,3,3,2,1.0,1.0",
+                "a3,2,1,1,0.0,0.6666666666666666", "b1,2,2,2,0.3333333333333333,0.75",
+                "b2,3,2,2,0.3333333333333333,0.75", "b3,4,4,3,1.0,1.0",
+                "b4,1,1,1,0.0,0.25", "n1,1,1,1,0.0,1.0"}));
   EXPECT_EQ(ByName(w, Options(2, 3)), ByName(w, Options(1, 1)));
 }
 
@@ -84,12 +95,15 @@ TEST(WindowTest, RowsInSortedOrderAndExplain) {
   auto in = Data();
   auto w = WindowOf(in, {{"rn", Ranking(WindowFunctionKind::kRowNumber, in)}});
   auto rows = Exec(w, Options(1, 1));
-  EXPECT_EQ(rows, (std::vector<std::string>{"NULL,1,n1,1", "a,10,a1,1", "a,10,a3,2", "a,20,a2,3", "b,NULL,b4,1",
-                                            "b,5,b1,2", "b,5,b2,3", "b,7,b3,4"}));
+  EXPECT_EQ(rows, (std::vector<std::string>{"NULL,1,n1,1", "a,10,a1,1", "a,10,a3,2",
+                                            "a,20,a2,3", "b,NULL,b4,1", "b,5,b1,2",
+                                            "b,5,b2,3", "b,7,b3,4"}));
   auto plan = Must(CreatePhysicalPlan(w, Options()));
   std::string text = ExplainString(*plan);
   EXPECT_EQ(text.substr(0, 7), "Window ") << text;
-  EXPECT_NE(text.find("+- Exchange hashpartitioning(" + in->output[0].Label() + ", 3)"), std::string::npos) << text;
+  EXPECT_NE(text.find("+- Exchange hashpartitioning(" + in->output[0].Label() + ", 3)"),
+            std::string::npos)
+      << text;
 }
 
 TEST(WindowTest, NtileAndLagLead) {
@@ -101,11 +115,13 @@ TEST(WindowTest, NtileAndLagLead) {
   auto lead = Ranking(WindowFunctionKind::kLead, in, DataType::String());
   lead.args = {Col(in, 2), Lit(Value::Int(2))};
   auto lag_num = Ranking(WindowFunctionKind::kLag, in, DataType::Long());
-  lag_num.args = {Col(in, 1), Lit(Value::Int(1)), Lit(Value::Int(-1))};  // default cast to bigint
+  lag_num.args = {Col(in, 1), Lit(Value::Int(1)),
+                  Lit(Value::Int(-1))};  // default cast to bigint
   auto w = WindowOf(in, {{"nt", nt}, {"lag", lag}, {"lead", lead}, {"ln", lag_num}});
-  EXPECT_EQ(ByName(w), (std::vector<std::string>{"a1,1,none,a2,-1", "a2,3,a3,NULL,10", "a3,2,a1,NULL,10",
-                                                 "b1,1,b4,b3,NULL", "b2,2,b1,NULL,5", "b3,3,b2,NULL,5",
-                                                 "b4,1,none,b2,-1", "n1,1,none,NULL,-1"}));
+  EXPECT_EQ(ByName(w), (std::vector<std::string>{
+                           "a1,1,none,a2,-1", "a2,3,a3,NULL,10", "a3,2,a1,NULL,10",
+                           "b1,1,b4,b3,NULL", "b2,2,b1,NULL,5", "b3,3,b2,NULL,5",
+                           "b4,1,none,b2,-1", "n1,1,none,NULL,-1"}));
 }
 
 TEST(WindowTest, RunningSumDefaultRangeFrameIncludesPeers) {
@@ -116,8 +132,9 @@ TEST(WindowTest, RunningSumDefaultRangeFrameIncludesPeers) {
   WindowCall cnt = Agg("count", {}, in, running, false);
   cnt.order_by = {Key(Col(in, 1))};
   auto w = WindowOf(in, {{"s", sum}, {"c", cnt}});
-  EXPECT_EQ(ByName(w), (std::vector<std::string>{"a1,20,2", "a2,40,3", "a3,20,2", "b1,10,3", "b2,10,3", "b3,17,4",
-                                                 "b4,NULL,1", "n1,1,1"}));
+  EXPECT_EQ(ByName(w),
+            (std::vector<std::string>{"a1,20,2", "a2,40,3", "a3,20,2", "b1,10,3",
+                                      "b2,10,3", "b3,17,4", "b4,NULL,1", "n1,1,1"}));
 }
 
 TEST(WindowTest, WholePartitionAndRowsFrames) {
@@ -131,19 +148,29 @@ TEST(WindowTest, WholePartitionAndRowsFrames) {
   auto suffix = Agg("max", {Col(in, 2)}, in, Rows(1, 0, false, true));
   auto first = Agg("first", {Col(in, 2)}, in, Rows(-1, 0));
   auto last = Agg("last", {Col(in, 2)}, in, Rows(0, 0, false, true));
-  auto w = WindowOf(in, {{"t", total}, {"rr", running_rows}, {"sl", sliding}, {"sx", suffix}, {"f", first},
+  auto w = WindowOf(in, {{"t", total},
+                         {"rr", running_rows},
+                         {"sl", sliding},
+                         {"sx", suffix},
+                         {"f", first},
                          {"l", last}});
   // Order within partitions: a: a1(10), a3(10), a2(20); b: b4(NULL), b1(5), b2(5), b3(7)
-  EXPECT_EQ(ByName(w), (std::vector<std::string>{
-                           "a1,40,10,20,a3,a1,a2", "a2,40,40,30,NULL,a3,a2", "a3,40,20,40,a2,a1,a2",
-                           "b1,17,5,10,b3,b4,b3", "b2,17,10,17,b3,b1,b3", "b3,17,17,12,NULL,b2,b3",
-                           "b4,17,NULL,5,b3,b4,b3", "n1,1,1,1,NULL,n1,n1"}));
+  EXPECT_EQ(ByName(w),
+            (std::vector<std::string>{"a1,40,10,20,a3,a1,a2", "a2,40,40,30,NULL,a3,a2",
+                                      "a3,40,20,40,a2,a1,a2", "b1,17,5,10,b3,b4,b3",
+                                      "b2,17,10,17,b3,b1,b3", "b3,17,17,12,NULL,b2,b3",
+                                      "b4,17,NULL,5,b3,b4,b3", "n1,1,1,1,NULL,n1,n1"}));
 }
 
 TEST(WindowTest, RangeOffsetFrames) {
-  auto in = LocalOf({Attr("g", DataType::Long()), Attr("t", DataType::Long()), Attr("n", DataType::String())},
-                    {{I(1), I(1), S("p")}, {I(1), I(2), S("q")}, {I(1), I(2), S("r")}, {I(1), I(5), S("s")},
-                     {I(1), NullL(), S("u")}, {I(1), I(9), S("v")}});
+  auto in = LocalOf({Attr("g", DataType::Long()), Attr("t", DataType::Long()),
+                     Attr("n", DataType::String())},
+                    {{I(1), I(1), S("p")},
+                     {I(1), I(2), S("q")},
+                     {I(1), I(2), S("r")},
+                     {I(1), I(5), S("s")},
+                     {I(1), NullL(), S("u")},
+                     {I(1), I(9), S("v")}});
   BoundFrame f;  // RANGE BETWEEN 1 PRECEDING AND 3 FOLLOWING
   f.kind = WindowFrame::Kind::kRange;
   f.lower_unbounded = f.upper_unbounded = false;
@@ -156,11 +183,14 @@ TEST(WindowTest, RangeOffsetFrames) {
   desc.order_by = {Key(Col(in, 1), false, false)};
   auto w = WindowOf(in, {{"c", c}});
   auto wd = WindowOf(in, {{"c", desc}});
-  // ascending t: 1 -> [0,4]: 1,2,2 = 3 ; 2 -> [1,5]: 1,2,2,5 = 4 ; 5 -> [4,8] = 1 ; 9 -> [8,12] = 1 ; NULL -> peers = 1
-  EXPECT_EQ(ByName(w), (std::vector<std::string>{"p,3", "q,4", "r,4", "s,1", "u,1", "v,1"}));
-  // descending t: 1 PRECEDING = t+1, 3 FOLLOWING = t-3: 1 -> [ -2, 2]: 1,2,2 = 3 ; 2 -> [-1,3] = 3 ; 5 -> [2,6]: 5,2,2 = 3 ;
-  // 9 -> [6,10] = 1
-  EXPECT_EQ(ByName(wd), (std::vector<std::string>{"p,3", "q,3", "r,3", "s,3", "u,1", "v,1"}));
+  // ascending t: 1 -> [0,4]: 1,2,2 = 3 ; 2 -> [1,5]: 1,2,2,5 = 4 ; 5 -> [4,8] = 1 ; 9 ->
+  // [8,12] = 1 ; NULL -> peers = 1
+  EXPECT_EQ(ByName(w),
+            (std::vector<std::string>{"p,3", "q,4", "r,4", "s,1", "u,1", "v,1"}));
+  // descending t: 1 PRECEDING = t+1, 3 FOLLOWING = t-3: 1 -> [ -2, 2]: 1,2,2 = 3 ; 2 ->
+  // [-1,3] = 3 ; 5 -> [2,6]: 5,2,2 = 3 ; 9 -> [6,10] = 1
+  EXPECT_EQ(ByName(wd),
+            (std::vector<std::string>{"p,3", "q,3", "r,3", "s,3", "u,1", "v,1"}));
 }
 
 TEST(WindowTest, DifferentSpecsKeepCallOrder) {
@@ -171,8 +201,9 @@ TEST(WindowTest, DifferentSpecsKeepCallOrder) {
   global.partition_by = {};
   global.order_by = {Key(Col(in, 2), false)};
   auto w = WindowOf(in, {{"g", global}, {"rn", rn}});
-  EXPECT_EQ(ByName(w), (std::vector<std::string>{"a1,8,1", "a2,7,3", "a3,6,2", "b1,5,2", "b2,4,3", "b3,3,4",
-                                                 "b4,2,1", "n1,1,1"}));
+  EXPECT_EQ(ByName(w),
+            (std::vector<std::string>{"a1,8,1", "a2,7,3", "a3,6,2", "b1,5,2", "b2,4,3",
+                                      "b3,3,4", "b4,2,1", "n1,1,1"}));
 }
 
 // Running and suffix frames (prefix scans, typed and generic) agree with the same frames
@@ -186,10 +217,11 @@ TEST(WindowTest, ScansAgreeWithGatheredFrames) {
     if (g == 6) g = 6 + static_cast<int64_t>((x >> 40) % 400);  // many tiny partitions
     int64_t v = static_cast<int64_t>((x >> 20) % 50) - 20;
     Value val = (x >> 50) % 9 == 0 ? NullL() : I(v);
-    rows.push_back({I(g), val, S("r" + std::to_string(i)), D(static_cast<double>(v) / 4)});
+    rows.push_back(
+        {I(g), val, S("r" + std::to_string(i)), D(static_cast<double>(v) / 4)});
   }
-  auto in = LocalOf({Attr("g", DataType::Long()), Attr("v", DataType::Long()), Attr("n", DataType::String()),
-                     Attr("d", DataType::Double())},
+  auto in = LocalOf({Attr("g", DataType::Long()), Attr("v", DataType::Long()),
+                     Attr("n", DataType::String()), Attr("d", DataType::Double())},
                     rows, 4);
   auto call = [&](const std::string& fn, int arg, BoundFrame f) {
     WindowCall c = Agg(fn, {Col(in, arg)}, in, f);
@@ -201,15 +233,18 @@ TEST(WindowTest, ScansAgreeWithGatheredFrames) {
   for (const char* fn : {"sum", "count", "avg", "min", "max", "first", "last"}) {
     for (int arg : {1, 3, 2}) {
       if (arg == 2 && (std::string(fn) == "sum" || std::string(fn) == "avg")) continue;
-      auto w = WindowOf(in, {{"p", call(fn, arg, prefix)}, {"pg", call(fn, arg, prefix_gathered)},
-                             {"s", call(fn, arg, suffix)}, {"sg", call(fn, arg, suffix_gathered)}});
+      auto w = WindowOf(in, {{"p", call(fn, arg, prefix)},
+                             {"pg", call(fn, arg, prefix_gathered)},
+                             {"s", call(fn, arg, suffix)},
+                             {"sg", call(fn, arg, suffix_gathered)}});
       auto out = test_plans::Rows(Must(Collect(w, Options(2, 3))));
       ASSERT_EQ(out.size(), 3000u);
       for (const auto& r : out) {
         // columns: g, v, n, d, p, pg, s, sg
         std::vector<std::string> f;
         size_t start = 0;
-        for (size_t pos; (pos = r.find(',', start)) != std::string::npos; start = pos + 1) f.push_back(r.substr(start, pos - start));
+        for (size_t pos; (pos = r.find(',', start)) != std::string::npos; start = pos + 1)
+          f.push_back(r.substr(start, pos - start));
         f.push_back(r.substr(start));
         ASSERT_EQ(f.size(), 8u) << r;
         ASSERT_EQ(f[4], f[5]) << fn << " prefix " << r;
@@ -219,16 +254,18 @@ TEST(WindowTest, ScansAgreeWithGatheredFrames) {
   }
 }
 
-// Wide ROWS frames (block decomposition) agree with the same frames as RANGE frames over a
-// key that is consecutive within each partition (computed by gathering frame rows).
+// Wide ROWS frames (block decomposition) agree with the same frames as RANGE frames over
+// a key that is consecutive within each partition (computed by gathering frame rows).
 TEST(WindowTest, WideRowsFramesAgreeWithGatheredRangeFrames) {
   const int64_t n = 5000;
   auto in = RangeOf(0, n, 1, 3);
   // Partitions of 37..(37+k) consecutive ids: g = id / 437 (varied tail sizes).
-  auto proj = ProjectOf(in, {{"g", Call("div", {Col(in, 0), Lit(I(437))})},
-                             {"", Col(in, 0)},
-                             {"v", Call("%", {Call("*", {Col(in, 0), Lit(I(7919))}), Lit(I(1009))})}});
-  for (auto [lo, hi] : std::vector<std::pair<int64_t, int64_t>>{{-40, 10}, {-100, -20}, {5, 60}, {-30, 0}}) {
+  auto proj = ProjectOf(
+      in, {{"g", Call("div", {Col(in, 0), Lit(I(437))})},
+           {"", Col(in, 0)},
+           {"v", Call("%", {Call("*", {Col(in, 0), Lit(I(7919))}), Lit(I(1009))})}});
+  for (auto [lo, hi] : std::vector<std::pair<int64_t, int64_t>>{
+           {-40, 10}, {-100, -20}, {5, 60}, {-30, 0}}) {
     BoundFrame rows = Rows(lo, hi);
     BoundFrame range = rows;
     range.kind = WindowFrame::Kind::kRange;
@@ -250,7 +287,8 @@ TEST(WindowTest, WideRowsFramesAgreeWithGatheredRangeFrames) {
       for (const auto& b : batches) {
         for (int64_t i = 0; i < b->num_rows(); ++i) {
           ASSERT_EQ(b->column(3)->GetValue(i), b->column(4)->GetValue(i))
-              << fn << " [" << lo << "," << hi << "] id " << b->column(1)->GetValue(i).i64();
+              << fn << " [" << lo << "," << hi << "] id "
+              << b->column(1)->GetValue(i).i64();
         }
       }
     }
@@ -260,7 +298,9 @@ TEST(WindowTest, WideRowsFramesAgreeWithGatheredRangeFrames) {
 TEST(WindowTest, LargeRunningSumIsLinearAndExact) {
   const int64_t n = 300'000;
   auto in = RangeOf(0, n, 1, 2);
-  auto proj = ProjectOf(in, {{"g", Call("%", {Col(in, 0), Lit(I(3))})}, {"", Col(in, 0)}, {"v", Col(in, 0)}});
+  auto proj = ProjectOf(
+      in,
+      {{"g", Call("%", {Col(in, 0), Lit(I(3))})}, {"", Col(in, 0)}, {"v", Col(in, 0)}});
   BoundFrame running;
   WindowCall sum;
   sum.kind = WindowFunctionKind::kAggregate;

@@ -16,7 +16,9 @@ size_t SkipBom(std::string_view text) {
   return text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
 }
 
-std::string ReadSep(const csv::CsvOptions& o) { return o.line_sep.empty() ? "\n" : o.line_sep; }
+std::string ReadSep(const csv::CsvOptions& o) {
+  return o.line_sep.empty() ? "\n" : o.line_sep;
+}
 
 // The header record's values (as strings; NULL fields -> "").
 std::vector<std::string> RecordStrings(std::string_view text, const csv::CsvRecords& recs,
@@ -58,14 +60,16 @@ Status CheckHeader(const std::vector<std::string>& header, const Schema& data_sc
   if (header.size() != names.size()) {
     return HeaderError(
         "Number of column in CSV header is not equal to number of fields in the schema:\n"
-        " Header length: " + std::to_string(header.size()) +
-        ", schema size: " + std::to_string(names.size()) + "\nCSV file: file:" + path);
+        " Header length: " +
+        std::to_string(header.size()) + ", schema size: " + std::to_string(names.size()) +
+        "\nCSV file: file:" + path);
   }
   for (size_t i = 0; i < names.size(); ++i) {
     if (!EqualsIgnoreCase(header[i], names[i])) {
-      return HeaderError("CSV header does not conform to the schema.\n Header: " +
-                         Join(header) + "\n Schema: " + Join(names) + "\nExpected: " +
-                         names[i] + " but found: " + header[i] + "\nCSV file: file:" + path);
+      return HeaderError(
+          "CSV header does not conform to the schema.\n Header: " + Join(header) +
+          "\n Schema: " + Join(names) + "\nExpected: " + names[i] +
+          " but found: " + header[i] + "\nCSV file: file:" + path);
     }
   }
   return Status::OK();
@@ -89,8 +93,8 @@ class SplitWindows {
               const csv::CsvOptions& o) {
     sep_ = ReadSep(o);
     if (!Streamable(o, file.path)) {
-      SPATE_ASSIGN_OR_RETURN(text_, ReadSplitText(fs, file.path, split.start, split.end,
-                                                  file.size, sep_));
+      SPATE_ASSIGN_OR_RETURN(
+          text_, ReadSplitText(fs, file.path, split.start, split.end, file.size, sep_));
       whole_ = true;
       return Status::OK();
     }
@@ -148,7 +152,8 @@ class SplitWindows {
         // after end - 1.
         const int64_t last_start = end_ - 1 - base_;
         if (last_start < static_cast<int64_t>(text_.size())) {
-          size_t p = text_.find(sep, static_cast<size_t>(std::max<int64_t>(0, last_start)));
+          size_t p =
+              text_.find(sep, static_cast<size_t>(std::max<int64_t>(0, last_start)));
           if (p != std::string::npos) {
             limit_ = p + 1;
             done_ = true;
@@ -161,7 +166,8 @@ class SplitWindows {
           return Status::OK();
         }
         size_t last = text_.rfind(sep);
-        if (last != std::string::npos && last + 1 >= static_cast<size_t>(kWindowBytes / 2)) {
+        if (last != std::string::npos &&
+            last + 1 >= static_cast<size_t>(kWindowBytes / 2)) {
           limit_ = last + 1;
           return Status::OK();
         }
@@ -253,8 +259,8 @@ class CsvReader final : public BatchReader {
     // The rescued column names tokens beyond the schema by the header (read at the file's
     // first split only: other splits name them _c<i>).
     if (!o_->rescued_data_column.empty()) {
-      converter_->SetRescueContext(header_, file_->path[0] == '/' ? "file://" + file_->path
-                                                                  : file_->path);
+      converter_->SetRescueContext(
+          header_, file_->path[0] == '/' ? "file://" + file_->path : file_->path);
     }
     return Status::OK();
   }
@@ -309,8 +315,9 @@ Status ScanSplitForInference(io::FileSystem& fs, const InputFile& f, FileSplit s
         if (recs.error[r] == csv::CsvRecords::kTooManyColumns ||
             recs.error[r] == csv::CsvRecords::kTooManyChars) {
           // The converter reports these with the record.
-          SPATE_ASSIGN_OR_RETURN(auto conv, csv::CsvConverter::Make(
-              std::make_shared<const Schema>(std::vector<Field>{}), o));
+          SPATE_ASSIGN_OR_RETURN(
+              auto conv, csv::CsvConverter::Make(
+                             std::make_shared<const Schema>(std::vector<Field>{}), o));
           int64_t rows;
           auto cst = conv->Convert(text, recs, {}, &rows);
           if (!cst.ok()) return FileError(cst.status(), f.path);
@@ -318,9 +325,9 @@ Status ScanSplitForInference(io::FileSystem& fs, const InputFile& f, FileSplit s
       }
       if (first) {
         *first = RecordStrings(text, recs, 0, o);
-        *header_raw = std::string(text.substr(
-            static_cast<size_t>(recs.raw_begin[0]),
-            static_cast<size_t>(recs.raw_end[0] - recs.raw_begin[0])));
+        *header_raw = std::string(
+            text.substr(static_cast<size_t>(recs.raw_begin[0]),
+                        static_cast<size_t>(recs.raw_end[0] - recs.raw_begin[0])));
         return Status::OK();
       }
       if (!inferrer) continue;
@@ -330,8 +337,9 @@ Status ScanSplitForInference(io::FileSystem& fs, const InputFile& f, FileSplit s
       }
       rest.Clear();
       for (size_t r = 0; r < recs.size(); ++r) {
-        std::string_view raw = text.substr(static_cast<size_t>(recs.raw_begin[r]),
-                                           static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
+        std::string_view raw =
+            text.substr(static_cast<size_t>(recs.raw_begin[r]),
+                        static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
         if (raw == *skip_line) continue;
         rest.raw_begin.push_back(recs.raw_begin[r]);
         rest.raw_end.push_back(recs.raw_end[r]);
@@ -348,14 +356,16 @@ Status ScanSplitForInference(io::FileSystem& fs, const InputFile& f, FileSplit s
 }
 
 // A run of records inference folds in order: Spark's partitions of the input. Lines that
-// Hadoop's reader gives a piece [start, end) (those starting in (start, end], or at 0) are
-// the spate split [start + 1, end + 1) (a line belongs to the split its first byte is in).
+// Hadoop's reader gives a piece [start, end) (those starting in (start, end], or at 0)
+// are the spate split [start + 1, end + 1) (a line belongs to the split its first byte is
+// in).
 using FoldRun = std::vector<FileSplit>;
 
 // Spark's partitions of a CSV text scan: files cut into maxSplitBytes pieces, packed by
-// FilePartition; files that cannot be cut (multiLine, a two-byte lineSep) are one run each.
-std::vector<FoldRun> SparkRuns(const std::vector<InputFile>& files, const csv::CsvOptions& o,
-                               const FilePacking& packing) {
+// FilePartition; files that cannot be cut (multiLine, a two-byte lineSep) are one run
+// each.
+std::vector<FoldRun> SparkRuns(const std::vector<InputFile>& files,
+                               const csv::CsvOptions& o, const FilePacking& packing) {
   std::vector<FoldRun> runs;
   if (o.multi_line || ReadSep(o).size() != 1) {
     for (size_t f = 0; f < files.size(); ++f)
@@ -391,11 +401,11 @@ std::vector<FoldRun> SparkRuns(const std::vector<InputFile>& files, const csv::C
   return runs;
 }
 
-// The column types of `files`: Spark folds each partition's records in order and merges the
-// partitions (mergeRowTypes). Every partition piece is cut into inference splits, inferred
-// in parallel by `parallelism` threads, and the splits of a partition are composed in order
-// into the fold over it (rescanning a split for the columns whose types alone do not decide
-// it); partitions are merged in order.
+// The column types of `files`: Spark folds each partition's records in order and merges
+// the partitions (mergeRowTypes). Every partition piece is cut into inference splits,
+// inferred in parallel by `parallelism` threads, and the splits of a partition are
+// composed in order into the fold over it (rescanning a split for the columns whose types
+// alone do not decide it); partitions are merged in order.
 Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
     io::FileSystem& fs, const std::vector<InputFile>& files, const csv::CsvOptions& o,
     const std::vector<FoldRun>& runs, const std::string* skip_line, int parallelism,
@@ -416,17 +426,19 @@ Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
         continue;
       }
       for (int64_t s = piece.start; s < piece.end; s += split_bytes)
-        splits.push_back({r, FileSplit{piece.file, s, std::min(piece.end, s + split_bytes)}});
+        splits.push_back(
+            {r, FileSplit{piece.file, s, std::min(piece.end, s + split_bytes)}});
     }
   }
   std::vector<std::unique_ptr<csv::CsvSchemaInferrer>> parts(splits.size());
   SPATE_RETURN_IF_ERROR(ThreadPool::Default().ParallelFor(
       static_cast<int64_t>(splits.size()), parallelism, [&](int64_t i) -> Status {
         const FileSplit& s = splits[static_cast<size_t>(i)].split;
-        SPATE_ASSIGN_OR_RETURN(parts[static_cast<size_t>(i)], csv::CsvSchemaInferrer::Make(o, s.file));
+        SPATE_ASSIGN_OR_RETURN(parts[static_cast<size_t>(i)],
+                               csv::CsvSchemaInferrer::Make(o, s.file));
         return ScanSplitForInference(fs, files[static_cast<size_t>(s.file)], s, o,
-                                     parts[static_cast<size_t>(i)].get(), skip_line, nullptr,
-                                     nullptr);
+                                     parts[static_cast<size_t>(i)].get(), skip_line,
+                                     nullptr, nullptr);
       }));
   SPATE_ASSIGN_OR_RETURN(auto merged, csv::CsvSchemaInferrer::Make(o));
   std::vector<int> rescan;
@@ -440,8 +452,9 @@ Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
       const FileSplit& s = splits[j].split;
       SPATE_ASSIGN_OR_RETURN(auto again, csv::CsvSchemaInferrer::Make(o, s.file));
       again->StartFrom(fold, rescan);
-      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(s.file)], s, o,
-                                                  again.get(), skip_line, nullptr, nullptr));
+      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(s.file)],
+                                                  s, o, again.get(), skip_line, nullptr,
+                                                  nullptr));
       fold.Adopt(*again, rescan);
     }
     merged->Merge(fold);
@@ -452,21 +465,18 @@ Result<std::unique_ptr<csv::CsvSchemaInferrer>> InferCsvTypes(
 
 }  // namespace
 
-Result<std::vector<Field>> CsvDataSource::InferDataFields(io::FileSystem& fs,
-                                                          const std::vector<InputFile>& files,
-                                                          const csv::CsvOptions& o,
-                                                          const FilePacking& packing,
-                                                          int parallelism,
-                                                          int64_t split_bytes) {
+Result<std::vector<Field>> CsvDataSource::InferDataFields(
+    io::FileSystem& fs, const std::vector<InputFile>& files, const csv::CsvOptions& o,
+    const FilePacking& packing, int parallelism, int64_t split_bytes) {
   const std::vector<FoldRun> runs = SparkRuns(files, o, packing);
   // The first record of the scan (Spark's first()): the header (or the column count).
   std::optional<std::vector<std::string>> first;
   std::string header_raw;
   for (const auto& run : runs) {
     for (const FileSplit& piece : run) {
-      SPATE_RETURN_IF_ERROR(ScanSplitForInference(fs, files[static_cast<size_t>(piece.file)],
-                                                  piece, o, nullptr, nullptr, &first,
-                                                  &header_raw));
+      SPATE_RETURN_IF_ERROR(
+          ScanSplitForInference(fs, files[static_cast<size_t>(piece.file)], piece, o,
+                                nullptr, nullptr, &first, &header_raw));
       if (first) break;
     }
     if (first) break;
@@ -474,9 +484,9 @@ Result<std::vector<Field>> CsvDataSource::InferDataFields(io::FileSystem& fs,
   if (!first) return std::vector<Field>{};
   std::unique_ptr<csv::CsvSchemaInferrer> inferrer;
   if (o.infer_schema) {
-    SPATE_ASSIGN_OR_RETURN(inferrer, InferCsvTypes(fs, files, o, runs,
-                                                   o.header ? &header_raw : nullptr,
-                                                   parallelism, split_bytes));
+    SPATE_ASSIGN_OR_RETURN(
+        inferrer, InferCsvTypes(fs, files, o, runs, o.header ? &header_raw : nullptr,
+                                parallelism, split_bytes));
   } else {
     SPATE_ASSIGN_OR_RETURN(inferrer, csv::CsvSchemaInferrer::Make(o));
   }
@@ -490,8 +500,9 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
   std::shared_ptr<CsvDataSource> src(new CsvDataSource());
   src->fs_ = fs;
   src->paths_ = paths;
-  SPATE_ASSIGN_OR_RETURN(src->options_, csv::CsvOptions::FromMap(options, session_time_zone,
-                                                                 corrupt_column_default));
+  SPATE_ASSIGN_OR_RETURN(
+      src->options_,
+      csv::CsvOptions::FromMap(options, session_time_zone, corrupt_column_default));
   const csv::CsvOptions& o = src->options_;
   SPATE_ASSIGN_OR_RETURN(FileIndex index, ListInputFiles(*fs, paths, options, user_schema,
                                                          session_time_zone));
@@ -503,8 +514,9 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
     if (src->files_.empty()) {
       return Status::Error("UNABLE_TO_INFER_SCHEMA", {{"format", "CSV"}});
     }
-    SPATE_ASSIGN_OR_RETURN(data_fields, InferDataFields(*fs, src->files_, o, packing,
-                                                        ThreadPool::Default().num_threads(), 0));
+    SPATE_ASSIGN_OR_RETURN(data_fields,
+                           InferDataFields(*fs, src->files_, o, packing,
+                                           ThreadPool::Default().num_threads(), 0));
   }
   if (!o.rescued_data_column.empty() &&
       std::none_of(data_fields.begin(), data_fields.end(),
@@ -526,12 +538,13 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
   std::vector<Field> all = data_fields;
   for (const auto& f : index.partition_fields) all.push_back(f);
   src->schema_ = std::make_shared<const Schema>(std::move(all));
-  src->splits_ = MakeSplits(src->files_, split_bytes, !o.multi_line && o.line_sep.size() <= 1);
+  src->splits_ =
+      MakeSplits(src->files_, split_bytes, !o.multi_line && o.line_sep.size() <= 1);
   return src;
 }
 
-Result<std::unique_ptr<BatchReader>> CsvDataSource::OpenSplit(int split,
-                                                              const ScanSpec& spec) const {
+Result<std::unique_ptr<BatchReader>> CsvDataSource::OpenSplit(
+    int split, const ScanSpec& spec) const {
   if (split < 0 || split >= num_splits()) return MakeEmptyReader();
   const FileSplit& s = splits_[split];
   const InputFile& f = files_[s.file];

@@ -1,9 +1,9 @@
 // Copyright spate authors.
 #pragma once
 
-// CsvDataSource: the DataSource of Spark's `csv` file format — one file, or directories of
-// files with Hive-style `key=value` partition folders (trailing columns), listed, split
-// and read in parallel with the machinery of file_index.h (recursiveFileLookup,
+// CsvDataSource: the DataSource of Spark's `csv` file format — one file, or directories
+// of files with Hive-style `key=value` partition folders (trailing columns), listed,
+// split and read in parallel with the machinery of file_index.h (recursiveFileLookup,
 // pathGlobFilter, modifiedBefore, modifiedAfter).
 //
 //  - Parsing: csv/parser.h (tokenizer + typed column conversion, the options of
@@ -15,7 +15,8 @@
 //    otherwise). header=true skips the first record of every file; with
 //    enforceSchema=false each file's header must match the schema's names
 //    (case-insensitively), else the read fails naming the file.
-//  - rescuedDataColumn=<name> (Databricks): a STRING data column (appended when the schema
+//  - rescuedDataColumn=<name> (Databricks): a STRING data column (appended when the
+//  schema
 //    lacks it) with the tokens that did not fit, as JSON (csv/parser.h CsvConverter);
 //    tokens beyond the schema are named by the header at a file's first split, _c<i> in
 //    its later splits. Columns still match by position (as Spark's reader).
@@ -67,7 +68,9 @@ class CsvDataSource final : public DataSource {
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
-  std::string SplitPath(int split) const override { return files_[splits_[split].file].path; }
+  std::string SplitPath(int split) const override {
+    return files_[splits_[split].file].path;
+  }
   std::optional<int64_t> EstimatedBytes() const override {
     int64_t n = 0;
     for (const auto& f : files_) n += f.size;

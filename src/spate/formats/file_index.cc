@@ -66,7 +66,8 @@ Status FileError(const Status& st, const std::string& path) {
   return st.WithContext("Encountered error while reading file file:" + path);
 }
 
-Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::string>& paths,
+Result<FileIndex> ListInputFiles(io::FileSystem& fs,
+                                 const std::vector<std::string>& paths,
                                  const OptionMap& options, const SchemaPtr& user_schema,
                                  const std::string& session_time_zone) {
   SPATE_ASSIGN_OR_RETURN(bool recursive, BoolOption(options, "recursiveFileLookup"));
@@ -132,7 +133,8 @@ Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::stri
   }
   for (const Candidate* c : kept) {
     bool same = c->partitions.size() == keys.size();
-    for (size_t i = 0; same && i < keys.size(); ++i) same = c->partitions[i].first == keys[i];
+    for (size_t i = 0; same && i < keys.size(); ++i)
+      same = c->partitions[i].first == keys[i];
     if (!same) {
       return Status::Invalid("Conflicting directory structures detected: " + c->path +
                              " does not have the partition columns of " + kept[0]->path);
@@ -142,7 +144,8 @@ Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::stri
                          BoolOption(options, kPartitionTypeInferenceOption, true));
   for (size_t i = 0; i < keys.size(); ++i) {
     std::vector<std::string> raw;
-    for (const Candidate* c : kept) raw.push_back(UnescapePathName(c->partitions[i].second));
+    for (const Candidate* c : kept)
+      raw.push_back(UnescapePathName(c->partitions[i].second));
     DataTypePtr t = InferPartitionType(raw, infer_types);
     if (user_schema) {
       int idx = user_schema->FieldIndex(keys[i]);
@@ -163,15 +166,16 @@ Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::stri
 std::vector<Field> DataFieldsOf(const Schema& user_schema, const FileIndex& index) {
   std::vector<Field> out;
   for (const auto& f : user_schema.fields()) {
-    bool is_part = std::any_of(index.partition_fields.begin(), index.partition_fields.end(),
-                               [&](const Field& k) { return EqualsIgnoreCase(k.name, f.name); });
+    bool is_part =
+        std::any_of(index.partition_fields.begin(), index.partition_fields.end(),
+                    [&](const Field& k) { return EqualsIgnoreCase(k.name, f.name); });
     if (!is_part) out.push_back(f);
   }
   return out;
 }
 
-std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t split_bytes,
-                                  bool splittable) {
+std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files,
+                                  int64_t split_bytes, bool splittable) {
   std::vector<FileSplit> splits;
   for (size_t fi = 0; fi < files.size(); ++fi) {
     const int64_t size = files[fi].size;
@@ -187,7 +191,8 @@ std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t s
   return splits;
 }
 
-int64_t SparkMaxSplitBytes(const std::vector<int64_t>& sizes, const FilePacking& packing) {
+int64_t SparkMaxSplitBytes(const std::vector<int64_t>& sizes,
+                           const FilePacking& packing) {
   int64_t parallelism = packing.min_partitions;
   if (parallelism <= 0) parallelism = std::max(1, ThreadPool::Default().num_threads());
   int64_t total = 0;
@@ -218,7 +223,8 @@ std::vector<std::vector<size_t>> PackLikeSpark(const std::vector<int64_t>& sizes
   return bins;
 }
 
-int64_t InferenceSplitBytes(int64_t total_bytes, int parallelism, int64_t max_split_bytes) {
+int64_t InferenceSplitBytes(int64_t total_bytes, int parallelism,
+                            int64_t max_split_bytes) {
   return std::clamp<int64_t>(total_bytes / (8 * std::max(parallelism, 1)), 4ll << 20,
                              std::max<int64_t>(max_split_bytes, 4ll << 20));
 }
@@ -243,7 +249,8 @@ Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
   if (start == 0 && end == size) {
     std::string all;
     SPATE_RETURN_IF_ERROR(file->ReadAt(0, size, &all));
-    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) return GunzipText(all);
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
+      return GunzipText(all);
     return all;
   }
   std::string buf;
@@ -252,15 +259,16 @@ Result<std::string> ReadSplitText(io::FileSystem& fs, const std::string& path,
   size_t begin = 0;
   if (start > 0) {
     // The first separator ending at or after `start - 1` ends the line that started in
-    // the previous split (when it ends exactly at start - 1, the line at `start` is ours).
+    // the previous split (when it ends exactly at start - 1, the line at `start` is
+    // ours).
     size_t p = buf.find(sep);
     if (p == std::string::npos) return std::string();  // no line starts here
     begin = p + sep.size();
     if (from + static_cast<int64_t>(begin) >= end) return std::string();
   }
   // The last line: up to the first separator that ends at or after `end`.
-  size_t search = static_cast<size_t>(std::max<int64_t>(
-      static_cast<int64_t>(begin), end - len - from));
+  size_t search = static_cast<size_t>(
+      std::max<int64_t>(static_cast<int64_t>(begin), end - len - from));
   int64_t pos = end;
   while (true) {
     size_t p = buf.find(sep, search);
@@ -291,7 +299,8 @@ Result<std::unique_ptr<SplitLineReader>> SplitLineReader::Open(
   r->strip_cr_ = strip_cr;
   r->size_ = std::min(size, r->file_->Size());
   r->end_ = std::min(end, r->size_);
-  r->window_ = std::max<int64_t>(window_bytes, 2 * static_cast<int64_t>(r->sep_.size()) + 2);
+  r->window_ =
+      std::max<int64_t>(window_bytes, 2 * static_cast<int64_t>(r->sep_.size()) + 2);
   // A split after the first begins after the first separator ending at or after start - 1
   // (the line crossing `start` belongs to the previous split).
   const int64_t len = static_cast<int64_t>(r->sep_.size());
@@ -310,17 +319,20 @@ Status SplitLineReader::Fill() {
     cursor_ = 0;
   }
   size_t want = static_cast<size_t>(window_);
-  if (filled_ + want / 2 > buf_.size()) buf_.resize(std::max(buf_.size() * 2, filled_ + want));
-  const int64_t n = std::min<int64_t>(static_cast<int64_t>(buf_.size() - filled_),
-                                      size_ - read_pos_);
+  if (filled_ + want / 2 > buf_.size())
+    buf_.resize(std::max(buf_.size() * 2, filled_ + want));
+  const int64_t n =
+      std::min<int64_t>(static_cast<int64_t>(buf_.size() - filled_), size_ - read_pos_);
   if (n <= 0) return Status::OK();
-  SPATE_RETURN_IF_ERROR(file_->ReadInto(read_pos_, n, reinterpret_cast<uint8_t*>(buf_.data() + filled_)));
+  SPATE_RETURN_IF_ERROR(
+      file_->ReadInto(read_pos_, n, reinterpret_cast<uint8_t*>(buf_.data() + filled_)));
   filled_ += static_cast<size_t>(n);
   read_pos_ += n;
   return Status::OK();
 }
 
-Result<bool> SplitLineReader::NextLines(size_t max_lines, std::vector<std::string_view>* lines) {
+Result<bool> SplitLineReader::NextLines(size_t max_lines,
+                                        std::vector<std::string_view>* lines) {
   lines->clear();
   if (done_) return false;
   if (cursor_ > 0 && filled_ - cursor_ < sep_.size() + 1024 && read_pos_ < size_) {
@@ -329,10 +341,13 @@ Result<bool> SplitLineReader::NextLines(size_t max_lines, std::vector<std::strin
   while (lines->size() < max_lines) {
     std::string_view data(buf_.data(), filled_);
     size_t p;
-    if (sep_.size() == 1) {  // one separator byte: memchr alone (find() adds a memcmp per line)
-      const void* hit =
-          cursor_ < filled_ ? std::memchr(buf_.data() + cursor_, sep_[0], filled_ - cursor_) : nullptr;
-      p = hit ? static_cast<size_t>(static_cast<const char*>(hit) - buf_.data()) : std::string_view::npos;
+    if (sep_.size() ==
+        1) {  // one separator byte: memchr alone (find() adds a memcmp per line)
+      const void* hit = cursor_ < filled_ ? std::memchr(buf_.data() + cursor_, sep_[0],
+                                                        filled_ - cursor_)
+                                          : nullptr;
+      p = hit ? static_cast<size_t>(static_cast<const char*>(hit) - buf_.data())
+              : std::string_view::npos;
     } else {
       p = data.find(sep_, cursor_);
     }
@@ -379,7 +394,8 @@ Result<bool> SplitLineReader::NextLines(size_t max_lines, std::vector<std::strin
 Result<std::string> GunzipText(std::string_view data) {
   std::string out;
   z_stream z{};
-  if (inflateInit2(&z, 15 + 32) != Z_OK) return Status::Internal("gzip: inflateInit2 failed");
+  if (inflateInit2(&z, 15 + 32) != Z_OK)
+    return Status::Internal("gzip: inflateInit2 failed");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   z.avail_in = static_cast<uInt>(data.size());
   char chunk[64 << 10];
@@ -395,7 +411,8 @@ Result<std::string> GunzipText(std::string_view data) {
     }
     if (rc != Z_OK) {
       inflateEnd(&z);
-      return Status::IOError(std::string("Invalid gzip data: ") + (z.msg ? z.msg : "corrupt stream"));
+      return Status::IOError(std::string("Invalid gzip data: ") +
+                             (z.msg ? z.msg : "corrupt stream"));
     }
     if (z.avail_in == 0 && z.avail_out != 0) {
       inflateEnd(&z);
@@ -425,7 +442,8 @@ Result<BatchPtr> AssembleOutput(const SchemaPtr& out_schema, const ScanSpec& spe
   cols.reserve(spec.columns.size());
   for (int c : spec.columns) {
     if (c >= num_data_columns) {
-      cols.push_back(MakeConstantColumn(file.partition_values[c - num_data_columns], rows));
+      cols.push_back(
+          MakeConstantColumn(file.partition_values[c - num_data_columns], rows));
     } else {
       cols.push_back(data[static_cast<size_t>(c)]);
     }

@@ -12,12 +12,13 @@
 //    is kept when its modification time is strictly before / after). Hive-style
 //    `key=value` folders become partition columns (types inferred as Spark does unless
 //    the user schema names the column).
-//  - MakeSplits: one split per file, or chunks of `split_bytes` of large splittable files.
+//  - MakeSplits: one split per file, or chunks of `split_bytes` of large splittable
+//  files.
 //  - ReadSplitText: the text of the lines that start in a byte range (a line belongs to
 //    the split its first byte is in).
 //  - AssembleOutput: a batch of the requested columns from data columns plus the file's
-//    constant partition values; PartitionsRuleOut: pushed-down IS [NOT] NULL predicates on
-//    partition columns that rule a file out.
+//    constant partition values; PartitionsRuleOut: pushed-down IS [NOT] NULL predicates
+//    on partition columns that rule a file out.
 //
 // Ownership: plain values. Thread safety: free functions, safe from any thread.
 // Failure: a missing path -> PATH_NOT_FOUND; bad option values -> Spark's error; I/O
@@ -38,17 +39,16 @@ using OptionMap = std::map<std::string, std::string>;
 
 /// The lines that start in a byte range [start, end) of an uncompressed file (the rule of
 /// ReadSplitText), read in windows of `window_bytes` so memory stays bounded and the
-/// buffer is reused: NextLines hands out views into the window, valid until the next call.
-/// Ownership: owns the open file. Thread safety: one thread. Failure: I/O errors name the
-/// file.
+/// buffer is reused: NextLines hands out views into the window, valid until the next
+/// call. Ownership: owns the open file. Thread safety: one thread. Failure: I/O errors
+/// name the file.
 class SplitLineReader {
  public:
   static constexpr int64_t kDefaultWindowBytes = 4 << 20;
-  static Result<std::unique_ptr<SplitLineReader>> Open(io::FileSystem& fs,
-                                                       const std::string& path, int64_t start,
-                                                       int64_t end, int64_t size,
-                                                       std::string sep, bool strip_cr,
-                                                       int64_t window_bytes = kDefaultWindowBytes);
+  static Result<std::unique_ptr<SplitLineReader>> Open(
+      io::FileSystem& fs, const std::string& path, int64_t start, int64_t end,
+      int64_t size, std::string sep, bool strip_cr,
+      int64_t window_bytes = kDefaultWindowBytes);
   /// Replaces `lines` with up to `max_lines` next lines (a trailing '\r' dropped when
   /// strip_cr); false when the split has no more lines.
   Result<bool> NextLines(size_t max_lines, std::vector<std::string_view>* lines);
@@ -59,20 +59,21 @@ class SplitLineReader {
 
  private:
   SplitLineReader() = default;
-  // Moves the unconsumed bytes to the front and reads more (at least `want` bytes of room).
+  // Moves the unconsumed bytes to the front and reads more (at least `want` bytes of
+  // room).
   Status Fill();
 
   std::unique_ptr<io::RandomAccessFile> file_;
   std::string sep_;
   bool strip_cr_ = false;
-  int64_t end_ = 0;       // lines starting at or after this offset are the next split's
-  int64_t size_ = 0;      // file size
+  int64_t end_ = 0;   // lines starting at or after this offset are the next split's
+  int64_t size_ = 0;  // file size
   int64_t window_ = 0;
-  std::string buf_;       // the window
-  size_t filled_ = 0;     // valid bytes in buf_
-  size_t cursor_ = 0;     // next line starts here
-  int64_t buf_offset_ = 0;  // file offset of buf_[0]
-  int64_t read_pos_ = 0;    // next file offset to read
+  std::string buf_;              // the window
+  size_t filled_ = 0;            // valid bytes in buf_
+  size_t cursor_ = 0;            // next line starts here
+  int64_t buf_offset_ = 0;       // file offset of buf_[0]
+  int64_t read_pos_ = 0;         // next file offset to read
   bool skipping_first_ = false;  // start > 0: drop the line crossing `start`
   bool done_ = false;
 };
@@ -101,7 +102,8 @@ struct FileIndex {
 /// Lists the input files (see the file comment). `user_schema` (may be null) fixes the
 /// types of the partition columns it names. `session_time_zone` is the default zone of
 /// modifiedBefore / modifiedAfter.
-Result<FileIndex> ListInputFiles(io::FileSystem& fs, const std::vector<std::string>& paths,
+Result<FileIndex> ListInputFiles(io::FileSystem& fs,
+                                 const std::vector<std::string>& paths,
                                  const OptionMap& options, const SchemaPtr& user_schema,
                                  const std::string& session_time_zone);
 
@@ -114,12 +116,13 @@ struct FileSplit {
 };
 /// Splits: whole files when `splittable` is false, a file is at most `split_bytes` or is
 /// compressed (.gz).
-std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files, int64_t split_bytes,
-                                  bool splittable);
+std::vector<FileSplit> MakeSplits(const std::vector<InputFile>& files,
+                                  int64_t split_bytes, bool splittable);
 
-/// Spark's partitioning of a file scan (FilePartition): spark.sql.files.maxPartitionBytes,
-/// spark.sql.files.openCostInBytes and spark.sql.files.minPartitionNum (else the default
-/// parallelism; 0 here: the default thread pool's size).
+/// Spark's partitioning of a file scan (FilePartition):
+/// spark.sql.files.maxPartitionBytes, spark.sql.files.openCostInBytes and
+/// spark.sql.files.minPartitionNum (else the default parallelism; 0 here: the default
+/// thread pool's size).
 struct FilePacking {
   int64_t max_partition_bytes = 128ll << 20;
   int64_t open_cost_bytes = 4ll << 20;
@@ -130,9 +133,10 @@ struct FilePacking {
 /// sum(size + openCost) / minPartitions)).
 int64_t SparkMaxSplitBytes(const std::vector<int64_t>& sizes, const FilePacking& packing);
 
-/// FilePartition.getFilePartitions over items (files or pieces of files) of `sizes`: sorted
-/// by size, descending (stable), each added to the current partition unless that would pass
-/// `max_split` bytes, counting `open_cost` per item. The partitions as indices into sizes.
+/// FilePartition.getFilePartitions over items (files or pieces of files) of `sizes`:
+/// sorted by size, descending (stable), each added to the current partition unless that
+/// would pass `max_split` bytes, counting `open_cost` per item. The partitions as indices
+/// into sizes.
 std::vector<std::vector<size_t>> PackLikeSpark(const std::vector<int64_t>& sizes,
                                                int64_t max_split, int64_t open_cost);
 
@@ -150,15 +154,16 @@ std::vector<FileSplit> MakeInferenceSplits(const std::vector<InputFile>& files,
                                            int64_t split_bytes = 0,
                                            int64_t max_split_bytes = 128ll << 20);
 
-/// samplingRatio for schema inference (Spark's Bernoulli sample with a fixed seed): ratios
-/// above 0.99 keep every record (as Spark's JsonUtils / CSVUtils.sample do); otherwise a
-/// record is kept when a hash of its file's index and its byte offset in the file falls
-/// below the ratio, so the sample does not depend on how files are split or on threads.
+/// samplingRatio for schema inference (Spark's Bernoulli sample with a fixed seed):
+/// ratios above 0.99 keep every record (as Spark's JsonUtils / CSVUtils.sample do);
+/// otherwise a record is kept when a hash of its file's index and its byte offset in the
+/// file falls below the ratio, so the sample does not depend on how files are split or on
+/// threads.
 inline bool KeepSampledRecord(double sampling_ratio, int64_t file_index, int64_t offset) {
   if (sampling_ratio > 0.99) return true;
   uint64_t z = static_cast<uint64_t>(file_index) * 0x9E3779B97F4A7C15ull +
                static_cast<uint64_t>(offset) + 1;  // seed 1
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;  // splitmix64's finalizer
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;     // splitmix64's finalizer
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
   return static_cast<double>(z >> 11) * 0x1.0p-53 < sampling_ratio;

@@ -88,8 +88,8 @@ class ParquetWriterFactory final : public FileWriterFactory {
   std::string extension() const override { return ext_; }
   Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::WritableFile> file,
                                            const SchemaPtr& data_schema) const override {
-    SPATE_ASSIGN_OR_RETURN(auto w,
-                           pq::ParquetWriter::Make(std::move(file), *data_schema, options_));
+    SPATE_ASSIGN_OR_RETURN(
+        auto w, pq::ParquetWriter::Make(std::move(file), *data_schema, options_));
     return std::unique_ptr<FileWriter>(new ParquetFileWriter(std::move(w)));
   }
 
@@ -121,15 +121,18 @@ Result<FileWriterFactoryPtr> MakeParquetWriterFactory(
     if (key == "parquet.page.size") {
       SPATE_ASSIGN_OR_RETURN(wopt.page_bytes, ParseLong(k, v));
     }
-    if (key == "parquet.enable.dictionary") wopt.enable_dictionary = ToLower(v) != "false";
+    if (key == "parquet.enable.dictionary")
+      wopt.enable_dictionary = ToLower(v) != "false";
   }
   SPATE_ASSIGN_OR_RETURN(wopt.codec, pq::ParseCodecName(codec));
   return FileWriterFactoryPtr(std::make_shared<ParquetWriterFactory>(std::move(wopt)));
 }
 
-// ---- statistics -------------------------------------------------------------------------
+// ---- statistics
+// -------------------------------------------------------------------------
 
-std::optional<std::string> PartitionValueString(const Value& v, const std::string& time_zone_id) {
+std::optional<std::string> PartitionValueString(const Value& v,
+                                                const std::string& time_zone_id) {
   if (v.is_null()) return std::nullopt;
   if (v.type()->id() == TypeId::kTimestamp && !time_zone_id.empty()) {
     const TimeZone* tz = TimeZone::Lookup(time_zone_id);
@@ -230,8 +233,10 @@ void StringMinMax(const Column& c, const std::vector<uint8_t>* valid, ColumnStat
   }
   if (!b.any()) return;
   const std::string_view lo = b.min(), hi = b.max();
-  if (!s->min || lo < std::string_view(s->min->str())) s->min = Value::String(std::string(lo));
-  if (!s->max || hi > std::string_view(s->max->str())) s->max = Value::String(std::string(hi));
+  if (!s->min || lo < std::string_view(s->min->str()))
+    s->min = Value::String(std::string(lo));
+  if (!s->max || hi > std::string_view(s->max->str()))
+    s->max = Value::String(std::string(hi));
 }
 
 void LeafStats(const Column& c, const std::vector<uint8_t>* valid, ColumnStats* s,
@@ -240,7 +245,8 @@ void LeafStats(const Column& c, const std::vector<uint8_t>* valid, ColumnStats* 
   if (!valid) {
     nulls = c.null_count();
   } else {
-    for (int64_t i = 0; i < c.length(); ++i) nulls += (!(*valid)[i] || c.IsNull(i)) ? 1 : 0;
+    for (int64_t i = 0; i < c.length(); ++i)
+      nulls += (!(*valid)[i] || c.IsNull(i)) ? 1 : 0;
   }
   s->null_count += nulls;
   const DataTypePtr& t = c.type();
@@ -261,7 +267,8 @@ void LeafStats(const Column& c, const std::vector<uint8_t>* valid, ColumnStats* 
       MinMaxTyped<int64_t>(c, valid, s, st, [](int64_t x) { return Value::Long(x); });
       break;
     case TypeId::kTimestamp:
-      MinMaxTyped<int64_t>(c, valid, s, st, [](int64_t x) { return Value::Timestamp(x); });
+      MinMaxTyped<int64_t>(c, valid, s, st,
+                           [](int64_t x) { return Value::Timestamp(x); });
       break;
     case TypeId::kTimestampNtz:
       MinMaxTyped<int64_t>(c, valid, s, st,
@@ -287,8 +294,8 @@ void LeafStats(const Column& c, const std::vector<uint8_t>* valid, ColumnStats* 
   }
 }
 
-void Walk(const Column& c, const std::vector<uint8_t>* valid, std::vector<ColumnStats>* stats,
-          std::vector<LeafState>* states, size_t* leaf) {
+void Walk(const Column& c, const std::vector<uint8_t>* valid,
+          std::vector<ColumnStats>* stats, std::vector<LeafState>* states, size_t* leaf) {
   if (c.type_id() == TypeId::kStruct) {
     std::vector<uint8_t> own;
     const std::vector<uint8_t>* child_valid = valid;
@@ -325,7 +332,8 @@ void AccumulateStats(const Batch& batch, std::vector<ColumnStats>* stats) {
   }
 }
 
-// ---- the job ---------------------------------------------------------------------------
+// ---- the job
+// ---------------------------------------------------------------------------
 
 struct PartitionedWriteJob::OpenFile {
   std::string key;  // "k=1/c=x" ("" without partition columns)
@@ -367,10 +375,10 @@ Result<std::unique_ptr<PartitionedWriteJob>> PartitionedWriteJob::Make(
     return Status::Error("ALL_PARTITION_COLUMNS_NOT_ALLOWED");
   }
   job->data_schema_ = std::make_shared<const Schema>(std::move(data_fields));
-  job->write_dir_ = options.use_staging
-                        ? io::JoinPath(io::JoinPath(options.output_dir, "_temporary"),
-                                       options.job_id)
-                        : options.output_dir;
+  job->write_dir_ =
+      options.use_staging
+          ? io::JoinPath(io::JoinPath(options.output_dir, "_temporary"), options.job_id)
+          : options.output_dir;
   SPATE_RETURN_IF_ERROR(fs->MakeDirs(job->write_dir_));
   job->fs_ = std::move(fs);
   job->factory_ = std::move(factory);
@@ -430,9 +438,9 @@ struct CloseHelper {
   }
 };
 
-Status PartitionedWriteJob::WriteToFile(int partition, const std::string& key,
-                                        const std::vector<std::optional<std::string>>* values,
-                                        const BatchPtr& data) {
+Status PartitionedWriteJob::WriteToFile(
+    int partition, const std::string& key,
+    const std::vector<std::optional<std::string>>* values, const BatchPtr& data) {
   int64_t offset = 0;
   const int64_t n = data->num_rows();
   do {
@@ -440,8 +448,7 @@ Status PartitionedWriteJob::WriteToFile(int partition, const std::string& key,
     int64_t take = n - offset;
     const int64_t cap = options_.max_records_per_file;
     if (cap > 0) take = std::min(take, cap - o->current.num_records);
-    BatchPtr piece =
-        (offset == 0 && take == n) ? data : SliceBatch(*data, offset, take);
+    BatchPtr piece = (offset == 0 && take == n) ? data : SliceBatch(*data, offset, take);
     if (take > 0 || n == 0) {
       SPATE_RETURN_IF_ERROR(o->writer->Write(piece));
       o->current.num_records += take;
@@ -493,7 +500,8 @@ Status PartitionedWriteJob::Write(int partition, const BatchPtr& b) {
       } else if (col.type_id() == TypeId::kBoolean) {
         raw.push_back(col.GetBool(r) ? '1' : '0');
       } else if (width > 0) {
-        raw.append(reinterpret_cast<const char*>(col.values()->data()) + r * width, width);
+        raw.append(reinterpret_cast<const char*>(col.values()->data()) + r * width,
+                   width);
       } else {
         std::string v = col.GetValue(r).ToString();  // nested partition values: rare
         uint32_t n = static_cast<uint32_t>(v.size());
@@ -511,7 +519,8 @@ Status PartitionedWriteJob::Write(int partition, const BatchPtr& b) {
         if (i > 0) g.key += '/';
         g.key += EscapePathName(schema_->field(c).name);
         g.key += '=';
-        g.key += g.values[i] ? EscapePathName(*g.values[i]) : "__HIVE_DEFAULT_PARTITION__";
+        g.key +=
+            g.values[i] ? EscapePathName(*g.values[i]) : "__HIVE_DEFAULT_PARTITION__";
       }
       groups.push_back(std::move(g));
     }
@@ -534,10 +543,10 @@ Status PartitionedWriteJob::Write(int partition, const BatchPtr& b) {
   for (int c : data_cols_) cols.push_back(b->column(c));
   auto data = Batch::Make(data_schema_, cols, b->num_rows());
   for (const auto& g : groups) {
-    BatchPtr part = static_cast<int64_t>(g.rows.size()) == b->num_rows()
-                        ? data
-                        : TakeBatch(*data, g.rows.data(),
-                                    static_cast<int64_t>(g.rows.size()));
+    BatchPtr part =
+        static_cast<int64_t>(g.rows.size()) == b->num_rows()
+            ? data
+            : TakeBatch(*data, g.rows.data(), static_cast<int64_t>(g.rows.size()));
     SPATE_RETURN_IF_ERROR(WriteToFile(partition, g.key, &g.values, part));
   }
   return Status::OK();
@@ -562,7 +571,8 @@ Result<std::vector<WrittenFile>> PartitionedWriteJob::Commit() {
           for (auto& [key, o] : ps.open) {
             if (!o.writer) continue;
             if (closed[p].ok()) {
-              closed[p] = CloseHelper::Close(o.writer, o.current, &o.file_count, &ps.done);
+              closed[p] =
+                  CloseHelper::Close(o.writer, o.current, &o.file_count, &ps.done);
             } else {
               o.writer.reset();
             }
@@ -608,7 +618,8 @@ Result<std::vector<WrittenFile>> PartitionedWriteJob::Commit() {
     std::sort(dirs.begin(), dirs.end());
     dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
     for (const auto& d : dirs) {
-      st = fs_->SyncDir(d.empty() ? options_.output_dir : io::JoinPath(options_.output_dir, d));
+      st = fs_->SyncDir(d.empty() ? options_.output_dir
+                                  : io::JoinPath(options_.output_dir, d));
       if (!st.ok()) break;
     }
   }
@@ -627,7 +638,8 @@ Result<std::vector<WrittenFile>> PartitionedWriteJob::Commit() {
     st = fs_->WriteAtomic(io::JoinPath(options_.output_dir, "_SUCCESS"), "");
   }
   if (!st.ok()) {
-    for (const auto& rel : moved) (void)fs_->Delete(io::JoinPath(options_.output_dir, rel));
+    for (const auto& rel : moved)
+      (void)fs_->Delete(io::JoinPath(options_.output_dir, rel));
     Abort();
     return st;
   }
@@ -641,7 +653,8 @@ void PartitionedWriteJob::Abort() {
     for (auto& [key, o] : ps->open) o.writer.reset();
     ps->open.clear();
     if (!options_.use_staging) {
-      for (const auto& rel : ps->created) (void)fs_->Delete(io::JoinPath(write_dir_, rel));
+      for (const auto& rel : ps->created)
+        (void)fs_->Delete(io::JoinPath(write_dir_, rel));
     }
     ps->created.clear();
     ps->done.clear();

@@ -71,8 +71,8 @@ class FileWriterFactory {
   virtual std::string format_name() const = 0;
   /// File name suffix including the dot and codec: ".snappy.parquet".
   virtual std::string extension() const = 0;
-  virtual Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::WritableFile> file,
-                                                   const SchemaPtr& data_schema) const = 0;
+  virtual Result<std::unique_ptr<FileWriter>> Open(
+      std::unique_ptr<io::WritableFile> file, const SchemaPtr& data_schema) const = 0;
 };
 using FileWriterFactoryPtr = std::shared_ptr<const FileWriterFactory>;
 
@@ -101,8 +101,8 @@ struct ColumnStats {
 
 /// One file a job wrote.
 struct WrittenFile {
-  /// Path relative to the output folder: "day=2024-01-01/part-00000-<uuid>-c000.snappy.parquet"
-  /// (folders escaped as on disk).
+  /// Path relative to the output folder:
+  /// "day=2024-01-01/part-00000-<uuid>-c000.snappy.parquet" (folders escaped as on disk).
   std::string relative_path;
   /// The partitionBy values of the file, in partition_columns order; nullopt = NULL.
   /// Raw (unescaped) strings as Spark prints them (Delta's add.partitionValues).

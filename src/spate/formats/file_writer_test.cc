@@ -16,10 +16,10 @@ namespace spate::formats {
 namespace {
 
 SchemaPtr TestSchema() {
-  return std::make_shared<const Schema>(std::vector<Field>{
-      {"id", DataType::Long(), true, ""},
-      {"name", DataType::String(), true, ""},
-      {"day", DataType::String(), true, ""}});
+  return std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""},
+                         {"name", DataType::String(), true, ""},
+                         {"day", DataType::String(), true, ""}});
 }
 
 BatchPtr MakeBatch(int64_t start, int64_t n) {
@@ -64,7 +64,7 @@ TEST(FileWriterTest, UnpartitionedStagingAndStats) {
   EXPECT_EQ(id.path, std::vector<std::string>{"id"});
   EXPECT_EQ(id.min->i64(), 0);
   EXPECT_EQ(id.max->i64(), 100);  // 101 is NULL
-  EXPECT_EQ(id.null_count, 2);  // ids 3 and 101
+  EXPECT_EQ(id.null_count, 2);    // ids 3 and 101
   EXPECT_EQ(files[0].stats[1].min->str(), "n0");
   EXPECT_EQ(files[0].stats[1].max->str(), "n9");
   auto src = ParquetDataSource::Make(fs, {"/out"}).value();
@@ -102,7 +102,8 @@ TEST(FileWriterTest, PartitionedInPlaceWithRollover) {
   EXPECT_EQ(slash, 2);
   EXPECT_FALSE(fs->Exists("/t/_SUCCESS").value());
   bool has_c001 = false;
-  for (const auto& f : files) has_c001 |= f.relative_path.find("-c001.") != std::string::npos;
+  for (const auto& f : files)
+    has_c001 |= f.relative_path.find("-c001.") != std::string::npos;
   EXPECT_TRUE(has_c001);
 }
 
@@ -179,7 +180,8 @@ TEST(FileWriterTest, AbortRemovesFiles) {
     auto job = PartitionedWriteJob::Make(fs, factory, TestSchema(), o, 4).value();
     std::vector<std::thread> threads;
     for (int p = 0; p < 4; ++p)
-      threads.emplace_back([&, p] { ASSERT_TRUE(job->Write(p, MakeBatch(p * 10, 10)).ok()); });
+      threads.emplace_back(
+          [&, p] { ASSERT_TRUE(job->Write(p, MakeBatch(p * 10, 10)).ok()); });
     for (auto& t : threads) t.join();
     job->Abort();
   }
@@ -208,7 +210,8 @@ TEST(FileWriterTest, UnknownPartitionColumn) {
   o.partition_columns = {"nope"};
   auto job = PartitionedWriteJob::Make(fs, factory, TestSchema(), o, 1);
   EXPECT_ERROR_CLASS(job, "_LEGACY_ERROR_TEMP_1155");
-  EXPECT_ERROR_CLASS(MakeParquetWriterFactory({{"compression", "bogus"}}), "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
+  EXPECT_ERROR_CLASS(MakeParquetWriterFactory({{"compression", "bogus"}}),
+                     "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
 }
 
 }  // namespace

@@ -42,10 +42,10 @@ std::vector<std::string_view> SplitLines(std::string_view text, std::string_view
 class LineReader final : public BatchReader {
  public:
   LineReader(io::FileSystemPtr fs, LineFileDataSource::Format format,
-             const InputFile* file, FileSplit split,
-             bool whole_file, SchemaPtr data_schema, const json::JsonOptions* options,
-             ScanSpec spec, SchemaPtr out_schema, int num_data_columns, std::string sep,
-             bool strip_cr, int rescued_index)
+             const InputFile* file, FileSplit split, bool whole_file,
+             SchemaPtr data_schema, const json::JsonOptions* options, ScanSpec spec,
+             SchemaPtr out_schema, int num_data_columns, std::string sep, bool strip_cr,
+             int rescued_index)
       : fs_(std::move(fs)),
         format_(format),
         file_(file),
@@ -67,12 +67,13 @@ class LineReader final : public BatchReader {
       const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
       if (!whole_file_ && !gz) {
         // Line files stream through a bounded window.
-        auto reader = SplitLineReader::Open(*fs_, path, split_.start, split_.end, file_->size,
-                                            file_sep_, strip_cr_);
+        auto reader = SplitLineReader::Open(*fs_, path, split_.start, split_.end,
+                                            file_->size, file_sep_, strip_cr_);
         if (!reader.ok()) return FileError(reader.status(), path);
         window_ = std::move(*reader);
       } else {
-        auto text = ReadSplitText(*fs_, path, split_.start, split_.end, file_->size, file_sep_);
+        auto text =
+            ReadSplitText(*fs_, path, split_.start, split_.end, file_->size, file_sep_);
         if (!text.ok()) return FileError(text.status(), path);
         text_ = std::move(*text);
         if (whole_file_) {
@@ -85,11 +86,13 @@ class LineReader final : public BatchReader {
         std::vector<Field> parsed = data_schema_->fields();
         if (rescued_index_ >= 0) {
           parsed.erase(parsed.begin() + rescued_index_);
-          for (size_t i = 0; i < parsed.size(); ++i) parsed_index_[parsed[i].name] = static_cast<int>(i);
+          for (size_t i = 0; i < parsed.size(); ++i)
+            parsed_index_[parsed[i].name] = static_cast<int>(i);
           file_path_ = file_->path[0] == '/' ? "file://" + file_->path : file_->path;
         }
-        auto parser = json::JsonColumnParser::Make(DataType::Struct(std::move(parsed)),
-                                                   *options_, /*allow_array_as_structs=*/true);
+        auto parser =
+            json::JsonColumnParser::Make(DataType::Struct(std::move(parsed)), *options_,
+                                         /*allow_array_as_structs=*/true);
         if (!parser.ok()) return parser.status();
         parser_ = std::move(*parser);
       }
@@ -113,7 +116,8 @@ class LineReader final : public BatchReader {
           if (!st.ok()) return FileError(st, file_->path);
           // Only records with something to rescue are parsed again (a root array's rows
           // rescue nothing).
-          if (rescued_index_ >= 0) line_rows_.push_back(appended == 1 && unmatched ? -1 : appended);
+          if (rescued_index_ >= 0)
+            line_rows_.push_back(appended == 1 && unmatched ? -1 : appended);
         }
         rows = parser_->num_rows();
         ColumnPtr root = parser_->Finish();
@@ -123,8 +127,10 @@ class LineReader final : public BatchReader {
         }
       } else {
         int64_t bytes = 0;  // the batch's bytes, so the builder never regrows
-        for (size_t i = next_; i < stop; ++i) bytes += static_cast<int64_t>(lines_[i].size());
-        StringBuilder b(DataType::String(), static_cast<int64_t>(stop - next_), std::max<int64_t>(bytes, 1));
+        for (size_t i = next_; i < stop; ++i)
+          bytes += static_cast<int64_t>(lines_[i].size());
+        StringBuilder b(DataType::String(), static_cast<int64_t>(stop - next_),
+                        std::max<int64_t>(bytes, 1));
         for (size_t i = next_; i < stop; ++i) b.Append(lines_[i]);
         rows = static_cast<int64_t>(stop - next_);
         data.push_back(b.Finish());
@@ -179,8 +185,8 @@ class LineReader final : public BatchReader {
     return b.Finish();
   }
 
-  bool RescueRecord(std::string_view line, const std::vector<ColumnPtr>& data, int64_t row,
-                    std::string* out) const {
+  bool RescueRecord(std::string_view line, const std::vector<ColumnPtr>& data,
+                    int64_t row, std::string* out) const {
     auto doc = Json::Parse(line);
     if (!doc.ok() || !doc->is_object()) return false;
     Json rescued = Json::Object();
@@ -211,25 +217,29 @@ class LineReader final : public BatchReader {
   std::vector<int64_t> line_rows_;  // rows per line of the batch; -1: one row to rescue
   bool loaded_ = false;
   std::string text_;
-  std::unique_ptr<SplitLineReader> window_;  // streaming splits (not whole files, not .gz)
+  std::unique_ptr<SplitLineReader>
+      window_;  // streaming splits (not whole files, not .gz)
   std::vector<std::string_view> lines_;
   size_t next_ = 0;
   std::unique_ptr<json::JsonColumnParser> parser_;
 };
 
 // Infers the records of one split into `inferrer`; counts the lines sampled.
-Status InferSplit(io::FileSystem& fs, const InputFile& file, int file_index, FileSplit split,
-                  bool whole_file, const std::string& sep, bool strip_cr, double ratio,
-                  json::JsonSchemaInferrer* inferrer, int64_t* sampled) {
-  const bool gz = file.path.size() > 3 && file.path.compare(file.path.size() - 3, 3, ".gz") == 0;
+Status InferSplit(io::FileSystem& fs, const InputFile& file, int file_index,
+                  FileSplit split, bool whole_file, const std::string& sep, bool strip_cr,
+                  double ratio, json::JsonSchemaInferrer* inferrer, int64_t* sampled) {
+  const bool gz =
+      file.path.size() > 3 && file.path.compare(file.path.size() - 3, 3, ".gz") == 0;
   if (!whole_file && !gz) {
-    // 1 MiB windows: each split's buffer is fresh memory (page faults), and lines are short.
-    SPATE_ASSIGN_OR_RETURN(auto reader, SplitLineReader::Open(fs, file.path, split.start,
-                                                              split.end, file.size, sep,
-                                                              strip_cr, 1 << 20));
+    // 1 MiB windows: each split's buffer is fresh memory (page faults), and lines are
+    // short.
+    SPATE_ASSIGN_OR_RETURN(auto reader,
+                           SplitLineReader::Open(fs, file.path, split.start, split.end,
+                                                 file.size, sep, strip_cr, 1 << 20));
     std::vector<std::string_view> lines;
     while (true) {
-      SPATE_ASSIGN_OR_RETURN(bool more, reader->NextLines(static_cast<size_t>(kBatchRows), &lines));
+      SPATE_ASSIGN_OR_RETURN(bool more,
+                             reader->NextLines(static_cast<size_t>(kBatchRows), &lines));
       for (std::string_view line : lines) {
         if (!KeepSampledRecord(ratio, file_index, reader->OffsetOf(line))) continue;
         ++*sampled;
@@ -238,8 +248,8 @@ Status InferSplit(io::FileSystem& fs, const InputFile& file, int file_index, Fil
       if (!more) return Status::OK();
     }
   }
-  SPATE_ASSIGN_OR_RETURN(std::string text, ReadSplitText(fs, file.path, split.start, split.end,
-                                                         file.size, sep));
+  SPATE_ASSIGN_OR_RETURN(std::string text, ReadSplitText(fs, file.path, split.start,
+                                                         split.end, file.size, sep));
   std::vector<std::string_view> lines;
   if (whole_file) {
     lines.push_back(text);
@@ -257,9 +267,10 @@ Status InferSplit(io::FileSystem& fs, const InputFile& file, int file_index, Fil
 }  // namespace
 
 Result<DataTypePtr> LineFileDataSource::InferJsonSchema(
-    io::FileSystem& fs, const std::vector<InputFile>& files, const json::JsonOptions& options,
-    bool whole_file, const std::string& sep, bool strip_cr, const OptionMap& reader_options,
-    int parallelism, int64_t split_bytes) {
+    io::FileSystem& fs, const std::vector<InputFile>& files,
+    const json::JsonOptions& options, bool whole_file, const std::string& sep,
+    bool strip_cr, const OptionMap& reader_options, int parallelism,
+    int64_t split_bytes) {
   double ratio = 1.0;
   if (const std::string* r = FindOption(reader_options, "samplingRatio")) {
     char* end = nullptr;
@@ -270,8 +281,8 @@ Result<DataTypePtr> LineFileDataSource::InferJsonSchema(
   }
   // One inferrer per split, merged in split order (the merge is associative and
   // commutative: any splitting gives the schema of one pass over all records).
-  const std::vector<FileSplit> splits =
-      MakeInferenceSplits(files, !whole_file && sep.size() <= 1, parallelism, split_bytes);
+  const std::vector<FileSplit> splits = MakeInferenceSplits(
+      files, !whole_file && sep.size() <= 1, parallelism, split_bytes);
   auto run = [&](double r) -> Result<DataTypePtr> {
     std::vector<std::unique_ptr<json::JsonSchemaInferrer>> parts(splits.size());
     std::vector<int64_t> sampled(splits.size(), 0);
@@ -279,14 +290,17 @@ Result<DataTypePtr> LineFileDataSource::InferJsonSchema(
         static_cast<int64_t>(splits.size()), parallelism, [&](int64_t i) -> Status {
           const FileSplit& s = splits[static_cast<size_t>(i)];
           const InputFile& f = files[static_cast<size_t>(s.file)];
-          parts[static_cast<size_t>(i)] = std::make_unique<json::JsonSchemaInferrer>(options);
+          parts[static_cast<size_t>(i)] =
+              std::make_unique<json::JsonSchemaInferrer>(options);
           Status st = InferSplit(fs, f, s.file, s, whole_file, sep, strip_cr, r,
-                                 parts[static_cast<size_t>(i)].get(), &sampled[static_cast<size_t>(i)]);
+                                 parts[static_cast<size_t>(i)].get(),
+                                 &sampled[static_cast<size_t>(i)]);
           return st.ok() ? st : FileError(st, f.path);
         }));
     int64_t total = 0;
     for (int64_t n : sampled) total += n;
-    if (total == 0 && r <= 0.99) return nullptr;  // an empty sample: infer from everything
+    if (total == 0 && r <= 0.99)
+      return nullptr;  // an empty sample: infer from everything
     json::JsonSchemaInferrer all(options);
     for (const auto& p : parts) all.Merge(*p);
     return all.Finish();
@@ -320,7 +334,8 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
         }
       }
     }
-    std::vector<std::pair<std::string, std::string>> pairs(options.begin(), options.end());
+    std::vector<std::pair<std::string, std::string>> pairs(options.begin(),
+                                                           options.end());
     SPATE_ASSIGN_OR_RETURN(src->json_options_,
                            json::JsonOptions::FromPairs(pairs, session_time_zone));
   }
@@ -331,10 +346,11 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
   std::vector<Field> data_fields;
   if (user_schema) {
     data_fields = DataFieldsOf(*user_schema, index);
-    if (!json_format && (data_fields.size() != 1 ||
-                         data_fields[0].type->id() != TypeId::kString)) {
-      return Status::Invalid("Text data source supports only a single column, and you have " +
-                             std::to_string(data_fields.size()) + " columns.");
+    if (!json_format &&
+        (data_fields.size() != 1 || data_fields[0].type->id() != TypeId::kString)) {
+      return Status::Invalid(
+          "Text data source supports only a single column, and you have " +
+          std::to_string(data_fields.size()) + " columns.");
     }
   } else if (!json_format) {
     data_fields.push_back(Field{"value", DataType::String(), true});
@@ -345,9 +361,9 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
     // Spark infers from all input: every record, in parallel over splits (see
     // InferJsonSchema).
     ThreadPool& pool = ThreadPool::Default();
-    auto inferred = InferJsonSchema(*fs, src->files_, src->json_options_, src->whole_file_,
-                                    src->read_sep(), src->line_sep_.empty(), options,
-                                    pool.num_threads(), 0);
+    auto inferred = InferJsonSchema(
+        *fs, src->files_, src->json_options_, src->whole_file_, src->read_sep(),
+        src->line_sep_.empty(), options, pool.num_threads(), 0);
     if (!inferred.ok()) return inferred.status();
     data_fields = (*inferred)->fields();
     if (data_fields.empty()) {
@@ -392,8 +408,7 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
 
 Result<std::unique_ptr<BatchReader>> LineFileDataSource::OpenSplit(
     int split, const ScanSpec& spec) const {
-  if (split < 0 || split >= num_splits())
-    return MakeEmptyReader();
+  if (split < 0 || split >= num_splits()) return MakeEmptyReader();
   const FileSplit& s = splits_[split];
   const InputFile& f = files_[s.file];
   if (PartitionsRuleOut(spec, f, num_data_columns_, schema_->num_fields()))

@@ -19,11 +19,13 @@
 //    (the column itself is NULL then) — plus "_file_path"; NULL when nothing was rescued.
 //    Found at the top level only (a bad field inside a struct is NULL, not rescued); a
 //    record strict JSON cannot parse, and the rows of a root array, rescue nothing. A
-//    record whose only faults are such values is not a malformed record (no corrupt-record
-//    text; DROPMALFORMED keeps it, FAILFAST does not fail), as with Databricks.
+//    record whose only faults are such values is not a malformed record (no
+//    corrupt-record text; DROPMALFORMED keeps it, FAILFAST does not fail), as with
+//    Databricks.
 //  - text: one STRING column `value`, one row per line (wholetext=true: one per file).
 //  - both: the file options of file_index.h (recursiveFileLookup, pathGlobFilter,
-//    modifiedBefore, modifiedAfter), lineSep (default: lines end at "\n" or "\r\n"; a lone
+//    modifiedBefore, modifiedAfter), lineSep (default: lines end at "\n" or "\r\n"; a
+//    lone
 //    "\r" is not a separator, unlike Spark's default).
 //
 // Splits: a file, or chunks of `split_bytes` bytes of a large file (a line belongs to the
@@ -69,12 +71,15 @@ class LineFileDataSource final : public DataSource {
                                              const std::vector<InputFile>& files,
                                              const json::JsonOptions& options,
                                              bool whole_file, const std::string& sep,
-                                             bool strip_cr, const OptionMap& reader_options,
+                                             bool strip_cr,
+                                             const OptionMap& reader_options,
                                              int parallelism, int64_t split_bytes);
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
-  std::string SplitPath(int split) const override { return files_[splits_[split].file].path; }
+  std::string SplitPath(int split) const override {
+    return files_[splits_[split].file].path;
+  }
   std::optional<int64_t> EstimatedBytes() const override {
     int64_t n = 0;
     for (const auto& f : files_) n += f.size;
@@ -91,9 +96,9 @@ class LineFileDataSource final : public DataSource {
   std::vector<std::string> paths_;
   SchemaPtr schema_;
   int num_data_columns_ = 0;
-  int rescued_index_ = -1;  // the rescuedDataColumn among the data columns; -1: none
+  int rescued_index_ = -1;   // the rescuedDataColumn among the data columns; -1: none
   bool whole_file_ = false;  // multiLine (json) / wholetext (text)
-  std::string line_sep_;     // the lineSep option; empty: "\n" (a "\r" before it is dropped)
+  std::string line_sep_;  // the lineSep option; empty: "\n" (a "\r" before it is dropped)
   const std::string& read_sep() const {
     static const std::string kNewline = "\n";
     return line_sep_.empty() ? kNewline : line_sep_;

@@ -54,7 +54,8 @@ namespace {
 constexpr std::string_view kDefaultPartition = "__HIVE_DEFAULT_PARTITION__";
 
 bool AllDigits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // Java's Long.parseLong: an optional sign and decimal digits, nothing else.
@@ -81,7 +82,8 @@ std::optional<IntegralDecimal> IntegralBigDecimal(std::string_view s) {
   size_t i = 0;
   if (i < s.size() && (s[i] == '+' || s[i] == '-')) out.negative = s[i++] == '-';
   std::string int_part, frac;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) int_part += s[i++];
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])))
+    int_part += s[i++];
   if (i < s.size() && s[i] == '.') {
     ++i;
     while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) frac += s[i++];
@@ -119,7 +121,8 @@ std::optional<double> JavaDouble(std::string_view s) {
   if (body == "NaN") return std::nan("");
   if (body == "Infinity") return negative ? -HUGE_VAL : HUGE_VAL;
   if (!body.empty() && std::strchr("fFdD", body.back())) body.remove_suffix(1);
-  const bool hex = body.size() > 1 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X');
+  const bool hex =
+      body.size() > 1 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X');
   size_t i = hex ? 2 : 0, mantissa = 0;
   auto is_digit = [&](char c) {
     return hex ? std::isxdigit(static_cast<unsigned char>(c)) != 0
@@ -157,8 +160,8 @@ bool DigitsAt(std::string_view s, size_t at, size_t n) {
 
 // "yyyy-MM-dd" (strict: a real calendar day): days since the epoch.
 std::optional<int32_t> PartitionDate(std::string_view s) {
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !DigitsAt(s, 0, 4) || !DigitsAt(s, 5, 2) ||
-      !DigitsAt(s, 8, 2))
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !DigitsAt(s, 0, 4) ||
+      !DigitsAt(s, 5, 2) || !DigitsAt(s, 8, 2))
     return std::nullopt;
   const int y = Num(s, 0, 4), m = Num(s, 5, 2), d = Num(s, 8, 2);
   static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -192,7 +195,8 @@ DataTypePtr InferOne(const std::string& s) {
   if (auto v = JavaLong(s)) {
     return *v >= INT32_MIN && *v <= INT32_MAX ? DataType::Int() : DataType::Long();
   }
-  if (auto d = IntegralBigDecimal(s)) return DataType::Decimal(static_cast<int>(d->digits.size()), 0);
+  if (auto d = IntegralBigDecimal(s))
+    return DataType::Decimal(static_cast<int>(d->digits.size()), 0);
   if (JavaDouble(s)) return DataType::Double();
   if (PartitionDate(s)) return DataType::Date();
   if (PartitionLocalTimestamp(s)) return DataType::Timestamp();
@@ -201,10 +205,14 @@ DataTypePtr InferOne(const std::string& s) {
 
 int IntegralPrecision(const DataType& t) {
   switch (t.id()) {
-    case TypeId::kInt: return 10;
-    case TypeId::kLong: return 20;
-    case TypeId::kDecimal: return t.precision();
-    default: return -1;
+    case TypeId::kInt:
+      return 10;
+    case TypeId::kLong:
+      return 20;
+    case TypeId::kDecimal:
+      return t.precision();
+    default:
+      return -1;
   }
 }
 
@@ -221,7 +229,8 @@ DataTypePtr Wider(const DataTypePtr& a, const DataTypePtr& b) {
     return DataType::Long();
   }
   const bool da = a->id() == TypeId::kDouble, db = b->id() == TypeId::kDouble;
-  if ((da && pb > 0 && b->id() != TypeId::kDecimal) || (db && pa > 0 && a->id() != TypeId::kDecimal))
+  if ((da && pb > 0 && b->id() != TypeId::kDecimal) ||
+      (db && pa > 0 && a->id() != TypeId::kDecimal))
     return DataType::Double();
   auto datetime = [](const DataType& t) {
     return t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp;
@@ -239,7 +248,8 @@ DataTypePtr InferPartitionType(const std::vector<std::string>& raw, bool infer_t
   return t;
 }
 
-Value PartitionValue(const std::string& raw, const DataTypePtr& t, std::string_view time_zone) {
+Value PartitionValue(const std::string& raw, const DataTypePtr& t,
+                     std::string_view time_zone) {
   if (raw == kDefaultPartition) return Value::Null(t);
   std::string s = UnescapePathName(raw);
   switch (t->id()) {
@@ -264,7 +274,8 @@ Value PartitionValue(const std::string& raw, const DataTypePtr& t, std::string_v
         if (auto day = PartitionDate(s)) local = *day * 86400000000LL;
       }
       const TimeZone* zone = TimeZone::Lookup(time_zone);
-      return Value::Timestamp(zone ? zone->LocalToUtcMicros(local.value_or(0)) : local.value_or(0));
+      return Value::Timestamp(zone ? zone->LocalToUtcMicros(local.value_or(0))
+                                   : local.value_or(0));
     }
     default:
       return Value::String(s);
@@ -550,8 +561,7 @@ Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
 
 Result<std::unique_ptr<BatchReader>> ParquetDataSource::OpenSplit(
     int split, const ScanSpec& spec) const {
-  if (split < 0 || split >= num_splits())
-    return MakeEmptyReader();
+  if (split < 0 || split >= num_splits()) return MakeEmptyReader();
   const Split& s = splits_[split];
   const File& f = files_[s.file];
   int64_t rows = f.reader->row_group_rows(s.row_group);

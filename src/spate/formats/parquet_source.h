@@ -30,16 +30,16 @@ class ParquetDataSource final : public DataSource {
   /// matched by name (case-insensitively) and missing ones read as NULL.
   /// `merge_schema` (Spark's mergeSchema): the union of every file's columns, in order of
   /// first appearance; otherwise the first file's schema.
-  static Result<std::shared_ptr<ParquetDataSource>> Make(io::FileSystemPtr fs,
-                                                         std::vector<std::string> paths,
-                                                         SchemaPtr user_schema = nullptr,
-                                                         bool merge_schema = false,
-                                                         bool infer_partition_types = true,
-                                                         std::string time_zone = "UTC");
+  static Result<std::shared_ptr<ParquetDataSource>> Make(
+      io::FileSystemPtr fs, std::vector<std::string> paths,
+      SchemaPtr user_schema = nullptr, bool merge_schema = false,
+      bool infer_partition_types = true, std::string time_zone = "UTC");
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }
-  std::string SplitPath(int split) const override { return files_[splits_[split].file].path; }
+  std::string SplitPath(int split) const override {
+    return files_[splits_[split].file].path;
+  }
   std::optional<int64_t> EstimatedBytes() const override { return total_bytes_; }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
                                                  const ScanSpec& spec) const override;
@@ -81,7 +81,8 @@ struct Candidate {
 };
 /// Lists the data files under `root` (recursively; names starting with '_' or '.' and
 /// everything below such folders are skipped) with their partition folders.
-Status ListFiles(io::FileSystem& fs, const std::string& root, std::vector<Candidate>* out);
+Status ListFiles(io::FileSystem& fs, const std::string& root,
+                 std::vector<Candidate>* out);
 /// Spark's partition column type inference over a column's raw (unescaped) folder values:
 /// each value is INT, BIGINT, DECIMAL(p, 0) (an integral value beyond BIGINT, "1e3"),
 /// DOUBLE (Java's number forms), DATE ("yyyy-MM-dd"), TIMESTAMP ("yyyy-MM-dd
@@ -89,9 +90,11 @@ Status ListFiles(io::FileSystem& fs, const std::string& root, std::vector<Candid
 /// value is __HIVE_DEFAULT_PARTITION__; STRING when they do not widen). `infer_types`
 /// false (spark.sql.sources.partitionColumnTypeInference.enabled) makes every column
 /// STRING.
-DataTypePtr InferPartitionType(const std::vector<std::string>& raw, bool infer_types = true);
-/// A partition folder's raw value as a value of `t` (NULL for __HIVE_DEFAULT_PARTITION__);
-/// a TIMESTAMP is the wall-clock time in `time_zone` (the session's).
+DataTypePtr InferPartitionType(const std::vector<std::string>& raw,
+                               bool infer_types = true);
+/// A partition folder's raw value as a value of `t` (NULL for
+/// __HIVE_DEFAULT_PARTITION__); a TIMESTAMP is the wall-clock time in `time_zone` (the
+/// session's).
 Value PartitionValue(const std::string& raw, const DataTypePtr& t,
                      std::string_view time_zone = "UTC");
 /// The reader option that carries spark.sql.sources.partitionColumnTypeInference.enabled

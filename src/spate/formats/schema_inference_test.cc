@@ -16,7 +16,8 @@
 namespace spate::formats {
 namespace {
 
-constexpr int64_t kWholeFiles = int64_t{1} << 60;  // one split per file: the sequential pass
+constexpr int64_t kWholeFiles = int64_t{1}
+                                << 60;  // one split per file: the sequential pass
 
 std::string Describe(const std::vector<Field>& fields) {
   std::string s;
@@ -38,10 +39,12 @@ class SchemaInferenceTest : public ::testing::Test {
     return index.ok() ? index->files : std::vector<InputFile>{};
   }
 
-  // The JSON schema (or error) inferred with `parallelism` threads over `split_bytes` splits.
+  // The JSON schema (or error) inferred with `parallelism` threads over `split_bytes`
+  // splits.
   std::string Json(const std::string& path, const OptionMap& options, int parallelism,
                    int64_t split_bytes) {
-    std::vector<std::pair<std::string, std::string>> pairs(options.begin(), options.end());
+    std::vector<std::pair<std::string, std::string>> pairs(options.begin(),
+                                                           options.end());
     auto o = json::JsonOptions::FromPairs(pairs, "UTC");
     EXPECT_TRUE(o.ok());
     auto r = LineFileDataSource::InferJsonSchema(*fs_, Files(path), *o, false, "\n", true,
@@ -54,7 +57,8 @@ class SchemaInferenceTest : public ::testing::Test {
     auto o = csv::CsvOptions::FromMap(options, "UTC", "_corrupt_record");
     EXPECT_TRUE(o.ok()) << o.status().ToString();
     // Spark's partitions as local[2] makes them (the result depends on them, as Spark's).
-    auto r = CsvDataSource::InferDataFields(*fs_, Files(path), *o, FilePacking{128ll << 20, 4ll << 20, 2},
+    auto r = CsvDataSource::InferDataFields(*fs_, Files(path), *o,
+                                            FilePacking{128ll << 20, 4ll << 20, 2},
                                             parallelism, split_bytes);
     return r.ok() ? Describe(*r) : r.status().ToString();
   }
@@ -62,23 +66,45 @@ class SchemaInferenceTest : public ::testing::Test {
 
 // JSON records whose types drift with their position, so that splits disagree.
 std::string JsonRecord(std::mt19937_64& rng, int region) {
-  static const char* kValues[] = {
-      "1", "-42", "12345678901234567890", "123456789012345678901234567890123456789012",
-      "1.5", "2.5e3", "\"s\"", "true", "null", "[1,2]", "[1.5,null]", "[\"x\"]",
-      "{\"x\":1}", "{\"y\":\"t\",\"x\":2.5}", "{}", "[]", "[{\"k\":1},{\"m\":true}]",
-      "0.001", "9223372036854775808"};
+  static const char* kValues[] = {"1",
+                                  "-42",
+                                  "12345678901234567890",
+                                  "123456789012345678901234567890123456789012",
+                                  "1.5",
+                                  "2.5e3",
+                                  "\"s\"",
+                                  "true",
+                                  "null",
+                                  "[1,2]",
+                                  "[1.5,null]",
+                                  "[\"x\"]",
+                                  "{\"x\":1}",
+                                  "{\"y\":\"t\",\"x\":2.5}",
+                                  "{}",
+                                  "[]",
+                                  "[{\"k\":1},{\"m\":true}]",
+                                  "0.001",
+                                  "9223372036854775808"};
   constexpr int kNum = sizeof(kValues) / sizeof(kValues[0]);
   switch (rng() % 29) {
-    case 0: return "";
-    case 1: return "[{\"a\":7},{\"z\":[]}]";
-    case 2: return "5";
-    case 3: return "{\"a\":";  // malformed
-    case 4: return "{'a': 'single', b: 1}";
-    case 5: return "null";
-    default: break;
+    case 0:
+      return "";
+    case 1:
+      return "[{\"a\":7},{\"z\":[]}]";
+    case 2:
+      return "5";
+    case 3:
+      return "{\"a\":";  // malformed
+    case 4:
+      return "{'a': 'single', b: 1}";
+    case 5:
+      return "null";
+    default:
+      break;
   }
   std::string s = "{";
-  const char* keys[] = {"a", "b", "c", "nested", "\xc3\xa9", "\xf0\x9f\x98\x80", "\xef\xbd\x81"};
+  const char* keys[] = {"a",           "b", "c", "nested", "\xc3\xa9", "\xf0\x9f\x98\x80",
+                        "\xef\xbd\x81"};
   int fields = 1 + static_cast<int>(rng() % 4);
   for (int i = 0; i < fields; ++i) {
     if (i) s += ",";
@@ -100,7 +126,8 @@ TEST_F(SchemaInferenceTest, JsonParallelEqualsSequential) {
     for (int i = 0; i < lines; ++i) text += JsonRecord(rng, f % 9) + "\n";
     Write("/many/part-" + std::to_string(100 + f) + ".json", text);
   }
-  for (int i = 0; i < 3000; ++i) big += JsonRecord(rng, i / 250) + (i % 7 == 0 ? "\r\n" : "\n");
+  for (int i = 0; i < 3000; ++i)
+    big += JsonRecord(rng, i / 250) + (i % 7 == 0 ? "\r\n" : "\n");
   Write("/big/one.json", big);
   const std::vector<OptionMap> options = {
       {},
@@ -145,14 +172,16 @@ TEST_F(SchemaInferenceTest, JsonParallelEqualsSequential) {
 
 TEST_F(SchemaInferenceTest, JsonMergeAcrossSplitsAsSpark) {
   // Conflicts that only meet in the merge of two splits.
-  Write("/m/a.json", "{\"n\":1,\"s\":{\"x\":1},\"arr\":[1]}\n{\"d\":12345678901234567890}\n");
+  Write("/m/a.json",
+        "{\"n\":1,\"s\":{\"x\":1},\"arr\":[1]}\n{\"d\":12345678901234567890}\n");
   Write("/m/b.json", "{\"n\":2.5,\"s\":{\"y\":true},\"arr\":[null,2.5]}\n{\"d\":0.5}\n");
   Write("/m/c.json", "{\"s\":\"text\",\"e\":null}\n\n[]\nnull\n");
   EXPECT_EQ(Json("/m", {}, 4, 0),
             "STRUCT<arr: ARRAY<DOUBLE>, d: DOUBLE, e: STRING, n: DOUBLE, s: STRING>");
-  EXPECT_EQ(Json("/m", {{"prefersDecimal", "true"}}, 4, 0),
-            "STRUCT<arr: ARRAY<DECIMAL(21,1)>, d: DECIMAL(21,1), e: STRING, n: DECIMAL(21,1), "
-            "s: STRING>");
+  EXPECT_EQ(
+      Json("/m", {{"prefersDecimal", "true"}}, 4, 0),
+      "STRUCT<arr: ARRAY<DECIMAL(21,1)>, d: DECIMAL(21,1), e: STRING, n: DECIMAL(21,1), "
+      "s: STRING>");
   // A NULL root is discarded, as Spark does: no corrupt-record column from it.
   Write("/n/a.json", "null\n{\"a\":1}\n");
   EXPECT_EQ(Json("/n", {}, 2, 0), "STRUCT<a: BIGINT>");
@@ -164,11 +193,13 @@ TEST_F(SchemaInferenceTest, JsonMergeAcrossSplitsAsSpark) {
   Write("/p/b.json", "{\"a\":1.5e3}\n");
   for (const char* mode : {"PERMISSIVE", "DROPMALFORMED"}) {
     EXPECT_NE(Json("/p", {{"prefersDecimal", "true"}, {"mode", mode}}, 2, 0)
-                  .find("NEGATIVE_SCALE_DISALLOWED"), std::string::npos);
+                  .find("NEGATIVE_SCALE_DISALLOWED"),
+              std::string::npos);
   }
   // Fields sort as Java strings: U+1F600 (a surrogate pair) before U+FF41.
   Write("/u/a.json", "{\"\xef\xbd\x81\":1,\"\xf0\x9f\x98\x80\":2,\"b\":3}\n");
-  EXPECT_EQ(Json("/u", {}, 1, 0), "STRUCT<b: BIGINT, `\xf0\x9f\x98\x80`: BIGINT, `\xef\xbd\x81`: BIGINT>");
+  EXPECT_EQ(Json("/u", {}, 1, 0),
+            "STRUCT<b: BIGINT, `\xf0\x9f\x98\x80`: BIGINT, `\xef\xbd\x81`: BIGINT>");
   EXPECT_TRUE(json::JavaStringLess("\xf0\x9f\x98\x80", "\xef\xbd\x81"));
   EXPECT_TRUE(json::JavaStringLess("a", "ab"));
   EXPECT_FALSE(json::JavaStringLess("b", "a"));
@@ -177,7 +208,8 @@ TEST_F(SchemaInferenceTest, JsonMergeAcrossSplitsAsSpark) {
 // Wide records (the hash index of field names) and records rolled back half-way.
 TEST_F(SchemaInferenceTest, JsonWideRecordsAndRollback) {
   std::string wide = "{";
-  for (int i = 0; i < 40; ++i) wide += (i ? ",\"f" : "\"f") + std::to_string(i) + "\":" + std::to_string(i);
+  for (int i = 0; i < 40; ++i)
+    wide += (i ? ",\"f" : "\"f") + std::to_string(i) + "\":" + std::to_string(i);
   wide += "}";
   std::vector<std::string> records = {
       wide,
@@ -193,7 +225,8 @@ TEST_F(SchemaInferenceTest, JsonWideRecordsAndRollback) {
   std::vector<std::string> names;
   for (int i = 0; i < 40; ++i) names.push_back("f" + std::to_string(i));
   std::sort(names.begin(), names.end());
-  for (const auto& n : names) expected += ", " + n + (n == "f39" ? ": DOUBLE" : ": BIGINT");
+  for (const auto& n : names)
+    expected += ", " + n + (n == "f39" ? ": DOUBLE" : ": BIGINT");
   EXPECT_EQ((*r)->Sql(), expected + ">");
 }
 
@@ -233,8 +266,9 @@ std::string CsvLine(std::mt19937_64& rng, int region, int columns) {
   for (int c = 0; c < n; ++c) {
     if (c) s += ",";
     const auto& family = kFamilies[static_cast<size_t>(c) % kFamilies.size()];
-    const uint64_t h = (static_cast<uint64_t>(region) * 31 + static_cast<uint64_t>(c) * 17 + 3) *
-                       0x9E3779B97F4A7C15ull;
+    const uint64_t h =
+        (static_cast<uint64_t>(region) * 31 + static_cast<uint64_t>(c) * 17 + 3) *
+        0x9E3779B97F4A7C15ull;
     // Mostly the region's value; now and then an empty one or the next value.
     const size_t a = (h >> 33) % family.size();
     const uint64_t roll = rng() % 16;
@@ -252,14 +286,17 @@ TEST_F(SchemaInferenceTest, CsvParallelEqualsSequential) {
     Write("/many/part-" + std::to_string(100 + f) + ".csv", text);
   }
   std::string big = "k,v,w,x,y,z\n";
-  for (int i = 0; i < 4000; ++i) big += CsvLine(rng, i / 150, 6) + (i % 5 == 0 ? "\r\n" : "\n");
+  for (int i = 0; i < 4000; ++i)
+    big += CsvLine(rng, i / 150, 6) + (i % 5 == 0 ? "\r\n" : "\n");
   Write("/big/one.csv", big);
   const std::vector<OptionMap> options = {
       {{"inferSchema", "true"}},
       {{"inferSchema", "true"}, {"header", "true"}},
       {{"inferSchema", "true"}, {"header", "true"}, {"preferDate", "false"}},
       {{"inferSchema", "true"}, {"timestampNTZFormat", "yyyy/MM/dd HH:mm"}},
-      {{"inferSchema", "true"}, {"header", "true"}, {"timestampFormat", "yyyy/MM/dd HH:mm"}},
+      {{"inferSchema", "true"},
+       {"header", "true"},
+       {"timestampFormat", "yyyy/MM/dd HH:mm"}},
       {{"inferSchema", "true"}, {"dateFormat", "yyyy/MM/dd HH:mm"}},
       {{"inferSchema", "true"}, {"samplingRatio", "0.3"}},
       {{"inferSchema", "true"}, {"nullValue", "x"}, {"header", "true"}},
@@ -271,9 +308,11 @@ TEST_F(SchemaInferenceTest, CsvParallelEqualsSequential) {
       for (int64_t split : {int64_t{31}, int64_t{400}, int64_t{3000}, int64_t{0}}) {
         EXPECT_EQ(Csv(path, o, 4, split), sequential) << path << " split " << split;
       }
-      for (const char* t : {"int", "bigint", "decimal", "double", "boolean", "date", "timestamp"})
-        differing_types += sequential.find(std::string(":") + t + ",") != std::string::npos ||
-                           sequential.find(std::string(":") + t + "(") != std::string::npos;
+      for (const char* t :
+           {"int", "bigint", "decimal", "double", "boolean", "date", "timestamp"})
+        differing_types +=
+            sequential.find(std::string(":") + t + ",") != std::string::npos ||
+            sequential.find(std::string(":") + t + "(") != std::string::npos;
     }
   }
   // The data exercise the fold with more than STRING.
@@ -298,14 +337,17 @@ TEST_F(SchemaInferenceTest, CsvSplitsComposeAsOneFold) {
   // DECIMAL(19,0) then BIGINT values: the fold keeps DECIMAL(19,0); merging the splits
   // would give DECIMAL(20,0).
   EXPECT_EQ(column({"9223372036854775808", "5000000000"}, infer), "_c0:decimal(19,0),");
-  EXPECT_EQ(column({"9223372036854775808", "12", "5000000000", "-3"}, infer), "_c0:decimal(19,0),");
-  EXPECT_EQ(column({"5000000000", "9223372036854775808", "12"}, infer), "_c0:decimal(20,0),");
+  EXPECT_EQ(column({"9223372036854775808", "12", "5000000000", "-3"}, infer),
+            "_c0:decimal(19,0),");
+  EXPECT_EQ(column({"5000000000", "9223372036854775808", "12"}, infer),
+            "_c0:decimal(20,0),");
   // BOOLEAN then INT then INT: the fold ends at STRING (merging: NULL, then INT).
   EXPECT_EQ(column({"true", "1", "2"}, infer), "_c0:string,");
   // INT then BIGINT then DOUBLE, with empty values between.
   EXPECT_EQ(column({"1", "", "5000000000", "2.5"}, infer), "_c0:double,");
   // A value only the NTZ pattern reads makes TIMESTAMP from NULL but STRING after it.
-  const OptionMap ntz = {{"inferSchema", "true"}, {"timestampNTZFormat", "yyyy/MM/dd HH:mm"}};
+  const OptionMap ntz = {{"inferSchema", "true"},
+                         {"timestampNTZFormat", "yyyy/MM/dd HH:mm"}};
   EXPECT_EQ(column({"2020/01/02 10:00"}, ntz), "_c0:string,");
   EXPECT_EQ(column({"", "2020-01-02 10:00:00", "2020/01/02 10:00"}, ntz), "_c0:string,");
   EXPECT_EQ(column({"2020-01-02 10:00:00"}, ntz), "_c0:timestamp,");

@@ -13,9 +13,9 @@
 namespace spate::formats {
 namespace {
 
-std::vector<std::string> ExpectedLines(io::FileSystem& fs, const std::string& path, int64_t start,
-                                       int64_t end, int64_t size, const std::string& sep,
-                                       bool strip_cr) {
+std::vector<std::string> ExpectedLines(io::FileSystem& fs, const std::string& path,
+                                       int64_t start, int64_t end, int64_t size,
+                                       const std::string& sep, bool strip_cr) {
   std::string text = ReadSplitText(fs, path, start, end, size, sep).value();
   std::vector<std::string> out;
   size_t pos = 0;
@@ -31,10 +31,12 @@ std::vector<std::string> ExpectedLines(io::FileSystem& fs, const std::string& pa
   return out;
 }
 
-std::vector<std::string> WindowLines(io::FileSystem& fs, const std::string& path, int64_t start,
-                                     int64_t end, int64_t size, const std::string& sep,
-                                     bool strip_cr, int64_t window, size_t batch) {
-  auto r = SplitLineReader::Open(fs, path, start, end, size, sep, strip_cr, window).value();
+std::vector<std::string> WindowLines(io::FileSystem& fs, const std::string& path,
+                                     int64_t start, int64_t end, int64_t size,
+                                     const std::string& sep, bool strip_cr,
+                                     int64_t window, size_t batch) {
+  auto r =
+      SplitLineReader::Open(fs, path, start, end, size, sep, strip_cr, window).value();
   std::vector<std::string> out;
   std::vector<std::string_view> lines;
   while (true) {
@@ -65,17 +67,20 @@ TEST(SplitLineReaderTest, MatchesReadSplitTextForEverySplitAndWindow) {
       std::string path = "/t" + std::to_string(trial) + ".txt";
       ASSERT_TRUE(fs->WriteAtomic(path, text).ok());
       const int64_t size = static_cast<int64_t>(text.size());
-      for (int64_t split = 1; split <= size + 1; split += 1 + static_cast<int64_t>(rng() % 9)) {
+      for (int64_t split = 1; split <= size + 1;
+           split += 1 + static_cast<int64_t>(rng() % 9)) {
         for (int64_t start = 0; start < std::max<int64_t>(size, 1); start += split) {
           int64_t end = std::min(size, start + split);
           bool strip_cr = sep == "\n";
           auto want = ExpectedLines(*fs, path, start, end, size, sep, strip_cr);
           for (int64_t window : {int64_t{5}, int64_t{16}, int64_t{1 << 20}}) {
             for (size_t batch : {size_t{1}, size_t{3}, size_t{1000}}) {
-              auto got = WindowLines(*fs, path, start, end, size, sep, strip_cr, window, batch);
-              ASSERT_EQ(got, want) << "sep=" << (sep == "\n" ? "LF" : sep) << " start=" << start
-                                   << " end=" << end << " window=" << window
-                                   << " batch=" << batch << " text=" << text;
+              auto got =
+                  WindowLines(*fs, path, start, end, size, sep, strip_cr, window, batch);
+              ASSERT_EQ(got, want)
+                  << "sep=" << (sep == "\n" ? "LF" : sep) << " start=" << start
+                  << " end=" << end << " window=" << window << " batch=" << batch
+                  << " text=" << text;
             }
           }
         }

@@ -19,8 +19,8 @@ bool ByteLess(const std::string& a, const std::string& b) {
 }
 
 TEST(StringBoundsTest, EqualsABruteForceMinAndMaxInUnsignedByteOrder) {
-  // Short alphabets and lengths around the 8-byte prefix make ties of the prefix (a string
-  // and its zero-padded extension, equal first 8 bytes) and bytes >= 0x80 common.
+  // Short alphabets and lengths around the 8-byte prefix make ties of the prefix (a
+  // string and its zero-padded extension, equal first 8 bytes) and bytes >= 0x80 common.
   std::mt19937 rng(7);
   const char alphabet[] = {'\0', 'a', 'b', '\x7f', '\x80', '\xff'};
   for (int round = 0; round < 2000; ++round) {

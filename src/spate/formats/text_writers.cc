@@ -33,7 +33,9 @@ class TextSink {
     SPATE_RETURN_IF_ERROR(Flush(true));
     return file_->Close();
   }
-  int64_t bytes() const { return file_->Position() + (gzip_ ? 0 : static_cast<int64_t>(buf_.size())); }
+  int64_t bytes() const {
+    return file_->Position() + (gzip_ ? 0 : static_cast<int64_t>(buf_.size()));
+  }
 
  private:
   Status Flush(bool finish) {
@@ -83,29 +85,33 @@ Result<bool> ParseCompression(const std::map<std::string, std::string>& options)
   if (c == "gzip") return true;
   // Spark's class; the codecs named are the ones spate writes (Spark also has bzip2,
   // deflate, lz4 and snappy for text formats).
-  return Status::Error("CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION",
-                       {{"codecName", c}, {"availableCodecs", "none, uncompressed, gzip"}});
+  return Status::Error(
+      "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION",
+      {{"codecName", c}, {"availableCodecs", "none, uncompressed, gzip"}});
 }
 
-std::string OptionOr(const std::map<std::string, std::string>& options, std::string_view key,
-                     const std::string& def) {
+std::string OptionOr(const std::map<std::string, std::string>& options,
+                     std::string_view key, const std::string& def) {
   for (const auto& [k, v] : options) {
     if (EqualsIgnoreCase(k, key)) return v;
   }
   return def;
 }
 
-// ---- json ------------------------------------------------------------------------------
+// ---- json
+// ------------------------------------------------------------------------------
 
 class JsonFileWriter final : public FileWriter {
  public:
   JsonFileWriter(std::unique_ptr<io::WritableFile> file, bool gzip,
                  const json::JsonWriter* writer, SchemaPtr schema, std::string sep)
-      : sink_(std::move(file), gzip), writer_(writer), schema_(std::move(schema)),
+      : sink_(std::move(file), gzip),
+        writer_(writer),
+        schema_(std::move(schema)),
         sep_(std::move(sep)) {}
   Status Write(const BatchPtr& batch) override {
-    Column row(DataType::Struct(schema_->fields()), batch->num_rows(), 0, nullptr, nullptr,
-               nullptr, batch->columns());
+    Column row(DataType::Struct(schema_->fields()), batch->num_rows(), 0, nullptr,
+               nullptr, nullptr, batch->columns());
     for (int64_t r = 0; r < batch->num_rows(); ++r) {
       writer_->Write(row, r, &sink_.buffer());
       sink_.buffer() += sep_;
@@ -141,13 +147,15 @@ class JsonWriterFactory final : public FileWriterFactory {
   std::string sep_;
 };
 
-// ---- csv -------------------------------------------------------------------------------
+// ---- csv
+// -------------------------------------------------------------------------------
 
 class CsvFileWriter final : public FileWriter {
  public:
   CsvFileWriter(std::unique_ptr<io::WritableFile> file, const CsvRowFormatter* f,
                 SchemaPtr schema)
-      : sink_(std::move(file), f->options().compression == "gzip"), f_(f),
+      : sink_(std::move(file), f->options().compression == "gzip"),
+        f_(f),
         schema_(std::move(schema)),
         sep_(f->options().line_sep.empty() ? "\n" : f->options().line_sep) {}
 
@@ -195,14 +203,16 @@ class CsvWriterFactory final : public FileWriterFactory {
   Result<std::unique_ptr<FileWriter>> Open(std::unique_ptr<io::WritableFile> file,
                                            const SchemaPtr& data_schema) const override {
     SPATE_RETURN_IF_ERROR(CheckWriteSchema("csv", *data_schema));
-    return std::unique_ptr<FileWriter>(new CsvFileWriter(std::move(file), f_.get(), data_schema));
+    return std::unique_ptr<FileWriter>(
+        new CsvFileWriter(std::move(file), f_.get(), data_schema));
   }
 
  private:
   std::unique_ptr<CsvRowFormatter> f_;
 };
 
-// ---- text ------------------------------------------------------------------------------
+// ---- text
+// ------------------------------------------------------------------------------
 
 class TextFileWriter final : public FileWriter {
  public:
@@ -243,10 +253,12 @@ class TextWriterFactory final : public FileWriterFactory {
 
 }  // namespace
 
-// ---- CsvRowFormatter ---------------------------------------------------------------------
+// ---- CsvRowFormatter
+// ---------------------------------------------------------------------
 
 Result<std::unique_ptr<CsvRowFormatter>> CsvRowFormatter::Make(
-    const std::map<std::string, std::string>& options, const std::string& session_time_zone) {
+    const std::map<std::string, std::string>& options,
+    const std::string& session_time_zone) {
   std::unique_ptr<CsvRowFormatter> f(new CsvRowFormatter());
   SPATE_ASSIGN_OR_RETURN(f->o_, csv::CsvOptions::FromMap(options, session_time_zone));
   SPATE_ASSIGN_OR_RETURN(bool gzip, ParseCompression(options));
@@ -255,8 +267,9 @@ Result<std::unique_ptr<CsvRowFormatter>> CsvRowFormatter::Make(
       f->o_.escape != f->o_.quote ? f->o_.escape : '\0');
   f->empty_value_ = f->o_.empty_value_in_write();
   f->zone_ = TimeZone::Lookup(f->o_.time_zone_id);
-  SPATE_ASSIGN_OR_RETURN(f->date_, DateTimePattern::Compile(
-                                       f->o_.date_format.empty() ? "yyyy-MM-dd" : f->o_.date_format));
+  SPATE_ASSIGN_OR_RETURN(
+      f->date_, DateTimePattern::Compile(f->o_.date_format.empty() ? "yyyy-MM-dd"
+                                                                   : f->o_.date_format));
   SPATE_ASSIGN_OR_RETURN(f->timestamp_,
                          DateTimePattern::Compile(f->o_.timestamp_format.empty()
                                                       ? "yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]"
@@ -301,27 +314,43 @@ void CsvRowFormatter::ValueText(const Column& c, int64_t r, std::string* out) co
     out->append(buf, static_cast<size_t>(res.ptr - buf));
   };
   switch (c.type_id()) {
-    case TypeId::kBoolean: *out += c.GetBool(r) ? "true" : "false"; return;
-    case TypeId::kByte: return ints(c.raw_values<int8_t>()[r]);
-    case TypeId::kShort: return ints(c.raw_values<int16_t>()[r]);
-    case TypeId::kInt: return ints(c.raw_values<int32_t>()[r]);
-    case TypeId::kLong: return ints(c.raw_values<int64_t>()[r]);
-    case TypeId::kFloat: *out += FormatFloat(c.raw_values<float>()[r]); return;
-    case TypeId::kDouble: *out += FormatDouble(c.raw_values<double>()[r]); return;
+    case TypeId::kBoolean:
+      *out += c.GetBool(r) ? "true" : "false";
+      return;
+    case TypeId::kByte:
+      return ints(c.raw_values<int8_t>()[r]);
+    case TypeId::kShort:
+      return ints(c.raw_values<int16_t>()[r]);
+    case TypeId::kInt:
+      return ints(c.raw_values<int32_t>()[r]);
+    case TypeId::kLong:
+      return ints(c.raw_values<int64_t>()[r]);
+    case TypeId::kFloat:
+      *out += FormatFloat(c.raw_values<float>()[r]);
+      return;
+    case TypeId::kDouble:
+      *out += FormatDouble(c.raw_values<double>()[r]);
+      return;
     case TypeId::kDecimal:
       *out += FormatDecimal(c.raw_values<int128_t>()[r], c.type()->scale());
       return;
     case TypeId::kString:
-    case TypeId::kBinary: *out += c.GetView(r); return;
-    case TypeId::kDate:
-      date_.Format(static_cast<int64_t>(c.raw_values<int32_t>()[r]) * 86400000000LL, nullptr,
-                   out);
+    case TypeId::kBinary:
+      *out += c.GetView(r);
       return;
-    case TypeId::kTimestamp: timestamp_.Format(c.raw_values<int64_t>()[r], zone_, out); return;
+    case TypeId::kDate:
+      date_.Format(static_cast<int64_t>(c.raw_values<int32_t>()[r]) * 86400000000LL,
+                   nullptr, out);
+      return;
+    case TypeId::kTimestamp:
+      timestamp_.Format(c.raw_values<int64_t>()[r], zone_, out);
+      return;
     case TypeId::kTimestampNtz:
       timestamp_ntz_.Format(c.raw_values<int64_t>()[r], nullptr, out);
       return;
-    default: *out += c.GetValue(r).ToString(); return;
+    default:
+      *out += c.GetValue(r).ToString();
+      return;
   }
 }
 
@@ -361,17 +390,19 @@ void CsvRowFormatter::AppendField(std::string_view v, std::string* out) const {
 }
 
 Result<FileWriterFactoryPtr> MakeJsonWriterFactory(
-    const std::map<std::string, std::string>& options, const std::string& session_time_zone) {
+    const std::map<std::string, std::string>& options,
+    const std::string& session_time_zone) {
   SPATE_ASSIGN_OR_RETURN(bool gzip, ParseCompression(options));
   std::vector<std::pair<std::string, std::string>> pairs(options.begin(), options.end());
   SPATE_ASSIGN_OR_RETURN(auto jo, json::JsonOptions::FromPairs(pairs, session_time_zone));
   SPATE_ASSIGN_OR_RETURN(auto w, json::JsonWriter::Make(jo));
-  return FileWriterFactoryPtr(
-      std::make_shared<JsonWriterFactory>(std::move(w), gzip, OptionOr(options, "lineSep", "\n")));
+  return FileWriterFactoryPtr(std::make_shared<JsonWriterFactory>(
+      std::move(w), gzip, OptionOr(options, "lineSep", "\n")));
 }
 
 Result<FileWriterFactoryPtr> MakeCsvWriterFactory(
-    const std::map<std::string, std::string>& options, const std::string& session_time_zone) {
+    const std::map<std::string, std::string>& options,
+    const std::string& session_time_zone) {
   SPATE_ASSIGN_OR_RETURN(auto f, CsvRowFormatter::Make(options, session_time_zone));
   return FileWriterFactoryPtr(std::make_shared<CsvWriterFactory>(std::move(f)));
 }

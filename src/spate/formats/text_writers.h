@@ -44,7 +44,8 @@ class CsvRowFormatter {
  public:
   /// The CSV writer options (see the file comment); `compression` is validated here.
   static Result<std::unique_ptr<CsvRowFormatter>> Make(
-      const std::map<std::string, std::string>& options, const std::string& session_time_zone);
+      const std::map<std::string, std::string>& options,
+      const std::string& session_time_zone);
   /// Appends row `r` of `columns` (no line separator).
   void AppendRow(const std::vector<ColumnPtr>& columns, int64_t r, std::string* out,
                  std::string* scratch) const;
@@ -65,9 +66,11 @@ class CsvRowFormatter {
 };
 
 Result<FileWriterFactoryPtr> MakeJsonWriterFactory(
-    const std::map<std::string, std::string>& options, const std::string& session_time_zone);
+    const std::map<std::string, std::string>& options,
+    const std::string& session_time_zone);
 Result<FileWriterFactoryPtr> MakeCsvWriterFactory(
-    const std::map<std::string, std::string>& options, const std::string& session_time_zone);
+    const std::map<std::string, std::string>& options,
+    const std::string& session_time_zone);
 Result<FileWriterFactoryPtr> MakeTextWriterFactory(
     const std::map<std::string, std::string>& options);
 

@@ -1,12 +1,13 @@
 // Copyright spate authors.
 #include "spate/io/file_system.h"
-#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <thread>
+
+#include "spate/testing/status_matchers.h"
 
 namespace spate::io {
 namespace {

@@ -23,7 +23,8 @@ namespace spate::io {
 class ForwardingFileSystem : public FileSystem {
  public:
   explicit ForwardingFileSystem(FileSystemPtr inner) : inner_(std::move(inner)) {}
-  Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override {
+  Result<std::unique_ptr<RandomAccessFile>> OpenForRead(
+      const std::string& path) override {
     return inner_->OpenForRead(path);
   }
   Result<std::unique_ptr<WritableFile>> Create(const std::string& path) override {
@@ -72,7 +73,8 @@ class CountingFileSystem final : public ForwardingFileSystem {
     return c;
   }
 
-  Result<std::unique_ptr<RandomAccessFile>> OpenForRead(const std::string& path) override {
+  Result<std::unique_ptr<RandomAccessFile>> OpenForRead(
+      const std::string& path) override {
     Count(path, &Counts::opens);
     return inner_->OpenForRead(path);
   }

@@ -29,7 +29,8 @@ stream::StreamingQueryProgress MakeProgress(int64_t batch, int64_t rows, int64_t
   p.input_rows_per_second = 10.5;
   p.processed_rows_per_second = 200;
   p.duration_ms = {{"triggerExecution", ms}, {"addBatch", ms - 1}, {"walCommit", 1}};
-  p.event_time = {{"watermark", stream::FormatTimestampMs(1700000000000 + batch * 1000 - 5000)}};
+  p.event_time = {
+      {"watermark", stream::FormatTimestampMs(1700000000000 + batch * 1000 - 5000)}};
   stream::StateOperatorProgress op;
   op.operator_name = "stateStoreSave";
   op.num_rows_total = 7 + batch;
@@ -49,10 +50,12 @@ stream::StreamingQueryProgress MakeProgress(int64_t batch, int64_t rows, int64_t
 
 std::shared_ptr<StreamingQueryStatusListener> Fed() {
   auto l = std::make_shared<StreamingQueryStatusListener>();
-  l->onQueryStarted({"q-1", "run-1", std::string("agg \"q\""), stream::FormatTimestampMs(1700000000000)});
+  l->onQueryStarted({"q-1", "run-1", std::string("agg \"q\""),
+                     stream::FormatTimestampMs(1700000000000)});
   l->onQueryProgress({MakeProgress(0, 4, 20)});
   l->onQueryProgress({MakeProgress(1, 6, 2000)});
-  l->onQueryStarted({"q-2", "run-2", std::nullopt, stream::FormatTimestampMs(1700000001000)});
+  l->onQueryStarted(
+      {"q-2", "run-2", std::nullopt, stream::FormatTimestampMs(1700000001000)});
   l->onQueryTerminated({"q-2", "run-2", std::string("boom: password=hunter2"),
                         std::string("STREAM_FAILED")});
   return l;
@@ -68,46 +71,58 @@ TEST(Monitor, PrometheusText) {
   EXPECT_TRUE(Contains(text, "# TYPE spate_stream_batch_duration_seconds histogram\n"));
   const std::string q1 = "{query_id=\"q-1\",query_name=\"agg \\\"q\\\"\"";
   EXPECT_TRUE(Contains(text, "spate_stream_active" + q1 + "} 1\n")) << text;
-  EXPECT_TRUE(Contains(text, "spate_stream_active{query_id=\"q-2\",query_name=\"\"} 0\n"));
-  EXPECT_TRUE(Contains(text, "spate_stream_failures_total{query_id=\"q-2\",query_name=\"\"} 1\n"));
+  EXPECT_TRUE(
+      Contains(text, "spate_stream_active{query_id=\"q-2\",query_name=\"\"} 0\n"));
+  EXPECT_TRUE(Contains(
+      text, "spate_stream_failures_total{query_id=\"q-2\",query_name=\"\"} 1\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_batches_total" + q1 + "} 2\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_input_rows_total" + q1 + "} 10\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_input_rows_per_second" + q1 + "} 10.5\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_processed_rows_per_second" + q1 + "} 200\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_last_batch_duration_seconds" + q1 + "} 2\n"));
-  EXPECT_TRUE(Contains(text, "spate_stream_batch_duration_seconds_bucket" + q1 + ",le=\"0.025\"} 1\n"));
-  EXPECT_TRUE(Contains(text, "spate_stream_batch_duration_seconds_bucket" + q1 + ",le=\"2.5\"} 2\n"));
-  EXPECT_TRUE(Contains(text, "spate_stream_batch_duration_seconds_bucket" + q1 + ",le=\"+Inf\"} 2\n"));
-  EXPECT_TRUE(Contains(text, "spate_stream_batch_duration_seconds_sum" + q1 + "} 2.02\n"));
+  EXPECT_TRUE(Contains(
+      text, "spate_stream_batch_duration_seconds_bucket" + q1 + ",le=\"0.025\"} 1\n"));
+  EXPECT_TRUE(Contains(
+      text, "spate_stream_batch_duration_seconds_bucket" + q1 + ",le=\"2.5\"} 2\n"));
+  EXPECT_TRUE(Contains(
+      text, "spate_stream_batch_duration_seconds_bucket" + q1 + ",le=\"+Inf\"} 2\n"));
+  EXPECT_TRUE(
+      Contains(text, "spate_stream_batch_duration_seconds_sum" + q1 + "} 2.02\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_batch_duration_seconds_count" + q1 + "} 2\n"));
-  EXPECT_TRUE(Contains(text, "spate_stream_operation_duration_seconds" + q1 + ",operation=\"addBatch\"} 1.999\n"));
+  EXPECT_TRUE(Contains(text, "spate_stream_operation_duration_seconds" + q1 +
+                                 ",operation=\"addBatch\"} 1.999\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_latest_batch_id" + q1 + "} 1\n"));
-  EXPECT_TRUE(Contains(text, "spate_stream_watermark_timestamp_seconds" + q1 + "} 1699999996\n"));
+  EXPECT_TRUE(
+      Contains(text, "spate_stream_watermark_timestamp_seconds" + q1 + "} 1699999996\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_watermark_lag_seconds" + q1 + "} 5\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_state_rows" + q1 + "} 8\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_state_memory_bytes" + q1 + "} 1024\n"));
   EXPECT_TRUE(Contains(text, "spate_stream_late_rows_dropped_total" + q1 + "} 6\n"));
-  EXPECT_TRUE(Contains(text, "spate_stream_source_lag_records" + q1 +
-                                 ",source=\"KafkaV2[Subscribe[t]]\",source_index=\"0\"} 5\n"));
+  EXPECT_TRUE(
+      Contains(text, "spate_stream_source_lag_records" + q1 +
+                         ",source=\"KafkaV2[Subscribe[t]]\",source_index=\"0\"} 5\n"));
 
   std::string promtool = FindOnPath("promtool");
   if (promtool.empty()) {
-    if (MissingTestDataFails()) FAIL() << "promtool is missing (CI=true): install Debian's prometheus";
+    if (MissingTestDataFails())
+      FAIL() << "promtool is missing (CI=true): install Debian's prometheus";
     GTEST_SKIP() << "promtool is missing (Debian package prometheus)";
   }
   auto [rc, out] = PromtoolCheckMetrics(promtool, text);
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out, "");
   // promtool does catch what it should.
-  auto bad = PromtoolCheckMetrics(promtool, "# HELP x_ms a\n# TYPE x_ms counter\nx_ms 1\n");
+  auto bad =
+      PromtoolCheckMetrics(promtool, "# HELP x_ms a\n# TYPE x_ms counter\nx_ms 1\n");
   EXPECT_NE(bad.first, 0);
 }
 
 TEST(Monitor, OffsetsBehindLatest) {
   EXPECT_EQ(OffsetsBehindLatest(JsonValue::Int(3), JsonValue::Int(10)), 7);
-  EXPECT_EQ(OffsetsBehindLatest(*JsonValue::Parse(R"({"a":{"0":1,"1":2},"b":{"0":5}})"),
-                                *JsonValue::Parse(R"({"a":{"0":4,"1":2,"2":9},"b":{"0":6}})")),
-            4);
+  EXPECT_EQ(
+      OffsetsBehindLatest(*JsonValue::Parse(R"({"a":{"0":1,"1":2},"b":{"0":5}})"),
+                          *JsonValue::Parse(R"({"a":{"0":4,"1":2,"2":9},"b":{"0":6}})")),
+      4);
   EXPECT_FALSE(OffsetsBehindLatest(JsonValue::String("x"), JsonValue::Int(1)));
 }
 
@@ -147,16 +162,19 @@ TEST(Monitor, ServerEndpoints) {
   auto fed = Fed();
   // Feed the server's own listener the same events.
   for (const auto& r : fed->Snapshot().runs) {
-    srv.listener()->onQueryStarted({r.id, r.run_id, r.name, stream::FormatTimestampMs(r.start_ms)});
+    srv.listener()->onQueryStarted(
+        {r.id, r.run_id, r.name, stream::FormatTimestampMs(r.start_ms)});
     for (const auto& p : r.progress) srv.listener()->onQueryProgress({p});
-    if (!r.active) srv.listener()->onQueryTerminated({r.id, r.run_id, r.exception, r.error_class});
+    if (!r.active)
+      srv.listener()->onQueryTerminated({r.id, r.run_id, r.exception, r.error_class});
   }
 
   httplib::Client c("127.0.0.1", srv.port());
   auto m = c.Get("/metrics");
   ASSERT_TRUE(m);
   EXPECT_EQ(m->status, 200);
-  EXPECT_EQ(m->get_header_value("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+  EXPECT_EQ(m->get_header_value("Content-Type"),
+            "text/plain; version=0.0.4; charset=utf-8");
   EXPECT_EQ(m->body, RenderPrometheus(srv.listener()->Snapshot()));
   auto last_only = srv.listener()->Snapshot(1);
   EXPECT_EQ(last_only.runs.at(0).progress.size(), 1u);
@@ -207,8 +225,9 @@ TEST(Monitor, ServerEndpoints) {
   EXPECT_TRUE(Contains(env->body, "\"fs.s3a.secret.key\", \"*********(redacted)\""));
   EXPECT_FALSE(Contains(env->body, "abc"));
   EXPECT_EQ(c.Get("/api/v1/applications/other/environment")->status, 404);
-  EXPECT_EQ(JsonValue::Parse(c.Get("/api/v1/version")->body)->Find("spark")->string_value(),
-            "0.1.0");
+  EXPECT_EQ(
+      JsonValue::Parse(c.Get("/api/v1/version")->body)->Find("spark")->string_value(),
+      "0.1.0");
 
   srv.Stop();
   srv.Stop();  // idempotent
@@ -235,9 +254,11 @@ TEST(Monitor, LivePageIsEmbedded) {
     EXPECT_EQ(page->status, 200) << path;
     EXPECT_EQ(page->get_header_value("Content-Type"), "text/html; charset=utf-8");
     EXPECT_EQ(page->body, UiHtml());
-    EXPECT_TRUE(Contains(page->get_header_value("Content-Security-Policy"), "script-src 'self'"));
+    EXPECT_TRUE(
+        Contains(page->get_header_value("Content-Security-Policy"), "script-src 'self'"));
   }
-  EXPECT_TRUE(Contains(std::string(UiHtml()), "<script src=\"/static/spate-streaming.js\""));
+  EXPECT_TRUE(
+      Contains(std::string(UiHtml()), "<script src=\"/static/spate-streaming.js\""));
   auto js = c.Get("/static/spate-streaming.js");
   ASSERT_TRUE(js);
   EXPECT_EQ(js->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
@@ -248,8 +269,9 @@ TEST(Monitor, LivePageIsEmbedded) {
   EXPECT_EQ(css->body, UiStyle());
   EXPECT_GT(UiStyle().size(), 100u);
   // Nothing else under /static, and no way out of it.
-  for (const char* path : {"/static/", "/static/spate-streamingXjs", "/static/../etc/passwd",
-                           "/static/spate-streaming.js/../../etc/passwd", "/StreamingQuery/x"}) {
+  for (const char* path :
+       {"/static/", "/static/spate-streamingXjs", "/static/../etc/passwd",
+        "/static/spate-streaming.js/../../etc/passwd", "/StreamingQuery/x"}) {
     EXPECT_EQ(c.Get(path)->status, 404) << path;
   }
 }
@@ -277,7 +299,9 @@ TEST(Monitor, ScrapesWhileQueriesReport) {
   }
   reporter.join();
   auto m = c.Get("/metrics");
-  EXPECT_TRUE(Contains(m->body, "spate_stream_batches_total{query_id=\"q-1\",query_name=\"agg \\\"q\\\"\"} 300\n"))
+  EXPECT_TRUE(Contains(
+      m->body,
+      "spate_stream_batches_total{query_id=\"q-1\",query_name=\"agg \\\"q\\\"\"} 300\n"))
       << m->body;
 }
 
@@ -295,7 +319,8 @@ TEST(Monitor, TakenPortMovesOn) {
   auto third = MonitoringServer::Start(o);
   ASSERT_ERROR_HAS(third, "spark.ui.port");
   o.port = 70000;
-  EXPECT_ERROR_HAS(MonitoringServer::Start(o), "spark.ui.port must be between 0 and 65535, not 70000");
+  EXPECT_ERROR_HAS(MonitoringServer::Start(o),
+                   "spark.ui.port must be between 0 and 65535, not 70000");
 }
 
 }  // namespace

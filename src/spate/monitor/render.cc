@@ -118,9 +118,10 @@ std::string RenderPrometheus(const StatusSnapshot& snapshot) {
   Family dropped("spate_stream_late_rows_dropped_total", "counter",
                  "Rows dropped by stateful operators as later than the watermark "
                  "(sum of stateOperators[].numRowsDroppedByWatermark).");
-  Family input_rate("spate_stream_input_rows_per_second", "gauge",
-                    "Rate at which rows arrived in the last batch (Spark's inputRate-total, "
-                    "inputRowsPerSecond).");
+  Family input_rate(
+      "spate_stream_input_rows_per_second", "gauge",
+      "Rate at which rows arrived in the last batch (Spark's inputRate-total, "
+      "inputRowsPerSecond).");
   Family process_rate("spate_stream_processed_rows_per_second", "gauge",
                       "Rate at which the last batch processed rows (Spark's "
                       "processingRate-total, processedRowsPerSecond).");
@@ -129,9 +130,10 @@ std::string RenderPrometheus(const StatusSnapshot& snapshot) {
                        "durationMs.triggerExecution).");
   Family duration("spate_stream_batch_duration_seconds", "histogram",
                   "Durations of the batches (durationMs.triggerExecution).");
-  Family operation("spate_stream_operation_duration_seconds", "gauge",
-                   "Duration of each phase of the last batch (durationMs: addBatch, "
-                   "getBatch, latestOffset, queryPlanning, walCommit, commitOffsets, ...).");
+  Family operation(
+      "spate_stream_operation_duration_seconds", "gauge",
+      "Duration of each phase of the last batch (durationMs: addBatch, "
+      "getBatch, latestOffset, queryPlanning, walCommit, commitOffsets, ...).");
   Family batch_id("spate_stream_latest_batch_id", "gauge",
                   "Id of the last batch that reported progress.");
   Family progress_ts("spate_stream_last_progress_timestamp_seconds", "gauge",
@@ -142,8 +144,9 @@ std::string RenderPrometheus(const StatusSnapshot& snapshot) {
   Family watermark_lag("spate_stream_watermark_lag_seconds", "gauge",
                        "Batch timestamp minus the global watermark (the UI's Global "
                        "Watermark Gap).");
-  Family state_rows("spate_stream_state_rows", "gauge",
-                    "Rows held in state by all stateful operators (Spark's states-rowsTotal).");
+  Family state_rows(
+      "spate_stream_state_rows", "gauge",
+      "Rows held in state by all stateful operators (Spark's states-rowsTotal).");
   Family state_updated("spate_stream_state_updated_rows", "gauge",
                        "State rows updated by the last batch (sum of numRowsUpdated).");
   Family state_memory("spate_stream_state_memory_bytes", "gauge",
@@ -156,7 +159,8 @@ std::string RenderPrometheus(const StatusSnapshot& snapshot) {
   for (const auto& [id, run] : current) {
     Labels q = {{"query_id", id}, {"query_name", run->name.value_or("")}};
     bool any_active = false;
-    for (const QueryRun& r : snapshot.runs) any_active = any_active || (r.id == id && r.active);
+    for (const QueryRun& r : snapshot.runs)
+      any_active = any_active || (r.id == id && r.active);
     active.Add(q, any_active ? 1 : 0);
     start.Add(q, static_cast<double>(run->start_ms) / 1000.0);
 
@@ -168,8 +172,9 @@ std::string RenderPrometheus(const StatusSnapshot& snapshot) {
     dropped.Add(q, static_cast<double>(totals.late_rows_dropped));
     for (int b = 0; b <= kNumBatchDurationBuckets; ++b) {
       Labels l = q;
-      l.emplace_back("le", b < kNumBatchDurationBuckets ? FormatNumber(kBatchDurationBuckets[b])
-                                                        : "+Inf");
+      l.emplace_back("le", b < kNumBatchDurationBuckets
+                               ? FormatNumber(kBatchDurationBuckets[b])
+                               : "+Inf");
       duration.Add(l, static_cast<double>(totals.batch_buckets[b]), "_bucket");
     }
     duration.Add(q, totals.batch_seconds_sum, "_sum");
@@ -177,14 +182,16 @@ std::string RenderPrometheus(const StatusSnapshot& snapshot) {
 
     if (run->progress.empty()) continue;
     const stream::StreamingQueryProgress& p = run->progress.back();
-    if (std::isfinite(p.input_rows_per_second)) input_rate.Add(q, p.input_rows_per_second);
+    if (std::isfinite(p.input_rows_per_second))
+      input_rate.Add(q, p.input_rows_per_second);
     if (std::isfinite(p.processed_rows_per_second)) {
       process_rate.Add(q, p.processed_rows_per_second);
     }
     auto trig = p.duration_ms.find("triggerExecution");
-    last_duration.Add(q, static_cast<double>(trig != p.duration_ms.end() ? trig->second
-                                                                          : p.batch_duration) /
-                             1000.0);
+    last_duration.Add(
+        q, static_cast<double>(trig != p.duration_ms.end() ? trig->second
+                                                           : p.batch_duration) /
+               1000.0);
     for (const auto& [op, ms] : p.duration_ms) {
       Labels l = q;
       l.emplace_back("operation", op);
@@ -280,7 +287,8 @@ JsonValue RunJson(const QueryRun& run, int64_t now_ms) {
   v.Set("isActive", JsonValue::Bool(run.active));
   v.Set("startTimestamp", JsonValue::Int(run.start_ms));
   v.Set("endTimestamp", run.end_ms ? JsonValue::Int(*run.end_ms) : JsonValue::Null());
-  v.Set("durationMs", JsonValue::Int(std::max<int64_t>(0, run.end_ms.value_or(now_ms) - run.start_ms)));
+  v.Set("durationMs",
+        JsonValue::Int(std::max<int64_t>(0, run.end_ms.value_or(now_ms) - run.start_ms)));
   v.Set("numBatches", JsonValue::Int(static_cast<int64_t>(run.progress.size())));
   // Spark's list page: Avg Input /sec and Avg Process /sec over the retained progress.
   auto avg = [&](const std::function<double(const stream::StreamingQueryProgress&)>& f) {
@@ -295,15 +303,18 @@ JsonValue RunJson(const QueryRun& run, int64_t now_ms) {
     }
     return n ? JsonValue::Double(sum / n) : JsonValue::Null();
   };
-  v.Set("avgInputRowsPerSecond",
-        avg([](const stream::StreamingQueryProgress& p) { return p.input_rows_per_second; }));
+  v.Set("avgInputRowsPerSecond", avg([](const stream::StreamingQueryProgress& p) {
+          return p.input_rows_per_second;
+        }));
   v.Set("avgProcessedRowsPerSecond", avg([](const stream::StreamingQueryProgress& p) {
           return p.processed_rows_per_second;
         }));
-  v.Set("latestBatchId", run.progress.empty() ? JsonValue::Null()
-                                              : JsonValue::Int(run.progress.back().batch_id));
+  v.Set("latestBatchId", run.progress.empty()
+                             ? JsonValue::Null()
+                             : JsonValue::Int(run.progress.back().batch_id));
   v.Set("exception", opt_string(run.exception));
-  v.Set("errorClass", run.error_class ? JsonValue::String(*run.error_class) : JsonValue::Null());
+  v.Set("errorClass",
+        run.error_class ? JsonValue::String(*run.error_class) : JsonValue::Null());
   return v;
 }
 
@@ -311,7 +322,8 @@ JsonValue StreamsJson(const StatusSnapshot& snapshot, int64_t now_ms,
                       const std::string& filter) {
   JsonValue out = JsonValue::Array();
   for (bool want_active : {true, false}) {
-    if ((filter == "active" && !want_active) || (filter == "finished" && want_active)) continue;
+    if ((filter == "active" && !want_active) || (filter == "finished" && want_active))
+      continue;
     for (auto it = snapshot.runs.rbegin(); it != snapshot.runs.rend(); ++it) {
       if (it->active == want_active) out.Append(RunJson(*it, now_ms));
     }

@@ -8,7 +8,8 @@
 //    per metric with # HELP and # TYPE lines, labels query_id and query_name (plus
 //    operation / source where a query has several). Names follow
 //    ../shared/reference/ecosystem.md §3.5 (Spark's MetricsReporter gauges renamed to
-//    Prometheus conventions: base units, _total counters). docs/observability.md lists them.
+//    Prometheus conventions: base units, _total counters). docs/observability.md lists
+//    them.
 //  * StreamsJson / RunJson / ProgressJson: the /api/v1/streams documents (the columns of
 //    Spark's Structured Streaming tab, and recent progress exactly as
 //    StreamingQueryProgress.json() prints it), secrets redacted.

@@ -44,9 +44,11 @@ void SendError(httplib::Response& res, int status, const std::string& message) {
 /// One of the page's embedded files. The policy lets it load only this server's own
 /// script, style sheet and JSON (no inline script, nothing from elsewhere).
 void SendAsset(httplib::Response& res, std::string_view body, const char* content_type) {
-  res.set_header("Content-Security-Policy",
-                 "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                 "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  res.set_header(
+      "Content-Security-Policy",
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+      "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors "
+      "'none'");
   res.set_header("X-Content-Type-Options", "nosniff");
   res.set_header("Cache-Control", "no-cache");
   res.set_content(body.data(), body.size(), content_type);
@@ -56,8 +58,8 @@ void SendAsset(httplib::Response& res, std::string_view body, const char* conten
 
 MonitoringServer::MonitoringServer(MonitorOptions options)
     : options_(std::move(options)),
-      listener_(std::make_shared<StreamingQueryStatusListener>(options_.retained_queries,
-                                                               options_.retained_progress)),
+      listener_(std::make_shared<StreamingQueryStatusListener>(
+          options_.retained_queries, options_.retained_progress)),
       http_(std::make_unique<httplib::Server>()),
       start_ms_(WallMs()) {}
 
@@ -83,9 +85,10 @@ void MonitoringServer::Route() {
   auto listener = listener_;
   const MonitorOptions& o = options_;
 
-  // The live page (the paths of Spark's Structured Streaming tab): one embedded HTML shell
-  // for the list and the statistics pages, its script and its style sheet, filled from
-  // /api/v1/streams by the script. Fixed paths only: nothing is read from the file system.
+  // The live page (the paths of Spark's Structured Streaming tab): one embedded HTML
+  // shell for the list and the statistics pages, its script and its style sheet, filled
+  // from /api/v1/streams by the script. Fixed paths only: nothing is read from the file
+  // system.
   s.Get("/", [](const httplib::Request&, httplib::Response& res) {
     res.set_redirect("/StreamingQuery/");
   });
@@ -97,12 +100,14 @@ void MonitoringServer::Route() {
   };
   s.Get("/StreamingQuery/", page);
   s.Get("/StreamingQuery/statistics/?", page);
-  s.Get(R"(/static/spate-streaming\.js)", [](const httplib::Request&, httplib::Response& res) {
-    SendAsset(res, UiScript(), "text/javascript; charset=utf-8");
-  });
-  s.Get(R"(/static/spate-streaming\.css)", [](const httplib::Request&, httplib::Response& res) {
-    SendAsset(res, UiStyle(), "text/css; charset=utf-8");
-  });
+  s.Get(R"(/static/spate-streaming\.js)",
+        [](const httplib::Request&, httplib::Response& res) {
+          SendAsset(res, UiScript(), "text/javascript; charset=utf-8");
+        });
+  s.Get(R"(/static/spate-streaming\.css)",
+        [](const httplib::Request&, httplib::Response& res) {
+          SendAsset(res, UiStyle(), "text/css; charset=utf-8");
+        });
   s.Get("/metrics", [listener](const httplib::Request&, httplib::Response& res) {
     res.set_content(RenderPrometheus(listener->Snapshot(/*max_progress=*/1)),
                     "text/plain; version=0.0.4; charset=utf-8");
@@ -112,30 +117,31 @@ void MonitoringServer::Route() {
     v.Set("spark", JsonValue::String(o.version));
     SendJson(res, v);
   });
-  s.Get("/api/v1/applications", [this, &o](const httplib::Request&, httplib::Response& res) {
-    int64_t now = WallMs();
-    JsonValue attempt = JsonValue::Object();
-    attempt.Set("startTime", JsonValue::String(SparkRestDate(start_ms_)));
-    attempt.Set("endTime", JsonValue::String("1969-12-31T23:59:59.999GMT"));
-    attempt.Set("lastUpdated", JsonValue::String(SparkRestDate(now)));
-    attempt.Set("duration", JsonValue::Int(now - start_ms_));
-    const char* user = std::getenv("USER");
-    attempt.Set("sparkUser", JsonValue::String(user ? user : ""));
-    attempt.Set("completed", JsonValue::Bool(false));
-    attempt.Set("appSparkVersion", JsonValue::String(o.version));
-    attempt.Set("startTimeEpoch", JsonValue::Int(start_ms_));
-    attempt.Set("endTimeEpoch", JsonValue::Int(-1));
-    attempt.Set("lastUpdatedEpoch", JsonValue::Int(now));
-    JsonValue app = JsonValue::Object();
-    app.Set("id", JsonValue::String(o.app_id));
-    app.Set("name", JsonValue::String(o.app_name));
-    JsonValue attempts = JsonValue::Array();
-    attempts.Append(std::move(attempt));
-    app.Set("attempts", std::move(attempts));
-    JsonValue list = JsonValue::Array();
-    list.Append(std::move(app));
-    SendJson(res, list);
-  });
+  s.Get("/api/v1/applications",
+        [this, &o](const httplib::Request&, httplib::Response& res) {
+          int64_t now = WallMs();
+          JsonValue attempt = JsonValue::Object();
+          attempt.Set("startTime", JsonValue::String(SparkRestDate(start_ms_)));
+          attempt.Set("endTime", JsonValue::String("1969-12-31T23:59:59.999GMT"));
+          attempt.Set("lastUpdated", JsonValue::String(SparkRestDate(now)));
+          attempt.Set("duration", JsonValue::Int(now - start_ms_));
+          const char* user = std::getenv("USER");
+          attempt.Set("sparkUser", JsonValue::String(user ? user : ""));
+          attempt.Set("completed", JsonValue::Bool(false));
+          attempt.Set("appSparkVersion", JsonValue::String(o.version));
+          attempt.Set("startTimeEpoch", JsonValue::Int(start_ms_));
+          attempt.Set("endTimeEpoch", JsonValue::Int(-1));
+          attempt.Set("lastUpdatedEpoch", JsonValue::Int(now));
+          JsonValue app = JsonValue::Object();
+          app.Set("id", JsonValue::String(o.app_id));
+          app.Set("name", JsonValue::String(o.app_name));
+          JsonValue attempts = JsonValue::Array();
+          attempts.Append(std::move(attempt));
+          app.Set("attempts", std::move(attempts));
+          JsonValue list = JsonValue::Array();
+          list.Append(std::move(app));
+          SendJson(res, list);
+        });
   s.Get(R"(/api/v1/applications/([^/]+)/environment)",
         [&o](const httplib::Request& req, httplib::Response& res) {
           if (req.matches[1] != o.app_id) {
@@ -157,14 +163,16 @@ void MonitoringServer::Route() {
           env.Set("sparkProperties", std::move(props));
           SendJson(res, env);
         });
-  s.Get("/api/v1/streams", [listener](const httplib::Request& req, httplib::Response& res) {
-    std::string status = req.has_param("status") ? req.get_param_value("status") : "";
-    if (!status.empty() && status != "active" && status != "finished") {
-      return SendError(res, 400, "status must be 'active' or 'finished', not '" +
-                                     RedactText(status) + "'");
-    }
-    SendJson(res, StreamsJson(listener->Snapshot(), WallMs(), status));
-  });
+  s.Get(
+      "/api/v1/streams", [listener](const httplib::Request& req, httplib::Response& res) {
+        std::string status = req.has_param("status") ? req.get_param_value("status") : "";
+        if (!status.empty() && status != "active" && status != "finished") {
+          return SendError(
+              res, 400,
+              "status must be 'active' or 'finished', not '" + RedactText(status) + "'");
+        }
+        SendJson(res, StreamsJson(listener->Snapshot(), WallMs(), status));
+      });
   s.Get(R"(/api/v1/streams/([^/]+)(/progress)?)",
         [listener](const httplib::Request& req, httplib::Response& res) {
           std::string run_id = req.matches[1];
@@ -190,7 +198,8 @@ void MonitoringServer::Route() {
   });
 }
 
-Result<std::unique_ptr<MonitoringServer>> MonitoringServer::Start(MonitorOptions options) {
+Result<std::unique_ptr<MonitoringServer>> MonitoringServer::Start(
+    MonitorOptions options) {
   if (options.port < 0 || options.port > 65535) {
     return Status::Invalid("spark.ui.port must be between 0 and 65535, not " +
                            std::to_string(options.port));
@@ -233,7 +242,8 @@ Result<std::unique_ptr<MonitoringServer>> MonitoringServer::Start(MonitorOptions
   }
   if (done->load() && !http.is_running()) {
     server->thread_.join();
-    return Status::IOError("the monitoring server on " + server->url() + " stopped at start");
+    return Status::IOError("the monitoring server on " + server->url() +
+                           " stopped at start");
   }
   return server;
 }

@@ -49,7 +49,8 @@ struct MonitorOptions {
   std::string host = "127.0.0.1";
   /// spark.ui.port; 0 binds any free port.
   int port = 4040;
-  /// When `port` is taken, port+1 ... port+max_port_retries are tried (spark.port.maxRetries).
+  /// When `port` is taken, port+1 ... port+max_port_retries are tried
+  /// (spark.port.maxRetries).
   int max_port_retries = 16;
   int retained_queries = 100;   // spark.sql.streaming.ui.retainedQueries
   int retained_progress = 100;  // spark.sql.streaming.ui.retainedProgressUpdates
@@ -71,7 +72,9 @@ class MonitoringServer {
   const std::string& host() const { return options_.host; }
   /// "http://<host>:<port>" (IPv6 hosts in brackets).
   std::string url() const;
-  const std::shared_ptr<StreamingQueryStatusListener>& listener() const { return listener_; }
+  const std::shared_ptr<StreamingQueryStatusListener>& listener() const {
+    return listener_;
+  }
   /// Stops serving and joins the thread. Idempotent.
   void Stop();
 

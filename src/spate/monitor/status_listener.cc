@@ -45,9 +45,12 @@ void StreamingQueryStatusListener::onQueryProgress(const stream::QueryProgressEv
   QueryTotals& t = totals_[p.id];
   t.batches += 1;
   t.input_rows += p.num_input_rows;
-  for (const auto& op : p.state_operators) t.late_rows_dropped += op.num_rows_dropped_by_watermark;
+  for (const auto& op : p.state_operators)
+    t.late_rows_dropped += op.num_rows_dropped_by_watermark;
   auto it = p.duration_ms.find("triggerExecution");
-  double seconds = static_cast<double>(it != p.duration_ms.end() ? it->second : p.batch_duration) / 1000.0;
+  double seconds =
+      static_cast<double>(it != p.duration_ms.end() ? it->second : p.batch_duration) /
+      1000.0;
   t.batch_seconds_sum += seconds;
   for (int b = 0; b < kNumBatchDurationBuckets; ++b) {
     if (seconds <= kBatchDurationBuckets[b]) t.batch_buckets[b] += 1;
@@ -55,7 +58,8 @@ void StreamingQueryStatusListener::onQueryProgress(const stream::QueryProgressEv
   t.batch_buckets[kNumBatchDurationBuckets] += 1;
 }
 
-void StreamingQueryStatusListener::onQueryTerminated(const stream::QueryTerminatedEvent& e) {
+void StreamingQueryStatusListener::onQueryTerminated(
+    const stream::QueryTerminatedEvent& e) {
   std::lock_guard<std::mutex> lock(mu_);
   QueryRun& r = RunOf(e.id, e.run_id);
   r.active = false;

@@ -31,9 +31,8 @@
 namespace spate::monitor {
 
 /// Upper bounds (seconds) of the batch-duration histogram's buckets (+Inf is implied).
-inline constexpr double kBatchDurationBuckets[] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
-                                                   0.5,   1,    2.5,   5,    10,  30,
-                                                   60,    120,  300};
+inline constexpr double kBatchDurationBuckets[] = {
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300};
 inline constexpr int kNumBatchDurationBuckets =
     sizeof(kBatchDurationBuckets) / sizeof(kBatchDurationBuckets[0]);
 
@@ -61,7 +60,8 @@ struct QueryTotals {
   int64_t failures = 0;
   double batch_seconds_sum = 0;
   /// Cumulative counts per bucket of kBatchDurationBuckets, then +Inf (= batches).
-  std::vector<int64_t> batch_buckets = std::vector<int64_t>(kNumBatchDurationBuckets + 1, 0);
+  std::vector<int64_t> batch_buckets =
+      std::vector<int64_t>(kNumBatchDurationBuckets + 1, 0);
 };
 
 struct StatusSnapshot {

@@ -57,8 +57,8 @@ size_t Levenshtein(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::string SuggestColumns(const std::string& name, const std::vector<Attribute>& candidates,
-                           bool qualified) {
+std::string SuggestColumns(const std::string& name,
+                           const std::vector<Attribute>& candidates, bool qualified) {
   std::vector<std::pair<size_t, std::string>> scored;
   std::set<std::string> seen;
   for (const auto& a : candidates) {
@@ -99,8 +99,10 @@ class Analyzer::Impl {
   class AggregateContext;
 
   int64_t NewId() { return next_id_++; }
-  Attribute MakeAttr(std::string name, DataTypePtr type, bool nullable, std::string qualifier = "") {
-    return Attribute{std::move(name), std::move(type), nullable, NewId(), std::move(qualifier)};
+  Attribute MakeAttr(std::string name, DataTypePtr type, bool nullable,
+                     std::string qualifier = "") {
+    return Attribute{std::move(name), std::move(type), nullable, NewId(),
+                     std::move(qualifier)};
   }
   bool NameEq(const std::string& a, const std::string& b) const {
     return case_sensitive_ ? a == b : EqualsIgnoreCase(a, b);
@@ -108,21 +110,22 @@ class Analyzer::Impl {
 
   Result<BoundExprPtr> ResolveColumn(const Expr& e, const std::vector<Attribute>& scope);
   /// `out`.parts[from..] as struct fields (the rest of a dotted name).
-  Result<BoundExprPtr> ExtractFields(BoundExprPtr out, const std::vector<std::string>& parts,
-                                     size_t from);
+  Result<BoundExprPtr> ExtractFields(BoundExprPtr out,
+                                     const std::vector<std::string>& parts, size_t from);
   /// A reference to a variable of an enclosing lambda named by e's first part (lambda
   /// variables shadow columns, as in Spark); nullopt when none has that name.
   Result<std::optional<BoundExprPtr>> ResolveLambdaVariable(const Expr& e);
   /// Lateral column aliases (Spark 3.4+): in a SELECT list, a name that no input column
   /// has but an alias of an item to its left does refers to that item's expression. The
-  /// reference becomes a `lateralAliasReference(name)` call (Spark's display name) bound to
-  /// the aliased expression (lateral_targets_).
+  /// reference becomes a `lateralAliasReference(name)` call (Spark's display name) bound
+  /// to the aliased expression (lateral_targets_).
   Result<std::vector<ExprPtr>> ResolveLateralAliases(std::vector<ExprPtr> items,
                                                      const std::vector<Attribute>& scope);
-  /// In a projection (no aggregate), the aliased expressions that lateral references name are
-  /// computed once, in a projection below the select's (Spark's rewrite): a nondeterministic
-  /// alias (rand()) has one value per row however often it is referenced, and no alias is
-  /// evaluated twice. Aggregates and windowed aliases keep the references inlined.
+  /// In a projection (no aggregate), the aliased expressions that lateral references name
+  /// are computed once, in a projection below the select's (Spark's rewrite): a
+  /// nondeterministic alias (rand()) has one value per row however often it is
+  /// referenced, and no alias is evaluated twice. Aggregates and windowed aliases keep
+  /// the references inlined.
   Status PushDownLateralAliases(const LogicalPlan& select, const LogicalPlan* having,
                                 std::vector<ExprPtr>* items, BoundPlanPtr* child);
   /// transform / filter / aggregate / ... with lambda arguments (compute/higher_order.h).
@@ -137,7 +140,8 @@ class Analyzer::Impl {
   Result<std::vector<ExprPtr>> ExpandStars(const std::vector<ExprPtr>& items,
                                            const std::vector<Attribute>& scope);
   /// The value of a constant expression (`bound_out`: the bound expression).
-  Result<Value> EvalConstant(const Expr& e, const char* what, BoundExprPtr* bound_out = nullptr);
+  Result<Value> EvalConstant(const Expr& e, const char* what,
+                             BoundExprPtr* bound_out = nullptr);
   Result<BoundPlanPtr> PlanRelation(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanTableFunction(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanDataSource(const LogicalPlan& p);
@@ -158,7 +162,8 @@ class Analyzer::Impl {
   Result<BoundPlanPtr> PlanJoin(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSetOp(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanSort(const LogicalPlan& p);
-  Result<BoundPlanPtr> MakeDistinct(BoundPlanPtr child, DedupKind dedup = DedupKind::kNone);
+  Result<BoundPlanPtr> MakeDistinct(BoundPlanPtr child,
+                                    DedupKind dedup = DedupKind::kNone);
   Result<BoundPlanPtr> PlanWatermark(const LogicalPlan& p);
   /// Generators in the SELECT list (explode, posexplode, inline ...): plans Generate over
   /// `*child` and replaces the generator item with references to its generated columns.
@@ -243,23 +248,27 @@ std::string WindowDisplayName(const Expr& e) {
   WindowDef def = *e.window;
   ExprPtr call = e.children[0];
   using T = FrameBound::Type;
-  static const std::set<std::string> kRanking = {"row_number", "rank", "dense_rank",
-                                                 "percent_rank", "cume_dist", "ntile"};
+  static const std::set<std::string> kRanking = {
+      "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile"};
   if (kRanking.count(fn.name)) {
-    def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kUnboundedPreceding), Bound(T::kCurrentRow)};
+    def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kUnboundedPreceding),
+                            Bound(T::kCurrentRow)};
   } else if (fn.name == "lag" || fn.name == "lead") {
     std::vector<ExprPtr> args = fn.children;
     if (args.size() < 2) args.push_back(Expr::Lit(Value::Int(1)));
     if (args.size() < 3) args.push_back(Expr::Lit(Value::Null(DataType::Null())));
     int64_t offset = args[1]->kind == ExprKind::kLiteral ? args[1]->literal.i64() : 1;
     if (fn.name == "lag") offset = -offset;
-    def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kFollowing, offset), Bound(T::kFollowing, offset)};
+    def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kFollowing, offset),
+                            Bound(T::kFollowing, offset)};
     call = fn.WithChildren(std::move(args));
   } else if (!def.frame) {
     if (def.order_by.empty()) {
-      def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kUnboundedPreceding), Bound(T::kUnboundedFollowing)};
+      def.frame = WindowFrame{WindowFrame::Kind::kRows, Bound(T::kUnboundedPreceding),
+                              Bound(T::kUnboundedFollowing)};
     } else {
-      def.frame = WindowFrame{WindowFrame::Kind::kRange, Bound(T::kUnboundedPreceding), Bound(T::kCurrentRow)};
+      def.frame = WindowFrame{WindowFrame::Kind::kRange, Bound(T::kUnboundedPreceding),
+                              Bound(T::kCurrentRow)};
     }
   }
   return Expr::Window(call, def)->DisplayName();
@@ -294,7 +303,8 @@ std::string ItemName(const Expr& e) {
   if (e.kind == ExprKind::kAlias) return e.name;
   if (e.kind == ExprKind::kWindow) return WindowDisplayName(e);
   for (const auto& c : e.children) {
-    if (c && ContainsWindowNode(*c)) return WithResolvedWindowNames(std::make_shared<Expr>(e))->DisplayName();
+    if (c && ContainsWindowNode(*c))
+      return WithResolvedWindowNames(std::make_shared<Expr>(e))->DisplayName();
   }
   return e.DisplayName();
 }
@@ -335,12 +345,14 @@ Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
     return e.plan_id < 0 ||
            std::find(a.plan_ids.begin(), a.plan_ids.end(), e.plan_id) != a.plan_ids.end();
   };
-  for (int consumed = std::min<int>(2, static_cast<int>(parts.size())); consumed >= 1; --consumed) {
+  for (int consumed = std::min<int>(2, static_cast<int>(parts.size())); consumed >= 1;
+       --consumed) {
     for (size_t i = 0; i < scope.size(); ++i) {
       const Attribute& a = scope[i];
       if (!tagged(a)) continue;
       if (consumed == 2) {
-        if (!a.qualifier.empty() && NameEq(a.qualifier, parts[0]) && NameEq(a.name, parts[1])) {
+        if (!a.qualifier.empty() && NameEq(a.qualifier, parts[0]) &&
+            NameEq(a.name, parts[1])) {
           matches.emplace_back(static_cast<int>(i), 2);
         }
       } else if (NameEq(a.name, parts[0])) {
@@ -362,8 +374,9 @@ Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
                            {{"objectName", QuoteIdentifier(parts)}})
           .WithPosition(e.position);
     }
-    return Status::Error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
-                         {{"objectName", QuoteIdentifier(parts)}, {"proposal", suggestion}})
+    return Status::Error(
+               "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+               {{"objectName", QuoteIdentifier(parts)}, {"proposal", suggestion}})
         .WithPosition(e.position);
   }
   if (matches.size() > 1) {
@@ -378,7 +391,8 @@ Result<BoundExprPtr> Analyzer::Impl::ResolveColumn(const Expr& e,
     }
     refs += "]";
     std::vector<std::string> used(parts.begin(), parts.begin() + matches[0].second);
-    return Status::Error("AMBIGUOUS_REFERENCE", {{"name", QuoteIdentifier(used)}, {"referenceNames", refs}})
+    return Status::Error("AMBIGUOUS_REFERENCE",
+                         {{"name", QuoteIdentifier(used)}, {"referenceNames", refs}})
         .WithPosition(e.position);
   }
   const Attribute& a = scope[matches[0].first];
@@ -393,8 +407,9 @@ Result<BoundExprPtr> Analyzer::Impl::ExtractFields(BoundExprPtr out,
   for (size_t k = from; k < parts.size(); ++k) {
     const DataTypePtr& t = out->type();
     if (t->id() != TypeId::kStruct) {
-      return Status::Error("INVALID_EXTRACT_BASE_FIELD_TYPE",
-                           {{"base", "\"" + out->ToString() + "\""}, {"other", QuoteType(*t)}});
+      return Status::Error(
+          "INVALID_EXTRACT_BASE_FIELD_TYPE",
+          {{"base", "\"" + out->ToString() + "\""}, {"other", QuoteType(*t)}});
     }
     int idx = t->FieldIndex(parts[k], case_sensitive_);
     if (idx < 0) {
@@ -419,8 +434,9 @@ Result<std::optional<BoundExprPtr>> Analyzer::Impl::ResolveLambdaVariable(const 
     from_end += static_cast<int>(frame.params.size());
     for (size_t s = 0; s < frame.names.size(); ++s) {
       if (!NameEq(frame.names[s], e.name_parts[0])) continue;
-      BoundExprPtr v = MakeLambdaVariable(from_end - static_cast<int>(s), frame.params[s].type,
-                                          frame.params[s].nullable, frame.names[s]);
+      BoundExprPtr v =
+          MakeLambdaVariable(from_end - static_cast<int>(s), frame.params[s].type,
+                             frame.params[s].nullable, frame.names[s]);
       SPATE_ASSIGN_OR_RETURN(v, ExtractFields(std::move(v), e.name_parts, 1));
       return std::optional<BoundExprPtr>(std::move(v));
     }
@@ -430,14 +446,15 @@ Result<std::optional<BoundExprPtr>> Analyzer::Impl::ResolveLambdaVariable(const 
 
 Result<std::vector<ExprPtr>> Analyzer::Impl::ResolveLateralAliases(
     std::vector<ExprPtr> items, const std::vector<Attribute>& scope) {
-  if (ToLower(conf_.GetOr("spark.sql.lateralColumnAlias.enableImplicitResolution", "true")) !=
-      "true") {
+  if (ToLower(conf_.GetOr("spark.sql.lateralColumnAlias.enableImplicitResolution",
+                          "true")) != "true") {
     return items;
   }
   auto is_column = [&](const std::vector<std::string>& parts) {
     for (const auto& a : scope) {
       if (NameEq(a.name, parts[0])) return true;
-      if (parts.size() > 1 && !a.qualifier.empty() && NameEq(a.qualifier, parts[0])) return true;
+      if (parts.size() > 1 && !a.qualifier.empty() && NameEq(a.qualifier, parts[0]))
+        return true;
     }
     return false;
   };
@@ -457,7 +474,8 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ResolveLateralAliases(
           !is_lambda_variable(e->name_parts[0]) && !is_column(e->name_parts)) {
         std::vector<size_t> hits;
         for (size_t j = 0; j < i; ++j) {
-          if (items[j]->kind == ExprKind::kAlias && NameEq(items[j]->name, e->name_parts[0])) {
+          if (items[j]->kind == ExprKind::kAlias &&
+              NameEq(items[j]->name, e->name_parts[0])) {
             hits.push_back(j);
           }
         }
@@ -475,11 +493,13 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ResolveLateralAliases(
         lateral_targets_[ref.get()] = items[hits[0]]->children[0];
         if (window) {
           return Status::Error("UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
-                               {{"lca", quoted}, {"windowExpr", "\"" + window->DisplayName() + "\""}})
+                               {{"lca", quoted},
+                                {"windowExpr", "\"" + window->DisplayName() + "\""}})
               .WithPosition(e->position);
         }
         ExprPtr out = ref;
-        for (size_t k = 1; k < e->name_parts.size(); ++k) out = Expr::Field(out, e->name_parts[k]);
+        for (size_t k = 1; k < e->name_parts.size(); ++k)
+          out = Expr::Field(out, e->name_parts[k]);
         return out;
       }
       if (e->children.empty()) return e;
@@ -505,11 +525,14 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ResolveLateralAliases(
   return items;
 }
 
-Status Analyzer::Impl::PushDownLateralAliases(const LogicalPlan& select, const LogicalPlan* having,
-                                             std::vector<ExprPtr>* items, BoundPlanPtr* child) {
+Status Analyzer::Impl::PushDownLateralAliases(const LogicalPlan& select,
+                                              const LogicalPlan* having,
+                                              std::vector<ExprPtr>* items,
+                                              BoundPlanPtr* child) {
   std::vector<const Expr*> refs;
   std::function<void(const Expr&)> collect = [&](const Expr& e) {
-    if (e.kind == ExprKind::kCall && e.name == "lateralAliasReference" && lateral_targets_.count(&e)) {
+    if (e.kind == ExprKind::kCall && e.name == "lateralAliasReference" &&
+        lateral_targets_.count(&e)) {
       refs.push_back(&e);
       return;
     }
@@ -533,7 +556,8 @@ Status Analyzer::Impl::PushDownLateralAliases(const LogicalPlan& select, const L
   std::vector<std::string> names;
   std::vector<const Attribute*> passthrough;
   for (size_t i = 0; i < scope.size(); ++i) {
-    exprs.push_back(MakeColumnRef(static_cast<int>(i), scope[i].type, scope[i].nullable, scope[i].Label()));
+    exprs.push_back(MakeColumnRef(static_cast<int>(i), scope[i].type, scope[i].nullable,
+                                  scope[i].Label()));
     names.push_back(scope[i].name);
     passthrough.push_back(&scope[i]);
   }
@@ -549,14 +573,16 @@ Status Analyzer::Impl::PushDownLateralAliases(const LogicalPlan& select, const L
     names.push_back(name);
     hidden.emplace(target.get(), name);
   }
-  for (const Expr* ref : refs) lateral_targets_[ref] = Expr::Col(hidden[lateral_targets_[ref].get()]);
+  for (const Expr* ref : refs)
+    lateral_targets_[ref] = Expr::Col(hidden[lateral_targets_[ref].get()]);
   // The aliased items themselves show the computed value too.
   for (auto& it : *items) {
     if (it->kind != ExprKind::kAlias) continue;
     auto h = hidden.find(it->children[0].get());
     if (h != hidden.end()) it = it->WithChildren({Expr::Col(h->second)});
   }
-  SPATE_ASSIGN_OR_RETURN(*child, Project(*child, std::move(exprs), std::move(names), passthrough));
+  SPATE_ASSIGN_OR_RETURN(
+      *child, Project(*child, std::move(exprs), std::move(names), passthrough));
   return Status::OK();
 }
 
@@ -589,7 +615,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindHigherOrder(const Expr& e,
   }
   // The function arguments: a lambda, or any expression (a lambda of hidden variables).
   std::vector<const Expr*> lambdas;
-  for (size_t i = arity.value_args; i < e.children.size(); ++i) lambdas.push_back(e.children[i].get());
+  for (size_t i = arity.value_args; i < e.children.size(); ++i)
+    lambdas.push_back(e.children[i].get());
   const std::string text = e.DisplayName();
   SPATE_RETURN_IF_ERROR(CoerceHigherOrderArgs(e.name, &args, text));
   std::vector<BoundLambda> bound;
@@ -603,7 +630,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindHigherOrder(const Expr& e,
       if (!body.ok()) return body.status();
       std::string display = "lambdafunction(" + lambdas[i]->DisplayName();
       for (size_t k = 0; k < params->size(); ++k) display += ", namedlambdavariable()";
-      bound.push_back({std::vector<std::string>(params->size(), "_"), *params, *body, display + ")"});
+      bound.push_back(
+          {std::vector<std::string>(params->size(), "_"), *params, *body, display + ")"});
       continue;
     }
     const Expr& lam = *lambdas[i];
@@ -611,9 +639,11 @@ Result<BoundExprPtr> Analyzer::Impl::BindHigherOrder(const Expr& e,
       for (size_t b = 0; b < a; ++b) {
         if (NameEq(lam.name_parts[a], lam.name_parts[b])) {
           std::string names;
-          for (const auto& n : lam.name_parts) names += (names.empty() ? "" : ", ") + QuoteIdentifier({n});
+          for (const auto& n : lam.name_parts)
+            names += (names.empty() ? "" : ", ") + QuoteIdentifier({n});
           return Status::Error("INVALID_LAMBDA_FUNCTION_CALL.DUPLICATE_ARG_NAMES",
-                               {{"args", names}, {"caseSensitiveConfig", "\"spark.sql.caseSensitive\""}})
+                               {{"args", names},
+                                {"caseSensitiveConfig", "\"spark.sql.caseSensitive\""}})
               .WithPosition(lam.position);
         }
       }
@@ -629,7 +659,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindHigherOrder(const Expr& e,
   return MakeHigherOrderCall(e.name, std::move(args), std::move(bound), text);
 }
 
-Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<Attribute>& scope,
+Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e,
+                                              const std::vector<Attribute>& scope,
                                               const BindHook* hook) {
   auto& registry = FunctionRegistry::Global();
   if (e.name == "lateralAliasReference") {
@@ -640,7 +671,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<A
     // array_sort(arr) is also a plain function; the others take lambdas only.
     bool has_lambda = false;
     for (const auto& c : e.children) has_lambda |= c->kind == ExprKind::kLambda;
-    if (has_lambda || !registry.FindScalar(e.name)) return BindHigherOrder(e, scope, hook);
+    if (has_lambda || !registry.FindScalar(e.name))
+      return BindHigherOrder(e, scope, hook);
   }
   FunctionKind kind = registry.KindOf(e.name);
   if (kind == FunctionKind::kAggregate) {
@@ -649,7 +681,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<A
                           {"expressionList", e.DisplayName()}});
   }
   if (kind == FunctionKind::kWindow && registry.Exists(e.name)) {
-    return Status::Error("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", {{"funcName", "\"" + e.name + "\""}});
+    return Status::Error("WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE",
+                         {{"funcName", "\"" + e.name + "\""}});
   }
   if (e.name == "struct") {
     bool aliased = false;
@@ -660,7 +693,7 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<A
       std::vector<ExprPtr> args;
       for (size_t i = 0; i < e.children.size(); ++i) {
         const ExprPtr& c = e.children[i];
-        std::string name = c->kind == ExprKind::kAlias ? c->name
+        std::string name = c->kind == ExprKind::kAlias    ? c->name
                            : c->kind == ExprKind::kColumn ? c->name_parts.back()
                                                           : "col" + std::to_string(i + 1);
         args.push_back(Expr::Lit(Value::String(name)));
@@ -671,9 +704,11 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<A
   }
   const ScalarResolver* resolver = registry.FindScalar(e.name);
   if (!resolver) {
-    return Status::Error("UNRESOLVED_ROUTINE",
-                         {{"routineName", QuoteIdentifier({e.name})},
-                          {"searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}})
+    return Status::Error(
+               "UNRESOLVED_ROUTINE",
+               {{"routineName", QuoteIdentifier({e.name})},
+                {"searchPath",
+                 "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}})
         .WithPosition(e.position);
   }
   std::vector<BoundExprPtr> args;
@@ -688,7 +723,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e, const std::vector<A
   return (*resolver)(std::move(args), rc);
 }
 
-Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attribute>& scope,
+Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e,
+                                          const std::vector<Attribute>& scope,
                                           const BindHook* hook) {
   if (!lambda_frames_.empty() && e.kind == ExprKind::kColumn) {
     SPATE_ASSIGN_OR_RETURN(auto variable, ResolveLambdaVariable(e));
@@ -699,11 +735,15 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attri
     if (hooked) return *hooked;
   }
   switch (e.kind) {
-    case ExprKind::kLiteral: return MakeLiteral(e.literal);
-    case ExprKind::kColumn: return ResolveColumn(e, scope);
-    case ExprKind::kAlias: return Bind(*e.children[0], scope, hook);
+    case ExprKind::kLiteral:
+      return MakeLiteral(e.literal);
+    case ExprKind::kColumn:
+      return ResolveColumn(e, scope);
+    case ExprKind::kAlias:
+      return Bind(*e.children[0], scope, hook);
     case ExprKind::kCall: {
-      if (e.name == "count" && e.children.size() == 1 && e.children[0]->kind == ExprKind::kStar) {
+      if (e.name == "count" && e.children.size() == 1 &&
+          e.children[0]->kind == ExprKind::kStar) {
         return Status::Internal("count(*) outside an aggregate");
       }
       return BindCall(e, scope, hook);
@@ -715,7 +755,8 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attri
         ctx.ansi = true;
         ctx.time_zone_id = conf_.session_time_zone();
         ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
-        SPATE_ASSIGN_OR_RETURN(auto v, CastValue(e.children[0]->literal, e.cast_type, CastMode::kAnsi, ctx));
+        SPATE_ASSIGN_OR_RETURN(
+            auto v, CastValue(e.children[0]->literal, e.cast_type, CastMode::kAnsi, ctx));
         return MakeLiteral(std::move(v));
       }
       SPATE_ASSIGN_OR_RETURN(auto c, Bind(*e.children[0], scope, hook));
@@ -751,13 +792,15 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attri
       if (e.children.size() == 1) {
         const DataTypePtr& t = base->type();
         if (t->id() != TypeId::kStruct) {
-          return Status::Error("INVALID_EXTRACT_BASE_FIELD_TYPE",
-                               {{"base", "\"" + base->ToString() + "\""}, {"other", QuoteType(*t)}});
+          return Status::Error(
+              "INVALID_EXTRACT_BASE_FIELD_TYPE",
+              {{"base", "\"" + base->ToString() + "\""}, {"other", QuoteType(*t)}});
         }
         int idx = t->FieldIndex(e.name, case_sensitive_);
         if (idx < 0) {
-          return Status::Error("FIELD_NOT_FOUND", {{"fieldName", QuoteIdentifier({e.name})},
-                                                   {"fields", QuoteType(*t)}});
+          return Status::Error(
+              "FIELD_NOT_FOUND",
+              {{"fieldName", QuoteIdentifier({e.name})}, {"fields", QuoteType(*t)}});
         }
         return MakeGetStructField(base, idx);
       }
@@ -768,8 +811,10 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e, const std::vector<Attri
       return Status::Error("INVALID_USAGE_OF_STAR_OR_REGEX",
                            {{"elem", "'*'"}, {"prettyName", "expression"}});
     case ExprKind::kWindow:
-      return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW", {{"sqlExpr", "\"" + e.DisplayName() + "\""}});
-    case ExprKind::kSortOrder: return Bind(*e.children[0], scope, hook);
+      return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW",
+                           {{"sqlExpr", "\"" + e.DisplayName() + "\""}});
+    case ExprKind::kSortOrder:
+      return Bind(*e.children[0], scope, hook);
     case ExprKind::kScalarSubquery:
     case ExprKind::kExists:
     case ExprKind::kInSubquery:
@@ -786,7 +831,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindSubquery(const Expr& e,
                                                   const std::vector<Attribute>& scope,
                                                   const BindHook* hook) {
   const auto* handle = dynamic_cast<const PlanSubquery*>(e.subquery.get());
-  if (handle == nullptr || !handle->plan) return Status::Internal("subquery without a plan");
+  if (handle == nullptr || !handle->plan)
+    return Status::Internal("subquery without a plan");
   Result<BoundPlanPtr> planned = Plan(*handle->plan);
   if (!planned.ok()) {
     // A column of the outer query: a correlated subquery, which spate does not run yet.
@@ -802,8 +848,10 @@ Result<BoundExprPtr> Analyzer::Impl::BindSubquery(const Expr& e,
       for (const auto& a : scope) {
         if (NameEq("`" + a.name + "`", last)) {
           return Status::Error(
-                     "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY",
-                     {{"treeNode", e.DisplayName() + " (correlated reference to " + object +
+                     "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_"
+                     "SCALAR_SUBQUERY",
+                     {{"treeNode", e.DisplayName() + " (correlated reference to " +
+                                       object +
                                        "; only uncorrelated subqueries are supported)"}})
               .WithPosition(e.position);
         }
@@ -825,7 +873,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindSubquery(const Expr& e,
   if (e.kind == ExprKind::kScalarSubquery) {
     if (sub->output.size() != 1) {
       return Status::Error(
-                 "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN",
+                 "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_"
+                 "OUTPUT_COLUMN",
                  {{"number", std::to_string(sub->output.size())}})
           .WithPosition(e.position);
     }
@@ -837,13 +886,13 @@ Result<BoundExprPtr> Analyzer::Impl::BindSubquery(const Expr& e,
         value = b->column(0)->GetValue(i);
       }
     }
-    // The value is known now, but the expression stays nullable as Spark's ScalarSubquery.
+    // The value is known now, but the expression stays nullable as Spark's
+    // ScalarSubquery.
     return MakeScalarCall(
         "scalarsubquery", sub->output[0].type, true,
         {MakeLiteral(value ? *value : Value::Null(sub->output[0].type))},
-        [](const std::vector<ColumnPtr>& c, int64_t, const EvalContext&) -> Result<ColumnPtr> {
-          return c[0];
-        },
+        [](const std::vector<ColumnPtr>& c, int64_t,
+           const EvalContext&) -> Result<ColumnPtr> { return c[0]; },
         [](const std::vector<std::string>& s) { return s[0]; });
   }
   // x IN (SELECT ...): one column (or a struct of the row for (a, b) IN (SELECT a, b)).
@@ -855,16 +904,19 @@ Result<BoundExprPtr> Analyzer::Impl::BindSubquery(const Expr& e,
     if (sub->output.size() == 1) {
       parts.push_back(b->column(0));
     } else {
-      // Fields named as the left side's so that (a, b) IN (SELECT x, y) compares by position.
+      // Fields named as the left side's so that (a, b) IN (SELECT x, y) compares by
+      // position.
       std::vector<Field> fields;
       const DataTypePtr& lt = lhs->type();
       for (size_t k = 0; k < sub->output.size(); ++k) {
         const auto& a = sub->output[k];
-        bool named = lt->id() == TypeId::kStruct && lt->fields().size() == sub->output.size();
-        fields.push_back(Field{named ? lt->fields()[k].name : a.name, a.type, a.nullable, ""});
+        bool named =
+            lt->id() == TypeId::kStruct && lt->fields().size() == sub->output.size();
+        fields.push_back(
+            Field{named ? lt->fields()[k].name : a.name, a.type, a.nullable, ""});
       }
-      parts.push_back(std::make_shared<Column>(DataType::Struct(fields), b->num_rows(), 0, nullptr,
-                                               nullptr, nullptr, b->columns()));
+      parts.push_back(std::make_shared<Column>(DataType::Struct(fields), b->num_rows(), 0,
+                                               nullptr, nullptr, nullptr, b->columns()));
     }
   }
   ColumnPtr set;
@@ -889,8 +941,8 @@ Result<BoundExprPtr> Analyzer::Impl::BindSubquery(const Expr& e,
   return (*FunctionRegistry::Global().FindScalar("not"))({in}, rc);
 }
 
-Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(const std::vector<ExprPtr>& items,
-                                                         const std::vector<Attribute>& scope) {
+Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(
+    const std::vector<ExprPtr>& items, const std::vector<Attribute>& scope) {
   std::vector<ExprPtr> out;
   for (const auto& item : items) {
     if (item->kind != ExprKind::kStar) {
@@ -925,17 +977,20 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(const std::vector<ExprP
       }
       continue;
     }
-    return Status::Error("CANNOT_RESOLVE_STAR_EXPAND",
-                         {{"targetString", QuoteIdentifier(q)}, {"columns", SuggestColumns("", scope)}});
+    return Status::Error(
+        "CANNOT_RESOLVE_STAR_EXPAND",
+        {{"targetString", QuoteIdentifier(q)}, {"columns", SuggestColumns("", scope)}});
   }
   return out;
 }
 
-Result<Value> Analyzer::Impl::EvalConstant(const Expr& e, const char* what, BoundExprPtr* bound_out) {
+Result<Value> Analyzer::Impl::EvalConstant(const Expr& e, const char* what,
+                                           BoundExprPtr* bound_out) {
   std::vector<Attribute> empty;
   auto bound = Bind(e, empty, nullptr);
   if (!bound.ok()) {
-    if (bound.status().error_class().rfind("UNRESOLVED_COLUMN", 0) == 0) return NotConstant(e, what);
+    if (bound.status().error_class().rfind("UNRESOLVED_COLUMN", 0) == 0)
+      return NotConstant(e, what);
     return bound.status();
   }
   BoundExprPtr b = *bound;
@@ -951,9 +1006,9 @@ Result<Value> Analyzer::Impl::EvalConstant(const Expr& e, const char* what, Boun
 // ---------------------------------------------------------------------------------------
 // Plans
 
-Result<BoundPlanPtr> Analyzer::Impl::Project(BoundPlanPtr child, std::vector<BoundExprPtr> exprs,
-                                             std::vector<std::string> names,
-                                             const std::vector<const Attribute*>& passthrough) {
+Result<BoundPlanPtr> Analyzer::Impl::Project(
+    BoundPlanPtr child, std::vector<BoundExprPtr> exprs, std::vector<std::string> names,
+    const std::vector<const Attribute*>& passthrough) {
   auto p = std::make_shared<BoundPlan>(BoundKind::kProject);
   for (size_t i = 0; i < exprs.size(); ++i) {
     int idx = exprs[i]->column_index();
@@ -978,8 +1033,9 @@ namespace {
 // STREAM relations resolve once per node (LogicalPlan::resolved_stream).
 std::mutex resolved_stream_mu;
 
-Result<PlanPtr> ResolveRelationPlanOnce(const Catalog& catalog, const LogicalPlan& p,
-                                        const std::vector<std::pair<std::string, Value>>& args) {
+Result<PlanPtr> ResolveRelationPlanOnce(
+    const Catalog& catalog, const LogicalPlan& p,
+    const std::vector<std::pair<std::string, Value>>& args) {
   if (!p.streaming) return catalog.ResolveRelationPlan(p, args);
   {
     std::lock_guard<std::mutex> lock(resolved_stream_mu);
@@ -998,7 +1054,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
     // STREAM name: the api reads the table (or a streaming view) as a stream.
     SPATE_ASSIGN_OR_RETURN(PlanPtr plan, ResolveRelationPlanOnce(catalog_, p, {}));
     if (!plan) {
-      return Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", QuoteIdentifier(name)}})
+      return Status::Error("TABLE_OR_VIEW_NOT_FOUND",
+                           {{"relationName", QuoteIdentifier(name)}})
           .WithPosition(p.position);
     }
     return Plan(*plan);
@@ -1017,7 +1074,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
   Catalog::TimeTravel travel{p.as_of_version, p.as_of_timestamp};
   if (name.size() == 2 && travel.empty()) {
     // `format`.`path`: files read directly (parquet.`/data/t`).
-    SPATE_ASSIGN_OR_RETURN(DataSourcePtr source, catalog_.ResolveFileSource(ToLower(name[0]), name[1]));
+    SPATE_ASSIGN_OR_RETURN(DataSourcePtr source,
+                           catalog_.ResolveFileSource(ToLower(name[0]), name[1]));
     if (source) {
       LogicalPlan files(PlanKind::kDataSource);
       files.source = source;
@@ -1036,7 +1094,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
       for (auto& a : q->output) a.qualifier = name.back();
       return Finish(q);
     }
-    return Status::Error("TABLE_OR_VIEW_NOT_FOUND", {{"relationName", QuoteIdentifier(name)}})
+    return Status::Error("TABLE_OR_VIEW_NOT_FOUND",
+                         {{"relationName", QuoteIdentifier(name)}})
         .WithPosition(p.position);
   }
   auto q = std::make_shared<BoundPlan>(*view);
@@ -1046,7 +1105,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
 
 Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
   std::string fname = ToLower(p.table_name.empty() ? "" : p.table_name[0]);
-  if (p.table_name.size() == 1 && (p.streaming || !p.arg_names.empty() || fname != "range")) {
+  if (p.table_name.size() == 1 &&
+      (p.streaming || !p.arg_names.empty() || fname != "range")) {
     // Functions the api defines as DataFrame plans (read_files), batch or STREAM.
     std::vector<std::pair<std::string, Value>> args;
     for (size_t i = 0; i < p.exprs.size(); ++i) {
@@ -1068,7 +1128,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
         SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*e, fname.c_str()));
         args.push_back(std::move(v));
       }
-      SPATE_ASSIGN_OR_RETURN(DataSourcePtr source, catalog_.ResolveTableFunction(fname, args));
+      SPATE_ASSIGN_OR_RETURN(DataSourcePtr source,
+                             catalog_.ResolveTableFunction(fname, args));
       if (source) {
         LogicalPlan files(PlanKind::kDataSource);
         files.source = source;
@@ -1087,22 +1148,26 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
       }
       return Finish(q);
     }
-    return Status::Error("UNRESOLVABLE_TABLE_VALUED_FUNCTION", {{"name", QuoteIdentifier(p.table_name)}});
+    return Status::Error("UNRESOLVABLE_TABLE_VALUED_FUNCTION",
+                         {{"name", QuoteIdentifier(p.table_name)}});
   }
   std::vector<int64_t> args;
   for (const auto& e : p.exprs) {
     SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*e, "range"));
     if (v.is_null() || !v.type()->IsIntegral()) {
       return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                           {{"sqlExpr", "\"range(...)\""}, {"paramIndex", "first"},
-                            {"requiredType", "\"BIGINT\""}, {"inputSql", "\"" + e->DisplayName() + "\""},
+                           {{"sqlExpr", "\"range(...)\""},
+                            {"paramIndex", "first"},
+                            {"requiredType", "\"BIGINT\""},
+                            {"inputSql", "\"" + e->DisplayName() + "\""},
                             {"inputType", QuoteType(*v.type())}});
     }
     args.push_back(v.i64());
   }
   if (args.empty() || args.size() > 4) {
     return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                         {{"functionName", "`range`"}, {"expectedNum", "[1, 2, 3, 4]"},
+                         {{"functionName", "`range`"},
+                          {"expectedNum", "[1, 2, 3, 4]"},
                           {"actualNum", std::to_string(args.size())}});
   }
   auto r = std::make_shared<BoundPlan>(BoundKind::kRange);
@@ -1116,8 +1181,9 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
   if (r->range_step == 0) {
     return Status::Error("FAILED_FUNCTION_CALL", {{"funcName", "`range`"}});
   }
-  r->num_partitions = args.size() == 4 ? static_cast<int>(args[3])
-                                       : std::atoi(conf_.GetOr("spark.default.parallelism", "2").c_str());
+  r->num_partitions =
+      args.size() == 4 ? static_cast<int>(args[3])
+                       : std::atoi(conf_.GetOr("spark.default.parallelism", "2").c_str());
   r->output.push_back(MakeAttr("id", DataType::Long(), false));
   return Finish(r);
 }
@@ -1157,30 +1223,34 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanValues(const LogicalPlan& p) {
     }
     DataTypePtr t = CommonType(types);
     if (!t) {
-      return Status::Error("INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE",
-                           {{"colName", QuoteIdentifier({"col" + std::to_string(c + 1)})}});
+      return Status::Error(
+          "INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE",
+          {{"colName", QuoteIdentifier({"col" + std::to_string(c + 1)})}});
     }
     std::vector<Value> vals;
     for (size_t i = 0; i < rows.size(); ++i) {
       SPATE_ASSIGN_OR_RETURN(auto v, CastValue(rows[i][c], t, CastMode::kAnsi, ctx));
       vals.push_back(std::move(v));
-      // As Spark's inline tables: a column is nullable when an expression of it is, or its
-      // cast to the column's type (CAST(1 AS DECIMAL(4,2)), Cast.forceNullable).
+      // As Spark's inline tables: a column is nullable when an expression of it is, or
+      // its cast to the column's type (CAST(1 AS DECIMAL(4,2)), Cast.forceNullable).
       auto cast = MakeCast(cells[i][c], t);
       nullable |= cells[i][c]->nullable() || (cast.ok() && (*cast)->nullable());
     }
-    std::string name = c < p.column_aliases.size() ? p.column_aliases[c] : "col" + std::to_string(c + 1);
+    std::string name =
+        c < p.column_aliases.size() ? p.column_aliases[c] : "col" + std::to_string(c + 1);
     fields.push_back(Field{name, t, nullable});
     cols.push_back(ColumnFromValues(t, vals));
   }
   auto schema = std::make_shared<const Schema>(fields);
   auto r = std::make_shared<BoundPlan>(BoundKind::kLocal);
   r->batches.push_back(Batch::Make(schema, cols, static_cast<int64_t>(rows.size())));
-  for (const auto& f : fields) r->output.push_back(MakeAttr(f.name, f.type, f.nullable, p.alias));
+  for (const auto& f : fields)
+    r->output.push_back(MakeAttr(f.name, f.type, f.nullable, p.alias));
   return Finish(r);
 }
 
-Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<Attribute>& scope,
+Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e,
+                                              const std::vector<Attribute>& scope,
                                               const BindHook* hook) {
   const Expr& fn = *e.children[0];
   const WindowDef& spec = *e.window;
@@ -1192,7 +1262,8 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
   }
   SPATE_ASSIGN_OR_RETURN(w.order_by, BindSortKeys(spec.order_by, scope, hook));
   if (fn.kind != ExprKind::kCall) {
-    return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW", {{"sqlExpr", "\"" + fn.DisplayName() + "\""}});
+    return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW",
+                         {{"sqlExpr", "\"" + fn.DisplayName() + "\""}});
   }
   for (const auto& a : fn.children) {
     if (a->kind == ExprKind::kStar) continue;  // count(*)
@@ -1200,10 +1271,11 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     w.args.push_back(b);
   }
   const std::string& name = fn.name;
-  // WITHIN GROUP aggregates (percentile_cont / _disc, listagg) take neither ORDER BY nor a
-  // frame in OVER; their keys follow the arguments.
+  // WITHIN GROUP aggregates (percentile_cont / _disc, listagg) take neither ORDER BY nor
+  // a frame in OVER; their keys follow the arguments.
   std::vector<OrderDirection> within;
-  if (!fn.within_group.empty() || name == "percentile_cont" || name == "percentile_disc") {
+  if (!fn.within_group.empty() || name == "percentile_cont" ||
+      name == "percentile_disc") {
     if (!spec.order_by.empty() || spec.frame) {
       std::string text = name + "(";
       std::vector<std::string> parts;
@@ -1217,7 +1289,8 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
         }
       }
       for (size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
-      return Status::Error("INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC", {{"aggFunc", "\"" + text + ")\""}});
+      return Status::Error("INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC",
+                           {{"aggFunc", "\"" + text + ")\""}});
     }
     for (const auto& s : fn.within_group) {
       SPATE_ASSIGN_OR_RETURN(auto k, Bind(*s.expr, scope, hook));
@@ -1241,19 +1314,25 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
     const Value* buckets = w.args.size() == 1 ? w.args[0]->literal_value() : nullptr;
     if (!buckets || buckets->is_null() || !buckets->type()->IsIntegral()) {
       return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                           {{"sqlExpr", "\"" + fn.DisplayName() + "\""}, {"inputName", "`buckets`"},
-                            {"inputType", "\"INT\""}, {"inputExpr", "\"" + fn.DisplayName() + "\""}});
+                           {{"sqlExpr", "\"" + fn.DisplayName() + "\""},
+                            {"inputName", "`buckets`"},
+                            {"inputType", "\"INT\""},
+                            {"inputExpr", "\"" + fn.DisplayName() + "\""}});
     }
     if (buckets->i64() <= 0) {
       return Status::Error("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
-                           {{"sqlExpr", "\"" + fn.DisplayName() + "\""}, {"exprName", "`buckets`"},
-                            {"valueRange", "(0, 2147483647]"}, {"currentValue", std::to_string(buckets->i64())}});
+                           {{"sqlExpr", "\"" + fn.DisplayName() + "\""},
+                            {"exprName", "`buckets`"},
+                            {"valueRange", "(0, 2147483647]"},
+                            {"currentValue", std::to_string(buckets->i64())}});
     }
   } else if (name == "lag" || name == "lead") {
     w.kind = name == "lag" ? WindowFunctionKind::kLag : WindowFunctionKind::kLead;
     if (w.args.empty()) {
       return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                           {{"functionName", "`" + name + "`"}, {"expectedNum", "[1, 2, 3]"}, {"actualNum", "0"}});
+                           {{"functionName", "`" + name + "`"},
+                            {"expectedNum", "[1, 2, 3]"},
+                            {"actualNum", "0"}});
     }
     w.type = w.args[0]->type();
     if (w.args.size() < 2) w.args.push_back(MakeLiteral(Value::Int(1)));
@@ -1270,50 +1349,68 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
   } else if (FunctionRegistry::Global().KindOf(name) == FunctionKind::kAggregate) {
     w.kind = WindowFunctionKind::kAggregate;
     if (fn.is_distinct && !within.empty()) {
-      return Status::Error("DISTINCT_WINDOW_FUNCTION_UNSUPPORTED", {{"windowExpr", "\"" + e.DisplayName() + "\""}});
+      return Status::Error("DISTINCT_WINDOW_FUNCTION_UNSUPPORTED",
+                           {{"windowExpr", "\"" + e.DisplayName() + "\""}});
     }
-    SPATE_ASSIGN_OR_RETURN(w.aggregate, MakeAggregate(name, w.args, fn.is_distinct, fn.ignore_nulls, within));
+    SPATE_ASSIGN_OR_RETURN(w.aggregate, MakeAggregate(name, w.args, fn.is_distinct,
+                                                      fn.ignore_nulls, within));
     w.type = w.aggregate->result_type();
     w.nullable = w.aggregate->nullable();
   } else {
-    return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW", {{"sqlExpr", "\"" + fn.DisplayName() + "\""}});
+    return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW",
+                         {{"sqlExpr", "\"" + fn.DisplayName() + "\""}});
   }
   // Frame.
   if (spec.frame) {
     const WindowFrame& f = *spec.frame;
     w.frame.kind = f.kind;
-    auto bound = [&](const FrameBound& b, bool* unbounded, int64_t* offset, bool* current) -> Status {
+    auto bound = [&](const FrameBound& b, bool* unbounded, int64_t* offset,
+                     bool* current) -> Status {
       *unbounded = b.type == FrameBound::Type::kUnboundedPreceding ||
                    b.type == FrameBound::Type::kUnboundedFollowing;
       *current = b.type == FrameBound::Type::kCurrentRow;
       *offset = 0;
-      if (b.type == FrameBound::Type::kPreceding || b.type == FrameBound::Type::kFollowing) {
+      if (b.type == FrameBound::Type::kPreceding ||
+          b.type == FrameBound::Type::kFollowing) {
         SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*b.offset, "frame boundary"));
         int64_t x = v.type()->IsFloating() ? static_cast<int64_t>(v.f64()) : v.i64();
         *offset = b.type == FrameBound::Type::kPreceding ? -x : x;
       }
       return Status::OK();
     };
-    SPATE_RETURN_IF_ERROR(bound(f.lower, &w.frame.lower_unbounded, &w.frame.lower_offset, &w.frame.lower_current));
-    SPATE_RETURN_IF_ERROR(bound(f.upper, &w.frame.upper_unbounded, &w.frame.upper_offset, &w.frame.upper_current));
+    SPATE_RETURN_IF_ERROR(bound(f.lower, &w.frame.lower_unbounded, &w.frame.lower_offset,
+                                &w.frame.lower_current));
+    SPATE_RETURN_IF_ERROR(bound(f.upper, &w.frame.upper_unbounded, &w.frame.upper_offset,
+                                &w.frame.upper_current));
     // The lower bound must not come after the upper bound (Spark's SpecifiedWindowFrame).
     auto position = [](const FrameBound& b, int64_t offset) -> long double {
       switch (b.type) {
-        case FrameBound::Type::kUnboundedPreceding: return -1e300L;
-        case FrameBound::Type::kUnboundedFollowing: return 1e300L;
-        case FrameBound::Type::kCurrentRow: return 0;
-        default: return static_cast<long double>(offset);
+        case FrameBound::Type::kUnboundedPreceding:
+          return -1e300L;
+        case FrameBound::Type::kUnboundedFollowing:
+          return 1e300L;
+        case FrameBound::Type::kCurrentRow:
+          return 0;
+        default:
+          return static_cast<long double>(offset);
       }
     };
-    std::string frame_sql = std::string(f.kind == WindowFrame::Kind::kRows ? "ROWS" : "RANGE");
+    std::string frame_sql =
+        std::string(f.kind == WindowFrame::Kind::kRows ? "ROWS" : "RANGE");
     if (f.lower.type == FrameBound::Type::kUnboundedFollowing ||
         f.upper.type == FrameBound::Type::kUnboundedPreceding) {
-      return Status::Error("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_INVALID_BOUND",
-                           {{"sqlExpr", "\"" + e.DisplayName() + "\""},
-                            {"lower", f.lower.type == FrameBound::Type::kUnboundedFollowing ? "\"UNBOUNDED FOLLOWING\"" : "\"lower\""},
-                            {"upper", f.upper.type == FrameBound::Type::kUnboundedPreceding ? "\"UNBOUNDED PRECEDING\"" : "\"upper\""}});
+      return Status::Error(
+          "DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_INVALID_BOUND",
+          {{"sqlExpr", "\"" + e.DisplayName() + "\""},
+           {"lower", f.lower.type == FrameBound::Type::kUnboundedFollowing
+                         ? "\"UNBOUNDED FOLLOWING\""
+                         : "\"lower\""},
+           {"upper", f.upper.type == FrameBound::Type::kUnboundedPreceding
+                         ? "\"UNBOUNDED PRECEDING\""
+                         : "\"upper\""}});
     }
-    if (position(f.lower, w.frame.lower_offset) > position(f.upper, w.frame.upper_offset)) {
+    if (position(f.lower, w.frame.lower_offset) >
+        position(f.upper, w.frame.upper_offset)) {
       return Status::Error("DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON",
                            {{"sqlExpr", "\"" + e.DisplayName() + "\""},
                             {"comparison", "less than or equal"}});
@@ -1335,7 +1432,8 @@ Result<WindowCall> Analyzer::Impl::BindWindow(const Expr& e, const std::vector<A
 Status Analyzer::Impl::BindNthValue(const Expr& fn, WindowCall* w) {
   if (w->args.size() < 2 || w->args.size() > 3) {
     return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                         {{"functionName", "`nth_value`"}, {"expectedNum", "[2, 3]"},
+                         {{"functionName", "`nth_value`"},
+                          {"expectedNum", "[2, 3]"},
                           {"actualNum", std::to_string(w->args.size())},
                           {"docroot", "https://spark.apache.org/docs/latest"}});
   }
@@ -1344,7 +1442,9 @@ Status Analyzer::Impl::BindNthValue(const Expr& fn, WindowCall* w) {
   const BoundExprPtr& off = w->args[1];
   if (!off->IsConstant()) {
     return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                         {{"sqlExpr", text}, {"inputName", "`offset`"}, {"inputType", "\"INT\""},
+                         {{"sqlExpr", text},
+                          {"inputName", "`offset`"},
+                          {"inputType", "\"INT\""},
                           {"inputExpr", "\"" + fn.children[1]->DisplayName() + "\""}});
   }
   EvalContext ctx;
@@ -1359,7 +1459,8 @@ Status Analyzer::Impl::BindNthValue(const Expr& fn, WindowCall* w) {
   }
   if (offset <= 0) {
     return Status::Error("DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
-                         {{"sqlExpr", text}, {"exprName", "offset"},
+                         {{"sqlExpr", text},
+                          {"exprName", "offset"},
                           {"valueRange", "(0, 9223372036854775807]"},
                           {"currentValue", std::to_string(offset) + "L"}});
   }
@@ -1367,22 +1468,25 @@ Status Analyzer::Impl::BindNthValue(const Expr& fn, WindowCall* w) {
   if (w->args.size() == 3) {
     const Value* b = w->args[2]->literal_value();
     if (!b || b->is_null() || b->type()->id() != TypeId::kBoolean) {
-      return Status::Error("INVALID_PARAMETER_VALUE.BOOLEAN",
-                           {{"parameter", "`ignoreNulls`"}, {"functionName", "`nth_value`"},
-                            {"invalidValue", "\"" + fn.children[2]->DisplayName() + "\""}});
+      return Status::Error(
+          "INVALID_PARAMETER_VALUE.BOOLEAN",
+          {{"parameter", "`ignoreNulls`"},
+           {"functionName", "`nth_value`"},
+           {"invalidValue", "\"" + fn.children[2]->DisplayName() + "\""}});
     }
     ignore |= b->i64() != 0;
   }
   w->kind = WindowFunctionKind::kNthValue;
   w->type = w->args[0]->type();
   w->nullable = true;
-  w->args = {w->args[0], MakeLiteral(Value::Long(offset)), MakeLiteral(Value::Boolean(ignore))};
+  w->args = {w->args[0], MakeLiteral(Value::Long(offset)),
+             MakeLiteral(Value::Boolean(ignore))};
   return Status::OK();
 }
 
-Result<std::vector<SortKey>> Analyzer::Impl::BindSortKeys(const std::vector<SortSpec>& specs,
-                                                          const std::vector<Attribute>& scope,
-                                                          const BindHook* hook) {
+Result<std::vector<SortKey>> Analyzer::Impl::BindSortKeys(
+    const std::vector<SortSpec>& specs, const std::vector<Attribute>& scope,
+    const BindHook* hook) {
   std::vector<SortKey> keys;
   for (const auto& s : specs) {
     SPATE_ASSIGN_OR_RETURN(auto b, Bind(*s.expr, scope, hook));
@@ -1429,21 +1533,24 @@ class Analyzer::Impl::AggregateContext {
   // The hook binding expressions of the SELECT list / HAVING / ORDER BY against the
   // aggregate's output.
   Result<std::optional<BoundExprPtr>> Hook(const Expr& e) {
-    if (grouping_sets && e.kind == ExprKind::kCall && (e.name == "grouping" || e.name == "grouping_id")) {
+    if (grouping_sets && e.kind == ExprKind::kCall &&
+        (e.name == "grouping" || e.name == "grouping_id")) {
       SPATE_ASSIGN_OR_RETURN(auto ref, BindGrouping(e, GroupRef(num_keys)));
       return std::optional<BoundExprPtr>(ref);
     }
     if (grouping_sets && e.kind == ExprKind::kColumn && e.name_parts.size() == 1 &&
         EqualsIgnoreCase(e.name_parts[0], "grouping__id") &&
         !impl_->Bind(e, *child_scope_, nullptr).ok()) {
-      return std::optional<BoundExprPtr>(GroupRef(num_keys));  // Hive's name of grouping_id()
+      return std::optional<BoundExprPtr>(
+          GroupRef(num_keys));  // Hive's name of grouping_id()
     }
     if (e.kind == ExprKind::kCall &&
         FunctionRegistry::Global().KindOf(e.name) == FunctionKind::kAggregate) {
       SPATE_ASSIGN_OR_RETURN(auto ref, AddAggregate(e));
       return std::optional<BoundExprPtr>(ref);
     }
-    if (e.kind == ExprKind::kLiteral || e.kind == ExprKind::kWindow) return std::optional<BoundExprPtr>();
+    if (e.kind == ExprKind::kLiteral || e.kind == ExprKind::kWindow)
+      return std::optional<BoundExprPtr>();
     // Does this subtree, bound on the input, equal a grouping expression?
     if (!ContainsAggregate(e)) {
       auto b = impl_->Bind(e, *child_scope_, nullptr);
@@ -1456,7 +1563,9 @@ class Analyzer::Impl::AggregateContext {
           // A struct field of a grouping key (`window.start` after GROUP BY window(...)).
           for (size_t k = e.name_parts.size() - 1; k >= 1; --k) {
             auto prefix = std::make_shared<Expr>(e);
-            prefix->name_parts.assign(e.name_parts.begin(), e.name_parts.begin() + static_cast<std::ptrdiff_t>(k));
+            prefix->name_parts.assign(
+                e.name_parts.begin(),
+                e.name_parts.begin() + static_cast<std::ptrdiff_t>(k));
             auto pb = impl_->Bind(*prefix, *child_scope_, nullptr);
             if (!pb.ok()) continue;
             std::string ptext = (*pb)->ToString();
@@ -1466,7 +1575,8 @@ class Analyzer::Impl::AggregateContext {
               size_t f = k;
               for (; f < e.name_parts.size(); ++f) {
                 if (out->type()->id() != TypeId::kStruct) break;
-                int idx = out->type()->FieldIndex(e.name_parts[f], impl_->case_sensitive_);
+                int idx =
+                    out->type()->FieldIndex(e.name_parts[f], impl_->case_sensitive_);
                 if (idx < 0) break;
                 out = MakeGetStructField(out, idx);
               }
@@ -1476,15 +1586,17 @@ class Analyzer::Impl::AggregateContext {
         }
         if (e.kind == ExprKind::kColumn) {
           if (!has_group_by) return Status::Error("MISSING_GROUP_BY", {});
-          return Status::Error("MISSING_AGGREGATION",
-                               {{"expression", "\"" + e.DisplayName() + "\""},
-                                {"expressionAnyValue", "\"any_value(" + e.DisplayName() + ")\""}});
+          return Status::Error(
+              "MISSING_AGGREGATION",
+              {{"expression", "\"" + e.DisplayName() + "\""},
+               {"expressionAnyValue", "\"any_value(" + e.DisplayName() + ")\""}});
         }
       } else if (e.kind == ExprKind::kColumn) {
         if (e.name_parts.size() == 1) {
           for (const auto& [name, aliased] : aliases) {
             if (EqualsIgnoreCase(name, e.name_parts[0])) {
-              SPATE_ASSIGN_OR_RETURN(auto bound, impl_->Bind(*aliased, *child_scope_, self_hook));
+              SPATE_ASSIGN_OR_RETURN(auto bound,
+                                     impl_->Bind(*aliased, *child_scope_, self_hook));
               return std::optional<BoundExprPtr>(bound);
             }
           }
@@ -1498,7 +1610,8 @@ class Analyzer::Impl::AggregateContext {
  private:
   // A reference to group i in the aggregate's output.
   BoundExprPtr GroupRef(size_t i) const {
-    return MakeColumnRef(static_cast<int>(i), groups[i]->type(), group_nullable[i], group_texts[i]);
+    return MakeColumnRef(static_cast<int>(i), groups[i]->type(), group_nullable[i],
+                         group_texts[i]);
   }
 
   std::string KeyList(const std::vector<std::string>& texts) const {
@@ -1518,14 +1631,16 @@ class Analyzer::Impl::AggregateContext {
     std::vector<std::string> keys(group_texts.begin(), group_texts.begin() + num_keys);
     if (e.name == "grouping_id") {
       if (!texts.empty() && texts != keys) {
-        return Status::Error("GROUPING_ID_COLUMN_MISMATCH",
-                             {{"groupingIdColumn", KeyList(texts)}, {"groupByColumns", KeyList(keys)}});
+        return Status::Error(
+            "GROUPING_ID_COLUMN_MISMATCH",
+            {{"groupingIdColumn", KeyList(texts)}, {"groupByColumns", KeyList(keys)}});
       }
       return id;
     }
     if (texts.size() != 1) {
       return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                           {{"functionName", "`grouping`"}, {"expectedNum", "1"},
+                           {{"functionName", "`grouping`"},
+                            {"expectedNum", "1"},
                             {"actualNum", std::to_string(texts.size())},
                             {"docroot", "https://spark.apache.org/docs/latest"}});
     }
@@ -1538,8 +1653,9 @@ class Analyzer::Impl::AggregateContext {
     // CAST((shiftright(id, shift) & 1) AS TINYINT), bound with `id` for a placeholder.
     ExprPtr placeholder = Expr::Col(std::string(kGroupingIdName));
     ExprPtr bit = Expr::Cast(
-        Expr::Call("&", {Expr::Call("shiftright", {placeholder, Expr::Lit(Value::Int(shift))}),
-                         Expr::Lit(Value::Long(1))}),
+        Expr::Call("&",
+                   {Expr::Call("shiftright", {placeholder, Expr::Lit(Value::Int(shift))}),
+                    Expr::Lit(Value::Long(1))}),
         DataType::Byte());
     BindHook to_id = [&](const Expr& x) -> Result<std::optional<BoundExprPtr>> {
       if (&x == placeholder.get()) return std::optional<BoundExprPtr>(id);
@@ -1554,7 +1670,8 @@ class Analyzer::Impl::AggregateContext {
     }
     // Over grouping sets the arguments may read grouping() / grouping_id() of their row.
     BindHook input_hook = [this](const Expr& x) -> Result<std::optional<BoundExprPtr>> {
-      if (x.kind == ExprKind::kCall && (x.name == "grouping" || x.name == "grouping_id")) {
+      if (x.kind == ExprKind::kCall &&
+          (x.name == "grouping" || x.name == "grouping_id")) {
         SPATE_ASSIGN_OR_RETURN(auto ref, BindGrouping(x, input_grouping_id));
         return std::optional<BoundExprPtr>(ref);
       }
@@ -1576,15 +1693,18 @@ class Analyzer::Impl::AggregateContext {
     std::string within_text;
     for (const auto& s : e.within_group) {
       SPATE_ASSIGN_OR_RETURN(auto k, impl_->Bind(*s.expr, *child_scope_, arg_hook));
-      within_text += std::string(within.empty() ? " WITHIN GROUP (ORDER BY " : ", ") + k->ToString() +
-                     (s.ascending ? " ASC" : " DESC") + (s.nulls_first ? " NULLS FIRST" : " NULLS LAST");
+      within_text += std::string(within.empty() ? " WITHIN GROUP (ORDER BY " : ", ") +
+                     k->ToString() + (s.ascending ? " ASC" : " DESC") +
+                     (s.nulls_first ? " NULLS FIRST" : " NULLS LAST");
       args.push_back(std::move(k));
       within.push_back(OrderDirection{s.ascending, s.nulls_first});
     }
     if (!within.empty()) within_text += ")";
-    SPATE_ASSIGN_OR_RETURN(auto fn, MakeAggregate(e.name, args, e.is_distinct, e.ignore_nulls, within));
+    SPATE_ASSIGN_OR_RETURN(
+        auto fn, MakeAggregate(e.name, args, e.is_distinct, e.ignore_nulls, within));
     std::vector<std::string> arg_text;
-    for (size_t i = 0; i < args.size() - within.size(); ++i) arg_text.push_back(args[i]->ToString());
+    for (size_t i = 0; i < args.size() - within.size(); ++i)
+      arg_text.push_back(args[i]->ToString());
     if (args.empty()) arg_text.push_back("1");
     std::string text = e.name + "(" + (e.is_distinct ? "DISTINCT " : "");
     for (size_t i = 0; i < arg_text.size(); ++i) text += (i ? ", " : "") + arg_text[i];
@@ -1607,7 +1727,8 @@ class Analyzer::Impl::AggregateContext {
   const std::vector<Attribute>* child_scope_;
 };
 
-Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const LogicalPlan* having,
+Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select,
+                                                const LogicalPlan* having,
                                                 const LogicalPlan* sort) {
   // A generator over aggregates (SELECT k, explode(collect_list(v)) ... GROUP BY k): the
   // aggregation runs first with the generator's arguments as hidden columns, then a
@@ -1646,8 +1767,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
         const ExprPtr& item = select.exprs[i];
         if (static_cast<int>(i) != gen) {
           std::string hidden = "__spate_c" + std::to_string(i);
-          inner->exprs.push_back(alias(item->kind == ExprKind::kAlias ? item->children[0] : item,
-                                       hidden));
+          inner->exprs.push_back(
+              alias(item->kind == ExprKind::kAlias ? item->children[0] : item, hidden));
           outer->exprs.push_back(alias(column(hidden), ItemName(*item)));
           continue;
         }
@@ -1690,10 +1811,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   {
     // window(...) / session_window(...): Spark's TimeWindowing/SessionWindowing rules.
     TimeWindowRewriter tw;
-    tw.bind = [this](const Expr& e, const std::vector<Attribute>& s) { return Bind(e, s, nullptr); };
+    tw.bind = [this](const Expr& e, const std::vector<Attribute>& s) {
+      return Bind(e, s, nullptr);
+    };
     tw.eval_constant = [this](const Expr& e) { return EvalConstant(e, "window"); };
-    tw.make_attr = [this](std::string n, DataTypePtr t, bool nl) { return MakeAttr(std::move(n), std::move(t), nl); };
-    tw.name_eq = [this](const std::string& a, const std::string& b) { return NameEq(a, b); };
+    tw.make_attr = [this](std::string n, DataTypePtr t, bool nl) {
+      return MakeAttr(std::move(n), std::move(t), nl);
+    };
+    tw.name_eq = [this](const std::string& a, const std::string& b) {
+      return NameEq(a, b);
+    };
     tw.ansi = conf_.ansi();
     SPATE_RETURN_IF_ERROR(tw.Rewrite(&child, &items, &group_by));
   }
@@ -1713,8 +1840,9 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   std::vector<std::string> names;
   for (const auto& it : items) names.push_back(ItemName(*it));
 
-  BoundPlanPtr base = child;           // input of the window/projection
-  // Grouping sets: the keys, the sets and the columns the aggregate reads (the expansion).
+  BoundPlanPtr base = child;  // input of the window/projection
+  // Grouping sets: the keys, the sets and the columns the aggregate reads (the
+  // expansion).
   std::vector<BoundExprPtr> set_keys;
   GroupingSets grouping_sets;
   std::vector<Attribute> expansion;
@@ -1724,19 +1852,23 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   if (has_agg) {
     agg.emplace(this, &child_scope);
     // Grouping expressions: ordinals, select aliases, or expressions over the input.
-    auto resolve_group = [&](const ExprPtr& g) -> Result<std::pair<ExprPtr, BoundExprPtr>> {
+    auto resolve_group =
+        [&](const ExprPtr& g) -> Result<std::pair<ExprPtr, BoundExprPtr>> {
       ExprPtr ge = g;
       if (g->kind == ExprKind::kLiteral && g->literal.type()->IsIntegral() &&
           conf_.GetOr("spark.sql.groupByOrdinal", "true") == "true") {
         int64_t pos = g->literal.i64();
         if (pos < 1 || pos > static_cast<int64_t>(items.size())) {
-          return Status::Error("GROUP_BY_POS_OUT_OF_RANGE",
-                               {{"index", std::to_string(pos)}, {"size", std::to_string(items.size())}});
+          return Status::Error(
+              "GROUP_BY_POS_OUT_OF_RANGE",
+              {{"index", std::to_string(pos)}, {"size", std::to_string(items.size())}});
         }
-        ge = items[pos - 1]->kind == ExprKind::kAlias ? items[pos - 1]->children[0] : items[pos - 1];
+        ge = items[pos - 1]->kind == ExprKind::kAlias ? items[pos - 1]->children[0]
+                                                      : items[pos - 1];
         if (ContainsAggregate(*ge)) {
-          return Status::Error("GROUP_BY_POS_AGGREGATE",
-                               {{"index", std::to_string(pos)}, {"aggExpr", ge->DisplayName()}});
+          return Status::Error(
+              "GROUP_BY_POS_AGGREGATE",
+              {{"index", std::to_string(pos)}, {"aggExpr", ge->DisplayName()}});
         }
       }
       if (ContainsAggregate(*ge)) {
@@ -1749,7 +1881,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
           if (it->kind == ExprKind::kAlias && NameEq(it->name, ge->name_parts[0])) {
             ge = it->children[0];
             if (ContainsAggregate(*ge)) {
-              return Status::Error("GROUP_BY_AGGREGATE", {{"sqlExpr", ge->DisplayName()}});
+              return Status::Error("GROUP_BY_AGGREGATE",
+                                   {{"sqlExpr", ge->DisplayName()}});
             }
             b = Bind(*ge, child_scope, nullptr);
             break;
@@ -1762,7 +1895,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
     auto add_group = [&](const ExprPtr& ge, const BoundExprPtr& b, bool nullable) {
       agg->groups.push_back(b);
       agg->group_texts.push_back(b->ToString());
-      agg->group_names.push_back(ge->kind == ExprKind::kAlias ? ge->name : ge->DisplayName());
+      agg->group_names.push_back(ge->kind == ExprKind::kAlias ? ge->name
+                                                              : ge->DisplayName());
       agg->group_nullable.push_back(nullable);
     };
     if (HasGroupingAnalytics(group_by)) {
@@ -1798,7 +1932,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
           agg->group_nullable[i - child_scope.size()] = a.nullable;
           continue;
         }
-        BoundExprPtr ref = MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label());
+        BoundExprPtr ref =
+            MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label());
         if (!agg->input_grouping_id) agg->input_grouping_id = ref;
         // Not an expression of the input: no select item matches its text.
         agg->groups.push_back(ref);
@@ -1817,7 +1952,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
     agg->self_hook = &agg_hook;
     agg->has_group_by = select.kind == PlanKind::kAggregate;
     for (const auto& it : items) {
-      if (it->kind == ExprKind::kAlias) agg->aliases.emplace_back(it->name, it->children[0]);
+      if (it->kind == ExprKind::kAlias)
+        agg->aliases.emplace_back(it->name, it->children[0]);
     }
   }
 
@@ -1826,8 +1962,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   std::vector<Attribute> window_attrs;
   BindHook window_hook;
   const std::vector<Attribute>* bind_scope = &child_scope;
-  // In aggregate context, expressions that are neither aggregates nor group keys must fail;
-  // we bind against the child scope with the aggregate hook intercepting first.
+  // In aggregate context, expressions that are neither aggregates nor group keys must
+  // fail; we bind against the child scope with the aggregate hook intercepting first.
   size_t base_width_for_windows = 0;
   auto make_window_hook = [&](const BindHook* inner) {
     return [this, inner, &windows, &window_attrs, &base_width_for_windows,
@@ -1837,17 +1973,17 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
         // Dedupe identical window expressions.
         for (size_t i = 0; i < windows.size(); ++i) {
           if (windows[i].text == w.text) {
-            return std::optional<BoundExprPtr>(MakeColumnRef(
-                static_cast<int>(base_width_for_windows + i), w.type, windows[i].nullable,
-                window_attrs[i].Label()));
+            return std::optional<BoundExprPtr>(
+                MakeColumnRef(static_cast<int>(base_width_for_windows + i), w.type,
+                              windows[i].nullable, window_attrs[i].Label()));
           }
         }
         Attribute a = MakeAttr(WindowDisplayName(e), w.type, w.nullable);
         windows.push_back(std::move(w));
         window_attrs.push_back(a);
-        return std::optional<BoundExprPtr>(MakeColumnRef(
-            static_cast<int>(base_width_for_windows + windows.size() - 1), a.type, a.nullable,
-            a.Label()));
+        return std::optional<BoundExprPtr>(
+            MakeColumnRef(static_cast<int>(base_width_for_windows + windows.size() - 1),
+                          a.type, a.nullable, a.Label()));
       }
       if (inner) return (*inner)(e);
       return std::optional<BoundExprPtr>();
@@ -1862,8 +1998,10 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   std::vector<BoundExprPtr> bound_items;
   // Base width: for aggregates = groups + aggs (unknown until all are bound); for windows
   // we bind in two passes when aggregating.
-  if (has_agg) base_width_for_windows = 1 << 20;  // patched below
-  else base_width_for_windows = child_scope.size();
+  if (has_agg)
+    base_width_for_windows = 1 << 20;  // patched below
+  else
+    base_width_for_windows = child_scope.size();
   for (const auto& it : items) {
     SPATE_ASSIGN_OR_RETURN(auto b, Bind(*it, *bind_scope, hook));
     bound_items.push_back(b);
@@ -1874,8 +2012,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
   }
   // ORDER BY: select-list names/ordinals first, then expressions over the input.
   struct PendingSort {
-    int item = -1;           // refers to select item
-    BoundExprPtr hidden;     // extra expression
+    int item = -1;        // refers to select item
+    BoundExprPtr hidden;  // extra expression
     bool ascending, nulls_first;
   };
   std::vector<PendingSort> pending;
@@ -1887,8 +2025,9 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
           conf_.GetOr("spark.sql.orderByOrdinal", "true") == "true") {
         int64_t pos = se.literal.i64();
         if (pos < 1 || pos > static_cast<int64_t>(items.size())) {
-          return Status::Error("ORDER_BY_POS_OUT_OF_RANGE",
-                               {{"index", std::to_string(pos)}, {"size", std::to_string(items.size())}});
+          return Status::Error(
+              "ORDER_BY_POS_OUT_OF_RANGE",
+              {{"index", std::to_string(pos)}, {"size", std::to_string(items.size())}});
         }
         ps.item = static_cast<int>(pos - 1);
       } else if (se.kind == ExprKind::kColumn && se.name_parts.size() == 1) {
@@ -1902,8 +2041,10 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
       if (ps.item < 0) {
         std::string text = se.DisplayName();
         for (size_t i = 0; i < items.size() && ps.item < 0; ++i) {
-          const Expr& ie = items[i]->kind == ExprKind::kAlias ? *items[i]->children[0] : *items[i];
-          if (ie.DisplayName() == text && ie.kind != ExprKind::kLiteral) ps.item = static_cast<int>(i);
+          const Expr& ie =
+              items[i]->kind == ExprKind::kAlias ? *items[i]->children[0] : *items[i];
+          if (ie.DisplayName() == text && ie.kind != ExprKind::kLiteral)
+            ps.item = static_cast<int>(i);
         }
       }
       if (ps.item < 0) {
@@ -1913,7 +2054,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
     }
   }
 
-  // Build the plan: [Aggregate] -> [Filter having] -> [Window] -> Project -> [Sort] -> [Project]
+  // Build the plan: [Aggregate] -> [Filter having] -> [Window] -> Project -> [Sort] ->
+  // [Project]
   if (has_agg) {
     auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
     a->children.push_back(child);
@@ -1924,27 +2066,32 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
       int idx = agg->groups[i]->column_index();
       if (over_sets) {
         a->output.push_back(i < agg->num_keys
-                                ? MakeAttr(agg->group_names[i], agg->groups[i]->type(), agg->group_nullable[i])
+                                ? MakeAttr(agg->group_names[i], agg->groups[i]->type(),
+                                           agg->group_nullable[i])
                                 : expansion[child_scope.size() + i]);
       } else if (idx >= 0) {
         Attribute attr = child_scope[idx];
         a->output.push_back(attr);
       } else {
-        a->output.push_back(MakeAttr(agg->group_names[i], agg->groups[i]->type(), agg->groups[i]->nullable()));
+        a->output.push_back(MakeAttr(agg->group_names[i], agg->groups[i]->type(),
+                                     agg->groups[i]->nullable()));
       }
     }
     for (size_t i = 0; i < agg->aggs.size(); ++i) {
-      a->output.push_back(MakeAttr(agg->agg_names[i], agg->aggs[i].function->result_type(),
+      a->output.push_back(MakeAttr(agg->agg_names[i],
+                                   agg->aggs[i].function->result_type(),
                                    agg->aggs[i].function->nullable()));
     }
     base = a;
     if (over_sets) {
-      SPATE_ASSIGN_OR_RETURN(base, PlanGroupingAggregate(child, set_keys, grouping_sets, expansion,
-                                                         agg->aggs, a->output));
+      SPATE_ASSIGN_OR_RETURN(
+          base, PlanGroupingAggregate(child, set_keys, grouping_sets, expansion,
+                                      agg->aggs, a->output));
     }
     if (has_window) {
-      // Window columns were given placeholder indices (1<<20 + i); rebase them now that the
-      // aggregate's width is known, by re-binding the select items with the real width.
+      // Window columns were given placeholder indices (1<<20 + i); rebase them now that
+      // the aggregate's width is known, by re-binding the select items with the real
+      // width.
       base_width_for_windows = a->output.size();
       windows.clear();
       window_attrs.clear();
@@ -2006,8 +2153,9 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSelect(const LogicalPlan& select, const
     auto s = std::make_shared<BoundPlan>(BoundKind::kSort);
     for (const auto& ps : pending) {
       const Attribute& a = projected->output[ps.item];
-      s->sort_keys.push_back(SortKey{MakeColumnRef(ps.item, a.type, a.nullable, a.Label()),
-                                     ps.ascending, ps.nulls_first});
+      s->sort_keys.push_back(
+          SortKey{MakeColumnRef(ps.item, a.type, a.nullable, a.Label()), ps.ascending,
+                  ps.nulls_first});
     }
     s->output = projected->output;
     s->children.push_back(projected);
@@ -2033,7 +2181,8 @@ Result<BoundPlanPtr> Analyzer::Impl::MakeDistinct(BoundPlanPtr child, DedupKind 
   a->dedup = dedup;
   for (size_t i = 0; i < child->output.size(); ++i) {
     const Attribute& attr = child->output[i];
-    a->group_exprs.push_back(MakeColumnRef(static_cast<int>(i), attr.type, attr.nullable, attr.Label()));
+    a->group_exprs.push_back(
+        MakeColumnRef(static_cast<int>(i), attr.type, attr.nullable, attr.Label()));
   }
   a->output = child->output;
   a->children.push_back(std::move(child));
@@ -2041,7 +2190,8 @@ Result<BoundPlanPtr> Analyzer::Impl::MakeDistinct(BoundPlanPtr child, DedupKind 
 }
 
 // Dataset.withWatermark: the event-time column must be a timestamp; the delay an interval
-// string that is not negative (months count as 31 days, as EventTimeWatermark.getDelayMs).
+// string that is not negative (months count as 31 days, as
+// EventTimeWatermark.getDelayMs).
 Result<BoundPlanPtr> Analyzer::Impl::PlanWatermark(const LogicalPlan& p) {
   SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
   SPATE_ASSIGN_OR_RETURN(auto col, Bind(*p.exprs[0], child->output, nullptr));
@@ -2054,12 +2204,14 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanWatermark(const LogicalPlan& p) {
                          {{"eventName", "`" + attr.name + "`"},
                           {"eventType", "\"" + attr.type->Sql() + "\""}});
   }
-  // withWatermark gives the delay as text; the SQL WATERMARK clause as an interval literal.
+  // withWatermark gives the delay as text; the SQL WATERMARK clause as an interval
+  // literal.
   Result<Value> iv = p.exprs.size() > 1 ? EvalConstant(*p.exprs[1], "WATERMARK")
                                         : MakeIntervalFromString(p.delay, p.delay);
   if (!iv.ok()) {
     if (p.exprs.size() > 1) return iv.status();
-    return Status::Error("CANNOT_PARSE_INTERVAL", {{"intervalString", "'" + p.delay + "'"}});
+    return Status::Error("CANNOT_PARSE_INTERVAL",
+                         {{"intervalString", "'" + p.delay + "'"}});
   }
   const TypeId it = iv->type()->id();
   if (it != TypeId::kDayTimeInterval && it != TypeId::kYearMonthInterval) {
@@ -2096,9 +2248,11 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
   auto add_key = [&](BoundExprPtr l, BoundExprPtr r, bool null_safe) -> Status {
     DataTypePtr t = CommonType(l->type(), r->type());
     if (!t) {
-      return Status::Error("DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
-                           {{"sqlExpr", "\"(" + l->ToString() + " = " + r->ToString() + ")\""},
-                            {"left", QuoteType(*l->type())}, {"right", QuoteType(*r->type())}});
+      return Status::Error(
+          "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+          {{"sqlExpr", "\"(" + l->ToString() + " = " + r->ToString() + ")\""},
+           {"left", QuoteType(*l->type())},
+           {"right", QuoteType(*r->type())}});
     }
     SPATE_ASSIGN_OR_RETURN(l, ImplicitCast(l, t));
     SPATE_ASSIGN_OR_RETURN(r, ImplicitCast(r, t));
@@ -2128,15 +2282,18 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
       if (li < 0 || ri < 0) {
         const auto& side = li < 0 ? left->output : right->output;
         std::string cols;
-        for (size_t k = 0; k < side.size(); ++k) cols += (k ? ", " : "") + QuoteIdentifier({side[k].name});
+        for (size_t k = 0; k < side.size(); ++k)
+          cols += (k ? ", " : "") + QuoteIdentifier({side[k].name});
         return Status::Error("UNRESOLVED_USING_COLUMN_FOR_JOIN",
-                             {{"colName", QuoteIdentifier({name})}, {"side", li < 0 ? "left" : "right"},
+                             {{"colName", QuoteIdentifier({name})},
+                              {"side", li < 0 ? "left" : "right"},
                               {"suggestion", cols}});
       }
       const Attribute& la = left->output[li];
       const Attribute& ra = right->output[ri];
       SPATE_RETURN_IF_ERROR(add_key(MakeColumnRef(li, la.type, la.nullable, la.Label()),
-                                    MakeColumnRef(ri, ra.type, ra.nullable, ra.Label()), false));
+                                    MakeColumnRef(ri, ra.type, ra.nullable, ra.Label()),
+                                    false));
       using_pairs.emplace_back(li, ri);
     }
   } else if (p.condition) {
@@ -2160,17 +2317,21 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
             // count: the column shadows it).
             auto xr = Bind(x, right->output, nullptr);
             auto yl = Bind(y, left->output, nullptr);
-            if ((xr.ok() && !(*xr)->IsConstant()) || (yl.ok() && !(*yl)->IsConstant())) continue;
+            if ((xr.ok() && !(*xr)->IsConstant()) || (yl.ok() && !(*yl)->IsConstant()))
+              continue;
             SPATE_RETURN_IF_ERROR(add_key(*bl, *br, c->name == "<=>"));
             done = true;
           }
         }
       }
       if (!done) {
-        if (whole->type()->id() != TypeId::kBoolean && whole->type()->id() != TypeId::kNull) {
+        if (whole->type()->id() != TypeId::kBoolean &&
+            whole->type()->id() != TypeId::kNull) {
           return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                               {{"sqlExpr", "\"" + c->DisplayName() + "\""}, {"paramIndex", "first"},
-                                {"requiredType", "\"BOOLEAN\""}, {"inputSql", "\"" + c->DisplayName() + "\""},
+                               {{"sqlExpr", "\"" + c->DisplayName() + "\""},
+                                {"paramIndex", "first"},
+                                {"requiredType", "\"BOOLEAN\""},
+                                {"inputSql", "\"" + c->DisplayName() + "\""},
                                 {"inputType", QuoteType(*whole->type())}});
         }
         residual.push_back(whole);
@@ -2180,14 +2341,18 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
   if (!residual.empty()) {
     BoundExprPtr cond = residual[0];
     for (size_t i = 1; i < residual.size(); ++i) {
-      SPATE_ASSIGN_OR_RETURN(cond, (*registry.FindScalar("and"))({cond, residual[i]}, rc));
+      SPATE_ASSIGN_OR_RETURN(cond,
+                             (*registry.FindScalar("and"))({cond, residual[i]}, rc));
     }
     j->condition = cond;
   }
   // Output.
-  bool left_only = j->join_type == JoinType::kLeftSemi || j->join_type == JoinType::kLeftAnti;
-  bool left_nullable = j->join_type == JoinType::kRightOuter || j->join_type == JoinType::kFullOuter;
-  bool right_nullable = j->join_type == JoinType::kLeftOuter || j->join_type == JoinType::kFullOuter;
+  bool left_only =
+      j->join_type == JoinType::kLeftSemi || j->join_type == JoinType::kLeftAnti;
+  bool left_nullable =
+      j->join_type == JoinType::kRightOuter || j->join_type == JoinType::kFullOuter;
+  bool right_nullable =
+      j->join_type == JoinType::kLeftOuter || j->join_type == JoinType::kFullOuter;
   for (auto a : left->output) {
     a.nullable |= left_nullable;
     j->output.push_back(a);
@@ -2238,8 +2403,9 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanJoin(const LogicalPlan& p) {
 Result<BoundPlanPtr> Analyzer::Impl::PlanSetOp(const LogicalPlan& p) {
   SPATE_ASSIGN_OR_RETURN(auto left, Plan(*p.children[0]));
   SPATE_ASSIGN_OR_RETURN(auto right, Plan(*p.children[1]));
-  const char* op_name = p.set_op == SetOpKind::kUnion ? "UNION"
-                        : p.set_op == SetOpKind::kIntersect ? "INTERSECT" : "EXCEPT";
+  const char* op_name = p.set_op == SetOpKind::kUnion       ? "UNION"
+                        : p.set_op == SetOpKind::kIntersect ? "INTERSECT"
+                                                            : "EXCEPT";
   if (p.by_name) {
     // Reorder (and pad) the right side by the left side's names.
     std::vector<BoundExprPtr> exprs;
@@ -2252,11 +2418,14 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSetOp(const LogicalPlan& p) {
       if (found < 0) {
         if (!p.allow_missing_columns) {
           std::string cols;
-          for (size_t i = 0; i < right->output.size(); ++i) cols += (i ? ", " : "") + QuoteIdentifier({right->output[i].name});
-          return Status::Error("NUM_COLUMNS_MISMATCH",
-                               {{"operator", op_name}, {"firstNumColumns", std::to_string(left->output.size())},
-                                {"invalidOrdinalNum", "second"},
-                                {"invalidNumColumns", std::to_string(right->output.size())}});
+          for (size_t i = 0; i < right->output.size(); ++i)
+            cols += (i ? ", " : "") + QuoteIdentifier({right->output[i].name});
+          return Status::Error(
+              "NUM_COLUMNS_MISMATCH",
+              {{"operator", op_name},
+               {"firstNumColumns", std::to_string(left->output.size())},
+               {"invalidOrdinalNum", "second"},
+               {"invalidNumColumns", std::to_string(right->output.size())}});
         }
         exprs.push_back(MakeLiteral(Value::Null(la.type)));
       } else {
@@ -2271,7 +2440,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSetOp(const LogicalPlan& p) {
       std::vector<std::string> lnames;
       for (size_t i = 0; i < left->output.size(); ++i) {
         const Attribute& la = left->output[i];
-        lexprs.push_back(MakeColumnRef(static_cast<int>(i), la.type, la.nullable, la.Label()));
+        lexprs.push_back(
+            MakeColumnRef(static_cast<int>(i), la.type, la.nullable, la.Label()));
         lnames.push_back(la.name);
       }
       for (size_t i = 0; i < right->output.size(); ++i) {
@@ -2281,13 +2451,15 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSetOp(const LogicalPlan& p) {
         if (in_left) continue;
         lexprs.push_back(MakeLiteral(Value::Null(ra.type)));
         lnames.push_back(ra.name);
-        exprs.push_back(MakeColumnRef(static_cast<int>(i), ra.type, ra.nullable, ra.Label()));
+        exprs.push_back(
+            MakeColumnRef(static_cast<int>(i), ra.type, ra.nullable, ra.Label()));
         names.push_back(ra.name);
       }
       SPATE_ASSIGN_OR_RETURN(left, Project(left, lexprs, lnames));
     } else if (right->output.size() != left->output.size()) {
       return Status::Error("NUM_COLUMNS_MISMATCH",
-                           {{"operator", op_name}, {"firstNumColumns", std::to_string(left->output.size())},
+                           {{"operator", op_name},
+                            {"firstNumColumns", std::to_string(left->output.size())},
                             {"invalidOrdinalNum", "second"},
                             {"invalidNumColumns", std::to_string(right->output.size())}});
     }
@@ -2295,7 +2467,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSetOp(const LogicalPlan& p) {
   }
   if (left->output.size() != right->output.size()) {
     return Status::Error("NUM_COLUMNS_MISMATCH",
-                         {{"operator", op_name}, {"firstNumColumns", std::to_string(left->output.size())},
+                         {{"operator", op_name},
+                          {"firstNumColumns", std::to_string(left->output.size())},
                           {"invalidOrdinalNum", "second"},
                           {"invalidNumColumns", std::to_string(right->output.size())}});
   }
@@ -2304,26 +2477,32 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSetOp(const LogicalPlan& p) {
   for (size_t i = 0; i < left->output.size(); ++i) {
     DataTypePtr t = CommonType(left->output[i].type, right->output[i].type);
     if (!t) {
-      static const char* kOrd[] = {"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"};
-      return Status::Error("INCOMPATIBLE_COLUMN_TYPE",
-                           {{"operator", op_name},
-                            {"columnOrdinalNumber", i < 10 ? kOrd[i] : std::to_string(i + 1) + "th"},
-                            {"tableOrdinalNumber", "second"},
-                            {"dataType1", QuoteType(*right->output[i].type)},
-                            {"dataType2", QuoteType(*left->output[i].type)},
-                            {"hint", ""}});
+      static const char* kOrd[] = {"first", "second",  "third",  "fourth", "fifth",
+                                   "sixth", "seventh", "eighth", "ninth",  "tenth"};
+      return Status::Error(
+          "INCOMPATIBLE_COLUMN_TYPE",
+          {{"operator", op_name},
+           {"columnOrdinalNumber", i < 10 ? kOrd[i] : std::to_string(i + 1) + "th"},
+           {"tableOrdinalNumber", "second"},
+           {"dataType1", QuoteType(*right->output[i].type)},
+           {"dataType2", QuoteType(*left->output[i].type)},
+           {"hint", ""}});
     }
     types.push_back(t);
   }
   auto widen = [&](BoundPlanPtr side) -> Result<BoundPlanPtr> {
     bool needed = false;
-    for (size_t i = 0; i < types.size(); ++i) needed |= !side->output[i].type->Equals(*types[i]);
+    for (size_t i = 0; i < types.size(); ++i)
+      needed |= !side->output[i].type->Equals(*types[i]);
     if (!needed) return side;
     std::vector<BoundExprPtr> exprs;
     std::vector<std::string> names;
     for (size_t i = 0; i < types.size(); ++i) {
       const Attribute& a = side->output[i];
-      SPATE_ASSIGN_OR_RETURN(auto e, ImplicitCast(MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()), types[i]));
+      SPATE_ASSIGN_OR_RETURN(
+          auto e,
+          ImplicitCast(MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()),
+                       types[i]));
       exprs.push_back(e);
       names.push_back(a.name);
     }
@@ -2356,9 +2535,11 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSetOp(const LogicalPlan& p) {
 Result<BoundPlanPtr> Analyzer::Impl::PlanSort(const LogicalPlan& p) {
   const LogicalPlan& c = *p.child();
   // ORDER BY directly over a SELECT block (optionally with HAVING) is planned with it.
-  if (c.kind == PlanKind::kProject || c.kind == PlanKind::kAggregate) return PlanSelect(c, nullptr, &p);
+  if (c.kind == PlanKind::kProject || c.kind == PlanKind::kAggregate)
+    return PlanSelect(c, nullptr, &p);
   if (c.kind == PlanKind::kFilter && c.is_having &&
-      (c.child()->kind == PlanKind::kProject || c.child()->kind == PlanKind::kAggregate)) {
+      (c.child()->kind == PlanKind::kProject ||
+       c.child()->kind == PlanKind::kAggregate)) {
     return PlanSelect(*c.child(), &c, &p);
   }
   SPATE_ASSIGN_OR_RETURN(auto child, Plan(c));
@@ -2369,11 +2550,13 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanSort(const LogicalPlan& p) {
       int64_t pos = se.literal.i64();
       if (pos < 1 || pos > static_cast<int64_t>(child->output.size())) {
         return Status::Error("ORDER_BY_POS_OUT_OF_RANGE",
-                             {{"index", std::to_string(pos)}, {"size", std::to_string(child->output.size())}});
+                             {{"index", std::to_string(pos)},
+                              {"size", std::to_string(child->output.size())}});
       }
       const Attribute& a = child->output[pos - 1];
-      keys.push_back(SortKey{MakeColumnRef(static_cast<int>(pos - 1), a.type, a.nullable, a.Label()),
-                             s.ascending, s.nulls_first});
+      keys.push_back(
+          SortKey{MakeColumnRef(static_cast<int>(pos - 1), a.type, a.nullable, a.Label()),
+                  s.ascending, s.nulls_first});
       continue;
     }
     SPATE_ASSIGN_OR_RETURN(auto k, BindSortKeys({s}, child->output, nullptr));
@@ -2396,12 +2579,15 @@ Result<BoundPlanPtr> Analyzer::Impl::Plan(const LogicalPlan& p) {
 
 Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
   switch (p.kind) {
-    case PlanKind::kUnresolvedRelation: return PlanRelation(p);
-    case PlanKind::kTableFunction: return PlanTableFunction(p);
+    case PlanKind::kUnresolvedRelation:
+      return PlanRelation(p);
+    case PlanKind::kTableFunction:
+      return PlanTableFunction(p);
     case PlanKind::kLocalRelation: {
       auto r = std::make_shared<BoundPlan>(BoundKind::kLocal);
       r->batches = p.batches;
-      for (const auto& f : p.schema->fields()) r->output.push_back(MakeAttr(f.name, f.type, f.nullable));
+      for (const auto& f : p.schema->fields())
+        r->output.push_back(MakeAttr(f.name, f.type, f.nullable));
       return Finish(r);
     }
     case PlanKind::kValues: {
@@ -2426,13 +2612,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       return Finish(q);
     }
     case PlanKind::kProject:
-    case PlanKind::kAggregate: return PlanSelect(p, nullptr, nullptr);
+    case PlanKind::kAggregate:
+      return PlanSelect(p, nullptr, nullptr);
     case PlanKind::kFilter: {
-      if (p.is_having && (p.child()->kind == PlanKind::kProject || p.child()->kind == PlanKind::kAggregate)) {
+      if (p.is_having && (p.child()->kind == PlanKind::kProject ||
+                          p.child()->kind == PlanKind::kAggregate)) {
         return PlanSelect(*p.child(), &p, nullptr);
       }
       if (!p.is_having) {
-        SPATE_ASSIGN_OR_RETURN(std::optional<Decorrelated> rewritten, DecorrelateFilter(p));
+        SPATE_ASSIGN_OR_RETURN(std::optional<Decorrelated> rewritten,
+                               DecorrelateFilter(p));
         if (rewritten) {
           SPATE_ASSIGN_OR_RETURN(BoundPlanPtr b, Plan(*rewritten->plan));
           if (rewritten->keep_tag < 0) return b;
@@ -2445,7 +2634,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
                 a.plan_ids.end()) {
               continue;
             }
-            exprs.push_back(MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()));
+            exprs.push_back(
+                MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label()));
             names.push_back(a.name);
             pass.push_back(&b->output[i]);
           }
@@ -2471,29 +2661,35 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       f->children.push_back(child);
       return Finish(f);
     }
-    case PlanKind::kJoin: return PlanJoin(p);
-    case PlanKind::kSort: return PlanSort(p);
+    case PlanKind::kJoin:
+      return PlanJoin(p);
+    case PlanKind::kSort:
+      return PlanSort(p);
     case PlanKind::kLimit:
     case PlanKind::kOffset: {
       SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
       const char* what = p.kind == PlanKind::kLimit ? "limit" : "offset";
       SPATE_ASSIGN_OR_RETURN(auto v, EvalConstant(*p.count, what));
       if (v.is_null()) {
-        return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.IS_NULL",
-                             {{"name", what}, {"expr", "\"" + p.count->DisplayName() + "\""}});
+        return Status::Error(
+            "INVALID_LIMIT_LIKE_EXPRESSION.IS_NULL",
+            {{"name", what}, {"expr", "\"" + p.count->DisplayName() + "\""}});
       }
       if (!v.type()->IsIntegral()) {
         return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.DATA_TYPE",
-                             {{"name", what}, {"expr", "\"" + p.count->DisplayName() + "\""},
+                             {{"name", what},
+                              {"expr", "\"" + p.count->DisplayName() + "\""},
                               {"dataType", QuoteType(*v.type())}});
       }
       if (v.i64() < 0) {
         return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.IS_NEGATIVE",
-                             {{"name", what}, {"expr", "\"" + p.count->DisplayName() + "\""},
+                             {{"name", what},
+                              {"expr", "\"" + p.count->DisplayName() + "\""},
                               {"v", std::to_string(v.i64())}});
       }
       // LIMIT over OFFSET (SQL: ... LIMIT n OFFSET m) merges into one node.
-      if (p.kind == PlanKind::kLimit && child->kind == BoundKind::kLimit && child->limit < 0) {
+      if (p.kind == PlanKind::kLimit && child->kind == BoundKind::kLimit &&
+          child->limit < 0) {
         auto l = std::make_shared<BoundPlan>(*child);
         l->limit = v.i64();
         return Finish(l);
@@ -2512,12 +2708,14 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
       return MakeDistinct(child, DedupKind::kDropDuplicates);
     }
-    case PlanKind::kEventTimeWatermark: return PlanWatermark(p);
+    case PlanKind::kEventTimeWatermark:
+      return PlanWatermark(p);
     case PlanKind::kGroupedExtension: {
       // A payload another module plans (transformWithState): the grouping keys are bound
       // over the child and handed to it; the output is the payload's schema.
       if (!p.extension || !p.schema || p.children.size() != 1)
-        return Status::Internal("grouped extension node without payload, schema or child");
+        return Status::Internal(
+            "grouped extension node without payload, schema or child");
       SPATE_ASSIGN_OR_RETURN(auto child, Plan(*p.child()));
       std::vector<BoundExprPtr> keys;
       std::vector<Attribute> key_attrs;
@@ -2531,7 +2729,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       auto n = std::make_shared<BoundPlan>(BoundKind::kExtension);
       n->extension = std::move(ext);
       n->group_exprs = std::move(keys);
-      for (const auto& f : p.schema->fields()) n->output.push_back(MakeAttr(f.name, f.type, f.nullable));
+      for (const auto& f : p.schema->fields())
+        n->output.push_back(MakeAttr(f.name, f.type, f.nullable));
       n->children.push_back(child);
       return Finish(n);
     }
@@ -2546,7 +2745,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       std::vector<int> key_idx;
       for (const auto& e : p.exprs) {
         SPATE_ASSIGN_OR_RETURN(auto b, Bind(*e, child->output, nullptr));
-        if (b->column_index() < 0) return Status::Internal("dropDuplicates takes column names");
+        if (b->column_index() < 0)
+          return Status::Internal("dropDuplicates takes column names");
         key_idx.push_back(b->column_index());
       }
       auto a = std::make_shared<BoundPlan>(BoundKind::kAggregate);
@@ -2556,19 +2756,23 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       for (int k : key_idx) {
         const Attribute& attr = child->output[k];
         out_pos[k] = static_cast<int>(a->group_exprs.size());
-        a->group_exprs.push_back(MakeColumnRef(k, attr.type, attr.nullable, attr.Label()));
+        a->group_exprs.push_back(
+            MakeColumnRef(k, attr.type, attr.nullable, attr.Label()));
         a->output.push_back(attr);
       }
       for (size_t i = 0; i < child->output.size(); ++i) {
         if (out_pos[i] >= 0) continue;
         const Attribute& attr = child->output[i];
-        auto arg = MakeColumnRef(static_cast<int>(i), attr.type, attr.nullable, attr.Label());
+        auto arg =
+            MakeColumnRef(static_cast<int>(i), attr.type, attr.nullable, attr.Label());
         SPATE_ASSIGN_OR_RETURN(auto fn, MakeAggregate("first", {arg}, false, false));
         out_pos[i] = static_cast<int>(a->group_exprs.size() + a->aggregates.size());
-        a->aggregates.push_back(AggregateCall{fn, {arg}, nullptr, "first(" + attr.Label() + ")"});
+        a->aggregates.push_back(
+            AggregateCall{fn, {arg}, nullptr, "first(" + attr.Label() + ")"});
       }
       for (size_t i = 0; i < child->output.size(); ++i) {
-        if (std::find(key_idx.begin(), key_idx.end(), static_cast<int>(i)) == key_idx.end()) {
+        if (std::find(key_idx.begin(), key_idx.end(), static_cast<int>(i)) ==
+            key_idx.end()) {
           a->output.push_back(child->output[i]);
         }
       }
@@ -2577,14 +2781,16 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       std::vector<const Attribute*> pass;
       for (size_t i = 0; i < child->output.size(); ++i) {
         const Attribute& attr = child->output[i];
-        exprs.push_back(MakeColumnRef(out_pos[i], attr.type, attr.nullable, attr.Label()));
+        exprs.push_back(
+            MakeColumnRef(out_pos[i], attr.type, attr.nullable, attr.Label()));
         names.push_back(attr.name);
         pass.push_back(&child->output[i]);
       }
       BoundPlanPtr agg_plan = a;
       return Project(agg_plan, exprs, names, pass);
     }
-    case PlanKind::kSetOperation: return PlanSetOp(p);
+    case PlanKind::kSetOperation:
+      return PlanSetOp(p);
     case PlanKind::kWith: {
       // Each CTE sees only the CTEs defined before it (and itself is not recursive).
       ctes_.push_back({});
@@ -2607,14 +2813,17 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
         SPATE_ASSIGN_OR_RETURN(auto b, Bind(*e, child->output, nullptr));
         r->exprs.push_back(b);
       }
-      r->num_partitions = p.num_partitions > 0 ? p.num_partitions : conf_.shuffle_partitions();
+      r->num_partitions =
+          p.num_partitions > 0 ? p.num_partitions : conf_.shuffle_partitions();
       r->shuffle = p.shuffle;
       r->output = child->output;
       r->children.push_back(child);
       return Finish(r);
     }
-    case PlanKind::kDataSource: return PlanDataSource(p);
-    case PlanKind::kLateralView: return PlanLateralView(p);
+    case PlanKind::kDataSource:
+      return PlanDataSource(p);
+    case PlanKind::kLateralView:
+      return PlanLateralView(p);
   }
   return Status::Internal("unknown plan kind");
 }
@@ -2624,7 +2833,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanDataSource(const LogicalPlan& p) {
   if (!p.source) return Status::Internal("data source plan without a source");
   auto r = std::make_shared<BoundPlan>(BoundKind::kFileScan);
   r->source = p.source;
-  for (const auto& f : p.source->schema()->fields()) r->output.push_back(MakeAttr(f.name, f.type, f.nullable));
+  for (const auto& f : p.source->schema()->fields())
+    r->output.push_back(MakeAttr(f.name, f.type, f.nullable));
   return Finish(r);
 }
 
@@ -2656,17 +2866,20 @@ Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* 
     SPATE_ASSIGN_OR_RETURN(auto b, Bind(*c, (*child)->output, nullptr));
     args.push_back(std::move(b));
   }
-  SPATE_ASSIGN_OR_RETURN(GeneratorSpec spec, ResolveGenerator(call.name, std::move(args)));
+  SPATE_ASSIGN_OR_RETURN(GeneratorSpec spec,
+                         ResolveGenerator(call.name, std::move(args)));
   std::vector<std::string> names;
   for (const auto& f : spec.output) names.push_back(f.name);
   if (item->kind == ExprKind::kAlias) {
-    std::vector<std::string> aliases =
-        item->name_parts.empty() ? std::vector<std::string>{item->name} : item->name_parts;
+    std::vector<std::string> aliases = item->name_parts.empty()
+                                           ? std::vector<std::string>{item->name}
+                                           : item->name_parts;
     if (aliases.size() != names.size()) {
       std::string got;
       for (size_t i = 0; i < aliases.size(); ++i) got += (i ? "," : "") + aliases[i];
-      return Status::Error("UDTF_ALIAS_NUMBER_MISMATCH",
-                           {{"aliasesSize", std::to_string(names.size())}, {"aliasesNames", got}});
+      return Status::Error(
+          "UDTF_ALIAS_NUMBER_MISMATCH",
+          {{"aliasesSize", std::to_string(names.size())}, {"aliasesNames", got}});
     }
     names = aliases;
   }
@@ -2688,7 +2901,8 @@ Status Analyzer::Impl::PlanGenerator(BoundPlanPtr* child, std::vector<ExprPtr>* 
   }
   g->generator = std::make_shared<const GeneratorSpec>(std::move(spec));
   items->erase(items->begin() + static_cast<std::ptrdiff_t>(found[0]));
-  items->insert(items->begin() + static_cast<std::ptrdiff_t>(found[0]), refs.begin(), refs.end());
+  items->insert(items->begin() + static_cast<std::ptrdiff_t>(found[0]), refs.begin(),
+                refs.end());
   *child = g;
   return Status::OK();
 }
@@ -2707,7 +2921,8 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
   bool rewrote = false;
   int64_t keep_tag = -1;  // set by the first scalar-subquery rewrite
   // The first scalar subquery inside `e`, or nullptr.
-  std::function<const Expr*(const Expr&)> find_scalar = [&](const Expr& e) -> const Expr* {
+  std::function<const Expr*(const Expr&)> find_scalar =
+      [&](const Expr& e) -> const Expr* {
     if (e.kind == ExprKind::kScalarSubquery) return &e;
     for (const auto& ch : e.children) {
       if (!ch) continue;
@@ -2732,16 +2947,17 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
     // RewriteCorrelatedScalarSubquery; count() is 0, not NULL, for no rows).
     if (const Expr* ss = find_scalar(*c)) {
       const auto* handle = dynamic_cast<const PlanSubquery*>(ss->subquery.get());
-      Result<BoundPlanPtr> whole = handle && handle->plan ? Plan(*handle->plan)
-                                                          : Result<BoundPlanPtr>(Status::OK());
+      Result<BoundPlanPtr> whole = handle && handle->plan
+                                       ? Plan(*handle->plan)
+                                       : Result<BoundPlanPtr>(Status::OK());
       if (handle && handle->plan && !whole.ok() &&
           whole.status().error_class().rfind("UNRESOLVED_COLUMN", 0) == 0) {
         const LogicalPlan* agg = handle->plan.get();
-        const bool shape = (agg->kind == PlanKind::kProject || agg->kind == PlanKind::kAggregate) &&
-                           agg->group_by.empty() && agg->exprs.size() == 1 &&
-                           ContainsAggregate(*agg->exprs[0]) &&
-                           agg->children[0]->kind == PlanKind::kFilter &&
-                           !agg->children[0]->is_having;
+        const bool shape =
+            (agg->kind == PlanKind::kProject || agg->kind == PlanKind::kAggregate) &&
+            agg->group_by.empty() && agg->exprs.size() == 1 &&
+            ContainsAggregate(*agg->exprs[0]) &&
+            agg->children[0]->kind == PlanKind::kFilter && !agg->children[0]->is_having;
         if (shape) {
           const LogicalPlan& filter = *agg->children[0];
           SPATE_ASSIGN_OR_RETURN(BoundPlanPtr x, Plan(*filter.children[0]));
@@ -2752,7 +2968,8 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
               local.push_back(e);
               continue;
             }
-            bool eq = e->kind == ExprKind::kCall && e->name == "=" && e->children.size() == 2;
+            bool eq =
+                e->kind == ExprKind::kCall && e->name == "=" && e->children.size() == 2;
             if (!eq) {
               ok = false;
               break;
@@ -2766,9 +2983,11 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
             inner_keys.push_back(e->children[l_inner ? 0 : 1]);
             outer_keys.push_back(e->children[l_inner ? 1 : 0]);
           }
-          const Expr& item = *(agg->exprs[0]->kind == ExprKind::kAlias ? agg->exprs[0]->children[0]
-                                                                          : agg->exprs[0]);
-          const bool plain_count = item.kind == ExprKind::kCall && ToLower(item.name) == "count";
+          const Expr& item =
+              *(agg->exprs[0]->kind == ExprKind::kAlias ? agg->exprs[0]->children[0]
+                                                        : agg->exprs[0]);
+          const bool plain_count =
+              item.kind == ExprKind::kCall && ToLower(item.name) == "count";
           std::function<bool(const Expr&)> has_count = [&](const Expr& e) {
             if (e.kind == ExprKind::kCall && ToLower(e.name) == "count") return true;
             for (const auto& ch : e.children) {
@@ -2803,7 +3022,8 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
             const std::string value = "__spate_sv" + std::to_string(inner_tag);
             std::vector<ExprPtr> on;
             for (size_t k = 0; k < inner_keys.size(); ++k) {
-              const std::string key = "__spate_sk" + std::to_string(inner_tag) + "_" + std::to_string(k);
+              const std::string key =
+                  "__spate_sk" + std::to_string(inner_tag) + "_" + std::to_string(k);
               grouped->group_by.push_back(inner_keys[k]);
               grouped->exprs.push_back(alias(inner_keys[k], key));
               on.push_back(Expr::Call("=", {outer_keys[k], column(key, inner_tag)}));
@@ -2820,7 +3040,8 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
             tagged_right->plan_id = inner_tag;
             // Outer keys resolve on the outer side only.
             for (auto& e : on) {
-              std::function<ExprPtr(const ExprPtr&)> tag_outer = [&](const ExprPtr& x0) -> ExprPtr {
+              std::function<ExprPtr(const ExprPtr&)> tag_outer =
+                  [&](const ExprPtr& x0) -> ExprPtr {
                 auto cp = std::make_shared<Expr>(*x0);
                 if (cp->kind == ExprKind::kColumn && cp->plan_id < 0) {
                   cp->plan_id = outer_tag;
@@ -2859,8 +3080,8 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
     }
     const bool exists = sq->kind == ExprKind::kExists;
     const bool in = sq->kind == ExprKind::kInSubquery && !sq->negated;
-    const auto* handle = (exists || in) ? dynamic_cast<const PlanSubquery*>(sq->subquery.get())
-                                        : nullptr;
+    const auto* handle =
+        (exists || in) ? dynamic_cast<const PlanSubquery*>(sq->subquery.get()) : nullptr;
     if (handle == nullptr || !handle->plan) {
       rest.push_back(c);
       continue;
@@ -2904,7 +3125,8 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
       const int64_t outer_tag = (int64_t{1} << 53) + NewId();
       const int64_t inner_tag = (int64_t{1} << 53) + NewId();
       std::function<ExprPtr(const ExprPtr&, const std::vector<Attribute>*, int64_t)> tag =
-          [&](const ExprPtr& e, const std::vector<Attribute>* scope, int64_t t) -> ExprPtr {
+          [&](const ExprPtr& e, const std::vector<Attribute>* scope,
+              int64_t t) -> ExprPtr {
         if (!e) return e;
         auto copy = std::make_shared<Expr>(*e);
         if (copy->kind == ExprKind::kColumn && copy->plan_id < 0) {
@@ -2916,9 +3138,10 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
       };
       for (auto& e : correlated) e = tag(e, &x->output, inner_tag);
       if (in) {
-        const ExprPtr& item = items[0]->kind == ExprKind::kAlias ? items[0]->children[0] : items[0];
-        correlated.push_back(Expr::Call(
-            "=", {tag(sq->children[0], nullptr, outer_tag), tag(item, nullptr, inner_tag)}));
+        const ExprPtr& item =
+            items[0]->kind == ExprKind::kAlias ? items[0]->children[0] : items[0];
+        correlated.push_back(Expr::Call("=", {tag(sq->children[0], nullptr, outer_tag),
+                                              tag(item, nullptr, inner_tag)}));
       }
       PlanPtr right = node->children[0];
       if (!inner_conj.empty()) {
@@ -2936,8 +3159,8 @@ Result<std::optional<Analyzer::Impl::Decorrelated>> Analyzer::Impl::DecorrelateF
       left = tagged_left;
       right = tagged_right;
       auto join = std::make_shared<LogicalPlan>(PlanKind::kJoin);
-      join->join_type = (exists && (sq->negated != negate)) ? JoinType::kLeftAnti
-                                                              : JoinType::kLeftSemi;
+      join->join_type =
+          (exists && (sq->negated != negate)) ? JoinType::kLeftAnti : JoinType::kLeftSemi;
       join->children = {left, right};
       join->condition = and_all(correlated);
       join->position = sq->position;
@@ -2990,7 +3213,8 @@ Analyzer::~Analyzer() = default;
 
 Result<BoundPlanPtr> Analyzer::Analyze(const PlanPtr& plan) { return impl_->Plan(*plan); }
 
-Result<BoundExprPtr> Analyzer::BindExpression(const ExprPtr& expr, const std::vector<Attribute>& input) {
+Result<BoundExprPtr> Analyzer::BindExpression(const ExprPtr& expr,
+                                              const std::vector<Attribute>& input) {
   return impl_->Bind(*expr, input, nullptr);
 }
 

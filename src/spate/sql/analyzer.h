@@ -31,7 +31,8 @@ class Analyzer {
   Result<BoundPlanPtr> Analyze(const PlanPtr& plan);
   /// Binds a standalone expression over the output of `input` (DataFrame.select of a
   /// Column, filter conditions built in the API).
-  Result<BoundExprPtr> BindExpression(const ExprPtr& expr, const std::vector<Attribute>& input);
+  Result<BoundExprPtr> BindExpression(const ExprPtr& expr,
+                                      const std::vector<Attribute>& input);
 
  private:
   class Impl;
@@ -40,7 +41,8 @@ class Analyzer {
 
 /// Spark's Levenshtein-ordered suggestion list for UNRESOLVED_COLUMN: "`a`, `t`.`b`".
 /// `qualified` keeps table qualifiers (used when the reference itself was qualified).
-std::string SuggestColumns(const std::string& name, const std::vector<Attribute>& candidates,
+std::string SuggestColumns(const std::string& name,
+                           const std::vector<Attribute>& candidates,
                            bool qualified = false);
 /// Quotes an identifier with backticks as Spark's error messages do: `a`.`b`.
 std::string QuoteIdentifier(const std::vector<std::string>& parts);

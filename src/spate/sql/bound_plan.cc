@@ -51,11 +51,13 @@ std::string SortText(const std::vector<SortKey>& keys) {
 std::string NodeLine(const BoundPlan& p) {
   switch (p.kind) {
     case BoundKind::kRange:
-      return "Range (" + std::to_string(p.range_start) + ", " + std::to_string(p.range_end) +
-             ", step=" + std::to_string(p.range_step) +
+      return "Range (" + std::to_string(p.range_start) + ", " +
+             std::to_string(p.range_end) + ", step=" + std::to_string(p.range_step) +
              ", splits=" + std::to_string(p.num_partitions) + ")";
-    case BoundKind::kLocal: return "LocalRelation [" + Attrs(p.output) + "]";
-    case BoundKind::kOneRow: return "OneRowRelation";
+    case BoundKind::kLocal:
+      return "LocalRelation [" + Attrs(p.output) + "]";
+    case BoundKind::kOneRow:
+      return "OneRowRelation";
     case BoundKind::kProject: {
       std::string s = "Project [";
       for (size_t i = 0; i < p.exprs.size(); ++i) {
@@ -65,7 +67,8 @@ std::string NodeLine(const BoundPlan& p) {
       }
       return s + "]";
     }
-    case BoundKind::kFilter: return "Filter " + p.condition->ToString();
+    case BoundKind::kFilter:
+      return "Filter " + p.condition->ToString();
     case BoundKind::kAggregate: {
       std::string s = "Aggregate [" + Exprs(p.group_exprs) + "], [";
       for (size_t i = 0; i < p.aggregates.size(); ++i) {
@@ -76,14 +79,18 @@ std::string NodeLine(const BoundPlan& p) {
     }
     case BoundKind::kJoin: {
       std::string s = "Join " + std::string(JoinTypeName(p.join_type));
-      if (!p.left_keys.empty()) s += ", keys [" + Exprs(p.left_keys) + "] = [" + Exprs(p.right_keys) + "]";
+      if (!p.left_keys.empty())
+        s += ", keys [" + Exprs(p.left_keys) + "] = [" + Exprs(p.right_keys) + "]";
       if (p.condition) s += ", " + p.condition->ToString();
       return s;
     }
-    case BoundKind::kSort: return "Sort [" + SortText(p.sort_keys) + "], true";
+    case BoundKind::kSort:
+      return "Sort [" + SortText(p.sort_keys) + "], true";
     case BoundKind::kLimit:
-      return "Limit " + std::to_string(p.limit) + (p.offset ? " Offset " + std::to_string(p.offset) : "");
-    case BoundKind::kUnion: return "Union";
+      return "Limit " + std::to_string(p.limit) +
+             (p.offset ? " Offset " + std::to_string(p.offset) : "");
+    case BoundKind::kUnion:
+      return "Union";
     case BoundKind::kSetOp:
       return std::string(p.set_op == SetOpKind::kIntersect ? "Intersect" : "Except") +
              (p.set_all ? " All" : "");
@@ -96,19 +103,25 @@ std::string NodeLine(const BoundPlan& p) {
       return s + "]";
     }
     case BoundKind::kRepartition:
-      return "Repartition " + std::to_string(p.num_partitions) + (p.shuffle ? ", true" : ", false");
+      return "Repartition " + std::to_string(p.num_partitions) +
+             (p.shuffle ? ", true" : ", false");
     case BoundKind::kGenerate: {
       size_t width = p.children.empty() ? 0 : p.child()->output.size();
-      std::vector<Attribute> kept(p.output.begin(), p.output.begin() + static_cast<std::ptrdiff_t>(width));
-      std::vector<Attribute> gen(p.output.begin() + static_cast<std::ptrdiff_t>(width), p.output.end());
+      std::vector<Attribute> kept(p.output.begin(),
+                                  p.output.begin() + static_cast<std::ptrdiff_t>(width));
+      std::vector<Attribute> gen(p.output.begin() + static_cast<std::ptrdiff_t>(width),
+                                 p.output.end());
       return "Generate " + p.generator->ToString() + ", [" + Attrs(kept) + "], " +
              (p.generator->outer ? "true" : "false") + ", [" + Attrs(gen) + "]";
     }
-    case BoundKind::kFileScan: return "Relation [" + Attrs(p.output) + "] parquet";
+    case BoundKind::kFileScan:
+      return "Relation [" + Attrs(p.output) + "] parquet";
     case BoundKind::kWatermark:
-      return "EventTimeWatermark " + p.output[static_cast<size_t>(p.watermark_column)].Label() +
-             ", " + p.watermark_delay_text;
-    case BoundKind::kExtension: return p.extension ? p.extension->Describe() : "Extension";
+      return "EventTimeWatermark " +
+             p.output[static_cast<size_t>(p.watermark_column)].Label() + ", " +
+             p.watermark_delay_text;
+    case BoundKind::kExtension:
+      return p.extension ? p.extension->Describe() : "Extension";
   }
   return "?";
 }

@@ -25,7 +25,8 @@ struct GeneratorSpec;  // compute/generators.h
 namespace spate::sql {
 
 /// A named column of a plan's output. `id` is unique per analyzer run (Spark's exprId,
-/// shown as name#id in EXPLAIN); `qualifier` is the table/alias name it can be referred by.
+/// shown as name#id in EXPLAIN); `qualifier` is the table/alias name it can be referred
+/// by.
 struct Attribute {
   std::string name;
   DataTypePtr type;
@@ -39,8 +40,9 @@ struct Attribute {
   Field ToField() const { return Field{name, type, nullable}; }
 };
 
-/// One aggregate call of an Aggregate node: function bound to argument expressions over the
-/// Aggregate's child, with an optional FILTER (WHERE ...) predicate over the same input.
+/// One aggregate call of an Aggregate node: function bound to argument expressions over
+/// the Aggregate's child, with an optional FILTER (WHERE ...) predicate over the same
+/// input.
 struct AggregateCall {
   AggregateFunctionPtr function;
   std::vector<BoundExprPtr> args;
@@ -62,11 +64,12 @@ enum class WindowFunctionKind : uint8_t {
   kDenseRank,
   kPercentRank,
   kCumeDist,
-  kNtile,      // args[0] = literal bucket count
-  kLag,        // args = [input, offset literal, default]
+  kNtile,  // args[0] = literal bucket count
+  kLag,    // args = [input, offset literal, default]
   kLead,
   kAggregate,  // aggregate over the frame
-  kNthValue,   // args = [input, offset literal (> 0), ignore-nulls boolean literal]; over the frame
+  kNthValue,   // args = [input, offset literal (> 0), ignore-nulls boolean literal]; over
+               // the frame
 };
 
 /// A resolved window frame. Offsets are row counts (ROWS) or values added to the single
@@ -87,41 +90,42 @@ struct BoundFrame {
 /// One window expression: function + window spec (all expressions over the child).
 struct WindowCall {
   WindowFunctionKind kind = WindowFunctionKind::kRowNumber;
-  AggregateFunctionPtr aggregate;       // kAggregate
-  std::vector<BoundExprPtr> args;       // function arguments
+  AggregateFunctionPtr aggregate;  // kAggregate
+  std::vector<BoundExprPtr> args;  // function arguments
   std::vector<BoundExprPtr> partition_by;
   std::vector<SortKey> order_by;
   BoundFrame frame;
   DataTypePtr type;
   bool nullable = true;  // Spark's: ranking functions and count never NULL
-  std::string text;  // for EXPLAIN
+  std::string text;      // for EXPLAIN
 };
 
 enum class BoundKind : uint8_t {
-  kRange,        // range_start/end/step, num_partitions
-  kLocal,        // batches (in-memory rows); output from schema
-  kOneRow,       // a single row with no columns (SELECT without FROM)
-  kProject,      // exprs over child; output[i] named by exprs[i]
-  kFilter,       // condition over child; output = child's
-  kAggregate,    // group_exprs + aggregates over child; output = groups then aggregates
-  kJoin,         // join_type, left_keys/right_keys (equi-join keys over each side),
-                 // condition = residual over left++right (may be null); output:
-                 // left++right, or left only for semi/anti
-  kSort,         // sort_keys over child; global
-  kLimit,        // limit (>= 0, or -1 = none) after skipping offset rows
-  kUnion,        // UNION ALL of children (same arity and types)
-  kSetOp,        // INTERSECT/EXCEPT [ALL] of two children (set_op, set_all); rows compared
-                 // as wholes with NULLs equal
-  kWindow,       // windows over child; output = child's ++ one column per window call
-  kRepartition,  // num_partitions; partition exprs (hash) or none (round robin / coalesce)
-  kGenerate,     // generator (explode, posexplode, inline ...) over child; output = child's
-                 // ++ the generated columns (Spark's Generate)
-  kFileScan,     // source (a DataSource); output = the source's schema
-  kWatermark,    // withWatermark: watermark_column (index into the child's output) and
-                 // watermark_delay_ms; output = child's. A no-op in batch plans; streaming
-                 // queries track the column's event times (stream/stateful_planner.h)
-  kExtension,    // a node planned by the module that made it (extension), e.g. the
-                 // streaming engine's stateful operators; output as given
+  kRange,      // range_start/end/step, num_partitions
+  kLocal,      // batches (in-memory rows); output from schema
+  kOneRow,     // a single row with no columns (SELECT without FROM)
+  kProject,    // exprs over child; output[i] named by exprs[i]
+  kFilter,     // condition over child; output = child's
+  kAggregate,  // group_exprs + aggregates over child; output = groups then aggregates
+  kJoin,       // join_type, left_keys/right_keys (equi-join keys over each side),
+               // condition = residual over left++right (may be null); output:
+               // left++right, or left only for semi/anti
+  kSort,       // sort_keys over child; global
+  kLimit,      // limit (>= 0, or -1 = none) after skipping offset rows
+  kUnion,      // UNION ALL of children (same arity and types)
+  kSetOp,      // INTERSECT/EXCEPT [ALL] of two children (set_op, set_all); rows compared
+               // as wholes with NULLs equal
+  kWindow,     // windows over child; output = child's ++ one column per window call
+  kRepartition,  // num_partitions; partition exprs (hash) or none (round robin /
+                 // coalesce)
+  kGenerate,   // generator (explode, posexplode, inline ...) over child; output = child's
+               // ++ the generated columns (Spark's Generate)
+  kFileScan,   // source (a DataSource); output = the source's schema
+  kWatermark,  // withWatermark: watermark_column (index into the child's output) and
+               // watermark_delay_ms; output = child's. A no-op in batch plans; streaming
+               // queries track the column's event times (stream/stateful_planner.h)
+  kExtension,  // a node planned by the module that made it (extension), e.g. the
+               // streaming engine's stateful operators; output as given
 };
 
 /// Kinds of deduplication an Aggregate node stands for (dropDuplicates / distinct): in a
@@ -131,15 +135,15 @@ enum class DedupKind : uint8_t { kNone, kDropDuplicates, kWithinWatermark };
 /// The payload of a kExtension node. The planner hands it to the physical planning hook
 /// (exec::PhysicalExtension); EXPLAIN prints Describe(). Ownership: shared by the plan
 /// nodes that hold it (shared_ptr); its creator keeps whatever it refers to alive for the
-/// plan's life. Thread safety: immutable, planned from any thread. Failure: planning errors
-/// are returned by the hook.
+/// plan's life. Thread safety: immutable, planned from any thread. Failure: planning
+/// errors are returned by the hook.
 class BoundExtension {
  public:
   virtual ~BoundExtension() = default;
   virtual std::string Describe() const = 0;
   /// A payload made before analysis for a node that groups its child
-  /// (PlanKind::kGroupedExtension): the same payload with the grouping keys bound over the
-  /// child, or nullptr when the payload does not take keys.
+  /// (PlanKind::kGroupedExtension): the same payload with the grouping keys bound over
+  /// the child, or nullptr when the payload does not take keys.
   virtual std::shared_ptr<const BoundExtension> WithGroupKeys(
       std::vector<BoundExprPtr> keys, std::vector<Attribute> key_attributes) const {
     (void)keys;

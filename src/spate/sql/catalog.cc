@@ -50,7 +50,8 @@ void Catalog::SetFileSourceResolver(FileSourceResolver resolver) {
   file_source_resolver_ = std::move(resolver);
 }
 
-Result<DataSourcePtr> Catalog::ResolveFileSource(const std::string& format, const std::string& path) const {
+Result<DataSourcePtr> Catalog::ResolveFileSource(const std::string& format,
+                                                 const std::string& path) const {
   FileSourceResolver r;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -91,8 +92,8 @@ void Catalog::SetTableFunctionResolver(TableFunctionResolver resolver) {
   table_function_resolver_ = std::move(resolver);
 }
 
-Result<DataSourcePtr> Catalog::ResolveTableFunction(const std::string& name,
-                                                    const std::vector<Value>& args) const {
+Result<DataSourcePtr> Catalog::ResolveTableFunction(
+    const std::string& name, const std::vector<Value>& args) const {
   TableFunctionResolver r;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -108,7 +109,8 @@ void Catalog::SetRelationPlanResolver(RelationPlanResolver resolver) {
 }
 
 Result<PlanPtr> Catalog::ResolveRelationPlan(
-    const LogicalPlan& node, const std::vector<std::pair<std::string, Value>>& args) const {
+    const LogicalPlan& node,
+    const std::vector<std::pair<std::string, Value>>& args) const {
   RelationPlanResolver r;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -129,7 +131,8 @@ Result<std::vector<BatchPtr>> Catalog::ExecuteSubquery(const BoundPlanPtr& plan)
     std::lock_guard<std::mutex> lock(mu_);
     e = subquery_executor_;
   }
-  if (!e) return Status::Invalid("subquery expressions need an executor (none installed)");
+  if (!e)
+    return Status::Invalid("subquery expressions need an executor (none installed)");
   return e(plan);
 }
 

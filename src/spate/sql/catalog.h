@@ -35,14 +35,15 @@ class Catalog {
   std::string current_database() const;
   void SetCurrentDatabase(const std::string& name);
 
-  /// Resolves `format`.`path` relations (SELECT * FROM parquet.`/data/t`) to a DataSource.
-  /// The api installs it (sql does not depend on the formats that implement sources); the
-  /// resolver returns nullptr for formats it does not know.
-  using FileSourceResolver =
-      std::function<Result<DataSourcePtr>(const std::string& format, const std::string& path)>;
+  /// Resolves `format`.`path` relations (SELECT * FROM parquet.`/data/t`) to a
+  /// DataSource. The api installs it (sql does not depend on the formats that implement
+  /// sources); the resolver returns nullptr for formats it does not know.
+  using FileSourceResolver = std::function<Result<DataSourcePtr>(
+      const std::string& format, const std::string& path)>;
   void SetFileSourceResolver(FileSourceResolver resolver);
   /// nullptr when there is no resolver or it does not know `format`.
-  Result<DataSourcePtr> ResolveFileSource(const std::string& format, const std::string& path) const;
+  Result<DataSourcePtr> ResolveFileSource(const std::string& format,
+                                          const std::string& path) const;
 
   /// Which version of a table to read (SQL `VERSION AS OF` / `TIMESTAMP AS OF`).
   struct TimeTravel {
@@ -53,8 +54,8 @@ class Catalog {
   /// Resolves a table name (as written: `t`, `db.t`, `spark_catalog.db.t`, or
   /// `delta`.`/path` when time travel is asked for) to a DataSource; nullptr when no
   /// such table exists. Installed by the api, which owns the tables (warehouse, Delta).
-  using TableResolver = std::function<Result<DataSourcePtr>(const std::vector<std::string>& name,
-                                                            const TimeTravel& travel)>;
+  using TableResolver = std::function<Result<DataSourcePtr>(
+      const std::vector<std::string>& name, const TimeTravel& travel)>;
   void SetTableResolver(TableResolver resolver);
   /// Table-valued functions the api implements (Delta's table_changes and
   /// table_changes_by_path): `name` lowercased, the arguments evaluated as constants.
@@ -65,19 +66,22 @@ class Catalog {
   Result<DataSourcePtr> ResolveTableFunction(const std::string& name,
                                              const std::vector<Value>& args) const;
   /// Relations the api builds as DataFrame plans: `STREAM name` (`node` a streaming
-  /// kUnresolvedRelation: a table or a streaming view read as a stream) and the table-valued
-  /// functions it defines that way (read_files, batch or STREAM). `args` are a function's
-  /// arguments evaluated as constants, with their names ("" = positional). Returns the
-  /// plan to analyze in place of `node`, nullptr when the api does not know it.
+  /// kUnresolvedRelation: a table or a streaming view read as a stream) and the
+  /// table-valued functions it defines that way (read_files, batch or STREAM). `args` are
+  /// a function's arguments evaluated as constants, with their names ("" = positional).
+  /// Returns the plan to analyze in place of `node`, nullptr when the api does not know
+  /// it.
   using RelationPlanResolver = std::function<Result<PlanPtr>(
       const LogicalPlan& node, const std::vector<std::pair<std::string, Value>>& args)>;
   void SetRelationPlanResolver(RelationPlanResolver resolver);
   Result<PlanPtr> ResolveRelationPlan(
-      const LogicalPlan& node, const std::vector<std::pair<std::string, Value>>& args) const;
+      const LogicalPlan& node,
+      const std::vector<std::pair<std::string, Value>>& args) const;
   /// Runs an (uncorrelated) subquery's plan to completion, for scalar / EXISTS / IN
   /// subqueries, which the analyzer evaluates before the query runs. Installed by the api
   /// (sql does not depend on exec).
-  using SubqueryExecutor = std::function<Result<std::vector<BatchPtr>>(const BoundPlanPtr&)>;
+  using SubqueryExecutor =
+      std::function<Result<std::vector<BatchPtr>>(const BoundPlanPtr&)>;
   void SetSubqueryExecutor(SubqueryExecutor executor);
   /// Unsupported (kInvalid) when no executor is installed.
   Result<std::vector<BatchPtr>> ExecuteSubquery(const BoundPlanPtr& plan) const;

@@ -37,11 +37,16 @@ const std::vector<SqlConf::Entry>& SqlConf::KnownEntries() {
        "The default number of partitions to use when shuffling data for joins or "
        "aggregations (spate: defaults to the number of cores)."},
       {"spark.sql.session.timeZone", "UTC", "The ID of session local timezone."},
-      {"spark.sql.caseSensitive", "false", "Whether the query analyzer should be case sensitive."},
-      {"spark.sql.groupByOrdinal", "true", "Whether ordinal numbers in group by clauses are treated as positions."},
-      {"spark.sql.orderByOrdinal", "true", "Whether ordinal numbers in order by clauses are treated as positions."},
-      {"spark.sql.groupByAliases", "true", "Whether aliases in a select list can be used in group by clauses."},
-      {"spark.default.parallelism", DefaultParallelism(), "Default number of partitions of range() and local data."},
+      {"spark.sql.caseSensitive", "false",
+       "Whether the query analyzer should be case sensitive."},
+      {"spark.sql.groupByOrdinal", "true",
+       "Whether ordinal numbers in group by clauses are treated as positions."},
+      {"spark.sql.orderByOrdinal", "true",
+       "Whether ordinal numbers in order by clauses are treated as positions."},
+      {"spark.sql.groupByAliases", "true",
+       "Whether aliases in a select list can be used in group by clauses."},
+      {"spark.default.parallelism", DefaultParallelism(),
+       "Default number of partitions of range() and local data."},
       {"spark.sql.warehouse.dir", "spate-warehouse",
        "The default location for managed databases and tables (relative paths are under "
        "the working directory)."},
@@ -111,11 +116,15 @@ std::vector<std::pair<std::string, std::string>> SqlConf::SetEntries() const {
   return {values_.begin(), values_.end()};
 }
 
-bool SqlConf::ansi() const { return ToLower(GetOr("spark.sql.ansi.enabled", "true")) == "true"; }
+bool SqlConf::ansi() const {
+  return ToLower(GetOr("spark.sql.ansi.enabled", "true")) == "true";
+}
 int SqlConf::shuffle_partitions() const {
   return std::max(1, std::atoi(GetOr("spark.sql.shuffle.partitions", "2").c_str()));
 }
-std::string SqlConf::session_time_zone() const { return GetOr("spark.sql.session.timeZone", "UTC"); }
+std::string SqlConf::session_time_zone() const {
+  return GetOr("spark.sql.session.timeZone", "UTC");
+}
 bool SqlConf::case_sensitive() const {
   return ToLower(GetOr("spark.sql.caseSensitive", "false")) == "true";
 }

@@ -9,7 +9,6 @@
 #include <map>
 #include <set>
 
-
 namespace spate::sql {
 
 namespace {
@@ -24,7 +23,8 @@ bool IsAnalytics(const Expr& e) {
 // A grouping set as written: its expressions.
 using ExprSet = std::vector<ExprPtr>;
 
-// The members of a set argument of rollup / cube / grouping_sets (struct(a, b) is {a, b}).
+// The members of a set argument of rollup / cube / grouping_sets (struct(a, b) is {a,
+// b}).
 ExprSet Members(const ExprPtr& e) {
   if (e->kind == ExprKind::kCall && e->name == "struct") return e->children;
   return {e};
@@ -36,8 +36,8 @@ ExprSet Concat(const std::vector<ExprSet>& parts, const std::vector<size_t>& whi
   return out;
 }
 
-// The sets one GROUP BY item stands for, in Spark's order; `keys` collects its expressions
-// in order of appearance (a kGroupingKeysCall lists them up front).
+// The sets one GROUP BY item stands for, in Spark's order; `keys` collects its
+// expressions in order of appearance (a kGroupingKeysCall lists them up front).
 std::vector<ExprSet> SetsOf(const ExprPtr& item, std::vector<ExprPtr>* keys) {
   if (!IsAnalytics(*item)) {
     keys->push_back(item);
@@ -67,7 +67,8 @@ std::vector<ExprSet> SetsOf(const ExprPtr& item, std::vector<ExprPtr>* keys) {
     keys->insert(keys->end(), parts.back().begin(), parts.back().end());
   }
   std::vector<ExprSet> out;
-  for (const auto& set : item->name == "cube" ? CubeSets(parts.size()) : RollupSets(parts.size())) {
+  for (const auto& set :
+       item->name == "cube" ? CubeSets(parts.size()) : RollupSets(parts.size())) {
     out.push_back(Concat(parts, set));
   }
   return out;
@@ -114,7 +115,8 @@ int64_t GroupingSets::IdOf(size_t s) const {
   const size_t n = keys.size();
   uint64_t id = 0;
   for (size_t i = 0; i < n; ++i) {
-    if (!std::binary_search(sets[s].begin(), sets[s].end(), i)) id |= uint64_t{1} << (n - 1 - i);
+    if (!std::binary_search(sets[s].begin(), sets[s].end(), i))
+      id |= uint64_t{1} << (n - 1 - i);
   }
   return static_cast<int64_t>(id);
 }
@@ -141,7 +143,8 @@ Result<GroupingSets> ExpandGroupingAnalytics(
     std::vector<ExprSet> sets = SetsOf(item, &written);
     for (const auto& e : written) SPATE_RETURN_IF_ERROR(key(e).status());
     if (out.keys.size() > kMaxKeys) {
-      return Status::Error("GROUPING_SIZE_LIMIT_EXCEEDED", {{"maxSize", std::to_string(kMaxKeys)}});
+      return Status::Error("GROUPING_SIZE_LIMIT_EXCEEDED",
+                           {{"maxSize", std::to_string(kMaxKeys)}});
     }
     std::vector<std::vector<size_t>> next;
     for (const auto& left : product) {
@@ -169,11 +172,13 @@ std::vector<Attribute> GroupingExpansion(
   std::vector<Attribute> out = input;
   for (size_t i = 0; i < keys.size(); ++i) {
     bool nullable = keys[i]->nullable();
-    for (const auto& set : sets.sets) nullable |= !std::binary_search(set.begin(), set.end(), i);
+    for (const auto& set : sets.sets)
+      nullable |= !std::binary_search(set.begin(), set.end(), i);
     out.push_back(make_attr(key_names[i], keys[i]->type(), nullable));
   }
   out.push_back(make_attr(kGroupingIdName, DataType::Long(), false));
-  if (sets.HasRepeats()) out.push_back(make_attr(kGroupingPositionName, DataType::Int(), false));
+  if (sets.HasRepeats())
+    out.push_back(make_attr(kGroupingPositionName, DataType::Int(), false));
   return out;
 }
 
@@ -184,7 +189,8 @@ BoundExprPtr Ref(const std::vector<Attribute>& attrs, size_t i) {
   return MakeColumnRef(static_cast<int>(i), a.type, a.nullable, a.Label());
 }
 
-std::shared_ptr<BoundPlan> ProjectOf(const BoundPlanPtr& child, std::vector<BoundExprPtr> exprs,
+std::shared_ptr<BoundPlan> ProjectOf(const BoundPlanPtr& child,
+                                     std::vector<BoundExprPtr> exprs,
                                      std::vector<Attribute> output) {
   auto p = std::make_shared<BoundPlan>(BoundKind::kProject);
   p->children.push_back(child);
@@ -230,17 +236,20 @@ Result<BoundPlanPtr> PlanGroupingAggregate(const BoundPlanPtr& child,
     for (size_t i : grouped) agg->output.push_back(expansion[width + i]);
     if (set.empty()) agg->output.push_back(expansion[id_column]);
     const size_t num_groups = agg->group_exprs.size();
-    for (size_t j = 0; j < aggs.size(); ++j) agg->output.push_back(output[output.size() - aggs.size() + j]);
+    for (size_t j = 0; j < aggs.size(); ++j)
+      agg->output.push_back(output[output.size() - aggs.size() + j]);
     // Laid out as the aggregate's output: [keys, id, (position), aggregates].
     std::vector<BoundExprPtr> laid_out;
     for (size_t i = 0; i < n; ++i) {
       auto at = std::find(grouped.begin(), grouped.end(), i);
-      laid_out.push_back(at != grouped.end() ? Ref(agg->output, static_cast<size_t>(at - grouped.begin()))
-                                             : MakeLiteral(Value::Null(keys[i]->type())));
+      laid_out.push_back(at != grouped.end()
+                             ? Ref(agg->output, static_cast<size_t>(at - grouped.begin()))
+                             : MakeLiteral(Value::Null(keys[i]->type())));
     }
     laid_out.push_back(id);
     if (positions) laid_out.push_back(position);
-    for (size_t j = 0; j < aggs.size(); ++j) laid_out.push_back(Ref(agg->output, num_groups + j));
+    for (size_t j = 0; j < aggs.size(); ++j)
+      laid_out.push_back(Ref(agg->output, num_groups + j));
     all->children.push_back(ProjectOf(agg, std::move(laid_out), output));
   }
   if (all->children.size() == 1) return all->children[0];

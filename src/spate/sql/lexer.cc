@@ -1,12 +1,11 @@
 // Copyright spate authors.
 #include "spate/sql/lexer.h"
 
-#include "spate/base/utf8.h"
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 
+#include "spate/base/utf8.h"
 #include "spate/types/data_type.h"
 
 namespace spate::sql {
@@ -31,7 +30,6 @@ int HexValue(char c) {
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
-
 
 // Reads 4 hex digits at s[i..i+4); -1 if they are not all hex.
 int64_t Hex4(std::string_view s, size_t i) {
@@ -85,13 +83,27 @@ std::string Unescape(std::string_view body, char quote) {
           out.push_back(n);
         }
         break;
-      case 'b': out.push_back('\b'); break;
-      case 'n': out.push_back('\n'); break;
-      case 'r': out.push_back('\r'); break;
-      case 't': out.push_back('\t'); break;
-      case 'Z': out.push_back('\x1A'); break;
-      case '%': out += "\\%"; break;  // kept escaped for LIKE patterns, as Spark
-      case '_': out += "\\_"; break;
+      case 'b':
+        out.push_back('\b');
+        break;
+      case 'n':
+        out.push_back('\n');
+        break;
+      case 'r':
+        out.push_back('\r');
+        break;
+      case 't':
+        out.push_back('\t');
+        break;
+      case 'Z':
+        out.push_back('\x1A');
+        break;
+      case '%':
+        out += "\\%";
+        break;  // kept escaped for LIKE patterns, as Spark
+      case '_':
+        out += "\\_";
+        break;
       case 'u': {
         int64_t cp = Hex4(body, i + 1);
         if (cp < 0) {
@@ -111,7 +123,9 @@ std::string Unescape(std::string_view body, char quote) {
         AppendUtf8(static_cast<uint32_t>(cp), &out);
         break;
       }
-      default: out.push_back(n); break;  // \' \" \\ and any other char
+      default:
+        out.push_back(n);
+        break;  // \' \" \\ and any other char
     }
   }
   return out;
@@ -143,7 +157,8 @@ Status Lexer::SkipBlanks() {
         if (text_[pos_] == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
           ++depth;
           pos_ += 2;
-        } else if (text_[pos_] == '*' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+        } else if (text_[pos_] == '*' && pos_ + 1 < text_.size() &&
+                   text_[pos_ + 1] == '/') {
           --depth;
           pos_ += 2;
           if (depth == 0) break;
@@ -256,8 +271,9 @@ Token Lexer::LexNumberOrWord() {
     }
   }
   auto upper_at = [&](size_t k) -> char {
-    return k < text_.size() ? static_cast<char>(std::toupper(static_cast<unsigned char>(text_[k])))
-                            : '\0';
+    return k < text_.size()
+               ? static_cast<char>(std::toupper(static_cast<unsigned char>(text_[k])))
+               : '\0';
   };
   if (upper_at(i) == 'B' && upper_at(i + 1) == 'D') {
     i += 2;
@@ -340,11 +356,12 @@ Result<std::vector<Token>> Lexer::Tokenize() {
   return tokens;
 }
 
-std::vector<StatementRange> SplitStatementRanges(std::string_view text, bool* unterminated,
+std::vector<StatementRange> SplitStatementRanges(std::string_view text,
+                                                 bool* unterminated,
                                                  bool* ends_with_semicolon) {
   std::vector<StatementRange> out;
-  bool open = false;          // ends inside a quote or comment
-  bool has_content = false;   // current piece has non-comment, non-blank text
+  bool open = false;         // ends inside a quote or comment
+  bool has_content = false;  // current piece has non-comment, non-blank text
   size_t content_begin = 0;
   size_t content_end = 0;
   bool last_was_semicolon = false;

@@ -44,9 +44,13 @@ struct Token {
 
   bool IsWord() const { return kind == TokenKind::kWord; }
   /// True for an unquoted word equal to `keyword` (given in upper case).
-  bool Is(std::string_view keyword) const { return kind == TokenKind::kWord && upper == keyword; }
+  bool Is(std::string_view keyword) const {
+    return kind == TokenKind::kWord && upper == keyword;
+  }
   /// True for the operator `op`.
-  bool IsOp(std::string_view op) const { return kind == TokenKind::kOperator && text == op; }
+  bool IsOp(std::string_view op) const {
+    return kind == TokenKind::kOperator && text == op;
+  }
 };
 
 /// Splits SQL text into tokens.

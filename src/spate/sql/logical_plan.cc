@@ -1,10 +1,10 @@
 // Copyright spate authors.
 #include "spate/sql/logical_plan.h"
 
-#include "spate/sql/bound_plan.h"
-
 #include <cctype>
 #include <string>
+
+#include "spate/sql/bound_plan.h"
 
 namespace spate::sql {
 
@@ -13,13 +13,20 @@ namespace {
 // Spark's JoinType.toString, as EXPLAIN prints it.
 std::string_view JoinTypeDisplay(JoinType t) {
   switch (t) {
-    case JoinType::kInner: return "Inner";
-    case JoinType::kLeftOuter: return "LeftOuter";
-    case JoinType::kRightOuter: return "RightOuter";
-    case JoinType::kFullOuter: return "FullOuter";
-    case JoinType::kLeftSemi: return "LeftSemi";
-    case JoinType::kLeftAnti: return "LeftAnti";
-    case JoinType::kCross: return "Cross";
+    case JoinType::kInner:
+      return "Inner";
+    case JoinType::kLeftOuter:
+      return "LeftOuter";
+    case JoinType::kRightOuter:
+      return "RightOuter";
+    case JoinType::kFullOuter:
+      return "FullOuter";
+    case JoinType::kLeftSemi:
+      return "LeftSemi";
+    case JoinType::kLeftAnti:
+      return "LeftAnti";
+    case JoinType::kCross:
+      return "Cross";
   }
   return "Inner";
 }
@@ -61,7 +68,8 @@ std::string NodeString(const LogicalPlan& p) {
       if (p.rows.size() == 1 && p.rows[0].empty()) return "OneRowRelation";
       std::vector<std::string> names = p.column_aliases;
       size_t width = p.rows.empty() ? 0 : p.rows[0].size();
-      for (size_t i = names.size(); i < width; ++i) names.push_back("col" + std::to_string(i + 1));
+      for (size_t i = names.size(); i < width; ++i)
+        names.push_back("col" + std::to_string(i + 1));
       std::string rows;
       for (size_t i = 0; i < p.rows.size(); ++i) {
         if (i) rows += ", ";
@@ -105,14 +113,16 @@ std::string NodeString(const LogicalPlan& p) {
     case PlanKind::kDistinct:
       return "'Distinct";
     case PlanKind::kDeduplicate:
-      return std::string(p.within_watermark ? "'DeduplicateWithinWatermark [" : "'Deduplicate [") +
+      return std::string(p.within_watermark ? "'DeduplicateWithinWatermark ["
+                                            : "'Deduplicate [") +
              JoinExprs(p.exprs) + "]";
     case PlanKind::kSetOperation: {
       std::string name = p.set_op == SetOpKind::kUnion       ? "'Union"
                          : p.set_op == SetOpKind::kIntersect ? "'Intersect"
                                                              : "'Except";
       name += p.set_all ? " All" : " Distinct";
-      if (p.by_name) name += p.allow_missing_columns ? " ByName(allowMissingColumns)" : " ByName";
+      if (p.by_name)
+        name += p.allow_missing_columns ? " ByName(allowMissingColumns)" : " ByName";
       return name;
     }
     case PlanKind::kWith: {
@@ -131,14 +141,15 @@ std::string NodeString(const LogicalPlan& p) {
       return "'Repartition " + std::to_string(p.num_partitions) + ", " +
              (p.shuffle ? "true" : "false");
     case PlanKind::kDataSource:
-      return "Relation [" + (p.source ? JoinNames(p.source->schema()->names()) : "") + "] parquet";
+      return "Relation [" + (p.source ? JoinNames(p.source->schema()->names()) : "") +
+             "] parquet";
     case PlanKind::kLateralView:
       return "'Generate " + JoinExprs(p.exprs) + ", " + p.alias;
     case PlanKind::kAnalyzed:
       return "AnalyzedPlan";
     case PlanKind::kGroupedExtension:
-      return "'" + (p.extension ? p.extension->Describe() : std::string("Extension")) + " [" +
-             JoinExprs(p.group_by) + "]";
+      return "'" + (p.extension ? p.extension->Describe() : std::string("Extension")) +
+             " [" + JoinExprs(p.group_by) + "]";
     case PlanKind::kEventTimeWatermark:
       return "'EventTimeWatermark " + JoinExprs(p.exprs) + ", " + p.delay;
   }
@@ -147,8 +158,9 @@ std::string NodeString(const LogicalPlan& p) {
 
 // Appends `p` and its subtree. `prefix` is drawn before every line of the subtree; the
 // node's own line additionally gets `connector` ("+- ", ":- " or "").
-void AppendTree(const LogicalPlan& p, const std::string& prefix, const std::string& connector,
-                const std::string& child_prefix, std::string* out) {
+void AppendTree(const LogicalPlan& p, const std::string& prefix,
+                const std::string& connector, const std::string& child_prefix,
+                std::string* out) {
   *out += prefix + connector + NodeString(p) + "\n";
   // CTE definitions print as inner children, Spark style (":  +- ...").
   if (p.kind == PlanKind::kWith) {
@@ -158,10 +170,11 @@ void AppendTree(const LogicalPlan& p, const std::string& prefix, const std::stri
       bool last = i + 1 == p.ctes.size();
       std::string inner_prefix = child_prefix + ":  ";
       if (def->kind == PlanKind::kSubqueryAlias) {
-        AppendTree(*def, inner_prefix, last ? "+- " : ":- ", inner_prefix + (last ? "   " : ":  "),
-                   out);
+        AppendTree(*def, inner_prefix, last ? "+- " : ":- ",
+                   inner_prefix + (last ? "   " : ":  "), out);
       } else {
-        *out += inner_prefix + (last ? "+- " : ":- ") + "'SubqueryAlias " + p.ctes[i].first + "\n";
+        *out += inner_prefix + (last ? "+- " : ":- ") + "'SubqueryAlias " +
+                p.ctes[i].first + "\n";
         std::string deeper = inner_prefix + (last ? "   " : ":  ");
         AppendTree(*def, deeper, "+- ", deeper + "   ", out);
       }
@@ -179,13 +192,20 @@ void AppendTree(const LogicalPlan& p, const std::string& prefix, const std::stri
 
 std::string_view JoinTypeName(JoinType t) {
   switch (t) {
-    case JoinType::kInner: return "inner";
-    case JoinType::kLeftOuter: return "left_outer";
-    case JoinType::kRightOuter: return "right_outer";
-    case JoinType::kFullOuter: return "full_outer";
-    case JoinType::kLeftSemi: return "left_semi";
-    case JoinType::kLeftAnti: return "left_anti";
-    case JoinType::kCross: return "cross";
+    case JoinType::kInner:
+      return "inner";
+    case JoinType::kLeftOuter:
+      return "left_outer";
+    case JoinType::kRightOuter:
+      return "right_outer";
+    case JoinType::kFullOuter:
+      return "full_outer";
+    case JoinType::kLeftSemi:
+      return "left_semi";
+    case JoinType::kLeftAnti:
+      return "left_anti";
+    case JoinType::kCross:
+      return "cross";
   }
   return "inner";
 }
@@ -194,7 +214,8 @@ std::optional<JoinType> ParseJoinType(std::string_view how) {
   // Spark's JoinType.apply: case-insensitive, underscores ignored.
   std::string s;
   for (char c : how) {
-    if (c != '_') s.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    if (c != '_')
+      s.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   }
   if (s == "inner") return JoinType::kInner;
   if (s == "outer" || s == "full" || s == "fullouter") return JoinType::kFullOuter;

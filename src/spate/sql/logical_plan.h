@@ -43,9 +43,9 @@ enum class PlanKind : uint8_t {
   kWith,                // WITH ctes child
   kRepartition,         // df.repartition(n, exprs) / coalesce(n)
   kDataSource,          // files read through a DataSource (spark.read.parquet): source
-  kLateralView,         // child LATERAL VIEW [OUTER] gen(args) alias [AS cols]: exprs[0] is
-                        // the generator call (OUTER: its _outer form), alias and
-                        // column_aliases name the generated columns
+  kLateralView,  // child LATERAL VIEW [OUTER] gen(args) alias [AS cols]: exprs[0] is
+                 // the generator call (OUTER: its _outer form), alias and
+                 // column_aliases name the generated columns
   kEventTimeWatermark,  // df.withWatermark(col, delay): exprs[0] the event-time column,
                         // delay the threshold text ("10 minutes")
   kAnalyzed,            // an already analyzed plan (bound), used as it is: a streaming
@@ -79,30 +79,30 @@ class LogicalPlan {
   std::vector<PlanPtr> children;
 
   std::vector<std::string> table_name;  // kUnresolvedRelation; kTableFunction: {name}
-  std::vector<ExprPtr> exprs;           // kProject/kAggregate: output list; kTableFunction: args;
-                                        // kRepartition: partition exprs; kDeduplicate: columns
-  std::vector<ExprPtr> group_by;        // kAggregate
-  ExprPtr condition;                    // kFilter / kJoin ON
-  bool is_having = false;               // kFilter from HAVING
+  std::vector<ExprPtr> exprs;  // kProject/kAggregate: output list; kTableFunction: args;
+                               // kRepartition: partition exprs; kDeduplicate: columns
+  std::vector<ExprPtr> group_by;  // kAggregate
+  ExprPtr condition;              // kFilter / kJoin ON
+  bool is_having = false;         // kFilter from HAVING
   JoinType join_type = JoinType::kInner;
-  std::vector<std::string> using_columns;  // kJoin USING (...)
-  std::vector<SortSpec> sort;              // kSort
-  bool global_sort = true;                 // kSort
-  ExprPtr count;                           // kLimit / kOffset
-  SetOpKind set_op = SetOpKind::kUnion;    // kSetOperation
-  bool set_all = false;                    // UNION ALL / INTERSECT ALL / EXCEPT ALL
-  bool by_name = false;                    // unionByName
-  bool allow_missing_columns = false;      // unionByName(allowMissingColumns)
-  std::string alias;                       // kSubqueryAlias
-  std::vector<std::string> column_aliases; // kSubqueryAlias t(a, b) / kValues AS t(a, b)
-  std::vector<std::vector<ExprPtr>> rows;  // kValues
+  std::vector<std::string> using_columns;   // kJoin USING (...)
+  std::vector<SortSpec> sort;               // kSort
+  bool global_sort = true;                  // kSort
+  ExprPtr count;                            // kLimit / kOffset
+  SetOpKind set_op = SetOpKind::kUnion;     // kSetOperation
+  bool set_all = false;                     // UNION ALL / INTERSECT ALL / EXCEPT ALL
+  bool by_name = false;                     // unionByName
+  bool allow_missing_columns = false;       // unionByName(allowMissingColumns)
+  std::string alias;                        // kSubqueryAlias
+  std::vector<std::string> column_aliases;  // kSubqueryAlias t(a, b) / kValues AS t(a, b)
+  std::vector<std::vector<ExprPtr>> rows;   // kValues
   std::vector<std::pair<std::string, PlanPtr>> ctes;  // kWith, in order
-  SchemaPtr schema;                        // kLocalRelation
-  std::vector<BatchPtr> batches;           // kLocalRelation
-  int num_partitions = 0;                  // kRepartition (0 = unspecified)
-  bool shuffle = true;                     // kRepartition (false for coalesce)
-  int64_t position = -1;                   // char offset in SQL text, for errors
-  bool natural = false;                    // kJoin: NATURAL JOIN (USING all common columns)
+  SchemaPtr schema;                                   // kLocalRelation
+  std::vector<BatchPtr> batches;                      // kLocalRelation
+  int num_partitions = 0;                             // kRepartition (0 = unspecified)
+  bool shuffle = true;                                // kRepartition (false for coalesce)
+  int64_t position = -1;  // char offset in SQL text, for errors
+  bool natural = false;   // kJoin: NATURAL JOIN (USING all common columns)
   /// Id of the DataFrame whose root this node is (-1 = none); the analyzer tags the
   /// node's output attributes with it so that df["col"] resolves to that DataFrame's
   /// column even after joins (Spark's plan id tags).
@@ -120,8 +120,8 @@ class LogicalPlan {
   /// (also FOR SYSTEM_VERSION / SYSTEM_TIME AS OF).
   std::optional<int64_t> as_of_version;
   std::optional<std::string> as_of_timestamp;
-  /// kUnresolvedRelation / kTableFunction read as a stream: `STREAM name`, `STREAM(name)`,
-  /// `STREAM read_files(...)` (Spark 4.1's streaming relations).
+  /// kUnresolvedRelation / kTableFunction read as a stream: `STREAM name`,
+  /// `STREAM(name)`, `STREAM read_files(...)` (Spark 4.1's streaming relations).
   bool streaming = false;
   /// A streaming node's plan as the catalog resolved it the first time (guarded by the
   /// analyzer): every analysis of the node then reads the same streaming relation, as a
@@ -172,39 +172,41 @@ struct MergeInto {
 
 /// UPDATE / DELETE / RESTORE / OPTIMIZE / VACUUM of a Delta table (Delta's SQL commands).
 struct DeltaCommand {
-  std::vector<std::string> target;  // table name or delta.`/path` (a quoted path: {"delta", p})
-  std::string alias;                // UPDATE / DELETE [AS] alias ("" = none)
-  ExprPtr condition;                // WHERE (nullptr = none)
+  std::vector<std::string>
+      target;         // table name or delta.`/path` (a quoted path: {"delta", p})
+  std::string alias;  // UPDATE / DELETE [AS] alias ("" = none)
+  ExprPtr condition;  // WHERE (nullptr = none)
   /// UPDATE SET col = value, ...: the column as written (name parts) and its value.
   std::vector<std::pair<std::vector<std::string>, ExprPtr>> assignments;
-  std::optional<int64_t> version;        // RESTORE ... VERSION AS OF n
-  std::optional<std::string> timestamp;  // RESTORE ... TIMESTAMP AS OF 'ts'
+  std::optional<int64_t> version;                   // RESTORE ... VERSION AS OF n
+  std::optional<std::string> timestamp;             // RESTORE ... TIMESTAMP AS OF 'ts'
   std::vector<std::vector<std::string>> zorder_by;  // OPTIMIZE ... ZORDER BY (cols)
-  std::optional<double> retain_hours;    // VACUUM ... RETAIN n HOURS
-  bool dry_run = false;                  // VACUUM ... DRY RUN
+  std::optional<double> retain_hours;               // VACUUM ... RETAIN n HOURS
+  bool dry_run = false;                             // VACUUM ... DRY RUN
 };
 
 /// A parsed SQL statement.
 struct Statement {
   enum class Kind : uint8_t {
-    kQuery,          // plan
-    kSetConf,        // SET key = value | SET key | SET (list all) | SET -v
-    kResetConf,      // RESET [key]
-    kCreateView,     // CREATE [OR REPLACE] [GLOBAL] TEMP[ORARY] VIEW name [(cols)] AS query
-    kDropView,       // DROP VIEW [IF EXISTS] name
-    kDescribe,       // DESCRIBE [TABLE] [EXTENDED] name | DESCRIBE QUERY query
-    kExplain,        // EXPLAIN [EXTENDED|FORMATTED|CODEGEN|COST] statement
-    kShowTables,     // SHOW TABLES / SHOW VIEWS
+    kQuery,       // plan
+    kSetConf,     // SET key = value | SET key | SET (list all) | SET -v
+    kResetConf,   // RESET [key]
+    kCreateView,  // CREATE [OR REPLACE] [GLOBAL] TEMP[ORARY] VIEW name [(cols)] AS query
+    kDropView,    // DROP VIEW [IF EXISTS] name
+    kDescribe,    // DESCRIBE [TABLE] [EXTENDED] name | DESCRIBE QUERY query
+    kExplain,     // EXPLAIN [EXTENDED|FORMATTED|CODEGEN|COST] statement
+    kShowTables,  // SHOW TABLES / SHOW VIEWS
     kShowFunctions,  // SHOW FUNCTIONS
     kUseDatabase,    // USE db
-    kCreateSchema,   // CREATE SCHEMA|DATABASE|NAMESPACE [IF NOT EXISTS] name [COMMENT][LOCATION]
+    kCreateSchema,   // CREATE SCHEMA|DATABASE|NAMESPACE [IF NOT EXISTS] name
+                     // [COMMENT][LOCATION]
     kDropSchema,     // DROP SCHEMA [IF EXISTS] name [RESTRICT|CASCADE]
     kShowSchemas,    // SHOW SCHEMAS|DATABASES|NAMESPACES [LIKE 'p']
-    kCreateTable,    // [CREATE [OR REPLACE] | REPLACE] TABLE [IF NOT EXISTS] name [(cols)]
-                     //   [USING fmt] [PARTITIONED BY (cols)] [LOCATION 'p'] [COMMENT 'c']
-                     //   [TBLPROPERTIES (...)] [AS query]
-    kDropTable,      // DROP TABLE [IF EXISTS] name [PURGE]
-    kInsert,         // INSERT INTO|OVERWRITE [TABLE] name [(cols)] query
+    kCreateTable,  // [CREATE [OR REPLACE] | REPLACE] TABLE [IF NOT EXISTS] name [(cols)]
+                   //   [USING fmt] [PARTITIONED BY (cols)] [LOCATION 'p'] [COMMENT 'c']
+                   //   [TBLPROPERTIES (...)] [AS query]
+    kDropTable,    // DROP TABLE [IF EXISTS] name [PURGE]
+    kInsert,       // INSERT INTO|OVERWRITE [TABLE] name [(cols)] query
     kDescribeHistory,  // DESCRIBE HISTORY name|delta.`path` [LIMIT n]; DESCRIBE DETAIL
                        // name (key = "detail")
     kMerge,            // MERGE INTO ... USING ... ON ... WHEN ... (st.merge)
@@ -215,44 +217,46 @@ struct Statement {
     kVacuum,           // VACUUM t|'path' [RETAIN n HOURS] [DRY RUN] (st.delta)
     // Spark 4.1's declarative pipelines (docs/pipelines.md); run by a pipeline, refused
     // by a plain spark.sql().
-    kCreateStreamingTable,    // CREATE [OR REFRESH] STREAMING TABLE name [(cols)] [COMMENT]
-                              //   [TBLPROPERTIES] [PARTITIONED BY] [AS query]
+    kCreateStreamingTable,  // CREATE [OR REFRESH] STREAMING TABLE name [(cols)] [COMMENT]
+                            //   [TBLPROPERTIES] [PARTITIONED BY] [AS query]
     kCreateMaterializedView,  // CREATE [OR REFRESH] MATERIALIZED VIEW name ... AS query
     kCreateFlow,              // CREATE FLOW name [COMMENT] AS INSERT INTO t BY NAME query
                               //   (name: the flow; inner: the INSERT, by_name set)
     kAlterTableSetProperties,    // ALTER TABLE name SET TBLPROPERTIES (k = v, ...)
-    kAlterTableUnsetProperties,  // ALTER TABLE name UNSET TBLPROPERTIES [IF EXISTS] (k, ...)
+    kAlterTableUnsetProperties,  // ALTER TABLE name UNSET TBLPROPERTIES [IF EXISTS] (k,
+                                 // ...)
                                  //   (properties: the keys, empty values)
     kShowTblProperties,          // SHOW TBLPROPERTIES name [(key)] (value: the key)
   };
   Kind kind = Kind::kQuery;
-  PlanPtr plan;                        // kQuery, kCreateView, kDescribe (query or relation)
-  std::string key;                     // kSetConf / kResetConf key ("" = all)
-  std::optional<std::string> value;    // kSetConf value
-  std::vector<std::string> name;       // view / table name parts
+  PlanPtr plan;                      // kQuery, kCreateView, kDescribe (query or relation)
+  std::string key;                   // kSetConf / kResetConf key ("" = all)
+  std::optional<std::string> value;  // kSetConf value
+  std::vector<std::string> name;     // view / table name parts
   std::vector<std::string> column_names;  // kCreateView (a, b)
-  bool replace = false;                // OR REPLACE
-  bool if_exists = false;              // kDropView
-  bool global = false;                 // GLOBAL TEMP VIEW
-  bool extended = false;               // DESCRIBE EXTENDED / EXPLAIN EXTENDED
+  bool replace = false;                   // OR REPLACE
+  bool if_exists = false;                 // kDropView
+  bool global = false;                    // GLOBAL TEMP VIEW
+  bool extended = false;                  // DESCRIBE EXTENDED / EXPLAIN EXTENDED
   std::string explain_mode = "simple";  // simple | extended | formatted | codegen | cost
   std::shared_ptr<const Statement> inner;  // kExplain
-  std::string text;                    // the statement's source text
+  std::string text;                        // the statement's source text
   // Tables and schemas (kCreateSchema ... kDescribeHistory).
-  bool if_not_exists = false;          // CREATE ... IF NOT EXISTS
-  bool cascade = false;                // DROP SCHEMA ... CASCADE
-  bool overwrite = false;              // INSERT OVERWRITE
-  bool create = true;                  // kCreateTable: false for REPLACE TABLE
-  SchemaPtr table_schema;              // kCreateTable column list (nullptr when absent)
-  std::string provider;                // USING fmt ("" = not given)
+  bool if_not_exists = false;  // CREATE ... IF NOT EXISTS
+  bool cascade = false;        // DROP SCHEMA ... CASCADE
+  bool overwrite = false;      // INSERT OVERWRITE
+  bool create = true;          // kCreateTable: false for REPLACE TABLE
+  SchemaPtr table_schema;      // kCreateTable column list (nullptr when absent)
+  std::string provider;        // USING fmt ("" = not given)
   std::vector<std::string> partition_columns;  // PARTITIONED BY (a, b)
-  std::optional<std::string> location;  // LOCATION 'path'
-  std::optional<std::string> comment;   // COMMENT 'text'
-  std::vector<std::pair<std::string, std::string>> properties;  // TBLPROPERTIES / DBPROPERTIES
-  std::vector<std::string> insert_columns;  // INSERT INTO t (a, b)
-  bool by_name = false;                // INSERT INTO t BY NAME query
-  std::optional<int64_t> limit;        // DESCRIBE HISTORY ... LIMIT n
-  std::shared_ptr<const MergeInto> merge;  // kMerge
+  std::optional<std::string> location;         // LOCATION 'path'
+  std::optional<std::string> comment;          // COMMENT 'text'
+  std::vector<std::pair<std::string, std::string>>
+      properties;                             // TBLPROPERTIES / DBPROPERTIES
+  std::vector<std::string> insert_columns;    // INSERT INTO t (a, b)
+  bool by_name = false;                       // INSERT INTO t BY NAME query
+  std::optional<int64_t> limit;               // DESCRIBE HISTORY ... LIMIT n
+  std::shared_ptr<const MergeInto> merge;     // kMerge
   std::shared_ptr<const DeltaCommand> delta;  // kUpdate ... kVacuum
 };
 

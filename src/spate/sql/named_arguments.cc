@@ -19,8 +19,8 @@ struct Signature {
   std::vector<Parameter> params;
 };
 
-// The built-ins whose Spark 4.2 builders declare a FunctionSignature (found by calling each
-// of SHOW FUNCTIONS with a named argument), with their parameter names and defaults.
+// The built-ins whose Spark 4.2 builders declare a FunctionSignature (found by calling
+// each of SHOW FUNCTIONS with a named argument), with their parameter names and defaults.
 const std::vector<Signature>& Signatures() {
   static const auto* table = new std::vector<Signature>{
       {"explode", {{"collection", std::nullopt}}},
@@ -55,7 +55,9 @@ std::string Quote(const std::string& name) { return "`" + name + "`"; }
 
 }  // namespace
 
-bool HasFunctionSignature(const std::string& function) { return Find(function) != nullptr; }
+bool HasFunctionSignature(const std::string& function) {
+  return Find(function) != nullptr;
+}
 
 Result<std::vector<ExprPtr>> ResolveCallArguments(const std::string& function,
                                                   std::vector<CallArgument> args) {
@@ -66,7 +68,8 @@ Result<std::vector<ExprPtr>> ResolveCallArguments(const std::string& function,
   if (sig == nullptr) {
     for (auto& a : args) {
       if (!a.name.empty()) {
-        return Status::Error("NAMED_PARAMETERS_NOT_SUPPORTED", {{"functionName", Quote(function)}})
+        return Status::Error("NAMED_PARAMETERS_NOT_SUPPORTED",
+                             {{"functionName", Quote(function)}})
             .WithPosition(a.position);
       }
       out.push_back(std::move(a.value));
@@ -81,8 +84,9 @@ Result<std::vector<ExprPtr>> ResolveCallArguments(const std::string& function,
   for (auto& a : args) {
     if (a.name.empty()) {
       if (!first_named.empty()) {
-        return Status::Error("UNEXPECTED_POSITIONAL_ARGUMENT",
-                             {{"routineName", routine}, {"parameterName", Quote(first_named)}})
+        return Status::Error(
+                   "UNEXPECTED_POSITIONAL_ARGUMENT",
+                   {{"routineName", routine}, {"parameterName", Quote(first_named)}})
             .WithPosition(a.position);
       }
       if (positional >= n) {
@@ -105,16 +109,20 @@ Result<std::vector<ExprPtr>> ResolveCallArguments(const std::string& function,
       for (size_t i = 0; i < n && i < 3; ++i) {
         proposal += (i ? " " : "") + Quote(sig->params[i].name);
       }
-      return Status::Error("UNRECOGNIZED_PARAMETER_NAME", {{"routineName", routine},
-                                                            {"argumentName", Quote(a.name)},
-                                                            {"proposal", proposal}})
+      return Status::Error("UNRECOGNIZED_PARAMETER_NAME",
+                           {{"routineName", routine},
+                            {"argumentName", Quote(a.name)},
+                            {"proposal", proposal}})
           .WithPosition(a.position);
     }
     if (slots[index]) {
-      return Status::Error(index < positional
-                               ? "DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED"
-                               : "DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE",
-                           {{"routineName", routine}, {"parameterName", Quote(sig->params[index].name)}})
+      return Status::Error(
+                 index < positional
+                     ? "DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED"
+                     : "DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_"
+                       "REFERENCE",
+                 {{"routineName", routine},
+                  {"parameterName", Quote(sig->params[index].name)}})
           .WithPosition(a.position);
     }
     if (first_named.empty()) first_named = sig->params[index].name;
@@ -133,9 +141,10 @@ Result<std::vector<ExprPtr>> ResolveCallArguments(const std::string& function,
     if (p.default_value) {
       slots[i] = Expr::Lit(*p.default_value);
     } else if (named) {
-      return Status::Error("REQUIRED_PARAMETER_NOT_FOUND", {{"routineName", routine},
-                                                             {"parameterName", Quote(p.name)},
-                                                             {"index", std::to_string(i)}});
+      return Status::Error("REQUIRED_PARAMETER_NOT_FOUND",
+                           {{"routineName", routine},
+                            {"parameterName", Quote(p.name)},
+                            {"index", std::to_string(i)}});
     } else if (i >= last) {
       break;
     }

@@ -4,15 +4,16 @@
 // rule of Spark's SqlBaseParser.g4; the trees are those AstBuilder.scala builds, mapped
 // onto spate's unresolved Expr / LogicalPlan. Conventions worth knowing when consuming
 // the trees:
-//   - SELECT without FROM reads from a kValues with one empty row (Spark's OneRowRelation).
+//   - SELECT without FROM reads from a kValues with one empty row (Spark's
+//   OneRowRelation).
 //   - GROUP BY builds kAggregate(group_by, select list); HAVING without GROUP BY builds
-//     kFilter(is_having) over kAggregate with no grouping, as AstBuilder does. GROUP BY ALL
-//     is a single kColumn {"ALL"} in group_by (as Spark's UnresolvedAttribute("ALL"); the
-//     analyzer expands it unless a column named ALL exists). GROUP BY () is a kAggregate
-//     with empty group_by. ROLLUP / CUBE / GROUPING SETS are Call("rollup" | "cube" |
-//     "grouping_sets", ...) whose arguments are the sets, each Call("struct", [exprs]) (a
-//     bare expression is a set of one), and inside GROUPING SETS also nested rollup / cube
-//     calls; `GROUP BY a, b WITH ROLLUP` is rollup(struct(a), struct(b)).
+//     kFilter(is_having) over kAggregate with no grouping, as AstBuilder does. GROUP BY
+//     ALL is a single kColumn {"ALL"} in group_by (as Spark's UnresolvedAttribute("ALL");
+//     the analyzer expands it unless a column named ALL exists). GROUP BY () is a
+//     kAggregate with empty group_by. ROLLUP / CUBE / GROUPING SETS are Call("rollup" |
+//     "cube" | "grouping_sets", ...) whose arguments are the sets, each Call("struct",
+//     [exprs]) (a bare expression is a set of one), and inside GROUPING SETS also nested
+//     rollup / cube calls; `GROUP BY a, b WITH ROLLUP` is rollup(struct(a), struct(b)).
 //   - Named windows (OVER w + WINDOW w AS (...)) are substituted by the parser; a
 //     WindowDef with a non-empty ref_name never leaves the parser.
 //   - x IS [NOT] TRUE/FALSE -> [not](x <=> true/false); IS [NOT] UNKNOWN -> isnull /
@@ -63,13 +64,14 @@ constexpr std::string_view kDocRoot = "https://spark.apache.org/docs/latest";
 // Words that end a select item or a table reference: never taken as an implicit alias.
 bool IsNoAliasKeyword(std::string_view upper) {
   static const auto* kWords = new std::unordered_set<std::string_view>{
-      "FROM",  "WHERE",     "GROUP",   "HAVING", "ORDER", "LIMIT",  "OFFSET",  "UNION",
-      "INTERSECT", "EXCEPT", "MINUS",  "WINDOW", "SORT",  "CLUSTER", "DISTRIBUTE", "LATERAL",
-      "AS",    "JOIN",      "INNER",   "LEFT",   "RIGHT", "FULL",   "CROSS",   "NATURAL",
-      "SEMI",  "ANTI",      "ON",      "USING",  "PIVOT", "UNPIVOT", "TABLESAMPLE", "INTO",
-      "FOR",   "WHEN",      "THEN",    "ELSE",   "END",   "AND",    "OR",      "SELECT",
-      "QUALIFY", "VALUES",  "WITH",    "IS",     "IN",    "NOT",    "LIKE",    "ILIKE",
-      "RLIKE", "REGEXP",    "BETWEEN", "ESCAPE", "OVER",  "FILTER"};
+      "FROM",       "WHERE",     "GROUP",       "HAVING", "ORDER",  "LIMIT",   "OFFSET",
+      "UNION",      "INTERSECT", "EXCEPT",      "MINUS",  "WINDOW", "SORT",    "CLUSTER",
+      "DISTRIBUTE", "LATERAL",   "AS",          "JOIN",   "INNER",  "LEFT",    "RIGHT",
+      "FULL",       "CROSS",     "NATURAL",     "SEMI",   "ANTI",   "ON",      "USING",
+      "PIVOT",      "UNPIVOT",   "TABLESAMPLE", "INTO",   "FOR",    "WHEN",    "THEN",
+      "ELSE",       "END",       "AND",         "OR",     "SELECT", "QUALIFY", "VALUES",
+      "WITH",       "IS",        "IN",          "NOT",    "LIKE",   "ILIKE",   "RLIKE",
+      "REGEXP",     "BETWEEN",   "ESCAPE",      "OVER",   "FILTER"};
   return kWords->count(upper) > 0;
 }
 
@@ -78,12 +80,13 @@ bool IsNoAliasKeyword(std::string_view upper) {
 // Kafka source's `offset` column needs.
 bool IsNotColumnKeyword(std::string_view upper) {
   static const auto* kWords = new std::unordered_set<std::string_view>{
-      "SELECT", "FROM",   "WHERE",   "GROUP",  "HAVING", "ORDER", "LIMIT",
-      "UNION",  "INTERSECT", "EXCEPT", "MINUS", "JOIN",  "ON",    "USING",
-      "AS",     "WHEN",   "THEN",    "ELSE",   "AND",    "OR",    "BY",      "IS",
-      "IN",     "BETWEEN", "LIKE",   "ILIKE",  "RLIKE",  "REGEXP", "INNER",  "CROSS",
-      "NATURAL", "FULL",  "LEFT",    "RIGHT",  "SEMI",   "ANTI",  "WITH",    "VALUES",
-      "DISTINCT", "OVER", "ESCAPE",  "INTO",   "LATERAL", "TABLE"};
+      "SELECT",  "FROM",      "WHERE",   "GROUP",    "HAVING", "ORDER",  "LIMIT",
+      "UNION",   "INTERSECT", "EXCEPT",  "MINUS",    "JOIN",   "ON",     "USING",
+      "AS",      "WHEN",      "THEN",    "ELSE",     "AND",    "OR",     "BY",
+      "IS",      "IN",        "BETWEEN", "LIKE",     "ILIKE",  "RLIKE",  "REGEXP",
+      "INNER",   "CROSS",     "NATURAL", "FULL",     "LEFT",   "RIGHT",  "SEMI",
+      "ANTI",    "WITH",      "VALUES",  "DISTINCT", "OVER",   "ESCAPE", "INTO",
+      "LATERAL", "TABLE"};
   return kWords->count(upper) > 0;
 }
 
@@ -139,7 +142,8 @@ using WindowDefs = std::map<std::string, WindowDef>;
 
 // Replaces named-window references in `e` by their definitions; records the first
 // unknown name in *missing. Does not descend into subquery plans.
-ExprPtr SubstituteWindowsInExpr(const ExprPtr& e, const WindowDefs& defs, std::string* missing) {
+ExprPtr SubstituteWindowsInExpr(const ExprPtr& e, const WindowDefs& defs,
+                                std::string* missing) {
   if (!e) return e;
   bool changed = false;
   std::vector<ExprPtr> children;
@@ -264,7 +268,8 @@ class Parser {
     return "'" + std::string(text_.substr(t.begin, t.end - t.begin)) + "'";
   }
   Status SyntaxError(const Token& t, std::string hint = "") const {
-    return Status::Error("PARSE_SYNTAX_ERROR", {{"error", TokenText(t)}, {"hint", std::move(hint)}})
+    return Status::Error("PARSE_SYNTAX_ERROR",
+                         {{"error", TokenText(t)}, {"hint", std::move(hint)}})
         .WithPosition(t.begin);
   }
   Status CheckDepth() const {
@@ -285,7 +290,7 @@ class Parser {
   Result<std::string> ParseIdentifier();
   Result<std::vector<std::string>> ParseMultipartIdentifier();
   Result<std::vector<std::string>> ParseIdentifierList();  // (a, b, c)
-  std::optional<std::string> MatchAlias();                  // [AS] alias (implicit allowed)
+  std::optional<std::string> MatchAlias();  // [AS] alias (implicit allowed)
 
   // --- Statements ---
   Result<Statement> ParseStatementBody();
@@ -460,7 +465,8 @@ Result<Statement> Parser::ParseStatementBody() {
       SPATE_ASSIGN_OR_RETURN(st, ParseCreateFlow());
     } else if (first.Is("REPLACE") || Peek(k).Is("TABLE")) {
       SPATE_ASSIGN_OR_RETURN(st, ParseCreateTable());
-    } else if (Peek(1).Is("SCHEMA") || Peek(1).Is("DATABASE") || Peek(1).Is("NAMESPACE")) {
+    } else if (Peek(1).Is("SCHEMA") || Peek(1).Is("DATABASE") ||
+               Peek(1).Is("NAMESPACE")) {
       SPATE_ASSIGN_OR_RETURN(st, ParseCreateSchema());
     } else {
       SPATE_ASSIGN_OR_RETURN(st, ParseCreateView());
@@ -491,13 +497,13 @@ Result<Statement> Parser::ParseStatementBody() {
     SPATE_ASSIGN_OR_RETURN(st, ParseUse());
   } else {
     static const auto* kUnsupported = new std::unordered_set<std::string_view>{
-        "DELETE",  "CACHE",  "UNCACHE", "CLEAR",
-        "REFRESH", "ANALYZE", "TRUNCATE", "MSCK",   "LOAD",    "ADD",
-        "LIST",    "DECLARE", "REPAIR",  "COMMENT",
-        "GRANT",   "REVOKE",  "CALL",     "EXECUTE"};
+        "DELETE",   "CACHE",   "UNCACHE", "CLEAR",  "REFRESH", "ANALYZE",
+        "TRUNCATE", "MSCK",    "LOAD",    "ADD",    "LIST",    "DECLARE",
+        "REPAIR",   "COMMENT", "GRANT",   "REVOKE", "CALL",    "EXECUTE"};
     if (first.IsWord() && kUnsupported->count(first.upper) > 0) {
       std::string sql(text_.substr(begin));
-      return Status::Error("INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT", {{"sqlText", sql}})
+      return Status::Error("INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT",
+                           {{"sqlText", sql}})
           .WithPosition(begin);
     }
     return SyntaxError(first);
@@ -529,12 +535,14 @@ Result<Statement> Parser::ParseCreateView() {
   }
   Advance();  // VIEW
   if (Peek().Is("IF")) {
-    return SyntaxError(Peek(), ": it is not allowed to define a TEMPORARY view with IF NOT EXISTS");
+    return SyntaxError(
+        Peek(), ": it is not allowed to define a TEMPORARY view with IF NOT EXISTS");
   }
   int64_t name_pos = Peek().begin;
   SPATE_ASSIGN_OR_RETURN(st.name, ParseMultipartIdentifier());
   if (!st.global && st.name.size() > 1) {
-    return Status::Error("TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS", {{"actualName", SqlId(st.name)}})
+    return Status::Error("TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS",
+                         {{"actualName", SqlId(st.name)}})
         .WithPosition(name_pos);
   }
   if (MatchOp("(")) {
@@ -745,8 +753,8 @@ Result<std::string> Parser::ParsePropertyKey() {
   return key;
 }
 
-// ALTER TABLE name SET TBLPROPERTIES (k = v, ...) | UNSET TBLPROPERTIES [IF EXISTS] (k, ...);
-// other ALTER statements are not supported.
+// ALTER TABLE name SET TBLPROPERTIES (k = v, ...) | UNSET TBLPROPERTIES [IF EXISTS] (k,
+// ...); other ALTER statements are not supported.
 Result<Statement> Parser::ParseAlterTable(int64_t begin) {
   auto unsupported = [&] {
     return Status::Error("INVALID_SQL_SYNTAX.UNSUPPORTED_SQL_STATEMENT",
@@ -824,7 +832,8 @@ Result<Statement> Parser::ParseCreateSchema() {
     } else if (MatchKeyword("LOCATION")) {
       SPATE_ASSIGN_OR_RETURN(std::string l, ParseStringValue());
       st.location = std::move(l);
-    } else if (Peek().Is("WITH") && (Peek(1).Is("DBPROPERTIES") || Peek(1).Is("PROPERTIES"))) {
+    } else if (Peek().Is("WITH") &&
+               (Peek(1).Is("DBPROPERTIES") || Peek(1).Is("PROPERTIES"))) {
       pos_ += 2;
       SPATE_ASSIGN_OR_RETURN(st.properties, ParsePropertyList());
     } else {
@@ -926,8 +935,8 @@ Status Parser::ParseCreateTableBody(Statement* out) {
   return Status::OK();
 }
 
-// CREATE [OR REFRESH] STREAMING TABLE | MATERIALIZED VIEW name [(cols)] [clauses] [AS query]
-// (Spark 4.1's pipeline datasets): the clauses of CREATE TABLE.
+// CREATE [OR REFRESH] STREAMING TABLE | MATERIALIZED VIEW name [(cols)] [clauses] [AS
+// query] (Spark 4.1's pipeline datasets): the clauses of CREATE TABLE.
 Result<Statement> Parser::ParseCreatePipelineDataset() {
   int64_t pos = Peek().begin;
   SPATE_RETURN_IF_ERROR(ExpectKeyword("CREATE"));
@@ -1093,7 +1102,8 @@ Result<Statement> Parser::ParseDeltaCommand() {
       SPATE_RETURN_IF_ERROR(ExpectKeyword("OF"));
       const Token& v = Peek();
       std::string text = v.text;
-      if (v.kind != TokenKind::kNumber && v.kind != TokenKind::kString) return SyntaxError(v);
+      if (v.kind != TokenKind::kNumber && v.kind != TokenKind::kString)
+        return SyntaxError(v);
       auto version = ParseInt64(text);
       if (!version) return SyntaxError(v);
       cmd->version = *version;
@@ -1241,7 +1251,8 @@ Result<PlanPtr> Parser::ParseQuery() {
       SPATE_RETURN_IF_ERROR(ExpectOp(")"));
       for (const auto& [existing, unused] : ctes) {
         if (EqualsIgnoreCase(existing, name)) {
-          return Status::Error("DUPLICATED_CTE_NAMES", {{"duplicateNames", SqlId({name})}})
+          return Status::Error("DUPLICATED_CTE_NAMES",
+                               {{"duplicateNames", SqlId({name})}})
               .WithPosition(name_pos);
         }
       }
@@ -1258,7 +1269,8 @@ Result<PlanPtr> Parser::ParseQuery() {
   SPATE_ASSIGN_OR_RETURN(PlanPtr body, ParseSetOperations());
   SPATE_ASSIGN_OR_RETURN(body, ParseQueryOrganization(std::move(body)));
   // Named windows left after the WINDOW clauses of this level are undefined.
-  SPATE_ASSIGN_OR_RETURN(body, ApplyWindows(std::move(body), {}, /*report_missing=*/true));
+  SPATE_ASSIGN_OR_RETURN(body,
+                         ApplyWindows(std::move(body), {}, /*report_missing=*/true));
   if (ctes.empty()) return body;
   auto with = NewPlan(PlanKind::kWith, pos);
   with->ctes = std::move(ctes);
@@ -1394,8 +1406,8 @@ Result<PlanPtr> Parser::ParseQuerySpecification() {
 }
 
 Result<ExprPtr> Parser::ParseGroupingSet() {
-  // '(' [expression, ...] ')' | expression: a parenthesized list is a set unless more of an
-  // expression follows it (`(a + 1) * 2`), then it is parsed again as one expression.
+  // '(' [expression, ...] ')' | expression: a parenthesized list is a set unless more of
+  // an expression follows it (`(a + 1) * 2`), then it is parsed again as one expression.
   int64_t pos = Peek().begin;
   if (Peek().IsOp("(")) {
     const size_t save = pos_;
@@ -1404,12 +1416,16 @@ Result<ExprPtr> Parser::ParseGroupingSet() {
     Status st = Status::OK();
     if (!Peek().IsOp(")")) {
       auto list = ParseExpressionList();
-      if (list.ok()) items = std::move(*list); else st = list.status();
+      if (list.ok())
+        items = std::move(*list);
+      else
+        st = list.status();
     }
     if (st.ok() && MatchOp(")") && (Peek().IsOp(",") || Peek().IsOp(")"))) {
       return Positioned(Expr::Call("struct", std::move(items)), pos);
     }
-    if (backtracks_left_-- <= 0) return st.ok() ? Status::Invalid("grouping set too ambiguous") : st;
+    if (backtracks_left_-- <= 0)
+      return st.ok() ? Status::Invalid("grouping set too ambiguous") : st;
     pos_ = save;
   }
   SPATE_ASSIGN_OR_RETURN(ExprPtr e, ParseExpression());
@@ -1417,8 +1433,8 @@ Result<ExprPtr> Parser::ParseGroupingSet() {
 }
 
 Result<ExprPtr> Parser::ParseGroupingAnalytics() {
-  // ROLLUP (set, ...) | CUBE (set, ...) | GROUPING SETS (element, ...), an element being a
-  // set or a nested ROLLUP / CUBE; the caller checked the leading words.
+  // ROLLUP (set, ...) | CUBE (set, ...) | GROUPING SETS (element, ...), an element being
+  // a set or a nested ROLLUP / CUBE; the caller checked the leading words.
   int64_t pos = Peek().begin;
   std::string kind = ToLower(Advance().text);
   if (kind == "grouping") {
@@ -1475,7 +1491,8 @@ Result<std::vector<ExprPtr>> Parser::ParseGroupBy() {
 
 Status Parser::ParseWindowClause(WindowDefs* defs) {
   SPATE_RETURN_IF_ERROR(ExpectKeyword("WINDOW"));
-  std::map<std::string, std::pair<std::string, WindowDef>> raw;  // lower name -> (name, spec)
+  std::map<std::string, std::pair<std::string, WindowDef>>
+      raw;  // lower name -> (name, spec)
   std::vector<std::string> order;
   do {
     int64_t pos = Peek().begin;
@@ -1519,7 +1536,8 @@ Status Parser::ParseWindowClause(WindowDefs* defs) {
   return Status::OK();
 }
 
-Result<PlanPtr> Parser::ApplyWindows(PlanPtr plan, const WindowDefs& defs, bool report_missing) {
+Result<PlanPtr> Parser::ApplyWindows(PlanPtr plan, const WindowDefs& defs,
+                                     bool report_missing) {
   std::string missing;
   PlanPtr out = SubstituteWindowsInPlan(plan, defs, &missing);
   if (report_missing && !missing.empty()) {
@@ -1627,8 +1645,10 @@ Result<PlanPtr> Parser::ParseFromClause() {
     SPATE_ASSIGN_OR_RETURN(std::vector<std::string> fname, ParseMultipartIdentifier());
     if (!Peek().IsOp("(")) return SyntaxError(Peek());
     std::string name = fname.back();
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const bool has_outer = name.size() > 6 && name.compare(name.size() - 6, 6, "_outer") == 0;
+    for (char& c : name)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool has_outer =
+        name.size() > 6 && name.compare(name.size() - 6, 6, "_outer") == 0;
     // stack always makes its n rows: OUTER changes nothing.
     if (outer && !has_outer && name != "stack") name += "_outer";
     SPATE_ASSIGN_OR_RETURN(ExprPtr call, ParseFunctionCall(name, fpos));
@@ -1638,8 +1658,8 @@ Result<PlanPtr> Parser::ParseFromClause() {
     if (!Peek().Is("AS")) {
       SPATE_ASSIGN_OR_RETURN(lv->alias, ParseIdentifier());
     }
-    if (MatchKeyword("AS") ||
-        (IsIdentifierToken(Peek()) && !(Peek().IsWord() && IsNoAliasKeyword(Peek().upper)))) {
+    if (MatchKeyword("AS") || (IsIdentifierToken(Peek()) &&
+                               !(Peek().IsWord() && IsNoAliasKeyword(Peek().upper)))) {
       do {
         SPATE_ASSIGN_OR_RETURN(std::string col, ParseIdentifier());
         lv->column_aliases.push_back(std::move(col));
@@ -1714,9 +1734,9 @@ Result<PlanPtr> Parser::ParseRelationPrimary() {
   SPATE_RETURN_IF_ERROR(CheckDepth());
   const Token& t = Peek();
   int64_t pos = t.begin;
-  if (t.Is("STREAM") && (Peek(1).IsOp("(") || (IsIdentifierToken(Peek(1)) &&
-                                               !(Peek(1).IsWord() &&
-                                                 IsNotColumnKeyword(Peek(1).upper))))) {
+  if (t.Is("STREAM") &&
+      (Peek(1).IsOp("(") || (IsIdentifierToken(Peek(1)) &&
+                             !(Peek(1).IsWord() && IsNotColumnKeyword(Peek(1).upper))))) {
     return ParseStreamRelation();
   }
   if (t.IsOp("(")) {
@@ -1734,7 +1754,8 @@ Result<PlanPtr> Parser::ParseRelationPrimary() {
       Advance();
       Result<PlanPtr> rel = ParseRelation();
       if (!rel.ok()) {
-        return rel.status().position() > first_error.position() ? rel.status() : first_error;
+        return rel.status().position() > first_error.position() ? rel.status()
+                                                                : first_error;
       }
       SPATE_RETURN_IF_ERROR(ExpectOp(")"));
       return ParseTableAlias(std::move(rel).value(), false);
@@ -2002,21 +2023,26 @@ Result<ExprPtr> Parser::ParsePredicate(ExprPtr value) {
     bool negated = MatchKeyword("NOT");
     const Token& kind = Peek();
     if (MatchKeyword("NULL")) {
-      return Positioned(Expr::Call(negated ? "isnotnull" : "isnull", {std::move(value)}), pos);
+      return Positioned(Expr::Call(negated ? "isnotnull" : "isnull", {std::move(value)}),
+                        pos);
     }
     if (MatchKeyword("UNKNOWN")) {
-      return Positioned(Expr::Call(negated ? "isnotnull" : "isnull", {std::move(value)}), pos);
+      return Positioned(Expr::Call(negated ? "isnotnull" : "isnull", {std::move(value)}),
+                        pos);
     }
     if (kind.Is("TRUE") || kind.Is("FALSE")) {
       Advance();
       ExprPtr e = Positioned(
-          Expr::Call("<=>", {std::move(value), Expr::Lit(Value::Boolean(kind.Is("TRUE")))}), pos);
+          Expr::Call("<=>",
+                     {std::move(value), Expr::Lit(Value::Boolean(kind.Is("TRUE")))}),
+          pos);
       return negated ? Positioned(Not(std::move(e)), pos) : e;
     }
     if (MatchKeyword("DISTINCT")) {
       SPATE_RETURN_IF_ERROR(ExpectKeyword("FROM"));
       SPATE_ASSIGN_OR_RETURN(ExprPtr right, ParseValueExpression(0));
-      ExprPtr e = Positioned(Expr::Call("<=>", {std::move(value), std::move(right)}), pos);
+      ExprPtr e =
+          Positioned(Expr::Call("<=>", {std::move(value), std::move(right)}), pos);
       return negated ? e : Positioned(Not(std::move(e)), pos);
     }
     return SyntaxError(Peek());
@@ -2030,7 +2056,8 @@ Result<ExprPtr> Parser::ParsePredicate(ExprPtr value) {
     SPATE_RETURN_IF_ERROR(ExpectKeyword("AND"));
     SPATE_ASSIGN_OR_RETURN(ExprPtr upper, ParseValueExpression(0));
     ExprPtr e = Positioned(
-        Expr::Call("between", {std::move(value), std::move(lower), std::move(upper)}), pos);
+        Expr::Call("between", {std::move(value), std::move(lower), std::move(upper)}),
+        pos);
     return negated ? Positioned(Not(std::move(e)), pos) : e;
   }
   if (op.Is("IN")) {
@@ -2062,7 +2089,8 @@ Result<ExprPtr> Parser::ParsePredicate(ExprPtr value) {
       bool use_all = negated ? !all : all;
       std::vector<ExprPtr> args{std::move(value)};
       for (auto& p : patterns) args.push_back(std::move(p));
-      ExprPtr e = Positioned(Expr::Call(name + (use_all ? "_all" : "_any"), std::move(args)), pos);
+      ExprPtr e = Positioned(
+          Expr::Call(name + (use_all ? "_all" : "_any"), std::move(args)), pos);
       return negated ? Positioned(Not(std::move(e)), pos) : e;
     }
     SPATE_ASSIGN_OR_RETURN(ExprPtr pattern, ParseValueExpression(0));
@@ -2206,8 +2234,9 @@ Result<ExprPtr> Parser::ParseTypedLiteral() {
       if (c == '\'') quoted += '\\';
       quoted += c;
     }
-    return Status::Error("INVALID_TYPED_LITERAL", {{"valueType", "\"" + std::string(type_name) + "\""},
-                                                   {"value", "'" + quoted + "'"}})
+    return Status::Error("INVALID_TYPED_LITERAL",
+                         {{"valueType", "\"" + std::string(type_name) + "\""},
+                          {"value", "'" + quoted + "'"}})
         .WithPosition(pos);
   };
   if (type.Is("DATE")) {
@@ -2220,8 +2249,8 @@ Result<ExprPtr> Parser::ParseTypedLiteral() {
     if (!micros) return invalid("TIMESTAMP");
     // The text is read in the session time zone, known only to the analyzer: emit a typed
     // literal (a CAST the analyzer folds to a constant), displayed as TIMESTAMP '...'.
-    auto lit = std::make_shared<Expr>(*Expr::Cast(Expr::Lit(Value::String(std::string(value))),
-                                                  DataType::Timestamp()));
+    auto lit = std::make_shared<Expr>(
+        *Expr::Cast(Expr::Lit(Value::String(std::string(value))), DataType::Timestamp()));
     lit->name = "typed_literal";
     return Positioned(lit, pos);
   }
@@ -2274,7 +2303,8 @@ Result<ExprPtr> Parser::ParseIntervalLiteral() {
       std::string trimmed = value;
       while (!trimmed.empty() && trimmed.front() == ' ') trimmed.erase(0, 1);
       if (minus) {
-        value = !trimmed.empty() && trimmed.front() == '-' ? trimmed.substr(1) : "-" + trimmed;
+        value = !trimmed.empty() && trimmed.front() == '-' ? trimmed.substr(1)
+                                                           : "-" + trimmed;
       } else {
         value = trimmed;
       }
@@ -2290,8 +2320,8 @@ Result<ExprPtr> Parser::ParseIntervalLiteral() {
         return SyntaxError(v, ": the value of from-to unit must be a string");
       }
       std::string raw = minus ? "-" + v.text : v.text;
-      Result<Value> lit =
-          MakeUnitToUnitInterval(raw, unit.upper, to.upper, SourceBetween(pos, PrevEnd()));
+      Result<Value> lit = MakeUnitToUnitInterval(raw, unit.upper, to.upper,
+                                                 SourceBetween(pos, PrevEnd()));
       if (!lit.ok()) return lit.status().WithPosition(pos);
       return Positioned(Expr::Lit(std::move(lit).value()), pos);
     }
@@ -2335,7 +2365,8 @@ Result<ExprPtr> Parser::ParseCast() {
   SPATE_RETURN_IF_ERROR(ExpectKeyword("AS"));
   SPATE_ASSIGN_OR_RETURN(DataTypePtr type, ParseDataType());
   SPATE_RETURN_IF_ERROR(ExpectOp(")"));
-  return Positioned(Expr::Cast(std::move(e), std::move(type), kw.Is("TRY_CAST")), kw.begin);
+  return Positioned(Expr::Cast(std::move(e), std::move(type), kw.Is("TRY_CAST")),
+                    kw.begin);
 }
 
 // EXTRACT / POSITION / SUBSTRING / TRIM with their SQL-standard argument syntax.
@@ -2350,8 +2381,8 @@ Result<ExprPtr> Parser::ParseSpecialFunction(bool* matched) {
     Advance();  // FROM
     SPATE_ASSIGN_OR_RETURN(ExprPtr source, ParseExpression());
     SPATE_RETURN_IF_ERROR(ExpectOp(")"));
-    return Positioned(Expr::Call("extract", {Expr::Lit(Value::String(field)), std::move(source)}),
-                      pos);
+    return Positioned(
+        Expr::Call("extract", {Expr::Lit(Value::String(field)), std::move(source)}), pos);
   }
   if (t.Is("POSITION") && HasTopLevelKeyword("IN")) {
     *matched = true;
@@ -2360,7 +2391,8 @@ Result<ExprPtr> Parser::ParseSpecialFunction(bool* matched) {
     SPATE_RETURN_IF_ERROR(ExpectKeyword("IN"));
     SPATE_ASSIGN_OR_RETURN(ExprPtr haystack, ParseValueExpression(0));
     SPATE_RETURN_IF_ERROR(ExpectOp(")"));
-    return Positioned(Expr::Call("position", {std::move(needle), std::move(haystack)}), pos);
+    return Positioned(Expr::Call("position", {std::move(needle), std::move(haystack)}),
+                      pos);
   }
   if ((t.Is("SUBSTRING") || t.Is("SUBSTR")) && HasTopLevelKeyword("FROM")) {
     *matched = true;
@@ -2433,7 +2465,8 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, int64_t pos) {
         SPATE_ASSIGN_OR_RETURN(a.value, ParseExpression());
         args.push_back(std::move(a));
       } while (MatchOp(","));
-      SPATE_ASSIGN_OR_RETURN(call->children, ResolveCallArguments(call->name, std::move(args)));
+      SPATE_ASSIGN_OR_RETURN(call->children,
+                             ResolveCallArguments(call->name, std::move(args)));
     }
     if ((Peek().Is("IGNORE") || Peek().Is("RESPECT")) && Peek(1).Is("NULLS")) {
       call->ignore_nulls = Advance().Is("IGNORE");
@@ -2442,18 +2475,21 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, int64_t pos) {
   }
   SPATE_RETURN_IF_ERROR(ExpectOp(")"));
   // SQL's two-argument trim / ltrim / rtrim take the characters first (Spark's
-  // `this(trimStr, srcStr)`); the call node, as the DataFrame functions build it, holds the
-  // string first.
+  // `this(trimStr, srcStr)`); the call node, as the DataFrame functions build it, holds
+  // the string first.
   if (call->children.size() == 2 &&
       (EqualsIgnoreCase(call->name, "trim") || EqualsIgnoreCase(call->name, "ltrim") ||
        EqualsIgnoreCase(call->name, "rtrim")))
     std::swap(call->children[0], call->children[1]);
-  // listagg / string_agg without a delimiter: Spark's NULL delimiter, named listagg(s, NULL).
+  // listagg / string_agg without a delimiter: Spark's NULL delimiter, named listagg(s,
+  // NULL).
   if (call->children.size() == 1 && call->children[0]->kind != ExprKind::kStar &&
-      (EqualsIgnoreCase(call->name, "listagg") || EqualsIgnoreCase(call->name, "string_agg"))) {
+      (EqualsIgnoreCase(call->name, "listagg") ||
+       EqualsIgnoreCase(call->name, "string_agg"))) {
     call->children.push_back(Expr::Lit(Value::Null(DataType::Null())));
   }
-  // agg(...) WITHIN GROUP (ORDER BY key [, ...]) (percentile_cont, percentile_disc, listagg).
+  // agg(...) WITHIN GROUP (ORDER BY key [, ...]) (percentile_cont, percentile_disc,
+  // listagg).
   if (Peek().Is("WITHIN") && Peek(1).Is("GROUP")) {
     Advance();
     Advance();
@@ -2462,7 +2498,8 @@ Result<ExprPtr> Parser::ParseFunctionCall(std::string name, int64_t pos) {
     SPATE_RETURN_IF_ERROR(ExpectKeyword("BY"));
     SPATE_ASSIGN_OR_RETURN(call->within_group, ParseSortItems());
     SPATE_RETURN_IF_ERROR(ExpectOp(")"));
-    static const char* const kWithinGroup[] = {"percentile_cont", "percentile_disc", "listagg", "string_agg"};
+    static const char* const kWithinGroup[] = {"percentile_cont", "percentile_disc",
+                                               "listagg", "string_agg"};
     bool supported = false;
     for (const char* n : kWithinGroup) supported |= EqualsIgnoreCase(call->name, n);
     if (!supported) {
@@ -2517,7 +2554,8 @@ Result<WindowDef> Parser::ParseWindowSpec() {
   }
   if (Peek().Is("ROWS") || Peek().Is("RANGE")) {
     WindowFrame frame;
-    frame.kind = Advance().Is("ROWS") ? WindowFrame::Kind::kRows : WindowFrame::Kind::kRange;
+    frame.kind =
+        Advance().Is("ROWS") ? WindowFrame::Kind::kRows : WindowFrame::Kind::kRange;
     if (MatchKeyword("BETWEEN")) {
       SPATE_ASSIGN_OR_RETURN(frame.lower, ParseFrameBound());
       SPATE_RETURN_IF_ERROR(ExpectKeyword("AND"));
@@ -2645,7 +2683,8 @@ Result<ExprPtr> Parser::ParseParenthesized() {
   if (k > 1 && IsQueryStart(Peek(k)) && backtracks_left_ > 0) {
     size_t save = pos_;
     Result<PlanPtr> plan = ParseParenthesizedQuery();
-    if (plan.ok()) return SubqueryExpr(ExprKind::kScalarSubquery, std::move(plan).value(), pos);
+    if (plan.ok())
+      return SubqueryExpr(ExprKind::kScalarSubquery, std::move(plan).value(), pos);
     --backtracks_left_;
     pos_ = save;
   }
@@ -2718,11 +2757,13 @@ Result<ExprPtr> Parser::ParsePrimary() {
         !next.IsOp(".")) {
       // A column of that name wins (events often have a `user` column); otherwise the
       // analyzer falls back to the current user (Spark's literal-function resolution).
-      auto col = std::make_shared<Expr>(*Expr::Col(std::vector<std::string>{Advance().text}));
+      auto col =
+          std::make_shared<Expr>(*Expr::Col(std::vector<std::string>{Advance().text}));
       col->name = "current_user";
       return Positioned(col, pos);
     }
-    if ((u == "CURRENT_DATE" || u == "CURRENT_TIMESTAMP") && !next.IsOp("(") && !next.IsOp(".")) {
+    if ((u == "CURRENT_DATE" || u == "CURRENT_TIMESTAMP") && !next.IsOp("(") &&
+        !next.IsOp(".")) {
       Advance();
       return Positioned(Expr::Call(ToLower(u), {}), pos);
     }
@@ -2735,7 +2776,8 @@ Result<ExprPtr> Parser::ParsePrimary() {
   if (LooksLikeLambda()) return ParseLambda();
   // A keyword followed by '(' is a function (left(s, 1)), followed by '.' a qualifier
   // (left.x with FROM a AS left); anywhere else it cannot start an operand.
-  if (t.IsWord() && IsNotColumnKeyword(t.upper) && !Peek(1).IsOp("(") && !Peek(1).IsOp(".")) {
+  if (t.IsWord() && IsNotColumnKeyword(t.upper) && !Peek(1).IsOp("(") &&
+      !Peek(1).IsOp(".")) {
     return SyntaxError(t);
   }
   // Column reference a.b.c, star t.*, or function call [db.]f(...).
@@ -2794,15 +2836,24 @@ Result<DataTypePtr> Parser::ParseDataType() {
     return true;
   };
   static const auto* kSimple = new std::map<std::string_view, const DataTypePtr*>{
-      {"BOOLEAN", &DataType::Boolean()},     {"TINYINT", &DataType::Byte()},
-      {"BYTE", &DataType::Byte()},           {"SMALLINT", &DataType::Short()},
-      {"SHORT", &DataType::Short()},         {"INT", &DataType::Int()},
-      {"INTEGER", &DataType::Int()},         {"BIGINT", &DataType::Long()},
-      {"LONG", &DataType::Long()},           {"FLOAT", &DataType::Float()},
-      {"REAL", &DataType::Float()},          {"DOUBLE", &DataType::Double()},
-      {"DATE", &DataType::Date()},           {"TIMESTAMP", &DataType::Timestamp()},
-      {"TIMESTAMP_LTZ", &DataType::Timestamp()}, {"TIMESTAMP_NTZ", &DataType::TimestampNtz()},
-      {"STRING", &DataType::String()},       {"BINARY", &DataType::Binary()},
+      {"BOOLEAN", &DataType::Boolean()},
+      {"TINYINT", &DataType::Byte()},
+      {"BYTE", &DataType::Byte()},
+      {"SMALLINT", &DataType::Short()},
+      {"SHORT", &DataType::Short()},
+      {"INT", &DataType::Int()},
+      {"INTEGER", &DataType::Int()},
+      {"BIGINT", &DataType::Long()},
+      {"LONG", &DataType::Long()},
+      {"FLOAT", &DataType::Float()},
+      {"REAL", &DataType::Float()},
+      {"DOUBLE", &DataType::Double()},
+      {"DATE", &DataType::Date()},
+      {"TIMESTAMP", &DataType::Timestamp()},
+      {"TIMESTAMP_LTZ", &DataType::Timestamp()},
+      {"TIMESTAMP_NTZ", &DataType::TimestampNtz()},
+      {"STRING", &DataType::String()},
+      {"BINARY", &DataType::Binary()},
       {"VOID", &DataType::Null()}};
   auto simple = kSimple->find(u);
   if (simple != kSimple->end()) {
@@ -2820,18 +2871,21 @@ Result<DataTypePtr> Parser::ParseDataType() {
     int64_t precision = 10;
     int64_t scale = 0;
     if (has_params) {
-      if (params.size() > 2) return unsupported(std::string(SourceBetween(pos, PrevEnd())));
+      if (params.size() > 2)
+        return unsupported(std::string(SourceBetween(pos, PrevEnd())));
       precision = params[0];
       scale = params.size() > 1 ? params[1] : 0;
     }
     if (precision > 38) {
-      return Status::Error("DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
-                           {{"precision", std::to_string(precision)}, {"maxPrecision", "38"}})
+      return Status::Error(
+                 "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
+                 {{"precision", std::to_string(precision)}, {"maxPrecision", "38"}})
           .WithPosition(pos);
     }
     if (scale > precision) {
-      return Status::Error("_LEGACY_ERROR_TEMP_1228", {{"scale", std::to_string(scale)},
-                                                       {"precision", std::to_string(precision)}})
+      return Status::Error("_LEGACY_ERROR_TEMP_1228",
+                           {{"scale", std::to_string(scale)},
+                            {"precision", std::to_string(precision)}})
           .WithPosition(pos);
     }
     // Spark 4.2 accepts DECIMAL(0) (DecimalType(0, 0)); spate has no zero-digit decimal.
@@ -2842,9 +2896,11 @@ Result<DataTypePtr> Parser::ParseDataType() {
     std::vector<int64_t> params;
     SPATE_ASSIGN_OR_RETURN(bool has_params, parse_params(&params));
     if (!has_params) {
-      return Status::Error("DATATYPE_MISSING_SIZE", {{"type", "\"" + u + "\""}}).WithPosition(pos);
+      return Status::Error("DATATYPE_MISSING_SIZE", {{"type", "\"" + u + "\""}})
+          .WithPosition(pos);
     }
-    if (params.size() != 1) return unsupported(std::string(SourceBetween(pos, PrevEnd())));
+    if (params.size() != 1)
+      return unsupported(std::string(SourceBetween(pos, PrevEnd())));
     return DataType::String();
   }
   if (u == "INTERVAL") {
@@ -2867,23 +2923,28 @@ Result<DataTypePtr> Parser::ParseDataType() {
     };
     std::optional<IntervalField> f = field(from);
     std::optional<IntervalField> e = field(to);
-    bool year_month = f && e && *f <= IntervalField::kMonth && *e <= IntervalField::kMonth;
+    bool year_month =
+        f && e && *f <= IntervalField::kMonth && *e <= IntervalField::kMonth;
     bool day_time = f && e && *f >= IntervalField::kDay && *e >= IntervalField::kDay;
-    // Spark's grammar has no year-month to day-time range: "INTERVAL MONTH" ends the type.
+    // Spark's grammar has no year-month to day-time range: "INTERVAL MONTH" ends the
+    // type.
     if (f && e && !year_month && !day_time) return SyntaxError(to_keyword);
     if (!f || !e || *e < *f || (!year_month && !day_time)) {
       return unsupported(std::string(SourceBetween(pos, PrevEnd())));
     }
-    return year_month ? DataType::YearMonthInterval(*f, *e) : DataType::DayTimeInterval(*f, *e);
+    return year_month ? DataType::YearMonthInterval(*f, *e)
+                      : DataType::DayTimeInterval(*f, *e);
   }
   if (u == "ARRAY") {
-    if (!MatchOp("<")) return Status::Error("INCOMPLETE_TYPE_DEFINITION.ARRAY").WithPosition(pos);
+    if (!MatchOp("<"))
+      return Status::Error("INCOMPLETE_TYPE_DEFINITION.ARRAY").WithPosition(pos);
     SPATE_ASSIGN_OR_RETURN(DataTypePtr element, ParseDataType());
     SPATE_RETURN_IF_ERROR(ExpectOp(">"));
     return DataType::Array(std::move(element));
   }
   if (u == "MAP") {
-    if (!MatchOp("<")) return Status::Error("INCOMPLETE_TYPE_DEFINITION.MAP").WithPosition(pos);
+    if (!MatchOp("<"))
+      return Status::Error("INCOMPLETE_TYPE_DEFINITION.MAP").WithPosition(pos);
     SPATE_ASSIGN_OR_RETURN(DataTypePtr key, ParseDataType());
     SPATE_RETURN_IF_ERROR(ExpectOp(","));
     SPATE_ASSIGN_OR_RETURN(DataTypePtr value, ParseDataType());
@@ -2892,7 +2953,8 @@ Result<DataTypePtr> Parser::ParseDataType() {
   }
   if (u == "STRUCT") {
     if (MatchOp("<>")) return DataType::Struct({});
-    if (!MatchOp("<")) return Status::Error("INCOMPLETE_TYPE_DEFINITION.STRUCT").WithPosition(pos);
+    if (!MatchOp("<"))
+      return Status::Error("INCOMPLETE_TYPE_DEFINITION.STRUCT").WithPosition(pos);
     std::vector<Field> fields;
     if (!Peek().IsOp(">")) {
       SPATE_ASSIGN_OR_RETURN(fields, ParseColumnDefinitions(/*struct_fields=*/true));
@@ -2974,15 +3036,17 @@ Result<std::vector<std::string>> Parser::ParseSingleMultipartIdentifier() {
 bool IsConfigKey(std::string_view key) {
   if (key.empty()) return false;
   for (char c : key) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == ':';
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':';
     if (!ok) return false;
   }
   return true;
 }
 
 std::string_view TrimBlanks(std::string_view s) {
-  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; };
+  auto blank = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+  };
   while (!s.empty() && blank(s.front())) s.remove_prefix(1);
   while (!s.empty() && blank(s.back())) s.remove_suffix(1);
   return s;
@@ -3024,7 +3088,8 @@ std::string FirstWord(std::string_view text, size_t* word_begin, size_t* word_en
     }
   }
   size_t b = i;
-  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
+  while (i < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
     ++i;
   }
   *word_begin = b;
@@ -3032,12 +3097,15 @@ std::string FirstWord(std::string_view text, size_t* word_begin, size_t* word_en
   return ToUpper(text.substr(b, i - b));
 }
 
-Result<Statement> ParseSetOrReset(std::string_view text, bool is_set, size_t begin, size_t end) {
+Result<Statement> ParseSetOrReset(std::string_view text, bool is_set, size_t begin,
+                                  size_t end) {
   std::string_view rest = TrimBlanks(text.substr(end));
-  while (!rest.empty() && rest.back() == ';') rest = TrimBlanks(rest.substr(0, rest.size() - 1));
+  while (!rest.empty() && rest.back() == ';')
+    rest = TrimBlanks(rest.substr(0, rest.size() - 1));
   Statement st;
   st.kind = is_set ? Statement::Kind::kSetConf : Statement::Kind::kResetConf;
-  size_t stop = rest.empty() ? end : static_cast<size_t>(rest.data() + rest.size() - text.data());
+  size_t stop =
+      rest.empty() ? end : static_cast<size_t>(rest.data() + rest.size() - text.data());
   st.text = std::string(text.substr(begin, stop - begin));
   auto set_syntax = [&]() {
     return Status::Error(is_set ? "INVALID_SET_SYNTAX" : "INVALID_RESET_COMMAND_FORMAT")
@@ -3056,11 +3124,13 @@ Result<Statement> ParseSetOrReset(std::string_view text, bool is_set, size_t beg
   } else {
     size_t eq = is_set ? rest.find('=') : std::string_view::npos;
     std::string_view raw_key = TrimBlanks(rest.substr(0, eq));
-    if (is_set && raw_key.size() >= 9 && EqualsIgnoreCase(raw_key.substr(0, 9), "TIME ZONE") &&
+    if (is_set && raw_key.size() >= 9 &&
+        EqualsIgnoreCase(raw_key.substr(0, 9), "TIME ZONE") &&
         eq == std::string_view::npos) {
       // SET TIME ZONE 'zone'
       Result<std::vector<Token>> tokens = Lexer::Tokenize(rest.substr(9));
-      if (!tokens.ok() || tokens->size() != 2 || (*tokens)[0].kind != TokenKind::kString) {
+      if (!tokens.ok() || tokens->size() != 2 ||
+          (*tokens)[0].kind != TokenKind::kString) {
         return set_syntax();
       }
       st.key = "spark.sql.session.timeZone";
@@ -3071,9 +3141,10 @@ Result<Statement> ParseSetOrReset(std::string_view text, bool is_set, size_t beg
     after = eq == std::string_view::npos ? std::string_view() : rest.substr(eq);
     if (!IsConfigKey(key)) {
       if (eq != std::string_view::npos) {
-        return Status::Error("INVALID_PROPERTY_KEY",
-                             {{"key", "\"" + key + "\""},
-                              {"value", "\"" + std::string(TrimBlanks(after.substr(1))) + "\""}})
+        return Status::Error(
+                   "INVALID_PROPERTY_KEY",
+                   {{"key", "\"" + key + "\""},
+                    {"value", "\"" + std::string(TrimBlanks(after.substr(1))) + "\""}})
             .WithPosition(static_cast<int64_t>(begin));
       }
       return set_syntax();
@@ -3117,7 +3188,9 @@ Result<std::vector<Statement>> ParseScript(std::string_view text) {
     Result<Statement> st = ParseStatement(text.substr(r.begin, r.end - r.begin));
     if (!st.ok()) {
       const Status& s = st.status();
-      return s.position() >= 0 ? s.WithPosition(s.position() + static_cast<int64_t>(r.begin)) : s;
+      return s.position() >= 0
+                 ? s.WithPosition(s.position() + static_cast<int64_t>(r.begin))
+                 : s;
     }
     out.push_back(std::move(st).value());
   }

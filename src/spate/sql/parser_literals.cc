@@ -23,8 +23,8 @@ std::string_view Trim(std::string_view s) {
                         s.front() == '\r')) {
     s.remove_prefix(1);
   }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' ||
-                        s.back() == '\r')) {
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
     s.remove_suffix(1);
   }
   return s;
@@ -46,8 +46,8 @@ Status PrecisionError(int precision) {
 }
 
 // Decimal literal from mantissa digits (no dot) and a scale (may be negative), as
-// java.math.BigDecimal -> Spark Decimal: negative scales are rescaled to 0 and the type is
-// DECIMAL(max(precision, scale), scale).
+// java.math.BigDecimal -> Spark Decimal: negative scales are rescaled to 0 and the type
+// is DECIMAL(max(precision, scale), scale).
 Result<Value> MakeDecimal(std::string digits, int64_t scale, bool negative) {
   size_t nz = digits.find_first_not_of('0');
   digits = nz == std::string::npos ? "0" : digits.substr(nz);
@@ -70,7 +70,8 @@ Result<Value> MakeDecimal(std::string digits, int64_t scale, bool negative) {
   int128_t unscaled = 0;
   for (char c : digits) unscaled = unscaled * 10 + (c - '0');
   if (negative) unscaled = -unscaled;
-  return Value::Decimal(unscaled, static_cast<int>(type_precision), static_cast<int>(scale));
+  return Value::Decimal(unscaled, static_cast<int>(type_precision),
+                        static_cast<int>(scale));
 }
 
 // Splits "12.5e-3" into digits "125" and scale 4; false on malformed text.
@@ -108,7 +109,8 @@ bool DecimalParts(std::string_view text, std::string* digits, int64_t* scale) {
 }
 
 // Parses up to `max_digits` digits; false if none or too many.
-bool ParseDigits(std::string_view s, size_t* i, int min_digits, int max_digits, int64_t* out) {
+bool ParseDigits(std::string_view s, size_t* i, int min_digits, int max_digits,
+                 int64_t* out) {
   int64_t v = 0;
   int n = 0;
   while (*i < s.size() && IsDigit(s[*i])) {
@@ -194,11 +196,16 @@ bool ParseZone(std::string_view z, int64_t* offset_seconds) {
 }
 
 // Checked accumulation helpers.
-bool AddChecked(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
-bool MulChecked(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+bool AddChecked(int64_t a, int64_t b, int64_t* out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+bool MulChecked(int64_t a, int64_t b, int64_t* out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
 
 Status IntervalError(std::string_view sub_class, std::vector<ErrorParam> params) {
-  return Status::Error("INVALID_INTERVAL_FORMAT." + std::string(sub_class), std::move(params));
+  return Status::Error("INVALID_INTERVAL_FORMAT." + std::string(sub_class),
+                       std::move(params));
 }
 
 // Normalised singular unit name in lower case ("minutes" -> "minute"); "" if unknown.
@@ -231,7 +238,9 @@ IntervalField FieldFromName(std::string_view upper_unit) {
 
 }  // namespace
 
-bool IsIntervalUnit(std::string_view upper_word) { return !NormalizeUnit(upper_word).empty(); }
+bool IsIntervalUnit(std::string_view upper_word) {
+  return !NormalizeUnit(upper_word).empty();
+}
 
 Result<Value> MakeNumericLiteral(std::string_view raw, bool negative) {
   std::string upper = ToUpper(raw);
@@ -263,7 +272,8 @@ Result<Value> MakeNumericLiteral(std::string_view raw, bool negative) {
     if (suffix == 'L') {
       if (overflow || v < std::numeric_limits<int64_t>::min() ||
           v > std::numeric_limits<int64_t>::max()) {
-        return RangeError(stripped, "-9223372036854775808", "9223372036854775807", "bigint");
+        return RangeError(stripped, "-9223372036854775808", "9223372036854775807",
+                          "bigint");
       }
       return Value::Long(static_cast<int64_t>(v));
     }
@@ -273,12 +283,14 @@ Result<Value> MakeNumericLiteral(std::string_view raw, bool negative) {
       }
       return Value::Short(static_cast<int16_t>(v));
     }
-    if (overflow || v < -128 || v > 127) return RangeError(stripped, "-128", "127", "tinyint");
+    if (overflow || v < -128 || v > 127)
+      return RangeError(stripped, "-128", "127", "tinyint");
     return Value::Byte(static_cast<int8_t>(v));
   }
   if (suffix == 'D' || suffix == 'F' || upper.find('E') != std::string::npos) {
-    std::string body = sign + (suffix == 'D' || suffix == 'F' ? upper.substr(0, upper.size() - 1)
-                                                              : upper);
+    std::string body =
+        sign +
+        (suffix == 'D' || suffix == 'F' ? upper.substr(0, upper.size() - 1) : upper);
     errno = 0;
     double d = std::strtod(body.c_str(), nullptr);
     if (suffix == 'F') {
@@ -288,7 +300,8 @@ Result<Value> MakeNumericLiteral(std::string_view raw, bool negative) {
       return Value::Float(static_cast<float>(d));
     }
     if (std::isinf(d)) {
-      return RangeError(body, "-1.7976931348623157E308", "1.7976931348623157E308", "double");
+      return RangeError(body, "-1.7976931348623157E308", "1.7976931348623157E308",
+                        "double");
     }
     return Value::Double(d);
   }
@@ -305,10 +318,12 @@ Result<Value> MakeNumericLiteral(std::string_view raw, bool negative) {
     int128_t v = 0;
     for (char c : digits) v = v * 10 + (c - '0');
     if (negative) v = -v;
-    if (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max()) {
+    if (v >= std::numeric_limits<int32_t>::min() &&
+        v <= std::numeric_limits<int32_t>::max()) {
       return Value::Int(static_cast<int32_t>(v));
     }
-    if (v >= std::numeric_limits<int64_t>::min() && v <= std::numeric_limits<int64_t>::max()) {
+    if (v >= std::numeric_limits<int64_t>::min() &&
+        v <= std::numeric_limits<int64_t>::max()) {
       return Value::Long(static_cast<int64_t>(v));
     }
   }
@@ -368,10 +383,10 @@ std::optional<int64_t> ParseTimestampString(std::string_view text, bool allow_zo
   int64_t day_micros = 0;
   int64_t result = 0;
   if (__builtin_mul_overflow(static_cast<int64_t>(days), kMicrosPerDay, &day_micros) ||
-      __builtin_add_overflow(day_micros,
-                             ((hour * 60 + minute) * 60 + second - offset) * kMicrosPerSecond +
-                                 micros,
-                             &result)) {
+      __builtin_add_overflow(
+          day_micros,
+          ((hour * 60 + minute) * 60 + second - offset) * kMicrosPerSecond + micros,
+          &result)) {
     return std::nullopt;
   }
   return result;
@@ -406,7 +421,8 @@ Result<Value> MakeMultiUnitInterval(const std::vector<IntervalUnitValue>& parts,
   std::string input(literal_text);
   for (const IntervalUnitValue& part : parts) {
     std::string unit = NormalizeUnit(part.unit);
-    if (unit.empty()) return IntervalError("INVALID_UNIT", {{"input", input}, {"unit", part.unit}});
+    if (unit.empty())
+      return IntervalError("INVALID_UNIT", {{"input", input}, {"unit", part.unit}});
     std::string_view v = part.value;
     bool neg = false;
     while (!v.empty() && (v[0] == '+' || v[0] == '-')) {
@@ -421,7 +437,8 @@ Result<Value> MakeMultiUnitInterval(const std::vector<IntervalUnitValue>& parts,
     }
     int64_t whole = 0;
     for (char c : int_part) {
-      if (!IsDigit(c) || !MulChecked(whole, 10, &whole) || !AddChecked(whole, c - '0', &whole)) {
+      if (!IsDigit(c) || !MulChecked(whole, 10, &whole) ||
+          !AddChecked(whole, c - '0', &whole)) {
         return IntervalError("ARITHMETIC_EXCEPTION", {{"input", input}});
       }
     }
@@ -433,7 +450,8 @@ Result<Value> MakeMultiUnitInterval(const std::vector<IntervalUnitValue>& parts,
       int n = 0;
       for (char c : frac_part) {
         if (!IsDigit(c) || ++n > 9) {
-          return IntervalError("INVALID_VALUE", {{"input", input}, {"value", part.value}});
+          return IntervalError("INVALID_VALUE",
+                               {{"input", input}, {"value", part.value}});
         }
         if (n <= 6) frac_micros = frac_micros * 10 + (c - '0');
       }
@@ -450,10 +468,12 @@ Result<Value> MakeMultiUnitInterval(const std::vector<IntervalUnitValue>& parts,
       int f = unit == "year" ? 0 : 1;
       ym_start = std::min(ym_start, f);
       ym_end = std::max(ym_end, f);
-      ok = MulChecked(whole, unit == "year" ? 12 : 1, &scaled) && AddChecked(months, scaled, &months);
+      ok = MulChecked(whole, unit == "year" ? 12 : 1, &scaled) &&
+           AddChecked(months, scaled, &months);
     } else {
       has_day_time = true;
-      int f = static_cast<int>(DayTimeField(unit)) - static_cast<int>(IntervalField::kDay);
+      int f =
+          static_cast<int>(DayTimeField(unit)) - static_cast<int>(IntervalField::kDay);
       dt_start = std::min(dt_start, f);
       dt_end = std::max(dt_end, f);
       int64_t unit_micros = unit == "week"          ? 7 * kMicrosPerDay
@@ -463,7 +483,8 @@ Result<Value> MakeMultiUnitInterval(const std::vector<IntervalUnitValue>& parts,
                             : unit == "second"      ? kMicrosPerSecond
                             : unit == "millisecond" ? 1000
                                                     : 1;
-      ok = MulChecked(whole, unit_micros, &scaled) && AddChecked(micros, scaled, &micros) &&
+      ok = MulChecked(whole, unit_micros, &scaled) &&
+           AddChecked(micros, scaled, &micros) &&
            AddChecked(micros, frac_micros, &micros);
     }
     if (!ok) return IntervalError("ARITHMETIC_EXCEPTION", {{"input", input}});
@@ -479,19 +500,23 @@ Result<Value> MakeMultiUnitInterval(const std::vector<IntervalUnitValue>& parts,
         months > std::numeric_limits<int32_t>::max()) {
       return IntervalError("ARITHMETIC_EXCEPTION", {{"input", input}});
     }
-    return Value::FromI64(DataType::YearMonthInterval(static_cast<IntervalField>(ym_start),
-                                                      static_cast<IntervalField>(ym_end)),
-                          months);
+    return Value::FromI64(
+        DataType::YearMonthInterval(static_cast<IntervalField>(ym_start),
+                                    static_cast<IntervalField>(ym_end)),
+        months);
   }
-  if (!has_day_time) return IntervalError("INVALID_VALUE", {{"input", input}, {"value", input}});
+  if (!has_day_time)
+    return IntervalError("INVALID_VALUE", {{"input", input}, {"value", input}});
   auto field = [](int f) {
     return static_cast<IntervalField>(f + static_cast<int>(IntervalField::kDay));
   };
-  return Value::FromI64(DataType::DayTimeInterval(field(dt_start), field(dt_end)), micros);
+  return Value::FromI64(DataType::DayTimeInterval(field(dt_start), field(dt_end)),
+                        micros);
 }
 
 Result<Value> MakeUnitToUnitInterval(std::string_view value, std::string_view from_unit,
-                                     std::string_view to_unit, std::string_view literal_text) {
+                                     std::string_view to_unit,
+                                     std::string_view literal_text) {
   IntervalField from = FieldFromName(from_unit);
   IntervalField to = FieldFromName(to_unit);
   std::string from_name = NormalizeUnit(from_unit);
@@ -523,12 +548,14 @@ Result<Value> MakeUnitToUnitInterval(std::string_view value, std::string_view fr
     }
     int64_t total = years * 12 + months;
     if (total > std::numeric_limits<int32_t>::max()) {
-      return IntervalError("ARITHMETIC_EXCEPTION", {{"input", std::string(literal_text)}});
+      return IntervalError("ARITHMETIC_EXCEPTION",
+                           {{"input", std::string(literal_text)}});
     }
     return Value::FromI64(DataType::YearMonthInterval(from, to), neg ? -total : total);
   }
-  bool from_dt = from >= IntervalField::kDay && !from_name.empty() && from_name != "week" &&
-                 from_name != "millisecond" && from_name != "microsecond";
+  bool from_dt = from >= IntervalField::kDay && !from_name.empty() &&
+                 from_name != "week" && from_name != "millisecond" &&
+                 from_name != "microsecond";
   bool to_dt = to > from && to >= IntervalField::kHour && !to_name.empty() &&
                to_name != "millisecond" && to_name != "microsecond";
   if (!from_dt || !to_dt) {
@@ -541,7 +568,8 @@ Result<Value> MakeUnitToUnitInterval(std::string_view value, std::string_view fr
   std::string format;
   for (int f = static_cast<int>(from); f <= static_cast<int>(to); ++f) {
     static constexpr std::string_view kNames[] = {"", "", "d", "h", "m", "s.n"};
-    if (f > static_cast<int>(from)) format += f == static_cast<int>(IntervalField::kHour) ? " " : ":";
+    if (f > static_cast<int>(from))
+      format += f == static_cast<int>(IntervalField::kHour) ? " " : ":";
     format += kNames[f];
   }
   format = "[+|-]" + format;
@@ -567,7 +595,8 @@ Result<Value> MakeUnitToUnitInterval(std::string_view value, std::string_view fr
     }
     int64_t scaled = 0;
     if (!MulChecked(v, unit, &scaled) || !AddChecked(micros, scaled, &micros)) {
-      return IntervalError("ARITHMETIC_EXCEPTION", {{"input", std::string(literal_text)}});
+      return IntervalError("ARITHMETIC_EXCEPTION",
+                           {{"input", std::string(literal_text)}});
     }
     if (field == IntervalField::kSecond && i < s.size() && s[i] == '.') {
       ++i;
@@ -586,7 +615,8 @@ Result<Value> MakeUnitToUnitInterval(std::string_view value, std::string_view fr
   return Value::FromI64(DataType::DayTimeInterval(from, to), neg ? -micros : micros);
 }
 
-Result<Value> MakeIntervalFromString(std::string_view text, std::string_view literal_text) {
+Result<Value> MakeIntervalFromString(std::string_view text,
+                                     std::string_view literal_text) {
   // "[interval] v1 unit1 v2 unit2 ...", values possibly signed; "1day" is not split.
   std::vector<IntervalUnitValue> parts;
   std::string_view s = Trim(text);
@@ -603,7 +633,8 @@ Result<Value> MakeIntervalFromString(std::string_view text, std::string_view lit
   if (w >= words.size()) return IntervalError("INPUT_IS_EMPTY", {{"input", input}});
   for (; w < words.size(); w += 2) {
     if (w + 1 >= words.size()) {
-      return IntervalError("MISSING_UNIT", {{"input", input}, {"word", std::string(words[w])}});
+      return IntervalError("MISSING_UNIT",
+                           {{"input", input}, {"word", std::string(words[w])}});
     }
     parts.push_back({std::string(words[w]), std::string(words[w + 1])});
   }

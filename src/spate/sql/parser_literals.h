@@ -29,9 +29,10 @@ Result<Value> MakeNumericLiteral(std::string_view raw, bool negative);
 /// "2024-01", "2024-01-31T...", "2024-01-31 ..."); nullopt when invalid.
 std::optional<int32_t> ParseDateString(std::string_view text);
 
-/// Microseconds since epoch for Spark's timestamp strings ("2024-01-01 10:00:00[.ffffff]",
-/// "2024-01-01T10:00", "2024-01-01", optional zone "Z", "UTC", "+01:00"). The wall clock is
-/// interpreted in UTC (or the given zone). With !allow_zone, a zone makes it invalid.
+/// Microseconds since epoch for Spark's timestamp strings ("2024-01-01
+/// 10:00:00[.ffffff]", "2024-01-01T10:00", "2024-01-01", optional zone "Z", "UTC",
+/// "+01:00"). The wall clock is interpreted in UTC (or the given zone). With !allow_zone,
+/// a zone makes it invalid.
 std::optional<int64_t> ParseTimestampString(std::string_view text, bool allow_zone);
 
 /// Bytes of a hex literal X'...' (odd length is left-padded with 0, as Spark's unhex);
@@ -53,10 +54,12 @@ Result<Value> MakeMultiUnitInterval(const std::vector<IntervalUnitValue>& parts,
 
 /// INTERVAL '1 02:03:04' DAY TO SECOND / INTERVAL '2-3' YEAR TO MONTH.
 Result<Value> MakeUnitToUnitInterval(std::string_view value, std::string_view from_unit,
-                                     std::string_view to_unit, std::string_view literal_text);
+                                     std::string_view to_unit,
+                                     std::string_view literal_text);
 
 /// INTERVAL '1 day 2 hours' (a typed interval string, units inside the string).
-Result<Value> MakeIntervalFromString(std::string_view text, std::string_view literal_text);
+Result<Value> MakeIntervalFromString(std::string_view text,
+                                     std::string_view literal_text);
 
 /// True for an interval unit word accepted in literals (YEAR[S] ... MICROSECOND[S]).
 bool IsIntervalUnit(std::string_view upper_word);

@@ -73,7 +73,8 @@ Result<int64_t> Duration(const Value& v) {
       std::string s = v.str();
       SPATE_ASSIGN_OR_RETURN(Value iv, MakeIntervalFromString(s, s));
       if (iv.type()->id() == TypeId::kYearMonthInterval) {
-        if (iv.i64() != 0) return Status::Error("_LEGACY_ERROR_TEMP_3231", {{"interval", s}});
+        if (iv.i64() != 0)
+          return Status::Error("_LEGACY_ERROR_TEMP_3231", {{"interval", s}});
         return int64_t{0};
       }
       return iv.i64();
@@ -82,8 +83,10 @@ Result<int64_t> Duration(const Value& v) {
     case TypeId::kShort:
     case TypeId::kInt:
     case TypeId::kLong:
-    case TypeId::kDayTimeInterval: return v.i64();
-    default: return Status::Error("_LEGACY_ERROR_TEMP_1207");
+    case TypeId::kDayTimeInterval:
+      return v.i64();
+    default:
+      return Status::Error("_LEGACY_ERROR_TEMP_1207");
   }
 }
 
@@ -129,12 +132,16 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
              ts->type()->id() == TypeId::kNull) {
     SPATE_ASSIGN_OR_RETURN(ts, MakeExplicitCast(ts, DataType::Timestamp(), false, ansi));
   }
-  if (ts->type()->id() != TypeId::kTimestamp && ts->type()->id() != TypeId::kTimestampNtz) {
-    return Mismatch(call.DisplayName(), "UNEXPECTED_INPUT_TYPE",
-                    {{"paramIndex", "first"},
-                     {"requiredType", "(\"TIMESTAMP\" or \"TIMESTAMP_NTZ\" or \"STRUCT<start: TIMESTAMP, end: TIMESTAMP>\" or \"STRUCT<start: TIMESTAMP_NTZ, end: TIMESTAMP_NTZ>\")"},
-                     {"inputSql", "\"" + call.children[0]->DisplayName() + "\""},
-                     {"inputType", QuoteType(*ts->type())}});
+  if (ts->type()->id() != TypeId::kTimestamp &&
+      ts->type()->id() != TypeId::kTimestampNtz) {
+    return Mismatch(
+        call.DisplayName(), "UNEXPECTED_INPUT_TYPE",
+        {{"paramIndex", "first"},
+         {"requiredType",
+          "(\"TIMESTAMP\" or \"TIMESTAMP_NTZ\" or \"STRUCT<start: TIMESTAMP, end: "
+          "TIMESTAMP>\" or \"STRUCT<start: TIMESTAMP_NTZ, end: TIMESTAMP_NTZ>\")"},
+         {"inputSql", "\"" + call.children[0]->DisplayName() + "\""},
+         {"inputType", QuoteType(*ts->type())}});
   }
   const DataTypePtr struct_type = WindowStructType(ts->type());
   std::vector<ExprPtr> keys_for_merge;  // session_window as a group key: the other keys
@@ -153,8 +160,9 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
     p.window = d[0];
     p.slide = d.size() > 1 ? d[1] : d[0];
     p.start = d.size() > 2 ? d[2] : 0;
-    std::string sql = "window(" + call.children[0]->DisplayName() + ", " + std::to_string(p.window) +
-                      ", " + std::to_string(p.slide) + ", " + std::to_string(p.start) + ")";
+    std::string sql = "window(" + call.children[0]->DisplayName() + ", " +
+                      std::to_string(p.window) + ", " + std::to_string(p.slide) + ", " +
+                      std::to_string(p.start) + ")";
     auto out_of_range = [&](const char* name, int64_t v) {
       return Mismatch(sql, "VALUE_OUT_OF_RANGE",
                       {{"exprName", std::string("`") + name + "`"},
@@ -165,15 +173,19 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
     if (p.slide <= 0) return out_of_range("slide_duration", p.slide);
     if (p.slide > p.window) {
       return Mismatch(sql, "PARAMETER_CONSTRAINT_VIOLATION",
-                      {{"leftExprName", "`slide_duration`"}, {"leftExprValue", std::to_string(p.slide) + "L"},
-                       {"constraint", "<="}, {"rightExprName", "`window_duration`"},
+                      {{"leftExprName", "`slide_duration`"},
+                       {"leftExprValue", std::to_string(p.slide) + "L"},
+                       {"constraint", "<="},
+                       {"rightExprName", "`window_duration`"},
                        {"rightExprValue", std::to_string(p.window) + "L"}});
     }
     int64_t abs_start = p.start < 0 ? -p.start : p.start;
     if (abs_start >= p.slide) {
       return Mismatch(sql, "PARAMETER_CONSTRAINT_VIOLATION",
-                      {{"leftExprName", "`abs(start_time)`"}, {"leftExprValue", std::to_string(abs_start) + "L"},
-                       {"constraint", "<"}, {"rightExprName", "`slide_duration`"},
+                      {{"leftExprName", "`abs(start_time)`"},
+                       {"leftExprValue", std::to_string(abs_start) + "L"},
+                       {"constraint", "<"},
+                       {"rightExprName", "`slide_duration`"},
                        {"rightExprValue", std::to_string(p.slide) + "L"}});
     }
     if (p.window == p.slide) {
@@ -228,7 +240,8 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
         }
       }
     }
-    SPATE_ASSIGN_OR_RETURN(BoundExprPtr end, MakeSessionEndExpr(ts, gap, &MakeIntervalFromString));
+    SPATE_ASSIGN_OR_RETURN(BoundExprPtr end,
+                           MakeSessionEndExpr(ts, gap, &MakeIntervalFromString));
     auto p1 = std::make_shared<BoundPlan>(BoundKind::kProject);
     for (size_t i = 0; i < width; ++i) {
       p1->exprs.push_back(Ref(*in, i));
@@ -300,8 +313,9 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
         w->children.push_back(std::move(input));
         return w;
       };
-      auto agg_call = [&](const char* fn, BoundExprPtr arg, std::vector<BoundExprPtr> part,
-                          std::vector<SortKey> order, BoundFrame frame) -> Result<WindowCall> {
+      auto agg_call = [&](const char* fn, BoundExprPtr arg,
+                          std::vector<BoundExprPtr> part, std::vector<SortKey> order,
+                          BoundFrame frame) -> Result<WindowCall> {
         WindowCall c;
         c.kind = WindowFunctionKind::kAggregate;
         SPATE_ASSIGN_OR_RETURN(c.aggregate, MakeAggregate(fn, {arg}, false, false));
@@ -321,15 +335,18 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
       before.upper_unbounded = false;
       before.upper_current = false;
       before.upper_offset = -1;
-      SPATE_ASSIGN_OR_RETURN(WindowCall prev_end, agg_call("max", e_ref, keys, by_start, before));
+      SPATE_ASSIGN_OR_RETURN(WindowCall prev_end,
+                             agg_call("max", e_ref, keys, by_start, before));
       auto w1 = window_node(cur, {prev_end}, {"__prev_end"});
       // 2. A row starts a new session when it starts after that end.
       BoundExprPtr prev = Ref(*w1, width + 2);
       SPATE_ASSIGN_OR_RETURN(BoundExprPtr no_prev, CallScalar("isnull", {prev}));
       SPATE_ASSIGN_OR_RETURN(BoundExprPtr after, CallScalar(">", {s_ref, prev}));
-      SPATE_ASSIGN_OR_RETURN(BoundExprPtr is_new_cond, CallScalar("or", {no_prev, after}));
+      SPATE_ASSIGN_OR_RETURN(BoundExprPtr is_new_cond,
+                             CallScalar("or", {no_prev, after}));
       SPATE_ASSIGN_OR_RETURN(BoundExprPtr is_new,
-                             MakeCaseWhen({is_new_cond, MakeLiteral(Value::Long(1))}, MakeLiteral(Value::Long(0))));
+                             MakeCaseWhen({is_new_cond, MakeLiteral(Value::Long(1))},
+                                          MakeLiteral(Value::Long(0))));
       auto p2 = std::make_shared<BoundPlan>(BoundKind::kProject);
       for (size_t i = 0; i < width + 2; ++i) {
         p2->exprs.push_back(Ref(*w1, i));
@@ -340,7 +357,8 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
       p2->children.push_back(w1);
       // 3. Session number: running count of session starts; peers (same start) share it.
       BoundFrame running;  // RANGE UNBOUNDED PRECEDING .. CURRENT ROW
-      SPATE_ASSIGN_OR_RETURN(WindowCall sid, agg_call("sum", Ref(*p2, width + 2), keys, by_start, running));
+      SPATE_ASSIGN_OR_RETURN(
+          WindowCall sid, agg_call("sum", Ref(*p2, width + 2), keys, by_start, running));
       auto w2 = window_node(p2, {sid}, {"__session_id"});
       // 4. The merged session: min start, max end per (group, session number).
       std::vector<BoundExprPtr> part = keys;
@@ -359,7 +377,8 @@ Status TimeWindowRewriter::Rewrite(BoundPlanPtr* child, std::vector<ExprPtr>* it
     }
     SPATE_ASSIGN_OR_RETURN(
         BoundExprPtr st,
-        CallScalar("named_struct", {MakeLiteral(Value::String("start")), s_col, MakeLiteral(Value::String("end")), e_col}));
+        CallScalar("named_struct", {MakeLiteral(Value::String("start")), s_col,
+                                    MakeLiteral(Value::String("end")), e_col}));
     auto p4 = std::make_shared<BoundPlan>(BoundKind::kProject);
     for (size_t i = 0; i < width; ++i) {
       p4->exprs.push_back(Ref(*cur, i));

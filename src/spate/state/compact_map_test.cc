@@ -1,7 +1,7 @@
 // Copyright spate authors.
 // CompactMap against a std::map model: random puts (in place and not), removals (backward
-// shifts inside probe runs), undo via Restore, compaction and growth, and a table that stays
-// bounded under churn.
+// shifts inside probe runs), undo via Restore, compaction and growth, and a table that
+// stays bounded under churn.
 
 #include "spate/state/compact_map.h"
 
@@ -86,7 +86,8 @@ TEST(CompactMap, RestoreUndoesPutsAndRemovals) {
     if (rng() % 2) {
       std::string saved;
       CompactMap::Entry now = nullptr;
-      const std::string value = rng() % 2 ? "w" + std::to_string(i % 10) : "long value " + std::to_string(i);
+      const std::string value =
+          rng() % 2 ? "w" + std::to_string(i % 10) : "long value " + std::to_string(i);
       CompactMap::Entry old = m.Put(k, value, &now, &saved);
       log.push_back({k, old, old != nullptr && old == now, saved});
     } else {

@@ -54,7 +54,8 @@ class MemoryProvider final : public StateStoreProvider {
     return static_cast<StateStore*>(&store_);
   }
 
-  Result<StateStore*> GetStoreFromSnapshot(int64_t snapshot_version, int64_t version) override {
+  Result<StateStore*> GetStoreFromSnapshot(int64_t snapshot_version,
+                                           int64_t version) override {
     std::lock_guard lock(mu_);
     SPATE_RETURN_IF_ERROR(CheckVersion(version));
     if (store_.uncommitted()) AbortLocked();
@@ -241,8 +242,8 @@ class MemoryProvider final : public StateStoreProvider {
       if (base) {
         auto it = snapshots.find(*base);
         if (it == snapshots.end()) {
-          return MissingStateFile(StateFileKind::kSnapshot, VersionFile(dir_, *base, kSnapshot),
-                                  owner_);
+          return MissingStateFile(StateFileKind::kSnapshot,
+                                  VersionFile(dir_, *base, kSnapshot), owner_);
         }
         SPATE_RETURN_IF_ERROR(ApplyFile(it->second, StateFileKind::kSnapshot));
         from = *base;

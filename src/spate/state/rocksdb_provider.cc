@@ -220,7 +220,8 @@ class RocksDbProvider final : public StateStoreProvider {
   Result<StateStore*> GetStore(int64_t version) override {
     return OpenStore(version, std::nullopt);
   }
-  Result<StateStore*> GetStoreFromSnapshot(int64_t snapshot_version, int64_t version) override {
+  Result<StateStore*> GetStoreFromSnapshot(int64_t snapshot_version,
+                                           int64_t version) override {
     return OpenStore(version, snapshot_version);
   }
 
@@ -523,7 +524,8 @@ class RocksDbProvider final : public StateStoreProvider {
           }
           SPATE_RETURN_IF_ERROR(RestoreCheckpoint(it->second));
           from = *base;
-        } else if (auto it = checkpoints.upper_bound(version); it != checkpoints.begin()) {
+        } else if (auto it = checkpoints.upper_bound(version);
+                   it != checkpoints.begin()) {
           --it;
           SPATE_RETURN_IF_ERROR(RestoreCheckpoint(it->second));
           from = it->first;

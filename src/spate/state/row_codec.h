@@ -5,10 +5,10 @@
 // included) for state store keys and values, and decoding of encoded rows back into
 // columnar batches.
 //
-// Encoding of keys is canonical when `normalize_floats` is set: -0.0 is written as 0.0 and
-// every NaN as one NaN, so equal grouping keys (Spark's semantics) have equal bytes. Values
-// are written as they are. The format is spate's own (not Spark's UnsafeRow); it starts
-// with no header, so the schema must be known to decode (it is recorded by
+// Encoding of keys is canonical when `normalize_floats` is set: -0.0 is written as 0.0
+// and every NaN as one NaN, so equal grouping keys (Spark's semantics) have equal bytes.
+// Values are written as they are. The format is spate's own (not Spark's UnsafeRow); it
+// starts with no header, so the schema must be known to decode (it is recorded by
 // CheckOrWriteStateSchema).
 //
 // Layout (little-endian): a row is a null bitmap of its fields (bit set = NULL) and then
@@ -16,8 +16,8 @@
 // timestamp/timestamp_ntz/intervals their fixed width; float/double their IEEE bits;
 // decimal(p<=18) 8 bytes, decimal(p>18) 16 bytes (unscaled two's complement); string/
 // binary varint length + bytes; struct like a row; array varint count + element null
-// bitmap + non-null elements; map varint count + key and value null bitmaps + the non-null
-// key and value of each entry in order. See docs/state.md.
+// bitmap + non-null elements; map varint count + key and value null bitmaps + the
+// non-null key and value of each entry in order. See docs/state.md.
 //
 // Thread safety: a RowCodec is immutable and shareable; a RowBatchBuilder belongs to one
 // thread. Failure: decoding bytes that do not match the schema returns an error (never
@@ -40,7 +40,8 @@ class RowCodec {
   const SchemaPtr& schema() const { return schema_; }
   /// Appends the encoding of row `row` of `columns` (one per schema field, in order) to
   /// *out.
-  void Encode(const std::vector<const Column*>& columns, int64_t row, std::string* out) const;
+  void Encode(const std::vector<const Column*>& columns, int64_t row,
+              std::string* out) const;
 
  private:
   friend class RowBatchBuilder;

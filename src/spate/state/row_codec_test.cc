@@ -224,8 +224,9 @@ TEST(RowCodecTest, MalformedInputIsAnErrorAndLeavesTheBuilderConsistent) {
     EXPECT_ERROR_HAS(s, "malformed encoded state row (" + std::to_string(n) + " bytes)")
         << "prefix " << n;
   }
-  EXPECT_ERROR_HAS(b.Append(good + "x"),  // trailing bytes
-                   "malformed encoded state row (" + std::to_string(good.size() + 1) + " bytes)");
+  EXPECT_ERROR_HAS(
+      b.Append(good + "x"),  // trailing bytes
+      "malformed encoded state row (" + std::to_string(good.size() + 1) + " bytes)");
   std::string huge_count = good.substr(0, 9);  // null bits + id
   huge_count.push_back('\xff');
   huge_count.append("\xff\xff\xff\xff\xff\xff\xff\x7f");

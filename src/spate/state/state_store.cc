@@ -145,13 +145,16 @@ bool CompatibleType(const DataType& now, const DataType& stored) {
 
 }  // namespace
 
-Result<std::optional<StateSchemas>> ReadStateSchema(io::FileSystem& fs, const std::string& root,
+Result<std::optional<StateSchemas>> ReadStateSchema(io::FileSystem& fs,
+                                                    const std::string& root,
                                                     int64_t operator_id) {
   std::string path = io::JoinPath(
-      io::JoinPath(io::JoinPath(root, std::to_string(operator_id)), "_metadata"), "schema");
+      io::JoinPath(io::JoinPath(root, std::to_string(operator_id)), "_metadata"),
+      "schema");
   auto text = fs.ReadAll(path);
   if (!text.ok()) {
-    if (text.status().code() == StatusCode::kNotFound) return std::optional<StateSchemas>();
+    if (text.status().code() == StatusCode::kNotFound)
+      return std::optional<StateSchemas>();
     return text.status();
   }
   auto corrupt = [&](const Status& why) {
@@ -180,26 +183,29 @@ Result<std::vector<StoreChange>> ReadStoreChanges(const StateStoreId& id,
   const bool rocks = provider == "rocksdb";
   const StateFileKind kind = rocks ? StateFileKind::kChangelog : StateFileKind::kDelta;
   const std::string path = VersionFile(id.Path(), version, rocks ? "changelog" : "delta");
-  const std::string owner = std::string(rocks ? "RocksDBStateStoreProvider" : "HDFSStateStoreProvider") +
-                            "[id = (op=" + std::to_string(id.operator_id) +
-                            ",part=" + std::to_string(id.partition) + "),dir = " + id.Path() + "]";
+  const std::string owner =
+      std::string(rocks ? "RocksDBStateStoreProvider" : "HDFSStateStoreProvider") +
+      "[id = (op=" + std::to_string(id.operator_id) +
+      ",part=" + std::to_string(id.partition) + "),dir = " + id.Path() + "]";
   SPATE_ASSIGN_OR_RETURN(DecodedStateFile file, ReadStateFile(fs, path, kind, owner));
   std::vector<StoreChange> out;
-  SPATE_RETURN_IF_ERROR(ForEachRecord(
-      file.records, kind, path, owner,
-      [&](RecordOp op, std::string_view key, std::string_view value) {
-        StoreChange c;
-        c.removed = op == RecordOp::kRemove;
-        c.key.assign(key);
-        if (!c.removed) c.value.assign(value);
-        out.push_back(std::move(c));
-      }));
+  SPATE_RETURN_IF_ERROR(
+      ForEachRecord(file.records, kind, path, owner,
+                    [&](RecordOp op, std::string_view key, std::string_view value) {
+                      StoreChange c;
+                      c.removed = op == RecordOp::kRemove;
+                      c.key.assign(key);
+                      if (!c.removed) c.value.assign(value);
+                      out.push_back(std::move(c));
+                    }));
   return out;
 }
 
-Result<StoreDescription> DescribeStateStore(const StateStoreId& id, const StateStoreConf& conf,
+Result<StoreDescription> DescribeStateStore(const StateStoreId& id,
+                                            const StateStoreConf& conf,
                                             io::FileSystemPtr fs,
-                                            std::optional<int64_t> prefer, bool load_store) {
+                                            std::optional<int64_t> prefer,
+                                            bool load_store) {
   StoreDescription d;
   d.id = id;
   SPATE_ASSIGN_OR_RETURN(std::string provider, ParseProviderClass(conf.provider));
@@ -207,7 +213,8 @@ Result<StoreDescription> DescribeStateStore(const StateStoreId& id, const StateS
   SPATE_ASSIGN_OR_RETURN(StoreFiles files, ListStoreFiles(*fs, dir));
   const bool rocks = provider == "rocksdb";
   std::set<int64_t> versions;
-  for (std::string_view suffix : {rocks ? "changelog" : "delta", rocks ? "checkpoint" : "snapshot"}) {
+  for (std::string_view suffix :
+       {rocks ? "changelog" : "delta", rocks ? "checkpoint" : "snapshot"}) {
     for (const auto& [v, path] : files.Of(suffix)) versions.insert(v);
   }
   for (const auto& [v, path] : files.Of(rocks ? "checkpoint" : "snapshot")) {

@@ -1,9 +1,9 @@
 // Copyright spate authors.
 #pragma once
 
-// State stores: the versioned key-value stores that stateful streaming operators keep their
-// state in (Spark's StateStore / StateStoreProvider), one per (operator, partition, store
-// name) under <checkpoint>/state/<operatorId>/<partition>/[<storeName>/].
+// State stores: the versioned key-value stores that stateful streaming operators keep
+// their state in (Spark's StateStore / StateStoreProvider), one per (operator, partition,
+// store name) under <checkpoint>/state/<operatorId>/<partition>/[<storeName>/].
 //
 // Versions: version V is the state after batch V-1 (batch N loads version N and commits
 // version N+1; version 0 is empty). A replayed batch N loads version N again, so a
@@ -50,7 +50,8 @@ struct StateStoreId {
 struct StateStoreConf {
   /// "memory" or "rocksdb" (see ParseProviderClass).
   std::string provider = "memory";
-  int64_t min_deltas_for_snapshot = 10;  // spark.sql.streaming.stateStore.minDeltasForSnapshot
+  int64_t min_deltas_for_snapshot =
+      10;  // spark.sql.streaming.stateStore.minDeltasForSnapshot
   int64_t min_versions_to_retain = 100;  // spark.sql.streaming.minBatchesToRetain
   /// Codec of state files: "lz4" (Spark's default), "zstd" or "none"
   /// (spark.sql.streaming.stateStore.compression.codec).
@@ -111,8 +112,8 @@ class StateStoreProvider {
   /// CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE naming it.
   virtual Result<StateStore*> GetStoreFromSnapshot(int64_t snapshot_version,
                                                    int64_t version) = 0;
-  /// Snapshots and purges files of versions older than min_versions_to_retain. Safe to call
-  /// between batches; may be called from a background thread when no store is open.
+  /// Snapshots and purges files of versions older than min_versions_to_retain. Safe to
+  /// call between batches; may be called from a background thread when no store is open.
   virtual Status DoMaintenance() = 0;
   virtual void Close() = 0;
 };
@@ -123,7 +124,8 @@ Result<std::unique_ptr<StateStoreProvider>> CreateStateStoreProvider(
 /// The key and value schemas of an operator's stores, recorded at
 /// <root>/<operator_id>/_metadata/schema on the first run and checked on every later one:
 /// a changed key schema fails with STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE, a changed value
-/// schema with STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE (field names may differ, as Spark).
+/// schema with STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE (field names may differ, as
+/// Spark).
 Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
                                int64_t operator_id, const Schema& key_schema,
                                const Schema& value_schema);
@@ -134,7 +136,8 @@ Status CheckOrWriteStateSchema(io::FileSystem& fs, const std::string& root,
 struct StateSchemas {
   SchemaPtr key, value;
 };
-Result<std::optional<StateSchemas>> ReadStateSchema(io::FileSystem& fs, const std::string& root,
+Result<std::optional<StateSchemas>> ReadStateSchema(io::FileSystem& fs,
+                                                    const std::string& root,
                                                     int64_t operator_id);
 /// The check CheckOrWriteStateSchema makes against recorded schemas (Spark's
 /// equalsIgnoreNameAndCompatibleNullability): STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE /
@@ -162,9 +165,11 @@ struct StoreDescription {
 /// Describes the store `id`, loading with `conf`'s provider, to count its rows, version
 /// `prefer` when the store has a file of that version, else its newest version (none when
 /// it has no files). With `load` false only the files are described.
-Result<StoreDescription> DescribeStateStore(const StateStoreId& id, const StateStoreConf& conf,
+Result<StoreDescription> DescribeStateStore(const StateStoreId& id,
+                                            const StateStoreConf& conf,
                                             io::FileSystemPtr fs,
-                                            std::optional<int64_t> prefer, bool load = true);
+                                            std::optional<int64_t> prefer,
+                                            bool load = true);
 
 /// One key a version changed: its final value, or its removal.
 struct StoreChange {

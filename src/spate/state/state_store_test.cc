@@ -1,9 +1,5 @@
 // Copyright spate authors.
 #include "spate/state/state_store.h"
-#include "spate/io/file_system.h"
-#include "spate/state/state_file.h"
-#include "spate/base/text_parse.h"
-#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -20,6 +16,11 @@
 #include <random>
 #include <set>
 #include <thread>
+
+#include "spate/base/text_parse.h"
+#include "spate/io/file_system.h"
+#include "spate/state/state_file.h"
+#include "spate/testing/status_matchers.h"
 
 namespace spate::state {
 namespace {
@@ -495,7 +496,10 @@ TEST_P(StateStoreTest, FailedCommitAbortsAndKeepsTheLoadedVersion) {
   EXPECT_NE(commit.message().find("injected failure"), std::string::npos);
   failing->fail = false;
   EXPECT_EQ(Contents(*p->GetStore(2)), states[2]);
-  EXPECT_ERROR_CLASS(NewProvider()->GetStore(3), "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");  // version 3 was never written
+  EXPECT_ERROR_CLASS(
+      NewProvider()->GetStore(3),
+      "CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS");  // version 3 was
+                                                                     // never written
   st = *p->GetStore(2);
   st->Put("kept", "y");
   ASSERT_TRUE(st->Commit().ok());
@@ -702,7 +706,8 @@ TEST_P(StateStoreTest, BoundedMemoryAndCodecOptions) {
     EXPECT_EQ(Contents(*NewProvider()->GetStore(4)), states[4]) << codec;
   }
   conf_.compression_codec = "snappy-ish";
-  EXPECT_ERROR_HAS(CreateStateStoreProvider(id_, conf_, fs_), "unsupported state store compression codec 'snappy-ish'");
+  EXPECT_ERROR_HAS(CreateStateStoreProvider(id_, conf_, fs_),
+                   "unsupported state store compression codec 'snappy-ish'");
 }
 
 // Settings of the RocksDB provider only.
@@ -742,14 +747,16 @@ TEST_P(RocksDbStateStoreTest, CheckpointsShareSstFilesAndPurgeThem) {
   std::set<std::string> referenced, left;
   int retained = 0;
   for (const auto& f : fs_->List(id_.Path(), false).ValueOr({})) {
-    if (f.path.size() < 11 || f.path.substr(f.path.size() - 11) != ".checkpoint") continue;
+    if (f.path.size() < 11 || f.path.substr(f.path.size() - 11) != ".checkpoint")
+      continue;
     ++retained;
     auto file = ReadStateFile(*fs_, f.path, StateFileKind::kCheckpoint, "test");
     ASSERT_TRUE(file.ok()) << file.status().ToString();
     ASSERT_TRUE(ForEachRecord(file->records, StateFileKind::kCheckpoint, f.path, "test",
                               [&](RecordOp, std::string_view k, std::string_view v) {
                                 if (k.rfind("sst:", 0) == 0)
-                                  referenced.insert(std::string(v.substr(v.rfind(' ') + 1)));
+                                  referenced.insert(
+                                      std::string(v.substr(v.rfind(' ') + 1)));
                               })
                     .ok());
   }
@@ -898,7 +905,8 @@ TEST(StateStoreConfTest, FromConf) {
   EXPECT_EQ(c->extra["changelogCheckpointing.enabled"], "true");
   EXPECT_EQ(c->extra["localDir"], "/work/rocks");
   set["spark.sql.streaming.minBatchesToRetain"] = "many";
-  EXPECT_ERROR_HAS(StateStoreConf::FromConf(get), "spark.sql.streaming.minBatchesToRetain");
+  EXPECT_ERROR_HAS(StateStoreConf::FromConf(get),
+                   "spark.sql.streaming.minBatchesToRetain");
 }
 
 TEST(StateSchemaTest, WrittenOnceThenChecked) {

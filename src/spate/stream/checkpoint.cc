@@ -51,10 +51,12 @@ std::vector<std::string_view> SplitLines(std::string_view text) {
 int64_t LogCleanupDelayMs(const std::string& deletion, const std::string& delay,
                           int64_t fallback_ms) {
   std::string d = deletion;
-  std::transform(d.begin(), d.end(), d.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(d.begin(), d.end(), d.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   if (d != "true") return -1;
-  if (!delay.empty() && std::all_of(delay.begin(), delay.end(),
-                                    [](unsigned char c) { return std::isdigit(c) != 0; })) {
+  if (!delay.empty() && std::all_of(delay.begin(), delay.end(), [](unsigned char c) {
+        return std::isdigit(c) != 0;
+      })) {
     return ParseInt64(delay).value_or(fallback_ms);
   }
   auto ms = Trigger::ParseIntervalMs(delay);
@@ -337,13 +339,13 @@ Status CompactibleLog::AddEntries(int64_t batch_id,
     // all, are known as text: the compact file is their concatenation (no re-reading or
     // re-parsing of a file that holds every entry so far).
     const int64_t prev = batch_id - compact_interval_;
-    bool known = prev < 0 ? batch_id == compact_interval_ - 1
-                          : written_.count(prev) > 0;
+    bool known = prev < 0 ? batch_id == compact_interval_ - 1 : written_.count(prev) > 0;
     for (int64_t b = std::max<int64_t>(prev + 1, 0); known && b < batch_id; ++b)
       known = written_.count(b) > 0;
     if (known) {
       text = prev >= 0 ? written_[prev] : "v1";
-      for (int64_t b = std::max<int64_t>(prev + 1, 0); b < batch_id; ++b) text += written_[b];
+      for (int64_t b = std::max<int64_t>(prev + 1, 0); b < batch_id; ++b)
+        text += written_[b];
       text += lines;
     } else {
       std::vector<JsonValue> all;
@@ -390,7 +392,8 @@ void CompactibleLog::DeleteExpired(int64_t compacted_batch) {
     if (!listed.ok()) return;
     for (const auto& f : *listed) {
       std::string name = io::BaseName(f.path);
-      const bool compact = name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0;
+      const bool compact =
+          name.size() > 8 && name.compare(name.size() - 8, 8, ".compact") == 0;
       if (compact) name.resize(name.size() - 8);
       int64_t id;
       if (ParseBatchId(name, &id)) undeleted_[id] = {f.modification_time_ms, compact};
@@ -399,7 +402,8 @@ void CompactibleLog::DeleteExpired(int64_t compacted_batch) {
   }
   // Oldest first; the files of later batches are not older (a file not yet expired
   // ends the pass).
-  for (auto it = undeleted_.begin(); it != undeleted_.end() && it->first < compacted_batch;) {
+  for (auto it = undeleted_.begin();
+       it != undeleted_.end() && it->first < compacted_batch;) {
     if (now - it->second.first < cleanup_delay_ms_) break;
     std::string path = PathOf(it->first) + (it->second.second ? ".compact" : "");
     Status st = fs_->Delete(path, false);

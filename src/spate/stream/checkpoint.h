@@ -125,8 +125,8 @@ Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs,
                                                const std::string& checkpoint,
                                                const std::string& new_id);
 
-/// A compactible log's `*.log.cleanupDelay` conf (Spark's timeConf in milliseconds: a bare
-/// number is milliseconds, else an interval such as "10m" or "1 minute"); -1 when
+/// A compactible log's `*.log.cleanupDelay` conf (Spark's timeConf in milliseconds: a
+/// bare number is milliseconds, else an interval such as "10m" or "1 minute"); -1 when
 /// `deletion` (the `*.log.deletion` conf) is not "true"; `fallback_ms` when unparsable.
 int64_t LogCleanupDelayMs(const std::string& deletion, const std::string& delay,
                           int64_t fallback_ms = 600000);

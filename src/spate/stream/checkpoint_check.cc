@@ -10,10 +10,10 @@
 
 #include "spate/base/redact.h"
 #include "spate/base/text_parse.h"
-#include "spate/stream/tws_state_schema.h"
-#include "spate/types/schema_json.h"
 #include "spate/stream/state_data_source.h"
 #include "spate/stream/streaming_plan.h"
+#include "spate/stream/tws_state_schema.h"
+#include "spate/types/schema_json.h"
 
 namespace spate::stream {
 
@@ -23,23 +23,40 @@ using Verdict = CheckFinding::Verdict;
 
 const char* BoundKindName(sql::BoundKind k) {
   switch (k) {
-    case sql::BoundKind::kRange: return "Range";
-    case sql::BoundKind::kLocal: return "LocalRelation";
-    case sql::BoundKind::kOneRow: return "OneRowRelation";
-    case sql::BoundKind::kProject: return "Project";
-    case sql::BoundKind::kFilter: return "Filter";
-    case sql::BoundKind::kAggregate: return "Aggregate";
-    case sql::BoundKind::kJoin: return "Join";
-    case sql::BoundKind::kSort: return "Sort";
-    case sql::BoundKind::kLimit: return "Limit";
-    case sql::BoundKind::kUnion: return "Union";
-    case sql::BoundKind::kSetOp: return "SetOperation";
-    case sql::BoundKind::kWindow: return "Window";
-    case sql::BoundKind::kRepartition: return "Repartition";
-    case sql::BoundKind::kGenerate: return "Generate";
-    case sql::BoundKind::kFileScan: return "Relation";
-    case sql::BoundKind::kWatermark: return "EventTimeWatermark";
-    case sql::BoundKind::kExtension: return "Extension";
+    case sql::BoundKind::kRange:
+      return "Range";
+    case sql::BoundKind::kLocal:
+      return "LocalRelation";
+    case sql::BoundKind::kOneRow:
+      return "OneRowRelation";
+    case sql::BoundKind::kProject:
+      return "Project";
+    case sql::BoundKind::kFilter:
+      return "Filter";
+    case sql::BoundKind::kAggregate:
+      return "Aggregate";
+    case sql::BoundKind::kJoin:
+      return "Join";
+    case sql::BoundKind::kSort:
+      return "Sort";
+    case sql::BoundKind::kLimit:
+      return "Limit";
+    case sql::BoundKind::kUnion:
+      return "Union";
+    case sql::BoundKind::kSetOp:
+      return "SetOperation";
+    case sql::BoundKind::kWindow:
+      return "Window";
+    case sql::BoundKind::kRepartition:
+      return "Repartition";
+    case sql::BoundKind::kGenerate:
+      return "Generate";
+    case sql::BoundKind::kFileScan:
+      return "Relation";
+    case sql::BoundKind::kWatermark:
+      return "EventTimeWatermark";
+    case sql::BoundKind::kExtension:
+      return "Extension";
   }
   return "?";
 }
@@ -48,7 +65,8 @@ const char* BoundKindName(sql::BoundKind k) {
 std::string ExprText(const BoundExpr& e) {
   std::string t = e.ToString(), out;
   for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '#' && i + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[i + 1]))) {
+    if (t[i] == '#' && i + 1 < t.size() &&
+        std::isdigit(static_cast<unsigned char>(t[i + 1]))) {
       while (i + 1 < t.size() && std::isdigit(static_cast<unsigned char>(t[i + 1]))) ++i;
       // Spark's "L" suffix of a bigint attribute ("v#2L").
       if (i + 1 < t.size() && t[i + 1] == 'L' &&
@@ -62,7 +80,8 @@ std::string ExprText(const BoundExpr& e) {
 }
 
 void Walk(const sql::BoundPlan& node, QueryShape* shape) {
-  std::string entry = StreamingLeafOf(node) ? "StreamingRelation" : BoundKindName(node.kind);
+  std::string entry =
+      StreamingLeafOf(node) ? "StreamingRelation" : BoundKindName(node.kind);
   if (node.kind == sql::BoundKind::kProject) {
     entry += " [";
     for (size_t i = 0; i < node.exprs.size(); ++i) {
@@ -123,7 +142,8 @@ std::string OffsetKind(const JsonValue& o) {
 }
 
 std::string FormatKind(const std::string& format) {
-  static const char* kFile[] = {"json", "csv", "text", "parquet", "orc", "cloudfiles", "binaryfile"};
+  static const char* kFile[] = {"json", "csv",        "text",      "parquet",
+                                "orc",  "cloudfiles", "binaryfile"};
   for (const char* f : kFile) {
     if (format == f) return "file";
   }
@@ -147,10 +167,11 @@ std::string SparkText(const Status& st) {
 
 /// The operator name Spark 4.x records in state/<id>/_metadata/metadata ("v1"/"v2" line,
 /// then {"operatorInfo":{"operatorId":..,"operatorName":..},...}); nullopt without one.
-std::optional<std::string> SparkOperatorName(io::FileSystem& fs, const std::string& state_root,
-                                             int64_t id) {
+std::optional<std::string> SparkOperatorName(io::FileSystem& fs,
+                                             const std::string& state_root, int64_t id) {
   auto text = fs.ReadAll(io::JoinPath(
-      io::JoinPath(io::JoinPath(state_root, std::to_string(id)), "_metadata"), "metadata"));
+      io::JoinPath(io::JoinPath(state_root, std::to_string(id)), "_metadata"),
+      "metadata"));
   if (!text.ok()) return std::nullopt;
   size_t nl = text->find('\n');
   if (nl == std::string::npos || text->rfind("v", 0) != 0) return std::nullopt;
@@ -170,7 +191,8 @@ std::optional<state::StateSchemas> SparkStateSchemas(io::FileSystem& fs,
                                                      const std::string& state_root,
                                                      int64_t id) {
   auto bytes = fs.ReadAll(io::JoinPath(
-      io::JoinPath(io::JoinPath(io::JoinPath(state_root, std::to_string(id)), "0"), "_metadata"),
+      io::JoinPath(io::JoinPath(io::JoinPath(state_root, std::to_string(id)), "0"),
+                   "_metadata"),
       "schema"));
   if (!bytes.ok()) return std::nullopt;
   JavaDataReader in(*bytes);
@@ -216,10 +238,11 @@ std::string Joined(const std::vector<std::string>& items) {
 }
 
 Status ProgramMissing(const std::string& dir, const std::string& what) {
-  return Status::Error("SPATE_STREAMING_INVALID",
-                       {{"msg", "Cannot run the query of " + dir + " again without --query: " +
-                                    what + ". Pass --query FILE (a Python script or a " +
-                                    "pipeline's SQL file that starts the same query)."}});
+  return Status::Error(
+      "SPATE_STREAMING_INVALID",
+      {{"msg", "Cannot run the query of " + dir + " again without --query: " + what +
+                   ". Pass --query FILE (a Python script or a " +
+                   "pipeline's SQL file that starts the same query)."}});
 }
 
 }  // namespace
@@ -243,7 +266,8 @@ JsonValue QueryProgram::ToJson() const {
 }
 
 Result<QueryProgram> QueryProgram::FromJson(const JsonValue& v) {
-  if (!v.is_object()) return Status::Invalid("the query record's program is not an object");
+  if (!v.is_object())
+    return Status::Invalid("the query record's program is not an object");
   QueryProgram p;
   p.kind = Str(v, "kind");
   p.cwd = Str(v, "cwd");
@@ -289,29 +313,34 @@ Result<QueryProgram> RecordedProgram(io::FileSystem& fs, const std::string& dir)
   auto text = fs.ReadAll(path);
   if (!text.ok()) {
     if (text.status().code() != StatusCode::kNotFound) return text.status();
-    return ProgramMissing(dir, "it has no query record (spate-query.json; a checkpoint "
-                               "written by Spark, or by a run that committed no batch)");
+    return ProgramMissing(dir,
+                          "it has no query record (spate-query.json; a checkpoint "
+                          "written by Spark, or by a run that committed no batch)");
   }
   SPATE_ASSIGN_OR_RETURN(JsonValue parsed, JsonValue::Parse(*text));
   const JsonValue* program = parsed.Find("program");
   if (program == nullptr) {
-    return ProgramMissing(dir, "its query record (" + path + ") does not name the program "
-                               "that ran it (written by an older spate)");
+    return ProgramMissing(dir, "its query record (" + path +
+                                   ") does not name the program "
+                                   "that ran it (written by an older spate)");
   }
   SPATE_ASSIGN_OR_RETURN(QueryProgram p, QueryProgram::FromJson(*program));
   if (p.kind == "c++") {
     return ProgramMissing(dir, "it was written by the compiled program " + p.executable +
-                                   (p.args.empty() ? "" : " " + Joined(p.args)) + " (in " +
-                                   p.cwd + "), which replay cannot re-run with its query "
+                                   (p.args.empty() ? "" : " " + Joined(p.args)) +
+                                   " (in " + p.cwd +
+                                   "), which replay cannot re-run with its query "
                                    "handed over");
   }
   if (p.kind != "python" && p.kind != "pipeline") {
-    return ProgramMissing(dir, "its query record names a program of unknown kind '" + p.kind + "'");
+    return ProgramMissing(
+        dir, "its query record names a program of unknown kind '" + p.kind + "'");
   }
   if (p.files.empty()) {
-    return ProgramMissing(dir, "its query was started by Python code not run from a script "
-                               "(an interactive session, python -c, a notebook or a test "
-                               "runner)");
+    return ProgramMissing(dir,
+                          "its query was started by Python code not run from a script "
+                          "(an interactive session, python -c, a notebook or a test "
+                          "runner)");
   }
   for (const auto& f : p.files) {
     std::error_code ec;
@@ -321,7 +350,6 @@ Result<QueryProgram> RecordedProgram(io::FileSystem& fs, const std::string& dir)
   }
   return p;
 }
-
 
 // ---- QueryShape
 
@@ -372,7 +400,8 @@ Result<QueryShape> QueryShape::FromJson(const JsonValue& v) {
   }
   QueryShape s;
   if (const JsonValue* a = v.Find("sources"); a && a->is_array()) {
-    for (const auto& j : a->items()) s.sources.push_back({Str(j, "format"), Str(j, "description")});
+    for (const auto& j : a->items())
+      s.sources.push_back({Str(j, "format"), Str(j, "description")});
   }
   s.sink = Str(v, "sink");
   s.output_mode = Str(v, "outputMode");
@@ -394,7 +423,8 @@ Result<QueryShape> QueryShape::FromJson(const JsonValue& v) {
   }
   s.output_schema = Str(v, "outputSchema");
   if (const JsonValue* a = v.Find("plan"); a && a->is_array()) {
-    for (const auto& j : a->items()) s.plan.push_back(j.is_string() ? j.string_value() : "");
+    for (const auto& j : a->items())
+      s.plan.push_back(j.is_string() ? j.string_value() : "");
   }
   if (const JsonValue* p = v.Find("program"); p && p->is_object()) {
     SPATE_ASSIGN_OR_RETURN(QueryProgram program, QueryProgram::FromJson(*p));
@@ -414,8 +444,8 @@ Result<QueryShape> ShapeOfQuery(const sql::BoundPlanPtr& analyzed, OutputMode mo
   shape.output_mode = std::string(OutputModeName(mode));
   Walk(*analyzed, &shape);
   shape.output_schema = analyzed->OutputSchema()->ToString();
-  SPATE_ASSIGN_OR_RETURN(auto ops,
-                         StatefulRuntime::PlanStatefulOperators(analyzed, num_partitions));
+  SPATE_ASSIGN_OR_RETURN(
+      auto ops, StatefulRuntime::PlanStatefulOperators(analyzed, num_partitions));
   for (const auto& p : ops) {
     QueryShape::Operator op;
     op.operator_id = p.operator_id;
@@ -463,9 +493,12 @@ Result<std::optional<QueryShape>> ReadQueryRecord(io::FileSystem& fs,
 
 const char* VerdictName(CheckFinding::Verdict v) {
   switch (v) {
-    case Verdict::kSafe: return "safe";
-    case Verdict::kWarning: return "warning";
-    case Verdict::kRefused: return "refused";
+    case Verdict::kSafe:
+      return "safe";
+    case Verdict::kWarning:
+      return "warning";
+    case Verdict::kRefused:
+      return "refused";
   }
   return "?";
 }
@@ -487,14 +520,17 @@ JsonValue CheckpointCheck::ToJson() const {
         last_committed_batch ? JsonValue::Int(*last_committed_batch) : JsonValue::Null());
   o.Set("queryRecord", JsonValue::Bool(has_record));
   const int code = ExitCode();
-  o.Set("verdict", JsonValue::String(code == 2 ? "refused" : code == 1 ? "warning" : "safe"));
+  o.Set("verdict", JsonValue::String(code == 2   ? "refused"
+                                     : code == 1 ? "warning"
+                                                 : "safe"));
   o.Set("exitCode", JsonValue::Int(code));
   JsonValue a = JsonValue::Array();
   for (const auto& f : findings) {
     JsonValue j = JsonValue::Object();
     j.Set("change", JsonValue::String(f.change));
     j.Set("verdict", JsonValue::String(VerdictName(f.verdict)));
-    j.Set("errorClass", f.error_class ? JsonValue::String(*f.error_class) : JsonValue::Null());
+    j.Set("errorClass",
+          f.error_class ? JsonValue::String(*f.error_class) : JsonValue::Null());
     j.Set("message", JsonValue::String(f.message));
     a.Append(std::move(j));
   }
@@ -505,12 +541,14 @@ JsonValue CheckpointCheck::ToJson() const {
 std::string CheckpointCheck::ToText() const {
   std::string out = "Checkpoint " + dir + "\n";
   out += "  query id:              " + (query_id ? *query_id : std::string("-")) + "\n";
-  out += "  last committed batch:  " +
-         (last_committed_batch ? std::to_string(*last_committed_batch) : std::string("-")) +
-         "\n";
+  out +=
+      "  last committed batch:  " +
+      (last_committed_batch ? std::to_string(*last_committed_batch) : std::string("-")) +
+      "\n";
   out += "  query record:          " +
-         std::string(has_record ? "yes (spate-query.json)" : "no (sources, sink, output mode, "
-                                                              "watermarks not recorded)") +
+         std::string(has_record ? "yes (spate-query.json)"
+                                : "no (sources, sink, output mode, "
+                                  "watermarks not recorded)") +
          "\n\n";
   for (const auto& f : findings) {
     std::string tag = f.verdict == Verdict::kRefused   ? "REFUSED"
@@ -524,31 +562,35 @@ std::string CheckpointCheck::ToText() const {
     size_t start = 0;
     while (start <= msg.size()) {
       size_t nl = msg.find('\n', start);
-      out += "         " + msg.substr(start, nl == std::string::npos ? std::string::npos : nl - start) + "\n";
+      out += "         " +
+             msg.substr(start, nl == std::string::npos ? std::string::npos : nl - start) +
+             "\n";
       if (nl == std::string::npos) break;
       start = nl + 1;
     }
   }
   const int code = ExitCode();
   out += "\nVerdict: ";
-  out += code == 2   ? "Spark would refuse to run this query on this checkpoint (exit code 2)\n"
+  out += code == 2
+             ? "Spark would refuse to run this query on this checkpoint (exit code 2)\n"
          : code == 1 ? "Spark would run it, with warnings (exit code 1)\n"
                      : "safe to run on this checkpoint (exit code 0)\n";
   return out;
 }
 
-Status CheckStatefulOperatorsAgainstState(io::FileSystem& fs, const std::string& state_root,
-                                          const std::vector<int64_t>& ids_on_disk,
-                                          const std::vector<PlannedStatefulOperator>& planned,
-                                          bool has_committed_batch,
-                                          std::map<int64_t, std::string>* recorded) {
+Status CheckStatefulOperatorsAgainstState(
+    io::FileSystem& fs, const std::string& state_root,
+    const std::vector<int64_t>& ids_on_disk,
+    const std::vector<PlannedStatefulOperator>& planned, bool has_committed_batch,
+    std::map<int64_t, std::string>* recorded) {
   std::map<int64_t, std::string> old_ops, new_ops;
   bool names_known = true;
   for (int64_t id : ids_on_disk) {
     SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(fs, state_root, id));
     // A checkpoint Spark wrote has its own operator metadata file.
     std::optional<std::string> name =
-        meta ? std::optional<std::string>(meta->operator_name) : SparkOperatorName(fs, state_root, id);
+        meta ? std::optional<std::string>(meta->operator_name)
+             : SparkOperatorName(fs, state_root, id);
     names_known &= name.has_value();
     old_ops[id] = name.value_or("?");
   }
@@ -563,18 +605,17 @@ Status CheckStatefulOperatorsAgainstState(io::FileSystem& fs, const std::string&
   // not tell its operator: nothing to compare (Spark checks only with its metadata).
   if (!names_known) return Status::OK();
   if (old_ops != new_ops) {
-    return Status::Error("STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
-                         {{"OpsInMetadataSeq", OpsSeq(old_ops)},
-                          {"OpsInCurBatchSeq", OpsSeq(new_ops)}});
+    return Status::Error(
+        "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
+        {{"OpsInMetadataSeq", OpsSeq(old_ops)}, {"OpsInCurBatchSeq", OpsSeq(new_ops)}});
   }
   return Status::OK();
 }
 
-Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const CheckpointDescription& d,
-                                              const std::optional<QueryShape>& recorded,
-                                              const QueryShape& next,
-                                              const std::vector<PlannedStatefulOperator>& planned,
-                                              const Status& unsupported) {
+Result<CheckpointCheck> CompareWithCheckpoint(
+    io::FileSystem& fs, const CheckpointDescription& d,
+    const std::optional<QueryShape>& recorded, const QueryShape& next,
+    const std::vector<PlannedStatefulOperator>& planned, const Status& unsupported) {
   CheckpointCheck c;
   c.dir = d.dir;
   c.query_id = d.query_id;
@@ -588,8 +629,9 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
                           unsupported.error_class()));
   }
   if (d.batches.empty()) {
-    out.push_back(Finding(Verdict::kSafe, "new_checkpoint",
-                          "The checkpoint has no batch yet: the query starts from scratch."));
+    out.push_back(
+        Finding(Verdict::kSafe, "new_checkpoint",
+                "The checkpoint has no batch yet: the query starts from scratch."));
     return c;
   }
 
@@ -597,34 +639,37 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
   const CheckpointDescription::Batch& latest = d.batches.back();
   size_t old_sources = latest.offsets ? latest.offsets->offsets.size() : d.sources.size();
   if (old_sources != next.sources.size()) {
-    // Spark 4.2: an assertion in MicroBatchExecution.populateStartOffsets (no error class).
+    // Spark 4.2: an assertion in MicroBatchExecution.populateStartOffsets (no error
+    // class).
     std::string msg = "assertion failed: There are [" + std::to_string(old_sources) +
                       "] sources in the checkpoint offsets and now there are [" +
                       std::to_string(next.sources.size()) +
                       "] sources requested by the query. Cannot continue.";
-    out.push_back(Finding(Verdict::kRefused,
-                          next.sources.size() > old_sources ? "source_added" : "source_removed",
-                          msg));
+    out.push_back(Finding(
+        Verdict::kRefused,
+        next.sources.size() > old_sources ? "source_added" : "source_removed", msg));
   } else {
     for (size_t i = 0; i < next.sources.size(); ++i) {
       const auto& ns = next.sources[i];
       if (recorded && i < recorded->sources.size()) {
         const auto& os = recorded->sources[i];
         if (FormatKind(os.format) != FormatKind(ns.format)) {
-          out.push_back(Finding(
-              Verdict::kRefused, "source_changed",
-              "Source " + std::to_string(i) + " changed type: " + os.description + " -> " +
-                  ns.description +
-                  ". Spark does not allow a change in the type of a source: the new source "
-                  "cannot continue from the old one's offsets."));
+          out.push_back(Finding(Verdict::kRefused, "source_changed",
+                                "Source " + std::to_string(i) + " changed type: " +
+                                    os.description + " -> " + ns.description +
+                                    ". Spark does not allow a change in the type of a "
+                                    "source: the new source "
+                                    "cannot continue from the old one's offsets."));
         } else if (os.description != RedactText(ns.description)) {
           const bool file = FormatKind(ns.format) == "file";
           out.push_back(Finding(
               file ? Verdict::kRefused : Verdict::kWarning, "source_changed",
               "Source " + std::to_string(i) + " changed: " + os.description + " -> " +
                   RedactText(ns.description) +
-                  (file ? ". Spark 4.2 fails at the next batch: the source log of files seen "
-                          "holds the old folder's files (\"Wrong basePath <new folder> for "
+                  (file ? ". Spark 4.2 fails at the next batch: the source log of files "
+                          "seen "
+                          "holds the old folder's files (\"Wrong basePath <new folder> "
+                          "for "
                           "the root path: <old file>\")."
                         : ". Spark does not allow changing what a source reads (topics, "
                           "paths): the results are unpredictable.")));
@@ -638,26 +683,28 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
             lb == std::string::npos || rb == std::string::npos || rb <= lb
                 ? std::string()
                 : StripFileScheme(ns.description.substr(lb + 1, rb - lb - 1));
-        CompactibleLog log(io::FileSystemPtr(&fs, [](io::FileSystem*) {}),
-                           io::JoinPath(io::JoinPath(d.dir, "sources"), std::to_string(i)), 10);
+        CompactibleLog log(
+            io::FileSystemPtr(&fs, [](io::FileSystem*) {}),
+            io::JoinPath(io::JoinPath(d.dir, "sources"), std::to_string(i)), 10);
         auto entries = log.AllEntries();
         if (!folder.empty() && entries.ok()) {
           for (const auto& e : *entries) {
             const std::string path = StripFileScheme(Str(e, "path"));
             if (path.empty() || path.rfind(folder + "/", 0) == 0) continue;
-            out.push_back(Finding(
-                Verdict::kRefused, "source_changed",
-                "Source " + std::to_string(i) + " now reads " + folder +
-                    ", but its log of files seen holds " + path +
-                    ". Spark 4.2 fails at the next batch: \"Wrong basePath " + folder +
-                    " for the root path: " + path + "\"."));
+            out.push_back(
+                Finding(Verdict::kRefused, "source_changed",
+                        "Source " + std::to_string(i) + " now reads " + folder +
+                            ", but its log of files seen holds " + path +
+                            ". Spark 4.2 fails at the next batch: \"Wrong basePath " +
+                            folder + " for the root path: " + path + "\"."));
             break;
           }
         }
       }
       // No record: the offset's shape tells the kind of source that wrote it.
       const std::optional<JsonValue>* off = nullptr;
-      if (latest.offsets && i < latest.offsets->offsets.size()) off = &latest.offsets->offsets[i];
+      if (latest.offsets && i < latest.offsets->offsets.size())
+        off = &latest.offsets->offsets[i];
       if (off && *off) {
         std::string kind = OffsetKind(**off);
         if (!kind.empty() && kind != FormatKind(ns.format)) {
@@ -676,9 +723,9 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
   for (const auto& op : d.operators) ids_on_disk.push_back(op.operator_id);
   std::map<int64_t, std::string> old_ops, new_ops;
   for (const auto& p : planned) new_ops[p.operator_id] = p.name;
-  Status ops = CheckStatefulOperatorsAgainstState(fs, io::JoinPath(d.dir, "state"), ids_on_disk,
-                                                  planned, d.last_committed_batch.has_value(),
-                                                  &old_ops);
+  Status ops = CheckStatefulOperatorsAgainstState(
+      fs, io::JoinPath(d.dir, "state"), ids_on_disk, planned,
+      d.last_committed_batch.has_value(), &old_ops);
   bool old_names_known = true;
   for (const auto& [id, name] : old_ops) old_names_known &= name != "?";
   if (!ops.ok()) {
@@ -698,7 +745,8 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
       auto stored = state::ReadStateSchema(fs, state_root, p.operator_id);
       Status st;
       if (stored.ok() && stored->has_value()) {
-        st = state::CheckStateSchemaCompatibility(**stored, *p.key_schema, *p.value_schema);
+        st = state::CheckStateSchemaCompatibility(**stored, *p.key_schema,
+                                                  *p.value_schema);
       } else if (auto spark = SparkStateSchemas(fs, state_root, p.operator_id)) {
         // Written by Spark: its keys are the grouping / dedup columns as spate's; its
         // values are Spark's own aggregation buffers, compared with the buffers Spark
@@ -708,7 +756,8 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
                                                     *p.spark_value_schema);
         } else {
           st = state::CheckStateSchemaCompatibility(
-              state::StateSchemas{spark->key, p.value_schema}, *p.key_schema, *p.value_schema);
+              state::StateSchemas{spark->key, p.value_schema}, *p.key_schema,
+              *p.value_schema);
           if (p.kind == StatefulKind::kAggregate) spark_values.push_back(p.operator_id);
         }
       } else if (!stored.ok()) {
@@ -718,30 +767,35 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
       }
       if (st.ok()) continue;
       const bool key = st.error_class() == "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE";
-      out.push_back(Finding(
-          Verdict::kRefused, key ? "state_key_schema_changed" : "state_value_schema_changed",
-          "Operator " + std::to_string(p.operator_id) + " (" + p.name + "): " +
-              (key ? "its grouping / deduplication keys changed. "
-                   : "its aggregates (the state kept per key) changed. ") +
-              SparkText(st),
-          st.error_class()));
+      out.push_back(
+          Finding(Verdict::kRefused,
+                  key ? "state_key_schema_changed" : "state_value_schema_changed",
+                  "Operator " + std::to_string(p.operator_id) + " (" + p.name + "): " +
+                      (key ? "its grouping / deduplication keys changed. "
+                           : "its aggregates (the state kept per key) changed. ") +
+                      SparkText(st),
+                  st.error_class()));
     }
   }
 
   for (int64_t id : spark_values) {
-    out.push_back(Finding(
-        Verdict::kSafe, "state_value_schema_not_compared",
-        "Operator " + std::to_string(id) + "'s state was written by Spark: its key schema was "
-        "compared, but its aggregation buffers were not (an aggregate whose buffer layout in "
-        "Spark is not known here), so an aggregate added or removed is not detected (Spark "
-        "refuses it with STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE)."));
+    out.push_back(
+        Finding(Verdict::kSafe, "state_value_schema_not_compared",
+                "Operator " + std::to_string(id) +
+                    "'s state was written by Spark: its key schema was "
+                    "compared, but its aggregation buffers were not (an aggregate whose "
+                    "buffer layout in "
+                    "Spark is not known here), so an aggregate added or removed is not "
+                    "detected (Spark "
+                    "refuses it with STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE)."));
   }
 
   // ---- what only the record knows.
   if (!recorded) {
     out.push_back(Finding(
         Verdict::kSafe, "not_recorded",
-        "The checkpoint has no spate-query.json (written by Spark, or before spate recorded "
+        "The checkpoint has no spate-query.json (written by Spark, or before spate "
+        "recorded "
         "queries): the sink, the output mode, the watermark columns and the stateless "
         "operators could not be compared."));
   } else {
@@ -760,11 +814,12 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
       out.push_back(Finding(
           stateful ? Verdict::kWarning : Verdict::kSafe, "output_mode_changed",
           "Output mode " + r.output_mode + " -> " + next.output_mode +
-              (stateful ? ". Spark runs it on the same state, but what was already emitted "
-                          "was emitted under the old mode: rows already written are not "
-                          "revised (Append -> Update emits keys again, Update/Complete -> "
-                          "Append waits for the watermark)."
-                        : ". Without stateful operators every mode writes the same rows.")));
+              (stateful
+                   ? ". Spark runs it on the same state, but what was already emitted "
+                     "was emitted under the old mode: rows already written are not "
+                     "revised (Append -> Update emits keys again, Update/Complete -> "
+                     "Append waits for the watermark)."
+                   : ". Without stateful operators every mode writes the same rows.")));
     }
     // Watermarks, in plan order.
     const size_t nw = std::min(r.watermarks.size(), next.watermarks.size());
@@ -776,20 +831,23 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
             Verdict::kWarning, "watermark_column_changed",
             "The watermark moved from column " + ow.column + " to " + w.column +
                 ". Spark runs it and keeps the watermark the checkpoint recorded (from " +
-                ow.column + ") for the new column: rows may be dropped as late or windows "
+                ow.column +
+                ") for the new column: rows may be dropped as late or windows "
                 "emitted too early or too late, silently."));
       } else if (ow.delay_ms != w.delay_ms) {
-        out.push_back(Finding(Verdict::kSafe, "watermark_delay_changed",
-                              "The watermark delay of " + w.column + " changed: " + ow.delay +
-                                  " -> " + w.delay +
-                                  ". Allowed; the recorded watermark never moves back, so a "
-                                  "longer delay takes effect as event time moves on."));
+        out.push_back(
+            Finding(Verdict::kSafe, "watermark_delay_changed",
+                    "The watermark delay of " + w.column + " changed: " + ow.delay +
+                        " -> " + w.delay +
+                        ". Allowed; the recorded watermark never moves back, so a "
+                        "longer delay takes effect as event time moves on."));
       }
     }
     if (r.watermarks.size() != next.watermarks.size()) {
       out.push_back(Finding(
           Verdict::kWarning,
-          next.watermarks.size() > r.watermarks.size() ? "watermark_added" : "watermark_removed",
+          next.watermarks.size() > r.watermarks.size() ? "watermark_added"
+                                                       : "watermark_removed",
           "The query has " + std::to_string(next.watermarks.size()) +
               " withWatermark nodes over streams, the checkpoint's had " +
               std::to_string(r.watermarks.size()) +
@@ -797,7 +855,9 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
               "differ from a fresh run."));
     }
     // Stateless operators: filters and projections may change.
-    auto is_filter = [](const std::string& entry) { return entry.rfind("Filter", 0) == 0; };
+    auto is_filter = [](const std::string& entry) {
+      return entry.rfind("Filter", 0) == 0;
+    };
     auto count = [&](const std::vector<std::string>& plan) {
       return std::count_if(plan.begin(), plan.end(), is_filter);
     };
@@ -808,15 +868,17 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
                                 "): allowed; rows of batches already committed are not "
                                 "filtered again."));
     if (nf < of)
-      out.push_back(Finding(Verdict::kSafe, "filter_removed",
-                            "A filter was removed (" + std::to_string(of - nf) + "): allowed."));
+      out.push_back(
+          Finding(Verdict::kSafe, "filter_removed",
+                  "A filter was removed (" + std::to_string(of - nf) + "): allowed."));
     std::vector<std::string> old_filters, new_filters, op_only, np_only;
     for (const auto& k : r.plan) (is_filter(k) ? old_filters : op_only).push_back(k);
     for (const auto& k : next.plan) (is_filter(k) ? new_filters : np_only).push_back(k);
     if (nf == of && old_filters != new_filters)
-      out.push_back(Finding(Verdict::kSafe, "filter_changed",
-                            "A filter's condition changed: allowed; rows of batches already "
-                            "committed are not filtered again."));
+      out.push_back(
+          Finding(Verdict::kSafe, "filter_changed",
+                  "A filter's condition changed: allowed; rows of batches already "
+                  "committed are not filtered again."));
     if (!r.output_schema.empty() && r.output_schema != next.output_schema) {
       // Sinks that keep what they wrote (a table, files) must accept the new columns.
       const bool keeps = next.sink.rfind("DeltaSink", 0) == 0 ||
@@ -825,18 +887,21 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
       out.push_back(Finding(
           keeps ? Verdict::kWarning : Verdict::kSafe, "output_schema_changed",
           "The output schema changed: " + r.output_schema + " -> " + next.output_schema +
-              (keeps ? ". Spark allows it only if the sink accepts the new schema (a Delta "
-                       "table needs the same columns or mergeSchema; files already written "
-                       "keep the old one)."
-                     : ". Allowed: " + next.sink + " keeps no schema.")));
+              (keeps
+                   ? ". Spark allows it only if the sink accepts the new schema (a Delta "
+                     "table needs the same columns or mergeSchema; files already written "
+                     "keep the old one)."
+                   : ". Allowed: " + next.sink + " keeps no schema.")));
     } else if (op_only != np_only && old_ops.size() == new_ops.size()) {
-      out.push_back(Finding(Verdict::kSafe, "projection_changed",
-                            "Projections or other stateless operators changed with the same "
-                            "output schema: allowed."));
+      out.push_back(
+          Finding(Verdict::kSafe, "projection_changed",
+                  "Projections or other stateless operators changed with the same "
+                  "output schema: allowed."));
     }
   }
   if (out.empty() || std::all_of(out.begin(), out.end(), [](const CheckFinding& f) {
-        return f.change == "not_recorded" || f.change == "state_value_schema_not_compared";
+        return f.change == "not_recorded" ||
+               f.change == "state_value_schema_not_compared";
       })) {
     out.insert(out.begin(), Finding(Verdict::kSafe, "unchanged",
                                     "No change Spark would object to was found."));
@@ -844,7 +909,8 @@ Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const Checkpoi
   return c;
 }
 
-Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs, const std::string& dir,
+Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs,
+                                                    const std::string& dir,
                                                     const QueryConfig& config) {
   CheckpointDescription d;
   d.dir = dir;
@@ -868,8 +934,8 @@ Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs, const 
   const int num_partitions = parsed_parts ? std::max(1, *parsed_parts) : 200;
   std::vector<PlannedStatefulOperator> planned;
   auto shape = ShapeOfQuery(analyzed, config.output_mode,
-                            config.sink ? config.sink->Describe() : std::string(), num_partitions,
-                            &planned);
+                            config.sink ? config.sink->Describe() : std::string(),
+                            num_partitions, &planned);
   if (!shape.ok()) {
     // Planning itself fails: Spark fails when the first batch is planned.
     CheckpointCheck c;
@@ -877,7 +943,8 @@ Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs, const 
     c.query_id = d.query_id;
     c.last_committed_batch = d.last_committed_batch;
     c.findings.push_back(Finding(Verdict::kRefused, "unsupported_query",
-                                 SparkText(shape.status()), shape.status().error_class()));
+                                 SparkText(shape.status()),
+                                 shape.status().error_class()));
     return c;
   }
   SPATE_ASSIGN_OR_RETURN(auto recorded, ReadQueryRecord(*fs, dir));

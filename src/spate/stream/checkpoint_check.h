@@ -73,18 +73,19 @@ void SetQueryProgram(std::optional<QueryProgram> program);
 /// working folder).
 QueryProgram CurrentQueryProgram();
 
-/// The program the query record of the checkpoint at `dir` names, when it can be run again
-/// (a Python script, a pipeline's SQL files). Otherwise SPATE_STREAMING_INVALID naming what
-/// is missing: no record, a record without the program (an older spate), a C++ program,
-/// Python code that was not a script, or files that no longer exist.
+/// The program the query record of the checkpoint at `dir` names, when it can be run
+/// again (a Python script, a pipeline's SQL files). Otherwise SPATE_STREAMING_INVALID
+/// naming what is missing: no record, a record without the program (an older spate), a
+/// C++ program, Python code that was not a script, or files that no longer exist.
 Result<QueryProgram> RecordedProgram(io::FileSystem& fs, const std::string& dir);
 
 /// What a streaming query reads, keeps as state and writes: the part of a query a
 /// checkpoint depends on.
 struct QueryShape {
   struct Source {
-    std::string format;       // "json", "kafka", "delta", "rate", "memory", ...
-    std::string description;  // the progress description (FileStreamSource[file:/in], ...)
+    std::string format;  // "json", "kafka", "delta", "rate", "memory", ...
+    std::string
+        description;  // the progress description (FileStreamSource[file:/in], ...)
   };
   struct Watermark {
     std::string column;
@@ -165,29 +166,29 @@ struct CheckpointCheck {
 /// `ids_on_disk` has folders for): a query with committed batches and no state that now
 /// has stateful operators fails with STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY;
 /// recorded operators (ids and names) that differ from `planned` fail with
-/// STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA (Spark's text). Folders without
-/// an operator file (a run that never committed) are not compared. `recorded` gets the
-/// recorded operators ("?" for an unknown name). The runtime runs it when a query starts
-/// on a checkpoint; `checkpoint check` reports it.
-Status CheckStatefulOperatorsAgainstState(io::FileSystem& fs, const std::string& state_root,
-                                          const std::vector<int64_t>& ids_on_disk,
-                                          const std::vector<PlannedStatefulOperator>& planned,
-                                          bool has_committed_batch,
-                                          std::map<int64_t, std::string>* recorded = nullptr);
+/// STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA (Spark's text). Folders
+/// without an operator file (a run that never committed) are not compared. `recorded`
+/// gets the recorded operators ("?" for an unknown name). The runtime runs it when a
+/// query starts on a checkpoint; `checkpoint check` reports it.
+Status CheckStatefulOperatorsAgainstState(
+    io::FileSystem& fs, const std::string& state_root,
+    const std::vector<int64_t>& ids_on_disk,
+    const std::vector<PlannedStatefulOperator>& planned, bool has_committed_batch,
+    std::map<int64_t, std::string>* recorded = nullptr);
 
 /// Compares a checkpoint (described, with the runtime's readers) and its record with the
 /// new query's shape. `planned` are the new query's stateful operators (their schemas are
 /// checked against state/<id>/_metadata/schema as the runtime checks them).
 /// `unsupported` is the start-time check's error for the new query, if any.
-Result<CheckpointCheck> CompareWithCheckpoint(io::FileSystem& fs, const CheckpointDescription& d,
-                                              const std::optional<QueryShape>& recorded,
-                                              const QueryShape& next,
-                                              const std::vector<PlannedStatefulOperator>& planned,
-                                              const Status& unsupported);
+Result<CheckpointCheck> CompareWithCheckpoint(
+    io::FileSystem& fs, const CheckpointDescription& d,
+    const std::optional<QueryShape>& recorded, const QueryShape& next,
+    const std::vector<PlannedStatefulOperator>& planned, const Status& unsupported);
 
 /// The whole check of `config` (a query that was about to start; nothing started)
 /// against the checkpoint at `dir`.
-Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs, const std::string& dir,
+Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs,
+                                                    const std::string& dir,
                                                     const QueryConfig& config);
 
 /// The start hook: while set, StreamingQueryManager::StartQuery hands every query's

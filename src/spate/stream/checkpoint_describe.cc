@@ -29,13 +29,16 @@ Result<std::vector<std::pair<int64_t, std::string>>> NumericDirs(io::FileSystem&
   }
   for (const io::FileInfo& f : *listed) {
     int64_t id;
-    if (f.is_directory && ParseId(io::BaseName(f.path), &id)) out.emplace_back(id, f.path);
+    if (f.is_directory && ParseId(io::BaseName(f.path), &id))
+      out.emplace_back(id, f.path);
   }
   std::sort(out.begin(), out.end());
   return out;
 }
 
-JsonValue OptJson(const std::optional<JsonValue>& v) { return v ? *v : JsonValue::Null(); }
+JsonValue OptJson(const std::optional<JsonValue>& v) {
+  return v ? *v : JsonValue::Null();
+}
 
 JsonValue IntArray(const std::vector<int64_t>& v) {
   JsonValue a = JsonValue::Array();
@@ -68,7 +71,8 @@ std::string Pad(std::string s, size_t width) {
 }
 
 /// Text table: columns padded to their widest cell, two spaces apart, indented.
-std::string Table(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+std::string Table(const std::vector<std::vector<std::string>>& rows,
+                  const std::string& indent) {
   std::vector<size_t> widths;
   for (const auto& r : rows) {
     if (widths.size() < r.size()) widths.resize(r.size(), 0);
@@ -86,7 +90,9 @@ std::string Table(const std::vector<std::vector<std::string>>& rows, const std::
   return out;
 }
 
-std::string OffsetText(const std::optional<JsonValue>& v) { return v ? v->ToString() : "-"; }
+std::string OffsetText(const std::optional<JsonValue>& v) {
+  return v ? v->ToString() : "-";
+}
 
 }  // namespace
 
@@ -106,7 +112,8 @@ int64_t CheckpointDescription::Operator::bytes_on_disk() const {
   return n;
 }
 
-Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std::string& dir,
+Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs,
+                                                 const std::string& dir,
                                                  bool load_stores) {
   CheckpointDescription d;
   d.dir = dir;
@@ -125,9 +132,10 @@ Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std
   if (offset_ids.ok()) ids.insert(offset_ids->begin(), offset_ids->end());
   if (commit_ids.ok()) ids.insert(commit_ids->begin(), commit_ids->end());
   if (!d.query_id && ids.empty()) {
-    return Status::Error("SPATE_STREAMING_INVALID",
-                         {{"msg", dir + " is not a streaming checkpoint: it has no metadata, "
-                                        "offsets or commits"}});
+    return Status::Error(
+        "SPATE_STREAMING_INVALID",
+        {{"msg", dir + " is not a streaming checkpoint: it has no metadata, "
+                       "offsets or commits"}});
   }
   for (int64_t id : ids) {
     CheckpointDescription::Batch b;
@@ -147,14 +155,16 @@ Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std
     if (b.committed()) committed = &*b.offsets;
   }
   size_t num_sources = latest ? latest->offsets.size() : 0;
-  SPATE_ASSIGN_OR_RETURN(auto source_dirs, NumericDirs(*fs, io::JoinPath(dir, "sources")));
+  SPATE_ASSIGN_OR_RETURN(auto source_dirs,
+                         NumericDirs(*fs, io::JoinPath(dir, "sources")));
   for (const auto& [i, path] : source_dirs) {
     num_sources = std::max(num_sources, static_cast<size_t>(i + 1));
   }
   for (size_t i = 0; i < num_sources; ++i) {
     CheckpointDescription::Source s;
     s.index = static_cast<int>(i);
-    if (committed && i < committed->offsets.size()) s.committed_offset = committed->offsets[i];
+    if (committed && i < committed->offsets.size())
+      s.committed_offset = committed->offsets[i];
     if (latest && i < latest->offsets.size()) s.latest_offset = latest->offsets[i];
     std::string log_dir = io::JoinPath(io::JoinPath(dir, "sources"), std::to_string(i));
     SPATE_ASSIGN_OR_RETURN(bool has_log, fs->Exists(log_dir));
@@ -182,14 +192,16 @@ Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std
     }
     return dflt;
   };
-  SPATE_ASSIGN_OR_RETURN(state::StateStoreConf store_conf, state::StateStoreConf::FromConf(conf));
+  SPATE_ASSIGN_OR_RETURN(state::StateStoreConf store_conf,
+                         state::StateStoreConf::FromConf(conf));
   d.state_provider = store_conf.provider;
   d.state_conf = store_conf;
   const std::string state_root = io::JoinPath(dir, "state");
   SPATE_ASSIGN_OR_RETURN(auto op_dirs, NumericDirs(*fs, state_root));
   // Batch N commits state version N+1.
-  std::optional<int64_t> want =
-      d.last_committed_batch ? std::optional<int64_t>(*d.last_committed_batch + 1) : std::nullopt;
+  std::optional<int64_t> want = d.last_committed_batch
+                                    ? std::optional<int64_t>(*d.last_committed_batch + 1)
+                                    : std::nullopt;
   for (const auto& [op_id, op_path] : op_dirs) {
     CheckpointDescription::Operator op;
     op.operator_id = op_id;
@@ -207,7 +219,8 @@ Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs, const std
       std::vector<state::StoreDescription> stores;
       for (const std::string& name : names) {
         state::StateStoreId id{state_root, op_id, static_cast<int>(part), name};
-        SPATE_ASSIGN_OR_RETURN(auto desc, state::DescribeStateStore(id, store_conf, fs, want, load_stores));
+        SPATE_ASSIGN_OR_RETURN(
+            auto desc, state::DescribeStateStore(id, store_conf, fs, want, load_stores));
         stores.push_back(std::move(desc));
       }
       // Stores without files are left out (an operator with named stores, such as a
@@ -271,8 +284,8 @@ JsonValue CheckpointDescription::ToJson() const {
     if (s.has_log) {
       JsonValue log = JsonValue::Object();
       log.Set("path", JsonValue::String("sources/" + std::to_string(s.index)));
-      log.Set("latestBatchId",
-              s.log_latest_batch ? JsonValue::Int(*s.log_latest_batch) : JsonValue::Null());
+      log.Set("latestBatchId", s.log_latest_batch ? JsonValue::Int(*s.log_latest_batch)
+                                                  : JsonValue::Null());
       log.Set("entries", JsonValue::Int(s.log_entries));
       log.Set("error", s.log_error ? JsonValue::String(*s.log_error) : JsonValue::Null());
       j.Set("log", std::move(log));
@@ -288,9 +301,10 @@ JsonValue CheckpointDescription::ToJson() const {
   for (const auto& op : operators) {
     JsonValue j = JsonValue::Object();
     j.Set("operatorId", JsonValue::Int(op.operator_id));
-    j.Set("keySchema", op.schemas ? JsonValue::String(op.schemas->key->ToString()) : JsonValue::Null());
-    j.Set("valueSchema",
-          op.schemas ? JsonValue::String(op.schemas->value->ToString()) : JsonValue::Null());
+    j.Set("keySchema", op.schemas ? JsonValue::String(op.schemas->key->ToString())
+                                  : JsonValue::Null());
+    j.Set("valueSchema", op.schemas ? JsonValue::String(op.schemas->value->ToString())
+                                    : JsonValue::Null());
     j.Set("numPartitions", JsonValue::Int(op.num_partitions));
     j.Set("numRowsTotal", JsonValue::Int(op.num_rows()));
     j.Set("memoryUsedBytes", JsonValue::Int(op.memory_used_bytes()));
@@ -302,12 +316,14 @@ JsonValue CheckpointDescription::ToJson() const {
       sj.Set("storeName", JsonValue::String(s.id.store_name));
       sj.Set("versions", IntArray(s.versions));
       sj.Set("baseVersions", IntArray(s.base_versions));
-      sj.Set("loadedVersion", s.loaded_version ? JsonValue::Int(*s.loaded_version) : JsonValue::Null());
+      sj.Set("loadedVersion",
+             s.loaded_version ? JsonValue::Int(*s.loaded_version) : JsonValue::Null());
       sj.Set("numRows", JsonValue::Int(s.metrics.num_keys));
       sj.Set("memoryUsedBytes", JsonValue::Int(s.metrics.memory_used_bytes));
       sj.Set("files", JsonValue::Int(s.num_files));
       sj.Set("bytesOnDisk", JsonValue::Int(s.bytes_on_disk));
-      sj.Set("error", s.load_error ? JsonValue::String(*s.load_error) : JsonValue::Null());
+      sj.Set("error",
+             s.load_error ? JsonValue::String(*s.load_error) : JsonValue::Null());
       stores.Append(std::move(sj));
     }
     j.Set("stores", std::move(stores));
@@ -327,7 +343,8 @@ std::string CheckpointDescription::ToText() const {
            std::to_string(batches.back().batch_id) + ")";
   }
   out += "\n  last committed batch:  " +
-         (last_committed_batch ? std::to_string(*last_committed_batch) : std::string("none")) +
+         (last_committed_batch ? std::to_string(*last_committed_batch)
+                               : std::string("none")) +
          "\n";
   out += "  state provider:        " + state_provider + "\n";
 
@@ -369,13 +386,15 @@ std::string CheckpointDescription::ToText() const {
   out += "\nSources\n";
   if (sources.empty()) out += "  (none)\n";
   for (const auto& s : sources) {
-    out += "  " + std::to_string(s.index) + ": committed offset " + OffsetText(s.committed_offset) +
-           ", latest offset " + OffsetText(s.latest_offset) + "\n";
+    out += "  " + std::to_string(s.index) + ": committed offset " +
+           OffsetText(s.committed_offset) + ", latest offset " +
+           OffsetText(s.latest_offset) + "\n";
     if (s.has_log) {
       out += "     log sources/" + std::to_string(s.index) + ": ";
-      out += s.log_error ? "error: " + *s.log_error
-                         : std::to_string(s.log_entries) + " entries, latest batch " +
-                               (s.log_latest_batch ? std::to_string(*s.log_latest_batch) : "-");
+      out += s.log_error
+                 ? "error: " + *s.log_error
+                 : std::to_string(s.log_entries) + " entries, latest batch " +
+                       (s.log_latest_batch ? std::to_string(*s.log_latest_batch) : "-");
       out += "\n";
     }
   }
@@ -384,27 +403,30 @@ std::string CheckpointDescription::ToText() const {
   if (operators.empty()) out += "  (none: a stateless query)\n";
   for (const auto& op : operators) {
     out += "  operator " + std::to_string(op.operator_id) + ": " +
-           std::to_string(op.num_partitions) + " partitions, " + std::to_string(op.num_rows()) +
-           " rows, " + std::to_string(op.memory_used_bytes()) + " bytes in memory, " +
+           std::to_string(op.num_partitions) + " partitions, " +
+           std::to_string(op.num_rows()) + " rows, " +
+           std::to_string(op.memory_used_bytes()) + " bytes in memory, " +
            std::to_string(op.bytes_on_disk()) + " bytes on disk\n";
     if (op.schemas) {
       out += "    key schema:   " + op.schemas->key->ToString() + "\n";
       out += "    value schema: " + op.schemas->value->ToString() + "\n";
     }
-    std::vector<std::vector<std::string>> srows = {
-        {"partition", "store", "versions", "loaded", "rows", "memory bytes", "files", "disk bytes"}};
+    std::vector<std::vector<std::string>> srows = {{"partition", "store", "versions",
+                                                    "loaded", "rows", "memory bytes",
+                                                    "files", "disk bytes"}};
     for (const auto& s : op.stores) {
-      srows.push_back({std::to_string(s.id.partition), s.id.store_name, VersionsText(s.versions),
+      srows.push_back({std::to_string(s.id.partition), s.id.store_name,
+                       VersionsText(s.versions),
                        s.loaded_version ? std::to_string(*s.loaded_version) : "-",
                        std::to_string(s.metrics.num_keys),
-                       std::to_string(s.metrics.memory_used_bytes), std::to_string(s.num_files),
-                       std::to_string(s.bytes_on_disk)});
+                       std::to_string(s.metrics.memory_used_bytes),
+                       std::to_string(s.num_files), std::to_string(s.bytes_on_disk)});
     }
     out += Table(srows, "    ");
     for (const auto& s : op.stores) {
       if (s.load_error) {
-        out += "    partition " + std::to_string(s.id.partition) + " (" + s.id.store_name +
-               "): cannot load: " + *s.load_error + "\n";
+        out += "    partition " + std::to_string(s.id.partition) + " (" +
+               s.id.store_name + "): cannot load: " + *s.load_error + "\n";
       }
     }
   }

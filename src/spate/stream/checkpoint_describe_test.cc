@@ -11,13 +11,15 @@
 namespace spate::stream {
 namespace {
 
-void WriteStore(io::FileSystemPtr fs, const state::StateStoreId& id, int versions, int keys) {
+void WriteStore(io::FileSystemPtr fs, const state::StateStoreId& id, int versions,
+                int keys) {
   auto p = state::CreateStateStoreProvider(id, state::StateStoreConf{}, fs);
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   for (int v = 0; v < versions; ++v) {
     auto s = (*p)->GetStore(v);
     ASSERT_TRUE(s.ok()) << s.status().ToString();
-    for (int k = 0; k < keys; ++k) (*s)->Put("k" + std::to_string(k), "v" + std::to_string(v));
+    for (int k = 0; k < keys; ++k)
+      (*s)->Put("k" + std::to_string(k), "v" + std::to_string(v));
     ASSERT_TRUE((*s)->Commit().ok());
   }
   (*p)->Close();
@@ -68,7 +70,8 @@ TEST(DescribeCheckpoint, NamedStoresAndRedactedConfs) {
   EXPECT_EQ(op.num_rows(), 2 * 1 + 2 * 2);
 
   std::string text = d->ToText();
-  EXPECT_NE(text.find("spark.hadoop.fs.s3a.secret.key = *********(redacted)"), std::string::npos)
+  EXPECT_NE(text.find("spark.hadoop.fs.s3a.secret.key = *********(redacted)"),
+            std::string::npos)
       << text;
   EXPECT_EQ(text.find("s3cr3t"), std::string::npos);
   std::string json = d->ToJson().ToString();
@@ -84,7 +87,8 @@ TEST(DescribeCheckpoint, NamedStoresAndRedactedConfs) {
   for (const auto& s : broken->operators[0].stores) {
     if (s.load_error) {
       ++errors;
-      EXPECT_NE(s.load_error->find("CANNOT_LOAD_STATE_STORE"), std::string::npos) << *s.load_error;
+      EXPECT_NE(s.load_error->find("CANNOT_LOAD_STATE_STORE"), std::string::npos)
+          << *s.load_error;
       EXPECT_NE(s.load_error->find(delta), std::string::npos) << *s.load_error;
     }
   }

@@ -19,8 +19,10 @@ TEST(JsonValueTest, RoundTripKeepsOrderAndNumbers) {
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->ToString(), R"({"b":1,"a":[1,2.5,"x\n",null,true],"c":{"logOffset":3}})");
   EXPECT_EQ(v->Find("c")->Find("logOffset")->int_value(), 3);
-  EXPECT_ERROR_HAS(JsonValue::Parse("{\"a\":"), "malformed JSON at offset 5: unexpected end");
-  EXPECT_ERROR_HAS(JsonValue::Parse("{} x"), "malformed JSON at offset 3: trailing characters");
+  EXPECT_ERROR_HAS(JsonValue::Parse("{\"a\":"),
+                   "malformed JSON at offset 5: unexpected end");
+  EXPECT_ERROR_HAS(JsonValue::Parse("{} x"),
+                   "malformed JSON at offset 3: trailing characters");
 }
 
 TEST(JsonValueTest, PrettyAsJackson) {
@@ -198,20 +200,23 @@ TEST(CompactibleLogTest, CleanupListsTheLogOncePerObject) {
 TEST(CompactibleLogTest, CompactionFromMemoryEqualsOneFromTheLog) {
   auto entry = [](int b, int i) {
     JsonValue e = JsonValue::Object();
-    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b) + "-" + std::to_string(i)));
+    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b) + "-" +
+                                    std::to_string(i)));
     e.Set("timestamp", JsonValue::Int(b));
     e.Set("batchId", JsonValue::Int(b));
     return e;
   };
   auto mem = Fs(), read_back = Fs();
   CompactibleLog kept(mem, "/s/0", 4);
-  for (int b = 0; b < 14; ++b) ASSERT_TRUE(kept.AddEntries(b, {entry(b, 0), entry(b, 1)}).ok());
+  for (int b = 0; b < 14; ++b)
+    ASSERT_TRUE(kept.AddEntries(b, {entry(b, 0), entry(b, 1)}).ok());
   // The same batches, written by a log object restarted before every batch.
   for (int b = 0; b < 14; ++b) {
     CompactibleLog fresh(read_back, "/s/0", 4);
     ASSERT_TRUE(fresh.AddEntries(b, {entry(b, 0), entry(b, 1)}).ok());
   }
-  for (const char* f : {"/s/0/3.compact", "/s/0/7.compact", "/s/0/11.compact", "/s/0/13"}) {
+  for (const char* f :
+       {"/s/0/3.compact", "/s/0/7.compact", "/s/0/11.compact", "/s/0/13"}) {
     auto a = mem->ReadAll(f), b = read_back->ReadAll(f);
     ASSERT_TRUE(a.ok() && b.ok()) << f;
     EXPECT_EQ(*a, *b) << f;
@@ -228,11 +233,15 @@ TEST(TriggerTest, ParsesIntervals) {
   EXPECT_EQ(*Trigger::ParseIntervalMs("500 milliseconds"), 500);
   EXPECT_EQ(*Trigger::ParseIntervalMs("10s"), 10000);
   EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("1 month"), "_LEGACY_ERROR_TEMP_3262");
-  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("soon"), "INVALID_INTERVAL_FORMAT.UNRECOGNIZED_NUMBER");
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("soon"),
+                     "INVALID_INTERVAL_FORMAT.UNRECOGNIZED_NUMBER");
   // Spark 4.2's classes for the same trigger strings.
-  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("interval"), "INVALID_INTERVAL_FORMAT.INPUT_IS_EMPTY");
-  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("5"), "INVALID_INTERVAL_FORMAT.MISSING_UNIT");
-  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("5 fortnights"), "INVALID_INTERVAL_FORMAT.INVALID_UNIT");
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("interval"),
+                     "INVALID_INTERVAL_FORMAT.INPUT_IS_EMPTY");
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("5"),
+                     "INVALID_INTERVAL_FORMAT.MISSING_UNIT");
+  EXPECT_ERROR_CLASS(Trigger::ParseIntervalMs("5 fortnights"),
+                     "INVALID_INTERVAL_FORMAT.INVALID_UNIT");
   EXPECT_ERROR_HAS(Trigger::ParseIntervalMs("-5 seconds"), "should not be negative");
 }
 
@@ -284,14 +293,18 @@ TEST(ProgressTest, JsonAsSpark) {
 // HALF_UP) in the JSON only.
 TEST(ProgressTest, AvgOffsetsBehindLatestRoundedInJson) {
   const std::pair<const char*, const char*> cases[] = {
-      {"1.25", "1.3"}, {"2.5", "2.5"}, {"0.0", "0.0"}, {"1.3333333333333333", "1.3"},
-      {"9.95", "10.0"}, {"0.05", "0.1"}, {"0.04", "0.0"}, {"-1.25", "-1.3"},
-      {"-0.04", "0.0"}, {"1.2345678E7", "12345678.0"}, {"1.0E-4", "0.0"}, {"7", "7.0"}};
+      {"1.25", "1.3"},   {"2.5", "2.5"},
+      {"0.0", "0.0"},    {"1.3333333333333333", "1.3"},
+      {"9.95", "10.0"},  {"0.05", "0.1"},
+      {"0.04", "0.0"},   {"-1.25", "-1.3"},
+      {"-0.04", "0.0"},  {"1.2345678E7", "12345678.0"},
+      {"1.0E-4", "0.0"}, {"7", "7.0"}};
   for (const auto& [raw, json] : cases) {
     SourceProgress s;
     s.metrics = {{"avgOffsetsBehindLatest", raw}, {"maxOffsetsBehindLatest", "1.25"}};
     const JsonValue v = s.ToJson();
-    EXPECT_EQ(v.Find("metrics")->Find("avgOffsetsBehindLatest")->string_value(), json) << raw;
+    EXPECT_EQ(v.Find("metrics")->Find("avgOffsetsBehindLatest")->string_value(), json)
+        << raw;
     EXPECT_EQ(v.Find("metrics")->Find("maxOffsetsBehindLatest")->string_value(), "1.25");
     EXPECT_EQ(s.metrics.at("avgOffsetsBehindLatest"), raw);
   }

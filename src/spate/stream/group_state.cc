@@ -16,7 +16,8 @@ std::optional<GroupStateTimeout> ParseGroupStateTimeout(const std::string& s) {
 }
 
 const ProcessorRow& GroupState::get() const {
-  if (!value_) throw std::out_of_range("State is either not defined or has already been removed");
+  if (!value_)
+    throw std::out_of_range("State is either not defined or has already been removed");
   return *value_;
 }
 
@@ -74,7 +75,8 @@ class GroupStateProcessor final : public StatefulProcessor {
                                             const TimerValues& tv) override {
     return Call(key, rows, tv, false);
   }
-  std::vector<ProcessorRow> handleExpiredTimer(const ProcessorRow& key, const TimerValues& tv,
+  std::vector<ProcessorRow> handleExpiredTimer(const ProcessorRow& key,
+                                               const TimerValues& tv,
                                                const ExpiredTimerInfo&) override {
     return Call(key, {}, tv, true);
   }
@@ -85,7 +87,8 @@ class GroupStateProcessor final : public StatefulProcessor {
   }
 
  private:
-  std::vector<ProcessorRow> Call(const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
+  std::vector<ProcessorRow> Call(const ProcessorRow& key,
+                                 const std::vector<ProcessorRow>& rows,
                                  const TimerValues& tv, bool timed_out) {
     for (int64_t t : handle_->listTimers()) handle_->deleteTimer(t);
     GroupState gs(state_->get(), timed_out, timeout_, tv);
@@ -108,7 +111,8 @@ class GroupStateProcessor final : public StatefulProcessor {
 
 }  // namespace
 
-StatefulProcessorFactory GroupStateProcessorFactory(GroupStateFunction fn, SchemaPtr state_schema,
+StatefulProcessorFactory GroupStateProcessorFactory(GroupStateFunction fn,
+                                                    SchemaPtr state_schema,
                                                     GroupStateTimeout timeout) {
   return [fn = std::move(fn), state_schema = std::move(state_schema), timeout]() {
     return std::unique_ptr<StatefulProcessor>(

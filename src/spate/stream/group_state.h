@@ -2,14 +2,16 @@
 #pragma once
 
 // flatMapGroupsWithState's GroupState (Spark's older arbitrary-state API), run as a
-// transformWithState processor: per grouping key the user function gets the key's new rows
-// and its GroupState (one value of the state schema, plus a timeout) and returns output rows.
+// transformWithState processor: per grouping key the user function gets the key's new
+// rows and its GroupState (one value of the state schema, plus a timeout) and returns
+// output rows.
 //
-// Timeouts (GroupStateTimeout): with ProcessingTimeTimeout, setTimeoutDuration(d) during a
-// call times the key out once the processing time passes the batch's timestamp + d; with
-// EventTimeTimeout, setTimeoutTimestamp(t) once the watermark passes t (strictly, as Spark).
-// A timeout set in one call holds until the next call of the key, which clears it (set it
-// again to keep one). A timed-out key is called with no rows and hasTimedOut() true.
+// Timeouts (GroupStateTimeout): with ProcessingTimeTimeout, setTimeoutDuration(d) during
+// a call times the key out once the processing time passes the batch's timestamp + d;
+// with EventTimeTimeout, setTimeoutTimestamp(t) once the watermark passes t (strictly, as
+// Spark). A timeout set in one call holds until the next call of the key, which clears it
+// (set it again to keep one). A timed-out key is called with no rows and hasTimedOut()
+// true.
 //
 // Ownership: a GroupState lives for one call. Thread safety: one call at a time per
 // partition. Failure: get() without a value throws (Spark's NoSuchElementException); the
@@ -24,7 +26,11 @@
 
 namespace spate::stream {
 
-enum class GroupStateTimeout : uint8_t { kNoTimeout, kProcessingTimeTimeout, kEventTimeTimeout };
+enum class GroupStateTimeout : uint8_t {
+  kNoTimeout,
+  kProcessingTimeTimeout,
+  kEventTimeTimeout
+};
 /// "NoTimeout", "ProcessingTimeTimeout", "EventTimeTimeout" (case-insensitive; Python's
 /// GroupStateTimeout.NoTimeout etc. are these strings), else nullopt.
 std::optional<GroupStateTimeout> ParseGroupStateTimeout(const std::string& s);
@@ -33,7 +39,10 @@ class GroupState {
  public:
   GroupState(std::optional<ProcessorRow> value, bool timed_out, GroupStateTimeout timeout,
              const TimerValues& timers)
-      : value_(std::move(value)), timed_out_(timed_out), timeout_(timeout), timers_(timers) {}
+      : value_(std::move(value)),
+        timed_out_(timed_out),
+        timeout_(timeout),
+        timers_(timers) {}
 
   bool exists() const { return value_.has_value(); }
   /// The value; throws std::out_of_range when there is none.
@@ -48,7 +57,9 @@ class GroupState {
   /// EventTimeTimeout only.
   void setTimeoutTimestamp(int64_t timestamp_ms);
   int64_t getCurrentWatermarkMs() const { return timers_.current_watermark_ms; }
-  int64_t getCurrentProcessingTimeMs() const { return timers_.current_processing_time_ms; }
+  int64_t getCurrentProcessingTimeMs() const {
+    return timers_.current_processing_time_ms;
+  }
 
   // For the operator: what the call did.
   bool updated() const { return updated_; }
@@ -69,7 +80,8 @@ using GroupStateFunction = std::function<std::vector<ProcessorRow>(
     const ProcessorRow& key, const std::vector<ProcessorRow>& rows, GroupState& state)>;
 
 /// The processor that runs `fn` with a GroupState of `state_schema` per key.
-StatefulProcessorFactory GroupStateProcessorFactory(GroupStateFunction fn, SchemaPtr state_schema,
+StatefulProcessorFactory GroupStateProcessorFactory(GroupStateFunction fn,
+                                                    SchemaPtr state_schema,
                                                     GroupStateTimeout timeout);
 
 }  // namespace spate::stream

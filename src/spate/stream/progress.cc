@@ -25,9 +25,9 @@ JsonValue OptOffset(const std::optional<JsonValue>& o) {
   return o ? *o : JsonValue::Null();
 }
 
-/// A decimal number's text (Java's Double.toString: sign, digits, point, exponent) rounded to
-/// one decimal HALF_UP and printed as BigDecimal.toString does ("1.25" -> "1.3", "2.0E7" ->
-/// "20000000.0"); text that is not such a number is returned as it is.
+/// A decimal number's text (Java's Double.toString: sign, digits, point, exponent)
+/// rounded to one decimal HALF_UP and printed as BigDecimal.toString does ("1.25" ->
+/// "1.3", "2.0E7" -> "20000000.0"); text that is not such a number is returned as it is.
 std::string RoundOneDecimalHalfUp(const std::string& s) {
   size_t i = 0;
   bool neg = false;
@@ -58,8 +58,10 @@ std::string RoundOneDecimalHalfUp(const std::string& s) {
   if (digits[point + 1] >= '5') {
     int j = static_cast<int>(kept.size()) - 1;
     while (j >= 0 && kept[j] == '9') kept[j--] = '0';
-    if (j < 0) kept.insert(0, "1"), ++point;
-    else ++kept[j];
+    if (j < 0)
+      kept.insert(0, "1"), ++point;
+    else
+      ++kept[j];
   }
   size_t lead = 0;
   while (static_cast<int>(lead) + 1 < point && kept[lead] == '0') ++lead;
@@ -86,7 +88,8 @@ std::optional<int64_t> ParseTimestampMs(std::string_view text) {
   int y, mo, d, h, mi, sec;
   int n = 0;
   std::string s(text);
-  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6) {
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec,
+                  &n) != 6) {
     return std::nullopt;
   }
   int millis = 0;
@@ -138,10 +141,12 @@ JsonValue SourceProgress::ToJson() const {
   SetDouble(&v, "inputRowsPerSecond", input_rows_per_second);
   SetDouble(&v, "processedRowsPerSecond", processed_rows_per_second);
   if (!metrics.empty()) {
-    // Spark's SourceProgress.jsonValue rounds this one metric (the object keeps it whole).
+    // Spark's SourceProgress.jsonValue rounds this one metric (the object keeps it
+    // whole).
     JsonValue m = JsonValue::Object();
     for (const auto& [k, x] : metrics) {
-      m.Set(k, JsonValue::String(k == "avgOffsetsBehindLatest" ? RoundOneDecimalHalfUp(x) : x));
+      m.Set(k, JsonValue::String(k == "avgOffsetsBehindLatest" ? RoundOneDecimalHalfUp(x)
+                                                               : x));
     }
     v.Set("metrics", std::move(m));
   }

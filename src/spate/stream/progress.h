@@ -88,7 +88,8 @@ struct StreamingQueryStatus {
 
 /// "2016-12-14T18:45:24.873Z".
 std::string FormatTimestampMs(int64_t ms);
-/// The inverse of FormatTimestampMs ("YYYY-MM-DDTHH:MM:SS[.fff]Z"); nullopt for other text.
+/// The inverse of FormatTimestampMs ("YYYY-MM-DDTHH:MM:SS[.fff]Z"); nullopt for other
+/// text.
 std::optional<int64_t> ParseTimestampMs(std::string_view text);
 
 // Listener events (StreamingQueryListener.QueryStartedEvent ...).

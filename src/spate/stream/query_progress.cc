@@ -4,16 +4,15 @@
 #include <algorithm>
 #include <cmath>
 
-#include "spate/stream/streaming_query.h"
 #include "spate/base/text_parse.h"
+#include "spate/stream/streaming_query.h"
 #include "spate/stream/streaming_query_internal.h"
 
 namespace spate::stream {
 
-StreamingQueryProgress StreamingQuery::MakeProgress(int64_t trigger_start,
-                                                    std::map<std::string, int64_t>* durations,
-                                                    const std::vector<int64_t>& input_rows,
-                                                    int64_t output_rows, bool executed) {
+StreamingQueryProgress StreamingQuery::MakeProgress(
+    int64_t trigger_start, std::map<std::string, int64_t>* durations,
+    const std::vector<int64_t>& input_rows, int64_t output_rows, bool executed) {
   (*durations)["triggerExecution"] = ElapsedMs(trigger_begin_);
   double input_sec = last_trigger_start_ms_ >= 0
                          ? (trigger_start - last_trigger_start_ms_) / 1000.0
@@ -45,9 +44,9 @@ StreamingQueryProgress StreamingQuery::MakeProgress(int64_t trigger_start,
   p.sink.description = config_.sink->Describe();
   p.sink.num_output_rows = output_rows;
   if (!executed) {
-    // A trigger without a batch (Spark's resetExecStatsForNoExecution): before any batch of
-    // the run nothing but the offsets; after one, that batch's state operators with the
-    // per-batch counts zeroed, the watermark alone and 0 output rows.
+    // A trigger without a batch (Spark's resetExecStatsForNoExecution): before any batch
+    // of the run nothing but the offsets; after one, that batch's state operators with
+    // the per-batch counts zeroed, the watermark alone and 0 output rows.
     if (last_executed_) {
       p.state_operators = last_executed_->state_operators;
       for (auto& op : p.state_operators) {
@@ -79,13 +78,15 @@ StreamingQueryProgress StreamingQuery::MakeProgress(int64_t trigger_start,
   return p;
 }
 
-void StreamingQuery::KeepProgress(const StreamingQueryProgress& p, sql::BoundPlanPtr executed) {
-  int64_t keep =
-      ParseInt64(config_.runner->GetConf("spark.sql.streaming.numRecentProgressUpdates", "100"))
-          .value_or(100);
+void StreamingQuery::KeepProgress(const StreamingQueryProgress& p,
+                                  sql::BoundPlanPtr executed) {
+  int64_t keep = ParseInt64(config_.runner->GetConf(
+                                "spark.sql.streaming.numRecentProgressUpdates", "100"))
+                     .value_or(100);
   {
     MutexLock lock(mu_);
-    if (executed) last_plan_ = executed;  // the batch plan (stateful operators), not its rows
+    if (executed)
+      last_plan_ = executed;  // the batch plan (stateful operators), not its rows
     // As Spark's ProgressReporter.addNewProgress: append, then drop from the front while
     // the buffer holds at least numRecentProgressUpdates (so it keeps one fewer).
     progress_.push_back(p);

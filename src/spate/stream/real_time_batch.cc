@@ -5,8 +5,8 @@
 #include <chrono>
 #include <set>
 
-#include "spate/exec/executor.h"
 #include "spate/base/text_parse.h"
+#include "spate/exec/executor.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/streaming_plan.h"
 #include "spate/stream/streaming_query.h"
@@ -19,14 +19,17 @@ namespace {
 // Spark's class name for a sink or source description (the errors name classes).
 std::string SparkClassName(const std::string& description) {
   static const std::pair<const char*, const char*> kNames[] = {
-      {"ForeachBatchSink", "org.apache.spark.sql.execution.streaming.sources.ForeachBatchSink"},
+      {"ForeachBatchSink",
+       "org.apache.spark.sql.execution.streaming.sources.ForeachBatchSink"},
       {"MemorySink", "org.apache.spark.sql.execution.streaming.sources.MemorySink"},
       {"NoopSink", "org.apache.spark.sql.execution.datasources.noop.NoopTable$"},
-      {"RateStreamV2", "org.apache.spark.sql.execution.streaming.sources.RateStreamMicroBatchStream"},
+      {"RateStreamV2",
+       "org.apache.spark.sql.execution.streaming.sources.RateStreamMicroBatchStream"},
       {"RatePerMicroBatchStream",
        "org.apache.spark.sql.execution.streaming.sources.RatePerMicroBatchStream"},
       {"FileStreamSource", "org.apache.spark.sql.execution.streaming.FileStreamSource"},
-      {"TextSocketV2", "org.apache.spark.sql.execution.streaming.sources.TextSocketMicroBatchStream"},
+      {"TextSocketV2",
+       "org.apache.spark.sql.execution.streaming.sources.TextSocketMicroBatchStream"},
       {"DeltaSource", "org.apache.spark.sql.delta.sources.DeltaSource"}};
   std::string head = description.substr(0, description.find('['));
   for (const auto& [name, cls] : kNames) {
@@ -37,7 +40,7 @@ std::string SparkClassName(const std::string& description) {
 
 bool RealTimeAllowlistCheck(BatchRunner& runner) {
   return ToLower(runner.GetConf("spark.sql.streaming.realTimeMode.allowlistCheck",
-                                     "true")) != "false";
+                                "true")) != "false";
 }
 
 }  // namespace
@@ -45,8 +48,9 @@ bool RealTimeAllowlistCheck(BatchRunner& runner) {
 // Checked when the query starts, in Spark's order: output mode, batch duration, sink.
 Status CheckRealTimeStart(const QueryConfig& config) {
   if (config.output_mode != OutputMode::kUpdate) {
-    return Status::Error("STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED",
-                         {{"outputMode", std::string(OutputModeName(config.output_mode))}});
+    return Status::Error(
+        "STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED",
+        {{"outputMode", std::string(OutputModeName(config.output_mode))}});
   }
   std::string min_text =
       config.runner->GetConf("spark.sql.streaming.realTimeMode.minBatchDuration", "5000");
@@ -61,11 +65,12 @@ Status CheckRealTimeStart(const QueryConfig& config) {
                           {"minBatchDuration", std::to_string(min_ms)}});
   }
   const std::string sink = config.sink->Describe();
-  const bool allowlisted = sink == "ConsoleSink" || sink == "KafkaSink" ||
-                           sink == "ForeachSink";
+  const bool allowlisted =
+      sink == "ConsoleSink" || sink == "KafkaSink" || sink == "ForeachSink";
   if (!allowlisted && RealTimeAllowlistCheck(*config.runner)) {
-    return Status::Error("STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST",
-                         {{"errorType", "sink"}, {"message", SparkClassName(sink) + " is"}});
+    return Status::Error(
+        "STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST",
+        {{"errorType", "sink"}, {"message", SparkClassName(sink) + " is"}});
   }
   if (!config.sink->SupportsRealTime()) {
     // Beyond the allowlist (allowlistCheck=false), a sink that cannot take a batch in
@@ -107,15 +112,17 @@ Status StreamingQuery::CheckRealTimeQuery() {
   if (identical) {
     std::string all;
     for (const auto& d : seen) all += (all.empty() ? "" : ", ") + d;
-    return Status::Error("STREAMING_REAL_TIME_MODE.IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED",
-                         {{"sources", all}});
+    return Status::Error(
+        "STREAMING_REAL_TIME_MODE.IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED",
+        {{"sources", all}});
   }
   SPATE_ASSIGN_OR_RETURN(auto analyzed, config_.runner->Analyze(config_.plan));
   auto nodes = StatefulNodes(*analyzed);
   if (!nodes.empty() && RealTimeAllowlistCheck(*config_.runner)) {
     // Spark names the physical operators outside its allowlist, sorted: the stateful
     // operator's own, the exchange before it, and an aggregation's partial aggregate.
-    const std::string stateful = "org.apache.spark.sql.execution.streaming.operators.stateful.";
+    const std::string stateful =
+        "org.apache.spark.sql.execution.streaming.operators.stateful.";
     std::set<std::string> ops;
     for (const auto* n : nodes) {
       auto kind = StatefulKindOf(*n);
@@ -160,18 +167,18 @@ Status StreamingQuery::CheckRealTimeQuery() {
 
 // Real-time mode: one batch of the trigger's duration. The sources are polled
 // continuously; each piece of new data runs through the (stateless) plan and goes to the
-// sink at once, as one more AddBatch of this batch id; at the end of the duration the sink
-// finishes the batch, then the offsets reached are logged (offsets/N, commits/N). Offsets
-// are thus committed after their records are in the sink, as Spark's real-time mode does:
-// a crash mid-batch replays the batch's records from its start offsets (the sinks allowed
-// here deliver at least once either way).
+// sink at once, as one more AddBatch of this batch id; at the end of the duration the
+// sink finishes the batch, then the offsets reached are logged (offsets/N, commits/N).
+// Offsets are thus committed after their records are in the sink, as Spark's real-time
+// mode does: a crash mid-batch replays the batch's records from its start offsets (the
+// sinks allowed here deliver at least once either way).
 Status StreamingQuery::RunRealTimeBatch() {
   trigger_begin_ = SteadyClock::now();
   const int64_t trigger_start = config_.clock->NowMs();
   const auto deadline =
       trigger_begin_ + std::chrono::milliseconds(config_.trigger.interval_ms);
-  std::map<std::string, int64_t> durations = {{"latestOffset", 0}, {"getBatch", 0},
-                                              {"queryPlanning", 0}, {"addBatch", 0}};
+  std::map<std::string, int64_t> durations = {
+      {"latestOffset", 0}, {"getBatch", 0}, {"queryPlanning", 0}, {"addBatch", 0}};
   std::vector<int64_t> input_rows(sources_.size(), 0);
   int64_t output_rows = 0;
   available_offsets_ = committed_offsets_;
@@ -206,8 +213,9 @@ Status StreamingQuery::RunRealTimeBatch() {
       cv_.notify_all();
       // Poll again soon: a short real-time pause, cut short by ProcessAllAvailable/Stop.
       MutexLock lock(mu_);
-      lock.WaitFor(cv_, std::chrono::microseconds(500),
-                   [this]() SPATE_REQUIRES(mu_) { return StopRequested() || poll_wake_; });
+      lock.WaitFor(cv_, std::chrono::microseconds(500), [this]() SPATE_REQUIRES(mu_) {
+        return StopRequested() || poll_wake_;
+      });
       continue;
     }
     t = SteadyClock::now();

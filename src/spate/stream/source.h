@@ -169,8 +169,8 @@ class Sink {
   virtual void Stop() {}
   /// Real-time mode may write to this sink (Spark: Kafka, foreach, console, memory). In
   /// real-time mode AddBatch is called once per piece of the batch, all with the batch's
-  /// id, as records arrive, and FinishRealTimeBatch ends the batch (before its offsets are
-  /// logged).
+  /// id, as records arrive, and FinishRealTimeBatch ends the batch (before its offsets
+  /// are logged).
   virtual bool SupportsRealTime() const { return false; }
   virtual Status FinishRealTimeBatch(int64_t batch_id) {
     (void)batch_id;

@@ -67,8 +67,9 @@ bool BufferOf(const sql::AggregateCall& call, std::vector<Field>* out) {
     return true;
   }
   if (name == "try_sum" || name == "try_avg") {
-    // TrySum / TryAverage: the buffers of Sum / Average, without DecimalAggregates' rewrite
-    // of small decimals (it matches only Sum and Average); TrySum tracks isEmpty for decimals.
+    // TrySum / TryAverage: the buffers of Sum / Average, without DecimalAggregates'
+    // rewrite of small decimals (it matches only Sum and Average); TrySum tracks isEmpty
+    // for decimals.
     if (t->IsIntegral()) {
       add("sum", name == "try_sum" ? DataType::Long() : DataType::Double());
     } else if (t->IsFloating() || t->id() == TypeId::kString) {
@@ -112,8 +113,8 @@ bool BufferOf(const sql::AggregateCall& call, std::vector<Field>* out) {
     add("valueSet", DataType::Boolean());
     return true;
   }
-  if (name == "stddev_samp" || name == "stddev_pop" || name == "var_samp" || name == "var_pop" ||
-      name == "skewness" || name == "kurtosis") {
+  if (name == "stddev_samp" || name == "stddev_pop" || name == "var_samp" ||
+      name == "var_pop" || name == "skewness" || name == "kurtosis") {
     std::vector<const char*> moments = {"n", "avg", "m2"};
     if (name == "skewness" || name == "kurtosis") moments.push_back("m3");
     if (name == "kurtosis") moments.push_back("m4");
@@ -148,7 +149,8 @@ bool BufferOf(const sql::AggregateCall& call, std::vector<Field>* out) {
     const int p = HllPrecision(rsd);
     if (p < 4 || p > 30) return false;
     const int64_t words = ((int64_t{1} << p) + 9) / 10;  // 10 six-bit registers per word
-    for (int64_t w = 0; w < words; ++w) add("MS[" + std::to_string(w) + "]", DataType::Long());
+    for (int64_t w = 0; w < words; ++w)
+      add("MS[" + std::to_string(w) + "]", DataType::Long());
     return true;
   }
   return false;

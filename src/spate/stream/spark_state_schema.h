@@ -8,10 +8,10 @@
 // (`spate checkpoint check`). Each layout below was read from the schema files real Spark
 // 4.2 wrote (count -> count bigint not null; sum of an integral -> sum bigint; sum of a
 // decimal(p,s) -> sum decimal(min(38,p+10),s) + isEmpty boolean not null, or a bigint sum
-// when p+10 <= 18 (Spark's DecimalAggregates); avg -> sum + count, the sum a double unless
-// a decimal with p+4 > 15; min/max/first/last -> the input type (+ valueSet); the moment
-// aggregates -> n, avg, m2[, m3, m4] doubles not null; collect_*/percentiles/mode -> one
-// binary buf; approx_count_distinct -> ceil(2^p/10) bigint words; ...).
+// when p+10 <= 18 (Spark's DecimalAggregates); avg -> sum + count, the sum a double
+// unless a decimal with p+4 > 15; min/max/first/last -> the input type (+ valueSet); the
+// moment aggregates -> n, avg, m2[, m3, m4] doubles not null; collect_*/percentiles/mode
+// -> one binary buf; approx_count_distinct -> ceil(2^p/10) bigint words; ...).
 //
 // Thread safety: pure function.
 
@@ -22,8 +22,8 @@
 namespace spate::stream {
 
 /// Spark's aggregation buffer schema of `calls` (an Aggregate node's aggregates; equal
-/// calls share one buffer, as Spark deduplicates them), or nullptr when a call's layout in
-/// Spark is not known here.
+/// calls share one buffer, as Spark deduplicates them), or nullptr when a call's layout
+/// in Spark is not known here.
 SchemaPtr SparkAggregationBufferSchema(const std::vector<sql::AggregateCall>& calls);
 
 }  // namespace spate::stream

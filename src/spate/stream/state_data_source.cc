@@ -69,7 +69,8 @@ struct Options {
   }
 };
 
-Status InvalidOption(const std::string& name, const std::string& sub, const std::string& msg = "") {
+Status InvalidOption(const std::string& name, const std::string& sub,
+                     const std::string& msg = "") {
   std::vector<ErrorParam> params = {{"optionName", name}};
   if (!msg.empty()) params.push_back({"message", msg});
   return Status::Error("STDS_INVALID_OPTION_VALUE." + sub, std::move(params));
@@ -95,7 +96,8 @@ Result<Options> ParseOptions(const std::string& checkpoint,
     auto it = opts.find(k);
     return it == opts.end() ? nullptr : &it->second;
   };
-  if (checkpoint.empty()) return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "path"}});
+  if (checkpoint.empty())
+    return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "path"}});
   if (auto v = get("batchid")) {
     SPATE_ASSIGN_OR_RETURN(o.batch_id, NonNegative("batchId", *v));
   }
@@ -109,12 +111,14 @@ Result<Options> ParseOptions(const std::string& checkpoint,
   if (auto v = get("joinside")) {
     o.join_side = ToLower(*v);
     if (o.join_side != "left" && o.join_side != "right" && o.join_side != "none") {
-      return InvalidOption("joinSide", "WITH_MESSAGE",
-                           "Allowed values are 'left', 'right', 'none' (got '" + *v + "')");
+      return InvalidOption(
+          "joinSide", "WITH_MESSAGE",
+          "Allowed values are 'left', 'right', 'none' (got '" + *v + "')");
     }
   }
   if (o.join_side != "none" && o.store_name) {
-    return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['joinSide', 'storeName']"}});
+    return Status::Error("STDS_CONFLICT_OPTIONS",
+                         {{"options", "['joinSide', 'storeName']"}});
   }
   auto boolean = [&](const char* key, const char* name, bool* out) -> Status {
     if (auto v = get(key)) {
@@ -126,17 +130,21 @@ Result<Options> ParseOptions(const std::string& checkpoint,
     return Status::OK();
   };
   SPATE_RETURN_IF_ERROR(boolean("readchangefeed", "readChangeFeed", &o.change_feed));
-  SPATE_RETURN_IF_ERROR(boolean("readregisteredtimers", "readRegisteredTimers", &o.read_timers));
-  SPATE_RETURN_IF_ERROR(boolean("flattencollectiontypes", "flattenCollectionTypes", &o.flatten));
+  SPATE_RETURN_IF_ERROR(
+      boolean("readregisteredtimers", "readRegisteredTimers", &o.read_timers));
+  SPATE_RETURN_IF_ERROR(
+      boolean("flattencollectiontypes", "flattenCollectionTypes", &o.flatten));
   if (auto v = get("statevarname")) {
     if (v->empty()) return InvalidOption("stateVarName", "IS_EMPTY");
     o.state_var = *v;
   }
   if (o.read_timers && o.change_feed) {
-    return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['readChangeFeed', 'readRegisteredTimers']"}});
+    return Status::Error("STDS_CONFLICT_OPTIONS",
+                         {{"options", "['readChangeFeed', 'readRegisteredTimers']"}});
   }
   if (o.state_var && o.read_timers) {
-    return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['readRegisteredTimers', 'stateVarName']"}});
+    return Status::Error("STDS_CONFLICT_OPTIONS",
+                         {{"options", "['readRegisteredTimers', 'stateVarName']"}});
   }
   if (auto v = get("changestartbatchid")) {
     SPATE_ASSIGN_OR_RETURN(o.change_start, NonNegative("changeStartBatchId", *v));
@@ -148,7 +156,8 @@ Result<Options> ParseOptions(const std::string& checkpoint,
   if (auto v = get("snapshotpartitionid")) o.snapshot_partition_text = *v;
   if (o.change_feed) {
     if (o.batch_id)
-      return Status::Error("STDS_CONFLICT_OPTIONS", {{"options", "['batchId', 'readChangeFeed']"}});
+      return Status::Error("STDS_CONFLICT_OPTIONS",
+                           {{"options", "['batchId', 'readChangeFeed']"}});
     if (o.snapshot_start_text) {
       return Status::Error("STDS_CONFLICT_OPTIONS",
                            {{"options", "['snapshotStartBatchId', 'readChangeFeed']"}});
@@ -167,8 +176,9 @@ Result<Options> ParseOptions(const std::string& checkpoint,
   } else {
     for (const char* name : {"changeStartBatchId", "changeEndBatchId"}) {
       if (get(ToLower(name).c_str()))
-        return InvalidOption(name, "WITH_MESSAGE",
-                             "Only specify this option when readChangeFeed is set to true.");
+        return InvalidOption(
+            name, "WITH_MESSAGE",
+            "Only specify this option when readChangeFeed is set to true.");
     }
   }
   return o;
@@ -178,14 +188,17 @@ Result<Options> ParseOptions(const std::string& checkpoint,
 // the start's sign and bound, the partition's sign, then both or neither.
 Status CheckSnapshotOptions(int64_t batch, Options* o) {
   if (o->snapshot_start_text) {
-    SPATE_ASSIGN_OR_RETURN(o->snapshot_start, NonNegative("snapshotStartBatchId", *o->snapshot_start_text));
+    SPATE_ASSIGN_OR_RETURN(o->snapshot_start,
+                           NonNegative("snapshotStartBatchId", *o->snapshot_start_text));
     if (*o->snapshot_start > batch) {
-      return InvalidOption("snapshotStartBatchId", "WITH_MESSAGE",
-                           "value should be less than or equal to " + std::to_string(batch));
+      return InvalidOption(
+          "snapshotStartBatchId", "WITH_MESSAGE",
+          "value should be less than or equal to " + std::to_string(batch));
     }
   }
   if (o->snapshot_partition_text) {
-    SPATE_ASSIGN_OR_RETURN(int64_t p, NonNegative("snapshotPartitionId", *o->snapshot_partition_text));
+    SPATE_ASSIGN_OR_RETURN(
+        int64_t p, NonNegative("snapshotPartitionId", *o->snapshot_partition_text));
     if (p > std::numeric_limits<int>::max()) {
       return InvalidOption("snapshotPartitionId", "WITH_MESSAGE",
                            "'" + *o->snapshot_partition_text + "' is not an int");
@@ -193,10 +206,12 @@ Status CheckSnapshotOptions(int64_t batch, Options* o) {
     o->snapshot_partition = static_cast<int>(p);
   }
   if (o->snapshot_partition && !o->snapshot_start) {
-    return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "snapshotStartBatchId"}});
+    return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED",
+                         {{"optionName", "snapshotStartBatchId"}});
   }
   if (o->snapshot_start && !o->snapshot_partition) {
-    return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "snapshotPartitionId"}});
+    return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED",
+                         {{"optionName", "snapshotPartitionId"}});
   }
   return Status::OK();
 }
@@ -204,21 +219,21 @@ Status CheckSnapshotOptions(int64_t batch, Options* o) {
 // ---- layouts
 
 enum class Layout {
-  kAggregate,     // key RowCodec; value [int64 event time] + RowCodec
-  kSession,       // key RowCodec (other keys); value: the key's sessions, one row each
-  kDedup,         // key RowCodec; value nothing of the user's (Spark: __dummy__ NULL)
-  kDedupWithin,   // key RowCodec; value int64 expiry
-  kLimit,         // key empty; value int64 count
-  kJoinSide,      // keyWithIndexToValue of one side: key, the side's row
-  kJoinCounts,    // <side>-keyToNumValues as a store
-  kJoinRows,      // <side>-keyWithIndexToValue as a store (index and matched shown)
-  kTwsVariable,   // one transformWithState state variable (Decoder::tws)
-  kTimers,        // transformWithState's timers: key "t" 0 + key RowCodec; value int64s (ms)
+  kAggregate,    // key RowCodec; value [int64 event time] + RowCodec
+  kSession,      // key RowCodec (other keys); value: the key's sessions, one row each
+  kDedup,        // key RowCodec; value nothing of the user's (Spark: __dummy__ NULL)
+  kDedupWithin,  // key RowCodec; value int64 expiry
+  kLimit,        // key empty; value int64 count
+  kJoinSide,     // keyWithIndexToValue of one side: key, the side's row
+  kJoinCounts,   // <side>-keyToNumValues as a store
+  kJoinRows,     // <side>-keyWithIndexToValue as a store (index and matched shown)
+  kTwsVariable,  // one transformWithState state variable (Decoder::tws)
+  kTimers,  // transformWithState's timers: key "t" 0 + key RowCodec; value int64s (ms)
 };
 
 struct Decoder {
   Layout layout = Layout::kAggregate;
-  int value_prefix = 0;  // kAggregate
+  int value_prefix = 0;       // kAggregate
   bool guess_prefix = false;  // no _metadata/operator: try 0, then 8
   SchemaPtr key_schema;       // the stored key's RowCodec schema
   SchemaPtr value_schema;     // the stored value's RowCodec schema (where there is one)
@@ -232,20 +247,26 @@ struct Decoder {
 
 std::string GuessOperatorName(const CheckpointDescription::Operator& op) {
   for (const auto& s : op.stores) {
-    if (s.id.store_name.find("keyToNumValues") != std::string::npos) return "symmetricHashJoin";
+    if (s.id.store_name.find("keyToNumValues") != std::string::npos)
+      return "symmetricHashJoin";
   }
   if (!op.schemas) return "";
   const Schema& k = *op.schemas->key;
   const Schema& v = *op.schemas->value;
-  if (v.num_fields() >= 2 && v.field(0).name == "sessionStart" && v.field(1).name == "sessionEnd")
+  if (v.num_fields() >= 2 && v.field(0).name == "sessionStart" &&
+      v.field(1).name == "sessionEnd")
     return "sessionWindowStateStoreSaveExec";
   if (v.num_fields() == 0) return "dedupe";
-  if (v.num_fields() == 1 && v.field(0).name == "expiresAtMicros") return "dedupeWithinWatermark";
-  if (k.num_fields() == 0 && v.num_fields() == 1 && v.field(0).name == "count") return "globalLimit";
+  if (v.num_fields() == 1 && v.field(0).name == "expiresAtMicros")
+    return "dedupeWithinWatermark";
+  if (k.num_fields() == 0 && v.num_fields() == 1 && v.field(0).name == "count")
+    return "globalLimit";
   return "stateStoreSave";
 }
 
-SchemaPtr MakeSchema(std::vector<Field> f) { return std::make_shared<const Schema>(std::move(f)); }
+SchemaPtr MakeSchema(std::vector<Field> f) {
+  return std::make_shared<const Schema>(std::move(f));
+}
 
 // The fields of a join's value schema for one side ("left.a" -> "a").
 SchemaPtr JoinSideSchema(const Schema& value, const std::string& side) {
@@ -291,9 +312,10 @@ Result<ColumnPtr> DecodeStruct(const SchemaPtr& schema,
     }
     Status st = b.Append(*v);
     if (!st.ok()) {
-      return Status::Error("STDS_INTERNAL_ERROR",
-                           {{"message", "cannot decode the " + what + " of a state row with schema " +
-                                            schema->ToString() + ": " + st.message()}});
+      return Status::Error(
+          "STDS_INTERNAL_ERROR",
+          {{"message", "cannot decode the " + what + " of a state row with schema " +
+                           schema->ToString() + ": " + st.message()}});
     }
     take.push_back(next++);
   }
@@ -309,8 +331,8 @@ Result<ColumnPtr> DecodeStruct(const SchemaPtr& schema,
 }
 
 /// The change feed's batch_id and change_type columns ("update" / "delete" per row).
-void ChangeFeedColumns(const std::vector<int64_t>& batch_ids, const std::vector<bool>& removed,
-                       std::vector<ColumnPtr>* cols) {
+void ChangeFeedColumns(const std::vector<int64_t>& batch_ids,
+                       const std::vector<bool>& removed, std::vector<ColumnPtr>* cols) {
   std::vector<Value> ids, types;
   for (size_t i = 0; i < batch_ids.size(); ++i) {
     ids.push_back(Value::Long(batch_ids[i]));
@@ -320,15 +342,17 @@ void ChangeFeedColumns(const std::vector<int64_t>& batch_ids, const std::vector<
   cols->push_back(ColumnFromValues(DataType::String(), types));
 }
 
-Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, int partition,
-                            bool change_feed, const SchemaPtr& out_schema) {
+Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows,
+                            int partition, bool change_feed,
+                            const SchemaPtr& out_schema) {
   std::vector<std::optional<std::string_view>> keys, values;
   std::vector<int64_t> batch_ids;
   std::vector<bool> removed;
   std::deque<std::string> scratch;  // bytes built here (stable until decoded)
   std::vector<std::optional<std::string_view>> states;  // kSession: each session's states
   std::vector<std::pair<int64_t, bool>> extra_long;     // kJoinRows: index, matched
-  auto push = [&](const RawRow& r, std::string_view k, std::optional<std::string_view> v) {
+  auto push = [&](const RawRow& r, std::string_view k,
+                  std::optional<std::string_view> v) {
     keys.push_back(k);
     values.push_back(v);
     batch_ids.push_back(r.batch_id);
@@ -341,7 +365,8 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
       case Layout::kAggregate: {
         if (v) {
           if (v->size() < static_cast<size_t>(d.value_prefix))
-            return Status::Error("STDS_INTERNAL_ERROR", {{"message", "aggregation state value too short"}});
+            return Status::Error("STDS_INTERNAL_ERROR",
+                                 {{"message", "aggregation state value too short"}});
           v = v->substr(static_cast<size_t>(d.value_prefix));
         }
         push(r, r.key, v);
@@ -355,7 +380,8 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
         }
         std::vector<stateful_internal::StoredSession> ss;
         Status st = stateful_internal::DecodeSessions(*v, &ss);
-        if (!st.ok()) return Status::Error("STDS_INTERNAL_ERROR", {{"message", st.message()}});
+        if (!st.ok())
+          return Status::Error("STDS_INTERNAL_ERROR", {{"message", st.message()}});
         for (auto& x : ss) {
           // sessionStart, sessionEnd as a RowCodec row of two NOT NULL timestamps.
           std::string bytes(1, '\0');
@@ -370,13 +396,17 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
       }
       case Layout::kJoinSide:
       case Layout::kJoinRows: {
-        if (r.key.size() < 8) return Status::Error("STDS_INTERNAL_ERROR", {{"message", "join state key too short"}});
+        if (r.key.size() < 8)
+          return Status::Error("STDS_INTERNAL_ERROR",
+                               {{"message", "join state key too short"}});
         std::string_view k(r.key.data(), r.key.size() - 8);
         if (v && v->size() < 9)
-          return Status::Error("STDS_INTERNAL_ERROR", {{"message", "join state row too short"}});
+          return Status::Error("STDS_INTERNAL_ERROR",
+                               {{"message", "join state row too short"}});
         if (d.layout == Layout::kJoinRows) {
-          extra_long.emplace_back(GetInt64(std::string_view(r.key).substr(r.key.size() - 8)),
-                                  v && (*v)[8] != 0);
+          extra_long.emplace_back(
+              GetInt64(std::string_view(r.key).substr(r.key.size() - 8)),
+              v && (*v)[8] != 0);
         }
         push(r, k, v ? std::optional<std::string_view>(v->substr(9)) : std::nullopt);
         break;
@@ -398,13 +428,15 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
   switch (d.layout) {
     case Layout::kAggregate:
     case Layout::kJoinSide: {
-      SPATE_ASSIGN_OR_RETURN(ColumnPtr decoded, DecodeStruct(d.value_schema, values, "value"));
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr decoded,
+                             DecodeStruct(d.value_schema, values, "value"));
       // Named as the value column (the change feed's NULLs are applied below).
       value_col = StructOf(d.out_value, decoded->children(), n);
       break;
     }
     case Layout::kJoinRows: {
-      SPATE_ASSIGN_OR_RETURN(ColumnPtr side, DecodeStruct(d.value_schema, values, "value"));
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr side,
+                             DecodeStruct(d.value_schema, values, "value"));
       std::vector<Value> matched;
       for (const auto& e : extra_long) matched.push_back(Value::Boolean(e.second));
       std::vector<ColumnPtr> vc = side->children();
@@ -413,9 +445,12 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
       break;
     }
     case Layout::kSession: {
-      std::vector<Field> bf(d.out_value->fields().begin(), d.out_value->fields().begin() + 2);
-      std::vector<Field> sf(d.out_value->fields().begin() + 2, d.out_value->fields().end());
-      SPATE_ASSIGN_OR_RETURN(ColumnPtr b, DecodeStruct(MakeSchema(bf), values, "session"));
+      std::vector<Field> bf(d.out_value->fields().begin(),
+                            d.out_value->fields().begin() + 2);
+      std::vector<Field> sf(d.out_value->fields().begin() + 2,
+                            d.out_value->fields().end());
+      SPATE_ASSIGN_OR_RETURN(ColumnPtr b,
+                             DecodeStruct(MakeSchema(bf), values, "session"));
       SPATE_ASSIGN_OR_RETURN(ColumnPtr s, DecodeStruct(MakeSchema(sf), states, "value"));
       std::vector<ColumnPtr> vc = b->children();
       for (const auto& c : s->children()) vc.push_back(c);
@@ -447,7 +482,9 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
   // A removed key of the change feed has a NULL value.
   if (change_feed) {
     std::vector<int32_t> idx(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = removed[static_cast<size_t>(i)] ? -1 : static_cast<int32_t>(i);
+    for (int64_t i = 0; i < n; ++i)
+      idx[static_cast<size_t>(i)] =
+          removed[static_cast<size_t>(i)] ? -1 : static_cast<int32_t>(i);
     value_col = Take(*value_col, idx.data(), n);
   }
   std::vector<ColumnPtr> cols;
@@ -458,9 +495,10 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows, i
   return Batch::Make(out_schema, std::move(cols), n);
 }
 
-// transformWithState's timers: one row per (key, expiry), as Spark's readRegisteredTimers.
-Result<BatchPtr> DecodeTimers(const Decoder& d, const std::vector<RawRow>& rows, int partition,
-                              const SchemaPtr& out_schema) {
+// transformWithState's timers: one row per (key, expiry), as Spark's
+// readRegisteredTimers.
+Result<BatchPtr> DecodeTimers(const Decoder& d, const std::vector<RawRow>& rows,
+                              int partition, const SchemaPtr& out_schema) {
   std::vector<std::optional<std::string_view>> keys;
   std::vector<Value> expiries;
   for (const RawRow& r : rows) {
@@ -488,7 +526,9 @@ Result<BatchPtr> DecodeTwsVariable(const Decoder& d, const std::vector<RawRow>& 
                                    const SchemaPtr& out_schema) {
   using Type = TwsVariable::Type;
   const TwsVariable& var = d.tws;
-  std::string prefix(1, var.type == Type::kList ? 'l' : var.type == Type::kMap ? 'm' : 'v');
+  std::string prefix(1, var.type == Type::kList  ? 'l'
+                        : var.type == Type::kMap ? 'm'
+                                                 : 'v');
   prefix += '\0';
   prefix += var.name;
   prefix += '\0';
@@ -516,7 +556,8 @@ Result<BatchPtr> DecodeTwsVariable(const Decoder& d, const std::vector<RawRow>& 
     }
   };
   for (const RawRow& r : rows) {
-    if (r.key.size() < prefix.size() || r.key.compare(0, prefix.size(), prefix) != 0) continue;
+    if (r.key.size() < prefix.size() || r.key.compare(0, prefix.size(), prefix) != 0)
+      continue;
     const std::string_view k = std::string_view(r.key).substr(prefix.size());
     if (!r.value) {
       new_row(r, k);  // a removal of the change feed: NULL value
@@ -524,7 +565,9 @@ Result<BatchPtr> DecodeTwsVariable(const Decoder& d, const std::vector<RawRow>& 
     }
     const std::string_view v = *r.value;
     if (var.type == Type::kValue) {
-      if (v.size() < 8) return Status::Error("STDS_INTERNAL_ERROR", {{"message", "ValueState entry too short"}});
+      if (v.size() < 8)
+        return Status::Error("STDS_INTERNAL_ERROR",
+                             {{"message", "ValueState entry too short"}});
       new_row(r, k);
       add(GetInt64(v), v.substr(8), {});
       continue;
@@ -537,14 +580,17 @@ Result<BatchPtr> DecodeTwsVariable(const Decoder& d, const std::vector<RawRow>& 
   }
   const auto n = static_cast<int64_t>(keys.size());
   SPATE_ASSIGN_OR_RETURN(ColumnPtr key_col, DecodeStruct(d.key_schema, keys, "key"));
-  SPATE_ASSIGN_OR_RETURN(ColumnPtr elem_col, DecodeStruct(d.value_schema, elems, "value"));
+  SPATE_ASSIGN_OR_RETURN(ColumnPtr elem_col,
+                         DecodeStruct(d.value_schema, elems, "value"));
   if (var.ttl) {
-    elem_col = StructOf(d.out_value, {elem_col, ColumnFromValues(DataType::Long(), expiries)},
-                        static_cast<int64_t>(elems.size()));
+    elem_col =
+        StructOf(d.out_value, {elem_col, ColumnFromValues(DataType::Long(), expiries)},
+                 static_cast<int64_t>(elems.size()));
   }
   ColumnPtr user_key_col;
   if (map) {
-    SPATE_ASSIGN_OR_RETURN(user_key_col, DecodeStruct(d.user_key, map_keys, "user map key"));
+    SPATE_ASSIGN_OR_RETURN(user_key_col,
+                           DecodeStruct(d.user_key, map_keys, "user map key"));
   }
   std::vector<ColumnPtr> cols;
   if (change_feed) ChangeFeedColumns(batch_ids, removed, &cols);
@@ -575,22 +621,25 @@ Result<BatchPtr> DecodeTwsVariable(const Decoder& d, const std::vector<RawRow>& 
 
 // Whether every value decodes with `prefix` bytes skipped (the best guess of an
 // aggregation's layout when no _metadata/operator exists).
-bool ValuesDecode(const SchemaPtr& schema, const std::vector<RawRow>& rows, size_t prefix) {
+bool ValuesDecode(const SchemaPtr& schema, const std::vector<RawRow>& rows,
+                  size_t prefix) {
   state::RowCodec codec(schema);
   state::RowBatchBuilder b(codec);
   for (const auto& r : rows) {
     if (!r.value) continue;
-    if (r.value->size() < prefix || !b.Append(std::string_view(*r.value).substr(prefix)).ok())
+    if (r.value->size() < prefix ||
+        !b.Append(std::string_view(*r.value).substr(prefix)).ok())
       return false;
   }
   return true;
 }
 
-// Version `version` of store `id` (with `snapshot`: rebuilt from that version's base file).
-Result<std::vector<RawRow>> ReadStoreVersion(const state::StateStoreId& id,
-                                             const state::StateStoreConf& conf,
-                                             io::FileSystemPtr fs, int64_t version,
-                                             std::optional<int64_t> snapshot = std::nullopt) {
+// Version `version` of store `id` (with `snapshot`: rebuilt from that version's base
+// file).
+Result<std::vector<RawRow>> ReadStoreVersion(
+    const state::StateStoreId& id, const state::StateStoreConf& conf,
+    io::FileSystemPtr fs, int64_t version,
+    std::optional<int64_t> snapshot = std::nullopt) {
   SPATE_ASSIGN_OR_RETURN(auto provider, state::CreateStateStoreProvider(id, conf, fs));
   auto store = snapshot ? provider->GetStoreFromSnapshot(*snapshot, version)
                         : provider->GetStore(version);
@@ -612,7 +661,8 @@ Result<std::vector<RawRow>> ReadStoreVersion(const state::StateStoreId& id,
   });
   (*store)->Abort();
   provider->Close();
-  std::sort(rows.begin(), rows.end(), [](const RawRow& a, const RawRow& b) { return a.key < b.key; });
+  std::sort(rows.begin(), rows.end(),
+            [](const RawRow& a, const RawRow& b) { return a.key < b.key; });
   return rows;
 }
 
@@ -623,13 +673,14 @@ Status TwsVariableDecoder(io::FileSystem& fs, const std::string& root, const Opt
   const std::optional<int64_t> at = o.change_feed ? o.change_end : o.batch_id;
   SPATE_ASSIGN_OR_RETURN(auto meta, ReadTwsStateMetadata(fs, root, o.operator_id, at));
   if (!meta) {
-    return InvalidOption("stateVarName", "WITH_MESSAGE",
-                         "the checkpoint records no state schema of operator " +
-                             std::to_string(o.operator_id) +
-                             " (written by a spate older than its state schema files), so '" +
-                             *o.state_var +
-                             "' cannot be read as a table (readRegisteredTimers=true reads its "
-                             "timers)");
+    return InvalidOption(
+        "stateVarName", "WITH_MESSAGE",
+        "the checkpoint records no state schema of operator " +
+            std::to_string(o.operator_id) +
+            " (written by a spate older than its state schema files), so '" +
+            *o.state_var +
+            "' cannot be read as a table (readRegisteredTimers=true reads its "
+            "timers)");
   }
   const TwsVariable* var = nullptr;
   for (const auto& v : meta->variables) {
@@ -646,8 +697,9 @@ Status TwsVariableDecoder(io::FileSystem& fs, const std::string& root, const Opt
   }
   if (o.change_feed && var->type != TwsVariable::Type::kValue) {
     return InvalidOption("readChangeFeed", "WITH_MESSAGE",
-                         "spate reads the change feed of a ValueState only ('" + *o.state_var +
-                             "' is a " + TwsVariableTypeName(var->type) + ")");
+                         "spate reads the change feed of a ValueState only ('" +
+                             *o.state_var + "' is a " + TwsVariableTypeName(var->type) +
+                             ")");
   }
   auto struct_field = [](const Schema& s, const char* name) -> SchemaPtr {
     const int i = s.FieldIndex(name, /*case_sensitive=*/true);
@@ -667,7 +719,8 @@ Status TwsVariableDecoder(io::FileSystem& fs, const std::string& root, const Opt
   }
   if (!d->value_schema || !d->key_schema ||
       (var->type == TwsVariable::Type::kMap && !d->user_key)) {
-    return Status::Error("STDS_FAILED_TO_READ_STATE_SCHEMA", {{"sourceOptions", o.ToString()}});
+    return Status::Error("STDS_FAILED_TO_READ_STATE_SCHEMA",
+                         {{"sourceOptions", o.ToString()}});
   }
   d->out_key = d->key_schema;
   return Status::OK();
@@ -691,13 +744,13 @@ Status WriteOperatorMetadata(io::FileSystem& fs, const std::string& state_root,
   return fs.WriteAtomic(path, j.ToString() + "\n");
 }
 
-Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(io::FileSystem& fs,
-                                                                  const std::string& state_root,
-                                                                  int64_t operator_id) {
+Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(
+    io::FileSystem& fs, const std::string& state_root, int64_t operator_id) {
   const std::string path = MetadataPath(state_root, operator_id);
   auto text = fs.ReadAll(path);
   if (!text.ok()) {
-    if (text.status().code() == StatusCode::kNotFound) return std::optional<StateOperatorMetadata>();
+    if (text.status().code() == StatusCode::kNotFound)
+      return std::optional<StateOperatorMetadata>();
     return text.status();
   }
   auto corrupt = [&](const std::string& why) {
@@ -720,35 +773,44 @@ Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(io::FileSystem
   return std::optional<StateOperatorMetadata>(std::move(m));
 }
 
-Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::string& checkpoint,
-                                           const std::map<std::string, std::string>& options) {
+Result<DataSourcePtr> MakeStateStoreSource(
+    io::FileSystemPtr fs, const std::string& checkpoint,
+    const std::map<std::string, std::string>& options) {
   SPATE_ASSIGN_OR_RETURN(Options o, ParseOptions(checkpoint, options));
   SPATE_ASSIGN_OR_RETURN(CheckpointDescription desc,
                          DescribeCheckpoint(fs, checkpoint, /*load_stores=*/false));
   if (!desc.last_committed_batch) {
-    return Status::Error("STDS_COMMITTED_BATCH_UNAVAILABLE", {{"checkpointLocation", checkpoint}});
+    return Status::Error("STDS_COMMITTED_BATCH_UNAVAILABLE",
+                         {{"checkpointLocation", checkpoint}});
   }
   const int64_t last = *desc.last_committed_batch;
   auto check_committed = [&](const char* name, int64_t b) -> Status {
     if (b <= last) return Status::OK();
     return InvalidOption(name, "WITH_MESSAGE",
-                         "batch " + std::to_string(b) + " is not committed: the last committed "
-                         "batch of " + checkpoint + " is " + std::to_string(last));
+                         "batch " + std::to_string(b) +
+                             " is not committed: the last committed "
+                             "batch of " +
+                             checkpoint + " is " + std::to_string(last));
   };
   if (o.batch_id) SPATE_RETURN_IF_ERROR(check_committed("batchId", *o.batch_id));
-  if (o.change_end) SPATE_RETURN_IF_ERROR(check_committed("changeEndBatchId", *o.change_end));
-  if (o.change_start) SPATE_RETURN_IF_ERROR(check_committed("changeStartBatchId", *o.change_start));
-  if (!o.change_feed) SPATE_RETURN_IF_ERROR(CheckSnapshotOptions(o.batch_id.value_or(last), &o));
+  if (o.change_end)
+    SPATE_RETURN_IF_ERROR(check_committed("changeEndBatchId", *o.change_end));
+  if (o.change_start)
+    SPATE_RETURN_IF_ERROR(check_committed("changeStartBatchId", *o.change_start));
+  if (!o.change_feed)
+    SPATE_RETURN_IF_ERROR(CheckSnapshotOptions(o.batch_id.value_or(last), &o));
 
   const CheckpointDescription::Operator* op = nullptr;
   for (const auto& x : desc.operators) {
     if (x.operator_id == o.operator_id) op = &x;
   }
   if (!op || op->num_partitions == 0) {
-    return Status::Error("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE", {{"sourceOptions", o.ToString()}});
+    return Status::Error("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE",
+                         {{"sourceOptions", o.ToString()}});
   }
   if (!op->schemas) {
-    return Status::Error("STDS_FAILED_TO_READ_STATE_SCHEMA", {{"sourceOptions", o.ToString()}});
+    return Status::Error("STDS_FAILED_TO_READ_STATE_SCHEMA",
+                         {{"sourceOptions", o.ToString()}});
   }
   const std::string root = io::JoinPath(checkpoint, "state");
   SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(*fs, root, o.operator_id));
@@ -776,10 +838,11 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
       d.value_schema = JoinSideSchema(*op->schemas->value, o.join_side);
       d.out_value = d.value_schema;
     } else if (!o.store_name) {
-      return InvalidOption("joinSide", "WITH_MESSAGE",
-                           "operator " + std::to_string(o.operator_id) +
-                               " is a stream-stream join: set joinSide ('left' or 'right') or "
-                               "storeName (one of its four stores)");
+      return InvalidOption(
+          "joinSide", "WITH_MESSAGE",
+          "operator " + std::to_string(o.operator_id) +
+              " is a stream-stream join: set joinSide ('left' or 'right') or "
+              "storeName (one of its four stores)");
     } else {
       const std::string side = store.rfind("left-", 0) == 0 ? "left" : "right";
       if (store.find("keyToNumValues") != std::string::npos) {
@@ -811,7 +874,8 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
     } else if (o.state_var) {
       SPATE_RETURN_IF_ERROR(TwsVariableDecoder(*fs, root, o, &d));
     } else {
-      return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "stateVarName"}});
+      return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED",
+                           {{"optionName", "stateVarName"}});
     }
   } else {
     d.layout = Layout::kAggregate;
@@ -820,13 +884,15 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
   }
   if ((o.state_var || o.read_timers) && d.layout != Layout::kTimers &&
       d.layout != Layout::kTwsVariable) {
-    return InvalidOption(o.state_var ? "stateVarName" : "readRegisteredTimers", "WITH_MESSAGE",
+    return InvalidOption(o.state_var ? "stateVarName" : "readRegisteredTimers",
+                         "WITH_MESSAGE",
                          "operator " + std::to_string(o.operator_id) + " is " + name +
                              ", not transformWithState");
   }
   if (d.layout == Layout::kAggregate || d.layout == Layout::kSession) {
     // The recorded value fields are the aggregates' buffers made unique ("count#0",
-    // "sum#1"); the value column names them as Spark does (its buffer attributes: "count").
+    // "sum#1"); the value column names them as Spark does (its buffer attributes:
+    // "count").
     std::vector<Field> vf = d.out_value->fields();
     for (Field& f : vf) {
       const size_t hash = f.name.rfind('#');
@@ -838,8 +904,8 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
     std::string known;
     for (const auto& s : stores) known += (known.empty() ? "" : ", ") + s;
     return InvalidOption("storeName", "WITH_MESSAGE",
-                         "operator " + std::to_string(o.operator_id) + " has no store '" + store +
-                             "' (its stores: " + known + ")");
+                         "operator " + std::to_string(o.operator_id) + " has no store '" +
+                             store + "' (its stores: " + known + ")");
   }
 
   // Every column nullable, as Spark's schemas.
@@ -866,7 +932,8 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
           out_fields.push_back(Field{"user_map_key", d.user_key->AsStruct(), true});
           out_fields.push_back(Field{"user_map_value", value, true});
         } else {
-          out_fields.push_back(Field{"map_value", DataType::Map(d.user_key->AsStruct(), value), true});
+          out_fields.push_back(
+              Field{"map_value", DataType::Map(d.user_key->AsStruct(), value), true});
         }
         break;
       default:
@@ -897,7 +964,8 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
       const int64_t end = o.change_end.value_or(last);
       for (int64_t b = *o.change_start; b <= end; ++b) {
         // Batch b committed version b+1: the changes of its delta / changelog file.
-        SPATE_ASSIGN_OR_RETURN(auto changes, state::ReadStoreChanges(id, desc.state_conf, *fs, b + 1));
+        SPATE_ASSIGN_OR_RETURN(auto changes,
+                               state::ReadStoreChanges(id, desc.state_conf, *fs, b + 1));
         for (auto& c : changes) {
           RawRow r;
           r.key = std::move(c.key);
@@ -908,27 +976,30 @@ Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::stri
         }
       }
     } else {
-      // Batch b's state is version b+1; snapshotStartBatchId s names version s+1's base file.
+      // Batch b's state is version b+1; snapshotStartBatchId s names version s+1's base
+      // file.
       std::optional<int64_t> base;
       if (o.snapshot_start) base = *o.snapshot_start + 1;
-      SPATE_ASSIGN_OR_RETURN(rows, ReadStoreVersion(id, desc.state_conf, fs, o.batch_id.value_or(last) + 1,
-                                                    base));
+      SPATE_ASSIGN_OR_RETURN(rows, ReadStoreVersion(id, desc.state_conf, fs,
+                                                    o.batch_id.value_or(last) + 1, base));
     }
   }
   if (d.guess_prefix) {
     // No operator metadata (a checkpoint of an older spate): the layout whose values all
     // decode; an event-time grouping key puts 8 bytes first.
     bool plain = true;
-    for (const auto& rows : per_partition) plain = plain && ValuesDecode(d.value_schema, rows, 0);
+    for (const auto& rows : per_partition)
+      plain = plain && ValuesDecode(d.value_schema, rows, 0);
     d.value_prefix = plain ? 0 : 8;
   }
   std::vector<BatchPtr> batches;
   for (int p : partitions) {
     const auto& rows = per_partition[static_cast<size_t>(p)];
     SPATE_ASSIGN_OR_RETURN(
-        BatchPtr b, d.layout == Layout::kTimers         ? DecodeTimers(d, rows, p, out_schema)
-                    : d.layout == Layout::kTwsVariable ? DecodeTwsVariable(d, rows, p, o.change_feed, out_schema)
-                                                       : DecodeRows(d, rows, p, o.change_feed, out_schema));
+        BatchPtr b, d.layout == Layout::kTimers ? DecodeTimers(d, rows, p, out_schema)
+                    : d.layout == Layout::kTwsVariable
+                        ? DecodeTwsVariable(d, rows, p, o.change_feed, out_schema)
+                        : DecodeRows(d, rows, p, o.change_feed, out_schema));
     batches.push_back(std::move(b));
   }
   return DataSourcePtr(std::make_shared<BatchesDataSource>(
@@ -949,7 +1020,8 @@ Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
     // transformWithState: Spark's operator properties (its variables), when recorded.
     Value properties = Value::Null(DataType::String());
     if (name.rfind("transformWithState", 0) == 0) {
-      SPATE_ASSIGN_OR_RETURN(auto tws, ReadTwsStateMetadata(*fs, root, op.operator_id, std::nullopt));
+      SPATE_ASSIGN_OR_RETURN(
+          auto tws, ReadTwsStateMetadata(*fs, root, op.operator_id, std::nullopt));
       if (tws) properties = Value::String(tws->properties_json);
     }
     // Per store name: the oldest batch whose state every partition can still load (its
@@ -957,8 +1029,9 @@ Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
     std::map<std::string, int64_t> min_version;
     for (const auto& s : op.stores) {
       if (s.versions.empty()) continue;
-      int64_t v = s.versions.front() == 1 || s.base_versions.empty() ? s.versions.front()
-                                                                      : s.base_versions.front();
+      int64_t v = s.versions.front() == 1 || s.base_versions.empty()
+                      ? s.versions.front()
+                      : s.base_versions.front();
       auto [it, fresh] = min_version.emplace(s.id.store_name, v);
       if (!fresh) it->second = std::max(it->second, v);
     }
@@ -981,14 +1054,16 @@ Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
                                  Field{"maxBatchId", DataType::Long(), true},
                                  Field{"operatorProperties", DataType::String(), true}});
   const auto n = static_cast<int64_t>(ids.size());
-  std::vector<ColumnPtr> cols = {
-      ColumnFromValues(DataType::Long(), ids),   ColumnFromValues(DataType::String(), names),
-      ColumnFromValues(DataType::String(), stores), ColumnFromValues(DataType::Int(), parts),
-      ColumnFromValues(DataType::Long(), mins),  ColumnFromValues(DataType::Long(), maxs),
-      ColumnFromValues(DataType::String(), props)};
+  std::vector<ColumnPtr> cols = {ColumnFromValues(DataType::Long(), ids),
+                                 ColumnFromValues(DataType::String(), names),
+                                 ColumnFromValues(DataType::String(), stores),
+                                 ColumnFromValues(DataType::Int(), parts),
+                                 ColumnFromValues(DataType::Long(), mins),
+                                 ColumnFromValues(DataType::Long(), maxs),
+                                 ColumnFromValues(DataType::String(), props)};
   std::vector<BatchPtr> batches = {Batch::Make(schema, std::move(cols), n)};
-  return DataSourcePtr(std::make_shared<BatchesDataSource>(schema, std::move(batches),
-                                                           "StateMetadata " + checkpoint));
+  return DataSourcePtr(std::make_shared<BatchesDataSource>(
+      schema, std::move(batches), "StateMetadata " + checkpoint));
 }
 
 }  // namespace spate::stream

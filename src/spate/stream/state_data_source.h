@@ -23,8 +23,9 @@
 //
 // transformWithState: readRegisteredTimers=true reads the timers; stateVarName one state
 // variable (ValueState: key, value; ListState: key, list_element, or list_value with
-// flattenCollectionTypes=false; MapState: key, user_map_key, user_map_value, or map_value),
-// its schema from the operator's state schema v3 / metadata v2 files (tws_state_schema.h).
+// flattenCollectionTypes=false; MapState: key, user_map_key, user_map_value, or
+// map_value), its schema from the operator's state schema v3 / metadata v2 files
+// (tws_state_schema.h).
 //
 // state-metadata columns: operatorId, operatorName, stateStoreName, numPartitions,
 // minBatchId, maxBatchId, operatorProperties (a transformWithState operator's Spark
@@ -70,13 +71,13 @@ Status WriteOperatorMetadata(io::FileSystem& fs, const std::string& state_root,
                              int64_t operator_id, const StateOperatorMetadata& m);
 /// The operator's metadata file; nullopt when there is none (an older checkpoint). A
 /// corrupt file is CANNOT_LOAD_STATE_STORE.UNCATEGORIZED naming it.
-Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(io::FileSystem& fs,
-                                                                  const std::string& state_root,
-                                                                  int64_t operator_id);
+Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(
+    io::FileSystem& fs, const std::string& state_root, int64_t operator_id);
 
 /// format("statestore").load(checkpoint) with `options`.
-Result<DataSourcePtr> MakeStateStoreSource(io::FileSystemPtr fs, const std::string& checkpoint,
-                                           const std::map<std::string, std::string>& options);
+Result<DataSourcePtr> MakeStateStoreSource(
+    io::FileSystemPtr fs, const std::string& checkpoint,
+    const std::map<std::string, std::string>& options);
 
 /// format("state-metadata").load(checkpoint).
 Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,

@@ -18,9 +18,9 @@
 #include "spate/exec/scan_pushdown.h"
 #include "spate/state/row_codec.h"
 #include "spate/stream/spark_state_schema.h"
+#include "spate/stream/state_data_source.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/stateful_processor.h"
-#include "spate/stream/state_data_source.h"
 #include "spate/stream/stream_join.h"
 #include "spate/stream/transform_with_state.h"
 
@@ -40,7 +40,8 @@ void EventTimeStats::Merge(const EventTimeStats& o) {
   max = std::max(max, o.max);
   min = std::min(min, o.min);
   const double total = static_cast<double>(count + o.count);
-  avg = avg * (static_cast<double>(count) / total) + o.avg * (static_cast<double>(o.count) / total);
+  avg = avg * (static_cast<double>(count) / total) +
+        o.avg * (static_cast<double>(o.count) / total);
   count += o.count;
 }
 
@@ -59,7 +60,8 @@ class WatermarkExec final : public exec::PhysicalOp {
         report_(std::move(report)),
         label_(std::move(label)) {}
   int num_partitions() const override { return child().num_partitions(); }
-  Result<exec::BatchStreamPtr> Open(int partition, exec::ExecContext* ctx) const override {
+  Result<exec::BatchStreamPtr> Open(int partition,
+                                    exec::ExecContext* ctx) const override {
     SPATE_ASSIGN_OR_RETURN(auto in, child().Open(partition, ctx));
     return exec::BatchStreamPtr(std::make_unique<Stream>(this, std::move(in)));
   }
@@ -68,7 +70,8 @@ class WatermarkExec final : public exec::PhysicalOp {
  private:
   class Stream final : public exec::BatchStream {
    public:
-    Stream(const WatermarkExec* op, exec::BatchStreamPtr in) : op_(op), in_(std::move(in)) {}
+    Stream(const WatermarkExec* op, exec::BatchStreamPtr in)
+        : op_(op), in_(std::move(in)) {}
     ~Stream() override {
       if (!reported_) op_->report_(stats_);
     }
@@ -116,7 +119,8 @@ struct AggregateSpec {
 };
 
 // Merges state columns (every call's state fields, in order) into accumulators.
-Status MergeStates(const AggregateSpec& s, std::vector<std::unique_ptr<GroupedAccumulator>>* accs,
+Status MergeStates(const AggregateSpec& s,
+                   std::vector<std::unique_ptr<GroupedAccumulator>>* accs,
                    const std::vector<ColumnPtr>& cols, size_t first, const uint32_t* gids,
                    int64_t n, const EvalContext& eval) {
   size_t col = first;
@@ -131,7 +135,7 @@ Status MergeStates(const AggregateSpec& s, std::vector<std::unique_ptr<GroupedAc
 }
 
 std::vector<std::unique_ptr<GroupedAccumulator>> NewAccumulators(const AggregateSpec& s,
-                                                                  int64_t groups) {
+                                                                 int64_t groups) {
   std::vector<std::unique_ptr<GroupedAccumulator>> accs;
   for (const auto& call : s.calls) {
     accs.push_back(call.function->MakeAccumulator());
@@ -140,9 +144,10 @@ std::vector<std::unique_ptr<GroupedAccumulator>> NewAccumulators(const Aggregate
   return accs;
 }
 
-// The partial states of every call (exactly its declared state fields), one row per group.
-std::vector<ColumnPtr> StateColumns(const AggregateSpec& s,
-                                    std::vector<std::unique_ptr<GroupedAccumulator>>* accs) {
+// The partial states of every call (exactly its declared state fields), one row per
+// group.
+std::vector<ColumnPtr> StateColumns(
+    const AggregateSpec& s, std::vector<std::unique_ptr<GroupedAccumulator>>* accs) {
   std::vector<ColumnPtr> out;
   for (size_t i = 0; i < accs->size(); ++i) {
     auto st = (*accs)[i]->State();
@@ -172,13 +177,15 @@ Result<BatchPtr> Finalize(const AggregateSpec& s, std::vector<ColumnPtr> keys,
 template <typename Spec>
 class StatefulExec : public exec::PhysicalOp {
  public:
-  StatefulExec(Spec spec, Operator* op, const StatefulBatch* batch, exec::PhysicalOpPtr child)
+  StatefulExec(Spec spec, Operator* op, const StatefulBatch* batch,
+               exec::PhysicalOpPtr child)
       : PhysicalOp(spec.out_schema, {std::move(child)}),
         s_(std::move(spec)),
         op_(op),
         batch_(batch) {}
   int num_partitions() const override { return child().num_partitions(); }
-  Result<exec::BatchStreamPtr> Open(int partition, exec::ExecContext* ctx) const override {
+  Result<exec::BatchStreamPtr> Open(int partition,
+                                    exec::ExecContext* ctx) const override {
     SPATE_ASSIGN_OR_RETURN(auto in, child().Open(partition, ctx));
     auto shared_in = std::shared_ptr<exec::BatchStream>(std::move(in));
     return exec::BatchStreamPtr(std::make_unique<OnceStream>(
@@ -209,8 +216,8 @@ class StateStoreSaveExec final : public StatefulExec<AggregateSpec> {
  public:
   using StatefulExec::StatefulExec;
   std::string Describe() const override {
-    return "StateStoreSave [" + std::to_string(s_.num_keys) + " keys], " + StateInfo() + ", " +
-           std::string(OutputModeName(batch_->mode));
+    return "StateStoreSave [" + std::to_string(s_.num_keys) + " keys], " + StateInfo() +
+           ", " + std::string(OutputModeName(batch_->mode));
   }
 
  private:
@@ -218,8 +225,9 @@ class StateStoreSaveExec final : public StatefulExec<AggregateSpec> {
                        exec::ExecContext* ctx) const override;
 };
 
-Result<BatchPtr> StateStoreSaveExec::Run(state::StateStore* store, std::vector<BatchPtr> batches,
-                         exec::ExecContext* ctx) const {
+Result<BatchPtr> StateStoreSaveExec::Run(state::StateStore* store,
+                                         std::vector<BatchPtr> batches,
+                                         exec::ExecContext* ctx) const {
   const EvalContext& eval = ctx->eval();
   const OutputMode mode = batch_->mode;
   auto t_update = SteadyClock::now();
@@ -257,7 +265,8 @@ Result<BatchPtr> StateStoreSaveExec::Run(state::StateStore* store, std::vector<B
     for (int64_t g = 0; g < groups; ++g) {
       int64_t et = 0;
       bool valid = EventTimeOf(ek, g, &et);
-      event_time[static_cast<size_t>(g)] = valid ? et : std::numeric_limits<int64_t>::max();
+      event_time[static_cast<size_t>(g)] =
+          valid ? et : std::numeric_limits<int64_t>::max();
       if (watermarked && valid && et <= late_us) {
         late[static_cast<size_t>(g)] = 1;
         ++dropped;
@@ -349,7 +358,8 @@ Result<BatchPtr> StateStoreSaveExec::Run(state::StateStore* store, std::vector<B
         kc = kbatch->columns();
       }
       SPATE_ASSIGN_OR_RETURN(BatchPtr vbatch, vb.Finish());
-      SPATE_ASSIGN_OR_RETURN(out, Finalize(s_, std::move(kc), vbatch->columns(), n, eval));
+      SPATE_ASSIGN_OR_RETURN(out,
+                             Finalize(s_, std::move(kc), vbatch->columns(), n, eval));
     }
   }
   op_->AddMetrics(static_cast<int64_t>(updated_rows.size()), removed, dropped, update_ns,
@@ -385,8 +395,9 @@ class StreamingDeduplicateExec final : public StatefulExec<DedupSpec> {
                        exec::ExecContext* ctx) const override;
 };
 
-Result<BatchPtr> StreamingDeduplicateExec::Run(state::StateStore* store, std::vector<BatchPtr> batches,
-                         exec::ExecContext* ctx) const {
+Result<BatchPtr> StreamingDeduplicateExec::Run(state::StateStore* store,
+                                               std::vector<BatchPtr> batches,
+                                               exec::ExecContext* ctx) const {
   auto t_update = SteadyClock::now();
   const int64_t late_us = WatermarkMicros(op_->late_watermark_ms);
   const bool within = s_.kind == StatefulKind::kDedupWithinWatermark;
@@ -428,7 +439,8 @@ Result<BatchPtr> StreamingDeduplicateExec::Run(state::StateStore* store, std::ve
     std::vector<ColumnPtr> cols;
     for (int c : s_.out_columns)
       cols.push_back(Take(*b->column(c), keep.data(), static_cast<int64_t>(keep.size())));
-    outs.push_back(Batch::Make(s_.out_schema, std::move(cols), static_cast<int64_t>(keep.size())));
+    outs.push_back(
+        Batch::Make(s_.out_schema, std::move(cols), static_cast<int64_t>(keep.size())));
   }
   const int64_t update_ns = NanosSince(t_update);
   auto t_remove = SteadyClock::now();
@@ -447,7 +459,8 @@ Result<BatchPtr> StreamingDeduplicateExec::Run(state::StateStore* store, std::ve
     for (const auto& k : gone) store->Remove(k);
     removed = static_cast<int64_t>(gone.size());
   }
-  op_->AddMetrics(updated, removed, dropped, update_ns, evict ? NanosSince(t_remove) : 0, dups);
+  op_->AddMetrics(updated, removed, dropped, update_ns, evict ? NanosSince(t_remove) : 0,
+                  dups);
   if (outs.empty()) return BatchPtr();
   if (outs.size() == 1) return outs[0];
   return ConcatBatches(s_.out_schema, outs);
@@ -455,9 +468,10 @@ Result<BatchPtr> StreamingDeduplicateExec::Run(state::StateStore* store, std::ve
 
 // ---- SessionWindowStateStoreSave (session_window keys)
 //
-// State per key of the other grouping keys: the key's open sessions, each [start, end) with
-// the partial states of its aggregates. Value layout: int64 min end, int32 count, then per
-// session int64 start, int64 end, uint32 length + the RowCodec bytes of its states.
+// State per key of the other grouping keys: the key's open sessions, each [start, end)
+// with the partial states of its aggregates. Value layout: int64 min end, int32 count,
+// then per session int64 start, int64 end, uint32 length + the RowCodec bytes of its
+// states.
 
 struct SessionSpec {
   AggregateSpec agg;  // keys include the session struct at `session_key`
@@ -485,7 +499,8 @@ void EncodeSessions(const std::vector<StoredSession>& ss, std::string* out) {
 
 }  // namespace
 
-Status stateful_internal::DecodeSessions(std::string_view v, std::vector<StoredSession>* out) {
+Status stateful_internal::DecodeSessions(std::string_view v,
+                                         std::vector<StoredSession>* out) {
   out->clear();
   auto bad = [] { return Status::Internal("corrupt session state value"); };
   if (v.size() < 12) return bad();
@@ -548,8 +563,9 @@ class SessionStateSaveExec final : public StatefulExec<SessionSpec> {
                        exec::ExecContext* ctx) const override;
 };
 
-Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector<BatchPtr> batches,
-                         exec::ExecContext* ctx) const {
+Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store,
+                                           std::vector<BatchPtr> batches,
+                                           exec::ExecContext* ctx) const {
   const AggregateSpec& a = s_.agg;
   const EvalContext& eval = ctx->eval();
   const OutputMode mode = batch_->mode;
@@ -632,14 +648,16 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
   if (stored.num_rows() > 0) {
     const int64_t n = stored.num_rows();
     SPATE_ASSIGN_OR_RETURN(BatchPtr sb, stored.Finish());
-    SPATE_RETURN_IF_ERROR(MergeStates(a, &accs, sb->columns(), 0, stored_session.data(), n, eval));
+    SPATE_RETURN_IF_ERROR(
+        MergeStates(a, &accs, sb->columns(), 0, stored_session.data(), n, eval));
   }
   for (size_t b = 0; b < batches.size(); ++b) {
     for (auto& m : row_session[b]) {
       if (m == UINT32_MAX) m = static_cast<uint32_t>(sessions);
     }
     SPATE_RETURN_IF_ERROR(MergeStates(a, &accs, batches[b]->columns(), a.num_keys,
-                                      row_session[b].data(), batches[b]->num_rows(), eval));
+                                      row_session[b].data(), batches[b]->num_rows(),
+                                      eval));
   }
   std::vector<ColumnPtr> state_cols = StateColumns(a, &accs);
   const auto state_raw = Raw(state_cols);
@@ -653,8 +671,8 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
     for (const Merged& ms : merged) new_starts[ms.group].push_back(ms.start);
     for (size_t g = 0; g < items.size(); ++g) {
       for (const Item& it : items[g]) {
-        if (it.batch < 0 && !std::binary_search(new_starts[g].begin(), new_starts[g].end(),
-                                                it.start))
+        if (it.batch < 0 &&
+            !std::binary_search(new_starts[g].begin(), new_starts[g].end(), it.start))
           ++removed;
       }
     }
@@ -708,7 +726,8 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
       }
       removed += static_cast<int64_t>(list.size() - left.size());
       total += static_cast<int64_t>(left.size());
-      if (left.size() != list.size()) rewrite.emplace_back(std::string(k), std::move(left));
+      if (left.size() != list.size())
+        rewrite.emplace_back(std::string(k), std::move(left));
     });
     SPATE_RETURN_IF_ERROR(st);
     for (auto& [k, left] : rewrite) {
@@ -740,10 +759,11 @@ Result<BatchPtr> SessionStateSaveExec::Run(state::StateStore* store, std::vector
   std::vector<ColumnPtr> fields = {sb.Finish(), eb.Finish()};
   for (size_t f = 0; f < fields.size(); ++f) {
     const DataTypePtr& ft = st_type->fields()[f].type;
-    fields[f] = std::make_shared<const Column>(ft, n, fields[f]->null_count(), fields[f]->validity(),
-                                               fields[f]->values());
+    fields[f] = std::make_shared<const Column>(
+        ft, n, fields[f]->null_count(), fields[f]->validity(), fields[f]->values());
   }
-  auto sess = std::make_shared<const Column>(st_type, n, 0, nullptr, nullptr, nullptr, fields);
+  auto sess =
+      std::make_shared<const Column>(st_type, n, 0, nullptr, nullptr, nullptr, fields);
   std::vector<ColumnPtr> keys;
   size_t next_other = 0;
   for (size_t k = 0; k < a.num_keys; ++k) {
@@ -829,7 +849,8 @@ class WatermarkExtension final : public exec::PhysicalExtension {
         std::make_shared<WatermarkExec>(column_, report_, children.at(0), label_));
   }
   // Passes its child's rows through, reading the event-time column.
-  std::optional<std::set<int>> ChildColumnsRead(const std::set<int>* needed) const override {
+  std::optional<std::set<int>> ChildColumnsRead(
+      const std::set<int>* needed) const override {
     if (!needed) return std::nullopt;
     std::set<int> child = *needed;
     child.insert(column_);
@@ -843,13 +864,14 @@ class WatermarkExtension final : public exec::PhysicalExtension {
 };
 
 // A streaming aggregate: partial aggregation -> exchange -> StateStoreSave, or, with a
-// session_window key (`session` set), the exchange on the other keys only (all sessions of a
-// key in one partition) -> SessionWindowStateStoreSave.
+// session_window key (`session` set), the exchange on the other keys only (all sessions
+// of a key in one partition) -> SessionWindowStateStoreSave.
 class AggregateExtension final : public exec::PhysicalExtension {
  public:
   AggregateExtension(AggregateSpec spec, std::shared_ptr<const SessionSpec> session,
-                     std::vector<BoundExprPtr> group_exprs, std::vector<std::string> labels,
-                     std::vector<Field> key_fields, Operator* op, const StatefulBatch* batch)
+                     std::vector<BoundExprPtr> group_exprs,
+                     std::vector<std::string> labels, std::vector<Field> key_fields,
+                     Operator* op, const StatefulBatch* batch)
       : s_(std::move(spec)),
         session_(std::move(session)),
         group_exprs_(std::move(group_exprs)),
@@ -883,7 +905,8 @@ class AggregateExtension final : public exec::PhysicalExtension {
       return exec::PhysicalOpPtr(
           std::make_shared<SessionStateSaveExec>(*session_, op_, batch_, exchange));
     }
-    return exec::PhysicalOpPtr(std::make_shared<StateStoreSaveExec>(s_, op_, batch_, exchange));
+    return exec::PhysicalOpPtr(
+        std::make_shared<StateStoreSaveExec>(s_, op_, batch_, exchange));
   }
   // The partial aggregation reads the keys' and the calls' columns only.
   std::optional<std::set<int>> ChildColumnsRead(const std::set<int>*) const override {
@@ -911,13 +934,16 @@ class DedupExtension final : public exec::PhysicalExtension {
   DedupExtension(DedupSpec spec, std::vector<BoundExprPtr> key_exprs, Operator* op,
                  const StatefulBatch* batch)
       : s_(std::move(spec)), key_exprs_(std::move(key_exprs)), op_(op), batch_(batch) {}
-  std::string Describe() const override { return "StreamingDeduplicate opId=" + std::to_string(op_->id); }
+  std::string Describe() const override {
+    return "StreamingDeduplicate opId=" + std::to_string(op_->id);
+  }
   Result<exec::PhysicalOpPtr> PlanPhysical(std::vector<exec::PhysicalOpPtr> children,
                                            const exec::ExecOptions&) const override {
     exec::PhysicalOpPtr exchange =
         key_exprs_.empty()
             ? std::make_shared<exec::Exchange>(exec::Partitioning::kSingle,
-                                               std::vector<BoundExprPtr>{}, 1, children.at(0))
+                                               std::vector<BoundExprPtr>{}, 1,
+                                               children.at(0))
             : std::make_shared<exec::Exchange>(exec::Partitioning::kHash, key_exprs_,
                                                op_->num_partitions, children.at(0));
     return exec::PhysicalOpPtr(
@@ -970,8 +996,8 @@ struct StatefulRuntime::Rewriter {
     // Pre-order ids: a stateful node takes its id before its children.
     std::optional<StatefulKind> kind = StatefulKindOf(*node);
     int64_t op_id = kind ? next_op++ : -1;
-    const bool watermark = node->kind == BoundKind::kWatermark && !node->children.empty() &&
-                           IsStreamingBound(*node->child());
+    const bool watermark = node->kind == BoundKind::kWatermark &&
+                           !node->children.empty() && IsStreamingBound(*node->child());
     int watermark_index = watermark ? next_watermark++ : -1;
     std::vector<BoundPlanPtr> kids;
     bool changed = false;
@@ -981,7 +1007,8 @@ struct StatefulRuntime::Rewriter {
       kids.push_back(std::move(k));
     }
     if (watermark) return RewriteWatermark(*node, watermark_index, kids[0]);
-    if (kind && *kind == StatefulKind::kStreamJoin) return RewriteJoin(*node, op_id, kids);
+    if (kind && *kind == StatefulKind::kStreamJoin)
+      return RewriteJoin(*node, op_id, kids);
     if (kind && *kind == StatefulKind::kTransformWithState)
       return RewriteTransformWithState(*node, op_id, kids.at(0));
     if (kind) return RewriteStateful(*node, *kind, op_id, kids[0]);
@@ -991,7 +1018,8 @@ struct StatefulRuntime::Rewriter {
     return BoundPlanPtr(copy);
   }
 
-  Result<BoundPlanPtr> RewriteWatermark(const BoundPlan& node, int index, BoundPlanPtr child) {
+  Result<BoundPlanPtr> RewriteWatermark(const BoundPlan& node, int index,
+                                        BoundPlanPtr child) {
     if (static_cast<size_t>(index) >= rt->watermark_delays_.size()) {
       rt->watermark_delays_.resize(static_cast<size_t>(index) + 1, 0);
       rt->stats_.resize(static_cast<size_t>(index) + 1);
@@ -1003,15 +1031,16 @@ struct StatefulRuntime::Rewriter {
       runtime->stats_[static_cast<size_t>(index)].Merge(s);
     };
     const auto& attr = node.output[static_cast<size_t>(node.watermark_column)];
-    auto ext = std::make_shared<WatermarkExtension>(
-        node.watermark_column, report,
-        "EventTimeWatermark " + attr.Label() + ": " + attr.type->SimpleString() + ", " +
-            node.watermark_delay_text);
+    auto ext = std::make_shared<WatermarkExtension>(node.watermark_column, report,
+                                                    "EventTimeWatermark " + attr.Label() +
+                                                        ": " + attr.type->SimpleString() +
+                                                        ", " + node.watermark_delay_text);
     return BoundPlanPtr(Extension(ext, node, std::move(child)));
   }
 
-  Result<Operator*> OperatorFor(int64_t id, StatefulKind kind, int partitions, bool event_key,
-                                SchemaPtr key_schema, SchemaPtr value_schema,
+  Result<Operator*> OperatorFor(int64_t id, StatefulKind kind, int partitions,
+                                bool event_key, SchemaPtr key_schema,
+                                SchemaPtr value_schema,
                                 std::vector<std::string> store_names = {"default"},
                                 std::vector<bool> store_counts_rows = {true}) {
     auto& ops = rt->ops_;
@@ -1030,7 +1059,8 @@ struct StatefulRuntime::Rewriter {
     op->has_event_time_key = event_key;
     const auto uid = static_cast<size_t>(id);
     op->late_watermark_ms = uid < rt->op_late_ms_.size() ? rt->op_late_ms_[uid] : 0;
-    op->eviction_watermark_ms = uid < rt->op_eviction_ms_.size() ? rt->op_eviction_ms_[uid] : 0;
+    op->eviction_watermark_ms =
+        uid < rt->op_eviction_ms_.size() ? rt->op_eviction_ms_[uid] : 0;
     if (rt->dry_run_) {
       PlannedStatefulOperator p;
       p.operator_id = id;
@@ -1044,8 +1074,8 @@ struct StatefulRuntime::Rewriter {
       op->schema_checked = true;
     }
     if (!op->schema_checked) {
-      SPATE_RETURN_IF_ERROR(state::CheckOrWriteStateSchema(*rt->fs_, rt->root_, id, *key_schema,
-                                                           *value_schema));
+      SPATE_RETURN_IF_ERROR(state::CheckOrWriteStateSchema(*rt->fs_, rt->root_, id,
+                                                           *key_schema, *value_schema));
       op->key_schema = std::move(key_schema);
       op->value_schema = std::move(value_schema);
       op->schema_checked = true;
@@ -1085,14 +1115,14 @@ struct StatefulRuntime::Rewriter {
     const bool cleanup = w.key_ordinal >= 0 || (w.value[0] && w.event_column[0] >= 0) ||
                          (w.value[1] && w.event_column[1] >= 0);
     SPATE_ASSIGN_OR_RETURN(
-        Operator * op, OperatorFor(id, StatefulKind::kStreamJoin, rt->num_partitions_, cleanup,
-                                   key_schema, value_schema, StreamJoinStoreNames(),
-                                   {false, true, false, true}));
+        Operator * op, OperatorFor(id, StatefulKind::kStreamJoin, rt->num_partitions_,
+                                   cleanup, key_schema, value_schema,
+                                   StreamJoinStoreNames(), {false, true, false, true}));
     return PlanStreamJoin(node, op, &rt->batch_, kids.at(0), kids.at(1));
   }
 
-  Result<BoundPlanPtr> RewriteStateful(const BoundPlan& node, StatefulKind kind, int64_t id,
-                                       BoundPlanPtr child) {
+  Result<BoundPlanPtr> RewriteStateful(const BoundPlan& node, StatefulKind kind,
+                                       int64_t id, BoundPlanPtr child) {
     if (kind == StatefulKind::kGlobalLimit) return RewriteLimit(node, id, child);
     const auto marks = EventTimeMarks(node);
     if (kind == StatefulKind::kAggregate) return RewriteAggregate(node, id, marks, child);
@@ -1100,7 +1130,8 @@ struct StatefulRuntime::Rewriter {
   }
 
   Result<BoundPlanPtr> RewriteAggregate(const BoundPlan& node, int64_t id,
-                                        const std::vector<int64_t>& marks, BoundPlanPtr child) {
+                                        const std::vector<int64_t>& marks,
+                                        BoundPlanPtr child) {
     AggregateSpec s;
     s.num_keys = node.group_exprs.size();
     s.calls = node.aggregates;
@@ -1113,7 +1144,8 @@ struct StatefulRuntime::Rewriter {
       key_fields.push_back(f);
       labels.push_back(node.output[i].Label());
       s.key_types.push_back(f.type);
-      if (s.event_key < 0 && i < marks.size() && marks[i] >= 0) s.event_key = static_cast<int>(i);
+      if (s.event_key < 0 && i < marks.size() && marks[i] >= 0)
+        s.event_key = static_cast<int>(i);
     }
     std::vector<Field> value_fields;
     for (size_t a = 0; a < s.calls.size(); ++a) {
@@ -1127,7 +1159,8 @@ struct StatefulRuntime::Rewriter {
     s.value_codec = std::make_shared<state::RowCodec>(value_schema);
     int session_key = -1;
     for (size_t i = 0; i < s.num_keys; ++i) {
-      if (node.output[i].name == "session_window" && s.key_types[i]->id() == TypeId::kStruct)
+      if (node.output[i].name == "session_window" &&
+          s.key_types[i]->id() == TypeId::kStruct)
         session_key = static_cast<int>(i);
     }
     if (session_key >= 0) {
@@ -1140,44 +1173,51 @@ struct StatefulRuntime::Rewriter {
         other_fields.push_back(key_fields[i]);
       }
       auto other_schema = std::make_shared<const Schema>(other_fields);
-      ss.other_codec = std::make_shared<state::RowCodec>(other_schema, /*normalize_floats=*/true);
-      std::vector<Field> session_values = {Field{"sessionStart", DataType::Timestamp(), false},
-                                           Field{"sessionEnd", DataType::Timestamp(), false}};
-      session_values.insert(session_values.end(), value_fields.begin(), value_fields.end());
+      ss.other_codec =
+          std::make_shared<state::RowCodec>(other_schema, /*normalize_floats=*/true);
+      std::vector<Field> session_values = {
+          Field{"sessionStart", DataType::Timestamp(), false},
+          Field{"sessionEnd", DataType::Timestamp(), false}};
+      session_values.insert(session_values.end(), value_fields.begin(),
+                            value_fields.end());
       SPATE_ASSIGN_OR_RETURN(
           Operator * op,
-          OperatorFor(id, StatefulKind::kAggregate, other_fields.empty() ? 1 : rt->num_partitions_,
-                      s.event_key >= 0, other_schema,
-                      std::make_shared<const Schema>(session_values)));
+          OperatorFor(id, StatefulKind::kAggregate,
+                      other_fields.empty() ? 1 : rt->num_partitions_, s.event_key >= 0,
+                      other_schema, std::make_shared<const Schema>(session_values)));
       op->session = true;
       ss.out_schema = s.out_schema;
       ss.agg = s;
       auto ext = std::make_shared<AggregateExtension>(
-          std::move(s), std::make_shared<const SessionSpec>(std::move(ss)), node.group_exprs,
-          std::move(labels), std::move(key_fields), op, &rt->batch_);
+          std::move(s), std::make_shared<const SessionSpec>(std::move(ss)),
+          node.group_exprs, std::move(labels), std::move(key_fields), op, &rt->batch_);
       return BoundPlanPtr(Extension(ext, node, std::move(child)));
     }
     auto key_schema = std::make_shared<const Schema>(key_fields);
-    s.key_codec = std::make_shared<state::RowCodec>(key_schema, /*normalize_floats=*/true);
+    s.key_codec =
+        std::make_shared<state::RowCodec>(key_schema, /*normalize_floats=*/true);
     const int partitions = s.num_keys > 0 ? rt->num_partitions_ : 1;
-    SPATE_ASSIGN_OR_RETURN(Operator * op, OperatorFor(id, StatefulKind::kAggregate, partitions,
-                                                      s.event_key >= 0, key_schema, value_schema));
-    if (rt->dry_run_) rt->planned_.back().spark_value_schema = SparkAggregationBufferSchema(s.calls);
-    auto ext = std::make_shared<AggregateExtension>(std::move(s), nullptr, node.group_exprs,
-                                                    std::move(labels), std::move(key_fields), op,
-                                                    &rt->batch_);
+    SPATE_ASSIGN_OR_RETURN(Operator * op,
+                           OperatorFor(id, StatefulKind::kAggregate, partitions,
+                                       s.event_key >= 0, key_schema, value_schema));
+    if (rt->dry_run_)
+      rt->planned_.back().spark_value_schema = SparkAggregationBufferSchema(s.calls);
+    auto ext = std::make_shared<AggregateExtension>(
+        std::move(s), nullptr, node.group_exprs, std::move(labels), std::move(key_fields),
+        op, &rt->batch_);
     return BoundPlanPtr(Extension(ext, node, std::move(child)));
   }
 
-  Result<BoundPlanPtr> RewriteLimit(const BoundPlan& node, int64_t id, BoundPlanPtr child) {
+  Result<BoundPlanPtr> RewriteLimit(const BoundPlan& node, int64_t id,
+                                    BoundPlanPtr child) {
     LimitSpec s;
     s.limit = node.limit;
     s.out_schema = node.OutputSchema();
     auto key_schema = std::make_shared<const Schema>(std::vector<Field>{});
     auto value_schema = std::make_shared<const Schema>(
         std::vector<Field>{Field{"count", DataType::Long(), false}});
-    SPATE_ASSIGN_OR_RETURN(Operator * op, OperatorFor(id, StatefulKind::kGlobalLimit, 1, false,
-                                                      key_schema, value_schema));
+    SPATE_ASSIGN_OR_RETURN(Operator * op, OperatorFor(id, StatefulKind::kGlobalLimit, 1,
+                                                      false, key_schema, value_schema));
     auto ext = std::make_shared<LimitExtension>(std::move(s), op, &rt->batch_);
     return BoundPlanPtr(Extension(ext, node, std::move(child)));
   }
@@ -1195,7 +1235,8 @@ struct StatefulRuntime::Rewriter {
       s.key_columns.push_back(c);
       s.out_columns.push_back(c);
       key_fields.push_back(node.child()->output[static_cast<size_t>(c)].ToField());
-      if (static_cast<size_t>(c) < child_marks.size() && child_marks[static_cast<size_t>(c)] >= 0)
+      if (static_cast<size_t>(c) < child_marks.size() &&
+          child_marks[static_cast<size_t>(c)] >= 0)
         s.event_in_keys = true;
     }
     for (const auto& call : node.aggregates) {
@@ -1211,22 +1252,26 @@ struct StatefulRuntime::Rewriter {
       }
     }
     if (kind == StatefulKind::kDedupWithinWatermark && s.event_column < 0) {
-      return Status::Error("_LEGACY_ERROR_TEMP_3102",
-                           {{"msg",
-                             "dropDuplicatesWithinWatermark is not supported on streaming "
-                             "DataFrames/DataSets without watermark"}});
+      return Status::Error(
+          "_LEGACY_ERROR_TEMP_3102",
+          {{"msg",
+            "dropDuplicatesWithinWatermark is not supported on streaming "
+            "DataFrames/DataSets without watermark"}});
     }
     auto key_schema = std::make_shared<const Schema>(key_fields);
     std::vector<Field> value_fields;
     if (kind == StatefulKind::kDedupWithinWatermark)
       value_fields.push_back(Field{"expiresAtMicros", DataType::Long(), false});
     auto value_schema = std::make_shared<const Schema>(value_fields);
-    s.key_codec = std::make_shared<state::RowCodec>(key_schema, /*normalize_floats=*/true);
+    s.key_codec =
+        std::make_shared<state::RowCodec>(key_schema, /*normalize_floats=*/true);
     const bool evicts = kind == StatefulKind::kDedupWithinWatermark || s.event_in_keys;
-    SPATE_ASSIGN_OR_RETURN(Operator * op,
-                           OperatorFor(id, kind, node.group_exprs.empty() ? 1 : rt->num_partitions_,
-                                       evicts, key_schema, value_schema));
-    auto ext = std::make_shared<DedupExtension>(std::move(s), node.group_exprs, op, &rt->batch_);
+    SPATE_ASSIGN_OR_RETURN(
+        Operator * op,
+        OperatorFor(id, kind, node.group_exprs.empty() ? 1 : rt->num_partitions_, evicts,
+                    key_schema, value_schema));
+    auto ext =
+        std::make_shared<DedupExtension>(std::move(s), node.group_exprs, op, &rt->batch_);
     return BoundPlanPtr(Extension(ext, node, std::move(child)));
   }
 };
@@ -1274,8 +1319,8 @@ Result<BoundPlanPtr> StatefulRuntime::PrepareBatch(
 Result<std::vector<PlannedStatefulOperator>> StatefulRuntime::PlanStatefulOperators(
     const BoundPlanPtr& analyzed, int num_partitions) {
   // Never touches its file system: the dry run opens no store and writes no schema.
-  StatefulRuntime rt(std::make_shared<io::MemoryFileSystem>(), "", state::StateStoreConf{},
-                     num_partitions);
+  StatefulRuntime rt(std::make_shared<io::MemoryFileSystem>(), "",
+                     state::StateStoreConf{}, num_partitions);
   rt.dry_run_ = true;
   StatefulBatch batch;
   batch.batch_id = 1;  // no initial state is loaded
@@ -1287,9 +1332,8 @@ Result<std::vector<PlannedStatefulOperator>> StatefulRuntime::PlanStatefulOperat
   Rewriter rw{&rt, &relations, &inputs};
   SPATE_RETURN_IF_ERROR(rw.Rewrite(analyzed).status());
   std::vector<PlannedStatefulOperator> out = std::move(rt.planned_);
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-    return a.operator_id < b.operator_id;
-  });
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.operator_id < b.operator_id; });
   // The names the runtime gives each operator's progress and _metadata/operator.
   for (auto& p : out) {
     const auto& op = rt.ops_[static_cast<size_t>(p.operator_id)];
@@ -1328,13 +1372,15 @@ Status StatefulRuntime::CommitBatch() {
     for (size_t i = 0; i < op->open.size(); ++i) {
       const auto& m = metrics[i];
       const bool counts = op->store_counts_rows[i % op->store_counts_rows.size()];
-      if (counts) p.num_rows_total += op->rows_total[i] >= 0 ? op->rows_total[i] : m.num_keys;
+      if (counts)
+        p.num_rows_total += op->rows_total[i] >= 0 ? op->rows_total[i] : m.num_keys;
       p.memory_used_bytes += m.memory_used_bytes;
       for (const auto& [k, v] : m.custom) p.custom_metrics[k] += v;
       op->open[i] = nullptr;
     }
     p.commit_time_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - t).count();
+        std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - t)
+            .count();
     p.num_rows_updated = op->updated;
     p.num_rows_removed = op->removed;
     p.num_rows_dropped_by_watermark = op->dropped;
@@ -1350,7 +1396,9 @@ Status StatefulRuntime::CommitBatch() {
       m.store_names = op->store_names;
       m.num_partitions = op->num_partitions;
       m.value_prefix_bytes =
-          op->kind == StatefulKind::kAggregate && !op->session && op->has_event_time_key ? 8 : 0;
+          op->kind == StatefulKind::kAggregate && !op->session && op->has_event_time_key
+              ? 8
+              : 0;
       SPATE_RETURN_IF_ERROR(WriteOperatorMetadata(*fs_, root_, op->id, m));
       op->metadata_written = true;
     }
@@ -1373,7 +1421,8 @@ Status StatefulRuntime::CommitBatch() {
         op->tws_vars_written = vars.size();
       }
     }
-    if (op->kind == StatefulKind::kDeduplicate || op->kind == StatefulKind::kDedupWithinWatermark)
+    if (op->kind == StatefulKind::kDeduplicate ||
+        op->kind == StatefulKind::kDedupWithinWatermark)
       p.custom_metrics["numDroppedDuplicateRows"] = op->dropped_duplicates;
     progress_.push_back(std::move(p));
   }
@@ -1424,7 +1473,8 @@ bool StatefulRuntime::ShouldRunAnotherBatch(int64_t new_watermark_ms) const {
   const std::vector<int64_t> next = PropagateWatermarks(*last_plan_, new_watermark_ms);
   for (const auto& op : ops_) {
     if (!op || !op->has_event_time_key) continue;
-    if (op->kind == StatefulKind::kAggregate && batch_.mode == OutputMode::kComplete) continue;
+    if (op->kind == StatefulKind::kAggregate && batch_.mode == OutputMode::kComplete)
+      continue;
     const auto id = static_cast<size_t>(op->id);
     if (id < next.size() && next[id] > op->eviction_watermark_ms) return true;
   }

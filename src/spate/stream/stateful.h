@@ -16,8 +16,8 @@
 //     to the watermark, which are then evicted). Keys whose event time is at or below the
 //     previous batch's watermark are late: dropped and counted;
 //   * each streaming dropDuplicates / distinct / dropDuplicatesWithinWatermark becomes
-//     exchange by key -> StreamingDeduplicate (first row per key emitted, key stored; rows
-//     older than the watermark dropped; keys evicted by event time / expiry).
+//     exchange by key -> StreamingDeduplicate (first row per key emitted, key stored;
+//     rows older than the watermark dropped; keys evicted by event time / expiry).
 // The engine (not the sink) executes that plan once; the stores each partition opened
 // stay uncommitted until CommitBatch, which the query calls after the sink wrote the
 // batch and before commits/N. Operator ids are the stateful nodes' pre-order positions
@@ -26,10 +26,11 @@
 //
 // Ownership: owned by its StreamingQuery; plans returned by PrepareBatch reference it and
 // must not outlive it. Thread safety: PrepareBatch / CommitBatch / AbortBatch and the
-// accessors are called from the query thread; the physical operators run partitions on the
-// thread pool (each partition touches only its own store; shared metrics are locked).
-// Failure: store and schema errors (CANNOT_LOAD_STATE_STORE, STATE_STORE_*_NOT_COMPATIBLE)
-// come back from execution; after a failure AbortBatch discards the open stores.
+// accessors are called from the query thread; the physical operators run partitions on
+// the thread pool (each partition touches only its own store; shared metrics are locked).
+// Failure: store and schema errors (CANNOT_LOAD_STATE_STORE,
+// STATE_STORE_*_NOT_COMPATIBLE) come back from execution; after a failure AbortBatch
+// discards the open stores.
 
 #include <cstdint>
 #include <future>
@@ -97,8 +98,8 @@ class StatefulRuntime {
  public:
   /// `state_root` = <checkpoint>/state; `num_partitions` the pinned
   /// spark.sql.shuffle.partitions.
-  StatefulRuntime(io::FileSystemPtr fs, std::string state_root, state::StateStoreConf conf,
-                  int num_partitions);
+  StatefulRuntime(io::FileSystemPtr fs, std::string state_root,
+                  state::StateStoreConf conf, int num_partitions);
   ~StatefulRuntime();
   StatefulRuntime(const StatefulRuntime&) = delete;
   StatefulRuntime& operator=(const StatefulRuntime&) = delete;

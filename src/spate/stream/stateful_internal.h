@@ -32,7 +32,8 @@ namespace stateful_internal {
 using SteadyClock = std::chrono::steady_clock;
 
 inline int64_t NanosSince(SteadyClock::time_point t) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - t).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - t)
+      .count();
 }
 
 // Micros of a watermark in ms (Spark's millisToMicros).
@@ -50,10 +51,10 @@ inline int64_t GetInt64(std::string_view v) {
   return x;
 }
 
-// transformWithState's ListState / MapState value (transform_with_state.cc): u32 count, then
-// per entry i64 expiry (ms), u32 length, the element's RowCodec bytes (a map entry: its user
-// key's, then u32 length + its value's). Calls fn(expiry, entry, map value) per entry; a
-// truncated value ends the walk.
+// transformWithState's ListState / MapState value (transform_with_state.cc): u32 count,
+// then per entry i64 expiry (ms), u32 length, the element's RowCodec bytes (a map entry:
+// its user key's, then u32 length + its value's). Calls fn(expiry, entry, map value) per
+// entry; a truncated value ends the walk.
 template <typename F>
 void ForEachTwsEntry(bool map, std::string_view v, F&& fn) {
   auto u32 = [&](size_t pos) {
@@ -158,15 +159,15 @@ struct StatefulRuntime::Operator {
   /// propagation): rows at or below `late_watermark_ms` are late (the previous batch's);
   /// state at or below `eviction_watermark_ms` is evicted.
   int64_t late_watermark_ms = 0, eviction_watermark_ms = 0;
-  bool session = false;             // a session_window aggregation
-  std::string name;                 // the progress name when not the kind's
+  bool session = false;  // a session_window aggregation
+  std::string name;      // the progress name when not the kind's
   SchemaPtr key_schema, value_schema;
   bool schema_checked = false;
   bool metadata_written = false;  // _metadata/operator, once per run
 
   StatefulRuntime* runtime = nullptr;
   std::vector<std::unique_ptr<state::StateStoreProvider>> providers;  // per slot
-  std::mutex mu;  // guards `open` and the batch metrics below
+  std::mutex mu;                         // guards `open` and the batch metrics below
   std::vector<state::StateStore*> open;  // per slot
   // Rows in each slot's state as the exec counts them (-1: not reported; then the
   // store's key count). Session windows report sessions, as Spark stores one row each.
@@ -186,8 +187,9 @@ struct StatefulRuntime::Operator {
   void NoteTwsVariables(const std::vector<TwsVariable>& vars) {
     std::lock_guard<std::mutex> lock(mu);
     for (const auto& v : vars) {
-      const bool known = std::any_of(tws_vars.begin(), tws_vars.end(),
-                                     [&](const TwsVariable& t) { return t.name == v.name; });
+      const bool known =
+          std::any_of(tws_vars.begin(), tws_vars.end(),
+                      [&](const TwsVariable& t) { return t.name == v.name; });
       if (!known) tws_vars.push_back(v);
     }
   }

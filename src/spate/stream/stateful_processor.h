@@ -1,23 +1,23 @@
 // Copyright spate authors.
 #pragma once
 
-// Arbitrary state: transformWithState's StatefulProcessor (Spark 4's API) and the plan node
-// that runs one per grouping key.
+// Arbitrary state: transformWithState's StatefulProcessor (Spark 4's API) and the plan
+// node that runs one per grouping key.
 //
-// A query `df.groupBy(keys).transformWithState(factory, outputSchema, outputMode, timeMode)`
-// runs, every micro-batch and per shuffle partition, a fresh processor from `factory`:
-// init(handle) declares the state variables (ValueState, ListState, MapState; each with an
-// optional TTL); then per grouping key that has new rows handleInputRows(key, rows, timers);
-// then per key whose timer expired (processing time: at or before the batch's timestamp;
-// event time: at or before the operator's watermark) handleExpiredTimer(key, timers,
-// expired), the timer deleted first; then close(). State variables and timers read and
-// write the grouping key the processor is called for. Values whose TTL passed (processing
-// time: batch timestamp >= update time + TTL) read as absent and are removed at the end of
-// the batch. The rows the processor returns are the operator's output (append or update
-// mode: passed as they are).
+// A query `df.groupBy(keys).transformWithState(factory, outputSchema, outputMode,
+// timeMode)` runs, every micro-batch and per shuffle partition, a fresh processor from
+// `factory`: init(handle) declares the state variables (ValueState, ListState, MapState;
+// each with an optional TTL); then per grouping key that has new rows
+// handleInputRows(key, rows, timers); then per key whose timer expired (processing time:
+// at or before the batch's timestamp; event time: at or before the operator's watermark)
+// handleExpiredTimer(key, timers, expired), the timer deleted first; then close(). State
+// variables and timers read and write the grouping key the processor is called for.
+// Values whose TTL passed (processing time: batch timestamp >= update time + TTL) read as
+// absent and are removed at the end of the batch. The rows the processor returns are the
+// operator's output (append or update mode: passed as they are).
 //
-// State lives in the operator's state store, one per partition (checkpointed and recovered
-// after a crash as every stateful operator's): variable `name` of key K at
+// State lives in the operator's state store, one per partition (checkpointed and
+// recovered after a crash as every stateful operator's): variable `name` of key K at
 //   "v" 0 name 0 K -> expiry µs | RowCodec(value)                   ValueState
 //   "l" 0 name 0 K -> count | per element: expiry, length, RowCodec  ListState
 //   "m" 0 name 0 K -> count | per entry: expiry, key len, key, value len, value  MapState
@@ -26,11 +26,12 @@
 // first calls handleInitialState(key, row, timers) once per row of it.
 // In a batch query the processor runs over the whole input once with empty state.
 //
-// Ownership: the plan node owns the factory; processors and handles live for one partition
-// of one batch. Thread safety: partitions run concurrently, each with its own processor and
-// handle (a factory must be callable from any thread). Failure: an exception thrown by the
-// processor fails the batch (TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR); state is then not
-// committed and the batch replays.
+// Ownership: the plan node owns the factory; processors and handles live for one
+// partition of one batch. Thread safety: partitions run concurrently, each with its own
+// processor and handle (a factory must be callable from any thread). Failure: an
+// exception thrown by the processor fails the batch
+// (TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR); state is then not committed and the batch
+// replays.
 
 #include <cstdint>
 #include <functional>
@@ -54,17 +55,19 @@ enum class TimeMode : uint8_t { kNone, kProcessingTime, kEventTime };
 std::optional<TimeMode> ParseTimeMode(const std::string& s);
 
 /// Spark's TTLConfig: how long a value lives after its last update (0: forever, Spark's
-/// TTLConfig.NONE). A TTL is allowed only in TimeMode ProcessingTime, and must be positive:
-/// declaring one otherwise throws StateVariableError (below), as Spark's handle does.
+/// TTLConfig.NONE). A TTL is allowed only in TimeMode ProcessingTime, and must be
+/// positive: declaring one otherwise throws StateVariableError (below), as Spark's handle
+/// does.
 struct TTLConfig {
   int64_t ttl_ms = 0;
 };
 
 /// Thrown by StatefulProcessorHandle::get*State when Spark refuses the declaration: a TTL
 /// in time mode None or EventTime (STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL),
-/// a negative TTL (STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE). A processor may catch
-/// it; uncaught, it fails the batch with `status()` itself (not wrapped in
-/// TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR), as Spark fails the query with its exception.
+/// a negative TTL (STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE). A processor may
+/// catch it; uncaught, it fails the batch with `status()` itself (not wrapped in
+/// TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR), as Spark fails the query with its
+/// exception.
 class StateVariableError : public std::runtime_error {
  public:
   explicit StateVariableError(Status status)
@@ -88,7 +91,8 @@ struct ExpiredTimerInfo {
 
 class StatefulProcessorHandle;
 
-/// One state variable of the current grouping key. Values are rows of the variable's schema.
+/// One state variable of the current grouping key. Values are rows of the variable's
+/// schema.
 class ValueState {
  public:
   bool exists() const;
@@ -168,9 +172,15 @@ class StatefulProcessorHandle {
   friend class ListState;
   friend class MapState;
   // For implementations: the variable objects over variable number `var`.
-  static ValueState MakeValueState(StatefulProcessorHandle* h, int var) { return ValueState(h, var); }
-  static ListState MakeListState(StatefulProcessorHandle* h, int var) { return ListState(h, var); }
-  static MapState MakeMapState(StatefulProcessorHandle* h, int var) { return MapState(h, var); }
+  static ValueState MakeValueState(StatefulProcessorHandle* h, int var) {
+    return ValueState(h, var);
+  }
+  static ListState MakeListState(StatefulProcessorHandle* h, int var) {
+    return ListState(h, var);
+  }
+  static MapState MakeMapState(StatefulProcessorHandle* h, int var) {
+    return MapState(h, var);
+  }
   // Per-variable access for the current key (a value whose TTL passed reads as absent).
   virtual bool VarExists(int var) = 0;
   virtual void VarClear(int var) = 0;
@@ -188,7 +198,8 @@ class StatefulProcessorHandle {
 class StatefulProcessor {
  public:
   virtual ~StatefulProcessor() = default;
-  virtual void init(StatefulProcessorHandle& handle, OutputMode mode, TimeMode time_mode) = 0;
+  virtual void init(StatefulProcessorHandle& handle, OutputMode mode,
+                    TimeMode time_mode) = 0;
   virtual std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key,
                                                     const std::vector<ProcessorRow>& rows,
                                                     const TimerValues& timers) = 0;
@@ -200,12 +211,13 @@ class StatefulProcessor {
     (void)expired;
     return {};
   }
-  /// With an initial state (transformWithState's initialState): called in the query's first
-  /// batch, before any input row, once per row of the initial state with the row's grouping
-  /// key and the whole row (all its columns). A key may appear only once
+  /// With an initial state (transformWithState's initialState): called in the query's
+  /// first batch, before any input row, once per row of the initial state with the row's
+  /// grouping key and the whole row (all its columns). A key may appear only once
   /// (STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY). A no-op unless overridden, as
   /// PySpark's.
-  virtual void handleInitialState(const ProcessorRow& key, const ProcessorRow& initial_state,
+  virtual void handleInitialState(const ProcessorRow& key,
+                                  const ProcessorRow& initial_state,
                                   const TimerValues& timers) {
     (void)key;
     (void)initial_state;
@@ -227,17 +239,17 @@ class StatefulProcessor {
 
 using StatefulProcessorFactory = std::function<std::unique_ptr<StatefulProcessor>()>;
 
-/// The initial state of a transformWithState / flatMapGroupsWithState query: `load` returns
-/// its rows (a batch query run once, in the query's first batch; a batch query runs it too)
-/// whose first `num_keys` columns are the grouping keys, typed as the query's keys, and the
-/// rest the row handed to handleInitialState.
+/// The initial state of a transformWithState / flatMapGroupsWithState query: `load`
+/// returns its rows (a batch query run once, in the query's first batch; a batch query
+/// runs it too) whose first `num_keys` columns are the grouping keys, typed as the
+/// query's keys, and the rest the row handed to handleInitialState.
 struct InitialState {
   std::function<Result<std::vector<BatchPtr>>()> load;
   SchemaPtr schema;
   int num_keys = 0;
-  /// flatMapGroupsWithState's rules: a key found only in the initial state is still called
-  /// (with no rows) unless `skip_keys_without_rows`; a duplicate key fails with Spark's
-  /// IllegalArgumentException text instead of transformWithState's error class.
+  /// flatMapGroupsWithState's rules: a key found only in the initial state is still
+  /// called (with no rows) unless `skip_keys_without_rows`; a duplicate key fails with
+  /// Spark's IllegalArgumentException text instead of transformWithState's error class.
   bool group_state = false;
   bool skip_keys_without_rows = false;
 };
@@ -251,8 +263,8 @@ class TransformWithStateNode final
  public:
   /// `operator_name`: the progress name ("transformWithStateExec";
   /// "flatMapGroupsWithState" for the GroupState API built on it).
-  TransformWithStateNode(StatefulProcessorFactory factory, SchemaPtr output, OutputMode mode,
-                         TimeMode time_mode,
+  TransformWithStateNode(StatefulProcessorFactory factory, SchemaPtr output,
+                         OutputMode mode, TimeMode time_mode,
                          std::string operator_name = "transformWithStateExec")
       : factory_(std::move(factory)),
         output_(std::move(output)),
@@ -260,10 +272,12 @@ class TransformWithStateNode final
         time_mode_(time_mode),
         operator_name_(std::move(operator_name)) {}
   std::string Describe() const override;
-  Result<exec::PhysicalOpPtr> PlanPhysical(std::vector<exec::PhysicalOpPtr> children,
-                                           const exec::ExecOptions& options) const override;
+  Result<exec::PhysicalOpPtr> PlanPhysical(
+      std::vector<exec::PhysicalOpPtr> children,
+      const exec::ExecOptions& options) const override;
   std::shared_ptr<const sql::BoundExtension> WithGroupKeys(
-      std::vector<BoundExprPtr> keys, std::vector<sql::Attribute> key_attributes) const override;
+      std::vector<BoundExprPtr> keys,
+      std::vector<sql::Attribute> key_attributes) const override;
   /// The grouping keys over the child (set by the analyzer through WithGroupKeys).
   const std::vector<BoundExprPtr>& keys() const { return keys_; }
   const std::vector<sql::Attribute>& key_attributes() const { return key_attributes_; }
@@ -273,8 +287,12 @@ class TransformWithStateNode final
   TimeMode time_mode() const { return time_mode_; }
   const std::string& operator_name() const { return operator_name_; }
   /// The initial state, or nullptr.
-  const std::shared_ptr<const InitialState>& initial_state() const { return initial_state_; }
-  void set_initial_state(std::shared_ptr<const InitialState> s) { initial_state_ = std::move(s); }
+  const std::shared_ptr<const InitialState>& initial_state() const {
+    return initial_state_;
+  }
+  void set_initial_state(std::shared_ptr<const InitialState> s) {
+    initial_state_ = std::move(s);
+  }
   /// mapGroupsWithState (one row per call; Update mode only, as Spark checks).
   bool map_groups_with_state() const { return map_groups_; }
   void set_map_groups_with_state(bool v) { map_groups_ = v; }

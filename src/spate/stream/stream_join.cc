@@ -28,9 +28,9 @@ namespace {
 using Operator = StatefulRuntime::Operator;
 
 constexpr int64_t kNoEventTime = std::numeric_limits<int64_t>::max();
-// A stored row: int64 event time (µs; kNoEventTime when NULL / none) | uint8 matched (kept
-// up to date only where it is read: a side that emits NULL rows, a semi join's left side) |
-// the RowCodec bytes of the side's columns.
+// A stored row: int64 event time (µs; kNoEventTime when NULL / none) | uint8 matched
+// (kept up to date only where it is read: a side that emits NULL rows, a semi join's left
+// side) | the RowCodec bytes of the side's columns.
 constexpr size_t kRowHeader = 9;
 
 struct SideSpec {
@@ -52,7 +52,8 @@ struct JoinSpec {
   int key_ordinal = -1;
   std::vector<bool> null_safe;
   std::shared_ptr<state::RowCodec> key_codec;
-  std::shared_ptr<exec::JoinOutput> pairs;  // inner pairs over left ++ right (full condition)
+  std::shared_ptr<exec::JoinOutput>
+      pairs;  // inner pairs over left ++ right (full condition)
   std::shared_ptr<exec::JoinOutput> outer;  // the join's type: NULL padding (outer joins)
   SchemaPtr out_schema;
   SchemaPtr padded_right;  // NULL left ++ right: the right side's own conjuncts read it
@@ -65,7 +66,8 @@ const char* JoinSideName(int side) { return side == 0 ? "left" : "right"; }
 // The store keys and values it builds live in buffers it reuses (no allocation per row).
 class SideState {
  public:
-  SideState(state::StateStore* counts, state::StateStore* rows) : counts_(counts), rows_(rows) {}
+  SideState(state::StateStore* counts, state::StateStore* rows)
+      : counts_(counts), rows_(rows) {}
 
   int64_t Count(std::string_view key) {
     auto v = counts_->Get(key);
@@ -115,7 +117,8 @@ using RowRefs = std::vector<std::pair<std::string, int64_t>>;
 
 // Removes the rows `gone` from a side's state; the other rows of each key are renumbered.
 // Removed rows that never matched go to `unmatched` when given. Returns how many went.
-Result<int64_t> RemoveRows(SideState* st, RowRefs gone, state::RowBatchBuilder* unmatched) {
+Result<int64_t> RemoveRows(SideState* st, RowRefs gone,
+                           state::RowBatchBuilder* unmatched) {
   std::sort(gone.begin(), gone.end());
   gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
   int64_t removed = 0;
@@ -124,7 +127,8 @@ Result<int64_t> RemoveRows(SideState* st, RowRefs gone, state::RowBatchBuilder* 
     size_t end = g;
     while (end < gone.size() && gone[end].first == key) ++end;
     auto cv = st->counts()->Get(key);
-    if (!cv || cv->size() < 16) return Status::Internal("corrupt stream join state count");
+    if (!cv || cv->size() < 16)
+      return Status::Internal("corrupt stream join state count");
     const int64_t count = GetInt64(*cv);
     const int64_t key_event = GetInt64(cv->substr(8));
     if (!unmatched && end - g == static_cast<size_t>(count)) {
@@ -176,7 +180,8 @@ void AndMask(const Column& mask, std::vector<uint8_t>* pass) {
   for (size_t i = 0; i < pass->size(); ++i) (*pass)[i] &= keep[i];
 }
 
-BatchPtr TakeRows(const SchemaPtr& schema, const Batch& b, const std::vector<int32_t>& rows) {
+BatchPtr TakeRows(const SchemaPtr& schema, const Batch& b,
+                  const std::vector<int32_t>& rows) {
   if (rows.empty()) return nullptr;
   const auto m = static_cast<int64_t>(rows.size());
   std::vector<ColumnPtr> cols;
@@ -188,17 +193,18 @@ BatchPtr TakeRows(const SchemaPtr& schema, const Batch& b, const std::vector<int
 struct SideBatch {
   BatchPtr batch;
   std::vector<std::string> keys;
-  std::vector<uint8_t> key_valid;    // no NULL in a non-null-safe key
-  std::vector<int64_t> key_event;    // the watermarked key's event time (µs)
-  std::vector<int64_t> row_event;    // the side's event-time column (µs)
-  std::vector<uint8_t> late;         // dropped: at or below the late-events watermark
-  std::vector<uint8_t> pre;          // passes the side's own conjuncts
+  std::vector<uint8_t> key_valid;  // no NULL in a non-null-safe key
+  std::vector<int64_t> key_event;  // the watermarked key's event time (µs)
+  std::vector<int64_t> row_event;  // the side's event-time column (µs)
+  std::vector<uint8_t> late;       // dropped: at or below the late-events watermark
+  std::vector<uint8_t> pre;        // passes the side's own conjuncts
 };
 
 class StreamJoinExec final : public exec::PhysicalOp {
  public:
-  StreamJoinExec(std::shared_ptr<const JoinSpec> spec, Operator* op, const StatefulBatch* batch,
-                 exec::PhysicalOpPtr left, exec::PhysicalOpPtr right)
+  StreamJoinExec(std::shared_ptr<const JoinSpec> spec, Operator* op,
+                 const StatefulBatch* batch, exec::PhysicalOpPtr left,
+                 exec::PhysicalOpPtr right)
       : PhysicalOp(spec->out_schema, {std::move(left), std::move(right)}),
         s_(std::move(spec)),
         op_(op),
@@ -208,7 +214,8 @@ class StreamJoinExec final : public exec::PhysicalOp {
     return s_->text + ", state info [ opId = " + std::to_string(op_->id) +
            ", numPartitions = " + std::to_string(op_->num_partitions) + "]";
   }
-  Result<exec::BatchStreamPtr> Open(int partition, exec::ExecContext* ctx) const override {
+  Result<exec::BatchStreamPtr> Open(int partition,
+                                    exec::ExecContext* ctx) const override {
     SPATE_ASSIGN_OR_RETURN(auto l, child(0).Open(partition, ctx));
     SPATE_ASSIGN_OR_RETURN(auto r, child(1).Open(partition, ctx));
     auto left = std::shared_ptr<exec::BatchStream>(std::move(l));
@@ -222,7 +229,8 @@ class StreamJoinExec final : public exec::PhysicalOp {
           std::vector<BatchPtr> in[2];
           SPATE_RETURN_IF_ERROR(Drain(left.get(), &in[0]));
           SPATE_RETURN_IF_ERROR(Drain(right.get(), &in[1]));
-          SideState st[2] = {SideState(stores[0], stores[1]), SideState(stores[2], stores[3])};
+          SideState st[2] = {SideState(stores[0], stores[1]),
+                             SideState(stores[2], stores[3])};
           return Run(in, st, ctx->eval());
         }));
   }
@@ -231,8 +239,9 @@ class StreamJoinExec final : public exec::PhysicalOp {
   Result<BatchPtr> Run(std::vector<BatchPtr> (&in)[2], SideState (&st)[2],
                        const EvalContext& eval) const;
   Result<SideBatch> Prepare(int side, BatchPtr b, const EvalContext& eval) const;
-  Status Probe(int side, const SideBatch& sb, SideState* other, std::vector<uint8_t>* matched,
-               std::vector<BatchPtr>* outs, int64_t* removed, const EvalContext& eval) const;
+  Status Probe(int side, const SideBatch& sb, SideState* other,
+               std::vector<uint8_t>* matched, std::vector<BatchPtr>* outs,
+               int64_t* removed, const EvalContext& eval) const;
   // The state threshold (µs) of a side this batch: rows at or below it are dropped.
   std::optional<int64_t> Threshold(int side) const {
     const SideSpec& sd = s_->side[side];
@@ -243,7 +252,8 @@ class StreamJoinExec final : public exec::PhysicalOp {
   }
   Status Evict(int side, SideState* st, int64_t threshold, std::vector<BatchPtr>* outs,
                int64_t* removed) const;
-  BatchPtr PadUnmatched(int side, const Batch& rows, const std::vector<uint8_t>& matched) const {
+  BatchPtr PadUnmatched(int side, const Batch& rows,
+                        const std::vector<uint8_t>& matched) const {
     return side == 0 ? s_->outer->FinishLeft(rows, matched.data())
                      : s_->outer->UnmatchedRight(rows, matched.data());
   }
@@ -253,7 +263,8 @@ class StreamJoinExec final : public exec::PhysicalOp {
   const StatefulBatch* batch_;
 };
 
-Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b, const EvalContext& eval) const {
+Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b,
+                                          const EvalContext& eval) const {
   const SideSpec& sd = s_->side[side];
   SideBatch sb;
   const int64_t n = b->num_rows();
@@ -269,7 +280,8 @@ Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b, const EvalContex
   for (int64_t r = 0; r < n; ++r) {
     s_->key_codec->Encode(raw, r, &sb.keys[static_cast<size_t>(r)]);
     for (size_t k = 0; k < raw.size(); ++k) {
-      if (!s_->null_safe[k] && raw[k]->IsNull(r)) sb.key_valid[static_cast<size_t>(r)] = 0;
+      if (!s_->null_safe[k] && raw[k]->IsNull(r))
+        sb.key_valid[static_cast<size_t>(r)] = 0;
     }
   }
   if (s_->key_ordinal >= 0) {
@@ -293,7 +305,8 @@ Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b, const EvalContex
     BatchPtr input = b;
     if (side == 1) {
       std::vector<ColumnPtr> cols;
-      for (const auto& f : s_->side[0].schema->fields()) cols.push_back(Column::MakeNull(f.type, n));
+      for (const auto& f : s_->side[0].schema->fields())
+        cols.push_back(Column::MakeNull(f.type, n));
       for (const auto& c : b->columns()) cols.push_back(c);
       input = Batch::Make(s_->padded_right, std::move(cols), n);
     }
@@ -306,9 +319,9 @@ Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b, const EvalContex
   return sb;
 }
 
-// Joins the eligible rows of `sb` with the other side's stored rows: appends the pairs (or
-// the left semi rows) to `outs`, sets matched[r] for the rows of `sb` that matched and
-// marks the stored rows that matched.
+// Joins the eligible rows of `sb` with the other side's stored rows: appends the pairs
+// (or the left semi rows) to `outs`, sets matched[r] for the rows of `sb` that matched
+// and marks the stored rows that matched.
 Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
                              std::vector<uint8_t>* matched, std::vector<BatchPtr>* outs,
                              int64_t* removed, const EvalContext& eval) const {
@@ -334,7 +347,8 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
       const int64_t count = other->Count(key);
       for (int64_t i = 0; i < count; ++i) {
         auto v = other->Row(key, i);
-        if (!v || v->size() < kRowHeader) return Status::Internal("corrupt stream join state row");
+        if (!v || v->size() < kRowHeader)
+          return Status::Internal("corrupt stream join state row");
         const bool was_matched = (*v)[8] != 0;
         if (exclude_matched && was_matched) continue;
         SPATE_RETURN_IF_ERROR(cand.Append(v->substr(kRowHeader)));
@@ -342,7 +356,9 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
         cand_index.push_back(i);
         cand_stored_matched.push_back(was_matched ? 1 : 0);
       }
-      it = fetched.emplace(key, std::make_pair(first, static_cast<int32_t>(cand_key.size()) - first))
+      it = fetched
+               .emplace(key, std::make_pair(
+                                 first, static_cast<int32_t>(cand_key.size()) - first))
                .first;
     }
     for (int32_t c = it->second.first; c < it->second.first + it->second.second; ++c) {
@@ -355,11 +371,13 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
   std::vector<uint8_t> cand_matched(cand_key.size(), 0);
   BatchPtr joined;
   if (side == 0) {
-    SPATE_ASSIGN_OR_RETURN(joined, s_->pairs->Pairs(in, *stored, probe_rows, cand_rows,
-                                                    matched->data(), cand_matched.data(), eval));
+    SPATE_ASSIGN_OR_RETURN(
+        joined, s_->pairs->Pairs(in, *stored, probe_rows, cand_rows, matched->data(),
+                                 cand_matched.data(), eval));
   } else {
-    SPATE_ASSIGN_OR_RETURN(joined, s_->pairs->Pairs(*stored, in, cand_rows, probe_rows,
-                                                    cand_matched.data(), matched->data(), eval));
+    SPATE_ASSIGN_OR_RETURN(
+        joined, s_->pairs->Pairs(*stored, in, cand_rows, probe_rows, cand_matched.data(),
+                                 matched->data(), eval));
   }
   std::vector<int32_t> newly;
   RowRefs emitted;
@@ -379,7 +397,8 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
   } else if (side == 1) {
     // Left semi: a stored left row is emitted the first time a right row matches it and
     // then leaves the state (as Spark 4.2, counted as removed).
-    if (BatchPtr b = TakeRows(s_->out_schema, *stored, newly)) outs->push_back(std::move(b));
+    if (BatchPtr b = TakeRows(s_->out_schema, *stored, newly))
+      outs->push_back(std::move(b));
     SPATE_ASSIGN_OR_RETURN(int64_t n, RemoveRows(other, std::move(emitted), nullptr));
     *removed += n;
   }
@@ -395,7 +414,8 @@ Status StreamJoinExec::Evict(int side, SideState* st, int64_t threshold,
   if (sd.key_cleanup) {
     std::vector<std::pair<std::string, int64_t>> gone;
     st->counts()->ForEach([&](std::string_view key, std::string_view v) {
-      if (v.size() >= 16 && GetInt64(v.substr(8)) <= threshold) gone.emplace_back(key, GetInt64(v));
+      if (v.size() >= 16 && GetInt64(v.substr(8)) <= threshold)
+        gone.emplace_back(key, GetInt64(v));
     });
     for (const auto& [key, count] : gone) {
       for (int64_t i = 0; i < count; ++i) {
@@ -415,9 +435,11 @@ Status StreamJoinExec::Evict(int side, SideState* st, int64_t threshold,
     RowRefs gone;
     st->rows()->ForEach([&](std::string_view k, std::string_view v) {
       if (k.size() < 8 || v.size() < kRowHeader || GetInt64(v) > threshold) return;
-      gone.emplace_back(std::string(k.substr(0, k.size() - 8)), GetInt64(k.substr(k.size() - 8)));
+      gone.emplace_back(std::string(k.substr(0, k.size() - 8)),
+                        GetInt64(k.substr(k.size() - 8)));
     });
-    SPATE_ASSIGN_OR_RETURN(*removed, RemoveRows(st, std::move(gone), emit ? &unmatched : nullptr));
+    SPATE_ASSIGN_OR_RETURN(*removed,
+                           RemoveRows(st, std::move(gone), emit ? &unmatched : nullptr));
   }
   if (emit && unmatched.num_rows() > 0) {
     SPATE_ASSIGN_OR_RETURN(BatchPtr rows, unmatched.Finish());
@@ -442,7 +464,8 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (
     for (auto& b : in[side]) {
       SPATE_ASSIGN_OR_RETURN(SideBatch sb, Prepare(side, std::move(b), eval));
       std::vector<uint8_t> matched;
-      SPATE_RETURN_IF_ERROR(Probe(side, sb, &st[1 - side], &matched, &outs, &removed, eval));
+      SPATE_RETURN_IF_ERROR(
+          Probe(side, sb, &st[1 - side], &matched, &outs, &removed, eval));
       const Batch& batch = *sb.batch;
       const int64_t n = batch.num_rows();
       std::vector<int32_t> semi_rows;
@@ -467,7 +490,8 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (
           semi_rows.push_back(static_cast<int32_t>(r));
           continue;  // emitted once, never stored
         }
-        // A NULL key never matches: only an outer side needs such a row (for its NULL row).
+        // A NULL key never matches: only an outer side needs such a row (for its NULL
+        // row).
         if (!sb.key_valid[ur] && !sd.emits_unmatched) continue;
         if (side == 1 && threshold) {
           // Dropped by this very batch's cleanup: stored only for its outer NULL row.
@@ -482,9 +506,11 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (
         st[side].Append(sb.keys[ur], sb.key_event[ur], row);
         ++updated;
       }
-      if (BatchPtr b = TakeRows(s_->out_schema, batch, semi_rows)) outs.push_back(std::move(b));
+      if (BatchPtr b = TakeRows(s_->out_schema, batch, semi_rows))
+        outs.push_back(std::move(b));
       if (any_outer) {
-        if (BatchPtr b = PadUnmatched(side, batch, no_outer)) outs.push_back(std::move(b));
+        if (BatchPtr b = PadUnmatched(side, batch, no_outer))
+          outs.push_back(std::move(b));
       }
     }
   }
@@ -563,9 +589,11 @@ void StreamJoinStateSchemas(const BoundPlan& join, SchemaPtr* key_schema,
   *value_schema = std::make_shared<const Schema>(std::move(values));
 }
 
-Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op, const StatefulBatch* batch,
-                                    BoundPlanPtr left, BoundPlanPtr right) {
-  // Spark's StreamingJoinStrategy: planned when the first batch runs, the query then fails.
+Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op,
+                                    const StatefulBatch* batch, BoundPlanPtr left,
+                                    BoundPlanPtr right) {
+  // Spark's StreamingJoinStrategy: planned when the first batch runs, the query then
+  // fails.
   if (join.left_keys.empty()) return Status::Error("_LEGACY_ERROR_TEMP_1181", {});
   if (join.left_keys.size() != join.right_keys.size())
     return Status::Internal("join key lists differ in length");
@@ -579,8 +607,9 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op, const S
   s->out_schema = join.OutputSchema();
   s->null_safe = join.null_safe_keys;
   s->null_safe.resize(join.left_keys.size(), false);
-  s->key_codec = std::make_shared<state::RowCodec>(std::make_shared<const Schema>(KeyFields(join)),
-                                                   /*normalize_floats=*/true);
+  s->key_codec =
+      std::make_shared<state::RowCodec>(std::make_shared<const Schema>(KeyFields(join)),
+                                        /*normalize_floats=*/true);
   const StreamJoinWatermarks w = AnalyzeStreamJoin(join);
   s->key_ordinal = w.key_ordinal;
   for (int side = 0; side < 2; ++side) {
@@ -592,8 +621,10 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op, const S
     sd.key_cleanup = w.key_ordinal >= 0;
     if (!sd.key_cleanup) sd.value_wm = w.value[side];
   }
-  s->side[0].emits_unmatched = s->type == JoinType::kLeftOuter || s->type == JoinType::kFullOuter;
-  s->side[1].emits_unmatched = s->type == JoinType::kRightOuter || s->type == JoinType::kFullOuter;
+  s->side[0].emits_unmatched =
+      s->type == JoinType::kLeftOuter || s->type == JoinType::kFullOuter;
+  s->side[1].emits_unmatched =
+      s->type == JoinType::kRightOuter || s->type == JoinType::kFullOuter;
   // The condition's deterministic conjuncts over one side only filter that side's rows
   // before the join (Spark's JoinConditionSplitPredicates); pairs are checked against the
   // whole condition (the one-side parts hold for both rows of any pair).
@@ -604,8 +635,10 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op, const S
     if (c->IsNondeterministic()) continue;
     std::vector<int> refs;
     CollectColumnRefs(*c, &refs);
-    const bool left_only = std::all_of(refs.begin(), refs.end(), [&](int r) { return r < lw; });
-    const bool right_only = std::all_of(refs.begin(), refs.end(), [&](int r) { return r >= lw; });
+    const bool left_only =
+        std::all_of(refs.begin(), refs.end(), [&](int r) { return r < lw; });
+    const bool right_only =
+        std::all_of(refs.begin(), refs.end(), [&](int r) { return r >= lw; });
     if (left_only) {
       s->side[0].pre_filters.push_back(c);
     } else if (right_only) {
@@ -616,8 +649,9 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op, const S
   for (const auto& f : s->side[1].schema->fields()) both.push_back(f);
   s->padded_right = std::make_shared<const Schema>(both);
   SchemaPtr pair_schema = s->semi ? s->padded_right : s->out_schema;
-  s->pairs = std::make_shared<exec::JoinOutput>(JoinType::kInner, join.condition, s->side[0].schema,
-                                                s->side[1].schema, pair_schema);
+  s->pairs = std::make_shared<exec::JoinOutput>(JoinType::kInner, join.condition,
+                                                s->side[0].schema, s->side[1].schema,
+                                                pair_schema);
   if (s->side[0].emits_unmatched || s->side[1].emits_unmatched) {
     s->outer = std::make_shared<exec::JoinOutput>(s->type, nullptr, s->side[0].schema,
                                                   s->side[1].schema, s->out_schema);
@@ -626,11 +660,14 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op, const S
   for (int side = 0; side < 2; ++side) {
     const SideSpec& sd = s->side[side];
     cleanup += std::string(side ? ", " : " ") + JoinSideName(side) + " ";
-    cleanup += sd.key_cleanup ? "key predicate" : sd.has_cleanup() ? "value predicate" : "= null";
+    cleanup += sd.key_cleanup     ? "key predicate"
+               : sd.has_cleanup() ? "value predicate"
+                                  : "= null";
   }
   s->text = "StreamingSymmetricHashJoin " + KeysText(join.left_keys) + ", " +
-            KeysText(join.right_keys) + ", " + exec::JoinTypeText(s->type) + ", condition = [ " +
-            (join.condition ? join.condition->ToString() : "none") + " ], " + cleanup + " ]";
+            KeysText(join.right_keys) + ", " + exec::JoinTypeText(s->type) +
+            ", condition = [ " + (join.condition ? join.condition->ToString() : "none") +
+            " ], " + cleanup + " ]";
   auto ext = std::make_shared<StreamJoinExtension>(s, op, batch);
   auto n = std::make_shared<BoundPlan>(sql::BoundKind::kExtension);
   n->extension = std::move(ext);

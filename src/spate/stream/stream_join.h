@@ -4,8 +4,9 @@
 // The stream-stream join (Spark's StreamingSymmetricHashJoinExec), planned by the
 // StatefulRuntime for a join node whose two children read streams.
 //
-// Both inputs are hash-partitioned on their join keys into the operator's partitions; each
-// partition keeps, per side, the rows seen so far in two state stores named as Spark's:
+// Both inputs are hash-partitioned on their join keys into the operator's partitions;
+// each partition keeps, per side, the rows seen so far in two state stores named as
+// Spark's:
 // `<side>-keyToNumValues` (join key -> how many rows the key has, and the key's event
 // time) and `<side>-keyWithIndexToValue` ((key, index) -> the row, its event time and
 // whether it ever matched: kept up to date on a side that emits NULL rows, where it is
@@ -37,9 +38,10 @@ namespace spate::stream {
 
 /// The batch plan node (kExtension with children `left`, `right`) for the streaming join
 /// `join`, as stateful operator `op` of the batch `batch`.
-Result<sql::BoundPlanPtr> PlanStreamJoin(const sql::BoundPlan& join, StatefulRuntime::Operator* op,
-                                         const StatefulBatch* batch, sql::BoundPlanPtr left,
-                                         sql::BoundPlanPtr right);
+Result<sql::BoundPlanPtr> PlanStreamJoin(const sql::BoundPlan& join,
+                                         StatefulRuntime::Operator* op,
+                                         const StatefulBatch* batch,
+                                         sql::BoundPlanPtr left, sql::BoundPlanPtr right);
 
 /// The key and value schemas a join operator records for its state (checked on restart).
 void StreamJoinStateSchemas(const sql::BoundPlan& join, SchemaPtr* key_schema,

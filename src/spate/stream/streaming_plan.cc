@@ -121,7 +121,8 @@ bool AnyStreamingAggregate(const BoundPlan& p) {
 
 // Spark's containsCompleteData: no stream, or a streaming aggregation in Complete mode.
 bool ContainsCompleteData(const BoundPlan& p, OutputMode mode) {
-  return !IsStreamingBound(p) || (AnyStreamingAggregate(p) && mode == OutputMode::kComplete);
+  return !IsStreamingBound(p) ||
+         (AnyStreamingAggregate(p) && mode == OutputMode::kComplete);
 }
 
 // `names`: the columns the window expressions are exposed as (the aliases of the
@@ -131,7 +132,8 @@ Status NonTimeWindow(const BoundPlan& node, const BoundPlan* parent) {
   const size_t width = node.child()->output.size();
   for (size_t i = 0; i < node.windows.size(); ++i) {
     const size_t col = width + i;
-    const std::string text = col < node.output.size() ? node.output[col].name : node.windows[i].text;
+    const std::string text =
+        col < node.output.size() ? node.output[col].name : node.windows[i].text;
     size_t over = text.find(" OVER ");
     std::string fn = over == std::string::npos ? text : text.substr(0, over);
     std::string spec = over == std::string::npos ? "" : text.substr(over + 6);
@@ -153,17 +155,20 @@ Status NonTimeWindow(const BoundPlan& node, const BoundPlan* parent) {
     specs += Upper(spec);
     cols += "`" + name + "`";
   }
-  return Status::Error("NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING",
-                       {{"windowFunc", funcs}, {"columnName", cols}, {"windowSpec", specs}});
+  return Status::Error(
+      "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING",
+      {{"windowFunc", funcs}, {"columnName", cols}, {"windowSpec", specs}});
 }
 
 Status CheckStreamStreamJoin(const BoundPlan& p, OutputMode mode) {
-  // Spark 4.2 runs a stream-stream join in Update mode too (its rows are final either way);
-  // Complete needs an aggregation. A join without equality keys fails when the first batch
-  // is planned (_LEGACY_ERROR_TEMP_1181 from PlanStreamJoin), as Spark's planner fails.
+  // Spark 4.2 runs a stream-stream join in Update mode too (its rows are final either
+  // way); Complete needs an aggregation. A join without equality keys fails when the
+  // first batch is planned (_LEGACY_ERROR_TEMP_1181 from PlanStreamJoin), as Spark's
+  // planner fails.
   if (mode == OutputMode::kComplete) {
     return Legacy("Join between two streaming DataFrames/Datasets is not supported in " +
-                  std::string(OutputModeName(mode)) + " output mode, only in Append output mode");
+                  std::string(OutputModeName(mode)) +
+                  " output mode, only in Append output mode");
   }
   if (p.left_keys.empty()) return Status::OK();
   std::string type;
@@ -171,12 +176,22 @@ Status CheckStreamStreamJoin(const BoundPlan& p, OutputMode mode) {
     case sql::JoinType::kInner:
     case sql::JoinType::kCross:
       return Status::OK();
-    case sql::JoinType::kLeftOuter: type = "LeftOuter"; break;
-    case sql::JoinType::kLeftSemi: type = "LeftSemi"; break;
-    case sql::JoinType::kRightOuter: type = "RightOuter"; break;
-    case sql::JoinType::kFullOuter: type = "FullOuter"; break;
+    case sql::JoinType::kLeftOuter:
+      type = "LeftOuter";
+      break;
+    case sql::JoinType::kLeftSemi:
+      type = "LeftSemi";
+      break;
+    case sql::JoinType::kRightOuter:
+      type = "RightOuter";
+      break;
+    case sql::JoinType::kFullOuter:
+      type = "FullOuter";
+      break;
     case sql::JoinType::kLeftAnti:
-      return Legacy("LeftAnti joins with a streaming DataFrame/Dataset on the right are not supported");
+      return Legacy(
+          "LeftAnti joins with a streaming DataFrame/Dataset on the right are not "
+          "supported");
   }
   // Spark's checkForStreamStreamJoinWatermark: a watermark in the join keys, or a range
   // condition giving the nullable side's state a value watermark (solved with any
@@ -185,15 +200,22 @@ Status CheckStreamStreamJoin(const BoundPlan& p, OutputMode mode) {
   bool range = false;
   switch (p.join_type) {
     case sql::JoinType::kLeftOuter:
-    case sql::JoinType::kLeftSemi: range = w.value[0].has_value(); break;
-    case sql::JoinType::kRightOuter: range = w.value[1].has_value(); break;
-    default: range = w.value[0].has_value() || w.value[1].has_value(); break;
+    case sql::JoinType::kLeftSemi:
+      range = w.value[0].has_value();
+      break;
+    case sql::JoinType::kRightOuter:
+      range = w.value[1].has_value();
+      break;
+    default:
+      range = w.value[0].has_value() || w.value[1].has_value();
+      break;
   }
   if (w.key_ordinal < 0 && !range) {
-    return Legacy("Stream-stream " + type +
-                  " join between two streaming DataFrame/Datasets is not supported without a "
-                  "watermark in the join keys, or a watermark on the nullable side and an "
-                  "appropriate range condition");
+    return Legacy(
+        "Stream-stream " + type +
+        " join between two streaming DataFrame/Datasets is not supported without a "
+        "watermark in the join keys, or a watermark on the nullable side and an "
+        "appropriate range condition");
   }
   return Status::OK();
 }
@@ -210,7 +232,8 @@ Status CheckJoin(const BoundPlan& p, OutputMode mode) {
       }
       if (rs) {
         return Legacy(
-            "FullOuter joins with streaming DataFrames/Datasets on the right and a static "
+            "FullOuter joins with streaming DataFrames/Datasets on the right and a "
+            "static "
             "DataFrame/Dataset on the left is not supported");
       }
       break;
@@ -224,10 +247,11 @@ Status CheckJoin(const BoundPlan& p, OutputMode mode) {
     case sql::JoinType::kLeftOuter:
     case sql::JoinType::kLeftSemi:
       if (rs) {
-        return Legacy(std::string(p.join_type == sql::JoinType::kLeftOuter ? "LeftOuter"
-                                                                           : "LeftSemi") +
-                      " join with a streaming DataFrame/Dataset on the right and a static "
-                      "DataFrame/Dataset on the left is not supported");
+        return Legacy(
+            std::string(p.join_type == sql::JoinType::kLeftOuter ? "LeftOuter"
+                                                                 : "LeftSemi") +
+            " join with a streaming DataFrame/Dataset on the right and a static "
+            "DataFrame/Dataset on the left is not supported");
       }
       break;
     case sql::JoinType::kRightOuter:
@@ -280,7 +304,8 @@ Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent,
     case BoundKind::kExtension: {
       // flatMapGroupsWithState (applyInPandasWithState): Spark's checks.
       const TransformWithStateNode* tws = TransformWithStateOf(p);
-      if (!tws || !child_streaming || tws->operator_name() != "flatMapGroupsWithState") break;
+      if (!tws || !child_streaming || tws->operator_name() != "flatMapGroupsWithState")
+        break;
       if (tws->map_groups_with_state()) {
         // Allowed only in Update output mode and without aggregation in the query.
         if (AnyStreamingAggregate(root)) {
@@ -298,10 +323,13 @@ Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent,
                       " mode is not supported with " + std::string(OutputModeName(mode)) +
                       " output mode on a streaming DataFrame/Dataset");
       }
-      if (tws->time_mode() == TimeMode::kEventTime && !HasStreamingWatermark(*p.child())) {
+      if (tws->time_mode() == TimeMode::kEventTime &&
+          !HasStreamingWatermark(*p.child())) {
         return Legacy(
-            "Watermark must be specified in the query using '[Dataset/DataFrame].withWatermark()' "
-            "for using event-time timeout in a [map|flatMap]GroupsWithState. Event-time timeout "
+            "Watermark must be specified in the query using "
+            "'[Dataset/DataFrame].withWatermark()' "
+            "for using event-time timeout in a [map|flatMap]GroupsWithState. Event-time "
+            "timeout "
             "not supported without watermark.");
       }
       break;
@@ -336,7 +364,8 @@ Status CheckNodes(const BoundPlan& p, OutputMode mode, const BoundPlan* parent,
     }
     case BoundKind::kLimit:
       if (!child_streaming) break;
-      if (p.offset > 0) return Legacy("Offset is not supported on streaming DataFrames/Datasets");
+      if (p.offset > 0)
+        return Legacy("Offset is not supported on streaming DataFrames/Datasets");
       if (mode == OutputMode::kUpdate) {
         return Legacy(
             "Limits are not supported on streaming DataFrames/Datasets in Update output "
@@ -438,7 +467,8 @@ std::vector<int64_t> EventTimeMarks(const BoundPlan& p) {
     case BoundKind::kAggregate: {
       auto cm = child_marks(0);
       const size_t k = p.group_exprs.size();
-      for (size_t i = 0; i < k && i < out.size(); ++i) out[i] = MarkOfExpr(*p.group_exprs[i], cm);
+      for (size_t i = 0; i < k && i < out.size(); ++i)
+        out[i] = MarkOfExpr(*p.group_exprs[i], cm);
       if (p.dedup != DedupKind::kNone) {
         for (size_t a = 0; a < p.aggregates.size() && k + a < out.size(); ++a) {
           const auto& args = p.aggregates[a].args;
@@ -450,7 +480,8 @@ std::vector<int64_t> EventTimeMarks(const BoundPlan& p) {
     case BoundKind::kJoin: {
       auto l = child_marks(0);
       std::vector<int64_t> r;
-      if (p.join_type != sql::JoinType::kLeftSemi && p.join_type != sql::JoinType::kLeftAnti)
+      if (p.join_type != sql::JoinType::kLeftSemi &&
+          p.join_type != sql::JoinType::kLeftAnti)
         r = child_marks(1);
       l.insert(l.end(), r.begin(), r.end());
       for (size_t i = 0; i < l.size() && i < out.size(); ++i) out[i] = l[i];
@@ -463,12 +494,18 @@ std::vector<int64_t> EventTimeMarks(const BoundPlan& p) {
 
 const char* StatefulKindName(StatefulKind k) {
   switch (k) {
-    case StatefulKind::kAggregate: return "stateStoreSave";
-    case StatefulKind::kDeduplicate: return "dedupe";
-    case StatefulKind::kDedupWithinWatermark: return "dedupeWithinWatermark";
-    case StatefulKind::kGlobalLimit: return "globalLimit";
-    case StatefulKind::kStreamJoin: return "symmetricHashJoin";
-    case StatefulKind::kTransformWithState: return "transformWithStateExec";
+    case StatefulKind::kAggregate:
+      return "stateStoreSave";
+    case StatefulKind::kDeduplicate:
+      return "dedupe";
+    case StatefulKind::kDedupWithinWatermark:
+      return "dedupeWithinWatermark";
+    case StatefulKind::kGlobalLimit:
+      return "globalLimit";
+    case StatefulKind::kStreamJoin:
+      return "symmetricHashJoin";
+    case StatefulKind::kTransformWithState:
+      return "transformWithStateExec";
   }
   return "?";
 }
@@ -481,16 +518,19 @@ std::optional<StatefulKind> StatefulKindOf(const BoundPlan& node) {
       IsStreamingBound(*node.children[0]) && IsStreamingBound(*node.children[1]))
     return StatefulKind::kStreamJoin;
   if (node.kind == BoundKind::kLimit && node.offset == 0 && node.limit >= 0 &&
-      !node.children.empty() &&
-      IsStreamingBound(*node.child()) && !AnyStreamingAggregate(*node.child()))
+      !node.children.empty() && IsStreamingBound(*node.child()) &&
+      !AnyStreamingAggregate(*node.child()))
     return StatefulKind::kGlobalLimit;
   if (node.kind != BoundKind::kAggregate || node.children.empty() ||
       !IsStreamingBound(*node.child()))
     return std::nullopt;
   switch (node.dedup) {
-    case DedupKind::kNone: return StatefulKind::kAggregate;
-    case DedupKind::kDropDuplicates: return StatefulKind::kDeduplicate;
-    case DedupKind::kWithinWatermark: return StatefulKind::kDedupWithinWatermark;
+    case DedupKind::kNone:
+      return StatefulKind::kAggregate;
+    case DedupKind::kDropDuplicates:
+      return StatefulKind::kDeduplicate;
+    case DedupKind::kWithinWatermark:
+      return StatefulKind::kDedupWithinWatermark;
   }
   return std::nullopt;
 }
@@ -516,7 +556,8 @@ namespace {
 // The output watermark of `p` (nullopt: none); records the input watermark of each
 // stateful operator at its pre-order id.
 std::optional<int64_t> Propagate(const BoundPlan& p, int64_t origin,
-                                 std::vector<std::optional<int64_t>>* ops, int64_t* next_id) {
+                                 std::vector<std::optional<int64_t>>* ops,
+                                 int64_t* next_id) {
   if (StreamingLeafOf(p)) return std::nullopt;
   const std::optional<StatefulKind> kind = StatefulKindOf(p);
   const int64_t id = kind ? (*next_id)++ : -1;
@@ -526,7 +567,8 @@ std::optional<int64_t> Propagate(const BoundPlan& p, int64_t origin,
     std::optional<int64_t> w = Propagate(*c, origin, ops, next_id);
     if (w && (!in || *w < *in)) in = w;
   }
-  if (p.kind == BoundKind::kWatermark && !p.children.empty() && IsStreamingBound(*p.child()))
+  if (p.kind == BoundKind::kWatermark && !p.children.empty() &&
+      IsStreamingBound(*p.child()))
     return origin;
   if (!kind) return in;
   if (static_cast<size_t>(id) >= ops->size()) ops->resize(static_cast<size_t>(id) + 1);
@@ -537,7 +579,8 @@ std::optional<int64_t> Propagate(const BoundPlan& p, int64_t origin,
   int64_t out = *in;
   for (int side = 0; side < 2; ++side) {
     if (w.key_ordinal >= 0) continue;  // the key's watermark is the input's
-    if (w.event_column[side] >= 0 && w.value[side]) out = std::min(out, w.value[side]->At(*in));
+    if (w.event_column[side] >= 0 && w.value[side])
+      out = std::min(out, w.value[side]->At(*in));
   }
   return out;
 }
@@ -551,7 +594,8 @@ std::vector<int64_t> PropagateWatermarks(const BoundPlan& plan, int64_t origin_m
   ops.resize(static_cast<size_t>(next_id));
   std::vector<int64_t> out(ops.size(), 0);
   if (origin_ms == 0) return out;  // Spark skips the propagation: every operator gets 0
-  for (size_t i = 0; i < ops.size(); ++i) out[i] = std::max<int64_t>(0, ops[i].value_or(0));
+  for (size_t i = 0; i < ops.size(); ++i)
+    out[i] = std::max<int64_t>(0, ops[i].value_or(0));
   return out;
 }
 
@@ -579,7 +623,8 @@ int64_t StateValueWatermark::At(int64_t watermark_ms) const {
   int64_t out = std::numeric_limits<int64_t>::max();
   for (const Bound& b : bounds) {
     // As Spark: the watermark in µs as a double, the terms summed, back to ms truncated.
-    const double v = b.wm_terms * (static_cast<double>(watermark_ms) * 1000.0) + b.const_us;
+    const double v =
+        b.wm_terms * (static_cast<double>(watermark_ms) * 1000.0) + b.const_us;
     out = std::min(out, static_cast<int64_t>(v / 1000.0) - b.minus);
   }
   return out;
@@ -624,12 +669,12 @@ bool CollectTimeTerms(const BoundExpr& e, int sign, std::vector<TimeTerm>* out) 
 // Spark's getStateWatermarkFromLessThenPredicate for `l < r`: solved for the one
 // timestamp column of the state side (which must appear negated in l - r), with the
 // other side's watermarked column standing for the watermark.
-std::optional<StateValueWatermark::Bound> SolveLessThan(const BoundExpr& l, const BoundExpr& r,
-                                                       int state_side, int left_width,
-                                                       const std::vector<sql::Attribute>& attrs,
-                                                       const std::vector<int64_t>& marks) {
+std::optional<StateValueWatermark::Bound> SolveLessThan(
+    const BoundExpr& l, const BoundExpr& r, int state_side, int left_width,
+    const std::vector<sql::Attribute>& attrs, const std::vector<int64_t>& marks) {
   std::vector<TimeTerm> terms;
-  if (!CollectTimeTerms(l, 1, &terms) || !CollectTimeTerms(r, -1, &terms)) return std::nullopt;
+  if (!CollectTimeTerms(l, 1, &terms) || !CollectTimeTerms(r, -1, &terms))
+    return std::nullopt;
   auto side_of = [&](int c) { return c < left_width ? 0 : 1; };
   std::set<int> state_cols, other_cols;
   for (const auto& t : terms) {
@@ -651,8 +696,10 @@ std::optional<StateValueWatermark::Bound> SolveLessThan(const BoundExpr& l, cons
       if (t.sign != -1) return std::nullopt;  // no lower bound on the state side's time
       continue;
     }
-    // The other side's column: only its watermarked timestamp has a value (the watermark).
-    if (!IsTimestampType(type) || marks[static_cast<size_t>(t.column)] < 0) return std::nullopt;
+    // The other side's column: only its watermarked timestamp has a value (the
+    // watermark).
+    if (!IsTimestampType(type) || marks[static_cast<size_t>(t.column)] < 0)
+      return std::nullopt;
     b.wm_terms += t.sign;
   }
   if (constraint_terms != 1) return std::nullopt;
@@ -686,7 +733,8 @@ StreamJoinWatermarks AnalyzeStreamJoin(const BoundPlan& join) {
   if (!join.condition) return w;
   // Columns of the condition: left ++ right.
   std::vector<sql::Attribute> attrs = join.children[0]->output;
-  attrs.insert(attrs.end(), join.children[1]->output.begin(), join.children[1]->output.end());
+  attrs.insert(attrs.end(), join.children[1]->output.begin(),
+               join.children[1]->output.end());
   std::vector<int64_t> marks = lm;
   marks.resize(static_cast<size_t>(lw), -1);
   marks.insert(marks.end(), rm.begin(), rm.end());
@@ -724,7 +772,8 @@ Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {
     const BoundPlan& a = *aggregates.front();
     auto marks = EventTimeMarks(a);
     bool keyed = false;
-    for (size_t i = 0; i < a.group_exprs.size() && i < marks.size(); ++i) keyed |= marks[i] >= 0;
+    for (size_t i = 0; i < a.group_exprs.size() && i < marks.size(); ++i)
+      keyed |= marks[i] >= 0;
     if (!keyed) {
       return Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
                            {{"outputMode", "append"},
@@ -738,8 +787,9 @@ Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {
         "DataFrames/DataSets");
   }
   if (mode == OutputMode::kComplete && aggregates.empty()) {
-    return Status::Error("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
-                         {{"outputMode", "complete"}, {"operation", "no streaming aggregations"}});
+    return Status::Error(
+        "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+        {{"outputMode", "complete"}, {"operation", "no streaming aggregations"}});
   }
   SPATE_RETURN_IF_ERROR(CheckNodes(plan, mode, nullptr, plan));
   // Several stateful operators chain with per-operator watermarks (Spark 3.5+,

@@ -41,9 +41,9 @@ enum class StatefulKind : uint8_t {
   kAggregate,             // "stateStoreSave"
   kDeduplicate,           // "dedupe"
   kDedupWithinWatermark,  // "dedupeWithinWatermark"
-  kGlobalLimit,           // "globalLimit": a limit over a stream (not over an aggregation)
-  kStreamJoin,            // "symmetricHashJoin": a join of two streams
-  kTransformWithState,    // "transformWithStateExec": a StatefulProcessor per key
+  kGlobalLimit,         // "globalLimit": a limit over a stream (not over an aggregation)
+  kStreamJoin,          // "symmetricHashJoin": a join of two streams
+  kTransformWithState,  // "transformWithStateExec": a StatefulProcessor per key
 };
 const char* StatefulKindName(StatefulKind k);
 
@@ -91,8 +91,8 @@ StreamJoinWatermarks AnalyzeStreamJoin(const sql::BoundPlan& join);
 
 /// Spark's PropagateWatermarkSimulator: per stateful operator of `plan` (by operator id,
 /// the pre-order of StatefulNodes), its input watermark when the global watermark is
-/// `origin_ms`. A withWatermark node outputs the global watermark, other nodes the least of
-/// their inputs', a stateful operator what it lets through (a join: the least of its
+/// `origin_ms`. A withWatermark node outputs the global watermark, other nodes the least
+/// of their inputs', a stateful operator what it lets through (a join: the least of its
 /// sides' state watermarks and its input). An operator with no watermark below it, and
 /// every operator while the global watermark is 0, gets 0; values are never negative.
 std::vector<int64_t> PropagateWatermarks(const sql::BoundPlan& plan, int64_t origin_ms);

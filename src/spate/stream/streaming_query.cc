@@ -65,9 +65,9 @@ StreamingQuery::~StreamingQuery() {
 }
 
 std::vector<std::pair<std::string, std::string>> StreamingQuery::PinnedConf() const {
-  // The confs Spark 4.2 pins in every offsets/N (OffsetSeqMetadata's relevant confs), in the
-  // order its JSON lists them (a Scala HashMap's), with Spark's defaults; a value the session
-  // sets is recorded as set.
+  // The confs Spark 4.2 pins in every offsets/N (OffsetSeqMetadata's relevant confs), in
+  // the order its JSON lists them (a Scala HashMap's), with Spark's defaults; a value the
+  // session sets is recorded as set.
   static const std::pair<const char*, const char*> kPinned[] = {
       {"spark.sql.streaming.stateStore.providerClass",
        "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider"},
@@ -115,8 +115,8 @@ void StreamingQuery::UpdateWatermark() {
     int64_t max_ms = st.max >= 0 ? st.max / 1000 : -((-st.max + 999) / 1000);
     if (!max_event_ms_[i] || max_ms > *max_event_ms_[i]) max_event_ms_[i] = max_ms;
   }
-  const bool use_max = ToLower(PinnedValue("spark.sql.streaming.multipleWatermarkPolicy",
-                                                "min")) == "max";
+  const bool use_max =
+      ToLower(PinnedValue("spark.sql.streaming.multipleWatermarkPolicy", "min")) == "max";
   std::optional<int64_t> chosen;
   for (size_t i = 0; i < delays.size(); ++i) {
     if (!max_event_ms_[i]) {
@@ -379,8 +379,8 @@ bool StreamingQuery::WaitFor(const std::function<bool()>& pred, int64_t timeout_
     if (pred()) return true;
     MutexLock lock(mu_);
     if (terminated_) break;
-    if (lock.WaitUntil(cv_, std::min(deadline, SteadyClock::now() +
-                                                   std::chrono::milliseconds(5))) ==
+    if (lock.WaitUntil(
+            cv_, std::min(deadline, SteadyClock::now() + std::chrono::milliseconds(5))) ==
             std::cv_status::timeout &&
         SteadyClock::now() >= deadline) {
       break;
@@ -391,7 +391,8 @@ bool StreamingQuery::WaitFor(const std::function<bool()>& pred, int64_t timeout_
 
 Status StreamingQuery::CheckStatefulOperators(const sql::BoundPlanPtr& analyzed) {
   // As Spark 4.2 on a restart: the stateful operators must be the ones the checkpoint's
-  // operator metadata records (checkpoint_check.h). Planning errors are left to the batch.
+  // operator metadata records (checkpoint_check.h). Planning errors are left to the
+  // batch.
   SPATE_ASSIGN_OR_RETURN(auto committed, commit_log_->LatestBatchId());
   if (!committed) return Status::OK();
   auto planned = StatefulRuntime::PlanStatefulOperators(analyzed, record_partitions_);
@@ -427,16 +428,16 @@ Status StreamingQuery::RunActivated() {
   {
     auto runner = config_.runner;
     auto pinned = pinned_conf_;
-    SPATE_ASSIGN_OR_RETURN(
-        auto store_conf,
-        state::StateStoreConf::FromConf([runner, pinned](const std::string& k,
-                                                         const std::string& d) {
-          for (const auto& [pk, pv] : pinned) {
-            if (pk == k) return pv;
-          }
-          return runner->GetConf(k, d);
-        }));
-    record_partitions_ = shuffle > 0 ? shuffle : config_.runner->MakeExecOptions().shuffle_partitions;
+    SPATE_ASSIGN_OR_RETURN(auto store_conf, state::StateStoreConf::FromConf(
+                                                [runner, pinned](const std::string& k,
+                                                                 const std::string& d) {
+                                                  for (const auto& [pk, pv] : pinned) {
+                                                    if (pk == k) return pv;
+                                                  }
+                                                  return runner->GetConf(k, d);
+                                                }));
+    record_partitions_ =
+        shuffle > 0 ? shuffle : config_.runner->MakeExecOptions().shuffle_partitions;
     stateful_ = std::make_unique<StatefulRuntime>(
         config_.fs, io::JoinPath(config_.checkpoint, "state"), std::move(store_conf),
         record_partitions_);
@@ -451,7 +452,8 @@ Status StreamingQuery::RunActivated() {
   if (trigger.kind == Trigger::Kind::kOnce) {
     for (auto& s : sources_) s->SetReadAllAvailable();
   }
-  if (trigger.kind == Trigger::Kind::kRealTime) SPATE_RETURN_IF_ERROR(CheckRealTimeQuery());
+  if (trigger.kind == Trigger::Kind::kRealTime)
+    SPATE_RETURN_IF_ERROR(CheckRealTimeQuery());
   for (;;) {
     if (StopRequested()) return Status::OK();
     if (trigger.kind == Trigger::Kind::kRealTime) {
@@ -490,8 +492,9 @@ Status StreamingQuery::RunActivated() {
     } else if (!has_data) {
       // spark.sql.streaming.pollingDelay: a short real-time pause before polling again.
       MutexLock lock(mu_);
-      lock.WaitFor(cv_, std::chrono::milliseconds(10),
-                   [this]() SPATE_REQUIRES(mu_) { return StopRequested() || poll_wake_; });
+      lock.WaitFor(cv_, std::chrono::milliseconds(10), [this]() SPATE_REQUIRES(mu_) {
+        return StopRequested() || poll_wake_;
+      });
     }
   }
 }
@@ -516,8 +519,8 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
     // operator would emit or evict (spark.sql.streaming.noDataMicroBatches.enabled).
     const bool no_data_batch =
         !has_new && (run_no_data_batch_ || stateful_->HasDueTimers(trigger_start)) &&
-        config_.runner->GetConf("spark.sql.streaming.noDataMicroBatches.enabled", "true") !=
-            "false";
+        config_.runner->GetConf("spark.sql.streaming.noDataMicroBatches.enabled",
+                                "true") != "false";
     if (has_new || no_data_batch) {
       run_no_data_batch_ = false;
       prev_batch_watermark_ms_ = batch_metadata_.batch_watermark_ms;
@@ -532,8 +535,8 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
     SetStatus("Waiting for data to arrive", false, false);
     // A time conf: "10s", "10000" (ms), as Spark's timeConf.
     int64_t interval =
-        TimeStringAsMs(
-            config_.runner->GetConf("spark.sql.streaming.noDataProgressEventInterval", "10s"))
+        TimeStringAsMs(config_.runner->GetConf(
+                           "spark.sql.streaming.noDataProgressEventInterval", "10s"))
             .ValueOr(10000);
     // As Spark 4.2's ProgressReporter.updateIdleness: at most once per
     // noDataProgressEventInterval (counted from the last executed batch or the last idle
@@ -541,7 +544,8 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
     // (the next batch id, 0 rows) and posts no progress event; listeners get a
     // QueryIdleEvent, except for the run's very first report.
     const int64_t now = config_.clock->NowMs();
-    if (!last_no_execution_report_ms_ || now - interval >= *last_no_execution_report_ms_) {
+    if (!last_no_execution_report_ms_ ||
+        now - interval >= *last_no_execution_report_ms_) {
       KeepProgress(MakeProgress(trigger_start, &durations, {}, -1, false), nullptr);
       if (last_no_execution_report_ms_) {
         QueryIdleEvent ev{id_, run_id_, FormatTimestampMs(trigger_start)};
@@ -560,10 +564,10 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
   return Status::OK();
 }
 
-Status StreamingQuery::BatchInputs(const std::vector<std::optional<JsonValue>>& from,
-                                   const std::vector<std::optional<JsonValue>>& to,
-                                   std::vector<DataSourcePtr>* inputs,
-                                   std::vector<std::shared_ptr<CountingDataSource>>* counters) {
+Status StreamingQuery::BatchInputs(
+    const std::vector<std::optional<JsonValue>>& from,
+    const std::vector<std::optional<JsonValue>>& to, std::vector<DataSourcePtr>* inputs,
+    std::vector<std::shared_ptr<CountingDataSource>>* counters) {
   for (size_t i = 0; i < sources_.size(); ++i) {
     DataSourcePtr ds;
     if (!to[i] || SameOffset(from[i], to[i])) {
@@ -645,8 +649,8 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
     if (!config_.temp_checkpoint) {
       auto analyzed = config_.runner->Analyze(config_.plan);
       if (analyzed.ok()) {
-        auto shape = ShapeOfQuery(*analyzed, config_.output_mode, config_.sink->Describe(),
-                                  record_partitions_);
+        auto shape = ShapeOfQuery(*analyzed, config_.output_mode,
+                                  config_.sink->Describe(), record_partitions_);
         if (shape.ok()) (void)WriteQueryRecord(*config_.fs, config_.checkpoint, *shape);
       }
     }
@@ -660,8 +664,8 @@ Status StreamingQuery::RunBatch(int64_t trigger_start,
 
 Status StreamingQuery::WriteOffsetLog(std::map<std::string, int64_t>* durations) {
   auto t = SteadyClock::now();
-  SPATE_RETURN_IF_ERROR(
-      offset_log_->Add(current_batch_id_, OffsetSeq{available_offsets_, batch_metadata_}));
+  SPATE_RETURN_IF_ERROR(offset_log_->Add(current_batch_id_,
+                                         OffsetSeq{available_offsets_, batch_metadata_}));
   (*durations)["walCommit"] = ElapsedMs(t);
   FaultPoint("after_offsets_write");
   if (current_batch_id_ >= min_batches_to_retain_) {
@@ -687,9 +691,10 @@ Status StreamingQuery::WriteCommitLog(std::map<std::string, int64_t>* durations)
 
 void StreamingQuery::FinishBatch(int64_t trigger_start,
                                  std::map<std::string, int64_t>* durations,
-                                 const std::vector<int64_t>& input_rows, int64_t output_rows,
-                                 sql::BoundPlanPtr executed) {
-  QueryProgressEvent ev{MakeProgress(trigger_start, durations, input_rows, output_rows, true)};
+                                 const std::vector<int64_t>& input_rows,
+                                 int64_t output_rows, sql::BoundPlanPtr executed) {
+  QueryProgressEvent ev{
+      MakeProgress(trigger_start, durations, input_rows, output_rows, true)};
   last_no_execution_report_ms_ = config_.clock->NowMs();  // idle reports count from here
   last_executed_ = ev.progress;
   KeepProgress(ev.progress, std::move(executed));

@@ -160,7 +160,8 @@ class StreamingQuery {
   StreamingQueryManager* manager_;
   std::vector<std::shared_ptr<const StreamingRelation>> relations_;
   std::unique_ptr<StatefulRuntime> stateful_;
-  bool materialize_ = false;  // stateful: the engine runs the batch and the sink gets rows
+  bool materialize_ =
+      false;  // stateful: the engine runs the batch and the sink gets rows
   std::vector<SourcePtr> sources_;
   std::unique_ptr<OffsetSeqLog> offset_log_;
   std::unique_ptr<CommitLog> commit_log_;
@@ -171,10 +172,10 @@ class StreamingQuery {
   std::vector<std::optional<JsonValue>> committed_offsets_;  // start of the next batch
   std::vector<std::optional<JsonValue>> available_offsets_;  // end of the current batch
   OffsetSeqMetadata batch_metadata_;
-  int64_t watermark_ms_ = 0;           // the tracker's current watermark
-  int64_t prev_batch_watermark_ms_ = 0;  // the previous batch's (late rows)
+  int64_t watermark_ms_ = 0;                          // the tracker's current watermark
+  int64_t prev_batch_watermark_ms_ = 0;               // the previous batch's (late rows)
   std::vector<std::optional<int64_t>> max_event_ms_;  // per withWatermark node
-  bool run_no_data_batch_ = false;     // the watermark moved and an operator would evict
+  bool run_no_data_batch_ = false;  // the watermark moved and an operator would evict
   std::vector<EventTimeStats> last_event_stats_;  // of the last batch, per node
   std::vector<std::pair<std::string, std::string>> pinned_conf_;
   int64_t last_trigger_start_ms_ = -1;
@@ -182,9 +183,10 @@ class StreamingQuery {
   // When the last batch finished or the last idle trigger was reported (Spark's
   // lastNoExecutionProgressEventTime; none before the run's first report).
   std::optional<int64_t> last_no_execution_report_ms_;
-  std::optional<StreamingQueryProgress> last_executed_;  // the run's last batch's progress
+  std::optional<StreamingQueryProgress>
+      last_executed_;  // the run's last batch's progress
   int64_t min_batches_to_retain_ = 100;
-  int record_partitions_ = 1;   // shuffle partitions of the stateful operators
+  int record_partitions_ = 1;    // shuffle partitions of the stateful operators
   bool record_written_ = false;  // spate-query.json written by this run
 
   std::thread thread_;
@@ -198,7 +200,7 @@ class StreamingQuery {
   bool terminated_ SPATE_GUARDED_BY(mu_) = false;
   int64_t trigger_seq_ SPATE_GUARDED_BY(mu_) = 0;       // triggers started
   int64_t last_no_data_seq_ SPATE_GUARDED_BY(mu_) = 0;  // the latest trigger without data
-  bool poll_wake_ SPATE_GUARDED_BY(mu_) = false;  // ProcessAllAvailable: look now
+  bool poll_wake_ SPATE_GUARDED_BY(mu_) = false;        // ProcessAllAvailable: look now
   std::optional<Status> exception_ SPATE_GUARDED_BY(mu_);
   StreamingQueryStatus status_ SPATE_GUARDED_BY(mu_);
   std::deque<StreamingQueryProgress> progress_ SPATE_GUARDED_BY(mu_);

@@ -24,7 +24,8 @@ inline int64_t ElapsedMs(SteadyClock::time_point since) {
       .count();
 }
 
-inline bool SameOffset(const std::optional<JsonValue>& a, const std::optional<JsonValue>& b) {
+inline bool SameOffset(const std::optional<JsonValue>& a,
+                       const std::optional<JsonValue>& b) {
   if (a.has_value() != b.has_value()) return false;
   return !a || *a == *b;
 }

@@ -20,8 +20,9 @@ Result<StreamingQueryPtr> StreamingQueryManager::StartQuery(QueryConfig config) 
     Status st = hook(config);
     if (!st.ok()) return st;
     return Status::Error(kQueryNotStarted,
-                         {{"msg", "The query was handed to `spate checkpoint check` and not "
-                                  "started"}});
+                         {{"msg",
+                           "The query was handed to `spate checkpoint check` and not "
+                           "started"}});
   }
   if (config.trigger.kind == Trigger::Kind::kRealTime) {
     SPATE_RETURN_IF_ERROR(CheckRealTimeStart(config));

@@ -1,6 +1,8 @@
 // Copyright spate authors.
 // transformWithState: the StatefulProcessor operator (see stateful_processor.h).
 
+#include "spate/stream/transform_with_state.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -13,7 +15,6 @@
 #include "spate/state/row_codec.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/stateful_processor.h"
-#include "spate/stream/transform_with_state.h"
 
 namespace spate::stream {
 
@@ -42,9 +43,15 @@ void ValueState::clear() { h_->VarClear(var_); }
 
 bool ListState::exists() const { return h_->VarExists(var_); }
 std::vector<ProcessorRow> ListState::get() const { return h_->ListGet(var_); }
-void ListState::put(const std::vector<ProcessorRow>& values) { h_->ListPut(var_, values, false); }
-void ListState::appendValue(const ProcessorRow& value) { h_->ListPut(var_, {value}, true); }
-void ListState::appendList(const std::vector<ProcessorRow>& values) { h_->ListPut(var_, values, true); }
+void ListState::put(const std::vector<ProcessorRow>& values) {
+  h_->ListPut(var_, values, false);
+}
+void ListState::appendValue(const ProcessorRow& value) {
+  h_->ListPut(var_, {value}, true);
+}
+void ListState::appendList(const std::vector<ProcessorRow>& values) {
+  h_->ListPut(var_, values, true);
+}
 void ListState::clear() { h_->VarClear(var_); }
 
 bool MapState::exists() const { return h_->VarExists(var_); }
@@ -77,7 +84,9 @@ namespace {
 
 constexpr int64_t kNoExpiry = std::numeric_limits<int64_t>::max();
 
-void PutU32(std::string* out, uint32_t v) { out->append(reinterpret_cast<const char*>(&v), 4); }
+void PutU32(std::string* out, uint32_t v) {
+  out->append(reinterpret_cast<const char*>(&v), 4);
+}
 uint32_t GetU32(std::string_view v, size_t pos) {
   uint32_t x = 0;
   if (v.size() >= pos + 4) std::memcpy(&x, v.data() + pos, 4);
@@ -98,7 +107,8 @@ class RowBytes {
     }
     std::vector<ColumnPtr> cols;
     for (int i = 0; i < schema_->num_fields(); ++i)
-      cols.push_back(ColumnFromValues(schema_->field(i).type, {row[static_cast<size_t>(i)]}));
+      cols.push_back(
+          ColumnFromValues(schema_->field(i).type, {row[static_cast<size_t>(i)]}));
     std::string out;
     codec_.Encode(Raw(cols), 0, &out);
     return out;
@@ -108,7 +118,8 @@ class RowBytes {
     SPATE_RETURN_IF_ERROR(b.Append(bytes));
     SPATE_ASSIGN_OR_RETURN(BatchPtr batch, b.Finish());
     ProcessorRow row;
-    for (int i = 0; i < batch->num_columns(); ++i) row.push_back(batch->column(i)->GetValue(0));
+    for (int i = 0; i < batch->num_columns(); ++i)
+      row.push_back(batch->column(i)->GetValue(0));
     return row;
   }
 
@@ -122,7 +133,7 @@ enum class VarKind : uint8_t { kValue, kList, kMap };
 struct Var {
   VarKind kind;
   std::string name;
-  std::string prefix;  // kind letter, 0, name, 0
+  std::string prefix;                    // kind letter, 0, name, 0
   std::shared_ptr<RowBytes> value, key;  // key: MapState's user keys
   SchemaPtr value_schema, key_schema;
   int64_t ttl_ms = 0;
@@ -144,7 +155,8 @@ class Handle final : public StatefulProcessorHandle {
                            TTLConfig ttl) override {
     return MakeValue(Declare(VarKind::kValue, name, schema, nullptr, ttl));
   }
-  ListState getListState(const std::string& name, const Schema& schema, TTLConfig ttl) override {
+  ListState getListState(const std::string& name, const Schema& schema,
+                         TTLConfig ttl) override {
     return MakeList(Declare(VarKind::kList, name, schema, nullptr, ttl));
   }
   MapState getMapState(const std::string& name, const Schema& key_schema,
@@ -260,7 +272,9 @@ class Handle final : public StatefulProcessorHandle {
     if (v.kind == VarKind::kValue) return GetInt64(*bytes) > now_ms();
     return GetU32(FilterEntries(v.kind == VarKind::kMap, *bytes, now_ms()), 0) > 0;
   }
-  void VarClear(int var) override { store_->Remove(vars_[static_cast<size_t>(var)].prefix + key_); }
+  void VarClear(int var) override {
+    store_->Remove(vars_[static_cast<size_t>(var)].prefix + key_);
+  }
 
   std::optional<ProcessorRow> ValueGet(int var) override {
     const Var& v = vars_[static_cast<size_t>(var)];
@@ -358,7 +372,8 @@ class Handle final : public StatefulProcessorHandle {
  private:
   int Declare(VarKind kind, const std::string& name, const Schema& schema,
               const Schema* key_schema, TTLConfig ttl) {
-    // Spark's validateTTLConfig (0 is TTLConfig.NONE): the time mode first, then the sign.
+    // Spark's validateTTLConfig (0 is TTLConfig.NONE): the time mode first, then the
+    // sign.
     if (ttl.ttl_ms != 0 && time_mode_ != TimeMode::kProcessingTime) {
       throw StateVariableError(Status::Error(
           "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
@@ -366,8 +381,9 @@ class Handle final : public StatefulProcessorHandle {
            {"timeMode", time_mode_ == TimeMode::kNone ? "NoTime" : "EventTime"}}));
     }
     if (ttl.ttl_ms < 0) {
-      throw StateVariableError(Status::Error("STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
-                                             {{"operationType", "update"}, {"stateName", name}}));
+      throw StateVariableError(
+          Status::Error("STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+                        {{"operationType", "update"}, {"stateName", name}}));
     }
     for (size_t i = 0; i < vars_.size(); ++i) {
       if (vars_[i].name == name) return static_cast<int>(i);
@@ -375,7 +391,9 @@ class Handle final : public StatefulProcessorHandle {
     Var v;
     v.kind = kind;
     v.name = name;
-    v.prefix = std::string(1, kind == VarKind::kValue ? 'v' : kind == VarKind::kList ? 'l' : 'm');
+    v.prefix = std::string(1, kind == VarKind::kValue  ? 'v'
+                              : kind == VarKind::kList ? 'l'
+                                                       : 'm');
     v.prefix += '\0';
     v.prefix += name;
     v.prefix += '\0';
@@ -393,7 +411,9 @@ class Handle final : public StatefulProcessorHandle {
   ListState MakeList(int var) { return MakeListState(this, var); }
   MapState MakeMap(int var) { return MakeMapState(this, var); }
 
-  int64_t Expiry(const Var& v) const { return v.ttl_ms > 0 ? now_ms() + v.ttl_ms : kNoExpiry; }
+  int64_t Expiry(const Var& v) const {
+    return v.ttl_ms > 0 ? now_ms() + v.ttl_ms : kNoExpiry;
+  }
   bool Ok(const Status& st) {
     if (!st.ok() && status_.ok()) status_ = st;
     return st.ok();
@@ -437,7 +457,8 @@ class Handle final : public StatefulProcessorHandle {
     });
     return m;
   }
-  void WriteMap(int var, const std::map<std::string, std::pair<int64_t, std::string>>& m) {
+  void WriteMap(int var,
+                const std::map<std::string, std::pair<int64_t, std::string>>& m) {
     const std::string key = vars_[static_cast<size_t>(var)].prefix + key_;
     if (m.empty()) {
       store_->Remove(key);
@@ -501,7 +522,8 @@ class EphemeralStore final : public state::StateStore {
     m_[std::string(key)] = std::string(value);
   }
   void Remove(std::string_view key) override { m_.erase(std::string(key)); }
-  void ForEach(const std::function<void(std::string_view, std::string_view)>& fn) override {
+  void ForEach(
+      const std::function<void(std::string_view, std::string_view)>& fn) override {
     for (const auto& [k, v] : m_) fn(k, v);
   }
   Status Commit() override { return Status::OK(); }
@@ -521,8 +543,9 @@ Status UserError(const char* function, const std::string& reason) {
                        {{"function", function}, {"reason", reason}});
 }
 
-// What an exception out of a processor call fails the batch with: a refused state variable
-// its own error (as Spark's task fails with it), anything else the user function error.
+// What an exception out of a processor call fails the batch with: a refused state
+// variable its own error (as Spark's task fails with it), anything else the user function
+// error.
 Status ProcessorFailure(const char* function, const std::exception& e) {
   if (const auto* sv = dynamic_cast<const StateVariableError*>(&e)) return sv->status();
   return UserError(function, e.what());
@@ -553,7 +576,8 @@ struct KeyedRows {
         rows.emplace_back();
       }
       ProcessorRow row;
-      for (int c = first_value_column; c < b.num_columns(); ++c) row.push_back(b.column(c)->GetValue(r));
+      for (int c = first_value_column; c < b.num_columns(); ++c)
+        row.push_back(b.column(c)->GetValue(r));
       rows[it->second].push_back(std::move(row));
     }
   }
@@ -569,11 +593,13 @@ std::string KeyText(const ProcessorRow& key) {
 
 // Runs the processor over one partition's rows against `store`; `init`: this partition's
 // initial state rows (keys first, see InitialState), handled before the input.
-Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateStore* store,
+Result<BatchPtr> RunProcessor(const TransformWithStateNode& node,
+                              state::StateStore* store,
                               const std::vector<BatchPtr>& batches,
-                              const std::vector<BatchPtr>& init, const StatefulBatch& batch,
-                              int64_t eviction_watermark_ms, int partition,
-                              const EvalContext& eval, int64_t* updated, int64_t* next_timer,
+                              const std::vector<BatchPtr>& init,
+                              const StatefulBatch& batch, int64_t eviction_watermark_ms,
+                              int partition, const EvalContext& eval, int64_t* updated,
+                              int64_t* next_timer,
                               std::vector<TwsVariable>* declared = nullptr) {
   Handle h(store, batch, partition, batch.query_id, node.time_mode());
   std::unique_ptr<StatefulProcessor> proc;
@@ -601,7 +627,8 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
   auto& rows = data.rows;
   TimerValues tv;
   tv.current_processing_time_ms = batch.batch_timestamp_ms;
-  tv.current_watermark_ms = node.time_mode() == TimeMode::kEventTime ? eviction_watermark_ms : 0;
+  tv.current_watermark_ms =
+      node.time_mode() == TimeMode::kEventTime ? eviction_watermark_ms : 0;
   std::vector<ProcessorRow> out;
   auto take = [&](std::vector<ProcessorRow> produced) {
     for (auto& r : produced) out.push_back(std::move(r));
@@ -615,7 +642,8 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
     // first appearance.
     KeyedRows initial;
     for (const auto& b : init) {
-      std::vector<ColumnPtr> kc(b->columns().begin(), b->columns().begin() + is->num_keys);
+      std::vector<ColumnPtr> kc(b->columns().begin(),
+                                b->columns().begin() + is->num_keys);
       initial.Add(kc, *b, is->num_keys, key_codec, &kb);
     }
     const auto& init_keys = initial.keys;
@@ -624,8 +652,9 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
     for (size_t i = 0; i < init_keys.size(); ++i) {
       const ProcessorRow& k = init_key_rows[i];
       if (init_rows[i].size() > 1 && !proc->acceptsRepeatedInitialStateKeys()) {
-        return Status::Error(is->group_state ? "SPATE_INITIAL_STATE_DUPLICATE_KEY"
-                                             : "STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY",
+        return Status::Error(is->group_state
+                                 ? "SPATE_INITIAL_STATE_DUPLICATE_KEY"
+                                 : "STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY",
                              {{"groupingKey", KeyText(k)}});
       }
       h.SetKey(init_keys[i]);
@@ -654,7 +683,8 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
     }
     SPATE_RETURN_IF_ERROR(h.status());
   }
-  // Expired timers: processing time by the batch's timestamp, event time by the watermark.
+  // Expired timers: processing time by the batch's timestamp, event time by the
+  // watermark.
   std::optional<int64_t> threshold;
   if (node.time_mode() == TimeMode::kProcessingTime) threshold = batch.batch_timestamp_ms;
   if (node.time_mode() == TimeMode::kEventTime) threshold = eviction_watermark_ms;
@@ -706,8 +736,8 @@ Result<BatchPtr> RunProcessor(const TransformWithStateNode& node, state::StateSt
   return Batch::Make(schema, std::move(cols), n);
 }
 
-// Both plans: exchange by the grouping keys, then the processor per partition; a streaming
-// operator (op) uses its stores, a batch query an empty store per partition.
+// Both plans: exchange by the grouping keys, then the processor per partition; a
+// streaming operator (op) uses its stores, a batch query an empty store per partition.
 class TransformWithStateExec final : public exec::PhysicalOp {
  public:
   /// `init`: the initial state exchanged as the child (nullptr when none applies).
@@ -728,7 +758,8 @@ class TransformWithStateExec final : public exec::PhysicalOp {
     }
     return s;
   }
-  Result<exec::BatchStreamPtr> Open(int partition, exec::ExecContext* ctx) const override {
+  Result<exec::BatchStreamPtr> Open(int partition,
+                                    exec::ExecContext* ctx) const override {
     SPATE_ASSIGN_OR_RETURN(auto in, child().Open(partition, ctx));
     auto shared_in = std::shared_ptr<exec::BatchStream>(std::move(in));
     std::shared_ptr<exec::BatchStream> shared_init;
@@ -746,18 +777,19 @@ class TransformWithStateExec final : public exec::PhysicalOp {
           if (!op_) {
             EphemeralStore store;
             StatefulBatch b;
-            b.batch_timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       std::chrono::system_clock::now().time_since_epoch())
-                                       .count();
-            return RunProcessor(*node_, &store, batches, init, b, 0, partition, ctx->eval(),
-                                &updated, &next_timer);
+            b.batch_timestamp_ms =
+                std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count();
+            return RunProcessor(*node_, &store, batches, init, b, 0, partition,
+                                ctx->eval(), &updated, &next_timer);
           }
           SPATE_ASSIGN_OR_RETURN(state::StateStore * store, op_->Open(partition));
           std::vector<TwsVariable> declared;
           SPATE_ASSIGN_OR_RETURN(
               BatchPtr out, RunProcessor(*node_, store, batches, init, *batch_,
-                                         op_->eviction_watermark_ms, partition, ctx->eval(),
-                                         &updated, &next_timer, &declared));
+                                         op_->eviction_watermark_ms, partition,
+                                         ctx->eval(), &updated, &next_timer, &declared));
           op_->AddMetrics(updated, 0, 0, NanosSince(t), 0, 0);
           op_->NoteNextTimer(next_timer);
           op_->NoteTwsVariables(declared);
@@ -782,19 +814,18 @@ class TransformWithStateExec final : public exec::PhysicalOp {
 exec::PhysicalOpPtr HashOrSingle(std::vector<BoundExprPtr> keys, int partitions,
                                  exec::PhysicalOpPtr child) {
   if (keys.empty()) {
-    return std::make_shared<exec::Exchange>(exec::Partitioning::kSingle,
-                                            std::vector<BoundExprPtr>{}, 1, std::move(child));
+    return std::make_shared<exec::Exchange>(
+        exec::Partitioning::kSingle, std::vector<BoundExprPtr>{}, 1, std::move(child));
   }
-  return std::make_shared<exec::Exchange>(exec::Partitioning::kHash, std::move(keys), partitions,
-                                          std::move(child));
+  return std::make_shared<exec::Exchange>(exec::Partitioning::kHash, std::move(keys),
+                                          partitions, std::move(child));
 }
 
 // The input and, in the query's first batch (every batch query), the initial state, both
 // exchanged by the grouping keys so that a key's state and rows meet in one partition.
-Result<exec::PhysicalOpPtr> PlanWithExchange(std::shared_ptr<const TransformWithStateNode> node,
-                                             StatefulRuntime::Operator* op,
-                                             const StatefulBatch* batch,
-                                             exec::PhysicalOpPtr child, int partitions) {
+Result<exec::PhysicalOpPtr> PlanWithExchange(
+    std::shared_ptr<const TransformWithStateNode> node, StatefulRuntime::Operator* op,
+    const StatefulBatch* batch, exec::PhysicalOpPtr child, int partitions) {
   exec::PhysicalOpPtr init;
   const InitialState* is = node->initial_state().get();
   if (is && (batch == nullptr || batch->batch_id == 0)) {
@@ -804,13 +835,14 @@ Result<exec::PhysicalOpPtr> PlanWithExchange(std::shared_ptr<const TransformWith
       const Field& f = is->schema->field(k);
       refs.push_back(MakeColumnRef(k, f.type, f.nullable, f.name));
     }
-    init = HashOrSingle(std::move(refs), partitions,
-                        std::make_shared<exec::LocalScan>(is->schema, std::move(rows), 1,
-                                                          "LocalTableScan [initial state]"));
+    init =
+        HashOrSingle(std::move(refs), partitions,
+                     std::make_shared<exec::LocalScan>(is->schema, std::move(rows), 1,
+                                                       "LocalTableScan [initial state]"));
   }
   exec::PhysicalOpPtr exchange = HashOrSingle(node->keys(), partitions, std::move(child));
-  return exec::PhysicalOpPtr(
-      std::make_shared<TransformWithStateExec>(std::move(node), op, batch, exchange, init));
+  return exec::PhysicalOpPtr(std::make_shared<TransformWithStateExec>(
+      std::move(node), op, batch, exchange, init));
 }
 
 class StreamingTransformWithState final : public exec::PhysicalExtension {

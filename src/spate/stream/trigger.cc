@@ -14,7 +14,8 @@ namespace spate::stream {
 Result<int64_t> Trigger::ParseIntervalMs(const std::string& text) {
   auto format_error = [&](const char* sub, std::vector<ErrorParam> params) {
     params.insert(params.begin(), {"input", text});
-    return Status::Error(std::string("INVALID_INTERVAL_FORMAT.") + sub, std::move(params));
+    return Status::Error(std::string("INVALID_INTERVAL_FORMAT.") + sub,
+                         std::move(params));
   };
   std::istringstream in(ToLower(text));
   std::string tok;
@@ -65,7 +66,8 @@ Result<int64_t> Trigger::ParseIntervalMs(const std::string& text) {
     total += static_cast<int64_t>(v * mult);
   }
   if (total < 0) {
-    return Status::Invalid("requirement failed: the interval of trigger should not be negative");
+    return Status::Invalid(
+        "requirement failed: the interval of trigger should not be negative");
   }
   return total;
 }

@@ -25,7 +25,13 @@
 namespace spate::stream {
 
 struct Trigger {
-  enum class Kind : uint8_t { kProcessingTime, kOnce, kAvailableNow, kContinuous, kRealTime };
+  enum class Kind : uint8_t {
+    kProcessingTime,
+    kOnce,
+    kAvailableNow,
+    kContinuous,
+    kRealTime
+  };
   Kind kind = Kind::kProcessingTime;
   int64_t interval_ms = 0;
 

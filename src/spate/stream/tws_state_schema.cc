@@ -16,14 +16,17 @@ constexpr char kNoUserKey[] = "{    }";  // what Spark writes for "no user key s
 constexpr size_t kChunk = 65535;         // the longest writeUTF
 
 std::string SchemaDir(const std::string& root, int64_t op) {
-  return io::JoinPath(io::JoinPath(io::JoinPath(root, std::to_string(op)), "_stateSchema"),
-                      "default");
+  return io::JoinPath(
+      io::JoinPath(io::JoinPath(root, std::to_string(op)), "_stateSchema"), "default");
 }
 std::string MetadataDir(const std::string& root, int64_t op) {
-  return io::JoinPath(io::JoinPath(io::JoinPath(root, std::to_string(op)), "_metadata"), "v2");
+  return io::JoinPath(io::JoinPath(io::JoinPath(root, std::to_string(op)), "_metadata"),
+                      "v2");
 }
 
-SchemaPtr Struct(std::vector<Field> f) { return std::make_shared<const Schema>(std::move(f)); }
+SchemaPtr Struct(std::vector<Field> f) {
+  return std::make_shared<const Schema>(std::move(f));
+}
 
 void PutU16(std::string* out, uint32_t v) {
   out->push_back(static_cast<char>((v >> 8) & 0xff));
@@ -53,7 +56,8 @@ int32_t JavaHash(std::string_view s) {
     size_t len = 1;
     if (c >= 0xf0 && i + 3 < s.size()) {
       cp = ((c & 0x07u) << 18) | ((static_cast<uint8_t>(s[i + 1]) & 0x3fu) << 12) |
-           ((static_cast<uint8_t>(s[i + 2]) & 0x3fu) << 6) | (static_cast<uint8_t>(s[i + 3]) & 0x3fu);
+           ((static_cast<uint8_t>(s[i + 2]) & 0x3fu) << 6) |
+           (static_cast<uint8_t>(s[i + 3]) & 0x3fu);
       len = 4;
     } else if (c >= 0xe0 && i + 2 < s.size()) {
       cp = ((c & 0x0fu) << 12) | ((static_cast<uint8_t>(s[i + 1]) & 0x3fu) << 6) |
@@ -115,10 +119,14 @@ Result<std::vector<std::pair<int64_t, std::string>>> ByBatch(io::FileSystem& fs,
 
 const char* TwsVariableTypeName(TwsVariable::Type t) {
   switch (t) {
-    case TwsVariable::Type::kValue: return "ValueState";
-    case TwsVariable::Type::kList: return "ListState";
-    case TwsVariable::Type::kMap: return "MapState";
-    case TwsVariable::Type::kTimer: return "TimerState";
+    case TwsVariable::Type::kValue:
+      return "ValueState";
+    case TwsVariable::Type::kList:
+      return "ListState";
+    case TwsVariable::Type::kMap:
+      return "MapState";
+    case TwsVariable::Type::kTimer:
+      return "TimerState";
   }
   return "";
 }
@@ -135,7 +143,8 @@ bool TwsColumnFamily::operator==(const TwsColumnFamily& o) const {
 std::vector<TwsColumnFamily> TwsColumnFamilies(const SchemaPtr& key,
                                                const std::vector<TwsVariable>& vars,
                                                const std::string& time_mode) {
-  static const std::string kNoPrefix = R"({"keyStateEncoderType":"NoPrefixKeyStateEncoderSpec"})";
+  static const std::string kNoPrefix =
+      R"({"keyStateEncoderType":"NoPrefixKeyStateEncoderSpec"})";
   static const std::string kPrefix1 =
       R"({"keyStateEncoderType":"PrefixKeyScanStateEncoderSpec","numColsPrefixKey":1})";
   std::vector<TwsColumnFamily> out;
@@ -169,8 +178,9 @@ std::vector<TwsColumnFamily> TwsColumnFamilies(const SchemaPtr& key,
     cf.encoder_json = kPrefix1;
     out.push_back(std::move(cf));
   }
-  std::sort(out.begin(), out.end(),
-            [](const TwsColumnFamily& a, const TwsColumnFamily& b) { return a.name < b.name; });
+  std::sort(
+      out.begin(), out.end(),
+      [](const TwsColumnFamily& a, const TwsColumnFamily& b) { return a.name < b.name; });
   return out;
 }
 
@@ -229,7 +239,8 @@ Result<std::vector<TwsColumnFamily>> DecodeStateSchemaV3(std::string_view b,
   uint32_t count = 0;
   if (!in.Utf(&version)) return Corrupt(path, "truncated version");
   if (version != "v3") return Corrupt(path, "version " + version + " is not v3");
-  if (!in.I32(&count) || count > 1u << 20) return Corrupt(path, "truncated column family count");
+  if (!in.I32(&count) || count > 1u << 20)
+    return Corrupt(path, "truncated column family count");
   std::vector<TwsColumnFamily> out;
   for (uint32_t i = 0; i < count; ++i) {
     TwsColumnFamily cf;
@@ -241,12 +252,14 @@ Result<std::vector<TwsColumnFamily>> DecodeStateSchemaV3(std::string_view b,
     }
     auto k = SchemaFromSparkJson(key);
     auto v = SchemaFromSparkJson(value);
-    if (!k.ok() || !v.ok()) return Corrupt(path, "bad schema of column family " + cf.name);
+    if (!k.ok() || !v.ok())
+      return Corrupt(path, "bad schema of column family " + cf.name);
     cf.key = *k;
     cf.value = *v;
     if (user_key.find("\"fields\"") != std::string::npos) {
       auto u = SchemaFromSparkJson(user_key);
-      if (!u.ok()) return Corrupt(path, "bad user key schema of column family " + cf.name);
+      if (!u.ok())
+        return Corrupt(path, "bad user key schema of column family " + cf.name);
       cf.user_key = *u;
     }
     out.push_back(std::move(cf));
@@ -255,7 +268,8 @@ Result<std::vector<TwsColumnFamily>> DecodeStateSchemaV3(std::string_view b,
   return out;
 }
 
-std::string TwsOperatorProperties(const std::string& time_mode, const std::string& output_mode,
+std::string TwsOperatorProperties(const std::string& time_mode,
+                                  const std::string& output_mode,
                                   const std::vector<TwsVariable>& vars) {
   std::vector<TwsVariable> all = vars;
   const std::string timers = TimerFamily(time_mode);
@@ -268,7 +282,8 @@ std::string TwsOperatorProperties(const std::string& time_mode, const std::strin
   // Scala 2.13's mutable.HashMap: 16 buckets doubled while size > 0.75 * buckets; bucket
   // of (h ^ h >>> 16) & (buckets - 1); a bucket's entries by that hash, then insertion.
   size_t buckets = 16;
-  while (static_cast<double>(all.size()) > 0.75 * static_cast<double>(buckets)) buckets *= 2;
+  while (static_cast<double>(all.size()) > 0.75 * static_cast<double>(buckets))
+    buckets *= 2;
   struct Slot {
     uint32_t bucket, hash;
     size_t order;
@@ -325,7 +340,8 @@ Status WriteTwsStateMetadata(io::FileSystem& fs, const std::string& state_root,
   store.Set("numPartitions", JsonValue::Int(num_partitions));
   JsonValue paths = JsonValue::Array();
   // Spark names the file by its URI.
-  paths.Append(JsonValue::String(schema_path.rfind('/', 0) == 0 ? "file:" + schema_path : schema_path));
+  paths.Append(JsonValue::String(schema_path.rfind('/', 0) == 0 ? "file:" + schema_path
+                                                                : schema_path));
   store.Set("stateSchemaFilePaths", std::move(paths));
   JsonValue stores = JsonValue::Array();
   stores.Append(std::move(store));
@@ -335,13 +351,13 @@ Status WriteTwsStateMetadata(io::FileSystem& fs, const std::string& state_root,
   j.Set("operatorPropertiesJson", JsonValue::String(properties_json));
   const std::string mdir = MetadataDir(state_root, operator_id);
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(mdir));
-  return fs.WriteAtomic(io::JoinPath(mdir, std::to_string(batch_id)), "v2\n" + j.ToString());
+  return fs.WriteAtomic(io::JoinPath(mdir, std::to_string(batch_id)),
+                        "v2\n" + j.ToString());
 }
 
-Result<std::optional<TwsStateMetadata>> ReadTwsStateMetadata(io::FileSystem& fs,
-                                                             const std::string& state_root,
-                                                             int64_t operator_id,
-                                                             std::optional<int64_t> batch_id) {
+Result<std::optional<TwsStateMetadata>> ReadTwsStateMetadata(
+    io::FileSystem& fs, const std::string& state_root, int64_t operator_id,
+    std::optional<int64_t> batch_id) {
   SPATE_ASSIGN_OR_RETURN(auto files, ByBatch(fs, MetadataDir(state_root, operator_id)));
   const std::pair<int64_t, std::string>* pick = nullptr;
   for (const auto& f : files) {
@@ -362,7 +378,8 @@ Result<std::optional<TwsStateMetadata>> ReadTwsStateMetadata(io::FileSystem& fs,
   const JsonValue* props = doc->Find("operatorPropertiesJson");
   if (!info || !stores || !stores->is_array() || stores->items().empty() || !props)
     return Corrupt(path, "missing fields");
-  if (const JsonValue* n = info->Find("operatorName")) m.operator_name = n->string_value();
+  if (const JsonValue* n = info->Find("operatorName"))
+    m.operator_name = n->string_value();
   m.properties_json = props->string_value();
   const JsonValue* schema_paths = stores->items()[0].Find("stateSchemaFilePaths");
   if (!schema_paths || !schema_paths->is_array() || schema_paths->items().empty())
@@ -380,8 +397,8 @@ Result<std::optional<TwsStateMetadata>> ReadTwsStateMetadata(io::FileSystem& fs,
       if (const JsonValue* n = v.Find("stateName")) tv.name = n->string_value();
       const JsonValue* t = v.Find("stateVariableType");
       const std::string type = t ? t->string_value() : "";
-      tv.type = type == "ListState"   ? TwsVariable::Type::kList
-                : type == "MapState"  ? TwsVariable::Type::kMap
+      tv.type = type == "ListState"    ? TwsVariable::Type::kList
+                : type == "MapState"   ? TwsVariable::Type::kMap
                 : type == "TimerState" ? TwsVariable::Type::kTimer
                                        : TwsVariable::Type::kValue;
       if (const JsonValue* ttl = v.Find("ttlEnabled")) tv.ttl = ttl->bool_value();

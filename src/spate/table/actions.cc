@@ -20,8 +20,10 @@ std::map<std::string, std::string> StringMapFrom(const Json* j) {
   std::map<std::string, std::string> out;
   if (!j || !j->is_object()) return out;
   for (const auto& [k, v] : j->fields()) {
-    if (v.is_string()) out[k] = v.string_value();
-    else if (!v.is_null()) out[k] = v.ToString();
+    if (v.is_string())
+      out[k] = v.string_value();
+    else if (!v.is_null())
+      out[k] = v.ToString();
   }
   return out;
 }
@@ -52,14 +54,18 @@ PartitionValues PartitionValuesFromJson(const Json& j) {
   PartitionValues out;
   if (!j.is_object()) return out;
   for (const auto& [k, v] : j.fields()) {
-    if (v.is_null()) out.emplace_back(k, std::nullopt);
-    else if (v.is_string()) out.emplace_back(k, v.string_value());
-    else out.emplace_back(k, v.ToString());
+    if (v.is_null())
+      out.emplace_back(k, std::nullopt);
+    else if (v.is_string())
+      out.emplace_back(k, v.string_value());
+    else
+      out.emplace_back(k, v.ToString());
   }
   return out;
 }
 
-// ---- Protocol ---------------------------------------------------------------------------
+// ---- Protocol
+// ---------------------------------------------------------------------------
 
 Json Protocol::ToJson() const {
   Json o = Json::Object();
@@ -81,11 +87,12 @@ Protocol Protocol::FromJson(const Json& j) {
 }
 bool Protocol::operator==(const Protocol& o) const {
   return min_reader_version == o.min_reader_version &&
-         min_writer_version == o.min_writer_version && reader_features == o.reader_features &&
-         writer_features == o.writer_features;
+         min_writer_version == o.min_writer_version &&
+         reader_features == o.reader_features && writer_features == o.writer_features;
 }
 
-// ---- Metadata ---------------------------------------------------------------------------
+// ---- Metadata
+// ---------------------------------------------------------------------------
 
 Json Metadata::ToJson() const {
   Json o = Json::Object();
@@ -117,9 +124,12 @@ Metadata Metadata::FromJson(const Json& j) {
   m.created_time = j.GetInt("createdTime");
   return m;
 }
-Result<SchemaPtr> Metadata::ParseSchema() const { return SchemaFromSparkJson(schema_string); }
+Result<SchemaPtr> Metadata::ParseSchema() const {
+  return SchemaFromSparkJson(schema_string);
+}
 
-// ---- Deletion vectors ---------------------------------------------------------------------
+// ---- Deletion vectors
+// ---------------------------------------------------------------------
 
 std::string DeletionVectorDescriptor::UniqueId() const {
   std::string id = storage_type + path_or_inline_dv;
@@ -145,7 +155,8 @@ DeletionVectorDescriptor DeletionVectorDescriptor::FromJson(const Json& j) {
   return d;
 }
 
-// ---- add / remove ---------------------------------------------------------------------------
+// ---- add / remove
+// ---------------------------------------------------------------------------
 
 std::string AddFile::Key() const {
   return deletion_vector ? path + "\n" + deletion_vector->UniqueId() : path;
@@ -172,7 +183,8 @@ Json AddFile::ToJson() const {
 AddFile AddFile::FromJson(const Json& j) {
   AddFile a;
   a.path = j.GetString("path").value_or("");
-  if (const Json* pv = j.Find("partitionValues")) a.partition_values = PartitionValuesFromJson(*pv);
+  if (const Json* pv = j.Find("partitionValues"))
+    a.partition_values = PartitionValuesFromJson(*pv);
   a.size = j.GetInt("size").value_or(0);
   a.modification_time = j.GetInt("modificationTime").value_or(0);
   a.data_change = j.GetBool("dataChange").value_or(true);
@@ -190,8 +202,10 @@ Json RemoveFile::ToJson() const {
   o.Set("path", Json::String(path));
   if (deletion_timestamp) o.Set("deletionTimestamp", Json::Int(*deletion_timestamp));
   o.Set("dataChange", Json::Bool(data_change));
-  if (extended_file_metadata) o.Set("extendedFileMetadata", Json::Bool(*extended_file_metadata));
-  if (partition_values) o.Set("partitionValues", PartitionValuesToJson(*partition_values));
+  if (extended_file_metadata)
+    o.Set("extendedFileMetadata", Json::Bool(*extended_file_metadata));
+  if (partition_values)
+    o.Set("partitionValues", PartitionValuesToJson(*partition_values));
   if (size) o.Set("size", Json::Int(*size));
   if (stats) o.Set("stats", Json::String(*stats));
   if (deletion_vector) o.Set("deletionVector", deletion_vector->ToJson());
@@ -212,7 +226,8 @@ RemoveFile RemoveFile::FromJson(const Json& j) {
   return r;
 }
 
-// ---- txn / commitInfo -------------------------------------------------------------------------
+// ---- txn / commitInfo
+// -------------------------------------------------------------------------
 
 Json SetTransaction::ToJson() const {
   Json o = Json::Object();
@@ -236,7 +251,8 @@ Json CommitInfo::ToJson() const {
   Json params = StringMap(operation_parameters);
   for (const auto& k : boolean_parameters) {
     auto it = operation_parameters.find(k);
-    if (it != operation_parameters.end() && (it->second == "true" || it->second == "false"))
+    if (it != operation_parameters.end() &&
+        (it->second == "true" || it->second == "false"))
       params.Set(k, Json::Bool(it->second == "true"));
   }
   o.Set("operationParameters", std::move(params));
@@ -273,7 +289,8 @@ CommitInfo CommitInfo::FromJson(const Json& j) {
   return c;
 }
 
-// ---- Action ---------------------------------------------------------------------------------
+// ---- Action
+// ---------------------------------------------------------------------------------
 
 Action Action::Of(Protocol p) {
   Action a;
@@ -315,15 +332,32 @@ Action Action::Of(CommitInfo c) {
 Json Action::ToJson() const {
   Json o = Json::Object();
   switch (kind) {
-    case Kind::kProtocol: o.Set("protocol", protocol.ToJson()); break;
-    case Kind::kMetadata: o.Set("metaData", metadata.ToJson()); break;
-    case Kind::kAdd: o.Set("add", add.ToJson()); break;
-    case Kind::kRemove: o.Set("remove", remove.ToJson()); break;
-    case Kind::kTxn: o.Set("txn", txn.ToJson()); break;
-    case Kind::kCommitInfo: o.Set("commitInfo", commit_info.ToJson()); break;
-    case Kind::kCdc: o.Set("cdc", raw); break;
-    case Kind::kDomainMetadata: o.Set("domainMetadata", raw); break;
-    case Kind::kOther: return raw;
+    case Kind::kProtocol:
+      o.Set("protocol", protocol.ToJson());
+      break;
+    case Kind::kMetadata:
+      o.Set("metaData", metadata.ToJson());
+      break;
+    case Kind::kAdd:
+      o.Set("add", add.ToJson());
+      break;
+    case Kind::kRemove:
+      o.Set("remove", remove.ToJson());
+      break;
+    case Kind::kTxn:
+      o.Set("txn", txn.ToJson());
+      break;
+    case Kind::kCommitInfo:
+      o.Set("commitInfo", commit_info.ToJson());
+      break;
+    case Kind::kCdc:
+      o.Set("cdc", raw);
+      break;
+    case Kind::kDomainMetadata:
+      o.Set("domainMetadata", raw);
+      break;
+    case Kind::kOther:
+      return raw;
   }
   return o;
 }
@@ -339,10 +373,14 @@ std::optional<Action> Action::FromJson(const Json& line) {
     if (key == "txn") return Of(SetTransaction::FromJson(body));
     if (key == "commitInfo") return Of(CommitInfo::FromJson(body));
     Action a;
-    if (key == "cdc") a.kind = Kind::kCdc;
-    else if (key == "domainMetadata") a.kind = Kind::kDomainMetadata;
-    else if (key == "checkpointMetadata" || key == "sidecar") a.kind = Kind::kOther;
-    else continue;  // unknown action: ignored
+    if (key == "cdc")
+      a.kind = Kind::kCdc;
+    else if (key == "domainMetadata")
+      a.kind = Kind::kDomainMetadata;
+    else if (key == "checkpointMetadata" || key == "sidecar")
+      a.kind = Kind::kOther;
+    else
+      continue;  // unknown action: ignored
     a.raw = key == "checkpointMetadata" || key == "sidecar" ? line : body;
     return a;
   }
@@ -369,25 +407,27 @@ Result<std::vector<Action>> ParseActions(std::string_view text, const std::strin
     std::string_view line = text.substr(pos, nl - pos);
     pos = nl + 1;
     ++line_no;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+      line.remove_suffix(1);
     if (line.empty()) continue;
     auto j = Json::Parse(line);
     if (!j.ok()) {
-      return Status(StatusCode::kDataCorruption,
-                    "Corrupt Delta log file " + file + " (line " + std::to_string(line_no) +
-                        "): " + j.status().message());
+      return Status(StatusCode::kDataCorruption, "Corrupt Delta log file " + file +
+                                                     " (line " + std::to_string(line_no) +
+                                                     "): " + j.status().message());
     }
     if (!j->is_object()) {
-      return Status(StatusCode::kDataCorruption, "Corrupt Delta log file " + file + " (line " +
-                                                     std::to_string(line_no) +
-                                                     "): an action must be a JSON object");
+      return Status(StatusCode::kDataCorruption,
+                    "Corrupt Delta log file " + file + " (line " +
+                        std::to_string(line_no) + "): an action must be a JSON object");
     }
     if (auto a = Action::FromJson(*j)) out.push_back(std::move(*a));
   }
   return out;
 }
 
-// ---- paths ---------------------------------------------------------------------------------
+// ---- paths
+// ---------------------------------------------------------------------------------
 
 std::string EncodePathUri(std::string_view path) {
   // java.net.URI's path quoting: unreserved, punct, '/', '@' and non-ASCII stay.
@@ -415,8 +455,8 @@ std::string DecodePathUri(std::string_view uri) {
   };
   std::string out;
   for (size_t i = 0; i < uri.size(); ++i) {
-    if (uri[i] == '%' && i + 2 < uri.size() &&
-        hex(uri[i + 1]) >= 0 && hex(uri[i + 2]) >= 0) {
+    if (uri[i] == '%' && i + 2 < uri.size() && hex(uri[i + 1]) >= 0 &&
+        hex(uri[i + 2]) >= 0) {
       out.push_back(static_cast<char>(hex(uri[i + 1]) * 16 + hex(uri[i + 2])));
       i += 2;
     } else {

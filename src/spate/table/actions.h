@@ -1,8 +1,8 @@
 // Copyright spate authors.
 #pragma once
 
-// Delta Lake log actions (delta-io/delta PROTOCOL.md, "Actions"): the JSON objects, one per
-// line, of `_delta_log/<version %020d>.json`, and the rows of Parquet checkpoints.
+// Delta Lake log actions (delta-io/delta PROTOCOL.md, "Actions"): the JSON objects, one
+// per line, of `_delta_log/<version %020d>.json`, and the rows of Parquet checkpoints.
 //
 //   {"commitInfo":{...}}   {"protocol":{"minReaderVersion":1,"minWriterVersion":2}}
 //   {"metaData":{"id":..,"format":{"provider":"parquet","options":{}},"schemaString":..,

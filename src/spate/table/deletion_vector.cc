@@ -30,7 +30,8 @@ class Reader {
   explicit Reader(std::string_view b) : b_(b) {}
   bool Has(size_t n) const { return pos_ + n <= b_.size() && pos_ + n >= pos_; }
   uint16_t U16() {
-    uint16_t v = static_cast<uint8_t>(b_[pos_]) | (static_cast<uint8_t>(b_[pos_ + 1]) << 8);
+    uint16_t v =
+        static_cast<uint8_t>(b_[pos_]) | (static_cast<uint8_t>(b_[pos_ + 1]) << 8);
     pos_ += 2;
     return v;
   }
@@ -78,7 +79,8 @@ Status ParseRoaring32(Reader& r, uint64_t high, std::vector<uint64_t>* out,
     return Bad(what, "unknown Roaring cookie " + std::to_string(cookie));
   }
   if (size > 65536) return Bad(what, "too many containers");
-  if (!r.Has(static_cast<size_t>(size) * 4)) return Bad(what, "truncated container headers");
+  if (!r.Has(static_cast<size_t>(size) * 4))
+    return Bad(what, "truncated container headers");
   std::vector<uint16_t> keys(size);
   std::vector<uint32_t> cards(size);
   for (uint32_t i = 0; i < size; ++i) {
@@ -104,7 +106,8 @@ Status ParseRoaring32(Reader& r, uint64_t high, std::vector<uint64_t>* out,
         for (uint32_t v = s; v <= s + len; ++v) out->push_back(base | v);
       }
     } else if (cards[i] <= 4096) {
-      if (!r.Has(static_cast<size_t>(cards[i]) * 2)) return Bad(what, "truncated array container");
+      if (!r.Has(static_cast<size_t>(cards[i]) * 2))
+        return Bad(what, "truncated array container");
       for (uint32_t k = 0; k < cards[i]; ++k) out->push_back(base | r.U16());
     } else {
       if (!r.Has(8192)) return Bad(what, "truncated bitmap container");
@@ -125,17 +128,19 @@ std::string UuidString(const std::string& b) {
   char buf[40];
   const auto* u = reinterpret_cast<const uint8_t*>(b.data());
   std::snprintf(buf, sizeof(buf),
-                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-                u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
-                u[14], u[15]);
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+                u[12], u[13], u[14], u[15]);
   return buf;
 }
 
 constexpr char kZ85Alphabet[] =
-    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#";
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/"
+    "*?&<>()[]{}@%$#";
 
 void PutLe(std::string* out, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  for (int i = 0; i < bytes; ++i)
+    out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
 }
 void PutBe32(std::string* out, uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) out->push_back(static_cast<char>((v >> s) & 0xFF));
@@ -185,7 +190,8 @@ std::string UuidBytes(const std::string& text) {
     if (c != '-') hex.push_back(c);
   std::string out;
   for (size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<char>(ParseInt32(std::string_view(hex).substr(i, 2), 16).value_or(0)));
+    out.push_back(static_cast<char>(
+        ParseInt32(std::string_view(hex).substr(i, 2), 16).value_or(0)));
   return out;
 }
 
@@ -216,7 +222,8 @@ std::string SerializeDeletionVector(const std::vector<uint64_t>& rows) {
   std::vector<uint32_t> low;
   for (uint64_t key = 0; key < bitmaps; ++key) {
     low.clear();
-    while (i < rows.size() && (rows[i] >> 32) == key) low.push_back(static_cast<uint32_t>(rows[i++]));
+    while (i < rows.size() && (rows[i] >> 32) == key)
+      low.push_back(static_cast<uint32_t>(rows[i++]));
     PutLe(&out, key, 4);
     SerializeRoaring32(low.data(), low.size(), &out);
   }
@@ -227,7 +234,8 @@ Result<std::vector<DeletionVectorDescriptor>> WriteDeletionVectors(
     io::FileSystem& fs, const std::string& table_path,
     const std::vector<std::vector<uint64_t>>& dvs, std::string* file_path) {
   const std::string uuid = UuidBytes(formats::NewUuid());
-  const std::string path = io::JoinPath(table_path, "deletion_vector_" + UuidString(uuid) + ".bin");
+  const std::string path =
+      io::JoinPath(table_path, "deletion_vector_" + UuidString(uuid) + ".bin");
   const std::string encoded = Z85Encode(uuid);
   std::string data(1, '\x01');  // format version
   std::vector<DeletionVectorDescriptor> out;
@@ -281,7 +289,8 @@ Result<std::string> Z85Decode(std::string_view text) {
   const char* kAlphabet = kZ85Alphabet;
   int8_t map[256];
   std::memset(map, -1, sizeof(map));
-  for (int i = 0; i < 85; ++i) map[static_cast<uint8_t>(kAlphabet[i])] = static_cast<int8_t>(i);
+  for (int i = 0; i < 85; ++i)
+    map[static_cast<uint8_t>(kAlphabet[i])] = static_cast<int8_t>(i);
   if (text.size() % 5 != 0) return Bad("Z85", "length is not a multiple of 5");
   std::string out;
   out.reserve(text.size() / 5 * 4);
@@ -303,7 +312,8 @@ Result<std::vector<uint64_t>> ParseDeletionVector(std::string_view bytes,
   Reader r(bytes);
   if (!r.Has(12)) return Bad(what, "too short");
   uint32_t magic = r.U32();
-  if (magic != kPortableMagic) return Bad(what, "unexpected magic number " + std::to_string(magic));
+  if (magic != kPortableMagic)
+    return Bad(what, "unexpected magic number " + std::to_string(magic));
   uint64_t n = r.U64();
   if (n > bytes.size()) return Bad(what, "bitmap count out of range");
   std::vector<uint64_t> out;
@@ -322,8 +332,10 @@ Result<std::string> DeletionVectorPath(const DeletionVectorDescriptor& dv,
   if (dv.storage_type == "i") return std::string();
   if (dv.storage_type == "p") {
     std::string p = dv.path_or_inline_dv;
-    if (p.rfind("file://", 0) == 0) p = p.substr(7);
-    else if (p.rfind("file:", 0) == 0) p = p.substr(5);
+    if (p.rfind("file://", 0) == 0)
+      p = p.substr(7);
+    else if (p.rfind("file:", 0) == 0)
+      p = p.substr(5);
     return DecodePathUri(p);
   }
   if (dv.storage_type != "u") {
@@ -332,7 +344,8 @@ Result<std::string> DeletionVectorPath(const DeletionVectorDescriptor& dv,
   const std::string& s = dv.path_or_inline_dv;
   if (s.size() < 20) return Bad(s, "path shorter than a Z85 UUID");
   std::string prefix = s.substr(0, s.size() - 20);
-  SPATE_ASSIGN_OR_RETURN(std::string uuid, Z85Decode(std::string_view(s).substr(s.size() - 20)));
+  SPATE_ASSIGN_OR_RETURN(std::string uuid,
+                         Z85Decode(std::string_view(s).substr(s.size() - 20)));
   std::string name = "deletion_vector_" + UuidString(uuid) + ".bin";
   return prefix.empty() ? io::JoinPath(table_path, name)
                         : io::JoinPath(io::JoinPath(table_path, prefix), name);
@@ -349,7 +362,8 @@ Result<std::vector<uint64_t>> LoadDeletionVector(io::FileSystem& fs,
     SPATE_ASSIGN_OR_RETURN(std::string path, DeletionVectorPath(dv, table_path));
     SPATE_ASSIGN_OR_RETURN(auto file, fs.OpenForRead(path));
     const int64_t offset = dv.offset.value_or(1);
-    if (offset < 1 || dv.size_in_bytes < 0 || offset + 4 + dv.size_in_bytes > file->Size()) {
+    if (offset < 1 || dv.size_in_bytes < 0 ||
+        offset + 4 + dv.size_in_bytes > file->Size()) {
       return Bad(path, "offset/size outside the file");
     }
     std::string head;

@@ -40,7 +40,8 @@ Result<std::string> Z85Decode(std::string_view text);
 /// Z85 encoding; the input length must be a multiple of 4.
 std::string Z85Encode(std::string_view bytes);
 
-/// Serializes sorted, distinct row positions as a DV (magic + portable RoaringBitmapArray).
+/// Serializes sorted, distinct row positions as a DV (magic + portable
+/// RoaringBitmapArray).
 std::string SerializeDeletionVector(const std::vector<uint64_t>& rows);
 
 /// Writes `dvs` (each sorted, distinct, non-empty) into one new DV file under

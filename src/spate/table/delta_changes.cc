@@ -29,7 +29,8 @@ AddFile FileOf(const RemoveFile& r) {
 AddFile FileOf(const Json& cdc) {
   AddFile a;
   a.path = cdc.GetString("path").value_or("");
-  if (const Json* pv = cdc.Find("partitionValues")) a.partition_values = PartitionValuesFromJson(*pv);
+  if (const Json* pv = cdc.Find("partitionValues"))
+    a.partition_values = PartitionValuesFromJson(*pv);
   a.size = cdc.GetInt("size").value_or(0);
   return a;
 }
@@ -49,7 +50,8 @@ class ChangesReader final : public BatchReader {
     std::vector<ColumnPtr> cols;
     for (size_t i = 0; i < out_from_inner_.size(); ++i) {
       const int src = out_from_inner_[i];
-      cols.push_back(src >= 0 ? b->column(src) : MakeConstantColumn(constants_[i], b->num_rows()));
+      cols.push_back(src >= 0 ? b->column(src)
+                              : MakeConstantColumn(constants_[i], b->num_rows()));
     }
     return Batch::Make(schema_, std::move(cols), b->num_rows());
   }
@@ -74,27 +76,31 @@ SchemaPtr ChangeFeedSchema(const Schema& table_schema) {
 Result<ChangeRange> ResolveChangeRange(const DeltaLog& log, const ChangeRangeSpec& spec) {
   SPATE_ASSIGN_OR_RETURN(int64_t latest, log.LatestVersion());
   if (latest < 0) {
-    return Status::Error("DELTA_MISSING_DELTA_TABLE", {{"tableName", "`" + log.table_path() + "`"}});
+    return Status::Error("DELTA_MISSING_DELTA_TABLE",
+                         {{"tableName", "`" + log.table_path() + "`"}});
   }
   ChangeRange r;
   if (spec.starting_version) {
     r.start = *spec.starting_version;
     if (r.start > latest) {
-      return Status::Error("DELTA_CDC_START_VERSION_AFTER_LATEST",
-                           {{"start", std::to_string(r.start)}, {"latest", std::to_string(latest)}});
+      return Status::Error(
+          "DELTA_CDC_START_VERSION_AFTER_LATEST",
+          {{"start", std::to_string(r.start)}, {"latest", std::to_string(latest)}});
     }
   } else if (spec.starting_timestamp_ms) {
     // The first commit at or after the timestamp.
     SPATE_ASSIGN_OR_RETURN(auto history, log.History(0));
     std::optional<int64_t> first;
     for (const auto& c : history) {
-      if (c.timestamp_ms >= *spec.starting_timestamp_ms && (!first || c.version < *first)) {
+      if (c.timestamp_ms >= *spec.starting_timestamp_ms &&
+          (!first || c.version < *first)) {
         first = c.version;
       }
     }
     if (!first) {
       // Past the last commit: the error VersionAtTimestamp gives.
-      SPATE_ASSIGN_OR_RETURN(int64_t unused, log.VersionAtTimestamp(*spec.starting_timestamp_ms));
+      SPATE_ASSIGN_OR_RETURN(int64_t unused,
+                             log.VersionAtTimestamp(*spec.starting_timestamp_ms));
       (void)unused;
       first = latest + 1;
     }
@@ -109,15 +115,16 @@ Result<ChangeRange> ResolveChangeRange(const DeltaLog& log, const ChangeRangeSpe
     auto v = log.VersionAtTimestamp(*spec.ending_timestamp_ms);
     if (v.ok()) {
       r.end = *v;
-    } else if (v.status().error_class() == "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION") {
+    } else if (v.status().error_class() ==
+               "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION") {
       r.end = -1;
     } else if (v.status().error_class() != "DELTA_TIMESTAMP_GREATER_THAN_COMMIT") {
       return v.status();
     }
   }
   if (r.end < r.start) {
-    return Status::Error("DELTA_INVALID_CDC_RANGE",
-                         {{"start", std::to_string(r.start)}, {"end", std::to_string(r.end)}});
+    return Status::Error("DELTA_INVALID_CDC_RANGE", {{"start", std::to_string(r.start)},
+                                                     {"end", std::to_string(r.end)}});
   }
   return r;
 }
@@ -155,7 +162,8 @@ std::vector<ChangeFile> CommitChangeFiles(const CommitEntry& c) {
   std::map<std::string, const AddFile*> added;
   if (!has_cdc) {
     for (const auto& a : c.actions) {
-      if (a.kind == Action::Kind::kRemove && a.remove.data_change) removed[a.remove.path] = &a.remove;
+      if (a.kind == Action::Kind::kRemove && a.remove.data_change)
+        removed[a.remove.path] = &a.remove;
       if (a.kind == Action::Kind::kAdd && a.add.data_change) added[a.add.path] = &a.add;
     }
   }
@@ -208,8 +216,8 @@ Result<std::shared_ptr<DeltaChangesSource>> DeltaChangesSource::Make(
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr at_start, log.At(range.start));
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr at_end, log.At(range.end));
   SPATE_RETURN_IF_ERROR(CheckSupported(at_end->protocol(), &at_end->metadata(), false));
-  SPATE_ASSIGN_OR_RETURN(auto files,
-                         CollectChangeFiles(log, at_start->metadata(), range.start, range.end));
+  SPATE_ASSIGN_OR_RETURN(
+      auto files, CollectChangeFiles(log, at_start->metadata(), range.start, range.end));
   return MakeForFiles(std::move(fs), std::move(at_end), std::move(files),
                       std::move(time_zone_id));
 }
@@ -223,15 +231,16 @@ Result<std::shared_ptr<DeltaChangesSource>> DeltaChangesSource::MakeForFiles(
   s->num_table_columns_ = snapshot->schema()->num_fields();
   s->schema_ = ChangeFeedSchema(*snapshot->schema());
   SPATE_ASSIGN_OR_RETURN(
-      s->inner_, DeltaDataSource::MakeForFiles(
-                     std::move(fs), std::move(snapshot), std::move(adds), std::move(time_zone_id),
-                     {Field{kChangeTypeColumn, DataType::String(), true, ""}}));
+      s->inner_,
+      DeltaDataSource::MakeForFiles(
+          std::move(fs), std::move(snapshot), std::move(adds), std::move(time_zone_id),
+          {Field{kChangeTypeColumn, DataType::String(), true, ""}}));
   s->files_ = std::move(files);
   return s;
 }
 
-Result<std::unique_ptr<BatchReader>> DeltaChangesSource::OpenSplit(int split,
-                                                                   const ScanSpec& spec) const {
+Result<std::unique_ptr<BatchReader>> DeltaChangesSource::OpenSplit(
+    int split, const ScanSpec& spec) const {
   const ChangeFile& f = files_[static_cast<size_t>(split)];
   const int n = num_table_columns_;
   ScanSpec inner;
@@ -260,8 +269,8 @@ Result<std::unique_ptr<BatchReader>> DeltaChangesSource::OpenSplit(int split,
   }
   std::unique_ptr<BatchReader> reader;
   if (f.dv_difference) {
-    SPATE_ASSIGN_OR_RETURN(reader, inner_->OpenSplitSelecting(split, inner, f.selected,
-                                                              f.unselected));
+    SPATE_ASSIGN_OR_RETURN(
+        reader, inner_->OpenSplitSelecting(split, inner, f.selected, f.unselected));
   } else {
     SPATE_ASSIGN_OR_RETURN(reader, inner_->OpenSplit(split, inner));
   }
@@ -275,8 +284,8 @@ Result<std::unique_ptr<BatchReader>> DeltaChangesSource::OpenSplit(int split,
 std::string DeltaChangesSource::Describe() const {
   std::string cols;
   for (const auto& f : schema_->fields()) cols += (cols.empty() ? "" : ", ") + f.name;
-  return "FileScan delta changes [" + cols + "] Location: " +
-         inner_->snapshot()->table_path();
+  return "FileScan delta changes [" + cols +
+         "] Location: " + inner_->snapshot()->table_path();
 }
 
 }  // namespace spate::table

@@ -8,13 +8,14 @@
 //
 // Per commit: when it has cdc actions (UPDATE, DELETE, MERGE rewrites), its change data
 // files are read (their own `_change_type` column) and its add/remove actions are not;
-// otherwise its adds with dataChange=true are inserts and its removes with dataChange=true
-// are deletes (appends, whole-file DELETEs, insert-only MERGEs, overwrites), except that a
-// file removed and added back with a different deletion vector (a DELETE with deletion
-// vectors) changes only by the rows the new DV adds (deletes) or drops (inserts). Commits with
-// dataChange=false actions only (OPTIMIZE) and metadata-only commits give no rows.
-// The range must lie where the change data feed was enabled (the table properties at the
-// start version and every metaData action in the range): else DELTA_MISSING_CHANGE_DATA.
+// otherwise its adds with dataChange=true are inserts and its removes with
+// dataChange=true are deletes (appends, whole-file DELETEs, insert-only MERGEs,
+// overwrites), except that a file removed and added back with a different deletion vector
+// (a DELETE with deletion vectors) changes only by the rows the new DV adds (deletes) or
+// drops (inserts). Commits with dataChange=false actions only (OPTIMIZE) and
+// metadata-only commits give no rows. The range must lie where the change data feed was
+// enabled (the table properties at the start version and every metaData action in the
+// range): else DELTA_MISSING_CHANGE_DATA.
 //
 // Ownership: shares the file system and the snapshot whose schema the rows take (the
 // range's end). Thread safety: immutable; splits may be read concurrently. Failure:
@@ -47,10 +48,11 @@ struct ChangeRange {
   int64_t end = 0;
 };
 
-/// Resolves `spec` against the log as Delta does: no start is DELTA_NO_START_FOR_CDC_READ,
-/// a start version past the latest DELTA_CDC_START_VERSION_AFTER_LATEST, a start
-/// timestamp past the last commit DELTA_TIMESTAMP_GREATER_THAN_COMMIT, end < start
-/// DELTA_INVALID_CDC_RANGE; an end past the latest is the latest.
+/// Resolves `spec` against the log as Delta does: no start is
+/// DELTA_NO_START_FOR_CDC_READ, a start version past the latest
+/// DELTA_CDC_START_VERSION_AFTER_LATEST, a start timestamp past the last commit
+/// DELTA_TIMESTAMP_GREATER_THAN_COMMIT, end < start DELTA_INVALID_CDC_RANGE; an end past
+/// the latest is the latest.
 Result<ChangeRange> ResolveChangeRange(const DeltaLog& log, const ChangeRangeSpec& spec);
 
 /// One file of a change feed and what its rows are.
@@ -82,10 +84,9 @@ class DeltaChangesSource final : public DataSource {
  public:
   /// The changes of [range.start, range.end] of the table at `table_path`, with the
   /// schema of the snapshot at range.end.
-  static Result<std::shared_ptr<DeltaChangesSource>> Make(io::FileSystemPtr fs,
-                                                          const std::string& table_path,
-                                                          const ChangeRangeSpec& spec,
-                                                          std::string time_zone_id = "UTC");
+  static Result<std::shared_ptr<DeltaChangesSource>> Make(
+      io::FileSystemPtr fs, const std::string& table_path, const ChangeRangeSpec& spec,
+      std::string time_zone_id = "UTC");
   /// The given change files read with `snapshot`'s schema (the streaming source).
   static Result<std::shared_ptr<DeltaChangesSource>> MakeForFiles(
       io::FileSystemPtr fs, SnapshotPtr snapshot, std::vector<ChangeFile> files,
@@ -94,7 +95,8 @@ class DeltaChangesSource final : public DataSource {
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(files_.size()); }
   std::string SplitPath(int split) const override { return inner_->SplitPath(split); }
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
   std::string Describe() const override;
 
  private:

@@ -15,7 +15,8 @@ namespace spate::table {
 namespace {
 
 SchemaPtr IdSchema() {
-  return std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+  return std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""}});
 }
 
 void CreateTable(const io::FileSystemPtr& fs, const std::string& path,
@@ -23,13 +24,15 @@ void CreateTable(const io::FileSystemPtr& fs, const std::string& path,
   DeltaWriteOptions o;
   o.mode = "append";
   o.options = std::move(props);
-  auto batch = Batch::Make(IdSchema(), {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
+  auto batch =
+      Batch::Make(IdSchema(), {ColumnFromValues(DataType::Long(), {Value::Long(1)})}, 1);
   auto r = WriteBatches(fs, path, {batch}, o, std::move(now));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
 }
 
 // One commit of fake adds `first..first+n-1` (and a remove of fake-`remove` when >= 0).
-void Commit(const std::shared_ptr<const DeltaLog>& log, int first, int n, int remove = -1) {
+void Commit(const std::shared_ptr<const DeltaLog>& log, int first, int n,
+            int remove = -1) {
   auto snap = log->Latest();
   ASSERT_TRUE(snap.ok()) << snap.status().ToString();
   OptimisticTransaction txn(log, *snap);
@@ -108,8 +111,9 @@ TEST(DeltaCheckpointTest, MultiPartWhenLargerThanThePartSize) {
       "00000000000000000010.checkpoint.0000000005.0000000005.parquet"};
   for (const auto& w : want)
     EXPECT_NE(std::find(names.begin(), names.end(), w), names.end()) << w;
-  EXPECT_EQ(std::count_if(names.begin(), names.end(),
-                          [](const std::string& n) { return n.find(".tmp") != std::string::npos; }),
+  EXPECT_EQ(std::count_if(
+                names.begin(), names.end(),
+                [](const std::string& n) { return n.find(".tmp") != std::string::npos; }),
             0);
   auto last = Json::Parse(fs->ReadAll("/m/_delta_log/_last_checkpoint").value()).value();
   EXPECT_EQ(last.GetInt("version").value(), 10);
@@ -121,7 +125,8 @@ TEST(DeltaCheckpointTest, MultiPartWhenLargerThanThePartSize) {
   // Without a part size the next checkpoint is one classic file and names no parts.
   log->SetCheckpointOptions(CheckpointOptions{});
   for (int i = 11; i <= 20; ++i) Commit(log, i * 10, 1);
-  EXPECT_TRUE(fs->Exists("/m/_delta_log/00000000000000000020.checkpoint.parquet").value());
+  EXPECT_TRUE(
+      fs->Exists("/m/_delta_log/00000000000000000020.checkpoint.parquet").value());
   last = Json::Parse(fs->ReadAll("/m/_delta_log/_last_checkpoint").value()).value();
   EXPECT_FALSE(last.GetInt("parts").has_value());
   EXPECT_EQ(DeltaLog(fs, "/m").Latest().value()->files().size(), 39u);
@@ -162,7 +167,8 @@ void CheckV2(const std::string& top_format) {
   EXPECT_EQ(top.size(), 20 + 12 + 36 + 1 + top_format.size()) << top;
   EXPECT_EQ(top.substr(top.size() - top_format.size()), top_format);
   // No classic checkpoint beside it.
-  EXPECT_FALSE(fs->Exists("/v/_delta_log/00000000000000000010.checkpoint.parquet").value());
+  EXPECT_FALSE(
+      fs->Exists("/v/_delta_log/00000000000000000010.checkpoint.parquet").value());
   auto last = Json::Parse(fs->ReadAll("/v/_delta_log/_last_checkpoint").value()).value();
   EXPECT_EQ(last.GetInt("version").value(), 10);
   EXPECT_FALSE(last.GetInt("parts").has_value());

@@ -26,7 +26,8 @@ bool IsSmall(const AddFile& f, int64_t max_file_size) {
 
 }  // namespace
 
-bool AutoCompactTracker::AfterWrite(const DeltaWriteResult& w, const AutoCompactConfig& config) {
+bool AutoCompactTracker::AfterWrite(const DeltaWriteResult& w,
+                                    const AutoCompactConfig& config) {
   // Another commit since the last known version: every bound is unknown.
   if (version_ < 0 || w.version != version_ + 1) counted_.clear();
   version_ = w.version;
@@ -89,13 +90,14 @@ CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_fil
 }
 
 Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& table_path,
-                                      const SnapshotPtr& snapshot, const CompactionBins& bins,
-                                      DeltaWriteOptions o, int parallelism) {
+                                      const SnapshotPtr& snapshot,
+                                      const CompactionBins& bins, DeltaWriteOptions o,
+                                      int parallelism) {
   std::vector<std::shared_ptr<DeltaDataSource>> sources;
   for (const auto& b : bins) {
     o.remove_files.insert(o.remove_files.end(), b.begin(), b.end());
-    SPATE_ASSIGN_OR_RETURN(auto src,
-                           DeltaDataSource::MakeForFiles(fs, snapshot, b, o.time_zone_id));
+    SPATE_ASSIGN_OR_RETURN(
+        auto src, DeltaDataSource::MakeForFiles(fs, snapshot, b, o.time_zone_id));
     sources.push_back(std::move(src));
   }
   o.mode = "append";
@@ -116,7 +118,8 @@ Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& t
                 while (true) {
                   SPATE_ASSIGN_OR_RETURN(BatchPtr b, reader->Next());
                   if (!b) break;
-                  if (b->num_rows() > 0) SPATE_RETURN_IF_ERROR(sink(static_cast<int>(i), b));
+                  if (b->num_rows() > 0)
+                    SPATE_RETURN_IF_ERROR(sink(static_cast<int>(i), b));
                 }
               }
               return Status::OK();
@@ -160,14 +163,11 @@ bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadat
   return false;
 }
 
-Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
-                                                const std::string& table_path,
-                                                const AutoCompactConfig& config,
-                                                const std::vector<PartitionValues>& partitions,
-                                                const std::string& time_zone_id,
-                                                const std::string& default_codec,
-                                                std::shared_ptr<const DeltaLog> log,
-                                                AutoCompactTracker* tracker) {
+Result<std::optional<int64_t>> MaybeAutoCompact(
+    io::FileSystemPtr fs, const std::string& table_path, const AutoCompactConfig& config,
+    const std::vector<PartitionValues>& partitions, const std::string& time_zone_id,
+    const std::string& default_codec, std::shared_ptr<const DeltaLog> log,
+    AutoCompactTracker* tracker) {
   if (!log) log = std::make_shared<const DeltaLog>(fs, table_path);
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, log->Latest());
   if (!AutoCompactEnabled(config, snapshot->metadata())) return std::optional<int64_t>();
@@ -202,23 +202,28 @@ Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
   o.time_zone_id = time_zone_id;
   o.default_codec = default_codec;
   o.operation = "OPTIMIZE";
-  o.operation_parameters = {{"predicate", "[]"}, {"auto", "true"}, {"zOrderBy", "[]"},
-                            {"clusterBy", "[]"}};
+  o.operation_parameters = {
+      {"predicate", "[]"}, {"auto", "true"}, {"zOrderBy", "[]"}, {"clusterBy", "[]"}};
   int64_t dvs = 0;
   for (const auto& b : bins)
     for (const auto& f : b) dvs += f.deletion_vector ? 1 : 0;
-  o.operation_metrics = [dvs](const DeltaWriteResult& w) { return OptimizeMetrics(w, dvs); };
+  o.operation_metrics = [dvs](const DeltaWriteResult& w) {
+    return OptimizeMetrics(w, dvs);
+  };
   o.log = log;
   o.async_checkpoint = true;
-  SPATE_ASSIGN_OR_RETURN(DeltaWriteResult r, CompactFiles(fs, table_path, snapshot, bins, o));
+  SPATE_ASSIGN_OR_RETURN(DeltaWriteResult r,
+                         CompactFiles(fs, table_path, snapshot, bins, o));
   if (tracker) {
     // The compacted partitions are checked again after the next write (their new
     // files' count is not tracked); the others keep their counts when nobody else
     // committed in between.
     for (const auto& b : bins)
       if (!b.empty()) counted.erase(PartitionKey(b.front().partition_values));
-    if (r.version == snapshot->version() + 1) tracker->Checked(r.version, std::move(counted));
-    else tracker->Checked(-1, {});
+    if (r.version == snapshot->version() + 1)
+      tracker->Checked(r.version, std::move(counted));
+    else
+      tracker->Checked(-1, {});
   }
   return std::optional<int64_t>(r.version);
 }

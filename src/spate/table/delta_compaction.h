@@ -40,7 +40,8 @@ CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_fil
 /// metrics, time zone, codec); sets read_snapshot, remove_files and data_change=false.
 /// Up to `parallelism` bins are rewritten at once.
 Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& table_path,
-                                      const SnapshotPtr& snapshot, const CompactionBins& bins,
+                                      const SnapshotPtr& snapshot,
+                                      const CompactionBins& bins,
                                       DeltaWriteOptions options, int parallelism = 1);
 
 /// Delta's auto-compaction settings: the session conf spark.databricks.delta.autoCompact.
@@ -106,18 +107,16 @@ std::string CompactionPartitionKey(const PartitionValues& pv);
 /// nothing was compacted. `log` is the writer's cached log (the streaming
 /// sink's), so the check costs O(new commits), not a load of the table; null opens one.
 /// `tracker` (optional) is told what the check found (see AutoCompactTracker).
-Result<std::optional<int64_t>> MaybeAutoCompact(io::FileSystemPtr fs,
-                                                const std::string& table_path,
-                                                const AutoCompactConfig& config,
-                                                const std::vector<PartitionValues>& partitions,
-                                                const std::string& time_zone_id,
-                                                const std::string& default_codec,
-                                                std::shared_ptr<const DeltaLog> log = nullptr,
-                                                AutoCompactTracker* tracker = nullptr);
+Result<std::optional<int64_t>> MaybeAutoCompact(
+    io::FileSystemPtr fs, const std::string& table_path, const AutoCompactConfig& config,
+    const std::vector<PartitionValues>& partitions, const std::string& time_zone_id,
+    const std::string& default_codec, std::shared_ptr<const DeltaLog> log = nullptr,
+    AutoCompactTracker* tracker = nullptr);
 
 /// OPTIMIZE's operationMetrics for a compaction commit: numAddedFiles, numRemovedFiles,
-/// numAddedBytes, numRemovedBytes, min/p25/p50/p75/maxFileSize of the added files (Delta's
-/// FileSizeStats: the p-th percentile is sorted[floor(n * p)]), numDeletionVectorsRemoved
+/// numAddedBytes, numRemovedBytes, min/p25/p50/p75/maxFileSize of the added files
+/// (Delta's FileSizeStats: the p-th percentile is sorted[floor(n * p)]),
+/// numDeletionVectorsRemoved
 /// (`dvs_removed`: the compacted files' deletion vectors, which the rewrite purges).
 std::map<std::string, std::string> OptimizeMetrics(const DeltaWriteResult& w,
                                                    int64_t dvs_removed = 0);

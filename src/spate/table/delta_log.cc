@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <list>
 #include <cstdio>
+#include <list>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -26,7 +26,8 @@ NowFn SystemNow() {
   };
 }
 
-// ---- feature checks ------------------------------------------------------------------------
+// ---- feature checks
+// ------------------------------------------------------------------------
 
 namespace {
 
@@ -36,8 +37,8 @@ namespace {
 const std::set<std::string>& SupportedReaderFeatures() {
   // typeWidening: files may hold narrower types than the table; they are cast on read.
   // v2Checkpoint: UUID-named checkpoints with sidecars are read and written.
-  static const std::set<std::string> k = {"timestampNtz", "vacuumProtocolCheck",
-                                          "deletionVectors", "typeWidening",
+  static const std::set<std::string> k = {"timestampNtz",         "vacuumProtocolCheck",
+                                          "deletionVectors",      "typeWidening",
                                           "typeWidening-preview", "v2Checkpoint"};
   return k;
 }
@@ -46,10 +47,9 @@ const std::set<std::string>& SupportedWriterFeatures() {
   // constrains VACUUM, which spate does not run.
   // deletionVectors: DML writes DVs when delta.enableDeletionVectors is set (else
   // copy-on-write); removes of files with a DV carry it.
-  static const std::set<std::string> k = {"appendOnly", "invariants", "timestampNtz",
-                                          "domainMetadata", "vacuumProtocolCheck",
-                                          "deletionVectors", "changeDataFeed",
-                                          "v2Checkpoint"};
+  static const std::set<std::string> k = {
+      "appendOnly",          "invariants",      "timestampNtz",   "domainMetadata",
+      "vacuumProtocolCheck", "deletionVectors", "changeDataFeed", "v2Checkpoint"};
   return k;
 }
 
@@ -64,25 +64,26 @@ std::string JoinNames(const std::vector<std::string>& v) {
 Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write) {
   const int max_reader = 3, max_writer = 7;
   if (p.min_reader_version > max_reader || p.min_reader_version < 1) {
-    return Status::Error(
-        "DELTA_INVALID_PROTOCOL_VERSION",
-        {{"required", "(" + std::to_string(p.min_reader_version) + "," +
-                          std::to_string(p.min_writer_version) + ")"},
-         {"supported", "(" + std::to_string(max_reader) + "," + std::to_string(max_writer) + ")"}});
+    return Status::Error("DELTA_INVALID_PROTOCOL_VERSION",
+                         {{"required", "(" + std::to_string(p.min_reader_version) + "," +
+                                           std::to_string(p.min_writer_version) + ")"},
+                          {"supported", "(" + std::to_string(max_reader) + "," +
+                                            std::to_string(max_writer) + ")"}});
   }
   if (for_write && p.min_writer_version > max_writer) {
-    return Status::Error(
-        "DELTA_INVALID_PROTOCOL_VERSION",
-        {{"required", "(" + std::to_string(p.min_reader_version) + "," +
-                          std::to_string(p.min_writer_version) + ")"},
-         {"supported", "(" + std::to_string(max_reader) + "," + std::to_string(max_writer) + ")"}});
+    return Status::Error("DELTA_INVALID_PROTOCOL_VERSION",
+                         {{"required", "(" + std::to_string(p.min_reader_version) + "," +
+                                           std::to_string(p.min_writer_version) + ")"},
+                          {"supported", "(" + std::to_string(max_reader) + "," +
+                                            std::to_string(max_writer) + ")"}});
   }
   // Column mapping (reader version 2, or the columnMapping feature) is read: columns are
   // matched by their physical names. spate does not write column-mapped tables.
   std::vector<std::string> unsupported;
   if (p.min_reader_version == 3 && p.reader_features) {
     for (const auto& f : *p.reader_features)
-      if (!SupportedReaderFeatures().count(f) && f != "columnMapping") unsupported.push_back(f);
+      if (!SupportedReaderFeatures().count(f) && f != "columnMapping")
+        unsupported.push_back(f);
   }
   bool mapped = p.min_reader_version == 2;
   if (p.reader_features) {
@@ -93,7 +94,8 @@ Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write) {
     if (it != m->configuration.end() && ToLower(it->second) != "none") mapped = true;
   }
   if (mapped && for_write) {
-    return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", {{"unsupported", "columnMapping"}});
+    return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE",
+                         {{"unsupported", "columnMapping"}});
   }
   if (!unsupported.empty()) {
     return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_READ",
@@ -111,21 +113,25 @@ Status CheckSupported(const Protocol& p, const Metadata* m, bool for_write) {
       if (m) {
         for (const auto& [k, v] : m->configuration)
           uses_unsupported |= ToLower(k).rfind("delta.constraints.", 0) == 0;
-        uses_unsupported |= m->schema_string.find("delta.generationExpression") != std::string::npos;
+        uses_unsupported |=
+            m->schema_string.find("delta.generationExpression") != std::string::npos;
       }
-      if (uses_unsupported) w.push_back("writerVersion" + std::to_string(p.min_writer_version));
+      if (uses_unsupported)
+        w.push_back("writerVersion" + std::to_string(p.min_writer_version));
     }
     if (p.min_writer_version == 7 && p.writer_features) {
       for (const auto& f : *p.writer_features)
         if (!SupportedWriterFeatures().count(f)) w.push_back(f);
     }
     if (!w.empty())
-      return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE", {{"unsupported", JoinNames(w)}});
+      return Status::Error("DELTA_UNSUPPORTED_FEATURES_FOR_WRITE",
+                           {{"unsupported", JoinNames(w)}});
   }
   return Status::OK();
 }
 
-// ---- Snapshot ------------------------------------------------------------------------------
+// ---- Snapshot
+// ------------------------------------------------------------------------------
 
 std::optional<int64_t> Snapshot::TxnVersion(const std::string& app_id) const {
   auto it = txns_.find(app_id);
@@ -147,7 +153,8 @@ int64_t Snapshot::total_size_bytes() const {
   return n;
 }
 
-// ---- listing ---------------------------------------------------------------------------------
+// ---- listing
+// ---------------------------------------------------------------------------------
 
 struct DeltaLog::Listing {
   std::map<int64_t, io::FileInfo> commits;
@@ -291,7 +298,8 @@ Result<DeltaLog::Listing> DeltaLog::List() const {
       out.has_last_checkpoint = true;
       continue;
     }
-    if (name.size() < 21 || !AllDigits(std::string_view(name).substr(0, 20)) || name[20] != '.')
+    if (name.size() < 21 || !AllDigits(std::string_view(name).substr(0, 20)) ||
+        name[20] != '.')
       continue;
     int64_t v = ParseVersion(std::string_view(name).substr(0, 20));
     std::string_view rest = std::string_view(name).substr(21);
@@ -350,7 +358,8 @@ Result<std::vector<Action>> DeltaLog::ReadCommit(int64_t version) const {
   return ParseActions(*text, path);
 }
 
-// ---- checkpoints: Value <-> Json ---------------------------------------------------------
+// ---- checkpoints: Value <-> Json
+// ---------------------------------------------------------
 
 namespace {
 
@@ -379,16 +388,21 @@ Json ValueToJson(const Value& v) {
       for (const auto& x : v.items()) a.Append(ValueToJson(x));
       return a;
     }
-    case TypeId::kBoolean: return Json::Bool(v.i64() != 0);
+    case TypeId::kBoolean:
+      return Json::Bool(v.i64() != 0);
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:
-    case TypeId::kLong: return Json::Int(v.i64());
+    case TypeId::kLong:
+      return Json::Int(v.i64());
     case TypeId::kFloat:
-    case TypeId::kDouble: return Json::Double(v.f64());
+    case TypeId::kDouble:
+      return Json::Double(v.f64());
     case TypeId::kString:
-    case TypeId::kBinary: return Json::String(v.str());
-    default: return Json::String(v.ToString());
+    case TypeId::kBinary:
+      return Json::String(v.str());
+    default:
+      return Json::String(v.ToString());
   }
 }
 
@@ -398,7 +412,8 @@ Value JsonToValue(const Json* j, const DataTypePtr& t) {
     case TypeId::kStruct: {
       if (!j->is_object()) return Value::Null(t);
       std::vector<Value> fields;
-      for (const auto& f : t->fields()) fields.push_back(JsonToValue(j->Find(f.name), f.type));
+      for (const auto& f : t->fields())
+        fields.push_back(JsonToValue(j->Find(f.name), f.type));
       return Value::Struct(t, std::move(fields));
     }
     case TypeId::kMap: {
@@ -413,48 +428,61 @@ Value JsonToValue(const Json* j, const DataTypePtr& t) {
     case TypeId::kArray: {
       if (!j->is_array()) return Value::Null(t);
       std::vector<Value> items;
-      for (const auto& x : j->items()) items.push_back(JsonToValue(&x, t->element_type()));
+      for (const auto& x : j->items())
+        items.push_back(JsonToValue(&x, t->element_type()));
       return Value::ArrayOf(t, std::move(items));
     }
-    case TypeId::kBoolean: return Value::Boolean(j->bool_value());
-    case TypeId::kInt: return Value::Int(static_cast<int32_t>(j->int_value()));
-    case TypeId::kLong: return Value::Long(j->int_value());
+    case TypeId::kBoolean:
+      return Value::Boolean(j->bool_value());
+    case TypeId::kInt:
+      return Value::Int(static_cast<int32_t>(j->int_value()));
+    case TypeId::kLong:
+      return Value::Long(j->int_value());
     case TypeId::kString:
       return Value::String(j->is_string() ? j->string_value() : j->ToString());
-    default: return Value::Null(t);
+    default:
+      return Value::Null(t);
   }
 }
 
-DataTypePtr StrMap() { return DataType::Map(DataType::String(), DataType::String(), true); }
-Field F(std::string name, DataTypePtr t) { return Field{std::move(name), std::move(t), true, ""}; }
+DataTypePtr StrMap() {
+  return DataType::Map(DataType::String(), DataType::String(), true);
+}
+Field F(std::string name, DataTypePtr t) {
+  return Field{std::move(name), std::move(t), true, ""};
+}
 
 // The checkpoint schema spate writes (PROTOCOL.md "Checkpoint Schema", V1 spec).
 SchemaPtr CheckpointSchema() {
-  auto txn = DataType::Struct({F("appId", DataType::String()), F("version", DataType::Long()),
-                               F("lastUpdated", DataType::Long())});
-  auto dv = DataType::Struct({F("storageType", DataType::String()),
-                              F("pathOrInlineDv", DataType::String()), F("offset", DataType::Int()),
-                              F("sizeInBytes", DataType::Int()), F("cardinality", DataType::Long())});
-  auto add = DataType::Struct({F("path", DataType::String()), F("partitionValues", StrMap()),
-                               F("size", DataType::Long()),
-                               F("modificationTime", DataType::Long()),
-                               F("dataChange", DataType::Boolean()), F("tags", StrMap()),
-                               F("deletionVector", dv), F("stats", DataType::String())});
+  auto txn =
+      DataType::Struct({F("appId", DataType::String()), F("version", DataType::Long()),
+                        F("lastUpdated", DataType::Long())});
+  auto dv = DataType::Struct(
+      {F("storageType", DataType::String()), F("pathOrInlineDv", DataType::String()),
+       F("offset", DataType::Int()), F("sizeInBytes", DataType::Int()),
+       F("cardinality", DataType::Long())});
+  auto add = DataType::Struct(
+      {F("path", DataType::String()), F("partitionValues", StrMap()),
+       F("size", DataType::Long()), F("modificationTime", DataType::Long()),
+       F("dataChange", DataType::Boolean()), F("tags", StrMap()), F("deletionVector", dv),
+       F("stats", DataType::String())});
   auto remove = DataType::Struct(
       {F("path", DataType::String()), F("deletionTimestamp", DataType::Long()),
-       F("dataChange", DataType::Boolean()), F("extendedFileMetadata", DataType::Boolean()),
-       F("partitionValues", StrMap()), F("size", DataType::Long()), F("deletionVector", dv)});
-  auto format = DataType::Struct({F("provider", DataType::String()), F("options", StrMap())});
+       F("dataChange", DataType::Boolean()),
+       F("extendedFileMetadata", DataType::Boolean()), F("partitionValues", StrMap()),
+       F("size", DataType::Long()), F("deletionVector", dv)});
+  auto format =
+      DataType::Struct({F("provider", DataType::String()), F("options", StrMap())});
   auto meta = DataType::Struct(
       {F("id", DataType::String()), F("name", DataType::String()),
        F("description", DataType::String()), F("format", format),
        F("schemaString", DataType::String()),
        F("partitionColumns", DataType::Array(DataType::String(), true)),
        F("configuration", StrMap()), F("createdTime", DataType::Long())});
-  auto protocol = DataType::Struct({F("minReaderVersion", DataType::Int()),
-                                    F("minWriterVersion", DataType::Int()),
-                                    F("readerFeatures", DataType::Array(DataType::String(), true)),
-                                    F("writerFeatures", DataType::Array(DataType::String(), true))});
+  auto protocol = DataType::Struct(
+      {F("minReaderVersion", DataType::Int()), F("minWriterVersion", DataType::Int()),
+       F("readerFeatures", DataType::Array(DataType::String(), true)),
+       F("writerFeatures", DataType::Array(DataType::String(), true))});
   auto domain = DataType::Struct({F("domain", DataType::String()),
                                   F("configuration", DataType::String()),
                                   F("removed", DataType::Boolean())});
@@ -480,16 +508,26 @@ class AddDecoder {
       const std::string& n = fields[i].name;
       const DataType& t = *fields[i].type;
       const int idx = static_cast<int>(i);
-      if (n == "path") path_ = t.id() == TypeId::kString ? idx : -2;
-      else if (n == "size") size_ = t.id() == TypeId::kLong ? idx : -2;
-      else if (n == "modificationTime") mtime_ = t.id() == TypeId::kLong ? idx : -2;
-      else if (n == "dataChange") dc_ = t.id() == TypeId::kBoolean ? idx : -2;
-      else if (n == "stats") stats_ = t.id() == TypeId::kString ? idx : -2;
-      else if (n == "partitionValues") pv_ = StringMap(t) ? idx : -2;
-      else if (n == "tags") tags_ = StringMap(t) ? idx : -2;
-      else if (n == "deletionVector") dv_ = t.id() == TypeId::kStruct ? idx : -2;
-      else if (n == "baseRowId") base_row_id_ = t.id() == TypeId::kLong ? idx : -2;
-      else if (n == "defaultRowCommitVersion") drcv_ = t.id() == TypeId::kLong ? idx : -2;
+      if (n == "path")
+        path_ = t.id() == TypeId::kString ? idx : -2;
+      else if (n == "size")
+        size_ = t.id() == TypeId::kLong ? idx : -2;
+      else if (n == "modificationTime")
+        mtime_ = t.id() == TypeId::kLong ? idx : -2;
+      else if (n == "dataChange")
+        dc_ = t.id() == TypeId::kBoolean ? idx : -2;
+      else if (n == "stats")
+        stats_ = t.id() == TypeId::kString ? idx : -2;
+      else if (n == "partitionValues")
+        pv_ = StringMap(t) ? idx : -2;
+      else if (n == "tags")
+        tags_ = StringMap(t) ? idx : -2;
+      else if (n == "deletionVector")
+        dv_ = t.id() == TypeId::kStruct ? idx : -2;
+      else if (n == "baseRowId")
+        base_row_id_ = t.id() == TypeId::kLong ? idx : -2;
+      else if (n == "defaultRowCommitVersion")
+        drcv_ = t.id() == TypeId::kLong ? idx : -2;
     }
     return path_ >= 0 && size_ != -2 && mtime_ != -2 && dc_ != -2 && stats_ != -2 &&
            pv_ != -2 && tags_ != -2 && dv_ != -2 && base_row_id_ != -2 && drcv_ != -2;
@@ -506,7 +544,8 @@ class AddDecoder {
       out->size = add_->child(size_)->raw_values<int64_t>()[r];
     if (mtime_ >= 0 && add_->child(mtime_)->IsValid(r))
       out->modification_time = add_->child(mtime_)->raw_values<int64_t>()[r];
-    if (dc_ >= 0 && add_->child(dc_)->IsValid(r)) out->data_change = add_->child(dc_)->GetBool(r);
+    if (dc_ >= 0 && add_->child(dc_)->IsValid(r))
+      out->data_change = add_->child(dc_)->GetBool(r);
     if (stats_ >= 0 && add_->child(stats_)->IsValid(r))
       out->stats = std::string(add_->child(stats_)->GetView(r));
     if (pv_ >= 0) out->partition_values = MapAt(*add_->child(pv_), r);
@@ -593,7 +632,8 @@ Status ForEachCheckpointAction(const io::FileSystemPtr& fs, const std::string& p
           if (a->kind == Action::Kind::kAdd && a->add.path.empty()) continue;
           if (a->kind == Action::Kind::kRemove && a->remove.path.empty()) continue;
           if (a->kind == Action::Kind::kTxn && a->txn.app_id.empty()) continue;
-          if (a->kind == Action::Kind::kDomainMetadata && !a->raw.GetString("domain")) continue;
+          if (a->kind == Action::Kind::kDomainMetadata && !a->raw.GetString("domain"))
+            continue;
           apply(*a);
         }
       }
@@ -615,8 +655,13 @@ int64_t RetentionMs(const Metadata& m, const std::string& key, int64_t fallback)
   if (std::sscanf(v.c_str(), " %lld %31s", &n, unit) != 2 || n < 0) return fallback;
   std::string u = unit;
   if (!u.empty() && u.back() == 's') u.pop_back();
-  const int64_t ms = u == "week" ? 7LL * 86400000 : u == "day" ? 86400000 : u == "hour" ? 3600000
-                     : u == "minute" ? 60000 : u == "second" ? 1000 : u == "millisecond" ? 1 : -1;
+  const int64_t ms = u == "week"          ? 7LL * 86400000
+                     : u == "day"         ? 86400000
+                     : u == "hour"        ? 3600000
+                     : u == "minute"      ? 60000
+                     : u == "second"      ? 1000
+                     : u == "millisecond" ? 1
+                                          : -1;
   return ms < 0 ? fallback : n * ms;
 }
 
@@ -637,27 +682,46 @@ class ActionLeaf {
  public:
   explicit ActionLeaf(const DataTypePtr& t) : id_(t->id()) {
     switch (id_) {
-      case TypeId::kString: str_ = std::make_unique<StringBuilder>(t); break;
-      case TypeId::kLong: i64_ = std::make_unique<FixedWidthBuilder<int64_t>>(t); break;
-      case TypeId::kBoolean: bool_ = std::make_unique<BooleanBuilder>(); break;
-      default: generic_ = ColumnBuilder::Make(t); break;
+      case TypeId::kString:
+        str_ = std::make_unique<StringBuilder>(t);
+        break;
+      case TypeId::kLong:
+        i64_ = std::make_unique<FixedWidthBuilder<int64_t>>(t);
+        break;
+      case TypeId::kBoolean:
+        bool_ = std::make_unique<BooleanBuilder>();
+        break;
+      default:
+        generic_ = ColumnBuilder::Make(t);
+        break;
     }
   }
-  void Str(std::string_view v) { str_ ? str_->Append(v) : generic_->AppendValue(Value::String(std::string(v))); }
+  void Str(std::string_view v) {
+    str_ ? str_->Append(v) : generic_->AppendValue(Value::String(std::string(v)));
+  }
   void Long(int64_t v) { i64_ ? i64_->Append(v) : generic_->AppendValue(Value::Long(v)); }
-  void Bool(bool v) { bool_ ? bool_->Append(v) : generic_->AppendValue(Value::Boolean(v)); }
+  void Bool(bool v) {
+    bool_ ? bool_->Append(v) : generic_->AppendValue(Value::Boolean(v));
+  }
   void Null() {
-    if (str_) str_->AppendNull();
-    else if (i64_) i64_->AppendNull();
-    else if (bool_) bool_->AppendNull();
-    else generic_->AppendNull();
+    if (str_)
+      str_->AppendNull();
+    else if (i64_)
+      i64_->AppendNull();
+    else if (bool_)
+      bool_->AppendNull();
+    else
+      generic_->AppendNull();
   }
   void Generic(const Value& v) {
     if (generic_) return generic_->AppendValue(v);
     if (v.is_null()) return Null();
-    if (str_) str_->Append(v.str());
-    else if (i64_) i64_->Append(v.i64());
-    else bool_->Append(v.i64() != 0);
+    if (str_)
+      str_->Append(v.str());
+    else if (i64_)
+      i64_->Append(v.i64());
+    else
+      bool_->Append(v.i64() != 0);
   }
   ColumnPtr Finish() {
     if (str_) return str_->Finish();
@@ -701,38 +765,56 @@ class FileActionBuilder final : public ColumnBuilder {
     std::vector<ColumnPtr> cols;
     for (auto& k : kids_) cols.push_back(k.Finish());
     const int64_t n = validity_.length(), nulls = validity_.null_count();
-    return std::make_shared<const Column>(type_, n, nulls, validity_.Finish(), nullptr, nullptr,
-                                          std::move(cols));
+    return std::make_shared<const Column>(type_, n, nulls, validity_.Finish(), nullptr,
+                                          nullptr, std::move(cols));
   }
   /// A checkpoint add row (dataChange false, as Delta writes them).
   void AppendAdd(const AddFile& f) {
     AppendFields([&](const std::string& n, ActionLeaf& k, size_t i) {
-      if (n == "path") k.Str(f.path);
-      else if (n == "partitionValues") k.Generic(PartitionMap(f.partition_values, i));
-      else if (n == "size") k.Long(f.size);
-      else if (n == "modificationTime") k.Long(f.modification_time);
-      else if (n == "dataChange") k.Bool(false);
-      else if (n == "tags" && f.tags) k.Generic(StringMap(*f.tags, i));
-      else if (n == "deletionVector" && f.deletion_vector) k.Generic(Dv(*f.deletion_vector, i));
-      else if (n == "stats" && f.stats) k.Str(*f.stats);
-      else if (n == "baseRowId" && f.base_row_id) k.Long(*f.base_row_id);
+      if (n == "path")
+        k.Str(f.path);
+      else if (n == "partitionValues")
+        k.Generic(PartitionMap(f.partition_values, i));
+      else if (n == "size")
+        k.Long(f.size);
+      else if (n == "modificationTime")
+        k.Long(f.modification_time);
+      else if (n == "dataChange")
+        k.Bool(false);
+      else if (n == "tags" && f.tags)
+        k.Generic(StringMap(*f.tags, i));
+      else if (n == "deletionVector" && f.deletion_vector)
+        k.Generic(Dv(*f.deletion_vector, i));
+      else if (n == "stats" && f.stats)
+        k.Str(*f.stats);
+      else if (n == "baseRowId" && f.base_row_id)
+        k.Long(*f.base_row_id);
       else if (n == "defaultRowCommitVersion" && f.default_row_commit_version)
         k.Long(*f.default_row_commit_version);
-      else return false;
+      else
+        return false;
       return true;
     });
   }
   /// A checkpoint remove row (dataChange false).
   void AppendRemove(const RemoveFile& r) {
     AppendFields([&](const std::string& n, ActionLeaf& k, size_t i) {
-      if (n == "path") k.Str(r.path);
-      else if (n == "deletionTimestamp" && r.deletion_timestamp) k.Long(*r.deletion_timestamp);
-      else if (n == "dataChange") k.Bool(false);
-      else if (n == "extendedFileMetadata" && r.extended_file_metadata) k.Bool(*r.extended_file_metadata);
-      else if (n == "partitionValues" && r.partition_values) k.Generic(PartitionMap(*r.partition_values, i));
-      else if (n == "size" && r.size) k.Long(*r.size);
-      else if (n == "deletionVector" && r.deletion_vector) k.Generic(Dv(*r.deletion_vector, i));
-      else return false;
+      if (n == "path")
+        k.Str(r.path);
+      else if (n == "deletionTimestamp" && r.deletion_timestamp)
+        k.Long(*r.deletion_timestamp);
+      else if (n == "dataChange")
+        k.Bool(false);
+      else if (n == "extendedFileMetadata" && r.extended_file_metadata)
+        k.Bool(*r.extended_file_metadata);
+      else if (n == "partitionValues" && r.partition_values)
+        k.Generic(PartitionMap(*r.partition_values, i));
+      else if (n == "size" && r.size)
+        k.Long(*r.size);
+      else if (n == "deletionVector" && r.deletion_vector)
+        k.Generic(Dv(*r.deletion_vector, i));
+      else
+        return false;
       return true;
     });
   }
@@ -775,15 +857,17 @@ class FileActionBuilder final : public ColumnBuilder {
   ValidityBuilder validity_;
 };
 
-// The V2 checkpoint's own actions (PROTOCOL.md "V2 Spec"): checkpointMetadata and sidecar.
+// The V2 checkpoint's own actions (PROTOCOL.md "V2 Spec"): checkpointMetadata and
+// sidecar.
 SchemaPtr WithV2Columns(const SchemaPtr& base) {
   std::vector<Field> fields = base->fields();
-  fields.push_back(F("checkpointMetadata",
-                     DataType::Struct({F("version", DataType::Long()), F("tags", StrMap())})));
-  fields.push_back(F("sidecar", DataType::Struct({F("path", DataType::String()),
-                                                  F("sizeInBytes", DataType::Long()),
-                                                  F("modificationTime", DataType::Long()),
-                                                  F("tags", StrMap())})));
+  fields.push_back(
+      F("checkpointMetadata",
+        DataType::Struct({F("version", DataType::Long()), F("tags", StrMap())})));
+  fields.push_back(F(
+      "sidecar",
+      DataType::Struct({F("path", DataType::String()), F("sizeInBytes", DataType::Long()),
+                        F("modificationTime", DataType::Long()), F("tags", StrMap())})));
   return std::make_shared<const Schema>(std::move(fields));
 }
 
@@ -800,25 +884,31 @@ SchemaPtr SidecarSchema() {
 class CheckpointFileWriter {
  public:
   CheckpointFileWriter(io::FileSystemPtr fs, SchemaPtr schema, std::string final_path)
-      : fs_(std::move(fs)), schema_(std::move(schema)), final_path_(std::move(final_path)) {}
+      : fs_(std::move(fs)),
+        schema_(std::move(schema)),
+        final_path_(std::move(final_path)) {}
   ~CheckpointFileWriter() {
     if (!tmp_.empty()) (void)fs_->Delete(tmp_);
   }
 
   Status Open() {
-    tmp_ = io::JoinPath(io::ParentPath(final_path_),
-                        "." + io::BaseName(final_path_) + "." + formats::NewUuid() + ".tmp");
+    tmp_ =
+        io::JoinPath(io::ParentPath(final_path_),
+                     "." + io::BaseName(final_path_) + "." + formats::NewUuid() + ".tmp");
     SPATE_ASSIGN_OR_RETURN(auto file, fs_->Create(tmp_));
     formats::parquet::WriterOptions wo;
-    SPATE_ASSIGN_OR_RETURN(writer_, formats::parquet::ParquetWriter::Make(std::move(file), *schema_, wo));
+    SPATE_ASSIGN_OR_RETURN(
+        writer_, formats::parquet::ParquetWriter::Make(std::move(file), *schema_, wo));
     Reset();
     return Status::OK();
   }
   /// A row whose column `which` is `v` (every other column null).
   void AddRow(int which, const Value& v) {
     for (int c = 0; c < static_cast<int>(builders_.size()); ++c) {
-      if (c == which) builders_[c]->AppendValue(v);
-      else builders_[c]->AppendNull();
+      if (c == which)
+        builders_[c]->AppendValue(v);
+      else
+        builders_[c]->AppendNull();
     }
     ++rows_;
     if (++chunk_rows_ >= kChunkRows && st_.ok()) st_ = Flush();
@@ -851,8 +941,10 @@ class CheckpointFileWriter {
   template <typename Fill>
   void AddTyped(int which, Fill fill) {
     for (int c = 0; c < static_cast<int>(builders_.size()); ++c) {
-      if (c == which) fill(*typed_[c]);
-      else builders_[c]->AppendNull();
+      if (c == which)
+        fill(*typed_[c]);
+      else
+        builders_[c]->AppendNull();
     }
     ++rows_;
     if (++chunk_rows_ >= kChunkRows && st_.ok()) st_ = Flush();
@@ -912,8 +1004,8 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
 Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt) const {
   const bool v2 = UsesV2Checkpoints(s.metadata());
   // Tombstones older than delta.deletedFileRetentionDuration (default 1 week) expire.
-  const int64_t retention = RetentionMs(s.metadata(), "delta.deletedFileRetentionDuration",
-                                        7LL * 24 * 3600 * 1000);
+  const int64_t retention = RetentionMs(
+      s.metadata(), "delta.deletedFileRetentionDuration", 7LL * 24 * 3600 * 1000);
   const int64_t cutoff = now_() - retention;
   const TombstoneList& tombstones = s.tombstones();
   std::vector<size_t> removes;  // indexes into tombstones
@@ -927,14 +1019,17 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
   const int64_t file_actions = static_cast<int64_t>(files.size() + removes.size());
   const int64_t part_size = opt.part_size > 0 ? opt.part_size : v2 ? 50000 : 0;
   const int64_t parts =
-      part_size > 0 ? std::max<int64_t>(1, (file_actions + part_size - 1) / part_size) : 1;
+      part_size > 0 ? std::max<int64_t>(1, (file_actions + part_size - 1) / part_size)
+                    : 1;
 
   // The file actions [begin, end) (adds, then removes) into `w`'s add / remove columns.
   auto write_file_actions = [&](CheckpointFileWriter& w, int add_col, int remove_col,
                                 int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
-      if (i < static_cast<int64_t>(files.size())) w.AddFileRow(add_col, files[i]);
-      else w.AddRemoveRow(remove_col, tombstones.Get(removes[i - files.size()]));
+      if (i < static_cast<int64_t>(files.size()))
+        w.AddFileRow(add_col, files[i]);
+      else
+        w.AddRemoveRow(remove_col, tombstones.Get(removes[i - files.size()]));
     }
   };
   // protocol, metaData, txn, domainMetadata (column indexes of CheckpointSchema).
@@ -945,7 +1040,8 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
     for (const auto& [d, body] : s.domain_metadata()) w.AddJson(5, body);
   };
   auto part_range = [&](int64_t p) {  // parts hold consecutive, nearly equal ranges
-    return std::pair<int64_t, int64_t>{file_actions * p / parts, file_actions * (p + 1) / parts};
+    return std::pair<int64_t, int64_t>{file_actions * p / parts,
+                                       file_actions * (p + 1) / parts};
   };
 
   Json last = Json::Object();
@@ -956,8 +1052,8 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
     int64_t rows = 0, bytes = 0;
     for (int64_t p = 0; p < parts; ++p) {
       std::string name = parts == 1 ? Pad20(s.version()) + ".checkpoint.parquet"
-                                    : Pad20(s.version()) + ".checkpoint." + Pad10(p + 1) + "." +
-                                          Pad10(parts) + ".parquet";
+                                    : Pad20(s.version()) + ".checkpoint." + Pad10(p + 1) +
+                                          "." + Pad10(parts) + ".parquet";
       CheckpointFileWriter w(fs_, CheckpointSchema(), io::JoinPath(log_path_, name));
       SPATE_RETURN_IF_ERROR(w.Open());
       if (p == 0) write_table_actions(w);
@@ -974,16 +1070,17 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
     return fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString());
   }
 
-  // V2: the file actions in `parts` sidecars (_sidecars/<v>.checkpoint.<i>.<n>.<uuid>.parquet),
-  // then the UUID-named top-level file (JSON or Parquet) with checkpointMetadata, one
-  // sidecar action per sidecar and the table actions.
+  // V2: the file actions in `parts` sidecars
+  // (_sidecars/<v>.checkpoint.<i>.<n>.<uuid>.parquet), then the UUID-named top-level file
+  // (JSON or Parquet) with checkpointMetadata, one sidecar action per sidecar and the
+  // table actions.
   const std::string sidecar_dir = io::JoinPath(log_path_, "_sidecars");
   SPATE_RETURN_IF_ERROR(fs_->MakeDirs(sidecar_dir));
   std::vector<Json> sidecars;
   int64_t sidecar_rows = 0, sidecar_bytes = 0;
   for (int64_t p = 0; p < parts; ++p) {
-    std::string name = Pad20(s.version()) + ".checkpoint." + Pad10(p + 1) + "." + Pad10(parts) +
-                       "." + formats::NewUuid() + ".parquet";
+    std::string name = Pad20(s.version()) + ".checkpoint." + Pad10(p + 1) + "." +
+                       Pad10(parts) + "." + formats::NewUuid() + ".parquet";
     std::string path = io::JoinPath(sidecar_dir, name);
     CheckpointFileWriter w(fs_, SidecarSchema(), path);
     SPATE_RETURN_IF_ERROR(w.Open());
@@ -1007,8 +1104,8 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
   tags.Set("numOfAddFiles", Json::String(std::to_string(files.size())));
   cm.Set("tags", std::move(tags));
   const bool parquet_top = ToLower(opt.v2_top_level_format) == "parquet";
-  const std::string top_name =
-      Pad20(s.version()) + ".checkpoint." + formats::NewUuid() + (parquet_top ? ".parquet" : ".json");
+  const std::string top_name = Pad20(s.version()) + ".checkpoint." + formats::NewUuid() +
+                               (parquet_top ? ".parquet" : ".json");
   const std::string top_path = io::JoinPath(log_path_, top_name);
   int64_t top_rows = 0;
   if (parquet_top) {
@@ -1038,7 +1135,8 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
     SPATE_RETURN_IF_ERROR(fs_->WriteAtomic(top_path, text));
   }
   SPATE_ASSIGN_OR_RETURN(auto top, fs_->Stat(top_path));
-  // Every row written counts, the top-level file's too (as Delta's _last_checkpoint.size).
+  // Every row written counts, the top-level file's too (as Delta's
+  // _last_checkpoint.size).
   last.Set("size", Json::Int(sidecar_rows + top_rows));
   last.Set("sizeInBytes", Json::Int(sidecar_bytes + top.size));
   last.Set("numOfAddFiles", Json::Int(static_cast<int64_t>(files.size())));
@@ -1054,7 +1152,8 @@ void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot) const {
   CheckpointInBackground(std::move(snapshot), checkpoint_options());
 }
 
-void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot, const CheckpointOptions& opt) const {
+void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot,
+                                      const CheckpointOptions& opt) const {
   Cache* c = cache_.get();
   std::lock_guard<std::mutex> l(c->cp_mu);
   if (c->stop) return;
@@ -1101,9 +1200,11 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
       it != conf.end() && ToLower(it->second) == "false")
     return int64_t{0};
   const int64_t day = 86400000;
-  const int64_t retention = RetentionMs(snapshot.metadata(), "delta.logRetentionDuration", 30 * day);
+  const int64_t retention =
+      RetentionMs(snapshot.metadata(), "delta.logRetentionDuration", 30 * day);
   int64_t cutoff = now_() - retention;
-  cutoff = cutoff >= 0 ? cutoff / day * day : (cutoff - day + 1) / day * day;  // UTC midnight
+  cutoff =
+      cutoff >= 0 ? cutoff / day * day : (cutoff - day + 1) / day * day;  // UTC midnight
   {
     // The same cutoff as a cleanup that found its oldest retained commit: that commit and
     // the checkpoint before it are the same now (new commits and checkpoints are newer),
@@ -1124,7 +1225,8 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
     SPATE_ASSIGN_OR_RETURN(auto actions, ParseActions(text, f.path));
     int64_t t = f.modification_time_ms;
     for (const auto& a : actions)
-      if (a.kind == Action::Kind::kCommitInfo && a.commit_info.timestamp) t = *a.commit_info.timestamp;
+      if (a.kind == Action::Kind::kCommitInfo && a.commit_info.timestamp)
+        t = *a.commit_info.timestamp;
     if (prev_time != INT64_MIN && t <= prev_time) t = prev_time + 1;
     prev_time = t;
     if (t >= cutoff) {
@@ -1152,14 +1254,17 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
   for (const auto& e : entries) {
     if (e.is_directory) continue;
     std::string name = io::BaseName(e.path);
-    if (name.size() < 21 || !AllDigits(std::string_view(name).substr(0, 20)) || name[20] != '.')
+    if (name.size() < 21 || !AllDigits(std::string_view(name).substr(0, 20)) ||
+        name[20] != '.')
       continue;
     std::string_view rest = std::string_view(name).substr(21);
     if (rest != "json" && rest != "crc" && rest.rfind("checkpoint.", 0) != 0) continue;
     if (ParseVersion(std::string_view(name).substr(0, 20)) >= *keep_from) continue;
     Status st = fs_->Delete(e.path, false);
-    if (st.ok()) ++deleted;
-    else if (st.code() != StatusCode::kNotFound) return st;
+    if (st.ok())
+      ++deleted;
+    else if (st.code() != StatusCode::kNotFound)
+      return st;
   }
   // Sidecars of the deleted V2 checkpoints: a sidecar is named after the version of the
   // checkpoint that wrote it (<version>.checkpoint.<i>.<n>.<uuid>.parquet, delta-spark's
@@ -1175,20 +1280,24 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
         continue;
       if (ParseVersion(std::string_view(name).substr(0, 20)) >= *keep_from) continue;
       Status st = fs_->Delete(e.path, false);
-      if (st.ok()) ++deleted;
-      else if (st.code() != StatusCode::kNotFound) return st;
+      if (st.ok())
+        ++deleted;
+      else if (st.code() != StatusCode::kNotFound)
+        return st;
     }
   }
   settle();
   return deleted;
 }
 
-Status DeltaLog::WriteCommitFile(int64_t version, const std::vector<Action>& actions) const {
+Status DeltaLog::WriteCommitFile(int64_t version,
+                                 const std::vector<Action>& actions) const {
   SPATE_RETURN_IF_ERROR(fs_->MakeDirs(log_path_));
   return fs_->PutIfAbsent(CommitPath(version), SerializeActions(actions));
 }
 
-// ---- replay -------------------------------------------------------------------------------
+// ---- replay
+// -------------------------------------------------------------------------------
 
 namespace {
 
@@ -1214,23 +1323,34 @@ struct ReplayState {
         tombstones[key] = std::move(a.remove);
         break;
       }
-      default: ApplyTableAction(a); break;
+      default:
+        ApplyTableAction(a);
+        break;
     }
   }
   // Everything but add/remove: protocol, metaData, txn, domainMetadata.
   void ApplyTableAction(Action& a) {
     switch (a.kind) {
-      case Action::Kind::kProtocol: protocol = std::move(a.protocol); break;
-      case Action::Kind::kMetadata: metadata = std::move(a.metadata); break;
-      case Action::Kind::kTxn: txns[a.txn.app_id] = std::move(a.txn); break;
+      case Action::Kind::kProtocol:
+        protocol = std::move(a.protocol);
+        break;
+      case Action::Kind::kMetadata:
+        metadata = std::move(a.metadata);
+        break;
+      case Action::Kind::kTxn:
+        txns[a.txn.app_id] = std::move(a.txn);
+        break;
       case Action::Kind::kDomainMetadata: {
         auto domain = a.raw.GetString("domain");
         if (!domain) break;
-        if (a.raw.GetBool("removed").value_or(false)) domains.erase(*domain);
-        else domains[*domain] = std::move(a.raw);
+        if (a.raw.GetBool("removed").value_or(false))
+          domains.erase(*domain);
+        else
+          domains[*domain] = std::move(a.raw);
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   // Moves the reconciled files into `files` / `tombstones`, sorted by path.
@@ -1324,7 +1444,8 @@ const TombstoneList& Snapshot::tombstones() const {
   using Ref = std::pair<const TombstoneList*, size_t>;
   std::unordered_map<std::string, Ref> newer;
   for (const TombstoneNode* c : chain)
-    for (size_t i = c->removes.size(); i-- > 0;) newer.emplace(c->removes.Key(i), Ref{&c->removes, i});
+    for (size_t i = c->removes.size(); i-- > 0;)
+      newer.emplace(c->removes.Key(i), Ref{&c->removes, i});
   std::unordered_set<std::string> live_keys;
   if (!newer.empty() || (base && !base->removes.empty())) {
     live_keys.reserve(live.size());
@@ -1379,8 +1500,8 @@ const TombstoneList& Snapshot::tombstones() const {
 }
 
 int64_t Snapshot::TombstoneCutoff() const {
-  const int64_t retention =
-      RetentionMs(metadata_, "delta.deletedFileRetentionDuration", 7LL * 24 * 3600 * 1000);
+  const int64_t retention = RetentionMs(metadata_, "delta.deletedFileRetentionDuration",
+                                        7LL * 24 * 3600 * 1000);
   return timestamp_ms_ > INT64_MIN + retention ? timestamp_ms_ - retention : INT64_MIN;
 }
 
@@ -1407,8 +1528,10 @@ void Snapshot::Materialize() const {
   for (const auto& f : p->files_) active.emplace(f.Key(), &f);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     for (const auto& a : (*it)->pending_) {
-      if (a.kind == Action::Kind::kAdd) active[a.add.Key()] = &a.add;
-      else if (a.kind == Action::Kind::kRemove) active.erase(a.remove.Key());
+      if (a.kind == Action::Kind::kAdd)
+        active[a.add.Key()] = &a.add;
+      else if (a.kind == Action::Kind::kRemove)
+        active.erase(a.remove.Key());
     }
   }
   std::vector<AddFile> files;
@@ -1428,7 +1551,8 @@ void Snapshot::Materialize() const {
 namespace {
 
 // Applies one checkpoint file: classic/multi-part Parquet, or a V2 checkpoint (JSON or
-// Parquet top-level file whose `sidecar` actions name Parquet files in _delta_log/_sidecars).
+// Parquet top-level file whose `sidecar` actions name Parquet files in
+// _delta_log/_sidecars).
 Status ApplyCheckpointFile(const io::FileSystemPtr& fs, const std::string& log_path,
                            const std::string& path, ReplayState* state) {
   std::vector<std::string> sidecars;
@@ -1469,7 +1593,8 @@ Status ApplyCheckpointFile(const io::FileSystemPtr& fs, const std::string& log_p
 // without touching its file list: adds and removes are kept pending (materialized by
 // files()), the rest is applied at once.
 struct SnapshotApply {
-  static Result<SnapshotPtr> Advance(const SnapshotPtr& prev, std::vector<CommitEntry> commits,
+  static Result<SnapshotPtr> Advance(const SnapshotPtr& prev,
+                                     std::vector<CommitEntry> commits,
                                      const io::FileInfo& tail) {
     ReplayState state;
     state.protocol = prev->protocol_;
@@ -1485,7 +1610,8 @@ struct SnapshotApply {
         if (a.kind == Action::Kind::kAdd || a.kind == Action::Kind::kRemove) {
           snap->pending_.push_back(std::move(a));
         } else {
-          metadata_changed |= a.kind == Action::Kind::kMetadata || a.kind == Action::Kind::kProtocol;
+          metadata_changed |=
+              a.kind == Action::Kind::kMetadata || a.kind == Action::Kind::kProtocol;
           state.ApplyTableAction(a);
         }
       }
@@ -1513,7 +1639,8 @@ struct SnapshotApply {
     snap->tail_size_ = tail.size;
     snap->tail_mtime_ = tail.modification_time_ms;
     snap->base_ = prev;
-    snap->chain_ = prev->materialized_.load(std::memory_order_acquire) ? 1 : prev->chain_ + 1;
+    snap->chain_ =
+        prev->materialized_.load(std::memory_order_acquire) ? 1 : prev->chain_ + 1;
     snap->materialized_.store(false, std::memory_order_release);
     {
       std::lock_guard<std::mutex> l(TombstoneMu());
@@ -1578,7 +1705,8 @@ Result<SnapshotPtr> DeltaLog::UpdateCached(const SnapshotPtr& cached) const {
     if (tail.status().code() == StatusCode::kNotFound) return SnapshotPtr();
     return tail.status();
   }
-  if (tail->size != cached->tail_size_ || tail->modification_time_ms != cached->tail_mtime_)
+  if (tail->size != cached->tail_size_ ||
+      tail->modification_time_ms != cached->tail_mtime_)
     return SnapshotPtr();
   SPATE_ASSIGN_OR_RETURN(auto commits, ReadCommitsFrom(cached->version() + 1));
   if (commits.empty()) return cached;
@@ -1624,11 +1752,12 @@ Result<SnapshotPtr> DeltaLog::Latest() const {
 }
 
 Result<SnapshotPtr> DeltaLog::At(int64_t version) const {
-  if (SnapshotPtr cached = Cached(); cached && cached->version() == version) return cached;
+  if (SnapshotPtr cached = Cached(); cached && cached->version() == version)
+    return cached;
   if (version < 0) {
-    return Status::Error("DELTA_VERSION_NOT_FOUND", {{"userVersion", std::to_string(version)},
-                                                     {"earliest", "0"},
-                                                     {"latest", "?"}});
+    return Status::Error(
+        "DELTA_VERSION_NOT_FOUND",
+        {{"userVersion", std::to_string(version)}, {"earliest", "0"}, {"latest", "?"}});
   }
   return Load(version);
 }
@@ -1643,9 +1772,10 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
   int64_t earliest = l.commits.empty() ? latest : l.commits.begin()->first;
   if (!l.checkpoints.empty()) earliest = std::min(earliest, l.checkpoints.begin()->first);
   if (target > latest || target < earliest) {
-    return Status::Error("DELTA_VERSION_NOT_FOUND", {{"userVersion", std::to_string(target)},
-                                                     {"earliest", std::to_string(earliest)},
-                                                     {"latest", std::to_string(latest)}});
+    return Status::Error("DELTA_VERSION_NOT_FOUND",
+                         {{"userVersion", std::to_string(target)},
+                          {"earliest", std::to_string(earliest)},
+                          {"latest", std::to_string(latest)}});
   }
   // The checkpoint to start from: _last_checkpoint's when usable, else the newest one.
   std::optional<int64_t> cp;
@@ -1654,7 +1784,8 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
     if (text.ok()) {
       auto j = Json::Parse(*text);
       if (j.ok() && j->is_object()) {
-        if (auto v = j->GetInt("version"); v && *v <= target && l.checkpoints.count(*v)) cp = *v;
+        if (auto v = j->GetInt("version"); v && *v <= target && l.checkpoints.count(*v))
+          cp = *v;
       }
     }
   }
@@ -1668,7 +1799,8 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
   // Commits after the checkpoint must be contiguous up to the target.
   const int64_t first = cp ? *cp + 1 : 0;
   std::vector<int64_t> present;
-  for (auto it = l.commits.lower_bound(first); it != l.commits.end() && it->first <= target; ++it)
+  for (auto it = l.commits.lower_bound(first);
+       it != l.commits.end() && it->first <= target; ++it)
     present.push_back(it->first);
   bool contiguous = static_cast<int64_t>(present.size()) == target - first + 1;
   if (!contiguous) {
@@ -1677,8 +1809,10 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
       // Nothing to start from: the log was truncated (or never had version 0).
     }
     std::string list;
-    for (size_t i = 0; i < shown.size(); ++i) list += (i ? ", " : "") + std::to_string(shown[i]);
-    return Status::Error("DELTA_VERSIONS_NOT_CONTIGUOUS", {{"versionList", "[" + list + "]"}});
+    for (size_t i = 0; i < shown.size(); ++i)
+      list += (i ? ", " : "") + std::to_string(shown[i]);
+    return Status::Error("DELTA_VERSIONS_NOT_CONTIGUOUS",
+                         {{"versionList", "[" + list + "]"}});
   }
   ReplayState state;
   int64_t ts = 0;
@@ -1702,21 +1836,22 @@ Result<SnapshotPtr> DeltaLog::Load(int64_t version) const {
     ts = commit_ts;
   }
   if (!state.protocol) {
-    return Status::Error("DELTA_STATE_RECOVER_ERROR",
-                         {{"operation", "protocol"}, {"version", std::to_string(target)}});
+    return Status::Error(
+        "DELTA_STATE_RECOVER_ERROR",
+        {{"operation", "protocol"}, {"version", std::to_string(target)}});
   }
   if (!state.metadata) {
-    return Status::Error("DELTA_STATE_RECOVER_ERROR",
-                         {{"operation", "metadata"}, {"version", std::to_string(target)}});
+    return Status::Error(
+        "DELTA_STATE_RECOVER_ERROR",
+        {{"operation", "metadata"}, {"version", std::to_string(target)}});
   }
   SPATE_RETURN_IF_ERROR(CheckSupported(*state.protocol, &*state.metadata, false));
   auto snap = std::make_shared<Snapshot>();
   auto schema = state.metadata->ParseSchema();
   if (!schema.ok()) {
-    return Status(StatusCode::kDataCorruption, "Delta table " + table_path_ + " version " +
-                                                   std::to_string(target) +
-                                                   ": bad schemaString: " +
-                                                   schema.status().message());
+    return Status(StatusCode::kDataCorruption,
+                  "Delta table " + table_path_ + " version " + std::to_string(target) +
+                      ": bad schemaString: " + schema.status().message());
   }
   snap->schema_ = *schema;
   snap->version_ = target;
@@ -1782,12 +1917,23 @@ Result<std::vector<FileChanges>> DeltaLog::ChangesSince(int64_t after_version,
     fc.timestamp_ms = c.timestamp_ms;
     for (auto& a : c.actions) {
       switch (a.kind) {
-        case Action::Kind::kAdd: fc.adds.push_back(std::move(a.add)); break;
-        case Action::Kind::kRemove: fc.removes.push_back(std::move(a.remove)); break;
-        case Action::Kind::kMetadata: fc.metadata_changed = true; break;
-        case Action::Kind::kProtocol: fc.protocol_changed = true; break;
-        case Action::Kind::kCommitInfo: fc.operation = a.commit_info.operation; break;
-        default: break;
+        case Action::Kind::kAdd:
+          fc.adds.push_back(std::move(a.add));
+          break;
+        case Action::Kind::kRemove:
+          fc.removes.push_back(std::move(a.remove));
+          break;
+        case Action::Kind::kMetadata:
+          fc.metadata_changed = true;
+          break;
+        case Action::Kind::kProtocol:
+          fc.protocol_changed = true;
+          break;
+        case Action::Kind::kCommitInfo:
+          fc.operation = a.commit_info.operation;
+          break;
+        default:
+          break;
       }
     }
     out.push_back(std::move(fc));
@@ -1849,15 +1995,19 @@ Result<int64_t> DeltaLog::VersionAtTimestamp(int64_t timestamp_ms) const {
   return found;
 }
 
-// ---- fuzz helper ----------------------------------------------------------------------------
+// ---- fuzz helper
+// ----------------------------------------------------------------------------
 
 Result<int64_t> ReplayForTest(const std::vector<std::string>& commits) {
   ReplayState state;
   for (size_t i = 0; i < commits.size(); ++i) {
-    SPATE_ASSIGN_OR_RETURN(auto actions, ParseActions(commits[i], "commit " + std::to_string(i)));
+    SPATE_ASSIGN_OR_RETURN(auto actions,
+                           ParseActions(commits[i], "commit " + std::to_string(i)));
     for (auto& a : actions) state.Apply(a);
   }
-  if (state.protocol) (void)CheckSupported(*state.protocol, state.metadata ? &*state.metadata : nullptr, true);
+  if (state.protocol)
+    (void)CheckSupported(*state.protocol, state.metadata ? &*state.metadata : nullptr,
+                         true);
   if (state.metadata) (void)state.metadata->ParseSchema();
   return static_cast<int64_t>(state.active.size());
 }

@@ -45,7 +45,8 @@
 // Copies of a DeltaLog share one cache and background checkpoint thread.
 // Thread safety: every method may be called concurrently; a Snapshot is immutable.
 // Failure: missing log -> DELTA_MISSING_DELTA_TABLE style NotFound; corrupt commit or
-// checkpoint files -> kDataCorruption naming the file; gaps -> DELTA_VERSIONS_NOT_CONTIGUOUS.
+// checkpoint files -> kDataCorruption naming the file; gaps ->
+// DELTA_VERSIONS_NOT_CONTIGUOUS.
 
 #include <atomic>
 #include <cstdint>
@@ -88,12 +89,12 @@ class Snapshot {
   /// The tombstones (remove actions not followed by an add of the same file; their
   /// `stats` dropped), sorted by path, without those deleted more than
   /// delta.deletedFileRetentionDuration (default 1 week) before this version's commit
-  /// time (Delta's log replay drops them too). Kept apart from the active files: a snapshot built
-  /// from its predecessor records only its own commits' removes, and the whole set is
-  /// built on first use (checkpoints, VACUUM) from the nearest ancestor that built it —
-  /// so a batch that never asks for them (the streaming sink's) pays nothing for the
-  /// tombstones a week of compactions leaves. Held compactly (TombstoneList: ~40 bytes
-  /// plus the path per entry); iterating yields RemoveFile values.
+  /// time (Delta's log replay drops them too). Kept apart from the active files: a
+  /// snapshot built from its predecessor records only its own commits' removes, and the
+  /// whole set is built on first use (checkpoints, VACUUM) from the nearest ancestor that
+  /// built it — so a batch that never asks for them (the streaming sink's) pays nothing
+  /// for the tombstones a week of compactions leaves. Held compactly (TombstoneList: ~40
+  /// bytes plus the path per entry); iterating yields RemoveFile values.
   const TombstoneList& tombstones() const;
   /// appId -> latest txn.
   const std::map<std::string, SetTransaction>& transactions() const { return txns_; }
@@ -251,7 +252,8 @@ class DeltaLog {
   /// listing): the winners a conflict check needs.
   Result<std::vector<CommitEntry>> ReadCommitsFrom(int64_t start) const;
   /// The latest version whose commit timestamp is <= `timestamp_ms`
-  /// (DELTA_TIMESTAMP_GREATER_THAN_COMMIT past the last commit, an error before the first).
+  /// (DELTA_TIMESTAMP_GREATER_THAN_COMMIT past the last commit, an error before the
+  /// first).
   Result<int64_t> VersionAtTimestamp(int64_t timestamp_ms) const;
 
   /// The actions of one commit file.
@@ -260,23 +262,28 @@ class DeltaLog {
   Result<std::vector<CommitEntry>> ReadCommits(int64_t start, int64_t end = -1) const;
   /// The file changes of the commits with version in (after_version, end] (end = -1: to
   /// the latest), in version order. For a streaming source: adds are the new data.
-  Result<std::vector<FileChanges>> ChangesSince(int64_t after_version, int64_t end = -1) const;
+  Result<std::vector<FileChanges>> ChangesSince(int64_t after_version,
+                                                int64_t end = -1) const;
   /// The newest `limit` commits' commitInfo (limit <= 0: all), newest first.
   Result<std::vector<CommitEntry>> History(int limit = 0) const;
 
   /// Writes a checkpoint of `snapshot` and `_last_checkpoint`, as delta-spark does:
   /// classic (one Parquet file, or multi-part with options.part_size) or, for a table
-  /// with delta.checkpointPolicy = 'v2', a V2 checkpoint (sidecars in _delta_log/_sidecars
-  /// and a UUID-named top-level file). Every file is written under a temporary name and
-  /// renamed, `_last_checkpoint` last, so a reader never sees a partial checkpoint.
-  Status WriteCheckpoint(const Snapshot& snapshot, const CheckpointOptions& options) const;
+  /// with delta.checkpointPolicy = 'v2', a V2 checkpoint (sidecars in
+  /// _delta_log/_sidecars and a UUID-named top-level file). Every file is written under a
+  /// temporary name and renamed, `_last_checkpoint` last, so a reader never sees a
+  /// partial checkpoint.
+  Status WriteCheckpoint(const Snapshot& snapshot,
+                         const CheckpointOptions& options) const;
   /// With this log's checkpoint_options().
   Status WriteCheckpoint(const Snapshot& snapshot) const;
   /// WriteCheckpoint then CleanUpExpiredLogs, on this log's background thread; returns
   /// at once. A newer snapshot queued before the thread starts it replaces an older one.
-  void CheckpointInBackground(SnapshotPtr snapshot, const CheckpointOptions& options) const;
+  void CheckpointInBackground(SnapshotPtr snapshot,
+                              const CheckpointOptions& options) const;
   void CheckpointInBackground(SnapshotPtr snapshot) const;
-  /// The checkpoint options of this log (shared by its copies; default: CheckpointOptions{}).
+  /// The checkpoint options of this log (shared by its copies; default:
+  /// CheckpointOptions{}).
   CheckpointOptions checkpoint_options() const;
   void SetCheckpointOptions(CheckpointOptions options) const;
   /// Waits until no background checkpoint is queued or running; returns the status of

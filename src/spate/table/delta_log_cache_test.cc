@@ -23,7 +23,8 @@ namespace {
 using io::CountingFileSystem;
 
 SchemaPtr IdSchema() {
-  return std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+  return std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""}});
 }
 
 BatchPtr Ids(int64_t start, int64_t n) {
@@ -42,9 +43,11 @@ void CreateTable(const io::FileSystemPtr& fs, const std::string& path,
   ASSERT_TRUE(r.ok()) << r.status().ToString();
 }
 
-/// An append of `batch` through `log` (null: the writer opens its own), as the sink writes.
+/// An append of `batch` through `log` (null: the writer opens its own), as the sink
+/// writes.
 Result<DeltaWriteResult> Append(const io::FileSystemPtr& fs, const std::string& path,
-                                const std::shared_ptr<const DeltaLog>& log, BatchPtr batch) {
+                                const std::shared_ptr<const DeltaLog>& log,
+                                BatchPtr batch) {
   DeltaWriteOptions o;
   o.mode = "append";
   o.log = log;
@@ -82,7 +85,8 @@ std::vector<std::string> Paths(const Snapshot& s) {
 }
 
 TEST(DeltaLogCacheTest, FiveThousandCommitsReadOnlyNewCommits) {
-  auto counting = std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
+  auto counting = std::make_shared<CountingFileSystem>(
+      std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
   io::FileSystemPtr fs = counting;
   // Checkpoints every 1000 commits keep the test fast; their cost is counted apart.
   CreateTable(fs, "/t", {{"delta.checkpointInterval", "1000"}});
@@ -106,7 +110,8 @@ TEST(DeltaLogCacheTest, FiveThousandCommitsReadOnlyNewCommits) {
   EXPECT_EQ(lists, 0);
   auto latest = log->Latest().value();
   EXPECT_EQ(latest->version(), kCommits - 1);
-  EXPECT_EQ(latest->files().size(), static_cast<size_t>(kCommits));  // 4999 fakes + 1 real
+  EXPECT_EQ(latest->files().size(),
+            static_cast<size_t>(kCommits));  // 4999 fakes + 1 real
   // A fresh load (checkpoint 4000 + 999 commits) sees the same table.
   auto fresh = DeltaLog(fs, "/t").Latest().value();
   EXPECT_EQ(fresh->checkpoint_version().value(), 4000);
@@ -127,7 +132,8 @@ TEST(DeltaLogCacheTest, FiveThousandCommitsReadOnlyNewCommits) {
 }
 
 TEST(DeltaLogCacheTest, ConflictCheckReadsOnlyTheWinners) {
-  auto counting = std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
+  auto counting = std::make_shared<CountingFileSystem>(
+      std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
   io::FileSystemPtr fs = counting;
   CreateTable(fs, "/w", {{"delta.checkpointInterval", "1000"}});
   auto log = std::make_shared<const DeltaLog>(fs, "/w");
@@ -179,8 +185,8 @@ TEST(DeltaLogCacheTest, IncrementalSnapshotsMatchAFreshLoad) {
   o.mode = "append";
   o.options["mergeSchema"] = "true";
   auto wide = Batch::Make(
-      std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""},
-                                                        {"extra", DataType::String(), true, ""}}),
+      std::make_shared<const Schema>(std::vector<Field>{
+          {"id", DataType::Long(), true, ""}, {"extra", DataType::String(), true, ""}}),
       {ColumnFromValues(DataType::Long(), {Value::Long(1)}),
        ColumnFromValues(DataType::String(), {Value::String("x")})},
       1);
@@ -219,8 +225,9 @@ TEST(DeltaLogCacheTest, PerCommitWorkDoesNotGrowWithTombstones) {
     }
     AddFile f;
     // Now and then a file removed earlier comes back (no tombstone any more).
-    f.path = i % 97 == 0 && !removed.empty() ? removed[static_cast<size_t>(i) % removed.size()]
-                                             : "f-" + std::to_string(i) + ".parquet";
+    f.path = i % 97 == 0 && !removed.empty()
+                 ? removed[static_cast<size_t>(i) % removed.size()]
+                 : "f-" + std::to_string(i) + ".parquet";
     f.size = 10;
     actions.push_back(Action::Of(f));
     CommitInfo ci;
@@ -285,8 +292,8 @@ TEST(DeltaLogCacheTest, AutoCompactTrackerChecksOnlyWhenMinNumFilesIsReachable) 
       if (!w.ok()) return versions;
       const auto before = Snapshot::ThreadMaterializeStats();
       if (!track || tracker.AfterWrite(*w, config)) {
-        auto c = MaybeAutoCompact(fs, path, config, w->partitions_written, "UTC", "snappy", log,
-                                  track ? &tracker : nullptr);
+        auto c = MaybeAutoCompact(fs, path, config, w->partitions_written, "UTC",
+                                  "snappy", log, track ? &tracker : nullptr);
         EXPECT_TRUE(c.ok()) << c.status().ToString();
         if (c.ok() && c->has_value()) versions.push_back(**c);
       } else {
@@ -338,8 +345,8 @@ TEST(DeltaLogCacheTest, AutoCompactPicksFilesAsDelta) {
         if (config.min_file_size == 0) config.min_file_size = *one_file * 2;
       }
       if (!tracker.AfterWrite(*w, config)) continue;
-      auto c = MaybeAutoCompact(fs, path, config, w->partitions_written, "UTC", "snappy", log,
-                                &tracker);
+      auto c = MaybeAutoCompact(fs, path, config, w->partitions_written, "UTC", "snappy",
+                                log, &tracker);
       EXPECT_TRUE(c.ok()) << c.status().ToString();
       if (!c.ok() || !c->has_value()) continue;
       Optimize opt{**c, {}, {}};
@@ -410,9 +417,11 @@ TEST(DeltaLogCacheTest, BackgroundCheckpointIsReadable) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   CreateTable(fs, "/b", {});
   auto log = std::make_shared<const DeltaLog>(fs, "/b");
-  for (int i = 1; i <= 25; ++i) ASSERT_TRUE(CommitFake(log, i, nullptr, /*async=*/true).ok());
+  for (int i = 1; i <= 25; ++i)
+    ASSERT_TRUE(CommitFake(log, i, nullptr, /*async=*/true).ok());
   ASSERT_TRUE(log->WaitForBackgroundCheckpoints().ok());
-  EXPECT_TRUE(fs->Exists("/b/_delta_log/00000000000000000020.checkpoint.parquet").value());
+  EXPECT_TRUE(
+      fs->Exists("/b/_delta_log/00000000000000000020.checkpoint.parquet").value());
   auto last = Json::Parse(fs->ReadAll("/b/_delta_log/_last_checkpoint").value()).value();
   EXPECT_EQ(last.GetInt("version").value(), 20);
   EXPECT_EQ(last.GetInt("numOfAddFiles").value(), 21);
@@ -425,7 +434,8 @@ TEST(DeltaLogCacheTest, BackgroundCheckpointIsReadable) {
     for (int i = 26; i <= 30; ++i)
       ASSERT_TRUE(CommitFake(short_lived, i, nullptr, /*async=*/true).ok());
   }
-  EXPECT_TRUE(fs->Exists("/b/_delta_log/00000000000000000030.checkpoint.parquet").value());
+  EXPECT_TRUE(
+      fs->Exists("/b/_delta_log/00000000000000000030.checkpoint.parquet").value());
 }
 
 // A checkpoint larger than one written chunk (16,384 rows) reads back whole.
@@ -438,7 +448,8 @@ TEST(DeltaLogCacheTest, LargeCheckpointReadsBack) {
   for (int i = 0; i < 20000; ++i) {
     AddFile f;
     f.path = "k=" + std::to_string(i % 7) + "/part-" + std::to_string(i) + ".parquet";
-    f.partition_values = {{"k", i % 11 == 0 ? std::nullopt : std::optional<std::string>("x")}};
+    f.partition_values = {
+        {"k", i % 11 == 0 ? std::nullopt : std::optional<std::string>("x")}};
     f.size = i;
     f.stats = "{\"numRecords\":" + std::to_string(i) + "}";
     if (i % 5 == 0) f.tags = std::map<std::string, std::string>{{"t", "v"}};
@@ -479,10 +490,11 @@ TEST(DeltaLogCacheTest, LogCleanupKeepsEveryRetainedVersionReadable) {
   }
   // The checkpoint at 30 ran the cleanup: the oldest retained version is 25, the newest
   // checkpoint at or before it is 20, so versions below 20 are gone.
-  for (int v = 0; v < 20; ++v)
-    EXPECT_FALSE(fs->Exists(log->CommitPath(v)).value()) << v;
-  EXPECT_FALSE(fs->Exists("/c/_delta_log/00000000000000000010.checkpoint.parquet").value());
-  EXPECT_TRUE(fs->Exists("/c/_delta_log/00000000000000000020.checkpoint.parquet").value());
+  for (int v = 0; v < 20; ++v) EXPECT_FALSE(fs->Exists(log->CommitPath(v)).value()) << v;
+  EXPECT_FALSE(
+      fs->Exists("/c/_delta_log/00000000000000000010.checkpoint.parquet").value());
+  EXPECT_TRUE(
+      fs->Exists("/c/_delta_log/00000000000000000020.checkpoint.parquet").value());
   DeltaLog reader(fs, "/c", now);
   for (int64_t v = 20; v <= 35; ++v) {
     auto s = reader.At(v);
@@ -519,8 +531,8 @@ TEST(DeltaLogCacheTest, LogCleanupKeepsEveryRetainedVersionReadable) {
 // replaced table.
 TEST(DeltaLogCacheTest, BatchAppendsThroughTheProcessLogReadOnlyNewCommits) {
   DeltaLog::ClearProcessCache();
-  auto counting =
-      std::make_shared<CountingFileSystem>(std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
+  auto counting = std::make_shared<CountingFileSystem>(
+      std::make_shared<io::MemoryFileSystem>(), "/_delta_log/");
   io::FileSystemPtr fs = counting;
   DeltaWriteOptions append;
   append.mode = "append";

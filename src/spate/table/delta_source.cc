@@ -6,8 +6,8 @@
 #include <iterator>
 
 #include "spate/columnar/builder.h"
-#include "spate/compute/cast.h"
 #include "spate/columnar/kernels.h"
+#include "spate/compute/cast.h"
 #include "spate/formats/parquet/reader.h"
 #include "spate/table/deletion_vector.h"
 #include "spate/types/timezone.h"
@@ -37,7 +37,8 @@ Value ParsePartitionValue(const std::optional<std::string>& raw, const DataTypeP
 }
 
 // A statistic from the stats JSON as a value of `t` (nullopt when not usable).
-std::optional<Value> StatValue(const Json& j, const DataTypePtr& t, const EvalContext& utc) {
+std::optional<Value> StatValue(const Json& j, const DataTypePtr& t,
+                               const EvalContext& utc) {
   switch (t->id()) {
     case TypeId::kByte:
     case TypeId::kShort:
@@ -122,8 +123,9 @@ DataTypePtr PhysicalType(const DataTypePtr& logical, const Json* json) {
       return DataType::Struct(std::move(out));
     }
     case TypeId::kArray:
-      return DataType::Array(PhysicalType(logical->element_type(), json->Find("elementType")),
-                             logical->contains_null());
+      return DataType::Array(
+          PhysicalType(logical->element_type(), json->Find("elementType")),
+          logical->contains_null());
     case TypeId::kMap:
       return DataType::Map(PhysicalType(logical->key_type(), json->Find("keyType")),
                            PhysicalType(logical->value_type(), json->Find("valueType")),
@@ -139,24 +141,26 @@ ColumnPtr Relabel(const ColumnPtr& c, const DataTypePtr& logical) {
     case TypeId::kStruct: {
       std::vector<ColumnPtr> kids;
       for (size_t i = 0; i < c->children().size(); ++i) {
-        kids.push_back(i < logical->fields().size() ? Relabel(c->child(static_cast<int>(i)),
-                                                              logical->fields()[i].type)
-                                                    : c->child(static_cast<int>(i)));
+        kids.push_back(
+            i < logical->fields().size()
+                ? Relabel(c->child(static_cast<int>(i)), logical->fields()[i].type)
+                : c->child(static_cast<int>(i)));
       }
-      return std::make_shared<Column>(logical, c->length(), c->null_count(), c->validity(),
-                                      c->values(), c->data(), std::move(kids));
+      return std::make_shared<Column>(logical, c->length(), c->null_count(),
+                                      c->validity(), c->values(), c->data(),
+                                      std::move(kids));
     }
     case TypeId::kArray:
-      return std::make_shared<Column>(logical, c->length(), c->null_count(), c->validity(),
-                                      c->values(), c->data(),
-                                      std::vector<ColumnPtr>{Relabel(c->child(0), logical->element_type())});
+      return std::make_shared<Column>(
+          logical, c->length(), c->null_count(), c->validity(), c->values(), c->data(),
+          std::vector<ColumnPtr>{Relabel(c->child(0), logical->element_type())});
     case TypeId::kMap: {
-      auto entry = DataType::Struct({Field{"key", logical->key_type(), false, ""},
-                                     Field{"value", logical->value_type(),
-                                           logical->value_contains_null(), ""}});
-      return std::make_shared<Column>(logical, c->length(), c->null_count(), c->validity(),
-                                      c->values(), c->data(),
-                                      std::vector<ColumnPtr>{Relabel(c->child(0), entry)});
+      auto entry = DataType::Struct(
+          {Field{"key", logical->key_type(), false, ""},
+           Field{"value", logical->value_type(), logical->value_contains_null(), ""}});
+      return std::make_shared<Column>(
+          logical, c->length(), c->null_count(), c->validity(), c->values(), c->data(),
+          std::vector<ColumnPtr>{Relabel(c->child(0), entry)});
     }
     default:
       return c;
@@ -166,9 +170,10 @@ ColumnPtr Relabel(const ColumnPtr& c, const DataTypePtr& logical) {
 class DeltaFileReader final : public BatchReader {
  public:
   DeltaFileReader(std::shared_ptr<formats::parquet::ParquetFileReader> reader,
-                  std::vector<int> file_cols, std::vector<int> out_source, SchemaPtr out_schema,
-                  std::vector<Value> constants, std::string path, std::vector<uint64_t> deleted,
-                  bool relabel, std::vector<DataTypePtr> widen, int row_index_out)
+                  std::vector<int> file_cols, std::vector<int> out_source,
+                  SchemaPtr out_schema, std::vector<Value> constants, std::string path,
+                  std::vector<uint64_t> deleted, bool relabel,
+                  std::vector<DataTypePtr> widen, int row_index_out)
       : relabel_(relabel),
         row_index_out_(row_index_out),
         widen_(std::move(widen)),
@@ -195,7 +200,8 @@ class DeltaFileReader final : public BatchReader {
         keep.reserve(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) {
           const uint64_t row = base + static_cast<uint64_t>(i);
-          while (next_deleted_ < deleted_.size() && deleted_[next_deleted_] < row) ++next_deleted_;
+          while (next_deleted_ < deleted_.size() && deleted_[next_deleted_] < row)
+            ++next_deleted_;
           if (next_deleted_ < deleted_.size() && deleted_[next_deleted_] == row) continue;
           keep.push_back(static_cast<int32_t>(i));
         }
@@ -205,7 +211,8 @@ class DeltaFileReader final : public BatchReader {
       int64_t rows = n;
       if (!file_cols_.empty()) {
         SPATE_ASSIGN_OR_RETURN(b, reader_->ReadRowGroup(rg, file_cols_));
-        if (any_deleted) b = TakeBatch(*b, keep.data(), static_cast<int64_t>(keep.size()));
+        if (any_deleted)
+          b = TakeBatch(*b, keep.data(), static_cast<int64_t>(keep.size()));
         rows = b->num_rows();
       } else if (any_deleted) {
         rows = static_cast<int64_t>(keep.size());
@@ -224,16 +231,18 @@ class DeltaFileReader final : public BatchReader {
         } else if (src < 0) {
           cols.push_back(MakeConstantColumn(constants_[i], rows));
         } else if (widen_[i]) {
-          // Type widening: the file holds a narrower type than the table (int -> long, ...).
+          // Type widening: the file holds a narrower type than the table (int -> long,
+          // ...).
           EvalContext ctx;
           auto cast = CastColumn(b->column(src), widen_[i], CastMode::kLegacy, ctx);
           if (!cast.ok()) {
-            return Status(StatusCode::kDataCorruption, "Delta data file " + path_ + ": " +
-                                                           cast.status().message());
+            return Status(StatusCode::kDataCorruption,
+                          "Delta data file " + path_ + ": " + cast.status().message());
           }
           cols.push_back(*cast);
         } else if (relabel_) {
-          cols.push_back(Relabel(b->column(src), out_schema_->field(static_cast<int>(i)).type));
+          cols.push_back(
+              Relabel(b->column(src), out_schema_->field(static_cast<int>(i)).type));
         } else {
           cols.push_back(b->column(src));
         }
@@ -246,7 +255,8 @@ class DeltaFileReader final : public BatchReader {
  private:
   bool relabel_;
   int row_index_out_;  // the output column of row positions (-1: none)
-  std::vector<DataTypePtr> widen_;  // per output column: cast the file column to this type
+  std::vector<DataTypePtr>
+      widen_;  // per output column: cast the file column to this type
   std::shared_ptr<formats::parquet::ParquetFileReader> reader_;
   std::vector<int> file_cols_;
   std::vector<int> out_source_;  // index into the file batch, or -1: constant
@@ -296,9 +306,10 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
       auto j = Json::Parse(s->snapshot_->metadata().schema_string);
       const Json* fields = j.ok() ? j->Find("fields") : nullptr;
       for (int c = 0; c < nf; ++c) {
-        const Json* fj = fields && fields->is_array() && c < static_cast<int>(fields->items().size())
-                             ? &fields->items()[c]
-                             : nullptr;
+        const Json* fj =
+            fields && fields->is_array() && c < static_cast<int>(fields->items().size())
+                ? &fields->items()[c]
+                : nullptr;
         s->physical_names_.push_back(fj ? PhysicalName(*fj) : s->schema_->field(c).name);
         s->physical_types_.push_back(
             PhysicalType(s->schema_->field(c).type, fj ? fj->Find("type") : nullptr));
@@ -343,9 +354,11 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
           const Field& fld = s->schema_->field(c);
           const std::string& pn = phys(c);
           if (mins && mins->is_object())
-            if (const Json* v = mins->Find(pn)) info.min[c] = StatValue(*v, fld.type, utc);
+            if (const Json* v = mins->Find(pn))
+              info.min[c] = StatValue(*v, fld.type, utc);
           if (maxs && maxs->is_object())
-            if (const Json* v = maxs->Find(pn)) info.max[c] = StatValue(*v, fld.type, utc);
+            if (const Json* v = maxs->Find(pn))
+              info.max[c] = StatValue(*v, fld.type, utc);
           if (nulls && nulls->is_object())
             if (const Json* v = nulls->Find(pn); v && v->is_number())
               info.null_count[c] = v->int_value();
@@ -357,7 +370,8 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
   if (!extra_columns.empty()) {
     std::vector<Field> fields = s->schema_->fields();
     for (const auto& f : extra_columns) {
-      if (f.name == kRowIndexColumn) s->row_index_column_ = static_cast<int>(fields.size());
+      if (f.name == kRowIndexColumn)
+        s->row_index_column_ = static_cast<int>(fields.size());
       fields.push_back(f);
       s->is_partition_.push_back(false);
       if (!s->physical_names_.empty()) {
@@ -389,12 +403,23 @@ bool DeltaDataSource::CanSkip(int i, const std::vector<ScanPredicate>& predicate
       auto cmp = Compare(v, p.literal);
       if (!cmp) continue;
       switch (p.op) {
-        case ScanPredicate::Op::kEq: if (*cmp != 0) return true; break;
-        case ScanPredicate::Op::kLt: if (*cmp >= 0) return true; break;
-        case ScanPredicate::Op::kLe: if (*cmp > 0) return true; break;
-        case ScanPredicate::Op::kGt: if (*cmp <= 0) return true; break;
-        case ScanPredicate::Op::kGe: if (*cmp < 0) return true; break;
-        default: break;
+        case ScanPredicate::Op::kEq:
+          if (*cmp != 0) return true;
+          break;
+        case ScanPredicate::Op::kLt:
+          if (*cmp >= 0) return true;
+          break;
+        case ScanPredicate::Op::kLe:
+          if (*cmp > 0) return true;
+          break;
+        case ScanPredicate::Op::kGt:
+          if (*cmp <= 0) return true;
+          break;
+        case ScanPredicate::Op::kGe:
+          if (*cmp < 0) return true;
+          break;
+        default:
+          break;
       }
       continue;
     }
@@ -408,7 +433,8 @@ bool DeltaDataSource::CanSkip(int i, const std::vector<ScanPredicate>& predicate
       if (nc && f.num_records >= 0 && *nc == f.num_records) return true;
       continue;
     }
-    if (nc && f.num_records >= 0 && *nc == f.num_records && f.num_records > 0) return true;
+    if (nc && f.num_records >= 0 && *nc == f.num_records && f.num_records > 0)
+      return true;
     const auto& mn = f.min[c];
     const auto& mx = f.max[c];
     std::optional<int> lo = mn ? Compare(*mn, p.literal) : std::nullopt;  // min vs lit
@@ -429,33 +455,38 @@ bool DeltaDataSource::CanSkip(int i, const std::vector<ScanPredicate>& predicate
       case ScanPredicate::Op::kGe:
         if (hi && *hi < 0) return true;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return false;
 }
 
-Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(int split,
-                                                                const ScanSpec& spec) const {
+Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplit(
+    int split, const ScanSpec& spec) const {
   return Open(split, spec, nullptr);
 }
 
 Result<std::unique_ptr<BatchReader>> DeltaDataSource::OpenSplitSelecting(
-    int split, const ScanSpec& spec, const std::optional<DeletionVectorDescriptor>& selected,
+    int split, const ScanSpec& spec,
+    const std::optional<DeletionVectorDescriptor>& selected,
     const std::optional<DeletionVectorDescriptor>& unselected) const {
   std::vector<uint64_t> in, out, keep;
   if (selected) {
-    SPATE_ASSIGN_OR_RETURN(in, LoadDeletionVector(*fs_, *selected, snapshot_->table_path()));
+    SPATE_ASSIGN_OR_RETURN(in,
+                           LoadDeletionVector(*fs_, *selected, snapshot_->table_path()));
   }
   if (unselected) {
-    SPATE_ASSIGN_OR_RETURN(out, LoadDeletionVector(*fs_, *unselected, snapshot_->table_path()));
+    SPATE_ASSIGN_OR_RETURN(
+        out, LoadDeletionVector(*fs_, *unselected, snapshot_->table_path()));
   }
-  std::set_difference(in.begin(), in.end(), out.begin(), out.end(), std::back_inserter(keep));
+  std::set_difference(in.begin(), in.end(), out.begin(), out.end(),
+                      std::back_inserter(keep));
   return Open(split, spec, &keep);
 }
 
-Result<std::unique_ptr<BatchReader>> DeltaDataSource::Open(int split, const ScanSpec& spec,
-                                                           const std::vector<uint64_t>* keep) const {
+Result<std::unique_ptr<BatchReader>> DeltaDataSource::Open(
+    int split, const ScanSpec& spec, const std::vector<uint64_t>* keep) const {
   if (CanSkip(split, spec.predicates)) {
     skipped_->fetch_add(1);
     return MakeEmptyReader();
@@ -472,7 +503,8 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::Open(int split, const Scan
   int row_index_out = -1;
   bool widening = false;
   if (const auto& rf = snapshot_->protocol().reader_features) {
-    for (const auto& f : *rf) widening |= f == "typeWidening" || f == "typeWidening-preview";
+    for (const auto& f : *rf)
+      widening |= f == "typeWidening" || f == "typeWidening-preview";
   }
   for (int c : spec.columns) {
     widen.emplace_back();
@@ -497,8 +529,9 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::Open(int split, const Scan
       continue;
     }
     const DataType& ftype = *fschema->field(fc).type;
-    if (widening && !ftype.SameType(mapped ? *physical_types_[c] : *f.type) && !ftype.IsNested() &&
-        !f.type->IsNested() && CanCast(ftype, *f.type, CastMode::kLegacy)) {
+    if (widening && !ftype.SameType(mapped ? *physical_types_[c] : *f.type) &&
+        !ftype.IsNested() && !f.type->IsNested() &&
+        CanCast(ftype, *f.type, CastMode::kLegacy)) {
       widen.back() = f.type;
     } else if (!ftype.SameType(mapped ? *physical_types_[c] : *f.type)) {
       return Status(StatusCode::kDataCorruption,
@@ -515,7 +548,8 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::Open(int split, const Scan
   if (keep) {
     // Every row but those kept.
     int64_t rows = 0;
-    for (int rg = 0; rg < (*reader)->num_row_groups(); ++rg) rows += (*reader)->row_group_rows(rg);
+    for (int rg = 0; rg < (*reader)->num_row_groups(); ++rg)
+      rows += (*reader)->row_group_rows(rg);
     size_t k = 0;
     for (uint64_t r = 0; r < static_cast<uint64_t>(rows); ++r) {
       while (k < keep->size() && (*keep)[k] < r) ++k;
@@ -523,15 +557,13 @@ Result<std::unique_ptr<BatchReader>> DeltaDataSource::Open(int split, const Scan
       deleted.push_back(r);
     }
   } else if (add.deletion_vector && add.deletion_vector->cardinality > 0) {
-    SPATE_ASSIGN_OR_RETURN(deleted, LoadDeletionVector(*fs_, *add.deletion_vector,
-                                                       snapshot_->table_path()));
+    SPATE_ASSIGN_OR_RETURN(
+        deleted, LoadDeletionVector(*fs_, *add.deletion_vector, snapshot_->table_path()));
   }
-  return std::unique_ptr<BatchReader>(new DeltaFileReader(*reader, std::move(file_cols),
-                                                          std::move(out_source), out_schema,
-                                                          std::move(constants), path,
-                                                          std::move(deleted),
-                                                          !physical_names_.empty(),
-                                                          std::move(widen), row_index_out));
+  return std::unique_ptr<BatchReader>(
+      new DeltaFileReader(*reader, std::move(file_cols), std::move(out_source),
+                          out_schema, std::move(constants), path, std::move(deleted),
+                          !physical_names_.empty(), std::move(widen), row_index_out));
 }
 
 std::string DeltaDataSource::Describe() const {
@@ -547,7 +579,8 @@ namespace spate::table {
 
 Result<SnapshotPtr> OpenSnapshot(io::FileSystemPtr fs, const std::string& table_path,
                                  const TimeTravelSpec& travel) {
-  if (travel.version && travel.timestamp_ms) return Status::Error("DELTA_ONEOF_IN_TIMETRAVEL");
+  if (travel.version && travel.timestamp_ms)
+    return Status::Error("DELTA_ONEOF_IN_TIMETRAVEL");
   // The process's log of the table: a read of the latest version reuses its cached
   // snapshot (O(new commits)).
   auto log = DeltaLog::ForTable(fs, table_path);
@@ -559,10 +592,9 @@ Result<SnapshotPtr> OpenSnapshot(io::FileSystemPtr fs, const std::string& table_
   return log->Latest();
 }
 
-Result<std::shared_ptr<DeltaDataSource>> OpenDeltaSource(io::FileSystemPtr fs,
-                                                         const std::string& table_path,
-                                                         const TimeTravelSpec& travel,
-                                                         const std::string& time_zone_id) {
+Result<std::shared_ptr<DeltaDataSource>> OpenDeltaSource(
+    io::FileSystemPtr fs, const std::string& table_path, const TimeTravelSpec& travel,
+    const std::string& time_zone_id) {
   SPATE_ASSIGN_OR_RETURN(auto snap, OpenSnapshot(fs, table_path, travel));
   return DeltaDataSource::Make(std::move(fs), std::move(snap), time_zone_id);
 }

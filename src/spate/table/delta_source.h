@@ -31,7 +31,8 @@ inline constexpr const char* kRowIndexColumn = "__delta_internal_row_index";
 
 class DeltaDataSource final : public DataSource {
  public:
-  static Result<std::shared_ptr<DeltaDataSource>> Make(io::FileSystemPtr fs, SnapshotPtr snapshot,
+  static Result<std::shared_ptr<DeltaDataSource>> Make(io::FileSystemPtr fs,
+                                                       SnapshotPtr snapshot,
                                                        std::string time_zone_id = "UTC");
   /// Only `files` (e.g. the adds of new commits, for a streaming source), read with the
   /// snapshot's schema and partitioning.
@@ -53,11 +54,13 @@ class DeltaDataSource final : public DataSource {
   std::string SplitPath(int split) const override {
     return snapshot_->DataFilePath(adds_[static_cast<size_t>(split)]);
   }
-  Result<std::unique_ptr<BatchReader>> OpenSplit(int split, const ScanSpec& spec) const override;
+  Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
+                                                 const ScanSpec& spec) const override;
   /// Only the rows of split `split` that DV `selected` marks and `unselected` does not
   /// (nullopt: none), whatever the file's own DV (the change feed of a DV change).
   Result<std::unique_ptr<BatchReader>> OpenSplitSelecting(
-      int split, const ScanSpec& spec, const std::optional<DeletionVectorDescriptor>& selected,
+      int split, const ScanSpec& spec,
+      const std::optional<DeletionVectorDescriptor>& selected,
       const std::optional<DeletionVectorDescriptor>& unselected) const;
   std::string Describe() const override;
 
@@ -94,7 +97,8 @@ class DeltaDataSource final : public DataSource {
     std::vector<std::optional<int64_t>> null_count;
   };
   std::vector<FileInfo> files_;
-  std::shared_ptr<std::atomic<int64_t>> skipped_ = std::make_shared<std::atomic<int64_t>>(0);
+  std::shared_ptr<std::atomic<int64_t>> skipped_ =
+      std::make_shared<std::atomic<int64_t>>(0);
 };
 
 }  // namespace spate::table
@@ -112,9 +116,8 @@ struct TimeTravelSpec {
 Result<SnapshotPtr> OpenSnapshot(io::FileSystemPtr fs, const std::string& table_path,
                                  const TimeTravelSpec& travel = {});
 /// A DataSource over that snapshot (partition values parsed in `time_zone_id`).
-Result<std::shared_ptr<DeltaDataSource>> OpenDeltaSource(io::FileSystemPtr fs,
-                                                         const std::string& table_path,
-                                                         const TimeTravelSpec& travel = {},
-                                                         const std::string& time_zone_id = "UTC");
+Result<std::shared_ptr<DeltaDataSource>> OpenDeltaSource(
+    io::FileSystemPtr fs, const std::string& table_path,
+    const TimeTravelSpec& travel = {}, const std::string& time_zone_id = "UTC");
 
 }  // namespace spate::table

@@ -17,8 +17,8 @@
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
 #include "spate/table/transaction.h"
-#include "spate/types/schema_json.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/types/schema_json.h"
 
 namespace spate::table {
 namespace {
@@ -58,7 +58,8 @@ std::vector<std::string> ReadRows(io::FileSystemPtr fs, SnapshotPtr snap,
       if (!b.ok() || !*b) break;
       for (int64_t i = 0; i < (*b)->num_rows(); ++i) {
         std::string row;
-        for (const auto& v : (*b)->GetRow(i)) row += (row.empty() ? "" : "|") + v.ToString();
+        for (const auto& v : (*b)->GetRow(i))
+          row += (row.empty() ? "" : "|") + v.ToString();
         out.push_back(row);
       }
     }
@@ -99,7 +100,7 @@ TEST(DeltaActionsTest, JsonRoundTrip) {
   c.operation = "WRITE";
   c.operation_parameters = {{"mode", "Append"}};
   std::vector<Action> actions = {Action::Of(c), Action::Of(Protocol{}), Action::Of(m),
-                                 Action::Of(a), Action::Of(r), Action::Of(t)};
+                                 Action::Of(a), Action::Of(r),          Action::Of(t)};
   std::string text = SerializeActions(actions);
   EXPECT_NE(text.find("{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}"),
             std::string::npos);
@@ -124,7 +125,8 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   p.min_reader_version = 3;
   p.min_writer_version = 7;
   p.reader_features = std::vector<std::string>{"timestampNtz", "vacuumProtocolCheck"};
-  p.writer_features = std::vector<std::string>{"timestampNtz", "vacuumProtocolCheck", "appendOnly"};
+  p.writer_features =
+      std::vector<std::string>{"timestampNtz", "vacuumProtocolCheck", "appendOnly"};
   EXPECT_TRUE(CheckSupported(p, nullptr, true).ok());
   p.writer_features->push_back("rowTracking");
   EXPECT_TRUE(CheckSupported(p, nullptr, false).ok());  // readable
@@ -139,7 +141,8 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   old.min_reader_version = 1;
   old.min_writer_version = 4;  // CHECK constraints, generated columns, CDF
   EXPECT_TRUE(CheckSupported(old, nullptr, false).ok());
-  EXPECT_ERROR_CLASS(CheckSupported(old, nullptr, true), "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
+  EXPECT_ERROR_CLASS(CheckSupported(old, nullptr, true),
+                     "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
   // Writer version 4 is writable when the table uses CDF only, not CHECK constraints or
   // generated columns.
   Metadata cdf;
@@ -147,20 +150,24 @@ TEST(DeltaActionsTest, SupportedFeatures) {
   EXPECT_TRUE(CheckSupported(old, &cdf, true).ok());
   Metadata checked = cdf;
   checked.configuration["delta.constraints.positive"] = "id > 0";
-  EXPECT_ERROR_CLASS(CheckSupported(old, &checked, true), "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
+  EXPECT_ERROR_CLASS(CheckSupported(old, &checked, true),
+                     "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
   Metadata generated = cdf;
   generated.schema_string =
       R"({"type":"struct","fields":[{"name":"g","type":"long","nullable":true,)"
       R"("metadata":{"delta.generationExpression":"id + 1"}}]})";
-  EXPECT_ERROR_CLASS(CheckSupported(old, &generated, true), "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
+  EXPECT_ERROR_CLASS(CheckSupported(old, &generated, true),
+                     "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
   Protocol features;
   features.min_writer_version = 7;
-  features.writer_features = std::vector<std::string>{"changeDataFeed", "invariants", "appendOnly"};
+  features.writer_features =
+      std::vector<std::string>{"changeDataFeed", "invariants", "appendOnly"};
   EXPECT_TRUE(CheckSupported(features, &cdf, true).ok());
   Metadata cm;
   cm.configuration["delta.columnMapping.mode"] = "name";
   EXPECT_TRUE(CheckSupported(Protocol{}, &cm, false).ok());  // read by physical names
-  EXPECT_ERROR_CLASS(CheckSupported(Protocol{}, &cm, true), "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");  // not written
+  EXPECT_ERROR_CLASS(CheckSupported(Protocol{}, &cm, true),
+                     "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");  // not written
 }
 
 TEST(DeltaDeletionVectorTest, PortableRoaringContainers) {
@@ -195,8 +202,10 @@ TEST(DeltaDeletionVectorTest, PortableRoaringContainers) {
   auto rows = ParseDeletionVector(b, "test").value();
   const uint64_t hi = uint64_t{1} << 32;
   EXPECT_EQ(rows, (std::vector<uint64_t>{3, 7, 11, hi + 5, hi + 6, hi + 7, hi + 8}));
-  EXPECT_ERROR_HAS(ParseDeletionVector(b.substr(0, b.size() - 3), "test"), "Corrupt deletion vector (test): truncated runs");
-  EXPECT_ERROR_HAS(ParseDeletionVector("xx", "test"), "Corrupt deletion vector (test): too short");
+  EXPECT_ERROR_HAS(ParseDeletionVector(b.substr(0, b.size() - 3), "test"),
+                   "Corrupt deletion vector (test): truncated runs");
+  EXPECT_ERROR_HAS(ParseDeletionVector("xx", "test"),
+                   "Corrupt deletion vector (test): too short");
   // Z85: the 4 bytes 0x86 0x4F 0xD2 0x6F are "Hello" (ZeroMQ RFC 32 test vector).
   EXPECT_EQ(Z85Decode("HelloWorld").value(),
             std::string("\x86\x4F\xD2\x6F\xB5\x59\xF7\x5B", 8));
@@ -231,7 +240,8 @@ TEST(DeltaDeletionVectorTest, SerializesAsDeltaSpark) {
   std::vector<uint64_t> big;
   for (uint64_t r = 0; r < 70000; r += 3) big.push_back(r);
   const uint64_t hi = uint64_t{1} << 32;
-  const std::vector<std::vector<uint64_t>> dvs = {{0, 3}, big, {5, 70000, hi + 2, 2 * hi + 9}};
+  const std::vector<std::vector<uint64_t>> dvs = {
+      {0, 3}, big, {5, 70000, hi + 2, 2 * hi + 9}};
   std::string written;
   auto descs = WriteDeletionVectors(*fs, dir.string(), dvs, &written).value();
   ASSERT_EQ(descs.size(), 3u);
@@ -269,16 +279,21 @@ TEST(DeltaDeletionVectorTest, SerializesAsDeltaSpark) {
 TEST(DeltaSchemaTest, SparkJsonNested) {
   auto t = DataType::Struct(
       {{"a", DataType::Decimal(10, 2), false, "c1"},
-       {"m", DataType::Map(DataType::String(), DataType::Array(DataType::Long(), false), true),
+       {"m",
+        DataType::Map(DataType::String(), DataType::Array(DataType::Long(), false), true),
         true, ""},
        {"s", DataType::Struct({{"x", DataType::TimestampNtz(), true, ""}}), true, ""}});
   Schema s(t->fields());
   std::string j = SchemaToSparkJson(s);
-  EXPECT_NE(j.find("\"type\":\"decimal(10,2)\",\"nullable\":false,\"metadata\":{\"comment\":\"c1\"}"),
+  EXPECT_NE(j.find("\"type\":\"decimal(10,2)\",\"nullable\":false,\"metadata\":{"
+                   "\"comment\":\"c1\"}"),
             std::string::npos);
   auto back = SchemaFromSparkJson(j).value();
   EXPECT_TRUE(back->Equals(s));
-  EXPECT_ERROR_CLASS(SchemaFromSparkJson("{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"bogus\"}]}"), "INVALID_JSON_DATA_TYPE");
+  EXPECT_ERROR_CLASS(
+      SchemaFromSparkJson(
+          "{\"type\":\"struct\",\"fields\":[{\"name\":\"a\",\"type\":\"bogus\"}]}"),
+      "INVALID_JSON_DATA_TYPE");
 }
 
 TEST(DeltaLogTest, AppendOverwriteReplayAndTimeTravel) {
@@ -305,7 +320,8 @@ TEST(DeltaLogTest, AppendOverwriteReplayAndTimeTravel) {
   EXPECT_EQ(log.VersionAtTimestamp(1500).value(), 0);
   EXPECT_EQ(log.VersionAtTimestamp(2000).value(), 1);
   EXPECT_EQ(log.VersionAtTimestamp(3000).value(), 2);
-  EXPECT_ERROR_CLASS(log.VersionAtTimestamp(999), "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION");
+  EXPECT_ERROR_CLASS(log.VersionAtTimestamp(999),
+                     "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION");
   EXPECT_ERROR_CLASS(log.VersionAtTimestamp(3001), "DELTA_TIMESTAMP_GREATER_THAN_COMMIT");
   auto hist = log.History().value();
   ASSERT_EQ(hist.size(), 3u);
@@ -340,18 +356,24 @@ TEST(DeltaLogTest, AppendOverwriteReplayAndTimeTravel) {
 TEST(DeltaLogTest, CheckpointEveryTenCommits) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   for (int i = 0; i < 12; ++i) {
-    ASSERT_TRUE(WriteBatches(fs, "/c", {Rows(i * 10, 3, i % 2 ? "x" : "y")}, Mode("append")).ok());
+    ASSERT_TRUE(
+        WriteBatches(fs, "/c", {Rows(i * 10, 3, i % 2 ? "x" : "y")}, Mode("append"))
+            .ok());
   }
-  EXPECT_TRUE(fs->Exists("/c/_delta_log/00000000000000000010.checkpoint.parquet").value());
+  EXPECT_TRUE(
+      fs->Exists("/c/_delta_log/00000000000000000010.checkpoint.parquet").value());
   auto last = Json::Parse(fs->ReadAll("/c/_delta_log/_last_checkpoint").value()).value();
   EXPECT_EQ(last.GetInt("version").value(), 10);
   EXPECT_EQ(last.GetInt("numOfAddFiles").value(), 11);
-  auto cp = ReadCheckpointFile(fs, "/c/_delta_log/00000000000000000010.checkpoint.parquet").value();
+  auto cp =
+      ReadCheckpointFile(fs, "/c/_delta_log/00000000000000000010.checkpoint.parquet")
+          .value();
   int adds = 0;
   for (const auto& a : cp) adds += a.kind == Action::Kind::kAdd;
   EXPECT_EQ(adds, 11);
   // Delete the JSON commits the checkpoint covers: the table still reads.
-  for (int v = 0; v <= 10; ++v) ASSERT_TRUE(fs->Delete(DeltaLog(fs, "/c").CommitPath(v), false).ok());
+  for (int v = 0; v <= 10; ++v)
+    ASSERT_TRUE(fs->Delete(DeltaLog(fs, "/c").CommitPath(v), false).ok());
   DeltaLog log(fs, "/c");
   auto snap = log.Latest().value();
   EXPECT_EQ(snap->version(), 11);
@@ -362,9 +384,11 @@ TEST(DeltaLogTest, CheckpointEveryTenCommits) {
   ASSERT_TRUE(fs->WriteAtomic("/c/_delta_log/_last_checkpoint", "{garbage").ok());
   EXPECT_EQ(DeltaLog(fs, "/c").Latest().value()->files().size(), 12u);
   // A truncated checkpoint is an error naming the file.
-  auto data = fs->ReadAll("/c/_delta_log/00000000000000000010.checkpoint.parquet").value();
+  auto data =
+      fs->ReadAll("/c/_delta_log/00000000000000000010.checkpoint.parquet").value();
   ASSERT_TRUE(fs->WriteAtomic("/c/_delta_log/00000000000000000010.checkpoint.parquet",
-                              data.substr(0, data.size() / 2)).ok());
+                              data.substr(0, data.size() / 2))
+                  .ok());
   auto bad = DeltaLog(fs, "/c").Latest();
   ASSERT_ERROR_HAS(bad, "00000000000000000010.checkpoint.parquet");
 }
@@ -377,10 +401,14 @@ TEST(DeltaLogTest, CheckpointDropsExpiredTombstones) {
   o.options["delta.checkpointInterval"] = "2";
   o.options["delta.deletedFileRetentionDuration"] = "interval 1 hour";
   ASSERT_TRUE(WriteBatches(fs, "/tomb", {Rows(0, 1)}, o, now).ok());
-  ASSERT_TRUE(WriteBatches(fs, "/tomb", {Rows(1, 1)}, Mode("overwrite"), now).ok());  // v1
+  ASSERT_TRUE(
+      WriteBatches(fs, "/tomb", {Rows(1, 1)}, Mode("overwrite"), now).ok());  // v1
   clock += 2 * 3600 * 1000;
-  ASSERT_TRUE(WriteBatches(fs, "/tomb", {Rows(2, 1)}, Mode("append"), now).ok());  // v2: cp
-  auto cp = ReadCheckpointFile(fs, "/tomb/_delta_log/00000000000000000002.checkpoint.parquet").value();
+  ASSERT_TRUE(
+      WriteBatches(fs, "/tomb", {Rows(2, 1)}, Mode("append"), now).ok());  // v2: cp
+  auto cp =
+      ReadCheckpointFile(fs, "/tomb/_delta_log/00000000000000000002.checkpoint.parquet")
+          .value();
   int removes = 0;
   for (const auto& a : cp) removes += a.kind == Action::Kind::kRemove;
   EXPECT_EQ(removes, 0);
@@ -388,7 +416,8 @@ TEST(DeltaLogTest, CheckpointDropsExpiredTombstones) {
   // before version 2's commit), whether replayed from the commits or advanced in memory.
   auto log = std::make_shared<const DeltaLog>(fs, "/tomb", now);
   EXPECT_EQ(log->At(1).value()->tombstones().size(), 1u);
-  ASSERT_TRUE(fs->Delete("/tomb/_delta_log/00000000000000000002.checkpoint.parquet", false).ok());
+  ASSERT_TRUE(
+      fs->Delete("/tomb/_delta_log/00000000000000000002.checkpoint.parquet", false).ok());
   ASSERT_TRUE(fs->Delete("/tomb/_delta_log/_last_checkpoint", false).ok());
   EXPECT_EQ(DeltaLog(fs, "/tomb", now).At(2).value()->tombstones().size(), 0u);
   // A cached snapshot with the tombstone, advanced past the retention.
@@ -413,24 +442,29 @@ TEST(DeltaLogTest, DomainMetadataSurvivesCheckpoints) {
   DeltaWriteOptions o = Mode("append");
   o.options["delta.checkpointInterval"] = "2";
   ASSERT_TRUE(WriteBatches(fs, "/dm", {Rows(0, 1)}, o).ok());
-  ASSERT_TRUE(fs->PutIfAbsent("/dm/_delta_log/00000000000000000001.json",
-                              "{\"domainMetadata\":{\"domain\":\"delta.clustering\","
-                              "\"configuration\":\"{\\\"c\\\":1}\",\"removed\":false}}\n"
-                              "{\"domainMetadata\":{\"domain\":\"gone\",\"configuration\":\"\","
-                              "\"removed\":true}}\n").ok());
-  ASSERT_TRUE(WriteBatches(fs, "/dm", {Rows(1, 1)}, Mode("append")).ok());  // v2 + checkpoint
+  ASSERT_TRUE(
+      fs->PutIfAbsent("/dm/_delta_log/00000000000000000001.json",
+                      "{\"domainMetadata\":{\"domain\":\"delta.clustering\","
+                      "\"configuration\":\"{\\\"c\\\":1}\",\"removed\":false}}\n"
+                      "{\"domainMetadata\":{\"domain\":\"gone\",\"configuration\":\"\","
+                      "\"removed\":true}}\n")
+          .ok());
+  ASSERT_TRUE(
+      WriteBatches(fs, "/dm", {Rows(1, 1)}, Mode("append")).ok());  // v2 + checkpoint
   ASSERT_TRUE(fs->Delete("/dm/_delta_log/00000000000000000001.json", false).ok());
   auto snap = DeltaLog(fs, "/dm").Latest().value();
   EXPECT_EQ(snap->checkpoint_version().value(), 2);
   ASSERT_EQ(snap->domain_metadata().size(), 1u);
-  EXPECT_EQ(snap->domain_metadata().at("delta.clustering").GetString("configuration").value(),
-            "{\"c\":1}");
+  EXPECT_EQ(
+      snap->domain_metadata().at("delta.clustering").GetString("configuration").value(),
+      "{\"c\":1}");
 }
 
 TEST(DeltaLogTest, CorruptCommitNamesFile) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/k", {Rows(0, 2)}, Mode("append")).ok());
-  ASSERT_TRUE(fs->PutIfAbsent("/k/_delta_log/00000000000000000001.json", "{\"add\":{\"pa").ok());
+  ASSERT_TRUE(
+      fs->PutIfAbsent("/k/_delta_log/00000000000000000001.json", "{\"add\":{\"pa").ok());
   auto r = DeltaLog(fs, "/k").Latest();
   ASSERT_ERROR_HAS(r, "00000000000000000001.json");
   // A missing version is a gap.
@@ -464,7 +498,9 @@ TEST(DeltaLogTest, OrphanFilesAreIgnored) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/o", {Rows(0, 3)}, Mode("append")).ok());
   // A writer that crashed after writing a data file and before committing.
-  ASSERT_TRUE(fs->WriteAtomic("/o/part-00000-orphan-c000.snappy.parquet", "not even parquet").ok());
+  ASSERT_TRUE(
+      fs->WriteAtomic("/o/part-00000-orphan-c000.snappy.parquet", "not even parquet")
+          .ok());
   auto snap = DeltaLog(fs, "/o").Latest().value();
   EXPECT_EQ(ReadRows(fs, snap).size(), 3u);
 }
@@ -474,7 +510,8 @@ TEST(DeltaTxnTest, IdempotentTxn) {
   DeltaWriteOptions o = Mode("append");
   o.txn = TxnId{"query-1", 0};
   o.operation = "STREAMING UPDATE";
-  o.operation_parameters = {{"outputMode", "Append"}, {"queryId", "query-1"}, {"epochId", "0"}};
+  o.operation_parameters = {
+      {"outputMode", "Append"}, {"queryId", "query-1"}, {"epochId", "0"}};
   auto r0 = WriteBatches(fs, "/i", {Rows(0, 2)}, o).value();
   EXPECT_EQ(r0.version, 0);
   auto again = WriteBatches(fs, "/i", {Rows(0, 2)}, o).value();
@@ -494,7 +531,8 @@ TEST(DeltaTxnTest, IdempotentTxn) {
 
 TEST(DeltaLogTest, ChangesSinceForStreamingSources) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
-  for (int i = 0; i < 3; ++i) ASSERT_TRUE(WriteBatches(fs, "/cs", {Rows(i * 10, 2)}, Mode("append")).ok());
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(WriteBatches(fs, "/cs", {Rows(i * 10, 2)}, Mode("append")).ok());
   ASSERT_TRUE(WriteBatches(fs, "/cs", {Rows(100, 1)}, Mode("overwrite")).ok());
   DeltaLog log(fs, "/cs");
   auto changes = log.ChangesSince(0).value();
@@ -618,7 +656,8 @@ TEST(DeltaTxnTest, ReplaceWhereOfOtherPartitionsDoNotConflict) {
   tb.ReadFiles({fb});
   tc.ReadPartitions(in_part("a"));
   ASSERT_TRUE(ta.Commit(rewrite(fa, "part=a/new-a.parquet"), ci).ok());
-  auto rb = tb.Commit(rewrite(fb, "part=b/new-b.parquet"), ci);  // other partition: retried
+  auto rb =
+      tb.Commit(rewrite(fb, "part=b/new-b.parquet"), ci);  // other partition: retried
   ASSERT_TRUE(rb.ok()) << rb.status().ToString();
   EXPECT_EQ(rb->attempts, 2);
   auto rc = tc.Commit({}, ci);  // read partition a, which ta rewrote
@@ -691,13 +730,14 @@ TEST(DeltaTxnTest, WriterKilledBeforeCommit) {
   if (pid == 0) {
     // Writes data files, then dies before the log commit.
     DeltaWriteOptions o = Mode("append");
-    (void)WriteDelta(fs, path, IdSchema(), 1,
-                     [&](const BatchSink& sink) -> Status {
-                       Status st = sink(0, Rows(100, 50));
-                       (void)st;
-                       ::_exit(0);
-                     },
-                     o);
+    (void)WriteDelta(
+        fs, path, IdSchema(), 1,
+        [&](const BatchSink& sink) -> Status {
+          Status st = sink(0, Rows(100, 50));
+          (void)st;
+          ::_exit(0);
+        },
+        o);
     ::_exit(1);
   }
   int status = 0;
@@ -718,10 +758,11 @@ TEST(DeltaWriterTest, TimestampPartitionsInSessionZone) {
   auto schema = std::make_shared<const Schema>(std::vector<Field>{
       {"id", DataType::Long(), true, ""}, {"ts", DataType::Timestamp(), true, ""}});
   // 2024-01-01 10:00:00 UTC = 02:00:00 in Los Angeles.
-  auto b = Batch::Make(schema,
-                       {ColumnFromValues(DataType::Long(), {Value::Long(1)}),
-                        ColumnFromValues(DataType::Timestamp(), {Value::Timestamp(1704103200000000)})},
-                       1);
+  auto b = Batch::Make(
+      schema,
+      {ColumnFromValues(DataType::Long(), {Value::Long(1)}),
+       ColumnFromValues(DataType::Timestamp(), {Value::Timestamp(1704103200000000)})},
+      1);
   auto fs = std::make_shared<io::MemoryFileSystem>();
   DeltaWriteOptions o = Mode("append");
   o.partition_by = {"ts"};
@@ -745,9 +786,11 @@ TEST(DeltaWriterTest, StatsOfTypes) {
   auto st = DataType::Struct({{"x", DataType::Int(), true, ""}});
   auto b = Batch::Make(
       schema,
-      {ColumnFromValues(DataType::String(), {Value::String(std::string(40, 'z')), Value::String("b")}),
+      {ColumnFromValues(DataType::String(),
+                        {Value::String(std::string(40, 'z')), Value::String("b")}),
        ColumnFromValues(DataType::Date(), {Value::Date(0), Value::Date(19000)}),
-       ColumnFromValues(DataType::Timestamp(), {Value::Timestamp(1500), Value::Null(DataType::Timestamp())}),
+       ColumnFromValues(DataType::Timestamp(),
+                        {Value::Timestamp(1500), Value::Null(DataType::Timestamp())}),
        ColumnFromValues(st, {Value::Struct(st, {Value::Int(3)}), Value::Null(st)})},
       2);
   auto fs = std::make_shared<io::MemoryFileSystem>();
@@ -776,10 +819,10 @@ TEST(DeltaWriterTest, StatsOfTypes) {
 TEST(DeltaWriterTest, SchemaEnforcementAndMerge) {
   auto fs = std::make_shared<io::MemoryFileSystem>();
   ASSERT_TRUE(WriteBatches(fs, "/s", {Rows(0, 2)}, Mode("append")).ok());
-  auto wide_schema = std::make_shared<const Schema>(std::vector<Field>{
-      {"id", DataType::Long(), true, ""},
-      {"part", DataType::String(), true, ""},
-      {"extra", DataType::Int(), true, ""}});
+  auto wide_schema = std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""},
+                         {"part", DataType::String(), true, ""},
+                         {"extra", DataType::Int(), true, ""}});
   auto wide = Batch::Make(wide_schema,
                           {ColumnFromValues(DataType::Long(), {Value::Long(7)}),
                            ColumnFromValues(DataType::String(), {Value::String("z")}),
@@ -787,9 +830,10 @@ TEST(DeltaWriterTest, SchemaEnforcementAndMerge) {
                           1);
   auto r = WriteBatches(fs, "/s", {wide}, Mode("append"));
   ASSERT_ERROR_CLASS(r, "DELTA_METADATA_MISMATCH");
-  auto bad_type = std::make_shared<const Schema>(std::vector<Field>{
-      {"id", DataType::String(), true, ""}});
-  auto bt = Batch::Make(bad_type, {ColumnFromValues(DataType::String(), {Value::String("x")})}, 1);
+  auto bad_type = std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::String(), true, ""}});
+  auto bt = Batch::Make(bad_type,
+                        {ColumnFromValues(DataType::String(), {Value::String("x")})}, 1);
   auto r2 = WriteBatches(fs, "/s", {bt}, Mode("append"));
   ASSERT_ERROR_CLASS(r2, "DELTA_FAILED_TO_MERGE_FIELDS");
   DeltaWriteOptions merge = Mode("append");
@@ -858,16 +902,17 @@ TEST(DeltaWriterTest, PartitionsReplaceWhereAndSkipping) {
             (std::vector<std::string>{"10|b c", "11|b c", "12|b c", "50|a"}));
 }
 
-// ---- golden tables written by Spark / Delta ------------------------------------------------
+// ---- golden tables written by Spark / Delta
+// ------------------------------------------------
 
 // <repo>/../shared/data/delta-golden (base/test_data.h; missing fails when CI=true).
 const std::string kGolden = SharedTestData("delta-golden");
 
 struct Golden {
   const char* name;
-  int64_t rows;        // -1: log-only (no data read)
-  int64_t version;     // expected latest version
-  int64_t files;       // expected active files (-1: not checked)
+  int64_t rows;     // -1: log-only (no data read)
+  int64_t version;  // expected latest version
+  int64_t files;    // expected active files (-1: not checked)
 };
 
 TEST(DeltaGoldenTest, SupportedTablesRead) {
@@ -961,10 +1006,12 @@ TEST(DeltaGoldenTest, KnownValues) {
                   "3|2021-11-18 02:30:00.123456|2013-07-05 17:01:00.123456"));
   EXPECT_TRUE(has(rows("data-reader-primitives"), "7|7|7|7|false|7.0|7.0|7|[07 07]|7"));
   auto pv = rows("data-reader-partition-values");
-  EXPECT_TRUE(has(pv, "1|1|1|1|false|1.0|1.0|1|null|2021-09-08|2021-09-08 11:11:11|1|"
-                      "[{1}, {1}, {1}]|{1, 1, {1, 1}}|1"));
-  EXPECT_TRUE(has(pv, "NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|"
-                      "[{2}, {2}, {2}]|{2, 2, {2, 2}}|2"));
+  EXPECT_TRUE(has(pv,
+                  "1|1|1|1|false|1.0|1.0|1|null|2021-09-08|2021-09-08 11:11:11|1|"
+                  "[{1}, {1}, {1}]|{1, 1, {1, 1}}|1"));
+  EXPECT_TRUE(has(pv,
+                  "NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|NULL|"
+                  "[{2}, {2}, {2}]|{2, 2, {2, 2}}|2"));
   // Deletion vectors: ids 0 and 1 deleted; even col1 < 30 deleted.
   EXPECT_EQ(rows("basic-dv-no-checkpoint").front(), "2");
   auto dvp = rows("dv-partitioned-with-checkpoint");
@@ -975,7 +1022,8 @@ TEST(DeltaGoldenTest, KnownValues) {
     EXPECT_FALSE(col1 < 30 && col1 % 2 == 0) << r;
   }
   // Column mapping: physical column names in the files, logical names in the schema.
-  for (const char* mode : {"table-with-columnmapping-mode-name", "table-with-columnmapping-mode-id"}) {
+  for (const char* mode :
+       {"table-with-columnmapping-mode-name", "table-with-columnmapping-mode-id"}) {
     auto cmr = rows(mode);
     ASSERT_EQ(cmr.size(), 6u);
     EXPECT_EQ(cmr.front().substr(0, 2), "0|") << cmr.front();
@@ -1005,12 +1053,15 @@ TEST(DeltaGoldenTest, AppendToSparkDvTableAndCheckpoint) {
                         std::filesystem::copy_options::recursive);
   auto fs = io::LocalFileSystem::Get();
   const std::string path = dir.string();
-  auto id_schema = std::make_shared<const Schema>(std::vector<Field>{{"id", DataType::Long(), true, ""}});
+  auto id_schema = std::make_shared<const Schema>(
+      std::vector<Field>{{"id", DataType::Long(), true, ""}});
   for (int v = 2; v <= 10; ++v) {
-    auto b = Batch::Make(id_schema, {ColumnFromValues(DataType::Long(), {Value::Long(100 + v)})}, 1);
+    auto b = Batch::Make(id_schema,
+                         {ColumnFromValues(DataType::Long(), {Value::Long(100 + v)})}, 1);
     ASSERT_TRUE(WriteBatches(fs, path, {b}, Mode("append")).ok());
   }
-  ASSERT_TRUE(std::filesystem::exists(dir / "_delta_log/00000000000000000010.checkpoint.parquet"));
+  ASSERT_TRUE(std::filesystem::exists(
+      dir / "_delta_log/00000000000000000010.checkpoint.parquet"));
   for (int v = 0; v <= 10; ++v) std::filesystem::remove(DeltaLog(fs, path).CommitPath(v));
   auto snap = DeltaLog(fs, path).Latest().value();
   EXPECT_EQ(snap->checkpoint_version().value(), 10);

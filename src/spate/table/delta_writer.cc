@@ -62,20 +62,27 @@ std::optional<Json> StatToJson(const Value& v, bool is_max) {
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:
-    case TypeId::kLong: return Json::Int(v.i64());
+    case TypeId::kLong:
+      return Json::Int(v.i64());
     case TypeId::kFloat:
-    case TypeId::kDouble: return Json::Double(v.f64());
-    case TypeId::kDecimal: return Json::NumberText(v.ToString());
+    case TypeId::kDouble:
+      return Json::Double(v.f64());
+    case TypeId::kDecimal:
+      return Json::NumberText(v.ToString());
     case TypeId::kString: {
       bool truncated = false;
       std::string p = Utf8Prefix(v.str(), 32, &truncated);
       if (truncated && is_max) return std::nullopt;  // a prefix is no upper bound
       return Json::String(p);
     }
-    case TypeId::kDate: return Json::String(FormatDate(static_cast<int32_t>(v.i64())));
-    case TypeId::kTimestamp: return Json::String(IsoMillis(v.i64(), is_max, true));
-    case TypeId::kTimestampNtz: return Json::String(IsoMillis(v.i64(), is_max, false));
-    default: return std::nullopt;
+    case TypeId::kDate:
+      return Json::String(FormatDate(static_cast<int32_t>(v.i64())));
+    case TypeId::kTimestamp:
+      return Json::String(IsoMillis(v.i64(), is_max, true));
+    case TypeId::kTimestampNtz:
+      return Json::String(IsoMillis(v.i64(), is_max, false));
+    default:
+      return std::nullopt;
   }
 }
 
@@ -120,8 +127,9 @@ Result<std::vector<EqTerm>> ParseReplaceWhere(const std::string& text,
   auto fail = [&]() -> Status {
     return Status::Error("DELTA_REPLACE_WHERE_MISMATCH",
                          {{"replaceWhere", text},
-                          {"message", "spate supports replaceWhere as `col = literal [AND ...]` "
-                                      "over partition columns."}});
+                          {"message",
+                           "spate supports replaceWhere as `col = literal [AND ...]` "
+                           "over partition columns."}});
   };
   while (true) {
     ws();
@@ -133,7 +141,9 @@ Result<std::vector<EqTerm>> ParseReplaceWhere(const std::string& text,
       i = e + 1;
       out.push_back({text.substr(s, e - s), std::nullopt});
     } else {
-      while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+      while (i < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+        ++i;
       if (i == s) return fail();
       out.push_back({text.substr(s, i - s), std::nullopt});
     }
@@ -214,10 +224,10 @@ std::vector<std::string> ImpliedWriterFeatures(int version) {
 
 // Features a table may declare with `delta.feature.<name>` = 'supported' (those spate
 // honours when it writes): reader-writer features, then writer-only ones.
-const std::vector<std::string> kReaderWriterFeatures = {"timestampNtz", "deletionVectors",
-                                                       "v2Checkpoint", "vacuumProtocolCheck"};
-const std::vector<std::string> kWriterFeatures = {"appendOnly", "invariants", "changeDataFeed",
-                                                  "domainMetadata"};
+const std::vector<std::string> kReaderWriterFeatures = {
+    "timestampNtz", "deletionVectors", "v2Checkpoint", "vacuumProtocolCheck"};
+const std::vector<std::string> kWriterFeatures = {"appendOnly", "invariants",
+                                                  "changeDataFeed", "domainMetadata"};
 
 bool Contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -253,11 +263,12 @@ void AddFeatures(Protocol* p, const std::vector<std::string>& rw,
   for (const auto& f : legacy_w) add(*p->writer_features, f);
 }
 
-// The features protocol `p` supports, sorted (its legacy versions' implied ones included),
-// as delta-spark's DELTA_FEATURES_REQUIRE_MANUAL_ENABLEMENT lists them.
+// The features protocol `p` supports, sorted (its legacy versions' implied ones
+// included), as delta-spark's DELTA_FEATURES_REQUIRE_MANUAL_ENABLEMENT lists them.
 std::string SupportedFeatureList(const Protocol& p) {
-  std::vector<std::string> all = p.writer_features ? *p.writer_features
-                                                   : ImpliedWriterFeatures(p.min_writer_version);
+  std::vector<std::string> all = p.writer_features
+                                     ? *p.writer_features
+                                     : ImpliedWriterFeatures(p.min_writer_version);
   if (p.reader_features)
     for (const auto& f : *p.reader_features)
       if (!Contains(all, f)) all.push_back(f);
@@ -277,10 +288,10 @@ Status RequireManualEnablement(const Protocol& p) {
                         {"supportedFeatures", SupportedFeatureList(p)}});
 }
 
-
 // Splits a batch whose last column is _change_type into the table's rows (without the
 // column; NULL change type) and the change rows (with it). Either may be nullptr (none).
-std::pair<BatchPtr, BatchPtr> SplitChangeRows(const BatchPtr& b, const SchemaPtr& data_schema) {
+std::pair<BatchPtr, BatchPtr> SplitChangeRows(const BatchPtr& b,
+                                              const SchemaPtr& data_schema) {
   const int last = b->num_columns() - 1;
   const Column& ct = *b->column(last);
   std::vector<int32_t> data_rows, change_rows;
@@ -330,7 +341,8 @@ Status AddPropertyFeatures(Metadata* meta, Protocol* p) {
     } else if (Contains(kWriterFeatures, name)) {
       w.push_back(name);
     } else {
-      return Status::Error("DELTA_UNSUPPORTED_FEATURES_IN_CONFIG", {{"configs", it->first}});
+      return Status::Error("DELTA_UNSUPPORTED_FEATURES_IN_CONFIG",
+                           {{"configs", it->first}});
     }
     it = meta->configuration.erase(it);
   }
@@ -340,7 +352,8 @@ Status AddPropertyFeatures(Metadata* meta, Protocol* p) {
 
 bool ChangeDataFeedEnabled(const Metadata& metadata) {
   for (const auto& [k, v] : metadata.configuration) {
-    if (EqualsIgnoreCase(k, "delta.enableChangeDataFeed") && ToLower(v) == "true") return true;
+    if (EqualsIgnoreCase(k, "delta.enableChangeDataFeed") && ToLower(v) == "true")
+      return true;
   }
   return false;
 }
@@ -371,14 +384,15 @@ std::string StatsJson(const formats::WrittenFile& file, int num_indexed_cols,
 
 Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& table_path,
                                     SchemaPtr schema, int num_partitions,
-                                    const BatchProducer& produce, const DeltaWriteOptions& opt,
-                                    NowFn now) {
+                                    const BatchProducer& produce,
+                                    const DeltaWriteOptions& opt, NowFn now) {
   DeltaWriteResult result;
   // With change data, `schema` is the table data's; `change_schema` has _change_type too.
   const SchemaPtr change_schema = opt.change_data ? schema : nullptr;
   if (opt.change_data) {
     if (schema->num_fields() < 2 ||
-        !EqualsIgnoreCase(schema->field(schema->num_fields() - 1).name, kChangeTypeColumn)) {
+        !EqualsIgnoreCase(schema->field(schema->num_fields() - 1).name,
+                          kChangeTypeColumn)) {
       return Status::Invalid("change data batches must end with _change_type");
     }
     std::vector<Field> fields(schema->fields().begin(), schema->fields().end() - 1);
@@ -386,10 +400,12 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   }
   std::string mode = ToLower(opt.mode);
   if (mode == "error" || mode == "default" || mode.empty()) mode = "errorifexists";
-  if (mode != "append" && mode != "overwrite" && mode != "errorifexists" && mode != "ignore") {
-    return Status::Error("DELTA_MODE_NOT_SUPPORTED",
-                         {{"mode", opt.mode},
-                          {"supportedModes", "append, overwrite, errorifexists, ignore"}});
+  if (mode != "append" && mode != "overwrite" && mode != "errorifexists" &&
+      mode != "ignore") {
+    return Status::Error(
+        "DELTA_MODE_NOT_SUPPORTED",
+        {{"mode", opt.mode},
+         {"supportedModes", "append, overwrite, errorifexists, ignore"}});
   }
   // Without a log of the caller's: the process's log of the table (its cached snapshot
   // makes the write O(new commits)), or one with the caller's clock.
@@ -426,8 +442,9 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     std::string ver = OptionOr(opt.options, "txnVersion", "");
     if (!app.empty() || !ver.empty()) {
       if (app.empty() || ver.empty()) {
-        return Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
-                             {{"reason", "Both txnAppId and txnVersion must be specified"}});
+        return Status::Error(
+            "DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
+            {{"reason", "Both txnAppId and txnVersion must be specified"}});
       }
       auto v = ParseInt64(ver);
       if (!v) {
@@ -446,7 +463,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   }
 
   const bool merge_schema = OptionTrue(opt.options, "mergeSchema");
-  const bool overwrite_schema = mode == "overwrite" && OptionTrue(opt.options, "overwriteSchema");
+  const bool overwrite_schema =
+      mode == "overwrite" && OptionTrue(opt.options, "overwriteSchema");
   const std::string replace_where = OptionOr(opt.options, "replaceWhere", "");
 
   // Resolve the table's metadata after this write.
@@ -503,8 +521,10 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
         std::string given, table;
         for (const auto& c : opt.partition_by) given += (given.empty() ? "" : ", ") + c;
         for (const auto& c : part_cols) table += (table.empty() ? "" : ", ") + c;
-        return Status::Invalid("Partition columns do not match the partition columns of the "
-                               "table.\nGiven: [" + given + "]\nTable: [" + table + "]");
+        return Status::Invalid(
+            "Partition columns do not match the partition columns of the "
+            "table.\nGiven: [" +
+            given + "]\nTable: [" + table + "]");
       }
     }
     const Schema& ts = *snapshot->schema();
@@ -519,15 +539,13 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
         merged.push_back(nf);
         continue;
       }
-      if (!ts.field(idx).type->SameType(*f.type) &&
-          !(f.type->id() == TypeId::kNull)) {
-        return Status::Error(
-            "DELTA_FAILED_TO_MERGE_FIELDS",
-            {{"field", ts.field(idx).name},
-             {"fieldRoot", f.name},
-             {"fieldChild", "Failed to merge incompatible data types " +
-                                ts.field(idx).type->SimpleString() + " and " +
-                                f.type->SimpleString()}});
+      if (!ts.field(idx).type->SameType(*f.type) && !(f.type->id() == TypeId::kNull)) {
+        return Status::Error("DELTA_FAILED_TO_MERGE_FIELDS",
+                             {{"field", ts.field(idx).name},
+                              {"fieldRoot", f.name},
+                              {"fieldChild", "Failed to merge incompatible data types " +
+                                                 ts.field(idx).type->SimpleString() +
+                                                 " and " + f.type->SimpleString()}});
       }
     }
     for (const auto& p : part_cols) {
@@ -550,7 +568,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
       new_metadata = true;
     }
   }
-  if (part_cols.size() == static_cast<size_t>(schema->num_fields()) && !part_cols.empty()) {
+  if (part_cols.size() == static_cast<size_t>(schema->num_fields()) &&
+      !part_cols.empty()) {
     return Status::Error("DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION");
   }
   if (new_metadata) txn.UpdateMetadata(meta);
@@ -558,8 +577,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   SPATE_RETURN_IF_ERROR(CheckSupported(protocol, &meta, true));
 
   // Data files.
-  SPATE_ASSIGN_OR_RETURN(auto factory,
-                         formats::MakeParquetWriterFactory(opt.options, opt.default_codec));
+  SPATE_ASSIGN_OR_RETURN(
+      auto factory, formats::MakeParquetWriterFactory(opt.options, opt.default_codec));
   formats::WriteJobOptions jopt;
   jopt.output_dir = table_path;
   jopt.partition_columns = part_cols;
@@ -573,14 +592,15 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     if (!m.empty()) {
       auto n = ParseInt64(m);
       if (!n) {
-        return Status::Error("DELTA_ILLEGAL_OPTION", {{"input", m}, {"name", "maxRecordsPerFile"},
-                                                     {"explain", "must be a number"}});
+        return Status::Error("DELTA_ILLEGAL_OPTION", {{"input", m},
+                                                      {"name", "maxRecordsPerFile"},
+                                                      {"explain", "must be a number"}});
       }
       jopt.max_records_per_file = *n;
     }
   }
-  SPATE_ASSIGN_OR_RETURN(auto job, formats::PartitionedWriteJob::Make(fs, factory, schema, jopt,
-                                                                       num_partitions));
+  SPATE_ASSIGN_OR_RETURN(auto job, formats::PartitionedWriteJob::Make(
+                                       fs, factory, schema, jopt, num_partitions));
   std::unique_ptr<formats::PartitionedWriteJob> cdc_job;
   if (change_schema) {
     formats::WriteJobOptions copt = jopt;
@@ -588,8 +608,9 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     copt.file_prefix = "cdc";
     copt.collect_stats = false;
     copt.max_records_per_file = 0;
-    SPATE_ASSIGN_OR_RETURN(cdc_job, formats::PartitionedWriteJob::Make(
-                                        fs, factory, change_schema, copt, num_partitions));
+    SPATE_ASSIGN_OR_RETURN(
+        cdc_job, formats::PartitionedWriteJob::Make(fs, factory, change_schema, copt,
+                                                    num_partitions));
   }
   // NOT NULL columns of the table (Delta's invariants): a null in one fails the write.
   std::vector<std::pair<int, std::string>> not_null;  // data column index, name
@@ -601,7 +622,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
       if (f.nullable || (new_schema && !opt.keep_nullability)) continue;
       int idx = schema->FieldIndex(f.name);
       if (idx < 0) {
-        return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED", {{"columnName", f.name}});
+        return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED",
+                             {{"columnName", f.name}});
       }
       not_null.emplace_back(idx, f.name);
     }
@@ -616,7 +638,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     }
     for (const auto& [idx, name] : not_null) {
       if (b->column(idx)->null_count() > 0) {
-        return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED", {{"columnName", name}});
+        return Status::Error("DELTA_NOT_NULL_CONSTRAINT_VIOLATED",
+                             {{"columnName", name}});
       }
     }
     return job->Write(p, b);
@@ -638,14 +661,17 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   auto data_files = job->Commit();
   if (!data_files.ok()) {
     for (const auto& f : cdc_files)
-      (void)fs->Delete(io::JoinPath(io::JoinPath(table_path, "_change_data"), f.relative_path));
+      (void)fs->Delete(
+          io::JoinPath(io::JoinPath(table_path, "_change_data"), f.relative_path));
     return data_files.status();
   }
   auto files = std::move(*data_files);
   auto cleanup = [&] {
-    for (const auto& f : files) (void)fs->Delete(io::JoinPath(table_path, f.relative_path));
+    for (const auto& f : files)
+      (void)fs->Delete(io::JoinPath(table_path, f.relative_path));
     for (const auto& f : cdc_files)
-      (void)fs->Delete(io::JoinPath(io::JoinPath(table_path, "_change_data"), f.relative_path));
+      (void)fs->Delete(
+          io::JoinPath(io::JoinPath(table_path, "_change_data"), f.relative_path));
   };
 
   int indexed_cols = 32;
@@ -673,8 +699,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     result.num_output_rows += f.num_records;
     result.num_output_bytes += f.size_bytes;
     result.file_sizes.push_back(f.size_bytes);
-    auto part = std::find(result.partitions_written.begin(), result.partitions_written.end(),
-                          a.partition_values);
+    auto part = std::find(result.partitions_written.begin(),
+                          result.partitions_written.end(), a.partition_values);
     result.file_partitions.push_back(
         static_cast<size_t>(part - result.partitions_written.begin()));
     if (part == result.partitions_written.end())
@@ -763,7 +789,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   } else {
     info.operation_metrics["numFiles"] = std::to_string(result.num_files);
     if (result.num_removed_files > 0)
-      info.operation_metrics["numRemovedFiles"] = std::to_string(result.num_removed_files);
+      info.operation_metrics["numRemovedFiles"] =
+          std::to_string(result.num_removed_files);
   }
   info.operation_metrics["numOutputRows"] = std::to_string(result.num_output_rows);
   info.operation_metrics["numOutputBytes"] = std::to_string(result.num_output_bytes);
@@ -819,7 +846,8 @@ Result<std::optional<int64_t>> LatestTxnVersion(io::FileSystemPtr fs,
   DeltaLog log(std::move(fs), table_path);
   auto snap = log.Latest();
   if (!snap.ok()) {
-    if (snap.status().error_class() == "DELTA_MISSING_DELTA_TABLE") return std::optional<int64_t>();
+    if (snap.status().error_class() == "DELTA_MISSING_DELTA_TABLE")
+      return std::optional<int64_t>();
     return snap.status();
   }
   return (*snap)->TxnVersion(app_id);

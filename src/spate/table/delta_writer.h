@@ -118,7 +118,8 @@ struct DeltaWriteOptions {
 };
 
 struct DeltaWriteResult {
-  /// The committed version; -1 when nothing was committed (ignore mode, already committed).
+  /// The committed version; -1 when nothing was committed (ignore mode, already
+  /// committed).
   int64_t version = -1;
   /// The txn version for the appId was already >= the requested one.
   bool already_committed = false;
@@ -146,12 +147,12 @@ using BatchSink = std::function<Status(int partition, const BatchPtr& batch)>;
 using BatchProducer = std::function<Status(const BatchSink& sink)>;
 
 /// The general form: `schema` is the schema of the produced batches. Without
-/// `options.log`, the table's process-wide DeltaLog (DeltaLog::ForTable) is used, or, when
-/// `now` is given (tests controlling commit times), a fresh one with that clock.
+/// `options.log`, the table's process-wide DeltaLog (DeltaLog::ForTable) is used, or,
+/// when `now` is given (tests controlling commit times), a fresh one with that clock.
 Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& table_path,
                                     SchemaPtr schema, int num_partitions,
-                                    const BatchProducer& produce, const DeltaWriteOptions& options,
-                                    NowFn now = {});
+                                    const BatchProducer& produce,
+                                    const DeltaWriteOptions& options, NowFn now = {});
 
 /// Writes in-memory batches (all of one schema; at least one batch, possibly empty).
 Result<DeltaWriteResult> WriteBatches(io::FileSystemPtr fs, const std::string& table_path,

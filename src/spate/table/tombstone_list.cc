@@ -6,7 +6,8 @@ namespace spate::table {
 void TombstoneList::Reserve(size_t entries) { entries_.reserve(entries); }
 
 uint32_t TombstoneList::Intern(const PartitionValues& pv) {
-  auto [it, added] = partition_index_.emplace(pv, static_cast<uint32_t>(partitions_.size()));
+  auto [it, added] =
+      partition_index_.emplace(pv, static_cast<uint32_t>(partitions_.size()));
   if (added) partitions_.push_back(pv);
   return it->second;
 }
@@ -53,8 +54,10 @@ void TombstoneList::SetPath(Entry* e, std::string_view path) {
     for (size_t k = 0, byte = 0; k < 36; ++k) {
       if (k == 8 || k == 13 || k == 18 || k == 23) continue;
       const int v = HexValue(path[at + k]);
-      if (byte % 2 == 0) e->path.uuid[byte / 2] = static_cast<uint8_t>(v << 4);
-      else e->path.uuid[byte / 2] |= static_cast<uint8_t>(v);
+      if (byte % 2 == 0)
+        e->path.uuid[byte / 2] = static_cast<uint8_t>(v << 4);
+      else
+        e->path.uuid[byte / 2] |= static_cast<uint8_t>(v);
       ++byte;
     }
     e->a = InternText(path.substr(0, at), &affixes_, &affix_index_);
@@ -145,7 +148,8 @@ std::string TombstoneList::Key(size_t i) const {
   return k;
 }
 
-bool TombstoneList::Less(const TombstoneList& a, size_t i, const TombstoneList& b, size_t j) {
+bool TombstoneList::Less(const TombstoneList& a, size_t i, const TombstoneList& b,
+                         size_t j) {
   const std::string pa = a.path(i), pb = b.path(j);
   if (pa != pb) return pa < pb;
   if (!a.has_deletion_vector(i) && !b.has_deletion_vector(j)) return false;
@@ -164,8 +168,10 @@ size_t TombstoneList::MemoryBytes() const {
     bytes += 2 * one + sizeof(PartitionValues) + 4 * sizeof(void*) + sizeof(uint32_t);
   }
   for (const auto& t : affixes_)  // held twice too (the vector and the index)
-    bytes += 2 * t.capacity() + sizeof(std::string) + 4 * sizeof(void*) + sizeof(uint32_t);
-  for (const auto& dv : dvs_) bytes += dv.storage_type.capacity() + dv.path_or_inline_dv.capacity();
+    bytes +=
+        2 * t.capacity() + sizeof(std::string) + 4 * sizeof(void*) + sizeof(uint32_t);
+  for (const auto& dv : dvs_)
+    bytes += dv.storage_type.capacity() + dv.path_or_inline_dv.capacity();
   return bytes;
 }
 

@@ -65,7 +65,8 @@ class TombstoneList {
   /// Bytes this list holds (entries, path buffer, interned values; capacities).
   size_t MemoryBytes() const;
 
-  /// Iteration yields each entry as a RemoveFile (by value: `for (const auto& r : list)`).
+  /// Iteration yields each entry as a RemoveFile (by value: `for (const auto& r :
+  /// list)`).
   class const_iterator {
    public:
     using iterator_category = std::input_iterator_tag;

@@ -52,9 +52,11 @@ std::vector<RemoveFile> Variety() {
   // near misses kept as they are.
   for (const char* p : {
            "part-00000-0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b-c000.snappy.parquet",
-           "day=2024-01-01/part-00003-0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b-c000.snappy.parquet",
+           "day=2024-01-01/"
+           "part-00003-0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b-c000.snappy.parquet",
            "0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b",  // the UUID alone
-           "a-0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b-b-ffffffff-ffff-ffff-ffff-ffffffffffff",
+           "a-0f8e1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b-b-ffffffff-ffff-ffff-ffff-"
+           "ffffffffffff",
            "part-0F8E1A2B-3C4D-4E5F-8A9B-0C1D2E3F4A5B.parquet",  // upper case: kept as is
            "part-0f8e1a2b3c4d-4e5f-8a9b-0c1d2e3f4a5b0.parquet",  // dashes elsewhere
            "s3://bucket/t/x%20y/part-00000-00000000-0000-0000-0000-000000000000.parquet",

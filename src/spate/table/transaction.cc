@@ -50,7 +50,8 @@ std::string ConflictingCommit(const CommitEntry& w) {
     j.Set("operation", Json::String(a.commit_info.operation));
     s = "\nConflicting commit: " + j.ToString();
   }
-  if (s.empty()) s = "\nConflicting commit: {\"version\":" + std::to_string(w.version) + "}";
+  if (s.empty())
+    s = "\nConflicting commit: {\"version\":" + std::to_string(w.version) + "}";
   return s;
 }
 
@@ -70,14 +71,16 @@ Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
   const std::string conflict = ConflictingCommit(w);
   bool blind_append = false;
   for (const auto& a : w.actions)
-    if (a.kind == Action::Kind::kCommitInfo) blind_append = a.commit_info.is_blind_append.value_or(false);
+    if (a.kind == Action::Kind::kCommitInfo)
+      blind_append = a.commit_info.is_blind_append.value_or(false);
   for (const auto& a : w.actions) {
     if (a.kind == Action::Kind::kProtocol) {
-      std::string info = read_version() < 0
-                             ? "This happens when multiple writers are writing to an empty "
-                               "directory. Creating the table ahead of time will avoid this "
-                               "conflict."
-                             : "";
+      std::string info =
+          read_version() < 0
+              ? "This happens when multiple writers are writing to an empty "
+                "directory. Creating the table ahead of time will avoid this "
+                "conflict."
+              : "";
       return Status::Error("DELTA_PROTOCOL_CHANGED", {{"additionalInfo", info},
                                                       {"conflictingCommit", conflict},
                                                       {"docLink", kDocs}});
@@ -93,23 +96,26 @@ Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
   for (const auto& a : w.actions) {
     if (a.kind == Action::Kind::kAdd && a.add.data_change && !blind_append &&
         ReadsPartition(a.add.partition_values)) {
-      return Status::Error("DELTA_CONCURRENT_APPEND", {{"partition", "the root of the table"},
-                                                       {"retryMsg", "Please try the operation again."},
-                                                       {"conflictingCommit", conflict},
-                                                       {"docLink", kDocs}});
+      return Status::Error("DELTA_CONCURRENT_APPEND",
+                           {{"partition", "the root of the table"},
+                            {"retryMsg", "Please try the operation again."},
+                            {"conflictingCommit", conflict},
+                            {"docLink", kDocs}});
     }
     if (a.kind == Action::Kind::kRemove) {
       if (our_removes.count(a.remove.path)) {
-        return Status::Error("DELTA_CONCURRENT_DELETE_DELETE", {{"file", a.remove.path},
-                                                                {"conflictingCommit", conflict},
-                                                                {"docLink", kDocs}});
+        return Status::Error("DELTA_CONCURRENT_DELETE_DELETE",
+                             {{"file", a.remove.path},
+                              {"conflictingCommit", conflict},
+                              {"docLink", kDocs}});
       }
       if (a.remove.data_change &&
           (read_files_.count(a.remove.path) ||
            ReadsPartition(a.remove.partition_values.value_or(PartitionValues{})))) {
-        return Status::Error("DELTA_CONCURRENT_DELETE_READ", {{"file", a.remove.path},
-                                                              {"conflictingCommit", conflict},
-                                                              {"docLink", kDocs}});
+        return Status::Error("DELTA_CONCURRENT_DELETE_READ",
+                             {{"file", a.remove.path},
+                              {"conflictingCommit", conflict},
+                              {"docLink", kDocs}});
       }
     }
     if (a.kind == Action::Kind::kTxn && read_app_ids_.count(a.txn.app_id)) {
@@ -120,15 +126,20 @@ Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
   return Status::OK();
 }
 
-Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions, CommitInfo info) {
+Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions,
+                                                   CommitInfo info) {
   if (committed_) return Status::Invalid("Delta transaction already committed");
   // Assemble: commitInfo first (as Delta writes it), then protocol, metaData, txn, files.
   if (read_version() < 0 && !new_metadata_) {
     return Status::Error("DELTA_METADATA_ABSENT");
   }
   if (read_version() < 0 && !new_protocol_) new_protocol_ = Protocol{};
-  const Protocol& proto = new_protocol_ ? *new_protocol_ : snapshot_ ? snapshot_->protocol() : Protocol{};
-  const Metadata* meta = new_metadata_ ? &*new_metadata_ : snapshot_ ? &snapshot_->metadata() : nullptr;
+  const Protocol& proto = new_protocol_ ? *new_protocol_
+                          : snapshot_   ? snapshot_->protocol()
+                                        : Protocol{};
+  const Metadata* meta = new_metadata_ ? &*new_metadata_
+                         : snapshot_   ? &snapshot_->metadata()
+                                       : nullptr;
   SPATE_RETURN_IF_ERROR(CheckSupported(proto, meta, true));
   bool only_adds = true;
   for (const auto& a : actions) {
@@ -136,8 +147,9 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions, 
     if (a.kind == Action::Kind::kRemove && a.remove.data_change && meta) {
       auto it = meta->configuration.find("delta.appendOnly");
       if (it != meta->configuration.end() && ToLower(it->second) == "true") {
-        return Status::Error("DELTA_CANNOT_MODIFY_APPEND_ONLY",
-                             {{"table_name", log_->table_path()}, {"config", "delta.appendOnly"}});
+        return Status::Error(
+            "DELTA_CANNOT_MODIFY_APPEND_ONLY",
+            {{"table_name", log_->table_path()}, {"config", "delta.appendOnly"}});
       }
     }
   }

@@ -8,13 +8,16 @@
 // won that version, the winning commits are read and checked with Delta's conflict rules
 // (WriteSerializable isolation):
 //
-//   winner changed the protocol (or created the table we also create) -> ProtocolChangedException
+//   winner changed the protocol (or created the table we also create) ->
+//   ProtocolChangedException
 //                                   (DELTA_PROTOCOL_CHANGED)
 //   winner changed the metadata    -> MetadataChangedException (DELTA_METADATA_CHANGED)
 //   winner added data files (not a blind append) while we read the table
-//                                   -> ConcurrentAppendException (DELTA_CONCURRENT_APPEND)
-//   winner removed a file we read  -> ConcurrentDeleteReadException (DELTA_CONCURRENT_DELETE_READ)
-//   winner removed a file we remove -> ConcurrentDeleteDeleteException
+//                                   -> ConcurrentAppendException
+//                                   (DELTA_CONCURRENT_APPEND)
+//   winner removed a file we read  -> ConcurrentDeleteReadException
+//   (DELTA_CONCURRENT_DELETE_READ) winner removed a file we remove ->
+//   ConcurrentDeleteDeleteException
 //                                   (DELTA_CONCURRENT_DELETE_DELETE)
 //   winner wrote a txn for an appId we read -> ConcurrentTransactionException
 //                                   (DELTA_CONCURRENT_TRANSACTION)
@@ -50,7 +53,8 @@ struct CommitResult {
 
 class OptimisticTransaction {
  public:
-  /// `snapshot`: the state this transaction reads (nullptr: the table does not exist yet).
+  /// `snapshot`: the state this transaction reads (nullptr: the table does not exist
+  /// yet).
   OptimisticTransaction(std::shared_ptr<const DeltaLog> log, SnapshotPtr snapshot);
 
   const SnapshotPtr& snapshot() const { return snapshot_; }
@@ -62,7 +66,9 @@ class OptimisticTransaction {
   /// was read: files added or removed in other partitions do not.
   void ReadWholeTable() { read_whole_table_ = true; }
   using PartitionFilter = std::function<bool(const PartitionValues&)>;
-  void ReadPartitions(PartitionFilter filter) { read_filters_.push_back(std::move(filter)); }
+  void ReadPartitions(PartitionFilter filter) {
+    read_filters_.push_back(std::move(filter));
+  }
   void ReadFiles(const std::vector<AddFile>& files);
   /// The latest txn version for `app_id` in the read snapshot; records the read.
   std::optional<int64_t> TxnVersion(const std::string& app_id);

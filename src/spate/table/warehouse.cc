@@ -32,13 +32,14 @@ std::string QuoteParts(const std::vector<std::string>& parts) {
 }
 
 Status SchemaNotFound(const std::string& schema) {
-  return Status::Error("SCHEMA_NOT_FOUND",
-                       {{"schemaName", Quote(Warehouse::kCatalogName) + "." + Quote(schema)}});
+  return Status::Error(
+      "SCHEMA_NOT_FOUND",
+      {{"schemaName", Quote(Warehouse::kCatalogName) + "." + Quote(schema)}});
 }
 
 bool ValidName(const std::string& name) {
-  return !name.empty() && name.find('/') == std::string::npos && name != "." && name != ".." &&
-         name[0] != '_' && name[0] != '.';
+  return !name.empty() && name.find('/') == std::string::npos && name != "." &&
+         name != ".." && name[0] != '_' && name[0] != '.';
 }
 
 }  // namespace
@@ -46,7 +47,9 @@ bool ValidName(const std::string& name) {
 std::string TableIdentifier::Quoted() const {
   return Quote(catalog) + "." + Quote(schema) + "." + Quote(table);
 }
-std::string TableIdentifier::Unquoted() const { return catalog + "." + schema + "." + table; }
+std::string TableIdentifier::Unquoted() const {
+  return catalog + "." + schema + "." + table;
+}
 
 Warehouse::Warehouse(io::FileSystemPtr fs, std::string root)
     : fs_(std::move(fs)), root_(std::move(root)) {}
@@ -56,8 +59,9 @@ Result<std::string> Warehouse::QualifySchema(const std::vector<std::string>& nam
   if (name.size() != 1) {
     // Without catalog plugins every other multi-part name is a nested namespace of the
     // session catalog, which it does not have (as Spark).
-    return Status::Error("REQUIRES_SINGLE_PART_NAMESPACE",
-                         {{"sessionCatalog", kCatalogName}, {"namespace", QuoteParts(name)}});
+    return Status::Error(
+        "REQUIRES_SINGLE_PART_NAMESPACE",
+        {{"sessionCatalog", kCatalogName}, {"namespace", QuoteParts(name)}});
   }
   if (!ValidName(name[0])) {
     return Status::Error("INVALID_SCHEMA_OR_RELATION_NAME", {{"name", Quote(name[0])}});
@@ -81,7 +85,8 @@ Result<TableIdentifier> Warehouse::QualifyTable(const std::vector<std::string>& 
   }
   id.table = LowerName(name.back());
   if (!ValidName(id.table) || !ValidName(id.schema)) {
-    return Status::Error("INVALID_SCHEMA_OR_RELATION_NAME", {{"name", Quote(name.back())}});
+    return Status::Error("INVALID_SCHEMA_OR_RELATION_NAME",
+                         {{"name", Quote(name.back())}});
   }
   return id;
 }
@@ -159,7 +164,8 @@ Result<std::vector<std::string>> Warehouse::ListSchemas() const {
   return out;
 }
 
-Result<std::optional<TableLocation>> Warehouse::LookupTable(const TableIdentifier& id) const {
+Result<std::optional<TableLocation>> Warehouse::LookupTable(
+    const TableIdentifier& id) const {
   SPATE_ASSIGN_OR_RETURN(std::string dir, SchemaDir(id.schema));
   std::string folder = io::JoinPath(dir, id.table);
   std::string pointer = io::JoinPath(folder, kLocationFile);
@@ -173,8 +179,8 @@ Result<std::optional<TableLocation>> Warehouse::LookupTable(const TableIdentifie
   return std::optional<TableLocation>(TableLocation{id, folder, true});
 }
 
-Result<TableLocation> Warehouse::PrepareTable(const TableIdentifier& id,
-                                              const std::optional<std::string>& location) {
+Result<TableLocation> Warehouse::PrepareTable(
+    const TableIdentifier& id, const std::optional<std::string>& location) {
   SPATE_ASSIGN_OR_RETURN(std::string dir, SchemaDir(id.schema));
   std::string folder = io::JoinPath(dir, id.table);
   SPATE_RETURN_IF_ERROR(fs_->MakeDirs(folder));
@@ -201,7 +207,8 @@ Result<std::vector<std::string>> Warehouse::ListTables(const std::string& schema
   for (const auto& e : *entries) {
     if (!e.is_directory) continue;
     std::string name = io::BaseName(e.path);
-    if (!ValidName(name) || (name.size() > 3 && name.compare(name.size() - 3, 3, ".db") == 0)) {
+    if (!ValidName(name) ||
+        (name.size() > 3 && name.compare(name.size() - 3, 3, ".db") == 0)) {
       continue;
     }
     TableIdentifier id;

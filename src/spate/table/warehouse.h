@@ -8,7 +8,8 @@
 //   <root>/<table>/_delta_log/...            table `spark_catalog`.`default`.`<table>`
 //   <root>/<schema>.db/                      schema `<schema>` (Spark's layout)
 //   <root>/<schema>.db/<table>/_delta_log/   a managed table in it
-//   <dir>/<table>/_spate_location            an external table (CREATE TABLE ... LOCATION):
+//   <dir>/<table>/_spate_location            an external table (CREATE TABLE ...
+//   LOCATION):
 //                                            the file holds the table's path
 //   <root>/<schema>.db/_spate_location       a schema created with LOCATION
 //

@@ -1,8 +1,9 @@
 // Copyright spate authors.
 #include "spate/table/warehouse.h"
-#include "spate/testing/status_matchers.h"
 
 #include <gtest/gtest.h>
+
+#include "spate/testing/status_matchers.h"
 
 namespace spate::table {
 namespace {
@@ -15,7 +16,8 @@ class WarehouseTest : public ::testing::Test {
   // A managed table exists once its folder has a _delta_log.
   void MakeTable(const std::string& folder) {
     ASSERT_TRUE(fs_->MakeDirs(folder + "/_delta_log").ok());
-    ASSERT_TRUE(fs_->WriteAtomic(folder + "/_delta_log/00000000000000000000.json", "{}").ok());
+    ASSERT_TRUE(
+        fs_->WriteAtomic(folder + "/_delta_log/00000000000000000000.json", "{}").ok());
   }
 };
 

@@ -31,11 +31,14 @@ class TempDir {
  public:
   TempDir() {
     const char* tmp = std::getenv("TMPDIR");
-    path_ = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-autoloader-" + stream::RandomUuid());
+    path_ = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                         "spate-autoloader-" + stream::RandomUuid());
     (void)io::LocalFileSystem::Get()->MakeDirs(io::JoinPath(path_, "in"));
   }
   ~TempDir() { (void)io::LocalFileSystem::Get()->Delete(path_, true); }
-  std::string operator/(const std::string& name) const { return io::JoinPath(path_, name); }
+  std::string operator/(const std::string& name) const {
+    return io::JoinPath(path_, name);
+  }
 
  private:
   std::string path_;
@@ -63,10 +66,12 @@ TEST_P(AutoLoaderRestarts, AddNewColumnsFailsThenTheRestartReadsTheNewColumn) {
   std::vector<StreamTest::Action> actions = {
       StreamTest::StartStream(),
       StreamTest::CheckAnswer({{S("1"), S("x"), Null()}}),
-      StreamTest::Execute([&](Ctx&) { Write(dir / "in/f2.json", "{\"a\":2,\"c\":\"new\"}\n"); },
-                          "a file with column c arrives"),
-      StreamTest::ExpectFailure("[UNKNOWN_FIELD_EXCEPTION.NEW_FIELDS_IN_RECORD_WITH_FILE_PATH] "
-                                "Encountered unknown fields during parsing: [c]"),
+      StreamTest::Execute(
+          [&](Ctx&) { Write(dir / "in/f2.json", "{\"a\":2,\"c\":\"new\"}\n"); },
+          "a file with column c arrives"),
+      StreamTest::ExpectFailure(
+          "[UNKNOWN_FIELD_EXCEPTION.NEW_FIELDS_IN_RECORD_WITH_FILE_PATH] "
+          "Encountered unknown fields during parsing: [c]"),
       // The stream is defined again (as a restarted job does): the new schema version.
       StreamTest::Execute([&](Ctx& c) { c.df = Load(dir); }, "define the stream again"),
       StreamTest::AssertOnQuery(
@@ -77,7 +82,8 @@ TEST_P(AutoLoaderRestarts, AddNewColumnsFailsThenTheRestartReadsTheNewColumn) {
           "the evolved schema"),
       StreamTest::StartStream(),
       StreamTest::CheckNewAnswer({{S("2"), Null(), S("new"), Null()}}),
-      StreamTest::Execute([&](Ctx&) { Write(dir / "in/f3.json", "{\"a\":3,\"b\":\"z\"}\n"); }),
+      StreamTest::Execute(
+          [&](Ctx&) { Write(dir / "in/f3.json", "{\"a\":3,\"b\":\"z\"}\n"); }),
       StreamTest::CheckNewAnswer({{S("3"), S("z"), Null(), Null()}}),
   };
   EXPECT_EQ(t.Run(actions, /*restart_after_checks=*/GetParam()), "");
@@ -95,7 +101,8 @@ TEST(AutoLoader, RescueModeKeepsTheSchemaAcrossRestarts) {
       {
           StreamTest::StartStream(),
           StreamTest::CheckAnswer({{L(1), Null()}}),
-          StreamTest::Execute([&](Ctx&) { Write(f2, "{\"n\":\"two\",\"x\":true}\n{\"n\":3}\n"); }),
+          StreamTest::Execute(
+              [&](Ctx&) { Write(f2, "{\"n\":\"two\",\"x\":true}\n{\"n\":3}\n"); }),
           StreamTest::CheckNewAnswer(
               {{Value::Null(DataType::Long()),
                 S("{\"n\":\"two\",\"x\":true,\"_file_path\":\"file://" + f2 + "\"}")},
@@ -113,9 +120,11 @@ TEST(AutoLoader, IncludeExistingFilesFalseTakesOnlyNewFiles) {
       {
           StreamTest::StartStream(),
           StreamTest::CheckAnswer({}),
-          StreamTest::Execute([&](Ctx&) { Write(dir / "in/new.json", "{\"a\":\"new\"}\n"); }),
+          StreamTest::Execute(
+              [&](Ctx&) { Write(dir / "in/new.json", "{\"a\":\"new\"}\n"); }),
           StreamTest::CheckAnswer({{S("new"), Null()}}),
-          StreamTest::Execute([&](Ctx&) { Write(dir / "in/new2.json", "{\"a\":\"new2\"}\n"); }),
+          StreamTest::Execute(
+              [&](Ctx&) { Write(dir / "in/new2.json", "{\"a\":\"new2\"}\n"); }),
           StreamTest::CheckNewAnswer({{S("new2"), Null()}}),
       },
       /*restart_after_checks=*/true);

@@ -5,6 +5,8 @@
 // schemas equal the ones the runtime wrote; the check writes nothing. The verdicts are
 // checked against real Spark 4.2 by tests/differential/test_checkpoint_check.py.
 
+#include "spate/stream/checkpoint_check.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -20,7 +22,6 @@
 #include "spate/api/streaming.h"
 #include "spate/state/state_store.h"
 #include "spate/stream/checkpoint.h"
-#include "spate/stream/checkpoint_check.h"
 #include "spate/testing/stream_test.h"
 #include "spate/testing/temp_files.h"
 
@@ -42,7 +43,9 @@ SparkSession Spark() {
   return s;
 }
 
-std::string TempDir(const std::string& what) { return MakeTestDir("spate-ckcheck", what); }
+std::string TempDir(const std::string& what) {
+  return MakeTestDir("spate-ckcheck", what);
+}
 
 struct Fixture {
   std::string in = TempDir("in"), in2 = TempDir("in2"), chk = TempDir("chk");
@@ -63,11 +66,17 @@ struct Fixture {
     ++files;
   }
   DataFrame Src(bool second = false) const {
-    return Spark().readStream().schema("k STRING, v LONG, ts TIMESTAMP").json(second ? in2 : in);
+    return Spark()
+        .readStream()
+        .schema("k STRING, v LONG, ts TIMESTAMP")
+        .json(second ? in2 : in);
   }
   api::StreamingQuery Start(const DataFrame& df, const std::string& mode,
                             const std::string& sink = "noop") const {
-    auto w = df.writeStream().format(sink).outputMode(mode).option("checkpointLocation", chk)
+    auto w = df.writeStream()
+                 .format(sink)
+                 .outputMode(mode)
+                 .option("checkpointLocation", chk)
                  .trigger(api::Trigger::AvailableNow());
     if (sink == "console") w.option("numRows", "1");
     return w.start();
@@ -93,13 +102,15 @@ struct Fixture {
     stream::SetQueryStartHook(nullptr);
     EXPECT_TRUE(refused) << "start() must fail with " << stream::kQueryNotStarted;
     EXPECT_TRUE(captured.has_value());
-    auto c = stream::CheckQueryAgainstCheckpoint(io::LocalFileSystem::Get(), chk, *captured);
+    auto c =
+        stream::CheckQueryAgainstCheckpoint(io::LocalFileSystem::Get(), chk, *captured);
     EXPECT_TRUE(c.ok()) << c.status().ToString();
     return c.ok() ? *c : stream::CheckpointCheck{};
   }
 };
 
-const stream::CheckFinding* FindingOf(const stream::CheckpointCheck& c, const std::string& change) {
+const stream::CheckFinding* FindingOf(const stream::CheckpointCheck& c,
+                                      const std::string& change) {
   for (const auto& f : c.findings) {
     if (f.change == change) return &f;
   }
@@ -120,8 +131,8 @@ TEST(CheckpointCheck, AggregationChanges) {
     std::optional<std::string> error_class;
   };
   std::vector<Case> cases = {
-      {"unchanged", [&] { fx.Start(fx.Src().groupBy("k").count(), "update"); }, 0, "unchanged",
-       std::nullopt},
+      {"unchanged", [&] { fx.Start(fx.Src().groupBy("k").count(), "update"); }, 0,
+       "unchanged", std::nullopt},
       {"keys", [&] { fx.Start(fx.Src().groupBy("k", "v").count(), "update"); }, 2,
        "state_key_schema_changed", "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"},
       {"aggregate added",
@@ -131,18 +142,23 @@ TEST(CheckpointCheck, AggregationChanges) {
        },
        2, "state_value_schema_changed", "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE"},
       {"dedup instead", [&] { fx.Start(fx.Src().dropDuplicates({"k"}), "append"); }, 2,
-       "stateful_operator_changed", "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA"},
+       "stateful_operator_changed",
+       "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA"},
       {"stateless", [&] { fx.Start(fx.Src().select("k", "v"), "append"); }, 2,
-       "stateful_operator_removed", "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA"},
+       "stateful_operator_removed",
+       "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA"},
       {"source added",
-       [&] { fx.Start(fx.Src().unionByName(fx.Src(true)).groupBy("k").count(), "update"); },
+       [&] {
+         fx.Start(fx.Src().unionByName(fx.Src(true)).groupBy("k").count(), "update");
+       },
        2, "source_added", std::nullopt},
       {"source folder", [&] { fx.Start(fx.Src(true).groupBy("k").count(), "update"); }, 2,
        "source_changed", std::nullopt},
       {"complete", [&] { fx.Start(fx.Src().groupBy("k").count(), "complete"); }, 1,
        "output_mode_changed", std::nullopt},
-      {"filter", [&] { fx.Start(fx.Src().where("v > 0").groupBy("k").count(), "update"); },
-       0, "filter_added", std::nullopt},
+      {"filter",
+       [&] { fx.Start(fx.Src().where("v > 0").groupBy("k").count(), "update"); }, 0,
+       "filter_added", std::nullopt},
       {"sink", [&] { fx.Start(fx.Src().groupBy("k").count(), "update", "console"); }, 1,
        "sink_changed", std::nullopt},
       {"unsupported",
@@ -158,17 +174,19 @@ TEST(CheckpointCheck, AggregationChanges) {
     EXPECT_EQ(f->error_class, c.error_class) << r.ToText();
   }
   // The source count message is Spark's assertion.
-  auto r = fx.Check(
-      [&] { fx.Start(fx.Src().unionByName(fx.Src(true)).groupBy("k").count(), "update"); });
-  EXPECT_EQ(FindingOf(r, "source_added")->message,
-            "assertion failed: There are [1] sources in the checkpoint offsets and now there "
-            "are [2] sources requested by the query. Cannot continue.");
+  auto r = fx.Check([&] {
+    fx.Start(fx.Src().unionByName(fx.Src(true)).groupBy("k").count(), "update");
+  });
+  EXPECT_EQ(
+      FindingOf(r, "source_added")->message,
+      "assertion failed: There are [1] sources in the checkpoint offsets and now there "
+      "are [2] sources requested by the query. Cannot continue.");
   // The JSON document.
   stream::JsonValue j = r.ToJson();
   EXPECT_EQ(j.Find("exitCode")->int_value(), 2);
   EXPECT_EQ(j.Find("verdict")->string_value(), "refused");
   EXPECT_TRUE(j.Find("queryRecord")->bool_value());
-  EXPECT_EQ(FileTree(fx.chk), before);  // the check writes nothing
+  EXPECT_EQ(FileTree(fx.chk), before);              // the check writes nothing
   EXPECT_TRUE(Spark().streams().active().empty());  // nothing started
 }
 
@@ -180,14 +198,16 @@ TEST(CheckpointCheck, StatelessOriginal) {
   const auto* f = FindingOf(r, "stateful_operator_added");
   ASSERT_NE(f, nullptr) << r.ToText();
   EXPECT_EQ(f->error_class, "STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY");
-  EXPECT_NE(f->message.find("(OperatorId: 0 -> OperatorName: stateStoreSave)"), std::string::npos);
+  EXPECT_NE(f->message.find("(OperatorId: 0 -> OperatorName: stateStoreSave)"),
+            std::string::npos);
 
   r = fx.Check([&] { fx.Start(fx.Src().where("v > 0").select("k", "v"), "append"); });
   EXPECT_EQ(r.ExitCode(), 0) << r.ToText();
   EXPECT_NE(FindingOf(r, "filter_added"), nullptr);
   // A projection with the same output schema is safe; noop keeps no schema either way.
   r = fx.Check([&] {
-    fx.Start(fx.Src().select({F::col("k"), (F::col("v") * F::lit(2)).alias("v")}), "append");
+    fx.Start(fx.Src().select({F::col("k"), (F::col("v") * F::lit(2)).alias("v")}),
+             "append");
   });
   EXPECT_EQ(r.ExitCode(), 0) << r.ToText();
   EXPECT_NE(FindingOf(r, "projection_changed"), nullptr) << r.ToText();
@@ -255,15 +275,17 @@ TEST(CheckpointCheck, RuntimeRefusesAChangedOperatorList) {
     ADD_FAILURE() << "the restart must fail";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find(
-                  "[STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA] Streaming stateful "
+                  "[STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA] Streaming "
+                  "stateful "
                   "operator name does not match with the operator in state metadata."),
               std::string::npos)
         << e.what();
-    EXPECT_NE(std::string(e.what()).find(
-                  "Stateful operators in the metadata: [(OperatorId: 0 -> OperatorName: "
-                  "stateStoreSave)]; Stateful operators in current batch: [(OperatorId: 0 -> "
-                  "OperatorName: dedupe)]"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find(
+            "Stateful operators in the metadata: [(OperatorId: 0 -> OperatorName: "
+            "stateStoreSave)]; Stateful operators in current batch: [(OperatorId: 0 -> "
+            "OperatorName: dedupe)]"),
+        std::string::npos)
         << e.what();
   }
   Fixture stateless;
@@ -273,8 +295,9 @@ TEST(CheckpointCheck, RuntimeRefusesAChangedOperatorList) {
     q.awaitTermination();
     ADD_FAILURE() << "the restart must fail";
   } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find("STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("STREAMING_STATEFUL_OPERATOR_MISSING_STATE_DIRECTORY"),
+        std::string::npos)
         << e.what();
   }
   // The same query restarts as before.

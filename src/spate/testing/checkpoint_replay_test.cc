@@ -5,22 +5,23 @@
 // makes the replay differ (the rows named); a sink without a batch record shows the rows;
 // the checkpoint is left unchanged; an uncommitted batch is refused.
 
+#include "spate/api/checkpoint_replay.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
 
-#include "spate/api/checkpoint_replay.h"
 #include "spate/api/column.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/checkpoint_check.h"
+#include "spate/testing/status_matchers.h"
 #include "spate/testing/stream_test.h"
 #include "spate/testing/temp_files.h"
-#include "spate/testing/status_matchers.h"
 
 namespace spate::testing {
 namespace {
@@ -39,7 +40,8 @@ SparkSession Spark() {
 }
 
 struct Job {
-  std::string in = MakeTestDir("spate-replay", "in"), out = MakeTestDir("spate-replay", "out"),
+  std::string in = MakeTestDir("spate-replay", "in"),
+              out = MakeTestDir("spate-replay", "out"),
               chk = MakeTestDir("spate-replay", "chk");
   Job() {
     fs::remove_all(chk);
@@ -48,7 +50,9 @@ struct Job {
   void Land(int i, const std::string& rows) {
     std::ofstream(in + "/f" + std::to_string(i) + ".json") << rows;
   }
-  DataFrame Src() const { return Spark().readStream().schema("k STRING, v LONG").json(in); }
+  DataFrame Src() const {
+    return Spark().readStream().schema("k STRING, v LONG").json(in);
+  }
   /// The query `start` starts, handed over instead (as the CLI's script does).
   stream::QueryConfig Capture(const std::function<void()>& start) const {
     std::optional<stream::QueryConfig> captured;
@@ -69,9 +73,15 @@ struct Job {
 TEST(CheckpointReplay, DeltaSinkAggregation) {
   Job job;
   auto start = [&] {
-    return job.Src().groupBy("k").count().writeStream().format("delta")
-        .outputMode("complete").option("checkpointLocation", job.chk)
-        .trigger(api::Trigger::AvailableNow()).start(job.out);
+    return job.Src()
+        .groupBy("k")
+        .count()
+        .writeStream()
+        .format("delta")
+        .outputMode("complete")
+        .option("checkpointLocation", job.chk)
+        .trigger(api::Trigger::AvailableNow())
+        .start(job.out);
   };
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n{\"k\":\"b\",\"v\":2}\n");
   start().awaitTermination();
@@ -102,14 +112,19 @@ TEST(CheckpointReplay, DeltaSinkAggregation) {
   EXPECT_EQ(r.ToJson().Find("equal")->bool_value(), false);
 
   // Not a committed batch.
-  EXPECT_THROW_CLASS(api::ReplayBatch(Spark(), config, job.chk, 2), api::SparkException, "SPATE_STREAMING_INVALID");
+  EXPECT_THROW_CLASS(api::ReplayBatch(Spark(), config, job.chk, 2), api::SparkException,
+                     "SPATE_STREAMING_INVALID");
 }
 
 TEST(CheckpointReplay, PartitionedDeltaTable) {
   Job job;
   auto start = [&] {
-    return job.Src().writeStream().format("delta").partitionBy({"k"})
-        .option("checkpointLocation", job.chk).trigger(api::Trigger::AvailableNow())
+    return job.Src()
+        .writeStream()
+        .format("delta")
+        .partitionBy({"k"})
+        .option("checkpointLocation", job.chk)
+        .trigger(api::Trigger::AvailableNow())
         .start(job.out);
   };
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n{\"k\":\"b\",\"v\":2}\n");
@@ -125,8 +140,12 @@ TEST(CheckpointReplay, PartitionedDeltaTable) {
 TEST(CheckpointReplay, FileSinkAndOut) {
   Job job;
   auto start = [&] {
-    return job.Src().where("v > 1").writeStream().format("parquet")
-        .option("checkpointLocation", job.chk).trigger(api::Trigger::AvailableNow())
+    return job.Src()
+        .where("v > 1")
+        .writeStream()
+        .format("parquet")
+        .option("checkpointLocation", job.chk)
+        .trigger(api::Trigger::AvailableNow())
         .start(job.out);
   };
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n{\"k\":\"b\",\"v\":2}\n");
@@ -147,8 +166,15 @@ TEST(CheckpointReplay, FileSinkAndOut) {
 TEST(CheckpointReplay, StatefulUpdateWithoutABatchRecord) {
   Job job;
   auto start = [&] {
-    return job.Src().groupBy("k").count().writeStream().format("noop").outputMode("update")
-        .option("checkpointLocation", job.chk).trigger(api::Trigger::AvailableNow()).start();
+    return job.Src()
+        .groupBy("k")
+        .count()
+        .writeStream()
+        .format("noop")
+        .outputMode("update")
+        .option("checkpointLocation", job.chk)
+        .trigger(api::Trigger::AvailableNow())
+        .start();
   };
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n");
   start().awaitTermination();
@@ -160,9 +186,9 @@ TEST(CheckpointReplay, StatefulUpdateWithoutABatchRecord) {
   EXPECT_FALSE(r.compared());
   EXPECT_EQ(r.ExitCode(), 0);
   EXPECT_EQ(r.replayed, (std::vector<std::string>{"a | 2", "b | 1"})) << r.ToText();
-  EXPECT_NE(r.ToText().find("the replayed rows are shown, not compared"), std::string::npos);
+  EXPECT_NE(r.ToText().find("the replayed rows are shown, not compared"),
+            std::string::npos);
 }
-
 
 // Batch 0 of a Delta source read the snapshot its end offset names: replayed (the
 // runtime's crash-restart path) after the source table moved on, it reads that snapshot
@@ -173,12 +199,24 @@ TEST(CheckpointReplay, FirstBatchOfADeltaSourceAfterTheTableMovedOn) {
   fs::remove_all(src);
   auto append = [&](const std::string& rows) {
     job.Land(0, rows);
-    Spark().read().schema("k STRING, v LONG").json(job.in).write().format("delta")
-        .mode("append").save(src);
+    Spark()
+        .read()
+        .schema("k STRING, v LONG")
+        .json(job.in)
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(src);
   };
   auto start = [&] {
-    return Spark().readStream().format("delta").load(src).writeStream().format("delta")
-        .option("checkpointLocation", job.chk).trigger(api::Trigger::AvailableNow())
+    return Spark()
+        .readStream()
+        .format("delta")
+        .load(src)
+        .writeStream()
+        .format("delta")
+        .option("checkpointLocation", job.chk)
+        .trigger(api::Trigger::AvailableNow())
         .start(job.out);
   };
   append("{\"k\":\"a\",\"v\":1}\n");
@@ -198,8 +236,13 @@ TEST(CheckpointReplay, FirstBatchOfADeltaSourceAfterTheTableMovedOn) {
 TEST(CheckpointReplay, RecordedProgramOfACppRun) {
   Job job;
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n");
-  job.Src().writeStream().format("delta").option("checkpointLocation", job.chk)
-      .trigger(api::Trigger::AvailableNow()).start(job.out).awaitTermination();
+  job.Src()
+      .writeStream()
+      .format("delta")
+      .option("checkpointLocation", job.chk)
+      .trigger(api::Trigger::AvailableNow())
+      .start(job.out)
+      .awaitTermination();
   auto& lfs = *io::LocalFileSystem::Get();
   auto record = stream::ReadQueryRecord(lfs, job.chk);
   ASSERT_TRUE(record.ok() && record->has_value()) << record.status().ToString();
@@ -223,8 +266,13 @@ TEST(CheckpointReplay, RecordedProgramOfACppRun) {
   p.confs = {{"spark.sql.warehouse.dir", "w"}, {"fs.s3a.secret.key", "s3cr3t"}};
   stream::SetQueryProgram(p);
   job.Land(1, "{\"k\":\"b\",\"v\":1}\n");
-  job.Src().writeStream().format("delta").option("checkpointLocation", job.chk)
-      .trigger(api::Trigger::AvailableNow()).start(job.out).awaitTermination();
+  job.Src()
+      .writeStream()
+      .format("delta")
+      .option("checkpointLocation", job.chk)
+      .trigger(api::Trigger::AvailableNow())
+      .start(job.out)
+      .awaitTermination();
   stream::SetQueryProgram(std::nullopt);
   auto again = stream::RecordedProgram(lfs, job.chk);
   ASSERT_TRUE(again.ok()) << again.status().ToString();

@@ -27,7 +27,8 @@ inline constexpr const char* kInjectedFault = "injected fault";
 class FaultInjectingFileSystem final : public io::FileSystem {
  public:
   FaultInjectingFileSystem(io::FileSystemPtr base, int every_nth, int max_faults)
-      : base_(std::move(base)), every_nth_(every_nth < 1 ? 1 : every_nth),
+      : base_(std::move(base)),
+        every_nth_(every_nth < 1 ? 1 : every_nth),
         max_faults_(max_faults) {}
 
   /// Faults injected so far.
@@ -35,7 +36,8 @@ class FaultInjectingFileSystem final : public io::FileSystem {
   /// Mutating calls seen so far (failed ones included).
   int64_t writes() const { return writes_.load(); }
 
-  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(const std::string& p) override {
+  Result<std::unique_ptr<io::RandomAccessFile>> OpenForRead(
+      const std::string& p) override {
     return base_->OpenForRead(p);
   }
   Result<std::unique_ptr<io::WritableFile>> Create(const std::string& p) override {
@@ -72,8 +74,8 @@ class FaultInjectingFileSystem final : public io::FileSystem {
     int f = faults_.load();
     while (f < max_faults_) {
       if (faults_.compare_exchange_weak(f, f + 1)) {
-        return Status::IOError(std::string(kInjectedFault) + " #" + std::to_string(f + 1) +
-                               ": " + op + " " + path);
+        return Status::IOError(std::string(kInjectedFault) + " #" +
+                               std::to_string(f + 1) + ": " + op + " " + path);
       }
     }
     return Status::OK();

@@ -2,7 +2,8 @@
 // Observability end to end (issue 16): the monitoring server started by the session conf
 // watching real queries (/metrics checked by promtool, /api/v1 against the queries' own
 // progress), and `checkpoint describe` on checkpoints made by real runs (stateless file
-// source; stateful aggregation with both state store providers), which it must not change.
+// source; stateful aggregation with both state store providers), which it must not
+// change.
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -20,9 +21,9 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/checkpoint_describe.h"
+#include "spate/testing/status_matchers.h"
 #include "spate/testing/stream_test.h"
 #include "spate/testing/temp_files.h"
-#include "spate/testing/status_matchers.h"
 
 namespace spate::testing {
 namespace {
@@ -68,9 +69,11 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
                .queryName("obs_agg")
                .outputMode("complete")
                .start();
-  input.addData({{Value::String("a"), Value::Int(1)}, {Value::String("b"), Value::Int(2)}});
+  input.addData(
+      {{Value::String("a"), Value::Int(1)}, {Value::String("b"), Value::Int(2)}});
   q.processAllAvailable();
-  input.addData({{Value::String("a"), Value::Int(3)}, {Value::String("c"), Value::Int(4)}});
+  input.addData(
+      {{Value::String("a"), Value::Int(3)}, {Value::String("c"), Value::Int(4)}});
   q.processAllAvailable();
   const int64_t batches = q.lastProgress()->batch_id + 1;
 
@@ -84,8 +87,8 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
   EXPECT_TRUE(Contains(m->body, "spate_stream_input_rows_total" + labels + " 4\n"));
   EXPECT_TRUE(Contains(m->body, "spate_stream_state_rows" + labels + " 3\n"));
   EXPECT_TRUE(Contains(m->body, "spate_stream_state_memory_bytes" + labels + " "));
-  EXPECT_TRUE(Contains(m->body, "spate_stream_batch_duration_seconds_count" + labels + " " +
-                                    std::to_string(batches) + "\n"));
+  EXPECT_TRUE(Contains(m->body, "spate_stream_batch_duration_seconds_count" + labels +
+                                    " " + std::to_string(batches) + "\n"));
   std::string promtool = FindOnPath("promtool");
   if (promtool.empty()) {
     if (MissingTestDataFails()) {
@@ -108,7 +111,8 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
   EXPECT_EQ(run->Find("name")->string_value(), "obs_agg");
   EXPECT_EQ(run->Find("latestBatchId")->int_value(), batches - 1);
   // The progress served is the query's own, as StreamingQueryProgress.json() prints it.
-  auto progress = JsonValue::Parse(c.Get("/api/v1/streams/" + q.runId() + "/progress")->body);
+  auto progress =
+      JsonValue::Parse(c.Get("/api/v1/streams/" + q.runId() + "/progress")->body);
   ASSERT_TRUE(progress.ok());
   ASSERT_EQ(static_cast<int64_t>(progress->items().size()), batches);
   EXPECT_EQ(progress->items().back(), q.lastProgress()->ToJson());
@@ -118,7 +122,8 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
   std::string app_id = apps->items()[0].Find("id")->string_value();
   auto env = c.Get("/api/v1/applications/" + app_id + "/environment");
   ASSERT_TRUE(env);
-  EXPECT_TRUE(Contains(env->body, "\"spark.hadoop.fs.s3a.secret.key\", \"*********(redacted)\""))
+  EXPECT_TRUE(
+      Contains(env->body, "\"spark.hadoop.fs.s3a.secret.key\", \"*********(redacted)\""))
       << env->body;
   EXPECT_FALSE(Contains(env->body, "s3cr3t"));
 
@@ -143,7 +148,10 @@ TEST(Observability, DescribeStatelessCheckpoint) {
     for (int i = 0; i < rows; ++i) f << "{\"id\":" << file * 100 + i << "}\n";
   };
   auto run = [&] {
-    auto q = Spark().readStream().schema("id INT").json(landing)
+    auto q = Spark()
+                 .readStream()
+                 .schema("id INT")
+                 .json(landing)
                  .writeStream()
                  .format("parquet")
                  .option("checkpointLocation", chk)
@@ -180,7 +188,8 @@ TEST(Observability, DescribeStatelessCheckpoint) {
   EXPECT_EQ(j.Find("queryId")->string_value(), id);
   EXPECT_EQ(j.Find("batches")->items().size(), 2u);
   EXPECT_EQ(j.Find("batches")->items()[1].Find("committed")->bool_value(), true);
-  EXPECT_TRUE(j.Find("batches")->items()[0].Find("conf")->Find("spark.sql.shuffle.partitions"));
+  EXPECT_TRUE(
+      j.Find("batches")->items()[0].Find("conf")->Find("spark.sql.shuffle.partitions"));
   EXPECT_EQ(j.Find("sources")->items()[0].Find("log")->Find("entries")->int_value(), 3);
   EXPECT_TRUE(j.Find("state")->Find("operators")->items().empty());
   std::string text = d->ToText();
@@ -291,7 +300,8 @@ TEST_P(DescribeStateful, AggregationState) {
   fs::remove_all(chk);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, DescribeStateful, ::testing::Values("memory", "rocksdb"));
+INSTANTIATE_TEST_SUITE_P(Providers, DescribeStateful,
+                         ::testing::Values("memory", "rocksdb"));
 
 }  // namespace
 }  // namespace spate::testing

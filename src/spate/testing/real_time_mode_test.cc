@@ -1,9 +1,9 @@
 // Copyright spate authors.
-// Real-time mode (Trigger.RealTime, issue 17): records reach the sink while the long batch
-// is still running, the batch's offsets are logged at its end, the foreach writer stays
-// open across the batch's pieces, a restart resumes from the last logged batch, and every
-// refusal carries Spark 4.2's error class and message (checked against real Spark by
-// tests/differential and by hand: docs/real-time-mode.md).
+// Real-time mode (Trigger.RealTime, issue 17): records reach the sink while the long
+// batch is still running, the batch's offsets are logged at its end, the foreach writer
+// stays open across the batch's pieces, a restart resumes from the last logged batch, and
+// every refusal carries Spark 4.2's error class and message (checked against real Spark
+// by tests/differential and by hand: docs/real-time-mode.md).
 
 #include <gtest/gtest.h>
 
@@ -133,7 +133,8 @@ class RecordingWriter final : public api::ForeachWriter {
  public:
   bool open(int64_t partition_id, int64_t epoch_id) override {
     std::lock_guard<std::mutex> l(mu);
-    log.push_back("open " + std::to_string(partition_id) + " " + std::to_string(epoch_id));
+    log.push_back("open " + std::to_string(partition_id) + " " +
+                  std::to_string(epoch_id));
     return true;
   }
   void process(const api::Row& row) override {
@@ -160,7 +161,7 @@ TEST(RealTimeMode, ForeachWriterStaysOpenForTheWholeBatch) {
   auto writer = std::make_shared<RecordingWriter>();
   auto q = input.toDF()
                .writeStream()
-               .foreach(writer)
+               .foreach (writer)
                .outputMode("update")
                .option("checkpointLocation", TempDir("foreach"))
                .trigger(api::Trigger::RealTime("1 hour"))
@@ -181,8 +182,10 @@ TEST(RealTimeMode, RefusedAsSparkRefuses) {
   auto err_start = [&](api::DataFrame df, const std::string& mode, const std::string& dur,
                        const std::string& format) {
     return ErrorOf([&] {
-      auto w = df.writeStream().outputMode(mode).option("checkpointLocation", chk).trigger(
-          api::Trigger::RealTime(dur));
+      auto w = df.writeStream()
+                   .outputMode(mode)
+                   .option("checkpointLocation", chk)
+                   .trigger(api::Trigger::RealTime(dur));
       if (format == "foreachBatch") {
         w.foreachBatch([](api::DataFrame, int64_t) {});
       } else {
@@ -193,23 +196,29 @@ TEST(RealTimeMode, RefusedAsSparkRefuses) {
     });
   };
   // Checked at start, in Spark's order.
-  EXPECT_NE(err_start(input.toDF(), "append", "5 seconds", "console")
-                .find("[STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED] Streaming real-time "
-                      "mode has the following limitation: The output mode Append is not "
-                      "supported. To work around this limitation, set the output mode to "
-                      "Update. In the future, Append may be supported."),
-            std::string::npos);
-  EXPECT_NE(err_start(input.toDF(), "update", "50 milliseconds", "console")
-                .find("[INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL] The real-time trigger "
-                      "interval is set to 50 ms. This is less than the 100 ms minimum specified "
-                      "by spark.sql.streaming.realTimeMode.minBatchDuration."),
-            std::string::npos);
-  EXPECT_NE(err_start(input.toDF(), "update", "5 seconds", "foreachBatch")
-                .find("[STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST] Streaming "
-                      "real-time mode has the following limitation: The sink(s): "
-                      "org.apache.spark.sql.execution.streaming.sources.ForeachBatchSink is not "
-                      "in the sink allowlist for Real-Time Mode."),
-            std::string::npos);
+  EXPECT_NE(
+      err_start(input.toDF(), "append", "5 seconds", "console")
+          .find(
+              "[STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED] Streaming real-time "
+              "mode has the following limitation: The output mode Append is not "
+              "supported. To work around this limitation, set the output mode to "
+              "Update. In the future, Append may be supported."),
+      std::string::npos);
+  EXPECT_NE(
+      err_start(input.toDF(), "update", "50 milliseconds", "console")
+          .find(
+              "[INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL] The real-time trigger "
+              "interval is set to 50 ms. This is less than the 100 ms minimum specified "
+              "by spark.sql.streaming.realTimeMode.minBatchDuration."),
+      std::string::npos);
+  EXPECT_NE(
+      err_start(input.toDF(), "update", "5 seconds", "foreachBatch")
+          .find(
+              "[STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST] Streaming "
+              "real-time mode has the following limitation: The sink(s): "
+              "org.apache.spark.sql.execution.streaming.sources.ForeachBatchSink is not "
+              "in the sink allowlist for Real-Time Mode."),
+      std::string::npos);
   EXPECT_NE(err_start(input.toDF(), "update", "5 seconds", "memory")
                 .find("sources.MemorySink is not in the sink allowlist"),
             std::string::npos);
@@ -224,34 +233,40 @@ TEST(RealTimeMode, RefusedAsSparkRefuses) {
                  .trigger(api::Trigger::RealTime("5 seconds"))
                  .start();
     std::string err = ErrorOf([&] {
-      if (!q.awaitTermination(20.0)) throw std::runtime_error("the query is still running");
+      if (!q.awaitTermination(20.0))
+        throw std::runtime_error("the query is still running");
     });
     q.stop();
     return err;
   };
   auto rate = spark.readStream().format("rate").load();
-  EXPECT_NE(err_run(rate).find("[STREAMING_REAL_TIME_MODE.INPUT_STREAM_NOT_SUPPORTED] Streaming "
-                               "real-time mode has the following limitation: The input stream "
-                               "org.apache.spark.sql.execution.streaming.sources."
-                               "RateStreamMicroBatchStream is not supported in Real-time Mode."),
+  EXPECT_NE(err_run(rate).find(
+                "[STREAMING_REAL_TIME_MODE.INPUT_STREAM_NOT_SUPPORTED] Streaming "
+                "real-time mode has the following limitation: The input stream "
+                "org.apache.spark.sql.execution.streaming.sources."
+                "RateStreamMicroBatchStream is not supported in Real-time Mode."),
             std::string::npos);
-  EXPECT_NE(err_run(input.toDF().groupBy("k").count())
-                .find("The operator(s): org.apache.spark.sql.execution.aggregate."
-                      "HashAggregateExec, org.apache.spark.sql.execution.exchange."
-                      "ShuffleExchangeExec, org.apache.spark.sql.execution.streaming.operators."
-                      "stateful.StateStoreRestoreExec, org.apache.spark.sql.execution.streaming."
-                      "operators.stateful.StateStoreSaveExec are not in the operator allowlist "
-                      "for Real-Time Mode."),
-            std::string::npos);
-  EXPECT_NE(err_run(input.toDF().dropDuplicates({"k"}))
-                .find("The operator(s): org.apache.spark.sql.execution.exchange."
-                      "ShuffleExchangeExec, org.apache.spark.sql.execution.streaming.operators."
-                      "stateful.StreamingDeduplicateExec are not in the operator allowlist"),
-            std::string::npos);
+  EXPECT_NE(
+      err_run(input.toDF().groupBy("k").count())
+          .find(
+              "The operator(s): org.apache.spark.sql.execution.aggregate."
+              "HashAggregateExec, org.apache.spark.sql.execution.exchange."
+              "ShuffleExchangeExec, org.apache.spark.sql.execution.streaming.operators."
+              "stateful.StateStoreRestoreExec, org.apache.spark.sql.execution.streaming."
+              "operators.stateful.StateStoreSaveExec are not in the operator allowlist "
+              "for Real-Time Mode."),
+      std::string::npos);
+  EXPECT_NE(
+      err_run(input.toDF().dropDuplicates({"k"}))
+          .find("The operator(s): org.apache.spark.sql.execution.exchange."
+                "ShuffleExchangeExec, org.apache.spark.sql.execution.streaming.operators."
+                "stateful.StreamingDeduplicateExec are not in the operator allowlist"),
+      std::string::npos);
   auto df = input.toDF();
-  EXPECT_NE(err_run(df.unionAll(df)).find(
-                "[STREAMING_REAL_TIME_MODE.IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED]"),
-            std::string::npos);
+  EXPECT_NE(
+      err_run(df.unionAll(df))
+          .find("[STREAMING_REAL_TIME_MODE.IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED]"),
+      std::string::npos);
 }
 
 }  // namespace

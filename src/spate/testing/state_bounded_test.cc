@@ -39,14 +39,16 @@ SparkSession Spark() {
 std::string ProviderClass(const std::string& p) {
   return p == "rocksdb"
              ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
-             : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+             : "org.apache.spark.sql.execution.streaming.state."
+               "HDFSBackedStateStoreProvider";
 }
 
 struct Folder {
   std::string path;
   Folder() {
     const char* tmp = std::getenv("TMPDIR");
-    path = io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-bounded-" + stream::RandomUuid());
+    path =
+        io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-bounded-" + stream::RandomUuid());
   }
   ~Folder() { (void)io::LocalFileSystem::Get()->Delete(path, true); }
 };
@@ -78,14 +80,16 @@ class StateRowsListener : public api::StreamingQueryListener {
   std::map<int64_t, int64_t> rows_;
 };
 
-constexpr int kKeys = 20;          // value % 20
-constexpr int kBatches = 60;       // one minute of event time each
+constexpr int kKeys = 20;           // value % 20
+constexpr int kBatches = 60;        // one minute of event time each
 constexpr int kRowsPerBatch = 200;  // 300 ms apart
 
 // Runs 5-minute windowed counts per key in update mode over rate-micro-batch, with or
 // without a 10-minute watermark, for kBatches batches; returns numRowsTotal per batch.
-std::map<int64_t, int64_t> RunWindowedCounts(const std::string& provider, bool watermark) {
-  Spark().conf().set("spark.sql.streaming.stateStore.providerClass", ProviderClass(provider));
+std::map<int64_t, int64_t> RunWindowedCounts(const std::string& provider,
+                                             bool watermark) {
+  Spark().conf().set("spark.sql.streaming.stateStore.providerClass",
+                     ProviderClass(provider));
   Folder chk;
   auto events = Spark()
                     .readStream()
@@ -159,7 +163,8 @@ INSTANTIATE_TEST_SUITE_P(Providers, StateBounded, ::testing::Values("memory", "r
 TEST(StateStoreLifetime, ReleasedWhenTheQueryTerminates) {
   Folder dir;
   const std::string local = io::JoinPath(dir.path, "rocksdb-local");
-  Spark().conf().set("spark.sql.streaming.stateStore.providerClass", ProviderClass("rocksdb"));
+  Spark().conf().set("spark.sql.streaming.stateStore.providerClass",
+                     ProviderClass("rocksdb"));
   Spark().conf().set("spark.sql.streaming.stateStore.rocksdb.localDir", local);
   auto q = Spark()
                .readStream()

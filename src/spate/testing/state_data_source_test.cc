@@ -1,9 +1,9 @@
 // Copyright spate authors.
-// State as a table (issue 15): spark.read.format("statestore") and format("state-metadata")
-// over checkpoints made by real runs (aggregation with and without an event-time key,
-// deduplication, a stream-stream join), against both state store providers: batchId
-// selection, joinSide and named stores, the change feed, a checkpoint without the
-// operator metadata file, and Spark's errors.
+// State as a table (issue 15): spark.read.format("statestore") and
+// format("state-metadata") over checkpoints made by real runs (aggregation with and
+// without an event-time key, deduplication, a stream-stream join), against both state
+// store providers: batchId selection, joinSide and named stores, the change feed, a
+// checkpoint without the operator metadata file, and Spark's errors.
 
 #include <gtest/gtest.h>
 
@@ -56,7 +56,8 @@ std::vector<std::string> Strings(const DataFrame& df) {
 }
 
 /// The error text of loading `format` from `chk` with `opts`; "" when it loads.
-std::string LoadError(const SparkSession& spark, const std::string& format, const std::string& chk,
+std::string LoadError(const SparkSession& spark, const std::string& format,
+                      const std::string& chk,
                       const std::map<std::string, std::string>& opts) {
   try {
     spark.read().format(format).options(opts).load(chk).collect();
@@ -91,7 +92,8 @@ TEST_P(StateDataSource, Aggregation) {
                .start();
   for (int batch = 0; batch < 3; ++batch) {
     std::vector<std::vector<Value>> rows;
-    for (int i = 0; i <= batch * 2; ++i) rows.push_back({S("key" + std::to_string(i)), I(i)});
+    for (int i = 0; i <= batch * 2; ++i)
+      rows.push_back({S("key" + std::to_string(i)), I(i)});
     input.addData(rows);
     q.processAllAvailable();
   }
@@ -104,19 +106,27 @@ TEST_P(StateDataSource, Aggregation) {
   auto flat = state.selectExpr("key.k", "value.*");
   // count's state, then sum's (sum, count of non-null inputs).
   EXPECT_EQ(Strings(flat), (std::vector<std::string>{"[key0, 3, 0, 3]", "[key1, 2, 2, 2]",
-                                                      "[key2, 2, 4, 2]", "[key3, 1, 3, 1]",
-                                                      "[key4, 1, 4, 1]"}));
+                                                     "[key2, 2, 4, 2]", "[key3, 1, 3, 1]",
+                                                     "[key4, 1, 4, 1]"}));
   // The partitions are the operator's three.
   auto parts = Strings(state.selectExpr("partition_id").distinct());
   EXPECT_LE(parts.size(), 3u);
   for (const auto& p : parts) EXPECT_TRUE(p == "[0]" || p == "[1]" || p == "[2]") << p;
 
   // batchId picks the state after that batch.
-  EXPECT_EQ(Strings(spark.read().format("statestore").option("batchId", "0").load(chk)
+  EXPECT_EQ(Strings(spark.read()
+                        .format("statestore")
+                        .option("batchId", "0")
+                        .load(chk)
                         .selectExpr("key.k", "value.*")),
             (std::vector<std::string>{"[key0, 1, 0, 1]"}));
-  EXPECT_EQ(spark.read().format("statestore").option("batchId", "1").option("operatorId", "0")
-                .option("storeName", "default").load(chk).count(),
+  EXPECT_EQ(spark.read()
+                .format("statestore")
+                .option("batchId", "1")
+                .option("operatorId", "0")
+                .option("storeName", "default")
+                .load(chk)
+                .count(),
             3);
 
   // The change feed: batch 1's three keys and batch 2's five.
@@ -130,8 +140,12 @@ TEST_P(StateDataSource, Aggregation) {
                                       "[1, update, key2]", "[2, update, key0]",
                                       "[2, update, key1]", "[2, update, key2]",
                                       "[2, update, key3]", "[2, update, key4]"}));
-  EXPECT_EQ(spark.read().format("statestore").option("readChangeFeed", "true")
-                .option("changeStartBatchId", "0").option("changeEndBatchId", "0").load(chk)
+  EXPECT_EQ(spark.read()
+                .format("statestore")
+                .option("readChangeFeed", "true")
+                .option("changeStartBatchId", "0")
+                .option("changeEndBatchId", "0")
+                .load(chk)
                 .count(),
             1);
 
@@ -143,23 +157,29 @@ TEST_P(StateDataSource, Aggregation) {
   auto err = [&](const std::map<std::string, std::string>& o) {
     return LoadError(spark, "statestore", chk, o);
   };
-  EXPECT_NE(err({{"batchId", "-1"}}).find("STDS_INVALID_OPTION_VALUE.IS_NEGATIVE"), std::string::npos);
-  EXPECT_NE(err({{"batchId", "x"}}).find("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE"), std::string::npos);
+  EXPECT_NE(err({{"batchId", "-1"}}).find("STDS_INVALID_OPTION_VALUE.IS_NEGATIVE"),
+            std::string::npos);
+  EXPECT_NE(err({{"batchId", "x"}}).find("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE"),
+            std::string::npos);
   std::string later = err({{"batchId", "7"}});
   EXPECT_NE(later.find("STDS_INVALID_OPTION_VALUE"), std::string::npos) << later;
   EXPECT_NE(later.find("last committed batch"), std::string::npos) << later;
-  EXPECT_NE(err({{"operatorId", "4"}}).find("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE"),
-            std::string::npos);
+  EXPECT_NE(
+      err({{"operatorId", "4"}}).find("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE"),
+      std::string::npos);
   EXPECT_NE(err({{"storeName", "nope"}}).find("has no store 'nope'"), std::string::npos);
-  EXPECT_NE(err({{"joinSide", "left"}}).find("not a stream-stream join"), std::string::npos);
-  EXPECT_NE(err({{"joinSide", "middle"}}).find("STDS_INVALID_OPTION_VALUE"), std::string::npos);
+  EXPECT_NE(err({{"joinSide", "left"}}).find("not a stream-stream join"),
+            std::string::npos);
+  EXPECT_NE(err({{"joinSide", "middle"}}).find("STDS_INVALID_OPTION_VALUE"),
+            std::string::npos);
   EXPECT_NE(err({{"joinSide", "left"}, {"storeName", "x"}}).find("STDS_CONFLICT_OPTIONS"),
             std::string::npos);
   EXPECT_NE(err({{"readChangeFeed", "true"}}).find("STDS_REQUIRED_OPTION_UNSPECIFIED"),
             std::string::npos);
-  EXPECT_NE(err({{"readChangeFeed", "true"}, {"changeStartBatchId", "0"}, {"batchId", "1"}})
-                .find("STDS_CONFLICT_OPTIONS"),
-            std::string::npos);
+  EXPECT_NE(
+      err({{"readChangeFeed", "true"}, {"changeStartBatchId", "0"}, {"batchId", "1"}})
+          .find("STDS_CONFLICT_OPTIONS"),
+      std::string::npos);
   EXPECT_NE(err({{"changeStartBatchId", "0"}}).find("readChangeFeed"), std::string::npos);
 
   // An empty folder: no committed batch.
@@ -167,13 +187,15 @@ TEST_P(StateDataSource, Aggregation) {
   fs::create_directories(empty + "/commits");
   fs::create_directories(empty + "/offsets");
   stream::ReadOrCreateStreamMetadata(*io::LocalFileSystem::Get(), empty, "q").status();
-  EXPECT_NE(LoadError(spark, "statestore", empty, {}).find("STDS_COMMITTED_BATCH_UNAVAILABLE"),
-            std::string::npos);
+  EXPECT_NE(
+      LoadError(spark, "statestore", empty, {}).find("STDS_COMMITTED_BATCH_UNAVAILABLE"),
+      std::string::npos);
 
   // A checkpoint written before _metadata/operator existed reads the same.
   fs::remove(chk + "/state/0/_metadata/operator");
-  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
-            Strings(flat));
+  EXPECT_EQ(
+      Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
+      Strings(flat));
   EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk)),
             (std::vector<std::string>{"[0, stateStoreSave, default, 3, 0, 2, null]"}));
   fs::remove_all(chk);
@@ -181,9 +203,10 @@ TEST_P(StateDataSource, Aggregation) {
 }
 
 // An event-time grouping key: the value starts with the key's event time.
-// snapshotStartBatchId + snapshotPartitionId: one partition's state at batchId rebuilt from
-// the base file of version snapshotStartBatchId+1 (memory .snapshot, rocksdb .checkpoint,
-// written every 2 versions here) and the delta / changelog files after it; Spark's errors.
+// snapshotStartBatchId + snapshotPartitionId: one partition's state at batchId rebuilt
+// from the base file of version snapshotStartBatchId+1 (memory .snapshot, rocksdb
+// .checkpoint, written every 2 versions here) and the delta / changelog files after it;
+// Spark's errors.
 TEST_P(StateDataSource, SnapshotStartBatchId) {
   SparkSession spark = NewSpark();
   spark.conf().set("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2");
@@ -200,7 +223,8 @@ TEST_P(StateDataSource, SnapshotStartBatchId) {
                .start();
   for (int batch = 0; batch < 5; ++batch) {
     std::vector<std::vector<Value>> rows;
-    for (int i = 0; i <= batch * 2; ++i) rows.push_back({S("key" + std::to_string(i)), I(i)});
+    for (int i = 0; i <= batch * 2; ++i)
+      rows.push_back({S("key" + std::to_string(i)), I(i)});
     input.addData(rows);
     q.processAllAvailable();
   }
@@ -210,17 +234,22 @@ TEST_P(StateDataSource, SnapshotStartBatchId) {
   const std::string incremental = memory ? ".delta" : ".changelog";
   auto part_dir = [&](int p) { return chk + "/state/0/" + std::to_string(p); };
   // Version 2's base file is written after batch 1, before batch 2 starts.
-  for (int p = 0; p < 3; ++p) ASSERT_TRUE(fs::exists(part_dir(p) + "/2" + base)) << part_dir(p);
+  for (int p = 0; p < 3; ++p)
+    ASSERT_TRUE(fs::exists(part_dir(p) + "/2" + base)) << part_dir(p);
 
   auto read = [&](const std::map<std::string, std::string>& opts) {
-    return Strings(spark.read().format("statestore").options(opts).load(chk)
+    return Strings(spark.read()
+                       .format("statestore")
+                       .options(opts)
+                       .load(chk)
                        .selectExpr("key.k", "value.count", "partition_id"));
   };
   auto filter = [](const std::vector<std::string>& rows, int p) {
     std::vector<std::string> out;
     const std::string tail = ", " + std::to_string(p) + "]";
     for (const auto& r : rows) {
-      if (r.size() >= tail.size() && r.compare(r.size() - tail.size(), tail.size(), tail) == 0)
+      if (r.size() >= tail.size() &&
+          r.compare(r.size() - tail.size(), tail.size(), tail) == 0)
         out.push_back(r);
     }
     return out;
@@ -232,53 +261,78 @@ TEST_P(StateDataSource, SnapshotStartBatchId) {
   for (int p = 0; p < 3; ++p) {
     SCOPED_TRACE(p);
     const std::string part = std::to_string(p);
-    const auto rows = read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", part}});
+    const auto rows =
+        read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", part}});
     EXPECT_EQ(rows, filter(all, p));
     total += rows.size();
-    EXPECT_EQ(read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", part}, {"batchId", "1"}}),
+    EXPECT_EQ(read({{"snapshotStartBatchId", "1"},
+                    {"snapshotPartitionId", part},
+                    {"batchId", "1"}}),
               filter(at_1, p));
-    EXPECT_EQ(read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", part}, {"batchId", "2"}}),
+    EXPECT_EQ(read({{"snapshotStartBatchId", "1"},
+                    {"snapshotPartitionId", part},
+                    {"batchId", "2"}}),
               filter(read({{"batchId", "2"}}), p));
   }
   EXPECT_EQ(total, all.size());
-  // Rebuilt from version 2's base and the files after it: versions 1-2's incremental files
-  // are not read, version 3's is.
+  // Rebuilt from version 2's base and the files after it: versions 1-2's incremental
+  // files are not read, version 3's is.
   fs::remove(part_dir(0) + "/1" + incremental);
   fs::remove(part_dir(0) + "/2" + incremental);
-  EXPECT_EQ(read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", "0"}}), filter(all, 0));
+  EXPECT_EQ(read({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", "0"}}),
+            filter(all, 0));
   fs::remove(part_dir(0) + "/3" + incremental);
-  EXPECT_NE(LoadError(spark, "statestore", chk, {{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", "0"}})
+  EXPECT_NE(LoadError(spark, "statestore", chk,
+                      {{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", "0"}})
                 .find("3" + incremental + " does not exist"),
             std::string::npos);
 
   // Spark's errors.
-  auto error = [&](const std::map<std::string, std::string>& opts) { return LoadError(spark, "statestore", chk, opts); };
+  auto error = [&](const std::map<std::string, std::string>& opts) {
+    return LoadError(spark, "statestore", chk, opts);
+  };
   EXPECT_NE(error({{"snapshotStartBatchId", "0"}, {"snapshotPartitionId", "1"}})
-                .find("[CANNOT_LOAD_STATE_STORE.UNCATEGORIZED] [CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE] "
+                .find("[CANNOT_LOAD_STATE_STORE.UNCATEGORIZED] "
+                      "[CANNOT_LOAD_STATE_STORE.CANNOT_READ_MISSING_SNAPSHOT_FILE] "
                       "An error occurred during loading "
-                      "state. Error reading snapshot file " + part_dir(1) + "/1" + base),
+                      "state. Error reading snapshot file " +
+                      part_dir(1) + "/1" + base),
             std::string::npos);
   EXPECT_NE(error({{"snapshotStartBatchId", "1"}, {"snapshotPartitionId", "3"}})
-                .find("[CANNOT_LOAD_STATE_STORE.SNAPSHOT_PARTITION_ID_NOT_FOUND] An error occurred during loading "
-                      "state. Partition id 3 not found for state of operator 0 at " + chk + "/state."),
+                .find("[CANNOT_LOAD_STATE_STORE.SNAPSHOT_PARTITION_ID_NOT_FOUND] An "
+                      "error occurred during loading "
+                      "state. Partition id 3 not found for state of operator 0 at " +
+                      chk + "/state."),
             std::string::npos);
-  EXPECT_NE(error({{"snapshotStartBatchId", "1"}}).find("[STDS_REQUIRED_OPTION_UNSPECIFIED] 'snapshotPartitionId' must be specified."),
+  EXPECT_NE(error({{"snapshotStartBatchId", "1"}})
+                .find("[STDS_REQUIRED_OPTION_UNSPECIFIED] 'snapshotPartitionId' must be "
+                      "specified."),
             std::string::npos);
-  EXPECT_NE(error({{"snapshotPartitionId", "1"}}).find("[STDS_REQUIRED_OPTION_UNSPECIFIED] 'snapshotStartBatchId' must be specified."),
+  EXPECT_NE(error({{"snapshotPartitionId", "1"}})
+                .find("[STDS_REQUIRED_OPTION_UNSPECIFIED] 'snapshotStartBatchId' must be "
+                      "specified."),
             std::string::npos);
-  EXPECT_NE(error({{"snapshotStartBatchId", "3"}, {"snapshotPartitionId", "0"}, {"batchId", "2"}})
-                .find("[STDS_INVALID_OPTION_VALUE.WITH_MESSAGE] Invalid value for source option 'snapshotStartBatchId': "
-                      "value should be less than or equal to 2"),
-            std::string::npos);
+  EXPECT_NE(
+      error(
+          {{"snapshotStartBatchId", "3"}, {"snapshotPartitionId", "0"}, {"batchId", "2"}})
+          .find("[STDS_INVALID_OPTION_VALUE.WITH_MESSAGE] Invalid value for source "
+                "option 'snapshotStartBatchId': "
+                "value should be less than or equal to 2"),
+      std::string::npos);
   EXPECT_NE(error({{"snapshotStartBatchId", "-1"}, {"snapshotPartitionId", "0"}})
-                .find("[STDS_INVALID_OPTION_VALUE.IS_NEGATIVE] Invalid value for source option 'snapshotStartBatchId': "
+                .find("[STDS_INVALID_OPTION_VALUE.IS_NEGATIVE] Invalid value for source "
+                      "option 'snapshotStartBatchId': "
                       "cannot be negative."),
             std::string::npos);
-  EXPECT_NE(error({{"snapshotStartBatchId", "0"}, {"snapshotPartitionId", "-1"}}).find("'snapshotPartitionId': cannot be negative."),
+  EXPECT_NE(error({{"snapshotStartBatchId", "0"}, {"snapshotPartitionId", "-1"}})
+                .find("'snapshotPartitionId': cannot be negative."),
             std::string::npos);
-  EXPECT_NE(error({{"snapshotStartBatchId", "0"}, {"snapshotPartitionId", "0"}, {"readChangeFeed", "true"},
+  EXPECT_NE(error({{"snapshotStartBatchId", "0"},
+                   {"snapshotPartitionId", "0"},
+                   {"readChangeFeed", "true"},
                    {"changeStartBatchId", "0"}})
-                .find("[STDS_CONFLICT_OPTIONS] The options ['snapshotStartBatchId', 'readChangeFeed'] cannot be "
+                .find("[STDS_CONFLICT_OPTIONS] The options ['snapshotStartBatchId', "
+                      "'readChangeFeed'] cannot be "
                       "specified together."),
             std::string::npos);
   fs::remove_all(chk);
@@ -306,12 +360,16 @@ TEST_P(StateDataSource, AggregationByEventTime) {
   q.stop();
   std::vector<std::string> want = {"[a, 2]", "[b, 1]"};
   auto read = [&] {
-    return Strings(spark.read().format("statestore").option("batchId", "0").load(chk)
+    return Strings(spark.read()
+                       .format("statestore")
+                       .option("batchId", "0")
+                       .load(chk)
                        .selectExpr("key.k", "value.*"));
   };
   EXPECT_EQ(read(), want);
-  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
-            (std::vector<std::string>{"[c, 1]"}));
+  EXPECT_EQ(
+      Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
+      (std::vector<std::string>{"[c, 1]"}));
   // The change feed: the evictions are deletes with a NULL value.
   auto feed = Strings(spark.read()
                           .format("statestore")
@@ -344,24 +402,29 @@ TEST_P(StateDataSource, Deduplication) {
   input.addData({{S("c"), I(1)}});
   q.processAllAvailable();
   q.stop();
-  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value")),
-            (std::vector<std::string>{"[a, {NULL}]", "[b, {NULL}]", "[c, {NULL}]"}));
-  EXPECT_EQ(spark.read().format("statestore").option("batchId", "0").load(chk).count(), 2);
+  EXPECT_EQ(
+      Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value")),
+      (std::vector<std::string>{"[a, {NULL}]", "[b, {NULL}]", "[c, {NULL}]"}));
+  EXPECT_EQ(spark.read().format("statestore").option("batchId", "0").load(chk).count(),
+            2);
   EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk)),
             (std::vector<std::string>{"[0, dedupe, default, 3, 0, 1, null]"}));
   fs::remove_all(chk);
 }
 
-// A processor that registers one event-time timer per key: 12:00 + the key's last v hours.
+// A processor that registers one event-time timer per key: 12:00 + the key's last v
+// hours.
 class TimerProcessor final : public stream::StatefulProcessor {
  public:
-  void init(stream::StatefulProcessorHandle& h, stream::OutputMode, stream::TimeMode) override {
+  void init(stream::StatefulProcessorHandle& h, stream::OutputMode,
+            stream::TimeMode) override {
     h_ = &h;
-    count_.emplace(h.getValueState("count", *api::StructType::fromDDL("n BIGINT").ToSchema()));
+    count_.emplace(
+        h.getValueState("count", *api::StructType::fromDDL("n BIGINT").ToSchema()));
   }
-  std::vector<stream::ProcessorRow> handleInputRows(const stream::ProcessorRow& key,
-                                                    const std::vector<stream::ProcessorRow>& rows,
-                                                    const stream::TimerValues&) override {
+  std::vector<stream::ProcessorRow> handleInputRows(
+      const stream::ProcessorRow& key, const std::vector<stream::ProcessorRow>& rows,
+      const stream::TimerValues&) override {
     for (int64_t t : h_->listTimers()) h_->deleteTimer(t);
     h_->registerTimer(1767268800000LL + rows.back()[1].i64() * 3600000LL);
     count_->update({Value::Long(static_cast<int64_t>(rows.size()))});
@@ -373,36 +436,43 @@ class TimerProcessor final : public stream::StatefulProcessor {
   std::optional<stream::ValueState> count_;
 };
 
-// transformWithState: readRegisteredTimers lists (key, expiration_timestamp_ms) as Spark 4.2
-// does; stateVarName reads a variable; neither is Spark's required-option error.
+// transformWithState: readRegisteredTimers lists (key, expiration_timestamp_ms) as
+// Spark 4.2 does; stateVarName reads a variable; neither is Spark's required-option
+// error.
 TEST_P(StateDataSource, TransformWithStateTimers) {
   SparkSession spark = NewSpark();
   const std::string chk = TempDir("tws");
   MemoryStream input(spark, "k STRING, v INT, ts TIMESTAMP");
-  auto q = input.toDF()
-               .withWatermark("ts", "1 minute")
-               .groupBy(std::vector<std::string>{"k"})
-               .transformWithState([] { return std::make_unique<TimerProcessor>(); },
-                                   api::StructType::fromDDL("k STRING"), "update", "EventTime")
-               .writeStream()
-               .format("memory")
-               .queryName("stds_tws_" + GetParam())
-               .outputMode("update")
-               .option("checkpointLocation", chk)
-               .start();
+  auto q =
+      input.toDF()
+          .withWatermark("ts", "1 minute")
+          .groupBy(std::vector<std::string>{"k"})
+          .transformWithState([] { return std::make_unique<TimerProcessor>(); },
+                              api::StructType::fromDDL("k STRING"), "update", "EventTime")
+          .writeStream()
+          .format("memory")
+          .queryName("stds_tws_" + GetParam())
+          .outputMode("update")
+          .option("checkpointLocation", chk)
+          .start();
   input.addData({{S("a"), I(1), T(0)}, {S("a"), I(2), T(1)}, {S("b"), I(3), T(2)}});
   q.processAllAvailable();
   q.stop();
   DataFrame timers =
       spark.read().format("statestore").option("readRegisteredTimers", "true").load(chk);
-  EXPECT_EQ(timers.schema().simpleString(),
-            "struct<key:struct<k:string>,expiration_timestamp_ms:bigint,partition_id:int>");
+  EXPECT_EQ(
+      timers.schema().simpleString(),
+      "struct<key:struct<k:string>,expiration_timestamp_ms:bigint,partition_id:int>");
   EXPECT_EQ(Strings(timers.select("key.k", "expiration_timestamp_ms")),
             (std::vector<std::string>{"[a, 1767276000000]", "[b, 1767279600000]"}));
-  EXPECT_NE(LoadError(spark, "statestore", chk, {}).find(
-                "[STDS_REQUIRED_OPTION_UNSPECIFIED] 'stateVarName' must be specified."),
-            std::string::npos);
-  EXPECT_EQ(Strings(spark.read().format("statestore").option("stateVarName", "count").load(chk)
+  EXPECT_NE(
+      LoadError(spark, "statestore", chk, {})
+          .find("[STDS_REQUIRED_OPTION_UNSPECIFIED] 'stateVarName' must be specified."),
+      std::string::npos);
+  EXPECT_EQ(Strings(spark.read()
+                        .format("statestore")
+                        .option("stateVarName", "count")
+                        .load(chk)
                         .selectExpr("key.k", "value.n")),
             (std::vector<std::string>{"[a, 2]", "[b, 1]"}));
   EXPECT_NE(LoadError(spark, "statestore", chk,
@@ -416,15 +486,18 @@ TEST_P(StateDataSource, TransformWithStateTimers) {
 // of v, the v's seen, and per parity of v (user key) the count and sum.
 class VariablesProcessor final : public stream::StatefulProcessor {
  public:
-  void init(stream::StatefulProcessorHandle& h, stream::OutputMode, stream::TimeMode) override {
-    auto schema = [](const char* ddl) { return *api::StructType::fromDDL(ddl).ToSchema(); };
+  void init(stream::StatefulProcessorHandle& h, stream::OutputMode,
+            stream::TimeMode) override {
+    auto schema = [](const char* ddl) {
+      return *api::StructType::fromDDL(ddl).ToSchema();
+    };
     total_.emplace(h.getValueState("total", schema("t BIGINT, note STRING")));
     seen_.emplace(h.getListState("seen", schema("n INT"), stream::TTLConfig{3600000}));
     per_.emplace(h.getMapState("per", schema("mk STRING"), schema("c INT, s BIGINT")));
   }
-  std::vector<stream::ProcessorRow> handleInputRows(const stream::ProcessorRow& key,
-                                                    const std::vector<stream::ProcessorRow>& rows,
-                                                    const stream::TimerValues&) override {
+  std::vector<stream::ProcessorRow> handleInputRows(
+      const stream::ProcessorRow& key, const std::vector<stream::ProcessorRow>& rows,
+      const stream::TimerValues&) override {
     int64_t t = total_->exists() ? total_->get()->at(0).i64() : 0;
     for (const auto& r : rows) {
       const int32_t v = static_cast<int32_t>(r[1].i64());
@@ -432,8 +505,9 @@ class VariablesProcessor final : public stream::StatefulProcessor {
       seen_->appendValue({Value::Int(v)});
       const stream::ProcessorRow mk = {Value::String(v % 2 ? "odd" : "even")};
       auto old = per_->getValue(mk);
-      per_->updateValue(mk, {Value::Int(old ? static_cast<int32_t>(old->at(0).i64()) + 1 : 1),
-                             Value::Long((old ? old->at(1).i64() : 0) + v)});
+      per_->updateValue(mk,
+                        {Value::Int(old ? static_cast<int32_t>(old->at(0).i64()) + 1 : 1),
+                         Value::Long((old ? old->at(1).i64() : 0) + v)});
     }
     total_->update({Value::Long(t), Value::String("w" + key[0].ToString())});
     return {{key[0]}};
@@ -456,7 +530,8 @@ TEST_P(StateDataSource, TransformWithStateVariables) {
     return input.toDF()
         .groupBy(std::vector<std::string>{"k"})
         .transformWithState([] { return std::make_unique<VariablesProcessor>(); },
-                            api::StructType::fromDDL("k STRING"), "update", "ProcessingTime")
+                            api::StructType::fromDDL("k STRING"), "update",
+                            "ProcessingTime")
         .writeStream()
         .format("memory")
         .queryName("stds_tws_vars_" + GetParam())
@@ -476,8 +551,9 @@ TEST_P(StateDataSource, TransformWithStateVariables) {
     return spark.read().format("statestore").options(opts).load(chk);
   };
   DataFrame total = read({{"stateVarName", "total"}});
-  EXPECT_EQ(total.schema().simpleString(),
-            "struct<key:struct<k:string>,value:struct<t:bigint,note:string>,partition_id:int>");
+  EXPECT_EQ(
+      total.schema().simpleString(),
+      "struct<key:struct<k:string>,value:struct<t:bigint,note:string>,partition_id:int>");
   EXPECT_EQ(Strings(total.selectExpr("key.k", "value.t", "value.note")),
             (std::vector<std::string>{"[a, 8, wa]", "[b, 2, wb]", "[c, 5, wc]"}));
   EXPECT_EQ(Strings(read({{"stateVarName", "total"}, {"batchId", "0"}})
@@ -504,50 +580,65 @@ TEST_P(StateDataSource, TransformWithStateVariables) {
             "user_map_value:struct<c:int,s:bigint>,partition_id:int>");
   EXPECT_EQ(Strings(per.selectExpr("key.k", "user_map_key.mk", "user_map_value.c",
                                    "user_map_value.s")),
-            (std::vector<std::string>{"[a, even, 1, 4]", "[a, odd, 2, 4]", "[b, even, 1, 2]",
-                                      "[c, odd, 1, 5]"}));
+            (std::vector<std::string>{"[a, even, 1, 4]", "[a, odd, 2, 4]",
+                                      "[b, even, 1, 2]", "[c, odd, 1, 5]"}));
   DataFrame maps = read({{"stateVarName", "per"}, {"flattenCollectionTypes", "false"}});
   EXPECT_EQ(maps.schema().simpleString(),
-            "struct<key:struct<k:string>,map_value:map<struct<mk:string>,struct<c:int,s:bigint>>,"
+            "struct<key:struct<k:string>,map_value:map<struct<mk:string>,struct<c:int,s:"
+            "bigint>>,"
             "partition_id:int>");
   EXPECT_EQ(Strings(maps.selectExpr("key.k", "map_value[named_struct('mk', 'odd')].s")),
             (std::vector<std::string>{"[a, 4]", "[b, null]", "[c, 5]"}));
-  EXPECT_EQ(Strings(read({{"stateVarName", "total"}, {"readChangeFeed", "true"},
+  EXPECT_EQ(Strings(read({{"stateVarName", "total"},
+                          {"readChangeFeed", "true"},
                           {"changeStartBatchId", "1"}})
                         .selectExpr("change_type", "key.k", "value.t")),
             (std::vector<std::string>{"[update, a, 8]", "[update, c, 5]"}));
-  EXPECT_NE(LoadError(spark, "statestore", chk, {{"stateVarName", "nope"}})
-                .find("State variable nope is not defined for the transformWithState operator."),
-            std::string::npos);
+  EXPECT_NE(
+      LoadError(spark, "statestore", chk, {{"stateVarName", "nope"}})
+          .find(
+              "State variable nope is not defined for the transformWithState operator."),
+      std::string::npos);
   EXPECT_NE(LoadError(spark, "statestore", chk,
-                      {{"stateVarName", "seen"}, {"readChangeFeed", "true"},
+                      {{"stateVarName", "seen"},
+                       {"readChangeFeed", "true"},
                        {"changeStartBatchId", "0"}})
                 .find("STDS_INVALID_OPTION_VALUE.WITH_MESSAGE"),
             std::string::npos);
   // The schema file: the variables and the timers' family, in Spark's v3 layout.
   auto local = io::LocalFileSystem::Get();
-  auto meta = stream::ReadTwsStateMetadata(*local, io::JoinPath(chk, "state"), 0, std::nullopt);
+  auto meta =
+      stream::ReadTwsStateMetadata(*local, io::JoinPath(chk, "state"), 0, std::nullopt);
   ASSERT_TRUE(meta.ok() && meta->has_value()) << meta.status().ToString();
   std::vector<std::string> families;
   for (const auto& f : (*meta)->families) families.push_back(f.name);
-  EXPECT_EQ(families, (std::vector<std::string>{"$procTimers_keyToTimestamp", "per", "seen", "total"}));
+  EXPECT_EQ(families, (std::vector<std::string>{"$procTimers_keyToTimestamp", "per",
+                                                "seen", "total"}));
   EXPECT_GE((*meta)->batch_id, 1);  // the restart's first batch wrote the metadata again
   auto bytes = local->ReadAll(io::JoinPath(
       io::JoinPath(chk, "state/0/_stateSchema/default"),
-      io::BaseName(fs::directory_iterator(chk + "/state/0/_stateSchema/default")->path().string())));
+      io::BaseName(fs::directory_iterator(chk + "/state/0/_stateSchema/default")
+                       ->path()
+                       .string())));
   ASSERT_TRUE(bytes.ok());
   EXPECT_EQ(stream::EncodeStateSchemaV3((*meta)->families), *bytes);
   EXPECT_EQ(std::distance(fs::directory_iterator(chk + "/state/0/_stateSchema/default"),
                           fs::directory_iterator()),
             1);  // the same schema after the restart: no second file
-  EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk).select("operatorProperties")),
-            (std::vector<std::string>{
-                "[{\"timeMode\":\"ProcessingTime\",\"outputMode\":\"Update\",\"stateVariables\":["
-                "{\"stateName\":\"total\",\"stateVariableType\":\"ValueState\",\"ttlEnabled\":false},"
-                "{\"stateName\":\"$procTimers_keyToTimestamp\",\"stateVariableType\":\"TimerState\","
-                "\"ttlEnabled\":false},"
-                "{\"stateName\":\"per\",\"stateVariableType\":\"MapState\",\"ttlEnabled\":false},"
-                "{\"stateName\":\"seen\",\"stateVariableType\":\"ListState\",\"ttlEnabled\":true}]}]"}));
+  EXPECT_EQ(
+      Strings(
+          spark.read().format("state-metadata").load(chk).select("operatorProperties")),
+      (std::vector<std::string>{"[{\"timeMode\":\"ProcessingTime\",\"outputMode\":"
+                                "\"Update\",\"stateVariables\":["
+                                "{\"stateName\":\"total\",\"stateVariableType\":"
+                                "\"ValueState\",\"ttlEnabled\":false},"
+                                "{\"stateName\":\"$procTimers_keyToTimestamp\","
+                                "\"stateVariableType\":\"TimerState\","
+                                "\"ttlEnabled\":false},"
+                                "{\"stateName\":\"per\",\"stateVariableType\":"
+                                "\"MapState\",\"ttlEnabled\":false},"
+                                "{\"stateName\":\"seen\",\"stateVariableType\":"
+                                "\"ListState\",\"ttlEnabled\":true}]}]"}));
   fs::remove_all(chk);
 }
 
@@ -576,20 +667,25 @@ TEST_P(StateDataSource, StreamStreamJoin) {
             (std::vector<std::string>{"[1, 1, a1]", "[1, 1, a1x]", "[2, 2, a2]"}));
   EXPECT_EQ(Strings(read({{"joinSide", "right"}}).selectExpr("key.*", "value.*")),
             (std::vector<std::string>{"[1, 1, b1]"}));
-  EXPECT_EQ(Strings(read({{"storeName", "left-keyToNumValues"}}).selectExpr("key.*", "value.*")),
-            (std::vector<std::string>{"[1, 2]", "[2, 1]"}));
+  EXPECT_EQ(
+      Strings(
+          read({{"storeName", "left-keyToNumValues"}}).selectExpr("key.*", "value.*")),
+      (std::vector<std::string>{"[1, 2]", "[2, 1]"}));
   auto rows = Strings(
       read({{"storeName", "left-keyWithIndexToValue"}}).selectExpr("key.*", "value.*"));
   // An inner join keeps no matched flags (only outer and semi sides read them).
-  EXPECT_EQ(rows, (std::vector<std::string>{"[1, 0, 1, a1, false]", "[1, 1, 1, a1x, false]",
-                                            "[2, 0, 2, a2, false]"}));
-  EXPECT_NE(LoadError(spark, "statestore", chk, {}).find("set joinSide"), std::string::npos);
+  EXPECT_EQ(rows,
+            (std::vector<std::string>{"[1, 0, 1, a1, false]", "[1, 1, 1, a1x, false]",
+                                      "[2, 0, 2, a2, false]"}));
+  EXPECT_NE(LoadError(spark, "statestore", chk, {}).find("set joinSide"),
+            std::string::npos);
   auto meta = Strings(spark.read().format("state-metadata").load(chk));
-  EXPECT_EQ(meta, (std::vector<std::string>{
-                      "[0, symmetricHashJoin, left-keyToNumValues, 3, 0, 0, null]",
-                      "[0, symmetricHashJoin, left-keyWithIndexToValue, 3, 0, 0, null]",
-                      "[0, symmetricHashJoin, right-keyToNumValues, 3, 0, 0, null]",
-                      "[0, symmetricHashJoin, right-keyWithIndexToValue, 3, 0, 0, null]"}));
+  EXPECT_EQ(meta,
+            (std::vector<std::string>{
+                "[0, symmetricHashJoin, left-keyToNumValues, 3, 0, 0, null]",
+                "[0, symmetricHashJoin, left-keyWithIndexToValue, 3, 0, 0, null]",
+                "[0, symmetricHashJoin, right-keyToNumValues, 3, 0, 0, null]",
+                "[0, symmetricHashJoin, right-keyWithIndexToValue, 3, 0, 0, null]"}));
   fs::remove_all(chk);
 }
 
@@ -613,11 +709,12 @@ TEST_P(StateDataSource, SessionWindows) {
   q.processAllAvailable();
   q.stop();
   DataFrame state = spark.read().format("statestore").load(chk);
-  EXPECT_EQ(Strings(state.selectExpr("key.k", "CAST(value.sessionStart AS STRING)",
-                                     "CAST(value.sessionEnd AS STRING)", "value.count")),
-            (std::vector<std::string>{"[a, 2026-01-01 12:01:00, 2026-01-01 12:08:00, 2]",
-                                      "[a, 2026-01-01 12:20:00, 2026-01-01 12:25:00, 1]",
-                                      "[b, 2026-01-01 12:02:00, 2026-01-01 12:07:00, 1]"}));
+  EXPECT_EQ(
+      Strings(state.selectExpr("key.k", "CAST(value.sessionStart AS STRING)",
+                               "CAST(value.sessionEnd AS STRING)", "value.count")),
+      (std::vector<std::string>{"[a, 2026-01-01 12:01:00, 2026-01-01 12:08:00, 2]",
+                                "[a, 2026-01-01 12:20:00, 2026-01-01 12:25:00, 1]",
+                                "[b, 2026-01-01 12:02:00, 2026-01-01 12:07:00, 1]"}));
   EXPECT_EQ(Strings(spark.read().format("state-metadata").load(chk)),
             (std::vector<std::string>{
                 "[0, sessionWindowStateStoreSaveExec, default, 3, 0, 1, null]"}));
@@ -644,10 +741,12 @@ TEST_P(StateDataSource, DedupWithinWatermarkLimitAndStateless) {
   q.stop();
   // Expiry: the first row's event time + the 10 minute delay, in microseconds.
   const int64_t a_exp = T(11).i64(), b_exp = T(12).i64();
-  EXPECT_EQ(Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
-            (std::vector<std::string>{"[a, " + std::to_string(a_exp) + "]",
-                                      "[b, " + std::to_string(b_exp) + "]"}));
-  auto meta = Strings(spark.read().format("state-metadata").load(chk).selectExpr("operatorName"));
+  EXPECT_EQ(
+      Strings(spark.read().format("statestore").load(chk).selectExpr("key.k", "value.*")),
+      (std::vector<std::string>{"[a, " + std::to_string(a_exp) + "]",
+                                "[b, " + std::to_string(b_exp) + "]"}));
+  auto meta =
+      Strings(spark.read().format("state-metadata").load(chk).selectExpr("operatorName"));
   EXPECT_EQ(meta, (std::vector<std::string>{"[dedupeWithinWatermark]"}));
   fs::remove_all(chk);
 
@@ -666,9 +765,15 @@ TEST_P(StateDataSource, DedupWithinWatermarkLimitAndStateless) {
   in2.addData({{S("c"), I(1)}, {S("d"), I(2)}});
   lq.processAllAvailable();
   lq.stop();
-  EXPECT_EQ(Strings(spark.read().format("statestore").load(lchk).selectExpr("value.*", "partition_id")),
+  EXPECT_EQ(Strings(spark.read()
+                        .format("statestore")
+                        .load(lchk)
+                        .selectExpr("value.*", "partition_id")),
             (std::vector<std::string>{"[3, 0]"}));
-  EXPECT_EQ(Strings(spark.read().format("statestore").option("batchId", "0").load(lchk)
+  EXPECT_EQ(Strings(spark.read()
+                        .format("statestore")
+                        .option("batchId", "0")
+                        .load(lchk)
                         .selectExpr("value.*")),
             (std::vector<std::string>{"[2]"}));
   // A corrupt operator metadata file is an error naming it.
@@ -693,11 +798,13 @@ TEST_P(StateDataSource, DedupWithinWatermarkLimitAndStateless) {
   sq.stop();
   EXPECT_EQ(spark.read().format("state-metadata").load(schk).count(), 0);
   err = LoadError(spark, "statestore", schk, {});
-  EXPECT_NE(err.find("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE"), std::string::npos) << err;
+  EXPECT_NE(err.find("STDS_NO_PARTITION_DISCOVERED_IN_STATE_STORE"), std::string::npos)
+      << err;
   fs::remove_all(schk);
 }
 
-INSTANTIATE_TEST_SUITE_P(Providers, StateDataSource, ::testing::Values("memory", "rocksdb"));
+INSTANTIATE_TEST_SUITE_P(Providers, StateDataSource,
+                         ::testing::Values("memory", "rocksdb"));
 
 }  // namespace
 }  // namespace spate::testing

@@ -37,11 +37,13 @@ Value S(const std::string& v) { return Value::String(v); }
 Value D(double v) { return Value::Double(v); }
 // 2026-01-01 12:00 UTC + `minutes`.
 Value T(int minutes, int seconds = 0) {
-  return Value::Timestamp((1767225600LL + 12 * 3600 + minutes * 60LL + seconds) * 1000000LL);
+  return Value::Timestamp((1767225600LL + 12 * 3600 + minutes * 60LL + seconds) *
+                          1000000LL);
 }
 std::string Clock(int minutes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "2026-01-01 %02d:%02d:00", 12 + minutes / 60, minutes % 60);
+  std::snprintf(buf, sizeof buf, "2026-01-01 %02d:%02d:00", 12 + minutes / 60,
+                minutes % 60);
   return buf;
 }
 
@@ -67,13 +69,12 @@ TEST_P(StatefulTest, GlobalCountThroughSelectExprIsARunningTotal) {
     StreamTest t(Spark(), input.toDF().selectExpr("count(*) AS n"), mode);
     Rows ten;
     for (int i = 0; i < 10; ++i) ten.push_back({I(i)});
-    std::string err = t.Run({StreamTest::StartStream(), StreamTest::AddData(input, ten),
-                             StreamTest::CheckLastBatch({{L(10)}}),
-                             StreamTest::AddData(input, ten),
-                             StreamTest::CheckLastBatch({{L(20)}}),
-                             StreamTest::AddData(input, ten),
-                             StreamTest::CheckLastBatch({{L(30)}})},
-                            restart());
+    std::string err =
+        t.Run({StreamTest::StartStream(), StreamTest::AddData(input, ten),
+               StreamTest::CheckLastBatch({{L(10)}}), StreamTest::AddData(input, ten),
+               StreamTest::CheckLastBatch({{L(20)}}), StreamTest::AddData(input, ten),
+               StreamTest::CheckLastBatch({{L(30)}})},
+              restart());
     EXPECT_EQ(err, "") << mode;
   }
 }
@@ -85,17 +86,17 @@ TEST_P(StatefulTest, GroupedAggregateUpdateModeEmitsChangedKeys) {
       F::min(F::col("v")).alias("lo"), F::max(F::col("v")).alias("hi"),
       F::avg(F::col("v")).alias("mean"));
   StreamTest t(Spark(), df, "update");
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{S("a"), I(1)}, {S("b"), I(2)}, {S("a"), I(3)}}),
-       StreamTest::CheckLastBatch(
-           {{S("a"), L(4), L(2), I(1), I(3), D(2.0)}, {S("b"), L(2), L(1), I(2), I(2), D(2.0)}}),
-       StreamTest::AddData(input, {{S("a"), I(5)}}),
-       StreamTest::CheckLastBatch({{S("a"), L(9), L(3), I(1), I(5), D(3.0)}}),
-       StreamTest::AddData(input, {{S("c"), I(7)}, {S("b"), I(-2)}}),
-       StreamTest::CheckLastBatch(
-           {{S("c"), L(7), L(1), I(7), I(7), D(7.0)}, {S("b"), L(0), L(2), I(-2), I(2), D(0.0)}})},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{S("a"), I(1)}, {S("b"), I(2)}, {S("a"), I(3)}}),
+             StreamTest::CheckLastBatch({{S("a"), L(4), L(2), I(1), I(3), D(2.0)},
+                                         {S("b"), L(2), L(1), I(2), I(2), D(2.0)}}),
+             StreamTest::AddData(input, {{S("a"), I(5)}}),
+             StreamTest::CheckLastBatch({{S("a"), L(9), L(3), I(1), I(5), D(3.0)}}),
+             StreamTest::AddData(input, {{S("c"), I(7)}, {S("b"), I(-2)}}),
+             StreamTest::CheckLastBatch({{S("c"), L(7), L(1), I(7), I(7), D(7.0)},
+                                         {S("b"), L(0), L(2), I(-2), I(2), D(0.0)}})},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -109,11 +110,13 @@ TEST_P(StatefulTest, CompleteModeWithSortAndCollectList) {
                      .selectExpr("k", "n", "CAST(vs AS STRING) AS vs");
   StreamTest t(Spark(), df, "complete");
   std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(input, {{S("x"), I(1)}, {S("y"), I(2)}}),
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{S("x"), I(1)}, {S("y"), I(2)}}),
        StreamTest::CheckAnswer({{S("x"), L(1), S("[1]")}, {S("y"), L(1), S("[2]")}}),
        StreamTest::AddData(input, {{S("y"), I(3)}, {S("y"), I(2)}, {S("z"), I(9)}}),
-       StreamTest::CheckAnswer(
-           {{S("y"), L(3), S("[2, 3]")}, {S("x"), L(1), S("[1]")}, {S("z"), L(1), S("[9]")}})},
+       StreamTest::CheckAnswer({{S("y"), L(3), S("[2, 3]")},
+                                {S("x"), L(1), S("[1]")},
+                                {S("z"), L(1), S("[9]")}})},
       restart());
   EXPECT_EQ(err, "");
 }
@@ -130,57 +133,60 @@ DataFrame WindowedCounts(const MemoryStream& input) {
 TEST_P(StatefulTest, AppendModeEmitsAWindowOnceTheWatermarkPassesIt) {
   MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
   StreamTest t(Spark(), WindowedCounts(input), "append");
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{T(7), S("a")}, {T(8), S("b")}}),
-       StreamTest::CheckAnswer({}),  // watermark 11:58: nothing final
-       StreamTest::AddData(input, {{T(14), S("a")}, {T(25), S("c")}}),
-       // watermark 12:15 (a no-data batch evicts): [12:00, 12:10) is final.
-       StreamTest::CheckAnswer({{S(Clock(0)), S("a"), L(1)}, {S(Clock(0)), S("b"), L(1)}}),
-       // Late: its window ended before the watermark; dropped and counted.
-       StreamTest::AddData(input, {{T(4), S("a")}, {T(26), S("c")}}),
-       StreamTest::CheckAnswer({{S(Clock(0)), S("a"), L(1)}, {S(Clock(0)), S("b"), L(1)}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             for (const auto& p : q.recentProgress()) {
-               if (!p.state_operators.empty() &&
-                   p.state_operators[0].num_rows_dropped_by_watermark == 1)
-                 return true;
-             }
-             return false;
-           },
-           "one late row counted in numRowsDroppedByWatermark"),
-       StreamTest::AddData(input, {{T(45), S("d")}}),
-       // watermark 12:35: [12:10, 12:20) and [12:20, 12:30) are final.
-       StreamTest::CheckAnswer({{S(Clock(0)), S("a"), L(1)},
-                                {S(Clock(0)), S("b"), L(1)},
-                                {S(Clock(10)), S("a"), L(1)},
-                                {S(Clock(20)), S("c"), L(2)}})},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{T(7), S("a")}, {T(8), S("b")}}),
+             StreamTest::CheckAnswer({}),  // watermark 11:58: nothing final
+             StreamTest::AddData(input, {{T(14), S("a")}, {T(25), S("c")}}),
+             // watermark 12:15 (a no-data batch evicts): [12:00, 12:10) is final.
+             StreamTest::CheckAnswer(
+                 {{S(Clock(0)), S("a"), L(1)}, {S(Clock(0)), S("b"), L(1)}}),
+             // Late: its window ended before the watermark; dropped and counted.
+             StreamTest::AddData(input, {{T(4), S("a")}, {T(26), S("c")}}),
+             StreamTest::CheckAnswer(
+                 {{S(Clock(0)), S("a"), L(1)}, {S(Clock(0)), S("b"), L(1)}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   for (const auto& p : q.recentProgress()) {
+                     if (!p.state_operators.empty() &&
+                         p.state_operators[0].num_rows_dropped_by_watermark == 1)
+                       return true;
+                   }
+                   return false;
+                 },
+                 "one late row counted in numRowsDroppedByWatermark"),
+             StreamTest::AddData(input, {{T(45), S("d")}}),
+             // watermark 12:35: [12:10, 12:20) and [12:20, 12:30) are final.
+             StreamTest::CheckAnswer({{S(Clock(0)), S("a"), L(1)},
+                                      {S(Clock(0)), S("b"), L(1)},
+                                      {S(Clock(10)), S("a"), L(1)},
+                                      {S(Clock(20)), S("c"), L(2)}})},
+            restart());
   EXPECT_EQ(err, "");
 }
 
 TEST_P(StatefulTest, UpdateModeWithWatermarkEvictsWithoutOutput) {
   MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
   StreamTest t(Spark(), WindowedCounts(input), "update");
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{T(7), S("a")}, {T(8), S("a")}}),
-       StreamTest::CheckNewAnswer({{S(Clock(0)), S("a"), L(2)}}),
-       StreamTest::AddData(input, {{T(9), S("a")}, {T(31), S("b")}}),
-       StreamTest::CheckNewAnswer({{S(Clock(0)), S("a"), L(3)}, {S(Clock(30)), S("b"), L(1)}}),
-       // Watermark 12:21: [12:00, 12:10) was evicted; a row for it is late.
-       StreamTest::AddData(input, {{T(5), S("a")}, {T(32), S("b")}}),
-       StreamTest::CheckNewAnswer({{S(Clock(30)), S("b"), L(2)}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             auto p = q.lastProgress();
-             return p && !p->state_operators.empty() &&
-                    p->state_operators[0].num_rows_total == 1 &&
-                    p->state_operators[0].operator_name == "stateStoreSave";
-           },
-           "one window left in state")},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{T(7), S("a")}, {T(8), S("a")}}),
+             StreamTest::CheckNewAnswer({{S(Clock(0)), S("a"), L(2)}}),
+             StreamTest::AddData(input, {{T(9), S("a")}, {T(31), S("b")}}),
+             StreamTest::CheckNewAnswer(
+                 {{S(Clock(0)), S("a"), L(3)}, {S(Clock(30)), S("b"), L(1)}}),
+             // Watermark 12:21: [12:00, 12:10) was evicted; a row for it is late.
+             StreamTest::AddData(input, {{T(5), S("a")}, {T(32), S("b")}}),
+             StreamTest::CheckNewAnswer({{S(Clock(30)), S("b"), L(2)}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto p = q.lastProgress();
+                   return p && !p->state_operators.empty() &&
+                          p->state_operators[0].num_rows_total == 1 &&
+                          p->state_operators[0].operator_name == "stateStoreSave";
+                 },
+                 "one window left in state")},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -192,72 +198,76 @@ TEST_P(StatefulTest, SlidingWindows) {
                      .agg(F::sum(F::col("v")).alias("s"))
                      .selectExpr("CAST(window.start AS STRING) AS start", "s");
   StreamTest t(Spark(), df, "append");
-  std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(input, {{T(7), I(1)}, {T(12), I(2)}}),
-       // 12:07 is in [12:00, 12:10) and [12:05, 12:15); 12:12 in [12:05, 12:15) and
-       // [12:10, 12:20). Watermark 12:12: [12:00, 12:10) is final.
-       StreamTest::CheckAnswer({{S(Clock(0)), L(1)}}),
-       StreamTest::AddData(input, {{T(30), I(4)}}),
-       // Watermark 12:30: every window ending by then.
-       StreamTest::CheckAnswer({{S(Clock(0)), L(1)}, {S(Clock(5)), L(3)}, {S(Clock(10)), L(2)}})},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{T(7), I(1)}, {T(12), I(2)}}),
+             // 12:07 is in [12:00, 12:10) and [12:05, 12:15); 12:12 in [12:05, 12:15) and
+             // [12:10, 12:20). Watermark 12:12: [12:00, 12:10) is final.
+             StreamTest::CheckAnswer({{S(Clock(0)), L(1)}}),
+             StreamTest::AddData(input, {{T(30), I(4)}}),
+             // Watermark 12:30: every window ending by then.
+             StreamTest::CheckAnswer(
+                 {{S(Clock(0)), L(1)}, {S(Clock(5)), L(3)}, {S(Clock(10)), L(2)}})},
+            restart());
   EXPECT_EQ(err, "");
 }
 
 TEST_P(StatefulTest, DropDuplicatesWithoutWatermarkKeepsEveryKey) {
   MemoryStream input(Spark(), "id INT, v STRING");
   StreamTest t(Spark(), input.toDF().dropDuplicates({"id"}), "append");
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{I(1), S("a")}, {I(2), S("b")}, {I(1), S("c")}}),
-       StreamTest::CheckAnswer({{I(1), S("a")}, {I(2), S("b")}}),
-       StreamTest::AddData(input, {{I(2), S("x")}, {I(3), S("y")}}),
-       StreamTest::CheckNewAnswer({{I(3), S("y")}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             auto p = q.lastProgress();
-             return p && p->state_operators.size() == 1 &&
-                    p->state_operators[0].operator_name == "dedupe" &&
-                    p->state_operators[0].num_rows_total == 3 &&
-                    p->state_operators[0].custom_metrics.at("numDroppedDuplicateRows") == 1;
-           },
-           "three keys in state, one duplicate dropped")},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{I(1), S("a")}, {I(2), S("b")}, {I(1), S("c")}}),
+             StreamTest::CheckAnswer({{I(1), S("a")}, {I(2), S("b")}}),
+             StreamTest::AddData(input, {{I(2), S("x")}, {I(3), S("y")}}),
+             StreamTest::CheckNewAnswer({{I(3), S("y")}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto p = q.lastProgress();
+                   return p && p->state_operators.size() == 1 &&
+                          p->state_operators[0].operator_name == "dedupe" &&
+                          p->state_operators[0].num_rows_total == 3 &&
+                          p->state_operators[0].custom_metrics.at(
+                              "numDroppedDuplicateRows") == 1;
+                 },
+                 "three keys in state, one duplicate dropped")},
+            restart());
   EXPECT_EQ(err, "");
 }
 
 TEST_P(StatefulTest, DistinctOnAStream) {
   MemoryStream input(Spark(), "v INT");
   StreamTest t(Spark(), input.toDF().distinct(), "append");
-  std::string err = t.Run({StreamTest::StartStream(),
-                           StreamTest::AddData(input, {{I(1)}, {I(1)}, {I(2)}}),
-                           StreamTest::CheckAnswer({{I(1)}, {I(2)}}),
-                           StreamTest::AddData(input, {{I(2)}, {I(3)}}),
-                           StreamTest::CheckAnswer({{I(1)}, {I(2)}, {I(3)}})},
-                          restart());
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}, {I(1)}, {I(2)}}),
+       StreamTest::CheckAnswer({{I(1)}, {I(2)}}),
+       StreamTest::AddData(input, {{I(2)}, {I(3)}}),
+       StreamTest::CheckAnswer({{I(1)}, {I(2)}, {I(3)}})},
+      restart());
   EXPECT_EQ(err, "");
 }
 
 TEST_P(StatefulTest, DropDuplicatesWithWatermarkEvictsOldKeys) {
   MemoryStream input(Spark(), "id INT, ts TIMESTAMP");
-  DataFrame df = input.toDF().withWatermark("ts", "5 minutes").dropDuplicates({"id", "ts"});
+  DataFrame df =
+      input.toDF().withWatermark("ts", "5 minutes").dropDuplicates({"id", "ts"});
   StreamTest t(Spark(), df.selectExpr("id", "CAST(ts AS STRING) AS ts"), "append");
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{I(1), T(0)}, {I(1), T(0)}, {I(2), T(10)}}),
-       StreamTest::CheckAnswer({{I(1), S(Clock(0))}, {I(2), S(Clock(10))}}),
-       // Watermark 12:05: key (1, 12:00) evicted; a row at 12:00 is late anyway.
-       StreamTest::AddData(input, {{I(1), T(0)}, {I(3), T(20)}}),
-       StreamTest::CheckNewAnswer({{I(3), S(Clock(20))}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             auto p = q.lastProgress();
-             // (2, 12:10) evicted by watermark 12:15 too: only (3, 12:20) stays.
-             return p && p->state_operators.size() == 1 &&
-                    p->state_operators[0].num_rows_total == 1;
-           },
-           "evicted keys left the state")},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{I(1), T(0)}, {I(1), T(0)}, {I(2), T(10)}}),
+             StreamTest::CheckAnswer({{I(1), S(Clock(0))}, {I(2), S(Clock(10))}}),
+             // Watermark 12:05: key (1, 12:00) evicted; a row at 12:00 is late anyway.
+             StreamTest::AddData(input, {{I(1), T(0)}, {I(3), T(20)}}),
+             StreamTest::CheckNewAnswer({{I(3), S(Clock(20))}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto p = q.lastProgress();
+                   // (2, 12:10) evicted by watermark 12:15 too: only (3, 12:20) stays.
+                   return p && p->state_operators.size() == 1 &&
+                          p->state_operators[0].num_rows_total == 1;
+                 },
+                 "evicted keys left the state")},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -268,23 +278,25 @@ TEST_P(StatefulTest, DropDuplicatesWithinWatermark) {
                      .dropDuplicatesWithinWatermark({"id"})
                      .selectExpr("id", "CAST(ts AS STRING) AS ts");
   StreamTest t(Spark(), df, "append");
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{I(1), T(0)}, {I(1), T(3)}, {I(2), T(5)}}),
-       StreamTest::CheckAnswer({{I(1), S(Clock(0))}, {I(2), S(Clock(5))}}),
-       // Watermark 11:55 -> 12:20 after this batch: id 1 (expires 12:10) stays until then.
-       StreamTest::AddData(input, {{I(1), T(8)}, {I(9), T(30)}}),
-       StreamTest::CheckNewAnswer({{I(9), S(Clock(30))}}),
-       // Watermark 12:20: id 1 expired (12:10 <= 12:20) so it is new again.
-       StreamTest::AddData(input, {{I(1), T(25)}}),
-       StreamTest::CheckNewAnswer({{I(1), S(Clock(25))}})},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{I(1), T(0)}, {I(1), T(3)}, {I(2), T(5)}}),
+             StreamTest::CheckAnswer({{I(1), S(Clock(0))}, {I(2), S(Clock(5))}}),
+             // Watermark 11:55 -> 12:20 after this batch: id 1 (expires 12:10) stays
+             // until then.
+             StreamTest::AddData(input, {{I(1), T(8)}, {I(9), T(30)}}),
+             StreamTest::CheckNewAnswer({{I(9), S(Clock(30))}}),
+             // Watermark 12:20: id 1 expired (12:10 <= 12:20) so it is new again.
+             StreamTest::AddData(input, {{I(1), T(25)}}),
+             StreamTest::CheckNewAnswer({{I(1), S(Clock(25))}})},
+            restart());
   EXPECT_EQ(err, "");
 }
 
 // Sessions merge across batches: an event between two stored sessions joins them.
 DataFrame Sessions(const MemoryStream& input, bool watermark) {
-  DataFrame in = watermark ? input.toDF().withWatermark("ts", "10 minutes") : input.toDF();
+  DataFrame in =
+      watermark ? input.toDF().withWatermark("ts", "10 minutes") : input.toDF();
   return in.groupBy(F::col("user"), F::session_window(F::col("ts"), "5 minutes"))
       .count()
       .selectExpr("user", "CAST(session_window.start AS STRING) AS s",
@@ -338,16 +350,20 @@ TEST_P(StatefulTest, MergeableAggregatesAcrossBatches) {
   MemoryStream input(Spark(), "k STRING, v INT");
   DataFrame df = input.toDF().groupBy("k").agg(
       F::first(F::col("v")).alias("f"), F::last(F::col("v")).alias("l"),
-      F::stddev_samp(F::col("v")).alias("sd"), F::approx_count_distinct(F::col("v")).alias("nd"),
+      F::stddev_samp(F::col("v")).alias("sd"),
+      F::approx_count_distinct(F::col("v")).alias("nd"),
       F::sort_array(F::collect_list(F::col("v"))).alias("all"));
-  StreamTest t(Spark(), df.selectExpr("k", "f", "l", "round(sd, 6) AS sd", "nd",
-                                      "CAST(`all` AS STRING) AS vs"),
+  StreamTest t(Spark(),
+               df.selectExpr("k", "f", "l", "round(sd, 6) AS sd", "nd",
+                             "CAST(`all` AS STRING) AS vs"),
                "complete");
   std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), I(1)}, {S("a"), I(3)}}),
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{S("a"), I(1)}, {S("a"), I(3)}}),
        StreamTest::CheckAnswer({{S("a"), I(1), I(3), D(1.414214), L(2), S("[1, 3]")}}),
        StreamTest::AddData(input, {{S("a"), I(5)}, {S("a"), I(3)}}),
-       StreamTest::CheckAnswer({{S("a"), I(1), I(3), D(1.632993), L(3), S("[1, 3, 3, 5]")}})},
+       StreamTest::CheckAnswer(
+           {{S("a"), I(1), I(3), D(1.632993), L(3), S("[1, 3, 3, 5]")}})},
       restart());
   EXPECT_EQ(err, "");
 }
@@ -355,21 +371,21 @@ TEST_P(StatefulTest, MergeableAggregatesAcrossBatches) {
 TEST_P(StatefulTest, GlobalLimitAcrossBatches) {
   MemoryStream input(Spark(), "a INT");
   StreamTest t(Spark(), input.toDF().where("a > 0").limit(3), "append");
-  std::string err = t.Run({StreamTest::StartStream(),
-                           StreamTest::AddData(input, {{I(1)}, {I(-1)}, {I(2)}}),
-                           StreamTest::CheckAnswer({{I(1)}, {I(2)}}),
-                           StreamTest::AddData(input, {{I(3)}, {I(4)}}),
-                           StreamTest::CheckAnswer({{I(1)}, {I(2)}, {I(3)}}),
-                           StreamTest::AddData(input, {{I(5)}}),
-                           StreamTest::CheckAnswer({{I(1)}, {I(2)}, {I(3)}}),
-                           StreamTest::AssertOnQuery(
-                               [](const api::StreamingQuery& q) {
-                                 auto p = q.lastProgress();
-                                 return p && p->state_operators.size() == 1 &&
-                                        p->state_operators[0].operator_name == "globalLimit";
-                               },
-                               "a globalLimit operator")},
-                          restart());
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(input, {{I(1)}, {I(-1)}, {I(2)}}),
+       StreamTest::CheckAnswer({{I(1)}, {I(2)}}),
+       StreamTest::AddData(input, {{I(3)}, {I(4)}}),
+       StreamTest::CheckAnswer({{I(1)}, {I(2)}, {I(3)}}),
+       StreamTest::AddData(input, {{I(5)}}),
+       StreamTest::CheckAnswer({{I(1)}, {I(2)}, {I(3)}}),
+       StreamTest::AssertOnQuery(
+           [](const api::StreamingQuery& q) {
+             auto p = q.lastProgress();
+             return p && p->state_operators.size() == 1 &&
+                    p->state_operators[0].operator_name == "globalLimit";
+           },
+           "a globalLimit operator")},
+      restart());
   EXPECT_EQ(err, "");
 }
 
@@ -380,15 +396,15 @@ INSTANTIATE_TEST_SUITE_P(Modes, StatefulTest,
 
 // ---- Errors, as Spark raises them when the query starts.
 
-
 TEST(StatefulErrors, AppendAggregationWithoutWatermark) {
   MemoryStream input(Spark(), "a INT");
   // Spark 4's class and text (checked against real Spark by the differential suite).
-  EXPECT_NE(StartError(input.toDF().selectExpr("count(*) AS n"), "append")
-                .find("[STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output "
-                      "mode: append. This output mode is not supported for streaming "
-                      "aggregations without watermark on streaming DataFrames/DataSets."),
-            std::string::npos);
+  EXPECT_NE(
+      StartError(input.toDF().selectExpr("count(*) AS n"), "append")
+          .find("[STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION] Invalid streaming output "
+                "mode: append. This output mode is not supported for streaming "
+                "aggregations without watermark on streaming DataFrames/DataSets."),
+      std::string::npos);
   EXPECT_NE(StartError(input.toDF().groupBy("a").count(), "append")
                 .find("STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION"),
             std::string::npos);
@@ -396,10 +412,11 @@ TEST(StatefulErrors, AppendAggregationWithoutWatermark) {
 
 TEST(StatefulErrors, NonTimeWindow) {
   MemoryStream input(Spark(), "k INT, v INT");
-  DataFrame df = input.toDF().selectExpr(
-      "k", "row_number() OVER (PARTITION BY k ORDER BY v) AS rn");
+  DataFrame df =
+      input.toDF().selectExpr("k", "row_number() OVER (PARTITION BY k ORDER BY v) AS rn");
   std::string err = StartError(df, "append");
-  EXPECT_NE(err.find("NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING"), std::string::npos) << err;
+  EXPECT_NE(err.find("NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING"), std::string::npos)
+      << err;
   EXPECT_NE(err.find("ROW_NUMBER()"), std::string::npos) << err;
   EXPECT_NE(err.find("`rn`"), std::string::npos) << err;
 }
@@ -412,17 +429,19 @@ TEST(StatefulErrors, CompleteWithoutAggregationAndSortWithoutIt) {
   EXPECT_NE(StartError(input.toDF().orderBy("a"), "append")
                 .find("Sorting is not supported on streaming DataFrames/Datasets"),
             std::string::npos);
-  EXPECT_NE(StartError(input.toDF().groupBy("a").count().limit(3), "update")
-                .find("Limits are not supported on streaming DataFrames/Datasets in Update "
-                      "output mode"),
-            std::string::npos);
+  EXPECT_NE(
+      StartError(input.toDF().groupBy("a").count().limit(3), "update")
+          .find("Limits are not supported on streaming DataFrames/Datasets in Update "
+                "output mode"),
+      std::string::npos);
 }
 
 TEST(StatefulErrors, DistinctAggregateAndWithinWatermarkWithoutWatermark) {
   MemoryStream input(Spark(), "a INT, b INT");
-  EXPECT_NE(StartError(input.toDF().groupBy("a").agg(F::countDistinct({F::col("b")})), "update")
-                .find("Distinct aggregations are not supported on streaming"),
-            std::string::npos);
+  EXPECT_NE(
+      StartError(input.toDF().groupBy("a").agg(F::countDistinct({F::col("b")})), "update")
+          .find("Distinct aggregations are not supported on streaming"),
+      std::string::npos);
   EXPECT_NE(StartError(input.toDF().dropDuplicatesWithinWatermark({"a"}), "append")
                 .find("dropDuplicatesWithinWatermark is not supported on streaming "
                       "DataFrames/DataSets without watermark"),
@@ -433,7 +452,12 @@ TEST(StatefulErrors, SinksThatCannotTakeTheOutputMode) {
   MemoryStream input(Spark(), "a INT");
   auto start = [&](const std::string& fmt, const std::string& mode) -> std::string {
     try {
-      input.toDF().groupBy("a").count().writeStream().format(fmt).outputMode(mode)
+      input.toDF()
+          .groupBy("a")
+          .count()
+          .writeStream()
+          .format(fmt)
+          .outputMode(mode)
           .option("checkpointLocation", "/tmp/spate-never-" + stream::RandomUuid())
           .start("/tmp/spate-never-out-" + stream::RandomUuid());
     } catch (const std::exception& e) {
@@ -441,49 +465,52 @@ TEST(StatefulErrors, SinksThatCannotTakeTheOutputMode) {
     }
     return "";
   };
-  EXPECT_NE(start("json", "complete").find("STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE"),
+  EXPECT_NE(
+      start("json", "complete").find("STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE"),
+      std::string::npos);
+  EXPECT_NE(start("delta", "update").find("DELTA_UNSUPPORTED_OUTPUT_MODE"),
             std::string::npos);
-  EXPECT_NE(start("delta", "update").find("DELTA_UNSUPPORTED_OUTPUT_MODE"), std::string::npos);
 }
 
 // Two watermarked inputs: the global watermark is the min of the two (the default policy)
-// and moves only once both have data. Without restarts: after one, an input that has no data
-// in the new run holds the watermark (Spark's WatermarkTracker starts its per-input map
-// empty; an input without data counts as 0).
+// and moves only once both have data. Without restarts: after one, an input that has no
+// data in the new run holds the watermark (Spark's WatermarkTracker starts its per-input
+// map empty; an input without data counts as 0).
 TEST(StatefulWatermarks, MultipleWatermarksTakeTheMinimum) {
   MemoryStream a(Spark(), "ts TIMESTAMP, word STRING");
   MemoryStream b(Spark(), "ts TIMESTAMP, word STRING");
-  DataFrame df = a.toDF()
-                     .withWatermark("ts", "10 minutes")
-                     .unionAll(b.toDF().withWatermark("ts", "20 minutes"))
-                     .groupBy(F::window(F::col("ts"), "10 minutes"), F::col("word"))
-                     .count()
-                     .selectExpr("CAST(window.start AS STRING) AS start", "word", "count");
+  DataFrame df =
+      a.toDF()
+          .withWatermark("ts", "10 minutes")
+          .unionAll(b.toDF().withWatermark("ts", "20 minutes"))
+          .groupBy(F::window(F::col("ts"), "10 minutes"), F::col("word"))
+          .count()
+          .selectExpr("CAST(window.start AS STRING) AS start", "word", "count");
   StreamTest t(Spark(), df, "append");
-  std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(a, {{T(1), S("x")}, {T(40), S("x")}}),
-       // Only one input has data: the watermark stays at 0; nothing is final.
-       StreamTest::CheckAnswer({}),
-       StreamTest::AddData(b, {{T(35), S("y")}}),
-       // min(12:40 - 10 min, 12:35 - 20 min) = 12:15: [12:00, 12:10) is final.
-       StreamTest::CheckAnswer({{S(Clock(0)), S("x"), L(1)}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             auto p = q.lastProgress();
-             return p && p->event_time.count("watermark") &&
-                    p->event_time.at("watermark") == "2026-01-01T12:15:00.000Z";
-           },
-           "watermark 12:15")});
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(a, {{T(1), S("x")}, {T(40), S("x")}}),
+             // Only one input has data: the watermark stays at 0; nothing is final.
+             StreamTest::CheckAnswer({}), StreamTest::AddData(b, {{T(35), S("y")}}),
+             // min(12:40 - 10 min, 12:35 - 20 min) = 12:15: [12:00, 12:10) is final.
+             StreamTest::CheckAnswer({{S(Clock(0)), S("x"), L(1)}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto p = q.lastProgress();
+                   return p && p->event_time.count("watermark") &&
+                          p->event_time.at("watermark") == "2026-01-01T12:15:00.000Z";
+                 },
+                 "watermark 12:15")});
   EXPECT_EQ(err, "");
 }
 
-// Trigger.Once runs one batch: the batch that would evict with the new watermark is left for
-// the next run (AvailableNow runs it before stopping).
+// Trigger.Once runs one batch: the batch that would evict with the new watermark is left
+// for the next run (AvailableNow runs it before stopping).
 TEST(StatefulTriggers, OnceLeavesTheNoDataBatchForTheNextRun) {
   MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
   const char* tmp = std::getenv("TMPDIR");
-  std::string chk =
-      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-stateful-once-" + stream::RandomUuid());
+  std::string chk = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                 "spate-stateful-once-" + stream::RandomUuid());
   auto run = [&](stream::Trigger trigger) {
     auto q = WindowedCounts(input)
                  .writeStream()
@@ -536,7 +563,8 @@ TEST(StatefulErrors, WatermarkOnANonTimestampColumn) {
 TEST(StatefulSql, AggregationOverAStreamingTempView) {
   MemoryStream input(Spark(), "k STRING, v INT");
   input.toDF().createOrReplaceTempView("stateful_sql_events");
-  DataFrame df = Spark().sql("SELECT k, sum(v) AS total FROM stateful_sql_events GROUP BY k");
+  DataFrame df =
+      Spark().sql("SELECT k, sum(v) AS total FROM stateful_sql_events GROUP BY k");
   ASSERT_TRUE(df.isStreaming());
   StreamTest t(Spark(), df, "complete");
   std::string err = t.Run({StreamTest::StartStream(),
@@ -565,8 +593,9 @@ TEST(StatefulSql, WatermarkClauseAndWindowInSql) {
   EXPECT_EQ(err, "");
   // A computed event time needs a name.
   try {
-    Spark().sql("SELECT * FROM stateful_sql_words WATERMARK ts + INTERVAL 1 SECOND DELAY OF "
-                "INTERVAL 1 MINUTE");
+    Spark().sql(
+        "SELECT * FROM stateful_sql_words WATERMARK ts + INTERVAL 1 SECOND DELAY OF "
+        "INTERVAL 1 MINUTE");
     ADD_FAILURE() << "an unnamed watermark expression was accepted";
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("REQUIRES_EXPLICIT_NAME_IN_WATERMARK_CLAUSE"),
@@ -577,12 +606,15 @@ TEST(StatefulSql, WatermarkClauseAndWindowInSql) {
 
 TEST(StatefulExplain, ShowsTheStatefulOperatorsOfTheLastBatch) {
   MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
-  auto q = WindowedCounts(input).writeStream().format("noop").outputMode("update").start();
+  auto q =
+      WindowedCounts(input).writeStream().format("noop").outputMode("update").start();
   input.addData({{T(1), S("a")}});
   q.processAllAvailable();
   std::string plan = q.explainString();
   q.stop();
-  EXPECT_NE(plan.find("StateStoreSave [2 keys], state info [ opId = 0"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("StateStoreSave [2 keys], state info [ opId = 0"),
+            std::string::npos)
+      << plan;
   EXPECT_NE(plan.find("EventTimeWatermark ts#"), std::string::npos) << plan;
 }
 
@@ -611,7 +643,8 @@ TEST(StatefulCheckpoint, ChangedKeysOrAggregatesAreRefused) {
     return "";
   };
   std::string keys = run_on(input.toDF().groupBy("k", "j").count());
-  EXPECT_NE(keys.find("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"), std::string::npos) << keys;
+  EXPECT_NE(keys.find("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"), std::string::npos)
+      << keys;
   std::string values =
       run_on(input.toDF().groupBy("k").agg(F::sum(F::col("v")), F::count(F::col("v"))));
   EXPECT_NE(values.find("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE"), std::string::npos)

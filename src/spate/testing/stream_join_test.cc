@@ -1,10 +1,11 @@
 // Copyright spate authors.
-// Stream-stream joins end to end (StreamTest DSL over two MemoryStreams): inner joins with
-// and without watermarks, left/right/full outer and left semi joins with range conditions
-// and watermarked keys, state cleanup, late rows, one-side conditions, Spark's errors and
-// progress. Every DSL suite runs as is and with a restart after each check, against both
-// state store providers. Expected rows follow Spark's StreamingSymmetricHashJoinExec (the
-// differential suite checks the same queries against real Spark).
+// Stream-stream joins end to end (StreamTest DSL over two MemoryStreams): inner joins
+// with and without watermarks, left/right/full outer and left semi joins with range
+// conditions and watermarked keys, state cleanup, late rows, one-side conditions, Spark's
+// errors and progress. Every DSL suite runs as is and with a restart after each check,
+// against both state store providers. Expected rows follow Spark's
+// StreamingSymmetricHashJoinExec (the differential suite checks the same queries against
+// real Spark).
 
 #include <gtest/gtest.h>
 
@@ -16,8 +17,8 @@
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
-#include "spate/testing/stream_test.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/testing/stream_test.h"
 
 namespace spate::testing {
 namespace {
@@ -76,18 +77,22 @@ TEST_P(StreamJoinTest, InnerJoinWithoutWatermarkMatchesAcrossBatches) {
   MemoryStream b(Spark(), "k2 INT, bv STRING");
   DataFrame df = a.toDF().join(b.toDF(), F::col("k") == F::col("k2"));
   StreamTest t(Spark(), df);
-  std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(a, {{I(1), S("a1")}, {I(2), S("a2")}}),
-       StreamTest::CheckNewAnswer({}),
-       StreamTest::AddData(b, {{I(1), S("b1")}, {I(3), S("b3")}}),
-       StreamTest::CheckNewAnswer({{I(1), S("a1"), I(1), S("b1")}}),
-       StreamTest::AddData(a, {{I(3), S("a3")}, {I(1), S("a1x")}}),
-       StreamTest::CheckNewAnswer({{I(3), S("a3"), I(3), S("b3")}, {I(1), S("a1x"), I(1), S("b1")}}),
-       StreamTest::AddData(b, {{I(1), S("b1y")}, {Value::Null(DataType::Int()), S("null")}}),
-       StreamTest::CheckNewAnswer({{I(1), S("a1"), I(1), S("b1y")}, {I(1), S("a1x"), I(1), S("b1y")}}),
-       // Without a watermark nothing is ever dropped (a NULL key is never stored).
-       StateRows(7)},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(a, {{I(1), S("a1")}, {I(2), S("a2")}}),
+             StreamTest::CheckNewAnswer({}),
+             StreamTest::AddData(b, {{I(1), S("b1")}, {I(3), S("b3")}}),
+             StreamTest::CheckNewAnswer({{I(1), S("a1"), I(1), S("b1")}}),
+             StreamTest::AddData(a, {{I(3), S("a3")}, {I(1), S("a1x")}}),
+             StreamTest::CheckNewAnswer(
+                 {{I(3), S("a3"), I(3), S("b3")}, {I(1), S("a1x"), I(1), S("b1")}}),
+             StreamTest::AddData(
+                 b, {{I(1), S("b1y")}, {Value::Null(DataType::Int()), S("null")}}),
+             StreamTest::CheckNewAnswer(
+                 {{I(1), S("a1"), I(1), S("b1y")}, {I(1), S("a1x"), I(1), S("b1y")}}),
+             // Without a watermark nothing is ever dropped (a NULL key is never stored).
+             StateRows(7)},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -96,57 +101,62 @@ TEST_P(StreamJoinTest, InnerJoinBothSidesInOneBatchAndSelfJoin) {
   DataFrame l = a.toDF().selectExpr("k AS lk", "v AS lv");
   DataFrame r = a.toDF().selectExpr("k AS rk", "v AS rv");
   StreamTest t(Spark(), l.join(r, F::col("lk") == F::col("rk")));
-  std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(a, {{I(1), S("x")}, {I(1), S("y")}}),
-       StreamTest::CheckNewAnswer({{I(1), S("x"), I(1), S("x")},
-                                   {I(1), S("x"), I(1), S("y")},
-                                   {I(1), S("y"), I(1), S("x")},
-                                   {I(1), S("y"), I(1), S("y")}}),
-       StreamTest::AddData(a, {{I(1), S("z")}}),
-       StreamTest::CheckNewAnswer({{I(1), S("x"), I(1), S("z")},
-                                   {I(1), S("y"), I(1), S("z")},
-                                   {I(1), S("z"), I(1), S("x")},
-                                   {I(1), S("z"), I(1), S("y")},
-                                   {I(1), S("z"), I(1), S("z")}})},
-      restart());
+  std::string err = t.Run({StreamTest::StartStream(),
+                           StreamTest::AddData(a, {{I(1), S("x")}, {I(1), S("y")}}),
+                           StreamTest::CheckNewAnswer({{I(1), S("x"), I(1), S("x")},
+                                                       {I(1), S("x"), I(1), S("y")},
+                                                       {I(1), S("y"), I(1), S("x")},
+                                                       {I(1), S("y"), I(1), S("y")}}),
+                           StreamTest::AddData(a, {{I(1), S("z")}}),
+                           StreamTest::CheckNewAnswer({{I(1), S("x"), I(1), S("z")},
+                                                       {I(1), S("y"), I(1), S("z")},
+                                                       {I(1), S("z"), I(1), S("x")},
+                                                       {I(1), S("z"), I(1), S("y")},
+                                                       {I(1), S("z"), I(1), S("z")}})},
+                          restart());
   EXPECT_EQ(err, "");
 }
 
 // Course 11.09's view_then_buy: a purchase within five minutes after a view.
-DataFrame Views(const MemoryStream& v) { return v.toDF().withWatermark("vts", "10 minutes"); }
-DataFrame Buys(const MemoryStream& b) { return b.toDF().withWatermark("bts", "10 minutes"); }
+DataFrame Views(const MemoryStream& v) {
+  return v.toDF().withWatermark("vts", "10 minutes");
+}
+DataFrame Buys(const MemoryStream& b) {
+  return b.toDF().withWatermark("bts", "10 minutes");
+}
 const char* kWithin5 = "user = buyer AND bts BETWEEN vts AND vts + INTERVAL 5 MINUTES";
 
 TEST_P(StreamJoinTest, InnerRangeJoinDropsStateBehindTheWatermark) {
   MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
   MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
   StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(kWithin5)));
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u2"), T(1)}}),
-       StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u2"), T(10)}}),
-       StreamTest::CheckNewAnswer({{S("u1"), T(0), S("u1"), T(3)}}),
-       StreamTest::AddData(b, {{S("u2"), T(4)}}),
-       StreamTest::CheckNewAnswer({{S("u2"), T(1), S("u2"), T(4)}}),
-       StreamTest::AddData(v, {{S("u3"), T(40)}}),
-       StreamTest::AddData(b, {{S("u3"), T(41)}}),
-       // Watermark min(12:30, 12:31) = 12:30: views before 12:25 and purchases before 12:30
-       // can match nothing more and are dropped (in the no-data batch).
-       StreamTest::CheckNewAnswer({{S("u3"), T(40), S("u3"), T(41)}}), StateRows(2),
-       // Late for the purchases' watermark: dropped before the join, counted.
-       StreamTest::AddData(b, {{S("u3"), T(20)}, {S("u3"), T(42)}}),
-       StreamTest::CheckNewAnswer({{S("u3"), T(40), S("u3"), T(42)}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             for (const auto& p : q.recentProgress()) {
-               if (!p.state_operators.empty() &&
-                   p.state_operators[0].num_rows_dropped_by_watermark == 1)
-                 return true;
-             }
-             return false;
-           },
-           "one late row counted")},
-      restart());
+  std::string err =
+      t.Run(
+          {StreamTest::StartStream(),
+           StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u2"), T(1)}}),
+           StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u2"), T(10)}}),
+           StreamTest::CheckNewAnswer({{S("u1"), T(0), S("u1"), T(3)}}),
+           StreamTest::AddData(b, {{S("u2"), T(4)}}),
+           StreamTest::CheckNewAnswer({{S("u2"), T(1), S("u2"), T(4)}}),
+           StreamTest::AddData(v, {{S("u3"), T(40)}}),
+           StreamTest::AddData(b, {{S("u3"), T(41)}}),
+           // Watermark min(12:30, 12:31) = 12:30: views before 12:25 and purchases before
+           // 12:30 can match nothing more and are dropped (in the no-data batch).
+           StreamTest::CheckNewAnswer({{S("u3"), T(40), S("u3"), T(41)}}), StateRows(2),
+           // Late for the purchases' watermark: dropped before the join, counted.
+           StreamTest::AddData(b, {{S("u3"), T(20)}, {S("u3"), T(42)}}),
+           StreamTest::CheckNewAnswer({{S("u3"), T(40), S("u3"), T(42)}}),
+           StreamTest::AssertOnQuery(
+               [](const api::StreamingQuery& q) {
+                 for (const auto& p : q.recentProgress()) {
+                   if (!p.state_operators.empty() &&
+                       p.state_operators[0].num_rows_dropped_by_watermark == 1)
+                     return true;
+                 }
+                 return false;
+               },
+               "one late row counted")},
+          restart());
   EXPECT_EQ(err, "");
 }
 
@@ -162,14 +172,15 @@ TEST_P(StreamJoinTest, LeftOuterEmitsNullsOnceTheWatermarkPasses) {
        StreamTest::AddData(v, {{S("u9"), T(30)}}),
        StreamTest::AddData(b, {{S("u9"), T(31)}}),
        // Watermark 12:20: views before 12:15 are final. u1 matched: no NULL row for it.
-       StreamTest::CheckNewAnswer({{S("u9"), T(30), S("u9"), T(31)}, {S("u2"), T(1), N(), N()}}),
+       StreamTest::CheckNewAnswer(
+           {{S("u9"), T(30), S("u9"), T(31)}, {S("u2"), T(1), N(), N()}}),
        StreamTest::AddData(v, {{S("u8"), T(60)}}),
        StreamTest::AddData(b, {{S("u7"), T(61)}}),
        // Watermark 12:50: u9 matched; nothing else is old enough.
-       StreamTest::CheckNewAnswer({}),
-       StreamTest::AddData(v, {{S("u6"), T(100)}}),
+       StreamTest::CheckNewAnswer({}), StreamTest::AddData(v, {{S("u6"), T(100)}}),
        StreamTest::AddData(b, {{S("u6"), T(100)}}),
-       StreamTest::CheckNewAnswer({{S("u6"), T(100), S("u6"), T(100)}, {S("u8"), T(60), N(), N()}})},
+       StreamTest::CheckNewAnswer(
+           {{S("u6"), T(100), S("u6"), T(100)}, {S("u8"), T(60), N(), N()}})},
       restart());
   EXPECT_EQ(err, "");
 }
@@ -188,8 +199,7 @@ TEST_P(StreamJoinTest, RightAndFullOuter) {
          StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u5"), T(2)}}),
          StreamTest::CheckNewAnswer({{S("u1"), T(0), S("u1"), T(3)}}),
          StreamTest::AddData(v, {{S("u9"), T(40)}}),
-         StreamTest::AddData(b, {{S("u9"), T(40)}}),
-         StreamTest::CheckNewAnswer([&] {
+         StreamTest::AddData(b, {{S("u9"), T(40)}}), StreamTest::CheckNewAnswer([&] {
            Rows r = evicted;
            r.push_back({S("u9"), T(40), S("u9"), T(40)});
            return r;
@@ -203,26 +213,27 @@ TEST_P(StreamJoinTest, LeftSemiEmitsALeftRowOnce) {
   MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
   MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
   StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(kWithin5), "left_semi"));
-  std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
-       StreamTest::CheckNewAnswer({}),
-       StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u1"), T(4)}}),
-       StreamTest::CheckNewAnswer({{S("u1"), T(0)}}),
-       StreamTest::AddData(b, {{S("u1"), T(2)}}),
-       StreamTest::CheckNewAnswer({}),
-       // Matches stored purchases on arrival: emitted at once and never stored.
-       StreamTest::AddData(v, {{S("u1"), T(1)}}),
-       // The first view left the state when it was emitted: three purchases remain.
-       StreamTest::CheckNewAnswer({{S("u1"), T(1)}}), StateRows(3)},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
+             StreamTest::CheckNewAnswer({}),
+             StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u1"), T(4)}}),
+             StreamTest::CheckNewAnswer({{S("u1"), T(0)}}),
+             StreamTest::AddData(b, {{S("u1"), T(2)}}), StreamTest::CheckNewAnswer({}),
+             // Matches stored purchases on arrival: emitted at once and never stored.
+             StreamTest::AddData(v, {{S("u1"), T(1)}}),
+             // The first view left the state when it was emitted: three purchases remain.
+             StreamTest::CheckNewAnswer({{S("u1"), T(1)}}), StateRows(3)},
+            restart());
   EXPECT_EQ(err, "");
 }
 
 TEST_P(StreamJoinTest, OneSideConditionOfAnOuterJoinEmitsAtOnce) {
   MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
   MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
-  StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(std::string(kWithin5) + " AND user <> 'bot'"),
-                                      "left_outer"));
+  StreamTest t(
+      Spark(),
+      Views(v).join(Buys(b), F::expr(std::string(kWithin5) + " AND user <> 'bot'"),
+                    "left_outer"));
   std::string err = t.Run(
       {StreamTest::StartStream(),
        StreamTest::AddData(v, {{S("bot"), T(0)}, {S("u1"), T(0)}}),
@@ -238,22 +249,24 @@ TEST_P(StreamJoinTest, WindowedKeysDropStateByTheKey) {
   // Equal windows: the watermarked window key cleans both sides, outer rows included.
   MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
   MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
-  DataFrame l = Views(v).select(F::col("user"), F::window(F::col("vts"), "10 minutes").alias("vw"));
-  DataFrame r = Buys(b).select(F::col("buyer"), F::window(F::col("bts"), "10 minutes").alias("bw"));
+  DataFrame l =
+      Views(v).select(F::col("user"), F::window(F::col("vts"), "10 minutes").alias("vw"));
+  DataFrame r =
+      Buys(b).select(F::col("buyer"), F::window(F::col("bts"), "10 minutes").alias("bw"));
   DataFrame df = l.join(r, F::expr("user = buyer AND vw = bw"), "left_outer")
                      .selectExpr("user", "CAST(vw.start AS STRING) AS w", "buyer");
   StreamTest t(Spark(), df);
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(v, {{S("u1"), T(1)}, {S("u2"), T(2)}}),
-       StreamTest::AddData(b, {{S("u1"), T(9)}}),
-       StreamTest::CheckNewAnswer({{S("u1"), S("2026-01-01 12:00:00"), S("u1")}}),
-       StreamTest::AddData(v, {{S("u3"), T(30)}}),
-       StreamTest::AddData(b, {{S("u3"), T(31)}}),
-       StreamTest::CheckNewAnswer({{S("u3"), S("2026-01-01 12:30:00"), S("u3")},
-                                   {S("u2"), S("2026-01-01 12:00:00"), N()}}),
-       StateRows(2)},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(v, {{S("u1"), T(1)}, {S("u2"), T(2)}}),
+             StreamTest::AddData(b, {{S("u1"), T(9)}}),
+             StreamTest::CheckNewAnswer({{S("u1"), S("2026-01-01 12:00:00"), S("u1")}}),
+             StreamTest::AddData(v, {{S("u3"), T(30)}}),
+             StreamTest::AddData(b, {{S("u3"), T(31)}}),
+             StreamTest::CheckNewAnswer({{S("u3"), S("2026-01-01 12:30:00"), S("u3")},
+                                         {S("u2"), S("2026-01-01 12:00:00"), N()}}),
+             StateRows(2)},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -272,13 +285,14 @@ TEST_P(StreamJoinTest, WindowThenWindowOverWindowTime) {
   StreamTest t(Spark(), df);
   auto L = [](int64_t v) { return Value::Long(v); };
   std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(input, {{T(1), I(0)}, {T(2), I(0)}, {T(11), I(0)}}),
+      {StreamTest::StartStream(),
+       StreamTest::AddData(input, {{T(1), I(0)}, {T(2), I(0)}, {T(11), I(0)}}),
        // [12:00, 12:10) is final at 12:11 and reaches the 20-minute window, still open.
-       StreamTest::CheckAnswer({}),
-       StreamTest::AddData(input, {{T(25), I(0)}}),
+       StreamTest::CheckAnswer({}), StreamTest::AddData(input, {{T(25), I(0)}}),
        StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(3)}}),
        StreamTest::AddData(input, {{T(50), I(0)}}),
-       StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(3)}, {S("2026-01-01 12:20:00"), L(1)}})},
+       StreamTest::CheckAnswer(
+           {{S("2026-01-01 12:00:00"), L(3)}, {S("2026-01-01 12:20:00"), L(1)}})},
       restart());
   EXPECT_EQ(err, "");
 }
@@ -295,24 +309,26 @@ TEST_P(StreamJoinTest, AggregationAfterARangeJoin) {
                      .selectExpr("CAST(window.start AS STRING) AS start", "count");
   StreamTest t(Spark(), df);
   auto L = [](int64_t n) { return Value::Long(n); };
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u2"), T(1)}}),
-       StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u2"), T(4)}}),
-       StreamTest::CheckAnswer({}),
-       StreamTest::AddData(v, {{S("u3"), T(40)}}), StreamTest::AddData(b, {{S("u3"), T(41)}}),
-       StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(2)}}),
-       StreamTest::AddData(v, {{S("u4"), T(80)}}), StreamTest::AddData(b, {{S("u4"), T(80)}}),
-       StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(2)}, {S("2026-01-01 12:40:00"), L(1)}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             auto p = q.lastProgress();
-             return p && p->state_operators.size() == 2 &&
-                    p->state_operators[0].operator_name == "stateStoreSave" &&
-                    p->state_operators[1].operator_name == "symmetricHashJoin";
-           },
-           "the aggregation is operator 0, the join operator 1")},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u2"), T(1)}}),
+             StreamTest::AddData(b, {{S("u1"), T(3)}, {S("u2"), T(4)}}),
+             StreamTest::CheckAnswer({}), StreamTest::AddData(v, {{S("u3"), T(40)}}),
+             StreamTest::AddData(b, {{S("u3"), T(41)}}),
+             StreamTest::CheckAnswer({{S("2026-01-01 12:00:00"), L(2)}}),
+             StreamTest::AddData(v, {{S("u4"), T(80)}}),
+             StreamTest::AddData(b, {{S("u4"), T(80)}}),
+             StreamTest::CheckAnswer(
+                 {{S("2026-01-01 12:00:00"), L(2)}, {S("2026-01-01 12:40:00"), L(1)}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto p = q.lastProgress();
+                   return p && p->state_operators.size() == 2 &&
+                          p->state_operators[0].operator_name == "stateStoreSave" &&
+                          p->state_operators[1].operator_name == "symmetricHashJoin";
+                 },
+                 "the aggregation is operator 0, the join operator 1")},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -323,29 +339,33 @@ INSTANTIATE_TEST_SUITE_P(Modes, StreamJoinTest,
 
 // ---- Errors, as Spark raises them when the query starts.
 
-
 TEST(StreamJoinErrors, SparksRules) {
   MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
   MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
-  const DataFrame eq_only = v.toDF().join(b.toDF(), F::expr("user = buyer"), "left_outer");
-  EXPECT_NE(StartError(eq_only, "append")
-                .find("Stream-stream LeftOuter join between two streaming DataFrame/Datasets is "
-                      "not supported without a watermark in the join keys, or a watermark on "
-                      "the nullable side and an appropriate range condition"),
-            std::string::npos);
+  const DataFrame eq_only =
+      v.toDF().join(b.toDF(), F::expr("user = buyer"), "left_outer");
+  EXPECT_NE(
+      StartError(eq_only, "append")
+          .find(
+              "Stream-stream LeftOuter join between two streaming DataFrame/Datasets is "
+              "not supported without a watermark in the join keys, or a watermark on "
+              "the nullable side and an appropriate range condition"),
+      std::string::npos);
   // A watermark on the left only does not bound the left rows a right row may match.
   EXPECT_NE(StartError(Views(v).join(b.toDF(), F::expr(kWithin5), "left_outer"), "append")
                 .find("Stream-stream LeftOuter join"),
             std::string::npos);
   // The range bounds the left rows against the right's watermark: allowed (the left side
   // has no watermark of its own, so its state is never dropped).
-  EXPECT_EQ(StartError(v.toDF().join(Buys(b), F::expr(kWithin5), "full_outer"), "append"), "");
+  EXPECT_EQ(StartError(v.toDF().join(Buys(b), F::expr(kWithin5), "full_outer"), "append"),
+            "");
   // Spark 4.2 runs an inner stream-stream join in Update mode (its rows are final).
   EXPECT_EQ(StartError(Views(v).join(Buys(b), F::expr(kWithin5)), "update"), "");
-  EXPECT_NE(StartError(Views(v).join(Buys(b), F::expr(kWithin5), "left_anti"), "append")
-                .find("LeftAnti joins with a streaming DataFrame/Dataset on the right are not "
-                      "supported"),
-            std::string::npos);
+  EXPECT_NE(
+      StartError(Views(v).join(Buys(b), F::expr(kWithin5), "left_anti"), "append")
+          .find("LeftAnti joins with a streaming DataFrame/Dataset on the right are not "
+                "supported"),
+      std::string::npos);
 }
 
 // Without an equality key the first batch fails to plan and the query stops, as Spark's.
@@ -353,11 +373,11 @@ TEST(StreamJoinErrors, WithoutEqualityTheQueryFails) {
   MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
   MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
   StreamTest t(Spark(), Views(v).join(Buys(b), F::expr("vts < bts")));
-  std::string err =
-      t.Run({StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
-             StreamTest::ExpectFailure(
-                 "[_LEGACY_ERROR_TEMP_1181] Stream-stream join without equality predicate is "
-                 "not supported.")});
+  std::string err = t.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
+       StreamTest::ExpectFailure(
+           "[_LEGACY_ERROR_TEMP_1181] Stream-stream join without equality predicate is "
+           "not supported.")});
   EXPECT_EQ(err, "");
 }
 
@@ -366,66 +386,76 @@ TEST(StreamJoinProgress, SymmetricHashJoinWithItsFourStores) {
   MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
   Spark().conf().set("spark.sql.shuffle.partitions", "3");
   StreamTest t(Spark(), Views(v).join(Buys(b), F::expr(kWithin5)));
-  std::string err = t.Run(
-      {StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
-       StreamTest::AddData(b, {{S("u1"), T(1)}, {S("u2"), T(1)}}),
-       StreamTest::CheckAnswer({{S("u1"), T(0), S("u1"), T(1)}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             auto j = JoinProgress(q);
-             return j && j->operator_name == "symmetricHashJoin" &&
-                    j->num_state_store_instances == 12 && j->num_shuffle_partitions == 3 &&
-                    j->num_rows_total == 3;
-           },
-           "symmetricHashJoin over 3 partitions x 4 stores holding 3 rows")});
+  std::string err =
+      t.Run({StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
+             StreamTest::AddData(b, {{S("u1"), T(1)}, {S("u2"), T(1)}}),
+             StreamTest::CheckAnswer({{S("u1"), T(0), S("u1"), T(1)}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto j = JoinProgress(q);
+                   return j && j->operator_name == "symmetricHashJoin" &&
+                          j->num_state_store_instances == 12 &&
+                          j->num_shuffle_partitions == 3 && j->num_rows_total == 3;
+                 },
+                 "symmetricHashJoin over 3 partitions x 4 stores holding 3 rows")});
   Spark().conf().unset("spark.sql.shuffle.partitions");
   EXPECT_EQ(err, "");
 }
 
-// The article's `attributed`: two Delta tables read with readStream.table("bronze.<name>"),
-// their columns qualified by the tables' names as Spark's (`clicks.session_id`,
-// `orders_stream.session_id`; the article's `orders.session_id` names no table and fails
-// to resolve, as on Spark, unless the stream is given that alias).
+// The article's `attributed`: two Delta tables read with
+// readStream.table("bronze.<name>"), their columns qualified by the tables' names as
+// Spark's (`clicks.session_id`, `orders_stream.session_id`; the article's
+// `orders.session_id` names no table and fails to resolve, as on Spark, unless the stream
+// is given that alias).
 TEST(StreamJoinTableTest, ReadStreamTableQualifiesColumnsByTableName) {
   const char* tmp = std::getenv("TMPDIR");
-  const std::string root =
-      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-join-table-" + stream::RandomUuid());
+  const std::string root = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                        "spate-join-table-" + stream::RandomUuid());
   SparkSession spark = Spark().newSession();
   spark.conf().set("spark.sql.warehouse.dir", io::JoinPath(root, "wh"));
   spark.sql("CREATE SCHEMA bronze");
-  spark.sql("CREATE TABLE bronze.clicks (session_id STRING, click_id STRING, clicked_at "
-            "TIMESTAMP) USING DELTA");
-  spark.sql("CREATE TABLE bronze.orders_stream (session_id STRING, order_id STRING, "
-            "occurred_at TIMESTAMP) USING DELTA");
-  spark.sql("INSERT INTO bronze.clicks VALUES ('s1', 'c1', TIMESTAMP'2026-01-01 12:00:00'), "
-            "('s2', 'c2', TIMESTAMP'2026-01-01 12:10:00')");
-  spark.sql("INSERT INTO bronze.orders_stream VALUES ('s1', 'o1', TIMESTAMP'2026-01-01 "
-            "12:30:00'), ('s2', 'o2', TIMESTAMP'2026-01-01 13:30:00')");
+  spark.sql(
+      "CREATE TABLE bronze.clicks (session_id STRING, click_id STRING, clicked_at "
+      "TIMESTAMP) USING DELTA");
+  spark.sql(
+      "CREATE TABLE bronze.orders_stream (session_id STRING, order_id STRING, "
+      "occurred_at TIMESTAMP) USING DELTA");
+  spark.sql(
+      "INSERT INTO bronze.clicks VALUES ('s1', 'c1', TIMESTAMP'2026-01-01 12:00:00'), "
+      "('s2', 'c2', TIMESTAMP'2026-01-01 12:10:00')");
+  spark.sql(
+      "INSERT INTO bronze.orders_stream VALUES ('s1', 'o1', TIMESTAMP'2026-01-01 "
+      "12:30:00'), ('s2', 'o2', TIMESTAMP'2026-01-01 13:30:00')");
   DataFrame clicks =
       spark.readStream().table("bronze.clicks").withWatermark("clicked_at", "30 minutes");
-  DataFrame orders =
-      spark.readStream().table("bronze.orders_stream").withWatermark("occurred_at", "30 minutes");
+  DataFrame orders = spark.readStream()
+                         .table("bronze.orders_stream")
+                         .withWatermark("occurred_at", "30 minutes");
   const std::string condition = R"(clicks.session_id = orders.session_id
             and orders.occurred_at between clicks.clicked_at
                                        and clicks.clicked_at + interval 1 hour)";
-  EXPECT_THROW_CLASS(clicks.join(orders, F::expr(condition)).columns(), api::SparkException, "UNRESOLVED_COLUMN.WITH_SUGGESTION");
+  EXPECT_THROW_CLASS(clicks.join(orders, F::expr(condition)).columns(),
+                     api::SparkException, "UNRESOLVED_COLUMN.WITH_SUGGESTION");
   DataFrame by_table_names = clicks.join(
       orders, F::expr("clicks.session_id = orders_stream.session_id and "
                       "orders_stream.occurred_at between clicks.clicked_at and "
                       "clicks.clicked_at + interval 1 hour"));
   EXPECT_EQ(by_table_names.columns().size(), 6u);
   DataFrame attributed = clicks.join(orders.alias("orders"), F::expr(condition));
-  auto q = attributed.select(F::col("clicks.session_id"), F::col("click_id"), F::col("order_id"))
-               .writeStream()
-               .format("memory")
-               .queryName("attributed_t")
-               .option("checkpointLocation", io::JoinPath(root, "chk"))
-               .trigger(api::Trigger::AvailableNow())
-               .start();
+  auto q =
+      attributed
+          .select(F::col("clicks.session_id"), F::col("click_id"), F::col("order_id"))
+          .writeStream()
+          .format("memory")
+          .queryName("attributed_t")
+          .option("checkpointLocation", io::JoinPath(root, "chk"))
+          .trigger(api::Trigger::AvailableNow())
+          .start();
   q.awaitTermination();
   auto rows = spark.sql("SELECT * FROM attributed_t").collect();
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0][0].str() + " " + rows[0][1].str() + " " + rows[0][2].str(), "s1 c1 o1");
+  EXPECT_EQ(rows[0][0].str() + " " + rows[0][1].str() + " " + rows[0][2].str(),
+            "s1 c1 o1");
   (void)io::LocalFileSystem::Get()->Delete(root, true);
 }
 

@@ -124,7 +124,11 @@ TEST_P(StreamDslTest, StreamStaticJoin) {
 TEST_P(StreamDslTest, StreamStaticJoinRereadsAndBroadcastsTheStaticSide) {
   TempDir dir;
   const std::string table = dir / "dim";
-  Spark().createDataFrame({{I(1), S("one")}}, "k INT, name STRING").write().format("delta").save(table);
+  Spark()
+      .createDataFrame({{I(1), S("one")}}, "k INT, name STRING")
+      .write()
+      .format("delta")
+      .save(table);
   MemoryStream input(Spark(), "k INT, v STRING");
   DataFrame df = input.toDF()
                      .join(Spark().read().format("delta").load(table), "k", "left_outer")
@@ -135,27 +139,35 @@ TEST_P(StreamDslTest, StreamStaticJoinRereadsAndBroadcastsTheStaticSide) {
     };
   };
   StreamTest t(Spark(), df);
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{I(1), S("a")}, {I(2), S("b")}}),
-       StreamTest::CheckAnswer({{I(1), S("a"), S("one")}, {I(2), S("b"), Value::Null(DataType::String())}}),
-       StreamTest::AssertOnQuery(plan_has("BroadcastHashJoin"), "a broadcast of the static side"),
-       StreamTest::Execute(
-           [&](StreamTest::Context&) {
-             Spark().createDataFrame({{I(2), S("two")}}, "k INT, name STRING")
-                 .write().format("delta").mode("append").save(table);
-           },
-           "append to the static table"),
-       StreamTest::AddData(input, {{I(2), S("c")}}),
-       StreamTest::CheckNewAnswer({{I(2), S("c"), S("two")}})},
-      GetParam());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{I(1), S("a")}, {I(2), S("b")}}),
+             StreamTest::CheckAnswer({{I(1), S("a"), S("one")},
+                                      {I(2), S("b"), Value::Null(DataType::String())}}),
+             StreamTest::AssertOnQuery(plan_has("BroadcastHashJoin"),
+                                       "a broadcast of the static side"),
+             StreamTest::Execute(
+                 [&](StreamTest::Context&) {
+                   Spark()
+                       .createDataFrame({{I(2), S("two")}}, "k INT, name STRING")
+                       .write()
+                       .format("delta")
+                       .mode("append")
+                       .save(table);
+                 },
+                 "append to the static table"),
+             StreamTest::AddData(input, {{I(2), S("c")}}),
+             StreamTest::CheckNewAnswer({{I(2), S("c"), S("two")}})},
+            GetParam());
   EXPECT_EQ(err, "");
   Spark().conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
   MemoryStream input2(Spark(), "k INT, v STRING");
-  StreamTest t2(Spark(), input2.toDF().join(Spark().read().format("delta").load(table), "k"));
-  err = t2.Run({StreamTest::StartStream(), StreamTest::AddData(input2, {{I(1), S("a")}}),
-                StreamTest::CheckAnswer({{I(1), S("a"), S("one")}}),
-                StreamTest::AssertOnQuery(plan_has("ShuffledHashJoin"), "a shuffled join")});
+  StreamTest t2(Spark(),
+                input2.toDF().join(Spark().read().format("delta").load(table), "k"));
+  err = t2.Run(
+      {StreamTest::StartStream(), StreamTest::AddData(input2, {{I(1), S("a")}}),
+       StreamTest::CheckAnswer({{I(1), S("a"), S("one")}}),
+       StreamTest::AssertOnQuery(plan_has("ShuffledHashJoin"), "a shuffled join")});
   Spark().conf().unset("spark.sql.autoBroadcastJoinThreshold");
   EXPECT_EQ(err, "");
 }
@@ -482,7 +494,10 @@ TEST(StreamTest, RefusedQueriesAndActions) {
   MemoryStream other(Spark(), "a INT");
   expect_class(
       [&] {
-        df.groupBy("a").count().groupBy("count").count()
+        df.groupBy("a")
+            .count()
+            .groupBy("count")
+            .count()
             .writeStream()
             .format("memory")
             .outputMode("update")
@@ -733,8 +748,8 @@ TEST(StreamTest, ListenersAndProgress) {
   EXPECT_TRUE(Spark().streams().active().empty());
 }
 
-// spark.sql.streaming.noDataProgressEventInterval is a time conf: "3s" is 3000 ms (read as
-// a bare number or not at all, it would be 3 ms or the 10 s default).
+// spark.sql.streaming.noDataProgressEventInterval is a time conf: "3s" is 3000 ms (read
+// as a bare number or not at all, it would be 3 ms or the 10 s default).
 TEST(StreamTest, NoDataProgressIntervalIsATimeConf) {
   auto session = Spark().newSession();
   session.conf().set("spark.sql.streaming.noDataProgressEventInterval", "3s");
@@ -750,7 +765,8 @@ TEST(StreamTest, NoDataProgressIntervalIsATimeConf) {
   auto trigger_at = [&](int64_t at) {
     ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaiting(); }, 30000)) << at;
     clock->Set(at);
-    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(at + 1000); }, 30000)) << at;
+    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(at + 1000); }, 30000))
+        << at;
   };
   ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(1000); }, 30000));
   EXPECT_EQ(q.recentProgress().size(), 1u);  // the run's first report
@@ -762,8 +778,8 @@ TEST(StreamTest, NoDataProgressIntervalIsATimeConf) {
   q.stop();
 }
 
-// Spark 4.2's idle reporting (ProgressReporter.updateIdleness, checked against real Spark):
-// a trigger without a batch adds a progress to recentProgress at most once per
+// Spark 4.2's idle reporting (ProgressReporter.updateIdleness, checked against real
+// Spark): a trigger without a batch adds a progress to recentProgress at most once per
 // noDataProgressEventInterval counted from the last report or executed batch, with the
 // next batch id; listeners get no progress for it, and an idle event except for the run's
 // first report. After a batch, the idle progress keeps its state operators (per-batch
@@ -788,7 +804,8 @@ TEST(StreamTest, IdleTriggersReportAsSpark) {
   auto trigger_at = [&](int64_t at) {
     ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaiting(); }, 30000)) << at;
     clock->Set(at);
-    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(at + 1000); }, 30000)) << at;
+    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(at + 1000); }, 30000))
+        << at;
   };
   auto summary = [&] {
     std::vector<std::string> out;

@@ -57,8 +57,8 @@ bool IsInjected(const std::string& text) {
 }
 
 /// Fault mode: when the query stopped on an injected fault, starts it again from its
-/// checkpoint (the run that failed stays readable as `stopped`). "" when nothing was to do
-/// or the restart worked.
+/// checkpoint (the run that failed stays readable as `stopped`). "" when nothing was to
+/// do or the restart worked.
 std::string RecoverFromFault(StreamTest::Context& c, bool* restarted) {
   *restarted = false;
   if (!c.faults || !c.query || c.query->isActive()) return "";
@@ -110,8 +110,8 @@ std::string AwaitData(StreamTest::Context& c) {
 
 api::SparkSession TestSession(const std::string& app) {
   const char* tmp = std::getenv("TMPDIR");
-  std::string wh =
-      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-" + app + "-wh-" + stream::RandomUuid());
+  std::string wh = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                "spate-" + app + "-wh-" + stream::RandomUuid());
   return api::SparkSession::builder()
       .appName(app)
       .config("spark.sql.warehouse.dir", wh)
@@ -141,7 +141,8 @@ std::string StartError(const api::DataFrame& df, const std::string& mode) {
 std::string StateStoreProviderClass(const std::string& name) {
   return name == "rocksdb"
              ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
-             : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+             : "org.apache.spark.sql.execution.streaming.state."
+               "HDFSBackedStateStoreProvider";
 }
 
 std::vector<std::string> RowStrings(const Rows& rows) {
@@ -168,10 +169,14 @@ std::vector<RunMode> AllRunModes() {
 
 std::string RunModeName(RunMode mode) {
   switch (mode) {
-    case RunMode::kPlain: return "Plain";
-    case RunMode::kRestartAfterChecks: return "RestartAfterChecks";
-    case RunMode::kMemoryFileSystem: return "MemoryFileSystem";
-    case RunMode::kInjectedFaults: return "InjectedFaults";
+    case RunMode::kPlain:
+      return "Plain";
+    case RunMode::kRestartAfterChecks:
+      return "RestartAfterChecks";
+    case RunMode::kMemoryFileSystem:
+      return "MemoryFileSystem";
+    case RunMode::kInjectedFaults:
+      return "InjectedFaults";
   }
   return "?";
 }
@@ -218,8 +223,9 @@ std::string StreamTest::Run(const std::vector<Action>& actions, RunMode mode) {
         os << "== exception ==\n" << e->what() << "\n";
     }
     if (ctx_->faults) {
-      os << "== injected faults ==\n" << ctx_->faults->faults() << " of "
-         << ctx_->faults->writes() << " writes, " << ctx_->fault_restarts << " restarts\n";
+      os << "== injected faults ==\n"
+         << ctx_->faults->faults() << " of " << ctx_->faults->writes() << " writes, "
+         << ctx_->fault_restarts << " restarts\n";
     }
     if (ctx_->query) ctx_->query->stop();
     return os.str();
@@ -241,48 +247,49 @@ StreamTest::Action StreamTest::StartStream(stream::Trigger trigger,
                                            std::shared_ptr<ManualClock> clock) {
   std::string name =
       "StartStream(" + trigger.ToString() + (clock ? ", manual clock" : "") + ")";
-  return {name, false, [trigger, clock](Context& c) -> std::string {
-            if (c.query && c.query->isActive()) return "a query is already running";
-            c.trigger = trigger;
-            c.clock = clock;
-            auto sink = c.sink;
-            const bool complete = c.output_mode == "complete";
-            try {
-              api::DataStreamWriter w = c.df.writeStream();
-              w.outputMode(c.output_mode)
-                  .option("checkpointLocation", c.checkpoint)
-                  .trigger(trigger)
-                  .foreachBatch([sink, complete](api::DataFrame batch, int64_t id) {
-                    {
-                      std::lock_guard<std::mutex> lock(sink->mu);
-                      if (id <= sink->latest) return;  // replayed batch (like MemorySink)
-                    }
-                    Rows rows;
-                    for (const auto& r : batch.collect()) rows.push_back(r.values());
-                    std::lock_guard<std::mutex> lock(sink->mu);
-                    // Complete mode: each batch is the whole result (as MemorySink).
-                    if (complete) sink->batches.clear();
-                    sink->batches.emplace_back(id, std::move(rows));
-                    sink->latest = id;
-                  });
-              if (clock) w.clock(clock);
-              if (c.fs) w.fileSystem(c.fs);
-              for (int attempt = 0;; ++attempt) {
-                try {
-                  c.query = w.start();
-                  break;
-                } catch (const std::exception& e) {
-                  // Fault mode: a checkpoint write of the start itself failed; again.
-                  if (!c.faults || !IsInjected(e.what()) || attempt >= kMaxRestartsPerAction)
-                    throw;
-                  ++c.fault_restarts;
+  return {
+      name, false, [trigger, clock](Context& c) -> std::string {
+        if (c.query && c.query->isActive()) return "a query is already running";
+        c.trigger = trigger;
+        c.clock = clock;
+        auto sink = c.sink;
+        const bool complete = c.output_mode == "complete";
+        try {
+          api::DataStreamWriter w = c.df.writeStream();
+          w.outputMode(c.output_mode)
+              .option("checkpointLocation", c.checkpoint)
+              .trigger(trigger)
+              .foreachBatch([sink, complete](api::DataFrame batch, int64_t id) {
+                {
+                  std::lock_guard<std::mutex> lock(sink->mu);
+                  if (id <= sink->latest) return;  // replayed batch (like MemorySink)
                 }
-              }
+                Rows rows;
+                for (const auto& r : batch.collect()) rows.push_back(r.values());
+                std::lock_guard<std::mutex> lock(sink->mu);
+                // Complete mode: each batch is the whole result (as MemorySink).
+                if (complete) sink->batches.clear();
+                sink->batches.emplace_back(id, std::move(rows));
+                sink->latest = id;
+              });
+          if (clock) w.clock(clock);
+          if (c.fs) w.fileSystem(c.fs);
+          for (int attempt = 0;; ++attempt) {
+            try {
+              c.query = w.start();
+              break;
             } catch (const std::exception& e) {
-              return std::string("start failed: ") + e.what();
+              // Fault mode: a checkpoint write of the start itself failed; again.
+              if (!c.faults || !IsInjected(e.what()) || attempt >= kMaxRestartsPerAction)
+                throw;
+              ++c.fault_restarts;
             }
-            return "";
-          }};
+          }
+        } catch (const std::exception& e) {
+          return std::string("start failed: ") + e.what();
+        }
+        return "";
+      }};
 }
 
 StreamTest::Action StreamTest::StopStream() {

@@ -21,8 +21,8 @@
 // multisets. With a ManualClock and a ProcessingTime trigger, AdvanceClock moves time
 // once the query is parked on the clock. Run(actions, /*restart_after_checks=*/true)
 // inserts a StopStream + StartStream after every check: every suite must pass in that
-// mode too. Run(actions, RunMode) also runs them with the checkpoint (logs and state) in a
-// MemoryFileSystem, or with injected faults: every few checkpoint writes one fails, the
+// mode too. Run(actions, RunMode) also runs them with the checkpoint (logs and state) in
+// a MemoryFileSystem, or with injected faults: every few checkpoint writes one fails, the
 // query stops with that I/O error, and the harness starts it again from the checkpoint as
 // a user would — the answers must be the same (nothing lost, nothing twice), and a run in
 // which no fault was injected fails. A failure returns a report: the action list with
@@ -94,7 +94,8 @@ class StreamTest {
 
   std::string Run(const std::vector<Action>& actions, RunMode mode);
   std::string Run(const std::vector<Action>& actions, bool restart_after_checks = false) {
-    return Run(actions, restart_after_checks ? RunMode::kRestartAfterChecks : RunMode::kPlain);
+    return Run(actions,
+               restart_after_checks ? RunMode::kRestartAfterChecks : RunMode::kPlain);
   }
 
   static Action StartStream(stream::Trigger trigger = stream::Trigger::Default(),

@@ -2,7 +2,8 @@
 #pragma once
 
 // Test helpers for tests that run queries on real folders: a fresh temporary folder, and
-// every file under a folder with its bytes (to show that a read-only tool changed nothing).
+// every file under a folder with its bytes (to show that a read-only tool changed
+// nothing).
 
 #include <cstdlib>
 #include <filesystem>

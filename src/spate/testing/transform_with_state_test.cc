@@ -36,7 +36,9 @@ Value S(const std::string& v) { return Value::String(v); }
 int64_t Ms(int minutes) { return (1767225600LL + 12 * 3600 + minutes * 60LL) * 1000LL; }
 Value T(int minutes) { return Value::Timestamp(Ms(minutes) * 1000); }
 
-Schema Fields(const std::string& ddl) { return *api::StructType::fromDDL(ddl).ToSchema(); }
+Schema Fields(const std::string& ddl) {
+  return *api::StructType::fromDDL(ddl).ToSchema();
+}
 
 class TwsTest : public ::testing::TestWithParam<std::tuple<RunMode, std::string>> {
  protected:
@@ -83,27 +85,33 @@ class CountingProcessor final : public StatefulProcessor {
 
 TEST_P(TwsTest, ValueListAndMapStateAcrossBatches) {
   MemoryStream input(Spark(), "k STRING, v INT");
-  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).transformWithState(
-      [] { return std::make_unique<CountingProcessor>(); },
-      api::StructType::fromDDL("k STRING, n BIGINT, distinct_list BIGINT, distinct_map BIGINT"),
-      "update");
+  DataFrame df =
+      input.toDF()
+          .groupBy(std::vector<std::string>{"k"})
+          .transformWithState(
+              [] { return std::make_unique<CountingProcessor>(); },
+              api::StructType::fromDDL(
+                  "k STRING, n BIGINT, distinct_list BIGINT, distinct_map BIGINT"),
+              "update");
   StreamTest t(Spark(), df, "update");
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{S("a"), I(1)}, {S("a"), I(1)}, {S("b"), I(7)}}),
-       StreamTest::CheckNewAnswer({{S("a"), L(2), L(1), L(1)}, {S("b"), L(1), L(1), L(1)}}),
-       StreamTest::AddData(input, {{S("a"), I(2)}}),
-       StreamTest::CheckNewAnswer({{S("a"), L(3), L(2), L(2)}}),
-       StreamTest::AddData(input, {{S("b"), I(7)}, {S("c"), I(0)}}),
-       StreamTest::CheckNewAnswer({{S("b"), L(2), L(1), L(1)}, {S("c"), L(1), L(1), L(1)}}),
-       StreamTest::AssertOnQuery(
-           [](const api::StreamingQuery& q) {
-             auto p = q.lastProgress();
-             return p && p->state_operators.size() == 1 &&
-                    p->state_operators[0].operator_name == "transformWithStateExec";
-           },
-           "a transformWithStateExec operator")},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{S("a"), I(1)}, {S("a"), I(1)}, {S("b"), I(7)}}),
+             StreamTest::CheckNewAnswer(
+                 {{S("a"), L(2), L(1), L(1)}, {S("b"), L(1), L(1), L(1)}}),
+             StreamTest::AddData(input, {{S("a"), I(2)}}),
+             StreamTest::CheckNewAnswer({{S("a"), L(3), L(2), L(2)}}),
+             StreamTest::AddData(input, {{S("b"), I(7)}, {S("c"), I(0)}}),
+             StreamTest::CheckNewAnswer(
+                 {{S("b"), L(2), L(1), L(1)}, {S("c"), L(1), L(1), L(1)}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto p = q.lastProgress();
+                   return p && p->state_operators.size() == 1 &&
+                          p->state_operators[0].operator_name == "transformWithStateExec";
+                 },
+                 "a transformWithStateExec operator")},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -115,7 +123,8 @@ class SessionProcessor final : public StatefulProcessor {
     handle_ = &h;
     events_.emplace(h.getValueState("events", Fields("n BIGINT, last BIGINT")));
   }
-  std::vector<ProcessorRow> handleInputRows(const ProcessorRow&, const std::vector<ProcessorRow>& rows,
+  std::vector<ProcessorRow> handleInputRows(const ProcessorRow&,
+                                            const std::vector<ProcessorRow>& rows,
                                             const TimerValues&) override {
     auto cur = events_->get();
     int64_t n = cur ? cur->at(0).i64() : 0, last = cur ? cur->at(1).i64() : 0;
@@ -128,8 +137,9 @@ class SessionProcessor final : public StatefulProcessor {
     events_->update({Value::Long(n), Value::Long(last)});
     return {};
   }
-  std::vector<ProcessorRow> handleExpiredTimer(const ProcessorRow& key, const TimerValues& tv,
-                                               const stream::ExpiredTimerInfo& info) override {
+  std::vector<ProcessorRow> handleExpiredTimer(
+      const ProcessorRow& key, const TimerValues& tv,
+      const stream::ExpiredTimerInfo& info) override {
     auto cur = events_->get();
     events_->clear();
     if (!cur) return {};
@@ -144,12 +154,14 @@ class SessionProcessor final : public StatefulProcessor {
 
 TEST_P(TwsTest, EventTimeTimersFireWhenTheWatermarkPasses) {
   MemoryStream input(Spark(), "user STRING, ts TIMESTAMP");
-  DataFrame df = input.toDF()
-                     .withWatermark("ts", "0 seconds")
-                     .groupBy(std::vector<std::string>{"user"})
-                     .transformWithState([] { return std::make_unique<SessionProcessor>(); },
-                                         api::StructType::fromDDL("user STRING, events BIGINT, closed_at_minute BIGINT"),
-                                         "append", "EventTime");
+  DataFrame df =
+      input.toDF()
+          .withWatermark("ts", "0 seconds")
+          .groupBy(std::vector<std::string>{"user"})
+          .transformWithState([] { return std::make_unique<SessionProcessor>(); },
+                              api::StructType::fromDDL(
+                                  "user STRING, events BIGINT, closed_at_minute BIGINT"),
+                              "append", "EventTime");
   StreamTest t(Spark(), df);
   std::string err = t.Run(
       {StreamTest::StartStream(),
@@ -159,7 +171,8 @@ TEST_P(TwsTest, EventTimeTimersFireWhenTheWatermarkPasses) {
        StreamTest::AddData(input, {{S("u3"), T(10)}}),
        StreamTest::CheckAnswer({{S("u1"), L(2), L(7)}, {S("u2"), L(1), L(8)}}),
        StreamTest::AddData(input, {{S("u3"), T(12)}, {S("u4"), T(30)}}),
-       StreamTest::CheckAnswer({{S("u1"), L(2), L(7)}, {S("u2"), L(1), L(8)}, {S("u3"), L(2), L(17)}})},
+       StreamTest::CheckAnswer(
+           {{S("u1"), L(2), L(7)}, {S("u2"), L(1), L(8)}, {S("u3"), L(2), L(17)}})},
       restart());
   EXPECT_EQ(err, "");
 }
@@ -171,14 +184,16 @@ class ReminderProcessor final : public StatefulProcessor {
     handle_ = &h;
     last_.emplace(h.getValueState("last", Fields("v INT"), stream::TTLConfig{25'000}));
   }
-  std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
+  std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key,
+                                            const std::vector<ProcessorRow>& rows,
                                             const TimerValues& tv) override {
     const bool had = last_->exists();
     last_->update({rows.back()[1]});
     handle_->registerTimer(tv.current_processing_time_ms + 10'000);
     return {{key[0], S(had ? "again" : "first")}};
   }
-  std::vector<ProcessorRow> handleExpiredTimer(const ProcessorRow& key, const TimerValues&,
+  std::vector<ProcessorRow> handleExpiredTimer(const ProcessorRow& key,
+                                               const TimerValues&,
                                                const stream::ExpiredTimerInfo&) override {
     return {{key[0], S(last_->exists() ? "reminder" : "reminder, forgotten")}};
   }
@@ -190,38 +205,41 @@ class ReminderProcessor final : public StatefulProcessor {
 
 TEST_P(TwsTest, ProcessingTimeTimersAndTtl) {
   MemoryStream input(Spark(), "k STRING, v INT");
-  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).transformWithState(
-      [] { return std::make_unique<ReminderProcessor>(); }, api::StructType::fromDDL("k STRING, what STRING"),
-      "append", "ProcessingTime");
+  DataFrame df =
+      input.toDF()
+          .groupBy(std::vector<std::string>{"k"})
+          .transformWithState([] { return std::make_unique<ReminderProcessor>(); },
+                              api::StructType::fromDDL("k STRING, what STRING"), "append",
+                              "ProcessingTime");
   StreamTest t(Spark(), df);
   auto clock = std::make_shared<ManualClock>(1'000'000);
   std::string err = t.Run(
       {StreamTest::StartStream(stream::Trigger::ProcessingTime(1000), clock),
-       // Parked on the clock after the first (empty) trigger: a's row must not reach it, or
-       // batch 0 runs at the start time and b's row joins the next trigger before the clock
-       // moves (a race seen on a loaded machine).
-       StreamTest::AdvanceClock(0),
-       StreamTest::AddData(input, {{S("a"), I(1)}}), StreamTest::AdvanceClock(1000),
-       StreamTest::CheckNewAnswer({{S("a"), S("first")}}),
+       // Parked on the clock after the first (empty) trigger: a's row must not reach it,
+       // or batch 0 runs at the start time and b's row joins the next trigger before the
+       // clock moves (a race seen on a loaded machine).
+       StreamTest::AdvanceClock(0), StreamTest::AddData(input, {{S("a"), I(1)}}),
+       StreamTest::AdvanceClock(1000), StreamTest::CheckNewAnswer({{S("a"), S("first")}}),
        // 12 s later a's timer is due: it fires in the batch of b's row.
        StreamTest::AddData(input, {{S("b"), I(2)}}), StreamTest::AdvanceClock(12'000),
        StreamTest::CheckNewAnswer({{S("b"), S("first")}, {S("a"), S("reminder")}}),
        // 30 s after a's update its value's TTL (25 s) has passed: a reads as new.
        StreamTest::AddData(input, {{S("a"), I(3)}}), StreamTest::AdvanceClock(20'000),
        StreamTest::CheckNewAnswer({{S("a"), S("first")}, {S("b"), S("reminder")}})},
-      // Without restarts: a restarted run takes its first trigger at once, before the clock
-      // moves, so the batches would fall differently (the state itself survives restarts,
-      // as the other suites check).
+      // Without restarts: a restarted run takes its first trigger at once, before the
+      // clock moves, so the batches would fall differently (the state itself survives
+      // restarts, as the other suites check).
       false);
   EXPECT_EQ(err, "");
 }
 
-// flatMapGroupsWithState: a session per user, closed by an event-time timeout 5 minutes after
-// its last event once the watermark passes (the classic GroupState example).
+// flatMapGroupsWithState: a session per user, closed by an event-time timeout 5 minutes
+// after its last event once the watermark passes (the classic GroupState example).
 TEST_P(TwsTest, FlatMapGroupsWithStateEventTimeTimeout) {
   MemoryStream input(Spark(), "user STRING, ts TIMESTAMP");
-  stream::GroupStateFunction fn = [](const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
-                                     stream::GroupState& state) -> std::vector<ProcessorRow> {
+  stream::GroupStateFunction fn =
+      [](const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
+         stream::GroupState& state) -> std::vector<ProcessorRow> {
     if (state.hasTimedOut()) {
       ProcessorRow s = state.get();
       state.remove();
@@ -236,12 +254,14 @@ TEST_P(TwsTest, FlatMapGroupsWithStateEventTimeTimeout) {
     state.setTimeoutTimestamp(last + 5 * 60 * 1000);
     return {};
   };
-  DataFrame df = input.toDF()
-                     .withWatermark("ts", "0 seconds")
-                     .groupBy(std::vector<std::string>{"user"})
-                     .flatMapGroupsWithState(fn, api::StructType::fromDDL("user STRING, events BIGINT, by_watermark BIGINT"),
-                                             api::StructType::fromDDL("n BIGINT"), "append",
-                                             "EventTimeTimeout");
+  DataFrame df =
+      input.toDF()
+          .withWatermark("ts", "0 seconds")
+          .groupBy(std::vector<std::string>{"user"})
+          .flatMapGroupsWithState(
+              fn,
+              api::StructType::fromDDL("user STRING, events BIGINT, by_watermark BIGINT"),
+              api::StructType::fromDDL("n BIGINT"), "append", "EventTimeTimeout");
   StreamTest t(Spark(), df);
   std::string err = t.Run(
       {StreamTest::StartStream(),
@@ -266,20 +286,27 @@ TEST_P(TwsTest, FlatMapGroupsWithStateEventTimeTimeout) {
 
 TEST(TwsErrors, FlatMapGroupsWithStateRules) {
   MemoryStream input(Spark(), "k STRING, ts TIMESTAMP");
-  stream::GroupStateFunction fn = [](const ProcessorRow&, const std::vector<ProcessorRow>&,
-                                     stream::GroupState&) { return std::vector<ProcessorRow>{}; };
+  stream::GroupStateFunction fn =
+      [](const ProcessorRow&, const std::vector<ProcessorRow>&, stream::GroupState&) {
+        return std::vector<ProcessorRow>{};
+      };
   auto fm = [&](const std::string& mode, const std::string& timeout) {
-    return input.toDF().groupBy(std::vector<std::string>{"k"}).flatMapGroupsWithState(
-        fn, api::StructType::fromDDL("k STRING"), api::StructType::fromDDL("n BIGINT"), mode, timeout);
+    return input.toDF()
+        .groupBy(std::vector<std::string>{"k"})
+        .flatMapGroupsWithState(fn, api::StructType::fromDDL("k STRING"),
+                                api::StructType::fromDDL("n BIGINT"), mode, timeout);
   };
-  EXPECT_NE(StartError(fm("update", "NoTimeout"), "append")
-                .find("flatMapGroupsWithState in update mode is not supported with Append output "
-                      "mode on a streaming DataFrame/Dataset"),
-            std::string::npos);
-  EXPECT_NE(StartError(fm("append", "EventTimeTimeout"), "append")
-                .find("Watermark must be specified in the query using "
-                      "'[Dataset/DataFrame].withWatermark()' for using event-time timeout"),
-            std::string::npos);
+  EXPECT_NE(
+      StartError(fm("update", "NoTimeout"), "append")
+          .find(
+              "flatMapGroupsWithState in update mode is not supported with Append output "
+              "mode on a streaming DataFrame/Dataset"),
+      std::string::npos);
+  EXPECT_NE(
+      StartError(fm("append", "EventTimeTimeout"), "append")
+          .find("Watermark must be specified in the query using "
+                "'[Dataset/DataFrame].withWatermark()' for using event-time timeout"),
+      std::string::npos);
   EXPECT_EQ(StartError(fm("update", "ProcessingTimeTimeout"), "update"), "");
 }
 
@@ -319,23 +346,25 @@ class InitialCountProcessor final : public StatefulProcessor {
 // restart()) does not apply it again.
 TEST_P(TwsTest, InitialStateSeedsTheFirstBatchOnly) {
   MemoryStream input(Spark(), "k STRING, v INT");
-  DataFrame init = Spark().createDataFrame({{S("a"), L(10)}, {S("z"), L(5)}},
-                                           api::StructType::fromDDL("k STRING, n BIGINT"));
-  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).transformWithState(
-      [] { return std::make_unique<InitialCountProcessor>(); },
-      api::StructType::fromDDL("k STRING, n BIGINT"), "update", "None",
-      init.groupBy(std::vector<std::string>{"k"}));
+  DataFrame init = Spark().createDataFrame(
+      {{S("a"), L(10)}, {S("z"), L(5)}}, api::StructType::fromDDL("k STRING, n BIGINT"));
+  DataFrame df =
+      input.toDF()
+          .groupBy(std::vector<std::string>{"k"})
+          .transformWithState([] { return std::make_unique<InitialCountProcessor>(); },
+                              api::StructType::fromDDL("k STRING, n BIGINT"), "update",
+                              "None", init.groupBy(std::vector<std::string>{"k"}));
   StreamTest t(Spark(), df, "update");
-  std::string err = t.Run(
-      {StreamTest::StartStream(),
-       StreamTest::AddData(input, {{S("a"), I(1)}, {S("b"), I(1)}}),
-       // z has state but no rows: transformWithState does not call it.
-       StreamTest::CheckNewAnswer({{S("a"), L(11)}, {S("b"), L(1)}}),
-       StreamTest::AddData(input, {{S("z"), I(1)}, {S("a"), I(1)}}),
-       StreamTest::CheckNewAnswer({{S("z"), L(6)}, {S("a"), L(12)}}),
-       StreamTest::AddData(input, {{S("a"), I(1)}}),
-       StreamTest::CheckNewAnswer({{S("a"), L(13)}})},
-      restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{S("a"), I(1)}, {S("b"), I(1)}}),
+             // z has state but no rows: transformWithState does not call it.
+             StreamTest::CheckNewAnswer({{S("a"), L(11)}, {S("b"), L(1)}}),
+             StreamTest::AddData(input, {{S("z"), I(1)}, {S("a"), I(1)}}),
+             StreamTest::CheckNewAnswer({{S("z"), L(6)}, {S("a"), L(12)}}),
+             StreamTest::AddData(input, {{S("a"), I(1)}}),
+             StreamTest::CheckNewAnswer({{S("a"), L(13)}})},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -343,33 +372,37 @@ TEST_P(TwsTest, InitialStateSeedsTheFirstBatchOnly) {
 // with no rows (unless skipEmittingInitialStateKeys).
 TEST_P(TwsTest, FlatMapGroupsWithStateInitialState) {
   for (bool skip : {false, true}) {
-    Spark().conf().set("spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys",
-                       skip ? "true" : "false");
+    Spark().conf().set(
+        "spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys",
+        skip ? "true" : "false");
     MemoryStream input(Spark(), "k STRING, v INT");
-    stream::GroupStateFunction fn = [](const ProcessorRow& key,
-                                       const std::vector<ProcessorRow>& rows,
-                                       stream::GroupState& state) -> std::vector<ProcessorRow> {
+    stream::GroupStateFunction fn =
+        [](const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
+           stream::GroupState& state) -> std::vector<ProcessorRow> {
       return {{key[0], Value::Long(CountInto(rows, state))}};
     };
     // Extra columns are ignored; the state's column is found by name and cast.
-    DataFrame init = Spark().createDataFrame(
-        {{S("x"), S("a"), I(10)}, {S("y"), S("z"), I(5)}},
-        api::StructType::fromDDL("note STRING, k STRING, n INT"));
-    DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).flatMapGroupsWithState(
-        fn, api::StructType::fromDDL("k STRING, n BIGINT"), api::StructType::fromDDL("n BIGINT"),
-        "update", "NoTimeout", init.groupBy(std::vector<std::string>{"k"}));
+    DataFrame init =
+        Spark().createDataFrame({{S("x"), S("a"), I(10)}, {S("y"), S("z"), I(5)}},
+                                api::StructType::fromDDL("note STRING, k STRING, n INT"));
+    DataFrame df = input.toDF()
+                       .groupBy(std::vector<std::string>{"k"})
+                       .flatMapGroupsWithState(
+                           fn, api::StructType::fromDDL("k STRING, n BIGINT"),
+                           api::StructType::fromDDL("n BIGINT"), "update", "NoTimeout",
+                           init.groupBy(std::vector<std::string>{"k"}));
     StreamTest t(Spark(), df, "update");
     std::vector<std::vector<Value>> first = {{S("a"), L(11)}};
     if (!skip) first.push_back({S("z"), L(5)});
-    std::string err = t.Run({StreamTest::StartStream(),
-                             StreamTest::AddData(input, {{S("a"), I(1)}}),
-                             StreamTest::CheckNewAnswer(first),
-                             StreamTest::AddData(input, {{S("z"), I(1)}}),
-                             StreamTest::CheckNewAnswer({{S("z"), L(6)}})},
-                            restart());
+    std::string err = t.Run(
+        {StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), I(1)}}),
+         StreamTest::CheckNewAnswer(first), StreamTest::AddData(input, {{S("z"), I(1)}}),
+         StreamTest::CheckNewAnswer({{S("z"), L(6)}})},
+        restart());
     EXPECT_EQ(err, "") << "skipEmittingInitialStateKeys=" << skip;
   }
-  Spark().conf().unset("spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys");
+  Spark().conf().unset(
+      "spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys");
 }
 
 // mapGroupsWithState: one row per call, Update mode.
@@ -380,15 +413,19 @@ TEST_P(TwsTest, MapGroupsWithStateCountsPerKey) {
                                               stream::GroupState& state) -> ProcessorRow {
     return {key[0], Value::Long(CountInto(rows, state))};
   };
-  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).mapGroupsWithState(
-      fn, api::StructType::fromDDL("k STRING, n BIGINT"), api::StructType::fromDDL("n BIGINT"));
+  DataFrame df =
+      input.toDF()
+          .groupBy(std::vector<std::string>{"k"})
+          .mapGroupsWithState(fn, api::StructType::fromDDL("k STRING, n BIGINT"),
+                              api::StructType::fromDDL("n BIGINT"));
   StreamTest t(Spark(), df, "update");
-  std::string err = t.Run({StreamTest::StartStream(),
-                           StreamTest::AddData(input, {{S("a"), I(1)}, {S("a"), I(2)}, {S("b"), I(1)}}),
-                           StreamTest::CheckNewAnswer({{S("a"), L(2)}, {S("b"), L(1)}}),
-                           StreamTest::AddData(input, {{S("b"), I(1)}}),
-                           StreamTest::CheckNewAnswer({{S("b"), L(2)}})},
-                          restart());
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{S("a"), I(1)}, {S("a"), I(2)}, {S("b"), I(1)}}),
+             StreamTest::CheckNewAnswer({{S("a"), L(2)}, {S("b"), L(1)}}),
+             StreamTest::AddData(input, {{S("b"), I(1)}}),
+             StreamTest::CheckNewAnswer({{S("b"), L(2)}})},
+            restart());
   EXPECT_EQ(err, "");
 }
 
@@ -398,27 +435,32 @@ TEST(TwsErrors, InitialStateAndMapGroupsRules) {
   // Two initial rows for one key: Spark's error for each API.
   DataFrame dup = Spark().createDataFrame({{S("a"), L(1)}, {S("a"), L(2)}},
                                           api::StructType::fromDDL("k STRING, n BIGINT"));
-  DataFrame tws = grouped.transformWithState(
-      [] { return std::make_unique<InitialCountProcessor>(); },
-      api::StructType::fromDDL("k STRING, n BIGINT"), "update", "None",
-      dup.groupBy(std::vector<std::string>{"k"}));
+  DataFrame tws =
+      grouped.transformWithState([] { return std::make_unique<InitialCountProcessor>(); },
+                                 api::StructType::fromDDL("k STRING, n BIGINT"), "update",
+                                 "None", dup.groupBy(std::vector<std::string>{"k"}));
   StreamTest t(Spark(), tws, "update");
-  EXPECT_EQ(t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("b"), I(1)}}),
-                   StreamTest::ExpectFailure(
-                       "[STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY] Cannot re-initialize "
-                       "state on the same grouping key during initial state handling for "
-                       "stateful processor. Invalid grouping key=a.")}),
-            "");
-  stream::GroupStateFunction fn = [](const ProcessorRow&, const std::vector<ProcessorRow>&,
-                                     stream::GroupState&) { return std::vector<ProcessorRow>{}; };
+  EXPECT_EQ(
+      t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("b"), I(1)}}),
+             StreamTest::ExpectFailure(
+                 "[STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY] Cannot "
+                 "re-initialize "
+                 "state on the same grouping key during initial state handling for "
+                 "stateful processor. Invalid grouping key=a.")}),
+      "");
+  stream::GroupStateFunction fn =
+      [](const ProcessorRow&, const std::vector<ProcessorRow>&, stream::GroupState&) {
+        return std::vector<ProcessorRow>{};
+      };
   DataFrame fm = grouped.flatMapGroupsWithState(
-      fn, api::StructType::fromDDL("k STRING"), api::StructType::fromDDL("n BIGINT"), "update",
-      "NoTimeout", dup.groupBy(std::vector<std::string>{"k"}));
+      fn, api::StructType::fromDDL("k STRING"), api::StructType::fromDDL("n BIGINT"),
+      "update", "NoTimeout", dup.groupBy(std::vector<std::string>{"k"}));
   StreamTest t2(Spark(), fm, "update");
-  EXPECT_EQ(t2.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("b"), I(1)}}),
-                    StreamTest::ExpectFailure("The initial state provided contained multiple "
-                                              "rows(state) with the same key.")}),
-            "");
+  EXPECT_EQ(
+      t2.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("b"), I(1)}}),
+              StreamTest::ExpectFailure("The initial state provided contained multiple "
+                                        "rows(state) with the same key.")}),
+      "");
   // The initial state must be a batch DataFrame with the input's key types.
   auto expect_throw = [](const std::function<void()>& f, const std::string& text) {
     try {
@@ -435,32 +477,33 @@ TEST(TwsErrors, InitialStateAndMapGroupsRules) {
                                        "NoTimeout", grouped);
       },
       "Non-streaming DataFrame/Dataset is not supported as the initial state");
-  DataFrame int_keys = Spark().createDataFrame({{I(1), L(1)}},
-                                               api::StructType::fromDDL("k INT, n BIGINT"));
+  DataFrame int_keys = Spark().createDataFrame(
+      {{I(1), L(1)}}, api::StructType::fromDDL("k INT, n BIGINT"));
   expect_throw(
       [&] {
-        grouped.transformWithState([] { return std::make_unique<InitialCountProcessor>(); },
-                                   api::StructType::fromDDL("k STRING, n BIGINT"), "update",
-                                   "None", int_keys.groupBy(std::vector<std::string>{"k"}));
+        grouped.transformWithState(
+            [] { return std::make_unique<InitialCountProcessor>(); },
+            api::StructType::fromDDL("k STRING, n BIGINT"), "update", "None",
+            int_keys.groupBy(std::vector<std::string>{"k"}));
       },
-      "The initial state's grouping keys (int) must have the types of the input's grouping keys "
+      "The initial state's grouping keys (int) must have the types of the input's "
+      "grouping keys "
       "(string)");
   // mapGroupsWithState: Update only, no aggregation.
-  api::GroupedData::MapGroupsFunction one = [](const ProcessorRow& key,
-                                               const std::vector<ProcessorRow>&,
-                                               stream::GroupState&) -> ProcessorRow {
-    return {key[0]};
-  };
+  api::GroupedData::MapGroupsFunction one =
+      [](const ProcessorRow& key, const std::vector<ProcessorRow>&,
+         stream::GroupState&) -> ProcessorRow { return {key[0]}; };
   DataFrame mg = grouped.mapGroupsWithState(one, api::StructType::fromDDL("k STRING"),
                                             api::StructType::fromDDL("n BIGINT"));
   EXPECT_NE(StartError(mg, "append")
                 .find("mapGroupsWithState is not supported with Append output mode on a "
                       "streaming DataFrame/Dataset"),
             std::string::npos);
-  EXPECT_NE(StartError(mg.groupBy(std::vector<std::string>{"k"}).count(), "update")
-                .find("mapGroupsWithState is not supported with aggregation on a streaming "
-                      "DataFrame/Dataset"),
-            std::string::npos);
+  EXPECT_NE(
+      StartError(mg.groupBy(std::vector<std::string>{"k"}).count(), "update")
+          .find("mapGroupsWithState is not supported with aggregation on a streaming "
+                "DataFrame/Dataset"),
+      std::string::npos);
   EXPECT_EQ(StartError(mg, "update"), "");
 }
 
@@ -481,7 +524,8 @@ class TtlDeclaringProcessor final : public StatefulProcessor {
       refused_ = e.status().error_class();
     }
   }
-  std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key, const std::vector<ProcessorRow>& rows,
+  std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key,
+                                            const std::vector<ProcessorRow>& rows,
                                             const TimerValues&) override {
     return {{key[0], S(refused_.empty() ? "declared" : refused_)}};
   }
@@ -493,9 +537,9 @@ class TtlDeclaringProcessor final : public StatefulProcessor {
   std::string refused_;
 };
 
-// Spark's StatefulProcessorHandle refuses a TTL outside processing time, and a negative one,
-// when the variable is declared; the query fails with that error itself (STREAM_FAILED's
-// cause). A TTL of 0 is Spark's TTLConfig.NONE: accepted in every mode.
+// Spark's StatefulProcessorHandle refuses a TTL outside processing time, and a negative
+// one, when the variable is declared; the query fails with that error itself
+// (STREAM_FAILED's cause). A TTL of 0 is Spark's TTLConfig.NONE: accepted in every mode.
 TEST(TwsErrors, TtlOnlyInProcessingTime) {
   struct Case {
     char kind;
@@ -503,61 +547,85 @@ TEST(TwsErrors, TtlOnlyInProcessingTime) {
     int64_t ttl;
     std::string error;  // "" : the query runs
   };
-  const std::string mode_error = "[STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL] Cannot use TTL for ";
+  const std::string mode_error =
+      "[STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL] Cannot use TTL for ";
   const std::vector<Case> cases = {
-      {'v', "None", 60000, mode_error + "state=cnt in timeMode=NoTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"},
-      {'l', "None", 60000, mode_error + "state=lst in timeMode=NoTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"},
-      {'m', "None", -5, mode_error + "state=mp in timeMode=NoTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"},
-      {'v', "EventTime", 60000, mode_error + "state=cnt in timeMode=EventTime, use TimeMode.ProcessingTime() instead. SQLSTATE: 42802"},
+      {'v', "None", 60000,
+       mode_error + "state=cnt in timeMode=NoTime, use TimeMode.ProcessingTime() "
+                    "instead. SQLSTATE: 42802"},
+      {'l', "None", 60000,
+       mode_error + "state=lst in timeMode=NoTime, use TimeMode.ProcessingTime() "
+                    "instead. SQLSTATE: 42802"},
+      {'m', "None", -5,
+       mode_error + "state=mp in timeMode=NoTime, use TimeMode.ProcessingTime() instead. "
+                    "SQLSTATE: 42802"},
+      {'v', "EventTime", 60000,
+       mode_error + "state=cnt in timeMode=EventTime, use TimeMode.ProcessingTime() "
+                    "instead. SQLSTATE: 42802"},
       {'m', "ProcessingTime", -5,
-       "[STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE] TTL duration must be greater than zero for State "
+       "[STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE] TTL duration must be greater "
+       "than zero for State "
        "store operation=update on state=mp. SQLSTATE: 42802"},
       {'v', "None", 0, ""},
       {'l', "EventTime", 0, ""},
       {'v', "ProcessingTime", 60000, ""},
   };
   for (const Case& c : cases) {
-    SCOPED_TRACE(std::string(1, c.kind) + " " + c.time_mode + " " + std::to_string(c.ttl));
+    SCOPED_TRACE(std::string(1, c.kind) + " " + c.time_mode + " " +
+                 std::to_string(c.ttl));
     MemoryStream input(Spark(), "k STRING, ts TIMESTAMP");
     DataFrame in = input.toDF();
     if (std::string(c.time_mode) == "EventTime") in = in.withWatermark("ts", "1 minute");
     const char kind = c.kind;
     const int64_t ttl = c.ttl;
-    DataFrame df = in.groupBy(std::vector<std::string>{"k"})
-                       .transformWithState([kind, ttl] { return std::make_unique<TtlDeclaringProcessor>(kind, ttl); },
-                                           api::StructType::fromDDL("k STRING, what STRING"), "update",
-                                           c.time_mode);
+    DataFrame df =
+        in.groupBy(std::vector<std::string>{"k"})
+            .transformWithState(
+                [kind, ttl] {
+                  return std::make_unique<TtlDeclaringProcessor>(kind, ttl);
+                },
+                api::StructType::fromDDL("k STRING, what STRING"), "update", c.time_mode);
     StreamTest t(Spark(), df, "update");
     if (c.error.empty()) {
-      EXPECT_EQ(t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
-                       StreamTest::CheckNewAnswer({{S("a"), S("declared")}})}),
-                "");
+      EXPECT_EQ(
+          t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
+                 StreamTest::CheckNewAnswer({{S("a"), S("declared")}})}),
+          "");
     } else {
       // Not wrapped in the user function error: the refusal is the failure itself.
-      EXPECT_EQ(t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
-                       StreamTest::ExpectFailure("terminated with exception: " + c.error)}),
-                "");
+      EXPECT_EQ(
+          t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
+                 StreamTest::ExpectFailure("terminated with exception: " + c.error)}),
+          "");
     }
   }
   // A processor may catch the refusal (Spark's is an exception too) and run on.
   MemoryStream input(Spark(), "k STRING, ts TIMESTAMP");
-  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).transformWithState(
-      [] { return std::make_unique<TtlDeclaringProcessor>('v', 1000, true); },
-      api::StructType::fromDDL("k STRING, what STRING"), "update", "None");
+  DataFrame df =
+      input.toDF()
+          .groupBy(std::vector<std::string>{"k"})
+          .transformWithState(
+              [] { return std::make_unique<TtlDeclaringProcessor>('v', 1000, true); },
+              api::StructType::fromDDL("k STRING, what STRING"), "update", "None");
   StreamTest t(Spark(), df, "update");
-  EXPECT_EQ(t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
-                   StreamTest::CheckNewAnswer({{S("a"), S("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL")}})}),
-            "");
+  EXPECT_EQ(
+      t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), T(0)}}),
+             StreamTest::CheckNewAnswer(
+                 {{S("a"), S("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL")}})}),
+      "");
   // A batch query declares its variables through the same handle.
-  DataFrame batch = Spark().createDataFrame({{S("a"), T(0)}}, api::StructType::fromDDL("k STRING, ts TIMESTAMP"));
+  DataFrame batch = Spark().createDataFrame(
+      {{S("a"), T(0)}}, api::StructType::fromDDL("k STRING, ts TIMESTAMP"));
   try {
     batch.groupBy(std::vector<std::string>{"k"})
-        .transformWithState([] { return std::make_unique<TtlDeclaringProcessor>('v', 1000); },
-                            api::StructType::fromDDL("k STRING, what STRING"), "update", "None")
+        .transformWithState(
+            [] { return std::make_unique<TtlDeclaringProcessor>('v', 1000); },
+            api::StructType::fromDDL("k STRING, what STRING"), "update", "None")
         .collect();
     ADD_FAILURE() << "a batch query declared a TTL in time mode None";
   } catch (const api::SparkException& e) {
-    EXPECT_EQ(e.getErrorClass(), "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL") << e.what();
+    EXPECT_EQ(e.getErrorClass(), "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL")
+        << e.what();
   }
 }
 
@@ -565,12 +633,13 @@ TEST(TwsErrors, TtlOnlyInProcessingTime) {
 TEST(TwsBatch, ABatchQueryAppliesTheInitialState) {
   DataFrame in = Spark().createDataFrame({{S("a"), I(1)}, {S("b"), I(1)}},
                                          api::StructType::fromDDL("k STRING, v INT"));
-  DataFrame init = Spark().createDataFrame({{S("a"), L(10)}},
-                                           api::StructType::fromDDL("k STRING, n BIGINT"));
-  DataFrame df = in.groupBy(std::vector<std::string>{"k"}).transformWithState(
-      [] { return std::make_unique<InitialCountProcessor>(); },
-      api::StructType::fromDDL("k STRING, n BIGINT"), "append", "None",
-      init.groupBy(std::vector<std::string>{"k"}));
+  DataFrame init = Spark().createDataFrame(
+      {{S("a"), L(10)}}, api::StructType::fromDDL("k STRING, n BIGINT"));
+  DataFrame df =
+      in.groupBy(std::vector<std::string>{"k"})
+          .transformWithState([] { return std::make_unique<InitialCountProcessor>(); },
+                              api::StructType::fromDDL("k STRING, n BIGINT"), "append",
+                              "None", init.groupBy(std::vector<std::string>{"k"}));
   auto rows = df.orderBy("k").collect();
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].toString(), "Row(k='a', n=11)");
@@ -585,7 +654,8 @@ INSTANTIATE_TEST_SUITE_P(Modes, TwsTest,
 class ThrowingProcessor final : public StatefulProcessor {
  public:
   void init(StatefulProcessorHandle&, stream::OutputMode, stream::TimeMode) override {}
-  std::vector<ProcessorRow> handleInputRows(const ProcessorRow&, const std::vector<ProcessorRow>&,
+  std::vector<ProcessorRow> handleInputRows(const ProcessorRow&,
+                                            const std::vector<ProcessorRow>&,
                                             const TimerValues&) override {
     throw std::runtime_error("bad row");
   }
@@ -593,20 +663,24 @@ class ThrowingProcessor final : public StatefulProcessor {
 
 TEST(TwsErrors, ProcessorErrorsFailTheQuery) {
   MemoryStream input(Spark(), "k STRING, v INT");
-  DataFrame df = input.toDF().groupBy(std::vector<std::string>{"k"}).transformWithState(
-      [] { return std::make_unique<ThrowingProcessor>(); }, api::StructType::fromDDL("k STRING"),
-      "append");
+  DataFrame df =
+      input.toDF()
+          .groupBy(std::vector<std::string>{"k"})
+          .transformWithState([] { return std::make_unique<ThrowingProcessor>(); },
+                              api::StructType::fromDDL("k STRING"), "append");
   StreamTest t(Spark(), df);
-  std::string err = t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), I(1)}}),
-                           StreamTest::ExpectFailure(
-                               "[TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR] An error occurred in "
-                               "the user-defined function handleInputRows of the "
-                               "StatefulProcessor. Reason: bad row.")});
+  std::string err =
+      t.Run({StreamTest::StartStream(), StreamTest::AddData(input, {{S("a"), I(1)}}),
+             StreamTest::ExpectFailure(
+                 "[TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR] An error occurred in "
+                 "the user-defined function handleInputRows of the "
+                 "StatefulProcessor. Reason: bad row.")});
   EXPECT_EQ(err, "");
   try {
-    input.toDF().groupBy(std::vector<std::string>{"k"}).transformWithState(
-        [] { return std::make_unique<ThrowingProcessor>(); }, api::StructType::fromDDL("k STRING"),
-        "append", "sometimes");
+    input.toDF()
+        .groupBy(std::vector<std::string>{"k"})
+        .transformWithState([] { return std::make_unique<ThrowingProcessor>(); },
+                            api::StructType::fromDDL("k STRING"), "append", "sometimes");
     ADD_FAILURE() << "an unknown time mode";
   } catch (const api::SparkException& e) {
     EXPECT_EQ(e.getErrorClass(), "STATEFUL_PROCESSOR_UNKNOWN_TIME_MODE");
@@ -616,10 +690,13 @@ TEST(TwsErrors, ProcessorErrorsFailTheQuery) {
 TEST(TwsBatch, ABatchQueryRunsTheProcessorWithEmptyState) {
   DataFrame in = Spark().createDataFrame({{S("a"), I(1)}, {S("a"), I(2)}, {S("b"), I(1)}},
                                          api::StructType::fromDDL("k STRING, v INT"));
-  DataFrame df = in.groupBy(std::vector<std::string>{"k"}).transformWithState(
-      [] { return std::make_unique<CountingProcessor>(); },
-      api::StructType::fromDDL("k STRING, n BIGINT, distinct_list BIGINT, distinct_map BIGINT"),
-      "append");
+  DataFrame df =
+      in.groupBy(std::vector<std::string>{"k"})
+          .transformWithState(
+              [] { return std::make_unique<CountingProcessor>(); },
+              api::StructType::fromDDL(
+                  "k STRING, n BIGINT, distinct_list BIGINT, distinct_map BIGINT"),
+              "append");
   auto rows = df.orderBy("k").collect();
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].toString(), "Row(k='a', n=2, distinct_list=2, distinct_map=2)");

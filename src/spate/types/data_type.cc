@@ -1,9 +1,9 @@
 // Copyright spate authors.
 #include "spate/types/data_type.h"
 
-#include <cctype>
-
 #include <fmt/format.h>
+
+#include <cctype>
 
 namespace spate {
 
@@ -12,12 +12,18 @@ DataTypePtr MakePrimitive(TypeId id) { return std::make_shared<const DataType>(i
 
 const char* IntervalFieldName(IntervalField f) {
   switch (f) {
-    case IntervalField::kYear: return "year";
-    case IntervalField::kMonth: return "month";
-    case IntervalField::kDay: return "day";
-    case IntervalField::kHour: return "hour";
-    case IntervalField::kMinute: return "minute";
-    case IntervalField::kSecond: return "second";
+    case IntervalField::kYear:
+      return "year";
+    case IntervalField::kMonth:
+      return "month";
+    case IntervalField::kDay:
+      return "day";
+    case IntervalField::kHour:
+      return "hour";
+    case IntervalField::kMinute:
+      return "minute";
+    case IntervalField::kSecond:
+      return "second";
   }
   return "?";
 }
@@ -52,10 +58,11 @@ std::string QuoteIfNeeded(std::string_view name) {
 void AppendTree(std::string* out, const DataType& type, const std::string& prefix);
 
 void AppendField(std::string* out, std::string_view name, const DataType& type,
-                 const std::string& prefix, const std::string& nullable_label, bool nullable,
-                 bool show_nullable) {
+                 const std::string& prefix, const std::string& nullable_label,
+                 bool nullable, bool show_nullable) {
   *out += fmt::format("{} |-- {}: {}", prefix, name, type.TypeName());
-  if (show_nullable) *out += fmt::format(" ({} = {})", nullable_label, nullable ? "true" : "false");
+  if (show_nullable)
+    *out += fmt::format(" ({} = {})", nullable_label, nullable ? "true" : "false");
   *out += "\n";
   AppendTree(out, type, prefix + " |   ");
 }
@@ -86,10 +93,10 @@ bool Field::Equals(const Field& other) const {
   return name == other.name && nullable == other.nullable && type->Equals(*other.type);
 }
 
-#define SPATE_PRIMITIVE(fn, id)                           \
-  const DataTypePtr& DataType::fn() {                     \
+#define SPATE_PRIMITIVE(fn, id)                             \
+  const DataTypePtr& DataType::fn() {                       \
     static const DataTypePtr t = MakePrimitive(TypeId::id); \
-    return t;                                             \
+    return t;                                               \
   }
 SPATE_PRIMITIVE(Null, kNull)
 SPATE_PRIMITIVE(Boolean, kBoolean)
@@ -150,7 +157,8 @@ DataTypePtr DataType::Map(DataTypePtr key, DataTypePtr value, bool value_contain
 
 int DataType::FieldIndex(std::string_view name, bool case_sensitive) const {
   for (size_t i = 0; i < fields_.size(); ++i) {
-    if (case_sensitive ? fields_[i].name == name : EqualsIgnoreCase(fields_[i].name, name)) {
+    if (case_sensitive ? fields_[i].name == name
+                       : EqualsIgnoreCase(fields_[i].name, name)) {
       return static_cast<int>(i);
     }
   }
@@ -209,22 +217,37 @@ bool DataType::SameType(const DataType& other) const {
 
 std::string DataType::SimpleString() const {
   switch (id_) {
-    case TypeId::kNull: return "void";
-    case TypeId::kBoolean: return "boolean";
-    case TypeId::kByte: return "tinyint";
-    case TypeId::kShort: return "smallint";
-    case TypeId::kInt: return "int";
-    case TypeId::kLong: return "bigint";
-    case TypeId::kFloat: return "float";
-    case TypeId::kDouble: return "double";
-    case TypeId::kDecimal: return fmt::format("decimal({},{})", precision_, scale_);
-    case TypeId::kString: return "string";
-    case TypeId::kBinary: return "binary";
-    case TypeId::kDate: return "date";
-    case TypeId::kTimestamp: return "timestamp";
-    case TypeId::kTimestampNtz: return "timestamp_ntz";
+    case TypeId::kNull:
+      return "void";
+    case TypeId::kBoolean:
+      return "boolean";
+    case TypeId::kByte:
+      return "tinyint";
+    case TypeId::kShort:
+      return "smallint";
+    case TypeId::kInt:
+      return "int";
+    case TypeId::kLong:
+      return "bigint";
+    case TypeId::kFloat:
+      return "float";
+    case TypeId::kDouble:
+      return "double";
+    case TypeId::kDecimal:
+      return fmt::format("decimal({},{})", precision_, scale_);
+    case TypeId::kString:
+      return "string";
+    case TypeId::kBinary:
+      return "binary";
+    case TypeId::kDate:
+      return "date";
+    case TypeId::kTimestamp:
+      return "timestamp";
+    case TypeId::kTimestampNtz:
+      return "timestamp_ntz";
     case TypeId::kDayTimeInterval:
-    case TypeId::kYearMonthInterval: return IntervalString(*this);
+    case TypeId::kYearMonthInterval:
+      return IntervalString(*this);
     case TypeId::kStruct: {
       std::string s = "struct<";
       for (size_t i = 0; i < fields_.size(); ++i) {
@@ -233,7 +256,8 @@ std::string DataType::SimpleString() const {
       }
       return s + ">";
     }
-    case TypeId::kArray: return "array<" + child_->SimpleString() + ">";
+    case TypeId::kArray:
+      return "array<" + child_->SimpleString() + ">";
     case TypeId::kMap:
       return "map<" + child_->SimpleString() + "," + value_->SimpleString() + ">";
   }
@@ -242,14 +266,22 @@ std::string DataType::SimpleString() const {
 
 std::string DataType::TypeName() const {
   switch (id_) {
-    case TypeId::kByte: return "byte";
-    case TypeId::kShort: return "short";
-    case TypeId::kInt: return "integer";
-    case TypeId::kLong: return "long";
-    case TypeId::kStruct: return "struct";
-    case TypeId::kArray: return "array";
-    case TypeId::kMap: return "map";
-    default: return SimpleString();
+    case TypeId::kByte:
+      return "byte";
+    case TypeId::kShort:
+      return "short";
+    case TypeId::kInt:
+      return "integer";
+    case TypeId::kLong:
+      return "long";
+    case TypeId::kStruct:
+      return "struct";
+    case TypeId::kArray:
+      return "array";
+    case TypeId::kMap:
+      return "map";
+    default:
+      return SimpleString();
   }
 }
 
@@ -264,33 +296,43 @@ std::string DataType::Sql() const {
       }
       return s + ">";
     }
-    case TypeId::kArray: return "ARRAY<" + child_->Sql() + ">";
-    case TypeId::kMap: return "MAP<" + child_->Sql() + ", " + value_->Sql() + ">";
-    default: return ToUpper(SimpleString());
+    case TypeId::kArray:
+      return "ARRAY<" + child_->Sql() + ">";
+    case TypeId::kMap:
+      return "MAP<" + child_->Sql() + ", " + value_->Sql() + ">";
+    default:
+      return ToUpper(SimpleString());
   }
 }
 
 int DataType::ByteWidth() const {
   switch (id_) {
-    case TypeId::kByte: return 1;
-    case TypeId::kShort: return 2;
+    case TypeId::kByte:
+      return 1;
+    case TypeId::kShort:
+      return 2;
     case TypeId::kInt:
     case TypeId::kFloat:
     case TypeId::kDate:
-    case TypeId::kYearMonthInterval: return 4;
+    case TypeId::kYearMonthInterval:
+      return 4;
     case TypeId::kLong:
     case TypeId::kDouble:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
-    case TypeId::kDayTimeInterval: return 8;
-    case TypeId::kDecimal: return 16;
-    default: return 0;
+    case TypeId::kDayTimeInterval:
+      return 8;
+    case TypeId::kDecimal:
+      return 16;
+    default:
+      return 0;
   }
 }
 
 int Schema::FieldIndex(std::string_view name, bool case_sensitive) const {
   for (size_t i = 0; i < fields_.size(); ++i) {
-    if (case_sensitive ? fields_[i].name == name : EqualsIgnoreCase(fields_[i].name, name)) {
+    if (case_sensitive ? fields_[i].name == name
+                       : EqualsIgnoreCase(fields_[i].name, name)) {
       return static_cast<int>(i);
     }
   }
@@ -316,7 +358,8 @@ std::string Schema::ToString() const { return AsStruct()->SimpleString(); }
 
 std::string Schema::TreeString() const {
   std::string out = "root\n";
-  for (const auto& f : fields_) AppendField(&out, f.name, *f.type, "", "nullable", f.nullable, true);
+  for (const auto& f : fields_)
+    AppendField(&out, f.name, *f.type, "", "nullable", f.nullable, true);
   return out;
 }
 

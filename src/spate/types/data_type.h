@@ -87,7 +87,8 @@ class DataType {
                                        IntervalField end = IntervalField::kMonth);
   static DataTypePtr Struct(std::vector<Field> fields);
   static DataTypePtr Array(DataTypePtr element, bool contains_null = true);
-  static DataTypePtr Map(DataTypePtr key, DataTypePtr value, bool value_contains_null = true);
+  static DataTypePtr Map(DataTypePtr key, DataTypePtr value,
+                         bool value_contains_null = true);
 
   TypeId id() const { return id_; }
   int precision() const { return precision_; }
@@ -102,7 +103,8 @@ class DataType {
   const DataTypePtr& value_type() const { return value_; }
   bool contains_null() const { return contains_null_; }
   bool value_contains_null() const { return contains_null_; }
-  /// Index of the struct field named `name` (case-insensitive as Spark by default), or -1.
+  /// Index of the struct field named `name` (case-insensitive as Spark by default), or
+  /// -1.
   int FieldIndex(std::string_view name, bool case_sensitive = false) const;
 
   bool Equals(const DataType& other) const;
@@ -125,13 +127,16 @@ class DataType {
            id_ == TypeId::kLong;
   }
   bool IsFloating() const { return id_ == TypeId::kFloat || id_ == TypeId::kDouble; }
-  bool IsNumeric() const { return IsIntegral() || IsFloating() || id_ == TypeId::kDecimal; }
+  bool IsNumeric() const {
+    return IsIntegral() || IsFloating() || id_ == TypeId::kDecimal;
+  }
   bool IsNested() const {
     return id_ == TypeId::kStruct || id_ == TypeId::kArray || id_ == TypeId::kMap;
   }
   bool IsBinaryLike() const { return id_ == TypeId::kString || id_ == TypeId::kBinary; }
   bool IsDatetime() const {
-    return id_ == TypeId::kDate || id_ == TypeId::kTimestamp || id_ == TypeId::kTimestampNtz;
+    return id_ == TypeId::kDate || id_ == TypeId::kTimestamp ||
+           id_ == TypeId::kTimestampNtz;
   }
   /// Bytes per value in the values buffer for fixed-width types; 0 for boolean (bits),
   /// null, variable-width and nested types.

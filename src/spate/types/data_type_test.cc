@@ -54,10 +54,12 @@ TEST(FormatTest, DatesAndTimestamps) {
   EXPECT_EQ(FormatTimestampMicros(-1), "1969-12-31 23:59:59.999999");
   EXPECT_EQ(FormatDecimal(-5, 2), "-0.05");
   EXPECT_EQ(FormatDecimal(12345, 2), "123.45");
-  EXPECT_EQ(FormatDayTimeInterval(600'000'000, IntervalField::kMinute, IntervalField::kMinute),
-            "INTERVAL '10' MINUTE");
-  EXPECT_EQ(FormatDayTimeInterval(90'061'000'000, IntervalField::kDay, IntervalField::kSecond),
-            "INTERVAL '1 01:01:01' DAY TO SECOND");
+  EXPECT_EQ(
+      FormatDayTimeInterval(600'000'000, IntervalField::kMinute, IntervalField::kMinute),
+      "INTERVAL '10' MINUTE");
+  EXPECT_EQ(
+      FormatDayTimeInterval(90'061'000'000, IntervalField::kDay, IntervalField::kSecond),
+      "INTERVAL '1 01:01:01' DAY TO SECOND");
 }
 
 }  // namespace

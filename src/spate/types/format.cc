@@ -1,12 +1,13 @@
 // Copyright spate authors.
 #include "spate/types/format.h"
-#include "spate/base/text_parse.h"
+
+#include <fmt/format.h>
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
-#include <fmt/format.h>
+#include "spate/base/text_parse.h"
 
 namespace spate {
 
@@ -36,7 +37,8 @@ std::string JavaFloatingString(T v) {
     if (exp >= 0) {
       std::string int_part = digits.substr(0, std::min<size_t>(digits.size(), exp + 1));
       while (static_cast<int>(int_part.size()) < exp + 1) int_part += '0';
-      std::string frac = digits.size() > static_cast<size_t>(exp + 1) ? digits.substr(exp + 1) : "0";
+      std::string frac =
+          digits.size() > static_cast<size_t>(exp + 1) ? digits.substr(exp + 1) : "0";
       out += int_part + "." + frac;
     } else {
       out += "0.";
@@ -64,7 +66,8 @@ std::string FormatFloat(float v) { return JavaFloatingString(v); }
 std::string Int128ToString(int128_t v) {
   if (v == 0) return "0";
   bool neg = v < 0;
-  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  unsigned __int128 u =
+      neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
   char buf[48];
   int pos = 48;
   while (u > 0) {
@@ -123,7 +126,7 @@ std::string FormatDate(int32_t days) {
   if (y < 0) {
     out = fmt::format("-{:04}", -y);  // Spark: -0044-03-15
   } else if (y > 9999) {
-    out = fmt::format("+{}", y);      // Spark: +10000-01-01
+    out = fmt::format("+{}", y);  // Spark: +10000-01-01
   } else {
     out = fmt::format("{:04}", y);
   }
@@ -160,19 +163,26 @@ std::string FormatTimestampMicros(int64_t micros, int64_t offset_seconds) {
 
 const char* IntervalFieldName(IntervalField f) {
   switch (f) {
-    case IntervalField::kYear: return "YEAR";
-    case IntervalField::kMonth: return "MONTH";
-    case IntervalField::kDay: return "DAY";
-    case IntervalField::kHour: return "HOUR";
-    case IntervalField::kMinute: return "MINUTE";
-    case IntervalField::kSecond: return "SECOND";
+    case IntervalField::kYear:
+      return "YEAR";
+    case IntervalField::kMonth:
+      return "MONTH";
+    case IntervalField::kDay:
+      return "DAY";
+    case IntervalField::kHour:
+      return "HOUR";
+    case IntervalField::kMinute:
+      return "MINUTE";
+    case IntervalField::kSecond:
+      return "SECOND";
   }
   return "?";
 }
 
 std::string IntervalFieldsText(IntervalField start, IntervalField end) {
-  return start == end ? IntervalFieldName(start)
-                      : fmt::format("{} TO {}", IntervalFieldName(start), IntervalFieldName(end));
+  return start == end
+             ? IntervalFieldName(start)
+             : fmt::format("{} TO {}", IntervalFieldName(start), IntervalFieldName(end));
 }
 
 namespace {
@@ -191,7 +201,8 @@ std::string SecondsText(int64_t micros_in_minute) {
 }
 }  // namespace
 
-std::string FormatDayTimeInterval(int64_t micros, IntervalField start, IntervalField end) {
+std::string FormatDayTimeInterval(int64_t micros, IntervalField start,
+                                  IntervalField end) {
   bool neg = micros < 0;
   unsigned __int128 u = neg ? -static_cast<__int128>(micros) : micros;
   uint64_t a = static_cast<uint64_t>(u);
@@ -241,7 +252,8 @@ std::string FormatDayTimeInterval(int64_t micros, IntervalField start, IntervalF
   return fmt::format("INTERVAL '{}{}' {}", sign, body, fields);
 }
 
-std::string FormatYearMonthInterval(int32_t months, IntervalField start, IntervalField end) {
+std::string FormatYearMonthInterval(int32_t months, IntervalField start,
+                                    IntervalField end) {
   bool neg = months < 0;
   int64_t a = neg ? -static_cast<int64_t>(months) : months;
   std::string body;

@@ -39,7 +39,8 @@ const char* IntervalFieldName(IntervalField f);
 std::string IntervalFieldsText(IntervalField start, IntervalField end);
 /// Spark's interval text: "INTERVAL '0 00:10:00' DAY TO SECOND", "INTERVAL '10' MINUTE".
 std::string FormatDayTimeInterval(int64_t micros, IntervalField start, IntervalField end);
-std::string FormatYearMonthInterval(int32_t months, IntervalField start, IntervalField end);
+std::string FormatYearMonthInterval(int32_t months, IntervalField start,
+                                    IntervalField end);
 /// Hex form show() uses for binary: "[41 42 43]".
 std::string FormatBinaryHex(std::string_view bytes);
 

@@ -9,25 +9,40 @@ namespace {
 
 std::string PrimitiveName(const DataType& t) {
   switch (t.id()) {
-    case TypeId::kNull: return "void";
-    case TypeId::kBoolean: return "boolean";
-    case TypeId::kByte: return "byte";
-    case TypeId::kShort: return "short";
-    case TypeId::kInt: return "integer";
-    case TypeId::kLong: return "long";
-    case TypeId::kFloat: return "float";
-    case TypeId::kDouble: return "double";
+    case TypeId::kNull:
+      return "void";
+    case TypeId::kBoolean:
+      return "boolean";
+    case TypeId::kByte:
+      return "byte";
+    case TypeId::kShort:
+      return "short";
+    case TypeId::kInt:
+      return "integer";
+    case TypeId::kLong:
+      return "long";
+    case TypeId::kFloat:
+      return "float";
+    case TypeId::kDouble:
+      return "double";
     case TypeId::kDecimal:
-      return "decimal(" + std::to_string(t.precision()) + "," + std::to_string(t.scale()) +
-             ")";
-    case TypeId::kString: return "string";
-    case TypeId::kBinary: return "binary";
-    case TypeId::kDate: return "date";
-    case TypeId::kTimestamp: return "timestamp";
-    case TypeId::kTimestampNtz: return "timestamp_ntz";
+      return "decimal(" + std::to_string(t.precision()) + "," +
+             std::to_string(t.scale()) + ")";
+    case TypeId::kString:
+      return "string";
+    case TypeId::kBinary:
+      return "binary";
+    case TypeId::kDate:
+      return "date";
+    case TypeId::kTimestamp:
+      return "timestamp";
+    case TypeId::kTimestampNtz:
+      return "timestamp_ntz";
     case TypeId::kDayTimeInterval:
-    case TypeId::kYearMonthInterval: return t.SimpleString();
-    default: return "";
+    case TypeId::kYearMonthInterval:
+      return t.SimpleString();
+    default:
+      return "";
   }
 }
 

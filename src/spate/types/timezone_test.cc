@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "spate/types/format.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/types/format.h"
 
 namespace spate {
 namespace {

@@ -7,12 +7,12 @@
 
 namespace spate {
 
-#define SPATE_I64_VALUE(fn, ctype, factory)   \
-  Value Value::fn(ctype v) {                   \
-    Value out(DataType::factory());           \
-    out.is_null_ = false;                      \
-    out.i64_ = static_cast<int64_t>(v);        \
-    return out;                                \
+#define SPATE_I64_VALUE(fn, ctype, factory) \
+  Value Value::fn(ctype v) {                \
+    Value out(DataType::factory());         \
+    out.is_null_ = false;                   \
+    out.i64_ = static_cast<int64_t>(v);     \
+    return out;                             \
   }
 SPATE_I64_VALUE(Boolean, bool, Boolean)
 SPATE_I64_VALUE(Byte, int8_t, Byte)
@@ -87,7 +87,8 @@ Value Value::Struct(DataTypePtr struct_type, std::vector<Value> fields) {
   return out;
 }
 
-Value Value::Map(DataTypePtr map_type, std::vector<Value> keys, std::vector<Value> values) {
+Value Value::Map(DataTypePtr map_type, std::vector<Value> keys,
+                 std::vector<Value> values) {
   Value out(std::move(map_type));
   out.is_null_ = false;
   out.items_ = std::move(keys);
@@ -103,14 +104,20 @@ bool Value::operator==(const Value& o) const {
     case TypeId::kDouble:
       if (std::isnan(f64_) && std::isnan(o.f64_)) return true;
       return f64_ == o.f64_;
-    case TypeId::kDecimal: return i128_ == o.i128_ && type_->scale() == o.type_->scale();
+    case TypeId::kDecimal:
+      return i128_ == o.i128_ && type_->scale() == o.type_->scale();
     case TypeId::kString:
-    case TypeId::kBinary: return str_ == o.str_;
+    case TypeId::kBinary:
+      return str_ == o.str_;
     case TypeId::kArray:
-    case TypeId::kStruct: return items_ == o.items_;
-    case TypeId::kMap: return items_ == o.items_ && values_ == o.values_;
-    case TypeId::kNull: return true;
-    default: return i64_ == o.i64_;
+    case TypeId::kStruct:
+      return items_ == o.items_;
+    case TypeId::kMap:
+      return items_ == o.items_ && values_ == o.values_;
+    case TypeId::kNull:
+      return true;
+    default:
+      return i64_ == o.i64_;
   }
 }
 
@@ -118,24 +125,35 @@ std::string Value::ToString() const {
   if (is_null_) return "NULL";
   const DataType& t = *type_;
   switch (t.id()) {
-    case TypeId::kNull: return "NULL";
-    case TypeId::kBoolean: return i64_ ? "true" : "false";
+    case TypeId::kNull:
+      return "NULL";
+    case TypeId::kBoolean:
+      return i64_ ? "true" : "false";
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:
-    case TypeId::kLong: return std::to_string(i64_);
-    case TypeId::kFloat: return FormatFloat(static_cast<float>(f64_));
-    case TypeId::kDouble: return FormatDouble(f64_);
-    case TypeId::kDecimal: return FormatDecimal(i128_, t.scale());
-    case TypeId::kString: return str_;
-    case TypeId::kBinary: return FormatBinaryHex(str_);
-    case TypeId::kDate: return FormatDate(static_cast<int32_t>(i64_));
+    case TypeId::kLong:
+      return std::to_string(i64_);
+    case TypeId::kFloat:
+      return FormatFloat(static_cast<float>(f64_));
+    case TypeId::kDouble:
+      return FormatDouble(f64_);
+    case TypeId::kDecimal:
+      return FormatDecimal(i128_, t.scale());
+    case TypeId::kString:
+      return str_;
+    case TypeId::kBinary:
+      return FormatBinaryHex(str_);
+    case TypeId::kDate:
+      return FormatDate(static_cast<int32_t>(i64_));
     case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz: return FormatTimestampMicros(i64_);
+    case TypeId::kTimestampNtz:
+      return FormatTimestampMicros(i64_);
     case TypeId::kDayTimeInterval:
       return FormatDayTimeInterval(i64_, t.start_field(), t.end_field());
     case TypeId::kYearMonthInterval:
-      return FormatYearMonthInterval(static_cast<int32_t>(i64_), t.start_field(), t.end_field());
+      return FormatYearMonthInterval(static_cast<int32_t>(i64_), t.start_field(),
+                                     t.end_field());
     case TypeId::kArray: {
       std::string s = "[";
       for (size_t i = 0; i < items_.size(); ++i) {
@@ -175,16 +193,26 @@ std::string Value::ToSql() const {
       }
       return s + "'";
     }
-    case TypeId::kByte: return ToString() + "Y";
-    case TypeId::kShort: return ToString() + "S";
-    case TypeId::kLong: return ToString() + "L";
-    case TypeId::kDouble: return ToString() + "D";
-    case TypeId::kFloat: return ToString() + "F";
-    case TypeId::kBoolean: return ToUpper(ToString());
-    case TypeId::kDecimal: return ToString() + "BD";
-    case TypeId::kDate: return "DATE '" + ToString() + "'";
-    case TypeId::kTimestamp: return "TIMESTAMP '" + ToString() + "'";
-    case TypeId::kTimestampNtz: return "TIMESTAMP_NTZ '" + ToString() + "'";
+    case TypeId::kByte:
+      return ToString() + "Y";
+    case TypeId::kShort:
+      return ToString() + "S";
+    case TypeId::kLong:
+      return ToString() + "L";
+    case TypeId::kDouble:
+      return ToString() + "D";
+    case TypeId::kFloat:
+      return ToString() + "F";
+    case TypeId::kBoolean:
+      return ToUpper(ToString());
+    case TypeId::kDecimal:
+      return ToString() + "BD";
+    case TypeId::kDate:
+      return "DATE '" + ToString() + "'";
+    case TypeId::kTimestamp:
+      return "TIMESTAMP '" + ToString() + "'";
+    case TypeId::kTimestampNtz:
+      return "TIMESTAMP_NTZ '" + ToString() + "'";
     case TypeId::kBinary: {
       std::string s = "X'";
       for (unsigned char c : str_) {
@@ -194,7 +222,8 @@ std::string Value::ToSql() const {
       }
       return s + "'";
     }
-    default: return ToString();
+    default:
+      return ToString();
   }
 }
 

@@ -49,7 +49,8 @@ class Value {
   /// An array value of exactly `array_type` (keeps its containsNull flag).
   static Value ArrayOf(DataTypePtr array_type, std::vector<Value> items);
   static Value Struct(DataTypePtr struct_type, std::vector<Value> fields);
-  static Value Map(DataTypePtr map_type, std::vector<Value> keys, std::vector<Value> values);
+  static Value Map(DataTypePtr map_type, std::vector<Value> keys,
+                   std::vector<Value> values);
 
   const DataTypePtr& type() const { return type_; }
   bool is_null() const { return is_null_; }

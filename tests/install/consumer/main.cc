@@ -17,11 +17,15 @@ int main(int argc, char** argv) {
                    .appName("consumer")
                    .config("spark.sql.warehouse.dir", argv[1])
                    .getOrCreate();
-  auto df = spark.range(10).selectExpr("id % 3 AS k", "id AS v").groupBy("k").agg(
-      F::sum(F::col("v")).alias("s"));
+  auto df = spark.range(10)
+                .selectExpr("id % 3 AS k", "id AS v")
+                .groupBy("k")
+                .agg(F::sum(F::col("v")).alias("s"));
   df.orderBy("k").show();
   df.write().format("delta").saveAsTable("t");
   std::printf("%s\n", spark.sql("SELECT count(*) AS n, sum(s) AS total FROM t")
-                          .collect()[0].toString().c_str());
+                          .collect()[0]
+                          .toString()
+                          .c_str());
   return 0;
 }

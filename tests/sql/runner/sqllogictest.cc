@@ -6,28 +6,32 @@
 //
 // File format (tests/sql/README.md has the folder's conventions):
 //   # comment lines (also "# name:", "# description:", "# group:" headers)
-//   statement ok              SQL until a blank line; must succeed (queries are collected)
-//   statement error           SQL, then "----" and the expected error: its error class
-//                             first ("[CLASS] rest" or "CLASS rest": the exception's class
-//                             must be CLASS and "rest", if any, a substring of its what()),
-//                             "<REGEX>:pattern" (a class must be raised and the pattern found
-//                             in "[CLASS] message"), or "<NO_CLASS> text" for an error that
-//                             Spark raises without a class (none may be raised; text is a
-//                             substring). A record that names no class fails.
+//   statement ok              SQL until a blank line; must succeed (queries are
+//   collected) statement error           SQL, then "----" and the expected error: its
+//   error class
+//                             first ("[CLASS] rest" or "CLASS rest": the exception's
+//                             class must be CLASS and "rest", if any, a substring of its
+//                             what()),
+//                             "<REGEX>:pattern" (a class must be raised and the pattern
+//                             found in "[CLASS] message"), or "<NO_CLASS> text" for an
+//                             error that Spark raises without a class (none may be
+//                             raised; text is a substring). A record that names no class
+//                             fails.
 //   query <types> [nosort|rowsort]
 //                             SQL, "----", then the expected rows (values TAB-separated)
 //                             until a blank line. One type letter (I R T B) per column.
 //   mode skip / mode unskip   skip (and count as skipped) the records in between
-//   loop <var> <from> <to> / endloop   repeat records with ${var} substituted (to exclusive)
-//   require <feature>         no optional features exist yet: skips the rest of the file
-//   restart                   continue in a fresh session (same warehouse folder)
+//   loop <var> <from> <to> / endloop   repeat records with ${var} substituted (to
+//   exclusive) require <feature>         no optional features exist yet: skips the rest
+//   of the file restart                   continue in a fresh session (same warehouse
+//   folder)
 //
 // Each file gets its own empty temporary folder: `__TEST_DIR__` in SQL and expected text
 // is replaced by its path, and the session's warehouse (spark.sql.warehouse.dir) is
 // __TEST_DIR__/warehouse. The folder is removed when the file ends. `__DATA_DIR__` is the
-// checked-in fixtures folder tests/data (read-only); `__SHARED_DIR__` the shared test data
-// folder beside the repository ($SPATE_SHARED_DIR, else <repo>/../shared), which a file
-// declares with `require shared-data` (skips the rest of the file when the folder is
+// checked-in fixtures folder tests/data (read-only); `__SHARED_DIR__` the shared test
+// data folder beside the repository ($SPATE_SHARED_DIR, else <repo>/../shared), which a
+// file declares with `require shared-data` (skips the rest of the file when the folder is
 // missing, or fails it when CI=true).
 //   halt                      stop reading the file
 //
@@ -45,8 +49,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <exception>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -67,12 +71,14 @@ using spate::Value;
 namespace api = spate::api;
 namespace fs = std::filesystem;
 
-// ---- rendering ---------------------------------------------------------------------------
+// ---- rendering
+// ---------------------------------------------------------------------------
 
 // HiveResult.toHiveString, with the runner's "(empty)" marker for empty top-level
 // strings (a blank line would end the record).
 std::string Render(const Value& v, bool nested) {
-  if (!nested && !v.is_null() && v.type()->IsBinaryLike() && v.str().empty()) return "(empty)";
+  if (!nested && !v.is_null() && v.type()->IsBinaryLike() && v.str().empty())
+    return "(empty)";
   return spate::HiveString(v, nested);
 }
 
@@ -85,7 +91,8 @@ std::string RenderRow(const api::Row& row) {
   return s;
 }
 
-// ---- parsing -----------------------------------------------------------------------------
+// ---- parsing
+// -----------------------------------------------------------------------------
 
 enum class RecordKind { kStatementOk, kStatementError, kQuery };
 
@@ -129,7 +136,8 @@ std::string ReplaceAll(std::string s, const std::string& from, const std::string
   return s;
 }
 
-// ---- running -----------------------------------------------------------------------------
+// ---- running
+// -----------------------------------------------------------------------------
 
 struct Counts {
   int64_t passed = 0;
@@ -179,7 +187,8 @@ class FileRunner {
       session_ = std::make_unique<api::SparkSession>(
           api::SparkSession::builder().getOrCreate().newSession());
       // The suite pins Spark 4 defaults explicitly: ANSI mode on, session time zone UTC.
-      // (std::string, not a literal: a const char* would pick the bool overload of set().)
+      // (std::string, not a literal: a const char* would pick the bool overload of
+      // set().)
       session_->conf().set("spark.sql.ansi.enabled", std::string("true"));
       session_->conf().set("spark.sql.session.timeZone", std::string("UTC"));
       session_->conf().set("spark.sql.warehouse.dir", test_dir_ + "/warehouse");
@@ -263,7 +272,8 @@ class FileRunner {
                   << " not available, skipping the rest of the file\n";
         for (size_t j = i + 1; j < lines_.size(); ++j) {
           std::string w = Trim(lines_[j]);
-          if (w.rfind("statement", 0) == 0 || w.rfind("query", 0) == 0) counts_->skipped++;
+          if (w.rfind("statement", 0) == 0 || w.rfind("query", 0) == 0)
+            counts_->skipped++;
         }
         return false;
       }
@@ -314,7 +324,8 @@ class FileRunner {
             i = ReadBlock(i + 1, end, &ignored);
             continue;
           }
-          r.kind = words[1] == "ok" ? RecordKind::kStatementOk : RecordKind::kStatementError;
+          r.kind =
+              words[1] == "ok" ? RecordKind::kStatementOk : RecordKind::kStatementError;
         } else {
           r.kind = RecordKind::kQuery;
           r.types = words.size() > 1 ? words[1] : "";
@@ -330,7 +341,8 @@ class FileRunner {
         if (i < end && Trim(lines_[i]) == "----") {
           r.has_expected = true;
           ++i;
-          while (i < end && !lines_[i].empty()) r.expected.push_back(Substitute(lines_[i++], bindings));
+          while (i < end && !lines_[i].empty())
+            r.expected.push_back(Substitute(lines_[i++], bindings));
         }
         std::string sql;
         for (size_t k = 0; k < sql_lines.size(); ++k) {
@@ -352,15 +364,17 @@ class FileRunner {
     return true;
   }
 
-  void Fail(int line, const std::string& sql, const std::string& what, const std::string& expected,
-            const std::string& actual) {
+  void Fail(int line, const std::string& sql, const std::string& what,
+            const std::string& expected, const std::string& actual) {
     counts_->failed++;
     std::cout << "================================================================\n";
     std::cout << path_ << ":" << line << ": " << what << "\n";
     std::cout << "---- SQL\n" << sql << "\n";
     if (!expected.empty() || !actual.empty()) {
-      std::cout << "---- expected\n" << expected << (expected.empty() || expected.back() == '\n' ? "" : "\n");
-      std::cout << "---- actual\n" << actual << (actual.empty() || actual.back() == '\n' ? "" : "\n");
+      std::cout << "---- expected\n"
+                << expected << (expected.empty() || expected.back() == '\n' ? "" : "\n");
+      std::cout << "---- actual\n"
+                << actual << (actual.empty() || actual.back() == '\n' ? "" : "\n");
     }
     std::cout.flush();  // keep the report if a later query crashes the process
   }
@@ -372,7 +386,8 @@ class FileRunner {
   }
 
   // Why an error does not match a statement error record's expectation ("" if it does).
-  static std::string ErrorMismatch(const std::string& error_class, const std::string& message,
+  static std::string ErrorMismatch(const std::string& error_class,
+                                   const std::string& message,
                                    const std::vector<std::string>& expected) {
     std::string want = Join(expected);
     if (!want.empty()) want.pop_back();
@@ -392,7 +407,9 @@ class FileRunner {
                              ? message
                              : "[" + error_class + "] " + message;
       try {
-        return std::regex_search(full, std::regex(want.substr(8))) ? "" : "the pattern differs";
+        return std::regex_search(full, std::regex(want.substr(8)))
+                   ? ""
+                   : "the pattern differs";
       } catch (const std::regex_error&) {
         return "the record's pattern is not a regular expression";
       }
@@ -410,7 +427,8 @@ class FileRunner {
     const size_t after = end + (bracketed ? 1 : 0);  // past the class (and its "]")
     if (want_class.find('_') == std::string::npos ||
         (after < want.size() && want[after] != ' ' && want[after] != '\n')) {
-      return "the record names no expected error class (\"[CLASS] text\", or \"<NO_CLASS> text\")";
+      return "the record names no expected error class (\"[CLASS] text\", or "
+             "\"<NO_CLASS> text\")";
     }
     if (error_class != want_class) return "the error class differs";
     std::string rest = want.substr(std::min(want.size(), after));
@@ -456,7 +474,8 @@ class FileRunner {
           return Fail(r.line, r.sql, "statement succeeded, an error was expected", want,
                       "(success)\n" + Join(actual_rows));
         }
-        if (std::string why = ErrorMismatch(error_class, error, r.expected); !why.empty()) {
+        if (std::string why = ErrorMismatch(error_class, error, r.expected);
+            !why.empty()) {
           return Fail(r.line, r.sql, "wrong error: " + why, want,
                       error_class.empty() ? "(no error class) " + error : error);
         }
@@ -467,8 +486,9 @@ class FileRunner {
         if (failed) return Fail(r.line, r.sql, "query failed", Join(r.expected), error);
         if (!r.types.empty() && r.types.size() != num_columns) {
           return Fail(r.line, r.sql,
-                      "column count mismatch: types '" + r.types + "' but the query returned " +
-                          std::to_string(num_columns) + " columns",
+                      "column count mismatch: types '" + r.types +
+                          "' but the query returned " + std::to_string(num_columns) +
+                          " columns",
                       Join(r.expected), Join(actual_rows));
         }
         std::vector<std::string> expected = r.expected;
@@ -499,7 +519,8 @@ void CollectFiles(const fs::path& p, std::vector<std::string>* out) {
   if (fs::is_directory(p)) {
     std::vector<std::string> found;
     for (const auto& e : fs::recursive_directory_iterator(p)) {
-      if (e.is_regular_file() && e.path().extension() == ".test") found.push_back(e.path().string());
+      if (e.is_regular_file() && e.path().extension() == ".test")
+        found.push_back(e.path().string());
     }
     std::sort(found.begin(), found.end());
     out->insert(out->end(), found.begin(), found.end());

@@ -29,7 +29,8 @@ Result<std::map<std::string, std::string>> OptionsArg(const BoundExprPtr& e) {
   if (t->id() != TypeId::kMap || !e->IsConstant()) {
     return Status::Error("INVALID_OPTIONS.NON_MAP_FUNCTION");
   }
-  if (t->key_type()->id() != TypeId::kString || t->value_type()->id() != TypeId::kString) {
+  if (t->key_type()->id() != TypeId::kString ||
+      t->value_type()->id() != TypeId::kString) {
     return Status::Error("INVALID_OPTIONS.NON_STRING_TYPE", {{"mapType", QuoteType(*t)}});
   }
   SPATE_ASSIGN_OR_RETURN(Value v, Fold(e));
@@ -43,7 +44,8 @@ Result<std::map<std::string, std::string>> OptionsArg(const BoundExprPtr& e) {
 
 DataTypePtr NullableStruct(const DataTypePtr& t) {
   std::vector<Field> fields;
-  for (const auto& f : t->fields()) fields.push_back(Field{f.name, f.type, true, f.comment});
+  for (const auto& f : t->fields())
+    fields.push_back(Field{f.name, f.type, true, f.comment});
   return DataType::Struct(std::move(fields));
 }
 
@@ -51,7 +53,8 @@ DataTypePtr NullableStruct(const DataTypePtr& t) {
 Result<ColumnPtr> ParseCsvStrings(const Column& in, const DataTypePtr& type,
                                   const CsvOptions& o) {
   const int64_t n = in.length();
-  if (in.type_id() == TypeId::kNull || in.null_count() == n) return Column::MakeNull(type, n);
+  if (in.type_id() == TypeId::kNull || in.null_count() == n)
+    return Column::MakeNull(type, n);
   auto schema = std::make_shared<const Schema>(type->fields());
   SPATE_ASSIGN_OR_RETURN(auto conv, CsvConverter::Make(schema, o));
   CsvTokenizer tok(o);
@@ -64,8 +67,8 @@ Result<ColumnPtr> ParseCsvStrings(const Column& in, const DataTypePtr& type,
   std::vector<int32_t> take(static_cast<size_t>(n), 0);
   for (int64_t r = 0; r < n; ++r) {
     if (in.IsNull(r)) continue;
-    std::string_view text = all.substr(static_cast<size_t>(off[r]),
-                                       static_cast<size_t>(off[r + 1] - off[r]));
+    std::string_view text =
+        all.substr(static_cast<size_t>(off[r]), static_cast<size_t>(off[r + 1] - off[r]));
     const size_t first_field = recs.fields.size();
     const size_t before = recs.size();
     tok.Tokenize(text, 0, 1, &recs);
@@ -99,13 +102,14 @@ Result<ColumnPtr> ParseCsvStrings(const Column& in, const DataTypePtr& type,
       if (!in.IsNull(r)) bits::Set(validity->mutable_data(), r);
     }
   }
-  return std::make_shared<const Column>(type, n, in.null_count(), validity, nullptr, nullptr,
-                                        std::move(children));
+  return std::make_shared<const Column>(type, n, in.null_count(), validity, nullptr,
+                                        nullptr, std::move(children));
 }
 
 // ---- from_csv -------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveFromCsv(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveFromCsv(std::vector<BoundExprPtr> args,
+                                    const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("from_csv", args.size(), 2, 3, "[2, 3]"));
   TypeId id = args[0]->type()->id();
   if (id != TypeId::kString && id != TypeId::kNull) {
@@ -124,9 +128,9 @@ Result<BoundExprPtr> ResolveFromCsv(std::vector<BoundExprPtr> args, const Resolv
   if (!g_parse_schema) return Status::Internal("from_csv: no schema parser installed");
   SPATE_ASSIGN_OR_RETURN(DataTypePtr schema, g_parse_schema(sv.str()));
   if (schema->id() != TypeId::kStruct) {
-    return Status::Error("INVALID_SCHEMA.NON_STRUCT_TYPE",
-                         {{"inputSchema", "\"" + sv.str() + "\""},
-                          {"dataType", QuoteType(*schema)}});
+    return Status::Error(
+        "INVALID_SCHEMA.NON_STRUCT_TYPE",
+        {{"inputSchema", "\"" + sv.str() + "\""}, {"dataType", QuoteType(*schema)}});
   }
   std::map<std::string, std::string> opts;
   if (args.size() == 3) {
@@ -139,14 +143,16 @@ Result<BoundExprPtr> ResolveFromCsv(std::vector<BoundExprPtr> args, const Resolv
   }
   DataTypePtr out_type = NullableStruct(schema);
   SPATE_RETURN_IF_ERROR(
-      CsvConverter::Make(std::make_shared<const Schema>(out_type->fields()), probe).status());
+      CsvConverter::Make(std::make_shared<const Schema>(out_type->fields()), probe)
+          .status());
   ScalarKernel kernel = [out_type, opts](const std::vector<ColumnPtr>& in, int64_t n,
                                          const EvalContext& ctx) -> Result<ColumnPtr> {
     if (in[0]->type_id() == TypeId::kNull) return Column::MakeNull(out_type, n);
     SPATE_ASSIGN_OR_RETURN(CsvOptions o, CsvOptions::FromMap(opts, ctx.time_zone_id));
     return ParseCsvStrings(*in[0], out_type, o);
   };
-  return MakeScalarCall("from_csv", out_type, args[0]->nullable(), {args[0]}, std::move(kernel));
+  return MakeScalarCall("from_csv", out_type, args[0]->nullable(), {args[0]},
+                        std::move(kernel));
 }
 
 // ---- to_csv ---------------------------------------------------------------------------
@@ -191,16 +197,20 @@ Result<BoundExprPtr> ResolveToCsv(std::vector<BoundExprPtr> args, const ResolveC
                         std::move(kernel));
 }
 
-// ---- schema_of_csv ----------------------------------------------------------------------
+// ---- schema_of_csv
+// ----------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveSchemaOfCsv(std::vector<BoundExprPtr> args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveSchemaOfCsv(std::vector<BoundExprPtr> args,
+                                        const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("schema_of_csv", args.size(), 1, 2, "[1, 2]"));
   const BoundExprPtr& c = args[0];
   std::string sql_expr = "\"" + fn::CallSql("schema_of_csv", {c}) + "\"";
   if (!c->IsConstant()) {
     return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                         {{"sqlExpr", sql_expr}, {"inputName", "`csv`"},
-                          {"inputType", "\"STRING\""}, {"inputExpr", "\"" + c->ToString() + "\""}});
+                         {{"sqlExpr", sql_expr},
+                          {"inputName", "`csv`"},
+                          {"inputType", "\"STRING\""},
+                          {"inputExpr", "\"" + c->ToString() + "\""}});
   }
   SPATE_ASSIGN_OR_RETURN(Value v, Fold(c));
   if (v.is_null() || c->type()->id() != TypeId::kString) {
@@ -227,7 +237,8 @@ Result<BoundExprPtr> ResolveSchemaOfCsv(std::vector<BoundExprPtr> args, const Re
                               const EvalContext&) -> Result<ColumnPtr> {
     return MakeConstantColumn(Value::String(ddl), n);
   };
-  return MakeScalarCall("schema_of_csv", DataType::String(), false, {c}, std::move(kernel));
+  return MakeScalarCall("schema_of_csv", DataType::String(), false, {c},
+                        std::move(kernel));
 }
 
 }  // namespace

@@ -59,7 +59,8 @@ TEST(CsvTokenizerTest, BasicQuotesAndLineEnds) {
   // Without multiLine a quoted newline ends the record.
   EXPECT_EQ(Tokens("\"a\nb\",c\n", o), "[a]\nb\"|c\n");
   EXPECT_EQ(Tokens("\"a\nb\",c\n", Opts({{"multiLine", "true"}})), "[a\nb]|c\n");
-  EXPECT_EQ(Tokens("\"a\r\nb\",c\r\nd,e", Opts({{"multiLine", "true"}})), "[a\r\nb]|c\nd|e\n");
+  EXPECT_EQ(Tokens("\"a\r\nb\",c\r\nd,e", Opts({{"multiLine", "true"}})),
+            "[a\r\nb]|c\nd|e\n");
   // A quote inside an unquoted value is content.
   EXPECT_EQ(Tokens("a\"b,c\n", o), "a\"b|c\n");
   // Whitespace between a closing quote and the delimiter is dropped.
@@ -77,8 +78,10 @@ TEST(CsvTokenizerTest, Options) {
   EXPECT_EQ(Tokens("\"a'\"b\"\n", Opts({{"escape", "'"}})), "[a\"b]\n");
   EXPECT_EQ(Tokens("#x,y\na,b\n#z\n", Opts({{"comment", "#"}})), "a|b\n");
   EXPECT_EQ(Tokens("#x,y\n", Opts()), "#x|y\n");
-  EXPECT_EQ(Tokens("  a  ,  b  \n", Opts({{"ignoreLeadingWhiteSpace", "true"}})), "a  |b  \n");
-  EXPECT_EQ(Tokens("  a  ,  b  \n", Opts({{"ignoreTrailingWhiteSpace", "true"}})), "  a|  b\n");
+  EXPECT_EQ(Tokens("  a  ,  b  \n", Opts({{"ignoreLeadingWhiteSpace", "true"}})),
+            "a  |b  \n");
+  EXPECT_EQ(Tokens("  a  ,  b  \n", Opts({{"ignoreTrailingWhiteSpace", "true"}})),
+            "  a|  b\n");
   EXPECT_EQ(Tokens("a,b|c,d|", Opts({{"lineSep", "|"}})), "a|b\nc|d\n");
   // charToEscapeQuoteEscaping (default: the escape): "a\\" ends with a backslash.
   EXPECT_EQ(Tokens("\"a\\\\\",b\n", Opts()), "[a\\]|b\n");
@@ -90,11 +93,15 @@ TEST(CsvTokenizerTest, UnescapedQuoteHandling) {
   EXPECT_EQ(Tokens(text, Opts()), "[a\"b]|c\n");
   EXPECT_EQ(Tokens(text, Opts({{"unescapedQuoteHandling", "BACK_TO_DELIMITER"}})),
             "\"a\"b|c\n");
-  EXPECT_EQ(Tokens("\"a\"b,c\",d\n", Opts({{"unescapedQuoteHandling", "STOP_AT_CLOSING_QUOTE"}})),
+  EXPECT_EQ(Tokens("\"a\"b,c\",d\n",
+                   Opts({{"unescapedQuoteHandling", "STOP_AT_CLOSING_QUOTE"}})),
             "[a\"b,c]|d\n");
   EXPECT_EQ(Tokens(text, Opts({{"unescapedQuoteHandling", "SKIP_VALUE"}})), "<skip>|c\n");
-  EXPECT_EQ(Tokens(text, Opts({{"unescapedQuoteHandling", "RAISE_ERROR"}})), "<skip>|c !1\n");
-  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"unescapedQuoteHandling", "nope"}}), "No enum constant com.univocity.parsers.csv.UnescapedQuoteHandling.NOPE");
+  EXPECT_EQ(Tokens(text, Opts({{"unescapedQuoteHandling", "RAISE_ERROR"}})),
+            "<skip>|c !1\n");
+  EXPECT_ERROR_HAS(
+      CsvOptions::FromMap({{"unescapedQuoteHandling", "nope"}}),
+      "No enum constant com.univocity.parsers.csv.UnescapedQuoteHandling.NOPE");
 }
 
 TEST(CsvTokenizerTest, LimitsAndHugeFields) {
@@ -105,14 +112,19 @@ TEST(CsvTokenizerTest, LimitsAndHugeFields) {
 }
 
 TEST(CsvOptionsTest, Errors) {
-  EXPECT_ERROR_CLASS(CsvOptions::FromMap({{"quote", "ab"}}), "OPTION_VALUE_EXCEEDS_ONE_CHARACTER");
+  EXPECT_ERROR_CLASS(CsvOptions::FromMap({{"quote", "ab"}}),
+                     "OPTION_VALUE_EXCEEDS_ONE_CHARACTER");
   EXPECT_ERROR_CLASS(CsvOptions::FromMap({{"header", "yes"}}), "_LEGACY_ERROR_TEMP_2147");
   EXPECT_ERROR_HAS(CsvOptions::FromMap({{"sep", ""}}), "Delimiter cannot be empty");
-  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"sep", "\\"}}), "Single backslash is prohibited");
-  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"encoding", "UTF-16"}}), "The CSV encoding 'UTF-16' is not supported");
+  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"sep", "\\"}}),
+                   "Single backslash is prohibited");
+  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"encoding", "UTF-16"}}),
+                   "The CSV encoding 'UTF-16' is not supported");
   EXPECT_TRUE(CsvOptions::FromMap({{"encoding", "utf-8"}}).ok());
-  EXPECT_ERROR_CLASS(CsvOptions::FromMap({{"maxColumns", "x"}}), "_LEGACY_ERROR_TEMP_2146");
-  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"lineSep", "abc"}}), "'lineSep' can contain only 1 character");
+  EXPECT_ERROR_CLASS(CsvOptions::FromMap({{"maxColumns", "x"}}),
+                     "_LEGACY_ERROR_TEMP_2146");
+  EXPECT_ERROR_HAS(CsvOptions::FromMap({{"lineSep", "abc"}}),
+                   "'lineSep' can contain only 1 character");
 }
 
 TEST(CsvParseTest, JavaNumbers) {
@@ -142,7 +154,8 @@ TEST(CsvParseTest, JavaNumbers) {
   EXPECT_FALSE(ParseJavaDouble("1e", &d));
 }
 
-std::vector<Field> Infer(std::string_view text, std::map<std::string, std::string> m = {}) {
+std::vector<Field> Infer(std::string_view text,
+                         std::map<std::string, std::string> m = {}) {
   m["inferSchema"] = "true";
   auto o = Opts(m);
   CsvTokenizer tok(o);
@@ -152,7 +165,8 @@ std::vector<Field> Infer(std::string_view text, std::map<std::string, std::strin
   EXPECT_TRUE(inf.ok());
   (*inf)->Add(text, recs);
   std::vector<std::string> names;
-  for (int64_t i = 0; i < recs.num_fields(0); ++i) names.push_back("_c" + std::to_string(i));
+  for (int64_t i = 0; i < recs.num_fields(0); ++i)
+    names.push_back("_c" + std::to_string(i));
   return (*inf)->Finish(names);
 }
 
@@ -167,8 +181,12 @@ TEST(CsvParseTest, Utf8Replacement) {
   EXPECT_EQ(SanitizeUtf8("plain ascii text", &scratch), "plain ascii text");
   EXPECT_EQ(SanitizeUtf8("h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", &scratch),
             "h\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
-  EXPECT_EQ(SanitizeUtf8("a\xff" "b", &scratch), "a\xef\xbf\xbd" "b");
-  EXPECT_EQ(SanitizeUtf8("\xe2\x82", &scratch), "\xef\xbf\xbd");          // truncated
+  EXPECT_EQ(SanitizeUtf8("a\xff"
+                         "b",
+                         &scratch),
+            "a\xef\xbf\xbd"
+            "b");
+  EXPECT_EQ(SanitizeUtf8("\xe2\x82", &scratch), "\xef\xbf\xbd");              // truncated
   EXPECT_EQ(SanitizeUtf8("\xc0\xaf", &scratch), "\xef\xbf\xbd\xef\xbf\xbd");  // overlong
   EXPECT_EQ(SanitizeUtf8("\xed\xa0\x80x", &scratch),
             "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdx");  // surrogate
@@ -202,10 +220,12 @@ TEST(CsvInferTest, SafeHeader) {
             (std::vector<std::string>{"a0", "_c1", "A2", "b", "a4"}));
   EXPECT_EQ(MakeSafeHeader({"a", "A"}, true, o, /*case_sensitive=*/true),
             (std::vector<std::string>{"a", "A"}));
-  EXPECT_EQ(MakeSafeHeader({"x", "y"}, false, o), (std::vector<std::string>{"_c0", "_c1"}));
+  EXPECT_EQ(MakeSafeHeader({"x", "y"}, false, o),
+            (std::vector<std::string>{"_c0", "_c1"}));
 }
 
-// ---- CsvDataSource over the in-memory file system ---------------------------------------
+// ---- CsvDataSource over the in-memory file system
+// ---------------------------------------
 
 class CsvSourceTest : public ::testing::Test {
  protected:
@@ -214,7 +234,8 @@ class CsvSourceTest : public ::testing::Test {
     ASSERT_TRUE(fs_->MakeDirs(io::ParentPath(path)).ok());
     ASSERT_TRUE(fs_->WriteAtomic(path, text).ok());
   }
-  Result<std::shared_ptr<CsvDataSource>> Source(const std::string& path, const std::string& ddl,
+  Result<std::shared_ptr<CsvDataSource>> Source(const std::string& path,
+                                                const std::string& ddl,
                                                 std::map<std::string, std::string> opts,
                                                 int64_t split_bytes = 1 << 20) {
     SchemaPtr schema;
@@ -224,18 +245,19 @@ class CsvSourceTest : public ::testing::Test {
       size_t pos = 0;
       while (pos < ddl.size()) {
         size_t comma = ddl.find(',', pos);
-        std::string item = ddl.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        std::string item =
+            ddl.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
         size_t colon = item.find(':');
         std::string n = item.substr(0, colon), t = item.substr(colon + 1);
-        DataTypePtr type = t == "int" ? DataType::Int()
-                           : t == "bigint" ? DataType::Long()
-                           : t == "double" ? DataType::Double()
-                           : t == "boolean" ? DataType::Boolean()
-                           : t == "date" ? DataType::Date()
+        DataTypePtr type = t == "int"         ? DataType::Int()
+                           : t == "bigint"    ? DataType::Long()
+                           : t == "double"    ? DataType::Double()
+                           : t == "boolean"   ? DataType::Boolean()
+                           : t == "date"      ? DataType::Date()
                            : t == "timestamp" ? DataType::Timestamp()
-                           : t == "decimal" ? DataType::Decimal(10, 2)
-                           : t == "array" ? DataType::Array(DataType::Int())
-                                          : DataType::String();
+                           : t == "decimal"   ? DataType::Decimal(10, 2)
+                           : t == "array"     ? DataType::Array(DataType::Int())
+                                              : DataType::String();
         fields.push_back(Field{n, type, true});
         if (comma == std::string::npos) break;
         pos = comma + 1;
@@ -243,8 +265,8 @@ class CsvSourceTest : public ::testing::Test {
       schema = std::make_shared<const Schema>(fields);
     }
     // Spark's partitions as on two cores (inference depends on them, as Spark's does).
-    return CsvDataSource::Make(fs_, {path}, schema, opts, "UTC", "_corrupt_record", split_bytes,
-                               FilePacking{128ll << 20, 4ll << 20, 2});
+    return CsvDataSource::Make(fs_, {path}, schema, opts, "UTC", "_corrupt_record",
+                               split_bytes, FilePacking{128ll << 20, 4ll << 20, 2});
   }
   // All rows of all splits, one line per row: v1|v2|...
   Result<std::string> ReadAll(const CsvDataSource& src) {
@@ -306,8 +328,7 @@ TEST_F(CsvSourceTest, NullAndEmptyValues) {
 TEST_F(CsvSourceTest, ParseModes) {
   Write("/m.csv", "1,a\nx,b\n3\n4,d,extra\n5,e\n");
   const std::string ddl = "i:int,s:string";
-  EXPECT_EQ(*ReadAll(**Source("/m.csv", ddl, {})),
-            "1|a\nnull|b\n3|null\n4|d\n5|e\n");
+  EXPECT_EQ(*ReadAll(**Source("/m.csv", ddl, {})), "1|a\nnull|b\n3|null\n4|d\n5|e\n");
   EXPECT_EQ(*ReadAll(**Source("/m.csv", ddl + ",_corrupt_record:string", {})),
             "1|a|null\nnull|b|x,b\n3|null|3\n4|d|4,d,extra\n5|e|null\n");
   EXPECT_EQ(*ReadAll(**Source("/m.csv", ddl, {{"mode", "DROPMALFORMED"}})), "1|a\n5|e\n");
@@ -316,14 +337,16 @@ TEST_F(CsvSourceTest, ParseModes) {
   EXPECT_ERROR_HAS(ff, "file:/m.csv");
   // The partially converted row, as Spark's InternalRow prints it.
   EXPECT_ERROR_HAS(ff, "record parsing: [null,b]");
-  auto ff2 = ReadAll(**Source("/m.csv", "s:string,i:int,_corrupt_record:string", {{"mode", "FAILFAST"}}));
+  auto ff2 = ReadAll(**Source("/m.csv", "s:string,i:int,_corrupt_record:string",
+                              {{"mode", "FAILFAST"}}));
   EXPECT_NE(ff2.status().ToString().find("[1,null,1,a]"), std::string::npos)
       << ff2.status().ToString();
   EXPECT_NE(ff.status().ToString().find("/m.csv"), std::string::npos);
   // A custom corrupt-record column name.
-  EXPECT_EQ(*ReadAll(**Source("/m.csv", ddl + ",bad:string",
-                              {{"columnNameOfCorruptRecord", "bad"}, {"mode", "permissive"}})),
-            "1|a|null\nnull|b|x,b\n3|null|3\n4|d|4,d,extra\n5|e|null\n");
+  EXPECT_EQ(
+      *ReadAll(**Source("/m.csv", ddl + ",bad:string",
+                        {{"columnNameOfCorruptRecord", "bad"}, {"mode", "permissive"}})),
+      "1|a|null\nnull|b|x,b\n3|null|3\n4|d|4,d,extra\n5|e|null\n");
   auto wrong = Source("/m.csv", "i:int,_corrupt_record:int", {});
   EXPECT_EQ(wrong.status().error_class(), "INVALID_CORRUPT_RECORD_TYPE");
   auto nested = Source("/m.csv", "i:int,a:array", {});
@@ -331,45 +354,54 @@ TEST_F(CsvSourceTest, ParseModes) {
 }
 
 TEST_F(CsvSourceTest, TypedColumnsAndFormats) {
-  Write("/t.csv", "1.239,2020-01-02,2020-01-02 03:04:05,TRUE\n"
-                  "x,2020-13-01,nope,maybe\n");
+  Write("/t.csv",
+        "1.239,2020-01-02,2020-01-02 03:04:05,TRUE\n"
+        "x,2020-13-01,nope,maybe\n");
   EXPECT_EQ(*ReadAll(**Source("/t.csv", "d:decimal,dt:date,ts:timestamp,b:boolean", {})),
             "1.24|2020-01-02|2020-01-02 03:04:05|true\nnull|null|null|null\n");
   Write("/u.csv", "02/01/2020,2020/01/02 03:04\n");
-  EXPECT_EQ(*ReadAll(**Source("/u.csv", "dt:date,ts:timestamp",
-                              {{"dateFormat", "dd/MM/yyyy"},
-                               {"timestampFormat", "yyyy/MM/dd HH:mm"}})),
+  EXPECT_EQ(*ReadAll(**Source(
+                "/u.csv", "dt:date,ts:timestamp",
+                {{"dateFormat", "dd/MM/yyyy"}, {"timestampFormat", "yyyy/MM/dd HH:mm"}})),
             "2020-01-02|2020-01-02 03:04:00\n");
 }
 
 TEST_F(CsvSourceTest, IntervalColumns) {
-  Write("/iv.csv", "INTERVAL '1-2' YEAR TO MONTH,INTERVAL '3 04:05:06' DAY TO SECOND\nx,y\n");
+  Write("/iv.csv",
+        "INTERVAL '1-2' YEAR TO MONTH,INTERVAL '3 04:05:06' DAY TO SECOND\nx,y\n");
   auto schema = std::make_shared<const Schema>(std::vector<Field>{
-      {"ym", DataType::YearMonthInterval(IntervalField::kYear, IntervalField::kMonth), true},
-      {"dt", DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kSecond), true}});
+      {"ym", DataType::YearMonthInterval(IntervalField::kYear, IntervalField::kMonth),
+       true},
+      {"dt", DataType::DayTimeInterval(IntervalField::kDay, IntervalField::kSecond),
+       true}});
   auto src = CsvDataSource::Make(fs_, {"/iv.csv"}, schema, {});
   ASSERT_TRUE(src.ok()) << src.status().ToString();
-  EXPECT_EQ(*ReadAll(**src),
-            "INTERVAL '1-2' YEAR TO MONTH|INTERVAL '3 04:05:06' DAY TO SECOND\nnull|null\n");
+  EXPECT_EQ(
+      *ReadAll(**src),
+      "INTERVAL '1-2' YEAR TO MONTH|INTERVAL '3 04:05:06' DAY TO SECOND\nnull|null\n");
 }
 
 TEST_F(CsvSourceTest, TimestampNtzRejectsZones) {
-  Write("/ntz.csv", "2024-01-02 03:04:05\n2024-01-02T03:04:05.5\n2024-01-02T03:04:05Z\n"
-                    "2024-01-02 03:04:05+01:00\n2024-01-02\n");
+  Write("/ntz.csv",
+        "2024-01-02 03:04:05\n2024-01-02T03:04:05.5\n2024-01-02T03:04:05Z\n"
+        "2024-01-02 03:04:05+01:00\n2024-01-02\n");
   auto schema = std::make_shared<const Schema>(
       std::vector<Field>{{"t", DataType::TimestampNtz(), true}});
   auto src = CsvDataSource::Make(fs_, {"/ntz.csv"}, schema, {});
   ASSERT_TRUE(src.ok());
-  EXPECT_EQ(*ReadAll(**src),
-            "2024-01-02 03:04:05\n2024-01-02 03:04:05.5\nnull\nnull\n2024-01-02 00:00:00\n");
+  EXPECT_EQ(
+      *ReadAll(**src),
+      "2024-01-02 03:04:05\n2024-01-02 03:04:05.5\nnull\nnull\n2024-01-02 00:00:00\n");
 }
 
 TEST_F(CsvSourceTest, EnforceSchemaFalseChecksHeaders) {
   Write("/h/a.csv", "a,b\n1,2\n");
   Write("/h/b.csv", "a,c\n3,4\n");
-  auto ok = Source("/h/a.csv", "A:int,b:int", {{"header", "true"}, {"enforceSchema", "false"}});
+  auto ok =
+      Source("/h/a.csv", "A:int,b:int", {{"header", "true"}, {"enforceSchema", "false"}});
   EXPECT_EQ(*ReadAll(**ok), "1|2\n");
-  auto bad = Source("/h", "a:int,b:int", {{"header", "true"}, {"enforceSchema", "false"}});
+  auto bad =
+      Source("/h", "a:int,b:int", {{"header", "true"}, {"enforceSchema", "false"}});
   auto r = ReadAll(**bad);
   ASSERT_ERROR_CLASS(r, "_LEGACY_ERROR_TEMP_3241");
   EXPECT_ERROR_HAS(r, "file:/h/b.csv: CSV header does not conform to the schema");
@@ -379,7 +411,8 @@ TEST_F(CsvSourceTest, EnforceSchemaFalseChecksHeaders) {
 
 TEST_F(CsvSourceTest, PartitionsSplitsAndFileOptions) {
   std::string big;
-  for (int i = 0; i < 1000; ++i) big += std::to_string(i) + ",\"v" + std::to_string(i) + "\"\n";
+  for (int i = 0; i < 1000; ++i)
+    big += std::to_string(i) + ",\"v" + std::to_string(i) + "\"\n";
   Write("/p/k=1/a.csv", big);
   Write("/p/k=2/b.csv", "x,y\n");
   Write("/p/k=2/skip.txt", "no,no\n");
@@ -391,15 +424,17 @@ TEST_F(CsvSourceTest, PartitionsSplitsAndFileOptions) {
   EXPECT_EQ(std::count(all.begin(), all.end(), '\n'), 1001);
   EXPECT_NE(all.find("999|v999|1\n"), std::string::npos);
   EXPECT_NE(all.find("x|y|2\n"), std::string::npos);
-  auto rec = Source("/p", "", {{"recursiveFileLookup", "true"}, {"pathGlobFilter", "b*"}});
+  auto rec =
+      Source("/p", "", {{"recursiveFileLookup", "true"}, {"pathGlobFilter", "b*"}});
   EXPECT_EQ(Names(**rec), "_c0:string,_c1:string");
   EXPECT_EQ(*ReadAll(**rec), "x|y\n");
   auto none = Source("/p", "", {{"modifiedAfter", "2999-01-01T00:00:00"}});
   EXPECT_EQ(none.status().error_class(), "UNABLE_TO_INFER_SCHEMA");
-  auto all_files = Source("/p", "", {{"modifiedBefore", "2999-01-01T00:00:00"},
-                                     {"pathGlobFilter", "*.csv"}});
+  auto all_files = Source(
+      "/p", "", {{"modifiedBefore", "2999-01-01T00:00:00"}, {"pathGlobFilter", "*.csv"}});
   EXPECT_EQ((*all_files)->num_splits(), 2);
-  EXPECT_ERROR_CLASS(Source("/p", "", {{"modifiedBefore", "yesterday"}}), "_LEGACY_ERROR_TEMP_1294");
+  EXPECT_ERROR_CLASS(Source("/p", "", {{"modifiedBefore", "yesterday"}}),
+                     "_LEGACY_ERROR_TEMP_1294");
   EXPECT_EQ(Source("/nope", "", {}).status().error_class(), "PATH_NOT_FOUND");
 }
 
@@ -419,7 +454,8 @@ TEST_F(CsvSourceTest, EveryLineOnceForAnySplitSize) {
     auto src = Source("/split.csv", "", {{"header", "true"}}, bytes);
     ASSERT_TRUE(src.ok());
     EXPECT_EQ(*ReadAll(**src), expected) << bytes;
-    auto semi = Source("/split.csv", "a:int,b:string", {{"header", "true"}, {"mode", "FAILFAST"}}, bytes);
+    auto semi = Source("/split.csv", "a:int,b:string",
+                       {{"header", "true"}, {"mode", "FAILFAST"}}, bytes);
     ASSERT_TRUE(ReadAll(**semi).ok()) << bytes;
   }
 }
@@ -441,7 +477,8 @@ TEST_F(CsvSourceTest, LargeFileWindows) {
     for (int s = 0; s < (*src)->num_splits(); ++s) {
       auto reader = std::move((*src)->OpenSplit(s, spec)).value();
       while (auto b = std::move(reader->Next()).value()) {
-        for (int64_t r = 0; r < b->num_rows(); ++r) got += b->column(0)->raw_values<int64_t>()[r];
+        for (int64_t r = 0; r < b->num_rows(); ++r)
+          got += b->column(0)->raw_values<int64_t>()[r];
         rows += b->num_rows();
       }
     }
@@ -450,8 +487,10 @@ TEST_F(CsvSourceTest, LargeFileWindows) {
   }
   // Inference streams the file window by window too; a late value widens the type.
   Write("/big2.csv", text + "x,y\n");
-  EXPECT_EQ(Names(**Source("/big.csv", "", {{"inferSchema", "true"}})), "_c0:int,_c1:string");
-  EXPECT_EQ(Names(**Source("/big2.csv", "", {{"inferSchema", "true"}})), "_c0:string,_c1:string");
+  EXPECT_EQ(Names(**Source("/big.csv", "", {{"inferSchema", "true"}})),
+            "_c0:int,_c1:string");
+  EXPECT_EQ(Names(**Source("/big2.csv", "", {{"inferSchema", "true"}})),
+            "_c0:string,_c1:string");
 }
 
 TEST_F(CsvSourceTest, MultiLineAndLineSep) {
@@ -465,8 +504,9 @@ TEST_F(CsvSourceTest, MultiLineAndLineSep) {
 TEST_F(CsvSourceTest, HeaderEdgeCasesAndSampling) {
   // Lines equal to the header are left out of inference (Spark's filterHeaderLine).
   Write("/hh/a.csv", "n\n1\nn\n2\n");
-  EXPECT_EQ(Names(**Source("/hh/a.csv", "", {{"header", "true"}, {"inferSchema", "true"}})),
-            "n:int");
+  EXPECT_EQ(
+      Names(**Source("/hh/a.csv", "", {{"header", "true"}, {"inferSchema", "true"}})),
+      "n:int");
   // Duplicate / empty header names (makeSafeHeader); an empty first file is skipped.
   Write("/e/a.csv", "");
   Write("/e/b.csv", "x,X,,y\n1,2,3,4\n");
@@ -478,7 +518,8 @@ TEST_F(CsvSourceTest, HeaderEdgeCasesAndSampling) {
   // "x,X,,y" fails (as in Spark 4.2: the schema says x0, X1, _c2).
   auto safe = Source("/e", "", {{"header", "true"}, {"enforceSchema", "false"}});
   ASSERT_TRUE(safe.ok());
-  EXPECT_ERROR_HAS(ReadAll(**safe), "file:/e/b.csv: CSV header does not conform to the schema");
+  EXPECT_ERROR_HAS(ReadAll(**safe),
+                   "file:/e/b.csv: CSV header does not conform to the schema");
   // enforceSchema=false with an inferred schema checks every file's header, not only the
   // one the schema came from.
   Write("/e2/b.csv", "x,y\n1,2\n");
@@ -493,9 +534,11 @@ TEST_F(CsvSourceTest, HeaderEdgeCasesAndSampling) {
   std::string many;
   for (int i = 0; i < 2000; ++i) many += std::to_string(i) + "\n";
   Write("/s.csv", many);
-  auto sampled = Source("/s.csv", "", {{"inferSchema", "true"}, {"samplingRatio", "0.1"}});
+  auto sampled =
+      Source("/s.csv", "", {{"inferSchema", "true"}, {"samplingRatio", "0.1"}});
   EXPECT_EQ(Names(**sampled), "_c0:int");
-  EXPECT_ERROR_HAS(Source("/s.csv", "", {{"samplingRatio", "0"}}), "samplingRatio (0) should be greater than 0");
+  EXPECT_ERROR_HAS(Source("/s.csv", "", {{"samplingRatio", "0"}}),
+                   "samplingRatio (0) should be greater than 0");
   // An empty file without a schema: no columns, no rows (Spark infers an empty schema).
   Write("/empty.csv", "");
   auto empty = Source("/empty.csv", "", {});
@@ -503,8 +546,9 @@ TEST_F(CsvSourceTest, HeaderEdgeCasesAndSampling) {
   EXPECT_EQ((*empty)->schema()->num_fields(), 0);
 }
 
-// Files are packed into Spark's partitions (the largest first), the records of a partition
-// folded in order, partitions merged (tests/differential readers/csv_infer_across_files*).
+// Files are packed into Spark's partitions (the largest first), the records of a
+// partition folded in order, partitions merged (tests/differential
+// readers/csv_infer_across_files*).
 TEST_F(CsvSourceTest, InferenceMergesFiles) {
   // (A header longer than a short string: the header-line filter compares real text.)
   Write("/mf/a.csv", "k,x,y,z_with_a_long_name\n1,1,1,2020-01-01\n");
@@ -515,8 +559,10 @@ TEST_F(CsvSourceTest, InferenceMergesFiles) {
   // b.csv (largest) and a.csv are one partition: TIMESTAMP then a date stays TIMESTAMP.
   EXPECT_EQ(Names(**src), "k:int,x:double,y:string,z_with_a_long_name:timestamp");
   auto bad = Source("/mf", "", {{"inferSchema", "true"}, {"maxColumns", "2"}});
-  ASSERT_ERROR_HAS(bad, "Number of columns processed may have exceeded limit of 2 columns");
-  EXPECT_NE(bad.status().ToString().find("/mf/b.csv"), std::string::npos) << bad.status().ToString();
+  ASSERT_ERROR_HAS(bad,
+                   "Number of columns processed may have exceeded limit of 2 columns");
+  EXPECT_NE(bad.status().ToString().find("/mf/b.csv"), std::string::npos)
+      << bad.status().ToString();
 }
 
 TEST_F(CsvSourceTest, JsonAndTextShareFileOptions) {
@@ -535,24 +581,30 @@ TEST_F(CsvSourceTest, JsonAndTextShareFileOptions) {
                                        {{"pathGlobFilter", "*.json"}});
   EXPECT_EQ((*glob)->num_splits(), 1);
   EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
-                                        {{"modifiedAfter", "not a time"}}).ok());
-  EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
-                                        {{"multiLine", "maybe"}}).ok());
-  EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
-                                        {{"encoding", "UTF-16"}}).ok());
-  EXPECT_FALSE(LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr,
-                                        {{"samplingRatio", "0"}}).ok());
+                                        {{"modifiedAfter", "not a time"}})
+                   .ok());
+  EXPECT_FALSE(
+      LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr, {{"multiLine", "maybe"}})
+          .ok());
+  EXPECT_FALSE(
+      LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr, {{"encoding", "UTF-16"}})
+          .ok());
+  EXPECT_FALSE(
+      LineFileDataSource::Make(fs_, Fmt::kJson, {"/j"}, nullptr, {{"samplingRatio", "0"}})
+          .ok());
 }
 
 // JSON inference: all-NULL fields become STRING, or are dropped with dropFieldIfAllNull;
 // empty structs are dropped (SPARK-8093); samplingRatio samples records.
 TEST_F(CsvSourceTest, JsonInferenceOptions) {
   using Fmt = LineFileDataSource::Format;
-  Write("/ji/a.json", "{\"a\": 1, \"n\": null, \"e\": {}, \"arr\": [null]}\n{\"a\": 2}\n");
+  Write("/ji/a.json",
+        "{\"a\": 1, \"n\": null, \"e\": {}, \"arr\": [null]}\n{\"a\": 2}\n");
   auto plain = LineFileDataSource::Make(fs_, Fmt::kJson, {"/ji"}, nullptr, {});
   ASSERT_TRUE(plain.ok()) << plain.status().ToString();
   std::string names;
-  for (const auto& f : (*plain)->schema()->fields()) names += f.name + ":" + f.type->SimpleString() + ",";
+  for (const auto& f : (*plain)->schema()->fields())
+    names += f.name + ":" + f.type->SimpleString() + ",";
   EXPECT_EQ(names, "a:bigint,arr:array<string>,n:string,");
   auto dropped = LineFileDataSource::Make(fs_, Fmt::kJson, {"/ji"}, nullptr,
                                           {{"dropFieldIfAllNull", "true"}});
@@ -572,7 +624,7 @@ TEST_F(CsvSourceTest, MalformedInputEveryMode) {
   const std::vector<std::string> inputs = {
       "1,\"unterminated\n2,x\n",
       "1,2,3,4,5,6,7,8\n",
-      "\xff\xfe,\xc3\x28\n1,\xe2\x82\n",   // bad UTF-8
+      "\xff\xfe,\xc3\x28\n1,\xe2\x82\n",  // bad UTF-8
       "99999999999999999999,1e400,-1e-400\n",
       std::string("\0,\0\n", 4),
       "\"\"\"\"\"\"\"\",\"\n",
@@ -592,8 +644,11 @@ TEST_F(CsvSourceTest, MalformedInputEveryMode) {
         if (!r.ok()) {
           EXPECT_NE(r.status().ToString().find("/bad.csv"), std::string::npos) << i;
         }
-        auto inferred = Source("/bad.csv", "", {{"mode", mode}, {"multiLine", ml},
-                                                {"inferSchema", "true"}, {"header", "true"}});
+        auto inferred = Source("/bad.csv", "",
+                               {{"mode", mode},
+                                {"multiLine", ml},
+                                {"inferSchema", "true"},
+                                {"header", "true"}});
         if (inferred.ok()) (void)ReadAll(**inferred);
       }
     }

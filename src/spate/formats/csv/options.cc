@@ -11,27 +11,47 @@ namespace {
 
 // Spark's CSVExprUtils.toChar over one chunk ("x" or a backslash pair).
 Result<char> DelimiterChar(std::string_view s) {
-  if (s.empty()) return Status::Invalid("[INVALID_DELIMITER_VALUE.EMPTY_STRING] Invalid value for delimiter. Delimiter cannot be empty string.");
+  if (s.empty())
+    return Status::Invalid(
+        "[INVALID_DELIMITER_VALUE.EMPTY_STRING] Invalid value for delimiter. Delimiter "
+        "cannot be empty string.");
   if (s.size() == 1) {
     if (s[0] == '\\')
-      return Status::Invalid("[INVALID_DELIMITER_VALUE.SINGLE_BACKSLASH] Invalid value for delimiter. Single backslash is prohibited. It has special meaning as beginning of an escape sequence. To get the backslash character, pass a string with two backslashes as the delimiter.");
+      return Status::Invalid(
+          "[INVALID_DELIMITER_VALUE.SINGLE_BACKSLASH] Invalid value for delimiter. "
+          "Single backslash is prohibited. It has special meaning as beginning of an "
+          "escape sequence. To get the backslash character, pass a string with two "
+          "backslashes as the delimiter.");
     return s[0];
   }
   if (s == "\\u0000") return '\0';
   if (s.size() == 2 && s[0] == '\\') {
     switch (s[1]) {
-      case 't': return '\t';
-      case 'r': return '\r';
-      case 'b': return '\b';
-      case 'f': return '\f';
-      case '"': return '"';
-      case '\'': return '\'';
-      case '\\': return '\\';
+      case 't':
+        return '\t';
+      case 'r':
+        return '\r';
+      case 'b':
+        return '\b';
+      case 'f':
+        return '\f';
+      case '"':
+        return '"';
+      case '\'':
+        return '\'';
+      case '\\':
+        return '\\';
       default:
-        return Status::Invalid("[INVALID_DELIMITER_VALUE.UNSUPPORTED_SPECIAL_CHARACTER] Invalid value for delimiter. Unsupported special character for delimiter: " + std::string(s) + ".");
+        return Status::Invalid(
+            "[INVALID_DELIMITER_VALUE.UNSUPPORTED_SPECIAL_CHARACTER] Invalid value for "
+            "delimiter. Unsupported special character for delimiter: " +
+            std::string(s) + ".");
     }
   }
-  return Status::Invalid("[INVALID_DELIMITER_VALUE.DELIMITER_LONGER_THAN_EXPECTED] Invalid value for delimiter. Delimiter cannot be more than one character: " + std::string(s) + ".");
+  return Status::Invalid(
+      "[INVALID_DELIMITER_VALUE.DELIMITER_LONGER_THAN_EXPECTED] Invalid value for "
+      "delimiter. Delimiter cannot be more than one character: " +
+      std::string(s) + ".");
 }
 
 Result<std::string> DelimiterString(const std::string& s) {
@@ -86,9 +106,12 @@ Result<CsvOptions> CsvOptions::FromMap(const std::map<std::string, std::string>&
   }
   if (const std::string* mode = FindOption(m, "mode")) {
     std::string u = ToUpper(*mode);
-    if (u == "PERMISSIVE") o.mode = ParseMode::kPermissive;
-    else if (u == "DROPMALFORMED") o.mode = ParseMode::kDropMalformed;
-    else if (u == "FAILFAST") o.mode = ParseMode::kFailFast;
+    if (u == "PERMISSIVE")
+      o.mode = ParseMode::kPermissive;
+    else if (u == "DROPMALFORMED")
+      o.mode = ParseMode::kDropMalformed;
+    else if (u == "FAILFAST")
+      o.mode = ParseMode::kFailFast;
     // Spark logs a warning and falls back to PERMISSIVE for an unknown mode.
   }
   std::string enc = StringOption(m, "encoding", StringOption(m, "charset", "UTF-8"));
@@ -100,11 +123,13 @@ Result<CsvOptions> CsvOptions::FromMap(const std::map<std::string, std::string>&
   SPATE_ASSIGN_OR_RETURN(o.quote, CharOption(m, "quote", '"'));
   SPATE_ASSIGN_OR_RETURN(o.escape, CharOption(m, "escape", '\\'));
   if (const std::string* v = FindOption(m, "charToEscapeQuoteEscaping")) {
-    if (v->size() == 1) o.char_to_escape_quote_escaping = (*v)[0];
+    if (v->size() == 1)
+      o.char_to_escape_quote_escaping = (*v)[0];
     else if (v->size() > 1)
       return ExceedsOneChar("charToEscapeQuoteEscaping", *v);
   }
-  if (const std::string* v = FindOption(m, "comment"); v && v->size() == 1) o.comment = (*v)[0];
+  if (const std::string* v = FindOption(m, "comment"); v && v->size() == 1)
+    o.comment = (*v)[0];
   else if (v && v->size() > 1)
     return ExceedsOneChar("comment", *v);
   SPATE_ASSIGN_OR_RETURN(o.header, BoolOption(m, "header"));
@@ -141,18 +166,28 @@ Result<CsvOptions> CsvOptions::FromMap(const std::map<std::string, std::string>&
   o.timestamp_ntz_format = StringOption(m, "timestampNTZFormat");
   o.time_zone_id = StringOption(m, "timeZone", session_time_zone);
   if (const std::string* v = FindOption(m, "lineSep")) {
-    if (v->empty()) return Status::Invalid("requirement failed: 'lineSep' cannot be an empty string.");
-    if (v->size() > 2) return Status::Invalid("requirement failed: 'lineSep' can contain only 1 character.");
+    if (v->empty())
+      return Status::Invalid("requirement failed: 'lineSep' cannot be an empty string.");
+    if (v->size() > 2)
+      return Status::Invalid(
+          "requirement failed: 'lineSep' can contain only 1 character.");
     o.line_sep = *v;
   }
   if (const std::string* v = FindOption(m, "unescapedQuoteHandling")) {
     std::string u = ToUpper(*v);
-    if (u == "STOP_AT_DELIMITER") o.unescaped_quote_handling = UnescapedQuoteHandling::kStopAtDelimiter;
-    else if (u == "BACK_TO_DELIMITER") o.unescaped_quote_handling = UnescapedQuoteHandling::kBackToDelimiter;
-    else if (u == "STOP_AT_CLOSING_QUOTE") o.unescaped_quote_handling = UnescapedQuoteHandling::kStopAtClosingQuote;
-    else if (u == "SKIP_VALUE") o.unescaped_quote_handling = UnescapedQuoteHandling::kSkipValue;
-    else if (u == "RAISE_ERROR") o.unescaped_quote_handling = UnescapedQuoteHandling::kRaiseError;
-    else return Status::Invalid("No enum constant com.univocity.parsers.csv.UnescapedQuoteHandling." + u);
+    if (u == "STOP_AT_DELIMITER")
+      o.unescaped_quote_handling = UnescapedQuoteHandling::kStopAtDelimiter;
+    else if (u == "BACK_TO_DELIMITER")
+      o.unescaped_quote_handling = UnescapedQuoteHandling::kBackToDelimiter;
+    else if (u == "STOP_AT_CLOSING_QUOTE")
+      o.unescaped_quote_handling = UnescapedQuoteHandling::kStopAtClosingQuote;
+    else if (u == "SKIP_VALUE")
+      o.unescaped_quote_handling = UnescapedQuoteHandling::kSkipValue;
+    else if (u == "RAISE_ERROR")
+      o.unescaped_quote_handling = UnescapedQuoteHandling::kRaiseError;
+    else
+      return Status::Invalid(
+          "No enum constant com.univocity.parsers.csv.UnescapedQuoteHandling." + u);
   }
   SPATE_ASSIGN_OR_RETURN(int64_t max_cols, IntOption(m, "maxColumns", 20480));
   o.max_columns = static_cast<int>(max_cols);

@@ -4,7 +4,8 @@
 // Options of Spark's CSV data source (CSVOptions), for reading and writing. Keys are
 // matched case-insensitively. Characters are single bytes (quote/escape/comment must be
 // ASCII-range single characters, as univocity takes one Java char); `sep` may be several
-// characters ("\t" and "\u0001"-style escapes are decoded as Spark's toDelimiterStr does).
+// characters ("\t" and "\u0001"-style escapes are decoded as Spark's toDelimiterStr
+// does).
 //
 // Ownership: a plain value. Thread safety: immutable after FromMap.
 // Failure: FromMap rejects bad values (a multi-character quote, a non-boolean flag, an
@@ -22,17 +23,17 @@ namespace spate::formats::csv {
 using json::ParseMode;
 
 enum class UnescapedQuoteHandling : uint8_t {
-  kStopAtDelimiter,   // default: the value runs to the next delimiter, quotes kept
-  kBackToDelimiter,   // the value is read again as unquoted (opening quote kept)
+  kStopAtDelimiter,     // default: the value runs to the next delimiter, quotes kept
+  kBackToDelimiter,     // the value is read again as unquoted (opening quote kept)
   kStopAtClosingQuote,  // the quote is content; the value ends at a closing quote
-  kSkipValue,         // the value becomes NULL
-  kRaiseError,        // the record is malformed
+  kSkipValue,           // the value becomes NULL
+  kRaiseError,          // the record is malformed
 };
 
 struct CsvOptions {
   std::string delimiter = ",";
-  char quote = '"';     // '\0': no quoting
-  char escape = '\\';   // '\0': no escaping
+  char quote = '"';    // '\0': no quoting
+  char escape = '\\';  // '\0': no escaping
   std::optional<char> char_to_escape_quote_escaping;
   char comment = '\0';  // '\0': comments off
   bool header = false;
@@ -58,8 +59,9 @@ struct CsvOptions {
   std::string timestamp_format;      // empty: CAST-like parsing
   std::string timestamp_ntz_format;  // empty: CAST-like parsing
   std::string time_zone_id = "UTC";
-  std::string line_sep;              // empty: "\n", "\r\n" or "\r"
-  UnescapedQuoteHandling unescaped_quote_handling = UnescapedQuoteHandling::kStopAtDelimiter;
+  std::string line_sep;  // empty: "\n", "\r\n" or "\r"
+  UnescapedQuoteHandling unescaped_quote_handling =
+      UnescapedQuoteHandling::kStopAtDelimiter;
   int max_columns = 20480;
   int64_t max_chars_per_column = -1;  // -1: unlimited
   bool escape_quotes = true;
@@ -74,10 +76,10 @@ struct CsvOptions {
 
   /// Applies `options` over the defaults. `session_time_zone`: the timeZone default;
   /// `corrupt_column_default`: spark.sql.columnNameOfCorruptRecord.
-  static Result<CsvOptions> FromMap(const std::map<std::string, std::string>& options,
-                                    const std::string& session_time_zone = "UTC",
-                                    const std::string& corrupt_column_default =
-                                        "_corrupt_record");
+  static Result<CsvOptions> FromMap(
+      const std::map<std::string, std::string>& options,
+      const std::string& session_time_zone = "UTC",
+      const std::string& corrupt_column_default = "_corrupt_record");
 };
 
 }  // namespace spate::formats::csv

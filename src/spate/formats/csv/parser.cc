@@ -1,13 +1,12 @@
 // Copyright spate authors.
 #include "spate/formats/csv/parser.h"
 
-#include "spate/base/json.h"
-#include "spate/base/utf8.h"
-
-#include "spate/formats/file_index.h"
-
 #include <algorithm>
 #include <charconv>
+
+#include "spate/base/json.h"
+#include "spate/base/utf8.h"
+#include "spate/formats/file_index.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -39,8 +38,8 @@ constexpr uint8_t kDelimBit = 1, kQuoteBit = 2, kLineBit = 4;
 inline bool IsSpace(char c) { return static_cast<unsigned char>(c) <= ' '; }
 
 // The first position >= p holding one of the N `stops`, looking 16 bytes at a time; stops
-// early (returning a position < n that may not be a stop) when fewer than 16 bytes remain,
-// so callers finish byte by byte.
+// early (returning a position < n that may not be a stop) when fewer than 16 bytes
+// remain, so callers finish byte by byte.
 template <int N>
 inline size_t FindStop(const char* t, size_t p, size_t n, const char* stops) {
 #if defined(__SSE2__)
@@ -66,7 +65,8 @@ inline size_t FindStop(const char* t, size_t p, size_t n, const char* stops) {
 
 // ---- tokenizer -----------------------------------------------------------------------
 
-CsvTokenizer::CsvTokenizer(const CsvOptions& options) : o_(options), delim_(options.delimiter) {
+CsvTokenizer::CsvTokenizer(const CsvOptions& options)
+    : o_(options), delim_(options.delimiter) {
   if (delim_.empty()) delim_ = ",";
   if (!o_.char_to_escape_quote_escaping && o_.escape != o_.quote) {
     o_.char_to_escape_quote_escaping = o_.escape;  // univocity's default
@@ -248,8 +248,9 @@ size_t CsvTokenizer::Tokenize(std::string_view text, size_t pos, size_t max_reco
             case UnescapedQuoteHandling::kBackToDelimiter: {
               size_t e = scan_plain(after);
               plain = true;
-              f = CsvField{static_cast<int64_t>(open), static_cast<int32_t>(
-                               std::min<size_t>(e - open, INT32_MAX)), 0};
+              f = CsvField{static_cast<int64_t>(open),
+                           static_cast<int32_t>(std::min<size_t>(e - open, INT32_MAX)),
+                           0};
               q = e;
               break;
             }
@@ -323,7 +324,8 @@ size_t CsvTokenizer::Tokenize(std::string_view text, size_t pos, size_t max_reco
   return std::min(pos, n);
 }
 
-// ---- value parsing ---------------------------------------------------------------------
+// ---- value parsing
+// ---------------------------------------------------------------------
 
 bool ParseJavaLong(std::string_view s, int64_t min, int64_t max, int64_t* out) {
   size_t i = 0;
@@ -369,7 +371,8 @@ bool ParseJavaDouble(std::string_view s, double* out) {
   if (!body.empty() && (body.back() == 'd' || body.back() == 'D' || body.back() == 'f' ||
                         body.back() == 'F'))
     body.remove_suffix(1);
-  // Java's grammar: digits [. digits] [e [sign] digits], at least one digit in the mantissa.
+  // Java's grammar: digits [. digits] [e [sign] digits], at least one digit in the
+  // mantissa.
   size_t i = 0, digits = 0;
   while (i < body.size() && body[i] >= '0' && body[i] <= '9') ++i, ++digits;
   if (i < body.size() && body[i] == '.') {
@@ -385,7 +388,8 @@ bool ParseJavaDouble(std::string_view s, double* out) {
     if (ed == 0) return false;
   }
   if (i != body.size()) return false;
-  // from_chars takes no '+' and is locale-free; an out-of-range value saturates like Java.
+  // from_chars takes no '+' and is locale-free; an out-of-range value saturates like
+  // Java.
   std::string_view num = body;
   double v = 0;
   auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
@@ -403,8 +407,9 @@ bool ParseJavaDouble(std::string_view s, double* out) {
 }
 
 Status MalformedRecord(std::string_view record) {
-  return Status::Error("MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
-                       {{"badRecord", std::string(record)}, {"failFastMode", "FAILFAST"}});
+  return Status::Error(
+      "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
+      {{"badRecord", std::string(record)}, {"failFastMode", "FAILFAST"}});
 }
 
 namespace {
@@ -478,10 +483,10 @@ bool FastLocalTimestamp(std::string_view s, int64_t* local_micros) {
     frac = f;
     for (int i = n; i < 6; ++i) frac *= 10;
   }
-  *local_micros = (static_cast<int64_t>(days) * 86400 + hh * 3600 + mi * 60 + ss) * 1000000LL + frac;
+  *local_micros =
+      (static_cast<int64_t>(days) * 86400 + hh * 3600 + mi * 60 + ss) * 1000000LL + frac;
   return true;
 }
-
 
 // Date/time parsing shared by the converter and inference.
 struct DateTimeParsers {
@@ -512,8 +517,9 @@ struct DateTimeParsers {
       int64_t micros;
       std::string err;
       if (!date->Parse(s, nullptr, true, &micros, &err)) return false;
-      *days = static_cast<int32_t>(micros >= 0 ? micros / 86400000000LL
-                                               : -((-micros + 86400000000LL - 1) / 86400000000LL));
+      *days = static_cast<int32_t>(
+          micros >= 0 ? micros / 86400000000LL
+                      : -((-micros + 86400000000LL - 1) / 86400000000LL));
       return true;
     }
     return FastDate(s, days) || CastStringToDate(s, days);
@@ -535,8 +541,10 @@ struct DateTimeParsers {
       std::string err;
       return timestamp_ntz->Parse(s, nullptr, true, micros, &err);
     }
-    // Spark parses TIMESTAMP_NTZ text without a zone (parseWithoutTimeZone): a zone fails.
-    return FastLocalTimestamp(s, micros) || (!HasZone(s) && CastStringToTimestampNtz(s, micros));
+    // Spark parses TIMESTAMP_NTZ text without a zone (parseWithoutTimeZone): a zone
+    // fails.
+    return FastLocalTimestamp(s, micros) ||
+           (!HasZone(s) && CastStringToTimestampNtz(s, micros));
   }
 };
 
@@ -548,7 +556,9 @@ struct DateTimeParsers {
 namespace {
 
 // The length of the valid sequence at p (0 if invalid; *bad = bytes to replace).
-inline size_t Utf8Seq(const unsigned char* p, size_t avail, size_t* bad) { return Utf8Sequence(p, avail, bad); }
+inline size_t Utf8Seq(const unsigned char* p, size_t avail, size_t* bad) {
+  return Utf8Sequence(p, avail, bad);
+}
 
 }  // namespace
 
@@ -596,7 +606,8 @@ struct CsvConverter::Impl {
   int rescued_index = -1;
   std::vector<std::string> header;  // rescue: names of the file's columns
   std::string file_path;            // rescue: "file:///..."
-  std::vector<int> token_index;  // per data field; -1 for the corrupt-record / rescued column
+  std::vector<int>
+      token_index;  // per data field; -1 for the corrupt-record / rescued column
   int64_t expected_tokens = 0;
   DateTimeParsers dt;
   std::vector<uint8_t> bad;
@@ -633,15 +644,18 @@ struct CsvConverter::Impl {
       std::string_view d;
       for (size_t c = 0; c < token_index.size(); ++c) {
         const int ti = token_index[c];
-        if (ti < 0 || !Datum(text, recs, r, ti, &d) || !full[c]->IsNull(static_cast<int64_t>(r)))
+        if (ti < 0 || !Datum(text, recs, r, ti, &d) ||
+            !full[c]->IsNull(static_cast<int64_t>(r)))
           continue;
-        rescued.Set(schema->field(static_cast<int>(c)).name, Json::String(std::string(d)));
+        rescued.Set(schema->field(static_cast<int>(c)).name,
+                    Json::String(std::string(d)));
         any = true;
       }
       for (int64_t ti = expected_tokens; ti < recs.num_fields(r); ++ti) {
         if (!Datum(text, recs, r, static_cast<int>(ti), &d)) continue;
         const size_t k = static_cast<size_t>(ti);
-        rescued.Set(k < header.size() && !header[k].empty() ? header[k] : "_c" + std::to_string(ti),
+        rescued.Set(k < header.size() && !header[k].empty() ? header[k]
+                                                            : "_c" + std::to_string(ti),
                     Json::String(std::string(d)));
         any = true;
       }
@@ -658,7 +672,8 @@ struct CsvConverter::Impl {
   }
 
   // A NULL at row r: the validity bitmap is made on the first one (all valid before).
-  static void MarkNull(size_t r, size_t n, BufferPtr* validity, uint8_t** vb, int64_t* nulls) {
+  static void MarkNull(size_t r, size_t n, BufferPtr* validity, uint8_t** vb,
+                       int64_t* nulls) {
     if (!*vb) {
       const int64_t bytes = bits::BytesFor(static_cast<int64_t>(n));
       *validity = Buffer::AllocateUninitialized(bytes);
@@ -716,8 +731,8 @@ struct CsvConverter::Impl {
           }
           MarkNull(r, n, &validity, &vb, &nulls);
         }
-        return std::make_shared<const Column>(type, static_cast<int64_t>(n), nulls, validity,
-                                              values);
+        return std::make_shared<const Column>(type, static_cast<int64_t>(n), nulls,
+                                              validity, values);
       }
       case TypeId::kByte:
         return Fixed<int8_t>(type, text, recs, ti, [](std::string_view s, int8_t* v) {
@@ -763,22 +778,23 @@ struct CsvConverter::Impl {
         });
       case TypeId::kDecimal: {
         const int p = type->precision(), sc = type->scale();
-        return Fixed<__int128>(type, text, recs, ti, [p, sc](std::string_view s, __int128* v) {
-          return json::ParseDecimalText(s, p, sc, v);
-        });
+        return Fixed<__int128>(type, text, recs, ti,
+                               [p, sc](std::string_view s, __int128* v) {
+                                 return json::ParseDecimalText(s, p, sc, v);
+                               });
       }
       case TypeId::kDate:
-        return Fixed<int32_t>(type, text, recs, ti, [this](std::string_view s, int32_t* v) {
-          return dt.Date(s, v);
-        });
+        return Fixed<int32_t>(
+            type, text, recs, ti,
+            [this](std::string_view s, int32_t* v) { return dt.Date(s, v); });
       case TypeId::kTimestamp:
-        return Fixed<int64_t>(type, text, recs, ti, [this](std::string_view s, int64_t* v) {
-          return dt.Timestamp(s, v);
-        });
+        return Fixed<int64_t>(
+            type, text, recs, ti,
+            [this](std::string_view s, int64_t* v) { return dt.Timestamp(s, v); });
       case TypeId::kTimestampNtz:
-        return Fixed<int64_t>(type, text, recs, ti, [this](std::string_view s, int64_t* v) {
-          return dt.TimestampNtz(s, v);
-        });
+        return Fixed<int64_t>(
+            type, text, recs, ti,
+            [this](std::string_view s, int64_t* v) { return dt.TimestampNtz(s, v); });
       case TypeId::kString:
       case TypeId::kBinary: {
         int64_t bytes = 0;
@@ -807,7 +823,8 @@ struct CsvConverter::Impl {
             b->AppendNull();
             continue;
           }
-          auto v = CastValue(Value::String(std::string(d)), type, CastMode::kTry, dt.eval);
+          auto v =
+              CastValue(Value::String(std::string(d)), type, CastMode::kTry, dt.eval);
           if (v.ok() && !v->is_null()) {
             b->AppendValue(*v);
           } else {
@@ -871,7 +888,8 @@ Result<std::unique_ptr<CsvConverter>> CsvConverter::Make(SchemaPtr data_schema,
   return std::unique_ptr<CsvConverter>(new CsvConverter(std::move(impl)));
 }
 
-void CsvConverter::SetRescueContext(std::vector<std::string> header, std::string file_path) {
+void CsvConverter::SetRescueContext(std::vector<std::string> header,
+                                    std::string file_path) {
   impl_->header = std::move(header);
   impl_->file_path = std::move(file_path);
 }
@@ -887,18 +905,20 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
     const uint8_t e = recs.error[r];
     if (e == CsvRecords::kTooManyColumns || e == CsvRecords::kTooManyChars) {
       // univocity fails the whole parse (TextParsingException), whatever the mode.
-      std::string_view raw = text.substr(static_cast<size_t>(recs.raw_begin[r]),
-                                         static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
+      std::string_view raw =
+          text.substr(static_cast<size_t>(recs.raw_begin[r]),
+                      static_cast<size_t>(recs.raw_end[r] - recs.raw_begin[r]));
       if (raw.size() > 1000) raw = raw.substr(0, 1000);
       return Status::Invalid(
-          std::string(e == CsvRecords::kTooManyColumns
-                          ? "Number of columns processed may have exceeded limit of " +
-                                std::to_string(m.o.max_columns) +
-                                " columns. Use settings.setMaxColumns(int) to define the "
-                                "maximum number of columns your input can have"
-                          : "Length of parsed input exceeds the maximum number of characters "
-                            "defined in your parser settings (" +
-                                std::to_string(m.o.max_chars_per_column) + ")") +
+          std::string(
+              e == CsvRecords::kTooManyColumns
+                  ? "Number of columns processed may have exceeded limit of " +
+                        std::to_string(m.o.max_columns) +
+                        " columns. Use settings.setMaxColumns(int) to define the "
+                        "maximum number of columns your input can have"
+                  : "Length of parsed input exceeds the maximum number of characters "
+                    "defined in your parser settings (" +
+                        std::to_string(m.o.max_chars_per_column) + ")") +
           ". Parsed content: " + std::string(raw));
     }
     if (e != CsvRecords::kOk ||
@@ -906,7 +926,8 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
       m.bad[r] = 1;
   }
   // With a rescued column only the tokenizer's errors make a record malformed.
-  const std::vector<uint8_t> structural = m.rescued_index >= 0 ? m.bad : std::vector<uint8_t>{};
+  const std::vector<uint8_t> structural =
+      m.rescued_index >= 0 ? m.bad : std::vector<uint8_t>{};
   std::vector<ColumnPtr> cols(static_cast<size_t>(m.schema->num_fields()));
   bool want_corrupt = false;
   for (int c : needed) {
@@ -915,8 +936,8 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
       continue;
     }
     if (c == m.rescued_index) continue;  // below
-    cols[static_cast<size_t>(c)] =
-        m.ConvertColumn(m.schema->field(c).type, text, recs, m.token_index[static_cast<size_t>(c)]);
+    cols[static_cast<size_t>(c)] = m.ConvertColumn(m.schema->field(c).type, text, recs,
+                                                   m.token_index[static_cast<size_t>(c)]);
   }
   if (m.rescued_index >= 0) {
     bool want_rescued = false;
@@ -927,11 +948,13 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
       for (int c = 0; c < m.schema->num_fields(); ++c) {
         const int ti = m.token_index[static_cast<size_t>(c)];
         if (ti >= 0 && !full[static_cast<size_t>(c)])
-          full[static_cast<size_t>(c)] = m.ConvertColumn(m.schema->field(c).type, text, recs, ti);
+          full[static_cast<size_t>(c)] =
+              m.ConvertColumn(m.schema->field(c).type, text, recs, ti);
       }
     }
     m.bad = structural;
-    if (want_rescued) cols[static_cast<size_t>(m.rescued_index)] = m.Rescue(text, recs, full);
+    if (want_rescued)
+      cols[static_cast<size_t>(m.rescued_index)] = m.Rescue(text, recs, full);
   }
   size_t first_bad = n;
   for (size_t r = 0; r < n; ++r) {
@@ -965,20 +988,36 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
         continue;
       }
       switch (col.type_id()) {
-        case TypeId::kBoolean: row += col.GetBool(i) ? "true" : "false"; break;
-        case TypeId::kByte: row += std::to_string(col.raw_values<int8_t>()[i]); break;
-        case TypeId::kShort: row += std::to_string(col.raw_values<int16_t>()[i]); break;
+        case TypeId::kBoolean:
+          row += col.GetBool(i) ? "true" : "false";
+          break;
+        case TypeId::kByte:
+          row += std::to_string(col.raw_values<int8_t>()[i]);
+          break;
+        case TypeId::kShort:
+          row += std::to_string(col.raw_values<int16_t>()[i]);
+          break;
         case TypeId::kInt:
-        case TypeId::kDate: row += std::to_string(col.raw_values<int32_t>()[i]); break;
+        case TypeId::kDate:
+          row += std::to_string(col.raw_values<int32_t>()[i]);
+          break;
         case TypeId::kLong:
         case TypeId::kTimestamp:
-        case TypeId::kTimestampNtz: row += std::to_string(col.raw_values<int64_t>()[i]); break;
-        case TypeId::kFloat: row += FormatFloat(col.raw_values<float>()[i]); break;
-        case TypeId::kDouble: row += FormatDouble(col.raw_values<double>()[i]); break;
+        case TypeId::kTimestampNtz:
+          row += std::to_string(col.raw_values<int64_t>()[i]);
+          break;
+        case TypeId::kFloat:
+          row += FormatFloat(col.raw_values<float>()[i]);
+          break;
+        case TypeId::kDouble:
+          row += FormatDouble(col.raw_values<double>()[i]);
+          break;
         case TypeId::kDecimal:
           row += FormatDecimal(col.raw_values<int128_t>()[i], col.type()->scale());
           break;
-        default: row += col.GetView(i); break;
+        default:
+          row += col.GetView(i);
+          break;
       }
     }
     row += "]";
@@ -1010,7 +1049,8 @@ Result<std::vector<ColumnPtr>> CsvConverter::Convert(std::string_view text,
   return cols;
 }
 
-// ---- schema inference ------------------------------------------------------------------
+// ---- schema inference
+// ------------------------------------------------------------------
 
 struct CsvSchemaInferrer::Impl {
   CsvOptions o;
@@ -1031,17 +1071,23 @@ struct CsvSchemaInferrer::Impl {
   }
   static int Rank(TypeId id) {
     switch (id) {
-      case TypeId::kInt: return 1;
-      case TypeId::kLong: return 2;
-      case TypeId::kDouble: return 3;
-      default: return 0;
+      case TypeId::kInt:
+        return 1;
+      case TypeId::kLong:
+        return 2;
+      case TypeId::kDouble:
+        return 3;
+      default:
+        return 0;
     }
   }
 
   // CSVInferSchema.compatibleType; nullptr = none.
   static DataTypePtr Compatible(const DataTypePtr& a, const DataTypePtr& b) {
     const TypeId x = a->id(), y = b->id();
-    auto is_ts = [](TypeId id) { return id == TypeId::kTimestamp || id == TypeId::kTimestampNtz; };
+    auto is_ts = [](TypeId id) {
+      return id == TypeId::kTimestamp || id == TypeId::kTimestampNtz;
+    };
     if ((x == TypeId::kDate && is_ts(y)) || (is_ts(x) && y == TypeId::kDate))
       return DataType::String();
     if (a->Equals(*b)) return a;
@@ -1082,7 +1128,8 @@ struct CsvSchemaInferrer::Impl {
   DataTypePtr TryDate(std::string_view s) {
     int64_t micros;
     std::string err;
-    if (infer_date && infer_date->Parse(s, nullptr, true, &micros, &err)) return DataType::Date();
+    if (infer_date && infer_date->Parse(s, nullptr, true, &micros, &err))
+      return DataType::Date();
     return TryTimestampNtz(s);
   }
   DataTypePtr TryDouble(std::string_view s) {
@@ -1123,20 +1170,25 @@ struct CsvSchemaInferrer::Impl {
     double d;
     bool b;
     switch (so_far) {
-      case TypeId::kInt: return ParseJavaLong(s, INT32_MIN, INT32_MAX, &x);
-      case TypeId::kLong: return ParseJavaLong(s, INT64_MIN, INT64_MAX, &x);
+      case TypeId::kInt:
+        return ParseJavaLong(s, INT32_MIN, INT32_MAX, &x);
+      case TypeId::kLong:
+        return ParseJavaLong(s, INT64_MIN, INT64_MAX, &x);
       case TypeId::kDouble:
         return ParseJavaDouble(s, &d) || s == o.nan_value || s == o.negative_inf ||
                s == o.positive_inf;
-      case TypeId::kBoolean: return ParseBool(s, &b);
-      case TypeId::kTimestamp: return dt.Timestamp(s, &x);
+      case TypeId::kBoolean:
+        return ParseBool(s, &b);
+      case TypeId::kTimestamp:
+        return dt.Timestamp(s, &x);
       case TypeId::kDate: {
         int32_t days;
         if (iso_date && FastDate(s, &days)) return true;
         std::string err;
         return infer_date && infer_date->Parse(s, nullptr, true, &x, &err);
       }
-      default: return false;
+      default:
+        return false;
     }
   }
 
@@ -1144,44 +1196,64 @@ struct CsvSchemaInferrer::Impl {
     DataTypePtr t;
     switch (so_far->id()) {
       case TypeId::kNull:
-      case TypeId::kInt: t = TryInteger(s); break;
-      case TypeId::kLong: t = TryLong(s); break;
-      case TypeId::kDecimal: t = TryDecimal(s); break;
-      case TypeId::kDouble: t = TryDouble(s); break;
-      case TypeId::kDate: t = TryDate(s); break;
-      case TypeId::kTimestampNtz: t = TryTimestampNtz(s); break;
-      case TypeId::kTimestamp: t = TryTimestamp(s); break;
-      case TypeId::kBoolean: t = TryBoolean(s); break;
-      default: return DataType::String();
+      case TypeId::kInt:
+        t = TryInteger(s);
+        break;
+      case TypeId::kLong:
+        t = TryLong(s);
+        break;
+      case TypeId::kDecimal:
+        t = TryDecimal(s);
+        break;
+      case TypeId::kDouble:
+        t = TryDouble(s);
+        break;
+      case TypeId::kDate:
+        t = TryDate(s);
+        break;
+      case TypeId::kTimestampNtz:
+        t = TryTimestampNtz(s);
+        break;
+      case TypeId::kTimestamp:
+        t = TryTimestamp(s);
+        break;
+      case TypeId::kBoolean:
+        t = TryBoolean(s);
+        break;
+      default:
+        return DataType::String();
     }
     DataTypePtr c = Compatible(so_far, t);
     return c ? c : DataType::String();
   }
 };
 
-CsvSchemaInferrer::CsvSchemaInferrer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CsvSchemaInferrer::CsvSchemaInferrer(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
 CsvSchemaInferrer::~CsvSchemaInferrer() = default;
 
-Result<std::unique_ptr<CsvSchemaInferrer>> CsvSchemaInferrer::Make(const CsvOptions& options,
-                                                                 int64_t file_index) {
+Result<std::unique_ptr<CsvSchemaInferrer>> CsvSchemaInferrer::Make(
+    const CsvOptions& options, int64_t file_index) {
   auto impl = std::make_unique<Impl>();
   impl->o = options;
   impl->file_index = file_index;
   SPATE_RETURN_IF_ERROR(impl->dt.Init(options));
   if (!options.date_format.empty() || options.prefer_date) {
-    SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(
-                                       options.date_format.empty() ? "yyyy-MM-dd"
-                                                                   : options.date_format));
+    SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(options.date_format.empty()
+                                                                ? "yyyy-MM-dd"
+                                                                : options.date_format));
     impl->infer_date = std::move(p);
     impl->iso_date = options.date_format.empty() || options.date_format == "yyyy-MM-dd";
   }
   return std::unique_ptr<CsvSchemaInferrer>(new CsvSchemaInferrer(std::move(impl)));
 }
 
-void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs, int64_t text_offset) {
+void CsvSchemaInferrer::Add(std::string_view text, const CsvRecords& recs,
+                            int64_t text_offset) {
   Impl& m = *impl_;
   for (size_t r = 0; r < recs.size(); ++r) {
-    if (!KeepSampledRecord(m.o.sampling_ratio, m.file_index, text_offset + recs.raw_begin[r]))
+    if (!KeepSampledRecord(m.o.sampling_ratio, m.file_index,
+                           text_offset + recs.raw_begin[r]))
       continue;
     const int64_t nf = recs.num_fields(r);
     if (static_cast<int64_t>(m.types.size()) < nf) {
@@ -1221,7 +1293,8 @@ void CsvSchemaInferrer::Merge(const CsvSchemaInferrer& other) {
   }
 }
 
-void CsvSchemaInferrer::Continue(const CsvSchemaInferrer& next, std::vector<int>* rescan) {
+void CsvSchemaInferrer::Continue(const CsvSchemaInferrer& next,
+                                 std::vector<int>* rescan) {
   rescan->clear();
   auto& t = impl_->types;
   auto& zoned = impl_->first_ts_zoned;
@@ -1251,18 +1324,20 @@ void CsvSchemaInferrer::Continue(const CsvSchemaInferrer& next, std::vector<int>
         if (!same) t[i] = DataType::Double();
         continue;
       }
-      if ((x == TypeId::kInt && y == TypeId::kLong) || (x == TypeId::kLong && y == TypeId::kInt)) {
+      if ((x == TypeId::kInt && y == TypeId::kLong) ||
+          (x == TypeId::kLong && y == TypeId::kInt)) {
         t[i] = DataType::Long();
         continue;
       }
-      // A DECIMAL so far has at least 19 digits (it comes from a value no long holds): the
-      // next split's INT/BIGINT values (19 digits at most) leave it as it is.
+      // A DECIMAL so far has at least 19 digits (it comes from a value no long holds):
+      // the next split's INT/BIGINT values (19 digits at most) leave it as it is.
       if (x == TypeId::kDecimal && t[i]->scale() == 0 && t[i]->precision() >= 19 &&
           (y == TypeId::kInt || y == TypeId::kLong))
         continue;
-    } else if (numeric(x) && (y == TypeId::kBoolean || y == TypeId::kDate ||
-                              y == TypeId::kTimestamp)) {
-      // The next split's first value is no number: from a number it ends the fold at STRING.
+    } else if (numeric(x) &&
+               (y == TypeId::kBoolean || y == TypeId::kDate || y == TypeId::kTimestamp)) {
+      // The next split's first value is no number: from a number it ends the fold at
+      // STRING.
       t[i] = DataType::String();
       continue;
     } else if (same && (x == TypeId::kBoolean || x == TypeId::kDate ||
@@ -1273,17 +1348,22 @@ void CsvSchemaInferrer::Continue(const CsvSchemaInferrer& next, std::vector<int>
   }
 }
 
-void CsvSchemaInferrer::StartFrom(const CsvSchemaInferrer& from, const std::vector<int>& columns) {
+void CsvSchemaInferrer::StartFrom(const CsvSchemaInferrer& from,
+                                  const std::vector<int>& columns) {
   impl_->types.assign(from.impl_->types.size(), DataType::String());
   impl_->first_ts_zoned.assign(from.impl_->types.size(), 0);
-  for (int c : columns) impl_->types[static_cast<size_t>(c)] = from.impl_->types[static_cast<size_t>(c)];
+  for (int c : columns)
+    impl_->types[static_cast<size_t>(c)] = from.impl_->types[static_cast<size_t>(c)];
 }
 
-void CsvSchemaInferrer::Adopt(const CsvSchemaInferrer& rescanned, const std::vector<int>& columns) {
-  for (int c : columns) impl_->types[static_cast<size_t>(c)] = rescanned.impl_->types[static_cast<size_t>(c)];
+void CsvSchemaInferrer::Adopt(const CsvSchemaInferrer& rescanned,
+                              const std::vector<int>& columns) {
+  for (int c : columns)
+    impl_->types[static_cast<size_t>(c)] = rescanned.impl_->types[static_cast<size_t>(c)];
 }
 
-std::vector<Field> CsvSchemaInferrer::Finish(const std::vector<std::string>& names) const {
+std::vector<Field> CsvSchemaInferrer::Finish(
+    const std::vector<std::string>& names) const {
   std::vector<Field> out;
   for (size_t i = 0; i < names.size(); ++i) {
     DataTypePtr t = i < impl_->types.size() ? impl_->types[i] : DataType::Null();
@@ -1293,8 +1373,9 @@ std::vector<Field> CsvSchemaInferrer::Finish(const std::vector<std::string>& nam
   return out;
 }
 
-std::vector<std::string> MakeSafeHeader(const std::vector<std::string>& row, bool has_header,
-                                        const CsvOptions& options, bool case_sensitive) {
+std::vector<std::string> MakeSafeHeader(const std::vector<std::string>& row,
+                                        bool has_header, const CsvOptions& options,
+                                        bool case_sensitive) {
   std::vector<std::string> out;
   if (!has_header) {
     for (size_t i = 0; i < row.size(); ++i) out.push_back("_c" + std::to_string(i));

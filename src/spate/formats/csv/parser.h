@@ -56,11 +56,17 @@ struct CsvField {
 /// Tokenized records of one batch.
 struct CsvRecords {
   std::vector<CsvField> fields;
-  std::vector<int64_t> field_begin{0};  // record r's fields: [field_begin[r], field_begin[r+1])
+  std::vector<int64_t> field_begin{
+      0};  // record r's fields: [field_begin[r], field_begin[r+1])
   std::vector<int64_t> raw_begin, raw_end;  // record r's bytes in the text (no line end)
-  std::vector<uint8_t> error;  // per record: 0 or an Error code
+  std::vector<uint8_t> error;               // per record: 0 or an Error code
   std::string scratch;
-  enum Error : uint8_t { kOk = 0, kUnescapedQuote = 1, kTooManyColumns = 2, kTooManyChars = 3 };
+  enum Error : uint8_t {
+    kOk = 0,
+    kUnescapedQuote = 1,
+    kTooManyColumns = 2,
+    kTooManyChars = 3
+  };
 
   size_t size() const { return raw_begin.size(); }
   int64_t num_fields(size_t r) const { return field_begin[r + 1] - field_begin[r]; }
@@ -107,13 +113,14 @@ Status MalformedRecord(std::string_view record);
 class CsvConverter {
  public:
   /// `data_schema`: the file's columns in order plus, anywhere, the corrupt-record column
-  /// (a STRING named options.column_name_of_corrupt_record) and the rescued data column (a
-  /// STRING named options.rescued_data_column). Unsupported column types (nested) are an
-  /// error.
+  /// (a STRING named options.column_name_of_corrupt_record) and the rescued data column
+  /// (a STRING named options.rescued_data_column). Unsupported column types (nested) are
+  /// an error.
   ///
   /// The rescued data column (Databricks'): per record NULL, or a JSON object of the
   /// tokens that did not fit — a non-null token its column could not convert (the column
-  /// is NULL), tokens beyond the schema's columns (named by the header, else _c<i>) — plus
+  /// is NULL), tokens beyond the schema's columns (named by the header, else _c<i>) —
+  /// plus
   /// "_file_path". Then only a token the tokenizer rejects makes a record malformed (not
   /// a value that does not convert, nor a token count that differs from the schema's).
   static Result<std::unique_ptr<CsvConverter>> Make(SchemaPtr data_schema,
@@ -141,8 +148,8 @@ class CsvConverter {
 ///
 /// Each field's type is a fold over the column's values in order (inferField starts from
 /// the type so far), which is not a merge of independent parts: Continue() composes the
-/// results of two consecutive splits of a file into the fold over both where the two types
-/// decide it (equal types, widening of INT/BIGINT, DOUBLE absorbing numbers, STRING
+/// results of two consecutive splits of a file into the fold over both where the two
+/// types decide it (equal types, widening of INT/BIGINT, DOUBLE absorbing numbers, STRING
 /// absorbing everything, a conflict of a number with a boolean/date/timestamp), and
 /// names the columns where they do not; those are rescanned, from the type so far
 /// (StartFrom / Adopt). Files are merged as Spark merges partitions (Merge).
@@ -176,8 +183,9 @@ class CsvSchemaInferrer {
 
 /// Column names from a header record (Spark's makeSafeHeader: empty / nullValue names
 /// become _c<i>, case-insensitive duplicates get their index appended).
-std::vector<std::string> MakeSafeHeader(const std::vector<std::string>& row, bool has_header,
-                                        const CsvOptions& options, bool case_sensitive = false);
+std::vector<std::string> MakeSafeHeader(const std::vector<std::string>& row,
+                                        bool has_header, const CsvOptions& options,
+                                        bool case_sensitive = false);
 
 /// `s` if it is valid UTF-8, else a copy in *scratch with each maximal invalid subpart
 /// replaced by U+FFFD (Java's decoder with REPLACE, as Spark reads text files).

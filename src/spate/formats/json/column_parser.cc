@@ -1,13 +1,13 @@
 // Copyright spate authors.
 #include "spate/formats/json/column_parser.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
 #include <vector>
-
-#include <simdjson.h>
 
 #include "spate/compute/bound_expr.h"
 #include "spate/compute/cast.h"
@@ -17,7 +17,6 @@
 #include "spate/types/timezone.h"
 
 namespace spate::formats::json {
-
 
 namespace {
 
@@ -45,7 +44,8 @@ struct Node {
   std::vector<uint8_t> bools;
   std::vector<int32_t> offsets{0};  // string bytes / array elements / map entries
   std::string bytes;
-  std::vector<std::unique_ptr<Node>> children;  // struct fields; array element; map key, value
+  std::vector<std::unique_ptr<Node>>
+      children;  // struct fields; array element; map key, value
   // Struct field lookup.
   std::vector<std::string> names;
   // Per field: the name has no '"', '\\' or control character (a raw key equal to its
@@ -59,19 +59,32 @@ struct Node {
     valid.push_back(0);
     ++length;
     switch (id) {
-      case TypeId::kBoolean: bools.push_back(0); break;
+      case TypeId::kBoolean:
+        bools.push_back(0);
+        break;
       case TypeId::kFloat:
-      case TypeId::kDouble: f64.push_back(0); break;
-      case TypeId::kDecimal: i128.push_back(0); break;
+      case TypeId::kDouble:
+        f64.push_back(0);
+        break;
+      case TypeId::kDecimal:
+        i128.push_back(0);
+        break;
       case TypeId::kString:
-      case TypeId::kBinary: offsets.push_back(static_cast<int32_t>(bytes.size())); break;
+      case TypeId::kBinary:
+        offsets.push_back(static_cast<int32_t>(bytes.size()));
+        break;
       case TypeId::kArray:
-      case TypeId::kMap: offsets.push_back(offsets.back()); break;
+      case TypeId::kMap:
+        offsets.push_back(offsets.back());
+        break;
       case TypeId::kStruct:
         for (auto& c : children) c->AppendNullValue();
         break;
-      case TypeId::kNull: break;
-      default: i64.push_back(0); break;
+      case TypeId::kNull:
+        break;
+      default:
+        i64.push_back(0);
+        break;
     }
   }
   void AppendString(std::string_view s) {
@@ -97,10 +110,16 @@ struct Node {
     if (len >= length) return;
     valid.resize(len);
     switch (id) {
-      case TypeId::kBoolean: bools.resize(len); break;
+      case TypeId::kBoolean:
+        bools.resize(len);
+        break;
       case TypeId::kFloat:
-      case TypeId::kDouble: f64.resize(len); break;
-      case TypeId::kDecimal: i128.resize(len); break;
+      case TypeId::kDouble:
+        f64.resize(len);
+        break;
+      case TypeId::kDecimal:
+        i128.resize(len);
+        break;
       case TypeId::kString:
       case TypeId::kBinary:
         offsets.resize(len + 1);
@@ -114,8 +133,11 @@ struct Node {
       case TypeId::kStruct:
         for (auto& c : children) c->Truncate(len);
         break;
-      case TypeId::kNull: break;
-      default: i64.resize(len); break;
+      case TypeId::kNull:
+        break;
+      default:
+        i64.resize(len);
+        break;
     }
     length = len;
   }
@@ -139,12 +161,15 @@ std::unique_ptr<Node> MakeNode(const DataTypePtr& type) {
       }
       n->seen.assign(type->fields().size(), 0);
       break;
-    case TypeId::kArray: n->children.push_back(MakeNode(type->element_type())); break;
+    case TypeId::kArray:
+      n->children.push_back(MakeNode(type->element_type()));
+      break;
     case TypeId::kMap:
       n->children.push_back(MakeNode(type->key_type()));
       n->children.push_back(MakeNode(type->value_type()));
       break;
-    default: break;
+    default:
+      break;
   }
   return n;
 }
@@ -170,7 +195,8 @@ BufferPtr ValidityOf(const Node& n, int64_t* nulls) {
 
 template <typename T, typename S>
 BufferPtr CopyValues(const std::vector<S>& v) {
-  BufferPtr b = Buffer::Allocate(static_cast<int64_t>(std::max<size_t>(v.size(), 1) * sizeof(T)));
+  BufferPtr b =
+      Buffer::Allocate(static_cast<int64_t>(std::max<size_t>(v.size(), 1) * sizeof(T)));
   T* out = b->mutable_data_as<T>();
   if constexpr (std::is_same_v<T, S>) {
     if (!v.empty()) std::memcpy(out, v.data(), v.size() * sizeof(T));
@@ -187,7 +213,9 @@ ColumnPtr FinishNode(Node& n) {
   int64_t len = n.length;
   ColumnPtr out;
   switch (n.id) {
-    case TypeId::kNull: out = Column::MakeNull(n.type, len); break;
+    case TypeId::kNull:
+      out = Column::MakeNull(n.type, len);
+      break;
     case TypeId::kBoolean: {
       BufferPtr b = Buffer::Allocate(std::max<int64_t>(bits::BytesFor(len), 1));
       std::memset(b->mutable_data(), 0, static_cast<size_t>(b->size()));
@@ -197,33 +225,53 @@ ColumnPtr FinishNode(Node& n) {
       out = std::make_shared<const Column>(n.type, len, nulls, validity, b);
       break;
     }
-    case TypeId::kByte: out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<int8_t>(n.i64)); break;
-    case TypeId::kShort: out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<int16_t>(n.i64)); break;
+    case TypeId::kByte:
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<int8_t>(n.i64));
+      break;
+    case TypeId::kShort:
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<int16_t>(n.i64));
+      break;
     case TypeId::kInt:
     case TypeId::kDate:
     case TypeId::kYearMonthInterval:
-      out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<int32_t>(n.i64));
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<int32_t>(n.i64));
       break;
-    case TypeId::kFloat: out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<float>(n.f64)); break;
-    case TypeId::kDouble: out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<double>(n.f64)); break;
-    case TypeId::kDecimal: out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<__int128>(n.i128)); break;
+    case TypeId::kFloat:
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<float>(n.f64));
+      break;
+    case TypeId::kDouble:
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<double>(n.f64));
+      break;
+    case TypeId::kDecimal:
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<__int128>(n.i128));
+      break;
     case TypeId::kString:
     case TypeId::kBinary: {
-      BufferPtr data = Buffer::Allocate(std::max<int64_t>(static_cast<int64_t>(n.bytes.size()), 1));
+      BufferPtr data =
+          Buffer::Allocate(std::max<int64_t>(static_cast<int64_t>(n.bytes.size()), 1));
       std::memcpy(data->mutable_data(), n.bytes.data(), n.bytes.size());
       data->set_size(static_cast<int64_t>(n.bytes.size()));
-      out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<int32_t>(n.offsets), data);
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<int32_t>(n.offsets), data);
       break;
     }
     case TypeId::kStruct: {
       std::vector<ColumnPtr> kids;
       for (auto& c : n.children) kids.push_back(FinishNode(*c));
-      out = std::make_shared<const Column>(n.type, len, nulls, validity, nullptr, nullptr, std::move(kids));
+      out = std::make_shared<const Column>(n.type, len, nulls, validity, nullptr, nullptr,
+                                           std::move(kids));
       break;
     }
     case TypeId::kArray: {
       ColumnPtr child = FinishNode(*n.children[0]);
-      out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<int32_t>(n.offsets), nullptr,
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<int32_t>(n.offsets), nullptr,
                                            std::vector<ColumnPtr>{child});
       break;
     }
@@ -232,14 +280,17 @@ ColumnPtr FinishNode(Node& n) {
       ColumnPtr v = FinishNode(*n.children[1]);
       auto entry_type = DataType::Struct({Field{"key", n.type->key_type(), false},
                                           Field{"value", n.type->value_type(), true}});
-      auto entries = std::make_shared<const Column>(entry_type, k->length(), 0, nullptr, nullptr, nullptr,
-                                                    std::vector<ColumnPtr>{k, v});
-      out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<int32_t>(n.offsets), nullptr,
+      auto entries =
+          std::make_shared<const Column>(entry_type, k->length(), 0, nullptr, nullptr,
+                                         nullptr, std::vector<ColumnPtr>{k, v});
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<int32_t>(n.offsets), nullptr,
                                            std::vector<ColumnPtr>{entries});
       break;
     }
     default:
-      out = std::make_shared<const Column>(n.type, len, nulls, validity, CopyValues<int64_t>(n.i64));
+      out = std::make_shared<const Column>(n.type, len, nulls, validity,
+                                           CopyValues<int64_t>(n.i64));
       break;
   }
   n.Clear();
@@ -253,12 +304,22 @@ void RenderEntry(const Node& n, int64_t i, std::string* out) {
     return;
   }
   switch (n.id) {
-    case TypeId::kBoolean: *out += n.bools[i] ? "true" : "false"; break;
-    case TypeId::kFloat: *out += FormatFloat(static_cast<float>(n.f64[i])); break;
-    case TypeId::kDouble: *out += FormatDouble(n.f64[i]); break;
-    case TypeId::kDecimal: *out += FormatDecimal(n.i128[i], n.type->scale()); break;
+    case TypeId::kBoolean:
+      *out += n.bools[i] ? "true" : "false";
+      break;
+    case TypeId::kFloat:
+      *out += FormatFloat(static_cast<float>(n.f64[i]));
+      break;
+    case TypeId::kDouble:
+      *out += FormatDouble(n.f64[i]);
+      break;
+    case TypeId::kDecimal:
+      *out += FormatDecimal(n.i128[i], n.type->scale());
+      break;
     case TypeId::kString:
-    case TypeId::kBinary: out->append(n.bytes, n.offsets[i], n.offsets[i + 1] - n.offsets[i]); break;
+    case TypeId::kBinary:
+      out->append(n.bytes, n.offsets[i], n.offsets[i + 1] - n.offsets[i]);
+      break;
     case TypeId::kStruct:
       *out += "[";
       for (size_t k = 0; k < n.children.size(); ++k) {
@@ -268,8 +329,12 @@ void RenderEntry(const Node& n, int64_t i, std::string* out) {
       *out += "]";
       break;
     case TypeId::kArray:
-    case TypeId::kMap: *out += n.id == TypeId::kArray ? "ArrayData" : "MapData"; break;
-    default: *out += std::to_string(n.i64[i]); break;
+    case TypeId::kMap:
+      *out += n.id == TypeId::kArray ? "ArrayData" : "MapData";
+      break;
+    default:
+      *out += std::to_string(n.i64[i]);
+      break;
   }
 }
 
@@ -281,7 +346,8 @@ bool IsBlank(std::string_view s) {
 }
 
 std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
     s.remove_suffix(1);
   }
   return s;
@@ -402,7 +468,6 @@ bool ParseDecimalText(std::string_view s, int precision, int scale, __int128* ou
   return true;
 }
 
-
 // Parses one record into the root node; one implementation per simdjson backend.
 struct RecordConverter {
   virtual ~RecordConverter() = default;
@@ -418,7 +483,7 @@ struct JsonColumnParser::Impl {
   // The current record has a top-level field the schema does not name (or names the
   // corrupt-record column with), or a value that did not convert (Append's `unmatched`).
   bool record_unmatched = false;
-  std::string padded;  // the record copied with SIMDJSON_PADDING bytes after it
+  std::string padded;   // the record copied with SIMDJSON_PADDING bytes after it
   std::string lenient;  // a record rewritten into strict JSON
   std::string scratch;
   EvalContext eval;
@@ -430,7 +495,8 @@ struct JsonColumnParser::Impl {
   DataTypePtr bad_type;
   bool recorded_failure = false;
 
-  void NoteFailure(BadKind kind, std::string_view field, std::string_view value, const DataTypePtr& t) {
+  void NoteFailure(BadKind kind, std::string_view field, std::string_view value,
+                   const DataTypePtr& t) {
     if (recorded_failure) return;
     recorded_failure = true;
     bad_kind = kind;
@@ -438,7 +504,6 @@ struct JsonColumnParser::Impl {
     bad_value.assign(value);
     bad_type = t;
   }
-
 
   Status AppendRecord(std::string_view text, int64_t* rows_out) {
     *rows_out = 0;
@@ -499,18 +564,20 @@ struct JsonColumnParser::Impl {
       std::string record(text);
       if (recorded_failure && bad_kind == BadKind::kArraysAsStructs) {
         r.Truncate(start);
-        return Status::Error("MALFORMED_RECORD_IN_PARSING.CANNOT_PARSE_JSON_ARRAYS_AS_STRUCTS",
-                             {{"badRecord", record}, {"failFastMode", "FAILFAST"}});
+        return Status::Error(
+            "MALFORMED_RECORD_IN_PARSING.CANNOT_PARSE_JSON_ARRAYS_AS_STRUCTS",
+            {{"badRecord", record}, {"failFastMode", "FAILFAST"}});
       }
       if (recorded_failure && bad_kind == BadKind::kStringAsType) {
         r.Truncate(start);
-        return Status::Error("MALFORMED_RECORD_IN_PARSING.CANNOT_PARSE_STRING_AS_DATATYPE",
-                             {{"badRecord", record},
-                              {"failFastMode", "FAILFAST"},
-                              {"fieldName", "`" + bad_field + "`"},
-                              {"fieldValue", "'" + bad_value + "'"},
-                              {"inputType", "\"STRING\""},
-                              {"targetType", "\"" + bad_type->Sql() + "\""}});
+        return Status::Error(
+            "MALFORMED_RECORD_IN_PARSING.CANNOT_PARSE_STRING_AS_DATATYPE",
+            {{"badRecord", record},
+             {"failFastMode", "FAILFAST"},
+             {"fieldName", "`" + bad_field + "`"},
+             {"fieldValue", "'" + bad_value + "'"},
+             {"inputType", "\"STRING\""},
+             {"targetType", "\"" + bad_type->Sql() + "\""}});
       }
       std::string row_text;
       if (r.id == TypeId::kStruct) {
@@ -536,20 +603,21 @@ std::unique_ptr<RecordConverter> MakeRecordConverter(JsonColumnParser::Impl& imp
   return std::make_unique<OdConverter>(impl);
 }
 
-Result<std::unique_ptr<JsonColumnParser>> JsonColumnParser::Make(DataTypePtr schema,
-                                                                 JsonOptions options,
-                                                                 bool allow_array_as_structs) {
+Result<std::unique_ptr<JsonColumnParser>> JsonColumnParser::Make(
+    DataTypePtr schema, JsonOptions options, bool allow_array_as_structs) {
   TypeId id = schema->id();
   if (id != TypeId::kStruct && id != TypeId::kArray && id != TypeId::kMap) {
-    return Status::Error("DATATYPE_MISMATCH.INVALID_JSON_SCHEMA",
-                         {{"sqlExpr", "\"from_json\""}, {"schema", "\"" + schema->Sql() + "\""}});
+    return Status::Error(
+        "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA",
+        {{"sqlExpr", "\"from_json\""}, {"schema", "\"" + schema->Sql() + "\""}});
   }
   auto impl = std::make_unique<Impl>();
   impl->schema = schema;
   impl->allow_array_as_structs = allow_array_as_structs;
   impl->root = MakeNode(schema);
   if (id == TypeId::kStruct) {
-    int idx = schema->FieldIndex(options.column_name_of_corrupt_record, /*case_sensitive=*/true);
+    int idx = schema->FieldIndex(options.column_name_of_corrupt_record,
+                                 /*case_sensitive=*/true);
     if (idx >= 0) {
       const Field& f = schema->fields()[idx];
       if (f.type->id() != TypeId::kString || !f.nullable) {
@@ -572,7 +640,8 @@ Result<std::unique_ptr<JsonColumnParser>> JsonColumnParser::Make(DataTypePtr sch
     impl->timestamp_pattern = std::move(p);
   }
   if (!options.timestamp_ntz_format.empty()) {
-    SPATE_ASSIGN_OR_RETURN(auto p, DateTimePattern::Compile(options.timestamp_ntz_format));
+    SPATE_ASSIGN_OR_RETURN(auto p,
+                           DateTimePattern::Compile(options.timestamp_ntz_format));
     impl->timestamp_ntz_pattern = std::move(p);
   }
   impl->options = std::move(options);

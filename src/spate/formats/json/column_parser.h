@@ -1,16 +1,18 @@
 // Copyright spate authors.
 #pragma once
 
-// JsonColumnParser: JSON texts -> spate columns of a target schema, parsed with simdjson's
-// On-Demand API straight into typed builders (no per-value Value or variant). It follows
-// Spark's JacksonParser + FailureSafeParser (Spark 4, spark.sql.json.enablePartialResults
-// = true, enableExactStringParsing = true):
-//  - fields match by exact (case-sensitive) name; missing fields are NULL; other fields are
+// JsonColumnParser: JSON texts -> spate columns of a target schema, parsed with
+// simdjson's On-Demand API straight into typed builders (no per-value Value or variant).
+// It follows Spark's JacksonParser + FailureSafeParser (Spark 4,
+// spark.sql.json.enablePartialResults = true, enableExactStringParsing = true):
+//  - fields match by exact (case-sensitive) name; missing fields are NULL; other fields
+//  are
 //    skipped; a repeated field keeps its last value;
-//  - conversions: integers into byte/short/int/long (out of range -> bad field), any number
-//    into float/double/decimal (decimal from the exact text, rounded half-up to the scale,
-//    too many digits -> bad field), "NaN"/"Infinity"/"-Infinity"/"+INF"... strings into
-//    float/double when allowNonNumericNumbers, strings into date/timestamp with the
+//  - conversions: integers into byte/short/int/long (out of range -> bad field), any
+//  number
+//    into float/double/decimal (decimal from the exact text, rounded half-up to the
+//    scale, too many digits -> bad field), "NaN"/"Infinity"/"-Infinity"/"+INF"... strings
+//    into float/double when allowNonNumericNumbers, strings into date/timestamp with the
 //    dateFormat / timestampFormat patterns (else CAST's parsing) in the session zone,
 //    integers into timestamp as seconds, base64 strings into binary, true/false into
 //    boolean, any value into string (non-strings keep their exact JSON text), objects
@@ -26,8 +28,8 @@
 //  - blank text gives no row; a root JSON array gives one row per element when
 //    `allow_array_as_structs` (the file reader), else it is a bad record.
 // Jackson leniency Spark enables by default (single quotes, NaN/Infinity tokens) and the
-// allowComments / allowUnquotedFieldNames / allowNumericLeadingZeros options are handled by
-// rewriting a record into strict JSON when simdjson rejects it.
+// allowComments / allowUnquotedFieldNames / allowNumericLeadingZeros options are handled
+// by rewriting a record into strict JSON when simdjson rejects it.
 //
 // Ownership: owns its builders until Finish(). Thread safety: one parser per thread.
 // Failure: Make() rejects unsupported schemas and bad datetime patterns; Append() returns
@@ -47,8 +49,8 @@ class JsonColumnParser {
  public:
   /// `schema`: a STRUCT (one row per record), or an ARRAY / MAP (from_json's other root
   /// types). Map keys must be STRING.
-  static Result<std::unique_ptr<JsonColumnParser>> Make(DataTypePtr schema, JsonOptions options,
-                                                        bool allow_array_as_structs = false);
+  static Result<std::unique_ptr<JsonColumnParser>> Make(
+      DataTypePtr schema, JsonOptions options, bool allow_array_as_structs = false);
   ~JsonColumnParser();
 
   /// Parses one record and appends its rows: 0 (blank text; DROPMALFORMED bad record),

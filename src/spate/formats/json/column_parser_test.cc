@@ -11,7 +11,8 @@ namespace {
 DataTypePtr S(std::vector<Field> f) { return DataType::Struct(std::move(f)); }
 
 // Parses each text as from_json does and returns Value::ToString of each row.
-std::vector<std::string> Parse(const DataTypePtr& schema, const std::vector<std::string>& texts,
+std::vector<std::string> Parse(const DataTypePtr& schema,
+                               const std::vector<std::string>& texts,
                                JsonOptions options = {}) {
   auto p = JsonColumnParser::Make(schema, options);
   EXPECT_TRUE(p.ok()) << p.status().ToString();
@@ -21,12 +22,15 @@ std::vector<std::string> Parse(const DataTypePtr& schema, const std::vector<std:
   EXPECT_TRUE(col.ok()) << col.status().ToString();
   std::vector<std::string> out;
   if (!col.ok()) return out;
-  for (int64_t i = 0; i < (*col)->length(); ++i) out.push_back((*col)->GetValue(i).ToString());
+  for (int64_t i = 0; i < (*col)->length(); ++i)
+    out.push_back((*col)->GetValue(i).ToString());
   return out;
 }
 
 TEST(JsonColumnParserTest, Primitives) {
-  auto schema = S({{"a", DataType::Int()}, {"b", DataType::Double()}, {"c", DataType::String()},
+  auto schema = S({{"a", DataType::Int()},
+                   {"b", DataType::Double()},
+                   {"c", DataType::String()},
                    {"d", DataType::Boolean()}});
   auto rows = Parse(schema, {R"({"a":1, "b":0.8, "c":"x", "d":true})", R"({"b":2})",
                              R"({"a":null,"c":{"k":[1, 2]},"zz":5})", R"({"c":1.50})"});
@@ -45,9 +49,11 @@ TEST(JsonColumnParserTest, CaseSensitiveAndLastDuplicateWins) {
 }
 
 TEST(JsonColumnParserTest, PartialResultsAndCorruptColumn) {
-  auto schema = S({{"a", DataType::Int()}, {"b", DataType::Int()}, {"_corrupt_record", DataType::String()}});
-  auto rows = Parse(schema, {R"({"a":"x","b":2})", R"({"a":1, "b":)", R"({"a":3000000000})",
-                             "", R"([{"a":1}])"});
+  auto schema = S({{"a", DataType::Int()},
+                   {"b", DataType::Int()},
+                   {"_corrupt_record", DataType::String()}});
+  auto rows = Parse(schema, {R"({"a":"x","b":2})", R"({"a":1, "b":)",
+                             R"({"a":3000000000})", "", R"([{"a":1}])"});
   EXPECT_EQ(rows[0], R"({NULL, 2, {"a":"x","b":2}})");
   EXPECT_EQ(rows[1], R"({NULL, NULL, {"a":1, "b":})");
   EXPECT_EQ(rows[2], R"({NULL, NULL, {"a":3000000000}})");
@@ -56,7 +62,8 @@ TEST(JsonColumnParserTest, PartialResultsAndCorruptColumn) {
 }
 
 TEST(JsonColumnParserTest, UnmatchedAndBadValuesAreRescued) {
-  auto schema = S({{"a", DataType::Int()}, {"s", S({{"p", DataType::Int()}})},
+  auto schema = S({{"a", DataType::Int()},
+                   {"s", S({{"p", DataType::Int()}})},
                    {"_corrupt_record", DataType::String()}});
   JsonOptions o;
   o.bad_values_are_rescued = true;
@@ -69,10 +76,10 @@ TEST(JsonColumnParserTest, UnmatchedAndBadValuesAreRescued) {
     return std::to_string(rows) + (u ? " unmatched" : "");
   };
   EXPECT_EQ(unmatched(R"({"a":1,"s":{"p":2}})"), "1");
-  EXPECT_EQ(unmatched(R"({"a":1,"b":2})"), "1 unmatched");          // unknown field
-  EXPECT_EQ(unmatched(R"({"A":1})"), "1 unmatched");                // case differs
-  EXPECT_EQ(unmatched(R"({"a":"x"})"), "1 unmatched");              // does not convert
-  EXPECT_EQ(unmatched(R"({"s":{"p":1,"q":2}})"), "1");              // nested: not rescued
+  EXPECT_EQ(unmatched(R"({"a":1,"b":2})"), "1 unmatched");  // unknown field
+  EXPECT_EQ(unmatched(R"({"A":1})"), "1 unmatched");        // case differs
+  EXPECT_EQ(unmatched(R"({"a":"x"})"), "1 unmatched");      // does not convert
+  EXPECT_EQ(unmatched(R"({"s":{"p":1,"q":2}})"), "1");      // nested: not rescued
   EXPECT_EQ(unmatched(R"({"_corrupt_record":"t"})"), "1 unmatched");
   EXPECT_EQ(unmatched("  "), "0");
   // With bad_values_are_rescued a bad value leaves the record good: no corrupt text.
@@ -88,18 +95,23 @@ TEST(JsonColumnParserTest, ArraysAndMaps) {
                              R"({"xs":[1,"2"],"m":{"k":"v"}})"});
   EXPECT_EQ(rows[0], "{[1, 2, NULL], {k -> 1, j -> NULL}, {q}}");
   EXPECT_EQ(rows[1], "{NULL, {k -> NULL}, NULL}");
-  auto arr = Parse(DataType::Array(DataType::Int()), {"[1, 2, 3]", R"([1, "2", 3])", R"({"a":1})"});
+  auto arr = Parse(DataType::Array(DataType::Int()),
+                   {"[1, 2, 3]", R"([1, "2", 3])", R"({"a":1})"});
   EXPECT_EQ(arr[0], "[1, 2, 3]");
   EXPECT_EQ(arr[1], "NULL");
   EXPECT_EQ(arr[2], "NULL");
-  auto one = Parse(DataType::Array(S({{"a", DataType::Int()}})), {R"({"a": 1})", R"([null, {"a":2}])"});
+  auto one = Parse(DataType::Array(S({{"a", DataType::Int()}})),
+                   {R"({"a": 1})", R"([null, {"a":2}])"});
   EXPECT_EQ(one[0], "[{1}]");
   EXPECT_EQ(one[1], "[NULL, {2}]");
 }
 
 TEST(JsonColumnParserTest, NumbersDecimalsAndNonNumeric) {
-  auto schema = S({{"d", DataType::Decimal(10, 2)}, {"f", DataType::Double()}, {"b", DataType::Byte()}});
-  auto rows = Parse(schema, {R"({"d":12.345,"f":"NaN","b":127})", R"({"d":123456789012,"f":"-Infinity","b":128})",
+  auto schema = S({{"d", DataType::Decimal(10, 2)},
+                   {"f", DataType::Double()},
+                   {"b", DataType::Byte()}});
+  auto rows = Parse(schema, {R"({"d":12.345,"f":"NaN","b":127})",
+                             R"({"d":123456789012,"f":"-Infinity","b":128})",
                              R"({"d":"1.5","f":NaN})", R"({"d":1e2,"f":1e400})"});
   EXPECT_EQ(rows[0], "{12.35, NaN, 127}");
   EXPECT_EQ(rows[1], "{NULL, -Infinity, NULL}");
@@ -109,7 +121,8 @@ TEST(JsonColumnParserTest, NumbersDecimalsAndNonNumeric) {
 
 TEST(JsonColumnParserTest, Datetimes) {
   auto schema = S({{"d", DataType::Date()}, {"t", DataType::Timestamp()}});
-  auto rows = Parse(schema, {R"({"d": "2012-12-15", "t": "2012-12-15 15:15:15"})", R"({"t": 1})"});
+  auto rows = Parse(
+      schema, {R"({"d": "2012-12-15", "t": "2012-12-15 15:15:15"})", R"({"t": 1})"});
   EXPECT_EQ(rows[0], "{2012-12-15, 2012-12-15 15:15:15}");
   EXPECT_EQ(rows[1], "{NULL, 1970-01-01 00:00:01}");
   JsonOptions o;
@@ -142,7 +155,8 @@ TEST(JsonColumnParserTest, Modes) {
   EXPECT_EQ(st.error_class(), "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
   EXPECT_NE(st.message().find("[null]"), std::string::npos) << st.message();
   o.mode = ParseMode::kDropMalformed;
-  auto d = std::move(JsonColumnParser::Make(schema, o, /*allow_array_as_structs=*/true)).value();
+  auto d = std::move(JsonColumnParser::Make(schema, o, /*allow_array_as_structs=*/true))
+               .value();
   EXPECT_TRUE(d->Append(R"({"a":1})").ok());
   EXPECT_TRUE(d->Append(R"({"a":"x"})").ok());
   EXPECT_TRUE(d->Append(R"([{"a":2},{"a":3}])").ok());
@@ -158,7 +172,8 @@ TEST(JsonColumnParserTest, DeepNestingAndBadUtf8DoNotCrash) {
   std::string deep_obj;
   for (int i = 0; i < 10000; ++i) deep_obj += "{\"a\":";
   deep_obj += "1" + std::string(10000, '}');
-  auto schema = S({{"a", S({{"a", DataType::Int()}})}, {"_corrupt_record", DataType::String()}});
+  auto schema =
+      S({{"a", S({{"a", DataType::Int()}})}, {"_corrupt_record", DataType::String()}});
   auto rows = Parse(schema, {deep, deep_obj, "{\"a\":\"\xff\xfe\"}"});
   EXPECT_EQ(rows.size(), 3u);
   // a.a is an object, not an INT: a bad field (Jackson would stop at depth 1000 and make

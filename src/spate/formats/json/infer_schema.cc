@@ -1,14 +1,14 @@
 // Copyright spate authors.
 #include "spate/formats/json/infer_schema.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
 #include <string>
 #include <unordered_map>
-
-#include <simdjson.h>
 
 #include "spate/formats/json/json_text.h"
 
@@ -32,11 +32,16 @@ struct Scalar {
 
 Scalar AsDecimal(Scalar t) {
   switch (t.id) {
-    case TypeId::kByte: return {TypeId::kDecimal, 3, 0};
-    case TypeId::kShort: return {TypeId::kDecimal, 5, 0};
-    case TypeId::kInt: return {TypeId::kDecimal, 10, 0};
-    case TypeId::kLong: return {TypeId::kDecimal, 20, 0};
-    default: return t;
+    case TypeId::kByte:
+      return {TypeId::kDecimal, 3, 0};
+    case TypeId::kShort:
+      return {TypeId::kDecimal, 5, 0};
+    case TypeId::kInt:
+      return {TypeId::kDecimal, 10, 0};
+    case TypeId::kLong:
+      return {TypeId::kDecimal, 20, 0};
+    default:
+      return t;
   }
 }
 
@@ -90,7 +95,8 @@ bool ParseDecimalDigits(std::string_view raw, int* precision, int64_t* scale) {
 }
 
 // The type of a number token (`raw`, trailing whitespace removed); false: malformed.
-bool NumberType(std::string_view raw, bool is_integer, const JsonOptions& o, Scalar* out) {
+bool NumberType(std::string_view raw, bool is_integer, const JsonOptions& o,
+                Scalar* out) {
   if (o.primitives_as_string) {
     *out = {TypeId::kString};
     return true;
@@ -99,7 +105,8 @@ bool NumberType(std::string_view raw, bool is_integer, const JsonOptions& o, Sca
     // Up to 18 digits always fit a long (the common case, without a copy).
     if (!raw.empty() && raw.size() <= 18 && raw != "-") {
       bool digits = true;
-      for (size_t i = raw[0] == '-' ? 1 : 0; i < raw.size(); ++i) digits &= raw[i] >= '0' && raw[i] <= '9';
+      for (size_t i = raw[0] == '-' ? 1 : 0; i < raw.size(); ++i)
+        digits &= raw[i] >= '0' && raw[i] <= '9';
       if (digits) {
         *out = {TypeId::kLong};
         return true;
@@ -131,7 +138,8 @@ bool NumberType(std::string_view raw, bool is_integer, const JsonOptions& o, Sca
     if (ParseDecimalDigits(raw, &p, &s)) {
       const int64_t precision = std::max<int64_t>(p, s);
       if (precision <= 38) {
-        *out = {TypeId::kDecimal, static_cast<int>(precision), static_cast<int>(std::max<int64_t>(s, -1000000))};
+        *out = {TypeId::kDecimal, static_cast<int>(precision),
+                static_cast<int>(std::max<int64_t>(s, -1000000))};
         return true;
       }
     }
@@ -165,23 +173,29 @@ struct NameHash {
 // its (ignored) children, so a rollback can restore it.
 struct Acc {
   TypeId id = TypeId::kNull;
-  int p = 0, s = 0;  // DECIMAL precision and scale
+  int p = 0, s = 0;                            // DECIMAL precision and scale
   std::vector<std::string> names;              // STRUCT fields, first-seen order
   std::vector<std::unique_ptr<Acc>> children;  // parallel to names
   std::unique_ptr<std::unordered_map<std::string, int, NameHash, std::equal_to<>>> index;
-  std::unique_ptr<Acc> elem;                   // ARRAY element
+  std::unique_ptr<Acc> elem;  // ARRAY element
 
   static constexpr size_t kIndexFrom = 16;  // wider structs look names up in a hash map
 };
 
 DataTypePtr ToType(Scalar t) {
   switch (t.id) {
-    case TypeId::kNull: return DataType::Null();
-    case TypeId::kBoolean: return DataType::Boolean();
-    case TypeId::kLong: return DataType::Long();
-    case TypeId::kDouble: return DataType::Double();
-    case TypeId::kDecimal: return DataType::Decimal(t.p, t.s);
-    default: return DataType::String();
+    case TypeId::kNull:
+      return DataType::Null();
+    case TypeId::kBoolean:
+      return DataType::Boolean();
+    case TypeId::kLong:
+      return DataType::Long();
+    case TypeId::kDouble:
+      return DataType::Double();
+    case TypeId::kDecimal:
+      return DataType::Decimal(t.p, t.s);
+    default:
+      return DataType::String();
   }
 }
 
@@ -190,15 +204,19 @@ DataTypePtr ToDataType(const Acc& a) {
     case TypeId::kStruct: {
       std::vector<size_t> order(a.names.size());
       for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::sort(order.begin(), order.end(),
-                [&](size_t x, size_t y) { return JavaStringLess(a.names[x], a.names[y]); });
+      std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+        return JavaStringLess(a.names[x], a.names[y]);
+      });
       std::vector<Field> fields;
       fields.reserve(order.size());
-      for (size_t i : order) fields.push_back(Field{a.names[i], ToDataType(*a.children[i]), true});
+      for (size_t i : order)
+        fields.push_back(Field{a.names[i], ToDataType(*a.children[i]), true});
       return DataType::Struct(std::move(fields));
     }
-    case TypeId::kArray: return DataType::Array(a.elem ? ToDataType(*a.elem) : DataType::Null());
-    default: return ToType({a.id, a.p, a.s});
+    case TypeId::kArray:
+      return DataType::Array(a.elem ? ToDataType(*a.elem) : DataType::Null());
+    default:
+      return ToType({a.id, a.p, a.s});
   }
 }
 
@@ -254,7 +272,8 @@ class Observer {
         if (doc.get_value().get(v)) return false;
         return Value(a, v, 0);
       }
-      default: return ObserveScalar(a, doc, jt);
+      default:
+        return ObserveScalar(a, doc, jt);
     }
   }
 
@@ -297,7 +316,8 @@ class Observer {
         }
         return true;
       }
-      default: return ObserveScalar(a, v, t);
+      default:
+        return ObserveScalar(a, v, t);
     }
   }
 
@@ -308,7 +328,8 @@ class Observer {
       case od::json_type::string: {
         // A string without escapes is valid as it stands (stage 1 checked its UTF-8).
         std::string_view raw, s;
-        if (simdjson::simdjson_result<std::string_view>(v.raw_json_token()).get(raw)) return false;
+        if (simdjson::simdjson_result<std::string_view>(v.raw_json_token()).get(raw))
+          return false;
         if (raw.empty() || !PlainString(raw.data() + 1).data()) {
           if (v.get_string().get(s)) return false;
         }
@@ -327,7 +348,8 @@ class Observer {
       }
       case od::json_type::number: {
         std::string_view raw;
-        if (simdjson::simdjson_result<std::string_view>(v.raw_json_token()).get(raw)) return false;
+        if (simdjson::simdjson_result<std::string_view>(v.raw_json_token()).get(raw))
+          return false;
         raw = TrimTrailing(raw);
         bool is_int = true;
         for (char c : raw) is_int &= c != '.' && c != 'e' && c != 'E';
@@ -337,16 +359,18 @@ class Observer {
         if (!NumberType(raw, is_int, o_, &st)) return false;
         if (st.s < 0) {
           if (fatal_.ok()) {
-            fatal_ = Status::Error("NEGATIVE_SCALE_DISALLOWED",
-                                   {{"scale", std::to_string(st.s)},
-                                    {"sqlConf", "\"spark.sql.legacy.allowNegativeScaleOfDecimal\""}});
+            fatal_ = Status::Error(
+                "NEGATIVE_SCALE_DISALLOWED",
+                {{"scale", std::to_string(st.s)},
+                 {"sqlConf", "\"spark.sql.legacy.allowNegativeScaleOfDecimal\""}});
           }
           return false;
         }
         MergeScalar(a, st);
         return true;
       }
-      default: return false;
+      default:
+        return false;
     }
   }
 
@@ -368,17 +392,19 @@ class Observer {
   // MergeTypes(a, t) for a scalar t, in place.
   __attribute__((always_inline)) void MergeScalar(Acc* a, Scalar t) {
     if (!a || a->id == TypeId::kString) return;
-    if (a->id == t.id && (t.id != TypeId::kDecimal || (a->p == t.p && a->s == t.s))) return;
+    if (a->id == t.id && (t.id != TypeId::kDecimal || (a->p == t.p && a->s == t.s)))
+      return;
     MergeScalarSlow(a, t);
   }
   void MergeScalarSlow(Acc* a, Scalar t) {
     if (a->id == TypeId::kNull) return Set(a, t);
-    if (IsNumericId(a->id) && IsNumericId(t.id)) return Set(a, MergeNumeric({a->id, a->p, a->s}, t));
+    if (IsNumericId(a->id) && IsNumericId(t.id))
+      return Set(a, MergeNumeric({a->id, a->p, a->s}, t));
     Set(a, {TypeId::kString});
   }
 
-  // MergeTypes(a, <a STRUCT or ARRAY>): the node to fold the children into, or nullptr when
-  // a is (or becomes) STRING.
+  // MergeTypes(a, <a STRUCT or ARRAY>): the node to fold the children into, or nullptr
+  // when a is (or becomes) STRING.
   Acc* Become(Acc* a, TypeId nested) {
     if (!a || a->id == TypeId::kString) return nullptr;
     if (a->id == nested) return a;
@@ -413,8 +439,10 @@ class Observer {
       if (a->index) {
         a->index->emplace(a->names.back(), static_cast<int>(n));
       } else if (a->names.size() >= Acc::kIndexFrom) {
-        a->index = std::make_unique<std::unordered_map<std::string, int, NameHash, std::equal_to<>>>();
-        for (size_t i = 0; i < a->names.size(); ++i) a->index->emplace(a->names[i], static_cast<int>(i));
+        a->index = std::make_unique<
+            std::unordered_map<std::string, int, NameHash, std::equal_to<>>>();
+        for (size_t i = 0; i < a->names.size(); ++i)
+          a->index->emplace(a->names[i], static_cast<int>(i));
       }
       if (journal_on_) journal_.push_back(Undo{a, TypeId::kNull, 0, 0, true});
     }
@@ -437,14 +465,18 @@ bool IsBlankText(std::string_view text) {
 
 DataTypePtr Canonicalize(const DataTypePtr& t) {
   switch (t->id()) {
-    case TypeId::kNull: return DataType::String();
-    case TypeId::kArray: return DataType::Array(Canonicalize(t->element_type()));
+    case TypeId::kNull:
+      return DataType::String();
+    case TypeId::kArray:
+      return DataType::Array(Canonicalize(t->element_type()));
     case TypeId::kStruct: {
       std::vector<Field> fields;
-      for (const auto& f : t->fields()) fields.push_back(Field{f.name, Canonicalize(f.type), true});
+      for (const auto& f : t->fields())
+        fields.push_back(Field{f.name, Canonicalize(f.type), true});
       return DataType::Struct(std::move(fields));
     }
-    default: return t;
+    default:
+      return t;
   }
 }
 
@@ -453,7 +485,8 @@ DataTypePtr Canonicalize(const DataTypePtr& t) {
 // structs left without fields are dropped (SPARK-8093). nullptr = dropped.
 DataTypePtr CanonicalizeForReader(const DataTypePtr& t, bool drop_all_null) {
   switch (t->id()) {
-    case TypeId::kNull: return drop_all_null ? nullptr : DataType::String();
+    case TypeId::kNull:
+      return drop_all_null ? nullptr : DataType::String();
     case TypeId::kArray: {
       DataTypePtr e = CanonicalizeForReader(t->element_type(), drop_all_null);
       return e ? DataType::Array(e) : nullptr;
@@ -467,7 +500,8 @@ DataTypePtr CanonicalizeForReader(const DataTypePtr& t, bool drop_all_null) {
       }
       return fields.empty() ? nullptr : DataType::Struct(std::move(fields));
     }
-    default: return t;
+    default:
+      return t;
   }
 }
 
@@ -477,7 +511,9 @@ Status MalformedError(std::string_view text) {
 }
 
 struct JavaLess {
-  bool operator()(const std::string& a, const std::string& b) const { return JavaStringLess(a, b); }
+  bool operator()(const std::string& a, const std::string& b) const {
+    return JavaStringLess(a, b);
+  }
 };
 
 }  // namespace
@@ -508,7 +544,9 @@ bool JavaStringLess(std::string_view a, std::string_view b) {
     return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
   }
   // The first UTF-16 code unit (a high surrogate beyond U+FFFF), then the code point.
-  auto unit = [](uint32_t cp) { return cp >= 0x10000 ? 0xD800 + ((cp - 0x10000) >> 10) : cp; };
+  auto unit = [](uint32_t cp) {
+    return cp >= 0x10000 ? 0xD800 + ((cp - 0x10000) >> 10) : cp;
+  };
   if (unit(x) != unit(y)) return unit(x) < unit(y);
   return x < y;
 }
@@ -549,8 +587,8 @@ struct JsonSchemaInferrer::Impl {
   }
   JsonOptions options;
   Observer observer;
-  Acc root;             // the records' STRUCT
-  DataTypePtr merged;   // what Merge() brought in (nullptr: nothing)
+  Acc root;            // the records' STRUCT
+  DataTypePtr merged;  // what Merge() brought in (nullptr: nothing)
   bool corrupt = false;
   std::string lenient;
 
@@ -608,9 +646,13 @@ struct JsonSchemaInferrer::Impl {
     if (!observer.fatal().ok()) return observer.fatal();
     if (out == Outcome::kRow || out == Outcome::kSkip) return Status::OK();
     switch (options.mode) {
-      case ParseMode::kDropMalformed: return Status::OK();
-      case ParseMode::kFailFast: return MalformedError(text);
-      case ParseMode::kPermissive: corrupt = true; return Status::OK();
+      case ParseMode::kDropMalformed:
+        return Status::OK();
+      case ParseMode::kFailFast:
+        return MalformedError(text);
+      case ParseMode::kPermissive:
+        corrupt = true;
+        return Status::OK();
     }
     return Status::OK();
   }

@@ -1,25 +1,25 @@
 // Copyright spate authors.
 #pragma once
 
-// Schema inference over JSON texts, as Spark's JsonInferSchema: integers -> BIGINT (beyond
-// 64 bits: DECIMAL(p,0) up to 38 digits, else DOUBLE), other numbers -> DOUBLE (with
-// prefersDecimal: the DECIMAL of the number's BigDecimal, DECIMAL(max(precision, scale),
-// scale), when that fits 38 digits; a negative scale, from an exponent, fails with
-// NEGATIVE_SCALE_DISALLOWED as in Spark 4), strings -> STRING, true/false -> BOOLEAN,
-// objects -> STRUCT with fields sorted by name (Java's String order: UTF-16 code units),
-// arrays -> ARRAY of the merged element type; primitivesAsString turns numbers and booleans
-// into STRING. Types of the same field merge as Spark's compatibleType (numeric widening,
-// DOUBLE over DECIMAL, field-wise struct and element-wise array merge, otherwise STRING);
-// NULL-only fields become STRING at the end.
+// Schema inference over JSON texts, as Spark's JsonInferSchema: integers -> BIGINT
+// (beyond 64 bits: DECIMAL(p,0) up to 38 digits, else DOUBLE), other numbers -> DOUBLE
+// (with prefersDecimal: the DECIMAL of the number's BigDecimal, DECIMAL(max(precision,
+// scale), scale), when that fits 38 digits; a negative scale, from an exponent, fails
+// with NEGATIVE_SCALE_DISALLOWED as in Spark 4), strings -> STRING, true/false ->
+// BOOLEAN, objects -> STRUCT with fields sorted by name (Java's String order: UTF-16 code
+// units), arrays -> ARRAY of the merged element type; primitivesAsString turns numbers
+// and booleans into STRING. Types of the same field merge as Spark's compatibleType
+// (numeric widening, DOUBLE over DECIMAL, field-wise struct and element-wise array merge,
+// otherwise STRING); NULL-only fields become STRING at the end.
 //
 // The merge is associative and commutative, so records can be inferred in any grouping:
-// one JsonSchemaInferrer per split, on many threads, Merge()d at the end, gives the schema
-// one inferrer gives over all records in order (docs/schema-inference.md).
+// one JsonSchemaInferrer per split, on many threads, Merge()d at the end, gives the
+// schema one inferrer gives over all records in order (docs/schema-inference.md).
 //
-// Thread safety: the free functions are pure; a JsonSchemaInferrer is used by one thread at
-// a time. Failure: InferType returns Spark's parse error for malformed text; the reader's
-// inference adds the corrupt-record column in PERMISSIVE mode, skips the record in
-// DROPMALFORMED and fails in FAILFAST.
+// Thread safety: the free functions are pure; a JsonSchemaInferrer is used by one thread
+// at a time. Failure: InferType returns Spark's parse error for malformed text; the
+// reader's inference adds the corrupt-record column in PERMISSIVE mode, skips the record
+// in DROPMALFORMED and fails in FAILFAST.
 
 #include <memory>
 #include <string_view>
@@ -34,9 +34,9 @@ namespace spate::formats::json {
 /// The reader's inference, one record at a time (a line, or a whole multiLine file):
 /// root objects are rows, root arrays of objects contribute their elements, blank and
 /// `null` records are skipped (Spark discards NULL roots); other roots and malformed text
-/// are corrupt records. Each record is parsed once with a reused simdjson parser and folded
-/// into a mutable type tree (no DataType is built per record); a record found malformed
-/// half-way is rolled back.
+/// are corrupt records. Each record is parsed once with a reused simdjson parser and
+/// folded into a mutable type tree (no DataType is built per record); a record found
+/// malformed half-way is rolled back.
 class JsonSchemaInferrer {
  public:
   explicit JsonSchemaInferrer(JsonOptions options);

@@ -29,13 +29,16 @@ Result<Value> Fold(const BoundExprPtr& e) {
   return c->GetValue(0);
 }
 
-// Spark's ExprUtils.convertToMapData: the options argument must be a foldable map<string,string>.
-Result<std::vector<std::pair<std::string, std::string>>> OptionsArg(const BoundExprPtr& e) {
+// Spark's ExprUtils.convertToMapData: the options argument must be a foldable
+// map<string,string>.
+Result<std::vector<std::pair<std::string, std::string>>> OptionsArg(
+    const BoundExprPtr& e) {
   const DataTypePtr& t = e->type();
   if (t->id() != TypeId::kMap || !e->IsConstant()) {
     return Status::Error("INVALID_OPTIONS.NON_MAP_FUNCTION");
   }
-  if (t->key_type()->id() != TypeId::kString || t->value_type()->id() != TypeId::kString) {
+  if (t->key_type()->id() != TypeId::kString ||
+      t->value_type()->id() != TypeId::kString) {
     return Status::Error("INVALID_OPTIONS.NON_STRING_TYPE", {{"mapType", QuoteType(*t)}});
   }
   SPATE_ASSIGN_OR_RETURN(Value v, Fold(e));
@@ -48,7 +51,8 @@ Result<std::vector<std::pair<std::string, std::string>>> OptionsArg(const BoundE
   return out;
 }
 
-Status StringArg(const std::string& name, const std::vector<BoundExprPtr>& args, size_t i) {
+Status StringArg(const std::string& name, const std::vector<BoundExprPtr>& args,
+                 size_t i) {
   TypeId id = args[i]->type()->id();
   if (id == TypeId::kString || id == TypeId::kNull) return Status::OK();
   return fn::UnexpectedType(name, args, i, "\"STRING\"");
@@ -58,12 +62,16 @@ DataTypePtr AsNullable(const DataTypePtr& t) {
   switch (t->id()) {
     case TypeId::kStruct: {
       std::vector<Field> fields;
-      for (const auto& f : t->fields()) fields.push_back(Field{f.name, AsNullable(f.type), true, f.comment});
+      for (const auto& f : t->fields())
+        fields.push_back(Field{f.name, AsNullable(f.type), true, f.comment});
       return DataType::Struct(std::move(fields));
     }
-    case TypeId::kArray: return DataType::Array(AsNullable(t->element_type()), true);
-    case TypeId::kMap: return DataType::Map(t->key_type(), AsNullable(t->value_type()), true);
-    default: return t;
+    case TypeId::kArray:
+      return DataType::Array(AsNullable(t->element_type()), true);
+    case TypeId::kMap:
+      return DataType::Map(t->key_type(), AsNullable(t->value_type()), true);
+    default:
+      return t;
   }
 }
 
@@ -74,16 +82,19 @@ bool HasNonStringMapKey(const DataType& t) {
         if (HasNonStringMapKey(*f.type)) return true;
       }
       return false;
-    case TypeId::kArray: return HasNonStringMapKey(*t.element_type());
+    case TypeId::kArray:
+      return HasNonStringMapKey(*t.element_type());
     case TypeId::kMap:
       return t.key_type()->id() != TypeId::kString || HasNonStringMapKey(*t.value_type());
-    default: return false;
+    default:
+      return false;
   }
 }
 
 // ---- from_json ------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveFromJson(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveFromJson(std::vector<BoundExprPtr> args,
+                                     const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("from_json", args.size(), 2, 3, "[2, 3]"));
   SPATE_RETURN_IF_ERROR(StringArg("from_json", args, 0));
   const BoundExprPtr& schema_arg = args[1];
@@ -116,14 +127,16 @@ Result<BoundExprPtr> ResolveFromJson(std::vector<BoundExprPtr> args, const Resol
   }
   SPATE_ASSIGN_OR_RETURN(JsonOptions probe, JsonOptions::FromPairs(pairs));
   if (probe.mode == ParseMode::kDropMalformed) {
-    return Status::Error("PARSE_MODE_UNSUPPORTED", {{"funcName", "`from_json`"}, {"mode", "DROPMALFORMED"}});
+    return Status::Error("PARSE_MODE_UNSUPPORTED",
+                         {{"funcName", "`from_json`"}, {"mode", "DROPMALFORMED"}});
   }
   // Validate patterns and the corrupt-record column now.
   SPATE_RETURN_IF_ERROR(JsonColumnParser::Make(AsNullable(schema), probe).status());
   DataTypePtr out_type = AsNullable(schema);
   ScalarKernel kernel = [out_type, pairs](const std::vector<ColumnPtr>& in, int64_t n,
                                           const EvalContext& ctx) -> Result<ColumnPtr> {
-    SPATE_ASSIGN_OR_RETURN(JsonOptions o, JsonOptions::FromPairs(pairs, ctx.time_zone_id));
+    SPATE_ASSIGN_OR_RETURN(JsonOptions o,
+                           JsonOptions::FromPairs(pairs, ctx.time_zone_id));
     SPATE_ASSIGN_OR_RETURN(auto parser, JsonColumnParser::Make(out_type, std::move(o)));
     if (in[0]->type_id() == TypeId::kNull) return Column::MakeNull(out_type, n);
     return parser->ParseStrings(*in[0]);
@@ -133,7 +146,8 @@ Result<BoundExprPtr> ResolveFromJson(std::vector<BoundExprPtr> args, const Resol
 
 // ---- to_json --------------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveToJson(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveToJson(std::vector<BoundExprPtr> args,
+                                   const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("to_json", args.size(), 1, 2, "[1, 2]"));
   const DataTypePtr& t = args[0]->type();
   if (!t->IsNested()) {
@@ -150,24 +164,30 @@ Result<BoundExprPtr> ResolveToJson(std::vector<BoundExprPtr> args, const Resolve
   SPATE_RETURN_IF_ERROR(JsonWriter::Make(probe).status());
   ScalarKernel kernel = [pairs](const std::vector<ColumnPtr>& in, int64_t n,
                                 const EvalContext& ctx) -> Result<ColumnPtr> {
-    SPATE_ASSIGN_OR_RETURN(JsonOptions o, JsonOptions::FromPairs(pairs, ctx.time_zone_id));
+    SPATE_ASSIGN_OR_RETURN(JsonOptions o,
+                           JsonOptions::FromPairs(pairs, ctx.time_zone_id));
     SPATE_ASSIGN_OR_RETURN(JsonWriter w, JsonWriter::Make(o));
     return w.WriteColumn(*in[0]);
   };
-  return MakeScalarCall("to_json", DataType::String(), true, {args[0]},  // Spark: nullable
+  return MakeScalarCall("to_json", DataType::String(), true,
+                        {args[0]},  // Spark: nullable
                         std::move(kernel));
 }
 
-// ---- schema_of_json ---------------------------------------------------------------------
+// ---- schema_of_json
+// ---------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveSchemaOfJson(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveSchemaOfJson(std::vector<BoundExprPtr> args,
+                                         const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("schema_of_json", args.size(), 1, 2, "[1, 2]"));
   const BoundExprPtr& j = args[0];
   std::string sql_expr = "\"" + fn::CallSql("schema_of_json", {j}) + "\"";
   if (!j->IsConstant()) {
     return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                         {{"sqlExpr", sql_expr}, {"inputName", "`json`"},
-                          {"inputType", "\"STRING\""}, {"inputExpr", "\"" + j->ToString() + "\""}});
+                         {{"sqlExpr", sql_expr},
+                          {"inputName", "`json`"},
+                          {"inputType", "\"STRING\""},
+                          {"inputExpr", "\"" + j->ToString() + "\""}});
   }
   SPATE_ASSIGN_OR_RETURN(Value v, Fold(j));
   if (v.is_null() || j->type()->id() != TypeId::kString) {
@@ -185,20 +205,24 @@ Result<BoundExprPtr> ResolveSchemaOfJson(std::vector<BoundExprPtr> args, const R
                               const EvalContext&) -> Result<ColumnPtr> {
     return MakeConstantColumn(Value::String(ddl), n);
   };
-  return MakeScalarCall("schema_of_json", DataType::String(), false, {j}, std::move(kernel));
+  return MakeScalarCall("schema_of_json", DataType::String(), false, {j},
+                        std::move(kernel));
 }
 
 // ---- path and object helpers ---------------------------------------------------------
 
 // Copies `text` into `buf` with simdjson's padding and starts iterating it.
-bool Iterate(od::parser& parser, std::string_view text, std::string* buf, od::document* doc) {
+bool Iterate(od::parser& parser, std::string_view text, std::string* buf,
+             od::document* doc) {
   buf->assign(text.data(), text.size());
   buf->append(simdjson::SIMDJSON_PADDING, ' ');
   return !parser.iterate(buf->data(), text.size(), buf->size()).get(*doc);
 }
 
 std::string_view TrimWs(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t')) s.remove_suffix(1);
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -329,7 +353,8 @@ bool Evaluate(od::value& v, const std::vector<PathStep>& steps, size_t k,
       if (std::move(fr).get(f)) return false;
       std::string_view key;
       if (f.unescaped_key().get(key)) return false;
-      if (key == s.key) return Evaluate(f.value(), steps, k + 1, matches, match_is_string);
+      if (key == s.key)
+        return Evaluate(f.value(), steps, k + 1, matches, match_is_string);
     }
     return true;
   }
@@ -349,7 +374,8 @@ bool Evaluate(od::value& v, const std::vector<PathStep>& steps, size_t k,
   return true;
 }
 
-Result<BoundExprPtr> ResolveGetJsonObject(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveGetJsonObject(std::vector<BoundExprPtr> args,
+                                          const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("get_json_object", args.size(), 2, 2, "2"));
   SPATE_RETURN_IF_ERROR(StringArg("get_json_object", args, 0));
   SPATE_RETURN_IF_ERROR(StringArg("get_json_object", args, 1));
@@ -428,20 +454,24 @@ Result<BoundExprPtr> ResolveGetJsonObject(std::vector<BoundExprPtr> args, const 
     }
     return sb.Finish();
   };
-  return MakeScalarCall("get_json_object", DataType::String(), true, std::move(args), std::move(kernel));
+  return MakeScalarCall("get_json_object", DataType::String(), true, std::move(args),
+                        std::move(kernel));
 }
 
 // ---- json_tuple -----------------------------------------------------------------------
 
-Result<BoundExprPtr> ResolveJsonTuple(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveJsonTuple(std::vector<BoundExprPtr> args,
+                                      const ResolveContext& rc) {
   if (args.size() < 2) {
     return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
-                         {{"functionName", "`json_tuple`"}, {"expectedNum", "> 1"},
+                         {{"functionName", "`json_tuple`"},
+                          {"expectedNum", "> 1"},
                           {"actualNum", std::to_string(args.size())},
                           {"docroot", "https://spark.apache.org/docs/latest"}});
   }
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i]->type()->id() != TypeId::kString && args[i]->type()->id() != TypeId::kNull) {
+    if (args[i]->type()->id() != TypeId::kString &&
+        args[i]->type()->id() != TypeId::kNull) {
       return Status::Error("DATATYPE_MISMATCH.NON_STRING_TYPE",
                            {{"sqlExpr", "\"" + fn::CallSql("json_tuple", args) + "\""},
                             {"funcName", "`json_tuple`"}});
@@ -449,7 +479,8 @@ Result<BoundExprPtr> ResolveJsonTuple(std::vector<BoundExprPtr> args, const Reso
   }
   size_t nf = args.size() - 1;
   std::vector<Field> fields;
-  for (size_t k = 0; k < nf; ++k) fields.push_back(Field{"c" + std::to_string(k), DataType::String(), true});
+  for (size_t k = 0; k < nf; ++k)
+    fields.push_back(Field{"c" + std::to_string(k), DataType::String(), true});
   DataTypePtr type = DataType::Struct(fields);
   ScalarKernel kernel = [type, nf](const std::vector<ColumnPtr>& in, int64_t n,
                                    const EvalContext&) -> Result<ColumnPtr> {
@@ -468,7 +499,8 @@ Result<BoundExprPtr> ResolveJsonTuple(std::vector<BoundExprPtr> args, const Reso
       od::document doc;
       od::object obj;
       bool ok = json.type_id() != TypeId::kNull && !json.IsNull(i) &&
-                Iterate(parser, json.GetView(i), &buf, &doc) && !doc.get_object().get(obj);
+                Iterate(parser, json.GetView(i), &buf, &doc) &&
+                !doc.get_object().get(obj);
       if (ok) {
         for (size_t k = 0; k < nf; ++k) {
           const Column& c = *in[k + 1];
@@ -503,19 +535,25 @@ Result<BoundExprPtr> ResolveJsonTuple(std::vector<BoundExprPtr> args, const Reso
         }
       }
       for (size_t k = 0; k < nf; ++k) {
-        if (ok && has[k]) outs[k].Append(vals[k]); else outs[k].AppendNull();
+        if (ok && has[k])
+          outs[k].Append(vals[k]);
+        else
+          outs[k].AppendNull();
       }
     }
     std::vector<ColumnPtr> kids;
     for (auto& b : outs) kids.push_back(b.Finish());
-    return std::make_shared<const Column>(type, n, 0, nullptr, nullptr, nullptr, std::move(kids));
+    return std::make_shared<const Column>(type, n, 0, nullptr, nullptr, nullptr,
+                                          std::move(kids));
   };
   return MakeScalarCall("json_tuple", type, false, std::move(args), std::move(kernel));
 }
 
-// ---- json_array_length / json_object_keys ------------------------------------------------
+// ---- json_array_length / json_object_keys
+// ------------------------------------------------
 
-Result<BoundExprPtr> ResolveJsonArrayLength(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveJsonArrayLength(std::vector<BoundExprPtr> args,
+                                            const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("json_array_length", args.size(), 1, 1, "1"));
   SPATE_RETURN_IF_ERROR(StringArg("json_array_length", args, 0));
   ScalarKernel kernel = [](const std::vector<ColumnPtr>& in, int64_t n,
@@ -542,14 +580,19 @@ Result<BoundExprPtr> ResolveJsonArrayLength(std::vector<BoundExprPtr> args, cons
         }
         ++count;
       }
-      if (ok) b.Append(count); else b.AppendNull();
+      if (ok)
+        b.Append(count);
+      else
+        b.AppendNull();
     }
     return b.Finish();
   };
-  return MakeScalarCall("json_array_length", DataType::Int(), true, std::move(args), std::move(kernel));
+  return MakeScalarCall("json_array_length", DataType::Int(), true, std::move(args),
+                        std::move(kernel));
 }
 
-Result<BoundExprPtr> ResolveJsonObjectKeys(std::vector<BoundExprPtr> args, const ResolveContext& rc) {
+Result<BoundExprPtr> ResolveJsonObjectKeys(std::vector<BoundExprPtr> args,
+                                           const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("json_object_keys", args.size(), 1, 1, "1"));
   SPATE_RETURN_IF_ERROR(StringArg("json_object_keys", args, 0));
   ScalarKernel kernel = [](const std::vector<ColumnPtr>& in, int64_t n,
@@ -588,8 +631,8 @@ Result<BoundExprPtr> ResolveJsonObjectKeys(std::vector<BoundExprPtr> args, const
     }
     return b.Finish();
   };
-  return MakeScalarCall("json_object_keys", DataType::Array(DataType::String()), true, std::move(args),
-                        std::move(kernel));
+  return MakeScalarCall("json_object_keys", DataType::Array(DataType::String()), true,
+                        std::move(args), std::move(kernel));
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 // schema_of_json, get_json_object, json_tuple (the struct the json_tuple generator
 // expands), json_array_length, json_object_keys.
 //
-// Layering: compute owns the FunctionRegistry but cannot see formats (simdjson) or sql (the
-// DDL grammar). The api module therefore calls RegisterJsonFunctions once, before the
-// first session runs a query, handing over sql::ParseDdlSchema-based parsing of schema
-// strings; from_json's resolver folds its schema argument (a string literal or any
+// Layering: compute owns the FunctionRegistry but cannot see formats (simdjson) or sql
+// (the DDL grammar). The api module therefore calls RegisterJsonFunctions once, before
+// the first session runs a query, handing over sql::ParseDdlSchema-based parsing of
+// schema strings; from_json's resolver folds its schema argument (a string literal or any
 // foldable expression such as schema_of_json('...')) and parses it at analysis time.
 //
 // Thread safety: registration must happen before concurrent lookups (std::call_once in
@@ -25,7 +25,8 @@ class FunctionRegistry;
 
 namespace spate::formats::json {
 
-/// Parses a schema string: a DDL column list ("a INT, b STRING"), "STRUCT<...>", or a type
+/// Parses a schema string: a DDL column list ("a INT, b STRING"), "STRUCT<...>", or a
+/// type
 /// ("ARRAY<INT>", "MAP<STRING, INT>").
 using SchemaStringParser = Result<DataTypePtr> (*)(std::string_view text);
 

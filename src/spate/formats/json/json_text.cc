@@ -63,7 +63,8 @@ bool RewriteLenient(std::string_view s, const JsonOptions& o, std::string* out) 
       out->push_back('"');
       continue;
     }
-    if (o.allow_comments && c == '/' && i + 1 < n && (s[i + 1] == '*' || s[i + 1] == '/')) {
+    if (o.allow_comments && c == '/' && i + 1 < n &&
+        (s[i + 1] == '*' || s[i + 1] == '/')) {
       changed = true;
       if (s[i + 1] == '*') {
         size_t end = s.find("*/", i + 2);
@@ -75,7 +76,8 @@ bool RewriteLenient(std::string_view s, const JsonOptions& o, std::string* out) 
       out->push_back(' ');
       continue;
     }
-    if (IsIdentStart(c) || ((c == '-' || c == '+') && i + 1 < n && IsIdentStart(s[i + 1]))) {
+    if (IsIdentStart(c) ||
+        ((c == '-' || c == '+') && i + 1 < n && IsIdentStart(s[i + 1]))) {
       size_t j = i + 1;
       while (j < n && IsIdentChar(s[j])) ++j;
       std::string_view word = s.substr(i, j - i);
@@ -89,7 +91,8 @@ bool RewriteLenient(std::string_view s, const JsonOptions& o, std::string* out) 
         changed = true;
       } else if (!is_key && o.allow_non_numeric_numbers &&
                  (word == "NaN" || word == "Infinity" || word == "-Infinity" ||
-                  word == "+Infinity" || word == "INF" || word == "+INF" || word == "-INF")) {
+                  word == "+Infinity" || word == "INF" || word == "+INF" ||
+                  word == "-INF")) {
         out->push_back('"');
         out->append(word);
         out->push_back('"');
@@ -100,7 +103,7 @@ bool RewriteLenient(std::string_view s, const JsonOptions& o, std::string* out) 
       i = j;
       continue;
     }
-    if (o.allow_numeric_leading_zeros && (c == '0' || c == '-') ) {
+    if (o.allow_numeric_leading_zeros && (c == '0' || c == '-')) {
       size_t j = i + (c == '-' ? 1 : 0);
       size_t z = j;
       while (z + 1 < n && s[z] == '0' && s[z + 1] >= '0' && s[z + 1] <= '9') ++z;
@@ -114,8 +117,10 @@ bool RewriteLenient(std::string_view s, const JsonOptions& o, std::string* out) 
     if (c >= '0' && c <= '9') {
       // Copy the whole number so a later digit is not mistaken for a leading zero.
       size_t j = i;
-      while (j < n && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.' || s[j] == 'e' ||
-                       s[j] == 'E' || ((s[j] == '+' || s[j] == '-') && j > i && (s[j - 1] == 'e' || s[j - 1] == 'E')))) {
+      while (j < n && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.' ||
+                       s[j] == 'e' || s[j] == 'E' ||
+                       ((s[j] == '+' || s[j] == '-') && j > i &&
+                        (s[j - 1] == 'e' || s[j - 1] == 'E')))) {
         ++j;
       }
       out->append(s.substr(i, j - i));

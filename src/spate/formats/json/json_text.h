@@ -15,8 +15,8 @@ namespace spate::formats::json {
 /// Rewrites a record that uses Jackson leniency into strict JSON: single-quoted strings
 /// (allowSingleQuotes), NaN / Infinity / -Infinity / +INF tokens as strings
 /// (allowNonNumericNumbers), /* */ and // comments (allowComments), unquoted field names
-/// (allowUnquotedFieldNames), leading zeros (allowNumericLeadingZeros), backslash before any
-/// character (allowBackslashEscapingAnyCharacter). Returns false when no enabled rule
+/// (allowUnquotedFieldNames), leading zeros (allowNumericLeadingZeros), backslash before
+/// any character (allowBackslashEscapingAnyCharacter). Returns false when no enabled rule
 /// applies (the record stays malformed).
 bool RewriteLenient(std::string_view text, const JsonOptions& options, std::string* out);
 

@@ -18,9 +18,12 @@ Result<bool> ParseBool(const std::string& key, const std::string& v) {
 
 const char* ParseModeName(ParseMode mode) {
   switch (mode) {
-    case ParseMode::kPermissive: return "PERMISSIVE";
-    case ParseMode::kDropMalformed: return "DROPMALFORMED";
-    case ParseMode::kFailFast: return "FAILFAST";
+    case ParseMode::kPermissive:
+      return "PERMISSIVE";
+    case ParseMode::kDropMalformed:
+      return "DROPMALFORMED";
+    case ParseMode::kFailFast:
+      return "FAILFAST";
   }
   return "PERMISSIVE";
 }
@@ -31,7 +34,8 @@ Result<JsonOptions> JsonOptions::FromPairs(
   JsonOptions o;
   o.time_zone_id = std::move(session_time_zone);
   for (const auto& entry : options) {
-    // Named references, not structured bindings: clang 14 cannot capture those in lambdas.
+    // Named references, not structured bindings: clang 14 cannot capture those in
+    // lambdas.
     const std::string& raw_key = entry.first;
     const std::string& v = entry.second;
     std::string k = ToLower(raw_key);

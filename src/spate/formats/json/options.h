@@ -27,7 +27,8 @@ struct JsonOptions {
   std::string date_format;
   std::string timestamp_format;
   std::string timestamp_ntz_format;
-  /// Session time zone id (spark.sql.session.timeZone) unless the `timeZone` option is set.
+  /// Session time zone id (spark.sql.session.timeZone) unless the `timeZone` option is
+  /// set.
   std::string time_zone_id = "UTC";
   bool allow_comments = false;
   bool allow_unquoted_field_names = false;

@@ -13,11 +13,12 @@ namespace spate::formats::json {
 namespace {
 
 void AppendBase64(std::string_view s, std::string* out) {
-  static const char kTable[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static const char kTable[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   size_t i = 0;
   for (; i + 2 < s.size(); i += 3) {
-    uint32_t v = (static_cast<uint8_t>(s[i]) << 16) | (static_cast<uint8_t>(s[i + 1]) << 8) |
-                 static_cast<uint8_t>(s[i + 2]);
+    uint32_t v = (static_cast<uint8_t>(s[i]) << 16) |
+                 (static_cast<uint8_t>(s[i + 1]) << 8) | static_cast<uint8_t>(s[i + 2]);
     out->push_back(kTable[v >> 18]);
     out->push_back(kTable[(v >> 12) & 63]);
     out->push_back(kTable[(v >> 6) & 63]);
@@ -36,7 +37,8 @@ void AppendBase64(std::string_view s, std::string* out) {
 // Plain decimal text: unscaled / 10^scale.
 std::string PlainDecimal(__int128 v, int scale) {
   bool neg = v < 0;
-  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  unsigned __int128 u =
+      neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
   std::string digits;
   do {
     digits.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
@@ -67,32 +69,55 @@ Result<JsonWriter> JsonWriter::Make(const JsonOptions& options) {
   JsonWriter w;
   w.options_ = options;
   w.zone_ = TimeZone::Lookup(options.time_zone_id);
-  SPATE_ASSIGN_OR_RETURN(
-      auto d, DateTimePattern::Compile(options.date_format.empty() ? "yyyy-MM-dd" : options.date_format));
+  SPATE_ASSIGN_OR_RETURN(auto d, DateTimePattern::Compile(options.date_format.empty()
+                                                              ? "yyyy-MM-dd"
+                                                              : options.date_format));
   w.date_pattern_ = std::move(d);
-  SPATE_ASSIGN_OR_RETURN(auto t, DateTimePattern::Compile(options.timestamp_format.empty()
-                                                              ? "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"
-                                                              : options.timestamp_format));
+  SPATE_ASSIGN_OR_RETURN(auto t,
+                         DateTimePattern::Compile(options.timestamp_format.empty()
+                                                      ? "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"
+                                                      : options.timestamp_format));
   w.timestamp_pattern_ = std::move(t);
-  SPATE_ASSIGN_OR_RETURN(auto n, DateTimePattern::Compile(options.timestamp_ntz_format.empty()
-                                                              ? "yyyy-MM-dd'T'HH:mm:ss[.SSS]"
-                                                              : options.timestamp_ntz_format));
+  SPATE_ASSIGN_OR_RETURN(auto n,
+                         DateTimePattern::Compile(options.timestamp_ntz_format.empty()
+                                                      ? "yyyy-MM-dd'T'HH:mm:ss[.SSS]"
+                                                      : options.timestamp_ntz_format));
   w.timestamp_ntz_pattern_ = std::move(n);
   return w;
 }
 
 void JsonWriter::Write(const Column& c, int64_t i, std::string* out) const {
   switch (c.type_id()) {
-    case TypeId::kNull: *out += "null"; break;
-    case TypeId::kBoolean: *out += c.GetBool(i) ? "true" : "false"; break;
-    case TypeId::kByte: *out += std::to_string(c.raw_values<int8_t>()[i]); break;
-    case TypeId::kShort: *out += std::to_string(c.raw_values<int16_t>()[i]); break;
-    case TypeId::kInt: *out += std::to_string(c.raw_values<int32_t>()[i]); break;
-    case TypeId::kLong: *out += std::to_string(c.raw_values<int64_t>()[i]); break;
-    case TypeId::kFloat: AppendFloating(c.raw_values<float>()[i], true, out); break;
-    case TypeId::kDouble: AppendFloating(c.raw_values<double>()[i], false, out); break;
-    case TypeId::kDecimal: *out += PlainDecimal(c.raw_values<__int128>()[i], c.type()->scale()); break;
-    case TypeId::kString: AppendJsonString(c.GetView(i), out); break;
+    case TypeId::kNull:
+      *out += "null";
+      break;
+    case TypeId::kBoolean:
+      *out += c.GetBool(i) ? "true" : "false";
+      break;
+    case TypeId::kByte:
+      *out += std::to_string(c.raw_values<int8_t>()[i]);
+      break;
+    case TypeId::kShort:
+      *out += std::to_string(c.raw_values<int16_t>()[i]);
+      break;
+    case TypeId::kInt:
+      *out += std::to_string(c.raw_values<int32_t>()[i]);
+      break;
+    case TypeId::kLong:
+      *out += std::to_string(c.raw_values<int64_t>()[i]);
+      break;
+    case TypeId::kFloat:
+      AppendFloating(c.raw_values<float>()[i], true, out);
+      break;
+    case TypeId::kDouble:
+      AppendFloating(c.raw_values<double>()[i], false, out);
+      break;
+    case TypeId::kDecimal:
+      *out += PlainDecimal(c.raw_values<__int128>()[i], c.type()->scale());
+      break;
+    case TypeId::kString:
+      AppendJsonString(c.GetView(i), out);
+      break;
     case TypeId::kBinary:
       out->push_back('"');
       AppendBase64(c.GetView(i), out);
@@ -100,7 +125,8 @@ void JsonWriter::Write(const Column& c, int64_t i, std::string* out) const {
       break;
     case TypeId::kDate: {
       std::string s;
-      date_pattern_->Format(int64_t{c.raw_values<int32_t>()[i]} * 86400000000LL, nullptr, &s);
+      date_pattern_->Format(int64_t{c.raw_values<int32_t>()[i]} * 86400000000LL, nullptr,
+                            &s);
       AppendJsonString(s, out);
       break;
     }
@@ -187,7 +213,9 @@ void JsonWriter::Write(const Column& c, int64_t i, std::string* out) const {
       out->push_back('}');
       break;
     }
-    default: AppendJsonString(c.GetValue(i).ToString(), out); break;
+    default:
+      AppendJsonString(c.GetValue(i).ToString(), out);
+      break;
   }
 }
 

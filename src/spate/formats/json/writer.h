@@ -1,8 +1,8 @@
 // Copyright spate authors.
 #pragma once
 
-// JSON text of column values as Spark's JacksonGenerator writes them (to_json and the JSON
-// file writer): structs as objects (NULL fields omitted when ignoreNullFields, the
+// JSON text of column values as Spark's JacksonGenerator writes them (to_json and the
+// JSON file writer): structs as objects (NULL fields omitted when ignoreNullFields, the
 // default), maps as objects keyed by the key's text, arrays with nulls kept, strings
 // escaped as Jackson does, float/double as Java prints them with NaN / Infinity quoted,
 // decimals in plain notation, dates and timestamps as strings in the dateFormat /
@@ -40,7 +40,8 @@ class JsonWriter {
   JsonWriter() = default;
   JsonOptions options_;
   const TimeZone* zone_ = nullptr;
-  std::optional<DateTimePattern> date_pattern_, timestamp_pattern_, timestamp_ntz_pattern_;
+  std::optional<DateTimePattern> date_pattern_, timestamp_pattern_,
+      timestamp_ntz_pattern_;
 };
 
 }  // namespace spate::formats::json

@@ -205,10 +205,11 @@ Result<Codec> ParseCodecName(const std::string& name) {
   if (s == "gzip") return Codec::kGzip;
   if (s == "zstd") return Codec::kZstd;
   if (s == "lz4_raw" || s == "lz4raw") return Codec::kLz4Raw;
-  return Status::Error("CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION",
-                       {{"codecName", s},
-                        {"availableCodecs",
-                         "brotli, uncompressed, lz4, lz4_raw, gzip, lzo, snappy, none, zstd"}});
+  return Status::Error(
+      "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION",
+      {{"codecName", s},
+       {"availableCodecs",
+        "brotli, uncompressed, lz4, lz4_raw, gzip, lzo, snappy, none, zstd"}});
 }
 
 std::string CodecFileExtension(Codec codec) {

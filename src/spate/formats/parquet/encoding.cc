@@ -94,7 +94,8 @@ void RleEncodeImpl(const T* values, int64_t n, int bw, std::string* out) {
     }
     PutVarint(static_cast<uint64_t>(r) << 1, out);  // RLE run: LSB 0
     const uint32_t u = static_cast<uint32_t>(v);
-    for (int b = 0; b < value_bytes; ++b) out->push_back(static_cast<char>((u >> (8 * b)) & 0xFF));
+    for (int b = 0; b < value_bytes; ++b)
+      out->push_back(static_cast<char>((u >> (8 * b)) & 0xFF));
     i += r;
     packed_from = i;
   }

@@ -405,7 +405,8 @@ TEST(CompressionTest, EveryCodecRoundTrips) {
   }
   EXPECT_EQ(*ParseCodecName("SNAPPY"), Codec::kSnappy);
   EXPECT_EQ(*ParseCodecName("none"), Codec::kUncompressed);
-  EXPECT_ERROR_CLASS(ParseCodecName("bzip9"), "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
+  EXPECT_ERROR_CLASS(ParseCodecName("bzip9"),
+                     "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -592,8 +593,8 @@ TEST(RoundTripTest, ColumnWiseShreddingOfListsAndStructs) {
   auto elem_t = DataType::Struct(
       {Field{"a", DataType::Int(), true}, Field{"b", DataType::String(), true}});
   auto list_t = DataType::Array(elem_t);
-  auto deep_t = DataType::Struct(
-      {Field{"s", elem_t, true}, Field{"c", DataType::Long(), false}});
+  auto deep_t =
+      DataType::Struct({Field{"s", elem_t, true}, Field{"c", DataType::Long(), false}});
   std::mt19937 rng(5);
   // Elements 0..(2 + n*3); row i's list is [o[i], o[i+1]) starting at element 2.
   const int64_t n = 500;
@@ -612,7 +613,8 @@ TEST(RoundTripTest, ColumnWiseShreddingOfListsAndStructs) {
     const bool null_row = rng() % 5 == 0;
     std::vector<Value> items;
     for (int j = 0; j < k; ++j) {
-      Value a = rng() % 4 == 0 ? Value::Null(DataType::Int()) : Value::Int(static_cast<int32_t>(rng() % 9));
+      Value a = rng() % 4 == 0 ? Value::Null(DataType::Int())
+                               : Value::Int(static_cast<int32_t>(rng() % 9));
       Value b = rng() % 4 == 0 ? Value::Null(DataType::String())
                                : Value::String("v" + std::to_string(rng() % 7));
       const bool null_elem = rng() % 6 == 0;
@@ -632,14 +634,20 @@ TEST(RoundTripTest, ColumnWiseShreddingOfListsAndStructs) {
   BufferPtr ev = Buffer::Allocate(bits::BytesFor(ne));
   int64_t enulls = 0;
   for (int64_t e = 0; e < ne; ++e) {
-    if (svalid[e]) bits::Set(ev->mutable_data(), e); else ++enulls;
+    if (svalid[e])
+      bits::Set(ev->mutable_data(), e);
+    else
+      ++enulls;
   }
   auto elems = std::make_shared<const Column>(elem_t, ne, enulls, ev, nullptr, nullptr,
                                               std::vector<ColumnPtr>{ea, eb});
   BufferPtr lv = Buffer::Allocate(bits::BytesFor(n));
   int64_t lnulls = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (row_valid[i]) bits::Set(lv->mutable_data(), i); else ++lnulls;
+    if (row_valid[i])
+      bits::Set(lv->mutable_data(), i);
+    else
+      ++lnulls;
   }
   BufferPtr lo = Buffer::Allocate(static_cast<int64_t>(offsets.size()) * 4);
   std::memcpy(lo->mutable_data(), offsets.data(), offsets.size() * 4);
@@ -648,10 +656,11 @@ TEST(RoundTripTest, ColumnWiseShreddingOfListsAndStructs) {
   // A struct column with a nested struct and a required field.
   std::vector<Value> deep;
   for (int64_t i = 0; i < n; ++i) {
-    Value inner = rng() % 3 == 0 ? Value::Null(elem_t)
-                                 : Value::Struct(elem_t, {Value::Int(static_cast<int32_t>(i)),
-                                                          rng() % 2 ? Value::Null(DataType::String())
-                                                                    : Value::String("d")});
+    Value inner = rng() % 3 == 0
+                      ? Value::Null(elem_t)
+                      : Value::Struct(elem_t, {Value::Int(static_cast<int32_t>(i)),
+                                               rng() % 2 ? Value::Null(DataType::String())
+                                                         : Value::String("d")});
     deep.push_back(rng() % 4 == 0 ? Value::Null(deep_t)
                                   : Value::Struct(deep_t, {inner, Value::Long(i)}));
   }
@@ -667,7 +676,8 @@ TEST(RoundTripTest, ColumnWiseShreddingOfListsAndStructs) {
   ASSERT_EQ(rows.size(), static_cast<size_t>(2 * n));
   for (int64_t r = 0; r < 2 * n; ++r) {
     const int64_t i = r % n;
-    Value want = row_valid[i] ? Value::ArrayOf(list_t, expected_lists[i]) : Value::Null(list_t);
+    Value want =
+        row_valid[i] ? Value::ArrayOf(list_t, expected_lists[i]) : Value::Null(list_t);
     EXPECT_EQ(rows[r][0], want) << "row " << r << ": " << rows[r][0].ToString();
     EXPECT_EQ(rows[r][1], deep[i]) << "row " << r;
   }
@@ -841,7 +851,8 @@ TEST(RoundTripTest, NullInNonNullableFieldFails) {
                      {{Value::Long(1), Value::Null(DataType::Long())}});
   RoundTrip rt;
   auto out = rt.Run({b});
-  EXPECT_ERROR_HAS(out, "cannot write a null value into the non-nullable Parquet field 'x'");
+  EXPECT_ERROR_HAS(out,
+                   "cannot write a null value into the non-nullable Parquet field 'x'");
 }
 
 TEST(RoundTripTest, UnsupportedTypeIsRefused) {

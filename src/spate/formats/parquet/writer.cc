@@ -128,8 +128,8 @@ bool IsFlat(const LevelNode& n) {
 
 // Shreds rows [begin, begin + rows) of `col` (node `n`, IsFlat) column by column into
 // its leaves' definition levels and value segments. `up`: the definition level each row
-// reached above this node (nullptr: every row reached n.parent_def). Repetition levels are
-// not stored (the caller adds them when the node is inside a list).
+// reached above this node (nullptr: every row reached n.parent_def). Repetition levels
+// are not stored (the caller adds them when the node is inside a list).
 Status ShredFlat(const LevelNode& n, const Column& col, int64_t begin, int64_t rows,
                  const int16_t* up, std::vector<LeafData>* leaves) {
   const bool optional = n.def > n.parent_def;
@@ -150,8 +150,8 @@ Status ShredFlat(const LevelNode& n, const Column& col, int64_t begin, int64_t r
   }
   if (n.kind == LevelNode::kStruct) {
     for (size_t c = 0; c < n.children.size(); ++c) {
-      SPATE_RETURN_IF_ERROR(ShredFlat(n.children[c], *col.child(static_cast<int>(c)), begin,
-                                      rows, defs.data(), leaves));
+      SPATE_RETURN_IF_ERROR(ShredFlat(n.children[c], *col.child(static_cast<int>(c)),
+                                      begin, rows, defs.data(), leaves));
     }
     return Status::OK();
   }
@@ -166,16 +166,18 @@ Status ShredFlat(const LevelNode& n, const Column& col, int64_t begin, int64_t r
   } else {
     s.idx.reserve(static_cast<size_t>(present));
     for (int64_t i = 0; i < rows; ++i) {
-      if (defs[static_cast<size_t>(i)] == n.def) s.idx.push_back(static_cast<int32_t>(begin + i));
+      if (defs[static_cast<size_t>(i)] == n.def)
+        s.idx.push_back(static_cast<int32_t>(begin + i));
     }
   }
   d.segs.push_back(std::move(s));
   return Status::OK();
 }
 
-// Shreds rows [0, rows) of a top-level list `n` whose element is flat: the elements' levels
-// column by column (elements of NULL lists marked absent), then one pass over the rows
-// placing them with their repetition levels (0 at a row's first element, elem_rep after).
+// Shreds rows [0, rows) of a top-level list `n` whose element is flat: the elements'
+// levels column by column (elements of NULL lists marked absent), then one pass over the
+// rows placing them with their repetition levels (0 at a row's first element, elem_rep
+// after).
 Status ShredFlatList(const LevelNode& n, const Column& col, int64_t rows,
                      std::vector<LeafData>* leaves) {
   const int32_t* o = col.offsets();
@@ -190,7 +192,8 @@ Status ShredFlatList(const LevelNode& n, const Column& col, int64_t rows,
     std::fill(up.begin() + (o[i] - e0), up.begin() + (o[i + 1] - e0), n.elem_def);
   }
   std::vector<LeafData> elems(leaves->size());
-  SPATE_RETURN_IF_ERROR(ShredFlat(n.children[0], *col.child(0), e0, count, up.data(), &elems));
+  SPATE_RETURN_IF_ERROR(
+      ShredFlat(n.children[0], *col.child(0), e0, count, up.data(), &elems));
   for (int l = n.first_leaf; l < n.first_leaf + n.num_leaves; ++l) {
     const LeafData& t = elems[l];
     LeafData& d = (*leaves)[l];
@@ -201,7 +204,8 @@ Status ShredFlatList(const LevelNode& n, const Column& col, int64_t rows,
         ++d.num_levels;
         continue;
       }
-      d.def.insert(d.def.end(), t.def.begin() + (o[i] - e0), t.def.begin() + (o[i + 1] - e0));
+      d.def.insert(d.def.end(), t.def.begin() + (o[i] - e0),
+                   t.def.begin() + (o[i + 1] - e0));
       d.rep.push_back(0);
       d.rep.insert(d.rep.end(), static_cast<size_t>(o[i + 1] - o[i] - 1), n.elem_rep);
       d.num_levels += o[i + 1] - o[i];
@@ -814,13 +818,13 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       if (leaf.physical == PhysicalType::kInt32) {
         std::vector<int32_t> v;
         GatherFixed<int32_t, __int128>(d, &v);
-          return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
+        return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
             v, std::move(st), chunk);
       }
       if (leaf.physical == PhysicalType::kInt64) {
         std::vector<int64_t> v;
         GatherFixed<int64_t, __int128>(d, &v);
-          return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
+        return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
             v, std::move(st), chunk);
       }
       const int w = leaf.type_length;
