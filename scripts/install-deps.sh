@@ -11,6 +11,7 @@ SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 PKGS=(
   build-essential cmake ninja-build ccache clang libclang-rt-14-dev
+  clang-format-14 clang-tidy-14
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev libedit-dev libcli11-dev
   libhowardhinnant-date-dev tzdata

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: installs dependencies, builds (release) and runs all CTest suites
+# Runs every test: installs dependencies, builds (release), checks formatting and
+# clang-tidy (scripts/lint.sh), runs all CTest suites
 # (unit, sql, integration, ...), the differential suite against real Spark, then the unit
 # and stream tests under ASan+UBSan, the exec/table/state/stream tests under TSan
 # (scripts/tsan.sh), then each fuzz target for a short smoke run (ASan+UBSan; a sanitizer
@@ -7,7 +8,7 @@
 # 35 minutes on a 2-core machine from a clean clone (ccache shared across clones, below).
 # Usage: bash scripts/test.sh
 #   SPATE_SKIP_ASAN=1 / SPATE_SKIP_TSAN=1 / SPATE_SKIP_FUZZ=1 / SPATE_SKIP_DIFFERENTIAL=1
-#                                           skip a stage
+#   SPATE_SKIP_LINT=1                       skip a stage
 #   SPATE_FUZZ_SECONDS=N                    seconds per fuzz target (default 10)
 #   SPATE_JOBS=N                            build and test parallelism (default 2)
 # Long campaigns are separate scripts: scripts/fuzz.sh HOURS, scripts/crash-campaign.sh N.
@@ -86,6 +87,10 @@ install_dependencies() {
 }
 stage "install dependencies" install_dependencies
 stage "release build" release_build
+# clang-format over every C++ file, clang-tidy over the sources changed since .ci/lint-base.
+if [ "${SPATE_SKIP_LINT:-0}" != "1" ]; then
+  stage "lint" bash scripts/lint.sh
+fi
 stage "tests (release)" ctest --preset release -j"$JOBS"
 # The differential suite (mostly a JVM answering queries) runs while the ASan build
 # compiles; its output is printed, and its status checked, before the ASan tests start.

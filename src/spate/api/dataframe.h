@@ -57,6 +57,8 @@ class StructType {
 class Row {
  public:
   Row() = default;
+  // A list of values converts to a Row.
+  // NOLINTNEXTLINE(google-explicit-constructor)
   Row(std::vector<Value> values, SchemaPtr schema = nullptr)
       : values_(std::move(values)), schema_(std::move(schema)) {}
   size_t size() const { return values_.size(); }

@@ -137,8 +137,9 @@ class [[nodiscard]] Result {
             typename = std::enable_if_t<std::is_convertible_v<U, T> &&
                                         !std::is_same_v<std::decay_t<U>, T> &&
                                         !std::is_same_v<std::decay_t<U>, Status>>>
-  Result(U&& value)
-      : v_(T(std::forward<U>(value))) {}  // NOLINT(google-explicit-constructor)
+  // A T converts to a Result<T>.
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  Result(U&& value) : v_(T(std::forward<U>(value))) {}
 
   bool ok() const { return v_.index() == 0; }
   const Status& status() const {
@@ -170,10 +171,13 @@ class [[nodiscard]] Result {
     if (!_st.ok()) return _st;                     \
   } while (0)
 
+// `tmp` and `lhs` are declarations, which parentheses would break.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define SPATE_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                                \
   if (!tmp.ok()) return tmp.status();               \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 /// `SPATE_ASSIGN_OR_RETURN(auto x, MakeX());` assigns the value or returns the error.
 #define SPATE_ASSIGN_OR_RETURN(lhs, expr) \

@@ -62,7 +62,7 @@ class MemorySink final : public stream::Sink {
  public:
   using Publish =
       std::function<Status(const SchemaPtr& schema, const std::vector<BatchPtr>& rows)>;
-  MemorySink(stream::OutputMode mode, Publish publish = nullptr)
+  explicit MemorySink(stream::OutputMode mode, Publish publish = nullptr)
       : mode_(mode), publish_(std::move(publish)) {}
   std::string Describe() const override { return "MemorySink"; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;

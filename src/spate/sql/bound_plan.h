@@ -144,7 +144,9 @@ class BoundExtension {
   /// A payload made before analysis for a node that groups its child
   /// (PlanKind::kGroupedExtension): the same payload with the grouping keys bound over
   /// the child, or nullptr when the payload does not take keys.
+  // By value: an override keeps them.
   virtual std::shared_ptr<const BoundExtension> WithGroupKeys(
+      // NOLINTNEXTLINE(performance-unnecessary-value-param)
       std::vector<BoundExprPtr> keys, std::vector<Attribute> key_attributes) const {
     (void)keys;
     (void)key_attributes;
