@@ -13,7 +13,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
+#include "spate/compute/function_args.h"
 
 namespace spate {
 

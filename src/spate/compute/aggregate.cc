@@ -12,8 +12,9 @@
 #include "spate/compute/approx_count_distinct.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
+#include "spate/compute/decimal_math.h"
 #include "spate/compute/function_registry.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/compute/predicates.h"
 #include "spate/types/format.h"
 

@@ -13,8 +13,8 @@
 #include "spate/columnar/row_encoding.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/kernel_util.h"
-#include "spate/compute/list_util.h"
+#include "spate/compute/kernel_columns.h"
+#include "spate/compute/nested_columns.h"
 #include "spate/compute/predicates.h"
 #include "spate/types/format.h"
 

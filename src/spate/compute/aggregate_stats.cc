@@ -15,8 +15,8 @@
 #include "spate/compute/aggregate_extra.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/kernel_util.h"
-#include "spate/compute/list_util.h"
+#include "spate/compute/kernel_columns.h"
+#include "spate/compute/nested_columns.h"
 #include "spate/compute/predicates.h"
 
 namespace spate {

@@ -8,7 +8,7 @@
 
 #include "spate/compute/coercion.h"
 #include "spate/compute/hash_functions.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 
 namespace spate {
 

@@ -8,9 +8,10 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/datetime_functions.h"
+#include "spate/compute/decimal_math.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
-#include "spate/compute/function_util.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/types/format.h"
 
 namespace spate {

@@ -5,19 +5,14 @@
 // sequences replaced as Java's decoder does), and decode's other form,
 // decode(expr, search, result, ..., default), which shares the name.
 
-#include <pwd.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <bit>
-#include <cmath>
+#include <cctype>
+#include <string>
 
 #include "spate/columnar/builder.h"
-#include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/string_kernels.h"
 #include "spate/compute/function_args.h"
 #include "spate/compute/predicates.h"
+#include "spate/compute/string_kernels.h"
 
 namespace spate {
 
@@ -25,9 +20,6 @@ namespace {
 
 using Args = std::vector<BoundExprPtr>;
 using Cols = std::vector<ColumnPtr>;
-using kernel::Out;
-
-
 
 // ---- UTF-8 validity
 // --------------------------------------------------------------------

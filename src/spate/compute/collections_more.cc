@@ -11,9 +11,9 @@
 #include "spate/columnar/kernels.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
-#include "spate/compute/list_util.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/nested.h"
+#include "spate/compute/nested_columns.h"
 #include "spate/compute/predicates.h"
 
 namespace spate {

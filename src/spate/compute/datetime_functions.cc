@@ -2,7 +2,8 @@
 // Date/time functions with Spark 4 semantics (catalyst datetimeExpressions.scala,
 // DateTimeUtils): current_*, to_timestamp/to_date/unix_timestamp with patterns,
 // date_format/from_unixtime, field extraction, date arithmetic, truncation, make_*,
-// time-zone conversion, extract/date_part, and interval arithmetic for the operators.
+// time-zone conversion, extract/date_part, monthname / dayname / date_diff, and interval
+// arithmetic for the operators.
 // Timestamps are µs since the epoch (UTC); their calendar fields are taken in the session
 // time zone (EvalContext::time_zone). TIMESTAMP_NTZ values are local micros.
 
@@ -16,9 +17,10 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/datetime_format.h"
+#include "spate/compute/decimal_math.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
-#include "spate/compute/function_util.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -1672,6 +1674,23 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0,
   return BoundExprPtr();
 }
 
+namespace {
+
+using Args = std::vector<BoundExprPtr>;
+
+// monthname / dayname: the three-letter English name of a date's month / weekday.
+Result<BoundExprPtr> ResolveDateName(const std::string& name, const std::string& pattern,
+                                     Args args, const ResolveContext& rc) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
+  Args shown = args;
+  SPATE_ASSIGN_OR_RETURN(auto d,
+                         fn::ToTypeArg(name, args, 0, DataType::Date(), "\"DATE\""));
+  return fn::Delegate(name, "date_format", {d, MakeLiteral(Value::String(pattern))}, rc,
+                      shown);
+}
+
+}  // namespace
+
 void RegisterDatetimeFunctions(FunctionRegistry& r) {
   RegisterCurrent(r);
   auto reg = [&r](const std::string& name, auto fn) {
@@ -1825,6 +1844,16 @@ void RegisterDatetimeFunctions(FunctionRegistry& r) {
     return ResolveUtcConvert(n, false, std::move(args));
   });
   r.RegisterScalar("convert_timezone", ResolveConvertTimezone);
+  r.RegisterScalar("monthname", [](Args a, const ResolveContext& rc) {
+    return ResolveDateName("monthname", "MMM", a, rc);
+  });
+  r.RegisterScalar("dayname", [](Args a, const ResolveContext& rc) {
+    return ResolveDateName("dayname", "EEE", a, rc);
+  });
+  r.RegisterScalar("date_diff",
+                   [](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
+                     return fn::Delegate("date_diff", "datediff", a, rc, a);
+                   });
 }
 
 }  // namespace spate

@@ -19,7 +19,7 @@ FunctionRegistry::FunctionRegistry() {
   RegisterTimeWindowFunctions(*this);
   RegisterTryFunctions(*this);
   RegisterRandomFunctions(*this);
-  RegisterExtraFunctions(*this);
+  RegisterCharsetFunctions(*this);
   RegisterMoreCollectionFunctions(*this);
   RegisterNumberFormatFunctions(*this);
   RegisterTextFunctions(*this);

@@ -67,8 +67,8 @@ void RegisterTimeWindowFunctions(FunctionRegistry& r);  // time_window.cc
 void RegisterTryFunctions(FunctionRegistry& r);  // try_functions.cc: try_*, cast aliases
 void RegisterRandomFunctions(
     FunctionRegistry& r);  // random_functions.cc: rand, shuffle, ...
-void RegisterExtraFunctions(
-    FunctionRegistry& r);  // extra_functions.cc: bits, strings, misc
+void RegisterCharsetFunctions(
+    FunctionRegistry& r);  // charset_functions.cc: encode, decode, *_utf8
 void RegisterMoreCollectionFunctions(FunctionRegistry& r);  // collections_more.cc
 void RegisterNumberFormatFunctions(
     FunctionRegistry& r);  // number_format.cc: to_number, to_char, to_binary

@@ -8,7 +8,7 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/compute/time_window.h"
 
 namespace spate {

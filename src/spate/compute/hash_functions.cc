@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "spate/compute/function_util.h"
+#include "spate/compute/function_args.h"
 
 namespace spate {
 

@@ -8,8 +8,8 @@
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/kernel_util.h"
-#include "spate/compute/list_util.h"
+#include "spate/compute/kernel_columns.h"
+#include "spate/compute/nested_columns.h"
 #include "spate/compute/predicates.h"
 
 namespace spate {

@@ -1,8 +1,8 @@
 // Copyright spate authors.
 #pragma once
 
-// Building blocks for vectorized kernels: validity combination, typed output allocation,
-// decimal powers of ten. Internal to compute.
+// Building blocks for vectorized kernels: validity combination, typed output buffers and
+// columns, dispatch on a type's physical storage. Internal to compute.
 
 #include <cstdint>
 #include <vector>
@@ -34,20 +34,6 @@ inline ColumnPtr MakeColumn(DataTypePtr type, int64_t n, int64_t nulls,
                             BufferPtr validity, BufferPtr values) {
   return std::make_shared<const Column>(std::move(type), n, nulls, std::move(validity),
                                         std::move(values));
-}
-
-/// 10^k for k in [0, 38].
-__int128 Pow10(int k);
-/// Rounds unscaled/10^k half-up (away from zero at .5).
-__int128 DivRoundHalfUp(__int128 v, __int128 divisor);
-/// round_half_up(a * b / 10^drop_digits) computed with a 256-bit intermediate (decimal
-/// multiplication whose exact product exceeds 128 bits). False if the result overflows.
-bool MulRescale(__int128 a, __int128 b, int drop_digits, __int128* out);
-
-/// True if |v| < 10^precision.
-inline bool FitsPrecision(__int128 v, int precision) {
-  __int128 lim = Pow10(precision);
-  return v < lim && v > -lim;
 }
 
 /// Physical storage class of a type, to share kernels between logical types.

@@ -4,8 +4,12 @@
 // (ceil/floor of double -> bigint, round of decimal keeps a decimal with adjusted
 // precision), rounding modes (round HALF_UP, bround HALF_EVEN on the shortest decimal
 // form of a double, as Scala's BigDecimal(d)), NULL for logarithms of non-positive
-// numbers and ANSI overflow errors.
+// numbers and ANSI overflow errors. Also the bit functions (shiftleft shiftright
+// shiftrightunsigned bit_count bit_get getbit bin), factorial, width_bucket, the bitmap
+// positions (bitmap_bucket_number bitmap_bit_position bitmap_count) and conv.
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -15,8 +19,10 @@
 #include "spate/columnar/kernels.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
+#include "spate/compute/decimal_math.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/predicates.h"
+#include "spate/compute/string_kernels.h"
 #include "spate/types/format.h"
 
 namespace spate {
@@ -24,6 +30,8 @@ namespace spate {
 namespace {
 
 using kernel::Out;
+using Args = std::vector<BoundExprPtr>;
+using Cols = std::vector<ColumnPtr>;
 
 // ---- unary double functions
 // ------------------------------------------------------------
@@ -692,6 +700,346 @@ Result<BoundExprPtr> ResolveNanvl(std::vector<BoundExprPtr> args, const ResolveC
       });
 }
 
+// ---- bits
+// ------------------------------------------------------------------------------
+
+enum class Shift : uint8_t { kLeft, kRight, kRightUnsigned };
+
+Result<BoundExprPtr> ResolveShift(const std::string& name, Shift kind, Args args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
+  TypeId t = args[0]->type()->id();
+  DataTypePtr type = t == TypeId::kLong ? DataType::Long() : DataType::Int();
+  // Other numbers and strings are cast to INT, as Spark's implicit cast to the first
+  // type.
+  if (!(args[0]->type()->IsNumeric() || t == TypeId::kNull || t == TypeId::kString)) {
+    return fn::UnexpectedType(name, args, 0, "(\"INT\" or \"BIGINT\")");
+  }
+  SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], type));
+  if (!(args[1]->type()->IsIntegral() || args[1]->type()->id() == TypeId::kNull) ||
+      args[1]->type()->id() == TypeId::kLong) {
+    return fn::UnexpectedType(name, args, 1, "\"INT\"");
+  }
+  SPATE_ASSIGN_OR_RETURN(args[1], ImplicitCast(args[1], DataType::Int()));
+  return MakeScalarCall(
+      name, type, fn::AnyNullable(args), args,
+      [type, kind](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get()}, n);
+        const int32_t* s = c[1]->raw_values<int32_t>();
+        auto run = [&]<typename T, typename U>() {
+          Out<T> out(n);
+          const T* x = c[0]->raw_values<T>();
+          constexpr int bits = sizeof(T) * 8;
+          for (int64_t i = 0; i < n; ++i) {
+            int k = s[i] & (bits - 1);  // Java masks the shift count
+            switch (kind) {
+              case Shift::kLeft:
+                out.data[i] = static_cast<T>(static_cast<U>(x[i]) << k);
+                break;
+              case Shift::kRight:
+                out.data[i] = static_cast<T>(x[i] >> k);
+                break;
+              default:
+                out.data[i] = static_cast<T>(static_cast<U>(x[i]) >> k);
+                break;
+            }
+          }
+          return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
+        };
+        if (type->id() == TypeId::kLong)
+          return run.template operator()<int64_t, uint64_t>();
+        return run.template operator()<int32_t, uint32_t>();
+      },
+      [name](const std::vector<std::string>& a) { return CallText(name, a); });
+}
+
+// The value of an integral (or boolean) column as a sign-extended 64-bit word.
+int64_t IntegralAt(const Column& c, int64_t i) {
+  switch (c.type_id()) {
+    case TypeId::kByte:
+      return c.raw_values<int8_t>()[i];
+    case TypeId::kShort:
+      return c.raw_values<int16_t>()[i];
+    case TypeId::kInt:
+      return c.raw_values<int32_t>()[i];
+    case TypeId::kLong:
+      return c.raw_values<int64_t>()[i];
+    default:
+      return c.IsValid(i) && bits::Get(c.raw_values<uint8_t>(), i) ? 1 : 0;
+  }
+}
+
+int BitWidth(TypeId t) {
+  return t == TypeId::kByte ? 8 : t == TypeId::kShort ? 16 : t == TypeId::kInt ? 32 : 64;
+}
+
+Result<BoundExprPtr> ResolveBitCount(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("bit_count", args.size(), 1, 1, "1"));
+  const DataType& t = *args[0]->type();
+  if (!(t.IsIntegral() || t.id() == TypeId::kBoolean || t.id() == TypeId::kNull)) {
+    return fn::UnexpectedType("bit_count", args, 0, "(\"INTEGRAL\" or \"BOOLEAN\")");
+  }
+  if (t.id() == TypeId::kNull) {
+    SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Int()));
+  }
+  return MakeScalarCall(
+      "bit_count", DataType::Int(), args[0]->nullable(), args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        Out<int32_t> out(n);
+        for (int64_t i = 0; i < n; ++i)
+          out.data[i] = std::popcount(static_cast<uint64_t>(IntegralAt(*c[0], i)));
+        return kernel::MakeColumn(DataType::Int(), n, c[0]->null_count(),
+                                  c[0]->validity(), out.buf);
+      });
+}
+
+Result<BoundExprPtr> ResolveBitGet(const std::string& name, Args args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
+  const DataType& t = *args[0]->type();
+  if (!(t.IsIntegral() || t.id() == TypeId::kNull)) {
+    return fn::UnexpectedType(name, args, 0, "\"INTEGRAL\"");
+  }
+  if (t.id() == TypeId::kNull) {
+    SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Int()));
+  }
+  SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
+  int width = BitWidth(args[0]->type()->id());
+  return MakeScalarCall(
+      name, DataType::Byte(), fn::AnyNullable(args), args,
+      [width](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get()}, n);
+        Out<int8_t> out(n);
+        const int32_t* pos = c[1]->raw_values<int32_t>();
+        for (int64_t i = 0; i < n; ++i) {
+          if (!mask.Valid(i)) continue;
+          if (pos[i] < 0 || pos[i] >= width) {
+            return Status::Error("INVALID_PARAMETER_VALUE.BIT_POSITION_RANGE",
+                                 {{"parameter", "`pos`"},
+                                  {"functionName", "`bit_get`"},
+                                  {"upper", std::to_string(width)},
+                                  {"invalidValue", std::to_string(pos[i])}});
+          }
+          out.data[i] = static_cast<int8_t>(
+              (static_cast<uint64_t>(IntegralAt(*c[0], i)) >> pos[i]) & 1);
+        }
+        return kernel::MakeColumn(DataType::Byte(), n, mask.null_count(), mask.validity(),
+                                  out.buf);
+      });
+}
+
+Result<BoundExprPtr> ResolveBin(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("bin", args.size(), 1, 1, "1"));
+  SPATE_ASSIGN_OR_RETURN(args[0],
+                         fn::ToTypeArg("bin", args, 0, DataType::Long(), "\"BIGINT\""));
+  return MakeScalarCall(
+      "bin", DataType::String(), args[0]->nullable(), args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get()}, n);
+        const int64_t* x = c[0]->raw_values<int64_t>();
+        return fn::MapToString(DataType::String(), mask, n,
+                               [&](int64_t i, std::string* out) {
+                                 auto u = static_cast<uint64_t>(x[i]);
+                                 if (u == 0) out->push_back('0');
+                                 for (int b = 63 - (u == 0 ? 63 : std::countl_zero(u));
+                                      u != 0 && b >= 0; --b) {
+                                   out->push_back(((u >> b) & 1) ? '1' : '0');
+                                 }
+                                 return true;
+                               });
+      });
+}
+
+Result<BoundExprPtr> ResolveFactorial(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("factorial", args.size(), 1, 1, "1"));
+  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToIntArg("factorial", args, 0));
+  return MakeScalarCall(
+      "factorial", DataType::Long(), true, args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get()}, n);
+        Out<int64_t> out(n);
+        const int32_t* x = c[0]->raw_values<int32_t>();
+        for (int64_t i = 0; i < n; ++i) {
+          if (!mask.Valid(i)) continue;
+          if (x[i] < 0 || x[i] > 20) {
+            mask.SetNull(i);
+            continue;
+          }
+          int64_t f = 1;
+          for (int k = 2; k <= x[i]; ++k) f *= k;
+          out.data[i] = f;
+        }
+        return kernel::MakeColumn(DataType::Long(), n, mask.null_count(), mask.validity(),
+                                  out.buf);
+      });
+}
+
+// width_bucket(value, min, max, n): the 1-based bucket of value among n equal buckets of
+// [min, max) (descending when min > max); 0 below, n + 1 above; NULL for n <= 0, equal or
+// non-finite bounds.
+Result<BoundExprPtr> ResolveWidthBucket(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("width_bucket", args.size(), 4, 4, "4"));
+  for (size_t k = 0; k < 3; ++k) {
+    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToTypeArg("width_bucket", args, k,
+                                                  DataType::Double(), "\"DOUBLE\""));
+  }
+  SPATE_ASSIGN_OR_RETURN(
+      args[3], fn::ToTypeArg("width_bucket", args, 3, DataType::Long(), "\"BIGINT\""));
+  return MakeScalarCall(
+      "width_bucket", DataType::Long(), true, args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get(), c[2].get(), c[3].get()}, n);
+        Out<int64_t> out(n);
+        const double* v = c[0]->raw_values<double>();
+        const double* lo = c[1]->raw_values<double>();
+        const double* hi = c[2]->raw_values<double>();
+        const int64_t* nb = c[3]->raw_values<int64_t>();
+        for (int64_t i = 0; i < n; ++i) {
+          if (!mask.Valid(i)) continue;
+          double x = v[i], a = lo[i], b = hi[i];
+          int64_t k = nb[i];
+          if (k <= 0 || k == INT64_MAX || std::isnan(x) || a == b || !std::isfinite(a) ||
+              !std::isfinite(b)) {
+            mask.SetNull(i);
+            continue;
+          }
+          double lower = std::min(a, b), upper = std::max(a, b);
+          if (a < b) {
+            out.data[i] = x < lower ? 0
+                          : x >= upper
+                              ? k + 1
+                              : static_cast<int64_t>(static_cast<double>(k) *
+                                                     (x - lower) / (upper - lower)) +
+                                    1;
+          } else {
+            out.data[i] = x > upper ? 0
+                          : x <= lower
+                              ? k + 1
+                              : static_cast<int64_t>(static_cast<double>(k) *
+                                                     (upper - x) / (upper - lower)) +
+                                    1;
+          }
+        }
+        return kernel::MakeColumn(DataType::Long(), n, mask.null_count(), mask.validity(),
+                                  out.buf);
+      });
+}
+
+// bitmap_bucket_number / bitmap_bit_position: where a value lands among Spark's bitmaps
+// of 32768 bits (4096 bytes); bitmap_count: the bits set in a bitmap.
+constexpr int64_t kBitmapBits = 8 * 4096;
+
+Result<BoundExprPtr> ResolveBitmapPlace(const std::string& name, bool bucket, Args args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
+  if (!(args[0]->type()->IsIntegral() || args[0]->type()->id() == TypeId::kNull)) {
+    return fn::UnexpectedType(name, args, 0, "\"BIGINT\"");
+  }
+  SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Long()));
+  return MakeScalarCall(
+      name, DataType::Long(), args[0]->nullable(), args,
+      [bucket](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        const int64_t* x = c[0]->raw_values<int64_t>();
+        Out<int64_t> out(n);
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t v = x[i];
+          out.data[i] = bucket ? (v > 0 ? 1 + (v - 1) / kBitmapBits : v / kBitmapBits)
+                               : (v > 0 ? (v - 1) % kBitmapBits : (-v) % kBitmapBits);
+        }
+        return kernel::MakeColumn(DataType::Long(), n, c[0]->null_count(),
+                                  c[0]->validity(), out.buf);
+      });
+}
+
+Result<BoundExprPtr> ResolveBitmapCount(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("bitmap_count", args.size(), 1, 1, "1"));
+  if (args[0]->type()->id() != TypeId::kBinary)
+    return fn::UnexpectedType("bitmap_count", args, 0, "\"BINARY\"");
+  return MakeScalarCall(
+      "bitmap_count", DataType::Long(), args[0]->nullable(), args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        Out<int64_t> out(n);
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t bits_set = 0;
+          for (unsigned char b : c[0]->GetView(i))
+            bits_set += std::popcount(static_cast<unsigned>(b));
+          out.data[i] = bits_set;
+        }
+        return kernel::MakeColumn(DataType::Long(), n, c[0]->null_count(),
+                                  c[0]->validity(), out.buf);
+      });
+}
+
+// conv(num, from_base, to_base): Spark's NumberConverter. The digits (after an optional
+// '-', up to the first one invalid in from_base) are read as an unsigned 64-bit number; a
+// negative input is its two's complement unless to_base < 0 asks for a signed result.
+// Overflow: ARITHMETIC_OVERFLOW with ANSI, else all ones.
+Result<BoundExprPtr> ResolveConv(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("conv", args.size(), 3, 3, "3"));
+  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg("conv", args, 0));
+  for (size_t k = 1; k < 3; ++k) {
+    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToIntArg("conv", args, k));
+  }
+  return MakeScalarCall(
+      "conv", DataType::String(), true, args,
+      [](const Cols& c, int64_t n, const EvalContext& ctx) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
+        const int32_t* from = c[1]->raw_values<int32_t>();
+        const int32_t* to = c[2]->raw_values<int32_t>();
+        bool overflow = false;
+        auto col = fn::MapToString(
+            DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+              int32_t fb = from[i], tb = to[i];
+              if (fb < 2 || fb > 36 || std::abs(tb) < 2 || std::abs(tb) > 36)
+                return false;
+              std::string_view s = c[0]->GetView(i);
+              while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+              while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+              if (s.empty()) return false;
+              bool negative = s[0] == '-';
+              uint64_t v = 0;
+              for (size_t k = negative ? 1 : 0; k < s.size(); ++k) {
+                char ch = s[k];
+                int d = ch >= '0' && ch <= '9'   ? ch - '0'
+                        : ch >= 'a' && ch <= 'z' ? ch - 'a' + 10
+                        : ch >= 'A' && ch <= 'Z' ? ch - 'A' + 10
+                                                 : 99;
+                if (d >= fb) break;
+                auto base = static_cast<uint64_t>(fb);
+                if (v > (UINT64_MAX - static_cast<uint64_t>(d)) / base) {
+                  if (ctx.ansi) {
+                    overflow = true;
+                    return false;
+                  }
+                  v = UINT64_MAX;
+                  break;
+                }
+                v = v * base + static_cast<uint64_t>(d);
+              }
+              if (negative && tb > 0)
+                v = static_cast<int64_t>(v) < 0 ? UINT64_MAX : ~v + 1;
+              if (tb < 0 && static_cast<int64_t>(v) < 0) {
+                v = ~v + 1;
+                negative = true;
+              }
+              static const char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+              auto base = static_cast<uint64_t>(std::abs(tb));
+              std::string digits;
+              do {
+                digits.push_back(kDigits[v % base]);
+                v /= base;
+              } while (v != 0);
+              if (negative && tb < 0) digits.push_back('-');
+              out->assign(digits.rbegin(), digits.rend());
+              return true;
+            });
+        if (overflow) {
+          return Status::Error("ARITHMETIC_OVERFLOW",
+                               {{"message", "Overflow in function conv()"},
+                                {"alternative", ""},
+                                {"config", "\"spark.sql.ansi.enabled\""}});
+        }
+        return col;
+      });
+}
+
 }  // namespace
 
 void RegisterMathFunctions(FunctionRegistry& r) {
@@ -797,6 +1145,31 @@ void RegisterMathFunctions(FunctionRegistry& r) {
   });
   r.RegisterScalar("isnan", ResolveIsNan);
   r.RegisterScalar("nanvl", ResolveNanvl);
+  r.RegisterScalar("shiftleft", [](Args a, const ResolveContext&) {
+    return ResolveShift("shiftleft", Shift::kLeft, a);
+  });
+  r.RegisterScalar("shiftright", [](Args a, const ResolveContext&) {
+    return ResolveShift("shiftright", Shift::kRight, a);
+  });
+  r.RegisterScalar("shiftrightunsigned", [](Args a, const ResolveContext&) {
+    return ResolveShift("shiftrightunsigned", Shift::kRightUnsigned, a);
+  });
+  r.RegisterScalar("bit_count", ResolveBitCount);
+  for (const char* name : {"bit_get", "getbit"}) {
+    r.RegisterScalar(
+        name, [name](Args a, const ResolveContext&) { return ResolveBitGet(name, a); });
+  }
+  r.RegisterScalar("bin", ResolveBin);
+  r.RegisterScalar("factorial", ResolveFactorial);
+  r.RegisterScalar("width_bucket", ResolveWidthBucket);
+  r.RegisterScalar("bitmap_bucket_number", [](Args a, const ResolveContext&) {
+    return ResolveBitmapPlace("bitmap_bucket_number", true, std::move(a));
+  });
+  r.RegisterScalar("bitmap_bit_position", [](Args a, const ResolveContext&) {
+    return ResolveBitmapPlace("bitmap_bit_position", false, std::move(a));
+  });
+  r.RegisterScalar("bitmap_count", ResolveBitmapCount);
+  r.RegisterScalar("conv", ResolveConv);
 }
 
 }  // namespace spate

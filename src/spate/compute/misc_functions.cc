@@ -1,12 +1,18 @@
 // Copyright spate authors.
 // Miscellaneous functions: typeof current_catalog current_database current_schema
 // monotonically_increasing_id spark_partition_id uuid input_file_name, and the
-// conditionals nullif / nvl2 (rewritten to CASE WHEN as Spark's RuntimeReplaceable).
+// conditionals nullif / nvl2 (rewritten to CASE WHEN as Spark's RuntimeReplaceable), the
+// null helpers equal_null zeroifnull nullifzero, the errors raise_error / assert_true and
+// the session facts current_user user session_user version.
 
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <random>
 
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/input_file.h"
 #include "spate/compute/predicates.h"
 
@@ -15,6 +21,8 @@ namespace spate {
 namespace {
 
 using Args = std::vector<BoundExprPtr>;
+using Cols = std::vector<ColumnPtr>;
+using fn::Delegate;
 
 // A function of no arguments producing a constant string.
 Result<BoundExprPtr> ConstString(const std::string& name, const Args& args,
@@ -137,6 +145,84 @@ Result<BoundExprPtr> ResolveNvl2(Args args, const ResolveContext& rc) {
       [texts](const std::vector<std::string>&) { return CallText("nvl2", texts); });
 }
 
+// ---- errors
+// ----------------------------------------------------------------------------
+
+Status UserRaised(const std::string& message) {
+  return Status::Error("USER_RAISED_EXCEPTION", {{"errorMessage", message}});
+}
+
+Result<BoundExprPtr> ResolveRaiseError(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("raise_error", args.size(), 1, 1, "1"));
+  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg("raise_error", args, 0));
+  return MakeScalarCall(
+      "raise_error", DataType::Null(), true, args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        for (int64_t i = 0; i < n; ++i) {
+          return UserRaised(c[0]->IsNull(i) ? "null" : std::string(c[0]->GetView(i)));
+        }
+        return MakeConstantColumn(Value::Null(DataType::Null()), n);
+      },
+      nullptr, /*nondeterministic=*/true);
+}
+
+Result<BoundExprPtr> ResolveAssertTrue(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("assert_true", args.size(), 1, 2, "[1, 2]"));
+  if (args[0]->type()->id() == TypeId::kNull) {
+    SPATE_ASSIGN_OR_RETURN(args[0], ImplicitCast(args[0], DataType::Boolean()));
+  }
+  if (args[0]->type()->id() != TypeId::kBoolean) {
+    return fn::UnexpectedType("assert_true", args, 0, "\"BOOLEAN\"");
+  }
+  std::string message = "'" + args[0]->ToString() + "' is not true!";
+  std::string shown = args.size() == 2 ? args[1]->ToString() : message;
+  std::string cond = args[0]->ToString();
+  if (args.size() == 2) {
+    SPATE_ASSIGN_OR_RETURN(args[1], fn::ToStringArg("assert_true", args, 1));
+  }
+  return MakeScalarCall(
+      "assert_true", DataType::Null(), true, args,
+      [message](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        const uint8_t* v = c[0]->raw_values<uint8_t>();
+        for (int64_t i = 0; i < n; ++i) {
+          if (c[0]->IsNull(i) || !bits::Get(v, i)) {
+            if (c.size() == 2)
+              return UserRaised(c[1]->IsNull(i) ? "null" : std::string(c[1]->GetView(i)));
+            return UserRaised(message);
+          }
+        }
+        return MakeConstantColumn(Value::Null(DataType::Null()), n);
+      },
+      [cond, shown](const std::vector<std::string>&) {
+        return "assert_true(" + cond + ", " + shown + ")";
+      },
+      /*nondeterministic=*/true);
+}
+
+// ---- session facts
+// ---------------------------------------------------------------------
+
+std::string UserName() {
+  if (const passwd* pw = getpwuid(geteuid()); pw != nullptr && pw->pw_name != nullptr)
+    return pw->pw_name;
+  const char* u = std::getenv("USER");
+  return u ? u : "";
+}
+
+Result<BoundExprPtr> ResolveZeroIfNull(Args args, const ResolveContext& rc) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("zeroifnull", args.size(), 1, 1, "1"));
+  Args shown = args;
+  return Delegate("zeroifnull", "coalesce", {args[0], MakeLiteral(Value::Int(0))}, rc,
+                  shown);
+}
+
+Result<BoundExprPtr> ResolveNullIfZero(Args args, const ResolveContext& rc) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("nullifzero", args.size(), 1, 1, "1"));
+  Args shown = args;
+  return Delegate("nullifzero", "nullif", {args[0], MakeLiteral(Value::Int(0))}, rc,
+                  shown);
+}
+
 }  // namespace
 
 void RegisterMiscFunctions(FunctionRegistry& r) {
@@ -163,6 +249,23 @@ void RegisterMiscFunctions(FunctionRegistry& r) {
       return Status::Error("UNSUPPORTED_GROUPING_EXPRESSION", {});
     });
   }
+  r.RegisterScalar("raise_error", ResolveRaiseError);
+  r.RegisterScalar("assert_true", ResolveAssertTrue);
+  for (const char* name : {"current_user", "user", "session_user"}) {
+    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+      return ConstString(name, a, UserName());
+    });
+  }
+  r.RegisterScalar("version", [](Args a, const ResolveContext&) {
+    return ConstString("version", a, "4.2.0 spate");
+  });
+  r.RegisterScalar(
+      "equal_null", [](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
+        SPATE_RETURN_IF_ERROR(fn::CheckArgs("equal_null", a.size(), 2, 2, "2"));
+        return Delegate("equal_null", "<=>", a, rc, a);
+      });
+  r.RegisterScalar("zeroifnull", ResolveZeroIfNull);
+  r.RegisterScalar("nullifzero", ResolveNullIfZero);
 }
 
 }  // namespace spate

@@ -5,7 +5,7 @@
 
 #include "spate/columnar/kernels.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/compute/predicates.h"
 
 namespace spate {

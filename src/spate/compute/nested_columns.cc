@@ -1,5 +1,5 @@
 // Copyright spate authors.
-#include "spate/compute/list_util.h"
+#include "spate/compute/nested_columns.h"
 
 #include <cstring>
 

@@ -16,7 +16,8 @@
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
+#include "spate/compute/function_args.h"
+#include "spate/compute/string_kernels.h"
 
 namespace spate {
 

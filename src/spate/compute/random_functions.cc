@@ -20,9 +20,9 @@
 #include "spate/columnar/kernels.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/hash_functions.h"
-#include "spate/compute/list_util.h"
+#include "spate/compute/nested_columns.h"
 
 namespace spate {
 

@@ -13,8 +13,9 @@
 #include <memory>
 
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
-#include "spate/compute/list_util.h"
+#include "spate/compute/function_args.h"
+#include "spate/compute/nested_columns.h"
+#include "spate/compute/string_kernels.h"
 
 namespace spate {
 

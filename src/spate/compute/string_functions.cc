@@ -3,7 +3,9 @@
 // concat_ws length char_length character_length upper lower substring substr left right
 // trim ltrim rtrim lpad rpad replace split_part instr locate position repeat reverse
 // initcap startswith endswith contains format_number format_string printf ascii chr
-// base64 unbase64 hex unhex md5 sha1 sha2 crc32 translate.
+// base64 unbase64 hex unhex md5 sha1 sha2 crc32 translate levenshtein soundex quote
+// octet_length bit_length space find_in_set substring_index luhn_check elt overlay, and
+// lpad / rpad of BINARY values (bytes).
 
 #include <locale.h>
 #include <openssl/evp.h>
@@ -18,7 +20,8 @@
 
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
+#include "spate/compute/function_args.h"
+#include "spate/compute/string_kernels.h"
 #include "spate/types/format.h"
 
 namespace spate {
@@ -27,6 +30,8 @@ namespace {
 
 using fn::NullMask;
 using kernel::Out;
+using Args = std::vector<BoundExprPtr>;
+using Cols = std::vector<ColumnPtr>;
 
 using StringFn = std::function<bool(int64_t, std::string*)>;
 
@@ -345,8 +350,39 @@ Result<BoundExprPtr> ResolveTrim(const std::string& name, TrimSide side,
                     });
 }
 
+// lpad / rpad of a BINARY with a BINARY pad (default x'00'): bytes, as Spark's
+// BinaryPad; other arguments go to the string functions.
+Result<BoundExprPtr> ResolveBinaryPad(const std::string& name, bool left, Args args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 3, "[2, 3]"));
+  SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
+  if (args.size() == 2) args.push_back(MakeLiteral(Value::Binary(std::string(1, '\0'))));
+  return MakeScalarCall(
+      name, DataType::Binary(), fn::AnyNullable(args), args,
+      [left](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
+        const int32_t* len = c[1]->raw_values<int32_t>();
+        return fn::MapToString(
+            DataType::Binary(), mask, n, [&](int64_t i, std::string* out) {
+              std::string_view s = c[0]->GetView(i), pad = c[2]->GetView(i);
+              auto want = static_cast<size_t>(std::max(0, len[i]));
+              if (want <= s.size() || pad.empty()) {
+                out->assign(s.substr(0, want));
+                return true;
+              }
+              std::string fill;
+              while (fill.size() < want - s.size()) fill.append(pad);
+              fill.resize(want - s.size());
+              *out = left ? fill + std::string(s) : std::string(s) + fill;
+              return true;
+            });
+      });
+}
+
 Result<BoundExprPtr> ResolvePad(const std::string& name, bool left,
                                 std::vector<BoundExprPtr> args) {
+  if (!args.empty() && IsBinary(args[0]) && (args.size() < 3 || IsBinary(args[2]))) {
+    return ResolveBinaryPad(name, left, std::move(args));
+  }
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 3, "[2, 3]"));
   SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg(name, args, 0));
   SPATE_ASSIGN_OR_RETURN(args[1], fn::ToIntArg(name, args, 1));
@@ -1425,10 +1461,322 @@ Result<BoundExprPtr> ResolveFormatString(const std::string& name,
       });
 }
 
+// ---- strings
+// ---------------------------------------------------------------------------
+
+std::vector<uint32_t> CodePoints(std::string_view s) {
+  std::vector<uint32_t> out;
+  size_t pos = 0;
+  while (pos < s.size()) out.push_back(fn::DecodeUtf8(s, &pos));
+  return out;
+}
+
+Result<BoundExprPtr> ResolveLevenshtein(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("levenshtein", args.size(), 2, 3, "[2, 3]"));
+  for (size_t k = 0; k < 2; ++k) {
+    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg("levenshtein", args, k));
+  }
+  if (args.size() == 3) {
+    SPATE_ASSIGN_OR_RETURN(args[2], fn::ToIntArg("levenshtein", args, 2));
+  }
+  return MakeScalarCall(
+      "levenshtein", DataType::Int(), fn::AnyNullable(args), args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        std::vector<const Column*> in;
+        for (const auto& x : c) in.push_back(x.get());
+        fn::NullMask mask(in, n);
+        Out<int32_t> out(n);
+        std::vector<int32_t> prev, cur;
+        for (int64_t i = 0; i < n; ++i) {
+          if (!mask.Valid(i)) continue;
+          auto a = CodePoints(c[0]->GetView(i)), b = CodePoints(c[1]->GetView(i));
+          prev.resize(b.size() + 1);
+          cur.resize(b.size() + 1);
+          for (size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int32_t>(j);
+          for (size_t p = 1; p <= a.size(); ++p) {
+            cur[0] = static_cast<int32_t>(p);
+            for (size_t j = 1; j <= b.size(); ++j) {
+              cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1,
+                                 prev[j - 1] + (a[p - 1] == b[j - 1] ? 0 : 1)});
+            }
+            std::swap(prev, cur);
+          }
+          int32_t d = prev[b.size()];
+          if (c.size() == 3) {
+            int32_t limit = c[2]->raw_values<int32_t>()[i];
+            if (d > limit) d = -1;
+          }
+          out.data[i] = d;
+        }
+        return kernel::MakeColumn(DataType::Int(), n, mask.null_count(), mask.validity(),
+                                  out.buf);
+      });
+}
+
+void Soundex(std::string_view s, std::string* out) {
+  // Codes of A..Z; '7' (H, W) neither codes nor separates.
+  static const char kCodes[] = "01230127022455012623017202";
+  auto upper = [](unsigned char b) {
+    return static_cast<unsigned char>(b >= 'a' && b <= 'z' ? b - 32 : b);
+  };
+  if (s.empty() || upper(s[0]) < 'A' || upper(s[0]) > 'Z') {
+    out->assign(s);
+    return;
+  }
+  char sx[4] = {static_cast<char>(upper(s[0])), '0', '0', '0'};
+  int n = 1;
+  char last = kCodes[upper(s[0]) - 'A'];
+  for (size_t i = 1; i < s.size(); ++i) {
+    unsigned char b = upper(s[i]);
+    if (b < 'A' || b > 'Z') continue;
+    char code = kCodes[b - 'A'];
+    if (code == '7') continue;
+    if (code != '0' && code != last) {
+      sx[n++] = code;
+      if (n > 3) break;
+    }
+    last = code;
+  }
+  out->assign(sx, 4);
+}
+
+void Quote(std::string_view s, std::string* out) {
+  out->push_back('\'');
+  for (char ch : s) {
+    if (ch == '\'') out->push_back('\\');
+    out->push_back(ch);
+  }
+  out->push_back('\'');
+}
+
+Result<BoundExprPtr> ResolveLengthIn(const std::string& name, int64_t unit, Args args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
+  if (args[0]->type()->id() != TypeId::kBinary) {
+    SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg(name, args, 0));
+  }
+  return MakeScalarCall(
+      name, DataType::Int(), args[0]->nullable(), args,
+      [unit](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        Out<int32_t> out(n);
+        for (int64_t i = 0; i < n; ++i)
+          out.data[i] = static_cast<int32_t>(c[0]->GetView(i).size() * unit);
+        return kernel::MakeColumn(DataType::Int(), n, c[0]->null_count(),
+                                  c[0]->validity(), out.buf);
+      });
+}
+
+Result<BoundExprPtr> ResolveSpace(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("space", args.size(), 1, 1, "1"));
+  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToIntArg("space", args, 0));
+  return MakeScalarCall(
+      "space", DataType::String(), args[0]->nullable(), args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get()}, n);
+        const int32_t* x = c[0]->raw_values<int32_t>();
+        return fn::MapToString(DataType::String(), mask, n,
+                               [&](int64_t i, std::string* out) {
+                                 out->assign(static_cast<size_t>(std::max(0, x[i])), ' ');
+                                 return true;
+                               });
+      });
+}
+
+Result<BoundExprPtr> ResolveFindInSet(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("find_in_set", args.size(), 2, 2, "2"));
+  for (size_t k = 0; k < 2; ++k) {
+    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg("find_in_set", args, k));
+  }
+  return MakeScalarCall(
+      "find_in_set", DataType::Int(), fn::AnyNullable(args), args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get()}, n);
+        Out<int32_t> out(n);
+        for (int64_t i = 0; i < n; ++i) {
+          if (!mask.Valid(i)) continue;
+          std::string_view s = c[0]->GetView(i), list = c[1]->GetView(i);
+          int32_t found = 0;
+          if (s.find(',') == std::string_view::npos) {
+            int32_t k = 1;
+            size_t start = 0;
+            while (true) {
+              size_t end = list.find(',', start);
+              if (list.substr(start, end == std::string_view::npos ? end : end - start) ==
+                  s) {
+                found = k;
+                break;
+              }
+              if (end == std::string_view::npos) break;
+              start = end + 1;
+              ++k;
+            }
+          }
+          out.data[i] = found;
+        }
+        return kernel::MakeColumn(DataType::Int(), n, mask.null_count(), mask.validity(),
+                                  out.buf);
+      });
+}
+
+// UTF8String.subStringIndex: the part before the count-th delimiter (from the right when
+// count < 0); the whole string when there are fewer delimiters.
+std::string_view SubstringIndex(std::string_view s, std::string_view delim,
+                                int32_t count) {
+  if (delim.empty() || count == 0) return {};
+  if (count > 0) {
+    size_t pos = 0;
+    for (int32_t k = 0; k < count; ++k) {
+      size_t at = s.find(delim, k == 0 ? 0 : pos + delim.size());
+      if (at == std::string_view::npos) return s;
+      pos = at;
+    }
+    return s.substr(0, pos);
+  }
+  size_t pos = s.size();
+  for (int32_t k = 0; k < -static_cast<int64_t>(count); ++k) {
+    if (pos == 0) return s;
+    size_t at = s.rfind(delim, pos - 1);
+    if (at == std::string_view::npos) return s;
+    pos = at;
+  }
+  return s.substr(pos + delim.size());
+}
+
+Result<BoundExprPtr> ResolveSubstringIndex(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("substring_index", args.size(), 3, 3, "3"));
+  for (size_t k = 0; k < 2; ++k) {
+    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg("substring_index", args, k));
+  }
+  SPATE_ASSIGN_OR_RETURN(args[2], fn::ToIntArg("substring_index", args, 2));
+  return MakeScalarCall(
+      "substring_index", DataType::String(), fn::AnyNullable(args), args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get(), c[2].get()}, n);
+        const int32_t* cnt = c[2]->raw_values<int32_t>();
+        return fn::MapToString(
+            DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+              out->assign(SubstringIndex(c[0]->GetView(i), c[1]->GetView(i), cnt[i]));
+              return true;
+            });
+      });
+}
+
+Result<BoundExprPtr> ResolveLuhnCheck(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("luhn_check", args.size(), 1, 1, "1"));
+  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg("luhn_check", args, 0));
+  return MakeScalarCall(
+      "luhn_check", DataType::Boolean(), true, args,
+      [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        auto out = Buffer::Allocate(bits::BytesFor(n));
+        uint8_t* o = out->mutable_data();
+        for (int64_t i = 0; i < n; ++i) {
+          if (c[0]->IsNull(i)) continue;
+          std::string_view s = c[0]->GetView(i);
+          bool ok = !s.empty();
+          int sum = 0;
+          bool dbl = false;
+          for (size_t k = s.size(); ok && k-- > 0;) {
+            if (s[k] < '0' || s[k] > '9') {
+              ok = false;
+              break;
+            }
+            int d = s[k] - '0';
+            if (dbl) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+            sum += d;
+            dbl = !dbl;
+          }
+          if (ok && sum % 10 == 0) bits::Set(o, i);
+        }
+        return kernel::MakeColumn(DataType::Boolean(), n, c[0]->null_count(),
+                                  c[0]->validity(), out);
+      });
+}
+
+Result<BoundExprPtr> ResolveElt(Args args, const ResolveContext& rc) {
+  if (args.size() < 2) {
+    return fn::CheckArgs("elt", args.size(), 2, SIZE_MAX, "> 1");
+  }
+  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToIntArg("elt", args, 0));
+  bool all_binary = true;
+  for (size_t k = 1; k < args.size(); ++k)
+    all_binary &= args[k]->type()->id() == TypeId::kBinary;
+  DataTypePtr type = all_binary ? DataType::Binary() : DataType::String();
+  for (size_t k = 1; k < args.size(); ++k) {
+    if (!all_binary) {
+      SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg("elt", args, k));
+    }
+  }
+  bool ansi = rc.ansi;
+  return MakeScalarCall(
+      "elt", type, true, args,
+      [type, ansi](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        StringBuilder sb(type, n, n * 8);
+        const int32_t* idx = c[0]->raw_values<int32_t>();
+        int64_t size = static_cast<int64_t>(c.size()) - 1;
+        for (int64_t i = 0; i < n; ++i) {
+          if (c[0]->IsNull(i)) {
+            sb.AppendNull();
+            continue;
+          }
+          if (idx[i] < 1 || idx[i] > size) {
+            if (ansi) {
+              return Status::Error("INVALID_ARRAY_INDEX",
+                                   {{"indexValue", std::to_string(idx[i])},
+                                    {"arraySize", std::to_string(size)},
+                                    {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+            }
+            sb.AppendNull();
+            continue;
+          }
+          const Column& v = *c[static_cast<size_t>(idx[i])];
+          if (v.IsNull(i)) {
+            sb.AppendNull();
+          } else {
+            sb.Append(v.GetView(i));
+          }
+        }
+        return sb.Finish();
+      });
+}
+
+// overlay(input, replace, pos[, len]): input with `len` characters (bytes for BINARY)
+// from 1-based `pos` replaced by `replace`; `len` defaults to the length of `replace`.
+Result<BoundExprPtr> ResolveOverlay(Args args, const ResolveContext&) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs("overlay", args.size(), 3, 4, "[3, 4]"));
+  bool binary = args[0]->type()->id() == TypeId::kBinary &&
+                args[1]->type()->id() == TypeId::kBinary;
+  if (!binary) {
+    for (size_t k = 0; k < 2; ++k) {
+      SPATE_ASSIGN_OR_RETURN(args[k], fn::ToStringArg("overlay", args, k));
+    }
+  }
+  for (size_t k = 2; k < args.size(); ++k) {
+    SPATE_ASSIGN_OR_RETURN(args[k], fn::ToIntArg("overlay", args, k));
+  }
+  if (args.size() == 3) args.push_back(MakeLiteral(Value::Int(-1)));
+  DataTypePtr type = binary ? DataType::Binary() : DataType::String();
+  return MakeScalarCall(
+      "overlay", type, fn::AnyNullable(args), args,
+      [type, binary](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get(), c[1].get(), c[2].get(), c[3].get()}, n);
+        const int32_t* pos = c[2]->raw_values<int32_t>();
+        const int32_t* len = c[3]->raw_values<int32_t>();
+        return fn::MapToString(type, mask, n, [&](int64_t i, std::string* out) {
+          std::string_view input = c[0]->GetView(i), replace = c[1]->GetView(i);
+          int64_t p = pos[i];
+          int64_t length = len[i] >= 0 ? len[i]
+                                       : (binary ? static_cast<int64_t>(replace.size())
+                                                 : fn::NumChars(replace));
+          out->append(fn::SubstringSql(input, 1, p - 1, binary));
+          out->append(replace);
+          out->append(fn::SubstringSql(input, p + length, INT32_MAX, binary));
+          return true;
+        });
+      });
+}
+
 }  // namespace
 
 void RegisterStringFunctions(FunctionRegistry& r) {
-  using Args = std::vector<BoundExprPtr>;
   for (const char* name : {"concat", "||"}) {
     r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
       return ResolveConcat(name, std::move(a));
@@ -1522,6 +1870,25 @@ void RegisterStringFunctions(FunctionRegistry& r) {
       return ResolveFormatString(name, std::move(a));
     });
   }
+  r.RegisterScalar("levenshtein", ResolveLevenshtein);
+  r.RegisterScalar("soundex", [](Args a, const ResolveContext&) {
+    return fn::ResolveStringUnary("soundex", a, Soundex);
+  });
+  r.RegisterScalar("quote", [](Args a, const ResolveContext&) {
+    return fn::ResolveStringUnary("quote", a, Quote, true);
+  });
+  r.RegisterScalar("octet_length", [](Args a, const ResolveContext&) {
+    return ResolveLengthIn("octet_length", 1, a);
+  });
+  r.RegisterScalar("bit_length", [](Args a, const ResolveContext&) {
+    return ResolveLengthIn("bit_length", 8, a);
+  });
+  r.RegisterScalar("space", ResolveSpace);
+  r.RegisterScalar("find_in_set", ResolveFindInSet);
+  r.RegisterScalar("substring_index", ResolveSubstringIndex);
+  r.RegisterScalar("luhn_check", ResolveLuhnCheck);
+  r.RegisterScalar("elt", ResolveElt);
+  r.RegisterScalar("overlay", ResolveOverlay);
 }
 
 }  // namespace spate

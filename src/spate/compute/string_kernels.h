@@ -2,8 +2,8 @@
 #pragma once
 
 // String kernels of the scalar function families: UTF-8 code point operations (lengths,
-// offsets, decoding, Spark's substring), hex and base64 digits, and builders of STRING and
-// ARRAY<STRING> result columns. Internal to compute. Thread safety: pure functions;
+// offsets, decoding, Spark's substring), hex and base64 digits, and builders of STRING
+// and ARRAY<STRING> result columns. Internal to compute. Thread safety: pure functions;
 // builders are per-call.
 
 #include <cstdint>
@@ -59,6 +59,26 @@ ColumnPtr MapToString(const DataTypePtr& type, const NullMask& mask, int64_t n, 
     }
   }
   return sb.Finish();
+}
+
+/// Resolves a STRING -> STRING function of one argument (cast to STRING): `f(in, &out)`
+/// per valid row; NULL in, NULL out. Nullable when the argument is, or `always_nullable`.
+template <typename F>
+Result<BoundExprPtr> ResolveStringUnary(const std::string& name,
+                                        std::vector<BoundExprPtr> args, F f,
+                                        bool always_nullable = false) {
+  SPATE_RETURN_IF_ERROR(CheckArgs(name, args.size(), 1, 1, "1"));
+  SPATE_ASSIGN_OR_RETURN(args[0], ToStringArg(name, args, 0));
+  return MakeScalarCall(
+      name, DataType::String(), always_nullable || args[0]->nullable(), args,
+      [f](const std::vector<ColumnPtr>& c, int64_t n,
+          const EvalContext&) -> Result<ColumnPtr> {
+        NullMask mask({c[0].get()}, n);
+        return MapToString(DataType::String(), mask, n, [&](int64_t i, std::string* out) {
+          f(c[0]->GetView(i), out);
+          return true;
+        });
+      });
 }
 
 /// Builds an ARRAY<STRING> column from per-row lists (offsets + child).

@@ -3,7 +3,8 @@
 // RFC 2396 parser, as Spark's ParseUrl uses it), mask (Java's Character.isUpperCase /
 // isLowerCase / isDigit over UTF-16 units, here ICU's Unicode properties) and sentences
 // (java.text.BreakIterator's sentence and word instances, here ICU's). Behaviour observed
-// in Spark 4.2 and pinned in tests/differential/cases/functions_format.py.
+// in Spark 4.2 and pinned in tests/differential/cases/functions_format.py. Also
+// url_encode / url_decode / try_url_decode (java.net.URLEncoder / URLDecoder).
 
 #include <re2/re2.h>
 #include <unicode/brkiter.h>
@@ -18,7 +19,8 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
+#include "spate/compute/function_args.h"
+#include "spate/compute/string_kernels.h"
 
 namespace spate {
 
@@ -676,6 +678,60 @@ Result<BoundExprPtr> ResolveSentences(Args args) {
       });
 }
 
+void UrlEncode(std::string_view s, std::string* out) {
+  static const char kHex[] = "0123456789ABCDEF";
+  for (unsigned char ch : s) {
+    if (std::isalnum(ch) || ch == '.' || ch == '-' || ch == '*' || ch == '_') {
+      out->push_back(static_cast<char>(ch));
+    } else if (ch == ' ') {
+      out->push_back('+');
+    } else {
+      out->push_back('%');
+      out->push_back(kHex[ch >> 4]);
+      out->push_back(kHex[ch & 15]);
+    }
+  }
+}
+
+// java.net.URLDecoder: '+' is a space, %XX a byte; false on a malformed escape.
+bool UrlDecode(std::string_view s, std::string* out) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out->push_back(' ');
+    } else if (s[i] == '%') {
+      if (i + 2 >= s.size()) return false;
+      int h = fn::HexDigitValue(s[i + 1]), l = fn::HexDigitValue(s[i + 2]);
+      if (h < 0 || l < 0) return false;
+      out->push_back(static_cast<char>(h * 16 + l));
+      i += 2;
+    } else {
+      out->push_back(s[i]);
+    }
+  }
+  return true;
+}
+
+Result<BoundExprPtr> ResolveUrlDecode(const std::string& name, bool is_try, Args args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
+  SPATE_ASSIGN_OR_RETURN(args[0], fn::ToStringArg(name, args, 0));
+  return MakeScalarCall(
+      name, DataType::String(), true, args,
+      [is_try](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        fn::NullMask mask({c[0].get()}, n);
+        std::string bad;
+        auto col = fn::MapToString(DataType::String(), mask, n,
+                                   [&](int64_t i, std::string* out) {
+                                     if (UrlDecode(c[0]->GetView(i), out)) return true;
+                                     if (bad.empty()) bad = std::string(c[0]->GetView(i));
+                                     return false;
+                                   });
+        if (!bad.empty() && !is_try) {
+          return Status::Error("CANNOT_DECODE_URL", {{"url", bad}});
+        }
+        return col;
+      });
+}
+
 }  // namespace
 
 void RegisterTextFunctions(FunctionRegistry& r) {
@@ -689,6 +745,15 @@ void RegisterTextFunctions(FunctionRegistry& r) {
       "mask", [](Args a, const ResolveContext&) { return ResolveMask(std::move(a)); });
   r.RegisterScalar("sentences", [](Args a, const ResolveContext&) {
     return ResolveSentences(std::move(a));
+  });
+  r.RegisterScalar("url_encode", [](Args a, const ResolveContext&) {
+    return fn::ResolveStringUnary("url_encode", a, UrlEncode, true);
+  });
+  r.RegisterScalar("url_decode", [](Args a, const ResolveContext&) {
+    return ResolveUrlDecode("url_decode", false, a);
+  });
+  r.RegisterScalar("try_url_decode", [](Args a, const ResolveContext&) {
+    return ResolveUrlDecode("try_url_decode", true, a);
   });
 }
 

@@ -9,7 +9,7 @@
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/generators.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 
 namespace spate {
 

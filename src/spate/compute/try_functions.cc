@@ -14,8 +14,8 @@
 #include "spate/columnar/kernels.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
-#include "spate/compute/function_util.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/function_args.h"
+#include "spate/compute/kernel_columns.h"
 
 namespace spate {
 

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/exec/row_hash.h"
 
 namespace spate::exec {

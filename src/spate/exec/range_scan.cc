@@ -1,7 +1,7 @@
 // Copyright spate authors.
 #include "spate/exec/range_scan.h"
 
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/exec/exec_context.h"
 
 namespace spate::exec {

@@ -1,7 +1,7 @@
 // Copyright spate authors.
 #include "spate/exec/row_hash.h"
 
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 
 namespace spate::exec {
 

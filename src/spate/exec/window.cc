@@ -4,7 +4,7 @@
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/row_encoding.h"
 #include "spate/compute/cast.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/exec/exec_context.h"
 #include "spate/exec/sort.h"
 #include "spate/exec/window_aggregate.h"

@@ -7,7 +7,8 @@
 #include <type_traits>
 
 #include "spate/columnar/kernels.h"
-#include "spate/compute/kernel_util.h"
+#include "spate/compute/decimal_math.h"
+#include "spate/compute/kernel_columns.h"
 #include "spate/exec/row_hash.h"
 
 namespace spate::exec {

@@ -4,8 +4,8 @@
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/compute/coercion.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
-#include "spate/compute/function_util.h"
 #include "spate/formats/csv/parser.h"
 #include "spate/formats/text_writers.h"
 

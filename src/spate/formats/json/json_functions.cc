@@ -5,8 +5,9 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/coercion.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
-#include "spate/compute/function_util.h"
+#include "spate/compute/string_kernels.h"
 #include "spate/formats/json/column_parser.h"
 #include "spate/formats/json/infer_schema.h"
 #include "spate/formats/json/json_text.h"
