@@ -1,6 +1,12 @@
 // Copyright spate authors.
 // Schema inference throughput (issue 17):
-//   build/release/bench/spate_infer_bench [json_mb] [csv_mb] [repetitions]
+//   build/release/bench/spate_infer_bench [json_mb] [csv_mb] [repetitions] [bronze]
+// With a fourth argument "bronze", only the bronze stream below runs (the JSON file, its
+// inferred schema, then each repetition's M events per CPU second and per wall second
+// on its own line): the quick A/B measurement of the ingest path. With
+// SPATE_BRONZE_AB=<NAME>, the environment variable NAME is set (=1) on odd repetitions
+// and unset on even ones, and the medians of both are printed (a switch a change under
+// measurement keeps for the old path, interleaved in one process).
 // Writes an NDJSON and a CSV file of events and measures, in the same run (best of the
 // repetitions, MB/s of file bytes):
 //   JSON  1. the inference spate had before (bench/legacy_json_infer.h: whole file in
@@ -19,6 +25,7 @@
 // Then the issue's ingest into tables: JSON -> Delta (inferred), the bronze stream
 // (schema given) and CSV -> Delta, beside DuckDB's COPY of the same reads into Parquet
 // files.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -148,6 +155,71 @@ double Num(const std::string& json, const std::string& key) {
   return std::regex_search(json, m, re) ? std::stod(m[1]) : -1.0;
 }
 
+// The bronze stream alone: readStream.schema(inferred).json(dir) -> Delta, AvailableNow,
+// one line per repetition.
+int BronzeOnly(const std::string& json_file, int reps) {
+  auto fs = io::LocalFileSystem::Get();
+  const auto files =
+      ValueOrThrow(formats::ListInputFiles(*fs, {json_file}, {}, nullptr, "UTC")).files;
+  const auto schema = ValueOrThrow(formats::LineFileDataSource::InferJsonSchema(
+      *fs, files, formats::json::JsonOptions{}, false, "\n", true, {},
+      ThreadPool::Default().num_threads(), 0));
+  std::string ddl;
+  for (const auto& f : schema->fields())
+    ddl += (ddl.empty() ? "" : ", ") + ("`" + f.name + "` " + f.type->Sql());
+  int64_t events = 0;
+  {
+    std::ifstream in(json_file, std::ios::binary);
+    std::string line;
+    while (std::getline(in, line)) ++events;
+  }
+  const std::string root = std::filesystem::path(json_file).parent_path().string();
+  const std::string in_dir = root + "/stream_in", out = root + "/bronze_out";
+  std::filesystem::create_directories(in_dir);
+  std::filesystem::remove(in_dir + "/events.json");
+  std::filesystem::create_hard_link(json_file, in_dir + "/events.json");
+  auto spark = api::SparkSession::builder().getOrCreate().newSession();
+  const char* ab = std::getenv("SPATE_BRONZE_AB");
+  std::vector<double> cpu_rate[2];
+  for (int r = 0; r < reps; ++r) {
+    const int side = ab ? r % 2 : 0;
+    if (ab && side) setenv(ab, "1", 1);
+    if (ab && !side) unsetenv(ab);
+    std::filesystem::remove_all(out);
+    std::filesystem::remove_all(out + "_chk");
+    const double c0 = ProcessCpuSeconds();
+    const auto t0 = Steady::now();
+    spark.readStream()
+        .schema(ddl)
+        .json(in_dir)
+        .writeStream()
+        .format("delta")
+        .option("checkpointLocation", out + "_chk")
+        .trigger(api::Trigger::AvailableNow())
+        .start(out)
+        .awaitTermination();
+    const double wall = Seconds(t0), cpu = ProcessCpuSeconds() - c0;
+    std::printf("bronze%s %lld events: %.3f M events/cpu-s, %.3f M events/s wall\n",
+                !ab    ? ""
+                : side ? " (A: switch set)"
+                       : " (B: unset)",
+                static_cast<long long>(events), events / cpu / 1e6, events / wall / 1e6);
+    std::fflush(stdout);
+    cpu_rate[side].push_back(events / cpu / 1e6);
+  }
+  if (ab) {
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.empty() ? 0.0 : v[v.size() / 2];
+    };
+    const double a = median(cpu_rate[1]), b = median(cpu_rate[0]);
+    std::printf("medians, M events/cpu-s: A (%s set) %.3f, B %.3f, B/A %.3fx\n", ab, a, b,
+                b / a);
+  }
+  std::filesystem::remove_all(root);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -163,6 +235,8 @@ int main(int argc, char** argv) {
   const int threads = ThreadPool::Default().num_threads();
   std::printf("%u hardware threads, pool %d\n", std::thread::hardware_concurrency(),
               threads);
+
+  if (argc > 4 && std::string(argv[4]) == "bronze") return BronzeOnly(json_file, reps);
 
   // ---- JSON ----
   const auto json_files =

@@ -72,10 +72,13 @@ class ParquetFileWriter final : public FileWriter {
   int64_t bytes_written() const override {
     return final_bytes_ >= 0 ? final_bytes_ : w_->bytes_written();
   }
+  std::vector<bool> DeriveLeafStats() override;
+  void FillLeafStats(std::vector<ColumnStats>* stats) const override;
 
  private:
   std::unique_ptr<pq::ParquetWriter> w_;
   int64_t final_bytes_ = -1;
+  std::vector<int> chunk_of_leaf_;  // ColumnStats leaf -> column chunk (-1: row pass)
 };
 
 class ParquetWriterFactory final : public FileWriterFactory {
@@ -294,8 +297,27 @@ void LeafStats(const Column& c, const std::vector<uint8_t>* valid, ColumnStats* 
   }
 }
 
+// Leaves of a column of type t in ColumnStats order (InitLeaves).
+size_t CountLeaves(const DataType& t) {
+  if (t.id() != TypeId::kStruct) return 1;
+  size_t n = 0;
+  for (const auto& f : t.fields()) n += CountLeaves(*f.type);
+  return n;
+}
+
 void Walk(const Column& c, const std::vector<uint8_t>* valid,
-          std::vector<ColumnStats>* stats, std::vector<LeafState>* states, size_t* leaf) {
+          std::vector<ColumnStats>* stats, std::vector<LeafState>* states, size_t* leaf,
+          const std::vector<bool>* skip) {
+  if (skip) {
+    // Every leaf of this column derived by the writer: nothing to look at.
+    const size_t n = CountLeaves(*c.type());
+    bool all = true;
+    for (size_t i = *leaf; i < *leaf + n && all; ++i) all = (*skip)[i];
+    if (all) {
+      *leaf += n;
+      return;
+    }
+  }
   if (c.type_id() == TypeId::kStruct) {
     std::vector<uint8_t> own;
     const std::vector<uint8_t>* child_valid = valid;
@@ -305,7 +327,8 @@ void Walk(const Column& c, const std::vector<uint8_t>* valid,
         own[i] = (!valid || (*valid)[i]) && !c.IsNull(i);
       child_valid = &own;
     }
-    for (const auto& child : c.children()) Walk(*child, child_valid, stats, states, leaf);
+    for (const auto& child : c.children())
+      Walk(*child, child_valid, stats, states, leaf, skip);
     return;
   }
   LeafStats(c, valid, &(*stats)[*leaf], &(*states)[*leaf]);
@@ -314,13 +337,14 @@ void Walk(const Column& c, const std::vector<uint8_t>* valid,
 
 }  // namespace
 
-void AccumulateStats(const Batch& batch, std::vector<ColumnStats>* stats) {
+void AccumulateStats(const Batch& batch, std::vector<ColumnStats>* stats,
+                     const std::vector<bool>* skip) {
   if (stats->empty()) {
     for (const auto& f : batch.schema()->fields()) InitLeaves(f.type, {f.name}, stats);
   }
   std::vector<LeafState> states(stats->size());
   size_t leaf = 0;
-  for (const auto& c : batch.columns()) Walk(*c, nullptr, stats, &states, &leaf);
+  for (const auto& c : batch.columns()) Walk(*c, nullptr, stats, &states, &leaf, skip);
   for (size_t i = 0; i < stats->size(); ++i) {
     if (states[i].nan) {  // NaN sorts above everything in Spark: no usable bounds
       (*stats)[i].no_bounds = true;
@@ -328,6 +352,80 @@ void AccumulateStats(const Batch& batch, std::vector<ColumnStats>* stats) {
     if ((*stats)[i].no_bounds) {
       (*stats)[i].min.reset();
       (*stats)[i].max.reset();
+    }
+  }
+}
+
+namespace {
+
+// ColumnStats leaves (InitLeaves over the data schema) -> the Parquet column chunk whose
+// statistics give them: struct fields recursively, primitive leaves of the types
+// AccumulateStats knows; -1 (kept on the row pass) for lists, maps and anything else.
+void MapLeaves(const pq::LevelNode& n, std::vector<int>* out) {
+  const DataType& t = *n.type;
+  if (t.id() == TypeId::kStruct) {
+    if (n.kind != pq::LevelNode::kStruct || n.children.size() != t.fields().size()) {
+      out->insert(out->end(), CountLeaves(t), -1);
+      return;
+    }
+    for (const auto& child : n.children) MapLeaves(child, out);
+    return;
+  }
+  bool known = false;
+  switch (t.id()) {
+    case TypeId::kBoolean:
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt:
+    case TypeId::kDate:
+    case TypeId::kLong:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz:
+    case TypeId::kFloat:
+    case TypeId::kDouble:
+    case TypeId::kDecimal:
+    case TypeId::kString:
+    case TypeId::kBinary:
+      known = n.kind == pq::LevelNode::kPrimitive && n.leaf >= 0;
+      break;
+    default:
+      break;
+  }
+  out->push_back(known ? n.leaf : -1);
+}
+
+}  // namespace
+
+std::vector<bool> ParquetFileWriter::DeriveLeafStats() {
+  chunk_of_leaf_.clear();
+  for (const auto& f : w_->parquet_schema().fields) MapLeaves(f, &chunk_of_leaf_);
+  std::vector<bool> derived(chunk_of_leaf_.size());
+  bool any = false;
+  for (size_t i = 0; i < derived.size(); ++i) any |= derived[i] = chunk_of_leaf_[i] >= 0;
+  if (!any) return {};
+  w_->SummarizeLeaves();
+  return derived;
+}
+
+void ParquetFileWriter::FillLeafStats(std::vector<ColumnStats>* stats) const {
+  const auto& groups = w_->leaf_summaries();
+  for (size_t i = 0; i < chunk_of_leaf_.size() && i < stats->size(); ++i) {
+    if (chunk_of_leaf_[i] < 0) continue;
+    ColumnStats& s = (*stats)[i];
+    s.null_count = 0;
+    s.min.reset();
+    s.max.reset();
+    // Row groups in file order, ties to the earlier one: AccumulateStats' merge.
+    for (const auto& g : groups) {
+      const pq::LeafSummary& l = g[static_cast<size_t>(chunk_of_leaf_[i])];
+      s.null_count += l.null_count;
+      s.no_bounds |= l.nan;
+      if (l.min && (!s.min || CompareSame(*l.min, *s.min) < 0)) s.min = l.min;
+      if (l.max && (!s.max || CompareSame(*l.max, *s.max) > 0)) s.max = l.max;
+    }
+    if (s.no_bounds) {
+      s.min.reset();
+      s.max.reset();
     }
   }
 }
@@ -341,6 +439,7 @@ struct PartitionedWriteJob::OpenFile {
   int file_count = 0;  // cNNN of the current file
   std::unique_ptr<FileWriter> writer;
   WrittenFile current;
+  std::vector<bool> derived;  // leaves whose statistics the writer derives
 };
 
 struct PartitionedWriteJob::PartitionState {
@@ -421,13 +520,19 @@ Result<PartitionedWriteJob::OpenFile*> PartitionedWriteJob::Open(
   SPATE_ASSIGN_OR_RETURN(
       o.writer,
       factory_->Open(std::make_unique<SyncOnCloseFile>(std::move(file)), data_schema_));
+  o.derived.clear();
+  if (options_.collect_stats && !std::getenv("SPATE_AB_ROW_STATS"))  // TEMP A/B
+    o.derived = o.writer->DeriveLeafStats();
   return &o;
 }
 
 struct CloseHelper {
   static Status Close(std::unique_ptr<FileWriter>& writer, WrittenFile& current,
-                      int* file_count, std::vector<WrittenFile>* done) {
+                      const std::vector<bool>& derived, int* file_count,
+                      std::vector<WrittenFile>* done) {
     Status st = writer->Close();
+    if (st.ok() && !derived.empty() && current.num_records > 0)
+      writer->FillLeafStats(&current.stats);
     current.size_bytes = writer->bytes_written();
     writer.reset();
     ++*file_count;
@@ -452,11 +557,15 @@ Status PartitionedWriteJob::WriteToFile(
     if (take > 0 || n == 0) {
       SPATE_RETURN_IF_ERROR(o->writer->Write(piece));
       o->current.num_records += take;
-      if (options_.collect_stats && take > 0) AccumulateStats(*piece, &o->current.stats);
+      if (options_.collect_stats && take > 0) {
+        AccumulateStats(*piece, &o->current.stats,
+                        o->derived.empty() ? nullptr : &o->derived);
+      }
     }
     offset += take;
     if (cap > 0 && o->current.num_records >= cap && offset < n) {
-      SPATE_RETURN_IF_ERROR(CloseHelper::Close(o->writer, o->current, &o->file_count,
+      SPATE_RETURN_IF_ERROR(CloseHelper::Close(o->writer, o->current, o->derived,
+                                               &o->file_count,
                                                &partitions_[partition]->done));
     }
   } while (offset < n);
@@ -571,8 +680,8 @@ Result<std::vector<WrittenFile>> PartitionedWriteJob::Commit() {
           for (auto& [key, o] : ps.open) {
             if (!o.writer) continue;
             if (closed[p].ok()) {
-              closed[p] =
-                  CloseHelper::Close(o.writer, o.current, &o.file_count, &ps.done);
+              closed[p] = CloseHelper::Close(o.writer, o.current, o.derived,
+                                             &o.file_count, &ps.done);
             } else {
               o.writer.reset();
             }

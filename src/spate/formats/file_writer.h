@@ -51,6 +51,8 @@
 
 namespace spate::formats {
 
+struct ColumnStats;
+
 /// One output file being written.
 class FileWriter {
  public:
@@ -61,6 +63,14 @@ class FileWriter {
   virtual Status Close() = 0;
   /// Bytes written to the file so far (its final size after Close()).
   virtual int64_t bytes_written() const = 0;
+  /// Called before the first Write() when the job collects statistics: which leaves
+  /// (ColumnStats order) the writer will derive from what it computes anyway (Parquet:
+  /// its column chunk statistics), so the job's pass over the rows skips them. Empty (the
+  /// default): none.
+  virtual std::vector<bool> DeriveLeafStats() { return {}; }
+  /// After Close(), for a file with rows: sets null_count, min, max and no_bounds of the
+  /// leaves DeriveLeafStats() returned, exactly as AccumulateStats would have.
+  virtual void FillLeafStats(std::vector<ColumnStats>* /*stats*/) const {}
 };
 
 /// Opens FileWriters of one format with fixed options. Thread safe (Open is const).
@@ -196,7 +206,9 @@ std::optional<std::string> PartitionValueString(const Value& v,
 
 /// Per leaf column statistics of a batch (merged into `stats`, which is initialised to
 /// the leaves of `schema` when empty). Used by the job; exposed for tests and sinks.
-void AccumulateStats(const Batch& batch, std::vector<ColumnStats>* stats);
+/// `skip`: leaves (true) left alone (a FileWriter derives them).
+void AccumulateStats(const Batch& batch, std::vector<ColumnStats>* stats,
+                     const std::vector<bool>* skip = nullptr);
 
 /// A new random (version 4) UUID string.
 std::string NewUuid();

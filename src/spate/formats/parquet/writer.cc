@@ -385,14 +385,24 @@ std::string StatBytes(const T& v) {
   }
 }
 
+// The bounds ComputeStats found before the footer's rules (zeros normalized, strings over
+// 4 KiB dropped) were applied: the first value seen wins ties.
+template <typename T>
+struct RawBounds {
+  bool any = false;
+  bool nan = false;
+  T min{}, max{};
+};
+
 // Min/max (Parquet's type-defined order) of the values, NaN ignored.
 template <typename T>
-void ComputeStats(const std::vector<T>& v, Statistics* st) {
+void ComputeStats(const std::vector<T>& v, Statistics* st, RawBounds<T>* raw) {
   if constexpr (std::is_same_v<T, std::string_view>) {
     if (v.empty()) return;
     StringBounds b;
     for (const auto& x : v) b.Add(x);
     const std::string_view mn = b.min(), mx = b.max();
+    *raw = {true, false, mn, mx};
     if (mn.size() > 4096 || mx.size() > 4096) return;
     st->has_min_value = st->has_max_value = true;
     st->min_value = std::string(mn);
@@ -403,7 +413,10 @@ void ComputeStats(const std::vector<T>& v, Statistics* st) {
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, bool>) {
       for (const auto& x : v) {
         if constexpr (std::is_floating_point_v<T>) {
-          if (std::isnan(x)) continue;
+          if (std::isnan(x)) {
+            raw->nan = true;
+            continue;
+          }
         }
         if (!any) {
           mn = mx = x;
@@ -423,6 +436,9 @@ void ComputeStats(const std::vector<T>& v, Statistics* st) {
       any = true;
     }
     if (!any) return;
+    raw->any = true;
+    raw->min = mn;
+    raw->max = mx;
     if constexpr (std::is_floating_point_v<T>) {
       if (mn == 0) mn = -T(0);
       if (mx == 0) mx = T(0);
@@ -437,6 +453,55 @@ void ComputeStats(const std::vector<T>& v, Statistics* st) {
       st->max = st->max_value;
     }
   }
+}
+
+// Physical value x of a leaf of spate type t as the Value a pass over the rows keeps for
+// Delta's statistics; nullopt for types without bounds there (boolean, binary).
+template <typename T>
+std::optional<Value> SummaryValue(const T& x, const DataType& t) {
+  switch (t.id()) {
+    case TypeId::kByte:
+      return Value::Byte(static_cast<int8_t>(x));
+    case TypeId::kShort:
+      return Value::Short(static_cast<int16_t>(x));
+    case TypeId::kInt:
+      return Value::Int(static_cast<int32_t>(x));
+    case TypeId::kDate:
+      return Value::Date(static_cast<int32_t>(x));
+    case TypeId::kLong:
+      return Value::Long(static_cast<int64_t>(x));
+    case TypeId::kTimestamp:
+      return Value::Timestamp(static_cast<int64_t>(x));
+    case TypeId::kTimestampNtz:
+      return Value::TimestampNtz(static_cast<int64_t>(x));
+    case TypeId::kFloat:
+      return Value::Float(static_cast<float>(x));
+    case TypeId::kDouble:
+      return Value::Double(static_cast<double>(x));
+    case TypeId::kDecimal:
+      return Value::Decimal(static_cast<__int128>(x), t.precision(), t.scale());
+    default:
+      return std::nullopt;
+  }
+}
+
+template <>
+std::optional<Value> SummaryValue(const std::string_view& x, const DataType& t) {
+  if (t.id() != TypeId::kString) return std::nullopt;
+  return Value::String(std::string(x));
+}
+
+template <>
+std::optional<Value> SummaryValue(const bool&, const DataType&) {
+  return std::nullopt;
+}
+
+template <typename T>
+void Summarize(const RawBounds<T>& raw, const DataType& t, LeafSummary* sum) {
+  sum->nan = raw.nan;
+  if (!raw.any) return;
+  sum->min = SummaryValue(raw.min, t);
+  sum->max = SummaryValue(raw.max, t);
 }
 
 void PutLe32(uint32_t v, std::string* out) {
@@ -560,6 +625,7 @@ Status ParquetWriter::FlushRowGroup() {
   rg.ordinal = static_cast<int16_t>(metadata_.row_groups.size());
   rg.has_file_offset = true;
   rg.file_offset = file_->Position();
+  if (options_.summarize_leaves) summaries_.emplace_back(leaves.size());
   for (size_t l = 0; l < leaves.size(); ++l) {
     ColumnChunk chunk;
     SPATE_RETURN_IF_ERROR(WriteChunk(static_cast<int>(l), leaves[l], &chunk));
@@ -590,6 +656,9 @@ struct ChunkWriter {
   // Min/max statistics from the values (from the dictionary when there is one: the same
   // set of values); false when the caller filled them (decimals as FIXED_LEN_BYTE_ARRAY).
   bool compute_stats = true;
+  // Set (WriterOptions::summarize_leaves, leaves outside lists and maps): filled with the
+  // chunk's LeafSummary (min/max left to the caller when compute_stats is false).
+  LeafSummary* summary = nullptr;
 
   std::string comp_buf;  // reused across pages (no zero-fill after the first)
 
@@ -670,7 +739,9 @@ struct ChunkWriter {
         }
       }
     }
-    if (compute_stats) ComputeStats(use_dict ? dict : vals, &stats);
+    RawBounds<T> raw;
+    if (compute_stats) ComputeStats(use_dict ? dict : vals, &stats, &raw);
+    if (summary && compute_stats) Summarize(raw, *leaf.type, summary);
     if (use_dict) {
       std::string body;
       PlainEncode(dict, 0, dict.size(), flba_width, &body);
@@ -753,6 +824,7 @@ struct ChunkWriter {
         nulls += d.def[i] == leaf.max_def - 1 && leaf.max_def > 0;
       stats.null_count = nulls;
     }
+    if (summary) summary->null_count = stats.null_count;
     m.has_statistics = true;
     m.statistics = std::move(stats);
     return Status::OK();
@@ -765,6 +837,9 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
   const LeafInfo& leaf = schema_.leaves[leaf_index];
   auto append = [this](std::string_view b) { return Append(b); };
   auto position = [this] { return file_->Position(); };
+  LeafSummary* sum = options_.summarize_leaves && leaf.max_rep == 0
+                         ? &summaries_.back()[static_cast<size_t>(leaf_index)]
+                         : nullptr;
   Statistics st;
   switch (leaf.type->id()) {
     case TypeId::kBoolean: {
@@ -772,60 +847,60 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       v.reserve(static_cast<size_t>(d.num_values));
       ForEachValue<bool>(d,
                          [&](const Column& c, int64_t i) { v.push_back(c.GetBool(i)); });
-      return ChunkWriter<bool>{leaf, d, options_, append, position}.Write(
+      return ChunkWriter<bool>{leaf, d, options_, append, position, 0, true, sum}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kByte: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int8_t>(d, &v);
-      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
-          v, std::move(st), chunk);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position, 0, true, sum}
+          .Write(v, std::move(st), chunk);
     }
     case TypeId::kShort: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int16_t>(d, &v);
-      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
-          v, std::move(st), chunk);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position, 0, true, sum}
+          .Write(v, std::move(st), chunk);
     }
     case TypeId::kInt:
     case TypeId::kDate: {
       std::vector<int32_t> v;
       GatherFixed<int32_t, int32_t>(d, &v);
-      return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
-          v, std::move(st), chunk);
+      return ChunkWriter<int32_t>{leaf, d, options_, append, position, 0, true, sum}
+          .Write(v, std::move(st), chunk);
     }
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz: {
       std::vector<int64_t> v;
       GatherFixed<int64_t, int64_t>(d, &v);
-      return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
-          v, std::move(st), chunk);
+      return ChunkWriter<int64_t>{leaf, d, options_, append, position, 0, true, sum}
+          .Write(v, std::move(st), chunk);
     }
     case TypeId::kFloat: {
       std::vector<float> v;
       GatherFixed<float, float>(d, &v);
-      return ChunkWriter<float>{leaf, d, options_, append, position}.Write(
+      return ChunkWriter<float>{leaf, d, options_, append, position, 0, true, sum}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kDouble: {
       std::vector<double> v;
       GatherFixed<double, double>(d, &v);
-      return ChunkWriter<double>{leaf, d, options_, append, position}.Write(
+      return ChunkWriter<double>{leaf, d, options_, append, position, 0, true, sum}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kDecimal: {
       if (leaf.physical == PhysicalType::kInt32) {
         std::vector<int32_t> v;
         GatherFixed<int32_t, __int128>(d, &v);
-        return ChunkWriter<int32_t>{leaf, d, options_, append, position}.Write(
-            v, std::move(st), chunk);
+        return ChunkWriter<int32_t>{leaf, d, options_, append, position, 0, true, sum}
+            .Write(v, std::move(st), chunk);
       }
       if (leaf.physical == PhysicalType::kInt64) {
         std::vector<int64_t> v;
         GatherFixed<int64_t, __int128>(d, &v);
-        return ChunkWriter<int64_t>{leaf, d, options_, append, position}.Write(
-            v, std::move(st), chunk);
+        return ChunkWriter<int64_t>{leaf, d, options_, append, position, 0, true, sum}
+            .Write(v, std::move(st), chunk);
       }
       const int w = leaf.type_length;
       std::string arena(static_cast<size_t>(d.num_values * w), '\0');
@@ -852,6 +927,11 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       ChunkWriter<std::string_view> cw{leaf, d, options_, append, position};
       cw.flba_width = w;
       cw.compute_stats = false;
+      cw.summary = sum;
+      if (sum && any) {
+        sum->min = Value::Decimal(mn, leaf.type->precision(), leaf.type->scale());
+        sum->max = Value::Decimal(mx, leaf.type->precision(), leaf.type->scale());
+      }
       return cw.Write(v, std::move(st), chunk);
     }
     case TypeId::kString:
@@ -860,8 +940,9 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
       v.reserve(static_cast<size_t>(d.num_values));
       ForEachValue<std::string_view>(
           d, [&](const Column& c, int64_t i) { v.push_back(c.GetView(i)); });
-      return ChunkWriter<std::string_view>{leaf, d, options_, append, position}.Write(
-          v, std::move(st), chunk);
+      return ChunkWriter<std::string_view>{leaf,     d, options_, append,
+                                           position, 0, true,     sum}
+          .Write(v, std::move(st), chunk);
     }
     default:
       return Status::Unimplemented("Parquet writer: unsupported leaf type " +

@@ -14,6 +14,7 @@
 // field); after an error the file is incomplete and should be deleted by the caller.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "spate/formats/parquet/metadata.h"
 #include "spate/formats/parquet/schema.h"
 #include "spate/io/file_system.h"
+#include "spate/types/value.h"
 
 namespace spate::formats::parquet {
 
@@ -37,6 +39,21 @@ struct WriterOptions {
   bool enable_dictionary = true;
   bool write_page_crc = true;
   std::vector<KeyValue> key_value_metadata;
+  /// Keep leaf_summaries() (Delta's file statistics without a second pass over the rows).
+  bool summarize_leaves = false;
+};
+
+/// One leaf's statistics in one row group, in spate values, as a pass over the rows in
+/// order would compute them (formats::AccumulateStats): NULLs counted with their
+/// ancestors' (the chunk's null count); min/max over the non-NaN values of orderable
+/// types (numbers, decimals, dates, timestamps, strings — whole strings, also past the 4
+/// KiB the footer keeps), the first value seen winning ties (0.0 / -0.0, which the footer
+/// normalizes); `nan` when a NaN was seen. Leaves inside lists and maps stay empty.
+struct LeafSummary {
+  int64_t null_count = 0;
+  std::optional<Value> min;
+  std::optional<Value> max;
+  bool nan = false;
 };
 
 inline constexpr const char* kCreatedBy = "spate version 0.1.0";
@@ -54,6 +71,13 @@ class ParquetWriter {
   int64_t rows_written() const { return rows_written_; }
   int64_t bytes_written() const;
   const FileMetaData& metadata() const { return metadata_; }
+  /// With WriterOptions::summarize_leaves: [row group][leaf (column chunk order)].
+  const std::vector<std::vector<LeafSummary>>& leaf_summaries() const {
+    return summaries_;
+  }
+  const ParquetSchema& parquet_schema() const { return schema_; }
+  /// Turns summarize_leaves on (before the first row group is written).
+  void SummarizeLeaves() { options_.summarize_leaves = true; }
 
   struct LeafData;
 
@@ -68,6 +92,7 @@ class ParquetWriter {
   ParquetSchema schema_;
   WriterOptions options_;
   FileMetaData metadata_;
+  std::vector<std::vector<LeafSummary>> summaries_;
   std::vector<BatchPtr> pending_;
   int64_t pending_rows_ = 0;
   int64_t pending_bytes_ = 0;
