@@ -605,8 +605,10 @@ TEST(ParserTest, GroupByRollupCubeAndGroupingSets) {
                      "(ROLLUP(d), CUBE(e), ())"),
             "a | rollup(struct(b), struct(c)) | "
             "grouping_sets(rollup(struct(d)), cube(struct(e)), struct())");
-  EXPECT_FALSE(ParseStatement("SELECT a FROM t GROUP BY ROLLUP(a").ok());
-  EXPECT_FALSE(ParseStatement("SELECT a FROM t GROUP BY GROUPING SETS a").ok());
+  EXPECT_EQ(Error("SELECT a FROM t GROUP BY ROLLUP(a").error_class(),
+            "PARSE_SYNTAX_ERROR");
+  EXPECT_EQ(Error("SELECT a FROM t GROUP BY GROUPING SETS a").error_class(),
+            "PARSE_SYNTAX_ERROR");
 }
 
 TEST(ParserTest, WindowTimeGroupBy) {
