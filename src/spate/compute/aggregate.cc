@@ -8,13 +8,14 @@
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/row_encoding.h"
-#include "spate/compute/aggregate_extra.h"
+#include "spate/compute/aggregate_families.h"
 #include "spate/compute/approx_count_distinct.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/decimal_math.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_columns.h"
+#include "spate/compute/nested_columns.h"
 #include "spate/compute/predicates.h"
 #include "spate/types/format.h"
 
@@ -23,6 +24,7 @@ namespace spate {
 namespace {
 
 using kernel::Out;
+using Cols = std::vector<ColumnPtr>;
 
 Status SumOverflow() {
   return Status::Error(
@@ -40,11 +42,22 @@ bool AllValid(const std::vector<ColumnPtr>& args, int64_t i) {
 }
 
 // ---- count ------------------------------------------------------------------------
+// count(args): rows where every argument is non-NULL; count_if(x) (`only_true`): rows
+// where x is TRUE.
 class CountAcc final : public GroupedAccumulator {
  public:
+  explicit CountAcc(bool only_true) : only_true_(only_true) {}
   void Resize(int64_t g) override { counts_.resize(static_cast<size_t>(g), 0); }
   Status Update(const std::vector<ColumnPtr>& args, const uint32_t* gid, int64_t n,
                 const EvalContext&) override {
+    if (only_true_) {
+      const Column& c = *args[0];
+      if (c.type_id() == TypeId::kNull) return Status::OK();
+      for (int64_t i = 0; i < n; ++i) {
+        if (!c.IsNull(i) && c.GetBool(i)) ++counts_[gid[i]];
+      }
+      return Status::OK();
+    }
     bool any_nullable = false;
     for (const auto& a : args) any_nullable |= a->null_count() > 0;
     if (!any_nullable) {
@@ -73,20 +86,24 @@ class CountAcc final : public GroupedAccumulator {
     if (n) std::memcpy(out.data, counts_.data(), counts_.size() * 8);
     return kernel::MakeColumn(DataType::Long(), n, 0, nullptr, out.buf);
   }
+  bool only_true_;
   std::vector<int64_t> counts_;
 };
 
 class CountFn final : public AggregateFunction {
  public:
-  explicit CountFn(std::string name) {
+  explicit CountFn(std::string name, bool only_true = false) : only_true_(only_true) {
     name_ = std::move(name);
     result_type_ = DataType::Long();
     nullable_ = false;
     state_fields_ = {Field{"count", DataType::Long(), false}};
   }
   std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
-    return std::make_unique<CountAcc>();
+    return std::make_unique<CountAcc>(only_true_);
   }
+
+ private:
+  bool only_true_;
 };
 
 // ---- sum / avg / try_sum / try_avg
@@ -560,6 +577,133 @@ class DistinctFn final : public AggregateFunction {
   AggregateFunctionPtr inner_;
 };
 
+// ---- bool_and / bool_or ------------------------------------------------------------
+class BoolAcc final : public GroupedAccumulator {
+ public:
+  explicit BoolAcc(bool is_and) : and_(is_and) {}
+  void Resize(int64_t g) override {
+    has_.resize(static_cast<size_t>(g), 0);
+    val_.resize(static_cast<size_t>(g), and_ ? 1 : 0);
+  }
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
+    const Column& c = *args[0];
+    if (c.type_id() == TypeId::kNull) return Status::OK();
+    for (int64_t i = 0; i < n; ++i) {
+      if (c.IsNull(i)) continue;
+      uint32_t g = gid[i];
+      has_[g] = 1;
+      bool v = c.GetBool(i);
+      val_[g] = and_ ? (val_[g] && v) : (val_[g] || v);
+    }
+    return Status::OK();
+  }
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
+    return Update(st, gid, n, ctx);
+  }
+  std::vector<ColumnPtr> State() override { return {Emit()}; }
+  Result<ColumnPtr> Finalize(const EvalContext&) override { return Emit(); }
+
+ private:
+  ColumnPtr Emit() {
+    BooleanBuilder b;
+    for (size_t g = 0; g < has_.size(); ++g) {
+      if (has_[g]) {
+        b.Append(val_[g] != 0);
+      } else {
+        b.AppendNull();
+      }
+    }
+    return b.Finish();
+  }
+  bool and_;
+  std::vector<uint8_t> has_, val_;
+};
+
+class BoolFn final : public AggregateFunction {
+ public:
+  BoolFn(std::string name, bool is_and) : and_(is_and) {
+    name_ = std::move(name);
+    result_type_ = DataType::Boolean();
+    state_fields_ = {Field{"agg", DataType::Boolean(), true}};
+  }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<BoolAcc>(and_);
+  }
+
+ private:
+  bool and_;
+};
+
+// ---- min_by / max_by ---------------------------------------------------------------
+class ByAcc final : public GroupedAccumulator {
+ public:
+  ByAcc(bool is_max, DataTypePtr vt, DataTypePtr ot)
+      : max_(is_max), vt_(std::move(vt)), ot_(std::move(ot)) {}
+  void Resize(int64_t g) override { refs_.resize(static_cast<size_t>(g), ~uint64_t{0}); }
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
+    uint64_t src = vals_.size();
+    vals_.push_back(args[0]);
+    ords_.push_back(args[1]);
+    const Column& o = *args[1];
+    for (int64_t i = 0; i < n; ++i) {
+      if (o.IsNull(i)) continue;
+      uint64_t& r = refs_[gid[i]];
+      if (r != ~uint64_t{0}) {
+        const Column& cur = *ords_[r >> 32];
+        int cmp = CompareValuesAt(o, i, cur, static_cast<int64_t>(r & 0xffffffffu));
+        if (max_ ? cmp <= 0 : cmp >= 0) continue;
+      }
+      r = (src << 32) | static_cast<uint64_t>(i);
+    }
+    if (vals_.size() > 64) Compact();
+    return Status::OK();
+  }
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext& ctx) override {
+    return Update(st, gid, n, ctx);
+  }
+  std::vector<ColumnPtr> State() override { return {Emit(vals_, vt_), Emit(ords_, ot_)}; }
+  Result<ColumnPtr> Finalize(const EvalContext&) override { return Emit(vals_, vt_); }
+
+ private:
+  ColumnPtr Emit(const std::vector<ColumnPtr>& src, const DataTypePtr& t) {
+    if (src.empty()) return Column::MakeNull(t, static_cast<int64_t>(refs_.size()));
+    return TakeMulti(src, refs_.data(), static_cast<int64_t>(refs_.size()));
+  }
+  void Compact() {
+    ColumnPtr v = Emit(vals_, vt_), o = Emit(ords_, ot_);
+    vals_ = {v};
+    ords_ = {o};
+    for (size_t g = 0; g < refs_.size(); ++g) {
+      if (refs_[g] != ~uint64_t{0}) refs_[g] = g;
+    }
+  }
+  bool max_;
+  DataTypePtr vt_, ot_;
+  std::vector<ColumnPtr> vals_, ords_;
+  std::vector<uint64_t> refs_;
+};
+
+class ByFn final : public AggregateFunction {
+ public:
+  ByFn(std::string name, bool is_max, DataTypePtr vt, DataTypePtr ot)
+      : max_(is_max), ot_(ot) {
+    name_ = std::move(name);
+    result_type_ = vt;
+    state_fields_ = {Field{"value", vt, true}, Field{"ordering", ot, true}};
+  }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<ByAcc>(max_, result_type_, ot_);
+  }
+
+ private:
+  bool max_;
+  DataTypePtr ot_;
+};
+
 Status WrongArgs(const std::string& name, const std::string& expected, size_t actual) {
   return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
                        {{"functionName", "`" + name + "`"},
@@ -580,15 +724,112 @@ Status NumericRequired(const std::string& name, const BoundExprPtr& arg) {
 
 }  // namespace
 
-bool IsAggregateName(const std::string& name) {
-  static const std::unordered_set<std::string> kNames = {
+namespace agg {
+
+ColumnPtr DoubleColumn(const std::vector<double>& v, const std::vector<uint8_t>* valid) {
+  int64_t n = static_cast<int64_t>(v.size());
+  kernel::Out<double> out(n);
+  if (n) std::memcpy(out.data, v.data(), v.size() * 8);
+  int64_t nulls = 0;
+  BufferPtr validity = valid ? ValidityFromFlags(*valid, &nulls) : nullptr;
+  return kernel::MakeColumn(DataType::Double(), n, nulls, validity, out.buf);
+}
+
+/// Reads row i of a numeric column as a double (decimals scaled).
+double AsDouble(const Column& c, int64_t i) {
+  if (c.type_id() == TypeId::kDecimal) {
+    return static_cast<double>(c.raw_values<__int128>()[i]) /
+           std::pow(10.0, c.type()->scale());
+  }
+  return kernel::DispatchFixed(*c.type(), [&]<typename T>() -> double {
+    return static_cast<double>(c.raw_values<T>()[i]);
+  });
+}
+
+Status WrongArgs(const std::string& name, const std::string& expected, size_t actual) {
+  return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                       {{"functionName", "`" + name + "`"},
+                        {"expectedNum", expected},
+                        {"actualNum", std::to_string(actual)},
+                        {"docroot", "https://spark.apache.org/docs/latest"}});
+}
+
+Status TypeMismatch(const std::string& name, const std::vector<BoundExprPtr>& args,
+                    size_t i, const std::string& required) {
+  static const char* kOrd[] = {"first", "second", "third"};
+  std::string text = name + "(";
+  for (size_t k = 0; k < args.size(); ++k) text += (k ? ", " : "") + args[k]->ToString();
+  text += ")";
+  return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                       {{"sqlExpr", "\"" + text + "\""},
+                        {"paramIndex", kOrd[std::min<size_t>(i, 2)]},
+                        {"requiredType", required},
+                        {"inputSql", "\"" + args[i]->ToString() + "\""},
+                        {"inputType", QuoteType(*args[i]->type())}});
+}
+
+}  // namespace agg
+
+namespace {
+
+// count / sum / avg / min / max / first / last and their kin bound here; the families of
+// aggregate_families.h bind the rest.
+const std::vector<std::string>& BasicAggregateNames() {
+  static const std::vector<std::string> kNames = {
       "count",       "sum",        "avg",       "mean",
       "min",         "max",        "first",     "last",
       "first_value", "last_value", "any_value", "approx_count_distinct",
-      "try_sum",     "try_avg"};
-  if (kNames.count(name) > 0) return true;
-  const auto& extra = ExtraAggregateNames();
-  return std::find(extra.begin(), extra.end(), name) != extra.end();
+      "try_sum",     "try_avg",    "count_if",  "bool_and",
+      "every",       "bool_or",    "some",      "any",
+      "min_by",      "max_by"};
+  return kNames;
+}
+
+bool Contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// count_if, bool_and / bool_or, min_by / max_by; the families' names; nullptr otherwise.
+Result<AggregateFunctionPtr> MakeOtherAggregate(const std::string& name,
+                                                const std::vector<BoundExprPtr>& args) {
+  if (name == "count_if" || name == "bool_and" || name == "every" || name == "bool_or" ||
+      name == "some" || name == "any") {
+    if (args.size() != 1) return agg::WrongArgs(name, "1", args.size());
+    TypeId t = args[0]->type()->id();
+    if (t != TypeId::kBoolean && t != TypeId::kNull)
+      return agg::TypeMismatch(name, args, 0, "\"BOOLEAN\"");
+    if (name == "count_if") {
+      return AggregateFunctionPtr(std::make_shared<CountFn>("count_if", true));
+    }
+    bool is_and = name == "bool_and" || name == "every";
+    return AggregateFunctionPtr(std::make_shared<BoolFn>(name, is_and));
+  }
+  if (name == "min_by" || name == "max_by") {
+    if (args.size() != 2) return agg::WrongArgs(name, "2", args.size());
+    if (!IsOrderable(*args[1]->type())) {
+      return Status::Error("DATATYPE_MISMATCH.INVALID_ORDERING_TYPE",
+                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " +
+                                            args[1]->ToString() + ")\""},
+                            {"functionName", "`" + name + "`"},
+                            {"dataType", QuoteType(*args[1]->type())}});
+    }
+    return AggregateFunctionPtr(
+        std::make_shared<ByFn>(name, name == "max_by", args[0]->type(), args[1]->type()));
+  }
+  if (Contains(CollectAggregateNames(), name)) return MakeCollectAggregate(name, args);
+  if (Contains(PercentileAggregateNames(), name)) {
+    return MakePercentileAggregate(name, args);
+  }
+  return MakeStatsAggregate(name, args);
+}
+
+}  // namespace
+
+bool IsAggregateName(const std::string& name) {
+  return Contains(BasicAggregateNames(), name) ||
+         Contains(CollectAggregateNames(), name) ||
+         Contains(PercentileAggregateNames(), name) ||
+         Contains(StatsAggregateNames(), name);
 }
 
 Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
@@ -671,7 +912,7 @@ Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
   } else if (name == "approx_count_distinct") {
     SPATE_ASSIGN_OR_RETURN(fn, MakeApproxCountDistinct(args));
   } else {
-    SPATE_ASSIGN_OR_RETURN(fn, MakeExtraAggregate(name, args));
+    SPATE_ASSIGN_OR_RETURN(fn, MakeOtherAggregate(name, args));
   }
   if (!fn) {
     return Status::Error(
@@ -688,8 +929,22 @@ Result<AggregateFunctionPtr> MakeAggregate(
     const std::string& name, const std::vector<BoundExprPtr>& args, bool distinct,
     bool ignore_nulls, const std::vector<OrderDirection>& within_group) {
   if (within_group.empty()) return MakeAggregate(name, args, distinct, ignore_nulls);
-  SPATE_ASSIGN_OR_RETURN(AggregateFunctionPtr fn,
-                         MakeWithinGroupAggregate(name, args, distinct, within_group));
+  // The arguments end with one ordering key per WITHIN GROUP entry.
+  const size_t nkeys = std::min(within_group.size(), args.size());
+  const auto split = args.end() - static_cast<std::ptrdiff_t>(nkeys);
+  std::vector<BoundExprPtr> values(args.begin(), split);
+  std::vector<BoundExprPtr> keys(split, args.end());
+  AggregateFunctionPtr fn;
+  if (name == "percentile_cont" || name == "percentile_disc") {
+    SPATE_ASSIGN_OR_RETURN(
+        fn, MakePercentileWithinGroup(name, values, keys, distinct, within_group));
+  } else if (name == "listagg" || name == "string_agg") {
+    SPATE_ASSIGN_OR_RETURN(
+        fn, MakeListAggWithinGroup(name, values, keys, distinct, within_group));
+  } else {
+    return Status::Error("INVALID_WITHIN_GROUP_EXPRESSION.WITHIN_GROUP_MISSING",
+                         {{"funcName", "`" + name + "`"}});
+  }
   if (distinct) return AggregateFunctionPtr(std::make_shared<DistinctFn>(fn));
   return fn;
 }
@@ -698,12 +953,10 @@ Result<AggregateFunctionPtr> MakeAggregate(
 
 namespace spate {
 void RegisterAggregateFunctionNames(FunctionRegistry& r) {
-  for (const char* n :
-       {"count", "sum", "avg", "mean", "min", "max", "first", "last", "first_value",
-        "last_value", "any_value", "approx_count_distinct", "try_sum", "try_avg"}) {
-    r.RegisterKind(n, FunctionKind::kAggregate);
+  for (const auto* names : {&BasicAggregateNames(), &CollectAggregateNames(),
+                            &PercentileAggregateNames(), &StatsAggregateNames()}) {
+    for (const auto& n : *names) r.RegisterKind(n, FunctionKind::kAggregate);
   }
-  for (const auto& n : ExtraAggregateNames()) r.RegisterKind(n, FunctionKind::kAggregate);
   for (const char* n : {"row_number", "rank", "dense_rank", "percent_rank", "ntile",
                         "lag", "lead", "cume_dist", "nth_value"}) {
     r.RegisterKind(n, FunctionKind::kWindow);

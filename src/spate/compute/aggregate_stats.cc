@@ -1,5 +1,6 @@
 // Copyright spate authors.
-// Statistical and bitwise aggregates of Spark's SHOW FUNCTIONS: skewness and kurtosis
+// Statistical and bitwise aggregates of Spark's SHOW FUNCTIONS: stddev / variance and
+// their _samp / _pop forms (central moments to the second), skewness and kurtosis
 // (central moments to the fourth, Spark's CentralMomentAgg updates and merges), corr,
 // covar_pop, covar_samp and the regr_* family (one co-moment state: n, the means, the
 // co-moment and both second moments, over the rows where both arguments are non-NULL, as
@@ -12,7 +13,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
-#include "spate/compute/aggregate_extra.h"
+#include "spate/compute/aggregate_families.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/kernel_columns.h"
@@ -565,12 +566,112 @@ class ModeFn final : public AggregateFunction {
   }
 };
 
+// ---- central moments: stddev / variance ---------------------------------------------
+enum class MomentKind { kStddevSamp, kStddevPop, kVarSamp, kVarPop };
+
+class MomentAcc final : public GroupedAccumulator {
+ public:
+  explicit MomentAcc(MomentKind kind) : kind_(kind) {}
+  void Resize(int64_t g) override {
+    n_.resize(static_cast<size_t>(g), 0.0);
+    avg_.resize(static_cast<size_t>(g), 0.0);
+    m2_.resize(static_cast<size_t>(g), 0.0);
+  }
+  Status Update(const Cols& args, const uint32_t* gid, int64_t n,
+                const EvalContext&) override {
+    const Column& c = *args[0];
+    if (c.type_id() == TypeId::kNull) return Status::OK();
+    auto add = [&](uint32_t g, double x) {
+      // Spark's CentralMomentAgg update.
+      double nn = n_[g] + 1.0;
+      double delta = x - avg_[g];
+      double delta_n = delta / nn;
+      avg_[g] += delta_n;
+      m2_[g] += delta * (delta - delta_n);
+      n_[g] = nn;
+    };
+    if (c.type_id() == TypeId::kDouble) {
+      const double* v = c.raw_values<double>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (!c.IsNull(i)) add(gid[i], v[i]);
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        if (!c.IsNull(i)) add(gid[i], NumberAt(c, i));
+      }
+    }
+    return Status::OK();
+  }
+  Status Merge(const Cols& st, const uint32_t* gid, int64_t n,
+               const EvalContext&) override {
+    const double* n2 = st[0]->raw_values<double>();
+    const double* a2 = st[1]->raw_values<double>();
+    const double* m2 = st[2]->raw_values<double>();
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t g = gid[i];
+      double n1 = n_[g];
+      double nn = n1 + n2[i];
+      double delta = a2[i] - avg_[g];
+      double delta_n = nn == 0.0 ? 0.0 : delta / nn;
+      avg_[g] += delta_n * n2[i];
+      m2_[g] += m2[i] + delta * delta_n * n1 * n2[i];
+      n_[g] = nn;
+    }
+    return Status::OK();
+  }
+  std::vector<ColumnPtr> State() override {
+    return {Doubles(n_, nullptr), Doubles(avg_, nullptr), Doubles(m2_, nullptr)};
+  }
+  Result<ColumnPtr> Finalize(const EvalContext&) override {
+    size_t groups = n_.size();
+    std::vector<double> out(groups, 0.0);
+    std::vector<uint8_t> valid(groups, 1);
+    for (size_t g = 0; g < groups; ++g) {
+      double n = n_[g];
+      bool samp = kind_ == MomentKind::kStddevSamp || kind_ == MomentKind::kVarSamp;
+      // spark.sql.legacy.statisticalAggregate=false: divide by zero gives NULL.
+      if (n == 0.0 || (samp && n == 1.0)) {
+        valid[g] = 0;
+        continue;
+      }
+      double var = m2_[g] / (samp ? n - 1.0 : n);
+      out[g] = (kind_ == MomentKind::kStddevSamp || kind_ == MomentKind::kStddevPop)
+                   ? std::sqrt(var)
+                   : var;
+    }
+    return Doubles(out, &valid);
+  }
+
+ private:
+  MomentKind kind_;
+  std::vector<double> n_, avg_, m2_;
+};
+
+class MomentFn final : public AggregateFunction {
+ public:
+  MomentFn(std::string name, MomentKind kind) : kind_(kind) {
+    name_ = std::move(name);
+    result_type_ = DataType::Double();
+    state_fields_ = {Field{"n", DataType::Double(), false},
+                     Field{"avg", DataType::Double(), false},
+                     Field{"m2", DataType::Double(), false}};
+  }
+  std::unique_ptr<GroupedAccumulator> MakeAccumulator() const override {
+    return std::make_unique<MomentAcc>(kind_);
+  }
+
+ private:
+  MomentKind kind_;
+};
+
 }  // namespace
 
 const std::vector<std::string>& StatsAggregateNames() {
   static const auto* kNames = [] {
-    auto* v = new std::vector<std::string>{"skewness", "kurtosis", "bit_and",
-                                           "bit_or",   "bit_xor",  "mode"};
+    auto* v = new std::vector<std::string>{
+        "stddev",   "stddev_samp", "std",      "stddev_pop", "variance",
+        "var_samp", "var_pop",     "skewness", "kurtosis",   "bit_and",
+        "bit_or",   "bit_xor",     "mode"};
     for (const auto& [name, kind] : BivariateNames()) v->push_back(name);
     return v;
   }();
@@ -579,6 +680,17 @@ const std::vector<std::string>& StatsAggregateNames() {
 
 Result<AggregateFunctionPtr> MakeStatsAggregate(const std::string& name,
                                                 const std::vector<BoundExprPtr>& args) {
+  if (name == "stddev" || name == "stddev_samp" || name == "std" ||
+      name == "stddev_pop" || name == "variance" || name == "var_samp" ||
+      name == "var_pop") {
+    if (args.size() != 1) return ArgCount(name, "1", args.size());
+    if (!NumberOrNull(*args[0]->type())) return ArgType(name, args, 0, "\"DOUBLE\"");
+    MomentKind k = name == "stddev_pop"                         ? MomentKind::kStddevPop
+                   : name == "var_pop"                          ? MomentKind::kVarPop
+                   : (name == "variance" || name == "var_samp") ? MomentKind::kVarSamp
+                                                                : MomentKind::kStddevSamp;
+    return AggregateFunctionPtr(std::make_shared<MomentFn>(name, k));
+  }
   if (name == "skewness" || name == "kurtosis") {
     if (args.size() != 1) return ArgCount(name, "1", args.size());
     if (!NumberOrNull(*args[0]->type())) return ArgType(name, args, 0, "\"DOUBLE\"");

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "spate/columnar/kernels.h"
-#include "spate/compute/aggregate_extra.h"
+#include "spate/compute/aggregate_families.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_registry.h"
