@@ -2,7 +2,6 @@
 #include "spate/api/monitoring.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -10,6 +9,7 @@
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
 #include "spate/api/streaming.h"
+#include "spate/base/text_parse.h"
 #include "spate/monitor/server.h"
 #include "spate/stream/streaming_query.h"
 
@@ -25,14 +25,13 @@ std::unique_ptr<monitor::MonitoringServer>& Server() {
 
 int IntConf(const SessionState& s, const std::string& key, int dflt, int min, int max) {
   std::string text = s.conf.GetOr(key, std::to_string(dflt));
-  int v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max) {
+  std::optional<int32_t> v = ParseInt32(text);
+  if (!v || *v < min || *v > max) {
     ThrowStatus(Status::Invalid(key + " should be an integer between " +
                                 std::to_string(min) + " and " + std::to_string(max) +
                                 ", but was " + text));
   }
-  return v;
+  return *v;
 }
 
 void AddOnce(stream::StreamingQueryManager& m,

@@ -6,7 +6,6 @@
 // decimal and integer helpers, the error builders with Spark's messages, time-zone
 // helpers and the parsers' declarations. Internal to compute/; stateless, thread-safe.
 
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -16,6 +15,7 @@
 
 #include "spate/columnar/column.h"
 #include "spate/compute/cast.h"
+#include "spate/compute/decimal_math.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -32,20 +32,8 @@ constexpr int kMaxDecimalPrecision = 38;
 // Small numeric helpers
 // ---------------------------------------------------------------------------------------
 
-inline int128_t Pow10(int k) {
-  static const auto kTable = [] {
-    std::array<int128_t, 39> t{};
-    t[0] = 1;
-    for (int i = 1; i <= 38; ++i) t[i] = t[i - 1] * 10;
-    return t;
-  }();
-  return kTable[k];
-}
-
-inline bool FitsPrecision(int128_t v, int precision) {
-  int128_t lim = Pow10(precision);
-  return v < lim && v > -lim;
-}
+using kernel::FitsPrecision;
+using kernel::Pow10;
 
 // Divides by 10^k rounding half away from zero (BigDecimal ROUND_HALF_UP).
 inline int128_t DivPow10HalfUp(int128_t v, int k) {

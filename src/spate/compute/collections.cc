@@ -19,6 +19,7 @@
 #include "spate/columnar/kernels.h"
 #include "spate/columnar/row_encoding.h"
 #include "spate/compute/coercion.h"
+#include "spate/compute/datetime_functions.h"
 #include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/generators.h"
@@ -731,21 +732,6 @@ Result<BoundExprPtr> ResolveArraysZip(Args args, const ResolveContext&) {
 }
 
 // ---- sequence ------------------------------------------------------------------------
-
-/// days + months with the day clamped to the month's end (Spark's
-/// DateTimeUtils.dateAddMonths).
-int64_t AddMonthsToDays(int64_t days, int64_t months) {
-  int64_t y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  int64_t total = y * 12 + (m - 1) + months;
-  int64_t ny = FloorDiv(total, 12);
-  unsigned nm = static_cast<unsigned>(FloorMod(total, 12)) + 1;
-  static const unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  unsigned last = kDays[nm - 1];
-  if (nm == 2 && ((ny % 4 == 0 && ny % 100 != 0) || ny % 400 == 0)) last = 29;
-  return DaysFromCivil(ny, nm, std::min(d, last));
-}
 
 constexpr int64_t kMaxArrayLength = 2147483647LL - 15;
 

@@ -56,7 +56,9 @@ inline Civil CivilOf(int64_t days) {
 // ISO day of week, Monday = 1.
 inline int IsoDow(int64_t days) { return static_cast<int>(FloorMod(days + 3, 7)) + 1; }
 
-int32_t AddMonthsToDays(int64_t days, int64_t months) {
+}  // namespace
+
+int64_t AddMonthsToDays(int64_t days, int64_t months) {
   Civil c = CivilOf(days);
   int64_t total = c.y * 12 + (c.m - 1) + months;
   int64_t y = FloorDiv(total, 12);
@@ -64,6 +66,8 @@ int32_t AddMonthsToDays(int64_t days, int64_t months) {
   unsigned d = std::min<unsigned>(c.d, static_cast<unsigned>(DaysInMonth(y, m)));
   return DaysFromCivil(y, m, d);
 }
+
+namespace {
 
 inline int64_t NowMicros() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -952,8 +956,9 @@ Result<BoundExprPtr> ResolveAddMonths(std::vector<BoundExprPtr> args) {
                         [](const std::vector<ColumnPtr>& a, int64_t n,
                            const EvalContext&) -> Result<ColumnPtr> {
                           return Map2<int32_t, int32_t, int32_t>(
-                              a[0], a[1], DataType::Date(), n,
-                              [](int32_t d, int32_t m) { return AddMonthsToDays(d, m); });
+                              a[0], a[1], DataType::Date(), n, [](int32_t d, int32_t m) {
+                                return static_cast<int32_t>(AddMonthsToDays(d, m));
+                              });
                         });
 }
 
@@ -1596,7 +1601,8 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a0,
           if (date) {
             const int32_t* d = c[0]->raw_values<int32_t>();
             return BuildFixed<int32_t>(rt, c, n, [&](int64_t i, int32_t* out, Status*) {
-              *out = AddMonthsToDays(d[i], sub ? -int64_t{m[i]} : m[i]);
+              *out = static_cast<int32_t>(
+                  AddMonthsToDays(d[i], sub ? -int64_t{m[i]} : m[i]));
               return true;
             });
           }

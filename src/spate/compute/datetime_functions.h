@@ -7,6 +7,8 @@
 //   interval, interval * number, number * interval, interval / number.
 // Thread safety: pure functions.
 
+#include <cstdint>
+
 #include "spate/compute/bound_expr.h"
 
 namespace spate {
@@ -15,5 +17,9 @@ namespace spate {
 /// of the combinations above (the caller then tries its other rules).
 Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a,
                                                const BoundExprPtr& b);
+
+/// Days since the epoch plus `months`, the day clamped to the month's end (Spark's
+/// DateTimeUtils.dateAddMonths); add_months, date +/- interval and sequence use it.
+int64_t AddMonthsToDays(int64_t days, int64_t months);
 
 }  // namespace spate

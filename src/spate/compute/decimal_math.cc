@@ -3,16 +3,6 @@
 
 namespace spate::kernel {
 
-__int128 Pow10(int k) {
-  static const auto* table = [] {
-    auto* t = new __int128[39];
-    t[0] = 1;
-    for (int i = 1; i < 39; ++i) t[i] = t[i - 1] * 10;
-    return t;
-  }();
-  return table[k < 0 ? 0 : (k > 38 ? 38 : k)];
-}
-
 __int128 DivRoundHalfUp(__int128 v, __int128 divisor) {
   __int128 q = v / divisor;
   __int128 r = v % divisor;

@@ -24,7 +24,6 @@
 #include <zlib.h>
 
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +31,7 @@
 #include <optional>
 #include <set>
 
+#include "spate/base/text_parse.h"
 #include "spate/state/providers.h"
 #include "spate/state/state_file.h"
 
@@ -60,13 +60,6 @@ constexpr std::string_view kIntSettings[] = {
     "maxOpenFiles",  "writeBufferSizeMB", "maxWriteBufferNumber", "blockSizeKB",
     "formatVersion", "maxMemoryUsageMB",  "blockCacheSizeMB"};
 
-std::optional<int64_t> ParseInt(const std::string& text) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return v;
-}
-
 Status CheckSettings(const StateStoreConf& conf) {
   auto bad = [](std::string_view name, const std::string& value, std::string_view want) {
     return Status::Invalid("invalid value '" + value +
@@ -76,7 +69,7 @@ Status CheckSettings(const StateStoreConf& conf) {
   for (std::string_view name : kIntSettings) {
     auto it = conf.extra.find(std::string(name));
     if (it == conf.extra.end()) continue;
-    auto v = ParseInt(it->second);
+    auto v = ParseInt64(it->second);
     // maxOpenFiles may be -1 (no limit); every other setting is a positive size.
     if (!v || *v < (name == "maxOpenFiles" ? -1 : 1)) {
       return bad(name, it->second, "an integer");
@@ -96,7 +89,7 @@ Status CheckSettings(const StateStoreConf& conf) {
 int64_t ExtraInt(const StateStoreConf& conf, const std::string& name, int64_t dflt) {
   auto it = conf.extra.find(name);
   if (it == conf.extra.end()) return dflt;
-  return ParseInt(it->second).value_or(dflt);
+  return ParseInt64(it->second).value_or(dflt);
 }
 
 bool ExtraBool(const StateStoreConf& conf, const std::string& name, bool dflt) {
@@ -206,11 +199,10 @@ class RocksDbProvider final : public StateStoreProvider {
       if (name.rfind(kPrefix, 0) != 0) continue;
       size_t dash = name.find('-', kPrefix.size());
       if (dash == std::string::npos) continue;
-      pid_t pid = 0;
-      auto [end, perr] =
-          std::from_chars(name.data() + kPrefix.size(), name.data() + dash, pid);
-      if (perr != std::errc() || pid <= 0) continue;
-      if (kill(pid, 0) != 0 && errno == ESRCH) {
+      std::optional<int32_t> pid = ParseInt32(
+          std::string_view(name).substr(kPrefix.size(), dash - kPrefix.size()));
+      if (!pid || *pid <= 0) continue;
+      if (kill(static_cast<pid_t>(*pid), 0) != 0 && errno == ESRCH) {
         std::error_code ignored;
         fsys::remove_all(entry.path(), ignored);
       }
@@ -631,8 +623,8 @@ class RocksDbProvider final : public StateStoreProvider {
     size_t a = value.find(' ');
     size_t b = a == std::string_view::npos ? a : value.find(' ', a + 1);
     if (b == std::string_view::npos) return std::nullopt;
-    auto size = ParseInt(std::string(value.substr(0, a)));
-    auto crc = ParseInt(std::string(value.substr(a + 1, b - a - 1)));
+    auto size = ParseInt64(value.substr(0, a));
+    auto crc = ParseInt64(value.substr(a + 1, b - a - 1));
     m.shared = std::string(value.substr(b + 1));
     if (!size || !crc || *size < 0 || *crc < 0 || *crc > UINT32_MAX ||
         !SafeName(m.shared)) {

@@ -5,8 +5,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include <charconv>
-
+#include "spate/base/text_parse.h"
 #include "spate/state/bytes.h"
 #include "spate/types/data_type.h"
 
@@ -299,10 +298,9 @@ Result<StoreFiles> ListStoreFiles(io::FileSystem& fs, const std::string& dir) {
     std::string name = io::BaseName(f.path);
     size_t dot = name.find('.');
     if (dot == 0 || dot == std::string::npos) continue;
-    int64_t v = 0;
-    auto [end, ec] = std::from_chars(name.data(), name.data() + dot, v);
-    if (ec != std::errc() || end != name.data() + dot || v < 0) continue;
-    out.Add(name.substr(dot + 1), v, f.path);
+    std::optional<int64_t> v = ParseInt64(std::string_view(name).substr(0, dot));
+    if (!v || *v < 0) continue;
+    out.Add(name.substr(dot + 1), *v, f.path);
   }
   return out;
 }

@@ -2,10 +2,10 @@
 #include "spate/state/state_store.h"
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 
 #include "spate/base/json.h"
+#include "spate/base/text_parse.h"
 #include "spate/state/providers.h"
 #include "spate/state/state_file.h"
 #include "spate/types/schema_json.h"
@@ -39,13 +39,12 @@ namespace {
 
 Result<int64_t> ParseConfInt(const std::string& key, const std::string& text,
                              int64_t min) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < min) {
+  std::optional<int64_t> v = ParseInt64(text);
+  if (!v || *v < min) {
     return Status::Invalid("invalid value '" + text + "' for " + key +
                            ": expected an integer >= " + std::to_string(min));
   }
-  return v;
+  return *v;
 }
 
 // spark.sql.streaming.stateStore.rocksdb.<name> settings copied into

@@ -2,11 +2,11 @@
 #include "spate/stream/checkpoint_describe.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <set>
 
 #include "spate/base/redact.h"
+#include "spate/base/text_parse.h"
 #include "spate/stream/progress.h"
 
 namespace spate::stream {
@@ -14,8 +14,10 @@ namespace spate::stream {
 namespace {
 
 bool ParseId(const std::string& name, int64_t* out) {
-  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), *out);
-  return ec == std::errc() && end == name.data() + name.size() && *out >= 0;
+  std::optional<int64_t> v = ParseInt64(name);
+  if (!v || *v < 0) return false;
+  *out = *v;
+  return true;
 }
 
 /// Numeric sub-folders of `dir`, ascending (none when it is missing).

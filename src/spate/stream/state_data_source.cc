@@ -2,11 +2,11 @@
 #include "spate/stream/state_data_source.h"
 
 #include <algorithm>
-#include <charconv>
 #include <deque>
 #include <limits>
 #include <set>
 
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
 #include "spate/state/row_codec.h"
@@ -78,12 +78,10 @@ Status InvalidOption(const std::string& name, const std::string& sub,
 
 Result<int64_t> NonNegative(const std::string& name, const std::string& v) {
   if (v.empty()) return InvalidOption(name, "IS_EMPTY");
-  int64_t out = 0;
-  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (ec != std::errc() || end != v.data() + v.size())
-    return InvalidOption(name, "WITH_MESSAGE", "'" + v + "' is not an integer");
-  if (out < 0) return InvalidOption(name, "IS_NEGATIVE");
-  return out;
+  std::optional<int64_t> out = ParseInt64(v);
+  if (!out) return InvalidOption(name, "WITH_MESSAGE", "'" + v + "' is not an integer");
+  if (*out < 0) return InvalidOption(name, "IS_NEGATIVE");
+  return *out;
 }
 
 Result<Options> ParseOptions(const std::string& checkpoint,
