@@ -302,8 +302,10 @@ def _pyspark_module() -> types.ModuleType:
     m = types.ModuleType("pyspark", "pyspark under spate submit: spate's modules.")
     m.__path__ = []  # a package: pyspark.sql is found by _AliasFinder
     m.__version__ = spate.__version__
+    from spate.storagelevel import StorageLevel
     m.SparkConf, m.SparkContext, m.Row = SparkConf, SparkContext, Row
-    m.__all__ = ["SparkConf", "SparkContext", "Row"]
+    m.StorageLevel = StorageLevel
+    m.__all__ = ["SparkConf", "SparkContext", "Row", "StorageLevel"]
 
     def __getattr__(name: str):
         raise AttributeError(f"module 'pyspark' has no attribute '{name}' under spate submit "

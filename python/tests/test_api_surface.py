@@ -17,6 +17,9 @@ from spate.sql import functions as F
     lambda df: df.write.jdbc("jdbc:x", "t"),
     lambda df: df.write.bucketBy(2, "age"),
     lambda df: df.sparkSession.addArtifact("x.py"),
+    lambda df: df.select(F.reflect(F.lit("java.util.UUID"), F.lit("randomUUID"))),
+    lambda df: df.select(F.java_method(F.lit("java.util.UUID"), F.lit("randomUUID"))),
+    lambda df: df.select(F.try_reflect(F.lit("java.util.UUID"), F.lit("randomUUID"))),
 ])
 def test_refused_names_say_what_and_why(people, get):
     with pytest.raises(PySparkNotImplementedError) as e:
@@ -75,3 +78,30 @@ def test_checkpoint_needs_a_checkpoint_dir(spark, tmp_path, monkeypatch):
     spark.sparkContext.setCheckpointDir(str(tmp_path))
     assert spark.sparkContext.getCheckpointDir().startswith("file:" + str(tmp_path))
     assert spark.range(3).checkpoint().count() == 3
+
+
+def test_is_local_and_storage_level(spark):
+    """isLocal is True (one process, no executors: docs/spark-differences.md D21); the
+    differential case functions_vector/storage_level compares storageLevel with Spark."""
+    from spate.storagelevel import StorageLevel
+    df = spark.range(3)
+    assert df.isLocal() is True
+    assert df.storageLevel == StorageLevel.NONE
+    assert df.persist(StorageLevel.DISK_ONLY_2).storageLevel == StorageLevel(True, False, False, False, 2)
+    assert str(StorageLevel.OFF_HEAP) == "Disk Memory OffHeap Serialized 1x Replicated"
+    assert [r.id for r in df.collect()] == [0, 1, 2]
+    with pytest.raises(Exception) as e:
+        df.persist("MEMORY_ONLY")
+    assert "NOT_STORAGELEVEL" in str(e.value)
+
+
+def test_partition_transforms_do_not_evaluate(spark):
+    """years / bucket are partition transforms: selecting one does not resolve (Spark cannot
+    evaluate them either)."""
+    df = spark.sql("SELECT 1 AS id, TIMESTAMP'2024-03-04 05:06:07' AS ts")
+    for c in (F.years("ts"), F.months("ts"), F.days("ts"), F.hours("ts"), F.bucket(4, "id")):
+        with pytest.raises(Exception):
+            df.select(c).collect()
+    with pytest.raises(Exception) as e:
+        F.bucket("4", "id")
+    assert "NOT_COLUMN_OR_INT" in str(e.value)

@@ -303,14 +303,40 @@ class DataFrame:
             numPartitions = 0
         return self._wrap(self._jdf.repartition(int(numPartitions or 0), [_to_col_jc(c) for c in cols]))
 
+    # spate recomputes a plan per action (one process: nothing to keep on executors); the
+    # level a DataFrame was persisted with is what storageLevel reports, as Spark's. As in
+    # Spark, persisting again keeps the first level.
     def cache(self) -> "DataFrame":
-        return self
+        return self.persist()
 
     def persist(self, storageLevel: Any = None) -> "DataFrame":
+        from spate.storagelevel import StorageLevel
+        if storageLevel is None:
+            storageLevel = StorageLevel.MEMORY_AND_DISK_DESER
+        if not isinstance(storageLevel, StorageLevel):
+            raise PySparkTypeError(
+                "[NOT_STORAGELEVEL] Argument `storageLevel` should be a StorageLevel, got %s."
+                % type(storageLevel).__name__, "NOT_STORAGELEVEL", None,
+                {"arg_name": "storageLevel", "arg_type": type(storageLevel).__name__})
+        if getattr(self, "_storage_level", None) is None:
+            self._storage_level = storageLevel
         return self
 
     def unpersist(self, blocking: bool = False) -> "DataFrame":
+        self._storage_level = None
         return self
+
+    @property
+    def storageLevel(self) -> Any:
+        """The level of cache() / persist() (StorageLevel.NONE when not persisted)."""
+        from spate.storagelevel import StorageLevel
+        return getattr(self, "_storage_level", None) or StorageLevel.NONE
+
+    def isLocal(self) -> bool:
+        """True: collect() and take() run without executors. spate runs every plan in its own
+        process; Spark answers True only for a local relation or a command's result
+        (docs/spark-differences.md D21)."""
+        return True
 
     def hint(self, name: str, *parameters: Any) -> "DataFrame":
         """Accepted and ignored: spate plans joins and partitions itself, and Spark too

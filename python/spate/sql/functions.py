@@ -12,6 +12,7 @@ from typing import Any, Callable, List, Optional, Union
 from spate import _spate
 from spate.errors import PySparkValueError
 from spate.sql.column import Column, _lit_jc, _to_col_jc, _to_jc
+from spate.sql.utils import refused
 
 ColumnOrName = Union[Column, str]
 
@@ -1186,3 +1187,79 @@ def try_make_timestamp_ntz(years: ColumnOrName, months: ColumnOrName, days: Colu
 
 def conv(col: ColumnOrName, fromBase: int, toBase: int) -> Column:
     return _call("conv", _c(col), _l(fromBase), _l(toBase))
+
+
+# ---- session 13: names PySpark has that reach existing engine functions -------------------
+
+def bitwise_not(col: ColumnOrName) -> Column:
+    """SQL's ~col (Column's ~ is the logical NOT, as in PySpark)."""
+    return _invoke("~", col)
+
+
+def bitwiseNOT(col: ColumnOrName) -> Column:
+    """Deprecated alias of bitwise_not (PySpark 3.2)."""
+    return bitwise_not(col)
+
+
+def call_udf(udfName: str, *cols: ColumnOrName) -> Column:
+    """A call of the function registered as `udfName` (spark.udf.register); as Spark,
+    a built-in of that name resolves too."""
+    return _invoke(udfName, *cols)
+
+
+def json_array_length(col: ColumnOrName) -> Column:
+    """The number of elements of the outermost JSON array (NULL for other JSON)."""
+    return _invoke("json_array_length", col)
+
+
+def json_object_keys(col: ColumnOrName) -> Column:
+    """The keys of the outermost JSON object, as an array (NULL for other JSON)."""
+    return _invoke("json_object_keys", col)
+
+
+def to_json(col: ColumnOrName, options: Optional[dict] = None) -> Column:
+    """JSON text of a struct, map, array or variant-free value, with to_json's options."""
+    return _call("to_json", _c(col), *_options_map(options))
+
+
+_NO_JVM = "it calls Java methods by reflection, and spate has no JVM"
+reflect = refused("functions.reflect", _NO_JVM)
+java_method = refused("functions.java_method", _NO_JVM)
+try_reflect = refused("functions.try_reflect", _NO_JVM)
+
+
+class _PartitionTransform(Column):
+    """years / months / days / hours / bucket: a partition transform for
+    DataFrameWriterV2.partitionedBy. Delta (the only table format of spate's catalog)
+    refuses them there as delta-spark does (DELTA_OPERATION_NOT_ALLOWED); elsewhere the
+    call does not resolve, as Spark cannot evaluate a transform either."""
+
+    def __init__(self, name: str, args: List[Any]):
+        super().__init__(_spate.call_function(name, args))
+        self._transform = name
+
+
+def years(col: ColumnOrName) -> Column:
+    return _PartitionTransform("years", [_c(col)])
+
+
+def months(col: ColumnOrName) -> Column:
+    return _PartitionTransform("months", [_c(col)])
+
+
+def days(col: ColumnOrName) -> Column:
+    return _PartitionTransform("days", [_c(col)])
+
+
+def hours(col: ColumnOrName) -> Column:
+    return _PartitionTransform("hours", [_c(col)])
+
+
+def bucket(numBuckets: Union[Column, int], col: ColumnOrName) -> Column:
+    if not isinstance(numBuckets, (int, Column)) or isinstance(numBuckets, bool):
+        from spate.errors import PySparkTypeError
+        raise PySparkTypeError(
+            "[NOT_COLUMN_OR_INT] Argument `numBuckets` should be a Column or int, got %s."
+            % type(numBuckets).__name__, "NOT_COLUMN_OR_INT", None,
+            {"arg_name": "numBuckets", "arg_type": type(numBuckets).__name__})
+    return _PartitionTransform("bucket", [_cl(numBuckets), _c(col)])

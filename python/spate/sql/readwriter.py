@@ -243,6 +243,7 @@ class DataFrameWriterV2:
         self._provider: Optional[str] = None
         self._options: Dict[str, str] = {}
         self._partitioning: List[Any] = []
+        self._transforms: List[str] = []
 
     def using(self, provider: str) -> "DataFrameWriterV2":
         self._provider = provider
@@ -262,10 +263,16 @@ class DataFrameWriterV2:
         return self.option(property, value)
 
     def partitionedBy(self, col: Any, *cols: Any) -> "DataFrameWriterV2":
-        """Partition columns (plain columns: spate has no partition transforms)."""
+        """Partition columns. The transforms (functions.years, months, days, hours, bucket)
+        are refused when the table is written, as delta-spark refuses them
+        (DELTA_OPERATION_NOT_ALLOWED: a Delta table partitions by columns only)."""
         from spate.sql.column import Column
         names = []
+        self._transforms = []
         for c in (col,) + cols:
+            if getattr(c, "_transform", None):
+                self._transforms.append(c._transform)
+                continue
             if isinstance(c, Column):
                 text = str(c)[8:-2]
                 if not text.replace("_", "").isalnum():
@@ -280,7 +287,25 @@ class DataFrameWriterV2:
     def _exists(self) -> bool:
         return self._df.sparkSession.catalog.tableExists(self._table)
 
+    def _refuse_transforms(self) -> None:
+        from spate.errors import AnalysisException
+        if "bucket" in self._transforms:
+            parts = self._table.split(".")
+            if len(parts) == 1:
+                parts = [self._df.sparkSession.catalog.currentDatabase()] + parts
+            name = ".".join("`%s`" % p for p in parts)
+            raise AnalysisException(
+                "[DELTA_OPERATION_NOT_ALLOWED_DETAIL] Operation not allowed: `Bucketing` is not "
+                "supported for Delta tables: %s" % name, "DELTA_OPERATION_NOT_ALLOWED_DETAIL",
+                "0AKDC", {"operation": "Bucketing", "tableName": name})
+        if self._transforms:
+            raise AnalysisException(
+                "[DELTA_OPERATION_NOT_ALLOWED] Operation not allowed: `Partitioning by expressions` "
+                "is not supported for Delta tables", "DELTA_OPERATION_NOT_ALLOWED", "0AKDC",
+                {"operation": "Partitioning by expressions"})
+
     def _write(self, mode: str, df: Any = None, **extra: str) -> None:
+        self._refuse_transforms()
         w = (df or self._df).write.format(self._provider or "delta").mode(mode)
         w.options(**self._options).options(**extra)
         if self._partitioning:

@@ -268,5 +268,20 @@ Column map_contains_key(const Column& m, const Column& key) {
 }
 Column map_entries(const Column& m) { return F("map_entries", {m}); }
 Column map_from_entries(const Column& e) { return F("map_from_entries", {e}); }
+Column vector_inner_product(const Column& a, const Column& b) {
+  return F("vector_inner_product", {a, b});
+}
+Column vector_cosine_similarity(const Column& a, const Column& b) {
+  return F("vector_cosine_similarity", {a, b});
+}
+Column vector_l2_distance(const Column& a, const Column& b) {
+  return F("vector_l2_distance", {a, b});
+}
+Column vector_norm(const Column& v) { return F("vector_norm", {v}); }
+Column vector_norm(const Column& v, const Column& d) { return F("vector_norm", {v, d}); }
+Column vector_normalize(const Column& v) { return F("vector_normalize", {v}); }
+Column vector_normalize(const Column& v, const Column& d) {
+  return F("vector_normalize", {v, d});
+}
 
 }  // namespace spate::api::functions

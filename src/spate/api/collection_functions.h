@@ -152,5 +152,14 @@ Column map_concat(const std::vector<Column>& maps);
 Column map_contains_key(const Column& map, const Column& key);
 Column map_entries(const Column& map);
 Column map_from_entries(const Column& entries);
+// vectors (ARRAY<FLOAT>, Spark 4.2): single-precision results in Spark's summation order
+Column vector_inner_product(const Column& a, const Column& b);
+Column vector_cosine_similarity(const Column& a, const Column& b);
+Column vector_l2_distance(const Column& a, const Column& b);
+/// vector_norm / vector_normalize(v[, degree]): degree 1, 2 (the default) or +inf, FLOAT.
+Column vector_norm(const Column& v);
+Column vector_norm(const Column& v, const Column& degree);
+Column vector_normalize(const Column& v);
+Column vector_normalize(const Column& v, const Column& degree);
 
 }  // namespace spate::api::functions

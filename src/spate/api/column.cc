@@ -234,6 +234,10 @@ Column call_function(const std::string& name, const std::vector<Column>& args) {
   return Column(Expr::Call(ToLower(name), Exprs(args)));
 }
 
+Column call_udf(const std::string& name, const std::vector<Column>& args) {
+  return call_function(name, args);
+}
+
 Column count(const Column& c) {
   if (c.expr()->kind == ExprKind::kStar) return Call("count", {Expr::Lit(Value::Int(1))});
   return Unary("count", c);

@@ -208,6 +208,9 @@ Column lit(T v) {
 Column expr(const std::string& sql);
 /// A call of any registered SQL function by name (functions.call_function).
 Column call_function(const std::string& name, const std::vector<Column>& args);
+/// A call of a user-defined function registered by name (functions.call_udf); Spark's
+/// call_udf resolves built-ins by that name too, so it is call_function.
+Column call_udf(const std::string& name, const std::vector<Column>& args);
 /// `args` plus, when `options` is not empty, the options argument of from_json /
 /// from_csv / to_json / to_csv: map('key1', 'value1', ...).
 std::vector<Column> WithOptionsArgument(

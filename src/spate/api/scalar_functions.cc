@@ -274,6 +274,7 @@ Column shiftrightunsigned(const Column& c, int n) {
   return Fn("shiftrightunsigned", {c, I(n)});
 }
 Column bit_count(const Column& c) { return Fn("bit_count", {c}); }
+Column bitwise_not(const Column& c) { return Fn("~", {c}); }
 Column bit_get(const Column& c, const Column& pos) { return Fn("bit_get", {c, pos}); }
 Column getbit(const Column& c, const Column& pos) { return Fn("getbit", {c, pos}); }
 Column width_bucket(const Column& v, const Column& min, const Column& max,

@@ -212,6 +212,8 @@ Column shiftleft(const Column& c, int num_bits);
 Column shiftright(const Column& c, int num_bits);
 Column shiftrightunsigned(const Column& c, int num_bits);
 Column bit_count(const Column& c);
+/// bitwise_not(c): SQL's ~c (Column's operator! is the logical NOT, as PySpark's ~).
+Column bitwise_not(const Column& c);
 Column bit_get(const Column& c, const Column& pos);
 Column getbit(const Column& c, const Column& pos);
 Column width_bucket(const Column& v, const Column& min, const Column& max,

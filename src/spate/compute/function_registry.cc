@@ -24,6 +24,7 @@ FunctionRegistry::FunctionRegistry() {
   RegisterNumberFormatFunctions(*this);
   RegisterTextFunctions(*this);
   RegisterAesFunctions(*this);
+  RegisterVectorFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

@@ -76,5 +76,7 @@ void RegisterTextFunctions(
     FunctionRegistry& r);  // text_functions.cc: parse_url, mask, sentences
 void RegisterAesFunctions(
     FunctionRegistry& r);  // aes_functions.cc: aes_encrypt, aes_decrypt
+void RegisterVectorFunctions(
+    FunctionRegistry& r);  // vector_functions.cc: vector_norm, vector_inner_product, ...
 
 }  // namespace spate
