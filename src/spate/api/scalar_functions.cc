@@ -275,6 +275,8 @@ Column shiftrightunsigned(const Column& c, int n) {
 }
 Column bit_count(const Column& c) { return Fn("bit_count", {c}); }
 Column bitwise_not(const Column& c) { return Fn("~", {c}); }
+Column input_file_block_start() { return Fn("input_file_block_start", {}); }
+Column input_file_block_length() { return Fn("input_file_block_length", {}); }
 Column bit_get(const Column& c, const Column& pos) { return Fn("bit_get", {c, pos}); }
 Column getbit(const Column& c, const Column& pos) { return Fn("getbit", {c, pos}); }
 Column width_bucket(const Column& v, const Column& min, const Column& max,

@@ -214,6 +214,10 @@ Column shiftrightunsigned(const Column& c, int num_bits);
 Column bit_count(const Column& c);
 /// bitwise_not(c): SQL's ~c (Column's operator! is the logical NOT, as PySpark's ~).
 Column bitwise_not(const Column& c);
+/// input_file_block_start() / input_file_block_length(): 0 and the length of the file the
+/// rows were read from (spate reads whole files); -1 when they were not read from a file.
+Column input_file_block_start();
+Column input_file_block_length();
 Column bit_get(const Column& c, const Column& pos);
 Column getbit(const Column& c, const Column& pos);
 Column width_bucket(const Column& v, const Column& min, const Column& max,

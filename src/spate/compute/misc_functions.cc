@@ -1,6 +1,7 @@
 // Copyright spate authors.
 // Miscellaneous functions: typeof current_catalog current_database current_schema
-// monotonically_increasing_id spark_partition_id uuid input_file_name, and the
+// monotonically_increasing_id spark_partition_id uuid input_file_name
+// input_file_block_start input_file_block_length, and the
 // conditionals nullif / nvl2 (rewritten to CASE WHEN as Spark's RuntimeReplaceable), the
 // null helpers equal_null zeroifnull nullifzero, the errors raise_error / assert_true and
 // the session facts current_user user session_user version.
@@ -45,6 +46,24 @@ Result<BoundExprPtr> ResolveInputFileName(Args args, const ResolveContext&) {
         return MakeConstantColumn(Value::String(InputFileName()), n);
       },
       [](const std::vector<std::string>&) { return std::string("input_file_name()"); },
+      /*nondeterministic=*/true);
+}
+
+// input_file_block_start() / input_file_block_length(): the block of the file the rows
+// being evaluated come from; spate reads whole files, so 0 and the file's length (-1 for
+// both when the rows are not read from a file).
+Result<BoundExprPtr> ResolveInputFileBlock(const std::string& name, bool start,
+                                           const Args& args) {
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 0, 0, "0"));
+  return MakeScalarCall(
+      name, DataType::Long(), false, {},
+      [start](const std::vector<ColumnPtr>&, int64_t n,
+              const EvalContext&) -> Result<ColumnPtr> {
+        int64_t length = InputFileLength();
+        int64_t v = length < 0 ? -1 : (start ? 0 : length);
+        return MakeConstantColumn(Value::Long(v), n);
+      },
+      [name](const std::vector<std::string>&) { return name + "()"; },
       /*nondeterministic=*/true);
 }
 
@@ -236,6 +255,12 @@ void RegisterMiscFunctions(FunctionRegistry& r) {
     });
   }
   r.RegisterScalar("input_file_name", ResolveInputFileName);
+  for (bool start : {true, false}) {
+    std::string name = start ? "input_file_block_start" : "input_file_block_length";
+    r.RegisterScalar(name, [name, start](const Args& a, const ResolveContext&) {
+      return ResolveInputFileBlock(name, start, a);
+    });
+  }
   r.RegisterScalar("monotonically_increasing_id", ResolveMonotonicId);
   r.RegisterScalar("spark_partition_id", ResolvePartitionId);
   r.RegisterScalar("uuid", ResolveUuid);

@@ -2,6 +2,7 @@
 #include "spate/exec/file_scan.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "spate/compute/input_file.h"
 
@@ -16,7 +17,15 @@ class FileScanStream final : public BatchStream {
       : reader_(std::move(reader)),
         schema_(std::move(schema)),
         columns_(std::move(columns)),
-        path_(std::move(path)) {}
+        path_(std::move(path)) {
+    // The block input_file_block_length() reports: the whole file (spate reads whole
+    // files).
+    std::error_code ec;
+    if (!path_.empty()) {
+      auto size = std::filesystem::file_size(path_, ec);
+      if (!ec) length_ = static_cast<int64_t>(size);
+    }
+  }
   ~FileScanStream() override {
     if (!path_.empty()) SetInputFileName({});
   }
@@ -25,7 +34,7 @@ class FileScanStream final : public BatchStream {
     if (!reader_) return BatchPtr();
     SPATE_ASSIGN_OR_RETURN(BatchPtr b, reader_->Next());
     // input_file_name() of the rows handed up the pipeline on this thread.
-    SetInputFileName(b ? std::string_view(path_) : std::string_view());
+    SetInputFileName(b ? std::string_view(path_) : std::string_view(), length_);
     if (!b) return BatchPtr();
     if (static_cast<int>(columns_.size()) == schema_->num_fields()) {
       bool identity = true;
@@ -47,6 +56,7 @@ class FileScanStream final : public BatchStream {
   SchemaPtr schema_;
   std::vector<int> columns_;
   std::string path_;
+  int64_t length_ = -1;
 };
 
 }  // namespace

@@ -124,3 +124,40 @@ def storage_level(s):
     return {"before": before, "cached": cached, "again": again, "gone": gone,
             "memory_only": repr(mem.storageLevel), "text": str(mem.storageLevel),
             "rows": [r[0] for r in mem.collect()]}
+
+
+# ---- input_file_block_start / input_file_block_length ---------------------------------------
+
+def _blocks(df, F):
+    return df.select(F.input_file_block_start().alias("s"), F.input_file_block_length().alias("l"),
+                     F.expr("input_file_block_length() > 0").alias("positive")).distinct()
+
+
+@case
+def input_file_block_parquet(s):
+    F = s.F
+    path = s.tmp + "/pq"
+    s.spark.range(5).coalesce(1).write.parquet(path)
+    out = _blocks(s.spark.read.parquet(path), F).collect()
+    import os
+    files = [f for f in os.listdir(path) if f.endswith(".parquet")]
+    return {"rows": [(r.s, r.l == os.path.getsize(os.path.join(path, files[0])), r.positive)
+                     for r in out], "files": len(files)}
+
+
+@case
+def input_file_block_json(s):
+    F = s.F
+    path = s.tmp + "/js"
+    with open(path + ".json", "w") as f:
+        f.write('{"a": 1}\n{"a": 2}\n')
+    return _blocks(s.spark.read.json(path + ".json"), F)
+
+
+@case
+def input_file_block_not_a_file(s):
+    return _blocks(s.spark.range(3), s.F)
+
+
+sql_case("input_file_block/sql_no_file", "SELECT input_file_block_start(), input_file_block_length()")
+sql_case("input_file_block/wrong_args", "SELECT input_file_block_start(1)")
