@@ -491,6 +491,7 @@ void BindDataFrame(py::module_& m) {
           },
           py::call_guard<py::gil_scoped_release>())
       .def("coalesce", &DataFrame::coalesce)
+      .def("hint", &DataFrame::hint)
       .def("repartition",
            [](const DataFrame& d, int n, const std::vector<Column>& c) {
              return c.empty() ? d.repartition(n) : d.repartition(n, c);

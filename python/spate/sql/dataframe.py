@@ -9,6 +9,10 @@ from spate.errors import (PySparkAttributeError, PySparkNotImplementedError, PyS
 from spate.sql.column import Column, _to_col_jc, _to_jc
 from spate.sql.types import Row, StructType
 
+# Spark's join strategy hint names (JoinStrategyHint.hintAliases).
+_JOIN_HINTS = frozenset(["broadcast", "broadcastjoin", "mapjoin", "shuffle_merge", "mergejoin",
+                         "merge", "shuffle_hash", "shuffle_replicate_nl"])
+
 __all__ = ["DataFrame"]
 
 
@@ -339,13 +343,19 @@ class DataFrame:
         return True
 
     def hint(self, name: str, *parameters: Any) -> "DataFrame":
-        """Accepted and ignored: spate plans joins and partitions itself, and Spark too
-        ignores (with a warning) the hints it does not know."""
+        """Spark's join strategy hints: "broadcast" / "broadcastjoin" / "mapjoin" (a join
+        broadcasts this side where the join type allows it), "shuffle_merge" / "mergejoin"
+        / "merge", "shuffle_hash", "shuffle_replicate_nl" (the join stays shuffled).
+        Without parameters the whole DataFrame is hinted; string parameters name the
+        relations inside it. Other hints (the partitioning hints among them) are ignored
+        with a warning, as Spark ignores the hints it does not know."""
         if len(parameters) == 1 and isinstance(parameters[0], list):
             parameters = tuple(parameters[0])
         if not isinstance(name, str):
-            raise PySparkTypeError("[NOT_STR] Argument `name` should be a str, got %s." % type(name).__name__,
-                                   "NOT_STR", None, {"arg_name": "name", "arg_type": type(name).__name__})
+            raise PySparkTypeError("[NOT_EXPECTED_TYPE] Argument `name` should be str, got %s."
+                                   % type(name).__name__, "NOT_EXPECTED_TYPE", None,
+                                   {"arg_name": "name", "expected_type": "str",
+                                    "arg_type": type(name).__name__})
         for p in parameters:
             ok = isinstance(p, (str, float, int, Column)) or (
                 isinstance(p, list) and all(isinstance(x, (str, float, int)) for x in p))
@@ -357,7 +367,16 @@ class DataFrame:
                     {"arg_name": "parameters", "arg_type": "tuple",
                      "allowed_types": "str, float, int, Column, list[str], list[float], list[int]",
                      "item_type": type(p).__name__})
-        return self
+        if name.lower() not in _JOIN_HINTS:
+            import warnings
+            warnings.warn("spate ignores the hint %r: it knows the join strategy hints only (%s)"
+                          % (name, ", ".join(sorted(_JOIN_HINTS))), stacklevel=2)
+        from spate.sql.column import _lit_jc
+        params = []
+        for p in parameters:
+            for v in (p if isinstance(p, list) else [p]):
+                params.append(v._jc if isinstance(v, Column) else _lit_jc(v))
+        return self._wrap(self._jdf.hint(name, params))
 
     # ---- sampling ---------------------------------------------------------------------------
     def sample(self, withReplacement: Any = None, fraction: Any = None, seed: Optional[int] = None) -> "DataFrame":

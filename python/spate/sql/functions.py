@@ -68,7 +68,8 @@ def call_function(funcName: str, *cols: ColumnOrName) -> Column:
 
 
 def broadcast(df: Any) -> Any:
-    return df
+    """Marks a DataFrame to be broadcast in joins: df.hint("broadcast")."""
+    return df.hint("broadcast")
 
 
 def when(condition: Column, value: Any) -> Column:

@@ -341,6 +341,18 @@ DataFrame DataFrame::coalesce(int n) const {
   return With(p);
 }
 
+DataFrame DataFrame::hint(const std::string& name,
+                          const std::vector<Column>& parameters) const {
+  auto p = Node(PlanKind::kHint, {plan_});
+  p->hint_name = name;
+  p->exprs = Exprs(parameters);
+  return With(p);
+}
+
+namespace functions {
+DataFrame broadcast(const DataFrame& df) { return df.hint("broadcast"); }
+}  // namespace functions
+
 DataFrame DataFrame::repartition(int n) const {
   auto p = Node(PlanKind::kRepartition, {plan_});
   p->num_partitions = n;

@@ -212,6 +212,15 @@ class DataFrame {
   Column exists() const;
   /// df.stat (DataFrameStatFunctions).
   DataFrameStatFunctions stat() const;
+  /// A hint on this DataFrame (Dataset.hint): the join strategies "broadcast" /
+  /// "broadcastjoin" / "mapjoin", "shuffle_merge" / "mergejoin" / "merge",
+  /// "shuffle_hash", "shuffle_replicate_nl" (names case-insensitive). Without
+  /// parameters the whole DataFrame is hinted; parameters (string literals: lit("t"))
+  /// name the relations inside it to hint. Another name is ignored with Spark's warning
+  /// ("Unrecognized hint", sql/hints.h). A join then honours a hint on its side (a
+  /// broadcast hash join that builds that side) where the join type allows it.
+  DataFrame hint(const std::string& name,
+                 const std::vector<Column>& parameters = {}) const;
   DataFrame coalesce(int num_partitions) const;
   DataFrame repartition(int num_partitions) const;
   DataFrame repartition(int num_partitions, const std::vector<Column>& cols) const;
@@ -427,5 +436,10 @@ template <typename... T>
 GroupedData DataFrame::groupBy(const T&... cols) const {
   return groupBy(std::vector<Column>{ToColumn(cols)...});
 }
+
+namespace functions {
+/// Marks `df` to be broadcast in joins (functions.broadcast: df.hint("broadcast")).
+DataFrame broadcast(const DataFrame& df);
+}  // namespace functions
 
 }  // namespace spate::api

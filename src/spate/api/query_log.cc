@@ -3,10 +3,9 @@
 
 #include <chrono>
 #include <cmath>
-#include <iostream>
-#include <mutex>
 
 #include "spate/api/session_state.h"
+#include "spate/base/line_sink.h"
 #include "spate/base/redact.h"
 #include "spate/types/data_type.h"
 
@@ -14,23 +13,12 @@ namespace spate::api {
 
 namespace {
 
-std::mutex& SinkMu() {
-  static std::mutex mu;
-  return mu;
-}
-std::function<void(const std::string&)>& Sink() {
-  static std::function<void(const std::string&)> sink;
+LineSink& Sink() {
+  static LineSink sink;
   return sink;
 }
 
-void Emit(const std::string& line) {
-  std::lock_guard<std::mutex> lock(SinkMu());
-  if (Sink()) {
-    Sink()(line);
-  } else {
-    std::cerr << line << '\n' << std::flush;
-  }
-}
+void Emit(const std::string& line) { Sink().Write(line); }
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -112,8 +100,7 @@ const char* LogLevelName(LogLevel level) {
 }
 
 void SetQueryLogSink(std::function<void(const std::string&)> sink) {
-  std::lock_guard<std::mutex> lock(SinkMu());
-  Sink() = std::move(sink);
+  Sink().Set(std::move(sink));
 }
 
 QueryLogListener::Settings QueryLogListener::Current() const {

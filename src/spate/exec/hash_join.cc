@@ -87,7 +87,7 @@ Result<std::shared_ptr<BuildTable>> MakeBuildTable(const HashJoin& op, BatchPtr 
   auto t = std::make_shared<BuildTable>();
   t->build = std::move(build);
   SPATE_RETURN_IF_ERROR(
-      t->keys.Compute(*t->build, op.right_keys(), op.null_safe(), integer_mode, eval));
+      t->keys.Compute(*t->build, op.build_keys(), op.null_safe(), integer_mode, eval));
   int64_t n = t->build->num_rows();
   uint64_t slots = 16;
   while (slots < static_cast<uint64_t>(n) * 2) slots <<= 1;
@@ -117,6 +117,10 @@ Result<std::shared_ptr<BuildTable>> MakeBuildTable(const HashJoin& op, BatchPtr 
   return t;
 }
 
+// Probes the build table with the rows of the other child's partition. Building right,
+// the probe rows are the join's left rows (JoinOutput's left); building left, they are
+// its right rows, and a right outer join emits a probe batch's unmatched rows as soon as
+// the batch has been probed.
 class HashJoinStream final : public BatchStream {
  public:
   HashJoinStream(const HashJoin* op, int partition, ExecContext* ctx)
@@ -124,7 +128,8 @@ class HashJoinStream final : public BatchStream {
         partition_(partition),
         ctx_(ctx),
         output_(op->type(), op->condition(), op->child(0).schema(), op->child(1).schema(),
-                op->schema()) {
+                op->schema()),
+        build_left_(op->build_side() == BuildSide::kLeft) {
     integer_mode_ = IntegerMode(*op);
   }
 
@@ -147,7 +152,7 @@ class HashJoinStream final : public BatchStream {
       SPATE_ASSIGN_OR_RETURN(BatchPtr b, left_input_->Next());
       if (!b) {
         done_ = true;
-        if (output_.tracks_right()) {
+        if (!build_left_ && output_.tracks_right()) {
           if (BatchPtr rest =
                   output_.UnmatchedRight(*table_->build, right_matched_.data())) {
             queue_.push_back(std::move(rest));
@@ -156,7 +161,7 @@ class HashJoinStream final : public BatchStream {
         continue;
       }
       if (b->num_rows() == 0) continue;
-      SPATE_RETURN_IF_ERROR(probe_.Compute(*b, op_->left_keys(), op_->null_safe(),
+      SPATE_RETURN_IF_ERROR(probe_.Compute(*b, op_->probe_keys(), op_->null_safe(),
                                            integer_mode_, ctx_->eval()));
       left_ = std::move(b);
       left_matched_.assign(static_cast<size_t>(left_->num_rows()), 0);
@@ -178,9 +183,10 @@ class HashJoinStream final : public BatchStream {
       SPATE_ASSIGN_OR_RETURN(table_,
                              MakeBuildTable(*op_, std::move(build), ctx_->eval()));
     }
-    if (output_.tracks_right())
+    if (!build_left_ && output_.tracks_right())
       right_matched_.assign(static_cast<size_t>(table_->build->num_rows()), 0);
-    SPATE_ASSIGN_OR_RETURN(left_input_, op_->child(0).Open(partition_, ctx_));
+    SPATE_ASSIGN_OR_RETURN(left_input_,
+                           op_->child(op_->probe_child()).Open(partition_, ctx_));
     return Status::OK();
   }
 
@@ -230,15 +236,22 @@ class HashJoinStream final : public BatchStream {
         chain_ = kChainStart;
       }
     }
-    SPATE_ASSIGN_OR_RETURN(
-        BatchPtr out,
-        output_.Pairs(*left_, *table_->build, li_, ri_, left_matched_.data(),
-                      output_.tracks_right() ? right_matched_.data() : nullptr,
-                      ctx_->eval()));
+    BatchPtr out;
+    if (build_left_) {
+      // li_ holds the probe (right) rows and ri_ the build (left) rows.
+      SPATE_ASSIGN_OR_RETURN(out, output_.Pairs(*table_->build, *left_, ri_, li_, nullptr,
+                                                left_matched_.data(), ctx_->eval()));
+    } else {
+      SPATE_ASSIGN_OR_RETURN(
+          out, output_.Pairs(*left_, *table_->build, li_, ri_, left_matched_.data(),
+                             output_.tracks_right() ? right_matched_.data() : nullptr,
+                             ctx_->eval()));
+    }
     if (out) queue_.push_back(std::move(out));
     if (row_ >= n) {
-      if (BatchPtr rest = output_.FinishLeft(*left_, left_matched_.data()))
-        queue_.push_back(std::move(rest));
+      BatchPtr rest = build_left_ ? output_.UnmatchedRight(*left_, left_matched_.data())
+                                  : output_.FinishLeft(*left_, left_matched_.data());
+      if (rest) queue_.push_back(std::move(rest));
       left_.reset();
     }
     return Status::OK();
@@ -248,13 +261,15 @@ class HashJoinStream final : public BatchStream {
   int partition_;
   ExecContext* ctx_;
   JoinOutput output_;
+  bool build_left_;
   bool integer_mode_ = false;
   bool built_ = false;
   bool done_ = false;
   // Build side.
   std::shared_ptr<const BuildTable> table_;
   std::vector<uint8_t> right_matched_;
-  // Probe side.
+  // Probe side (the left child's rows when building right, the right child's when
+  // building left; left_matched_ are the probe rows' matched flags either way).
   BatchStreamPtr left_input_;
   BatchPtr left_;
   KeyRows probe_;
@@ -270,20 +285,22 @@ class HashJoinStream final : public BatchStream {
 HashJoin::HashJoin(sql::JoinType type, std::vector<BoundExprPtr> left_keys,
                    std::vector<BoundExprPtr> right_keys, std::vector<bool> null_safe,
                    BoundExprPtr condition, SchemaPtr schema, PhysicalOpPtr left,
-                   PhysicalOpPtr right, bool broadcast_build)
+                   PhysicalOpPtr right, bool broadcast_build, BuildSide build)
     : PhysicalOp(std::move(schema), {std::move(left), std::move(right)}),
       type_(type),
       left_keys_(std::move(left_keys)),
       right_keys_(std::move(right_keys)),
       null_safe_(std::move(null_safe)),
       condition_(std::move(condition)),
-      broadcast_build_(broadcast_build) {
+      broadcast_build_(broadcast_build),
+      build_(build) {
   null_safe_.resize(left_keys_.size(), false);
 }
 
 Status HashJoin::Prepare(ExecContext* ctx) const {
   if (!broadcast_build_) return Status::OK();
-  SPATE_ASSIGN_OR_RETURN(BatchPtr build, DrainPartitionToBatch(child(1), 0, ctx));
+  SPATE_ASSIGN_OR_RETURN(BatchPtr build,
+                         DrainPartitionToBatch(child(1 - probe_child()), 0, ctx));
   SPATE_ASSIGN_OR_RETURN(auto table,
                          MakeBuildTable(*this, std::move(build), ctx->eval()));
   ctx->SetState(this, std::shared_ptr<const void>(std::move(table)));
@@ -298,7 +315,7 @@ std::string HashJoin::Describe() const {
   std::string s =
       std::string(broadcast_build_ ? "BroadcastHashJoin [" : "ShuffledHashJoin [") +
       ExprList(left_keys_) + "], [" + ExprList(right_keys_) + "], " +
-      JoinTypeText(type_) + ", BuildRight";
+      JoinTypeText(type_) + (build_ == BuildSide::kLeft ? ", BuildLeft" : ", BuildRight");
   if (condition_) s += ", " + condition_->ToString();
   return s;
 }

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cstdio>
 
+#include "spate/exec/join_output.h"
 #include "spate/exec/test_plans.h"
+#include "spate/sql/hints.h"
 
 namespace spate::exec {
 namespace {
@@ -39,7 +41,8 @@ ExecOptions Broadcasting(ExecOptions o) {
   return o;
 }
 
-// The join shuffled and, for the types that can build a broadcast right side, broadcast:
+// The join shuffled and, for the types that can build a broadcast side, broadcast (both
+// sides are small: the smaller one, the right here, unless only the left can be built):
 // both must give the same rows.
 std::vector<std::string> JoinRows(JoinType type, BoundExprPtr residual = nullptr,
                                   bool null_safe = false,
@@ -48,10 +51,13 @@ std::vector<std::string> JoinRows(JoinType type, BoundExprPtr residual = nullptr
   auto plan = JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)}, residual, {null_safe});
   auto shuffled = ExecSorted(plan, opts);
   auto physical = Must(CreatePhysicalPlan(plan, Broadcasting(opts)));
-  const bool broadcast = ExplainString(*physical).rfind("BroadcastHashJoin", 0) == 0;
-  EXPECT_EQ(broadcast, type == JoinType::kInner || type == JoinType::kLeftOuter ||
-                           type == JoinType::kLeftSemi || type == JoinType::kLeftAnti)
-      << ExplainString(*physical);
+  const std::string text = ExplainString(*physical);
+  const bool broadcast = text.rfind("BroadcastHashJoin", 0) == 0;
+  EXPECT_EQ(broadcast, type != JoinType::kFullOuter) << text;
+  if (broadcast) {
+    const std::string side = type == JoinType::kRightOuter ? "BuildLeft" : "BuildRight";
+    EXPECT_NE(text.substr(0, text.find('\n')).find(side), std::string::npos) << text;
+  }
   EXPECT_EQ(ExecSorted(plan, Broadcasting(opts)), shuffled) << "broadcast vs shuffled";
   return shuffled;
 }
@@ -238,6 +244,119 @@ TEST(HashJoinTest, BroadcastBuildRight) {
   EXPECT_EQ(
       ExplainString(*Must(CreatePhysicalPlan(j, small))).rfind("ShuffledHashJoin", 0),
       0u);
+}
+
+BoundPlanPtr Hinted(const BoundPlanPtr& p, sql::JoinStrategyHint h) {
+  auto copy = std::make_shared<BoundPlan>(*p);
+  copy->join_hint = h;
+  return copy;
+}
+
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// Join strategy hints (Spark's JoinSelection): a BROADCAST hint builds its side where the
+// join type allows it, also with autoBroadcastJoinThreshold = -1; a hint that cannot
+// apply is dropped with Spark's warning; SHUFFLE_MERGE / SHUFFLE_HASH keep it shuffled.
+TEST(HashJoinTest, BroadcastHints) {
+  using sql::JoinStrategyHint;
+  std::vector<std::string> warnings;
+  sql::SetHintWarningSink([&](const std::string& w) { warnings.push_back(w); });
+  ExecOptions off = Options();
+  off.auto_broadcast_threshold = -1;
+  auto first_line = [&](const BoundPlanPtr& plan, const ExecOptions& o) {
+    return FirstLine(ExplainString(*Must(CreatePhysicalPlan(plan, o))));
+  };
+  for (JoinType type : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kRightOuter,
+                        JoinType::kFullOuter, JoinType::kLeftSemi, JoinType::kLeftAnti}) {
+    SCOPED_TRACE(JoinTypeText(type));
+    auto l = Left(), r = Right();
+    auto plain = JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)});
+    const auto expected = ExecSorted(plain, off);
+    EXPECT_EQ(first_line(plain, off).rfind("ShuffledHashJoin", 0), 0u);
+    const bool can_left = type == JoinType::kInner || type == JoinType::kRightOuter;
+    const bool can_right = type != JoinType::kRightOuter && type != JoinType::kFullOuter;
+    for (int side = 0; side < 2; ++side) {
+      warnings.clear();
+      auto hl = side == 0 ? Hinted(l, JoinStrategyHint::kBroadcast) : l;
+      auto hr = side == 1 ? Hinted(r, JoinStrategyHint::kBroadcast) : r;
+      auto plan = JoinOf(hl, hr, type, {Col(hl, 0)}, {Col(hr, 0)});
+      const std::string line = first_line(plan, off);
+      const bool can = side == 0 ? can_left : can_right;
+      if (can) {
+        EXPECT_EQ(line.rfind("BroadcastHashJoin", 0), 0u) << line;
+        EXPECT_NE(line.find(side == 0 ? ", BuildLeft" : ", BuildRight"),
+                  std::string::npos)
+            << line;
+        EXPECT_TRUE(warnings.empty());
+      } else {
+        EXPECT_EQ(line.rfind("ShuffledHashJoin", 0), 0u) << line;
+        std::string sql = type == JoinType::kLeftOuter    ? "left outer"
+                          : type == JoinType::kRightOuter ? "right outer"
+                          : type == JoinType::kFullOuter  ? "full outer"
+                          : type == JoinType::kLeftSemi   ? "left semi"
+                                                          : "left anti";
+        EXPECT_EQ(
+            warnings,
+            std::vector<std::string>{
+                "Hint (strategy=broadcast) is not supported in the query: build " +
+                std::string(side == 0 ? "left" : "right") + " for " + sql + " join."});
+      }
+      EXPECT_EQ(ExecSorted(plan, off), expected) << line;
+    }
+  }
+  auto l = Left(), r = Right();
+  // Both sides hinted: the smaller (the right unless the left is known to be smaller).
+  auto both = JoinOf(Hinted(l, JoinStrategyHint::kBroadcast),
+                     Hinted(r, JoinStrategyHint::kBroadcast), JoinType::kInner,
+                     {Col(l, 0)}, {Col(r, 0)});
+  EXPECT_NE(first_line(both, off).find("BuildRight"), std::string::npos);
+  auto big_r = RangeOf(0, 1000, 1, 2);
+  auto both2 = JoinOf(Hinted(l, JoinStrategyHint::kBroadcast),
+                      Hinted(big_r, JoinStrategyHint::kBroadcast), JoinType::kInner,
+                      {Col(l, 0)}, {Col(big_r, 0)});
+  EXPECT_NE(first_line(both2, off).find("BuildLeft"), std::string::npos);
+  // A hint reaches the join through single-child nodes, not through another join.
+  auto projected = ProjectOf(Hinted(l, JoinStrategyHint::kBroadcast), {{"k", Col(l, 0)}});
+  auto through =
+      JoinOf(projected, r, JoinType::kRightOuter, {Col(projected, 0)}, {Col(r, 0)});
+  EXPECT_NE(first_line(through, off).find("BuildLeft"), std::string::npos);
+  auto inner = JoinOf(Hinted(l, JoinStrategyHint::kBroadcast), r, JoinType::kInner,
+                      {Col(l, 0)}, {Col(r, 0)});
+  auto outer =
+      JoinOf(inner, Right(), JoinType::kRightOuter, {Col(inner, 0)}, {Col(Right(), 0)});
+  EXPECT_EQ(first_line(outer, off).rfind("ShuffledHashJoin", 0), 0u);
+  // Automatic broadcasts: the smaller side the join type can build; a SHUFFLE_MERGE or
+  // SHUFFLE_HASH hint keeps the join shuffled.
+  auto right_outer = JoinOf(l, r, JoinType::kRightOuter, {Col(l, 0)}, {Col(r, 0)});
+  EXPECT_NE(first_line(right_outer, Broadcasting(Options())).find("BuildLeft"),
+            std::string::npos);
+  for (auto h : {JoinStrategyHint::kShuffleMerge, JoinStrategyHint::kShuffleHash}) {
+    auto merge = JoinOf(Hinted(l, h), r, JoinType::kInner, {Col(l, 0)}, {Col(r, 0)});
+    EXPECT_EQ(first_line(merge, Broadcasting(Options())).rfind("ShuffledHashJoin", 0),
+              0u);
+  }
+  sql::SetHintWarningSink(nullptr);
+}
+
+// A broadcast left side built once, probed by many right partitions and batches: right
+// outer rows (matched pairs and NULL-padded right rows) equal the shuffled join's.
+TEST(HashJoinTest, BroadcastBuildLeftRightOuter) {
+  auto l = RangeOf(0, 300, 3, 2);  // 0, 3, ..., 297
+  auto r = RangeOf(0, 5000, 1, 3);
+  auto lk = ProjectOf(l, {{"k", Call("%", {Col(l, 0), Lit(I(1000))})}, {"", Col(l, 0)}});
+  auto hinted = Hinted(lk, sql::JoinStrategyHint::kBroadcast);
+  auto cond = Call(">", {JoinCol(hinted, r, 2), Lit(I(10))});
+  auto j = JoinOf(hinted, r, JoinType::kRightOuter, {Col(hinted, 0)}, {Col(r, 0)}, cond);
+  auto plain = JoinOf(lk, r, JoinType::kRightOuter, {Col(lk, 0)}, {Col(r, 0)}, cond);
+  ExecOptions off = Options(2, 3, 700);
+  off.auto_broadcast_threshold = -1;
+  EXPECT_NE(FirstLine(ExplainString(*Must(CreatePhysicalPlan(j, off))))
+                .find("RightOuter, BuildLeft"),
+            std::string::npos);
+  auto rows = ExecSorted(j, off);
+  EXPECT_EQ(rows.size(), 5000u);
+  EXPECT_EQ(rows, ExecSorted(plain, off));
+  EXPECT_EQ(rows, ExecSorted(plain, Options(1, 1, 8192)));
 }
 
 // 1M x 1M rows on a unique bigint key; prints input rows/s (not a timed assertion).

@@ -21,6 +21,7 @@
 #include "spate/exec/top_n.h"
 #include "spate/exec/union.h"
 #include "spate/exec/window.h"
+#include "spate/sql/hints.h"
 
 namespace spate::exec {
 
@@ -113,6 +114,89 @@ std::optional<int64_t> EstimatedBytes(const BoundPlan& p) {
     default:
       return std::nullopt;
   }
+}
+
+// Spark's JoinSelection.canBuildBroadcastLeft / canBuildBroadcastRight.
+bool CanBroadcastLeft(sql::JoinType t) {
+  return t == sql::JoinType::kInner || t == sql::JoinType::kCross ||
+         t == sql::JoinType::kRightOuter;
+}
+bool CanBroadcastRight(sql::JoinType t) {
+  return t == sql::JoinType::kInner || t == sql::JoinType::kCross ||
+         t == sql::JoinType::kLeftOuter || t == sql::JoinType::kLeftSemi ||
+         t == sql::JoinType::kLeftAnti;
+}
+
+// Spark's JoinType.sql, lower-cased, as HintErrorLogger's messages print it.
+std::string JoinTypeSqlText(sql::JoinType t) {
+  switch (t) {
+    case sql::JoinType::kInner:
+      return "inner";
+    case sql::JoinType::kLeftOuter:
+      return "left outer";
+    case sql::JoinType::kRightOuter:
+      return "right outer";
+    case sql::JoinType::kFullOuter:
+      return "full outer";
+    case sql::JoinType::kLeftSemi:
+      return "left semi";
+    case sql::JoinType::kLeftAnti:
+      return "left anti";
+    case sql::JoinType::kCross:
+      return "cross";
+  }
+  return "?";
+}
+
+// The side an equi-join broadcasts, or nullopt for a shuffled join (Spark's JoinSelection
+// for equi-joins): a BROADCAST hint on a side the join type can build wins (both: the
+// smaller side, the right one unless the left is known to be smaller); a hint that cannot
+// apply is dropped with Spark's warning. A SHUFFLE_MERGE / SHUFFLE_HASH /
+// SHUFFLE_REPLICATE_NL hint (spate has one shuffled strategy, its ShuffledHashJoin) keeps
+// the join shuffled. Otherwise a side estimated at most `threshold` bytes is broadcast
+// (-1: never), the smaller when both are.
+std::optional<BuildSide> BroadcastBuildSide(const BoundPlan& join, int64_t threshold) {
+  using sql::JoinStrategyHint;
+  const sql::JoinType type = join.join_type;
+  const JoinStrategyHint left_hint = sql::JoinHintOf(*join.children[0]);
+  const JoinStrategyHint right_hint = sql::JoinHintOf(*join.children[1]);
+  const std::optional<int64_t> left_bytes = EstimatedBytes(*join.children[0]);
+  const std::optional<int64_t> right_bytes = EstimatedBytes(*join.children[1]);
+  auto choose = [&](bool left, bool right) -> std::optional<BuildSide> {
+    if (left && right) {
+      const bool left_smaller =
+          left_bytes && (!right_bytes || *left_bytes < *right_bytes);
+      return left_smaller ? BuildSide::kLeft : BuildSide::kRight;
+    }
+    if (left) return BuildSide::kLeft;
+    if (right) return BuildSide::kRight;
+    return std::nullopt;
+  };
+  if (left_hint != JoinStrategyHint::kNone || right_hint != JoinStrategyHint::kNone) {
+    const bool left_broadcast = left_hint == JoinStrategyHint::kBroadcast;
+    const bool right_broadcast = right_hint == JoinStrategyHint::kBroadcast;
+    if (auto side = choose(left_broadcast && CanBroadcastLeft(type),
+                           right_broadcast && CanBroadcastRight(type)))
+      return side;
+    const std::string unsupported =
+        "Hint (strategy=broadcast) is not supported in the query: ";
+    if (left_broadcast && !CanBroadcastLeft(type))
+      sql::LogHintWarning(unsupported + "build left for " + JoinTypeSqlText(type) +
+                          " join.");
+    if (right_broadcast && !CanBroadcastRight(type))
+      sql::LogHintWarning(unsupported + "build right for " + JoinTypeSqlText(type) +
+                          " join.");
+    auto shuffled = [](JoinStrategyHint h) {
+      return h != JoinStrategyHint::kNone && h != JoinStrategyHint::kBroadcast;
+    };
+    if (shuffled(left_hint) || shuffled(right_hint)) return std::nullopt;
+  }
+  if (threshold < 0) return std::nullopt;
+  auto small = [&](const std::optional<int64_t>& bytes) {
+    return bytes && *bytes <= threshold;
+  };
+  return choose(small(left_bytes) && CanBroadcastLeft(type),
+                small(right_bytes) && CanBroadcastRight(type));
 }
 
 }  // namespace
@@ -276,22 +360,20 @@ Result<PhysicalOpPtr> Planner::PlanJoin(const BoundPlan& node, PhysicalOpPtr lef
   if (!node.left_keys.empty()) {
     std::vector<bool> null_safe = node.null_safe_keys;
     null_safe.resize(node.left_keys.size(), false);
-    // A small right side is broadcast (Spark's BroadcastHashJoin, build right) for the
-    // join types that never emit unmatched right rows: the left side is not exchanged.
-    const bool build_right_ok = node.join_type == sql::JoinType::kInner ||
-                                node.join_type == sql::JoinType::kLeftOuter ||
-                                node.join_type == sql::JoinType::kLeftSemi ||
-                                node.join_type == sql::JoinType::kLeftAnti;
-    if (build_right_ok && options_.auto_broadcast_threshold >= 0 &&
-        node.children.size() == 2 && node.children[1]) {
-      auto bytes = EstimatedBytes(*node.children[1]);
-      if (bytes && *bytes <= options_.auto_broadcast_threshold) {
-        auto b = std::make_shared<Exchange>(Partitioning::kBroadcast,
-                                            std::vector<BoundExprPtr>{}, 1, right);
-        return PhysicalOpPtr(std::make_shared<HashJoin>(
-            node.join_type, node.left_keys, node.right_keys, std::move(null_safe),
-            node.condition, out_schema, left, b, /*broadcast_build=*/true));
-      }
+    std::optional<BuildSide> build;
+    if (node.children.size() == 2 && node.children[0] && node.children[1])
+      build = BroadcastBuildSide(node, options_.auto_broadcast_threshold);
+    if (build) {
+      // A small or hinted side is broadcast (Spark's BroadcastHashJoin); the other side
+      // is not exchanged.
+      PhysicalOpPtr& side = *build == BuildSide::kLeft ? left : right;
+      side = std::make_shared<Exchange>(Partitioning::kBroadcast,
+                                        std::vector<BoundExprPtr>{}, 1, side);
+      sql::JoinType type = node.join_type == sql::JoinType::kCross ? sql::JoinType::kInner
+                                                                   : node.join_type;
+      return PhysicalOpPtr(std::make_shared<HashJoin>(
+          type, node.left_keys, node.right_keys, std::move(null_safe), node.condition,
+          out_schema, left, right, /*broadcast_build=*/true, *build));
     }
     int n = shuffle_partitions();
     auto l = std::make_shared<Exchange>(Partitioning::kHash, node.left_keys, n, left);

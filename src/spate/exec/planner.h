@@ -11,7 +11,9 @@
 //                         -> HashAggregate(complete). No keys: SinglePartition instead of
 //                         hash.
 //   Join               -> Exchange hash(keys) on both sides -> ShuffledHashJoin (build
-//   right);
+//   right), or BroadcastHashJoin (a hinted or small side broadcast: BuildRight for
+//   inner / left outer / semi / anti, BuildLeft for inner / right outer; Spark's
+//   JoinSelection, docs/architecture.md "Execution model");
 //                         without equi-keys: BroadcastNestedLoopJoin (right broadcast; a
 //                         single left partition for right/full outer joins)
 //   Sort               -> Sort (parallel run sort + merge); Limit over Sort -> TopN

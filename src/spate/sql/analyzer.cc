@@ -432,6 +432,8 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       return PlanDataSource(p);
     case PlanKind::kLateralView:
       return PlanLateralView(p);
+    case PlanKind::kHint:
+      return PlanHint(p);
   }
   return Status::Internal("unknown plan kind");
 }

@@ -15,6 +15,7 @@
 //                           correlated ones into joins
 //   analyzer_relations.cc   tables and views, table functions, VALUES, file scans,
 //                           generators and LATERAL VIEW
+//   analyzer_hints.cc       hints (join strategies: BROADCAST, MERGE, SHUFFLE_HASH, ...)
 
 #include <algorithm>
 #include <cstdlib>
@@ -35,6 +36,7 @@
 #include "spate/compute/predicates.h"
 #include "spate/sql/analyzer.h"
 #include "spate/sql/grouping_sets.h"
+#include "spate/sql/hints.h"
 #include "spate/sql/parser_literals.h"
 #include "spate/sql/time_window.h"
 #include "spate/types/timezone.h"
@@ -108,6 +110,10 @@ class Analyzer::Impl {
   Result<BoundPlanPtr> PlanTableFunction(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanDataSource(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanLateralView(const LogicalPlan& p);
+  /// Hints (Spark's ResolveHints, analyzer_hints.cc): a join strategy hint marks the
+  /// hinted subtree (BoundPlan::join_hint), either the whole child or the relations its
+  /// parameters name; other hints are dropped with HintErrorLogger's warning.
+  Result<BoundPlanPtr> PlanHint(const LogicalPlan& p);
   /// WHERE [NOT] EXISTS / x IN (correlated subquery whose correlation is in its WHERE):
   /// rewritten as a left semi (anti) join on the correlated predicates; nullopt when the
   /// filter has no such subquery.

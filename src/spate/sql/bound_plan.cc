@@ -82,6 +82,15 @@ std::string NodeLine(const BoundPlan& p) {
       if (!p.left_keys.empty())
         s += ", keys [" + Exprs(p.left_keys) + "] = [" + Exprs(p.right_keys) + "]";
       if (p.condition) s += ", " + p.condition->ToString();
+      if (p.children.size() == 2) {
+        const char* side[] = {"leftHint", "rightHint"};
+        for (int i = 0; i < 2; ++i) {
+          JoinStrategyHint h = JoinHintOf(*p.children[i]);
+          if (h != JoinStrategyHint::kNone)
+            s += ", " + std::string(side[i]) +
+                 "=(strategy=" + std::string(JoinStrategyHintName(h)) + ")";
+        }
+      }
       return s;
     }
     case BoundKind::kSort:
@@ -141,6 +150,31 @@ void Render(const BoundPlan& p, const std::string& prefix, bool root, std::strin
 }
 
 }  // namespace
+
+std::string_view JoinStrategyHintName(JoinStrategyHint h) {
+  switch (h) {
+    case JoinStrategyHint::kNone:
+      return "none";
+    case JoinStrategyHint::kBroadcast:
+      return "broadcast";
+    case JoinStrategyHint::kShuffleMerge:
+      return "merge";
+    case JoinStrategyHint::kShuffleHash:
+      return "shuffle_hash";
+    case JoinStrategyHint::kShuffleReplicateNL:
+      return "shuffle_replicate_nl";
+  }
+  return "none";
+}
+
+JoinStrategyHint JoinHintOf(const BoundPlan& p) {
+  const BoundPlan* n = &p;
+  for (;;) {
+    if (n->join_hint != JoinStrategyHint::kNone) return n->join_hint;
+    if (n->children.size() != 1 || !n->children[0]) return JoinStrategyHint::kNone;
+    n = n->children[0].get();
+  }
+}
 
 std::string BoundPlan::TreeString() const {
   std::string out;

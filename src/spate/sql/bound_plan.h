@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "spate/columnar/batch.h"
@@ -157,6 +158,18 @@ class BoundExtension {
 class BoundPlan;
 using BoundPlanPtr = std::shared_ptr<const BoundPlan>;
 
+/// Spark's join strategy hints (JoinStrategyHint): BROADCAST / BROADCASTJOIN / MAPJOIN,
+/// SHUFFLE_MERGE / MERGEJOIN / MERGE, SHUFFLE_HASH, SHUFFLE_REPLICATE_NL.
+enum class JoinStrategyHint : uint8_t {
+  kNone,
+  kBroadcast,
+  kShuffleMerge,
+  kShuffleHash,
+  kShuffleReplicateNL,
+};
+/// Spark's HintInfo text: "broadcast", "merge", "shuffle_hash", "shuffle_replicate_nl".
+std::string_view JoinStrategyHintName(JoinStrategyHint h);
+
 class BoundPlan {
  public:
   BoundKind kind;
@@ -211,6 +224,10 @@ class BoundPlan {
   std::string watermark_delay_text;  // as given ("10 minutes")
   // kExtension
   std::shared_ptr<const BoundExtension> extension;
+  /// A join strategy hint on this subtree (Spark's ResolvedHint: df.hint("broadcast"),
+  /// F.broadcast(df), SQL /*+ BROADCAST(t) */). The nearest join above reads it through
+  /// single-child nodes (JoinHintOf); other nodes ignore it.
+  JoinStrategyHint join_hint = JoinStrategyHint::kNone;
 
   explicit BoundPlan(BoundKind k) : kind(k) {}
   const BoundPlanPtr& child() const { return children[0]; }
@@ -218,5 +235,10 @@ class BoundPlan {
   /// EXPLAIN's "Analyzed Logical Plan"-style tree.
   std::string TreeString() const;
 };
+
+/// The join strategy hint a join with child `p` sees on that side (Spark's
+/// EliminateResolvedHint): p's own, else its only child's, and so on down; kNone at a
+/// node with several children (a join below consumed its own hints).
+JoinStrategyHint JoinHintOf(const BoundPlan& p);
 
 }  // namespace spate::sql

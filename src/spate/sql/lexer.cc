@@ -151,6 +151,8 @@ Status Lexer::SkipBlanks() {
     } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') {
       while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
     } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
+      // A hint (SqlBaseLexer's HENT_START '/*+') is a token, not a comment.
+      if (pos_ + 2 < text_.size() && text_[pos_ + 2] == '+') break;
       size_t start = pos_;
       int depth = 0;
       while (pos_ < text_.size()) {
@@ -327,6 +329,16 @@ Result<Token> Lexer::NextToken() {
   }
   if (IsWordStart(c)) return LexWord();
   t.kind = TokenKind::kOperator;
+  // Hints: '/*+' opens one (HENT_START) and, inside it, '*/' closes it (HENT_END).
+  for (std::string_view op : {std::string_view("/*+"), std::string_view("*/")}) {
+    if (text_.substr(pos_, op.size()) == op && (op[0] == '/') != in_hint_) {
+      in_hint_ = op[0] == '/';
+      t.text = std::string(op);
+      pos_ += op.size();
+      t.end = static_cast<int64_t>(pos_);
+      return t;
+    }
+  }
   for (std::string_view op : kLongOperators) {
     if (text_.substr(pos_, op.size()) == op) {
       t.text = std::string(op);

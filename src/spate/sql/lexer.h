@@ -29,7 +29,8 @@ enum class TokenKind : uint8_t {
   kString,       // '...' / "...": text is the unescaped value
   kNumber,       // numeric literal: text is the raw source (with suffix)
   kHexString,    // X'...': text is the hex digits between the quotes
-  kOperator,     // punctuation / operator: text is the symbol
+  kOperator,     // punctuation / operator: text is the symbol ('/*+' and '*/' delimit
+                 // a hint)
   kEnd,          // end of input
 };
 
@@ -83,6 +84,7 @@ class Lexer {
 
   std::string_view text_;
   size_t pos_ = 0;
+  bool in_hint_ = false;  // between '/*+' and its '*/'
 };
 
 /// Source ranges [begin, end) of the ';'-separated statements of a script, splitting only

@@ -152,6 +152,8 @@ std::string NodeString(const LogicalPlan& p) {
              " [" + JoinExprs(p.group_by) + "]";
     case PlanKind::kEventTimeWatermark:
       return "'EventTimeWatermark " + JoinExprs(p.exprs) + ", " + p.delay;
+    case PlanKind::kHint:
+      return "'UnresolvedHint " + p.hint_name + ", [" + JoinExprs(p.exprs) + "]";
   }
   return "?";
 }

@@ -52,6 +52,8 @@ enum class PlanKind : uint8_t {
                         // micro-batch's data handed to foreachBatch and the sinks
   kGroupedExtension,    // a node another module plans (extension) over child grouped by
                         // group_by (transformWithState): output = schema
+  kHint,  // child with a hint (Spark's UnresolvedHint): hint_name, parameters in exprs
+          // (SQL /*+ BROADCAST(t) */, df.hint(name, ...), functions::broadcast(df))
 };
 
 enum class JoinType : uint8_t {
@@ -130,6 +132,8 @@ class LogicalPlan {
   /// kTableFunction: the argument names as written (`format => 'json'`), "" for a
   /// positional argument; empty when no argument is named.
   std::vector<std::string> arg_names;
+  /// kHint: the hint's name as written (BROADCAST, broadcast, MAPJOIN, ...).
+  std::string hint_name;
 
   explicit LogicalPlan(PlanKind k) : kind(k) {}
   const PlanPtr& child() const { return children[0]; }

@@ -1338,6 +1338,28 @@ Result<PlanPtr> Parser::ParseParenthesizedQuery() {
 Result<PlanPtr> Parser::ParseQuerySpecification() {
   int64_t pos = Peek().begin;
   SPATE_RETURN_IF_ERROR(ExpectKeyword("SELECT"));
+  // Hints: SELECT /*+ name [(param, ...)] [[,] name ...] */ ... (SqlBaseParser's hint);
+  // each statement becomes an UnresolvedHint over the FROM clause, the first outermost.
+  std::vector<std::shared_ptr<LogicalPlan>> hints;
+  while (Peek().IsOp("/*+")) {
+    Advance();
+    do {
+      if (!Peek().IsWord() && Peek().kind != TokenKind::kQuotedIdent)
+        return SyntaxError(Peek());
+      auto hint = NewPlan(PlanKind::kHint, Peek().begin);
+      hint->hint_name = Advance().text;
+      if (MatchOp("(")) {
+        do {
+          SPATE_ASSIGN_OR_RETURN(ExprPtr param, ParseExpression());
+          hint->exprs.push_back(std::move(param));
+        } while (MatchOp(","));
+        SPATE_RETURN_IF_ERROR(ExpectOp(")"));
+      }
+      hints.push_back(std::move(hint));
+      MatchOp(",");
+    } while (!Peek().IsOp("*/") && Peek().kind != TokenKind::kEnd);
+    SPATE_RETURN_IF_ERROR(ExpectOp("*/"));
+  }
   bool distinct = false;
   if (MatchKeyword("DISTINCT")) {
     distinct = true;
@@ -1351,6 +1373,10 @@ Result<PlanPtr> Parser::ParseQuerySpecification() {
     SPATE_ASSIGN_OR_RETURN(child, ParseFromClause());
   } else {
     child = OneRowRelation(pos);
+  }
+  for (auto it = hints.rbegin(); it != hints.rend(); ++it) {
+    (*it)->children.push_back(std::move(child));
+    child = *it;
   }
   if (Peek().Is("LATERAL") && Peek(1).Is("VIEW")) return SyntaxError(Peek());
   if (Peek().Is("WHERE")) {
