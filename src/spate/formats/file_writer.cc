@@ -521,8 +521,7 @@ Result<PartitionedWriteJob::OpenFile*> PartitionedWriteJob::Open(
       o.writer,
       factory_->Open(std::make_unique<SyncOnCloseFile>(std::move(file)), data_schema_));
   o.derived.clear();
-  if (options_.collect_stats && !std::getenv("SPATE_AB_ROW_STATS"))  // TEMP A/B
-    o.derived = o.writer->DeriveLeafStats();
+  if (options_.collect_stats) o.derived = o.writer->DeriveLeafStats();
   return &o;
 }
 
