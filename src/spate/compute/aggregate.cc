@@ -306,11 +306,11 @@ class SumAvgAcc final : public GroupedAccumulator {
 template <typename Acc>
 class SumAvgFn final : public AggregateFunction {
  public:
-  SumAvgFn(std::string name, SumAvgOptions opt, DataTypePtr in, DataTypePtr sum_type,
-           DataTypePtr result)
+  SumAvgFn(const std::string& name, SumAvgOptions opt, DataTypePtr in,
+           DataTypePtr sum_type, const DataTypePtr& result)
       : opt_(opt), in_(std::move(in)), sum_type_(std::move(sum_type)) {
-    name_ = std::move(name);
-    result_type_ = std::move(result);
+    name_ = name;
+    result_type_ = result;
     state_fields_ = {Field{"sum", sum_type_, opt.try_mode},
                      Field{"count", DataType::Long(), false}};
   }
@@ -486,7 +486,7 @@ class PickAcc final : public GroupedAccumulator {
 
 class PickFn final : public AggregateFunction {
  public:
-  PickFn(std::string name, PickAcc::Mode mode, bool ignore_nulls, DataTypePtr type)
+  PickFn(std::string name, PickAcc::Mode mode, bool ignore_nulls, const DataTypePtr& type)
       : mode_(mode), ignore_nulls_(ignore_nulls) {
     name_ = std::move(name);
     result_type_ = type;
@@ -689,7 +689,7 @@ class ByAcc final : public GroupedAccumulator {
 
 class ByFn final : public AggregateFunction {
  public:
-  ByFn(std::string name, bool is_max, DataTypePtr vt, DataTypePtr ot)
+  ByFn(std::string name, bool is_max, const DataTypePtr& vt, const DataTypePtr& ot)
       : max_(is_max), ot_(ot) {
     name_ = std::move(name);
     result_type_ = vt;

@@ -555,7 +555,7 @@ class ModeAcc final : public GroupedAccumulator {
 
 class ModeFn final : public AggregateFunction {
  public:
-  explicit ModeFn(DataTypePtr type) {
+  explicit ModeFn(const DataTypePtr& type) {
     name_ = "mode";
     result_type_ = type;
     state_fields_ = {Field{"values", DataType::Array(type), false},

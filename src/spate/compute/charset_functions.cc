@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <string>
+#include <utility>
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/coercion.h"
@@ -332,10 +333,10 @@ Result<BoundExprPtr> ResolveDecodeCase(Args args, const ResolveContext& rc) {
 
 void RegisterCharsetFunctions(FunctionRegistry& r) {
   r.RegisterScalar("encode", [](Args a, const ResolveContext&) {
-    return ResolveEncodeDecode("encode", true, a);
+    return ResolveEncodeDecode("encode", true, std::move(a));
   });
   r.RegisterScalar("decode",
-                   [](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
+                   [](const Args& a, const ResolveContext& rc) -> Result<BoundExprPtr> {
                      if (a.size() > 2) return ResolveDecodeCase(a, rc);
                      return ResolveEncodeDecode("decode", false, a);
                    });
@@ -347,7 +348,7 @@ void RegisterCharsetFunctions(FunctionRegistry& r) {
                     Utf8Def{"make_valid_utf8", Utf8Fn::kMakeValid},
                     Utf8Def{"validate_utf8", Utf8Fn::kValidate},
                     Utf8Def{"try_validate_utf8", Utf8Fn::kTryValidate}}) {
-    r.RegisterScalar(d.name, [d](Args a, const ResolveContext&) {
+    r.RegisterScalar(d.name, [d](const Args& a, const ResolveContext&) {
       return ResolveUtf8(d.name, d.kind, a);
     });
   }

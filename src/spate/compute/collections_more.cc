@@ -113,7 +113,10 @@ bool ContainsNull(const Args& arrays) {
 // ----------------------
 
 Result<BoundExprPtr> ResolveArrayConcat(const std::string& name, Args args) {
-  SPATE_ASSIGN_OR_RETURN(args, CoerceArrays(name, std::move(args), args.size()));
+  // The count is read before the call: the order in which the arguments are initialized
+  // is unspecified, and clang moves `args` out first.
+  const size_t count = args.size();
+  SPATE_ASSIGN_OR_RETURN(args, CoerceArrays(name, std::move(args), count));
   DataTypePtr type = DataType::Array(args[0]->type()->element_type(), ContainsNull(args));
   return MakeScalarCall(
       name, type, fn::AnyNullable(args), args,

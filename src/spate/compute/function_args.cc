@@ -27,7 +27,7 @@ Result<Value> FoldConstant(const BoundExprPtr& e) {
 
 Result<BoundExprPtr> Delegate(const std::string& shown, const std::string& name,
                               std::vector<BoundExprPtr> args, const ResolveContext& rc,
-                              std::vector<BoundExprPtr> shown_args) {
+                              const std::vector<BoundExprPtr>& shown_args) {
   const ScalarResolver* r = FunctionRegistry::Global().FindScalar(name);
   SPATE_ASSIGN_OR_RETURN(auto inner, (*r)(std::move(args), rc));
   std::vector<std::string> texts;

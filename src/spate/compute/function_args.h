@@ -55,7 +55,7 @@ Result<Value> FoldConstant(const BoundExprPtr& e);
 /// `shown(shown_args)` (a function Spark rewrites to another, under its own name).
 Result<BoundExprPtr> Delegate(const std::string& shown, const std::string& name,
                               std::vector<BoundExprPtr> args, const ResolveContext& rc,
-                              std::vector<BoundExprPtr> shown_args);
+                              const std::vector<BoundExprPtr>& shown_args);
 
 /// Nullability of a call that is NULL when any argument is NULL.
 bool AnyNullable(const std::vector<BoundExprPtr>& args);

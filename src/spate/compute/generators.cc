@@ -273,7 +273,7 @@ void RegisterGeneratorNames(FunctionRegistry& r) {
   for (const char* g : kGenerators) {
     std::string name = g;
     r.RegisterScalar(name,
-                     [name](std::vector<BoundExprPtr> args,
+                     [name](const std::vector<BoundExprPtr>& args,
                             const ResolveContext& rc) -> Result<BoundExprPtr> {
                        std::string text = rc.call_text.empty() ? name : rc.call_text;
                        return Status::Error("UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",

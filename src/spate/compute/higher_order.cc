@@ -181,8 +181,8 @@ struct Reads {
 
 class HigherOrderCall final : public BoundExpr {
  public:
-  HigherOrderCall(Hof kind, std::string name, DataTypePtr type, bool nullable, Args args,
-                  std::vector<BoundLambda> lambdas)
+  HigherOrderCall(Hof kind, std::string name, DataTypePtr type, bool nullable,
+                  const Args& args, std::vector<BoundLambda> lambdas)
       : BoundExpr(std::move(type), nullable, Children(args, lambdas)),
         kind_(kind),
         name_(std::move(name)),

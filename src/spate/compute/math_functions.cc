@@ -15,6 +15,7 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <utility>
 
 #include "spate/columnar/kernels.h"
 #include "spate/compute/cast.h"
@@ -1079,35 +1080,37 @@ void RegisterMathFunctions(FunctionRegistry& r) {
     std::string name = d.name;
     auto f = d.f;
     auto rule = d.rule;
-    r.RegisterScalar(
-        name, [name, f, rule](std::vector<BoundExprPtr> args, const ResolveContext&) {
-          return ResolveDoubleUnary(name, args, f, rule);
-        });
+    r.RegisterScalar(name, [name, f, rule](const std::vector<BoundExprPtr>& args,
+                                           const ResolveContext&) {
+      return ResolveDoubleUnary(name, args, f, rule);
+    });
   }
   r.RegisterScalar(
       "log",
-      [](std::vector<BoundExprPtr> args, const ResolveContext&) -> Result<BoundExprPtr> {
+      [](const std::vector<BoundExprPtr>& args,
+         const ResolveContext&) -> Result<BoundExprPtr> {
         SPATE_RETURN_IF_ERROR(fn::CheckArgs("log", args.size(), 1, 2, "[1, 2]"));
         if (args.size() == 1)
           return ResolveDoubleUnary("ln", args, Ln, NullRule::kNonPositive);
         return ResolveDoubleBinary("log", args, true);
       });
   for (const char* name : {"pow", "power"}) {
-    r.RegisterScalar(name, [name](std::vector<BoundExprPtr> args, const ResolveContext&) {
-      return ResolveDoubleBinary(name, args, false);
-    });
+    r.RegisterScalar(
+        name, [name](const std::vector<BoundExprPtr>& args, const ResolveContext&) {
+          return ResolveDoubleBinary(name, args, false);
+        });
   }
   r.RegisterScalar("atan2", [](std::vector<BoundExprPtr> args, const ResolveContext&) {
-    return ResolveDoubleBinary("atan2", args, false, Atan2);
+    return ResolveDoubleBinary("atan2", std::move(args), false, Atan2);
   });
   r.RegisterScalar("hypot", [](std::vector<BoundExprPtr> args, const ResolveContext&) {
-    return ResolveDoubleBinary("hypot", args, false, Hypot);
+    return ResolveDoubleBinary("hypot", std::move(args), false, Hypot);
   });
   for (auto [name, value] : {std::pair<const char*, double>{"pi", M_PI}, {"e", M_E}}) {
     std::string n = name;
     double v = value;
     r.RegisterScalar(n,
-                     [n, v](std::vector<BoundExprPtr> args,
+                     [n, v](const std::vector<BoundExprPtr>& args,
                             const ResolveContext&) -> Result<BoundExprPtr> {
                        SPATE_RETURN_IF_ERROR(fn::CheckArgs(n, args.size(), 0, 0, "0"));
                        return MakeScalarCall(
@@ -1146,18 +1149,19 @@ void RegisterMathFunctions(FunctionRegistry& r) {
   r.RegisterScalar("isnan", ResolveIsNan);
   r.RegisterScalar("nanvl", ResolveNanvl);
   r.RegisterScalar("shiftleft", [](Args a, const ResolveContext&) {
-    return ResolveShift("shiftleft", Shift::kLeft, a);
+    return ResolveShift("shiftleft", Shift::kLeft, std::move(a));
   });
   r.RegisterScalar("shiftright", [](Args a, const ResolveContext&) {
-    return ResolveShift("shiftright", Shift::kRight, a);
+    return ResolveShift("shiftright", Shift::kRight, std::move(a));
   });
   r.RegisterScalar("shiftrightunsigned", [](Args a, const ResolveContext&) {
-    return ResolveShift("shiftrightunsigned", Shift::kRightUnsigned, a);
+    return ResolveShift("shiftrightunsigned", Shift::kRightUnsigned, std::move(a));
   });
   r.RegisterScalar("bit_count", ResolveBitCount);
   for (const char* name : {"bit_get", "getbit"}) {
-    r.RegisterScalar(
-        name, [name](Args a, const ResolveContext&) { return ResolveBitGet(name, a); });
+    r.RegisterScalar(name, [name](const Args& a, const ResolveContext&) {
+      return ResolveBitGet(name, a);
+    });
   }
   r.RegisterScalar("bin", ResolveBin);
   r.RegisterScalar("factorial", ResolveFactorial);

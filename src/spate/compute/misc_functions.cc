@@ -27,7 +27,7 @@ using fn::Delegate;
 
 // A function of no arguments producing a constant string.
 Result<BoundExprPtr> ConstString(const std::string& name, const Args& args,
-                                 std::string value) {
+                                 const std::string& value) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 0, 0, "0"));
   return MakeScalarCall(
       name, DataType::String(), false, {},
@@ -37,7 +37,7 @@ Result<BoundExprPtr> ConstString(const std::string& name, const Args& args,
 }
 
 // The file of the rows being evaluated (set per batch by the file scan on this thread).
-Result<BoundExprPtr> ResolveInputFileName(Args args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveInputFileName(const Args& args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("input_file_name", args.size(), 0, 0, "0"));
   return MakeScalarCall(
       "input_file_name", DataType::String(), false, {},
@@ -73,7 +73,7 @@ Result<BoundExprPtr> ResolveTypeof(Args args, const ResolveContext&) {
   return MakeLiteral(Value::String(args[0]->type()->CatalogString()));
 }
 
-Result<BoundExprPtr> ResolveMonotonicId(Args args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveMonotonicId(const Args& args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(
       fn::CheckArgs("monotonically_increasing_id", args.size(), 0, 0, "0"));
   return MakeScalarCall(
@@ -91,7 +91,7 @@ Result<BoundExprPtr> ResolveMonotonicId(Args args, const ResolveContext&) {
       /*nondeterministic=*/true);
 }
 
-Result<BoundExprPtr> ResolvePartitionId(Args args, const ResolveContext&) {
+Result<BoundExprPtr> ResolvePartitionId(const Args& args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("spark_partition_id", args.size(), 0, 0, "0"));
   return MakeScalarCall(
       "spark_partition_id", DataType::Int(), false, {},
@@ -103,7 +103,7 @@ Result<BoundExprPtr> ResolvePartitionId(Args args, const ResolveContext&) {
       /*nondeterministic=*/true);
 }
 
-Result<BoundExprPtr> ResolveUuid(Args args, const ResolveContext&) {
+Result<BoundExprPtr> ResolveUuid(const Args& args, const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("uuid", args.size(), 0, 1, "[0, 1]"));
   return MakeScalarCall(
       "uuid", DataType::String(), false, {},
@@ -246,11 +246,11 @@ Result<BoundExprPtr> ResolveNullIfZero(Args args, const ResolveContext& rc) {
 
 void RegisterMiscFunctions(FunctionRegistry& r) {
   r.RegisterScalar("typeof", ResolveTypeof);
-  r.RegisterScalar("current_catalog", [](Args a, const ResolveContext&) {
+  r.RegisterScalar("current_catalog", [](const Args& a, const ResolveContext&) {
     return ConstString("current_catalog", a, "spark_catalog");
   });
   for (const char* name : {"current_database", "current_schema"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext& rc) {
+    r.RegisterScalar(name, [name](const Args& a, const ResolveContext& rc) {
       return ConstString(name, a, rc.current_schema);
     });
   }
@@ -270,22 +270,23 @@ void RegisterMiscFunctions(FunctionRegistry& r) {
   // and ORDER BY of an aggregate over grouping sets (sql/grouping_sets.h); anywhere else
   // they reach the registry and fail as in Spark.
   for (const char* name : {"grouping", "grouping_id"}) {
-    r.RegisterScalar(name, [](Args, const ResolveContext&) -> Result<BoundExprPtr> {
-      return Status::Error("UNSUPPORTED_GROUPING_EXPRESSION", {});
-    });
+    r.RegisterScalar(name,
+                     [](const Args&, const ResolveContext&) -> Result<BoundExprPtr> {
+                       return Status::Error("UNSUPPORTED_GROUPING_EXPRESSION", {});
+                     });
   }
   r.RegisterScalar("raise_error", ResolveRaiseError);
   r.RegisterScalar("assert_true", ResolveAssertTrue);
   for (const char* name : {"current_user", "user", "session_user"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+    r.RegisterScalar(name, [name](const Args& a, const ResolveContext&) {
       return ConstString(name, a, UserName());
     });
   }
-  r.RegisterScalar("version", [](Args a, const ResolveContext&) {
+  r.RegisterScalar("version", [](const Args& a, const ResolveContext&) {
     return ConstString("version", a, "4.2.0 spate");
   });
   r.RegisterScalar(
-      "equal_null", [](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
+      "equal_null", [](const Args& a, const ResolveContext& rc) -> Result<BoundExprPtr> {
         SPATE_RETURN_IF_ERROR(fn::CheckArgs("equal_null", a.size(), 2, 2, "2"));
         return Delegate("equal_null", "<=>", a, rc, a);
       });

@@ -10,7 +10,7 @@
 
 namespace spate {
 
-BoundExprPtr MakeGetStructField(BoundExprPtr child, int field_index) {
+BoundExprPtr MakeGetStructField(const BoundExprPtr& child, int field_index) {
   const Field& f = child->type()->fields()[field_index];
   std::string name = f.name;
   return MakeScalarCall(
@@ -41,7 +41,7 @@ bool ElementNullable(const BoundExprPtr& array, const BoundExprPtr& index,
   return i < 0 || i >= n || elements[static_cast<size_t>(i)]->nullable();
 }
 
-Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key) {
+Result<BoundExprPtr> MakeSubscript(const BoundExprPtr& child, BoundExprPtr key) {
   const DataTypePtr& t = child->type();
   if (t->id() == TypeId::kArray) {
     SPATE_ASSIGN_OR_RETURN(key, ImplicitCast(key, DataType::Int()));

@@ -9,9 +9,9 @@
 namespace spate {
 
 /// s.field: NULL when the struct is NULL. `display` is the field name.
-BoundExprPtr MakeGetStructField(BoundExprPtr child, int field_index);
+BoundExprPtr MakeGetStructField(const BoundExprPtr& child, int field_index);
 /// a[i] (0-based; ANSI out of range -> INVALID_ARRAY_INDEX, else NULL) or m[key].
-Result<BoundExprPtr> MakeSubscript(BoundExprPtr child, BoundExprPtr key);
+Result<BoundExprPtr> MakeSubscript(const BoundExprPtr& child, BoundExprPtr key);
 
 /// Whether an element read from `array` at `index` may be NULL, as Spark computes it
 /// (computeNullabilityFromArray): when `array` is an array(...) call and `index` a

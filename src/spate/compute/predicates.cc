@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <unordered_set>
+#include <utility>
 
 #include "spate/base/text_parse.h"
 #include "spate/columnar/kernels.h"
@@ -20,8 +21,6 @@
 namespace spate {
 
 namespace {
-
-using kernel::Out;
 
 enum class CmpOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
 
@@ -405,7 +404,7 @@ Result<BoundExprPtr> ResolveNot(std::vector<BoundExprPtr> args) {
 
 Result<BoundExprPtr> ResolveIsNull(bool want_null, std::vector<BoundExprPtr> args) {
   return MakeScalarCall(
-      want_null ? "isnull" : "isnotnull", DataType::Boolean(), false, args,
+      want_null ? "isnull" : "isnotnull", DataType::Boolean(), false, std::move(args),
       [want_null](const std::vector<ColumnPtr>& c, int64_t n,
                   const EvalContext&) -> Result<ColumnPtr> {
         auto out = Buffer::Allocate(bits::BytesFor(n));
@@ -718,7 +717,7 @@ Result<BoundExprPtr> ResolveInList(std::vector<BoundExprPtr> args) {
 }  // namespace
 
 Result<BoundExprPtr> MakeCaseWhen(std::vector<BoundExprPtr> branches,
-                                  BoundExprPtr else_value) {
+                                  const BoundExprPtr& else_value) {
   std::vector<BoundExprPtr> values;
   for (size_t i = 0; i + 1 < branches.size(); i += 2) {
     SPATE_RETURN_IF_ERROR(RequireBoolean(branches[i], "CASE WHEN", "first"));

@@ -19,7 +19,7 @@ bool IsOrderable(const DataType& t);
 
 /// CASE WHEN: branches = [cond1, val1, cond2, val2, ...]; else_value may be null.
 Result<BoundExprPtr> MakeCaseWhen(std::vector<BoundExprPtr> branches,
-                                  BoundExprPtr else_value);
+                                  const BoundExprPtr& else_value);
 /// value IN (list) with SQL three-valued logic.
 Result<BoundExprPtr> MakeInList(BoundExprPtr value, std::vector<BoundExprPtr> list);
 /// value IN (the rows of `set`, e.g. an IN subquery's result): a hash lookup per row with

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <random>
 #include <unordered_map>
+#include <utility>
 
 #include "spate/columnar/builder.h"
 #include "spate/columnar/kernels.h"
@@ -104,7 +105,7 @@ class PartitionGenerators {
     if (it == gens_.end() || it->second.next_row != offset) {
       Entry e{XorShiftRandom(seed_ + partition), 0};
       for (; e.next_row < offset; ++e.next_row) draw(e.rng);
-      it = gens_.insert_or_assign(partition, std::move(e)).first;
+      it = gens_.insert_or_assign(partition, e).first;
     }
     f(it->second.rng);
     it->second.next_row = offset + n;
@@ -150,11 +151,13 @@ Result<int64_t> SeedArg(const std::string& name, const Args& args, size_t index)
 }
 
 // The text of a call with its arguments, the seed included when the user gave one.
-std::function<std::string(const std::vector<std::string>&)> Display(std::string name) {
+std::function<std::string(const std::vector<std::string>&)> Display(
+    const std::string& name) {
   return [name](const std::vector<std::string>& a) { return CallText(name, a); };
 }
 
-Result<BoundExprPtr> ResolveRand(const std::string& name, bool gaussian, Args args) {
+Result<BoundExprPtr> ResolveRand(const std::string& name, bool gaussian,
+                                 const Args& args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 0, 1, "[0, 1]"));
   SPATE_ASSIGN_OR_RETURN(int64_t seed, SeedArg(name, args, 0));
   auto gens = std::make_shared<PartitionGenerators>(seed);
@@ -340,11 +343,11 @@ Result<BoundExprPtr> ResolveShuffle(Args args, const ResolveContext&) {
 
 void RegisterRandomFunctions(FunctionRegistry& r) {
   for (const char* name : {"rand", "random"}) {
-    r.RegisterScalar(name, [name](Args a, const ResolveContext&) {
+    r.RegisterScalar(name, [name](const Args& a, const ResolveContext&) {
       return ResolveRand(name, false, a);
     });
   }
-  r.RegisterScalar("randn", [](Args a, const ResolveContext&) {
+  r.RegisterScalar("randn", [](const Args& a, const ResolveContext&) {
     return ResolveRand("randn", true, a);
   });
   r.RegisterScalar("uniform", ResolveUniform);

@@ -456,7 +456,7 @@ Result<BoundExprPtr> ResolveExtract(const std::string& name, bool all,
           int ng = re->NumberOfCapturingGroups();
           int64_t idx = c[2]->raw_values<int32_t>()[i];
           if (idx < 0 || idx > ng) return GroupIndexError(name, ng, idx);
-          groups.assign(static_cast<size_t>(ng + 1), re2::StringPiece());
+          groups.assign(static_cast<size_t>(ng) + 1, re2::StringPiece());
           std::string_view s = c[0]->GetView(i);
           if (!all) {
             if (Find(*re, s, 0, &groups)) {
@@ -605,7 +605,7 @@ Result<BoundExprPtr> ResolveReplace(std::vector<BoundExprPtr> args,
           }
           out.append(full.substr(0, prefix));
           std::string_view s = full.substr(prefix);
-          groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups() + 1),
+          groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups()) + 1,
                         re2::StringPiece());
           size_t from = 0, copied = 0;
           while (Find(*re, s, from, &groups)) {
@@ -723,7 +723,7 @@ Result<BoundExprPtr> ResolveSplit(std::vector<BoundExprPtr> args, const ResolveC
             continue;
           }
           SPATE_ASSIGN_OR_RETURN(const RE2* re, cache.Get(*c[1], i));
-          groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups() + 1),
+          groups.assign(static_cast<size_t>(re->NumberOfCapturingGroups()) + 1,
                         re2::StringPiece());
           Split(*re, c[0]->GetView(i), c[1]->GetView(i), c[2]->raw_values<int32_t>()[i],
                 &groups, &ab);

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
+#include <utility>
 
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
@@ -460,8 +461,9 @@ int32_t IndexOfChars(std::string_view s, std::string_view needle, int64_t start)
 
 Result<BoundExprPtr> IntResultCall(
     const std::string& name, std::vector<BoundExprPtr> args,
-    std::function<int32_t(const std::vector<ColumnPtr>&, int64_t)> body, bool nullable) {
-  return MakeScalarCall(name, DataType::Int(), nullable, args,
+    const std::function<int32_t(const std::vector<ColumnPtr>&, int64_t)>& body,
+    bool nullable) {
+  return MakeScalarCall(name, DataType::Int(), nullable, std::move(args),
                         [body](const std::vector<ColumnPtr>& c, int64_t n,
                                const EvalContext&) -> Result<ColumnPtr> {
                           std::vector<const Column*> cols;
@@ -1872,16 +1874,16 @@ void RegisterStringFunctions(FunctionRegistry& r) {
   }
   r.RegisterScalar("levenshtein", ResolveLevenshtein);
   r.RegisterScalar("soundex", [](Args a, const ResolveContext&) {
-    return fn::ResolveStringUnary("soundex", a, Soundex);
+    return fn::ResolveStringUnary("soundex", std::move(a), Soundex);
   });
   r.RegisterScalar("quote", [](Args a, const ResolveContext&) {
-    return fn::ResolveStringUnary("quote", a, Quote, true);
+    return fn::ResolveStringUnary("quote", std::move(a), Quote, true);
   });
   r.RegisterScalar("octet_length", [](Args a, const ResolveContext&) {
-    return ResolveLengthIn("octet_length", 1, a);
+    return ResolveLengthIn("octet_length", 1, std::move(a));
   });
   r.RegisterScalar("bit_length", [](Args a, const ResolveContext&) {
-    return ResolveLengthIn("bit_length", 8, a);
+    return ResolveLengthIn("bit_length", 8, std::move(a));
   });
   r.RegisterScalar("space", ResolveSpace);
   r.RegisterScalar("find_in_set", ResolveFindInSet);

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/coercion.h"
@@ -747,13 +748,13 @@ void RegisterTextFunctions(FunctionRegistry& r) {
     return ResolveSentences(std::move(a));
   });
   r.RegisterScalar("url_encode", [](Args a, const ResolveContext&) {
-    return fn::ResolveStringUnary("url_encode", a, UrlEncode, true);
+    return fn::ResolveStringUnary("url_encode", std::move(a), UrlEncode, true);
   });
   r.RegisterScalar("url_decode", [](Args a, const ResolveContext&) {
-    return ResolveUrlDecode("url_decode", false, a);
+    return ResolveUrlDecode("url_decode", false, std::move(a));
   });
   r.RegisterScalar("try_url_decode", [](Args a, const ResolveContext&) {
-    return ResolveUrlDecode("try_url_decode", true, a);
+    return ResolveUrlDecode("try_url_decode", true, std::move(a));
   });
 }
 

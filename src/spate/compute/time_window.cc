@@ -48,7 +48,7 @@ DataTypePtr WindowStructType(const DataTypePtr& ts_type) {
 }
 
 BoundExprPtr MakeTimeWindowExpr(BoundExprPtr ts, TimeWindowParams params, int i,
-                                std::string display) {
+                                const std::string& display) {
   DataTypePtr ts_type = ts->type();
   DataTypePtr type = WindowStructType(ts_type);
   return MakeScalarCall(
@@ -219,7 +219,8 @@ void RegisterTimeWindowFunctions(FunctionRegistry& r) {
     std::string n = name;
     r.RegisterScalar(
         n,
-        [n](std::vector<BoundExprPtr>, const ResolveContext& rc) -> Result<BoundExprPtr> {
+        [n](const std::vector<BoundExprPtr>&,
+            const ResolveContext& rc) -> Result<BoundExprPtr> {
           // The analyzer rewrites these in SELECT lists and GROUP BY; anywhere else they
           // are unresolvable, as Spark's TimeWindow is outside those operators.
           return Status::Invalid(

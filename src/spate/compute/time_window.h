@@ -39,7 +39,7 @@ DataTypePtr WindowStructType(const DataTypePtr& ts_type);
 /// : remainder); windowStart = lastStart - i * slide; windowEnd = windowStart + window.
 /// NULL fields where `ts` is NULL. The struct itself is never NULL.
 BoundExprPtr MakeTimeWindowExpr(BoundExprPtr ts, TimeWindowParams params, int i,
-                                std::string display);
+                                const std::string& display);
 
 /// Every window of a sliding window(...) that contains each row's `ts` (rows with NULL
 /// `ts` produce nothing), in Spark's Expand order: per row, i = 0, 1, ...

@@ -27,7 +27,7 @@ using Args = std::vector<BoundExprPtr>;
 // evaluated row by row, the failing rows becoming NULL (errors are the rare path).
 class TryEvalExpr final : public BoundExpr {
  public:
-  TryEvalExpr(std::string name, BoundExprPtr child)
+  TryEvalExpr(std::string name, const BoundExprPtr& child)
       : BoundExpr(child->type(), true, {child}), name_(std::move(name)) {}
 
   Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const override {
@@ -81,7 +81,8 @@ void RegisterTry(FunctionRegistry& r, const std::string& name, const std::string
 }
 
 // boolean(x), int(x), ...: CAST(x AS type).
-void RegisterCastAlias(FunctionRegistry& r, const std::string& name, DataTypePtr type) {
+void RegisterCastAlias(FunctionRegistry& r, const std::string& name,
+                       const DataTypePtr& type) {
   r.RegisterScalar(
       name, [name, type](Args args, const ResolveContext&) -> Result<BoundExprPtr> {
         SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));

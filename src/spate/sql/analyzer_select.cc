@@ -369,7 +369,7 @@ class Analyzer::Impl::AggregateContext {
     std::vector<std::string> arg_text;
     for (size_t i = 0; i < args.size() - within.size(); ++i)
       arg_text.push_back(args[i]->ToString());
-    if (args.empty()) arg_text.push_back("1");
+    if (args.empty()) arg_text.emplace_back("1");
     std::string text = e.name + "(" + (e.is_distinct ? "DISTINCT " : "");
     for (size_t i = 0; i < arg_text.size(); ++i) text += (i ? ", " : "") + arg_text[i];
     text += ")" + within_text;

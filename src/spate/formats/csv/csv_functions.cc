@@ -225,7 +225,7 @@ Result<BoundExprPtr> ResolveSchemaOfCsv(std::vector<BoundExprPtr> args,
   SPATE_ASSIGN_OR_RETURN(CsvOptions o, CsvOptions::FromMap(opts));
   CsvTokenizer tok(o);
   CsvRecords recs;
-  std::string text = v.str();
+  const std::string& text = v.str();
   tok.Tokenize(text, 0, 1, &recs);
   SPATE_ASSIGN_OR_RETURN(auto inferrer, CsvSchemaInferrer::Make(o));
   inferrer->Add(text, recs);

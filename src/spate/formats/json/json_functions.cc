@@ -365,7 +365,7 @@ bool Evaluate(od::value& v, const std::vector<PathStep>& steps, size_t k,
   int64_t idx = 0;
   for (auto er : a) {
     od::value e;
-    if (std::move(er).get(e)) return false;
+    if (er.get(e)) return false;
     if (s.kind == PathStep::kWildcard || idx == s.index) {
       if (!Evaluate(e, steps, k + 1, matches, match_is_string)) return false;
       if (s.kind == PathStep::kIndex) return true;
@@ -575,7 +575,7 @@ Result<BoundExprPtr> ResolveJsonArrayLength(std::vector<BoundExprPtr> args,
       bool ok = true;
       for (auto er : a) {
         od::value e;
-        if (std::move(er).get(e)) {
+        if (er.get(e)) {
           ok = false;
           break;
         }
