@@ -35,6 +35,17 @@ def last_history(t):
     return t.history(1).collect()[0]
 
 
+def counting_udf():
+    """A bigint identity UDF and the list of the values it was called with."""
+    calls = []
+
+    @F.udf("bigint")
+    def tap(x):
+        calls.append(x)
+        return x
+    return tap, calls
+
+
 def test_builder_with_keyword_names(spark, tmp_path):
     path = str(tmp_path / "t")
     make_target(spark, path)
@@ -204,12 +215,7 @@ def test_merge_schema_evolution(spark, tmp_path):
 def test_source_is_materialized_once(spark, tmp_path):
     """The source is evaluated once (Delta's merge.materializeSource=auto), not once per
     pass (count, matched files, rewrite); `none` evaluates it per pass."""
-    calls = []
-
-    @F.udf("bigint")
-    def tap(x):
-        calls.append(x)
-        return x
+    tap, calls = counting_udf()
 
     path = str(tmp_path / "t")
     make_target(spark, path)
@@ -231,3 +237,36 @@ def test_source_is_materialized_once(spark, tmp_path):
     t = DeltaTable.forPath(s, path)
     merge()
     assert len(calls) > 4
+
+
+def test_source_without_alias_or_by_column_references_is_materialized_once(
+        wspark, tmp_path):
+    """A source without an alias (a view, whose name qualifies its columns; a DataFrame
+    whose columns the MERGE names by df["c"]) is also evaluated once: its qualifier and
+    its DataFrame references carry over to the materialized rows."""
+    tap, calls = counting_udf()
+
+    path = str(tmp_path / "t")
+    make_target(wspark, path)
+    t = DeltaTable.forPath(wspark, path)
+    src = wspark.range(2, 6).select(tap(F.col("id")).alias("id"),
+                                    F.lit("df").alias("v"))
+    (t.alias("t").merge(src, F.col("t.id") == src["id"])
+     .whenMatchedUpdate(condition=src["id"] > 2, set={"v": src["v"]})
+     .whenNotMatchedInsert(values={"id": src["id"], "v": src["v"],
+                                   "n": src["id"] * 100})
+     .execute())
+    assert sorted(calls) == [2, 3, 4, 5]
+    assert rows(t.toDF()) == [(1, "a", 10), (2, "b", 20), (3, "df", 30),
+                              (4, "df", 400), (5, "df", 500)]
+    del calls[:]
+    wspark.range(3, 8).select(tap(F.col("id")).alias("id"), F.lit("view").alias("v")) \
+        .createOrReplaceTempView("updates")
+    (t.alias("t").merge(wspark.table("updates"), "t.id = updates.id")
+     .whenMatchedUpdate(set={"v": "updates.v"})
+     .whenNotMatchedInsert(values={"id": "updates.id", "v": "updates.v"}).execute())
+    assert sorted(calls) == [3, 4, 5, 6, 7]
+    assert last_history(t).operationMetrics["numSourceRows"] == "5"
+    assert rows(t.toDF()) == [(1, "a", 10), (2, "b", 20), (3, "view", 30),
+                              (4, "view", 400), (5, "view", 500), (6, "view", None),
+                              (7, "view", None)]

@@ -52,31 +52,11 @@ DataFrame AffectedRows(const std::shared_ptr<SessionState>& state, int64_t n) {
   return OneRow(state, {{"num_affected_rows", Value::Long(n)}});
 }
 
-void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out) {
-  if (e && e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
-    Conjuncts(e->children[0], out);
-    Conjuncts(e->children[1], out);
-    return;
-  }
-  if (e) out->push_back(e);
-}
-
 ExprPtr AndAll(const std::vector<ExprPtr>& parts) {
   if (parts.empty()) return nullptr;
   Column c(parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) c = c && Column(parts[i]);
   return c.expr();
-}
-
-bool HasSubquery(const ExprPtr& e) {
-  if (!e) return false;
-  if (e->kind == ExprKind::kScalarSubquery || e->kind == ExprKind::kExists ||
-      e->kind == ExprKind::kInSubquery) {
-    return true;
-  }
-  for (const auto& c : e->children)
-    if (HasSubquery(c)) return true;
-  return false;
 }
 
 // The column a reference names, when it is `c` or `<alias>.c`; "" otherwise.
@@ -149,6 +129,8 @@ DataFrame PartitionValuesFrame(const std::shared_ptr<SessionState>& state,
   return alias.empty() ? df : df.alias(alias);
 }
 
+}  // namespace
+
 // The files whose partition values satisfy `pred` (which references partition columns
 // only); nullptr: all of them.
 std::vector<AddFile> FilterByPartitions(const std::shared_ptr<SessionState>& state,
@@ -181,6 +163,8 @@ table::OptimisticTransaction::PartitionFilter PartitionReader(
     }
   };
 }
+
+namespace {
 
 int64_t ConfBytes(const SessionState& s, const std::string& key, int64_t fallback) {
   std::string v = s.conf.GetOr(key, "");
@@ -520,6 +504,26 @@ bool AlreadyApplied(const table::Snapshot& snapshot,
 }  // namespace
 
 // --- Shared helpers ---
+
+void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out) {
+  if (e && e->kind == ExprKind::kCall && e->name == "and" && e->children.size() == 2) {
+    Conjuncts(e->children[0], out);
+    Conjuncts(e->children[1], out);
+    return;
+  }
+  if (e) out->push_back(e);
+}
+
+bool HasSubquery(const ExprPtr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::kScalarSubquery || e->kind == ExprKind::kExists ||
+      e->kind == ExprKind::kInSubquery) {
+    return true;
+  }
+  for (const auto& c : e->children)
+    if (HasSubquery(c)) return true;
+  return false;
+}
 
 std::optional<table::TxnId> SessionDmlTxn(const SessionState& s) {
   std::string app = s.conf.GetOr("spark.databricks.delta.write.txnAppId", "");

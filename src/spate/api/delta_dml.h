@@ -98,6 +98,23 @@ std::vector<ExprPtr> ResolveSetAssignments(
     const std::function<Column(const std::string&)>& column_ref, const char* operation,
     const std::function<void(const std::vector<std::string>&)>& unresolved);
 
+/// The conjuncts of `e` (`a AND b AND c` -> a, b, c; nullptr: none).
+void Conjuncts(const ExprPtr& e, std::vector<ExprPtr>* out);
+/// True when `e` holds a subquery.
+bool HasSubquery(const ExprPtr& e);
+/// The files of `files` whose partition values satisfy `pred` (an expression over the
+/// table's partition columns only, possibly qualified by `alias`); nullptr: all of them.
+std::vector<table::AddFile> FilterByPartitions(const std::shared_ptr<SessionState>& state,
+                                               const table::Snapshot& snapshot,
+                                               const std::vector<table::AddFile>& files,
+                                               const ExprPtr& pred,
+                                               const std::string& alias);
+/// The conflict-check form of such a predicate: true for the partitions it accepts (and
+/// when it cannot be evaluated).
+table::OptimisticTransaction::PartitionFilter PartitionReader(
+    std::shared_ptr<SessionState> state, table::SnapshotPtr snapshot, ExprPtr pred,
+    std::string alias);
+
 /// Delta's idempotent DML: the session confs spark.databricks.delta.write.txnAppId and
 /// txnVersion, when both are set.
 std::optional<table::TxnId> SessionDmlTxn(const SessionState& s);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -13,6 +14,7 @@
 #include "spate/api/session_state.h"
 #include "spate/base/json.h"
 #include "spate/columnar/builder.h"
+#include "spate/compute/cast.h"
 #include "spate/sql/analyzer.h"
 #include "spate/sql/parser.h"
 #include "spate/table/delta_log.h"
@@ -99,45 +101,6 @@ int TargetColumn(const Schema& schema, const std::vector<std::string>& parts,
                     {{"sqlExpr", name}, {"clause", clause_name}, {"cols", cols}}));
 }
 
-// Target partition values fixed by the ON condition: conjuncts `p = literal` (either
-// side) over a target partition column, qualified by the target alias or unqualified
-// when the source has no column of that name.
-std::map<std::string, std::string> PartitionEqualities(
-    const ExprPtr& cond, const std::vector<std::string>& parts, const std::string& alias,
-    const Schema& source_schema) {
-  std::map<std::string, std::string> out;
-  std::vector<ExprPtr> stack = {cond};
-  while (!stack.empty()) {
-    ExprPtr e = stack.back();
-    stack.pop_back();
-    if (!e || e->kind != ExprKind::kCall) continue;
-    if (e->name == "and" && e->children.size() == 2) {
-      stack.push_back(e->children[0]);
-      stack.push_back(e->children[1]);
-      continue;
-    }
-    if (e->name != "=" || e->children.size() != 2) continue;
-    const ExprPtr* col = &e->children[0];
-    const ExprPtr* lit = &e->children[1];
-    if ((*col)->kind == ExprKind::kLiteral) std::swap(col, lit);
-    if ((*col)->kind != ExprKind::kColumn || (*lit)->kind != ExprKind::kLiteral) continue;
-    if ((*lit)->literal.is_null()) continue;
-    const auto& np = (*col)->name_parts;
-    std::string name;
-    if (np.size() == 2 && !alias.empty() && EqualsIgnoreCase(np[0], alias)) {
-      name = np[1];
-    } else if (np.size() == 1 && source_schema.FieldIndex(np[0]) < 0) {
-      name = np[0];
-    } else {
-      continue;
-    }
-    for (const auto& p : parts) {
-      if (EqualsIgnoreCase(p, name)) out[p] = (*lit)->literal.ToString();
-    }
-  }
-  return out;
-}
-
 // True when an expression of the MERGE refers to a column through a DataFrame (df["c"]).
 bool UsesDataFrameReferences(const MergeSpec& spec) {
   std::vector<ExprPtr> stack = {spec.condition};
@@ -155,23 +118,262 @@ bool UsesDataFrameReferences(const MergeSpec& spec) {
   return false;
 }
 
-bool InPartitions(const table::PartitionValues& pv,
-                  const std::map<std::string, std::string>& wanted) {
-  for (const auto& [col, value] : wanted) {
-    bool ok = false;
-    for (const auto& [k, v] : pv) {
-      if (EqualsIgnoreCase(k, col)) ok = v && *v == value;
-    }
-    if (!ok) return false;
+// `e` with every node `fn` replaces (fn returns nullptr to keep a node and visit its
+// children).
+ExprPtr Rewrite(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&)>& fn) {
+  if (!e) return e;
+  if (ExprPtr r = fn(e)) return r;
+  std::vector<ExprPtr> kids;
+  bool changed = false;
+  for (const auto& c : e->children) {
+    kids.push_back(Rewrite(c, fn));
+    changed |= kids.back() != c;
   }
-  return true;
+  if (!changed) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  copy->children = std::move(kids);
+  return copy;
+}
+
+// The columns `e` references (name_parts of its column nodes).
+void ColumnRefs(const ExprPtr& e, std::vector<const Expr*>* out) {
+  if (!e) return;
+  if (e->kind == ExprKind::kColumn) out->push_back(e.get());
+  for (const auto& c : e->children) ColumnRefs(c, out);
+}
+
+// Which side of the MERGE an expression reads, decided by binding it as the joins do.
+class Sides {
+ public:
+  Sides(const SessionState& s, const DataFrame& source, const DataFrame& target)
+      : analyzer_(s.catalog, s.conf),
+        source_(source.analyzed()->output),
+        target_(target.analyzed()->output) {}
+  // The bound form of `e` over the target alone (deterministic, no subquery), or nullptr.
+  BoundExprPtr Target(const ExprPtr& e) { return Bind(e, target_); }
+  BoundExprPtr Source(const ExprPtr& e) { return Bind(e, source_); }
+  // The target column a bare column reference names (-1: not one).
+  int TargetColumn(const ExprPtr& e, const Schema& schema) {
+    if (!e || e->kind != ExprKind::kColumn || !Target(e)) return -1;
+    return schema.FieldIndex(e->name_parts.back());
+  }
+
+ private:
+  BoundExprPtr Bind(const ExprPtr& e, const std::vector<sql::Attribute>& scope) {
+    if (!e || HasSubquery(e)) return nullptr;
+    Result<BoundExprPtr> b = analyzer_.BindExpression(e, scope);
+    if (!b.ok() || (*b)->IsNondeterministic()) return nullptr;
+    return *b;
+  }
+  sql::Analyzer analyzer_;
+  std::vector<sql::Attribute> source_, target_;
+};
+
+// A literal as a value of `type` for statistics comparisons, when the conversion keeps
+// its value (numbers of another numeric type, or the same type); nullopt otherwise.
+std::optional<Value> StatsLiteral(const Value& v, const DataTypePtr& type) {
+  if (v.is_null()) return std::nullopt;
+  if (v.type()->SameType(*type)) return v;
+  if (!v.type()->IsNumeric() || !type->IsNumeric()) return std::nullopt;
+  EvalContext ctx;
+  Result<Value> cast = CastValue(v, type, CastMode::kTry, ctx);
+  if (!cast.ok() || cast->is_null()) return std::nullopt;
+  Result<Value> back = CastValue(*cast, v.type(), CastMode::kTry, ctx);
+  if (!back.ok() || back->is_null() || back->ToString() != v.ToString()) {
+    return std::nullopt;
+  }
+  return *cast;
+}
+
+// A target-only conjunct as statistics predicates: `col op literal` (either order) and
+// `col IS [NOT] NULL` over a target column; false for other forms.
+bool ToScanPredicate(const ExprPtr& e, Sides& sides, const Schema& schema,
+                     ScanPredicate* out) {
+  using Op = ScanPredicate::Op;
+  if (e->kind != ExprKind::kCall) return false;
+  if ((e->name == "isnull" || e->name == "isnotnull") && e->children.size() == 1) {
+    const int c = sides.TargetColumn(e->children[0], schema);
+    if (c < 0) return false;
+    *out = {c, e->name == "isnull" ? Op::kIsNull : Op::kIsNotNull, Value()};
+    return true;
+  }
+  // Each comparison with its mirror (`lit < col` is `col > lit`).
+  struct Comparison {
+    const char* symbol;
+    Op op, mirrored;
+  };
+  static const Comparison kComparisons[] = {{"=", Op::kEq, Op::kEq},
+                                            {"<", Op::kLt, Op::kGt},
+                                            {"<=", Op::kLe, Op::kGe},
+                                            {">", Op::kGt, Op::kLt},
+                                            {">=", Op::kGe, Op::kLe}};
+  if (e->children.size() != 2) return false;
+  for (const auto& cmp : kComparisons) {
+    if (e->name != cmp.symbol) continue;
+    const bool col_left = e->children[1]->kind == ExprKind::kLiteral;
+    const ExprPtr& col = e->children[col_left ? 0 : 1];
+    const ExprPtr& lit = e->children[col_left ? 1 : 0];
+    if (lit->kind != ExprKind::kLiteral) return false;
+    const int c = sides.TargetColumn(col, schema);
+    if (c < 0) return false;
+    auto v = StatsLiteral(lit->literal, schema.field(c).type);
+    if (!v) return false;
+    const Op o = col_left ? cmp.op : cmp.mirrored;
+    *out = {c, o, *v};
+    return true;
+  }
+  return false;
+}
+
+// What the MERGE may skip without reading (Delta's filterFiles with the ON condition's
+// target-only conjuncts, and for MATCHED-only MERGEs the disjunction of the clauses'
+// target-only conjuncts), plus the source's key ranges (beyond Delta): for each
+// `t.k = <source expression>` conjunct, the source's min / max of the key, and its
+// values when the source is small (source: nullptr when its keys are not to be read).
+struct Pruning {
+  ExprPtr partition;                     // partition-only conjuncts (nullptr: none)
+  std::vector<ScanPredicate> conjuncts;  // statistics predicates of the ON condition
+  std::vector<std::vector<ScanPredicate>> clause_alternatives;  // any may hold
+  std::vector<std::pair<int, std::vector<Value>>> key_values;   // column, its values
+};
+
+// Source key values up to this many source rows are collected (the IN-set pruning).
+constexpr int64_t kKeyValuesMaxRows = 1024;
+
+bool Widens(const DataType& from, const DataType& to) {
+  if (from.SameType(to)) return true;
+  auto width = [](const DataType& t) {
+    switch (t.id()) {
+      case TypeId::kByte:
+        return 1;
+      case TypeId::kShort:
+        return 2;
+      case TypeId::kInt:
+        return 4;
+      case TypeId::kLong:
+        return 8;
+      default:
+        return 0;
+    }
+  };
+  return width(from) > 0 && width(to) >= width(from);
+}
+
+Pruning PlanPruning(const MergeSpec& spec, const std::vector<const Clause*>& matched,
+                    bool matched_only, Sides& sides, const table::Snapshot& snapshot,
+                    const DataFrame* source, int64_t num_source_rows) {
+  Pruning out;
+  const Schema& schema = *snapshot.schema();
+  const auto& part_cols = snapshot.metadata().partition_columns;
+  auto is_partition_col = [&](const std::string& name) {
+    for (const auto& p : part_cols)
+      if (EqualsIgnoreCase(p, name)) return true;
+    return false;
+  };
+  std::vector<ExprPtr> conj, partition;
+  Conjuncts(spec.condition, &conj);
+  for (const auto& e : conj) {
+    if (sides.Target(e)) {
+      std::vector<const Expr*> refs;
+      ColumnRefs(e, &refs);
+      bool only_partitions = !part_cols.empty();
+      for (const Expr* r : refs) {
+        only_partitions &= r->plan_id < 0 && is_partition_col(r->name_parts.back());
+      }
+      if (only_partitions) partition.push_back(e);
+      ScanPredicate p;
+      if (ToScanPredicate(e, sides, schema, &p)) out.conjuncts.push_back(p);
+      continue;
+    }
+    // t.k = <source expression>: the source's key range.
+    if (!source || e->kind != ExprKind::kCall || e->name != "=" ||
+        e->children.size() != 2)
+      continue;
+    for (int side = 0; side < 2; ++side) {
+      const int c = sides.TargetColumn(e->children[static_cast<size_t>(side)], schema);
+      const ExprPtr& other = e->children[static_cast<size_t>(1 - side)];
+      BoundExprPtr bound = c >= 0 ? sides.Source(other) : nullptr;
+      if (!bound) continue;
+      const DataTypePtr& type = schema.field(c).type;
+      if (!Widens(*bound->type(), *type) || type->IsNested()) break;
+      Column key = Column(other).cast(type);
+      Row range = source->agg({functions::min(key), functions::max(key)}).collect()[0];
+      if (range[0].is_null()) {
+        // No source row has a key: nothing can match.
+        out.key_values.emplace_back(c, std::vector<Value>{});
+        break;
+      }
+      out.conjuncts.push_back({c, ScanPredicate::Op::kGe, range[0]});
+      out.conjuncts.push_back({c, ScanPredicate::Op::kLe, range[1]});
+      if (num_source_rows <= kKeyValuesMaxRows) {
+        std::vector<Value> values;
+        for (const auto& r : source->select({key.alias("k")}).distinct().collect()) {
+          if (!r[0].is_null()) values.push_back(r[0]);
+        }
+        out.key_values.emplace_back(c, std::move(values));
+      }
+      break;
+    }
+  }
+  if (!partition.empty()) {
+    Column all(partition[0]);
+    for (size_t i = 1; i < partition.size(); ++i) all = all && Column(partition[i]);
+    out.partition = all.expr();
+  }
+  if (matched_only) {
+    for (const Clause* c : matched) {
+      std::vector<ExprPtr> parts;
+      Conjuncts(c->condition, &parts);
+      std::vector<ScanPredicate> preds;
+      for (const auto& e : parts) {
+        ScanPredicate p;
+        if (sides.Target(e) && ToScanPredicate(e, sides, schema, &p)) preds.push_back(p);
+      }
+      if (preds.empty()) {  // a clause that may take any file
+        out.clause_alternatives.clear();
+        break;
+      }
+      out.clause_alternatives.push_back(std::move(preds));
+    }
+  }
+  return out;
+}
+
+// The files of `files` that `pruning` cannot rule out.
+std::vector<table::AddFile> PruneFiles(const std::shared_ptr<SessionState>& state,
+                                       const table::SnapshotPtr& snapshot,
+                                       std::vector<table::AddFile> files,
+                                       const Pruning& pruning, const std::string& alias) {
+  files = FilterByPartitions(state, *snapshot, files, pruning.partition, alias);
+  if (files.empty()) return files;
+  auto stats = ValueOrThrow(table::DeltaDataSource::MakeForFiles(
+      io::LocalFileSystem::Get(), snapshot, files, state->conf.session_time_zone()));
+  std::vector<table::AddFile> out;
+  for (int i = 0; i < static_cast<int>(files.size()); ++i) {
+    bool skip = stats->CanSkip(i, pruning.conjuncts);
+    for (const auto& [column, values] : pruning.key_values) {
+      if (skip) break;
+      skip = std::all_of(values.begin(), values.end(), [&](const Value& v) {
+        return stats->CanSkip(i, {{column, ScanPredicate::Op::kEq, v}});
+      });
+    }
+    if (!skip && !pruning.clause_alternatives.empty()) {
+      skip = std::all_of(pruning.clause_alternatives.begin(),
+                         pruning.clause_alternatives.end(),
+                         [&](const auto& preds) { return stats->CanSkip(i, preds); });
+    }
+    if (!skip) out.push_back(std::move(files[static_cast<size_t>(i)]));
+  }
+  return out;
 }
 
 }  // namespace
 
 DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
-                       const MergeSpec& spec) {
+                       const MergeSpec& spec_in) {
   const auto started = std::chrono::steady_clock::now();
+  // (DataFrame references to the source are rewritten when it is materialized.)
+  MergeSpec spec = spec_in;
   SessionState& s = *state;
   auto fs = io::LocalFileSystem::Get();
 
@@ -214,20 +416,13 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     if (latest && *latest >= txn_id->version) return result_frame(0, 0, 0);
   }
 
-  // Files that can match: partition equalities of the ON condition prune them (not with
-  // NOT MATCHED BY SOURCE clauses, which see every target row).
-  DataFrame source_df(state, spec.source);
+  // (Under a SELECT * so that the source's own DataFrame id, which its df["c"]
+  // references name, stays on its plan: a DataFrame's root takes a new id.)
+  auto select_all = std::make_shared<sql::LogicalPlan>(sql::PlanKind::kProject);
+  select_all->children = {spec.source};
+  select_all->exprs = {Expr::Star()};
+  DataFrame source_df(state, select_all);
   SchemaPtr source_schema = source_df.analyzed()->OutputSchema();
-  std::map<std::string, std::string> partition_filter;
-  if (by_source.empty()) {
-    partition_filter =
-        PartitionEqualities(spec.condition, snapshot->metadata().partition_columns,
-                            spec.target_alias, *source_schema);
-  }
-  std::vector<table::AddFile> candidates;
-  for (const auto& f : snapshot->files()) {
-    if (InPartitions(f.partition_values, partition_filter)) candidates.push_back(f);
-  }
 
   // Tables with deletion vectors: matched rows are marked in DVs, only updated and
   // inserted rows are written (no copies).
@@ -250,7 +445,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     source_alias = spec.source->alias;
   DataFrame source = source_df.withColumn(kSourcePresent, functions::lit(true));
   if (!source_alias.empty()) source = source.alias(source_alias);
-  const Column condition(spec.condition);
+  Column condition(spec.condition);
 
   // Each clause resolves where Delta resolves it: MATCHED against both sides, NOT
   // MATCHED against the source, NOT MATCHED BY SOURCE against the target. A name that
@@ -292,26 +487,72 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
 
   // Source materialization (Delta's spark.databricks.delta.merge.materializeSource,
   // `auto` by default; `none` turns it off): the source is evaluated once, and every pass
-  // (the count, the matched files, the rewrite) reads the same rows, so a
-  // non-deterministic or concurrently changing source cannot make them disagree. Not when
-  // the MERGE's expressions name source columns by DataFrame references (df["c"]), which
-  // only the source's own plan resolves, nor for a source without an alias.
+  // (the count, the key ranges, the matched files, the rewrite) reads the same rows, so a
+  // non-deterministic or concurrently changing source cannot make them disagree. The
+  // rows keep the source's alias, or without one the qualifier its columns share (a
+  // table's name); the MERGE's DataFrame references to source columns (df["c"]) are
+  // rewritten to name the materialized columns.
   int64_t num_source_rows = 0;
   int64_t materialize_ms = 0;
-  const bool materialize =
+  std::string qualifier = source_alias;
+  bool materialize =
       ToLower(s.conf.GetOr("spark.databricks.delta.merge.materializeSource", "auto")) !=
-          "none" &&
-      !source_alias.empty() && !UsesDataFrameReferences(spec);
+      "none";
+  const auto& source_attrs = source_df.analyzed()->output;
+  if (materialize && qualifier.empty()) {
+    for (const auto& a : source_attrs) {
+      if (a.qualifier != source_attrs[0].qualifier) materialize = false;
+    }
+    if (!source_attrs.empty()) qualifier = source_attrs[0].qualifier;
+  }
+  if (materialize && UsesDataFrameReferences(spec)) {
+    // Each name once, so that a reference can be rewritten by name.
+    std::set<std::string> names;
+    for (const auto& f : source_schema->fields()) {
+      materialize &= names.insert(ToLower(f.name)).second;
+    }
+  }
   if (materialize) {
     const auto materialize_started = std::chrono::steady_clock::now();
     std::vector<BatchPtr> rows = source_df.collectBatches();
     for (const auto& b : rows) num_source_rows += b->num_rows();
-    source_df = DataFrame(state, LocalPlan(source_schema, std::move(rows)));
-    source =
-        source_df.withColumn(kSourcePresent, functions::lit(true)).alias(source_alias);
+    DataFrame local(state, LocalPlan(source_schema, std::move(rows)));
+    if (UsesDataFrameReferences(spec)) {
+      sql::Analyzer analyzer(s.catalog, s.conf);
+      auto to_local = [&](const ExprPtr& e) -> ExprPtr {
+        if (e->kind != ExprKind::kColumn || e->plan_id < 0) return nullptr;
+        Result<BoundExprPtr> b = analyzer.BindExpression(e, source_attrs);
+        if (!b.ok() || (*b)->column_index() < 0) return nullptr;
+        return local[source_schema->field((*b)->column_index()).name].expr();
+      };
+      spec.condition = Rewrite(spec.condition, to_local);
+      for (auto& c : spec.clauses) {
+        c.condition = Rewrite(c.condition, to_local);
+        for (auto& [unused, value] : c.assignments) value = Rewrite(value, to_local);
+      }
+      condition = Column(spec.condition);
+    }
+    source_df = local;
+    source = source_df.withColumn(kSourcePresent, functions::lit(true));
+    if (!qualifier.empty()) source = source.alias(qualifier);
     materialize_ms = ElapsedMs(materialize_started);
   } else {
     num_source_rows = source_df.count();
+  }
+
+  // Files that can match (not with NOT MATCHED BY SOURCE clauses, which see every target
+  // row): partition values and statistics against the ON condition's target-only
+  // conjuncts (and, with MATCHED clauses only, theirs), and the source's key ranges.
+  Pruning pruning;
+  std::vector<table::AddFile> candidates = snapshot->files();
+  if (by_source.empty()) {
+    Sides sides(s, source, target_frame({}, false));
+    // (Key ranges only of a materialized source: one evaluated again later could
+    // disagree with them.)
+    pruning = PlanPruning(spec, matched, matched_only, sides, *snapshot,
+                          materialize ? &source : nullptr, num_source_rows);
+    candidates =
+        PruneFiles(state, snapshot, std::move(candidates), pruning, spec.target_alias);
   }
 
   // (1) Touched files and the multiple-match check.
@@ -585,12 +826,11 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     o.operation = "MERGE";
     o.change_data = cdf;
     if (schema_changed) o.options["mergeSchema"] = "true";
-    if (partition_filter.empty()) {
-      o.read_whole_table = true;
+    if (pruning.partition) {
+      o.read_partitions =
+          PartitionReader(state, snapshot, pruning.partition, spec.target_alias);
     } else {
-      o.read_partitions = [partition_filter](const table::PartitionValues& pv) {
-        return InPartitions(pv, partition_filter);
-      };
+      o.read_whole_table = true;
     }
     if (txn_id) o.txn = txn_id;
     o.operation_parameters["predicate"] =

@@ -19,12 +19,17 @@
 // clause whose condition holds; (3) one commit removes the touched files and adds the
 // rewritten rows and the inserted ones. Files without matches are untouched; an
 // insert-only MERGE rewrites nothing. With NOT MATCHED BY SOURCE clauses every file is
-// touched. Conjuncts of the ON condition that compare a target partition column with a
-// literal prune the files read and narrow the conflict check to those partitions.
+// touched. Otherwise only files that can hold a match are read (as Delta's filterFiles):
+// the ON condition's target-only conjuncts are checked against partition values and
+// minValues / maxValues / nullCount statistics (with MATCHED clauses only, the clauses'
+// target-only conjuncts too), and beyond Delta the materialized source's key range (and
+// key values, for a small source) against each `t.k = <source expression>` conjunct's
+// column; partition conjuncts narrow the conflict check to those partitions.
 // On a table with deletion vectors (delta_dml.h) the target rows a clause updates or
 // deletes are marked in DVs and only updated and inserted rows are written. The source
 // is materialized first (spark.databricks.delta.merge.materializeSource, as Delta), so
-// every pass reads the same rows.
+// every pass reads the same rows; with or without an alias, and when the MERGE names its
+// columns by DataFrame references.
 //
 // Ownership: a DeltaMergeBuilder is a value holding the session, the target and the
 // clauses added so far (each when* call returns a new builder). Thread safety: builders

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "spate/api/delta_table.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
+#include "spate/base/json.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_writer.h"
 #include "spate/testing/status_matchers.h"
@@ -308,6 +310,177 @@ TEST_F(DeltaMergeTest, SqlMergeIntoDeltaPathAndPartitionPruning) {
   EXPECT_EQ(ci.operation_metrics["numTargetFilesRemoved"], "1");
   // Only partition b was read: an append to partition a after it would not conflict.
   EXPECT_EQ(Rows(spark.read().format("delta").load(path_)), "[1,a,1][2,b,20][3,c,3]");
+}
+
+// Files a MERGE may skip: a target of three files (ids 0-999, 1000-2999, 3000-3999;
+// n = id), some made unreadable. A file the MERGE opens fails it, so each MERGE below
+// succeeding shows it read only the files its pruning leaves.
+class DeltaMergePruningTest : public DeltaMergeTest {
+ protected:
+  void MakeRanges(const SparkSession& spark) {
+    for (auto [lo, hi] : {std::pair{0, 1000}, std::pair{1000, 3000}, {3000, 4000}}) {
+      spark.range(lo, hi)
+          .selectExpr("CAST(id AS INT) AS id", "id AS n")
+          .coalesce(1)
+          .write()
+          .format("delta")
+          .mode("append")
+          .save(path_);
+    }
+  }
+  // Makes the files holding `ids` unreadable (their bytes are kept for Restore).
+  void Break(std::initializer_list<int> ids) {
+    table::DeltaLog log(io::LocalFileSystem::Get(), path_);
+    auto snap = *log.Latest();
+    for (const auto& f : snap->files()) {
+      auto j = Json::Parse(*f.stats);
+      const int64_t lo = j->Find("minValues")->Find("id")->int_value();
+      const int64_t hi = j->Find("maxValues")->Find("id")->int_value();
+      for (int id : ids) {
+        if (id < lo || id > hi) continue;
+        const std::string file = snap->DataFilePath(f);
+        std::filesystem::copy_file(file, file + ".kept");
+        std::ofstream(file, std::ios::trunc) << "not parquet";
+        broken_.push_back(file);
+      }
+    }
+  }
+  void Restore() {
+    for (const auto& f : broken_) {
+      std::filesystem::remove(f);
+      std::filesystem::rename(f + ".kept", f);
+    }
+    broken_.clear();
+  }
+  int64_t Count(const SparkSession& spark, const std::string& where) {
+    return spark.read().format("delta").load(path_).filter(where).count();
+  }
+  std::vector<std::string> broken_;
+};
+
+// The source's key range: 2000 source rows (too many to collect their keys) with keys
+// 1000-2999 read only the middle file.
+TEST_F(DeltaMergePruningTest, SourceKeyRangeSkipsFiles) {
+  auto spark = SparkSession::builder().getOrCreate().newSession();
+  MakeRanges(spark);
+  Break({0, 3000});
+  auto src = spark.range(1000, 3000).selectExpr("CAST(id AS INT) AS id", "-1L AS n");
+  DeltaTable::forPath(spark, path_)
+      .alias("t")
+      .merge(src.alias("s"), "t.id = s.id")
+      .whenMatchedUpdateAll()
+      .execute();
+  table::CommitInfo ci = LastCommit();
+  EXPECT_EQ(ci.operation_metrics["numTargetFilesRemoved"], "1");
+  EXPECT_EQ(ci.operation_metrics["numTargetRowsUpdated"], "2000");
+  EXPECT_EQ(ci.operation_metrics["numTargetRowsCopied"], "0");
+  Restore();
+  EXPECT_EQ(Count(spark, "n = -1"), 2000);
+  EXPECT_EQ(Count(spark, "n >= 0"), 2000);
+}
+
+// A small source's keys themselves: 5 and 3500 span every file but lie in none of the
+// middle file's range; an insert-only MERGE reads the same files and rewrites nothing.
+TEST_F(DeltaMergePruningTest, SmallSourceKeyValuesSkipFiles) {
+  auto spark = SparkSession::builder().getOrCreate().newSession();
+  MakeRanges(spark);
+  Break({1000});
+  auto src =
+      spark.sql("SELECT * FROM VALUES (5, -50L), (3500, -35L), (7000, -70L) AS s(id, n)");
+  DeltaTable::forPath(spark, path_)
+      .alias("t")
+      .merge(src.alias("s"), "t.id = s.id")
+      .whenMatchedUpdateExpr({{"n", "s.n"}})
+      .whenNotMatchedInsertAll()
+      .execute();
+  table::CommitInfo ci = LastCommit();
+  EXPECT_EQ(ci.operation_metrics["numTargetFilesRemoved"], "2");
+  EXPECT_EQ(ci.operation_metrics["numTargetRowsUpdated"], "2");
+  EXPECT_EQ(ci.operation_metrics["numTargetRowsInserted"], "1");
+  EXPECT_EQ(ci.operation_metrics["numTargetRowsCopied"], "1998");
+  spark.sql("MERGE INTO delta.`" + path_ +
+            "` t USING (SELECT 4 AS id, 0L AS n UNION ALL SELECT 8000, 0L) s "
+            "ON t.id = s.id WHEN NOT MATCHED THEN INSERT *");
+  EXPECT_EQ(LastCommit().operation_metrics["numTargetFilesRemoved"], "0");
+  EXPECT_EQ(LastCommit().operation_metrics["numTargetRowsInserted"], "1");
+  Restore();
+  EXPECT_EQ(Count(spark, "id IN (5, 3500, 7000, 8000)"), 4);
+  EXPECT_EQ(Count(spark, "n IN (-50, -35, -70)"), 3);
+}
+
+// Target-only conjuncts of the ON condition (statistics of another column, any form of
+// partition predicate) skip files; with NOT MATCHED BY SOURCE clauses every file is read.
+TEST_F(DeltaMergePruningTest, TargetOnlyConjunctsSkipFiles) {
+  auto spark = SparkSession::builder().getOrCreate().newSession();
+  MakeRanges(spark);
+  Break({0, 1000});
+  auto src = spark.sql("SELECT * FROM VALUES (5), (1500), (3500) AS s(id)");
+  DeltaTable::forPath(spark, path_)
+      .alias("t")
+      .merge(src.alias("s"), "t.id = s.id AND t.n >= 3000")
+      .whenMatchedDelete()
+      .execute();
+  EXPECT_EQ(LastCommit().operation_metrics["numTargetRowsDeleted"], "1");
+  EXPECT_THROW(DeltaTable::forPath(spark, path_)
+                   .alias("t")
+                   .merge(src.alias("s"), "t.id = s.id AND t.n >= 3000")
+                   .whenMatchedDelete()
+                   .whenNotMatchedBySourceDelete("t.n = 3999")
+                   .execute(),
+               std::exception);
+  Restore();
+  EXPECT_EQ(Count(spark, "true"), 3999);
+  EXPECT_EQ(Count(spark, "id = 3500"), 0);
+}
+
+// As delta-spark: a MERGE with MATCHED clauses only skips the files none of its clause
+// conditions' target-only conjuncts can hold, so a target row matched twice in such a
+// file is not seen (delta-spark 4.4 gave the same: no error, one row updated).
+TEST_F(DeltaMergePruningTest, MatchedOnlyClauseConditionsSkipFiles) {
+  auto spark = SparkSession::builder().getOrCreate().newSession();
+  MakeRanges(spark);
+  Break({0});
+  auto src =
+      spark.sql("SELECT * FROM VALUES (1, -1L), (1, -2L), (3001, -7L) AS s(id, n)");
+  auto out = DeltaTable::forPath(spark, path_)
+                 .alias("t")
+                 .merge(src.alias("s"), "t.id = s.id")
+                 .whenMatchedUpdate("t.n >= 3000", {{"n", F::col("s.n")}})
+                 .execute();
+  EXPECT_EQ(Str(out.collect()[0]), "[1,1,0,0]");
+  Restore();
+  EXPECT_EQ(Count(spark, "n = -7"), 1);
+  // Without the clause condition the duplicate is found.
+  EXPECT_THROW_CLASS(DeltaTable::forPath(spark, path_)
+                         .alias("t")
+                         .merge(src.alias("s"), "t.id = s.id")
+                         .whenMatchedUpdate({{"n", F::col("s.n")}})
+                         .execute(),
+                     SparkException,
+                     "DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE");
+}
+
+// Partition conjuncts of any form prune the files read and scope the conflict check.
+TEST_F(DeltaMergePruningTest, PartitionConjunctsOfAnyForm) {
+  auto spark = SparkSession::builder().getOrCreate().newSession();
+  spark.sql("SELECT * FROM VALUES (1, 'a'), (2, 'b'), (3, 'c') AS x(id, d)")
+      .write()
+      .format("delta")
+      .partitionBy({"d"})
+      .save(path_);
+  table::DeltaLog log(io::LocalFileSystem::Get(), path_);
+  auto snap = *log.Latest();
+  for (const auto& f : snap->files()) {
+    if (f.partition_values[0].second != std::optional<std::string>("b")) {
+      std::ofstream(snap->DataFilePath(f), std::ios::trunc) << "not parquet";
+    }
+  }
+  spark.sql("MERGE INTO delta.`" + path_ +
+            "` t USING (SELECT 2 AS id, 'b' AS d) s "
+            "ON t.id = s.id AND t.d IN ('b', 'x') AND upper(t.d) <> 'A' "
+            "WHEN MATCHED THEN UPDATE SET id = 20");
+  EXPECT_EQ(LastCommit().operation_metrics["numTargetRowsUpdated"], "1");
+  EXPECT_EQ(Count(spark, "d = 'b' AND id = 20"), 1);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ def _table(s, name, ddl, rows):
 
 def _outcome(s, path, result):
     h = s.spark.sql(f"DESCRIBE HISTORY delta.`{path}` LIMIT 1").collect()[0]
-    params = {k: re.sub(r"#\d+", "", v) for k, v in dict(h.operationParameters).items()}
+    params = {k: re.sub(r"#\d+L?", "", v) for k, v in dict(h.operationParameters).items()}
     metrics = {k: v for k, v in dict(h.operationMetrics).items() if k not in VARIABLE}
     table = sorted(tuple(r) for r in s.spark.read.format("delta").load(path).collect())
     return {"result": [tuple(r) for r in result.collect()], "table": table,
@@ -119,3 +119,69 @@ def schema_evolution_api_auto_merge(s):
     schema = s.spark.read.format("delta").load(path).schema.simpleString()
     return {"table": _rows(s, path), "schema": schema,
             "history": _outcome(s, path, out)["metrics"]}
+
+
+# File pruning (Delta's filterFiles over the ON condition's target-only conjuncts; spate
+# also prunes by the source's key values): the history counts do not depend on which
+# files were skipped, only on the files holding matches.
+def _ranges(s):
+    """Three files: ids 1-2, 3-4, 5-6 (n = id * 10)."""
+    return _table(s, "t", "id INT, v STRING, n BIGINT",
+                  ["(1, 'a', 10), (2, 'b', 20)", "(3, 'c', 30), (4, 'd', 40)",
+                   "(5, 'e', 50), (6, 'f', 60)"])
+
+
+@case(conf=CONF)
+def pruned_by_target_only_on_conjunct(s):
+    path = _ranges(s)
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (3, 'x'), "
+                      "(5, 'y'), (9, 'n') AS x(id, v)) s ON t.id = s.id AND t.n >= 40 "
+                      "WHEN MATCHED THEN UPDATE SET v = s.v "
+                      "WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v)")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def matched_only_clause_condition_skips_duplicate_match(s):
+    """A target row matched twice in a file no clause condition can hold is not seen:
+    delta-spark skips the file (no DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE)."""
+    path = _ranges(s)
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (1, 'x'), "
+                      "(1, 'y'), (5, 'z') AS x(id, v)) s ON t.id = s.id "
+                      "WHEN MATCHED AND t.n > 45 THEN UPDATE SET v = s.v")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def pruned_by_source_keys_and_partitions(s):
+    path = f"{s.tmp}/p"
+    (s.spark.sql("SELECT * FROM VALUES (1, 'a', 1), (2, 'a', 2), (3, 'b', 3), (4, 'b', 4), "
+                 "(5, 'c', 5) AS x(id, d, n)").selectExpr("CAST(id AS INT) id", "d",
+                                                          "CAST(n AS BIGINT) n")
+     .repartition(1).write.format("delta").partitionBy("d").save(path))
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (2, 'a', 20), "
+                      "(4, 'b', 40), (7, 'c', 70) AS x(id, d, n)) s "
+                      "ON t.id = s.id AND t.d = s.d AND t.d >= 'b' "
+                      "WHEN MATCHED THEN UPDATE SET n = s.n WHEN NOT MATCHED THEN INSERT *")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def not_matched_by_source_reads_every_file(s):
+    path = _ranges(s)
+    out = s.spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT * FROM VALUES (3, 'x') "
+                      "AS x(id, v)) s ON t.id = s.id AND t.n >= 30 "
+                      "WHEN MATCHED THEN UPDATE SET v = s.v "
+                      "WHEN NOT MATCHED BY SOURCE AND t.n < 20 THEN DELETE")
+    return _outcome(s, path, out)
+
+
+@case(conf=CONF)
+def source_without_alias_by_dataframe_references(s):
+    path = _ranges(s)
+    src = s.spark.createDataFrame([(2, "x"), (8, "y")], "id INT, v STRING")
+    t = s.DeltaTable.forPath(s.spark, path).alias("t")
+    out = (t.merge(src, s.F.col("t.id") == src["id"])
+           .whenMatchedUpdate(set={"v": src["v"]})
+           .whenNotMatchedInsert(values={"id": src["id"], "v": src["v"]}).execute())
+    return _outcome(s, path, out)
