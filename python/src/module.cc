@@ -563,7 +563,9 @@ void BindDataFrame(py::module_& m) {
 
 void BindSession(py::module_& m) {
   py::class_<SparkSession>(m, "SparkSession")
-      .def("sql", &SparkSession::sql)
+      // Commands (MERGE, INSERT, CTAS, ...) run inside sql(): their Python UDFs run on
+      // the engine's threads, which take the GIL, so the caller must not hold it.
+      .def("sql", &SparkSession::sql, py::call_guard<py::gil_scoped_release>())
       .def("range", [](const SparkSession& s, int64_t start, int64_t end, int64_t step,
                        int parts) { return s.range(start, end, step, parts); })
       .def("table", &SparkSession::table)

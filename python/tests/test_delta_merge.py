@@ -270,3 +270,31 @@ def test_source_without_alias_or_by_column_references_is_materialized_once(
     assert rows(t.toDF()) == [(1, "a", 10), (2, "b", 20), (3, "view", 30),
                               (4, "view", 400), (5, "view", 500), (6, "view", None),
                               (7, "view", None)]
+
+
+def test_sql_merge_whose_source_calls_a_python_udf(tmp_path):
+    """spark.sql(...) runs a MERGE at once; a Python UDF in its source runs on the engine's
+    threads, which need the GIL the calling thread held (the call hung before the binding
+    released it). Run in a child so that a hang fails the test instead of stalling it."""
+    import subprocess
+    import sys
+    import textwrap
+    script = textwrap.dedent(f"""
+        from spate.sql import SparkSession
+        spark = SparkSession.builder.getOrCreate()
+        spark.conf.set("spark.sql.warehouse.dir", {str(tmp_path / "warehouse")!r})
+        spark.udf.register("plus_one", lambda x: x + 1, "bigint")
+        spark.sql("CREATE TABLE silver (id BIGINT, v BIGINT) USING DELTA")
+        spark.sql("INSERT INTO silver VALUES (1, 0), (2, 0)")
+        spark.range(0, 400000, 1, 4).createOrReplaceTempView("ids")
+        spark.sql("CREATE TEMP VIEW updates AS SELECT id, plus_one(id) AS v FROM ids")
+        spark.sql("MERGE INTO silver t USING updates s ON t.id = s.id "
+                  "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *")
+        spark.sql("INSERT INTO silver SELECT plus_one(id) + 400000, 0 FROM ids")
+        print(spark.sql("SELECT count(*), sum(v), max(id) FROM silver").collect()[0])
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, env=os.environ.copy())
+    assert done.returncode == 0, done.stderr
+    total = sum(range(1, 400001))
+    assert done.stdout.strip() == f"Row(count(1)=800000, sum(v)={total}, max(id)=800000)"
