@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -222,7 +223,7 @@ int BronzeOnly(const std::string& json_file, int reps) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   const size_t json_mb = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 160;
   const size_t csv_mb = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 100;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 3;
@@ -453,4 +454,15 @@ int main(int argc, char** argv) {
       djp / jdelta.wall, djs / bronze.wall, dcp / cdelta.wall);
   std::filesystem::remove_all(dir);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "infer_bench: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "infer_bench: unknown exception\n");
+  }
+  return 1;
 }

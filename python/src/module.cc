@@ -54,6 +54,8 @@ void RaiseSpark(const char* cls_name, const api::SparkException& e) {
   PyErr_SetObject(cls.ptr(), inst.ptr());
 }
 
+// By value: pybind11's translator type.
+// NOLINTNEXTLINE(performance-unnecessary-value-param)
 void TranslateException(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
@@ -572,7 +574,7 @@ void BindSession(py::module_& m) {
       .def("newSession", &SparkSession::newSession)
       .def("version", &SparkSession::version)
       .def("createDataFrame",
-           [](const SparkSession& s, py::iterable rows, py::handle schema) {
+           [](const SparkSession& s, const py::iterable& rows, py::handle schema) {
              DataTypePtr st = TypeFromPy(schema);
              TimeZone tz = SessionZone(s.state());
              std::vector<std::vector<Value>> values;
@@ -690,8 +692,8 @@ void BindDelta(py::module_& m) {
           py::call_guard<py::gil_scoped_release>())
       .def(
           "optimize",
-          [](const DeltaTable& t, std::vector<std::string> where,
-             std::vector<std::string> zorder) {
+          [](const DeltaTable& t, const std::vector<std::string>& where,
+             const std::vector<std::string>& zorder) {
             DeltaTable::OptimizeBuilder b = t.optimize();
             for (const auto& w : where) b = b.where(w);
             return zorder.empty() ? b.executeCompaction() : b.executeZOrderBy(zorder);

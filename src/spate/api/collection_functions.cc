@@ -6,7 +6,9 @@
 namespace spate::api::functions {
 
 namespace {
-Column F(const char* name, std::vector<Column> args) { return call_function(name, args); }
+Column F(const char* name, const std::vector<Column>& args) {
+  return call_function(name, args);
+}
 
 // Variable names unique in the process, so that nested lambdas never capture each
 // other's.

@@ -101,7 +101,7 @@ ExprPtr ColumnByName(const std::string& name) {
 
 }  // namespace
 
-DataFrame::DataFrame(std::shared_ptr<SessionState> session, PlanPtr plan)
+DataFrame::DataFrame(std::shared_ptr<SessionState> session, const PlanPtr& plan)
     : session_(std::move(session)), id_(session_->next_dataframe_id++) {
   auto root = std::make_shared<LogicalPlan>(*plan);
   root->plan_id = id_;
@@ -681,8 +681,8 @@ std::shared_ptr<const stream::InitialState> GroupedData::InitialStateOf(
           "spark.sql.streaming.flatMapGroupsWithState.skipEmittingInitialStateKeys",
           "false"),
       "true");
-  std::shared_ptr<SessionState> session = rows.session();
-  sql::BoundPlanPtr plan = rows.analyzed();
+  const std::shared_ptr<SessionState>& session = rows.session();
+  const sql::BoundPlanPtr& plan = rows.analyzed();
   is->load = [session, plan]() { return session->Execute(plan); };
   return is;
 }

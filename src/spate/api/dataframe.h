@@ -85,7 +85,7 @@ class DataFrameStatFunctions;
 
 class DataFrame {
  public:
-  DataFrame(std::shared_ptr<SessionState> session, sql::PlanPtr plan);
+  DataFrame(std::shared_ptr<SessionState> session, const sql::PlanPtr& plan);
 
   // -- transformations --
   DataFrame select(const std::vector<Column>& cols) const;
@@ -280,7 +280,7 @@ class DataFrame {
   static Column ToColumn(const Column& c) { return c; }
   static Column ToColumn(const std::string& s) { return functions::col(s); }
   static Column ToColumn(const char* s) { return functions::col(s); }
-  DataFrame With(sql::PlanPtr plan) const { return DataFrame(session_, std::move(plan)); }
+  DataFrame With(const sql::PlanPtr& plan) const { return DataFrame(session_, plan); }
   DataFrame Sample(bool withReplacement, double fraction,
                    std::optional<int64_t> seed) const;
   DataFrame SetOp(const DataFrame& other, sql::SetOpKind kind, bool all,

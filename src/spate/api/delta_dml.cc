@@ -151,8 +151,8 @@ std::vector<AddFile> FilterByPartitions(const std::shared_ptr<SessionState>& sta
 
 // The conflict-check form of a partition predicate.
 table::OptimisticTransaction::PartitionFilter PartitionReader(
-    std::shared_ptr<SessionState> state, table::SnapshotPtr snapshot, ExprPtr pred,
-    std::string alias) {
+    const std::shared_ptr<SessionState>& state, const table::SnapshotPtr& snapshot,
+    const ExprPtr& pred, const std::string& alias) {
   return [=](const table::PartitionValues& pv) {
     AddFile probe;
     probe.partition_values = pv;
@@ -365,7 +365,7 @@ std::vector<AddFile> FilesWithPositions(const table::Snapshot& snapshot,
 // every touched file (UPDATE, as delta-spark counts them).
 using MetricsFn =
     std::function<std::map<std::string, std::string>(const table::DeltaWriteResult&)>;
-MetricsFn WithDeletionVectorMetrics(MetricsFn base, const DeletionVectorUpdate& dv,
+MetricsFn WithDeletionVectorMetrics(const MetricsFn& base, const DeletionVectorUpdate& dv,
                                     bool count_touched) {
   const int64_t removed =
       count_touched ? static_cast<int64_t>(dv.removes.size()) : dv.fully_removed_files;
@@ -483,7 +483,7 @@ MetricsFn DmlMetrics(std::chrono::steady_clock::time_point started, int64_t scan
 
 // A commit of removes only (DELETE of whole files).
 void CommitRemoves(const DeltaDmlTarget& target, const table::SnapshotPtr& snapshot,
-                   table::DeltaWriteOptions o) {
+                   const table::DeltaWriteOptions& o) {
   ValueOrThrow(table::WriteDelta(
       Fs(), target.path, snapshot->schema(), 1,
       [](const table::BatchSink&) { return Status::OK(); }, o));

@@ -112,8 +112,8 @@ std::vector<table::AddFile> FilterByPartitions(const std::shared_ptr<SessionStat
 /// The conflict-check form of such a predicate: true for the partitions it accepts (and
 /// when it cannot be evaluated).
 table::OptimisticTransaction::PartitionFilter PartitionReader(
-    std::shared_ptr<SessionState> state, table::SnapshotPtr snapshot, ExprPtr pred,
-    std::string alias);
+    const std::shared_ptr<SessionState>& state, const table::SnapshotPtr& snapshot,
+    const ExprPtr& pred, const std::string& alias);
 
 /// Delta's idempotent DML: the session confs spark.databricks.delta.write.txnAppId and
 /// txnVersion, when both are set.

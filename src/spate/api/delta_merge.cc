@@ -351,8 +351,10 @@ std::vector<table::AddFile> PruneFiles(const std::shared_ptr<SessionState>& stat
   std::vector<table::AddFile> out;
   for (int i = 0; i < static_cast<int>(files.size()); ++i) {
     bool skip = stats->CanSkip(i, pruning.conjuncts);
-    for (const auto& [column, values] : pruning.key_values) {
+    for (const auto& [key_column, values] : pruning.key_values) {
       if (skip) break;
+      // A named copy: clang 14 (the fuzz build) cannot capture a structured binding.
+      const auto& column = key_column;
       skip = std::all_of(values.begin(), values.end(), [&](const Value& v) {
         return stats->CanSkip(i, {{column, ScanPredicate::Op::kEq, v}});
       });

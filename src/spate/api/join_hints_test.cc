@@ -51,7 +51,7 @@ class JoinHintsTest : public ::testing::Test {
   // The physical plan's join line ("BroadcastHashJoin [k#1], [k#5], RightOuter,
   // BuildLeft"), without expression ids' digits.
   static std::string JoinLine(const DataFrame& df) {
-    const std::string plan = df.explainString();
+    std::string plan = df.explainString();
     size_t at = std::string::npos;
     for (const char* name :
          {"BroadcastHashJoin", "ShuffledHashJoin", "BroadcastNestedLoopJoin"}) {
@@ -201,6 +201,8 @@ TEST_F(JoinHintsTest, SparksWarningsAndErrors) {
           "Unrecognized hint: FOO(l)",
           "Count not find relation 'nope' specified in hint 'BROADCAST(nope)'.",
           "Count not find relation 'l' specified in hint 'BROADCAST(l)'.",
+          // One message split over two lines.
+          // NOLINTNEXTLINE(bugprone-suspicious-missing-comma)
           "Count not find relation 'default.l' specified in hint "
           "'BROADCAST(default.l)'.",
           "Hint (strategy=broadcast) is overridden by another hint and will not take "

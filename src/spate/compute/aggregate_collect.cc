@@ -124,7 +124,7 @@ class CollectFn final : public AggregateFunction {
 // stay in arrival order) and joins the values with the delimiter.
 class ListAggAcc final : public GroupedAccumulator {
  public:
-  ListAggAcc(DataTypePtr state_type, DataTypePtr result, std::string delimiter,
+  ListAggAcc(const DataTypePtr& state_type, DataTypePtr result, std::string delimiter,
              std::vector<OrderDirection> order)
       : inner_(false, state_type, 0),
         elem_(state_type->element_type()),
@@ -203,7 +203,7 @@ class ListAggAcc final : public GroupedAccumulator {
 
 class ListAggFn final : public AggregateFunction {
  public:
-  ListAggFn(std::string name, DataTypePtr result, std::string delimiter,
+  ListAggFn(std::string name, const DataTypePtr& result, std::string delimiter,
             const std::vector<BoundExprPtr>& keys, std::vector<OrderDirection> order)
       : delimiter_(std::move(delimiter)), order_(std::move(order)) {
     name_ = std::move(name);

@@ -1020,7 +1020,7 @@ Result<BoundExprPtr> ResolveMapPart(const std::string& name, int part, Args args
 // ---- struct / named_struct -----------------------------------------------------------
 
 BoundExprPtr MakeStructCall(const std::string& name, std::vector<Field> fields,
-                            Args values, Args call_args) {
+                            const Args& values, const Args& call_args) {
   DataTypePtr type = DataType::Struct(std::move(fields));
   // named_struct: arguments alternate name, value.
   bool named = call_args.size() != values.size();

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
@@ -278,8 +279,9 @@ Status FieldOutOfBounds(const std::string& message) {
 // ---------------------------------------------------------------------------------------
 
 void RegisterCurrent(FunctionRegistry& r) {
-  auto no_args = [](const std::string& name, DataTypePtr type, ScalarKernel k) {
-    return [name, type, k](std::vector<BoundExprPtr> args,
+  auto no_args = [](const std::string& name, const DataTypePtr& type,
+                    const ScalarKernel& k) {
+    return [name, type, k](const std::vector<BoundExprPtr>& args,
                            const ResolveContext&) -> Result<BoundExprPtr> {
       if (!args.empty()) return WrongArgs(name, "0", args.size());
       return MakeScalarCall(name, type, false, {}, k);
@@ -404,12 +406,14 @@ Result<BoundExprPtr> MakeParseCall(const std::string& name, ParseTarget target,
         }
         return BuildFixed<int64_t>(type, args, n, row);
       },
-      [name, shown](const std::vector<std::string>& s) { return CallText(name, s); });
+      [name, shown = std::move(shown)](const std::vector<std::string>& s) {
+        return CallText(name, s);
+      });
 }
 
 // Converts a date/timestamp input (the format is ignored) to the target.
 Result<BoundExprPtr> ConvertTemporal(const std::string& name, ParseTarget target,
-                                     BoundExprPtr a) {
+                                     const BoundExprPtr& a) {
   DataTypePtr type = TargetType(target);
   if (target != ParseTarget::kUnixSeconds) {
     return MakeScalarCall(name, type, a->nullable(), {a},
@@ -1483,7 +1487,8 @@ inline int64_t DivHalfUp(int64_t a, int64_t b) {
   return q;
 }
 
-Result<BoundExprPtr> IntervalTimesNumber(char op, BoundExprPtr iv, BoundExprPtr num) {
+Result<BoundExprPtr> IntervalTimesNumber(char op, const BoundExprPtr& iv,
+                                         BoundExprPtr num) {
   bool ym = iv->type()->id() == TypeId::kYearMonthInterval;
   DataTypePtr rt = ym ? DataType::YearMonthInterval() : DataType::DayTimeInterval();
   const DataType& nt = *num->type();
@@ -1686,9 +1691,9 @@ using Args = std::vector<BoundExprPtr>;
 
 // monthname / dayname: the three-letter English name of a date's month / weekday.
 Result<BoundExprPtr> ResolveDateName(const std::string& name, const std::string& pattern,
-                                     Args args, const ResolveContext& rc) {
+                                     const Args& args, const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
-  Args shown = args;
+  const Args& shown = args;
   SPATE_ASSIGN_OR_RETURN(auto d,
                          fn::ToTypeArg(name, args, 0, DataType::Date(), "\"DATE\""));
   return fn::Delegate(name, "date_format", {d, MakeLiteral(Value::String(pattern))}, rc,
@@ -1850,14 +1855,14 @@ void RegisterDatetimeFunctions(FunctionRegistry& r) {
     return ResolveUtcConvert(n, false, std::move(args));
   });
   r.RegisterScalar("convert_timezone", ResolveConvertTimezone);
-  r.RegisterScalar("monthname", [](Args a, const ResolveContext& rc) {
+  r.RegisterScalar("monthname", [](const Args& a, const ResolveContext& rc) {
     return ResolveDateName("monthname", "MMM", a, rc);
   });
-  r.RegisterScalar("dayname", [](Args a, const ResolveContext& rc) {
+  r.RegisterScalar("dayname", [](const Args& a, const ResolveContext& rc) {
     return ResolveDateName("dayname", "EEE", a, rc);
   });
   r.RegisterScalar("date_diff",
-                   [](Args a, const ResolveContext& rc) -> Result<BoundExprPtr> {
+                   [](const Args& a, const ResolveContext& rc) -> Result<BoundExprPtr> {
                      return fn::Delegate("date_diff", "datediff", a, rc, a);
                    });
 }

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <utility>
 
 #include "spate/exec/join_output.h"
 #include "spate/exec/test_plans.h"
@@ -48,7 +49,8 @@ std::vector<std::string> JoinRows(JoinType type, BoundExprPtr residual = nullptr
                                   bool null_safe = false,
                                   const ExecOptions& opts = Options()) {
   auto l = Left(), r = Right();
-  auto plan = JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)}, residual, {null_safe});
+  auto plan =
+      JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)}, std::move(residual), {null_safe});
   auto shuffled = ExecSorted(plan, opts);
   auto physical = Must(CreatePhysicalPlan(plan, Broadcasting(opts)));
   const std::string text = ExplainString(*physical);

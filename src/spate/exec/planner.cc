@@ -303,7 +303,7 @@ Result<PhysicalOpPtr> Planner::Plan(const sql::BoundPlanPtr& plan_ptr) const {
 }
 
 Result<PhysicalOpPtr> Planner::PlanAggregate(const BoundPlan& node,
-                                             PhysicalOpPtr child) const {
+                                             const PhysicalOpPtr& child) const {
   const size_t k = node.group_exprs.size();
   if (node.output.size() != k + node.aggregates.size()) {
     return Status::Internal("Aggregate output does not match its keys and calls");
@@ -427,8 +427,8 @@ Result<PhysicalOpPtr> Planner::PlanLimit(const BoundPlan& node) const {
   return PhysicalOpPtr(std::make_shared<GlobalLimit>(node.limit, node.offset, child));
 }
 
-Result<PhysicalOpPtr> Planner::PlanSetOp(const BoundPlan& node, PhysicalOpPtr left,
-                                         PhysicalOpPtr right) const {
+Result<PhysicalOpPtr> Planner::PlanSetOp(const BoundPlan& node, const PhysicalOpPtr& left,
+                                         const PhysicalOpPtr& right) const {
   if (node.set_op == sql::SetOpKind::kUnion) {
     return PhysicalOpPtr(std::make_shared<Union>(
         node.OutputSchema(), std::vector<PhysicalOpPtr>{left, right}));
@@ -443,7 +443,7 @@ Result<PhysicalOpPtr> Planner::PlanSetOp(const BoundPlan& node, PhysicalOpPtr le
 }
 
 Result<PhysicalOpPtr> Planner::PlanWindow(const BoundPlan& node,
-                                          PhysicalOpPtr child) const {
+                                          const PhysicalOpPtr& child) const {
   const size_t num_child = static_cast<size_t>(child->schema()->num_fields());
   if (node.output.size() != num_child + node.windows.size()) {
     return Status::Internal("Window output does not match its input and calls");

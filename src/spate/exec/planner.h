@@ -69,14 +69,15 @@ class Planner {
 
  private:
   Result<PhysicalOpPtr> PlanAggregate(const sql::BoundPlan& node,
-                                      PhysicalOpPtr child) const;
+                                      const PhysicalOpPtr& child) const;
   Result<PhysicalOpPtr> PlanJoin(const sql::BoundPlan& node, PhysicalOpPtr left,
                                  PhysicalOpPtr right) const;
   Result<PhysicalOpPtr> PlanLimit(const sql::BoundPlan& node) const;
   Result<PhysicalOpPtr> PlanFileScan(const sql::BoundPlan& node) const;
-  Result<PhysicalOpPtr> PlanSetOp(const sql::BoundPlan& node, PhysicalOpPtr left,
-                                  PhysicalOpPtr right) const;
-  Result<PhysicalOpPtr> PlanWindow(const sql::BoundPlan& node, PhysicalOpPtr child) const;
+  Result<PhysicalOpPtr> PlanSetOp(const sql::BoundPlan& node, const PhysicalOpPtr& left,
+                                  const PhysicalOpPtr& right) const;
+  Result<PhysicalOpPtr> PlanWindow(const sql::BoundPlan& node,
+                                   const PhysicalOpPtr& child) const;
 
   int shuffle_partitions() const;
 

@@ -401,7 +401,7 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanNode(const LogicalPlan& p) {
       return PlanSetOp(p);
     case PlanKind::kWith: {
       // Each CTE sees only the CTEs defined before it (and itself is not recursive).
-      ctes_.push_back({});
+      ctes_.emplace_back();
       for (const auto& [name, plan] : p.ctes) {
         auto bound = Plan(*plan);
         if (!bound.ok()) {

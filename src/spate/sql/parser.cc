@@ -332,7 +332,8 @@ class Parser {
   Result<ExprPtr> ParseGroupingSet();
   bool IsGroupingAnalyticsStart() const;
   Status ParseWindowClause(WindowDefs* defs);
-  Result<PlanPtr> ApplyWindows(PlanPtr plan, const WindowDefs& defs, bool report_missing);
+  Result<PlanPtr> ApplyWindows(const PlanPtr& plan, const WindowDefs& defs,
+                               bool report_missing);
   Result<PlanPtr> ParseFromClause();
   Result<PlanPtr> ParseRelation();
   Result<PlanPtr> ParseRelationPrimary();
@@ -1269,8 +1270,7 @@ Result<PlanPtr> Parser::ParseQuery() {
   SPATE_ASSIGN_OR_RETURN(PlanPtr body, ParseSetOperations());
   SPATE_ASSIGN_OR_RETURN(body, ParseQueryOrganization(std::move(body)));
   // Named windows left after the WINDOW clauses of this level are undefined.
-  SPATE_ASSIGN_OR_RETURN(body,
-                         ApplyWindows(std::move(body), {}, /*report_missing=*/true));
+  SPATE_ASSIGN_OR_RETURN(body, ApplyWindows(body, {}, /*report_missing=*/true));
   if (ctes.empty()) return body;
   auto with = NewPlan(PlanKind::kWith, pos);
   with->ctes = std::move(ctes);
@@ -1426,7 +1426,7 @@ Result<PlanPtr> Parser::ParseQuerySpecification() {
   if (Peek().Is("WINDOW")) {
     WindowDefs defs;
     SPATE_RETURN_IF_ERROR(ParseWindowClause(&defs));
-    SPATE_ASSIGN_OR_RETURN(plan, ApplyWindows(std::move(plan), defs, false));
+    SPATE_ASSIGN_OR_RETURN(plan, ApplyWindows(plan, defs, false));
   }
   return plan;
 }
@@ -1562,7 +1562,7 @@ Status Parser::ParseWindowClause(WindowDefs* defs) {
   return Status::OK();
 }
 
-Result<PlanPtr> Parser::ApplyWindows(PlanPtr plan, const WindowDefs& defs,
+Result<PlanPtr> Parser::ApplyWindows(const PlanPtr& plan, const WindowDefs& defs,
                                      bool report_missing) {
   std::string missing;
   PlanPtr out = SubstituteWindowsInPlan(plan, defs, &missing);
@@ -1626,7 +1626,7 @@ Result<PlanPtr> Parser::ParseQueryOrganization(PlanPtr plan) {
   if (Peek().Is("WINDOW")) {
     WindowDefs defs;
     SPATE_RETURN_IF_ERROR(ParseWindowClause(&defs));
-    SPATE_ASSIGN_OR_RETURN(plan, ApplyWindows(std::move(plan), defs, false));
+    SPATE_ASSIGN_OR_RETURN(plan, ApplyWindows(plan, defs, false));
   }
   ExprPtr limit;
   int64_t limit_pos = Peek().begin;
@@ -2842,7 +2842,7 @@ Result<DataTypePtr> Parser::ParseDataType() {
   const std::string& u = t.upper;
   int64_t pos = t.begin;
   Advance();
-  auto unsupported = [&](std::string name) {
+  auto unsupported = [&](const std::string& name) {
     return Status::Error("UNSUPPORTED_DATATYPE", {{"typeName", "\"" + name + "\""}})
         .WithPosition(pos);
   };

@@ -114,7 +114,7 @@ int64_t CheckpointDescription::Operator::bytes_on_disk() const {
   return n;
 }
 
-Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs,
+Result<CheckpointDescription> DescribeCheckpoint(const io::FileSystemPtr& fs,
                                                  const std::string& dir,
                                                  bool load_stores) {
   CheckpointDescription d;

@@ -77,7 +77,7 @@ struct CheckpointDescription {
 /// With `load_stores` false, stores are listed (versions, files, bytes) but not loaded:
 /// loaded_version and the row counts stay empty (the statestore reader loads the one
 /// version it reads itself).
-Result<CheckpointDescription> DescribeCheckpoint(io::FileSystemPtr fs,
+Result<CheckpointDescription> DescribeCheckpoint(const io::FileSystemPtr& fs,
                                                  const std::string& dir,
                                                  bool load_stores = true);
 

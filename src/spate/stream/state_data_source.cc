@@ -351,7 +351,7 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows,
   std::vector<std::pair<int64_t, bool>> extra_long;     // kJoinRows: index, matched
   auto push = [&](const RawRow& r, std::string_view k,
                   std::optional<std::string_view> v) {
-    keys.push_back(k);
+    keys.emplace_back(k);
     values.push_back(v);
     batch_ids.push_back(r.batch_id);
     removed.push_back(r.removed);
@@ -373,7 +373,7 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows,
       case Layout::kSession: {
         if (!v) {
           push(r, r.key, std::nullopt);
-          states.push_back(std::nullopt);
+          states.emplace_back(std::nullopt);
           break;
         }
         std::vector<stateful_internal::StoredSession> ss;
@@ -388,7 +388,7 @@ Result<BatchPtr> DecodeRows(const Decoder& d, const std::vector<RawRow>& rows,
           scratch.push_back(std::move(bytes));
           push(r, r.key, std::string_view(scratch.back()));
           scratch.push_back(std::move(x.states));
-          states.push_back(std::string_view(scratch.back()));
+          states.emplace_back(std::string_view(scratch.back()));
         }
         break;
       }
@@ -503,7 +503,7 @@ Result<BatchPtr> DecodeTimers(const Decoder& d, const std::vector<RawRow>& rows,
     if (r.key.size() < 2 || r.key[0] != 't' || r.key[1] != '\0' || !r.value) continue;
     const std::string_view v = *r.value;
     for (size_t pos = 0; pos + 8 <= v.size(); pos += 8) {
-      keys.push_back(std::string_view(r.key).substr(2));
+      keys.emplace_back(std::string_view(r.key).substr(2));
       expiries.push_back(Value::Long(GetInt64(v.substr(pos))));
     }
   }
@@ -538,7 +538,7 @@ Result<BatchPtr> DecodeTwsVariable(const Decoder& d, const std::vector<RawRow>& 
   std::vector<int64_t> batch_ids;
   std::vector<bool> removed;
   auto new_row = [&](const RawRow& r, std::string_view k) {
-    keys.push_back(k);
+    keys.emplace_back(k);
     batch_ids.push_back(r.batch_id);
     removed.push_back(r.removed);
     row_elems.emplace_back();
@@ -547,10 +547,10 @@ Result<BatchPtr> DecodeTwsVariable(const Decoder& d, const std::vector<RawRow>& 
     row_elems.back().push_back(static_cast<int32_t>(elems.size()));
     expiries.push_back(Value::Long(exp));
     if (map) {
-      map_keys.push_back(e);
-      elems.push_back(mv);
+      map_keys.emplace_back(e);
+      elems.emplace_back(mv);
     } else {
-      elems.push_back(e);
+      elems.emplace_back(e);
     }
   };
   for (const RawRow& r : rows) {
@@ -638,7 +638,8 @@ Result<std::vector<RawRow>> ReadStoreVersion(
     const state::StateStoreId& id, const state::StateStoreConf& conf,
     io::FileSystemPtr fs, int64_t version,
     std::optional<int64_t> snapshot = std::nullopt) {
-  SPATE_ASSIGN_OR_RETURN(auto provider, state::CreateStateStoreProvider(id, conf, fs));
+  SPATE_ASSIGN_OR_RETURN(auto provider,
+                         state::CreateStateStoreProvider(id, conf, std::move(fs)));
   auto store = snapshot ? provider->GetStoreFromSnapshot(*snapshot, version)
                         : provider->GetStore(version);
   if (!store.ok()) {
@@ -772,7 +773,7 @@ Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(
 }
 
 Result<DataSourcePtr> MakeStateStoreSource(
-    io::FileSystemPtr fs, const std::string& checkpoint,
+    const io::FileSystemPtr& fs, const std::string& checkpoint,
     const std::map<std::string, std::string>& options) {
   SPATE_ASSIGN_OR_RETURN(Options o, ParseOptions(checkpoint, options));
   SPATE_ASSIGN_OR_RETURN(CheckpointDescription desc,
@@ -1004,7 +1005,7 @@ Result<DataSourcePtr> MakeStateStoreSource(
       out_schema, std::move(batches), "StateStore " + checkpoint + " " + o.ToString()));
 }
 
-Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
+Result<DataSourcePtr> MakeStateMetadataSource(const io::FileSystemPtr& fs,
                                               const std::string& checkpoint) {
   if (checkpoint.empty())
     return Status::Error("STDS_REQUIRED_OPTION_UNSPECIFIED", {{"optionName", "path"}});

@@ -76,11 +76,11 @@ Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(
 
 /// format("statestore").load(checkpoint) with `options`.
 Result<DataSourcePtr> MakeStateStoreSource(
-    io::FileSystemPtr fs, const std::string& checkpoint,
+    const io::FileSystemPtr& fs, const std::string& checkpoint,
     const std::map<std::string, std::string>& options);
 
 /// format("state-metadata").load(checkpoint).
-Result<DataSourcePtr> MakeStateMetadataSource(io::FileSystemPtr fs,
+Result<DataSourcePtr> MakeStateMetadataSource(const io::FileSystemPtr& fs,
                                               const std::string& checkpoint);
 
 }  // namespace spate::stream

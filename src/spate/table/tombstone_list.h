@@ -67,6 +67,8 @@ class TombstoneList {
 
   /// Iteration yields each entry as a RemoveFile (by value: `for (const auto& r :
   /// list)`).
+  // The standard container's name, which range-for and generic code expect.
+  // NOLINTNEXTLINE(readability-identifier-naming)
   class const_iterator {
    public:
     using iterator_category = std::input_iterator_tag;

@@ -323,6 +323,8 @@ struct BitsHash {
 template <typename T>
 struct BitsEq {
   bool operator()(const T& a, const T& b) const {
+    // Bitwise on purpose: -0.0 and 0.0 are two dictionary entries, a NaN equals itself.
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison)
     return std::memcmp(&a, &b, sizeof(T)) == 0;
   }
 };
