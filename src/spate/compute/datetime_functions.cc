@@ -294,24 +294,18 @@ void RegisterCurrent(FunctionRegistry& r) {
   r.RegisterScalar("current_timestamp",
                    no_args("current_timestamp", DataType::Timestamp(), now));
   r.RegisterScalar("now", no_args("now", DataType::Timestamp(), now));
-  r.RegisterScalar(
-      "current_date",
-      no_args("current_date", DataType::Date(),
-              [](const std::vector<ColumnPtr>&, int64_t n,
-                 const EvalContext& ctx) -> Result<ColumnPtr> {
-                int64_t local = ToLocal(ctx.time_zone, QueryStart(ctx));
-                return MakeConstantColumn(
-                    Value::Date(static_cast<int32_t>(FloorDiv(local, kMicrosPerDay))), n);
-              }));
-  r.RegisterScalar(
-      "curdate",
-      no_args("curdate", DataType::Date(),
-              [](const std::vector<ColumnPtr>&, int64_t n,
-                 const EvalContext& ctx) -> Result<ColumnPtr> {
-                int64_t local = ToLocal(ctx.time_zone, QueryStart(ctx));
-                return MakeConstantColumn(
-                    Value::Date(static_cast<int32_t>(FloorDiv(local, kMicrosPerDay))), n);
-              }));
+  for (const char* name : {"current_date", "curdate"}) {
+    r.RegisterScalar(
+        name,
+        no_args(name, DataType::Date(),
+                [](const std::vector<ColumnPtr>&, int64_t n,
+                   const EvalContext& ctx) -> Result<ColumnPtr> {
+                  int64_t local = ToLocal(ctx.time_zone, QueryStart(ctx));
+                  return MakeConstantColumn(
+                      Value::Date(static_cast<int32_t>(FloorDiv(local, kMicrosPerDay))),
+                      n);
+                }));
+  }
   r.RegisterScalar(
       "localtimestamp",
       no_args("localtimestamp", DataType::TimestampNtz(),
