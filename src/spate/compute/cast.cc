@@ -29,7 +29,8 @@
 namespace spate {
 namespace {
 
-using namespace cast_detail;  // NOLINT(build/namespaces): the kernels' shared helpers
+// The kernels' shared helpers.
+using namespace cast_detail;  // NOLINT(google-build-using-namespace)
 
 // ---------------------------------------------------------------------------------------
 // Result validity and loop drivers
@@ -950,7 +951,9 @@ Result<ColumnPtr> CastToTimestampNtz(const ColumnPtr& input, const DataTypePtr& 
       return MapFixed<int64_t>(
           in, to, cc.mode,
           [&](int64_t i, int64_t* out) {
-            if (ParseTimestampNtz(in.GetView(i), out)) return Outcome::kOk;
+            if (ParseTimestampNtz(in.GetView(i), /*allow_zone=*/true, out)) {
+              return Outcome::kOk;
+            }
             return ansi ? Outcome::kError : Outcome::kNull;
           },
           [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });

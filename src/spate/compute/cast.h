@@ -48,8 +48,20 @@ Result<Value> CastValue(const Value& v, const DataTypePtr& to, CastMode mode,
 /// stringToDate, stringToTimestamp in ctx's session zone,
 /// stringToTimestampWithoutTimeZone); false when the text is not valid. For parsers of
 /// outside text (JSON, CSV).
+/// The one parser of date and timestamp text: CAST, the SQL literals DATE '...' /
+/// TIMESTAMP '...' / TIMESTAMP_NTZ '...' (Spark's AstBuilder calls the same functions),
+/// and the JSON and CSV readers without a dateFormat / timestampFormat. The readers read
+/// TIMESTAMP_NTZ with `allow_zone` false (Spark's parseWithoutTimeZone(s, false)): a zone
+/// in the text makes it invalid instead of being ignored.
 bool CastStringToDate(std::string_view s, int32_t* days);
 bool CastStringToTimestamp(std::string_view s, const EvalContext& ctx, int64_t* micros);
-bool CastStringToTimestampNtz(std::string_view s, int64_t* micros);
+bool CastStringToTimestampNtz(std::string_view s, int64_t* micros,
+                              bool allow_zone = true);
+
+/// Exactly "yyyy-MM-dd" (four-digit year, two-digit month and day, nothing around):
+/// days since the epoch, as CastStringToDate gives for this text (it is that parser's
+/// fast path); false for any other shape or an invalid day. For the "yyyy-MM-dd"
+/// pattern's common case (CSV date inference, partition values).
+bool ParseIsoDate(std::string_view s, int32_t* days);
 
 }  // namespace spate

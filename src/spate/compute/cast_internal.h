@@ -16,6 +16,7 @@
 #include "spate/columnar/column.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/decimal_math.h"
+#include "spate/compute/decimal_text.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -86,62 +87,6 @@ struct ParsedZone {
   const TimeZone* zone = nullptr;
 };
 
-// An exact decimal number: (-1)^negative * digits * 10^exponent, digits without leading
-// zeros ("0" for zero). The form java.math.BigDecimal holds.
-struct DecimalText {
-  bool negative = false;
-  std::string digits = "0";
-  int64_t exponent = 0;
-
-  // precision - scale of the BigDecimal (digits left of the point).
-  int64_t IntegralDigits() const {
-    return static_cast<int64_t>(digits.size()) + exponent;
-  }
-  bool IsZero() const { return digits == "0"; }
-
-  // BigDecimal.toPlainString after Spark's Decimal.set (negative scales become 0).
-  std::string Plain() const {
-    std::string out = negative && !IsZero() ? "-" : "";
-    if (exponent >= 0) {
-      out += digits;
-      if (!IsZero()) out.append(static_cast<size_t>(exponent), '0');
-      return out;
-    }
-    size_t scale = static_cast<size_t>(-exponent);
-    std::string d = digits;
-    if (d.size() <= scale) d.insert(0, scale - d.size() + 1, '0');
-    out += d.substr(0, d.size() - scale);
-    out += '.';
-    out += d.substr(d.size() - scale);
-    return out;
-  }
-
-  // Rounds half-up to `scale` fraction digits; false if the result needs more than
-  // `precision` digits.
-  bool ToUnscaled(int precision, int scale, int128_t* out) const {
-    if (IsZero()) {
-      *out = 0;
-      return true;
-    }
-    int64_t shift = exponent + scale;  // digits * 10^shift is the unscaled value
-    int64_t len = static_cast<int64_t>(digits.size());
-    int128_t v = 0;
-    if (shift >= 0) {
-      if (len + shift > precision) return false;
-      for (char c : digits) v = v * 10 + (c - '0');
-      v *= Pow10(static_cast<int>(shift));
-    } else {
-      int64_t kept = len + shift;
-      if (kept > precision) return false;
-      for (int64_t k = 0; k < kept; ++k) v = v * 10 + (digits[k] - '0');
-      if (kept >= 0 && digits[kept] >= '5') v += 1;
-      if (!FitsPrecision(v, precision)) return false;
-    }
-    *out = negative ? -v : v;
-    return true;
-  }
-};
-
 // Spark's error builders for casts (CAST_OVERFLOW, CAST_INVALID_INPUT, ...).
 std::string SqlType(const DataType& t);
 std::string SqlValue(const Value& v, const EvalContext& ctx);
@@ -167,14 +112,13 @@ std::string_view JavaTrim(std::string_view s);
 bool ParseLong(std::string_view raw, bool allow_decimal, int64_t* out);
 DecimalText DecimalTextOf(int128_t unscaled, int scale);
 void MultiplyBy(DecimalText* d, uint64_t factor);
-bool ParseBigDecimal(std::string_view s, DecimalText* out);
 DecimalText DoubleToDecimalText(double v);
 template <typename F>
 bool ParseFloating(std::string_view raw, F* out);  // float and double
 int ParseBoolean(std::string_view raw);            // 1, 0, or -1 when neither
 bool ParseDate(std::string_view raw, int32_t* out);
 bool ParseTimestamp(std::string_view s, const EvalContext& ctx, int64_t* out);
-bool ParseTimestampNtz(std::string_view s, int64_t* out);
+bool ParseTimestampNtz(std::string_view s, bool allow_zone, int64_t* out);
 
 enum class IntervalParse : uint8_t { kOk, kUnmatched, kRangeError };
 IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to,

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "spate/columnar/builder.h"
+#include "spate/compute/decimal_text.h"
 #include "spate/testing/status_matchers.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
@@ -400,6 +401,103 @@ TEST(CastTest, StringToDateForms) {
   EXPECT_EQ(CastText(Str("2024-01-15 anything"), DataType::Date()), "2024-01-15");
   EXPECT_EQ(Cast(Str("-0044-03-15"), DataType::Date()).i64(), -735525);
   EXPECT_EQ(CastText(Str("+12024-01-15"), DataType::Date()), "+12024-01-15");
+}
+
+// The fast path (yyyy-MM-dd[( |T)HH:mm:ss[.f{1,6}]]) reads what the general parser
+// reads: the same text with a leading space (which only the general parser takes)
+// gives the same answer, valid or not.
+TEST(CastTest, DateTimeFastPathMatchesGeneralParser) {
+  EvalContext ctx;
+  ctx.time_zone_id = "America/Los_Angeles";
+  ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
+  for (const char* s : {"2024-01-15",
+                        "2024-02-29",
+                        "2023-02-29",
+                        "2024-13-01",
+                        "2024-00-10",
+                        "2024-01-00",
+                        "0000-01-01",
+                        "9999-12-31",
+                        "2024-01-15 10:11:12",
+                        "2024-01-15T23:59:59",
+                        "2024-01-15 24:00:00",
+                        "2024-01-15 10:60:00",
+                        "2024-01-15 10:00:60",
+                        "2024-01-15 10:11:12.5",
+                        "2024-01-15T10:11:12.123456",
+                        "2024-01-15 10:11:12.",
+                        "2024-01-15 10:11:12.1234567",
+                        "2024-01-15 10:11",
+                        "2024-01-15T10:11:12Z",
+                        "2024-1x-15",
+                        "2024-01-15x10:11:12"}) {
+    std::string general = std::string(" ") + s;
+    int32_t d1 = 0, d2 = 0;
+    bool ok1 = CastStringToDate(s, &d1), ok2 = CastStringToDate(general, &d2);
+    EXPECT_EQ(ok1, ok2) << s;
+    if (ok1 && ok2) EXPECT_EQ(d1, d2) << s;
+    int64_t t1 = 0, t2 = 0;
+    ok1 = CastStringToTimestamp(s, ctx, &t1);
+    ok2 = CastStringToTimestamp(general, ctx, &t2);
+    EXPECT_EQ(ok1, ok2) << s;
+    if (ok1 && ok2) EXPECT_EQ(t1, t2) << s;
+    ok1 = CastStringToTimestampNtz(s, &t1);
+    ok2 = CastStringToTimestampNtz(general, &t2);
+    EXPECT_EQ(ok1, ok2) << s;
+    if (ok1 && ok2) EXPECT_EQ(t1, t2) << s;
+  }
+}
+
+TEST(CastTest, ParseIsoDateIsExactlyYyyyMmDd) {
+  int32_t days = 0;
+  ASSERT_TRUE(ParseIsoDate("2024-01-01", &days));
+  EXPECT_EQ(days, 19723);
+  ASSERT_TRUE(ParseIsoDate("0000-03-01", &days));
+  EXPECT_EQ(days, -719468);
+  // CastStringToDate reads these; the yyyy-MM-dd shape does not.
+  for (const char* s : {"2024-1-05", "+2024-01-01", " 2024-01-01", "2024-01-01 ",
+                        "2024-01-01T10", "12024-01-01", "2024-01"}) {
+    EXPECT_FALSE(ParseIsoDate(s, &days)) << s;
+  }
+  EXPECT_FALSE(ParseIsoDate("2024-02-30", &days));
+}
+
+TEST(CastTest, TimestampNtzTextWithZone) {
+  // CAST and the TIMESTAMP_NTZ literal ignore a valid zone; the JSON and CSV readers
+  // (allow_zone false) refuse it. An invalid zone is refused either way.
+  int64_t micros = 0;
+  ASSERT_TRUE(CastStringToTimestampNtz("2024-01-01 10:00:00+01:00", &micros));
+  EXPECT_EQ(micros, Cast(Str("2024-01-01 10:00:00"), DataType::TimestampNtz()).i64());
+  EXPECT_TRUE(CastStringToTimestampNtz("2024-01-01T10:00:00 Europe/Paris", &micros));
+  EXPECT_FALSE(CastStringToTimestampNtz("2024-01-01 10:00:00 junk", &micros));
+  for (const char* s :
+       {"2024-01-01T10:00:00Z", "2024-01-01 10:00:00+01:00", "2024-01-01 10:00:00 UTC"}) {
+    EXPECT_FALSE(CastStringToTimestampNtz(s, &micros, /*allow_zone=*/false)) << s;
+  }
+  EXPECT_TRUE(CastStringToTimestampNtz("2024-01-01T10:00:00", &micros, false));
+  EXPECT_TRUE(CastStringToTimestampNtz(" 2024-01-01 ", &micros, false));
+}
+
+TEST(CastTest, ParseBigDecimalForms) {
+  DecimalText d;
+  ASSERT_TRUE(ParseBigDecimal("-012.500", &d));
+  EXPECT_TRUE(d.negative);
+  EXPECT_EQ(d.digits, "12500");
+  EXPECT_EQ(d.exponent, -3);
+  ASSERT_TRUE(ParseBigDecimal("1.5E+3", &d));
+  EXPECT_EQ(d.digits, "15");
+  EXPECT_EQ(d.exponent, 2);
+  ASSERT_TRUE(ParseBigDecimal("0.00", &d));
+  EXPECT_EQ(d.digits, "0");
+  EXPECT_EQ(d.exponent, -2);
+  ASSERT_TRUE(ParseBigDecimal(".5", &d));
+  EXPECT_EQ(d.exponent, -1);
+  ASSERT_TRUE(ParseBigDecimal("5.", &d));
+  EXPECT_EQ(d.exponent, 0);
+  for (const char* s : {"", ".", "e5", "1e", "1e+", "1.2.3", " 1", "1 ", "1x", "1e5x",
+                        "--1", "1E2000000000"}) {
+    EXPECT_FALSE(ParseBigDecimal(s, &d)) << s;
+  }
 }
 
 TEST(CastTest, SparkCastSuiteDateStrings) {

@@ -358,52 +358,6 @@ void MultiplyBy(DecimalText* d, uint64_t factor) {
   d->digits.assign(out.rbegin(), out.rend());
 }
 
-// new java.math.BigDecimal(s): [+-] digits [. digits] [eE [+-] digits], at least one
-// digit.
-bool ParseBigDecimal(std::string_view s, DecimalText* out) {
-  size_t i = 0;
-  DecimalText d;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) d.negative = s[i++] == '-';
-  std::string digits;
-  int64_t frac = 0;
-  bool any = false, point = false;
-  for (; i < s.size(); ++i) {
-    char c = s[i];
-    if (c >= '0' && c <= '9') {
-      any = true;
-      if (!(digits.empty() && c == '0')) digits += c;
-      if (point) ++frac;
-    } else if (c == '.' && !point) {
-      point = true;
-    } else {
-      break;
-    }
-  }
-  if (!any) return false;
-  int64_t exp = 0;
-  if (i < s.size()) {
-    if (s[i] != 'e' && s[i] != 'E') return false;
-    ++i;
-    bool neg = false;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
-    if (i == s.size()) return false;
-    for (; i < s.size(); ++i) {
-      if (s[i] < '0' || s[i] > '9') return false;
-      exp = exp * 10 + (s[i] - '0');
-      if (exp > 1'000'000'000) return false;  // Java: exponent must fit an int
-    }
-    if (neg) exp = -exp;
-  }
-  if (digits.empty()) {
-    d.digits = "0";
-  } else {
-    d.digits = std::move(digits);
-  }
-  d.exponent = exp - frac;
-  *out = std::move(d);
-  return true;
-}
-
 // Double.toString digits as Spark's Decimal(double) sees them (BigDecimal.decimal).
 DecimalText DoubleToDecimalText(double v) {
   DecimalText d;
@@ -503,9 +457,40 @@ int ParseBoolean(std::string_view raw) {
   return -1;
 }
 
+// The common shape's fields, read without the general loop below: "yyyy-MM-dd" (a
+// four-digit year, two-digit month and day) and, with `time`, "yyyy-MM-dd( |T)HH:mm:ss"
+// followed by nothing or by '.' and 1-6 fraction digits. False for any other text (the
+// general parser then decides); true only where the general parser reads the same fields.
+bool ReadTwoDigits(std::string_view s, size_t at, int* out) {
+  unsigned hi = static_cast<unsigned char>(s[at]) - '0';
+  unsigned lo = static_cast<unsigned char>(s[at + 1]) - '0';
+  if (hi > 9 || lo > 9) return false;
+  *out = static_cast<int>(hi * 10 + lo);
+  return true;
+}
+
+bool ReadCommonDate(std::string_view s, int64_t* year, int* month, int* day) {
+  int hi, lo;
+  if (s.size() < 10 || s[4] != '-' || s[7] != '-' || !ReadTwoDigits(s, 0, &hi) ||
+      !ReadTwoDigits(s, 2, &lo) || !ReadTwoDigits(s, 5, month) ||
+      !ReadTwoDigits(s, 8, day)) {
+    return false;
+  }
+  *year = hi * 100 + lo;
+  return true;
+}
+
 // SparkDateTimeUtils.stringToDate: [+-]yyyy*[-[m]m[-[d]d]] then optional ' ...' or 'T...'
 // after the day.
 bool ParseDate(std::string_view raw, int32_t* out) {
+  int64_t y;
+  int m, d;
+  if (raw.size() == 10 && ReadCommonDate(raw, &y, &m, &d)) {
+    // The fast path: the general loop reads these fields from this text.
+    if (!ValidDate(y, m, d)) return false;
+    *out = static_cast<int32_t>(CivilDays(y, m, d));
+    return true;
+  }
   std::string_view s = TrimAll(raw);
   if (s.empty()) return false;
   int64_t seg[3] = {1, 1, 1};
@@ -559,7 +544,34 @@ struct TimestampText {
 
 // Accepts [+-]yyyy*[-[m]m[-[d]d[( |T)[h]h[:[m]m[:[s]s[.fraction]]][zone]]]] and time-only
 // forms ([h]h:[m]m[:[s]s...], T[h]h...). Fractions beyond 6 digits are truncated.
+bool ReadCommonTimestamp(std::string_view s, TimestampText* out) {
+  TimestampText t;
+  if (!ReadCommonDate(s, &t.year, &t.month, &t.day)) return false;
+  if (s.size() > 10) {
+    if (s.size() < 19 || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':' ||
+        !ReadTwoDigits(s, 11, &t.hour) || !ReadTwoDigits(s, 14, &t.minute) ||
+        !ReadTwoDigits(s, 17, &t.second)) {
+      return false;
+    }
+    if (s.size() > 19) {
+      if (s[19] != '.' || s.size() == 20 || s.size() > 26) return false;
+      for (size_t k = 20; k < 26; ++k) {
+        unsigned digit = k < s.size() ? static_cast<unsigned char>(s[k]) - '0' : 0;
+        if (digit > 9) return false;
+        t.micros = t.micros * 10 + digit;
+      }
+    }
+    if (t.hour > 23 || t.minute > 59 || t.second > 59) return false;
+  } else if (s.size() != 10) {
+    return false;
+  }
+  *out = t;
+  return true;
+}
+
 bool ParseTimestampText(std::string_view raw, TimestampText* out) {
+  // The fast path: the loop below reads these fields from this text.
+  if (ReadCommonTimestamp(raw, out)) return true;
   size_t b = 0, e = raw.size();
   while (b < e && IsSpaceOrControl(raw[b])) ++b;
   while (e > b && IsSpaceOrControl(raw[e - 1])) --e;
@@ -696,11 +708,13 @@ bool ParseTimestamp(std::string_view s, const EvalContext& ctx, int64_t* out) {
   return !overflow;
 }
 
-// stringToTimestampWithoutTimeZone(s, allowTimeZone = true): a zone suffix is validated
-// and ignored; time-only strings are invalid.
-bool ParseTimestampNtz(std::string_view s, int64_t* out) {
+// stringToTimestampWithoutTimeZone(s, allowTimeZone): a zone suffix is validated and
+// ignored (or, without allow_zone, makes the text invalid); time-only strings are
+// invalid.
+bool ParseTimestampNtz(std::string_view s, bool allow_zone, int64_t* out) {
   TimestampText t;
   if (!ParseTimestampText(s, &t) || t.just_time) return false;
+  if (t.has_zone && !allow_zone) return false;
   if (!ValidDate(t.year, t.month, t.day)) return false;
   return LocalMicros(t, CivilDays(t.year, t.month, t.day), out);
 }
@@ -1055,14 +1069,64 @@ template bool ParseFloating<double>(std::string_view raw, double* out);
 
 }  // namespace cast_detail
 
+bool ParseBigDecimal(std::string_view s, DecimalText* out) {
+  size_t i = 0;
+  DecimalText d;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) d.negative = s[i++] == '-';
+  std::string digits;
+  int64_t frac = 0;
+  bool any = false, point = false;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    if (c >= '0' && c <= '9') {
+      any = true;
+      if (!(digits.empty() && c == '0')) digits += c;
+      if (point) ++frac;
+    } else if (c == '.' && !point) {
+      point = true;
+    } else {
+      break;
+    }
+  }
+  if (!any) return false;
+  int64_t exp = 0;
+  if (i < s.size()) {
+    if (s[i] != 'e' && s[i] != 'E') return false;
+    ++i;
+    bool neg = false;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+    if (i == s.size()) return false;
+    for (; i < s.size(); ++i) {
+      if (s[i] < '0' || s[i] > '9') return false;
+      exp = exp * 10 + (s[i] - '0');
+      if (exp > 1'000'000'000) return false;  // Java: exponent must fit an int
+    }
+    if (neg) exp = -exp;
+  }
+  if (digits.empty()) {
+    d.digits = "0";
+  } else {
+    d.digits = std::move(digits);
+  }
+  d.exponent = exp - frac;
+  *out = std::move(d);
+  return true;
+}
+
 bool CastStringToDate(std::string_view s, int32_t* days) {
   return cast_detail::ParseDate(s, days);
 }
 bool CastStringToTimestamp(std::string_view s, const EvalContext& ctx, int64_t* micros) {
   return cast_detail::ParseTimestamp(s, ctx, micros);
 }
-bool CastStringToTimestampNtz(std::string_view s, int64_t* micros) {
-  return cast_detail::ParseTimestampNtz(s, micros);
+bool CastStringToTimestampNtz(std::string_view s, int64_t* micros, bool allow_zone) {
+  return cast_detail::ParseTimestampNtz(s, allow_zone, micros);
+}
+bool ParseIsoDate(std::string_view s, int32_t* days) {
+  int64_t y;
+  int m, d;
+  if (s.size() != 10 || !cast_detail::ReadCommonDate(s, &y, &m, &d)) return false;
+  return cast_detail::ParseDate(s, days);  // takes its fast path
 }
 
 }  // namespace spate

@@ -46,6 +46,7 @@
 #include <unordered_set>
 
 #include "spate/base/text_parse.h"
+#include "spate/compute/cast.h"
 #include "spate/sql/lexer.h"
 #include "spate/sql/named_arguments.h"
 #include "spate/sql/parser_literals.h"
@@ -2265,14 +2266,18 @@ Result<ExprPtr> Parser::ParseTypedLiteral() {
                           {"value", "'" + quoted + "'"}})
         .WithPosition(pos);
   };
+  // Spark's AstBuilder reads these with the functions behind CAST (stringToDate,
+  // stringToTimestamp, stringToTimestampWithoutTimeZone, which ignores a zone).
   if (type.Is("DATE")) {
-    std::optional<int32_t> days = ParseDateString(value);
-    if (!days) return invalid("DATE");
-    return Positioned(Expr::Lit(Value::Date(*days)), pos);
+    int32_t days = 0;
+    if (!CastStringToDate(value, &days)) return invalid("DATE");
+    return Positioned(Expr::Lit(Value::Date(days)), pos);
   }
   if (type.Is("TIMESTAMP") || type.Is("TIMESTAMP_LTZ")) {
-    std::optional<int64_t> micros = ParseTimestampString(value, /*allow_zone=*/true);
-    if (!micros) return invalid("TIMESTAMP");
+    // Validated in UTC here; the analyzer's CAST reads it in the session time zone.
+    int64_t micros = 0;
+    if (!CastStringToTimestamp(value, EvalContext{}, &micros))
+      return invalid("TIMESTAMP");
     // The text is read in the session time zone, known only to the analyzer: emit a typed
     // literal (a CAST the analyzer folds to a constant), displayed as TIMESTAMP '...'.
     auto lit = std::make_shared<Expr>(
@@ -2281,9 +2286,9 @@ Result<ExprPtr> Parser::ParseTypedLiteral() {
     return Positioned(lit, pos);
   }
   if (type.Is("TIMESTAMP_NTZ")) {
-    std::optional<int64_t> micros = ParseTimestampString(value, /*allow_zone=*/false);
-    if (!micros) return invalid("TIMESTAMP_NTZ");
-    return Positioned(Expr::Lit(Value::TimestampNtz(*micros)), pos);
+    int64_t micros = 0;
+    if (!CastStringToTimestampNtz(value, &micros)) return invalid("TIMESTAMP_NTZ");
+    return Positioned(Expr::Lit(Value::TimestampNtz(micros)), pos);
   }
   if (type.Is("INTERVAL")) {
     Result<Value> v = MakeIntervalFromString(value, SourceBetween(pos, PrevEnd()));

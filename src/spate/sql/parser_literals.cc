@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "spate/compute/decimal_text.h"
 #include "spate/types/format.h"
 
 namespace spate::sql {
@@ -45,14 +46,13 @@ Status PrecisionError(int precision) {
                         {"maxPrecision", std::to_string(kMaxDecimalPrecision)}});
 }
 
-// Decimal literal from mantissa digits (no dot) and a scale (may be negative), as
-// java.math.BigDecimal -> Spark Decimal: negative scales are rescaled to 0 and the type
-// is DECIMAL(max(precision, scale), scale).
-Result<Value> MakeDecimal(std::string digits, int64_t scale, bool negative) {
-  size_t nz = digits.find_first_not_of('0');
-  digits = nz == std::string::npos ? "0" : digits.substr(nz);
+// A decimal literal as java.math.BigDecimal -> Spark Decimal: negative scales are
+// rescaled to 0 and the type is DECIMAL(max(precision, scale), scale).
+Result<Value> MakeDecimal(const DecimalText& d) {
+  std::string digits = d.digits;
+  int64_t scale = -d.exponent;
   if (scale < 0) {
-    if (digits != "0") {
+    if (!d.IsZero()) {
       if (static_cast<int64_t>(digits.size()) - scale > kMaxDecimalPrecision) {
         return PrecisionError(static_cast<int>(
             std::min<int64_t>(digits.size() - scale, std::numeric_limits<int>::max())));
@@ -69,43 +69,18 @@ Result<Value> MakeDecimal(std::string digits, int64_t scale, bool negative) {
   }
   int128_t unscaled = 0;
   for (char c : digits) unscaled = unscaled * 10 + (c - '0');
-  if (negative) unscaled = -unscaled;
+  if (d.negative) unscaled = -unscaled;
   return Value::Decimal(unscaled, static_cast<int>(type_precision),
                         static_cast<int>(scale));
 }
 
-// Splits "12.5e-3" into digits "125" and scale 4; false on malformed text.
-bool DecimalParts(std::string_view text, std::string* digits, int64_t* scale) {
-  digits->clear();
-  size_t i = 0;
-  int64_t frac = 0;
-  bool dot = false;
-  for (; i < text.size(); ++i) {
-    char c = text[i];
-    if (IsDigit(c)) {
-      digits->push_back(c);
-      if (dot) ++frac;
-    } else if (c == '.' && !dot) {
-      dot = true;
-    } else {
-      break;
-    }
-  }
-  if (digits->empty()) return false;
-  int64_t exp = 0;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    bool neg = false;
-    if (i < text.size() && (text[i] == '+' || text[i] == '-')) neg = text[i++] == '-';
-    if (i >= text.size()) return false;
-    for (; i < text.size() && IsDigit(text[i]); ++i) {
-      if (exp < 100'000) exp = exp * 10 + (text[i] - '0');
-    }
-    if (neg) exp = -exp;
-  }
-  if (i != text.size()) return false;
-  *scale = frac - exp;
-  return true;
+// The decimal literal of a numeric token's text (no sign: `negative` is a folded unary
+// minus), read as new BigDecimal(text).
+Result<Value> DecimalLiteral(std::string_view text, bool negative) {
+  DecimalText d;
+  if (!ParseBigDecimal(text, &d)) return Status::Invalid("malformed number");
+  d.negative = negative;
+  return MakeDecimal(d);
 }
 
 // Parses up to `max_digits` digits; false if none or too many.
@@ -120,78 +95,6 @@ bool ParseDigits(std::string_view s, size_t* i, int min_digits, int max_digits,
   }
   if (n < min_digits) return false;
   *out = v;
-  return true;
-}
-
-unsigned DaysInMonth(int64_t year, unsigned month) {
-  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (month == 2) {
-    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    return leap ? 29 : 28;
-  }
-  return kDays[month - 1];
-}
-
-// The date part of a date/timestamp string at s[*i...]: [+-]yyyy[-m[m][-d[d]]].
-bool ParseDatePart(std::string_view s, size_t* i, int32_t* days) {
-  bool negative = false;
-  if (*i < s.size() && (s[*i] == '+' || s[*i] == '-')) negative = s[(*i)++] == '-';
-  int64_t year = 0;
-  int64_t month = 1;
-  int64_t day = 1;
-  if (!ParseDigits(s, i, 4, 7, &year)) return false;
-  // Keep days since epoch within int32 (Spark's DateType range is about +-5.8M years).
-  if (year > 5'881'579) return false;
-  if (negative) year = -year;
-  if (*i < s.size() && s[*i] == '-') {
-    ++*i;
-    if (!ParseDigits(s, i, 1, 2, &month)) return false;
-    if (*i < s.size() && s[*i] == '-') {
-      ++*i;
-      if (!ParseDigits(s, i, 1, 2, &day)) return false;
-    }
-  }
-  if (month < 1 || month > 12) return false;
-  if (day < 1 || day > DaysInMonth(year, static_cast<unsigned>(month))) return false;
-  *days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  return true;
-}
-
-// Zone suffix: Z | UTC | GMT | UT, optionally followed by an offset, or a bare offset
-// [+-]h[h][:mm] / [+-]hhmm. Sets *offset_seconds.
-bool ParseZone(std::string_view z, int64_t* offset_seconds) {
-  *offset_seconds = 0;
-  if (z == "Z" || z == "z") return true;
-  std::string upper = ToUpper(z);
-  std::string_view rest = z;
-  if (upper.rfind("UTC", 0) == 0 || upper.rfind("GMT", 0) == 0) {
-    rest.remove_prefix(3);
-  } else if (upper.rfind("UT", 0) == 0) {
-    rest.remove_prefix(2);
-  } else if (upper == "ETC/UTC") {
-    return true;
-  } else if (z.empty() || (z[0] != '+' && z[0] != '-')) {
-    return false;
-  }
-  if (rest.empty()) return true;
-  if (rest[0] != '+' && rest[0] != '-') return false;
-  bool neg = rest[0] == '-';
-  size_t i = 1;
-  int64_t hours = 0;
-  int64_t minutes = 0;
-  size_t start = i;
-  if (!ParseDigits(rest, &i, 1, 4, &hours)) return false;
-  if (i - start == 4) {  // hhmm
-    minutes = hours % 100;
-    hours /= 100;
-  } else if (i - start > 2) {
-    return false;
-  } else if (i < rest.size() && rest[i] == ':') {
-    ++i;
-    if (!ParseDigits(rest, &i, 2, 2, &minutes)) return false;
-  }
-  if (i != rest.size() || hours > 18 || minutes > 59) return false;
-  *offset_seconds = (hours * 3600 + minutes * 60) * (neg ? -1 : 1);
   return true;
 }
 
@@ -250,12 +153,7 @@ Result<Value> MakeNumericLiteral(std::string_view raw, bool negative) {
            std::string_view(upper).substr(upper.size() - suffix.size()) == suffix;
   };
   if (ends_with("BD")) {
-    std::string digits;
-    int64_t scale = 0;
-    if (!DecimalParts(upper.substr(0, upper.size() - 2), &digits, &scale)) {
-      return Status::Invalid("malformed number");
-    }
-    return MakeDecimal(std::move(digits), scale, negative);
+    return DecimalLiteral(std::string_view(upper).substr(0, upper.size() - 2), negative);
   }
   char suffix = upper.back();
   if (suffix == 'L' || suffix == 'S' || suffix == 'Y') {
@@ -306,10 +204,7 @@ Result<Value> MakeNumericLiteral(std::string_view raw, bool negative) {
     return Value::Double(d);
   }
   if (upper.find('.') != std::string::npos) {
-    std::string digits;
-    int64_t scale = 0;
-    if (!DecimalParts(upper, &digits, &scale)) return Status::Invalid("malformed number");
-    return MakeDecimal(std::move(digits), scale, negative);
+    return DecimalLiteral(upper, negative);
   }
   // Plain integer: INT, else BIGINT, else DECIMAL(p, 0).
   size_t nz = upper.find_first_not_of('0');
@@ -327,69 +222,10 @@ Result<Value> MakeNumericLiteral(std::string_view raw, bool negative) {
       return Value::Long(static_cast<int64_t>(v));
     }
   }
-  return MakeDecimal(std::move(digits), 0, negative);
-}
-
-std::optional<int32_t> ParseDateString(std::string_view text) {
-  std::string_view s = Trim(text);
-  size_t i = 0;
-  int32_t days = 0;
-  if (!ParseDatePart(s, &i, &days)) return std::nullopt;
-  if (i == s.size() || s[i] == ' ' || s[i] == 'T') return days;
-  return std::nullopt;
-}
-
-std::optional<int64_t> ParseTimestampString(std::string_view text, bool allow_zone) {
-  std::string_view s = Trim(text);
-  size_t i = 0;
-  int32_t days = 0;
-  if (!ParseDatePart(s, &i, &days)) return std::nullopt;
-  int64_t hour = 0;
-  int64_t minute = 0;
-  int64_t second = 0;
-  int64_t micros = 0;
-  if (i < s.size() && (s[i] == ' ' || s[i] == 'T')) {
-    size_t save = i;
-    ++i;
-    if (i < s.size() && IsDigit(s[i])) {
-      if (!ParseDigits(s, &i, 1, 2, &hour)) return std::nullopt;
-      if (i >= s.size() || s[i] != ':') return std::nullopt;
-      ++i;
-      if (!ParseDigits(s, &i, 1, 2, &minute)) return std::nullopt;
-      if (i < s.size() && s[i] == ':') {
-        ++i;
-        if (!ParseDigits(s, &i, 1, 2, &second)) return std::nullopt;
-        if (i < s.size() && s[i] == '.') {
-          ++i;
-          int n = 0;
-          while (i < s.size() && IsDigit(s[i])) {
-            if (n < 6) micros = micros * 10 + (s[i] - '0');
-            if (++n > 9) return std::nullopt;
-            ++i;
-          }
-          for (; n < 6; ++n) micros *= 10;
-        }
-      }
-    } else {
-      i = save;  // a zone after the date
-    }
-  }
-  if (hour > 23 || minute > 59 || second > 59) return std::nullopt;
-  std::string_view zone = Trim(s.substr(i));
-  int64_t offset = 0;
-  if (!zone.empty()) {
-    if (!allow_zone || !ParseZone(zone, &offset)) return std::nullopt;
-  }
-  int64_t day_micros = 0;
-  int64_t result = 0;
-  if (__builtin_mul_overflow(static_cast<int64_t>(days), kMicrosPerDay, &day_micros) ||
-      __builtin_add_overflow(
-          day_micros,
-          ((hour * 60 + minute) * 60 + second - offset) * kMicrosPerSecond + micros,
-          &result)) {
-    return std::nullopt;
-  }
-  return result;
+  DecimalText d;
+  d.negative = negative;
+  d.digits = std::move(digits);
+  return MakeDecimal(d);
 }
 
 std::optional<std::string> DecodeHex(std::string_view hex) {

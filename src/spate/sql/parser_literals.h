@@ -2,7 +2,7 @@
 #pragma once
 
 // Literal construction for the SQL parser, following Spark's AstBuilder: numeric
-// literals with their Spark types, DATE / TIMESTAMP / TIMESTAMP_NTZ strings, hex binary,
+// literals with their Spark types, hex binary,
 // and ANSI interval literals (year-month and day-time). Errors carry Spark's error
 // classes but no position; the parser adds it.
 //
@@ -24,16 +24,6 @@ namespace spate::sql {
 /// DOUBLE for exponents and D; FLOAT for F; TINYINT/SMALLINT/BIGINT for Y/S/L; DECIMAL
 /// for BD. `negative` applies a folded unary minus.
 Result<Value> MakeNumericLiteral(std::string_view raw, bool negative);
-
-/// Days since epoch for Spark's date strings ("2024-01-31", "2024-1-5", "2024",
-/// "2024-01", "2024-01-31T...", "2024-01-31 ..."); nullopt when invalid.
-std::optional<int32_t> ParseDateString(std::string_view text);
-
-/// Microseconds since epoch for Spark's timestamp strings ("2024-01-01
-/// 10:00:00[.ffffff]", "2024-01-01T10:00", "2024-01-01", optional zone "Z", "UTC",
-/// "+01:00"). The wall clock is interpreted in UTC (or the given zone). With !allow_zone,
-/// a zone makes it invalid.
-std::optional<int64_t> ParseTimestampString(std::string_view text, bool allow_zone);
 
 /// Bytes of a hex literal X'...' (odd length is left-padded with 0, as Spark's unhex);
 /// nullopt when a character is not hex.

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "spate/sql/lexer.h"
@@ -191,6 +192,36 @@ TEST(ParserTest, DateAndTimestampLiterals) {
   Value ntz = LiteralOf("TIMESTAMP_NTZ '1970-01-02'");
   EXPECT_EQ(ntz.type()->Sql(), "TIMESTAMP_NTZ");
   EXPECT_EQ(ntz.i64(), 86400LL * 1000000);
+}
+
+// DATE / TIMESTAMP / TIMESTAMP_NTZ literals read their text as CAST does (Spark's
+// AstBuilder calls stringToDate / stringToTimestamp / stringToTimestampWithoutTimeZone);
+// each case was checked on Spark 4.2.
+TEST(ParserTest, TypedLiteralsReadTextAsCast) {
+  EXPECT_EQ(LiteralOf("DATE '2024-1-5'").i64(), 19727);
+  EXPECT_EQ(LiteralOf("DATE '\t\x01 2024-01-01\x7f'").i64(), 19723);
+  EXPECT_EQ(LiteralOf("DATE '+2024-01-01'").i64(), 19723);
+  EXPECT_EQ(LiteralOf("DATE '2024-01-01 junk'").i64(), 19723);
+  EXPECT_EQ(LiteralOf("DATE '5881580-07-11'").i64(), std::numeric_limits<int32_t>::max());
+  const int64_t ten = (19723LL * 86400 + 36000) * 1000000;
+  EXPECT_EQ(LiteralOf("TIMESTAMP_NTZ '2024-01-01 10:00:00+01:00'").i64(), ten);
+  EXPECT_EQ(LiteralOf("TIMESTAMP_NTZ '2024-01-01 10:00:00 Europe/Paris'").i64(), ten);
+  EXPECT_EQ(LiteralOf("TIMESTAMP_NTZ '2024-01-01T10:00:00.1234567891'").i64(),
+            ten + 123456);
+  EXPECT_EQ(LiteralOf("TIMESTAMP_NTZ '2024-01-01 10'").i64(), ten);
+  for (const char* ok : {"TIMESTAMP '2024-01-01 10:00:00 America/Los_Angeles'",
+                         "TIMESTAMP '2024-01-01 10:00:00+01:00:30'",
+                         "TIMESTAMP '10:00:00'", "TIMESTAMP '123456-01-01'"}) {
+    EXPECT_TRUE(ParseExpression(ok).ok()) << ok;
+  }
+  for (const char* bad :
+       {"DATE '2024-01-01junk'", "DATE '12345678-01-01'", "DATE '5881580-07-12'",
+        "TIMESTAMP '2024-01-01Z'", "TIMESTAMP '2024-01-01 +01:00'",
+        "TIMESTAMP '2024-01-01T10:00:00z'", "TIMESTAMP '1234567-01-01'",
+        "TIMESTAMP '2024-01-01 10:00:00 utc'", "TIMESTAMP_NTZ '10:00:00'",
+        "TIMESTAMP_NTZ '2024-01-01 10:00:00 junk'"}) {
+    EXPECT_ERROR_CLASS(ParseExpression(bad), "INVALID_TYPED_LITERAL") << bad;
+  }
 }
 
 TEST(ParserTest, InvalidTypedLiteral) {

@@ -53,6 +53,20 @@ expr_cases("datetime_literal", "", [
     "typeof(current_date())", "typeof(now())", "current_timezone()",
 ])
 
+# DATE / TIMESTAMP / TIMESTAMP_NTZ literals read their text with CAST's parser (Spark's
+# AstBuilder calls stringToDate / stringToTimestamp / stringToTimestampWithoutTimeZone):
+# each of these was read differently by spate's former literal-only parser.
+expr_cases("typed_literal_text", "", [
+    "DATE '2024-01-01\x7f'", "DATE '\x012024-01-01'", "cast(DATE '5881580-01-01' AS string)",
+    "DATE '2024-01-01junk'", "TIMESTAMP_NTZ '2024-01-01 10:00:00+01:00'",
+    "TIMESTAMP_NTZ '2024-01-01 10:00:00 Europe/Paris'", "TIMESTAMP_NTZ '2024-01-01 10:00:00 junk'",
+    "TIMESTAMP '2024-01-01T10:00:00.1234567891'", "TIMESTAMP '1234567-01-01'",
+    "cast(TIMESTAMP '123456-01-01' AS string)", "TIMESTAMP '2024-01-01 10:00:00 America/Los_Angeles'",
+    "TIMESTAMP '2024-01-01 10'", "TIMESTAMP '2024-01-01Z'", "TIMESTAMP '2024-01-01 +01:00'",
+    "TIMESTAMP '2024-01-01T10:00:00z'", "hour(TIMESTAMP 'T10:30')",
+    "TIMESTAMP '2024-01-01 10:00:00 +01:00:30'", "TIMESTAMP '2024-01-01 10:00:00 utc'",
+])
+
 # Session time zones: the same instants seen from other zones.
 for zone in ("America/Los_Angeles", "Asia/Kolkata", "+05:45"):
     expr_cases(f"zone_{zone}", "", [

@@ -290,6 +290,17 @@ def csv_write_read_header(s):
     return s.spark.read.option("header", "true").csv(path)
 
 
+# TIMESTAMP_NTZ text with a zone is invalid to the readers (Spark's
+# parseWithoutTimeZone(s, allowTimeZone = false)), though CAST ignores the zone.
+NTZ_TEXT = ["2024-01-01T10:00:00Z", "2024-01-01T10:00:00", "2024-01-01 10:00:00+01:00",
+            "2024-01-01 10:00:00 UTC", "2024-01-01", " 2024-01-01 10:00:00.1234567 "]
+_reader_case("json_timestamp_ntz_with_zone", "json",
+             "".join('{"t": "%s", "u": "%s"}\n' % (v, v) for v in NTZ_TEXT),
+             schema="t TIMESTAMP_NTZ, u STRING")
+_reader_case("csv_timestamp_ntz_with_zone", "csv", "".join(f"{v},{v}\n" for v in NTZ_TEXT),
+             schema="t TIMESTAMP_NTZ, u STRING")
+
+
 # Differences from Spark (docs/spark-differences.md), pinned; rewritten by pin.py.
 pins({
     'csv_failfast': Differs("D5", "error", "7a3764a4ab"),

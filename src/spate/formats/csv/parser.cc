@@ -427,67 +427,6 @@ bool ParseBool(std::string_view s, bool* out) {
   return false;
 }
 
-inline bool Digits(const char* p, int n, int* out) {
-  int v = 0;
-  for (int i = 0; i < n; ++i) {
-    unsigned d = static_cast<unsigned char>(p[i]) - '0';
-    if (d > 9) return false;
-    v = v * 10 + static_cast<int>(d);
-  }
-  *out = v;
-  return true;
-}
-
-// The common shapes, parsed directly (everything else takes the CAST parser):
-// "yyyy-MM-dd" -> days; "yyyy-MM-dd[ T]HH:mm:ss[.f{1,6}]" -> local micros.
-bool FastDate(std::string_view s, int32_t* days) {
-  int y, m, d;
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-' || !Digits(s.data(), 4, &y) ||
-      !Digits(s.data() + 5, 2, &m) || !Digits(s.data() + 8, 2, &d))
-    return false;
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  if (d > kDays[m - 1] + (m == 2 && leap ? 1 : 0)) return false;
-  *days = DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
-  return true;
-}
-
-// Whether timestamp text names a zone after its time part: 'Z', +hh[:mm], -hh[:mm] or a
-// region id ("2024-01-01 10:00:00 UTC").
-bool HasZone(std::string_view s) {
-  size_t t = s.find_first_of("T ");
-  if (t == std::string_view::npos) return false;
-  std::string_view rest = s.substr(t + 1);
-  if (rest.find_first_of("Z+-/") != std::string_view::npos) return true;
-  return std::any_of(rest.begin(), rest.end(), [](char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) != 0;
-  });
-}
-
-bool FastLocalTimestamp(std::string_view s, int64_t* local_micros) {
-  if (s.size() < 19 || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':')
-    return false;
-  int32_t days;
-  int hh, mi, ss;
-  if (!FastDate(s.substr(0, 10), &days) || !Digits(s.data() + 11, 2, &hh) ||
-      !Digits(s.data() + 14, 2, &mi) || !Digits(s.data() + 17, 2, &ss) || hh > 23 ||
-      mi > 59 || ss > 59)
-    return false;
-  int64_t frac = 0;
-  if (s.size() > 19) {
-    if (s[19] != '.' || s.size() == 20 || s.size() > 26) return false;
-    int f;
-    const int n = static_cast<int>(s.size()) - 20;
-    if (!Digits(s.data() + 20, n, &f)) return false;
-    frac = f;
-    for (int i = n; i < 6; ++i) frac *= 10;
-  }
-  *local_micros =
-      (static_cast<int64_t>(days) * 86400 + hh * 3600 + mi * 60 + ss) * 1000000LL + frac;
-  return true;
-}
-
 // Date/time parsing shared by the converter and inference.
 struct DateTimeParsers {
   std::optional<DateTimePattern> date, timestamp, timestamp_ntz;
@@ -522,17 +461,12 @@ struct DateTimeParsers {
                       : -((-micros + 86400000000LL - 1) / 86400000000LL));
       return true;
     }
-    return FastDate(s, days) || CastStringToDate(s, days);
+    return CastStringToDate(s, days);
   }
   bool Timestamp(std::string_view s, int64_t* micros) const {
     if (timestamp) {
       std::string err;
       return timestamp->Parse(s, zone, false, micros, &err);
-    }
-    int64_t local;
-    if (FastLocalTimestamp(s, &local)) {
-      *micros = zone ? zone->LocalToUtcMicros(local) : local;
-      return true;
     }
     return CastStringToTimestamp(s, eval, micros);
   }
@@ -543,8 +477,7 @@ struct DateTimeParsers {
     }
     // Spark parses TIMESTAMP_NTZ text without a zone (parseWithoutTimeZone): a zone
     // fails.
-    return FastLocalTimestamp(s, micros) ||
-           (!HasZone(s) && CastStringToTimestampNtz(s, micros));
+    return CastStringToTimestampNtz(s, micros, /*allow_zone=*/false);
   }
 };
 
@@ -846,11 +779,11 @@ CsvConverter::~CsvConverter() = default;
 Result<std::unique_ptr<CsvConverter>> CsvConverter::Make(SchemaPtr data_schema,
                                                          const CsvOptions& options) {
   auto impl = std::make_unique<Impl>();
-  impl->schema = data_schema;
+  impl->schema = std::move(data_schema);
   impl->o = options;
   int next = 0;
-  for (int i = 0; i < data_schema->num_fields(); ++i) {
-    const Field& f = data_schema->field(i);
+  for (int i = 0; i < impl->schema->num_fields(); ++i) {
+    const Field& f = impl->schema->field(i);
     if (f.name == options.column_name_of_corrupt_record) {
       if (f.type->id() != TypeId::kString || !f.nullable) {
         return Status::Error("INVALID_CORRUPT_RECORD_TYPE",
@@ -1056,7 +989,7 @@ struct CsvSchemaInferrer::Impl {
   CsvOptions o;
   DateTimeParsers dt;
   std::optional<DateTimePattern> infer_date;  // dateFormat, or yyyy-MM-dd with preferDate
-  bool iso_date = false;  // infer_date is yyyy-MM-dd: FastDate's dates are its dates
+  bool iso_date = false;  // infer_date is yyyy-MM-dd: ParseIsoDate's dates are its dates
   std::vector<DataTypePtr> types;
   // Per column: whether the value that made it TIMESTAMP (from NULL) parses with the
   // TIMESTAMP (not only the NTZ) pattern, so that a fold already at TIMESTAMP keeps it.
@@ -1183,7 +1116,7 @@ struct CsvSchemaInferrer::Impl {
         return dt.Timestamp(s, &x);
       case TypeId::kDate: {
         int32_t days;
-        if (iso_date && FastDate(s, &days)) return true;
+        if (iso_date && ParseIsoDate(s, &days)) return true;
         std::string err;
         return infer_date && infer_date->Parse(s, nullptr, true, &x, &err);
       }

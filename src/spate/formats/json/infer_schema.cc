@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "spate/compute/decimal_text.h"
 #include "spate/formats/json/json_text.h"
 
 namespace spate::formats::json {
@@ -68,29 +69,10 @@ bool IsNumericId(TypeId id) {
 // Precision and scale of the BigDecimal Jackson reads from a JSON number text: precision
 // = digits of the unscaled value (at least 1), scale = fraction digits - exponent.
 bool ParseDecimalDigits(std::string_view raw, int* precision, int64_t* scale) {
-  size_t i = 0;
-  if (i < raw.size() && raw[i] == '-') ++i;
-  int digits = 0, frac = 0;
-  bool dot = false, leading = true;
-  int64_t exp = 0;
-  for (; i < raw.size(); ++i) {
-    char c = raw[i];
-    if (c >= '0' && c <= '9') {
-      if (dot) ++frac;
-      if (leading && c == '0') continue;
-      leading = false;
-      ++digits;
-    } else if (c == '.') {
-      dot = true;
-    } else if (c == 'e' || c == 'E') {
-      exp = std::strtoll(std::string(raw.substr(i + 1)).c_str(), nullptr, 10);
-      break;
-    } else {
-      return false;
-    }
-  }
-  *precision = std::max(digits, 1);
-  *scale = frac - exp;
+  DecimalText d;
+  if (!ParseBigDecimal(raw, &d)) return false;
+  *precision = static_cast<int>(d.digits.size());
+  *scale = -d.exponent;
   return true;
 }
 
@@ -311,7 +293,8 @@ class Observer {
         }
         for (auto er : arr) {
           od::value e;
-          if (std::move(er).get(e)) return false;
+          // simdjson_result::get is rvalue-qualified.
+          if (std::move(er).get(e)) return false;  // NOLINT(performance-move-const-arg)
           if (!Value(elem, e, depth + 1)) return false;
         }
         return true;
@@ -623,7 +606,10 @@ struct JsonSchemaInferrer::Impl {
     if (doc.get_array().get(arr)) return Outcome::kMalformed;
     for (auto er : arr) {
       od::value e;
-      if (std::move(er).get(e)) return Outcome::kMalformed;
+      // simdjson_result::get is rvalue-qualified.
+      if (std::move(er).get(e)) {  // NOLINT(performance-move-const-arg)
+        return Outcome::kMalformed;
+      }
       od::json_type et;
       if (e.type().get(et)) return Outcome::kMalformed;
       if (et == od::json_type::null) continue;
