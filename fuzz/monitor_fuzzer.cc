@@ -11,6 +11,7 @@
 
 #include "fuzz_input.h"
 
+#include "spate/base/json.h"
 #include "spate/base/redact.h"
 #include "spate/monitor/render.h"
 #include "spate/stream/progress.h"
@@ -26,11 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     __builtin_trap();
   (void)IsSecretKey(text);
   if (auto ms = stream::ParseTimestampMs(text)) (void)stream::FormatTimestampMs(*ms);
-  auto a = stream::JsonValue::Parse(parts.size() > 1 ? parts[1] : text);
-  auto b = stream::JsonValue::Parse(parts.size() > 2 ? parts[2] : text);
+  auto a = Json::Parse(parts.size() > 1 ? parts[1] : text);
+  auto b = Json::Parse(parts.size() > 2 ? parts[2] : text);
   if (a.ok() && b.ok()) (void)monitor::OffsetsBehindLatest(*a, *b);
   if (a.ok()) {
-    stream::JsonValue v = *a;
+    Json v = *a;
     monitor::RedactJson(&v);
     (void)v.ToString();
   }

@@ -533,15 +533,16 @@ void BindQuery(py::module_& m) {
              py::gil_scoped_release release;
              sqm.addListener(l);
            })
-      .def("removeListener", [](const StreamingQueryManager& sqm, py::object listener) {
-        for (const auto& l : sqm.impl()->Listeners()) {
-          auto pl = std::dynamic_pointer_cast<PyListener>(l);
-          if (pl && pl->listener()->is(listener)) {
-            py::gil_scoped_release release;
-            sqm.removeListener(l);
-          }
-        }
-      });
+      .def("removeListener",
+           [](const StreamingQueryManager& sqm, const py::object& listener) {
+             for (const auto& l : sqm.impl()->Listeners()) {
+               auto pl = std::dynamic_pointer_cast<PyListener>(l);
+               if (pl && pl->listener()->is(listener)) {
+                 py::gil_scoped_release release;
+                 sqm.removeListener(l);
+               }
+             }
+           });
 }
 
 // ---- readStream / writeStream
@@ -596,8 +597,8 @@ void BindReadWrite(py::module_& m) {
   // writeStreamStart(df, spec, batch_fn, foreach_mode): spec is a dict with format,
   // outputMode, options, queryName, partitionBy, trigger (kind, interval), path, table.
   // batch_fn(native_df, batch_id) -> None | traceback text, for foreachBatch/foreach.
-  m.def("writeStreamStart", [](const DataFrame& df, py::dict spec, py::object batch_fn,
-                               bool foreach_mode) {
+  m.def("writeStreamStart", [](const DataFrame& df, const py::dict& spec,
+                               py::object batch_fn, bool foreach_mode) {
     // foreach_mode: batch_fn is a _ForeachAdapter (open/process/close), not a batch
     // function.
     api::DataStreamWriter w = df.writeStream();
@@ -637,7 +638,7 @@ void BindReadWrite(py::module_& m) {
         w.foreach (std::make_shared<PyForeachWriter>(fn, std::move(names),
                                                      tz.ok() ? *tz : TimeZone()));
       } else {
-        w.foreachBatch([fn](DataFrame batch, int64_t id) {
+        w.foreachBatch([fn](const DataFrame& batch, int64_t id) {
           RunBatchCallback(fn, batch, id, "FOREACH_BATCH_USER_FUNCTION_ERROR");
         });
       }
@@ -730,7 +731,7 @@ void BindStreaming(py::module_& m) {
   m.def(
       "checkpointReplayEnd",
       [](const SparkSession& spark, const std::string& dir, int64_t batch,
-         std::optional<std::string> out)
+         const std::optional<std::string>& out)
           -> std::optional<std::tuple<std::string, std::string, int>> {
         std::optional<stream::QueryConfig> config = TakeCaptured();
         if (!config) return std::nullopt;
@@ -741,7 +742,7 @@ void BindStreaming(py::module_& m) {
   // The program that starts this process's queries (its record names it; the JSON of
   // stream::QueryProgram), set by spate's writeStream before each start.
   m.def("setQueryProgram", [](const std::string& json) {
-    auto v = api::ValueOrThrow(stream::JsonValue::Parse(json));
+    auto v = api::ValueOrThrow(Json::Parse(json));
     stream::SetQueryProgram(api::ValueOrThrow(stream::QueryProgram::FromJson(v)));
   });
   // The program the checkpoint's record names when it can run again (JSON), else the

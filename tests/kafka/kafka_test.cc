@@ -50,7 +50,6 @@ namespace {
 using api::SparkSession;
 using connectors::kafka::OffsetsToJson;
 using connectors::kafka::PartitionOffsets;
-using stream::JsonValue;
 
 std::string Run(const std::string& cmd, int* rc = nullptr) {
   std::string out;
@@ -99,7 +98,7 @@ class Broker : public ::testing::Environment {
       Error() = "the Kafka broker did not start: " + out;
       return;
     }
-    std::string last = out.substr(0, out.find_last_not_of("\n") + 1);
+    std::string last = out.substr(0, out.find_last_not_of('\n') + 1);
     Bootstrap() = last.substr(last.find_last_of('\n') + 1);
   }
   void TearDown() override {
@@ -673,9 +672,9 @@ TEST(KafkaBroker, StreamToDeltaWithRateLimitAndRestarts) {
   KcatProduce(topic, 0, {"k\t6", "k\t7"});
   AddPartitions(topic, 3);
   KcatProduce(topic, 2, {"k\t200"});
-  want.push_back("0:6:6");
-  want.push_back("0:7:7");
-  want.push_back("2:0:200");
+  want.emplace_back("0:6:6");
+  want.emplace_back("0:7:7");
+  want.emplace_back("2:0:200");
   std::sort(want.begin(), want.end());
   auto q2 = start();
   q2.processAllAvailable();
@@ -999,7 +998,7 @@ TEST(KafkaBroker, AvailableNowChecksEndOffsetsAgainstLatest) {
                  .option("maxOffsetsPerTrigger", "4")
                  .load()
                  .writeStream()
-                 .foreachBatch([&](api::DataFrame df, int64_t id) {
+                 .foreachBatch([&](const api::DataFrame& df, int64_t id) {
                    batches.push_back(df.count());
                    if (id == 0) RecreateTopic(topic, c.partitions_after);
                  })

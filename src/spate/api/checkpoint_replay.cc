@@ -21,8 +21,6 @@ namespace spate::api {
 
 namespace {
 
-using stream::JsonValue;
-
 /// Keeps the rows of one batch id (the replayed one).
 class CaptureSink final : public stream::Sink {
  public:
@@ -285,7 +283,7 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
       std::vector<std::string> out;
       if (up_to && *up_to < 0) return out;
       for (const auto& e : ValueOrThrow(log.AllEntries(up_to))) {
-        if (const JsonValue* p = e.Find("path"); p && p->is_string())
+        if (const Json* p = e.Find("path"); p && p->is_string())
           out.push_back(stream::StripFileScheme(PercentDecode(p->string_value())));
       }
       return out;
@@ -315,28 +313,28 @@ BatchReplay ReplayBatch(const SparkSession& spark, const stream::QueryConfig& co
   return r;
 }
 
-JsonValue BatchReplay::ToJson() const {
+Json BatchReplay::ToJson() const {
   auto strings = [](const std::vector<std::string>& v) {
-    JsonValue a = JsonValue::Array();
-    for (const auto& s : v) a.Append(JsonValue::String(s));
+    Json a = Json::Array();
+    for (const auto& s : v) a.Append(Json::String(s));
     return a;
   };
-  JsonValue o = JsonValue::Object();
-  o.Set("checkpoint", JsonValue::String(checkpoint));
-  o.Set("queryId", JsonValue::String(query_id));
-  o.Set("batchId", JsonValue::Int(batch_id));
-  JsonValue sink = JsonValue::Object();
-  sink.Set("kind", JsonValue::String(sink_kind));
+  Json o = Json::Object();
+  o.Set("checkpoint", Json::String(checkpoint));
+  o.Set("queryId", Json::String(query_id));
+  o.Set("batchId", Json::Int(batch_id));
+  Json sink = Json::Object();
+  sink.Set("kind", Json::String(sink_kind));
   sink.Set("location",
-           sink_location.empty() ? JsonValue::Null() : JsonValue::String(sink_location));
-  sink.Set("version", sink_version ? JsonValue::Int(*sink_version) : JsonValue::Null());
+           sink_location.empty() ? Json::Null() : Json::String(sink_location));
+  sink.Set("version", sink_version ? Json::Int(*sink_version) : Json::Null());
   o.Set("sink", std::move(sink));
-  o.Set("compared", JsonValue::Bool(compared()));
-  o.Set("equal", compared() ? JsonValue::Bool(equal()) : JsonValue::Null());
-  o.Set("exitCode", JsonValue::Int(ExitCode()));
+  o.Set("compared", Json::Bool(compared()));
+  o.Set("equal", compared() ? Json::Bool(equal()) : Json::Null());
+  o.Set("exitCode", Json::Int(ExitCode()));
   o.Set("columns", strings(columns));
-  o.Set("replayedRows", JsonValue::Int(static_cast<int64_t>(replayed.size())));
-  o.Set("committedRows", JsonValue::Int(static_cast<int64_t>(committed.size())));
+  o.Set("replayedRows", Json::Int(static_cast<int64_t>(replayed.size())));
+  o.Set("committedRows", Json::Int(static_cast<int64_t>(committed.size())));
   o.Set("onlyReplayed", strings(only_replayed));
   o.Set("onlyCommitted", strings(only_committed));
   if (!compared()) o.Set("rows", strings(replayed));

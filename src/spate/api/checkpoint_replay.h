@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "spate/api/session.h"
-#include "spate/stream/json_value.h"
+#include "spate/base/json.h"
 #include "spate/stream/streaming_query.h"
 
 namespace spate::api {
@@ -55,7 +55,7 @@ struct BatchReplay {
   bool equal() const { return only_replayed.empty() && only_committed.empty(); }
   /// 0: equal (or nothing to compare with), 1: different.
   int ExitCode() const { return compared() && !equal() ? 1 : 0; }
-  stream::JsonValue ToJson() const;
+  Json ToJson() const;
   std::string ToText() const;
 };
 

@@ -8,6 +8,7 @@
 #include "spate/base/line_sink.h"
 #include "spate/base/redact.h"
 #include "spate/types/data_type.h"
+#include "spate/types/format.h"
 
 namespace spate::api {
 
@@ -28,15 +29,14 @@ int64_t NowMs() {
 
 // One line: JSON ({"ts","level","logger","msg", fields...}) or text
 // ("2026-12-06 09:30:00.123 INFO spate.streaming: msg (k=v, ...)").
-void Write(bool json, LogLevel level, const std::string& msg,
-           const stream::JsonValue& fields) {
+void Write(bool json, LogLevel level, const std::string& msg, const Json& fields) {
   const std::string ts = stream::FormatTimestampMs(NowMs());
   if (json) {
-    stream::JsonValue o = stream::JsonValue::Object();
-    o.Set("ts", stream::JsonValue::String(ts));
-    o.Set("level", stream::JsonValue::String(LogLevelName(level)));
-    o.Set("logger", stream::JsonValue::String("spate.streaming"));
-    o.Set("msg", stream::JsonValue::String(msg));
+    Json o = Json::Object();
+    o.Set("ts", Json::String(ts));
+    o.Set("level", Json::String(LogLevelName(level)));
+    o.Set("logger", Json::String("spate.streaming"));
+    o.Set("msg", Json::String(msg));
     for (const auto& [k, v] : fields.fields()) o.Set(k, v);
     Emit(o.ToString());
     return;
@@ -56,17 +56,17 @@ void Write(bool json, LogLevel level, const std::string& msg,
   Emit(line);
 }
 
-stream::JsonValue Ids(const std::string& id, const std::string& run_id,
-                      const std::optional<std::string>& name) {
-  stream::JsonValue o = stream::JsonValue::Object();
-  o.Set("queryId", stream::JsonValue::String(id));
-  o.Set("runId", stream::JsonValue::String(run_id));
-  o.Set("queryName", name ? stream::JsonValue::String(*name) : stream::JsonValue::Null());
+Json Ids(const std::string& id, const std::string& run_id,
+         const std::optional<std::string>& name) {
+  Json o = Json::Object();
+  o.Set("queryId", Json::String(id));
+  o.Set("runId", Json::String(run_id));
+  o.Set("queryName", name ? Json::String(*name) : Json::Null());
   return o;
 }
 
-stream::JsonValue Number(double v) {
-  return std::isfinite(v) ? stream::JsonValue::Double(v) : stream::JsonValue::Null();
+Json Number(double v) {
+  return std::isfinite(v) ? Json::NumberText(FormatDouble(v)) : Json::Null();
 }
 
 }  // namespace
@@ -126,31 +126,31 @@ void QueryLogListener::onQueryProgress(const stream::QueryProgressEvent& e) {
   Settings s = Current();
   if (s.level < LogLevel::kInfo) return;
   const stream::StreamingQueryProgress& p = e.progress;
-  stream::JsonValue o = Ids(p.id, p.run_id, p.name);
-  o.Set("batchId", stream::JsonValue::Int(p.batch_id));
-  o.Set("numInputRows", stream::JsonValue::Int(p.num_input_rows));
+  Json o = Ids(p.id, p.run_id, p.name);
+  o.Set("batchId", Json::Int(p.batch_id));
+  o.Set("numInputRows", Json::Int(p.num_input_rows));
   o.Set("inputRowsPerSecond", Number(p.input_rows_per_second));
   o.Set("processedRowsPerSecond", Number(p.processed_rows_per_second));
-  o.Set("batchDurationMs", stream::JsonValue::Int(p.batch_duration));
+  o.Set("batchDurationMs", Json::Int(p.batch_duration));
   auto wm = p.event_time.find("watermark");
-  if (wm != p.event_time.end()) o.Set("watermark", stream::JsonValue::String(wm->second));
+  if (wm != p.event_time.end()) o.Set("watermark", Json::String(wm->second));
   int64_t state_rows = 0, dropped = 0;
   for (const auto& op : p.state_operators) {
     state_rows += op.num_rows_total;
     dropped += op.num_rows_dropped_by_watermark;
   }
   if (!p.state_operators.empty()) {
-    o.Set("stateRows", stream::JsonValue::Int(state_rows));
-    o.Set("rowsDroppedByWatermark", stream::JsonValue::Int(dropped));
+    o.Set("stateRows", Json::Int(state_rows));
+    o.Set("rowsDroppedByWatermark", Json::Int(dropped));
   }
-  stream::JsonValue sources = stream::JsonValue::Array();
+  Json sources = Json::Array();
   for (const auto& src : p.sources)
-    sources.Append(stream::JsonValue::String(RedactText(src.description)));
+    sources.Append(Json::String(RedactText(src.description)));
   o.Set("sources", std::move(sources));
-  o.Set("sink", stream::JsonValue::String(RedactText(p.sink.description)));
+  o.Set("sink", Json::String(RedactText(p.sink.description)));
   if (s.level >= LogLevel::kDebug) {
     // The whole progress, as lastProgress shows it (its descriptions redacted).
-    o.Set("progress", stream::JsonValue::String(RedactText(p.json())));
+    o.Set("progress", Json::String(RedactText(p.json())));
   }
   Write(s.json, LogLevel::kInfo, "Streaming query made progress", o);
 }
@@ -166,11 +166,11 @@ void QueryLogListener::onQueryTerminated(const stream::QueryTerminatedEvent& e) 
   Settings s = Current();
   const LogLevel level = e.exception ? LogLevel::kError : LogLevel::kInfo;
   if (s.level < level) return;
-  stream::JsonValue o = Ids(e.id, e.run_id, std::nullopt);
+  Json o = Ids(e.id, e.run_id, std::nullopt);
   if (e.exception) {
-    o.Set("exception", stream::JsonValue::String(RedactText(*e.exception)));
+    o.Set("exception", Json::String(RedactText(*e.exception)));
     if (e.error_class_on_exception) {
-      o.Set("errorClass", stream::JsonValue::String(*e.error_class_on_exception));
+      o.Set("errorClass", Json::String(*e.error_class_on_exception));
     }
   }
   Write(s.json, level,

@@ -55,13 +55,23 @@ Json Json::Object() {
   return j;
 }
 
+namespace {
+// The number text as an int64 when it is one exactly (no fraction, exponent or overflow).
+std::optional<int64_t> ExactInt(const std::string& s) {
+  int64_t v = 0;
+  auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (res.ec == std::errc() && res.ptr == s.data() + s.size()) return v;
+  return std::nullopt;
+}
+}  // namespace
+
 int64_t Json::int_value() const {
   if (type_ != Type::kNumber) return 0;
-  int64_t v = 0;
-  auto res = std::from_chars(s_.data(), s_.data() + s_.size(), v);
-  if (res.ec == std::errc() && res.ptr == s_.data() + s_.size()) return v;
-  double d = std::strtod(s_.c_str(), nullptr);
-  if (!(d >= -9.2e18 && d <= 9.2e18)) return 0;
+  if (auto v = ExactInt(s_)) return *v;
+  const double d = std::strtod(s_.c_str(), nullptr);
+  if (std::isnan(d)) return 0;
+  if (d >= 9223372036854775807.0) return INT64_MAX;
+  if (d <= -9223372036854775808.0) return INT64_MIN;
   return static_cast<int64_t>(d);
 }
 double Json::double_value() const {
@@ -193,6 +203,46 @@ std::string Json::ToString() const {
   return out;
 }
 
+void Json::AppendPretty(std::string* out, size_t indent) const {
+  if (type_ == Type::kArray) {
+    if (items_.empty()) {
+      out->append("[ ]");
+      return;
+    }
+    out->append("[ ");
+    for (size_t i = 0; i < items_.size(); ++i) {
+      if (i) out->append(", ");
+      items_[i].AppendPretty(out, indent);
+    }
+    out->append(" ]");
+  } else if (type_ == Type::kObject) {
+    if (fields_.empty()) {
+      out->append("{ }");
+      return;
+    }
+    out->push_back('{');
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      if (i) out->push_back(',');
+      out->push_back('\n');
+      out->append(indent + 2, ' ');
+      AppendJsonString(fields_[i].first, out);
+      out->append(" : ");
+      fields_[i].second.AppendPretty(out, indent + 2);
+    }
+    out->push_back('\n');
+    out->append(indent, ' ');
+    out->push_back('}');
+  } else {
+    AppendTo(out);
+  }
+}
+
+std::string Json::ToPrettyString() const {
+  std::string out;
+  AppendPretty(&out, 0);
+  return out;
+}
+
 bool Json::operator==(const Json& o) const {
   if (type_ != o.type_) return false;
   switch (type_) {
@@ -200,8 +250,15 @@ bool Json::operator==(const Json& o) const {
       return true;
     case Type::kBool:
       return b_ == o.b_;
-    case Type::kNumber:
-      return s_ == o.s_ || double_value() == o.double_value();
+    case Type::kNumber: {
+      if (s_ == o.s_) return true;
+      // Integers compare exactly (two offsets beyond 2^53 differ even when their doubles
+      // do not); anything else compares as doubles (1.0 == 1, 1e3 == 1000).
+      auto a = ExactInt(s_);
+      auto b = ExactInt(o.s_);
+      if (a && b) return *a == *b;
+      return double_value() == o.double_value();
+    }
     case Type::kString:
       return s_ == o.s_;
     case Type::kArray:

@@ -2,10 +2,13 @@
 #pragma once
 
 // Json: a small ordered JSON document for metadata files — the Delta transaction log,
-// Spark's JSON schema strings, table statistics (never a per-row path). Objects keep
-// insertion order so serialised text has the field order the writer chose. Numbers keep
-// their text exactly (a decimal(38,10) statistic or a 64-bit version survives a round
-// trip); int_value()/double_value() convert on demand.
+// Spark's JSON schema strings, table statistics, the streaming checkpoint logs (offsets,
+// commits, metadata), progress reports and the monitoring API (never a per-row path).
+// Objects keep insertion order so serialised text has the field order the writer chose
+// (Spark's). Numbers keep their text exactly (a decimal(38,10) statistic or a 64-bit
+// version survives a round trip); int_value()/double_value() convert on demand. A double
+// that must print as Spark prints it (Java's Double.toString) is built as
+// NumberText(FormatDouble(v)) (spate/types/format.h).
 //
 // Ownership: plain values. Thread safety: none needed (values; const methods are safe to
 // share). Failure: Parse returns kDataCorruption with the byte offset for malformed text
@@ -49,7 +52,9 @@ class Json {
   bool is_array() const { return type_ == Type::kArray; }
   bool is_object() const { return type_ == Type::kObject; }
   bool bool_value() const { return b_; }
-  /// The number as int64 (truncating a fraction; 0 when not a number).
+  /// The number as int64: a fraction is truncated and a value beyond the int64 range
+  /// saturates (a corrupt log's huge number is never an undefined conversion); 0 when not
+  /// a number or NaN.
   int64_t int_value() const;
   double double_value() const;
   /// The number's literal text, or the string's value.
@@ -72,6 +77,9 @@ class Json {
   /// Compact text: {"a":1,"b":[1,2]}.
   std::string ToString() const;
   void AppendTo(std::string* out) const;
+  /// Jackson's default pretty printer as json4s' pretty() (Spark's prettyJson) uses it:
+  /// {\n  "a" : 1,\n  "b" : [ 1, 2 ]\n}; empty containers "{ }" and "[ ]".
+  std::string ToPrettyString() const;
 
   static Result<Json> Parse(std::string_view text);
 
@@ -79,6 +87,7 @@ class Json {
   bool operator!=(const Json& o) const { return !(*this == o); }
 
  private:
+  void AppendPretty(std::string* out, size_t indent) const;
   Type type_ = Type::kNull;
   bool b_ = false;
   std::string s_;  // string value or number text

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <vector>
 
 #include "spate/testing/status_matchers.h"
 
@@ -40,6 +41,35 @@ TEST(JsonTest, StringsAndEscapes) {
   EXPECT_EQ(out, "\"a\\u0000b\"");
   EXPECT_EQ(Json::Double(1.5).ToString(), "1.5");
   EXPECT_EQ(Json::Double(std::numeric_limits<double>::quiet_NaN()).ToString(), "\"NaN\"");
+}
+
+// Jackson's default pretty printer (json4s' pretty(), Spark's prettyJson).
+TEST(JsonTest, PrettyAsJackson) {
+  auto v =
+      Json::Parse(R"({"id":"x","sources":[{"a":1}],"ops":[],"m":{},"l":[1,"a",null]})");
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->ToPrettyString(),
+            "{\n  \"id\" : \"x\",\n  \"sources\" : [ {\n    \"a\" : 1\n  } ],\n  \"ops\" "
+            ": [ ],\n  \"m\" : { },\n  \"l\" : [ 1, \"a\", null ]\n}");
+  EXPECT_EQ(Json::Object().ToPrettyString(), "{ }");
+  EXPECT_EQ(Json::Int(7).ToPrettyString(), "7");
+}
+
+TEST(JsonTest, IntValueTruncatesAndSaturates) {
+  auto j = Json::Parse(R"([7,-2.9,1e3,12345678901234567890,-1e300,"5",true])").value();
+  std::vector<int64_t> got;
+  for (const Json& v : j.items()) got.push_back(v.int_value());
+  EXPECT_EQ(got, (std::vector<int64_t>{7, -2, 1000, std::numeric_limits<int64_t>::max(),
+                                       std::numeric_limits<int64_t>::min(), 0, 0}));
+  EXPECT_EQ(Json::NumberText("NaN").int_value(), 0);
+}
+
+TEST(JsonTest, NumbersCompareByValue) {
+  EXPECT_EQ(Json::Int(1000), Json::Parse("1e3").value());
+  EXPECT_EQ(Json::Parse("1.0").value(), Json::Int(1));
+  // Integers beyond 2^53 compare exactly, not as their (equal) doubles.
+  EXPECT_NE(Json::Int(9007199254740993), Json::Int(9007199254740992));
+  EXPECT_NE(Json::Int(1), Json::String("1"));
 }
 
 TEST(JsonTest, MalformedInputIsAnErrorWithOffset) {

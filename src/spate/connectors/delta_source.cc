@@ -16,8 +16,6 @@
 
 namespace spate::connectors {
 
-using stream::JsonValue;
-
 namespace {
 
 struct Position {
@@ -43,8 +41,9 @@ struct FileRef {
 class DeltaFilesDataSource final : public DataSource {
  public:
   static Result<std::shared_ptr<DeltaFilesDataSource>> Make(
-      io::FileSystemPtr fs, SchemaPtr schema, std::vector<std::string> partition_cols,
-      const std::string& table_path, const std::vector<table::AddFile>& files) {
+      const io::FileSystemPtr& fs, const SchemaPtr& schema,
+      std::vector<std::string> partition_cols, const std::string& table_path,
+      const std::vector<table::AddFile>& files) {
     auto ds = std::shared_ptr<DeltaFilesDataSource>(new DeltaFilesDataSource());
     ds->schema_ = schema;
     std::vector<Field> data_fields;
@@ -160,12 +159,12 @@ class DeltaStreamSource final : public stream::Source {
  public:
   DeltaStreamSource(io::FileSystemPtr fs, DeltaSourceOptions o, SchemaPtr schema,
                     std::vector<std::string> partition_cols, std::string table_id)
-      : fs_(fs),
+      : fs_(std::move(fs)),
         o_(std::move(o)),
         schema_(std::move(schema)),
         partition_cols_(std::move(partition_cols)),
         table_id_(std::move(table_id)),
-        log_(fs, o_.path) {
+        log_(fs_, o_.path) {
     max_files_ = 1000;
     // Checked by the factory.
     max_files_ =
@@ -186,8 +185,7 @@ class DeltaStreamSource final : public stream::Source {
     return "DeltaSource[" + stream::QualifyPath(o_.path) + "]";
   }
 
-  Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>& start) override {
+  Result<std::optional<Json>> LatestOffset(const std::optional<Json>& start) override {
     SPATE_ASSIGN_OR_RETURN(Position pos, StartPosition(start));
     SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
     if (available_now_) latest = std::min(latest, *available_now_);
@@ -197,12 +195,12 @@ class DeltaStreamSource final : public stream::Source {
     if (files.empty()) {
       if (!start) {
         // Nothing to read yet: remember where to begin without emitting a batch.
-        return std::optional<JsonValue>();
+        return std::optional<Json>();
       }
-      return std::optional<JsonValue>(*start);
+      return std::optional<Json>(*start);
     }
     const auto& last = files.back();
-    return std::optional<JsonValue>(Offset(last.version, last.index, last.is_starting));
+    return std::optional<Json>(Offset(last.version, last.index, last.is_starting));
   }
 
   Status PrepareForAvailableNow() override {
@@ -211,8 +209,8 @@ class DeltaStreamSource final : public stream::Source {
     return Status::OK();
   }
 
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
-                                 const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                 const Json& end) override {
     Position stop = FromOffset(end);
     Position pos;
     if (!start && stop.is_starting) {
@@ -252,7 +250,7 @@ class DeltaStreamSource final : public stream::Source {
     return DataSourcePtr(ds);
   }
 
-  std::optional<JsonValue> ReportLatestOffset() const override { return std::nullopt; }
+  std::optional<Json> ReportLatestOffset() const override { return std::nullopt; }
   void SetReadAllAvailable() override {
     max_files_ = 0;
     max_bytes_ = 0;
@@ -272,16 +270,16 @@ class DeltaStreamSource final : public stream::Source {
     return ParseInt64(l).value_or(0) * mult;
   }
 
-  JsonValue Offset(int64_t version, int64_t index, bool starting) const {
-    JsonValue v = JsonValue::Object();
-    v.Set("sourceVersion", JsonValue::Int(1));
-    v.Set("reservoirId", JsonValue::String(table_id_));
-    v.Set("reservoirVersion", JsonValue::Int(version));
-    v.Set("index", JsonValue::Int(index));
-    v.Set("isStartingVersion", JsonValue::Bool(starting));
+  Json Offset(int64_t version, int64_t index, bool starting) const {
+    Json v = Json::Object();
+    v.Set("sourceVersion", Json::Int(1));
+    v.Set("reservoirId", Json::String(table_id_));
+    v.Set("reservoirVersion", Json::Int(version));
+    v.Set("index", Json::Int(index));
+    v.Set("isStartingVersion", Json::Bool(starting));
     return v;
   }
-  static Position FromOffset(const JsonValue& v) {
+  static Position FromOffset(const Json& v) {
     Position p;
     if (const auto* x = v.Find("reservoirVersion")) p.version = x->int_value();
     if (const auto* x = v.Find("index")) p.index = x->int_value();
@@ -297,7 +295,7 @@ class DeltaStreamSource final : public stream::Source {
   }
 
   /// Where reading resumes: after the start offset, or the query's first position.
-  Result<Position> StartPosition(const std::optional<JsonValue>& start) {
+  Result<Position> StartPosition(const std::optional<Json>& start) {
     if (start) return FromOffset(*start);
     if (!initial_) {
       Position p;
@@ -505,7 +503,7 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(
     }
   }
   stream::SourceFactory factory =
-      [fs, options, schema, parts,
+      [fs = std::move(fs), options, schema, parts,
        id](const stream::SourceContext&) -> Result<stream::SourcePtr> {
     return stream::SourcePtr(
         std::make_shared<DeltaStreamSource>(fs, options, schema, parts, id));

@@ -13,8 +13,6 @@
 namespace spate::connectors {
 namespace {
 
-using stream::JsonValue;
-
 TEST(DeltaStreamSourceTest, TriggersReadOnlyTheNewCommitsOfALongLog) {
   auto mem = std::make_shared<io::MemoryFileSystem>();
   auto counting = std::make_shared<io::CountingFileSystem>(mem, "/_delta_log/");
@@ -45,7 +43,7 @@ TEST(DeltaStreamSourceTest, TriggersReadOnlyTheNewCommitsOfALongLog) {
   ctx.conf = [](const std::string&, const std::string& dflt) { return dflt; };
   auto src = made->second(ctx);
   ASSERT_TRUE(src.ok()) << src.status().ToString();
-  std::optional<JsonValue> start;
+  std::optional<Json> start;
   // The first trigger loads the table once (listing + checkpoint); later ones do not.
   auto first = (*src)->LatestOffset(start);
   ASSERT_TRUE(first.ok() && first->has_value()) << first.status().ToString();

@@ -6,17 +6,15 @@
 
 namespace spate::connectors {
 
-using stream::JsonValue;
-
 FileStreamSink::FileStreamSink(io::FileSystemPtr fs, std::string path,
                                formats::FileWriterFactoryPtr factory,
                                std::vector<std::string> partition_by,
                                int compact_interval, int64_t cleanup_delay_ms)
-    : fs_(fs),
+    : fs_(std::move(fs)),
       path_(std::move(path)),
       factory_(std::move(factory)),
       partition_by_(std::move(partition_by)),
-      log_(fs, io::JoinPath(path_, "_spark_metadata"), compact_interval,
+      log_(fs_, io::JoinPath(path_, "_spark_metadata"), compact_interval,
            cleanup_delay_ms) {}
 
 Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
@@ -49,18 +47,18 @@ Result<int64_t> FileStreamSink::AddBatch(const stream::MicroBatch& batch) {
   }
   SPATE_ASSIGN_OR_RETURN(auto files, job->Commit());
   stream::FaultPoint("after_sink_files");
-  std::vector<JsonValue> entries;
+  std::vector<Json> entries;
   int64_t rows = 0;
   for (const auto& f : files) {
-    JsonValue e = JsonValue::Object();
+    Json e = Json::Object();
     e.Set("path",
-          JsonValue::String(stream::QualifyPath(io::JoinPath(path_, f.relative_path))));
-    e.Set("size", JsonValue::Int(f.size_bytes));
-    e.Set("isDir", JsonValue::Bool(false));
-    e.Set("modificationTime", JsonValue::Int(f.modification_time_ms));
-    e.Set("blockReplication", JsonValue::Int(1));
-    e.Set("blockSize", JsonValue::Int(33554432));
-    e.Set("action", JsonValue::String("add"));
+          Json::String(stream::QualifyPath(io::JoinPath(path_, f.relative_path))));
+    e.Set("size", Json::Int(f.size_bytes));
+    e.Set("isDir", Json::Bool(false));
+    e.Set("modificationTime", Json::Int(f.modification_time_ms));
+    e.Set("blockReplication", Json::Int(1));
+    e.Set("blockSize", Json::Int(33554432));
+    e.Set("action", Json::String("add"));
     entries.push_back(std::move(e));
     rows += f.num_records;
   }
@@ -90,8 +88,8 @@ Result<std::optional<std::vector<std::string>>> SinkLogFiles(io::FileSystem& fs,
   std::vector<std::string> files;
   std::map<std::string, bool> deleted;
   for (const auto& e : entries) {
-    const JsonValue* p = e.Find("path");
-    const JsonValue* a = e.Find("action");
+    const Json* p = e.Find("path");
+    const Json* a = e.Find("action");
     if (!p) continue;
     std::string path = stream::StripFileScheme(p->string_value());
     if (a && a->string_value() == "delete") {

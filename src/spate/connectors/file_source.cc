@@ -17,8 +17,6 @@
 
 namespace spate::connectors {
 
-using stream::JsonValue;
-
 bool FileGlobMatch(std::string_view g, std::string_view n) {
   size_t gi = 0, ni = 0, star = std::string_view::npos, mark = 0;
   while (ni < n.size()) {
@@ -149,9 +147,9 @@ class FileStreamSource final : public stream::Source {
       SPATE_RETURN_IF_ERROR(ListFiles(&files));
       std::string text = "v1";
       for (const auto& f : files) {
-        JsonValue e = JsonValue::Object();
-        e.Set("path", JsonValue::String(stream::QualifyPath(f.path)));
-        e.Set("timestamp", JsonValue::Int(f.mtime));
+        Json e = Json::Object();
+        e.Set("path", Json::String(stream::QualifyPath(f.path)));
+        e.Set("timestamp", Json::Int(f.mtime));
         text += '\n';
         text += e.ToString();
       }
@@ -167,7 +165,7 @@ class FileStreamSource final : public stream::Source {
                             (next == std::string::npos ? text.size() : next) - pos - 1);
       pos = next;
       if (line.empty()) continue;
-      auto e = JsonValue::Parse(line);
+      auto e = Json::Parse(line);
       if (!e.ok()) {
         return Status(
             StatusCode::kDataCorruption,
@@ -206,8 +204,7 @@ class FileStreamSource final : public stream::Source {
     return o_.name + "[" + stream::QualifyPath(o_.path) + "]";
   }
 
-  Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>& start) override {
+  Result<std::optional<Json>> LatestOffset(const std::optional<Json>& start) override {
     // The query starts after an offset this source has not read: another process
     // extended the log after Init (the query read offsets/ later than this source read
     // its log). Catch up first, or the files of those entries would look new.
@@ -250,12 +247,12 @@ class FileStreamSource final : public stream::Source {
     KeepUnread(&files, next);
     if (!take.empty()) {
       int64_t next_id = current_log_offset_ + 1;
-      std::vector<JsonValue> entries;
+      std::vector<Json> entries;
       for (const auto& f : take) {
-        JsonValue e = JsonValue::Object();
-        e.Set("path", JsonValue::String(stream::QualifyPath(f.path)));
-        e.Set("timestamp", JsonValue::Int(f.mtime));
-        e.Set("batchId", JsonValue::Int(next_id));
+        Json e = Json::Object();
+        e.Set("path", Json::String(stream::QualifyPath(f.path)));
+        e.Set("timestamp", Json::Int(f.mtime));
+        e.Set("batchId", Json::Int(next_id));
         entries.push_back(std::move(e));
       }
       SPATE_RETURN_IF_ERROR(log_.AddEntries(next_id, entries));
@@ -267,8 +264,8 @@ class FileStreamSource final : public stream::Source {
       }
       PurgeSeen();
     }
-    if (current_log_offset_ < 0) return std::optional<JsonValue>();
-    return std::optional<JsonValue>(Offset(current_log_offset_));
+    if (current_log_offset_ < 0) return std::optional<Json>();
+    return std::optional<Json>(Offset(current_log_offset_));
   }
 
   Status PrepareForAvailableNow() override {
@@ -279,8 +276,8 @@ class FileStreamSource final : public stream::Source {
     return Status::OK();
   }
 
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
-                                 const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                 const Json& end) override {
     int64_t from = start ? LogOffset(*start) + 1 : 0, to = LogOffset(end);
     std::vector<std::string> files;
     // Batches this source logged itself are known without reading the log back (a
@@ -400,7 +397,7 @@ class FileStreamSource final : public stream::Source {
         o_.schema, std::move(parts), Describe()));
   }
 
-  Status Commit(const JsonValue& end) override {
+  Status Commit(const Json& end) override {
     if (!Cleaning()) return Status::OK();
     int64_t to = LogOffset(end);
     std::vector<std::string> files;
@@ -438,19 +435,19 @@ class FileStreamSource final : public stream::Source {
   }
 
  private:
-  static JsonValue Offset(int64_t n) {
-    JsonValue v = JsonValue::Object();
-    v.Set("logOffset", JsonValue::Int(n));
+  static Json Offset(int64_t n) {
+    Json v = Json::Object();
+    v.Set("logOffset", Json::Int(n));
     return v;
   }
-  static int64_t LogOffset(const JsonValue& v) {
+  static int64_t LogOffset(const Json& v) {
     if (v.is_object() && v.Find("logOffset")) return v.Find("logOffset")->int_value();
     return v.int_value();
   }
   // Entries of older spate checkpoints may hold relative paths: made absolute as the
   // listing's are.
-  static std::string StripPath(const JsonValue& e) {
-    const JsonValue* p = e.Find("path");
+  static std::string StripPath(const Json& e) {
+    const Json* p = e.Find("path");
     return p ? io::AbsolutePath(stream::StripFileScheme(p->string_value())) : "";
   }
   bool Cleaning() const { return clean_ != "off" && !clean_.empty(); }
@@ -579,7 +576,8 @@ Result<stream::SourceFactory> MakeFileSourceFactory(FileSourceOptions options) {
     return Status::Invalid("Archive mode must be used with 'sourceArchiveDir' option.");
   }
   return stream::SourceFactory(
-      [options](const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
+      [options = std::move(options)](
+          const stream::SourceContext& ctx) -> Result<stream::SourcePtr> {
         auto src = std::make_shared<FileStreamSource>(options, ctx);
         SPATE_RETURN_IF_ERROR(src->Init());
         return stream::SourcePtr(src);

@@ -23,8 +23,6 @@
 namespace spate::connectors {
 namespace {
 
-using stream::JsonValue;
-
 /// Forwards to another FileSystem and calls `after_list(path)` after each List.
 class ListHookFileSystem final : public io::ForwardingFileSystem {
  public:
@@ -57,7 +55,7 @@ class FileSourceTest : public ::testing::Test {
   }
 
   Result<stream::SourcePtr> Make(std::map<std::string, std::string> options,
-                                 io::FileSystemPtr fs = nullptr) {
+                                 const io::FileSystemPtr& fs = nullptr) {
     FileSourceOptions o;
     o.format = "json";
     o.path = in_;
@@ -80,8 +78,8 @@ class FileSourceTest : public ::testing::Test {
   }
 
   /// The names of the files batch (start, end] reads, in order.
-  std::vector<std::string> Files(stream::Source& s, const std::optional<JsonValue>& start,
-                                 const JsonValue& end) {
+  std::vector<std::string> Files(stream::Source& s, const std::optional<Json>& start,
+                                 const Json& end) {
     read_.clear();
     auto ds = s.GetBatch(start, end);
     EXPECT_TRUE(ds.ok()) << ds.status().ToString();
@@ -91,7 +89,7 @@ class FileSourceTest : public ::testing::Test {
   }
 
   /// Plans the next batch after `start` and returns the files it reads.
-  std::vector<std::string> Next(stream::Source& s, std::optional<JsonValue>* start) {
+  std::vector<std::string> Next(stream::Source& s, std::optional<Json>* start) {
     auto end = s.LatestOffset(*start);
     EXPECT_TRUE(end.ok()) << end.status().ToString();
     if (!end.ok() || !*end || (*start && **end == **start)) return {};
@@ -110,9 +108,9 @@ class FileSourceTest : public ::testing::Test {
     return paths;
   }
 
-  static JsonValue LogOffset(int64_t n) {
-    JsonValue v = JsonValue::Object();
-    v.Set("logOffset", JsonValue::Int(n));
+  static Json LogOffset(int64_t n) {
+    Json v = Json::Object();
+    v.Set("logOffset", Json::Int(n));
     return v;
   }
 
@@ -169,7 +167,7 @@ TEST_F(FileSourceTest, CatchesUpWithEntriesLoggedAfterItsStart) {
   ASSERT_TRUE(end->has_value());
   EXPECT_EQ((*end)->ToString(), LogOffset(1).ToString()) << "no new data after offset 1";
   Land("f2.json");
-  std::optional<JsonValue> start = LogOffset(1);
+  std::optional<Json> start = LogOffset(1);
   EXPECT_EQ(Next(**src, &start), std::vector<std::string>{"f2.json"});
   EXPECT_EQ(start->ToString(), LogOffset(2).ToString());
 }
@@ -189,7 +187,7 @@ TEST_F(FileSourceTest, ListsTheFolderOnceForManyRateLimitedTriggers) {
   });
   auto src = Make({{"maxFilesPerTrigger", "10"}}, hooked);
   ASSERT_TRUE(src.ok()) << src.status().ToString();
-  std::optional<JsonValue> start;
+  std::optional<Json> start;
   std::vector<std::string> all;
   for (int b = 0; b < 4; ++b) {
     auto files = Next(**src, &start);
@@ -213,7 +211,7 @@ TEST_F(FileSourceTest, ListsTheFolderOnceForManyRateLimitedTriggers) {
   auto again = Make({{"maxFilesPerTrigger", "10"}}, hooked);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(Files(**again, LogOffset(0), LogOffset(1)).size(), 10u);
-  std::optional<JsonValue> resume = LogOffset(4);
+  std::optional<Json> resume = LogOffset(4);
   EXPECT_TRUE(Next(**again, &resume).empty());
 }
 
@@ -250,7 +248,7 @@ class FileSourceOptionsTest : public FileSourceTest {
   }
 
   /// The batches planned one after another until there is no new data.
-  Batches Drain(stream::Source& s, std::optional<JsonValue>* start) {
+  Batches Drain(stream::Source& s, std::optional<Json>* start) {
     Batches out;
     for (int i = 0; i < 20; ++i) {
       auto files = Next(s, start);
@@ -260,7 +258,7 @@ class FileSourceOptionsTest : public FileSourceTest {
     return out;
   }
   Batches Drain(stream::Source& s) {
-    std::optional<JsonValue> start;
+    std::optional<Json> start;
     return Drain(s, &start);
   }
 
@@ -314,7 +312,7 @@ TEST_F(FileSourceOptionsTest, MaxFileAgeFromTheNewestFileSeen) {
   LandAt("b.json", 10000000);
   auto src = Make({{"maxFileAge", "5s"}});
   ASSERT_TRUE(src.ok()) << src.status().ToString();
-  std::optional<JsonValue> start;
+  std::optional<Json> start;
   EXPECT_EQ(Drain(**src, &start), (Batches{{"a.json", "b.json"}}));
   LandAt("old.json", 9994000);    // 6 s older than b.json: ignored
   LandAt("young.json", 9996000);  // 4 s older: taken
@@ -335,7 +333,7 @@ TEST_F(FileSourceOptionsTest, FileNameOnly) {
   LandAt("x/data.json", 1000000);
   auto by_name = Make({{"fileNameOnly", "true"}});
   ASSERT_TRUE(by_name.ok()) << by_name.status().ToString();
-  std::optional<JsonValue> start;
+  std::optional<Json> start;
   EXPECT_EQ(Drain(**by_name, &start), (Batches{{"data.json"}}));
   LandAt("y/data.json", 2000000);
   LandAt("y/other.json", 2000000);
@@ -353,7 +351,7 @@ TEST_F(FileSourceOptionsTest, CleanSourceDeleteAfterCommit) {
   LandAt("b.json", 2000000);
   auto src = Make({{"cleanSource", "delete"}, {"maxFilesPerTrigger", "1"}});
   ASSERT_TRUE(src.ok()) << src.status().ToString();
-  std::optional<JsonValue> start;
+  std::optional<Json> start;
   EXPECT_EQ(Next(**src, &start), std::vector<std::string>{"a.json"});
   auto exists = [&](const std::string& name) {
     return *source_fs_->Exists(io::JoinPath(in_, name));

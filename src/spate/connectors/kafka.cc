@@ -27,8 +27,6 @@
 
 namespace spate::connectors::kafka {
 
-using stream::JsonValue;
-
 namespace {
 
 constexpr int64_t kEarliest = -2;
@@ -1226,8 +1224,9 @@ std::string UniqueGroupId(const Params& p, const std::string& kind,
 
 class KafkaMicroBatchSource final : public stream::Source {
  public:
-  KafkaMicroBatchSource(const stream::SourceContext& ctx, Strategy strategy, Params p,
-                        RangeLimit starting, std::optional<int64_t> max_offsets,
+  KafkaMicroBatchSource(const stream::SourceContext& ctx, const Strategy& strategy,
+                        const Params& p, RangeLimit starting,
+                        std::optional<int64_t> max_offsets,
                         std::optional<MinRows> min_rows,
                         std::optional<int64_t> min_partitions,
                         std::optional<int64_t> max_records, bool fail_on_data_loss,
@@ -1266,7 +1265,7 @@ class KafkaMicroBatchSource final : public stream::Source {
   /// commitOffsetsToGroup (beyond Spark): the committed batch's end offsets go to the
   /// consumer group kafka.group.id, for lag monitoring only (spate never reads them). A
   /// failed commit does not fail the query; progress counts it (offsetCommitFailures).
-  Status Commit(const JsonValue& end) override {
+  Status Commit(const Json& end) override {
     if (!commit_group_) return Status::OK();
     auto offsets = OffsetsFromJson(end);
     if (!offsets.ok() || offsets->empty()) return Status::OK();
@@ -1295,8 +1294,7 @@ class KafkaMicroBatchSource final : public stream::Source {
   }
   bool SupportsRealTime() const override { return true; }
 
-  Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>& start) override {
+  Result<std::optional<Json>> LatestOffset(const std::optional<Json>& start) override {
     PartitionOffsets from;
     if (start) {
       SPATE_ASSIGN_OR_RETURN(from, OffsetsFromJson(*start));
@@ -1325,7 +1323,7 @@ class KafkaMicroBatchSource final : public stream::Source {
       SPATE_ASSIGN_OR_RETURN(end, RateLimit(*max_offsets_, from, latest));
     }
     last_end_ = end;
-    return std::optional<JsonValue>(OffsetsToJson(end));
+    return std::optional<Json>(OffsetsToJson(end));
   }
 
   Status PrepareForAvailableNow() override {
@@ -1334,8 +1332,8 @@ class KafkaMicroBatchSource final : public stream::Source {
   }
   void SetReadAllAvailable() override { read_all_ = true; }
 
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
-                                 const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                 const Json& end) override {
     PartitionOffsets from;
     if (start) {
       SPATE_ASSIGN_OR_RETURN(from, OffsetsFromJson(*start));
@@ -1357,7 +1355,7 @@ class KafkaMicroBatchSource final : public stream::Source {
     pool_->Clear();
   }
 
-  std::optional<JsonValue> ReportLatestOffset() const override {
+  std::optional<Json> ReportLatestOffset() const override {
     if (!latest_) return std::nullopt;
     return OffsetsToJson(*latest_);
   }
@@ -1440,11 +1438,11 @@ class KafkaMicroBatchSource final : public stream::Source {
       std::string t = *raw;
       if (!t.empty() && t[0] == '\0') t.erase(0, 1);
       size_t nl = t.find('\n');
-      if (t.rfind("v", 0) != 0 || nl == std::string::npos) {
+      if (t.rfind('v', 0) != 0 || nl == std::string::npos) {
         return Status::Error("MALFORMED_LOG_FILE", {{"text", t.substr(0, 40)}})
             .WithContext("Failed to read log file " + path);
       }
-      SPATE_ASSIGN_OR_RETURN(auto json, JsonValue::Parse(t.substr(nl + 1)));
+      SPATE_ASSIGN_OR_RETURN(auto json, Json::Parse(t.substr(nl + 1)));
       SPATE_ASSIGN_OR_RETURN(auto offsets, OffsetsFromJson(json));
       initial_ = offsets;
       return offsets;
@@ -2016,14 +2014,14 @@ std::vector<size_t> ScalaHashMapOrder(const std::vector<int32_t>& hashes) {
   return order;
 }
 
-JsonValue OffsetsToJson(const PartitionOffsets& offsets) {
+Json OffsetsToJson(const PartitionOffsets& offsets) {
   std::vector<std::string> topics;
   for (const auto& [tp, o] : offsets) {
     if (topics.empty() || topics.back() != tp.topic) topics.push_back(tp.topic);
   }
   std::vector<int32_t> th;
   for (const auto& t : topics) th.push_back(JavaStringHash(t));
-  JsonValue out = JsonValue::Object();
+  Json out = Json::Object();
   for (size_t ti : ScalaHashMapOrder(th)) {
     const std::string& t = topics[ti];
     std::vector<std::pair<int32_t, int64_t>> parts;
@@ -2032,15 +2030,15 @@ JsonValue OffsetsToJson(const PartitionOffsets& offsets) {
       parts.emplace_back(it->first.partition, it->second);
     std::vector<int32_t> ph;
     for (const auto& [p, o] : parts) ph.push_back(p);  // Int's hash is the value
-    JsonValue inner = JsonValue::Object();
+    Json inner = Json::Object();
     for (size_t pi : ScalaHashMapOrder(ph))
-      inner.Set(std::to_string(parts[pi].first), JsonValue::Int(parts[pi].second));
+      inner.Set(std::to_string(parts[pi].first), Json::Int(parts[pi].second));
     out.Set(t, std::move(inner));
   }
   return out;
 }
 
-Result<PartitionOffsets> OffsetsFromJson(const JsonValue& json) {
+Result<PartitionOffsets> OffsetsFromJson(const Json& json) {
   auto bad = [&] {
     return Status::Invalid(
         "Expected e.g. {\"topicA\":{\"0\":23,\"1\":-1},\"topicB\":{\"0\":-2}}, got " +
@@ -2061,7 +2059,7 @@ Result<PartitionOffsets> OffsetsFromJson(const JsonValue& json) {
 }
 
 Result<PartitionOffsets> ParseOffsetsText(const std::string& text) {
-  auto json = JsonValue::Parse(text);
+  auto json = Json::Parse(text);
   if (!json.ok()) {
     return Status::Invalid(
         "Expected e.g. {\"topicA\":{\"0\":23,\"1\":-1},\"topicB\":{\"0\":-2}}, got " +
@@ -2079,7 +2077,7 @@ Result<PartitionOffsets> ParseOffsetsText(const std::string& text) {
 Result<std::vector<TopicPartition>> ParsePartitionsText(const std::string& text) {
   auto bad =
       Status::Invalid("Expected e.g. {\"topicA\":[0,1],\"topicB\":[0,1]}, got " + text);
-  auto json = JsonValue::Parse(text);
+  auto json = Json::Parse(text);
   if (!json.ok() || !json->is_object()) return bad;
   std::vector<TopicPartition> out;
   for (const auto& [topic, parts] : json->fields()) {

@@ -54,9 +54,9 @@
 #include <utility>
 #include <vector>
 
+#include "spate/base/json.h"
 #include "spate/columnar/data_source.h"
 #include "spate/sql/bound_plan.h"
-#include "spate/stream/json_value.h"
 #include "spate/stream/source.h"
 
 namespace spate::connectors::kafka {
@@ -78,11 +78,11 @@ using PartitionOffsets = std::map<TopicPartition, int64_t>;
 /// Spark's Kafka schema (KafkaRecordToRowConverter.kafkaSchema).
 SchemaPtr KafkaSchema(bool include_headers);
 
-/// Spark's JsonUtils.partitionOffsets as a JsonValue (topic and partition order of the
+/// Spark's JsonUtils.partitionOffsets as a Json (topic and partition order of the
 /// Scala 2.13 mutable.HashMaps Spark serialises).
-stream::JsonValue OffsetsToJson(const PartitionOffsets& offsets);
+Json OffsetsToJson(const PartitionOffsets& offsets);
 /// Parses {"t":{"0":5}}; else Spark's "Expected e.g. {...}, got ..." message.
-Result<PartitionOffsets> OffsetsFromJson(const stream::JsonValue& json);
+Result<PartitionOffsets> OffsetsFromJson(const Json& json);
 Result<PartitionOffsets> ParseOffsetsText(const std::string& text);
 /// The `assign` option: {"topicA":[0,1],"topicB":[2,4]}.
 Result<std::vector<TopicPartition>> ParsePartitionsText(const std::string& text);

@@ -9,8 +9,6 @@
 
 namespace spate::connectors {
 
-using stream::JsonValue;
-
 std::string GetOption(const std::map<std::string, std::string>& options,
                       const std::string& key, const std::string& dflt) {
   std::string k = ToLower(key);
@@ -59,15 +57,14 @@ std::string MemoryStream::Describe() const {
   return s + "]";
 }
 
-Result<std::optional<JsonValue>> MemoryStream::LatestOffset(
-    const std::optional<JsonValue>&) {
+Result<std::optional<Json>> MemoryStream::LatestOffset(const std::optional<Json>&) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (current_ < 0) return std::optional<JsonValue>();
-  return std::optional<JsonValue>(JsonValue::Int(current_));
+  if (current_ < 0) return std::optional<Json>();
+  return std::optional<Json>(Json::Int(current_));
 }
 
-Result<DataSourcePtr> MemoryStream::GetBatch(const std::optional<JsonValue>& start,
-                                             const JsonValue& end) {
+Result<DataSourcePtr> MemoryStream::GetBatch(const std::optional<Json>& start,
+                                             const Json& end) {
   std::lock_guard<std::mutex> lock(mu_);
   int64_t from = start ? start->int_value() + 1 : 0;
   int64_t to = end.int_value();
@@ -86,7 +83,7 @@ Result<DataSourcePtr> MemoryStream::GetBatch(const std::optional<JsonValue>& sta
       std::make_shared<stream::BatchesDataSource>(schema_, std::move(out), Describe()));
 }
 
-Status MemoryStream::Commit(const JsonValue& end) {
+Status MemoryStream::Commit(const Json& end) {
   // Batches are kept (not released as Spark's MemoryStream does): a test may drop a
   // commit and replay a batch, and an embedder may restart from an older checkpoint.
   (void)end;

@@ -43,11 +43,10 @@ class MemoryStream final : public stream::Source,
 
   const SchemaPtr& schema() const override { return schema_; }
   std::string Describe() const override;
-  Result<std::optional<stream::JsonValue>> LatestOffset(
-      const std::optional<stream::JsonValue>& start) override;
-  Result<DataSourcePtr> GetBatch(const std::optional<stream::JsonValue>& start,
-                                 const stream::JsonValue& end) override;
-  Status Commit(const stream::JsonValue& end) override;
+  Result<std::optional<Json>> LatestOffset(const std::optional<Json>& start) override;
+  Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                 const Json& end) override;
+  Status Commit(const Json& end) override;
   bool SupportsRealTime() const override { return true; }
 
  private:

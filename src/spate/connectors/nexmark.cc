@@ -14,8 +14,6 @@
 
 namespace spate::connectors {
 
-using stream::JsonValue;
-
 namespace {
 
 constexpr int64_t kFirstPersonId = 1000, kFirstAuctionId = 1000, kFirstCategoryId = 10;
@@ -557,8 +555,7 @@ class NexmarkSource final : public stream::Source {
       : config_(c), schema_(NexmarkSchema(c.table)) {}
   const SchemaPtr& schema() const override { return schema_; }
   std::string Describe() const override { return connectors::Describe(config_); }
-  Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>& start) override {
+  Result<std::optional<Json>> LatestOffset(const std::optional<Json>& start) override {
     int64_t s = start ? start->int_value() : 0;
     int64_t cap = config_.max_events_per_trigger > 0 ? config_.max_events_per_trigger
                   : config_.events > 0               ? config_.events
@@ -573,20 +570,20 @@ class NexmarkSource final : public stream::Source {
     if (read_all_ && target == INT64_MAX) end = s + cap;
     read_all_ = false;
     if (end <= s) return start;
-    return std::optional<JsonValue>(JsonValue::Int(end));
+    return std::optional<Json>(Json::Int(end));
   }
   Status PrepareForAvailableNow() override {
     available_now_pending_ = true;
     return Status::OK();
   }
   void SetReadAllAvailable() override { read_all_ = true; }
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
-                                 const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                 const Json& end) override {
     int64_t s = start ? start->int_value() : 0, e = end.int_value();
     return MakeNexmarkDataSource(config_, s, e, config_.num_partitions, Describe());
   }
-  std::optional<JsonValue> ReportLatestOffset() const override {
-    if (config_.events > 0) return JsonValue::Int(config_.events);
+  std::optional<Json> ReportLatestOffset() const override {
+    if (config_.events > 0) return Json::Int(config_.events);
     return std::nullopt;
   }
 

@@ -17,8 +17,6 @@
 namespace spate::connectors {
 namespace {
 
-using stream::JsonValue;
-
 std::vector<int> AllColumns(NexmarkTable t) {
   std::vector<int> cols(static_cast<size_t>(NexmarkSchema(t)->num_fields()));
   std::iota(cols.begin(), cols.end(), 0);
@@ -150,7 +148,7 @@ TEST(NexmarkTest, StreamOffsetsContinueAfterRestart) {
   stream::SourceContext ctx;
   auto src = *factory(ctx);
   std::vector<std::string> streamed;
-  std::optional<JsonValue> at;
+  std::optional<Json> at;
   std::vector<int64_t> ends;
   for (int batch = 0; batch < 2; ++batch) {
     auto end = *src->LatestOffset(at);

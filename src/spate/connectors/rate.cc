@@ -11,8 +11,6 @@
 
 namespace spate::connectors {
 
-using stream::JsonValue;
-
 namespace {
 
 Result<int64_t> LongOption(const std::map<std::string, std::string>& o,
@@ -95,21 +93,20 @@ class RateSource final : public stream::Source {
            ", rampUpTimeSeconds=" + std::to_string(ramp_up_s_) +
            ", numPartitions=" + parts_text_;
   }
-  Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>&) override {
+  Result<std::optional<Json>> LatestOffset(const std::optional<Json>&) override {
     int64_t now = clock_->NowMs();
     int64_t secs = now > creation_ms_ ? (now - creation_ms_) / 1000 : 0;
     if (available_now_ >= 0) secs = std::min(secs, available_now_);
-    if (secs == 0) return std::optional<JsonValue>();  // still at the initial offset
-    return std::optional<JsonValue>(JsonValue::Int(secs));
+    if (secs == 0) return std::optional<Json>();  // still at the initial offset
+    return std::optional<Json>(Json::Int(secs));
   }
   Status PrepareForAvailableNow() override {
     int64_t now = clock_->NowMs();
     available_now_ = now > creation_ms_ ? (now - creation_ms_) / 1000 : 0;
     return Status::OK();
   }
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
-                                 const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                 const Json& end) override {
     int64_t s = start ? start->int_value() : 0, e = end.int_value();
     int64_t from = RateValueAtSecond(s, rows_per_second_, ramp_up_s_);
     int64_t to = RateValueAtSecond(e, rows_per_second_, ramp_up_s_);
@@ -141,7 +138,7 @@ class RatePerMicroBatchSource final : public stream::Source {
            ", startTimestamp=" + std::to_string(start_ts_) +
            ", advanceMillisPerBatch=" + std::to_string(advance_) + "]";
   }
-  static void Extract(const std::optional<JsonValue>& o, int64_t dflt_ts, int64_t* offset,
+  static void Extract(const std::optional<Json>& o, int64_t dflt_ts, int64_t* offset,
                       int64_t* ts) {
     *offset = 0;
     *ts = dflt_ts;
@@ -149,8 +146,7 @@ class RatePerMicroBatchSource final : public stream::Source {
     if (const auto* v = o->Find("offset")) *offset = v->int_value();
     if (const auto* v = o->Find("timestamp")) *ts = v->int_value();
   }
-  Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>& start) override {
+  Result<std::optional<Json>> LatestOffset(const std::optional<Json>& start) override {
     int64_t off, ts;
     Extract(start, start_ts_, &off, &ts);
     // AvailableNow (Spark wraps this source in AvailableNowMicroBatchStreamWrapper): the
@@ -161,19 +157,19 @@ class RatePerMicroBatchSource final : public stream::Source {
       available_now_pending_ = false;
     }
     if (available_now_ && off >= *available_now_) {
-      return start ? std::optional<JsonValue>(*start) : std::optional<JsonValue>();
+      return start ? std::optional<Json>(*start) : std::optional<Json>();
     }
-    JsonValue v = JsonValue::Object();
-    v.Set("offset", JsonValue::Int(off + rows_));
-    v.Set("timestamp", JsonValue::Int(ts + advance_));
-    return std::optional<JsonValue>(v);
+    Json v = Json::Object();
+    v.Set("offset", Json::Int(off + rows_));
+    v.Set("timestamp", Json::Int(ts + advance_));
+    return std::optional<Json>(v);
   }
   Status PrepareForAvailableNow() override {
     available_now_pending_ = true;
     return Status::OK();
   }
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
-                                 const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                 const Json& end) override {
     int64_t s_off, s_ts, e_off, e_ts;
     Extract(start, start_ts_, &s_off, &s_ts);
     Extract(end, start_ts_, &e_off, &e_ts);

@@ -19,8 +19,6 @@
 
 namespace spate::connectors {
 
-using stream::JsonValue;
-
 namespace {
 
 class SocketSource final : public stream::Source {
@@ -66,16 +64,15 @@ class SocketSource final : public stream::Source {
     return "TextSocketV2[host: " + host_ + ", port: " + port_ + "]";
   }
 
-  Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>&) override {
+  Result<std::optional<Json>> LatestOffset(const std::optional<Json>&) override {
     std::lock_guard<std::mutex> lock(mu_);
     int64_t last = base_ + static_cast<int64_t>(lines_.size()) - 1;
-    if (last < 0) return std::optional<JsonValue>();
-    return std::optional<JsonValue>(JsonValue::Int(last));
+    if (last < 0) return std::optional<Json>();
+    return std::optional<Json>(Json::Int(last));
   }
 
-  Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
-                                 const JsonValue& end) override {
+  Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                 const Json& end) override {
     int64_t from = start ? start->int_value() + 1 : 0, to = end.int_value();
     StringBuilder values;
     FixedWidthBuilder<int64_t> ts(DataType::Timestamp());
@@ -98,7 +95,7 @@ class SocketSource final : public stream::Source {
         std::make_shared<stream::BatchesDataSource>(schema_, batches, Describe()));
   }
 
-  Status Commit(const JsonValue& end) override {
+  Status Commit(const Json& end) override {
     std::lock_guard<std::mutex> lock(mu_);
     while (!lines_.empty() && base_ <= end.int_value()) {
       lines_.pop_front();

@@ -13,8 +13,6 @@
 namespace spate::monitor {
 namespace {
 
-using stream::JsonValue;
-
 stream::StreamingQueryProgress MakeProgress(int64_t batch, int64_t rows, int64_t ms,
                                             const std::string& id = "q-1",
                                             const std::string& run_id = "run-1") {
@@ -40,8 +38,8 @@ stream::StreamingQueryProgress MakeProgress(int64_t batch, int64_t rows, int64_t
   p.state_operators.push_back(op);
   stream::SourceProgress s;
   s.description = "KafkaV2[Subscribe[t]]";
-  s.end_offset = *JsonValue::Parse(R"({"t":{"0":10,"1":20}})");
-  s.latest_offset = *JsonValue::Parse(R"({"t":{"0":15,"1":20}})");
+  s.end_offset = *Json::Parse(R"({"t":{"0":10,"1":20}})");
+  s.latest_offset = *Json::Parse(R"({"t":{"0":15,"1":20}})");
   s.metrics = {{"kafka.sasl.jaas.config", "x password=\"p\";"}};
   p.sources.push_back(s);
   p.sink.description = "MemorySink";
@@ -118,12 +116,11 @@ TEST(Monitor, PrometheusText) {
 }
 
 TEST(Monitor, OffsetsBehindLatest) {
-  EXPECT_EQ(OffsetsBehindLatest(JsonValue::Int(3), JsonValue::Int(10)), 7);
-  EXPECT_EQ(
-      OffsetsBehindLatest(*JsonValue::Parse(R"({"a":{"0":1,"1":2},"b":{"0":5}})"),
-                          *JsonValue::Parse(R"({"a":{"0":4,"1":2,"2":9},"b":{"0":6}})")),
-      4);
-  EXPECT_FALSE(OffsetsBehindLatest(JsonValue::String("x"), JsonValue::Int(1)));
+  EXPECT_EQ(OffsetsBehindLatest(Json::Int(3), Json::Int(10)), 7);
+  EXPECT_EQ(OffsetsBehindLatest(*Json::Parse(R"({"a":{"0":1,"1":2},"b":{"0":5}})"),
+                                *Json::Parse(R"({"a":{"0":4,"1":2,"2":9},"b":{"0":6}})")),
+            4);
+  EXPECT_FALSE(OffsetsBehindLatest(Json::String("x"), Json::Int(1)));
 }
 
 TEST(Monitor, RetainedRuns) {
@@ -184,7 +181,7 @@ TEST(Monitor, ServerEndpoints) {
   auto streams = c.Get("/api/v1/streams");
   ASSERT_TRUE(streams);
   EXPECT_EQ(streams->status, 200);
-  auto list = JsonValue::Parse(streams->body);
+  auto list = Json::Parse(streams->body);
   ASSERT_TRUE(list.ok());
   ASSERT_EQ(list->items().size(), 2u);
   EXPECT_EQ(list->items()[0].Find("runId")->string_value(), "run-1");
@@ -194,13 +191,13 @@ TEST(Monitor, ServerEndpoints) {
   EXPECT_EQ(list->items()[1].Find("status")->string_value(), "FAILED");
   EXPECT_EQ(list->items()[1].Find("exception")->string_value(),
             "boom: password=*********(redacted)");
-  auto active = JsonValue::Parse(c.Get("/api/v1/streams?status=active")->body);
+  auto active = Json::Parse(c.Get("/api/v1/streams?status=active")->body);
   EXPECT_EQ(active->items().size(), 1u);
   EXPECT_EQ(c.Get("/api/v1/streams?status=bogus")->status, 400);
 
   auto progress = c.Get("/api/v1/streams/run-1/progress");
   ASSERT_TRUE(progress);
-  auto pj = JsonValue::Parse(progress->body);
+  auto pj = Json::Parse(progress->body);
   ASSERT_TRUE(pj.ok());
   ASSERT_EQ(pj->items().size(), 2u);
   // Spark's progress JSON, with the secret in the source metrics redacted.
@@ -209,7 +206,7 @@ TEST(Monitor, ServerEndpoints) {
   EXPECT_EQ(pj->items()[1], expected.ToJson());
   EXPECT_FALSE(Contains(progress->body, "password"));
 
-  auto one = JsonValue::Parse(c.Get("/api/v1/streams/run-2")->body);
+  auto one = Json::Parse(c.Get("/api/v1/streams/run-2")->body);
   EXPECT_EQ(one->Find("errorClass")->string_value(), "STREAM_FAILED");
   EXPECT_EQ(c.Get("/api/v1/streams/nope")->status, 404);
   EXPECT_EQ(c.Get("/api/v1/streams/nope/progress")->status, 404);
@@ -217,7 +214,7 @@ TEST(Monitor, ServerEndpoints) {
   EXPECT_EQ(c.Get("/../../etc/passwd")->status, 404);
   EXPECT_EQ(c.Post("/metrics", "x", "text/plain")->status, 405);
 
-  auto apps = JsonValue::Parse(c.Get("/api/v1/applications")->body);
+  auto apps = Json::Parse(c.Get("/api/v1/applications")->body);
   EXPECT_EQ(apps->items()[0].Find("id")->string_value(), "local-1");
   auto env = c.Get("/api/v1/applications/local-1/environment");
   EXPECT_TRUE(Contains(env->body, "\"spark.sql.shuffle.partitions\", \"4\""));
@@ -225,9 +222,8 @@ TEST(Monitor, ServerEndpoints) {
   EXPECT_TRUE(Contains(env->body, "\"fs.s3a.secret.key\", \"*********(redacted)\""));
   EXPECT_FALSE(Contains(env->body, "abc"));
   EXPECT_EQ(c.Get("/api/v1/applications/other/environment")->status, 404);
-  EXPECT_EQ(
-      JsonValue::Parse(c.Get("/api/v1/version")->body)->Find("spark")->string_value(),
-      "0.1.0");
+  EXPECT_EQ(Json::Parse(c.Get("/api/v1/version")->body)->Find("spark")->string_value(),
+            "0.1.0");
 
   srv.Stop();
   srv.Stop();  // idempotent
@@ -295,7 +291,7 @@ TEST(Monitor, ScrapesWhileQueriesReport) {
     EXPECT_EQ(m->status, 200);
     auto streams = c.Get("/api/v1/streams/run-1/progress");
     ASSERT_TRUE(streams);
-    EXPECT_TRUE(JsonValue::Parse(streams->body).ok());
+    EXPECT_TRUE(Json::Parse(streams->body).ok());
   }
   reporter.join();
   auto m = c.Get("/metrics");

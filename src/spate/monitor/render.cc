@@ -7,10 +7,9 @@
 #include <map>
 
 #include "spate/base/redact.h"
+#include "spate/types/format.h"
 
 namespace spate::monitor {
-
-using stream::JsonValue;
 
 namespace {
 
@@ -81,7 +80,7 @@ std::map<std::string, const QueryRun*> CurrentRuns(const StatusSnapshot& s) {
   return current;
 }
 
-void SumLeaves(const JsonValue& end, const JsonValue& latest, double* sum, bool* any) {
+void SumLeaves(const Json& end, const Json& latest, double* sum, bool* any) {
   if (end.is_number() && latest.is_number()) {
     *sum += latest.double_value() - end.double_value();
     *any = true;
@@ -89,14 +88,14 @@ void SumLeaves(const JsonValue& end, const JsonValue& latest, double* sum, bool*
   }
   if (end.is_object() && latest.is_object()) {
     for (const auto& [k, v] : end.fields()) {
-      if (const JsonValue* l = latest.Find(k)) SumLeaves(v, *l, sum, any);
+      if (const Json* l = latest.Find(k)) SumLeaves(v, *l, sum, any);
     }
   }
 }
 
 }  // namespace
 
-std::optional<double> OffsetsBehindLatest(const JsonValue& end, const JsonValue& latest) {
+std::optional<double> OffsetsBehindLatest(const Json& end, const Json& latest) {
   double sum = 0;
   bool any = false;
   SumLeaves(end, latest, &sum, &any);
@@ -240,15 +239,15 @@ std::string RenderPrometheus(const StatusSnapshot& snapshot) {
   return out;
 }
 
-void RedactJson(JsonValue* v) {
+void RedactJson(Json* v) {
   if (v->is_string()) {
     std::string r = RedactText(v->string_value());
-    if (r != v->string_value()) *v = JsonValue::String(std::move(r));
+    if (r != v->string_value()) *v = Json::String(std::move(r));
     return;
   }
   if (v->is_array()) {
-    JsonValue out = JsonValue::Array();
-    for (JsonValue item : v->items()) {
+    Json out = Json::Array();
+    for (Json item : v->items()) {
       RedactJson(&item);
       out.Append(std::move(item));
     }
@@ -256,12 +255,12 @@ void RedactJson(JsonValue* v) {
     return;
   }
   if (v->is_object()) {
-    JsonValue out = JsonValue::Object();
+    Json out = Json::Object();
     for (const auto& [k, field] : v->fields()) {
       if (IsSecretKey(k) && !field.is_null()) {
-        out.Set(k, JsonValue::String(std::string(kRedactedText)));
+        out.Set(k, Json::String(std::string(kRedactedText)));
       } else {
-        JsonValue f = field;
+        Json f = field;
         RedactJson(&f);
         out.Set(k, std::move(f));
       }
@@ -275,21 +274,21 @@ std::string RunStatus(const QueryRun& run) {
   return run.exception ? "FAILED" : "FINISHED";
 }
 
-JsonValue RunJson(const QueryRun& run, int64_t now_ms) {
+Json RunJson(const QueryRun& run, int64_t now_ms) {
   auto opt_string = [](const std::optional<std::string>& s) {
-    return s ? JsonValue::String(RedactText(*s)) : JsonValue::Null();
+    return s ? Json::String(RedactText(*s)) : Json::Null();
   };
-  JsonValue v = JsonValue::Object();
+  Json v = Json::Object();
   v.Set("name", opt_string(run.name));
-  v.Set("id", JsonValue::String(run.id));
-  v.Set("runId", JsonValue::String(run.run_id));
-  v.Set("status", JsonValue::String(RunStatus(run)));
-  v.Set("isActive", JsonValue::Bool(run.active));
-  v.Set("startTimestamp", JsonValue::Int(run.start_ms));
-  v.Set("endTimestamp", run.end_ms ? JsonValue::Int(*run.end_ms) : JsonValue::Null());
+  v.Set("id", Json::String(run.id));
+  v.Set("runId", Json::String(run.run_id));
+  v.Set("status", Json::String(RunStatus(run)));
+  v.Set("isActive", Json::Bool(run.active));
+  v.Set("startTimestamp", Json::Int(run.start_ms));
+  v.Set("endTimestamp", run.end_ms ? Json::Int(*run.end_ms) : Json::Null());
   v.Set("durationMs",
-        JsonValue::Int(std::max<int64_t>(0, run.end_ms.value_or(now_ms) - run.start_ms)));
-  v.Set("numBatches", JsonValue::Int(static_cast<int64_t>(run.progress.size())));
+        Json::Int(std::max<int64_t>(0, run.end_ms.value_or(now_ms) - run.start_ms)));
+  v.Set("numBatches", Json::Int(static_cast<int64_t>(run.progress.size())));
   // Spark's list page: Avg Input /sec and Avg Process /sec over the retained progress.
   auto avg = [&](const std::function<double(const stream::StreamingQueryProgress&)>& f) {
     double sum = 0;
@@ -301,7 +300,7 @@ JsonValue RunJson(const QueryRun& run, int64_t now_ms) {
         ++n;
       }
     }
-    return n ? JsonValue::Double(sum / n) : JsonValue::Null();
+    return n ? Json::NumberText(FormatDouble(sum / n)) : Json::Null();
   };
   v.Set("avgInputRowsPerSecond", avg([](const stream::StreamingQueryProgress& p) {
           return p.input_rows_per_second;
@@ -309,18 +308,16 @@ JsonValue RunJson(const QueryRun& run, int64_t now_ms) {
   v.Set("avgProcessedRowsPerSecond", avg([](const stream::StreamingQueryProgress& p) {
           return p.processed_rows_per_second;
         }));
-  v.Set("latestBatchId", run.progress.empty()
-                             ? JsonValue::Null()
-                             : JsonValue::Int(run.progress.back().batch_id));
+  v.Set("latestBatchId",
+        run.progress.empty() ? Json::Null() : Json::Int(run.progress.back().batch_id));
   v.Set("exception", opt_string(run.exception));
-  v.Set("errorClass",
-        run.error_class ? JsonValue::String(*run.error_class) : JsonValue::Null());
+  v.Set("errorClass", run.error_class ? Json::String(*run.error_class) : Json::Null());
   return v;
 }
 
-JsonValue StreamsJson(const StatusSnapshot& snapshot, int64_t now_ms,
-                      const std::string& filter) {
-  JsonValue out = JsonValue::Array();
+Json StreamsJson(const StatusSnapshot& snapshot, int64_t now_ms,
+                 const std::string& filter) {
+  Json out = Json::Array();
   for (bool want_active : {true, false}) {
     if ((filter == "active" && !want_active) || (filter == "finished" && want_active))
       continue;
@@ -331,10 +328,10 @@ JsonValue StreamsJson(const StatusSnapshot& snapshot, int64_t now_ms,
   return out;
 }
 
-JsonValue ProgressJson(const QueryRun& run) {
-  JsonValue out = JsonValue::Array();
+Json ProgressJson(const QueryRun& run) {
+  Json out = Json::Array();
   for (const auto& p : run.progress) {
-    JsonValue j = p.ToJson();
+    Json j = p.ToJson();
     RedactJson(&j);
     out.Append(std::move(j));
   }

@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "spate/base/json.h"
 #include "spate/monitor/status_listener.h"
-#include "spate/stream/json_value.h"
 
 namespace spate::monitor {
 
@@ -33,23 +33,22 @@ std::string RenderPrometheus(const StatusSnapshot& snapshot);
 /// Total offsets between a source's endOffset and latestOffset: the sum, over the numeric
 /// leaves the two JSON values share (Kafka's {topic:{partition:offset}}, a bare number),
 /// of latest - end; nullopt when they have no numeric leaf in common.
-std::optional<double> OffsetsBehindLatest(const stream::JsonValue& end,
-                                          const stream::JsonValue& latest);
+std::optional<double> OffsetsBehindLatest(const Json& end, const Json& latest);
 
 /// Replaces the value of every object member whose key names a secret, and redacts free
 /// text in every string (base/redact.h).
-void RedactJson(stream::JsonValue* v);
+void RedactJson(Json* v);
 
 /// "RUNNING", "FINISHED" or "FAILED" (Spark's UI status).
 std::string RunStatus(const QueryRun& run);
 /// One run: name, id, runId, status, isActive, startTimestamp, endTimestamp, durationMs,
 /// numBatches, latestBatchId, avg rates, exception, errorClass (docs/observability.md).
-stream::JsonValue RunJson(const QueryRun& run, int64_t now_ms);
+Json RunJson(const QueryRun& run, int64_t now_ms);
 /// The runs as an array: active ones first, then finished ones, newest first within each;
 /// `filter` "active" or "finished" keeps only those ("" keeps all).
-stream::JsonValue StreamsJson(const StatusSnapshot& snapshot, int64_t now_ms,
-                              const std::string& filter = "");
+Json StreamsJson(const StatusSnapshot& snapshot, int64_t now_ms,
+                 const std::string& filter = "");
 /// The run's retained progress, oldest first, redacted.
-stream::JsonValue ProgressJson(const QueryRun& run);
+Json ProgressJson(const QueryRun& run);
 
 }  // namespace spate::monitor

@@ -14,8 +14,6 @@
 
 namespace spate::monitor {
 
-using stream::JsonValue;
-
 namespace {
 
 int64_t WallMs() {
@@ -30,14 +28,14 @@ std::string SparkRestDate(int64_t ms) {
   return iso.substr(0, iso.size() - 1) + "GMT";
 }
 
-void SendJson(httplib::Response& res, const JsonValue& v) {
+void SendJson(httplib::Response& res, const Json& v) {
   res.set_content(v.ToPrettyString() + "\n", "application/json");
 }
 
 void SendError(httplib::Response& res, int status, const std::string& message) {
   res.status = status;
-  JsonValue v = JsonValue::Object();
-  v.Set("error", JsonValue::String(message));
+  Json v = Json::Object();
+  v.Set("error", Json::String(message));
   SendJson(res, v);
 }
 
@@ -113,32 +111,32 @@ void MonitoringServer::Route() {
                     "text/plain; version=0.0.4; charset=utf-8");
   });
   s.Get("/api/v1/version", [&o](const httplib::Request&, httplib::Response& res) {
-    JsonValue v = JsonValue::Object();
-    v.Set("spark", JsonValue::String(o.version));
+    Json v = Json::Object();
+    v.Set("spark", Json::String(o.version));
     SendJson(res, v);
   });
   s.Get("/api/v1/applications",
         [this, &o](const httplib::Request&, httplib::Response& res) {
           int64_t now = WallMs();
-          JsonValue attempt = JsonValue::Object();
-          attempt.Set("startTime", JsonValue::String(SparkRestDate(start_ms_)));
-          attempt.Set("endTime", JsonValue::String("1969-12-31T23:59:59.999GMT"));
-          attempt.Set("lastUpdated", JsonValue::String(SparkRestDate(now)));
-          attempt.Set("duration", JsonValue::Int(now - start_ms_));
+          Json attempt = Json::Object();
+          attempt.Set("startTime", Json::String(SparkRestDate(start_ms_)));
+          attempt.Set("endTime", Json::String("1969-12-31T23:59:59.999GMT"));
+          attempt.Set("lastUpdated", Json::String(SparkRestDate(now)));
+          attempt.Set("duration", Json::Int(now - start_ms_));
           const char* user = std::getenv("USER");
-          attempt.Set("sparkUser", JsonValue::String(user ? user : ""));
-          attempt.Set("completed", JsonValue::Bool(false));
-          attempt.Set("appSparkVersion", JsonValue::String(o.version));
-          attempt.Set("startTimeEpoch", JsonValue::Int(start_ms_));
-          attempt.Set("endTimeEpoch", JsonValue::Int(-1));
-          attempt.Set("lastUpdatedEpoch", JsonValue::Int(now));
-          JsonValue app = JsonValue::Object();
-          app.Set("id", JsonValue::String(o.app_id));
-          app.Set("name", JsonValue::String(o.app_name));
-          JsonValue attempts = JsonValue::Array();
+          attempt.Set("sparkUser", Json::String(user ? user : ""));
+          attempt.Set("completed", Json::Bool(false));
+          attempt.Set("appSparkVersion", Json::String(o.version));
+          attempt.Set("startTimeEpoch", Json::Int(start_ms_));
+          attempt.Set("endTimeEpoch", Json::Int(-1));
+          attempt.Set("lastUpdatedEpoch", Json::Int(now));
+          Json app = Json::Object();
+          app.Set("id", Json::String(o.app_id));
+          app.Set("name", Json::String(o.app_name));
+          Json attempts = Json::Array();
           attempts.Append(std::move(attempt));
           app.Set("attempts", std::move(attempts));
-          JsonValue list = JsonValue::Array();
+          Json list = Json::Array();
           list.Append(std::move(app));
           SendJson(res, list);
         });
@@ -147,18 +145,18 @@ void MonitoringServer::Route() {
           if (req.matches[1] != o.app_id) {
             return SendError(res, 404, "unknown app: " + std::string(req.matches[1]));
           }
-          JsonValue runtime = JsonValue::Object();
-          runtime.Set("sparkVersion", JsonValue::String(o.version));
-          JsonValue props = JsonValue::Array();
+          Json runtime = Json::Object();
+          runtime.Set("sparkVersion", Json::String(o.version));
+          Json props = Json::Array();
           if (o.environment) {
             for (const auto& [k, v] : o.environment()) {
-              JsonValue kv = JsonValue::Array();
-              kv.Append(JsonValue::String(k));
-              kv.Append(JsonValue::String(RedactText(RedactValue(k, v))));
+              Json kv = Json::Array();
+              kv.Append(Json::String(k));
+              kv.Append(Json::String(RedactText(RedactValue(k, v))));
               props.Append(std::move(kv));
             }
           }
-          JsonValue env = JsonValue::Object();
+          Json env = Json::Object();
           env.Set("runtime", std::move(runtime));
           env.Set("sparkProperties", std::move(props));
           SendJson(res, env);

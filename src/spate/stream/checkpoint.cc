@@ -185,17 +185,17 @@ Result<int> ValidateLogVersion(std::string_view line, int max_supported,
 
 // ---- OffsetSeqLog
 
-JsonValue OffsetSeqMetadata::ToJson() const {
-  JsonValue v = JsonValue::Object();
-  v.Set("batchWatermarkMs", JsonValue::Int(batch_watermark_ms));
-  v.Set("batchTimestampMs", JsonValue::Int(batch_timestamp_ms));
-  JsonValue c = JsonValue::Object();
-  for (const auto& [k, val] : conf) c.Set(k, JsonValue::String(val));
+Json OffsetSeqMetadata::ToJson() const {
+  Json v = Json::Object();
+  v.Set("batchWatermarkMs", Json::Int(batch_watermark_ms));
+  v.Set("batchTimestampMs", Json::Int(batch_timestamp_ms));
+  Json c = Json::Object();
+  for (const auto& [k, val] : conf) c.Set(k, Json::String(val));
   v.Set("conf", std::move(c));
   return v;
 }
 
-Result<OffsetSeqMetadata> OffsetSeqMetadata::FromJson(const JsonValue& v) {
+Result<OffsetSeqMetadata> OffsetSeqMetadata::FromJson(const Json& v) {
   if (!v.is_object())
     return Status(StatusCode::kDataCorruption, "batch metadata is not an object");
   OffsetSeqMetadata m;
@@ -226,7 +226,7 @@ Result<OffsetSeq> OffsetSeqLog::Deserialize(std::string_view text,
   SPATE_RETURN_IF_ERROR(ValidateLogVersion(lines[0], 1, path));
   if (lines.size() < 2) return Malformed(path, text);
   OffsetSeq seq;
-  auto meta = JsonValue::Parse(lines[1]);
+  auto meta = Json::Parse(lines[1]);
   if (!meta.ok()) return Malformed(path, lines[1]);
   auto m = OffsetSeqMetadata::FromJson(*meta);
   if (!m.ok()) return Malformed(path, lines[1]);
@@ -236,7 +236,7 @@ Result<OffsetSeq> OffsetSeqLog::Deserialize(std::string_view text,
       seq.offsets.emplace_back(std::nullopt);
       continue;
     }
-    auto o = JsonValue::Parse(lines[i]);
+    auto o = Json::Parse(lines[i]);
     if (!o.ok()) return Malformed(path, lines[i]);
     seq.offsets.emplace_back(std::move(o).value());
   }
@@ -261,9 +261,9 @@ Result<int64_t> CommitLog::Deserialize(std::string_view text, const std::string&
   if (lines.empty() || lines[0].empty()) return Malformed(path, text);
   SPATE_RETURN_IF_ERROR(ValidateLogVersion(lines[0], 1, path));
   if (lines.size() < 2) return Malformed(path, text);
-  auto v = JsonValue::Parse(lines[1]);
+  auto v = Json::Parse(lines[1]);
   if (!v.ok() || !v->is_object()) return Malformed(path, lines[1]);
-  const JsonValue* w = v->Find("nextBatchWatermarkMs");
+  const Json* w = v->Find("nextBatchWatermarkMs");
   return w && w->is_number() ? w->int_value() : 0;
 }
 
@@ -282,8 +282,8 @@ Result<std::optional<std::string>> ReadStreamMetadata(io::FileSystem& fs,
     if (raw.status().code() == StatusCode::kNotFound) return std::optional<std::string>();
     return raw.status();
   }
-  auto v = JsonValue::Parse(*raw);
-  const JsonValue* id = v.ok() && v->is_object() ? v->Find("id") : nullptr;
+  auto v = Json::Parse(*raw);
+  const Json* id = v.ok() && v->is_object() ? v->Find("id") : nullptr;
   if (!id || !id->is_string() || id->string_value().empty()) return Malformed(path, *raw);
   return std::optional<std::string>(id->string_value());
 }
@@ -295,8 +295,8 @@ Result<std::string> ReadOrCreateStreamMetadata(io::FileSystem& fs,
   if (existing) return *existing;
   std::string path = io::JoinPath(checkpoint, "metadata");
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(checkpoint));
-  JsonValue v = JsonValue::Object();
-  v.Set("id", JsonValue::String(new_id));
+  Json v = Json::Object();
+  v.Set("id", Json::String(new_id));
   Status st = fs.PutIfAbsent(path, v.ToString() + "\n");
   if (st.code() == StatusCode::kAlreadyExists)
     return ReadOrCreateStreamMetadata(fs, checkpoint, new_id);
@@ -311,23 +311,22 @@ std::string CompactibleLog::EntryPath(int64_t batch_id) const {
   return IsCompactionBatch(batch_id) ? p + ".compact" : p;
 }
 
-Result<std::vector<JsonValue>> CompactibleLog::ReadFile(const std::string& path) const {
+Result<std::vector<Json>> CompactibleLog::ReadFile(const std::string& path) const {
   SPATE_ASSIGN_OR_RETURN(std::string text, fs_->ReadAll(path));
   auto lines = SplitLines(text);
   if (lines.empty() || lines[0].empty()) return Malformed(path, text);
   SPATE_RETURN_IF_ERROR(ValidateLogVersion(lines[0], 1, path));
-  std::vector<JsonValue> out;
+  std::vector<Json> out;
   for (size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
-    auto v = JsonValue::Parse(lines[i]);
+    auto v = Json::Parse(lines[i]);
     if (!v.ok() || !v->is_object()) return Malformed(path, lines[i]);
     out.push_back(std::move(v).value());
   }
   return out;
 }
 
-Status CompactibleLog::AddEntries(int64_t batch_id,
-                                  const std::vector<JsonValue>& entries) {
+Status CompactibleLog::AddEntries(int64_t batch_id, const std::vector<Json>& entries) {
   std::string lines;  // this batch's entries, one per line, each after a '\n'
   for (const auto& e : entries) {
     lines.push_back('\n');
@@ -348,7 +347,7 @@ Status CompactibleLog::AddEntries(int64_t batch_id,
         text += written_[b];
       text += lines;
     } else {
-      std::vector<JsonValue> all;
+      std::vector<Json> all;
       if (batch_id > 0) {
         SPATE_ASSIGN_OR_RETURN(all, AllEntries(batch_id - 1));
       }
@@ -412,13 +411,13 @@ void CompactibleLog::DeleteExpired(int64_t compacted_batch) {
   }
 }
 
-Result<std::optional<std::vector<JsonValue>>> CompactibleLog::GetEntries(
+Result<std::optional<std::vector<Json>>> CompactibleLog::GetEntries(
     int64_t batch_id) const {
   std::string path = EntryPath(batch_id);
   SPATE_ASSIGN_OR_RETURN(bool exists, fs_->Exists(path));
-  if (!exists) return std::optional<std::vector<JsonValue>>();
+  if (!exists) return std::optional<std::vector<Json>>();
   SPATE_ASSIGN_OR_RETURN(auto v, ReadFile(path));
-  return std::optional<std::vector<JsonValue>>(std::move(v));
+  return std::optional<std::vector<Json>>(std::move(v));
 }
 
 Result<std::optional<int64_t>> CompactibleLog::LatestId() const {
@@ -438,14 +437,13 @@ Result<std::optional<int64_t>> CompactibleLog::LatestId() const {
   return latest;
 }
 
-Result<std::vector<JsonValue>> CompactibleLog::AllEntries(
-    std::optional<int64_t> up_to) const {
+Result<std::vector<Json>> CompactibleLog::AllEntries(std::optional<int64_t> up_to) const {
   // Which ids exist, plain or compact (the writer's interval is not assumed: a reader
   // finds the latest compact file by name, as Spark derives the interval).
   std::map<int64_t, std::string> files;
   auto listed = fs_->List(dir_, false);
   if (!listed.ok()) {
-    if (listed.status().code() == StatusCode::kNotFound) return std::vector<JsonValue>();
+    if (listed.status().code() == StatusCode::kNotFound) return std::vector<Json>();
     return listed.status();
   }
   std::optional<int64_t> last_compact;
@@ -458,7 +456,7 @@ Result<std::vector<JsonValue>> CompactibleLog::AllEntries(
     files[id] = f.path;
     if (compact && (!last_compact || id > *last_compact)) last_compact = id;
   }
-  std::vector<JsonValue> out;
+  std::vector<Json> out;
   if (files.empty()) return out;
   int64_t start = files.begin()->first;
   if (last_compact) {

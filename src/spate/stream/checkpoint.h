@@ -38,9 +38,9 @@
 #include <string>
 #include <vector>
 
+#include "spate/base/json.h"
 #include "spate/base/status.h"
 #include "spate/io/file_system.h"
-#include "spate/stream/json_value.h"
 
 namespace spate::stream {
 
@@ -81,14 +81,14 @@ struct OffsetSeqMetadata {
   int64_t batch_timestamp_ms = 0;
   /// The session confs pinned for the life of the checkpoint, in Spark's order.
   std::vector<std::pair<std::string, std::string>> conf;
-  JsonValue ToJson() const;
-  static Result<OffsetSeqMetadata> FromJson(const JsonValue& v);
+  Json ToJson() const;
+  static Result<OffsetSeqMetadata> FromJson(const Json& v);
 };
 
 /// One offsets/<N> entry: the end offsets of batch N, one per source (nullopt: the source
 /// had no data yet).
 struct OffsetSeq {
-  std::vector<std::optional<JsonValue>> offsets;
+  std::vector<std::optional<Json>> offsets;
   OffsetSeqMetadata metadata;
 };
 
@@ -149,17 +149,16 @@ class CompactibleLog : public MetadataLog {
   std::string EntryPath(int64_t batch_id) const;
   /// Adds batch `batch_id`'s entries; on a compaction batch writes "<id>.compact" with
   /// every entry so far (after dropping entries `keep` rejects).
-  Status AddEntries(int64_t batch_id, const std::vector<JsonValue>& entries);
+  Status AddEntries(int64_t batch_id, const std::vector<Json>& entries);
   /// The entries of one batch (nullopt when absent); for a compact file: all it holds.
-  Result<std::optional<std::vector<JsonValue>>> GetEntries(int64_t batch_id) const;
+  Result<std::optional<std::vector<Json>>> GetEntries(int64_t batch_id) const;
   /// Every entry of batches <= `up_to` (all when nullopt), in batch order.
-  Result<std::vector<JsonValue>> AllEntries(
-      std::optional<int64_t> up_to = std::nullopt) const;
+  Result<std::vector<Json>> AllEntries(std::optional<int64_t> up_to = std::nullopt) const;
   /// The highest batch id written (plain or compact).
   Result<std::optional<int64_t>> LatestId() const;
 
  private:
-  Result<std::vector<JsonValue>> ReadFile(const std::string& path) const;
+  Result<std::vector<Json>> ReadFile(const std::string& path) const;
   void DeleteExpired(int64_t compacted_batch);
   // What this object wrote since (and including) its latest compact file: the compact
   // file's text, then each later batch's lines ("\n{...}" each). A compaction built

@@ -106,13 +106,13 @@ void Walk(const sql::BoundPlan& node, QueryShape* shape) {
   for (const auto& c : node.children) Walk(*c, shape);
 }
 
-std::string Str(const JsonValue& v, std::string_view key) {
-  const JsonValue* f = v.Find(key);
+std::string Str(const Json& v, std::string_view key) {
+  const Json* f = v.Find(key);
   return f && f->is_string() ? f->string_value() : std::string();
 }
 
-int64_t Int(const JsonValue& v, std::string_view key, int64_t dflt = 0) {
-  const JsonValue* f = v.Find(key);
+int64_t Int(const Json& v, std::string_view key, int64_t dflt = 0) {
+  const Json* f = v.Find(key);
   return f && f->is_number() ? f->int_value() : dflt;
 }
 
@@ -129,7 +129,7 @@ std::string OpsSeq(const std::map<int64_t, std::string>& ops) {
 
 /// The source kind an offset JSON belongs to, as far as its shape tells; empty when it
 /// does not.
-std::string OffsetKind(const JsonValue& o) {
+std::string OffsetKind(const Json& o) {
   if (o.is_object()) {
     if (o.Find("logOffset")) return "file";
     if (o.Find("reservoirId")) return "delta";
@@ -175,9 +175,9 @@ std::optional<std::string> SparkOperatorName(io::FileSystem& fs,
   if (!text.ok()) return std::nullopt;
   size_t nl = text->find('\n');
   if (nl == std::string::npos || text->rfind("v", 0) != 0) return std::nullopt;
-  auto doc = JsonValue::Parse(std::string_view(*text).substr(nl + 1));
+  auto doc = Json::Parse(std::string_view(*text).substr(nl + 1));
   if (!doc.ok()) return std::nullopt;
-  const JsonValue* info = doc->Find("operatorInfo");
+  const Json* info = doc->Find("operatorInfo");
   if (!info) return std::nullopt;
   std::string name = Str(*info, "operatorName");
   if (name.empty()) return std::nullopt;
@@ -217,15 +217,15 @@ QueryStartHook g_hook;
 std::mutex g_program_mu;
 std::optional<QueryProgram> g_program;
 
-JsonValue StringArray(const std::vector<std::string>& items) {
-  JsonValue a = JsonValue::Array();
-  for (const auto& i : items) a.Append(JsonValue::String(i));
+Json StringArray(const std::vector<std::string>& items) {
+  Json a = Json::Array();
+  for (const auto& i : items) a.Append(Json::String(i));
   return a;
 }
 
-std::vector<std::string> Strings(const JsonValue& v, std::string_view key) {
+std::vector<std::string> Strings(const Json& v, std::string_view key) {
   std::vector<std::string> out;
-  if (const JsonValue* a = v.Find(key); a && a->is_array()) {
+  if (const Json* a = v.Find(key); a && a->is_array()) {
     for (const auto& j : a->items()) out.push_back(j.is_string() ? j.string_value() : "");
   }
   return out;
@@ -249,23 +249,23 @@ Status ProgramMissing(const std::string& dir, const std::string& what) {
 
 // ---- QueryProgram
 
-JsonValue QueryProgram::ToJson() const {
-  JsonValue o = JsonValue::Object();
-  o.Set("kind", JsonValue::String(kind));
-  o.Set("cwd", JsonValue::String(cwd));
-  if (!executable.empty()) o.Set("executable", JsonValue::String(executable));
+Json QueryProgram::ToJson() const {
+  Json o = Json::Object();
+  o.Set("kind", Json::String(kind));
+  o.Set("cwd", Json::String(cwd));
+  if (!executable.empty()) o.Set("executable", Json::String(executable));
   o.Set("files", StringArray(files));
   std::vector<std::string> redacted;
   for (const auto& a : args) redacted.push_back(RedactText(a));
   o.Set("args", StringArray(redacted));
-  JsonValue c = JsonValue::Object();
-  for (const auto& [k, v] : confs) c.Set(k, JsonValue::String(RedactValue(k, v)));
+  Json c = Json::Object();
+  for (const auto& [k, v] : confs) c.Set(k, Json::String(RedactValue(k, v)));
   o.Set("confs", std::move(c));
-  if (!database.empty()) o.Set("database", JsonValue::String(database));
+  if (!database.empty()) o.Set("database", Json::String(database));
   return o;
 }
 
-Result<QueryProgram> QueryProgram::FromJson(const JsonValue& v) {
+Result<QueryProgram> QueryProgram::FromJson(const Json& v) {
   if (!v.is_object())
     return Status::Invalid("the query record's program is not an object");
   QueryProgram p;
@@ -274,7 +274,7 @@ Result<QueryProgram> QueryProgram::FromJson(const JsonValue& v) {
   p.executable = Str(v, "executable");
   p.files = Strings(v, "files");
   p.args = Strings(v, "args");
-  if (const JsonValue* c = v.Find("confs"); c && c->is_object()) {
+  if (const Json* c = v.Find("confs"); c && c->is_object()) {
     for (const auto& [k, val] : c->fields()) {
       p.confs.emplace_back(k, val.is_string() ? val.string_value() : val.ToString());
     }
@@ -317,8 +317,8 @@ Result<QueryProgram> RecordedProgram(io::FileSystem& fs, const std::string& dir)
                           "it has no query record (spate-query.json; a checkpoint "
                           "written by Spark, or by a run that committed no batch)");
   }
-  SPATE_ASSIGN_OR_RETURN(JsonValue parsed, JsonValue::Parse(*text));
-  const JsonValue* program = parsed.Find("program");
+  SPATE_ASSIGN_OR_RETURN(Json parsed, Json::Parse(*text));
+  const Json* program = parsed.Find("program");
   if (program == nullptr) {
     return ProgramMissing(dir, "its query record (" + path +
                                    ") does not name the program "
@@ -353,64 +353,64 @@ Result<QueryProgram> RecordedProgram(io::FileSystem& fs, const std::string& dir)
 
 // ---- QueryShape
 
-JsonValue QueryShape::ToJson() const {
-  JsonValue o = JsonValue::Object();
-  o.Set("version", JsonValue::Int(1));
-  JsonValue src = JsonValue::Array();
+Json QueryShape::ToJson() const {
+  Json o = Json::Object();
+  o.Set("version", Json::Int(1));
+  Json src = Json::Array();
   for (const auto& s : sources) {
-    JsonValue j = JsonValue::Object();
-    j.Set("format", JsonValue::String(s.format));
-    j.Set("description", JsonValue::String(RedactText(s.description)));
+    Json j = Json::Object();
+    j.Set("format", Json::String(s.format));
+    j.Set("description", Json::String(RedactText(s.description)));
     src.Append(std::move(j));
   }
   o.Set("sources", std::move(src));
-  o.Set("sink", JsonValue::String(RedactText(sink)));
-  o.Set("outputMode", JsonValue::String(output_mode));
-  JsonValue wms = JsonValue::Array();
+  o.Set("sink", Json::String(RedactText(sink)));
+  o.Set("outputMode", Json::String(output_mode));
+  Json wms = Json::Array();
   for (const auto& w : watermarks) {
-    JsonValue j = JsonValue::Object();
-    j.Set("column", JsonValue::String(w.column));
-    j.Set("delay", JsonValue::String(w.delay));
-    j.Set("delayMs", JsonValue::Int(w.delay_ms));
+    Json j = Json::Object();
+    j.Set("column", Json::String(w.column));
+    j.Set("delay", Json::String(w.delay));
+    j.Set("delayMs", Json::Int(w.delay_ms));
     wms.Append(std::move(j));
   }
   o.Set("watermarks", std::move(wms));
-  JsonValue ops = JsonValue::Array();
+  Json ops = Json::Array();
   for (const auto& op : operators) {
-    JsonValue j = JsonValue::Object();
-    j.Set("operatorId", JsonValue::Int(op.operator_id));
-    j.Set("operatorName", JsonValue::String(op.name));
-    j.Set("keySchema", JsonValue::String(op.key_schema));
-    j.Set("valueSchema", JsonValue::String(op.value_schema));
-    j.Set("numPartitions", JsonValue::Int(op.num_partitions));
+    Json j = Json::Object();
+    j.Set("operatorId", Json::Int(op.operator_id));
+    j.Set("operatorName", Json::String(op.name));
+    j.Set("keySchema", Json::String(op.key_schema));
+    j.Set("valueSchema", Json::String(op.value_schema));
+    j.Set("numPartitions", Json::Int(op.num_partitions));
     ops.Append(std::move(j));
   }
   o.Set("operators", std::move(ops));
-  o.Set("outputSchema", JsonValue::String(output_schema));
-  JsonValue plan_nodes = JsonValue::Array();
-  for (const auto& n : plan) plan_nodes.Append(JsonValue::String(n));
+  o.Set("outputSchema", Json::String(output_schema));
+  Json plan_nodes = Json::Array();
+  for (const auto& n : plan) plan_nodes.Append(Json::String(n));
   o.Set("plan", std::move(plan_nodes));
   if (program) o.Set("program", program->ToJson());
   return o;
 }
 
-Result<QueryShape> QueryShape::FromJson(const JsonValue& v) {
+Result<QueryShape> QueryShape::FromJson(const Json& v) {
   if (!v.is_object() || Int(v, "version", -1) != 1) {
     return Status::Invalid("not a spate query record (version 1)");
   }
   QueryShape s;
-  if (const JsonValue* a = v.Find("sources"); a && a->is_array()) {
+  if (const Json* a = v.Find("sources"); a && a->is_array()) {
     for (const auto& j : a->items())
       s.sources.push_back({Str(j, "format"), Str(j, "description")});
   }
   s.sink = Str(v, "sink");
   s.output_mode = Str(v, "outputMode");
-  if (const JsonValue* a = v.Find("watermarks"); a && a->is_array()) {
+  if (const Json* a = v.Find("watermarks"); a && a->is_array()) {
     for (const auto& j : a->items()) {
       s.watermarks.push_back({Str(j, "column"), Int(j, "delayMs"), Str(j, "delay")});
     }
   }
-  if (const JsonValue* a = v.Find("operators"); a && a->is_array()) {
+  if (const Json* a = v.Find("operators"); a && a->is_array()) {
     for (const auto& j : a->items()) {
       QueryShape::Operator op;
       op.operator_id = Int(j, "operatorId");
@@ -422,11 +422,11 @@ Result<QueryShape> QueryShape::FromJson(const JsonValue& v) {
     }
   }
   s.output_schema = Str(v, "outputSchema");
-  if (const JsonValue* a = v.Find("plan"); a && a->is_array()) {
+  if (const Json* a = v.Find("plan"); a && a->is_array()) {
     for (const auto& j : a->items())
       s.plan.push_back(j.is_string() ? j.string_value() : "");
   }
-  if (const JsonValue* p = v.Find("program"); p && p->is_object()) {
+  if (const Json* p = v.Find("program"); p && p->is_object()) {
     SPATE_ASSIGN_OR_RETURN(QueryProgram program, QueryProgram::FromJson(*p));
     s.program = std::move(program);
   }
@@ -482,7 +482,7 @@ Result<std::optional<QueryShape>> ReadQueryRecord(io::FileSystem& fs,
     if (text.status().code() == StatusCode::kNotFound) return std::optional<QueryShape>();
     return text.status();
   }
-  auto parsed = JsonValue::Parse(*text);
+  auto parsed = Json::Parse(*text);
   if (!parsed.ok()) return parsed.status().WithContext("Failed to read " + path);
   auto shape = QueryShape::FromJson(*parsed);
   if (!shape.ok()) return shape.status().WithContext("Failed to read " + path);
@@ -512,26 +512,23 @@ int CheckpointCheck::ExitCode() const {
   return code;
 }
 
-JsonValue CheckpointCheck::ToJson() const {
-  JsonValue o = JsonValue::Object();
-  o.Set("checkpoint", JsonValue::String(dir));
-  o.Set("queryId", query_id ? JsonValue::String(*query_id) : JsonValue::Null());
+Json CheckpointCheck::ToJson() const {
+  Json o = Json::Object();
+  o.Set("checkpoint", Json::String(dir));
+  o.Set("queryId", query_id ? Json::String(*query_id) : Json::Null());
   o.Set("lastCommittedBatch",
-        last_committed_batch ? JsonValue::Int(*last_committed_batch) : JsonValue::Null());
-  o.Set("queryRecord", JsonValue::Bool(has_record));
+        last_committed_batch ? Json::Int(*last_committed_batch) : Json::Null());
+  o.Set("queryRecord", Json::Bool(has_record));
   const int code = ExitCode();
-  o.Set("verdict", JsonValue::String(code == 2   ? "refused"
-                                     : code == 1 ? "warning"
-                                                 : "safe"));
-  o.Set("exitCode", JsonValue::Int(code));
-  JsonValue a = JsonValue::Array();
+  o.Set("verdict", Json::String(code == 2 ? "refused" : code == 1 ? "warning" : "safe"));
+  o.Set("exitCode", Json::Int(code));
+  Json a = Json::Array();
   for (const auto& f : findings) {
-    JsonValue j = JsonValue::Object();
-    j.Set("change", JsonValue::String(f.change));
-    j.Set("verdict", JsonValue::String(VerdictName(f.verdict)));
-    j.Set("errorClass",
-          f.error_class ? JsonValue::String(*f.error_class) : JsonValue::Null());
-    j.Set("message", JsonValue::String(f.message));
+    Json j = Json::Object();
+    j.Set("change", Json::String(f.change));
+    j.Set("verdict", Json::String(VerdictName(f.verdict)));
+    j.Set("errorClass", f.error_class ? Json::String(*f.error_class) : Json::Null());
+    j.Set("message", Json::String(f.message));
     a.Append(std::move(j));
   }
   o.Set("findings", std::move(a));
@@ -702,7 +699,7 @@ Result<CheckpointCheck> CompareWithCheckpoint(
         }
       }
       // No record: the offset's shape tells the kind of source that wrote it.
-      const std::optional<JsonValue>* off = nullptr;
+      const std::optional<Json>* off = nullptr;
       if (latest.offsets && i < latest.offsets->offsets.size())
         off = &latest.offsets->offsets[i];
       if (off && *off) {
@@ -909,7 +906,7 @@ Result<CheckpointCheck> CompareWithCheckpoint(
   return c;
 }
 
-Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs,
+Result<CheckpointCheck> CheckQueryAgainstCheckpoint(const io::FileSystemPtr& fs,
                                                     const std::string& dir,
                                                     const QueryConfig& config) {
   CheckpointDescription d;

@@ -35,9 +35,9 @@
 #include <string>
 #include <vector>
 
+#include "spate/base/json.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint_describe.h"
-#include "spate/stream/json_value.h"
 #include "spate/stream/stateful.h"
 #include "spate/stream/streaming_query.h"
 
@@ -62,8 +62,8 @@ struct QueryProgram {
   std::vector<std::pair<std::string, std::string>> confs;
   std::string database;
 
-  JsonValue ToJson() const;  // redacted
-  static Result<QueryProgram> FromJson(const JsonValue& v);
+  Json ToJson() const;  // redacted
+  static Result<QueryProgram> FromJson(const Json& v);
 };
 
 /// Sets the program this process runs (process-wide; thread-safe); nullopt clears it.
@@ -110,8 +110,8 @@ struct QueryShape {
   /// CurrentQueryProgram() when unset).
   std::optional<QueryProgram> program;
 
-  JsonValue ToJson() const;
-  static Result<QueryShape> FromJson(const JsonValue& v);
+  Json ToJson() const;
+  static Result<QueryShape> FromJson(const Json& v);
 };
 
 /// The shape of `analyzed` run with `mode` into `sink` (its description), stateful
@@ -157,7 +157,7 @@ struct CheckpointCheck {
   std::vector<CheckFinding> findings;
   /// 0 when every finding is safe, 1 with warnings, 2 when Spark would refuse.
   int ExitCode() const;
-  JsonValue ToJson() const;
+  Json ToJson() const;
   std::string ToText() const;
 };
 
@@ -187,7 +187,7 @@ Result<CheckpointCheck> CompareWithCheckpoint(
 
 /// The whole check of `config` (a query that was about to start; nothing started)
 /// against the checkpoint at `dir`.
-Result<CheckpointCheck> CheckQueryAgainstCheckpoint(io::FileSystemPtr fs,
+Result<CheckpointCheck> CheckQueryAgainstCheckpoint(const io::FileSystemPtr& fs,
                                                     const std::string& dir,
                                                     const QueryConfig& config);
 

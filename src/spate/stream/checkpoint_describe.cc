@@ -38,13 +38,11 @@ Result<std::vector<std::pair<int64_t, std::string>>> NumericDirs(io::FileSystem&
   return out;
 }
 
-JsonValue OptJson(const std::optional<JsonValue>& v) {
-  return v ? *v : JsonValue::Null();
-}
+Json OptJson(const std::optional<Json>& v) { return v ? *v : Json::Null(); }
 
-JsonValue IntArray(const std::vector<int64_t>& v) {
-  JsonValue a = JsonValue::Array();
-  for (int64_t x : v) a.Append(JsonValue::Int(x));
+Json IntArray(const std::vector<int64_t>& v) {
+  Json a = Json::Array();
+  for (int64_t x : v) a.Append(Json::Int(x));
   return a;
 }
 
@@ -92,9 +90,7 @@ std::string Table(const std::vector<std::vector<std::string>>& rows,
   return out;
 }
 
-std::string OffsetText(const std::optional<JsonValue>& v) {
-  return v ? v->ToString() : "-";
-}
+std::string OffsetText(const std::optional<Json>& v) { return v ? v->ToString() : "-"; }
 
 }  // namespace
 
@@ -243,89 +239,88 @@ Result<CheckpointDescription> DescribeCheckpoint(const io::FileSystemPtr& fs,
   return d;
 }
 
-JsonValue CheckpointDescription::ToJson() const {
-  JsonValue v = JsonValue::Object();
-  v.Set("checkpoint", JsonValue::String(dir));
-  v.Set("queryId", query_id ? JsonValue::String(*query_id) : JsonValue::Null());
+Json CheckpointDescription::ToJson() const {
+  Json v = Json::Object();
+  v.Set("checkpoint", Json::String(dir));
+  v.Set("queryId", query_id ? Json::String(*query_id) : Json::Null());
   v.Set("lastCommittedBatch",
-        last_committed_batch ? JsonValue::Int(*last_committed_batch) : JsonValue::Null());
-  JsonValue bs = JsonValue::Array();
+        last_committed_batch ? Json::Int(*last_committed_batch) : Json::Null());
+  Json bs = Json::Array();
   for (const auto& b : batches) {
-    JsonValue j = JsonValue::Object();
-    j.Set("batchId", JsonValue::Int(b.batch_id));
-    j.Set("committed", JsonValue::Bool(b.committed()));
+    Json j = Json::Object();
+    j.Set("batchId", Json::Int(b.batch_id));
+    j.Set("committed", Json::Bool(b.committed()));
     if (b.offsets) {
       const auto& m = b.offsets->metadata;
-      j.Set("batchWatermarkMs", JsonValue::Int(m.batch_watermark_ms));
-      j.Set("batchTimestampMs", JsonValue::Int(m.batch_timestamp_ms));
-      j.Set("batchTimestamp", JsonValue::String(FormatTimestampMs(m.batch_timestamp_ms)));
+      j.Set("batchWatermarkMs", Json::Int(m.batch_watermark_ms));
+      j.Set("batchTimestampMs", Json::Int(m.batch_timestamp_ms));
+      j.Set("batchTimestamp", Json::String(FormatTimestampMs(m.batch_timestamp_ms)));
     }
     j.Set("nextBatchWatermarkMs",
-          b.next_watermark_ms ? JsonValue::Int(*b.next_watermark_ms) : JsonValue::Null());
+          b.next_watermark_ms ? Json::Int(*b.next_watermark_ms) : Json::Null());
     if (b.offsets) {
-      JsonValue offs = JsonValue::Array();
+      Json offs = Json::Array();
       for (const auto& o : b.offsets->offsets) offs.Append(OptJson(o));
       j.Set("offsets", std::move(offs));
-      JsonValue c = JsonValue::Object();
+      Json c = Json::Object();
       for (const auto& [k, val] : b.offsets->metadata.conf) {
-        c.Set(k, JsonValue::String(RedactValue(k, val)));
+        c.Set(k, Json::String(RedactValue(k, val)));
       }
       j.Set("conf", std::move(c));
     } else {
-      j.Set("offsets", JsonValue::Null());
+      j.Set("offsets", Json::Null());
     }
     bs.Append(std::move(j));
   }
   v.Set("batches", std::move(bs));
-  JsonValue ss = JsonValue::Array();
+  Json ss = Json::Array();
   for (const auto& s : sources) {
-    JsonValue j = JsonValue::Object();
-    j.Set("index", JsonValue::Int(s.index));
+    Json j = Json::Object();
+    j.Set("index", Json::Int(s.index));
     j.Set("committedOffset", OptJson(s.committed_offset));
     j.Set("latestOffset", OptJson(s.latest_offset));
     if (s.has_log) {
-      JsonValue log = JsonValue::Object();
-      log.Set("path", JsonValue::String("sources/" + std::to_string(s.index)));
-      log.Set("latestBatchId", s.log_latest_batch ? JsonValue::Int(*s.log_latest_batch)
-                                                  : JsonValue::Null());
-      log.Set("entries", JsonValue::Int(s.log_entries));
-      log.Set("error", s.log_error ? JsonValue::String(*s.log_error) : JsonValue::Null());
+      Json log = Json::Object();
+      log.Set("path", Json::String("sources/" + std::to_string(s.index)));
+      log.Set("latestBatchId",
+              s.log_latest_batch ? Json::Int(*s.log_latest_batch) : Json::Null());
+      log.Set("entries", Json::Int(s.log_entries));
+      log.Set("error", s.log_error ? Json::String(*s.log_error) : Json::Null());
       j.Set("log", std::move(log));
     } else {
-      j.Set("log", JsonValue::Null());
+      j.Set("log", Json::Null());
     }
     ss.Append(std::move(j));
   }
   v.Set("sources", std::move(ss));
-  JsonValue state = JsonValue::Object();
-  state.Set("provider", JsonValue::String(state_provider));
-  JsonValue ops = JsonValue::Array();
+  Json state = Json::Object();
+  state.Set("provider", Json::String(state_provider));
+  Json ops = Json::Array();
   for (const auto& op : operators) {
-    JsonValue j = JsonValue::Object();
-    j.Set("operatorId", JsonValue::Int(op.operator_id));
-    j.Set("keySchema", op.schemas ? JsonValue::String(op.schemas->key->ToString())
-                                  : JsonValue::Null());
-    j.Set("valueSchema", op.schemas ? JsonValue::String(op.schemas->value->ToString())
-                                    : JsonValue::Null());
-    j.Set("numPartitions", JsonValue::Int(op.num_partitions));
-    j.Set("numRowsTotal", JsonValue::Int(op.num_rows()));
-    j.Set("memoryUsedBytes", JsonValue::Int(op.memory_used_bytes()));
-    j.Set("bytesOnDisk", JsonValue::Int(op.bytes_on_disk()));
-    JsonValue stores = JsonValue::Array();
+    Json j = Json::Object();
+    j.Set("operatorId", Json::Int(op.operator_id));
+    j.Set("keySchema",
+          op.schemas ? Json::String(op.schemas->key->ToString()) : Json::Null());
+    j.Set("valueSchema",
+          op.schemas ? Json::String(op.schemas->value->ToString()) : Json::Null());
+    j.Set("numPartitions", Json::Int(op.num_partitions));
+    j.Set("numRowsTotal", Json::Int(op.num_rows()));
+    j.Set("memoryUsedBytes", Json::Int(op.memory_used_bytes()));
+    j.Set("bytesOnDisk", Json::Int(op.bytes_on_disk()));
+    Json stores = Json::Array();
     for (const auto& s : op.stores) {
-      JsonValue sj = JsonValue::Object();
-      sj.Set("partition", JsonValue::Int(s.id.partition));
-      sj.Set("storeName", JsonValue::String(s.id.store_name));
+      Json sj = Json::Object();
+      sj.Set("partition", Json::Int(s.id.partition));
+      sj.Set("storeName", Json::String(s.id.store_name));
       sj.Set("versions", IntArray(s.versions));
       sj.Set("baseVersions", IntArray(s.base_versions));
       sj.Set("loadedVersion",
-             s.loaded_version ? JsonValue::Int(*s.loaded_version) : JsonValue::Null());
-      sj.Set("numRows", JsonValue::Int(s.metrics.num_keys));
-      sj.Set("memoryUsedBytes", JsonValue::Int(s.metrics.memory_used_bytes));
-      sj.Set("files", JsonValue::Int(s.num_files));
-      sj.Set("bytesOnDisk", JsonValue::Int(s.bytes_on_disk));
-      sj.Set("error",
-             s.load_error ? JsonValue::String(*s.load_error) : JsonValue::Null());
+             s.loaded_version ? Json::Int(*s.loaded_version) : Json::Null());
+      sj.Set("numRows", Json::Int(s.metrics.num_keys));
+      sj.Set("memoryUsedBytes", Json::Int(s.metrics.memory_used_bytes));
+      sj.Set("files", Json::Int(s.num_files));
+      sj.Set("bytesOnDisk", Json::Int(s.bytes_on_disk));
+      sj.Set("error", s.load_error ? Json::String(*s.load_error) : Json::Null());
       stores.Append(std::move(sj));
     }
     j.Set("stores", std::move(stores));

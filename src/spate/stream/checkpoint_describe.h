@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "spate/base/json.h"
 #include "spate/io/file_system.h"
 #include "spate/state/state_store.h"
 #include "spate/stream/checkpoint.h"
-#include "spate/stream/json_value.h"
 
 namespace spate::stream {
 
@@ -40,7 +40,7 @@ struct CheckpointDescription {
   struct Source {
     int index = 0;
     /// End offset of the last committed batch / of the latest planned batch.
-    std::optional<JsonValue> committed_offset, latest_offset;
+    std::optional<Json> committed_offset, latest_offset;
     /// sources/<i>/: the file source's log of files seen (nullopt when absent).
     std::optional<int64_t> log_latest_batch;
     int64_t log_entries = 0;
@@ -69,7 +69,7 @@ struct CheckpointDescription {
   std::vector<Operator> operators;
 
   /// The --json document (docs/observability.md).
-  JsonValue ToJson() const;
+  Json ToJson() const;
   /// The text `spate checkpoint describe` prints.
   std::string ToText() const;
 };

@@ -13,7 +13,7 @@ namespace {
 
 void WriteStore(io::FileSystemPtr fs, const state::StateStoreId& id, int versions,
                 int keys) {
-  auto p = state::CreateStateStoreProvider(id, state::StateStoreConf{}, fs);
+  auto p = state::CreateStateStoreProvider(id, state::StateStoreConf{}, std::move(fs));
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   for (int v = 0; v < versions; ++v) {
     auto s = (*p)->GetStore(v);
@@ -33,7 +33,7 @@ TEST(DescribeCheckpoint, NamedStoresAndRedactedConfs) {
   CommitLog commits(fs, chk + "/commits");
   for (int b = 0; b < 2; ++b) {
     OffsetSeq seq;
-    seq.offsets = {JsonValue::Int(b), std::nullopt};
+    seq.offsets = {Json::Int(b), std::nullopt};
     seq.metadata.batch_timestamp_ms = 1000 + b;
     seq.metadata.batch_watermark_ms = 10 * b;
     seq.metadata.conf = {{"spark.sql.shuffle.partitions", "2"},
@@ -54,7 +54,7 @@ TEST(DescribeCheckpoint, NamedStoresAndRedactedConfs) {
   ASSERT_EQ(d->batches.size(), 2u);
   EXPECT_EQ(d->batches[1].next_watermark_ms, 20);
   ASSERT_EQ(d->sources.size(), 2u);
-  EXPECT_EQ(d->sources[0].committed_offset, JsonValue::Int(1));
+  EXPECT_EQ(d->sources[0].committed_offset, Json::Int(1));
   EXPECT_FALSE(d->sources[1].committed_offset.has_value());  // no data yet ("-")
   ASSERT_EQ(d->operators.size(), 1u);
   const auto& op = d->operators[0];

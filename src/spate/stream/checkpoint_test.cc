@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "spate/base/json.h"
 #include "spate/io/forwarding_file_system.h"
-#include "spate/stream/json_value.h"
 #include "spate/stream/progress.h"
 #include "spate/stream/trigger.h"
 #include "spate/testing/status_matchers.h"
@@ -14,34 +14,15 @@ namespace {
 
 io::FileSystemPtr Fs() { return std::make_shared<io::MemoryFileSystem>(); }
 
-TEST(JsonValueTest, RoundTripKeepsOrderAndNumbers) {
-  auto v = JsonValue::Parse(R"({"b":1,"a":[1,2.5,"x\n",null,true],"c":{"logOffset":3}})");
-  ASSERT_TRUE(v.ok());
-  EXPECT_EQ(v->ToString(), R"({"b":1,"a":[1,2.5,"x\n",null,true],"c":{"logOffset":3}})");
-  EXPECT_EQ(v->Find("c")->Find("logOffset")->int_value(), 3);
-  EXPECT_ERROR_HAS(JsonValue::Parse("{\"a\":"),
-                   "malformed JSON at offset 5: unexpected end");
-  EXPECT_ERROR_HAS(JsonValue::Parse("{} x"),
-                   "malformed JSON at offset 3: trailing characters");
-}
-
-TEST(JsonValueTest, PrettyAsJackson) {
-  auto v = JsonValue::Parse(R"({"id":"x","sources":[{"a":1}],"ops":[],"m":{}})");
-  ASSERT_TRUE(v.ok());
-  EXPECT_EQ(v->ToPrettyString(),
-            "{\n  \"id\" : \"x\",\n  \"sources\" : [ {\n    \"a\" : 1\n  } ],\n  \"ops\" "
-            ": [ ],\n  \"m\" : { }\n}");
-}
-
 TEST(OffsetSeqLogTest, ExactFileContents) {
   auto fs = Fs();
   OffsetSeqLog log(fs, "/chk/offsets");
   OffsetSeq seq;
   seq.metadata.batch_timestamp_ms = 1700000000123;
   seq.metadata.conf = {{"spark.sql.shuffle.partitions", "200"}};
-  JsonValue off = JsonValue::Object();
-  off.Set("logOffset", JsonValue::Int(0));
-  seq.offsets = {off, std::nullopt, JsonValue::Int(7)};
+  Json off = Json::Object();
+  off.Set("logOffset", Json::Int(0));
+  seq.offsets = {off, std::nullopt, Json::Int(7)};
   ASSERT_TRUE(log.Add(0, seq).ok());
   EXPECT_EQ(*fs->ReadAll("/chk/offsets/0"),
             "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000123,\"conf\":{"
@@ -122,10 +103,10 @@ TEST(CompactibleLogTest, CompactsEveryInterval) {
   auto fs = Fs();
   CompactibleLog log(fs, "/s/0", 3);
   for (int b = 0; b < 5; ++b) {
-    JsonValue e = JsonValue::Object();
-    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b)));
-    e.Set("timestamp", JsonValue::Int(b));
-    e.Set("batchId", JsonValue::Int(b));
+    Json e = Json::Object();
+    e.Set("path", Json::String("file:///in/f" + std::to_string(b)));
+    e.Set("timestamp", Json::Int(b));
+    e.Set("batchId", Json::Int(b));
     ASSERT_TRUE(log.AddEntries(b, {e}).ok());
   }
   EXPECT_TRUE(*fs->Exists("/s/0/2.compact"));
@@ -145,9 +126,9 @@ TEST(CompactibleLogTest, DeletesEntriesBeforeACompaction) {
   auto fs = Fs();
   CompactibleLog log(fs, "/s/0", 3, /*cleanup_delay_ms=*/0);
   for (int b = 0; b < 7; ++b) {
-    JsonValue e = JsonValue::Object();
-    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b)));
-    e.Set("batchId", JsonValue::Int(b));
+    Json e = Json::Object();
+    e.Set("path", Json::String("file:///in/f" + std::to_string(b)));
+    e.Set("batchId", Json::Int(b));
     ASSERT_TRUE(log.AddEntries(b, {e}).ok());
   }
   // Compactions at 2 and 5: everything before 5.compact is gone.
@@ -166,9 +147,9 @@ TEST(CompactibleLogTest, CleanupListsTheLogOncePerObject) {
   auto counting = std::make_shared<io::CountingFileSystem>(Fs(), "/s/0/");
   io::FileSystemPtr fs = counting;
   auto entry = [](int b) {
-    JsonValue e = JsonValue::Object();
-    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b)));
-    e.Set("batchId", JsonValue::Int(b));
+    Json e = Json::Object();
+    e.Set("path", Json::String("file:///in/f" + std::to_string(b)));
+    e.Set("batchId", Json::Int(b));
     return e;
   };
   {
@@ -199,11 +180,11 @@ TEST(CompactibleLogTest, CleanupListsTheLogOncePerObject) {
 // back builds (the restarted one below), in Spark's format: "v1", then one entry a line.
 TEST(CompactibleLogTest, CompactionFromMemoryEqualsOneFromTheLog) {
   auto entry = [](int b, int i) {
-    JsonValue e = JsonValue::Object();
-    e.Set("path", JsonValue::String("file:///in/f" + std::to_string(b) + "-" +
-                                    std::to_string(i)));
-    e.Set("timestamp", JsonValue::Int(b));
-    e.Set("batchId", JsonValue::Int(b));
+    Json e = Json::Object();
+    e.Set("path",
+          Json::String("file:///in/f" + std::to_string(b) + "-" + std::to_string(i)));
+    e.Set("timestamp", Json::Int(b));
+    e.Set("batchId", Json::Int(b));
     return e;
   };
   auto mem = Fs(), read_back = Fs();
@@ -258,7 +239,7 @@ TEST(ProgressTest, JsonAsSpark) {
   p.duration_ms = {{"triggerExecution", 5}, {"addBatch", 3}, {"walCommit", 1}};
   SourceProgress s;
   s.description = "MemoryStream[value]";
-  s.end_offset = JsonValue::Int(1);
+  s.end_offset = Json::Int(1);
   s.num_input_rows = 10;
   s.input_rows_per_second = 120.0;
   s.processed_rows_per_second = NAN;
@@ -302,12 +283,198 @@ TEST(ProgressTest, AvgOffsetsBehindLatestRoundedInJson) {
   for (const auto& [raw, json] : cases) {
     SourceProgress s;
     s.metrics = {{"avgOffsetsBehindLatest", raw}, {"maxOffsetsBehindLatest", "1.25"}};
-    const JsonValue v = s.ToJson();
+    const Json v = s.ToJson();
     EXPECT_EQ(v.Find("metrics")->Find("avgOffsetsBehindLatest")->string_value(), json)
         << raw;
     EXPECT_EQ(v.Find("metrics")->Find("maxOffsetsBehindLatest")->string_value(), "1.25");
     EXPECT_EQ(s.metrics.at("avgOffsetsBehindLatest"), raw);
   }
+}
+
+// The bytes spate writes for a representative progress report (compact and pretty) and
+// offsets / commit / metadata entries, pinned: the JSON value type under them must not
+// change a byte (Spark's layout, Java's Double.toString for rates).
+TEST(CheckpointBytesTest, ProgressAndLogEntriesAsWritten) {
+  StreamingQueryProgress p;
+  p.id = "8f2c";
+  p.run_id = "3d9c";
+  p.name = "q\"1";
+  p.timestamp = FormatTimestampMs(1481741124873);
+  p.batch_id = 7;
+  p.batch_duration = 1234;
+  p.num_input_rows = 3;
+  p.input_rows_per_second = 1.0 / 3.0;
+  p.processed_rows_per_second = 1.0E-4;
+  p.duration_ms = {{"triggerExecution", 1234}, {"addBatch", 1000}};
+  p.event_time = {{"watermark", "2016-12-14T18:45:24.873Z"}};
+  StateOperatorProgress op;
+  op.operator_name = "stateStoreSave";
+  op.num_rows_total = 12345678901;
+  op.num_rows_updated = 2;
+  op.memory_used_bytes = 4096;
+  op.num_shuffle_partitions = 200;
+  op.num_state_store_instances = 200;
+  op.custom_metrics = {{"loadedMapCacheHitCount", 1},
+                       {"stateOnCurrentVersionSizeBytes", 3}};
+  p.state_operators.push_back(op);
+  SourceProgress kafka;
+  kafka.description = "KafkaV2[Subscribe[t]]";
+  auto kafka_off = Json::Parse(R"({"t":{"0":12345678901,"1":-1}})");
+  ASSERT_TRUE(kafka_off.ok());
+  kafka.start_offset = *kafka_off;
+  kafka.end_offset = *kafka_off;
+  kafka.latest_offset = Json::Null();
+  kafka.num_input_rows = 3;
+  kafka.input_rows_per_second = 12345678.0;
+  kafka.processed_rows_per_second = 0.5;
+  kafka.metrics = {{"avgOffsetsBehindLatest", "1.25"}, {"maxOffsetsBehindLatest", "3"}};
+  p.sources.push_back(kafka);
+  SourceProgress file;
+  file.description = "FileStreamSource[file:/in]";
+  Json log_offset = Json::Object();
+  log_offset.Set("logOffset", Json::Int(0));
+  file.end_offset = log_offset;
+  p.sources.push_back(file);
+  p.sink.description = "ForeachBatchSink";
+  p.sink.num_output_rows = -1;
+  p.sink.metrics = {{"numFiles", "2"}};
+  EXPECT_EQ(p.json(),
+            "{\"id\":\"8f2c\",\"runId\":\"3d9c\",\"name\":\"q\\\"1\",\"timestamp\":"
+            "\"2016-12-14T18:45:24.873Z\",\"batchId\":7,\"batchDuration\":1234,"
+            "\"numInputRows\":3,\"inputRowsPerSecond\":0.3333333333333333,"
+            "\"processedRowsPerSecond\":1.0E-4,\"durationMs\":{\"addBatch\":1000,"
+            "\"triggerExecution\":1234},\"eventTime\":{\"watermark\":\"2016-12-14T18:"
+            "45:24.873Z\"},\"stateOperators\":[{\"operatorName\":\"stateStoreSave\","
+            "\"numRowsTotal\":12345678901,\"numRowsUpdated\":2,\"allUpdatesTimeMs\":"
+            "0,\"numRowsRemoved\":0,\"allRemovalsTimeMs\":0,\"commitTimeMs\":0,"
+            "\"memoryUsedBytes\":4096,\"numRowsDroppedByWatermark\":0,"
+            "\"numShufflePartitions\":200,\"numStateStoreInstances\":200,"
+            "\"customMetrics\":{\"loadedMapCacheHitCount\":1,"
+            "\"stateOnCurrentVersionSizeBytes\":3}}],\"sources\":[{\"description\":"
+            "\"KafkaV2[Subscribe[t]]\",\"startOffset\":{\"t\":{\"0\":12345678901,"
+            "\"1\":-1}},\"endOffset\":{\"t\":{\"0\":12345678901,\"1\":-1}},"
+            "\"latestOffset\":null,\"numInputRows\":3,\"inputRowsPerSecond\":1."
+            "2345678E7,\"processedRowsPerSecond\":0.5,\"metrics\":{"
+            "\"avgOffsetsBehindLatest\":\"1.3\",\"maxOffsetsBehindLatest\":\"3\"}},{"
+            "\"description\":\"FileStreamSource[file:/"
+            "in]\",\"startOffset\":null,\"endOffset\":{\"logOffset\":0},"
+            "\"latestOffset\":null,\"numInputRows\":0}],\"sink\":{\"description\":"
+            "\"ForeachBatchSink\",\"numOutputRows\":-1,\"metrics\":{\"numFiles\":"
+            "\"2\"}}}");
+  EXPECT_EQ(p.prettyJson(),
+            "{\n"
+            "  \"id\" : \"8f2c\",\n"
+            "  \"runId\" : \"3d9c\",\n"
+            "  \"name\" : \"q\\\"1\",\n"
+            "  \"timestamp\" : \"2016-12-14T18:45:24.873Z\",\n"
+            "  \"batchId\" : 7,\n"
+            "  \"batchDuration\" : 1234,\n"
+            "  \"numInputRows\" : 3,\n"
+            "  \"inputRowsPerSecond\" : 0.3333333333333333,\n"
+            "  \"processedRowsPerSecond\" : 1.0E-4,\n"
+            "  \"durationMs\" : {\n"
+            "    \"addBatch\" : 1000,\n"
+            "    \"triggerExecution\" : 1234\n"
+            "  },\n"
+            "  \"eventTime\" : {\n"
+            "    \"watermark\" : \"2016-12-14T18:45:24.873Z\"\n"
+            "  },\n"
+            "  \"stateOperators\" : [ {\n"
+            "    \"operatorName\" : \"stateStoreSave\",\n"
+            "    \"numRowsTotal\" : 12345678901,\n"
+            "    \"numRowsUpdated\" : 2,\n"
+            "    \"allUpdatesTimeMs\" : 0,\n"
+            "    \"numRowsRemoved\" : 0,\n"
+            "    \"allRemovalsTimeMs\" : 0,\n"
+            "    \"commitTimeMs\" : 0,\n"
+            "    \"memoryUsedBytes\" : 4096,\n"
+            "    \"numRowsDroppedByWatermark\" : 0,\n"
+            "    \"numShufflePartitions\" : 200,\n"
+            "    \"numStateStoreInstances\" : 200,\n"
+            "    \"customMetrics\" : {\n"
+            "      \"loadedMapCacheHitCount\" : 1,\n"
+            "      \"stateOnCurrentVersionSizeBytes\" : 3\n"
+            "    }\n"
+            "  } ],\n"
+            "  \"sources\" : [ {\n"
+            "    \"description\" : \"KafkaV2[Subscribe[t]]\",\n"
+            "    \"startOffset\" : {\n"
+            "      \"t\" : {\n"
+            "        \"0\" : 12345678901,\n"
+            "        \"1\" : -1\n"
+            "      }\n"
+            "    },\n"
+            "    \"endOffset\" : {\n"
+            "      \"t\" : {\n"
+            "        \"0\" : 12345678901,\n"
+            "        \"1\" : -1\n"
+            "      }\n"
+            "    },\n"
+            "    \"latestOffset\" : null,\n"
+            "    \"numInputRows\" : 3,\n"
+            "    \"inputRowsPerSecond\" : 1.2345678E7,\n"
+            "    \"processedRowsPerSecond\" : 0.5,\n"
+            "    \"metrics\" : {\n"
+            "      \"avgOffsetsBehindLatest\" : \"1.3\",\n"
+            "      \"maxOffsetsBehindLatest\" : \"3\"\n"
+            "    }\n"
+            "  }, {\n"
+            "    \"description\" : \"FileStreamSource[file:/in]\",\n"
+            "    \"startOffset\" : null,\n"
+            "    \"endOffset\" : {\n"
+            "      \"logOffset\" : 0\n"
+            "    },\n"
+            "    \"latestOffset\" : null,\n"
+            "    \"numInputRows\" : 0\n"
+            "  } ],\n"
+            "  \"sink\" : {\n"
+            "    \"description\" : \"ForeachBatchSink\",\n"
+            "    \"numOutputRows\" : -1,\n"
+            "    \"metrics\" : {\n"
+            "      \"numFiles\" : \"2\"\n"
+            "    }\n"
+            "  }\n"
+            "}");
+  StreamingQueryStatus st;
+  st.message = "Waiting for data to arrive";
+  st.is_trigger_active = true;
+  EXPECT_EQ(st.prettyJson(),
+            "{\n"
+            "  \"message\" : \"Waiting for data to arrive\",\n"
+            "  \"isDataAvailable\" : false,\n"
+            "  \"isTriggerActive\" : true\n"
+            "}");
+
+  auto fs = Fs();
+  OffsetSeqLog offsets(fs, "/chk/offsets");
+  OffsetSeq seq;
+  seq.metadata.batch_watermark_ms = 1481741124873;
+  seq.metadata.batch_timestamp_ms = 1481741125000;
+  seq.metadata.conf = {{"spark.sql.shuffle.partitions", "200"},
+                       {"spark.sql.streaming.stateStore.providerClass",
+                        "org.apache.spark.sql.execution.streaming.state."
+                        "HDFSBackedStateStoreProvider"}};
+  seq.offsets = {*kafka_off, std::nullopt, log_offset};
+  ASSERT_TRUE(offsets.Add(7, seq).ok());
+  EXPECT_EQ(*fs->ReadAll("/chk/offsets/7"),
+            "v1\n"
+            "{\"batchWatermarkMs\":1481741124873,\"batchTimestampMs\":1481741125000,"
+            "\"conf\":{\"spark.sql.shuffle.partitions\":\"200\",\"spark.sql."
+            "streaming.stateStore.providerClass\":\"org.apache.spark.sql.execution."
+            "streaming.state.HDFSBackedStateStoreProvider\"}}\n"
+            "{\"t\":{\"0\":12345678901,\"1\":-1}}\n"
+            "-\n"
+            "{\"logOffset\":0}");
+  auto back = offsets.Get(7);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(OffsetSeqLog::Serialize(**back), *fs->ReadAll("/chk/offsets/7"));
+  CommitLog commits(fs, "/chk/commits");
+  ASSERT_TRUE(commits.Add(7, 1481741124873).ok());
+  EXPECT_EQ(*fs->ReadAll("/chk/commits/7"),
+            "v1\n"
+            "{\"nextBatchWatermarkMs\":1481741124873}");
+  ASSERT_TRUE(ReadOrCreateStreamMetadata(*fs, "/chk", "0b6f-4c").ok());
+  EXPECT_EQ(*fs->ReadAll("/chk/metadata"), "{\"id\":\"0b6f-4c\"}\n");
 }
 
 TEST(ProgressTest, TimestampRoundTrip) {

@@ -5,25 +5,25 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "spate/types/format.h"
+
 namespace spate::stream {
 
 namespace {
 
-void SetDouble(JsonValue* obj, const std::string& key, double v) {
-  if (std::isfinite(v)) obj->Set(key, JsonValue::Double(v));
+void SetDouble(Json* obj, const std::string& key, double v) {
+  if (std::isfinite(v)) obj->Set(key, Json::NumberText(FormatDouble(v)));
 }
 
 template <typename M, typename F>
-void SetMap(JsonValue* obj, const std::string& key, const M& map, F to_json) {
+void SetMap(Json* obj, const std::string& key, const M& map, F to_json) {
   if (map.empty()) return;
-  JsonValue m = JsonValue::Object();
+  Json m = Json::Object();
   for (const auto& [k, v] : map) m.Set(k, to_json(v));  // std::map: sorted keys
   obj->Set(key, std::move(m));
 }
 
-JsonValue OptOffset(const std::optional<JsonValue>& o) {
-  return o ? *o : JsonValue::Null();
-}
+Json OptOffset(const std::optional<Json>& o) { return o ? *o : Json::Null(); }
 
 /// A decimal number's text (Java's Double.toString: sign, digits, point, exponent)
 /// rounded to one decimal HALF_UP and printed as BigDecimal.toString does ("1.25" ->
@@ -113,84 +113,82 @@ std::optional<int64_t> ParseTimestampMs(std::string_view text) {
   return static_cast<int64_t>(timegm(&tm)) * 1000 + millis;
 }
 
-JsonValue StateOperatorProgress::ToJson() const {
-  JsonValue v = JsonValue::Object();
-  v.Set("operatorName", JsonValue::String(operator_name));
-  v.Set("numRowsTotal", JsonValue::Int(num_rows_total));
-  v.Set("numRowsUpdated", JsonValue::Int(num_rows_updated));
-  v.Set("allUpdatesTimeMs", JsonValue::Int(all_updates_time_ms));
-  v.Set("numRowsRemoved", JsonValue::Int(num_rows_removed));
-  v.Set("allRemovalsTimeMs", JsonValue::Int(all_removals_time_ms));
-  v.Set("commitTimeMs", JsonValue::Int(commit_time_ms));
-  v.Set("memoryUsedBytes", JsonValue::Int(memory_used_bytes));
-  v.Set("numRowsDroppedByWatermark", JsonValue::Int(num_rows_dropped_by_watermark));
-  v.Set("numShufflePartitions", JsonValue::Int(num_shuffle_partitions));
-  v.Set("numStateStoreInstances", JsonValue::Int(num_state_store_instances));
-  SetMap(&v, "customMetrics", custom_metrics,
-         [](int64_t x) { return JsonValue::Int(x); });
+Json StateOperatorProgress::ToJson() const {
+  Json v = Json::Object();
+  v.Set("operatorName", Json::String(operator_name));
+  v.Set("numRowsTotal", Json::Int(num_rows_total));
+  v.Set("numRowsUpdated", Json::Int(num_rows_updated));
+  v.Set("allUpdatesTimeMs", Json::Int(all_updates_time_ms));
+  v.Set("numRowsRemoved", Json::Int(num_rows_removed));
+  v.Set("allRemovalsTimeMs", Json::Int(all_removals_time_ms));
+  v.Set("commitTimeMs", Json::Int(commit_time_ms));
+  v.Set("memoryUsedBytes", Json::Int(memory_used_bytes));
+  v.Set("numRowsDroppedByWatermark", Json::Int(num_rows_dropped_by_watermark));
+  v.Set("numShufflePartitions", Json::Int(num_shuffle_partitions));
+  v.Set("numStateStoreInstances", Json::Int(num_state_store_instances));
+  SetMap(&v, "customMetrics", custom_metrics, [](int64_t x) { return Json::Int(x); });
   return v;
 }
 
-JsonValue SourceProgress::ToJson() const {
-  JsonValue v = JsonValue::Object();
-  v.Set("description", JsonValue::String(description));
+Json SourceProgress::ToJson() const {
+  Json v = Json::Object();
+  v.Set("description", Json::String(description));
   v.Set("startOffset", OptOffset(start_offset));
   v.Set("endOffset", OptOffset(end_offset));
   v.Set("latestOffset", OptOffset(latest_offset));
-  v.Set("numInputRows", JsonValue::Int(num_input_rows));
+  v.Set("numInputRows", Json::Int(num_input_rows));
   SetDouble(&v, "inputRowsPerSecond", input_rows_per_second);
   SetDouble(&v, "processedRowsPerSecond", processed_rows_per_second);
   if (!metrics.empty()) {
     // Spark's SourceProgress.jsonValue rounds this one metric (the object keeps it
     // whole).
-    JsonValue m = JsonValue::Object();
+    Json m = Json::Object();
     for (const auto& [k, x] : metrics) {
-      m.Set(k, JsonValue::String(k == "avgOffsetsBehindLatest" ? RoundOneDecimalHalfUp(x)
-                                                               : x));
+      m.Set(k,
+            Json::String(k == "avgOffsetsBehindLatest" ? RoundOneDecimalHalfUp(x) : x));
     }
     v.Set("metrics", std::move(m));
   }
   return v;
 }
 
-JsonValue SinkProgress::ToJson() const {
-  JsonValue v = JsonValue::Object();
-  v.Set("description", JsonValue::String(description));
-  v.Set("numOutputRows", JsonValue::Int(num_output_rows));
-  SetMap(&v, "metrics", metrics,
-         [](const std::string& s) { return JsonValue::String(s); });
+Json SinkProgress::ToJson() const {
+  Json v = Json::Object();
+  v.Set("description", Json::String(description));
+  v.Set("numOutputRows", Json::Int(num_output_rows));
+  SetMap(&v, "metrics", metrics, [](const std::string& s) { return Json::String(s); });
   return v;
 }
 
-JsonValue StreamingQueryProgress::ToJson() const {
-  JsonValue v = JsonValue::Object();
-  v.Set("id", JsonValue::String(id));
-  v.Set("runId", JsonValue::String(run_id));
-  v.Set("name", name ? JsonValue::String(*name) : JsonValue::Null());
-  v.Set("timestamp", JsonValue::String(timestamp));
-  v.Set("batchId", JsonValue::Int(batch_id));
-  v.Set("batchDuration", JsonValue::Int(batch_duration));
-  v.Set("numInputRows", JsonValue::Int(num_input_rows));
+Json StreamingQueryProgress::ToJson() const {
+  Json v = Json::Object();
+  v.Set("id", Json::String(id));
+  v.Set("runId", Json::String(run_id));
+  v.Set("name", name ? Json::String(*name) : Json::Null());
+  v.Set("timestamp", Json::String(timestamp));
+  v.Set("batchId", Json::Int(batch_id));
+  v.Set("batchDuration", Json::Int(batch_duration));
+  v.Set("numInputRows", Json::Int(num_input_rows));
   SetDouble(&v, "inputRowsPerSecond", input_rows_per_second);
   SetDouble(&v, "processedRowsPerSecond", processed_rows_per_second);
-  SetMap(&v, "durationMs", duration_ms, [](int64_t x) { return JsonValue::Int(x); });
+  SetMap(&v, "durationMs", duration_ms, [](int64_t x) { return Json::Int(x); });
   SetMap(&v, "eventTime", event_time,
-         [](const std::string& s) { return JsonValue::String(s); });
-  JsonValue ops = JsonValue::Array();
+         [](const std::string& s) { return Json::String(s); });
+  Json ops = Json::Array();
   for (const auto& o : state_operators) ops.Append(o.ToJson());
   v.Set("stateOperators", std::move(ops));
-  JsonValue srcs = JsonValue::Array();
+  Json srcs = Json::Array();
   for (const auto& s : sources) srcs.Append(s.ToJson());
   v.Set("sources", std::move(srcs));
   v.Set("sink", sink.ToJson());
   return v;
 }
 
-JsonValue StreamingQueryStatus::ToJson() const {
-  JsonValue v = JsonValue::Object();
-  v.Set("message", JsonValue::String(message));
-  v.Set("isDataAvailable", JsonValue::Bool(is_data_available));
-  v.Set("isTriggerActive", JsonValue::Bool(is_trigger_active));
+Json StreamingQueryStatus::ToJson() const {
+  Json v = Json::Object();
+  v.Set("message", Json::String(message));
+  v.Set("isDataAvailable", Json::Bool(is_data_available));
+  v.Set("isTriggerActive", Json::Bool(is_trigger_active));
   return v;
 }
 

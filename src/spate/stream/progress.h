@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "spate/stream/json_value.h"
+#include "spate/base/json.h"
 
 namespace spate::stream {
 
@@ -36,24 +36,24 @@ struct StateOperatorProgress {
   int64_t num_shuffle_partitions = 0;
   int64_t num_state_store_instances = 0;
   std::map<std::string, int64_t> custom_metrics;
-  JsonValue ToJson() const;
+  Json ToJson() const;
 };
 
 struct SourceProgress {
   std::string description;
-  std::optional<JsonValue> start_offset, end_offset, latest_offset;
+  std::optional<Json> start_offset, end_offset, latest_offset;
   int64_t num_input_rows = 0;
   double input_rows_per_second = NAN;
   double processed_rows_per_second = NAN;
   std::map<std::string, std::string> metrics;
-  JsonValue ToJson() const;
+  Json ToJson() const;
 };
 
 struct SinkProgress {
   std::string description;
   int64_t num_output_rows = -1;
   std::map<std::string, std::string> metrics;
-  JsonValue ToJson() const;
+  Json ToJson() const;
 };
 
 struct StreamingQueryProgress {
@@ -71,7 +71,7 @@ struct StreamingQueryProgress {
   std::vector<SourceProgress> sources;
   SinkProgress sink;
 
-  JsonValue ToJson() const;
+  Json ToJson() const;
   std::string json() const { return ToJson().ToString(); }
   std::string prettyJson() const { return ToJson().ToPrettyString(); }
 };
@@ -81,7 +81,7 @@ struct StreamingQueryStatus {
   std::string message = "Initializing sources";
   bool is_data_available = false;
   bool is_trigger_active = false;
-  JsonValue ToJson() const;
+  Json ToJson() const;
   std::string json() const { return ToJson().ToString(); }
   std::string prettyJson() const { return ToJson().ToPrettyString(); }
 };

@@ -195,7 +195,7 @@ Status StreamingQuery::RunRealTimeBatch() {
       poll_wake_ = false;
     }
     auto t = SteadyClock::now();
-    std::vector<std::optional<JsonValue>> next = available_offsets_;
+    std::vector<std::optional<Json>> next = available_offsets_;
     bool any = false;
     for (size_t i = 0; i < sources_.size(); ++i) {
       SPATE_ASSIGN_OR_RETURN(auto end, sources_[i]->LatestOffset(available_offsets_[i]));

@@ -27,12 +27,12 @@
 #include <vector>
 
 #include "spate/base/clock.h"
+#include "spate/base/json.h"
 #include "spate/columnar/data_source.h"
 #include "spate/exec/executor.h"
 #include "spate/io/file_system.h"
 #include "spate/sql/bound_plan.h"
 #include "spate/sql/logical_plan.h"
-#include "spate/stream/json_value.h"
 
 namespace spate::stream {
 
@@ -62,8 +62,7 @@ class Source {
   /// The end offset of the next batch starting after `start` (nullopt: from the
   /// beginning), capped by the source's rate limits (maxFilesPerTrigger ...). nullopt
   /// when the source has no data at all yet. Returning `start` means no new data.
-  virtual Result<std::optional<JsonValue>> LatestOffset(
-      const std::optional<JsonValue>& start) = 0;
+  virtual Result<std::optional<Json>> LatestOffset(const std::optional<Json>& start) = 0;
   /// Trigger.AvailableNow: fix the target to what is available now; LatestOffset then
   /// never goes beyond it.
   virtual Status PrepareForAvailableNow() { return Status::OK(); }
@@ -71,16 +70,16 @@ class Source {
   /// (Spark's ReadAllAvailable).
   virtual void SetReadAllAvailable() {}
   /// The rows in (start, end] as a scannable DataSource with schema().
-  virtual Result<DataSourcePtr> GetBatch(const std::optional<JsonValue>& start,
-                                         const JsonValue& end) = 0;
+  virtual Result<DataSourcePtr> GetBatch(const std::optional<Json>& start,
+                                         const Json& end) = 0;
   /// Every batch up to `end` is committed: data before it may be released.
-  virtual Status Commit(const JsonValue& end) {
+  virtual Status Commit(const Json& end) {
     (void)end;
     return Status::OK();
   }
   /// The newest offset the source knows of, uncapped (progress "latestOffset"); nullopt =
   /// not reported (JSON null).
-  virtual std::optional<JsonValue> ReportLatestOffset() const { return std::nullopt; }
+  virtual std::optional<Json> ReportLatestOffset() const { return std::nullopt; }
   /// Progress "metrics" of the source (string values).
   virtual std::vector<std::pair<std::string, std::string>> Metrics() const { return {}; }
   virtual void Stop() {}

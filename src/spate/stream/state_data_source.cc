@@ -729,15 +729,15 @@ Status TwsVariableDecoder(io::FileSystem& fs, const std::string& root, const Opt
 
 Status WriteOperatorMetadata(io::FileSystem& fs, const std::string& state_root,
                              int64_t operator_id, const StateOperatorMetadata& m) {
-  JsonValue j = JsonValue::Object();
-  j.Set("version", JsonValue::Int(1));
-  j.Set("operatorId", JsonValue::Int(operator_id));
-  j.Set("operatorName", JsonValue::String(m.operator_name));
-  JsonValue names = JsonValue::Array();
-  for (const auto& n : m.store_names) names.Append(JsonValue::String(n));
+  Json j = Json::Object();
+  j.Set("version", Json::Int(1));
+  j.Set("operatorId", Json::Int(operator_id));
+  j.Set("operatorName", Json::String(m.operator_name));
+  Json names = Json::Array();
+  for (const auto& n : m.store_names) names.Append(Json::String(n));
   j.Set("stateStoreNames", std::move(names));
-  j.Set("numPartitions", JsonValue::Int(m.num_partitions));
-  j.Set("valuePrefixBytes", JsonValue::Int(m.value_prefix_bytes));
+  j.Set("numPartitions", Json::Int(m.num_partitions));
+  j.Set("valuePrefixBytes", Json::Int(m.value_prefix_bytes));
   const std::string path = MetadataPath(state_root, operator_id);
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(io::ParentPath(path)));
   return fs.WriteAtomic(path, j.ToString() + "\n");
@@ -756,12 +756,12 @@ Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(
     return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
         .WithContext("Error reading operator metadata file " + path + ": " + why);
   };
-  auto doc = JsonValue::Parse(*text);
+  auto doc = Json::Parse(*text);
   if (!doc.ok()) return corrupt(doc.status().message());
-  const JsonValue* name = doc->Find("operatorName");
-  const JsonValue* names = doc->Find("stateStoreNames");
-  const JsonValue* parts = doc->Find("numPartitions");
-  const JsonValue* prefix = doc->Find("valuePrefixBytes");
+  const Json* name = doc->Find("operatorName");
+  const Json* names = doc->Find("stateStoreNames");
+  const Json* parts = doc->Find("numPartitions");
+  const Json* prefix = doc->Find("valuePrefixBytes");
   if (!name || !names || !parts || !prefix) return corrupt("missing fields");
   StateOperatorMetadata m;
   m.operator_name = name->string_value();

@@ -365,7 +365,7 @@ Status StreamingQuery::PopulateStartOffsets() {
   return Status::OK();
 }
 
-std::optional<JsonValue> StreamingQuery::CommittedOffset(const Source* source) const {
+std::optional<Json> StreamingQuery::CommittedOffset(const Source* source) const {
   MutexLock lock(mu_);
   for (size_t i = 0; i < sources_.size() && i < committed_snapshot_.size(); ++i) {
     if (sources_[i].get() == source) return committed_snapshot_[i];
@@ -565,8 +565,8 @@ Status StreamingQuery::RunTrigger(bool* has_data) {
 }
 
 Status StreamingQuery::BatchInputs(
-    const std::vector<std::optional<JsonValue>>& from,
-    const std::vector<std::optional<JsonValue>>& to, std::vector<DataSourcePtr>* inputs,
+    const std::vector<std::optional<Json>>& from,
+    const std::vector<std::optional<Json>>& to, std::vector<DataSourcePtr>* inputs,
     std::vector<std::shared_ptr<CountingDataSource>>* counters) {
   for (size_t i = 0; i < sources_.size(); ++i) {
     DataSourcePtr ds;

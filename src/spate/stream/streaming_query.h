@@ -97,7 +97,7 @@ class StreamingQuery {
   int64_t last_committed_batch() const { return last_committed_.load(); }
   /// The committed end offset of `source` (one of sources()), nullopt before its first
   /// batch.
-  std::optional<JsonValue> CommittedOffset(const Source* source) const;
+  std::optional<Json> CommittedOffset(const Source* source) const;
   /// Waits until `pred()` holds (re-checked after every trigger) or the query ended or
   /// `timeout_ms` passed; returns pred().
   bool WaitFor(const std::function<bool()>& pred, int64_t timeout_ms);
@@ -118,8 +118,8 @@ class StreamingQuery {
   Status RunTrigger(bool* has_data);
   Status RunBatch(int64_t trigger_start_ms, std::map<std::string, int64_t>* durations);
   // Each source's rows in (from, to] (an empty source where nothing is new), counted.
-  Status BatchInputs(const std::vector<std::optional<JsonValue>>& from,
-                     const std::vector<std::optional<JsonValue>>& to,
+  Status BatchInputs(const std::vector<std::optional<Json>>& from,
+                     const std::vector<std::optional<Json>>& to,
                      std::vector<DataSourcePtr>* inputs,
                      std::vector<std::shared_ptr<CountingDataSource>>* counters);
   // Trigger.RealTime: one long-running batch (docs/real-time-mode.md), and the checks
@@ -169,8 +169,8 @@ class StreamingQuery {
   // Loop state (query thread only).
   int64_t current_batch_id_ = 0;
   bool batch_constructed_ = false;
-  std::vector<std::optional<JsonValue>> committed_offsets_;  // start of the next batch
-  std::vector<std::optional<JsonValue>> available_offsets_;  // end of the current batch
+  std::vector<std::optional<Json>> committed_offsets_;  // start of the next batch
+  std::vector<std::optional<Json>> available_offsets_;  // end of the current batch
   OffsetSeqMetadata batch_metadata_;
   int64_t watermark_ms_ = 0;                          // the tracker's current watermark
   int64_t prev_batch_watermark_ms_ = 0;               // the previous batch's (late rows)
@@ -206,7 +206,7 @@ class StreamingQuery {
   std::deque<StreamingQueryProgress> progress_ SPATE_GUARDED_BY(mu_);
   sql::BoundPlanPtr last_plan_ SPATE_GUARDED_BY(mu_);
   // The committed offsets, for readers.
-  std::vector<std::optional<JsonValue>> committed_snapshot_ SPATE_GUARDED_BY(mu_);
+  std::vector<std::optional<Json>> committed_snapshot_ SPATE_GUARDED_BY(mu_);
 };
 using StreamingQueryPtr = std::shared_ptr<StreamingQuery>;
 

@@ -24,8 +24,7 @@ inline int64_t ElapsedMs(SteadyClock::time_point since) {
       .count();
 }
 
-inline bool SameOffset(const std::optional<JsonValue>& a,
-                       const std::optional<JsonValue>& b) {
+inline bool SameOffset(const std::optional<Json>& a, const std::optional<Json>& b) {
   if (a.has_value() != b.has_value()) return false;
   return !a || *a == *b;
 }

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "spate/base/json.h"
 #include "spate/stream/checkpoint.h"
-#include "spate/stream/json_value.h"
 #include "spate/types/schema_json.h"
 
 namespace spate::stream {
@@ -297,18 +297,18 @@ std::string TwsOperatorProperties(const std::string& time_mode,
   std::stable_sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) {
     return a.bucket != b.bucket ? a.bucket < b.bucket : a.hash < b.hash;
   });
-  JsonValue list = JsonValue::Array();
+  Json list = Json::Array();
   for (const Slot& s : slots) {
     const TwsVariable& v = all[s.order];
-    JsonValue e = JsonValue::Object();
-    e.Set("stateName", JsonValue::String(v.name));
-    e.Set("stateVariableType", JsonValue::String(TwsVariableTypeName(v.type)));
-    e.Set("ttlEnabled", JsonValue::Bool(v.ttl));
+    Json e = Json::Object();
+    e.Set("stateName", Json::String(v.name));
+    e.Set("stateVariableType", Json::String(TwsVariableTypeName(v.type)));
+    e.Set("ttlEnabled", Json::Bool(v.ttl));
     list.Append(std::move(e));
   }
-  JsonValue j = JsonValue::Object();
-  j.Set("timeMode", JsonValue::String(time_mode));
-  j.Set("outputMode", JsonValue::String(output_mode));
+  Json j = Json::Object();
+  j.Set("timeMode", Json::String(time_mode));
+  j.Set("outputMode", Json::String(output_mode));
   j.Set("stateVariables", std::move(list));
   return j.ToString();
 }
@@ -331,24 +331,24 @@ Status WriteTwsStateMetadata(io::FileSystem& fs, const std::string& state_root,
     schema_path = io::JoinPath(dir, std::to_string(batch_id) + "_" + RandomUuid());
     SPATE_RETURN_IF_ERROR(fs.WriteAtomic(schema_path, EncodeStateSchemaV3(families)));
   }
-  JsonValue info = JsonValue::Object();
-  info.Set("operatorId", JsonValue::Int(operator_id));
-  info.Set("operatorName", JsonValue::String(operator_name));
-  JsonValue store = JsonValue::Object();
-  store.Set("storeName", JsonValue::String("default"));
-  store.Set("numColsPrefixKey", JsonValue::Int(0));
-  store.Set("numPartitions", JsonValue::Int(num_partitions));
-  JsonValue paths = JsonValue::Array();
+  Json info = Json::Object();
+  info.Set("operatorId", Json::Int(operator_id));
+  info.Set("operatorName", Json::String(operator_name));
+  Json store = Json::Object();
+  store.Set("storeName", Json::String("default"));
+  store.Set("numColsPrefixKey", Json::Int(0));
+  store.Set("numPartitions", Json::Int(num_partitions));
+  Json paths = Json::Array();
   // Spark names the file by its URI.
-  paths.Append(JsonValue::String(schema_path.rfind('/', 0) == 0 ? "file:" + schema_path
-                                                                : schema_path));
+  paths.Append(
+      Json::String(schema_path.rfind('/', 0) == 0 ? "file:" + schema_path : schema_path));
   store.Set("stateSchemaFilePaths", std::move(paths));
-  JsonValue stores = JsonValue::Array();
+  Json stores = Json::Array();
   stores.Append(std::move(store));
-  JsonValue j = JsonValue::Object();
+  Json j = Json::Object();
   j.Set("operatorInfo", std::move(info));
   j.Set("stateStoreInfo", std::move(stores));
-  j.Set("operatorPropertiesJson", JsonValue::String(properties_json));
+  j.Set("operatorPropertiesJson", Json::String(properties_json));
   const std::string mdir = MetadataDir(state_root, operator_id);
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(mdir));
   return fs.WriteAtomic(io::JoinPath(mdir, std::to_string(batch_id)),
@@ -369,19 +369,18 @@ Result<std::optional<TwsStateMetadata>> ReadTwsStateMetadata(
   const size_t nl = text.find('\n');
   if (nl == std::string::npos || text.compare(0, nl, "v2") != 0)
     return Corrupt(path, "not a v2 operator metadata file");
-  auto doc = JsonValue::Parse(std::string_view(text).substr(nl + 1));
+  auto doc = Json::Parse(std::string_view(text).substr(nl + 1));
   if (!doc.ok()) return Corrupt(path, doc.status().message());
   TwsStateMetadata m;
   m.batch_id = pick->first;
-  const JsonValue* info = doc->Find("operatorInfo");
-  const JsonValue* stores = doc->Find("stateStoreInfo");
-  const JsonValue* props = doc->Find("operatorPropertiesJson");
+  const Json* info = doc->Find("operatorInfo");
+  const Json* stores = doc->Find("stateStoreInfo");
+  const Json* props = doc->Find("operatorPropertiesJson");
   if (!info || !stores || !stores->is_array() || stores->items().empty() || !props)
     return Corrupt(path, "missing fields");
-  if (const JsonValue* n = info->Find("operatorName"))
-    m.operator_name = n->string_value();
+  if (const Json* n = info->Find("operatorName")) m.operator_name = n->string_value();
   m.properties_json = props->string_value();
-  const JsonValue* schema_paths = stores->items()[0].Find("stateSchemaFilePaths");
+  const Json* schema_paths = stores->items()[0].Find("stateSchemaFilePaths");
   if (!schema_paths || !schema_paths->is_array() || schema_paths->items().empty())
     return Corrupt(path, "no state schema file");
   const std::string schema_file =
@@ -389,19 +388,19 @@ Result<std::optional<TwsStateMetadata>> ReadTwsStateMetadata(
                    io::BaseName(schema_paths->items().back().string_value()));
   SPATE_ASSIGN_OR_RETURN(std::string bytes, fs.ReadAll(schema_file));
   SPATE_ASSIGN_OR_RETURN(m.families, DecodeStateSchemaV3(bytes, schema_file));
-  auto p = JsonValue::Parse(m.properties_json);
+  auto p = Json::Parse(m.properties_json);
   if (!p.ok()) return Corrupt(path, "operatorPropertiesJson: " + p.status().message());
-  if (const JsonValue* vars = p->Find("stateVariables"); vars && vars->is_array()) {
+  if (const Json* vars = p->Find("stateVariables"); vars && vars->is_array()) {
     for (const auto& v : vars->items()) {
       TwsVariable tv;
-      if (const JsonValue* n = v.Find("stateName")) tv.name = n->string_value();
-      const JsonValue* t = v.Find("stateVariableType");
+      if (const Json* n = v.Find("stateName")) tv.name = n->string_value();
+      const Json* t = v.Find("stateVariableType");
       const std::string type = t ? t->string_value() : "";
       tv.type = type == "ListState"    ? TwsVariable::Type::kList
                 : type == "MapState"   ? TwsVariable::Type::kMap
                 : type == "TimerState" ? TwsVariable::Type::kTimer
                                        : TwsVariable::Type::kValue;
-      if (const JsonValue* ttl = v.Find("ttlEnabled")) tv.ttl = ttl->bool_value();
+      if (const Json* ttl = v.Find("ttlEnabled")) tv.ttl = ttl->bool_value();
       m.variables.push_back(std::move(tv));
     }
   }

@@ -182,7 +182,7 @@ TEST(CheckpointCheck, AggregationChanges) {
       "assertion failed: There are [1] sources in the checkpoint offsets and now there "
       "are [2] sources requested by the query. Cannot continue.");
   // The JSON document.
-  stream::JsonValue j = r.ToJson();
+  Json j = r.ToJson();
   EXPECT_EQ(j.Find("exitCode")->int_value(), 2);
   EXPECT_EQ(j.Find("verdict")->string_value(), "refused");
   EXPECT_TRUE(j.Find("queryRecord")->bool_value());
@@ -243,7 +243,7 @@ TEST(CheckpointCheck, PlannedSchemasAreTheWrittenOnes) {
                 .groupBy({F::window(F::col("ts"), "1 minute"), F::col("k")})
                 .agg({F::count(F::lit(1)), F::avg(F::col("v")), F::max(F::col("v"))});
   fx.Run(df, "append");
-  auto analyzed = df.analyzed();
+  const auto& analyzed = df.analyzed();
   auto planned = stream::StatefulRuntime::PlanStatefulOperators(analyzed, 2);
   ASSERT_TRUE(planned.ok()) << planned.status().ToString();
   ASSERT_EQ(planned->size(), 2u);

@@ -30,7 +30,6 @@ namespace {
 
 using api::MemoryStream;
 using api::SparkSession;
-using stream::JsonValue;
 namespace fs = std::filesystem;
 
 SparkSession Spark() {
@@ -100,9 +99,9 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
     EXPECT_EQ(out, "");
   }
 
-  auto streams = JsonValue::Parse(c.Get("/api/v1/streams")->body);
+  auto streams = Json::Parse(c.Get("/api/v1/streams")->body);
   ASSERT_TRUE(streams.ok());
-  const JsonValue* run = nullptr;
+  const Json* run = nullptr;
   for (const auto& r : streams->items()) {
     if (r.Find("runId")->string_value() == q.runId()) run = &r;
   }
@@ -111,14 +110,13 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
   EXPECT_EQ(run->Find("name")->string_value(), "obs_agg");
   EXPECT_EQ(run->Find("latestBatchId")->int_value(), batches - 1);
   // The progress served is the query's own, as StreamingQueryProgress.json() prints it.
-  auto progress =
-      JsonValue::Parse(c.Get("/api/v1/streams/" + q.runId() + "/progress")->body);
+  auto progress = Json::Parse(c.Get("/api/v1/streams/" + q.runId() + "/progress")->body);
   ASSERT_TRUE(progress.ok());
   ASSERT_EQ(static_cast<int64_t>(progress->items().size()), batches);
   EXPECT_EQ(progress->items().back(), q.lastProgress()->ToJson());
 
   // Confs are shown with secrets redacted.
-  auto apps = JsonValue::Parse(c.Get("/api/v1/applications")->body);
+  auto apps = Json::Parse(c.Get("/api/v1/applications")->body);
   std::string app_id = apps->items()[0].Find("id")->string_value();
   auto env = c.Get("/api/v1/applications/" + app_id + "/environment");
   ASSERT_TRUE(env);
@@ -128,7 +126,7 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
   EXPECT_FALSE(Contains(env->body, "s3cr3t"));
 
   q.stop();
-  auto one = JsonValue::Parse(c.Get("/api/v1/streams/" + q.runId())->body);
+  auto one = Json::Parse(c.Get("/api/v1/streams/" + q.runId())->body);
   EXPECT_EQ(one->Find("status")->string_value(), "FINISHED");
   EXPECT_TRUE(Contains(c.Get("/metrics")->body, "spate_stream_active" + labels + " 0\n"));
 
@@ -184,7 +182,7 @@ TEST(Observability, DescribeStatelessCheckpoint) {
   EXPECT_EQ(d->sources[0].committed_offset, d->batches[1].offsets->offsets[0]);
   EXPECT_TRUE(d->operators.empty());
 
-  JsonValue j = d->ToJson();
+  Json j = d->ToJson();
   EXPECT_EQ(j.Find("queryId")->string_value(), id);
   EXPECT_EQ(j.Find("batches")->items().size(), 2u);
   EXPECT_EQ(j.Find("batches")->items()[1].Find("committed")->bool_value(), true);
@@ -275,8 +273,8 @@ TEST_P(DescribeStateful, AggregationState) {
   EXPECT_EQ(op.num_rows(), rows_total);
   EXPECT_GT(op.bytes_on_disk(), 0);
 
-  JsonValue j = d->ToJson();
-  const JsonValue& jop = j.Find("state")->Find("operators")->items().at(0);
+  Json j = d->ToJson();
+  const Json& jop = j.Find("state")->Find("operators")->items().at(0);
   EXPECT_EQ(jop.Find("numPartitions")->int_value(), 3);
   EXPECT_EQ(jop.Find("numRowsTotal")->int_value(), 5);
   EXPECT_EQ(jop.Find("stores")->items().size(), 3u);
