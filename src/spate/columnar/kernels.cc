@@ -215,7 +215,7 @@ ColumnPtr TakeMulti(const std::vector<ColumnPtr>& sources, const uint64_t* refs,
   for (const auto& s : sources) any_nulls |= s->null_count() > 0;
   if (!any_nulls) {
     for (int64_t k = 0; k < n; ++k) {
-      if (refs[k] == ~uint64_t{0}) {
+      if (refs[k] == kNullTakeRef) {
         any_nulls = true;
         break;
       }

@@ -16,9 +16,15 @@ namespace spate {
 ColumnPtr Take(const Column& c, const int32_t* indices, int64_t n);
 BatchPtr TakeBatch(const Batch& b, const int32_t* indices, int64_t n);
 /// Like Take with 64-bit indices into several source columns: source = idx >> 32,
-/// row = idx & 0xffffffff (used to gather from many batches at once).
+/// row = idx & 0xffffffff (used to gather from many batches at once); kNullTakeRef
+/// yields NULL.
 ColumnPtr TakeMulti(const std::vector<ColumnPtr>& sources, const uint64_t* refs,
                     int64_t n);
+/// TakeMulti's reference to row `row` of source `source`, and its NULL reference.
+inline uint64_t TakeRef(size_t source, int64_t row) {
+  return (static_cast<uint64_t>(source) << 32) | static_cast<uint64_t>(row);
+}
+inline constexpr uint64_t kNullTakeRef = ~uint64_t{0};
 /// Concatenates columns of the same type.
 ColumnPtr Concat(const std::vector<ColumnPtr>& columns);
 /// Concatenates batches of the same schema into one (copying); `schema` names the result.

@@ -12,6 +12,7 @@
 #include "spate/compute/aggregate_families.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/kernel_columns.h"
 #include "spate/compute/predicates.h"
 #include "spate/types/format.h"
@@ -246,12 +247,9 @@ Result<AggregateFunctionPtr> MakeListAgg(const std::string& name,
   if (args.size() == 2) {
     const Value* d = args[1]->literal_value();
     if (!d) {
-      return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                           {{"sqlExpr", "\"" + name + "(" + args[0]->ToString() + ", " +
-                                            args[1]->ToString() + ")\""},
-                            {"inputName", "`delimiter`"},
-                            {"inputType", "\"STRING\""},
-                            {"inputExpr", "\"" + args[1]->ToString() + "\""}});
+      return fn::NonFoldableInput(
+          name + "(" + args[0]->ToString() + ", " + args[1]->ToString() + ")",
+          "delimiter", "STRING", *args[1]);
     }
     TypeId dt = d->type()->id();
     if (dt != TypeId::kNull && (dt == TypeId::kBinary) != binary) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
@@ -662,27 +663,16 @@ Result<BoundExprPtr> ResolveBitwise(char op, std::vector<BoundExprPtr> args,
 }
 
 void RegisterArithmeticFunctions(FunctionRegistry& r) {
-  r.RegisterScalar("+", [](auto args, const ResolveContext& rc) {
-    return ResolveArith(ArithOp::kAdd, std::move(args), rc);
-  });
-  r.RegisterScalar("-", [](auto args, const ResolveContext& rc) {
-    return ResolveArith(ArithOp::kSub, std::move(args), rc);
-  });
-  r.RegisterScalar("*", [](auto args, const ResolveContext& rc) {
-    return ResolveArith(ArithOp::kMul, std::move(args), rc);
-  });
-  r.RegisterScalar("/", [](auto args, const ResolveContext& rc) {
-    return ResolveArith(ArithOp::kDiv, std::move(args), rc);
-  });
-  r.RegisterScalar("%", [](auto args, const ResolveContext& rc) {
-    return ResolveArith(ArithOp::kMod, std::move(args), rc);
-  });
-  r.RegisterScalar("mod", [](auto args, const ResolveContext& rc) {
-    return ResolveArith(ArithOp::kMod, std::move(args), rc);
-  });
-  r.RegisterScalar("div", [](auto args, const ResolveContext& rc) {
-    return ResolveArith(ArithOp::kIntDiv, std::move(args), rc);
-  });
+  static constexpr std::pair<const char*, ArithOp> kOperators[] = {
+      {"+", ArithOp::kAdd},     {"-", ArithOp::kSub}, {"*", ArithOp::kMul},
+      {"/", ArithOp::kDiv},     {"%", ArithOp::kMod}, {"mod", ArithOp::kMod},
+      {"div", ArithOp::kIntDiv}};
+  for (const auto& entry : kOperators) {
+    const ArithOp op = entry.second;
+    r.RegisterScalar(entry.first, [op](auto args, const ResolveContext& rc) {
+      return ResolveArith(op, std::move(args), rc);
+    });
+  }
   r.RegisterScalar("negative", ResolveNegate);
   for (char op : {'&', '|', '^', '~'}) {
     r.RegisterScalar(std::string(1, op), [op](auto args, const ResolveContext& rc) {

@@ -25,6 +25,50 @@ Result<Value> FoldConstant(const BoundExprPtr& e) {
   return c->GetValue(0);
 }
 
+Result<std::vector<std::pair<std::string, std::string>>> OptionsArg(
+    const BoundExprPtr& e) {
+  const DataTypePtr& t = e->type();
+  if (t->id() != TypeId::kMap || !e->IsConstant()) {
+    return Status::Error("INVALID_OPTIONS.NON_MAP_FUNCTION");
+  }
+  if (t->key_type()->id() != TypeId::kString ||
+      t->value_type()->id() != TypeId::kString) {
+    return Status::Error("INVALID_OPTIONS.NON_STRING_TYPE", {{"mapType", QuoteType(*t)}});
+  }
+  SPATE_ASSIGN_OR_RETURN(Value v, FoldConstant(e));
+  std::vector<std::pair<std::string, std::string>> out;
+  if (v.is_null()) return out;
+  for (size_t i = 0; i < v.items().size(); ++i) {
+    if (v.values()[i].is_null()) continue;
+    out.emplace_back(v.items()[i].str(), v.values()[i].str());
+  }
+  return out;
+}
+
+Result<std::string> SchemaLiteralArg(const BoundExprPtr& e) {
+  auto not_literal = [&] {
+    return Status::Error("INVALID_SCHEMA.NON_STRING_LITERAL",
+                         {{"inputSchema", "\"" + e->ToString() + "\""}});
+  };
+  if (e->type()->id() != TypeId::kString || !e->IsConstant()) return not_literal();
+  SPATE_ASSIGN_OR_RETURN(Value v, FoldConstant(e));
+  if (v.is_null()) return not_literal();
+  return v.str();
+}
+
+Result<std::string> ConstantStringArg(const std::string& call_sql,
+                                      const std::string& input_name,
+                                      const BoundExprPtr& arg) {
+  if (!arg->IsConstant()) return NonFoldableInput(call_sql, input_name, "STRING", *arg);
+  SPATE_ASSIGN_OR_RETURN(Value v, FoldConstant(arg));
+  if (v.is_null() || arg->type()->id() != TypeId::kString) {
+    return Status::Error(
+        "DATATYPE_MISMATCH.UNEXPECTED_NULL",
+        {{"sqlExpr", "\"" + call_sql + "\""}, {"exprName", "`" + input_name + "`"}});
+  }
+  return v.str();
+}
+
 Result<BoundExprPtr> Delegate(const std::string& shown, const std::string& name,
                               std::vector<BoundExprPtr> args, const ResolveContext& rc,
                               const std::vector<BoundExprPtr>& shown_args) {
@@ -50,6 +94,15 @@ std::string CallSql(const std::string& name, const std::vector<BoundExprPtr>& ar
   std::vector<std::string> s;
   for (const auto& a : args) s.push_back(a->ToString());
   return CallText(name, s);
+}
+
+Status NonFoldableInput(const std::string& call_sql, const std::string& input_name,
+                        const std::string& input_type, const BoundExpr& input) {
+  return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                       {{"sqlExpr", "\"" + call_sql + "\""},
+                        {"inputName", "`" + input_name + "`"},
+                        {"inputType", "\"" + input_type + "\""},
+                        {"inputExpr", "\"" + input.ToString() + "\""}});
 }
 
 Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& args,

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spate/compute/function_registry.h"
@@ -24,6 +25,12 @@ Status CheckArgs(const std::string& name, size_t actual, size_t min, size_t max,
 /// DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE for argument `index` (0-based) of `name`.
 Status UnexpectedType(const std::string& name, const std::vector<BoundExprPtr>& args,
                       size_t index, const std::string& required);
+
+/// DATATYPE_MISMATCH.NON_FOLDABLE_INPUT: the argument `input` (named `input_name`, of SQL
+/// type `input_type`, e.g. "STRING") of the call whose SQL text is `call_sql` must be a
+/// constant.
+Status NonFoldableInput(const std::string& call_sql, const std::string& input_name,
+                        const std::string& input_type, const BoundExpr& input);
 
 /// "first", "second", ... as Spark's ordinalNumber.
 std::string Ordinal(size_t index);
@@ -50,6 +57,23 @@ Result<BoundExprPtr> ToTypeArg(const std::string& name,
 /// The value of a foldable argument (a literal, or IsConstant() evaluated once on one
 /// row).
 Result<Value> FoldConstant(const BoundExprPtr& e);
+
+/// Spark's ExprUtils.convertToMapData: the options argument of from_json / from_csv /
+/// schema_of_* ... must be a constant map<string, string> (INVALID_OPTIONS.*); its
+/// entries in order, NULL values left out, NULL map: none.
+Result<std::vector<std::pair<std::string, std::string>>> OptionsArg(
+    const BoundExprPtr& e);
+
+/// The text of the schema argument of from_json / from_csv: a constant, non-NULL STRING,
+/// else INVALID_SCHEMA.NON_STRING_LITERAL.
+Result<std::string> SchemaLiteralArg(const BoundExprPtr& e);
+
+/// The text of the constant STRING argument `arg` (named `input_name`) of the call
+/// `call_sql` (schema_of_json / schema_of_csv): NON_FOLDABLE_INPUT when it is not
+/// constant, UNEXPECTED_NULL when it is NULL.
+Result<std::string> ConstantStringArg(const std::string& call_sql,
+                                      const std::string& input_name,
+                                      const BoundExprPtr& arg);
 
 /// Resolves the registered scalar `name` over `args` and shows the call as
 /// `shown(shown_args)` (a function Spark rewrites to another, under its own name).

@@ -20,7 +20,8 @@ FunctionRegistry::FunctionRegistry() {
   RegisterTryFunctions(*this);
   RegisterRandomFunctions(*this);
   RegisterCharsetFunctions(*this);
-  RegisterMoreCollectionFunctions(*this);
+  RegisterArrayFunctions(*this);
+  RegisterMapFunctions(*this);
   RegisterNumberFormatFunctions(*this);
   RegisterTextFunctions(*this);
   RegisterAesFunctions(*this);

@@ -69,7 +69,8 @@ void RegisterRandomFunctions(
     FunctionRegistry& r);  // random_functions.cc: rand, shuffle, ...
 void RegisterCharsetFunctions(
     FunctionRegistry& r);  // charset_functions.cc: encode, decode, *_utf8
-void RegisterMoreCollectionFunctions(FunctionRegistry& r);  // collections_more.cc
+void RegisterArrayFunctions(FunctionRegistry& r);  // array_functions.cc
+void RegisterMapFunctions(FunctionRegistry& r);    // map_functions.cc
 void RegisterNumberFormatFunctions(
     FunctionRegistry& r);  // number_format.cc: to_number, to_char, to_binary
 void RegisterTextFunctions(

@@ -7,6 +7,7 @@
 #include "spate/compute/aggregate_families.h"
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
+#include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_columns.h"
 #include "spate/compute/time_window.h"
@@ -32,9 +33,8 @@ Result<GeneratorSpec> ResolveStack(std::vector<BoundExprPtr> args) {
   GeneratorSpec spec;
   spec.name = "stack";
   if (args.size() < 2) return agg::WrongArgs("stack", "> 1", args.size());
-  std::string text = "stack(";
-  for (size_t i = 0; i < args.size(); ++i) text += (i ? ", " : "") + args[i]->ToString();
-  text = "\"" + text + ")\"";
+  const std::string call = fn::CallSql("stack", args);
+  const std::string text = "\"" + call + "\"";
   if (args[0]->type()->id() != TypeId::kInt) {
     return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                          {{"sqlExpr", text},
@@ -45,11 +45,7 @@ Result<GeneratorSpec> ResolveStack(std::vector<BoundExprPtr> args) {
   }
   const Value* nv = args[0]->literal_value();
   if (!nv) {
-    return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                         {{"sqlExpr", text},
-                          {"inputName", "`n`"},
-                          {"inputType", "\"INT\""},
-                          {"inputExpr", "\"" + args[0]->ToString() + "\""}});
+    return fn::NonFoldableInput(call, "n", "INT", *args[0]);
   }
   int64_t rows = nv->is_null() ? 0 : nv->i64();
   if (rows <= 0) {

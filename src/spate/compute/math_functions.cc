@@ -401,11 +401,7 @@ Result<BoundExprPtr> ResolveRound(const std::string& name, RoundMode mode,
     }
     const Value* v = args[1]->literal_value();
     if (!v) {
-      return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                           {{"sqlExpr", "\"" + fn::CallSql(name, args) + "\""},
-                            {"inputName", "`scale`"},
-                            {"inputType", "\"INT\""},
-                            {"inputExpr", "\"" + args[1]->ToString() + "\""}});
+      return fn::NonFoldableInput(fn::CallSql(name, args), "scale", "INT", *args[1]);
     }
     if (v->is_null()) {
       null_scale = true;

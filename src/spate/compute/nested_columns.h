@@ -2,14 +2,15 @@
 #pragma once
 
 // Building blocks shared by the array/map kernels (collections.cc) and the higher-order
-// functions (higher_order.cc): list columns from offsets, validity from per-row flags,
-// map entry types and key checks. Internal to compute.
+// functions (higher_order.cc): list columns from offsets, ListRefs, validity from per-row
+// flags, map entry types and key checks. Internal to compute.
 
 #include <cstdint>
 #include <vector>
 
 #include "spate/base/status.h"
 #include "spate/columnar/column.h"
+#include "spate/columnar/kernels.h"
 
 namespace spate {
 
@@ -26,5 +27,22 @@ ColumnPtr MakeStructColumn(DataTypePtr type, int64_t n, std::vector<ColumnPtr> c
 DataTypePtr MapEntryType(const DataTypePtr& map_type);
 /// Checks each map row's keys: NULL_MAP_KEY, DUPLICATED_MAP_KEY (EXCEPTION dedup policy).
 Status ValidateMapKeys(const Column& keys, const std::vector<int32_t>& offsets);
+
+/// Output of a kernel over lists: per-row offsets, validity and element references into
+/// the element columns of its sources (kNullTakeRef = a NULL element).
+struct ListRefs {
+  std::vector<int32_t> offsets{0};
+  std::vector<uint8_t> valid;
+  std::vector<uint64_t> refs;
+  void EndRow(bool ok) {
+    offsets.push_back(static_cast<int32_t>(refs.size()));
+    valid.push_back(ok ? 1 : 0);
+  }
+  ColumnPtr Finish(const DataTypePtr& type,
+                   const std::vector<ColumnPtr>& elements) const {
+    ColumnPtr child = TakeMulti(elements, refs.data(), static_cast<int64_t>(refs.size()));
+    return MakeListColumn(type, offsets, valid, std::move(child));
+  }
+};
 
 }  // namespace spate

@@ -307,19 +307,12 @@ bool ParseNumber(const NumberFormat& f, std::string_view in, __int128* out) {
   return true;
 }
 
-Status NonFoldable(const std::string& name, const Args& args, size_t index,
-                   const std::string& input_name) {
-  return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                       {{"sqlExpr", "\"" + fn::CallSql(name, args) + "\""},
-                        {"inputName", "`" + input_name + "`"},
-                        {"inputType", "\"STRING\""},
-                        {"inputExpr", "\"" + args[index]->ToString() + "\""}});
-}
-
 // The pattern argument: a foldable string; nullopt-like `null` for a NULL pattern.
 Result<std::optional<NumberFormat>> PatternArg(const std::string& name, Args& args) {
   SPATE_ASSIGN_OR_RETURN(args[1], fn::ToStringArg(name, args, 1));
-  if (!args[1]->IsConstant()) return NonFoldable(name, args, 1, "attributereference");
+  if (!args[1]->IsConstant())
+    return fn::NonFoldableInput(fn::CallSql(name, args), "attributereference", "STRING",
+                                *args[1]);
   SPATE_ASSIGN_OR_RETURN(Value v, fn::FoldConstant(args[1]));
   if (v.is_null()) return std::optional<NumberFormat>();
   SPATE_ASSIGN_OR_RETURN(NumberFormat f, ParseNumberFormat(v.str()));
@@ -599,7 +592,8 @@ Result<BoundExprPtr> ResolveToBinary(const std::string& name, bool try_mode, Arg
   bool null_format = false;
   if (args.size() == 2) {
     SPATE_ASSIGN_OR_RETURN(args[1], fn::ToStringArg(name, args, 1));
-    if (!args[1]->IsConstant()) return NonFoldable(name, args, 1, "fmt");
+    if (!args[1]->IsConstant())
+      return fn::NonFoldableInput(fn::CallSql(name, args), "fmt", "STRING", *args[1]);
     SPATE_ASSIGN_OR_RETURN(Value v, fn::FoldConstant(args[1]));
     null_format = v.is_null();
     if (!null_format) fmt = Lower(v.str());

@@ -177,18 +177,6 @@ Result<BoundExprPtr> ResolveRand(const std::string& name, bool gaussian,
       Display(name == "random" ? "rand" : name), /*nondeterministic=*/true);
 }
 
-Status NonFoldable(const std::string& name, const Args& args, size_t index,
-                   const std::string& input, const std::string& type) {
-  std::string sql = "\"", input_name = "`", expr = "\"";
-  sql.append(fn::CallSql(name, args)).append("\"");
-  input_name.append(input).append("`");
-  expr.append(args[index]->ToString()).append("\"");
-  return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT", {{"sqlExpr", sql},
-                                                                {"inputName", input_name},
-                                                                {"inputType", type},
-                                                                {"inputExpr", expr}});
-}
-
 // uniform(min, max[, seed]): min + (max - min) * nextDouble, cast to the wider of the
 // bounds' types (integral results truncate, decimals round to the type's scale).
 Result<BoundExprPtr> ResolveUniform(Args args, const ResolveContext&) {
@@ -199,7 +187,8 @@ Result<BoundExprPtr> ResolveUniform(Args args, const ResolveContext&) {
       return fn::UnexpectedType("uniform", args, k, "\"NUMERIC\"");
     }
     if (!args[k]->IsConstant())
-      return NonFoldable("uniform", args, k, k == 0 ? "min" : "max", "\"NUMERIC\"");
+      return fn::NonFoldableInput(fn::CallSql("uniform", args), k == 0 ? "min" : "max",
+                                  "NUMERIC", *args[k]);
   }
   SPATE_ASSIGN_OR_RETURN(int64_t seed, SeedArg("uniform", args, 2));
   auto one = Batch::Make(std::make_shared<const Schema>(), {}, 1);
@@ -247,7 +236,8 @@ Result<BoundExprPtr> ResolveRandstr(Args args, const ResolveContext&) {
   if (t != TypeId::kInt && t != TypeId::kShort && t != TypeId::kByte) {
     return fn::UnexpectedType("randstr", args, 0, "\"INT\"");
   }
-  if (!args[0]->IsConstant()) return NonFoldable("randstr", args, 0, "length", "\"INT\"");
+  if (!args[0]->IsConstant())
+    return fn::NonFoldableInput(fn::CallSql("randstr", args), "length", "INT", *args[0]);
   SPATE_ASSIGN_OR_RETURN(int64_t seed, SeedArg("randstr", args, 1));
   SPATE_ASSIGN_OR_RETURN(auto len_expr, ImplicitCast(args[0], DataType::Int()));
   auto one = Batch::Make(std::make_shared<const Schema>(), {}, 1);

@@ -500,11 +500,8 @@ Result<BoundExprPtr> ResolveMask(Args args) {
   std::array<int64_t, 4> repl{};
   for (size_t k = 1; k < 5; ++k) {
     if (!args[k]->IsConstant()) {
-      return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                           {{"sqlExpr", "\"" + fn::CallSql(name, args) + "\""},
-                            {"inputName", std::string("`") + kMaskParams[k] + "`"},
-                            {"inputType", "\"STRING\""},
-                            {"inputExpr", "\"" + args[k]->ToString() + "\""}});
+      return fn::NonFoldableInput(fn::CallSql(name, args), kMaskParams[k], "STRING",
+                                  *args[k]);
     }
     SPATE_ASSIGN_OR_RETURN(Value v, fn::FoldConstant(args[k]));
     if (v.is_null()) {

@@ -1,8 +1,6 @@
 // Copyright spate authors.
 #include "spate/exec/hash_join.h"
 
-#include <deque>
-
 #include "spate/columnar/row_encoding.h"
 #include "spate/exec/exec_context.h"
 #include "spate/exec/join_output.h"
@@ -121,7 +119,7 @@ Result<std::shared_ptr<BuildTable>> MakeBuildTable(const HashJoin& op, BatchPtr 
 // the probe rows are the join's left rows (JoinOutput's left); building left, they are
 // its right rows, and a right outer join emits a probe batch's unmatched rows as soon as
 // the batch has been probed.
-class HashJoinStream final : public BatchStream {
+class HashJoinStream final : public ProbeLoopStream {
  public:
   HashJoinStream(const HashJoin* op, int partition, ExecContext* ctx)
       : op_(op),
@@ -133,46 +131,19 @@ class HashJoinStream final : public BatchStream {
     integer_mode_ = IntegerMode(*op);
   }
 
-  Result<BatchPtr> Next() override {
-    if (!built_) {
-      SPATE_RETURN_IF_ERROR(Build());
-      built_ = true;
-    }
-    for (;;) {
-      if (!queue_.empty()) {
-        BatchPtr b = std::move(queue_.front());
-        queue_.pop_front();
-        return b;
-      }
-      if (left_) {
-        SPATE_RETURN_IF_ERROR(Step());
-        continue;
-      }
-      if (done_) return BatchPtr();
-      SPATE_ASSIGN_OR_RETURN(BatchPtr b, left_input_->Next());
-      if (!b) {
-        done_ = true;
-        if (!build_left_ && output_.tracks_right()) {
-          if (BatchPtr rest =
-                  output_.UnmatchedRight(*table_->build, right_matched_.data())) {
-            queue_.push_back(std::move(rest));
-          }
-        }
-        continue;
-      }
-      if (b->num_rows() == 0) continue;
-      SPATE_RETURN_IF_ERROR(probe_.Compute(*b, op_->probe_keys(), op_->null_safe(),
-                                           integer_mode_, ctx_->eval()));
-      left_ = std::move(b);
-      left_matched_.assign(static_cast<size_t>(left_->num_rows()), 0);
-      row_ = 0;
-      chain_ = kChainStart;
-    }
+ private:
+  Status StartProbe() override {
+    chain_ = kChainStart;
+    return probe_.Compute(*left_, op_->probe_keys(), op_->null_safe(), integer_mode_,
+                          ctx_->eval());
+  }
+  BatchPtr Finish() override {
+    if (build_left_ || !output_.tracks_right()) return nullptr;
+    return output_.UnmatchedRight(*table_->build, right_matched_.data());
   }
 
- private:
   // The partition's own table, or (broadcast build) the one Prepare built for all.
-  Status Build() {
+  Status Open() override {
     if (op_->broadcast_build()) {
       table_ = ctx_->GetState<BuildTable>(op_);
       if (!table_)
@@ -207,7 +178,7 @@ class HashJoinStream final : public BatchStream {
   }
 
   // Produces the next chunk of candidate pairs of the current left batch.
-  Status Step() {
+  Status Step() override {
     const int64_t n = left_->num_rows();
     const size_t cap = static_cast<size_t>(ctx_->batch_size());
     const bool first_decides = output_.first_match_decides();
@@ -263,21 +234,15 @@ class HashJoinStream final : public BatchStream {
   JoinOutput output_;
   bool build_left_;
   bool integer_mode_ = false;
-  bool built_ = false;
-  bool done_ = false;
   // Build side.
   std::shared_ptr<const BuildTable> table_;
   std::vector<uint8_t> right_matched_;
-  // Probe side (the left child's rows when building right, the right child's when
-  // building left; left_matched_ are the probe rows' matched flags either way).
-  BatchStreamPtr left_input_;
-  BatchPtr left_;
+  // Probe side (ProbeLoopStream's left_input_ / left_ are the left child's rows when
+  // building right, the right child's when building left; left_matched_ are the probe
+  // rows' matched flags either way).
   KeyRows probe_;
-  std::vector<uint8_t> left_matched_;
-  int64_t row_ = 0;
   int32_t chain_ = kChainStart;
   std::vector<int32_t> li_, ri_;
-  std::deque<BatchPtr> queue_;
 };
 
 }  // namespace
@@ -315,7 +280,8 @@ std::string HashJoin::Describe() const {
   std::string s =
       std::string(broadcast_build_ ? "BroadcastHashJoin [" : "ShuffledHashJoin [") +
       ExprList(left_keys_) + "], [" + ExprList(right_keys_) + "], " +
-      JoinTypeText(type_) + (build_ == BuildSide::kLeft ? ", BuildLeft" : ", BuildRight");
+      std::string(sql::JoinTypeDisplay(type_)) +
+      (build_ == BuildSide::kLeft ? ", BuildLeft" : ", BuildRight");
   if (condition_) s += ", " + condition_->ToString();
   return s;
 }

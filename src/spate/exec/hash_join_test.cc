@@ -270,7 +270,7 @@ TEST(HashJoinTest, BroadcastHints) {
   };
   for (JoinType type : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kRightOuter,
                         JoinType::kFullOuter, JoinType::kLeftSemi, JoinType::kLeftAnti}) {
-    SCOPED_TRACE(JoinTypeText(type));
+    SCOPED_TRACE(std::string(sql::JoinTypeDisplay(type)));
     auto l = Left(), r = Right();
     auto plain = JoinOf(l, r, type, {Col(l, 0)}, {Col(r, 0)});
     const auto expected = ExecSorted(plain, off);

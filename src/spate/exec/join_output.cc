@@ -8,26 +8,6 @@ namespace spate::exec {
 
 using sql::JoinType;
 
-std::string JoinTypeText(JoinType type) {
-  switch (type) {
-    case JoinType::kInner:
-      return "Inner";
-    case JoinType::kLeftOuter:
-      return "LeftOuter";
-    case JoinType::kRightOuter:
-      return "RightOuter";
-    case JoinType::kFullOuter:
-      return "FullOuter";
-    case JoinType::kLeftSemi:
-      return "LeftSemi";
-    case JoinType::kLeftAnti:
-      return "LeftAnti";
-    case JoinType::kCross:
-      return "Cross";
-  }
-  return "?";
-}
-
 JoinOutput::JoinOutput(JoinType type, BoundExprPtr residual, SchemaPtr left_schema,
                        SchemaPtr right_schema, SchemaPtr output_schema)
     : type_(type),
@@ -51,7 +31,8 @@ Result<BatchPtr> JoinOutput::Pairs(const Batch& left, const Batch& right,
   if (n == 0) return BatchPtr();
   std::vector<ColumnPtr> cols;
   if (emits_pairs_ || residual_) {
-    cols.reserve(static_cast<size_t>(left.num_columns() + right.num_columns()));
+    cols.reserve(static_cast<size_t>(left.num_columns()) +
+                 static_cast<size_t>(right.num_columns()));
     for (const auto& c : left.columns()) cols.push_back(Take(*c, li.data(), n));
     for (const auto& c : right.columns()) cols.push_back(Take(*c, ri.data(), n));
   }
@@ -131,6 +112,36 @@ BatchPtr JoinOutput::UnmatchedRight(const Batch& right,
     cols.push_back(Column::MakeNull(f.type, m));
   for (const auto& c : right.columns()) cols.push_back(Take(*c, rows.data(), m));
   return Batch::Make(output_schema_, std::move(cols), m);
+}
+
+Result<BatchPtr> ProbeLoopStream::Next() {
+  if (!opened_) {
+    SPATE_RETURN_IF_ERROR(Open());
+    opened_ = true;
+  }
+  for (;;) {
+    if (!queue_.empty()) {
+      BatchPtr b = std::move(queue_.front());
+      queue_.pop_front();
+      return b;
+    }
+    if (left_) {
+      SPATE_RETURN_IF_ERROR(Step());
+      continue;
+    }
+    if (done_) return BatchPtr();
+    SPATE_ASSIGN_OR_RETURN(BatchPtr b, left_input_->Next());
+    if (!b) {
+      done_ = true;
+      if (BatchPtr rest = Finish()) queue_.push_back(std::move(rest));
+      continue;
+    }
+    if (b->num_rows() == 0) continue;
+    left_ = std::move(b);
+    left_matched_.assign(static_cast<size_t>(left_->num_rows()), 0);
+    row_ = 0;
+    SPATE_RETURN_IF_ERROR(StartProbe());
+  }
 }
 
 }  // namespace spate::exec

@@ -11,15 +11,14 @@
 // Shared by HashJoin and NestedLoopJoin. Thread safety: immutable; callers keep the
 // matched flags.
 
+#include <deque>
 #include <vector>
 
 #include "spate/compute/bound_expr.h"
+#include "spate/exec/physical_op.h"
 #include "spate/sql/bound_plan.h"
 
 namespace spate::exec {
-
-/// Spark's physical-plan name of a join type: "Inner", "LeftOuter", "LeftSemi", ...
-std::string JoinTypeText(sql::JoinType type);
 
 class JoinOutput {
  public:
@@ -55,6 +54,38 @@ class JoinOutput {
   SchemaPtr left_schema_, right_schema_, output_schema_, combined_schema_;
   bool emits_pairs_;
   bool tracks_right_;
+};
+
+/// The pull loop both joins run over their probe input (HashJoin's probe child,
+/// NestedLoopJoin's left child): queued output first; then the current probe batch
+/// `left_`, which Step() works through (pushing output to `queue_`) until it resets it;
+/// then the next non-empty probe batch, with its matched flags cleared and `row_` at 0;
+/// at the end of the input, Finish() once (the build rows nothing matched, for right and
+/// full outer joins), then the end of the stream.
+/// Thread safety: one stream per partition, used by one thread at a time.
+class ProbeLoopStream : public BatchStream {
+ public:
+  Result<BatchPtr> Next() final;
+
+ protected:
+  /// Called once, before the first probe batch; must set `left_input_`.
+  virtual Status Open() = 0;
+  /// Prepares a new probe batch `left_` (the hash join computes its keys).
+  virtual Status StartProbe() = 0;
+  /// Matches the next rows of `left_` from `row_` on; resets `left_` when it is done.
+  virtual Status Step() = 0;
+  /// The rows to emit after the last probe batch, or null.
+  virtual BatchPtr Finish() = 0;
+
+  BatchStreamPtr left_input_;
+  BatchPtr left_;
+  std::vector<uint8_t> left_matched_;
+  int64_t row_ = 0;
+  std::deque<BatchPtr> queue_;
+
+ private:
+  bool opened_ = false;
+  bool done_ = false;
 };
 
 }  // namespace spate::exec

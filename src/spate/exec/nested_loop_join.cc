@@ -1,8 +1,6 @@
 // Copyright spate authors.
 #include "spate/exec/nested_loop_join.h"
 
-#include <deque>
-
 #include "spate/exec/exec_context.h"
 #include "spate/exec/join_output.h"
 
@@ -10,13 +8,13 @@ namespace spate::exec {
 
 namespace {
 
-class NestedLoopStream final : public BatchStream {
+class NestedLoopStream final : public ProbeLoopStream {
  public:
   NestedLoopStream(const NestedLoopJoin* op, BatchStreamPtr left_input, BatchPtr right,
                    ExecContext* ctx)
       : op_(op),
         ctx_(ctx),
-        left_input_(std::move(left_input)),
+        left_source_(std::move(left_input)),
         right_(std::move(right)),
         output_(op->type(), op->condition(), op->child(0).schema(), op->child(1).schema(),
                 op->schema()) {
@@ -24,38 +22,21 @@ class NestedLoopStream final : public BatchStream {
       right_matched_.assign(static_cast<size_t>(right_->num_rows()), 0);
   }
 
-  Result<BatchPtr> Next() override {
-    for (;;) {
-      if (!queue_.empty()) {
-        BatchPtr b = std::move(queue_.front());
-        queue_.pop_front();
-        return b;
-      }
-      if (left_) {
-        SPATE_RETURN_IF_ERROR(Step());
-        continue;
-      }
-      if (done_) return BatchPtr();
-      SPATE_ASSIGN_OR_RETURN(BatchPtr b, left_input_->Next());
-      if (!b) {
-        done_ = true;
-        if (output_.tracks_right()) {
-          if (BatchPtr rest = output_.UnmatchedRight(*right_, right_matched_.data())) {
-            queue_.push_back(std::move(rest));
-          }
-        }
-        continue;
-      }
-      if (b->num_rows() == 0) continue;
-      left_ = std::move(b);
-      left_matched_.assign(static_cast<size_t>(left_->num_rows()), 0);
-      row_ = 0;
-      col_ = 0;
-    }
+ private:
+  Status Open() override {
+    left_input_ = std::move(left_source_);
+    return Status::OK();
+  }
+  Status StartProbe() override {
+    col_ = 0;
+    return Status::OK();
+  }
+  BatchPtr Finish() override {
+    if (!output_.tracks_right()) return nullptr;
+    return output_.UnmatchedRight(*right_, right_matched_.data());
   }
 
- private:
-  Status Step() {
+  Status Step() override {
     const int64_t n = left_->num_rows();
     const int64_t m = right_->num_rows();
     const int64_t cap = ctx_->batch_size();
@@ -97,16 +78,12 @@ class NestedLoopStream final : public BatchStream {
 
   const NestedLoopJoin* op_;
   ExecContext* ctx_;
-  BatchStreamPtr left_input_;
+  BatchStreamPtr left_source_;  // handed to left_input_ by Open()
   BatchPtr right_;
   JoinOutput output_;
   std::vector<uint8_t> right_matched_;
-  BatchPtr left_;
-  std::vector<uint8_t> left_matched_;
-  int64_t row_ = 0, col_ = 0;
-  bool done_ = false;
+  int64_t col_ = 0;
   std::vector<int32_t> li_, ri_;
-  std::deque<BatchPtr> queue_;
 };
 
 }  // namespace
@@ -127,7 +104,8 @@ Result<BatchStreamPtr> NestedLoopJoin::Open(int partition, ExecContext* ctx) con
 }
 
 std::string NestedLoopJoin::Describe() const {
-  std::string s = "BroadcastNestedLoopJoin BuildRight, " + JoinTypeText(type_);
+  std::string s =
+      "BroadcastNestedLoopJoin BuildRight, " + std::string(sql::JoinTypeDisplay(type_));
   if (condition_) s += ", " + condition_->ToString();
   return s;
 }

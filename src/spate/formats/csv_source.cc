@@ -494,9 +494,10 @@ Result<std::vector<Field>> CsvDataSource::InferDataFields(
 }
 
 Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
-    io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
-    const std::map<std::string, std::string>& options, std::string session_time_zone,
-    std::string corrupt_column_default, int64_t split_bytes, FilePacking packing) {
+    const io::FileSystemPtr& fs, const std::vector<std::string>& paths,
+    const SchemaPtr& user_schema, const std::map<std::string, std::string>& options,
+    const std::string& session_time_zone, const std::string& corrupt_column_default,
+    int64_t split_bytes, FilePacking packing) {
   std::shared_ptr<CsvDataSource> src(new CsvDataSource());
   src->fs_ = fs;
   src->paths_ = paths;
@@ -545,16 +546,11 @@ Result<std::shared_ptr<CsvDataSource>> CsvDataSource::Make(
 
 Result<std::unique_ptr<BatchReader>> CsvDataSource::OpenSplit(
     int split, const ScanSpec& spec) const {
-  if (split < 0 || split >= num_splits()) return MakeEmptyReader();
-  const FileSplit& s = splits_[split];
-  const InputFile& f = files_[s.file];
-  if (PartitionsRuleOut(spec, f, num_data_columns_, schema_->num_fields()))
-    return MakeEmptyReader();
-  std::vector<Field> out;
-  for (int c : spec.columns) out.push_back(schema_->field(c));
-  return std::unique_ptr<BatchReader>(std::make_unique<CsvReader>(
-      fs_, &f, s, data_schema_, &options_, spec,
-      std::make_shared<const Schema>(std::move(out)), num_data_columns_));
+  const FileSplit* s = SplitToRead(split, spec);
+  if (s == nullptr) return MakeEmptyReader();
+  return std::unique_ptr<BatchReader>(
+      std::make_unique<CsvReader>(fs_, &files_[s->file], *s, data_schema_, &options_,
+                                  spec, OutputSchema(spec), num_data_columns_));
 }
 
 std::string CsvDataSource::Describe() const {

@@ -40,7 +40,7 @@
 
 namespace spate::formats {
 
-class CsvDataSource final : public DataSource {
+class CsvDataSource final : public SplitFileDataSource {
  public:
   static constexpr int64_t kDefaultSplitBytes = 128ll << 20;  // maxPartitionBytes
 
@@ -48,10 +48,10 @@ class CsvDataSource final : public DataSource {
   /// default of the `timeZone` option; `corrupt_column_default`:
   /// spark.sql.columnNameOfCorruptRecord.
   static Result<std::shared_ptr<CsvDataSource>> Make(
-      io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
-      const std::map<std::string, std::string>& options,
-      std::string session_time_zone = "UTC",
-      std::string corrupt_column_default = "_corrupt_record",
+      const io::FileSystemPtr& fs, const std::vector<std::string>& paths,
+      const SchemaPtr& user_schema, const std::map<std::string, std::string>& options,
+      const std::string& session_time_zone = "UTC",
+      const std::string& corrupt_column_default = "_corrupt_record",
       int64_t split_bytes = kDefaultSplitBytes, FilePacking packing = {});
 
   /// The data columns Make() infers without a user schema (also for tests and benches):
@@ -66,16 +66,6 @@ class CsvDataSource final : public DataSource {
                                                     const FilePacking& packing,
                                                     int parallelism, int64_t split_bytes);
 
-  const SchemaPtr& schema() const override { return schema_; }
-  int num_splits() const override { return static_cast<int>(splits_.size()); }
-  std::string SplitPath(int split) const override {
-    return files_[splits_[split].file].path;
-  }
-  std::optional<int64_t> EstimatedBytes() const override {
-    int64_t n = 0;
-    for (const auto& f : files_) n += f.size;
-    return n;
-  }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
                                                  const ScanSpec& spec) const override;
   std::string Describe() const override;
@@ -86,12 +76,8 @@ class CsvDataSource final : public DataSource {
   CsvDataSource() = default;
   io::FileSystemPtr fs_;
   std::vector<std::string> paths_;
-  SchemaPtr schema_;
   SchemaPtr data_schema_;
-  int num_data_columns_ = 0;
   csv::CsvOptions options_;
-  std::vector<InputFile> files_;
-  std::vector<FileSplit> splits_;
 };
 
 }  // namespace spate::formats

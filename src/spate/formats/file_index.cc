@@ -435,6 +435,28 @@ bool PartitionsRuleOut(const ScanSpec& spec, const InputFile& file, int num_data
   return false;
 }
 
+std::optional<int64_t> SplitFileDataSource::EstimatedBytes() const {
+  int64_t n = 0;
+  for (const auto& f : files_) n += f.size;
+  return n;
+}
+
+const FileSplit* SplitFileDataSource::SplitToRead(int split, const ScanSpec& spec) const {
+  if (split < 0 || split >= num_splits()) return nullptr;
+  const FileSplit& s = splits_[split];
+  if (PartitionsRuleOut(spec, files_[s.file], num_data_columns_, schema_->num_fields())) {
+    return nullptr;
+  }
+  return &s;
+}
+
+SchemaPtr SplitFileDataSource::OutputSchema(const ScanSpec& spec) const {
+  std::vector<Field> out;
+  out.reserve(spec.columns.size());
+  for (int c : spec.columns) out.push_back(schema_->field(c));
+  return std::make_shared<const Schema>(std::move(out));
+}
+
 Result<BatchPtr> AssembleOutput(const SchemaPtr& out_schema, const ScanSpec& spec,
                                 const std::vector<ColumnPtr>& data, const InputFile& file,
                                 int num_data_columns, int64_t rows) {

@@ -26,6 +26,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -185,6 +186,32 @@ Status FileError(const Status& st, const std::string& path);
 /// Whether a pushed-down predicate on a partition column rules the whole file out.
 bool PartitionsRuleOut(const ScanSpec& spec, const InputFile& file, int num_data_columns,
                        int num_fields);
+
+/// The part a file source over text files split into byte ranges (CSV, JSON, text)
+/// shares: the listed files, their splits, and the schema (the data columns, then the
+/// partition columns). A subclass fills the members when it is made and opens a split's
+/// reader. Thread safety: immutable once made; any thread may open splits.
+class SplitFileDataSource : public DataSource {
+ public:
+  const SchemaPtr& schema() const override { return schema_; }
+  int num_splits() const override { return static_cast<int>(splits_.size()); }
+  std::string SplitPath(int split) const override {
+    return files_[splits_[split].file].path;
+  }
+  std::optional<int64_t> EstimatedBytes() const override;
+
+ protected:
+  /// The split to read, or nullptr when `split` is out of range or the file's partition
+  /// values rule it out (the caller returns an empty reader).
+  const FileSplit* SplitToRead(int split, const ScanSpec& spec) const;
+  /// The schema of the batches a reader of `spec` returns (`spec.columns` of schema()).
+  SchemaPtr OutputSchema(const ScanSpec& spec) const;
+
+  SchemaPtr schema_;
+  int num_data_columns_ = 0;
+  std::vector<InputFile> files_;
+  std::vector<FileSplit> splits_;
+};
 
 /// The batch of `spec.columns` over `data` (the data columns, by data index; may hold
 /// nullptr for columns not read) and the file's partition values.

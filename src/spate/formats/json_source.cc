@@ -313,9 +313,9 @@ Result<DataTypePtr> LineFileDataSource::InferJsonSchema(
 }
 
 Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
-    io::FileSystemPtr fs, Format format, std::vector<std::string> paths,
-    SchemaPtr user_schema, const std::map<std::string, std::string>& options,
-    std::string session_time_zone, int64_t split_bytes) {
+    const io::FileSystemPtr& fs, Format format, const std::vector<std::string>& paths,
+    const SchemaPtr& user_schema, const std::map<std::string, std::string>& options,
+    const std::string& session_time_zone, int64_t split_bytes) {
   std::shared_ptr<LineFileDataSource> src(new LineFileDataSource());
   src->fs_ = fs;
   src->format_ = format;
@@ -408,19 +408,15 @@ Result<std::shared_ptr<LineFileDataSource>> LineFileDataSource::Make(
 
 Result<std::unique_ptr<BatchReader>> LineFileDataSource::OpenSplit(
     int split, const ScanSpec& spec) const {
-  if (split < 0 || split >= num_splits()) return MakeEmptyReader();
-  const FileSplit& s = splits_[split];
-  const InputFile& f = files_[s.file];
-  if (PartitionsRuleOut(spec, f, num_data_columns_, schema_->num_fields()))
-    return MakeEmptyReader();
+  const FileSplit* s = SplitToRead(split, spec);
+  if (s == nullptr) return MakeEmptyReader();
   std::vector<Field> data(schema_->fields().begin(),
                           schema_->fields().begin() + num_data_columns_);
-  std::vector<Field> out;
-  for (int c : spec.columns) out.push_back(schema_->field(c));
   return std::unique_ptr<BatchReader>(std::make_unique<LineReader>(
-      fs_, format_, &f, s, whole_file_, std::make_shared<const Schema>(std::move(data)),
-      &json_options_, spec, std::make_shared<const Schema>(std::move(out)),
-      num_data_columns_, read_sep(), line_sep_.empty(), rescued_index_));
+      fs_, format_, &files_[s->file], *s, whole_file_,
+      std::make_shared<const Schema>(std::move(data)), &json_options_, spec,
+      OutputSchema(spec), num_data_columns_, read_sep(), line_sep_.empty(),
+      rescued_index_));
 }
 
 std::string LineFileDataSource::Describe() const {

@@ -48,7 +48,7 @@
 
 namespace spate::formats {
 
-class LineFileDataSource final : public DataSource {
+class LineFileDataSource final : public SplitFileDataSource {
  public:
   enum class Format : uint8_t { kJson, kText };
   static constexpr int64_t kDefaultSplitBytes = 128ll << 20;  // maxPartitionBytes
@@ -56,9 +56,10 @@ class LineFileDataSource final : public DataSource {
   /// `options`: the reader's options (keys case-insensitive). `session_time_zone`: the
   /// default of the JSON `timeZone` option.
   static Result<std::shared_ptr<LineFileDataSource>> Make(
-      io::FileSystemPtr fs, Format format, std::vector<std::string> paths,
-      SchemaPtr user_schema, const std::map<std::string, std::string>& options,
-      std::string session_time_zone = "UTC", int64_t split_bytes = kDefaultSplitBytes);
+      const io::FileSystemPtr& fs, Format format, const std::vector<std::string>& paths,
+      const SchemaPtr& user_schema, const std::map<std::string, std::string>& options,
+      const std::string& session_time_zone = "UTC",
+      int64_t split_bytes = kDefaultSplitBytes);
 
   /// The schema inference of Make() without a user schema (also for tests and benches):
   /// the records of `files` (lines split at `sep`, a '\r' before it dropped when
@@ -75,16 +76,6 @@ class LineFileDataSource final : public DataSource {
                                              const OptionMap& reader_options,
                                              int parallelism, int64_t split_bytes);
 
-  const SchemaPtr& schema() const override { return schema_; }
-  int num_splits() const override { return static_cast<int>(splits_.size()); }
-  std::string SplitPath(int split) const override {
-    return files_[splits_[split].file].path;
-  }
-  std::optional<int64_t> EstimatedBytes() const override {
-    int64_t n = 0;
-    for (const auto& f : files_) n += f.size;
-    return n;
-  }
   Result<std::unique_ptr<BatchReader>> OpenSplit(int split,
                                                  const ScanSpec& spec) const override;
   std::string Describe() const override;
@@ -94,8 +85,6 @@ class LineFileDataSource final : public DataSource {
   io::FileSystemPtr fs_;
   Format format_ = Format::kJson;
   std::vector<std::string> paths_;
-  SchemaPtr schema_;
-  int num_data_columns_ = 0;
   int rescued_index_ = -1;   // the rescuedDataColumn among the data columns; -1: none
   bool whole_file_ = false;  // multiLine (json) / wholetext (text)
   std::string line_sep_;  // the lineSep option; empty: "\n" (a "\r" before it is dropped)
@@ -104,8 +93,6 @@ class LineFileDataSource final : public DataSource {
     return line_sep_.empty() ? kNewline : line_sep_;
   }
   json::JsonOptions json_options_;
-  std::vector<InputFile> files_;
-  std::vector<FileSplit> splits_;  // whole files for multiLine / wholetext
 };
 
 }  // namespace spate::formats

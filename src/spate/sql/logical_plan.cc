@@ -10,27 +10,6 @@ namespace spate::sql {
 
 namespace {
 
-// Spark's JoinType.toString, as EXPLAIN prints it.
-std::string_view JoinTypeDisplay(JoinType t) {
-  switch (t) {
-    case JoinType::kInner:
-      return "Inner";
-    case JoinType::kLeftOuter:
-      return "LeftOuter";
-    case JoinType::kRightOuter:
-      return "RightOuter";
-    case JoinType::kFullOuter:
-      return "FullOuter";
-    case JoinType::kLeftSemi:
-      return "LeftSemi";
-    case JoinType::kLeftAnti:
-      return "LeftAnti";
-    case JoinType::kCross:
-      return "Cross";
-  }
-  return "Inner";
-}
-
 std::string JoinExprs(const std::vector<ExprPtr>& exprs) {
   std::string out;
   for (size_t i = 0; i < exprs.size(); ++i) {
@@ -191,6 +170,26 @@ void AppendTree(const LogicalPlan& p, const std::string& prefix,
 }
 
 }  // namespace
+
+std::string_view JoinTypeDisplay(JoinType t) {
+  switch (t) {
+    case JoinType::kInner:
+      return "Inner";
+    case JoinType::kLeftOuter:
+      return "LeftOuter";
+    case JoinType::kRightOuter:
+      return "RightOuter";
+    case JoinType::kFullOuter:
+      return "FullOuter";
+    case JoinType::kLeftSemi:
+      return "LeftSemi";
+    case JoinType::kLeftAnti:
+      return "LeftAnti";
+    case JoinType::kCross:
+      return "Cross";
+  }
+  return "Inner";
+}
 
 std::string_view JoinTypeName(JoinType t) {
   switch (t) {

@@ -69,6 +69,9 @@ enum class JoinType : uint8_t {
 /// ("inner", "left", "leftouter", "left_outer", "right", "outer", "full", "fullouter",
 /// "semi", "leftsemi", "left_semi", "anti", "leftanti", "left_anti", "cross").
 std::string_view JoinTypeName(JoinType t);
+/// Spark's JoinType.toString, as EXPLAIN and the physical plans print it: "Inner",
+/// "LeftOuter", "LeftSemi", ...
+std::string_view JoinTypeDisplay(JoinType t);
 std::optional<JoinType> ParseJoinType(std::string_view how);
 
 enum class SetOpKind : uint8_t { kUnion, kIntersect, kExcept };

@@ -18,7 +18,8 @@
 
 namespace spate::stream {
 
-using namespace stateful_internal;  // NOLINT(build/namespaces)
+// NOLINTNEXTLINE(google-build-using-namespace): the stateful operators' shared internals
+using namespace stateful_internal;
 using sql::BoundPlan;
 using sql::BoundPlanPtr;
 using sql::JoinType;
@@ -665,9 +666,10 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op,
                                   : "= null";
   }
   s->text = "StreamingSymmetricHashJoin " + KeysText(join.left_keys) + ", " +
-            KeysText(join.right_keys) + ", " + exec::JoinTypeText(s->type) +
-            ", condition = [ " + (join.condition ? join.condition->ToString() : "none") +
-            " ], " + cleanup + " ]";
+            KeysText(join.right_keys) + ", " +
+            std::string(sql::JoinTypeDisplay(s->type)) + ", condition = [ " +
+            (join.condition ? join.condition->ToString() : "none") + " ], " + cleanup +
+            " ]";
   auto ext = std::make_shared<StreamJoinExtension>(s, op, batch);
   auto n = std::make_shared<BoundPlan>(sql::BoundKind::kExtension);
   n->extension = std::move(ext);

@@ -7,12 +7,10 @@ namespace spate {
 
 namespace {
 
+// Spark's DataType.typeName: the integer types have names of their own; the other
+// primitive types are named as in SQL (SimpleString).
 std::string PrimitiveName(const DataType& t) {
   switch (t.id()) {
-    case TypeId::kNull:
-      return "void";
-    case TypeId::kBoolean:
-      return "boolean";
     case TypeId::kByte:
       return "byte";
     case TypeId::kShort:
@@ -21,28 +19,12 @@ std::string PrimitiveName(const DataType& t) {
       return "integer";
     case TypeId::kLong:
       return "long";
-    case TypeId::kFloat:
-      return "float";
-    case TypeId::kDouble:
-      return "double";
-    case TypeId::kDecimal:
-      return "decimal(" + std::to_string(t.precision()) + "," +
-             std::to_string(t.scale()) + ")";
-    case TypeId::kString:
-      return "string";
-    case TypeId::kBinary:
-      return "binary";
-    case TypeId::kDate:
-      return "date";
-    case TypeId::kTimestamp:
-      return "timestamp";
-    case TypeId::kTimestampNtz:
-      return "timestamp_ntz";
-    case TypeId::kDayTimeInterval:
-    case TypeId::kYearMonthInterval:
-      return t.SimpleString();
-    default:
+    case TypeId::kStruct:
+    case TypeId::kArray:
+    case TypeId::kMap:
       return "";
+    default:
+      return t.SimpleString();
   }
 }
 

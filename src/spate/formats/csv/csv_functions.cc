@@ -15,30 +15,11 @@ namespace {
 
 json::SchemaStringParser g_parse_schema = nullptr;
 
-Result<Value> Fold(const BoundExprPtr& e) {
-  if (const Value* v = e->literal_value()) return *v;
-  auto batch = Batch::Make(std::make_shared<Schema>(), {}, 1);
-  EvalContext ctx;
-  SPATE_ASSIGN_OR_RETURN(ColumnPtr c, e->Evaluate(*batch, ctx));
-  return c->GetValue(0);
-}
-
-// The options argument: a foldable map<string, string> (Spark's convertToMapData).
+// The options argument (Spark's convertToMapData) as CsvOptions takes it.
 Result<std::map<std::string, std::string>> OptionsArg(const BoundExprPtr& e) {
-  const DataTypePtr& t = e->type();
-  if (t->id() != TypeId::kMap || !e->IsConstant()) {
-    return Status::Error("INVALID_OPTIONS.NON_MAP_FUNCTION");
-  }
-  if (t->key_type()->id() != TypeId::kString ||
-      t->value_type()->id() != TypeId::kString) {
-    return Status::Error("INVALID_OPTIONS.NON_STRING_TYPE", {{"mapType", QuoteType(*t)}});
-  }
-  SPATE_ASSIGN_OR_RETURN(Value v, Fold(e));
+  SPATE_ASSIGN_OR_RETURN(auto pairs, fn::OptionsArg(e));
   std::map<std::string, std::string> out;
-  if (v.is_null()) return out;
-  for (size_t i = 0; i < v.items().size(); ++i) {
-    if (!v.values()[i].is_null()) out[v.items()[i].str()] = v.values()[i].str();
-  }
+  for (auto& [key, value] : pairs) out[key] = std::move(value);
   return out;
 }
 
@@ -116,21 +97,13 @@ Result<BoundExprPtr> ResolveFromCsv(std::vector<BoundExprPtr> args,
     return fn::UnexpectedType("from_csv", args, 0, "\"STRING\"");
   }
   const BoundExprPtr& schema_arg = args[1];
-  if (schema_arg->type()->id() != TypeId::kString || !schema_arg->IsConstant()) {
-    return Status::Error("INVALID_SCHEMA.NON_STRING_LITERAL",
-                         {{"inputSchema", "\"" + schema_arg->ToString() + "\""}});
-  }
-  SPATE_ASSIGN_OR_RETURN(Value sv, Fold(schema_arg));
-  if (sv.is_null()) {
-    return Status::Error("INVALID_SCHEMA.NON_STRING_LITERAL",
-                         {{"inputSchema", "\"" + schema_arg->ToString() + "\""}});
-  }
+  SPATE_ASSIGN_OR_RETURN(std::string schema_text, fn::SchemaLiteralArg(schema_arg));
   if (!g_parse_schema) return Status::Internal("from_csv: no schema parser installed");
-  SPATE_ASSIGN_OR_RETURN(DataTypePtr schema, g_parse_schema(sv.str()));
+  SPATE_ASSIGN_OR_RETURN(DataTypePtr schema, g_parse_schema(schema_text));
   if (schema->id() != TypeId::kStruct) {
     return Status::Error(
         "INVALID_SCHEMA.NON_STRUCT_TYPE",
-        {{"inputSchema", "\"" + sv.str() + "\""}, {"dataType", QuoteType(*schema)}});
+        {{"inputSchema", "\"" + schema_text + "\""}, {"dataType", QuoteType(*schema)}});
   }
   std::map<std::string, std::string> opts;
   if (args.size() == 3) {
@@ -204,19 +177,9 @@ Result<BoundExprPtr> ResolveSchemaOfCsv(std::vector<BoundExprPtr> args,
                                         const ResolveContext&) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("schema_of_csv", args.size(), 1, 2, "[1, 2]"));
   const BoundExprPtr& c = args[0];
-  std::string sql_expr = "\"" + fn::CallSql("schema_of_csv", {c}) + "\"";
-  if (!c->IsConstant()) {
-    return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                         {{"sqlExpr", sql_expr},
-                          {"inputName", "`csv`"},
-                          {"inputType", "\"STRING\""},
-                          {"inputExpr", "\"" + c->ToString() + "\""}});
-  }
-  SPATE_ASSIGN_OR_RETURN(Value v, Fold(c));
-  if (v.is_null() || c->type()->id() != TypeId::kString) {
-    return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_NULL",
-                         {{"sqlExpr", sql_expr}, {"exprName", "`csv`"}});
-  }
+  SPATE_ASSIGN_OR_RETURN(
+      std::string text,
+      fn::ConstantStringArg(fn::CallSql("schema_of_csv", {c}), "csv", c));
   std::map<std::string, std::string> opts;
   if (args.size() == 2) {
     SPATE_ASSIGN_OR_RETURN(opts, OptionsArg(args[1]));
@@ -225,7 +188,6 @@ Result<BoundExprPtr> ResolveSchemaOfCsv(std::vector<BoundExprPtr> args,
   SPATE_ASSIGN_OR_RETURN(CsvOptions o, CsvOptions::FromMap(opts));
   CsvTokenizer tok(o);
   CsvRecords recs;
-  const std::string& text = v.str();
   tok.Tokenize(text, 0, 1, &recs);
   SPATE_ASSIGN_OR_RETURN(auto inferrer, CsvSchemaInferrer::Make(o));
   inferrer->Add(text, recs);

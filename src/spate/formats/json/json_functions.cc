@@ -21,37 +21,6 @@ namespace {
 
 SchemaStringParser g_parse_schema = nullptr;
 
-// The value of a foldable argument.
-Result<Value> Fold(const BoundExprPtr& e) {
-  if (const Value* v = e->literal_value()) return *v;
-  auto batch = Batch::Make(std::make_shared<Schema>(), {}, 1);
-  EvalContext ctx;
-  SPATE_ASSIGN_OR_RETURN(ColumnPtr c, e->Evaluate(*batch, ctx));
-  return c->GetValue(0);
-}
-
-// Spark's ExprUtils.convertToMapData: the options argument must be a foldable
-// map<string,string>.
-Result<std::vector<std::pair<std::string, std::string>>> OptionsArg(
-    const BoundExprPtr& e) {
-  const DataTypePtr& t = e->type();
-  if (t->id() != TypeId::kMap || !e->IsConstant()) {
-    return Status::Error("INVALID_OPTIONS.NON_MAP_FUNCTION");
-  }
-  if (t->key_type()->id() != TypeId::kString ||
-      t->value_type()->id() != TypeId::kString) {
-    return Status::Error("INVALID_OPTIONS.NON_STRING_TYPE", {{"mapType", QuoteType(*t)}});
-  }
-  SPATE_ASSIGN_OR_RETURN(Value v, Fold(e));
-  std::vector<std::pair<std::string, std::string>> out;
-  if (v.is_null()) return out;
-  for (size_t i = 0; i < v.items().size(); ++i) {
-    if (v.values()[i].is_null()) continue;
-    out.emplace_back(v.items()[i].str(), v.values()[i].str());
-  }
-  return out;
-}
-
 Status StringArg(const std::string& name, const std::vector<BoundExprPtr>& args,
                  size_t i) {
   TypeId id = args[i]->type()->id();
@@ -99,22 +68,12 @@ Result<BoundExprPtr> ResolveFromJson(std::vector<BoundExprPtr> args,
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("from_json", args.size(), 2, 3, "[2, 3]"));
   SPATE_RETURN_IF_ERROR(StringArg("from_json", args, 0));
   const BoundExprPtr& schema_arg = args[1];
-  DataTypePtr schema;
-  if (schema_arg->type()->id() == TypeId::kString && schema_arg->IsConstant()) {
-    SPATE_ASSIGN_OR_RETURN(Value v, Fold(schema_arg));
-    if (v.is_null()) {
-      return Status::Error("INVALID_SCHEMA.NON_STRING_LITERAL",
-                           {{"inputSchema", "\"" + schema_arg->ToString() + "\""}});
-    }
-    if (!g_parse_schema) return Status::Internal("from_json: no schema parser installed");
-    SPATE_ASSIGN_OR_RETURN(schema, g_parse_schema(v.str()));
-  } else {
-    return Status::Error("INVALID_SCHEMA.NON_STRING_LITERAL",
-                         {{"inputSchema", "\"" + schema_arg->ToString() + "\""}});
-  }
+  SPATE_ASSIGN_OR_RETURN(std::string schema_text, fn::SchemaLiteralArg(schema_arg));
+  if (!g_parse_schema) return Status::Internal("from_json: no schema parser installed");
+  SPATE_ASSIGN_OR_RETURN(DataTypePtr schema, g_parse_schema(schema_text));
   std::vector<std::pair<std::string, std::string>> pairs;
   if (args.size() == 3) {
-    SPATE_ASSIGN_OR_RETURN(pairs, OptionsArg(args[2]));
+    SPATE_ASSIGN_OR_RETURN(pairs, fn::OptionsArg(args[2]));
   }
   std::string sql_expr = "\"" + fn::CallSql("from_json", {args[0]}) + "\"";
   if (schema->id() != TypeId::kStruct && schema->id() != TypeId::kArray &&
@@ -159,7 +118,7 @@ Result<BoundExprPtr> ResolveToJson(std::vector<BoundExprPtr> args,
   }
   std::vector<std::pair<std::string, std::string>> pairs;
   if (args.size() == 2) {
-    SPATE_ASSIGN_OR_RETURN(pairs, OptionsArg(args[1]));
+    SPATE_ASSIGN_OR_RETURN(pairs, fn::OptionsArg(args[1]));
   }
   SPATE_ASSIGN_OR_RETURN(JsonOptions probe, JsonOptions::FromPairs(pairs));
   SPATE_RETURN_IF_ERROR(JsonWriter::Make(probe).status());
@@ -182,25 +141,15 @@ Result<BoundExprPtr> ResolveSchemaOfJson(std::vector<BoundExprPtr> args,
                                          const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("schema_of_json", args.size(), 1, 2, "[1, 2]"));
   const BoundExprPtr& j = args[0];
-  std::string sql_expr = "\"" + fn::CallSql("schema_of_json", {j}) + "\"";
-  if (!j->IsConstant()) {
-    return Status::Error("DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
-                         {{"sqlExpr", sql_expr},
-                          {"inputName", "`json`"},
-                          {"inputType", "\"STRING\""},
-                          {"inputExpr", "\"" + j->ToString() + "\""}});
-  }
-  SPATE_ASSIGN_OR_RETURN(Value v, Fold(j));
-  if (v.is_null() || j->type()->id() != TypeId::kString) {
-    return Status::Error("DATATYPE_MISMATCH.UNEXPECTED_NULL",
-                         {{"sqlExpr", sql_expr}, {"exprName", "`json`"}});
-  }
+  SPATE_ASSIGN_OR_RETURN(
+      std::string text,
+      fn::ConstantStringArg(fn::CallSql("schema_of_json", {j}), "json", j));
   std::vector<std::pair<std::string, std::string>> pairs;
   if (args.size() == 2) {
-    SPATE_ASSIGN_OR_RETURN(pairs, OptionsArg(args[1]));
+    SPATE_ASSIGN_OR_RETURN(pairs, fn::OptionsArg(args[1]));
   }
   SPATE_ASSIGN_OR_RETURN(JsonOptions o, JsonOptions::FromPairs(pairs));
-  SPATE_ASSIGN_OR_RETURN(DataTypePtr t, InferType(v.str(), o));
+  SPATE_ASSIGN_OR_RETURN(DataTypePtr t, InferType(text, o));
   std::string ddl = t->Sql();
   ScalarKernel kernel = [ddl](const std::vector<ColumnPtr>&, int64_t n,
                               const EvalContext&) -> Result<ColumnPtr> {

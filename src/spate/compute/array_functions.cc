@@ -1,10 +1,10 @@
 // Copyright spate authors.
-// Array and map functions of Spark's SHOW FUNCTIONS beyond collections.cc: concat of
-// arrays, array_append, array_prepend, array_insert, array_compact, array_size,
-// array_repeat, arrays_overlap, array_union, array_intersect, array_except, get,
-// map_contains_key, map_entries and map_concat. Element equality is Spark's ordering
-// equality (CompareValuesAt); set results keep first occurrences in order, one NULL at
-// most.
+// The array functions that build, edit and combine arrays (collections.cc has the
+// constructors, accessors, sorts and sequence): concat of arrays, array_append,
+// array_prepend, array_insert, array_compact, array_size, array_repeat, arrays_overlap,
+// array_union, array_intersect, array_except and get. Element equality is Spark's
+// ordering equality (CompareValuesAt); set results keep first occurrences in order, one
+// NULL at most.
 
 #include <algorithm>
 
@@ -22,28 +22,6 @@ namespace {
 
 using Args = std::vector<BoundExprPtr>;
 using Cols = std::vector<ColumnPtr>;
-
-constexpr uint64_t kNullRef = ~uint64_t{0};
-
-uint64_t Ref(size_t source, int64_t row) {
-  return (static_cast<uint64_t>(source) << 32) | static_cast<uint64_t>(row);
-}
-
-// Output of a kernel over lists: per-row offsets, validity and element references into
-// the element columns of its sources (kNullRef = a NULL element).
-struct ListRefs {
-  std::vector<int32_t> offsets{0};
-  std::vector<uint8_t> valid;
-  std::vector<uint64_t> refs;
-  void EndRow(bool ok) {
-    offsets.push_back(static_cast<int32_t>(refs.size()));
-    valid.push_back(ok ? 1 : 0);
-  }
-  ColumnPtr Finish(const DataTypePtr& type, const Cols& elements) const {
-    ColumnPtr child = TakeMulti(elements, refs.data(), static_cast<int64_t>(refs.size()));
-    return MakeListColumn(type, offsets, valid, std::move(child));
-  }
-};
 
 Status NotArray(const std::string& name, const Args& args, size_t i) {
   return fn::UnexpectedType(name, args, i, "\"ARRAY\"");
@@ -130,7 +108,8 @@ Result<BoundExprPtr> ResolveArrayConcat(const std::string& name, Args args) {
           if (ok) {
             for (size_t k = 0; k < c.size(); ++k) {
               const int32_t* off = c[k]->offsets();
-              for (int32_t j = off[i]; j < off[i + 1]; ++j) out.refs.push_back(Ref(k, j));
+              for (int32_t j = off[i]; j < off[i + 1]; ++j)
+                out.refs.push_back(TakeRef(k, j));
             }
           }
           out.EndRow(ok);
@@ -192,11 +171,12 @@ Result<BoundExprPtr> ResolveArrayPlace(const std::string& name, Place place, Arg
             out.EndRow(false);
             continue;
           }
-          uint64_t elem = e.IsNull(i) ? kNullRef : Ref(1, i);
+          uint64_t elem = e.IsNull(i) ? kNullTakeRef : TakeRef(1, i);
           int32_t len = off[i + 1] - off[i];
           if (place == Place::kPrepend) out.refs.push_back(elem);
           if (place != Place::kInsert) {
-            for (int32_t j = off[i]; j < off[i + 1]; ++j) out.refs.push_back(Ref(0, j));
+            for (int32_t j = off[i]; j < off[i + 1]; ++j)
+              out.refs.push_back(TakeRef(0, j));
             if (place == Place::kAppend) out.refs.push_back(elem);
             out.EndRow(true);
             continue;
@@ -209,21 +189,23 @@ Result<BoundExprPtr> ResolveArrayPlace(const std::string& name, Place place, Arg
           if (pos > 0) {
             int64_t at = pos - 1;
             for (int64_t j = 0; j < std::min<int64_t>(at, len); ++j)
-              out.refs.push_back(Ref(0, off[i] + j));
-            for (int64_t j = len; j < at; ++j) out.refs.push_back(kNullRef);
+              out.refs.push_back(TakeRef(0, off[i] + j));
+            for (int64_t j = len; j < at; ++j) out.refs.push_back(kNullTakeRef);
             out.refs.push_back(elem);
-            for (int64_t j = at; j < len; ++j) out.refs.push_back(Ref(0, off[i] + j));
+            for (int64_t j = at; j < len; ++j) out.refs.push_back(TakeRef(0, off[i] + j));
           } else {
             int64_t from_end = -pos;  // 1: after the last element
             int64_t at = len - from_end + 1;
             if (at < 0) {
               out.refs.push_back(elem);
-              for (int64_t j = 0; j < -at; ++j) out.refs.push_back(kNullRef);
-              for (int64_t j = 0; j < len; ++j) out.refs.push_back(Ref(0, off[i] + j));
+              for (int64_t j = 0; j < -at; ++j) out.refs.push_back(kNullTakeRef);
+              for (int64_t j = 0; j < len; ++j)
+                out.refs.push_back(TakeRef(0, off[i] + j));
             } else {
-              for (int64_t j = 0; j < at; ++j) out.refs.push_back(Ref(0, off[i] + j));
+              for (int64_t j = 0; j < at; ++j) out.refs.push_back(TakeRef(0, off[i] + j));
               out.refs.push_back(elem);
-              for (int64_t j = at; j < len; ++j) out.refs.push_back(Ref(0, off[i] + j));
+              for (int64_t j = at; j < len; ++j)
+                out.refs.push_back(TakeRef(0, off[i] + j));
             }
           }
           out.EndRow(true);
@@ -249,7 +231,7 @@ Result<BoundExprPtr> ResolveArrayCompact(Args args, const ResolveContext&) {
         for (int64_t i = 0; i < n; ++i) {
           if (a.IsValid(i)) {
             for (int32_t j = off[i]; j < off[i + 1]; ++j) {
-              if (el.IsValid(j)) out.refs.push_back(Ref(0, j));
+              if (el.IsValid(j)) out.refs.push_back(TakeRef(0, j));
             }
           }
           out.EndRow(a.IsValid(i));
@@ -287,7 +269,7 @@ Result<BoundExprPtr> ResolveArrayRepeat(Args args, const ResolveContext&) {
         ListRefs out;
         for (int64_t i = 0; i < n; ++i) {
           if (c[1]->IsValid(i)) {
-            uint64_t r = c[0]->IsNull(i) ? kNullRef : Ref(0, i);
+            uint64_t r = c[0]->IsNull(i) ? kNullTakeRef : TakeRef(0, i);
             for (int32_t k = 0; k < count[i]; ++k) out.refs.push_back(r);
           }
           out.EndRow(c[1]->IsValid(i));
@@ -306,7 +288,7 @@ bool ContainsRef(const Cols& elems, const std::vector<uint64_t>& refs, size_t fr
                  const Column& col, int64_t j) {
   for (size_t k = from; k < refs.size(); ++k) {
     uint64_t r = refs[k];
-    if (r == kNullRef) continue;
+    if (r == kNullTakeRef) continue;
     if (CompareValuesAt(*elems[r >> 32], static_cast<int64_t>(r & 0xFFFFFFFF), col, j) ==
         0)
       return true;
@@ -346,10 +328,10 @@ Result<BoundExprPtr> ResolveSetOp(const std::string& name, SetOp op, Args args) 
           bool has_null = false;
           auto add_distinct = [&](size_t src, const Column& e, int32_t j) {
             if (e.IsNull(j)) {
-              if (!has_null) out.refs.push_back(kNullRef);
+              if (!has_null) out.refs.push_back(kNullTakeRef);
               has_null = true;
             } else if (!ContainsRef(elems, out.refs, start, e, j)) {
-              out.refs.push_back(Ref(src, j));
+              out.refs.push_back(TakeRef(src, j));
             }
           };
           auto in_b = [&](int32_t j, bool* null_in_b) {
@@ -410,8 +392,7 @@ Result<BoundExprPtr> ResolveSetOp(const std::string& name, SetOp op, Args args) 
       });
 }
 
-// ---- get / map_contains_key / map_entries / map_concat
-// ---------------------------------
+// ---- get
 
 // get(array, index): the element at 0-based `index`, NULL outside the array.
 Result<BoundExprPtr> ResolveGet(Args args, const ResolveContext& rc) {
@@ -438,153 +419,9 @@ Result<BoundExprPtr> ResolveGet(Args args, const ResolveContext& rc) {
       [texts](const std::vector<std::string>&) { return CallText("get", texts); });
 }
 
-Result<BoundExprPtr> ResolveMapContainsKey(Args args, const ResolveContext& rc) {
-  SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_contains_key", args.size(), 2, 2, "2"));
-  if (args[0]->type()->id() != TypeId::kMap)
-    return fn::UnexpectedType("map_contains_key", args, 0, "\"MAP\"");
-  const auto& reg = FunctionRegistry::Global();
-  SPATE_ASSIGN_OR_RETURN(auto keys, (*reg.FindScalar("map_keys"))({args[0]}, rc));
-  SPATE_ASSIGN_OR_RETURN(auto has,
-                         (*reg.FindScalar("array_contains"))({keys, args[1]}, rc));
-  std::vector<std::string> texts{args[0]->ToString(), args[1]->ToString()};
-  return MakeScalarCall(
-      "map_contains_key", has->type(), has->nullable(), {has},
-      [](const Cols& c, int64_t, const EvalContext&) -> Result<ColumnPtr> {
-        return c[0];
-      },
-      [texts](const std::vector<std::string>&) {
-        return CallText("map_contains_key", texts);
-      });
-}
-
-// map_entries(map): the map's entries as an array of struct<key, value> (the map's
-// layout).
-Result<BoundExprPtr> ResolveMapEntries(Args args, const ResolveContext&) {
-  SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_entries", args.size(), 1, 1, "1"));
-  if (args[0]->type()->id() != TypeId::kMap)
-    return fn::UnexpectedType("map_entries", args, 0, "\"MAP\"");
-  // The entries' values may be NULL only when the map's may (Spark's MapEntries).
-  const DataTypePtr& mt = args[0]->type();
-  DataTypePtr type = DataType::Array(
-      DataType::Struct({Field{"key", mt->key_type(), false},
-                        Field{"value", mt->value_type(), mt->value_contains_null()}}),
-      false);
-  return MakeScalarCall(
-      "map_entries", type, args[0]->nullable(), args,
-      [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        const Column& m = *c[0];
-        const int32_t* off = m.offsets();
-        std::vector<int32_t> offsets(off, off + n + 1);
-        std::vector<uint8_t> valid(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i)
-          valid[static_cast<size_t>(i)] = m.IsValid(i) ? 1 : 0;
-        const ColumnPtr& entries = m.child(0);
-        ColumnPtr child = MakeStructColumn(type->element_type(), entries->length(),
-                                           entries->children());
-        return MakeListColumn(type, offsets, valid, child);
-      });
-}
-
-// map_concat(m1, m2, ...): all entries; a key twice is DUPLICATED_MAP_KEY (Spark's
-// default spark.sql.mapKeyDedupPolicy=EXCEPTION).
-Result<BoundExprPtr> ResolveMapConcat(Args args, const ResolveContext&) {
-  SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_concat", args.size(), 1, SIZE_MAX, "> 0"));
-  DataTypePtr type;
-  for (size_t k = 0; k < args.size(); ++k) {
-    if (args[k]->type()->id() != TypeId::kMap) {
-      std::string types;
-      for (size_t j = 0; j < args.size(); ++j)
-        types += (j ? ", " : "") + QuoteType(*args[j]->type());
-      return Status::Error("DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES",
-                           {{"sqlExpr", "\"" + fn::CallSql("map_concat", args) + "\""},
-                            {"functionName", "`map_concat`"},
-                            {"dataType", "[" + types + "]"}});
-    }
-    if (!type) {
-      type = args[k]->type();
-    } else {
-      DataTypePtr c = CommonType(type, args[k]->type());
-      if (!c) {
-        return Status::Error("DATATYPE_MISMATCH.DATA_DIFF_TYPES",
-                             {{"functionName", "`map_concat`"},
-                              {"sqlExpr", "\"" + fn::CallSql("map_concat", args) + "\""},
-                              {"dataType", "(" + QuoteType(*type) + " or " +
-                                               QuoteType(*args[k]->type()) + ")"}});
-      }
-      type = c;
-    }
-  }
-  if (!type) type = DataType::Map(DataType::Null(), DataType::Null());
-  for (auto& a : args) {
-    SPATE_ASSIGN_OR_RETURN(a, ImplicitCast(a, type));
-  }
-  DataTypePtr entry = MapEntryType(type);
-  return MakeScalarCall(
-      "map_concat", type, fn::AnyNullable(args), args,
-      [type, entry](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        ListRefs out;
-        Cols entries;
-        for (const auto& m : c) entries.push_back(m->child(0));
-        for (int64_t i = 0; i < n; ++i) {
-          bool ok = true;
-          for (const auto& m : c) ok &= m->IsValid(i);
-          if (ok) {
-            for (size_t k = 0; k < c.size(); ++k) {
-              const int32_t* off = c[k]->offsets();
-              for (int32_t j = off[i]; j < off[i + 1]; ++j) out.refs.push_back(Ref(k, j));
-            }
-          }
-          out.EndRow(ok);
-        }
-        ColumnPtr child =
-            TakeMulti(entries, out.refs.data(), static_cast<int64_t>(out.refs.size()));
-        SPATE_RETURN_IF_ERROR(ValidateMapKeys(*child->child(0), out.offsets));
-        return MakeListColumn(type, out.offsets, out.valid, child);
-      });
-}
-
-// map_from_entries(array<struct<k, v>>): the map of the entries; NULL when the array or
-// an entry is NULL; NULL_MAP_KEY / DUPLICATED_MAP_KEY as Spark's defaults.
-Result<BoundExprPtr> ResolveMapFromEntries(Args args, const ResolveContext&) {
-  SPATE_RETURN_IF_ERROR(fn::CheckArgs("map_from_entries", args.size(), 1, 1, "1"));
-  const DataTypePtr& t = args[0]->type();
-  if (t->id() != TypeId::kArray || t->element_type()->id() != TypeId::kStruct ||
-      t->element_type()->fields().size() != 2) {
-    return fn::UnexpectedType("map_from_entries", args, 0,
-                              "\"ARRAY\" of pair \"STRUCT\"");
-  }
-  const auto& fields = t->element_type()->fields();
-  DataTypePtr type = DataType::Map(fields[0].type, fields[1].type, fields[1].nullable);
-  DataTypePtr entry = MapEntryType(type);
-  return MakeScalarCall(
-      "map_from_entries", type, args[0]->nullable() || t->contains_null(), args,
-      [type, entry](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        const Column& a = *c[0];
-        const Column& structs = *a.child(0);
-        const int32_t* off = a.offsets();
-        std::vector<int32_t> offsets{0}, take;
-        std::vector<uint8_t> valid;
-        for (int64_t i = 0; i < n; ++i) {
-          bool ok = a.IsValid(i);
-          for (int32_t j = off[i]; ok && j < off[i + 1]; ++j) ok = structs.IsValid(j);
-          if (ok) {
-            for (int32_t j = off[i]; j < off[i + 1]; ++j) take.push_back(j);
-          }
-          offsets.push_back(static_cast<int32_t>(take.size()));
-          valid.push_back(ok ? 1 : 0);
-        }
-        auto m = static_cast<int64_t>(take.size());
-        ColumnPtr keys = Take(*structs.child(0), take.data(), m);
-        ColumnPtr values = Take(*structs.child(1), take.data(), m);
-        SPATE_RETURN_IF_ERROR(ValidateMapKeys(*keys, offsets));
-        return MakeListColumn(type, offsets, valid,
-                              MakeStructColumn(entry, m, {keys, values}));
-      });
-}
-
 }  // namespace
 
-void RegisterMoreCollectionFunctions(FunctionRegistry& r) {
+void RegisterArrayFunctions(FunctionRegistry& r) {
   // concat: arrays here, strings and binaries as before.
   for (const char* name : {"concat", "||"}) {
     const ScalarResolver* previous = r.FindScalar(name);
@@ -624,10 +461,6 @@ void RegisterMoreCollectionFunctions(FunctionRegistry& r) {
     });
   }
   r.RegisterScalar("get", ResolveGet);
-  r.RegisterScalar("map_contains_key", ResolveMapContainsKey);
-  r.RegisterScalar("map_entries", ResolveMapEntries);
-  r.RegisterScalar("map_concat", ResolveMapConcat);
-  r.RegisterScalar("map_from_entries", ResolveMapFromEntries);
 }
 
 }  // namespace spate
