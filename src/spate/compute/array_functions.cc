@@ -99,22 +99,9 @@ Result<BoundExprPtr> ResolveArrayConcat(const std::string& name, Args args) {
   return MakeScalarCall(
       name, type, fn::AnyNullable(args), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        ListRefs out;
         Cols elems;
         for (const auto& col : c) elems.push_back(col->child(0));
-        for (int64_t i = 0; i < n; ++i) {
-          bool ok = true;
-          for (const auto& col : c) ok &= col->IsValid(i);
-          if (ok) {
-            for (size_t k = 0; k < c.size(); ++k) {
-              const int32_t* off = c[k]->offsets();
-              for (int32_t j = off[i]; j < off[i + 1]; ++j)
-                out.refs.push_back(TakeRef(k, j));
-            }
-          }
-          out.EndRow(ok);
-        }
-        return out.Finish(type, elems);
+        return ConcatListRows(c, n).Finish(type, elems);
       });
 }
 

@@ -103,21 +103,9 @@ Result<BoundExprPtr> ResolveMapConcat(Args args, const ResolveContext&) {
   return MakeScalarCall(
       "map_concat", type, fn::AnyNullable(args), args,
       [type, entry](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        ListRefs out;
         Cols entries;
         for (const auto& m : c) entries.push_back(m->child(0));
-        for (int64_t i = 0; i < n; ++i) {
-          bool ok = true;
-          for (const auto& m : c) ok &= m->IsValid(i);
-          if (ok) {
-            for (size_t k = 0; k < c.size(); ++k) {
-              const int32_t* off = c[k]->offsets();
-              for (int32_t j = off[i]; j < off[i + 1]; ++j)
-                out.refs.push_back(TakeRef(k, j));
-            }
-          }
-          out.EndRow(ok);
-        }
+        const ListRefs out = ConcatListRows(c, n);
         ColumnPtr child =
             TakeMulti(entries, out.refs.data(), static_cast<int64_t>(out.refs.size()));
         SPATE_RETURN_IF_ERROR(ValidateMapKeys(*child->child(0), out.offsets));

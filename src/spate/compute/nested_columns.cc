@@ -62,4 +62,20 @@ Status ValidateMapKeys(const Column& keys, const std::vector<int32_t>& offsets) 
   return Status::OK();
 }
 
+ListRefs ConcatListRows(const std::vector<ColumnPtr>& lists, int64_t n) {
+  ListRefs out;
+  for (int64_t i = 0; i < n; ++i) {
+    bool ok = true;
+    for (const auto& l : lists) ok &= l->IsValid(i);
+    if (ok) {
+      for (size_t k = 0; k < lists.size(); ++k) {
+        const int32_t* off = lists[k]->offsets();
+        for (int32_t j = off[i]; j < off[i + 1]; ++j) out.refs.push_back(TakeRef(k, j));
+      }
+    }
+    out.EndRow(ok);
+  }
+  return out;
+}
+
 }  // namespace spate

@@ -45,4 +45,8 @@ struct ListRefs {
   }
 };
 
+/// Row i of each of `lists` (list or map columns of `n` rows) concatenated: NULL when any
+/// of them is NULL at i (concat / map_concat).
+ListRefs ConcatListRows(const std::vector<ColumnPtr>& lists, int64_t n);
+
 }  // namespace spate
