@@ -344,6 +344,11 @@ void BindColumn(py::module_& m) {
       .def("rlike", &Column::rlike)
       .def("eqNullSafe", &Column::eqNullSafe)
       .def("getField", &Column::getField)
+      .def("withField", &Column::withField)
+      .def("dropFields",
+           [](const Column& c, const std::vector<std::string>& names) {
+             return c.dropFields(names);
+           })
       .def("getItem", [](const Column& c, const Column& k) { return c.getItem(k); })
       .def("asc", &Column::asc)
       .def("asc_nulls_first", &Column::asc_nulls_first)
@@ -516,6 +521,7 @@ void BindDataFrame(py::module_& m) {
       .def("columns", &DataFrame::columns)
       .def("dtypes", &DataFrame::dtypes)
       .def("col", &DataFrame::col)
+      .def("colRegex", &DataFrame::colRegex)
       .def("createOrReplaceTempView", &DataFrame::createOrReplaceTempView)
       .def("createTempView", &DataFrame::createTempView)
       .def("createGlobalTempView", &DataFrame::createGlobalTempView)

@@ -211,8 +211,25 @@ class Column:
             raise AttributeError(item)
         return self.getField(item)
 
+    def withField(self, fieldName: str, col: "Column") -> "Column":
+        """This struct with field `fieldName` (a dotted path into nested structs) set to
+        `col`: replaced where it exists, appended where it does not (Spark's withField)."""
+        if not isinstance(fieldName, str):
+            raise PySparkTypeError("[NOT_EXPECTED_TYPE] Argument `fieldName` should be str, got %s."
+                                   % type(fieldName).__name__, "NOT_EXPECTED_TYPE", None,
+                                   {"arg_name": "fieldName", "expected_type": "str",
+                                    "arg_type": type(fieldName).__name__})
+        if not isinstance(col, Column):
+            raise PySparkTypeError("[NOT_EXPECTED_TYPE] Argument `col` should be Column, got %s."
+                                   % type(col).__name__, "NOT_EXPECTED_TYPE", None,
+                                   {"arg_name": "col", "expected_type": "Column",
+                                    "arg_type": type(col).__name__})
+        return Column(self._jc.withField(fieldName, col._jc))
+
     def dropFields(self, *fieldNames: str) -> "Column":
-        raise NotImplementedError("dropFields")
+        """This struct without the fields `fieldNames` (dotted paths into nested structs);
+        a missing field is no change (Spark's dropFields)."""
+        return Column(self._jc.dropFields(list(fieldNames)))
 
     # sorting
     def asc(self) -> "Column":

@@ -126,6 +126,17 @@ class DataFrame:
     def col(self, name: str) -> Column:
         return Column(self._jdf.col(name))
 
+    def colRegex(self, colName: str) -> Column:
+        """The columns whose names match a Java regex in backticks ("`(id|v)_.*`"; "t.`...`"
+        for those of the DataFrame aliased t), expanded by select; a name without backticks
+        is that column (Spark's colRegex)."""
+        if not isinstance(colName, str):
+            raise PySparkTypeError("[NOT_EXPECTED_TYPE] Argument `colName` should be str, got %s."
+                                   % type(colName).__name__, "NOT_EXPECTED_TYPE", None,
+                                   {"arg_name": "colName", "expected_type": "str",
+                                    "arg_type": type(colName).__name__})
+        return Column(self._jdf.colRegex(colName))
+
     # ---- transformations --------------------------------------------------------------------
     def select(self, *cols: Any) -> "DataFrame":
         return self._wrap(self._jdf.select([_to_col_jc(c) for c in _flatten(cols)]))

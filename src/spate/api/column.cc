@@ -1,6 +1,9 @@
 // Copyright spate authors.
 #include "spate/api/column.h"
 
+#include <algorithm>
+#include <functional>
+
 #include "spate/api/exceptions.h"
 #include "spate/sql/parser.h"
 
@@ -65,6 +68,74 @@ Column Column::eqNullSafe(const Column& o) const { return Binary("<=>", *this, o
 Column Column::getField(const std::string& n) const {
   return Column(Expr::Field(expr_, n));
 }
+namespace {
+
+// Adds a field operation to `structure` as Spark builds UpdateFields: an operation on an
+// update_fields joins its list, and a list of only WithFields keeps one per field name
+// (the first's place, the last's value; names compared exactly, as any case sensitivity
+// then gives the same struct), which is how Spark names the column.
+ExprPtr AddFieldOp(const ExprPtr& structure, ExprPtr op) {
+  ExprPtr base = structure;
+  std::vector<ExprPtr> ops;
+  if (structure->kind == ExprKind::kCall && structure->name == "update_fields") {
+    base = structure->children[0];
+    ops.assign(structure->children.begin() + 1, structure->children.end());
+  }
+  ops.push_back(std::move(op));
+  if (std::all_of(ops.begin(), ops.end(),
+                  [](const ExprPtr& o) { return o->name == "withfield"; })) {
+    std::vector<ExprPtr> kept;
+    for (const ExprPtr& o : ops) {
+      auto same = std::find_if(kept.begin(), kept.end(), [&o](const ExprPtr& k) {
+        return k->name_parts[0] == o->name_parts[0];
+      });
+      if (same != kept.end()) {
+        *same = o;
+      } else {
+        kept.push_back(o);
+      }
+    }
+    ops = std::move(kept);
+  }
+  return Expr::UpdateFields(std::move(base), std::move(ops));
+}
+
+// `structure` with `leaf(name)` applied at path[k..]: a nested field is set to an
+// update_fields of itself.
+ExprPtr UpdatePath(const ExprPtr& structure, const std::vector<std::string>& path,
+                   size_t k, const std::function<ExprPtr(const std::string&)>& leaf) {
+  if (k + 1 == path.size()) return AddFieldOp(structure, leaf(path[k]));
+  ExprPtr inner = UpdatePath(Expr::Field(structure, path[k]), path, k + 1, leaf);
+  return AddFieldOp(structure, Expr::WithFieldOp(path[k], std::move(inner)));
+}
+
+// A field path as Spark parses it (a multipart identifier; "" is one empty name).
+std::vector<std::string> FieldPath(const std::string& name) {
+  if (name.empty()) return {""};
+  return ValueOrThrow(sql::ParseMultipartIdentifier(name));
+}
+
+}  // namespace
+
+Column Column::withField(const std::string& fieldName, const Column& col) const {
+  const ExprPtr& value = col.expr();
+  return Column(
+      UpdatePath(expr_, FieldPath(fieldName), 0,
+                 [&value](const std::string& n) { return Expr::WithFieldOp(n, value); }));
+}
+
+Column Column::dropFields(const std::vector<std::string>& fieldNames) const {
+  if (fieldNames.empty()) {
+    ThrowStatus(Status::Invalid("dropFields needs at least one field name"));
+  }
+  ExprPtr out = expr_;
+  for (const auto& name : fieldNames) {
+    out = UpdatePath(out, FieldPath(name), 0,
+                     [](const std::string& n) { return Expr::DropFieldOp(n); });
+  }
+  return Column(out);
+}
+
 Column Column::getItem(const Column& key) const {
   return Column(Expr::Extract(expr_, key.expr()));
 }

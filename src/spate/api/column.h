@@ -2,9 +2,9 @@
 #pragma once
 
 // Column: an expression over a DataFrame's columns, built with operators and methods
-// named as in PySpark (alias, cast, isNull, isin, between, like, getField, asc/desc,
-// over, ...). A Column is an immutable value wrapping an unresolved expression; it is
-// resolved when a DataFrame uses it. Thread safety: immutable; safe to share.
+// named as in PySpark (alias, cast, isNull, isin, between, like, getField, withField,
+// asc/desc, over, ...). A Column is an immutable value wrapping an unresolved expression;
+// it is resolved when a DataFrame uses it. Thread safety: immutable; safe to share.
 
 #include <concepts>
 #include <cstdint>
@@ -73,6 +73,22 @@ class Column {
     return getItem(Lit(ToValue(key)));
   }
   Column operator[](const std::string& field) const { return getField(field); }
+  /// This struct with field `fieldName` set to `col` (Spark's Column.withField): every
+  /// field of that name (case-insensitively unless spark.sql.caseSensitive) is replaced,
+  /// or the field is appended when there is none. A dotted path ("a.b.c", backticks
+  /// quote a name with dots) sets a field of nested structs, which must exist. NULL
+  /// where the struct is NULL. Errors when the query is analyzed, as Spark:
+  /// DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE (not a struct), FIELD_NOT_FOUND (a missing
+  /// struct on the path); an invalid path throws ParseException here.
+  Column withField(const std::string& fieldName, const Column& col) const;
+  /// This struct without the fields `fieldNames` (Spark's Column.dropFields); paths as in
+  /// withField; a missing last field is no change. Dropping every field is
+  /// DATATYPE_MISMATCH.CANNOT_DROP_ALL_FIELDS; no name at all throws here.
+  Column dropFields(const std::vector<std::string>& fieldNames) const;
+  template <std::convertible_to<std::string>... S>
+  Column dropFields(const S&... fieldNames) const {
+    return dropFields(std::vector<std::string>{std::string(fieldNames)...});
+  }
 
   Column asc() const;
   Column asc_nulls_first() const;

@@ -462,6 +462,21 @@ Column DataFrame::operator[](const std::string& name) const {
   return Column(e);
 }
 
+Column DataFrame::colRegex(const std::string& colName) const {
+  // As Spark's patterns: `regex` (one or more characters between backticks), else
+  // qualifier.`regex` (the longest qualifier, one character, then the backticked regex).
+  const size_t n = colName.size();
+  if (n >= 3 && colName.back() == '`') {
+    if (colName[0] == '`') return Column(Expr::RegexStar(colName.substr(1, n - 2)));
+    size_t open = colName.rfind('`', n - 3);
+    if (open != std::string::npos && open >= 2) {
+      return Column(Expr::RegexStar(colName.substr(open + 1, n - open - 2),
+                                    {colName.substr(0, open - 1)}));
+    }
+  }
+  return (*this)[colName];
+}
+
 void DataFrame::createOrReplaceTempView(const std::string& name) const {
   CheckOrThrow(session_->catalog.CreateTempView(name, bound_, true));
 }

@@ -263,6 +263,12 @@ class DataFrame {
   /// df["name"]: a column bound to this DataFrame (disambiguates self-joins).
   Column operator[](const std::string& name) const;
   Column col(const std::string& name) const { return (*this)[name]; }
+  /// Spark's colRegex: "`regex`" selects, where a select list expands it, every column
+  /// whose whole name matches the Java regex (case-insensitively unless
+  /// spark.sql.caseSensitive); "t.`regex`" only those of the relation aliased t. A name
+  /// without backticks is col(colName). Used elsewhere than a select list it is
+  /// INVALID_USAGE_OF_STAR_OR_REGEX when the query is analyzed.
+  Column colRegex(const std::string& colName) const;
   void createOrReplaceTempView(const std::string& name) const;
   void createTempView(const std::string& name) const;
   void createGlobalTempView(const std::string& name) const;

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include <gtest/gtest.h>
 
+#include "spate/api/streaming.h"
 #include "spate/spate.h"
 #include "spate/testing/status_matchers.h"
 
@@ -195,6 +196,175 @@ TEST(DataFrameTest, ExplainShowsPhysicalPlan) {
   EXPECT_NE(plan.find("== Physical Plan =="), std::string::npos);
   EXPECT_NE(plan.find("HashAggregate"), std::string::npos);
   EXPECT_NE(plan.find("Range"), std::string::npos);
+}
+
+// ---- Column.withField / dropFields, DataFrame.colRegex
+
+DataFrame Structs(const SparkSession& spark) {
+  return spark.sql(
+      "SELECT 1 AS id, named_struct('a', 1, 'b', 'x', 'c', named_struct('d', 2, 'e', 3)) "
+      "AS s UNION ALL SELECT 2, NULL UNION ALL "
+      "SELECT 3, named_struct('a', 4, 'b', 'y', 'c', NULL)");
+}
+
+TEST(ColumnWithFieldTest, ReplacesOrAppendsAndNamesTheColumnAsSpark) {
+  auto spark = NewSession();
+  auto df = Structs(spark).orderBy("id").select(F::col("s").withField("a", F::lit(10)),
+                                                F::col("s").withField("z", F::col("id")));
+  EXPECT_EQ(df.columns(), (std::vector<std::string>{"update_fields(s, WithField(10))",
+                                                    "update_fields(s, WithField(id))"}));
+  EXPECT_EQ(
+      df.schema().fields()[1].type->Sql(),
+      "STRUCT<a: INT NOT NULL, b: STRING NOT NULL, c: STRUCT<d: INT NOT NULL, e: INT "
+      "NOT NULL>, z: INT NOT NULL>");
+  auto rows = Structs(spark)
+                  .orderBy("id")
+                  .select(F::col("s").withField("a", F::lit(10)).alias("u"),
+                          F::col("s").withField("z", F::col("id")).alias("v"))
+                  .collect();
+  EXPECT_EQ(Render(rows),
+            "Row(u={10, x, {2, 3}}, v={1, x, {2, 3}, 1})\nRow(u=None, v=None)\n"
+            "Row(u={10, y, NULL}, v={4, y, NULL, 3})\n");
+}
+
+TEST(ColumnWithFieldTest, NestedPathsCaseInsensitiveNames) {
+  auto spark = NewSession();
+  auto df = Structs(spark).orderBy("id").select(F::col("s").withField("C.D", F::lit(0)));
+  EXPECT_EQ(df.columns(),
+            (std::vector<std::string>{
+                "update_fields(s, WithField(update_fields(s.C, WithField(0))))"}));
+  EXPECT_EQ(Render(Structs(spark)
+                       .orderBy("id")
+                       .select(F::col("s").withField("C.D", F::lit(0)).alias("u"))
+                       .collect()),
+            "Row(u={1, x, {0, 3}})\nRow(u=None)\nRow(u={4, y, NULL})\n");
+}
+
+TEST(ColumnWithFieldTest, ChainsMergeIntoOneUpdateAsSpark) {
+  auto spark = NewSession();
+  auto c = F::col("s")
+               .withField("a", F::lit(1))
+               .withField("z", F::col("id"))
+               .dropFields("b")
+               .withField("a", F::lit(2));
+  EXPECT_EQ(c.toString(),
+            "Column<'update_fields(s, WithField(1), WithField(id), dropfield(), "
+            "WithField(2))'>");
+  // Only WithFields: one per name, at the first's place with the last's value.
+  EXPECT_EQ(F::col("s")
+                .withField("z", F::lit(1))
+                .withField("a", F::lit(2))
+                .withField("z", F::lit(3))
+                .toString(),
+            "Column<'update_fields(s, WithField(3), WithField(2))'>");
+  auto df = Structs(spark).orderBy("id").select(c.alias("u"));
+  EXPECT_EQ(Render(df.collect()),
+            "Row(u={2, {2, 3}, 1})\nRow(u=None)\nRow(u={2, NULL, 3})\n");
+}
+
+TEST(ColumnWithFieldTest, DropFieldsNestedAndMissing) {
+  auto spark = NewSession();
+  auto c = F::col("s").dropFields("a", "c.d", "zz");
+  EXPECT_EQ(
+      c.toString(),
+      "Column<'update_fields(s, dropfield(), WithField(update_fields(update_fields(s, "
+      "dropfield()).c, dropfield())), dropfield())'>");
+  auto df = Structs(spark).orderBy("id").select(c.alias("u"));
+  EXPECT_EQ(Render(df.collect()), "Row(u={x, {3}})\nRow(u=None)\nRow(u={y, NULL})\n");
+}
+
+TEST(ColumnWithFieldTest, WorksInWithColumnAndFilter) {
+  auto spark = NewSession();
+  auto df = Structs(spark)
+                .withColumn("s", F::col("s").withField("a", F::col("id") * 10))
+                .filter(F::col("s").withField("b", F::lit("q")).getField("a") > 15)
+                .select("id", "s.a");
+  EXPECT_EQ(Render(df.collect()), "Row(id=3, a=30)\n");
+}
+
+TEST(ColumnWithFieldTest, ErrorsAsSpark) {
+  auto spark = NewSession();
+  auto df = Structs(spark);
+  EXPECT_THROW_CLASS(df.select(F::col("id").withField("x", F::lit(1))), AnalysisException,
+                     "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+  EXPECT_THROW_CLASS(df.select(F::col("s").withField("a.x", F::lit(1))),
+                     AnalysisException, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+  EXPECT_THROW_CLASS(df.select(F::col("s").withField("zz.x", F::lit(1))),
+                     AnalysisException, "FIELD_NOT_FOUND");
+  EXPECT_THROW_CLASS(df.select(F::col("s").dropFields("a", "b", "c")), AnalysisException,
+                     "DATATYPE_MISMATCH.CANNOT_DROP_ALL_FIELDS");
+  EXPECT_THROW_CLASS(df.select(F::col("s").withField("c..d", F::lit(1))), ParseException,
+                     "PARSE_SYNTAX_ERROR");
+  // update_fields is no SQL function.
+  EXPECT_THROW_CLASS(spark.sql("SELECT update_fields(named_struct('a', 1), 2)"),
+                     AnalysisException, "UNRESOLVED_ROUTINE");
+}
+
+TEST(ColumnWithFieldTest, InAStreamingQuery) {
+  auto spark = NewSession();
+  MemoryStream input(spark, "id INT, s STRUCT<a: INT, b: STRING>");
+  auto q =
+      input.toDF()
+          .select(F::col("id"),
+                  F::col("s").withField("a", F::col("id") + 1).dropFields("b").alias("t"))
+          .writeStream()
+          .format("memory")
+          .queryName("with_field_stream")
+          .outputMode("append")
+          .start();
+  auto st = DataType::Struct(
+      {Field{"a", DataType::Int(), true}, Field{"b", DataType::String(), true}});
+  input.addData({{Value::Int(1), Value::Struct(st, {Value::Int(5), Value::String("x")})},
+                 {Value::Int(2), Value::Null(st)}});
+  q.processAllAvailable();
+  q.stop();
+  EXPECT_EQ(Render(spark.sql("SELECT * FROM with_field_stream ORDER BY id").collect()),
+            "Row(id=1, t={2})\nRow(id=2, t=None)\n");
+}
+
+DataFrame Wide(const SparkSession& spark) {
+  return spark.sql("SELECT 'a' AS Col1, 1 AS Col2, 2.0 AS col3, 3 AS other");
+}
+
+TEST(ColRegexTest, SelectsTheColumnsWhoseWholeNameMatches) {
+  auto spark = NewSession();
+  auto df = Wide(spark);
+  EXPECT_EQ(df.select(df.colRegex("`Col.*`")).columns(),
+            (std::vector<std::string>{"Col1", "Col2", "col3"}));
+  EXPECT_EQ(df.select(F::col("other"), df.colRegex("`Col[12]`"), F::lit(1)).columns(),
+            (std::vector<std::string>{"other", "Col1", "Col2", "1"}));
+  EXPECT_EQ(df.select(df.colRegex("`ol.*`")).columns(), (std::vector<std::string>{}));
+  EXPECT_EQ(Render(df.select(df.colRegex("`(Col1|other)`")).collect()),
+            "Row(Col1='a', other=3)\n");
+  // Without backticks: the column of that name.
+  EXPECT_EQ(df.select(df.colRegex("col2")).columns(), (std::vector<std::string>{"col2"}));
+  EXPECT_THROW_CLASS(df.colRegex("nope"), AnalysisException,
+                     "UNRESOLVED_COLUMN.WITH_SUGGESTION");
+  EXPECT_EQ(df.colRegex("`Col2`").toString(), "Column<'unresolvedregex()'>");
+}
+
+TEST(ColRegexTest, QualifiedAndCaseSensitive) {
+  auto spark = NewSession();
+  auto t = Wide(spark).alias("t");
+  auto u = Wide(spark).alias("u");
+  auto j = t.crossJoin(u);
+  EXPECT_EQ(j.select(t.colRegex("u.`col.*`")).columns(),
+            (std::vector<std::string>{"Col1", "Col2", "col3"}));
+  EXPECT_EQ(j.select(t.colRegex("`Col1`")).columns(),
+            (std::vector<std::string>{"Col1", "Col1"}));
+  spark.conf().set("spark.sql.caseSensitive", "true");
+  EXPECT_EQ(t.select(t.colRegex("`col.*`")).columns(),
+            (std::vector<std::string>{"col3"}));
+}
+
+TEST(ColRegexTest, OutsideASelectListAndBadPatterns) {
+  auto spark = NewSession();
+  auto df = Wide(spark);
+  EXPECT_THROW_CLASS(df.withColumn("x", df.colRegex("`Col2`")), AnalysisException,
+                     "INVALID_USAGE_OF_STAR_OR_REGEX");
+  // RE2 has no possessive quantifiers (Java's (Col1)?+).
+  EXPECT_THROW_CLASS(df.select(df.colRegex("`(Col1)?+.+`")), SparkRuntimeException,
+                     "INVALID_PARAMETER_VALUE.PATTERN");
 }
 
 }  // namespace

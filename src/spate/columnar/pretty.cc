@@ -492,9 +492,12 @@ std::string ShowString(const std::vector<BatchPtr>& batches, const Schema& schem
       sep.append(static_cast<size_t>(w), '-');
       sep.push_back('+');
     }
+    // No columns: Spark's mkString("+", "+", "+") of nothing is "++" (and "||" a row).
+    if (num_cols == 0) sep.push_back('+');
     sep.push_back('\n');
     auto append_row = [&](auto&& cell_at) {
       sb.push_back('|');
+      if (num_cols == 0) sb.push_back('|');
       for (int c = 0; c < num_cols; ++c) {
         const ShowCell& cell = cell_at(c);
         int64_t pad = widths[static_cast<size_t>(c)] - cell.width;

@@ -28,6 +28,13 @@ ExprPtr Expr::Star(std::vector<std::string> qualifier) {
   return e;
 }
 
+ExprPtr Expr::RegexStar(std::string regex, std::vector<std::string> qualifier) {
+  auto e = std::make_shared<Expr>(ExprKind::kStar);
+  e->name_parts = std::move(qualifier);
+  e->name = std::move(regex);
+  return e;
+}
+
 ExprPtr Expr::Alias(ExprPtr child, std::string name) {
   auto e = std::make_shared<Expr>(ExprKind::kAlias);
   e->children.push_back(std::move(child));
@@ -79,6 +86,30 @@ ExprPtr Expr::Field(ExprPtr child, std::string field_name) {
   auto e = std::make_shared<Expr>(ExprKind::kExtractValue);
   e->children = {std::move(child)};
   e->name = std::move(field_name);
+  return e;
+}
+
+ExprPtr Expr::UpdateFields(ExprPtr structure, std::vector<ExprPtr> ops) {
+  auto e = std::make_shared<Expr>(ExprKind::kCall);
+  e->name = "update_fields";
+  e->children.reserve(ops.size() + 1);
+  e->children.push_back(std::move(structure));
+  for (auto& op : ops) e->children.push_back(std::move(op));
+  return e;
+}
+
+ExprPtr Expr::WithFieldOp(std::string field, ExprPtr value) {
+  auto e = std::make_shared<Expr>(ExprKind::kCall);
+  e->name = "withfield";
+  e->name_parts = {std::move(field)};
+  e->children = {std::move(value)};
+  return e;
+}
+
+ExprPtr Expr::DropFieldOp(std::string field) {
+  auto e = std::make_shared<Expr>(ExprKind::kCall);
+  e->name = "dropfield";
+  e->name_parts = {std::move(field)};
   return e;
 }
 
@@ -166,6 +197,29 @@ std::string HiddenLambda(const std::string& body, size_t params) {
   return out + ")";
 }
 
+std::string Render(const Expr& e, bool display);
+
+bool IsUpdateFieldsPart(const Expr& e) {
+  return (e.name == "update_fields" && !e.children.empty()) ||
+         (e.name == "withfield" && e.children.size() == 1 && e.name_parts.size() == 1) ||
+         (e.name == "dropfield" && e.children.empty() && e.name_parts.size() == 1);
+}
+
+// As Spark names UpdateFields: update_fields(s, WithField(v), dropfield()); the plan text
+// names the fields too.
+std::string UpdateFieldsText(const Expr& e, bool display) {
+  if (e.name == "dropfield")
+    return display ? "dropfield()" : "dropfield(" + e.name_parts[0] + ")";
+  if (e.name == "withfield") {
+    return "WithField(" + (display ? "" : e.name_parts[0] + ", ") +
+           Render(*e.children[0], display) + ")";
+  }
+  std::string out = "update_fields(" + Render(*e.children[0], display);
+  for (size_t i = 1; i < e.children.size(); ++i)
+    out += ", " + Render(*e.children[i], display);
+  return out + ")";
+}
+
 std::string Render(const Expr& e, bool display) {
   auto sub = [&](const ExprPtr& c) { return display ? c->DisplayName() : c->ToString(); };
   switch (e.kind) {
@@ -194,13 +248,15 @@ std::string Render(const Expr& e, bool display) {
       return out;
     }
     case ExprKind::kStar: {
+      if (display && !e.name.empty()) return "unresolvedregex()";  // as Spark names it
       std::string out;
       for (const auto& p : e.name_parts) out += p + ".";
-      return out + "*";
+      return out + (e.name.empty() ? "*" : "`" + e.name + "`");
     }
     case ExprKind::kAlias:
       return display ? e.name : sub(e.children[0]) + " AS " + e.name;
     case ExprKind::kCall: {
+      if (IsUpdateFieldsPart(e)) return UpdateFieldsText(e, display);
       const auto& ops = BinaryOperators();
       auto it = ops.find(e.name);
       if (it != ops.end() && e.children.size() == 2) {
@@ -370,8 +426,13 @@ std::string Render(const Expr& e, bool display) {
       return e.negated ? "(NOT " + out + ")" : out;
     }
     case ExprKind::kExtractValue:
-      if (e.children.size() == 1)
-        return display ? e.name : sub(e.children[0]) + "." + e.name;
+      // Spark names s.getField("c") s.c; a column path (col("s.c"), a lateral alias's
+      // x.c) by its last name.
+      if (e.children.size() == 1) {
+        const Expr& c = *e.children[0];
+        bool path = c.kind == ExprKind::kCall && c.name == "lateralAliasReference";
+        return display && path ? e.name : sub(e.children[0]) + "." + e.name;
+      }
       return sub(e.children[0]) + "[" + sub(e.children[1]) + "]";
     case ExprKind::kWindow: {
       std::string spec;

@@ -30,7 +30,8 @@ using ExprPtr = std::shared_ptr<const Expr>;
 enum class ExprKind : uint8_t {
   kLiteral,   // value
   kColumn,    // name_parts: ["a"], ["t", "a"], ["w", "start"] (resolution decides)
-  kStar,      // name_parts = qualifier (possibly empty): *, t.*, j.*
+  kStar,      // name_parts = qualifier (possibly empty): *, t.*, j.*; with a `name`, the
+              // columns whose names match that Java regex (DataFrame.colRegex)
   kAlias,     // children[0] AS name (name_parts for multi-alias, e.g. posexplode)
   kCall,      // name(children...), with distinct / filter / is_try flags
   kCast,      // CAST(children[0] AS type); is_try for try_cast; name "typed_literal"
@@ -120,6 +121,9 @@ class Expr {
   static ExprPtr Col(std::vector<std::string> parts);
   static ExprPtr Col(const std::string& name);  // splits nothing: "a.b" is one part
   static ExprPtr Star(std::vector<std::string> qualifier = {});
+  /// The columns (of relation `qualifier`, if given) whose names match `regex` as a
+  /// whole (Spark's UnresolvedRegex).
+  static ExprPtr RegexStar(std::string regex, std::vector<std::string> qualifier = {});
   static ExprPtr Alias(ExprPtr child, std::string name);
   static ExprPtr Call(std::string name, std::vector<ExprPtr> args, bool distinct = false);
   static ExprPtr Cast(ExprPtr child, DataTypePtr type, bool is_try = false);
@@ -127,6 +131,14 @@ class Expr {
   static ExprPtr In(ExprPtr value, std::vector<ExprPtr> list, bool negated = false);
   static ExprPtr Extract(ExprPtr child, ExprPtr key);           // child[key]
   static ExprPtr Field(ExprPtr child, std::string field_name);  // child.field
+  /// Column.withField / dropFields (Spark's UpdateFields): kCall "update_fields" with
+  /// children {struct, op...}, each op a kCall "withfield" (name_parts = {field},
+  /// children = {value}) or "dropfield" (name_parts = {field}, no children), applied in
+  /// order. A nested path sets the outer field to an update_fields of Field(struct,
+  /// name).
+  static ExprPtr UpdateFields(ExprPtr structure, std::vector<ExprPtr> ops);
+  static ExprPtr WithFieldOp(std::string field, ExprPtr value);
+  static ExprPtr DropFieldOp(std::string field);
   static ExprPtr Window(ExprPtr function, WindowDef spec);
   static ExprPtr Sort(ExprPtr child, bool ascending, bool nulls_first);
 

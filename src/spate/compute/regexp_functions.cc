@@ -14,6 +14,7 @@
 
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_args.h"
+#include "spate/compute/java_regex.h"
 #include "spate/compute/nested_columns.h"
 #include "spate/compute/string_kernels.h"
 
@@ -167,10 +168,12 @@ Result<std::string> TranslateJavaRegex(const std::string& function, std::string_
 }
 
 Result<std::shared_ptr<const RE2>> Compile(const std::string& function,
-                                           std::string_view pattern) {
+                                           std::string_view pattern,
+                                           bool case_sensitive = true) {
   SPATE_ASSIGN_OR_RETURN(std::string translated, TranslateJavaRegex(function, pattern));
   RE2::Options opts;
   opts.set_log_errors(false);
+  opts.set_case_sensitive(case_sensitive);
   auto re = std::make_shared<const RE2>(translated, opts);
   if (!re->ok()) return PatternError(function, pattern, re->error());
   return std::shared_ptr<const RE2>(re);
@@ -759,6 +762,13 @@ void RegisterRegexpFunctions(FunctionRegistry& r) {
   r.RegisterScalar("regexp_instr", [](Args a, const ResolveContext&) {
     return ResolveFind("regexp_instr", FindKind::kInstr, std::move(a));
   });
+}
+
+Result<std::function<bool(std::string_view)>> JavaRegexFullMatcher(
+    const std::string& function, std::string_view pattern, bool case_sensitive) {
+  SPATE_ASSIGN_OR_RETURN(auto re, Compile(function, pattern, case_sensitive));
+  return std::function<bool(std::string_view)>(
+      [re](std::string_view text) { return RE2::FullMatch(text, *re); });
 }
 
 }  // namespace spate

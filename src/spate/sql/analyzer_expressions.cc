@@ -2,11 +2,52 @@
 // The analyzer: binding expressions (columns, struct fields, lambda variables, function
 // calls, higher-order functions, stars, constants).
 
+#include "spate/compute/java_regex.h"
 #include "spate/sql/analyzer_internal.h"
 
 namespace spate::sql {
 
 namespace {
+
+// An update_fields call built by Column.withField / dropFields (not a SQL call of that
+// name, which Spark does not have).
+bool IsUpdateFields(const Expr& e) {
+  return e.name == "update_fields" && e.children.size() > 1 &&
+         std::all_of(e.children.begin() + 1, e.children.end(), [](const ExprPtr& op) {
+           return op->kind == ExprKind::kCall && op->name_parts.size() == 1 &&
+                  ((op->name == "withfield" && op->children.size() == 1) ||
+                   (op->name == "dropfield" && op->children.empty()));
+         });
+}
+
+// The index of struct type `t`'s field `name`; FIELD_NOT_FOUND or
+// AMBIGUOUS_REFERENCE_TO_FIELDS (several fields of that name) as Spark.
+Result<int> StructFieldIndex(const DataType& t, const std::string& name,
+                             bool case_sensitive) {
+  int idx = -1;
+  int count = 0;
+  for (size_t f = 0; f < t.fields().size(); ++f) {
+    const std::string& n = t.fields()[f].name;
+    if (case_sensitive ? n != name : !EqualsIgnoreCase(n, name)) continue;
+    if (count++ == 0) idx = static_cast<int>(f);
+  }
+  if (count > 1) {
+    return Status::Error(
+        "AMBIGUOUS_REFERENCE_TO_FIELDS",
+        {{"field", QuoteIdentifier({name})}, {"count", std::to_string(count)}});
+  }
+  if (idx < 0) {
+    // Spark lists the fields without brackets: No such struct field `z` in `a`, `b`.
+    std::string fields;
+    for (size_t f = 0; f < t.fields().size(); ++f) {
+      if (f) fields += ", ";
+      fields += QuoteIdentifier({t.fields()[f].name});
+    }
+    return Status::Error("FIELD_NOT_FOUND",
+                         {{"fieldName", QuoteIdentifier({name})}, {"fields", fields}});
+  }
+  return idx;
+}
 
 Status NotConstant(const Expr& e, const char* what) {
   return Status::Error("INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE",
@@ -93,16 +134,7 @@ Result<BoundExprPtr> Analyzer::Impl::ExtractFields(BoundExprPtr out,
           "INVALID_EXTRACT_BASE_FIELD_TYPE",
           {{"base", "\"" + out->ToString() + "\""}, {"other", QuoteType(*t)}});
     }
-    int idx = t->FieldIndex(parts[k], case_sensitive_);
-    if (idx < 0) {
-      std::string fields = "[";
-      for (size_t f = 0; f < t->fields().size(); ++f) {
-        if (f) fields += ", ";
-        fields += QuoteIdentifier({t->fields()[f].name});
-      }
-      return Status::Error("FIELD_NOT_FOUND", {{"fieldName", QuoteIdentifier({parts[k]})},
-                                               {"fields", fields + "]"}});
-    }
+    SPATE_ASSIGN_OR_RETURN(int idx, StructFieldIndex(*t, parts[k], case_sensitive_));
     out = MakeGetStructField(out, idx);
   }
   return out;
@@ -242,6 +274,21 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e,
       return BindCall(*Expr::Call("named_struct", std::move(args)), scope, hook);
     }
   }
+  if (IsUpdateFields(e)) {
+    // Column.withField / dropFields (Expr::UpdateFields): the struct, then each op's
+    // value; a nested path's value is itself an update_fields of the struct's field.
+    SPATE_ASSIGN_OR_RETURN(auto base, Bind(*e.children[0], scope, hook));
+    std::vector<StructFieldOp> ops;
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      const Expr& op = *e.children[i];
+      BoundExprPtr value;
+      if (!op.children.empty()) {
+        SPATE_ASSIGN_OR_RETURN(value, Bind(*op.children[0], scope, hook));
+      }
+      ops.push_back({op.name_parts[0], std::move(value)});
+    }
+    return MakeUpdateFields(base, ops, case_sensitive_, e.DisplayName());
+  }
   const ScalarResolver* resolver = registry.FindScalar(e.name);
   if (!resolver) {
     return Status::Error(
@@ -336,20 +383,17 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e,
               "INVALID_EXTRACT_BASE_FIELD_TYPE",
               {{"base", "\"" + base->ToString() + "\""}, {"other", QuoteType(*t)}});
         }
-        int idx = t->FieldIndex(e.name, case_sensitive_);
-        if (idx < 0) {
-          return Status::Error(
-              "FIELD_NOT_FOUND",
-              {{"fieldName", QuoteIdentifier({e.name})}, {"fields", QuoteType(*t)}});
-        }
+        SPATE_ASSIGN_OR_RETURN(int idx, StructFieldIndex(*t, e.name, case_sensitive_));
         return MakeGetStructField(base, idx);
       }
       SPATE_ASSIGN_OR_RETURN(auto key, Bind(*e.children[1], scope, hook));
       return MakeSubscript(base, key);
     }
     case ExprKind::kStar:
-      return Status::Error("INVALID_USAGE_OF_STAR_OR_REGEX",
-                           {{"elem", "'*'"}, {"prettyName", "expression"}});
+      return Status::Error(
+          "INVALID_USAGE_OF_STAR_OR_REGEX",
+          {{"elem", e.name.empty() ? "'*'" : "regular expression '" + e.name + "'"},
+           {"prettyName", "expression"}});
     case ExprKind::kWindow:
       return Status::Error("UNSUPPORTED_EXPR_FOR_WINDOW",
                            {{"sqlExpr", "\"" + e.DisplayName() + "\""}});
@@ -376,6 +420,22 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(
       continue;
     }
     const auto& q = item->name_parts;
+    if (!item->name.empty()) {
+      // DataFrame.colRegex (Spark's UnresolvedRegex): the columns, of the relation named
+      // by the qualifier if there is one, whose whole names match the regex.
+      SPATE_ASSIGN_OR_RETURN(
+          auto matches, JavaRegexFullMatcher("colRegex", item->name, case_sensitive_));
+      for (const auto& a : scope) {
+        if (!q.empty() && (a.qualifier.empty() || !NameEq(a.qualifier, q.back())))
+          continue;
+        if (!matches(a.name)) continue;
+        std::vector<std::string> parts;
+        if (!a.qualifier.empty()) parts.push_back(a.qualifier);
+        parts.push_back(a.name);
+        out.push_back(Expr::Alias(Expr::Col(parts), a.name));
+      }
+      continue;
+    }
     if (q.empty()) {
       for (const auto& a : scope) {
         std::vector<std::string> parts;
