@@ -2,6 +2,9 @@
 // The analyzer: binding expressions (columns, struct fields, lambda variables, function
 // calls, higher-order functions, stars, constants).
 
+#include <optional>
+
+#include "spate/base/text_parse.h"
 #include "spate/compute/java_regex.h"
 #include "spate/sql/analyzer_internal.h"
 
@@ -47,6 +50,27 @@ Result<int> StructFieldIndex(const DataType& t, const std::string& name,
                          {{"fieldName", QuoteIdentifier({name})}, {"fields", fields}});
   }
   return idx;
+}
+
+// A struct's star expansion (s.* -> s.f1, s.f2, ...) names each field and extracts it by
+// its ordinal, as Spark's GetStructField: a struct may hold several fields of one name
+// (the state reader's aggregation buffers do), which s.name would find ambiguous. The
+// ordinal rides in the field expression's otherwise unused name_parts.
+ExprPtr FieldAt(const ExprPtr& base, const std::string& name, size_t ordinal) {
+  auto e = std::make_shared<Expr>(*Expr::Field(base, name));
+  e->name_parts = {std::to_string(ordinal)};
+  return e;
+}
+
+// The ordinal FieldAt put in `e`, when it still names that field of struct type `t`.
+std::optional<int> FieldOrdinal(const Expr& e, const DataType& t) {
+  if (e.name_parts.size() != 1) return std::nullopt;
+  std::optional<int64_t> at = ParseInt64(e.name_parts[0]);
+  if (!at || *at < 0 || *at >= static_cast<int64_t>(t.fields().size()) ||
+      t.fields()[static_cast<size_t>(*at)].name != e.name) {
+    return std::nullopt;
+  }
+  return static_cast<int>(*at);
 }
 
 Status NotConstant(const Expr& e, const char* what) {
@@ -383,6 +407,8 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e,
               "INVALID_EXTRACT_BASE_FIELD_TYPE",
               {{"base", "\"" + base->ToString() + "\""}, {"other", QuoteType(*t)}});
         }
+        if (std::optional<int> at = FieldOrdinal(e, *t))
+          return MakeGetStructField(base, *at);
         SPATE_ASSIGN_OR_RETURN(int idx, StructFieldIndex(*t, e.name, case_sensitive_));
         return MakeGetStructField(base, idx);
       }
@@ -458,8 +484,9 @@ Result<std::vector<ExprPtr>> Analyzer::Impl::ExpandStars(
     auto base = Expr::Col(q);
     auto bound = Bind(*base, scope, nullptr);
     if (bound.ok() && (*bound)->type()->id() == TypeId::kStruct) {
-      for (const auto& f : (*bound)->type()->fields()) {
-        out.push_back(Expr::Alias(Expr::Field(base, f.name), f.name));
+      const auto& fields = (*bound)->type()->fields();
+      for (size_t f = 0; f < fields.size(); ++f) {
+        out.push_back(Expr::Alias(FieldAt(base, fields[f].name, f), fields[f].name));
       }
       continue;
     }
