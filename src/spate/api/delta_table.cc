@@ -9,7 +9,7 @@
 #include "spate/api/session_state.h"
 #include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
-#include "spate/compute/cast.h"
+#include "spate/compute/datetime_text.h"
 #include "spate/exec/executor.h"
 #include "spate/exec/physical_plan.h"
 #include "spate/sql/parser.h"

@@ -23,6 +23,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast_internal.h"
+#include "spate/compute/datetime_text.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -821,7 +822,7 @@ Result<ColumnPtr> CastToDate(const ColumnPtr& input, const DataTypePtr& to,
       return MapFixed<int32_t>(
           in, to, cc.mode,
           [&](int64_t i, int32_t* out) {
-            if (ParseDate(in.GetView(i), out)) return Outcome::kOk;
+            if (CastStringToDate(in.GetView(i), out)) return Outcome::kOk;
             return ansi ? Outcome::kError : Outcome::kNull;
           },
           [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
@@ -860,7 +861,7 @@ Result<ColumnPtr> CastToTimestamp(const ColumnPtr& input, const DataTypePtr& to,
       return MapFixed<int64_t>(
           in, to, cc.mode,
           [&](int64_t i, int64_t* out) {
-            if (ParseTimestamp(in.GetView(i), ctx, out)) return Outcome::kOk;
+            if (CastStringToTimestamp(in.GetView(i), ctx, out)) return Outcome::kOk;
             return ansi ? Outcome::kError : Outcome::kNull;
           },
           [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
@@ -951,7 +952,7 @@ Result<ColumnPtr> CastToTimestampNtz(const ColumnPtr& input, const DataTypePtr& 
       return MapFixed<int64_t>(
           in, to, cc.mode,
           [&](int64_t i, int64_t* out) {
-            if (ParseTimestampNtz(in.GetView(i), /*allow_zone=*/true, out)) {
+            if (CastStringToTimestampNtz(in.GetView(i), out)) {
               return Outcome::kOk;
             }
             return ansi ? Outcome::kError : Outcome::kNull;
@@ -979,6 +980,50 @@ Result<ColumnPtr> CastToTimestampNtz(const ColumnPtr& input, const DataTypePtr& 
 // ---- to intervals
 // -----------------------------------------------------------------------
 
+// castStringToDTInterval / castStringToYMInterval with `parse` (ParseDayTimeInterval,
+// ParseYearMonthInterval): INVALID_INTERVAL_FORMAT's two errors.
+template <typename Out>
+Result<ColumnPtr> StringToInterval(const Column& in, const DataTypePtr& to,
+                                   IntervalParse (*parse)(std::string_view,
+                                                          const DataType&, Out*),
+                                   const CastContext& cc) {
+  IntervalParse failure = IntervalParse::kOk;
+  return MapFixed<Out>(
+      in, to, cc.mode,
+      [&](int64_t i, Out* out) {
+        failure = parse(in.GetView(i), *to, out);
+        return failure == IntervalParse::kOk ? Outcome::kOk : Outcome::kError;
+      },
+      [&](int64_t i) {
+        return failure == IntervalParse::kUnmatched
+                   ? UnmatchedIntervalError(in.GetView(i), *to)
+                   : IntervalParsingError(in.GetView(i), *to);
+      });
+}
+
+// decimalToDayTimeInterval / decimalToYearMonthInterval: d * unit (the microseconds or
+// months of the interval's end field) rounded half-up to a whole number, CAST_OVERFLOW
+// beyond Out (int64_t microseconds, int32_t months).
+template <typename Out>
+Result<ColumnPtr> DecimalToInterval(const Column& in, const DataTypePtr& to, int64_t unit,
+                                    const CastContext& cc) {
+  const int128_t* v = in.raw_values<int128_t>();
+  const int fs = in.type()->scale();
+  return MapFixed<Out>(
+      in, to, cc.mode,
+      [&](int64_t i, Out* out) {
+        DecimalText text = DecimalTextOf(v[i], fs);
+        MultiplyBy(&text, static_cast<uint64_t>(unit));
+        int128_t r;
+        if (!text.ToUnscaled(kMaxDecimalPrecision, 0, &r) || !InRange<Out>(r)) {
+          return Outcome::kError;
+        }
+        *out = static_cast<Out>(r);
+        return Outcome::kOk;
+      },
+      [&](int64_t i) { return OverflowAt(in, i, *to, cc.ctx); });
+}
+
 Result<ColumnPtr> CastToDayTimeInterval(const ColumnPtr& input, const DataTypePtr& to,
                                         const CastContext& cc) {
   const Column& in = *input;
@@ -987,20 +1032,8 @@ Result<ColumnPtr> CastToDayTimeInterval(const ColumnPtr& input, const DataTypePt
   const IntervalField end = to->end_field();
   const int64_t unit = EndUnitMicros(end);
   switch (from.id()) {
-    case TypeId::kString: {
-      IntervalParse failure = IntervalParse::kOk;
-      return MapFixed<int64_t>(
-          in, to, cc.mode,
-          [&](int64_t i, int64_t* out) {
-            failure = ParseDayTimeInterval(in.GetView(i), *to, out);
-            return failure == IntervalParse::kOk ? Outcome::kOk : Outcome::kError;
-          },
-          [&](int64_t i) {
-            return failure == IntervalParse::kUnmatched
-                       ? UnmatchedIntervalError(in.GetView(i), *to)
-                       : IntervalParsingError(in.GetView(i), *to);
-          });
-    }
+    case TypeId::kString:
+      return StringToInterval<int64_t>(in, to, ParseDayTimeInterval, cc);
     case TypeId::kDayTimeInterval: {
       // durationToMicros(microsToDuration(v), end): whole end units of the floored
       // seconds.
@@ -1013,24 +1046,8 @@ Result<ColumnPtr> CastToDayTimeInterval(const ColumnPtr& input, const DataTypePt
         return FloorDiv(v[i], kMicrosPerSecond) / unit_secs * unit;
       });
     }
-    case TypeId::kDecimal: {
-      const int128_t* v = in.raw_values<int128_t>();
-      int fs = from.scale();
-      return MapFixed<int64_t>(
-          in, to, cc.mode,
-          [&](int64_t i, int64_t* out) {
-            // d * unit rounded half-up to whole microseconds (decimalToDayTimeInterval).
-            DecimalText text = DecimalTextOf(v[i], fs);
-            MultiplyBy(&text, static_cast<uint64_t>(unit));
-            int128_t r;
-            if (!text.ToUnscaled(kMaxDecimalPrecision, 0, &r) || !InRange<int64_t>(r)) {
-              return Outcome::kError;
-            }
-            *out = static_cast<int64_t>(r);
-            return Outcome::kOk;
-          },
-          [&](int64_t i) { return OverflowAt(in, i, *to, ctx); });
-    }
+    case TypeId::kDecimal:
+      return DecimalToInterval<int64_t>(in, to, unit, cc);
     default:
       break;
   }
@@ -1058,42 +1075,15 @@ Result<ColumnPtr> CastToYearMonthInterval(const ColumnPtr& input, const DataType
   const bool years = to->end_field() == IntervalField::kYear;
   const int64_t unit = years ? 12 : 1;
   switch (from.id()) {
-    case TypeId::kString: {
-      IntervalParse failure = IntervalParse::kOk;
-      return MapFixed<int32_t>(
-          in, to, cc.mode,
-          [&](int64_t i, int32_t* out) {
-            failure = ParseYearMonthInterval(in.GetView(i), *to, out);
-            return failure == IntervalParse::kOk ? Outcome::kOk : Outcome::kError;
-          },
-          [&](int64_t i) {
-            return failure == IntervalParse::kUnmatched
-                       ? UnmatchedIntervalError(in.GetView(i), *to)
-                       : IntervalParsingError(in.GetView(i), *to);
-          });
-    }
+    case TypeId::kString:
+      return StringToInterval<int32_t>(in, to, ParseYearMonthInterval, cc);
     case TypeId::kYearMonthInterval: {
       const int32_t* v = in.raw_values<int32_t>();
       return MapInfallible<int32_t>(
           in, to, [&](int64_t i) { return years ? v[i] / 12 * 12 : v[i]; });
     }
-    case TypeId::kDecimal: {
-      const int128_t* v = in.raw_values<int128_t>();
-      int fs = from.scale();
-      return MapFixed<int32_t>(
-          in, to, cc.mode,
-          [&](int64_t i, int32_t* out) {
-            DecimalText text = DecimalTextOf(v[i], fs);
-            MultiplyBy(&text, static_cast<uint64_t>(unit));
-            int128_t r;
-            if (!text.ToUnscaled(kMaxDecimalPrecision, 0, &r) || !InRange<int32_t>(r)) {
-              return Outcome::kError;
-            }
-            *out = static_cast<int32_t>(r);
-            return Outcome::kOk;
-          },
-          [&](int64_t i) { return OverflowAt(in, i, *to, ctx); });
-    }
+    case TypeId::kDecimal:
+      return DecimalToInterval<int32_t>(in, to, unit, cc);
     default:
       break;
   }
@@ -1531,14 +1521,29 @@ bool CanTryCast(const DataType& from, const DataType& to) {
   return CanAnsiCast(from, to);
 }
 
+// Whether a CAST of `child` to `to` reads Spark's special datetime values: a constant
+// string cast to a date or timestamp (the optimizer's SpecialDatetimeValues rule).
+bool ReadsSpecialValues(const BoundExpr& child, const DataType& to) {
+  TypeId t = to.id();
+  return child.type()->id() == TypeId::kString &&
+         (t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestampNtz) &&
+         child.IsConstant();
+}
+
 // The CAST node: evaluates its child and casts the column.
 class CastExpr final : public BoundExpr {
  public:
   CastExpr(BoundExprPtr child, DataTypePtr to, bool is_try, bool nullable)
-      : BoundExpr(std::move(to), nullable, {std::move(child)}), is_try_(is_try) {}
+      : BoundExpr(std::move(to), nullable, {std::move(child)}),
+        is_try_(is_try),
+        special_values_(ReadsSpecialValues(*children_[0], *type_)) {}
 
   Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const override {
     SPATE_ASSIGN_OR_RETURN(ColumnPtr c, children_[0]->Evaluate(input, ctx));
+    if (special_values_) {
+      // 'today', 'epoch', ... at the query's instant, in any mode.
+      if (ColumnPtr v = SpecialDatetimeColumn(*c, type_->id(), ctx)) return v;
+    }
     CastMode mode =
         is_try_ ? CastMode::kTry : (ctx.ansi ? CastMode::kAnsi : CastMode::kLegacy);
     if (mode == CastMode::kAnsi && !CanCast(*children_[0]->type(), *type_, mode)) {
@@ -1557,6 +1562,7 @@ class CastExpr final : public BoundExpr {
            " AS " + type_->Sql() + ")";
   }
   bool is_try_;
+  bool special_values_;
 };
 
 }  // namespace

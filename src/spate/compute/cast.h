@@ -7,9 +7,12 @@
 //  - kTry (try_cast, and kLegacy where Spark returns NULL): invalid input -> NULL;
 //  - kLegacy (ansi off): Spark's non-ANSI rules (overflow wraps for integral narrowing,
 //    invalid strings become NULL, ...).
+// Date and timestamp text as CAST reads it (CastStringToDate & co., which the SQL
+// literals and the readers call too) and Spark's special values are in datetime_text.h.
 // Thread safety: pure functions.
 
 #include "spate/compute/bound_expr.h"
+#include "spate/compute/datetime_text.h"
 
 namespace spate {
 
@@ -43,25 +46,5 @@ Result<BoundExprPtr> MakeExplicitCast(BoundExprPtr child, DataTypePtr to, bool i
 /// Casts a single value (constant folding, literals in DDL defaults, tests).
 Result<Value> CastValue(const Value& v, const DataTypePtr& to, CastMode mode,
                         const EvalContext& ctx);
-
-/// One string value parsed as CAST(s AS DATE / TIMESTAMP / TIMESTAMP_NTZ) does (Spark's
-/// stringToDate, stringToTimestamp in ctx's session zone,
-/// stringToTimestampWithoutTimeZone); false when the text is not valid. For parsers of
-/// outside text (JSON, CSV).
-/// The one parser of date and timestamp text: CAST, the SQL literals DATE '...' /
-/// TIMESTAMP '...' / TIMESTAMP_NTZ '...' (Spark's AstBuilder calls the same functions),
-/// and the JSON and CSV readers without a dateFormat / timestampFormat. The readers read
-/// TIMESTAMP_NTZ with `allow_zone` false (Spark's parseWithoutTimeZone(s, false)): a zone
-/// in the text makes it invalid instead of being ignored.
-bool CastStringToDate(std::string_view s, int32_t* days);
-bool CastStringToTimestamp(std::string_view s, const EvalContext& ctx, int64_t* micros);
-bool CastStringToTimestampNtz(std::string_view s, int64_t* micros,
-                              bool allow_zone = true);
-
-/// Exactly "yyyy-MM-dd" (four-digit year, two-digit month and day, nothing around):
-/// days since the epoch, as CastStringToDate gives for this text (it is that parser's
-/// fast path); false for any other shape or an invalid day. For the "yyyy-MM-dd"
-/// pattern's common case (CSV date inference, partition values).
-bool ParseIsoDate(std::string_view s, int32_t* days);
 
 }  // namespace spate

@@ -106,8 +106,7 @@ int64_t LocalToUtc(const ParsedZone& zone, int64_t local_micros, bool* overflow)
 ParsedZone SessionZone(const EvalContext& ctx);
 
 // Spark's string -> value parsers (UTF8String.toLong, BigDecimal, Double.parseDouble,
-// stringToDate / stringToTimestamp, IntervalUtils). False (or kUnmatched) when the text
-// is not a value of the type.
+// IntervalUtils). False (or kUnmatched) when the text is not a value of the type.
 std::string_view JavaTrim(std::string_view s);
 bool ParseLong(std::string_view raw, bool allow_decimal, int64_t* out);
 DecimalText DecimalTextOf(int128_t unscaled, int scale);
@@ -116,9 +115,7 @@ DecimalText DoubleToDecimalText(double v);
 template <typename F>
 bool ParseFloating(std::string_view raw, F* out);  // float and double
 int ParseBoolean(std::string_view raw);            // 1, 0, or -1 when neither
-bool ParseDate(std::string_view raw, int32_t* out);
-bool ParseTimestamp(std::string_view s, const EvalContext& ctx, int64_t* out);
-bool ParseTimestampNtz(std::string_view s, bool allow_zone, int64_t* out);
+// Dates and timestamps: CastStringToDate & co. (datetime_text.h).
 
 enum class IntervalParse : uint8_t { kOk, kUnmatched, kRangeError };
 IntervalParse ParseDayTimeInterval(std::string_view raw, const DataType& to,

@@ -5,8 +5,10 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "spate/columnar/builder.h"
+#include "spate/compute/datetime_text.h"
 #include "spate/compute/decimal_text.h"
 #include "spate/testing/status_matchers.h"
 #include "spate/types/format.h"
@@ -403,9 +405,10 @@ TEST(CastTest, StringToDateForms) {
   EXPECT_EQ(CastText(Str("+12024-01-15"), DataType::Date()), "+12024-01-15");
 }
 
-// The fast path (yyyy-MM-dd[( |T)HH:mm:ss[.f{1,6}]]) reads what the general parser
-// reads: the same text with a leading space (which only the general parser takes)
-// gives the same answer, valid or not.
+// The inline fast path (yyyy-MM-dd[( |T)HH:mm:ss[.f{1,6}]]) reads what the general
+// parser reads: CastStringTo* and the general parser alone give the same answer for the
+// same text, and for it with a leading space (which only the general parser takes),
+// valid or not.
 TEST(CastTest, DateTimeFastPathMatchesGeneralParser) {
   EvalContext ctx;
   ctx.time_zone_id = "America/Los_Angeles";
@@ -431,20 +434,21 @@ TEST(CastTest, DateTimeFastPathMatchesGeneralParser) {
                         "2024-01-15T10:11:12Z",
                         "2024-1x-15",
                         "2024-01-15x10:11:12"}) {
-    std::string general = std::string(" ") + s;
-    int32_t d1 = 0, d2 = 0;
-    bool ok1 = CastStringToDate(s, &d1), ok2 = CastStringToDate(general, &d2);
-    EXPECT_EQ(ok1, ok2) << s;
-    if (ok1 && ok2) EXPECT_EQ(d1, d2) << s;
-    int64_t t1 = 0, t2 = 0;
-    ok1 = CastStringToTimestamp(s, ctx, &t1);
-    ok2 = CastStringToTimestamp(general, ctx, &t2);
-    EXPECT_EQ(ok1, ok2) << s;
-    if (ok1 && ok2) EXPECT_EQ(t1, t2) << s;
-    ok1 = CastStringToTimestampNtz(s, &t1);
-    ok2 = CastStringToTimestampNtz(general, &t2);
-    EXPECT_EQ(ok1, ok2) << s;
-    if (ok1 && ok2) EXPECT_EQ(t1, t2) << s;
+    for (const std::string& general : {std::string(s), std::string(" ") + s}) {
+      int32_t d1 = 0, d2 = 0;
+      bool ok1 = CastStringToDate(s, &d1), ok2 = datetime_text::ParseDate(general, &d2);
+      EXPECT_EQ(ok1, ok2) << s;
+      if (ok1 && ok2) EXPECT_EQ(d1, d2) << s;
+      int64_t t1 = 0, t2 = 0;
+      ok1 = CastStringToTimestamp(s, ctx, &t1);
+      ok2 = datetime_text::ParseTimestamp(general, ctx, &t2);
+      EXPECT_EQ(ok1, ok2) << s;
+      if (ok1 && ok2) EXPECT_EQ(t1, t2) << s;
+      ok1 = CastStringToTimestampNtz(s, &t1);
+      ok2 = datetime_text::ParseTimestampNtz(general, /*allow_zone=*/true, &t2);
+      EXPECT_EQ(ok1, ok2) << s;
+      if (ok1 && ok2) EXPECT_EQ(t1, t2) << s;
+    }
   }
 }
 
@@ -460,6 +464,105 @@ TEST(CastTest, ParseIsoDateIsExactlyYyyyMmDd) {
     EXPECT_FALSE(ParseIsoDate(s, &days)) << s;
   }
   EXPECT_FALSE(ParseIsoDate("2024-02-30", &days));
+}
+
+// Spark's special values (convertSpecialDate / convertSpecialTimestamp /
+// convertSpecialTimestampNTZ) at a fixed instant: 2024-03-10 12:00 UTC, already
+// 2024-03-11 02:00 in Pacific/Kiritimati (UTC+14).
+TEST(CastTest, SpecialDatetimeValues) {
+  EvalContext ctx;
+  ctx.time_zone_id = "Pacific/Kiritimati";
+  ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
+  const int64_t now = Utc("2024-03-10 12:00:00");
+  ctx.query_start_micros = now;
+  auto value = [&](std::string_view s, TypeId to) {
+    std::optional<Value> v = SpecialDatetimeValue(s, to, ctx);
+    return v ? v->i64() : int64_t{-1};
+  };
+  const int64_t day = 19793;  // 2024-03-11
+  const int64_t local_midnight = day * kMicrosPerDay;
+  EXPECT_EQ(value("today", TypeId::kDate), day);
+  EXPECT_EQ(value("now", TypeId::kDate), day);
+  EXPECT_EQ(value("tomorrow", TypeId::kDate), day + 1);
+  EXPECT_EQ(value("yesterday", TypeId::kDate), day - 1);
+  EXPECT_EQ(value("epoch", TypeId::kDate), 0);
+  EXPECT_EQ(value("now", TypeId::kTimestamp), now);
+  EXPECT_EQ(value("today", TypeId::kTimestamp),
+            local_midnight - 14 * 3600 * kMicrosPerSecond);
+  EXPECT_EQ(value("tomorrow", TypeId::kTimestamp),
+            local_midnight + 10 * 3600 * kMicrosPerSecond);
+  EXPECT_EQ(value("epoch", TypeId::kTimestamp), 0);
+  EXPECT_EQ(value("now", TypeId::kTimestampNtz), now + 14 * 3600 * kMicrosPerSecond);
+  EXPECT_EQ(value("today", TypeId::kTimestampNtz), local_midnight);
+  EXPECT_EQ(value("yesterday", TypeId::kTimestampNtz), local_midnight - kMicrosPerDay);
+  EXPECT_EQ(value("epoch", TypeId::kTimestampNtz), 0);
+  EXPECT_EQ(SpecialDatetimeValue("today", TypeId::kDate, ctx)->type()->id(),
+            TypeId::kDate);
+  EXPECT_FALSE(SpecialDatetimeValue("today", TypeId::kString, ctx));
+
+  // Any case; characters up to ' ' around (String.trim, so not DEL); a zone after spaces
+  // or tabs (or a sign right after the word) that must be valid (case-sensitive) and is
+  // ignored; none after 'now'.
+  for (const char* s :
+       {" ToDay\t", "\x01TODAY\n", "today UTC", "today\t \tEurope/Paris", "today+01:00",
+        "today +1:00", "today GMT+1", "today EST", "today Z", "today  UTC "}) {
+    EXPECT_EQ(value(s, TypeId::kDate), day) << s;
+  }
+  for (const char* s : {"", "to", "tod", "today\x7f", "today utc", "today est",
+                        "today europe/paris", "today -25:00", "now UTC", "now +01:00",
+                        "todayUTC", "today1", "today.", "today junk", "today \x01UTC",
+                        "today\xc2\xa0UTC", "\xc3\xa9poch", "1epoch", "noon"}) {
+    EXPECT_FALSE(SpecialDatetimeValue(s, TypeId::kDate, ctx)) << s;
+    EXPECT_FALSE(SpecialDatetimeValue(s, TypeId::kTimestamp, ctx)) << s;
+  }
+  // Without the query's instant, 'now' is the clock's.
+  ctx.query_start_micros = 0;
+  EXPECT_GT(value("now", TypeId::kTimestamp), now);
+}
+
+// A CAST of a constant string reads the special values (Spark's SpecialDatetimeValues
+// rule), in any mode; a CAST of a column does not.
+TEST(CastTest, CastOfConstantStringReadsSpecialValues) {
+  EvalContext ctx = Ctx(true);
+  ctx.query_start_micros = Utc("2024-03-10 12:00:00");
+  auto schema =
+      std::make_shared<const Schema>(std::vector<Field>{Field{"s", DataType::String()}});
+  Batch batch(schema,
+              {ColumnFromValues(DataType::String(), {Str("epoch"), Str("today")})}, 2);
+  Result<BoundExprPtr> constant = MakeCast(MakeLiteral(Str(" Today ")), DataType::Date());
+  ASSERT_TRUE(constant.ok());
+  Result<ColumnPtr> days = (*constant)->Evaluate(batch, ctx);
+  ASSERT_TRUE(days.ok()) << days.status().ToString();
+  ASSERT_EQ((*days)->length(), 2);
+  EXPECT_EQ(Text((*days)->GetValue(1)), "2024-03-10");
+  Result<BoundExprPtr> tried =
+      MakeCast(MakeLiteral(Str("epoch")), DataType::Timestamp(), /*is_try=*/true);
+  ASSERT_TRUE(tried.ok());
+  Result<ColumnPtr> epoch = (*tried)->Evaluate(batch, ctx);
+  ASSERT_TRUE(epoch.ok());
+  EXPECT_EQ((*epoch)->GetValue(0).i64(), 0);
+
+  BoundExprPtr ref = MakeColumnRef(0, DataType::String(), true, "s#0");
+  Result<BoundExprPtr> column = MakeCast(ref, DataType::Date());
+  ASSERT_TRUE(column.ok());
+  ASSERT_ERROR_CLASS((*column)->Evaluate(batch, ctx), "CAST_INVALID_INPUT");
+  Result<BoundExprPtr> try_column = MakeCast(ref, DataType::Date(), /*is_try=*/true);
+  ASSERT_TRUE(try_column.ok());
+  Result<ColumnPtr> nulls = (*try_column)->Evaluate(batch, ctx);
+  ASSERT_TRUE(nulls.ok());
+  EXPECT_EQ((*nulls)->null_count(), 2);
+}
+
+// A time-only timestamp string is on today's date of the session zone at the query's
+// instant (LocalDate.now(zone)).
+TEST(CastTest, TimeOnlyTimestampTakesTheQueryDate) {
+  EvalContext ctx = Ctx(true);
+  ctx.query_start_micros = Utc("2020-06-01 23:00:00");
+  int64_t micros = 0;
+  ASSERT_TRUE(CastStringToTimestamp("10:30", ctx, &micros));
+  EXPECT_EQ(micros, Utc("2020-06-01 10:30:00"));
+  ASSERT_TRUE(CastStringToTimestamp("T10:30:00", ctx, &micros));
+  EXPECT_EQ(micros, Utc("2020-06-01 10:30:00"));
 }
 
 TEST(CastTest, TimestampNtzTextWithZone) {

@@ -13,12 +13,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast_internal.h"
+#include "spate/compute/datetime_text.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -261,34 +263,36 @@ ParsedZone SessionZone(const EvalContext& ctx) {
   return z;
 }
 
-// Today's date in the session zone, for time-only timestamp strings ('10:30:00'), as
-// Spark's LocalDate.now(zone).
-// TODO(spate): take the query's current timestamp from EvalContext once it carries one,
-// so that this follows an injected Clock.
+// The query's instant (current_timestamp()), or the clock's when the context has none.
+int64_t NowMicros(const EvalContext& ctx) {
+  if (ctx.query_start_micros != 0) return ctx.query_start_micros;
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The wall clock of the session zone at the query's instant (LocalDateTime.now(zone)).
+int64_t LocalNowMicros(const EvalContext& ctx) {
+  const int64_t now = NowMicros(ctx);
+  return now + ZoneOffsetSeconds(ctx, now) * kMicrosPerSecond;
+}
+
+// Today's date in the session zone (LocalDate.now(zone)), for time-only timestamp strings
+// ('10:30:00').
 int64_t TodayInZone(const EvalContext& ctx) {
-  int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
-                    std::chrono::system_clock::now().time_since_epoch())
-                    .count();
-  return FloorDiv(now + ZoneOffsetSeconds(ctx, now) * kMicrosPerSecond, kMicrosPerDay);
+  return FloorDiv(LocalNowMicros(ctx), kMicrosPerDay);
 }
 
 // ---------------------------------------------------------------------------------------
 // Calendar checks
 // ---------------------------------------------------------------------------------------
 
-bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+using datetime_text::ValidDate;
 
 // Days since 1970-01-01 of a valid proleptic Gregorian date, without narrowing (years of
 // up to seven digits exceed an int32 day count).
 int64_t CivilDays(int64_t y, int m, int d) {
   return DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
-}
-
-bool ValidDate(int64_t y, int m, int d) {
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
-  int len = kDays[m - 1] + (m == 2 && IsLeap(y) ? 1 : 0);
-  return d <= len;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -457,40 +461,9 @@ int ParseBoolean(std::string_view raw) {
   return -1;
 }
 
-// The common shape's fields, read without the general loop below: "yyyy-MM-dd" (a
-// four-digit year, two-digit month and day) and, with `time`, "yyyy-MM-dd( |T)HH:mm:ss"
-// followed by nothing or by '.' and 1-6 fraction digits. False for any other text (the
-// general parser then decides); true only where the general parser reads the same fields.
-bool ReadTwoDigits(std::string_view s, size_t at, int* out) {
-  unsigned hi = static_cast<unsigned char>(s[at]) - '0';
-  unsigned lo = static_cast<unsigned char>(s[at + 1]) - '0';
-  if (hi > 9 || lo > 9) return false;
-  *out = static_cast<int>(hi * 10 + lo);
-  return true;
-}
-
-bool ReadCommonDate(std::string_view s, int64_t* year, int* month, int* day) {
-  int hi, lo;
-  if (s.size() < 10 || s[4] != '-' || s[7] != '-' || !ReadTwoDigits(s, 0, &hi) ||
-      !ReadTwoDigits(s, 2, &lo) || !ReadTwoDigits(s, 5, month) ||
-      !ReadTwoDigits(s, 8, day)) {
-    return false;
-  }
-  *year = hi * 100 + lo;
-  return true;
-}
-
 // SparkDateTimeUtils.stringToDate: [+-]yyyy*[-[m]m[-[d]d]] then optional ' ...' or 'T...'
 // after the day.
 bool ParseDate(std::string_view raw, int32_t* out) {
-  int64_t y;
-  int m, d;
-  if (raw.size() == 10 && ReadCommonDate(raw, &y, &m, &d)) {
-    // The fast path: the general loop reads these fields from this text.
-    if (!ValidDate(y, m, d)) return false;
-    *out = static_cast<int32_t>(CivilDays(y, m, d));
-    return true;
-  }
   std::string_view s = TrimAll(raw);
   if (s.empty()) return false;
   int64_t seg[3] = {1, 1, 1};
@@ -544,34 +517,7 @@ struct TimestampText {
 
 // Accepts [+-]yyyy*[-[m]m[-[d]d[( |T)[h]h[:[m]m[:[s]s[.fraction]]][zone]]]] and time-only
 // forms ([h]h:[m]m[:[s]s...], T[h]h...). Fractions beyond 6 digits are truncated.
-bool ReadCommonTimestamp(std::string_view s, TimestampText* out) {
-  TimestampText t;
-  if (!ReadCommonDate(s, &t.year, &t.month, &t.day)) return false;
-  if (s.size() > 10) {
-    if (s.size() < 19 || (s[10] != ' ' && s[10] != 'T') || s[13] != ':' || s[16] != ':' ||
-        !ReadTwoDigits(s, 11, &t.hour) || !ReadTwoDigits(s, 14, &t.minute) ||
-        !ReadTwoDigits(s, 17, &t.second)) {
-      return false;
-    }
-    if (s.size() > 19) {
-      if (s[19] != '.' || s.size() == 20 || s.size() > 26) return false;
-      for (size_t k = 20; k < 26; ++k) {
-        unsigned digit = k < s.size() ? static_cast<unsigned char>(s[k]) - '0' : 0;
-        if (digit > 9) return false;
-        t.micros = t.micros * 10 + digit;
-      }
-    }
-    if (t.hour > 23 || t.minute > 59 || t.second > 59) return false;
-  } else if (s.size() != 10) {
-    return false;
-  }
-  *out = t;
-  return true;
-}
-
 bool ParseTimestampText(std::string_view raw, TimestampText* out) {
-  // The fast path: the loop below reads these fields from this text.
-  if (ReadCommonTimestamp(raw, out)) return true;
   size_t b = 0, e = raw.size();
   while (b < e && IsSpaceOrControl(raw[b])) ++b;
   while (e > b && IsSpaceOrControl(raw[e - 1])) --e;
@@ -1113,20 +1059,94 @@ bool ParseBigDecimal(std::string_view s, DecimalText* out) {
   return true;
 }
 
-bool CastStringToDate(std::string_view s, int32_t* days) {
+namespace datetime_text {
+
+bool ParseDate(std::string_view s, int32_t* days) {
   return cast_detail::ParseDate(s, days);
 }
-bool CastStringToTimestamp(std::string_view s, const EvalContext& ctx, int64_t* micros) {
+bool ParseTimestamp(std::string_view s, const EvalContext& ctx, int64_t* micros) {
   return cast_detail::ParseTimestamp(s, ctx, micros);
 }
-bool CastStringToTimestampNtz(std::string_view s, int64_t* micros, bool allow_zone) {
+bool ParseTimestampNtz(std::string_view s, bool allow_zone, int64_t* micros) {
   return cast_detail::ParseTimestampNtz(s, allow_zone, micros);
 }
-bool ParseIsoDate(std::string_view s, int32_t* days) {
-  int64_t y;
-  int m, d;
-  if (s.size() != 10 || !cast_detail::ReadCommonDate(s, &y, &m, &d)) return false;
-  return cast_detail::ParseDate(s, days);  // takes its fast path
+
+}  // namespace datetime_text
+
+namespace {
+
+enum class SpecialValue : uint8_t { kNone, kEpoch, kNow, kToday, kTomorrow, kYesterday };
+
+bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// extractSpecialValue: the text, trimmed as String.trim does, matches
+// (\p{Alpha}+)\p{Blank}*(.*); the letters name the value in any case, and what follows
+// the spaces or tabs, if anything, must be a zone id getZoneId resolves (and not after
+// 'now').
+SpecialValue ReadSpecialValue(std::string_view raw) {
+  std::string_view s = cast_detail::JavaTrim(raw);
+  size_t n = 0;
+  while (n < s.size() && IsAsciiLetter(s[n])) ++n;
+  std::string_view word = s.substr(0, n);
+  SpecialValue v = SpecialValue::kNone;
+  if (cast_detail::EqualsLower(word, "epoch")) {
+    v = SpecialValue::kEpoch;
+  } else if (cast_detail::EqualsLower(word, "now")) {
+    v = SpecialValue::kNow;
+  } else if (cast_detail::EqualsLower(word, "today")) {
+    v = SpecialValue::kToday;
+  } else if (cast_detail::EqualsLower(word, "tomorrow")) {
+    v = SpecialValue::kTomorrow;
+  } else if (cast_detail::EqualsLower(word, "yesterday")) {
+    v = SpecialValue::kYesterday;
+  } else {
+    return SpecialValue::kNone;
+  }
+  while (n < s.size() && (s[n] == ' ' || s[n] == '\t')) ++n;
+  std::string_view zone = s.substr(n);
+  if (!zone.empty() && (v == SpecialValue::kNow || TimeZone::Lookup(zone) == nullptr)) {
+    return SpecialValue::kNone;
+  }
+  return v;
+}
+
+}  // namespace
+
+std::optional<Value> SpecialDatetimeValue(std::string_view s, TypeId to,
+                                          const EvalContext& ctx) {
+  const SpecialValue v = ReadSpecialValue(s);
+  if (v == SpecialValue::kNone) return std::nullopt;
+  if (v == SpecialValue::kNow && to == TypeId::kTimestamp) {
+    return Value::Timestamp(cast_detail::NowMicros(ctx));
+  }
+  // LocalDateTime.now(zone) and LocalDate.now(zone) ('now' of a DATE is today).
+  const int64_t local_now = cast_detail::LocalNowMicros(ctx);
+  int64_t day = FloorDiv(local_now, kMicrosPerDay);
+  if (v == SpecialValue::kTomorrow) ++day;
+  if (v == SpecialValue::kYesterday) --day;
+  switch (to) {
+    case TypeId::kDate:
+      return Value::Date(static_cast<int32_t>(v == SpecialValue::kEpoch ? 0 : day));
+    case TypeId::kTimestampNtz:
+      if (v == SpecialValue::kEpoch) return Value::TimestampNtz(0);
+      return Value::TimestampNtz(v == SpecialValue::kNow ? local_now
+                                                         : day * kMicrosPerDay);
+    case TypeId::kTimestamp: {
+      if (v == SpecialValue::kEpoch) return Value::Timestamp(0);
+      // The instant of the day's first moment in the session zone.
+      bool overflow = false;
+      return Value::Timestamp(cast_detail::LocalToUtc(cast_detail::SessionZone(ctx),
+                                                      day * kMicrosPerDay, &overflow));
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+ColumnPtr SpecialDatetimeColumn(const Column& text, TypeId to, const EvalContext& ctx) {
+  if (text.length() == 0 || text.IsNull(0)) return nullptr;
+  std::optional<Value> v = SpecialDatetimeValue(text.GetView(0), to, ctx);
+  return v ? MakeConstantColumn(*v, text.length()) : nullptr;
 }
 
 }  // namespace spate

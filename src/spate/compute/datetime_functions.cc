@@ -18,6 +18,7 @@
 #include "spate/compute/cast.h"
 #include "spate/compute/coercion.h"
 #include "spate/compute/datetime_format.h"
+#include "spate/compute/datetime_text.h"
 #include "spate/compute/decimal_math.h"
 #include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
@@ -466,14 +467,19 @@ Result<BoundExprPtr> ResolveParse(const std::string& name, ParseTarget target,
   }
   SPATE_ASSIGN_OR_RETURN(auto text, ImplicitCast(args[0], DataType::String()));
   if (args.size() == 1 && default_fmt == nullptr) {
-    // No pattern: Spark's CAST(x AS type).
+    // No pattern: Spark's CAST(x AS type), which reads the special values ('today', ...)
+    // of a constant string.
     DataTypePtr type = TargetType(target);
     bool is_try = try_mode;
+    bool constant = text->IsConstant();
     return MakeScalarCall(
         name, type, true,
         {text},  // Spark: a string cast to a date or timestamp is nullable
-        [type, is_try](const std::vector<ColumnPtr>& a, int64_t,
-                       const EvalContext& ctx) -> Result<ColumnPtr> {
+        [type, is_try, constant](const std::vector<ColumnPtr>& a, int64_t,
+                                 const EvalContext& ctx) -> Result<ColumnPtr> {
+          if (constant) {
+            if (ColumnPtr v = SpecialDatetimeColumn(*a[0], type->id(), ctx)) return v;
+          }
           return CastColumn(a[0], type,
                             is_try     ? CastMode::kTry
                             : ctx.ansi ? CastMode::kAnsi

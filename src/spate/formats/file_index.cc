@@ -9,7 +9,7 @@
 #include "spate/base/thread_pool.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/bound_expr.h"
-#include "spate/compute/cast.h"
+#include "spate/compute/datetime_text.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/types/timezone.h"
 

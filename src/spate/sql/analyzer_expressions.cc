@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "spate/base/text_parse.h"
+#include "spate/compute/datetime_text.h"
 #include "spate/compute/java_regex.h"
 #include "spate/sql/analyzer_internal.h"
 
@@ -361,11 +362,19 @@ Result<BoundExprPtr> Analyzer::Impl::Bind(const Expr& e,
     }
     case ExprKind::kCast: {
       if (e.name == "typed_literal") {
-        // TIMESTAMP '...' is read in the session time zone when the query is analyzed.
+        // TIMESTAMP '...' is read in the session time zone when the query is analyzed,
+        // and so are the special values ('today', ...), at the instant the parser read
+        // them (the node's literal).
         EvalContext ctx;
         ctx.ansi = true;
         ctx.time_zone_id = conf_.session_time_zone();
         ctx.time_zone = TimeZone::Lookup(ctx.time_zone_id);
+        if (!e.literal.is_null()) {
+          ctx.query_start_micros = e.literal.i64();
+          std::optional<Value> special =
+              SpecialDatetimeValue(e.children[0]->literal.str(), e.cast_type->id(), ctx);
+          if (special) return MakeLiteral(std::move(*special));
+        }
         SPATE_ASSIGN_OR_RETURN(
             auto v, CastValue(e.children[0]->literal, e.cast_type, CastMode::kAnsi, ctx));
         return MakeLiteral(std::move(v));

@@ -41,12 +41,13 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <unordered_set>
 
 #include "spate/base/text_parse.h"
-#include "spate/compute/cast.h"
+#include "spate/compute/datetime_text.h"
 #include "spate/sql/lexer.h"
 #include "spate/sql/named_arguments.h"
 #include "spate/sql/parser_literals.h"
@@ -2266,24 +2267,43 @@ Result<ExprPtr> Parser::ParseTypedLiteral() {
                           {"value", "'" + quoted + "'"}})
         .WithPosition(pos);
   };
-  // Spark's AstBuilder reads these with the functions behind CAST (stringToDate,
+  // A literal read in the session time zone, known only to the analyzer: a CAST of the
+  // text the analyzer folds to a constant ("typed_literal", displayed as TYPE '...').
+  auto zoned_literal = [&](const DataTypePtr& t, Value instant) {
+    auto lit = std::make_shared<Expr>(*Expr::Cast(Expr::Lit(Value::String(value)), t));
+    lit->name = "typed_literal";
+    lit->literal = std::move(instant);
+    return Positioned(lit, pos);
+  };
+  const bool ltz = type.Is("TIMESTAMP") || type.Is("TIMESTAMP_LTZ");
+  if (type.Is("DATE") || ltz || type.Is("TIMESTAMP_NTZ")) {
+    // Spark's special values first ('today', 'epoch', ...; convertSpecialDate & co.), at
+    // the instant the parser reads them, kept in the node's literal for the analyzer.
+    const DataTypePtr& t = type.Is("DATE") ? DataType::Date()
+                           : ltz           ? DataType::Timestamp()
+                                           : DataType::TimestampNtz();
+    EvalContext clock;
+    clock.query_start_micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count();
+    if (SpecialDatetimeValue(value, t->id(), clock)) {
+      return zoned_literal(t, Value::Timestamp(clock.query_start_micros));
+    }
+  }
+  // Then the functions behind CAST, as Spark's AstBuilder (stringToDate,
   // stringToTimestamp, stringToTimestampWithoutTimeZone, which ignores a zone).
   if (type.Is("DATE")) {
     int32_t days = 0;
     if (!CastStringToDate(value, &days)) return invalid("DATE");
     return Positioned(Expr::Lit(Value::Date(days)), pos);
   }
-  if (type.Is("TIMESTAMP") || type.Is("TIMESTAMP_LTZ")) {
-    // Validated in UTC here; the analyzer's CAST reads it in the session time zone.
+  if (ltz) {
+    // Validated in UTC here; the analyzer reads it in the session time zone.
     int64_t micros = 0;
-    if (!CastStringToTimestamp(value, EvalContext{}, &micros))
+    if (!CastStringToTimestamp(value, EvalContext{}, &micros)) {
       return invalid("TIMESTAMP");
-    // The text is read in the session time zone, known only to the analyzer: emit a typed
-    // literal (a CAST the analyzer folds to a constant), displayed as TIMESTAMP '...'.
-    auto lit = std::make_shared<Expr>(
-        *Expr::Cast(Expr::Lit(Value::String(std::string(value))), DataType::Timestamp()));
-    lit->name = "typed_literal";
-    return Positioned(lit, pos);
+    }
+    return zoned_literal(DataType::Timestamp(), Value());
   }
   if (type.Is("TIMESTAMP_NTZ")) {
     int64_t micros = 0;

@@ -194,6 +194,29 @@ TEST(ParserTest, DateAndTimestampLiterals) {
   EXPECT_EQ(ntz.i64(), 86400LL * 1000000);
 }
 
+// Spark's special values ('today', 'epoch', ...) are read at the instant of parsing, in
+// the session time zone the analyzer knows: a typed literal whose literal is that
+// instant.
+TEST(ParserTest, SpecialDatetimeValuesKeepTheParseInstant) {
+  for (const char* text : {"DATE 'today'", "TIMESTAMP ' Epoch '", "TIMESTAMP_LTZ 'now'",
+                           "TIMESTAMP_NTZ 'yesterday UTC'", "DATE 'tomorrow +01:00'"}) {
+    auto e = ParseExpression(text);
+    ASSERT_TRUE(e.ok()) << text;
+    EXPECT_EQ((*e)->kind, ExprKind::kCast) << text;
+    EXPECT_EQ((*e)->name, "typed_literal") << text;
+    EXPECT_EQ((*e)->literal.type()->id(), TypeId::kTimestamp) << text;
+    EXPECT_GT((*e)->literal.i64(), 0) << text;
+  }
+  EXPECT_EQ((*ParseExpression("DATE 'today'"))->DisplayName(), "DATE 'today'");
+  // Other text is read as before: a plain DATE literal, a TIMESTAMP without an instant.
+  EXPECT_EQ(LiteralOf("DATE '2024-01-01'").i64(), 19723);
+  EXPECT_TRUE((*ParseExpression("TIMESTAMP '2024-01-01'"))->literal.is_null());
+  for (const char* text : {"DATE 'now UTC'", "DATE 'today utc'", "TIMESTAMP 'noon'",
+                           "TIMESTAMP_NTZ 'epoch1'"}) {
+    EXPECT_ERROR_CLASS(ParseExpression(text), "INVALID_TYPED_LITERAL") << text;
+  }
+}
+
 // DATE / TIMESTAMP / TIMESTAMP_NTZ literals read their text as CAST does (Spark's
 // AstBuilder calls stringToDate / stringToTimestamp / stringToTimestampWithoutTimeZone);
 // each case was checked on Spark 4.2.
