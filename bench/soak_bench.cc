@@ -24,7 +24,10 @@
 // SOAK_FRESH_BATCHES=N (at each report point of phase 1, the same query on a fresh table
 // runs N batches beside the long one, in the same process and minutes; the table at the
 // end sets the long run's trigger p50/p99 over those minutes against the fresh one's),
-// SOAK_RATE_SINK=noop, SOAK_FILES_PER_TRIGGER, SOAK_LOG_ONLY=N,
+// SOAK_VACUUM_EVERY=N (VACUUM beside the stream every N batches; the bytes on disk are
+// printed at each point), SOAK_RATE_SINK=noop, SOAK_FILES_PER_TRIGGER, SOAK_LOG_ONLY=N
+// (the Delta log alone; with SOAK_LOG_COMPACT_EVERY=K and SOAK_LOG_MINUTES_PER_COMMIT=M,
+// weeks of a stream's log on a clock that moves with the commits),
 // SOAK_TOMBSTONES=N (memory per tombstone) (see main()).
 
 #include <malloc.h>
@@ -37,8 +40,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
+#include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,16 +93,12 @@ struct Sample {
 
 const bench::Steady::time_point kStart = bench::Steady::now();
 
-// Records every progress event of the query named `name`; wakes the main thread once
-// `target` batches are done (or as each batch comes, for WaitFor).
+// Records every progress event of the query named `name` (RSS at each of `points`);
+// wakes the main thread as each batch comes (WaitFor).
 class Recorder final : public api::StreamingQueryListener {
  public:
-  Recorder(int64_t target, std::vector<int64_t> points, std::string name,
-           bool quiet = false)
-      : target_(target),
-        points_(std::move(points)),
-        name_(std::move(name)),
-        quiet_(quiet) {}
+  Recorder(std::vector<int64_t> points, std::string name, bool quiet = false)
+      : points_(std::move(points)), name_(std::move(name)), quiet_(quiet) {}
   void onQueryProgress(const stream::QueryProgressEvent& e) override {
     if (e.progress.name.value_or("") != name_) return;
     const auto& d = e.progress.duration_ms;
@@ -115,6 +118,7 @@ class Recorder final : public api::StreamingQueryListener {
       rss_.push_back(RssMb());
       malloc_trim(0);  // what is live, not what the allocator keeps
       trimmed_.push_back(RssMb());
+      records_.push_back(RecordsMbLocked());
       // A line as each point is reached (a long run stopped early still shows them).
       std::vector<double> t;
       for (int64_t b = std::max<int64_t>(0, n - 1000); b < n; ++b)
@@ -137,16 +141,6 @@ class Recorder final : public api::StreamingQueryListener {
     return cv_.wait_for(
         l, std::chrono::duration<double>(deadline - bench::Seconds(kStart)), done);
   }
-  /// Until `target` batches ran, or `max_seconds` passed (> 0).
-  void Wait(double max_seconds) {
-    std::unique_lock<std::mutex> l(mu_);
-    auto done = [&] { return static_cast<int64_t>(samples_.size()) >= target_; };
-    if (max_seconds > 0) {
-      cv_.wait_for(l, std::chrono::duration<double>(max_seconds), done);
-    } else {
-      cv_.wait(l, done);
-    }
-  }
   std::vector<Sample> samples() {
     std::lock_guard<std::mutex> l(mu_);
     return samples_;
@@ -159,16 +153,31 @@ class Recorder final : public api::StreamingQueryListener {
     std::lock_guard<std::mutex> l(mu_);
     return trimmed_;
   }
+  /// The bench's own bytes (its per-batch samples) at each point, in MB: the part of the
+  /// RSS that is not the engine's.
+  std::vector<double> records() {
+    std::lock_guard<std::mutex> l(mu_);
+    return records_;
+  }
+  double RecordsMb() {
+    std::lock_guard<std::mutex> l(mu_);
+    return RecordsMbLocked();
+  }
 
  private:
-  int64_t target_;
   std::vector<int64_t> points_;
   std::string name_;
   bool quiet_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Sample> samples_;
-  std::vector<double> rss_, trimmed_;
+  std::vector<double> rss_, trimmed_, records_;
+
+  double RecordsMbLocked() const {
+    size_t bytes = samples_.capacity() * sizeof(Sample);
+    for (const auto& x : samples_) bytes += x.all.capacity() * sizeof(x.all[0]);
+    return static_cast<double>(bytes) / 1e6;
+  }
 };
 
 double Pct(std::vector<double> v, double q) {
@@ -211,6 +220,7 @@ void Report(const char* title, Recorder& rec, int64_t window,
   auto s = rec.samples();
   auto rss = rec.rss();
   auto trimmed = rec.trimmed();
+  auto records = rec.records();
   // A run stopped by time: the points reached, then the last batch (RSS now).
   const int64_t n = static_cast<int64_t>(s.size());
   while (!points.empty() && points.back() > n) points.pop_back();
@@ -221,11 +231,13 @@ void Report(const char* title, Recorder& rec, int64_t window,
     trimmed.resize(points.size() - 1);
     malloc_trim(0);
     trimmed.push_back(RssMb());
+    records.resize(points.size() - 1);
+    records.push_back(rec.RecordsMb());
   }
   std::printf("\n%s (%zu batches)\n", title, s.size());
-  std::printf("%10s %18s %18s %18s %9s %9s %9s %8s %8s\n", "batches", "trigger p50/p99",
-              "addBatch p50/p99", "latestOff p50/p99", "p50/ref", "trig/ref", "add/ref",
-              "RSS MB", "trimmed");
+  std::printf("%10s %18s %18s %18s %9s %9s %9s %8s %8s %8s\n", "batches",
+              "trigger p50/p99", "addBatch p50/p99", "latestOff p50/p99", "p50/ref",
+              "trig/ref", "add/ref", "RSS MB", "trimmed", "engine");
   double ref_t = 0, ref_a = 0, ref_p50 = 0;
   for (size_t i = 0; i < points.size(); ++i) {
     int64_t end = std::min<int64_t>(points[i], static_cast<int64_t>(s.size()));
@@ -248,11 +260,12 @@ void Report(const char* title, Recorder& rec, int64_t window,
     std::snprintf(tb, sizeof(tb), "%.0f/%.0f ms", Pct(t, 0.5), Pct(t, 0.99));
     std::snprintf(ab, sizeof(ab), "%.0f/%.0f ms", Pct(a, 0.5), Pct(a, 0.99));
     std::snprintf(lb, sizeof(lb), "%.0f/%.0f ms", Pct(l, 0.5), Pct(l, 0.99));
-    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.2fx %8.1f %8.1f\n",
+    const double trim = i < trimmed.size() ? trimmed[i] : 0.0;
+    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.2fx %8.1f %8.1f %8.1f\n",
                 static_cast<long long>(end), tb, ab, lb,
                 ref_p50 > 0 ? p50 / ref_p50 : 0.0, ref_t > 0 ? mt / ref_t : 0.0,
-                ref_a > 0 ? ma / ref_a : 0.0, i < rss.size() ? rss[i] : 0.0,
-                i < trimmed.size() ? trimmed[i] : 0.0);
+                ref_a > 0 ? ma / ref_a : 0.0, i < rss.size() ? rss[i] : 0.0, trim,
+                trim - (i < records.size() ? records[i] : 0.0));
   }
   // Where a trigger's time goes: mean ms per phase, first window vs last.
   auto phases = [&](int64_t begin, int64_t end) {
@@ -273,7 +286,8 @@ void Report(const char* title, Recorder& rec, int64_t window,
   }
   std::printf(
       "  (p50/ref: trigger median of the %lld batches before the point / median of the "
-      "first %lld; trig/ref, add/ref: the same with means)\n",
+      "first %lld; trig/ref, add/ref: the same with means; trimmed: RSS after "
+      "malloc_trim; engine: trimmed less the bench's own per-batch records)\n",
       static_cast<long long>(window), static_cast<long long>(window));
 }
 
@@ -282,6 +296,65 @@ void PrintDisk(const std::string& what, const std::string& dir) {
   std::printf("  %-34s %8lld files %10.1f MB\n", what.c_str(),
               static_cast<long long>(d.files), static_cast<double>(d.bytes) / 1e6);
 }
+
+// What the main thread does while a long stream runs: VACUUM every `vacuum_every` batches
+// (0: never), the bytes on disk at each report point, and `at_point` (fresh-table runs).
+struct Upkeep {
+  std::vector<std::string> disk_rows;
+  std::vector<double> vacuum_ms;
+  int64_t vacuum_every = 0;
+
+  void Run(api::SparkSession& spark, Recorder& rec, const std::vector<int64_t>& points,
+           double deadline, const std::string& table, const std::string& checkpoint,
+           const std::function<void(int64_t)>& at_point) {
+    int64_t next_vacuum =
+        vacuum_every > 0 ? vacuum_every : std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < points.size();) {
+      const int64_t next = std::min(points[i], next_vacuum);
+      if (!rec.WaitFor(next, deadline)) break;
+      if (next == next_vacuum) {
+        auto v0 = bench::Steady::now();
+        spark.sql("VACUUM delta.`" + table + "`").collect();
+        vacuum_ms.push_back(bench::Seconds(v0) * 1000);
+        next_vacuum += vacuum_every;
+      }
+      if (next != points[i]) continue;
+      // Bytes on disk at the point: data files, the Delta log, the stream checkpoint.
+      const DirStats all = Du(table), log = Du(io::JoinPath(table, "_delta_log")),
+                     chk = Du(checkpoint);
+      char line[256];
+      std::snprintf(
+          line, sizeof(line), "%10lld %10lld %10.1f %10lld %10.1f %9lld %8.1f",
+          static_cast<long long>(points[i]),
+          static_cast<long long>(all.files - log.files),
+          static_cast<double>(all.bytes - log.bytes) / 1e6,
+          static_cast<long long>(log.files), static_cast<double>(log.bytes) / 1e6,
+          static_cast<long long>(chk.files), static_cast<double>(chk.bytes) / 1e6);
+      std::fprintf(stderr, "  [on disk] %s\n", line);
+      disk_rows.emplace_back(line);
+      if (at_point) at_point(points[i]);
+      ++i;
+    }
+  }
+
+  void Print() const {
+    if (!disk_rows.empty()) {
+      std::printf(
+          "  on disk at each point (data files, Delta log, stream checkpoint):\n"
+          "%10s %10s %10s %10s %10s %9s %8s\n",
+          "batches", "data files", "data MB", "log files", "log MB", "chk files",
+          "chk MB");
+      for (const auto& r : disk_rows) std::printf("%s\n", r.c_str());
+    }
+    if (!vacuum_ms.empty()) {
+      std::printf("  VACUUM every %lld batches: %zu runs, mean %.0f ms, max %.0f ms\n",
+                  static_cast<long long>(vacuum_every), vacuum_ms.size(),
+                  std::accumulate(vacuum_ms.begin(), vacuum_ms.end(), 0.0) /
+                      static_cast<double>(vacuum_ms.size()),
+                  *std::max_element(vacuum_ms.begin(), vacuum_ms.end()));
+    }
+  }
+};
 
 }  // namespace
 
@@ -316,6 +389,12 @@ int main(int argc, char** argv) {
   // SOAK_FILES_PER_TRIGGER: the file source's maxFilesPerTrigger (default 5).
   const char* fpt_env = std::getenv("SOAK_FILES_PER_TRIGGER");
   const int64_t files_per_trigger = fpt_env && *fpt_env ? std::atoll(fpt_env) : 5;
+  // SOAK_VACUUM_EVERY=N: every N batches the main thread runs VACUUM on the long stream's
+  // table (a user's maintenance job beside the stream), with the table's
+  // deletedFileRetentionDuration (e.g. SOAK_CONF=spark.databricks.delta.properties.
+  // defaults.deletedFileRetentionDuration=interval 5 minutes).
+  const char* vacuum_env = std::getenv("SOAK_VACUUM_EVERY");
+  const int64_t vacuum_every = vacuum_env && *vacuum_env ? std::atoll(vacuum_env) : 0;
 
   // ---- 0a. (SOAK_TOMBSTONES=N) the memory a snapshot's tombstones hold: N files added
   // (1,000 a commit) and removed as auto-compaction removes them, in memory; a fresh
@@ -405,9 +484,21 @@ int main(int argc, char** argv) {
   }
 
   // ---- 0. (SOAK_LOG_ONLY=N) the Delta log layer alone: N one-file commits through one
-  // long-lived DeltaLog (as the sink), background checkpoints; commit p50/p99 and RSS.
+  // long-lived DeltaLog (as the sink), background checkpoints; commit p50/p99, RSS and
+  // the log's files and bytes at each tenth. SOAK_LOG_COMPACT_EVERY=K: after every K
+  // appends, a commit removes the K files and the previous compaction's output and adds
+  // one file (as auto-compaction re-packs the files below its minFileSize), so the live
+  // files stay at most K + 1 and the tombstones are those of the retention.
+  // SOAK_LOG_MINUTES_PER_COMMIT=M: the log's clock (commit timestamps, tombstone deletion
+  // times, log cleanup's cutoff) starts now and moves M minutes a commit, so N commits
+  // span N * M minutes of a stream's life with Delta's default retentions (30 days of
+  // log, a week of tombstones) and its day-truncated log cleanup.
   if (const char* n_env = std::getenv("SOAK_LOG_ONLY"); n_env && *n_env) {
     const int64_t n = std::atoll(n_env);
+    const char* k_env = std::getenv("SOAK_LOG_COMPACT_EVERY");
+    const int64_t compact_every = k_env && *k_env ? std::atoll(k_env) : 0;
+    const char* m_env = std::getenv("SOAK_LOG_MINUTES_PER_COMMIT");
+    const double minutes_per_commit = m_env && *m_env ? std::atof(m_env) : 0;
     std::string path = io::JoinPath(root, "log-only");
     auto schema = std::make_shared<const Schema>(
         std::vector<Field>{{"id", DataType::Long(), true, ""}});
@@ -416,17 +507,25 @@ int main(int argc, char** argv) {
     table::DeltaWriteOptions append;
     append.mode = "append";
     if (!table::WriteBatches(fs, path, {batch}, append).ok()) return 1;
-    auto log = std::make_shared<const table::DeltaLog>(fs, path);
+    auto commits = std::make_shared<std::atomic<int64_t>>(0);
+    table::NowFn now = table::SystemNow();
+    if (minutes_per_commit > 0) {
+      const int64_t base = now();
+      now = [base, commits, minutes_per_commit] {
+        return base + static_cast<int64_t>(static_cast<double>(commits->load()) *
+                                           minutes_per_commit * 60000.0);
+      };
+    }
+    auto log = std::make_shared<const table::DeltaLog>(fs, path, now);
     std::vector<double> us;
     std::printf(
-        "\nDelta log only: %lld commits of one fake file (background checkpoints)\n",
-        static_cast<long long>(n));
-    for (int64_t i = 1; i <= n; ++i) {
-      auto t0 = bench::Steady::now();
-      auto snap = log->Latest();
-      if (!snap.ok()) return 1;
-      table::OptimisticTransaction txn(log, *snap);
-      txn.set_async_checkpoint(true);
+        "\nDelta log only: %lld commits of one fake file (background checkpoints)%s\n",
+        static_cast<long long>(n),
+        minutes_per_commit > 0 ? ", the log's clock moving with the commits" : "");
+    std::printf("%10s %10s %14s %14s %8s %8s %10s %10s\n", "commits", "log days",
+                "commit p50 ms", "commit p99 ms", "RSS MB", "trimmed", "log files",
+                "log MB");
+    auto fake_file = [] {
       table::AddFile f;
       f.path = "part-00000-" + stream::RandomUuid() + "-c000.snappy.parquet";
       f.size = 500;
@@ -434,21 +533,58 @@ int main(int argc, char** argv) {
           "{\"numRecords\":10,\"minValues\":{\"timestamp\":\"2026-01-01T00:00:00.000Z\","
           "\"value\":0},\"maxValues\":{\"timestamp\":\"2026-01-01T00:00:09.000Z\","
           "\"value\":9},\"nullCount\":{\"timestamp\":0,\"value\":0}}";
+      return f;
+    };
+    std::vector<table::AddFile> uncompacted;
+    std::optional<table::AddFile> packed;  // the previous compaction's output
+    const int64_t start_ms = now();
+    for (int64_t i = 1; i <= n; ++i) {
+      auto t0 = bench::Steady::now();
+      auto snap = log->Latest();
+      if (!snap.ok()) return 1;
+      table::OptimisticTransaction txn(log, *snap);
+      txn.set_async_checkpoint(true);
+      std::vector<table::Action> actions;
       table::CommitInfo ci;
-      ci.operation = "STREAMING UPDATE";
-      if (!txn.Commit({table::Action::Of(f)}, ci).ok()) return 1;
+      if (compact_every > 0 &&
+          static_cast<int64_t>(uncompacted.size()) == compact_every) {
+        if (packed) uncompacted.push_back(*packed);
+        for (const auto& f : uncompacted) {
+          table::RemoveFile r;  // as auto-compaction removes a file it re-packed
+          r.path = f.path;
+          r.deletion_timestamp = log->NowMs();
+          r.data_change = false;
+          r.extended_file_metadata = true;
+          r.partition_values = f.partition_values;
+          r.size = f.size;
+          actions.push_back(table::Action::Of(std::move(r)));
+        }
+        packed = fake_file();
+        packed->data_change = false;
+        actions.push_back(table::Action::Of(*packed));
+        uncompacted.clear();
+        ci.operation = "OPTIMIZE";
+      } else {
+        uncompacted.push_back(fake_file());
+        actions.push_back(table::Action::Of(uncompacted.back()));
+        ci.operation = "STREAMING UPDATE";
+      }
+      if (!txn.Commit(std::move(actions), ci).ok()) return 1;
+      commits->fetch_add(1);
       us.push_back(bench::Seconds(t0) * 1e6);
-      if (i % (n / 5 > 0 ? n / 5 : 1) == 0) {
+      if (i % (n / 10 > 0 ? n / 10 : 1) == 0) {
         (void)log->WaitForBackgroundCheckpoints();
         double rss = RssMb();
         malloc_trim(0);
         std::vector<double> last(
             us.end() - std::min<int64_t>(static_cast<int64_t>(us.size()), 500), us.end());
-        std::printf(
-            "  %8lld commits: commit p50 %.2f ms p99 %.2f ms, RSS %.1f MB (trimmed "
-            "%.1f)\n",
-            static_cast<long long>(i), Pct(last, 0.5) / 1000, Pct(last, 0.99) / 1000, rss,
-            RssMb());
+        const DirStats d = Du(io::JoinPath(path, "_delta_log"));
+        std::printf("%10lld %10.1f %14.2f %14.2f %8.1f %8.1f %10lld %10.1f\n",
+                    static_cast<long long>(i),
+                    static_cast<double>(now() - start_ms) / 86400000.0,
+                    Pct(last, 0.5) / 1000, Pct(last, 0.99) / 1000, rss, RssMb(),
+                    static_cast<long long>(d.files), static_cast<double>(d.bytes) / 1e6);
+        std::fflush(stdout);
       }
     }
   }
@@ -456,7 +592,7 @@ int main(int argc, char** argv) {
   // ---- 1. rate-micro-batch -> Delta
   if (rate_batches > 0) {
     auto points = Points(rate_batches, window);
-    auto rec = std::make_shared<Recorder>(rate_batches, points, "soak-rate");
+    auto rec = std::make_shared<Recorder>(points, "soak-rate");
     spark.streams().addListener(rec);
     // SOAK_RATE_SINK=noop: the same stream into the noop sink (what the engine itself
     // costs per batch, without Delta).
@@ -481,13 +617,17 @@ int main(int argc, char** argv) {
     // trigger p50/p99 is set against the long run's batches of those minutes.
     const char* fresh_env = std::getenv("SOAK_FRESH_BATCHES");
     const int64_t fresh_batches = fresh_env && *fresh_env ? std::atoll(fresh_env) : 0;
+    Upkeep upkeep;
+    upkeep.vacuum_every = sink == "delta" ? vacuum_every : 0;
     std::vector<std::string> fresh_rows;
-    for (size_t i = 0; fresh_batches > 0 && i < points.size(); ++i) {
-      if (!rec->WaitFor(points[i], deadline)) break;
-      const std::string name = "soak-fresh-" + std::to_string(points[i]);
+    auto fresh_run = [&](int64_t point) {
+      if (fresh_batches <= 0) return;
+      // The same query on a fresh table and checkpoint runs N batches beside the long one
+      // (same process, same minutes); its trigger p50/p99 is set against the long run's
+      // batches of those minutes.
+      const std::string name = "soak-fresh-" + std::to_string(point);
       const std::string dir = io::JoinPath(root, name);
-      auto fresh =
-          std::make_shared<Recorder>(fresh_batches, std::vector<int64_t>{}, name, true);
+      auto fresh = std::make_shared<Recorder>(std::vector<int64_t>{}, name, true);
       spark.streams().addListener(fresh);
       const double from = bench::Seconds(kStart);
       const int64_t long_from = static_cast<int64_t>(rec->samples().size());
@@ -508,8 +648,17 @@ int main(int argc, char** argv) {
                     Pct(f, 0.5) > 0 ? Pct(l, 0.5) / Pct(f, 0.5) : 0.0,
                     Pct(f, 0.99) > 0 ? Pct(l, 0.99) / Pct(f, 0.99) : 0.0);
       std::fprintf(stderr, "  [side by side] %s\n", line);
-      fresh_rows.push_back(line);
+      fresh_rows.emplace_back(line);
       std::filesystem::remove_all(dir);
+    };
+    if (sink == "delta") {
+      upkeep.Run(spark, *rec, points, deadline, io::JoinPath(root, "rate-table"),
+                 io::JoinPath(root, "rate-chk"), fresh_run);
+    } else {
+      for (int64_t point : points) {
+        if (!rec->WaitFor(point, deadline)) break;
+        fresh_run(point);
+      }
     }
     rec->WaitFor(rate_batches, deadline);
     double secs = bench::Seconds(t0);
@@ -526,6 +675,7 @@ int main(int argc, char** argv) {
           "fresh n", "fresh p50/p99", "p50 x", "p99 x");
       for (const auto& r : fresh_rows) std::printf("%s\n", r.c_str());
     }
+    upkeep.Print();
     PrintDisk("table (data + _delta_log)", io::JoinPath(root, "rate-table"));
     PrintDisk("table _delta_log", io::JoinPath(root, "rate-table/_delta_log"));
     PrintDisk("checkpoint", io::JoinPath(root, "rate-chk"));
@@ -544,7 +694,7 @@ int main(int argc, char** argv) {
     std::printf("\nwrote %lld files in %.1f s\n", static_cast<long long>(files),
                 bench::Seconds(t0));
     auto points = Points(file_batches, window);
-    auto rec = std::make_shared<Recorder>(file_batches, points, "soak-files");
+    auto rec = std::make_shared<Recorder>(points, "soak-files");
     spark.streams().addListener(rec);
     auto q = spark.readStream()
                  .schema("id BIGINT, v STRING")
@@ -556,7 +706,11 @@ int main(int argc, char** argv) {
                  .option("checkpointLocation", io::JoinPath(root, "file-chk"))
                  .start(io::JoinPath(root, "file-table"));
     t0 = bench::Steady::now();
-    rec->Wait(max_seconds);
+    Upkeep upkeep;
+    upkeep.vacuum_every = vacuum_every;
+    upkeep.Run(spark, *rec, points,
+               max_seconds > 0 ? bench::Seconds(kStart) + max_seconds : 0,
+               io::JoinPath(root, "file-table"), io::JoinPath(root, "file-chk"), {});
     double secs = bench::Seconds(t0);
     q.stop();
     spark.streams().removeListener(rec);
@@ -566,6 +720,7 @@ int main(int argc, char** argv) {
            *rec, window, points);
     std::printf("  %.1f s, %.0f batches/s\n", secs,
                 static_cast<double>(rec->samples().size()) / secs);
+    upkeep.Print();
     PrintDisk("table _delta_log", io::JoinPath(root, "file-table/_delta_log"));
     PrintDisk("checkpoint sources/0", io::JoinPath(root, "file-chk/sources/0"));
     PrintDisk("checkpoint", io::JoinPath(root, "file-chk"));

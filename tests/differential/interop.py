@@ -4,6 +4,7 @@ what it wrote (test_interop.py). Writers and readers are PySpark code, as the ca
 import glob
 import json
 import os
+import time
 from typing import Callable, Dict
 
 WRITERS: Dict[str, Callable] = {}
@@ -244,6 +245,46 @@ def delta_update_delete_optimize_restore(s, path):
     s.spark.sql(f"DELETE FROM delta.`{path}` WHERE p = '1'")
 
 
+@writer
+def delta_tombstones_in_checkpoint(s, path):
+    """Tombstones that only a checkpoint carries: a partitioned table's small files
+    compacted by OPTIMIZE and a file rewritten by DELETE (their removes), appends past the
+    checkpoint at version 10, then every commit up to it deleted, an orphan file added and
+    every data file dated 30 days back. The vacuum step's VACUUM DRY RUN must keep the
+    files the tombstones name (removed now, within the 7-day retention) and list only the
+    orphans and the files the tombstones do not name."""
+    s.spark.sql(f"CREATE TABLE delta.`{path}` (id BIGINT, p STRING) USING DELTA "
+                "PARTITIONED BY (p)")
+    for i in range(6):
+        s.spark.sql(f"INSERT INTO delta.`{path}` SELECT id, CAST(id % 2 AS STRING) "
+                    f"FROM range({i * 4}, {i * 4 + 4})")
+    s.spark.sql(f"OPTIMIZE delta.`{path}`")
+    s.spark.sql(f"DELETE FROM delta.`{path}` WHERE id = 5")
+    for i in range(6, 9):
+        s.spark.sql(f"INSERT INTO delta.`{path}` SELECT id, CAST(id % 2 AS STRING) "
+                    f"FROM range({i * 4}, {i * 4 + 4})")
+    log = os.path.join(path, "_delta_log")
+    assert os.path.exists(os.path.join(log, f"{10:020d}.checkpoint.parquet")), os.listdir(log)
+    for v in range(11):
+        os.remove(os.path.join(log, f"{v:020d}.json"))
+    for name in ("p=0/part-00000-orphan.snappy.parquet", "orphan.txt"):
+        with open(os.path.join(path, name), "w") as f:
+            f.write("not a table file")
+    month_ago = time.time() - 30 * 24 * 3600
+    for root, dirs, files in os.walk(path):
+        dirs[:] = [d for d in dirs if d != "_delta_log"]
+        for name in files:
+            os.utime(os.path.join(root, name), (month_ago, month_ago))
+
+
+def vacuum_dry_run(s, path):
+    """The files VACUUM (default retention) would delete, as sorted paths relative to the
+    table."""
+    rows = s.spark.sql(f"VACUUM delta.`{path}` DRY RUN").collect()
+    root = os.path.realpath(path)
+    return sorted(os.path.relpath(r[0].replace("file:", "", 1), root) for r in rows)
+
+
 # Mixed writers (test_interop.py::test_mixed_writers): one Delta table that the two engines
 # change in turn; each step's rows follow from what the table holds, so both engines would
 # write the same thing.
@@ -346,14 +387,19 @@ def history_length(s, path):
 
 
 def step(op: str, writer_name: str, path: str) -> Callable:
-    """The program of one interop step (both engines run the same): write, read, properties
-    or history."""
+    """The program of one interop step (both engines run the same): write, read, properties,
+    vacuum (VACUUM DRY RUN's files), files (the number of active files) or history."""
     if op == "write":
         return lambda s: (WRITERS.get(writer_name) or MIXED[writer_name])(s, path)
     if op == "read":
         return lambda s: read(s, path)
     if op == "properties":
         return lambda s: {"properties": table_properties(s, path)}
+    if op == "vacuum":
+        return lambda s: {"vacuum": vacuum_dry_run(s, path)}
+    if op == "files":
+        return lambda s: {"files": s.spark.sql(f"DESCRIBE DETAIL delta.`{path}`")
+                          .collect()[0]["numFiles"]}
     return lambda s: {"versions": history_length(s, path)}
 
 

@@ -92,3 +92,35 @@ def test_mixed_writers(create, oracle, spate_session):
         h = _run(side, oracle, spate_session, "history", create, path)
         # (CREATE TABLE and its first append are two commits.)
         assert h["value"] == {"versions": len(MIXED_STEPS) + (create != "mixed_create")}, (side, h)
+
+
+@pytest.mark.parametrize("by", ["spate", "spark"])
+def test_tombstones_in_checkpoint(by, oracle, spate_session):
+    """The removes of a checkpoint (spate writes them from its compact tombstone list) are
+    read back by either engine: with the commits before the checkpoint gone and every data
+    file a month old, VACUUM DRY RUN keeps what OPTIMIZE and DELETE removed minutes ago
+    (within the 7-day retention) and lists only the two orphan files."""
+    writer = "delta_tombstones_in_checkpoint"
+    path = os.path.join(WORK, "interop", "tombstones-" + by)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    written = _run(by, oracle, spate_session, "write", writer, path)
+    assert "error" not in written, written["error"]
+    removed = sum(1 for _ in _data_files(path)) - 2 - _active_files(oracle, path)
+    assert removed >= 8, removed  # the compacted and rewritten files are still there
+    for side in ("spate", "spark"):
+        got = _run(side, oracle, spate_session, "vacuum", writer, path)
+        assert got.get("value") == {"vacuum": ["orphan.txt",
+                                               "p=0/part-00000-orphan.snappy.parquet"]}, \
+            (side, got)
+
+
+def _data_files(path):
+    for root, dirs, files in os.walk(path):
+        dirs[:] = [d for d in dirs if d != "_delta_log"]
+        yield from files
+
+
+def _active_files(oracle, path):
+    got = oracle.ask({"op": "files", "writer": "", "path": path})
+    return got["value"]["files"]
