@@ -147,3 +147,23 @@ def test_higher_order_function_errors(spark):
         df.select(F.filter("a", lambda x: x + 1)).collect()
     assert e.value.getCondition() == "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"
     assert spark.sql("SELECT aggregate(array(1, 2, 3), 0, (acc, x) -> acc + x) AS s").collect()[0].s == 6
+
+
+def test_sketch_aggregates(spark):
+    # Spark 4.2's bytes (tests/differential/cases/sketches.py checks them against real Spark).
+    df = spark.createDataFrame([(1, 3), (1, 5), (2, 7)], "k INT, v LONG")
+    r = one(df.agg(F.bitmap_count(F.bitmap_construct_agg(F.bitmap_bit_position("v"))).alias("n"),
+                   F.hex(F.count_min_sketch("v", 1.0, 0.3, 2)).alias("c")))
+    assert r.n == 3
+    assert r.c == ("00000001000000000000000300000001000000020000000"
+                   "05D96391C00000000000000010000000000000002")
+    h = one(spark.createDataFrame([(3,), (5,), (9,)], "v LONG").agg(
+        F.histogram_numeric("v", F.lit(2)).alias("h"))).h
+    assert [(b.x, b.y) for b in h] == [(4, 2.0), (9, 1.0)]
+    bitmaps = spark.createDataFrame([(bytearray(b"\x0f"),), (bytearray(b"\x3c"),)], "b BINARY")
+    r = one(bitmaps.agg(F.hex(F.substring(F.bitmap_or_agg("b"), 1, 1)).alias("o"),
+                        F.hex(F.substring(F.bitmap_and_agg("b"), 1, 1)).alias("a")))
+    assert (r.o, r.a) == ("3F", "0C")
+    # Without a seed PySpark draws one: the sketch is well formed either way.
+    b = one(df.agg(F.count_min_sketch("v", 0.5, 0.5).alias("b"))).b
+    assert len(b) == 20 + 8 * 1 + 8 * 4 and b[:4] == b"\x00\x00\x00\x01"

@@ -189,6 +189,30 @@ def percentile(col: ColumnOrName, percentage: Any, frequency: Any = 1) -> Column
     return _call("percentile", _c(col), _cl(percentage), _cl(frequency))
 
 
+def bitmap_construct_agg(col: ColumnOrName) -> Column:
+    return _invoke("bitmap_construct_agg", col)
+
+
+def bitmap_or_agg(col: ColumnOrName) -> Column:
+    return _invoke("bitmap_or_agg", col)
+
+
+def bitmap_and_agg(col: ColumnOrName) -> Column:
+    return _invoke("bitmap_and_agg", col)
+
+
+def count_min_sketch(col: ColumnOrName, eps: Any, confidence: Any, seed: Any = None) -> Column:
+    """Spark's serialized CountMinSketch; without a seed, a random one (as PySpark)."""
+    if seed is None:
+        import random
+        seed = random.randint(-(1 << 63), (1 << 63) - 1)
+    return _call("count_min_sketch", _c(col), _cl(eps), _cl(confidence), _cl(seed))
+
+
+def histogram_numeric(col: ColumnOrName, nBins: Any) -> Column:
+    return _call("histogram_numeric", _c(col), _cl(nBins))
+
+
 def percentile_approx(col: ColumnOrName, percentage: Any, accuracy: Any = 10000) -> Column:
     return _call("percentile_approx", _c(col), _cl(percentage), _cl(accuracy))
 

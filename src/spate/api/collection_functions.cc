@@ -236,6 +236,16 @@ Column bit_and(const Column& c) { return F("bit_and", {c}); }
 Column bit_or(const Column& c) { return F("bit_or", {c}); }
 Column bit_xor(const Column& c) { return F("bit_xor", {c}); }
 Column mode(const Column& c) { return F("mode", {c}); }
+Column bitmap_construct_agg(const Column& c) { return F("bitmap_construct_agg", {c}); }
+Column bitmap_or_agg(const Column& c) { return F("bitmap_or_agg", {c}); }
+Column bitmap_and_agg(const Column& c) { return F("bitmap_and_agg", {c}); }
+Column count_min_sketch(const Column& c, const Column& eps, const Column& confidence,
+                        const Column& seed) {
+  return F("count_min_sketch", {c, eps, confidence, seed});
+}
+Column histogram_numeric(const Column& c, const Column& nb) {
+  return F("histogram_numeric", {c, nb});
+}
 Column array_append(const Column& a, const Column& e) {
   return F("array_append", {a, e});
 }

@@ -135,6 +135,20 @@ Column bit_and(const Column& c);
 Column bit_or(const Column& c);
 Column bit_xor(const Column& c);
 Column mode(const Column& c);
+/// bitmap_construct_agg: the 4096-byte bitmap with the bit of each value (a position in
+/// [0, 32768), usually bitmap_bit_position(x)) set; bitmap_or_agg / bitmap_and_agg: the
+/// bitwise OR / AND of bitmaps (a short bitmap counts as zeros beyond its end).
+Column bitmap_construct_agg(const Column& c);
+Column bitmap_or_agg(const Column& c);
+Column bitmap_and_agg(const Column& c);
+/// count_min_sketch(c, eps, confidence, seed): Spark's serialized CountMinSketch (BINARY)
+/// of an integral, string or binary column; eps and confidence DOUBLE literals, the seed
+/// an INT or BIGINT literal.
+Column count_min_sketch(const Column& c, const Column& eps, const Column& confidence,
+                        const Column& seed);
+/// histogram_numeric(c, nb): array<struct<x, y>> of at most nb bins (x as c's type), as
+/// Spark's NumericHistogram.
+Column histogram_numeric(const Column& c, const Column& nb);
 // more arrays and maps (concat also joins arrays)
 Column array_append(const Column& array, const Column& element);
 Column array_prepend(const Column& array, const Column& element);

@@ -820,6 +820,7 @@ Result<AggregateFunctionPtr> MakeOtherAggregate(const std::string& name,
   if (Contains(PercentileAggregateNames(), name)) {
     return MakePercentileAggregate(name, args);
   }
+  if (Contains(SketchAggregateNames(), name)) return MakeSketchAggregate(name, args);
   return MakeStatsAggregate(name, args);
 }
 
@@ -829,7 +830,7 @@ bool IsAggregateName(const std::string& name) {
   return Contains(BasicAggregateNames(), name) ||
          Contains(CollectAggregateNames(), name) ||
          Contains(PercentileAggregateNames(), name) ||
-         Contains(StatsAggregateNames(), name);
+         Contains(StatsAggregateNames(), name) || Contains(SketchAggregateNames(), name);
 }
 
 Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
@@ -953,8 +954,9 @@ Result<AggregateFunctionPtr> MakeAggregate(
 
 namespace spate {
 void RegisterAggregateFunctionNames(FunctionRegistry& r) {
-  for (const auto* names : {&BasicAggregateNames(), &CollectAggregateNames(),
-                            &PercentileAggregateNames(), &StatsAggregateNames()}) {
+  for (const auto* names :
+       {&BasicAggregateNames(), &CollectAggregateNames(), &PercentileAggregateNames(),
+        &StatsAggregateNames(), &SketchAggregateNames()}) {
     for (const auto& n : *names) r.RegisterKind(n, FunctionKind::kAggregate);
   }
   for (const char* n : {"row_number", "rank", "dense_rank", "percent_rank", "ntile",

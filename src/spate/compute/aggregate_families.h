@@ -8,6 +8,8 @@
 //   aggregate_percentile.cc  median, percentile, percentile_approx, percentile_cont/_disc
 //   aggregate_stats.cc       stddev / variance, skewness, kurtosis, corr, covar_*,
 //                            regr_*, bit_and / bit_or / bit_xor, mode
+//   aggregate_sketch.cc      bitmap_construct_agg / bitmap_or_agg / bitmap_and_agg,
+//                            count_min_sketch, histogram_numeric (Spark's byte formats)
 // Thread safety: as aggregate.h.
 
 #include <string>
@@ -56,5 +58,9 @@ Result<AggregateFunctionPtr> MakePercentileWithinGroup(
 const std::vector<std::string>& StatsAggregateNames();
 Result<AggregateFunctionPtr> MakeStatsAggregate(const std::string& name,
                                                 const std::vector<BoundExprPtr>& args);
+
+const std::vector<std::string>& SketchAggregateNames();
+Result<AggregateFunctionPtr> MakeSketchAggregate(const std::string& name,
+                                                 const std::vector<BoundExprPtr>& args);
 
 }  // namespace spate

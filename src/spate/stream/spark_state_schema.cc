@@ -123,8 +123,14 @@ bool BufferOf(const sql::AggregateCall& call, std::vector<Field>* out) {
   }
   if (name == "collect_list" || name == "collect_set" || name == "percentile" ||
       name == "median" || name == "percentile_approx" || name == "mode" ||
-      name == "percentile_cont" || name == "percentile_disc" || name == "listagg") {
+      name == "percentile_cont" || name == "percentile_disc" || name == "listagg" ||
+      name == "count_min_sketch" || name == "histogram_numeric") {
     add("buf", DataType::Binary());
+    return true;
+  }
+  if (name == "bitmap_construct_agg" || name == "bitmap_or_agg" ||
+      name == "bitmap_and_agg") {
+    add("bitmap", DataType::Binary(), false);
     return true;
   }
   if (name == "max_by" || name == "min_by") {

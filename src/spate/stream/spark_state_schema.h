@@ -11,7 +11,8 @@
 // when p+10 <= 18 (Spark's DecimalAggregates); avg -> sum + count, the sum a double
 // unless a decimal with p+4 > 15; min/max/first/last -> the input type (+ valueSet); the
 // moment aggregates -> n, avg, m2[, m3, m4] doubles not null; collect_*/percentiles/mode
-// -> one binary buf; approx_count_distinct -> ceil(2^p/10) bigint words; ...).
+// (and count_min_sketch / histogram_numeric) -> one binary buf; bitmap_*_agg -> bitmap
+// binary not null; approx_count_distinct -> ceil(2^p/10) bigint words; ...).
 //
 // Thread safety: pure function.
 
