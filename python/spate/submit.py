@@ -17,6 +17,8 @@ process: a failed attempt (non-zero exit) is run again after ``--backoff`` secon
 doubling each time up to ``--max-backoff``, and continues from its checkpoints. Ctrl-C or
 SIGTERM stops the running attempt and never leads to a retry; the exit status is the last
 attempt's. The attempt number (1, 2, ...) is in the environment as SPATE_SUBMIT_ATTEMPT.
+SIGTERM ends the script as ``sys.exit(143)`` does (finally blocks and atexit run), even when
+it comes just as the script blocks in a call such as ``time.sleep``.
 """
 
 import atexit
@@ -25,11 +27,13 @@ import importlib.abc
 import importlib.util
 import os
 import runpy
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import types
 from typing import Dict, List, Optional, Tuple
@@ -418,6 +422,92 @@ def _put_py_files(py_files: List[str]) -> None:
             at += 1
 
 
+# ---- signals ---------------------------------------------------------------------------------
+#
+# CPython runs a Python signal handler in the main thread between bytecodes; the C-level
+# handler only marks it due (and writes the signal's number to the wakeup fd, if one is set).
+# A signal that arrives after the main thread's last check but before it enters a blocking
+# call (time.sleep, waitpid, a read), or that the kernel hands to another thread, leaves the
+# main thread blocked and the handler due until that call returns by itself: SIGTERM to a
+# script in time.sleep(60) acted on a minute later, SIGTERM to the runner blocked in waitpid
+# passed on only once the attempt has ended by itself (a streaming job does not). Both
+# processes learn of the signal from the wakeup fd instead.
+
+
+def _drain(fd: int) -> None:
+    """Reads a non-blocking pipe empty."""
+    try:
+        while os.read(fd, 512):
+            pass
+    except BlockingIOError:
+        pass
+
+
+class _SigtermExit:
+    """SIGTERM's handler in the process that runs the script: the script ends as by
+    ``sys.exit(128 + 15)``, so its finally blocks and the atexit hook that stops queries
+    run. Once: a SIGTERM while it winds down is ignored (SIGKILL ends it at once).
+
+    A watcher thread reads the wakeup fd; while a SIGTERM has come and the handler has not
+    run, the main thread is blocked in a call the signal did not interrupt, and the watcher
+    sends SIGTERM to the main thread itself (each one interrupts the call: the handler runs,
+    and runs once however many arrive)."""
+
+    def __init__(self) -> None:
+        self.ran = False
+        self._main = threading.main_thread().ident
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._write, False)
+
+    def install(self) -> None:
+        # The wakeup fd before the handler: no SIGTERM reaches the handler unseen.
+        previous = signal.set_wakeup_fd(self._write)
+        if previous != -1:  # someone else's: not ours to replace (no watcher)
+            signal.set_wakeup_fd(previous)
+            os.close(self._read)
+            os.close(self._write)
+        else:
+            os.register_at_fork(after_in_child=self._forked)
+            threading.Thread(target=self._watch, name="spate-submit-sigterm", daemon=True).start()
+        signal.signal(signal.SIGTERM, self)
+
+    def __call__(self, signum: int, frame) -> None:
+        if self.ran:
+            return
+        self.ran = True  # no check between the test and this: a nested call returns above
+        raise SystemExit(128 + signum)
+
+    def _watch(self) -> None:
+        while True:
+            try:
+                data = os.read(self._read, 512)
+            except OSError:
+                return
+            if not data:
+                return
+            if signal.SIGTERM not in data:
+                continue
+            while not self.ran and signal.getsignal(signal.SIGTERM) is self:
+                time.sleep(0.05)  # the usual case: the handler has run by then
+                if not self.ran:
+                    signal.pthread_kill(self._main, signal.SIGTERM)
+
+    def _forked(self) -> None:
+        # A forked child (multiprocessing) has no watcher; its signals must not wake this
+        # process's (the pipe is shared). Its own children have nothing left to close.
+        if self._read < 0:
+            return
+        try:
+            current = signal.set_wakeup_fd(-1)
+            if current != self._write:
+                signal.set_wakeup_fd(current)
+        except ValueError:
+            pass
+        os.close(self._read)
+        os.close(self._write)
+        self._read = self._write = -1
+
+
 def _run(o: _Options, props: Dict[str, str]) -> int:
     """Runs the script in this interpreter, as `python3 job.py args` would."""
     script = os.path.abspath(o.script)
@@ -431,10 +521,7 @@ def _run(o: _Options, props: Dict[str, str]) -> int:
     _session._submit_conf.clear()
     _session._submit_conf.update(props)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        # SIGTERM ends the script as an exit does, so atexit stops its queries cleanly.
-        def on_term(signum, frame):
-            raise SystemExit(128 + signum)
-        signal.signal(signal.SIGTERM, on_term)
+        _SigtermExit().install()
     sys.argv = [script] + o.args
     runpy.run_path(script, run_name="__main__")
     return 0
@@ -473,6 +560,14 @@ def _supervise(o: _Options) -> int:
     # Signals ignored at start (a job started in the background, nohup) stay ignored.
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)
                 if signal.getsignal(s) is not signal.SIG_IGN}
+    # The waits below are select() on the wakeup fd, which every handled signal writes to,
+    # the attempt's end (SIGCHLD) included: a signal just before the select ends it at once.
+    # Before each select the pipe is read and the handlers of what was read have run.
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_read, False)
+    os.set_blocking(wake_write, False)
+    previous_wakeup = signal.set_wakeup_fd(wake_write)
+    previous_chld = signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     rc = 0
     delay = o.backoff
     try:
@@ -483,7 +578,13 @@ def _supervise(o: _Options) -> int:
             state["child"] = child
             if state["signal"] is not None:  # arrived while the child was starting
                 child.send_signal(state["signal"])
-            rc = child.wait()
+            while True:
+                _drain(wake_read)
+                status = child.poll()
+                if status is not None:
+                    break
+                select.select([wake_read], [], [])
+            rc = status
             state["child"] = None
             what = f"attempt {attempt} of {attempts}"
             if rc == 0:
@@ -500,15 +601,23 @@ def _supervise(o: _Options) -> int:
             wait = min(delay, o.max_backoff)
             _note(f"{what} failed ({_describe(rc)}); next attempt in {wait:g} s")
             end = time.monotonic() + wait
-            while state["signal"] is None and time.monotonic() < end:
-                time.sleep(min(0.05, max(0.0, end - time.monotonic())))
+            while True:
+                _drain(wake_read)
+                left = end - time.monotonic()
+                if state["signal"] is not None or left <= 0:
+                    break
+                select.select([wake_read], [], [], left)
             if state["signal"] is not None:
                 _note(f"stopped by {signal.Signals(state['signal']).name}; not retrying")
                 break
             delay *= 2
     finally:
+        signal.set_wakeup_fd(previous_wakeup)
+        signal.signal(signal.SIGCHLD, previous_chld)
         for s, handler in previous.items():
             signal.signal(s, handler)
+        os.close(wake_read)
+        os.close(wake_write)
     return rc
 
 

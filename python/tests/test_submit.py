@@ -368,6 +368,128 @@ def test_sigterm_stops_the_attempt_without_retry(tmp_path):
         "spate submit: attempt 1 of 3 stopped by SIGTERM (exit status 143); not retrying"
 
 
+# CPython runs a signal's Python handler in the main thread between bytecodes. A SIGTERM that
+# arrives just before the main thread enters a blocking call, or that the kernel hands to
+# another thread, leaves the handler due and the call blocked until it returns by itself: the
+# SIGTERM test above then waited out its script's sleep (seen once under load). These tests
+# have the signal handled on another thread once the main thread is blocked, which leaves the
+# main thread as that signal would, every time; a hang is what fails them (the timeouts only
+# end it).
+
+def test_sigterm_the_scripts_sleep_did_not_see_still_ends_it(tmp_path):
+    job = write(tmp_path / "blocked.py", """\
+        import signal, threading, time
+
+        def syscall(thread_id):
+            # The system call a thread is blocked in and its first two arguments.
+            with open(f"/proc/self/task/{thread_id}/syscall") as f:
+                return f.read().split()[:3]
+
+        def land_here():
+            # Once the main thread is in the system call a sleeping thread stays in, SIGTERM
+            # is handled on this thread: the main thread's sleep goes on.
+            reference = threading.Thread(target=time.sleep, args=(600,), daemon=True)
+            reference.start()
+            main = threading.main_thread().native_id
+            while True:
+                asleep = syscall(reference.native_id)
+                time.sleep(0.01)
+                if len(asleep) == 3 and syscall(reference.native_id) == asleep == syscall(main):
+                    break
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+
+        try:
+            print("running", flush=True)
+            threading.Thread(target=land_here, daemon=True).start()
+            time.sleep(600)
+        finally:
+            print("cleaned up", flush=True)
+    """)
+    r = submit(job, timeout=120)
+    assert r.returncode == 143, r.stderr
+    assert r.stdout == "running\ncleaned up\n"
+
+
+def test_sigterm_the_runners_wait_did_not_see_is_passed_on(tmp_path):
+    # The runner's handler runs on a thread of its own while its main thread waits for the
+    # attempt (started by a wrapper around `python3 -m spate.submit`).
+    ready = tmp_path / "ready"
+    job = write(tmp_path / "waited.py", """\
+        import sys, time
+        try:
+            print("running", flush=True)
+            open(sys.argv[1], "w").close()
+            time.sleep(600)
+        finally:
+            print("cleaned up", flush=True)
+    """)
+    wrapper = textwrap.dedent("""\
+        import os, runpy, signal, sys, threading, time
+
+        ready = sys.argv[1]
+
+        def land_here():
+            while not os.path.exists(ready):
+                time.sleep(0.01)
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+
+        threading.Thread(target=land_here, daemon=True).start()
+        sys.argv = ["spate.submit"] + sys.argv[2:]
+        runpy.run_module("spate.submit", run_name="__main__", alter_sys=True)
+    """)
+    p = subprocess.Popen([sys.executable, "-c", wrapper, str(ready), "--retries", "1", job,
+                          str(ready)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=runner_env(), start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=120)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # the attempt too, if it hung
+        except ProcessLookupError:
+            pass
+    assert p.returncode == 143, err
+    assert out == "running\ncleaned up\n"
+    assert err.splitlines()[-1] == \
+        "spate submit: attempt 1 of 2 stopped by SIGTERM (exit status 143); not retrying"
+
+
+def test_sigterm_while_the_script_winds_down_is_ignored(tmp_path):
+    job = write(tmp_path / "twice.py", """\
+        import signal
+        try:
+            signal.raise_signal(signal.SIGTERM)
+        finally:
+            signal.raise_signal(signal.SIGTERM)
+            print("cleaned up", flush=True)
+    """)
+    r = submit(job)
+    assert r.returncode == 143, r.stderr
+    assert r.stdout == "cleaned up\n"
+
+
+def test_a_forked_workers_signals_do_not_reach_the_script(tmp_path):
+    # The pipe behind the script's wakeup fd is shared with a forked process: a worker's
+    # SIGTERM written there would have the script's watcher stop the script.
+    job = write(tmp_path / "forks.py", """\
+        import multiprocessing, signal
+
+        def work(q):
+            q.put(signal.set_wakeup_fd(-1))
+
+        if __name__ == "__main__":
+            ctx = multiprocessing.get_context("fork")
+            q = ctx.Queue()
+            p = ctx.Process(target=work, args=(q,))
+            p.start()
+            print("worker's wakeup fd", q.get())
+            p.join()
+            print("script's is set", signal.set_wakeup_fd(-1) >= 0)
+    """)
+    r = submit(job)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "worker's wakeup fd -1\nscript's is set True\n"
+
+
 # ---- the same job on real Spark --------------------------------------------------------------
 
 def spark_submit_env():
