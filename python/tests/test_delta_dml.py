@@ -221,9 +221,17 @@ def test_vacuum(dspark, tmp_path):
     dry = [r.path for r in s.sql(f"VACUUM delta.`{path}` RETAIN 0 HOURS DRY RUN").collect()]
     assert len(dry) == 2 and all(p.startswith("file:") for p in dry)
     assert "file:" + orphan in dry
-    # With the default retention (a week) only the old orphan is old enough.
+    # With the default retention (a week) only the old orphan is old enough; VACUUM
+    # descends into other folders, not into hidden ones (as Delta lists).
+    nested = os.path.join(path, "sub", "deeper", "old.parquet")
+    kept = [os.path.join(path, "_hidden", "old.parquet"), os.path.join(path, ".tmp", "old")]
+    for f in [nested] + kept:
+        os.makedirs(os.path.dirname(f), exist_ok=True)
+        open(f, "wb").write(b"x")
+        os.utime(f, (1e9, 1e9))
     assert [r.path for r in s.sql(f"VACUUM delta.`{path}` DRY RUN").collect()] == \
-        ["file:" + orphan]
+        ["file:" + orphan, "file:" + nested]
+    os.remove(nested)
     out = DeltaTable.forPath(s, path).vacuum(0)
     assert [tuple(r) for r in out.collect()] == [("file:" + path,)]
     assert not os.path.exists(orphan)

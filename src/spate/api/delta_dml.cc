@@ -1477,31 +1477,28 @@ DataFrame ExecuteVacuum(const std::shared_ptr<SessionState>& state,
       if (name.rfind(p + "=", 0) == 0) return false;
     return true;
   };
-  std::vector<io::FileInfo> listing = ValueOrThrow(fs->List(target.path, true));
-  std::string root = target.path;
-  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  // The table's folders one level at a time, not descending into hidden ones (the
+  // `_delta_log` of a long stream holds tens of thousands of files), as Delta lists.
   std::vector<std::pair<std::string, int64_t>> to_delete;
   int64_t dirs = 1;
-  for (const auto& e : listing) {
-    std::string rel = e.path.size() > root.size() ? e.path.substr(root.size() + 1) : "";
-    bool skip = rel.empty();
-    size_t begin = 0;
-    while (!skip && begin <= rel.size()) {
-      size_t end = rel.find('/', begin);
-      std::string part =
-          rel.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-      if (hidden(part)) skip = true;
-      if (end == std::string::npos) break;
-      begin = end + 1;
+  std::vector<std::string> pending{target.path};
+  while (!pending.empty()) {
+    const std::string dir = std::move(pending.back());
+    pending.pop_back();
+    for (const auto& e : ValueOrThrow(fs->List(dir, false))) {
+      const size_t slash = e.path.find_last_of('/');
+      if (hidden(slash == std::string::npos ? e.path : e.path.substr(slash + 1)))
+        continue;
+      if (e.is_directory) {
+        dirs++;
+        pending.push_back(e.path);
+        continue;
+      }
+      if (valid.count(e.path) || e.modification_time_ms >= delete_before) continue;
+      to_delete.emplace_back(e.path, e.size);
     }
-    if (skip) continue;
-    if (e.is_directory) {
-      dirs++;
-      continue;
-    }
-    if (valid.count(e.path) || e.modification_time_ms >= delete_before) continue;
-    to_delete.emplace_back(e.path, e.size);
   }
+  std::sort(to_delete.begin(), to_delete.end());
   if (dry_run) {
     std::vector<Value> paths;
     for (const auto& [p, size] : to_delete) paths.push_back(Value::String("file:" + p));
