@@ -291,6 +291,18 @@ void Report(const char* title, Recorder& rec, int64_t window,
       static_cast<long long>(window), static_cast<long long>(window));
 }
 
+// The remove action of a file that compaction re-packed (as the writer commits it).
+table::RemoveFile CompactedAway(const table::AddFile& f, int64_t now_ms) {
+  table::RemoveFile r;
+  r.path = f.path;
+  r.deletion_timestamp = now_ms;
+  r.data_change = false;
+  r.extended_file_metadata = true;
+  r.partition_values = f.partition_values;
+  r.size = f.size;
+  return r;
+}
+
 void PrintDisk(const std::string& what, const std::string& dir) {
   auto d = Du(dir);
   std::printf("  %-34s %8lld files %10.1f MB\n", what.c_str(),
@@ -433,14 +445,7 @@ int main(int argc, char** argv) {
               actions.push_back(table::Action::Of(f));
               continue;
             }
-            table::RemoveFile r;  // as the writer removes a compacted file
-            r.path = f.path;
-            r.deletion_timestamp = log->NowMs();
-            r.data_change = false;
-            r.extended_file_metadata = true;
-            r.partition_values = f.partition_values;
-            r.size = f.size;
-            actions.push_back(table::Action::Of(std::move(r)));
+            actions.push_back(table::Action::Of(CompactedAway(f, log->NowMs())));
           }
           table::CommitInfo ci;
           ci.operation = pass == 0 ? "STREAMING UPDATE" : "OPTIMIZE";
@@ -549,16 +554,8 @@ int main(int argc, char** argv) {
       if (compact_every > 0 &&
           static_cast<int64_t>(uncompacted.size()) == compact_every) {
         if (packed) uncompacted.push_back(*packed);
-        for (const auto& f : uncompacted) {
-          table::RemoveFile r;  // as auto-compaction removes a file it re-packed
-          r.path = f.path;
-          r.deletion_timestamp = log->NowMs();
-          r.data_change = false;
-          r.extended_file_metadata = true;
-          r.partition_values = f.partition_values;
-          r.size = f.size;
-          actions.push_back(table::Action::Of(std::move(r)));
-        }
+        for (const auto& f : uncompacted)
+          actions.push_back(table::Action::Of(CompactedAway(f, log->NowMs())));
         packed = fake_file();
         packed->data_change = false;
         actions.push_back(table::Action::Of(*packed));
