@@ -37,7 +37,7 @@ using kernel::Out;
 // Calendar helpers
 // ---------------------------------------------------------------------------------------
 
-bool IsLeapYear(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+using datetime_text::IsLeapYear;  // the one CAST's date parser uses
 
 int DaysInMonth(int64_t y, unsigned m) {
   static constexpr int kLen[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
