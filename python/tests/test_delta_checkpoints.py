@@ -49,3 +49,47 @@ def test_v2_checkpoint_of_a_table_created_in_sql(spark, tmp_path):
         assert json.load(f)["v2Checkpoint"]["path"] == tops[0]
     _only_the_checkpoint(path, 10)
     assert sorted(r.id for r in spark.read.format("delta").load(path).collect()) == list(range(10))
+
+
+def _paced_checkpoints(path, versions):
+    """The checkpoints spate's pacing rule gives from the files on disk (a checkpoint at an
+    interval multiple once the commit bytes since the last one reach its size), and the
+    ones written."""
+    log = os.path.join(path, "_delta_log")
+    expected, written = [], []
+    checkpoint_bytes, since = -1, 0
+    for v in range(1, versions + 1):
+        since += os.path.getsize(os.path.join(log, f"{v:020d}.json"))
+        cp = os.path.join(log, f"{v:020d}.checkpoint.parquet")
+        if os.path.exists(cp):
+            written.append(v)
+        if v % 10 == 0 and (checkpoint_bytes < 0 or since >= checkpoint_bytes):
+            expected.append(v)
+            since = 0
+            if os.path.exists(cp):
+                checkpoint_bytes = os.path.getsize(cp)
+    return expected, written
+
+
+def test_checkpoints_paced_by_their_size_from_sql(spark, tmp_path):
+    # spate.delta.checkpoint.pacedAboveBytes = 0: every checkpoint paced (the default,
+    # 256 KiB, leaves a small table's checkpoints every 10 commits, as Delta).
+    paced, plain = str(tmp_path / "paced"), str(tmp_path / "plain")
+    for path in (paced, plain):
+        spark.sql(f"CREATE TABLE delta.`{path}` (id BIGINT, s STRING) USING delta")
+    spark.sql("SET spate.delta.checkpoint.pacedAboveBytes = 0")
+    try:
+        for i in range(80):
+            spark.sql(f"INSERT INTO delta.`{paced}` VALUES ({i}, 'x')")
+    finally:
+        spark.conf.unset("spate.delta.checkpoint.pacedAboveBytes")
+    for i in range(80):
+        spark.sql(f"INSERT INTO delta.`{plain}` VALUES ({i}, 'x')")
+    expected, written = _paced_checkpoints(paced, 80)
+    assert written == expected
+    assert 10 in written and len(written) < 8  # some interval multiples skipped
+    assert _paced_checkpoints(plain, 80)[1] == list(range(10, 81, 10))
+    with open(os.path.join(paced, "_delta_log", "_last_checkpoint")) as f:
+        assert json.load(f)["version"] == written[-1]
+    _only_the_checkpoint(paced, written[-1])
+    assert spark.read.format("delta").load(paced).count() == 80

@@ -165,6 +165,10 @@ table::CheckpointOptions SessionCheckpointOptions(const SessionState& state) {
   }
   o.v2_top_level_format = ToLower(
       state.conf.GetOr("spark.databricks.delta.checkpointV2.topLevelFileFormat", "json"));
+  if (auto paced =
+          ParseInt64(state.conf.GetOr("spate.delta.checkpoint.pacedAboveBytes", ""))) {
+    o.paced_above_bytes = std::max<int64_t>(-1, *paced);
+  }
   return o;
 }
 

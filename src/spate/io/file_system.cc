@@ -414,10 +414,11 @@ class MemWritableFile final : public WritableFile {
     if (!closed_) (void)Close();
   }
   const std::string& path() const override { return path_; }
-  int64_t Position() const override { return static_cast<int64_t>(buf_.size()); }
+  int64_t Position() const override { return size_; }
   Status Append(std::string_view data) override {
     if (closed_) return Status::IOError("append to closed file '" + path_ + "'");
     buf_.append(data);
+    size_ = static_cast<int64_t>(buf_.size());
     return Status::OK();
   }
   Status Sync() override { return Status::OK(); }
@@ -434,6 +435,7 @@ class MemWritableFile final : public WritableFile {
   std::string path_;
   std::shared_ptr<MemoryFileSystem::State> state_;
   std::string buf_;
+  int64_t size_ = 0;  // the bytes written (also after Close moved buf_ away)
   bool closed_ = false;
 };
 

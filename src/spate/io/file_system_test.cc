@@ -41,6 +41,7 @@ TEST_P(FileSystemTest, WriteReadRandomAccess) {
   ASSERT_TRUE((*f)->Append("world").ok());
   EXPECT_EQ((*f)->Position(), 11);
   ASSERT_TRUE((*f)->Close().ok());
+  EXPECT_EQ((*f)->Position(), 11);  // the size written, also once closed
   auto r = fs_->OpenForRead(P("a.bin"));
   ASSERT_TRUE(r.ok());
   EXPECT_EQ((*r)->Size(), 11);

@@ -200,6 +200,15 @@ struct DeltaLog::Cache {
   std::mutex mu;
   SnapshotPtr latest;
   CheckpointOptions checkpoint_options;
+  // Checkpoint pacing (CheckpointDue): the size of the last checkpoint written through
+  // this log (-1: none yet) and the commit bytes written since the last due checkpoint.
+  int64_t checkpoint_bytes = -1;
+  int64_t commit_bytes_since = 0;
+
+  void NoteCheckpoint(int64_t bytes) {
+    std::lock_guard<std::mutex> l(mu);
+    checkpoint_bytes = bytes;
+  }
 
   std::mutex cp_mu;
   std::condition_variable cp_cv;
@@ -744,7 +753,7 @@ class ActionLeaf {
 // here) and generic values go through the same children.
 class FileActionBuilder final : public ColumnBuilder {
  public:
-  explicit FileActionBuilder(DataTypePtr type) : ColumnBuilder(type) {
+  explicit FileActionBuilder(DataTypePtr type) : ColumnBuilder(std::move(type)) {
     for (const auto& f : type_->fields()) {
       kids_.emplace_back(f.type);
       names_.push_back(f.name);
@@ -1002,6 +1011,25 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s) const {
 }
 
 Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt) const {
+  SPATE_ASSIGN_OR_RETURN(const int64_t bytes, WriteCheckpointFiles(s, opt));
+  cache_->NoteCheckpoint(bytes);
+  return Status::OK();
+}
+
+bool DeltaLog::CheckpointDue(int64_t version, int interval,
+                             const CheckpointOptions& opt) const {
+  if (version <= 0 || interval <= 0 || version % interval != 0) return false;
+  Cache* c = cache_.get();
+  std::lock_guard<std::mutex> l(c->mu);
+  const bool paced = opt.paced_above_bytes >= 0 && c->checkpoint_bytes >= 0 &&
+                     c->checkpoint_bytes >= opt.paced_above_bytes;
+  if (paced && c->commit_bytes_since < c->checkpoint_bytes) return false;
+  c->commit_bytes_since = 0;
+  return true;
+}
+
+Result<int64_t> DeltaLog::WriteCheckpointFiles(const Snapshot& s,
+                                               const CheckpointOptions& opt) const {
   const bool v2 = UsesV2Checkpoints(s.metadata());
   // Tombstones older than delta.deletedFileRetentionDuration (default 1 week) expire.
   const int64_t retention = RetentionMs(
@@ -1067,7 +1095,9 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
     if (parts > 1) last.Set("parts", Json::Int(parts));
     last.Set("sizeInBytes", Json::Int(bytes));
     last.Set("numOfAddFiles", Json::Int(static_cast<int64_t>(files.size())));
-    return fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString());
+    SPATE_RETURN_IF_ERROR(
+        fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString()));
+    return bytes;
   }
 
   // V2: the file actions in `parts` sidecars
@@ -1145,7 +1175,9 @@ Status DeltaLog::WriteCheckpoint(const Snapshot& s, const CheckpointOptions& opt
   v2info.Set("sizeInBytes", Json::Int(top.size));
   v2info.Set("modificationTime", Json::Int(top.modification_time_ms));
   last.Set("v2Checkpoint", std::move(v2info));
-  return fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString());
+  SPATE_RETURN_IF_ERROR(
+      fs_->WriteAtomic(io::JoinPath(log_path_, "_last_checkpoint"), last.ToString()));
+  return sidecar_bytes + top.size;
 }
 
 void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot) const {
@@ -1172,8 +1204,10 @@ void DeltaLog::CheckpointInBackground(SnapshotPtr snapshot,
         c->queued = nullptr;
         c->running = true;
         lk.unlock();
-        Status st = bare->WriteCheckpoint(*snap, opt);
+        auto written = bare->WriteCheckpointFiles(*snap, opt);
+        Status st = written.status();
         if (st.ok()) {
+          c->NoteCheckpoint(*written);
           auto cleaned = bare->CleanUpExpiredLogs(*snap);
           if (!cleaned.ok()) st = cleaned.status();
         }
@@ -1293,7 +1327,11 @@ Result<int64_t> DeltaLog::CleanUpExpiredLogs(const Snapshot& snapshot) const {
 Status DeltaLog::WriteCommitFile(int64_t version,
                                  const std::vector<Action>& actions) const {
   SPATE_RETURN_IF_ERROR(fs_->MakeDirs(log_path_));
-  return fs_->PutIfAbsent(CommitPath(version), SerializeActions(actions));
+  const std::string text = SerializeActions(actions);
+  SPATE_RETURN_IF_ERROR(fs_->PutIfAbsent(CommitPath(version), text));
+  std::lock_guard<std::mutex> l(cache_->mu);
+  cache_->commit_bytes_since += static_cast<int64_t>(text.size());
+  return Status::OK();
 }
 
 // ---- replay

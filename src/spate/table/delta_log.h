@@ -188,6 +188,18 @@ struct CheckpointOptions {
   /// spark.databricks.delta.checkpointV2.topLevelFileFormat: "json" (default) or
   /// "parquet", the format of a V2 checkpoint's UUID-named top-level file.
   std::string v2_top_level_format = "json";
+  /// spate.delta.checkpoint.pacedAboveBytes (spate's, not Delta's): once the last
+  /// checkpoint this log wrote is at least this many bytes, a commit at a multiple of
+  /// delta.checkpointInterval writes the next checkpoint only when the commit files
+  /// written through this log since the last one add up to at least that checkpoint's
+  /// size. A reader then replays at most about a checkpoint's worth of commit bytes, and
+  /// the checkpoint work per commit is bounded by the commit's own size, however large
+  /// the table's state grows (a stream of tiny batches against a table of many files or
+  /// tombstones otherwise writes its whole state every ten commits). Below it (the
+  /// default 256 KiB is several thousand file actions), a checkpoint every interval, as
+  /// delta-spark; -1 never paces. Delta's readers need no checkpoint at any given
+  /// version: the format is unchanged.
+  int64_t paced_above_bytes = int64_t{256} << 10;
 };
 
 /// True when the table writes V2 checkpoints (delta.checkpointPolicy = 'v2').
@@ -277,6 +289,12 @@ class DeltaLog {
                          const CheckpointOptions& options) const;
   /// With this log's checkpoint_options().
   Status WriteCheckpoint(const Snapshot& snapshot) const;
+  /// Whether the commit `version`, just written through this log, should be followed by
+  /// a checkpoint: at a multiple of `interval` (delta.checkpointInterval), unless paced
+  /// (CheckpointOptions::paced_above_bytes). A true answer starts the next count of
+  /// commit bytes.
+  bool CheckpointDue(int64_t version, int interval,
+                     const CheckpointOptions& options) const;
   /// WriteCheckpoint then CleanUpExpiredLogs, on this log's background thread; returns
   /// at once. A newer snapshot queued before the thread starts it replaces an older one.
   void CheckpointInBackground(SnapshotPtr snapshot,
@@ -316,6 +334,10 @@ class DeltaLog {
   /// The cached snapshot advanced to the latest commit; nullptr when the cache cannot be
   /// used (empty, or its tail commit file changed).
   Result<SnapshotPtr> UpdateCached(const SnapshotPtr& cached) const;
+  /// WriteCheckpoint's work; returns the bytes written (every part, sidecar and the V2
+  /// top-level file).
+  Result<int64_t> WriteCheckpointFiles(const Snapshot& snapshot,
+                                       const CheckpointOptions& options) const;
 
   struct Cache;
   io::FileSystemPtr fs_;

@@ -438,6 +438,72 @@ TEST(DeltaLogCacheTest, BackgroundCheckpointIsReadable) {
       fs->Exists("/b/_delta_log/00000000000000000030.checkpoint.parquet").value());
 }
 
+// Pacing (CheckpointOptions::paced_above_bytes): once checkpoints are at least that
+// large, a checkpoint is written at an interval multiple only when the commit bytes since
+// the last one reach its size; below it, every delta.checkpointInterval as Delta.
+TEST(DeltaLogCacheTest, CheckpointsArePacedByTheirSize) {
+  auto pad = [](int64_t v) {
+    std::string s = std::to_string(v);
+    return std::string(20 - s.size(), '0') + s;
+  };
+  for (const bool async : {false, true}) {
+    for (const int64_t paced_above :
+         {int64_t{0}, int64_t{-1}, CheckpointOptions{}.paced_above_bytes}) {
+      SCOPED_TRACE(::testing::Message() << "async " << async << " paced " << paced_above);
+      auto fs = std::make_shared<io::MemoryFileSystem>();
+      CreateTable(fs, "/p", {});
+      auto log = std::make_shared<const DeltaLog>(fs, "/p");
+      CheckpointOptions opt;
+      opt.paced_above_bytes = paced_above;
+      log->SetCheckpointOptions(opt);
+      // The rule, from the files on disk: commit bytes since the last checkpoint against
+      // that checkpoint's size.
+      int64_t checkpoint_bytes = -1, since = 0, written = 0, skipped = 0, last = -1;
+      for (int v = 1; v <= 300; ++v) {
+        ASSERT_TRUE(CommitFake(log, v, nullptr, async).ok());
+        ASSERT_TRUE(log->WaitForBackgroundCheckpoints().ok());
+        since += fs->Stat("/p/_delta_log/" + pad(v) + ".json").value().size;
+        const std::string cp = "/p/_delta_log/" + pad(v) + ".checkpoint.parquet";
+        const bool exists = fs->Exists(cp).value();
+        if (v % 10 != 0) {
+          EXPECT_FALSE(exists) << v;
+          continue;
+        }
+        const bool paced =
+            paced_above >= 0 && checkpoint_bytes >= paced_above && checkpoint_bytes >= 0;
+        const bool expected = !paced || since >= checkpoint_bytes;
+        EXPECT_EQ(exists, expected)
+            << "version " << v << ": " << since << " commit bytes since a checkpoint of "
+            << checkpoint_bytes;
+        if (!exists) {
+          ++skipped;
+          continue;
+        }
+        ++written;
+        last = v;
+        since = 0;
+        checkpoint_bytes = fs->Stat(cp).value().size;
+        auto info = Json::Parse(fs->ReadAll("/p/_delta_log/_last_checkpoint").value());
+        EXPECT_EQ(info.value().GetInt("version").value(), v);
+        EXPECT_EQ(info.value().GetInt("sizeInBytes").value(), checkpoint_bytes);
+      }
+      if (paced_above == 0) {
+        // A fake commit is a few hundred bytes, a checkpoint of tens of files several KB.
+        EXPECT_GT(skipped, 10);
+        EXPECT_GE(written, 2);
+      } else {
+        EXPECT_EQ(skipped, 0);  // small checkpoints: every interval, as Delta
+        EXPECT_EQ(written, 30);
+      }
+      // A reader starts from the paced checkpoint and replays the commits after it.
+      auto fresh = DeltaLog(fs, "/p").Latest().value();
+      EXPECT_EQ(fresh->version(), 300);
+      EXPECT_EQ(fresh->checkpoint_version().value(), last);
+      EXPECT_EQ(fresh->files().size(), 301u);
+    }
+  }
+}
+
 // A checkpoint larger than one written chunk (16,384 rows) reads back whole.
 TEST(DeltaLogCacheTest, LargeCheckpointReadsBack) {
   auto fs = std::make_shared<io::MemoryFileSystem>();

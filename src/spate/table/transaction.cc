@@ -179,16 +179,17 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions,
       // The log's cached snapshot (if it is the previous version) takes our commit
       // without reading it back.
       log_->InstallCommit(version, body);
-      // Post-commit: checkpoint every delta.checkpointInterval versions (best effort),
-      // then the expired log is cleaned up; in the background when asked.
-      if (meta && version > 0 && version % CheckpointInterval(*meta) == 0) {
+      // Post-commit: checkpoint every delta.checkpointInterval versions, paced once
+      // checkpoints are large (DeltaLog::CheckpointDue; best effort), then the expired
+      // log is cleaned up; in the background when asked.
+      const CheckpointOptions cp =
+          checkpoint_options_ ? *checkpoint_options_ : log_->checkpoint_options();
+      if (meta && log_->CheckpointDue(version, CheckpointInterval(*meta), cp)) {
         SnapshotPtr snap = log_->Cached();
         if (!snap || snap->version() != version) {
           auto at = log_->At(version);
           snap = at.ok() ? *at : nullptr;
         }
-        const CheckpointOptions cp =
-            checkpoint_options_ ? *checkpoint_options_ : log_->checkpoint_options();
         if (snap && async_checkpoint_) {
           log_->CheckpointInBackground(snap, cp);
         } else if (snap && log_->WriteCheckpoint(*snap, cp).ok()) {
