@@ -71,6 +71,14 @@ double RssMb() {
   return static_cast<double>(rss) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e6;
 }
 
+// The bytes malloc has handed out and not had back (arenas and mmapped blocks): the live
+// heap, whatever the allocator keeps. Against the trimmed RSS it tells growth of live
+// objects from fragmentation.
+double HeapMb() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd) / 1e6;
+}
+
 // Phase names of durationMs, interned: a sample keeps (name index, ms) pairs, so 100,000
 // samples cost a few MB of the RSS the bench reports, not a map per batch.
 std::vector<std::string>& PhaseNames() {
@@ -118,6 +126,7 @@ class Recorder final : public api::StreamingQueryListener {
       rss_.push_back(RssMb());
       malloc_trim(0);  // what is live, not what the allocator keeps
       trimmed_.push_back(RssMb());
+      heap_.push_back(HeapMb());
       records_.push_back(RecordsMbLocked());
       // A line as each point is reached (a long run stopped early still shows them).
       std::vector<double> t;
@@ -153,6 +162,10 @@ class Recorder final : public api::StreamingQueryListener {
     std::lock_guard<std::mutex> l(mu_);
     return trimmed_;
   }
+  std::vector<double> heap() {
+    std::lock_guard<std::mutex> l(mu_);
+    return heap_;
+  }
   /// The bench's own bytes (its per-batch samples) at each point, in MB: the part of the
   /// RSS that is not the engine's.
   std::vector<double> records() {
@@ -171,7 +184,7 @@ class Recorder final : public api::StreamingQueryListener {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Sample> samples_;
-  std::vector<double> rss_, trimmed_, records_;
+  std::vector<double> rss_, trimmed_, heap_, records_;
 
   double RecordsMbLocked() const {
     size_t bytes = samples_.capacity() * sizeof(Sample);
@@ -220,6 +233,7 @@ void Report(const char* title, Recorder& rec, int64_t window,
   auto s = rec.samples();
   auto rss = rec.rss();
   auto trimmed = rec.trimmed();
+  auto heap = rec.heap();
   auto records = rec.records();
   // A run stopped by time: the points reached, then the last batch (RSS now).
   const int64_t n = static_cast<int64_t>(s.size());
@@ -231,13 +245,15 @@ void Report(const char* title, Recorder& rec, int64_t window,
     trimmed.resize(points.size() - 1);
     malloc_trim(0);
     trimmed.push_back(RssMb());
+    heap.resize(points.size() - 1);
+    heap.push_back(HeapMb());
     records.resize(points.size() - 1);
     records.push_back(rec.RecordsMb());
   }
   std::printf("\n%s (%zu batches)\n", title, s.size());
-  std::printf("%10s %18s %18s %18s %9s %9s %9s %8s %8s %8s\n", "batches",
+  std::printf("%10s %18s %18s %18s %9s %9s %9s %8s %8s %8s %8s\n", "batches",
               "trigger p50/p99", "addBatch p50/p99", "latestOff p50/p99", "p50/ref",
-              "trig/ref", "add/ref", "RSS MB", "trimmed", "engine");
+              "trig/ref", "add/ref", "RSS MB", "trimmed", "engine", "heap");
   double ref_t = 0, ref_a = 0, ref_p50 = 0;
   for (size_t i = 0; i < points.size(); ++i) {
     int64_t end = std::min<int64_t>(points[i], static_cast<int64_t>(s.size()));
@@ -261,11 +277,12 @@ void Report(const char* title, Recorder& rec, int64_t window,
     std::snprintf(ab, sizeof(ab), "%.0f/%.0f ms", Pct(a, 0.5), Pct(a, 0.99));
     std::snprintf(lb, sizeof(lb), "%.0f/%.0f ms", Pct(l, 0.5), Pct(l, 0.99));
     const double trim = i < trimmed.size() ? trimmed[i] : 0.0;
-    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.2fx %8.1f %8.1f %8.1f\n",
+    const double rec_mb = i < records.size() ? records[i] : 0.0;
+    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.2fx %8.1f %8.1f %8.1f %8.1f\n",
                 static_cast<long long>(end), tb, ab, lb,
                 ref_p50 > 0 ? p50 / ref_p50 : 0.0, ref_t > 0 ? mt / ref_t : 0.0,
                 ref_a > 0 ? ma / ref_a : 0.0, i < rss.size() ? rss[i] : 0.0, trim,
-                trim - (i < records.size() ? records[i] : 0.0));
+                trim - rec_mb, (i < heap.size() ? heap[i] : 0.0) - rec_mb);
   }
   // Where a trigger's time goes: mean ms per phase, first window vs last.
   auto phases = [&](int64_t begin, int64_t end) {
@@ -287,20 +304,14 @@ void Report(const char* title, Recorder& rec, int64_t window,
   std::printf(
       "  (p50/ref: trigger median of the %lld batches before the point / median of the "
       "first %lld; trig/ref, add/ref: the same with means; trimmed: RSS after "
-      "malloc_trim; engine: trimmed less the bench's own per-batch records)\n",
+      "malloc_trim; engine: trimmed less the bench's own per-batch records; heap: the "
+      "bytes malloc has handed out, less the same records)\n",
       static_cast<long long>(window), static_cast<long long>(window));
 }
 
 // The remove action of a file that compaction re-packed (as the writer commits it).
 table::RemoveFile CompactedAway(const table::AddFile& f, int64_t now_ms) {
-  table::RemoveFile r;
-  r.path = f.path;
-  r.deletion_timestamp = now_ms;
-  r.data_change = false;
-  r.extended_file_metadata = true;
-  r.partition_values = f.partition_values;
-  r.size = f.size;
-  return r;
+  return table::RemoveOf(f, now_ms, /*data_change=*/false);
 }
 
 void PrintDisk(const std::string& what, const std::string& dir) {

@@ -1007,15 +1007,8 @@ DataFrame ExecuteRestore(const std::shared_ptr<SessionState>& state,
   }
   for (const auto& f : latest->files()) {
     if (old_keys.count(f.Key())) continue;
-    table::RemoveFile r;
-    r.path = f.path;
-    r.deletion_timestamp = now;
-    r.data_change = true;
-    r.extended_file_metadata = true;
-    r.partition_values = f.partition_values;
-    r.size = f.size;
+    table::RemoveFile r = table::RemoveOf(f, now, /*data_change=*/true);
     r.stats = f.stats;
-    r.deletion_vector = f.deletion_vector;
     removed++;
     removed_bytes += f.size;
     actions.push_back(table::Action::Of(std::move(r)));

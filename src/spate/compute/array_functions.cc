@@ -214,16 +214,16 @@ Result<BoundExprPtr> ResolveArrayCompact(Args args, const ResolveContext&) {
         const Column& a = *c[0];
         const Column& el = *a.child(0);
         const int32_t* off = a.offsets();
-        ListRefs out;
+        ListTake out;
         for (int64_t i = 0; i < n; ++i) {
           if (a.IsValid(i)) {
             for (int32_t j = off[i]; j < off[i + 1]; ++j) {
-              if (el.IsValid(j)) out.refs.push_back(TakeRef(0, j));
+              if (el.IsValid(j)) out.refs.push_back(j);
             }
           }
           out.EndRow(a.IsValid(i));
         }
-        return out.Finish(type, {a.child(0)});
+        return out.Finish(type, el);
       });
 }
 
@@ -253,15 +253,15 @@ Result<BoundExprPtr> ResolveArrayRepeat(Args args, const ResolveContext&) {
       "array_repeat", type, args[1]->nullable(), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
         const int32_t* count = c[1]->raw_values<int32_t>();
-        ListRefs out;
+        ListTake out;
         for (int64_t i = 0; i < n; ++i) {
           if (c[1]->IsValid(i)) {
-            uint64_t r = c[0]->IsNull(i) ? kNullTakeRef : TakeRef(0, i);
+            int32_t r = c[0]->IsNull(i) ? -1 : static_cast<int32_t>(i);
             for (int32_t k = 0; k < count[i]; ++k) out.refs.push_back(r);
           }
           out.EndRow(c[1]->IsValid(i));
         }
-        return out.Finish(type, {c[0]});
+        return out.Finish(type, *c[0]);
       });
 }
 

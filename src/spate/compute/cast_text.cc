@@ -21,6 +21,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast_internal.h"
 #include "spate/compute/datetime_text.h"
+#include "spate/types/calendar.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -286,8 +287,6 @@ int64_t TodayInZone(const EvalContext& ctx) {
 // ---------------------------------------------------------------------------------------
 // Calendar checks
 // ---------------------------------------------------------------------------------------
-
-using datetime_text::ValidDate;
 
 // Days since 1970-01-01 of a valid proleptic Gregorian date, without narrowing (years of
 // up to seven digits exceed an int32 day count).

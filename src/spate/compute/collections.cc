@@ -76,25 +76,6 @@ Result<BoundExprPtr> NullTo(BoundExprPtr e, const DataTypePtr& t) {
   return e;
 }
 
-/// Output of a list kernel: per-row offsets into `take`, row validity, and the indices of
-/// the source child rows that form the elements (-1 = NULL element).
-struct ListOut {
-  std::vector<int32_t> offsets{0};
-  std::vector<int32_t> take;
-  std::vector<uint8_t> valid;
-
-  void EndRow(bool is_valid) {
-    offsets.push_back(static_cast<int32_t>(take.size()));
-    valid.push_back(is_valid ? 1 : 0);
-  }
-  void NullRow() { EndRow(false); }
-};
-
-ColumnPtr FinishList(const DataTypePtr& type, const ListOut& lo, const Column& source) {
-  ColumnPtr child = Take(source, lo.take.data(), static_cast<int64_t>(lo.take.size()));
-  return MakeListColumn(type, lo.offsets, lo.valid, std::move(child));
-}
-
 /// Element equality with Spark's ordering semantics (NaN = NaN); both non-null.
 inline bool ElemEq(const Column& a, int64_t i, const Column& b, int64_t j) {
   return CompareValuesAt(a, i, b, j) == 0;
@@ -302,18 +283,18 @@ Result<BoundExprPtr> ResolveArrayRemove(Args args, const ResolveContext&) {
         const Column& v = *c[1];
         const Column& e = *a.child(0);
         const int32_t* o = a.offsets();
-        ListOut lo;
+        ListTake lo;
         for (int64_t i = 0; i < n; ++i) {
           if (a.IsNull(i) || v.IsNull(i)) {
-            lo.NullRow();
+            lo.EndRow(false);
             continue;
           }
           for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-            if (e.IsNull(k) || !ElemEq(e, k, v, i)) lo.take.push_back(k);
+            if (e.IsNull(k) || !ElemEq(e, k, v, i)) lo.refs.push_back(k);
           }
           lo.EndRow(true);
         }
-        return FinishList(type, lo, e);
+        return lo.Finish(type, e);
       });
 }
 
@@ -410,20 +391,20 @@ Result<BoundExprPtr> ResolveArrayDistinct(Args args, const ResolveContext&) {
         const int32_t* o = a.offsets();
         RowEncoder enc;
         enc.Encode({&e}, e.length());
-        ListOut lo;
+        ListTake lo;
         std::unordered_set<std::string_view> seen;
         for (int64_t i = 0; i < n; ++i) {
           if (a.IsNull(i)) {
-            lo.NullRow();
+            lo.EndRow(false);
             continue;
           }
           seen.clear();
           for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-            if (seen.insert(enc.key(k)).second) lo.take.push_back(k);
+            if (seen.insert(enc.key(k)).second) lo.refs.push_back(k);
           }
           lo.EndRow(true);
         }
-        return FinishList(type, lo, e);
+        return lo.Finish(type, e);
       });
 }
 
@@ -518,35 +499,35 @@ ColumnPtr SortArrays(const DataTypePtr& type, const Column& a, int64_t n, bool a
                      bool nulls_first) {
   const Column& e = *a.child(0);
   const int32_t* o = a.offsets();
-  ListOut lo;
+  ListTake lo;
   for (int64_t i = 0; i < n; ++i) {
     if (a.IsNull(i)) {
-      lo.NullRow();
+      lo.EndRow(false);
       continue;
     }
-    size_t begin = lo.take.size();
+    size_t begin = lo.refs.size();
     std::vector<int32_t> nulls;
     for (int32_t k = o[i]; k < o[i + 1]; ++k) {
       if (e.IsNull(k)) {
         nulls.push_back(k);
       } else {
-        lo.take.push_back(k);
+        lo.refs.push_back(k);
       }
     }
-    std::stable_sort(lo.take.begin() + static_cast<std::ptrdiff_t>(begin), lo.take.end(),
+    std::stable_sort(lo.refs.begin() + static_cast<std::ptrdiff_t>(begin), lo.refs.end(),
                      [&](int32_t x, int32_t y) {
                        int cmp = CompareValuesAt(e, x, e, y);
                        return ascending ? cmp < 0 : cmp > 0;
                      });
     if (nulls_first) {
-      lo.take.insert(lo.take.begin() + static_cast<std::ptrdiff_t>(begin), nulls.begin(),
+      lo.refs.insert(lo.refs.begin() + static_cast<std::ptrdiff_t>(begin), nulls.begin(),
                      nulls.end());
     } else {
-      lo.take.insert(lo.take.end(), nulls.begin(), nulls.end());
+      lo.refs.insert(lo.refs.end(), nulls.begin(), nulls.end());
     }
     lo.EndRow(true);
   }
-  return FinishList(type, lo, e);
+  return lo.Finish(type, e);
 }
 
 Result<BoundExprPtr> ResolveArraySort(Args args, const ResolveContext&) {
@@ -618,10 +599,10 @@ Result<BoundExprPtr> ResolveSlice(Args args, const ResolveContext&) {
         const Column& st = *c[1];
         const Column& ln = *c[2];
         const int32_t* o = a.offsets();
-        ListOut lo;
+        ListTake lo;
         for (int64_t i = 0; i < n; ++i) {
           if (a.IsNull(i) || st.IsNull(i) || ln.IsNull(i)) {
-            lo.NullRow();
+            lo.EndRow(false);
             continue;
           }
           int64_t start = st.raw_values<int32_t>()[i];
@@ -641,11 +622,11 @@ Result<BoundExprPtr> ResolveSlice(Args args, const ResolveContext&) {
           if (from >= 0 && from < size) {
             int64_t to = std::min(size, from + length);
             for (int64_t k = from; k < to; ++k)
-              lo.take.push_back(static_cast<int32_t>(o[i] + k));
+              lo.refs.push_back(static_cast<int32_t>(o[i] + k));
           }
           lo.EndRow(true);
         }
-        return FinishList(type, lo, *a.child(0));
+        return lo.Finish(type, *a.child(0));
       });
 }
 
@@ -664,20 +645,20 @@ Result<BoundExprPtr> ResolveFlatten(Args args, const ResolveContext&) {
         const Column& inner = *a.child(0);
         const int32_t* o = a.offsets();
         const int32_t* io = inner.offsets();
-        ListOut lo;
+        ListTake lo;
         for (int64_t i = 0; i < n; ++i) {
           bool null = a.IsNull(i);
           for (int32_t k = o[i]; k < o[i + 1] && !null; ++k) null = inner.IsNull(k);
           if (null) {
-            lo.NullRow();
+            lo.EndRow(false);
             continue;
           }
           for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-            for (int32_t j = io[k]; j < io[k + 1]; ++j) lo.take.push_back(j);
+            for (int32_t j = io[k]; j < io[k + 1]; ++j) lo.refs.push_back(j);
           }
           lo.EndRow(true);
         }
-        return FinishList(type, lo, *inner.child(0));
+        return lo.Finish(type, *inner.child(0));
       });
 }
 
@@ -972,11 +953,11 @@ Result<BoundExprPtr> ResolveMapFromArrays(Args args, const ResolveContext&) {
         const Column& va = *c[1];
         const int32_t* ko = ka.offsets();
         const int32_t* vo = va.offsets();
-        ListOut keys_out;
+        ListTake keys_out;
         std::vector<int32_t> vtake;
         for (int64_t i = 0; i < n; ++i) {
           if (ka.IsNull(i) || va.IsNull(i)) {
-            keys_out.NullRow();
+            keys_out.EndRow(false);
             continue;
           }
           if (ko[i + 1] - ko[i] != vo[i + 1] - vo[i]) {
@@ -984,13 +965,13 @@ Result<BoundExprPtr> ResolveMapFromArrays(Args args, const ResolveContext&) {
                 "The key array and value array of MapData must have the same length.");
           }
           for (int32_t k = 0; k < ko[i + 1] - ko[i]; ++k) {
-            keys_out.take.push_back(ko[i] + k);
+            keys_out.refs.push_back(ko[i] + k);
             vtake.push_back(vo[i] + k);
           }
           keys_out.EndRow(true);
         }
         int64_t total = static_cast<int64_t>(vtake.size());
-        ColumnPtr keys = Take(*ka.child(0), keys_out.take.data(), total);
+        ColumnPtr keys = Take(*ka.child(0), keys_out.refs.data(), total);
         ColumnPtr vals = Take(*va.child(0), vtake.data(), total);
         SPATE_RETURN_IF_ERROR(ValidateMapKeys(*keys, keys_out.offsets));
         return MakeListColumn(type, keys_out.offsets, keys_out.valid,

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "spate/types/calendar.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -87,13 +88,6 @@ int DigitCount(int64_t v) {
     ++n;
   }
   return n;
-}
-
-bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-int MonthLength(int64_t y, int m) {
-  static constexpr int kLen[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && IsLeap(y) ? 29 : kLen[m - 1];
 }
 
 // "+08:00"-style pieces of an offset.
@@ -1024,7 +1018,7 @@ bool DateTimePattern::Parse(std::string_view text, const TimeZone* zone, bool lo
   }
   int64_t days;
   if (p.doy > 0) {
-    if (p.doy == 366 && !IsLeap(year)) {
+    if (p.doy == 366 && !IsLeapYear(year)) {
       *error = quoted + ": Invalid date 'DayOfYear 366' as '" + std::to_string(year) +
                "' is not a leap year";
       return false;
@@ -1043,7 +1037,7 @@ bool DateTimePattern::Parse(std::string_view text, const TimeZone* zone, bool lo
   } else {
     int month = p.month > 0 ? p.month : 1;
     int day = p.day > 0 ? p.day : 1;
-    if (day > MonthLength(year, month)) {
+    if (day > DaysInMonth(year, month)) {
       if (month == 2 && day == 29) {
         *error = quoted + ": Invalid date 'February 29' as '" + std::to_string(year) +
                  "' is not a leap year";

@@ -23,6 +23,7 @@
 #include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
 #include "spate/compute/kernel_columns.h"
+#include "spate/types/calendar.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -36,13 +37,6 @@ using kernel::Out;
 // ---------------------------------------------------------------------------------------
 // Calendar helpers
 // ---------------------------------------------------------------------------------------
-
-using datetime_text::IsLeapYear;  // the one CAST's date parser uses
-
-int DaysInMonth(int64_t y, unsigned m) {
-  static constexpr int kLen[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && IsLeapYear(y) ? 29 : kLen[m - 1];
-}
 
 struct Civil {
   int64_t y;

@@ -15,21 +15,13 @@
 #include <string_view>
 
 #include "spate/compute/bound_expr.h"
+#include "spate/types/calendar.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 #include "spate/types/value.h"
 
 namespace spate {
 namespace datetime_text {
-
-inline bool IsLeapYear(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-// LocalDate.of's check of a proleptic Gregorian year, month and day.
-inline bool ValidDate(int64_t y, int m, int d) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
-  return d <= kDays[m - 1] + (m == 2 && IsLeapYear(y) ? 1 : 0);
-}
 
 // The two ASCII digits at s[at] and s[at + 1] (the caller checks the length).
 inline bool TwoDigits(std::string_view s, size_t at, int* out) {

@@ -132,22 +132,20 @@ Result<BoundExprPtr> ResolveMapFromEntries(Args args, const ResolveContext&) {
         const Column& a = *c[0];
         const Column& structs = *a.child(0);
         const int32_t* off = a.offsets();
-        std::vector<int32_t> offsets{0}, take;
-        std::vector<uint8_t> valid;
+        ListTake entries;
         for (int64_t i = 0; i < n; ++i) {
           bool ok = a.IsValid(i);
           for (int32_t j = off[i]; ok && j < off[i + 1]; ++j) ok = structs.IsValid(j);
           if (ok) {
-            for (int32_t j = off[i]; j < off[i + 1]; ++j) take.push_back(j);
+            for (int32_t j = off[i]; j < off[i + 1]; ++j) entries.refs.push_back(j);
           }
-          offsets.push_back(static_cast<int32_t>(take.size()));
-          valid.push_back(ok ? 1 : 0);
+          entries.EndRow(ok);
         }
-        auto m = static_cast<int64_t>(take.size());
-        ColumnPtr keys = Take(*structs.child(0), take.data(), m);
-        ColumnPtr values = Take(*structs.child(1), take.data(), m);
-        SPATE_RETURN_IF_ERROR(ValidateMapKeys(*keys, offsets));
-        return MakeListColumn(type, offsets, valid,
+        auto m = static_cast<int64_t>(entries.refs.size());
+        ColumnPtr keys = Take(*structs.child(0), entries.refs.data(), m);
+        ColumnPtr values = Take(*structs.child(1), entries.refs.data(), m);
+        SPATE_RETURN_IF_ERROR(ValidateMapKeys(*keys, entries.offsets));
+        return MakeListColumn(type, entries.offsets, entries.valid,
                               MakeStructColumn(entry, m, {keys, values}));
       });
 }

@@ -2,8 +2,8 @@
 #pragma once
 
 // Building blocks shared by the array/map kernels (collections.cc) and the higher-order
-// functions (higher_order.cc): list columns from offsets, ListRefs, validity from per-row
-// flags, map entry types and key checks. Internal to compute.
+// functions (higher_order.cc): list columns from offsets, ListTake / ListRefs, validity
+// from per-row flags, map entry types and key checks. Internal to compute.
 
 #include <cstdint>
 #include <vector>
@@ -28,16 +28,32 @@ DataTypePtr MapEntryType(const DataTypePtr& map_type);
 /// Checks each map row's keys: NULL_MAP_KEY, DUPLICATED_MAP_KEY (EXCEPTION dedup policy).
 Status ValidateMapKeys(const Column& keys, const std::vector<int32_t>& offsets);
 
-/// Output of a kernel over lists: per-row offsets, validity and element references into
-/// the element columns of its sources (kNullTakeRef = a NULL element).
-struct ListRefs {
+/// Output of a kernel over lists: per-row offsets and validity, and for each element a
+/// reference of type `Ref` to the element row it is taken from.
+template <typename Ref>
+struct ListRows {
   std::vector<int32_t> offsets{0};
   std::vector<uint8_t> valid;
-  std::vector<uint64_t> refs;
+  std::vector<Ref> refs;
   void EndRow(bool ok) {
     offsets.push_back(static_cast<int32_t>(refs.size()));
     valid.push_back(ok ? 1 : 0);
   }
+};
+
+/// Elements taken from one column: its rows (-1 = a NULL element), gathered with Take.
+/// Kernels with one source use this rather than ListRefs: TakeMulti over one source takes
+/// about 1.2x Take's time (8-byte references and a source lookup per element).
+struct ListTake : ListRows<int32_t> {
+  ColumnPtr Finish(const DataTypePtr& type, const Column& elements) const {
+    ColumnPtr child = Take(elements, refs.data(), static_cast<int64_t>(refs.size()));
+    return MakeListColumn(type, offsets, valid, std::move(child));
+  }
+};
+
+/// Elements taken from the element columns of several sources: TakeRef references
+/// (kNullTakeRef = a NULL element), gathered with TakeMulti.
+struct ListRefs : ListRows<uint64_t> {
   ColumnPtr Finish(const DataTypePtr& type,
                    const std::vector<ColumnPtr>& elements) const {
     ColumnPtr child = TakeMulti(elements, refs.data(), static_cast<int64_t>(refs.size()));

@@ -12,6 +12,7 @@
 
 #include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
+#include "spate/types/calendar.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
 
@@ -164,10 +165,7 @@ std::optional<int32_t> PartitionDate(std::string_view s) {
       !DigitsAt(s, 5, 2) || !DigitsAt(s, 8, 2))
     return std::nullopt;
   const int y = Num(s, 0, 4), m = Num(s, 5, 2), d = Num(s, 8, 2);
-  static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1 || d > kDays[m - 1]) return std::nullopt;
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  if (m == 2 && d == 29 && !leap) return std::nullopt;
+  if (!ValidDate(y, m, d)) return std::nullopt;
   return DaysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
 }
 
@@ -449,12 +447,13 @@ std::string EscapePathName(std::string_view s) {
 }
 
 Result<std::shared_ptr<ParquetDataSource>> ParquetDataSource::Make(
-    io::FileSystemPtr fs, std::vector<std::string> paths, SchemaPtr user_schema,
-    bool merge_schema, bool infer_partition_types, std::string time_zone) {
+    const io::FileSystemPtr& fs, std::vector<std::string> paths,
+    const SchemaPtr& user_schema, bool merge_schema, bool infer_partition_types,
+    const std::string& time_zone) {
   std::shared_ptr<ParquetDataSource> src(new ParquetDataSource());
-  src->paths_ = paths;
+  src->paths_ = std::move(paths);
   std::vector<Candidate> cands;
-  for (const auto& p : paths) {
+  for (const auto& p : src->paths_) {
     auto info = fs->Stat(p);
     if (!info.ok()) {
       if (info.status().code() == StatusCode::kNotFound) {

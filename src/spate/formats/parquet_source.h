@@ -31,9 +31,9 @@ class ParquetDataSource final : public DataSource {
   /// `merge_schema` (Spark's mergeSchema): the union of every file's columns, in order of
   /// first appearance; otherwise the first file's schema.
   static Result<std::shared_ptr<ParquetDataSource>> Make(
-      io::FileSystemPtr fs, std::vector<std::string> paths,
-      SchemaPtr user_schema = nullptr, bool merge_schema = false,
-      bool infer_partition_types = true, std::string time_zone = "UTC");
+      const io::FileSystemPtr& fs, std::vector<std::string> paths,
+      const SchemaPtr& user_schema = nullptr, bool merge_schema = false,
+      bool infer_partition_types = true, const std::string& time_zone = "UTC");
 
   const SchemaPtr& schema() const override { return schema_; }
   int num_splits() const override { return static_cast<int>(splits_.size()); }

@@ -226,6 +226,18 @@ RemoveFile RemoveFile::FromJson(const Json& j) {
   return r;
 }
 
+RemoveFile RemoveOf(const AddFile& file, int64_t deletion_timestamp, bool data_change) {
+  RemoveFile r;
+  r.path = file.path;
+  r.deletion_timestamp = deletion_timestamp;
+  r.data_change = data_change;
+  r.extended_file_metadata = true;
+  r.partition_values = file.partition_values;
+  r.size = file.size;
+  r.deletion_vector = file.deletion_vector;
+  return r;
+}
+
 // ---- txn / commitInfo
 // -------------------------------------------------------------------------
 

@@ -110,6 +110,11 @@ struct RemoveFile {
   std::string Key() const;
 };
 
+/// The remove action of active file `file` at `deletion_timestamp` (ms), with Delta's
+/// extended file metadata: its path, partition values, size and deletion vector (the same
+/// replay key). Not its stats: a caller that writes them copies `file.stats`.
+RemoveFile RemoveOf(const AddFile& file, int64_t deletion_timestamp, bool data_change);
+
 struct SetTransaction {
   std::string app_id;
   int64_t version = 0;

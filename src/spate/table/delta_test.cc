@@ -43,7 +43,7 @@ BatchPtr Rows(int64_t start, int64_t n, const std::string& part = "a") {
 // Every row of a table version, as strings "id|part" sorted.
 std::vector<std::string> ReadRows(io::FileSystemPtr fs, SnapshotPtr snap,
                                   std::vector<ScanPredicate> preds = {}) {
-  auto src = DeltaDataSource::Make(fs, snap).value();
+  auto src = DeltaDataSource::Make(std::move(fs), std::move(snap)).value();
   ScanSpec spec;
   for (int i = 0; i < src->schema()->num_fields(); ++i) spec.columns.push_back(i);
   spec.predicates = std::move(preds);
@@ -118,6 +118,36 @@ TEST(DeltaActionsTest, JsonRoundTrip) {
   EXPECT_TRUE(schema->Equals(*IdSchema()));
   auto bad = ParseActions("{\"add\":{}}\n{not json\n", "/t/_delta_log/00.json");
   ASSERT_ERROR_HAS(bad, "/t/_delta_log/00.json");
+}
+
+// The remove action of an active file: Delta's extended file metadata and the file's
+// deletion vector (so it removes the same replay key), no stats.
+TEST(DeltaActionsTest, RemoveOfAnActiveFile) {
+  AddFile a;
+  a.path = "part=x/f.parquet";
+  a.partition_values = {{"part", "x"}};
+  a.size = 42;
+  a.modification_time = 7;
+  a.stats = "{\"numRecords\":3}";
+  // storage type, inline bitmap, offset, size in bytes, cardinality
+  a.deletion_vector = DeletionVectorDescriptor{"u", "vBn[lx{q8@P<9BNH", 1, 36, 2};
+  RemoveFile r = RemoveOf(a, 1700000000000, /*data_change=*/false);
+  EXPECT_EQ(r.Key(), a.Key());
+  EXPECT_EQ(r.path, a.path);
+  EXPECT_EQ(r.deletion_timestamp, 1700000000000);
+  EXPECT_FALSE(r.data_change);
+  EXPECT_EQ(r.extended_file_metadata, true);
+  EXPECT_EQ(r.partition_values, a.partition_values);
+  EXPECT_EQ(r.size, 42);
+  EXPECT_FALSE(r.stats.has_value());
+  EXPECT_EQ(
+      Action::Of(r).ToJson().ToString(),
+      "{\"remove\":{\"path\":\"part=x/f.parquet\",\"deletionTimestamp\":1700000000000,"
+      "\"dataChange\":false,\"extendedFileMetadata\":true,\"partitionValues\":{"
+      "\"part\":\"x\"},\"size\":42,\"deletionVector\":{\"storageType\":\"u\","
+      "\"pathOrInlineDv\":\"vBn[lx{q8@P<9BNH\",\"offset\":1,\"sizeInBytes\":36,"
+      "\"cardinality\":2}}}");
+  EXPECT_TRUE(RemoveOf(a, 5, /*data_change=*/true).data_change);
 }
 
 TEST(DeltaActionsTest, SupportedFeatures) {

@@ -215,10 +215,10 @@ bool SchemaHasNtz(const Schema& schema) {
 std::vector<std::string> ImpliedWriterFeatures(int version) {
   std::vector<std::string> out;
   if (version >= 2) out = {"invariants", "appendOnly"};
-  if (version >= 3) out.push_back("checkConstraints");
+  if (version >= 3) out.emplace_back("checkConstraints");
   if (version >= 4) out.insert(out.end(), {"changeDataFeed", "generatedColumns"});
-  if (version >= 5) out.push_back("columnMapping");
-  if (version >= 6) out.push_back("identityColumns");
+  if (version >= 5) out.emplace_back("columnMapping");
+  if (version >= 6) out.emplace_back("identityColumns");
   return out;
 }
 
@@ -318,12 +318,12 @@ std::pair<BatchPtr, BatchPtr> SplitChangeRows(const BatchPtr& b,
 // live in the protocol only, so they leave the configuration.
 Status AddPropertyFeatures(Metadata* meta, Protocol* p) {
   std::vector<std::string> rw, w;
-  if (UsesV2Checkpoints(*meta)) rw.push_back("v2Checkpoint");
+  if (UsesV2Checkpoints(*meta)) rw.emplace_back("v2Checkpoint");
   for (const auto& [k, v] : meta->configuration) {
     if (EqualsIgnoreCase(k, "delta.enableDeletionVectors") && ToLower(v) == "true")
-      rw.push_back("deletionVectors");
+      rw.emplace_back("deletionVectors");
   }
-  if (ChangeDataFeedEnabled(*meta)) w.push_back("changeDataFeed");
+  if (ChangeDataFeedEnabled(*meta)) w.emplace_back("changeDataFeed");
   static const std::string kPrefix = "delta.feature.";
   for (auto it = meta->configuration.begin(); it != meta->configuration.end();) {
     if (ToLower(it->first).rfind(kPrefix, 0) != 0) {
@@ -411,7 +411,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   // makes the write O(new commits)), or one with the caller's clock.
   std::shared_ptr<const DeltaLog> log = opt.log;
   if (!log) {
-    log = now ? std::make_shared<const DeltaLog>(fs, table_path, now)
+    log = now ? std::make_shared<const DeltaLog>(fs, table_path, std::move(now))
               : DeltaLog::ForTable(fs, table_path);
   }
   // One listing: a missing table is DELTA_MISSING_DELTA_TABLE from Latest().
@@ -726,15 +726,8 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
   }
   // A remove action for an active file (dataChange, Delta's extended file metadata).
   auto remove = [&](const AddFile& f, int64_t ts, bool with_stats) {
-    RemoveFile r;
-    r.path = f.path;
-    r.deletion_timestamp = ts;
-    r.data_change = opt.data_change;
-    r.extended_file_metadata = true;
-    r.partition_values = f.partition_values;
-    r.size = f.size;
+    RemoveFile r = RemoveOf(f, ts, opt.data_change);
     if (with_stats) r.stats = f.stats;
-    r.deletion_vector = f.deletion_vector;
     actions.push_back(Action::Of(std::move(r)));
     result.num_removed_files++;
     result.num_removed_bytes += f.size;

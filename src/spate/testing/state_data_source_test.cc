@@ -547,7 +547,7 @@ TEST_P(StateDataSource, TransformWithStateVariables) {
   input.addData({{S("a"), I(4)}, {S("c"), I(5)}});
   q.processAllAvailable();
   q.stop();
-  auto read = [&](std::map<std::string, std::string> opts) {
+  auto read = [&](const std::map<std::string, std::string>& opts) {
     return spark.read().format("statestore").options(opts).load(chk);
   };
   DataFrame total = read({{"stateVarName", "total"}});
@@ -647,6 +647,10 @@ TEST_P(StateDataSource, StreamStreamJoin) {
   const std::string chk = TempDir("join");
   MemoryStream a(spark, "k INT, av STRING");
   MemoryStream b(spark, "k2 INT, bv STRING");
+  // Both sides' rows before the start: one batch (batch 0) whatever the timing; added
+  // after it, the query could run a batch between the two addData calls (maxBatchId 1).
+  a.addData({{I(1), S("a1")}, {I(2), S("a2")}, {I(1), S("a1x")}});
+  b.addData({{I(1), S("b1")}});
   auto q = a.toDF()
                .join(b.toDF(), F::col("k") == F::col("k2"))
                .writeStream()
@@ -655,8 +659,6 @@ TEST_P(StateDataSource, StreamStreamJoin) {
                .outputMode("append")
                .option("checkpointLocation", chk)
                .start();
-  a.addData({{I(1), S("a1")}, {I(2), S("a2")}, {I(1), S("a1x")}});
-  b.addData({{I(1), S("b1")}});
   q.processAllAvailable();
   q.stop();
   auto read = [&](const std::map<std::string, std::string>& o) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "spate/types/calendar.h"
 #include "spate/types/format.h"
 #include "spate/types/value.h"
 
@@ -42,6 +43,34 @@ TEST(FormatTest, JavaDoubleStrings) {
   EXPECT_EQ(FormatDouble(-2.5e-5), "-2.5E-5");
   EXPECT_EQ(FormatDouble(123.456), "123.456");
   EXPECT_EQ(FormatFloat(0.1f), "0.1");
+}
+
+// The calendar rules agree with the day numbers of DaysFromCivil: a leap year has 366
+// days, a month ends where the next one starts, and no other date is valid.
+TEST(CalendarTest, RulesMatchDayNumbers) {
+  EXPECT_TRUE(IsLeapYear(2024));
+  EXPECT_TRUE(IsLeapYear(2000));
+  EXPECT_TRUE(IsLeapYear(0));
+  EXPECT_TRUE(IsLeapYear(-4));
+  EXPECT_FALSE(IsLeapYear(1900));
+  EXPECT_FALSE(IsLeapYear(-1));
+  EXPECT_EQ(DaysInMonth(2023, 2), 28);
+  EXPECT_EQ(DaysInMonth(2024, 2), 29);
+  EXPECT_FALSE(ValidDate(2024, 0, 1));
+  EXPECT_FALSE(ValidDate(2024, 13, 1));
+  EXPECT_FALSE(ValidDate(2024, 1, 0));
+  for (int64_t y = -801; y <= 2401; ++y) {
+    EXPECT_EQ(IsLeapYear(y), DaysFromCivil(y + 1, 1, 1) - DaysFromCivil(y, 1, 1) == 366)
+        << y;
+    for (int m = 1; m <= 12; ++m) {
+      int64_t next = m == 12 ? DaysFromCivil(y + 1, 1, 1)
+                             : DaysFromCivil(y, static_cast<unsigned>(m + 1), 1);
+      int64_t length = next - DaysFromCivil(y, static_cast<unsigned>(m), 1);
+      ASSERT_EQ(DaysInMonth(y, m), length) << y << "-" << m;
+      EXPECT_TRUE(ValidDate(y, m, static_cast<int>(length)));
+      EXPECT_FALSE(ValidDate(y, m, static_cast<int>(length) + 1));
+    }
+  }
 }
 
 TEST(FormatTest, DatesAndTimestamps) {

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "spate/types/calendar.h"
 #include "spate/types/format.h"
 
 namespace spate {
@@ -157,8 +158,6 @@ bool ParsePosixRule(std::string_view tz, PosixRule* rule) {
   }
   return c.done();
 }
-
-bool IsLeapYear(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 // Days since the epoch of the rule's day in `year`.
 int64_t RuleDay(const DateRule& r, int64_t year) {
