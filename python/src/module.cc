@@ -749,6 +749,9 @@ void BindFunctions(py::module_& m) {
     return F::lead(c, offset, d ? &*d : nullptr);
   });
   m.def("nth_value", &F::nth_value);
+  // timestamp_add / timestamp_diff build internal calls (compute/datetime_functions.h).
+  m.def("timestamp_add", &F::timestamp_add);
+  m.def("timestamp_diff", &F::timestamp_diff);
   // listagg / string_agg [DISTINCT](c, delimiter): `name` is "listagg" or "string_agg".
   m.def("listagg", [](const std::string& name, const Column& c, std::optional<Column> d,
                       bool distinct) {

@@ -69,6 +69,22 @@ def test_datetime_functions(spark):
                     f="2024/03/15", da=datetime.date(2024, 4, 4), dd=5)
 
 
+def test_timestamp_add_and_diff(spark):
+    # PySpark's signatures: the unit is a Python str, the others Columns or names; the
+    # columns are named as SQL's TIMESTAMPADD / TIMESTAMPDIFF.
+    df = spark.createDataFrame([(datetime.datetime(2016, 3, 11, 9, 0, 7), 2,
+                                 datetime.datetime(2024, 4, 2, 9, 0, 7))], ["ts", "q", "ts2"])
+    out = df.select(F.timestamp_add("year", "q", "ts"), F.timestamp_add("WEEK", F.lit(5), df.ts),
+                    F.timestamp_diff("day", df.ts2, df.ts), F.timestamp_diff("month", "ts", "ts2"))
+    assert out.columns == ["timestampadd(year, q, ts)", "timestampadd(WEEK, 5, ts)",
+                           "timestampdiff(day, ts2, ts)", "timestampdiff(month, ts, ts2)"]
+    assert one(out) == (datetime.datetime(2018, 3, 11, 9, 0, 7), datetime.datetime(2016, 4, 15, 9, 0, 7),
+                        -2944, 96)
+    with pytest.raises(Exception, match="INVALID_PARAMETER_VALUE.DATETIME_UNIT"):
+        df.select(F.timestamp_add("FOO", "q", "ts")).collect()
+    assert "timestamp_add" not in [f.name for f in spark.catalog.listFunctions()]
+
+
 def test_expr_and_call_function(spark):
     df = spark.range(3)
     assert [r[0] for r in df.select(F.expr("id * 10")).collect()] == [0, 10, 20]

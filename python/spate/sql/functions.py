@@ -607,6 +607,17 @@ def datediff(end: ColumnOrName, start: ColumnOrName) -> Column:
     return _invoke("datediff", end, start)
 
 
+def timestamp_add(unit: str, quantity: ColumnOrName, ts: ColumnOrName) -> Column:
+    """`ts` plus `quantity` units (SQL's TIMESTAMPADD): unit is "YEAR", "QUARTER", "MONTH",
+    "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND" or "MICROSECOND", any case."""
+    return Column(_spate.timestamp_add(unit, _c(quantity), _c(ts)))
+
+
+def timestamp_diff(unit: str, start: ColumnOrName, end: ColumnOrName) -> Column:
+    """Whole units from `start` to `end` (SQL's TIMESTAMPDIFF), truncated toward zero."""
+    return Column(_spate.timestamp_diff(unit, _c(start), _c(end)))
+
+
 def add_months(start: ColumnOrName, months: Any) -> Column:
     return _call("add_months", _c(start), _cl(months))
 

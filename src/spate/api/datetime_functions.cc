@@ -4,10 +4,12 @@
 #include <utility>
 #include <vector>
 
+#include "spate/compute/datetime_functions.h"
+
 namespace spate::api::functions {
 
 namespace {
-Column Call(const std::string& name, std::vector<Column> args) {
+Column Call(const std::string& name, const std::vector<Column>& args) {
   std::vector<ExprPtr> exprs;
   exprs.reserve(args.size());
   for (const auto& a : args) exprs.push_back(a.expr());
@@ -94,6 +96,12 @@ Column dateadd(const Column& start, const Column& days) {
 }
 Column datediff(const Column& end, const Column& start) {
   return Call("datediff", {end, start});
+}
+Column timestamp_add(const std::string& unit, const Column& quantity, const Column& ts) {
+  return Call(kTimestampAddCall, {Str(unit), quantity, ts});
+}
+Column timestamp_diff(const std::string& unit, const Column& start, const Column& end) {
+  return Call(kTimestampDiffCall, {Str(unit), start, end});
 }
 Column add_months(const Column& start, int months) {
   return Call("add_months", {start, lit(months)});

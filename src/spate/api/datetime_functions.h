@@ -63,6 +63,13 @@ Column date_sub(const Column& start, int days);
 Column date_sub(const Column& start, const Column& days);
 Column dateadd(const Column& start, const Column& days);
 Column datediff(const Column& end, const Column& start);
+/// `ts` plus `quantity` units, SQL's TIMESTAMPADD(unit, quantity, ts): `unit` is YEAR,
+/// QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, MILLISECOND or MICROSECOND, in any
+/// case (an unknown unit fails when a row is evaluated:
+/// INVALID_PARAMETER_VALUE.DATETIME_UNIT). Named timestampadd(unit, quantity, ts).
+Column timestamp_add(const std::string& unit, const Column& quantity, const Column& ts);
+/// Whole `unit`s from `start` to `end`, SQL's TIMESTAMPDIFF(unit, start, end) (BIGINT).
+Column timestamp_diff(const std::string& unit, const Column& start, const Column& end);
 Column add_months(const Column& start, int months);
 Column add_months(const Column& start, const Column& months);
 Column months_between(const Column& date1, const Column& date2, bool round_off = true);

@@ -475,7 +475,10 @@ DataFrame SparkSession::sql(const std::string& query) const {
     }
     case K::kShowFunctions: {
       std::vector<std::vector<std::optional<std::string>>> rows;
-      for (const auto& n : FunctionRegistry::Global().Names()) rows.push_back({n});
+      // Internal calls ("__spate_...") are not listed.
+      for (const auto& n : FunctionRegistry::Global().Names()) {
+        if (n.rfind("__", 0) != 0) rows.push_back({n});
+      }
       return DataFrame(state_, StringRows({"function"}, rows));
     }
     default:

@@ -1698,6 +1698,7 @@ Result<BoundExprPtr> ResolveDateName(const std::string& name, const std::string&
 
 void RegisterDatetimeFunctions(FunctionRegistry& r) {
   RegisterCurrent(r);
+  RegisterTimestampAddDiff(r);
   auto reg = [&r](const std::string& name, auto fn) {
     r.RegisterScalar(name,
                      [name, fn](std::vector<BoundExprPtr> args, const ResolveContext&)

@@ -8,10 +8,13 @@
 // Thread safety: pure functions.
 
 #include <cstdint>
+#include <string_view>
 
 #include "spate/compute/bound_expr.h"
 
 namespace spate {
+
+class FunctionRegistry;
 
 /// `op` is one of '+', '-', '*', '/'. Returns nullptr when the operand types are not one
 /// of the combinations above (the caller then tries its other rules).
@@ -21,5 +24,20 @@ Result<BoundExprPtr> ResolveIntervalArithmetic(char op, const BoundExprPtr& a,
 /// Days since the epoch plus `months`, the day clamped to the month's end (Spark's
 /// DateTimeUtils.dateAddMonths); add_months, date +/- interval and sequence use it.
 int64_t AddMonthsToDays(int64_t days, int64_t months);
+
+/// The calls SQL's TIMESTAMPADD / DATEADD / DATE_ADD (unit, n, ts) and TIMESTAMPDIFF /
+/// DATEDIFF / DATE_DIFF / TIMEDIFF (unit, start, end) and the DataFrame API's
+/// timestamp_add / timestamp_diff build: (unit as a STRING literal, n | start, ts | end),
+/// shown as timestampadd(UNIT, n, ts) / timestampdiff(UNIT, start, end). Internal names
+/// (Spark's are internal functions), so that `timestampadd` itself is no function: with a
+/// unit that is no keyword, timestampadd(FOO, 1, ts) is UNRESOLVED_ROUTINE, as in Spark.
+/// timestamp_add_diff.cc.
+inline constexpr const char* kTimestampAddCall = "__spate_timestampadd";
+inline constexpr const char* kTimestampDiffCall = "__spate_timestampdiff";
+/// True for the units those calls take, in any case: YEAR, QUARTER, MONTH, WEEK, DAY,
+/// DAYOFYEAR, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND.
+bool IsTimestampUnit(std::string_view word);
+/// Registers kTimestampAddCall and kTimestampDiffCall (from RegisterDatetimeFunctions).
+void RegisterTimestampAddDiff(FunctionRegistry& r);
 
 }  // namespace spate

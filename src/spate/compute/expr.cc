@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "spate/compute/datetime_functions.h"
 #include "spate/compute/higher_order.h"
 
 namespace spate {
@@ -330,7 +331,8 @@ std::string Render(const Expr& e, bool display) {
       std::string name = e.name;
       if (display) {
         // Spark's names of these calls: upper case (its math expressions), an alias named
-        // as its target, shuffle without its seed, assert_true with its message.
+        // as its target, internal calls by the SQL that builds them, shuffle without its
+        // seed, assert_true with its message.
         static const auto* kDisplay =
             new std::map<std::string, std::string>{{"ceil", "CEIL"},
                                                    {"floor", "FLOOR"},
@@ -365,7 +367,10 @@ std::string Render(const Expr& e, bool display) {
                                                    {"expm1", "EXPM1"},
                                                    {"log1p", "LOG1P"},
                                                    {"hypot", "HYPOT"},
-                                                   {"random", "rand"}};
+                                                   {"random", "rand"},
+                                                   {"dateadd", "date_add"},
+                                                   {kTimestampAddCall, "timestampadd"},
+                                                   {kTimestampDiffCall, "timestampdiff"}};
         auto d = kDisplay->find(ToLower(e.name));
         if (d != kDisplay->end() && !(d->first == "log" && e.children.size() != 2))
           name = d->second;

@@ -27,6 +27,10 @@
 //   - EXTRACT(f FROM x) -> extract('F', x); POSITION(a IN b) -> position(a, b);
 //     SUBSTRING(x FROM a FOR b) -> substring(x, a, b); TRIM([BOTH|LEADING|TRAILING] [c]
 //     FROM s) -> trim / ltrim / rtrim(s[, c]).
+//   - TIMESTAMPADD | DATEADD | DATE_ADD (unit, n, ts) and TIMESTAMPDIFF | DATEDIFF |
+//     DATE_DIFF | TIMEDIFF (unit, a, b) with a unit keyword -> the internal calls
+//     kTimestampAddCall / kTimestampDiffCall ('unit' as written, n, ts)
+//     (compute/datetime_functions.h).
 //   - Statement extras: SET -v has key "-v"; SHOW TABLES|VIEWS [FROM db] [LIKE 'p'] puts
 //     db in `name`, the pattern in `value` and key = "views" for SHOW VIEWS; SHOW
 //     [USER|SYSTEM|ALL] FUNCTIONS [LIKE 'p'] puts the scope in key and the pattern in
@@ -44,9 +48,11 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "spate/base/text_parse.h"
+#include "spate/compute/datetime_functions.h"
 #include "spate/compute/datetime_text.h"
 #include "spate/sql/lexer.h"
 #include "spate/sql/named_arguments.h"
@@ -365,6 +371,7 @@ class Parser {
   Result<ExprPtr> ParseCase();
   Result<ExprPtr> ParseCast();
   Result<ExprPtr> ParseSpecialFunction(bool* matched);
+  Result<ExprPtr> ParseTimestampUnitCall(bool add);
   Result<ExprPtr> ParseFunctionCall(std::string name, int64_t pos);
   Result<ExprPtr> ParseLambda();
   Result<WindowDef> ParseWindowSpec();
@@ -386,8 +393,10 @@ class Parser {
   size_t pos_ = 0;
   int depth_ = 0;
   int backtracks_left_ = kMaxBacktracks;
-  // Row constructors "(a, b)" built by ParseParenthesized (VALUES unpacks them).
-  std::unordered_set<const Expr*> row_constructors_;
+  // Row constructors "(a, b)" built by ParseParenthesized (VALUES unpacks them), held
+  // so that no later node of the statement can reuse the address of one that was dropped
+  // (a VALUES row `(2)` taken for an empty row constructor).
+  std::unordered_map<const Expr*, ExprPtr> row_constructors_;
 };
 
 // ===================================================================================
@@ -2435,6 +2444,14 @@ Result<ExprPtr> Parser::ParseSpecialFunction(bool* matched) {
     return Positioned(
         Expr::Call("extract", {Expr::Lit(Value::String(field)), std::move(source)}), pos);
   }
+  const bool add = t.Is("TIMESTAMPADD") || t.Is("DATEADD") || t.Is("DATE_ADD");
+  if ((add || t.Is("TIMESTAMPDIFF") || t.Is("DATEDIFF") || t.Is("DATE_DIFF") ||
+       t.Is("TIMEDIFF")) &&
+      Peek(3).IsOp(",")) {
+    SPATE_ASSIGN_OR_RETURN(ExprPtr call, ParseTimestampUnitCall(add));
+    if (call) *matched = true;
+    return call;
+  }
   if (t.Is("POSITION") && HasTopLevelKeyword("IN")) {
     *matched = true;
     pos_ += 2;
@@ -2480,6 +2497,42 @@ Result<ExprPtr> Parser::ParseSpecialFunction(bool* matched) {
     if (chars) args.push_back(std::move(chars));
     return Positioned(Expr::Call(name, std::move(args)), pos);
   }
+  return ExprPtr();
+}
+
+// Spark's #timestampadd / #timestampdiff rules: name '(' unit ',' expr ',' expr ')' with
+// the unit one of the keywords YEAR ... MICROSECOND, or a string literal, which is an
+// error. Returns nullptr (nothing consumed) when the call is not of that shape: another
+// unit word, another number of arguments; it is then an ordinary call (dateadd(d, 1),
+// datediff(a, b); timestampadd(FOO, 1, ts) is UNRESOLVED_ROUTINE, as in Spark).
+Result<ExprPtr> Parser::ParseTimestampUnitCall(bool add) {
+  const Token& name = Peek();
+  const Token& unit = Peek(2);
+  const bool quoted = unit.kind == TokenKind::kString;
+  if (!quoted && !(unit.IsWord() && IsTimestampUnit(unit.text))) return ExprPtr();
+  const size_t save = pos_;
+  const int64_t pos = name.begin;
+  pos_ += 4;
+  auto first = ParseExpression();
+  if (first.ok() && MatchOp(",")) {
+    auto second = ParseExpression();
+    if (second.ok() && MatchOp(")")) {
+      if (quoted) {
+        return Status::Error(
+                   "INVALID_PARAMETER_VALUE.DATETIME_UNIT",
+                   {{"parameter", "`unit`"},
+                    {"functionName", "`" + name.text + "`"},
+                    {"invalidValue", std::string(SourceBetween(unit.begin, unit.end))}})
+            .WithPosition(pos);
+      }
+      return Positioned(Expr::Call(add ? kTimestampAddCall : kTimestampDiffCall,
+                                   {Expr::Lit(Value::String(unit.text)),
+                                    std::move(*first), std::move(*second)}),
+                        pos);
+    }
+  }
+  if (backtracks_left_-- <= 0) return Status::Invalid("function call too ambiguous");
+  pos_ = save;
   return ExprPtr();
 }
 
@@ -2744,7 +2797,7 @@ Result<ExprPtr> Parser::ParseParenthesized() {
   SPATE_RETURN_IF_ERROR(ExpectOp(")"));
   if (items.size() == 1) return items[0];
   ExprPtr row = Positioned(Expr::Call("struct", std::move(items)), pos);
-  row_constructors_.insert(row.get());
+  row_constructors_.emplace(row.get(), row);
   return row;
 }
 

@@ -554,6 +554,42 @@ TEST(ParserTest, SpecialSyntaxFunctions) {
   EXPECT_EQ(Expr("trim(s)"), "trim(s)");
 }
 
+TEST(ParserTest, TimestampAddAndDiffWithUnitKeywords) {
+  // The unit keyword is kept as written; DATEADD / DATE_ADD are TIMESTAMPADD, DATEDIFF /
+  // DATE_DIFF / TIMEDIFF TIMESTAMPDIFF, all named as Spark names them.
+  EXPECT_EQ(Expr("timestampadd(Hour, 2, ts)"), "__spate_timestampadd('Hour', 2, ts)");
+  EXPECT_EQ(ExprOf("DATE_ADD(MONTH, n + 1, ts)")->DisplayName(),
+            "timestampadd(MONTH, (n + 1), ts)");
+  EXPECT_EQ(ExprOf("dateadd(dayofyear, 1, ts)")->DisplayName(),
+            "timestampadd(dayofyear, 1, ts)");
+  for (const char* name : {"TIMESTAMPDIFF", "datediff", "Date_Diff", "timediff"}) {
+    EXPECT_EQ(ExprOf(std::string(name) + "(WEEK, a, b)")->DisplayName(),
+              "timestampdiff(WEEK, a, b)")
+        << name;
+  }
+  // Other shapes are ordinary calls: two arguments, four, a unit that is no keyword, a
+  // quoted identifier.
+  EXPECT_EQ(Expr("date_add(d, 1)"), "date_add(d, 1)");
+  EXPECT_EQ(Expr("datediff(DAY, d)"), "datediff(DAY, d)");
+  EXPECT_EQ(Expr("timestampadd(DAY, 1, ts, 5)"), "timestampadd(DAY, 1, ts, 5)");
+  EXPECT_EQ(Expr("timestampadd(YEARS, 1, ts)"), "timestampadd(YEARS, 1, ts)");
+  EXPECT_EQ(Expr("timestampadd(`HOUR`, 1, ts)"), "timestampadd(HOUR, 1, ts)");
+  EXPECT_EQ(Expr("date_add('2024-01-01', 1)"), "date_add('2024-01-01', 1)");
+  // Nested calls parse once each way.
+  EXPECT_EQ(Expr("timestampadd(DAY, 1, timestampadd(DAY, 2, ts))"),
+            "__spate_timestampadd('DAY', 1, __spate_timestampadd('DAY', 2, ts))");
+  // A quoted unit is an error naming the function as written and the literal.
+  auto quoted = ParseExpression("Date_Add(\"x\", 1, ts)");
+  EXPECT_ERROR_CLASS(quoted, "INVALID_PARAMETER_VALUE.DATETIME_UNIT");
+  EXPECT_ERROR_HAS(quoted, "in `Date_Add` is invalid");
+  EXPECT_ERROR_HAS(quoted, "but got the string literal \"x\".");
+  EXPECT_ERROR_HAS(ParseExpression("timestampdiff(R'DAY', a, b)"),
+                   "got the string literal R'DAY'.");
+  // ... but not with another number of arguments.
+  EXPECT_EQ(Expr("datediff('2024-01-05', '2024-01-01')"),
+            "datediff('2024-01-05', '2024-01-01')");
+}
+
 TEST(ParserTest, NonReservedKeywordsAsColumns) {
   EXPECT_EQ(Expr("key"), "key");
   EXPECT_EQ(Expr("value + 1"), "(value + 1)");
@@ -735,6 +771,16 @@ TEST(ParserTest, InlineTable) {
   EXPECT_EQ(top.plan->rows[0].size(), 1u);
   Statement single = Parse("VALUES (1)");
   EXPECT_EQ(single.plan->rows[0].size(), 1u);
+  // A row `(2)` after a dropped row constructor `(1, 1)` is a row of one value (the
+  // constructor's node was freed and its address reused for the literal 2, which then
+  // read as an empty row).
+  EXPECT_EQ(Tree("SELECT * FROM VALUES (1, 1) AS t(a, b) CROSS JOIN VALUES (2) AS e(e)"),
+            "'Project [*]\n"
+            "+- 'Join Cross\n"
+            "   :- 'SubqueryAlias t, [a, b]\n"
+            "   :  +- 'UnresolvedInlineTable [a, b], [[1, 1]]\n"
+            "   +- 'SubqueryAlias e, [e]\n"
+            "      +- 'UnresolvedInlineTable [e], [[2]]");
 }
 
 TEST(ParserTest, TableFunctions) {
