@@ -20,6 +20,7 @@ from spate.sql import functions as F
     lambda df: df.select(F.reflect(F.lit("java.util.UUID"), F.lit("randomUUID"))),
     lambda df: df.select(F.java_method(F.lit("java.util.UUID"), F.lit("randomUUID"))),
     lambda df: df.select(F.try_reflect(F.lit("java.util.UUID"), F.lit("randomUUID"))),
+    lambda df: df.select(F.unwrap_udt("age")),
 ])
 def test_refused_names_say_what_and_why(people, get):
     with pytest.raises(PySparkNotImplementedError) as e:

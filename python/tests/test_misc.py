@@ -55,3 +55,50 @@ def test_gil_released_during_execution(spark):
     for t in threads:
         t.join()
     assert results == [19999900000] * 3
+
+
+def test_vector_aggregates_and_collation(spark):
+    # vector_sum / vector_avg (SQL functions PySpark reaches with call_function) and
+    # PySpark's collation / current_path, through the functions module's fallback.
+    df = spark.createDataFrame([(1, [1.0, 2.0]), (1, [3.0, None]), (1, [5.0, 7.0]), (2, None)],
+                               "g int, v array<float>")
+    rows = df.groupBy("g").agg(F.vector_sum("v").alias("s"),
+                               F.call_function("vector_avg", F.col("v")).alias("a")).orderBy("g")
+    assert rows.collect() == [Row(g=1, s=[6.0, 9.0], a=[3.0, 4.5]), Row(g=2, s=None, a=None)]
+    r = df.select(F.collation(F.lit("x")).alias("c"), F.current_path().alias("p")).first()
+    assert r == Row(c="SYSTEM.BUILTIN.UTF8_BINARY",
+                    p="system.builtin,system.session,spark_catalog.default")
+    with pytest.raises(Exception, match="VECTOR_DIMENSION_MISMATCH"):
+        spark.sql("SELECT vector_sum(v) FROM VALUES (array(1.0F)), (array(1.0F, 2.0F)) t(v)").collect()
+
+
+def test_vector_aggregates_in_a_streaming_aggregation(spark, tmp_path):
+    # The partial states (vector and count) go to the state store and come back merged,
+    # also after a restart from the checkpoint.
+    import json
+    src = tmp_path / "in"
+    src.mkdir()
+
+    def put(name, rows):
+        (src / (name + ".json")).write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+    def start(name):
+        df = spark.readStream.schema("g int, v array<float>").json(str(src))
+        return (df.groupBy("g").agg(F.vector_sum("v").alias("s"), F.vector_avg("v").alias("a"))
+                .writeStream.outputMode("complete").format("memory").queryName(name)
+                .option("checkpointLocation", str(tmp_path / "cp")).start())
+
+    put("a", [{"g": 1, "v": [1.0, 2.0]}, {"g": 1, "v": [3.0, 4.0]}, {"g": 2, "v": None}])
+    q = start("vector_agg_1")
+    q.processAllAvailable()
+    put("b", [{"g": 1, "v": [5.0, 6.0]}, {"g": 2, "v": [1.0]}])
+    q.processAllAvailable()
+    assert sorted(spark.sql("SELECT * FROM vector_agg_1").collect()) == [
+        Row(g=1, s=[9.0, 12.0], a=[3.0, 4.0]), Row(g=2, s=[1.0], a=[1.0])]
+    q.stop()
+    put("c", [{"g": 2, "v": [3.0]}])
+    q = start("vector_agg_2")
+    q.processAllAvailable()
+    q.stop()
+    assert sorted(spark.sql("SELECT * FROM vector_agg_2").collect()) == [
+        Row(g=1, s=[9.0, 12.0], a=[3.0, 4.0]), Row(g=2, s=[4.0], a=[2.0])]

@@ -1262,6 +1262,9 @@ _NO_JVM = "it calls Java methods by reflection, and spate has no JVM"
 reflect = refused("functions.reflect", _NO_JVM)
 java_method = refused("functions.java_method", _NO_JVM)
 try_reflect = refused("functions.try_reflect", _NO_JVM)
+# Spark's unwrap_udt takes only a user-defined type's column (any other type is
+# DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE); spate has no user-defined types.
+unwrap_udt = refused("functions.unwrap_udt", "spate has no user-defined types (UDTs)")
 
 
 class _PartitionTransform(Column):

@@ -295,5 +295,7 @@ Column vector_normalize(const Column& v) { return F("vector_normalize", {v}); }
 Column vector_normalize(const Column& v, const Column& d) {
   return F("vector_normalize", {v, d});
 }
+Column vector_sum(const Column& v) { return F("vector_sum", {v}); }
+Column vector_avg(const Column& v) { return F("vector_avg", {v}); }
 
 }  // namespace spate::api::functions

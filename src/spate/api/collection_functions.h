@@ -175,5 +175,9 @@ Column vector_norm(const Column& v);
 Column vector_norm(const Column& v, const Column& degree);
 Column vector_normalize(const Column& v);
 Column vector_normalize(const Column& v, const Column& degree);
+/// Aggregates: the element-wise sum / running mean of a group's vectors (NULL arrays and
+/// arrays with a NULL element skipped; NULL without any; lengths must agree).
+Column vector_sum(const Column& v);
+Column vector_avg(const Column& v);
 
 }  // namespace spate::api::functions

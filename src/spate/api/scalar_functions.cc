@@ -361,6 +361,8 @@ Column current_user() { return Fn("current_user", {}); }
 Column user() { return Fn("user", {}); }
 Column session_user() { return Fn("session_user", {}); }
 Column version() { return Fn("version", {}); }
+Column current_path() { return Fn("current_path", {}); }
+Column collation(const Column& c) { return Fn("collation", {c}); }
 Column monthname(const Column& d) { return Fn("monthname", {d}); }
 Column dayname(const Column& d) { return Fn("dayname", {d}); }
 Column date_diff(const Column& end, const Column& start) {

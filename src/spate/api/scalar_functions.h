@@ -274,6 +274,10 @@ Column current_user();
 Column user();
 Column session_user();
 Column version();
+/// "system.builtin,system.session,spark_catalog.<current schema>": where names resolve.
+Column current_path();
+/// The collation of a string: always "SYSTEM.BUILTIN.UTF8_BINARY" (spate has no others).
+Column collation(const Column& c);
 Column monthname(const Column& date);
 Column dayname(const Column& date);
 Column date_diff(const Column& end, const Column& start);

@@ -821,6 +821,7 @@ Result<AggregateFunctionPtr> MakeOtherAggregate(const std::string& name,
     return MakePercentileAggregate(name, args);
   }
   if (Contains(SketchAggregateNames(), name)) return MakeSketchAggregate(name, args);
+  if (Contains(VectorAggregateNames(), name)) return MakeVectorAggregate(name, args);
   return MakeStatsAggregate(name, args);
 }
 
@@ -830,7 +831,8 @@ bool IsAggregateName(const std::string& name) {
   return Contains(BasicAggregateNames(), name) ||
          Contains(CollectAggregateNames(), name) ||
          Contains(PercentileAggregateNames(), name) ||
-         Contains(StatsAggregateNames(), name) || Contains(SketchAggregateNames(), name);
+         Contains(StatsAggregateNames(), name) ||
+         Contains(SketchAggregateNames(), name) || Contains(VectorAggregateNames(), name);
 }
 
 Result<AggregateFunctionPtr> MakeAggregate(const std::string& name,
@@ -956,7 +958,7 @@ namespace spate {
 void RegisterAggregateFunctionNames(FunctionRegistry& r) {
   for (const auto* names :
        {&BasicAggregateNames(), &CollectAggregateNames(), &PercentileAggregateNames(),
-        &StatsAggregateNames(), &SketchAggregateNames()}) {
+        &StatsAggregateNames(), &SketchAggregateNames(), &VectorAggregateNames()}) {
     for (const auto& n : *names) r.RegisterKind(n, FunctionKind::kAggregate);
   }
   for (const char* n : {"row_number", "rank", "dense_rank", "percent_rank", "ntile",

@@ -10,6 +10,7 @@
 //                            regr_*, bit_and / bit_or / bit_xor, mode
 //   aggregate_sketch.cc      bitmap_construct_agg / bitmap_or_agg / bitmap_and_agg,
 //                            count_min_sketch, histogram_numeric (Spark's byte formats)
+//   aggregate_vector.cc      vector_sum, vector_avg (ARRAY<FLOAT> vectors)
 // Thread safety: as aggregate.h.
 
 #include <string>
@@ -61,6 +62,10 @@ Result<AggregateFunctionPtr> MakeStatsAggregate(const std::string& name,
 
 const std::vector<std::string>& SketchAggregateNames();
 Result<AggregateFunctionPtr> MakeSketchAggregate(const std::string& name,
+                                                 const std::vector<BoundExprPtr>& args);
+
+const std::vector<std::string>& VectorAggregateNames();
+Result<AggregateFunctionPtr> MakeVectorAggregate(const std::string& name,
                                                  const std::vector<BoundExprPtr>& args);
 
 }  // namespace spate

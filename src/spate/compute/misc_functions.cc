@@ -4,7 +4,8 @@
 // input_file_block_start input_file_block_length, and the
 // conditionals nullif / nvl2 (rewritten to CASE WHEN as Spark's RuntimeReplaceable), the
 // null helpers equal_null zeroifnull nullifzero, the errors raise_error / assert_true and
-// the session facts current_user user session_user version.
+// the session facts current_user user session_user version current_path, and collation
+// (every spate string is Spark's default UTF8_BINARY).
 
 #include <pwd.h>
 #include <unistd.h>
@@ -228,6 +229,21 @@ std::string UserName() {
   return u ? u : "";
 }
 
+// collation(s): the collation of a STRING (or NULL) argument, never NULL.
+Result<BoundExprPtr> ResolveCollation(const Args& args, const ResolveContext&) {
+  const std::string name = "collation";
+  SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 1, 1, "1"));
+  const TypeId t = args[0]->type()->id();
+  if (t != TypeId::kString && t != TypeId::kNull) {
+    return fn::UnexpectedType(name, args, 0, "\"STRING\"");
+  }
+  return MakeScalarCall(
+      name, DataType::String(), false, args,
+      [](const Cols&, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        return MakeConstantColumn(Value::String("SYSTEM.BUILTIN.UTF8_BINARY"), n);
+      });
+}
+
 Result<BoundExprPtr> ResolveZeroIfNull(Args args, const ResolveContext& rc) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs("zeroifnull", args.size(), 1, 1, "1"));
   Args shown = args;
@@ -282,6 +298,14 @@ void RegisterMiscFunctions(FunctionRegistry& r) {
       return ConstString(name, a, UserName());
     });
   }
+  // The SQL path functions resolve through: built-ins, session UDFs, then the current
+  // schema (Spark's default path).
+  r.RegisterScalar("current_path", [](const Args& a, const ResolveContext& rc) {
+    return ConstString(
+        "current_path", a,
+        "system.builtin,system.session,spark_catalog." + rc.current_schema);
+  });
+  r.RegisterScalar("collation", ResolveCollation);
   r.RegisterScalar("version", [](const Args& a, const ResolveContext&) {
     return ConstString("version", a, "4.2.0 spate");
   });
