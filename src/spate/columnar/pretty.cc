@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "spate/base/utf8.h"
+#include "spate/columnar/list_text.h"
 #include "spate/types/format.h"
 
 namespace spate {
@@ -98,28 +99,19 @@ void AppendValue(const Column& c, int64_t i, const CellFormatOptions& opts,
                                           type.end_field()));
       return;
     case TypeId::kArray: {
-      const int32_t* o = c.offsets();
       const Column& elements = *c.child(0);
-      out->push_back('[');
-      for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-        if (k > o[i]) out->append(", ");
-        AppendElement(elements, k, opts, out);
-      }
-      out->push_back(']');
+      AppendListText(c, i, '[', ", ", ']', out,
+                     [&](int32_t k) { AppendElement(elements, k, opts, out); });
       return;
     }
     case TypeId::kMap: {
-      const int32_t* o = c.offsets();
       const Column& keys = *c.child(0)->child(0);
       const Column& values = *c.child(0)->child(1);
-      out->push_back('{');
-      for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-        if (k > o[i]) out->append(", ");
+      AppendListText(c, i, '{', ", ", '}', out, [&](int32_t k) {
         AppendElement(keys, k, opts, out);
         out->append(" -> ");
         AppendElement(values, k, opts, out);
-      }
-      out->push_back('}');
+      });
       return;
     }
     case TypeId::kStruct: {

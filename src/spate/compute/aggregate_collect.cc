@@ -14,6 +14,7 @@
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_args.h"
 #include "spate/compute/kernel_columns.h"
+#include "spate/compute/nested_columns.h"
 #include "spate/compute/predicates.h"
 #include "spate/types/format.h"
 
@@ -50,14 +51,9 @@ class CollectAcc final : public GroupedAccumulator {
                const EvalContext&) override {
     const Column& a = *st[0];
     const int32_t* o = a.offsets();
-    std::vector<uint32_t> gids;
-    std::vector<int32_t> rows;
-    for (int64_t i = 0; i < n; ++i) {
-      for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-        gids.push_back(gid[i]);
-        rows.push_back(k);
-      }
-    }
+    std::vector<uint32_t> gids = ElementGroups(o, gid, n);
+    std::vector<int32_t> rows(gids.size());
+    std::iota(rows.begin(), rows.end(), o[0]);
     Add(a.child(0), gids.data(), rows.data(), static_cast<int64_t>(rows.size()));
     return Status::OK();
   }
@@ -78,20 +74,12 @@ class CollectAcc final : public GroupedAccumulator {
     }
   }
   ColumnPtr Emit() {
-    int64_t groups = static_cast<int64_t>(refs_.size());
-    std::vector<int32_t> offsets{0};
     std::vector<uint64_t> all;
-    for (const auto& r : refs_) {
-      all.insert(all.end(), r.begin(), r.end());
-      offsets.push_back(static_cast<int32_t>(all.size()));
-    }
+    std::vector<int32_t> offsets = ConcatGroups(refs_, &all);
     ColumnPtr child = sources_.empty() ? Column::MakeNull(type_->element_type(), 0)
                                        : TakeMulti(sources_, all.data(),
                                                    static_cast<int64_t>(all.size()));
-    auto off = Buffer::Allocate(static_cast<int64_t>(offsets.size()) * 4);
-    std::memcpy(off->mutable_data(), offsets.data(), offsets.size() * 4);
-    return std::make_shared<const Column>(type_, groups, 0, nullptr, off, nullptr,
-                                          std::vector<ColumnPtr>{child});
+    return MakeListColumn(type_, offsets, std::move(child));
   }
   bool set_;
   DataTypePtr type_;

@@ -9,6 +9,7 @@
 #include "spate/columnar/builder.h"
 #include "spate/compute/aggregate_families.h"
 #include "spate/compute/kernel_columns.h"
+#include "spate/compute/nested_columns.h"
 #include "spate/types/format.h"
 
 namespace spate {
@@ -63,17 +64,10 @@ class PercentileAcc final : public GroupedAccumulator {
     return Status::OK();
   }
   std::vector<ColumnPtr> State() override {
-    std::vector<int32_t> offsets{0};
     std::vector<double> all;
-    for (const auto& g : vals_) {
-      all.insert(all.end(), g.begin(), g.end());
-      offsets.push_back(static_cast<int32_t>(all.size()));
-    }
-    auto off = Buffer::Allocate(static_cast<int64_t>(offsets.size()) * 4);
-    std::memcpy(off->mutable_data(), offsets.data(), offsets.size() * 4);
-    return {std::make_shared<const Column>(
-        DataType::Array(DataType::Double(), false), static_cast<int64_t>(vals_.size()), 0,
-        nullptr, off, nullptr, std::vector<ColumnPtr>{DoubleColumn(all, nullptr)})};
+    std::vector<int32_t> offsets = ConcatGroups(vals_, &all);
+    return {MakeListColumn(DataType::Array(DataType::Double(), false), offsets,
+                           DoubleColumn(all, nullptr))};
   }
   Result<ColumnPtr> Finalize(const EvalContext&) override {
     auto b = ColumnBuilder::Make(result_);

@@ -463,16 +463,8 @@ class ModeAcc final : public GroupedAccumulator {
     const Column& cnts = *st[1];
     const int32_t* off = vals.offsets();
     const int64_t* c = cnts.child(0)->raw_values<int64_t>();
-    std::vector<uint32_t> gids;
-    std::vector<int64_t> weights;
-    for (int64_t i = 0; i < n; ++i) {
-      for (int32_t k = off[i]; k < off[i + 1]; ++k) {
-        gids.push_back(gid[i]);
-        weights.push_back(c[k]);
-      }
-    }
-    auto child = vals.child(0);
-    return Add(*child, weights.data(), gids.data(), static_cast<int64_t>(gids.size()),
+    std::vector<uint32_t> gids = ElementGroups(off, gid, n);
+    return Add(*vals.child(0), c + off[0], gids.data(), static_cast<int64_t>(gids.size()),
                off[0]);
   }
   std::vector<ColumnPtr> State() override {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,7 +69,7 @@ TEST(AggregateTest, TrySumOverflowThroughPartialStates) {
   auto fn = MakeAggregate("try_sum", {arg}, false, false);
   ASSERT_TRUE(fn.ok()) << fn.status().ToString();
   EvalContext ctx;
-  auto longs = [](std::vector<int64_t> v) {
+  auto longs = [](const std::vector<int64_t>& v) {
     std::vector<Value> vals;
     for (int64_t x : v) vals.push_back(Value::Long(x));
     return ColumnFromValues(DataType::Long(), vals);
@@ -105,6 +106,55 @@ TEST(AggregateTest, TrySumOverflowThroughPartialStates) {
   ctx.ansi = true;
   EXPECT_EQ(acc->Update({longs({kMax, 1})}, zero, 2, ctx).error_class(),
             "ARITHMETIC_OVERFLOW");
+}
+
+// The list states (collect_list, collect_set, mode, median) merged from two partials,
+// groups renumbered on the way, finish as one accumulator fed every row.
+TEST(AggregateTest, ListStatesMergeAcrossPartials) {
+  auto longs = [](const std::vector<std::optional<int64_t>>& v) {
+    std::vector<Value> vals;
+    for (auto x : v) vals.push_back(x ? Value::Long(*x) : Value::Null(DataType::Long()));
+    return ColumnFromValues(DataType::Long(), vals);
+  };
+  const std::vector<std::optional<int64_t>> a_rows = {5, 1, 5, 3, std::nullopt};
+  const std::vector<std::optional<int64_t>> b_rows = {3, 3, 7, 1};
+  uint32_t a_gid[] = {0, 1, 0, 1, 2};  // partial A's groups 0, 1, 2 are final 1, 2, 0
+  uint32_t a_to_final[] = {1, 2, 0};
+  uint32_t b_gid[] = {1, 0, 1, 1};  // partial B's groups 0, 1 are final 0, 2
+  uint32_t b_to_final[] = {0, 2};
+  EvalContext ctx;
+  for (const char* name : {"collect_list", "collect_set", "mode", "median"}) {
+    SCOPED_TRACE(name);
+    auto fn = MakeAggregate(name, {MakeColumnRef(0, DataType::Long(), true, "x#0")},
+                            false, false);
+    ASSERT_TRUE(fn.ok()) << fn.status().ToString();
+    auto a = (*fn)->MakeAccumulator();
+    a->Resize(3);
+    ASSERT_TRUE(a->Update({longs(a_rows)}, a_gid, 5, ctx).ok());
+    auto b = (*fn)->MakeAccumulator();
+    b->Resize(2);
+    ASSERT_TRUE(b->Update({longs(b_rows)}, b_gid, 4, ctx).ok());
+    auto merged = (*fn)->MakeAccumulator();
+    merged->Resize(3);
+    ASSERT_TRUE(merged->Merge(a->State(), a_to_final, 3, ctx).ok());
+    ASSERT_TRUE(merged->Merge(b->State(), b_to_final, 2, ctx).ok());
+    auto got = merged->Finalize(ctx);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+
+    auto direct = (*fn)->MakeAccumulator();
+    direct->Resize(3);
+    uint32_t a_final[5], b_final[4];
+    for (int i = 0; i < 5; ++i) a_final[i] = a_to_final[a_gid[i]];
+    for (int i = 0; i < 4; ++i) b_final[i] = b_to_final[b_gid[i]];
+    ASSERT_TRUE(direct->Update({longs(a_rows)}, a_final, 5, ctx).ok());
+    ASSERT_TRUE(direct->Update({longs(b_rows)}, b_final, 4, ctx).ok());
+    auto want = direct->Finalize(ctx);
+    ASSERT_TRUE(want.ok()) << want.status().ToString();
+    ASSERT_EQ((*got)->length(), 3);
+    for (int64_t g = 0; g < 3; ++g) {
+      EXPECT_EQ((*got)->GetValue(g).ToString(), (*want)->GetValue(g).ToString()) << g;
+    }
+  }
 }
 
 }  // namespace

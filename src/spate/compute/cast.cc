@@ -17,11 +17,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 
 #include "spate/columnar/builder.h"
+#include "spate/columnar/list_text.h"
 #include "spate/compute/cast_internal.h"
 #include "spate/compute/datetime_text.h"
 #include "spate/types/format.h"
@@ -295,14 +297,9 @@ Result<ColumnPtr> CastToString(const ColumnPtr& input, const DataTypePtr& to,
     }
     case TypeId::kArray: {
       SPATE_ASSIGN_OR_RETURN(ColumnPtr elems, Cast(in.child(0), DataType::String(), cc));
-      const int32_t* o = in.offsets();
       return MapToString(in, to, [&](int64_t i, std::string* s) {
-        s->push_back('[');
-        for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-          if (k > o[i]) s->append(", ");
-          AppendElement(s, *elems, k);
-        }
-        s->push_back(']');
+        AppendListText(in, i, '[', ", ", ']', s,
+                       [&](int32_t k) { AppendElement(s, *elems, k); });
       });
     }
     case TypeId::kMap: {
@@ -311,16 +308,12 @@ Result<ColumnPtr> CastToString(const ColumnPtr& input, const DataTypePtr& to,
                              Cast(entries.child(0), DataType::String(), cc));
       SPATE_ASSIGN_OR_RETURN(ColumnPtr vals,
                              Cast(entries.child(1), DataType::String(), cc));
-      const int32_t* o = in.offsets();
       return MapToString(in, to, [&](int64_t i, std::string* s) {
-        s->push_back('{');
-        for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-          if (k > o[i]) s->append(", ");
+        AppendListText(in, i, '{', ", ", '}', s, [&](int32_t k) {
           AppendElement(s, *keys, k);
           s->append(" -> ");
           AppendElement(s, *vals, k);
-        }
-        s->push_back('}');
+        });
       });
     }
     case TypeId::kStruct: {
@@ -1312,20 +1305,14 @@ bool CanLegacyCastNested(const DataType& from, const DataType& to) {
   return false;
 }
 
-bool CanLegacyCast(const DataType& from, const DataType& to) {
+// The rules canCast and canAnsiCast share: the same type, from NULL, to STRING, and the
+// targets TIMESTAMP_NTZ, DATE and the ANSI intervals; nullopt for the other targets.
+std::optional<bool> CanCastInEveryMode(const DataType& from, const DataType& to) {
   if (from.Equals(to)) return true;
   TypeId f = from.id(), t = to.id();
   if (f == TypeId::kNull) return true;
   if (t == TypeId::kString) return true;
   switch (t) {
-    case TypeId::kBinary:
-      return f == TypeId::kString || from.IsIntegral();
-    case TypeId::kBoolean:
-      return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestamp ||
-             from.IsNumeric();
-    case TypeId::kTimestamp:
-      return f == TypeId::kString || f == TypeId::kBoolean || f == TypeId::kDate ||
-             from.IsNumeric() || f == TypeId::kTimestampNtz;
     case TypeId::kTimestampNtz:
       return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestamp;
     case TypeId::kDate:
@@ -1337,6 +1324,23 @@ bool CanLegacyCast(const DataType& from, const DataType& to) {
     case TypeId::kYearMonthInterval:
       return f == TypeId::kString || f == TypeId::kYearMonthInterval ||
              from.IsIntegral() || f == TypeId::kDecimal;
+    default:
+      return std::nullopt;
+  }
+}
+
+bool CanLegacyCast(const DataType& from, const DataType& to) {
+  if (std::optional<bool> shared = CanCastInEveryMode(from, to)) return *shared;
+  TypeId f = from.id(), t = to.id();
+  switch (t) {
+    case TypeId::kBinary:
+      return f == TypeId::kString || from.IsIntegral();
+    case TypeId::kBoolean:
+      return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestamp ||
+             from.IsNumeric();
+    case TypeId::kTimestamp:
+      return f == TypeId::kString || f == TypeId::kBoolean || f == TypeId::kDate ||
+             from.IsNumeric() || f == TypeId::kTimestampNtz;
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:
@@ -1358,10 +1362,8 @@ bool CanLegacyCast(const DataType& from, const DataType& to) {
 }
 
 bool CanAnsiCast(const DataType& from, const DataType& to) {
-  if (from.Equals(to)) return true;
+  if (std::optional<bool> shared = CanCastInEveryMode(from, to)) return *shared;
   TypeId f = from.id(), t = to.id();
-  if (f == TypeId::kNull) return true;
-  if (t == TypeId::kString) return true;
   switch (t) {
     case TypeId::kBinary:
       return f == TypeId::kString;
@@ -1370,17 +1372,6 @@ bool CanAnsiCast(const DataType& from, const DataType& to) {
     case TypeId::kTimestamp:
       return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestampNtz ||
              from.IsNumeric();
-    case TypeId::kTimestampNtz:
-      return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestamp;
-    case TypeId::kDate:
-      return f == TypeId::kString || f == TypeId::kTimestamp ||
-             f == TypeId::kTimestampNtz;
-    case TypeId::kDayTimeInterval:
-      return f == TypeId::kString || f == TypeId::kDayTimeInterval || from.IsIntegral() ||
-             f == TypeId::kDecimal;
-    case TypeId::kYearMonthInterval:
-      return f == TypeId::kString || f == TypeId::kYearMonthInterval ||
-             from.IsIntegral() || f == TypeId::kDecimal;
     case TypeId::kByte:
     case TypeId::kShort:
     case TypeId::kInt:

@@ -321,17 +321,15 @@ class HigherOrderCall final : public BoundExpr {
 
   // The elements (or entries) of `f` whose test is true, per row.
   ColumnPtr KeepWhereTrue(const Flat& f, const Column& keep) const {
-    std::vector<int32_t> offsets{0};
-    std::vector<int32_t> take;
-    for (size_t r = 0; r + 1 < f.offsets.size(); ++r) {
+    ListTake out;
+    out.ReserveRows(f.valid.size());
+    for (size_t r = 0; r < f.valid.size(); ++r) {
       for (int32_t k = f.offsets[r]; k < f.offsets[r + 1]; ++k) {
-        if (keep.IsValid(k) && keep.GetBool(k)) take.push_back(k);
+        if (keep.IsValid(k) && keep.GetBool(k)) out.refs.push_back(k);
       }
-      offsets.push_back(static_cast<int32_t>(take.size()));
+      out.EndRow(f.valid[r] != 0);
     }
-    return MakeListColumn(
-        type_, offsets, f.valid,
-        Take(*f.values, take.data(), static_cast<int64_t>(take.size())));
+    return out.Finish(type_, *f.values);
   }
 
   // exists: true if any element satisfies, else NULL if any test was NULL, else false;

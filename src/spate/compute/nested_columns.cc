@@ -34,6 +34,22 @@ ColumnPtr MakeListColumn(DataTypePtr type, const std::vector<int32_t>& offsets,
       OffsetsBuffer(offsets), nullptr, std::vector<ColumnPtr>{std::move(child)});
 }
 
+ColumnPtr MakeListColumn(DataTypePtr type, const std::vector<int32_t>& offsets,
+                         ColumnPtr child) {
+  return std::make_shared<const Column>(
+      std::move(type), static_cast<int64_t>(offsets.size()) - 1, 0, nullptr,
+      OffsetsBuffer(offsets), nullptr, std::vector<ColumnPtr>{std::move(child)});
+}
+
+std::vector<uint32_t> ElementGroups(const int32_t* offsets, const uint32_t* gid,
+                                    int64_t n) {
+  std::vector<uint32_t> groups;
+  groups.reserve(static_cast<size_t>(offsets[n] - offsets[0]));
+  for (int64_t i = 0; i < n; ++i)
+    groups.insert(groups.end(), offsets[i + 1] - offsets[i], gid[i]);
+  return groups;
+}
+
 ColumnPtr MakeStructColumn(DataTypePtr type, int64_t n, std::vector<ColumnPtr> children,
                            BufferPtr validity, int64_t nulls) {
   return std::make_shared<const Column>(std::move(type), n, nulls, std::move(validity),

@@ -21,6 +21,9 @@ BufferPtr OffsetsBuffer(const std::vector<int32_t>& offsets);
 /// An array (or map) column of `valid.size()` rows over `child`.
 ColumnPtr MakeListColumn(DataTypePtr type, const std::vector<int32_t>& offsets,
                          const std::vector<uint8_t>& valid, ColumnPtr child);
+/// An array (or map) column of `offsets.size() - 1` rows, none NULL, over `child`.
+ColumnPtr MakeListColumn(DataTypePtr type, const std::vector<int32_t>& offsets,
+                         ColumnPtr child);
 ColumnPtr MakeStructColumn(DataTypePtr type, int64_t n, std::vector<ColumnPtr> children,
                            BufferPtr validity = nullptr, int64_t nulls = 0);
 /// struct<key, value> of a map type (the layout of a map column's child).
@@ -35,6 +38,11 @@ struct ListRows {
   std::vector<int32_t> offsets{0};
   std::vector<uint8_t> valid;
   std::vector<Ref> refs;
+  /// Room for `rows` more rows (not their elements).
+  void ReserveRows(size_t rows) {
+    offsets.reserve(offsets.size() + rows);
+    valid.reserve(valid.size() + rows);
+  }
   void EndRow(bool ok) {
     offsets.push_back(static_cast<int32_t>(refs.size()));
     valid.push_back(ok ? 1 : 0);
@@ -60,6 +68,25 @@ struct ListRefs : ListRows<uint64_t> {
     return MakeListColumn(type, offsets, valid, std::move(child));
   }
 };
+
+/// The vectors of `groups` appended to `*all`, in order; returns the offsets of a list
+/// column with one row per group over `*all` (aggregate states).
+template <typename T>
+std::vector<int32_t> ConcatGroups(const std::vector<std::vector<T>>& groups,
+                                  std::vector<T>* all) {
+  std::vector<int32_t> offsets{0};
+  offsets.reserve(groups.size() + 1);
+  for (const auto& g : groups) {
+    all->insert(all->end(), g.begin(), g.end());
+    offsets.push_back(static_cast<int32_t>(all->size()));
+  }
+  return offsets;
+}
+
+/// The group of each element of list rows [0, n) with `offsets`, the elements of row i
+/// being in group gid[i] (merging list states): element offsets[0] + j is in group [j].
+std::vector<uint32_t> ElementGroups(const int32_t* offsets, const uint32_t* gid,
+                                    int64_t n);
 
 /// Row i of each of `lists` (list or map columns of `n` rows) concatenated: NULL when any
 /// of them is NULL at i (concat / map_concat).

@@ -9,8 +9,34 @@
 namespace spate::exec {
 
 namespace {
+
 constexpr uint64_t kInitialSlots = 256;
+
+// Doubles an open-addressing table of `*mask` + 1 slots: each filled slot's group and key
+// (an integer key, or an encoded key's hash) move to where `hash(key)` probes first.
+template <typename K, typename Hash>
+void GrowSlots(std::vector<uint32_t>* slot_group, std::vector<K>* slot_key,
+               uint64_t* mask, Hash hash) {
+  const uint64_t cap = (*mask + 1) * 2;
+  const uint64_t new_mask = cap - 1;
+  std::vector<uint32_t> groups(cap, 0);
+  std::vector<K> keys(cap, 0);
+  for (uint64_t s = 0; s <= *mask; ++s) {
+    if (!(*slot_group)[s]) continue;
+    uint64_t pos = hash((*slot_key)[s]) & new_mask;
+    while (groups[pos]) pos = (pos + 1) & new_mask;
+    groups[pos] = (*slot_group)[s];
+    keys[pos] = (*slot_key)[s];
+  }
+  slot_group->swap(groups);
+  slot_key->swap(keys);
+  *mask = new_mask;
 }
+
+uint64_t HashIntKey(int64_t k) { return HashInt(static_cast<uint64_t>(k)); }
+uint64_t KeyHash(uint64_t h) { return h; }
+
+}  // namespace
 
 GroupTable::GroupTable(std::vector<DataTypePtr> key_types)
     : key_types_(std::move(key_types)),
@@ -43,23 +69,6 @@ void GroupTable::Find(const std::vector<ColumnPtr>& keys, int64_t n,
   }
 }
 
-void GroupTable::GrowInteger() {
-  uint64_t cap = (mask_ + 1) * 2;
-  std::vector<uint32_t> groups(cap, 0);
-  std::vector<int64_t> keys(cap, 0);
-  uint64_t mask = cap - 1;
-  for (uint64_t s = 0; s <= mask_; ++s) {
-    if (!slot_group_[s]) continue;
-    uint64_t pos = HashInt(static_cast<uint64_t>(slot_key_[s])) & mask;
-    while (groups[pos]) pos = (pos + 1) & mask;
-    groups[pos] = slot_group_[s];
-    keys[pos] = slot_key_[s];
-  }
-  slot_group_.swap(groups);
-  slot_key_.swap(keys);
-  mask_ = mask;
-}
-
 template <bool kInsert>
 void GroupTable::LookupInteger(const Column& c, int64_t n, uint32_t* group_ids) {
   if (static_cast<int64_t>(scratch_.size()) < n) scratch_.resize(static_cast<size_t>(n));
@@ -80,7 +89,7 @@ void GroupTable::LookupInteger(const Column& c, int64_t n, uint32_t* group_ids) 
       continue;
     }
     int64_t v = values[i];
-    uint64_t pos = HashInt(static_cast<uint64_t>(v)) & mask_;
+    uint64_t pos = HashIntKey(v) & mask_;
     for (;;) {
       uint32_t g = slot_group_[pos];
       if (g == 0) {
@@ -93,7 +102,9 @@ void GroupTable::LookupInteger(const Column& c, int64_t n, uint32_t* group_ids) 
         slot_key_[pos] = v;
         group_values_.push_back(v);
         group_ids[i] = id;
-        if (static_cast<uint64_t>(num_groups_) * 2 > mask_ + 1) GrowInteger();
+        if (static_cast<uint64_t>(num_groups_) * 2 > mask_ + 1) {
+          GrowSlots(&slot_group_, &slot_key_, &mask_, HashIntKey);
+        }
         break;
       }
       if (slot_key_[pos] == v) {
@@ -103,23 +114,6 @@ void GroupTable::LookupInteger(const Column& c, int64_t n, uint32_t* group_ids) 
       pos = (pos + 1) & mask_;
     }
   }
-}
-
-void GroupTable::GrowEncoded() {
-  uint64_t cap = (mask_ + 1) * 2;
-  std::vector<uint32_t> groups(cap, 0);
-  std::vector<uint64_t> hashes(cap, 0);
-  uint64_t mask = cap - 1;
-  for (uint64_t s = 0; s <= mask_; ++s) {
-    if (!slot_group_[s]) continue;
-    uint64_t pos = slot_hash_[s] & mask;
-    while (groups[pos]) pos = (pos + 1) & mask;
-    groups[pos] = slot_group_[s];
-    hashes[pos] = slot_hash_[s];
-  }
-  slot_group_.swap(groups);
-  slot_hash_.swap(hashes);
-  mask_ = mask;
 }
 
 template <bool kInsert>
@@ -147,7 +141,9 @@ void GroupTable::LookupEncoded(const std::vector<ColumnPtr>& keys, int64_t n,
         group_offsets_.push_back(static_cast<int64_t>(arena_.size()));
         for (size_t k = 0; k < cols.size(); ++k) builders_[k]->AppendFrom(*cols[k], i);
         group_ids[i] = id;
-        if (static_cast<uint64_t>(num_groups_) * 2 > mask_ + 1) GrowEncoded();
+        if (static_cast<uint64_t>(num_groups_) * 2 > mask_ + 1) {
+          GrowSlots(&slot_group_, &slot_hash_, &mask_, KeyHash);
+        }
         break;
       }
       if (slot_hash_[pos] == h) {

@@ -45,8 +45,6 @@ class GroupTable {
   void LookupInteger(const Column& c, int64_t n, uint32_t* group_ids);
   template <bool kInsert>
   void LookupEncoded(const std::vector<ColumnPtr>& keys, int64_t n, uint32_t* group_ids);
-  void GrowInteger();
-  void GrowEncoded();
 
   std::vector<DataTypePtr> key_types_;
   bool integer_mode_;

@@ -25,6 +25,10 @@ std::string NewUuid() {
   std::random_device rd;
   uint64_t a = (static_cast<uint64_t>(rd()) << 32) ^ rd();
   uint64_t b = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  return UuidV4Text(a, b);
+}
+
+std::string UuidV4Text(uint64_t a, uint64_t b) {
   a = (a & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;  // version 4
   b = (b & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;  // variant
   char buf[37];

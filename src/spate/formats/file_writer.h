@@ -212,5 +212,8 @@ void AccumulateStats(const Batch& batch, std::vector<ColumnStats>* stats,
 
 /// A new random (version 4) UUID string.
 std::string NewUuid();
+/// The text of the version 4 UUID of the random bits `hi` and `lo` (its version and
+/// variant bits set): "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".
+std::string UuidV4Text(uint64_t hi, uint64_t lo);
 
 }  // namespace spate::formats

@@ -8,6 +8,7 @@
 
 #include "spate/compute/datetime_format.h"
 #include "spate/formats/csv/options.h"
+#include "spate/formats/csv/parser.h"
 #include "spate/formats/json/options.h"
 #include "spate/formats/json/writer.h"
 #include "spate/types/format.h"
@@ -429,17 +430,7 @@ Status CheckWriteSchema(const std::string& format, const Schema& data_schema) {
     }
   } else if (format == "csv") {
     for (const auto& f : data_schema.fields()) {
-      switch (f.type->id()) {
-        case TypeId::kStruct:
-        case TypeId::kArray:
-        case TypeId::kMap:
-          return Status::Error("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
-                               {{"columnName", "`" + f.name + "`"},
-                                {"columnType", "\"" + f.type->Sql() + "\""},
-                                {"format", "CSV"}});
-        default:
-          break;
-      }
+      SPATE_RETURN_IF_ERROR(csv::CheckCsvColumnType(f));
     }
   }
   return Status::OK();

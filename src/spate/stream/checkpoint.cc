@@ -8,6 +8,7 @@
 
 #include "spate/base/clock.h"
 #include "spate/base/text_parse.h"
+#include "spate/formats/file_writer.h"
 #include "spate/stream/trigger.h"
 
 namespace spate::stream {
@@ -67,14 +68,7 @@ std::string RandomUuid() {
   thread_local std::mt19937_64 rng(
       std::random_device{}() ^ static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&rng)));
   uint64_t a = rng(), b = rng();
-  a = (a & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;
-  b = (b & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
-  char buf[37];
-  std::snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx",
-                static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xFFFF),
-                static_cast<unsigned>(a & 0xFFFF), static_cast<unsigned>(b >> 48),
-                static_cast<unsigned long long>(b & 0xFFFFFFFFFFFFull));
-  return buf;
+  return formats::UuidV4Text(a, b);
 }
 
 std::string QualifyPath(const std::string& path) {

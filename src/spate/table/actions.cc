@@ -304,41 +304,34 @@ CommitInfo CommitInfo::FromJson(const Json& j) {
 // ---- Action
 // ---------------------------------------------------------------------------------
 
-Action Action::Of(Protocol p) {
+namespace {
+
+// An action of `kind` whose body `member` is `body`.
+template <typename T>
+Action ActionOf(Action::Kind kind, T Action::*member, T body) {
   Action a;
-  a.kind = Kind::kProtocol;
-  a.protocol = std::move(p);
+  a.kind = kind;
+  a.*member = std::move(body);
   return a;
+}
+
+}  // namespace
+
+Action Action::Of(Protocol p) {
+  return ActionOf(Kind::kProtocol, &Action::protocol, std::move(p));
 }
 Action Action::Of(Metadata m) {
-  Action a;
-  a.kind = Kind::kMetadata;
-  a.metadata = std::move(m);
-  return a;
+  return ActionOf(Kind::kMetadata, &Action::metadata, std::move(m));
 }
-Action Action::Of(AddFile f) {
-  Action a;
-  a.kind = Kind::kAdd;
-  a.add = std::move(f);
-  return a;
-}
+Action Action::Of(AddFile f) { return ActionOf(Kind::kAdd, &Action::add, std::move(f)); }
 Action Action::Of(RemoveFile r) {
-  Action a;
-  a.kind = Kind::kRemove;
-  a.remove = std::move(r);
-  return a;
+  return ActionOf(Kind::kRemove, &Action::remove, std::move(r));
 }
 Action Action::Of(SetTransaction t) {
-  Action a;
-  a.kind = Kind::kTxn;
-  a.txn = std::move(t);
-  return a;
+  return ActionOf(Kind::kTxn, &Action::txn, std::move(t));
 }
 Action Action::Of(CommitInfo c) {
-  Action a;
-  a.kind = Kind::kCommitInfo;
-  a.commit_info = std::move(c);
-  return a;
+  return ActionOf(Kind::kCommitInfo, &Action::commit_info, std::move(c));
 }
 
 Json Action::ToJson() const {

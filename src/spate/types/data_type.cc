@@ -165,54 +165,55 @@ int DataType::FieldIndex(std::string_view name, bool case_sensitive) const {
   return -1;
 }
 
-bool DataType::Equals(const DataType& other) const {
-  if (this == &other) return true;
-  if (id_ != other.id_) return false;
-  switch (id_) {
+namespace {
+
+// What Equals and SameType share: the same id and parameters, struct fields alike by
+// `fields_alike` and element, key and value types by `types_alike`; the containsNull
+// flags of arrays and maps count when `with_nulls`.
+template <typename TypesAlike, typename FieldsAlike>
+bool TypesMatch(const DataType& a, const DataType& b, bool with_nulls,
+                TypesAlike types_alike, FieldsAlike fields_alike) {
+  if (&a == &b) return true;
+  if (a.id() != b.id()) return false;
+  switch (a.id()) {
     case TypeId::kDecimal:
     case TypeId::kDayTimeInterval:
     case TypeId::kYearMonthInterval:
-      return precision_ == other.precision_ && scale_ == other.scale_;
+      return a.precision() == b.precision() && a.scale() == b.scale();
     case TypeId::kStruct:
-      if (fields_.size() != other.fields_.size()) return false;
-      for (size_t i = 0; i < fields_.size(); ++i) {
-        if (!fields_[i].Equals(other.fields_[i])) return false;
+      if (a.fields().size() != b.fields().size()) return false;
+      for (size_t i = 0; i < a.fields().size(); ++i) {
+        if (!fields_alike(a.fields()[i], b.fields()[i])) return false;
       }
       return true;
     case TypeId::kArray:
-      return contains_null_ == other.contains_null_ && child_->Equals(*other.child_);
+      return (!with_nulls || a.contains_null() == b.contains_null()) &&
+             types_alike(*a.element_type(), *b.element_type());
     case TypeId::kMap:
-      return contains_null_ == other.contains_null_ && child_->Equals(*other.child_) &&
-             value_->Equals(*other.value_);
+      return (!with_nulls || a.value_contains_null() == b.value_contains_null()) &&
+             types_alike(*a.key_type(), *b.key_type()) &&
+             types_alike(*a.value_type(), *b.value_type());
     default:
       return true;
   }
 }
 
+}  // namespace
+
+bool DataType::Equals(const DataType& other) const {
+  return TypesMatch(
+      *this, other, /*with_nulls=*/true,
+      [](const DataType& x, const DataType& y) { return x.Equals(y); },
+      [](const Field& x, const Field& y) { return x.Equals(y); });
+}
+
 bool DataType::SameType(const DataType& other) const {
-  if (this == &other) return true;
-  if (id_ != other.id_) return false;
-  switch (id_) {
-    case TypeId::kDecimal:
-    case TypeId::kDayTimeInterval:
-    case TypeId::kYearMonthInterval:
-      return precision_ == other.precision_ && scale_ == other.scale_;
-    case TypeId::kStruct:
-      if (fields_.size() != other.fields_.size()) return false;
-      for (size_t i = 0; i < fields_.size(); ++i) {
-        if (!EqualsIgnoreCase(fields_[i].name, other.fields_[i].name) ||
-            !fields_[i].type->SameType(*other.fields_[i].type)) {
-          return false;
-        }
-      }
-      return true;
-    case TypeId::kArray:
-      return child_->SameType(*other.child_);
-    case TypeId::kMap:
-      return child_->SameType(*other.child_) && value_->SameType(*other.value_);
-    default:
-      return true;
-  }
+  return TypesMatch(
+      *this, other, /*with_nulls=*/false,
+      [](const DataType& x, const DataType& y) { return x.SameType(y); },
+      [](const Field& x, const Field& y) {
+        return EqualsIgnoreCase(x.name, y.name) && x.type->SameType(*y.type);
+      });
 }
 
 std::string DataType::SimpleString() const {

@@ -38,7 +38,7 @@ std::string JavaFloatingString(T v) {
       std::string int_part = digits.substr(0, std::min<size_t>(digits.size(), exp + 1));
       while (static_cast<int>(int_part.size()) < exp + 1) int_part += '0';
       std::string frac =
-          digits.size() > static_cast<size_t>(exp + 1) ? digits.substr(exp + 1) : "0";
+          digits.size() > static_cast<size_t>(exp) + 1 ? digits.substr(exp + 1) : "0";
       out += int_part + "." + frac;
     } else {
       out += "0.";
@@ -208,45 +208,31 @@ std::string FormatDayTimeInterval(int64_t micros, IntervalField start,
   uint64_t a = static_cast<uint64_t>(u);
   const uint64_t kMin = 60ULL * kMicrosPerSecond, kHour = 60 * kMin, kDay = 24 * kHour;
   std::string sign = neg ? "-" : "";
+  // The fields from `start` to `end`: the first unpadded when it is DAY, two digits
+  // otherwise; HOUR after a space, MINUTE and SECOND after a colon.
+  const struct {
+    IntervalField field;
+    uint64_t micros;
+    char separator;
+  } units[] = {{IntervalField::kDay, kDay, ' '},
+               {IntervalField::kHour, kHour, ' '},
+               {IntervalField::kMinute, kMin, ':'}};
   std::string body;
-  switch (start) {
-    case IntervalField::kDay: {
-      uint64_t d = a / kDay;
-      a %= kDay;
-      body = std::to_string(d);
-      if (end == IntervalField::kDay) break;
-      body += fmt::format(" {:02}", a / kHour);
-      a %= kHour;
-      if (end == IntervalField::kHour) break;
-      body += fmt::format(":{:02}", a / kMin);
-      a %= kMin;
-      if (end == IntervalField::kMinute) break;
-      body += ":" + SecondsText(static_cast<int64_t>(a));
-      break;
+  for (const auto& unit : units) {
+    if (unit.field < start) continue;
+    const uint64_t v = a / unit.micros;
+    a %= unit.micros;
+    if (unit.field == IntervalField::kDay) {
+      body = std::to_string(v);
+    } else {
+      if (!body.empty()) body += unit.separator;
+      body += fmt::format("{:02}", v);
     }
-    case IntervalField::kHour: {
-      uint64_t h = a / kHour;
-      a %= kHour;
-      body = fmt::format("{:02}", h);
-      if (end == IntervalField::kHour) break;
-      body += fmt::format(":{:02}", a / kMin);
-      a %= kMin;
-      if (end == IntervalField::kMinute) break;
-      body += ":" + SecondsText(static_cast<int64_t>(a));
-      break;
-    }
-    case IntervalField::kMinute: {
-      uint64_t m = a / kMin;
-      a %= kMin;
-      body = fmt::format("{:02}", m);
-      if (end == IntervalField::kMinute) break;
-      body += ":" + SecondsText(static_cast<int64_t>(a));
-      break;
-    }
-    default: {
-      body = SecondsText(static_cast<int64_t>(a));
-      break;
-    }
+    if (unit.field == end) break;
+  }
+  if (end == IntervalField::kSecond) {
+    if (!body.empty()) body += ':';
+    body += SecondsText(static_cast<int64_t>(a));
   }
   const std::string fields = IntervalFieldsText(start, end);
   return fmt::format("INTERVAL '{}{}' {}", sign, body, fields);

@@ -7,27 +7,6 @@ namespace spate {
 
 namespace {
 
-// Spark's DataType.typeName: the integer types have names of their own; the other
-// primitive types are named as in SQL (SimpleString).
-std::string PrimitiveName(const DataType& t) {
-  switch (t.id()) {
-    case TypeId::kByte:
-      return "byte";
-    case TypeId::kShort:
-      return "short";
-    case TypeId::kInt:
-      return "integer";
-    case TypeId::kLong:
-      return "long";
-    case TypeId::kStruct:
-    case TypeId::kArray:
-    case TypeId::kMap:
-      return "";
-    default:
-      return t.SimpleString();
-  }
-}
-
 Json FieldJson(const Field& f) {
   Json o = Json::Object();
   o.Set("name", Json::String(f.name));
@@ -134,7 +113,7 @@ Json DataTypeToSparkJson(const DataType& t) {
       return o;
     }
     default:
-      return Json::String(PrimitiveName(t));
+      return Json::String(t.TypeName());  // Spark's DataType.typeName
   }
 }
 

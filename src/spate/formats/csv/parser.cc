@@ -412,6 +412,20 @@ Status MalformedRecord(std::string_view record) {
       {{"badRecord", std::string(record)}, {"failFastMode", "FAILFAST"}});
 }
 
+Status CheckCsvColumnType(const Field& f) {
+  switch (f.type->id()) {
+    case TypeId::kStruct:
+    case TypeId::kArray:
+    case TypeId::kMap:
+      return Status::Error("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
+                           {{"columnName", "`" + f.name + "`"},
+                            {"columnType", "\"" + f.type->Sql() + "\""},
+                            {"format", "CSV"}});
+    default:
+      return Status::OK();
+  }
+}
+
 namespace {
 
 bool ParseBool(std::string_view s, bool* out) {
@@ -803,17 +817,7 @@ Result<std::unique_ptr<CsvConverter>> CsvConverter::Make(SchemaPtr data_schema,
       impl->token_index.push_back(-1);
       continue;
     }
-    switch (f.type->id()) {
-      case TypeId::kStruct:
-      case TypeId::kArray:
-      case TypeId::kMap:
-        return Status::Error("UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
-                             {{"columnName", "`" + f.name + "`"},
-                              {"columnType", "\"" + f.type->Sql() + "\""},
-                              {"format", "CSV"}});
-      default:
-        break;
-    }
+    SPATE_RETURN_IF_ERROR(CheckCsvColumnType(f));
     impl->token_index.push_back(next++);
   }
   impl->expected_tokens = next;

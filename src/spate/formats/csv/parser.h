@@ -110,6 +110,10 @@ class CsvTokenizer {
 /// One conversion error (FAILFAST and tests).
 Status MalformedRecord(std::string_view record);
 
+/// CSV holds no struct, array or map column: UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE for
+/// such a field, when reading and when writing.
+Status CheckCsvColumnType(const Field& f);
+
 class CsvConverter {
  public:
   /// `data_schema`: the file's columns in order plus, anywhere, the corrupt-record column

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "spate/columnar/builder.h"
+#include "spate/columnar/list_text.h"
 #include "spate/formats/json/json_text.h"
 #include "spate/types/format.h"
 #include "spate/types/timezone.h"
@@ -164,27 +165,20 @@ void JsonWriter::Write(const Column& c, int64_t i, std::string* out) const {
       break;
     }
     case TypeId::kArray: {
-      const int32_t* o = c.offsets();
       const Column& e = *c.child(0);
-      out->push_back('[');
-      for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-        if (k > o[i]) out->push_back(',');
+      AppendListText(c, i, '[', ",", ']', out, [&](int32_t k) {
         if (e.IsNull(k)) {
           *out += "null";
         } else {
           Write(e, k, out);
         }
-      }
-      out->push_back(']');
+      });
       break;
     }
     case TypeId::kMap: {
-      const int32_t* o = c.offsets();
       const Column& keys = *c.child(0)->child(0);
       const Column& values = *c.child(0)->child(1);
-      out->push_back('{');
-      for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-        if (k > o[i]) out->push_back(',');
+      AppendListText(c, i, '{', ",", '}', out, [&](int32_t k) {
         if (keys.type_id() == TypeId::kString) {
           AppendJsonString(keys.GetView(k), out);
         } else {
@@ -209,8 +203,7 @@ void JsonWriter::Write(const Column& c, int64_t i, std::string* out) const {
         } else {
           Write(values, k, out);
         }
-      }
-      out->push_back('}');
+      });
       break;
     }
     default:
