@@ -548,11 +548,15 @@ Result<BoundExprPtr> ResolveFromUnixtime(std::vector<BoundExprPtr> args) {
 // Epoch conversions
 // ---------------------------------------------------------------------------------------
 
+}  // namespace
+
 Status LongOverflow() {
   return Status::Error("ARITHMETIC_OVERFLOW", {{"message", "long overflow"},
                                                {"alternative", ""},
                                                {"config", "\"spark.sql.ansi.enabled\""}});
 }
+
+namespace {
 
 // timestamp_seconds / timestamp_millis / timestamp_micros.
 Result<BoundExprPtr> ResolveTimestampFrom(const std::string& name, int64_t unit,

@@ -39,5 +39,7 @@ inline constexpr const char* kTimestampDiffCall = "__spate_timestampdiff";
 bool IsTimestampUnit(std::string_view word);
 /// Registers kTimestampAddCall and kTimestampDiffCall (from RegisterDatetimeFunctions).
 void RegisterTimestampAddDiff(FunctionRegistry& r);
+/// Spark's ARITHMETIC_OVERFLOW "long overflow" of the datetime arithmetic.
+Status LongOverflow();
 
 }  // namespace spate

@@ -131,12 +131,6 @@ Status AddOverflow(int64_t quantity, const std::string& unit, int64_t micros,
                          FormatTimestampMicros(micros, offset) + "'"}});
 }
 
-Status LongOverflow() {
-  return Status::Error("ARITHMETIC_OVERFLOW", {{"message", "long overflow"},
-                                               {"alternative", ""},
-                                               {"config", "\"spark.sql.ansi.enabled\""}});
-}
-
 // The instant of wall-clock time `local` in `tz`, keeping the offset `offset_micros` when
 // it is valid there (ZonedDateTime.ofLocal with a preferred offset).
 int64_t LocalToInstant(const TimeZone& tz, int64_t local, int64_t offset_micros) {
