@@ -772,8 +772,17 @@ struct ChunkWriter {
         64, static_cast<int64_t>(static_cast<double>(opt.page_bytes) / avg));
     const bool has_def = leaf.max_def > 0, has_rep = leaf.max_rep > 0;
     int64_t l0 = 0, v0 = 0;
+    // Room for the largest page this chunk fills (values, levels and slack), at most a
+    // full page: a chunk of ten values does not take a page_bytes block (1.25 MiB per
+    // column per file, which made glibc serve every later large block from its heaps).
+    const double page_values = static_cast<double>(
+        std::min<int64_t>(per_page, static_cast<int64_t>(vals.size())));
+    const double page_levels =
+        static_cast<double>(std::min<int64_t>(8 * per_page, d.num_levels));
     std::string page_body;
-    page_body.reserve(static_cast<size_t>(opt.page_bytes + opt.page_bytes / 4));
+    page_body.reserve(static_cast<size_t>(
+        std::min<double>(static_cast<double>(opt.page_bytes) * 1.25,
+                         (page_values * avg + page_levels / 2 + 64) * 1.25)));
     while (l0 < d.num_levels || (l0 == 0 && d.num_levels == 0)) {
       int64_t l1 = l0, v1 = v0;
       while (l1 < d.num_levels && (v1 - v0 < per_page || (has_rep && d.rep[l1] != 0)) &&
