@@ -433,7 +433,11 @@ class Parser {
       return IsAsciiLetter(c) || (c >= '0' && c <= '9') || c == '~' || c == '/' ||
              c == '.' || c == '_' || c == '+' || c == '-' || c == ':';
     };
-    while (q < s_.size() && ok(s_[q])) ++q;
+    // No zone id is longer than this (regions reach 32 characters, offsets with a prefix
+    // 12): a long run of id characters costs at most this many lookups, not one per
+    // character (a pattern of many zone fields over such a text took seconds).
+    constexpr size_t kMaxZoneIdLength = 64;
+    while (q < s_.size() && q - pos_ < kMaxZoneIdLength && ok(s_[q])) ++q;
     // Longest prefix that names a zone.
     for (size_t end = q; end > pos_; --end) {
       const TimeZone* z = TimeZone::Lookup(s_.substr(pos_, end - pos_));

@@ -177,6 +177,20 @@ TEST(DateTimeParse, Zones) {
             Micros(2020, 3, 8, 10, 30));
 }
 
+// A zone id is the longest prefix of the text's id characters that names a zone; a run of
+// them longer than any zone id is cut to that length first (once cost a lookup for
+// every character of the run: seconds for a pattern of several zone fields).
+TEST(DateTimeParse, ZoneIdIsTheLongestPrefixThatNamesAZone) {
+  EXPECT_EQ(Parse("yyyy-MM-dd VV'~'", "2020-01-01 Europe/Paris~"),
+            Micros(2019, 12, 31, 23));
+  EXPECT_EQ(Parse("yyyy-MM-dd VV'_x'", "2020-01-01 America/Los_Angeles_x"),
+            Micros(2020, 1, 1, 8));
+  const std::string run(100000, 'x');
+  EXPECT_EQ(Parse("yyyy-MM-dd VV", "2020-01-01 Europe/Paris" + run), INT64_MIN);
+  EXPECT_EQ(Parse("yyyy-MM-dd VV'" + run + "'", "2020-01-01 Europe/Paris" + run),
+            Micros(2019, 12, 31, 23));
+}
+
 TEST(DateTimeParse, Failures) {
   std::string err;
   EXPECT_EQ(Parse("yyyy-MM-dd HH:mm:ss.SSS", "Unparseable", &err), INT64_MIN);
