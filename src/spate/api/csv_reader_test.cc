@@ -2,34 +2,18 @@
 // spark.read.csv end to end: header / inferSchema / options through the DataFrameReader,
 // format("csv").load, partition folders, parse modes, and SQL over csv.`path`.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include "spate/io/file_system.h"
 #include "spate/spate.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/testing/temp_dir_test.h"
 
 namespace spate::api {
 namespace {
 
 SparkSession NewSession() { return SparkSession::builder().getOrCreate().newSession(); }
 
-class CsvReaderTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/spate_csv_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { (void)io::LocalFileSystem::Get()->Delete(dir_, true); }
-  std::string P(const std::string& rel) const { return dir_ + "/" + rel; }
-  void Write(const std::string& rel, const std::string& text) const {
-    auto fs = io::LocalFileSystem::Get();
-    std::string path = P(rel);
-    ASSERT_TRUE(fs->MakeDirs(path.substr(0, path.rfind('/'))).ok());
-    ASSERT_TRUE(fs->WriteAtomic(path, text).ok());
-  }
-  std::string dir_;
-};
+class CsvReaderTest : public testing::TempDirTest {};
 
 std::string Render(const std::vector<Row>& rows) {
   std::string out;

@@ -3,34 +3,37 @@
 // modes and the corrupt-record column, nested values, partition folders, multiLine,
 // wholetext, split large files, reader options and SQL on files.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include "spate/formats/json_source.h"
 #include "spate/spate.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/testing/temp_dir_test.h"
 
 namespace spate::api {
 namespace {
 
 SparkSession NewSession() { return SparkSession::builder().getOrCreate().newSession(); }
 
-class JsonReaderTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/spate_json_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+class JsonReaderTest : public testing::TempDirTest {};
+
+/// Column 0 of every row of every split of `src`, in split order.
+std::vector<Value> ReadSplits(const formats::LineFileDataSource& src) {
+  std::vector<Value> out;
+  for (int s = 0; s < src.num_splits(); ++s) {
+    auto reader = src.OpenSplit(s, ScanSpec{{0}, {}});
+    EXPECT_TRUE(reader.ok());
+    if (!reader.ok()) break;
+    for (;;) {
+      auto b = (*reader)->Next();
+      EXPECT_TRUE(b.ok()) << b.status().ToString();
+      if (!b.ok() || !*b) break;
+      for (int64_t r = 0; r < (*b)->num_rows(); ++r) {
+        out.push_back((*b)->column(0)->GetValue(r));
+      }
+    }
   }
-  void TearDown() override { (void)io::LocalFileSystem::Get()->Delete(dir_, true); }
-  std::string P(const std::string& rel) const { return dir_ + "/" + rel; }
-  void Write(const std::string& rel, const std::string& text) const {
-    auto fs = io::LocalFileSystem::Get();
-    std::string path = P(rel);
-    ASSERT_TRUE(fs->MakeDirs(path.substr(0, path.rfind('/'))).ok());
-    ASSERT_TRUE(fs->WriteAtomic(path, text).ok());
-  }
-  std::string dir_;
-};
+  return out;
+}
 
 std::string Render(const std::vector<Row>& rows) {
   std::string out;
@@ -197,20 +200,11 @@ TEST_F(JsonReaderTest, LargeFilesAreSplitByLines) {
         {P("big.json")}, nullptr, {}, "UTC", split);
     ASSERT_TRUE(src.ok()) << src.status().ToString();
     int64_t rows = 0, sum = 0, expected_next = 0;
-    for (int s = 0; s < (*src)->num_splits(); ++s) {
-      auto reader = (*src)->OpenSplit(s, ScanSpec{{0}, {}});
-      ASSERT_TRUE(reader.ok());
-      while (true) {
-        auto b = (*reader)->Next();
-        ASSERT_TRUE(b.ok()) << b.status().ToString();
-        if (!*b) break;
-        for (int64_t r = 0; r < (*b)->num_rows(); ++r) {
-          int64_t v = (*b)->column(0)->GetValue(r).i64();
-          EXPECT_EQ(v, expected_next++);
-          sum += v;
-        }
-        rows += (*b)->num_rows();
-      }
+    for (const Value& value : ReadSplits(**src)) {
+      int64_t v = value.i64();
+      EXPECT_EQ(v, expected_next++);
+      sum += v;
+      ++rows;
     }
     EXPECT_EQ(rows, 1000) << split;
     EXPECT_EQ(sum, 999 * 1000 / 2) << split;
@@ -227,7 +221,7 @@ TEST_F(JsonReaderTest, LargeFilesAreSplitByLines) {
 
 // Every split size gives each line exactly once, in order (text format, any separator).
 TEST_F(JsonReaderTest, SplitsAtEverySizeAndSeparator) {
-  for (std::string sep :
+  for (const std::string& sep :
        {std::string("\n"), std::string("|"), std::string("||"), std::string("abc")}) {
     std::vector<std::string> expected = {"",  "x", "",   "yy", "zzz long line",
                                          "q", "",  "end"};
@@ -243,17 +237,7 @@ TEST_F(JsonReaderTest, SplitsAtEverySizeAndSeparator) {
           {P("sep.txt")}, nullptr, opts, "UTC", split);
       ASSERT_TRUE(src.ok()) << src.status().ToString();
       std::vector<std::string> got;
-      for (int s = 0; s < (*src)->num_splits(); ++s) {
-        auto reader = (*src)->OpenSplit(s, ScanSpec{{0}, {}});
-        ASSERT_TRUE(reader.ok());
-        while (true) {
-          auto b = (*reader)->Next();
-          ASSERT_TRUE(b.ok()) << b.status().ToString();
-          if (!*b) break;
-          for (int64_t r = 0; r < (*b)->num_rows(); ++r)
-            got.push_back((*b)->column(0)->GetValue(r).str());
-        }
-      }
+      for (const Value& v : ReadSplits(**src)) got.push_back(v.str());
       EXPECT_EQ(got, expected) << "sep " << sep << " split " << split;
     }
   }

@@ -2,13 +2,13 @@
 // spark.read.parquet / df.write.parquet end to end: modes, codecs, directories with
 // partition folders, pruning and row-group skipping, parallel reads of many row groups.
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include "spate/exec/executor.h"
 #include "spate/formats/parquet/reader.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/spate.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/testing/temp_dir_test.h"
 
 namespace spate::api {
 namespace {
@@ -17,15 +17,8 @@ namespace F = functions;
 
 SparkSession NewSession() { return SparkSession::builder().getOrCreate().newSession(); }
 
-class ReadWriteTest : public ::testing::Test {
+class ReadWriteTest : public testing::TempDirTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/spate_rw_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { (void)io::LocalFileSystem::Get()->Delete(dir_, true); }
-  std::string P(const std::string& rel) const { return dir_ + "/" + rel; }
   std::vector<std::string> Files(const std::string& rel) const {
     std::vector<std::string> out;
     auto listed = io::LocalFileSystem::Get()->List(P(rel), false);
@@ -33,7 +26,6 @@ class ReadWriteTest : public ::testing::Test {
     for (const auto& f : *listed) out.push_back(io::BaseName(f.path));
     return out;
   }
-  std::string dir_;
 };
 
 std::string Render(const std::vector<Row>& rows) {
@@ -48,8 +40,7 @@ DataFrame Typed(const SparkSession& spark, int64_t n) {
           {"id", "CAST(id % 100 AS TINYINT) AS b", "CAST(id AS SMALLINT) AS s",
            "CAST(id AS INT) AS i", "id * 1.5D AS d", "CAST(id AS FLOAT) AS f",
            "CAST(id AS DECIMAL(10, 2)) AS dec", "CAST(id AS DECIMAL(30, 3)) AS bigdec",
-           "CASE WHEN id % 7 = 0 THEN NULL ELSE CONCAT('s', CAST(id % 13 AS STRING)) END "
-           "AS str",
+           "IF(id % 7 = 0, NULL, CONCAT('s', CAST(id % 13 AS STRING))) AS str",
            "id % 2 = 0 AS flag", "DATE '2024-01-01' + CAST(id % 400 AS INT) AS day",
            "TIMESTAMP '2024-01-01 00:00:00' AS ts", "ARRAY(id, id + 1) AS arr",
            "NAMED_STRUCT('a', id, 'b', CAST(id AS STRING)) AS st", "MAP('k', id) AS m"});

@@ -2,28 +2,21 @@
 // df.write.json / .csv / .text: part-file naming, _SUCCESS, save modes, partitionBy,
 // writer options, gzip, and round trips (write, read back, compare).
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <algorithm>
 
 #include "spate/io/file_system.h"
 #include "spate/spate.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/testing/temp_dir_test.h"
 
 namespace spate::api {
 namespace {
 
 SparkSession NewSession() { return SparkSession::builder().getOrCreate().newSession(); }
 
-class TextWritersTest : public ::testing::Test {
+class TextWritersTest : public testing::TempDirTest {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/spate_textw_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { (void)io::LocalFileSystem::Get()->Delete(dir_, true); }
-  std::string P(const std::string& rel) const { return dir_ + "/" + rel; }
   // Relative paths of the files under `rel`, sorted, with the job uuid replaced by UUID.
   std::vector<std::string> Files(const std::string& rel) const {
     auto list = io::LocalFileSystem::Get()->List(P(rel), true);
@@ -50,7 +43,6 @@ class TextWritersTest : public ::testing::Test {
     }
     return all;
   }
-  std::string dir_;
 };
 
 std::string Render(const std::vector<Row>& rows) {

@@ -134,16 +134,37 @@ bool IntOp(ArithOp op, T a, T b, T* out) {
 }
 
 // Binary op over integral columns. Division/modulo by zero -> error (ANSI) or null.
-template <typename T>
-Result<ColumnPtr> IntegralKernel(ArithOp op, const DataTypePtr& type, const Column& a,
-                                 const Column& b, int64_t n, bool ansi) {
-  int64_t nulls = 0;
-  BufferPtr validity = kernel::AndValidity({&a, &b}, n, &nulls);
+// A division-like op (div, mod, /, %) over columns of T: a zero divisor makes the row
+// NULL, or fails under ANSI; f(x, y, &r) computes the other rows and says false on
+// overflow (which fails under ANSI and keeps r otherwise).
+template <typename T, typename F>
+Result<ColumnPtr> DivisionKernel(ArithOp op, const DataTypePtr& type, const Column& a,
+                                 const Column& b, int64_t n, bool ansi, F&& f) {
+  NullMask mask({&a, &b}, n);
   Out<T> out(n);
   const T* x = a.raw_values<T>();
   const T* y = b.raw_values<T>();
-  bool needs_zero_check = op == ArithOp::kMod || op == ArithOp::kIntDiv;
-  if (!needs_zero_check) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (!mask.Valid(i)) continue;
+    if (y[i] == 0) {
+      if (ansi) return DivideByZeroError();
+      mask.SetNull(i);
+      continue;
+    }
+    if (!f(x[i], y[i], &out.data[i]) && ansi) return OverflowError(*type, op);
+  }
+  return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
+}
+
+template <typename T>
+Result<ColumnPtr> IntegralKernel(ArithOp op, const DataTypePtr& type, const Column& a,
+                                 const Column& b, int64_t n, bool ansi) {
+  if (op != ArithOp::kMod && op != ArithOp::kIntDiv) {
+    int64_t nulls = 0;
+    BufferPtr validity = kernel::AndValidity({&a, &b}, n, &nulls);
+    Out<T> out(n);
+    const T* x = a.raw_values<T>();
+    const T* y = b.raw_values<T>();
     int64_t overflow = -1;
     for (int64_t i = 0; i < n; ++i) {
       T r;
@@ -160,24 +181,19 @@ Result<ColumnPtr> IntegralKernel(ArithOp op, const DataTypePtr& type, const Colu
     return kernel::MakeColumn(type, n, nulls, validity, out.buf);
   }
   // div / mod: zero divisors (NULL unless ANSI).
-  NullMask mask({&a, &b}, n);
-  for (int64_t i = 0; i < n; ++i) {
-    if (!mask.Valid(i)) continue;
-    if (y[i] == 0) {
-      if (ansi) return DivideByZeroError();
-      mask.SetNull(i);
-      continue;
-    }
-    T r;
-    if (!IntOp<T>(op, x[i], y[i], &r) && ansi) return OverflowError(*type, op);
-    out.data[i] = r;
-  }
-  return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
+  return DivisionKernel<T>(op, type, a, b, n, ansi,
+                           [op](T u, T v, T* r) { return IntOp<T>(op, u, v, r); });
 }
 
 template <typename T>
 Result<ColumnPtr> FloatKernel(ArithOp op, const DataTypePtr& type, const Column& a,
                               const Column& b, int64_t n, bool ansi) {
+  if (op == ArithOp::kDiv || op == ArithOp::kMod) {
+    return DivisionKernel<T>(op, type, a, b, n, ansi, [op](T u, T v, T* r) {
+      *r = op == ArithOp::kDiv ? u / v : std::fmod(u, v);
+      return true;
+    });
+  }
   int64_t nulls = 0;
   BufferPtr validity = kernel::AndValidity({&a, &b}, n, &nulls);
   Out<T> out(n);
@@ -193,19 +209,6 @@ Result<ColumnPtr> FloatKernel(ArithOp op, const DataTypePtr& type, const Column&
     case ArithOp::kMul:
       for (int64_t i = 0; i < n; ++i) out.data[i] = x[i] * y[i];
       break;
-    case ArithOp::kDiv:
-    case ArithOp::kMod: {
-      NullMask mask({&a, &b}, n);
-      for (int64_t i = 0; i < n; ++i) {
-        if (y[i] == 0 && mask.Valid(i)) {
-          if (ansi) return DivideByZeroError();
-          mask.SetNull(i);
-          continue;
-        }
-        out.data[i] = op == ArithOp::kDiv ? x[i] / y[i] : std::fmod(x[i], y[i]);
-      }
-      return kernel::MakeColumn(type, n, mask.null_count(), mask.validity(), out.buf);
-    }
     default:
       break;
   }

@@ -111,6 +111,23 @@ Result<ColumnPtr> MapFixed(const Column& in, const DataTypePtr& to, CastMode mod
   return std::make_shared<const Column>(to, n, nulls, std::move(bits), std::move(values));
 }
 
+// A cast from STRING through parse(text, OutT*) -> false for malformed text: NULL, or
+// CAST_INVALID_INPUT in ANSI mode (try_cast parses as the legacy cast: NULL).
+template <typename OutT, typename Parse>
+Result<ColumnPtr> MapParsed(const Column& in, const DataTypePtr& to, CastMode mode,
+                            Parse&& parse) {
+  const bool ansi = mode == CastMode::kAnsi;
+  return MapFixed<OutT>(
+      in, to, mode,
+      [&](int64_t i, OutT* out) {
+        if (parse(in.GetView(i), out)) [[likely]] {
+          return Outcome::kOk;
+        }
+        return ansi ? Outcome::kError : Outcome::kNull;
+      },
+      [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
+}
+
 template <typename Fn, typename ErrFn>
 Result<ColumnPtr> MapBoolean(const Column& in, CastMode mode, Fn&& fn, ErrFn&& err) {
   const int64_t n = in.length();
@@ -381,33 +398,24 @@ Result<ColumnPtr> CastToBoolean(const ColumnPtr& input, const CastContext& cc) {
     }
     case TypeId::kDate:
       // Hive returns NULL for date -> boolean (legacy mode only).
-      return MapBoolean(
-          in, cc.mode, [](int64_t, bool*) { return Outcome::kNull; },
-          [](int64_t) { return Status::OK(); });
-    case TypeId::kTimestamp:
-    case TypeId::kByte:
-    case TypeId::kShort:
-    case TypeId::kInt:
-    case TypeId::kLong:
-    case TypeId::kFloat:
-    case TypeId::kDouble:
-    case TypeId::kDecimal: {
-      TypeId id = in.type_id() == TypeId::kTimestamp ? TypeId::kLong : in.type_id();
-      return DispatchNumeric(id, [&]<typename T>() -> Result<ColumnPtr> {
-        const T* v = in.raw_values<T>();
-        return MapBoolean(
-            in, cc.mode,
-            [&](int64_t i, bool* out) {
-              *out = v[i] != T(0);  // NaN != 0 is true, as in Java
-              return Outcome::kOk;
-            },
-            [](int64_t) { return Status::OK(); });
-      });
-    }
+      return Column::MakeNull(DataType::Boolean(), in.length());
     default:
       break;
   }
-  return Status::Internal("cast to boolean from " + in.type()->SimpleString());
+  if (!in.type()->IsNumeric() && in.type_id() != TypeId::kTimestamp) {
+    return Status::Internal("cast to boolean from " + in.type()->SimpleString());
+  }
+  TypeId id = in.type_id() == TypeId::kTimestamp ? TypeId::kLong : in.type_id();
+  return DispatchNumeric(id, [&]<typename T>() -> Result<ColumnPtr> {
+    const T* v = in.raw_values<T>();
+    return MapBoolean(
+        in, cc.mode,
+        [&](int64_t i, bool* out) {
+          *out = v[i] != T(0);  // NaN != 0 is true, as in Java
+          return Outcome::kOk;
+        },
+        [](int64_t) { return Status::OK(); });
+  });
 }
 
 // ---- to integral
@@ -453,22 +461,15 @@ Result<ColumnPtr> CastToIntegral(const ColumnPtr& input, const DataTypePtr& to,
       return MapInfallible<T>(in, to,
                               [&](int64_t i) { return static_cast<T>(in.GetBool(i)); });
     case TypeId::kString:
-      return MapFixed<T>(
-          in, to, cc.mode,
-          [&](int64_t i, T* out) {
-            int64_t v;
-            // ANSI: no fraction allowed, out of range is malformed input (toIntExact).
-            if (!ParseLong(in.GetView(i), !ansi, &v) || !InRange<T>(v)) {
-              return ansi ? Outcome::kError : Outcome::kNull;
-            }
-            *out = static_cast<T>(v);
-            return Outcome::kOk;
-          },
-          [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
+      return MapParsed<T>(in, to, cc.mode, [&](std::string_view text, T* out) {
+        int64_t v;
+        // ANSI: no fraction allowed, out of range is malformed input (toIntExact).
+        if (!ParseLong(text, !ansi, &v) || !InRange<T>(v)) return false;
+        *out = static_cast<T>(v);
+        return true;
+      });
     case TypeId::kDate:
-      return MapFixed<T>(
-          in, to, cc.mode, [](int64_t, T*) { return Outcome::kNull; },
-          [](int64_t) { return Status::OK(); });
+      return Column::MakeNull(to, in.length());
     case TypeId::kTimestamp: {
       const int64_t* v = in.raw_values<int64_t>();
       return MapFixed<T>(
@@ -601,21 +602,12 @@ Result<ColumnPtr> CastToFloating(const ColumnPtr& input, const DataTypePtr& to,
     case TypeId::kBoolean:
       return MapInfallible<F>(in, to,
                               [&](int64_t i) { return F(in.GetBool(i) ? 1 : 0); });
-    case TypeId::kString: {
-      // try_cast uses the legacy cast for string -> fractional (NULL on bad input).
-      bool ansi = cc.mode == CastMode::kAnsi;
-      return MapFixed<F>(
-          in, to, cc.mode,
-          [&](int64_t i, F* out) {
-            if (ParseFloating<F>(in.GetView(i), out)) return Outcome::kOk;
-            return ansi ? Outcome::kError : Outcome::kNull;
-          },
-          [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
-    }
+    case TypeId::kString:
+      return MapParsed<F>(in, to, cc.mode, [](std::string_view text, F* out) {
+        return ParseFloating<F>(text, out);
+      });
     case TypeId::kDate:
-      return MapFixed<F>(
-          in, to, cc.mode, [](int64_t, F*) { return Outcome::kNull; },
-          [](int64_t) { return Status::OK(); });
+      return Column::MakeNull(to, in.length());
     case TypeId::kTimestamp: {
       const int64_t* v = in.raw_values<int64_t>();
       return MapInfallible<F>(in, to, [&](int64_t i) {
@@ -698,9 +690,7 @@ Result<ColumnPtr> CastToDecimal(const ColumnPtr& input, const DataTypePtr& to,
           });
     }
     case TypeId::kDate:
-      return MapFixed<int128_t>(
-          in, to, cc.mode, [](int64_t, int128_t*) { return Outcome::kNull; },
-          [](int64_t) { return Status::OK(); });
+      return Column::MakeNull(to, in.length());
     case TypeId::kTimestamp: {
       // Through the double value of seconds (Spark notes the precision loss).
       const int64_t* v = in.raw_values<int64_t>();
@@ -809,17 +799,10 @@ Result<ColumnPtr> CastToDate(const ColumnPtr& input, const DataTypePtr& to,
                              const CastContext& cc) {
   const Column& in = *input;
   switch (in.type_id()) {
-    case TypeId::kString: {
-      // try_cast uses the legacy cast for string -> datetime (NULL on bad input).
-      bool ansi = cc.mode == CastMode::kAnsi;
-      return MapFixed<int32_t>(
-          in, to, cc.mode,
-          [&](int64_t i, int32_t* out) {
-            if (CastStringToDate(in.GetView(i), out)) return Outcome::kOk;
-            return ansi ? Outcome::kError : Outcome::kNull;
-          },
-          [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
-    }
+    case TypeId::kString:
+      return MapParsed<int32_t>(in, to, cc.mode, [](std::string_view text, int32_t* out) {
+        return CastStringToDate(text, out);
+      });
     case TypeId::kTimestamp: {
       const int64_t* v = in.raw_values<int64_t>();
       const EvalContext& ctx = cc.ctx;
@@ -849,16 +832,11 @@ Result<ColumnPtr> CastToTimestamp(const ColumnPtr& input, const DataTypePtr& to,
   const DataType& from = *in.type();
   const EvalContext& ctx = cc.ctx;
   switch (from.id()) {
-    case TypeId::kString: {
-      bool ansi = cc.mode == CastMode::kAnsi;
-      return MapFixed<int64_t>(
-          in, to, cc.mode,
-          [&](int64_t i, int64_t* out) {
-            if (CastStringToTimestamp(in.GetView(i), ctx, out)) return Outcome::kOk;
-            return ansi ? Outcome::kError : Outcome::kNull;
-          },
-          [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
-    }
+    case TypeId::kString:
+      return MapParsed<int64_t>(in, to, cc.mode,
+                                [&](std::string_view text, int64_t* out) {
+                                  return CastStringToTimestamp(text, ctx, out);
+                                });
     case TypeId::kBoolean:
       // Legacy only: true is one microsecond after the epoch.
       return MapInfallible<int64_t>(in, to,
@@ -940,18 +918,10 @@ Result<ColumnPtr> CastToTimestampNtz(const ColumnPtr& input, const DataTypePtr& 
                                      const CastContext& cc) {
   const Column& in = *input;
   switch (in.type_id()) {
-    case TypeId::kString: {
-      bool ansi = cc.mode == CastMode::kAnsi;
-      return MapFixed<int64_t>(
-          in, to, cc.mode,
-          [&](int64_t i, int64_t* out) {
-            if (CastStringToTimestampNtz(in.GetView(i), out)) {
-              return Outcome::kOk;
-            }
-            return ansi ? Outcome::kError : Outcome::kNull;
-          },
-          [&](int64_t i) { return InvalidInputError(in.GetView(i), *to); });
-    }
+    case TypeId::kString:
+      return MapParsed<int64_t>(in, to, cc.mode, [](std::string_view text, int64_t* out) {
+        return CastStringToTimestampNtz(text, out);
+      });
     case TypeId::kDate: {
       const int32_t* v = in.raw_values<int32_t>();
       return MapInfallible<int64_t>(
@@ -1205,32 +1175,25 @@ Result<ColumnPtr> Cast(const ColumnPtr& input, const DataTypePtr& to,
 // DecimalType.forType of an integral type.
 void IntegralDecimal(TypeId id, int* p, int* s) {
   *s = 0;
-  switch (id) {
-    case TypeId::kByte:
-      *p = 3;
-      break;
-    case TypeId::kShort:
-      *p = 5;
-      break;
-    case TypeId::kInt:
-      *p = 10;
-      break;
-    default:
-      *p = 20;
-      break;
+  *p = id == TypeId::kByte ? 3 : id == TypeId::kShort ? 5 : id == TypeId::kInt ? 10 : 20;
+}
+
+// The precision and scale of a decimal, or of an integral type's decimal form; false for
+// the other types.
+bool DecimalForm(const DataType& t, int* p, int* s) {
+  if (t.id() == TypeId::kDecimal) {
+    *p = t.precision(), *s = t.scale();
+    return true;
   }
+  if (!t.IsIntegral()) return false;
+  IntegralDecimal(t.id(), p, s);
+  return true;
 }
 
 // DecimalType.isWiderThan.
 bool DecimalWiderThan(const DataType& dec, const DataType& other) {
   int p, s;
-  if (other.id() == TypeId::kDecimal) {
-    p = other.precision(), s = other.scale();
-  } else if (other.IsIntegral()) {
-    IntegralDecimal(other.id(), &p, &s);
-  } else {
-    return false;
-  }
+  if (!DecimalForm(other, &p, &s)) return false;
   return dec.precision() - dec.scale() >= p - s && dec.scale() >= s;
 }
 
@@ -1329,8 +1292,18 @@ std::optional<bool> CanCastInEveryMode(const DataType& from, const DataType& to)
   }
 }
 
+// To a number: from strings, booleans, timestamps, numbers, dates (legacy only),
+// and the ANSI intervals to the integral and decimal types.
+bool CanCastToNumber(const DataType& from, const DataType& to, bool from_date) {
+  TypeId f = from.id(), t = to.id();
+  if (IsAnsiInterval(from)) return t != TypeId::kFloat && t != TypeId::kDouble;
+  return f == TypeId::kString || f == TypeId::kBoolean || f == TypeId::kTimestamp ||
+         (from_date && f == TypeId::kDate) || from.IsNumeric();
+}
+
 bool CanLegacyCast(const DataType& from, const DataType& to) {
   if (std::optional<bool> shared = CanCastInEveryMode(from, to)) return *shared;
+  if (to.IsNumeric()) return CanCastToNumber(from, to, /*from_date=*/true);
   TypeId f = from.id(), t = to.id();
   switch (t) {
     case TypeId::kBinary:
@@ -1341,17 +1314,6 @@ bool CanLegacyCast(const DataType& from, const DataType& to) {
     case TypeId::kTimestamp:
       return f == TypeId::kString || f == TypeId::kBoolean || f == TypeId::kDate ||
              from.IsNumeric() || f == TypeId::kTimestampNtz;
-    case TypeId::kByte:
-    case TypeId::kShort:
-    case TypeId::kInt:
-    case TypeId::kLong:
-    case TypeId::kDecimal:
-      if (IsAnsiInterval(from)) return true;
-      [[fallthrough]];
-    case TypeId::kFloat:
-    case TypeId::kDouble:
-      return f == TypeId::kString || f == TypeId::kBoolean || f == TypeId::kDate ||
-             f == TypeId::kTimestamp || from.IsNumeric();
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kStruct:
@@ -1363,6 +1325,7 @@ bool CanLegacyCast(const DataType& from, const DataType& to) {
 
 bool CanAnsiCast(const DataType& from, const DataType& to) {
   if (std::optional<bool> shared = CanCastInEveryMode(from, to)) return *shared;
+  if (to.IsNumeric()) return CanCastToNumber(from, to, /*from_date=*/false);
   TypeId f = from.id(), t = to.id();
   switch (t) {
     case TypeId::kBinary:
@@ -1371,17 +1334,6 @@ bool CanAnsiCast(const DataType& from, const DataType& to) {
       return f == TypeId::kString || from.IsNumeric();
     case TypeId::kTimestamp:
       return f == TypeId::kString || f == TypeId::kDate || f == TypeId::kTimestampNtz ||
-             from.IsNumeric();
-    case TypeId::kByte:
-    case TypeId::kShort:
-    case TypeId::kInt:
-    case TypeId::kLong:
-    case TypeId::kDecimal:
-      if (IsAnsiInterval(from)) return true;
-      [[fallthrough]];
-    case TypeId::kFloat:
-    case TypeId::kDouble:
-      return f == TypeId::kString || f == TypeId::kBoolean || f == TypeId::kTimestamp ||
              from.IsNumeric();
     case TypeId::kArray:
       return f == TypeId::kArray &&
@@ -1410,13 +1362,7 @@ bool CanAnsiCast(const DataType& from, const DataType& to) {
 // DecimalType.isTighterThan.
 bool DecimalTighterThan(const DataType& dec, const DataType& other) {
   int p, s;
-  if (other.id() == TypeId::kDecimal) {
-    p = other.precision(), s = other.scale();
-  } else if (other.IsIntegral()) {
-    IntegralDecimal(other.id(), &p, &s);
-  } else {
-    return false;
-  }
+  if (!DecimalForm(other, &p, &s)) return false;
   return dec.precision() - dec.scale() <= p - s && dec.scale() <= s;
 }
 

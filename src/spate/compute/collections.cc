@@ -177,25 +177,21 @@ Status CoerceArrayAndValue(const std::string& name, Args* args) {
   if (IsNullType(a[0])) {
     SPATE_ASSIGN_OR_RETURN(a[0], ImplicitCast(a[0], DataType::Array(a[1]->type())));
   }
-  if (!IsArray(a[0])) {
+  auto diff_types = [&] {
     return Status::Error("DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES",
                          {{"sqlExpr", SqlExpr(name, a)},
                           {"functionName", "`" + name + "`"},
                           {"dataType", "\"ARRAY\""},
                           {"leftType", QuoteType(*a[0]->type())},
                           {"rightType", QuoteType(*a[1]->type())}});
-  }
+  };
+  if (!IsArray(a[0])) return diff_types();
   const DataTypePtr& elem = a[0]->type()->element_type();
   if (elem->Equals(*a[1]->type())) return Status::OK();
   DataTypePtr common = CommonType(elem, a[1]->type());
   if (!common || (common->id() == TypeId::kString && elem->id() != TypeId::kString &&
                   elem->id() != TypeId::kNull)) {
-    return Status::Error("DATATYPE_MISMATCH.ARRAY_FUNCTION_DIFF_TYPES",
-                         {{"sqlExpr", SqlExpr(name, a)},
-                          {"functionName", "`" + name + "`"},
-                          {"dataType", "\"ARRAY\""},
-                          {"leftType", QuoteType(*a[0]->type())},
-                          {"rightType", QuoteType(*a[1]->type())}});
+    return diff_types();
   }
   SPATE_ASSIGN_OR_RETURN(
       a[0], ImplicitCast(a[0], DataType::Array(common, a[0]->type()->contains_null())));
@@ -203,102 +199,105 @@ Status CoerceArrayAndValue(const std::string& name, Args* args) {
   return Status::OK();
 }
 
+/// The arguments of name(array, value): two, of a common element type that compares.
+Status ResolveArrayAndValue(const std::string& name, Args* args) {
+  if (args->size() != 2) return WrongNumArgs(name, "2", args->size());
+  SPATE_RETURN_IF_ERROR(CoerceArrayAndValue(name, args));
+  return CheckOrderable(name, *args, (*args)[1]->type());
+}
+
+/// The rows of an (array, value) call `c`: null_row() where the array or the value is
+/// null, else row(i, begin, end) over the array's elements [begin, end) of its child.
+template <typename NullRow, typename Row>
+void ForArrayAndValueRows(const Cols& c, int64_t n, NullRow&& null_row, Row&& row) {
+  const Column& a = *c[0];
+  const Column& v = *c[1];
+  const int32_t* o = a.offsets();
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.IsNull(i) || v.IsNull(i)) {
+      null_row();
+    } else {
+      row(i, o[i], o[i + 1]);
+    }
+  }
+}
+
 Result<BoundExprPtr> ResolveArrayContains(Args args, const ResolveContext&) {
-  if (args.size() != 2) return WrongNumArgs("array_contains", "2", args.size());
-  SPATE_RETURN_IF_ERROR(CoerceArrayAndValue("array_contains", &args));
-  SPATE_RETURN_IF_ERROR(CheckOrderable("array_contains", args, args[1]->type()));
+  SPATE_RETURN_IF_ERROR(ResolveArrayAndValue("array_contains", &args));
   return MakeScalarCall(
       "array_contains", DataType::Boolean(),
       args[0]->nullable() || args[1]->nullable() || args[0]->type()->contains_null(),
       args, [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        const Column& a = *c[0];
+        const Column& e = *c[0]->child(0);
         const Column& v = *c[1];
-        const Column& e = *a.child(0);
-        const int32_t* o = a.offsets();
         BooleanBuilder b;
-        for (int64_t i = 0; i < n; ++i) {
-          if (a.IsNull(i) || v.IsNull(i)) {
-            b.AppendNull();
-            continue;
-          }
-          bool found = false, saw_null = false;
-          for (int32_t k = o[i]; k < o[i + 1] && !found; ++k) {
-            if (e.IsNull(k)) {
-              saw_null = true;
-            } else if (ElemEq(e, k, v, i)) {
-              found = true;
-            }
-          }
-          if (found) {
-            b.Append(true);
-          } else if (saw_null) {
-            b.AppendNull();
-          } else {
-            b.Append(false);
-          }
-        }
+        ForArrayAndValueRows(
+            c, n, [&] { b.AppendNull(); },
+            [&](int64_t i, int32_t begin, int32_t end) {
+              bool found = false, saw_null = false;
+              for (int32_t k = begin; k < end && !found; ++k) {
+                if (e.IsNull(k)) {
+                  saw_null = true;
+                } else if (ElemEq(e, k, v, i)) {
+                  found = true;
+                }
+              }
+              if (found) {
+                b.Append(true);
+              } else if (saw_null) {
+                b.AppendNull();
+              } else {
+                b.Append(false);
+              }
+            });
         return b.Finish();
       });
 }
 
 Result<BoundExprPtr> ResolveArrayPosition(Args args, const ResolveContext&) {
-  if (args.size() != 2) return WrongNumArgs("array_position", "2", args.size());
-  SPATE_RETURN_IF_ERROR(CoerceArrayAndValue("array_position", &args));
-  SPATE_RETURN_IF_ERROR(CheckOrderable("array_position", args, args[1]->type()));
+  SPATE_RETURN_IF_ERROR(ResolveArrayAndValue("array_position", &args));
   return MakeScalarCall(
       "array_position", DataType::Long(), fn::AnyNullable(args), args,
       [](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        const Column& a = *c[0];
+        const Column& e = *c[0]->child(0);
         const Column& v = *c[1];
-        const Column& e = *a.child(0);
-        const int32_t* o = a.offsets();
         FixedWidthBuilder<int64_t> b(DataType::Long(), n);
-        for (int64_t i = 0; i < n; ++i) {
-          if (a.IsNull(i) || v.IsNull(i)) {
-            b.AppendNull();
-            continue;
-          }
-          int64_t pos = 0;
-          for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-            if (!e.IsNull(k) && ElemEq(e, k, v, i)) {
-              pos = k - o[i] + 1;
-              break;
-            }
-          }
-          b.Append(pos);
-        }
+        ForArrayAndValueRows(
+            c, n, [&] { b.AppendNull(); },
+            [&](int64_t i, int32_t begin, int32_t end) {
+              int64_t pos = 0;
+              for (int32_t k = begin; k < end; ++k) {
+                if (!e.IsNull(k) && ElemEq(e, k, v, i)) {
+                  pos = k - begin + 1;
+                  break;
+                }
+              }
+              b.Append(pos);
+            });
         return b.Finish();
       });
 }
 
 Result<BoundExprPtr> ResolveArrayRemove(Args args, const ResolveContext&) {
-  if (args.size() != 2) return WrongNumArgs("array_remove", "2", args.size());
-  SPATE_RETURN_IF_ERROR(CoerceArrayAndValue("array_remove", &args));
-  SPATE_RETURN_IF_ERROR(CheckOrderable("array_remove", args, args[1]->type()));
+  SPATE_RETURN_IF_ERROR(ResolveArrayAndValue("array_remove", &args));
   DataTypePtr type = args[0]->type();
   return MakeScalarCall(
       "array_remove", type, fn::AnyNullable(args), args,
       [type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
-        const Column& a = *c[0];
+        const Column& e = *c[0]->child(0);
         const Column& v = *c[1];
-        const Column& e = *a.child(0);
-        const int32_t* o = a.offsets();
         ListTake lo;
-        for (int64_t i = 0; i < n; ++i) {
-          if (a.IsNull(i) || v.IsNull(i)) {
-            lo.EndRow(false);
-            continue;
-          }
-          for (int32_t k = o[i]; k < o[i + 1]; ++k) {
-            if (e.IsNull(k) || !ElemEq(e, k, v, i)) lo.refs.push_back(k);
-          }
-          lo.EndRow(true);
-        }
+        ForArrayAndValueRows(
+            c, n, [&] { lo.EndRow(false); },
+            [&](int64_t i, int32_t begin, int32_t end) {
+              for (int32_t k = begin; k < end; ++k) {
+                if (e.IsNull(k) || !ElemEq(e, k, v, i)) lo.refs.push_back(k);
+              }
+              lo.EndRow(true);
+            });
         return lo.Finish(type, e);
       });
 }
-
-// ---- element_at / try_element_at ------------------------------------------------------
 
 Result<BoundExprPtr> ResolveElementAt(const std::string& name, bool try_mode, Args args,
                                       const ResolveContext&) {

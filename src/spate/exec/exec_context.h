@@ -29,6 +29,13 @@ class ExecContext {
 
   const ExecOptions& options() const { return options_; }
   const EvalContext& eval() const { return options_.eval; }
+  /// The evaluation context of partition `partition`, rows counted from its first.
+  EvalContext eval(int partition) const {
+    EvalContext e = options_.eval;
+    e.partition_id = partition;
+    e.row_offset = 0;
+    return e;
+  }
   int64_t batch_size() const {
     return options_.batch_size > 0 ? options_.batch_size : 8192;
   }

@@ -28,12 +28,8 @@ namespace {
 
 class FilterStream final : public BatchStream {
  public:
-  FilterStream(const BoundExpr* condition, BatchStreamPtr input, const EvalContext& eval,
-               int partition)
-      : condition_(condition), input_(std::move(input)), eval_(eval) {
-    eval_.partition_id = partition;
-    eval_.row_offset = 0;
-  }
+  FilterStream(const BoundExpr* condition, BatchStreamPtr input, EvalContext eval)
+      : condition_(condition), input_(std::move(input)), eval_(std::move(eval)) {}
   Result<BatchPtr> Next() override {
     for (;;) {
       SPATE_ASSIGN_OR_RETURN(BatchPtr b, input_->Next());
@@ -57,13 +53,13 @@ class FilterStream final : public BatchStream {
 
 }  // namespace
 
-Filter::Filter(BoundExprPtr condition, PhysicalOpPtr child)
+Filter::Filter(BoundExprPtr condition, const PhysicalOpPtr& child)
     : PhysicalOp(child->schema(), {child}), condition_(std::move(condition)) {}
 
 Result<BatchStreamPtr> Filter::Open(int partition, ExecContext* ctx) const {
   SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child().Open(partition, ctx));
   return BatchStreamPtr(std::make_unique<FilterStream>(condition_.get(), std::move(in),
-                                                       ctx->eval(), partition));
+                                                       ctx->eval(partition)));
 }
 
 }  // namespace spate::exec

@@ -13,7 +13,7 @@ namespace spate::exec {
 
 class Filter final : public PhysicalOp {
  public:
-  Filter(BoundExprPtr condition, PhysicalOpPtr child);
+  Filter(BoundExprPtr condition, const PhysicalOpPtr& child);
 
   int num_partitions() const override { return child().num_partitions(); }
   Result<BatchStreamPtr> Open(int partition, ExecContext* ctx) const override;

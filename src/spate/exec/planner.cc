@@ -60,7 +60,7 @@ std::vector<BoundExprPtr> AllColumns(const Schema& schema) {
 std::string WindowSpecKey(const sql::WindowCall& call) {
   std::string s;
   for (const auto& e : call.partition_by) s += e->ToString() + ",";
-  return s + "|" + SortKeysText(call.order_by);
+  return s + "|" + sql::SortKeysText(call.order_by);
 }
 
 }  // namespace

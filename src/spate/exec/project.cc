@@ -9,12 +9,8 @@ namespace {
 
 class ProjectStream final : public BatchStream {
  public:
-  ProjectStream(const Project* op, BatchStreamPtr input, const EvalContext& eval,
-                int partition)
-      : op_(op), input_(std::move(input)), eval_(eval) {
-    eval_.partition_id = partition;
-    eval_.row_offset = 0;
-  }
+  ProjectStream(const Project* op, BatchStreamPtr input, EvalContext eval)
+      : op_(op), input_(std::move(input)), eval_(std::move(eval)) {}
   Result<BatchPtr> Next() override {
     SPATE_ASSIGN_OR_RETURN(BatchPtr b, input_->Next());
     if (!b) return b;
@@ -45,7 +41,7 @@ Result<BatchPtr> Project::Apply(const Batch& input, const EvalContext& eval) con
 Result<BatchStreamPtr> Project::Open(int partition, ExecContext* ctx) const {
   SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child().Open(partition, ctx));
   return BatchStreamPtr(
-      std::make_unique<ProjectStream>(this, std::move(in), ctx->eval(), partition));
+      std::make_unique<ProjectStream>(this, std::move(in), ctx->eval(partition)));
 }
 
 std::string Project::Describe() const {

@@ -9,6 +9,19 @@ namespace spate::exec {
 
 namespace {
 
+// Reads partition `partition` of `child` to the end: f(batch, rows) for each batch with
+// rows.
+template <typename F>
+Status ForEachBatch(const PhysicalOp& child, int partition, ExecContext* ctx, F&& f) {
+  SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, child.Open(partition, ctx));
+  for (;;) {
+    SPATE_ASSIGN_OR_RETURN(BatchPtr b, in->Next());
+    if (!b) return Status::OK();
+    int64_t n = b->num_rows();
+    if (n > 0) f(std::move(b), n);
+  }
+}
+
 class SetOperationStream final : public BatchStream {
  public:
   SetOperationStream(const SetOperation* op, sql::SetOpKind kind, bool all, int partition,
@@ -25,42 +38,32 @@ class SetOperationStream final : public BatchStream {
     std::vector<uint64_t> first_ref;
     std::vector<BatchPtr> left_batches;
     std::vector<uint32_t> gids;
-    {
-      SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, op_->child(0).Open(partition_, ctx_));
-      for (;;) {
-        SPATE_ASSIGN_OR_RETURN(BatchPtr b, in->Next());
-        if (!b) break;
-        int64_t n = b->num_rows();
-        if (n == 0) continue;
-        gids.resize(static_cast<size_t>(n));
-        table.FindOrInsert(b->columns(), n, gids.data());
-        size_t groups = static_cast<size_t>(table.num_groups());
-        left_count.resize(groups, 0);
-        first_ref.resize(groups, ~uint64_t{0});
-        uint64_t src = left_batches.size();
-        for (int64_t i = 0; i < n; ++i) {
-          uint32_t g = gids[i];
-          if (left_count[g]++ == 0) first_ref[g] = (src << 32) | static_cast<uint64_t>(i);
-        }
-        left_batches.push_back(std::move(b));
-      }
-    }
+    SPATE_RETURN_IF_ERROR(
+        ForEachBatch(op_->child(0), partition_, ctx_, [&](BatchPtr b, int64_t n) {
+          gids.resize(static_cast<size_t>(n));
+          table.FindOrInsert(b->columns(), n, gids.data());
+          size_t groups = static_cast<size_t>(table.num_groups());
+          left_count.resize(groups, 0);
+          first_ref.resize(groups, ~uint64_t{0});
+          uint64_t src = left_batches.size();
+          for (int64_t i = 0; i < n; ++i) {
+            uint32_t g = gids[i];
+            if (left_count[g]++ == 0) {
+              first_ref[g] = (src << 32) | static_cast<uint64_t>(i);
+            }
+          }
+          left_batches.push_back(std::move(b));
+        }));
     if (left_batches.empty()) return BatchPtr();
     right_count.assign(left_count.size(), 0);
-    {
-      SPATE_ASSIGN_OR_RETURN(BatchStreamPtr in, op_->child(1).Open(partition_, ctx_));
-      for (;;) {
-        SPATE_ASSIGN_OR_RETURN(BatchPtr b, in->Next());
-        if (!b) break;
-        int64_t n = b->num_rows();
-        if (n == 0) continue;
-        gids.resize(static_cast<size_t>(n));
-        table.Find(b->columns(), n, gids.data());
-        for (int64_t i = 0; i < n; ++i) {
-          if (gids[i] != GroupTable::kAbsent) ++right_count[gids[i]];
-        }
-      }
-    }
+    SPATE_RETURN_IF_ERROR(
+        ForEachBatch(op_->child(1), partition_, ctx_, [&](const BatchPtr& b, int64_t n) {
+          gids.resize(static_cast<size_t>(n));
+          table.Find(b->columns(), n, gids.data());
+          for (int64_t i = 0; i < n; ++i) {
+            if (gids[i] != GroupTable::kAbsent) ++right_count[gids[i]];
+          }
+        }));
     std::vector<uint64_t> refs;
     for (size_t g = 0; g < left_count.size(); ++g) {
       int64_t l = left_count[g], r = right_count[g], copies;

@@ -11,13 +11,6 @@ namespace spate::exec {
 
 namespace {
 
-// The sorted runs, handed to the single merging reader once (and freed as it merges).
-struct SortState {
-  mutable std::mutex mu;
-  mutable std::vector<SortedRun> runs;
-  mutable bool taken = false;
-};
-
 class MergeStream final : public BatchStream {
  public:
   MergeStream(std::vector<SortedRun> runs, SchemaPtr schema, int64_t batch_size)
@@ -102,23 +95,13 @@ BatchStreamPtr MakeMergeStream(std::vector<SortedRun> runs, SchemaPtr schema,
   return std::make_unique<MergeStream>(std::move(runs), std::move(schema), batch_size);
 }
 
-std::string SortKeysText(const std::vector<sql::SortKey>& keys) {
-  std::string s;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (i) s += ", ";
-    s += keys[i].expr->ToString() + (keys[i].ascending ? " ASC" : " DESC") +
-         (keys[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
-  }
-  return s;
-}
-
-Sort::Sort(std::vector<sql::SortKey> keys, PhysicalOpPtr child)
+Sort::Sort(std::vector<sql::SortKey> keys, const PhysicalOpPtr& child)
     : PhysicalOp(child->schema(), {child}), keys_(std::move(keys)) {}
 
 Status Sort::Prepare(ExecContext* ctx) const {
   const PhysicalOp& in = child();
   int64_t m = in.num_partitions();
-  auto state = std::make_shared<SortState>();
+  auto state = std::make_shared<PreparedRuns>();
   state->runs.resize(static_cast<size_t>(m));
   SPATE_RETURN_IF_ERROR(ctx->ParallelFor(m, [&](int64_t p) -> Status {
     SPATE_ASSIGN_OR_RETURN(BatchPtr all,
@@ -130,9 +113,11 @@ Status Sort::Prepare(ExecContext* ctx) const {
   return Status::OK();
 }
 
-Result<BatchStreamPtr> Sort::Open(int, ExecContext* ctx) const {
-  auto state = ctx->GetState<SortState>(this);
-  if (!state) return Status::Internal("Sort opened before it was prepared");
+Result<BatchStreamPtr> MergePreparedRuns(const PhysicalOp& op, const char* name,
+                                         ExecContext* ctx) {
+  auto state = ctx->GetState<PreparedRuns>(&op);
+  if (!state)
+    return Status::Internal(std::string(name) + " opened before it was prepared");
   std::vector<SortedRun> runs;
   {
     std::lock_guard<std::mutex> lock(state->mu);
@@ -140,11 +125,15 @@ Result<BatchStreamPtr> Sort::Open(int, ExecContext* ctx) const {
     state->taken = true;
     runs.swap(state->runs);
   }
-  return MakeMergeStream(std::move(runs), schema(), ctx->batch_size());
+  return MakeMergeStream(std::move(runs), op.schema(), ctx->batch_size());
+}
+
+Result<BatchStreamPtr> Sort::Open(int, ExecContext* ctx) const {
+  return MergePreparedRuns(*this, "Sort", ctx);
 }
 
 std::string Sort::Describe() const {
-  return "Sort [" + SortKeysText(keys_) + "], true, 0";
+  return "Sort [" + sql::SortKeysText(keys_) + "], true, 0";
 }
 
 }  // namespace spate::exec

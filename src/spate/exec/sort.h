@@ -8,6 +8,7 @@
 //
 // Thread safety: immutable; state lives in the ExecContext.
 
+#include <mutex>
 #include <vector>
 
 #include "spate/exec/physical_op.h"
@@ -31,12 +32,23 @@ Result<SortedRun> SortBatch(const BatchPtr& batch, const std::vector<sql::SortKe
 BatchStreamPtr MakeMergeStream(std::vector<SortedRun> runs, SchemaPtr schema,
                                int64_t batch_size);
 
-/// "k#2L ASC NULLS FIRST, v#3 DESC NULLS LAST"
-std::string SortKeysText(const std::vector<sql::SortKey>& keys);
+/// The sorted runs of an operator's input partitions: its Prepare() keeps them in the
+/// ExecContext, its one output partition takes them once and merges them (freeing each
+/// as the merge goes; MergePreparedRuns).
+struct PreparedRuns {
+  mutable std::mutex mu;
+  mutable std::vector<SortedRun> runs;
+  mutable bool taken = false;
+};
+
+/// The merge of the runs that `op` (named `name` in errors) prepared in `ctx`; they are
+/// read once per execution.
+Result<BatchStreamPtr> MergePreparedRuns(const PhysicalOp& op, const char* name,
+                                         ExecContext* ctx);
 
 class Sort final : public PhysicalOp {
  public:
-  Sort(std::vector<sql::SortKey> keys, PhysicalOpPtr child);
+  Sort(std::vector<sql::SortKey> keys, const PhysicalOpPtr& child);
 
   int num_partitions() const override { return 1; }
   Status Prepare(ExecContext* ctx) const override;

@@ -1,8 +1,6 @@
 // Copyright spate authors.
 #include "spate/exec/top_n.h"
 
-#include <mutex>
-
 #include "spate/columnar/kernels.h"
 #include "spate/exec/exec_context.h"
 #include "spate/exec/limit.h"
@@ -10,17 +8,8 @@
 
 namespace spate::exec {
 
-namespace {
-// The sorted runs, handed to the single merging reader once (and freed as it merges).
-struct TopNState {
-  mutable std::mutex mu;
-  mutable std::vector<SortedRun> runs;
-  mutable bool taken = false;
-};
-}  // namespace
-
 TopN::TopN(std::vector<sql::SortKey> keys, int64_t limit, int64_t offset,
-           std::vector<std::string> labels, PhysicalOpPtr child)
+           std::vector<std::string> labels, const PhysicalOpPtr& child)
     : PhysicalOp(child->schema(), {child}),
       keys_(std::move(keys)),
       limit_(limit),
@@ -33,7 +22,7 @@ Status TopN::Prepare(ExecContext* ctx) const {
   int64_t keep = 0;
   if (__builtin_add_overflow(limit_, offset_, &keep) || keep > (int64_t{1} << 40))
     keep = int64_t{1} << 40;
-  auto state = std::make_shared<TopNState>();
+  auto state = std::make_shared<PreparedRuns>();
   state->runs.resize(static_cast<size_t>(m));
   SPATE_RETURN_IF_ERROR(ctx->ParallelFor(m, [&](int64_t p) -> Status {
     SPATE_ASSIGN_OR_RETURN(BatchStreamPtr stream, in.Open(static_cast<int>(p), ctx));
@@ -62,23 +51,14 @@ Status TopN::Prepare(ExecContext* ctx) const {
 }
 
 Result<BatchStreamPtr> TopN::Open(int, ExecContext* ctx) const {
-  auto state = ctx->GetState<TopNState>(this);
-  if (!state) return Status::Internal("TopN opened before it was prepared");
-  std::vector<SortedRun> runs;
-  {
-    std::lock_guard<std::mutex> lock(state->mu);
-    if (state->taken) return Status::Internal("sorted runs read twice in one execution");
-    state->taken = true;
-    runs.swap(state->runs);
-  }
-  return MakeLimitStream(MakeMergeStream(std::move(runs), schema(), ctx->batch_size()),
-                         limit_, offset_);
+  SPATE_ASSIGN_OR_RETURN(BatchStreamPtr merged, MergePreparedRuns(*this, "TopN", ctx));
+  return MakeLimitStream(std::move(merged), limit_, offset_);
 }
 
 std::string TopN::Describe() const {
   std::string s = "TakeOrderedAndProject(limit=" + std::to_string(limit_);
   if (offset_ > 0) s += ", offset=" + std::to_string(offset_);
-  s += ", orderBy=[" + SortKeysText(keys_) + "], output=[";
+  s += ", orderBy=[" + sql::SortKeysText(keys_) + "], output=[";
   for (size_t i = 0; i < labels_.size(); ++i) {
     if (i) s += ",";
     s += labels_[i];

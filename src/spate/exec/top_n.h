@@ -19,7 +19,7 @@ class TopN final : public PhysicalOp {
  public:
   /// `labels` name the output columns in EXPLAIN.
   TopN(std::vector<sql::SortKey> keys, int64_t limit, int64_t offset,
-       std::vector<std::string> labels, PhysicalOpPtr child);
+       std::vector<std::string> labels, const PhysicalOpPtr& child);
 
   int num_partitions() const override { return 1; }
   Status Prepare(ExecContext* ctx) const override;

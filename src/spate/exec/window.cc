@@ -311,7 +311,7 @@ std::string Window::Describe() const {
       if (i) s += ", ";
       s += calls_[0].partition_by[i]->ToString();
     }
-    s += "], [" + SortKeysText(calls_[0].order_by);
+    s += "], [" + sql::SortKeysText(calls_[0].order_by);
   } else {
     s += "], [";
   }

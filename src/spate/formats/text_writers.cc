@@ -76,6 +76,30 @@ class TextSink {
   std::string buf_;
 };
 
+// A file of one line per row: each row's text and the line separator, buffered.
+class LineFileWriter : public FileWriter {
+ public:
+  Status Close() override { return sink_.Close(); }
+  int64_t bytes_written() const override { return sink_.bytes(); }
+
+ protected:
+  LineFileWriter(std::unique_ptr<io::WritableFile> file, bool gzip, std::string sep)
+      : sink_(std::move(file), gzip), sep_(std::move(sep)) {}
+  // Writes line(r, &out) and the separator for each row r < n.
+  template <typename F>
+  Status WriteLines(int64_t n, F&& line) {
+    for (int64_t r = 0; r < n; ++r) {
+      line(r, &sink_.buffer());
+      sink_.buffer() += sep_;
+      SPATE_RETURN_IF_ERROR(sink_.MaybeFlush());
+    }
+    return Status::OK();
+  }
+
+  TextSink sink_;
+  const std::string sep_;
+};
+
 Result<bool> ParseCompression(const std::map<std::string, std::string>& options) {
   std::string c;
   for (const auto& [k, v] : options) {
@@ -102,32 +126,23 @@ std::string OptionOr(const std::map<std::string, std::string>& options,
 // ---- json
 // ------------------------------------------------------------------------------
 
-class JsonFileWriter final : public FileWriter {
+class JsonFileWriter final : public LineFileWriter {
  public:
   JsonFileWriter(std::unique_ptr<io::WritableFile> file, bool gzip,
                  const json::JsonWriter* writer, SchemaPtr schema, std::string sep)
-      : sink_(std::move(file), gzip),
+      : LineFileWriter(std::move(file), gzip, std::move(sep)),
         writer_(writer),
-        schema_(std::move(schema)),
-        sep_(std::move(sep)) {}
+        schema_(std::move(schema)) {}
   Status Write(const BatchPtr& batch) override {
     Column row(DataType::Struct(schema_->fields()), batch->num_rows(), 0, nullptr,
                nullptr, nullptr, batch->columns());
-    for (int64_t r = 0; r < batch->num_rows(); ++r) {
-      writer_->Write(row, r, &sink_.buffer());
-      sink_.buffer() += sep_;
-      SPATE_RETURN_IF_ERROR(sink_.MaybeFlush());
-    }
-    return Status::OK();
+    return WriteLines(batch->num_rows(),
+                      [&](int64_t r, std::string* out) { writer_->Write(row, r, out); });
   }
-  Status Close() override { return sink_.Close(); }
-  int64_t bytes_written() const override { return sink_.bytes(); }
 
  private:
-  TextSink sink_;
   const json::JsonWriter* writer_;
   SchemaPtr schema_;
-  std::string sep_;
 };
 
 class JsonWriterFactory final : public FileWriterFactory {
@@ -151,45 +166,37 @@ class JsonWriterFactory final : public FileWriterFactory {
 // ---- csv
 // -------------------------------------------------------------------------------
 
-class CsvFileWriter final : public FileWriter {
+class CsvFileWriter final : public LineFileWriter {
  public:
   CsvFileWriter(std::unique_ptr<io::WritableFile> file, const CsvRowFormatter* f,
                 SchemaPtr schema)
-      : sink_(std::move(file), f->options().compression == "gzip"),
+      : LineFileWriter(std::move(file), f->options().compression == "gzip",
+                       f->options().line_sep.empty() ? "\n" : f->options().line_sep),
         f_(f),
-        schema_(std::move(schema)),
-        sep_(f->options().line_sep.empty() ? "\n" : f->options().line_sep) {}
+        schema_(std::move(schema)) {}
 
   Status Write(const BatchPtr& batch) override {
-    std::string& out = sink_.buffer();
-    if (f_->options().header && !wrote_header_) {
-      wrote_header_ = true;
-      f_->AppendHeader(*schema_, &out);
-      out += sep_;
-    }
-    for (int64_t r = 0; r < batch->num_rows(); ++r) {
-      f_->AppendRow(batch->columns(), r, &out, &scratch_);
-      out += sep_;
-      SPATE_RETURN_IF_ERROR(sink_.MaybeFlush());
-    }
-    return Status::OK();
+    MaybeWriteHeader();
+    return WriteLines(batch->num_rows(), [&](int64_t r, std::string* out) {
+      f_->AppendRow(batch->columns(), r, out, &scratch_);
+    });
   }
   Status Close() override {
     // A header-only file for an empty result keeps the column names (Spark writes it).
-    if (f_->options().header && !wrote_header_) {
-      wrote_header_ = true;
-      f_->AppendHeader(*schema_, &sink_.buffer());
-      sink_.buffer() += sep_;
-    }
-    return sink_.Close();
+    MaybeWriteHeader();
+    return LineFileWriter::Close();
   }
-  int64_t bytes_written() const override { return sink_.bytes(); }
 
  private:
-  TextSink sink_;
+  void MaybeWriteHeader() {
+    if (!f_->options().header || wrote_header_) return;
+    wrote_header_ = true;
+    f_->AppendHeader(*schema_, &sink_.buffer());
+    sink_.buffer() += sep_;
+  }
+
   const CsvRowFormatter* f_;
   SchemaPtr schema_;
-  std::string sep_;
   bool wrote_header_ = false;
   std::string scratch_;
 };
@@ -215,25 +222,16 @@ class CsvWriterFactory final : public FileWriterFactory {
 // ---- text
 // ------------------------------------------------------------------------------
 
-class TextFileWriter final : public FileWriter {
+class TextFileWriter final : public LineFileWriter {
  public:
   TextFileWriter(std::unique_ptr<io::WritableFile> file, bool gzip, std::string sep)
-      : sink_(std::move(file), gzip), sep_(std::move(sep)) {}
+      : LineFileWriter(std::move(file), gzip, std::move(sep)) {}
   Status Write(const BatchPtr& batch) override {
     const Column& c = *batch->column(0);
-    for (int64_t r = 0; r < batch->num_rows(); ++r) {
-      if (!c.IsNull(r)) sink_.buffer() += c.GetView(r);
-      sink_.buffer() += sep_;
-      SPATE_RETURN_IF_ERROR(sink_.MaybeFlush());
-    }
-    return Status::OK();
+    return WriteLines(batch->num_rows(), [&](int64_t r, std::string* out) {
+      if (!c.IsNull(r)) *out += c.GetView(r);
+    });
   }
-  Status Close() override { return sink_.Close(); }
-  int64_t bytes_written() const override { return sink_.bytes(); }
-
- private:
-  TextSink sink_;
-  std::string sep_;
 };
 
 class TextWriterFactory final : public FileWriterFactory {

@@ -38,16 +38,6 @@ std::string Attrs(const std::vector<Attribute>& as) {
   return s;
 }
 
-std::string SortText(const std::vector<SortKey>& keys) {
-  std::string s;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (i) s += ", ";
-    s += keys[i].expr->ToString() + (keys[i].ascending ? " ASC" : " DESC") +
-         (keys[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
-  }
-  return s;
-}
-
 std::string NodeLine(const BoundPlan& p) {
   switch (p.kind) {
     case BoundKind::kRange:
@@ -94,7 +84,7 @@ std::string NodeLine(const BoundPlan& p) {
       return s;
     }
     case BoundKind::kSort:
-      return "Sort [" + SortText(p.sort_keys) + "], true";
+      return "Sort [" + SortKeysText(p.sort_keys) + "], true";
     case BoundKind::kLimit:
       return "Limit " + std::to_string(p.limit) +
              (p.offset ? " Offset " + std::to_string(p.offset) : "");
@@ -150,6 +140,16 @@ void Render(const BoundPlan& p, const std::string& prefix, bool root, std::strin
 }
 
 }  // namespace
+
+std::string SortKeysText(const std::vector<SortKey>& keys) {
+  std::string s;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (i) s += ", ";
+    s += keys[i].expr->ToString() + (keys[i].ascending ? " ASC" : " DESC") +
+         (keys[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  return s;
+}
 
 std::string_view JoinStrategyHintName(JoinStrategyHint h) {
   switch (h) {

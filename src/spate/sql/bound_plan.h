@@ -57,6 +57,8 @@ struct SortKey {
   bool ascending = true;
   bool nulls_first = true;
 };
+/// "k#2L ASC NULLS FIRST, v#3 DESC NULLS LAST", as EXPLAIN prints sort keys.
+std::string SortKeysText(const std::vector<SortKey>& keys);
 
 /// Window function kinds evaluated by the Window node.
 enum class WindowFunctionKind : uint8_t {

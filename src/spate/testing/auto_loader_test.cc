@@ -9,6 +9,7 @@
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/testing/row_values.h"
 #include "spate/testing/stream_test.h"
 
 namespace spate::testing {
@@ -23,8 +24,6 @@ SparkSession Spark() {
   return s;
 }
 
-Value S(const std::string& v) { return Value::String(v); }
-Value L(int64_t v) { return Value::Long(v); }
 Value Null() { return Value::Null(DataType::String()); }
 
 class TempDir {

@@ -53,6 +53,12 @@ struct Job {
   DataFrame Src() const {
     return Spark().readStream().schema("k STRING, v LONG").json(in);
   }
+  /// `w` started on the job's checkpoint with Trigger.AvailableNow, into `out` (into no
+  /// path when `to_out` is false).
+  api::StreamingQuery Start(api::DataStreamWriter w, bool to_out = true) const {
+    w.option("checkpointLocation", chk).trigger(api::Trigger::AvailableNow());
+    return to_out ? w.start(out) : w.start();
+  }
   /// The query `start` starts, handed over instead (as the CLI's script does).
   stream::QueryConfig Capture(const std::function<void()>& start) const {
     std::optional<stream::QueryConfig> captured;
@@ -73,15 +79,9 @@ struct Job {
 TEST(CheckpointReplay, DeltaSinkAggregation) {
   Job job;
   auto start = [&] {
-    return job.Src()
-        .groupBy("k")
-        .count()
-        .writeStream()
-        .format("delta")
-        .outputMode("complete")
-        .option("checkpointLocation", job.chk)
-        .trigger(api::Trigger::AvailableNow())
-        .start(job.out);
+    return job.Start(
+        job.Src().groupBy("k").count().writeStream().format("delta").outputMode(
+            "complete"));
   };
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n{\"k\":\"b\",\"v\":2}\n");
   start().awaitTermination();
@@ -119,13 +119,7 @@ TEST(CheckpointReplay, DeltaSinkAggregation) {
 TEST(CheckpointReplay, PartitionedDeltaTable) {
   Job job;
   auto start = [&] {
-    return job.Src()
-        .writeStream()
-        .format("delta")
-        .partitionBy({"k"})
-        .option("checkpointLocation", job.chk)
-        .trigger(api::Trigger::AvailableNow())
-        .start(job.out);
+    return job.Start(job.Src().writeStream().format("delta").partitionBy({"k"}));
   };
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n{\"k\":\"b\",\"v\":2}\n");
   start().awaitTermination();
@@ -140,13 +134,7 @@ TEST(CheckpointReplay, PartitionedDeltaTable) {
 TEST(CheckpointReplay, FileSinkAndOut) {
   Job job;
   auto start = [&] {
-    return job.Src()
-        .where("v > 1")
-        .writeStream()
-        .format("parquet")
-        .option("checkpointLocation", job.chk)
-        .trigger(api::Trigger::AvailableNow())
-        .start(job.out);
+    return job.Start(job.Src().where("v > 1").writeStream().format("parquet"));
   };
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n{\"k\":\"b\",\"v\":2}\n");
   start().awaitTermination();
@@ -166,15 +154,9 @@ TEST(CheckpointReplay, FileSinkAndOut) {
 TEST(CheckpointReplay, StatefulUpdateWithoutABatchRecord) {
   Job job;
   auto start = [&] {
-    return job.Src()
-        .groupBy("k")
-        .count()
-        .writeStream()
-        .format("noop")
-        .outputMode("update")
-        .option("checkpointLocation", job.chk)
-        .trigger(api::Trigger::AvailableNow())
-        .start();
+    return job.Start(
+        job.Src().groupBy("k").count().writeStream().format("noop").outputMode("update"),
+        /*to_out=*/false);
   };
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n");
   start().awaitTermination();
@@ -209,15 +191,8 @@ TEST(CheckpointReplay, FirstBatchOfADeltaSourceAfterTheTableMovedOn) {
         .save(src);
   };
   auto start = [&] {
-    return Spark()
-        .readStream()
-        .format("delta")
-        .load(src)
-        .writeStream()
-        .format("delta")
-        .option("checkpointLocation", job.chk)
-        .trigger(api::Trigger::AvailableNow())
-        .start(job.out);
+    return job.Start(
+        Spark().readStream().format("delta").load(src).writeStream().format("delta"));
   };
   append("{\"k\":\"a\",\"v\":1}\n");
   start().awaitTermination();
@@ -236,13 +211,7 @@ TEST(CheckpointReplay, FirstBatchOfADeltaSourceAfterTheTableMovedOn) {
 TEST(CheckpointReplay, RecordedProgramOfACppRun) {
   Job job;
   job.Land(0, "{\"k\":\"a\",\"v\":1}\n");
-  job.Src()
-      .writeStream()
-      .format("delta")
-      .option("checkpointLocation", job.chk)
-      .trigger(api::Trigger::AvailableNow())
-      .start(job.out)
-      .awaitTermination();
+  job.Start(job.Src().writeStream().format("delta")).awaitTermination();
   auto& lfs = *io::LocalFileSystem::Get();
   auto record = stream::ReadQueryRecord(lfs, job.chk);
   ASSERT_TRUE(record.ok() && record->has_value()) << record.status().ToString();
@@ -266,13 +235,7 @@ TEST(CheckpointReplay, RecordedProgramOfACppRun) {
   p.confs = {{"spark.sql.warehouse.dir", "w"}, {"fs.s3a.secret.key", "s3cr3t"}};
   stream::SetQueryProgram(p);
   job.Land(1, "{\"k\":\"b\",\"v\":1}\n");
-  job.Src()
-      .writeStream()
-      .format("delta")
-      .option("checkpointLocation", job.chk)
-      .trigger(api::Trigger::AvailableNow())
-      .start(job.out)
-      .awaitTermination();
+  job.Start(job.Src().writeStream().format("delta")).awaitTermination();
   stream::SetQueryProgram(std::nullopt);
   auto again = stream::RecordedProgram(lfs, job.chk);
   ASSERT_TRUE(again.ok()) << again.status().ToString();

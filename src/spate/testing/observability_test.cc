@@ -42,6 +42,14 @@ std::string TempDir(const std::string& what) { return MakeTestDir("spate-obs", w
 /// Every file under `dir` with its bytes (to show that describe changes nothing).
 std::map<std::string, std::string> Tree(const std::string& dir) { return FileTree(dir); }
 
+/// count() per k of `input` into the memory sink `name` in output mode `mode`.
+api::DataStreamWriter CountPerKeyInto(const MemoryStream& input, const std::string& name,
+                                      const std::string& mode) {
+  api::DataStreamWriter w = input.toDF().groupBy("k").count().writeStream();
+  w.format("memory").queryName(name).outputMode(mode);
+  return w;
+}
+
 bool Contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -60,14 +68,7 @@ TEST(Observability, MonitoringServerWatchesRealQueries) {
   httplib::Client c("127.0.0.1", port);
 
   MemoryStream input(spark, "k STRING, v INT");
-  auto q = input.toDF()
-               .groupBy("k")
-               .count()
-               .writeStream()
-               .format("memory")
-               .queryName("obs_agg")
-               .outputMode("complete")
-               .start();
+  auto q = CountPerKeyInto(input, "obs_agg", "complete").start();
   input.addData(
       {{Value::String("a"), Value::Int(1)}, {Value::String("b"), Value::Int(2)}});
   q.processAllAvailable();
@@ -227,13 +228,7 @@ TEST_P(DescribeStateful, AggregationState) {
   std::string chk = TempDir("state");
   fs::remove_all(chk);
   MemoryStream input(spark, "k STRING, v INT");
-  auto q = input.toDF()
-               .groupBy("k")
-               .count()
-               .writeStream()
-               .format("memory")
-               .queryName("obs_state_" + GetParam())
-               .outputMode("update")
+  auto q = CountPerKeyInto(input, "obs_state_" + GetParam(), "update")
                .option("checkpointLocation", chk)
                .start();
   for (int batch = 0; batch < 3; ++batch) {

@@ -187,7 +187,7 @@ TEST(RealTimeMode, RefusedAsSparkRefuses) {
                    .option("checkpointLocation", chk)
                    .trigger(api::Trigger::RealTime(dur));
       if (format == "foreachBatch") {
-        w.foreachBatch([](api::DataFrame, int64_t) {});
+        w.foreachBatch([](const api::DataFrame&, int64_t) {});
       } else {
         w.format(format);
         if (format == "memory") w.queryName("rtm_err");
@@ -196,36 +196,37 @@ TEST(RealTimeMode, RefusedAsSparkRefuses) {
     });
   };
   // Checked at start, in Spark's order.
-  EXPECT_NE(
-      err_start(input.toDF(), "append", "5 seconds", "console")
-          .find(
-              "[STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED] Streaming real-time "
-              "mode has the following limitation: The output mode Append is not "
-              "supported. To work around this limitation, set the output mode to "
-              "Update. In the future, Append may be supported."),
-      std::string::npos);
-  EXPECT_NE(
-      err_start(input.toDF(), "update", "50 milliseconds", "console")
-          .find(
-              "[INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL] The real-time trigger "
-              "interval is set to 50 ms. This is less than the 100 ms minimum specified "
-              "by spark.sql.streaming.realTimeMode.minBatchDuration."),
-      std::string::npos);
-  EXPECT_NE(
-      err_start(input.toDF(), "update", "5 seconds", "foreachBatch")
-          .find(
-              "[STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST] Streaming "
-              "real-time mode has the following limitation: The sink(s): "
-              "org.apache.spark.sql.execution.streaming.sources.ForeachBatchSink is not "
-              "in the sink allowlist for Real-Time Mode."),
-      std::string::npos);
-  EXPECT_NE(err_start(input.toDF(), "update", "5 seconds", "memory")
-                .find("sources.MemorySink is not in the sink allowlist"),
-            std::string::npos);
+  struct Refusal {
+    const char* mode;
+    const char* trigger;
+    const char* sink;
+    const char* error;
+  };
+  for (const Refusal& r :
+       {Refusal{"append", "5 seconds", "console",
+                "[STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED] Streaming "
+                "real-time mode has the following limitation: The output mode Append "
+                "is not supported. To work around this limitation, set the output "
+                "mode to Update. In the future, Append may be supported."},
+        Refusal{"update", "50 milliseconds", "console",
+                "[INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL] The real-time "
+                "trigger interval is set to 50 ms. This is less than the 100 ms "
+                "minimum specified by "
+                "spark.sql.streaming.realTimeMode.minBatchDuration."},
+        Refusal{"update", "5 seconds", "foreachBatch",
+                "[STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST] "
+                "Streaming real-time mode has the following limitation: The sink(s): "
+                "org.apache.spark.sql.execution.streaming.sources.ForeachBatchSink "
+                "is not in the sink allowlist for Real-Time Mode."},
+        Refusal{"update", "5 seconds", "memory",
+                "sources.MemorySink is not in the sink allowlist"}}) {
+    std::string err = err_start(input.toDF(), r.mode, r.trigger, r.sink);
+    EXPECT_NE(err.find(r.error), std::string::npos) << err;
+  }
   EXPECT_EQ(err_start(input.toDF(), "update", "5 seconds", "console"), "");
 
   // Checked when the first batch is planned: the query fails (STREAM_FAILED).
-  auto err_run = [&](api::DataFrame df) {
+  auto err_run = [&](const api::DataFrame& df) {
     auto q = df.writeStream()
                  .format("console")
                  .outputMode("update")

@@ -24,6 +24,7 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 #include "spate/stream/streaming_query.h"
+#include "spate/testing/row_values.h"
 #include "spate/testing/stream_test.h"
 
 namespace spate::testing {
@@ -37,10 +38,6 @@ SparkSession Spark() {
   static SparkSession s = TestSession("stream-tests");
   return s;
 }
-
-Value I(int32_t v) { return Value::Int(v); }
-Value L(int64_t v) { return Value::Long(v); }
-Value S(const std::string& v) { return Value::String(v); }
 
 class TempDir {
  public:
@@ -68,6 +65,39 @@ void WriteFile(const std::string& path, const std::string& text) {
 std::string ReadFile(const std::string& path) {
   auto r = io::LocalFileSystem::Get()->ReadAll(path);
   return r.ok() ? *r : "";
+}
+
+/// `df` run to the end of its input (Trigger.AvailableNow) on checkpoint `chk` into a
+/// `format` sink at `path` ("": a sink without a path), once the run is over.
+api::StreamingQuery RunAvailableNow(const DataFrame& df, const std::string& format,
+                                    const std::string& chk,
+                                    const std::string& path = "") {
+  api::DataStreamWriter w = df.writeStream();
+  w.format(format)
+      .option("checkpointLocation", chk)
+      .trigger(api::Trigger::AvailableNow());
+  auto q = path.empty() ? w.start() : w.start(path);
+  q.awaitTermination();
+  return q;
+}
+
+/// `df` into a noop sink, triggered every second by `clock`.
+api::StreamingQuery StartOnClock(const DataFrame& df,
+                                 const std::shared_ptr<ManualClock>& clock) {
+  return df.writeStream()
+      .format("noop")
+      .trigger(api::Trigger::ProcessingTime(1000))
+      .clock(clock)
+      .start();
+}
+
+/// Moves `clock` to `at` while `q` sleeps, so that its next trigger runs at `at`, and
+/// waits until that trigger is over (the query sleeps towards the one after it).
+void TriggerAt(const api::StreamingQuery& q, ManualClock& clock, int64_t at) {
+  const auto& impl = q.impl();
+  ASSERT_TRUE(impl->WaitFor([&] { return clock.IsWaiting(); }, 30000)) << at;
+  clock.Set(at);
+  ASSERT_TRUE(impl->WaitFor([&] { return clock.IsWaitingFor(at + 1000); }, 30000)) << at;
 }
 
 /// A DSL suite that must pass as is and with a restart after every check.
@@ -569,10 +599,11 @@ TEST(StreamTest, ConsoleSinkPrintsBatches) {
 TEST(StreamTest, ForeachBatchWithoutCheckpointLocation) {
   MemoryStream input(Spark(), "a INT");
   std::atomic<int64_t> rows{0};
-  auto q = input.toDF()
-               .writeStream()
-               .foreachBatch([&](DataFrame batch, int64_t) { rows += batch.count(); })
-               .start();
+  auto q =
+      input.toDF()
+          .writeStream()
+          .foreachBatch([&](const DataFrame& batch, int64_t) { rows += batch.count(); })
+          .start();
   input.addData({{I(1)}, {I(2)}, {I(3)}});
   q.processAllAvailable();
   q.stop();
@@ -587,7 +618,7 @@ TEST(StreamTest, ForeachBatchAndForeach) {
   std::mutex mu;
   auto q = input.toDF()
                .writeStream()
-               .foreachBatch([&](DataFrame batch, int64_t id) {
+               .foreachBatch([&](const DataFrame& batch, int64_t id) {
                  EXPECT_FALSE(batch.isStreaming());
                  int64_t n = batch.count();
                  EXPECT_EQ(static_cast<int64_t>(batch.collect().size()), n);
@@ -616,7 +647,7 @@ TEST(StreamTest, ForeachBatchAndForeach) {
       events.push_back("row " + r[0].ToString());
     }
     void close(const std::optional<std::string>& err) override {
-      events.push_back(err ? "error" : "close");
+      events.emplace_back(err ? "error" : "close");
     }
   };
   auto w = std::make_shared<Writer>();
@@ -637,7 +668,8 @@ TEST(StreamTest, ForeachBatchFailureStopsTheQuery) {
   MemoryStream input(Spark(), "a INT");
   auto q = input.toDF()
                .writeStream()
-               .foreachBatch([](DataFrame, int64_t) { throw std::runtime_error("boom"); })
+               .foreachBatch(
+                   [](const DataFrame&, int64_t) { throw std::runtime_error("boom"); })
                .option("checkpointLocation", dir / "chk")
                .start();
   input.addData({{I(1)}});
@@ -755,19 +787,9 @@ TEST(StreamTest, NoDataProgressIntervalIsATimeConf) {
   session.conf().set("spark.sql.streaming.noDataProgressEventInterval", "3s");
   MemoryStream input(session, "a INT");
   auto clock = std::make_shared<ManualClock>(0);
-  auto q = input.toDF()
-               .writeStream()
-               .format("noop")
-               .trigger(api::Trigger::ProcessingTime(1000))
-               .clock(clock)
-               .start();
+  auto q = StartOnClock(input.toDF(), clock);
   auto impl = q.impl();
-  auto trigger_at = [&](int64_t at) {
-    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaiting(); }, 30000)) << at;
-    clock->Set(at);
-    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(at + 1000); }, 30000))
-        << at;
-  };
+  auto trigger_at = [&](int64_t at) { TriggerAt(q, *clock, at); };
   ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(1000); }, 30000));
   EXPECT_EQ(q.recentProgress().size(), 1u);  // the run's first report
   trigger_at(1000);
@@ -789,24 +811,10 @@ TEST(StreamTest, IdleTriggersReportAsSpark) {
   Spark().streams().addListener(listener);
   MemoryStream input(Spark(), "a INT, ts TIMESTAMP");
   auto clock = std::make_shared<ManualClock>(0);
-  auto q = input.toDF()
-               .withWatermark("ts", "1 minute")
-               .dropDuplicates({"a", "ts"})
-               .writeStream()
-               .format("noop")
-               .outputMode("append")
-               .trigger(api::Trigger::ProcessingTime(1000))
-               .clock(clock)
-               .start();
+  auto q = StartOnClock(
+      input.toDF().withWatermark("ts", "1 minute").dropDuplicates({"a", "ts"}), clock);
   auto impl = q.impl();
-  // Moves the clock to `at` while the query sleeps, so its next trigger runs at `at`, and
-  // waits until that trigger is over (the query sleeps towards the one after it).
-  auto trigger_at = [&](int64_t at) {
-    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaiting(); }, 30000)) << at;
-    clock->Set(at);
-    ASSERT_TRUE(impl->WaitFor([&] { return clock->IsWaitingFor(at + 1000); }, 30000))
-        << at;
-  };
+  auto trigger_at = [&](int64_t at) { TriggerAt(q, *clock, at); };
   auto summary = [&] {
     std::vector<std::string> out;
     for (const auto& p : q.recentProgress())
@@ -886,18 +894,9 @@ TEST(StreamTest, RatePerMicroBatchSource) {
 TEST(StreamTest, RatePerMicroBatchAvailableNowRuns) {
   TempDir dir;
   auto run = [&] {
-    auto q = Spark()
-                 .readStream()
-                 .format("rate-micro-batch")
-                 .option("rowsPerBatch", 4)
-                 .load()
-                 .writeStream()
-                 .format("noop")
-                 .option("checkpointLocation", dir / "chk")
-                 .trigger(api::Trigger::AvailableNow())
-                 .start();
-    q.awaitTermination();
-    return q;
+    return RunAvailableNow(
+        Spark().readStream().format("rate-micro-batch").option("rowsPerBatch", 4).load(),
+        "noop", dir / "chk");
   };
   auto q1 = run();
   ASSERT_EQ(q1.recentProgress().size(), 1u);
@@ -996,6 +995,16 @@ void LandJson(const std::string& dir, int batch, int n, int start) {
   WriteFile(io::JoinPath(dir, "batch_" + std::to_string(batch) + "/part-0.json"), text);
 }
 
+/// A stream of the JSON files LandJson writes under `dir` (the tutorial's bronze input).
+DataFrame LandedJson(const std::string& dir) {
+  return Spark()
+      .readStream()
+      .schema("event_id LONG, kind STRING")
+      .option("recursiveFileLookup", "true")
+      .option("pathGlobFilter", "*.json")
+      .json(dir);
+}
+
 int64_t CountSinkRows(const std::string& out) {
   auto files = connectors::SinkLogFiles(*io::LocalFileSystem::Get(), out);
   if (!files.ok() || !files->has_value() || (*files)->empty()) return 0;
@@ -1005,21 +1014,7 @@ int64_t CountSinkRows(const std::string& out) {
 TEST(FileStreamTest, TutorialAvailableNowIntoFiles) {
   TempDir dir;
   std::string src = dir / "landing", out = dir / "bronze", chk = dir / "_cp/bronze";
-  auto run = [&]() -> api::StreamingQuery {
-    auto q = Spark()
-                 .readStream()
-                 .schema("event_id LONG, kind STRING")
-                 .option("recursiveFileLookup", "true")
-                 .option("pathGlobFilter", "*.json")
-                 .json(src)
-                 .writeStream()
-                 .format("parquet")
-                 .option("checkpointLocation", chk)
-                 .trigger(api::Trigger::AvailableNow())
-                 .start(out);
-    q.awaitTermination();
-    return q;
-  };
+  auto run = [&] { return RunAvailableNow(LandedJson(src), "parquet", chk, out); };
   LandJson(src, 1, 500, 0);
   auto q1 = run();
   EXPECT_EQ(CountSinkRows(out), 500);
@@ -1102,18 +1097,13 @@ TEST(FileStreamTest, CleanSourceDeleteAndArchive) {
   TempDir dir;
   std::string src = dir / "in";
   LandJson(src, 0, 3, 0);
-  auto q = Spark()
-               .readStream()
-               .schema("event_id LONG, kind STRING")
-               .option("cleanSource", "archive")
-               .option("sourceArchiveDir", dir / "archive")
-               .json(src)
-               .writeStream()
-               .format("noop")
-               .option("checkpointLocation", dir / "chk")
-               .trigger(api::Trigger::AvailableNow())
-               .start();
-  q.awaitTermination();
+  RunAvailableNow(Spark()
+                      .readStream()
+                      .schema("event_id LONG, kind STRING")
+                      .option("cleanSource", "archive")
+                      .option("sourceArchiveDir", dir / "archive")
+                      .json(src),
+                  "noop", dir / "chk");
   auto fs = io::LocalFileSystem::Get();
   EXPECT_FALSE(*fs->Exists(src + "/batch_0/part-0.json"));
   EXPECT_TRUE(*fs->Exists(dir / ("archive" + src + "/batch_0/part-0.json")));
@@ -1304,13 +1294,8 @@ TEST(FileStreamTest, JsonAndCsvSinksRoundTrip) {
 TEST(DeltaStreamTest, TutorialAvailableNowIntoTable) {
   TempDir dir;
   std::string src = dir / "landing", chk = dir / "_cp/bronze";
-  auto run = [&]() -> api::StreamingQuery {
-    auto q = Spark()
-                 .readStream()
-                 .schema("event_id LONG, kind STRING")
-                 .option("recursiveFileLookup", "true")
-                 .option("pathGlobFilter", "*.json")
-                 .json(src)
+  auto run = [&] {
+    auto q = LandedJson(src)
                  .writeStream()
                  .option("checkpointLocation", chk)
                  .trigger(api::Trigger::AvailableNow())

@@ -11,6 +11,7 @@
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
 #include "spate/stream/stateful_processor.h"
+#include "spate/testing/row_values.h"
 #include "spate/testing/stream_test.h"
 
 namespace spate::testing {
@@ -29,15 +30,20 @@ SparkSession Spark() {
   return s;
 }
 
-Value I(int32_t v) { return Value::Int(v); }
-Value L(int64_t v) { return Value::Long(v); }
-Value S(const std::string& v) { return Value::String(v); }
 // 2026-01-01 12:00 UTC + `minutes`.
 int64_t Ms(int minutes) { return (1767225600LL + 12 * 3600 + minutes * 60LL) * 1000LL; }
 Value T(int minutes) { return Value::Timestamp(Ms(minutes) * 1000); }
 
 Schema Fields(const std::string& ddl) {
   return *api::StructType::fromDDL(ddl).ToSchema();
+}
+
+/// Adds `rows` to the running count `count` holds (0 when unset) and returns the sum.
+int64_t AddToCount(stream::ValueState& count, size_t rows) {
+  int64_t n = count.exists() ? count.get()->at(0).i64() : 0;
+  n += static_cast<int64_t>(rows);
+  count.update({Value::Long(n)});
+  return n;
 }
 
 class TwsTest : public ::testing::TestWithParam<std::tuple<RunMode, std::string>> {
@@ -63,9 +69,7 @@ class CountingProcessor final : public StatefulProcessor {
   std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key,
                                             const std::vector<ProcessorRow>& rows,
                                             const TimerValues&) override {
-    int64_t n = count_->exists() ? count_->get()->at(0).i64() : 0;
-    n += static_cast<int64_t>(rows.size());
-    count_->update({Value::Long(n)});
+    int64_t n = AddToCount(*count_, rows.size());
     for (const auto& r : rows) {
       ProcessorRow v = {r[1]};
       auto c = per_value_->getValue(v);
@@ -332,9 +336,7 @@ class InitialCountProcessor final : public StatefulProcessor {
   std::vector<ProcessorRow> handleInputRows(const ProcessorRow& key,
                                             const std::vector<ProcessorRow>& rows,
                                             const TimerValues&) override {
-    int64_t n = count_->exists() ? count_->get()->at(0).i64() : 0;
-    n += static_cast<int64_t>(rows.size());
-    count_->update({Value::Long(n)});
+    int64_t n = AddToCount(*count_, rows.size());
     return {{key[0], Value::Long(n)}};
   }
 
