@@ -298,3 +298,75 @@ def test_sql_merge_whose_source_calls_a_python_udf(tmp_path):
     assert done.returncode == 0, done.stderr
     total = sum(range(1, 400001))
     assert done.stdout.strip() == f"Row(count(1)=800000, sum(v)={total}, max(id)=800000)"
+
+
+def racing_udf(statement):
+    """A bigint identity UDF that, at its first call (while the MERGE materializes its
+    source, after it read the table's snapshot), runs the SQL `statement` in another
+    process: a commit that wins the race with the MERGE."""
+    import subprocess
+    import sys
+    ran = []
+
+    @F.udf("bigint")
+    def race(x):
+        if not ran:
+            ran.append(True)
+            script = ("from spate.sql import SparkSession\n"
+                      f"SparkSession.builder.getOrCreate().sql({statement!r})\n")
+            done = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                                  text=True, timeout=300, env=os.environ.copy())
+            assert done.returncode == 0, done.stderr
+        return x
+    return race
+
+
+def test_merge_conflicts_only_with_removals_of_files_it_read(spark, tmp_path):
+    """As Delta: a concurrent removal conflicts with a MERGE only when its pruned scan read
+    the removed file (DELTA_CONCURRENT_DELETE_READ, a compaction's removal too), not when
+    the file was skipped (here by the source's key range)."""
+    path = str(tmp_path / "t")
+    spark.createDataFrame([(1, "a"), (2, "b")], "id BIGINT, v STRING").coalesce(1) \
+        .write.format("delta").save(path)
+    spark.createDataFrame([(100, "x"), (101, "y")], "id BIGINT, v STRING").coalesce(1) \
+        .write.format("delta").mode("append").save(path)
+    t = DeltaTable.forPath(spark, path)
+    # A concurrent DELETE of the file the MERGE skipped: no conflict.
+    race = racing_udf(f"DELETE FROM delta.`{path}` WHERE id >= 100")
+    src = spark.range(1, 2).select(race(F.col("id")).alias("id"), F.lit("new").alias("v"))
+    t.alias("t").merge(src.alias("s"), "t.id = s.id").whenMatchedUpdateAll().execute()
+    assert rows(t.toDF()) == [(1, "new"), (2, "b")]
+    # A concurrent compaction (dataChange=false) of the file an insert-only MERGE read.
+    spark.createDataFrame([(200, "z")], "id BIGINT, v STRING").write.format("delta") \
+        .mode("append").save(path)
+    race = racing_udf(f"OPTIMIZE delta.`{path}`")
+    src = spark.range(2, 4).select(race(F.col("id")).alias("id"), F.lit("new").alias("v"))
+    with pytest.raises(Exception, match="DELTA_CONCURRENT_DELETE_READ"):
+        t.alias("t").merge(src.alias("s"), "t.id = s.id").whenNotMatchedInsertAll().execute()
+    assert rows(t.toDF()) == [(1, "new"), (2, "b"), (200, "z")]
+
+
+def test_schema_evolution_of_explicit_assignments(spark, tmp_path):
+    """With schema evolution, UPDATE SET / INSERT naming a column the target lacks and the
+    source has adds it with the source's type (delta-spark 4.x); a name the source lacks,
+    or one qualified by the target's alias, stays unresolved."""
+    src = spark.createDataFrame([(1, "x", 10, "p"), (4, "y", 40, "q")],
+                                "id INT, v STRING, n INT, m STRING")
+    path = str(tmp_path / "evo")
+    make_target(spark, path)  # id INT, v STRING, n BIGINT
+    t = DeltaTable.forPath(spark, path)
+    (t.alias("t").merge(src.alias("s"), "t.id = s.id").withSchemaEvolution()
+     .whenMatchedUpdate(set={"m": "upper(s.m)"})
+     .whenNotMatchedInsert(values={"id": "s.id", "m": "s.m"}).execute())
+    assert [(f.name, f.dataType.simpleString()) for f in t.toDF().schema.fields] == [
+        ("id", "int"), ("v", "string"), ("n", "bigint"), ("m", "string")]
+    assert rows(t.toDF()) == [(1, "a", 10, "P"), (2, "b", 20, None), (3, "c", 30, None),
+                              (4, None, None, "q")]
+    src2 = spark.createDataFrame([(1, 5)], "id INT, z INT")
+    for sets in ({"k": "s.z"}, {"t.z": "s.z"}):
+        with pytest.raises(AnalysisException, match="DELTA_MERGE_UNRESOLVED_EXPRESSION"):
+            (t.alias("t").merge(src2.alias("s"), "t.id = s.id").withSchemaEvolution()
+             .whenMatchedUpdate(set=sets).execute())
+    with pytest.raises(AnalysisException, match="DELTA_MERGE_UNRESOLVED_EXPRESSION"):
+        spark.sql(f"MERGE INTO delta.`{path}` t USING (SELECT 1 AS id, 2 AS z) s "
+                  "ON t.id = s.id WHEN MATCHED THEN UPDATE SET z = s.z")

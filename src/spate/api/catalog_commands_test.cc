@@ -4,7 +4,6 @@
 // HISTORY / DETAIL); the rest is in tests/sql/catalog/*.test.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
@@ -13,28 +12,14 @@
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/testing/temp_dir_test.h"
 
 namespace spate::api {
 namespace {
 
 namespace F = functions;
 
-class CatalogApiTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = (std::filesystem::temp_directory_path() /
-            ("spate_catalog_api_" + std::to_string(::getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-               .string();
-    std::filesystem::remove_all(dir_);
-    spark_ = std::make_unique<SparkSession>(
-        SparkSession::builder().getOrCreate().newSession());
-    spark_->conf().set("spark.sql.warehouse.dir", dir_ + "/warehouse");
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string dir_;
-  std::unique_ptr<SparkSession> spark_;
-};
+class CatalogApiTest : public testing::WarehouseTest {};
 
 std::vector<int64_t> Ids(const DataFrame& df) {
   std::vector<int64_t> out;

@@ -42,9 +42,22 @@ Status SetBound(const SessionState& state, const Value& v,
 
 }  // namespace
 
+void SetChangeFeedConf(const SessionState& state, table::ChangeRangeSpec* spec) {
+  auto on = [&](const char* key, bool fallback) {
+    return ToLower(state.conf.GetOr(key, fallback ? "true" : "false")) == "true";
+  };
+  spec->allow_out_of_range =
+      on("spark.databricks.delta.changeDataFeed.timestampOutOfRange.enabled", false);
+  spec->check_schema = !on(
+      "spark.databricks.delta.changeDataFeed.unsafeBatchReadOnIncompatibleSchemaChanges."
+      "enabled",
+      false);
+}
+
 table::ChangeRangeSpec ChangeRangeOptions(
     const SessionState& state, const std::map<std::string, std::string>& options) {
   table::ChangeRangeSpec spec;
+  SetChangeFeedConf(state, &spec);
   for (const auto& [k, v] : options) {
     if (EqualsIgnoreCase(k, "startingVersion")) {
       spec.starting_version = VersionOption("startingVersion", v);
@@ -90,6 +103,7 @@ Result<DataSourcePtr> ResolveTableChanges(const std::shared_ptr<SessionState>& s
     return e.status();
   }
   table::ChangeRangeSpec spec;
+  SetChangeFeedConf(*state, &spec);
   SPATE_RETURN_IF_ERROR(
       SetBound(*state, args[1], &spec.starting_version, &spec.starting_timestamp_ms));
   if (args.size() == 3) {

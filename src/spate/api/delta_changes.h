@@ -11,7 +11,8 @@
 //
 // Ownership and thread safety: functions only. Failure: throws (API) or returns
 // (resolver) Delta's error classes: DELTA_NO_START_FOR_CDC_READ, DELTA_INVALID_CDC_RANGE,
-// DELTA_CDC_START_VERSION_AFTER_LATEST, DELTA_MISSING_CHANGE_DATA.
+// DELTA_CDC_START_VERSION_AFTER_LATEST, DELTA_MISSING_CHANGE_DATA,
+// DELTA_CHANGE_DATA_FEED_INCOMPATIBLE_SCHEMA_CHANGE / _DATA_SCHEMA.
 
 #include <map>
 #include <memory>
@@ -25,8 +26,13 @@ namespace spate::api {
 
 struct SessionState;
 
+/// The session's change feed settings in `spec`
+/// (spark.databricks.delta.changeDataFeed.timestampOutOfRange.enabled,
+/// ...unsafeBatchReadOnIncompatibleSchemaChanges.enabled).
+void SetChangeFeedConf(const SessionState& state, table::ChangeRangeSpec* spec);
 /// The range options of a change feed read (startingVersion, startingTimestamp,
-/// endingVersion, endingTimestamp; timestamps in the session time zone).
+/// endingVersion, endingTimestamp; timestamps in the session time zone) and the
+/// session's change feed settings.
 table::ChangeRangeSpec ChangeRangeOptions(
     const SessionState& state, const std::map<std::string, std::string>& options);
 /// The change feed of the Delta table at `path` over `range`.

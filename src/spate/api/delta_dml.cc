@@ -441,16 +441,18 @@ table::DeltaWriteOptions DmlWriteOptions(const std::shared_ptr<SessionState>& st
                                          const table::SnapshotPtr& snapshot,
                                          const DeltaDmlTarget& target,
                                          const SplitCondition& split,
+                                         const std::vector<AddFile>& scanned,
                                          const char* operation,
                                          const std::optional<table::TxnId>& txn) {
   table::DeltaWriteOptions o = SessionDeltaWriteOptions(*state, "append");
   o.read_snapshot = snapshot;
   o.operation = operation;
-  if (split.partition) {
-    o.read_partitions = PartitionReader(state, snapshot, split.partition, target.alias);
-  } else {
-    o.read_whole_table = true;
-  }
+  // As Delta: a concurrent append in the partitions read, or a concurrent removal of a
+  // file the scan read, conflicts.
+  o.read_partitions =
+      split.partition ? PartitionReader(state, snapshot, split.partition, target.alias)
+                      : [](const table::PartitionValues&) { return true; };
+  o.read_files = scanned;
   if (txn) o.txn = txn;
   return o;
 }
@@ -805,7 +807,7 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
         .unionAll(WithChangeType(updated_rows.select(out), "update_postimage"));
   };
   table::DeltaWriteOptions o =
-      DmlWriteOptions(state, snapshot, target, split, "UPDATE", txn);
+      DmlWriteOptions(state, snapshot, target, split, candidates, "UPDATE", txn);
   o.change_data = cdf;
   o.remove_files = touched;
   o.operation_parameters["predicate"] = PredicateList(condition, nullptr);
@@ -840,7 +842,7 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
   std::vector<AddFile> candidates = FilterByPartitions(
       state, *snapshot, snapshot->files(), split.partition, target.alias);
   table::DeltaWriteOptions o =
-      DmlWriteOptions(state, snapshot, target, split, "DELETE", txn);
+      DmlWriteOptions(state, snapshot, target, split, candidates, "DELETE", txn);
   o.operation_parameters["predicate"] = PredicateList(condition, "true");
 
   if (!split.data) {

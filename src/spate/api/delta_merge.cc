@@ -625,7 +625,12 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   int64_t copied = 0;
   if (!join_type.empty()) {
     const bool mark = dv_mode && rewrite;
-    DataFrame tgt = target_frame(join_files, false, mark);
+    // Several source rows deleting one target row (an unconditional DELETE allows it)
+    // give one delete change row per target row, as Delta: the rows keep their
+    // identity (a row id; with deletion vectors their file and position) to drop repeats.
+    const bool one_delete_per_row = delete_overcount > 0 && rewrite &&
+                                    table::ChangeDataFeedEnabled(snapshot->metadata());
+    DataFrame tgt = target_frame(join_files, one_delete_per_row && !mark, mark);
     DataFrame joined = source.join(tgt, condition, join_type);
     if (!rewrite) joined = joined.filter(tgt[kTargetPresent].isNull());
     Column t_present = tgt[kTargetPresent].isNotNull();
@@ -642,6 +647,40 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     Column action = CaseOf({{t_present && s_present, CaseOf(m, functions::lit(kCopy))},
                             {t_present, CaseOf(b, functions::lit(kCopy))}},
                            CaseOf(n, functions::lit(kDrop)));
+    // Schema evolution (WITH SCHEMA EVOLUTION, withSchemaEvolution(),
+    // spark.databricks.delta.schema.autoMerge.enabled), as Delta's: the source's columns
+    // the target lacks are added, at the end in the source's order, nullable, when a
+    // clause assigns them — UPDATE SET * / INSERT * all of them, an explicit UPDATE SET
+    // or INSERT those it names unqualified (with the source column's type, whatever the
+    // value; a name the source lacks stays unresolved); other rows get NULL there.
+    const bool evolve =
+        spec.schema_evolution ||
+        ToLower(s.conf.GetOr("spark.databricks.delta.schema.autoMerge.enabled",
+                             "false")) == "true";
+    std::vector<Field> write_fields = target_schema.fields();
+    if (evolve) {
+      bool has_star = false;
+      std::set<std::string> assigned;  // lower-case names the target lacks
+      for (const auto& c : spec.clauses) {
+        has_star |= c.star;
+        if (c.match == Match::kNotMatchedBySource) continue;
+        // Delta matches the names as written against the source's: `t.n` (qualified
+        // by the target's alias) adds nothing.
+        for (const auto& [parts, unused] : c.assignments) {
+          if (parts.size() == 1 && target_schema.FieldIndex(parts[0]) < 0)
+            assigned.insert(ToLower(parts[0]));
+        }
+      }
+      for (const auto& sf : source_schema->fields()) {
+        if (sf.name.rfind("__spate_merge_", 0) == 0 ||
+            target_schema.FieldIndex(sf.name) >= 0 ||
+            (!has_star && !assigned.count(ToLower(sf.name)))) {
+          continue;
+        }
+        write_fields.push_back(Field{sf.name, sf.type, true, ""});
+      }
+    }
+    const Schema write_schema(write_fields);
     // UPDATE SET assignments per clause and column (nested struct fields rebuild their
     // struct, as UPDATE does).
     std::vector<std::vector<ExprPtr>> update_values(spec.clauses.size());
@@ -649,29 +688,18 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
       const Clause& c = spec.clauses[i];
       if (c.action != Action::kUpdate || c.star) continue;
       update_values[i] = ResolveSetAssignments(
-          target_schema, spec.target_alias, c.assignments,
-          [&](const std::string& name) { return tgt[name]; }, "MERGE",
+          write_schema, spec.target_alias, c.assignments,
+          [&](const std::string& name) {
+            // A column the MERGE adds has no old value.
+            return target_schema.FieldIndex(name) >= 0
+                       ? tgt[name]
+                       : functions::lit(Value::Null(
+                             write_schema.field(write_schema.FieldIndex(name)).type));
+          },
+          "MERGE",
           [&](const std::vector<std::string>& parts) {
-            TargetColumn(target_schema, parts, spec.target_alias, "UPDATE clause");
+            TargetColumn(write_schema, parts, spec.target_alias, "UPDATE clause");
           });
-    }
-    // Schema evolution (WITH SCHEMA EVOLUTION, withSchemaEvolution(),
-    // spark.databricks.delta.schema.autoMerge.enabled): UPDATE SET * / INSERT * add the
-    // source's columns the target lacks, at the end, nullable; other rows get NULL there.
-    const bool evolve =
-        spec.schema_evolution ||
-        ToLower(s.conf.GetOr("spark.databricks.delta.schema.autoMerge.enabled",
-                             "false")) == "true";
-    std::vector<Field> write_fields = target_schema.fields();
-    bool has_star = false;
-    for (const auto& c : spec.clauses) has_star |= c.star;
-    if (evolve && has_star) {
-      for (const auto& sf : source_schema->fields()) {
-        if (sf.name.rfind("__spate_merge_", 0) == 0 ||
-            target_schema.FieldIndex(sf.name) >= 0)
-          continue;
-        write_fields.push_back(Field{sf.name, sf.type, true, ""});
-      }
     }
     const bool schema_changed =
         write_fields.size() != static_cast<size_t>(target_schema.num_fields());
@@ -700,14 +728,12 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                  {"cols", cols}}));
           }
           value = source[source_schema->field(si).name];
-        } else if (new_column) {
-          // Only star clauses fill a new column.
         } else if (!insert) {
           if (const ExprPtr& v = update_values[i][static_cast<size_t>(ci)])
             value = Column(v);
         } else {
           for (const auto& [parts, expr] : c.assignments) {
-            if (TargetColumn(target_schema, parts, spec.target_alias, "INSERT clause") ==
+            if (TargetColumn(write_schema, parts, spec.target_alias, "INSERT clause") ==
                 ci) {
               value = Column(expr);
             }
@@ -739,6 +765,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                           .alias(std::string(kPreImage) + std::to_string(ci)));
       }
     }
+    if (one_delete_per_row && !mark) out.push_back(tgt[kRowId].alias(kRowId));
     if (mark) {
       out.push_back(tgt[kFileName].alias(kFileName));
       out.push_back(tgt[table::kRowIndexColumn].alias(table::kRowIndexColumn));
@@ -804,14 +831,20 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
       }
       data = WithChangeType(data, nullptr);
       auto add = [&](const std::vector<Column>& codes_of,
-                     const std::vector<Column>& values, const char* change_type) {
+                     const std::vector<Column>& values, const char* change_type,
+                     bool once_per_row = false) {
         if (codes_of.empty()) return;
-        data = data.unionAll(WithChangeType(
-            rows.filter(rows[kAction].isin(codes_of)).select(values), change_type));
+        DataFrame changed = rows.filter(rows[kAction].isin(codes_of));
+        if (once_per_row) {
+          changed = changed.dropDuplicates(
+              mark ? std::vector<std::string>{kFileName, table::kRowIndexColumn}
+                   : std::vector<std::string>{kRowId});
+        }
+        data = data.unionAll(WithChangeType(changed.select(values), change_type));
       };
       add(updates, old_values, "update_preimage");
       add(updates, names, "update_postimage");
-      add(deletes, old_values, "delete");
+      add(deletes, old_values, "delete", one_delete_per_row);
       add(inserts, names, "insert");
     }
     data = data.coalesce(writers);
@@ -828,12 +861,13 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     o.operation = "MERGE";
     o.change_data = cdf;
     if (schema_changed) o.options["mergeSchema"] = "true";
-    if (pruning.partition) {
-      o.read_partitions =
-          PartitionReader(state, snapshot, pruning.partition, spec.target_alias);
-    } else {
-      o.read_whole_table = true;
-    }
+    // As Delta: a concurrent append in the partitions read, or a concurrent removal of
+    // a file the pruned scan read, conflicts.
+    o.read_partitions =
+        pruning.partition
+            ? PartitionReader(state, snapshot, pruning.partition, spec.target_alias)
+            : [](const table::PartitionValues&) { return true; };
+    o.read_files = candidates;
     if (txn_id) o.txn = txn_id;
     o.operation_parameters["predicate"] =
         "[" + Json::String(spec.condition->DisplayName()).ToString() + "]";

@@ -6,7 +6,6 @@
 #include "spate/api/pipeline.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -16,24 +15,17 @@
 #include "spate/api/exceptions.h"
 #include "spate/api/readwriter.h"
 #include "spate/testing/status_matchers.h"
+#include "spate/testing/temp_dir_test.h"
 
 namespace spate::api {
 namespace {
 
-class PipelineTest : public ::testing::Test {
+class PipelineTest : public testing::WarehouseTest {
  protected:
   void SetUp() override {
-    dir_ = (std::filesystem::temp_directory_path() /
-            ("spate_pipeline_" + std::to_string(::getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-               .string();
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_ + "/in");
-    spark_ = std::make_unique<SparkSession>(
-        SparkSession::builder().getOrCreate().newSession());
-    spark_->conf().set("spark.sql.warehouse.dir", dir_ + "/warehouse");
+    WarehouseTest::SetUp();
+    std::filesystem::create_directories(P("in"));
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   void Land(const std::string& name, int from, int n) {
     std::ofstream f(dir_ + "/in/" + name);
     for (int i = from; i < from + n; ++i) {
@@ -55,8 +47,6 @@ class PipelineTest : public ::testing::Test {
            dir_ + "/in', format => 'json', schema => 'id BIGINT, k STRING');\n";
   }
   int64_t Count(const std::string& table) { return spark_->table(table).count(); }
-  std::string dir_;
-  std::unique_ptr<SparkSession> spark_;
 };
 
 TEST_F(PipelineTest, FlowsRunAfterTheDatasetsTheyRead) {

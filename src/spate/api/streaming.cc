@@ -330,8 +330,9 @@ namespace {
 
 /// The batch reader of a file stream: the files of one batch with the stream's schema.
 connectors::FileBatchReader FileStreamReader(
-    io::FileSystemPtr fs, const std::string& fmt,
-    const std::map<std::string, std::string>& opts, std::shared_ptr<SessionState> state) {
+    const io::FileSystemPtr& fs, const std::string& fmt,
+    const std::map<std::string, std::string>& opts,
+    const std::shared_ptr<SessionState>& state) {
   return [fs, fmt, opts, state](const std::vector<std::string>& files,
                                 const SchemaPtr& schema) -> Result<DataSourcePtr> {
     std::string tz = state->conf.session_time_zone();
@@ -359,8 +360,9 @@ connectors::FileBatchReader FileStreamReader(
 
 /// Infers the schema of files (or folders) the way the batch readers do.
 connectors::FileSchemaInferrer FileSchemaInference(
-    io::FileSystemPtr fs, const std::string& fmt, std::map<std::string, std::string> opts,
-    std::shared_ptr<SessionState> state) {
+    const io::FileSystemPtr& fs, const std::string& fmt,
+    const std::map<std::string, std::string>& opts,
+    const std::shared_ptr<SessionState>& state) {
   return [fs, fmt, opts,
           state](const std::vector<std::string>& paths) -> Result<SchemaPtr> {
     std::string tz = state->conf.session_time_zone();
@@ -573,6 +575,14 @@ DataFrame DeltaStream(const std::shared_ptr<SessionState>& state, const std::str
   o.options = options;
   o.time_zone_id = state->conf.session_time_zone();
   o.display_name = display;
+  for (const auto& [k, v] : options) {
+    if (EqualsIgnoreCase(k, "startingTimestamp"))
+      o.starting_timestamp_ms = ValueOrThrow(ParseTimeTravelTimestamp(*state, v));
+  }
+  o.allow_out_of_range =
+      ToLower(state->conf.GetOr(
+          "spark.databricks.delta.changeDataFeed.timestampOutOfRange.enabled",
+          "false")) == "true";
   auto [schema, factory] =
       ValueOrThrow(connectors::MakeDeltaSourceFactory(io::LocalFileSystem::Get(), o));
   auto rel = std::make_shared<stream::StreamingRelation>("delta", schema, factory,

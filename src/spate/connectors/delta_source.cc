@@ -12,6 +12,7 @@
 #include "spate/table/actions.h"
 #include "spate/table/delta_changes.h"
 #include "spate/table/delta_log.h"
+#include "spate/table/delta_writer.h"
 #include "spate/types/data_type.h"
 
 namespace spate::connectors {
@@ -158,12 +159,13 @@ class DeltaFilesDataSource final : public DataSource {
 class DeltaStreamSource final : public stream::Source {
  public:
   DeltaStreamSource(io::FileSystemPtr fs, DeltaSourceOptions o, SchemaPtr schema,
-                    std::vector<std::string> partition_cols, std::string table_id)
+                    table::SnapshotPtr read_snapshot)
       : fs_(std::move(fs)),
         o_(std::move(o)),
         schema_(std::move(schema)),
-        partition_cols_(std::move(partition_cols)),
-        table_id_(std::move(table_id)),
+        read_snapshot_(std::move(read_snapshot)),
+        partition_cols_(read_snapshot_->metadata().partition_columns),
+        table_id_(read_snapshot_->metadata().id),
         log_(fs_, o_.path) {
     max_files_ = 1000;
     // Checked by the factory.
@@ -178,6 +180,7 @@ class DeltaStreamSource final : public stream::Source {
     starting_version_ = GetOption(o_.options, "startingVersion", "");
     change_feed_ = ToLower(GetOption(o_.options, "readChangeFeed", "false")) == "true" ||
                    ToLower(GetOption(o_.options, "readChangeData", "false")) == "true";
+    starting_options_ = !starting_version_.empty() || o_.starting_timestamp_ms;
   }
 
   const SchemaPtr& schema() const override { return schema_; }
@@ -221,10 +224,14 @@ class DeltaStreamSource final : public stream::Source {
     } else {
       SPATE_ASSIGN_OR_RETURN(pos, StartPosition(start));
     }
+    if (!start_checked_) {
+      SPATE_RETURN_IF_ERROR(CheckStart(pos.version, stop.version));
+      start_checked_ = true;
+    }
     std::vector<FileRef> files;
     SPATE_RETURN_IF_ERROR(Collect(pos, stop.version, /*limited=*/false, stop, &files));
     if (change_feed_) {
-      // The change rows of the files, with the latest snapshot's schema (as the query's).
+      // The change rows of the files, with the query's schema.
       std::vector<table::ChangeFile> changes;
       for (auto& f : files) {
         if (f.dv_change) {
@@ -233,10 +240,9 @@ class DeltaStreamSource final : public stream::Source {
           changes.push_back({std::move(f.add), f.change_type, f.version, f.timestamp_ms});
         }
       }
-      SPATE_ASSIGN_OR_RETURN(auto snap, log_.Latest());
       SPATE_ASSIGN_OR_RETURN(
-          auto ds, table::DeltaChangesSource::MakeForFiles(fs_, snap, std::move(changes),
-                                                           o_.time_zone_id));
+          auto ds, table::DeltaChangesSource::MakeForFiles(
+                       fs_, read_snapshot_, std::move(changes), o_.time_zone_id));
       return DataSourcePtr(ds);
     }
     std::vector<table::AddFile> adds;
@@ -299,7 +305,23 @@ class DeltaStreamSource final : public stream::Source {
     if (start) return FromOffset(*start);
     if (!initial_) {
       Position p;
-      if (starting_version_.empty()) {
+      if (starting_version_.empty() && o_.starting_timestamp_ms) {
+        // The first commit at or after the timestamp; past the last one, an error (or,
+        // with timestampOutOfRange.enabled, the next commit).
+        SPATE_ASSIGN_OR_RETURN(
+            std::optional<int64_t> first,
+            table::FirstVersionAtOrAfter(log_, *o_.starting_timestamp_ms));
+        if (!first) {
+          SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
+          if (!o_.allow_out_of_range) {
+            SPATE_ASSIGN_OR_RETURN(int64_t unused,
+                                   log_.VersionAtTimestamp(*o_.starting_timestamp_ms));
+            (void)unused;
+          }
+          first = latest + 1;
+        }
+        p.version = *first;
+      } else if (starting_version_.empty()) {
         SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
         p.version = available_now_ ? std::min(latest, *available_now_) : latest;
         p.is_starting = true;
@@ -308,6 +330,12 @@ class DeltaStreamSource final : public stream::Source {
         p.version = latest + 1;
       } else {
         p.version = ParseInt64(starting_version_).value_or(0);  // checked by the factory
+        SPATE_ASSIGN_OR_RETURN(int64_t latest, LatestVersion());
+        if (p.version > latest && !o_.allow_out_of_range) {
+          // Delta's DELTA_VERSION_NOT_FOUND for a version the table does not have yet.
+          SPATE_ASSIGN_OR_RETURN(auto unused, log_.At(p.version));
+          (void)unused;
+        }
       }
       p.index = -1;
       initial_ = p;
@@ -334,6 +362,7 @@ class DeltaStreamSource final : public stream::Source {
     };
     // Commits before the range are not read again.
     commits_.erase(commits_.begin(), commits_.lower_bound(from.version));
+    std::optional<int64_t> feed_off;
     int64_t v = from.version;
     if (from.is_starting) {
       if (!starting_snapshot_ || starting_snapshot_->version() != from.version) {
@@ -362,11 +391,20 @@ class DeltaStreamSource final : public stream::Source {
         SPATE_ASSIGN_OR_RETURN(auto commits, log_.ReadCommits(v, v));
         // Every version up to the latest had a commit: a missing one was cleaned up.
         if (commits.empty()) return LogFileGone();
+        for (const auto& a : commits[0].actions) {
+          if (a.kind != table::Action::Kind::kMetadata) continue;
+          if (Status st = CheckReadable(a.metadata, v); !st.ok()) {
+            return out->empty() || stop.has_value() ? st : Status::OK();
+          }
+          // The feed turned off: an error once a batch reads past it.
+          if (!table::ChangeDataFeedEnabled(a.metadata) && !feed_off) feed_off = v;
+        }
         int64_t index = -1;
         for (auto& c : table::CommitChangeFiles(commits[0])) {
           ++index;
           if (v == from.version && index <= from.index) continue;
           if (past_stop(v, index, false) || full()) return Status::OK();
+          if (feed_off) return MissingChangeData(from.version, upto, *feed_off);
           bytes += c.file.size;
           std::optional<table::ChangeFile> dv;
           if (c.dv_difference) dv = c;
@@ -377,6 +415,12 @@ class DeltaStreamSource final : public stream::Source {
       }
       SPATE_ASSIGN_OR_RETURN(const std::vector<table::Action>* commit, CommitActions(v));
       const std::vector<table::Action>& actions = *commit;
+      for (const auto& a : actions) {
+        if (a.kind != table::Action::Kind::kMetadata) continue;
+        if (Status st = CheckReadable(a.metadata, v); !st.ok()) {
+          return out->empty() || stop.has_value() ? st : Status::OK();
+        }
+      }
       const table::RemoveFile* removed = nullptr;
       bool has_add = false;
       for (const auto& a : actions) {
@@ -418,6 +462,43 @@ class DeltaStreamSource final : public stream::Source {
     return Status::OK();
   }
 
+  // Whether the query's schema reads data written with `m` (committed in `version`):
+  // else Delta's schema change error, which a restart (with the new schema) clears.
+  Status CheckReadable(const table::Metadata& m, int64_t version) const {
+    if (m.schema_string == read_snapshot_->metadata().schema_string) return Status::OK();
+    SPATE_ASSIGN_OR_RETURN(SchemaPtr data, m.ParseSchema());
+    const SchemaPtr& read = read_snapshot_->schema();
+    if (table::IsReadCompatible(*data, *read, /*forbid_tighten_nullability=*/true))
+      return Status::OK();
+    if (change_feed_) data = table::ChangeFeedSchema(*data);
+    return Status::Error(starting_options_ ? "DELTA_SCHEMA_CHANGED_WITH_STARTING_OPTIONS"
+                                           : "DELTA_SCHEMA_CHANGED_WITH_VERSION",
+                         {{"version", std::to_string(version)},
+                          {"readSchema", schema_->TreeString()},
+                          {"dataSchema", data->TreeString()}});
+  }
+
+  // The first batch of a run (Delta's check at stream start): the table's schema at the
+  // batch's start version must be readable, and, for a change feed, the feed on there.
+  // A version no longer in the log is not checked.
+  Status CheckStart(int64_t start, int64_t end) {
+    auto snap = log_.At(start);
+    if (!snap.ok()) return Status::OK();
+    SPATE_RETURN_IF_ERROR(CheckReadable((*snap)->metadata(), start));
+    if (change_feed_ && !table::ChangeDataFeedEnabled((*snap)->metadata())) {
+      return MissingChangeData(start, end, start);
+    }
+    return Status::OK();
+  }
+
+  static Status MissingChangeData(int64_t start, int64_t end, int64_t version) {
+    return Status::Error("DELTA_MISSING_CHANGE_DATA",
+                         {{"startVersion", std::to_string(start)},
+                          {"endVersion", std::to_string(end)},
+                          {"version", std::to_string(version)},
+                          {"key", "delta.enableChangeDataFeed"}});
+  }
+
   // Delta's error when a commit the query still has to read was removed by log cleanup
   // (delta.logRetentionDuration): the query fell behind the retained log.
   static Status LogFileGone() {
@@ -445,6 +526,7 @@ class DeltaStreamSource final : public stream::Source {
   io::FileSystemPtr fs_;
   DeltaSourceOptions o_;
   SchemaPtr schema_;
+  table::SnapshotPtr read_snapshot_;  // the table when the query was defined
   std::map<int64_t, std::vector<table::Action>> commits_;
   std::vector<std::string> partition_cols_;
   std::string table_id_;
@@ -453,6 +535,8 @@ class DeltaStreamSource final : public stream::Source {
   bool ignore_deletes_ = false, ignore_changes_ = false, skip_changes_ = false;
   std::string starting_version_;
   bool change_feed_ = false;
+  bool starting_options_ = false;  // startingVersion or startingTimestamp given
+  bool start_checked_ = false;     // CheckStart ran (first GetBatch of the run)
   std::optional<Position> initial_;
   std::optional<int64_t> available_now_;
   int64_t latest_seen_ = -1;
@@ -478,8 +562,6 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(
       ToLower(GetOption(options.options, "readChangeData", "false")) == "true") {
     schema = table::ChangeFeedSchema(*schema);  // the change feed's columns
   }
-  std::vector<std::string> parts = snap->metadata().partition_columns;
-  std::string id = snap->metadata().id;
   if (HasOption(options.options, "startingVersion")) {
     std::string v = ToLower(GetOption(options.options, "startingVersion"));
     if (v != "latest" &&
@@ -503,10 +585,10 @@ Result<std::pair<SchemaPtr, stream::SourceFactory>> MakeDeltaSourceFactory(
     }
   }
   stream::SourceFactory factory =
-      [fs = std::move(fs), options, schema, parts,
-       id](const stream::SourceContext&) -> Result<stream::SourcePtr> {
+      [fs = std::move(fs), options, schema,
+       snap](const stream::SourceContext&) -> Result<stream::SourcePtr> {
     return stream::SourcePtr(
-        std::make_shared<DeltaStreamSource>(fs, options, schema, parts, id));
+        std::make_shared<DeltaStreamSource>(fs, options, schema, snap));
   };
   return std::make_pair(schema, factory);
 }

@@ -6,6 +6,7 @@
 
 #include "spate/columnar/builder.h"
 #include "spate/table/delta_writer.h"
+#include "spate/types/schema_json.h"
 
 namespace spate::table {
 
@@ -73,6 +74,18 @@ SchemaPtr ChangeFeedSchema(const Schema& table_schema) {
   return std::make_shared<const Schema>(std::move(fields));
 }
 
+Result<std::optional<int64_t>> FirstVersionAtOrAfter(const DeltaLog& log,
+                                                     int64_t timestamp_ms) {
+  SPATE_ASSIGN_OR_RETURN(auto history, log.History(0));
+  std::optional<int64_t> first;
+  for (const auto& c : history) {
+    if (c.timestamp_ms >= timestamp_ms && (!first || c.version < *first)) {
+      first = c.version;
+    }
+  }
+  return first;
+}
+
 Result<ChangeRange> ResolveChangeRange(const DeltaLog& log, const ChangeRangeSpec& spec) {
   SPATE_ASSIGN_OR_RETURN(int64_t latest, log.LatestVersion());
   if (latest < 0) {
@@ -82,62 +95,134 @@ Result<ChangeRange> ResolveChangeRange(const DeltaLog& log, const ChangeRangeSpe
   ChangeRange r;
   if (spec.starting_version) {
     r.start = *spec.starting_version;
-    if (r.start > latest) {
-      return Status::Error(
-          "DELTA_CDC_START_VERSION_AFTER_LATEST",
-          {{"start", std::to_string(r.start)}, {"latest", std::to_string(latest)}});
-    }
   } else if (spec.starting_timestamp_ms) {
-    // The first commit at or after the timestamp.
-    SPATE_ASSIGN_OR_RETURN(auto history, log.History(0));
-    std::optional<int64_t> first;
-    for (const auto& c : history) {
-      if (c.timestamp_ms >= *spec.starting_timestamp_ms &&
-          (!first || c.version < *first)) {
-        first = c.version;
-      }
-    }
-    if (!first) {
+    SPATE_ASSIGN_OR_RETURN(std::optional<int64_t> first,
+                           FirstVersionAtOrAfter(log, *spec.starting_timestamp_ms));
+    if (!first && !spec.allow_out_of_range) {
       // Past the last commit: the error VersionAtTimestamp gives.
       SPATE_ASSIGN_OR_RETURN(int64_t unused,
                              log.VersionAtTimestamp(*spec.starting_timestamp_ms));
       (void)unused;
-      first = latest + 1;
     }
-    r.start = *first;
+    r.start = first.value_or(latest + 1);
   } else {
     return Status::Error("DELTA_NO_START_FOR_CDC_READ");
+  }
+  if (r.start > latest) {
+    if (spec.allow_out_of_range) {
+      r.empty = true;
+      r.end = latest;
+      return r;
+    }
+    return Status::Error(
+        "DELTA_CDC_START_VERSION_AFTER_LATEST",
+        {{"start", std::to_string(r.start)}, {"latest", std::to_string(latest)}});
   }
   r.end = latest;
   if (spec.ending_version) {
     r.end = std::min(*spec.ending_version, latest);
   } else if (spec.ending_timestamp_ms) {
+    // The last commit at or before it; past the last commit is an error unless out of
+    // range timestamps are allowed, before the first one always.
     auto v = log.VersionAtTimestamp(*spec.ending_timestamp_ms);
     if (v.ok()) {
       r.end = *v;
-    } else if (v.status().error_class() ==
-               "DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION") {
-      r.end = -1;
-    } else if (v.status().error_class() != "DELTA_TIMESTAMP_GREATER_THAN_COMMIT") {
+    } else if (!spec.allow_out_of_range ||
+               v.status().error_class() != "DELTA_TIMESTAMP_GREATER_THAN_COMMIT") {
       return v.status();
     }
   }
   if (r.end < r.start) {
+    if (spec.starting_timestamp_ms && spec.ending_timestamp_ms) {
+      r.empty = true;  // two timestamps between the same two commits
+      return r;
+    }
     return Status::Error("DELTA_INVALID_CDC_RANGE", {{"start", std::to_string(r.start)},
                                                      {"end", std::to_string(r.end)}});
   }
   return r;
 }
 
+namespace {
+
+// Whether a column of `existing` read as `read` keeps its nullability contract.
+bool NullabilityCompatible(bool existing_nullable, bool read_nullable, bool forbid) {
+  return forbid ? read_nullable || !existing_nullable
+                : existing_nullable || !read_nullable;
+}
+
+bool TypeReadCompatible(const DataType& existing, const DataType& read, bool forbid) {
+  if (existing.id() == TypeId::kStruct && read.id() == TypeId::kStruct) {
+    return IsReadCompatible(Schema(existing.fields()), Schema(read.fields()), forbid);
+  }
+  if (existing.id() == TypeId::kArray && read.id() == TypeId::kArray) {
+    return NullabilityCompatible(existing.contains_null(), read.contains_null(),
+                                 forbid) &&
+           TypeReadCompatible(*existing.element_type(), *read.element_type(), forbid);
+  }
+  if (existing.id() == TypeId::kMap && read.id() == TypeId::kMap) {
+    return NullabilityCompatible(existing.value_contains_null(),
+                                 read.value_contains_null(), forbid) &&
+           TypeReadCompatible(*existing.key_type(), *read.key_type(), forbid) &&
+           TypeReadCompatible(*existing.value_type(), *read.value_type(), forbid);
+  }
+  return existing.Equals(read);
+}
+
+}  // namespace
+
+bool IsReadCompatible(const Schema& existing, const Schema& read,
+                      bool forbid_tighten_nullability) {
+  for (const Field& e : existing.fields()) {
+    const int i = read.FieldIndex(e.name);
+    if (i < 0) return false;  // a column the read schema dropped
+    const Field& r = read.field(i);
+    if (r.name != e.name ||
+        !NullabilityCompatible(e.nullable, r.nullable, forbid_tighten_nullability) ||
+        !TypeReadCompatible(*e.type, *r.type, forbid_tighten_nullability)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 Result<std::vector<ChangeFile>> CollectChangeFiles(const DeltaLog& log,
                                                    const Metadata& start_metadata,
-                                                   int64_t start, int64_t end) {
+                                                   int64_t start, int64_t end,
+                                                   const ChangeSchemaCheck* check) {
   auto missing = [&](int64_t version) {
     return Status::Error("DELTA_MISSING_CHANGE_DATA",
                          {{"startVersion", std::to_string(start)},
                           {"endVersion", std::to_string(end)},
                           {"version", std::to_string(version)},
                           {"key", kCdfKey}});
+  };
+  // Delta's CDCReader: a schema of the range at or before the read schema's version must
+  // be readable with it; one after it (a commit that raced the read) must read it.
+  auto readable = [&](const Metadata& m, int64_t version, bool schema_change) -> Status {
+    if (!check) return Status::OK();
+    SPATE_ASSIGN_OR_RETURN(SchemaPtr schema, m.ParseSchema());
+    const Schema& read = *check->read_schema;
+    const bool ok =
+        version <= check->read_version
+            ? IsReadCompatible(*schema, read, /*forbid_tighten_nullability=*/true)
+            : IsReadCompatible(read, *schema, /*forbid_tighten_nullability=*/false);
+    if (ok) return Status::OK();
+    std::vector<ErrorParam> params = {
+        {"start", std::to_string(start)},
+        {"end", std::to_string(end)},
+        {"readSchema", SchemaToSparkJson(read)},
+        {"readVersion", std::to_string(check->read_version)},
+        {"incompatibleVersion", std::to_string(version)}};
+    if (schema_change) {
+      return Status::Error("DELTA_CHANGE_DATA_FEED_INCOMPATIBLE_SCHEMA_CHANGE",
+                           std::move(params));
+    }
+    params.push_back({"config",
+                      "spark.databricks.delta.changeDataFeed."
+                      "defaultSchemaModeForColumnMappingTable"});
+    return Status::Error("DELTA_CHANGE_DATA_FEED_INCOMPATIBLE_DATA_SCHEMA",
+                         std::move(params));
   };
   if (!ChangeDataFeedEnabled(start_metadata)) return missing(start);
   SPATE_ASSIGN_OR_RETURN(auto commits, log.ReadCommits(start, end));
@@ -149,8 +234,14 @@ Result<std::vector<ChangeFile>> CollectChangeFiles(const DeltaLog& log,
         return missing(c.version);
       }
     }
+    for (const auto& a : c.actions) {
+      if (a.kind == Action::Kind::kMetadata && c.version > start) {
+        SPATE_RETURN_IF_ERROR(readable(a.metadata, c.version, true));
+      }
+    }
     for (auto& f : CommitChangeFiles(c)) out.push_back(std::move(f));
   }
+  SPATE_RETURN_IF_ERROR(readable(start_metadata, start, false));
   return out;
 }
 
@@ -213,12 +304,19 @@ Result<std::shared_ptr<DeltaChangesSource>> DeltaChangesSource::Make(
     std::string time_zone_id) {
   DeltaLog log(fs, table_path);
   SPATE_ASSIGN_OR_RETURN(ChangeRange range, ResolveChangeRange(log, spec));
-  SPATE_ASSIGN_OR_RETURN(SnapshotPtr at_start, log.At(range.start));
-  SPATE_ASSIGN_OR_RETURN(SnapshotPtr at_end, log.At(range.end));
-  SPATE_RETURN_IF_ERROR(CheckSupported(at_end->protocol(), &at_end->metadata(), false));
-  SPATE_ASSIGN_OR_RETURN(
-      auto files, CollectChangeFiles(log, at_start->metadata(), range.start, range.end));
-  return MakeForFiles(std::move(fs), std::move(at_end), std::move(files),
+  // Rows take the latest schema (Delta's batch reads); every schema of the range must be
+  // readable with it.
+  SPATE_ASSIGN_OR_RETURN(SnapshotPtr latest, log.Latest());
+  SPATE_RETURN_IF_ERROR(CheckSupported(latest->protocol(), &latest->metadata(), false));
+  std::vector<ChangeFile> files;
+  if (!range.empty) {
+    SPATE_ASSIGN_OR_RETURN(SnapshotPtr at_start, log.At(range.start));
+    const ChangeSchemaCheck check{latest->schema(), latest->version()};
+    SPATE_ASSIGN_OR_RETURN(
+        files, CollectChangeFiles(log, at_start->metadata(), range.start, range.end,
+                                  spec.check_schema ? &check : nullptr));
+  }
+  return MakeForFiles(std::move(fs), std::move(latest), std::move(files),
                       std::move(time_zone_id));
 }
 

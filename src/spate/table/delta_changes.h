@@ -15,10 +15,12 @@
 // drops (inserts). Commits with dataChange=false actions only (OPTIMIZE) and
 // metadata-only commits give no rows. The range must lie where the change data feed was
 // enabled (the table properties at the start version and every metaData action in the
-// range): else DELTA_MISSING_CHANGE_DATA.
+// range): else DELTA_MISSING_CHANGE_DATA. Batch reads use the table's latest schema, and
+// every schema of the range must be readable with it (IsReadCompatible): else
+// DELTA_CHANGE_DATA_FEED_INCOMPATIBLE_SCHEMA_CHANGE / _DATA_SCHEMA.
 //
 // Ownership: shares the file system and the snapshot whose schema the rows take (the
-// range's end). Thread safety: immutable; splits may be read concurrently. Failure:
+// latest). Thread safety: immutable; splits may be read concurrently. Failure:
 // Delta's error classes for bad ranges; file errors name the file.
 
 #include <cstdint>
@@ -34,26 +36,59 @@
 namespace spate::table {
 
 /// The range a change feed read asks for (DataFrameReader options startingVersion /
-/// startingTimestamp / endingVersion / endingTimestamp, or table_changes' arguments).
+/// startingTimestamp / endingVersion / endingTimestamp, or table_changes' arguments) and
+/// the session settings that shape it.
 struct ChangeRangeSpec {
   std::optional<int64_t> starting_version;
   std::optional<int64_t> starting_timestamp_ms;
   std::optional<int64_t> ending_version;
   std::optional<int64_t> ending_timestamp_ms;
+  /// spark.databricks.delta.changeDataFeed.timestampOutOfRange.enabled: a start past the
+  /// latest version (or a start timestamp past the last commit) reads no changes, and an
+  /// end timestamp past the last commit is the latest version.
+  bool allow_out_of_range = false;
+  /// False with spark.databricks.delta.changeDataFeed.unsafeBatchReadOnIncompatible
+  /// SchemaChanges.enabled: the range's schemas are not checked against the read schema.
+  bool check_schema = true;
 };
 
-/// The resolved range [start, end] of versions (end clamped to the latest version).
+/// The resolved range [start, end] of versions (end clamped to the latest version);
+/// `empty`: the read has no changes (out-of-range timestamps, see ChangeRangeSpec).
 struct ChangeRange {
   int64_t start = 0;
   int64_t end = 0;
+  bool empty = false;
 };
 
 /// Resolves `spec` against the log as Delta does: no start is
 /// DELTA_NO_START_FOR_CDC_READ, a start version past the latest
-/// DELTA_CDC_START_VERSION_AFTER_LATEST, a start timestamp past the last commit
-/// DELTA_TIMESTAMP_GREATER_THAN_COMMIT, end < start DELTA_INVALID_CDC_RANGE; an end past
-/// the latest is the latest.
+/// DELTA_CDC_START_VERSION_AFTER_LATEST, a start (or end) timestamp past the last commit
+/// DELTA_TIMESTAMP_GREATER_THAN_COMMIT (both: an empty range with allow_out_of_range), an
+/// end timestamp before the first commit DELTA_TIMESTAMP_EARLIER_THAN_COMMIT_RETENTION,
+/// end < start DELTA_INVALID_CDC_RANGE (an empty range when both are timestamps); an end
+/// version past the latest is the latest.
 Result<ChangeRange> ResolveChangeRange(const DeltaLog& log, const ChangeRangeSpec& spec);
+
+/// The first version committed at or after `timestamp_ms` (nullopt: none is), as
+/// Delta's startingTimestamp resolves for change feeds and streams.
+Result<std::optional<int64_t>> FirstVersionAtOrAfter(const DeltaLog& log,
+                                                     int64_t timestamp_ms);
+
+/// Delta's SchemaUtils.isReadCompatible: whether data written with `existing` can be read
+/// with `read`: every column of `existing` is in `read` (names equal, matched ignoring
+/// case), with the same type (structs, arrays and maps compared member by member) and
+/// compatible nullability — with `forbid_tighten_nullability`, a nullable existing
+/// column must be nullable in `read`; without, a non-nullable existing column must be
+/// non-nullable in `read`. Columns only in `read` are fine (read as nulls).
+bool IsReadCompatible(const Schema& existing, const Schema& read,
+                      bool forbid_tighten_nullability);
+
+/// What a batch change feed read checks its range's schemas against (Delta's CDCReader):
+/// the schema it reads with (the table's latest) and that schema's version.
+struct ChangeSchemaCheck {
+  SchemaPtr read_schema;
+  int64_t read_version = 0;
+};
 
 /// One file of a change feed and what its rows are.
 struct ChangeFile {
@@ -71,10 +106,13 @@ struct ChangeFile {
 };
 
 /// The change files of commits [start, end] (DELTA_MISSING_CHANGE_DATA where the change
-/// data feed was off; `start_metadata` is the table's metadata at `start`).
-Result<std::vector<ChangeFile>> CollectChangeFiles(const DeltaLog& log,
-                                                   const Metadata& start_metadata,
-                                                   int64_t start, int64_t end);
+/// data feed was off; `start_metadata` is the table's metadata at `start`). With
+/// `check`, as Delta's batch reads: a metaData action after `start` whose schema the
+/// read schema cannot read is DELTA_CHANGE_DATA_FEED_INCOMPATIBLE_SCHEMA_CHANGE, and a
+/// start schema it cannot read DELTA_CHANGE_DATA_FEED_INCOMPATIBLE_DATA_SCHEMA.
+Result<std::vector<ChangeFile>> CollectChangeFiles(
+    const DeltaLog& log, const Metadata& start_metadata, int64_t start, int64_t end,
+    const ChangeSchemaCheck* check = nullptr);
 
 /// The change files of one commit: its cdc files when it has any, else its adds
 /// (inserts) and removes (deletes) with dataChange=true.
@@ -83,7 +121,7 @@ std::vector<ChangeFile> CommitChangeFiles(const CommitEntry& commit);
 class DeltaChangesSource final : public DataSource {
  public:
   /// The changes of [range.start, range.end] of the table at `table_path`, with the
-  /// schema of the snapshot at range.end.
+  /// schema of the table's latest snapshot (as Delta's batch reads).
   static Result<std::shared_ptr<DeltaChangesSource>> Make(
       io::FileSystemPtr fs, const std::string& table_path, const ChangeRangeSpec& spec,
       std::string time_zone_id = "UTC");

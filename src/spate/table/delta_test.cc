@@ -13,6 +13,7 @@
 #include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
 #include "spate/table/deletion_vector.h"
+#include "spate/table/delta_changes.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
@@ -690,8 +691,142 @@ TEST(DeltaTxnTest, ReplaceWhereOfOtherPartitionsDoNotConflict) {
       tb.Commit(rewrite(fb, "part=b/new-b.parquet"), ci);  // other partition: retried
   ASSERT_TRUE(rb.ok()) << rb.status().ToString();
   EXPECT_EQ(rb->attempts, 2);
-  auto rc = tc.Commit({}, ci);  // read partition a, which ta rewrote
-  ASSERT_ERROR_CLASS(rc, "DELTA_CONCURRENT_DELETE_READ");
+  // Read partition a, where ta (not a blind append) added a file: Delta's concurrent
+  // append. Its removal of fa conflicts only with a transaction that read fa.
+  auto rc = tc.Commit({}, ci);
+  ASSERT_ERROR_CLASS(rc, "DELTA_CONCURRENT_APPEND");
+  OptimisticTransaction td(log, snap);
+  td.ReadFiles({fa});
+  ASSERT_ERROR_CLASS(td.Commit({}, ci), "DELTA_CONCURRENT_DELETE_READ");
+}
+
+// Delta's ConflictChecker: a concurrent removal conflicts when the transaction read the
+// removed file (whatever the removal's dataChange: a compaction of it too) or the whole
+// table, not when the file was only in a partition it read (a file its scan skipped).
+TEST(DeltaTxnTest, RemovalsConflictOnlyWithFilesRead) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/fr", {Rows(0, 2)}, Mode("append")).ok());
+  ASSERT_TRUE(WriteBatches(fs, "/fr", {Rows(10, 2)}, Mode("append")).ok());
+  auto log = std::make_shared<const DeltaLog>(fs, "/fr");
+  CommitInfo ci;
+  ci.operation = "MERGE";
+  auto remove = [&](const AddFile& f, bool data_change) {
+    OptimisticTransaction t(log, log->Latest().value());
+    t.ReadFiles({f});
+    CommitInfo c;
+    c.operation = data_change ? "DELETE" : "OPTIMIZE";
+    ASSERT_TRUE(t.Commit({Action::Of(RemoveOf(f, 1, data_change))}, c).ok());
+  };
+  auto all = [](const PartitionValues&) { return true; };
+  // Read the first file of the table (the scan skipped the second).
+  auto snap = log->Latest().value();
+  ASSERT_EQ(snap->files().size(), 2u);
+  const AddFile read = snap->files()[0], skipped = snap->files()[1];
+  OptimisticTransaction merge(log, snap);
+  merge.ReadPartitions(all);
+  merge.ReadFiles({read});
+  remove(skipped, true);
+  auto ok = merge.Commit({}, ci);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->attempts, 2);
+  // A compaction (dataChange=false) of the file read.
+  snap = log->Latest().value();
+  OptimisticTransaction merge2(log, snap);
+  merge2.ReadPartitions(all);
+  merge2.ReadFiles({read});
+  remove(read, false);
+  ASSERT_ERROR_CLASS(merge2.Commit({}, ci), "DELTA_CONCURRENT_DELETE_READ");
+  // Having read the whole table, any removal.
+  ASSERT_TRUE(WriteBatches(fs, "/fr", {Rows(20, 2)}, Mode("append")).ok());
+  snap = log->Latest().value();
+  OptimisticTransaction whole(log, snap);
+  whole.ReadWholeTable();
+  remove(snap->files()[0], false);
+  ASSERT_ERROR_CLASS(whole.Commit({}, ci), "DELTA_CONCURRENT_DELETE_READ");
+}
+
+// Delta's SchemaUtils.isReadCompatible, which change feed reads and streams check.
+TEST(DeltaSchemaTest, ReadCompatibility) {
+  auto f = [](std::string name, DataTypePtr t, bool nullable = true) {
+    return Field{std::move(name), std::move(t), nullable, ""};
+  };
+  const Schema read({f("id", DataType::Long()), f("v", DataType::String())});
+  // Fewer columns (an older schema) read fine; a column the read schema lacks, another
+  // type, another case of a name do not.
+  EXPECT_TRUE(IsReadCompatible(Schema({f("id", DataType::Long())}), read, true));
+  EXPECT_FALSE(
+      IsReadCompatible(Schema({f("id", DataType::Long()), f("v", DataType::String()),
+                               f("w", DataType::Int())}),
+                       read, true));
+  EXPECT_FALSE(IsReadCompatible(Schema({f("id", DataType::String())}), read, true));
+  EXPECT_FALSE(IsReadCompatible(Schema({f("ID", DataType::Long())}), read, true));
+  // Nullability: forbidding tightening, a nullable column must stay nullable; else a
+  // non-nullable one must stay non-nullable.
+  const Schema not_null({f("id", DataType::Long(), false)});
+  const Schema nullable({f("id", DataType::Long())});
+  EXPECT_TRUE(IsReadCompatible(not_null, nullable, true));
+  EXPECT_FALSE(IsReadCompatible(nullable, not_null, true));
+  EXPECT_TRUE(IsReadCompatible(nullable, not_null, false));
+  EXPECT_FALSE(IsReadCompatible(not_null, nullable, false));
+  // Nested: struct members by the same rules, array elements' nullability.
+  auto st = [&](std::vector<Field> fs) { return DataType::Struct(std::move(fs)); };
+  EXPECT_TRUE(IsReadCompatible(
+      Schema({f("s", st({f("a", DataType::Int())}))}),
+      Schema({f("s", st({f("a", DataType::Int()), f("b", DataType::Int())}))}), true));
+  EXPECT_FALSE(IsReadCompatible(
+      Schema({f("s", st({f("a", DataType::Int()), f("b", DataType::Int())}))}),
+      Schema({f("s", st({f("a", DataType::Int())}))}), true));
+  EXPECT_FALSE(IsReadCompatible(Schema({f("a", DataType::Array(DataType::Int(), true))}),
+                                Schema({f("a", DataType::Array(DataType::Int(), false))}),
+                                true));
+}
+
+// As Delta: a commit that read nothing and adds no data (SET TBLPROPERTIES) is a blind
+// append; a change data feed table's metadata may not hold the feed's column names.
+TEST(DeltaTxnTest, MetadataCommitsAndChangeDataColumns) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/md", {Rows(0, 2)}, Mode("append")).ok());
+  auto log = std::make_shared<const DeltaLog>(fs, "/md");
+  auto snap = log->Latest().value();
+  Metadata m = snap->metadata();
+  m.configuration["x"] = "y";
+  OptimisticTransaction t(log, snap);
+  t.UpdateMetadata(m);
+  CommitInfo ci;
+  ci.operation = "SET TBLPROPERTIES";
+  ASSERT_TRUE(t.Commit({}, ci).ok());
+  auto h = log->History(1).value();
+  for (const auto& a : h[0].actions) {
+    if (a.kind == Action::Kind::kCommitInfo) {
+      EXPECT_EQ(a.commit_info.is_blind_append, true);
+    }
+  }
+  // Turning the feed on for a table with a reserved column; a write that brings one into
+  // a feed table.
+  snap = log->Latest().value();
+  Metadata with = snap->metadata();
+  SchemaPtr schema = with.ParseSchema().value();
+  std::vector<Field> fields = schema->fields();
+  fields.push_back(Field{"_change_type", DataType::String(), true, ""});
+  with.schema_string = SchemaToSparkJson(Schema(fields));
+  Metadata on = with;
+  on.configuration["delta.enableChangeDataFeed"] = "true";
+  OptimisticTransaction enable(log, snap);
+  enable.UpdateMetadata(on);
+  Protocol p = snap->protocol();
+  ASSERT_TRUE(AddPropertyFeatures(&on, &p).ok());
+  enable.UpdateProtocol(p);
+  ASSERT_ERROR_CLASS(enable.Commit({}, ci), "DELTA_TABLE_ALREADY_CONTAINS_CDC_COLUMNS");
+  Metadata feed = snap->metadata();
+  feed.configuration["delta.enableChangeDataFeed"] = "true";
+  OptimisticTransaction t2(log, snap);
+  t2.UpdateMetadata(feed);
+  t2.UpdateProtocol(p);
+  ASSERT_TRUE(t2.Commit({}, ci).ok());
+  OptimisticTransaction write(log, log->Latest().value());
+  on.configuration = feed.configuration;
+  write.UpdateMetadata(on);
+  ASSERT_ERROR_CLASS(write.Commit({}, ci), "RESERVED_CDC_COLUMNS_ON_WRITE");
 }
 
 TEST(DeltaTxnTest, ConcurrentThreadAppends) {

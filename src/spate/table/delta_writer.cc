@@ -763,6 +763,7 @@ Result<DeltaWriteResult> WriteDelta(io::FileSystemPtr fs, const std::string& tab
     txn.ReadFiles(opt.remove_files);
     for (const auto& f : opt.remove_files) remove(f, ts, /*with_stats=*/true);
   }
+  if (snapshot) txn.ReadFiles(opt.read_files);
   if (opt.read_whole_table) txn.ReadWholeTable();
   if (opt.read_partitions) txn.ReadPartitions(opt.read_partitions);
   if (opt.operation_parameters.empty()) {

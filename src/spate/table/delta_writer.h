@@ -99,10 +99,15 @@ struct DeltaWriteOptions {
   /// Adds of files already in the table, committed beside the written files: a file of
   /// `read_snapshot` with a new deletion vector (its old add is in `remove_files`).
   std::vector<AddFile> add_files;
-  /// What the operation read, for conflict detection: the whole table, or the
-  /// partitions `read_partitions` accepts (a concurrent append there conflicts).
+  /// What the operation read, for conflict detection: the whole table (a concurrent
+  /// append or removal anywhere conflicts), or the partitions `read_partitions` accepts
+  /// (a concurrent append there conflicts).
   bool read_whole_table = false;
   OptimisticTransaction::PartitionFilter read_partitions;
+  /// Files of `read_snapshot` the command's (pruned) scan read besides `remove_files`: a
+  /// concurrent removal of one of them conflicts (DELTA_CONCURRENT_DELETE_READ), as
+  /// Delta's readFiles.
+  std::vector<AddFile> read_files;
   /// dataChange of the add and remove actions: false for a rewrite that changes no data
   /// (OPTIMIZE, auto-compaction), which streaming readers of the table skip.
   bool data_change = true;

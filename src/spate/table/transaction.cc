@@ -6,6 +6,7 @@
 
 #include "spate/base/text_parse.h"
 #include "spate/formats/file_writer.h"
+#include "spate/table/delta_writer.h"
 
 namespace spate::table {
 
@@ -109,9 +110,10 @@ Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
                               {"conflictingCommit", conflict},
                               {"docLink", kDocs}});
       }
-      if (a.remove.data_change &&
-          (read_files_.count(a.remove.path) ||
-           ReadsPartition(a.remove.partition_values.value_or(PartitionValues{})))) {
+      // As Delta: the removal of a file this transaction read (a compaction's too),
+      // or of any file when it read the whole table. Partitions read scope only the
+      // appends above: a removal there of a file the scan skipped does not conflict.
+      if (read_files_.count(a.remove.path) || read_whole_table_) {
         return Status::Error("DELTA_CONCURRENT_DELETE_READ",
                              {{"file", a.remove.path},
                               {"conflictingCommit", conflict},
@@ -125,6 +127,34 @@ Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
   }
   return Status::OK();
 }
+
+namespace {
+
+// A change-feed table's new metadata may not hold the feed's reserved column names.
+Status CheckChangeDataColumns(const Metadata& new_metadata, const Snapshot* snapshot) {
+  if (!ChangeDataFeedEnabled(new_metadata)) return Status::OK();
+  SPATE_ASSIGN_OR_RETURN(SchemaPtr schema, new_metadata.ParseSchema());
+  std::string reserved;
+  for (const auto& f : schema->fields()) {
+    for (const char* name :
+         {"__is_cdc", kChangeTypeColumn, "_commit_version", "_commit_timestamp"}) {
+      if (EqualsIgnoreCase(f.name, name))
+        reserved += (reserved.empty() ? "" : ",") + f.name;
+    }
+  }
+  if (reserved.empty()) return Status::OK();
+  // Delta: a write that brings such a column into a change-feed table, or turning the
+  // feed on for a table that has one.
+  if (snapshot && ChangeDataFeedEnabled(snapshot->metadata())) {
+    return Status::Error(
+        "RESERVED_CDC_COLUMNS_ON_WRITE",
+        {{"columnList", "[" + reserved + "]"}, {"config", "delta.enableChangeDataFeed"}});
+  }
+  return Status::Error("DELTA_TABLE_ALREADY_CONTAINS_CDC_COLUMNS",
+                       {{"columnList", "[" + reserved + "]"}});
+}
+
+}  // namespace
 
 Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions,
                                                    CommitInfo info) {
@@ -141,6 +171,9 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions,
                          : snapshot_   ? &snapshot_->metadata()
                                        : nullptr;
   SPATE_RETURN_IF_ERROR(CheckSupported(proto, meta, true));
+  if (new_metadata_) {
+    SPATE_RETURN_IF_ERROR(CheckChangeDataColumns(*new_metadata_, snapshot_.get()));
+  }
   bool only_adds = true;
   for (const auto& a : actions) {
     if (a.kind != Action::Kind::kAdd) only_adds = false;
@@ -156,8 +189,10 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions,
   info.timestamp = log_->NowMs();
   if (read_version() >= 0) info.read_version = read_version();
   info.isolation_level = "Serializable";
-  const bool blind = only_adds && !read_whole_table_ && read_filters_.empty() &&
-                     read_files_.empty() && !new_metadata_;
+  // As Delta: a commit that read nothing and only adds files (or none: a metadata-only
+  // commit such as SET TBLPROPERTIES) is a blind append.
+  const bool blind =
+      only_adds && !read_whole_table_ && read_filters_.empty() && read_files_.empty();
   info.is_blind_append = blind;
   info.engine_info = kEngineInfo;
   info.txn_id = formats::NewUuid();

@@ -15,7 +15,8 @@
 //   winner added data files (not a blind append) while we read the table
 //                                   -> ConcurrentAppendException
 //                                   (DELTA_CONCURRENT_APPEND)
-//   winner removed a file we read  -> ConcurrentDeleteReadException
+//   winner removed a file we read (any file: we read the whole table)
+//                                  -> ConcurrentDeleteReadException
 //   (DELTA_CONCURRENT_DELETE_READ) winner removed a file we remove ->
 //   ConcurrentDeleteDeleteException
 //                                   (DELTA_CONCURRENT_DELETE_DELETE)
@@ -63,7 +64,8 @@ class OptimisticTransaction {
 
   /// Reads: the whole table (overwrite), the partitions matching a filter (replaceWhere),
   /// specific files, a txn version. Concurrent data changes conflict only with what
-  /// was read: files added or removed in other partitions do not.
+  /// was read: files added in other partitions do not, and removals only of the files
+  /// read (ReadFiles), or of any file after ReadWholeTable.
   void ReadWholeTable() { read_whole_table_ = true; }
   using PartitionFilter = std::function<bool(const PartitionValues&)>;
   void ReadPartitions(PartitionFilter filter) {

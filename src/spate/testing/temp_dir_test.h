@@ -1,13 +1,16 @@
 // Copyright spate authors.
 #pragma once
 
-// A gtest fixture for tests that read and write real files: each test gets a fresh
-// temporary folder, deleted after it.
+// gtest fixtures for tests that read and write real files: each test gets a fresh
+// temporary folder, deleted after it (TempDirTest), and with WarehouseTest a session of
+// its own whose warehouse is in that folder.
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
+#include "spate/api/session.h"
 #include "spate/io/file_system.h"
 #include "spate/testing/temp_files.h"
 
@@ -28,6 +31,18 @@ class TempDirTest : public ::testing::Test {
   }
 
   std::string dir_;
+};
+
+class WarehouseTest : public TempDirTest {
+ protected:
+  void SetUp() override {
+    TempDirTest::SetUp();
+    spark_ = std::make_unique<api::SparkSession>(
+        api::SparkSession::builder().getOrCreate().newSession());
+    spark_->conf().set("spark.sql.warehouse.dir", P("warehouse"));
+  }
+
+  std::unique_ptr<api::SparkSession> spark_;
 };
 
 }  // namespace spate::testing
