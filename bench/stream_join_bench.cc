@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -47,7 +48,7 @@
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
 
-using namespace spate;
+using namespace spate;  // NOLINT
 using bench::Seconds;
 using bench::Steady;
 namespace F = api::functions;
@@ -113,7 +114,7 @@ void PrintState(const char* what, const std::vector<StatePoint>& points) {
     const StatePoint& s = points[j];
     const double per_row = s.rows ? static_cast<double>(s.bytes) / s.rows : 0;
     std::printf("%30lld %8lld %7.1f %10.1f %7.2fx %12.1f %10.1f\n",
-                static_cast<long long>(s.batch + 1), static_cast<long long>(s.rows),
+                static_cast<long long>(s.batch) + 1, static_cast<long long>(s.rows),
                 s.bytes / 1e6, per_row, per_row / kRawRowBytes,
                 s.rows ? static_cast<double>(s.live) / s.rows : 0, s.rss / 1e6);
   }
@@ -208,8 +209,17 @@ int main(int argc, char** argv) {
                           LiveBytes(p->state_operators[0])});
       }
     }
-    for (const auto& p : q.recentProgress())
+    // Where the time went (ms summed over the batches, wall time of the phases).
+    std::map<std::string, int64_t> phases;
+    for (const auto& p : q.recentProgress()) {
       out_rows += std::max<int64_t>(0, p.sink.num_output_rows);
+      for (const auto& [k, v] : p.duration_ms) phases[k] += v;
+      for (const auto& op : p.state_operators) {
+        phases["join: allUpdatesTimeMs"] += op.all_updates_time_ms;
+        phases["join: allRemovalsTimeMs"] += op.all_removals_time_ms;
+        phases["join: commitTimeMs"] += op.commit_time_ms;
+      }
+    }
     q.stop();
     const int64_t in_events = per_batch * batches * 2;
     std::printf(
@@ -218,7 +228,11 @@ int main(int argc, char** argv) {
         in_events / wall / 1e6);
     std::printf("%-46s %lld (expected %lld)\n", "joined rows",
                 static_cast<long long>(out_rows),
-                static_cast<long long>(per_batch * batches));
+                static_cast<long long>(per_batch) * batches);
+    std::printf("%-46s", "phases (ms over all batches)");
+    for (const auto& [k, v] : phases)
+      std::printf(" %s %lld,", k.c_str(), static_cast<long long>(v));
+    std::printf("\n");
     PrintState(
         "in-memory sources (RSS includes the MemoryStreams' input: kept for replay, "
         "as Spark's)",

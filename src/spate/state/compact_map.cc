@@ -10,33 +10,9 @@ namespace spate::state {
 
 namespace {
 constexpr size_t kMaxChunk = size_t{1} << 20;
-
-/// Decodes a varint written by PutVarint from trusted memory.
-inline uint64_t ReadTrustedVarint(const char*& p) {
-  uint64_t v = 0;
-  int shift = 0;
-  while (true) {
-    auto b = static_cast<uint8_t>(*p++);
-    v |= static_cast<uint64_t>(b & 0x7f) << shift;
-    if (b < 0x80) return v;
-    shift += 7;
-  }
-}
 }  // namespace
 
 CompactMap::CompactMap() { slots_.assign(16, 0); }
-
-std::string_view CompactMap::KeyOf(Entry e) {
-  uint64_t k = ReadTrustedVarint(e);
-  ReadTrustedVarint(e);
-  return {e, static_cast<size_t>(k)};
-}
-
-std::string_view CompactMap::ValueOf(Entry e) {
-  uint64_t k = ReadTrustedVarint(e);
-  uint64_t v = ReadTrustedVarint(e);
-  return {e + k, static_cast<size_t>(v)};
-}
 
 size_t CompactMap::EntrySize(Entry e) {
   Entry start = e;
@@ -57,6 +33,17 @@ int64_t CompactMap::Find(std::string_view key, uint64_t hash) const {
 CompactMap::Entry CompactMap::Find(std::string_view key) const {
   int64_t i = Find(key, HashBytes(key));
   return i < 0 ? nullptr : EntryOf(slots_[i]);
+}
+
+void CompactMap::Prefetch(std::string_view key, bool near) const {
+  const uint64_t hash = HashBytes(key);
+  const uint64_t* slot = &slots_[Home(hash)];
+  if (!near) {
+    __builtin_prefetch(slot);
+    return;
+  }
+  if (const uint64_t s = *slot; s != 0 && (s >> 48) == Tag(hash))
+    __builtin_prefetch(EntryOf(s));
 }
 
 std::optional<std::string_view> CompactMap::Get(std::string_view key) const {

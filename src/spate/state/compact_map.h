@@ -38,6 +38,10 @@ class CompactMap {
   std::optional<std::string_view> Get(std::string_view key) const;
   /// The entry holding key, or nullptr.
   Entry Find(std::string_view key) const;
+  /// Starts fetching what a lookup of key reads: its home slot (`near` false) or the
+  /// entry that slot points at when its hash bits match (`near` true; the slot should be
+  /// cached by then).
+  void Prefetch(std::string_view key, bool near) const;
   /// Sets key to value; returns the replaced entry (nullptr when the key was new).
   /// *new_entry gets the entry now holding the key. With `saved_old`, a value of the same
   /// length as the current one is overwritten in place: the old value is appended to
@@ -55,16 +59,29 @@ class CompactMap {
 
   template <typename Fn>
   void ForEach(Fn&& fn) const {
-    for (uint64_t s : slots_) {
-      if (s != 0) {
+    // Entries sit in the arena in another order than their slots: fetch a few ahead.
+    constexpr size_t kAhead = 8;
+    const size_t n = slots_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kAhead < n && slots_[i + kAhead] != 0)
+        __builtin_prefetch(EntryOf(slots_[i + kAhead]));
+      if (const uint64_t s = slots_[i]; s != 0) {
         Entry e = EntryOf(s);
         fn(KeyOf(e), ValueOf(e));
       }
     }
   }
 
-  static std::string_view KeyOf(Entry e);
-  static std::string_view ValueOf(Entry e);
+  static std::string_view KeyOf(Entry e) {
+    const uint64_t k = ReadTrustedVarint(e);
+    ReadTrustedVarint(e);
+    return {e, static_cast<size_t>(k)};
+  }
+  static std::string_view ValueOf(Entry e) {
+    const uint64_t k = ReadTrustedVarint(e);
+    const uint64_t v = ReadTrustedVarint(e);
+    return {e + k, static_cast<size_t>(v)};
+  }
 
   /// Bytes held: arena chunks and the slot table.
   int64_t memory_bytes() const {
@@ -85,7 +102,19 @@ class CompactMap {
 
  private:
   static constexpr uint64_t kPtrMask = (uint64_t{1} << 48) - 1;
-  static Entry EntryOf(uint64_t slot) { return reinterpret_cast<Entry>(slot & kPtrMask); }
+  static Entry EntryOf(uint64_t slot) {
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): slots pack an address with hash bits
+    return reinterpret_cast<Entry>(slot & kPtrMask);
+  }
+  /// Decodes a varint written by the map itself (trusted memory), advancing p.
+  static uint64_t ReadTrustedVarint(const char*& p) {
+    uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto b = static_cast<uint8_t>(*p++);
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (b < 0x80) return v;
+    }
+  }
   // The slot index comes from the hash's high bits, the tag from its low ones.
   static uint64_t Tag(uint64_t hash) { return hash & 0xffff; }
   size_t Home(uint64_t hash) const {

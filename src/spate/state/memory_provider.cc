@@ -98,6 +98,7 @@ class MemoryProvider final : public StateStoreProvider {
   std::optional<std::string_view> Get(std::string_view key) const {
     return map_.Get(key);
   }
+  void Prefetch(std::string_view key, bool near) const { map_.Prefetch(key, near); }
   void Put(std::string_view key, std::string_view value) {
     CompactMap::Entry now;
     auto at = static_cast<int64_t>(undo_.values.size());
@@ -119,7 +120,13 @@ class MemoryProvider final : public StateStoreProvider {
     // key absent now by its Remove records. A key changed several times may be written
     // more than once, always with its final value, which replays the same.
     std::string records;
-    for (const Undo& u : undo_.records) {
+    const auto& undo = undo_.records;
+    constexpr size_t kEntryAhead = 16, kSlotAhead = 8;  // fetched this many records ahead
+    for (size_t i = 0; i < undo.size(); ++i) {
+      if (i + kEntryAhead < undo.size()) __builtin_prefetch(undo[i + kEntryAhead].key);
+      if (i + kSlotAhead < undo.size())
+        map_.Prefetch(CompactMap::KeyOf(undo[i + kSlotAhead].key), false);
+      const Undo& u = undo[i];
       std::string_view key = CompactMap::KeyOf(u.key);
       CompactMap::Entry now = map_.Find(key);
       bool removal = u.key == u.old && u.saved < 0;

@@ -28,6 +28,9 @@ class ProviderStore final : public StateStore {
   }
   void Put(std::string_view key, std::string_view value) override { p_->Put(key, value); }
   void Remove(std::string_view key) override { p_->Remove(key); }
+  void Prefetch(std::string_view key, bool near) override {
+    if constexpr (requires { p_->Prefetch(key, near); }) p_->Prefetch(key, near);
+  }
   void ForEach(
       const std::function<void(std::string_view, std::string_view)>& fn) override {
     p_->ForEach(fn);

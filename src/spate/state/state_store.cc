@@ -88,6 +88,14 @@ Result<StateStoreConf> StateStoreConf::FromConf(
                          ParseConfInt(retain_key, conf(retain_key, "100"), 1));
   c.compression_codec = conf("spark.sql.streaming.stateStore.compression.codec", "lz4");
   SPATE_RETURN_IF_ERROR(ParseFileCodec(c.compression_codec));
+  const std::string join_key = "spate.streaming.join.stateFormatVersion";
+  SPATE_ASSIGN_OR_RETURN(int64_t join_format,
+                         ParseConfInt(join_key, conf(join_key, "2"), 1));
+  if (join_format > 2) {
+    return Status::Invalid("invalid value '" + conf(join_key, "2") + "' for " + join_key +
+                           ": expected 1 (Spark's four stores) or 2 (one entry per key)");
+  }
+  c.join_state_format = static_cast<int>(join_format);
   for (std::string_view name : kRocksDbConfs) {
     std::string key = "spark.sql.streaming.stateStore.rocksdb." + std::string(name);
     std::string v = conf(key, "");

@@ -59,6 +59,11 @@ struct StateStoreConf {
   /// RocksDB: spark.sql.streaming.stateStore.rocksdb.* settings by their short names
   /// (changelogCheckpointing.enabled, boundedMemoryUsage, maxMemoryUsageMB, ...).
   std::map<std::string, std::string> extra;
+  /// The state layout of a new stream-stream join
+  /// (spate.streaming.join.stateFormatVersion: 2, one entry per key, the default; 1,
+  /// Spark's four stores). A checkpoint keeps the layout it recorded
+  /// (stream/stream_join.h).
+  int join_state_format = 2;
   /// Builds the conf from session confs.
   static Result<StateStoreConf> FromConf(
       const std::function<std::string(const std::string&, const std::string&)>& conf);
@@ -96,6 +101,13 @@ class StateStore {
   virtual Status Commit() = 0;
   /// Discards this version's changes.
   virtual void Abort() = 0;
+  /// A hint that `key` will be read or written soon, so a store may start fetching it
+  /// (memory: `near` false, its hash slot; `near` true, the entry that slot points at —
+  /// give the first some lookups ahead, the second a few). Changes nothing.
+  virtual void Prefetch(std::string_view key, bool near) {
+    (void)key;
+    (void)near;
+  }
   virtual StateStoreMetrics metrics() const = 0;
 };
 

@@ -21,6 +21,7 @@ namespace spate::stream {
 
 using stateful_internal::ForEachTwsEntry;
 using stateful_internal::GetInt64;
+using stateful_internal::PutInt64;
 
 namespace {
 
@@ -634,6 +635,65 @@ bool ValuesDecode(const SchemaPtr& schema, const std::vector<RawRow>& rows,
 
 // Version `version` of store `id` (with `snapshot`: rebuilt from that version's base
 // file).
+// ---- the packed join layout (stream_join.h kJoinStateFormatPacked) shown as Spark's
+// stores: its entries become the rows of <side>-keyToNumValues (`counts`: key -> int64
+// count, int64 key event time) or <side>-keyWithIndexToValue (key ++ int64 index ->
+// int64 event time, uint8 matched, the row), which DecodeRows reads.
+
+Status CorruptJoinEntry() {
+  return Status::Error("STDS_INTERNAL_ERROR",
+                       {{"message", "corrupt stream-stream join state entry"}});
+}
+
+void SparkJoinCount(const std::string& key, size_t count,
+                    const std::optional<int64_t>& key_event, RawRow* out) {
+  out->key = key;
+  std::string v;
+  PutInt64(&v, static_cast<int64_t>(count));
+  PutInt64(&v, key_event.value_or(std::numeric_limits<int64_t>::max()));
+  out->value = std::move(v);
+}
+
+void SparkJoinRow(const std::string& key, const PackedJoinRow& row, RawRow* out) {
+  out->key = key;
+  PutInt64(&out->key, row.index);
+  std::string v;
+  PutInt64(&v, row.event);
+  v.push_back(row.matched ? 1 : 0);
+  v.append(row.row);
+  out->value = std::move(v);
+}
+
+/// The rows of one Spark store from the packed entries `entries` (sorted by key).
+Result<std::vector<RawRow>> PackedJoinAsSpark(const std::vector<RawRow>& entries,
+                                              bool counts) {
+  std::vector<RawRow> out;
+  std::optional<int64_t> key_event;
+  std::vector<PackedJoinRow> rows;
+  for (const RawRow& e : entries) {
+    if (e.key.empty() || !e.value) continue;  // the store's row count
+    if (!ParsePackedJoinEntry(*e.value, &key_event, &rows)) return CorruptJoinEntry();
+    if (counts) {
+      out.emplace_back();
+      SparkJoinCount(e.key, rows.size(), key_event, &out.back());
+      continue;
+    }
+    for (const auto& row : rows) {
+      out.emplace_back();
+      SparkJoinRow(e.key, row, &out.back());
+    }
+  }
+  return out;
+}
+
+/// The change feed of one Spark store over batches [start, end] of a packed store:
+/// each batch's changed entries compared with their previous state (loaded at version
+/// `start`): a changed count or row is an update, a row index or key that went a delete.
+Result<std::vector<RawRow>> PackedJoinChangeFeed(const state::StateStoreId& id,
+                                                 const state::StateStoreConf& conf,
+                                                 const io::FileSystemPtr& fs,
+                                                 int64_t start, int64_t end, bool counts);
+
 Result<std::vector<RawRow>> ReadStoreVersion(
     const state::StateStoreId& id, const state::StateStoreConf& conf,
     io::FileSystemPtr fs, int64_t version,
@@ -663,6 +723,68 @@ Result<std::vector<RawRow>> ReadStoreVersion(
   std::sort(rows.begin(), rows.end(),
             [](const RawRow& a, const RawRow& b) { return a.key < b.key; });
   return rows;
+}
+
+Result<std::vector<RawRow>> PackedJoinChangeFeed(const state::StateStoreId& id,
+                                                 const state::StateStoreConf& conf,
+                                                 const io::FileSystemPtr& fs,
+                                                 int64_t start, int64_t end,
+                                                 bool counts) {
+  std::map<std::string, std::string> state;  // the entries before the next batch
+  SPATE_ASSIGN_OR_RETURN(auto base, ReadStoreVersion(id, conf, fs, start));
+  for (auto& r : base) {
+    if (r.value) state[r.key] = std::move(*r.value);
+  }
+  std::vector<RawRow> out;
+  std::optional<int64_t> old_event, new_event;
+  std::vector<PackedJoinRow> old_rows, new_rows;
+  auto emit = [&](int64_t batch, bool removed) -> RawRow& {
+    out.emplace_back();
+    out.back().batch_id = batch;
+    out.back().removed = removed;
+    return out.back();
+  };
+  for (int64_t b = start; b <= end; ++b) {
+    SPATE_ASSIGN_OR_RETURN(auto changes, state::ReadStoreChanges(id, conf, *fs, b + 1));
+    for (auto& c : changes) {
+      if (c.key.empty()) continue;  // the store's row count
+      auto it = state.find(c.key);
+      old_rows.clear();
+      old_event.reset();
+      if (it != state.end() && !ParsePackedJoinEntry(it->second, &old_event, &old_rows))
+        return CorruptJoinEntry();
+      new_rows.clear();
+      new_event.reset();
+      if (!c.removed && !ParsePackedJoinEntry(c.value, &new_event, &new_rows))
+        return CorruptJoinEntry();
+      if (counts) {
+        if (c.removed) {
+          if (it != state.end()) emit(b, true).key = c.key;
+        } else if (it == state.end() || old_rows.size() != new_rows.size()) {
+          SparkJoinCount(c.key, new_rows.size(), new_event, &emit(b, false));
+        }
+      } else {
+        for (const auto& row : new_rows) {
+          const auto i = static_cast<size_t>(row.index);
+          if (i < old_rows.size() && old_rows[i].matched == row.matched &&
+              old_rows[i].row == row.row)
+            continue;
+          SparkJoinRow(c.key, row, &emit(b, false));
+        }
+        for (size_t i = new_rows.size(); i < old_rows.size(); ++i) {
+          RawRow& r = emit(b, true);
+          r.key = c.key;
+          PutInt64(&r.key, static_cast<int64_t>(i));
+        }
+      }
+      if (c.removed) {
+        if (it != state.end()) state.erase(it);
+      } else {
+        state[c.key] = std::move(c.value);
+      }
+    }
+  }
+  return out;
 }
 
 // stateVarName on a transformWithState operator: the variable's type and TTL from the
@@ -738,6 +860,7 @@ Status WriteOperatorMetadata(io::FileSystem& fs, const std::string& state_root,
   j.Set("stateStoreNames", std::move(names));
   j.Set("numPartitions", Json::Int(m.num_partitions));
   j.Set("valuePrefixBytes", Json::Int(m.value_prefix_bytes));
+  if (m.join_state_format != 0) j.Set("joinStateFormat", Json::Int(m.join_state_format));
   const std::string path = MetadataPath(state_root, operator_id);
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(io::ParentPath(path)));
   return fs.WriteAtomic(path, j.ToString() + "\n");
@@ -769,6 +892,8 @@ Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(
   for (const auto& n : names->items()) m.store_names.push_back(n.string_value());
   m.num_partitions = static_cast<int>(parts->int_value());
   m.value_prefix_bytes = static_cast<int>(prefix->int_value());
+  if (const Json* f = doc->Find("joinStateFormat"))
+    m.join_state_format = static_cast<int>(f->int_value());
   return std::optional<StateOperatorMetadata>(std::move(m));
 }
 
@@ -955,11 +1080,21 @@ Result<DataSourcePtr> MakeStateStoreSource(
   for (int p = 0; p < op->num_partitions; ++p) {
     if (!o.snapshot_partition || p == *o.snapshot_partition) partitions.push_back(p);
   }
+  // The packed join layout keeps a side's rows and counts in its keyWithIndexToValue
+  // store, one entry per key; they are shown as Spark's stores.
+  const bool packed = join && meta && meta->join_state_format == kJoinStateFormatPacked;
+  const bool packed_counts = packed && d.layout == Layout::kJoinCounts;
+  std::string physical = store;
+  if (packed_counts) physical = store.substr(0, store.find('-')) + "-keyWithIndexToValue";
   std::vector<std::vector<RawRow>> per_partition(static_cast<size_t>(op->num_partitions));
   for (int p : partitions) {
-    state::StateStoreId id{root, o.operator_id, p, store};
+    state::StateStoreId id{root, o.operator_id, p, physical};
     auto& rows = per_partition[static_cast<size_t>(p)];
-    if (o.change_feed) {
+    if (packed && o.change_feed) {
+      SPATE_ASSIGN_OR_RETURN(
+          rows, PackedJoinChangeFeed(id, desc.state_conf, fs, *o.change_start,
+                                     o.change_end.value_or(last), packed_counts));
+    } else if (o.change_feed) {
       const int64_t end = o.change_end.value_or(last);
       for (int64_t b = *o.change_start; b <= end; ++b) {
         // Batch b committed version b+1: the changes of its delta / changelog file.
@@ -981,6 +1116,9 @@ Result<DataSourcePtr> MakeStateStoreSource(
       if (o.snapshot_start) base = *o.snapshot_start + 1;
       SPATE_ASSIGN_OR_RETURN(rows, ReadStoreVersion(id, desc.state_conf, fs,
                                                     o.batch_id.value_or(last) + 1, base));
+      if (packed) {
+        SPATE_ASSIGN_OR_RETURN(rows, PackedJoinAsSpark(rows, packed_counts));
+      }
     }
   }
   if (d.guess_prefix) {
@@ -1033,6 +1171,15 @@ Result<DataSourcePtr> MakeStateMetadataSource(const io::FileSystemPtr& fs,
                       : s.base_versions.front();
       auto [it, fresh] = min_version.emplace(s.id.store_name, v);
       if (!fresh) it->second = std::max(it->second, v);
+    }
+    if (name == "symmetricHashJoin" && meta &&
+        meta->join_state_format == kJoinStateFormatPacked) {
+      // The packed layout keeps each side's counts in its keyWithIndexToValue store.
+      for (const char* side : {"left", "right"}) {
+        auto it = min_version.find(std::string(side) + "-keyWithIndexToValue");
+        if (it != min_version.end())
+          min_version.emplace(std::string(side) + "-keyToNumValues", it->second);
+      }
     }
     for (const auto& [store, minv] : min_version) {
       ids.push_back(Value::Long(op.operator_id));

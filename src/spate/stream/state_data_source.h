@@ -64,6 +64,9 @@ struct StateOperatorMetadata {
   /// Bytes before the RowCodec value (an aggregation keyed by an event-time column keeps
   /// its int64 event time first: 8; else 0).
   int value_prefix_bytes = 0;
+  /// A stream-stream join's state layout (stream_join.h kJoinStateFormat*); 0: not
+  /// recorded (a checkpoint of an older spate: Spark's layout).
+  int join_state_format = 0;
 };
 
 /// Writes (replacing) the operator's metadata file under the state root.

@@ -29,7 +29,8 @@ namespace spate::stream {
 using sql::BoundKind;
 using sql::BoundPlan;
 using sql::BoundPlanPtr;
-using namespace stateful_internal;  // NOLINT(build/namespaces)
+// NOLINTNEXTLINE(google-build-using-namespace): the stateful operators' shared internals
+using namespace stateful_internal;
 
 void EventTimeStats::Merge(const EventTimeStats& o) {
   if (o.count == 0) return;
@@ -54,7 +55,7 @@ using Operator = StatefulRuntime::Operator;
 class WatermarkExec final : public exec::PhysicalOp {
  public:
   WatermarkExec(int column, std::function<void(const EventTimeStats&)> report,
-                exec::PhysicalOpPtr child, std::string label)
+                const exec::PhysicalOpPtr& child, std::string label)
       : PhysicalOp(child->schema(), {child}),
         column_(column),
         report_(std::move(report)),
@@ -1118,11 +1119,33 @@ struct StatefulRuntime::Rewriter {
         Operator * op, OperatorFor(id, StatefulKind::kStreamJoin, rt->num_partitions_,
                                    cleanup, key_schema, value_schema,
                                    StreamJoinStoreNames(), {false, true, false, true}));
+    if (op->join_state_format == 0) {
+      // The layout the checkpoint records; a checkpoint without one (written before the
+      // format was recorded, or before _metadata/operator existed) that has state is in
+      // Spark's layout; a new one takes the configured layout.
+      int format = rt->conf_.join_state_format;
+      if (!rt->dry_run_) {
+        SPATE_ASSIGN_OR_RETURN(auto meta, ReadOperatorMetadata(*rt->fs_, rt->root_, id));
+        if (meta) {
+          format = meta->join_state_format != 0 ? meta->join_state_format
+                                                : kJoinStateFormatSpark;
+        } else if (rt->batch_.batch_id > 0) {
+          format = kJoinStateFormatSpark;
+        }
+      }
+      if (format != kJoinStateFormatSpark && format != kJoinStateFormatPacked) {
+        return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
+            .WithContext("unknown stream-stream join state format " +
+                         std::to_string(format) + " of operator " + std::to_string(id));
+      }
+      op->join_state_format = format;
+      if (format == kJoinStateFormatPacked) op->store_in_use = {false, true, false, true};
+    }
     return PlanStreamJoin(node, op, &rt->batch_, kids.at(0), kids.at(1));
   }
 
   Result<BoundPlanPtr> RewriteStateful(const BoundPlan& node, StatefulKind kind,
-                                       int64_t id, BoundPlanPtr child) {
+                                       int64_t id, const BoundPlanPtr& child) {
     if (kind == StatefulKind::kGlobalLimit) return RewriteLimit(node, id, child);
     const auto marks = EventTimeMarks(node);
     if (kind == StatefulKind::kAggregate) return RewriteAggregate(node, id, marks, child);
@@ -1358,6 +1381,7 @@ Status StatefulRuntime::CommitBatch() {
     SPATE_RETURN_IF_ERROR(ThreadPool::Default().ParallelFor(
         static_cast<int64_t>(op->open.size()), static_cast<int>(op->open.size()),
         [&](int64_t i) -> Status {
+          if (!op->StoreInUse(static_cast<int>(i))) return Status::OK();
           state::StateStore* store = op->open[static_cast<size_t>(i)];
           if (!store) {
             // A partition the batch did not run: its version must still move on.
@@ -1365,6 +1389,9 @@ Status StatefulRuntime::CommitBatch() {
           }
           if (op->session && op->rows_total[static_cast<size_t>(i)] < 0)
             op->rows_total[static_cast<size_t>(i)] = CountStoredSessions(store);
+          if (op->join_state_format == kJoinStateFormatPacked &&
+              op->rows_total[static_cast<size_t>(i)] < 0)
+            op->rows_total[static_cast<size_t>(i)] = PackedJoinStoreRows(store);
           SPATE_RETURN_IF_ERROR(store->Commit());
           metrics[static_cast<size_t>(i)] = store->metrics();
           return Status::OK();
@@ -1399,6 +1426,8 @@ Status StatefulRuntime::CommitBatch() {
           op->kind == StatefulKind::kAggregate && !op->session && op->has_event_time_key
               ? 8
               : 0;
+      if (op->kind == StatefulKind::kStreamJoin)
+        m.join_state_format = op->join_state_format;
       SPATE_RETURN_IF_ERROR(WriteOperatorMetadata(*fs_, root_, op->id, m));
       op->metadata_written = true;
     }

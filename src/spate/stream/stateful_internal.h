@@ -160,7 +160,18 @@ struct StatefulRuntime::Operator {
   /// state at or below `eviction_watermark_ms` is evicted.
   int64_t late_watermark_ms = 0, eviction_watermark_ms = 0;
   bool session = false;  // a session_window aggregation
-  std::string name;      // the progress name when not the kind's
+  /// A stream-stream join's state layout (stream_join.h kJoinStateFormat*; 0 until the
+  /// first batch of a run reads the recorded one).
+  int join_state_format = 0;
+  /// Per store name: whether the operator keeps anything in it (empty: every store).
+  /// A store not in use is never opened or committed (the packed join layout leaves the
+  /// keyToNumValues stores empty) but still counts as an instance in progress.
+  std::vector<bool> store_in_use;
+  bool StoreInUse(int slot) const {
+    return store_in_use.empty() ||
+           store_in_use[static_cast<size_t>(slot % stores_per_partition())];
+  }
+  std::string name;  // the progress name when not the kind's
   SchemaPtr key_schema, value_schema;
   bool schema_checked = false;
   bool metadata_written = false;  // _metadata/operator, once per run

@@ -4,14 +4,15 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
-#include <unordered_map>
 
 #include "spate/columnar/kernels.h"
+#include "spate/columnar/row_encoding.h"
 #include "spate/exec/exchange.h"
 #include "spate/exec/exec_context.h"
 #include "spate/exec/filter.h"
 #include "spate/exec/join_output.h"
 #include "spate/exec/planner.h"
+#include "spate/state/bytes.h"
 #include "spate/state/row_codec.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/streaming_plan.h"
@@ -34,6 +35,65 @@ constexpr int64_t kNoEventTime = std::numeric_limits<int64_t>::max();
 // side) | the RowCodec bytes of the side's columns.
 constexpr size_t kRowHeader = 9;
 
+// Reads a row's event time out of its RowCodec bytes when every field before the event
+// column has a fixed width (the packed layout then stores no separate event time).
+struct RowEventReader {
+  int field = 0;                // the event column
+  size_t bitmap_bytes = 0;      // the row's null bitmap
+  std::vector<uint8_t> widths;  // bytes of each field before it (when not NULL)
+  /// A reader for `schema`'s int64 column `field`, or nullopt.
+  static std::optional<RowEventReader> For(const Schema& schema, int field) {
+    RowEventReader r;
+    r.field = field;
+    r.bitmap_bytes = (static_cast<size_t>(schema.num_fields()) + 7) / 8;
+    const TypeId event = schema.field(field).type->id();
+    if (event != TypeId::kTimestamp && event != TypeId::kTimestampNtz &&
+        event != TypeId::kLong)
+      return std::nullopt;
+    for (int f = 0; f < field; ++f) {
+      const DataType& t = *schema.field(f).type;
+      switch (t.id()) {
+        case TypeId::kNull:
+          r.widths.push_back(0);
+          break;
+        case TypeId::kBoolean:
+        case TypeId::kByte:
+          r.widths.push_back(1);
+          break;
+        case TypeId::kShort:
+          r.widths.push_back(2);
+          break;
+        case TypeId::kInt:
+        case TypeId::kDate:
+        case TypeId::kFloat:
+          r.widths.push_back(4);
+          break;
+        case TypeId::kLong:
+        case TypeId::kTimestamp:
+        case TypeId::kTimestampNtz:
+        case TypeId::kDouble:
+          r.widths.push_back(8);
+          break;
+        default:
+          return std::nullopt;
+      }
+    }
+    return r;
+  }
+  /// The event time of a row (kNoEventTime when NULL or the row is too short).
+  int64_t Read(std::string_view row) const {
+    auto null = [&](int f) {
+      return (static_cast<uint8_t>(row[static_cast<size_t>(f / 8)]) >> (f % 8)) & 1;
+    };
+    if (row.size() < bitmap_bytes || null(field)) return kNoEventTime;
+    size_t at = bitmap_bytes;
+    for (int f = 0; f < field; ++f) {
+      if (!null(f)) at += widths[static_cast<size_t>(f)];
+    }
+    return row.size() >= at + 8 ? GetInt64(row.substr(at)) : kNoEventTime;
+  }
+};
+
 struct SideSpec {
   std::vector<BoundExprPtr> keys;
   std::vector<BoundExprPtr> pre_filters;  // conjuncts over this side only
@@ -41,12 +101,14 @@ struct SideSpec {
   bool key_cleanup = false;               // state dropped by the watermarked join key
   std::optional<StateValueWatermark> value_wm;  // else by the row's event time
   bool emits_unmatched = false;                 // an outer side
+  std::optional<RowEventReader> row_event;      // the event time from the row's bytes
   SchemaPtr schema;
   std::shared_ptr<state::RowCodec> codec;
   bool has_cleanup() const { return key_cleanup || (value_wm && event_column >= 0); }
 };
 
 struct JoinSpec {
+  int format = kJoinStateFormatPacked;  // the state layout (stream_join.h)
   JoinType type = JoinType::kInner;
   bool semi = false;
   SideSpec side[2];
@@ -63,13 +125,133 @@ struct JoinSpec {
 
 const char* JoinSideName(int side) { return side == 0 ? "left" : "right"; }
 
-// One side's two stores: key -> (count, key event time); key ++ index -> stored row.
-// The store keys and values it builds live in buffers it reuses (no allocation per row).
+// A stored row of a side, as the probe reads it: index among its key's rows, whether it
+// matched, its RowCodec bytes (a view valid until the side's next change).
+using StoredRow = PackedJoinRow;
+
+// A row to store: its event time, matched flag and RowCodec bytes.
+struct NewRow {
+  int64_t event;
+  bool matched;
+  std::string_view row;
+};
+
+// Stored rows to remove: (join key, index) pairs, in any order.
+using RowRefs = std::vector<std::pair<std::string, int64_t>>;
+
+// Sorts `refs`, drops repeats and calls fn(key, begin, end) per key, [begin, end) being
+// the key's refs (indices ascending). Stops at the first error.
+template <typename Fn>
+Status ForEachKeyOf(RowRefs* refs, Fn&& fn) {
+  std::sort(refs->begin(), refs->end());
+  refs->erase(std::unique(refs->begin(), refs->end()), refs->end());
+  for (size_t g = 0; g < refs->size();) {
+    const std::string& key = (*refs)[g].first;
+    size_t end = g;
+    while (end < refs->size() && (*refs)[end].first == key) ++end;
+    SPATE_RETURN_IF_ERROR(fn(key, g, end));
+    g = end;
+  }
+  return Status::OK();
+}
+
+// One side's state in one partition, in one of the layouts of stream_join.h. The store
+// keys and values it builds live in buffers it reuses (no allocation per row).
 class SideState {
  public:
-  SideState(state::StateStore* counts, state::StateStore* rows)
+  virtual ~SideState() = default;
+  /// The stored rows of `key`, in index order.
+  virtual Status Rows(std::string_view key, std::vector<StoredRow>* out) = 0;
+  /// Appends rows to `key` (all with the key's event time `key_event_us`).
+  virtual Status Append(std::string_view key, int64_t key_event_us, const NewRow* rows,
+                        size_t n) = 0;
+  /// Marks the rows `indices` (ascending) of `key` as matched.
+  virtual Status SetMatched(std::string_view key, const int64_t* indices, size_t n) = 0;
+  /// Removes the rows `gone`; the other rows of each key are renumbered. Removed rows
+  /// that never matched go to `unmatched` when given. Returns how many went.
+  virtual Result<int64_t> RemoveRows(RowRefs gone, state::RowBatchBuilder* unmatched) = 0;
+  /// Removes the rows at or below `threshold`: by the key's event time (`by_key`) or
+  /// the rows' own. Returns how many went.
+  virtual Result<int64_t> Evict(bool by_key, int64_t threshold,
+                                state::RowBatchBuilder* unmatched) = 0;
+  /// Ends the batch; the side's row count when the layout keeps one, else -1.
+  virtual Result<int64_t> Finish() = 0;
+  /// A hint that `key` is looked up soon (StateStore::Prefetch).
+  virtual void Prefetch(std::string_view key, bool near) = 0;
+};
+
+// Lookups this many keys ahead fetch the hash slot, and this many the entry.
+constexpr size_t kSlotAhead = 16, kEntryAhead = 8;
+
+// Calls prefetch(key i + kSlotAhead, false) and prefetch(key i + kEntryAhead, true) of
+// n keys, key(j) giving the j-th.
+template <typename Key, typename Prefetch>
+void PrefetchAhead(size_t i, size_t n, Key&& key, Prefetch&& prefetch) {
+  if (i + kSlotAhead < n) prefetch(key(i + kSlotAhead), false);
+  if (i + kEntryAhead < n) prefetch(key(i + kEntryAhead), true);
+}
+
+// Spark's layout (kJoinStateFormatSpark): key -> (count, key event time) and
+// key ++ index -> (row event time, matched, row).
+class SparkSide final : public SideState {
+ public:
+  SparkSide(state::StateStore* counts, state::StateStore* rows)
       : counts_(counts), rows_(rows) {}
 
+  Status Rows(std::string_view key, std::vector<StoredRow>* out) override {
+    out->clear();
+    const int64_t count = Count(key);
+    // A store's view lasts until its next Get (RocksDB): the rows are copied.
+    rows_buf_.clear();
+    std::vector<size_t> ends;
+    for (int64_t i = 0; i < count; ++i) {
+      auto v = rows_->Get(RowKey(key, i));
+      if (!v || v->size() < kRowHeader)
+        return Status::Internal("corrupt stream join state row");
+      out->push_back({i, (*v)[8] != 0, GetInt64(*v), {}});
+      rows_buf_.append(v->substr(kRowHeader));
+      ends.push_back(rows_buf_.size());
+    }
+    size_t begin = 0;
+    for (size_t i = 0; i < out->size(); ++i) {
+      (*out)[i].row = std::string_view(rows_buf_).substr(begin, ends[i] - begin);
+      begin = ends[i];
+    }
+    return Status::OK();
+  }
+  Status Append(std::string_view key, int64_t key_event_us, const NewRow* rows,
+                size_t n) override {
+    const int64_t count = Count(key);
+    for (size_t j = 0; j < n; ++j) {
+      value_.clear();
+      PutInt64(&value_, rows[j].event);
+      value_.push_back(rows[j].matched ? 1 : 0);
+      value_.append(rows[j].row);
+      rows_->Put(RowKey(key, count + static_cast<int64_t>(j)), value_);
+    }
+    PutCount(key, count + static_cast<int64_t>(n), key_event_us);
+    return Status::OK();
+  }
+  Status SetMatched(std::string_view key, const int64_t* indices, size_t n) override {
+    for (size_t j = 0; j < n; ++j) {
+      const std::string_view k = RowKey(key, indices[j]);
+      auto v = rows_->Get(k);
+      if (!v || v->size() < kRowHeader || (*v)[8]) continue;
+      value_.assign(v->data(), v->size());
+      value_[8] = 1;
+      rows_->Put(k, value_);
+    }
+    return Status::OK();
+  }
+  Result<int64_t> RemoveRows(RowRefs gone, state::RowBatchBuilder* unmatched) override;
+  Result<int64_t> Evict(bool by_key, int64_t threshold,
+                        state::RowBatchBuilder* unmatched) override;
+  Result<int64_t> Finish() override { return -1; }  // the row store's key count
+  void Prefetch(std::string_view key, bool near) override {
+    counts_->Prefetch(key, near);
+  }
+
+ private:
   int64_t Count(std::string_view key) {
     auto v = counts_->Get(key);
     return v ? GetInt64(*v) : 0;
@@ -81,95 +263,304 @@ class SideState {
     PutInt64(&k, i);
     return k;
   }
-  std::optional<std::string_view> Row(std::string_view key, int64_t i) {
-    return rows_->Get(RowKey(key, i));
-  }
   void PutCount(std::string_view key, int64_t count, int64_t key_event_us) {
     value_.clear();
     PutInt64(&value_, count);
     PutInt64(&value_, key_event_us);
     counts_->Put(key, value_);
   }
-  void Append(std::string_view key, int64_t key_event_us, std::string_view row) {
-    const int64_t n = Count(key);
-    rows_->Put(RowKey(key, n), row);
-    PutCount(key, n + 1, key_event_us);
-  }
-  void SetMatched(std::string_view key, int64_t i) {
-    const std::string_view k = RowKey(key, i);
-    auto v = rows_->Get(k);
-    if (!v || v->size() < kRowHeader || (*v)[8]) return;
-    value_.assign(v->data(), v->size());
-    value_[8] = 1;
-    rows_->Put(k, value_);
-  }
-  state::StateStore* counts() { return counts_; }
-  state::StateStore* rows() { return rows_; }
 
- private:
   state::StateStore* counts_;
   state::StateStore* rows_;
   std::string scratch_[2];
   std::string value_;
+  std::string rows_buf_;  // the bytes of the rows Rows() returned
 };
 
-// Stored rows to remove: (join key, index) pairs, in any order.
-using RowRefs = std::vector<std::pair<std::string, int64_t>>;
-
-// Removes the rows `gone` from a side's state; the other rows of each key are renumbered.
-// Removed rows that never matched go to `unmatched` when given. Returns how many went.
-Result<int64_t> RemoveRows(SideState* st, RowRefs gone,
-                           state::RowBatchBuilder* unmatched) {
-  std::sort(gone.begin(), gone.end());
-  gone.erase(std::unique(gone.begin(), gone.end()), gone.end());
+Result<int64_t> SparkSide::RemoveRows(RowRefs gone, state::RowBatchBuilder* unmatched) {
   int64_t removed = 0;
-  for (size_t g = 0; g < gone.size();) {
-    const std::string& key = gone[g].first;
-    size_t end = g;
-    while (end < gone.size() && gone[end].first == key) ++end;
-    auto cv = st->counts()->Get(key);
-    if (!cv || cv->size() < 16)
-      return Status::Internal("corrupt stream join state count");
-    const int64_t count = GetInt64(*cv);
-    const int64_t key_event = GetInt64(cv->substr(8));
-    if (!unmatched && end - g == static_cast<size_t>(count)) {
-      // Every row of the key goes and none is read: no copies, no renumbering.
-      for (int64_t i = 0; i < count; ++i) st->rows()->Remove(st->RowKey(key, i));
-      st->counts()->Remove(key);
-      removed += count;
-      g = end;
-      continue;
-    }
-    int64_t kept = 0;
-    size_t next_drop = g;  // the indices to drop, ascending
+  SPATE_RETURN_IF_ERROR(
+      ForEachKeyOf(&gone, [&](const std::string& key, size_t g, size_t end) -> Status {
+        auto cv = counts_->Get(key);
+        if (!cv || cv->size() < 16)
+          return Status::Internal("corrupt stream join state count");
+        const int64_t count = GetInt64(*cv);
+        const int64_t key_event = GetInt64(cv->substr(8));
+        if (!unmatched && end - g == static_cast<size_t>(count)) {
+          // Every row of the key goes and none is read: no copies, no renumbering.
+          for (int64_t i = 0; i < count; ++i) rows_->Remove(RowKey(key, i));
+          counts_->Remove(key);
+          removed += count;
+          return Status::OK();
+        }
+        int64_t kept = 0;
+        size_t next_drop = g;  // the indices to drop, ascending
+        for (int64_t i = 0; i < count; ++i) {
+          while (next_drop < end && gone[next_drop].second < i) ++next_drop;
+          const bool drop = next_drop < end && gone[next_drop].second == i;
+          const std::string_view rk = RowKey(key, i);
+          auto v = rows_->Get(rk);
+          if (!v) continue;
+          if (drop) {
+            if (unmatched && v->size() >= kRowHeader && !(*v)[8])
+              SPATE_RETURN_IF_ERROR(unmatched->Append(v->substr(kRowHeader)));
+            ++removed;
+            continue;
+          }
+          if (kept != i) {
+            std::string value(*v);
+            rows_->Put(RowKey(key, kept, 1), value);
+          }
+          ++kept;
+        }
+        for (int64_t i = kept; i < count; ++i) rows_->Remove(RowKey(key, i));
+        if (kept == 0) {
+          counts_->Remove(key);
+        } else {
+          PutCount(key, kept, key_event);
+        }
+        return Status::OK();
+      }));
+  return removed;
+}
+
+Result<int64_t> SparkSide::Evict(bool by_key, int64_t threshold,
+                                 state::RowBatchBuilder* unmatched) {
+  if (!by_key) {
+    // By the rows' event times: the keys that lose rows keep the others, renumbered.
+    RowRefs gone;
+    rows_->ForEach([&](std::string_view k, std::string_view v) {
+      if (k.size() < 8 || v.size() < kRowHeader || GetInt64(v) > threshold) return;
+      gone.emplace_back(std::string(k.substr(0, k.size() - 8)),
+                        GetInt64(k.substr(k.size() - 8)));
+    });
+    return RemoveRows(std::move(gone), unmatched);
+  }
+  std::vector<std::pair<std::string, int64_t>> gone;
+  counts_->ForEach([&](std::string_view key, std::string_view v) {
+    if (v.size() >= 16 && GetInt64(v.substr(8)) <= threshold)
+      gone.emplace_back(key, GetInt64(v));
+  });
+  int64_t removed = 0;
+  for (const auto& [key, count] : gone) {
     for (int64_t i = 0; i < count; ++i) {
-      while (next_drop < end && gone[next_drop].second < i) ++next_drop;
-      const bool drop = next_drop < end && gone[next_drop].second == i;
-      const std::string_view rk = st->RowKey(key, i);
-      auto v = st->rows()->Get(rk);
-      if (!v) continue;
-      if (drop) {
-        if (unmatched && v->size() >= kRowHeader && !(*v)[8])
+      const std::string_view rk = RowKey(key, i);
+      if (unmatched) {
+        auto v = rows_->Get(rk);
+        if (v && v->size() >= kRowHeader && !(*v)[8])
           SPATE_RETURN_IF_ERROR(unmatched->Append(v->substr(kRowHeader)));
-        ++removed;
-        continue;
       }
-      if (kept != i) {
-        std::string value(*v);
-        st->rows()->Put(st->RowKey(key, kept, 1), value);
-      }
-      ++kept;
+      rows_->Remove(rk);
     }
-    for (int64_t i = kept; i < count; ++i) st->rows()->Remove(st->RowKey(key, i));
-    if (kept == 0) {
-      st->counts()->Remove(key);
-    } else {
-      st->PutCount(key, kept, key_event);
-    }
-    g = end;
+    counts_->Remove(key);
+    removed += count;
   }
   return removed;
 }
+
+// The packed layout (kJoinStateFormatPacked): one entry per key with all its rows, and
+// the row count under the empty key.
+class PackedSide final : public SideState {
+ public:
+  /// `key_event`: entries keep the key's event time; `row_events`: new entries keep
+  /// each row's event time, unless `events` reads it from the row's bytes.
+  PackedSide(state::StateStore* store, bool key_event, bool row_events,
+             const RowEventReader* events)
+      : store_(store),
+        key_event_(key_event),
+        row_events_(row_events && !events),
+        events_(events) {
+    auto v = store_->Get(std::string_view());
+    total_ = loaded_total_ = v ? GetInt64(*v) : 0;
+  }
+
+  Status Rows(std::string_view key, std::vector<StoredRow>* out) override {
+    out->clear();
+    auto v = store_->Get(key);
+    if (!v) return Status::OK();
+    return Parse(*v, out);
+  }
+  Status Append(std::string_view key, int64_t key_event_us, const NewRow* rows,
+                size_t n) override {
+    auto v = store_->Get(key);
+    value_.clear();
+    if (v) {
+      value_.assign(v->data(), v->size());
+    } else {
+      value_.push_back(static_cast<char>((row_events_ ? kRowEvents : 0) |
+                                         (key_event_ ? kKeyEvent : 0)));
+      if (key_event_) PutInt64(&value_, key_event_us);
+    }
+    const bool row_events = (value_[0] & kRowEvents) != 0;
+    for (size_t j = 0; j < n; ++j)
+      AppendRow(&value_, row_events, rows[j].event, rows[j].matched, rows[j].row);
+    store_->Put(key, value_);
+    total_ += static_cast<int64_t>(n);
+    return Status::OK();
+  }
+  Status SetMatched(std::string_view key, const int64_t* indices, size_t n) override {
+    auto v = store_->Get(key);
+    if (!v) return Status::OK();
+    value_.assign(v->data(), v->size());
+    SPATE_ASSIGN_OR_RETURN(size_t pos, RowsStart(value_));
+    size_t j = 0;
+    bool changed = false;
+    for (int64_t i = 0; pos < value_.size() && j < n; ++i) {
+      state::ByteReader r(std::string_view(value_).substr(pos));
+      uint64_t head = 0;
+      if (!r.ReadVarint(&head) || (head >> 1) > r.remaining())
+        return Status::Internal("corrupt stream join state entry");
+      if (indices[j] == i) {
+        // The flag is the varint's lowest bit, in its first byte.
+        if (!(head & 1)) {
+          value_[pos] = static_cast<char>(value_[pos] | 1);
+          changed = true;
+        }
+        ++j;
+      }
+      pos = value_.size() - r.remaining() + (head >> 1);
+    }
+    if (changed) store_->Put(key, value_);
+    return Status::OK();
+  }
+  Result<int64_t> RemoveRows(RowRefs gone, state::RowBatchBuilder* unmatched) override {
+    int64_t removed = 0;
+    SPATE_RETURN_IF_ERROR(
+        ForEachKeyOf(&gone, [&](const std::string& key, size_t g, size_t end) -> Status {
+          auto v = store_->Get(key);
+          if (!v) return Status::OK();
+          size_t next = g;
+          SPATE_ASSIGN_OR_RETURN(int64_t n,
+                                 Rewrite(*v, unmatched, [&](const StoredRow& row) {
+                                   while (next < end && gone[next].second < row.index)
+                                     ++next;
+                                   return next < end && gone[next].second == row.index;
+                                 }));
+          removed += n;
+          if (n > 0) Store(key);
+          return Status::OK();
+        }));
+    total_ -= removed;
+    return removed;
+  }
+  Result<int64_t> Evict(bool by_key, int64_t threshold,
+                        state::RowBatchBuilder* unmatched) override {
+    // Entries change after the scan: (key, new entry; empty: removed).
+    std::vector<std::pair<std::string, std::string>> changes;
+    int64_t removed = 0;
+    Status st;
+    store_->ForEach([&](std::string_view key, std::string_view v) {
+      if (key.empty() || !st.ok()) return;
+      if (by_key) {
+        if (v.size() < 9 || !(v[0] & kKeyEvent) || GetInt64(v.substr(1)) > threshold)
+          return;
+      }
+      auto n = Rewrite(v, unmatched, [&](const StoredRow& row) {
+        return by_key || row.event <= threshold;
+      });
+      if (!n.ok()) {
+        st = n.status();
+        return;
+      }
+      if (*n == 0) return;
+      removed += *n;
+      changes.emplace_back(std::string(key), value_);
+    });
+    SPATE_RETURN_IF_ERROR(st);
+    for (size_t i = 0; i < changes.size(); ++i) {
+      PrefetchAhead(
+          i, changes.size(),
+          [&](size_t j) -> std::string_view { return changes[j].first; },
+          [&](std::string_view k, bool near) { store_->Prefetch(k, near); });
+      value_ = std::move(changes[i].second);
+      Store(changes[i].first);
+    }
+    total_ -= removed;
+    return removed;
+  }
+  void Prefetch(std::string_view key, bool near) override { store_->Prefetch(key, near); }
+  Result<int64_t> Finish() override {
+    if (total_ != loaded_total_) {
+      value_.clear();
+      PutInt64(&value_, total_);
+      store_->Put(std::string_view(), value_);
+      loaded_total_ = total_;
+    }
+    return total_;
+  }
+
+ private:
+  static constexpr char kKeyEvent = 1;
+  static constexpr char kRowEvents = 2;
+
+  static void AppendRow(std::string* out, bool row_events, int64_t event, bool matched,
+                        std::string_view row) {
+    const size_t len = row.size() + (row_events ? 8 : 0);
+    state::PutVarint(out, (static_cast<uint64_t>(len) << 1) | (matched ? 1 : 0));
+    if (row_events) PutInt64(out, event);
+    out->append(row);
+  }
+  // The rows of entry `v`, with their event times.
+  Status Parse(std::string_view v, std::vector<StoredRow>* out) const {
+    std::optional<int64_t> key_event;
+    if (!ParsePackedJoinEntry(v, &key_event, out))
+      return Status::Internal("corrupt stream join state entry");
+    if (!(v[0] & kRowEvents) && events_) {
+      for (StoredRow& row : *out) row.event = events_->Read(row.row);
+    }
+    return Status::OK();
+  }
+  static Result<size_t> RowsStart(std::string_view v) {
+    if (v.empty() || (v[0] & kKeyEvent && v.size() < 9))
+      return Status::Internal("corrupt stream join state entry");
+    return (v[0] & kKeyEvent) ? size_t{9} : size_t{1};
+  }
+  // value_ = entry `v` without the rows `drop` selects; those that never matched go to
+  // `unmatched`. Returns how many were dropped (0: value_ is unspecified).
+  template <typename Drop>
+  Result<int64_t> Rewrite(std::string_view v, state::RowBatchBuilder* unmatched,
+                          Drop&& drop) {
+    SPATE_RETURN_IF_ERROR(Parse(v, &rows_));
+    drop_.assign(rows_.size(), 0);
+    int64_t dropped = 0;
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      if (!drop(rows_[i])) continue;
+      drop_[i] = 1;
+      ++dropped;
+      if (unmatched && !rows_[i].matched)
+        SPATE_RETURN_IF_ERROR(unmatched->Append(rows_[i].row));
+    }
+    if (dropped == 0) return dropped;
+    value_.clear();
+    if (dropped == static_cast<int64_t>(rows_.size())) return dropped;
+    // The header (flags, key event time) stays; the kept rows follow.
+    SPATE_ASSIGN_OR_RETURN(size_t start, RowsStart(v));
+    value_.assign(v.data(), start);
+    const bool row_events = (v[0] & kRowEvents) != 0;
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      if (!drop_[i])
+        AppendRow(&value_, row_events, rows_[i].event, rows_[i].matched, rows_[i].row);
+    }
+    return dropped;
+  }
+  // Writes value_ as key's entry (an empty value_: removes the key).
+  void Store(std::string_view key) {
+    if (value_.empty()) {
+      store_->Remove(key);
+    } else {
+      store_->Put(key, value_);
+    }
+  }
+
+  state::StateStore* store_;
+  bool key_event_;
+  bool row_events_;
+  const RowEventReader* events_;
+  int64_t total_ = 0, loaded_total_ = 0;
+  std::string value_;
+  std::vector<StoredRow> rows_;
+  std::vector<uint8_t> drop_;
+};
 
 // Rows of `mask` (a boolean column) that are true, as a byte per row.
 void AndMask(const Column& mask, std::vector<uint8_t>* pass) {
@@ -199,7 +590,34 @@ struct SideBatch {
   std::vector<int64_t> row_event;  // the side's event-time column (µs)
   std::vector<uint8_t> late;       // dropped: at or below the late-events watermark
   std::vector<uint8_t> pre;        // passes the side's own conjuncts
+  std::vector<int32_t> group;      // rows of equal keys share a group (first seen: 0)
+  int32_t num_groups = 0;
+  std::vector<int32_t> group_first;  // per group: its first row
 };
+
+// Numbers the distinct keys of `sb` (sb->group) in order of first appearance.
+void GroupKeys(SideBatch* sb) {
+  const size_t n = sb->keys.size();
+  sb->group.assign(n, 0);
+  size_t cap = 16;
+  while (cap < 2 * n) cap <<= 1;
+  std::vector<int32_t> table(cap, -1);  // group of the slot's key, -1: empty
+  std::vector<int32_t> first;           // per group: its first row
+  for (size_t r = 0; r < n; ++r) {
+    const std::string& key = sb->keys[r];
+    size_t i = static_cast<size_t>(HashBytes(key)) & (cap - 1);
+    while (table[i] >= 0 &&
+           sb->keys[static_cast<size_t>(first[static_cast<size_t>(table[i])])] != key)
+      i = (i + 1) & (cap - 1);
+    if (table[i] < 0) {
+      table[i] = static_cast<int32_t>(first.size());
+      first.push_back(static_cast<int32_t>(r));
+    }
+    sb->group[r] = table[i];
+  }
+  sb->num_groups = static_cast<int32_t>(first.size());
+  sb->group_first = std::move(first);
+}
 
 class StreamJoinExec final : public exec::PhysicalOp {
  public:
@@ -223,21 +641,38 @@ class StreamJoinExec final : public exec::PhysicalOp {
     auto right = std::shared_ptr<exec::BatchStream>(std::move(r));
     return exec::BatchStreamPtr(std::make_unique<OnceStream>(
         [this, partition, ctx, left, right]() -> Result<BatchPtr> {
-          state::StateStore* stores[4];
+          // Store slots: left counts, left rows, right counts, right rows; the packed
+          // layout keeps everything in the rows stores.
+          state::StateStore* stores[4] = {nullptr, nullptr, nullptr, nullptr};
+          const bool packed = s_->format == kJoinStateFormatPacked;
           for (int i = 0; i < 4; ++i) {
+            if (packed && i % 2 == 0) continue;
             SPATE_ASSIGN_OR_RETURN(stores[i], op_->Open(partition, i));
           }
           std::vector<BatchPtr> in[2];
           SPATE_RETURN_IF_ERROR(Drain(left.get(), &in[0]));
           SPATE_RETURN_IF_ERROR(Drain(right.get(), &in[1]));
-          SideState st[2] = {SideState(stores[0], stores[1]),
-                             SideState(stores[2], stores[3])};
-          return Run(in, st, ctx->eval());
+          std::unique_ptr<SideState> sides[2];
+          for (int side = 0; side < 2; ++side) {
+            if (packed) {
+              const SideSpec& sd = s_->side[side];
+              sides[side] = std::make_unique<PackedSide>(
+                  stores[2 * side + 1], sd.key_cleanup, sd.event_column >= 0,
+                  sd.row_event ? &*sd.row_event : nullptr);
+            } else {
+              sides[side] =
+                  std::make_unique<SparkSide>(stores[2 * side], stores[2 * side + 1]);
+            }
+          }
+          SideState* st[2] = {sides[0].get(), sides[1].get()};
+          state::StateStore* row_stores[2] = {stores[1], stores[3]};
+          return Run(in, st, row_stores, ctx->eval());
         }));
   }
 
  private:
-  Result<BatchPtr> Run(std::vector<BatchPtr> (&in)[2], SideState (&st)[2],
+  Result<BatchPtr> Run(std::vector<BatchPtr> (&in)[2], SideState* (&st)[2],
+                       state::StateStore* (&row_stores)[2],
                        const EvalContext& eval) const;
   Result<SideBatch> Prepare(int side, BatchPtr b, const EvalContext& eval) const;
   Status Probe(int side, const SideBatch& sb, SideState* other,
@@ -253,6 +688,9 @@ class StreamJoinExec final : public exec::PhysicalOp {
   }
   Status Evict(int side, SideState* st, int64_t threshold, std::vector<BatchPtr>* outs,
                int64_t* removed) const;
+  Status StoreRows(const SideBatch& sb, const std::vector<int32_t>& append,
+                   const std::vector<size_t>& row_start, const std::string& rows,
+                   const std::vector<uint8_t>& matched, SideState* st) const;
   BatchPtr PadUnmatched(int side, const Batch& rows,
                         const std::vector<uint8_t>& matched) const {
     return side == 0 ? s_->outer->FinishLeft(rows, matched.data())
@@ -316,6 +754,7 @@ Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b,
       AndMask(*mask, &sb.pre);
     }
   }
+  GroupKeys(&sb);
   sb.batch = std::move(b);
   return sb;
 }
@@ -336,33 +775,37 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
   std::vector<const std::string*> cand_key;
   std::vector<int64_t> cand_index;
   std::vector<uint8_t> cand_stored_matched;
-  std::unordered_map<std::string_view, std::pair<int32_t, int32_t>> fetched;
+  // Per key group: its first candidate and how many (first -1: not fetched yet).
+  std::vector<std::pair<int32_t, int32_t>> fetched(static_cast<size_t>(sb.num_groups),
+                                                   {-1, 0});
   std::vector<int32_t> probe_rows, cand_rows;
+  std::vector<StoredRow> stored_rows;
   for (int64_t r = 0; r < n; ++r) {
     const auto ur = static_cast<size_t>(r);
     if (sb.late[ur] || !sb.pre[ur] || !sb.key_valid[ur]) continue;
     const std::string& key = sb.keys[ur];
-    auto it = fetched.find(key);
-    if (it == fetched.end()) {
+    const auto g = static_cast<size_t>(sb.group[ur]);
+    auto& fetch = fetched[g];
+    if (fetch.first < 0) {
+      // Groups are fetched in order: start on the next ones.
+      PrefetchAhead(
+          g, sb.group_first.size(),
+          [&](size_t j) -> std::string_view {
+            return sb.keys[static_cast<size_t>(sb.group_first[j])];
+          },
+          [&](std::string_view k, bool near) { other->Prefetch(k, near); });
       const auto first = static_cast<int32_t>(cand_key.size());
-      const int64_t count = other->Count(key);
-      for (int64_t i = 0; i < count; ++i) {
-        auto v = other->Row(key, i);
-        if (!v || v->size() < kRowHeader)
-          return Status::Internal("corrupt stream join state row");
-        const bool was_matched = (*v)[8] != 0;
-        if (exclude_matched && was_matched) continue;
-        SPATE_RETURN_IF_ERROR(cand.Append(v->substr(kRowHeader)));
+      SPATE_RETURN_IF_ERROR(other->Rows(key, &stored_rows));
+      for (const StoredRow& row : stored_rows) {
+        if (exclude_matched && row.matched) continue;
+        SPATE_RETURN_IF_ERROR(cand.Append(row.row));
         cand_key.push_back(&key);
-        cand_index.push_back(i);
-        cand_stored_matched.push_back(was_matched ? 1 : 0);
+        cand_index.push_back(row.index);
+        cand_stored_matched.push_back(row.matched ? 1 : 0);
       }
-      it = fetched
-               .emplace(key, std::make_pair(
-                                 first, static_cast<int32_t>(cand_key.size()) - first))
-               .first;
+      fetch = {first, static_cast<int32_t>(cand_key.size()) - first};
     }
-    for (int32_t c = it->second.first; c < it->second.first + it->second.second; ++c) {
+    for (int32_t c = fetch.first; c < fetch.first + fetch.second; ++c) {
       probe_rows.push_back(static_cast<int32_t>(r));
       cand_rows.push_back(c);
     }
@@ -384,14 +827,27 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
   RowRefs emitted;
   // The matched flag is read only where unmatched rows get NULL rows (and by semi joins).
   const bool track_matched = s_->side[other_side].emits_unmatched;
+  // A key's candidates are adjacent: their newly matched indices go in one call.
+  std::vector<int64_t> indices;
+  const std::string* indices_key = nullptr;
   for (size_t c = 0; c < cand_matched.size(); ++c) {
     if (!cand_matched[c] || cand_stored_matched[c]) continue;
     newly.push_back(static_cast<int32_t>(c));
     if (exclude_matched) {
       emitted.emplace_back(*cand_key[c], cand_index[c]);
     } else if (track_matched) {
-      other->SetMatched(*cand_key[c], cand_index[c]);
+      if (cand_key[c] != indices_key && !indices.empty()) {
+        SPATE_RETURN_IF_ERROR(
+            other->SetMatched(*indices_key, indices.data(), indices.size()));
+        indices.clear();
+      }
+      indices_key = cand_key[c];
+      indices.push_back(cand_index[c]);
     }
+  }
+  if (!indices.empty()) {
+    SPATE_RETURN_IF_ERROR(
+        other->SetMatched(*indices_key, indices.data(), indices.size()));
   }
   if (!s_->semi) {
     if (joined && joined->num_rows() > 0) outs->push_back(std::move(joined));
@@ -400,7 +856,7 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
     // then leaves the state (as Spark 4.2, counted as removed).
     if (BatchPtr b = TakeRows(s_->out_schema, *stored, newly))
       outs->push_back(std::move(b));
-    SPATE_ASSIGN_OR_RETURN(int64_t n, RemoveRows(other, std::move(emitted), nullptr));
+    SPATE_ASSIGN_OR_RETURN(int64_t n, other->RemoveRows(std::move(emitted), nullptr));
     *removed += n;
   }
   return Status::OK();
@@ -411,37 +867,8 @@ Status StreamJoinExec::Evict(int side, SideState* st, int64_t threshold,
   const SideSpec& sd = s_->side[side];
   const bool emit = sd.emits_unmatched;
   state::RowBatchBuilder unmatched(*sd.codec);
-  *removed = 0;
-  if (sd.key_cleanup) {
-    std::vector<std::pair<std::string, int64_t>> gone;
-    st->counts()->ForEach([&](std::string_view key, std::string_view v) {
-      if (v.size() >= 16 && GetInt64(v.substr(8)) <= threshold)
-        gone.emplace_back(key, GetInt64(v));
-    });
-    for (const auto& [key, count] : gone) {
-      for (int64_t i = 0; i < count; ++i) {
-        const std::string_view rk = st->RowKey(key, i);
-        if (emit) {
-          auto v = st->rows()->Get(rk);
-          if (v && v->size() >= kRowHeader && !(*v)[8])
-            SPATE_RETURN_IF_ERROR(unmatched.Append(v->substr(kRowHeader)));
-        }
-        st->rows()->Remove(rk);
-      }
-      st->counts()->Remove(key);
-      *removed += count;
-    }
-  } else {
-    // By the rows' event times: the keys that lose rows keep the others, renumbered.
-    RowRefs gone;
-    st->rows()->ForEach([&](std::string_view k, std::string_view v) {
-      if (k.size() < 8 || v.size() < kRowHeader || GetInt64(v) > threshold) return;
-      gone.emplace_back(std::string(k.substr(0, k.size() - 8)),
-                        GetInt64(k.substr(k.size() - 8)));
-    });
-    SPATE_ASSIGN_OR_RETURN(*removed,
-                           RemoveRows(st, std::move(gone), emit ? &unmatched : nullptr));
-  }
+  SPATE_ASSIGN_OR_RETURN(
+      *removed, st->Evict(sd.key_cleanup, threshold, emit ? &unmatched : nullptr));
   if (emit && unmatched.num_rows() > 0) {
     SPATE_ASSIGN_OR_RETURN(BatchPtr rows, unmatched.Finish());
     std::vector<uint8_t> none(static_cast<size_t>(rows->num_rows()), 0);
@@ -450,12 +877,66 @@ Status StreamJoinExec::Evict(int side, SideState* st, int64_t threshold,
   return Status::OK();
 }
 
-Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (&st)[2],
+// Stores the rows `append` of `sb` (their RowCodec bytes: rows[row_start[i],
+// row_start[i + 1])), a key's rows in one call, in arrival order.
+Status StreamJoinExec::StoreRows(const SideBatch& sb, const std::vector<int32_t>& append,
+                                 const std::vector<size_t>& row_start,
+                                 const std::string& rows,
+                                 const std::vector<uint8_t>& matched,
+                                 SideState* st) const {
+  if (append.empty()) return Status::OK();
+  // Rows of one key linked in arrival order: per group its first and last row (-1:
+  // none yet), per row the next (-1 ends); groups in order of their first stored row.
+  std::vector<std::pair<int32_t, int32_t>> ends(static_cast<size_t>(sb.num_groups),
+                                                {-1, -1});
+  std::vector<int32_t> next(append.size(), -1);
+  std::vector<int32_t> heads;
+  for (size_t i = 0; i < append.size(); ++i) {
+    const auto id = static_cast<int32_t>(i);
+    auto& [head, tail] =
+        ends[static_cast<size_t>(sb.group[static_cast<size_t>(append[i])])];
+    if (head < 0) {
+      head = id;
+      heads.push_back(id);
+    } else {
+      next[static_cast<size_t>(tail)] = id;
+    }
+    tail = id;
+  }
+  std::vector<NewRow> batch;
+  auto head_key = [&](size_t j) -> std::string_view {
+    return sb.keys[static_cast<size_t>(append[static_cast<size_t>(heads[j])])];
+  };
+  for (size_t hi = 0; hi < heads.size(); ++hi) {
+    PrefetchAhead(hi, heads.size(), head_key,
+                  [&](std::string_view k, bool near) { st->Prefetch(k, near); });
+    const int32_t h = heads[hi];
+    batch.clear();
+    for (int32_t i = h; i >= 0; i = next[static_cast<size_t>(i)]) {
+      const auto ui = static_cast<size_t>(i);
+      const auto r = static_cast<size_t>(append[ui]);
+      batch.push_back({sb.row_event[r], matched[r] != 0,
+                       std::string_view(rows).substr(row_start[ui],
+                                                     row_start[ui + 1] - row_start[ui])});
+    }
+    const auto r = static_cast<size_t>(append[static_cast<size_t>(h)]);
+    SPATE_RETURN_IF_ERROR(
+        st->Append(sb.keys[r], sb.key_event[r], batch.data(), batch.size()));
+  }
+  return Status::OK();
+}
+
+Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* (&st)[2],
+                                     state::StateStore* (&row_stores)[2],
                                      const EvalContext& eval) const {
   auto t_update = SteadyClock::now();
   std::vector<BatchPtr> outs;
   int64_t updated = 0, dropped = 0, removed = 0;
-  std::string row;
+  // The rows of an input batch to store: their input rows, RowCodec bytes in `rows`
+  // from row_start[i] to row_start[i + 1].
+  std::vector<int32_t> append;
+  std::vector<size_t> row_start;
+  std::string rows;
   // Left semi takes the right input first (as Spark 4.2): a new left row that matches a
   // right row of the same batch is then emitted on arrival and never stored.
   const int order[2] = {s_->semi ? 1 : 0, s_->semi ? 0 : 1};
@@ -466,7 +947,7 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (
       SPATE_ASSIGN_OR_RETURN(SideBatch sb, Prepare(side, std::move(b), eval));
       std::vector<uint8_t> matched;
       SPATE_RETURN_IF_ERROR(
-          Probe(side, sb, &st[1 - side], &matched, &outs, &removed, eval));
+          Probe(side, sb, st[1 - side], &matched, &outs, &removed, eval));
       const Batch& batch = *sb.batch;
       const int64_t n = batch.num_rows();
       std::vector<int32_t> semi_rows;
@@ -500,13 +981,17 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (
           const bool evicting = t <= *threshold;
           if (evicting && !(sd.emits_unmatched && !matched[ur])) continue;
         }
-        row.clear();
-        PutInt64(&row, sb.row_event[ur]);
-        row.push_back(matched[ur] ? 1 : 0);
-        sd.codec->Encode(cols, r, &row);
-        st[side].Append(sb.keys[ur], sb.key_event[ur], row);
+        // Stored below, a key's rows together (in arrival order).
+        row_start.push_back(rows.size());
+        sd.codec->Encode(cols, r, &rows);
+        append.push_back(static_cast<int32_t>(r));
         ++updated;
       }
+      row_start.push_back(rows.size());
+      SPATE_RETURN_IF_ERROR(StoreRows(sb, append, row_start, rows, matched, st[side]));
+      append.clear();
+      row_start.clear();
+      rows.clear();
       if (BatchPtr b = TakeRows(s_->out_schema, batch, semi_rows))
         outs.push_back(std::move(b));
       if (any_outer) {
@@ -521,9 +1006,13 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState (
     const std::optional<int64_t> threshold = Threshold(side);
     if (!threshold) continue;
     int64_t n = 0;
-    SPATE_RETURN_IF_ERROR(Evict(side, &st[side], *threshold, &outs, &n));
+    SPATE_RETURN_IF_ERROR(Evict(side, st[side], *threshold, &outs, &n));
     // As Spark: rows an outer side drops while emitting its NULL rows are not counted.
     if (!s_->side[side].emits_unmatched) removed += n;
+  }
+  for (int side = 0; side < 2; ++side) {
+    SPATE_ASSIGN_OR_RETURN(int64_t total, st[side]->Finish());
+    if (total >= 0) op_->SetRowsTotal(row_stores[side], total);
   }
   op_->AddMetrics(updated, removed, dropped, update_ns, NanosSince(t_remove), 0);
   if (outs.empty()) return BatchPtr();
@@ -569,6 +1058,45 @@ std::vector<Field> KeyFields(const BoundPlan& join) {
 
 }  // namespace
 
+bool ParsePackedJoinEntry(std::string_view value, std::optional<int64_t>* key_event,
+                          std::vector<PackedJoinRow>* rows) {
+  rows->clear();
+  key_event->reset();
+  if (value.empty()) return false;
+  const auto flags = static_cast<uint8_t>(value[0]);
+  if (flags & ~3u) return false;
+  state::ByteReader r(value.substr(1));
+  if (flags & 1) {
+    int64_t t = 0;
+    if (!r.ReadFixed(&t)) return false;
+    *key_event = t;
+  }
+  const bool row_events = (flags & 2) != 0;
+  for (int64_t i = 0; !r.at_end(); ++i) {
+    uint64_t head = 0;
+    std::string_view body;
+    if (!r.ReadVarint(&head) || !r.ReadBytes(static_cast<size_t>(head >> 1), &body))
+      return false;
+    PackedJoinRow row;
+    row.index = i;
+    row.matched = (head & 1) != 0;
+    row.event = kNoEventTime;
+    if (row_events) {
+      if (body.size() < 8) return false;
+      row.event = GetInt64(body);
+      body.remove_prefix(8);
+    }
+    row.row = body;
+    rows->push_back(row);
+  }
+  return true;
+}
+
+int64_t PackedJoinStoreRows(state::StateStore* store) {
+  auto v = store->Get(std::string_view());
+  return v ? GetInt64(*v) : 0;
+}
+
 const std::vector<std::string>& StreamJoinStoreNames() {
   static const std::vector<std::string> kNames = {
       "left-keyToNumValues", "left-keyWithIndexToValue", "right-keyToNumValues",
@@ -603,6 +1131,8 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op,
       return Status::Internal("stream-stream join keys of different types");
   }
   auto s = std::make_shared<JoinSpec>();
+  s->format = op->join_state_format == kJoinStateFormatSpark ? kJoinStateFormatSpark
+                                                             : kJoinStateFormatPacked;
   s->type = join.join_type == JoinType::kCross ? JoinType::kInner : join.join_type;
   s->semi = s->type == JoinType::kLeftSemi;
   s->out_schema = join.OutputSchema();
@@ -619,6 +1149,8 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op,
     sd.schema = join.children[static_cast<size_t>(side)]->OutputSchema();
     sd.codec = std::make_shared<state::RowCodec>(sd.schema);
     sd.event_column = w.event_column[side];
+    if (sd.event_column >= 0)
+      sd.row_event = RowEventReader::For(*sd.schema, sd.event_column);
     sd.key_cleanup = w.key_ordinal >= 0;
     if (!sd.key_cleanup) sd.value_wm = w.value[side];
   }

@@ -642,53 +642,78 @@ TEST_P(StateDataSource, TransformWithStateVariables) {
   fs::remove_all(chk);
 }
 
+// Both join state layouts (spate.streaming.join.stateFormatVersion: 1, Spark's four
+// stores; 2, one entry per key) read as Spark's four stores, the same rows.
 TEST_P(StateDataSource, StreamStreamJoin) {
-  SparkSession spark = NewSpark();
-  const std::string chk = TempDir("join");
-  MemoryStream a(spark, "k INT, av STRING");
-  MemoryStream b(spark, "k2 INT, bv STRING");
-  // Both sides' rows before the start: one batch (batch 0) whatever the timing; added
-  // after it, the query could run a batch between the two addData calls (maxBatchId 1).
-  a.addData({{I(1), S("a1")}, {I(2), S("a2")}, {I(1), S("a1x")}});
-  b.addData({{I(1), S("b1")}});
-  auto q = a.toDF()
-               .join(b.toDF(), F::col("k") == F::col("k2"))
-               .writeStream()
-               .format("memory")
-               .queryName("stds_join_" + GetParam())
-               .outputMode("append")
-               .option("checkpointLocation", chk)
-               .start();
-  q.processAllAvailable();
-  q.stop();
-  auto read = [&](const std::map<std::string, std::string>& o) {
-    return spark.read().format("statestore").options(o).load(chk);
-  };
-  DataFrame left = read({{"joinSide", "left"}});
-  EXPECT_EQ(Strings(left.selectExpr("key.*", "value.*")),
-            (std::vector<std::string>{"[1, 1, a1]", "[1, 1, a1x]", "[2, 2, a2]"}));
-  EXPECT_EQ(Strings(read({{"joinSide", "right"}}).selectExpr("key.*", "value.*")),
-            (std::vector<std::string>{"[1, 1, b1]"}));
-  EXPECT_EQ(
-      Strings(
-          read({{"storeName", "left-keyToNumValues"}}).selectExpr("key.*", "value.*")),
-      (std::vector<std::string>{"[1, 2]", "[2, 1]"}));
-  auto rows = Strings(
-      read({{"storeName", "left-keyWithIndexToValue"}}).selectExpr("key.*", "value.*"));
-  // An inner join keeps no matched flags (only outer and semi sides read them).
-  EXPECT_EQ(rows,
-            (std::vector<std::string>{"[1, 0, 1, a1, false]", "[1, 1, 1, a1x, false]",
-                                      "[2, 0, 2, a2, false]"}));
-  EXPECT_NE(LoadError(spark, "statestore", chk, {}).find("set joinSide"),
-            std::string::npos);
-  auto meta = Strings(spark.read().format("state-metadata").load(chk));
-  EXPECT_EQ(meta,
-            (std::vector<std::string>{
-                "[0, symmetricHashJoin, left-keyToNumValues, 3, 0, 0, null]",
-                "[0, symmetricHashJoin, left-keyWithIndexToValue, 3, 0, 0, null]",
-                "[0, symmetricHashJoin, right-keyToNumValues, 3, 0, 0, null]",
-                "[0, symmetricHashJoin, right-keyWithIndexToValue, 3, 0, 0, null]"}));
-  fs::remove_all(chk);
+  for (const char* format : {"1", "2"}) {
+    SCOPED_TRACE(std::string("join state format ") + format);
+    SparkSession spark = NewSpark();
+    spark.conf().set("spate.streaming.join.stateFormatVersion", format);
+    const std::string chk = TempDir("join");
+    MemoryStream a(spark, "k INT, av STRING");
+    MemoryStream b(spark, "k2 INT, bv STRING");
+    // Both sides' rows before the start: one batch (batch 0) whatever the timing; added
+    // after it, the query could run a batch between the two addData calls (maxBatchId 1).
+    a.addData({{I(1), S("a1")}, {I(2), S("a2")}, {I(1), S("a1x")}});
+    b.addData({{I(1), S("b1")}});
+    auto q = a.toDF()
+                 .join(b.toDF(), F::col("k") == F::col("k2"))
+                 .writeStream()
+                 .format("memory")
+                 .queryName(std::string("stds_join_") + format + "_" + GetParam())
+                 .outputMode("append")
+                 .option("checkpointLocation", chk)
+                 .start();
+    q.processAllAvailable();
+    auto read = [&](const std::map<std::string, std::string>& o) {
+      return spark.read().format("statestore").options(o).load(chk);
+    };
+    DataFrame left = read({{"joinSide", "left"}});
+    EXPECT_EQ(Strings(left.selectExpr("key.*", "value.*")),
+              (std::vector<std::string>{"[1, 1, a1]", "[1, 1, a1x]", "[2, 2, a2]"}));
+    EXPECT_EQ(Strings(read({{"joinSide", "right"}}).selectExpr("key.*", "value.*")),
+              (std::vector<std::string>{"[1, 1, b1]"}));
+    EXPECT_EQ(
+        Strings(
+            read({{"storeName", "left-keyToNumValues"}}).selectExpr("key.*", "value.*")),
+        (std::vector<std::string>{"[1, 2]", "[2, 1]"}));
+    auto rows = Strings(
+        read({{"storeName", "left-keyWithIndexToValue"}}).selectExpr("key.*", "value.*"));
+    // An inner join keeps no matched flags (only outer and semi sides read them).
+    EXPECT_EQ(rows,
+              (std::vector<std::string>{"[1, 0, 1, a1, false]", "[1, 1, 1, a1x, false]",
+                                        "[2, 0, 2, a2, false]"}));
+    EXPECT_NE(LoadError(spark, "statestore", chk, {}).find("set joinSide"),
+              std::string::npos);
+    auto meta = Strings(spark.read().format("state-metadata").load(chk));
+    EXPECT_EQ(meta,
+              (std::vector<std::string>{
+                  "[0, symmetricHashJoin, left-keyToNumValues, 3, 0, 0, null]",
+                  "[0, symmetricHashJoin, left-keyWithIndexToValue, 3, 0, 0, null]",
+                  "[0, symmetricHashJoin, right-keyToNumValues, 3, 0, 0, null]",
+                  "[0, symmetricHashJoin, right-keyWithIndexToValue, 3, 0, 0, null]"}));
+    // A second batch: the change feed of each store, per batch.
+    b.addData({{I(2), S("b2")}, {I(1), S("b1y")}});
+    q.processAllAvailable();
+    q.stop();
+    auto feed = [&](const std::string& store) {
+      return Strings(read({{"storeName", store},
+                           {"readChangeFeed", "true"},
+                           {"changeStartBatchId", "0"}})
+                         .selectExpr("batch_id", "change_type", "key.*", "value.*"));
+    };
+    EXPECT_EQ(feed("right-keyToNumValues"),
+              (std::vector<std::string>{"[0, update, 1, 1]", "[1, update, 1, 2]",
+                                        "[1, update, 2, 1]"}));
+    // A new row keeps whether it matched on arrival.
+    EXPECT_EQ(feed("right-keyWithIndexToValue"),
+              (std::vector<std::string>{"[0, update, 1, 0, 1, b1, true]",
+                                        "[1, update, 1, 1, 1, b1y, true]",
+                                        "[1, update, 2, 0, 2, b2, true]"}));
+    EXPECT_EQ(feed("left-keyToNumValues"),
+              (std::vector<std::string>{"[0, update, 1, 2]", "[0, update, 2, 1]"}));
+    fs::remove_all(chk);
+  }
 }
 
 // Session windows: one row per stored session of a key.

@@ -17,6 +17,7 @@
 #include "spate/api/streaming.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
+#include "spate/stream/state_data_source.h"
 #include "spate/testing/status_matchers.h"
 #include "spate/testing/stream_test.h"
 
@@ -41,18 +42,29 @@ Value T(int minutes) {
   return Value::Timestamp((1767225600LL + 12 * 3600 + minutes * 60LL) * 1000000LL);
 }
 
-// (restart after every check, state store provider)
+// (restart after every check, state store provider [+ "Format1": the join state in
+// Spark's four stores, spate.streaming.join.stateFormatVersion 1; else the default, one
+// entry per key])
 class StreamJoinTest : public ::testing::TestWithParam<std::tuple<RunMode, std::string>> {
  protected:
   void SetUp() override {
     Spark().conf().set("spark.sql.streaming.stateStore.providerClass", provider());
+    if (spark_layout())
+      Spark().conf().set("spate.streaming.join.stateFormatVersion", "1");
   }
   void TearDown() override {
     Spark().conf().unset("spark.sql.streaming.stateStore.providerClass");
+    Spark().conf().unset("spate.streaming.join.stateFormatVersion");
   }
   RunMode restart() const { return std::get<0>(GetParam()); }
+  bool spark_layout() const {
+    const std::string& p = std::get<1>(GetParam());
+    return p.size() > 7 && p.compare(p.size() - 7, 7, "Format1") == 0;
+  }
   std::string provider() const {
-    return StateStoreProviderClass(std::get<1>(GetParam()));
+    std::string p = std::get<1>(GetParam());
+    if (spark_layout()) p.resize(p.size() - 7);
+    return StateStoreProviderClass(p);
   }
 };
 
@@ -181,6 +193,31 @@ TEST_P(StreamJoinTest, LeftOuterEmitsNullsOnceTheWatermarkPasses) {
        StreamTest::AddData(b, {{S("u6"), T(100)}}),
        StreamTest::CheckNewAnswer(
            {{S("u6"), T(100), S("u6"), T(100)}, {S("u8"), T(60), N(), N()}})},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
+// Only fixed-width columns before the event time (one of them NULL in a row): the packed
+// layout reads each stored row's event time out of the row's bytes instead of storing it.
+TEST_P(StreamJoinTest, LeftOuterWithTheEventTimeAfterFixedWidthColumns) {
+  MemoryStream v(Spark(), "uid INT, vts TIMESTAMP");
+  MemoryStream b(Spark(), "bid INT, bts TIMESTAMP");
+  StreamTest t(
+      Spark(),
+      Views(v).join(Buys(b),
+                    F::expr("uid = bid AND bts BETWEEN vts AND vts + INTERVAL 5 MINUTES"),
+                    "left_outer"));
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(v, {{I(1), T(0)}, {I(2), T(1)}, {N(), T(2)}}),
+       StreamTest::AddData(b, {{I(1), T(3)}}),
+       StreamTest::CheckNewAnswer({{I(1), T(0), I(1), T(3)}}),
+       StreamTest::AddData(v, {{I(9), T(30)}}), StreamTest::AddData(b, {{I(9), T(31)}}),
+       // Watermark 12:20: views before 12:15 are final; 1 matched, 2 and the NULL key
+       // did not.
+       StreamTest::CheckNewAnswer(
+           {{I(9), T(30), I(9), T(31)}, {I(2), T(1), N(), N()}, {N(), T(2), N(), N()}}),
+       StateRows(2)},
       restart());
   EXPECT_EQ(err, "");
 }
@@ -334,7 +371,9 @@ TEST_P(StreamJoinTest, AggregationAfterARangeJoin) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, StreamJoinTest,
                          ::testing::Combine(::testing::ValuesIn(AllRunModes()),
-                                            ::testing::Values("memory", "rocksdb")),
+                                            ::testing::Values("memory", "rocksdb",
+                                                              "memoryFormat1",
+                                                              "rocksdbFormat1")),
                          ModeAndProviderName());
 
 // ---- Errors, as Spark raises them when the query starts.
@@ -400,6 +439,84 @@ TEST(StreamJoinProgress, SymmetricHashJoinWithItsFourStores) {
                  "symmetricHashJoin over 3 partitions x 4 stores holding 3 rows")});
   Spark().conf().unset("spark.sql.shuffle.partitions");
   EXPECT_EQ(err, "");
+}
+
+// The join state layout is recorded in state/<op>/_metadata/operator: a checkpoint in
+// Spark's four stores — written with spate.streaming.join.stateFormatVersion 1, or by a
+// spate that did not record the layout (no joinStateFormat, or no metadata file at all)
+// — keeps that layout when it restarts with the default (one entry per key), and its
+// stored rows still match; a new checkpoint takes the default.
+TEST(StreamJoinStateFormat, ACheckpointKeepsItsLayout) {
+  io::FileSystem& fs = *io::LocalFileSystem::Get();
+  for (const char* provider : {"memory", "rocksdb"}) {
+    for (const char* old : {"recorded", "unrecorded", "no metadata", "new"}) {
+      SCOPED_TRACE(std::string(provider) + ", " + old);
+      const bool fresh = std::string(old) == "new";
+      SparkSession spark = Spark().newSession();
+      spark.conf().set("spark.sql.streaming.stateStore.providerClass",
+                       StateStoreProviderClass(provider));
+      spark.conf().set("spark.sql.shuffle.partitions", "2");
+      if (!fresh) spark.conf().set("spate.streaming.join.stateFormatVersion", "1");
+      const char* tmp = std::getenv("TMPDIR");
+      const std::string chk = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
+                                           "spate-join-format-" + stream::RandomUuid());
+      const std::string state = io::JoinPath(chk, "state");
+      MemoryStream a(spark, "k INT, av STRING");
+      MemoryStream b(spark, "k2 INT, bv STRING");
+      const DataFrame joined = a.toDF().join(b.toDF(), F::col("k") == F::col("k2"));
+      auto run = [&](const std::string& name) {
+        auto q = joined.writeStream()
+                     .format("memory")
+                     .queryName(name)
+                     .outputMode("append")
+                     .option("checkpointLocation", chk)
+                     .start();
+        q.processAllAvailable();
+        return q;
+      };
+      a.addData({{I(1), S("a1")}, {I(2), S("a2")}});
+      run("format_run1").stop();
+      auto meta = stream::ReadOperatorMetadata(fs, state, 0);
+      ASSERT_TRUE(meta.ok() && meta->has_value());
+      EXPECT_EQ((*meta)->join_state_format, fresh ? 2 : 1);
+      if (std::string(old) == "unrecorded") {
+        stream::StateOperatorMetadata m = **meta;
+        m.join_state_format = 0;
+        ASSERT_TRUE(stream::WriteOperatorMetadata(fs, state, 0, m).ok());
+      } else if (std::string(old) == "no metadata") {
+        ASSERT_TRUE(fs.Delete(io::JoinPath(state, "0/_metadata/operator"), false).ok());
+      }
+      spark.conf().unset("spate.streaming.join.stateFormatVersion");
+      b.addData({{I(1), S("b1")}, {I(3), S("b3")}});
+      auto q = run("format_run2");
+      EXPECT_EQ(RowStrings([&] {
+                  Rows rows;
+                  for (const auto& r : spark.sql("SELECT * FROM format_run2").collect())
+                    rows.push_back(r.values());
+                  return rows;
+                }()),
+                (std::vector<std::string>{"[1, a1, 1, b1]"}));
+      auto j = JoinProgress(q);
+      ASSERT_TRUE(j.has_value());
+      EXPECT_EQ(j->num_rows_total, 4);
+      EXPECT_EQ(j->num_state_store_instances, 8);
+      q.stop();
+      meta = stream::ReadOperatorMetadata(fs, state, 0);
+      ASSERT_TRUE(meta.ok() && meta->has_value());
+      EXPECT_EQ((*meta)->join_state_format, fresh ? 2 : 1);
+      // Batch 1 committed version 2 of the counts stores only in Spark's layout.
+      bool counts_files = false;
+      for (const char* part : {"0", "1"}) {
+        for (const char* ext : {".delta", ".changelog"}) {
+          auto exists = fs.Exists(io::JoinPath(
+              state, std::string("0/") + part + "/right-keyToNumValues/2" + ext));
+          counts_files |= exists.ok() && *exists;
+        }
+      }
+      EXPECT_EQ(counts_files, !fresh);
+      (void)fs.Delete(chk, true);
+    }
+  }
 }
 
 // The article's `attributed`: two Delta tables read with
