@@ -37,7 +37,10 @@ struct Node {
   DataTypePtr type;
   TypeId id;
   int64_t length = 0;
+  // Validity, one byte per entry; kept only from the first NULL on (while every entry is
+  // valid, `valid` stays empty and an append stores nothing for it).
   std::vector<uint8_t> valid;
+  bool any_null = false;
   std::vector<int64_t> i64;
   std::vector<double> f64;
   std::vector<__int128> i128;
@@ -53,9 +56,22 @@ struct Node {
   std::vector<uint8_t> plain_name;
   std::vector<uint64_t> name_prefix;
   std::vector<uint8_t> seen;
+  // Field order prediction: next_field[k] is the field that followed field k in the last
+  // record (next_field[number of fields]: the first field), tried before any search.
+  std::vector<int> next_field;
+  bool all_plain = true;   // every name is plain (see plain_name)
   int corrupt_index = -1;  // root struct: the corrupt-record field, filled by the parser
 
+  bool IsValid(int64_t i) const { return !any_null || valid[i] != 0; }
+  void PushValid() {
+    if (any_null) valid.push_back(1);
+    ++length;
+  }
   void AppendNullValue() {
+    if (!any_null) {
+      any_null = true;
+      valid.assign(static_cast<size_t>(length), 1);
+    }
     valid.push_back(0);
     ++length;
     switch (id) {
@@ -90,13 +106,13 @@ struct Node {
   void AppendString(std::string_view s) {
     bytes.append(s.data(), s.size());
     offsets.push_back(static_cast<int32_t>(bytes.size()));
-    valid.push_back(1);
-    ++length;
+    PushValid();
   }
   // Empties the node and its children, keeping their capacity for the next batch.
   void Clear() {
     length = 0;
     valid.clear();
+    any_null = false;
     i64.clear();
     f64.clear();
     i128.clear();
@@ -108,7 +124,7 @@ struct Node {
   // Drops entries from `len` on (and their children's entries).
   void Truncate(int64_t len) {
     if (len >= length) return;
-    valid.resize(len);
+    if (any_null) valid.resize(len);
     switch (id) {
       case TypeId::kBoolean:
         bools.resize(len);
@@ -154,12 +170,15 @@ std::unique_ptr<Node> MakeNode(const DataTypePtr& type) {
         bool plain = true;
         for (unsigned char c : f.name) plain &= c != '"' && c != '\\' && c >= 0x20;
         n->plain_name.push_back(plain);
+        n->all_plain &= plain;
         uint64_t prefix = 0;
         std::memcpy(&prefix, f.name.data(), std::min<size_t>(8, f.name.size()));
         n->name_prefix.push_back(prefix);
         n->children.push_back(MakeNode(f.type));
       }
       n->seen.assign(type->fields().size(), 0);
+      for (size_t k = 0; k <= type->fields().size(); ++k)
+        n->next_field.push_back(k == type->fields().size() ? 0 : static_cast<int>(k) + 1);
       break;
     case TypeId::kArray:
       n->children.push_back(MakeNode(type->element_type()));
@@ -175,6 +194,8 @@ std::unique_ptr<Node> MakeNode(const DataTypePtr& type) {
 }
 
 BufferPtr ValidityOf(const Node& n, int64_t* nulls) {
+  *nulls = 0;
+  if (!n.any_null) return nullptr;
   const int64_t count = std::count(n.valid.begin(), n.valid.end(), uint8_t{0});
   *nulls = count;
   if (count == 0) return nullptr;
@@ -195,8 +216,8 @@ BufferPtr ValidityOf(const Node& n, int64_t* nulls) {
 
 template <typename T, typename S>
 BufferPtr CopyValues(const std::vector<S>& v) {
-  BufferPtr b =
-      Buffer::Allocate(static_cast<int64_t>(std::max<size_t>(v.size(), 1) * sizeof(T)));
+  BufferPtr b = Buffer::AllocateUninitialized(
+      static_cast<int64_t>(std::max<size_t>(v.size(), 1) * sizeof(T)));
   T* out = b->mutable_data_as<T>();
   if constexpr (std::is_same_v<T, S>) {
     if (!v.empty()) std::memcpy(out, v.data(), v.size() * sizeof(T));
@@ -253,8 +274,8 @@ ColumnPtr FinishNode(Node& n) {
       break;
     case TypeId::kString:
     case TypeId::kBinary: {
-      BufferPtr data =
-          Buffer::Allocate(std::max<int64_t>(static_cast<int64_t>(n.bytes.size()), 1));
+      BufferPtr data = Buffer::AllocateUninitialized(
+          std::max<int64_t>(static_cast<int64_t>(n.bytes.size()), 1));
       std::memcpy(data->mutable_data(), n.bytes.data(), n.bytes.size());
       data->set_size(static_cast<int64_t>(n.bytes.size()));
       out = std::make_shared<const Column>(n.type, len, nulls, validity,
@@ -299,7 +320,7 @@ ColumnPtr FinishNode(Node& n) {
 
 // Spark's Row.toString of entry i of a node, for FAILFAST messages ("[1,null]").
 void RenderEntry(const Node& n, int64_t i, std::string* out) {
-  if (i < 0 || i >= n.length || !n.valid[i]) {
+  if (i < 0 || i >= n.length || !n.IsValid(i)) {
     *out += "null";
     return;
   }
@@ -549,7 +570,7 @@ struct JsonColumnParser::Impl {
       r.AppendNullValue();
       if (r.id == TypeId::kStruct) {
         // PERMISSIVE: a row whose fields are all NULL (the struct itself is not NULL).
-        r.valid.back() = 1;
+        r.valid.back() = 1;  // (AppendNullValue started `valid`)
       }
       rows = 1;
     }
@@ -612,14 +633,14 @@ Result<std::unique_ptr<JsonColumnParser>> JsonColumnParser::Make(
         {{"sqlExpr", "\"from_json\""}, {"schema", "\"" + schema->Sql() + "\""}});
   }
   auto impl = std::make_unique<Impl>();
-  impl->schema = schema;
+  impl->schema = std::move(schema);
   impl->allow_array_as_structs = allow_array_as_structs;
-  impl->root = MakeNode(schema);
+  impl->root = MakeNode(impl->schema);
   if (id == TypeId::kStruct) {
-    int idx = schema->FieldIndex(options.column_name_of_corrupt_record,
-                                 /*case_sensitive=*/true);
+    int idx = impl->schema->FieldIndex(options.column_name_of_corrupt_record,
+                                       /*case_sensitive=*/true);
     if (idx >= 0) {
-      const Field& f = schema->fields()[idx];
+      const Field& f = impl->schema->fields()[idx];
       if (f.type->id() != TypeId::kString || !f.nullable) {
         return Status::Error("INVALID_CORRUPT_RECORD_TYPE",
                              {{"columnName", "`" + f.name + "`"},

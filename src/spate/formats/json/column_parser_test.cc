@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <utility>
+
 #include "spate/columnar/builder.h"
 
 namespace spate::formats::json {
@@ -14,7 +18,7 @@ DataTypePtr S(std::vector<Field> f) { return DataType::Struct(std::move(f)); }
 std::vector<std::string> Parse(const DataTypePtr& schema,
                                const std::vector<std::string>& texts,
                                JsonOptions options = {}) {
-  auto p = JsonColumnParser::Make(schema, options);
+  auto p = JsonColumnParser::Make(schema, std::move(options));
   EXPECT_TRUE(p.ok()) << p.status().ToString();
   StringBuilder sb;
   for (const auto& t : texts) sb.Append(t);
@@ -164,6 +168,148 @@ TEST(JsonColumnParserTest, Modes) {
   auto col = d->Finish();
   ASSERT_EQ(col->length(), 3);
   EXPECT_EQ(col->GetValue(2).ToString(), "{3}");
+}
+
+// Random records against a model of what they hold: fields in varying orders (so the
+// field-order prediction both hits and misses), missing, repeated (the last one wins),
+// escaped keys (\u0061 for "a"), keys the schema does not name (the corrupt-record
+// column's name among them), names a raw byte comparison cannot match (quotes,
+// backslashes), NULLs before and after values (the validity kept from the first NULL
+// on). One parser over all records (predictions carried from record to record) and a
+// new parser per record both give the model's rows.
+TEST(JsonColumnParserTest, RandomRecordsMatchTheirModel) {
+  std::mt19937_64 rng(17);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  const std::vector<std::string> kNames = {"a",
+                                           "b2",
+                                           "event_id",
+                                           "user_identifier_long_name",
+                                           "\xc3\xa9t\xc3\xa9",
+                                           "x y",
+                                           "q\"uote",
+                                           "back\\slash",
+                                           "ts",
+                                           "ok",
+                                           "zzzzzzzz",
+                                           "zzzzzzzzz"};
+  auto escape = [](const std::string& t, bool escape_first) {
+    std::string out;
+    for (size_t i = 0; i < t.size(); ++i) {
+      char c = t[i];
+      if (i == 0 && escape_first && static_cast<unsigned char>(c) < 0x80) {
+        char buf[8];
+        std::snprintf(buf, sizeof(buf), "\\u%04x", static_cast<unsigned>(c));
+        out += buf;
+      } else if (c == '"' || c == '\\') {
+        out += '\\';
+        out += c;
+      } else if (c == '\n') {
+        out += "\\n";
+      } else {
+        out += c;
+      }
+    }
+    return out;
+  };
+  const auto inner = S({{"p", DataType::Long()}, {"q", DataType::String()}});
+  const std::vector<DataTypePtr> kTypes = {DataType::Long(),
+                                           DataType::String(),
+                                           DataType::Double(),
+                                           DataType::Boolean(),
+                                           inner,
+                                           DataType::Array(DataType::Long())};
+  // A random value of type t: its JSON text and its Value.
+  std::function<std::pair<std::string, Value>(const DataTypePtr&)> value =
+      [&](const DataTypePtr& t) -> std::pair<std::string, Value> {
+    if (pick(7) == 0) return {"null", Value::Null(t)};
+    switch (t->id()) {
+      case TypeId::kLong: {
+        int64_t v = static_cast<int64_t>(rng() >> pick(64)) * (pick(2) ? 1 : -1);
+        return {std::to_string(v), Value::Long(v)};
+      }
+      case TypeId::kString: {
+        std::string v;
+        for (int i = pick(12); i > 0; --i) v += "ab\n\"cd\\e"[pick(8)];
+        return {"\"" + escape(v, false) + "\"", Value::String(v)};
+      }
+      case TypeId::kDouble: {
+        double v = static_cast<double>(pick(100000)) / 64.0;
+        char buf[64];
+        std::snprintf(buf, sizeof(buf), "%.17g", v);
+        return {buf, Value::Double(v)};
+      }
+      case TypeId::kBoolean: {
+        bool v = pick(2) != 0;
+        return {v ? "true" : "false", Value::Boolean(v)};
+      }
+      case TypeId::kArray: {
+        std::string text = "[";
+        std::vector<Value> items;
+        for (int i = pick(4); i > 0; --i) {
+          auto [et, ev] = value(t->element_type());
+          text += (items.empty() ? "" : ",") + et;
+          items.push_back(ev);
+        }
+        return {text + "]", Value::Array(t->element_type(), items)};
+      }
+      default: {  // the inner struct, fields in either order, sometimes one missing
+        auto [pt, pv] = value(DataType::Long());
+        auto [qt, qv] = value(DataType::String());
+        const int shape = pick(4);
+        std::string text = shape == 0   ? "{\"p\":" + pt + ",\"q\":" + qt + "}"
+                           : shape == 1 ? "{\"q\":" + qt + ",\"p\":" + pt + "}"
+                           : shape == 2 ? "{\"q\":" + qt + ",\"zz\":[1,{\"p\":2}]}"
+                                        : "{\"p\":" + pt + "}";
+        if (shape == 2) pv = Value::Null(DataType::Long());
+        if (shape == 3) qv = Value::Null(DataType::String());
+        return {text, Value::Struct(t, {pv, qv})};
+      }
+    }
+  };
+  for (int round = 0; round < 60; ++round) {
+    std::vector<std::string> names = kNames;
+    std::shuffle(names.begin(), names.end(), rng);
+    names.resize(1 + pick(static_cast<int>(names.size())));
+    std::vector<Field> fields;
+    for (const auto& n : names) fields.push_back({n, kTypes[pick(6)], true});
+    const bool corrupt = pick(2) == 0;
+    if (corrupt) fields.push_back({"_corrupt_record", DataType::String(), true});
+    const auto schema = S(fields);
+    const int nf = static_cast<int>(names.size());
+    std::vector<int> order(nf);
+    for (int k = 0; k < nf; ++k) order[k] = k;
+    std::shuffle(order.begin(), order.end(), rng);  // the usual order of the records
+    std::vector<std::string> texts, expected;
+    for (int r = 0; r < 300; ++r) {
+      std::vector<int> o = order;
+      if (pick(3) == 0) std::shuffle(o.begin(), o.end(), rng);
+      std::vector<Value> row;
+      for (const auto& f : fields) row.push_back(Value::Null(f.type));
+      std::string text = "{";
+      auto emit = [&](const std::string& key, const std::string& v) {
+        text += (text.size() > 1 ? "," : "") + ("\"" + key + "\":" + v);
+      };
+      for (int k : o) {
+        if (pick(8) == 0) continue;  // missing
+        if (pick(10) == 0) emit("unknown", "{\"a\":[1,{\"b\":null}],\"c\":\"d\"}");
+        if (pick(12) == 0) emit(escape(names[k], false) + "x", "1");
+        if (pick(15) == 0) emit("_corrupt_record", "\"t\"");
+        for (int rep = pick(6) == 0 ? 2 : 1; rep > 0; --rep) {
+          auto [vt, vv] = value(fields[k].type);
+          emit(escape(names[k], pick(10) == 0), vt);
+          row[k] = vv;
+        }
+      }
+      texts.push_back(text + "}");
+      expected.push_back(Value::Struct(schema, row).ToString());
+    }
+    EXPECT_EQ(Parse(schema, texts), expected) << "round " << round;
+    for (size_t r = 0; r < texts.size(); r += 37) {
+      auto one = Parse(schema, {texts[r]});
+      ASSERT_EQ(one.size(), 1u);
+      EXPECT_EQ(one[0], expected[r]) << texts[r];
+    }
+  }
 }
 
 TEST(JsonColumnParserTest, DeepNestingAndBadUtf8DoNotCrash) {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <set>
+#include <utility>
 
 #include "spate/columnar/builder.h"
 #include "spate/formats/parquet/compression.h"
@@ -420,7 +422,8 @@ struct RoundTrip {
       std::shared_ptr<ParquetFileReader>* reader_out = nullptr) {
     SPATE_ASSIGN_OR_RETURN(auto file, fs->Create("/t.parquet"));
     SPATE_ASSIGN_OR_RETURN(
-        auto w, ParquetWriter::Make(std::move(file), *batches[0]->schema(), opt));
+        auto w,
+        ParquetWriter::Make(std::move(file), *batches[0]->schema(), std::move(opt)));
     for (const auto& b : batches) SPATE_RETURN_IF_ERROR(w->Write(b));
     SPATE_RETURN_IF_ERROR(w->Close());
     SPATE_ASSIGN_OR_RETURN(auto r, ParquetFileReader::Open(fs, "/t.parquet"));
@@ -495,7 +498,7 @@ BatchPtr AllTypesBatch(int64_t n, uint32_t seed) {
   };
   std::vector<std::vector<Value>> cols(fields.size());
   auto null_or = [&](Value v, const DataTypePtr& t) {
-    return rng() % 5 == 0 ? Value::Null(t) : v;
+    return rng() % 5 == 0 ? Value::Null(t) : std::move(v);
   };
   for (int64_t i = 0; i < n; ++i) {
     int32_t r = static_cast<int32_t>(rng());
@@ -760,6 +763,73 @@ TEST(RoundTripTest, ManyRowGroupsStatsAndDictionaryFallback) {
   EXPECT_EQ((*b)->num_columns(), 1);
   EXPECT_EQ((*b)->schema()->field(0).name, "cat");
   EXPECT_EQ((*b)->num_rows(), 2000);
+}
+
+// Chunks whose values cannot all fit a dictionary have their distinct count estimated
+// before one is built: the encoding must still be the one building it decides —
+// dictionary when the distinct values fit dictionary_page_bytes, PLAIN when they do not —
+// for random cardinalities on both sides of the limit, every fixed width, with NULLs.
+TEST(RoundTripTest, DictionaryEstimateKeepsTheEncodingBuildingDecides) {
+  std::mt19937_64 rng(23);
+  constexpr int64_t kLimit = 16 * 1024;  // 2048 longs/doubles, 4096 ints
+  const std::vector<DataTypePtr> types = {DataType::Long(), DataType::Double(),
+                                          DataType::Int(), DataType::Date()};
+  for (int round = 0; round < 40; ++round) {
+    const DataTypePtr& type = types[static_cast<size_t>(round) % types.size()];
+    const int64_t width =
+        type->id() == TypeId::kLong || type->id() == TypeId::kDouble ? 8 : 4;
+    const int64_t fit = kLimit / width;
+    // Distinct counts from far below to far above the limit, the edges included.
+    const int64_t distinct = std::max<int64_t>(
+        1, round % 5 == 0 ? fit
+           : round % 5 == 1
+               ? fit + 1
+               : static_cast<int64_t>(rng() % static_cast<uint64_t>(4 * fit)));
+    const int64_t rows =
+        std::max<int64_t>(distinct, fit + 1 + static_cast<int64_t>(rng() % (3 * fit)));
+    // Every one of the distinct values appears, then random repeats; shuffled.
+    std::vector<int64_t> keys(static_cast<size_t>(rows));
+    for (int64_t i = 0; i < rows; ++i)
+      keys[static_cast<size_t>(i)] =
+          i < distinct ? i
+                       : static_cast<int64_t>(rng() % static_cast<uint64_t>(distinct));
+    std::shuffle(keys.begin(), keys.end(), rng);
+    std::vector<Value> vals;
+    for (int64_t k : keys) {
+      const int64_t x = k * 7919 - 100000;  // distinct keys, distinct values
+      if (rng() % 50 == 0) vals.push_back(Value::Null(type));  // NULLs are no entries
+      switch (type->id()) {
+        case TypeId::kLong:
+          vals.push_back(Value::Long(x));
+          break;
+        case TypeId::kDouble:
+          vals.push_back(Value::Double(static_cast<double>(x) / 8));
+          break;
+        case TypeId::kInt:
+          vals.push_back(Value::Int(static_cast<int32_t>(x)));
+          break;
+        default:
+          vals.push_back(Value::Date(static_cast<int32_t>(x / 1000)));
+          break;
+      }
+    }
+    // Dates repeat (x / 1000): count what the column really holds.
+    std::set<std::string> seen;
+    for (const auto& v : vals)
+      if (!v.is_null()) seen.insert(v.ToString());
+    const bool fits = static_cast<int64_t>(seen.size()) * width <= kLimit;
+    auto batch = MakeBatch({{"c", type}}, {vals});
+    WriterOptions opt;
+    opt.dictionary_page_bytes = kLimit;
+    RoundTrip rt;
+    std::shared_ptr<ParquetFileReader> reader;
+    auto out = rt.Run({batch}, opt, &reader);
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    ExpectSameRows({batch}, *out);
+    const auto& m = reader->metadata().row_groups[0].columns[0].meta_data;
+    EXPECT_EQ(m.has_dictionary_page_offset, fits)
+        << type->Sql() << " " << seen.size() << " distinct of " << vals.size();
+  }
 }
 
 TEST(RoundTripTest, OptionalColumnsWithAndWithoutNulls) {

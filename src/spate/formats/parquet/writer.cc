@@ -251,13 +251,24 @@ void GatherFixed(const LeafData& d, std::vector<Dst>* out) {
   }
 }
 
-// Open-addressing dictionary from values to indices.
+// Open-addressing dictionary from values to indices. Fixed-width values are kept in the
+// slots beside their index (one memory access per probe); strings are compared in dict_.
 template <typename T, typename Hash, typename Eq>
 class DictBuilder {
+  static constexpr bool kInline = !std::is_same_v<T, std::string_view>;
+  struct Slot {
+    T key;
+    int32_t index;
+  };
+
  public:
   explicit DictBuilder(int64_t max_bytes, std::function<int64_t(const T&)> size_of)
       : max_bytes_(max_bytes), size_of_(std::move(size_of)) {
-    slots_.assign(1024, -1);
+    if constexpr (kInline) {
+      slots_.assign(1024, Slot{T{}, -1});
+    } else {
+      slots_.assign(1024, -1);
+    }
   }
   // Returns false when the dictionary got too large.
   bool Build(const std::vector<T>& values, std::vector<uint32_t>* indices) {
@@ -267,10 +278,19 @@ class DictBuilder {
       size_t mask = slots_.size() - 1;
       size_t h = Hash{}(v)&mask;
       while (true) {
-        int32_t s = slots_[h];
+        int32_t s;
+        if constexpr (kInline) {
+          s = slots_[h].index;
+        } else {
+          s = slots_[h];
+        }
         if (s < 0) {
           s = static_cast<int32_t>(dict_.size());
-          slots_[h] = s;
+          if constexpr (kInline) {
+            slots_[h] = Slot{v, s};
+          } else {
+            slots_[h] = s;
+          }
           dict_.push_back(v);
           bytes_ += size_of_(v);
           if (bytes_ > max_bytes_) return false;
@@ -278,7 +298,13 @@ class DictBuilder {
           (*indices)[i] = static_cast<uint32_t>(s);
           break;
         }
-        if (Eq{}(dict_[static_cast<size_t>(s)], v)) {
+        bool equal;
+        if constexpr (kInline) {
+          equal = Eq{}(slots_[h].key, v);
+        } else {
+          equal = Eq{}(dict_[static_cast<size_t>(s)], v);
+        }
+        if (equal) {
           (*indices)[i] = static_cast<uint32_t>(s);
           break;
         }
@@ -291,18 +317,29 @@ class DictBuilder {
 
  private:
   void Grow() {
-    std::vector<int32_t> n(slots_.size() * 2, -1);
+    using SlotType = typename decltype(slots_)::value_type;
+    std::vector<SlotType> n;
+    if constexpr (kInline) {
+      n.assign(slots_.size() * 2, Slot{T{}, -1});
+    } else {
+      n.assign(slots_.size() * 2, -1);
+    }
     size_t mask = n.size() - 1;
     for (size_t k = 0; k < dict_.size(); ++k) {
       size_t h = Hash{}(dict_[k]) & mask;
-      while (n[h] >= 0) h = (h + 1) & mask;
-      n[h] = static_cast<int32_t>(k);
+      if constexpr (kInline) {
+        while (n[h].index >= 0) h = (h + 1) & mask;
+        n[h] = Slot{dict_[k], static_cast<int32_t>(k)};
+      } else {
+        while (n[h] >= 0) h = (h + 1) & mask;
+        n[h] = static_cast<int32_t>(k);
+      }
     }
     slots_ = std::move(n);
   }
   int64_t max_bytes_;
   std::function<int64_t(const T&)> size_of_;
-  std::vector<int32_t> slots_;
+  std::conditional_t<kInline, std::vector<Slot>, std::vector<int32_t>> slots_;
   std::vector<T> dict_;
   int64_t bytes_ = 0;
 };
@@ -328,11 +365,87 @@ struct BitsEq {
     return std::memcmp(&a, &b, sizeof(T)) == 0;
   }
 };
+// Whether the dictionary of the fixed-width values `vals` may stay within max_bytes. A
+// chunk whose values all fit trivially may; otherwise their distinct count is estimated
+// (HyperLogLog over 2^11 registers, the dictionary's own hash; standard error ~2.3%) and
+// only a clear overflow (the estimate 1.25x the entries that fit, ~10 standard errors)
+// answers no. Building a dictionary of values that mostly differ costs a cache miss per
+// value and ends in PLAIN anyway; a wrong answer could only change the encoding.
+template <typename T>
+bool DictionaryMayFit(const std::vector<T>& vals, int64_t max_bytes) {
+  const auto width = static_cast<int64_t>(sizeof(T));
+  if (static_cast<int64_t>(vals.size()) * width <= max_bytes) return true;
+  constexpr int kBits = 11;
+  constexpr int kRegisters = 1 << kBits;
+  std::vector<uint8_t> reg(kRegisters, 0);
+  for (const T& v : vals) {
+    const uint64_t h = BitsHash<T>{}(v);
+    // Leading zeros after the register bits, plus one (a guard bit bounds it).
+    const auto rank = static_cast<uint8_t>(
+        __builtin_clzll((h << kBits) | (uint64_t{1} << (kBits - 1))) + 1);
+    uint8_t& r = reg[h >> (64 - kBits)];
+    r = std::max(r, rank);
+  }
+  double sum = 0;
+  int zeros = 0;
+  for (uint8_t r : reg) {
+    sum += std::ldexp(1.0, -r);
+    zeros += r == 0;
+  }
+  constexpr double kM = kRegisters;
+  double estimate = 0.7213 / (1 + 1.079 / kM) * kM * kM / sum;
+  if (estimate <= 2.5 * kM && zeros > 0) estimate = kM * std::log(kM / zeros);
+  return estimate * static_cast<double>(width) <= 1.25 * static_cast<double>(max_bytes);
+}
+
+// Strings (and FIXED_LEN_BYTE_ARRAY decimals) are not estimated.
+bool DictionaryMayFit(const std::vector<std::string_view>&, int64_t) { return true; }
+
+// Strings' dictionary hash and equality, inline: words of 8 bytes, the tail read as two
+// overlapping words (never a byte outside the string).
+inline uint64_t Word8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+inline uint64_t Word4(const char* p) {
+  uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w;
+}
 struct ViewHash {
-  size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+  size_t operator()(std::string_view v) const {
+    const char* p = v.data();
+    size_t n = v.size();
+    uint64_t h = (n + 1) * 0x9e3779b97f4a7c15ULL;
+    auto mix = [&h](uint64_t w) {
+      h = (h ^ w) * 0xff51afd7ed558ccdULL;
+      h ^= h >> 32;
+    };
+    for (; n > 8; n -= 8, p += 8) mix(Word8(p));
+    if (n >= 4) {
+      mix(Word4(p) | Word4(p + n - 4) << 32);
+    } else if (n > 0) {
+      mix(static_cast<uint8_t>(p[0]) |
+          static_cast<uint64_t>(static_cast<uint8_t>(p[n / 2])) << 8 |
+          static_cast<uint64_t>(static_cast<uint8_t>(p[n - 1])) << 16);
+    }
+    return BitsHash<uint64_t>{}(h);
+  }
 };
 struct ViewEq {
-  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+  bool operator()(std::string_view a, std::string_view b) const {
+    const size_t n = a.size();
+    if (n != b.size()) return false;
+    if (n > 16) return std::memcmp(a.data(), b.data(), n) == 0;
+    const char *x = a.data(), *y = b.data();
+    if (n >= 8) return Word8(x) == Word8(y) && Word8(x + n - 8) == Word8(y + n - 8);
+    if (n >= 4) return Word4(x) == Word4(y) && Word4(x + n - 4) == Word4(y + n - 4);
+    for (size_t i = 0; i < n; ++i) {
+      if (x[i] != y[i]) return false;
+    }
+    return true;
+  }
 };
 
 // PLAIN encoding of values [b, e).
@@ -726,7 +839,8 @@ struct ChunkWriter {
     std::vector<T> dict;
     bool use_dict = false;
     if constexpr (!std::is_same_v<T, bool>) {
-      if (opt.enable_dictionary && !vals.empty()) {
+      if (opt.enable_dictionary && !vals.empty() &&
+          DictionaryMayFit(vals, opt.dictionary_page_bytes)) {
         using H = std::conditional_t<std::is_same_v<T, std::string_view>, ViewHash,
                                      BitsHash<T>>;
         using E =
@@ -785,6 +899,26 @@ struct ChunkWriter {
                          (page_values * avg + page_levels / 2 + 64) * 1.25)));
     while (l0 < d.num_levels || (l0 == 0 && d.num_levels == 0)) {
       int64_t l1 = l0, v1 = v0;
+      if (!has_rep) {
+        // The loop below without repetition levels: whole blocks of 64 levels while the
+        // page stays under per_page values, then level by level (the same cut).
+        const int64_t limit = std::min(d.num_levels, l0 + 8 * per_page);
+        if (!has_def) {
+          l1 = std::min(limit, l0 + per_page);
+          v1 = v0 + (l1 - l0);
+        } else {
+          const int16_t* def = d.def.data();
+          const int16_t max_def = static_cast<int16_t>(leaf.max_def);
+          while (l1 + 64 <= limit) {
+            int64_t c = 0;
+            for (int k = 0; k < 64; ++k) c += def[l1 + k] == max_def;
+            if (v1 - v0 + c >= per_page) break;
+            v1 += c;
+            l1 += 64;
+          }
+          for (; l1 < limit && v1 - v0 < per_page; ++l1) v1 += def[l1] == max_def;
+        }
+      }
       while (l1 < d.num_levels && (v1 - v0 < per_page || (has_rep && d.rep[l1] != 0)) &&
              (l1 - l0 < 8 * per_page || (has_rep && d.rep[l1] != 0))) {
         if (!has_def || d.def[l1] == leaf.max_def) ++v1;
