@@ -21,6 +21,9 @@ OUT_OF_RANGE = "spark.databricks.delta.changeDataFeed.timestampOutOfRange.enable
 FUTURE = "2099-01-01 00:00:00"
 PAST = "2000-01-01 00:00:00"
 
+# Each stream scenario runs on the plain table stream and on its change data feed.
+KINDS = ((False, "plain"), (True, "feed"))
+
 
 def _error_class(e):
     for c in re.findall(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)?)\]", str(e)):
@@ -271,8 +274,7 @@ def _add_column(s, path):
 @case(conf=CONF, show=False)
 def stream_meets_schema_change(s):
     out = {}
-    for cdf in (False, True):
-        kind = "feed" if cdf else "plain"
+    for cdf, kind in KINDS:
         p = _small(s, f"a_{kind}")
         out[f"{kind}_add_column"] = _stream(
             s, p, cdf, after=lambda: (_insert(s, p, 7), _add_column(s, p), _insert(s, p, 8)))
@@ -293,8 +295,7 @@ def stream_meets_schema_change(s):
 @case(conf=CONF, show=False)
 def stream_starts_before_schema_change(s):
     out = {}
-    for cdf in (False, True):
-        kind = "feed" if cdf else "plain"
+    for cdf, kind in KINDS:
         p = _small(s, f"a_{kind}")
         _add_column(s, p)
         out[f"{kind}_added_from_0"] = _stream(s, p, cdf, {"startingVersion": "0"})
@@ -311,8 +312,7 @@ def stream_starts_before_schema_change(s):
 @case(conf=CONF, show=False)
 def stream_restart_reads_added_column(s):
     out = {}
-    for cdf in (False, True):
-        kind = "feed" if cdf else "plain"
+    for cdf, kind in KINDS:
         p = _small(s, f"t_{kind}")
         sink, ck = f"{s.tmp}/sink_{kind}", f"{s.tmp}/ck_{kind}"
 
@@ -374,8 +374,7 @@ def timestamp_ranges_out_of_range_enabled(s):
 def _stream_starts(s):
     path, mid = _two_commits(s)
     out = {}
-    for cdf in (False, True):
-        kind = "feed" if cdf else "plain"
+    for cdf, kind in KINDS:
         for name, opts in (("past", {"startingTimestamp": PAST}), ("mid", {"startingTimestamp": mid}),
                            ("future", {"startingTimestamp": FUTURE}), ("v9", {"startingVersion": "9"})):
             got = _stream(s, path, cdf, opts)
