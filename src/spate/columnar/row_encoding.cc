@@ -284,7 +284,7 @@ uint64_t HashBytes(std::string_view b) {
     h = HashInt(h ^ w) + 0x9E3779B97F4A7C15ULL;
   }
   uint64_t tail = 0;
-  std::memcpy(&tail, b.data() + i, b.size() - i);
+  if (i < b.size()) std::memcpy(&tail, b.data() + i, b.size() - i);  // data() may be null
   return HashInt(h ^ tail ^ (static_cast<uint64_t>(b.size() - i) << 56));
 }
 

@@ -75,7 +75,7 @@ CompactMap::Entry CompactMap::Append(std::string_view key, std::string_view valu
     buf[n++] = static_cast<char>(v);
   }
   std::memcpy(p, buf, n);
-  std::memcpy(p + n, key.data(), key.size());
+  if (!key.empty()) std::memcpy(p + n, key.data(), key.size());
   if (!value.empty()) std::memcpy(p + n + key.size(), value.data(), value.size());
   cur_ += size;
   cur_left_ -= size;
@@ -115,6 +115,7 @@ void CompactMap::EraseSlot(size_t i) {
 }
 
 void CompactMap::OverwriteValue(Entry entry, std::string_view value) {
+  if (value.empty()) return;  // data() may be null
   std::memcpy(const_cast<char*>(ValueOf(entry).data()), value.data(), value.size());
 }
 
