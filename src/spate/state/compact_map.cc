@@ -16,18 +16,39 @@ CompactMap::CompactMap() { slots_.assign(16, 0); }
 
 size_t CompactMap::EntrySize(Entry e) {
   Entry start = e;
-  uint64_t k = ReadTrustedVarint(e);
+  uint64_t k = ReadTrustedVarint(e) >> 1;
   uint64_t v = ReadTrustedVarint(e);
   return static_cast<size_t>(e - start) + k + v;
 }
 
 int64_t CompactMap::Find(std::string_view key, uint64_t hash) const {
   uint64_t tag = Tag(hash);
+  last_.valid = true;
+  last_.hash = hash;
   for (size_t i = Home(hash);; i = Next(i)) {
     uint64_t s = slots_[i];
-    if (s == 0) return -1;
-    if ((s >> 48) == tag && KeyOf(EntryOf(s)) == key) return static_cast<int64_t>(i);
+    if (s == 0) {
+      last_.slot = -1;
+      last_.key.assign(key.data(), key.size());
+      return -1;
+    }
+    if ((s >> 48) == tag && KeyOf(EntryOf(s)) == key) {
+      last_.slot = static_cast<int64_t>(i);
+      return last_.slot;
+    }
   }
+}
+
+int64_t CompactMap::FindAgain(std::string_view key, uint64_t* hash) const {
+  if (last_.valid) {
+    if (last_.slot >= 0 ? KeyOf(EntryOf(slots_[static_cast<size_t>(last_.slot)])) == key
+                        : last_.key == key) {
+      *hash = last_.hash;
+      return last_.slot;
+    }
+  }
+  *hash = HashBytes(key);
+  return Find(key, *hash);
 }
 
 CompactMap::Entry CompactMap::Find(std::string_view key) const {
@@ -53,8 +74,8 @@ std::optional<std::string_view> CompactMap::Get(std::string_view key) const {
 }
 
 CompactMap::Entry CompactMap::Append(std::string_view key, std::string_view value) {
-  size_t size =
-      VarintLength(key.size()) + VarintLength(value.size()) + key.size() + value.size();
+  size_t size = VarintLength(key.size() << 1) + VarintLength(value.size()) + key.size() +
+                value.size();
   if (size > cur_left_) {
     size_t chunk = std::max(next_chunk_, size);
     chunks_.push_back(std::make_unique_for_overwrite<char[]>(chunk));
@@ -66,8 +87,9 @@ CompactMap::Entry CompactMap::Append(std::string_view key, std::string_view valu
   char* p = cur_;
   char buf[20];
   int n = 0;
+  // The first varint holds the dead bit (clear: a new entry is its key's current one).
   for (uint64_t v :
-       {static_cast<uint64_t>(key.size()), static_cast<uint64_t>(value.size())}) {
+       {static_cast<uint64_t>(key.size()) << 1, static_cast<uint64_t>(value.size())}) {
     while (v >= 0x80) {
       buf[n++] = static_cast<char>(v | 0x80);
       v >>= 7;
@@ -84,12 +106,14 @@ CompactMap::Entry CompactMap::Append(std::string_view key, std::string_view valu
 }
 
 void CompactMap::InsertNew(uint64_t slot_value, uint64_t hash) {
+  last_.valid = false;
   size_t i = Home(hash);
   while (slots_[i] != 0) i = Next(i);
   slots_[i] = slot_value;
 }
 
 void CompactMap::Grow() {
+  last_.valid = false;
   std::vector<uint64_t> old;
   old.swap(slots_);
   slots_.assign(old.size() + old.size() / 2, 0);
@@ -100,6 +124,7 @@ void CompactMap::Grow() {
 
 void CompactMap::EraseSlot(size_t i) {
   // Backward-shift deletion: move later members of the probe run into the hole.
+  last_.valid = false;
   size_t hole = i;
   for (size_t j = Next(i); slots_[j] != 0; j = Next(j)) {
     size_t home = Home(HashBytes(KeyOf(EntryOf(slots_[j]))));
@@ -121,8 +146,8 @@ void CompactMap::OverwriteValue(Entry entry, std::string_view value) {
 
 CompactMap::Entry CompactMap::Put(std::string_view key, std::string_view value,
                                   Entry* new_entry, std::string* saved_old) {
-  uint64_t hash = HashBytes(key);
-  int64_t i = Find(key, hash);
+  uint64_t hash = 0;
+  int64_t i = FindAgain(key, &hash);
   if (i >= 0 && saved_old) {
     Entry cur = EntryOf(slots_[i]);
     std::string_view old_value = ValueOf(cur);
@@ -137,6 +162,7 @@ CompactMap::Entry CompactMap::Put(std::string_view key, std::string_view value,
   if (new_entry) *new_entry = e;
   if (i >= 0) {
     Entry old = EntryOf(slots_[i]);
+    SetDead(old, true);
     slots_[i] = MakeSlot(e, hash);
     size_t old_size = EntrySize(old);
     live_bytes_ -= static_cast<int64_t>(old_size);
@@ -150,9 +176,11 @@ CompactMap::Entry CompactMap::Put(std::string_view key, std::string_view value,
 }
 
 CompactMap::Entry CompactMap::Remove(std::string_view key) {
-  int64_t i = Find(key, HashBytes(key));
+  uint64_t hash = 0;
+  int64_t i = FindAgain(key, &hash);
   if (i < 0) return nullptr;
   Entry old = EntryOf(slots_[i]);
+  SetDead(old, true);
   size_t old_size = EntrySize(old);
   live_bytes_ -= static_cast<int64_t>(old_size);
   dead_bytes_ += static_cast<int64_t>(old_size);
@@ -166,15 +194,17 @@ void CompactMap::Restore(std::string_view key, Entry entry) {
     return;
   }
   std::string_view k = KeyOf(entry);
-  uint64_t hash = HashBytes(k);
-  int64_t i = Find(k, hash);
+  uint64_t hash = 0;
+  int64_t i = FindAgain(k, &hash);
   auto size = static_cast<int64_t>(EntrySize(entry));
   live_bytes_ += size;
   dead_bytes_ -= size;
+  SetDead(entry, false);
   if (i >= 0) {
-    auto cur = static_cast<int64_t>(EntrySize(EntryOf(slots_[i])));
-    live_bytes_ -= cur;
-    dead_bytes_ += cur;
+    Entry cur = EntryOf(slots_[i]);
+    SetDead(cur, true);
+    live_bytes_ -= static_cast<int64_t>(EntrySize(cur));
+    dead_bytes_ += static_cast<int64_t>(EntrySize(cur));
     slots_[i] = MakeSlot(entry, hash);
     return;
   }
@@ -183,7 +213,65 @@ void CompactMap::Restore(std::string_view key, Entry entry) {
   ++count_;
 }
 
+void CompactMap::RewriteEach(
+    const std::function<Rewrite(std::string_view, std::string_view, std::string*)>& fn,
+    const std::function<void(Entry now, Entry old)>& changed) {
+  last_.valid = false;
+  const size_t n = slots_.size();
+  // Start after an empty slot (the table is at most 80% full), so that no probe run
+  // wraps around the start of the pass.
+  size_t start = 0;
+  while (slots_[start] != 0) ++start;
+  std::string replacement;
+  std::vector<uint64_t> kept;  // the slots of the current run that stay
+  constexpr size_t kAhead = 8;
+  size_t i = Next(start);
+  for (size_t visited = 0; visited < n;) {
+    if (slots_[i] == 0) {
+      i = Next(i);
+      ++visited;
+      continue;
+    }
+    const size_t run = i;
+    size_t run_length = 0;
+    bool removed = false;
+    kept.clear();
+    for (; slots_[i] != 0; i = Next(i), ++visited, ++run_length) {
+      const size_t a = i + kAhead < n ? i + kAhead : i + kAhead - n;
+      if (const uint64_t ahead = slots_[a]; ahead != 0)
+        __builtin_prefetch(EntryOf(ahead));
+      uint64_t& s = slots_[i];
+      const Entry e = EntryOf(s);
+      const std::string_view key = KeyOf(e);
+      const Rewrite what = fn(key, ValueOf(e), &replacement);
+      if (what == Rewrite::kKeep) {
+        kept.push_back(s);
+        continue;
+      }
+      const auto old_size = static_cast<int64_t>(EntrySize(e));
+      live_bytes_ -= old_size;
+      dead_bytes_ += old_size;
+      SetDead(e, true);
+      if (what == Rewrite::kReplace) {
+        const Entry now = Append(key, replacement);
+        s = (s & ~kPtrMask) | reinterpret_cast<uint64_t>(now);
+        kept.push_back(s);
+        changed(now, e);
+      } else {
+        removed = true;
+        --count_;
+        changed(e, e);
+      }
+    }
+    if (!removed) continue;
+    // Every member's home lies in the run, so the members that stay fit back into it.
+    for (size_t j = run, left = run_length; left > 0; j = Next(j), --left) slots_[j] = 0;
+    for (const uint64_t s : kept) InsertNew(s, HashBytes(KeyOf(EntryOf(s))));
+  }
+}
+
 void CompactMap::Compact() {
+  last_.valid = false;
   auto live = static_cast<size_t>(live_bytes_);
   std::vector<std::unique_ptr<char[]>> old_chunks;
   old_chunks.swap(chunks_);
@@ -203,6 +291,7 @@ void CompactMap::Compact() {
 }
 
 void CompactMap::Clear() {
+  last_.valid = false;
   slots_.assign(16, 0);
   slots_.shrink_to_fit();
   count_ = 0;

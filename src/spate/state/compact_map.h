@@ -4,19 +4,23 @@
 // CompactMap: the in-memory key-value map of the memory state store provider, built for
 // few bytes per key (the target is <= 1.5x the raw key + value bytes).
 //
-// Entries ("varint key length, varint value length, key, value") are appended to arena
-// chunks; an open-addressing table (linear probing, backward-shift deletion, any size:
-// a hash maps to a slot by multiply-shift, so the table grows by 1.5x and stays 53-80%
-// full at most 80%) holds one 8-byte slot per entry: the entry's address in the low 48
-// bits and 16 bits of its hash above. A Put or Remove never moves an entry, it only makes
-// the old one dead; Compact() copies the live entries into fresh chunks when the dead
-// bytes grow. So views returned by Get stay valid until the next Compact or Clear, and an
-// undo log can point at old entries.
+// Entries ("varint (key length << 1 | dead), varint value length, key, value") are
+// appended to arena chunks; an open-addressing table (linear probing, backward-shift
+// deletion, any size: a hash maps to a slot by multiply-shift, so the table grows by 1.5x
+// and stays 53-80% full at most 80%) holds one 8-byte slot per entry: the entry's address
+// in the low 48 bits and 16 bits of its hash above. A Put or Remove never moves an entry,
+// it only makes the old one dead; Compact() copies the live entries into fresh chunks
+// when the dead bytes grow. So views returned by Get stay valid until the next Compact or
+// Clear, and an undo log can point at old entries; an entry's dead bit tells whether it
+// is still its key's current one (IsLive), so a log of changes needs no lookup to find
+// the final ones. The last lookup is remembered: a Put or Remove of the key just looked
+// up (Get, Find) does not probe again.
 //
 // Ownership: owns its chunks. Thread safety: none (one thread at a time). Failure:
 // allocation failure throws std::bad_alloc like the standard containers.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,9 +57,24 @@ class CompactMap {
   static void OverwriteValue(Entry entry, std::string_view value);
   /// Removes key; returns the removed entry or nullptr.
   Entry Remove(std::string_view key);
+  /// Whether `entry` is its key's current entry: false once a Put replaced it or a Remove
+  /// removed it (until a Restore brings it back). Reads only the entry.
+  static bool IsLive(Entry e) { return (static_cast<uint8_t>(*e) & 1) == 0; }
   /// Makes `entry` (an entry of this map for its key) the current one again, or removes
   /// the key when `entry` is nullptr and `key` is given: undoes a Put or Remove.
   void Restore(std::string_view key, Entry entry);
+
+  /// What RewriteEach's function decides for an entry.
+  enum class Rewrite { kKeep, kRemove, kReplace };
+  /// Calls fn(key, value, &replacement) for every entry, in slot order: kRemove removes
+  /// the key, kReplace gives it *replacement (in a new entry), kKeep leaves it; each
+  /// change is reported as changed(now, old): the key's new entry and the replaced one,
+  /// or the removed entry twice. One pass over the table: a probe run that lost entries
+  /// is re-packed from the entries just read, and no key is looked up. `fn` must not use
+  /// the map.
+  void RewriteEach(
+      const std::function<Rewrite(std::string_view, std::string_view, std::string*)>& fn,
+      const std::function<void(Entry now, Entry old)>& changed);
 
   template <typename Fn>
   void ForEach(Fn&& fn) const {
@@ -73,12 +92,12 @@ class CompactMap {
   }
 
   static std::string_view KeyOf(Entry e) {
-    const uint64_t k = ReadTrustedVarint(e);
+    const uint64_t k = ReadTrustedVarint(e) >> 1;
     ReadTrustedVarint(e);
     return {e, static_cast<size_t>(k)};
   }
   static std::string_view ValueOf(Entry e) {
-    const uint64_t k = ReadTrustedVarint(e);
+    const uint64_t k = ReadTrustedVarint(e) >> 1;
     const uint64_t v = ReadTrustedVarint(e);
     return {e + k, static_cast<size_t>(v)};
   }
@@ -126,9 +145,17 @@ class CompactMap {
     return reinterpret_cast<uint64_t>(e) | (Tag(hash) << 48);
   }
   static size_t EntrySize(Entry e);
+  /// Sets the dead bit of `e` (the low bit of its first varint).
+  static void SetDead(Entry e, bool dead) {
+    auto* p = const_cast<char*>(e);
+    *p = static_cast<char>((static_cast<uint8_t>(*p) & ~1u) | (dead ? 1u : 0u));
+  }
 
-  /// Slot index of key, or -1; `hash` is HashBytes(key).
+  /// Slot index of key, or -1; `hash` is HashBytes(key). Remembers the lookup (last_).
   int64_t Find(std::string_view key, uint64_t hash) const;
+  /// Find(key, HashBytes(key)), answered from the last lookup when it was of key; *hash
+  /// gets the key's hash.
+  int64_t FindAgain(std::string_view key, uint64_t* hash) const;
   Entry Append(std::string_view key, std::string_view value);
   void Grow();
   void EraseSlot(size_t i);
@@ -136,6 +163,15 @@ class CompactMap {
 
   std::vector<uint64_t> slots_;
   int64_t count_ = 0;
+  // The last lookup: its key's hash and slot (-1: absent; the key is then in `key`),
+  // valid until the slots change.
+  struct LastFind {
+    bool valid = false;
+    uint64_t hash = 0;
+    int64_t slot = -1;
+    std::string key;
+  };
+  mutable LastFind last_;
   std::vector<std::unique_ptr<char[]>> chunks_;
   char* cur_ = nullptr;
   size_t cur_left_ = 0;

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 // CompactMap against a std::map model: random puts (in place and not), removals (backward
-// shifts inside probe runs), undo via Restore, compaction and growth, and a table that
+// shifts inside probe runs), undo via Restore, one-pass rewrites, compaction and growth,
+// live/dead entries, a change right after a lookup of the same key, and a table that
 // stays bounded under churn.
 
 #include "spate/state/compact_map.h"
@@ -124,6 +125,109 @@ TEST(CompactMap, ChurnKeepsTheTableBounded) {
   ExpectEqual(m, model);
   // 1000 live entries of ~10 bytes: slots and arena stay within a few dozen KB.
   EXPECT_LT(peak, 200000);
+}
+
+// An entry is live while it is its key's current one.
+TEST(CompactMap, IsLiveTellsTheCurrentEntry) {
+  CompactMap m;
+  CompactMap::Entry e1 = nullptr, e2 = nullptr, e3 = nullptr;
+  m.Put("k", "v1", &e1);
+  EXPECT_TRUE(CompactMap::IsLive(e1));
+  EXPECT_EQ(m.Put("k", "longer", &e2), e1);
+  EXPECT_FALSE(CompactMap::IsLive(e1));
+  EXPECT_TRUE(CompactMap::IsLive(e2));
+  std::string saved;
+  EXPECT_EQ(m.Put("k", "LONGER", &e3, &saved), e2);  // same length: in place
+  EXPECT_EQ(e3, e2);
+  EXPECT_TRUE(CompactMap::IsLive(e2));
+  EXPECT_EQ(m.Remove("k"), e2);
+  EXPECT_FALSE(CompactMap::IsLive(e2));
+  m.Restore("k", e1);
+  EXPECT_TRUE(CompactMap::IsLive(e1));
+  EXPECT_EQ(m.Get("k"), "v1");
+  m.Restore("k", e2);
+  EXPECT_FALSE(CompactMap::IsLive(e1));
+  EXPECT_TRUE(CompactMap::IsLive(e2));
+  m.Restore("k", nullptr);
+  EXPECT_FALSE(CompactMap::IsLive(e2));
+  EXPECT_EQ(m.size(), 0);
+}
+
+// A Put or Remove right after a lookup reuses it only for the same key.
+TEST(CompactMap, AChangeAfterALookup) {
+  CompactMap m;
+  Model model;
+  for (int i = 0; i < 50; ++i) {
+    m.Put("k" + std::to_string(i), "v");
+    model["k" + std::to_string(i)] = "v";
+  }
+  EXPECT_FALSE(m.Get("absent").has_value());
+  m.Put("other", "o");  // not the key looked up
+  model["other"] = "o";
+  EXPECT_FALSE(m.Get("absent").has_value());
+  m.Put("absent", "now");
+  model["absent"] = "now";
+  EXPECT_TRUE(m.Get("k3").has_value());
+  m.Put("k4", "changed");
+  model["k4"] = "changed";
+  EXPECT_TRUE(m.Get("k3").has_value());
+  m.Put("k3", "changed too");
+  model["k3"] = "changed too";
+  EXPECT_TRUE(m.Get("k5").has_value());
+  EXPECT_NE(m.Remove("k5"), nullptr);
+  model.erase("k5");
+  EXPECT_FALSE(m.Get("gone").has_value());
+  EXPECT_EQ(m.Remove("gone"), nullptr);
+  EXPECT_TRUE(m.Get("k6").has_value());
+  EXPECT_NE(m.Remove("k7"), nullptr);
+  model.erase("k7");
+  ExpectEqual(m, model);
+}
+
+// One pass that removes and rewrites entries (a join's eviction) leaves every other key
+// reachable, also in probe runs that wrap around the table's end, and its changes undo.
+TEST(CompactMap, RewriteEachRemovesAndReplacesInOnePass) {
+  std::mt19937_64 rng(5);
+  CompactMap m;
+  Model model;
+  for (int round = 0; round < 30; ++round) {
+    for (int i = 0; i < 3000; ++i) {
+      const std::string k = "key" + std::to_string(rng() % 20000);
+      const std::string v(1 + rng() % 5, 'v');
+      m.Put(k, v);
+      model[k] = v;
+    }
+    const Model before = model;
+    std::vector<std::pair<CompactMap::Entry, CompactMap::Entry>> changes;
+    m.RewriteEach(
+        [&](std::string_view k, std::string_view v, std::string* replacement) {
+          EXPECT_EQ(model.at(std::string(k)), v);
+          switch (rng() % 3) {
+            case 0:
+              return CompactMap::Rewrite::kKeep;
+            case 1:
+              model.erase(std::string(k));
+              return CompactMap::Rewrite::kRemove;
+            default:
+              *replacement = std::string(v) + "+";
+              model[std::string(k)] = *replacement;
+              return CompactMap::Rewrite::kReplace;
+          }
+        },
+        [&](CompactMap::Entry now, CompactMap::Entry old) {
+          EXPECT_FALSE(CompactMap::IsLive(old));
+          EXPECT_EQ(CompactMap::IsLive(now), now != old);
+          changes.emplace_back(now, old);
+        });
+    ExpectEqual(m, model);
+    if (round % 3 == 0) {
+      for (auto it = changes.rbegin(); it != changes.rend(); ++it)
+        m.Restore(CompactMap::KeyOf(it->second), it->second);
+      model = before;
+      ExpectEqual(m, model);
+    }
+    m.MaybeCompact();
+  }
 }
 
 }  // namespace

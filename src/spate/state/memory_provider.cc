@@ -103,6 +103,7 @@ class MemoryProvider final : public StateStoreProvider {
     CompactMap::Entry now;
     auto at = static_cast<int64_t>(undo_.values.size());
     CompactMap::Entry old = map_.Put(key, value, &now, &undo_.values);
+    if (old == nullptr) undo_.last_insert = static_cast<int64_t>(undo_.records.size());
     undo_.records.push_back({now, old, old == now ? at : -1});
   }
   void Remove(std::string_view key) {
@@ -112,27 +113,45 @@ class MemoryProvider final : public StateStoreProvider {
   void ForEach(const std::function<void(std::string_view, std::string_view)>& fn) const {
     map_.ForEach(fn);
   }
+  void RewriteEach(const RewriteFn& fn) {
+    map_.RewriteEach(
+        [&](std::string_view k, std::string_view v, std::string* replacement) {
+          switch (fn(k, v, replacement)) {
+            case EntryRewrite::kKeep:
+              return CompactMap::Rewrite::kKeep;
+            case EntryRewrite::kRemove:
+              return CompactMap::Rewrite::kRemove;
+            case EntryRewrite::kReplace:
+              break;
+          }
+          return CompactMap::Rewrite::kReplace;
+        },
+        [&](CompactMap::Entry now, CompactMap::Entry old) {
+          undo_.records.push_back({now, old, -1});
+        });
+  }
 
   Status CommitStore() {
     std::lock_guard lock(mu_);
     // The changed keys without a set: a key present now is written by the undo records
-    // of Puts into its current entry (entries never move while the undo log exists), a
-    // key absent now by its Remove records. A key changed several times may be written
-    // more than once, always with its final value, which replays the same.
+    // of Puts into its current entry (entries never move while the undo log exists; a
+    // live one is current), a key absent now by its Remove records (absent for sure when
+    // no Put inserted a key after the Remove; else looked up). A key changed several
+    // times may be written more than once, always with its final value, which replays
+    // the same.
     std::string records;
     const auto& undo = undo_.records;
-    constexpr size_t kEntryAhead = 16, kSlotAhead = 8;  // fetched this many records ahead
+    constexpr size_t kEntryAhead = 16;  // fetched this many records ahead
     for (size_t i = 0; i < undo.size(); ++i) {
       if (i + kEntryAhead < undo.size()) __builtin_prefetch(undo[i + kEntryAhead].key);
-      if (i + kSlotAhead < undo.size())
-        map_.Prefetch(CompactMap::KeyOf(undo[i + kSlotAhead].key), false);
       const Undo& u = undo[i];
       std::string_view key = CompactMap::KeyOf(u.key);
-      CompactMap::Entry now = map_.Find(key);
-      bool removal = u.key == u.old && u.saved < 0;
-      if (now == u.key && !removal) {
-        AppendPutRecord(&records, key, CompactMap::ValueOf(now));
-      } else if (now == nullptr && removal) {
+      const bool removal = u.key == u.old && u.saved < 0;
+      if (!removal) {
+        if (CompactMap::IsLive(u.key))
+          AppendPutRecord(&records, key, CompactMap::ValueOf(u.key));
+      } else if (static_cast<int64_t>(i) > undo_.last_insert ||
+                 map_.Find(key) == nullptr) {
         AppendRemoveRecord(&records, key);
       }
     }
@@ -197,6 +216,7 @@ class MemoryProvider final : public StateStoreProvider {
     } else {
       undo_.records.clear();
       undo_.values.clear();
+      undo_.last_insert = -1;
     }
   }
 
@@ -293,6 +313,7 @@ class MemoryProvider final : public StateStoreProvider {
   struct UndoLog {
     std::vector<Undo> records;  // oldest first
     std::string values;         // old values of in-place Puts
+    int64_t last_insert = -1;   // the last record of a Put of an absent key
     /// Restores the map to before these records.
     void UndoInto(CompactMap& map) const {
       for (auto it = records.rbegin(); it != records.rend(); ++it) {
@@ -309,6 +330,7 @@ class MemoryProvider final : public StateStoreProvider {
     void Release() {
       std::vector<Undo>().swap(records);
       std::string().swap(values);
+      last_insert = -1;
     }
     int64_t memory_bytes() const {
       return static_cast<int64_t>(records.capacity() * sizeof(Undo) + values.capacity());

@@ -35,6 +35,13 @@ class ProviderStore final : public StateStore {
       const std::function<void(std::string_view, std::string_view)>& fn) override {
     p_->ForEach(fn);
   }
+  void RewriteEach(const RewriteFn& fn) override {
+    if constexpr (requires { p_->RewriteEach(fn); }) {
+      p_->RewriteEach(fn);
+    } else {
+      StateStore::RewriteEach(fn);
+    }
+  }
   Status Commit() override {
     if (!uncommitted()) {
       return Status::Error("STATE_STORE_OPERATION_OUT_OF_ORDER",

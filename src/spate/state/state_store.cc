@@ -104,6 +104,30 @@ Result<StateStoreConf> StateStoreConf::FromConf(
   return c;
 }
 
+void StateStore::RewriteEach(const RewriteFn& fn) {
+  std::vector<std::pair<std::string, std::optional<std::string>>> changes;
+  std::string replacement;
+  ForEach([&](std::string_view k, std::string_view v) {
+    switch (fn(k, v, &replacement)) {
+      case EntryRewrite::kKeep:
+        break;
+      case EntryRewrite::kRemove:
+        changes.emplace_back(k, std::nullopt);
+        break;
+      case EntryRewrite::kReplace:
+        changes.emplace_back(k, replacement);
+        break;
+    }
+  });
+  for (const auto& [k, v] : changes) {
+    if (v) {
+      Put(k, *v);
+    } else {
+      Remove(k);
+    }
+  }
+}
+
 Result<std::unique_ptr<StateStoreProvider>> CreateStateStoreProvider(
     const StateStoreId& id, const StateStoreConf& conf, io::FileSystemPtr fs) {
   SPATE_ASSIGN_OR_RETURN(std::string provider, ParseProviderClass(conf.provider));

@@ -82,6 +82,11 @@ struct StateStoreMetrics {
   std::map<std::string, int64_t> custom;
 };
 
+/// What StateStore::RewriteEach's function decides for an entry.
+enum class EntryRewrite { kKeep, kRemove, kReplace };
+using RewriteFn = std::function<EntryRewrite(std::string_view key, std::string_view value,
+                                             std::string* replacement)>;
+
 /// One version of a store, open for reads and writes (Spark's StateStore).
 class StateStore {
  public:
@@ -109,6 +114,11 @@ class StateStore {
     (void)near;
   }
   virtual StateStoreMetrics metrics() const = 0;
+  /// Calls fn(key, value, &replacement) for every entry (unordered, as ForEach): kRemove
+  /// removes the key, kReplace sets it to *replacement, kKeep leaves it. `fn` must not
+  /// use the store. The memory provider does it in one pass over its table, with no
+  /// lookup per changed key; by default the changes are collected, then applied.
+  virtual void RewriteEach(const RewriteFn& fn);
 };
 
 /// The stores of one StateStoreId across versions (Spark's StateStoreProvider).

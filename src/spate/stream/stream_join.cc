@@ -129,6 +129,27 @@ const char* JoinSideName(int side) { return side == 0 ? "left" : "right"; }
 // matched, its RowCodec bytes (a view valid until the side's next change).
 using StoredRow = PackedJoinRow;
 
+// Calls fn(matched, body) for each row of the packed entry `value` (format 2), `body`
+// being the row's bytes after its length: [event time] + RowCodec bytes. False when the
+// entry is malformed.
+template <typename Fn>
+bool ForEachPackedRow(std::string_view value, Fn&& fn) {
+  if (value.empty()) return false;
+  const auto flags = static_cast<uint8_t>(value[0]);
+  if (flags & ~3u) return false;
+  const size_t start = (flags & 1) ? 9 : 1;
+  if (value.size() < start) return false;
+  state::ByteReader r(value.substr(start));
+  while (!r.at_end()) {
+    uint64_t head = 0;
+    std::string_view body;
+    if (!r.ReadVarint(&head) || !r.ReadBytes(static_cast<size_t>(head >> 1), &body))
+      return false;
+    fn((head & 1) != 0, body);
+  }
+  return true;
+}
+
 // A row to store: its event time, matched flag and RowCodec bytes.
 struct NewRow {
   int64_t event;
@@ -430,12 +451,11 @@ class PackedSide final : public SideState {
           auto v = store_->Get(key);
           if (!v) return Status::OK();
           size_t next = g;
-          SPATE_ASSIGN_OR_RETURN(int64_t n,
-                                 Rewrite(*v, unmatched, [&](const StoredRow& row) {
-                                   while (next < end && gone[next].second < row.index)
-                                     ++next;
-                                   return next < end && gone[next].second == row.index;
-                                 }));
+          SPATE_ASSIGN_OR_RETURN(
+              int64_t n, Rewrite(*v, unmatched, &value_, [&](const StoredRow& row) {
+                while (next < end && gone[next].second < row.index) ++next;
+                return next < end && gone[next].second == row.index;
+              }));
           removed += n;
           if (n > 0) Store(key);
           return Status::OK();
@@ -445,36 +465,52 @@ class PackedSide final : public SideState {
   }
   Result<int64_t> Evict(bool by_key, int64_t threshold,
                         state::RowBatchBuilder* unmatched) override {
-    // Entries change after the scan: (key, new entry; empty: removed).
-    std::vector<std::pair<std::string, std::string>> changes;
+    using state::EntryRewrite;
     int64_t removed = 0;
     Status st;
-    store_->ForEach([&](std::string_view key, std::string_view v) {
-      if (key.empty() || !st.ok()) return;
-      if (by_key) {
-        if (v.size() < 9 || !(v[0] & kKeyEvent) || GetInt64(v.substr(1)) > threshold)
-          return;
-      }
-      auto n = Rewrite(v, unmatched, [&](const StoredRow& row) {
-        return by_key || row.event <= threshold;
-      });
-      if (!n.ok()) {
-        st = n.status();
-        return;
-      }
-      if (*n == 0) return;
-      removed += *n;
-      changes.emplace_back(std::string(key), value_);
-    });
+    // One pass: each entry is read once and, when it loses rows, rewritten or removed
+    // where it is (no lookup per changed key in the memory store).
+    store_->RewriteEach(
+        [&](std::string_view key, std::string_view v, std::string* replacement) {
+          if (key.empty() || !st.ok()) return EntryRewrite::kKeep;
+          auto corrupt = [&] {
+            st = Status::Internal("corrupt stream join state entry");
+            return EntryRewrite::kKeep;
+          };
+          if (by_key) {
+            if (v.size() < 9 || !(v[0] & kKeyEvent) || GetInt64(v.substr(1)) > threshold)
+              return EntryRewrite::kKeep;
+            if (!unmatched) {
+              // Every row goes and none is read: count them.
+              int64_t rows = 0;
+              if (!ForEachPackedRow(v, [&](bool, std::string_view) { ++rows; }))
+                return corrupt();
+              removed += rows;
+              return EntryRewrite::kRemove;
+            }
+          } else {
+            // Most entries keep every row: look at the event times first.
+            if (v.empty()) return corrupt();
+            bool any = false;
+            const bool row_events = (v[0] & kRowEvents) != 0;
+            if (!ForEachPackedRow(v, [&](bool, std::string_view body) {
+                  any |= EventOf(row_events, body) <= threshold;
+                }))
+              return corrupt();
+            if (!any) return EntryRewrite::kKeep;
+          }
+          auto n = Rewrite(v, unmatched, replacement, [&](const StoredRow& row) {
+            return by_key || row.event <= threshold;
+          });
+          if (!n.ok()) {
+            st = n.status();
+            return EntryRewrite::kKeep;
+          }
+          if (*n == 0) return EntryRewrite::kKeep;
+          removed += *n;
+          return replacement->empty() ? EntryRewrite::kRemove : EntryRewrite::kReplace;
+        });
     SPATE_RETURN_IF_ERROR(st);
-    for (size_t i = 0; i < changes.size(); ++i) {
-      PrefetchAhead(
-          i, changes.size(),
-          [&](size_t j) -> std::string_view { return changes[j].first; },
-          [&](std::string_view k, bool near) { store_->Prefetch(k, near); });
-      value_ = std::move(changes[i].second);
-      Store(changes[i].first);
-    }
     total_ -= removed;
     return removed;
   }
@@ -515,11 +551,18 @@ class PackedSide final : public SideState {
       return Status::Internal("corrupt stream join state entry");
     return (v[0] & kKeyEvent) ? size_t{9} : size_t{1};
   }
-  // value_ = entry `v` without the rows `drop` selects; those that never matched go to
-  // `unmatched`. Returns how many were dropped (0: value_ is unspecified).
+  // The event time of a row's bytes `body` (with its event time first when
+  // `row_events`).
+  int64_t EventOf(bool row_events, std::string_view body) const {
+    if (row_events) return body.size() >= 8 ? GetInt64(body) : kNoEventTime;
+    return events_ ? events_->Read(body) : kNoEventTime;
+  }
+  // *out = entry `v` without the rows `drop` selects (empty: none is left); those that
+  // never matched go to `unmatched`. Returns how many were dropped (0: *out is
+  // unspecified).
   template <typename Drop>
   Result<int64_t> Rewrite(std::string_view v, state::RowBatchBuilder* unmatched,
-                          Drop&& drop) {
+                          std::string* out, Drop&& drop) {
     SPATE_RETURN_IF_ERROR(Parse(v, &rows_));
     drop_.assign(rows_.size(), 0);
     int64_t dropped = 0;
@@ -531,15 +574,15 @@ class PackedSide final : public SideState {
         SPATE_RETURN_IF_ERROR(unmatched->Append(rows_[i].row));
     }
     if (dropped == 0) return dropped;
-    value_.clear();
+    out->clear();
     if (dropped == static_cast<int64_t>(rows_.size())) return dropped;
     // The header (flags, key event time) stays; the kept rows follow.
     SPATE_ASSIGN_OR_RETURN(size_t start, RowsStart(v));
-    value_.assign(v.data(), start);
+    out->assign(v.data(), start);
     const bool row_events = (v[0] & kRowEvents) != 0;
     for (size_t i = 0; i < rows_.size(); ++i) {
       if (!drop_[i])
-        AppendRow(&value_, row_events, rows_[i].event, rows_[i].matched, rows_[i].row);
+        AppendRow(out, row_events, rows_[i].event, rows_[i].matched, rows_[i].row);
     }
     return dropped;
   }
@@ -1062,33 +1105,28 @@ bool ParsePackedJoinEntry(std::string_view value, std::optional<int64_t>* key_ev
                           std::vector<PackedJoinRow>* rows) {
   rows->clear();
   key_event->reset();
-  if (value.empty()) return false;
-  const auto flags = static_cast<uint8_t>(value[0]);
-  if (flags & ~3u) return false;
-  state::ByteReader r(value.substr(1));
-  if (flags & 1) {
-    int64_t t = 0;
-    if (!r.ReadFixed(&t)) return false;
-    *key_event = t;
-  }
-  const bool row_events = (flags & 2) != 0;
-  for (int64_t i = 0; !r.at_end(); ++i) {
-    uint64_t head = 0;
-    std::string_view body;
-    if (!r.ReadVarint(&head) || !r.ReadBytes(static_cast<size_t>(head >> 1), &body))
-      return false;
-    PackedJoinRow row;
-    row.index = i;
-    row.matched = (head & 1) != 0;
-    row.event = kNoEventTime;
-    if (row_events) {
-      if (body.size() < 8) return false;
-      row.event = GetInt64(body);
-      body.remove_prefix(8);
-    }
-    row.row = body;
-    rows->push_back(row);
-  }
+  bool ok = true;
+  const bool row_events = !value.empty() && (value[0] & 2) != 0;
+  if (!ForEachPackedRow(value,
+                        [&](bool matched, std::string_view body) {
+                          PackedJoinRow row;
+                          row.index = static_cast<int64_t>(rows->size());
+                          row.matched = matched;
+                          row.event = kNoEventTime;
+                          if (row_events) {
+                            if (body.size() < 8) {
+                              ok = false;
+                              return;
+                            }
+                            row.event = GetInt64(body);
+                            body.remove_prefix(8);
+                          }
+                          row.row = body;
+                          rows->push_back(row);
+                        }) ||
+      !ok)
+    return false;
+  if (value[0] & 1) *key_event = GetInt64(value.substr(1));
   return true;
 }
 
