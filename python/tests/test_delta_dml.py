@@ -13,6 +13,7 @@ import pytest
 from spate.delta import DeltaTable
 from spate.errors import AnalysisException, IllegalArgumentException
 from spate.sql import functions as F
+from test_delta_merge import racing_udf
 
 
 @pytest.fixture
@@ -109,6 +110,77 @@ def test_delete_by_partition_removes_files_unread(dspark, tmp_path):
     # A data predicate inside one partition: only that partition's files are read.
     t.delete("p = 'a' AND id = 3")
     assert rows(t.toDF()) == [(1, "a"), (2, "b")]
+
+
+def test_update_and_delete_skip_files_by_statistics(dspark, tmp_path):
+    """Files whose statistics rule the condition out are not opened (here: moved away
+    while the command runs) nor rewritten, from the API and SQL alike."""
+    path = str(tmp_path / "t")
+    t = make(dspark, path, [[(i, f"v{i}") for i in range(lo, lo + 5)] for lo in (0, 10, 20)])
+
+    def files():
+        live = {}
+        for name in sorted(os.listdir(os.path.join(path, "_delta_log"))):
+            if not name.endswith(".json"):
+                continue
+            for line in open(os.path.join(path, "_delta_log", name)):
+                a = json.loads(line)
+                if "add" in a:
+                    live[a["add"]["path"]] = json.loads(a["add"]["stats"])["minValues"]["id"]
+                elif "remove" in a:
+                    live.pop(a["remove"]["path"], None)
+        return {lo // 10: os.path.join(path, p) for p, lo in live.items()}
+
+    def without(hidden, run):
+        moved = [files()[i] for i in hidden]
+        for f in moved:
+            os.rename(f, f + ".away")
+        try:
+            run()
+        finally:
+            for f in moved:
+                os.rename(f + ".away", f)
+
+    without([0, 2], lambda: t.update(condition="id = 12 OR id IN (13, 99)",
+                                     set={"v": "'x'"}))
+    assert {k: last(t)[3][k] for k in ("numUpdatedRows", "numCopiedRows",
+                                       "numRemovedFiles")} == {
+        "numUpdatedRows": "2", "numCopiedRows": "3", "numRemovedFiles": "1"}
+    without([0, 1], lambda: t.delete(~(F.col("id") < 23)))
+    without([1, 2], lambda: dspark.sql(
+        f"DELETE FROM delta.`{path}` WHERE v IS NULL OR id BETWEEN 0 AND 1").collect())
+    assert last(t)[3]["numDeletedRows"] == "2"
+    # Statistics off (spark.databricks.delta.stats.skipping): every file is read.
+    dspark.conf.set("spark.databricks.delta.stats.skipping", "false")
+    with pytest.raises(Exception):
+        without([0], lambda: t.delete("id = 14"))
+    dspark.conf.unset("spark.databricks.delta.stats.skipping")
+    assert rows(t.toDF()) == [(2, "v2"), (3, "v3"), (4, "v4"), (10, "v10"), (11, "v11"),
+                              (12, "x"), (13, "x"), (14, "v14"), (20, "v20"), (21, "v21"),
+                              (22, "v22")]
+
+
+def test_update_conflicts_only_with_removals_of_files_it_read(dspark, tmp_path):
+    """The UPDATE's conflict scope holds only the files its skipping scan read (Delta's
+    readFiles): a concurrent removal of a skipped file does not fail it, one of a file
+    it read (even without matches) does. The concurrent commit runs in another process
+    from the SET value's UDF (test_delta_merge's racing_udf), during the rewrite."""
+    path = str(tmp_path / "t")
+    t = make(dspark, path, [[(1, 10), (2, 20)], [(100, 1000), (101, 1010)],
+                            [(200, 2000), (201, 2010)]], ddl="id INT, n BIGINT")
+
+    # Files 2 and 3 are skipped (id = 1 lies outside their ranges): removing both
+    # concurrently does not conflict.
+    race = racing_udf(f"DELETE FROM delta.`{path}` WHERE id >= 100")
+    t.update("id = 1", {"n": -race(F.col("n"))})
+    assert rows(t.toDF()) == [(1, -10), (2, 20)]
+    # A file of ids 5..300 is read for id = 150, which it does not hold.
+    dspark.createDataFrame([(5, 50), (300, 3000)], "id INT, n BIGINT").coalesce(1) \
+        .write.format("delta").mode("append").save(path)
+    race = racing_udf(f"DELETE FROM delta.`{path}` WHERE id >= 5")
+    with pytest.raises(Exception, match="DELTA_CONCURRENT_DELETE_READ"):
+        t.update("id = 2 OR id = 150", {"n": -race(F.col("n"))})
+    assert rows(t.toDF()) == [(1, -10), (2, 20)]
 
 
 def test_sql_update_delete_on_catalog_table(dspark, tmp_path):

@@ -483,6 +483,23 @@ MetricsFn DmlMetrics(std::chrono::steady_clock::time_point started, int64_t scan
   };
 }
 
+// The files UPDATE / DELETE read (Delta's filterFiles): those the condition's partition
+// conjuncts accept and, when it reads data columns, whose statistics do not rule the
+// whole condition out. A condition on partition columns only selects whole files.
+std::vector<AddFile> CandidateFiles(const std::shared_ptr<SessionState>& state,
+                                    const table::SnapshotPtr& snapshot,
+                                    const DeltaDmlTarget& target,
+                                    const SplitCondition& split,
+                                    const ExprPtr& condition) {
+  std::vector<AddFile> files = FilterByPartitions(state, *snapshot, snapshot->files(),
+                                                  split.partition, target.alias);
+  if (!split.data || files.empty()) return files;
+  return SkipFiles(state, snapshot, std::move(files),
+                   ToFileSkipping(condition, *snapshot->schema(),
+                                  TableBinder(state, snapshot, target.alias),
+                                  state->MakeExecOptions().eval));
+}
+
 // A commit of removes only (DELETE of whole files).
 void CommitRemoves(const DeltaDmlTarget& target, const table::SnapshotPtr& snapshot,
                    const table::DeltaWriteOptions& o) {
@@ -534,6 +551,345 @@ std::optional<table::TxnId> SessionDmlTxn(const SessionState& s) {
   if (auto v = ParseInt64(ver)) return table::TxnId{app, *v};
   ThrowStatus(Status::Error("DELTA_INVALID_IDEMPOTENT_WRITES_OPTIONS",
                             {{"reason", "txnVersion must be a number"}}));
+}
+
+// --- Data skipping ---
+
+FileSkipping FileSkipping::Leaf(ScanPredicate p) {
+  FileSkipping f;
+  f.kind = Kind::kLeaf;
+  f.leaf = std::move(p);
+  return f;
+}
+
+FileSkipping FileSkipping::And(std::vector<FileSkipping> parts) {
+  FileSkipping f;
+  f.kind = Kind::kAnd;
+  for (auto& p : parts) {
+    if (p.kind == Kind::kNone) return p;
+    if (p.kind == Kind::kAny) continue;  // (decides nothing)
+    f.children.push_back(std::move(p));
+  }
+  if (f.children.empty()) return FileSkipping();
+  if (f.children.size() == 1) return std::move(f.children[0]);
+  return f;
+}
+
+FileSkipping FileSkipping::Or(std::vector<FileSkipping> parts) {
+  FileSkipping f;
+  f.kind = Kind::kOr;
+  for (auto& p : parts) {
+    if (p.kind == Kind::kAny) return p;
+    if (p.kind == Kind::kNone) continue;  // (holds nowhere)
+    f.children.push_back(std::move(p));
+  }
+  if (f.children.empty()) {
+    f.kind = Kind::kNone;
+    return f;
+  }
+  if (f.children.size() == 1) return std::move(f.children[0]);
+  return f;
+}
+
+namespace {
+
+using SkipOp = ScanPredicate::Op;
+
+// Lists longer than this are not turned into one test per value.
+constexpr size_t kSkippingMaxListValues = 1000;
+
+// True when `e` calls a function without arguments (current_timestamp(), now(), ...):
+// its value when the files are chosen could differ from the scan's, so it is not folded.
+bool HasNullaryCall(const ExprPtr& e) {
+  if (!e) return false;
+  if (e->kind == ExprKind::kCall && e->children.empty()) return true;
+  return std::any_of(e->children.begin(), e->children.end(), HasNullaryCall);
+}
+
+class SkippingConverter {
+ public:
+  SkippingConverter(const Schema& schema, const SkippingBinder& bind,
+                    const EvalContext& ctx)
+      : schema_(schema), bind_(bind), ctx_(ctx) {}
+
+  // The files where `e` (negated: NOT e) may be TRUE for some row.
+  FileSkipping Convert(const ExprPtr& e, bool negated) {
+    if (!e) return FileSkipping();
+    if (e->kind == ExprKind::kCall) {
+      const std::string& n = e->name;
+      const size_t arity = e->children.size();
+      if ((n == "and" || n == "or") && arity == 2) {
+        std::vector<FileSkipping> parts = {Convert(e->children[0], negated),
+                                           Convert(e->children[1], negated)};
+        // NOT (a AND b) = NOT a OR NOT b; NOT (a OR b) = NOT a AND NOT b.
+        return (n == "and") != negated ? FileSkipping::And(std::move(parts))
+                                       : FileSkipping::Or(std::move(parts));
+      }
+      if ((n == "not" || n == "!") && arity == 1)
+        return Convert(e->children[0], !negated);
+      if ((n == "isnull" || n == "isnotnull") && arity == 1) {
+        const int c = ColumnOf(e->children[0]);
+        if (c < 0) return Constant(e, negated);
+        const bool is_null = (n == "isnull") != negated;
+        return FileSkipping::Leaf(
+            {c, is_null ? SkipOp::kIsNull : SkipOp::kIsNotNull, {}});
+      }
+      if (n == "between" && arity == 3) {
+        // v BETWEEN lo AND hi = v >= lo AND v <= hi (as Spark rewrites it).
+        return Convert(
+            Expr::Call("and", {Expr::Call(">=", {e->children[0], e->children[1]}),
+                               Expr::Call("<=", {e->children[0], e->children[2]})}),
+            negated);
+      }
+      if (arity == 2 && IsComparison(n)) return Comparison(e, negated);
+      if ((n == "like" || n == "startswith") && arity == 2 && !negated) {
+        return Prefix(e, n == "like");
+      }
+    }
+    if (e->kind == ExprKind::kIn && e->children.size() >= 2) return InList(e, negated);
+    return Constant(e, negated);
+  }
+
+ private:
+  static bool IsComparison(const std::string& n) {
+    for (const char* c : {"=", "==", "!=", "<>", "<", "<=", ">", ">=", "<=>"}) {
+      if (n == c) return true;
+    }
+    return false;
+  }
+
+  // The table column a bare column reference names (-1: not one).
+  int ColumnOf(const ExprPtr& e) {
+    if (!e || e->kind != ExprKind::kColumn) return -1;
+    BoundExprPtr b = bind_(e);
+    if (!b || b->column_index() < 0 || b->column_index() >= schema_.num_fields())
+      return -1;
+    return b->column_index();
+  }
+
+  // The value of a constant bound expression (nullopt: not a constant, or it fails).
+  std::optional<Value> Fold(const BoundExprPtr& b) {
+    if (!b || !b->IsConstant() || b->IsNondeterministic()) return std::nullopt;
+    if (const Value* v = b->literal_value()) return *v;
+    auto batch = Batch::Make(std::make_shared<Schema>(), {}, 1);
+    Result<ColumnPtr> c = b->Evaluate(*batch, ctx_);
+    if (!c.ok()) return std::nullopt;
+    return (*c)->GetValue(0);
+  }
+
+  // A condition without columns: FALSE and NULL hold nowhere; anything else: kAny.
+  FileSkipping Constant(const ExprPtr& e, bool negated) {
+    if (HasNullaryCall(e)) return FileSkipping();
+    BoundExprPtr b = bind_(e);
+    if (!b || (b->type()->id() != TypeId::kBoolean && b->type()->id() != TypeId::kNull))
+      return FileSkipping();
+    std::optional<Value> v = Fold(b);
+    if (!v) return FileSkipping();
+    if (v->is_null() || (v->i64() != 0) == negated) {
+      FileSkipping none;
+      none.kind = FileSkipping::Kind::kNone;
+      return none;
+    }
+    return FileSkipping();
+  }
+
+  // `col <op> constant` bound as the comparison binds it (its coercion), or nullopt.
+  struct Bound {
+    int column;
+    SkipOp op;  // with `col` on the left
+    Value value;
+  };
+  std::optional<Bound> BindComparison(const ExprPtr& e, const std::string& op) {
+    BoundExprPtr b = bind_(e);
+    if (!b || b->children().size() != 2) return std::nullopt;
+    const auto& ch = b->children();
+    for (int side = 0; side < 2; ++side) {
+      const int c = ch[side]->column_index();
+      if (c < 0 || c >= schema_.num_fields()) continue;
+      if (!ch[side]->type()->SameType(*schema_.field(c).type)) continue;
+      if (e->children.size() != 2 || HasNullaryCall(e->children[1 - side]))
+        return std::nullopt;
+      std::optional<Value> v = Fold(ch[1 - side]);
+      if (!v) return std::nullopt;
+      if (!v->is_null() && !v->type()->SameType(*schema_.field(c).type))
+        return std::nullopt;
+      SkipOp o = op == "<"    ? SkipOp::kLt
+                 : op == "<=" ? SkipOp::kLe
+                 : op == ">"  ? SkipOp::kGt
+                 : op == ">=" ? SkipOp::kGe
+                              : SkipOp::kEq;
+      if (side == 1) {  // const < col  <=>  col > const
+        o = o == SkipOp::kLt   ? SkipOp::kGt
+            : o == SkipOp::kLe ? SkipOp::kGe
+            : o == SkipOp::kGt ? SkipOp::kLt
+            : o == SkipOp::kGe ? SkipOp::kLe
+                               : o;
+      }
+      return Bound{c, o, *v};
+    }
+    return std::nullopt;
+  }
+
+  static SkipOp Negate(SkipOp o) {
+    switch (o) {
+      case SkipOp::kLt:
+        return SkipOp::kGe;
+      case SkipOp::kLe:
+        return SkipOp::kGt;
+      case SkipOp::kGt:
+        return SkipOp::kLe;
+      case SkipOp::kGe:
+        return SkipOp::kLt;
+      default:
+        return o;
+    }
+  }
+
+  // `c <> v`: some value below or above v.
+  static FileSkipping NotEqual(int c, const Value& v) {
+    return FileSkipping::Or({FileSkipping::Leaf({c, SkipOp::kLt, v}),
+                             FileSkipping::Leaf({c, SkipOp::kGt, v})});
+  }
+
+  static FileSkipping None() {
+    FileSkipping f;
+    f.kind = FileSkipping::Kind::kNone;
+    return f;
+  }
+
+  FileSkipping Comparison(const ExprPtr& e, bool negated) {
+    const std::string& n = e->name;
+    std::optional<Bound> b = BindComparison(e, n);
+    if (!b) return Constant(e, negated);
+    if (n == "<=>") {
+      // NULL-safe: c <=> NULL is c IS NULL; c <=> v is c = v (never NULL), and its
+      // negation c IS NULL OR c <> v.
+      if (b->value.is_null()) {
+        return FileSkipping::Leaf(
+            {b->column, negated ? SkipOp::kIsNotNull : SkipOp::kIsNull, {}});
+      }
+      if (!negated) return FileSkipping::Leaf({b->column, SkipOp::kEq, b->value});
+      return FileSkipping::Or({FileSkipping::Leaf({b->column, SkipOp::kIsNull, {}}),
+                               NotEqual(b->column, b->value)});
+    }
+    // A comparison with NULL is NULL, and so is its negation.
+    if (b->value.is_null()) return None();
+    const bool not_equal = n == "!=" || n == "<>";
+    if (not_equal != negated) {
+      if (b->op == SkipOp::kEq) return NotEqual(b->column, b->value);
+      return FileSkipping::Leaf({b->column, Negate(b->op), b->value});
+    }
+    return FileSkipping::Leaf({b->column, b->op, b->value});
+  }
+
+  // `c LIKE 'abc%'` (no other wildcard) or startswith(c, 'abc'): c >= 'abc' AND
+  // c < 'abd' (bytes: the values starting with the prefix lie between them).
+  FileSkipping Prefix(const ExprPtr& e, bool like) {
+    const int c = ColumnOf(e->children[0]);
+    const ExprPtr& pattern = e->children[1];
+    if (c < 0 || schema_.field(c).type->id() != TypeId::kString ||
+        pattern->kind != ExprKind::kLiteral || pattern->literal.is_null() ||
+        pattern->literal.type()->id() != TypeId::kString) {
+      return Constant(e, false);
+    }
+    std::string prefix = pattern->literal.str();
+    if (like) {
+      if (prefix.empty() || prefix.back() != '%') return FileSkipping();
+      prefix.pop_back();
+      if (prefix.find_first_of("%_\\") != std::string::npos) return FileSkipping();
+    }
+    std::string above = prefix;
+    while (!above.empty() && static_cast<unsigned char>(above.back()) == 0xFF)
+      above.pop_back();
+    if (above.empty()) return FileSkipping();
+    above.back() = static_cast<char>(static_cast<unsigned char>(above.back()) + 1);
+    return FileSkipping::And(
+        {FileSkipping::Leaf({c, SkipOp::kGe, Value::String(prefix)}),
+         FileSkipping::Leaf({c, SkipOp::kLt, Value::String(above)})});
+  }
+
+  // c IN (v1, ...): some vi within the file's range; NOT IN: every vi excluded (and no
+  // NULL in the list, which makes NOT IN never TRUE).
+  FileSkipping InList(const ExprPtr& e, bool negated) {
+    negated = negated != e->negated;
+    if (e->children.size() - 1 > kSkippingMaxListValues) return FileSkipping();
+    std::vector<FileSkipping> parts;
+    for (size_t i = 1; i < e->children.size(); ++i) {
+      std::optional<Bound> b =
+          BindComparison(Expr::Call("=", {e->children[0], e->children[i]}), "=");
+      if (!b) return Constant(e, negated);
+      if (b->value.is_null()) {
+        if (negated) return None();
+        continue;  // never equal
+      }
+      parts.push_back(negated ? NotEqual(b->column, b->value)
+                              : FileSkipping::Leaf({b->column, SkipOp::kEq, b->value}));
+    }
+    return negated ? FileSkipping::And(std::move(parts))
+                   : FileSkipping::Or(std::move(parts));
+  }
+
+  const Schema& schema_;
+  const SkippingBinder& bind_;
+  const EvalContext& ctx_;
+};
+
+// True when `f` may hold in file `i` of `stats`.
+bool MayHold(const table::DeltaDataSource& stats, int i, const FileSkipping& f) {
+  switch (f.kind) {
+    case FileSkipping::Kind::kAny:
+      return true;
+    case FileSkipping::Kind::kNone:
+      return false;
+    case FileSkipping::Kind::kLeaf:
+      return !stats.CanSkip(i, {f.leaf});
+    case FileSkipping::Kind::kAnd:
+      return std::all_of(f.children.begin(), f.children.end(),
+                         [&](const FileSkipping& c) { return MayHold(stats, i, c); });
+    case FileSkipping::Kind::kOr:
+      return std::any_of(f.children.begin(), f.children.end(),
+                         [&](const FileSkipping& c) { return MayHold(stats, i, c); });
+  }
+  return true;
+}
+
+}  // namespace
+
+FileSkipping ToFileSkipping(const ExprPtr& cond, const Schema& schema,
+                            const SkippingBinder& bind, const EvalContext& ctx) {
+  return SkippingConverter(schema, bind, ctx).Convert(cond, false);
+}
+
+SkippingBinder TableBinder(const std::shared_ptr<SessionState>& state,
+                           const table::SnapshotPtr& snapshot, const std::string& alias) {
+  auto scope = std::make_shared<std::vector<sql::Attribute>>(
+      Aliased(DeltaFilesFrame(state, snapshot, {}), alias).analyzed()->output);
+  auto analyzer = std::make_shared<sql::Analyzer>(state->catalog, state->conf);
+  return [scope, analyzer](const ExprPtr& e) -> BoundExprPtr {
+    if (!e || HasSubquery(e)) return nullptr;
+    Result<BoundExprPtr> b = analyzer->BindExpression(e, *scope);
+    if (!b.ok() || (*b)->IsNondeterministic()) return nullptr;
+    return *b;
+  };
+}
+
+std::vector<AddFile> SkipFiles(const std::shared_ptr<SessionState>& state,
+                               const table::SnapshotPtr& snapshot,
+                               std::vector<AddFile> files, const FileSkipping& skipping) {
+  // spark.databricks.delta.stats.skipping=false turns statistics off, as in Delta.
+  if (skipping.kind == FileSkipping::Kind::kAny || files.empty() ||
+      !ConfTrue(*state, "spark.databricks.delta.stats.skipping", true)) {
+    return files;
+  }
+  if (skipping.kind == FileSkipping::Kind::kNone) return {};
+  auto stats = ValueOrThrow(table::DeltaDataSource::MakeForFiles(
+      Fs(), snapshot, files, state->conf.session_time_zone()));
+  std::vector<AddFile> out;
+  for (int i = 0; i < static_cast<int>(files.size()); ++i) {
+    if (MayHold(*stats, i, skipping))
+      out.push_back(std::move(files[static_cast<size_t>(i)]));
+  }
+  return out;
 }
 
 DataFrame DeltaFilesFrame(const std::shared_ptr<SessionState>& state,
@@ -758,8 +1114,8 @@ DataFrame ExecuteUpdate(const std::shared_ptr<SessionState>& state,
 
   const SplitCondition split = Split(condition, *snapshot, target.alias);
   const auto scan_started = std::chrono::steady_clock::now();
-  std::vector<AddFile> candidates = FilterByPartitions(
-      state, *snapshot, snapshot->files(), split.partition, target.alias);
+  const std::vector<AddFile> candidates =
+      CandidateFiles(state, snapshot, target, split, condition);
   // (1) The files holding rows to update and how many rows each (with deletion vectors:
   // the rows' positions).
   int64_t updated = 0;
@@ -839,8 +1195,8 @@ DataFrame ExecuteDelete(const std::shared_ptr<SessionState>& state,
 
   const SplitCondition split = Split(condition, *snapshot, target.alias);
   const auto scan_started = std::chrono::steady_clock::now();
-  std::vector<AddFile> candidates = FilterByPartitions(
-      state, *snapshot, snapshot->files(), split.partition, target.alias);
+  const std::vector<AddFile> candidates =
+      CandidateFiles(state, snapshot, target, split, condition);
   table::DeltaWriteOptions o =
       DmlWriteOptions(state, snapshot, target, split, candidates, "DELETE", txn);
   o.operation_parameters["predicate"] = PredicateList(condition, "true");

@@ -40,6 +40,8 @@
 #include <vector>
 
 #include "spate/api/dataframe.h"
+#include "spate/columnar/data_source.h"
+#include "spate/compute/bound_expr.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_writer.h"
 
@@ -114,6 +116,53 @@ std::vector<table::AddFile> FilterByPartitions(const std::shared_ptr<SessionStat
 table::OptimisticTransaction::PartitionFilter PartitionReader(
     const std::shared_ptr<SessionState>& state, const table::SnapshotPtr& snapshot,
     const ExprPtr& pred, const std::string& alias);
+
+/// Data skipping (Delta's DataSkippingReader), shared by UPDATE, DELETE and MERGE: a
+/// condition as a tree of per-file tests that DeltaDataSource::CanSkip decides from
+/// each file's partition values and statistics (minValues / maxValues / nullCount /
+/// numRecords). A file is skipped when the tree proves the condition TRUE for none of
+/// its rows (SQL's three-valued logic: a NULL condition keeps no row).
+struct FileSkipping {
+  enum class Kind : uint8_t {
+    kAny,   // may hold in any file (a form statistics cannot decide)
+    kNone,  // holds in no file (FALSE, NULL, `c = NULL`, `c IN (NULL)`)
+    kLeaf,  // `leaf`
+    kAnd,   // all `children`
+    kOr,    // any of `children`
+  };
+  Kind kind = Kind::kAny;
+  ScanPredicate leaf;
+  std::vector<FileSkipping> children;
+
+  static FileSkipping Leaf(ScanPredicate p);
+  /// The conjunction / disjunction, simplified (kAny / kNone children folded).
+  static FileSkipping And(std::vector<FileSkipping> parts);
+  static FileSkipping Or(std::vector<FileSkipping> parts);
+};
+
+/// Binds an expression over the table's columns (a column's index is its index in the
+/// snapshot's schema); nullptr when it does not bind there (another relation's columns,
+/// a subquery, a non-deterministic expression).
+using SkippingBinder = std::function<BoundExprPtr(const ExprPtr&)>;
+
+/// `cond` (unresolved) as a FileSkipping over `schema`: AND, OR, NOT (pushed down to the
+/// leaves), `c <op> constant` (=, <>, <, <=, >, >=, <=>, either order), BETWEEN,
+/// IN / NOT IN lists of constants, IS [NOT] NULL, constant conditions. `c` is a column
+/// of the table as it is (a column under a cast or a function is not decided); the
+/// constant is evaluated once in `ctx` with the comparison's own coercion. Anything
+/// else is kAny.
+FileSkipping ToFileSkipping(const ExprPtr& cond, const Schema& schema,
+                            const SkippingBinder& bind, const EvalContext& ctx);
+
+/// A binder over the columns of `snapshot`, qualified by `alias` when given.
+SkippingBinder TableBinder(const std::shared_ptr<SessionState>& state,
+                           const table::SnapshotPtr& snapshot, const std::string& alias);
+
+/// The files of `files` that `skipping` does not rule out, in order.
+std::vector<table::AddFile> SkipFiles(const std::shared_ptr<SessionState>& state,
+                                      const table::SnapshotPtr& snapshot,
+                                      std::vector<table::AddFile> files,
+                                      const FileSkipping& skipping);
 
 /// Delta's idempotent DML: the session confs spark.databricks.delta.write.txnAppId and
 /// txnVersion, when both are set.

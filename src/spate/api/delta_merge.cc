@@ -14,7 +14,6 @@
 #include "spate/api/session_state.h"
 #include "spate/base/json.h"
 #include "spate/columnar/builder.h"
-#include "spate/compute/cast.h"
 #include "spate/sql/analyzer.h"
 #include "spate/sql/parser.h"
 #include "spate/table/delta_log.h"
@@ -169,72 +168,14 @@ class Sides {
   std::vector<sql::Attribute> source_, target_;
 };
 
-// A literal as a value of `type` for statistics comparisons, when the conversion keeps
-// its value (numbers of another numeric type, or the same type); nullopt otherwise.
-std::optional<Value> StatsLiteral(const Value& v, const DataTypePtr& type) {
-  if (v.is_null()) return std::nullopt;
-  if (v.type()->SameType(*type)) return v;
-  if (!v.type()->IsNumeric() || !type->IsNumeric()) return std::nullopt;
-  EvalContext ctx;
-  Result<Value> cast = CastValue(v, type, CastMode::kTry, ctx);
-  if (!cast.ok() || cast->is_null()) return std::nullopt;
-  Result<Value> back = CastValue(*cast, v.type(), CastMode::kTry, ctx);
-  if (!back.ok() || back->is_null() || back->ToString() != v.ToString()) {
-    return std::nullopt;
-  }
-  return *cast;
-}
-
-// A target-only conjunct as statistics predicates: `col op literal` (either order) and
-// `col IS [NOT] NULL` over a target column; false for other forms.
-bool ToScanPredicate(const ExprPtr& e, Sides& sides, const Schema& schema,
-                     ScanPredicate* out) {
-  using Op = ScanPredicate::Op;
-  if (e->kind != ExprKind::kCall) return false;
-  if ((e->name == "isnull" || e->name == "isnotnull") && e->children.size() == 1) {
-    const int c = sides.TargetColumn(e->children[0], schema);
-    if (c < 0) return false;
-    *out = {c, e->name == "isnull" ? Op::kIsNull : Op::kIsNotNull, Value()};
-    return true;
-  }
-  // Each comparison with its mirror (`lit < col` is `col > lit`).
-  struct Comparison {
-    const char* symbol;
-    Op op, mirrored;
-  };
-  static const Comparison kComparisons[] = {{"=", Op::kEq, Op::kEq},
-                                            {"<", Op::kLt, Op::kGt},
-                                            {"<=", Op::kLe, Op::kGe},
-                                            {">", Op::kGt, Op::kLt},
-                                            {">=", Op::kGe, Op::kLe}};
-  if (e->children.size() != 2) return false;
-  for (const auto& cmp : kComparisons) {
-    if (e->name != cmp.symbol) continue;
-    const bool col_left = e->children[1]->kind == ExprKind::kLiteral;
-    const ExprPtr& col = e->children[col_left ? 0 : 1];
-    const ExprPtr& lit = e->children[col_left ? 1 : 0];
-    if (lit->kind != ExprKind::kLiteral) return false;
-    const int c = sides.TargetColumn(col, schema);
-    if (c < 0) return false;
-    auto v = StatsLiteral(lit->literal, schema.field(c).type);
-    if (!v) return false;
-    const Op o = col_left ? cmp.op : cmp.mirrored;
-    *out = {c, o, *v};
-    return true;
-  }
-  return false;
-}
-
 // What the MERGE may skip without reading (Delta's filterFiles with the ON condition's
 // target-only conjuncts, and for MATCHED-only MERGEs the disjunction of the clauses'
 // target-only conjuncts), plus the source's key ranges (beyond Delta): for each
 // `t.k = <source expression>` conjunct, the source's min / max of the key, and its
 // values when the source is small (source: nullptr when its keys are not to be read).
 struct Pruning {
-  ExprPtr partition;                     // partition-only conjuncts (nullptr: none)
-  std::vector<ScanPredicate> conjuncts;  // statistics predicates of the ON condition
-  std::vector<std::vector<ScanPredicate>> clause_alternatives;  // any may hold
-  std::vector<std::pair<int, std::vector<Value>>> key_values;   // column, its values
+  ExprPtr partition;      // partition-only conjuncts (nullptr: none)
+  FileSkipping skipping;  // statistics (and partition values) of the rest
 };
 
 // Source key values up to this many source rows are collected (the IN-set pruning).
@@ -261,7 +202,8 @@ bool Widens(const DataType& from, const DataType& to) {
 
 Pruning PlanPruning(const MergeSpec& spec, const std::vector<const Clause*>& matched,
                     bool matched_only, Sides& sides, const table::Snapshot& snapshot,
-                    const DataFrame* source, int64_t num_source_rows) {
+                    const DataFrame* source, int64_t num_source_rows,
+                    const EvalContext& ctx) {
   Pruning out;
   const Schema& schema = *snapshot.schema();
   const auto& part_cols = snapshot.metadata().partition_columns;
@@ -270,6 +212,8 @@ Pruning PlanPruning(const MergeSpec& spec, const std::vector<const Clause*>& mat
       if (EqualsIgnoreCase(p, name)) return true;
     return false;
   };
+  const SkippingBinder target = [&sides](const ExprPtr& e) { return sides.Target(e); };
+  std::vector<FileSkipping> skipping;
   std::vector<ExprPtr> conj, partition;
   Conjuncts(spec.condition, &conj);
   for (const auto& e : conj) {
@@ -281,8 +225,7 @@ Pruning PlanPruning(const MergeSpec& spec, const std::vector<const Clause*>& mat
         only_partitions &= r->plan_id < 0 && is_partition_col(r->name_parts.back());
       }
       if (only_partitions) partition.push_back(e);
-      ScanPredicate p;
-      if (ToScanPredicate(e, sides, schema, &p)) out.conjuncts.push_back(p);
+      skipping.push_back(ToFileSkipping(e, schema, target, ctx));
       continue;
     }
     // t.k = <source expression>: the source's key range.
@@ -300,17 +243,19 @@ Pruning PlanPruning(const MergeSpec& spec, const std::vector<const Clause*>& mat
       Row range = source->agg({functions::min(key), functions::max(key)}).collect()[0];
       if (range[0].is_null()) {
         // No source row has a key: nothing can match.
-        out.key_values.emplace_back(c, std::vector<Value>{});
+        skipping.push_back(FileSkipping::Or({}));
         break;
       }
-      out.conjuncts.push_back({c, ScanPredicate::Op::kGe, range[0]});
-      out.conjuncts.push_back({c, ScanPredicate::Op::kLe, range[1]});
+      skipping.push_back(FileSkipping::Leaf({c, ScanPredicate::Op::kGe, range[0]}));
+      skipping.push_back(FileSkipping::Leaf({c, ScanPredicate::Op::kLe, range[1]}));
       if (num_source_rows <= kKeyValuesMaxRows) {
-        std::vector<Value> values;
+        // Some key value within the file's range.
+        std::vector<FileSkipping> any_key;
         for (const auto& r : source->select({key.alias("k")}).distinct().collect()) {
-          if (!r[0].is_null()) values.push_back(r[0]);
+          if (!r[0].is_null())
+            any_key.push_back(FileSkipping::Leaf({c, ScanPredicate::Op::kEq, r[0]}));
         }
-        out.key_values.emplace_back(c, std::move(values));
+        skipping.push_back(FileSkipping::Or(std::move(any_key)));
       }
       break;
     }
@@ -321,21 +266,15 @@ Pruning PlanPruning(const MergeSpec& spec, const std::vector<const Clause*>& mat
     out.partition = all.expr();
   }
   if (matched_only) {
+    // Some clause's condition may hold (its target-only parts; the others bind to
+    // nothing here and decide nothing).
+    std::vector<FileSkipping> clauses;
     for (const Clause* c : matched) {
-      std::vector<ExprPtr> parts;
-      Conjuncts(c->condition, &parts);
-      std::vector<ScanPredicate> preds;
-      for (const auto& e : parts) {
-        ScanPredicate p;
-        if (sides.Target(e) && ToScanPredicate(e, sides, schema, &p)) preds.push_back(p);
-      }
-      if (preds.empty()) {  // a clause that may take any file
-        out.clause_alternatives.clear();
-        break;
-      }
-      out.clause_alternatives.push_back(std::move(preds));
+      clauses.push_back(ToFileSkipping(c->condition, schema, target, ctx));
     }
+    skipping.push_back(FileSkipping::Or(std::move(clauses)));
   }
+  out.skipping = FileSkipping::And(std::move(skipping));
   return out;
 }
 
@@ -345,28 +284,7 @@ std::vector<table::AddFile> PruneFiles(const std::shared_ptr<SessionState>& stat
                                        std::vector<table::AddFile> files,
                                        const Pruning& pruning, const std::string& alias) {
   files = FilterByPartitions(state, *snapshot, files, pruning.partition, alias);
-  if (files.empty()) return files;
-  auto stats = ValueOrThrow(table::DeltaDataSource::MakeForFiles(
-      io::LocalFileSystem::Get(), snapshot, files, state->conf.session_time_zone()));
-  std::vector<table::AddFile> out;
-  for (int i = 0; i < static_cast<int>(files.size()); ++i) {
-    bool skip = stats->CanSkip(i, pruning.conjuncts);
-    for (const auto& [key_column, values] : pruning.key_values) {
-      if (skip) break;
-      // A named copy: clang 14 (the fuzz build) cannot capture a structured binding.
-      const auto& column = key_column;
-      skip = std::all_of(values.begin(), values.end(), [&](const Value& v) {
-        return stats->CanSkip(i, {{column, ScanPredicate::Op::kEq, v}});
-      });
-    }
-    if (!skip && !pruning.clause_alternatives.empty()) {
-      skip = std::all_of(pruning.clause_alternatives.begin(),
-                         pruning.clause_alternatives.end(),
-                         [&](const auto& preds) { return stats->CanSkip(i, preds); });
-    }
-    if (!skip) out.push_back(std::move(files[static_cast<size_t>(i)]));
-  }
-  return out;
+  return SkipFiles(state, snapshot, std::move(files), pruning.skipping);
 }
 
 }  // namespace
@@ -552,7 +470,8 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     // (Key ranges only of a materialized source: one evaluated again later could
     // disagree with them.)
     pruning = PlanPruning(spec, matched, matched_only, sides, *snapshot,
-                          materialize ? &source : nullptr, num_source_rows);
+                          materialize ? &source : nullptr, num_source_rows,
+                          s.MakeExecOptions().eval);
     candidates =
         PruneFiles(state, snapshot, std::move(candidates), pruning, spec.target_alias);
   }

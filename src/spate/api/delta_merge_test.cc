@@ -3,10 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "spate/api/delta_table.h"
+#include "spate/api/delta_test_files.h"
 #include "spate/api/exceptions.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
@@ -330,32 +332,19 @@ class DeltaMergePruningTest : public DeltaMergeTest {
   }
   // Makes the files holding `ids` unreadable (their bytes are kept for Restore).
   void Break(std::initializer_list<int> ids) {
-    table::DeltaLog log(io::LocalFileSystem::Get(), path_);
-    auto snap = *log.Latest();
-    for (const auto& f : snap->files()) {
-      auto j = Json::Parse(*f.stats);
-      const int64_t lo = j->Find("minValues")->Find("id")->int_value();
-      const int64_t hi = j->Find("maxValues")->Find("id")->int_value();
-      for (int id : ids) {
-        if (id < lo || id > hi) continue;
-        const std::string file = snap->DataFilePath(f);
-        std::filesystem::copy_file(file, file + ".kept");
-        std::ofstream(file, std::ios::trunc) << "not parquet";
-        broken_.push_back(file);
-      }
-    }
+    std::vector<int> which(ids);
+    broken_.Break(path_, [&](const Json& stats) {
+      const int64_t lo = stats.Find("minValues")->Find("id")->int_value();
+      const int64_t hi = stats.Find("maxValues")->Find("id")->int_value();
+      return std::any_of(which.begin(), which.end(),
+                         [&](int id) { return id >= lo && id <= hi; });
+    });
   }
-  void Restore() {
-    for (const auto& f : broken_) {
-      std::filesystem::remove(f);
-      std::filesystem::rename(f + ".kept", f);
-    }
-    broken_.clear();
-  }
+  void Restore() { broken_.Restore(); }
   int64_t Count(const SparkSession& spark, const std::string& where) {
     return spark.read().format("delta").load(path_).filter(where).count();
   }
-  std::vector<std::string> broken_;
+  UnreadableFiles broken_;
 };
 
 // The source's key range: 2000 source rows (too many to collect their keys) with keys

@@ -37,7 +37,7 @@ Value ParsePartitionValue(const std::optional<std::string>& raw, const DataTypeP
 }
 
 // A statistic from the stats JSON as a value of `t` (nullopt when not usable).
-std::optional<Value> StatValue(const Json& j, const DataTypePtr& t,
+std::optional<Value> StatValue(const Json& j, const DataTypePtr& t, bool is_max,
                                const EvalContext& utc) {
   switch (t->id()) {
     case TypeId::kByte:
@@ -53,9 +53,12 @@ std::optional<Value> StatValue(const Json& j, const DataTypePtr& t,
       return *v;
     }
     case TypeId::kString:
-      // Truncated string statistics are prefixes: only exact-length ones are bounds we
-      // can trust in both directions, so strings longer than 32 characters are skipped.
-      if (!j.is_string() || j.string_value().size() >= 32) return std::nullopt;
+      // Writers truncate string statistics to a 32-character prefix. A prefix is still
+      // no greater than the values it starts, so a minimum is always a lower bound; a
+      // truncated maximum is not an upper bound (delta-spark appends a tie-breaker
+      // character, others may not), so maxima of 32 characters or more are not used.
+      if (!j.is_string() || (is_max && j.string_value().size() >= 32))
+        return std::nullopt;
       return Value::String(j.string_value());
     case TypeId::kDate:
     case TypeId::kTimestamp:
@@ -355,10 +358,17 @@ Result<std::shared_ptr<DeltaDataSource>> DeltaDataSource::MakeForFiles(
           const std::string& pn = phys(c);
           if (mins && mins->is_object())
             if (const Json* v = mins->Find(pn))
-              info.min[c] = StatValue(*v, fld.type, utc);
+              info.min[c] = StatValue(*v, fld.type, false, utc);
           if (maxs && maxs->is_object())
             if (const Json* v = maxs->Find(pn))
-              info.max[c] = StatValue(*v, fld.type, utc);
+              info.max[c] = StatValue(*v, fld.type, true, utc);
+          // Timestamp statistics are written in milliseconds, and delta-spark truncates
+          // the maximum: as Delta's reader, a file may hold values up to 1 ms above it.
+          if (auto& mx = info.max[c]; mx && !mx->is_null() &&
+                                      (fld.type->id() == TypeId::kTimestamp ||
+                                       fld.type->id() == TypeId::kTimestampNtz)) {
+            mx = Value::FromI64(fld.type, mx->i64() + 1000);
+          }
           if (nulls && nulls->is_object())
             if (const Json* v = nulls->Find(pn); v && v->is_number())
               info.null_count[c] = v->int_value();
