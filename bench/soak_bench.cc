@@ -28,7 +28,9 @@
 // printed at each point), SOAK_RATE_SINK=noop, SOAK_FILES_PER_TRIGGER, SOAK_LOG_ONLY=N
 // (the Delta log alone; with SOAK_LOG_COMPACT_EVERY=K and SOAK_LOG_MINUTES_PER_COMMIT=M,
 // weeks of a stream's log on a clock that moves with the commits),
-// SOAK_TOMBSTONES=N (memory per tombstone) (see main()).
+// SOAK_TOMBSTONES=N (memory per tombstone), SOAK_RESIDENT=1 (at each point, the trimmed
+// RSS by kind: main arena, thread arenas, other anonymous mappings, file-backed) (see
+// main()).
 
 #include <malloc.h>
 #include <unistd.h>
@@ -70,6 +72,56 @@ double RssMb() {
   long pages = 0, rss = 0;
   f >> pages >> rss;
   return static_cast<double>(rss) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1e6;
+}
+
+// The anonymous part of the RSS (RssAnon: heaps, thread stacks, mapped blocks), without
+// the file-backed pages (code and data of the binary and its libraries, which grow as
+// more of their code runs, not with the stream's heap).
+double AnonMb() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("RssAnon:", 0) == 0)
+      return std::atof(line.c_str() + 8) * 1024.0 / 1e6;  // kB
+  }
+  return 0;
+}
+
+// The resident MB of the process's mappings by kind, from /proc/self/smaps: "main heap"
+// (glibc's main arena, [heap]), "thread arenas" (the other arenas: read-write anonymous
+// mappings at 64 MiB-aligned addresses, glibc's HEAP_MAX_SIZE), "other anon" (mapped
+// large blocks, stacks), "file" (the binary and libraries).
+std::string ResidentByKind() {
+  std::ifstream f("/proc/self/smaps");
+  std::string line;
+  double main_heap = 0, arenas = 0, anon = 0, file = 0;
+  double* kind = nullptr;
+  while (std::getline(f, line)) {
+    unsigned long lo = 0, hi = 0;
+    char perms[8] = "";
+    char name[512] = "";
+    if (std::sscanf(line.c_str(), "%lx-%lx %7s %*s %*s %*s %511s", &lo, &hi, perms,
+                    name) >= 3 &&
+        line.find(' ') > line.find('-')) {
+      const std::string n = name;
+      if (n == "[heap]")
+        kind = &main_heap;
+      else if (!n.empty() && n[0] == '/')
+        kind = &file;
+      else if (n.empty() && perms[0] == 'r' && perms[1] == 'w' &&
+               (lo & ((64UL << 20) - 1)) == 0)
+        kind = &arenas;
+      else
+        kind = &anon;
+      continue;
+    }
+    if (kind && line.rfind("Rss:", 0) == 0) *kind += std::atof(line.c_str() + 4) / 1024.0;
+  }
+  char out[160];
+  std::snprintf(out, sizeof(out),
+                "main heap %.1f, thread arenas %.1f, other anon %.1f, file %.1f MB",
+                main_heap, arenas, anon, file);
+  return out;
 }
 
 // The bytes malloc has handed out and not had back (arenas and mmapped blocks): the live
@@ -142,6 +194,7 @@ class Recorder final : public api::StreamingQueryListener {
       malloc_trim(0);  // what is live, not what the allocator keeps
       trimmed_.push_back(RssMb());
       heap_.push_back(HeapMb());
+      anon_.push_back(AnonMb());
       records_.push_back(RecordsMbLocked());
       // A line as each point is reached (a long run stopped early still shows them).
       std::vector<double> t;
@@ -151,6 +204,9 @@ class Recorder final : public api::StreamingQueryListener {
       std::fprintf(stderr,
                    "  [%lld batches] trigger p50 of the last %zu: %.0f ms, RSS %.1f MB\n",
                    static_cast<long long>(n), t.size(), t[t.size() / 2], trimmed_.back());
+      // SOAK_RESIDENT=1: where the trimmed RSS is (main arena, thread arenas, ...).
+      if (const char* r = std::getenv("SOAK_RESIDENT"); r && *r == '1')
+        std::fprintf(stderr, "  [resident] %s\n", ResidentByKind().c_str());
     }
     cv_.notify_all();
   }
@@ -181,6 +237,10 @@ class Recorder final : public api::StreamingQueryListener {
     std::lock_guard<std::mutex> l(mu_);
     return heap_;
   }
+  std::vector<double> anon() {
+    std::lock_guard<std::mutex> l(mu_);
+    return anon_;
+  }
   /// The bench's own bytes (its per-batch samples) at each point, in MB: the part of the
   /// RSS that is not the engine's.
   std::vector<double> records() {
@@ -199,7 +259,7 @@ class Recorder final : public api::StreamingQueryListener {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Sample> samples_;
-  std::vector<double> rss_, trimmed_, heap_, records_;
+  std::vector<double> rss_, trimmed_, heap_, anon_, records_;
 
   double RecordsMbLocked() const {
     return static_cast<double>(samples_.capacity() * sizeof(Sample)) / 1e6;
@@ -247,6 +307,7 @@ void Report(const char* title, Recorder& rec, int64_t window,
   auto rss = rec.rss();
   auto trimmed = rec.trimmed();
   auto heap = rec.heap();
+  auto anon = rec.anon();
   auto records = rec.records();
   // A run stopped by time: the points reached, then the last batch (RSS now).
   const int64_t n = static_cast<int64_t>(s.size());
@@ -260,13 +321,15 @@ void Report(const char* title, Recorder& rec, int64_t window,
     trimmed.push_back(RssMb());
     heap.resize(points.size() - 1);
     heap.push_back(HeapMb());
+    anon.resize(points.size() - 1);
+    anon.push_back(AnonMb());
     records.resize(points.size() - 1);
     records.push_back(rec.RecordsMb());
   }
   std::printf("\n%s (%zu batches)\n", title, s.size());
-  std::printf("%10s %18s %18s %18s %9s %9s %9s %8s %8s %8s %8s\n", "batches",
+  std::printf("%10s %18s %18s %18s %9s %9s %9s %8s %8s %8s %8s %8s\n", "batches",
               "trigger p50/p99", "addBatch p50/p99", "latestOff p50/p99", "p50/ref",
-              "trig/ref", "add/ref", "RSS MB", "trimmed", "engine", "heap");
+              "trig/ref", "add/ref", "RSS MB", "trimmed", "engine", "anon", "heap");
   double ref_t = 0, ref_a = 0, ref_p50 = 0;
   for (size_t i = 0; i < points.size(); ++i) {
     int64_t end = std::min<int64_t>(points[i], static_cast<int64_t>(s.size()));
@@ -291,11 +354,13 @@ void Report(const char* title, Recorder& rec, int64_t window,
     std::snprintf(lb, sizeof(lb), "%.0f/%.0f ms", Pct(l, 0.5), Pct(l, 0.99));
     const double trim = i < trimmed.size() ? trimmed[i] : 0.0;
     const double rec_mb = i < records.size() ? records[i] : 0.0;
-    std::printf("%10lld %18s %18s %18s %8.2fx %8.2fx %8.2fx %8.1f %8.1f %8.1f %8.1f\n",
-                static_cast<long long>(end), tb, ab, lb,
-                ref_p50 > 0 ? p50 / ref_p50 : 0.0, ref_t > 0 ? mt / ref_t : 0.0,
-                ref_a > 0 ? ma / ref_a : 0.0, i < rss.size() ? rss[i] : 0.0, trim,
-                trim - rec_mb, (i < heap.size() ? heap[i] : 0.0) - rec_mb);
+    std::printf(
+        "%10lld %18s %18s %18s %8.2fx %8.2fx %8.2fx %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+        static_cast<long long>(end), tb, ab, lb, ref_p50 > 0 ? p50 / ref_p50 : 0.0,
+        ref_t > 0 ? mt / ref_t : 0.0, ref_a > 0 ? ma / ref_a : 0.0,
+        i < rss.size() ? rss[i] : 0.0, trim, trim - rec_mb,
+        (i < anon.size() ? anon[i] : 0.0) - rec_mb,
+        (i < heap.size() ? heap[i] : 0.0) - rec_mb);
   }
   // Where a trigger's time goes: mean ms per phase, first window vs last.
   auto phases = [&](int64_t begin, int64_t end) {
@@ -319,7 +384,9 @@ void Report(const char* title, Recorder& rec, int64_t window,
   std::printf(
       "  (p50/ref: trigger median of the %lld batches before the point / median of the "
       "first %lld; trig/ref, add/ref: the same with means; trimmed: RSS after "
-      "malloc_trim; engine: trimmed less the bench's own per-batch records; heap: the "
+      "malloc_trim; engine: trimmed less the bench's own per-batch records; anon: the "
+      "anonymous part of engine (heaps, stacks; not the binary's file-backed pages); "
+      "heap: the "
       "bytes malloc has handed out, less the same records)\n",
       static_cast<long long>(window), static_cast<long long>(window));
 }

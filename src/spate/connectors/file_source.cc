@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <functional>
-#include <queue>
 #include <set>
-#include <unordered_map>
 
+#include "spate/base/mapped_allocator.h"
 #include "spate/base/text_parse.h"
 #include "spate/connectors/memory.h"
+#include "spate/connectors/seen_files.h"
 #include "spate/formats/parquet_source.h"
 #include "spate/stream/batch_source.h"
 #include "spate/stream/checkpoint.h"
@@ -67,9 +67,55 @@ struct Listed {
   int64_t size;
   int64_t mtime;
 };
+// A listing: a folder of 100,000 files is a vector of several MB (MappedAllocator: its
+// free does not raise glibc's mmap threshold, see base/mapped_allocator.h).
+using ListedFiles = std::vector<Listed, MappedAllocator<Listed>>;
 
-Status ListRecursive(io::FileSystem& fs, const std::string& dir,
-                     std::vector<Listed>* out) {
+// The listed files a rate-limited trigger did not take (Spark's unreadFiles), kept for
+// the next triggers with their paths in one buffer: the survivors of a listing are up
+// to 10,000 of its strings, spread over its heap pages, and as std::strings they would
+// keep those pages resident, among the batches' garbage, until the last one is taken
+// (thousands of triggers later with maxFilesPerTrigger 1).
+class UnreadFiles {
+ public:
+  struct Ref {
+    std::string_view path;
+    int64_t size;
+    int64_t mtime;
+  };
+  /// Holds files [from, to) of `files` (what it held before is released).
+  void Assign(const ListedFiles& files, size_t from, size_t to) {
+    clear();
+    size_t bytes = 0;
+    for (size_t i = from; i < to; ++i) bytes += files[i].path.size();
+    paths_.reserve(bytes);
+    items_.reserve(to - from);
+    for (size_t i = from; i < to; ++i) {
+      items_.push_back(
+          {paths_.size(), files[i].path.size(), files[i].size, files[i].mtime});
+      paths_ += files[i].path;
+    }
+  }
+  size_t size() const { return items_.size(); }
+  Ref Get(size_t i) const {
+    const Item& f = items_[i];
+    return {std::string_view(paths_).substr(f.offset, f.length), f.size, f.mtime};
+  }
+  void clear() {
+    decltype(paths_)().swap(paths_);
+    decltype(items_)().swap(items_);
+  }
+
+ private:
+  struct Item {
+    size_t offset, length;
+    int64_t size, mtime;
+  };
+  std::basic_string<char, std::char_traits<char>, MappedAllocator<char>> paths_;
+  std::vector<Item, MappedAllocator<Item>> items_;
+};
+
+Status ListRecursive(io::FileSystem& fs, const std::string& dir, ListedFiles* out) {
   auto r = fs.List(dir, false);
   if (!r.ok()) {
     if (r.status().code() == StatusCode::kNotFound) return Status::OK();
@@ -143,7 +189,7 @@ class FileStreamSource final : public stream::Source {
     SPATE_ASSIGN_OR_RETURN(bool exists, fs_->Exists(marker));
     if (!exists) {
       if (current_log_offset_ >= 0) return Status::OK();
-      std::vector<Listed> files;
+      ListedFiles files;
       SPATE_RETURN_IF_ERROR(ListFiles(&files));
       std::string text = "v1";
       for (const auto& f : files) {
@@ -211,40 +257,41 @@ class FileStreamSource final : public stream::Source {
     if (start && LogOffset(*start) > current_log_offset_)
       SPATE_RETURN_IF_ERROR(LoadLog());
     // The files left over by the previous trigger's rate limit, or a new listing.
-    std::vector<Listed> files;
-    size_t next = 0;
+    std::vector<Listed> take;
+    int64_t bytes = 0;
     if (unread_begin_ < unread_.size()) {
-      files.swap(unread_);
-      next = unread_begin_;  // the cached files from here on (no copies per trigger)
+      const size_t first = unread_begin_;
+      size_t next = first;
+      auto at = [&](size_t i) { return unread_.Get(i); };
+      Take(unread_.size(), at, &next, &take, &bytes);
+      Backlog(unread_.size(), first, at, take.size(), bytes);
+      if (UnreadToKeep(unread_.size(), next, at) > 0) {
+        unread_begin_ = next;  // the cached files from here on (no copies per trigger)
+      } else {
+        unread_.clear();
+        unread_begin_ = 0;
+      }
     } else {
+      ListedFiles files;
       SPATE_RETURN_IF_ERROR(ListFiles(&files));
       ++listings_;
-      // Newest first when latestFirst; oldest first otherwise (stable by path).
-      std::stable_sort(files.begin(), files.end(), [&](const Listed& a, const Listed& b) {
+      // Newest first when latestFirst; oldest first otherwise, then by path (a total
+      // order: a listing names a path once; std::sort needs no buffer of the listing's
+      // size, which std::stable_sort would take from malloc).
+      std::sort(files.begin(), files.end(), [&](const Listed& a, const Listed& b) {
         if (a.mtime != b.mtime)
           return latest_first_ ? a.mtime > b.mtime : a.mtime < b.mtime;
         return a.path < b.path;
       });
+      size_t next = 0;
+      auto at = [&](size_t i) {
+        return UnreadFiles::Ref{files[i].path, files[i].size, files[i].mtime};
+      };
+      Take(files.size(), at, &next, &take, &bytes);
+      Backlog(files.size(), 0, at, take.size(), bytes);
+      unread_.Assign(files, next, next + UnreadToKeep(files.size(), next, at));
+      unread_begin_ = 0;
     }
-    std::vector<Listed> take;
-    int64_t bytes = 0;
-    const size_t first = next;
-    for (; next < files.size(); ++next) {
-      const auto& f = files[next];
-      if (available_now_ && !available_now_->count(f.path)) continue;
-      if (max_files_ > 0 && static_cast<int64_t>(take.size()) >= max_files_) break;
-      if (max_bytes_ > 0 && !take.empty() && bytes + f.size > max_bytes_) break;
-      take.push_back(f);
-      bytes += f.size;
-    }
-    if (o_.report_backlog) {
-      // Listed and not taken (also those an AvailableNow run leaves to a later one).
-      backlog_files_ =
-          static_cast<int64_t>(files.size() - first) - static_cast<int64_t>(take.size());
-      backlog_bytes_ = -bytes;
-      for (size_t i = first; i < files.size(); ++i) backlog_bytes_ += files[i].size;
-    }
-    KeepUnread(&files, next);
     if (!take.empty()) {
       int64_t next_id = current_log_offset_ + 1;
       std::vector<Json> entries;
@@ -269,7 +316,7 @@ class FileStreamSource final : public stream::Source {
   }
 
   Status PrepareForAvailableNow() override {
-    std::vector<Listed> files;
+    ListedFiles files;
     SPATE_RETURN_IF_ERROR(ListFiles(&files));
     available_now_.emplace();
     for (const auto& f : files) available_now_->insert(f.path);
@@ -451,13 +498,14 @@ class FileStreamSource final : public stream::Source {
     return p ? io::AbsolutePath(stream::StripFileScheme(p->string_value())) : "";
   }
   bool Cleaning() const { return clean_ != "off" && !clean_.empty(); }
-  std::string Key(const std::string& path) const {
-    return file_name_only_ ? io::BaseName(path) : path;
+  std::string_view Key(const std::string& path) const {
+    if (!file_name_only_) return path;
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string_view(path)
+                                      : std::string_view(path).substr(slash + 1);
   }
   void Seen(const std::string& path, int64_t ts) {
-    std::string key = Key(path);
-    seen_[key] = ts;
-    by_ts_.emplace(ts, std::move(key));
+    seen_.Add(Key(path), ts);
     max_seen_ts_ = std::max(max_seen_ts_, ts);
   }
   // Spark's SeenFilesMap: a file is new when it is not older than the last purge's
@@ -465,53 +513,67 @@ class FileStreamSource final : public stream::Source {
   // the newest seen, so the map stays bounded.
   bool IsNew(const Listed& f) const {
     if (f.mtime < last_purge_ts_) return false;
-    return !seen_.count(Key(f.path));
+    return !seen_.Contains(Key(f.path));
   }
-  // The oldest entries are found through by_ts_ (timestamp order), so a purge costs
-  // O(entries purged), not a pass over every file seen (Spark's purge is such a pass, and
-  // runs every trigger as the newest timestamp moves).
+  // SeenFiles finds the oldest entries in timestamp order, so a purge costs O(entries
+  // purged), not a pass over every file seen (Spark's purge is such a pass, and runs
+  // every trigger as the newest timestamp moves).
   void PurgeSeen() {
     if (max_seen_ts_ == INT64_MIN || max_seen_ts_ - max_file_age_ms_ <= last_purge_ts_)
       return;
     last_purge_ts_ = max_seen_ts_ - max_file_age_ms_;
-    while (!by_ts_.empty() && by_ts_.top().first < last_purge_ts_) {
-      auto it = seen_.find(by_ts_.top().second);
-      // A file seen again later has a newer entry of its own.
-      if (it != seen_.end() && it->second < last_purge_ts_) seen_.erase(it);
-      by_ts_.pop();
+    seen_.PurgeOlderThan(last_purge_ts_);
+  }
+  // Takes files [*next, n) (`at(i)`: an UnreadFiles::Ref) up to the trigger's limits.
+  template <typename At>
+  void Take(size_t n, const At& at, size_t* next, std::vector<Listed>* take,
+            int64_t* bytes) const {
+    for (; *next < n; ++*next) {
+      const UnreadFiles::Ref f = at(*next);
+      if (available_now_ && !available_now_->count(std::string(f.path))) continue;
+      if (max_files_ > 0 && static_cast<int64_t>(take->size()) >= max_files_) break;
+      if (max_bytes_ > 0 && !take->empty() && *bytes + f.size > max_bytes_) break;
+      take->push_back({std::string(f.path), f.size, f.mtime});
+      *bytes += f.size;
     }
+  }
+  // Listed from `first` on and not taken (also those an AvailableNow run leaves to a
+  // later one).
+  template <typename At>
+  void Backlog(size_t n, size_t first, const At& at, size_t taken, int64_t bytes) {
+    if (!o_.report_backlog) return;
+    backlog_files_ = static_cast<int64_t>(n - first) - static_cast<int64_t>(taken);
+    backlog_bytes_ = -bytes;
+    for (size_t i = first; i < n; ++i) backlog_bytes_ += at(i).size;
   }
   // Spark's unreadFiles: with maxFilesPerTrigger (or maxBytesPerTrigger) and without
   // latestFirst, the listed files the trigger did not take are kept for the next
   // triggers (at most 10,000), so the folder is listed again only when they run out;
   // a remainder under 20% of one trigger's limit is dropped (the next trigger lists).
-  void KeepUnread(std::vector<Listed>* files, size_t taken) {
-    unread_.clear();
-    unread_begin_ = 0;
-    if (latest_first_ || (max_files_ <= 0 && max_bytes_ <= 0)) return;
-    const size_t left = files->size() - taken;
+  // How many of files [taken, n) to keep (0: none).
+  template <typename At>
+  size_t UnreadToKeep(size_t n, size_t taken, const At& at) const {
+    if (latest_first_ || (max_files_ <= 0 && max_bytes_ <= 0)) return 0;
+    const size_t left = n - taken;
     if (max_files_ > 0) {
       if (static_cast<double>(left) <
           static_cast<double>(max_files_) * kDiscardUnseenRatio)
-        return;
+        return 0;
     } else {
       int64_t bytes = 0;  // stops counting at the threshold
       const double need = static_cast<double>(max_bytes_) * kDiscardUnseenRatio;
-      for (size_t i = taken; i < files->size() && static_cast<double>(bytes) < need; ++i)
-        bytes += (*files)[i].size;
+      for (size_t i = taken; i < n && static_cast<double>(bytes) < need; ++i)
+        bytes += at(i).size;
       if (static_cast<double>(bytes) <
           static_cast<double>(max_bytes_) * kDiscardUnseenRatio)
-        return;
+        return 0;
     }
-    // The vector is kept whole; unread_begin_ marks the first file not taken.
-    files->resize(taken + std::min(left, kMaxCachedUnseenFiles));
-    unread_.swap(*files);
-    unread_begin_ = taken;
+    return std::min(left, kMaxCachedUnseenFiles);
   }
   static constexpr double kDiscardUnseenRatio = 0.2;
   static constexpr size_t kMaxCachedUnseenFiles = 10000;
-  Status ListFiles(std::vector<Listed>* out) {
-    std::vector<Listed> all;
+  Status ListFiles(ListedFiles* out) {
+    ListedFiles all;
     auto st = fs_->Stat(o_.path);
     if (st.ok() && !st->is_directory) {
       all.push_back({o_.path, st->size, st->modification_time_ms});
@@ -534,18 +596,13 @@ class FileStreamSource final : public stream::Source {
   bool latest_first_ = false, file_name_only_ = false;
   std::string glob_, clean_, archive_dir_;
   int64_t max_file_age_ms_ = 0;
-  std::unordered_map<std::string, int64_t> seen_;
-  // (timestamp, key) of every Seen() call, oldest on top: what PurgeSeen drops next.
-  std::priority_queue<std::pair<int64_t, std::string>,
-                      std::vector<std::pair<int64_t, std::string>>, std::greater<>>
-      by_ts_;
+  SeenFiles seen_;  // Spark's SeenFilesMap, compact (seen_files.h)
   int64_t max_seen_ts_ = INT64_MIN;
   int64_t current_log_offset_ = -1;
   std::optional<std::set<std::string>> available_now_;
   std::map<int64_t, std::vector<std::string>> last_batch_files_;
   int64_t last_purge_ts_ = INT64_MIN;
-  std::vector<Listed>
-      unread_;  // listed; [unread_begin_, end) not yet taken (unreadFiles)
+  UnreadFiles unread_;  // listed; [unread_begin_, end) not yet taken (unreadFiles)
   size_t unread_begin_ = 0;
   std::map<int64_t, std::vector<std::string>> logged_batches_;  // batches logged here
   int64_t listings_ = 0;
