@@ -1332,11 +1332,13 @@ Result<BoundPlanPtr> StatefulRuntime::PrepareBatch(
     std::lock_guard<std::mutex> lock(stats_mu_);
     for (auto& s : stats_) s = EventTimeStats{};
   }
-  last_plan_ = analyzed;
-  op_late_ms_ = PropagateWatermarks(*analyzed, batch.late_watermark_ms);
-  op_eviction_ms_ = PropagateWatermarks(*analyzed, batch.eviction_watermark_ms);
+  // Spark's optimizer moves filters below joins and withWatermark (streaming_plan.h).
+  const BoundPlanPtr plan = PushDownPredicates(analyzed);
+  last_plan_ = plan;
+  op_late_ms_ = PropagateWatermarks(*plan, batch.late_watermark_ms);
+  op_eviction_ms_ = PropagateWatermarks(*plan, batch.eviction_watermark_ms);
   Rewriter rw{this, &relations, &inputs};
-  return rw.Rewrite(analyzed);
+  return rw.Rewrite(plan);
 }
 
 Result<std::vector<PlannedStatefulOperator>> StatefulRuntime::PlanStatefulOperators(

@@ -5,7 +5,9 @@
 #include <cctype>
 #include <limits>
 #include <set>
+#include <tuple>
 
+#include "spate/compute/function_registry.h"
 #include "spate/compute/generators.h"
 #include "spate/stream/stateful_processor.h"
 
@@ -14,6 +16,7 @@ namespace spate::stream {
 using sql::BoundKind;
 using sql::BoundPlan;
 using sql::DedupKind;
+using sql::JoinType;
 
 const StreamingRelation* StreamingLeafOf(const BoundPlan& node) {
   if (node.kind != BoundKind::kFileScan || !node.source) return nullptr;
@@ -802,5 +805,370 @@ Status CheckStreamingQuery(const BoundPlan& plan, OutputMode mode) {
   }
   return Status::OK();
 }
+
+// ---- Predicate pushdown (Spark's PushPredicateThroughJoin and
+// PushPredicateThroughNonJoin for Project and EventTimeWatermark, with CombineFilters).
+
+namespace {
+
+// `inner`, an expression over an outer column space, evaluated over a batch of another
+// space: outer column j is `slots[j]` evaluated over the input (nullptr: not read). Its
+// children are the slots it reads, so plan analysis (column pruning) sees the input
+// columns it uses; its text is the inner expression's.
+class RemappedExpr final : public BoundExpr {
+ public:
+  RemappedExpr(BoundExprPtr inner, std::vector<BoundExprPtr> slots,
+               std::vector<BoundExprPtr> used)
+      : BoundExpr(inner->type(), inner->nullable(), std::move(used)),
+        inner_(std::move(inner)),
+        slots_(std::move(slots)) {
+    std::vector<Field> fields;
+    DataTypePtr any = children_.at(0)->type();
+    for (const auto& s : slots_) fields.push_back(Field{"_", s ? s->type() : any, true});
+    schema_ = std::make_shared<const Schema>(std::move(fields));
+  }
+  Result<ColumnPtr> Evaluate(const Batch& input, const EvalContext& ctx) const override {
+    std::vector<ColumnPtr> cols(slots_.size());
+    ColumnPtr any;
+    for (size_t j = 0; j < slots_.size(); ++j) {
+      if (!slots_[j]) continue;
+      SPATE_ASSIGN_OR_RETURN(cols[j], slots_[j]->Evaluate(input, ctx));
+      any = cols[j];
+    }
+    // The slots the expression does not read hold any column of the batch's length.
+    for (auto& c : cols) {
+      if (!c) c = any;
+    }
+    const Batch view(schema_, std::move(cols), input.num_rows());
+    return inner_->Evaluate(view, ctx);
+  }
+  bool IsConstant() const override { return false; }
+  bool IsNondeterministic() const override {
+    if (inner_->IsNondeterministic()) return true;
+    for (const auto& c : children_) {
+      if (c->IsNondeterministic()) return true;
+    }
+    return false;
+  }
+  std::string ToString() const override { return inner_->ToString(); }
+
+ private:
+  BoundExprPtr inner_;
+  std::vector<BoundExprPtr> slots_;
+  SchemaPtr schema_;
+};
+
+std::set<int> RefsOf(const BoundExprPtr& e) {
+  std::vector<int> refs;
+  CollectColumnRefs(*e, &refs);
+  return {refs.begin(), refs.end()};
+}
+
+// `e` (over an outer space of `width` columns) over a child whose column k computes outer
+// column k + `offset` as `exprs[k]` (nullptr: a plain reference to child column k).
+BoundExprPtr Substitute(const BoundExprPtr& e, int width, int offset,
+                        const std::vector<BoundExprPtr>* exprs,
+                        const std::vector<sql::Attribute>& child_out) {
+  const std::set<int> refs = RefsOf(e);
+  if (refs.empty()) return e;
+  std::vector<BoundExprPtr> slots(static_cast<size_t>(width));
+  std::vector<BoundExprPtr> used;
+  bool identity = true;
+  for (int j : refs) {
+    const int k = j - offset;
+    BoundExprPtr s;
+    if (exprs) {
+      s = (*exprs)[static_cast<size_t>(k)];
+    } else {
+      const sql::Attribute& a = child_out[static_cast<size_t>(k)];
+      s = MakeColumnRef(k, a.type, a.nullable, a.Label());
+    }
+    identity &= s->column_index() == j;
+    slots[static_cast<size_t>(j)] = s;
+    used.push_back(s);
+  }
+  if (identity) return e;
+  if (e->column_index() >= 0) return used[0];
+  return std::make_shared<RemappedExpr>(e, std::move(slots), std::move(used));
+}
+
+BoundExprPtr AndOf(const std::vector<BoundExprPtr>& conj) {
+  if (conj.empty()) return nullptr;
+  BoundExprPtr out = conj[0];
+  const ScalarResolver* and_fn = FunctionRegistry::Global().FindScalar("and");
+  for (size_t i = 1; i < conj.size(); ++i) {
+    auto r = (*and_fn)({out, conj[i]}, ResolveContext{});
+    if (!r.ok()) return nullptr;
+    out = *r;
+  }
+  return out;
+}
+
+sql::BoundPlanPtr FilterOver(const std::vector<BoundExprPtr>& conj,
+                             sql::BoundPlanPtr child) {
+  if (conj.empty()) return child;
+  auto f = std::make_shared<BoundPlan>(BoundKind::kFilter);
+  f->condition = AndOf(conj);
+  f->output = child->output;
+  f->children = {std::move(child)};
+  return f;
+}
+
+// The conjuncts that may move: the deterministic ones before the first nondeterministic
+// one (Spark's `span(_.deterministic)`); the others stay where they are.
+size_t MovablePrefix(const std::vector<BoundExprPtr>& conj) {
+  size_t n = 0;
+  while (n < conj.size() && !conj[n]->IsNondeterministic()) ++n;
+  return n;
+}
+
+// Sides of conjuncts over a join's output (left columns [0, nleft)): 0 left only (or no
+// columns), 1 right only, 2 both; nondeterministic conjuncts and those after them: 2.
+std::vector<int> SidesOf(const std::vector<BoundExprPtr>& conj, int nleft) {
+  std::vector<int> sides(conj.size(), 2);
+  const size_t movable = MovablePrefix(conj);
+  for (size_t i = 0; i < movable; ++i) {
+    const std::set<int> refs = RefsOf(conj[i]);
+    if (refs.empty() || *refs.rbegin() < nleft) {
+      sides[i] = 0;
+    } else if (*refs.begin() >= nleft) {
+      sides[i] = 1;
+    }
+  }
+  return sides;
+}
+
+// Spark's canFilterOutNull: whether a deterministic predicate is NULL or false when the
+// columns it reads are all NULL (so it drops a join's NULL-padded rows).
+bool FiltersOutNulls(const BoundExprPtr& e, const std::vector<sql::Attribute>& columns) {
+  if (e->IsNondeterministic() || RefsOf(e).empty()) return false;
+  std::vector<ColumnPtr> nulls;
+  std::vector<Field> fields;
+  for (const auto& a : columns) {
+    nulls.push_back(Column::MakeNull(a.type, 1));
+    fields.push_back(Field{a.name, a.type, true});
+  }
+  const Batch row(std::make_shared<const Schema>(std::move(fields)), std::move(nulls), 1);
+  auto v = e->Evaluate(row, EvalContext{});
+  if (!v.ok()) return false;
+  const Value x = (*v)->GetValue(0);
+  return x.is_null() || x.i64() == 0;
+}
+
+// Spark's EliminateOuterJoin: the join type once the conjuncts of a filter above it drop
+// the NULL-padded rows of a side (a left outer join whose filter needs a right column
+// not NULL is an inner join).
+JoinType WithoutNullPadding(const BoundPlan& join,
+                            const std::vector<BoundExprPtr>& conj) {
+  const JoinType t = join.join_type;
+  if (t != JoinType::kLeftOuter && t != JoinType::kRightOuter &&
+      t != JoinType::kFullOuter)
+    return t;
+  const int nleft = static_cast<int>(join.child()->output.size());
+  bool left_kept = false, right_kept = false;  // a side's NULL padding is dropped
+  for (const auto& e : conj) {
+    const std::set<int> refs = RefsOf(e);
+    if (refs.empty() || !FiltersOutNulls(e, join.output)) continue;
+    if (*refs.rbegin() < nleft) left_kept = true;
+    if (*refs.begin() >= nleft) right_kept = true;
+  }
+  switch (t) {
+    case JoinType::kLeftOuter:
+      return right_kept ? JoinType::kInner : t;
+    case JoinType::kRightOuter:
+      return left_kept ? JoinType::kInner : t;
+    default:
+      return left_kept && right_kept ? JoinType::kInner
+             : left_kept             ? JoinType::kLeftOuter
+             : right_kept            ? JoinType::kRightOuter
+                                     : t;
+  }
+}
+
+// `e`, over a join's output, over its right child's columns.
+BoundExprPtr ToRightSide(const BoundExprPtr& e, const BoundPlan& join) {
+  const int nleft = static_cast<int>(join.child()->output.size());
+  const std::vector<sql::Attribute>& right = join.children[1]->output;
+  return Substitute(e, nleft + static_cast<int>(right.size()), nleft, nullptr, right);
+}
+
+// Moves the conjuncts over one side of `join`'s output that may go into it: to `left`
+// those over the left side when `to_left`, to `right` (over the right child's columns)
+// those over the right side when `to_right`. Returns the positions of the others.
+std::vector<size_t> SplitBySide(const std::vector<BoundExprPtr>& conj,
+                                const BoundPlan& join, bool to_left, bool to_right,
+                                std::vector<BoundExprPtr>* left,
+                                std::vector<BoundExprPtr>* right) {
+  const std::vector<int> sides =
+      SidesOf(conj, static_cast<int>(join.child()->output.size()));
+  std::vector<size_t> rest;
+  for (size_t i = 0; i < conj.size(); ++i) {
+    if (sides[i] == 0 && to_left) {
+      left->push_back(conj[i]);
+    } else if (sides[i] == 1 && to_right) {
+      right->push_back(ToRightSide(conj[i], join));
+    } else {
+      rest.push_back(i);
+    }
+  }
+  return rest;
+}
+
+sql::BoundPlanPtr Push(const sql::BoundPlanPtr& p);
+
+// Filter(conj) over `child` (not yet pushed into), with the conjuncts moved down as far
+// as Spark moves them. `filter`: the plan's Filter node of exactly these conjuncts over
+// `child`, kept where nothing moves (nullptr: a new one).
+sql::BoundPlanPtr Place(std::vector<BoundExprPtr> conj, const sql::BoundPlanPtr& child,
+                        const sql::BoundPlanPtr& filter = nullptr) {
+  if (conj.empty()) return Push(child);
+  const BoundPlan& c = *child;
+  const int width = static_cast<int>(c.output.size());
+  switch (c.kind) {
+    case BoundKind::kFilter: {  // CombineFilters: the lower filter's conjuncts first
+      if (c.children.size() != 1 || !c.condition || c.condition->IsNondeterministic())
+        break;
+      std::vector<BoundExprPtr> all;
+      SplitConjuncts(c.condition, &all);
+      all.insert(all.end(), conj.begin(), conj.end());
+      return Place(std::move(all), c.child());
+    }
+    case BoundKind::kProject: {
+      if (c.children.size() != 1) break;
+      // The whole condition moves below a deterministic projection.
+      bool deterministic = true;
+      for (const auto& e : c.exprs) deterministic &= !e->IsNondeterministic();
+      if (!deterministic) break;
+      std::vector<BoundExprPtr> down;
+      for (const auto& e : conj)
+        down.push_back(Substitute(e, width, 0, &c.exprs, c.child()->output));
+      auto copy = std::make_shared<BoundPlan>(c);
+      copy->children = {Place(std::move(down), c.child())};
+      return copy;
+    }
+    case BoundKind::kWatermark: {
+      // A deterministic conjunct that does not read the event-time column goes below
+      // withWatermark (wherever it stands in the condition, as Spark partitions them),
+      // so the watermark comes from the rows that pass it.
+      if (c.children.size() != 1) break;
+      std::vector<BoundExprPtr> down, stay;
+      for (const auto& e : conj) {
+        const bool moves =
+            !e->IsNondeterministic() && !RefsOf(e).count(c.watermark_column);
+        (moves ? down : stay).push_back(e);
+      }
+      if (down.empty()) break;
+      auto copy = std::make_shared<BoundPlan>(c);
+      copy->children = {Place(std::move(down), c.child())};
+      return FilterOver(stay, copy);
+    }
+    case BoundKind::kJoin: {
+      if (c.children.size() != 2) break;
+      const int nleft = static_cast<int>(c.child()->output.size());
+      std::vector<BoundExprPtr> left, right, stay, into_join;
+      std::vector<std::tuple<BoundExprPtr, BoundExprPtr, bool>> keys;
+      const size_t movable = MovablePrefix(conj);
+      const JoinType t = WithoutNullPadding(c, conj);
+      const bool inner = t == JoinType::kInner || t == JoinType::kCross;
+      const bool to_left = inner || t == JoinType::kLeftOuter ||
+                           t == JoinType::kLeftSemi || t == JoinType::kLeftAnti;
+      const bool to_right = inner || t == JoinType::kRightOuter;
+      for (size_t i : SplitBySide(conj, c, to_left, to_right, &left, &right)) {
+        if (!inner || i >= movable) {
+          stay.push_back(conj[i]);
+          continue;
+        }
+        // An inner join's condition over both sides; an equality between an expression
+        // of each side becomes a join key (Spark's ExtractEquiJoinKeys).
+        const std::string& op = conj[i]->call_name();
+        const auto& ch = conj[i]->children();
+        if ((op == "=" || op == "<=>") && ch.size() == 2 && !RefsOf(ch[0]).empty() &&
+            !RefsOf(ch[1]).empty()) {
+          const std::vector<int> s2 = SidesOf(ch, nleft);
+          if (s2[0] != 2 && s2[1] != 2 && s2[0] != s2[1]) {
+            const size_t l = s2[0] == 0 ? 0 : 1;
+            keys.emplace_back(ch[l], ToRightSide(ch[1 - l], c), op == "<=>");
+            continue;
+          }
+        }
+        into_join.push_back(conj[i]);
+      }
+      if (left.empty() && right.empty() && into_join.empty() && keys.empty() &&
+          t == c.join_type)
+        break;
+      auto copy = std::make_shared<BoundPlan>(c);
+      copy->join_type = t;
+      for (auto& [l, r, null_safe] : keys) {
+        copy->left_keys.push_back(l);
+        copy->right_keys.push_back(r);
+        copy->null_safe_keys.push_back(null_safe);
+      }
+      copy->children = {FilterOver(left, c.children[0]),
+                        FilterOver(right, c.children[1])};
+      if (!into_join.empty()) {
+        std::vector<BoundExprPtr> cond;
+        SplitConjuncts(c.condition, &cond);
+        into_join.insert(into_join.end(), cond.begin(), cond.end());
+        copy->condition = AndOf(into_join);
+      }
+      return FilterOver(stay, Push(copy));
+    }
+    default:
+      break;
+  }
+  sql::BoundPlanPtr kid = Push(child);
+  if (!filter) return FilterOver(conj, kid);
+  if (kid == child) return filter;
+  auto copy = std::make_shared<BoundPlan>(*filter);
+  copy->children = {std::move(kid)};
+  return copy;
+}
+
+sql::BoundPlanPtr Push(const sql::BoundPlanPtr& p) {
+  if (!p) return p;
+  const BoundPlan& n = *p;
+  if (n.kind == BoundKind::kFilter && n.children.size() == 1 && n.condition) {
+    std::vector<BoundExprPtr> conj;
+    SplitConjuncts(n.condition, &conj);
+    return Place(std::move(conj), n.child(), p);
+  }
+  std::vector<sql::BoundPlanPtr> kids = n.children;
+  BoundExprPtr condition = n.condition;
+  if (n.kind == BoundKind::kJoin && n.children.size() == 2 && n.condition) {
+    // A join condition's one-side conjuncts go into that side where no row of it is
+    // kept for its own sake: both sides of an inner join, the left of a left semi join,
+    // the right of a left outer or anti join, the left of a right outer one.
+    std::vector<BoundExprPtr> conj;
+    SplitConjuncts(n.condition, &conj);
+    const JoinType t = n.join_type;
+    const bool inner = t == JoinType::kInner || t == JoinType::kCross;
+    std::vector<BoundExprPtr> left, right, stay;
+    for (size_t i : SplitBySide(
+             conj, n, inner || t == JoinType::kLeftSemi || t == JoinType::kRightOuter,
+             inner || t == JoinType::kLeftSemi || t == JoinType::kLeftOuter ||
+                 t == JoinType::kLeftAnti,
+             &left, &right))
+      stay.push_back(conj[i]);
+    if (!left.empty() || !right.empty()) {
+      kids = {FilterOver(left, kids[0]), FilterOver(right, kids[1])};
+      condition = AndOf(stay);
+    }
+  }
+  bool same = condition == n.condition;
+  for (auto& k : kids) {
+    auto pushed = Push(k);
+    same &= pushed == k;
+    k = std::move(pushed);
+  }
+  if (same) return p;
+  auto copy = std::make_shared<BoundPlan>(n);
+  copy->children = std::move(kids);
+  copy->condition = condition;
+  return copy;
+}
+
+}  // namespace
+
+sql::BoundPlanPtr PushDownPredicates(const sql::BoundPlanPtr& plan) { return Push(plan); }
 
 }  // namespace spate::stream

@@ -97,6 +97,20 @@ StreamJoinWatermarks AnalyzeStreamJoin(const sql::BoundPlan& join);
 /// every operator while the global watermark is 0, gets 0; values are never negative.
 std::vector<int64_t> PropagateWatermarks(const sql::BoundPlan& plan, int64_t origin_ms);
 
+/// Spark's predicate pushdown for a streaming plan (PushPredicateThroughJoin, and
+/// PushPredicateThroughNonJoin's Project and EventTimeWatermark cases, with
+/// CombineFilters), applied before the stateful operators are planned: a Filter's
+/// deterministic conjuncts move through Projects (the projected expressions substituted),
+/// below withWatermark when they do not read its event-time column (the watermark then
+/// comes from the rows that pass them), and below a join into the side they read (both
+/// sides of an inner join, whose conjuncts over both sides join its condition; the left
+/// of a left outer / semi / anti join, the right of a right outer one); a join
+/// condition's one-side conjuncts go into the side whose unmatched rows it does not keep
+/// (both of an inner join, the left of a left semi join, the right of a left outer or
+/// anti join, the left of a right outer one). So a stream join keeps only the rows that
+/// can match, as Spark's state does. Returns `plan` itself when nothing moves.
+sql::BoundPlanPtr PushDownPredicates(const sql::BoundPlanPtr& plan);
+
 /// The conjuncts of a predicate (its AND tree flattened).
 void SplitConjuncts(const BoundExprPtr& e, std::vector<BoundExprPtr>* out);
 /// The input columns an expression reads.

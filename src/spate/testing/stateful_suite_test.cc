@@ -389,6 +389,63 @@ TEST_P(StatefulTest, GlobalLimitAcrossBatches) {
   EXPECT_EQ(err, "");
 }
 
+// Spark's optimizer moves a filter that does not read the event-time column below
+// withWatermark, so the watermark comes from the rows that pass it: the dropped 12:50 row
+// does not advance it, and the 12:08 row of the next batch is still on time.
+TEST_P(StatefulTest, WatermarkComesFromTheRowsAFilterKeeps) {
+  MemoryStream input(Spark(), "ts TIMESTAMP, word STRING");
+  DataFrame df =
+      input.toDF()
+          .withWatermark("ts", "10 minutes")
+          .where("word <> 'x'")
+          .groupBy(F::window(F::col("ts"), "10 minutes"), F::col("word"))
+          .count()
+          .selectExpr("CAST(window.start AS STRING) AS start", "word", "count");
+  StreamTest t(Spark(), df, "append");
+  std::string err =
+      t.Run({StreamTest::StartStream(),
+             StreamTest::AddData(input, {{T(7), S("a")}, {T(50), S("x")}}),
+             StreamTest::CheckAnswer({}),  // watermark 11:57 (12:40 before the filter)
+             StreamTest::AddData(input, {{T(8), S("a")}}), StreamTest::CheckAnswer({}),
+             StreamTest::AddData(input, {{T(30), S("b")}}),  // watermark 12:20
+             StreamTest::CheckAnswer({{S(Clock(0)), S("a"), L(2)}}),
+             StreamTest::AssertOnQuery(
+                 [](const api::StreamingQuery& q) {
+                   auto p = q.lastProgress();
+                   return p && p->event_time.count("watermark") &&
+                          p->event_time.at("watermark") == "2026-01-01T12:20:00.000Z";
+                 },
+                 "the watermark of the rows the filter keeps")},
+            restart());
+  EXPECT_EQ(err, "");
+}
+
+// One-side conjuncts of a WHERE above a stream-stream join move into that side, so the
+// join state keeps only the rows that pass them (Spark's PushPredicateThroughJoin).
+TEST_P(StatefulTest, StreamJoinStateKeepsOnlyRowsThatPassOneSideFilters) {
+  MemoryStream a(Spark(), "k INT, av STRING");
+  MemoryStream b(Spark(), "k2 INT, bv STRING");
+  DataFrame df = a.toDF()
+                     .join(b.toDF(), F::col("k") == F::col("k2"))
+                     .where("av <> 'skip' AND bv <> 'skip' AND av < bv");
+  StreamTest t(Spark(), df, "append");
+  std::string err =
+      t.Run(
+          {StreamTest::StartStream(),
+           StreamTest::AddData(a, {{I(1), S("a1")}, {I(2), S("skip")}, {I(3), S("a3")}}),
+           StreamTest::AddData(b, {{I(1), S("b1")}, {I(2), S("b2")}, {I(3), S("skip")}}),
+           StreamTest::CheckAnswer({{I(1), S("a1"), I(1), S("b1")}}),
+           StreamTest::AssertOnQuery(
+               [](const api::StreamingQuery& q) {
+                 auto p = q.lastProgress();
+                 return p && p->state_operators.size() == 1 &&
+                        p->state_operators[0].num_rows_total == 4;
+               },
+               "4 rows in the join state (6 without the pushed filters)")},
+          restart());
+  EXPECT_EQ(err, "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, StatefulTest,
                          ::testing::Combine(::testing::ValuesIn(AllRunModes()),
                                             ::testing::Values("memory", "rocksdb")),
