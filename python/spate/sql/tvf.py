@@ -1,6 +1,6 @@
 """spark.tvf (pyspark.sql.tvf.TableValuedFunction): the table-valued functions as
 DataFrames: range and the generators (explode, posexplode, inline, json_tuple and their
-_outer forms) over constant arguments; spate has no stack() yet."""
+_outer forms) over constant arguments, and sql_keywords(); spate has no stack() yet."""
 
 from typing import Any, Optional
 
@@ -16,6 +16,10 @@ class TableValuedFunction:
     def range(self, start: int, end: Optional[int] = None, step: int = 1,
               numPartitions: Optional[int] = None) -> Any:
         return self._s.range(start, end, step, numPartitions)
+
+    def sql_keywords(self) -> Any:
+        """Spark's SQL keywords (keyword, reserved), as SELECT * FROM sql_keywords()."""
+        return self._s.sql("SELECT * FROM sql_keywords()")
 
     def _generate(self, name: str, *cols: Any) -> Any:
         from spate.sql.column import Column, _to_jc

@@ -15,6 +15,13 @@ namespace {
 
 // An update_fields call built by Column.withField / dropFields (not a SQL call of that
 // name, which Spark does not have).
+// Functions Spark registers only as table-valued functions: as a scalar expression they
+// are NOT_A_SCALAR_FUNCTION, not UNRESOLVED_ROUTINE.
+bool IsTableFunctionOnly(const std::string& name) {
+  std::string n = ToLower(name);
+  return n == "range" || n == "sql_keywords";
+}
+
 bool IsUpdateFields(const Expr& e) {
   return e.name == "update_fields" && e.children.size() > 1 &&
          std::all_of(e.children.begin() + 1, e.children.end(), [](const ExprPtr& op) {
@@ -315,6 +322,11 @@ Result<BoundExprPtr> Analyzer::Impl::BindCall(const Expr& e,
     return MakeUpdateFields(base, ops, case_sensitive_, e.DisplayName());
   }
   const ScalarResolver* resolver = registry.FindScalar(e.name);
+  if (!resolver && IsTableFunctionOnly(e.name)) {
+    return Status::Error("NOT_A_SCALAR_FUNCTION",
+                         {{"functionName", QuoteIdentifier({e.name})}})
+        .WithPosition(e.position);
+  }
   if (!resolver) {
     return Status::Error(
                "UNRESOLVED_ROUTINE",

@@ -108,6 +108,7 @@ class Analyzer::Impl {
                              BoundExprPtr* bound_out = nullptr);
   Result<BoundPlanPtr> PlanRelation(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanTableFunction(const LogicalPlan& p);
+  Result<BoundPlanPtr> PlanSqlKeywords(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanDataSource(const LogicalPlan& p);
   Result<BoundPlanPtr> PlanLateralView(const LogicalPlan& p);
   /// Hints (Spark's ResolveHints, analyzer_hints.cc): a join strategy hint marks the

@@ -3,6 +3,7 @@
 // generators (SELECT-list generators and LATERAL VIEW).
 
 #include "spate/sql/analyzer_internal.h"
+#include "spate/sql/sql_keywords.h"
 
 namespace spate::sql {
 
@@ -80,8 +81,43 @@ Result<BoundPlanPtr> Analyzer::Impl::PlanRelation(const LogicalPlan& p) {
   return Finish(q);
 }
 
+// sql_keywords(): Spark's keyword table; `reserved` is true only for the ANSI-reserved
+// words, and only when the parser enforces them (ANSI mode and enforceReservedKeywords).
+Result<BoundPlanPtr> Analyzer::Impl::PlanSqlKeywords(const LogicalPlan& p) {
+  if (!p.exprs.empty()) {
+    return Status::Error("WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                         {{"functionName", "`sql_keywords`"},
+                          {"expectedNum", "0"},
+                          {"actualNum", std::to_string(p.exprs.size())}})
+        .WithPosition(p.position);
+  }
+  bool enforce =
+      conf_.ansi() &&
+      ToLower(conf_.GetOr("spark.sql.ansi.enforceReservedKeywords", "false")) == "true";
+  std::vector<Value> names, reserved;
+  for (const SqlKeyword& k : SqlKeywords()) {
+    names.push_back(Value::String(std::string(k.name)));
+    reserved.push_back(Value::Boolean(enforce && k.reserved_in_ansi));
+  }
+  std::vector<Field> fields{{"keyword", DataType::String(), false},
+                            {"reserved", DataType::Boolean(), false}};
+  auto schema = std::make_shared<const Schema>(fields);
+  auto r = std::make_shared<BoundPlan>(BoundKind::kLocal);
+  r->batches.push_back(Batch::Make(schema,
+                                   {ColumnFromValues(fields[0].type, names),
+                                    ColumnFromValues(fields[1].type, reserved)},
+                                   static_cast<int64_t>(names.size())));
+  for (const auto& f : fields)
+    r->output.push_back(MakeAttr(f.name, f.type, f.nullable, p.alias));
+  return Finish(r);
+}
+
 Result<BoundPlanPtr> Analyzer::Impl::PlanTableFunction(const LogicalPlan& p) {
   std::string fname = ToLower(p.table_name.empty() ? "" : p.table_name[0]);
+  if (p.table_name.size() == 1 && fname == "sql_keywords" && !p.streaming &&
+      p.arg_names.empty()) {
+    return PlanSqlKeywords(p);
+  }
   if (p.table_name.size() == 1 &&
       (p.streaming || !p.arg_names.empty() || fname != "range")) {
     // Functions the api defines as DataFrame plans (read_files), batch or STREAM.
