@@ -587,7 +587,8 @@ std::string DeltaDataSource::Describe() const {
 
 namespace spate::table {
 
-Result<SnapshotPtr> OpenSnapshot(io::FileSystemPtr fs, const std::string& table_path,
+Result<SnapshotPtr> OpenSnapshot(const io::FileSystemPtr& fs,
+                                 const std::string& table_path,
                                  const TimeTravelSpec& travel) {
   if (travel.version && travel.timestamp_ms)
     return Status::Error("DELTA_ONEOF_IN_TIMETRAVEL");

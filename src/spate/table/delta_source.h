@@ -113,7 +113,8 @@ struct TimeTravelSpec {
 };
 
 /// The snapshot a read of `table_path` sees.
-Result<SnapshotPtr> OpenSnapshot(io::FileSystemPtr fs, const std::string& table_path,
+Result<SnapshotPtr> OpenSnapshot(const io::FileSystemPtr& fs,
+                                 const std::string& table_path,
                                  const TimeTravelSpec& travel = {});
 /// A DataSource over that snapshot (partition values parsed in `time_zone_id`).
 Result<std::shared_ptr<DeltaDataSource>> OpenDeltaSource(
