@@ -228,7 +228,7 @@ void WriteColumn(const Column& c, int64_t n, const uint8_t* active, char* buf,
         uint32_t len = static_cast<uint32_t>(o[i + 1] - o[i]);
         std::memcpy(out, &len, 4);
         if (len) std::memcpy(out + 4, data + o[i], len);
-        return static_cast<int64_t>(4 + len);
+        return int64_t{4} + len;
       });
     }
     case TypeId::kStruct:
