@@ -665,12 +665,10 @@ void GroupKeys(SideBatch* sb) {
 class StreamJoinExec final : public exec::PhysicalOp {
  public:
   StreamJoinExec(std::shared_ptr<const JoinSpec> spec, Operator* op,
-                 const StatefulBatch* batch, exec::PhysicalOpPtr left,
-                 exec::PhysicalOpPtr right)
+                 exec::PhysicalOpPtr left, exec::PhysicalOpPtr right)
       : PhysicalOp(spec->out_schema, {std::move(left), std::move(right)}),
         s_(std::move(spec)),
-        op_(op),
-        batch_(batch) {}
+        op_(op) {}
   int num_partitions() const override { return child(0).num_partitions(); }
   std::string Describe() const override {
     return s_->text + ", state info [ opId = " + std::to_string(op_->id) +
@@ -742,7 +740,6 @@ class StreamJoinExec final : public exec::PhysicalOp {
 
   std::shared_ptr<const JoinSpec> s_;
   Operator* op_;
-  const StatefulBatch* batch_;
 };
 
 Result<SideBatch> StreamJoinExec::Prepare(int side, BatchPtr b,
@@ -1065,9 +1062,8 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
 
 class StreamJoinExtension final : public exec::PhysicalExtension {
  public:
-  StreamJoinExtension(std::shared_ptr<const JoinSpec> spec, Operator* op,
-                      const StatefulBatch* batch)
-      : s_(std::move(spec)), op_(op), batch_(batch) {}
+  StreamJoinExtension(std::shared_ptr<const JoinSpec> spec, Operator* op)
+      : s_(std::move(spec)), op_(op) {}
   std::string Describe() const override {
     return "StreamingSymmetricHashJoin opId=" + std::to_string(op_->id);
   }
@@ -1077,13 +1073,12 @@ class StreamJoinExtension final : public exec::PhysicalExtension {
                                               op_->num_partitions, children.at(0));
     auto r = std::make_shared<exec::Exchange>(exec::Partitioning::kHash, s_->side[1].keys,
                                               op_->num_partitions, children.at(1));
-    return exec::PhysicalOpPtr(std::make_shared<StreamJoinExec>(s_, op_, batch_, l, r));
+    return exec::PhysicalOpPtr(std::make_shared<StreamJoinExec>(s_, op_, l, r));
   }
 
  private:
   std::shared_ptr<const JoinSpec> s_;
   Operator* op_;
-  const StatefulBatch* batch_;
 };
 
 std::string KeysText(const std::vector<BoundExprPtr>& keys) {
@@ -1240,7 +1235,7 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op,
             std::string(sql::JoinTypeDisplay(s->type)) + ", condition = [ " +
             (join.condition ? join.condition->ToString() : "none") + " ], " + cleanup +
             " ]";
-  auto ext = std::make_shared<StreamJoinExtension>(s, op, batch);
+  auto ext = std::make_shared<StreamJoinExtension>(s, op);
   auto n = std::make_shared<BoundPlan>(sql::BoundKind::kExtension);
   n->extension = std::move(ext);
   n->output = join.output;
