@@ -318,8 +318,16 @@ Status SplitLineReader::Fill() {
     buf_offset_ += static_cast<int64_t>(cursor_);
     cursor_ = 0;
   }
-  size_t want = static_cast<size_t>(window_);
-  if (filled_ + want / 2 > buf_.size())
+  // Room for a window, but no more than the split's remaining bytes plus some slack for
+  // the line crossing its end (grown below when that line is longer), and never past the
+  // end of the file: a small split of a big file, or a small file, allocates (and
+  // zero-fills) a few KiB instead of the whole window.
+  const int64_t rest = size_ - read_pos_;
+  if (rest <= 0) return Status::OK();
+  constexpr int64_t kSlack = 64 << 10;
+  const auto want = static_cast<size_t>(
+      std::min({window_, rest, std::max<int64_t>(end_ - read_pos_, 0) + kSlack}));
+  if (filled_ + std::max<size_t>(want / 2, 1) > buf_.size())
     buf_.resize(std::max(buf_.size() * 2, filled_ + want));
   const int64_t n =
       std::min<int64_t>(static_cast<int64_t>(buf_.size() - filled_), size_ - read_pos_);
