@@ -31,25 +31,50 @@ fi
 cmake --build --preset fuzz -j"${SPATE_JOBS:-2}" --target $fuzzers
 [ "$mode" = --build-only ] && exit 0
 
-failed=0
-for f in $fuzzers; do
+# run_one FUZZER: runs one target; its summary (and report on failure) goes to
+# build/fuzz/<fuzzer>.summary, its exit status is the run's.
+run_one() {
+  local f=$1 name bin work log start rc=0
   name=${f%_fuzzer}
   bin=build/fuzz/fuzz/$f
   work=build/fuzz/corpus/$name
   log=build/fuzz/$f.log
   mkdir -p "$work"
-  seeds=()
+  local seeds=()
   [ -d "fuzz/corpus/$name" ] && seeds=("fuzz/corpus/$name")
   start=$SECONDS
-  if UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
     "$bin" "${seed_args[@]}" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096 \
-    -artifact_prefix=build/fuzz/ "$work" "${seeds[@]}" >"$log" 2>&1; then
+    -artifact_prefix=build/fuzz/ "$work" "${seeds[@]}" >"$log" 2>&1 || rc=$?
+  if [ "$rc" = 0 ]; then
     echo "-- $f ($((SECONDS - start)) s): $(grep -E '^Done [0-9]+ runs' "$log" | tail -1)," \
-      "corpus $(find "$work" -type f | wc -l) inputs"
+      "corpus $(find "$work" -type f | wc -l) inputs" >"build/fuzz/$f.summary"
   else
-    echo "-- $f FAILED after $((SECONDS - start)) s (full log: $log)"
-    grep -E -A40 'ERROR: |runtime error|deadly signal|Test unit written|SUMMARY' "$log" | head -80
-    failed=1
+    {
+      echo "-- $f FAILED after $((SECONDS - start)) s (full log: $log)"
+      grep -E -A40 'ERROR: |runtime error|deadly signal|Test unit written|SUMMARY' "$log" | head -80
+    } >"build/fuzz/$f.summary"
   fi
+  return "$rc"
+}
+
+# Smoke runs (short, fixed seed) run SPATE_JOBS targets at a time, each single-threaded;
+# long campaigns run one target at a time (each gets the whole wall time asked for).
+parallel=1
+[ "$mode" = --seconds ] && parallel=${SPATE_JOBS:-2}
+failed=0
+pids=()
+names=()
+for f in $fuzzers; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+    wait -n || true
+  done
+  run_one "$f" &
+  pids+=($!)
+  names+=("$f")
+done
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || failed=1
+  cat "build/fuzz/${names[$i]}.summary"
 done
 exit "$failed"

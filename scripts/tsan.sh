@@ -22,7 +22,8 @@ if [ "${1:-}" = "--build-only" ]; then
   shift
 fi
 filter=${1:--*Million*:*RestartAfterChecks*:*MemoryFileSystem*:*InjectedFaults*}
-tests=(spate_exec_test spate_table_test spate_state_test spate_stream_test spate_testing_test)
+# Longest first (testing ~40 s, table, exec, state ~25 s each under TSan).
+tests=(spate_testing_test spate_table_test spate_exec_test spate_state_test spate_stream_test)
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j"$JOBS" --target "${tests[@]}"
 [ "$build_only" = 1 ] && exit 0
@@ -33,15 +34,35 @@ if [ "$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28)" -gt 28 ]; then
   run=(setarch "$(uname -m)" -R)
 fi
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:history_size=4:suppressions=$PWD/tests/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
-failed=()
-for t in "${tests[@]}"; do
+# The binaries run SPATE_JOBS at a time (each runs its tests one after another), each
+# into its own log, printed in order once all have finished.
+logs=build/tsan/logs
+mkdir -p "$logs"
+run_one() {
+  local t=$1 bin start rc=0
   bin=$(find build/tsan -name "$t" -type f -perm -u+x | head -1)
-  echo "== $t (TSan)"
   start=$SECONDS
-  if ! (cd "$(dirname "$bin")" && "${run[@]}" "./$t" --gtest_filter="$filter" --gtest_brief=1); then
-    failed+=("$t")
-  fi
-  echo "   $((SECONDS - start)) s"
+  (cd "$(dirname "$bin")" && "${run[@]}" "./$t" --gtest_filter="$filter" --gtest_brief=1) \
+    >"$logs/$t.log" 2>&1 || rc=$?
+  echo "   $((SECONDS - start)) s" >>"$logs/$t.log"
+  return "$rc"
+}
+failed=()
+pids=()
+for t in "${tests[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+    wait -n || true
+  done
+  run_one "$t" &
+  pids+=($!)
+done
+for i in "${!tests[@]}"; do
+  t=${tests[$i]}
+  rc=0
+  wait "${pids[$i]}" || rc=$?
+  echo "== $t (TSan)"
+  cat "$logs/$t.log"
+  [ "$rc" = 0 ] || failed+=("$t")
 done
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "TSan: failed: ${failed[*]}" >&2
