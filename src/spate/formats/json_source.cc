@@ -109,10 +109,15 @@ class LineReader final : public BatchReader {
       int64_t rows = 0;
       if (format_ == LineFileDataSource::Format::kJson) {
         line_rows_.clear();
+        // The lines lie in order in one buffer: the bytes up to the last line's end are
+        // readable after each (the parser's in-place parse).
+        const char* end = lines_.back().data() + lines_.back().size();
         for (size_t i = next_; i < stop; ++i) {
           int64_t appended = 0;
           bool unmatched = false;
-          Status st = parser_->Append(lines_[i], &appended, &unmatched);
+          Status st = parser_->Append(
+              lines_[i], &appended, &unmatched,
+              static_cast<size_t>(end - (lines_[i].data() + lines_[i].size())));
           if (!st.ok()) return FileError(st, file_->path);
           // Only records with something to rescue are parsed again (a root array's rows
           // rescue nothing).

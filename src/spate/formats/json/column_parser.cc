@@ -55,13 +55,15 @@ struct Node {
   // bytes then '"' is that name), and its first (up to) 8 bytes as a little-endian word.
   std::vector<uint8_t> plain_name;
   std::vector<uint64_t> name_prefix;
-  std::vector<uint8_t> seen;
   // Field order prediction: next_field[k] is the field that followed field k in the last
   // record (next_field[number of fields]: the first field), tried before any search.
   std::vector<int> next_field;
   bool all_plain = true;   // every name is plain (see plain_name)
   int corrupt_index = -1;  // root struct: the corrupt-record field, filled by the parser
 
+  // A struct's children may be shorter than the struct: their missing entries up to the
+  // struct's length are NULL (a field absent from a record costs nothing until the
+  // field's next value, or Finish, pads the gap at once with PadTo).
   bool IsValid(int64_t i) const { return !any_null || valid[i] != 0; }
   void PushValid() {
     if (any_null) valid.push_back(1);
@@ -93,14 +95,55 @@ struct Node {
       case TypeId::kMap:
         offsets.push_back(offsets.back());
         break;
-      case TypeId::kStruct:
-        for (auto& c : children) c->AppendNullValue();
-        break;
+      case TypeId::kStruct:  // (the children's entries are implied NULLs)
       case TypeId::kNull:
         break;
       default:
         i64.push_back(0);
         break;
+    }
+  }
+  // Appends NULL entries up to `len` entries (none when already that long).
+  void PadTo(int64_t len) {
+    if (len <= length) return;
+    if (!any_null) {
+      any_null = true;
+      valid.assign(static_cast<size_t>(length), 1);
+    }
+    valid.resize(static_cast<size_t>(len), 0);
+    const auto n = static_cast<size_t>(len);
+    switch (id) {
+      case TypeId::kBoolean:
+        bools.resize(n, 0);
+        break;
+      case TypeId::kFloat:
+      case TypeId::kDouble:
+        f64.resize(n, 0);
+        break;
+      case TypeId::kDecimal:
+        i128.resize(n, 0);
+        break;
+      case TypeId::kString:
+      case TypeId::kBinary:
+      case TypeId::kArray:
+      case TypeId::kMap:
+        offsets.resize(n + 1, offsets.back());
+        break;
+      case TypeId::kStruct:  // (the children's entries are implied NULLs)
+      case TypeId::kNull:
+        break;
+      default:
+        i64.resize(n, 0);
+        break;
+    }
+    length = len;
+  }
+  // Makes the node `len` entries long: drops entries past it or pads NULLs up to it.
+  void SetLength(int64_t len) {
+    if (len < length) {
+      Truncate(len);
+    } else {
+      PadTo(len);
     }
   }
   void AppendString(std::string_view s) {
@@ -176,7 +219,6 @@ std::unique_ptr<Node> MakeNode(const DataTypePtr& type) {
         n->name_prefix.push_back(prefix);
         n->children.push_back(MakeNode(f.type));
       }
-      n->seen.assign(type->fields().size(), 0);
       for (size_t k = 0; k <= type->fields().size(); ++k)
         n->next_field.push_back(k == type->fields().size() ? 0 : static_cast<int>(k) + 1);
       break;
@@ -284,7 +326,10 @@ ColumnPtr FinishNode(Node& n) {
     }
     case TypeId::kStruct: {
       std::vector<ColumnPtr> kids;
-      for (auto& c : n.children) kids.push_back(FinishNode(*c));
+      for (auto& c : n.children) {
+        c->PadTo(len);  // the entries of records without the field
+        kids.push_back(FinishNode(*c));
+      }
       out = std::make_shared<const Column>(n.type, len, nulls, validity, nullptr, nullptr,
                                            std::move(kids));
       break;
@@ -492,7 +537,9 @@ bool ParseDecimalText(std::string_view s, int precision, int scale, __int128* ou
 // Parses one record into the root node; one implementation per simdjson backend.
 struct RecordConverter {
   virtual ~RecordConverter() = default;
-  virtual Outcome ParseRecord(std::string_view text, int64_t* rows) = 0;
+  // `readable_after`: see JsonColumnParser::Append.
+  virtual Outcome ParseRecord(std::string_view text, int64_t* rows,
+                              size_t readable_after) = 0;
 };
 
 struct JsonColumnParser::Impl {
@@ -526,7 +573,7 @@ struct JsonColumnParser::Impl {
     bad_type = t;
   }
 
-  Status AppendRecord(std::string_view text, int64_t* rows_out) {
+  Status AppendRecord(std::string_view text, int64_t* rows_out, size_t readable_after) {
     *rows_out = 0;
     record_unmatched = false;
     if (IsBlank(text)) return Status::OK();
@@ -534,26 +581,20 @@ struct JsonColumnParser::Impl {
     Node& r = *root;
     int64_t start = r.length;
     int64_t rows = 0;
-    Outcome out = converter->ParseRecord(text, &rows);
+    Outcome out = converter->ParseRecord(text, &rows, readable_after);
     if (out == Outcome::kSyntax) {
       // Jackson's leniency (single quotes, NaN tokens, comments...) by rewriting.
       r.Truncate(start);
       if (RewriteLenient(text, options, &lenient)) {
         recorded_failure = false;
-        out = converter->ParseRecord(lenient, &rows);
+        out = converter->ParseRecord(lenient, &rows, 0);
         if (out == Outcome::kSyntax) r.Truncate(start);
       }
     }
     if (out == Outcome::kPartial) record_unmatched = true;
     if (out == Outcome::kOk ||
         (out == Outcome::kPartial && options.bad_values_are_rescued)) {
-      if (r.corrupt_index >= 0) {
-        for (int64_t i = 0; i < rows; ++i) {
-          Node& c = *r.children[r.corrupt_index];
-          c.Truncate(start + i);
-          c.AppendNullValue();
-        }
-      }
+      // (The corrupt-record column gets no value from a record: its entries stay NULL.)
       *rows_out = rows;
       return Status::OK();
     }
@@ -577,7 +618,7 @@ struct JsonColumnParser::Impl {
     if (r.corrupt_index >= 0) {
       Node& c = *r.children[r.corrupt_index];
       for (int64_t i = 0; i < rows; ++i) {
-        c.Truncate(start + i);
+        c.SetLength(start + i);
         c.AppendString(text);
       }
     }
@@ -674,9 +715,9 @@ JsonColumnParser::JsonColumnParser(std::unique_ptr<Impl> impl) : impl_(std::move
 JsonColumnParser::~JsonColumnParser() = default;
 
 Status JsonColumnParser::Append(std::string_view text, int64_t* rows_appended,
-                                bool* unmatched) {
+                                bool* unmatched, size_t readable_after) {
   int64_t rows = 0;
-  Status st = impl_->AppendRecord(text, &rows);
+  Status st = impl_->AppendRecord(text, &rows, readable_after);
   if (rows_appended) *rows_appended = rows;
   if (unmatched) *unmatched = impl_->record_unmatched;
   return st;

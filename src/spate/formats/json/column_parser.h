@@ -58,8 +58,11 @@ class JsonColumnParser {
   /// and *unmatched: whether the record has a top-level field the schema does not name
   /// (or one named like the corrupt-record column) or a value that did not convert — what
   /// a rescued data column would hold.
+  /// `readable_after`: how many bytes after `text` the caller's buffer holds (they are
+  /// only read, never changed); with enough for simdjson's padding and a whitespace byte
+  /// right after the text, the record is parsed where it lies instead of being copied.
   Status Append(std::string_view text, int64_t* rows_appended = nullptr,
-                bool* unmatched = nullptr);
+                bool* unmatched = nullptr, size_t readable_after = 0);
   /// Appends a NULL row (a NULL input of from_json).
   void AppendNull();
   int64_t num_rows() const;

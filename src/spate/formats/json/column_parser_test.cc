@@ -170,6 +170,192 @@ TEST(JsonColumnParserTest, Modes) {
   EXPECT_EQ(col->GetValue(2).ToString(), "{3}");
 }
 
+// Strings with and without escapes: whitespace around tokens, empty strings, escaped
+// quotes and backslashes (also as the last character), \u escapes, strings in arrays and
+// as map values, non-strings kept as their JSON text.
+TEST(JsonColumnParserTest, StringsWithAndWithoutEscapes) {
+  auto schema = S({{"s", DataType::String()},
+                   {"t", DataType::String()},
+                   {"arr", DataType::Array(DataType::String())},
+                   {"m", DataType::Map(DataType::String(), DataType::String())}});
+  auto rows = Parse(
+      schema, {R"({"s" : "ab" , "t":""  ,"arr":[ "x" ,"y\"z", "" ],"m":{"k": "v" }})",
+               R"({"s":"a\"b","t":"x\\"})", R"({"s":"\u00e9t\u00e9","t":"tab\tx"})",
+               R"({"s": "a,b}c" ,"t":"[1]"})",
+               R"({"s":12 ,"t":{"a": "b"},"arr":["q",1]})", "{\"s\":\"\xc3\xa9\"\n}"});
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0], R"({ab, , [x, y"z, ], {k -> v}})");
+  EXPECT_EQ(rows[1], R"({a"b, x\, NULL, NULL})");
+  EXPECT_EQ(rows[2], "{\xc3\xa9t\xc3\xa9, tab\tx, NULL, NULL}");
+  EXPECT_EQ(rows[3], "{a,b}c, [1], NULL, NULL}");
+  EXPECT_EQ(rows[4], R"({12, {"a": "b"}, [q, 1], NULL})");
+  EXPECT_EQ(rows[5], "{\xc3\xa9, NULL, NULL, NULL}");
+}
+
+// A field absent from records is NULL there: each record's fields (or the struct
+// itself) lag behind, padded when the field's next value comes or at Finish. Every type's
+// padding, gaps mid-batch and at the end, a nested struct missing a field, a repeated key
+// after a gap, and the same rows parsed one record per batch.
+TEST(JsonColumnParserTest, AbsentFieldsAreNullForEveryType) {
+  auto inner = S({{"p", DataType::Long()}, {"q", DataType::String()}});
+  auto schema = S({{"bo", DataType::Boolean()},
+                   {"by", DataType::Byte()},
+                   {"i", DataType::Int()},
+                   {"l", DataType::Long()},
+                   {"f", DataType::Float()},
+                   {"d", DataType::Double()},
+                   {"dec", DataType::Decimal(10, 2)},
+                   {"s", DataType::String()},
+                   {"bin", DataType::Binary()},
+                   {"dt", DataType::Date()},
+                   {"ts", DataType::Timestamp()},
+                   {"arr", DataType::Array(DataType::Long())},
+                   {"m", DataType::Map(DataType::String(), DataType::Long())},
+                   {"st", inner},
+                   {"n", DataType::Null()}});
+  const std::string all =
+      R"({"bo":true,"by":1,"i":2,"l":3,"f":1.5,"d":2.5,"dec":1.25,"s":"x","bin":"YWI=",)"
+      R"("dt":"2020-01-02","ts":"2020-01-02 03:04:05","arr":[1,2],"m":{"k":7},)"
+      R"("st":{"p":4,"q":"y"},"n":null})";
+  const std::vector<std::string> texts = {all,
+                                          "{}",
+                                          "{}",
+                                          R"({"l":5,"st":{"q":"z"}})",
+                                          "{}",
+                                          all,
+                                          R"({"st":null,"s":null})",
+                                          R"({"l":6,"l":7})",
+                                          "{}",
+                                          R"({"st":{"p":8}})",
+                                          all,
+                                          "{}",
+                                          "{}"};
+  auto rows = Parse(schema, texts);
+  ASSERT_EQ(rows.size(), texts.size());
+  const std::string nulls =
+      "{NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+      "NULL, NULL}";
+  for (size_t i : {1, 2, 4, 6, 8, 11, 12}) EXPECT_EQ(rows[i], nulls) << i;
+  EXPECT_EQ(rows[3],
+            "{NULL, NULL, NULL, 5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+            "NULL, NULL, {NULL, z}, NULL}");
+  EXPECT_EQ(rows[7],
+            "{NULL, NULL, NULL, 7, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+            "NULL, NULL, NULL, NULL}");
+  EXPECT_EQ(rows[9],
+            "{NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+            "NULL, NULL, {8, NULL}, NULL}");
+  EXPECT_EQ(rows[0].substr(0, 14), "{true, 1, 2, 3");
+  EXPECT_EQ(rows[5], rows[0]);
+  EXPECT_EQ(rows[10], rows[0]);
+  for (size_t i = 0; i < texts.size(); ++i) {
+    auto one = Parse(schema, {texts[i]});
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0], rows[i]) << texts[i];
+  }
+  // The NULL counts agree with the values (validity padded with the values).
+  auto p = std::move(JsonColumnParser::Make(schema, {})).value();
+  for (const auto& t : texts) ASSERT_TRUE(p->Append(t).ok());
+  auto col = p->Finish();
+  ASSERT_EQ(col->length(), static_cast<int64_t>(texts.size()));
+  EXPECT_EQ(col->children()[3]->null_count(), 8);   // l: values in rows 0, 3, 5, 7, 10
+  EXPECT_EQ(col->children()[13]->null_count(), 8);  // st: values in rows 0, 3, 5, 9, 10
+  EXPECT_EQ(col->children()[14]->null_count(), 13);
+}
+
+// The corrupt-record column and FAILFAST's row text with fields lagging behind.
+TEST(JsonColumnParserTest, CorruptColumnAndFailFastAfterAbsentFields) {
+  auto schema = S({{"a", DataType::Int()},
+                   {"b", DataType::String()},
+                   {"c", S({{"p", DataType::Int()}})},
+                   {"_corrupt_record", DataType::String()}});
+  auto p = std::move(JsonColumnParser::Make(schema, {}, /*allow_array_as_structs=*/true))
+               .value();
+  for (const char* t : {R"({"b":"x"})", R"({"b":"y"})", R"([{"a":1},{"a":"bad"}])",
+                        R"({"a":2})", R"({"a":)", "{}"}) {
+    ASSERT_TRUE(p->Append(t).ok()) << t;
+  }
+  auto col = p->Finish();
+  std::vector<std::string> got;
+  for (int64_t i = 0; i < col->length(); ++i) got.push_back(col->GetValue(i).ToString());
+  const std::vector<std::string> want = {"{NULL, x, NULL, NULL}",
+                                         "{NULL, y, NULL, NULL}",
+                                         R"({1, NULL, NULL, [{"a":1},{"a":"bad"}]})",
+                                         R"({NULL, NULL, NULL, [{"a":1},{"a":"bad"}]})",
+                                         "{2, NULL, NULL, NULL}",
+                                         R"({NULL, NULL, NULL, {"a":})",
+                                         "{NULL, NULL, NULL, NULL}"};
+  EXPECT_EQ(got, want);
+  JsonOptions o;
+  o.mode = ParseMode::kFailFast;
+  auto f = std::move(JsonColumnParser::Make(schema, o)).value();
+  EXPECT_TRUE(f->Append(R"({"b":"x"})").ok());
+  Status st = f->Append(R"({"a":1,"c":{"p":"z"}})");
+  EXPECT_EQ(st.error_class(), "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION");
+  EXPECT_NE(st.message().find("[1,null,[null],"), std::string::npos) << st.message();
+  EXPECT_TRUE(f->Append(R"({"c":{"p":3}})").ok());
+  auto fc = f->Finish();
+  ASSERT_EQ(fc->length(), 2);
+  EXPECT_EQ(fc->GetValue(1).ToString(), "{NULL, NULL, {3}, NULL}");
+}
+
+// Records parsed where they lie in the caller's buffer (readable_after) give what the
+// padded copy gives: lines ending in numbers, literals and strings, cut short, followed
+// by '\n', "\r\n" or a non-whitespace separator (copied), and lines too close to the
+// buffer's end (copied).
+TEST(JsonColumnParserTest, InPlaceParseMatchesTheCopy) {
+  auto schema = S({{"a", DataType::Long()},
+                   {"b", DataType::Boolean()},
+                   {"zzzzzzzzz", DataType::String()},
+                   {"d", DataType::Double()},
+                   {"_corrupt_record", DataType::String()}});
+  const std::vector<std::string> records = {R"({"a":1,"b":true,"zzzzzzzzz":"s","d":1.5})",
+                                            R"({"a":12)",
+                                            R"({"b":tru)",
+                                            R"({"b":true)",
+                                            R"({"d":1e)",
+                                            R"({"zzzzzzzzz":"abc)",
+                                            R"({"zz)",
+                                            R"({"a":9007199254740993,"d":-0.0})",
+                                            R"(  {"b":false}  )",
+                                            "12",
+                                            "true",
+                                            R"("zzzzzzzzz")",
+                                            R"([{"a":1},{"a":2)",
+                                            R"({"a":[1,2]})",
+                                            ""};
+  for (const std::string sep : {"\n", "\r\n", "|", "1", "\"zzzzzzzzz\":"}) {
+    for (ParseMode mode : {ParseMode::kPermissive, ParseMode::kDropMalformed}) {
+      JsonOptions o;
+      o.mode = mode;
+      std::string buf;
+      std::vector<std::pair<size_t, size_t>> spans;
+      for (int rep = 0; rep < 3; ++rep) {
+        for (const auto& r : records) {
+          spans.emplace_back(buf.size(), r.size());
+          buf += r + sep;
+        }
+      }
+      auto copy = std::move(JsonColumnParser::Make(schema, o, true)).value();
+      auto in_place = std::move(JsonColumnParser::Make(schema, o, true)).value();
+      for (const auto& [off, len] : spans) {
+        std::string_view text(buf.data() + off, len);
+        int64_t rows_c = -1, rows_p = -2;
+        bool un_c = false, un_p = true;
+        ASSERT_TRUE(copy->Append(text, &rows_c, &un_c).ok());
+        ASSERT_TRUE(in_place->Append(text, &rows_p, &un_p, buf.size() - off - len).ok());
+        EXPECT_EQ(rows_c, rows_p) << text;
+        EXPECT_EQ(un_c, un_p) << text;
+      }
+      auto a = copy->Finish(), b = in_place->Finish();
+      ASSERT_EQ(a->length(), b->length());
+      for (int64_t i = 0; i < a->length(); ++i)
+        EXPECT_EQ(a->GetValue(i).ToString(), b->GetValue(i).ToString())
+            << sep << " " << i;
+    }
+  }
+}
+
 // Random records against a model of what they hold: fields in varying orders (so the
 // field-order prediction both hits and misses), missing, repeated (the last one wins),
 // escaped keys (\u0061 for "a"), keys the schema does not name (the corrupt-record
