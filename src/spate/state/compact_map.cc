@@ -57,7 +57,10 @@ CompactMap::Entry CompactMap::Find(std::string_view key) const {
 }
 
 void CompactMap::Prefetch(std::string_view key, bool near) const {
-  const uint64_t hash = HashBytes(key);
+  Prefetch(key, HashBytes(key), near);
+}
+
+void CompactMap::Prefetch(std::string_view /*key*/, uint64_t hash, bool near) const {
   const uint64_t* slot = &slots_[Home(hash)];
   if (!near) {
     __builtin_prefetch(slot);
@@ -68,7 +71,12 @@ void CompactMap::Prefetch(std::string_view key, bool near) const {
 }
 
 std::optional<std::string_view> CompactMap::Get(std::string_view key) const {
-  int64_t i = Find(key, HashBytes(key));
+  return Get(key, HashBytes(key));
+}
+
+std::optional<std::string_view> CompactMap::Get(std::string_view key,
+                                                uint64_t hash) const {
+  int64_t i = Find(key, hash);
   if (i < 0) return std::nullopt;
   return ValueOf(EntryOf(slots_[i]));
 }

@@ -40,12 +40,16 @@ class CompactMap {
 
   int64_t size() const { return count_; }
   std::optional<std::string_view> Get(std::string_view key) const;
+  /// Get(key) for `hash` == HashBytes(key) (no hashing of its own).
+  std::optional<std::string_view> Get(std::string_view key, uint64_t hash) const;
   /// The entry holding key, or nullptr.
   Entry Find(std::string_view key) const;
   /// Starts fetching what a lookup of key reads: its home slot (`near` false) or the
   /// entry that slot points at when its hash bits match (`near` true; the slot should be
   /// cached by then).
   void Prefetch(std::string_view key, bool near) const;
+  /// Prefetch(key, near) for `hash` == HashBytes(key).
+  void Prefetch(std::string_view key, uint64_t hash, bool near) const;
   /// Sets key to value; returns the replaced entry (nullptr when the key was new).
   /// *new_entry gets the entry now holding the key. With `saved_old`, a value of the same
   /// length as the current one is overwritten in place: the old value is appended to

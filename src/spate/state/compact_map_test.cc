@@ -11,6 +11,8 @@
 #include <map>
 #include <random>
 
+#include "spate/columnar/row_encoding.h"
+
 namespace spate::state {
 namespace {
 
@@ -31,7 +33,12 @@ void ExpectEqual(const CompactMap& m, const Model& model) {
     auto got = m.Get(k);
     ASSERT_TRUE(got.has_value()) << k;
     ASSERT_EQ(*got, v);
+    // The lookups with the caller's hash find the same entry.
+    m.Prefetch(k, HashBytes(k), false);
+    m.Prefetch(k, HashBytes(k), true);
+    ASSERT_EQ(m.Get(k, HashBytes(k)), got) << k;
   }
+  EXPECT_FALSE(m.Get("not a key", HashBytes("not a key")).has_value());
 }
 
 TEST(CompactMap, RandomOperationsMatchAModel) {

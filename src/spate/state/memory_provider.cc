@@ -99,6 +99,12 @@ class MemoryProvider final : public StateStoreProvider {
     return map_.Get(key);
   }
   void Prefetch(std::string_view key, bool near) const { map_.Prefetch(key, near); }
+  std::optional<std::string_view> GetHashed(std::string_view key, uint64_t hash) const {
+    return map_.Get(key, hash);
+  }
+  void PrefetchHashed(std::string_view key, uint64_t hash, bool near) const {
+    map_.Prefetch(key, hash, near);
+  }
   void Put(std::string_view key, std::string_view value) {
     CompactMap::Entry now;
     auto at = static_cast<int64_t>(undo_.values.size());

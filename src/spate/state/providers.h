@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "spate/state/hashed_lookup.h"
 #include "spate/state/state_store.h"
 
 namespace spate::state {
@@ -17,9 +18,10 @@ namespace spate::state {
 /// operations to P (Get, Put, Remove, ForEach, CommitStore, AbortStore, Metrics), which
 /// owns the data. One per provider, reused by every GetStore. The bookkeeping changes
 /// only under P's lock (GetStore, CommitStore, AbortStore), so P's DoMaintenance may read
-/// it from another thread.
+/// it from another thread. Lookups with the caller's hash (HashedLookup) go to P's
+/// GetHashed / PrefetchHashed when it has them, else to Get / Prefetch.
 template <typename P>
-class ProviderStore final : public StateStore {
+class ProviderStore final : public StateStore, public HashedLookup {
  public:
   explicit ProviderStore(P* provider) : p_(provider) {}
   int64_t version() const override { return version_; }
@@ -30,6 +32,21 @@ class ProviderStore final : public StateStore {
   void Remove(std::string_view key) override { p_->Remove(key); }
   void Prefetch(std::string_view key, bool near) override {
     if constexpr (requires { p_->Prefetch(key, near); }) p_->Prefetch(key, near);
+  }
+  std::optional<std::string_view> GetHashed(std::string_view key,
+                                            uint64_t hash) override {
+    if constexpr (requires { p_->GetHashed(key, hash); }) {
+      return p_->GetHashed(key, hash);
+    } else {
+      return p_->Get(key);
+    }
+  }
+  void PrefetchHashed(std::string_view key, uint64_t hash, bool near) override {
+    if constexpr (requires { p_->PrefetchHashed(key, hash, near); }) {
+      p_->PrefetchHashed(key, hash, near);
+    } else {
+      Prefetch(key, near);
+    }
   }
   void ForEach(
       const std::function<void(std::string_view, std::string_view)>& fn) override {

@@ -90,10 +90,11 @@ Result<StateStoreConf> StateStoreConf::FromConf(
   SPATE_RETURN_IF_ERROR(ParseFileCodec(c.compression_codec));
   const std::string join_key = "spate.streaming.join.stateFormatVersion";
   SPATE_ASSIGN_OR_RETURN(int64_t join_format,
-                         ParseConfInt(join_key, conf(join_key, "2"), 1));
-  if (join_format > 2) {
-    return Status::Invalid("invalid value '" + conf(join_key, "2") + "' for " + join_key +
-                           ": expected 1 (Spark's four stores) or 2 (one entry per key)");
+                         ParseConfInt(join_key, conf(join_key, "3"), 1));
+  if (join_format > 3) {
+    return Status::Invalid("invalid value '" + conf(join_key, "3") + "' for " + join_key +
+                           ": expected 1 (Spark's four stores), 2 (one entry per key) or "
+                           "3 (one entry per key, key columns not stored twice)");
   }
   c.join_state_format = static_cast<int>(join_format);
   for (std::string_view name : kRocksDbConfs) {

@@ -60,10 +60,10 @@ struct StateStoreConf {
   /// (changelogCheckpointing.enabled, boundedMemoryUsage, maxMemoryUsageMB, ...).
   std::map<std::string, std::string> extra;
   /// The state layout of a new stream-stream join
-  /// (spate.streaming.join.stateFormatVersion: 2, one entry per key, the default; 1,
-  /// Spark's four stores). A checkpoint keeps the layout it recorded
-  /// (stream/stream_join.h).
-  int join_state_format = 2;
+  /// (spate.streaming.join.stateFormatVersion: 3, one entry per key without the columns
+  /// the key already holds, the default; 2, one entry per key; 1, Spark's four stores). A
+  /// checkpoint keeps the layout it recorded (stream/stream_join.h).
+  int join_state_format = 3;
   /// Builds the conf from session confs.
   static Result<StateStoreConf> FromConf(
       const std::function<std::string(const std::string&, const std::string&)>& conf);

@@ -686,6 +686,34 @@ Result<std::vector<RawRow>> PackedJoinAsSpark(const std::vector<RawRow>& entries
   return out;
 }
 
+/// Format 3: puts the key columns back into Spark-shaped keyWithIndexToValue rows
+/// (`rows`: key ++ int64 index -> int64 event time, uint8 matched, the stored row), so
+/// their values hold the side's full rows as DecodeRows reads them.
+Status RebuildJoinKeyColumns(const std::shared_ptr<const JoinRowLayout>& layout,
+                             std::vector<RawRow>* rows) {
+  JoinRowsBuilder b(layout);
+  std::vector<size_t> at;  // the rows appended to b
+  for (size_t i = 0; i < rows->size(); ++i) {
+    const RawRow& r = (*rows)[i];
+    if (!r.value || r.key.size() < 8 || r.value->size() < 9) continue;
+    SPATE_RETURN_IF_ERROR(b.Append(std::string_view(r.key).substr(0, r.key.size() - 8),
+                                   std::string_view(*r.value).substr(9)));
+    at.push_back(i);
+  }
+  if (at.empty()) return Status::OK();
+  auto full = b.Finish();
+  if (!full.ok()) return CorruptJoinEntry();
+  std::vector<const Column*> cols;
+  for (const auto& c : (*full)->columns()) cols.push_back(c.get());
+  state::RowCodec codec(layout->schema);
+  for (size_t j = 0; j < at.size(); ++j) {
+    std::string& v = *(*rows)[at[j]].value;
+    v.resize(9);
+    codec.Encode(cols, static_cast<int64_t>(j), &v);
+  }
+  return Status::OK();
+}
+
 /// The change feed of one Spark store over batches [start, end] of a packed store:
 /// each batch's changed entries compared with their previous state (loaded at version
 /// `start`): a changed count or row is an update, a row index or key that went a delete.
@@ -861,6 +889,15 @@ Status WriteOperatorMetadata(io::FileSystem& fs, const std::string& state_root,
   j.Set("numPartitions", Json::Int(m.num_partitions));
   j.Set("valuePrefixBytes", Json::Int(m.value_prefix_bytes));
   if (m.join_state_format != 0) j.Set("joinStateFormat", Json::Int(m.join_state_format));
+  if (m.join_state_format == kJoinStateFormatKeyless) {
+    Json sides = Json::Array();
+    for (const auto& cols : m.join_key_columns) {
+      Json a = Json::Array();
+      for (int c : cols) a.Append(Json::Int(c));
+      sides.Append(std::move(a));
+    }
+    j.Set("joinKeyColumns", std::move(sides));
+  }
   const std::string path = MetadataPath(state_root, operator_id);
   SPATE_RETURN_IF_ERROR(fs.MakeDirs(io::ParentPath(path)));
   return fs.WriteAtomic(path, j.ToString() + "\n");
@@ -894,6 +931,15 @@ Result<std::optional<StateOperatorMetadata>> ReadOperatorMetadata(
   m.value_prefix_bytes = static_cast<int>(prefix->int_value());
   if (const Json* f = doc->Find("joinStateFormat"))
     m.join_state_format = static_cast<int>(f->int_value());
+  if (const Json* k = doc->Find("joinKeyColumns")) {
+    if (k->items().size() != 2) return corrupt("joinKeyColumns is not two lists");
+    for (size_t side = 0; side < 2; ++side) {
+      for (const auto& c : k->items()[side].items())
+        m.join_key_columns[side].push_back(static_cast<int>(c.int_value()));
+    }
+  } else if (m.join_state_format == kJoinStateFormatKeyless) {
+    return corrupt("joinStateFormat 3 without joinKeyColumns");
+  }
   return std::optional<StateOperatorMetadata>(std::move(m));
 }
 
@@ -1082,11 +1128,18 @@ Result<DataSourcePtr> MakeStateStoreSource(
   }
   // The packed join layout keeps a side's rows and counts in its keyWithIndexToValue
   // store, one entry per key; they are shown as Spark's stores.
-  const bool packed = join && meta && meta->join_state_format == kJoinStateFormatPacked;
+  const bool packed = join && meta && IsPackedJoinFormat(meta->join_state_format);
   const bool packed_counts = packed && d.layout == Layout::kJoinCounts;
   std::string physical = store;
   if (packed_counts) physical = store.substr(0, store.find('-')) + "-keyWithIndexToValue";
   std::vector<std::vector<RawRow>> per_partition(static_cast<size_t>(op->num_partitions));
+  // Format 3: the stored rows leave out the key columns, rebuilt from the keys.
+  std::shared_ptr<const JoinRowLayout> keyless;
+  if (packed && !packed_counts && meta->join_state_format == kJoinStateFormatKeyless) {
+    const size_t side = physical.rfind("left-", 0) == 0 ? 0 : 1;
+    keyless =
+        JoinRowLayout::Make(d.value_schema, d.key_schema, meta->join_key_columns[side]);
+  }
   for (int p : partitions) {
     state::StateStoreId id{root, o.operator_id, p, physical};
     auto& rows = per_partition[static_cast<size_t>(p)];
@@ -1120,6 +1173,8 @@ Result<DataSourcePtr> MakeStateStoreSource(
         SPATE_ASSIGN_OR_RETURN(rows, PackedJoinAsSpark(rows, packed_counts));
       }
     }
+    if (keyless && keyless->rebuilds())
+      SPATE_RETURN_IF_ERROR(RebuildJoinKeyColumns(keyless, &rows));
   }
   if (d.guess_prefix) {
     // No operator metadata (a checkpoint of an older spate): the layout whose values all
@@ -1173,7 +1228,7 @@ Result<DataSourcePtr> MakeStateMetadataSource(const io::FileSystemPtr& fs,
       if (!fresh) it->second = std::max(it->second, v);
     }
     if (name == "symmetricHashJoin" && meta &&
-        meta->join_state_format == kJoinStateFormatPacked) {
+        IsPackedJoinFormat(meta->join_state_format)) {
       // The packed layout keeps each side's counts in its keyWithIndexToValue store.
       for (const char* side : {"left", "right"}) {
         auto it = min_version.find(std::string(side) + "-keyWithIndexToValue");

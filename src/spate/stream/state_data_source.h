@@ -44,6 +44,7 @@
 // STDS_FAILED_TO_READ_STATE_SCHEMA; a store that cannot be loaded fails with its
 // CANNOT_LOAD_STATE_STORE error naming the file.
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,6 +68,9 @@ struct StateOperatorMetadata {
   /// A stream-stream join's state layout (stream_join.h kJoinStateFormat*); 0: not
   /// recorded (a checkpoint of an older spate: Spark's layout).
   int join_state_format = 0;
+  /// Format 3 (stream_join.h kJoinStateFormatKeyless): per side (left, right), per join
+  /// key field, the side column rebuilt from the key bytes, or -1 (`joinKeyColumns`).
+  std::array<std::vector<int>, 2> join_key_columns;
 };
 
 /// Writes (replacing) the operator's metadata file under the state root.

@@ -1129,17 +1129,28 @@ struct StatefulRuntime::Rewriter {
         if (meta) {
           format = meta->join_state_format != 0 ? meta->join_state_format
                                                 : kJoinStateFormatSpark;
+          // Format 3 rebuilds the columns it recorded from the key bytes: the keys must
+          // still be those columns.
+          for (int side = 0; format == kJoinStateFormatKeyless && side < 2; ++side) {
+            if (meta->join_key_columns[side] != StreamJoinKeyColumns(node, side)) {
+              return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
+                  .WithContext("the join keys of stream-stream join operator " +
+                               std::to_string(id) +
+                               " are no longer the columns its state (joinStateFormat 3) "
+                               "rebuilds from them");
+            }
+          }
         } else if (rt->batch_.batch_id > 0) {
           format = kJoinStateFormatSpark;
         }
       }
-      if (format != kJoinStateFormatSpark && format != kJoinStateFormatPacked) {
+      if (format != kJoinStateFormatSpark && !IsPackedJoinFormat(format)) {
         return Status::Error("CANNOT_LOAD_STATE_STORE.UNCATEGORIZED")
             .WithContext("unknown stream-stream join state format " +
                          std::to_string(format) + " of operator " + std::to_string(id));
       }
       op->join_state_format = format;
-      if (format == kJoinStateFormatPacked) op->store_in_use = {false, true, false, true};
+      if (IsPackedJoinFormat(format)) op->store_in_use = {false, true, false, true};
     }
     return PlanStreamJoin(node, op, &rt->batch_, kids.at(0), kids.at(1));
   }
@@ -1391,7 +1402,7 @@ Status StatefulRuntime::CommitBatch() {
           }
           if (op->session && op->rows_total[static_cast<size_t>(i)] < 0)
             op->rows_total[static_cast<size_t>(i)] = CountStoredSessions(store);
-          if (op->join_state_format == kJoinStateFormatPacked &&
+          if (IsPackedJoinFormat(op->join_state_format) &&
               op->rows_total[static_cast<size_t>(i)] < 0)
             op->rows_total[static_cast<size_t>(i)] = PackedJoinStoreRows(store);
           SPATE_RETURN_IF_ERROR(store->Commit());
@@ -1428,8 +1439,11 @@ Status StatefulRuntime::CommitBatch() {
           op->kind == StatefulKind::kAggregate && !op->session && op->has_event_time_key
               ? 8
               : 0;
-      if (op->kind == StatefulKind::kStreamJoin)
+      if (op->kind == StatefulKind::kStreamJoin) {
         m.join_state_format = op->join_state_format;
+        if (m.join_state_format == kJoinStateFormatKeyless)
+          m.join_key_columns = op->join_key_columns;
+      }
       SPATE_RETURN_IF_ERROR(WriteOperatorMetadata(*fs_, root_, op->id, m));
       op->metadata_written = true;
     }

@@ -11,6 +11,7 @@
 // stores); the rest runs on the query thread.
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -163,6 +164,9 @@ struct StatefulRuntime::Operator {
   /// A stream-stream join's state layout (stream_join.h kJoinStateFormat*; 0 until the
   /// first batch of a run reads the recorded one).
   int join_state_format = 0;
+  /// Format 3: per side, per join key field, the side column its stored rows leave out
+  /// (stream_join.h StreamJoinKeyColumns); recorded in the operator metadata.
+  std::array<std::vector<int>, 2> join_key_columns;
   /// Per store name: whether the operator keeps anything in it (empty: every store).
   /// A store not in use is never opened or committed (the packed join layout leaves the
   /// keyToNumValues stores empty) but still counts as an instance in progress.

@@ -12,7 +12,9 @@
 #include "spate/exec/filter.h"
 #include "spate/exec/join_output.h"
 #include "spate/exec/planner.h"
+#include "spate/exec/row_hash.h"
 #include "spate/state/bytes.h"
+#include "spate/state/hashed_lookup.h"
 #include "spate/state/row_codec.h"
 #include "spate/stream/stateful_internal.h"
 #include "spate/stream/streaming_plan.h"
@@ -103,7 +105,7 @@ struct SideSpec {
   bool emits_unmatched = false;                 // an outer side
   std::optional<RowEventReader> row_event;      // the event time from the row's bytes
   SchemaPtr schema;
-  std::shared_ptr<state::RowCodec> codec;
+  std::shared_ptr<const JoinRowLayout> layout;  // what the stored rows hold
   bool has_cleanup() const { return key_cleanup || (value_wm && event_column >= 0); }
 };
 
@@ -181,35 +183,37 @@ Status ForEachKeyOf(RowRefs* refs, Fn&& fn) {
 class SideState {
  public:
   virtual ~SideState() = default;
+  // `hash` is HashBytes(key) (state/hashed_lookup.h): a key is hashed once.
   /// The stored rows of `key`, in index order.
-  virtual Status Rows(std::string_view key, std::vector<StoredRow>* out) = 0;
+  virtual Status Rows(std::string_view key, uint64_t hash,
+                      std::vector<StoredRow>* out) = 0;
   /// Appends rows to `key` (all with the key's event time `key_event_us`).
-  virtual Status Append(std::string_view key, int64_t key_event_us, const NewRow* rows,
-                        size_t n) = 0;
+  virtual Status Append(std::string_view key, uint64_t hash, int64_t key_event_us,
+                        const NewRow* rows, size_t n) = 0;
   /// Marks the rows `indices` (ascending) of `key` as matched.
   virtual Status SetMatched(std::string_view key, const int64_t* indices, size_t n) = 0;
   /// Removes the rows `gone`; the other rows of each key are renumbered. Removed rows
   /// that never matched go to `unmatched` when given. Returns how many went.
-  virtual Result<int64_t> RemoveRows(RowRefs gone, state::RowBatchBuilder* unmatched) = 0;
+  virtual Result<int64_t> RemoveRows(RowRefs gone, JoinRowsBuilder* unmatched) = 0;
   /// Removes the rows at or below `threshold`: by the key's event time (`by_key`) or
   /// the rows' own. Returns how many went.
   virtual Result<int64_t> Evict(bool by_key, int64_t threshold,
-                                state::RowBatchBuilder* unmatched) = 0;
+                                JoinRowsBuilder* unmatched) = 0;
   /// Ends the batch; the side's row count when the layout keeps one, else -1.
   virtual Result<int64_t> Finish() = 0;
   /// A hint that `key` is looked up soon (StateStore::Prefetch).
-  virtual void Prefetch(std::string_view key, bool near) = 0;
+  virtual void Prefetch(std::string_view key, uint64_t hash, bool near) = 0;
 };
 
 // Lookups this many keys ahead fetch the hash slot, and this many the entry.
 constexpr size_t kSlotAhead = 16, kEntryAhead = 8;
 
-// Calls prefetch(key i + kSlotAhead, false) and prefetch(key i + kEntryAhead, true) of
-// n keys, key(j) giving the j-th.
-template <typename Key, typename Prefetch>
-void PrefetchAhead(size_t i, size_t n, Key&& key, Prefetch&& prefetch) {
-  if (i + kSlotAhead < n) prefetch(key(i + kSlotAhead), false);
-  if (i + kEntryAhead < n) prefetch(key(i + kEntryAhead), true);
+// Calls prefetch(i + kSlotAhead, false) and prefetch(i + kEntryAhead, true) of n keys
+// (by their index j).
+template <typename Prefetch>
+void PrefetchAhead(size_t i, size_t n, Prefetch&& prefetch) {
+  if (i + kSlotAhead < n) prefetch(i + kSlotAhead, false);
+  if (i + kEntryAhead < n) prefetch(i + kEntryAhead, true);
 }
 
 // Spark's layout (kJoinStateFormatSpark): key -> (count, key event time) and
@@ -219,7 +223,8 @@ class SparkSide final : public SideState {
   SparkSide(state::StateStore* counts, state::StateStore* rows)
       : counts_(counts), rows_(rows) {}
 
-  Status Rows(std::string_view key, std::vector<StoredRow>* out) override {
+  Status Rows(std::string_view key, uint64_t /*hash*/,
+              std::vector<StoredRow>* out) override {
     out->clear();
     const int64_t count = Count(key);
     // A store's view lasts until its next Get (RocksDB): the rows are copied.
@@ -240,8 +245,8 @@ class SparkSide final : public SideState {
     }
     return Status::OK();
   }
-  Status Append(std::string_view key, int64_t key_event_us, const NewRow* rows,
-                size_t n) override {
+  Status Append(std::string_view key, uint64_t /*hash*/, int64_t key_event_us,
+                const NewRow* rows, size_t n) override {
     const int64_t count = Count(key);
     for (size_t j = 0; j < n; ++j) {
       value_.clear();
@@ -264,11 +269,11 @@ class SparkSide final : public SideState {
     }
     return Status::OK();
   }
-  Result<int64_t> RemoveRows(RowRefs gone, state::RowBatchBuilder* unmatched) override;
+  Result<int64_t> RemoveRows(RowRefs gone, JoinRowsBuilder* unmatched) override;
   Result<int64_t> Evict(bool by_key, int64_t threshold,
-                        state::RowBatchBuilder* unmatched) override;
+                        JoinRowsBuilder* unmatched) override;
   Result<int64_t> Finish() override { return -1; }  // the row store's key count
-  void Prefetch(std::string_view key, bool near) override {
+  void Prefetch(std::string_view key, uint64_t /*hash*/, bool near) override {
     counts_->Prefetch(key, near);
   }
 
@@ -298,7 +303,7 @@ class SparkSide final : public SideState {
   std::string rows_buf_;  // the bytes of the rows Rows() returned
 };
 
-Result<int64_t> SparkSide::RemoveRows(RowRefs gone, state::RowBatchBuilder* unmatched) {
+Result<int64_t> SparkSide::RemoveRows(RowRefs gone, JoinRowsBuilder* unmatched) {
   int64_t removed = 0;
   SPATE_RETURN_IF_ERROR(
       ForEachKeyOf(&gone, [&](const std::string& key, size_t g, size_t end) -> Status {
@@ -324,7 +329,7 @@ Result<int64_t> SparkSide::RemoveRows(RowRefs gone, state::RowBatchBuilder* unma
           if (!v) continue;
           if (drop) {
             if (unmatched && v->size() >= kRowHeader && !(*v)[8])
-              SPATE_RETURN_IF_ERROR(unmatched->Append(v->substr(kRowHeader)));
+              SPATE_RETURN_IF_ERROR(unmatched->Append(key, v->substr(kRowHeader)));
             ++removed;
             continue;
           }
@@ -346,7 +351,7 @@ Result<int64_t> SparkSide::RemoveRows(RowRefs gone, state::RowBatchBuilder* unma
 }
 
 Result<int64_t> SparkSide::Evict(bool by_key, int64_t threshold,
-                                 state::RowBatchBuilder* unmatched) {
+                                 JoinRowsBuilder* unmatched) {
   if (!by_key) {
     // By the rows' event times: the keys that lose rows keep the others, renumbered.
     RowRefs gone;
@@ -369,7 +374,7 @@ Result<int64_t> SparkSide::Evict(bool by_key, int64_t threshold,
       if (unmatched) {
         auto v = rows_->Get(rk);
         if (v && v->size() >= kRowHeader && !(*v)[8])
-          SPATE_RETURN_IF_ERROR(unmatched->Append(v->substr(kRowHeader)));
+          SPATE_RETURN_IF_ERROR(unmatched->Append(key, v->substr(kRowHeader)));
       }
       rows_->Remove(rk);
     }
@@ -388,6 +393,7 @@ class PackedSide final : public SideState {
   PackedSide(state::StateStore* store, bool key_event, bool row_events,
              const RowEventReader* events)
       : store_(store),
+        hashed_(dynamic_cast<state::HashedLookup*>(store)),
         key_event_(key_event),
         row_events_(row_events && !events),
         events_(events) {
@@ -395,15 +401,15 @@ class PackedSide final : public SideState {
     total_ = loaded_total_ = v ? GetInt64(*v) : 0;
   }
 
-  Status Rows(std::string_view key, std::vector<StoredRow>* out) override {
+  Status Rows(std::string_view key, uint64_t hash, std::vector<StoredRow>* out) override {
     out->clear();
-    auto v = store_->Get(key);
+    auto v = Get(key, hash);
     if (!v) return Status::OK();
     return Parse(*v, out);
   }
-  Status Append(std::string_view key, int64_t key_event_us, const NewRow* rows,
-                size_t n) override {
-    auto v = store_->Get(key);
+  Status Append(std::string_view key, uint64_t hash, int64_t key_event_us,
+                const NewRow* rows, size_t n) override {
+    auto v = Get(key, hash);
     value_.clear();
     if (v) {
       value_.assign(v->data(), v->size());
@@ -444,7 +450,7 @@ class PackedSide final : public SideState {
     if (changed) store_->Put(key, value_);
     return Status::OK();
   }
-  Result<int64_t> RemoveRows(RowRefs gone, state::RowBatchBuilder* unmatched) override {
+  Result<int64_t> RemoveRows(RowRefs gone, JoinRowsBuilder* unmatched) override {
     int64_t removed = 0;
     SPATE_RETURN_IF_ERROR(
         ForEachKeyOf(&gone, [&](const std::string& key, size_t g, size_t end) -> Status {
@@ -452,7 +458,7 @@ class PackedSide final : public SideState {
           if (!v) return Status::OK();
           size_t next = g;
           SPATE_ASSIGN_OR_RETURN(
-              int64_t n, Rewrite(*v, unmatched, &value_, [&](const StoredRow& row) {
+              int64_t n, Rewrite(key, *v, unmatched, &value_, [&](const StoredRow& row) {
                 while (next < end && gone[next].second < row.index) ++next;
                 return next < end && gone[next].second == row.index;
               }));
@@ -464,7 +470,7 @@ class PackedSide final : public SideState {
     return removed;
   }
   Result<int64_t> Evict(bool by_key, int64_t threshold,
-                        state::RowBatchBuilder* unmatched) override {
+                        JoinRowsBuilder* unmatched) override {
     using state::EntryRewrite;
     int64_t removed = 0;
     Status st;
@@ -499,7 +505,7 @@ class PackedSide final : public SideState {
               return corrupt();
             if (!any) return EntryRewrite::kKeep;
           }
-          auto n = Rewrite(v, unmatched, replacement, [&](const StoredRow& row) {
+          auto n = Rewrite(key, v, unmatched, replacement, [&](const StoredRow& row) {
             return by_key || row.event <= threshold;
           });
           if (!n.ok()) {
@@ -514,7 +520,13 @@ class PackedSide final : public SideState {
     total_ -= removed;
     return removed;
   }
-  void Prefetch(std::string_view key, bool near) override { store_->Prefetch(key, near); }
+  void Prefetch(std::string_view key, uint64_t hash, bool near) override {
+    if (hashed_) {
+      hashed_->PrefetchHashed(key, hash, near);
+    } else {
+      store_->Prefetch(key, near);
+    }
+  }
   Result<int64_t> Finish() override {
     if (total_ != loaded_total_) {
       value_.clear();
@@ -528,6 +540,10 @@ class PackedSide final : public SideState {
  private:
   static constexpr char kKeyEvent = 1;
   static constexpr char kRowEvents = 2;
+
+  std::optional<std::string_view> Get(std::string_view key, uint64_t hash) {
+    return hashed_ ? hashed_->GetHashed(key, hash) : store_->Get(key);
+  }
 
   static void AppendRow(std::string* out, bool row_events, int64_t event, bool matched,
                         std::string_view row) {
@@ -557,12 +573,12 @@ class PackedSide final : public SideState {
     if (row_events) return body.size() >= 8 ? GetInt64(body) : kNoEventTime;
     return events_ ? events_->Read(body) : kNoEventTime;
   }
-  // *out = entry `v` without the rows `drop` selects (empty: none is left); those that
-  // never matched go to `unmatched`. Returns how many were dropped (0: *out is
+  // *out = entry `v` of `key` without the rows `drop` selects (empty: none is left);
+  // those that never matched go to `unmatched`. Returns how many were dropped (0: *out is
   // unspecified).
   template <typename Drop>
-  Result<int64_t> Rewrite(std::string_view v, state::RowBatchBuilder* unmatched,
-                          std::string* out, Drop&& drop) {
+  Result<int64_t> Rewrite(std::string_view key, std::string_view v,
+                          JoinRowsBuilder* unmatched, std::string* out, Drop&& drop) {
     SPATE_RETURN_IF_ERROR(Parse(v, &rows_));
     drop_.assign(rows_.size(), 0);
     int64_t dropped = 0;
@@ -571,7 +587,7 @@ class PackedSide final : public SideState {
       drop_[i] = 1;
       ++dropped;
       if (unmatched && !rows_[i].matched)
-        SPATE_RETURN_IF_ERROR(unmatched->Append(rows_[i].row));
+        SPATE_RETURN_IF_ERROR(unmatched->Append(key, rows_[i].row));
     }
     if (dropped == 0) return dropped;
     out->clear();
@@ -596,6 +612,7 @@ class PackedSide final : public SideState {
   }
 
   state::StateStore* store_;
+  state::HashedLookup* hashed_;  // store_'s lookups by hash, when it has them
   bool key_event_;
   bool row_events_;
   const RowEventReader* events_;
@@ -636,6 +653,7 @@ struct SideBatch {
   std::vector<int32_t> group;      // rows of equal keys share a group (first seen: 0)
   int32_t num_groups = 0;
   std::vector<int32_t> group_first;  // per group: its first row
+  std::vector<uint64_t> group_hash;  // per group: HashBytes of its key
 };
 
 // Numbers the distinct keys of `sb` (sb->group) in order of first appearance.
@@ -646,15 +664,18 @@ void GroupKeys(SideBatch* sb) {
   while (cap < 2 * n) cap <<= 1;
   std::vector<int32_t> table(cap, -1);  // group of the slot's key, -1: empty
   std::vector<int32_t> first;           // per group: its first row
+  sb->group_hash.clear();
   for (size_t r = 0; r < n; ++r) {
     const std::string& key = sb->keys[r];
-    size_t i = static_cast<size_t>(HashBytes(key)) & (cap - 1);
+    const uint64_t hash = HashBytes(key);
+    size_t i = static_cast<size_t>(hash) & (cap - 1);
     while (table[i] >= 0 &&
            sb->keys[static_cast<size_t>(first[static_cast<size_t>(table[i])])] != key)
       i = (i + 1) & (cap - 1);
     if (table[i] < 0) {
       table[i] = static_cast<int32_t>(first.size());
       first.push_back(static_cast<int32_t>(r));
+      sb->group_hash.push_back(hash);
     }
     sb->group[r] = table[i];
   }
@@ -685,7 +706,7 @@ class StreamJoinExec final : public exec::PhysicalOp {
           // Store slots: left counts, left rows, right counts, right rows; the packed
           // layout keeps everything in the rows stores.
           state::StateStore* stores[4] = {nullptr, nullptr, nullptr, nullptr};
-          const bool packed = s_->format == kJoinStateFormatPacked;
+          const bool packed = IsPackedJoinFormat(s_->format);
           for (int i = 0; i < 4; ++i) {
             if (packed && i % 2 == 0) continue;
             SPATE_ASSIGN_OR_RETURN(stores[i], op_->Open(partition, i));
@@ -811,7 +832,7 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
   matched->assign(static_cast<size_t>(n), 0);
   // Left semi, right input: stored left rows that already matched were emitted already.
   const bool exclude_matched = s_->semi && side == 1;
-  state::RowBatchBuilder cand(*s_->side[other_side].codec);
+  JoinRowsBuilder cand(s_->side[other_side].layout);
   std::vector<const std::string*> cand_key;
   std::vector<int64_t> cand_index;
   std::vector<uint8_t> cand_stored_matched;
@@ -828,17 +849,15 @@ Status StreamJoinExec::Probe(int side, const SideBatch& sb, SideState* other,
     auto& fetch = fetched[g];
     if (fetch.first < 0) {
       // Groups are fetched in order: start on the next ones.
-      PrefetchAhead(
-          g, sb.group_first.size(),
-          [&](size_t j) -> std::string_view {
-            return sb.keys[static_cast<size_t>(sb.group_first[j])];
-          },
-          [&](std::string_view k, bool near) { other->Prefetch(k, near); });
+      PrefetchAhead(g, sb.group_first.size(), [&](size_t j, bool near) {
+        other->Prefetch(sb.keys[static_cast<size_t>(sb.group_first[j])], sb.group_hash[j],
+                        near);
+      });
       const auto first = static_cast<int32_t>(cand_key.size());
-      SPATE_RETURN_IF_ERROR(other->Rows(key, &stored_rows));
+      SPATE_RETURN_IF_ERROR(other->Rows(key, sb.group_hash[g], &stored_rows));
       for (const StoredRow& row : stored_rows) {
         if (exclude_matched && row.matched) continue;
-        SPATE_RETURN_IF_ERROR(cand.Append(row.row));
+        SPATE_RETURN_IF_ERROR(cand.Append(key, row.row));
         cand_key.push_back(&key);
         cand_index.push_back(row.index);
         cand_stored_matched.push_back(row.matched ? 1 : 0);
@@ -906,7 +925,7 @@ Status StreamJoinExec::Evict(int side, SideState* st, int64_t threshold,
                              std::vector<BatchPtr>* outs, int64_t* removed) const {
   const SideSpec& sd = s_->side[side];
   const bool emit = sd.emits_unmatched;
-  state::RowBatchBuilder unmatched(*sd.codec);
+  JoinRowsBuilder unmatched(sd.layout);
   SPATE_ASSIGN_OR_RETURN(
       *removed, st->Evict(sd.key_cleanup, threshold, emit ? &unmatched : nullptr));
   if (emit && unmatched.num_rows() > 0) {
@@ -944,12 +963,11 @@ Status StreamJoinExec::StoreRows(const SideBatch& sb, const std::vector<int32_t>
     tail = id;
   }
   std::vector<NewRow> batch;
-  auto head_key = [&](size_t j) -> std::string_view {
-    return sb.keys[static_cast<size_t>(append[static_cast<size_t>(heads[j])])];
-  };
   for (size_t hi = 0; hi < heads.size(); ++hi) {
-    PrefetchAhead(hi, heads.size(), head_key,
-                  [&](std::string_view k, bool near) { st->Prefetch(k, near); });
+    PrefetchAhead(hi, heads.size(), [&](size_t j, bool near) {
+      const auto r = static_cast<size_t>(append[static_cast<size_t>(heads[j])]);
+      st->Prefetch(sb.keys[r], sb.group_hash[static_cast<size_t>(sb.group[r])], near);
+    });
     const int32_t h = heads[hi];
     batch.clear();
     for (int32_t i = h; i >= 0; i = next[static_cast<size_t>(i)]) {
@@ -960,8 +978,9 @@ Status StreamJoinExec::StoreRows(const SideBatch& sb, const std::vector<int32_t>
                                                      row_start[ui + 1] - row_start[ui])});
     }
     const auto r = static_cast<size_t>(append[static_cast<size_t>(h)]);
-    SPATE_RETURN_IF_ERROR(
-        st->Append(sb.keys[r], sb.key_event[r], batch.data(), batch.size()));
+    SPATE_RETURN_IF_ERROR(st->Append(sb.keys[r],
+                                     sb.group_hash[static_cast<size_t>(sb.group[r])],
+                                     sb.key_event[r], batch.data(), batch.size()));
   }
   return Status::OK();
 }
@@ -993,7 +1012,8 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
       std::vector<int32_t> semi_rows;
       std::vector<uint8_t> no_outer(static_cast<size_t>(n), 1);
       bool any_outer = false;
-      const auto cols = Raw(batch.columns());
+      std::vector<const Column*> cols;  // the stored columns
+      for (int c : sd.layout->stored_columns) cols.push_back(batch.column(c).get());
       for (int64_t r = 0; r < n; ++r) {
         const auto ur = static_cast<size_t>(r);
         if (sb.late[ur]) {
@@ -1023,7 +1043,7 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
         }
         // Stored below, a key's rows together (in arrival order).
         row_start.push_back(rows.size());
-        sd.codec->Encode(cols, r, &rows);
+        sd.layout->stored->Encode(cols, r, &rows);
         append.push_back(static_cast<int32_t>(r));
         ++updated;
       }
@@ -1096,6 +1116,76 @@ std::vector<Field> KeyFields(const BoundPlan& join) {
 
 }  // namespace
 
+std::vector<int> StreamJoinKeyColumns(const BoundPlan& join, int side) {
+  const auto& keys = side == 0 ? join.left_keys : join.right_keys;
+  const SchemaPtr schema = join.children[static_cast<size_t>(side)]->OutputSchema();
+  std::vector<int> out(keys.size(), -1);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const int c = keys[k]->column_index();
+    if (c < 0 || c >= schema->num_fields() ||
+        std::find(out.begin(), out.end(), c) != out.end())
+      continue;
+    const DataType& t = *schema->field(c).type;
+    // The key bytes hold these exactly (floats are normalized, so they are not).
+    const TypeId id = t.id();
+    if (t.Equals(*keys[k]->type()) &&
+        (exec::IsIntegerKeyType(t) || id == TypeId::kBoolean || id == TypeId::kString ||
+         id == TypeId::kBinary || id == TypeId::kDecimal))
+      out[k] = c;
+  }
+  return out;
+}
+
+std::shared_ptr<const JoinRowLayout> JoinRowLayout::Make(
+    SchemaPtr schema, const SchemaPtr& key_schema, const std::vector<int>& key_columns) {
+  auto l = std::make_shared<JoinRowLayout>();
+  l->from_key.assign(static_cast<size_t>(schema->num_fields()), -1);
+  bool any = false;
+  for (size_t k = 0; k < key_columns.size(); ++k) {
+    const int c = key_columns[k];
+    if (c < 0 || c >= schema->num_fields() ||
+        static_cast<int>(k) >= key_schema->num_fields())
+      continue;
+    l->from_key[static_cast<size_t>(c)] = static_cast<int>(k);
+    any = true;
+  }
+  std::vector<Field> stored;
+  for (int c = 0; c < schema->num_fields(); ++c) {
+    if (l->from_key[static_cast<size_t>(c)] >= 0) continue;
+    l->stored_columns.push_back(c);
+    stored.push_back(schema->field(c));
+  }
+  l->stored = any ? std::make_shared<state::RowCodec>(
+                        std::make_shared<const Schema>(std::move(stored)))
+                  : std::make_shared<state::RowCodec>(schema);
+  if (any) l->key = std::make_shared<state::RowCodec>(key_schema);
+  l->schema = std::move(schema);
+  return l;
+}
+
+JoinRowsBuilder::JoinRowsBuilder(std::shared_ptr<const JoinRowLayout> layout)
+    : layout_(std::move(layout)), rows_(*layout_->stored) {
+  if (layout_->rebuilds()) keys_.emplace(*layout_->key);
+}
+
+Status JoinRowsBuilder::Append(std::string_view key, std::string_view stored) {
+  if (keys_) SPATE_RETURN_IF_ERROR(keys_->Append(key));
+  return rows_.Append(stored);
+}
+
+Result<BatchPtr> JoinRowsBuilder::Finish() {
+  SPATE_ASSIGN_OR_RETURN(BatchPtr rows, rows_.Finish());
+  if (!keys_) return rows;
+  SPATE_ASSIGN_OR_RETURN(BatchPtr keys, keys_->Finish());
+  std::vector<ColumnPtr> cols;
+  size_t next = 0;  // the next stored column
+  for (int c = 0; c < layout_->schema->num_fields(); ++c) {
+    const int k = layout_->from_key[static_cast<size_t>(c)];
+    cols.push_back(k >= 0 ? keys->column(k) : rows->column(static_cast<int>(next++)));
+  }
+  return Batch::Make(layout_->schema, std::move(cols), rows->num_rows());
+}
+
 bool ParsePackedJoinEntry(std::string_view value, std::optional<int64_t>* key_event,
                           std::vector<PackedJoinRow>* rows) {
   rows->clear();
@@ -1164,8 +1254,9 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op,
       return Status::Internal("stream-stream join keys of different types");
   }
   auto s = std::make_shared<JoinSpec>();
-  s->format = op->join_state_format == kJoinStateFormatSpark ? kJoinStateFormatSpark
-                                                             : kJoinStateFormatPacked;
+  s->format = op->join_state_format;
+  if (s->format != kJoinStateFormatSpark && !IsPackedJoinFormat(s->format))
+    s->format = kJoinStateFormatPacked;
   s->type = join.join_type == JoinType::kCross ? JoinType::kInner : join.join_type;
   s->semi = s->type == JoinType::kLeftSemi;
   s->out_schema = join.OutputSchema();
@@ -1180,10 +1271,21 @@ Result<BoundPlanPtr> PlanStreamJoin(const BoundPlan& join, Operator* op,
     SideSpec& sd = s->side[side];
     sd.keys = side == 0 ? join.left_keys : join.right_keys;
     sd.schema = join.children[static_cast<size_t>(side)]->OutputSchema();
-    sd.codec = std::make_shared<state::RowCodec>(sd.schema);
+    std::vector<int> key_columns;
+    if (s->format == kJoinStateFormatKeyless)
+      key_columns = StreamJoinKeyColumns(join, side);
+    op->join_key_columns[side] = key_columns;
+    sd.layout = JoinRowLayout::Make(sd.schema, s->key_codec->schema(), key_columns);
     sd.event_column = w.event_column[side];
-    if (sd.event_column >= 0)
-      sd.row_event = RowEventReader::For(*sd.schema, sd.event_column);
+    if (sd.event_column >= 0) {
+      // The event time read from the stored row's bytes (absent when the key holds it).
+      const auto& stored = sd.layout->stored_columns;
+      auto at = std::find(stored.begin(), stored.end(), sd.event_column);
+      if (at != stored.end()) {
+        sd.row_event = RowEventReader::For(*sd.layout->stored->schema(),
+                                           static_cast<int>(at - stored.begin()));
+      }
+    }
     sd.key_cleanup = w.key_ordinal >= 0;
     if (!sd.key_cleanup) sd.value_wm = w.value[side];
   }

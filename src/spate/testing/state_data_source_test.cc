@@ -642,10 +642,11 @@ TEST_P(StateDataSource, TransformWithStateVariables) {
   fs::remove_all(chk);
 }
 
-// Both join state layouts (spate.streaming.join.stateFormatVersion: 1, Spark's four
-// stores; 2, one entry per key) read as Spark's four stores, the same rows.
+// The join state layouts (spate.streaming.join.stateFormatVersion: 1, Spark's four
+// stores; 2, one entry per key; 3, one entry per key, the key columns rebuilt from the
+// keys) read as Spark's four stores, the same rows.
 TEST_P(StateDataSource, StreamStreamJoin) {
-  for (const char* format : {"1", "2"}) {
+  for (const char* format : {"1", "2", "3"}) {
     SCOPED_TRACE(std::string("join state format ") + format);
     SparkSession spark = NewSpark();
     spark.conf().set("spate.streaming.join.stateFormatVersion", format);

@@ -42,29 +42,31 @@ Value T(int minutes) {
   return Value::Timestamp((1767225600LL + 12 * 3600 + minutes * 60LL) * 1000000LL);
 }
 
-// (restart after every check, state store provider [+ "Format1": the join state in
-// Spark's four stores, spate.streaming.join.stateFormatVersion 1; else the default, one
-// entry per key])
+// (restart after every check, state store provider [+ "Format<n>":
+// spate.streaming.join.stateFormatVersion n — 1: the join state in Spark's four stores,
+// 2: one entry per key; else the default, 3: one entry per key without the key columns
+// in the rows])
 class StreamJoinTest : public ::testing::TestWithParam<std::tuple<RunMode, std::string>> {
  protected:
   void SetUp() override {
     Spark().conf().set("spark.sql.streaming.stateStore.providerClass", provider());
-    if (spark_layout())
-      Spark().conf().set("spate.streaming.join.stateFormatVersion", "1");
+    if (!format().empty())
+      Spark().conf().set("spate.streaming.join.stateFormatVersion", format());
   }
   void TearDown() override {
     Spark().conf().unset("spark.sql.streaming.stateStore.providerClass");
     Spark().conf().unset("spate.streaming.join.stateFormatVersion");
   }
   RunMode restart() const { return std::get<0>(GetParam()); }
-  bool spark_layout() const {
+  // The n of a "Format<n>" suffix, or "".
+  std::string format() const {
     const std::string& p = std::get<1>(GetParam());
-    return p.size() > 7 && p.compare(p.size() - 7, 7, "Format1") == 0;
+    const size_t at = p.find("Format");
+    return at == std::string::npos ? "" : p.substr(at + 6);
   }
   std::string provider() const {
-    std::string p = std::get<1>(GetParam());
-    if (spark_layout()) p.resize(p.size() - 7);
-    return StateStoreProviderClass(p);
+    const std::string& p = std::get<1>(GetParam());
+    return StateStoreProviderClass(p.substr(0, p.find("Format")));
   }
 };
 
@@ -222,6 +224,32 @@ TEST_P(StreamJoinTest, LeftOuterWithTheEventTimeAfterFixedWidthColumns) {
   EXPECT_EQ(err, "");
 }
 
+// Every column of each side is a join key, the event time too: in format 3 the stored
+// rows hold no column and are rebuilt from their keys, the outer NULL rows included.
+TEST_P(StreamJoinTest, LeftOuterJoinOnEveryColumn) {
+  MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+  MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+  StreamTest t(Spark(), Views(v).join(Buys(b), F::expr("user = buyer AND vts = bts"),
+                                      "left_outer"));
+  std::string err = t.Run(
+      {StreamTest::StartStream(),
+       StreamTest::AddData(v, {{S("u1"), T(0)}, {S("u1"), T(0)}, {S("u2"), T(1)}}),
+       StreamTest::AddData(b, {{S("u1"), T(0)}}),
+       StreamTest::CheckNewAnswer(
+           {{S("u1"), T(0), S("u1"), T(0)}, {S("u1"), T(0), S("u1"), T(0)}}),
+       StreamTest::AddData(v, {{S("u9"), T(30)}, {N(), T(31)}}),
+       StreamTest::AddData(b, {{S("u9"), T(30)}}),
+       // Watermark 12:20: the keys before it go; u2 and the NULL user never matched.
+       StreamTest::CheckNewAnswer(
+           {{S("u9"), T(30), S("u9"), T(30)}, {S("u2"), T(1), N(), N()}}),
+       StreamTest::AddData(v, {{S("u5"), T(60)}}),
+       StreamTest::AddData(b, {{S("u6"), T(61)}}),
+       // Watermark 12:50: u9 matched; the NULL user did not.
+       StreamTest::CheckNewAnswer({{N(), T(31), N(), N()}}), StateRows(2)},
+      restart());
+  EXPECT_EQ(err, "");
+}
+
 TEST_P(StreamJoinTest, RightAndFullOuter) {
   for (const char* how : {"right_outer", "full_outer"}) {
     MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
@@ -369,12 +397,12 @@ TEST_P(StreamJoinTest, AggregationAfterARangeJoin) {
   EXPECT_EQ(err, "");
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, StreamJoinTest,
-                         ::testing::Combine(::testing::ValuesIn(AllRunModes()),
-                                            ::testing::Values("memory", "rocksdb",
-                                                              "memoryFormat1",
-                                                              "rocksdbFormat1")),
-                         ModeAndProviderName());
+INSTANTIATE_TEST_SUITE_P(
+    Modes, StreamJoinTest,
+    ::testing::Combine(::testing::ValuesIn(AllRunModes()),
+                       ::testing::Values("memory", "rocksdb", "memoryFormat1",
+                                         "rocksdbFormat1", "memoryFormat2")),
+    ModeAndProviderName());
 
 // ---- Errors, as Spark raises them when the query starts.
 
@@ -449,14 +477,17 @@ TEST(StreamJoinProgress, SymmetricHashJoinWithItsFourStores) {
 TEST(StreamJoinStateFormat, ACheckpointKeepsItsLayout) {
   io::FileSystem& fs = *io::LocalFileSystem::Get();
   for (const char* provider : {"memory", "rocksdb"}) {
-    for (const char* old : {"recorded", "unrecorded", "no metadata", "new"}) {
+    for (const char* old : {"recorded", "unrecorded", "no metadata", "format 2", "new"}) {
       SCOPED_TRACE(std::string(provider) + ", " + old);
       const bool fresh = std::string(old) == "new";
+      const bool format2 = std::string(old) == "format 2";
+      const int format = fresh ? 3 : format2 ? 2 : 1;
       SparkSession spark = Spark().newSession();
       spark.conf().set("spark.sql.streaming.stateStore.providerClass",
                        StateStoreProviderClass(provider));
       spark.conf().set("spark.sql.shuffle.partitions", "2");
-      if (!fresh) spark.conf().set("spate.streaming.join.stateFormatVersion", "1");
+      if (!fresh)
+        spark.conf().set("spate.streaming.join.stateFormatVersion", format2 ? "2" : "1");
       const char* tmp = std::getenv("TMPDIR");
       const std::string chk = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
                                            "spate-join-format-" + stream::RandomUuid());
@@ -478,7 +509,10 @@ TEST(StreamJoinStateFormat, ACheckpointKeepsItsLayout) {
       run("format_run1").stop();
       auto meta = stream::ReadOperatorMetadata(fs, state, 0);
       ASSERT_TRUE(meta.ok() && meta->has_value());
-      EXPECT_EQ((*meta)->join_state_format, fresh ? 2 : 1);
+      EXPECT_EQ((*meta)->join_state_format, format);
+      // Format 3 records the columns its rows leave out: k on the left, k2 on the right.
+      EXPECT_EQ((*meta)->join_key_columns[0], std::vector<int>(fresh ? 1 : 0, 0));
+      EXPECT_EQ((*meta)->join_key_columns[1], std::vector<int>(fresh ? 1 : 0, 0));
       if (std::string(old) == "unrecorded") {
         stream::StateOperatorMetadata m = **meta;
         m.join_state_format = 0;
@@ -503,7 +537,7 @@ TEST(StreamJoinStateFormat, ACheckpointKeepsItsLayout) {
       q.stop();
       meta = stream::ReadOperatorMetadata(fs, state, 0);
       ASSERT_TRUE(meta.ok() && meta->has_value());
-      EXPECT_EQ((*meta)->join_state_format, fresh ? 2 : 1);
+      EXPECT_EQ((*meta)->join_state_format, format);
       // Batch 1 committed version 2 of the counts stores only in Spark's layout.
       bool counts_files = false;
       for (const char* part : {"0", "1"}) {
@@ -513,7 +547,7 @@ TEST(StreamJoinStateFormat, ACheckpointKeepsItsLayout) {
           counts_files |= exists.ok() && *exists;
         }
       }
-      EXPECT_EQ(counts_files, !fresh);
+      EXPECT_EQ(counts_files, format == 1);
       (void)fs.Delete(chk, true);
     }
   }
@@ -524,6 +558,54 @@ TEST(StreamJoinStateFormat, ACheckpointKeepsItsLayout) {
 // Spark's (`clicks.session_id`, `orders_stream.session_id`; the article's
 // `orders.session_id` names no table and fails to resolve, as on Spark, unless the stream
 // is given that alias).
+// Format 3 rebuilds the key columns it recorded from the key bytes: a restart whose join
+// keys are no longer those columns (here `abs(k)` for `k`, the same key and value
+// schemas) is refused instead of rebuilding wrong rows; the same query restarts.
+TEST(StreamJoinStateFormat, KeylessStateRefusesChangedKeyColumns) {
+  SparkSession spark = Spark().newSession();
+  spark.conf().set("spark.sql.shuffle.partitions", "2");
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string chk =
+      io::JoinPath(tmp && *tmp ? tmp : "/tmp", "spate-join-keys-" + stream::RandomUuid());
+  MemoryStream a(spark, "k INT, av STRING");
+  MemoryStream b(spark, "k2 INT, bv STRING");
+  auto run = [&](const char* condition, const std::string& name) {
+    auto q = a.toDF()
+                 .join(b.toDF(), F::expr(condition))
+                 .writeStream()
+                 .format("memory")
+                 .queryName(name)
+                 .outputMode("append")
+                 .option("checkpointLocation", chk)
+                 .start();
+    try {
+      q.processAllAvailable();
+    } catch (const std::exception&) {
+      // The failure is read from q.exception().
+    }
+    return q;
+  };
+  a.addData({{I(1), S("a1")}});
+  auto q = run("k = k2", "keys_run1");
+  EXPECT_FALSE(q.exception().has_value());
+  q.stop();
+  b.addData({{I(1), S("b1")}});
+  q = run("abs(k) = k2", "keys_run2");
+  ASSERT_TRUE(q.exception().has_value());
+  EXPECT_NE(std::string(q.exception()->what()).find("no longer the columns"),
+            std::string::npos)
+      << q.exception()->what();
+  q.stop();
+  q = run("k = k2", "keys_run3");
+  EXPECT_FALSE(q.exception().has_value());
+  q.stop();
+  Rows rows;
+  for (const auto& r : spark.sql("SELECT * FROM keys_run3").collect())
+    rows.push_back(r.values());
+  EXPECT_EQ(RowStrings(rows), (std::vector<std::string>{"[1, a1, 1, b1]"}));
+  (void)io::LocalFileSystem::Get()->Delete(chk, true);
+}
+
 TEST(StreamJoinTableTest, ReadStreamTableQualifiesColumnsByTableName) {
   const char* tmp = std::getenv("TMPDIR");
   const std::string root = io::JoinPath(tmp && *tmp ? tmp : "/tmp",
