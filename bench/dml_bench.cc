@@ -11,8 +11,15 @@
 // files hold disjoint id ranges (written in id order), UPDATEd and DELETEd where a
 // narrow id range matches (statistics skip every other file, which is neither read nor
 // rewritten), and UPDATEd by an IN list hitting two files. With a third argument
-// `clustered` only the copy and (8) run. Prints rows/s and each time as a ratio to the
-// reference copy of the same rows, and the rows rewritten per row changed.
+// `clustered` only the copy and (8) run; with `merge` only the copy and the MERGEs:
+// (9) an upsert of 1% of the rows (spread over every file) plus as many new keys again
+// as 10% of the source (matched UPDATE, not matched INSERT *), a matched-only UPDATE of
+// 1% of the rows, a MERGE with a NOT MATCHED BY SOURCE clause (every file rewritten), a
+// 10-row upsert whose keys sit in 10 of the files (the others read for the keys only),
+// and on the clustered table an upsert of 1000 keys inside one file (`merge onepass`:
+// with the one-pass MERGE, off by default). Prints rows/s and
+// each time as a ratio to the reference copy of the same rows, and the rows rewritten
+// per row changed.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -55,7 +62,8 @@ int main(int argc, char** argv) {
     int64_t n = 0;
     for (size_t i = 0; i < m.items().size(); ++i) {
       const std::string k = m.items()[i].ToString();
-      if (k == "numCopiedRows" || k == "numUpdatedRows")
+      if (k == "numCopiedRows" || k == "numUpdatedRows" || k == "numTargetRowsCopied" ||
+          k == "numTargetRowsUpdated")
         n += std::stoll(m.values()[i].ToString());
     }
     return n;
@@ -93,7 +101,78 @@ int main(int argc, char** argv) {
     report("UPDATE id IN (2 values), 2 files, clustered", bench::Seconds(started),
            last_rewritten(c), std::stoll(u.collect()[0][0].ToString()));
   }
-  if (argc > 3 && std::string(argv[3]) == "clustered") {
+  const std::string mode = argc > 3 ? argv[3] : "";
+  if (mode == "clustered") {
+    std::filesystem::remove_all(dir);
+    return 0;
+  }
+  if (mode == "merge") {
+    // A fourth argument `onepass` turns the one-pass MERGE on (candidates up to 1 GiB).
+    if (argc > 4 && std::string(argv[4]) == "onepass")
+      spark.conf().set("spate.delta.merge.onePassMaxBytes", "1073741824");
+    // (9) MERGEs: the affected rows are the result's num_affected_rows.
+    auto merged = [&](const char* what, const DeltaTable& of, const DataFrame& result,
+                      double s) {
+      report(what, s, last_rewritten(of), std::stoll(result.collect()[0][0].ToString()));
+    };
+    const std::string r = std::to_string(rows);
+    // 1% of the rows (every partition, every file) and 0.1% new keys.
+    DataFrame upsert = spark.sql(
+        "SELECT id, CAST(id % 8 AS STRING) AS p, concat('u', id) AS v, id * 3 AS n FROM "
+        "range(0, " +
+        r +
+        ", 101) UNION ALL SELECT id, CAST(id % 8 AS STRING) AS p, concat('w', id) AS "
+        "v, id AS n FROM range(" +
+        r + ", " + std::to_string(rows + rows / 1000) + ")");
+    started = bench::Steady::now();
+    DataFrame res = t.alias("t")
+                        .merge(upsert.alias("s"), "t.id = s.id")
+                        .whenMatchedUpdate({{"v", functions::col("s.v")}})
+                        .whenNotMatchedInsertAll()
+                        .execute();
+    merged("MERGE upsert 1% + 0.1% new, all files", t, res, bench::Seconds(started));
+
+    DataFrame some =
+        spark.sql("SELECT id + 1 AS id, 'm' AS v FROM range(0, " + r + ", 101)");
+    started = bench::Steady::now();
+    res = t.alias("t")
+              .merge(some.alias("s"), "t.id = s.id")
+              .whenMatchedUpdate({{"v", functions::col("s.v")}})
+              .execute();
+    merged("MERGE matched-only update 1%, all files", t, res, bench::Seconds(started));
+
+    started = bench::Steady::now();
+    res =
+        t.alias("t")
+            .merge(some.alias("s"), "t.id = s.id")
+            .whenMatchedUpdate({{"v", functions::lit("b")}})
+            .whenNotMatchedBySourceUpdate("t.id % 997 = 1", {{"v", functions::lit("c")}})
+            .execute();
+    merged("MERGE + NOT MATCHED BY SOURCE, all files", t, res, bench::Seconds(started));
+
+    // 10 keys: each in one file (the files hold interleaved ids, so no file is pruned).
+    DataFrame few = spark.sql("SELECT id * " + std::to_string(rows / 10) +
+                              " + 5 AS id, 'f' AS v FROM range(10)");
+    started = bench::Steady::now();
+    res = t.alias("t")
+              .merge(few.alias("s"), "t.id = s.id")
+              .whenMatchedUpdate({{"v", functions::col("s.v")}})
+              .whenNotMatchedInsert({{"id", functions::col("s.id")},
+                                     {"p", functions::lit("x")},
+                                     {"v", functions::col("s.v")}})
+              .execute();
+    merged("MERGE upsert 10 rows, <= 10 files touched", t, res, bench::Seconds(started));
+
+    auto c = DeltaTable::forPath(spark, dir + "/clustered");
+    DataFrame narrow =
+        spark.sql("SELECT id, -id AS nid FROM range(" + std::to_string(rows / 4 * 3) +
+                  ", " + std::to_string(rows / 4 * 3 + 1000) + ")");
+    started = bench::Steady::now();
+    res = c.alias("t")
+              .merge(narrow.alias("s"), "t.id = s.id")
+              .whenMatchedUpdate({{"id", functions::col("s.nid")}})
+              .execute();
+    merged("MERGE 1000 keys in 1 file, clustered", c, res, bench::Seconds(started));
     std::filesystem::remove_all(dir);
     return 0;
   }

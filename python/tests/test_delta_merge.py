@@ -232,11 +232,21 @@ def test_source_is_materialized_once(spark, tmp_path):
     assert last_history(t).operationMetrics["numSourceRows"] == "4"
     s = spark.newSession()
     s.conf.set("spark.databricks.delta.merge.materializeSource", "none")
+    s.conf.set("spate.delta.merge.onePassMaxBytes", str(1 << 30))
     del calls[:]
     src = s.range(4).select(tap(F.col("id")).alias("id"), F.lit("s").alias("v"))
     t = DeltaTable.forPath(s, path)
     merge()
-    assert len(calls) > 4
+    # One join over the candidate files (the one-pass MERGE, turned on: at least as many
+    # source rows as candidate files, which are small; the count does not call the UDF);
+    # the two passes (the default) join twice.
+    assert len(calls) == 4
+    s.conf.set("spate.delta.merge.onePassMaxBytes", "0")
+    del calls[:]
+    src = s.range(4).select(tap(F.col("id")).alias("id"), F.lit("s").alias("v"))
+    t = DeltaTable.forPath(s, path)
+    merge()
+    assert len(calls) == 8
 
 
 def test_source_without_alias_or_by_column_references_is_materialized_once(

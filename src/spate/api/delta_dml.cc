@@ -382,10 +382,119 @@ MetricsFn WithDeletionVectorMetrics(const MetricsFn& base, const DeletionVectorU
   };
 }
 
-std::string PredicateList(const ExprPtr& cond, const char* when_absent) {
+// Catalyst's optimizer rules that shape delta-spark's predicate text: NOT pushed down
+// (BooleanSimplification: NOT NOT a = a, NOT (a < b) = (a >= b), NOT isnull = isnotnull,
+// De Morgan), `x <=> NULL` as isnull(x), BETWEEN as two comparisons, IN lists without
+// repeats and a one-value IN as `=` (OptimizeIn), LIKE without `_` or escapes as
+// StartsWith / EndsWith / Contains / `=` (LikeSimplification).
+ExprPtr SparkOptimized(const ExprPtr& e);
+
+ExprPtr SparkNegated(const ExprPtr& e) {
+  static const auto* kOpposite = new std::map<std::string, std::string>{
+      {"<", ">="}, {"<=", ">"}, {">", "<="}, {">=", "<"}};
+  if (e->kind == ExprKind::kCall) {
+    const auto& k = e->children;
+    if (e->name == "not" && k.size() == 1) return k[0];
+    if (e->name == "isnull" && k.size() == 1) return Expr::Call("isnotnull", k);
+    if (e->name == "isnotnull" && k.size() == 1) return Expr::Call("isnull", k);
+    if (e->name == "!=" && k.size() == 2) return Expr::Call("=", k);
+    auto op = kOpposite->find(e->name);
+    if (op != kOpposite->end() && k.size() == 2) return Expr::Call(op->second, k);
+    if ((e->name == "and" || e->name == "or") && k.size() == 2) {
+      return Expr::Call(e->name == "and" ? "or" : "and",
+                        {SparkNegated(k[0]), SparkNegated(k[1])});
+    }
+  }
+  return Expr::Call("not", {e});
+}
+
+ExprPtr SparkOptimized(const ExprPtr& e) {
+  auto is_null = [](const ExprPtr& x) {
+    return x->kind == ExprKind::kLiteral && x->literal.is_null();
+  };
+  if (e->kind == ExprKind::kIn) {
+    std::vector<ExprPtr> list;
+    std::set<std::string> seen;
+    for (size_t i = 1; i < e->children.size(); ++i) {
+      const ExprPtr& v = e->children[i];
+      if (v->kind != ExprKind::kLiteral || seen.insert(v->literal.ToSql()).second)
+        list.push_back(v);
+    }
+    if (list.size() == 1) {
+      ExprPtr eq = Expr::Call("=", {e->children[0], list[0]});
+      return e->negated ? Expr::Call("not", {eq}) : eq;
+    }
+    return Expr::In(e->children[0], std::move(list), e->negated);
+  }
+  if (e->kind != ExprKind::kCall) return e;
+  const auto& k = e->children;
+  if (e->name == "not" && k.size() == 1) return SparkNegated(SparkOptimized(k[0]));
+  if ((e->name == "and" || e->name == "or") && k.size() == 2)
+    return Expr::Call(e->name, {SparkOptimized(k[0]), SparkOptimized(k[1])});
+  if (e->name == "<=>" && k.size() == 2 && (is_null(k[0]) || is_null(k[1])))
+    return Expr::Call("isnull", {is_null(k[0]) ? k[1] : k[0]});
+  if (e->name == "between" && k.size() == 3) {
+    return Expr::Call("and",
+                      {Expr::Call(">=", {k[0], k[1]}), Expr::Call("<=", {k[0], k[2]})});
+  }
+  if (e->name == "like" && k.size() == 2 && k[1]->kind == ExprKind::kLiteral &&
+      !k[1]->literal.is_null() && k[1]->literal.type()->id() == TypeId::kString) {
+    const std::string p = k[1]->literal.str();
+    if (p.find_first_of("_\\") != std::string::npos) return e;
+    const size_t first = p.find('%');
+    const bool lead = !p.empty() && p.front() == '%';
+    const bool trail = p.size() > 1 && p.back() == '%';
+    const std::string mid =
+        p.substr(lead ? 1 : 0, p.size() - (lead ? 1 : 0) - (trail ? 1 : 0));
+    if (mid.find('%') != std::string::npos) return e;
+    const ExprPtr lit = Expr::Lit(Value::String(mid));
+    if (first == std::string::npos) return Expr::Call("=", {k[0], lit});
+    if (lead && trail) return Expr::Call("Contains", {k[0], lit});
+    return Expr::Call(lead ? "EndsWith" : "StartsWith", {k[0], lit});
+  }
+  return e;
+}
+
+// Catalyst's text of an optimized condition (Expression.sql without attribute ids).
+std::string SparkText(const ExprPtr& e) {
+  if (e->kind == ExprKind::kIn) {
+    std::string list;
+    for (size_t i = 1; i < e->children.size(); ++i)
+      list += (i > 1 ? "," : "") + SparkText(e->children[i]);
+    return (e->negated ? "NOT " : "") + SparkText(e->children[0]) + " IN (" + list + ")";
+  }
+  if (e->kind != ExprKind::kCall) return e->DisplayName();
+  const auto& k = e->children;
+  if (e->name == "not" && k.size() == 1) return "NOT " + SparkText(k[0]);
+  if ((e->name == "isnull" || e->name == "isnotnull") && k.size() == 1)
+    return e->name + "(" + SparkText(k[0]) + ")";
+  if ((e->name == "StartsWith" || e->name == "EndsWith" || e->name == "Contains") &&
+      k.size() == 2)
+    return e->name + "(" + SparkText(k[0]) + ", " + SparkText(k[1]) + ")";
+  if (e->name == "!=" && k.size() == 2)
+    return "NOT (" + SparkText(k[0]) + " = " + SparkText(k[1]) + ")";
+  static const auto* kInfix = new std::map<std::string, std::string>{
+      {"and", "AND"}, {"or", "OR"}, {"=", "="}, {"<=>", "<=>"},
+      {"<", "<"},     {"<=", "<="}, {">", ">"}, {">=", ">="}};
+  auto op = kInfix->find(e->name);
+  if (op != kInfix->end() && k.size() == 2)
+    return "(" + SparkText(k[0]) + " " + op->second + " " + SparkText(k[1]) + ")";
+  return e->DisplayName();
+}
+
+}  // namespace
+
+std::string DeltaPredicateText(const ExprPtr& cond) {
+  return SparkText(SparkOptimized(cond));
+}
+
+namespace {
+
+std::string PredicateList(const ExprPtr& cond, const char* when_absent,
+                          bool optimized = true) {
   Json a = Json::Array();
   if (cond) {
-    a.Append(Json::String(cond->DisplayName()));
+    a.Append(Json::String(optimized ? DeltaPredicateText(cond) : cond->DisplayName()));
   } else if (when_absent) {
     a.Append(Json::String(when_absent));
   }
@@ -1685,7 +1794,8 @@ DataFrame ExecuteOptimize(const std::shared_ptr<SessionState>& state,
     // One output file per bin, all in one commit with dataChange=false.
     table::DeltaWriteOptions o = SessionDeltaWriteOptions(*state, "append");
     o.operation = "OPTIMIZE";
-    o.operation_parameters["predicate"] = PredicateList(partition_predicate, nullptr);
+    o.operation_parameters["predicate"] =
+        PredicateList(partition_predicate, nullptr, false);
     o.operation_parameters["auto"] = "false";
     Json zjson = Json::Array();
     for (const auto& z : zorder) zjson.Append(Json::String(z));

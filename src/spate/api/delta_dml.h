@@ -207,6 +207,10 @@ void CommitWithDeletionVectors(const DeletionVectorUpdate& dv,
 /// `rows` with Delta's change type column (_change_type, a string) set to `change_type`
 /// (nullptr: NULL, the table's own rows), for a DML rewrite of a change data feed table.
 DataFrame WithChangeType(const DataFrame& rows, const char* change_type);
+/// A DML condition as delta-spark 4.4 writes it in operationParameters: Catalyst's text
+/// of the optimized condition without attribute ids (`isnull(x)`, `id IN (12,33)`, `NOT
+/// id IN (1,2)`, `(id >= 30)` for NOT (id < 30), BETWEEN as two comparisons).
+std::string DeltaPredicateText(const ExprPtr& cond);
 /// input_file_name()'s URI ("file:///a%20b/x.parquet") as a file system path.
 std::string LocalFilePath(std::string_view uri);
 inline int64_t ElapsedMs(std::chrono::steady_clock::time_point since) {

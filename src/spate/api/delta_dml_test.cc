@@ -14,6 +14,7 @@
 #include "spate/api/session.h"
 #include "spate/api/session_state.h"
 #include "spate/base/json.h"
+#include "spate/sql/parser.h"
 #include "spate/table/delta_compaction.h"
 #include "spate/table/delta_log.h"
 #include "spate/testing/status_matchers.h"
@@ -321,6 +322,41 @@ TEST_F(DeltaDmlSkippingTest, ConditionForms) {
 
 // OPTIMIZE's commit (dataChange=false) conflicts only with a concurrent removal of a file
 // it compacts, never with a concurrent append.
+// The predicate operationParameter as delta-spark 4.4 wrote it for the same conditions
+// (its text with the attribute ids and BIGINT `L` suffixes removed): Catalyst's optimized
+// form.
+TEST(DeltaPredicateTextTest, CatalystOptimizedFormAsDeltaSpark) {
+  auto text = [](const std::string& cond) {
+    return DeltaPredicateText(*sql::ParseExpression(cond));
+  };
+  EXPECT_EQ(text("x IS NULL"), "isnull(x)");
+  EXPECT_EQ(text("x IS NOT NULL"), "isnotnull(x)");
+  EXPECT_EQ(text("id IN (12, 33)"), "id IN (12,33)");
+  EXPECT_EQ(text("id NOT IN (12, 33)"), "NOT id IN (12,33)");
+  EXPECT_EQ(text("NOT id IN (12, 33)"), "NOT id IN (12,33)");
+  EXPECT_EQ(text("NOT (id < 30)"), "(id >= 30)");
+  EXPECT_EQ(text("NOT (id < 30 AND x IS NULL)"), "((id >= 30) OR isnotnull(x))");
+  EXPECT_EQ(text("s IN ('a', 'b')"), "s IN (a,b)");
+  EXPECT_EQ(text("id = 12 OR x IS NULL"), "((id = 12) OR isnull(x))");
+  EXPECT_EQ(text("NOT (s = 'a')"), "NOT (s = a)");
+  EXPECT_EQ(text("NOT s LIKE 'a%'"), "NOT StartsWith(s, a)");
+  EXPECT_EQ(text("isnull(x)"), "isnull(x)");
+  EXPECT_EQ(text("x <=> NULL"), "isnull(x)");
+  EXPECT_EQ(text("id IN (12)"), "(id = 12)");
+  EXPECT_EQ(text("n IN (10, 20)"), "n IN (10,20)");
+  EXPECT_EQ(text("NOT (x IS NULL)"), "isnotnull(x)");
+  EXPECT_EQ(text("NOT (x IS NOT NULL)"), "isnull(x)");
+  EXPECT_EQ(text("NOT (id <> 12)"), "(id = 12)");
+  EXPECT_EQ(text("id BETWEEN 10 AND 35"), "((id >= 10) AND (id <= 35))");
+  EXPECT_EQ(text("NOT (id BETWEEN 10 AND 35)"), "((id < 10) OR (id > 35))");
+  EXPECT_EQ(text("p IN ('x') AND id > 5"), "((p = x) AND (id > 5))");
+  EXPECT_EQ(text("NOT (id IN (1, 2)) AND s IS NOT NULL"),
+            "(NOT id IN (1,2) AND isnotnull(s))");
+  EXPECT_EQ(text("t.id = s.id AND NOT (t.id > 30)"), "((id = id) AND (id <= 30))");
+  EXPECT_EQ(text("s.x IS NOT NULL AND NOT (s.id IN (1, 2))"),
+            "(isnotnull(x) AND NOT id IN (1,2))");
+}
+
 TEST_F(DeltaDmlTest, CompactionConflicts) {
   auto spark = SparkSession::builder().getOrCreate().newSession();
   Make(spark, true);

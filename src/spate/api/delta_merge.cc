@@ -13,9 +13,12 @@
 #include "spate/api/exceptions.h"
 #include "spate/api/session_state.h"
 #include "spate/base/json.h"
+#include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
+#include "spate/columnar/kernels.h"
 #include "spate/sql/analyzer.h"
 #include "spate/sql/parser.h"
+#include "spate/table/deletion_vector.h"
 #include "spate/table/delta_log.h"
 #include "spate/table/delta_source.h"
 #include "spate/table/delta_writer.h"
@@ -35,6 +38,17 @@ constexpr const char* kRowId = "__spate_merge_row_id";
 constexpr const char* kFileName = "__spate_merge_file";
 constexpr const char* kAction = "__spate_merge_action";
 constexpr const char* kPreImage = "__spate_merge_pre_";  // + column index
+// The one-pass MERGE's flags: the row joined both sides; it may touch its file.
+constexpr const char* kMatchedFlag = "__spate_merge_matched";
+constexpr const char* kRecordFlag = "__spate_merge_record";
+
+// Candidate files up to this many bytes (Parquet) are read once (the one-pass MERGE):
+// the session conf spate.delta.merge.onePassMaxBytes, off (0) by default — measured
+// slower than the two passes (bench/dml_bench merge onepass): every candidate row's id
+// and file name carried through the join cost more than the first pass saves.
+constexpr int64_t kOnePassMaxBytes = 0;
+// ... when the source has at least one row per this many candidate rows.
+constexpr int64_t kOnePassRowsPerSourceRow = 100;
 
 // Action codes of a joined row: clause index + 1, or one of these.
 constexpr int32_t kCopy = 0;   // a target row no clause applies to: written unchanged
@@ -74,7 +88,7 @@ std::string ClausePredicates(const std::vector<Clause>& clauses, Match match) {
   for (const auto& c : clauses) {
     if (c.match != match) continue;
     Json o = Json::Object();
-    if (c.condition) o.Set("predicate", Json::String(c.condition->DisplayName()));
+    if (c.condition) o.Set("predicate", Json::String(DeltaPredicateText(c.condition)));
     o.Set("actionType", Json::String(ActionType(c.action)));
     a.Append(std::move(o));
   }
@@ -287,6 +301,102 @@ std::vector<table::AddFile> PruneFiles(const std::shared_ptr<SessionState>& stat
   return SkipFiles(state, snapshot, std::move(files), pruning.skipping);
 }
 
+// Delta's multiple-match rule over the number of source rows each target row (by id)
+// matched: DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE unless
+// `duplicates_allowed` (only an unconditional DELETE); returns the matches beyond the
+// first (what numTargetRowsDeleted overcounts).
+int64_t CheckMatches(const std::unordered_map<int64_t, int64_t>& matches,
+                     bool duplicates_allowed) {
+  int64_t multi = 0, multi_sum = 0;
+  for (const auto& [id, n] : matches) {
+    if (n > 1) {
+      multi++;
+      multi_sum += n;
+    }
+  }
+  if (multi > 0 && !duplicates_allowed) {
+    ThrowStatus(Status::Error("DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE"));
+  }
+  return multi_sum - multi;
+}
+
+// The one-pass MERGE's joined rows (every candidate file's): checks that no target row
+// matched two source rows (unless `duplicates_allowed`: only an unconditional DELETE),
+// sets the touched files (`all_touched`: every candidate, else those holding a row that
+// joined a source row and may touch its file) and the overcount of duplicate deletes,
+// and returns the rows to write from: those of touched files and the source rows
+// without a target row.
+std::vector<BatchPtr> OnePassTouched(std::vector<BatchPtr> batches, const Schema& schema,
+                                     const table::Snapshot& snapshot,
+                                     const std::vector<table::AddFile>& candidates,
+                                     bool all_touched, bool duplicates_allowed,
+                                     std::vector<table::AddFile>* touched,
+                                     int64_t* delete_overcount) {
+  const int id_col = schema.FieldIndex(kRowId);
+  const int file_col = schema.FieldIndex(kFileName);
+  const int matched_col = schema.FieldIndex(kMatchedFlag);
+  const int record_col = schema.FieldIndex(kRecordFlag);
+  std::unordered_map<int64_t, int64_t> matches;
+  std::set<std::string> files;  // local paths of files a matched row touches
+  std::string last_uri;         // (consecutive rows of one file decode its URI once)
+  for (const auto& b : batches) {
+    const auto& ids = b->column(id_col);
+    const auto& names = b->column(file_col);
+    const auto& m = b->column(matched_col);
+    const auto& rec = b->column(record_col);
+    for (int64_t i = 0; i < b->num_rows(); ++i) {
+      if (!m->IsValid(i) || !m->GetBool(i)) continue;
+      matches[ids->raw_values<int64_t>()[i]]++;
+      if (all_touched || !rec->IsValid(i) || !rec->GetBool(i)) continue;
+      const std::string_view uri = names->GetView(i);
+      if (uri != last_uri) {
+        last_uri = std::string(uri);
+        files.insert(LocalFilePath(uri));
+      }
+    }
+  }
+  *delete_overcount = CheckMatches(matches, duplicates_allowed);
+  if (all_touched) {
+    *touched = candidates;
+    return batches;
+  }
+  touched->clear();
+  for (const auto& f : candidates) {
+    if (files.count(LocalFilePath(snapshot.DataFilePath(f)))) touched->push_back(f);
+  }
+  // Keep the rows of touched files and those without a target row.
+  std::unordered_map<std::string, bool> keep_uri;
+  std::vector<BatchPtr> out;
+  std::vector<int32_t> keep;
+  for (auto& b : batches) {
+    const auto& names = b->column(file_col);
+    keep.clear();
+    std::string_view last;
+    bool last_keep = false;
+    for (int64_t i = 0; i < b->num_rows(); ++i) {
+      bool k = true;
+      if (names->IsValid(i)) {
+        const std::string_view uri = names->GetView(i);
+        if (i == 0 || uri != last) {
+          auto [it, added] = keep_uri.try_emplace(std::string(uri), false);
+          if (added) it->second = files.count(LocalFilePath(uri)) > 0;
+          last = it->first;
+          last_keep = it->second;
+        }
+        k = last_keep;
+      }
+      if (k) keep.push_back(static_cast<int32_t>(i));
+    }
+    if (keep.empty()) continue;
+    if (static_cast<int64_t>(keep.size()) == b->num_rows()) {
+      out.push_back(std::move(b));
+    } else {
+      out.push_back(TakeBatch(*b, keep.data(), static_cast<int64_t>(keep.size())));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
@@ -351,7 +461,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                           bool with_positions = false) {
     DataFrame df = DeltaFilesFrame(state, snapshot, std::move(files), with_positions)
                        .withColumn(kTargetPresent, functions::lit(true));
-    if (with_positions)
+    if (with_positions && !with_ids)
       df = df.withColumn(kFileName, functions::expr("input_file_name()"));
     if (with_ids) {
       df = df.withColumns({{kRowId, functions::expr("monotonically_increasing_id()")},
@@ -476,11 +586,105 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
         PruneFiles(state, snapshot, std::move(candidates), pruning, spec.target_alias);
   }
 
+  // Schema evolution (WITH SCHEMA EVOLUTION, withSchemaEvolution(),
+  // spark.databricks.delta.schema.autoMerge.enabled), as Delta's: the source's columns
+  // the target lacks are added, at the end in the source's order, nullable, when a
+  // clause assigns them — UPDATE SET * / INSERT * all of them, an explicit UPDATE SET
+  // or INSERT those it names unqualified (with the source column's type, whatever the
+  // value; a name the source lacks stays unresolved); other rows get NULL there.
+  const bool evolve =
+      spec.schema_evolution ||
+      ToLower(s.conf.GetOr("spark.databricks.delta.schema.autoMerge.enabled", "false")) ==
+          "true";
+  std::vector<Field> write_fields = target_schema.fields();
+  if (evolve) {
+    bool has_star = false;
+    std::set<std::string> assigned;  // lower-case names the target lacks
+    for (const auto& c : spec.clauses) {
+      has_star |= c.star;
+      if (c.match == Match::kNotMatchedBySource) continue;
+      // Delta matches the names as written against the source's: `t.n` (qualified
+      // by the target's alias) adds nothing.
+      for (const auto& [parts, unused] : c.assignments) {
+        if (parts.size() == 1 && target_schema.FieldIndex(parts[0]) < 0)
+          assigned.insert(ToLower(parts[0]));
+      }
+    }
+    for (const auto& sf : source_schema->fields()) {
+      if (sf.name.rfind("__spate_merge_", 0) == 0 ||
+          target_schema.FieldIndex(sf.name) >= 0 ||
+          (!has_star && !assigned.count(ToLower(sf.name)))) {
+        continue;
+      }
+      write_fields.push_back(Field{sf.name, sf.type, true, ""});
+    }
+  }
+  const Schema write_schema(write_fields);
+  // (The one pass builds its projection before it runs the join; the two passes check
+  // multiple matches before they resolve the clauses' columns. So that errors come in the
+  // same order, a MERGE whose clauses do not resolve takes two passes.)
+  auto clauses_resolve = [&] {
+    try {
+      for (const auto& c : spec.clauses) {
+        if (c.star) {
+          for (const auto& f : write_fields) {
+            if (source_schema->FieldIndex(f.name) < 0) return false;
+          }
+        } else if (c.action == Action::kInsert) {
+          for (const auto& [parts, unused] : c.assignments) {
+            TargetColumn(write_schema, parts, spec.target_alias, "INSERT clause");
+          }
+        } else if (c.action == Action::kUpdate) {
+          ResolveSetAssignments(
+              write_schema, spec.target_alias, c.assignments,
+              [&](const std::string& name) {
+                return functions::lit(
+                    Value::Null(write_schema.field(write_schema.FieldIndex(name)).type));
+              },
+              "MERGE",
+              [&](const std::vector<std::string>& parts) {
+                TargetColumn(write_schema, parts, spec.target_alias, "UPDATE clause");
+              });
+        }
+      }
+    } catch (const std::exception&) {
+      return false;
+    }
+    return true;
+  };
+
+  // One pass (beyond Delta, which reads the touched files twice): when every candidate
+  // file is likely touched (NOT MATCHED BY SOURCE clauses, or at least as many source
+  // rows as candidate files and one per 100 candidate rows — their numRecords) and the
+  // candidates are small enough to hold in memory
+  // (spate.delta.merge.onePassMaxBytes of Parquet; 0, off, by default), the rewrite's
+  // join runs over all the candidate files at once and the touched files, the
+  // multiple-match check and the counts come from its rows; the rows of files that turn
+  // out untouched are dropped before anything is written. Otherwise two passes as Delta.
+  const bool touching_clauses = !matched.empty() || !by_source.empty();
+  bool one_pass = false;
+  if (touching_clauses && !candidates.empty()) {
+    int64_t bytes = 0, rows = 0;
+    for (const auto& f : candidates) {
+      bytes += f.size;
+      rows += table::LogicalRecords(f).value_or(0);
+    }
+    const int64_t max_bytes = ValueOrThrow(ParseLong(s.conf.GetOr(
+        "spate.delta.merge.onePassMaxBytes", std::to_string(kOnePassMaxBytes))));
+    // (With fewer source rows, the first pass's join is cheap next to carrying every
+    // candidate row's identity through the one pass's join.)
+    one_pass = bytes <= max_bytes &&
+               (!by_source.empty() ||
+                (num_source_rows >= static_cast<int64_t>(candidates.size()) &&
+                 num_source_rows * kOnePassRowsPerSourceRow >= rows)) &&
+               clauses_resolve();
+  }
+
   // (1) Touched files and the multiple-match check.
   const auto scan_started = std::chrono::steady_clock::now();
   std::vector<table::AddFile> touched;
   int64_t delete_overcount = 0;
-  if (!matched.empty() || !by_source.empty()) {
+  auto find_touched = [&] {
     if (!by_source.empty()) {
       touched = candidates;
     }
@@ -507,32 +711,25 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
           files.insert(LocalFilePath(names->GetView(i)));
       }
     }
-    int64_t multi = 0, multi_sum = 0;
-    for (const auto& [id, n] : matches) {
-      if (n > 1) {
-        multi++;
-        multi_sum += n;
-      }
-    }
-    if (multi > 0 && !only_unconditional_delete) {
-      ThrowStatus(
-          Status::Error("DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE"));
-    }
-    delete_overcount = multi_sum - multi;
+    delete_overcount = CheckMatches(matches, only_unconditional_delete);
     if (by_source.empty()) {
       for (const auto& f : candidates) {
         if (files.count(LocalFilePath(snapshot->DataFilePath(f)))) touched.push_back(f);
       }
     }
-  }
-  const int64_t scan_ms = ElapsedMs(scan_started);
+  };
+  if (touching_clauses && !one_pass) find_touched();
+  int64_t scan_ms = ElapsedMs(scan_started);
 
   // (2) The rows of the touched files and the source rows, each taking its clause.
-  const auto rewrite_started = std::chrono::steady_clock::now();
-  const bool rewrite = !touched.empty();
+  auto rewrite_started = std::chrono::steady_clock::now();
+  bool rewrite = !touched.empty();
   std::string join_type;
   std::vector<table::AddFile> join_files;
-  if (rewrite) {
+  if (one_pass) {
+    join_type = not_matched.empty() ? "right_outer" : "full_outer";
+    join_files = candidates;
+  } else if (rewrite) {
     join_type = not_matched.empty() ? "right_outer" : "full_outer";
     join_files = touched;
   } else if (!not_matched.empty()) {
@@ -543,15 +740,18 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
   std::vector<int64_t> clause_rows(spec.clauses.size(), 0);
   int64_t copied = 0;
   if (!join_type.empty()) {
-    const bool mark = dv_mode && rewrite;
+    // (One pass: whether files are touched is known after the join; its rows carry
+    // what either outcome needs.)
+    bool mark = dv_mode && (rewrite || one_pass);
+    const bool cdf_table = table::ChangeDataFeedEnabled(snapshot->metadata());
     // Several source rows deleting one target row (an unconditional DELETE allows it)
     // give one delete change row per target row, as Delta: the rows keep their
     // identity (a row id; with deletion vectors their file and position) to drop repeats.
-    const bool one_delete_per_row = delete_overcount > 0 && rewrite &&
-                                    table::ChangeDataFeedEnabled(snapshot->metadata());
-    DataFrame tgt = target_frame(join_files, one_delete_per_row && !mark, mark);
+    bool one_delete_per_row = delete_overcount > 0 && rewrite && cdf_table;
+    DataFrame tgt =
+        target_frame(join_files, one_pass || (one_delete_per_row && !mark), mark);
     DataFrame joined = source.join(tgt, condition, join_type);
-    if (!rewrite) joined = joined.filter(tgt[kTargetPresent].isNull());
+    if (!rewrite && !one_pass) joined = joined.filter(tgt[kTargetPresent].isNull());
     Column t_present = tgt[kTargetPresent].isNotNull();
     Column s_present = source[kSourcePresent].isNotNull();
     std::vector<std::pair<Column, Column>> m, n, b;
@@ -566,40 +766,6 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     Column action = CaseOf({{t_present && s_present, CaseOf(m, functions::lit(kCopy))},
                             {t_present, CaseOf(b, functions::lit(kCopy))}},
                            CaseOf(n, functions::lit(kDrop)));
-    // Schema evolution (WITH SCHEMA EVOLUTION, withSchemaEvolution(),
-    // spark.databricks.delta.schema.autoMerge.enabled), as Delta's: the source's columns
-    // the target lacks are added, at the end in the source's order, nullable, when a
-    // clause assigns them — UPDATE SET * / INSERT * all of them, an explicit UPDATE SET
-    // or INSERT those it names unqualified (with the source column's type, whatever the
-    // value; a name the source lacks stays unresolved); other rows get NULL there.
-    const bool evolve =
-        spec.schema_evolution ||
-        ToLower(s.conf.GetOr("spark.databricks.delta.schema.autoMerge.enabled",
-                             "false")) == "true";
-    std::vector<Field> write_fields = target_schema.fields();
-    if (evolve) {
-      bool has_star = false;
-      std::set<std::string> assigned;  // lower-case names the target lacks
-      for (const auto& c : spec.clauses) {
-        has_star |= c.star;
-        if (c.match == Match::kNotMatchedBySource) continue;
-        // Delta matches the names as written against the source's: `t.n` (qualified
-        // by the target's alias) adds nothing.
-        for (const auto& [parts, unused] : c.assignments) {
-          if (parts.size() == 1 && target_schema.FieldIndex(parts[0]) < 0)
-            assigned.insert(ToLower(parts[0]));
-        }
-      }
-      for (const auto& sf : source_schema->fields()) {
-        if (sf.name.rfind("__spate_merge_", 0) == 0 ||
-            target_schema.FieldIndex(sf.name) >= 0 ||
-            (!has_star && !assigned.count(ToLower(sf.name)))) {
-          continue;
-        }
-        write_fields.push_back(Field{sf.name, sf.type, true, ""});
-      }
-    }
-    const Schema write_schema(write_fields);
     // UPDATE SET assignments per clause and column (nested struct fields rebuild their
     // struct, as UPDATE does).
     std::vector<std::vector<ExprPtr>> update_values(spec.clauses.size());
@@ -674,7 +840,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     // Change data feed (a rewrite of a delta.enableChangeDataFeed table): the target
     // row's old values too, for update pre-images and deletes. An insert-only MERGE
     // writes no change data files: its adds are the inserts, as in Delta.
-    const bool cdf = rewrite && table::ChangeDataFeedEnabled(snapshot->metadata());
+    bool cdf = (rewrite || one_pass) && cdf_table;
     if (cdf) {
       for (int ci = 0; ci < static_cast<int>(write_fields.size()); ++ci) {
         const Field& f = write_fields[static_cast<size_t>(ci)];
@@ -684,19 +850,55 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
                           .alias(std::string(kPreImage) + std::to_string(ci)));
       }
     }
-    if (one_delete_per_row && !mark) out.push_back(tgt[kRowId].alias(kRowId));
-    if (mark) {
+    if (one_pass || (one_delete_per_row && !mark))
+      out.push_back(tgt[kRowId].alias(kRowId));
+    if (one_pass) {
+      // The row's file, whether it joined a source row, and whether that touches its
+      // file (with MATCHED clauses only, when one of their conditions holds).
+      Column record = functions::lit(true);
+      if (matched_only) {
+        record = Cond(*matched[0]);
+        for (size_t i = 1; i < matched.size(); ++i) record = record || Cond(*matched[i]);
+      }
       out.push_back(tgt[kFileName].alias(kFileName));
-      out.push_back(tgt[table::kRowIndexColumn].alias(table::kRowIndexColumn));
+      out.push_back((t_present && s_present).alias(kMatchedFlag));
+      out.push_back(record.alias(kRecordFlag));
+    } else if (mark) {
+      out.push_back(tgt[kFileName].alias(kFileName));
     }
+    if (mark) out.push_back(tgt[table::kRowIndexColumn].alias(table::kRowIndexColumn));
     DataFrame projected = joined.select(out);
-    std::vector<BatchPtr> batches = projected.collectBatches();
+    SchemaPtr out_schema = projected.analyzed()->OutputSchema();
+    std::vector<BatchPtr> batches;
+    try {
+      batches = projected.collectBatches();
+    } catch (const std::exception&) {
+      // An error evaluating the clauses (a failing cast, say): the two passes would have
+      // failed on multiple matches first.
+      if (one_pass) find_touched();
+      throw;
+    }
+    if (one_pass) {
+      batches =
+          OnePassTouched(batches, *out_schema, *snapshot, candidates, !by_source.empty(),
+                         only_unconditional_delete, &touched, &delete_overcount);
+      rewrite = !touched.empty();
+      mark = dv_mode && rewrite;
+      cdf = rewrite && cdf_table;
+      one_delete_per_row = delete_overcount > 0 && rewrite && cdf_table;
+      scan_ms = ElapsedMs(scan_started);
+      rewrite_started = std::chrono::steady_clock::now();
+      // Nothing touched and nothing to insert: no commit, as the two passes.
+      if (!rewrite && not_matched.empty()) return result_frame(0, 0, 0);
+    }
+    const int file_col = out_schema->FieldIndex(kFileName);
+    const int pos_col = out_schema->FieldIndex(table::kRowIndexColumn);
     RowPositions positions;  // target rows a clause updated or deleted (DV mode)
     for (const auto& bt : batches) {
       const auto& a = bt->column(0);
       const int32_t* code = a->raw_values<int32_t>();
-      const ColumnPtr* names = mark ? &bt->column(bt->num_columns() - 2) : nullptr;
-      const ColumnPtr* pos = mark ? &bt->column(bt->num_columns() - 1) : nullptr;
+      const ColumnPtr* names = mark ? &bt->column(file_col) : nullptr;
+      const ColumnPtr* pos = mark ? &bt->column(pos_col) : nullptr;
       for (int64_t r = 0; r < bt->num_rows(); ++r) {
         if (code[r] == kCopy) {
           if (!mark) copied++;
@@ -718,7 +920,6 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
         codes.push_back(functions::lit(static_cast<int32_t>(i + 1)));
       }
     }
-    SchemaPtr out_schema = projected.analyzed()->OutputSchema();
     DataFrame rows(state, LocalPlan(out_schema, batches));
     std::vector<Column> names;
     for (const auto& f : write_fields) names.push_back(rows[f.name]);
@@ -789,7 +990,7 @@ DataFrame ExecuteMerge(const std::shared_ptr<SessionState>& state,
     o.read_files = candidates;
     if (txn_id) o.txn = txn_id;
     o.operation_parameters["predicate"] =
-        "[" + Json::String(spec.condition->DisplayName()).ToString() + "]";
+        "[" + Json::String(DeltaPredicateText(spec.condition)).ToString() + "]";
     o.operation_parameters["matchedPredicates"] =
         ClausePredicates(spec.clauses, Match::kMatched);
     o.operation_parameters["notMatchedPredicates"] =

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "spate/api/delta_table.h"
 #include "spate/api/delta_test_files.h"
@@ -470,6 +471,122 @@ TEST_F(DeltaMergePruningTest, PartitionConjunctsOfAnyForm) {
             "WHEN MATCHED THEN UPDATE SET id = 20");
   EXPECT_EQ(LastCommit().operation_metrics["numTargetRowsUpdated"], "1");
   EXPECT_EQ(Count(spark, "d = 'b' AND id = 20"), 1);
+}
+
+// The one-pass MERGE (candidate files read once; spate.delta.merge.onePassMaxBytes) gives
+// what the two passes give: rows, every count metric, the files removed, the change data
+// feed's rows, deletion vectors, the multiple-match error with nothing committed, and no
+// commit when nothing is touched — also with candidate files that turn out untouched
+// (`t.id + 0 = s.id` prunes nothing) and with inserts beside them.
+TEST_F(DeltaMergeTest, OnePassGivesWhatTwoPassesGive) {
+  struct Shape {
+    std::string properties;  // TBLPROPERTIES of the target
+    std::string merge;       // the MERGE after "MERGE INTO <t> t USING (...) s"
+    std::string source;
+  };
+  const std::vector<Shape> shapes = {
+      {"",
+       "ON t.id = s.id WHEN MATCHED AND s.n > 300 THEN DELETE "
+       "WHEN MATCHED THEN UPDATE SET v = s.v, n = t.n + 1 "
+       "WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v) "
+       "WHEN NOT MATCHED BY SOURCE AND t.id = 2 THEN UPDATE SET v = 'gone' "
+       "WHEN NOT MATCHED BY SOURCE THEN DELETE",
+       "VALUES (1, 'x', 100L), (5, 'y', 500L), (4, 'z', 400L) AS s(id, v, n)"},
+      // Matched only: file 1's match fails the clause condition (untouched).
+      {"", "ON t.id + 0 = s.id WHEN MATCHED AND s.v <> 'x' THEN UPDATE SET v = s.v",
+       "VALUES (1, 'x', 0L), (4, 'new', 0L), (9, 'w', 0L) AS s(id, v, n)"},
+      // Nothing touched: no commit.
+      {"", "ON t.id + 0 = s.id WHEN MATCHED AND s.v = 'none' THEN DELETE",
+       "VALUES (1, 'x', 0L), (4, 'y', 0L), (9, 'w', 0L) AS s(id, v, n)"},
+      // Matches in file 2 only, inserts, file 1 a candidate left alone.
+      {"",
+       "ON t.id + 0 = s.id WHEN MATCHED THEN UPDATE SET n = s.n "
+       "WHEN NOT MATCHED THEN INSERT *",
+       "VALUES (4, 'd', 44L), (7, 'g', 70L), (8, 'h', 80L) AS s(id, v, n)"},
+      // Only inserts although there are MATCHED clauses.
+      {"", "ON t.id + 0 = s.id WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT *",
+       "VALUES (7, 'g', 70L), (8, 'h', 80L) AS s(id, v, n)"},
+      // An unconditional DELETE matched twice, with the change data feed.
+      {"'delta.enableChangeDataFeed' = 'true'",
+       "ON t.id = s.id WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT *",
+       "VALUES (2, 'p', 0L), (2, 'q', 0L), (3, 'r', 0L), (6, 's', 60L) AS s(id, v, n)"},
+      {"'delta.enableChangeDataFeed' = 'true'",
+       "ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
+       "VALUES (2, 'p', 0L), (4, 'q', 0L), (6, 's', 60L) AS s(id, v, n)"},
+      {"'delta.enableDeletionVectors' = 'true'",
+       "ON t.id = s.id WHEN MATCHED AND s.n = 0 THEN DELETE "
+       "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
+       "VALUES (2, 'p', 0L), (4, 'q', 1L), (6, 's', 60L) AS s(id, v, n)"},
+      // Several source rows update one target row: the error, nothing committed.
+      {"", "ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v",
+       "VALUES (1, 'p', 0L), (1, 'q', 0L), (4, 'r', 0L) AS s(id, v, n)"},
+  };
+  const std::set<std::string> variable = {
+      "numTargetBytesAdded", "numTargetBytesRemoved", "executionTimeMs",
+      "scanTimeMs",          "rewriteTimeMs",         "materializeSourceTimeMs"};
+  auto run = [&](const Shape& shape, const std::string& path, bool one_pass) {
+    auto spark = SparkSession::builder().getOrCreate().newSession();
+    spark.conf().set("spate.delta.merge.onePassMaxBytes", one_pass ? "1073741824" : "0");
+    spark.sql(
+        "CREATE TABLE delta.`" + path + "` (id INT, v STRING, n BIGINT) USING DELTA" +
+        (shape.properties.empty() ? "" : " TBLPROPERTIES (" + shape.properties + ")"));
+    spark.sql("INSERT INTO delta.`" + path +
+              "` VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)");
+    spark.sql("INSERT INTO delta.`" + path + "` VALUES (4, 'd', 40), (5, 'e', 50)");
+    std::string out;
+    try {
+      auto r = spark.sql("MERGE INTO delta.`" + path + "` t USING (SELECT * FROM " +
+                         shape.source + ") s " + shape.merge);
+      out += "result " + Str(r.collect()[0]);
+    } catch (const SparkException& e) {
+      out += "error " + e.getErrorClass();
+    }
+    table::DeltaLog log(io::LocalFileSystem::Get(), path);
+    const int64_t version = *log.LatestVersion();
+    out += " version " + std::to_string(version) + " rows " +
+           Rows(spark.read().format("delta").load(path));
+    if (version < 3) return out;
+    int removes = 0, adds = 0, cdcs = 0;
+    const std::vector<table::Action> actions = *log.ReadCommit(version);
+    for (const auto& a : actions) {
+      removes += a.kind == table::Action::Kind::kRemove;
+      adds += a.kind == table::Action::Kind::kAdd;
+      cdcs += a.kind == table::Action::Kind::kCdc;
+      if (a.kind != table::Action::Kind::kCommitInfo) continue;
+      for (const auto& [k, v] : a.commit_info.operation_metrics) {
+        if (!variable.count(k)) out += " " + k + "=" + v;
+      }
+      for (const auto& [k, v] : a.commit_info.operation_parameters)
+        out += " " + k + "=" + v;
+    }
+    out += " removes " + std::to_string(removes) + " adds " + std::to_string(adds) +
+           " cdc " + std::to_string(cdcs);
+    if (!shape.properties.empty() &&
+        shape.properties.find("ChangeData") != std::string::npos) {
+      std::vector<std::string> changes;
+      for (const auto& r :
+           spark.read()
+               .format("delta")
+               .option("readChangeFeed", "true")
+               .option("startingVersion", "3")
+               .load(path)
+               .select(std::vector<std::string>{"id", "v", "n", "_change_type"})
+               .collect()) {
+        changes.push_back(Str(r));
+      }
+      std::sort(changes.begin(), changes.end());
+      for (const auto& c : changes) out += c;
+    }
+    return out;
+  };
+  int i = 0;
+  for (const auto& shape : shapes) {
+    ++i;
+    const std::string one = run(shape, dir_ + "/one" + std::to_string(i), true);
+    const std::string two = run(shape, dir_ + "/two" + std::to_string(i), false);
+    EXPECT_EQ(one, two) << shape.merge;
+    EXPECT_EQ(one.find("error") == 0, i == static_cast<int>(shapes.size())) << one;
+  }
 }
 
 }  // namespace
