@@ -57,6 +57,7 @@
 #include "spate/api/readwriter.h"
 #include "spate/api/session.h"
 #include "spate/api/streaming.h"
+#include "spate/base/mapped_allocator.h"
 #include "spate/columnar/builder.h"
 #include "spate/io/file_system.h"
 #include "spate/stream/checkpoint.h"
@@ -66,6 +67,13 @@
 using namespace spate;  // NOLINT
 
 namespace {
+
+// What is live, not what the allocators keep: the freed mapped blocks kept for reuse
+// (base/mapped_allocator.h) and the main arena's free pages.
+void TrimAll() {
+  ReleaseMappedCache();
+  malloc_trim(0);
+}
 
 double RssMb() {
   std::ifstream f("/proc/self/statm");
@@ -191,7 +199,8 @@ class Recorder final : public api::StreamingQueryListener {
     int64_t n = static_cast<int64_t>(samples_.size());
     if (!quiet_ && std::find(points_.begin(), points_.end(), n) != points_.end()) {
       rss_.push_back(RssMb());
-      malloc_trim(0);  // what is live, not what the allocator keeps
+      const double cached = static_cast<double>(MappedCacheBytes()) / 1e6;
+      TrimAll();
       trimmed_.push_back(RssMb());
       heap_.push_back(HeapMb());
       anon_.push_back(AnonMb());
@@ -202,8 +211,10 @@ class Recorder final : public api::StreamingQueryListener {
         t.push_back(static_cast<double>(samples_[b].trigger));
       std::sort(t.begin(), t.end());
       std::fprintf(stderr,
-                   "  [%lld batches] trigger p50 of the last %zu: %.0f ms, RSS %.1f MB\n",
-                   static_cast<long long>(n), t.size(), t[t.size() / 2], trimmed_.back());
+                   "  [%lld batches] trigger p50 of the last %zu: %.0f ms, RSS %.1f MB "
+                   "(untrimmed %.1f, mapped cache %.1f)\n",
+                   static_cast<long long>(n), t.size(), t[t.size() / 2], trimmed_.back(),
+                   rss_.back(), cached);
       // SOAK_RESIDENT=1: where the trimmed RSS is (main arena, thread arenas, ...).
       if (const char* r = std::getenv("SOAK_RESIDENT"); r && *r == '1')
         std::fprintf(stderr, "  [resident] %s\n", ResidentByKind().c_str());
@@ -317,7 +328,7 @@ void Report(const char* title, Recorder& rec, int64_t window,
     rss.resize(points.size() - 1);
     rss.push_back(RssMb());
     trimmed.resize(points.size() - 1);
-    malloc_trim(0);
+    TrimAll();
     trimmed.push_back(RssMb());
     heap.resize(points.size() - 1);
     heap.push_back(HeapMb());
@@ -384,7 +395,8 @@ void Report(const char* title, Recorder& rec, int64_t window,
   std::printf(
       "  (p50/ref: trigger median of the %lld batches before the point / median of the "
       "first %lld; trig/ref, add/ref: the same with means; trimmed: RSS after "
-      "malloc_trim; engine: trimmed less the bench's own per-batch records; anon: the "
+      "malloc_trim and ReleaseMappedCache; engine: trimmed less the bench's own "
+      "per-batch records; anon: the "
       "anonymous part of engine (heaps, stacks; not the binary's file-backed pages); "
       "heap: the "
       "bytes malloc has handed out, less the same records)\n",
@@ -548,7 +560,7 @@ int main(int argc, char** argv) {
       }
     }
     table::DeltaLog::ClearProcessCache();
-    malloc_trim(0);
+    TrimAll();
     // Allocated bytes: small chunks in every arena plus mmapped large ones.
     auto allocated = [] {
       auto m = mallinfo2();
@@ -665,7 +677,7 @@ int main(int argc, char** argv) {
       if (i % (n / 10 > 0 ? n / 10 : 1) == 0) {
         (void)log->WaitForBackgroundCheckpoints();
         double rss = RssMb();
-        malloc_trim(0);
+        TrimAll();
         std::vector<double> last(
             us.end() - std::min<int64_t>(static_cast<int64_t>(us.size()), 500), us.end());
         const DirStats d = Du(io::JoinPath(path, "_delta_log"));

@@ -16,6 +16,8 @@
 #include <mutex>
 #include <random>
 
+#include "spate/base/mapped_allocator.h"
+
 namespace spate::io {
 
 namespace {
@@ -118,7 +120,9 @@ class LocalWritableFile final : public WritableFile {
   std::string path_;
   int fd_;
   int64_t pos_ = 0;
-  std::string buf_;
+  // Up to ~2 MiB for a large file: mapped apart from malloc (base/mapped_allocator.h), so
+  // its free does not raise glibc's dynamic mmap threshold (an auto-compaction's file).
+  MappedString buf_;
 };
 
 Status WriteWholeFd(int fd, std::string_view data, const std::string& path) {

@@ -12,6 +12,7 @@
 #include "spate/base/test_data.h"
 #include "spate/base/text_parse.h"
 #include "spate/columnar/builder.h"
+#include "spate/io/forwarding_file_system.h"
 #include "spate/table/deletion_vector.h"
 #include "spate/table/delta_changes.h"
 #include "spate/table/delta_log.h"
@@ -504,6 +505,42 @@ TEST(DeltaLogTest, CorruptCommitNamesFile) {
   auto g = DeltaLog(fs, "/k").Latest();
   ASSERT_ERROR_CLASS(g, "DELTA_VERSIONS_NOT_CONTIGUOUS");
   EXPECT_ERROR_CLASS(DeltaLog(fs, "/nothing").Latest(), "DELTA_MISSING_DELTA_TABLE");
+}
+
+// A file system whose listings leave out the names containing a fragment (a listing
+// that missed entries made while it ran).
+class ListingMissesFileSystem final : public io::ForwardingFileSystem {
+ public:
+  ListingMissesFileSystem(io::FileSystemPtr inner, std::string hide)
+      : io::ForwardingFileSystem(std::move(inner)), hide_(std::move(hide)) {}
+  Result<std::vector<io::FileInfo>> List(const std::string& path,
+                                         bool recursive) override {
+    SPATE_ASSIGN_OR_RETURN(auto all, inner_->List(path, recursive));
+    std::erase_if(all, [&](const io::FileInfo& f) {
+      return f.path.find(hide_) != std::string::npos;
+    });
+    return all;
+  }
+
+ private:
+  std::string hide_;
+};
+
+TEST(DeltaLogTest, ACommitMissingFromTheListingIsLookedUp) {
+  auto mem = std::make_shared<io::MemoryFileSystem>();
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(WriteBatches(mem, "/lm", {Rows(2 * i, 2)}, Mode("append")).ok());
+  auto fs = std::make_shared<ListingMissesFileSystem>(mem, "00000000000000000001.json");
+  auto snap = DeltaLog(fs, "/lm").Latest();
+  ASSERT_TRUE(snap.ok()) << snap.status().ToString();
+  EXPECT_EQ((*snap)->version(), 2);
+  EXPECT_EQ((*snap)->files().size(), 3u);
+  auto commits = DeltaLog(fs, "/lm").ReadCommits(0, -1);
+  ASSERT_TRUE(commits.ok()) << commits.status().ToString();
+  EXPECT_EQ(commits->size(), 3u);
+  // A commit that is truly gone is still a gap.
+  ASSERT_TRUE(mem->Delete("/lm/_delta_log/00000000000000000001.json", false).ok());
+  EXPECT_ERROR_CLASS(DeltaLog(fs, "/lm").Latest(), "DELTA_VERSIONS_NOT_CONTIGUOUS");
 }
 
 TEST(DeltaLogTest, CorruptDataFileNamesFile) {

@@ -58,7 +58,8 @@ Status GzipDecompress(const uint8_t* in, int64_t n, uint8_t* out, int64_t out_si
   return Status::OK();
 }
 
-Status GzipCompress(const uint8_t* in, int64_t n, std::string* out) {
+template <typename Out>
+Status GzipCompress(const uint8_t* in, int64_t n, Out* out) {
   z_stream zs;
   std::memset(&zs, 0, sizeof(zs));
   if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
@@ -101,9 +102,8 @@ bool Lz4HadoopDecompress(const uint8_t* in, int64_t n, uint8_t* out, int64_t out
   return op == out_size;
 }
 
-}  // namespace
-
-Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out) {
+template <typename Out>
+Status CompressInto(Codec codec, const uint8_t* in, int64_t n, Out* out) {
   switch (codec) {
     case Codec::kUncompressed:
       out->assign(reinterpret_cast<const char*>(in), static_cast<size_t>(n));
@@ -143,6 +143,15 @@ Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out) {
       return Status::Unimplemented(std::string("writing Parquet with codec ") +
                                    CodecName(codec) + " is not supported");
   }
+}
+
+}  // namespace
+
+Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out) {
+  return CompressInto(codec, in, n, out);
+}
+Status Compress(Codec codec, const uint8_t* in, int64_t n, MappedString* out) {
+  return CompressInto(codec, in, n, out);
 }
 
 Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out,

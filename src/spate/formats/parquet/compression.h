@@ -10,13 +10,16 @@
 #include <cstdint>
 #include <string>
 
+#include "spate/base/mapped_allocator.h"
 #include "spate/base/status.h"
 #include "spate/formats/parquet/metadata.h"
 
 namespace spate::formats::parquet {
 
-/// Compresses [in, in+n) with `codec` into *out (replaced).
+/// Compresses [in, in+n) with `codec` into *out (replaced). (MappedString: the writer's
+/// page buffers, base/mapped_allocator.h.)
 Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out);
+Status Compress(Codec codec, const uint8_t* in, int64_t n, MappedString* out);
 /// Decompresses exactly `out_size` bytes into `out`.
 Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out,
                   int64_t out_size);

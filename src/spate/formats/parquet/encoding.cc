@@ -13,7 +13,8 @@ Status Corrupt(std::string what) {
   return Status(StatusCode::kDataCorruption, std::move(what));
 }
 
-void PutVarint(uint64_t v, std::string* out) {
+template <typename Out>
+void PutVarint(uint64_t v, Out* out) {
   while (v >= 0x80) {
     out->push_back(static_cast<char>((v & 0x7F) | 0x80));
     v >>= 7;
@@ -37,8 +38,8 @@ bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
 
 // Appends values [b, b + count) bit-packed (LSB first, `bw` bits each) and padded with
 // zeros to a multiple of 8 values, as one bit-packed run.
-template <typename T>
-void PutBitPacked(const T* values, int64_t b, int64_t count, int bw, std::string* out) {
+template <typename T, typename Out>
+void PutBitPacked(const T* values, int64_t b, int64_t count, int bw, Out* out) {
   const int64_t groups = (count + 7) / 8;
   PutVarint((static_cast<uint64_t>(groups) << 1) | 1, out);  // bit-packed run: LSB 1
   const size_t at = out->size();
@@ -73,8 +74,8 @@ void PutBitPacked(const T* values, int64_t b, int64_t count, int bw, std::string
 
 // Runs of >= 8 equal values are RLE runs; the values between them are bit-packed, the
 // packed stretch first extended into the next run to a multiple of 8 values.
-template <typename T>
-void RleEncodeImpl(const T* values, int64_t n, int bw, std::string* out) {
+template <typename T, typename Out>
+void RleEncodeImpl(const T* values, int64_t n, int bw, Out* out) {
   const int value_bytes = (bw + 7) / 8;
   int64_t packed_from = 0;  // the pending bit-packed values are [packed_from, i)
   int64_t i = 0;
@@ -117,6 +118,12 @@ void RleEncode(const uint32_t* values, int64_t n, int bit_width, std::string* ou
   RleEncodeImpl(values, n, bit_width, out);
 }
 void RleEncode(const int16_t* values, int64_t n, int bit_width, std::string* out) {
+  RleEncodeImpl(values, n, bit_width, out);
+}
+void RleEncode(const uint32_t* values, int64_t n, int bit_width, MappedString* out) {
+  RleEncodeImpl(values, n, bit_width, out);
+}
+void RleEncode(const int16_t* values, int64_t n, int bit_width, MappedString* out) {
   RleEncodeImpl(values, n, bit_width, out);
 }
 

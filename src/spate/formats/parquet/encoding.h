@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "spate/base/mapped_allocator.h"
 #include "spate/base/status.h"
 
 namespace spate::formats::parquet {
@@ -22,9 +23,11 @@ namespace spate::formats::parquet {
 int BitWidth(uint64_t max_value);
 
 /// Appends the RLE/bit-packed hybrid encoding of `values` (each < 2^bit_width), without
-/// a length prefix.
+/// a length prefix. (MappedString: the writer's page buffers, base/mapped_allocator.h.)
 void RleEncode(const uint32_t* values, int64_t n, int bit_width, std::string* out);
 void RleEncode(const int16_t* values, int64_t n, int bit_width, std::string* out);
+void RleEncode(const uint32_t* values, int64_t n, int bit_width, MappedString* out);
+void RleEncode(const int16_t* values, int64_t n, int bit_width, MappedString* out);
 
 /// Decoder of the RLE/bit-packed hybrid.
 class RleDecoder {

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "spate/base/malloc_probe.h"
 #include "spate/columnar/builder.h"
 #include "spate/formats/parquet/compression.h"
 #include "spate/formats/parquet/encoding.h"
@@ -957,6 +958,62 @@ TEST(RoundTripTest, CorruptedFilesFailWithTheFileName) {
     }
   }
   EXPECT_GT(failures, 200);
+}
+
+// A file that keeps nothing (only the byte count).
+class CountingNullFile : public io::WritableFile {
+ public:
+  Status Append(std::string_view data) override {
+    bytes_ += static_cast<int64_t>(data.size());
+    return Status::OK();
+  }
+  int64_t Position() const override { return bytes_; }
+  Status Sync() override { return Status::OK(); }
+  Status Close() override { return Status::OK(); }
+  const std::string& path() const override { return path_; }
+
+ private:
+  int64_t bytes_ = 0;
+  std::string path_ = "/null.parquet";
+};
+
+// Writes one row group of 300 batches of 1,000 rows (an auto-compaction's file of many
+// small ones), then exits with 0 when a 1 MiB malloc is still mapped (glibc's dynamic
+// mmap threshold not raised past it), 1 when not, 2 when the write failed.
+[[noreturn]] void WriteLargeRowGroupThenProbe() {
+  std::vector<BatchPtr> batches;
+  for (int k = 0; k < 300; ++k) {
+    std::vector<Value> ids, keys, names;
+    for (int i = 0; i < 1000; ++i) {
+      const int64_t row = int64_t{k} * 1000 + i;
+      ids.push_back(Value::Long(row));            // PLAIN: 2.4 MB of values
+      keys.push_back(Value::Long(row % 100000));  // a 4 MiB dictionary table
+      names.push_back(Value::String("row-" + std::to_string(row)));
+    }
+    batches.push_back(MakeBatch(
+        {{"id", DataType::Long()}, {"k", DataType::Long()}, {"name", DataType::String()}},
+        {ids, keys, names}));
+  }
+  auto w =
+      ParquetWriter::Make(std::make_unique<CountingNullFile>(), *batches[0]->schema());
+  if (!w.ok()) std::_Exit(2);
+  for (const auto& b : batches) {
+    if (!(*w)->Write(b).ok()) std::_Exit(2);
+  }
+  if (!(*w)->Close().ok() || (*w)->rows_written() != 300000) std::_Exit(2);
+  std::_Exit(malloc_probe::MallocMaps(size_t{1} << 20) ? 0 : 1);
+}
+
+// Writing a large row group takes its chunk buffers (levels, gathered values, dictionary
+// slots, pages) apart from malloc (base/mapped_allocator.h): freeing them leaves glibc's
+// dynamic mmap threshold where it was, so a later 1 MiB block is still mapped. Before,
+// the freed multi-MB buffers raised it (and the trim threshold to twice that), and a long
+// stream's thread arenas kept that much free memory resident. In a fresh process:
+// earlier tests' frees do not count.
+TEST(WriterMemoryTest, LargeChunksLeaveGlibcsMmapThresholdAlone) {
+  if (!malloc_probe::kGlibcMalloc) GTEST_SKIP() << "not glibc's malloc";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(WriteLargeRowGroupThenProbe(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string_view>
 
+#include "spate/base/mapped_allocator.h"
 #include "spate/columnar/kernels.h"
 #include "spate/formats/parquet/compression.h"
 #include "spate/formats/parquet/encoding.h"
@@ -17,15 +18,21 @@ namespace spate::formats::parquet {
 
 // One leaf column's levels and value positions for the row group being written. Values
 // are referenced, not copied: (leaf column, row indices) per batch.
+//
+// The buffers of a row group's chunks (levels, gathered values, dictionary, pages) are
+// MappedVector / MappedString (base/mapped_allocator.h): once 64 KiB or more they are
+// mapped and unmapped apart from malloc, so writing a large chunk (an auto-compaction's,
+// a checkpoint's) does not raise glibc's dynamic mmap threshold, after which the free
+// tops of the thread arenas stay resident (docs/streaming.md, "Memory").
 struct ParquetWriter::LeafData {
   struct Segment {
     const Column* col = nullptr;
-    std::vector<int32_t> idx;
+    MappedVector<int32_t> idx;
     int64_t all = -1;  // >= 0: rows [0, all) of col, no index list
   };
-  std::vector<int16_t> def;
-  std::vector<int16_t> rep;
-  std::vector<Segment> segs;
+  MappedVector<int16_t> def;
+  MappedVector<int16_t> rep;
+  MappedVector<Segment> segs;
   int64_t num_levels = 0;
   int64_t num_values = 0;
 };
@@ -133,7 +140,7 @@ bool IsFlat(const LevelNode& n) {
 Status ShredFlat(const LevelNode& n, const Column& col, int64_t begin, int64_t rows,
                  const int16_t* up, std::vector<LeafData>* leaves) {
   const bool optional = n.def > n.parent_def;
-  std::vector<int16_t> defs(static_cast<size_t>(rows));
+  MappedVector<int16_t> defs(static_cast<size_t>(rows));
   int64_t present = 0;
   for (int64_t i = 0; i < rows; ++i) {
     int16_t d;
@@ -183,7 +190,7 @@ Status ShredFlatList(const LevelNode& n, const Column& col, int64_t rows,
   const int32_t* o = col.offsets();
   const int64_t e0 = o[0], count = o[rows] - o[0];
   const bool optional = n.def > n.parent_def;
-  std::vector<int16_t> up(static_cast<size_t>(count), n.parent_def);
+  MappedVector<int16_t> up(static_cast<size_t>(count), n.parent_def);
   for (int64_t i = 0; i < rows; ++i) {
     if (col.IsNull(i)) {
       if (!optional) return NullInRequired(n);
@@ -232,7 +239,7 @@ void ForEachValue(const LeafData& d, F&& f) {
 }
 
 template <typename Dst, typename Src>
-void GatherFixed(const LeafData& d, std::vector<Dst>* out) {
+void GatherFixed(const LeafData& d, MappedVector<Dst>* out) {
   out->clear();
   out->reserve(
       static_cast<size_t>(d.num_values));  // no zero-fill: every value is appended
@@ -271,7 +278,7 @@ class DictBuilder {
     }
   }
   // Returns false when the dictionary got too large.
-  bool Build(const std::vector<T>& values, std::vector<uint32_t>* indices) {
+  bool Build(const MappedVector<T>& values, MappedVector<uint32_t>* indices) {
     indices->resize(values.size());
     for (size_t i = 0; i < values.size(); ++i) {
       const T& v = values[i];
@@ -313,12 +320,12 @@ class DictBuilder {
     }
     return true;
   }
-  const std::vector<T>& dict() const { return dict_; }
+  const MappedVector<T>& dict() const { return dict_; }
 
  private:
   void Grow() {
     using SlotType = typename decltype(slots_)::value_type;
-    std::vector<SlotType> n;
+    MappedVector<SlotType> n;
     if constexpr (kInline) {
       n.assign(slots_.size() * 2, Slot{T{}, -1});
     } else {
@@ -339,8 +346,8 @@ class DictBuilder {
   }
   int64_t max_bytes_;
   std::function<int64_t(const T&)> size_of_;
-  std::conditional_t<kInline, std::vector<Slot>, std::vector<int32_t>> slots_;
-  std::vector<T> dict_;
+  std::conditional_t<kInline, MappedVector<Slot>, MappedVector<int32_t>> slots_;
+  MappedVector<T> dict_;
   int64_t bytes_ = 0;
 };
 
@@ -372,7 +379,7 @@ struct BitsEq {
 // answers no. Building a dictionary of values that mostly differ costs a cache miss per
 // value and ends in PLAIN anyway; a wrong answer could only change the encoding.
 template <typename T>
-bool DictionaryMayFit(const std::vector<T>& vals, int64_t max_bytes) {
+bool DictionaryMayFit(const MappedVector<T>& vals, int64_t max_bytes) {
   const auto width = static_cast<int64_t>(sizeof(T));
   if (static_cast<int64_t>(vals.size()) * width <= max_bytes) return true;
   constexpr int kBits = 11;
@@ -399,7 +406,7 @@ bool DictionaryMayFit(const std::vector<T>& vals, int64_t max_bytes) {
 }
 
 // Strings (and FIXED_LEN_BYTE_ARRAY decimals) are not estimated.
-bool DictionaryMayFit(const std::vector<std::string_view>&, int64_t) { return true; }
+bool DictionaryMayFit(const MappedVector<std::string_view>&, int64_t) { return true; }
 
 // Strings' dictionary hash and equality, inline: words of 8 bytes, the tail read as two
 // overlapping words (never a byte outside the string).
@@ -450,8 +457,8 @@ struct ViewEq {
 
 // PLAIN encoding of values [b, e).
 template <typename T>
-void PlainEncode(const std::vector<T>& v, size_t b, size_t e, int flba_width,
-                 std::string* out) {
+void PlainEncode(const MappedVector<T>& v, size_t b, size_t e, int flba_width,
+                 MappedString* out) {
   if constexpr (std::is_same_v<T, std::string_view>) {
     size_t total = 0;
     for (size_t i = b; i < e; ++i) total += v[i].size() + (flba_width == 0 ? 4 : 0);
@@ -511,7 +518,7 @@ struct RawBounds {
 
 // Min/max (Parquet's type-defined order) of the values, NaN ignored.
 template <typename T>
-void ComputeStats(const std::vector<T>& v, Statistics* st, RawBounds<T>* raw) {
+void ComputeStats(const MappedVector<T>& v, Statistics* st, RawBounds<T>* raw) {
   if constexpr (std::is_same_v<T, std::string_view>) {
     if (v.empty()) return;
     StringBounds b;
@@ -619,7 +626,7 @@ void Summarize(const RawBounds<T>& raw, const DataType& t, LeafSummary* sum) {
   sum->max = SummaryValue(raw.max, t);
 }
 
-void PutLe32(uint32_t v, std::string* out) {
+void PutLe32(uint32_t v, MappedString* out) {
   out->append(reinterpret_cast<const char*>(&v), 4);
 }
 
@@ -775,11 +782,11 @@ struct ChunkWriter {
   // chunk's LeafSummary (min/max left to the caller when compute_stats is false).
   LeafSummary* summary = nullptr;
 
-  std::string comp_buf;  // reused across pages (no zero-fill after the first)
+  MappedString comp_buf;  // reused across pages (no zero-fill after the first)
 
-  Status WritePage(PageType type, std::string& body, int32_t num_values, Encoding enc,
+  Status WritePage(PageType type, MappedString& body, int32_t num_values, Encoding enc,
                    int64_t* unc_total, int64_t* comp_total, bool dict_page) {
-    std::string& comp = comp_buf;
+    MappedString& comp = comp_buf;
     std::string_view out;
     if (opt.codec == Codec::kUncompressed) {
       out = body;
@@ -823,7 +830,7 @@ struct ChunkWriter {
     return Status::OK();
   }
 
-  Status Write(const std::vector<T>& vals, Statistics stats, ColumnChunk* chunk) {
+  Status Write(const MappedVector<T>& vals, Statistics stats, ColumnChunk* chunk) {
     ColumnMetaData& m = chunk->meta_data;
     chunk->has_meta_data = true;
     m.type = leaf.physical;
@@ -835,8 +842,8 @@ struct ChunkWriter {
     chunk->file_offset = start;
 
     // Dictionary.
-    std::vector<uint32_t> indices;
-    std::vector<T> dict;
+    MappedVector<uint32_t> indices;
+    MappedVector<T> dict;
     bool use_dict = false;
     if constexpr (!std::is_same_v<T, bool>) {
       if (opt.enable_dictionary && !vals.empty() &&
@@ -859,7 +866,7 @@ struct ChunkWriter {
     if (compute_stats) ComputeStats(use_dict ? dict : vals, &stats, &raw);
     if (summary && compute_stats) Summarize(raw, *leaf.type, summary);
     if (use_dict) {
-      std::string body;
+      MappedString body;
       PlainEncode(dict, 0, dict.size(), flba_width, &body);
       m.has_dictionary_page_offset = true;
       m.dictionary_page_offset = position();
@@ -893,7 +900,7 @@ struct ChunkWriter {
         std::min<int64_t>(per_page, static_cast<int64_t>(vals.size())));
     const double page_levels =
         static_cast<double>(std::min<int64_t>(8 * per_page, d.num_levels));
-    std::string page_body;
+    MappedString page_body;
     page_body.reserve(static_cast<size_t>(
         std::min<double>(static_cast<double>(opt.page_bytes) * 1.25,
                          (page_values * avg + page_levels / 2 + 64) * 1.25)));
@@ -924,17 +931,17 @@ struct ChunkWriter {
         if (!has_def || d.def[l1] == leaf.max_def) ++v1;
         ++l1;
       }
-      std::string& body = page_body;
+      MappedString& body = page_body;
       body.clear();
       if (has_rep) {
-        std::string enc;
+        MappedString enc;
         RleEncode(d.rep.data() + l0, l1 - l0,
                   BitWidth(static_cast<uint64_t>(leaf.max_rep)), &enc);
         PutLe32(static_cast<uint32_t>(enc.size()), &body);
         body += enc;
       }
       if (has_def) {
-        std::string enc;
+        MappedString enc;
         RleEncode(d.def.data() + l0, l1 - l0,
                   BitWidth(static_cast<uint64_t>(leaf.max_def)), &enc);
         PutLe32(static_cast<uint32_t>(enc.size()), &body);
@@ -988,7 +995,7 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
   Statistics st;
   switch (leaf.type->id()) {
     case TypeId::kBoolean: {
-      std::vector<bool> v;
+      MappedVector<bool> v;
       v.reserve(static_cast<size_t>(d.num_values));
       ForEachValue<bool>(d,
                          [&](const Column& c, int64_t i) { v.push_back(c.GetBool(i)); });
@@ -996,20 +1003,20 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
           v, std::move(st), chunk);
     }
     case TypeId::kByte: {
-      std::vector<int32_t> v;
+      MappedVector<int32_t> v;
       GatherFixed<int32_t, int8_t>(d, &v);
       return ChunkWriter<int32_t>{leaf, d, options_, append, position, 0, true, sum}
           .Write(v, std::move(st), chunk);
     }
     case TypeId::kShort: {
-      std::vector<int32_t> v;
+      MappedVector<int32_t> v;
       GatherFixed<int32_t, int16_t>(d, &v);
       return ChunkWriter<int32_t>{leaf, d, options_, append, position, 0, true, sum}
           .Write(v, std::move(st), chunk);
     }
     case TypeId::kInt:
     case TypeId::kDate: {
-      std::vector<int32_t> v;
+      MappedVector<int32_t> v;
       GatherFixed<int32_t, int32_t>(d, &v);
       return ChunkWriter<int32_t>{leaf, d, options_, append, position, 0, true, sum}
           .Write(v, std::move(st), chunk);
@@ -1017,39 +1024,39 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz: {
-      std::vector<int64_t> v;
+      MappedVector<int64_t> v;
       GatherFixed<int64_t, int64_t>(d, &v);
       return ChunkWriter<int64_t>{leaf, d, options_, append, position, 0, true, sum}
           .Write(v, std::move(st), chunk);
     }
     case TypeId::kFloat: {
-      std::vector<float> v;
+      MappedVector<float> v;
       GatherFixed<float, float>(d, &v);
       return ChunkWriter<float>{leaf, d, options_, append, position, 0, true, sum}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kDouble: {
-      std::vector<double> v;
+      MappedVector<double> v;
       GatherFixed<double, double>(d, &v);
       return ChunkWriter<double>{leaf, d, options_, append, position, 0, true, sum}.Write(
           v, std::move(st), chunk);
     }
     case TypeId::kDecimal: {
       if (leaf.physical == PhysicalType::kInt32) {
-        std::vector<int32_t> v;
+        MappedVector<int32_t> v;
         GatherFixed<int32_t, __int128>(d, &v);
         return ChunkWriter<int32_t>{leaf, d, options_, append, position, 0, true, sum}
             .Write(v, std::move(st), chunk);
       }
       if (leaf.physical == PhysicalType::kInt64) {
-        std::vector<int64_t> v;
+        MappedVector<int64_t> v;
         GatherFixed<int64_t, __int128>(d, &v);
         return ChunkWriter<int64_t>{leaf, d, options_, append, position, 0, true, sum}
             .Write(v, std::move(st), chunk);
       }
       const int w = leaf.type_length;
-      std::string arena(static_cast<size_t>(d.num_values * w), '\0');
-      std::vector<std::string_view> v;
+      MappedString arena(static_cast<size_t>(d.num_values * w), '\0');
+      MappedVector<std::string_view> v;
       v.reserve(static_cast<size_t>(d.num_values));
       bool any = false;
       __int128 mn = 0, mx = 0;
@@ -1081,7 +1088,7 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
     }
     case TypeId::kString:
     case TypeId::kBinary: {
-      std::vector<std::string_view> v;
+      MappedVector<std::string_view> v;
       v.reserve(static_cast<size_t>(d.num_values));
       ForEachValue<std::string_view>(
           d, [&](const Column& c, int64_t i) { v.push_back(c.GetView(i)); });
