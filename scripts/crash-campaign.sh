@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A long crash campaign: at least N SIGKILLs that land inside a micro-batch, spread over
-# the stateless file, Delta and foreachBatch sinks (tests/stream/crash_test.cc,
+# the stateless file, Delta and foreachBatch sinks (an idempotent append, and a MERGE
+# upsert; tests/stream/crash_test.cc,
 # RandomKill.Runs) and the stateful queries — windowed aggregation in append mode,
 # update-mode aggregation through foreachBatch, complete-mode aggregation into Delta,
 # dropDuplicates into files — each with the memory and the RocksDB state store
@@ -20,7 +21,7 @@ preset=${SPATE_PRESET:-release}
 
 # name of the query in the result line | gtest filter
 stateless=("files|Sinks/RandomKill.Runs/0" "delta|Sinks/RandomKill.Runs/1"
-  "foreachbatch|Sinks/RandomKill.Runs/2")
+  "foreachbatch|Sinks/RandomKill.Runs/2" "merge|Sinks/RandomKill.Runs/3")
 kafka=("kafka|KafkaCrash.*")
 stateful=()
 for q in window update complete dedup; do

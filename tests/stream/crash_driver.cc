@@ -10,7 +10,9 @@
 // sink, with maxFilesPerTrigger=1 so a run has several batches. Sinks: `files` (parquet
 // with _spark_metadata), `delta` (the Delta sink), `foreachbatch` (a function appending
 // each batch to a Delta table with txnAppId/txnVersion = batch id: Delta's idempotent
-// write, the usual way to make foreachBatch exactly-once).
+// write, the usual way to make foreachBatch exactly-once), `merge` (a function upserting
+// each batch into a Delta table by id with MERGE: a replayed batch updates the rows it
+// already wrote, the seeds' way to make foreachBatch effectively exactly-once).
 //
 // Stateful queries, `<name>:<provider>` with provider `memory` or `rocksdb` (the state
 // store, spark.sql.streaming.stateStore.providerClass), over JSON files (id BIGINT,
@@ -36,6 +38,8 @@
 #include <string>
 
 #include "spate/api/datetime_functions.h"
+#include "spate/api/delta_merge.h"
+#include "spate/api/delta_table.h"
 #include "spate/api/readwriter.h"
 #include "spate/api/scalar_functions.h"
 #include "spate/api/session.h"
@@ -56,6 +60,18 @@ void AppendToDelta(DataFrame batch, int64_t id, const std::string& output) {
       .save(output);
 }
 
+void MergeIntoDelta(const spate::api::SparkSession& spark, DataFrame batch,
+                    const std::string& output) {
+  if (!spate::api::DeltaTable::isDeltaTable(spark, output))
+    batch.limit(0).write().format("delta").mode("append").save(output);
+  spate::api::DeltaTable::forPath(spark, output)
+      .alias("t")
+      .merge(batch.alias("s"), "t.id = s.id")
+      .whenMatchedUpdateAll()
+      .whenNotMatchedInsertAll()
+      .execute();
+}
+
 int RunStateless(const std::string& sink, const std::string& input,
                  const std::string& output, const std::string& checkpoint) {
   auto spark = spate::api::SparkSession::builder().appName("crash-driver").getOrCreate();
@@ -71,6 +87,11 @@ int RunStateless(const std::string& sink, const std::string& input,
   if (sink == "foreachbatch") {
     writer.foreachBatch(
         [output](DataFrame batch, int64_t id) { AppendToDelta(batch, id, output); });
+    writer.start().awaitTermination();
+  } else if (sink == "merge") {
+    writer.foreachBatch([spark, output](DataFrame batch, int64_t) {
+      MergeIntoDelta(spark, batch, output);
+    });
     writer.start().awaitTermination();
   } else if (sink == "files" || sink == "delta") {
     writer.format(sink == "delta" ? "delta" : "parquet").start(output).awaitTermination();

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 // Crash tests of the exactly-once protocol: a child process (crash_driver.cc) runs a
-// file -> sink query (files, Delta, foreachBatch into Delta) and is killed with SIGKILL
+// file -> sink query (files, Delta, foreachBatch into Delta by an idempotent append or
+// by MERGE) and is killed with SIGKILL
 // at every named point of the micro-batch protocol and at random instants inside
 // batches; after restarts the output must equal the input exactly (every id once: zero
 // lost, zero duplicated). Two processes on one checkpoint must fence each other.
@@ -299,18 +300,18 @@ TEST_P(NamedPoint, KillAndRecover) {
 }
 
 // Every (sink, point) a run passes: `after_sink_files` exists only in the file sink and
-// `after_sink_commit` not in foreachBatch, so those pairs are not generated (not
-// skipped).
+// `after_sink_commit` not in foreachBatch (`foreachbatch`, `merge`), so those pairs are
+// not generated (not skipped).
 std::vector<std::tuple<std::string, std::string>> SinkPoints() {
   std::vector<std::tuple<std::string, std::string>> out;
-  for (const char* sink : {"files", "delta", "foreachbatch"}) {
+  for (const char* sink : {"files", "delta", "foreachbatch", "merge"}) {
     for (const char* point :
          {"after_planning", "after_offsets_write", "during_processing",
           "after_sink_files", "after_sink_commit", "before_commit_log",
           "after_commit_log"}) {
       const std::string s = sink, p = point;
       if (p == "after_sink_files" && s != "files") continue;
-      if (p == "after_sink_commit" && s == "foreachbatch") continue;
+      if (p == "after_sink_commit" && (s == "foreachbatch" || s == "merge")) continue;
       out.emplace_back(s, p);
     }
   }
@@ -380,7 +381,7 @@ TEST_P(RandomKill, Runs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sinks, RandomKill,
-                         ::testing::Values("files", "delta", "foreachbatch"));
+                         ::testing::Values("files", "delta", "foreachbatch", "merge"));
 
 /// The error class a failed driver reports: the innermost "[CLASS]" of its message
 /// (the query's STREAM_FAILED wraps the cause).
@@ -405,7 +406,8 @@ std::string ErrorClass(const std::string& message) {
 // lost offsets/N, fences the winner's next batch), or — Delta sinks, both running the
 // same batch — with
 // Delta's own conflict: DELTA_PROTOCOL_CHANGED (both created the table: version 0) or
-// DELTA_CONCURRENT_TRANSACTION (both committed the same txn version). The output stays
+// DELTA_CONCURRENT_TRANSACTION (both committed the same txn version), and for two
+// MERGEs of one batch the conflict Delta finds between them. The output stays
 // exactly-once, and no file the loser wrote is left in the file sink's folder.
 TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
   g_sink = GetParam();
@@ -435,6 +437,11 @@ TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
       if (g_sink != "files") {
         allowed.insert("DELTA_CONCURRENT_TRANSACTION");
         allowed.insert("DELTA_PROTOCOL_CHANGED");
+      }
+      if (g_sink == "merge") {  // two MERGEs of one batch: Delta's conflict checks
+        for (const char* c : {"DELTA_CONCURRENT_APPEND", "DELTA_CONCURRENT_DELETE_READ",
+                              "DELTA_CONCURRENT_DELETE_DELETE", "DELTA_METADATA_CHANGED"})
+          allowed.insert(c);
       }
       EXPECT_TRUE(allowed.count(cls)) << "the loser failed with: " << err;
       outcomes[cls]++;
