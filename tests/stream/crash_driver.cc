@@ -51,7 +51,7 @@ namespace F = spate::api::functions;
 using spate::api::DataFrame;
 using spate::api::DataStreamWriter;
 
-void AppendToDelta(DataFrame batch, int64_t id, const std::string& output) {
+void AppendToDelta(const DataFrame& batch, int64_t id, const std::string& output) {
   batch.write()
       .format("delta")
       .mode("append")
@@ -60,7 +60,7 @@ void AppendToDelta(DataFrame batch, int64_t id, const std::string& output) {
       .save(output);
 }
 
-void MergeIntoDelta(const spate::api::SparkSession& spark, DataFrame batch,
+void MergeIntoDelta(const spate::api::SparkSession& spark, const DataFrame& batch,
                     const std::string& output) {
   if (!spate::api::DeltaTable::isDeltaTable(spark, output))
     batch.limit(0).write().format("delta").mode("append").save(output);
@@ -85,11 +85,12 @@ int RunStateless(const std::string& sink, const std::string& input,
                     .option("checkpointLocation", checkpoint)
                     .trigger(spate::api::Trigger::AvailableNow());
   if (sink == "foreachbatch") {
-    writer.foreachBatch(
-        [output](DataFrame batch, int64_t id) { AppendToDelta(batch, id, output); });
+    writer.foreachBatch([output](const DataFrame& batch, int64_t id) {
+      AppendToDelta(batch, id, output);
+    });
     writer.start().awaitTermination();
   } else if (sink == "merge") {
-    writer.foreachBatch([spark, output](DataFrame batch, int64_t) {
+    writer.foreachBatch([spark, output](const DataFrame& batch, int64_t) {
       MergeIntoDelta(spark, batch, output);
     });
     writer.start().awaitTermination();
@@ -137,7 +138,7 @@ int RunStateful(const std::string& query, const std::string& provider,
                                       F::sum(F::col("v")).alias("s"));
     writer = df.writeStream().outputMode(query);
     if (query == "update") {
-      writer.foreachBatch([output](DataFrame batch, int64_t id) {
+      writer.foreachBatch([output](const DataFrame& batch, int64_t id) {
         AppendToDelta(batch.withColumn("batch", F::lit(id)), id, output);
       });
     } else {
