@@ -14,18 +14,20 @@
 
 namespace spate::malloc_probe {
 
-/// False under sanitizers, whose malloc is not glibc's (nothing to observe).
+/// 1 when malloc is glibc's, 0 under sanitizers (their allocator replaces it: there is no
+/// mmap threshold to observe). Tests of the threshold are compiled only where it is 1, so
+/// a sanitizer build has no such tests rather than tests that skip.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr bool kGlibcMalloc = false;
+#define SPATE_GLIBC_MALLOC 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
     __has_feature(memory_sanitizer)
-inline constexpr bool kGlibcMalloc = false;
+#define SPATE_GLIBC_MALLOC 0
 #else
-inline constexpr bool kGlibcMalloc = true;
+#define SPATE_GLIBC_MALLOC 1
 #endif
 #else
-inline constexpr bool kGlibcMalloc = true;
+#define SPATE_GLIBC_MALLOC 1
 #endif
 
 /// Whether malloc serves a block of `bytes` by mmap now (glibc's dynamic mmap threshold

@@ -24,7 +24,8 @@
 //
 // MappedVector / MappedString: the standard containers over it.
 //
-// Stateless: all instances are equal. Thread safe.
+// Stateless: all instances are equal. Thread safe. Failure: a mapping the kernel refuses
+// throws std::bad_alloc, as operator new does.
 
 #include <sys/mman.h>
 #include <time.h>

@@ -17,13 +17,13 @@
 namespace spate {
 namespace {
 
+#if SPATE_GLIBC_MALLOC  // (malloc_probe.h: no threshold to observe under sanitizers)
 int64_t MallocBytes() {
   const struct mallinfo2 m = mallinfo2();
   return static_cast<int64_t>(m.uordblks + m.hblkhd);
 }
 
 TEST(MappedAllocator, SmallBlocksFromMallocLargeOnesMappedApart) {
-  if (!malloc_probe::kGlibcMalloc) GTEST_SKIP() << "not glibc's malloc";
   ReleaseMappedCache();  // the cache's own small allocation made before measuring
   MappedAllocator<char> a;
   const int64_t before = MallocBytes();
@@ -46,6 +46,7 @@ TEST(MappedAllocator, SmallBlocksFromMallocLargeOnesMappedApart) {
   a.deallocate(small, 4000);
   EXPECT_EQ(MallocBytes(), before);
 }
+#endif
 
 TEST(MappedAllocator, ContainersKeepTheirContentsAcrossTheThreshold) {
   MappedVector<int64_t> v;
@@ -119,11 +120,11 @@ TEST(MappedAllocator, CachedBlocksExpire) {
   ReleaseMappedCache();
 }
 
+#if SPATE_GLIBC_MALLOC
 // What the allocator is for: freeing a large mapped block leaves glibc's dynamic mmap
 // threshold where it was, where freeing the same block from malloc raises it (the
 // control). Each in a fresh process.
 TEST(MappedAllocator, FreeingALargeBlockLeavesGlibcsMmapThresholdAlone) {
-  if (!malloc_probe::kGlibcMalloc) GTEST_SKIP() << "not glibc's malloc";
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
@@ -144,6 +145,7 @@ TEST(MappedAllocator, FreeingALargeBlockLeavesGlibcsMmapThresholdAlone) {
       },
       ::testing::ExitedWithCode(1), "");
 }
+#endif
 
 }  // namespace
 }  // namespace spate
