@@ -31,9 +31,10 @@ int64_t AddMonthsToDays(int64_t days, int64_t months);
 /// shown as timestampadd(UNIT, n, ts) / timestampdiff(UNIT, start, end). Internal names
 /// (Spark's are internal functions), so that `timestampadd` itself is no function: with a
 /// unit that is no keyword, timestampadd(FOO, 1, ts) is UNRESOLVED_ROUTINE, as in Spark.
-/// timestamp_add_diff.cc.
-inline constexpr const char* kTimestampAddCall = "__spate_timestampadd";
-inline constexpr const char* kTimestampDiffCall = "__spate_timestampdiff";
+/// timestamp_add_diff.cc. Each name holds an upper-case letter: SQL and call_function
+/// lower-case the names they call, so no user text reaches these entries.
+inline constexpr const char* kTimestampAddCall = "__spate_timestampAdd";
+inline constexpr const char* kTimestampDiffCall = "__spate_timestampDiff";
 /// True for the units those calls take, in any case: YEAR, QUARTER, MONTH, WEEK, DAY,
 /// DAYOFYEAR, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND.
 bool IsTimestampUnit(std::string_view word);
