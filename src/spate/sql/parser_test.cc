@@ -557,7 +557,7 @@ TEST(ParserTest, SpecialSyntaxFunctions) {
 TEST(ParserTest, TimestampAddAndDiffWithUnitKeywords) {
   // The unit keyword is kept as written; DATEADD / DATE_ADD are TIMESTAMPADD, DATEDIFF /
   // DATE_DIFF / TIMEDIFF TIMESTAMPDIFF, all named as Spark names them.
-  EXPECT_EQ(Expr("timestampadd(Hour, 2, ts)"), "__spate_timestampadd('Hour', 2, ts)");
+  EXPECT_EQ(Expr("timestampadd(Hour, 2, ts)"), "__spate_timestampAdd('Hour', 2, ts)");
   EXPECT_EQ(ExprOf("DATE_ADD(MONTH, n + 1, ts)")->DisplayName(),
             "timestampadd(MONTH, (n + 1), ts)");
   EXPECT_EQ(ExprOf("dateadd(dayofyear, 1, ts)")->DisplayName(),
@@ -577,7 +577,7 @@ TEST(ParserTest, TimestampAddAndDiffWithUnitKeywords) {
   EXPECT_EQ(Expr("date_add('2024-01-01', 1)"), "date_add('2024-01-01', 1)");
   // Nested calls parse once each way.
   EXPECT_EQ(Expr("timestampadd(DAY, 1, timestampadd(DAY, 2, ts))"),
-            "__spate_timestampadd('DAY', 1, __spate_timestampadd('DAY', 2, ts))");
+            "__spate_timestampAdd('DAY', 1, __spate_timestampAdd('DAY', 2, ts))");
   // A quoted unit is an error naming the function as written and the literal.
   auto quoted = ParseExpression("Date_Add(\"x\", 1, ts)");
   EXPECT_ERROR_CLASS(quoted, "INVALID_PARAMETER_VALUE.DATETIME_UNIT");
