@@ -19,7 +19,7 @@ PKGS=(
   pkg-config
   libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev
   nodejs
-  libre2-dev libssl-dev libicu-dev
+  libre2-dev libssl-dev libicu-dev libxml2-dev
   librocksdb-dev
   libsimdjson-dev
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas

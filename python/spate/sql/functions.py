@@ -1039,6 +1039,42 @@ def try_to_binary(col: ColumnOrName, format: Optional[ColumnOrName] = None) -> C
     return _invoke("try_to_binary", col) if format is None else _invoke("try_to_binary", col, format)
 
 
+def xpath(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath", xml, path)
+
+
+def xpath_string(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath_string", xml, path)
+
+
+def xpath_boolean(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath_boolean", xml, path)
+
+
+def xpath_number(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath_number", xml, path)
+
+
+def xpath_double(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath_double", xml, path)
+
+
+def xpath_float(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath_float", xml, path)
+
+
+def xpath_long(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath_long", xml, path)
+
+
+def xpath_int(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath_int", xml, path)
+
+
+def xpath_short(xml: ColumnOrName, path: ColumnOrName) -> Column:
+    return _invoke("xpath_short", xml, path)
+
+
 def parse_url(url: ColumnOrName, partToExtract: ColumnOrName, key: Optional[ColumnOrName] = None) -> Column:
     if key is None:
         return _invoke("parse_url", url, partToExtract)

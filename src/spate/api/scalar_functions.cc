@@ -153,6 +153,31 @@ Column try_to_binary(const Column& str) { return Fn("try_to_binary", {str}); }
 Column try_to_binary(const Column& str, const Column& format) {
   return Fn("try_to_binary", {str, format});
 }
+Column xpath(const Column& xml, const Column& path) { return Fn("xpath", {xml, path}); }
+Column xpath_string(const Column& xml, const Column& path) {
+  return Fn("xpath_string", {xml, path});
+}
+Column xpath_boolean(const Column& xml, const Column& path) {
+  return Fn("xpath_boolean", {xml, path});
+}
+Column xpath_number(const Column& xml, const Column& path) {
+  return Fn("xpath_number", {xml, path});
+}
+Column xpath_double(const Column& xml, const Column& path) {
+  return Fn("xpath_double", {xml, path});
+}
+Column xpath_float(const Column& xml, const Column& path) {
+  return Fn("xpath_float", {xml, path});
+}
+Column xpath_long(const Column& xml, const Column& path) {
+  return Fn("xpath_long", {xml, path});
+}
+Column xpath_int(const Column& xml, const Column& path) {
+  return Fn("xpath_int", {xml, path});
+}
+Column xpath_short(const Column& xml, const Column& path) {
+  return Fn("xpath_short", {xml, path});
+}
 Column parse_url(const Column& url, const Column& part) {
   return Fn("parse_url", {url, part});
 }

@@ -131,6 +131,20 @@ Column parse_url(const Column& url, const Column& part);
 Column parse_url(const Column& url, const Column& part, const Column& key);
 Column try_parse_url(const Column& url, const Column& part);
 Column try_parse_url(const Column& url, const Column& part, const Column& key);
+/// XPath 1.0 over an XML string (`path` a constant string): xpath gives the node values
+/// of the matching nodes (ARRAY<STRING>, NULL for elements), xpath_string the string
+/// value, xpath_boolean the boolean value, xpath_number / xpath_double / xpath_float /
+/// xpath_long / xpath_int / xpath_short the number value narrowed as Java narrows a
+/// double (NaN -> 0). A NULL or empty document or path gives NULL.
+Column xpath(const Column& xml, const Column& path);
+Column xpath_string(const Column& xml, const Column& path);
+Column xpath_boolean(const Column& xml, const Column& path);
+Column xpath_number(const Column& xml, const Column& path);
+Column xpath_double(const Column& xml, const Column& path);
+Column xpath_float(const Column& xml, const Column& path);
+Column xpath_long(const Column& xml, const Column& path);
+Column xpath_int(const Column& xml, const Column& path);
+Column xpath_short(const Column& xml, const Column& path);
 /// mask(str, upper='X', lower='x', digit='n', other=NULL): a NULL replacement keeps the
 /// character class unmasked.
 Column mask(const Column& str);

@@ -26,6 +26,7 @@ FunctionRegistry::FunctionRegistry() {
   RegisterTextFunctions(*this);
   RegisterAesFunctions(*this);
   RegisterVectorFunctions(*this);
+  RegisterXPathFunctions(*this);
 }
 
 FunctionRegistry& FunctionRegistry::Global() {

@@ -79,5 +79,7 @@ void RegisterAesFunctions(
     FunctionRegistry& r);  // aes_functions.cc: aes_encrypt, aes_decrypt
 void RegisterVectorFunctions(
     FunctionRegistry& r);  // vector_functions.cc: vector_norm, vector_inner_product, ...
+void RegisterXPathFunctions(
+    FunctionRegistry& r);  // xpath_functions.cc: xpath, xpath_string, xpath_int, ...
 
 }  // namespace spate
