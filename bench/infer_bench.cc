@@ -7,8 +7,9 @@
 // SPATE_BRONZE_AB=<NAME>, the environment variable NAME is set (=1) on odd repetitions
 // and unset on even ones, and the medians of both are printed (a switch a change under
 // measurement keeps for the old path, interleaved in one process).
-// Writes an NDJSON and a CSV file of events and measures, in the same run (best of the
-// repetitions, MB/s of file bytes):
+// SPATE_BRONZE_KEEP=<dir> keeps a copy of the last run's Delta table there (to compare
+// two builds' files). Writes an NDJSON and a CSV file of events and measures, in the same
+// run (best of the repetitions, MB/s of file bytes):
 //   JSON  1. the inference spate had before (bench/legacy_json_infer.h: whole file in
 //            memory, a new parser and a DataType tree per record, one thread);
 //         2. the new inference on one thread over the whole file (sequential);
@@ -207,6 +208,11 @@ int BronzeOnly(const std::string& json_file, int reps) {
                 static_cast<long long>(events), events / cpu / 1e6, events / wall / 1e6);
     std::fflush(stdout);
     cpu_rate[side].push_back(events / cpu / 1e6);
+  }
+  if (const char* keep = std::getenv("SPATE_BRONZE_KEEP")) {
+    // The last run's table, kept for comparing the files two builds write.
+    std::filesystem::remove_all(keep);
+    std::filesystem::copy(out, keep, std::filesystem::copy_options::recursive);
   }
   if (ab) {
     auto median = [](std::vector<double> v) {

@@ -6,11 +6,67 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace spate::formats::parquet {
 
 namespace {
+
+// zlib's crc32 in zlib-sized pieces.
+uint32_t ZlibCrc32(uint32_t crc, const uint8_t* p, int64_t n) {
+  while (n > 0) {
+    const auto piece = static_cast<uInt>(std::min<int64_t>(n, int64_t{1} << 30));
+    crc = static_cast<uint32_t>(crc32(crc, p, piece));
+    p += piece;
+    n -= piece;
+  }
+  return crc;
+}
+
+#if defined(__x86_64__)
+// CRC-32 (zlib's: reflected 0xEDB88320) by carry-less multiplication, n >= 64: the data
+// (zlib's state ~crc XORed into its first 4 bytes) is folded 64 bytes at a time into
+// four 128-bit lanes, then 16 at a time into one (the folding constants are x^(k*8) mod
+// P for the reflected polynomial, from Intel's "Fast CRC Computation for Generic
+// Polynomials Using PCLMULQDQ"); those 16 bytes have the CRC of all that was folded,
+// taken with zlib, which also takes the last n % 16 bytes.
+#define SPATE_CLMUL __attribute__((target("pclmul,sse4.1")))
+SPATE_CLMUL inline __m128i Fold(__m128i x, __m128i k, __m128i next) {
+  return _mm_xor_si128(
+      _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11)),
+      next);
+}
+SPATE_CLMUL inline __m128i Load(const uint8_t* q) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+}
+SPATE_CLMUL uint32_t ClmulCrc32(uint32_t crc, const uint8_t* p, int64_t n) {
+  __m128i x0 = _mm_xor_si128(Load(p), _mm_cvtsi32_si128(static_cast<int>(~crc)));
+  __m128i x1 = Load(p + 16), x2 = Load(p + 32), x3 = Load(p + 48);
+  p += 64;
+  n -= 64;
+  const __m128i k4 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4);  // 512 and 576 bits
+  for (; n >= 64; p += 64, n -= 64) {
+    x0 = Fold(x0, k4, Load(p));
+    x1 = Fold(x1, k4, Load(p + 16));
+    x2 = Fold(x2, k4, Load(p + 32));
+    x3 = Fold(x3, k4, Load(p + 48));
+  }
+  const __m128i k1 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);  // 128 and 192 bits
+  x0 = Fold(x0, k1, x1);
+  x0 = Fold(x0, k1, x2);
+  x0 = Fold(x0, k1, x3);
+  for (; n >= 16; p += 16, n -= 16) x0 = Fold(x0, k1, Load(p));
+  alignas(16) uint8_t rest[16];
+  _mm_store_si128(reinterpret_cast<__m128i*>(rest), x0);
+  return ZlibCrc32(ZlibCrc32(0xFFFFFFFFu, rest, 16), p, n);
+}
+#undef SPATE_CLMUL
+#endif
 
 Status Corrupt(Codec c, const std::string& what) {
   return Status(StatusCode::kDataCorruption,
@@ -147,11 +203,50 @@ Status CompressInto(Codec codec, const uint8_t* in, int64_t n, Out* out) {
 
 }  // namespace
 
+uint32_t Crc32(const uint8_t* data, int64_t n) {
+#if defined(__x86_64__)
+  static const bool kClmul =
+      __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+  if (kClmul && n >= 64) return ClmulCrc32(0, data, n);
+#endif
+  return ZlibCrc32(0, data, n);
+}
+
 Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out) {
   return CompressInto(codec, in, n, out);
 }
 Status Compress(Codec codec, const uint8_t* in, int64_t n, MappedString* out) {
   return CompressInto(codec, in, n, out);
+}
+
+Result<int64_t> CompressReusing(Codec codec, const uint8_t* in, int64_t n,
+                                MappedString* buf) {
+  auto grow = [buf](size_t cap) {
+    if (buf->size() < cap) buf->resize(cap);
+  };
+  switch (codec) {
+    case Codec::kSnappy: {
+      size_t cap = snappy_max_compressed_length(static_cast<size_t>(n));
+      grow(cap);
+      if (snappy_compress(reinterpret_cast<const char*>(in), static_cast<size_t>(n),
+                          buf->data(), &cap) != SNAPPY_OK) {
+        return Status::Internal("snappy compression failed");
+      }
+      return static_cast<int64_t>(cap);
+    }
+    case Codec::kZstd: {
+      const size_t cap = ZSTD_compressBound(static_cast<size_t>(n));
+      grow(cap);
+      const size_t got = ZSTD_compress(buf->data(), cap, in, static_cast<size_t>(n), 3);
+      if (ZSTD_isError(got))
+        return Status::Internal(std::string("zstd compression failed: ") +
+                                ZSTD_getErrorName(got));
+      return static_cast<int64_t>(got);
+    }
+    default:
+      SPATE_RETURN_IF_ERROR(CompressInto(codec, in, n, buf));
+      return static_cast<int64_t>(buf->size());
+  }
 }
 
 Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out,

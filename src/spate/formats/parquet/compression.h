@@ -20,9 +20,16 @@ namespace spate::formats::parquet {
 /// page buffers, base/mapped_allocator.h.)
 Status Compress(Codec codec, const uint8_t* in, int64_t n, std::string* out);
 Status Compress(Codec codec, const uint8_t* in, int64_t n, MappedString* out);
+/// Compresses [in, in+n) into the front of *buf and returns the compressed length; *buf
+/// grows as needed and is not shrunk (a buffer reused page after page is not zero-filled
+/// again), its bytes past the length are unspecified.
+Result<int64_t> CompressReusing(Codec codec, const uint8_t* in, int64_t n,
+                                MappedString* buf);
 /// Decompresses exactly `out_size` bytes into `out`.
 Status Decompress(Codec codec, const uint8_t* in, int64_t n, uint8_t* out,
                   int64_t out_size);
+/// CRC-32 of [data, data + n) as zlib's crc32(0, data, n): a page's CRC (PageHeader.crc).
+uint32_t Crc32(const uint8_t* data, int64_t n);
 /// Parses a codec name as Spark's `compression` option ("none", "uncompressed", "snappy",
 /// "gzip", "zstd", "lz4_raw", "lz4raw"); case-insensitive.
 Result<Codec> ParseCodecName(const std::string& name);

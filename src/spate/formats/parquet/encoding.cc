@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace spate::formats::parquet {
 
@@ -36,27 +37,17 @@ bool GetVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
   return false;
 }
 
-// Appends values [b, b + count) bit-packed (LSB first, `bw` bits each) and padded with
-// zeros to a multiple of 8 values, as one bit-packed run.
-template <typename T, typename Out>
-void PutBitPacked(const T* values, int64_t b, int64_t count, int bw, Out* out) {
-  const int64_t groups = (count + 7) / 8;
-  PutVarint((static_cast<uint64_t>(groups) << 1) | 1, out);  // bit-packed run: LSB 1
-  const size_t at = out->size();
-  out->resize(at + static_cast<size_t>(groups * bw));
-  uint8_t* p = reinterpret_cast<uint8_t*>(out->data() + at);
-  if (bw == 0) return;
-  // Eight values fill exactly `bw` bytes: pack each group in a 64-bit accumulator
-  // (8 * bw <= 256 bits: flushed whole bytes at a time).
-  for (int64_t g = 0; g < groups; ++g) {
-    const int64_t base = b + g * 8;
-    const int64_t avail = std::min<int64_t>(8, b + count - base);
+// Packs `groups` groups of 8 values (LSB first, BW bits each; a group fills BW bytes)
+// into p. BW is a constant so the 64-bit accumulator's flushes are resolved at compile
+// time (8 * BW <= 256 bits: whole 32-bit words, then the tail bytes).
+template <int BW, typename T>
+void PackGroups(const T* values, int64_t groups, uint8_t* p) {
+  for (int64_t g = 0; g < groups; ++g, values += 8) {
     uint64_t acc = 0;
     int bits = 0;
     for (int k = 0; k < 8; ++k) {
-      const uint64_t v = k < avail ? static_cast<uint32_t>(values[base + k]) : 0;
-      acc |= v << bits;
-      bits += bw;
+      acc |= static_cast<uint64_t>(static_cast<uint32_t>(values[k])) << bits;
+      bits += BW;
       if (bits >= 32) {
         std::memcpy(p, &acc, 4);
         p += 4;
@@ -72,21 +63,72 @@ void PutBitPacked(const T* values, int64_t b, int64_t count, int bw, Out* out) {
   }
 }
 
-// Runs of >= 8 equal values are RLE runs; the values between them are bit-packed, the
-// packed stretch first extended into the next run to a multiple of 8 values.
+template <typename T, size_t... W>
+void PackGroupsOfWidth(int bw, const T* values, int64_t groups, uint8_t* p,
+                       std::index_sequence<W...>) {
+  using Fn = void (*)(const T*, int64_t, uint8_t*);
+  static constexpr Fn kPack[] = {&PackGroups<static_cast<int>(W) + 1, T>...};
+  kPack[bw - 1](values, groups, p);
+}
+
+// Appends values [b, b + count) bit-packed (LSB first, `bw` bits each, 1 <= bw <= 32)
+// and padded with zeros to a multiple of 8 values, as one bit-packed run.
+template <typename T, typename Out>
+void PutBitPacked(const T* values, int64_t b, int64_t count, int bw, Out* out) {
+  const int64_t groups = (count + 7) / 8;
+  PutVarint((static_cast<uint64_t>(groups) << 1) | 1, out);  // bit-packed run: LSB 1
+  const size_t at = out->size();
+  out->resize(at + static_cast<size_t>(groups * bw));
+  uint8_t* p = reinterpret_cast<uint8_t*>(out->data() + at);
+  if (bw == 0) return;
+  const int64_t full = count / 8;
+  PackGroupsOfWidth(bw, values + b, full, p, std::make_index_sequence<32>{});
+  if (full < groups) {
+    T last[8] = {};
+    std::copy(values + b + full * 8, values + b + count, last);
+    PackGroupsOfWidth(bw, last, 1, p + full * bw, std::make_index_sequence<32>{});
+  }
+}
+
+// The first s >= i where 8 equal values start (values[s..s+7]), or n. A run of 8 holds
+// [q, q + 4] for the first q = i + 4k >= s (q <= s + 3), so only the positions q whose
+// five values are equal are looked at closer, from s = q - 3 on: the first s found is
+// the first there is, since every earlier q only admits earlier starts.
+template <typename T>
+int64_t NextRunOf8(const T* values, int64_t i, int64_t n) {
+  for (int64_t q = i; q + 4 < n; q += 4) {
+    const auto v = static_cast<uint32_t>(values[q]);
+    if (((v ^ static_cast<uint32_t>(values[q + 1])) |
+         (v ^ static_cast<uint32_t>(values[q + 2])) |
+         (v ^ static_cast<uint32_t>(values[q + 3])) |
+         (v ^ static_cast<uint32_t>(values[q + 4]))) != 0) {
+      continue;
+    }
+    for (int64_t s = std::max(i, q - 3); s <= q && s + 8 <= n; ++s) {
+      int k = 1;
+      while (k < 8 && values[s + k] == values[s]) ++k;
+      if (k == 8) return s;
+    }
+  }
+  return n;
+}
+
+// Maximal runs of >= 8 equal values are RLE runs; the values between them are
+// bit-packed, the packed stretch first extended into the next run to a multiple of 8
+// values.
 template <typename T, typename Out>
 void RleEncodeImpl(const T* values, int64_t n, int bw, Out* out) {
   const int value_bytes = (bw + 7) / 8;
   int64_t packed_from = 0;  // the pending bit-packed values are [packed_from, i)
   int64_t i = 0;
   while (i < n) {
+    // Runs shorter than 8 are skipped: i lands on a run's start (the start of the
+    // sequence or of a value other than the one before).
+    i = NextRunOf8(values, i, n);
+    if (i == n) break;
     const T v = values[i];
-    int64_t r = 1;
+    int64_t r = 8;
     while (i + r < n && values[i + r] == v) ++r;
-    if (r < 8) {
-      i += r;
-      continue;
-    }
     if (packed_from < i) {
       const int64_t k = (8 - (i - packed_from) % 8) % 8;
       i += k;
@@ -125,6 +167,19 @@ void RleEncode(const uint32_t* values, int64_t n, int bit_width, MappedString* o
 }
 void RleEncode(const int16_t* values, int64_t n, int bit_width, MappedString* out) {
   RleEncodeImpl(values, n, bit_width, out);
+}
+
+void RleEncodeRepeated(uint32_t value, int64_t n, int bit_width, MappedString* out) {
+  if (n < 8) {
+    // RleEncode's bytes for fewer than 8 values: one bit-packed group.
+    uint32_t values[8];
+    std::fill(values, values + 8, value);
+    RleEncodeImpl(values, n, bit_width, out);
+    return;
+  }
+  PutVarint(static_cast<uint64_t>(n) << 1, out);  // RLE run: LSB 0
+  for (int b = 0; b < (bit_width + 7) / 8; ++b)
+    out->push_back(static_cast<char>((value >> (8 * b)) & 0xFF));
 }
 
 Status RleDecoder::NextRun() {

@@ -28,6 +28,8 @@ void RleEncode(const uint32_t* values, int64_t n, int bit_width, std::string* ou
 void RleEncode(const int16_t* values, int64_t n, int bit_width, std::string* out);
 void RleEncode(const uint32_t* values, int64_t n, int bit_width, MappedString* out);
 void RleEncode(const int16_t* values, int64_t n, int bit_width, MappedString* out);
+/// RleEncode's bytes for `n` copies of `value`, without the values in memory.
+void RleEncodeRepeated(uint32_t value, int64_t n, int bit_width, MappedString* out);
 
 /// Decoder of the RLE/bit-packed hybrid.
 class RleDecoder {

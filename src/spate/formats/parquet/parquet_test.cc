@@ -1,6 +1,7 @@
 // Copyright spate authors.
 // Unit tests of the Parquet building blocks and writer -> reader round trips.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "spate/base/malloc_probe.h"
 #include "spate/columnar/builder.h"
+#include "spate/columnar/kernels.h"
 #include "spate/formats/parquet/compression.h"
 #include "spate/formats/parquet/encoding.h"
 #include "spate/formats/parquet/metadata.h"
@@ -230,6 +232,130 @@ TEST(EncodingTest, RleKnownBytes) {
   EXPECT_EQ(static_cast<uint8_t>(enc[3]), 0b010);
 }
 
+// The bit-packed groups are packed by a routine per bit width: every width, full and
+// partial last groups, for both level and index inputs.
+TEST(EncodingTest, BitPackingOfEveryWidthRoundTrips) {
+  std::mt19937 rng(9);
+  for (int bw = 1; bw <= 32; ++bw) {
+    const uint64_t maxv = bw == 32 ? 0xFFFFFFFFull : ((1ull << bw) - 1);
+    for (int64_t n : {1, 7, 8, 9, 15, 16, 17, 100, 1001}) {
+      std::vector<uint32_t> v(static_cast<size_t>(n));
+      for (auto& x : v) x = static_cast<uint32_t>(rng() & maxv);
+      if (n > 1) v[1] = static_cast<uint32_t>(maxv);  // the widest value
+      std::string enc;
+      RleEncode(v.data(), n, bw, &enc);
+      std::vector<uint32_t> out(v.size());
+      RleDecoder dec(reinterpret_cast<const uint8_t*>(enc.data()),
+                     static_cast<int64_t>(enc.size()), bw);
+      ASSERT_TRUE(dec.Get(out.data(), n).ok()) << bw << " " << n;
+      EXPECT_EQ(out, v) << bw << " " << n;
+      if (bw > 15) continue;
+      std::vector<int16_t> levels(v.begin(), v.end());
+      MappedString lenc;
+      RleEncode(levels.data(), n, bw, &lenc);
+      EXPECT_EQ(std::string(lenc), enc) << bw << " " << n;
+    }
+  }
+}
+
+// The hybrid encoding as first written, value by value and bit by bit: the encoder (runs
+// found 4 values at a time, groups packed per bit width) must give its bytes.
+std::string ModelRle(const std::vector<uint32_t>& v, int bw) {
+  std::string out;
+  auto varint = [&](uint64_t x) {
+    for (; x >= 0x80; x >>= 7) out.push_back(static_cast<char>((x & 0x7F) | 0x80));
+    out.push_back(static_cast<char>(x));
+  };
+  auto packed = [&](int64_t b, int64_t count) {
+    const int64_t groups = (count + 7) / 8;
+    varint(static_cast<uint64_t>(groups) << 1 | 1);
+    std::string bytes(static_cast<size_t>(groups * bw), '\0');
+    for (int64_t j = 0; j < count; ++j) {
+      for (int t = 0; t < bw; ++t) {
+        const int64_t bit = j * bw + t;
+        if (v[static_cast<size_t>(b + j)] >> t & 1)
+          bytes[static_cast<size_t>(bit / 8)] |= static_cast<char>(1 << (bit % 8));
+      }
+    }
+    out += bytes;
+  };
+  const auto n = static_cast<int64_t>(v.size());
+  int64_t packed_from = 0, i = 0;
+  while (i < n) {
+    int64_t r = 1;
+    while (i + r < n && v[static_cast<size_t>(i + r)] == v[static_cast<size_t>(i)]) ++r;
+    if (r < 8) {
+      i += r;
+      continue;
+    }
+    if (packed_from < i) {
+      const int64_t k = (8 - (i - packed_from) % 8) % 8;
+      i += k;
+      r -= k;
+      packed(packed_from, i - packed_from);
+    }
+    varint(static_cast<uint64_t>(r) << 1);
+    for (int b = 0; b < (bw + 7) / 8; ++b)
+      out.push_back(static_cast<char>((v[static_cast<size_t>(i)] >> (8 * b)) & 0xFF));
+    i += r;
+    packed_from = i;
+  }
+  if (packed_from < n) packed(packed_from, n - packed_from);
+  return out;
+}
+
+TEST(EncodingTest, RleEncodeMatchesTheValueByValueModel) {
+  std::mt19937 rng(17);
+  for (int round = 0; round < 3000; ++round) {
+    const int bw = 1 + round % 32;
+    const uint64_t maxv = bw == 32 ? 0xFFFFFFFFull : ((1ull << bw) - 1);
+    // Runs of 1..20 of a few values (runs of 7, 8 and 9 meet at any alignment),
+    // periodic stretches and random ones.
+    const int alphabet = 1 + static_cast<int>(rng() % 4);
+    std::vector<uint32_t> v;
+    const int64_t n = static_cast<int64_t>(rng() % (round % 10 == 0 ? 3000 : 120));
+    while (static_cast<int64_t>(v.size()) < n) {
+      const uint32_t x = static_cast<uint32_t>(
+          rng() % 3 == 0 ? rng() & maxv
+                         : (rng() % static_cast<uint32_t>(alphabet)) & maxv);
+      const int kind = static_cast<int>(rng() % 4);
+      const int len = 1 + static_cast<int>(rng() % 20);
+      for (int k = 0; k < len; ++k) {
+        if (kind == 3) {
+          v.push_back(static_cast<uint32_t>(k % 2 ? x : (x + 1) & maxv));
+        } else {
+          v.push_back(x);
+        }
+      }
+    }
+    v.resize(static_cast<size_t>(n));
+    std::string enc;
+    RleEncode(v.data(), n, bw, &enc);
+    ASSERT_EQ(enc, ModelRle(v, bw)) << "round " << round << " bw " << bw << " n " << n;
+    if (bw <= 15) {
+      std::vector<int16_t> levels(v.begin(), v.end());
+      MappedString lenc;
+      RleEncode(levels.data(), n, bw, &lenc);
+      ASSERT_EQ(std::string(lenc), enc) << "round " << round;
+    }
+  }
+}
+
+// A column without NULLs stores no definition levels; its pages encode them as
+// RleEncodeRepeated, which must give RleEncode's bytes for the materialized levels.
+TEST(EncodingTest, RleEncodeRepeatedMatchesRleEncode) {
+  for (int bw : {1, 2, 3, 8, 9, 15}) {  // levels are int16: at most 15 bits
+    const auto value = static_cast<uint32_t>((1u << bw) - 1);
+    for (int64_t n : {0, 1, 2, 7, 8, 9, 63, 64, 65, 1000, 100000}) {
+      std::vector<int16_t> levels(static_cast<size_t>(n), static_cast<int16_t>(value));
+      MappedString want, got;
+      RleEncode(levels.data(), n, bw, &want);
+      RleEncodeRepeated(value, n, bw, &got);
+      EXPECT_EQ(got, want) << bw << " " << n;
+    }
+  }
+}
+
 TEST(EncodingTest, UnpackBits) {
   // 3-bit values 0..7 packed LSB first: the spec's example bytes.
   const uint8_t in[] = {0x88, 0xC6, 0xFA};
@@ -370,6 +496,50 @@ TEST(EncodingTest, ByteStreamSplit) {
   EXPECT_EQ(out[0], 1.5f);
   EXPECT_EQ(out[1], -2.25f);
   EXPECT_EQ(out[2], 1e30f);
+}
+
+// Page CRCs are computed by carry-less multiplication from 64 bytes on: zlib's value for
+// every length around the 16- and 64-byte folds and any alignment.
+TEST(CompressionTest, Crc32MatchesZlib) {
+  std::mt19937 rng(5);
+  std::vector<uint8_t> data(300000);
+  for (auto& b : data) b = static_cast<uint8_t>(rng());
+  std::vector<int64_t> lengths;
+  for (int64_t n = 0; n <= 260; ++n) lengths.push_back(n);
+  for (int64_t n : {1023, 1024, 4097, 65536, 299990}) lengths.push_back(n);
+  for (int64_t n : lengths) {
+    for (size_t off : {0, 1, 7}) {
+      const uint8_t* p = data.data() + off;
+      EXPECT_EQ(Crc32(p, n), static_cast<uint32_t>(crc32(0, p, static_cast<uInt>(n))))
+          << n << " at " << off;
+    }
+  }
+  std::vector<uint8_t> ones(1000, 0xFF);
+  EXPECT_EQ(Crc32(ones.data(), 1000), static_cast<uint32_t>(crc32(0, ones.data(), 1000)));
+}
+
+// The writer's page buffer is reused: a long page, then shorter ones, each decompressing
+// to its own bytes.
+TEST(CompressionTest, CompressReusingKeepsTheBufferAcrossPages) {
+  for (Codec c : {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip, Codec::kZstd,
+                  Codec::kLz4Raw}) {
+    MappedString buf;
+    for (size_t n : {100000, 10, 0, 5000, 100001}) {
+      std::string in;
+      for (size_t i = 0; i < n; ++i) in.push_back(static_cast<char>('a' + (i * i) % 7));
+      auto len = CompressReusing(c, reinterpret_cast<const uint8_t*>(in.data()),
+                                 static_cast<int64_t>(n), &buf);
+      ASSERT_TRUE(len.ok()) << len.status().ToString();
+      ASSERT_LE(static_cast<size_t>(*len), buf.size());
+      std::string out(n, '\0');
+      ASSERT_TRUE(Decompress(c, reinterpret_cast<const uint8_t*>(buf.data()), *len,
+                             reinterpret_cast<uint8_t*>(out.data()),
+                             static_cast<int64_t>(n))
+                      .ok())
+          << CodecName(c) << " " << n;
+      EXPECT_EQ(out, in) << CodecName(c) << " " << n;
+    }
+  }
 }
 
 TEST(CompressionTest, EveryCodecRoundTrips) {
@@ -830,6 +1000,81 @@ TEST(RoundTripTest, DictionaryEstimateKeepsTheEncodingBuildingDecides) {
     const auto& m = reader->metadata().row_groups[0].columns[0].meta_data;
     EXPECT_EQ(m.has_dictionary_page_offset, fits)
         << type->Sql() << " " << seen.size() << " distinct of " << vals.size();
+  }
+}
+
+// A row group's bytes do not depend on how its rows came in batches. A column chunk
+// stores no definition levels while its batches hold no NULL (they are all max_def:
+// one run per page) and stores them from the first batch that has one; split at random
+// points, the same rows give the same file, as one batch and as several, across many
+// pages and with struct fields of never-NULL and sometimes-NULL structs and lists.
+TEST(RoundTripTest, BatchSplitsKeepTheBytes) {
+  std::mt19937_64 rng(31);
+  auto st_t = DataType::Struct(
+      {Field{"a", DataType::Long(), true}, Field{"b", DataType::String(), true}});
+  auto list_t = DataType::Array(DataType::String());
+  const std::vector<Field> fields = {{"l", DataType::Long()},
+                                     {"s", DataType::String()},
+                                     {"d", DataType::Double()},
+                                     {"st", st_t},
+                                     {"lst", list_t},
+                                     {"req", DataType::Int(), false},
+                                     {"dec", DataType::Decimal(20, 0)}};
+  auto write = [&](const std::vector<BatchPtr>& batches, const WriterOptions& opt) {
+    RoundTrip rt;
+    auto out = rt.Run(batches, opt);
+    EXPECT_TRUE(out.ok()) << out.status().ToString();
+    if (out.ok()) ExpectSameRows(batches, *out);
+    return *rt.fs->ReadAll("/t.parquet");
+  };
+  for (int round = 0; round < 12; ++round) {
+    const int64_t rows = 500 + static_cast<int64_t>(rng() % 3000);
+    // NULLs only in some stretches of rows (so that some pieces have none), per column.
+    std::vector<std::pair<int64_t, int64_t>> null_spans(fields.size());
+    for (auto& sp : null_spans) {
+      const int64_t b = static_cast<int64_t>(rng() % static_cast<uint64_t>(rows));
+      sp = {b, round % 3 == 0 ? b : b + static_cast<int64_t>(rng() % 400)};
+    }
+    auto null_at = [&](size_t c, int64_t i) {
+      return i >= null_spans[c].first && i < null_spans[c].second && rng() % 3 != 0;
+    };
+    std::vector<std::vector<Value>> cols(fields.size());
+    for (int64_t i = 0; i < rows; ++i) {
+      const auto r = static_cast<int64_t>(rng() % 1000);
+      cols[0].push_back(null_at(0, i) ? Value::Null(DataType::Long())
+                                      : Value::Long(round % 2 ? r : i));
+      cols[1].push_back(
+          null_at(1, i) ? Value::Null(DataType::String())
+                        : Value::String(std::string("s").append(std::to_string(r % 37))));
+      cols[2].push_back(null_at(2, i) ? Value::Null(DataType::Double())
+                                      : Value::Double(static_cast<double>(r) / 4));
+      cols[3].push_back(null_at(3, i)
+                            ? Value::Null(st_t)
+                            : Value::Struct(st_t, {rng() % 5 == 0 && i > rows / 2
+                                                       ? Value::Null(DataType::Long())
+                                                       : Value::Long(r),
+                                                   Value::String(std::to_string(i))}));
+      std::vector<Value> items;
+      for (int k = 0; k < static_cast<int>(rng() % 3); ++k)
+        items.push_back(Value::String(std::string("t").append(std::to_string(k))));
+      cols[4].push_back(null_at(4, i) ? Value::Null(list_t)
+                                      : Value::ArrayOf(list_t, items));
+      cols[5].push_back(Value::Int(static_cast<int32_t>(i)));
+      cols[6].push_back(null_at(6, i) ? Value::Null(fields[6].type)
+                                      : Value::Decimal(r, 20, 0));
+    }
+    auto whole = MakeBatch(fields, cols);
+    std::vector<BatchPtr> pieces;
+    for (int64_t at = 0; at < rows;) {
+      const int64_t len =
+          std::min<int64_t>(rows - at, 1 + static_cast<int64_t>(rng() % 700));
+      pieces.push_back(SliceBatch(*whole, at, len));
+      at += len;
+    }
+    WriterOptions opt;
+    opt.page_bytes = 256 + static_cast<int64_t>(rng() % 2048);  // many pages
+    opt.enable_dictionary = round % 4 != 3;
+    EXPECT_EQ(write({whole}, opt), write(pieces, opt)) << "round " << round;
   }
 }
 

@@ -1,8 +1,6 @@
 // Copyright spate authors.
 #include "spate/formats/parquet/reader.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -678,7 +676,7 @@ Status ParquetFileReader::ReadLeaf(int rg, int leaf_index, LeafColumn* out) cons
                                    " bytes is too large (" + where() + ")");
     }
     if (h.has_crc) {
-      uint32_t crc = static_cast<uint32_t>(crc32(0, page, static_cast<uInt>(csize)));
+      const uint32_t crc = Crc32(page, csize);
       if (crc != static_cast<uint32_t>(h.crc))
         return Corrupt("page CRC mismatch (" + where() + ")");
     }

@@ -1,8 +1,6 @@
 // Copyright spate authors.
 #include "spate/formats/parquet/writer.h"
 
-#include <zlib.h>
-
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -30,11 +28,27 @@ struct ParquetWriter::LeafData {
     MappedVector<int32_t> idx;
     int64_t all = -1;  // >= 0: rows [0, all) of col, no index list
   };
+  // Definition levels. Until a level below max_def is appended (defs_stored false),
+  // every level is max_def and `def` stays empty: a column without NULLs stores none and
+  // its pages encode them as one run.
   MappedVector<int16_t> def;
   MappedVector<int16_t> rep;
   MappedVector<Segment> segs;
   int64_t num_levels = 0;
   int64_t num_values = 0;
+  int16_t max_def = 0;
+  bool defs_stored = false;
+
+  // Call before appending levels to `def` (then one per level).
+  void StoreDefs() {
+    if (defs_stored) return;
+    def.assign(static_cast<size_t>(num_levels), max_def);
+    defs_stored = true;
+  }
+  // Appends n levels at max_def (num_levels is the caller's).
+  void AppendMaxDefs(int64_t n) {
+    if (defs_stored) def.insert(def.end(), static_cast<size_t>(n), max_def);
+  }
 };
 
 namespace {
@@ -63,6 +77,7 @@ struct Shredder {
   void EmitEmpty(const LevelNode& n, int16_t def, int16_t rep) {
     for (int l = n.first_leaf; l < n.first_leaf + n.num_leaves; ++l) {
       LeafData& d = (*leaves)[l];
+      d.StoreDefs();
       d.def.push_back(def);
       d.rep.push_back(rep);
       ++d.num_levels;
@@ -78,6 +93,7 @@ struct Shredder {
     switch (n.kind) {
       case LevelNode::kPrimitive: {
         LeafData& d = (*leaves)[n.leaf];
+        d.StoreDefs();
         d.def.push_back(n.def);
         d.rep.push_back(rep);
         ++d.num_levels;
@@ -140,6 +156,32 @@ bool IsFlat(const LevelNode& n) {
 Status ShredFlat(const LevelNode& n, const Column& col, int64_t begin, int64_t rows,
                  const int16_t* up, std::vector<LeafData>* leaves) {
   const bool optional = n.def > n.parent_def;
+  if (!up && !col.may_have_nulls()) {
+    // Every row reaches n.def: the children see rows as below a node that is never NULL
+    // (up == nullptr), and a leaf's levels are all max_def.
+    if (n.kind == LevelNode::kStruct) {
+      for (size_t c = 0; c < n.children.size(); ++c) {
+        SPATE_RETURN_IF_ERROR(ShredFlat(n.children[c], *col.child(static_cast<int>(c)),
+                                        begin, rows, nullptr, leaves));
+      }
+      return Status::OK();
+    }
+    LeafData& d = (*leaves)[n.leaf];
+    d.AppendMaxDefs(rows);
+    d.num_levels += rows;
+    d.num_values += rows;
+    LeafData::Segment s;
+    s.col = &col;
+    if (begin == 0) {
+      s.all = rows;
+    } else {
+      s.idx.resize(static_cast<size_t>(rows));
+      for (int64_t i = 0; i < rows; ++i)
+        s.idx[static_cast<size_t>(i)] = static_cast<int32_t>(begin + i);
+    }
+    d.segs.push_back(std::move(s));
+    return Status::OK();
+  }
   MappedVector<int16_t> defs(static_cast<size_t>(rows));
   int64_t present = 0;
   for (int64_t i = 0; i < rows; ++i) {
@@ -163,7 +205,12 @@ Status ShredFlat(const LevelNode& n, const Column& col, int64_t begin, int64_t r
     return Status::OK();
   }
   LeafData& d = (*leaves)[n.leaf];
-  d.def.insert(d.def.end(), defs.begin(), defs.end());
+  if (present == rows) {
+    d.AppendMaxDefs(rows);
+  } else {
+    d.StoreDefs();
+    d.def.insert(d.def.end(), defs.begin(), defs.end());
+  }
   d.num_levels += rows;
   d.num_values += present;
   LeafData::Segment s;
@@ -199,11 +246,16 @@ Status ShredFlatList(const LevelNode& n, const Column& col, int64_t rows,
     std::fill(up.begin() + (o[i] - e0), up.begin() + (o[i + 1] - e0), n.elem_def);
   }
   std::vector<LeafData> elems(leaves->size());
+  for (size_t l = 0; l < elems.size(); ++l) {
+    elems[l].max_def = (*leaves)[l].max_def;
+    elems[l].defs_stored = true;  // read below level by level
+  }
   SPATE_RETURN_IF_ERROR(
       ShredFlat(n.children[0], *col.child(0), e0, count, up.data(), &elems));
   for (int l = n.first_leaf; l < n.first_leaf + n.num_leaves; ++l) {
     const LeafData& t = elems[l];
     LeafData& d = (*leaves)[l];
+    d.StoreDefs();
     for (int64_t i = 0; i < rows; ++i) {
       if (col.IsNull(i) || o[i] == o[i + 1]) {
         d.def.push_back(col.IsNull(i) ? n.parent_def : n.def);
@@ -258,6 +310,34 @@ void GatherFixed(const LeafData& d, MappedVector<Dst>* out) {
   }
 }
 
+template <typename T>
+int64_t ValueSize(const T& v) {
+  if constexpr (std::is_same_v<T, std::string_view>) {
+    return static_cast<int64_t>(v.size()) + 4;
+  } else {
+    return sizeof(T);
+  }
+}
+
+// The string / binary values of the segments.
+void GatherViews(const LeafData& d, MappedVector<std::string_view>* out) {
+  out->resize(static_cast<size_t>(d.num_values));
+  std::string_view* v = out->data();
+  for (const auto& s : d.segs) {
+    if (!s.col) continue;
+    const int32_t* o = s.col->offsets();
+    const char* base =
+        s.col->data() ? reinterpret_cast<const char*>(s.col->data()->data()) : nullptr;
+    if (s.all >= 0) {
+      for (int64_t i = 0; i < s.all; ++i)
+        *v++ = std::string_view(base + o[i], static_cast<size_t>(o[i + 1] - o[i]));
+    } else {
+      for (int32_t i : s.idx)
+        *v++ = std::string_view(base + o[i], static_cast<size_t>(o[i + 1] - o[i]));
+    }
+  }
+}
+
 // Open-addressing dictionary from values to indices. Fixed-width values are kept in the
 // slots beside their index (one memory access per probe); strings are compared in dict_.
 template <typename T, typename Hash, typename Eq>
@@ -269,8 +349,9 @@ class DictBuilder {
   };
 
  public:
-  explicit DictBuilder(int64_t max_bytes, std::function<int64_t(const T&)> size_of)
-      : max_bytes_(max_bytes), size_of_(std::move(size_of)) {
+  // fixed_size > 0: every entry's dictionary bytes; 0: ValueSize.
+  DictBuilder(int64_t max_bytes, int64_t fixed_size)
+      : max_bytes_(max_bytes), fixed_size_(fixed_size) {
     if constexpr (kInline) {
       slots_.assign(1024, Slot{T{}, -1});
     } else {
@@ -279,11 +360,12 @@ class DictBuilder {
   }
   // Returns false when the dictionary got too large.
   bool Build(const MappedVector<T>& values, MappedVector<uint32_t>* indices) {
-    indices->resize(values.size());
-    for (size_t i = 0; i < values.size(); ++i) {
+    const size_t n = values.size();
+    indices->resize(n);
+    uint32_t* out = indices->data();
+    for (size_t i = 0; i < n; ++i) {
       const T& v = values[i];
-      size_t mask = slots_.size() - 1;
-      size_t h = Hash{}(v)&mask;
+      size_t h = Hash{}(v) >> shift_;
       while (true) {
         int32_t s;
         if constexpr (kInline) {
@@ -299,10 +381,10 @@ class DictBuilder {
             slots_[h] = s;
           }
           dict_.push_back(v);
-          bytes_ += size_of_(v);
+          bytes_ += fixed_size_ > 0 ? fixed_size_ : ValueSize(v);
           if (bytes_ > max_bytes_) return false;
           if (dict_.size() * 2 > slots_.size()) Grow();
-          (*indices)[i] = static_cast<uint32_t>(s);
+          out[i] = static_cast<uint32_t>(s);
           break;
         }
         bool equal;
@@ -312,15 +394,15 @@ class DictBuilder {
           equal = Eq{}(dict_[static_cast<size_t>(s)], v);
         }
         if (equal) {
-          (*indices)[i] = static_cast<uint32_t>(s);
+          out[i] = static_cast<uint32_t>(s);
           break;
         }
-        h = (h + 1) & mask;
+        h = (h + 1) & mask_;
       }
     }
     return true;
   }
-  const MappedVector<T>& dict() const { return dict_; }
+  MappedVector<T> TakeDict() { return std::move(dict_); }
 
  private:
   void Grow() {
@@ -331,9 +413,10 @@ class DictBuilder {
     } else {
       n.assign(slots_.size() * 2, -1);
     }
-    size_t mask = n.size() - 1;
+    const size_t mask = n.size() - 1;
+    const int shift = shift_ - 1;
     for (size_t k = 0; k < dict_.size(); ++k) {
-      size_t h = Hash{}(dict_[k]) & mask;
+      size_t h = Hash{}(dict_[k]) >> shift;
       if constexpr (kInline) {
         while (n[h].index >= 0) h = (h + 1) & mask;
         n[h] = Slot{dict_[k], static_cast<int32_t>(k)};
@@ -343,19 +426,38 @@ class DictBuilder {
       }
     }
     slots_ = std::move(n);
+    mask_ = slots_.size() - 1;
+    --shift_;
   }
   int64_t max_bytes_;
-  std::function<int64_t(const T&)> size_of_;
+  int64_t fixed_size_;
+  size_t mask_ = 1023;
+  int shift_ = 64 - 10;  // a slot is the hash's top log2(slots) bits
   std::conditional_t<kInline, MappedVector<Slot>, MappedVector<int32_t>> slots_;
   MappedVector<T> dict_;
   int64_t bytes_ = 0;
 };
 
+// The bits of a fixed-width value, zero-extended.
+template <typename T>
+uint64_t Bits64(const T& v) {
+  uint64_t x = 0;
+  std::memcpy(&x, &v, sizeof(T));
+  return x;
+}
+// The dictionary's slot hash of a fixed-width value (its top bits are used).
+template <typename T>
+struct SlotHash {
+  size_t operator()(const T& v) const {
+    const uint64_t x = Bits64(v);
+    return static_cast<size_t>((x ^ (x >> 32)) * 0x9e3779b97f4a7c15ULL);
+  }
+};
+// A 64-bit mix of a fixed-width value (HyperLogLog's hash).
 template <typename T>
 struct BitsHash {
   size_t operator()(const T& v) const {
-    uint64_t x = 0;
-    std::memcpy(&x, &v, sizeof(T));
+    uint64_t x = Bits64(v);
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
     x ^= x >> 33;
@@ -437,7 +539,7 @@ struct ViewHash {
           static_cast<uint64_t>(static_cast<uint8_t>(p[n / 2])) << 8 |
           static_cast<uint64_t>(static_cast<uint8_t>(p[n - 1])) << 16);
     }
-    return BitsHash<uint64_t>{}(h);
+    return static_cast<size_t>((h ^ (h >> 29)) * 0x9e3779b97f4a7c15ULL);
   }
 };
 struct ViewEq {
@@ -484,15 +586,6 @@ void PlainEncode(const MappedVector<T>& v, size_t b, size_t e, int flba_width,
     }
   } else {
     out->append(reinterpret_cast<const char*>(v.data() + b), (e - b) * sizeof(T));
-  }
-}
-
-template <typename T>
-int64_t ValueSize(const T& v) {
-  if constexpr (std::is_same_v<T, std::string_view>) {
-    return static_cast<int64_t>(v.size()) + 4;
-  } else {
-    return sizeof(T);
   }
 }
 
@@ -697,6 +790,8 @@ Status ParquetWriter::Write(const BatchPtr& batch) {
 Status ParquetWriter::FlushRowGroup() {
   if (pending_rows_ == 0) return Status::OK();
   std::vector<LeafData> leaves(schema_.leaves.size());
+  for (size_t l = 0; l < leaves.size(); ++l)
+    leaves[l].max_def = schema_.leaves[l].max_def;
   for (size_t f = 0; f < schema_.fields.size(); ++f) {
     const LevelNode& node = schema_.fields[f];
     for (const auto& b : pending_) {
@@ -709,17 +804,27 @@ Status ParquetWriter::FlushRowGroup() {
         bool optional = node.def > node.parent_def;
         if (!col.may_have_nulls()) {
           s.all = n;
-          if (optional) d.def.insert(d.def.end(), static_cast<size_t>(n), node.def);
+          if (optional) d.AppendMaxDefs(n);
           d.num_values += n;
         } else {
           if (!optional) return NullInRequired(node);
-          s.idx.reserve(static_cast<size_t>(n - col.null_count()));
+          d.StoreDefs();
+          const size_t at = d.def.size();
+          d.def.resize(at + static_cast<size_t>(n));
+          int16_t* def = d.def.data() + at;
+          // One slot of slack: the loop writes the next index before knowing it is valid.
+          const auto valid_rows = static_cast<size_t>(n - col.null_count());
+          s.idx.resize(valid_rows + 1);
+          int32_t* idx = s.idx.data();
+          size_t k = 0;
           for (int64_t i = 0; i < n; ++i) {
-            bool valid = col.IsValid(i);
-            d.def.push_back(valid ? node.def : node.parent_def);
-            if (valid) s.idx.push_back(static_cast<int32_t>(i));
+            const bool valid = col.IsValid(i);
+            def[i] = valid ? node.def : node.parent_def;
+            idx[k] = static_cast<int32_t>(i);
+            k += valid;
           }
-          d.num_values += n - col.null_count();
+          s.idx.resize(k);
+          d.num_values += static_cast<int64_t>(k);
         }
         d.num_levels += n;
         d.segs.push_back(std::move(s));
@@ -791,10 +896,11 @@ struct ChunkWriter {
     if (opt.codec == Codec::kUncompressed) {
       out = body;
     } else {
-      SPATE_RETURN_IF_ERROR(Compress(opt.codec,
-                                     reinterpret_cast<const uint8_t*>(body.data()),
-                                     static_cast<int64_t>(body.size()), &comp));
-      out = comp;
+      SPATE_ASSIGN_OR_RETURN(
+          const int64_t len,
+          CompressReusing(opt.codec, reinterpret_cast<const uint8_t*>(body.data()),
+                          static_cast<int64_t>(body.size()), &comp));
+      out = std::string_view(comp.data(), static_cast<size_t>(len));
     }
     if (body.size() > static_cast<size_t>(INT32_MAX) ||
         out.size() > static_cast<size_t>(INT32_MAX)) {
@@ -807,8 +913,8 @@ struct ChunkWriter {
     h.compressed_page_size = static_cast<int32_t>(out.size());
     if (opt.write_page_crc) {
       h.has_crc = true;
-      h.crc = static_cast<int32_t>(crc32(0, reinterpret_cast<const Bytef*>(out.data()),
-                                         static_cast<uInt>(out.size())));
+      h.crc = static_cast<int32_t>(Crc32(reinterpret_cast<const uint8_t*>(out.data()),
+                                         static_cast<int64_t>(out.size())));
     }
     if (dict_page) {
       h.has_dictionary_page_header = true;
@@ -849,16 +955,13 @@ struct ChunkWriter {
       if (opt.enable_dictionary && !vals.empty() &&
           DictionaryMayFit(vals, opt.dictionary_page_bytes)) {
         using H = std::conditional_t<std::is_same_v<T, std::string_view>, ViewHash,
-                                     BitsHash<T>>;
+                                     SlotHash<T>>;
         using E =
             std::conditional_t<std::is_same_v<T, std::string_view>, ViewEq, BitsEq<T>>;
-        int w = flba_width;
-        DictBuilder<T, H, E> db(opt.dictionary_page_bytes, [w](const T& v) {
-          return w > 0 ? int64_t{w} : ValueSize(v);
-        });
+        DictBuilder<T, H, E> db(opt.dictionary_page_bytes, flba_width);
         if (db.Build(vals, &indices)) {
           use_dict = true;
-          dict = db.dict();
+          dict = db.TakeDict();
         }
       }
     }
@@ -892,6 +995,8 @@ struct ChunkWriter {
     int64_t per_page = std::max<int64_t>(
         64, static_cast<int64_t>(static_cast<double>(opt.page_bytes) / avg));
     const bool has_def = leaf.max_def > 0, has_rep = leaf.max_rep > 0;
+    // No level stored: every level is max_def (a value).
+    const bool all_defined = !has_def || !d.defs_stored;
     int64_t l0 = 0, v0 = 0;
     // Room for the largest page this chunk fills (values, levels and slack), at most a
     // full page: a chunk of ten values does not take a page_bytes block (1.25 MiB per
@@ -906,29 +1011,38 @@ struct ChunkWriter {
                          (page_values * avg + page_levels / 2 + 64) * 1.25)));
     while (l0 < d.num_levels || (l0 == 0 && d.num_levels == 0)) {
       int64_t l1 = l0, v1 = v0;
+      // Whole blocks of 64 stored levels while the page stays under per_page values and
+      // under `limit` levels: the loop below would take every level of such a block,
+      // whatever its repetition level.
+      auto whole_blocks = [&](int64_t limit) {
+        const int16_t* def = d.def.data();
+        const auto max_def = static_cast<int16_t>(leaf.max_def);
+        while (l1 + 64 <= limit) {
+          int64_t c = 0;
+          for (int k = 0; k < 64; ++k) c += def[l1 + k] == max_def;
+          if (v1 - v0 + c >= per_page) break;
+          v1 += c;
+          l1 += 64;
+        }
+      };
+      const int64_t limit = std::min(d.num_levels, l0 + 8 * per_page);
       if (!has_rep) {
-        // The loop below without repetition levels: whole blocks of 64 levels while the
-        // page stays under per_page values, then level by level (the same cut).
-        const int64_t limit = std::min(d.num_levels, l0 + 8 * per_page);
-        if (!has_def) {
+        // The loop below without repetition levels: the same cut, found by blocks, then
+        // level by level.
+        if (all_defined) {
           l1 = std::min(limit, l0 + per_page);
           v1 = v0 + (l1 - l0);
         } else {
+          whole_blocks(limit);
           const int16_t* def = d.def.data();
-          const int16_t max_def = static_cast<int16_t>(leaf.max_def);
-          while (l1 + 64 <= limit) {
-            int64_t c = 0;
-            for (int k = 0; k < 64; ++k) c += def[l1 + k] == max_def;
-            if (v1 - v0 + c >= per_page) break;
-            v1 += c;
-            l1 += 64;
-          }
-          for (; l1 < limit && v1 - v0 < per_page; ++l1) v1 += def[l1] == max_def;
+          for (; l1 < limit && v1 - v0 < per_page; ++l1) v1 += def[l1] == leaf.max_def;
         }
+      } else if (!all_defined) {
+        whole_blocks(limit);
       }
       while (l1 < d.num_levels && (v1 - v0 < per_page || (has_rep && d.rep[l1] != 0)) &&
              (l1 - l0 < 8 * per_page || (has_rep && d.rep[l1] != 0))) {
-        if (!has_def || d.def[l1] == leaf.max_def) ++v1;
+        if (all_defined || d.def[l1] == leaf.max_def) ++v1;
         ++l1;
       }
       MappedString& body = page_body;
@@ -942,8 +1056,12 @@ struct ChunkWriter {
       }
       if (has_def) {
         MappedString enc;
-        RleEncode(d.def.data() + l0, l1 - l0,
-                  BitWidth(static_cast<uint64_t>(leaf.max_def)), &enc);
+        const int bw = BitWidth(static_cast<uint64_t>(leaf.max_def));
+        if (d.defs_stored) {
+          RleEncode(d.def.data() + l0, l1 - l0, bw, &enc);
+        } else {
+          RleEncodeRepeated(static_cast<uint32_t>(leaf.max_def), l1 - l0, bw, &enc);
+        }
         PutLe32(static_cast<uint32_t>(enc.size()), &body);
         body += enc;
       }
@@ -972,8 +1090,11 @@ struct ChunkWriter {
     } else {
       // Nulls of the leaf itself: levels one below max_def (elements that are null).
       int64_t nulls = 0;
-      for (int64_t i = 0; i < d.num_levels; ++i)
-        nulls += d.def[i] == leaf.max_def - 1 && leaf.max_def > 0;
+      if (d.defs_stored && leaf.max_def > 0) {
+        const int16_t* def = d.def.data();
+        const auto null_def = static_cast<int16_t>(leaf.max_def - 1);
+        for (int64_t i = 0; i < d.num_levels; ++i) nulls += def[i] == null_def;
+      }
       stats.null_count = nulls;
     }
     if (summary) summary->null_count = stats.null_count;
@@ -1089,9 +1210,7 @@ Status ParquetWriter::WriteChunk(int leaf_index, LeafData& d, ColumnChunk* chunk
     case TypeId::kString:
     case TypeId::kBinary: {
       MappedVector<std::string_view> v;
-      v.reserve(static_cast<size_t>(d.num_values));
-      ForEachValue<std::string_view>(
-          d, [&](const Column& c, int64_t i) { v.push_back(c.GetView(i)); });
+      GatherViews(d, &v);
       return ChunkWriter<std::string_view>{leaf,     d, options_, append,
                                            position, 0, true,     sum}
           .Write(v, std::move(st), chunk);
