@@ -26,7 +26,8 @@
 //     CPU second (Spark: the JVM's CPU time), both with spark.sql.shuffle.partitions=2.
 //
 //   build/release/bench/spate_stream_join_bench [events=4000000] [batches=40]
-//   [keys=100000] SPATE_BENCH_NO_SPARK=1 skips the Spark run.
+//   [keys=100000] SPATE_BENCH_NO_SPARK=1 skips the Spark run; SPATE_BENCH_MEM_ONLY=1 runs
+//   only parts 1 and 2, with every input slice made before the first batch.
 
 #include <unistd.h>
 
@@ -190,11 +191,28 @@ int main(int argc, char** argv) {
     double cpu = 0, wall = 0;
     int64_t out_rows = 0;
     std::vector<StatePoint> points;
+    // SPATE_BENCH_MEM_ONLY=1: every slice is made first (then "profile from here" is
+    // printed, for perf record --delay) and the Parquet part is skipped.
+    const bool mem_only = std::getenv("SPATE_BENCH_MEM_ONLY") != nullptr;
+    std::vector<std::vector<BatchPtr>> slices[2];
+    if (mem_only) {
+      for (int i = 0; i < batches; ++i) {
+        for (int side = 0; side < 2; ++side) {
+          slices[side].push_back(
+              Slice(spark, side, i * per_batch, (i + 1) * per_batch, keys)
+                  .collectBatches());
+        }
+      }
+      std::printf("profile from here\n");
+      std::fflush(stdout);
+    }
     for (int i = 0; i < batches; ++i) {
-      auto sa =
-          Slice(spark, 0, i * per_batch, (i + 1) * per_batch, keys).collectBatches();
-      auto sb =
-          Slice(spark, 1, i * per_batch, (i + 1) * per_batch, keys).collectBatches();
+      auto sa = mem_only ? std::move(slices[0][static_cast<size_t>(i)])
+                         : Slice(spark, 0, i * per_batch, (i + 1) * per_batch, keys)
+                               .collectBatches();
+      auto sb = mem_only ? std::move(slices[1][static_cast<size_t>(i)])
+                         : Slice(spark, 1, i * per_batch, (i + 1) * per_batch, keys)
+                               .collectBatches();
       const double c0 = bench::ProcessCpuSeconds();
       const auto w0 = Steady::now();
       for (const auto& b : sa) ma.impl()->AddData(b);
@@ -239,6 +257,10 @@ int main(int argc, char** argv) {
         points);
   }
 
+  if (std::getenv("SPATE_BENCH_MEM_ONLY")) {
+    (void)io::LocalFileSystem::Get()->Delete(root, true);
+    return 0;
+  }
   // ---- 3. Parquet files, beside Spark
   const std::string dir_a = io::JoinPath(root, "a"), dir_b = io::JoinPath(root, "b");
   for (int i = 0; i < batches; ++i) {

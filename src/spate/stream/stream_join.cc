@@ -2,6 +2,7 @@
 #include "spate/stream/stream_join.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -389,16 +390,23 @@ Result<int64_t> SparkSide::Evict(bool by_key, int64_t threshold,
 class PackedSide final : public SideState {
  public:
   /// `key_event`: entries keep the key's event time; `row_events`: new entries keep
-  /// each row's event time, unless `events` reads it from the row's bytes.
+  /// each row's event time, unless `events` reads it from the row's bytes. `low_of`
+  /// names the event time eviction compares (-2: the key's, else the side's column).
   PackedSide(state::StateStore* store, bool key_event, bool row_events,
-             const RowEventReader* events)
+             const RowEventReader* events, int32_t low_of)
       : store_(store),
         hashed_(dynamic_cast<state::HashedLookup*>(store)),
         key_event_(key_event),
         row_events_(row_events && !events),
-        events_(events) {
+        events_(events),
+        low_of_(low_of) {
     auto v = store_->Get(std::string_view());
     total_ = loaded_total_ = v ? GetInt64(*v) : 0;
+    if (v && v->size() == kCountWithLow && GetInt32(v->substr(16)) == low_of_) {
+      low_ = loaded_low_ = GetInt64(v->substr(8));
+    } else if (!v && store_->version() == 0) {
+      low_ = kNoEventTime;  // nothing is stored yet
+    }
   }
 
   Status Rows(std::string_view key, uint64_t hash, std::vector<StoredRow>* out) override {
@@ -419,8 +427,10 @@ class PackedSide final : public SideState {
       if (key_event_) PutInt64(&value_, key_event_us);
     }
     const bool row_events = (value_[0] & kRowEvents) != 0;
-    for (size_t j = 0; j < n; ++j)
+    for (size_t j = 0; j < n; ++j) {
       AppendRow(&value_, row_events, rows[j].event, rows[j].matched, rows[j].row);
+      if (low_) *low_ = std::min(*low_, low_of_ == -2 ? key_event_us : rows[j].event);
+    }
     store_->Put(key, value_);
     total_ += static_cast<int64_t>(n);
     return Status::OK();
@@ -472,7 +482,10 @@ class PackedSide final : public SideState {
   Result<int64_t> Evict(bool by_key, int64_t threshold,
                         JoinRowsBuilder* unmatched) override {
     using state::EntryRewrite;
+    // Nothing stored is at or below the threshold: no entry need be read.
+    if (low_ && *low_ > threshold) return 0;
     int64_t removed = 0;
+    int64_t low = kNoEventTime;  // the lowest event time that stays
     Status st;
     // One pass: each entry is read once and, when it loses rows, rewritten or removed
     // where it is (no lookup per changed key in the memory store).
@@ -484,8 +497,11 @@ class PackedSide final : public SideState {
             return EntryRewrite::kKeep;
           };
           if (by_key) {
-            if (v.size() < 9 || !(v[0] & kKeyEvent) || GetInt64(v.substr(1)) > threshold)
+            if (v.size() < 9 || !(v[0] & kKeyEvent)) return EntryRewrite::kKeep;
+            if (const int64_t t = GetInt64(v.substr(1)); t > threshold) {
+              low = std::min(low, t);
               return EntryRewrite::kKeep;
+            }
             if (!unmatched) {
               // Every row goes and none is read: count them.
               int64_t rows = 0;
@@ -500,7 +516,12 @@ class PackedSide final : public SideState {
             bool any = false;
             const bool row_events = (v[0] & kRowEvents) != 0;
             if (!ForEachPackedRow(v, [&](bool, std::string_view body) {
-                  any |= EventOf(row_events, body) <= threshold;
+                  const int64_t t = EventOf(row_events, body);
+                  if (t <= threshold) {
+                    any = true;
+                  } else {
+                    low = std::min(low, t);
+                  }
                 }))
               return corrupt();
             if (!any) return EntryRewrite::kKeep;
@@ -518,6 +539,7 @@ class PackedSide final : public SideState {
         });
     SPATE_RETURN_IF_ERROR(st);
     total_ -= removed;
+    low_ = low;
     return removed;
   }
   void Prefetch(std::string_view key, uint64_t hash, bool near) override {
@@ -528,11 +550,16 @@ class PackedSide final : public SideState {
     }
   }
   Result<int64_t> Finish() override {
-    if (total_ != loaded_total_) {
+    if (total_ != loaded_total_ || low_ != loaded_low_) {
       value_.clear();
       PutInt64(&value_, total_);
+      if (low_) {
+        PutInt64(&value_, *low_);
+        PutInt32(&value_, low_of_);
+      }
       store_->Put(std::string_view(), value_);
       loaded_total_ = total_;
+      loaded_low_ = low_;
     }
     return total_;
   }
@@ -540,6 +567,19 @@ class PackedSide final : public SideState {
  private:
   static constexpr char kKeyEvent = 1;
   static constexpr char kRowEvents = 2;
+  // The empty key's value: int64 row count, then int64 lowest event time and int32
+  // low_of_ (absent in checkpoints written before the lowest event time was kept).
+  static constexpr size_t kCountWithLow = 20;
+  static int32_t GetInt32(std::string_view v) {
+    int32_t x = 0;
+    if (v.size() >= 4) std::memcpy(&x, v.data(), 4);
+    return x;
+  }
+  static void PutInt32(std::string* out, int32_t v) {
+    char b[4];
+    std::memcpy(b, &v, 4);
+    out->append(b, 4);
+  }
 
   std::optional<std::string_view> Get(std::string_view key, uint64_t hash) {
     return hashed_ ? hashed_->GetHashed(key, hash) : store_->Get(key);
@@ -616,7 +656,11 @@ class PackedSide final : public SideState {
   bool key_event_;
   bool row_events_;
   const RowEventReader* events_;
+  int32_t low_of_;
   int64_t total_ = 0, loaded_total_ = 0;
+  // A lower bound of the event times eviction compares (low_of_) over the stored rows
+  // (kNoEventTime when none has one); nullopt when not known (an older checkpoint).
+  std::optional<int64_t> low_, loaded_low_;
   std::string value_;
   std::vector<StoredRow> rows_;
   std::vector<uint8_t> drop_;
@@ -720,7 +764,8 @@ class StreamJoinExec final : public exec::PhysicalOp {
               const SideSpec& sd = s_->side[side];
               sides[side] = std::make_unique<PackedSide>(
                   stores[2 * side + 1], sd.key_cleanup, sd.event_column >= 0,
-                  sd.row_event ? &*sd.row_event : nullptr);
+                  sd.row_event ? &*sd.row_event : nullptr,
+                  sd.key_cleanup ? -2 : sd.event_column);
             } else {
               sides[side] =
                   std::make_unique<SparkSide>(stores[2 * side], stores[2 * side + 1]);
@@ -999,9 +1044,29 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
   // Left semi takes the right input first (as Spark 4.2): a new left row that matches a
   // right row of the same batch is then emitted on arrival and never stored.
   const int order[2] = {s_->semi ? 1 : 0, s_->semi ? 0 : 1};
+  // The second side's stored rows are read only by the first side's probe: its state is
+  // evicted once that is done, before its own rows are stored (so its store never holds
+  // the rows it drops this batch beside the new ones). Its new rows that this batch's
+  // cleanup would drop are then not stored: counted as stored and removed (an outer
+  // side's unmatched ones emitted with NULLs), as if stored and evicted. Outer rows of
+  // evictions go out after everything else, left side first, as when both sides are
+  // evicted at the end.
+  std::vector<BatchPtr> evicted_outs[2];
+  bool evicted[2] = {false, false};
+  int64_t removal_ns = 0;
   for (int side : order) {
     const SideSpec& sd = s_->side[side];
     const std::optional<int64_t> threshold = Threshold(side);
+    const bool early = side == order[1] && threshold.has_value();
+    std::vector<int32_t> early_unmatched;  // new rows of an early side: NULL rows
+    if (early) {
+      auto t_evict = SteadyClock::now();
+      int64_t n = 0;
+      SPATE_RETURN_IF_ERROR(Evict(side, st[side], *threshold, &evicted_outs[side], &n));
+      if (!sd.emits_unmatched) removed += n;
+      evicted[side] = true;
+      removal_ns += NanosSince(t_evict);
+    }
     for (auto& b : in[side]) {
       SPATE_ASSIGN_OR_RETURN(SideBatch sb, Prepare(side, std::move(b), eval));
       std::vector<uint8_t> matched;
@@ -1035,11 +1100,23 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
         // A NULL key never matches: only an outer side needs such a row (for its NULL
         // row).
         if (!sb.key_valid[ur] && !sd.emits_unmatched) continue;
-        if (side == 1 && threshold) {
-          // Dropped by this very batch's cleanup: stored only for its outer NULL row.
+        if (threshold && (side == 1 || early)) {
           const int64_t t = sd.key_cleanup ? sb.key_event[ur] : sb.row_event[ur];
-          const bool evicting = t <= *threshold;
-          if (evicting && !(sd.emits_unmatched && !matched[ur])) continue;
+          if (t <= *threshold) {
+            // Dropped by this very batch's cleanup: a right row is stored only for its
+            // outer NULL row.
+            if (side == 1 && !(sd.emits_unmatched && !matched[ur])) continue;
+            if (early) {
+              // The side was evicted already: stored and evicted at once.
+              ++updated;
+              if (!sd.emits_unmatched) {
+                ++removed;
+              } else if (!matched[ur]) {
+                early_unmatched.push_back(static_cast<int32_t>(r));
+              }
+              continue;
+            }
+          }
         }
         // Stored below, a key's rows together (in arrival order).
         row_start.push_back(rows.size());
@@ -1058,23 +1135,34 @@ Result<BatchPtr> StreamJoinExec::Run(std::vector<BatchPtr> (&in)[2], SideState* 
         if (BatchPtr b = PadUnmatched(side, batch, no_outer))
           outs.push_back(std::move(b));
       }
+      if (!early_unmatched.empty()) {
+        std::vector<uint8_t> keep(static_cast<size_t>(n), 1);
+        for (int32_t r : early_unmatched) keep[static_cast<size_t>(r)] = 0;
+        if (BatchPtr b = PadUnmatched(side, batch, keep))
+          evicted_outs[side].push_back(std::move(b));
+        early_unmatched.clear();
+      }
     }
   }
-  const int64_t update_ns = NanosSince(t_update);
+  const int64_t update_ns = NanosSince(t_update) - removal_ns;
   auto t_remove = SteadyClock::now();
   for (int side = 0; side < 2; ++side) {
     const std::optional<int64_t> threshold = Threshold(side);
     if (!threshold) continue;
-    int64_t n = 0;
-    SPATE_RETURN_IF_ERROR(Evict(side, st[side], *threshold, &outs, &n));
-    // As Spark: rows an outer side drops while emitting its NULL rows are not counted.
-    if (!s_->side[side].emits_unmatched) removed += n;
+    if (!evicted[side]) {
+      int64_t n = 0;
+      SPATE_RETURN_IF_ERROR(Evict(side, st[side], *threshold, &evicted_outs[side], &n));
+      // As Spark: rows an outer side drops while emitting its NULL rows are not counted.
+      if (!s_->side[side].emits_unmatched) removed += n;
+    }
+    for (auto& b : evicted_outs[side]) outs.push_back(std::move(b));
   }
   for (int side = 0; side < 2; ++side) {
     SPATE_ASSIGN_OR_RETURN(int64_t total, st[side]->Finish());
     if (total >= 0) op_->SetRowsTotal(row_stores[side], total);
   }
-  op_->AddMetrics(updated, removed, dropped, update_ns, NanosSince(t_remove), 0);
+  op_->AddMetrics(updated, removed, dropped, update_ns, removal_ns + NanosSince(t_remove),
+                  0);
   if (outs.empty()) return BatchPtr();
   if (outs.size() == 1) return outs[0];
   return ConcatBatches(s_->out_schema, outs);

@@ -274,6 +274,44 @@ TEST_P(StreamJoinTest, RightAndFullOuter) {
   }
 }
 
+// A purchase 10 to 20 minutes after the view: a purchase is kept only while a view at
+// least 10 minutes older can still come, so one newer than the watermark can be dropped
+// by the cleanup of its own batch. The right side (cleaned as soon as the views have
+// probed it) does not store such a row: an unmatched one goes out with NULLs in its
+// own batch, as when it is stored and evicted at the end of the batch.
+TEST_P(StreamJoinTest, RightRowsTheirOwnBatchDropsGoOutAtOnce) {
+  for (const char* how : {"inner", "right_outer"}) {
+    MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
+    MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
+    StreamTest t(Spark(),
+                 Views(v).join(Buys(b),
+                               F::expr("user = buyer AND bts BETWEEN vts + INTERVAL 10 "
+                                       "MINUTES AND vts + INTERVAL 20 MINUTES"),
+                               how));
+    const bool outer = std::string(how) == "right_outer";
+    Rows dropped;
+    if (outer) dropped.push_back({N(), N(), S("u7"), T(35)});
+    std::string err = t.Run(
+        {StreamTest::StartStream(), StreamTest::AddData(v, {{S("u1"), T(0)}}),
+         StreamTest::AddData(b, {{S("u1"), T(15)}}),
+         StreamTest::CheckNewAnswer({{S("u1"), T(0), S("u1"), T(15)}}),
+         StreamTest::AddData(v, {{S("u9"), T(40)}}),
+         StreamTest::AddData(b, {{S("u9"), T(55)}}),
+         // Watermark 12:30: the purchase cleanup drops purchases at or before 12:40.
+         StreamTest::CheckNewAnswer({{S("u9"), T(40), S("u9"), T(55)}}), StateRows(2),
+         // 12:35 is not late (after 12:30) but dropped by its own batch's cleanup.
+         StreamTest::AddData(b, {{S("u7"), T(35)}, {S("u9"), T(56)}}),
+         StreamTest::CheckNewAnswer([&] {
+           Rows r = dropped;
+           r.push_back({S("u9"), T(40), S("u9"), T(56)});
+           return r;
+         }()),
+         StateRows(3)},
+        restart());
+    EXPECT_EQ(err, "") << how;
+  }
+}
+
 TEST_P(StreamJoinTest, LeftSemiEmitsALeftRowOnce) {
   MemoryStream v(Spark(), "user STRING, vts TIMESTAMP");
   MemoryStream b(Spark(), "buyer STRING, bts TIMESTAMP");
