@@ -30,9 +30,12 @@
 // weeks of a stream's log on a clock that moves with the commits),
 // SOAK_TOMBSTONES=N (memory per tombstone), SOAK_RESIDENT=1 (at each point, the trimmed
 // RSS by kind: main arena, thread arenas, other anonymous mappings, file-backed) (see
-// main()).
+// main()). Phase 1 ends with the slow batches of each window (at or above its trigger
+// p99) by what ran with them — an auto-compaction, a VACUUM, a Delta checkpoint being
+// built — read back from the table's `_delta_log` (SlowBatches).
 
 #include <malloc.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,6 +44,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -160,12 +164,18 @@ int32_t PhaseIndex(const std::string& name) {
 struct Sample {
   int64_t trigger = 0, add_batch = 0, latest_offset = 0;
   double at = 0;  // seconds since the process started, when the progress came
+  int64_t batch_id = 0;
   static constexpr size_t kMaxPhases = 16;
   std::array<std::pair<int32_t, int32_t>, kMaxPhases> all{};  // (PhaseIndex, ms)
   size_t phases = 0;
 };
 
 const bench::Steady::time_point kStart = bench::Steady::now();
+// kStart on the wall clock (ms since the epoch): commit timestamps and file times are
+// set against the samples' times with it.
+const int64_t kStartWallMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
 
 // Records every progress event of the query named `name` (RSS at each of `points`);
 // wakes the main thread as each batch comes (WaitFor).
@@ -190,7 +200,7 @@ class Recorder final : public api::StreamingQueryListener {
     if (e.progress.num_input_rows == 0) return;  // idle triggers are not batches
     std::lock_guard<std::mutex> l(mu_);
     Sample sample{get("triggerExecution"), get("addBatch"), get("latestOffset"),
-                  bench::Seconds(kStart)};
+                  bench::Seconds(kStart), e.progress.batch_id};
     for (const auto& [k, v] : d) {
       if (sample.phases == Sample::kMaxPhases) break;
       sample.all[sample.phases++] = {PhaseIndex(k), static_cast<int32_t>(v)};
@@ -272,8 +282,13 @@ class Recorder final : public api::StreamingQueryListener {
   std::vector<Sample> samples_;
   std::vector<double> rss_, trimmed_, heap_, anon_, records_;
 
+  // The records' resident bytes: the reserved block's pages that samples have touched
+  // (the rest is not resident, whether the block was mmapped or came from a heap whose
+  // mmap threshold is above it, as with base/malloc_policy.h).
   double RecordsMbLocked() const {
-    return static_cast<double>(samples_.capacity() * sizeof(Sample)) / 1e6;
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t bytes = (samples_.size() * sizeof(Sample) + page - 1) / page * page;
+    return static_cast<double>(bytes) / 1e6;
   }
 };
 
@@ -403,6 +418,108 @@ void Report(const char* title, Recorder& rec, int64_t window,
       static_cast<long long>(window), static_cast<long long>(window));
 }
 
+// Which batches are slow: at each point, the batches of the window at or above its
+// trigger p99, by what ran with them — an auto-compaction after the batch's commit
+// (an OPTIMIZE commit right after the batch's), a VACUUM beside the stream, a Delta
+// checkpoint being built (from its version's commit to its file's mtime) — and the
+// trigger p50/p99 of the compaction batches and of the others. Read from the table's
+// `_delta_log` once the stream stopped.
+struct Interval {
+  double from = 0, to = 0;  // seconds since kStart
+};
+void SlowBatches(const std::string& table, const std::vector<Sample>& s,
+                 const std::vector<int64_t>& points, int64_t window,
+                 const std::vector<Interval>& vacuums) {
+  const std::string log = io::JoinPath(table, "_delta_log");
+  std::map<int64_t, std::string> commits;    // version -> text
+  std::map<int64_t, double> checkpoint_end;  // version -> mtime, seconds since kStart
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(log, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const int64_t v = std::atoll(name.c_str());
+    if (name.size() == 25 && name.ends_with(".json")) {
+      std::ifstream f(it->path());
+      commits[v].assign(std::istreambuf_iterator<char>(f), {});
+    } else if (name.find(".checkpoint") != std::string::npos) {
+      struct stat st {};
+      if (::stat(it->path().c_str(), &st) == 0)
+        checkpoint_end[v] = (static_cast<double>(st.st_mtim.tv_sec) * 1000.0 +
+                             static_cast<double>(st.st_mtim.tv_nsec) / 1e6 -
+                             static_cast<double>(kStartWallMs)) /
+                            1000.0;
+    }
+  }
+  auto number_after = [](const std::string& text, const char* key) -> int64_t {
+    const size_t at = text.find(key);
+    return at == std::string::npos ? -1 : std::atoll(text.c_str() + at + strlen(key));
+  };
+  std::map<int64_t, bool> compacted;  // batch id -> an OPTIMIZE commit followed
+  std::vector<Interval> checkpoints;
+  int64_t last_batch = -1;
+  for (const auto& [v, text] : commits) {
+    const bool optimize = text.find("\"operation\":\"OPTIMIZE\"") != std::string::npos;
+    if (optimize && last_batch >= 0) compacted[last_batch] = true;
+    const size_t txn = text.find("\"txn\":");
+    if (txn != std::string::npos)
+      last_batch = number_after(text.substr(txn), "\"version\":");
+    if (auto c = checkpoint_end.find(v); c != checkpoint_end.end()) {
+      const int64_t ts = number_after(text, "\"timestamp\":");
+      checkpoints.push_back(
+          {(static_cast<double>(ts - kStartWallMs)) / 1000.0, c->second});
+    }
+  }
+  auto overlaps = [](const std::vector<Interval>& all, double from, double to) {
+    for (const auto& i : all)
+      if (i.from <= to && from <= i.to) return true;
+    return false;
+  };
+  std::printf(
+      "  slow batches (>= the window's trigger p99) by what ran with them, and the "
+      "trigger p50/p99 of compaction batches and of the others (%zu commits, %zu "
+      "checkpoints read):\n%10s %6s %11s %7s %10s %7s %18s %18s %18s\n",
+      commits.size(), checkpoints.size(), "batches", "slow", "compaction", "VACUUM",
+      "checkpoint", "other", "compaction p50/p99", "others p50/p99", "slow add/wal/co");
+  for (int64_t point : points) {
+    const int64_t end = std::min<int64_t>(point, static_cast<int64_t>(s.size()));
+    const int64_t begin = std::max<int64_t>(0, end - window);
+    std::vector<double> t, comp, other;
+    for (int64_t b = begin; b < end; ++b) t.push_back(static_cast<double>(s[b].trigger));
+    const double p99 = Pct(t, 0.99);
+    int64_t slow = 0, n_comp = 0, n_vac = 0, n_chk = 0, n_other = 0;
+    double add = 0, wal = 0, co = 0;
+    for (int64_t b = begin; b < end; ++b) {
+      const bool c = compacted.count(s[b].batch_id) > 0;
+      (c ? comp : other).push_back(static_cast<double>(s[b].trigger));
+      if (static_cast<double>(s[b].trigger) < p99) continue;
+      ++slow;
+      const double to = s[b].at, from = to - static_cast<double>(s[b].trigger) / 1000.0;
+      const bool v = overlaps(vacuums, from, to), k = overlaps(checkpoints, from, to);
+      n_comp += c;
+      n_vac += v;
+      n_chk += k;
+      n_other += !c && !v && !k;
+      for (size_t i = 0; i < s[b].phases; ++i) {
+        const std::string& name = PhaseNames()[s[b].all[i].first];
+        const double ms = s[b].all[i].second;
+        if (name == "addBatch") add += ms;
+        if (name == "walCommit") wal += ms;
+        if (name == "commitOffsets") co += ms;
+      }
+    }
+    char cb[32], ob[32], pb[48];
+    std::snprintf(cb, sizeof(cb), "%.0f/%.0f ms", Pct(comp, 0.5), Pct(comp, 0.99));
+    std::snprintf(ob, sizeof(ob), "%.0f/%.0f ms", Pct(other, 0.5), Pct(other, 0.99));
+    const double k = static_cast<double>(std::max<int64_t>(1, slow));
+    std::snprintf(pb, sizeof(pb), "%.0f/%.0f/%.0f", add / k, wal / k, co / k);
+    std::printf("%10lld %6lld %11lld %7lld %10lld %7lld %18s %18s %18s\n",
+                static_cast<long long>(end), static_cast<long long>(slow),
+                static_cast<long long>(n_comp), static_cast<long long>(n_vac),
+                static_cast<long long>(n_chk), static_cast<long long>(n_other), cb, ob,
+                pb);
+  }
+}
+
 // The remove action of a file that compaction re-packed (as the writer commits it).
 table::RemoveFile CompactedAway(const table::AddFile& f, int64_t now_ms) {
   return table::RemoveOf(f, now_ms, /*data_change=*/false);
@@ -419,6 +536,7 @@ void PrintDisk(const std::string& what, const std::string& dir) {
 struct Upkeep {
   std::vector<std::string> disk_rows;
   std::vector<double> vacuum_ms;
+  std::vector<Interval> vacuums;
   int64_t vacuum_every = 0;
 
   void Run(api::SparkSession& spark, Recorder& rec, const std::vector<int64_t>& points,
@@ -433,6 +551,8 @@ struct Upkeep {
         auto v0 = bench::Steady::now();
         spark.sql("VACUUM delta.`" + table + "`").collect();
         vacuum_ms.push_back(bench::Seconds(v0) * 1000);
+        vacuums.push_back(
+            {bench::Seconds(kStart) - vacuum_ms.back() / 1000.0, bench::Seconds(kStart)});
         next_vacuum += vacuum_every;
       }
       if (next != points[i]) continue;
@@ -778,6 +898,14 @@ int main(int argc, char** argv) {
       for (const auto& r : fresh_rows) std::printf("%s\n", r.c_str());
     }
     upkeep.Print();
+    if (sink == "delta") {
+      std::vector<int64_t> at = points;
+      while (!at.empty() && at.back() > static_cast<int64_t>(rec->samples().size()))
+        at.pop_back();
+      at.push_back(static_cast<int64_t>(rec->samples().size()));
+      SlowBatches(io::JoinPath(root, "rate-table"), rec->samples(), at, window,
+                  upkeep.vacuums);
+    }
     PrintDisk("table (data + _delta_log)", io::JoinPath(root, "rate-table"));
     PrintDisk("table _delta_log", io::JoinPath(root, "rate-table/_delta_log"));
     PrintDisk("checkpoint", io::JoinPath(root, "rate-chk"));

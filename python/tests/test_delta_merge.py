@@ -333,8 +333,9 @@ def racing_udf(statement):
 
 def test_merge_conflicts_only_with_removals_of_files_it_read(spark, tmp_path):
     """As Delta: a concurrent removal conflicts with a MERGE only when its pruned scan read
-    the removed file (DELTA_CONCURRENT_DELETE_READ, a compaction's removal too), not when
-    the file was skipped (here by the source's key range)."""
+    the removed file, not when the file was skipped (here by the source's key range); a
+    compaction's new file conflicts first, as a concurrent append to what the MERGE read
+    (DELTA_CONCURRENT_APPEND, as delta-spark 4.4 reports it)."""
     path = str(tmp_path / "t")
     spark.createDataFrame([(1, "a"), (2, "b")], "id BIGINT, v STRING").coalesce(1) \
         .write.format("delta").save(path)
@@ -351,7 +352,7 @@ def test_merge_conflicts_only_with_removals_of_files_it_read(spark, tmp_path):
         .mode("append").save(path)
     race = racing_udf(f"OPTIMIZE delta.`{path}`")
     src = spark.range(2, 4).select(race(F.col("id")).alias("id"), F.lit("new").alias("v"))
-    with pytest.raises(Exception, match="DELTA_CONCURRENT_DELETE_READ"):
+    with pytest.raises(Exception, match=r"DELTA_CONCURRENT_APPEND\.WITHOUT_HINT"):
         t.alias("t").merge(src.alias("s"), "t.id = s.id").whenNotMatchedInsertAll().execute()
     assert rows(t.toDF()) == [(1, "new"), (2, "b"), (200, "z")]
 

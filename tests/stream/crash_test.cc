@@ -440,8 +440,11 @@ TEST_P(RandomKill, TwoProcessesOneCheckpoint) {
       }
       if (g_sink == "merge") {  // two MERGEs of one batch: Delta's conflict checks
         for (const char* c : {"DELTA_CONCURRENT_APPEND", "DELTA_CONCURRENT_DELETE_READ",
-                              "DELTA_CONCURRENT_DELETE_DELETE", "DELTA_METADATA_CHANGED"})
-          allowed.insert(c);
+                              "DELTA_CONCURRENT_DELETE_DELETE"}) {
+          allowed.insert(std::string(c) + ".WITHOUT_HINT");
+          allowed.insert(std::string(c) + ".WITH_PARTITION_HINT");
+        }
+        allowed.insert("DELTA_METADATA_CHANGED");
       }
       EXPECT_TRUE(allowed.count(cls)) << "the loser failed with: " << err;
       outcomes[cls]++;

@@ -380,7 +380,8 @@ TEST_F(DeltaDmlTest, CompactionConflicts) {
   read = *log.Latest();
   spark.sql("DELETE FROM delta.`" + path_ + "` WHERE id = 6 OR id = 3");
   auto conflict = compact(read, 1);  // partition a: the compacted file and (6, a)
-  ASSERT_ERROR_CLASS(conflict, "DELTA_CONCURRENT_DELETE_DELETE");
+  ASSERT_ERROR_CLASS(conflict, "DELTA_CONCURRENT_DELETE_READ.WITH_PARTITION_HINT");
+  EXPECT_ERROR_HAS(conflict, "a concurrent DELETE deleted data from table");
   EXPECT_EQ(Rows(spark.read().format("delta").load(path_)), "[1,a][2,b][4,b][5,c]");
 }
 

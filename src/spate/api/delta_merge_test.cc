@@ -242,9 +242,9 @@ TEST_F(DeltaMergeTest, TxnAppIdAndVersionMakeAReplayANoOp) {
 }
 
 // The commit a MERGE makes (its read snapshot, the files it rewrites, the partitions it
-// read) against concurrent writers, by Delta's WriteSerializable rules: a blind append
-// never conflicts; a commit that adds files after reading the table (here an
-// insert-only MERGE) conflicts when its files land in a partition the MERGE read.
+// read) against concurrent writers, by OSS Delta's Serializable rules (checked against
+// delta-spark 4.4): any commit that adds files to a partition the MERGE read fails it,
+// a blind append too; additions to other partitions do not.
 TEST_F(DeltaMergeTest, ConflictsWithConcurrentAppendToThePartitionItRead) {
   auto spark = SparkSession::builder().getOrCreate();
   spark.sql("SELECT * FROM VALUES (1, 'a'), (2, 'b') AS x(id, d)")
@@ -273,27 +273,40 @@ TEST_F(DeltaMergeTest, ConflictsWithConcurrentAppendToThePartitionItRead) {
     spark.sql("MERGE INTO delta.`" + path_ + "` t USING (SELECT " + id + " AS id, '" + d +
               "' AS d) s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *");
   };
+  auto append = [&](const std::string& id, const std::string& d) {
+    spark.sql("SELECT " + id + " AS id, '" + d + "' AS d")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(path_);
+  };
   table::SnapshotPtr read = *log.Latest();
-  spark.sql("SELECT 3 AS id, 'a' AS d")
-      .write()
-      .format("delta")
-      .mode("append")
-      .save(path_);
+  append("3", "a");  // a blind append to partition a
+  auto conflict = commit_merge(read);
+  ASSERT_ERROR_CLASS(conflict, "DELTA_CONCURRENT_APPEND.WITH_PARTITION_HINT");
+  EXPECT_ERROR_HAS(conflict,
+                   "a concurrent WRITE added data to table delta.`file:" + path_ +
+                       "` committed at version 1. The concurrent operation modified data "
+                       "in the partition [d=a] that should have been read");
+  EXPECT_EQ(*log.LatestVersion(), 1);
+
+  read = *log.Latest();
+  append("7", "b");
   auto ok = commit_merge(read);
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
-  EXPECT_EQ(ok->version, 2);
+  EXPECT_EQ(ok->version, 3);
 
   read = *log.Latest();
   insert_merge("8", "b");
   ok = commit_merge(read);
   ASSERT_TRUE(ok.ok()) << ok.status().ToString();
-  EXPECT_EQ(ok->version, 4);
+  EXPECT_EQ(ok->version, 5);
 
   read = *log.Latest();
   insert_merge("9", "a");
-  auto conflict = commit_merge(read);
-  ASSERT_ERROR_CLASS(conflict, "DELTA_CONCURRENT_APPEND");
-  EXPECT_EQ(*log.LatestVersion(), 5);
+  conflict = commit_merge(read);
+  ASSERT_ERROR_CLASS(conflict, "DELTA_CONCURRENT_APPEND.WITH_PARTITION_HINT");
+  EXPECT_EQ(*log.LatestVersion(), 6);
 }
 
 TEST_F(DeltaMergeTest, SqlMergeIntoDeltaPathAndPartitionPruning) {

@@ -12,6 +12,7 @@
 #include "spate/api/session_state.h"
 #include "spate/api/sql_relations.h"
 #include "spate/api/streaming.h"
+#include "spate/base/malloc_policy.h"
 #include "spate/base/redact.h"
 #include "spate/columnar/builder.h"
 #include "spate/compute/cast.h"
@@ -268,6 +269,8 @@ SparkSession::Builder& SparkSession::Builder::config(const std::string& k, int64
 }
 
 SparkSession SparkSession::Builder::getOrCreate() {
+  // The engine starts: glibc's thresholds for a long-running process (once).
+  ApplyMallocPolicy();
   InstallFormatFunctions();
   std::lock_guard<std::mutex> lock(g_active_mu);
   if (!g_active) g_active = NewSessionState();

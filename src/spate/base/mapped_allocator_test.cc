@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "spate/base/malloc_policy.h"
 #include "spate/base/malloc_probe.h"
 
 namespace spate {
@@ -142,6 +143,43 @@ TEST(MappedAllocator, FreeingALargeBlockLeavesGlibcsMmapThresholdAlone) {
           asm volatile("" : : "r"(big.data()) : "memory");
         }
         std::_Exit(malloc_probe::MallocMaps(size_t{1} << 20) ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(1), "");
+}
+
+// The engine's malloc policy (base/malloc_policy.h), each in a fresh process: a large
+// block freed by a thread leaves no more than the trim threshold free at the top of its
+// arena, where glibc's default (the control) keeps it all once its dynamic thresholds
+// have risen — the RSS a long stream kept. The environment's own tunables win.
+int FreeArenaBytesAfterLargeBlocksMiB() {
+  size_t grown = 0;
+  std::thread([&] {
+    const size_t before = mallinfo2().fordblks;
+    for (int i = 0; i < 2; ++i) {  // the second after the first raised the thresholds
+      std::vector<char> big(size_t{6} << 20, 'x');
+      asm volatile("" : : "r"(big.data()) : "memory");
+    }
+    const size_t after = mallinfo2().fordblks;
+    grown = after > before ? after - before : 0;
+  }).join();
+  return static_cast<int>(grown >> 20);
+}
+
+TEST(MallocPolicy, FreedLargeBlocksLeaveNoArenaTopBehind) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        unsetenv("GLIBC_TUNABLES");
+        if (!ApplyMallocPolicy()) std::_Exit(100);
+        std::_Exit(FreeArenaBytesAfterLargeBlocksMiB() < 2 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(std::_Exit(FreeArenaBytesAfterLargeBlocksMiB() < 2 ? 0 : 1),
+              ::testing::ExitedWithCode(1), "");
+  EXPECT_EXIT(
+      {
+        setenv("GLIBC_TUNABLES", "glibc.malloc.arena_max=8", 1);
+        std::_Exit(ApplyMallocPolicy() ? 0 : 1);
       },
       ::testing::ExitedWithCode(1), "");
 }

@@ -13,13 +13,19 @@
 // the partitions it wrote that hold at least minNumFiles files smaller than maxFileSize
 // are compacted in
 // a separate OPTIMIZE commit (auto=true, dataChange=false, table/delta_compaction.h)
-// that readers of the table skip, so the live files stay bounded. The compaction runs on
-// the query thread between batches, so it never races the sink's own appends; when it
-// loses to another writer (a concurrent removal of a file it compacts) the batch stays
-// committed and the compaction is retried after the next batch. The check itself (a
-// pass over the table's active files) runs only when a partition the batch wrote may
-// have reached minNumFiles small files (table::AutoCompactTracker counts the sink's own
-// small files since the last check; another writer's commit makes it check again).
+// that readers of the table skip, so the live files stay bounded. The check and the
+// choice of files run on the query thread after the batch's commit (as Delta's
+// post-commit hook); the rewrite and its commit run on a thread of the sink's, off the
+// batches' critical path (the batch does not wait for it), racing the next batches'
+// blind appends without conflict, so the OPTIMIZE commit may land after the next batch's.
+// The next check waits for it (it then sees the table as Delta's would), so the same
+// files are compacted as with Delta's synchronous hook; so do a complete-mode batch
+// (it reads the whole table) and Stop(). When the compaction fails (a concurrent
+// removal of a file it compacts) the batch stays committed and the next batch checks
+// again. The check itself (a pass over the table's active files) runs only when a
+// partition the batch wrote may have reached minNumFiles small files
+// (table::AutoCompactTracker counts the sink's own small files since the last check;
+// another writer's commit makes it check again).
 //
 // Long streams: the sink keeps one table::DeltaLog for its life, so each batch reads only
 // the commits made since the previous one (its own is installed without a read), and the
@@ -29,6 +35,7 @@
 // Ownership: owned by its query; shares the FileSystem. Thread safety: the query thread.
 // Failure: Delta's error classes (schema mismatch, concurrent transaction, ...).
 
+#include <future>
 #include <map>
 #include <string>
 #include <vector>
@@ -69,12 +76,24 @@ class DeltaSink final : public stream::Sink {
   /// What the sink was made with (the table path: `checkpoint replay` reads its commits).
   const DeltaSinkOptions& options() const { return o_; }
   Result<int64_t> AddBatch(const stream::MicroBatch& batch) override;
+  /// Waits for the auto-compaction in flight.
+  void Stop() override { WaitForCompaction(); }
+  ~DeltaSink() override { WaitForCompaction(); }
+  DeltaSink(const DeltaSink&) = delete;
+  DeltaSink& operator=(const DeltaSink&) = delete;
 
  private:
+  /// Joins the compaction in flight (if any) and tells the tracker how it ended.
+  void WaitForCompaction();
+  /// The same, only when it has finished.
+  void CollectFinishedCompaction();
+
   io::FileSystemPtr fs_;
   DeltaSinkOptions o_;
   std::shared_ptr<const table::DeltaLog> log_;
   table::AutoCompactTracker compact_;
+  /// The auto-compaction in flight: its committed version (-1: it failed).
+  std::future<int64_t> compaction_;
 };
 
 }  // namespace spate::connectors

@@ -28,8 +28,15 @@ bool IsSmall(const AddFile& f, int64_t max_file_size) {
 
 bool AutoCompactTracker::AfterWrite(const DeltaWriteResult& w,
                                     const AutoCompactConfig& config) {
-  // Another commit since the last known version: every bound is unknown.
-  if (version_ < 0 || w.version != version_ + 1) counted_.clear();
+  // Another commit since the last known version: every bound is unknown. The planned
+  // compaction's own commit (Planned) may have landed in between.
+  if (own_pending_ && version_ >= 0 && own_version_ == version_ + 1 &&
+      w.version == version_ + 2) {
+    own_pending_ = false;
+  } else if (version_ < 0 || w.version != version_ + 1) {
+    counted_.clear();
+    own_pending_ = false;
+  }
   version_ = w.version;
   std::vector<int64_t> added(w.partitions_written.size(), 0);
   for (size_t i = 0; i < w.file_partitions.size() && i < w.file_sizes.size(); ++i) {
@@ -55,6 +62,19 @@ void AutoCompactTracker::Checked(int64_t version,
                                  std::map<std::string, int64_t> counted_files) {
   version_ = version;
   counted_ = std::move(counted_files);
+  own_pending_ = false;
+  own_version_ = -1;
+}
+
+void AutoCompactTracker::OwnCommitted(int64_t version) {
+  if (version < 0) {
+    Checked(-1, {});
+    return;
+  }
+  own_version_ = version;
+  // It landed before this writer's latest commit: the bounds are those planned (the
+  // writer's commits after it were counted), the version chain goes on past it.
+  if (own_pending_ && version <= version_) own_pending_ = false;
 }
 
 CompactionBins PlanCompaction(const std::vector<AddFile>& files, int64_t min_file_size,
@@ -96,6 +116,9 @@ Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& t
   std::vector<std::shared_ptr<DeltaDataSource>> sources;
   for (const auto& b : bins) {
     o.remove_files.insert(o.remove_files.end(), b.begin(), b.end());
+    // Read, as Delta's OPTIMIZE records them: a concurrent removal of one is
+    // DELTA_CONCURRENT_DELETE_READ.
+    o.read_files.insert(o.read_files.end(), b.begin(), b.end());
     SPATE_ASSIGN_OR_RETURN(
         auto src, DeltaDataSource::MakeForFiles(fs, snapshot, b, o.time_zone_id));
     sources.push_back(std::move(src));
@@ -107,7 +130,8 @@ Result<DeltaWriteResult> CompactFiles(io::FileSystemPtr fs, const std::string& t
   ScanSpec spec;
   for (int i = 0; i < schema->num_fields(); ++i) spec.columns.push_back(i);
   return WriteDelta(
-      fs, table_path, schema, std::max<int>(1, static_cast<int>(sources.size())),
+      std::move(fs), table_path, schema,
+      std::max<int>(1, static_cast<int>(sources.size())),
       [&](const BatchSink& sink) -> Status {
         // The bins in parallel; each bin's files in order into its own writer partition.
         return ThreadPool::Default().ParallelFor(
@@ -163,14 +187,14 @@ bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadat
   return false;
 }
 
-Result<std::optional<int64_t>> MaybeAutoCompact(
+Result<std::optional<AutoCompactPlan>> PlanAutoCompact(
     io::FileSystemPtr fs, const std::string& table_path, const AutoCompactConfig& config,
-    const std::vector<PartitionValues>& partitions, const std::string& time_zone_id,
-    const std::string& default_codec, std::shared_ptr<const DeltaLog> log,
+    const std::vector<PartitionValues>& partitions, std::shared_ptr<const DeltaLog> log,
     AutoCompactTracker* tracker) {
-  if (!log) log = std::make_shared<const DeltaLog>(fs, table_path);
+  if (!log) log = std::make_shared<const DeltaLog>(std::move(fs), table_path);
   SPATE_ASSIGN_OR_RETURN(SnapshotPtr snapshot, log->Latest());
-  if (!AutoCompactEnabled(config, snapshot->metadata())) return std::optional<int64_t>();
+  if (!AutoCompactEnabled(config, snapshot->metadata()))
+    return std::optional<AutoCompactPlan>();
   // Delta's AutoCompactPartitionStats count (files of at most minFileSize, every file
   // when it is unset) decides which partitions are due; their files smaller than
   // compact_below() are bin-packed (Delta's OPTIMIZE with minFileSize / maxFileSize).
@@ -196,8 +220,17 @@ Result<std::optional<int64_t>> MaybeAutoCompact(
       PlanCompaction(files, config.compact_below(), config.max_file_size);
   if (bins.empty()) {
     if (tracker) tracker->Checked(snapshot->version(), std::move(counted));
-    return std::optional<int64_t>();
+    return std::optional<AutoCompactPlan>();
   }
+  return std::optional<AutoCompactPlan>(
+      AutoCompactPlan{std::move(snapshot), std::move(bins), std::move(counted)});
+}
+
+Result<int64_t> RunAutoCompact(io::FileSystemPtr fs, const std::string& table_path,
+                               const AutoCompactPlan& plan,
+                               const std::string& time_zone_id,
+                               const std::string& default_codec,
+                               std::shared_ptr<const DeltaLog> log) {
   DeltaWriteOptions o;
   o.time_zone_id = time_zone_id;
   o.default_codec = default_codec;
@@ -205,27 +238,56 @@ Result<std::optional<int64_t>> MaybeAutoCompact(
   o.operation_parameters = {
       {"predicate", "[]"}, {"auto", "true"}, {"zOrderBy", "[]"}, {"clusterBy", "[]"}};
   int64_t dvs = 0;
-  for (const auto& b : bins)
+  for (const auto& b : plan.bins)
     for (const auto& f : b) dvs += f.deletion_vector ? 1 : 0;
   o.operation_metrics = [dvs](const DeltaWriteResult& w) {
     return OptimizeMetrics(w, dvs);
   };
-  o.log = log;
+  o.log = std::move(log);
   o.async_checkpoint = true;
-  SPATE_ASSIGN_OR_RETURN(DeltaWriteResult r,
-                         CompactFiles(fs, table_path, snapshot, bins, o));
+  SPATE_ASSIGN_OR_RETURN(DeltaWriteResult r, CompactFiles(std::move(fs), table_path,
+                                                          plan.snapshot, plan.bins, o));
+  return r.version;
+}
+
+void AutoCompactTracker::Planned(const AutoCompactPlan& plan,
+                                 const AutoCompactConfig& config) {
+  std::map<std::string, int64_t> counted = plan.counted;
+  for (const auto& b : plan.bins) {
+    if (b.empty()) continue;
+    int64_t& n = counted[PartitionKey(b.front().partition_values)];
+    for (const auto& f : b)
+      if (f.size <= config.count_up_to()) --n;
+    ++n;  // the bin's output, if it counts (an upper bound)
+  }
+  Checked(plan.snapshot->version(), std::move(counted));
+  own_pending_ = true;
+}
+
+Result<std::optional<int64_t>> MaybeAutoCompact(
+    io::FileSystemPtr fs, const std::string& table_path, const AutoCompactConfig& config,
+    const std::vector<PartitionValues>& partitions, const std::string& time_zone_id,
+    const std::string& default_codec, std::shared_ptr<const DeltaLog> log,
+    AutoCompactTracker* tracker) {
+  if (!log) log = std::make_shared<const DeltaLog>(fs, table_path);
+  SPATE_ASSIGN_OR_RETURN(
+      auto plan, PlanAutoCompact(fs, table_path, config, partitions, log, tracker));
+  if (!plan) return std::optional<int64_t>();
+  SPATE_ASSIGN_OR_RETURN(
+      int64_t version,
+      RunAutoCompact(std::move(fs), table_path, *plan, time_zone_id, default_codec, log));
   if (tracker) {
     // The compacted partitions are checked again after the next write (their new
     // files' count is not tracked); the others keep their counts when nobody else
     // committed in between.
-    for (const auto& b : bins)
-      if (!b.empty()) counted.erase(PartitionKey(b.front().partition_values));
-    if (r.version == snapshot->version() + 1)
-      tracker->Checked(r.version, std::move(counted));
+    for (const auto& b : plan->bins)
+      if (!b.empty()) plan->counted.erase(PartitionKey(b.front().partition_values));
+    if (version == plan->snapshot->version() + 1)
+      tracker->Checked(version, std::move(plan->counted));
     else
       tracker->Checked(-1, {});
   }
-  return std::optional<int64_t>(r.version);
+  return std::optional<int64_t>(version);
 }
 
 }  // namespace spate::table

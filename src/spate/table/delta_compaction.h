@@ -80,6 +80,8 @@ bool AutoCompactEnabled(const AutoCompactConfig& config, const Metadata& metadat
 /// unknown) — so a stream of tiny batches pays for it once per minNumFiles batches, not
 /// every batch.
 /// Thread safety: one writer's thread.
+struct AutoCompactPlan;
+
 class AutoCompactTracker {
  public:
   /// After this writer's commit `w`: true when MaybeAutoCompact should run.
@@ -89,11 +91,22 @@ class AutoCompactTracker {
   void Checked(int64_t version, std::map<std::string, int64_t> counted_files);
   /// How many times AfterWrite asked for the full check (tests).
   int64_t checks_due() const { return checks_due_; }
+  /// PlanAutoCompact planned `plan` from version `plan.snapshot` and its commit is yet to
+  /// come (RunAutoCompact, possibly on another thread, racing this writer's next
+  /// commits): the compacted partitions' bounds become what is left after it (counted
+  /// files less the counted files it removes, plus one per bin for its outputs), and the
+  /// compaction's own commit keeps the bounds once OwnCommitted names its version.
+  void Planned(const AutoCompactPlan& plan, const AutoCompactConfig& config);
+  /// The planned compaction committed `version` (-1: it did not commit, and every bound
+  /// is unknown).
+  void OwnCommitted(int64_t version);
 
  private:
   int64_t version_ = -1;
   std::map<std::string, int64_t> counted_;
   int64_t checks_due_ = 0;
+  bool own_pending_ = false;  // a planned compaction's commit not yet passed
+  int64_t own_version_ = -1;  // its version once known
 };
 
 /// The key AutoCompactTracker uses for a partition.
@@ -112,6 +125,30 @@ Result<std::optional<int64_t>> MaybeAutoCompact(
     const std::vector<PartitionValues>& partitions, const std::string& time_zone_id,
     const std::string& default_codec, std::shared_ptr<const DeltaLog> log = nullptr,
     AutoCompactTracker* tracker = nullptr);
+
+/// MaybeAutoCompact in two steps, so that a writer can take the rewrite off its critical
+/// path (the streaming Delta sink): PlanAutoCompact checks the table and picks the bins
+/// on the caller's thread (O(active files) of the written partitions; the tracker is told
+/// what it found when nothing is due), RunAutoCompact reads, rewrites and commits them.
+/// The commit reads only the compacted files, so it races a writer's blind appends
+/// without conflict (Delta's rules); it fails if one of them was removed meanwhile.
+struct AutoCompactPlan {
+  SnapshotPtr snapshot;
+  CompactionBins bins;
+  /// Counted files (AutoCompactConfig::count_up_to) of each checked partition at
+  /// `snapshot`.
+  std::map<std::string, int64_t> counted;
+};
+Result<std::optional<AutoCompactPlan>> PlanAutoCompact(
+    io::FileSystemPtr fs, const std::string& table_path, const AutoCompactConfig& config,
+    const std::vector<PartitionValues>& partitions, std::shared_ptr<const DeltaLog> log,
+    AutoCompactTracker* tracker = nullptr);
+/// The committed version.
+Result<int64_t> RunAutoCompact(io::FileSystemPtr fs, const std::string& table_path,
+                               const AutoCompactPlan& plan,
+                               const std::string& time_zone_id,
+                               const std::string& default_codec,
+                               std::shared_ptr<const DeltaLog> log);
 
 /// OPTIMIZE's operationMetrics for a compaction commit: numAddedFiles, numRemovedFiles,
 /// numAddedBytes, numRemovedBytes, min/p25/p50/p75/maxFileSize of the added files

@@ -636,16 +636,24 @@ TEST(DeltaTxnTest, ConflictRules) {
   auto rb = b.Commit({Action::Of(f2)}, ci).value();
   EXPECT_EQ(rb.version, 2);
   EXPECT_EQ(rb.attempts, 2);
-  // Delete vs delete of the same file.
+  // Delete vs delete of the same file: a transaction that read it fails on the read
+  // (Delta checks the files read before the files removed), one that did not on the
+  // removal.
   snap = log->Latest().value();
-  OptimisticTransaction d1(log, snap), d2(log, snap);
+  OptimisticTransaction d1(log, snap), d2(log, snap), d3(log, snap);
   RemoveFile rm;
   rm.path = "f1";
   d1.ReadFiles({f1});
   d2.ReadFiles({f1});
   ASSERT_TRUE(d1.Commit({Action::Of(rm)}, ci).ok());
   auto dd = d2.Commit({Action::Of(rm)}, ci);
-  ASSERT_ERROR_CLASS(dd, "DELTA_CONCURRENT_DELETE_DELETE");
+  ASSERT_ERROR_CLASS(dd, "DELTA_CONCURRENT_DELETE_READ.WITHOUT_HINT");
+  auto d3r = d3.Commit({Action::Of(rm)}, ci);
+  ASSERT_ERROR_CLASS(d3r, "DELTA_CONCURRENT_DELETE_DELETE.WITHOUT_HINT");
+  EXPECT_ERROR_HAS(
+      d3r,
+      "a concurrent WRITE deleted data from table delta.`file:/r` (committed "
+      "at version 3) that this transaction attempted to delete.");
   // Read a file that a concurrent commit deleted.
   snap = log->Latest().value();
   OptimisticTransaction r1(log, snap), r2(log, snap);
@@ -656,7 +664,7 @@ TEST(DeltaTxnTest, ConflictRules) {
   AddFile f3;
   f3.path = "f3";
   auto dr = r2.Commit({Action::Of(f3)}, ci);
-  ASSERT_ERROR_CLASS(dr, "DELTA_CONCURRENT_DELETE_READ");
+  ASSERT_ERROR_CLASS(dr, "DELTA_CONCURRENT_DELETE_READ.WITHOUT_HINT");
   // Metadata changed concurrently.
   snap = log->Latest().value();
   OptimisticTransaction m1(log, snap), m2(log, snap);
@@ -666,6 +674,11 @@ TEST(DeltaTxnTest, ConflictRules) {
   ASSERT_TRUE(m1.Commit({}, ci).ok());
   auto mc = m2.Commit({Action::Of(f3)}, ci);
   ASSERT_ERROR_CLASS(mc, "DELTA_METADATA_CHANGED");
+  EXPECT_ERROR_HAS(
+      mc,
+      "The metadata of the Delta table delta.`file:/r` has been changed by a "
+      "concurrent update. Please try the operation again.\nConflicting commit: "
+      "{\"timestamp\":");
   // Non-blind append while we read the whole table.
   snap = log->Latest().value();
   OptimisticTransaction w1(log, snap), w2(log, snap);
@@ -675,7 +688,18 @@ TEST(DeltaTxnTest, ConflictRules) {
   ASSERT_TRUE(w1.Commit({Action::Of(f4)}, ci).ok());
   w2.ReadWholeTable();
   auto ca = w2.Commit({Action::Of(f3)}, ci);
-  ASSERT_ERROR_CLASS(ca, "DELTA_CONCURRENT_APPEND");
+  ASSERT_ERROR_CLASS(ca, "DELTA_CONCURRENT_APPEND.WITHOUT_HINT");
+  // A blind append conflicts too (OSS Delta's Serializable isolation), with a
+  // transaction that read (here the whole table) and writes data.
+  snap = log->Latest().value();
+  OptimisticTransaction ba(log, snap), reader(log, snap), blind(log, snap);
+  AddFile f5;
+  f5.path = "f5";
+  ASSERT_TRUE(ba.Commit({Action::Of(f5)}, ci).ok());
+  reader.ReadWholeTable();
+  ASSERT_ERROR_CLASS(reader.Commit({Action::Of(f3)}, ci),
+                     "DELTA_CONCURRENT_APPEND.WITHOUT_HINT");
+  EXPECT_TRUE(blind.Commit({Action::Of(f3)}, ci).ok());  // blind appends never conflict
   // Same appId from two writers.
   snap = log->Latest().value();
   OptimisticTransaction t1(log, snap), t2(log, snap);
@@ -728,13 +752,84 @@ TEST(DeltaTxnTest, ReplaceWhereOfOtherPartitionsDoNotConflict) {
       tb.Commit(rewrite(fb, "part=b/new-b.parquet"), ci);  // other partition: retried
   ASSERT_TRUE(rb.ok()) << rb.status().ToString();
   EXPECT_EQ(rb->attempts, 2);
-  // Read partition a, where ta (not a blind append) added a file: Delta's concurrent
-  // append. Its removal of fa conflicts only with a transaction that read fa.
-  auto rc = tc.Commit({}, ci);
-  ASSERT_ERROR_CLASS(rc, "DELTA_CONCURRENT_APPEND");
+  // Read partition a, where ta added a file: Delta's concurrent append, checked before
+  // its removal of fa, which conflicts only with a transaction that read fa.
+  AddFile na = fa;
+  na.path = "part=a/tc.parquet";
+  auto rc = tc.Commit({Action::Of(na)}, ci);
+  ASSERT_ERROR_CLASS(rc, "DELTA_CONCURRENT_APPEND.WITH_PARTITION_HINT");
+  EXPECT_ERROR_HAS(
+      rc,
+      "Transaction conflict detected. a concurrent WRITE added data to table "
+      "delta.`file:/rw` committed at version 1. The concurrent operation "
+      "modified data in the partition [part=a] that should have been read by "
+      "this operation. Please retry the operation. Refer to "
+      "https://docs.delta.io/latest/concurrency-control.html for more "
+      "information.");
   OptimisticTransaction td(log, snap);
   td.ReadFiles({fa});
-  ASSERT_ERROR_CLASS(td.Commit({}, ci), "DELTA_CONCURRENT_DELETE_READ");
+  auto rd = td.Commit({}, ci);
+  ASSERT_ERROR_CLASS(rd, "DELTA_CONCURRENT_DELETE_READ.WITH_PARTITION_HINT");
+  EXPECT_ERROR_HAS(rd, "deleted data in the partition [part=a] that was read");
+  // A commit that changes no data (a compaction: SnapshotIsolation) ignores concurrent
+  // appends, also to the partition it read; a removal of a file it read still conflicts.
+  OptimisticTransaction te(log, snap), tf(log, snap);
+  te.ReadPartitions(in_part("b"));
+  te.ReadFiles({fb});
+  AddFile compacted = fb;
+  compacted.path = "part=b/compacted.parquet";
+  compacted.data_change = false;
+  RemoveFile fb_gone = RemoveOf(fb, 1, /*data_change=*/false);
+  auto re = te.Commit({Action::Of(fb_gone), Action::Of(compacted)}, ci);
+  ASSERT_ERROR_CLASS(re, "DELTA_CONCURRENT_DELETE_READ.WITH_PARTITION_HINT");
+  tf.ReadPartitions(in_part("a"));
+  AddFile fa2 = fa;
+  fa2.path = "part=a/other.parquet";
+  fa2.data_change = false;
+  auto rf = tf.Commit({Action::Of(fa2)}, ci);
+  ASSERT_TRUE(rf.ok()) << rf.status().ToString();
+  auto entry = log->ReadCommitsFrom(rf->version).value();
+  ASSERT_EQ(entry.size(), 1u);
+  EXPECT_EQ(entry[0].actions[0].commit_info.isolation_level, "SnapshotIsolation");
+}
+
+// Delta's checkProtocolCompatibility: a concurrent protocol change fails only a
+// transaction that changes the protocol too, or when it drops a feature.
+TEST(DeltaTxnTest, ConcurrentProtocolUpgrade) {
+  auto fs = std::make_shared<io::MemoryFileSystem>();
+  ASSERT_TRUE(WriteBatches(fs, "/pu", {Rows(0, 2)}, Mode("append")).ok());
+  auto log = std::make_shared<const DeltaLog>(fs, "/pu");
+  auto snap = log->Latest().value();
+  CommitInfo ci;
+  ci.operation = "WRITE";
+  Protocol up = snap->protocol();
+  up.min_writer_version = 7;
+  up.writer_features = std::vector<std::string>{"appendOnly", "invariants"};
+  OptimisticTransaction w(log, snap), plain(log, snap), also(log, snap), down(log, snap);
+  w.UpdateProtocol(up);
+  ASSERT_TRUE(w.Commit({}, ci).ok());
+  AddFile f;
+  f.path = "f";
+  plain.ReadWholeTable();
+  auto ok = plain.Commit({Action::Of(f)}, ci);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  also.UpdateProtocol(up);
+  ASSERT_ERROR_CLASS(also.Commit({}, ci), "DELTA_PROTOCOL_CHANGED");
+  // Dropping back to the older writer version fails a transaction that read the newer.
+  snap = log->Latest().value();
+  OptimisticTransaction dropper(log, snap), other(log, snap);
+  dropper.UpdateProtocol(Protocol{});
+  ASSERT_TRUE(dropper.Commit({}, ci).ok());
+  ASSERT_ERROR_CLASS(other.Commit({Action::Of(f)}, ci), "DELTA_PROTOCOL_CHANGED");
+  // A concurrent upgrade to a protocol spate cannot write: that protocol's error.
+  snap = log->Latest().value();
+  OptimisticTransaction after(log, snap);
+  Protocol v4 = snap->protocol();
+  v4.min_writer_version = 4;
+  std::vector<Action> body = {Action::Of(CommitInfo{}), Action::Of(v4)};
+  ASSERT_TRUE(log->WriteCommitFile(snap->version() + 1, body).ok());
+  ASSERT_ERROR_CLASS(after.Commit({Action::Of(f)}, ci),
+                     "DELTA_UNSUPPORTED_FEATURES_FOR_WRITE");
 }
 
 // Delta's ConflictChecker: a concurrent removal conflicts when the transaction read the
@@ -772,14 +867,14 @@ TEST(DeltaTxnTest, RemovalsConflictOnlyWithFilesRead) {
   merge2.ReadPartitions(all);
   merge2.ReadFiles({read});
   remove(read, false);
-  ASSERT_ERROR_CLASS(merge2.Commit({}, ci), "DELTA_CONCURRENT_DELETE_READ");
+  ASSERT_ERROR_CLASS(merge2.Commit({}, ci), "DELTA_CONCURRENT_DELETE_READ.WITHOUT_HINT");
   // Having read the whole table, any removal.
   ASSERT_TRUE(WriteBatches(fs, "/fr", {Rows(20, 2)}, Mode("append")).ok());
   snap = log->Latest().value();
   OptimisticTransaction whole(log, snap);
   whole.ReadWholeTable();
   remove(snap->files()[0], false);
-  ASSERT_ERROR_CLASS(whole.Commit({}, ci), "DELTA_CONCURRENT_DELETE_READ");
+  ASSERT_ERROR_CLASS(whole.Commit({}, ci), "DELTA_CONCURRENT_DELETE_READ.WITHOUT_HINT");
 }
 
 // Delta's SchemaUtils.isReadCompatible, which change feed reads and streams check.

@@ -1,6 +1,7 @@
 // Copyright spate authors.
 #include "spate/table/transaction.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -22,7 +23,7 @@ OptimisticTransaction::OptimisticTransaction(std::shared_ptr<const DeltaLog> log
     : log_(std::move(log)), snapshot_(std::move(snapshot)) {}
 
 void OptimisticTransaction::ReadFiles(const std::vector<AddFile>& files) {
-  for (const auto& f : files) read_files_.insert(f.path);
+  for (const auto& f : files) read_files_.emplace(f.path, f.partition_values);
 }
 
 std::optional<int64_t> OptimisticTransaction::TxnVersion(const std::string& app_id) {
@@ -41,24 +42,79 @@ void OptimisticTransaction::SetTransaction(const std::string& app_id, int64_t ve
 
 namespace {
 
-std::string ConflictingCommit(const CommitEntry& w) {
-  std::string s;
-  for (const auto& a : w.actions) {
-    if (a.kind != Action::Kind::kCommitInfo) continue;
-    Json j = Json::Object();
-    j.Set("version", Json::Int(w.version));
-    if (a.commit_info.timestamp) j.Set("timestamp", Json::Int(*a.commit_info.timestamp));
-    j.Set("operation", Json::String(a.commit_info.operation));
-    s = "\nConflicting commit: " + j.ToString();
-  }
-  if (s.empty())
-    s = "\nConflicting commit: {\"version\":" + std::to_string(w.version) + "}";
-  return s;
-}
-
 const char* kDocs = "https://docs.delta.io/latest/concurrency-control.html";
 
+// The winner's commitInfo as Delta prints it after "Conflicting commit:" (protocol,
+// metadata and txn conflicts).
+std::string ConflictingCommit(const CommitEntry& w) {
+  for (const auto& a : w.actions)
+    if (a.kind == Action::Kind::kCommitInfo)
+      return "\nConflicting commit: " + a.commit_info.ToJson().ToString();
+  return "";
+}
+
+std::string WinnerOperation(const CommitEntry& w) {
+  for (const auto& a : w.actions)
+    if (a.kind == Action::Kind::kCommitInfo) return a.commit_info.operation;
+  return "";
+}
+
+// Whether `now` drops a table feature or a version `before` had (Delta's
+// isProtocolRemovingFeatures): every other interleaved transaction then aborts.
+bool RemovesFeatures(const Protocol& now, const Protocol& before) {
+  if (now.min_reader_version < before.min_reader_version ||
+      now.min_writer_version < before.min_writer_version) {
+    return true;
+  }
+  auto dropped = [](const std::optional<std::vector<std::string>>& a,
+                    const std::optional<std::vector<std::string>>& b) {
+    if (!b) return false;
+    for (const auto& f : *b) {
+      if (!a || std::find(a->begin(), a->end(), f) == a->end()) return true;
+    }
+    return false;
+  };
+  return dropped(now.reader_features, before.reader_features) ||
+         dropped(now.writer_features, before.writer_features);
+}
+
 }  // namespace
+
+std::string OptimisticTransaction::TableNameOrPath() const {
+  if (snapshot_ && snapshot_->metadata().name && !snapshot_->metadata().name->empty())
+    return *snapshot_->metadata().name;
+  std::string path = log_->table_path();
+  if (!path.empty() && path[0] == '/') path = "file:" + path;
+  return "delta.`" + path + "`";
+}
+
+std::optional<std::string> OptimisticTransaction::PartitionHint(
+    const PartitionValues& pv) const {
+  // Delta's getPrettyPartitionMessage over the read snapshot's partition columns.
+  if (!snapshot_ || snapshot_->metadata().partition_columns.empty() || pv.empty())
+    return std::nullopt;
+  std::string s = "[";
+  for (const auto& col : snapshot_->metadata().partition_columns) {
+    std::string value = "null";
+    for (const auto& [name, v] : pv)
+      if (name == col && v) value = *v;
+    s += (s.size() > 1 ? ", " : "") + col + "=" + value;
+  }
+  return s + "]";
+}
+
+Status OptimisticTransaction::FileConflict(const char* error_class, const CommitEntry& w,
+                                           const PartitionValues* pv) const {
+  std::optional<std::string> hint = pv ? PartitionHint(*pv) : std::nullopt;
+  std::vector<ErrorParam> params = {{"operation", WinnerOperation(w)},
+                                    {"tableName", TableNameOrPath()},
+                                    {"version", std::to_string(w.version)},
+                                    {"docLink", kDocs}};
+  if (hint) params.push_back({"partitionValues", *hint});
+  return Status::Error(
+      std::string(error_class) + (hint ? ".WITH_PARTITION_HINT" : ".WITHOUT_HINT"),
+      params);
+}
 
 bool OptimisticTransaction::ReadsPartition(const PartitionValues& pv) const {
   if (read_whole_table_) return true;
@@ -68,62 +124,77 @@ bool OptimisticTransaction::ReadsPartition(const PartitionValues& pv) const {
 }
 
 Status OptimisticTransaction::CheckConflicts(const CommitEntry& w,
-                                             const std::vector<Action>& ours) const {
+                                             const std::vector<Action>& ours,
+                                             bool snapshot_isolation, bool blind) const {
+  // Delta's ConflictChecker, in its order: protocol, metadata, txn app ids, then the
+  // files: added files we should have read, removed files we read, removed files we
+  // remove. OSS Delta's isolation level is Serializable: concurrent blind appends count
+  // too; a transaction that changes no data (OPTIMIZE) runs as SnapshotIsolation and
+  // skips the added-files check.
   const std::string conflict = ConflictingCommit(w);
-  bool blind_append = false;
-  for (const auto& a : w.actions)
-    if (a.kind == Action::Kind::kCommitInfo)
-      blind_append = a.commit_info.is_blind_append.value_or(false);
   for (const auto& a : w.actions) {
-    if (a.kind == Action::Kind::kProtocol) {
+    if (a.kind != Action::Kind::kProtocol) continue;
+    SPATE_RETURN_IF_ERROR(CheckSupported(a.protocol, nullptr, true));
+    const bool we_change_protocol = new_protocol_.has_value();
+    if (we_change_protocol ||
+        (snapshot_ && RemovesFeatures(a.protocol, snapshot_->protocol()))) {
       std::string info =
-          read_version() < 0
-              ? "This happens when multiple writers are writing to an empty "
-                "directory. Creating the table ahead of time will avoid this "
-                "conflict."
-              : "";
+          w.version == 0 ? "This happens when multiple writers are writing to an empty "
+                           "directory. Creating the table ahead of time will avoid this "
+                           "conflict."
+                         : "";
       return Status::Error("DELTA_PROTOCOL_CHANGED", {{"additionalInfo", info},
                                                       {"conflictingCommit", conflict},
                                                       {"docLink", kDocs}});
     }
+    break;
+  }
+  for (const auto& a : w.actions) {
     if (a.kind == Action::Kind::kMetadata) {
-      return Status::Error("DELTA_METADATA_CHANGED",
-                           {{"conflictingCommit", conflict}, {"docLink", kDocs}});
+      return Status::Error("DELTA_METADATA_CHANGED", {{"tableName", TableNameOrPath()},
+                                                      {"conflictingCommit", conflict},
+                                                      {"docLink", kDocs}});
     }
   }
-  std::set<std::string> our_removes;
-  for (const auto& a : ours)
-    if (a.kind == Action::Kind::kRemove) our_removes.insert(a.remove.path);
   for (const auto& a : w.actions) {
-    if (a.kind == Action::Kind::kAdd && a.add.data_change && !blind_append &&
-        ReadsPartition(a.add.partition_values)) {
-      return Status::Error("DELTA_CONCURRENT_APPEND",
-                           {{"partition", "the root of the table"},
-                            {"retryMsg", "Please try the operation again."},
-                            {"conflictingCommit", conflict},
-                            {"docLink", kDocs}});
-    }
-    if (a.kind == Action::Kind::kRemove) {
-      if (our_removes.count(a.remove.path)) {
-        return Status::Error("DELTA_CONCURRENT_DELETE_DELETE",
-                             {{"file", a.remove.path},
-                              {"conflictingCommit", conflict},
-                              {"docLink", kDocs}});
-      }
-      // As Delta: the removal of a file this transaction read (a compaction's too),
-      // or of any file when it read the whole table. Partitions read scope only the
-      // appends above: a removal there of a file the scan skipped does not conflict.
-      if (read_files_.count(a.remove.path) || read_whole_table_) {
-        return Status::Error("DELTA_CONCURRENT_DELETE_READ",
-                             {{"file", a.remove.path},
-                              {"conflictingCommit", conflict},
-                              {"docLink", kDocs}});
-      }
-    }
     if (a.kind == Action::Kind::kTxn && read_app_ids_.count(a.txn.app_id)) {
       return Status::Error("DELTA_CONCURRENT_TRANSACTION",
                            {{"conflictingCommit", conflict}, {"docLink", kDocs}});
     }
+  }
+  if (!snapshot_isolation && !blind) {
+    // Every file the winner added (blind or not, dataChange or not) that our read
+    // predicates cover; an unpartitioned table's predicates cover every file.
+    const bool unpartitioned =
+        !snapshot_ || snapshot_->metadata().partition_columns.empty();
+    for (const auto& a : w.actions) {
+      if (a.kind == Action::Kind::kAdd && (read_whole_table_ || unpartitioned ||
+                                           ReadsPartition(a.add.partition_values))) {
+        return FileConflict("DELTA_CONCURRENT_APPEND", w, &a.add.partition_values);
+      }
+    }
+  }
+  bool winner_removes = false;
+  for (const auto& a : w.actions) {
+    if (a.kind != Action::Kind::kRemove) continue;
+    winner_removes = true;
+    auto it = read_files_.find(a.remove.path);
+    if (it != read_files_.end())
+      return FileConflict("DELTA_CONCURRENT_DELETE_READ", w, &it->second);
+  }
+  if (winner_removes && read_whole_table_)
+    return FileConflict("DELTA_CONCURRENT_DELETE_READ", w, nullptr);
+  std::map<std::string, const PartitionValues*> our_removes;
+  for (const auto& a : ours)
+    if (a.kind == Action::Kind::kRemove)
+      our_removes.emplace(a.remove.path, a.remove.partition_values
+                                             ? &*a.remove.partition_values
+                                             : nullptr);
+  for (const auto& a : w.actions) {
+    if (a.kind != Action::Kind::kRemove) continue;
+    auto it = our_removes.find(a.remove.path);
+    if (it != our_removes.end())
+      return FileConflict("DELTA_CONCURRENT_DELETE_DELETE", w, it->second);
   }
   return Status::OK();
 }
@@ -175,8 +246,15 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions,
     SPATE_RETURN_IF_ERROR(CheckChangeDataColumns(*new_metadata_, snapshot_.get()));
   }
   bool only_adds = true;
+  bool data_change = false;
   for (const auto& a : actions) {
     if (a.kind != Action::Kind::kAdd) only_adds = false;
+    if ((a.kind == Action::Kind::kAdd && a.add.data_change) ||
+        (a.kind == Action::Kind::kRemove && a.remove.data_change) ||
+        (a.kind != Action::Kind::kAdd && a.kind != Action::Kind::kRemove &&
+         a.kind != Action::Kind::kCdc)) {
+      data_change = true;  // (or an action that is not a file's: no downgrade)
+    }
     if (a.kind == Action::Kind::kRemove && a.remove.data_change && meta) {
       auto it = meta->configuration.find("delta.appendOnly");
       if (it != meta->configuration.end() && ToLower(it->second) == "true") {
@@ -188,11 +266,15 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions,
   }
   info.timestamp = log_->NowMs();
   if (read_version() >= 0) info.read_version = read_version();
-  info.isolation_level = "Serializable";
   // As Delta: a commit that read nothing and only adds files (or none: a metadata-only
-  // commit such as SET TBLPROPERTIES) is a blind append.
+  // commit such as SET TBLPROPERTIES) is a blind append. Delta's isolation level is
+  // Serializable, downgraded to SnapshotIsolation for a commit of file actions that
+  // change no data (OPTIMIZE, auto-compaction; getIsolationLevelToUse).
   const bool blind =
       only_adds && !read_whole_table_ && read_filters_.empty() && read_files_.empty();
+  const bool snapshot_isolation =
+      !data_change && !new_protocol_ && !new_metadata_ && txns_.empty();
+  info.isolation_level = snapshot_isolation ? "SnapshotIsolation" : "Serializable";
   info.is_blind_append = blind;
   info.engine_info = kEngineInfo;
   info.txn_id = formats::NewUuid();
@@ -237,7 +319,8 @@ Result<CommitResult> OptimisticTransaction::Commit(std::vector<Action> actions,
     // Lost the race: check the winning commits (those from our version on; read by
     // opening consecutive commit files, no listing).
     SPATE_ASSIGN_OR_RETURN(auto winners, log_->ReadCommitsFrom(version));
-    for (const auto& w : winners) SPATE_RETURN_IF_ERROR(CheckConflicts(w, body));
+    for (const auto& w : winners)
+      SPATE_RETURN_IF_ERROR(CheckConflicts(w, body, snapshot_isolation, blind));
     version = winners.empty() ? version : winners.back().version + 1;
   }
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
