@@ -91,8 +91,8 @@ std::string_view SubstringSql(std::string_view s, int64_t pos, int64_t len, bool
   return s.substr(b, e - b);
 }
 
-StringArrayBuilder::StringArrayBuilder(int64_t n)
-    : child_(DataType::String(), n * 2, n * 16) {
+StringArrayBuilder::StringArrayBuilder(int64_t n, bool contains_null)
+    : contains_null_(contains_null), child_(DataType::String(), n * 2, n * 16) {
   offsets_.reserve(static_cast<size_t>(n + 1));
   offsets_.push_back(0);
 }
@@ -102,9 +102,9 @@ ColumnPtr StringArrayBuilder::Finish() {
   auto off = Buffer::Allocate((n + 1) * 4);
   std::memcpy(off->mutable_data(), offsets_.data(), offsets_.size() * 4);
   int64_t nulls = validity_.null_count();
-  return std::make_shared<const Column>(DataType::Array(DataType::String(), false), n,
-                                        nulls, validity_.Finish(), off, nullptr,
-                                        std::vector<ColumnPtr>{child_.Finish()});
+  return std::make_shared<const Column>(
+      DataType::Array(DataType::String(), contains_null_), n, nulls, validity_.Finish(),
+      off, nullptr, std::vector<ColumnPtr>{child_.Finish()});
 }
 
 }  // namespace spate::fn

@@ -81,13 +81,18 @@ Result<BoundExprPtr> ResolveStringUnary(const std::string& name,
       });
 }
 
-/// Builds an ARRAY<STRING> column from per-row lists (offsets + child).
+/// Builds an ARRAY<STRING> column from per-row lists (offsets + child); its elements may
+/// be NULL (AddNullItem) when `contains_null`.
 class StringArrayBuilder {
  public:
-  explicit StringArrayBuilder(int64_t n);
+  explicit StringArrayBuilder(int64_t n, bool contains_null = false);
   void BeginRow() {}
   void AddItem(std::string_view s) {
     child_.Append(s);
+    ++count_;
+  }
+  void AddNullItem() {
+    child_.AppendNull();
     ++count_;
   }
   void EndRow() {
@@ -101,6 +106,7 @@ class StringArrayBuilder {
   ColumnPtr Finish();
 
  private:
+  bool contains_null_;
   StringBuilder child_;
   std::vector<int32_t> offsets_;
   int64_t count_ = 0;

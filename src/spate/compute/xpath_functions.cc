@@ -28,7 +28,6 @@
 #include <libxml/xpathInternals.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -39,7 +38,7 @@
 #include "spate/compute/coercion.h"
 #include "spate/compute/function_args.h"
 #include "spate/compute/function_registry.h"
-#include "spate/compute/kernel_columns.h"
+#include "spate/compute/string_kernels.h"
 #include "spate/types/format.h"
 
 namespace spate {
@@ -342,51 +341,40 @@ DocPtr ParseDocument(std::string_view xml) {
   return doc;
 }
 
+// xpath's result must be a node set, as the JDK's NODESET evaluation requires.
+Status NotANodeSet(const xmlXPathObject& r, std::string_view xml) {
+  const char* kind = r.type == XPATH_NUMBER    ? "#NUMBER"
+                     : r.type == XPATH_STRING  ? "#STRING"
+                     : r.type == XPATH_BOOLEAN ? "#BOOLEAN"
+                                               : "#UNKNOWN";
+  return Failed(std::string("Invalid XML document: Can not convert ") + kind +
+                " to a NodeList!\n" + std::string(xml));
+}
+
 // One call's evaluation state over a batch: the compiled path (recompiled only when the
-// path text changes), and the failure to report.
+// path text changes) and the document of the last result, whose nodes point into it.
 class XPathEvaluator {
  public:
-  explicit XPathEvaluator(std::string name) : name_(std::move(name)) { InitLibXml(); }
+  XPathEvaluator() { InitLibXml(); }
 
-  // Evaluates `path` over `xml` (neither empty); nullptr with *error set on failure.
-  ObjectPtr Eval(std::string_view xml, std::string_view path, Status* error) {
+  // Evaluates `path` over `xml` (neither empty); the result is valid until the next call.
+  Result<ObjectPtr> Eval(std::string_view xml, std::string_view path) {
     if (!comp_ || path != path_) {
       path_.assign(path);
       comp_.reset(xmlXPathCompile(reinterpret_cast<const xmlChar*>(path_.c_str())));
-      if (!comp_) {
-        *error = Failed("Invalid XPath '" + path_ + "'");
-        return nullptr;
-      }
+      if (!comp_) return Failed("Invalid XPath '" + path_ + "'");
     }
     DocPtr doc = ParseDocument(xml);
-    if (!doc) {
-      *error = Failed("Error loading expression '" + path_ + "'");
-      return nullptr;
-    }
+    if (!doc) return Failed("Error loading expression '" + path_ + "'");
     std::unique_ptr<xmlXPathContext, ContextFree> ctx(xmlXPathNewContext(doc.get()));
     ctx->node = reinterpret_cast<xmlNode*>(doc.get());  // the context node: the document
     ObjectPtr result(xmlXPathCompiledEval(comp_.get(), ctx.get()));
-    if (!result) {
-      *error = Failed("Invalid XPath '" + path_ + "'");
-      return nullptr;
-    }
-    // The node values of a node set point into the document: keep it with the result.
+    if (!result) return Failed("Invalid XPath '" + path_ + "'");
     doc_ = std::move(doc);
     return result;
   }
 
-  // xpath's result must be a node set, as the JDK's NODESET evaluation requires.
-  static Status NotANodeSet(const xmlXPathObject& r, std::string_view xml) {
-    const char* kind = r.type == XPATH_NUMBER    ? "#NUMBER"
-                       : r.type == XPATH_STRING  ? "#STRING"
-                       : r.type == XPATH_BOOLEAN ? "#BOOLEAN"
-                                                 : "#UNKNOWN";
-    return Failed(std::string("Invalid XML document: Can not convert ") + kind +
-                  " to a NodeList!\n" + std::string(xml));
-  }
-
  private:
-  std::string name_;
   std::string path_;
   std::unique_ptr<xmlXPathCompExpr, CompFree> comp_;
   DocPtr doc_;
@@ -398,124 +386,99 @@ bool Evaluable(const Column& xml, const Column& path, int64_t i) {
          !path.GetView(i).empty();
 }
 
-Result<ColumnPtr> EvalNodeValues(const std::string& name, const DataTypePtr& type,
-                                 const Cols& c, int64_t n) {
-  XPathEvaluator eval(name);
-  StringBuilder values(DataType::String());
-  std::vector<int32_t> offsets{0};
-  ValidityBuilder validity;
-  int32_t count = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!Evaluable(*c[0], *c[1], i)) {
-      offsets.push_back(count);
-      validity.AppendNull();
-      continue;
-    }
-    Status error;
-    ObjectPtr r = eval.Eval(c[0]->GetView(i), c[1]->GetView(i), &error);
-    if (!r) return error;
-    if (r->type != XPATH_NODESET)
-      return XPathEvaluator::NotANodeSet(*r, c[0]->GetView(i));
-    const xmlNodeSet* set = r->nodesetval;
-    const int nodes = set ? set->nodeNr : 0;
-    for (int k = 0; k < nodes; ++k) {
-      // XPath's data model has no CDATA: a run of adjacent text and CDATA nodes is one
-      // text node, which the JDK's XPath returns as the run's first DOM node.
-      if (ContinuesText(set->nodeTab[k])) continue;
-      std::optional<std::string> v = NodeValue(set->nodeTab[k]);
-      if (v) {
-        values.Append(*v);
-      } else {
-        values.AppendNull();
-      }
-      ++count;
-    }
-    offsets.push_back(count);
-    validity.AppendValid();
-  }
-  auto off = Buffer::Allocate((n + 1) * 4);
-  std::memcpy(off->mutable_data(), offsets.data(), offsets.size() * 4);
-  int64_t nulls = validity.null_count();
-  return std::make_shared<const Column>(type, n, nulls, validity.Finish(), off, nullptr,
-                                        std::vector<ColumnPtr>{values.Finish()});
-}
-
-Result<ColumnPtr> EvalStrings(const std::string& name, const Cols& c, int64_t n) {
-  XPathEvaluator eval(name);
-  StringBuilder out(DataType::String(), n, n * 8);
+// A call over a batch into `out`: `append(out, result, row)` for each row with a document
+// and a path, NULL for the others.
+template <typename Builder, typename Append>
+Result<ColumnPtr> EvalRows(const Cols& c, int64_t n, Builder out, const Append& append) {
+  XPathEvaluator eval;
   for (int64_t i = 0; i < n; ++i) {
     if (!Evaluable(*c[0], *c[1], i)) {
       out.AppendNull();
       continue;
     }
-    Status error;
-    ObjectPtr r = eval.Eval(c[0]->GetView(i), c[1]->GetView(i), &error);
-    if (!r) return error;
-    out.Append(StringValue(r.get()));
+    SPATE_ASSIGN_OR_RETURN(ObjectPtr r, eval.Eval(c[0]->GetView(i), c[1]->GetView(i)));
+    SPATE_RETURN_IF_ERROR(append(out, *r, i));
   }
   return out.Finish();
 }
 
-Result<ColumnPtr> EvalBooleans(const std::string& name, const Cols& c, int64_t n) {
-  XPathEvaluator eval(name);
-  BooleanBuilder out;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!Evaluable(*c[0], *c[1], i)) {
-      out.AppendNull();
-      continue;
-    }
-    Status error;
-    ObjectPtr r = eval.Eval(c[0]->GetView(i), c[1]->GetView(i), &error);
-    if (!r) return error;
-    out.Append(xmlXPathCastToBoolean(r.get()) != 0);
+// Java's narrowing of a double to T (Double.intValue() / longValue() / shortValue() /
+// floatValue()): NaN -> 0, saturating; a short is the saturated int wrapped to 16 bits.
+template <typename T>
+T JavaNarrow(double v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else if constexpr (std::is_same_v<T, int16_t>) {
+    return static_cast<int16_t>(static_cast<uint16_t>(Saturate<int32_t>(v)));
+  } else {
+    return Saturate<T>(v);
   }
-  return out.Finish();
 }
 
 template <typename T>
-Result<ColumnPtr> EvalNumbers(const std::string& name, const DataTypePtr& type,
-                              const Cols& c, int64_t n) {
-  XPathEvaluator eval(name);
-  FixedWidthBuilder<T> out(type, n);
-  for (int64_t i = 0; i < n; ++i) {
-    if (!Evaluable(*c[0], *c[1], i)) {
-      out.AppendNull();
-      continue;
-    }
-    Status error;
-    ObjectPtr r = eval.Eval(c[0]->GetView(i), c[1]->GetView(i), &error);
-    if (!r) return error;
-    const double v = NumberValue(r.get());
-    if constexpr (std::is_same_v<T, double>) {
-      out.Append(v);
-    } else if constexpr (std::is_same_v<T, float>) {
-      out.Append(static_cast<float>(v));
-    } else if constexpr (std::is_same_v<T, int16_t>) {
-      // Java's (short) of a double: to int first (saturating), then wrapped to 16 bits.
-      out.Append(static_cast<int16_t>(static_cast<uint16_t>(Saturate<int32_t>(v))));
-    } else {
-      out.Append(Saturate<T>(v));
-    }
-  }
-  return out.Finish();
+Result<ColumnPtr> EvalNumbers(const DataTypePtr& type, const Cols& c, int64_t n) {
+  return EvalRows(c, n, FixedWidthBuilder<T>(type, n),
+                  [](FixedWidthBuilder<T>& out, xmlXPathObject& r, int64_t) {
+                    out.Append(JavaNarrow<T>(NumberValue(&r)));
+                    return Status::OK();
+                  });
 }
 
-DataTypePtr TypeOf(XPathResult kind, const DataTypePtr& number_type) {
+Result<ColumnPtr> EvalXPath(XPathResult kind, const DataTypePtr& type, const Cols& c,
+                            int64_t n) {
   switch (kind) {
     case XPathResult::kNodeValues:
-      return DataType::Array(DataType::String(), true);
+      return EvalRows(c, n, fn::StringArrayBuilder(n, /*contains_null=*/true),
+                      [&c](fn::StringArrayBuilder& out, xmlXPathObject& r, int64_t i) {
+                        if (r.type != XPATH_NODESET)
+                          return NotANodeSet(r, c[0]->GetView(i));
+                        const xmlNodeSet* set = r.nodesetval;
+                        for (int k = 0; set && k < set->nodeNr; ++k) {
+                          // XPath's data model has no CDATA: a run of adjacent text and
+                          // CDATA nodes is one text node, which the JDK's XPath returns
+                          // as the run's first DOM node.
+                          if (ContinuesText(set->nodeTab[k])) continue;
+                          std::optional<std::string> v = NodeValue(set->nodeTab[k]);
+                          if (v) {
+                            out.AddItem(*v);
+                          } else {
+                            out.AddNullItem();
+                          }
+                        }
+                        out.EndRow();
+                        return Status::OK();
+                      });
     case XPathResult::kString:
-      return DataType::String();
+      return EvalRows(c, n, StringBuilder(DataType::String(), n, n * 8),
+                      [](StringBuilder& out, xmlXPathObject& r, int64_t) {
+                        out.Append(StringValue(&r));
+                        return Status::OK();
+                      });
     case XPathResult::kBoolean:
-      return DataType::Boolean();
+      return EvalRows(c, n, BooleanBuilder(),
+                      [](BooleanBuilder& out, xmlXPathObject& r, int64_t) {
+                        out.Append(xmlXPathCastToBoolean(&r) != 0);
+                        return Status::OK();
+                      });
     case XPathResult::kNumber:
       break;
   }
-  return number_type;
+  switch (type->id()) {
+    case TypeId::kShort:
+      return EvalNumbers<int16_t>(type, c, n);
+    case TypeId::kInt:
+      return EvalNumbers<int32_t>(type, c, n);
+    case TypeId::kLong:
+      return EvalNumbers<int64_t>(type, c, n);
+    case TypeId::kFloat:
+      return EvalNumbers<float>(type, c, n);
+    default:
+      return EvalNumbers<double>(type, c, n);
+  }
 }
 
 Result<BoundExprPtr> ResolveXPath(const std::string& name, XPathResult kind,
-                                  const DataTypePtr& number_type, Args args) {
+                                  const DataTypePtr& type, Args args) {
   SPATE_RETURN_IF_ERROR(fn::CheckArgs(name, args.size(), 2, 2, "2"));
   if (!args[1]->IsConstant()) {
     return fn::NonFoldableInput(fn::CallSql(name, args), "path", "STRING", *args[1]);
@@ -529,33 +492,11 @@ Result<BoundExprPtr> ResolveXPath(const std::string& name, XPathResult kind,
       return fn::UnexpectedType(name, args, k, "\"STRING\"");
     }
   }
-  DataTypePtr type = TypeOf(kind, number_type);
-  return MakeScalarCall(name, type, true, args,
-                        [name, kind, type](const Cols& c, int64_t n,
-                                           const EvalContext&) -> Result<ColumnPtr> {
-                          switch (kind) {
-                            case XPathResult::kNodeValues:
-                              return EvalNodeValues(name, type, c, n);
-                            case XPathResult::kString:
-                              return EvalStrings(name, c, n);
-                            case XPathResult::kBoolean:
-                              return EvalBooleans(name, c, n);
-                            case XPathResult::kNumber:
-                              break;
-                          }
-                          switch (type->id()) {
-                            case TypeId::kShort:
-                              return EvalNumbers<int16_t>(name, type, c, n);
-                            case TypeId::kInt:
-                              return EvalNumbers<int32_t>(name, type, c, n);
-                            case TypeId::kLong:
-                              return EvalNumbers<int64_t>(name, type, c, n);
-                            case TypeId::kFloat:
-                              return EvalNumbers<float>(name, type, c, n);
-                            default:
-                              return EvalNumbers<double>(name, type, c, n);
-                          }
-                        });
+  return MakeScalarCall(
+      name, type, true, args,
+      [kind, type](const Cols& c, int64_t n, const EvalContext&) -> Result<ColumnPtr> {
+        return EvalXPath(kind, type, c, n);
+      });
 }
 
 }  // namespace
@@ -564,12 +505,12 @@ void RegisterXPathFunctions(FunctionRegistry& r) {
   struct Entry {
     const char* name;
     XPathResult kind;
-    DataTypePtr number_type;
+    DataTypePtr type;
   };
   const Entry entries[] = {
-      {"xpath", XPathResult::kNodeValues, nullptr},
-      {"xpath_string", XPathResult::kString, nullptr},
-      {"xpath_boolean", XPathResult::kBoolean, nullptr},
+      {"xpath", XPathResult::kNodeValues, DataType::Array(DataType::String(), true)},
+      {"xpath_string", XPathResult::kString, DataType::String()},
+      {"xpath_boolean", XPathResult::kBoolean, DataType::Boolean()},
       {"xpath_number", XPathResult::kNumber, DataType::Double()},
       {"xpath_double", XPathResult::kNumber, DataType::Double()},
       {"xpath_float", XPathResult::kNumber, DataType::Float()},
@@ -578,11 +519,9 @@ void RegisterXPathFunctions(FunctionRegistry& r) {
       {"xpath_short", XPathResult::kNumber, DataType::Short()},
   };
   for (const Entry& e : entries) {
-    std::string name = e.name;
-    XPathResult kind = e.kind;
-    DataTypePtr number_type = e.number_type;
-    r.RegisterScalar(name, [name, kind, number_type](Args a, const ResolveContext&) {
-      return ResolveXPath(name, kind, number_type, std::move(a));
+    r.RegisterScalar(e.name, [name = std::string(e.name), kind = e.kind, type = e.type](
+                                 Args a, const ResolveContext&) {
+      return ResolveXPath(name, kind, type, std::move(a));
     });
   }
 }
